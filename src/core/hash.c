@@ -1,0 +1,54 @@
+/* hash.c - SHA-256 through OpenSSL's EVP interface; see hash.h. */
+#include "hash.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <openssl/evp.h>
+
+#include "err.h"
+
+struct hash_ctx {
+	EVP_MD_CTX	*md;
+};
+
+struct hash_ctx *
+hash_new(void)
+{
+	struct hash_ctx *h = xmalloc(sizeof *h);
+
+	h->md = EVP_MD_CTX_new();
+	if (h->md == NULL || EVP_DigestInit_ex(h->md, EVP_sha256(), NULL) != 1)
+		fatal("sha256: cannot initialise libcrypto digest");
+	return h;
+}
+
+void
+hash_update(struct hash_ctx *h, const void *data, size_t len)
+{
+	if (len > 0 && EVP_DigestUpdate(h->md, data, len) != 1)
+		fatal("sha256: digest update failed");
+}
+
+void
+hash_final(struct hash_ctx *h, char *hex)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	if (EVP_DigestFinal_ex(h->md, md, &n) != 1)
+		fatal("sha256: digest final failed");
+	for (unsigned int i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	EVP_MD_CTX_free(h->md);
+	free(h);
+}
+
+void
+hash_sha256(const void *data, size_t len, char *hex)
+{
+	struct hash_ctx *h = hash_new();
+
+	hash_update(h, data, len);
+	hash_final(h, hex);
+}

@@ -1,0 +1,77 @@
+/*
+ * import.h - readers for the assay JSONL format and the public benchmark
+ * layouts (VerilogEval v1 and v2, RTLFixer); see docs/formats.md.
+ *
+ * Identity: a task id is "<benchmark>/<problem>"; a candidate is its
+ * (task, origin, code hash), so importing the same rows again adds
+ * nothing, whatever path they come from.  Each input file (or problem
+ * directory, or v1 file set) is imported in one transaction: a malformed
+ * line fails the whole file with "path:line: what is wrong" and nothing
+ * of it stays, unless keep_going is set, in which case bad lines are
+ * skipped and listed in the report.
+ *
+ * Called by the import command and tests; writes through store.h only.
+ */
+#ifndef ASSAY_IMPORT_H
+#define ASSAY_IMPORT_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "err.h"
+#include "store.h"
+
+enum import_format {
+	IMPORT_AUTO,
+	IMPORT_ASSAY,
+	IMPORT_VEV2,		/* verilog-eval-v2 problem directory */
+	IMPORT_VEV1,		/* verilog-eval-v1: four JSONL files */
+	IMPORT_RTLFIXER
+};
+
+struct import_opts {
+	enum import_format	 format;
+	int			 keep_going;
+	const char		*by;	/* who imports: journal and labels */
+};
+
+struct import_report {
+	size_t		 tasks_added, tasks_existing;
+	size_t		 cands_added, cands_existing;
+	size_t		 skipped;	/* bad lines skipped (keep_going) */
+	struct buf	 warnings;	/* "path[:line]: message\n" lines */
+};
+
+void	import_report_init(struct import_report *r);
+void	import_report_release(struct import_report *r);
+
+/* Parse a --format name ("auto", "assay", ...).  0, or -1 with err. */
+int	import_format_parse(const char *name, enum import_format *out,
+	    struct err *err);
+const char *import_format_name(enum import_format f);
+
+/*
+ * Import path (a file or a directory) into st.  With IMPORT_AUTO the
+ * format is told from the layout and the first row.  Returns 0 (report
+ * filled, warnings included) or -1 with err, e.g.
+ * "data.jsonl:12: invalid JSON: ...".
+ */
+int	import_path(struct store *st, const char *path,
+	    const struct import_opts *opts, struct import_report *rep,
+	    struct err *err);
+
+/*
+ * The model name of an RTLFixer / VerilogEval generation log name, by
+ * the rule in docs/formats.md: the part before "_pass_at_k", after the
+ * last "_cot_", "_react_" or "_openaifunc_", else after the last
+ * "_<digits>_".  New string; the whole name when no rule applies.
+ */
+char	*import_model_from_log(const char *log);
+
+/*
+ * Replace bare NaN tokens outside strings with null (pandas writes them;
+ * they are not JSON).  New string of *len bytes.
+ */
+char	*import_nan_to_null(const char *line, size_t len, size_t *outlen);
+
+#endif

@@ -1,0 +1,195 @@
+/*
+ * store.h - the sample database: the only module that calls sqlite3_*.
+ *
+ * One SQLite file (default ./assay.db) in WAL mode with foreign keys on.
+ * The schema moves forward through an append-only list of migrations
+ * tracked by PRAGMA user_version.  Tables: task, task_file, candidate,
+ * recorded, run, label, review and event (the append-only journal).
+ *
+ * Every decision (label, review, undo) is its own committed transaction
+ * and appends to the journal, so a killed program never loses one.
+ * Labels and reviews are append-only history; the candidate row points
+ * at its current label and review, and undo/redo move those pointers
+ * back and forth as the journal says.
+ *
+ * The queue is read in pages (store_query_page) of small columns only:
+ * code, logs and task files are read one candidate at a time, when shown.
+ *
+ * Callers: import.c, verify.c, commit/export code, the CLI and the UI.
+ */
+#ifndef ASSAY_STORE_H
+#define ASSAY_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "sample.h"
+
+#define STORE_SCHEMA_VERSION 1
+
+struct store;
+
+/*
+ * Open (creating if needed) the database at path and migrate it.
+ * A database newer than this build is refused.  *out is new; close with
+ * store_close().  Returns 0 or -1 with err.
+ */
+int	store_open(struct store **out, const char *path, struct err *err);
+void	store_close(struct store *st);		/* NULL-safe */
+
+/* PRAGMA user_version of the open database. */
+int	store_schema_version(struct store *st);
+
+/* Explicit transaction around a batch (import of one file). 0 or -1. */
+int	store_begin(struct store *st, struct err *err);
+int	store_commit(struct store *st, struct err *err);
+void	store_rollback(struct store *st);
+
+/* --- tasks and candidates ------------------------------------------ */
+
+/*
+ * Insert t unless a task with its id exists; *inserted says which.
+ * An existing task is left as it is.  0 or -1.
+ */
+int	store_task_put(struct store *st, const struct task *t, int *inserted,
+	    struct err *err);
+
+/* Load task id into *out (caller releases).  Returns 0, 1 when no such
+ * task, or -1. */
+int	store_task_get(struct store *st, const char *id, struct task *out,
+	    struct err *err);
+
+/*
+ * Insert c unless a candidate with the same (task, origin, code hash)
+ * exists.  c->code_hash must be set.  When c->id is NULL a short stable
+ * id is derived from that identity (7 hex digits of its sha256 after a
+ * "c", longer on a clash) and stored in c->id.  On a duplicate, c->id is
+ * set to the existing id and *inserted is 0.  0 or -1.
+ */
+int	store_candidate_add(struct store *st, struct candidate *c,
+	    int *inserted, struct err *err);
+
+/* Load candidate id (code included).  0, 1 when not found, or -1. */
+int	store_candidate_get(struct store *st, const char *id,
+	    struct candidate *out, struct err *err);
+
+/* Resolve a unique prefix of an id ("c3f9" -> "c3f9a0e"): new string in
+ * *out.  0, 1 when none matches, 2 when ambiguous, or -1. */
+int	store_candidate_resolve(struct store *st, const char *prefix,
+	    char **out, struct err *err);
+
+/* Recorded results of an imported row. */
+int	store_recorded_add(struct store *st, const char *cand_id,
+	    const struct recorded *r, struct err *err);
+/* All recorded results of a candidate: *out new array of *n, release each. */
+int	store_recorded_list(struct store *st, const char *cand_id,
+	    struct recorded **out, size_t *n, struct err *err);
+
+/* --- runs ----------------------------------------------------------- */
+
+/* Store a finished run (r->id is set) and make it the candidate's latest. */
+int	store_run_add(struct store *st, struct run *r, struct err *err);
+
+/* The latest run of a candidate.  0, 1 when it has none, or -1. */
+int	store_run_latest(struct store *st, const char *cand_id, struct run *out,
+	    struct err *err);
+
+/* Every run of a candidate, oldest first; *out new array, release each. */
+int	store_run_list(struct store *st, const char *cand_id, struct run **out,
+	    size_t *n, struct err *err);
+
+/* --- decisions (each one committed and journalled) ------------------ */
+
+/*
+ * Label cand_id with category (compile api functional format
+ * performance), optional subcategory and note, by reviewer `by`.
+ * run_id (0 = none) and evidence record what the label rests on.
+ */
+int	store_label_set(struct store *st, const char *cand_id,
+	    const char *category, const char *sub, const char *note,
+	    const char *by, int64_t run_id, const char *evidence,
+	    struct err *err);
+
+/* Set the review status (unreviewed accepted rejected flagged). */
+int	store_review_set(struct store *st, const char *cand_id,
+	    const char *status, const char *note, const char *by,
+	    struct err *err);
+
+/*
+ * Undo the latest decision (label or review) not yet undone; redo the
+ * latest undone one when no decision was made since.  A short
+ * description of what changed goes into what (may be NULL).  Returns 0,
+ * 1 when there is nothing to undo/redo, or -1.
+ */
+int	store_undo(struct store *st, const char *by, char *what, size_t n,
+	    struct err *err);
+int	store_redo(struct store *st, const char *by, char *what, size_t n,
+	    struct err *err);
+
+/* Append a free-form event to the journal (verify, commit, import). */
+int	store_event_add(struct store *st, const char *who, const char *action,
+	    const char *cand_id, const char *detail, struct err *err);
+
+/* --- the queue ------------------------------------------------------ */
+
+/* One row of the queue: small columns only.  All strings owned. */
+struct store_row {
+	int64_t	 seq;
+	char	*id, *task, *benchmark, *domain, *origin, *kind, *lang;
+	char	*parent, *source, *env;
+	char	*verdict, *stage, *metrics;	/* of the latest run, or NULL */
+	char	*category, *subcategory;	/* current label, else the run's */
+	char	*category_source;		/* "auto" or the reviewer */
+	char	*status;			/* review status */
+	char	*reviewed_by;
+};
+void	store_row_release(struct store_row *r);
+
+/*
+ * Count / read the candidates that match filter (design.md section 5:
+ * space-separated "key=value", "key!=value", "key~text" predicates over
+ * id task benchmark domain origin model kind lang env verdict stage
+ * category status source; "verdict=none" matches no run yet).  NULL or
+ * "" matches all.  A bad filter is an error naming the bad predicate.
+ * Pages are in import order: rows [offset, offset + limit).
+ */
+int	store_query_count(struct store *st, const char *filter, size_t *n,
+	    struct err *err);
+int	store_query_page(struct store *st, const char *filter, size_t offset,
+	    size_t limit, struct store_row **out, size_t *n, struct err *err);
+
+/* Position (0-based) of cand_id under filter, or -1 when not in it. */
+int	store_query_index(struct store *st, const char *filter,
+	    const char *cand_id, size_t *index, struct err *err);
+
+/* Visit every matching row in order without holding them all: cb
+ * returns 0 to go on, non-zero to stop (that value is returned). */
+int	store_query_each(struct store *st, const char *filter,
+	    int (*cb)(const struct store_row *row, void *arg), void *arg,
+	    struct err *err);
+
+/* --- journal listing ------------------------------------------------ */
+
+struct store_event {
+	int64_t	 id, at;
+	char	*who, *action, *cand_id, *detail;
+	int	 undone;
+};
+void	store_event_release(struct store_event *e);
+/* Events of a candidate (all when cand_id is NULL), oldest first. */
+int	store_event_list(struct store *st, const char *cand_id,
+	    struct store_event **out, size_t *n, struct err *err);
+
+/* Current label and review detail of a candidate for show/commit:
+ * strings are new (caller frees), NULL when absent. */
+struct store_decision {
+	char	*category, *subcategory, *label_by, *label_note;
+	char	*status, *review_note, *review_by;
+	int64_t	 label_at, review_at;
+};
+void	store_decision_release(struct store_decision *d);
+int	store_decision_get(struct store *st, const char *cand_id,
+	    struct store_decision *out, struct err *err);
+
+#endif

@@ -1,0 +1,833 @@
+/*
+ * syntax.c - tree-sitter parsing and highlighting, the only file that
+ * calls ts_*.
+ *
+ * The grammars of grammars/manifest are linked in statically.  At
+ * syntax_init() each language's ABI is checked against the runtime and its
+ * highlight query (our own grammars/<lang>/highlights.scm) is compiled
+ * once and cached, together with the text predicates that the 0.20.7
+ * runtime parses but never applies (#eq?, #match?, #any-of? and their
+ * #not- forms; other predicates such as #set! are ignored).
+ * syntax_parse() parses a whole text, runs the query, paints one highlight
+ * group per byte (inner nodes win over outer ones, later patterns over
+ * earlier ones for the same node), paints what is left uncaptured inside
+ * ERROR nodes as SYN_ERROR, and cuts the result into per-line spans.
+ * It does not draw, keep the tree, or reparse incrementally.
+ *
+ * Called by the candidate pane (src/ui) and by tests/unit/test_syntax.c.
+ */
+#include "syntax.h"
+
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tree_sitter/api.h>
+
+#include "err.h"
+
+const TSLanguage *tree_sitter_c(void);
+const TSLanguage *tree_sitter_cuda(void);
+const TSLanguage *tree_sitter_verilog(void);
+
+/* A text predicate of one query pattern. */
+enum pred_op {
+	PRED_EQ,
+	PRED_MATCH,
+	PRED_ANY_OF
+};
+
+/*
+ * For PRED_EQ with a string and PRED_ANY_OF, words[] points into the
+ * query's string table (borrowed); the words and lens arrays are owned.
+ */
+struct pred {
+	enum pred_op	  op;
+	int		  negate;	/* #not-... form */
+	uint32_t	  capture;	/* capture tested */
+	int		  other;	/* #eq? @a @b: 2nd capture, or -1 */
+	regex_t		  re;		/* PRED_MATCH */
+	const char	**words;
+	uint32_t	 *lens;
+	uint32_t	  nwords;
+};
+
+/* The predicates of one pattern; owns v. */
+struct pattern_preds {
+	struct pred	*v;
+	uint32_t	 n;
+};
+
+enum query_state {
+	QUERY_NONE = 0,		/* no syntax_init(): plain text */
+	QUERY_OK,
+	QUERY_FAILED		/* missing or broken query; msg says why */
+};
+
+/* A linked language and its cached query. */
+struct syn_lang {
+	const char		 *name;
+	const TSLanguage	*(*fn)(void);
+	enum query_state	  state;
+	TSQuery			 *query;	/* owned */
+	struct pattern_preds	 *preds;	/* owned, one per pattern */
+	uint32_t		  npatterns;
+	enum syn_group		 *groups;	/* owned, one per capture */
+	char			  msg[ERR_MSG_MAX];
+};
+
+static struct syn_lang syn_langs[] = {
+	{ .name = "c", .fn = tree_sitter_c },
+	{ .name = "cuda", .fn = tree_sitter_cuda },
+	{ .name = "verilog", .fn = tree_sitter_verilog },
+};
+#define SYN_NLANGS (sizeof syn_langs / sizeof syn_langs[0])
+
+struct syntax {
+	size_t		 nlines;
+	size_t		*line_first;	/* nlines + 1 starts in spans */
+	struct syn_span	*spans;
+	int		 has_error;
+};
+
+/* Capture-name prefixes, most specific first. */
+static const struct {
+	const char	*prefix;
+	enum syn_group	 group;
+} syn_prefixes[] = {
+	{ "keyword.directive", SYN_PREPROC },
+	{ "preproc", SYN_PREPROC },
+	{ "include", SYN_PREPROC },
+	{ "define", SYN_PREPROC },
+	{ "keyword", SYN_KEYWORD },
+	{ "conditional", SYN_KEYWORD },
+	{ "repeat", SYN_KEYWORD },
+	{ "exception", SYN_KEYWORD },
+	{ "storageclass", SYN_KEYWORD },
+	{ "type", SYN_TYPE },
+	{ "module", SYN_TYPE },
+	{ "namespace", SYN_TYPE },
+	{ "function", SYN_FUNCTION },
+	{ "method", SYN_FUNCTION },
+	{ "constructor", SYN_FUNCTION },
+	{ "string", SYN_STRING },
+	{ "character", SYN_STRING },
+	{ "number", SYN_NUMBER },
+	{ "float", SYN_NUMBER },
+	{ "constant", SYN_CONSTANT },
+	{ "boolean", SYN_CONSTANT },
+	{ "comment", SYN_COMMENT },
+	{ "operator", SYN_OPERATOR },
+	{ "variable", SYN_VARIABLE },
+	{ "parameter", SYN_VARIABLE },
+	{ "property", SYN_PROPERTY },
+	{ "field", SYN_PROPERTY },
+	{ "label", SYN_PROPERTY },
+};
+
+static const char *const syn_group_names[SYN_NGROUPS] = {
+	[SYN_NONE] = "none",
+	[SYN_COMMENT] = "comment",
+	[SYN_KEYWORD] = "keyword",
+	[SYN_TYPE] = "type",
+	[SYN_FUNCTION] = "function",
+	[SYN_STRING] = "string",
+	[SYN_NUMBER] = "number",
+	[SYN_CONSTANT] = "constant",
+	[SYN_OPERATOR] = "operator",
+	[SYN_VARIABLE] = "variable",
+	[SYN_PROPERTY] = "property",
+	[SYN_PREPROC] = "preproc",
+	[SYN_ERROR] = "error",
+};
+
+static struct syn_lang *
+syn_lang_find(const char *name)
+{
+	size_t i;
+
+	if (name == NULL)
+		return NULL;
+	for (i = 0; i < SYN_NLANGS; i++)
+		if (strcmp(syn_langs[i].name, name) == 0)
+			return &syn_langs[i];
+	return NULL;
+}
+
+/* Map a capture name to a group; names starting with '_' are private. */
+static enum syn_group
+syn_group_for(const char *name, uint32_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof syn_prefixes / sizeof syn_prefixes[0]; i++) {
+		n = strlen(syn_prefixes[i].prefix);
+		if (len < n || memcmp(name, syn_prefixes[i].prefix, n) != 0)
+			continue;
+		if (len == n || name[n] == '.')
+			return syn_prefixes[i].group;
+	}
+	return SYN_NONE;
+}
+
+/* Read a whole file into a new NUL-terminated string. */
+static int
+syn_read_file(const char *path, char **out, size_t *len, struct err *err)
+{
+	FILE *f;
+	char *p = NULL;
+	size_t n = 0, cap = 0, got;
+
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	for (;;) {
+		if (cap - n < 4096) {
+			cap = cap != 0 ? cap * 2 : 8192;
+			p = xrealloc(p, cap);
+		}
+		got = fread(p + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(p);
+		fclose(f);
+		return err_set(err, "%s: read error", path);
+	}
+	fclose(f);
+	p[n] = '\0';
+	*out = p;
+	*len = n;
+	return 0;
+}
+
+/*
+ * Why: queries are written in Rust regex syntax and POSIX ERE has no
+ * \d \w \s; rewrite those (inside or outside brackets) before regcomp().
+ * New string, caller frees.
+ */
+static char *
+syn_regex_to_ere(const char *src)
+{
+	size_t n = strlen(src);
+	char *out = xmalloc(n * 12 + 1), *o = out;
+	const char *s, *rep;
+	int in_bracket = 0;
+
+	for (s = src; *s != '\0'; s++) {
+		if (s[0] == '\\' && s[1] != '\0') {
+			rep = NULL;
+			switch (s[1]) {
+			case 'd':
+				rep = in_bracket ? "0-9" : "[0-9]";
+				break;
+			case 'w':
+				rep = in_bracket ? "A-Za-z0-9_" :
+				    "[A-Za-z0-9_]";
+				break;
+			case 's':
+				rep = in_bracket ? " \t\n\r\f\v" :
+				    "[ \t\n\r\f\v]";
+				break;
+			}
+			if (rep != NULL) {
+				memcpy(o, rep, strlen(rep));
+				o += strlen(rep);
+			} else {
+				*o++ = s[0];
+				*o++ = s[1];
+			}
+			s++;
+			continue;
+		}
+		if (*s == '[')
+			in_bracket = 1;
+		else if (*s == ']')
+			in_bracket = 0;
+		*o++ = *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+static void
+syn_preds_free(struct pattern_preds *pp, uint32_t npatterns)
+{
+	uint32_t i, k;
+
+	if (pp == NULL)
+		return;
+	for (i = 0; i < npatterns; i++) {
+		for (k = 0; k < pp[i].n; k++) {
+			if (pp[i].v[k].op == PRED_MATCH)
+				regfree(&pp[i].v[k].re);
+			free(pp[i].v[k].words);
+			free(pp[i].v[k].lens);
+		}
+		free(pp[i].v);
+	}
+	free(pp);
+}
+
+/*
+ * Parse one predicate (steps a[0..argc-1], a[0] its name) into p.
+ * Returns 1 when p is a text predicate we evaluate, 0 when it is one we
+ * ignore, -1 on a bad regex.
+ */
+static int
+syn_pred_parse(const TSQuery *q, const TSQueryPredicateStep *a,
+    uint32_t argc, struct pred *p, struct err *err)
+{
+	const char *name, *rx;
+	char *ere;
+	uint32_t len, w;
+	int rc;
+
+	memset(p, 0, sizeof *p);
+	p->other = -1;
+	if (argc < 2 || a[0].type != TSQueryPredicateStepTypeString ||
+	    a[1].type != TSQueryPredicateStepTypeCapture)
+		return 0;
+	name = ts_query_string_value_for_id(q, a[0].value_id, &len);
+	if (strncmp(name, "not-", 4) == 0) {
+		p->negate = 1;
+		name += 4;
+	}
+	if (strcmp(name, "eq?") == 0)
+		p->op = PRED_EQ;
+	else if (strcmp(name, "match?") == 0 ||
+	    strcmp(name, "lua-match?") == 0)
+		p->op = PRED_MATCH;
+	else if (strcmp(name, "any-of?") == 0)
+		p->op = PRED_ANY_OF;
+	else
+		return 0;
+	p->capture = a[1].value_id;
+
+	if (p->op == PRED_EQ && argc == 3 &&
+	    a[2].type == TSQueryPredicateStepTypeCapture) {
+		p->other = (int)a[2].value_id;
+		return 1;
+	}
+	if (p->op == PRED_MATCH) {
+		if (argc != 3 || a[2].type != TSQueryPredicateStepTypeString)
+			return 0;
+		rx = ts_query_string_value_for_id(q, a[2].value_id, &len);
+		ere = syn_regex_to_ere(rx);
+		rc = regcomp(&p->re, ere, REG_EXTENDED | REG_NOSUB);
+		free(ere);
+		if (rc != 0)
+			return err_set(err, "bad regex \"%s\"", rx);
+		return 1;
+	}
+	if (p->op == PRED_EQ && argc != 3)
+		return 0;
+	p->nwords = argc - 2;
+	p->words = xcalloc(p->nwords, sizeof *p->words);
+	p->lens = xcalloc(p->nwords, sizeof *p->lens);
+	for (w = 0; w < p->nwords; w++) {
+		if (a[2 + w].type != TSQueryPredicateStepTypeString) {
+			free(p->words);
+			free(p->lens);
+			return 0;
+		}
+		p->words[w] = ts_query_string_value_for_id(q,
+		    a[2 + w].value_id, &p->lens[w]);
+	}
+	return 1;
+}
+
+/* Build the predicate table of q: *out is new, one entry per pattern. */
+static int
+syn_preds_compile(const TSQuery *q, struct pattern_preds **out,
+    struct err *err)
+{
+	uint32_t npat = ts_query_pattern_count(q), i, k, nsteps, start;
+	struct pattern_preds *pp = xcalloc(npat, sizeof *pp);
+	const TSQueryPredicateStep *st;
+	struct pred p;
+	struct err perr;
+	int rc;
+
+	for (i = 0; i < npat; i++) {
+		st = ts_query_predicates_for_pattern(q, i, &nsteps);
+		start = 0;
+		for (k = 0; k < nsteps; k++) {
+			if (st[k].type != TSQueryPredicateStepTypeDone)
+				continue;
+			rc = syn_pred_parse(q, &st[start], k - start, &p,
+			    &perr);
+			start = k + 1;
+			if (rc < 0) {
+				syn_preds_free(pp, npat);
+				return err_set(err, "pattern %u: %s", i,
+				    perr.msg);
+			}
+			if (rc == 0)
+				continue;
+			pp[i].v = xreallocarray(pp[i].v, pp[i].n + 1,
+			    sizeof *pp[i].v);
+			pp[i].v[pp[i].n++] = p;
+		}
+	}
+	*out = pp;
+	return 0;
+}
+
+static const char *
+syn_query_error_name(TSQueryError e)
+{
+	switch (e) {
+	case TSQueryErrorSyntax:
+		return "syntax error";
+	case TSQueryErrorNodeType:
+		return "invalid node type";
+	case TSQueryErrorField:
+		return "invalid field";
+	case TSQueryErrorCapture:
+		return "invalid capture";
+	case TSQueryErrorStructure:
+		return "impossible pattern";
+	case TSQueryErrorLanguage:
+		return "language mismatch";
+	default:
+		return "error";
+	}
+}
+
+static void
+syn_lang_release(struct syn_lang *l)
+{
+	syn_preds_free(l->preds, l->npatterns);
+	if (l->query != NULL)
+		ts_query_delete(l->query);
+	free(l->groups);
+	l->preds = NULL;
+	l->query = NULL;
+	l->groups = NULL;
+	l->npatterns = 0;
+	l->state = QUERY_NONE;
+	l->msg[0] = '\0';
+}
+
+/* Check the ABI, then compile and cache dir/<lang>/highlights.scm. */
+static int
+syn_lang_load(struct syn_lang *l, const char *dir, struct err *err)
+{
+	const TSLanguage *lang = l->fn();
+	uint32_t abi = ts_language_version(lang), off = 0, ncap, i, len;
+	uint32_t row = 1, col = 1;
+	TSQueryError qerr = TSQueryErrorNone;
+	struct err perr;
+	char *path, *src = NULL;
+	const char *name, *near;
+	size_t n = 0;
+	int rc = -1, nl;
+
+	path = xasprintf("%s/%s/highlights.scm", dir, l->name);
+	if (abi < TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION ||
+	    abi > TREE_SITTER_LANGUAGE_VERSION) {
+		err_set(err, "grammar '%s' has ABI %u; runtime loads %d..%d",
+		    l->name, abi, TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION,
+		    TREE_SITTER_LANGUAGE_VERSION);
+		goto out;
+	}
+	if (syn_read_file(path, &src, &n, err) != 0)
+		goto out;
+	if (n > UINT32_MAX) {
+		err_set(err, "%s: too large", path);
+		goto out;
+	}
+	l->query = ts_query_new(lang, src, (uint32_t)n, &off, &qerr);
+	if (l->query == NULL) {
+		for (i = 0; i < off && i < n; i++) {
+			if (src[i] == '\n') {
+				row++;
+				col = 1;
+			} else
+				col++;
+		}
+		near = src + (off < n ? off : n);
+		for (nl = 0; nl < 24 && near[nl] != '\0' && near[nl] != '\n';
+		    nl++)
+			;
+		err_set(err, "%s:%u:%u: %s near \"%.*s\"", path, row, col,
+		    syn_query_error_name(qerr), nl, near);
+		goto out;
+	}
+	l->npatterns = ts_query_pattern_count(l->query);
+	if (syn_preds_compile(l->query, &l->preds, &perr) != 0) {
+		err_set(err, "%s: %s", path, perr.msg);
+		goto out;
+	}
+	ncap = ts_query_capture_count(l->query);
+	l->groups = xcalloc(ncap, sizeof *l->groups);
+	for (i = 0; i < ncap; i++) {
+		name = ts_query_capture_name_for_id(l->query, i, &len);
+		l->groups[i] = syn_group_for(name, len);
+	}
+	l->state = QUERY_OK;
+	rc = 0;
+out:
+	if (rc != 0) {
+		syn_preds_free(l->preds, l->npatterns);
+		l->preds = NULL;
+		if (l->query != NULL)
+			ts_query_delete(l->query);
+		l->query = NULL;
+		l->state = QUERY_FAILED;
+		snprintf(l->msg, sizeof l->msg, "%s",
+		    err != NULL ? err->msg : "highlight query failed");
+	}
+	free(src);
+	free(path);
+	return rc;
+}
+
+int
+syntax_init(const char *dir, struct err *err)
+{
+	struct err e, first;
+	size_t i;
+	int rc = 0;
+
+	err_clear(&first);
+	ts_set_allocator(xmalloc, xcalloc, xrealloc, free);
+	for (i = 0; i < SYN_NLANGS; i++) {
+		syn_lang_release(&syn_langs[i]);
+		err_clear(&e);
+		if (syn_lang_load(&syn_langs[i], dir, &e) != 0 && rc == 0) {
+			first = e;
+			rc = -1;
+		}
+	}
+	if (rc != 0)
+		return err_set(err, "%s", first.msg);
+	return 0;
+}
+
+void
+syntax_shutdown(void)
+{
+	size_t i;
+
+	for (i = 0; i < SYN_NLANGS; i++)
+		syn_lang_release(&syn_langs[i]);
+}
+
+int
+syntax_has_lang(const char *lang)
+{
+	return syn_lang_find(lang) != NULL;
+}
+
+int
+syntax_lang_abi(const char *lang)
+{
+	struct syn_lang *l = syn_lang_find(lang);
+
+	if (l == NULL)
+		return -1;
+	return (int)ts_language_version(l->fn());
+}
+
+/* The node of capture id in m, or 0 when the match lacks it. */
+static int
+syn_capture_node(const TSQueryMatch *m, uint32_t id, TSNode *out)
+{
+	uint16_t i;
+
+	for (i = 0; i < m->capture_count; i++) {
+		if (m->captures[i].index == id) {
+			*out = m->captures[i].node;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Scratch NUL-terminated copy of src[s, e) for regexec(). */
+struct syn_scratch {
+	char	*p;
+	size_t	 cap;
+};
+
+static const char *
+syn_scratch_copy(struct syn_scratch *sc, const char *src, uint32_t s,
+    uint32_t e)
+{
+	size_t n = e - s;
+
+	if (n + 1 > sc->cap) {
+		sc->cap = n + 1 > 256 ? n + 1 : 256;
+		sc->p = xrealloc(sc->p, sc->cap);
+	}
+	memcpy(sc->p, src + s, n);
+	sc->p[n] = '\0';
+	return sc->p;
+}
+
+/* Do the text predicates of m's pattern hold? */
+static int
+syn_preds_ok(const struct pattern_preds *pp, const TSQueryMatch *m,
+    const char *src, struct syn_scratch *sc)
+{
+	const struct pred *p;
+	TSNode n, n2;
+	uint32_t i, w, s, e, s2, e2;
+	int ok;
+
+	for (i = 0; i < pp->n; i++) {
+		p = &pp->v[i];
+		if (!syn_capture_node(m, p->capture, &n))
+			continue;
+		s = ts_node_start_byte(n);
+		e = ts_node_end_byte(n);
+		ok = 0;
+		if (p->op == PRED_EQ && p->other >= 0) {
+			if (!syn_capture_node(m, (uint32_t)p->other, &n2))
+				continue;
+			s2 = ts_node_start_byte(n2);
+			e2 = ts_node_end_byte(n2);
+			ok = e - s == e2 - s2 &&
+			    memcmp(src + s, src + s2, e - s) == 0;
+		} else if (p->op == PRED_MATCH) {
+			ok = regexec(&p->re, syn_scratch_copy(sc, src, s, e),
+			    0, NULL, 0) == 0;
+		} else {
+			for (w = 0; w < p->nwords && !ok; w++)
+				ok = p->lens[w] == e - s &&
+				    memcmp(p->words[w], src + s, e - s) == 0;
+		}
+		if (ok == p->negate)
+			return 0;
+	}
+	return 1;
+}
+
+/* One capture to paint. */
+struct syn_paint {
+	uint32_t	 start, end, pattern;
+	enum syn_group	 group;
+};
+
+/* Outer ranges first, then earlier patterns: later paints win. */
+static int
+syn_paint_cmp(const void *a, const void *b)
+{
+	const struct syn_paint *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	if (x->pattern != y->pattern)
+		return x->pattern < y->pattern ? -1 : 1;
+	return 0;
+}
+
+/* Run l's query over tree and paint one group per byte of src. */
+static void
+syn_paint_captures(const struct syn_lang *l, TSTree *tree, const char *src,
+    unsigned char *paint)
+{
+	TSQueryCursor *cur = ts_query_cursor_new();
+	struct syn_scratch sc = { NULL, 0 };
+	struct syn_paint *v = NULL;
+	size_t n = 0, cap = 0, i;
+	TSQueryMatch m;
+	TSQueryCapture c;
+	enum syn_group g;
+	uint32_t ci, b;
+
+	ts_query_cursor_exec(cur, l->query, ts_tree_root_node(tree));
+	while (ts_query_cursor_next_capture(cur, &m, &ci)) {
+		c = m.captures[ci];
+		g = l->groups[c.index];
+		if (g == SYN_NONE)
+			continue;
+		if (!syn_preds_ok(&l->preds[m.pattern_index], &m, src, &sc)) {
+			ts_query_cursor_remove_match(cur, m.id);
+			continue;
+		}
+		if (n == cap) {
+			cap = cap != 0 ? cap * 2 : 1024;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		v[n].start = ts_node_start_byte(c.node);
+		v[n].end = ts_node_end_byte(c.node);
+		v[n].pattern = m.pattern_index;
+		v[n].group = g;
+		n++;
+	}
+	ts_query_cursor_delete(cur);
+	free(sc.p);
+
+	if (n > 0)
+		qsort(v, n, sizeof *v, syn_paint_cmp);
+	for (i = 0; i < n; i++)
+		for (b = v[i].start; b < v[i].end; b++)
+			paint[b] = (unsigned char)v[i].group;
+	free(v);
+}
+
+/*
+ * Why: a region that fails to parse is shown as such, but only where no
+ * capture already coloured it, so keywords inside and around the broken
+ * region keep their colours.  Whitespace stays plain.
+ */
+static void
+syn_paint_errors(TSNode node, const char *src, unsigned char *paint)
+{
+	uint32_t i, n, b, e;
+	TSNode child;
+
+	if (!ts_node_has_error(node))
+		return;
+	if (strcmp(ts_node_type(node), "ERROR") == 0) {
+		b = ts_node_start_byte(node);
+		e = ts_node_end_byte(node);
+		for (; b < e; b++)
+			if (paint[b] == SYN_NONE &&
+			    strchr(" \t\r\n\f\v", src[b]) == NULL)
+				paint[b] = SYN_ERROR;
+		return;
+	}
+	n = ts_node_child_count(node);
+	for (i = 0; i < n; i++) {
+		child = ts_node_child(node, i);
+		syn_paint_errors(child, src, paint);
+	}
+}
+
+/* Cut paint into per-line spans; s->nlines must be set. */
+static void
+syn_split_lines(struct syntax *s, const char *text, size_t len,
+    const unsigned char *paint)
+{
+	size_t cap = 0, nspans = 0, line = 0, ls = 0, le, i, j;
+
+	s->line_first = xcalloc(s->nlines + 1, sizeof *s->line_first);
+	while (ls < len) {
+		le = ls;
+		while (le < len && text[le] != '\n')
+			le++;
+		s->line_first[line] = nspans;
+		for (i = ls; paint != NULL && i < le; i = j) {
+			for (j = i + 1; j < le && paint[j] == paint[i]; j++)
+				;
+			if (paint[i] == SYN_NONE)
+				continue;
+			if (nspans == cap) {
+				cap = cap != 0 ? cap * 2 : 256;
+				s->spans = xreallocarray(s->spans, cap,
+				    sizeof *s->spans);
+			}
+			s->spans[nspans].start = (uint32_t)(i - ls);
+			s->spans[nspans].end = (uint32_t)(j - ls);
+			s->spans[nspans].group = (enum syn_group)paint[i];
+			nspans++;
+		}
+		line++;
+		ls = le + 1;
+	}
+	s->line_first[s->nlines] = nspans;
+}
+
+int
+syntax_parse(struct syntax **out, const char *lang, const char *text,
+    size_t len, struct err *err)
+{
+	struct syn_lang *l = syn_lang_find(lang);
+	struct syntax *s;
+	unsigned char *paint = NULL;
+	TSParser *parser;
+	TSTree *tree;
+	size_t i;
+
+	if (len >= UINT32_MAX)
+		return err_set(err, "%s: text too large (%zu bytes)",
+		    lang != NULL ? lang : "syntax", len);
+	if (l != NULL && l->state == QUERY_FAILED)
+		return err_set(err, "%s", l->msg);
+
+	s = xcalloc(1, sizeof *s);
+	for (i = 0; i < len; i++)
+		if (text[i] == '\n')
+			s->nlines++;
+	if (len > 0 && text[len - 1] != '\n')
+		s->nlines++;
+
+	if (l != NULL) {
+		parser = ts_parser_new();
+		if (!ts_parser_set_language(parser, l->fn())) {
+			ts_parser_delete(parser);
+			free(s);
+			return err_set(err, "grammar '%s': ABI %u rejected by "
+			    "the runtime", l->name,
+			    ts_language_version(l->fn()));
+		}
+		tree = ts_parser_parse_string(parser, NULL, text,
+		    (uint32_t)len);
+		ts_parser_delete(parser);
+		if (tree != NULL) {
+			s->has_error = ts_node_has_error(
+			    ts_tree_root_node(tree));
+			if (l->state == QUERY_OK) {
+				paint = xcalloc(len + 1, 1);
+				syn_paint_captures(l, tree, text, paint);
+				syn_paint_errors(ts_tree_root_node(tree),
+				    text, paint);
+			}
+			ts_tree_delete(tree);
+		}
+	}
+	syn_split_lines(s, text, len, paint);
+	free(paint);
+	*out = s;
+	return 0;
+}
+
+void
+syntax_free(struct syntax *s)
+{
+	if (s == NULL)
+		return;
+	free(s->line_first);
+	free(s->spans);
+	free(s);
+}
+
+size_t
+syntax_nlines(const struct syntax *s)
+{
+	return s != NULL ? s->nlines : 0;
+}
+
+const struct syn_span *
+syntax_line_spans(const struct syntax *s, size_t line, size_t *n)
+{
+	*n = 0;
+	if (s == NULL || line >= s->nlines)
+		return NULL;
+	*n = s->line_first[line + 1] - s->line_first[line];
+	return *n > 0 ? &s->spans[s->line_first[line]] : NULL;
+}
+
+int
+syntax_has_error(const struct syntax *s)
+{
+	return s != NULL && s->has_error;
+}
+
+const char *
+syntax_group_name(enum syn_group g)
+{
+	if ((int)g < 0 || g >= SYN_NGROUPS)
+		return "none";
+	return syn_group_names[g];
+}

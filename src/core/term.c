@@ -1,0 +1,420 @@
+/*
+ * term.c - a virtual terminal screen on libvterm 0.1.4 (Debian 12); see
+ * term.h.  This is the only file that calls vterm_*.  It turns bytes into
+ * a screen of cells, records which rows changed and where the cursor is,
+ * and turns keys into the bytes a program expects.  It knows nothing of
+ * ptys (pty.c) or curses (src/ui): src/ui/pane_term.c feeds it a pty's
+ * output, draws its damaged rows and sends its output back to the pty.
+ * libvterm callbacks only record damage and cursor state; they never draw,
+ * fail or block.  There is no scrollback here (sb_pushline is unset, so
+ * lines scrolled off the top are dropped by libvterm).
+ *
+ * 0.1.4 API drift to keep in mind: no VTermStringFragment, no cell.schar,
+ * no sb_clear, and VTERM_PROP_TITLE arrives as a plain char *.
+ */
+#include "term.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <vterm.h>
+
+#include "err.h"
+
+struct term {
+	VTerm		*vt;		/* owned */
+	VTermScreen	*vts;		/* borrowed from vt */
+	int		 rows, cols;
+	int		 dmg_lo, dmg_hi;	/* damage [lo, hi) */
+	int		 crow, ccol;	/* cursor */
+	int		 cvisible;
+	term_output_fn	 out;		/* NULL: output is dropped */
+	void		*arg;
+};
+
+/* ---- damage and callbacks ---------------------------------------------- */
+
+static void
+term_mark(struct term *t, int lo, int hi)
+{
+	if (lo < 0)
+		lo = 0;
+	if (hi > t->rows)
+		hi = t->rows;
+	if (lo >= hi)
+		return;
+	if (t->dmg_lo >= t->dmg_hi) {
+		t->dmg_lo = lo;
+		t->dmg_hi = hi;
+		return;
+	}
+	if (lo < t->dmg_lo)
+		t->dmg_lo = lo;
+	if (hi > t->dmg_hi)
+		t->dmg_hi = hi;
+}
+
+static int
+term_cb_damage(VTermRect r, void *user)
+{
+	term_mark(user, r.start_row, r.end_row);
+	return 1;
+}
+
+/* Why: returning 1 means we handle the move, so both areas must redraw. */
+static int
+term_cb_moverect(VTermRect dst, VTermRect src, void *user)
+{
+	int lo = dst.start_row < src.start_row ? dst.start_row : src.start_row;
+	int hi = dst.end_row > src.end_row ? dst.end_row : src.end_row;
+
+	term_mark(user, lo, hi);
+	return 1;
+}
+
+static int
+term_cb_movecursor(VTermPos pos, VTermPos old, int visible, void *user)
+{
+	struct term *t = user;
+
+	(void)old;
+	t->crow = pos.row;
+	t->ccol = pos.col;
+	t->cvisible = visible;
+	return 1;
+}
+
+static int
+term_cb_settermprop(VTermProp prop, VTermValue *val, void *user)
+{
+	struct term *t = user;
+
+	if (prop == VTERM_PROP_CURSORVISIBLE)
+		t->cvisible = val->boolean;
+	/* VTERM_PROP_TITLE (a plain char * in 0.1.4) is not kept yet. */
+	return 1;
+}
+
+static const VTermScreenCallbacks term_callbacks = {
+	.damage = term_cb_damage,
+	.moverect = term_cb_moverect,
+	.movecursor = term_cb_movecursor,
+	.settermprop = term_cb_settermprop,
+};
+
+static void
+term_cb_output(const char *s, size_t len, void *user)
+{
+	struct term *t = user;
+
+	if (t->out != NULL && len > 0)
+		t->out(s, len, t->arg);
+}
+
+/*
+ * Why: with VTERM_DAMAGE_SCROLL merging, libvterm holds damage back until
+ * it is flushed; without a flush the last output is never reported.
+ */
+static void
+term_flush(struct term *t)
+{
+	vterm_screen_flush_damage(t->vts);
+}
+
+/*
+ * Why: a reset or a resize moves libvterm's cursor without calling
+ * movecursor, so read it back from the state.
+ */
+static void
+term_sync_cursor(struct term *t)
+{
+	VTermPos pos;
+
+	vterm_state_get_cursorpos(vterm_obtain_state(t->vt), &pos);
+	t->crow = pos.row;
+	t->ccol = pos.col;
+}
+
+/* ---- public API -------------------------------------------------------- */
+
+struct term *
+term_new(int rows, int cols, term_output_fn out, void *arg)
+{
+	struct term *t;
+
+	if (rows < 1)
+		rows = 1;
+	if (cols < 1)
+		cols = 1;
+	t = xcalloc(1, sizeof *t);
+	t->rows = rows;
+	t->cols = cols;
+	t->out = out;
+	t->arg = arg;
+	t->cvisible = 1;
+	t->vt = vterm_new(rows, cols);
+	if (t->vt == NULL)
+		fatal("vterm_new %dx%d: out of memory", rows, cols);
+	vterm_set_utf8(t->vt, 1);
+	vterm_output_set_callback(t->vt, term_cb_output, t);
+	t->vts = vterm_obtain_screen(t->vt);
+	vterm_screen_enable_altscreen(t->vts, 1);
+	vterm_screen_set_callbacks(t->vts, &term_callbacks, t);
+	vterm_screen_set_damage_merge(t->vts, VTERM_DAMAGE_SCROLL);
+	vterm_screen_reset(t->vts, 1);
+	term_flush(t);
+	term_sync_cursor(t);
+	term_mark(t, 0, rows);
+	return t;
+}
+
+void
+term_free(struct term *t)
+{
+	if (t == NULL)
+		return;
+	vterm_free(t->vt);
+	free(t);
+}
+
+void
+term_feed(struct term *t, const char *bytes, size_t len)
+{
+	if (len > 0)
+		vterm_input_write(t->vt, bytes, len);
+	term_flush(t);
+}
+
+void
+term_reset(struct term *t)
+{
+	vterm_screen_reset(t->vts, 1);
+	term_flush(t);
+	term_sync_cursor(t);
+	t->cvisible = 1;
+	term_mark(t, 0, t->rows);
+}
+
+void
+term_resize(struct term *t, int rows, int cols)
+{
+	if (rows < 1)
+		rows = 1;
+	if (cols < 1)
+		cols = 1;
+	if (rows == t->rows && cols == t->cols)
+		return;
+	t->rows = rows;
+	t->cols = cols;
+	vterm_set_size(t->vt, rows, cols);
+	term_flush(t);
+	term_sync_cursor(t);
+	/* The old damage may lie outside the new size; repaint everything. */
+	t->dmg_lo = 0;
+	t->dmg_hi = rows;
+}
+
+void
+term_size(const struct term *t, int *rows, int *cols)
+{
+	if (rows != NULL)
+		*rows = t->rows;
+	if (cols != NULL)
+		*cols = t->cols;
+}
+
+static void
+term_color(const VTermColor *vc, int is_fg, struct term_color *tc)
+{
+	memset(tc, 0, sizeof *tc);
+	if (is_fg ? VTERM_COLOR_IS_DEFAULT_FG(vc) :
+	    VTERM_COLOR_IS_DEFAULT_BG(vc))
+		tc->kind = TERM_COLOR_DEFAULT;
+	else if (VTERM_COLOR_IS_INDEXED(vc)) {
+		tc->kind = TERM_COLOR_INDEXED;
+		tc->idx = vc->indexed.idx;
+	} else {
+		tc->kind = TERM_COLOR_RGB;
+		tc->r = vc->rgb.red;
+		tc->g = vc->rgb.green;
+		tc->b = vc->rgb.blue;
+	}
+}
+
+/*
+ * The right half of a wide character is stored by libvterm with
+ * chars[0] == (uint32_t)-1; it comes out as a cell with no characters and
+ * width 0, so that callers advance by the width of the left half and skip
+ * such cells.
+ */
+void
+term_cell(const struct term *t, int row, int col, struct term_cell *c)
+{
+	VTermScreenCell vc;
+	VTermPos pos = { .row = row, .col = col };
+	int i;
+
+	memset(c, 0, sizeof *c);
+	c->width = 1;
+	if (row < 0 || row >= t->rows || col < 0 || col >= t->cols)
+		return;
+	if (!vterm_screen_get_cell(t->vts, pos, &vc))
+		return;
+	if (vc.chars[0] == (uint32_t)-1)
+		c->width = 0;
+	else {
+		for (i = 0; i < VTERM_MAX_CHARS_PER_CELL &&
+		    i < TERM_MAX_CHARS && vc.chars[i] != 0; i++)
+			c->chars[i] = vc.chars[i];
+		c->width = vc.width >= 2 ? 2 : 1;
+	}
+	c->bold = vc.attrs.bold;
+	c->underline = vc.attrs.underline != 0;
+	c->italic = vc.attrs.italic;
+	c->reverse = vc.attrs.reverse;
+	term_color(&vc.fg, 1, &c->fg);
+	term_color(&vc.bg, 0, &c->bg);
+}
+
+int
+term_damage(struct term *t, int *lo, int *hi)
+{
+	int lo0 = t->dmg_lo, hi0 = t->dmg_hi < t->rows ? t->dmg_hi : t->rows;
+
+	t->dmg_lo = t->dmg_hi = 0;
+	if (lo0 >= hi0)
+		return 0;
+	if (lo != NULL)
+		*lo = lo0;
+	if (hi != NULL)
+		*hi = hi0;
+	return 1;
+}
+
+void
+term_cursor(const struct term *t, int *row, int *col, int *visible)
+{
+	if (row != NULL)
+		*row = t->crow;
+	if (col != NULL)
+		*col = t->ccol;
+	if (visible != NULL)
+		*visible = t->cvisible;
+}
+
+/* Why: term.h names only TERM_MOD_CTRL; shift (1) and alt (2) pass too. */
+static VTermModifier
+term_mods(int mods)
+{
+	int m = VTERM_MOD_NONE;
+
+	if (mods & TERM_MOD_CTRL)
+		m |= VTERM_MOD_CTRL;
+	if (mods & VTERM_MOD_SHIFT)
+		m |= VTERM_MOD_SHIFT;
+	if (mods & VTERM_MOD_ALT)
+		m |= VTERM_MOD_ALT;
+	return (VTermModifier)m;
+}
+
+void
+term_key(struct term *t, enum term_key k, int mods)
+{
+	VTermKey vk;
+
+	switch (k) {
+	case TERM_KEY_ENTER:	vk = VTERM_KEY_ENTER; break;
+	case TERM_KEY_TAB:	vk = VTERM_KEY_TAB; break;
+	case TERM_KEY_BACKSPACE: vk = VTERM_KEY_BACKSPACE; break;
+	case TERM_KEY_ESCAPE:	vk = VTERM_KEY_ESCAPE; break;
+	case TERM_KEY_UP:	vk = VTERM_KEY_UP; break;
+	case TERM_KEY_DOWN:	vk = VTERM_KEY_DOWN; break;
+	case TERM_KEY_LEFT:	vk = VTERM_KEY_LEFT; break;
+	case TERM_KEY_RIGHT:	vk = VTERM_KEY_RIGHT; break;
+	case TERM_KEY_HOME:	vk = VTERM_KEY_HOME; break;
+	case TERM_KEY_END:	vk = VTERM_KEY_END; break;
+	case TERM_KEY_PAGEUP:	vk = VTERM_KEY_PAGEUP; break;
+	case TERM_KEY_PAGEDOWN:	vk = VTERM_KEY_PAGEDOWN; break;
+	case TERM_KEY_DEL:	vk = VTERM_KEY_DEL; break;
+	case TERM_KEY_INS:	vk = VTERM_KEY_INS; break;
+	default:
+		/* TERM_KEY_FN + n is F(n); libvterm knows F0 to F255. */
+		if ((int)k < (int)TERM_KEY_FN || (int)k - TERM_KEY_FN > 255)
+			return;
+		vk = (VTermKey)VTERM_KEY_FUNCTION((int)k - TERM_KEY_FN);
+		break;
+	}
+	vterm_keyboard_key(t->vt, vk, term_mods(mods));
+}
+
+void
+term_unichar(struct term *t, uint32_t ch, int mods)
+{
+	if (ch == 0 || ch > 0x10FFFF)
+		return;
+	vterm_keyboard_unichar(t->vt, ch, term_mods(mods));
+}
+
+/* Encode one code point as UTF-8 into s (4 bytes); returns the length. */
+static size_t
+term_utf8(uint32_t cp, char *s)
+{
+	if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		cp = 0xFFFD;
+	if (cp < 0x80) {
+		s[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		s[0] = (char)(0xC0 | cp >> 6);
+		s[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		s[0] = (char)(0xE0 | cp >> 12);
+		s[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+		s[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	s[0] = (char)(0xF0 | cp >> 18);
+	s[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+	s[2] = (char)(0x80 | (cp >> 6 & 0x3F));
+	s[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+/* A cell that does not fit in buf ends the text; UTF-8 is never split. */
+void
+term_row_text(const struct term *t, int row, char *buf, size_t n)
+{
+	size_t len = 0, keep = 0;
+	int c, i;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	if (row < 0 || row >= t->rows)
+		return;
+	for (c = 0; c < t->cols; c++) {
+		struct term_cell cell;
+		char tmp[4 * TERM_MAX_CHARS];
+		size_t tl = 0;
+		int blank;
+
+		term_cell(t, row, c, &cell);
+		if (cell.width == 0)
+			continue;	/* right half of a wide character */
+		blank = cell.chars[0] == 0 || cell.chars[0] == ' ';
+		if (cell.chars[0] == 0)
+			tmp[tl++] = ' ';
+		for (i = 0; i < TERM_MAX_CHARS && cell.chars[i] != 0; i++)
+			tl += term_utf8(cell.chars[i], tmp + tl);
+		if (len + tl > n - 1)
+			break;
+		memcpy(buf + len, tmp, tl);
+		len += tl;
+		if (!blank)
+			keep = len;
+	}
+	buf[keep] = '\0';
+}

@@ -1,0 +1,110 @@
+/*
+ * verify.h - run a candidate through its env: a fresh work directory, the
+ * sandbox (bubblewrap), resource limits, a wall-clock timeout over the
+ * whole process group, a cap on captured output, then the env's verdict.
+ * design.md section 7.
+ *
+ * A run is a job that advances without blocking: the caller polls
+ * verify_job_fd() and calls verify_job_step(), so the headless verify
+ * command runs N jobs in one poll loop and the workbench runs one in its
+ * frame loop.  Headless jobs read a pipe; pane jobs read a pty (pty.h) so
+ * that the toolchain sees a terminal.  Both keep the same merged log.
+ *
+ * The exact command of each stage (limits, sandbox and tool) is recorded
+ * in the run, so `show` can print what reproduces it.
+ */
+#ifndef ASSAY_VERIFY_H
+#define ASSAY_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "sample.h"
+
+#define VERIFY_OUTPUT_CAP (16u << 20)	/* bytes of captured output */
+#define VERIFY_SANDBOX_UID 65534	/* "nobody": who runs candidates as root */
+
+struct verify_opts {
+	int	 no_sandbox;	/* 1: run without bubblewrap (loudly) */
+	int	 keep_workdir;	/* keep the work directory of failed runs */
+	const char *workroot;	/* parent of work dirs; NULL: $TMPDIR or /tmp */
+	size_t	 output_cap;	/* 0: VERIFY_OUTPUT_CAP */
+	int	 timeout_s;	/* 0: the task's timeout_s, else 30 */
+	long	 cpu_s;		/* RLIMIT_CPU; 0: timeout + 5 */
+	long	 mem_mb;	/* RLIMIT_AS in MiB; 0: 4096 */
+	long	 fsize_mb;	/* RLIMIT_FSIZE in MiB; 0: 64 */
+	long	 nproc;		/* RLIMIT_NPROC; 0: 256 */
+};
+
+/*
+ * Can the sandbox start here?  Runs "bwrap ... true" once.  0, or -1
+ * with err saying why (bubblewrap missing, user namespaces disabled).
+ */
+int	verify_sandbox_check(struct err *err);
+
+/*
+ * The toolchain identity of env (cached per process) into buf.  0, or -1
+ * with err when the toolchain is missing.
+ */
+int	verify_toolchain(const char *env, char *buf, size_t n, struct err *err);
+
+/*
+ * The key that decides whether a candidate must run again: sha256 of the
+ * env, its toolchain identity and every input (candidate code, task
+ * files, env_params).  hex has 65 bytes.  0 or -1 with err.
+ */
+int	verify_input_key(const struct task *t, const struct candidate *c,
+	    char *hex, struct err *err);
+
+struct verify_job;
+
+/* Output callback: bytes of the run as they come, stage headers included. */
+typedef void (*verify_output_fn)(const char *bytes, size_t len, void *arg);
+
+/*
+ * Start verifying c (a candidate of task t).  use_pty != 0 runs the stages
+ * on a pty of rows x cols.  t and c are copied.  *out is new; free with
+ * verify_job_free().  Returns 0, or -1 with err (no env, toolchain
+ * missing, work directory not writable).
+ */
+int	verify_job_start(struct verify_job **out, const struct verify_opts *o,
+	    const struct task *t, const struct candidate *c, int use_pty,
+	    int rows, int cols, struct err *err);
+
+/* The fd to poll for input, -1 between stages. */
+int	verify_job_fd(const struct verify_job *j);
+
+/* Milliseconds until the job's deadline (>= 0), for poll timeouts. */
+int	verify_job_timeout_ms(const struct verify_job *j);
+
+/*
+ * Read what is ready, enforce the deadline and the output cap, start the
+ * next stage when one ends.  out (may be NULL) receives the output.
+ * Returns 1 when the job has finished, 0 while it runs.
+ */
+int	verify_job_step(struct verify_job *j, verify_output_fn out, void *arg);
+
+/* Stop the job (the user pressed x): its verdict will say so. */
+void	verify_job_cancel(struct verify_job *j);
+
+/* Tell a pty job the pane's new size. */
+void	verify_job_resize(struct verify_job *j, int rows, int cols);
+
+/* The candidate id of the job.  Borrowed. */
+const char *verify_job_cand(const struct verify_job *j);
+
+/*
+ * After verify_job_step() returned 1: the run (verdict, log, diagnostics,
+ * metrics, command, toolchain, inputs), new in *out; caller releases.
+ * A cancelled job gives verdict "skipped", subcategory "cancelled".
+ */
+void	verify_job_result(struct verify_job *j, struct run *out);
+
+/* Path of the kept work directory or NULL.  Borrowed. */
+const char *verify_job_workdir(const struct verify_job *j);
+
+/* Kill anything still running, remove the work directory unless kept. */
+void	verify_job_free(struct verify_job *j);
+
+#endif

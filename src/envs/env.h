@@ -1,0 +1,111 @@
+/*
+ * env.h - the toolchain environment interface (design.md sections 4, 7).
+ *
+ * An env is data plus a few functions: which files to write into the
+ * work directory and which commands (stages) to run there, and how to
+ * read the stages' output into a verdict, diagnostics, metrics and a
+ * suggested failure category.  verify.c owns the work directory, the
+ * sandbox, the limits and the processes; an env never runs anything
+ * itself except its toolchain's version query.  Adding a toolchain is
+ * adding one file in src/envs/ and one line in envs.c.
+ */
+#ifndef ASSAY_ENV_H
+#define ASSAY_ENV_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "err.h"
+#include "sample.h"
+
+#define ENV_MAX_STAGES 4
+#define ENV_MAX_ARGS 64
+
+/* One command of a run, e.g. compile then simulate. */
+struct env_stage {
+	char	 name[16];		/* "compile", "simulate" */
+	char	*argv[ENV_MAX_ARGS];	/* owned, NULL-terminated */
+};
+
+/* What an env's prepare() produces: files written, stages to run. */
+struct env_plan {
+	struct env_stage stages[ENV_MAX_STAGES];
+	size_t	 nstages;
+	int	 timeout_s;	/* wall clock for the whole run */
+	char	 nonce[33];	/* secret marker of the testbench's result line */
+	char	*cand_file;	/* name the candidate was written under (owned) */
+	struct buf inputs;	/* JSON object text: file name -> sha256 */
+};
+
+/* How each stage ended, as verify.c saw it. */
+struct env_stage_result {
+	int	 ran;		/* 0 when an earlier stage stopped the run */
+	int	 exit_code;	/* exit status, 128 + signal when killed */
+	const char *log;	/* this stage's merged output (borrowed) */
+	size_t	 log_len;
+};
+
+/* Why verify.c stopped a run, if it did. */
+enum env_stop {
+	ENV_STOP_NONE,
+	ENV_STOP_TIMEOUT,	/* wall clock */
+	ENV_STOP_OUTPUT,	/* output cap */
+	ENV_STOP_CANCEL		/* the user pressed x */
+};
+
+struct env_ops {
+	const char	*name;		/* "iverilog" */
+	const char	*domain;	/* "chip" */
+	const char	*lang;		/* "verilog" */
+	const char	*packages;	/* Debian packages that provide it */
+
+	/*
+	 * Identity of the installed toolchain into buf ("Icarus Verilog
+	 * version 11.0 (stable)").  -1 with err when it is not installed.
+	 */
+	int	(*toolchain)(char *buf, size_t n, struct err *err);
+
+	/*
+	 * Write the candidate and the task files into workdir and fill plan
+	 * (stages, timeout, inputs).  0 or -1 with err.
+	 */
+	int	(*prepare)(const struct task *t, const struct candidate *c,
+		    const char *workdir, struct env_plan *plan, struct err *err);
+
+	/*
+	 * Read the stages' results into r: verdict, stage, subcategory,
+	 * diagnostics, metrics, category and evidence.  May rewrite the log
+	 * in r (e.g. remove the nonce).  Never fails: anything unexpected is
+	 * a verdict.
+	 */
+	void	(*judge)(const struct task *t, const struct env_plan *plan,
+		    const struct env_stage_result *res, size_t nres,
+		    enum env_stop stop, struct run *r);
+};
+
+/* The table of envs (envs.c); NULL when no env has that name. */
+const struct env_ops *env_find(const char *name);
+const struct env_ops *const *env_list(size_t *n);
+
+/* Helpers for envs. */
+void	env_plan_init(struct env_plan *p);
+void	env_plan_release(struct env_plan *p);
+/* Append a stage: argv strings are copied; the list ends with NULL. */
+void	env_plan_stage(struct env_plan *p, const char *name,
+	    const char *const *argv);
+/* Write data to workdir/name (mode 0644) and record its hash in inputs. */
+int	env_write_input(struct env_plan *p, const char *workdir,
+	    const char *name, const char *data, size_t len, struct err *err);
+/* Record the hash of a non-file input (env_params) in inputs. */
+void	env_note_input(struct env_plan *p, const char *name, const char *data,
+	    size_t len);
+/* Integer / boolean / string field of a task's env_params (JSON). */
+long	env_param_int(const struct task *t, const char *key, long def);
+int	env_param_bool(const struct task *t, const char *key, int def);
+/* New string or NULL. */
+char	*env_param_str(const struct task *t, const char *key);
+/* First line of a command's output (trusted, outside any sandbox) into
+ * buf; -1 when it cannot run. */
+int	env_tool_version(const char *const *argv, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,211 @@
+/*
+ * envs.c - the table of toolchain envs and helpers they share.
+ * Every env is a const struct env_ops in its own file; list it here.
+ */
+#include "env.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "hash.h"
+
+extern const struct env_ops env_iverilog;
+
+static const struct env_ops *const envs[] = {
+	&env_iverilog,
+};
+
+const struct env_ops *
+env_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof envs / sizeof envs[0]; i++)
+		if (name != NULL && strcmp(envs[i]->name, name) == 0)
+			return envs[i];
+	return NULL;
+}
+
+const struct env_ops *const *
+env_list(size_t *n)
+{
+	*n = sizeof envs / sizeof envs[0];
+	return envs;
+}
+
+void
+env_plan_init(struct env_plan *p)
+{
+	memset(p, 0, sizeof *p);
+	buf_init(&p->inputs);
+	buf_adds(&p->inputs, "{");
+}
+
+void
+env_plan_release(struct env_plan *p)
+{
+	if (p == NULL)
+		return;
+	for (size_t s = 0; s < p->nstages; s++)
+		for (size_t i = 0; p->stages[s].argv[i] != NULL; i++)
+			free(p->stages[s].argv[i]);
+	free(p->cand_file);
+	buf_release(&p->inputs);
+	memset(p, 0, sizeof *p);
+}
+
+void
+env_plan_stage(struct env_plan *p, const char *name, const char *const *argv)
+{
+	struct env_stage *s;
+	size_t i;
+
+	if (p->nstages == ENV_MAX_STAGES)
+		ASSAY_BUG("too many stages");
+	s = &p->stages[p->nstages++];
+	snprintf(s->name, sizeof s->name, "%s", name);
+	for (i = 0; argv[i] != NULL && i + 1 < ENV_MAX_ARGS; i++)
+		s->argv[i] = xstrdup(argv[i]);
+	s->argv[i] = NULL;
+}
+
+void
+env_note_input(struct env_plan *p, const char *name, const char *data,
+    size_t len)
+{
+	char hex[HASH_HEX_LEN + 1];
+	json_t *k = json_string(name);
+	char *key = json_dumps(k, JSON_ENCODE_ANY);
+
+	hash_sha256(data, len, hex);
+	buf_printf(&p->inputs, "%s%s:\"%s\"", p->inputs.len > 1 ? "," : "",
+	    key, hex);
+	free(key);
+	json_decref(k);
+}
+
+int
+env_write_input(struct env_plan *p, const char *workdir, const char *name,
+    const char *data, size_t len, struct err *err)
+{
+	char *path;
+	int fd;
+	size_t off = 0;
+
+	if (strchr(name, '/') != NULL || strcmp(name, "..") == 0 ||
+	    name[0] == '.' || name[0] == '\0')
+		return err_set(err, "bad task file name '%s'", name);
+	path = xasprintf("%s/%s", workdir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err_set(err, "write %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err_set(err, "write %s: %s", path, strerror(errno));
+			close(fd);
+			free(path);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	close(fd);
+	free(path);
+	env_note_input(p, name, data, len);
+	return 0;
+}
+
+static json_t *
+param(const struct task *t, const char *key, json_t **root)
+{
+	*root = t->env_params != NULL ? json_loads(t->env_params, 0, NULL) :
+	    NULL;
+	return *root != NULL ? json_object_get(*root, key) : NULL;
+}
+
+long
+env_param_int(const struct task *t, const char *key, long def)
+{
+	json_t *root, *v = param(t, key, &root);
+	long r = json_is_number(v) ? (long)json_number_value(v) : def;
+
+	json_decref(root);
+	return r;
+}
+
+int
+env_param_bool(const struct task *t, const char *key, int def)
+{
+	json_t *root, *v = param(t, key, &root);
+	int r = json_is_boolean(v) ? json_is_true(v) : def;
+
+	json_decref(root);
+	return r;
+}
+
+char *
+env_param_str(const struct task *t, const char *key)
+{
+	json_t *root, *v = param(t, key, &root);
+	char *r = xstrdup(json_string_value(v));
+
+	json_decref(root);
+	return r;
+}
+
+int
+env_tool_version(const char *const *argv, char *buf, size_t n)
+{
+	int fds[2], status;
+	char tmp[512];
+	size_t len = 0;
+	ssize_t k;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((k = read(fds[0], tmp + len, sizeof tmp - 1 - len)) > 0)
+		len += (size_t)k;
+	close(fds[0]);
+	tmp[len] = '\0';
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127 || len == 0)
+		return -1;
+	tmp[strcspn(tmp, "\n")] = '\0';
+	/* "Icarus Verilog version 11.0 (stable) ()": drop an empty "()". */
+	len = strlen(tmp);
+	if (len > 3 && strcmp(tmp + len - 3, " ()") == 0)
+		tmp[len - 3] = '\0';
+	snprintf(buf, n, "%s", tmp);
+	return 0;
+}

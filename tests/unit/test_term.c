@@ -1,0 +1,409 @@
+/* test_term.c - unit tests for term.c (cmocka): cells, damage, keys. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "term.h"
+
+/* Bytes the terminal sent back, collected by the output callback. */
+struct sink {
+	char	 buf[256];
+	size_t	 len;
+};
+
+static void
+sink_out(const char *bytes, size_t len, void *arg)
+{
+	struct sink *s = arg;
+
+	assert_true(s->len + len < sizeof s->buf);
+	memcpy(s->buf + s->len, bytes, len);
+	s->len += len;
+	s->buf[s->len] = '\0';
+}
+
+static void
+feeds(struct term *t, const char *s)
+{
+	term_feed(t, s, strlen(s));
+}
+
+static void
+test_term_text_colour_and_wide_chars(void **state)
+{
+	struct term *t = term_new(5, 30, NULL, NULL);
+	struct term_cell c;
+	char text[128];
+	int row, col, vis;
+
+	(void)state;
+	feeds(t, "\033[31mred\033[0m caf\xc3\xa9 \xe4\xbd\xa0\xe5\xa5\xbd\r\n");
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, "red caf\xc3\xa9 \xe4\xbd\xa0\xe5\xa5\xbd");
+	term_row_text(t, 1, text, sizeof text);
+	assert_string_equal(text, "");
+
+	term_cell(t, 0, 0, &c);
+	assert_int_equal(c.chars[0], 'r');
+	assert_int_equal(c.chars[1], 0);
+	assert_int_equal(c.width, 1);
+	assert_int_equal(c.fg.kind, TERM_COLOR_INDEXED);
+	assert_int_equal(c.fg.idx, 1);
+	assert_int_equal(c.bg.kind, TERM_COLOR_DEFAULT);
+
+	term_cell(t, 0, 4, &c);		/* 'c', after the reset */
+	assert_int_equal(c.chars[0], 'c');
+	assert_int_equal(c.fg.kind, TERM_COLOR_DEFAULT);
+
+	term_cell(t, 0, 7, &c);
+	assert_int_equal(c.chars[0], 0xE9);
+
+	term_cell(t, 0, 9, &c);		/* 你 */
+	assert_int_equal(c.chars[0], 0x4F60);
+	assert_int_equal(c.width, 2);
+	term_cell(t, 0, 10, &c);	/* its right half */
+	assert_int_equal(c.chars[0], 0);
+	assert_int_equal(c.width, 0);
+	term_cell(t, 0, 11, &c);	/* 好 */
+	assert_int_equal(c.chars[0], 0x597D);
+	assert_int_equal(c.width, 2);
+
+	term_cursor(t, &row, &col, &vis);
+	assert_int_equal(row, 1);
+	assert_int_equal(col, 0);
+	assert_true(vis);
+	term_free(t);
+}
+
+static void
+test_term_cursor_after_text(void **state)
+{
+	struct term *t = term_new(4, 20, NULL, NULL);
+	int row, col;
+
+	(void)state;
+	feeds(t, "abc");
+	term_cursor(t, &row, &col, NULL);
+	assert_int_equal(row, 0);
+	assert_int_equal(col, 3);
+	feeds(t, "\033[3;7H");
+	term_cursor(t, &row, &col, NULL);
+	assert_int_equal(row, 2);
+	assert_int_equal(col, 6);
+	term_free(t);
+}
+
+static void
+test_term_cursor_visibility(void **state)
+{
+	struct term *t = term_new(4, 20, NULL, NULL);
+	int vis;
+
+	(void)state;
+	feeds(t, "\033[?25l");
+	term_cursor(t, NULL, NULL, &vis);
+	assert_false(vis);
+	feeds(t, "\033[?25h");
+	term_cursor(t, NULL, NULL, &vis);
+	assert_true(vis);
+	term_free(t);
+}
+
+static void
+test_term_colours_and_attributes(void **state)
+{
+	struct term *t = term_new(3, 20, NULL, NULL);
+	struct term_cell c;
+
+	(void)state;
+	feeds(t, "\033[38;5;208mA\033[38;2;10;120;250;44mB\033[0;1;4;3;7mC");
+	term_cell(t, 0, 0, &c);
+	assert_int_equal(c.fg.kind, TERM_COLOR_INDEXED);
+	assert_int_equal(c.fg.idx, 208);
+	assert_int_equal(c.bold, 0);
+
+	term_cell(t, 0, 1, &c);
+	assert_int_equal(c.fg.kind, TERM_COLOR_RGB);
+	assert_int_equal(c.fg.r, 10);
+	assert_int_equal(c.fg.g, 120);
+	assert_int_equal(c.fg.b, 250);
+	assert_int_equal(c.bg.kind, TERM_COLOR_INDEXED);
+	assert_int_equal(c.bg.idx, 4);
+
+	term_cell(t, 0, 2, &c);
+	assert_int_equal(c.fg.kind, TERM_COLOR_DEFAULT);
+	assert_int_equal(c.bg.kind, TERM_COLOR_DEFAULT);
+	assert_true(c.bold);
+	assert_true(c.underline);
+	assert_true(c.italic);
+	assert_true(c.reverse);
+	term_free(t);
+}
+
+static void
+test_term_cell_outside_is_blank(void **state)
+{
+	struct term *t = term_new(3, 5, NULL, NULL);
+	struct term_cell c;
+
+	(void)state;
+	feeds(t, "xxxxx");
+	term_cell(t, 0, 5, &c);
+	assert_int_equal(c.chars[0], 0);
+	assert_int_equal(c.width, 1);
+	term_cell(t, -1, 0, &c);
+	assert_int_equal(c.chars[0], 0);
+	term_cell(t, 3, 0, &c);
+	assert_int_equal(c.chars[0], 0);
+	assert_int_equal(c.fg.kind, TERM_COLOR_DEFAULT);
+	term_free(t);
+}
+
+static void
+test_term_damage_reported_then_cleared(void **state)
+{
+	struct term *t = term_new(6, 20, NULL, NULL);
+	int lo = -1, hi = -1;
+
+	(void)state;
+	assert_int_equal(term_damage(t, &lo, &hi), 1);	/* first paint */
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, 6);
+	assert_int_equal(term_damage(t, &lo, &hi), 0);
+
+	feeds(t, "\033[3;1Hx");
+	assert_int_equal(term_damage(t, &lo, &hi), 1);
+	assert_int_equal(lo, 2);
+	assert_int_equal(hi, 3);
+	assert_int_equal(term_damage(t, &lo, &hi), 0);
+
+	feeds(t, "\033[2;1Hy\033[5;1Hz");
+	assert_int_equal(term_damage(t, &lo, &hi), 1);
+	assert_int_equal(lo, 1);
+	assert_int_equal(hi, 5);
+	assert_int_equal(term_damage(t, NULL, NULL), 0);
+	term_free(t);
+}
+
+static void
+test_term_damage_on_scroll(void **state)
+{
+	struct term *t = term_new(3, 10, NULL, NULL);
+	char text[32];
+	int lo, hi;
+
+	(void)state;
+	feeds(t, "one\r\ntwo\r\nthree");
+	term_damage(t, NULL, NULL);
+	feeds(t, "\r\nfour");
+	assert_int_equal(term_damage(t, &lo, &hi), 1);
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, 3);
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, "two");
+	term_row_text(t, 2, text, sizeof text);
+	assert_string_equal(text, "four");
+	term_free(t);
+}
+
+static void
+test_term_resize_changes_size(void **state)
+{
+	struct term *t = term_new(24, 80, NULL, NULL);
+	char text[64];
+	int rows, cols, lo, hi;
+
+	(void)state;
+	feeds(t, "hello world");
+	term_damage(t, NULL, NULL);
+	term_resize(t, 5, 8);
+	term_size(t, &rows, &cols);
+	assert_int_equal(rows, 5);
+	assert_int_equal(cols, 8);
+	assert_int_equal(term_damage(t, &lo, &hi), 1);
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, 5);
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, "hello wo");	/* cut, not reflowed */
+	term_resize(t, 30, 100);
+	term_size(t, &rows, &cols);
+	assert_int_equal(rows, 30);
+	assert_int_equal(cols, 100);
+	term_free(t);
+}
+
+static void
+test_term_key_up_output(void **state)
+{
+	struct sink s = { .len = 0 };
+	struct term *t = term_new(5, 20, sink_out, &s);
+
+	(void)state;
+	term_key(t, TERM_KEY_UP, 0);
+	assert_int_equal(s.len, 3);
+	assert_memory_equal(s.buf, "\033[A", 3);
+
+	s.len = 0;
+	feeds(t, "\033[?1h");		/* DECCKM: application cursor */
+	term_key(t, TERM_KEY_UP, 0);
+	assert_int_equal(s.len, 3);
+	assert_memory_equal(s.buf, "\033OA", 3);
+
+	s.len = 0;
+	term_key(t, TERM_KEY_ENTER, 0);
+	term_key(t, TERM_KEY_FN + 1, 0);
+	assert_string_equal(s.buf, "\r\033OP");
+	term_free(t);
+}
+
+static void
+test_term_unichar_output(void **state)
+{
+	struct sink s = { .len = 0 };
+	struct term *t = term_new(5, 20, sink_out, &s);
+
+	(void)state;
+	term_unichar(t, 'a', 0);
+	term_unichar(t, 0xE9, 0);
+	term_unichar(t, 'c', TERM_MOD_CTRL);
+	assert_int_equal(s.len, 4);
+	assert_memory_equal(s.buf, "a\xc3\xa9\003", 4);
+	term_free(t);
+}
+
+static void
+test_term_query_reply_goes_to_output(void **state)
+{
+	struct sink s = { .len = 0 };
+	struct term *t = term_new(5, 20, sink_out, &s);
+
+	(void)state;
+	feeds(t, "\033[2;4H\033[6n");	/* cursor position report */
+	assert_string_equal(s.buf, "\033[2;4R");
+	term_free(t);
+}
+
+static void
+test_term_reset_clears_screen_and_modes(void **state)
+{
+	struct sink s = { .len = 0 };
+	struct term *t = term_new(5, 20, sink_out, &s);
+	char text[64];
+	int row, col, vis;
+
+	(void)state;
+	feeds(t, "junk\r\nmore\033[?1h\033[31m\033[?25l");
+	term_reset(t);
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, "");
+	term_row_text(t, 1, text, sizeof text);
+	assert_string_equal(text, "");
+	term_cursor(t, &row, &col, &vis);
+	assert_int_equal(row, 0);
+	assert_int_equal(col, 0);
+	assert_true(vis);
+	term_key(t, TERM_KEY_UP, 0);
+	assert_memory_equal(s.buf, "\033[A", 3);
+	feeds(t, "x");
+	{
+		struct term_cell c;
+
+		term_cell(t, 0, 0, &c);
+		assert_int_equal(c.fg.kind, TERM_COLOR_DEFAULT);
+	}
+	term_free(t);
+}
+
+static void
+test_term_alt_screen(void **state)
+{
+	struct term *t = term_new(4, 20, NULL, NULL);
+	char text[64];
+
+	(void)state;
+	feeds(t, "main");
+	feeds(t, "\033[?1049h");
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, "");
+	feeds(t, "\033[Halt");	/* 1049 keeps the cursor where it was */
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, "alt");
+	feeds(t, "\033[?1049l");
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, "main");
+	term_free(t);
+}
+
+static void
+test_term_row_text_truncates_whole_chars(void **state)
+{
+	struct term *t = term_new(3, 20, NULL, NULL);
+	char text[16];
+
+	(void)state;
+	feeds(t, "red caf\xc3\xa9   ");
+	term_row_text(t, 0, text, 9);	/* 8 bytes: é (2) would not fit */
+	assert_string_equal(text, "red caf");
+	term_row_text(t, 0, text, 10);
+	assert_string_equal(text, "red caf\xc3\xa9");
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, "red caf\xc3\xa9");	/* no blanks */
+	term_row_text(t, 0, text, 1);
+	assert_string_equal(text, "");
+	term_row_text(t, 7, text, sizeof text);
+	assert_string_equal(text, "");
+	term_free(t);
+}
+
+static void
+test_term_combining_marks(void **state)
+{
+	struct term *t = term_new(3, 20, NULL, NULL);
+	struct term_cell c;
+	char text[32];
+
+	(void)state;
+	feeds(t, "e\xcc\x81x");		/* e + COMBINING ACUTE, x */
+	term_cell(t, 0, 0, &c);
+	assert_int_equal(c.chars[0], 'e');
+	assert_int_equal(c.chars[1], 0x301);
+	assert_int_equal(c.chars[2], 0);
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, "e\xcc\x81x");
+	term_free(t);
+}
+
+static void
+test_term_free_null(void **state)
+{
+	(void)state;
+	term_free(NULL);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_term_text_colour_and_wide_chars),
+		cmocka_unit_test(test_term_cursor_after_text),
+		cmocka_unit_test(test_term_cursor_visibility),
+		cmocka_unit_test(test_term_colours_and_attributes),
+		cmocka_unit_test(test_term_cell_outside_is_blank),
+		cmocka_unit_test(test_term_damage_reported_then_cleared),
+		cmocka_unit_test(test_term_damage_on_scroll),
+		cmocka_unit_test(test_term_resize_changes_size),
+		cmocka_unit_test(test_term_key_up_output),
+		cmocka_unit_test(test_term_unichar_output),
+		cmocka_unit_test(test_term_query_reply_goes_to_output),
+		cmocka_unit_test(test_term_reset_clears_screen_and_modes),
+		cmocka_unit_test(test_term_alt_screen),
+		cmocka_unit_test(test_term_row_text_truncates_whole_chars),
+		cmocka_unit_test(test_term_combining_marks),
+		cmocka_unit_test(test_term_free_null),
+	};
+
+	return cmocka_run_group_tests_name("term", tests, NULL, NULL);
+}
