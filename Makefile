@@ -6,7 +6,7 @@ BUILD	?= build
 PKGS	= ncursesw vterm tree-sitter libgit2 sqlite3 jansson libcrypto
 # Checked only when building, so `make deps` works before the libraries exist.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lutil
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 WARN	= -Wall -Wextra -Wshadow -Wno-missing-field-initializers
@@ -34,7 +34,7 @@ build: $(BUILD)/assay
 
 include mk/grammars.mk
 
-$(BUILD)/assay: $(BUILD)/src/main.o $(CORE_OBJ) $(UI_OBJ) $(GRAMMAR_LIB)
+$(BUILD)/assay: $(BUILD)/src/main.o $(BUILD)/src/cli.o $(CORE_OBJ) $(UI_OBJ) $(GRAMMAR_LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/%.o: %.c
@@ -80,4 +80,5 @@ demo: deps
 clean:
 	rm -rf $(BUILD)/src $(BUILD)/san $(BUILD)/assay
 
--include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(BUILD)/src/main.d
+-include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(BUILD)/src/main.d \
+	$(BUILD)/src/cli.d

@@ -193,8 +193,22 @@ env_tool_version(const char *const *argv, char *buf, size_t n)
 		_exit(127);
 	}
 	close(fds[1]);
-	while ((k = read(fds[0], tmp + len, sizeof tmp - 1 - len)) > 0)
-		len += (size_t)k;
+	for (;;) {
+		char sink[512];
+
+		/* Keep only the start, but drain it all: the tool must not
+		 * die of SIGPIPE. */
+		if (len < sizeof tmp - 1)
+			k = read(fds[0], tmp + len, sizeof tmp - 1 - len);
+		else
+			k = read(fds[0], sink, sizeof sink);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		if (len < sizeof tmp - 1)
+			len += (size_t)k;
+	}
 	close(fds[0]);
 	tmp[len] = '\0';
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

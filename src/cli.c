@@ -1,0 +1,1182 @@
+/*
+ * cli.c - headless commands: import, verify, list, show, label, review,
+ * undo, redo, commit, stats, envs.  They call the same core functions as
+ * the workbench; this file only parses arguments and prints.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "config.h"
+#include "dataset.h"
+#include "envs/env.h"
+#include "err.h"
+#include "import.h"
+#include "store.h"
+#include "verify.h"
+
+#define VERSION "0.1.0"
+
+struct cmd {
+	const char	*name;
+	const char	*usage;
+	const char	*help;
+	int		(*run)(const struct cli_global *, int, char **);
+};
+
+static const struct cmd *find_cmd(const char *name);
+
+static int
+open_store(const struct cli_global *g, struct store **st)
+{
+	struct err err;
+
+	if (store_open(st, g->db, &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	const struct cmd *c = find_cmd(cmd);
+
+	fprintf(stderr, "assay %s: ", cmd);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nusage: assay %s\n", c != NULL ? c->usage : "");
+	return 2;
+}
+
+/* Wants --help?  Prints the command's help and returns 1. */
+static int
+wants_help(const char *name, int argc, char **argv)
+{
+	const struct cmd *c = find_cmd(name);
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			printf("usage: assay %s\n\n%s\n", c->usage, c->help);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Resolve an id or unique prefix; prints the error.  New string or NULL. */
+static char *
+resolve(struct store *st, const char *id)
+{
+	struct err err;
+	char *out = NULL;
+	int rc = store_candidate_resolve(st, id, &out, &err);
+
+	if (rc == 0)
+		return out;
+	if (rc == 1)
+		fprintf(stderr, "assay: no candidate '%s'\n", id);
+	else if (rc == 2)
+		fprintf(stderr, "assay: '%s' matches several candidates; give"
+		    " more of the id\n", id);
+	else
+		fprintf(stderr, "assay: %s\n", err.msg);
+	return NULL;
+}
+
+/* --- import ---------------------------------------------------------- */
+
+static int
+cmd_import(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "keep-going", no_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct import_opts o = { .format = IMPORT_AUTO };
+	struct store *st;
+	struct err err;
+	char *by;
+	int ch, status = 0;
+
+	if (wants_help("import", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "f:k", lo, NULL)) != -1) {
+		if (ch == 'f') {
+			if (import_format_parse(optarg, &o.format, &err) < 0)
+				return usage_error("import", "%s", err.msg);
+		} else if (ch == 'k') {
+			o.keep_going = 1;
+		} else {
+			return usage_error("import", "bad option", "");
+		}
+	}
+	if (optind >= argc)
+		return usage_error("import", "no PATH given%s", "");
+	if (open_store(g, &st) < 0)
+		return 2;
+	by = config_reviewer(g->reviewer);
+	o.by = by;
+	for (int i = optind; i < argc; i++) {
+		struct import_report rep;
+
+		import_report_init(&rep);
+		if (import_path(st, argv[i], &o, &rep, &err) < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			fprintf(stderr, "assay: %s: nothing imported\n", argv[i]);
+			status = 2;
+		} else {
+			fputs(buf_str(&rep.warnings), stderr);
+			printf("%s: %zu tasks added (%zu known), %zu candidates"
+			    " added (%zu known)", argv[i], rep.tasks_added,
+			    rep.tasks_existing, rep.cands_added,
+			    rep.cands_existing);
+			if (rep.skipped > 0)
+				printf(", %zu bad lines skipped", rep.skipped);
+			printf("\n");
+		}
+		import_report_release(&rep);
+		if (status != 0)
+			break;
+	}
+	free(by);
+	store_close(st);
+	return status;
+}
+
+/* --- verify ---------------------------------------------------------- */
+
+struct idlist {
+	char	**v;
+	size_t	  n;
+	const char *env;
+};
+
+static int
+collect_id(const struct store_row *row, void *arg)
+{
+	struct idlist *l = arg;
+
+	if (l->env != NULL && (row->env == NULL || strcmp(row->env, l->env) != 0))
+		return 0;
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = xstrdup(row->id);
+	return 0;
+}
+
+struct tally {
+	size_t	 pass, fail, timeout, skipped, env_error, task_defect, other;
+};
+
+static void
+tally_add(struct tally *t, const char *verdict)
+{
+	if (strcmp(verdict, "pass") == 0)
+		t->pass++;
+	else if (strcmp(verdict, "fail") == 0)
+		t->fail++;
+	else if (strcmp(verdict, "timeout") == 0)
+		t->timeout++;
+	else if (strcmp(verdict, "skipped") == 0)
+		t->skipped++;
+	else if (strcmp(verdict, "env-error") == 0)
+		t->env_error++;
+	else if (strcmp(verdict, "task-defect") == 0)
+		t->task_defect++;
+	else
+		t->other++;
+}
+
+static int
+cmd_verify(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "shard", required_argument, NULL, 's' },
+		{ "env", required_argument, NULL, 'e' },
+		{ "where", required_argument, NULL, 'w' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "keep-workdir", no_argument, NULL, 'k' },
+		{ "no-sandbox", no_argument, NULL, 'n' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct verify_opts vo = { 0 };
+	struct idlist ids = { 0 };
+	const char *where = NULL;
+	long jobs = 1, shard_i = 0, shard_n = 1;
+	int force = 0, check = 0, quiet = 0, ch, status = 0;
+	struct verify_job **running = NULL;
+	size_t next = 0, nrun = 0, done = 0, skipped = 0, todo;
+	size_t failed_check = 0;
+	struct tally tally = { 0 };
+	struct store *st;
+	struct err err;
+
+	if (wants_help("verify", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "j:q", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			jobs = strtol(optarg, NULL, 10);
+			if (jobs < 1 || jobs > 256)
+				return usage_error("verify", "--jobs wants 1..256,"
+				    " not '%s'", optarg);
+			break;
+		case 's':
+			if (sscanf(optarg, "%ld/%ld", &shard_i, &shard_n) != 2 ||
+			    shard_n < 1 || shard_i < 0 || shard_i >= shard_n)
+				return usage_error("verify", "--shard wants I/N"
+				    " with 0 <= I < N, not '%s'", optarg);
+			break;
+		case 'e':
+			if (env_find(optarg) == NULL)
+				return usage_error("verify", "unknown env '%s'",
+				    optarg);
+			ids.env = optarg;
+			break;
+		case 'w':
+			where = optarg;
+			break;
+		case 'f':
+			force = 1;
+			break;
+		case 'c':
+			check = 1;
+			break;
+		case 'k':
+			vo.keep_workdir = 1;
+			break;
+		case 'n':
+			vo.no_sandbox = 1;
+			break;
+		case 't':
+			vo.timeout_s = (int)strtol(optarg, NULL, 10);
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default:
+			return usage_error("verify", "bad option%s", "");
+		}
+	}
+	if (vo.no_sandbox)
+		fprintf(stderr, "assay: WARNING: --no-sandbox: candidates run"
+		    " unconfined, with only resource limits\n");
+	else if (verify_sandbox_check(&err) < 0) {
+		fprintf(stderr, "assay: refusing to run candidates: %s\n",
+		    err.msg);
+		return 2;
+	}
+	if (open_store(g, &st) < 0)
+		return 2;
+	if (optind < argc) {
+		for (int i = optind; i < argc; i++) {
+			char *id = resolve(st, argv[i]);
+
+			if (id == NULL) {
+				store_close(st);
+				return 2;
+			}
+			ids.v = xreallocarray(ids.v, ids.n + 1, sizeof *ids.v);
+			ids.v[ids.n++] = id;
+		}
+	} else if (store_query_each(st, where, collect_id, &ids, &err) < 0) {
+		fprintf(stderr, "assay verify: %s\n", err.msg);
+		store_close(st);
+		return 2;
+	}
+	if (shard_n > 1) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < ids.n; i++) {
+			if ((long)(i % (size_t)shard_n) == shard_i)
+				ids.v[k++] = ids.v[i];
+			else
+				free(ids.v[i]);
+		}
+		ids.n = k;
+	}
+	todo = ids.n;
+	running = xcalloc((size_t)jobs, sizeof *running);
+	while (next < ids.n || nrun > 0) {
+		struct pollfd pfd[256];
+		int timeout = 1000;
+
+		/* Fill the pool. */
+		while (nrun < (size_t)jobs && next < ids.n) {
+			const char *id = ids.v[next++];
+			struct candidate c;
+			struct task t;
+			struct run last;
+			char key[SAMPLE_HASH_HEX];
+			struct verify_job *j;
+			int have;
+
+			if (store_candidate_get(st, id, &c, &err) != 0 ||
+			    store_task_get(st, c.task_id, &t, &err) != 0) {
+				fprintf(stderr, "assay: %s: cannot load\n", id);
+				status = 2;
+				continue;
+			}
+			have = store_run_latest(st, id, &last, &err);
+			if (!force && have == 0 &&
+			    verify_input_key(&t, &c, key, NULL) == 0 &&
+			    strcmp(key, last.input_key) == 0) {
+				skipped++;
+				tally_add(&tally, last.verdict);
+				if (strcmp(last.verdict, "pass") != 0)
+					failed_check++;
+				run_release(&last);
+				candidate_release(&c);
+				task_release(&t);
+				continue;
+			}
+			if (have == 0)
+				run_release(&last);
+			if (verify_job_start(&j, &vo, &t, &c, 0, 0, 0, &err) < 0) {
+				fprintf(stderr, "assay: %s: %s\n", id, err.msg);
+				failed_check++;
+				status = status == 0 ? 2 : status;
+			} else {
+				running[nrun++] = j;
+			}
+			candidate_release(&c);
+			task_release(&t);
+		}
+		if (nrun == 0)
+			continue;
+		for (size_t i = 0; i < nrun; i++) {
+			int t = verify_job_timeout_ms(running[i]);
+
+			pfd[i].fd = verify_job_fd(running[i]);
+			pfd[i].events = POLLIN;
+			pfd[i].revents = 0;
+			if (t < timeout)
+				timeout = t;
+		}
+		if (poll(pfd, nrun, timeout) < 0 && errno != EINTR)
+			break;
+		for (size_t i = 0; i < nrun; ) {
+			struct run r;
+
+			if (!verify_job_step(running[i], NULL, NULL)) {
+				i++;
+				continue;
+			}
+			verify_job_result(running[i], &r);
+			if (store_run_add(st, &r, &err) < 0) {
+				fprintf(stderr, "assay: %s: %s\n", r.cand_id,
+				    err.msg);
+				status = 2;
+			}
+			done++;
+			tally_add(&tally, r.verdict);
+			if (strcmp(r.verdict, "pass") != 0)
+				failed_check++;
+			if (!quiet)
+				fprintf(stderr, "[%zu/%zu] %s %s%s%s%s%s\n",
+				    done + skipped, todo, r.cand_id, r.verdict,
+				    r.stage != NULL ? " " : "",
+				    r.stage != NULL ? r.stage : "",
+				    r.subcategory != NULL ? " " : "",
+				    r.subcategory != NULL ? r.subcategory : "");
+			if (verify_job_workdir(running[i]) != NULL &&
+			    strcmp(r.verdict, "pass") != 0)
+				fprintf(stderr, "  work directory kept: %s\n",
+				    verify_job_workdir(running[i]));
+			run_release(&r);
+			verify_job_free(running[i]);
+			running[i] = running[--nrun];
+		}
+	}
+	printf("verified %zu, unchanged %zu: pass %zu, fail %zu, timeout %zu,"
+	    " env-error %zu, task-defect %zu, skipped %zu\n", done, skipped,
+	    tally.pass, tally.fail, tally.timeout, tally.env_error,
+	    tally.task_defect, tally.skipped);
+	for (size_t i = 0; i < ids.n; i++)
+		free(ids.v[i]);
+	free(ids.v);
+	free(running);
+	store_close(st);
+	if (status != 0)
+		return status;
+	return check && failed_check > 0 ? 1 : 0;
+}
+
+/* --- list and show --------------------------------------------------- */
+
+static json_t *
+jstr_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+static json_t *
+jraw(const char *txt)
+{
+	json_t *v = txt != NULL ? json_loads(txt, 0, NULL) : NULL;
+
+	return v != NULL ? v : json_null();
+}
+
+static json_t *
+row_json(const struct store_row *r)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o,"
+	    " s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
+	    "id", r->id, "task", r->task, "benchmark", r->benchmark,
+	    "domain", r->domain, "origin", r->origin, "kind", r->kind,
+	    "lang", r->lang, "parent", jstr_or_null(r->parent),
+	    "source", jstr_or_null(r->source), "verdict",
+	    jstr_or_null(r->verdict), "stage", jstr_or_null(r->stage),
+	    "metrics", jraw(r->metrics), "category", jstr_or_null(r->category),
+	    "subcategory", jstr_or_null(r->subcategory),
+	    "category_source", jstr_or_null(r->category_source),
+	    "status", r->status, "env", jstr_or_null(r->env));
+}
+
+static void
+print_json(json_t *o)
+{
+	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+	puts(s);
+	free(s);
+	json_decref(o);
+}
+
+struct list_ctx {
+	int	 json;
+	size_t	 n;
+};
+
+static int
+list_one(const struct store_row *r, void *arg)
+{
+	struct list_ctx *c = arg;
+
+	c->n++;
+	if (c->json) {
+		print_json(row_json(r));
+		return 0;
+	}
+	printf("%-10s %-40.40s %-26.26s %-9s %-8s %-11s %s\n", r->id, r->task,
+	    r->origin, r->verdict != NULL ? r->verdict : "-",
+	    r->stage != NULL ? r->stage : "-",
+	    r->category != NULL ? r->category : "-", r->status);
+	return 0;
+}
+
+static int
+cmd_list(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "where", required_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct list_ctx c = { 0 };
+	const char *where = NULL;
+	struct store *st;
+	struct err err;
+	int ch, rc;
+
+	if (wants_help("list", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'w')
+			where = optarg;
+		else if (ch == 'j')
+			c.json = 1;
+		else
+			return usage_error("list", "bad option%s", "");
+	}
+	if (optind < argc)
+		return usage_error("list", "unexpected argument '%s'",
+		    argv[optind]);
+	if (open_store(g, &st) < 0)
+		return 2;
+	if (!c.json)
+		printf("%-10s %-40s %-26s %-9s %-8s %-11s %s\n", "ID", "TASK",
+		    "ORIGIN", "VERDICT", "STAGE", "CATEGORY", "STATUS");
+	rc = store_query_each(st, where, list_one, &c, &err);
+	store_close(st);
+	if (rc < 0) {
+		fprintf(stderr, "assay list: %s\n", err.msg);
+		return 2;
+	}
+	return 0;
+}
+
+static json_t *
+run_json(const struct run *r, int with_log)
+{
+	json_t *diags = json_array();
+	json_t *o;
+
+	for (size_t i = 0; i < r->ndiags; i++)
+		json_array_append_new(diags, json_pack("{s:s, s:i, s:i, s:s, s:s,"
+		    " s:o}", "file", r->diags[i].file, "line", r->diags[i].line,
+		    "col", r->diags[i].col, "severity", r->diags[i].severity,
+		    "message", r->diags[i].message, "cand_line",
+		    r->diags[i].cand_line > 0 ? json_integer(r->diags[i].cand_line) :
+		    json_null()));
+	o = json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+	    " s:i, s:I, s:I, s:o}",
+	    "id", (json_int_t)r->id, "env", r->env, "verdict", r->verdict,
+	    "stage", jstr_or_null(r->stage),
+	    "subcategory", jstr_or_null(r->subcategory),
+	    "category", jstr_or_null(r->category),
+	    "evidence", jstr_or_null(r->evidence),
+	    "metrics", jraw(r->metrics),
+	    "toolchain", jstr_or_null(r->toolchain),
+	    "inputs", jraw(r->inputs),
+	    "exit_code", r->exit_code, "wall_ms", (json_int_t)r->wall_ms,
+	    "started", (json_int_t)r->started,
+	    "command", jstr_or_null(r->command));
+	json_object_set_new(o, "diagnostics", diags);
+	if (with_log)
+		json_object_set_new(o, "log", json_stringn(r->log, r->log_len));
+	return o;
+}
+
+static int
+cmd_show(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct candidate c;
+	struct task t;
+	struct run *runs = NULL;
+	struct recorded *recs = NULL;
+	struct store_event *evs = NULL;
+	struct store_decision d;
+	size_t nruns = 0, nrecs = 0, nevs = 0, idx;
+	struct store_row *row = NULL;
+	size_t nrow = 0;
+	struct store *st;
+	struct err err;
+	char *id, *filter;
+	int json = 0, ch;
+
+	if (wants_help("show", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'j')
+			json = 1;
+		else
+			return usage_error("show", "bad option%s", "");
+	}
+	if (optind + 1 != argc)
+		return usage_error("show", "want one ID%s", "");
+	if (open_store(g, &st) < 0)
+		return 2;
+	if ((id = resolve(st, argv[optind])) == NULL) {
+		store_close(st);
+		return 2;
+	}
+	if (store_candidate_get(st, id, &c, &err) != 0 ||
+	    store_task_get(st, c.task_id, &t, &err) != 0 ||
+	    store_run_list(st, id, &runs, &nruns, &err) < 0 ||
+	    store_recorded_list(st, id, &recs, &nrecs, &err) < 0 ||
+	    store_event_list(st, id, &evs, &nevs, &err) < 0 ||
+	    store_decision_get(st, id, &d, &err) < 0) {
+		fprintf(stderr, "assay show: %s\n", err.msg);
+		store_close(st);
+		free(id);
+		return 2;
+	}
+	filter = xasprintf("id=%s", id);
+	if (store_query_index(st, filter, id, &idx, &err) == 0)
+		store_query_page(st, filter, 0, 1, &row, &nrow, &err);
+	free(filter);
+	if (json) {
+		json_t *o = nrow == 1 ? row_json(&row[0]) : json_object();
+		json_t *files = json_array(), *a;
+
+		for (size_t i = 0; i < t.nfiles; i++)
+			json_array_append_new(files, json_pack("{s:s, s:s, s:s%}",
+			    "name", t.files[i].name, "role", t.files[i].role,
+			    "content", t.files[i].data, t.files[i].len));
+		json_object_set_new(o, "task", json_pack("{s:s, s:s, s:s, s:s,"
+		    " s:o, s:o, s:o, s:o, s:o}", "id", t.id, "benchmark",
+		    t.benchmark, "domain", t.domain, "env", t.env,
+		    "env_params", jraw(t.env_params), "spec",
+		    jstr_or_null(t.spec), "interface", jstr_or_null(t.interface),
+		    "source", jstr_or_null(t.source), "files", files));
+		json_object_set_new(o, "code", json_stringn(c.code, c.code_len));
+		json_object_set_new(o, "code_hash", json_string(c.code_hash));
+		json_object_set_new(o, "origin_raw", jstr_or_null(c.origin_raw));
+		a = json_array();
+		for (size_t i = 0; i < nruns; i++)
+			json_array_append_new(a, run_json(&runs[i], 1));
+		json_object_set_new(o, "runs", a);
+		a = json_array();
+		for (size_t i = 0; i < nrecs; i++)
+			json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}",
+			    "verdict", jstr_or_null(recs[i].verdict), "stage",
+			    jstr_or_null(recs[i].stage), "log",
+			    jstr_or_null(recs[i].log), "raw", jraw(recs[i].extra)));
+		json_object_set_new(o, "recorded", a);
+		json_object_set_new(o, "label", d.category != NULL ?
+		    json_pack("{s:s, s:o, s:o, s:o}", "category", d.category,
+		    "subcategory", jstr_or_null(d.subcategory), "by",
+		    jstr_or_null(d.label_by), "note", jstr_or_null(d.label_note)) :
+		    json_null());
+		json_object_set_new(o, "review", json_pack("{s:s, s:o, s:o}",
+		    "status", d.status, "note", jstr_or_null(d.review_note),
+		    "by", jstr_or_null(d.review_by)));
+		a = json_array();
+		for (size_t i = 0; i < nevs; i++)
+			json_array_append_new(a, json_pack("{s:I, s:I, s:s, s:s,"
+			    " s:o}", "id", (json_int_t)evs[i].id, "at",
+			    (json_int_t)evs[i].at, "who", evs[i].who, "action",
+			    evs[i].action, "detail", jstr_or_null(evs[i].detail)));
+		json_object_set_new(o, "events", a);
+		print_json(o);
+	} else {
+		printf("candidate %s  task %s  (%s, %s)\n", c.id, t.id,
+		    t.benchmark, t.domain);
+		printf("origin    %s  kind %s  lang %s%s%s\n", c.origin, c.kind,
+		    c.lang, c.parent != NULL ? "  parent " : "",
+		    c.parent != NULL ? c.parent : "");
+		printf("source    %s\n", c.source != NULL ? c.source : "-");
+		printf("status    %s%s%s", d.status, d.review_by != NULL ?
+		    " by " : "", d.review_by != NULL ? d.review_by : "");
+		if (d.category != NULL)
+			printf("  label %s%s%s by %s", d.category,
+			    d.subcategory != NULL ? "/" : "",
+			    d.subcategory != NULL ? d.subcategory : "",
+			    d.label_by);
+		printf("\n\n--- code ---\n%.*s%s", (int)c.code_len, c.code,
+		    c.code_len > 0 && c.code[c.code_len - 1] != '\n' ? "\n" : "");
+		for (size_t i = 0; i < nrecs; i++)
+			printf("\n--- recorded: %s %s ---\n%s\n",
+			    recs[i].verdict != NULL ? recs[i].verdict : "-",
+			    recs[i].stage != NULL ? recs[i].stage : "",
+			    recs[i].log != NULL ? recs[i].log : "");
+		for (size_t i = 0; i < nruns; i++) {
+			const struct run *r = &runs[i];
+
+			printf("\n--- run %lld: %s%s%s%s%s (%s, %lld ms) ---\n",
+			    (long long)r->id, r->verdict, r->stage != NULL ?
+			    " at " : "", r->stage != NULL ? r->stage : "",
+			    r->subcategory != NULL ? ", " : "",
+			    r->subcategory != NULL ? r->subcategory : "",
+			    r->toolchain != NULL ? r->toolchain : "?",
+			    (long long)r->wall_ms);
+			if (r->category != NULL)
+				printf("suggested category: %s\nevidence: %s\n",
+				    r->category, r->evidence != NULL ?
+				    r->evidence : "-");
+			if (r->metrics != NULL)
+				printf("metrics: %s\n", r->metrics);
+			for (size_t k = 0; k < r->ndiags; k++)
+				printf("  %s:%d: %s: %s%s\n", r->diags[k].file,
+				    r->diags[k].line, r->diags[k].severity,
+				    r->diags[k].message, r->diags[k].cand_line >
+				    0 ? "  <- candidate" : "");
+			printf("reproduce (with the run's files in the work"
+			    " directory; verify --keep-workdir keeps them):\n%s",
+			    r->command != NULL ? r->command : "");
+			printf("log:\n%.*s\n", (int)r->log_len, r->log);
+		}
+	}
+	for (size_t i = 0; i < nruns; i++)
+		run_release(&runs[i]);
+	free(runs);
+	for (size_t i = 0; i < nrecs; i++)
+		recorded_release(&recs[i]);
+	free(recs);
+	for (size_t i = 0; i < nevs; i++)
+		store_event_release(&evs[i]);
+	free(evs);
+	for (size_t i = 0; i < nrow; i++)
+		store_row_release(&row[i]);
+	free(row);
+	store_decision_release(&d);
+	candidate_release(&c);
+	task_release(&t);
+	free(id);
+	store_close(st);
+	return 0;
+}
+
+/* --- decisions ------------------------------------------------------- */
+
+static const char *const categories[] = { "compile", "api", "functional",
+	"format", "performance" };
+
+static int
+cmd_label(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "sub", required_argument, NULL, 's' },
+		{ "note", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *sub = NULL, *note = NULL, *cat;
+	struct store *st;
+	struct run run;
+	struct err err;
+	char *id, *by;
+	int ch, ok = 0, rc, have;
+
+	if (wants_help("label", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 's')
+			sub = optarg;
+		else if (ch == 'n')
+			note = optarg;
+		else
+			return usage_error("label", "bad option%s", "");
+	}
+	if (optind + 2 != argc)
+		return usage_error("label", "want ID and CATEGORY%s", "");
+	cat = argv[optind + 1];
+	for (size_t i = 0; i < 5; i++)
+		ok = ok || strcmp(cat, categories[i]) == 0;
+	if (!ok)
+		return usage_error("label", "unknown category '%s' (compile api"
+		    " functional format performance)", cat);
+	if (open_store(g, &st) < 0)
+		return 2;
+	if ((id = resolve(st, argv[optind])) == NULL) {
+		store_close(st);
+		return 2;
+	}
+	by = config_reviewer(g->reviewer);
+	have = store_run_latest(st, id, &run, &err);
+	rc = store_label_set(st, id, cat, sub, note, by, have == 0 ? run.id : 0,
+	    have == 0 ? run.evidence : NULL, &err);
+	if (have == 0)
+		run_release(&run);
+	if (rc < 0)
+		fprintf(stderr, "assay label: %s\n", err.msg);
+	else
+		printf("%s labelled %s%s%s by %s\n", id, cat, sub != NULL ? "/" :
+		    "", sub != NULL ? sub : "", by);
+	free(by);
+	free(id);
+	store_close(st);
+	return rc < 0 ? 2 : 0;
+}
+
+static int
+cmd_review(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "note", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const struct { const char *verb, *status; } verbs[] = {
+		{ "accept", "accepted" }, { "reject", "rejected" },
+		{ "flag", "flagged" }, { "reset", "unreviewed" },
+	};
+	const char *note = NULL, *status = NULL;
+	struct store *st;
+	struct err err;
+	char *id, *by;
+	int ch, rc;
+
+	if (wants_help("review", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'n')
+			note = optarg;
+		else
+			return usage_error("review", "bad option%s", "");
+	}
+	if (optind + 2 != argc)
+		return usage_error("review", "want ID and accept|reject|flag%s",
+		    "");
+	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+		if (strcmp(argv[optind + 1], verbs[i].verb) == 0)
+			status = verbs[i].status;
+	if (status == NULL)
+		return usage_error("review", "unknown decision '%s' (accept"
+		    " reject flag)", argv[optind + 1]);
+	if (open_store(g, &st) < 0)
+		return 2;
+	if ((id = resolve(st, argv[optind])) == NULL) {
+		store_close(st);
+		return 2;
+	}
+	by = config_reviewer(g->reviewer);
+	rc = store_review_set(st, id, status, note, by, &err);
+	if (rc < 0)
+		fprintf(stderr, "assay review: %s\n", err.msg);
+	else
+		printf("%s %s by %s\n", id, status, by);
+	free(by);
+	free(id);
+	store_close(st);
+	return rc < 0 ? 2 : 0;
+}
+
+static int
+undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
+{
+	struct store *st;
+	struct err err;
+	char what[256], *by;
+	int rc;
+
+	if (wants_help(redo ? "redo" : "undo", argc, argv))
+		return 0;
+	if (open_store(g, &st) < 0)
+		return 2;
+	by = config_reviewer(g->reviewer);
+	rc = redo ? store_redo(st, by, what, sizeof what, &err) :
+	    store_undo(st, by, what, sizeof what, &err);
+	if (rc < 0)
+		fprintf(stderr, "assay: %s\n", err.msg);
+	else
+		printf("%s\n", what);
+	free(by);
+	store_close(st);
+	return rc < 0 ? 2 : 0;
+}
+
+static int
+cmd_undo(const struct cli_global *g, int argc, char **argv)
+{
+	return undo_redo(g, argc, argv, 0);
+}
+
+static int
+cmd_redo(const struct cli_global *g, int argc, char **argv)
+{
+	return undo_redo(g, argc, argv, 1);
+}
+
+/* --- commit, stats, envs --------------------------------------------- */
+
+static int
+cmd_commit(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "message", required_argument, NULL, 'm' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *repo = "dataset", *msg = NULL;
+	struct dataset_result res;
+	struct store *st;
+	struct err err;
+	char *by;
+	int ch, rc;
+
+	if (wants_help("commit", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "m:", lo, NULL)) != -1) {
+		if (ch == 'r')
+			repo = optarg;
+		else if (ch == 'm')
+			msg = optarg;
+		else
+			return usage_error("commit", "bad option%s", "");
+	}
+	if (open_store(g, &st) < 0)
+		return 2;
+	by = config_reviewer(g->reviewer);
+	rc = dataset_commit(st, repo, msg, by, &res, &err);
+	if (rc < 0)
+		fprintf(stderr, "assay commit: %s\n", err.msg);
+	else if (!res.committed)
+		printf("nothing new to commit (%zu accepted samples in %s)\n",
+		    res.samples, repo);
+	else
+		printf("committed %.7s to %s: %zu added, %zu updated, %zu"
+		    " removed (%zu samples)\n", res.oid, repo, res.added,
+		    res.modified, res.removed, res.samples);
+	free(by);
+	store_close(st);
+	return rc < 0 ? 2 : 0;
+}
+
+struct stats_ctx {
+	char	**keys;
+	size_t	 *counts;
+	size_t	  n;
+	const char *by;
+};
+
+static int
+stats_one(const struct store_row *r, void *arg)
+{
+	struct stats_ctx *s = arg;
+	const char *group = strcmp(s->by, "model") == 0 ? r->origin :
+	    strcmp(s->by, "domain") == 0 ? r->domain :
+	    strcmp(s->by, "env") == 0 ? r->env : r->benchmark;
+	char *key = xasprintf("%s\t%s\t%s", group, r->verdict != NULL ?
+	    r->verdict : "unverified", r->category != NULL ? r->category : "-");
+	size_t i;
+
+	for (i = 0; i < s->n && strcmp(s->keys[i], key) != 0; i++)
+		;
+	if (i < s->n) {
+		s->counts[i]++;
+		free(key);
+		return 0;
+	}
+	s->keys = xreallocarray(s->keys, s->n + 1, sizeof *s->keys);
+	s->counts = xreallocarray(s->counts, s->n + 1, sizeof *s->counts);
+	s->keys[s->n] = key;
+	s->counts[s->n++] = 1;
+	return 0;
+}
+
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+cmd_stats(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "by", required_argument, NULL, 'b' },
+		{ "where", required_argument, NULL, 'w' },
+		{ "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct stats_ctx s = { .by = "benchmark" };
+	const char *where = NULL, *fmt = "table";
+	struct store *st;
+	struct err err;
+	char **lines;
+	int ch;
+
+	if (wants_help("stats", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'b')
+			s.by = optarg;
+		else if (ch == 'w')
+			where = optarg;
+		else if (ch == 'f')
+			fmt = optarg;
+		else
+			return usage_error("stats", "bad option%s", "");
+	}
+	if (strcmp(s.by, "benchmark") != 0 && strcmp(s.by, "model") != 0 &&
+	    strcmp(s.by, "domain") != 0 && strcmp(s.by, "env") != 0)
+		return usage_error("stats", "--by wants benchmark, model, domain"
+		    " or env, not '%s'", s.by);
+	if (strcmp(fmt, "table") != 0 && strcmp(fmt, "csv") != 0 &&
+	    strcmp(fmt, "json") != 0)
+		return usage_error("stats", "--format wants table, csv or json,"
+		    " not '%s'", fmt);
+	if (open_store(g, &st) < 0)
+		return 2;
+	if (store_query_each(st, where, stats_one, &s, &err) < 0) {
+		fprintf(stderr, "assay stats: %s\n", err.msg);
+		store_close(st);
+		return 2;
+	}
+	store_close(st);
+	lines = xcalloc(s.n + 1, sizeof *lines);
+	for (size_t i = 0; i < s.n; i++)
+		lines[i] = xasprintf("%s\t%zu", s.keys[i], s.counts[i]);
+	qsort(lines, s.n, sizeof *lines, str_cmp);
+	if (strcmp(fmt, "table") == 0)
+		printf("%-28s %-12s %-12s %8s\n", s.by, "verdict", "category",
+		    "count");
+	else if (strcmp(fmt, "csv") == 0)
+		printf("%s,verdict,category,count\n", s.by);
+	for (size_t i = 0; i < s.n; i++) {
+		char grp[256], verdict[32], cat[32];
+		size_t count;
+
+		if (sscanf(lines[i], "%255[^\t]\t%31[^\t]\t%31[^\t]\t%zu", grp,
+		    verdict, cat, &count) != 4)
+			continue;
+		if (strcmp(fmt, "table") == 0)
+			printf("%-28.28s %-12s %-12s %8zu\n", grp, verdict, cat,
+			    count);
+		else if (strcmp(fmt, "csv") == 0)
+			printf("%s,%s,%s,%zu\n", grp, verdict, cat, count);
+		else
+			print_json(json_pack("{s:s, s:s, s:s, s:I}", s.by, grp,
+			    "verdict", verdict, "category", cat, "count",
+			    (json_int_t)count));
+	}
+	for (size_t i = 0; i < s.n; i++) {
+		free(lines[i]);
+		free(s.keys[i]);
+	}
+	free(lines);
+	free(s.keys);
+	free(s.counts);
+	return 0;
+}
+
+static int
+cmd_envs(const struct cli_global *g, int argc, char **argv)
+{
+	const struct env_ops *const *list;
+	struct err err;
+	size_t n;
+
+	(void)g;
+	if (wants_help("envs", argc, argv))
+		return 0;
+	list = env_list(&n);
+	printf("%-10s %-9s %-8s %s\n", "ENV", "DOMAIN", "PRESENT", "TOOLCHAIN");
+	for (size_t i = 0; i < n; i++) {
+		char id[ERR_MSG_MAX];
+
+		if (verify_toolchain(list[i]->name, id, sizeof id, &err) == 0)
+			printf("%-10s %-9s %-8s %s\n", list[i]->name,
+			    list[i]->domain, "yes", id);
+		else
+			printf("%-10s %-9s %-8s missing: install Debian package"
+			    " %s\n", list[i]->name, list[i]->domain, "no",
+			    list[i]->packages);
+	}
+	if (verify_sandbox_check(&err) == 0)
+		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "yes",
+		    "bubblewrap");
+	else
+		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "no", err.msg);
+	return 0;
+}
+
+static int cmd_help(const struct cli_global *, int, char **);
+
+static const struct cmd cmds[] = {
+	{ "import", "import [--format F] [--keep-going] PATH...",
+	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
+	  "verilog-eval-v1, rtlfixer.  Re-importing adds nothing.  A malformed\n"
+	  "line is reported as FILE:LINE and nothing of that file is kept;\n"
+	  "--keep-going skips bad lines and lists them.", cmd_import },
+	{ "verify", "verify [--jobs N] [--shard I/N] [--env NAME] [--where"
+	  " FILTER]\n       [--force] [--check] [--keep-workdir] [--no-sandbox]"
+	  " [--timeout S] [ID...]",
+	  "Run candidates through their env in the sandbox.  Candidates whose\n"
+	  "inputs and toolchain are unchanged since their last run are skipped\n"
+	  "unless --force.  --check exits 1 when any did not pass.", cmd_verify },
+	{ "list", "list [--where FILTER] [--json]",
+	  "List candidates.  FILTER: space-separated key=value, key!=value or\n"
+	  "key~text over id task benchmark domain origin model kind lang env\n"
+	  "verdict stage category status source parent.", cmd_list },
+	{ "show", "show ID [--json]",
+	  "Show a candidate: task, code, recorded results, every run with its\n"
+	  "diagnostics, log and the command that reproduces it, labels, review\n"
+	  "and events.", cmd_show },
+	{ "label", "label ID CATEGORY [--sub TEXT] [--note TEXT]",
+	  "Label a candidate with one of the five failure categories:\n"
+	  "compile api functional format performance.", cmd_label },
+	{ "review", "review ID accept|reject|flag [--note TEXT]",
+	  "Set a candidate's review status.", cmd_review },
+	{ "undo", "undo", "Undo the latest label or review.", cmd_undo },
+	{ "redo", "redo", "Redo the latest undone label or review.", cmd_redo },
+	{ "commit", "commit [--repo DIR] [-m TEXT]",
+	  "Write the accepted candidates into the dataset repository\n"
+	  "(default ./dataset) and commit, with per-sample trailers.",
+	  cmd_commit },
+	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]"
+	  " [--format table|csv|json]",
+	  "Count candidates by verdict and category per group.", cmd_stats },
+	{ "envs", "envs", "List the toolchain envs and whether they are"
+	  " installed.", cmd_envs },
+	{ "help", "help [COMMAND]", "Show help.", cmd_help },
+};
+
+static const struct cmd *
+find_cmd(const char *name)
+{
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		if (strcmp(cmds[i].name, name) == 0)
+			return &cmds[i];
+	return NULL;
+}
+
+int
+cli_is_command(const char *name)
+{
+	return find_cmd(name) != NULL;
+}
+
+void
+cli_usage(void)
+{
+	printf("assay %s - a workbench for execution-verified code samples\n\n"
+	    "usage: assay [--db FILE] [--reviewer NAME] [--where FILTER]"
+	    " [--repo DIR]\n"
+	    "             [--no-sandbox] [--dump-screen FILE]   open the"
+	    " workbench\n", VERSION);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		printf("       assay [--db FILE] %s\n", cmds[i].usage);
+	printf("       assay --version\n\nEvery command takes --help."
+	    "  The database defaults to ./assay.db.\n");
+}
+
+static int
+cmd_help(const struct cli_global *g, int argc, char **argv)
+{
+	const struct cmd *c;
+
+	(void)g;
+	if (argc < 2) {
+		cli_usage();
+		return 0;
+	}
+	c = find_cmd(argv[1]);
+	if (c == NULL) {
+		fprintf(stderr, "assay: no command '%s'\n", argv[1]);
+		return 2;
+	}
+	printf("usage: assay %s\n\n%s\n", c->usage, c->help);
+	return 0;
+}
+
+int
+cli_run(const struct cli_global *g, int argc, char **argv)
+{
+	const struct cmd *c = find_cmd(argv[0]);
+
+	if (c == NULL) {
+		fprintf(stderr, "assay: no command '%s'; see assay --help\n",
+		    argv[0]);
+		return 2;
+	}
+	return c->run(g, argc, argv);
+}
+
+const char *cli_version(void);
+
+const char *
+cli_version(void)
+{
+	return VERSION;
+}

@@ -1,0 +1,103 @@
+/*
+ * main.c - argument parsing and wiring: global options, then either a
+ * headless command (cli.c) or the workbench (src/ui).  No logic here.
+ */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+#include "err.h"
+#include "store.h"
+#include "ui/ui.h"
+#include "verify.h"
+
+const char *cli_version(void);
+
+/* "--opt VALUE" or "--opt=VALUE" at argv[*i]; advances *i.  NULL: no. */
+static const char *
+opt_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n) != 0)
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "assay: %s needs a value\n", name);
+		exit(2);
+	}
+	return argv[++*i];
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli_global g = { .db = "assay.db", .argv0 = argv[0] };
+	struct verify_opts vo = { 0 };
+	struct ui_opts uo = { .repo_dir = "dataset" };
+	struct store *st;
+	struct err err;
+	char *reviewer, *data_dir;
+	int i, status;
+
+	setlocale(LC_ALL, "");
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *v;
+
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("assay %s\n", cli_version());
+			return 0;
+		}
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			cli_usage();
+			return 0;
+		}
+		if (strcmp(argv[i], "--no-sandbox") == 0) {
+			vo.no_sandbox = 1;
+			continue;
+		}
+		if ((v = opt_value(argc, argv, &i, "--db")) != NULL)
+			g.db = v;
+		else if ((v = opt_value(argc, argv, &i, "--reviewer")) != NULL)
+			g.reviewer = v;
+		else if ((v = opt_value(argc, argv, &i, "--where")) != NULL)
+			uo.filter = v;
+		else if ((v = opt_value(argc, argv, &i, "--repo")) != NULL)
+			uo.repo_dir = v;
+		else if ((v = opt_value(argc, argv, &i, "--dump-screen")) != NULL)
+			uo.dump_screen = v;
+		else {
+			fprintf(stderr, "assay: unknown option %s; see assay"
+			    " --help\n", argv[i]);
+			return 2;
+		}
+	}
+	if (i < argc)
+		return cli_run(&g, argc - i, argv + i);
+
+	if (store_open(&st, g.db, &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		return 2;
+	}
+	reviewer = config_reviewer(g.reviewer);
+	data_dir = config_data_dir(argv[0]);
+	uo.db_path = g.db;
+	uo.reviewer = reviewer;
+	uo.data_dir = data_dir;
+	uo.vopts = &vo;
+	if (!vo.no_sandbox && verify_sandbox_check(&err) < 0) {
+		fprintf(stderr, "assay: %s\nassay: the workbench opens, but v"
+		    " will refuse to run candidates\n", err.msg);
+	}
+	status = ui_run(st, &uo);
+	store_close(st);
+	free(reviewer);
+	free(data_dir);
+	return status;
+}
