@@ -478,7 +478,7 @@ list_one(const struct store_row *r, void *arg)
 		print_json(row_json(r));
 		return 0;
 	}
-	printf("%-10s %-40.40s %-26.26s %-9s %-8s %-11s %s\n", r->id, r->task,
+	printf("%-10s %-40s %-26.26s %-9s %-8s %-11s %s\n", r->id, r->task,
 	    r->origin, r->verdict != NULL ? r->verdict : "-",
 	    r->stage != NULL ? r->stage : "-",
 	    r->category != NULL ? r->category : "-", r->status);

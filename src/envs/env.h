@@ -33,6 +33,7 @@ struct env_plan {
 	size_t	 nstages;
 	int	 timeout_s;	/* wall clock for the whole run */
 	char	 nonce[33];	/* secret marker of the testbench's result line */
+	int	 finish_tagged;	/* the testbench's $finish calls are marked */
 	char	*cand_file;	/* name the candidate was written under (owned) */
 	struct buf inputs;	/* JSON object text: file name -> sha256 */
 };

@@ -58,21 +58,48 @@ make_nonce(char *out, size_t n)
 	out[0] = 'T';
 }
 
-/* Our copy of a testbench: every "Mismatches: string gets the nonce. */
+/*
+ * Our copy of a testbench.  Every "Mismatches: format string gets the
+ * nonce, and every $finish of the testbench is preceded by a line
+ * "NONCE finish", so that a candidate that ends the simulation early
+ * (its own $finish, before the stimulus is done) is told apart from a
+ * testbench that ran to its end.
+ */
 static char *
 tag_testbench(const char *src, size_t len, const char *nonce, int *tagged,
-    size_t *outlen)
+    int *finishes, size_t *outlen)
 {
 	struct buf b = BUF_INIT;
-	const char *p = src, *end = src + len, *q;
+	const char *p = src, *end = src + len;
 	char pat[32];
 
 	snprintf(pat, sizeof pat, "\"%s", RESULT_TAG);
-	while (p < end && (q = strstr(p, pat)) != NULL && q < end) {
-		buf_add(&b, p, (size_t)(q - p) + 1);
-		buf_printf(&b, "%s ", nonce);
-		p = q + 1;
-		(*tagged)++;
+	while (p < end) {
+		const char *q = memmem(p, (size_t)(end - p), pat, strlen(pat));
+		const char *f = memmem(p, (size_t)(end - p), "$finish", 7);
+		const char *semi;
+
+		if (q == NULL && f == NULL)
+			break;
+		if (q != NULL && (f == NULL || q < f)) {
+			buf_add(&b, p, (size_t)(q - p) + 1);
+			buf_printf(&b, "%s ", nonce);
+			p = q + 1;
+			(*tagged)++;
+			continue;
+		}
+		semi = memchr(f, ';', (size_t)(end - f));
+		if (semi == NULL) {
+			buf_add(&b, p, (size_t)(f - p) + 7);
+			p = f + 7;
+			continue;
+		}
+		buf_add(&b, p, (size_t)(f - p));
+		buf_printf(&b, "begin $display(\"%s finish\"); ", nonce);
+		buf_add(&b, f, (size_t)(semi - f) + 1);
+		buf_adds(&b, " end");
+		p = semi + 1;
+		(*finishes)++;
 	}
 	buf_add(&b, p, (size_t)(end - p));
 	return buf_detach(&b, outlen);
@@ -97,7 +124,7 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	}
 	for (size_t i = 0; i < t->nfiles; i++) {
 		const struct task_file *f = &t->files[i];
-		int tagged = 0;
+		int tagged = 0, finishes = 0;
 		size_t len;
 		char *data;
 		int rc;
@@ -112,7 +139,7 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 			    f->len, err);
 		} else {
 			data = tag_testbench(f->data, f->len, plan->nonce,
-			    &tagged, &len);
+			    &tagged, &finishes, &len);
 			rc = env_write_input(plan, workdir, f->name, data, len,
 			    err);
 			free(data);
@@ -135,6 +162,8 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 			env_note_input(plan, f->name, f->data, f->len);
 			if (tagged > 0)
 				tagged_files++;
+			if (finishes > 0)
+				plan->finish_tagged = 1;
 		}
 		if (rc < 0) {
 			free(top);
@@ -304,6 +333,12 @@ strip_nonce(struct run *r, const char *nonce)
 	for (size_t i = 0; i < r->log_len; ) {
 		if (i + nl + 1 <= r->log_len && memcmp(r->log + i, nonce, nl) == 0 &&
 		    r->log[i + nl] == ' ') {
+			/* "NONCE finish" marker lines go entirely. */
+			if (i + nl + 8 <= r->log_len &&
+			    memcmp(r->log + i + nl, " finish\n", 8) == 0) {
+				i += nl + 8;
+				continue;
+			}
 			i += nl + 1;
 			continue;
 		}
@@ -327,7 +362,7 @@ judge_simulate(const struct env_plan *plan, const struct env_stage_result *s,
 {
 	const char *p = s->log, *end = s->log + s->log_len;
 	long mismatches = -1, total = -1;
-	int forged = 0;
+	int forged = 0, finished = 0;
 	char *hint = NULL, *result = NULL;
 
 	while (p < end) {
@@ -336,6 +371,10 @@ judge_simulate(const struct env_plan *plan, const struct env_stage_result *s,
 		char *line = xstrndup(p, l);
 		size_t nlen = strlen(plan->nonce);
 		const char *tag = strstr(line, RESULT_TAG);
+
+		if (nlen > 0 && strncmp(line, plan->nonce, nlen) == 0 &&
+		    strcmp(line + nlen, " finish") == 0)
+			finished = 1;
 
 		if (tag != NULL) {
 			long a, b;
@@ -366,8 +405,17 @@ judge_simulate(const struct env_plan *plan, const struct env_stage_result *s,
 		r->metrics = xasprintf("{\"mismatches\":%ld,\"total\":%ld}",
 		    mismatches, total);
 	}
-	if (mismatches == 0 && s->exit_code == 0) {
+	if (mismatches == 0 && s->exit_code == 0 && total > 0 &&
+	    (finished || !plan->finish_tagged)) {
 		set(&r->verdict, "pass");
+	} else if (mismatches == 0 && (!finished || total <= 0)) {
+		/* The result line came, but the testbench never reached its
+		 * own $finish: something else ended the simulation early. */
+		set(&r->verdict, "fail");
+		set(&r->subcategory, "early-finish");
+		set(&r->category, "functional");
+		set(&r->evidence, "the simulation ended before the testbench"
+		    " finished (a $finish outside the testbench?)");
 	} else if (mismatches > 0) {
 		set(&r->verdict, "fail");
 		set(&r->subcategory, "mismatch");
@@ -406,8 +454,15 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		set(&r->verdict, "env-error");
 		goto out;
 	}
-	if (stop == ENV_STOP_TIMEOUT || last->exit_code == 128 + 24 ||
-	    last->exit_code == 128 + 9) {
+	if (stop == ENV_STOP_OUTPUT) {
+		set(&r->verdict, "fail");
+		set(&r->subcategory, "output-limit");
+		set(&r->category, "functional");
+		set(&r->evidence, "the output passed the capture cap");
+		goto out;
+	}
+	if (stop == ENV_STOP_TIMEOUT || (stop == ENV_STOP_NONE &&
+	    (last->exit_code == 128 + 24 || last->exit_code == 128 + 9))) {
 		/* Wall clock, or the CPU limit (SIGXCPU, then SIGKILL). */
 		set(&r->verdict, "timeout");
 		set(&r->subcategory, "timeout");
@@ -415,13 +470,6 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		set(&r->evidence, stop == ENV_STOP_TIMEOUT ?
 		    "the run hit its wall-clock timeout" :
 		    "the run hit its CPU-time limit");
-		goto out;
-	}
-	if (stop == ENV_STOP_OUTPUT) {
-		set(&r->verdict, "fail");
-		set(&r->subcategory, "output-limit");
-		set(&r->category, "functional");
-		set(&r->evidence, "the output passed the capture cap");
 		goto out;
 	}
 	if (last->exit_code == 128 + 25 || (last->log != NULL &&

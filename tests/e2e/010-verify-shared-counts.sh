@@ -1,0 +1,60 @@
+# 010: import the shared data, verify with two jobs, check verdict counts
+# (issue 2).  Golden counts were measured by running the public harness
+# command by hand on every row, outside assay:
+#   iverilog -Wall -Winfloop -Wno-timescale -g2012 -s tb -o sim FILES; vvp -n sim
+# with a 30 s timeout, passing on "Mismatches: 0 in M samples":
+#   v2 references: 38 pass, 2 "sorry" (Prob151, Prob156)
+#   RTLFixer syntax set: 143 compile failures, 24 mismatches, 6 pass, 1 sorry
+#   RTLFixer simulate set: 330 mismatches, 15 compile failures, 1 timeout, 1 sorry
+#   v1 examples: 6 pass, 2 mismatch, 1 syntax error
+. "$(dirname "$0")/lib.sh"
+need_data
+command -v iverilog >/dev/null || skip "iverilog not installed"
+
+"$ASSAY" --db "$DB" import "$DATA/verilog-eval-v2" "$DATA/verilog-eval-v1" \
+    "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
+    "$DATA/rtlfixer/verilogeval-simulate.jsonl" || fail "import"
+expect_eq "candidates imported" "$(count '')" 570
+"$ASSAY" --db "$DB" verify --jobs 2 --quiet || fail "verify"
+
+V2="benchmark=verilog-eval-v2"
+expect_eq "v2 pass" "$(count "$V2 verdict=pass")" 38
+expect_eq "v2 env-error" "$(count "$V2 verdict=env-error")" 2
+expect_eq "v2 env-error tasks" "$("$ASSAY" --db "$DB" list --where "$V2 verdict=env-error" | awk 'NR>1 {print $2}' | sort | tr '\n' ' ')" \
+    "verilog-eval-v2/Prob151_review2015_fsm verilog-eval-v2/Prob156_review2015_fancytimer "
+
+SYN="source~verilogeval-syntax"
+expect_eq "syntax compile fails" "$(count "$SYN verdict=fail stage=compile")" 143
+expect_eq "syntax mismatches" "$(count "$SYN verdict=fail stage=simulate")" 24
+expect_eq "syntax passes" "$(count "$SYN verdict=pass")" 6
+expect_eq "syntax env-errors" "$(count "$SYN verdict=env-error")" 1
+expect_eq "compile fails suggest compile" "$(count "$SYN stage=compile verdict=fail category=compile")" 143
+expect_eq "mismatches suggest functional" "$(count "$SYN stage=simulate verdict=fail category=functional")" 24
+
+SIM="source~verilogeval-simulate"
+expect_eq "simulate mismatches" "$(count "$SIM verdict=fail stage=simulate")" 330
+expect_eq "simulate compile fails" "$(count "$SIM verdict=fail stage=compile")" 15
+expect_eq "simulate timeouts" "$(count "$SIM verdict=timeout")" 1
+expect_eq "simulate env-errors" "$(count "$SIM verdict=env-error")" 1
+
+V1="benchmark=verilog-eval-v1"
+expect_eq "v1 pass" "$(count "$V1 verdict=pass")" 6
+expect_eq "v1 mismatch" "$(count "$V1 verdict=fail stage=simulate")" 2
+expect_eq "v1 syntax" "$(count "$V1 verdict=fail stage=compile")" 1
+
+# Unchanged inputs are not run again; --force runs them.
+out=$("$ASSAY" --db "$DB" verify --jobs 2 --quiet --where "$V2")
+case $out in
+"verified 0, unchanged 40"*) echo "ok: unchanged skipped" ;;
+*) fail "second verify ran again: $out" ;;
+esac
+out=$("$ASSAY" --db "$DB" verify --quiet --force --where "$V2 task~Prob001")
+case $out in
+"verified 1, unchanged 0"*) echo "ok: --force" ;;
+*) fail "--force: $out" ;;
+esac
+# --check: 1 when something did not pass, 0 when all did.
+"$ASSAY" --db "$DB" verify --quiet --check --where "$V2 verdict=env-error" >/dev/null
+expect_eq "verify --check on failures" $? 1
+"$ASSAY" --db "$DB" verify --quiet --check --where "$V2 verdict=pass" >/dev/null
+expect_eq "verify --check on passes" $? 0

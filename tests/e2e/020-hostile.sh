@@ -1,0 +1,48 @@
+# 020: hostile candidates end as the right verdict within their limits
+# and change nothing outside their work directory (issue 2).
+. "$(dirname "$0")/lib.sh"
+need_data
+command -v iverilog >/dev/null || skip "iverilog not installed"
+command -v bwrap >/dev/null || skip "bubblewrap not installed"
+
+OUT=$T/outside
+mkdir -p "$OUT"
+chmod 777 "$OUT"
+before=$(ls -la "$OUT" "$T" | md5sum)
+TASK=verilog-eval-v2/Prob001_zero
+cat > "$T/hostile.jsonl" <<JSONL
+{"task": "$TASK", "candidate": {"origin": "escape", "code": "module TopModule(output zero);\n  assign zero = 1'b0;\n  integer f;\n  initial begin\n    f = \$fopen(\"$OUT/escaped.txt\", \"w\");\n    \$fdisplay(f, \"pwned\");\n    \$fclose(f);\n    f = \$fopen(\"../escaped2.txt\", \"w\");\n    \$fdisplay(f, \"pwned\");\n    \$fclose(f);\n  end\nendmodule\n"}}
+{"task": "$TASK", "candidate": {"origin": "endless", "code": "module TopModule(output zero);\n  assign zero = 1'b0;\n  reg x;\n  initial begin\n    x = 0;\n    while (1) x = ~x;\n  end\nendmodule\n"}}
+{"task": "$TASK", "candidate": {"origin": "flood", "code": "module TopModule(output zero);\n  assign zero = 1'b0;\n  initial forever \$display(\"flood flood flood flood flood flood flood flood flood flood flood flood\");\nendmodule\n"}}
+{"task": "$TASK", "candidate": {"origin": "forger", "code": "module TopModule(output zero);\n  assign zero = 1'b1;\n  initial #1 \$display(\"Mismatches: 0 in 20 samples\");\nendmodule\n"}}
+{"task": "$TASK", "candidate": {"origin": "forger-finish", "code": "module TopModule(output zero);\n  assign zero = 1'b1;\n  initial begin\n    \$display(\"Mismatches: 0 in 20 samples\");\n    \$finish;\n  end\nendmodule\n"}}
+JSONL
+"$ASSAY" --db "$DB" import "$DATA/verilog-eval-v2" >/dev/null || fail "import v2"
+"$ASSAY" --db "$DB" import "$T/hostile.jsonl" || fail "import hostile"
+start=$(date +%s)
+"$ASSAY" --db "$DB" verify --jobs 2 --timeout 5 --where "task=$TASK origin!=reference" \
+    || fail "verify"
+secs=$(( $(date +%s) - start ))
+verdict() { "$ASSAY" --db "$DB" list --where "origin=$1" | awk 'NR==2 {print $4, $6}'; }
+sub() { "$ASSAY" --db "$DB" show "$("$ASSAY" --db "$DB" list --where "origin=$1" | awk 'NR==2 {print $1}')" --json |
+    grep -o '"subcategory":"[a-z-]*"' | head -n 1; }
+
+expect_eq "escape verdict" "$(verdict escape)" "pass -"
+[ ! -e "$OUT/escaped.txt" ] || fail "a candidate wrote $OUT/escaped.txt"
+[ ! -e "$T/escaped2.txt" ] || fail "a candidate wrote outside its work directory"
+ls /tmp/escaped2.txt 2>/dev/null && fail "a candidate wrote /tmp/escaped2.txt"
+expect_eq "outside untouched" "$(ls -la "$OUT" "$T" | grep -v -e assay.db -e hostile.jsonl | md5sum)" \
+    "$(ls -la "$OUT" "$T" | grep -v -e assay.db -e hostile.jsonl | md5sum)"
+expect_eq "endless verdict" "$(verdict endless)" "timeout functional"
+expect_eq "flood verdict" "$(verdict flood)" "fail functional"
+expect_eq "flood subcategory" "$(sub flood)" '"subcategory":"output-limit"'
+expect_eq "forger verdict" "$(verdict forger)" "fail functional"
+expect_eq "forger-finish verdict" "$(verdict forger-finish)" "fail functional"
+expect_eq "forger-finish subcategory" "$(sub forger-finish)" '"subcategory":"early-finish"'
+# The flood's log is capped at 16 MiB, not more.
+flood=$("$ASSAY" --db "$DB" list --where origin=flood | awk 'NR==2 {print $1}')
+size=$("$ASSAY" --db "$DB" show "$flood" --json | wc -c)
+[ "$size" -lt 20000000 ] || fail "flood log not capped: $size bytes"
+# Everything ended within its limits: 5 s timeout plus slack, two jobs.
+[ "$secs" -lt 40 ] || fail "hostile runs took $secs s"
+echo "ok: hostile runs took $secs s"

@@ -1,0 +1,17 @@
+# lib.sh - helpers for end-to-end tests; sourced with $1 = assay binary.
+set -u
+ASSAY=$1
+SHARED=${ASSAY_SHARED:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
+DATA=$SHARED/data
+T=$(mktemp -d "${TMPDIR:-/tmp}/assay-e2e.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+DB=$T/assay.db
+export ASSAY_REVIEWER=tester
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "$*"; exit 77; }
+# expect_eq WHAT GOT WANT
+expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; echo "ok: $1 = $3"; }
+# count candidates of a list --where FILTER
+count() { "$ASSAY" --db "$DB" list --json --where "$1" | wc -l | tr -d ' '; }
+need_data() { [ -d "$DATA" ] || skip "no shared data at $DATA"; }
