@@ -10,6 +10,9 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 WARN	= -Wall -Wextra -Wshadow -Wno-missing-field-initializers
+ifeq ($(CI),true)
+WARN	+= -Werror
+endif
 CFLAGS	?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) \
 	$(CFLAGS) -Isrc -Isrc/core $(PKG_CFLAGS) -MMD -MP

@@ -211,7 +211,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		{ "where", required_argument, NULL, 'w' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "check", no_argument, NULL, 'c' },
-		{ "keep-workdir", no_argument, NULL, 'k' },
+		{ "keep-workdir", optional_argument, NULL, 'k' },
 		{ "no-sandbox", no_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -262,7 +262,10 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			check = 1;
 			break;
 		case 'k':
-			vo.keep_workdir = 1;
+			if (optarg != NULL && strcmp(optarg, "all") != 0)
+				return usage_error("verify", "--keep-workdir takes"
+				    " no value or =all, not '%s'", optarg);
+			vo.keep_workdir = optarg != NULL ? 2 : 1;
 			break;
 		case 'n':
 			vo.no_sandbox = 1;
@@ -398,9 +401,9 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 				    r.stage != NULL ? r.stage : "",
 				    r.subcategory != NULL ? " " : "",
 				    r.subcategory != NULL ? r.subcategory : "");
-			if (verify_job_workdir(running[i]) != NULL &&
-			    strcmp(r.verdict, "pass") != 0)
-				fprintf(stderr, "  work directory kept: %s\n",
+			if (verify_job_workdir(running[i]) != NULL && !quiet)
+				fprintf(stderr, "  work directory kept: %s"
+				    " (reproduce.sh runs it again)\n",
 				    verify_job_workdir(running[i]));
 			run_release(&r);
 			verify_job_free(running[i]);
@@ -1080,7 +1083,7 @@ static const struct cmd cmds[] = {
 	  "line is reported as FILE:LINE and nothing of that file is kept;\n"
 	  "--keep-going skips bad lines and lists them.", cmd_import },
 	{ "verify", "verify [--jobs N] [--shard I/N] [--env NAME] [--where"
-	  " FILTER]\n       [--force] [--check] [--keep-workdir] [--no-sandbox]"
+	  " FILTER]\n       [--force] [--check] [--keep-workdir[=all]] [--no-sandbox]"
 	  " [--timeout S] [ID...]",
 	  "Run candidates through their env in the sandbox.  Candidates whose\n"
 	  "inputs and toolchain are unchanged since their last run are skipped\n"

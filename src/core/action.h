@@ -11,35 +11,64 @@
 #define ASSAY_ACTION_H
 
 #define ACTION_INFO(ACTION) \
-	ACTION(MOVE_DOWN,	"move-down",	"Move down one row or line") \
-	ACTION(MOVE_UP,		"move-up",	"Move up one row or line") \
-	ACTION(PAGE_DOWN,	"page-down",	"Move down one page") \
-	ACTION(PAGE_UP,		"page-up",	"Move up one page") \
-	ACTION(MOVE_FIRST,	"move-first",	"Go to the first row") \
-	ACTION(MOVE_LAST,	"move-last",	"Go to the last row") \
-	ACTION(ENTER,		"enter",	"Open: focus the candidate (the program, on the toolchain pane)") \
-	ACTION(NEXT_PANE,	"next-pane",	"Focus the next pane") \
-	ACTION(PREV_PANE,	"prev-pane",	"Focus the previous pane") \
-	ACTION(ZOOM,		"zoom",		"Zoom the focused pane, or restore the layout") \
-	ACTION(VERIFY,		"verify",	"Verify the candidate live in the toolchain pane") \
-	ACTION(CANCEL,		"cancel",	"Cancel the running verification") \
-	ACTION(EDIT,		"edit",		"Edit the candidate in $EDITOR; a saved change becomes a repair") \
-	ACTION(KEYBOARD,	"keyboard",	"Give the keyboard to the program in the toolchain pane, or take it back") \
-	ACTION(LABEL_COMPILE,	"label-compile", "Label: compile or syntax error, then advance") \
-	ACTION(LABEL_API,	"label-api",	"Label: API knowledge gap, then advance") \
-	ACTION(LABEL_FUNCTIONAL, "label-functional", "Label: compiles but wrong, then advance") \
-	ACTION(LABEL_FORMAT,	"label-format",	"Label: output format violation, then advance") \
-	ACTION(LABEL_PERFORMANCE, "label-performance", "Label: correct but too slow, then advance") \
-	ACTION(ACCEPT,		"accept",	"Accept the candidate, then advance") \
-	ACTION(REJECT,		"reject",	"Reject the candidate, then advance") \
-	ACTION(FLAG,		"flag",		"Flag the candidate for repair, then advance") \
-	ACTION(UNDO,		"undo",		"Undo the last label or review") \
-	ACTION(REDO,		"redo",		"Redo what undo undid") \
-	ACTION(COMMIT,		"commit",	"Commit the accepted samples to the dataset repository") \
-	ACTION(PROMPT,		"prompt",	"Command line: filter EXPR, bind KEY ACTION, or an action name") \
-	ACTION(HELP,		"help",		"Show the keys of the live keymap") \
-	ACTION(REDRAW,		"redraw",	"Redraw the screen") \
-	ACTION(QUIT,		"quit",		"Quit (asks while a program runs)")
+	ACTION(MOVE_DOWN, "move-down", \
+	    "Move down one row or line") \
+	ACTION(MOVE_UP, "move-up", \
+	    "Move up one row or line") \
+	ACTION(PAGE_DOWN, "page-down", \
+	    "Move down one page") \
+	ACTION(PAGE_UP, "page-up", \
+	    "Move up one page") \
+	ACTION(MOVE_FIRST, "move-first", \
+	    "Go to the first row") \
+	ACTION(MOVE_LAST, "move-last", \
+	    "Go to the last row") \
+	ACTION(ENTER, "enter", \
+	    "Open: focus the candidate (the program, on the toolchain pane)") \
+	ACTION(NEXT_PANE, "next-pane", \
+	    "Focus the next pane") \
+	ACTION(PREV_PANE, "prev-pane", \
+	    "Focus the previous pane") \
+	ACTION(ZOOM, "zoom", \
+	    "Zoom the focused pane, or restore the layout") \
+	ACTION(VERIFY, "verify", \
+	    "Verify the candidate live in the toolchain pane") \
+	ACTION(CANCEL, "cancel", \
+	    "Cancel the running verification") \
+	ACTION(EDIT, "edit", \
+	    "Edit the candidate in $EDITOR; a saved change becomes a repair") \
+	ACTION(KEYBOARD, "keyboard", \
+	    "Give the keyboard to the program in the pane, or take it back") \
+	ACTION(LABEL_COMPILE, "label-compile", \
+	    "Label: compile or syntax error, then advance") \
+	ACTION(LABEL_API, "label-api", \
+	    "Label: API knowledge gap, then advance") \
+	ACTION(LABEL_FUNCTIONAL, "label-functional", \
+	    "Label: compiles but wrong, then advance") \
+	ACTION(LABEL_FORMAT, "label-format", \
+	    "Label: output format violation, then advance") \
+	ACTION(LABEL_PERFORMANCE, "label-performance", \
+	    "Label: correct but too slow, then advance") \
+	ACTION(ACCEPT, "accept", \
+	    "Accept the candidate, then advance") \
+	ACTION(REJECT, "reject", \
+	    "Reject the candidate, then advance") \
+	ACTION(FLAG, "flag", \
+	    "Flag the candidate for repair, then advance") \
+	ACTION(UNDO, "undo", \
+	    "Undo the last label or review") \
+	ACTION(REDO, "redo", \
+	    "Redo what undo undid") \
+	ACTION(COMMIT, "commit", \
+	    "Commit the accepted samples to the dataset repository") \
+	ACTION(PROMPT, "prompt", \
+	    "Command line: filter EXPR, bind KEY ACTION, or an action name") \
+	ACTION(HELP, "help", \
+	    "Show the keys of the live keymap") \
+	ACTION(REDRAW, "redraw", \
+	    "Redraw the screen") \
+	ACTION(QUIT, "quit", \
+	    "Quit (asks while a program runs)")
 
 #define ACTION_ENUM(id, name, help) ACTION_##id,
 enum action {

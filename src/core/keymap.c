@@ -266,7 +266,8 @@ keymap_key_parse(const char *name, int *key, struct err *err)
 			return 0;
 		}
 	}
-	if ((name[0] == 'F' || name[0] == 'f') && isdigit((unsigned char)name[1])) {
+	if ((name[0] == 'F' || name[0] == 'f') &&
+	    isdigit((unsigned char)name[1])) {
 		char *end;
 		long n;
 

@@ -46,11 +46,12 @@ enum keymap_named_key {
 #define KEYMAP_KEY_TAB		9
 #define KEYMAP_KEY_ESC		27
 #define KEYMAP_KEY_BACKSPACE	127
-#define KEYMAP_CTRL(c)		((c) & 0x1f)	/* KEYMAP_CTRL('r') == 18 */
+/* KEYMAP_CTRL('r') == 18 */
+#define KEYMAP_CTRL(c)		((c) & 0x1f)
 
 enum keymap_table {
 	KEYMAP_GLOBAL,		/* the workbench */
-	KEYMAP_TERM,		/* a program in the toolchain pane has the keys */
+	KEYMAP_TERM,		/* the toolchain pane's program has keys */
 	KEYMAP_NTABLES
 };
 

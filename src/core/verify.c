@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -58,6 +59,7 @@ struct verify_job {
 	int			 done;
 	int64_t			 t0, deadline;	/* monotonic ms */
 	int64_t			 started;	/* unix seconds */
+	int			 kept;		/* the work directory stays */
 };
 
 static int64_t
@@ -173,9 +175,23 @@ build_argv(const struct verify_job *j, char *const *tool,
 		av_add(a, "/work");
 		av_add(a, "--chdir");
 		av_add(a, "/work");
+		/* Nothing of the caller's environment goes in. */
+		av_add(a, "--clearenv");
+		av_add(a, "--setenv");
+		av_add(a, "PATH");
+		av_add(a, "/usr/bin:/bin");
 		av_add(a, "--setenv");
 		av_add(a, "HOME");
 		av_add(a, "/work");
+		av_add(a, "--setenv");
+		av_add(a, "TMPDIR");
+		av_add(a, "/tmp");
+		av_add(a, "--setenv");
+		av_add(a, "LANG");
+		av_add(a, "C.UTF-8");
+		av_add(a, "--setenv");
+		av_add(a, "TERM");
+		av_add(a, "xterm-256color");
 		av_add(a, "--");
 	}
 	for (size_t i = 0; tool[i] != NULL; i++)
@@ -306,26 +322,47 @@ verify_input_key(const struct task *t, const struct candidate *c, char *hex,
 
 /* --- work directories ------------------------------------------------ */
 
-/* Remove a directory tree we made (no symlinks are followed). */
+static int
+rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Remove a directory tree we made; symlinks are removed, not followed. */
 static void
 rm_tree(const char *path)
 {
-	pid_t pid = fork();
-	int status;
+	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
 
-	/* rm -rf is the library here: it handles odd names and modes. */
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
+/*
+ * As root the stages run as VERIFY_SANDBOX_UID, which must be able to
+ * reach the work directory: every directory above it needs o+x.
+ */
+static int
+root_reachable(const char *dir, struct err *err)
+{
+	char *path = xstrdup(dir), *slash;
+	struct stat sb;
 
-		dup2(null, 1);
-		dup2(null, 2);
-		execlp("rm", "rm", "-rf", "--one-file-system", "--", path,
-		    (char *)NULL);
-		_exit(127);
+	while ((slash = strrchr(path, '/')) != NULL) {
+		*slash = '\0';
+		if (*path == '\0')
+			break;
+		if (stat(path, &sb) == 0 && !(sb.st_mode & S_IXOTH)) {
+			err_set(err, "the sandbox user (uid %d) cannot reach %s:"
+			    " %s is not searchable by others (chmod o+x it, or"
+			    " set TMPDIR elsewhere)", VERIFY_SANDBOX_UID, dir, path);
+			free(path);
+			return -1;
+		}
 	}
-	if (pid > 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+	free(path);
+	return 0;
 }
 
 static int
@@ -345,6 +382,9 @@ make_workdir(struct verify_job *j, struct err *err)
 		return -1;
 	}
 	j->workdir = tmpl;
+	if (geteuid() == 0 && !j->o.no_sandbox &&
+	    root_reachable(tmpl, err) < 0)
+		return -1;
 	return 0;
 }
 
@@ -548,6 +588,11 @@ verify_job_timeout_ms(const struct verify_job *j)
 {
 	int64_t left = j->deadline - now_ms();
 
+	/* Output closed but the process not reaped yet: look again soon,
+	 * there is no fd left to wake us. */
+	if (j->running && verify_job_fd(j) < 0)
+		return 1;
+
 	return left < 0 ? 0 : left > 1000000 ? 1000000 : (int)left;
 }
 
@@ -560,7 +605,7 @@ verify_job_cand(const struct verify_job *j)
 const char *
 verify_job_workdir(const struct verify_job *j)
 {
-	return j->o.keep_workdir ? j->workdir : NULL;
+	return j->kept ? j->workdir : NULL;
 }
 
 static void
@@ -770,8 +815,20 @@ verify_job_result(struct verify_job *j, struct run *r)
 		if (verify_input_key(&t, &j->cand, r->input_key, NULL) < 0)
 			r->input_key[0] = '\0';
 	}
-	if (strcmp(r->verdict, "pass") == 0 || !j->o.keep_workdir) {
-		/* nothing kept: the command's cd line names a gone directory */
+	j->kept = j->o.keep_workdir == 2 || (j->o.keep_workdir == 1 &&
+	    strcmp(r->verdict, "pass") != 0);
+	if (j->kept) {
+		/* The exact commands, to run again by hand in this directory. */
+		char *path = xasprintf("%s/reproduce.sh", j->workdir);
+		FILE *f = fopen(path, "w");
+
+		if (f != NULL) {
+			fprintf(f, "#!/bin/sh\n# assay run of %s (%s)\nset -e\n%s",
+			    j->cand.id, j->env->name, r->command);
+			fclose(f);
+			chmod(path, 0755);
+		}
+		free(path);
 	}
 }
 
@@ -788,7 +845,7 @@ verify_job_free(struct verify_job *j)
 			usleep(1000);
 		finish_stage(j, code);
 	}
-	if (j->workdir != NULL && !j->o.keep_workdir)
+	if (j->workdir != NULL && !j->kept)
 		rm_tree(j->workdir);
 	free(j->workdir);
 	task_release(&j->task);

@@ -27,7 +27,7 @@
 
 struct verify_opts {
 	int	 no_sandbox;	/* 1: run without bubblewrap (loudly) */
-	int	 keep_workdir;	/* keep the work directory of failed runs */
+	int	 keep_workdir;	/* 1: keep failed runs' work directories, 2: all */
 	const char *workroot;	/* parent of work dirs; NULL: $TMPDIR or /tmp */
 	size_t	 output_cap;	/* 0: VERIFY_OUTPUT_CAP */
 	int	 timeout_s;	/* 0: the task's timeout_s, else 30 */

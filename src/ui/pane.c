@@ -1,0 +1,308 @@
+/*
+ * pane.c - drawing helpers shared by the panes: clipped UTF-8 output,
+ * word wrapping, scrolling and the short forms of queue columns.
+ */
+#include "pane.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+/* Decode one UTF-8 character at s (n bytes left); invalid bytes give
+ * U+FFFD and consume one byte. */
+static size_t
+utf8_next(const char *s, size_t n, wchar_t *out)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t need;
+	unsigned cp;
+
+	if (u[0] < 0x80) {
+		*out = u[0];
+		return 1;
+	}
+	if ((u[0] & 0xE0) == 0xC0) {
+		cp = u[0] & 0x1F;
+		need = 2;
+	} else if ((u[0] & 0xF0) == 0xE0) {
+		cp = u[0] & 0x0F;
+		need = 3;
+	} else if ((u[0] & 0xF8) == 0xF0) {
+		cp = u[0] & 0x07;
+		need = 4;
+	} else {
+		*out = 0xFFFD;
+		return 1;
+	}
+	if (need > n) {
+		*out = 0xFFFD;
+		return 1;
+	}
+	for (size_t i = 1; i < need; i++) {
+		if ((u[i] & 0xC0) != 0x80) {
+			*out = 0xFFFD;
+			return 1;
+		}
+		cp = cp << 6 | (u[i] & 0x3F);
+	}
+	*out = (wchar_t)cp;
+	return need;
+}
+
+int pane_ascii;
+
+/* The ASCII stand-in of a character we use, for non-UTF-8 locales. */
+static wchar_t
+ascii_of(wchar_t c)
+{
+	switch (c) {
+	case 0x00B7:	return '.';	/* middle dot */
+	case 0x25B6:	return '>';
+	case 0x25C0:	return '<';
+	case 0x2192:	return '>';
+	case 0x2514:	return '`';
+	case 0x2713:	return '+';
+	case 0x2014:	return '-';
+	case 0x2500:	return '-';
+	case 0x00BB:	return '>';
+	default:	return '?';
+	}
+}
+
+static int
+char_width(wchar_t c)
+{
+	int w;
+
+	if (c < 32 || c == 127)
+		return 1;
+	w = wcwidth(c);
+	return w < 0 ? 1 : w;
+}
+
+int
+pane_width(const char *s, size_t len)
+{
+	size_t i = 0;
+	int w = 0;
+
+	while (i < len) {
+		wchar_t c;
+
+		i += utf8_next(s + i, len - i, &c);
+		if (c == '\t')
+			w += 4 - w % 4;
+		else
+			w += char_width(c);
+	}
+	return w;
+}
+
+int
+pane_put(WINDOW *win, int y, int x, int maxw, const char *s, size_t len,
+    attr_t attr)
+{
+	int winw = getmaxx(win), used = 0;
+	attr_t a = attr & ~A_COLOR;
+	short pair = (short)PAIR_NUMBER(attr);
+	size_t i = 0;
+
+	if (s == NULL || y < 0 || y >= getmaxy(win) || x < 0 || x >= winw)
+		return 0;
+	if (maxw > winw - x)
+		maxw = winw - x;
+	wmove(win, y, x);
+	while (i < len && used < maxw) {
+		wchar_t c, wc[2] = { 0, 0 };
+		cchar_t cc;
+		int w;
+
+		i += utf8_next(s + i, len - i, &c);
+		if (c == '\t') {
+			int n = 4 - used % 4;
+
+			while (n-- > 0 && used < maxw) {
+				waddch(win, ' ' | attr);
+				used++;
+			}
+			continue;
+		}
+		if (c < 32 || c == 127)
+			c = '?';
+		else if (c > 127 && pane_ascii)
+			c = ascii_of(c);
+		w = char_width(c);
+		if (w == 0)
+			continue;	/* combining marks are dropped */
+		if (used + w > maxw)
+			break;
+		if (c < 128) {
+			waddch(win, (chtype)c | attr);
+		} else {
+			wc[0] = c;
+			setcchar(&cc, wc, a, pair, NULL);
+			wadd_wch(win, &cc);
+		}
+		used += w;
+	}
+	return used;
+}
+
+int
+pane_puts(WINDOW *win, int y, int x, int maxw, const char *s, attr_t attr)
+{
+	if (s == NULL)
+		return 0;
+	return pane_put(win, y, x, maxw, s, strlen(s), attr);
+}
+
+size_t
+pane_wrap(const char *text, int width, struct pane_line *lines, size_t max)
+{
+	const char *p = text;
+	size_t n = 0;
+
+	if (width < 1)
+		width = 1;
+	while (*p != '\0') {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol != NULL ? (size_t)(eol - p) : strlen(p);
+		const char *end = p + len;
+
+		if (len > 0 && p[len - 1] == '\r')
+			len--;
+		do {
+			/* take as much as fits; break at the last blank */
+			const char *q = p, *brk = NULL;
+			int w = 0;
+
+			while (q < p + len) {
+				wchar_t c;
+				size_t k = utf8_next(q, (size_t)(p + len - q),
+				    &c);
+				int cw = c == '\t' ? 4 - w % 4 : char_width(c);
+
+				if (w + cw > width)
+					break;
+				if (c == ' ' || c == '\t')
+					brk = q;
+				w += cw;
+				q += k;
+			}
+			if (q < p + len && brk != NULL && brk > p)
+				q = brk;
+			if (q == p && len > 0) {
+				wchar_t c;
+
+				/* a character wider than the line */
+				q += utf8_next(q, len, &c);
+			}
+			if (n < max) {
+				lines[n].s = p;
+				lines[n].len = (size_t)(q - p);
+			}
+			n++;
+			len -= (size_t)(q - p);
+			p = q;
+			while (len > 0 && *p == ' ') {
+				p++;
+				len--;
+			}
+		} while (len > 0);
+		p = end;
+		if (*p == '\n')
+			p++;
+	}
+	return n;
+}
+
+int
+pane_scroll(struct pane *p, enum action a, size_t n)
+{
+	int page = p->rows > 1 ? p->rows - 1 : 1;
+	int max = (int)n - p->rows;
+
+	if (max < 0)
+		max = 0;
+	switch (a) {
+	case ACTION_MOVE_DOWN:	p->scroll++; break;
+	case ACTION_MOVE_UP:	p->scroll--; break;
+	case ACTION_PAGE_DOWN:	p->scroll += page; break;
+	case ACTION_PAGE_UP:	p->scroll -= page; break;
+	case ACTION_MOVE_FIRST:	p->scroll = 0; break;
+	case ACTION_MOVE_LAST:	p->scroll = max; break;
+	default:
+		return 0;
+	}
+	if (p->scroll > max)
+		p->scroll = max;
+	if (p->scroll < 0)
+		p->scroll = 0;
+	return 1;
+}
+
+void
+pane_duration(int64_t ms, char *buf, size_t n)
+{
+	if (ms < 1000)
+		snprintf(buf, n, "%lld ms", (long long)(ms < 0 ? 0 : ms));
+	else
+		snprintf(buf, n, "%.1f s", ms / 1000.0);
+}
+
+enum theme_elem
+pane_verdict_elem(const char *verdict)
+{
+	if (verdict == NULL)
+		return THEME_DIM;
+	if (strcmp(verdict, "pass") == 0)
+		return THEME_PASS;
+	if (strcmp(verdict, "fail") == 0)
+		return THEME_FAIL;
+	return THEME_OTHER;
+}
+
+const char *
+pane_short_verdict(const char *verdict)
+{
+	if (verdict == NULL)
+		return "-";
+	if (strcmp(verdict, "env-error") == 0)
+		return "env-err";
+	if (strcmp(verdict, "task-defect") == 0)
+		return "defect";
+	if (strcmp(verdict, "skipped") == 0)
+		return "skip";
+	return verdict;
+}
+
+const char *
+pane_short_category(const char *category)
+{
+	static const char *const map[][2] = {
+		{ "compile", "comp" }, { "api", "api" },
+		{ "functional", "func" }, { "format", "fmt" },
+		{ "performance", "perf" },
+	};
+
+	if (category == NULL)
+		return "-";
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strcmp(category, map[i][0]) == 0)
+			return map[i][1];
+	return category;
+}
+
+const char *
+pane_short_status(const char *status)
+{
+	if (status == NULL || strcmp(status, "unreviewed") == 0)
+		return "-";
+	if (strcmp(status, "accepted") == 0)
+		return "acc";
+	if (strcmp(status, "rejected") == 0)
+		return "rej";
+	if (strcmp(status, "flagged") == 0)
+		return "flag";
+	return status;
+}

@@ -1,0 +1,240 @@
+/*
+ * pane.h - the workbench's shared state and the pane interface, for the
+ * files of src/ui only.
+ *
+ * struct wb is the model: the queue page, the candidate on screen, the
+ * toolchain job or editor, the message line.  Panes are vtables over it
+ * (tig's view_ops): each draws its own window from the model and may
+ * handle movement actions while it has the focus.  Nothing is drawn
+ * outside ui_frame(); I/O handlers and decisions only change the model
+ * and mark it dirty.
+ */
+#ifndef ASSAY_UI_PANE_H
+#define ASSAY_UI_PANE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <curses.h>
+
+#include "action.h"
+#include "buf.h"
+#include "keymap.h"
+#include "pty.h"
+#include "sample.h"
+#include "store.h"
+#include "syntax.h"
+#include "term.h"
+#include "theme.h"
+#include "ui.h"
+#include "verify.h"
+
+struct pane;
+struct wb;
+
+struct pane_ops {
+	const char	*name;
+	/* Draw the content into win (the pane's area, title excluded). */
+	void	(*draw)(struct pane *, WINDOW *);
+	/* Handle a movement action while focused; 1 when handled. */
+	int	(*request)(struct pane *, enum action);
+	/* The area changed to rows x cols (may be NULL). */
+	void	(*resize)(struct pane *, int rows, int cols);
+	/* Text for the right end of the title rule into buf (may be NULL). */
+	void	(*title)(struct pane *, char *buf, size_t n);
+};
+
+struct pane {
+	const struct pane_ops	*ops;
+	struct wb		*wb;		/* borrowed: the owner */
+	WINDOW			*win;		/* content; NULL: hidden */
+	int			 y, x, rows, cols;	/* content area */
+	int			 scroll;	/* first line shown */
+};
+
+enum wb_pane { WB_QUEUE, WB_SPEC, WB_CODE, WB_TERM, WB_TRACE, WB_NPANES };
+
+/* A y/n question in the status bar and what a "y" does. */
+enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT };
+
+/* One step of the trace: a candidate of the chain and its latest run. */
+struct wb_link {
+	char	*id, *origin, *kind, *verdict, *stage, *feedback;
+	int	 current;
+};
+
+/* The candidate on screen and everything shown about it. */
+struct wb_cur {
+	char		*id;		/* NULL: nothing selected */
+	struct candidate cand;
+	struct task	 task;
+	struct store_row row;		/* its queue row (decisions) */
+	struct run	 run;		/* latest run, if has_run */
+	int		 has_run;
+	struct recorded	*rec;
+	size_t		 nrec;
+	struct syntax	*syn;
+	struct wb_link	*trace;		/* ancestors, it, its repairs */
+	size_t		 ntrace;
+};
+
+struct wb {
+	struct store		*st;		/* borrowed */
+	const struct ui_opts	*o;		/* borrowed */
+	struct verify_opts	 vopts;
+	struct keymap		 km;
+	char			*reviewer;
+	char			*filter;	/* NULL: everything */
+
+	/* The queue: only the visible page is held. */
+	size_t			 count, sel, top;
+	struct store_row	*rows;
+	size_t			 nrows, rows_off;
+	int			 stale;		/* re-read the page */
+	int			 detached;	/* cur is not in the queue */
+	struct wb_cur		 cur;
+
+	/* Layout. */
+	struct pane		 panes[WB_NPANES];
+	struct pane		 help;
+	int			 help_open;
+	int			 focus;		/* enum wb_pane */
+	int			 zoom;		/* zoomed pane or -1 */
+	int			 auto_zoom;	/* v/e zoomed a small pane */
+	int			 zoom_before;	/* zoom before auto_zoom */
+	int			 relayout;
+	int			 resized;	/* the terminal changed size */
+
+	/* The toolchain pane: a terminal fed by a job or an editor. */
+	struct term		*term;
+	struct verify_job	*job;
+	int64_t			 job_t0;	/* ms */
+	struct pty		 ed;		/* the editor; pid > 0: runs */
+	char			*ed_dir, *ed_path, *ed_cand;
+	char			 ed_hash[SAMPLE_HASH_HEX];
+	int			 kbd;		/* 1: the program has keys */
+	char			 term_title[128];
+
+	/* The status bar. */
+	char			 msg[512];
+	int			 msg_err;
+	enum wb_ask		 ask;
+	int			 prompt_open;	/* the `:` line */
+	char			 prompt[256];
+	size_t			 prompt_len;
+
+	int			 quit;
+	int			 dirty;
+	int			 redraw_all;
+};
+
+/* --- wb.c: the model -------------------------------------------------- */
+
+/* Status bar message; err_msg != 0 shows it as an error. */
+void	wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/* Re-read the count and the visible page when stale or scrolled, and
+ * load the selected candidate when it changed. */
+void	wb_sync(struct wb *wb, int page_rows);
+
+/* The visible row at absolute index i, or NULL when not loaded. */
+const struct store_row *wb_row(const struct wb *wb, size_t i);
+
+/* Move the selection to index i (clamped). */
+void	wb_select(struct wb *wb, size_t i);
+
+/* Select candidate id: in the queue when the filter has it, else shown
+ * on its own.  Marks everything stale. */
+void	wb_select_id(struct wb *wb, const char *id);
+
+/* Load candidate id as the current one (NULL clears). */
+void	wb_load(struct wb *wb, const char *id);
+
+/* Mark the queue and the current candidate for re-reading. */
+void	wb_refresh(struct wb *wb);
+
+/* Set a new filter (NULL or "" for all); 0, or -1 with a message. */
+int	wb_set_filter(struct wb *wb, const char *filter);
+
+void	wb_release(struct wb *wb);
+
+/* --- pane_term.c: the toolchain pane ---------------------------------- */
+
+/* Start verifying candidate id live in the pane.  0 or -1 (message). */
+int	term_pane_verify(struct wb *wb, const char *id);
+/* Cancel the job (x). */
+void	term_pane_cancel(struct wb *wb);
+/* Open $EDITOR on the current candidate.  0 or -1 (message). */
+int	term_pane_edit(struct wb *wb);
+/* A job or an editor is running. */
+int	term_pane_busy(const struct wb *wb);
+/* The fd to poll, or -1. */
+int	term_pane_fd(const struct wb *wb);
+/* Poll timeout the pane needs (ms), -1 for none. */
+int	term_pane_timeout(const struct wb *wb);
+/* Read what is ready, advance the job, finish it or the editor. */
+void	term_pane_io(struct wb *wb);
+/* Send a key (keymap code) to the program in the pane. */
+void	term_pane_key(struct wb *wb, int key);
+/* Zoom the pane for its program on a small screen (on), or give the
+ * layout back (off); only undoes a zoom it made itself. */
+void	term_pane_zoom(struct wb *wb, int on);
+/* Stop everything before quitting. */
+void	term_pane_stop(struct wb *wb);
+
+/* --- the panes and drawing helpers ------------------------------------ */
+
+extern const struct pane_ops pane_queue_ops;
+extern const struct pane_ops pane_spec_ops;
+extern const struct pane_ops pane_code_ops;
+extern const struct pane_ops pane_term_ops;
+extern const struct pane_ops pane_trace_ops;
+extern const struct pane_ops pane_help_ops;
+
+/* 1 when the locale cannot show non-ASCII text (set by ui.c). */
+extern int pane_ascii;
+
+/*
+ * Put UTF-8 text at (y, x) of win, at most maxw columns, tabs expanded
+ * to tab-stops of 4 counted from col0, control bytes shown as '?'.
+ * Returns the columns used.
+ */
+int	pane_put(WINDOW *win, int y, int x, int maxw, const char *s,
+	    size_t len, attr_t attr);
+/* The same for a NUL-terminated string. */
+int	pane_puts(WINDOW *win, int y, int x, int maxw, const char *s,
+	    attr_t attr);
+/* Display width of UTF-8 text (tabs as 4). */
+int	pane_width(const char *s, size_t len);
+
+/*
+ * Word-wrap text to width columns: *lines receives up to max (start,
+ * length) pairs into text; returns the number of lines there are.
+ */
+struct pane_line {
+	const char	*s;
+	size_t		 len;
+};
+size_t	pane_wrap(const char *text, int width, struct pane_line *lines,
+	    size_t max);
+
+/* Scroll a focused pane by an action over n lines of content. */
+int	pane_scroll(struct pane *p, enum action a, size_t n);
+
+/* A duration for people: "14 ms", "2.3 s". */
+void	pane_duration(int64_t ms, char *buf, size_t n);
+
+/* Theme element of a verdict (pass, fail, other). */
+enum theme_elem pane_verdict_elem(const char *verdict);
+
+/* Short forms for the queue. */
+const char *pane_short_verdict(const char *verdict);
+const char *pane_short_category(const char *category);
+const char *pane_short_status(const char *status);
+
+/* --- statusbar.c ------------------------------------------------------ */
+
+void	statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols);
+
+#endif

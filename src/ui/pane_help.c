@@ -1,0 +1,91 @@
+/*
+ * pane_help.c - `?`: every action with the keys the live keymap binds to
+ * it and its help text (tig's REQ_INFO listing), table by table.
+ */
+#include "pane.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Rows of the help: a heading per table, then one row per action. */
+static size_t
+help_rows(const struct wb *wb, WINDOW *win, int scroll, int rows, int cols)
+{
+	size_t y = 0;
+
+	for (int t = 0; t < KEYMAP_NTABLES; t++) {
+		int r = (int)y - scroll;
+
+		if (win != NULL && r >= 0 && r < rows)
+			pane_puts(win, r, 0, cols, t == KEYMAP_GLOBAL ?
+			    "Workbench keys (table global)" :
+			    "While a program in the toolchain pane has the "
+			    "keyboard (table term)", theme_attr(THEME_HEADER));
+		y++;
+		for (int a = 1; a < ACTION_COUNT; a++) {
+			int keys[8];
+			size_t n = keymap_keys(&wb->km, (enum keymap_table)t,
+			    (enum action)a, keys, 8);
+			char names[64] = "";
+			size_t len = 0;
+
+			if (n == 0)
+				continue;
+			for (size_t i = 0; i < n && i < 8; i++) {
+				char k[16];
+
+				keymap_key_name(keys[i], k, sizeof k);
+				len += (size_t)snprintf(names + len,
+				    sizeof names - len, "%s%s", i ? " " : "",
+				    k);
+				if (len >= sizeof names)
+					break;
+			}
+			r = (int)y - scroll;
+			if (win != NULL && r >= 0 && r < rows) {
+				/* the action's name (for :bind) where room */
+				int hx = cols >= 100 ? 36 : 17;
+
+				pane_puts(win, r, 1, 15, names,
+				    theme_attr(THEME_HELP_KEY));
+				if (cols >= 100)
+					pane_puts(win, r, 17, 18,
+					    keymap_action_name((enum action)a),
+					    theme_attr(THEME_DIM));
+				pane_puts(win, r, hx, cols - hx,
+				    keymap_action_help((enum action)a),
+				    theme_attr(THEME_NORMAL));
+			}
+			y++;
+		}
+		y++;
+	}
+	return y;
+}
+
+static void
+help_draw(struct pane *p, WINDOW *win)
+{
+	help_rows(p->wb, win, p->scroll, p->rows, p->cols);
+}
+
+static int
+help_request(struct pane *p, enum action a)
+{
+	return pane_scroll(p, a, help_rows(p->wb, NULL, 0, 0, 0));
+}
+
+static void
+help_title(struct pane *p, char *buf, size_t n)
+{
+	(void)p;
+	snprintf(buf, n, "j/k scroll \xc2\xb7 q, Esc or ? closes "
+	    "\xc2\xb7 :bind KEY ACTION remaps");
+}
+
+const struct pane_ops pane_help_ops = {
+	.name = "help \xe2\x80\x94 live keymap",
+	.draw = help_draw,
+	.request = help_request,
+	.title = help_title,
+};

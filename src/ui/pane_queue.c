@@ -1,0 +1,132 @@
+/*
+ * pane_queue.c - the queue: one row per candidate of the filter, read a
+ * page at a time (wb_sync), with the selection and its columns (id,
+ * domain, verdict, category, status, origin as width allows).
+ */
+#include "pane.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Columns that fit in cols: domain from 34, origin past 44. */
+static void
+queue_cols(int cols, int *dom, int *origin)
+{
+	*dom = cols >= 34;
+	*origin = cols >= 44;
+}
+
+static void
+queue_row(WINDOW *win, int y, int cols, const struct store_row *r, int sel,
+    int focused)
+{
+	attr_t base = sel ? theme_attr(focused ? THEME_CURSOR :
+	    THEME_CURSOR_IDLE) : theme_attr(THEME_NORMAL);
+	int dom, origin, x = 0;
+	char buf[64];
+
+	queue_cols(cols, &dom, &origin);
+	wmove(win, y, 0);
+	for (int i = 0; i < cols; i++)
+		waddch(win, ' ' | base);
+	x += pane_puts(win, y, x, 2, sel ? "\xe2\x96\xb6 " : "  ", base);
+	snprintf(buf, sizeof buf, "%-8.8s", r->id);
+	x += pane_puts(win, y, x, 9, buf, base);
+	x++;
+	if (dom) {
+		snprintf(buf, sizeof buf, "%-4.4s", r->domain ? r->domain :
+		    "-");
+		x += pane_puts(win, y, x, 4, buf, base) + 1;
+	}
+	snprintf(buf, sizeof buf, "%-7s", pane_short_verdict(r->verdict));
+	x += pane_puts(win, y, x, 7, buf, sel ? base :
+	    theme_attr(pane_verdict_elem(r->verdict))) + 1;
+	snprintf(buf, sizeof buf, "%-4s", pane_short_category(r->category));
+	x += pane_puts(win, y, x, 4, buf, sel ? base : r->category_source &&
+	    strcmp(r->category_source, "auto") != 0 ?
+	    theme_attr(THEME_LABEL) : theme_attr(THEME_DIM)) + 1;
+	snprintf(buf, sizeof buf, "%-4s", pane_short_status(r->status));
+	x += pane_puts(win, y, x, 4, buf, base) + 1;
+	if (origin && x < cols)
+		pane_puts(win, y, x, cols - x, r->origin, sel ? base :
+		    theme_attr(THEME_DIM));
+}
+
+static void
+queue_draw(struct pane *p, WINDOW *win)
+{
+	struct wb *wb = p->wb;
+	int dom, origin, focused = wb->focus == WB_QUEUE;
+	char head[128];
+
+	queue_cols(p->cols, &dom, &origin);
+	snprintf(head, sizeof head, "  %-8s %s%-7s %-4s %-4s %s", "id",
+	    dom ? "dom  " : "", "verdict", "cat", "st", origin ? "origin" : "");
+	pane_puts(win, 0, 0, p->cols, head, theme_attr(THEME_HEADER));
+	if (wb->count == 0) {
+		pane_puts(win, 2, 2, p->cols - 2, wb->filter ?
+		    "no candidate matches the filter" : "no candidates: "
+		    "assay import PATH", theme_attr(THEME_DIM));
+		return;
+	}
+	for (int y = 1; y < p->rows; y++) {
+		size_t i = wb->top + (size_t)(y - 1);
+		const struct store_row *r = wb_row(wb, i);
+
+		if (r == NULL)
+			break;
+		queue_row(win, y, p->cols, r, i == wb->sel && !wb->detached,
+		    focused);
+	}
+}
+
+static int
+queue_request(struct pane *p, enum action a)
+{
+	struct wb *wb = p->wb;
+	size_t page = p->rows > 2 ? (size_t)p->rows - 2 : 1;
+
+	switch (a) {
+	case ACTION_MOVE_DOWN:
+		if (wb->sel + 1 < wb->count || wb->detached)
+			wb_select(wb, wb->detached ? wb->sel : wb->sel + 1);
+		return 1;
+	case ACTION_MOVE_UP:
+		if (wb->sel > 0 || wb->detached)
+			wb_select(wb, wb->detached || wb->sel == 0 ? wb->sel :
+			    wb->sel - 1);
+		return 1;
+	case ACTION_PAGE_DOWN:
+		wb_select(wb, wb->sel + page);
+		return 1;
+	case ACTION_PAGE_UP:
+		wb_select(wb, wb->sel > page ? wb->sel - page : 0);
+		return 1;
+	case ACTION_MOVE_FIRST:
+		wb_select(wb, 0);
+		return 1;
+	case ACTION_MOVE_LAST:
+		wb_select(wb, wb->count > 0 ? wb->count - 1 : 0);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void
+queue_title(struct pane *p, char *buf, size_t n)
+{
+	struct wb *wb = p->wb;
+
+	if (wb->count == 0)
+		snprintf(buf, n, "0");
+	else
+		snprintf(buf, n, "%zu/%zu", wb->sel + 1, wb->count);
+}
+
+const struct pane_ops pane_queue_ops = {
+	.name = "queue",
+	.draw = queue_draw,
+	.request = queue_request,
+	.title = queue_title,
+};

@@ -1,0 +1,243 @@
+/*
+ * pane_spec.c - what the candidate answers and how it fared: the
+ * candidate, assay's latest verdict next to the recorded ones, the
+ * decisions, then the task's spec, interface and files.  Word-wrapped
+ * and scrolled when focused.
+ */
+#include "pane.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPEC_LABEL 10		/* width of the label column */
+
+struct spec_item {
+	const char	*label;
+	char		*text;		/* owned */
+	enum theme_elem	 elem;
+	int		 block;		/* text below the label */
+};
+
+struct spec_doc {
+	struct spec_item *items;
+	size_t		 n;
+};
+
+static void
+doc_add(struct spec_doc *d, const char *label, enum theme_elem elem,
+    int block, char *text)
+{
+	if (text == NULL)
+		return;
+	if (block) {
+		/* blank lines around a block only push it down */
+		size_t lead = strspn(text, "\r\n"), n;
+
+		memmove(text, text + lead, strlen(text + lead) + 1);
+		n = strlen(text);
+		while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' ||
+		    text[n - 1] == ' '))
+			text[--n] = '\0';
+	}
+	if (*text == '\0') {
+		free(text);
+		return;
+	}
+	d->items = xreallocarray(d->items, d->n + 1, sizeof *d->items);
+	d->items[d->n].label = label;
+	d->items[d->n].text = text;
+	d->items[d->n].elem = elem;
+	d->items[d->n].block = block;
+	d->n++;
+}
+
+static void
+doc_free(struct spec_doc *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->items[i].text);
+	free(d->items);
+}
+
+/* First line of text, at most 200 bytes, new string. */
+static char *
+first_line(const char *text)
+{
+	size_t n;
+
+	if (text == NULL)
+		return xstrdup("");
+	while (*text == '\n' || *text == '\r' || *text == ' ')
+		text++;
+	n = strcspn(text, "\r\n");
+	return xstrndup(text, n < 200 ? n : 200);
+}
+
+static void
+spec_build(struct wb *wb, struct spec_doc *d)
+{
+	struct wb_cur *c = &wb->cur;
+	struct buf b = BUF_INIT;
+	char dur[32];
+
+	if (c->id == NULL || c->cand.id == NULL)
+		return;
+	buf_printf(&b, "%s \xc2\xb7 %s \xc2\xb7 %s \xc2\xb7 %s", c->cand.id,
+	    c->cand.origin ? c->cand.origin : "?",
+	    c->cand.kind ? c->cand.kind : "?", c->cand.lang ? c->cand.lang :
+	    "?");
+	if (c->cand.parent != NULL)
+		buf_printf(&b, " \xc2\xb7 repair of %s", c->cand.parent);
+	doc_add(d, "candidate", THEME_NORMAL, 0, buf_detach(&b, NULL));
+	if (c->has_run) {
+		buf_printf(&b, "%s", c->run.verdict ? c->run.verdict : "?");
+		if (c->run.stage != NULL)
+			buf_printf(&b, " \xc2\xb7 %s", c->run.stage);
+		if (c->run.subcategory != NULL)
+			buf_printf(&b, " \xc2\xb7 %s", c->run.subcategory);
+		pane_duration(c->run.wall_ms, dur, sizeof dur);
+		buf_printf(&b, " \xc2\xb7 run #%lld \xc2\xb7 %s",
+		    (long long)c->run.id, dur);
+		if (c->run.metrics != NULL && strcmp(c->run.metrics, "{}") != 0)
+			buf_printf(&b, " \xc2\xb7 %s", c->run.metrics);
+		doc_add(d, "assay", pane_verdict_elem(c->run.verdict), 0,
+		    buf_detach(&b, NULL));
+	} else {
+		doc_add(d, "assay", THEME_DIM, 0,
+		    xstrdup("not run yet (v verifies)"));
+	}
+	for (size_t i = 0; i < c->nrec; i++) {
+		char *line = first_line(c->rec[i].log);
+
+		buf_printf(&b, "%s", c->rec[i].verdict ? c->rec[i].verdict :
+		    "?");
+		if (c->rec[i].stage != NULL)
+			buf_printf(&b, " (%s)", c->rec[i].stage);
+		if (*line != '\0')
+			buf_printf(&b, ": %s", line);
+		free(line);
+		doc_add(d, i == 0 ? "recorded" : "", THEME_DIM, 0,
+		    buf_detach(&b, NULL));
+	}
+	if (c->row.id != NULL) {
+		if (c->row.category != NULL)
+			buf_printf(&b, "%s%s%s (%s)", c->row.category,
+			    c->row.subcategory ? "/" : "",
+			    c->row.subcategory ? c->row.subcategory : "",
+			    c->row.category_source ? c->row.category_source :
+			    "?");
+		else
+			buf_adds(&b, "no label");
+		buf_printf(&b, " \xc2\xb7 %s", c->row.status ? c->row.status :
+		    "unreviewed");
+		if (c->row.reviewed_by != NULL)
+			buf_printf(&b, " by %s", c->row.reviewed_by);
+		doc_add(d, "decision", THEME_LABEL, 0, buf_detach(&b, NULL));
+	}
+	if (c->task.id != NULL) {
+		buf_printf(&b, "%s \xc2\xb7 %s \xc2\xb7 %s", c->task.id,
+		    c->task.domain ? c->task.domain : "?",
+		    c->task.env ? c->task.env : "?");
+		if (c->task.env_params != NULL &&
+		    strcmp(c->task.env_params, "{}") != 0)
+			buf_printf(&b, " %s", c->task.env_params);
+		doc_add(d, "task", THEME_NORMAL, 0, buf_detach(&b, NULL));
+		if (c->task.nfiles > 0) {
+			for (size_t i = 0; i < c->task.nfiles; i++)
+				buf_printf(&b, "%s%s (%s, %zu B)",
+				    i ? ", " : "",
+				    c->task.files[i].name,
+				    c->task.files[i].role ?
+				    c->task.files[i].role : "file",
+				    c->task.files[i].len);
+			doc_add(d, "files", THEME_NORMAL, 0,
+			    buf_detach(&b, NULL));
+		}
+		doc_add(d, "spec", THEME_NORMAL, 1, xstrdup(c->task.spec));
+		doc_add(d, "interface", THEME_NORMAL, 1,
+		    xstrdup(c->task.interface));
+	}
+	doc_add(d, "source", THEME_DIM, 0, xstrdup(c->cand.source));
+	buf_release(&b);
+}
+
+/* Lay out (and when win != NULL draw) the document; returns lines. */
+static size_t
+spec_render(struct pane *p, WINDOW *win, struct spec_doc *d)
+{
+	size_t y = 0;
+	int tw = p->cols - SPEC_LABEL;
+
+	if (tw < 10)
+		tw = p->cols;
+	for (size_t i = 0; i < d->n; i++) {
+		struct spec_item *it = &d->items[i];
+		int block = it->block || tw == p->cols;
+		int width = block ? p->cols - 2 : tw;
+		size_t n = pane_wrap(it->text, width, NULL, 0);
+		struct pane_line *lines = xcalloc(n + 1, sizeof *lines);
+
+		pane_wrap(it->text, width, lines, n);
+		if (block) {
+			if (win != NULL && (int)y >= p->scroll &&
+			    (int)y - p->scroll < p->rows)
+				pane_puts(win, (int)y - p->scroll, 0, p->cols,
+				    it->label, theme_attr(THEME_HEADER));
+			y++;
+		}
+		for (size_t l = 0; l < n; l++, y++) {
+			int row = (int)y - p->scroll;
+
+			if (win == NULL || row < 0 || row >= p->rows)
+				continue;
+			if (!block && l == 0)
+				pane_puts(win, row, 0, SPEC_LABEL - 1,
+				    it->label, theme_attr(THEME_HEADER));
+			pane_put(win, row, block ? 2 : SPEC_LABEL, width,
+			    lines[l].s, lines[l].len, theme_attr(it->elem));
+		}
+		free(lines);
+	}
+	return y;
+}
+
+static void
+spec_draw(struct pane *p, WINDOW *win)
+{
+	struct spec_doc d = { 0 };
+
+	spec_build(p->wb, &d);
+	if (d.n == 0)
+		pane_puts(win, 0, 0, p->cols, "nothing selected",
+		    theme_attr(THEME_DIM));
+	spec_render(p, win, &d);
+	doc_free(&d);
+}
+
+static int
+spec_request(struct pane *p, enum action a)
+{
+	struct spec_doc d = { 0 };
+	size_t n;
+
+	spec_build(p->wb, &d);
+	n = spec_render(p, NULL, &d);
+	doc_free(&d);
+	return pane_scroll(p, a, n);
+}
+
+static void
+spec_title(struct pane *p, char *buf, size_t n)
+{
+	struct wb_cur *c = &p->wb->cur;
+
+	snprintf(buf, n, "%s", c->task.benchmark ? c->task.benchmark : "");
+}
+
+const struct pane_ops pane_spec_ops = {
+	.name = "spec",
+	.draw = spec_draw,
+	.request = spec_request,
+	.title = spec_title,
+};

@@ -1,0 +1,682 @@
+/*
+ * pane_term.c - the toolchain pane: a terminal (term.h) fed either by a
+ * verification job running on a pty (verify.h) or by $EDITOR on a pty
+ * (pty.h).  term.c knows nothing of ptys and pty.c nothing of screens;
+ * this file wires them together (Neovim's terminal is decoupled from its
+ * feeder the same way).
+ *
+ * I/O handlers only feed the terminal and mark the model dirty; the
+ * cells are drawn by term_draw() inside the frame.  While the editor
+ * runs it has the keyboard (wb->kbd) until Ctrl-] takes it back.  When
+ * the editor exits and the file changed, the change becomes a repair
+ * candidate, which is verified in the pane at once.
+ */
+#define _GNU_SOURCE
+#include "pane.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dataset.h"
+#include "hash.h"
+
+#define TERM_SMALL_ROWS 10	/* a smaller pane zooms for v and e */
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+term_pane_busy(const struct wb *wb)
+{
+	return wb->job != NULL || wb->ed.pid > 0;
+}
+
+int
+term_pane_fd(const struct wb *wb)
+{
+	if (wb->job != NULL)
+		return verify_job_fd(wb->job);
+	if (wb->ed.pid > 0)
+		return wb->ed.fd;
+	return -1;
+}
+
+int
+term_pane_timeout(const struct wb *wb)
+{
+	if (wb->job != NULL) {
+		int t = verify_job_timeout_ms(wb->job);
+
+		return t < 100 ? t : 100;	/* reap, clock in the title */
+	}
+	if (wb->ed.pid > 0)
+		return wb->ed.fd < 0 ? 20 : 500;
+	return -1;
+}
+
+/* Zoom the toolchain pane for v and e when it is too small to read. */
+static void
+auto_zoom(struct wb *wb)
+{
+	if (wb->auto_zoom || wb->zoom == WB_TERM)
+		return;
+	if (wb->panes[WB_TERM].rows >= TERM_SMALL_ROWS)
+		return;
+	wb->zoom_before = wb->zoom;
+	wb->zoom = WB_TERM;
+	wb->auto_zoom = 1;
+	wb->relayout = 1;
+}
+
+static void
+auto_unzoom(struct wb *wb)
+{
+	if (!wb->auto_zoom)
+		return;
+	wb->auto_zoom = 0;
+	if (wb->zoom == WB_TERM)
+		wb->zoom = wb->zoom_before;
+	wb->relayout = 1;
+}
+
+void
+term_pane_zoom(struct wb *wb, int on)
+{
+	if (on)
+		auto_zoom(wb);
+	else
+		auto_unzoom(wb);
+}
+
+static void
+feed_str(struct wb *wb, const char *s)
+{
+	if (wb->term != NULL)
+		term_feed(wb->term, s, strlen(s));
+}
+
+/* Why: pane jobs run on a raw pty (no \n -> \r\n), so add the \r. */
+static void
+job_out(const char *bytes, size_t len, void *arg)
+{
+	struct wb *wb = arg;
+	size_t start = 0;
+
+	if (wb->term == NULL)
+		return;
+	for (size_t i = 0; i < len; i++) {
+		if (bytes[i] != '\n' || (i > 0 && bytes[i - 1] == '\r'))
+			continue;
+		term_feed(wb->term, bytes + start, i - start);
+		term_feed(wb->term, "\r\n", 2);
+		start = i + 1;
+	}
+	if (start < len)
+		term_feed(wb->term, bytes + start, len - start);
+	wb->dirty = 1;
+}
+
+int
+term_pane_verify(struct wb *wb, const char *id)
+{
+	struct candidate c = { 0 };
+	struct task t = { 0 };
+	struct err err;
+	char line[256];
+	int rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols;
+
+	if (wb->job != NULL) {
+		wb_msg(wb, 1, "a verification is running: x cancels it");
+		return -1;
+	}
+	if (wb->ed.pid > 0) {
+		wb_msg(wb, 1, "the editor is running in the toolchain pane");
+		return -1;
+	}
+	if (id == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return -1;
+	}
+	if (store_candidate_get(wb->st, id, &c, &err) != 0 ||
+	    store_task_get(wb->st, c.task_id, &t, &err) != 0) {
+		wb_msg(wb, 1, "verify %s: %s", id, err.msg);
+		candidate_release(&c);
+		task_release(&t);
+		return -1;
+	}
+	auto_zoom(wb);
+	if (wb->auto_zoom) {
+		/* the job starts at the zoomed size */
+		rows = LINES - 2;
+		cols = COLS - 2;
+	}
+	if (wb->term != NULL)
+		term_reset(wb->term);
+	snprintf(line, sizeof line, "\033[1m\xc2\xbb verify %s \xc2\xb7 %s "
+	    "\xc2\xb7 %s\033[0m\r\n", c.id, c.task_id, t.env ? t.env : "?");
+	feed_str(wb, line);
+	if (verify_job_start(&wb->job, &wb->vopts, &t, &c, 1, rows > 0 ?
+	    rows : 24, cols > 0 ? cols : 80, &err) < 0) {
+		char *m = xasprintf("\033[31massay: %s\033[0m\r\n", err.msg);
+
+		feed_str(wb, m);
+		free(m);
+		wb_msg(wb, 1, "verify %s: %s", c.id, err.msg);
+		auto_unzoom(wb);
+		candidate_release(&c);
+		task_release(&t);
+		wb->dirty = 1;
+		return -1;
+	}
+	wb->job_t0 = now_ms();
+	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s",
+	    t.env ? t.env : "", c.id);
+	wb_msg(wb, 0, "verifying %s (x cancels)", c.id);
+	candidate_release(&c);
+	task_release(&t);
+	wb->dirty = 1;
+	return 0;
+}
+
+void
+term_pane_cancel(struct wb *wb)
+{
+	if (wb->job == NULL) {
+		wb_msg(wb, 1, "no verification is running");
+		return;
+	}
+	verify_job_cancel(wb->job);
+	wb_msg(wb, 0, "cancelling %s", verify_job_cand(wb->job));
+}
+
+/* The job ended: store its run and show the verdict. */
+static void
+job_finish(struct wb *wb)
+{
+	struct run r;
+	struct err err;
+	char line[512], dur[32];
+	int pass, cancelled;
+
+	verify_job_result(wb->job, &r);
+	pass = r.verdict != NULL && strcmp(r.verdict, "pass") == 0;
+	cancelled = r.subcategory != NULL &&
+	    strcmp(r.subcategory, "cancelled") == 0;
+	pane_duration(r.wall_ms, dur, sizeof dur);
+	snprintf(line, sizeof line, "\r\n\033[1;%dm\xc2\xbb %s: %s%s%s"
+	    "%s%s (%s)\033[0m\r\n", pass ? 32 : cancelled ? 33 : 31,
+	    r.cand_id, r.verdict, r.stage ? " \xc2\xb7 " : "",
+	    r.stage ? r.stage : "", r.category ? " \xc2\xb7 suggests " : "",
+	    r.category ? r.category : "", dur);
+	feed_str(wb, line);
+	if (cancelled) {
+		wb_msg(wb, 0, "%s: cancelled; no run stored", r.cand_id);
+	} else if (store_run_add(wb->st, &r, &err) < 0) {
+		wb_msg(wb, 1, "store run of %s: %s", r.cand_id, err.msg);
+	} else {
+		wb_msg(wb, 0, "%s: %s%s%s (run #%lld, %s)", r.cand_id,
+		    r.verdict, r.stage ? " at " : "", r.stage ? r.stage : "",
+		    (long long)r.id, dur);
+	}
+	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s "
+	    "\xc2\xb7 %s", r.env ? r.env : "", r.cand_id, r.verdict);
+	run_release(&r);
+	verify_job_free(wb->job);
+	wb->job = NULL;
+	auto_unzoom(wb);
+	wb_refresh(wb);
+}
+
+/* Remove the editor's temporary file and directory. */
+static void
+ed_cleanup(struct wb *wb)
+{
+	if (wb->ed_path != NULL)
+		unlink(wb->ed_path);
+	if (wb->ed_dir != NULL)
+		rmdir(wb->ed_dir);
+	free(wb->ed_path);
+	free(wb->ed_dir);
+	free(wb->ed_cand);
+	wb->ed_path = wb->ed_dir = wb->ed_cand = NULL;
+	memset(&wb->ed, 0, sizeof wb->ed);
+	wb->ed.fd = -1;
+	wb->kbd = 0;
+}
+
+static char *
+read_file(const char *path, size_t *len)
+{
+	struct buf b = BUF_INIT;
+	char chunk[8192];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	while ((n = read(fd, chunk, sizeof chunk)) > 0)
+		buf_add(&b, chunk, (size_t)n);
+	close(fd);
+	if (n < 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b, len);
+}
+
+/* The editor exited: a changed file becomes a repair, verified at once. */
+static void
+ed_finish(struct wb *wb)
+{
+	struct candidate old = { 0 }, c = { 0 };
+	struct err err;
+	char *code;
+	size_t len = 0;
+	int inserted = 0, st;
+
+	pty_release(&wb->ed);
+	st = wb->ed.status;
+	code = read_file(wb->ed_path, &len);
+	if (code == NULL) {
+		wb_msg(wb, 1, "editor: cannot read %s: %s", wb->ed_path,
+		    strerror(errno));
+		goto out;
+	}
+	hash_sha256(code, len, c.code_hash);
+	if (strcmp(c.code_hash, wb->ed_hash) == 0) {
+		wb_msg(wb, 0, "editor closed%s: no change, nothing saved",
+		    WIFEXITED(st) && WEXITSTATUS(st) != 0 ?
+		    " with an error" : "");
+		free(code);
+		goto out;
+	}
+	if (store_candidate_get(wb->st, wb->ed_cand, &old, &err) != 0) {
+		wb_msg(wb, 1, "editor: %s", err.msg);
+		free(code);
+		goto out;
+	}
+	c.task_id = xstrdup(old.task_id);
+	c.origin = xstrdup("human");
+	c.kind = xstrdup("repair");
+	c.lang = xstrdup(old.lang);
+	c.parent = xstrdup(old.id);
+	c.source = xasprintf("edit of %s", old.id);
+	c.code = code;
+	c.code_len = len;
+	if (store_candidate_add(wb->st, &c, &inserted, &err) < 0) {
+		wb_msg(wb, 1, "save repair of %s: %s", old.id, err.msg);
+		candidate_release(&old);
+		candidate_release(&c);
+		goto out;
+	}
+	ed_cleanup(wb);
+	wb_select_id(wb, c.id);
+	if (term_pane_verify(wb, c.id) == 0)
+		wb_msg(wb, 0, "%s repair %s of %s; verifying it", inserted ?
+		    "saved" : "already had", c.id, old.id);
+	else
+		auto_unzoom(wb);
+	candidate_release(&old);
+	candidate_release(&c);
+	wb_refresh(wb);
+	return;
+out:
+	ed_cleanup(wb);
+	auto_unzoom(wb);
+	wb_refresh(wb);
+}
+
+int
+term_pane_edit(struct wb *wb)
+{
+	struct wb_cur *c = &wb->cur;
+	struct err err;
+	char *dir, *argv[6];
+	int fd, rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols;
+	const char *tmp = getenv("TMPDIR");
+
+	if (term_pane_busy(wb)) {
+		wb_msg(wb, 1, "the toolchain pane is busy (x cancels a "
+		    "verification)");
+		return -1;
+	}
+	if (c->id == NULL || c->cand.code == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return -1;
+	}
+	dir = xasprintf("%s/assay-edit-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		wb_msg(wb, 1, "editor: %s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	wb->ed_dir = dir;
+	wb->ed_path = xasprintf("%s/%s.%s", dir, c->cand.id,
+	    dataset_ext(c->cand.lang));
+	wb->ed_cand = xstrdup(c->cand.id);
+	fd = open(wb->ed_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, c->cand.code, c->cand.code_len) !=
+	    (ssize_t)c->cand.code_len) {
+		wb_msg(wb, 1, "editor: %s: %s", wb->ed_path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		ed_cleanup(wb);
+		return -1;
+	}
+	close(fd);
+	hash_sha256(c->cand.code, c->cand.code_len, wb->ed_hash);
+	auto_zoom(wb);
+	if (wb->auto_zoom) {
+		rows = LINES - 2;
+		cols = COLS - 2;
+	}
+	argv[0] = "/bin/sh";
+	argv[1] = "-c";
+	argv[2] = "exec ${EDITOR:-vi} \"$1\"";
+	argv[3] = "assay-edit";
+	argv[4] = wb->ed_path;
+	argv[5] = NULL;
+	if (wb->term != NULL)
+		term_reset(wb->term);
+	if (pty_spawn(&wb->ed, argv, wb->ed_dir, NULL, rows > 0 ? rows : 24,
+	    cols > 0 ? cols : 80, 0, &err) < 0) {
+		wb_msg(wb, 1, "editor: %s", err.msg);
+		ed_cleanup(wb);
+		auto_unzoom(wb);
+		return -1;
+	}
+	wb->kbd = 1;
+	wb->focus = WB_TERM;
+	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s",
+	    getenv("EDITOR") && *getenv("EDITOR") ? getenv("EDITOR") : "vi",
+	    c->cand.id);
+	wb_msg(wb, 0, "editing %s: save and quit to make a repair; C-] "
+	    "gives the keyboard back", c->cand.id);
+	wb->dirty = 1;
+	return 0;
+}
+
+void
+term_pane_io(struct wb *wb)
+{
+	if (wb->job != NULL) {
+		if (verify_job_step(wb->job, job_out, wb) == 1)
+			job_finish(wb);
+		else
+			wb->dirty = 1;	/* the clock in the title */
+		return;
+	}
+	if (wb->ed.pid > 0) {
+		char chunk[16384];
+		ssize_t n;
+
+		while (wb->ed.fd >= 0 && (n = pty_read(&wb->ed, chunk,
+		    sizeof chunk)) > 0) {
+			if (wb->term != NULL)
+				term_feed(wb->term, chunk, (size_t)n);
+			wb->dirty = 1;
+		}
+		if (pty_reap(&wb->ed)) {
+			/* the editor exited: show what it left, then act */
+			while (wb->ed.fd >= 0 && (n = pty_read(&wb->ed, chunk,
+			    sizeof chunk)) > 0 && wb->term != NULL)
+				term_feed(wb->term, chunk, (size_t)n);
+			ed_finish(wb);
+		}
+	}
+}
+
+/* libvterm's answer to a key: bytes for the program. */
+static void
+term_out(const char *bytes, size_t len, void *arg)
+{
+	struct wb *wb = arg;
+
+	if (wb->ed.pid > 0 && wb->ed.fd >= 0)
+		(void)pty_write(&wb->ed, bytes, len);
+}
+
+void
+term_pane_key(struct wb *wb, int key)
+{
+	static const struct { int key; enum term_key tk; } map[] = {
+		{ KEYMAP_KEY_ENTER, TERM_KEY_ENTER },
+		{ KEYMAP_KEY_TAB, TERM_KEY_TAB },
+		{ KEYMAP_KEY_ESC, TERM_KEY_ESCAPE },
+		{ KEYMAP_KEY_BACKSPACE, TERM_KEY_BACKSPACE },
+		{ KEYMAP_KEY_UP, TERM_KEY_UP },
+		{ KEYMAP_KEY_DOWN, TERM_KEY_DOWN },
+		{ KEYMAP_KEY_LEFT, TERM_KEY_LEFT },
+		{ KEYMAP_KEY_RIGHT, TERM_KEY_RIGHT },
+		{ KEYMAP_KEY_HOME, TERM_KEY_HOME },
+		{ KEYMAP_KEY_END, TERM_KEY_END },
+		{ KEYMAP_KEY_PGUP, TERM_KEY_PAGEUP },
+		{ KEYMAP_KEY_PGDN, TERM_KEY_PAGEDOWN },
+		{ KEYMAP_KEY_INS, TERM_KEY_INS },
+		{ KEYMAP_KEY_DEL, TERM_KEY_DEL },
+	};
+
+	if (wb->term == NULL || wb->ed.pid <= 0)
+		return;
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+		if (map[i].key == key) {
+			term_key(wb->term, map[i].tk, 0);
+			return;
+		}
+	}
+	if (key == KEYMAP_KEY_BTAB) {
+		term_key(wb->term, TERM_KEY_TAB, 1);	/* shift */
+	} else if (key >= KEYMAP_KEY_F(0) && key <= KEYMAP_KEY_MAX) {
+		term_key(wb->term, (enum term_key)(TERM_KEY_FN + key -
+		    KEYMAP_KEY_F(0)), 0);
+	} else if (key >= 0 && key < 32) {
+		char ch = (char)key;	/* a control character as it is */
+
+		(void)pty_write(&wb->ed, &ch, 1);
+	} else if (key < KEYMAP_KEY_BASE) {
+		term_unichar(wb->term, (uint32_t)key, 0);
+	}
+}
+
+void
+term_pane_stop(struct wb *wb)
+{
+	if (wb->job != NULL) {
+		verify_job_free(wb->job);
+		wb->job = NULL;
+	}
+	if (wb->ed.pid > 0) {
+		pty_release(&wb->ed);
+		ed_cleanup(wb);
+	}
+	term_free(wb->term);
+	wb->term = NULL;
+}
+
+/* --- drawing ------------------------------------------------------------ */
+
+/* Why index arithmetic: libvterm 0.1.4's palette does not round-trip. */
+static int
+cube_to_8(int idx, int *bold)
+{
+	int r, g, b;
+
+	if (idx < 16) {
+		*bold = idx >= 8;
+		return idx % 8;
+	}
+	if (idx >= 232) {
+		*bold = idx >= 244;
+		return idx >= 238 ? COLOR_WHITE : COLOR_BLACK;
+	}
+	idx -= 16;
+	r = idx / 36;
+	g = idx / 6 % 6;
+	b = idx % 6;
+	return (r >= 3 ? 1 : 0) | (g >= 3 ? 2 : 0) | (b >= 3 ? 4 : 0);
+}
+
+static int
+level(int v)
+{
+	return v < 48 ? 0 : v < 115 ? 1 : (v - 35) / 40;
+}
+
+static int
+cell_color(const struct term_color *tc, int *bold)
+{
+	int b = 0, c;
+
+	switch (tc->kind) {
+	case TERM_COLOR_DEFAULT:
+		return -1;
+	case TERM_COLOR_INDEXED:
+		if (tc->idx < COLORS)
+			return tc->idx;
+		c = cube_to_8(tc->idx, &b);
+		break;
+	default:
+		if (COLORS >= 256)
+			return 16 + 36 * level(tc->r) + 6 * level(tc->g) +
+			    level(tc->b);
+		c = (tc->r > 127 ? 1 : 0) | (tc->g > 127 ? 2 : 0) |
+		    (tc->b > 127 ? 4 : 0);
+		b = tc->r + tc->g + tc->b > 600;
+		break;
+	}
+	if (bold != NULL && b)
+		*bold = 1;
+	return c;
+}
+
+static void
+term_draw(struct pane *p, WINDOW *win)
+{
+	struct wb *wb = p->wb;
+	int rows, cols, color = theme_has_color();
+
+	if (wb->term == NULL)
+		return;
+	term_size(wb->term, &rows, &cols);
+	term_damage(wb->term, NULL, NULL);	/* the frame redraws it all */
+	for (int r = 0; r < rows && r < p->rows; r++) {
+		for (int c = 0; c < cols && c < p->cols;) {
+			struct term_cell cell;
+			wchar_t wch[TERM_MAX_CHARS + 1];
+			cchar_t cc;
+			attr_t a = A_NORMAL;
+			int pair = 0, n, bold = 0;
+
+			term_cell(wb->term, r, c, &cell);
+			if (cell.width == 0) {
+				c++;
+				continue;
+			}
+			for (n = 0; n < TERM_MAX_CHARS && cell.chars[n]; n++)
+				wch[n] = (wchar_t)cell.chars[n];
+			if (n == 0)
+				wch[n++] = L' ';
+			wch[n] = L'\0';
+			if (color) {
+				int fg = cell_color(&cell.fg, &bold);
+				int bg = cell_color(&cell.bg, NULL);
+
+				if (fg != -1 || bg != -1)
+					pair = alloc_pair(fg, bg);
+				if (pair < 0)
+					pair = 0;
+			}
+			if (cell.bold || bold)
+				a |= A_BOLD;
+			if (cell.underline)
+				a |= A_UNDERLINE;
+			if (cell.italic)
+				a |= A_ITALIC;
+			if (cell.reverse)
+				a |= A_REVERSE;
+			if (!color && (cell.fg.kind != TERM_COLOR_DEFAULT) &&
+			    !cell.bold)
+				a |= A_BOLD;	/* colour stands out */
+			if (c + cell.width > p->cols)
+				break;
+			setcchar(&cc, wch, a, 0, &pair);
+			mvwadd_wch(win, r, c, &cc);
+			c += cell.width;
+		}
+	}
+	if (wb->term == NULL || (!term_pane_busy(wb) && wb->term_title[0] ==
+	    '\0'))
+		pane_puts(win, 0, 0, p->cols, "v verifies the candidate here; "
+		    "e edits it", theme_attr(THEME_DIM));
+}
+
+static void
+term_resize_pane(struct pane *p, int rows, int cols)
+{
+	struct wb *wb = p->wb;
+
+	if (rows < 1 || cols < 1)
+		return;
+	if (wb->term == NULL)
+		wb->term = term_new(rows, cols, term_out, wb);
+	else
+		term_resize(wb->term, rows, cols);
+	if (wb->job != NULL)
+		verify_job_resize(wb->job, rows, cols);
+	if (wb->ed.pid > 0)
+		pty_resize(&wb->ed, rows, cols);
+}
+
+static int
+term_request(struct pane *p, enum action a)
+{
+	struct wb *wb = p->wb;
+
+	/* Enter on the pane gives the keyboard back to its program. */
+	if (a == ACTION_ENTER && wb->ed.pid > 0) {
+		wb->kbd = 1;
+		auto_zoom(wb);
+		wb_msg(wb, 0, "keyboard: %s (C-] gives it back)",
+		    wb->term_title);
+		return 1;
+	}
+	return 0;
+}
+
+static void
+term_title(struct pane *p, char *buf, size_t n)
+{
+	struct wb *wb = p->wb;
+
+	if (wb->job != NULL)
+		snprintf(buf, n, "%s \xc2\xb7 running %.1f s", wb->term_title,
+		    (now_ms() - wb->job_t0) / 1000.0);
+	else if (wb->ed.pid > 0)
+		snprintf(buf, n, "%s \xc2\xb7 %s", wb->term_title, wb->kbd ?
+		    "has the keyboard (C-] releases)" :
+		    "Enter gives it the keyboard");
+	else
+		snprintf(buf, n, "%s", wb->term_title);
+}
+
+const struct pane_ops pane_term_ops = {
+	.name = "toolchain",
+	.draw = term_draw,
+	.request = term_request,
+	.resize = term_resize_pane,
+	.title = term_title,
+};

@@ -1,0 +1,124 @@
+/*
+ * statusbar.c - the last row: position, filter, reviewer, then a
+ * question, the `:` line, a message, or key hints read from the live
+ * keymap (so a remapped key shows as it is bound).
+ */
+#include "pane.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The first key bound to a, as a name; "" when unbound. */
+static void
+key_of(const struct wb *wb, enum action a, char *buf, size_t n)
+{
+	int key;
+
+	buf[0] = '\0';
+	if (keymap_keys(&wb->km, KEYMAP_GLOBAL, a, &key, 1) > 0)
+		keymap_key_name(key, buf, n);
+}
+
+/* Key hints that fit in width; returns the text in buf. */
+static void
+hints(const struct wb *wb, char *buf, size_t n)
+{
+	static const struct { enum action a; const char *word; } list[] = {
+		{ ACTION_VERIFY, "verify" }, { ACTION_ACCEPT, "accept" },
+		{ ACTION_REJECT, "reject" }, { ACTION_FLAG, "flag" },
+		{ ACTION_EDIT, "edit" }, { ACTION_UNDO, "undo" },
+		{ ACTION_COMMIT, "commit" }, { ACTION_HELP, "help" },
+		{ ACTION_QUIT, "quit" },
+	};
+	char k[5][16];
+	size_t len = 0;
+	int seq = 1;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 5; i++) {
+		key_of(wb, (enum action)(ACTION_LABEL_COMPILE + i), k[i],
+		    sizeof k[i]);
+		if (k[i][0] != '1' + i || k[i][1] != '\0')
+			seq = 0;
+	}
+	if (seq)
+		len += (size_t)snprintf(buf + len, n - len, "[1-5] label");
+	else
+		len += (size_t)snprintf(buf + len, n - len, "%s/%s/%s/%s/%s "
+		    "label", k[0], k[1], k[2], k[3], k[4]);
+	for (size_t i = 0; i < sizeof list / sizeof list[0] && len < n; i++) {
+		char key[16];
+
+		key_of(wb, list[i].a, key, sizeof key);
+		if (key[0] != '\0')
+			len += (size_t)snprintf(buf + len, n - len, "  %s %s",
+			    key, list[i].word);
+	}
+}
+
+void
+statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
+{
+	attr_t base = theme_attr(THEME_STATUS);
+	char left[512], right[512];
+	int x;
+
+	wmove(win, y, 0);
+	for (int i = 0; i < cols; i++)
+		waddch(win, ' ' | base);
+	if (wb->ask != WB_ASK_NONE) {
+		attr_t a = theme_attr(THEME_PROMPT);
+
+		wmove(win, y, 0);
+		for (int i = 0; i < cols; i++)
+			waddch(win, ' ' | a);
+		pane_puts(win, y, 1, cols - 1, wb->msg, a);
+		return;
+	}
+	if (wb->prompt_open) {
+		char line[300];
+
+		snprintf(line, sizeof line, ":%.*s", (int)wb->prompt_len,
+		    wb->prompt);
+		pane_puts(win, y, 0, cols, line, base);
+		return;
+	}
+	if (wb->count == 0)
+		snprintf(left, sizeof left, " 0/0 ");
+	else if (wb->detached)
+		snprintf(left, sizeof left, " %s (not in filter) ",
+		    wb->cur.id ? wb->cur.id : "");
+	else
+		snprintf(left, sizeof left, " %zu/%zu ", wb->sel + 1,
+		    wb->count);
+	x = pane_puts(win, y, 0, cols, left, base | A_BOLD);
+	snprintf(left, sizeof left, " %s \xc2\xb7 %s ", wb->filter ?
+	    wb->filter : "all", wb->reviewer);
+	if (wb->kbd && wb->ed.pid > 0) {
+		char key[16] = "";
+		int k;
+
+		if (keymap_keys(&wb->km, KEYMAP_TERM, ACTION_KEYBOARD, &k,
+		    1) > 0)
+			keymap_key_name(k, key, sizeof key);
+		snprintf(right, sizeof right, " keyboard: %s \xc2\xb7 %s gives "
+		    "it back to the workbench ", wb->term_title, key);
+		pane_puts(win, y, x, cols - x, right, theme_attr(THEME_PROMPT));
+		return;
+	}
+	if (wb->msg[0] != '\0') {
+		/* the message first; filter and reviewer where room is left */
+		int w = pane_width(wb->msg, strlen(wb->msg)) + 2;
+		int lw = pane_width(left, strlen(left));
+
+		x += pane_puts(win, y, x, cols - x, " ", base);
+		x += pane_puts(win, y, x, cols - x, wb->msg, theme_attr(
+		    wb->msg_err ? THEME_STATUS_ERR : THEME_STATUS_MSG));
+		if (x + lw + 1 < cols && w > 0)
+			pane_puts(win, y, cols - lw, lw, left, base);
+		return;
+	}
+	x += pane_puts(win, y, x, cols - x, left, base);
+	hints(wb, right, sizeof right);
+	pane_puts(win, y, x + 1, cols - x - 1, right, base);
+}

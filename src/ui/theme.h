@@ -1,0 +1,89 @@
+/*
+ * theme.h - colour themes: small text files in themes/ that give each
+ * element of the screen a foreground, a background and attributes.
+ *
+ *	# element	fg	bg	attributes
+ *	title		cyan	default	bold
+ *	syn.keyword	magenta	default	bold
+ *
+ * Colours are default, black red green yellow blue magenta cyan white,
+ * bright-<name> or 0-255; attributes are bold dim underline reverse
+ * italic standout.  On 8-colour terminals colours past 7 are reduced
+ * (bright ones become bold) and with NO_COLOR or no colour at all only
+ * the attributes are used, so every theme stays readable.
+ *
+ * Called by ui.c once after initscr(); panes read theme_attr().
+ */
+#ifndef ASSAY_UI_THEME_H
+#define ASSAY_UI_THEME_H
+
+#include <stddef.h>
+
+#include <curses.h>
+
+#include "err.h"
+#include "syntax.h"
+
+#define THEME_ELEMS(E) \
+	E(NORMAL,	"normal") \
+	E(BORDER,	"border") \
+	E(TITLE,	"title") \
+	E(TITLE_FOCUS,	"title.focus") \
+	E(HEADER,	"header") \
+	E(CURSOR,	"cursor") \
+	E(CURSOR_IDLE,	"cursor.idle") \
+	E(STATUS,	"status") \
+	E(STATUS_MSG,	"status.message") \
+	E(STATUS_ERR,	"status.error") \
+	E(PROMPT,	"prompt") \
+	E(PASS,		"verdict.pass") \
+	E(FAIL,		"verdict.fail") \
+	E(OTHER,	"verdict.other") \
+	E(DIM,		"dim") \
+	E(LABEL,	"label") \
+	E(LINENR,	"linenr") \
+	E(GUTTER_ERR,	"gutter.error") \
+	E(GUTTER_WARN,	"gutter.warning") \
+	E(EVIDENCE,	"evidence") \
+	E(HELP_KEY,	"help.key") \
+	E(SYN_COMMENT,	"syn.comment") \
+	E(SYN_KEYWORD,	"syn.keyword") \
+	E(SYN_TYPE,	"syn.type") \
+	E(SYN_FUNCTION,	"syn.function") \
+	E(SYN_STRING,	"syn.string") \
+	E(SYN_NUMBER,	"syn.number") \
+	E(SYN_CONSTANT,	"syn.constant") \
+	E(SYN_OPERATOR,	"syn.operator") \
+	E(SYN_VARIABLE,	"syn.variable") \
+	E(SYN_PROPERTY,	"syn.property") \
+	E(SYN_PREPROC,	"syn.preproc") \
+	E(SYN_ERROR,	"syn.error")
+
+#define THEME_ENUM(id, name) THEME_##id,
+enum theme_elem {
+	THEME_ELEMS(THEME_ENUM)
+	THEME_NELEMS
+};
+#undef THEME_ENUM
+
+/*
+ * Load the theme at path (NULL: the built-in one) over the built-in dark
+ * defaults (mono ones when use_color is 0).  use_color 0 keeps only the
+ * attributes.  Must run after start_color() when colours are used.
+ * Returns 0, or -1 with err (the built-in theme stays in force).
+ */
+int	theme_load(const char *path, int use_color, struct err *err);
+
+/* Parse theme text (the file format) over the current theme.  0 or -1. */
+int	theme_parse(const char *text, const char *where, struct err *err);
+
+/* The curses attribute (colour pair included) of an element. */
+attr_t	theme_attr(enum theme_elem e);
+
+/* The element of a syntax group. */
+enum theme_elem theme_syntax(enum syn_group g);
+
+/* Does the terminal show colours under this theme?  1 or 0. */
+int	theme_has_color(void);
+
+#endif

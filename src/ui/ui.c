@@ -1,0 +1,988 @@
+/*
+ * ui.c - the workbench's frame loop: curses set-up, the layout of the
+ * panes, key dispatch through the keymap, the decisions (label, review,
+ * undo, commit) and the one function that draws, ui_frame().
+ *
+ * The loop polls stdin and the toolchain pane's fd (a verify job or the
+ * editor).  Keys are handled at once and redrawn at once; terminal
+ * output only marks the model dirty and is drawn at most every
+ * UI_FRAME_MS, so a chatty compiler costs a redraw per 10 ms, not per
+ * read.  Every decision goes straight to the store, which commits it:
+ * a killed workbench loses nothing.
+ *
+ * Called by main.c through ui_run() (ui.h).
+ */
+#include "ui.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <limits.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "config.h"
+#include "dataset.h"
+#include "pane.h"
+
+#define UI_FRAME_MS	10	/* coalesce terminal output redraws */
+
+static volatile sig_atomic_t ui_signalled;
+
+/* Box drawing: Unicode in a UTF-8 locale, ASCII otherwise. */
+static struct {
+	const char *h, *v, *tl, *tr, *tee_l, *tee_r, *tee_t, *cross;
+} ui_box;
+
+static void
+ui_on_signal(int sig)
+{
+	ui_signalled = sig;
+}
+
+static void
+ui_restore(void)
+{
+	if (!isendwin())
+		endwin();
+}
+
+static int64_t
+ui_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* --- layout -------------------------------------------------------------- */
+
+static void
+pane_place(struct pane *p, int y, int x, int rows, int cols)
+{
+	if (p->win != NULL) {
+		delwin(p->win);
+		p->win = NULL;
+	}
+	/* tiny screens: never over the status bar or off the edge */
+	if (y + rows > LINES - 1)
+		rows = LINES - 1 - y;
+	if (x + cols > COLS)
+		cols = COLS - x;
+	p->y = y;
+	p->x = x;
+	p->rows = rows > 0 ? rows : 0;
+	p->cols = cols > 0 ? cols : 0;
+	if (rows < 1 || cols < 1)
+		return;
+	p->win = newwin(rows, cols, y, x);
+	if (p->ops->resize != NULL)
+		p->ops->resize(p, rows, cols);
+}
+
+/* Width of the queue's content for a screen cols wide. */
+static int
+queue_width(int cols)
+{
+	if (cols >= 140)
+		return 56;
+	if (cols >= 120)
+		return 46;
+	if (cols >= 100)
+		return 36;
+	return cols >= 80 ? 30 : cols * 3 / 8;
+}
+
+/*
+ * Rows: the status bar is the last; every pane has a title rule above
+ * its content.  Right column, top down: spec, candidate, toolchain,
+ * trace.
+ */
+static void
+ui_layout(struct wb *wb)
+{
+	int H = LINES, W = COLS, body = H - 1, qw, rx, rw;
+	int spec, term, trace, code, y;
+
+	wb->relayout = 0;
+	for (int i = 0; i < WB_NPANES; i++)
+		if (wb->zoom >= 0 && i != wb->zoom)
+			pane_place(&wb->panes[i], 0, 0, 0, 0);
+	pane_place(&wb->help, 1, 1, body - 1, W - 2);
+	if (wb->zoom >= 0) {
+		pane_place(&wb->panes[wb->zoom], 1, 1, body - 1, W - 2);
+		return;
+	}
+	qw = queue_width(W);
+	rx = qw + 2;
+	rw = W - qw - 3;
+	trace = body >= 40 ? 6 : 4;
+	spec = body * 22 / 100;
+	if (spec < 4)
+		spec = 4;
+	term = body * 30 / 100;
+	if (term < 5)
+		term = 5;
+	code = body - spec - term - trace;
+	if (code < 4) {
+		code = 4;
+		spec = body - code - term - trace;
+		if (spec < 2)
+			spec = 2;
+	}
+	pane_place(&wb->panes[WB_QUEUE], 1, 1, body - 1, qw);
+	y = 0;
+	pane_place(&wb->panes[WB_SPEC], y + 1, rx, spec - 1, rw);
+	y += spec;
+	pane_place(&wb->panes[WB_CODE], y + 1, rx, code - 1, rw);
+	y += code;
+	pane_place(&wb->panes[WB_TERM], y + 1, rx, term - 1, rw);
+	y += term;
+	pane_place(&wb->panes[WB_TRACE], y + 1, rx, body - y - 1, rw);
+}
+
+/* --- drawing ------------------------------------------------------------- */
+
+/* The title rule of pane p at row y from x over w columns. */
+static void
+draw_title(struct wb *wb, struct pane *p, int focused, int y, int x, int w,
+    const char *left_corner, const char *right_corner)
+{
+	attr_t border = theme_attr(THEME_BORDER);
+	char right[256] = "", name[64];
+	int used, rlen;
+
+	pane_puts(stdscr, y, x, 1, left_corner, border);
+	for (int i = 1; i < w - 1; i++)
+		pane_puts(stdscr, y, x + i, 1, ui_box.h, border);
+	pane_puts(stdscr, y, x + w - 1, 1, right_corner, border);
+	snprintf(name, sizeof name, " %s%s ", p->ops->name,
+	    wb->zoom >= 0 && p == &wb->panes[wb->zoom] ? " (zoomed)" : "");
+	used = pane_puts(stdscr, y, x + 2, w - 4, name, theme_attr(focused ?
+	    THEME_TITLE_FOCUS : THEME_TITLE));
+	if (p->ops->title != NULL)
+		p->ops->title(p, right, sizeof right);
+	if (right[0] == '\0')
+		return;
+	rlen = pane_width(right, strlen(right)) + 2;
+	if (rlen > w - used - 6)
+		rlen = w - used - 6;
+	if (rlen > 2) {
+		char *t = xasprintf(" %s ", right);
+
+		pane_puts(stdscr, y, x + w - 2 - rlen, rlen, t,
+		    theme_attr(THEME_TITLE));
+		free(t);
+	}
+}
+
+static void
+draw_vline(int x, int y0, int y1)
+{
+	for (int y = y0; y < y1; y++)
+		pane_puts(stdscr, y, x, 1, ui_box.v, theme_attr(THEME_BORDER));
+}
+
+static void
+ui_frame(struct wb *wb)
+{
+	int body = LINES - 1, W = COLS;
+	struct pane *q = &wb->panes[WB_QUEUE];
+
+	if (wb->relayout) {
+		ui_layout(wb);
+		/* shrunk while a program runs in the pane: zoom it */
+		if (wb->resized && wb->zoom < 0 && (wb->job != NULL ||
+		    (wb->kbd && wb->ed.pid > 0))) {
+			term_pane_zoom(wb, 1);
+			if (wb->relayout)
+				ui_layout(wb);
+		}
+		wb->resized = 0;
+	}
+	wb_sync(wb, q->rows > 1 ? q->rows - 1 : 20);
+	werase(stdscr);
+	if (wb->help_open || wb->zoom >= 0) {
+		struct pane *p = wb->help_open ? &wb->help :
+		    &wb->panes[wb->zoom];
+
+		draw_title(wb, p, wb->help_open || wb->focus == wb->zoom, 0, 0,
+		    W, ui_box.tl, ui_box.tr);
+		draw_vline(0, 1, body);
+		draw_vline(W - 1, 1, body);
+	} else {
+		int qx = q->cols + 1;
+
+		draw_title(wb, q, wb->focus == WB_QUEUE, 0, 0, qx + 1,
+		    ui_box.tl, ui_box.tee_t);
+		for (int i = WB_SPEC; i < WB_NPANES; i++) {
+			struct pane *p = &wb->panes[i];
+
+			draw_title(wb, p, wb->focus == i, p->y - 1, qx, W - qx,
+			    i == WB_SPEC ? ui_box.tee_t : ui_box.tee_l,
+			    i == WB_SPEC ? ui_box.tr : ui_box.tee_r);
+		}
+		draw_vline(0, 1, body);
+		for (int y = 1; y < body; y++) {
+			int is_title = 0;
+
+			for (int i = WB_CODE; i < WB_NPANES; i++)
+				if (wb->panes[i].y - 1 == y)
+					is_title = 1;
+			if (is_title)
+				continue;
+			pane_puts(stdscr, y, qx, 1, ui_box.v,
+			    theme_attr(THEME_BORDER));
+			pane_puts(stdscr, y, W - 1, 1, ui_box.v,
+			    theme_attr(THEME_BORDER));
+		}
+	}
+	statusbar_draw(wb, stdscr, LINES - 1, W);
+	wnoutrefresh(stdscr);
+	for (int i = 0; i < WB_NPANES && !wb->help_open; i++) {
+		struct pane *p = &wb->panes[i];
+
+		if (p->win == NULL)
+			continue;
+		werase(p->win);
+		p->ops->draw(p, p->win);
+		wnoutrefresh(p->win);
+	}
+	if (wb->help_open && wb->help.win != NULL) {
+		werase(wb->help.win);
+		wb->help.ops->draw(&wb->help, wb->help.win);
+		wnoutrefresh(wb->help.win);
+	}
+	if (wb->kbd && wb->ed.pid > 0 && !wb->help_open && wb->term != NULL &&
+	    wb->panes[WB_TERM].win != NULL) {
+		int r, c, vis;
+
+		term_cursor(wb->term, &r, &c, &vis);
+		wmove(wb->panes[WB_TERM].win, r, c);
+		wnoutrefresh(wb->panes[WB_TERM].win);
+		curs_set(vis ? 1 : 0);
+	} else if (wb->prompt_open) {
+		wmove(stdscr, LINES - 1, 1 + pane_width(wb->prompt,
+		    wb->prompt_len));
+		wnoutrefresh(stdscr);
+		curs_set(1);
+	} else {
+		curs_set(0);
+	}
+	doupdate();
+	wb->dirty = 0;
+}
+
+/* Write the screen as text, one line per row, trailing blanks dropped. */
+static void
+ui_dump(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	wchar_t *row = xcalloc((size_t)COLS + 1, sizeof *row);
+
+	if (f == NULL) {
+		free(row);
+		return;
+	}
+	for (int y = 0; y < LINES; y++) {
+		char mb[MB_LEN_MAX];
+		mbstate_t st;
+		int n = mvwinnwstr(newscr, y, 0, row, COLS);
+		size_t end;
+
+		if (n == ERR)
+			n = 0;
+		row[n] = L'\0';
+		end = wcslen(row);
+		while (end > 0 && row[end - 1] == L' ')
+			end--;
+		memset(&st, 0, sizeof st);
+		for (size_t i = 0; i < end; i++) {
+			size_t k = wcrtomb(mb, row[i], &st);
+
+			if (k == (size_t)-1) {
+				fputc('?', f);
+				memset(&st, 0, sizeof st);
+			} else {
+				fwrite(mb, 1, k, f);
+			}
+		}
+		fputc('\n', f);
+	}
+	free(row);
+	fclose(f);
+}
+
+/* --- decisions ----------------------------------------------------------- */
+
+/* After a decision on id: advance past it when it is still in the queue. */
+static void
+ui_advance(struct wb *wb, const char *id)
+{
+	struct err err;
+	size_t idx, n;
+
+	if (wb->detached) {
+		wb->detached = 0;
+		wb_refresh(wb);
+		return;
+	}
+	if (store_query_count(wb->st, wb->filter, &n, &err) == 0)
+		wb->count = n;
+	if (store_query_index(wb->st, wb->filter, id, &idx, &err) == 0)
+		wb->sel = idx + 1 < wb->count ? idx + 1 : idx;
+	/* else it left the filter and the next row took its place */
+	wb_refresh(wb);
+}
+
+static void
+ui_label(struct wb *wb, const char *category)
+{
+	struct wb_cur *c = &wb->cur;
+	struct err err;
+	char *id;
+
+	if (c->id == NULL || c->cand.id == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return;
+	}
+	if (store_label_set(wb->st, c->id, category, NULL, NULL, wb->reviewer,
+	    c->has_run ? c->run.id : 0, c->has_run ? c->run.evidence : NULL,
+	    &err) < 0) {
+		wb_msg(wb, 1, "label %s: %s", c->id, err.msg);
+		return;
+	}
+	id = xstrdup(c->id);
+	wb_msg(wb, 0, "labelled %s %s%s", id, category, c->has_run ? "" :
+	    " (no run yet)");
+	ui_advance(wb, id);
+	free(id);
+}
+
+static void
+ui_review(struct wb *wb, const char *status)
+{
+	struct wb_cur *c = &wb->cur;
+	struct err err;
+	char *id;
+
+	if (c->id == NULL || c->cand.id == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return;
+	}
+	if (store_review_set(wb->st, c->id, status, NULL, wb->reviewer,
+	    &err) < 0) {
+		wb_msg(wb, 1, "%s %s: %s", status, c->id, err.msg);
+		return;
+	}
+	id = xstrdup(c->id);
+	wb_msg(wb, 0, "%s %s", status, id);
+	ui_advance(wb, id);
+	free(id);
+}
+
+static void
+ui_accept(struct wb *wb)
+{
+	struct wb_cur *c = &wb->cur;
+
+	if (c->id == NULL || c->cand.id == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return;
+	}
+	if (c->has_run && c->run.verdict != NULL &&
+	    strcmp(c->run.verdict, "pass") == 0) {
+		ui_review(wb, "accepted");
+		return;
+	}
+	wb->ask = WB_ASK_ACCEPT;
+	wb_msg(wb, 0, "accept %s although its latest verdict is %s? y/n",
+	    c->id, c->has_run && c->run.verdict ? c->run.verdict : "none "
+	    "(never run)");
+}
+
+static void
+ui_undo(struct wb *wb, int redo)
+{
+	char what[512], *of;
+	struct err err;
+	int rc;
+
+	rc = redo ? store_redo(wb->st, wb->reviewer, what, sizeof what, &err) :
+	    store_undo(wb->st, wb->reviewer, what, sizeof what, &err);
+	if (rc < 0) {
+		wb_msg(wb, 1, "%s: %s", redo ? "redo" : "undo", err.msg);
+		return;
+	}
+	wb_msg(wb, 0, "%s", what);
+	if (rc == 1)
+		return;
+	/* what ends "... of ID": go back to that candidate */
+	of = strstr(what, " of ");
+	while (of != NULL && strstr(of + 4, " of ") != NULL)
+		of = strstr(of + 4, " of ");
+	if (of != NULL)
+		wb_select_id(wb, of + 4);
+	wb_refresh(wb);
+}
+
+static void
+ui_commit(struct wb *wb)
+{
+	const char *repo = wb->o->repo_dir ? wb->o->repo_dir : "dataset";
+	struct dataset_result res;
+	struct err err;
+
+	memset(&res, 0, sizeof res);
+	wb_msg(wb, 0, "committing to %s ...", repo);
+	if (dataset_commit(wb->st, repo, NULL, wb->reviewer, &res, &err) < 0) {
+		wb_msg(wb, 1, "commit: %s", err.msg);
+		return;
+	}
+	if (!res.committed)
+		wb_msg(wb, 0, "nothing new to commit (%zu samples in %s)",
+		    res.samples, repo);
+	else
+		wb_msg(wb, 0, "committed %zu sample%s (%.7s): %zu added, %zu "
+		    "changed, %zu removed; %zu in %s", res.added +
+		    res.modified + res.removed, res.added + res.modified +
+		    res.removed == 1 ? "" : "s", res.oid, res.added,
+		    res.modified, res.removed, res.samples, repo);
+}
+
+/* --- the `:` line -------------------------------------------------------- */
+
+static void ui_action(struct wb *wb, enum action a);
+
+static void
+ui_goto(struct wb *wb, const char *prefix)
+{
+	struct err err;
+	char *id = NULL;
+	int rc = store_candidate_resolve(wb->st, prefix, &id, &err);
+
+	if (rc == 0)
+		wb_select_id(wb, id);
+	else if (rc == 1)
+		wb_msg(wb, 1, "no candidate %s", prefix);
+	else if (rc == 2)
+		wb_msg(wb, 1, "%s is ambiguous", prefix);
+	else
+		wb_msg(wb, 1, "goto %s: %s", prefix, err.msg);
+	free(id);
+}
+
+static void
+ui_command(struct wb *wb, char *line)
+{
+	struct err err;
+	enum action a;
+	char *arg;
+
+	while (*line == ' ')
+		line++;
+	arg = line + strcspn(line, " ");
+	if (*arg != '\0')
+		*arg++ = '\0';
+	while (*arg == ' ')
+		arg++;
+	if (*line == '\0')
+		return;
+	if (strcmp(line, "filter") == 0 || strcmp(line, "where") == 0) {
+		if (wb_set_filter(wb, arg) == 0)
+			wb_msg(wb, 0, "filter: %s (%zu)", *arg ? arg : "all",
+			    wb->count);
+	} else if (strcmp(line, "goto") == 0 || strcmp(line, "show") == 0) {
+		ui_goto(wb, arg);
+	} else if (strcmp(line, "bind") == 0 || strcmp(line, "unbind") == 0) {
+		char *l = xasprintf("%s %s", line, arg);
+
+		if (keymap_parse_line(&wb->km, l, &err) < 0)
+			wb_msg(wb, 1, "%s", err.msg);
+		else
+			wb_msg(wb, 0, "%s", l);
+		free(l);
+	} else if (strcmp(line, "q") == 0) {
+		ui_action(wb, ACTION_QUIT);
+	} else if (keymap_action_parse(line, &a, &err) == 0) {
+		ui_action(wb, a);
+	} else {
+		wb_msg(wb, 1, "unknown command '%s' (filter, goto, bind, "
+		    "unbind or an action name)", line);
+	}
+}
+
+static void
+ui_prompt_key(struct wb *wb, int key)
+{
+	if (key == KEYMAP_KEY_ENTER) {
+		char line[sizeof wb->prompt];
+
+		memcpy(line, wb->prompt, wb->prompt_len);
+		line[wb->prompt_len] = '\0';
+		wb->prompt_open = 0;
+		wb->msg[0] = '\0';
+		ui_command(wb, line);
+		return;
+	}
+	if (key == KEYMAP_KEY_ESC || key == KEYMAP_CTRL('c') ||
+	    key == KEYMAP_CTRL('g')) {
+		wb->prompt_open = 0;
+		return;
+	}
+	if (key == KEYMAP_KEY_BACKSPACE || key == KEYMAP_CTRL('h')) {
+		if (wb->prompt_len == 0) {
+			wb->prompt_open = 0;
+			return;
+		}
+		do
+			wb->prompt_len--;
+		while (wb->prompt_len > 0 &&
+		    (wb->prompt[wb->prompt_len] & 0xC0) == 0x80);
+		return;
+	}
+	if (key == KEYMAP_CTRL('u')) {
+		wb->prompt_len = 0;
+		return;
+	}
+	if (key >= 32 && key < KEYMAP_KEY_BASE && key != 127) {
+		char mb[8];
+		wint_t w = (wint_t)key;
+		mbstate_t st;
+		size_t k;
+
+		memset(&st, 0, sizeof st);
+		k = wcrtomb(mb, (wchar_t)w, &st);
+		if (k != (size_t)-1 && wb->prompt_len + k < sizeof wb->prompt) {
+			memcpy(wb->prompt + wb->prompt_len, mb, k);
+			wb->prompt_len += k;
+		}
+	}
+}
+
+/* --- dispatch ------------------------------------------------------------ */
+
+static void
+ui_action(struct wb *wb, enum action a)
+{
+	struct pane *p = &wb->panes[wb->focus];
+
+	switch (a) {
+	case ACTION_MOVE_DOWN: case ACTION_MOVE_UP:
+	case ACTION_PAGE_DOWN: case ACTION_PAGE_UP:
+	case ACTION_MOVE_FIRST: case ACTION_MOVE_LAST:
+		/* the focused pane scrolls; others move the queue */
+		if (p->ops->request == NULL || !p->ops->request(p, a))
+			wb->panes[WB_QUEUE].ops->request(&wb->panes[WB_QUEUE],
+			    a);
+		break;
+	case ACTION_ENTER:
+		if (p->ops->request != NULL && p->ops->request(p, a))
+			break;
+		wb->focus = WB_CODE;
+		if (wb->zoom >= 0)
+			wb->zoom = WB_CODE;
+		wb->relayout = 1;
+		break;
+	case ACTION_NEXT_PANE:
+	case ACTION_PREV_PANE:
+		wb->focus = (wb->focus + (a == ACTION_NEXT_PANE ? 1 :
+		    WB_NPANES - 1)) % WB_NPANES;
+		if (wb->zoom >= 0) {
+			wb->zoom = wb->focus;
+			wb->auto_zoom = 0;
+			wb->relayout = 1;
+		}
+		break;
+	case ACTION_ZOOM:
+		wb->zoom = wb->zoom == wb->focus ? -1 : wb->focus;
+		wb->auto_zoom = 0;
+		wb->relayout = 1;
+		break;
+	case ACTION_VERIFY:
+		term_pane_verify(wb, wb->cur.id);
+		break;
+	case ACTION_CANCEL:
+		term_pane_cancel(wb);
+		break;
+	case ACTION_EDIT:
+		term_pane_edit(wb);
+		break;
+	case ACTION_KEYBOARD:
+		if (wb->ed.pid > 0) {
+			wb->kbd = 1;
+			wb->focus = WB_TERM;
+			term_pane_zoom(wb, 1);
+		} else {
+			wb_msg(wb, 1, "no program runs in the toolchain pane");
+		}
+		break;
+	case ACTION_LABEL_COMPILE:	ui_label(wb, "compile"); break;
+	case ACTION_LABEL_API:		ui_label(wb, "api"); break;
+	case ACTION_LABEL_FUNCTIONAL:	ui_label(wb, "functional"); break;
+	case ACTION_LABEL_FORMAT:	ui_label(wb, "format"); break;
+	case ACTION_LABEL_PERFORMANCE:
+		ui_label(wb, "performance");
+		break;
+	case ACTION_ACCEPT:		ui_accept(wb); break;
+	case ACTION_REJECT:		ui_review(wb, "rejected"); break;
+	case ACTION_FLAG:		ui_review(wb, "flagged"); break;
+	case ACTION_UNDO:		ui_undo(wb, 0); break;
+	case ACTION_REDO:		ui_undo(wb, 1); break;
+	case ACTION_COMMIT:		ui_commit(wb); break;
+	case ACTION_PROMPT:
+		wb->prompt_open = 1;
+		wb->prompt_len = 0;
+		break;
+	case ACTION_HELP:
+		wb->help_open = 1;
+		wb->help.scroll = 0;
+		break;
+	case ACTION_REDRAW:
+		clearok(curscr, TRUE);
+		wb->relayout = 1;
+		wb_refresh(wb);
+		break;
+	case ACTION_QUIT:
+		if (term_pane_busy(wb)) {
+			wb->ask = WB_ASK_QUIT;
+			wb_msg(wb, 0, "%s is running in the toolchain pane; "
+			    "quit anyway? y/n", wb->job ? "a verification" :
+			    "the editor");
+		} else {
+			wb->quit = 1;
+		}
+		break;
+	case ACTION_NONE:
+	case ACTION_COUNT:
+		break;
+	}
+}
+
+static void
+ui_key(struct wb *wb, int key)
+{
+	struct pane *q = &wb->panes[WB_QUEUE];
+	enum action a;
+
+	/* keys that came in one read act on what the last one selected */
+	wb_sync(wb, q->rows > 1 ? q->rows - 1 : 20);
+	wb->dirty = 1;
+	if (wb->ask != WB_ASK_NONE) {
+		enum wb_ask ask = wb->ask;
+
+		wb->ask = WB_ASK_NONE;
+		wb->msg[0] = '\0';
+		if (key != 'y' && key != 'Y') {
+			wb_msg(wb, 0, "cancelled");
+			return;
+		}
+		if (ask == WB_ASK_ACCEPT)
+			ui_review(wb, "accepted");
+		else if (ask == WB_ASK_QUIT)
+			wb->quit = 1;
+		return;
+	}
+	if (wb->prompt_open) {
+		ui_prompt_key(wb, key);
+		return;
+	}
+	if (wb->kbd && wb->ed.pid > 0) {
+		if (keymap_lookup(&wb->km, KEYMAP_TERM, key) ==
+		    ACTION_KEYBOARD) {
+			wb->kbd = 0;
+			term_pane_zoom(wb, 0);
+			wb_msg(wb, 0, "keyboard: workbench (C-] or Enter on "
+			    "the toolchain pane gives it back to the program)");
+		} else {
+			term_pane_key(wb, key);
+		}
+		return;
+	}
+	wb->kbd = 0;
+	a = keymap_lookup(&wb->km, KEYMAP_GLOBAL, key);
+	if (wb->help_open) {
+		if (a == ACTION_HELP || a == ACTION_QUIT ||
+		    key == KEYMAP_KEY_ESC || a == ACTION_NONE)
+			wb->help_open = 0;
+		else if (wb->help.ops->request(&wb->help, a) == 0)
+			wb->help_open = 0;
+		return;
+	}
+	if (a == ACTION_NONE) {
+		char name[32];
+
+		keymap_key_name(key, name, sizeof name);
+		wb_msg(wb, 1, "%s is not bound (? lists the keys)", name);
+		return;
+	}
+	if (a != ACTION_QUIT)	/* --dump-screen keeps the message */
+		wb->msg[0] = '\0';
+	ui_action(wb, a);
+}
+
+/* A curses key into a keymap key; -1 for keys the keymap cannot name. */
+static int
+ui_keycode(int rc, wint_t ch)
+{
+	if (rc != KEY_CODE_YES) {
+		if (ch == '\n')
+			return KEYMAP_CTRL('j');
+		return (int)ch;
+	}
+	if (ch >= KEY_F(0) && ch <= KEY_F(63))
+		return KEYMAP_KEY_F((int)(ch - KEY_F(0)));
+	switch (ch) {
+	case KEY_UP:		return KEYMAP_KEY_UP;
+	case KEY_DOWN:		return KEYMAP_KEY_DOWN;
+	case KEY_LEFT:		return KEYMAP_KEY_LEFT;
+	case KEY_RIGHT:		return KEYMAP_KEY_RIGHT;
+	case KEY_HOME:		return KEYMAP_KEY_HOME;
+	case KEY_END:		return KEYMAP_KEY_END;
+	case KEY_PPAGE:		return KEYMAP_KEY_PGUP;
+	case KEY_NPAGE:		return KEYMAP_KEY_PGDN;
+	case KEY_IC:		return KEYMAP_KEY_INS;
+	case KEY_DC:		return KEYMAP_KEY_DEL;
+	case KEY_BTAB:		return KEYMAP_KEY_BTAB;
+	case KEY_ENTER:		return KEYMAP_KEY_ENTER;
+	case KEY_BACKSPACE:	return KEYMAP_KEY_BACKSPACE;
+	default:		return -1;
+	}
+}
+
+/* --- set-up and the loop ------------------------------------------------- */
+
+static void
+ui_box_init(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	if (cs != NULL && (strcmp(cs, "UTF-8") == 0 ||
+	    strcmp(cs, "utf8") == 0)) {
+		ui_box.h = "\xe2\x94\x80";
+		ui_box.v = "\xe2\x94\x82";
+		ui_box.tl = "\xe2\x94\x8c";
+		ui_box.tr = "\xe2\x94\x90";
+		ui_box.tee_l = "\xe2\x94\x9c";
+		ui_box.tee_r = "\xe2\x94\xa4";
+		ui_box.tee_t = "\xe2\x94\xac";
+		ui_box.cross = "\xe2\x94\xbc";
+	} else {
+		pane_ascii = 1;
+		ui_box.h = "-";
+		ui_box.v = "|";
+		ui_box.tl = ui_box.tr = ui_box.tee_l = ui_box.tee_r = "+";
+		ui_box.tee_t = ui_box.cross = "+";
+	}
+}
+
+/* Keys from $XDG_CONFIG_HOME/assay/keys (or ~/.config/assay/keys). */
+static void
+ui_load_keys(struct wb *wb)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	struct err err;
+	char *path;
+
+	if (xdg != NULL && *xdg != '\0')
+		path = xasprintf("%s/assay/keys", xdg);
+	else if (home != NULL && *home != '\0')
+		path = xasprintf("%s/.config/assay/keys", home);
+	else
+		return;
+	if (keymap_load(&wb->km, path, &err) < 0)
+		wb_msg(wb, 1, "%s", err.msg);
+	free(path);
+}
+
+/*
+ * Why: a build tree's data directory may be build/ (it holds the grammar
+ * cache) while themes/ and the queries sit one level up; look in both.
+ * New string, or NULL when neither has rel.
+ */
+static char *
+ui_data_path(const char *dir, const char *rel)
+{
+	const char *bases[2] = { dir, NULL };
+	char *up = dir != NULL ? xasprintf("%s/..", dir) : NULL;
+
+	bases[1] = up;
+	for (int i = 0; i < 2; i++) {
+		char *p;
+
+		if (bases[i] == NULL)
+			continue;
+		p = xasprintf("%s/%s", bases[i], rel);
+		if (access(p, R_OK) == 0) {
+			free(up);
+			return p;
+		}
+		free(p);
+	}
+	free(up);
+	return NULL;
+}
+
+static void
+ui_init_curses(struct wb *wb)
+{
+	const char *no_color = getenv("NO_COLOR");
+	const char *theme = getenv("ASSAY_THEME");
+	char *rel, *path;
+	int color;
+	struct err err;
+
+	setlocale(LC_ALL, "");
+	ui_box_init();
+	fatal_set_hook(ui_restore);
+	initscr();
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	color = has_colors() && (no_color == NULL || *no_color == '\0');
+	if (color) {
+		start_color();
+		use_default_colors();
+	}
+	if (theme == NULL || *theme == '\0')
+		theme = color ? "dark" : "mono";
+	rel = xasprintf("themes/%s.theme", theme);
+	path = ui_data_path(wb->o->data_dir, rel);
+	if (theme_load(path, color, &err) < 0)
+		wb_msg(wb, 1, "%s (using the built-in theme)", err.msg);
+	else if (path == NULL && getenv("ASSAY_THEME") != NULL)
+		wb_msg(wb, 1, "no theme %s (using the built-in theme)", rel);
+	free(rel);
+	free(path);
+}
+
+int
+ui_run(struct store *st, const struct ui_opts *o)
+{
+	static const struct verify_opts vdefault;
+	struct wb wb;
+	struct sigaction sa;
+	struct err err;
+	int64_t last_frame = 0;
+	char *gdir;
+
+	memset(&wb, 0, sizeof wb);
+	wb.st = st;
+	wb.o = o;
+	wb.vopts = o->vopts != NULL ? *o->vopts : vdefault;
+	wb.reviewer = xstrdup(o->reviewer != NULL ? o->reviewer : "unknown");
+	wb.zoom = -1;
+	wb.ed.fd = -1;
+	wb.focus = WB_QUEUE;
+	wb.relayout = 1;
+	wb.stale = 1;
+	wb.dirty = 1;
+	keymap_init(&wb.km);
+	keymap_defaults(&wb.km);
+	wb.panes[WB_QUEUE].ops = &pane_queue_ops;
+	wb.panes[WB_SPEC].ops = &pane_spec_ops;
+	wb.panes[WB_CODE].ops = &pane_code_ops;
+	wb.panes[WB_TERM].ops = &pane_term_ops;
+	wb.panes[WB_TRACE].ops = &pane_trace_ops;
+	wb.help.ops = &pane_help_ops;
+	for (int i = 0; i < WB_NPANES; i++)
+		wb.panes[i].wb = &wb;
+	wb.help.wb = &wb;
+
+	gdir = ui_data_path(o->data_dir, "grammars/verilog/highlights.scm");
+	if (gdir != NULL)
+		gdir[strlen(gdir) - strlen("/verilog/highlights.scm")] = '\0';
+	else
+		gdir = xstrdup("grammars");
+	if (syntax_init(gdir, &err) < 0)
+		wb_msg(&wb, 1, "highlighting: %s", err.msg);
+	free(gdir);
+	ui_load_keys(&wb);
+	if (o->filter != NULL && *o->filter != '\0' &&
+	    wb_set_filter(&wb, o->filter) < 0)
+		wb.filter = NULL;	/* the message says why */
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = ui_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	ui_init_curses(&wb);
+	while (!wb.quit && !ui_signalled) {
+		struct pollfd pfd[2];
+		int nfd = 1, timeout = -1, fd, rc, t;
+		int64_t now = ui_now_ms();
+		wint_t ch;
+
+		if (wb.dirty || wb.relayout) {
+			if (now - last_frame >= UI_FRAME_MS || wb.redraw_all) {
+				ui_frame(&wb);
+				last_frame = now;
+				wb.redraw_all = 0;
+			} else {
+				timeout = (int)(UI_FRAME_MS -
+				    (now - last_frame));
+			}
+		}
+		pfd[0].fd = STDIN_FILENO;
+		pfd[0].events = POLLIN;
+		fd = term_pane_fd(&wb);
+		if (fd >= 0) {
+			pfd[1].fd = fd;
+			pfd[1].events = POLLIN;
+			nfd = 2;
+		}
+		t = term_pane_timeout(&wb);
+		if (t >= 0 && (timeout < 0 || t < timeout))
+			timeout = t;
+		rc = poll(pfd, (nfds_t)nfd, timeout);
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (term_pane_busy(&wb))
+			term_pane_io(&wb);
+		while ((rc = wget_wch(stdscr, &ch)) != ERR) {
+			int key;
+
+			if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
+				wb.relayout = 1;
+				wb.resized = 1;
+				wb.redraw_all = 1;
+				continue;
+			}
+			key = ui_keycode(rc, ch);
+			if (key < 0)
+				continue;
+			ui_key(&wb, key);
+			wb.redraw_all = 1;	/* keys draw at once */
+			if (wb.quit)
+				break;
+		}
+	}
+	wb.dirty = 1;
+	ui_frame(&wb);
+	if (o->dump_screen != NULL)
+		ui_dump(o->dump_screen);
+	term_pane_stop(&wb);
+	for (int i = 0; i < WB_NPANES; i++)
+		if (wb.panes[i].win != NULL)
+			delwin(wb.panes[i].win);
+	if (wb.help.win != NULL)
+		delwin(wb.help.win);
+	endwin();
+	syntax_shutdown();
+	wb_release(&wb);
+	return 0;
+}

@@ -1,0 +1,25 @@
+/*
+ * ui.h - the workbench (design.md section 6): queue, spec, candidate,
+ * toolchain and trace panes over a store, driven by the keymap.  The only
+ * entry point of src/ui; main.c calls it once the store is open.
+ */
+#ifndef ASSAY_UI_H
+#define ASSAY_UI_H
+
+struct store;
+struct verify_opts;
+
+struct ui_opts {
+	const char *db_path;		/* for the title */
+	const char *reviewer;		/* recorded on every decision */
+	const char *repo_dir;		/* dataset repository for `c` (default "dataset") */
+	const char *data_dir;		/* has grammars/ and themes/ */
+	const struct verify_opts *vopts;	/* sandbox and limits for `v` */
+	const char *filter;		/* initial queue filter or NULL */
+	const char *dump_screen;	/* write the final screen as text here on exit, or NULL */
+};
+
+/* Run the workbench on st until the user quits; returns the exit status. */
+int	ui_run(struct store *st, const struct ui_opts *o);
+
+#endif

@@ -1,0 +1,352 @@
+/*
+ * wb.c - the workbench model: the queue page read from the store, the
+ * candidate on screen with its task, runs, recorded results, syntax and
+ * trace, and the status message.  Reads through store.h only; draws
+ * nothing.  Called by ui.c and the panes.
+ */
+#include "pane.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(wb->msg, sizeof wb->msg, fmt, ap);
+	va_end(ap);
+	/* one line: the status bar has no room for more */
+	for (char *p = wb->msg; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	wb->msg_err = is_err;
+	wb->dirty = 1;
+}
+
+static void
+rows_free(struct wb *wb)
+{
+	for (size_t i = 0; i < wb->nrows; i++)
+		store_row_release(&wb->rows[i]);
+	free(wb->rows);
+	wb->rows = NULL;
+	wb->nrows = 0;
+}
+
+static void
+link_release(struct wb_link *l)
+{
+	free(l->id);
+	free(l->origin);
+	free(l->kind);
+	free(l->verdict);
+	free(l->stage);
+	free(l->feedback);
+}
+
+static void
+cur_release(struct wb_cur *c)
+{
+	free(c->id);
+	candidate_release(&c->cand);
+	task_release(&c->task);
+	store_row_release(&c->row);
+	if (c->has_run)
+		run_release(&c->run);
+	for (size_t i = 0; i < c->nrec; i++)
+		recorded_release(&c->rec[i]);
+	free(c->rec);
+	syntax_free(c->syn);
+	for (size_t i = 0; i < c->ntrace; i++)
+		link_release(&c->trace[i]);
+	free(c->trace);
+	memset(c, 0, sizeof *c);
+}
+
+/* The toolchain feedback a repair answers: first error, else evidence. */
+static char *
+feedback_of(const struct run *r)
+{
+	const struct diag *d = NULL;
+
+	for (size_t i = 0; i < r->ndiags; i++) {
+		if (r->diags[i].severity != NULL &&
+		    strcmp(r->diags[i].severity, "warning") == 0)
+			continue;
+		d = &r->diags[i];
+		break;
+	}
+	if (d != NULL && d->message != NULL) {
+		if (d->line > 0)
+			return xasprintf("%s:%d: %s", d->file ? d->file : "",
+			    d->line, d->message);
+		return xstrdup(d->message);
+	}
+	if (r->evidence != NULL && *r->evidence != '\0')
+		return xstrdup(r->evidence);
+	if (r->subcategory != NULL)
+		return xstrdup(r->subcategory);
+	return NULL;
+}
+
+static void
+trace_add(struct wb_cur *c, const char *id, const char *origin,
+    const char *kind, const struct run *r, const char *verdict,
+    const char *stage, int current)
+{
+	struct wb_link *l;
+
+	c->trace = xreallocarray(c->trace, c->ntrace + 1, sizeof *c->trace);
+	l = &c->trace[c->ntrace++];
+	memset(l, 0, sizeof *l);
+	l->id = xstrdup(id);
+	l->origin = xstrdup(origin);
+	l->kind = xstrdup(kind);
+	l->current = current;
+	if (r != NULL) {
+		l->verdict = xstrdup(r->verdict);
+		l->stage = xstrdup(r->stage);
+		l->feedback = feedback_of(r);
+	} else {
+		l->verdict = xstrdup(verdict);
+		l->stage = xstrdup(stage);
+	}
+}
+
+/* Ancestors (oldest first), the candidate, then its repairs. */
+static void
+trace_load(struct wb *wb, struct wb_cur *c)
+{
+	char *chain[16];
+	size_t nchain = 0;
+	char *parent = xstrdup(c->cand.parent);
+	struct store_row *kids = NULL;
+	size_t nkids = 0;
+	struct err err;
+	char *f;
+
+	while (parent != NULL && nchain < 16) {
+		struct candidate pc = { 0 };
+
+		chain[nchain++] = parent;
+		if (store_candidate_get(wb->st, parent, &pc, &err) != 0)
+			break;
+		parent = xstrdup(pc.parent);
+		candidate_release(&pc);
+	}
+	for (size_t i = nchain; i-- > 0;) {
+		struct candidate pc = { 0 };
+		struct run pr = { 0 };
+		int has;
+
+		if (store_candidate_get(wb->st, chain[i], &pc, &err) != 0) {
+			free(chain[i]);
+			continue;
+		}
+		has = store_run_latest(wb->st, chain[i], &pr, &err) == 0;
+		trace_add(c, pc.id, pc.origin, pc.kind, has ? &pr : NULL, NULL,
+		    NULL, 0);
+		if (has)
+			run_release(&pr);
+		candidate_release(&pc);
+		free(chain[i]);
+	}
+	trace_add(c, c->cand.id, c->cand.origin, c->cand.kind,
+	    c->has_run ? &c->run : NULL, NULL, NULL, 1);
+	f = xasprintf("parent=%s", c->cand.id);
+	if (store_query_page(wb->st, f, 0, 8, &kids, &nkids, &err) == 0) {
+		for (size_t i = 0; i < nkids; i++) {
+			trace_add(c, kids[i].id, kids[i].origin, kids[i].kind,
+			    NULL, kids[i].verdict, kids[i].stage, 0);
+			store_row_release(&kids[i]);
+		}
+		free(kids);
+	}
+	free(f);
+}
+
+void
+wb_load(struct wb *wb, const char *id)
+{
+	struct wb_cur *c = &wb->cur;
+	struct store_row *row = NULL;
+	struct err err;
+	size_t n = 0;
+	char *f, *keep = xstrdup(id);
+
+	cur_release(c);
+	wb->dirty = 1;
+	wb->panes[WB_SPEC].scroll = 0;
+	wb->panes[WB_CODE].scroll = 0;
+	wb->panes[WB_TRACE].scroll = 0;
+	if (keep == NULL)
+		return;
+	c->id = keep;
+	if (store_candidate_get(wb->st, id, &c->cand, &err) != 0) {
+		wb_msg(wb, 1, "load %s: %s", id, err.msg);
+		return;
+	}
+	if (store_task_get(wb->st, c->cand.task_id, &c->task, &err) != 0)
+		wb_msg(wb, 1, "load task %s: %s", c->cand.task_id, err.msg);
+	c->has_run = store_run_latest(wb->st, id, &c->run, &err) == 0;
+	if (store_recorded_list(wb->st, id, &c->rec, &c->nrec, &err) < 0) {
+		c->rec = NULL;
+		c->nrec = 0;
+	}
+	f = xasprintf("id=%s", id);
+	if (store_query_page(wb->st, f, 0, 1, &row, &n, &err) == 0 && n == 1)
+		c->row = row[0];
+	free(row);
+	free(f);
+	if (syntax_parse(&c->syn, c->cand.lang, c->cand.code ? c->cand.code :
+	    "", c->cand.code_len, &err) < 0)
+		c->syn = NULL;
+	trace_load(wb, c);
+	/* Show the first diagnosed line. */
+	if (c->has_run) {
+		for (size_t i = 0; i < c->run.ndiags; i++) {
+			int line = c->run.diags[i].cand_line;
+
+			if (line > 0) {
+				int rows = wb->panes[WB_CODE].rows - 1;
+				int top = line - 1 - rows / 3;
+				int max = (int)syntax_nlines(c->syn) - rows;
+
+				if (c->syn != NULL && top > max)
+					top = max;
+				wb->panes[WB_CODE].scroll = top > 0 ? top : 0;
+				break;
+			}
+		}
+	}
+}
+
+const struct store_row *
+wb_row(const struct wb *wb, size_t i)
+{
+	if (i < wb->rows_off || i >= wb->rows_off + wb->nrows)
+		return NULL;
+	return &wb->rows[i - wb->rows_off];
+}
+
+void
+wb_sync(struct wb *wb, int page_rows)
+{
+	const struct store_row *r;
+	struct err err;
+	size_t h = page_rows > 0 ? (size_t)page_rows : 1;
+
+	if (wb->stale) {
+		size_t n;
+
+		if (store_query_count(wb->st, wb->filter, &n, &err) < 0) {
+			wb_msg(wb, 1, "%s", err.msg);
+			n = 0;
+		}
+		wb->count = n;
+	}
+	if (wb->count == 0)
+		wb->sel = 0;
+	else if (wb->sel >= wb->count)
+		wb->sel = wb->count - 1;
+	/* keep the selection on screen */
+	if (wb->sel < wb->top)
+		wb->top = wb->sel;
+	if (wb->sel >= wb->top + h)
+		wb->top = wb->sel - h + 1;
+	if (wb->top + h > wb->count)
+		wb->top = wb->count > h ? wb->count - h : 0;
+	if (wb->stale || wb->rows_off != wb->top || wb->nrows <
+	    (wb->count - wb->top < h ? wb->count - wb->top : h)) {
+		rows_free(wb);
+		wb->rows_off = wb->top;
+		if (wb->count > 0 && store_query_page(wb->st, wb->filter,
+		    wb->top, h, &wb->rows, &wb->nrows, &err) < 0)
+			wb_msg(wb, 1, "%s", err.msg);
+	}
+	r = wb_row(wb, wb->sel);
+	if (wb->detached) {
+		if (wb->stale && wb->cur.id != NULL)
+			wb_load(wb, wb->cur.id);
+	} else if (r == NULL) {
+		if (wb->cur.id != NULL)
+			wb_load(wb, NULL);
+	} else if (wb->cur.id == NULL || wb->stale ||
+	    strcmp(r->id, wb->cur.id) != 0) {
+		wb_load(wb, r->id);
+	}
+	wb->stale = 0;
+}
+
+void
+wb_select(struct wb *wb, size_t i)
+{
+	if (wb->count == 0)
+		return;
+	if (i >= wb->count)
+		i = wb->count - 1;
+	wb->sel = i;
+	wb->detached = 0;	/* moving goes back to the queue */
+	wb->dirty = 1;
+}
+
+void
+wb_select_id(struct wb *wb, const char *id)
+{
+	struct err err;
+	size_t idx;
+	int rc;
+
+	wb->stale = 1;
+	rc = store_query_index(wb->st, wb->filter, id, &idx, &err);
+	wb->detached = rc != 0;
+	if (rc == 0)
+		wb->sel = idx;
+	/* not in the filter: shown on its own until the selection moves */
+	wb_load(wb, id);
+}
+
+void
+wb_refresh(struct wb *wb)
+{
+	wb->stale = 1;
+	wb->dirty = 1;
+}
+
+int
+wb_set_filter(struct wb *wb, const char *filter)
+{
+	struct err err;
+	size_t n;
+
+	if (filter != NULL && *filter == '\0')
+		filter = NULL;
+	if (store_query_count(wb->st, filter, &n, &err) < 0) {
+		wb_msg(wb, 1, "%s", err.msg);
+		return -1;
+	}
+	free(wb->filter);
+	wb->filter = xstrdup(filter);
+	wb->count = n;
+	wb->sel = 0;
+	wb->top = 0;
+	wb->detached = 0;
+	wb_refresh(wb);
+	return 0;
+}
+
+void
+wb_release(struct wb *wb)
+{
+	rows_free(wb);
+	cur_release(&wb->cur);
+	free(wb->filter);
+	free(wb->reviewer);
+	keymap_release(&wb->km);
+	wb->filter = NULL;
+	wb->reviewer = NULL;
+}

@@ -1,0 +1,41 @@
+# 030: bad input gets a clear FILE:LINE error, exit 2, and loses nothing;
+# --keep-going skips and lists bad lines; re-import adds nothing (issue 2).
+. "$(dirname "$0")/lib.sh"
+need_data
+
+head -n 3 "$DATA/rtlfixer/verilogeval-syntax.jsonl" > "$T/bad.jsonl"
+echo '{"task_id": "broken", "solution": ' >> "$T/bad.jsonl"
+sed -n 4,5p "$DATA/rtlfixer/verilogeval-syntax.jsonl" >> "$T/bad.jsonl"
+
+"$ASSAY" --db "$DB" import --format rtlfixer "$T/bad.jsonl" 2>"$T/err"
+expect_eq "malformed exit" $? 2
+grep -q "bad.jsonl:4: invalid JSON" "$T/err" || fail "no FILE:LINE in: $(cat "$T/err")"
+echo "ok: $(head -n 1 "$T/err")"
+expect_eq "nothing of the failed file" "$(count '')" 0
+
+"$ASSAY" --db "$DB" import --keep-going "$T/bad.jsonl" 2>"$T/err" || fail "keep-going"
+grep -q "bad.jsonl:4: .*(skipped)" "$T/err" || fail "skipped line not listed"
+expect_eq "keep-going imports the good lines" "$(count '')" 5
+
+"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" >"$T/out" || fail "import"
+expect_eq "all rows" "$(count '')" 174
+"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" >"$T/out" || fail "re-import"
+grep -q "0 candidates added (174 known)" "$T/out" || fail "re-import added: $(cat "$T/out")"
+expect_eq "re-import adds nothing" "$(count '')" 174
+
+: > "$T/empty.jsonl"
+"$ASSAY" --db "$DB" import "$T/empty.jsonl" 2>"$T/err" || fail "empty file"
+grep -q "empty file" "$T/err" || fail "no word about the empty file"
+
+printf '{"task_id": "x", "solution": "\377\376"}\n' > "$T/utf.jsonl"
+"$ASSAY" --db "$DB" import --format rtlfixer "$T/utf.jsonl" 2>"$T/err"
+expect_eq "invalid UTF-8 exit" $? 2
+grep -q "utf.jsonl:1:" "$T/err" || fail "invalid UTF-8 not located: $(cat "$T/err")"
+
+"$ASSAY" --db "$DB" import --format nonsense "$T/bad.jsonl" 2>/dev/null
+expect_eq "unknown format exit" $? 2
+"$ASSAY" --db "$DB" label nosuchid compile 2>/dev/null
+expect_eq "unknown id exit" $? 2
+"$ASSAY" --db "$DB" list --where "colour=red" 2>"$T/err"
+expect_eq "bad filter exit" $? 2
+grep -q "unknown filter key 'colour'" "$T/err" || fail "bad filter message"

@@ -1,0 +1,95 @@
+# lib.sh - helpers for the workbench tests: a private tmux server drives
+# the real binary (tmux regress/ style).  Sourced with $1 = assay binary;
+# the caller's cwd is the repository root, ../shared sits beside it.
+set -u
+ASSAY=$1
+SHARED=${ASSAY_SHARED:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
+DATA=$SHARED/data
+SOCK=assay-test$$
+TM="tmux -L $SOCK -f /dev/null"
+
+fail() { echo "FAIL: $*"; dump; exit 1; }
+skip() { echo "$*"; exit 77; }
+ok() { echo "ok: $*"; }
+
+command -v tmux >/dev/null 2>&1 || skip "tmux is not installed"
+[ -d "$DATA" ] || skip "no shared data at $DATA"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/assay-ui.XXXXXX")
+cleanup() { $TM kill-server >/dev/null 2>&1; rm -rf "$T"; }
+trap cleanup EXIT INT TERM
+export HOME=$T/home
+mkdir -p "$HOME"
+export ASSAY_REVIEWER=tester
+unset NO_COLOR ASSAY_THEME
+DB=$T/assay.db
+
+# start W H ARGS: run assay (ARGS are shell words, quoted by the caller)
+# in $T inside a W x H tmux window; the window stays after it exits and
+# shows "ASSAY-EXIT <status>".  A second start reuses the window.
+# $EDITOR and $NO_COLOR as they are now reach the workbench.
+start() {
+	w=$1; h=$2; shift 2
+	cat >"$T/launch.sh" <<LAUNCH
+cd "$T" || exit 1
+LANG=C.UTF-8 LC_ALL=C.UTF-8; export LANG LC_ALL
+${EDITOR+EDITOR='$EDITOR'; export EDITOR}
+${NO_COLOR+NO_COLOR='$NO_COLOR'; export NO_COLOR}
+"$ASSAY" --db "$DB" $*
+echo "ASSAY-EXIT \$?"
+sleep 600
+LAUNCH
+	if $TM has-session -t t 2>/dev/null; then
+		$TM resize-window -t t -x "$w" -y "$h"
+		$TM respawn-pane -k -t t "sh $T/launch.sh" ||
+		    fail "tmux respawn-pane"
+	else
+		$TM new-session -d -s t -x "$w" -y "$h" "sh $T/launch.sh" ||
+		    fail "tmux new-session"
+	fi
+}
+
+screen() { $TM capture-pane -p -t t 2>/dev/null; }
+dump() { echo "--- screen ---"; screen; echo "--------------"; }
+keys() { $TM send-keys -t t "$@"; }
+# type a `:` command line and run it
+command_line() { keys :; keys -l "$1"; keys Enter; }
+
+# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT (fixed
+# string) or fail after SECONDS (default 15).
+wait_for() {
+	n=$(( ${2:-15} * 10 ))
+	while [ $n -gt 0 ]; do
+		screen | grep -F -q -- "$1" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	fail "timed out waiting for '$1'"
+}
+
+# wait_gone TEXT [SECONDS]: the opposite.
+wait_gone() {
+	n=$(( ${2:-15} * 10 ))
+	while [ $n -gt 0 ]; do
+		screen | grep -F -q -- "$1" || return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	fail "timed out waiting for '$1' to go"
+}
+
+# pane NAME: the text of pane NAME (from its title rule to the next
+# rule or the status bar), without the queue and the borders.
+pane() {
+	screen | awk -v name=" $1 " '
+	    index($0, name) && /(─|--)/ { on = 1; next }
+	    on && /(├|┌|\+-)/ { exit }
+	    on && !/^(│|\|)/ { exit }
+	    on { n = split($0, f, /│|\|/); print f[n - 1] }'
+}
+
+# json_field FIELD: the value of FIELD in one line of --json output
+json_field() { sed -n "s/.*\"$1\":\(\"[^\"]*\"\|null\|[0-9]*\).*/\1/p" | tr -d '"'; }
+
+# row ID: the list --json row of candidate ID
+row() { "$ASSAY" --db "$DB" list --json --where "id=$1"; }

@@ -1,0 +1,1229 @@
+/*
+ * test_store.c - unit tests for store.c (cmocka): migrations and the
+ * schema version, WAL mode, task and candidate identity, short ids and
+ * their prefixes, decisions and undo/redo through the journal, the queue
+ * filter and paging, and runs.  Each test works on its own database in a
+ * mkdtemp directory and removes it at the end.  SQLite is reached only
+ * through store.h; what SQLite writes is checked on the filesystem (the
+ * database header, the -wal file).
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "buf.h"
+#include "err.h"
+#include "hash.h"
+#include "sample.h"
+#include "store.h"
+
+/* The per-test fixture: a temporary directory and a database path in it. */
+struct fx {
+	char		 dir[64];
+	char		 db[PATH_MAX];
+	struct store	*st;
+};
+
+static void
+rm_rf(const char *path)
+{
+	struct stat sb;
+	struct dirent *de;
+	DIR *d;
+	char *p;
+
+	if (lstat(path, &sb) < 0)
+		return;
+	if (S_ISDIR(sb.st_mode)) {
+		d = opendir(path);
+		if (d != NULL) {
+			while ((de = readdir(d)) != NULL) {
+				if (strcmp(de->d_name, ".") == 0 ||
+				    strcmp(de->d_name, "..") == 0)
+					continue;
+				p = xasprintf("%s/%s", path, de->d_name);
+				rm_rf(p);
+				free(p);
+			}
+			closedir(d);
+		}
+		rmdir(path);
+	} else {
+		unlink(path);
+	}
+}
+
+static int
+fx_setup(void **state)
+{
+	struct fx *f = xcalloc(1, sizeof *f);
+	struct err err;
+
+	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-store-XXXXXX");
+	if (mkdtemp(f->dir) == NULL) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->db, sizeof f->db, "%s/assay.db", f->dir);
+	if (store_open(&f->st, f->db, &err) < 0) {
+		print_error("store_open: %s\n", err.msg);
+		rm_rf(f->dir);
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int
+fx_teardown(void **state)
+{
+	struct fx *f = *state;
+
+	store_close(f->st);
+	rm_rf(f->dir);
+	free(f);
+	return 0;
+}
+
+/* Close and open the fixture's database again. */
+static void
+reopen(struct fx *f)
+{
+	struct err err;
+
+	store_close(f->st);
+	f->st = NULL;
+	if (store_open(&f->st, f->db, &err) < 0)
+		fail_msg("reopen: %s", err.msg);
+}
+
+static void
+make_task(struct task *t, const char *id)
+{
+	memset(t, 0, sizeof *t);
+	t->id = xstrdup(id);
+	t->benchmark = xstrdup("local");
+	t->domain = xstrdup("chip");
+	t->env = xstrdup("iverilog");
+	t->env_params = xstrdup("{\"top\":\"tb\"}");
+	t->spec = xstrdup("Build a wire.");
+	t->source = xstrdup("test");
+}
+
+static void
+put_task(struct store *st, const char *id)
+{
+	struct task t;
+	struct err err;
+	int ins = -1;
+
+	make_task(&t, id);
+	task_add_file(&t, "tb.sv", "testbench", "module tb; endmodule\n", 21);
+	if (store_task_put(st, &t, &ins, &err) < 0)
+		fail_msg("store_task_put: %s", err.msg);
+	task_release(&t);
+}
+
+static void
+make_cand(struct candidate *c, const char *task, const char *origin,
+    const char *code)
+{
+	memset(c, 0, sizeof *c);
+	c->task_id = xstrdup(task);
+	c->origin = xstrdup(origin);
+	c->kind = xstrdup("direct");
+	c->lang = xstrdup("verilog");
+	c->source = xstrdup("test:1");
+	c->code = xstrdup(code);
+	c->code_len = strlen(code);
+	hash_sha256(c->code, c->code_len, c->code_hash);
+}
+
+/* Add a candidate; its id as a new string.  *inserted may be NULL. */
+static char *
+add_cand(struct store *st, const char *task, const char *origin,
+    const char *code, int *inserted)
+{
+	struct candidate c;
+	struct err err;
+	int ins = -1;
+	char *id;
+
+	make_cand(&c, task, origin, code);
+	if (store_candidate_add(st, &c, &ins, &err) < 0)
+		fail_msg("store_candidate_add: %s", err.msg);
+	if (inserted != NULL)
+		*inserted = ins;
+	id = xstrdup(c.id);
+	candidate_release(&c);
+	return id;
+}
+
+/* The id store.h promises: "c" + 7 hex of sha256(task NUL origin NUL
+ * code hash). */
+static void
+expected_id(const char *task, const char *origin, const char *code,
+    char *out, size_t n)
+{
+	char code_hex[HASH_HEX_LEN + 1], hex[HASH_HEX_LEN + 1];
+	struct buf b = BUF_INIT;
+
+	hash_sha256(code, strlen(code), code_hex);
+	buf_printf(&b, "%s%c%s%c%s", task, 0, origin, 0, code_hex);
+	hash_sha256(b.p, b.len, hex);
+	buf_release(&b);
+	snprintf(out, n, "c%.7s", hex);
+}
+
+/* Read 4 big-endian bytes at off of a file. */
+static uint32_t
+read_be32(const char *path, off_t off)
+{
+	unsigned char b[4];
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, b, 4, off), 4);
+	close(fd);
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+	    (uint32_t)b[2] << 8 | b[3];
+}
+
+static void
+write_be32(const char *path, off_t off, uint32_t v)
+{
+	unsigned char b[4] = { v >> 24, v >> 16, v >> 8, v };
+	int fd = open(path, O_WRONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, b, 4, off), 4);
+	close(fd);
+}
+
+static size_t
+count(struct store *st, const char *filter)
+{
+	struct err err;
+	size_t n = 12345;
+
+	if (store_query_count(st, filter, &n, &err) < 0)
+		fail_msg("store_query_count(%s): %s", filter != NULL ? filter :
+		    "NULL", err.msg);
+	return n;
+}
+
+static char *
+category_of(struct store *st, const char *id)
+{
+	struct store_decision d;
+	struct err err;
+	char *cat;
+
+	if (store_decision_get(st, id, &d, &err) < 0)
+		fail_msg("store_decision_get: %s", err.msg);
+	cat = d.category != NULL ? xstrdup(d.category) : NULL;
+	store_decision_release(&d);
+	return cat;
+}
+
+static void
+assert_category(struct store *st, const char *id, const char *want)
+{
+	char *got = category_of(st, id);
+
+	if (want == NULL && got != NULL)
+		fail_msg("category: want none, got %s", got);
+	if (want != NULL)
+		assert_non_null(got);
+	if (want != NULL)
+		assert_string_equal(got, want);
+	free(got);
+}
+
+static void
+assert_status(struct store *st, const char *id, const char *want)
+{
+	struct store_decision d;
+	struct err err;
+
+	assert_int_equal(store_decision_get(st, id, &d, &err), 0);
+	assert_non_null(d.status);
+	assert_string_equal(d.status, want);
+	store_decision_release(&d);
+}
+
+static void
+label(struct store *st, const char *id, const char *cat)
+{
+	struct err err;
+
+	if (store_label_set(st, id, cat, NULL, NULL, "ann", 0, NULL,
+	    &err) < 0)
+		fail_msg("store_label_set: %s", err.msg);
+}
+
+static void
+review(struct store *st, const char *id, const char *status)
+{
+	struct err err;
+
+	if (store_review_set(st, id, status, NULL, "ann", &err) < 0)
+		fail_msg("store_review_set: %s", err.msg);
+}
+
+/* --- migrations ------------------------------------------------------ */
+
+static void
+test_store_fresh_database_migrates_to_current_version(void **state)
+{
+	struct fx *f = *state;
+	struct task t;
+	struct err err;
+
+	assert_int_equal(store_schema_version(f->st), STORE_SCHEMA_VERSION);
+	put_task(f->st, "local/keep");
+	reopen(f);
+	/* A second open migrates nothing and keeps the data. */
+	assert_int_equal(store_schema_version(f->st), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_task_get(f->st, "local/keep", &t, &err), 0);
+	assert_string_equal(t.id, "local/keep");
+	task_release(&t);
+	store_close(f->st);
+	f->st = NULL;
+	/* PRAGMA user_version lives at offset 60 of the database header. */
+	assert_int_equal(read_be32(f->db, 60), STORE_SCHEMA_VERSION);
+	reopen(f);
+}
+
+static void
+test_store_newer_schema_is_refused(void **state)
+{
+	struct fx *f = *state;
+	struct store *st = (struct store *)0x1;
+	struct err err;
+	char want[128];
+
+	store_close(f->st);
+	f->st = NULL;
+	write_be32(f->db, 60, STORE_SCHEMA_VERSION + 98);
+	err_clear(&err);
+	assert_int_equal(store_open(&st, f->db, &err), -1);
+	assert_null(st);
+	snprintf(want, sizeof want, "database schema v%d is newer than this"
+	    " assay (v%d); upgrade assay", STORE_SCHEMA_VERSION + 98,
+	    STORE_SCHEMA_VERSION);
+	assert_string_equal(err.msg, want);
+	/* Refusing does not touch the version. */
+	assert_int_equal(read_be32(f->db, 60), STORE_SCHEMA_VERSION + 98);
+	write_be32(f->db, 60, STORE_SCHEMA_VERSION);
+	reopen(f);
+	assert_int_equal(store_schema_version(f->st), STORE_SCHEMA_VERSION);
+}
+
+static void
+test_store_wal_mode_is_on(void **state)
+{
+	struct fx *f = *state;
+	struct stat sb;
+	char wal[PATH_MAX + 8];
+	unsigned char hdr[20];
+	int fd;
+
+	put_task(f->st, "local/wal");
+	snprintf(wal, sizeof wal, "%s-wal", f->db);
+	assert_int_equal(stat(wal, &sb), 0);
+	assert_true(sb.st_size > 0);
+	store_close(f->st);
+	f->st = NULL;
+	/* Header bytes 18 and 19 (write/read format) are 2 in WAL mode. */
+	fd = open(f->db, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, hdr, sizeof hdr), (ssize_t)sizeof hdr);
+	close(fd);
+	assert_memory_equal(hdr, "SQLite format 3", 16);
+	assert_int_equal(hdr[18], 2);
+	assert_int_equal(hdr[19], 2);
+	reopen(f);
+}
+
+static void
+test_store_unwritable_path_is_error(void **state)
+{
+	struct fx *f = *state;
+	struct store *st = NULL;
+	struct err err;
+	char *p = xasprintf("%s/no/such/dir/assay.db", f->dir);
+
+	err_clear(&err);
+	assert_int_equal(store_open(&st, p, &err), -1);
+	assert_null(st);
+	assert_non_null(strstr(err.msg, p));
+	free(p);
+}
+
+static void
+test_store_not_a_database_is_error_naming_it(void **state)
+{
+	struct fx *f = *state;
+	struct store *st = NULL;
+	struct err err;
+	char p[PATH_MAX];
+	FILE *fp;
+
+	snprintf(p, sizeof p, "%s/notes.txt", f->dir);
+	fp = fopen(p, "w");
+	assert_non_null(fp);
+	fputs("this is not a database, just some text long enough to hold a"
+	    " header\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	err_clear(&err);
+	assert_int_equal(store_open(&st, p, &err), -1);
+	assert_null(st);
+	assert_non_null(strstr(err.msg, "not a database"));
+	if (strstr(err.msg, p) == NULL)
+		fail_msg("error \"%s\" does not name %s", err.msg, p);
+}
+
+/* --- tasks and candidates -------------------------------------------- */
+
+static void
+test_store_task_inserted_once(void **state)
+{
+	struct fx *f = *state;
+	struct task t, got;
+	struct err err;
+	int ins = -1;
+
+	make_task(&t, "local/t1");
+	task_add_file(&t, "t1_test.sv", "testbench", "TB", 2);
+	task_add_file(&t, "t1_ref.sv", "reference", "R\0F", 3);
+	assert_int_equal(store_task_put(f->st, &t, &ins, &err), 0);
+	assert_int_equal(ins, 1);
+	free(t.spec);
+	t.spec = xstrdup("changed");
+	assert_int_equal(store_task_put(f->st, &t, &ins, &err), 0);
+	assert_int_equal(ins, 0);
+	task_release(&t);
+
+	assert_int_equal(store_task_get(f->st, "local/t1", &got, &err), 0);
+	assert_string_equal(got.spec, "Build a wire.");	/* left as it was */
+	assert_string_equal(got.benchmark, "local");
+	assert_string_equal(got.env_params, "{\"top\":\"tb\"}");
+	assert_int_equal(got.nfiles, 2);
+	assert_string_equal(got.files[0].name, "t1_test.sv");
+	assert_string_equal(got.files[0].role, "testbench");
+	assert_int_equal(got.files[0].len, 2);
+	assert_memory_equal(got.files[0].data, "TB", 2);
+	assert_string_equal(got.files[1].name, "t1_ref.sv");
+	assert_int_equal(got.files[1].len, 3);
+	assert_memory_equal(got.files[1].data, "R\0F", 3);
+	task_release(&got);
+	assert_int_equal(store_task_get(f->st, "local/none", &got, &err), 1);
+}
+
+static void
+test_store_candidate_identity_and_short_id(void **state)
+{
+	struct fx *f = *state;
+	char want[16], *a, *b, *c, *d;
+	struct candidate got;
+	struct err err;
+	int ins = -1;
+
+	put_task(f->st, "local/t1");
+	put_task(f->st, "local/t2");
+	a = add_cand(f->st, "local/t1", "gpt-4", "module m; endmodule\n", &ins);
+	assert_int_equal(ins, 1);
+	expected_id("local/t1", "gpt-4", "module m; endmodule\n", want,
+	    sizeof want);
+	assert_string_equal(a, want);
+	assert_int_equal(strlen(a), 8);
+
+	/* The same identity again: nothing added, the same id. */
+	b = add_cand(f->st, "local/t1", "gpt-4", "module m; endmodule\n", &ins);
+	assert_int_equal(ins, 0);
+	assert_string_equal(b, a);
+	/* The same code from another origin, or under another task, is new. */
+	c = add_cand(f->st, "local/t1", "codellama", "module m; endmodule\n",
+	    &ins);
+	assert_int_equal(ins, 1);
+	assert_string_not_equal(c, a);
+	d = add_cand(f->st, "local/t2", "gpt-4", "module m; endmodule\n", &ins);
+	assert_int_equal(ins, 1);
+	assert_string_not_equal(d, a);
+	assert_int_equal(count(f->st, NULL), 3);
+
+	assert_int_equal(store_candidate_get(f->st, a, &got, &err), 0);
+	assert_string_equal(got.task_id, "local/t1");
+	assert_string_equal(got.origin, "gpt-4");
+	assert_string_equal(got.kind, "direct");
+	assert_int_equal(got.code_len, strlen("module m; endmodule\n"));
+	assert_string_equal(got.code, "module m; endmodule\n");
+	{
+		char hex[HASH_HEX_LEN + 1];
+
+		hash_sha256(got.code, got.code_len, hex);
+		assert_string_equal(got.code_hash, hex);
+	}
+	candidate_release(&got);
+	assert_int_equal(store_candidate_get(f->st, "cnothere", &got, &err), 1);
+
+	/* A second database derives the same id for the same identity. */
+	{
+		char *p = xasprintf("%s/other.db", f->dir);
+		struct store *st2;
+		char *e;
+
+		assert_int_equal(store_open(&st2, p, &err), 0);
+		put_task(st2, "local/t2");
+		put_task(st2, "local/t1");
+		free(add_cand(st2, "local/t2", "x", "other code", NULL));
+		e = add_cand(st2, "local/t1", "gpt-4", "module m; endmodule\n",
+		    &ins);
+		assert_int_equal(ins, 1);
+		assert_string_equal(e, a);
+		free(e);
+		store_close(st2);
+		free(p);
+	}
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+
+static void
+test_store_candidate_needs_existing_task(void **state)
+{
+	struct fx *f = *state;
+	struct candidate c;
+	struct err err;
+	int ins = -1;
+
+	/* Foreign keys are on: a candidate of no task is refused. */
+	make_cand(&c, "local/missing", "gpt-4", "code");
+	err_clear(&err);
+	assert_int_equal(store_candidate_add(f->st, &c, &ins, &err), -1);
+	assert_int_equal(ins, 0);
+	assert_non_null(strstr(err.msg, "FOREIGN KEY"));
+	candidate_release(&c);
+	assert_int_equal(count(f->st, NULL), 0);
+}
+
+static void
+test_store_candidate_resolve_prefix(void **state)
+{
+	struct fx *f = *state;
+	const char *ids[] = { "cabc", "cabcd", "cabd", "cf00" };
+	char *out = NULL;
+	struct err err;
+
+	put_task(f->st, "local/t1");
+	for (size_t i = 0; i < 4; i++) {
+		struct candidate c;
+		char code[16];
+		int ins;
+
+		snprintf(code, sizeof code, "code %zu", i);
+		make_cand(&c, "local/t1", "m", code);
+		c.id = xstrdup(ids[i]);	/* explicit ids are kept */
+		assert_int_equal(store_candidate_add(f->st, &c, &ins, &err), 0);
+		assert_int_equal(ins, 1);
+		assert_string_equal(c.id, ids[i]);
+		candidate_release(&c);
+	}
+	assert_int_equal(store_candidate_resolve(f->st, "cf", &out, &err), 0);
+	assert_string_equal(out, "cf00");
+	free(out);
+	assert_int_equal(store_candidate_resolve(f->st, "cabd", &out, &err), 0);
+	assert_string_equal(out, "cabd");
+	free(out);
+	/* An exact id wins over longer ids it is a prefix of. */
+	assert_int_equal(store_candidate_resolve(f->st, "cabc", &out, &err), 0);
+	assert_string_equal(out, "cabc");
+	free(out);
+	out = (char *)"untouched";
+	assert_int_equal(store_candidate_resolve(f->st, "cab", &out, &err), 2);
+	assert_null(out);
+	assert_int_equal(store_candidate_resolve(f->st, "c", &out, &err), 2);
+	assert_null(out);
+	assert_int_equal(store_candidate_resolve(f->st, "cz", &out, &err), 1);
+	assert_null(out);
+	assert_int_equal(store_candidate_resolve(f->st, "cabcde", &out, &err),
+	    1);
+	assert_null(out);
+}
+
+static void
+test_store_recorded_kept_verbatim(void **state)
+{
+	struct fx *f = *state;
+	struct recorded r = { 0 }, *got;
+	struct err err;
+	size_t n = 9;
+	char *id;
+
+	put_task(f->st, "local/t1");
+	id = add_cand(f->st, "local/t1", "m", "code", NULL);
+	r.verdict = (char *)"fail";
+	r.stage = (char *)"compile";
+	r.log = (char *)"x.sv:3: syntax error\n  \t\n";
+	r.extra = (char *)"{\"compiler_error\":null}";
+	assert_int_equal(store_recorded_add(f->st, id, &r, &err), 0);
+	assert_int_equal(store_recorded_list(f->st, id, &got, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(got[0].verdict, "fail");
+	assert_string_equal(got[0].stage, "compile");
+	assert_string_equal(got[0].log, "x.sv:3: syntax error\n  \t\n");
+	assert_string_equal(got[0].extra, "{\"compiler_error\":null}");
+	recorded_release(&got[0]);
+	free(got);
+	free(id);
+}
+
+/* --- decisions and the journal --------------------------------------- */
+
+static void
+test_store_label_undo_redo_through_journal(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	char what[256], want[256], *id;
+
+	put_task(f->st, "local/t1");
+	id = add_cand(f->st, "local/t1", "m", "code", NULL);
+	assert_int_equal(store_undo(f->st, "ann", what, sizeof what, &err), 1);
+	assert_string_equal(what, "nothing to undo");
+	assert_int_equal(store_redo(f->st, "ann", what, sizeof what, &err), 1);
+	assert_string_equal(what, "nothing to redo");
+
+	label(f->st, id, "functional");			/* A */
+	label(f->st, id, "compile");			/* B */
+	assert_category(f->st, id, "compile");
+
+	assert_int_equal(store_undo(f->st, "ann", what, sizeof what, &err), 0);
+	snprintf(want, sizeof want, "undid label compile of %s", id);
+	assert_string_equal(what, want);
+	assert_category(f->st, id, "functional");
+	assert_int_equal(store_undo(f->st, "ann", what, sizeof what, &err), 0);
+	assert_category(f->st, id, NULL);
+	assert_int_equal(store_undo(f->st, "ann", what, sizeof what, &err), 1);
+	assert_category(f->st, id, NULL);
+
+	assert_int_equal(store_redo(f->st, "ann", what, sizeof what, &err), 0);
+	snprintf(want, sizeof want, "redid label functional of %s", id);
+	assert_string_equal(what, want);
+	assert_category(f->st, id, "functional");
+
+	/* A new decision ends the redo chain. */
+	label(f->st, id, "format");
+	assert_int_equal(store_redo(f->st, "ann", what, sizeof what, &err), 1);
+	assert_category(f->st, id, "format");
+	assert_int_equal(store_undo(f->st, "ann", what, sizeof what, &err), 0);
+	assert_category(f->st, id, "functional");
+	free(id);
+}
+
+static void
+test_store_redo_replays_in_order(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	char *id;
+
+	put_task(f->st, "local/t1");
+	id = add_cand(f->st, "local/t1", "m", "code", NULL);
+	label(f->st, id, "functional");
+	label(f->st, id, "compile");
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 0);
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 0);
+	assert_category(f->st, id, NULL);
+	assert_int_equal(store_redo(f->st, "ann", NULL, 0, &err), 0);
+	assert_category(f->st, id, "functional");
+	assert_int_equal(store_redo(f->st, "ann", NULL, 0, &err), 0);
+	assert_category(f->st, id, "compile");
+	assert_int_equal(store_redo(f->st, "ann", NULL, 0, &err), 1);
+	assert_category(f->st, id, "compile");
+
+	/* Undo after redo steps back again, and redo after that forward. */
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 0);
+	assert_category(f->st, id, "functional");
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 0);
+	assert_category(f->st, id, NULL);
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 1);
+	assert_int_equal(store_redo(f->st, "ann", NULL, 0, &err), 0);
+	assert_category(f->st, id, "functional");
+	assert_int_equal(store_redo(f->st, "ann", NULL, 0, &err), 0);
+	assert_category(f->st, id, "compile");
+	assert_int_equal(store_redo(f->st, "ann", NULL, 0, &err), 1);
+	free(id);
+}
+
+static void
+test_store_undo_spans_labels_and_reviews(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	char *a, *b;
+
+	put_task(f->st, "local/t1");
+	a = add_cand(f->st, "local/t1", "m", "code a", NULL);
+	b = add_cand(f->st, "local/t1", "m", "code b", NULL);
+	assert_status(f->st, a, "unreviewed");
+	review(f->st, a, "accepted");
+	label(f->st, b, "compile");
+	review(f->st, a, "rejected");
+	assert_status(f->st, a, "rejected");
+
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 0);
+	assert_status(f->st, a, "accepted");
+	assert_category(f->st, b, "compile");
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 0);
+	assert_category(f->st, b, NULL);
+	assert_status(f->st, a, "accepted");
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 0);
+	assert_status(f->st, a, "unreviewed");
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 1);
+	free(a);
+	free(b);
+}
+
+static void
+test_store_bad_decisions_are_refused(void **state)
+{
+	struct fx *f = *state;
+	struct store_event *ev;
+	struct err err;
+	size_t n;
+	char *id;
+
+	put_task(f->st, "local/t1");
+	id = add_cand(f->st, "local/t1", "m", "code", NULL);
+	assert_int_equal(store_label_set(f->st, id, "vibes", NULL, NULL, "ann",
+	    0, NULL, &err), -1);
+	assert_int_equal(store_review_set(f->st, id, "maybe", NULL, "ann",
+	    &err), -1);
+	assert_int_equal(store_label_set(f->st, "cnothere", "compile", NULL,
+	    NULL, "ann", 0, NULL, &err), -1);
+	assert_category(f->st, id, NULL);
+	assert_status(f->st, id, "unreviewed");
+	/* Nothing of a refused decision reaches the journal. */
+	assert_int_equal(store_event_list(f->st, NULL, &ev, &n, &err), 0);
+	assert_int_equal(n, 0);
+	free(ev);
+	free(id);
+}
+
+static void
+test_store_journal_lists_decisions(void **state)
+{
+	struct fx *f = *state;
+	struct store_event *ev;
+	struct err err;
+	size_t n;
+	char *id;
+
+	put_task(f->st, "local/t1");
+	id = add_cand(f->st, "local/t1", "m", "code", NULL);
+	assert_int_equal(store_label_set(f->st, id, "functional", "mismatch",
+	    "wrong reset", "ann", 0, "Hint: Output 'q'", &err), 0);
+	review(f->st, id, "accepted");
+	assert_int_equal(store_undo(f->st, "bob", NULL, 0, &err), 0);
+	assert_int_equal(store_event_add(f->st, "cli", "verify", id, "2 runs",
+	    &err), 0);
+	assert_int_equal(store_event_list(f->st, id, &ev, &n, &err), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(ev[0].action, "label");
+	assert_string_equal(ev[0].who, "ann");
+	assert_string_equal(ev[0].detail, "label functional/mismatch");
+	assert_string_equal(ev[1].action, "review");
+	assert_string_equal(ev[1].detail, "review accepted");
+	assert_string_equal(ev[2].action, "undo");
+	assert_string_equal(ev[2].who, "bob");
+	assert_string_equal(ev[3].action, "verify");
+	assert_string_equal(ev[3].detail, "2 runs");
+	assert_true(ev[0].id < ev[1].id && ev[1].id < ev[2].id &&
+	    ev[2].id < ev[3].id);
+	assert_true(ev[0].at > 1600000000);
+	for (size_t i = 0; i < n; i++)
+		store_event_release(&ev[i]);
+	free(ev);
+	free(id);
+}
+
+static void
+test_store_decisions_survive_reopen(void **state)
+{
+	struct fx *f = *state;
+	struct store_decision d;
+	struct err err;
+	char *id;
+
+	put_task(f->st, "local/t1");
+	id = add_cand(f->st, "local/t1", "m", "code", NULL);
+	assert_int_equal(store_label_set(f->st, id, "api", "port", "n", "ann",
+	    0, NULL, &err), 0);
+	label(f->st, id, "compile");
+	review(f->st, id, "flagged");
+	reopen(f);
+	assert_int_equal(store_decision_get(f->st, id, &d, &err), 0);
+	assert_string_equal(d.category, "compile");
+	assert_null(d.subcategory);
+	assert_string_equal(d.label_by, "ann");
+	assert_string_equal(d.status, "flagged");
+	assert_string_equal(d.review_by, "ann");
+	store_decision_release(&d);
+	/* The journal survives too: undo goes on after the reopen. */
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 0);
+	assert_status(f->st, id, "unreviewed");
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 0);
+	assert_int_equal(store_decision_get(f->st, id, &d, &err), 0);
+	assert_string_equal(d.category, "api");
+	assert_string_equal(d.subcategory, "port");
+	assert_string_equal(d.label_note, "n");
+	store_decision_release(&d);
+	free(id);
+}
+
+static void
+test_store_decision_survives_killed_process(void **state)
+{
+	struct fx *f = *state;
+	char *id;
+	pid_t pid;
+	int status;
+
+	put_task(f->st, "local/t1");
+	id = add_cand(f->st, "local/t1", "m", "code", NULL);
+	store_close(f->st);
+	f->st = NULL;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct store *st;
+		struct err err;
+
+		if (store_open(&st, f->db, &err) < 0 ||
+		    store_label_set(st, id, "functional", NULL, NULL, "ann", 0,
+		    NULL, &err) < 0 ||
+		    store_review_set(st, id, "rejected", NULL, "ann", &err) < 0)
+			_exit(3);
+		raise(SIGKILL);		/* no close, no checkpoint */
+		_exit(4);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGKILL);
+	reopen(f);
+	assert_category(f->st, id, "functional");
+	assert_status(f->st, id, "rejected");
+	free(id);
+}
+
+/* --- the queue -------------------------------------------------------- */
+
+/* Five candidates: c[0..4] in import order, with a run, labels and a
+ * review on some. */
+static void
+queue_fixture(struct fx *f, char *ids[5])
+{
+	struct run r;
+	struct err err;
+
+	put_task(f->st, "local/alu");
+	put_task(f->st, "local/mux");
+	ids[0] = add_cand(f->st, "local/alu", "gpt-4", "a0", NULL);
+	ids[1] = add_cand(f->st, "local/mux", "gpt-4", "m1", NULL);
+	ids[2] = add_cand(f->st, "local/alu", "codellama", "a2", NULL);
+	ids[3] = add_cand(f->st, "local/mux", "reference", "m3", NULL);
+	ids[4] = add_cand(f->st, "local/alu", "gpt-4", "a4", NULL);
+	/* A run with a suggested category on 1, a run that passed on 3. */
+	memset(&r, 0, sizeof r);
+	r.cand_id = xstrdup(ids[1]);
+	r.env = xstrdup("iverilog");
+	r.verdict = xstrdup("fail");
+	r.stage = xstrdup("compile");
+	r.category = xstrdup("compile");
+	r.subcategory = xstrdup("syntax-error");
+	assert_int_equal(store_run_add(f->st, &r, &err), 0);
+	run_release(&r);
+	memset(&r, 0, sizeof r);
+	r.cand_id = xstrdup(ids[3]);
+	r.env = xstrdup("iverilog");
+	r.verdict = xstrdup("pass");
+	r.stage = xstrdup("simulate");
+	r.metrics = xstrdup("{\"mismatches\":0,\"total\":20}");
+	assert_int_equal(store_run_add(f->st, &r, &err), 0);
+	run_release(&r);
+	label(f->st, ids[2], "functional");
+	review(f->st, ids[3], "accepted");
+	review(f->st, ids[4], "rejected");
+}
+
+static void
+free_ids(char *ids[5])
+{
+	for (size_t i = 0; i < 5; i++)
+		free(ids[i]);
+}
+
+static void
+test_store_queue_filter(void **state)
+{
+	struct fx *f = *state;
+	char *ids[5];
+	struct store_row *rows;
+	struct err err;
+	size_t n;
+
+	queue_fixture(f, ids);
+	assert_int_equal(count(f->st, NULL), 5);
+	assert_int_equal(count(f->st, ""), 5);
+	assert_int_equal(count(f->st, "  "), 5);
+	assert_int_equal(count(f->st, "status=accepted"), 1);
+	assert_int_equal(count(f->st, "status=unreviewed"), 3);
+	assert_int_equal(count(f->st, "status!=unreviewed"), 2);
+	assert_int_equal(count(f->st, "verdict=none"), 3);
+	assert_int_equal(count(f->st, "verdict!=none"), 2);
+	assert_int_equal(count(f->st, "verdict=pass"), 1);
+	/* The run's suggestion counts until a reviewer labels. */
+	assert_int_equal(count(f->st, "category~comp"), 1);
+	assert_int_equal(count(f->st, "category~COMP"), 1);
+	assert_int_equal(count(f->st, "category=functional"), 1);
+	assert_int_equal(count(f->st, "category=none"), 3);
+	assert_int_equal(count(f->st, "task=local/alu origin=gpt-4"), 2);
+	assert_int_equal(count(f->st, "model=codellama"), 1);
+	assert_int_equal(count(f->st, "task~mux status=accepted"), 1);
+	assert_int_equal(count(f->st, "benchmark=local env=iverilog"), 5);
+	assert_int_equal(count(f->st, "origin=nobody"), 0);
+
+	assert_int_equal(store_query_page(f->st, "category~comp", 0, 10, &rows,
+	    &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].id, ids[1]);
+	assert_string_equal(rows[0].verdict, "fail");
+	assert_string_equal(rows[0].stage, "compile");
+	assert_string_equal(rows[0].category, "compile");
+	assert_string_equal(rows[0].subcategory, "syntax-error");
+	assert_string_equal(rows[0].category_source, "auto");
+	assert_string_equal(rows[0].status, "unreviewed");
+	store_row_release(&rows[0]);
+	free(rows);
+
+	assert_int_equal(store_query_page(f->st, "status=accepted", 0, 10,
+	    &rows, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].id, ids[3]);
+	assert_string_equal(rows[0].origin, "reference");
+	assert_string_equal(rows[0].task, "local/mux");
+	assert_string_equal(rows[0].metrics, "{\"mismatches\":0,\"total\":20}");
+	assert_string_equal(rows[0].reviewed_by, "ann");
+	assert_null(rows[0].category);
+	store_row_release(&rows[0]);
+	free(rows);
+
+	assert_int_equal(store_query_page(f->st, "category=functional", 0, 10,
+	    &rows, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].category_source, "ann");
+	store_row_release(&rows[0]);
+	free(rows);
+	free_ids(ids);
+}
+
+static void
+test_store_queue_bad_filter_names_predicate(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	size_t n = 77;
+	char *ids[5];
+
+	queue_fixture(f, ids);
+	err_clear(&err);
+	assert_int_equal(store_query_count(f->st, "status=accepted colour=red",
+	    &n, &err), -1);
+	assert_non_null(strstr(err.msg, "'colour'"));
+	err_clear(&err);
+	assert_int_equal(store_query_count(f->st, "status", &n, &err), -1);
+	assert_non_null(strstr(err.msg, "'status'"));
+	err_clear(&err);
+	assert_int_equal(store_query_count(f->st, "=x", &n, &err), -1);
+	assert_non_null(strstr(err.msg, "'=x'"));
+	err_clear(&err);
+	{
+		struct store_row *rows = NULL;
+
+		assert_int_equal(store_query_page(f->st, "verdikt=pass", 0, 5,
+		    &rows, &n, &err), -1);
+		assert_non_null(strstr(err.msg, "'verdikt'"));
+		assert_null(rows);
+	}
+	free_ids(ids);
+}
+
+static void
+test_store_queue_paging_and_index(void **state)
+{
+	struct fx *f = *state;
+	struct store_row *rows;
+	struct err err;
+	size_t n, idx;
+	char *ids[5];
+
+	queue_fixture(f, ids);
+	assert_int_equal(store_query_page(f->st, NULL, 1, 2, &rows, &n, &err),
+	    0);
+	assert_int_equal(n, 2);
+	assert_string_equal(rows[0].id, ids[1]);
+	assert_string_equal(rows[1].id, ids[2]);
+	assert_true(rows[0].seq < rows[1].seq);
+	for (size_t i = 0; i < n; i++)
+		store_row_release(&rows[i]);
+	free(rows);
+
+	assert_int_equal(store_query_page(f->st, NULL, 4, 10, &rows, &n, &err),
+	    0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].id, ids[4]);
+	store_row_release(&rows[0]);
+	free(rows);
+
+	assert_int_equal(store_query_page(f->st, NULL, 5, 10, &rows, &n, &err),
+	    0);
+	assert_int_equal(n, 0);
+	free(rows);
+
+	/* Filtered pages are in import order too. */
+	assert_int_equal(store_query_page(f->st, "task=local/alu", 1, 5, &rows,
+	    &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(rows[0].id, ids[2]);
+	assert_string_equal(rows[1].id, ids[4]);
+	for (size_t i = 0; i < n; i++)
+		store_row_release(&rows[i]);
+	free(rows);
+
+	assert_int_equal(store_query_index(f->st, NULL, ids[3], &idx, &err), 0);
+	assert_int_equal(idx, 3);
+	assert_int_equal(store_query_index(f->st, "task=local/alu", ids[4], &idx,
+	    &err), 0);
+	assert_int_equal(idx, 2);
+	assert_int_equal(store_query_index(f->st, "task=local/alu", ids[0], &idx,
+	    &err), 0);
+	assert_int_equal(idx, 0);
+	assert_int_equal(store_query_index(f->st, "task=local/alu", ids[3], &idx,
+	    &err), -1);
+	assert_int_equal(store_query_index(f->st, NULL, "cnothere", &idx, &err),
+	    -1);
+	free_ids(ids);
+}
+
+static int
+collect_cb(const struct store_row *row, void *arg)
+{
+	struct buf *b = arg;
+
+	buf_printf(b, "%s,", row->origin);
+	return strcmp(row->origin, "reference") == 0 ? 7 : 0;
+}
+
+static void
+test_store_query_each_visits_in_order_and_stops(void **state)
+{
+	struct fx *f = *state;
+	struct buf b = BUF_INIT;
+	struct err err;
+	char *ids[5];
+
+	queue_fixture(f, ids);
+	assert_int_equal(store_query_each(f->st, NULL, collect_cb, &b, &err), 7);
+	assert_string_equal(buf_str(&b), "gpt-4,gpt-4,codellama,reference,");
+	buf_reset(&b);
+	assert_int_equal(store_query_each(f->st, "origin!=reference", collect_cb,
+	    &b, &err), 0);
+	assert_string_equal(buf_str(&b), "gpt-4,gpt-4,codellama,gpt-4,");
+	buf_release(&b);
+	free_ids(ids);
+}
+
+/* --- runs ------------------------------------------------------------- */
+
+static void
+test_store_run_round_trip(void **state)
+{
+	struct fx *f = *state;
+	static const char log[] = "cand.sv:3: syntax error\n\0binary\n";
+	struct run r, got, *list;
+	struct err err;
+	size_t n;
+	char *id;
+
+	put_task(f->st, "local/t1");
+	id = add_cand(f->st, "local/t1", "m", "code", NULL);
+	assert_int_equal(store_run_latest(f->st, id, &got, &err), 1);
+
+	memset(&r, 0, sizeof r);
+	r.cand_id = xstrdup(id);
+	r.env = xstrdup("iverilog");
+	r.verdict = xstrdup("fail");
+	r.stage = xstrdup("simulate");
+	r.subcategory = xstrdup("mismatch");
+	r.category = xstrdup("functional");
+	r.evidence = xstrdup("Hint: Output 'q' has 41 mismatches.");
+	r.command = xstrdup("cd /w\niverilog -o sim x.sv\nvvp -n sim");
+	r.toolchain = xstrdup("Icarus Verilog version 11.0 (stable)");
+	r.inputs = xstrdup("{\"candidate.sv\":\"ab\"}");
+	snprintf(r.input_key, sizeof r.input_key, "%064d", 7);
+	r.metrics = xstrdup("{\"mismatches\":41,\"total\":432}");
+	r.exit_code = 0;
+	r.wall_ms = 25;
+	r.started = 1700000000;
+	r.log = xmalloc(sizeof log);
+	memcpy(r.log, log, sizeof log);
+	r.log_len = sizeof log - 1;
+	run_add_diag(&r, "candidate.sv", 3, 0, "error", "syntax error", 3);
+	run_add_diag(&r, "tb.sv", 9, 2, "warning", "w \"quoted\"", 0);
+	assert_int_equal(store_run_add(f->st, &r, &err), 0);
+	assert_true(r.id > 0);
+
+	assert_int_equal(store_run_latest(f->st, id, &got, &err), 0);
+	assert_int_equal(got.id, r.id);
+	assert_string_equal(got.cand_id, id);
+	assert_string_equal(got.env, "iverilog");
+	assert_string_equal(got.verdict, "fail");
+	assert_string_equal(got.stage, "simulate");
+	assert_string_equal(got.subcategory, "mismatch");
+	assert_string_equal(got.category, "functional");
+	assert_string_equal(got.evidence, r.evidence);
+	assert_string_equal(got.command, r.command);
+	assert_string_equal(got.toolchain, r.toolchain);
+	assert_string_equal(got.inputs, r.inputs);
+	assert_string_equal(got.input_key, r.input_key);
+	assert_string_equal(got.metrics, "{\"mismatches\":41,\"total\":432}");
+	assert_int_equal(got.exit_code, 0);
+	assert_int_equal(got.wall_ms, 25);
+	assert_int_equal(got.started, 1700000000);
+	assert_int_equal(got.log_len, sizeof log - 1);
+	assert_memory_equal(got.log, log, sizeof log - 1);
+	assert_int_equal(got.ndiags, 2);
+	assert_string_equal(got.diags[0].file, "candidate.sv");
+	assert_int_equal(got.diags[0].line, 3);
+	assert_int_equal(got.diags[0].col, 0);
+	assert_string_equal(got.diags[0].severity, "error");
+	assert_string_equal(got.diags[0].message, "syntax error");
+	assert_int_equal(got.diags[0].cand_line, 3);
+	assert_string_equal(got.diags[1].file, "tb.sv");
+	assert_int_equal(got.diags[1].line, 9);
+	assert_int_equal(got.diags[1].col, 2);
+	assert_string_equal(got.diags[1].severity, "warning");
+	assert_string_equal(got.diags[1].message, "w \"quoted\"");
+	assert_int_equal(got.diags[1].cand_line, 0);
+	run_release(&got);
+
+	/* A second run becomes the latest; the list keeps both in order. */
+	free(r.verdict);
+	r.verdict = xstrdup("pass");
+	free(r.metrics);
+	r.metrics = NULL;
+	assert_int_equal(store_run_add(f->st, &r, &err), 0);
+	assert_int_equal(store_run_latest(f->st, id, &got, &err), 0);
+	assert_string_equal(got.verdict, "pass");
+	assert_null(got.metrics);
+	run_release(&got);
+	assert_int_equal(store_run_list(f->st, id, &list, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(list[0].verdict, "fail");
+	assert_string_equal(list[1].verdict, "pass");
+	assert_true(list[0].id < list[1].id);
+	run_release(&list[0]);
+	run_release(&list[1]);
+	free(list);
+	assert_int_equal(count(f->st, "verdict=pass"), 1);
+
+	/* A verdict outside the list, or a run of no candidate, is refused. */
+	free(r.verdict);
+	r.verdict = xstrdup("great");
+	assert_int_equal(store_run_add(f->st, &r, &err), -1);
+	free(r.verdict);
+	r.verdict = xstrdup("fail");
+	free(r.cand_id);
+	r.cand_id = xstrdup("cnothere");
+	assert_int_equal(store_run_add(f->st, &r, &err), -1);
+	run_release(&r);
+	assert_int_equal(store_run_list(f->st, id, &list, &n, &err), 0);
+	assert_int_equal(n, 2);
+	for (size_t i = 0; i < n; i++)
+		run_release(&list[i]);
+	free(list);
+	free(id);
+}
+
+static void
+test_store_rollback_discards_batch(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	struct task t;
+
+	assert_int_equal(store_begin(f->st, &err), 0);
+	put_task(f->st, "local/t1");
+	free(add_cand(f->st, "local/t1", "m", "code", NULL));
+	store_rollback(f->st);
+	assert_int_equal(count(f->st, NULL), 0);
+	assert_int_equal(store_task_get(f->st, "local/t1", &t, &err), 1);
+
+	assert_int_equal(store_begin(f->st, &err), 0);
+	put_task(f->st, "local/t1");
+	free(add_cand(f->st, "local/t1", "m", "code", NULL));
+	assert_int_equal(store_commit(f->st, &err), 0);
+	reopen(f);
+	assert_int_equal(count(f->st, NULL), 1);
+}
+
+#define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		FX_TEST(test_store_fresh_database_migrates_to_current_version),
+		FX_TEST(test_store_newer_schema_is_refused),
+		FX_TEST(test_store_wal_mode_is_on),
+		FX_TEST(test_store_unwritable_path_is_error),
+		FX_TEST(test_store_not_a_database_is_error_naming_it),
+		FX_TEST(test_store_task_inserted_once),
+		FX_TEST(test_store_candidate_identity_and_short_id),
+		FX_TEST(test_store_candidate_needs_existing_task),
+		FX_TEST(test_store_candidate_resolve_prefix),
+		FX_TEST(test_store_recorded_kept_verbatim),
+		FX_TEST(test_store_label_undo_redo_through_journal),
+		FX_TEST(test_store_redo_replays_in_order),
+		FX_TEST(test_store_undo_spans_labels_and_reviews),
+		FX_TEST(test_store_bad_decisions_are_refused),
+		FX_TEST(test_store_journal_lists_decisions),
+		FX_TEST(test_store_decisions_survive_reopen),
+		FX_TEST(test_store_decision_survives_killed_process),
+		FX_TEST(test_store_queue_filter),
+		FX_TEST(test_store_queue_bad_filter_names_predicate),
+		FX_TEST(test_store_queue_paging_and_index),
+		FX_TEST(test_store_query_each_visits_in_order_and_stops),
+		FX_TEST(test_store_run_round_trip),
+		FX_TEST(test_store_rollback_discards_batch),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
