@@ -36,9 +36,10 @@ config_reviewer(const char *flag)
 static int
 has_grammars(const char *dir)
 {
-	char *p = xasprintf("%s/grammars", dir);
+	/* The build folder has a grammars/ cache too: look for our queries. */
+	char *p = xasprintf("%s/grammars/verilog/highlights.scm", dir);
 	struct stat sb;
-	int ok = stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+	int ok = stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
 
 	free(p);
 	return ok;

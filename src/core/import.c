@@ -278,7 +278,11 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 		free(fixed);
 		rows++;
 		if (row == NULL || !json_is_object(row)) {
-			if (row == NULL)
+			if (row == NULL && json_error_code(&jerr) ==
+			    json_error_invalid_utf8)
+				err_set(&rowerr, "%s:%zu: invalid UTF-8 (%s, column"
+				    " %d)", path, line, jerr.text, jerr.column);
+			else if (row == NULL)
 				err_set(&rowerr, "%s:%zu: invalid JSON: %s (column"
 				    " %d)", path, line, jerr.text, jerr.column);
 			else
@@ -287,9 +291,30 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 			json_decref(row);
 			rc = -1;
 		} else {
+			/* A savepoint per row: a skipped row leaves nothing,
+			 * not even in the counts. */
+			struct import_report before = *rep;
+
 			err_clear(&rowerr);
-			rc = cb(st, row, path, line, arg, rep, &rowerr);
+			rc = store_savepoint(st, &rowerr);
+			if (rc == 0) {
+				rc = cb(st, row, path, line, arg, rep, &rowerr);
+				store_savepoint_end(st, rc == 0);
+			}
+			if (rc < 0) {
+				rep->tasks_added = before.tasks_added;
+				rep->tasks_existing = before.tasks_existing;
+				rep->cands_added = before.cands_added;
+				rep->cands_existing = before.cands_existing;
+			}
 			json_decref(row);
+			if (rc < 0 && strncmp(rowerr.msg, path, strlen(path)) != 0) {
+				struct err e2;
+
+				/* A store failure: say where it happened. */
+				err_set(&e2, "%s:%zu: %s", path, line, rowerr.msg);
+				rowerr = e2;
+			}
 		}
 		if (rc < 0) {
 			if (!keep_going) {
@@ -721,7 +746,8 @@ list_dir(const char *dir, char ***out, size_t *n, struct err *err)
 		(*out)[(*n)++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(*out, *n, sizeof **out, name_cmp);
+	if (*n > 1)
+		qsort(*out, *n, sizeof **out, name_cmp);
 	return 0;
 }
 
@@ -1096,7 +1122,7 @@ first_row(const char *path)
 		size_t len;
 		char *fixed;
 
-		if (n == 1 && line[0] == '\n')
+		if (strspn(line, " \t\r\n") == (size_t)n)
 			continue;
 		fixed = import_nan_to_null(line, (size_t)n, &len);
 		row = json_loadb(fixed, len, 0, NULL);
@@ -1106,6 +1132,21 @@ first_row(const char *path)
 	free(line);
 	fclose(f);
 	return row;
+}
+
+/* Does the file hold nothing but blank lines? */
+static int
+only_blank(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	int ch, blank = 1;
+
+	if (f == NULL)
+		return 0;
+	while (blank && (ch = fgetc(f)) != EOF)
+		blank = ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+	fclose(f);
+	return blank;
 }
 
 static int
@@ -1151,7 +1192,7 @@ detect(const char *path, enum import_format *out, struct err *err)
 	}
 	row = first_row(path);
 	if (row == NULL) {
-		if (sb.st_size == 0) {
+		if (sb.st_size == 0 || only_blank(path)) {
 			*out = IMPORT_ASSAY;	/* empty: nothing to read */
 			return 0;
 		}

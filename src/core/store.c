@@ -266,10 +266,9 @@ store_open(struct store **out, const char *path, struct err *err)
 		goto fail;
 	}
 	sqlite3_busy_timeout(st->db, 5000);
-	if (prepare(st, &s, "PRAGMA journal_mode = WAL", err) < 0)
-		goto fail;
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		err_sqlite(err, st->db, "journal_mode");
+	if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &s,
+	    NULL) != SQLITE_OK || sqlite3_step(s) != SQLITE_ROW) {
+		err_set(err, "%s: %s", path, sqlite3_errmsg(st->db));
 		goto fail;
 	}
 	mode = (const char *)sqlite3_column_text(s, 0);
@@ -285,8 +284,14 @@ store_open(struct store **out, const char *path, struct err *err)
 	if (exec(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
 	    err) < 0)
 		goto fail;
-	if (migrate(st, err) < 0)
+	if (migrate(st, err) < 0) {
+		struct err e2;
+
+		err_set(&e2, "%s: %s", path, err != NULL ? err->msg : "");
+		if (err != NULL)
+			*err = e2;
 		goto fail;
+	}
 	*out = st;
 	return 0;
 fail:
@@ -337,6 +342,20 @@ store_rollback(struct store *st)
 {
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = 0;
+}
+
+int
+store_savepoint(struct store *st, struct err *err)
+{
+	return exec(st, "SAVEPOINT row", err);
+}
+
+void
+store_savepoint_end(struct store *st, int keep)
+{
+	if (!keep)
+		sqlite3_exec(st->db, "ROLLBACK TO row", NULL, NULL, NULL);
+	sqlite3_exec(st->db, "RELEASE row", NULL, NULL, NULL);
 }
 
 /* Step a statement that must finish (INSERT/UPDATE); finalizes it. */
@@ -1301,6 +1320,8 @@ static const struct {
 	{ "verdict", "r.verdict" },
 	{ "stage", "r.stage" },
 	{ "category", "coalesce(l.category, r.category)" },
+	{ "subcategory", "coalesce(l.subcategory, CASE WHEN l.id IS NULL THEN"
+	    " r.subcategory END)" },
 	{ "status", "coalesce(v.status, 'unreviewed')" },
 	{ "source", "c.source" },
 	{ "parent", "c.parent" },
@@ -1372,7 +1393,7 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 		if (i == sizeof filter_keys / sizeof filter_keys[0]) {
 			err_set(err, "unknown filter key '%.*s' (known: id task"
 			    " benchmark domain origin model kind lang env verdict"
-			    " stage category status source parent)", (int)klen,
+			    " stage category subcategory status source parent)", (int)klen,
 			    word);
 			free(word);
 			filter_release(f);

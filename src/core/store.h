@@ -46,6 +46,13 @@ int	store_begin(struct store *st, struct err *err);
 int	store_commit(struct store *st, struct err *err);
 void	store_rollback(struct store *st);
 
+/*
+ * A savepoint inside the open transaction, so that one row of an import
+ * can be undone alone; end it with keep = 1 (release) or 0 (roll back).
+ */
+int	store_savepoint(struct store *st, struct err *err);
+void	store_savepoint_end(struct store *st, int keep);
+
 /* --- tasks and candidates ------------------------------------------ */
 
 /*

@@ -54,6 +54,7 @@ struct verify_job {
 	struct env_stage_result	 res[ENV_MAX_STAGES];
 	size_t			 stage_start[ENV_MAX_STAGES];
 	struct buf		 log;		/* merged, capped */
+	size_t			 live_off;	/* log bytes shown live so far */
 	struct buf		 command;	/* every stage's command line */
 	enum env_stop		 stop;
 	int			 done;
@@ -401,25 +402,81 @@ chown_workdir(const char *dir)
 
 /* --- processes ------------------------------------------------------- */
 
+/* Append output to the log, up to the cap. */
 static void
-out_emit(struct verify_job *j, const char *p, size_t n, verify_output_fn out,
-    void *arg, int to_log)
+log_add(struct verify_job *j, const char *p, size_t n)
 {
 	size_t cap = j->o.output_cap > 0 ? j->o.output_cap : VERIFY_OUTPUT_CAP;
 
-	if (to_log) {
-		if (j->log.len >= cap) {
-			j->stop = ENV_STOP_OUTPUT;
-			return;
-		}
-		if (j->log.len + n > cap) {
-			n = cap - j->log.len;
-			j->stop = ENV_STOP_OUTPUT;
-		}
-		buf_add(&j->log, p, n);
+	if (j->log.len >= cap) {
+		j->stop = ENV_STOP_OUTPUT;
+		return;
 	}
-	if (out != NULL && n > 0)
-		out(p, n, arg);
+	if (j->log.len + n > cap) {
+		n = cap - j->log.len;
+		j->stop = ENV_STOP_OUTPUT;
+	}
+	buf_add(&j->log, p, n);
+}
+
+/*
+ * Remove the env's nonce from text: "NONCE finish" lines go, "NONCE "
+ * prefixes go.  In place; returns the new length.
+ */
+static size_t
+strip_nonce(char *text, size_t len, const char *nonce)
+{
+	size_t nl = strlen(nonce), w = 0;
+
+	if (nl == 0)
+		return len;
+	for (size_t i = 0; i < len; ) {
+		if (i + nl + 1 <= len && memcmp(text + i, nonce, nl) == 0 &&
+		    text[i + nl] == ' ') {
+			if (i + nl + 8 <= len &&
+			    memcmp(text + i + nl, " finish\n", 8) == 0)
+				i += nl + 8;
+			else
+				i += nl + 1;
+			continue;
+		}
+		text[w++] = text[i++];
+	}
+	return w;
+}
+
+/*
+ * Show the log's new bytes live, whole lines at a time so that the nonce
+ * is never split; a partial line waits unless it is long or final.
+ */
+static void
+flush_live(struct verify_job *j, verify_output_fn out, void *arg, int final)
+{
+	size_t end = j->log.len, n;
+	char *chunk;
+
+	if (out == NULL || j->live_off >= end)
+		return;
+	if (!final) {
+		const char *p = j->log.p + j->live_off;
+		const char *nl = NULL;
+
+		for (size_t i = end - j->live_off; i > 0; i--)
+			if (p[i - 1] == '\n') {
+				nl = p + i - 1;
+				break;
+			}
+		if (nl != NULL)
+			end = (size_t)(nl - j->log.p) + 1;
+		else if (end - j->live_off < 4096)
+			return;
+	}
+	chunk = xstrndup(j->log.p + j->live_off, end - j->live_off);
+	n = strip_nonce(chunk, end - j->live_off, j->plan.nonce);
+	if (n > 0)
+		out(chunk, n, arg);
+	free(chunk);
+	j->live_off = end;
 }
 
 static int
@@ -467,8 +524,7 @@ spawn_pipe(struct verify_job *j, char *const *argv, struct err *err)
 }
 
 static int
-start_stage(struct verify_job *j, verify_output_fn out, void *arg,
-    struct err *err)
+start_stage(struct verify_job *j, struct err *err)
 {
 	struct env_stage *s = &j->plan.stages[j->stage];
 	struct argv_buf a = { 0 };
@@ -491,7 +547,7 @@ start_stage(struct verify_job *j, verify_output_fn out, void *arg,
 	}
 	buf_addc(&j->command, '\n');
 	j->stage_start[j->stage] = j->log.len;
-	out_emit(j, line.p, line.len, out, arg, 1);
+	log_add(j, line.p, line.len);
 	buf_release(&line);
 	if (j->use_pty)
 		rc = pty_spawn(&j->pty, a.v, j->workdir, NULL, j->rows, j->cols,
@@ -566,7 +622,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 		err_set(err, "env %s planned no stages", env->name);
 		goto fail;
 	}
-	if (start_stage(j, NULL, NULL, err) < 0)
+	if (start_stage(j, err) < 0)
 		goto fail;
 	*out = j;
 	return 0;
@@ -650,13 +706,17 @@ reap(struct verify_job *j, int *code)
 	return 1;
 }
 
-/* Drain the stage's output; 1 at end of output. */
+/*
+ * Read the stage's output, at most 256 KiB a call so that a flood cannot
+ * hold up the caller's frame (or its x); 1 at end of output.
+ */
 static int
-drain(struct verify_job *j, verify_output_fn out, void *arg)
+drain(struct verify_job *j)
 {
 	char chunk[16384];
+	size_t total = 0;
 
-	for (;;) {
+	while (total < (256u << 10)) {
 		ssize_t n;
 
 		if (j->use_pty) {
@@ -681,10 +741,12 @@ drain(struct verify_job *j, verify_output_fn out, void *arg)
 				return 1;
 			}
 		}
-		out_emit(j, chunk, (size_t)n, out, arg, 1);
+		log_add(j, chunk, (size_t)n);
+		total += (size_t)n;
 		if (j->stop == ENV_STOP_OUTPUT)
 			return 0;
 	}
+	return 0;
 }
 
 static void
@@ -709,7 +771,8 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 
 	if (j->done)
 		return 1;
-	eof = drain(j, out, arg);
+	eof = drain(j);
+	flush_live(j, out, arg, 0);
 	if (j->stop == ENV_STOP_NONE && now_ms() >= j->deadline)
 		j->stop = ENV_STOP_TIMEOUT;
 	if (j->stop != ENV_STOP_NONE) {
@@ -724,6 +787,7 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 		while (!reap(j, &code))
 			usleep(1000);
 		finish_stage(j, code);
+		flush_live(j, out, arg, 1);
 		n = snprintf(msg, sizeof msg, "\nassay: %s after %.1f s; "
 		    "process group killed\n", why, (now_ms() - j->t0) / 1000.0);
 		if (out != NULL)
@@ -733,27 +797,32 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 	}
 	if (!eof && !j->use_pty)
 		return 0;
-	if (!reap(j, &code)) {
-		/* A pty child may exit before its output is read, or a
-		 * grandchild may hold the pipe: wait for both. */
+	/* A pty child may exit before its output is read, or a grandchild
+	 * may hold the pipe: wait for both. */
+	if (!reap(j, &code))
 		return 0;
+	if (j->use_pty) {
+		/* What the child wrote before it exited is still in the pty;
+		 * bounded, in case a grandchild keeps the slave open. */
+		for (int i = 0; i < 64 && j->pty.fd >= 0 &&
+		    j->stop == ENV_STOP_NONE; i++)
+			if (drain(j) == 1)
+				break;
 	}
-	if (j->use_pty)
-		drain(j, out, arg);
-	else if (!eof)
-		return 0;
 	finish_stage(j, code);
+	flush_live(j, out, arg, 1);
 	if (code != 0 || j->stage + 1 >= j->plan.nstages) {
 		j->done = 1;
 		return 1;
 	}
 	j->stage++;
-	if (start_stage(j, out, arg, NULL) < 0) {
+	if (start_stage(j, NULL) < 0) {
 		j->res[j->stage].ran = 1;
 		j->res[j->stage].exit_code = 127;
 		j->done = 1;
 		return 1;
 	}
+	flush_live(j, out, arg, 0);
 	return 0;
 }
 
@@ -808,6 +877,8 @@ verify_job_result(struct verify_job *j, struct run *r)
 	}
 	if (r->verdict == NULL)
 		r->verdict = xstrdup("fail");
+	r->log_len = strip_nonce(r->log, r->log_len, j->plan.nonce);
+	r->log[r->log_len] = '\0';
 	{
 		/* input_key: the same hash verify_input_key() computes. */
 		struct task t = j->task;

@@ -32,7 +32,13 @@ struct env_plan {
 	struct env_stage stages[ENV_MAX_STAGES];
 	size_t	 nstages;
 	int	 timeout_s;	/* wall clock for the whole run */
-	char	 nonce[33];	/* secret marker of the testbench's result line */
+	/*
+	 * A per-run secret the env puts into its harness's own output.
+	 * verify.c removes "NONCE " wherever it appears and drops whole
+	 * "NONCE finish" lines, from the stored log and the live output,
+	 * after the judge has seen them.
+	 */
+	char	 nonce[33];
 	int	 finish_tagged;	/* the testbench's $finish calls are marked */
 	char	*cand_file;	/* name the candidate was written under (owned) */
 	struct buf inputs;	/* JSON object text: file name -> sha256 */
@@ -77,7 +83,7 @@ struct env_ops {
 	 * Read the stages' results into r: verdict, stage, subcategory,
 	 * diagnostics, metrics, category and evidence.  May rewrite the log
 	 * in r (e.g. remove the nonce).  Never fails: anything unexpected is
-	 * a verdict.
+	 * a verdict.  The stage logs still hold the nonce.
 	 */
 	void	(*judge)(const struct task *t, const struct env_plan *plan,
 		    const struct env_stage_result *res, size_t nres,

@@ -138,27 +138,16 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 			rc = env_write_input(plan, workdir, f->name, f->data,
 			    f->len, err);
 		} else {
+			size_t mark = plan->inputs.len;
+
 			data = tag_testbench(f->data, f->len, plan->nonce,
 			    &tagged, &finishes, &len);
 			rc = env_write_input(plan, workdir, f->name, data, len,
 			    err);
 			free(data);
-			/* Record the hash of the task's file, not our copy. */
-			plan->inputs.len -= 1 + 64 + 1;
-			plan->inputs.p[plan->inputs.len] = '\0';
-			{
-				size_t cut = plan->inputs.len;
-
-				while (cut > 0 && plan->inputs.p[cut - 1] != ',' &&
-				    plan->inputs.p[cut - 1] != '{')
-					cut--;
-				plan->inputs.len = cut;
-				plan->inputs.p[cut] = '\0';
-				if (cut > 0 && plan->inputs.p[cut - 1] == ',') {
-					plan->inputs.len--;
-					plan->inputs.p[cut - 1] = '\0';
-				}
-			}
+			/* Record the hash of the task's file, not of our copy. */
+			plan->inputs.len = mark;
+			plan->inputs.p[mark] = '\0';
 			env_note_input(plan, f->name, f->data, f->len);
 			if (tagged > 0)
 				tagged_files++;
@@ -322,32 +311,6 @@ scan_diags(const struct env_plan *plan, const char *log, size_t len,
 	}
 }
 
-/* Remove every "NONCE " from the log, in place. */
-static void
-strip_nonce(struct run *r, const char *nonce)
-{
-	size_t nl = strlen(nonce), w = 0;
-
-	if (nl == 0)
-		return;
-	for (size_t i = 0; i < r->log_len; ) {
-		if (i + nl + 1 <= r->log_len && memcmp(r->log + i, nonce, nl) == 0 &&
-		    r->log[i + nl] == ' ') {
-			/* "NONCE finish" marker lines go entirely. */
-			if (i + nl + 8 <= r->log_len &&
-			    memcmp(r->log + i + nl, " finish\n", 8) == 0) {
-				i += nl + 8;
-				continue;
-			}
-			i += nl + 1;
-			continue;
-		}
-		r->log[w++] = r->log[i++];
-	}
-	r->log_len = w;
-	r->log[w] = '\0';
-}
-
 static void
 set(char **field, const char *v)
 {
@@ -391,7 +354,9 @@ judge_simulate(const struct env_plan *plan, const struct env_stage_result *s,
 				forged++;
 			}
 		}
-		if (hint == NULL && strncmp(line, "Hint: Output", 12) == 0)
+		/* The first output that really mismatched is the evidence. */
+		if (hint == NULL && strncmp(line, "Hint: Output", 12) == 0 &&
+		    strstr(line, "has no mismatches") == NULL)
 			hint = xstrdup(line);
 		free(line);
 		p += l + (nl != NULL);
@@ -511,7 +476,6 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 	if (nres >= 2)
 		judge_simulate(plan, &res[1], r);
 out:
-	strip_nonce(r, plan->nonce);
 	free(first_error);
 }
 

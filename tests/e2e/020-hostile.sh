@@ -46,3 +46,10 @@ size=$("$ASSAY" --db "$DB" show "$flood" --json | wc -c)
 # Everything ended within its limits: 5 s timeout plus slack, two jobs.
 [ "$secs" -lt 40 ] || fail "hostile runs took $secs s"
 echo "ok: hostile runs took $secs s"
+# The secret marks are gone from the stored log: the testbench's line
+# reads as the harness prints it, and no marker lines are left.
+forger=$("$ASSAY" --db "$DB" list --where origin=forger | awk 'NR==2 {print $1}')
+"$ASSAY" --db "$DB" show "$forger" > "$T/forger.txt"
+grep -q "^Mismatches: 20 in 20 samples$" "$T/forger.txt" || fail "result line not as the harness prints it"
+grep -q " finish$" "$T/forger.txt" && fail "finish marker left in the log"
+echo "ok: stored log has no secret marks"

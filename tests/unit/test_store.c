@@ -314,7 +314,7 @@ test_store_newer_schema_is_refused(void **state)
 	struct fx *f = *state;
 	struct store *st = (struct store *)0x1;
 	struct err err;
-	char want[128];
+	char want[4096 + 128];
 
 	store_close(f->st);
 	f->st = NULL;
@@ -322,8 +322,8 @@ test_store_newer_schema_is_refused(void **state)
 	err_clear(&err);
 	assert_int_equal(store_open(&st, f->db, &err), -1);
 	assert_null(st);
-	snprintf(want, sizeof want, "database schema v%d is newer than this"
-	    " assay (v%d); upgrade assay", STORE_SCHEMA_VERSION + 98,
+	snprintf(want, sizeof want, "%s: database schema v%d is newer than"
+	    " this assay (v%d); upgrade assay", f->db, STORE_SCHEMA_VERSION + 98,
 	    STORE_SCHEMA_VERSION);
 	assert_string_equal(err.msg, want);
 	/* Refusing does not touch the version. */
