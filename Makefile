@@ -48,9 +48,10 @@ $(BUILD)/san/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN) -c -o $@ $<
 
-$(BUILD)/san/tests/%: tests/unit/%.c $(SAN_OBJ) $(GRAMMAR_LIB)
+$(BUILD)/san/tests/%: tests/unit/%.c tests/unit/testlib.h $(SAN_OBJ) $(GRAMMAR_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(filter-out %.h,$^) $(PKG_LIBS) \
+		$(CMOCKA_LIBS)
 
 unit: $(TESTS)
 	@set -e; for t in $(TESTS); do \

@@ -31,6 +31,7 @@
 #include "import.h"
 #include "sample.h"
 #include "store.h"
+#include "testlib.h"
 
 struct fx {
 	char		 dir[64];
@@ -54,34 +55,6 @@ keep(struct fx *f, char *p)
 	return p;
 }
 
-static void
-rm_rf(const char *path)
-{
-	struct stat sb;
-	struct dirent *de;
-	DIR *d;
-	char *p;
-
-	if (lstat(path, &sb) < 0)
-		return;
-	if (S_ISDIR(sb.st_mode)) {
-		d = opendir(path);
-		if (d != NULL) {
-			while ((de = readdir(d)) != NULL) {
-				if (strcmp(de->d_name, ".") == 0 ||
-				    strcmp(de->d_name, "..") == 0)
-					continue;
-				p = xasprintf("%s/%s", path, de->d_name);
-				rm_rf(p);
-				free(p);
-			}
-			closedir(d);
-		}
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
-}
 
 static int
 fx_setup(void **state)
@@ -160,21 +133,6 @@ write_text(struct fx *f, const char *name, const char *text)
 	return write_file(f, name, text, strlen(text));
 }
 
-static char *
-read_text(const char *path)
-{
-	struct buf b = BUF_INIT;
-	char chunk[4096];
-	size_t n;
-	FILE *fp = fopen(path, "rb");
-
-	assert_non_null(fp);
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(fp);
-	buf_adds(&b, "");
-	return buf_detach(&b, NULL);
-}
 
 static size_t
 count(struct store *st, const char *filter)

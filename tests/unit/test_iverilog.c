@@ -34,6 +34,7 @@
 #include "err.h"
 #include "hash.h"
 #include "sample.h"
+#include "testlib.h"
 
 extern const struct env_ops env_iverilog;
 
@@ -43,34 +44,6 @@ struct fx {
 	char	*owned[8];		/* freed at teardown (see keep()) */
 };
 
-static void
-rm_rf(const char *path)
-{
-	struct stat sb;
-	struct dirent *de;
-	DIR *d;
-	char *p;
-
-	if (lstat(path, &sb) < 0)
-		return;
-	if (S_ISDIR(sb.st_mode)) {
-		d = opendir(path);
-		if (d != NULL) {
-			while ((de = readdir(d)) != NULL) {
-				if (strcmp(de->d_name, ".") == 0 ||
-				    strcmp(de->d_name, "..") == 0)
-					continue;
-				p = xasprintf("%s/%s", path, de->d_name);
-				rm_rf(p);
-				free(p);
-			}
-			closedir(d);
-		}
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
-}
 
 static int
 fx_setup(void **state)

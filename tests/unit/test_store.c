@@ -28,6 +28,7 @@
 #include "hash.h"
 #include "sample.h"
 #include "store.h"
+#include "testlib.h"
 
 /* The per-test fixture: a temporary directory and a database path in it. */
 struct fx {
@@ -36,34 +37,6 @@ struct fx {
 	struct store	*st;
 };
 
-static void
-rm_rf(const char *path)
-{
-	struct stat sb;
-	struct dirent *de;
-	DIR *d;
-	char *p;
-
-	if (lstat(path, &sb) < 0)
-		return;
-	if (S_ISDIR(sb.st_mode)) {
-		d = opendir(path);
-		if (d != NULL) {
-			while ((de = readdir(d)) != NULL) {
-				if (strcmp(de->d_name, ".") == 0 ||
-				    strcmp(de->d_name, "..") == 0)
-					continue;
-				p = xasprintf("%s/%s", path, de->d_name);
-				rm_rf(p);
-				free(p);
-			}
-			closedir(d);
-		}
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
-}
 
 static int
 fx_setup(void **state)

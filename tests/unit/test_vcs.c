@@ -22,6 +22,7 @@
 #include "buf.h"
 #include "err.h"
 #include "vcs.h"
+#include "testlib.h"
 
 /* The per-test fixture: a temporary directory that is also $HOME. */
 struct fx {
@@ -32,34 +33,6 @@ struct fx {
 
 static const char *const managed[] = { "chip", "gpu" };
 
-static void
-rm_rf(const char *path)
-{
-	struct stat st;
-	struct dirent *de;
-	DIR *d;
-	char *p;
-
-	if (lstat(path, &st) < 0)
-		return;
-	if (S_ISDIR(st.st_mode)) {
-		d = opendir(path);
-		if (d != NULL) {
-			while ((de = readdir(d)) != NULL) {
-				if (strcmp(de->d_name, ".") == 0 ||
-				    strcmp(de->d_name, "..") == 0)
-					continue;
-				p = xasprintf("%s/%s", path, de->d_name);
-				rm_rf(p);
-				free(p);
-			}
-			closedir(d);
-		}
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
-}
 
 static int
 fx_setup(void **state)
@@ -153,21 +126,6 @@ write_text(const char *path, const char *text)
 	assert_int_equal(fclose(fp), 0);
 }
 
-static char *
-read_text(const char *path)
-{
-	struct buf b = BUF_INIT;
-	char chunk[512];
-	size_t n;
-	FILE *fp = fopen(path, "r");
-
-	assert_non_null(fp);
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(fp);
-	buf_adds(&b, "");
-	return buf_detach(&b, NULL);
-}
 
 static int
 path_exists(const char *dir, const char *rel)
