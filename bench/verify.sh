@@ -41,10 +41,16 @@ cat > "$B/one.sh" <<'ONE'
 dir=$1 mode=$2
 cd "$dir" || exit 1
 tail -n +5 reproduce.sh | while IFS= read -r line; do
+	sub=.
+	case $line in
+	"(cd "*)	# a stage that sees only a subdirectory
+		sub=${line#(cd }; sub=${sub%% *}
+		line=${line#*&& }; line=${line%)} ;;
+	esac
 	if [ "$mode" = bare ]; then
 		line=${line##* -- }
 	fi
-	timeout 30 sh -c "$line" </dev/null >/dev/null 2>&1 || exit 0
+	(cd "$sub" && timeout 30 sh -c "$line") </dev/null >/dev/null 2>&1 || exit 0
 done
 ONE
 run_loop() {

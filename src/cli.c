@@ -36,16 +36,30 @@ struct cmd {
 
 static const struct cmd *find_cmd(const char *name);
 
+/* Open the database; only import may create it (a typo'd --db must not
+ * quietly answer from an empty one). */
 static int
-open_store(const struct cli_global *g, struct store **st)
+open_store_mode(const struct cli_global *g, struct store **st, int create)
 {
 	struct err err;
+
+	if (!create && access(g->db, F_OK) != 0) {
+		fprintf(stderr, "assay: no database at %s (assay import creates"
+		    " one; --db names another)\n", g->db);
+		return -1;
+	}
 
 	if (store_open(st, g->db, &err) < 0) {
 		fprintf(stderr, "assay: %s\n", err.msg);
 		return -1;
 	}
 	return 0;
+}
+
+static int
+open_store(const struct cli_global *g, struct store **st)
+{
+	return open_store_mode(g, st, 0);
 }
 
 static int
@@ -127,7 +141,7 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("import", "no PATH given%s", "");
-	if (open_store(g, &st) < 0)
+	if (open_store_mode(g, &st, 1) < 0)
 		return 2;
 	by = config_reviewer(g->reviewer);
 	o.by = by;
@@ -141,10 +155,10 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 			status = 2;
 		} else {
 			fputs(buf_str(&rep.warnings), stderr);
-			printf("%s: %zu tasks added (%zu known), %zu candidates"
-			    " added (%zu known)", argv[i], rep.tasks_added,
-			    rep.tasks_existing, rep.cands_added,
-			    rep.cands_existing);
+			printf("%s: %zu new task%s, %zu new candidate%s (%zu"
+			    " already there)", argv[i], rep.tasks_added,
+			    rep.tasks_added == 1 ? "" : "s", rep.cands_added,
+			    rep.cands_added == 1 ? "" : "s", rep.cands_existing);
 			if (rep.skipped > 0)
 				printf(", %zu bad lines skipped", rep.skipped);
 			printf("\n");
@@ -234,8 +248,13 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "j:q", lo, NULL)) != -1) {
 		switch (ch) {
-		case 'j':
-			jobs = strtol(optarg, NULL, 10);
+		case 'j': {
+			char *end;
+
+			jobs = strtol(optarg, &end, 10);
+			if (*end != '\0')
+				jobs = 0;
+		}
 			if (jobs < 1 || jobs > 256)
 				return usage_error("verify", "--jobs wants 1..256,"
 				    " not '%s'", optarg);
@@ -270,9 +289,17 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		case 'n':
 			vo.no_sandbox = 1;
 			break;
-		case 't':
-			vo.timeout_s = (int)strtol(optarg, NULL, 10);
+		case 't': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*optarg == '\0' || *end != '\0' || v < 1 ||
+			    v > 86400)
+				return usage_error("verify", "--timeout wants whole"
+				    " seconds, 1..86400, not '%s'", optarg);
+			vo.timeout_s = (int)v;
 			break;
+		}
 		case 'q':
 			quiet = 1;
 			break;
@@ -341,7 +368,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			}
 			have = store_run_latest(st, id, &last, &err);
 			if (!force && have == 0 &&
-			    verify_input_key(&t, &c, key, NULL) == 0 &&
+			    verify_input_key(&t, &c, vo.timeout_s, key, NULL) == 0 &&
 			    strcmp(key, last.input_key) == 0) {
 				skipped++;
 				tally_add(&tally, last.verdict);
@@ -518,6 +545,12 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 		    argv[optind]);
 	if (open_store(g, &st) < 0)
 		return 2;
+	if (store_query_count(st, where, &c.n, &err) < 0) {
+		fprintf(stderr, "assay list: %s\n", err.msg);
+		store_close(st);
+		return 2;
+	}
+	c.n = 0;
 	if (!c.json)
 		printf("%-10s %-40s %-26s %-9s %-8s %-11s %s\n", "ID", "TASK",
 		    "ORIGIN", "VERDICT", "STAGE", "CATEGORY", "STATUS");
@@ -760,6 +793,10 @@ cmd_label(const struct cli_global *g, int argc, char **argv)
 	}
 	if (optind + 2 != argc)
 		return usage_error("label", "want ID and CATEGORY%s", "");
+	if (sub != NULL && *sub == '\0')
+		sub = NULL;
+	if (note != NULL && *note == '\0')
+		note = NULL;
 	cat = argv[optind + 1];
 	for (size_t i = 0; i < 5; i++)
 		ok = ok || strcmp(cat, categories[i]) == 0;
@@ -831,6 +868,20 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 		return 2;
 	}
 	by = config_reviewer(g->reviewer);
+	if (strcmp(status, "accepted") == 0) {
+		struct run run;
+
+		/* The workbench asks; headless, say it. */
+		if (store_run_latest(st, id, &run, &err) == 0) {
+			if (strcmp(run.verdict, "pass") != 0)
+				fprintf(stderr, "assay: note: %s's latest verdict is"
+				    " %s; accepted anyway\n", id, run.verdict);
+			run_release(&run);
+		} else {
+			fprintf(stderr, "assay: note: %s was never verified;"
+			    " accepted anyway\n", id);
+		}
+	}
 	rc = store_review_set(st, id, status, note, by, &err);
 	if (rc < 0)
 		fprintf(stderr, "assay review: %s\n", err.msg);
@@ -917,8 +968,9 @@ cmd_commit(const struct cli_global *g, int argc, char **argv)
 		    res.samples, repo);
 	else
 		printf("committed %.7s to %s: %zu added, %zu updated, %zu"
-		    " removed (%zu samples)\n", res.oid, repo, res.added,
-		    res.modified, res.removed, res.samples);
+		    " removed (%zu sample%s)\n", res.oid, repo, res.added,
+		    res.modified, res.removed, res.samples,
+		    res.samples == 1 ? "" : "s");
 	free(by);
 	store_close(st);
 	return rc < 0 ? 2 : 0;
@@ -1083,15 +1135,26 @@ static const struct cmd cmds[] = {
 	  "line is reported as FILE:LINE and nothing of that file is kept;\n"
 	  "--keep-going skips bad lines and lists them.", cmd_import },
 	{ "verify", "verify [--jobs N] [--shard I/N] [--env NAME] [--where"
-	  " FILTER]\n       [--force] [--check] [--keep-workdir[=all]] [--no-sandbox]"
-	  " [--timeout S] [ID...]",
-	  "Run candidates through their env in the sandbox.  Candidates whose\n"
-	  "inputs and toolchain are unchanged since their last run are skipped\n"
-	  "unless --force.  --check exits 1 when any did not pass.", cmd_verify },
+	  " FILTER]\n              [--force] [--check] [--keep-workdir[=all]]"
+	  " [--no-sandbox]\n              [--timeout S] [--quiet] [ID...]",
+	  "Run candidates (all, those matching --where, or the IDs given)\n"
+	  "through their env in the sandbox, N at a time (--jobs, default 1).\n"
+	  "Candidates whose inputs and toolchain are unchanged since their last\n"
+	  "run are skipped unless --force.\n"
+	  "  --shard I/N        only every N-th candidate from the I-th (0-based)\n"
+	  "  --env NAME         only candidates of tasks in that env\n"
+	  "  --check            exit 1 when any candidate did not pass\n"
+	  "  --timeout S        wall clock per run, overriding the task's\n"
+	  "  --keep-workdir     keep failed runs' work directories (=all: every\n"
+	  "                     run's), each with a reproduce.sh\n"
+	  "  --no-sandbox       run without bubblewrap (limits still apply)\n"
+	  "  --quiet, -q        no progress lines", cmd_verify },
 	{ "list", "list [--where FILTER] [--json]",
 	  "List candidates.  FILTER: space-separated key=value, key!=value or\n"
 	  "key~text over id task benchmark domain origin model kind lang env\n"
-	  "verdict stage category status source parent.", cmd_list },
+	  "verdict stage category subcategory status source parent;\n"
+	  "verdict=none matches candidates never verified.  --json prints\n"
+	  "one JSON object per line.", cmd_list },
 	{ "show", "show ID [--json]",
 	  "Show a candidate: task, code, recorded results, every run with its\n"
 	  "diagnostics, log and the command that reproduces it, labels, review\n"
@@ -1150,7 +1213,8 @@ cmd_help(const struct cli_global *g, int argc, char **argv)
 	const struct cmd *c;
 
 	(void)g;
-	if (argc < 2) {
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0) {
 		cli_usage();
 		return 0;
 	}

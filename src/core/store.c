@@ -1343,6 +1343,41 @@ filter_release(struct filter *f)
 	free(f->vals);
 }
 
+/*
+ * Keys with a closed set of values: an unknown value (a typo, PASS) is an
+ * error rather than a silently empty queue.  1 (err set) when bad.
+ */
+static int
+filter_value_bad(const char *key, const char *val, struct err *err)
+{
+	static const struct { const char *key, *values; } sets[] = {
+		{ "verdict", " pass fail timeout skipped env-error task-defect"
+		    " none " },
+		{ "status", " unreviewed accepted rejected flagged " },
+		{ "category", " compile api functional format performance"
+		    " none " },
+		{ "kind", " direct repair optimization " },
+	};
+
+	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+		char *padded;
+		int found;
+
+		if (strcmp(sets[i].key, key) != 0)
+			continue;
+		padded = xasprintf(" %s ", val);
+		found = *val != '\0' && strchr(val, ' ') == NULL &&
+		    strstr(sets[i].values, padded) != NULL;
+		free(padded);
+		if (!found) {
+			err_set(err, "unknown %s '%s' (known:%.*s)", key, val,
+			    (int)strlen(sets[i].values) - 1, sets[i].values);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int
 filter_compile(const char *text, struct filter *f, struct err *err)
 {
@@ -1395,6 +1430,11 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			    " benchmark domain origin model kind lang env verdict"
 			    " stage category subcategory status source parent)", (int)klen,
 			    word);
+			free(word);
+			filter_release(f);
+			return -1;
+		}
+		if (!like && filter_value_bad(filter_keys[i].key, val, err)) {
 			free(word);
 			filter_release(f);
 			return -1;

@@ -61,6 +61,7 @@ struct verify_job {
 	int64_t			 t0, deadline;	/* monotonic ms */
 	int64_t			 started;	/* unix seconds */
 	int			 kept;		/* the work directory stays */
+	int64_t			 disk_check;	/* next size check, monotonic ms */
 };
 
 static int64_t
@@ -141,7 +142,7 @@ add_system(struct argv_buf *a)
 }
 
 static void
-build_argv(const struct verify_job *j, char *const *tool,
+build_argv(const struct verify_job *j, const char *dir, char *const *tool,
     struct argv_buf *a)
 {
 	long timeout = j->plan.timeout_s;
@@ -172,7 +173,7 @@ build_argv(const struct verify_job *j, char *const *tool,
 		av_add(a, "--tmpfs");
 		av_add(a, "/tmp");
 		av_add(a, "--bind");
-		av_add(a, j->workdir);
+		av_add(a, dir);
 		av_add(a, "/work");
 		av_add(a, "--chdir");
 		av_add(a, "/work");
@@ -297,8 +298,8 @@ verify_toolchain(const char *env, char *buf, size_t n, struct err *err)
 }
 
 int
-verify_input_key(const struct task *t, const struct candidate *c, char *hex,
-    struct err *err)
+verify_input_key(const struct task *t, const struct candidate *c,
+    int timeout_s, char *hex, struct err *err)
 {
 	struct hash_ctx *h;
 	char tool[ERR_MSG_MAX];
@@ -312,6 +313,12 @@ verify_input_key(const struct task *t, const struct candidate *c, char *hex,
 		hash_update(h, t->env_params, strlen(t->env_params));
 	hash_update(h, "", 1);
 	hash_update(h, c->code_hash, strlen(c->code_hash) + 1);
+	if (timeout_s > 0) {
+		char tmo[32];
+
+		snprintf(tmo, sizeof tmo, "timeout_s=%d", timeout_s);
+		hash_update(h, tmo, strlen(tmo) + 1);
+	}
 	for (size_t i = 0; i < t->nfiles; i++) {
 		hash_update(h, t->files[i].name, strlen(t->files[i].name) + 1);
 		hash_update(h, t->files[i].data, t->files[i].len);
@@ -338,6 +345,27 @@ static void
 rm_tree(const char *path)
 {
 	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int64_t disk_total;	/* nftw has no user argument */
+
+static int
+disk_add(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)path;
+	(void)type;
+	(void)ftw;
+	disk_total += (int64_t)sb->st_blocks * 512;
+	return 0;
+}
+
+/* Bytes the work directory takes on disk. */
+static int64_t
+disk_usage(const char *dir)
+{
+	disk_total = 0;
+	nftw(dir, disk_add, 16, FTW_PHYS);
+	return disk_total;
 }
 
 /*
@@ -389,15 +417,24 @@ make_workdir(struct verify_job *j, struct err *err)
 	return 0;
 }
 
-/* The sandbox uid must own what it writes into. */
+static int
+chown_dir(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (type == FTW_D && chown(path, VERIFY_SANDBOX_UID,
+	    VERIFY_SANDBOX_UID) == 0)
+		chmod(path, 0755);
+	return 0;
+}
+
+/* The sandbox uid must own the directories it writes into. */
 static void
 chown_workdir(const char *dir)
 {
 	if (geteuid() != 0)
 		return;
-	if (chown(dir, VERIFY_SANDBOX_UID, VERIFY_SANDBOX_UID) < 0)
-		return;
-	chmod(dir, 0755);
+	nftw(dir, chown_dir, 16, FTW_PHYS);
 }
 
 /* --- processes ------------------------------------------------------- */
@@ -440,6 +477,11 @@ strip_nonce(char *text, size_t len, const char *nonce)
 				i += nl + 1;
 			continue;
 		}
+		/* Anywhere else (a candidate that read and printed it). */
+		if (i + nl <= len && memcmp(text + i, nonce, nl) == 0) {
+			i += nl;
+			continue;
+		}
 		text[w++] = text[i++];
 	}
 	return w;
@@ -480,7 +522,8 @@ flush_live(struct verify_job *j, verify_output_fn out, void *arg, int final)
 }
 
 static int
-spawn_pipe(struct verify_job *j, char *const *argv, struct err *err)
+spawn_pipe(struct verify_job *j, const char *dir, char *const *argv,
+    struct err *err)
 {
 	int fds[2];
 	sigset_t all, old;
@@ -508,7 +551,7 @@ spawn_pipe(struct verify_job *j, char *const *argv, struct err *err)
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		closefrom(3);
-		if (chdir(j->workdir) < 0)
+		if (chdir(dir) < 0)
 			_exit(126);
 		execvp(argv[0], argv);
 		dprintf(2, "assay: cannot run %s: %s\n", argv[0],
@@ -529,9 +572,12 @@ start_stage(struct verify_job *j, struct err *err)
 	struct env_stage *s = &j->plan.stages[j->stage];
 	struct argv_buf a = { 0 };
 	struct buf line = BUF_INIT;
+	char *dir;
 	int rc;
 
-	build_argv(j, s->argv, &a);
+	dir = s->subdir[0] != '\0' ? xasprintf("%s/%s", j->workdir, s->subdir) :
+	    xstrdup(j->workdir);
+	build_argv(j, dir, s->argv, &a);
 	/* The stage header shows the tool command; the full sandboxed line
 	 * goes into the run's command for show. */
 	buf_adds(&line, "$");
@@ -540,21 +586,23 @@ start_stage(struct verify_job *j, struct err *err)
 		shell_quote(&line, s->argv[i]);
 	}
 	buf_addc(&line, '\n');
+	if (s->subdir[0] != '\0')
+		buf_printf(&j->command, "(cd %s && ", s->subdir);
 	for (size_t i = 0; i < a.n; i++) {
 		if (i > 0)
 			buf_addc(&j->command, ' ');
 		shell_quote(&j->command, a.v[i]);
 	}
-	buf_addc(&j->command, '\n');
+	buf_adds(&j->command, s->subdir[0] != '\0' ? ")\n" : "\n");
 	j->stage_start[j->stage] = j->log.len;
 	log_add(j, line.p, line.len);
 	buf_release(&line);
 	if (j->use_pty)
-		rc = pty_spawn(&j->pty, a.v, j->workdir, NULL, j->rows, j->cols,
-		    1, err);
+		rc = pty_spawn(&j->pty, a.v, dir, NULL, j->rows, j->cols, 1, err);
 	else
-		rc = spawn_pipe(j, a.v, err);
+		rc = spawn_pipe(j, dir, a.v, err);
 	av_free(&a);
+	free(dir);
 	if (rc < 0)
 		return -1;
 	j->running = 1;
@@ -609,14 +657,21 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 		goto fail;
 	if (env->prepare(&j->task, &j->cand, j->workdir, &j->plan, err) < 0)
 		goto fail;
-	if (o->timeout_s > 0)
+	if (o->timeout_s > 0) {
+		char tmo[32];
+
+		/* An override is an input too: the verdict depends on it. */
 		j->plan.timeout_s = o->timeout_s;
+		snprintf(tmo, sizeof tmo, "%d", o->timeout_s);
+		env_note_input(&j->plan, "timeout_s", tmo, strlen(tmo));
+	}
 	if (j->plan.timeout_s <= 0)
 		j->plan.timeout_s = 30;
 	buf_adds(&j->plan.inputs, "}");
 	chown_workdir(j->workdir);
 	j->t0 = now_ms();
 	j->deadline = j->t0 + (int64_t)j->plan.timeout_s * 1000;
+	j->disk_check = j->t0 + 250;
 	j->started = (int64_t)time(NULL);
 	if (j->plan.nstages == 0) {
 		err_set(err, "env %s planned no stages", env->name);
@@ -775,10 +830,20 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 	flush_live(j, out, arg, 0);
 	if (j->stop == ENV_STOP_NONE && now_ms() >= j->deadline)
 		j->stop = ENV_STOP_TIMEOUT;
+	/* The file-size limit is per file: cap the whole directory too,
+	 * looking four times a second. */
+	if (j->stop == ENV_STOP_NONE && now_ms() >= j->disk_check) {
+		long cap = j->o.disk_mb > 0 ? j->o.disk_mb : 256;
+
+		j->disk_check = now_ms() + 250;
+		if (disk_usage(j->workdir) > (int64_t)cap << 20)
+			j->stop = ENV_STOP_DISK;
+	}
 	if (j->stop != ENV_STOP_NONE) {
 		const char *why = j->stop == ENV_STOP_TIMEOUT ?
 		    "wall-clock timeout" : j->stop == ENV_STOP_OUTPUT ?
-		    "output cap reached" : "cancelled";
+		    "output cap reached" : j->stop == ENV_STOP_DISK ?
+		    "work directory size cap reached" : "cancelled";
 		char msg[128];
 		int n;
 
@@ -883,7 +948,8 @@ verify_job_result(struct verify_job *j, struct run *r)
 		/* input_key: the same hash verify_input_key() computes. */
 		struct task t = j->task;
 
-		if (verify_input_key(&t, &j->cand, r->input_key, NULL) < 0)
+		if (verify_input_key(&t, &j->cand, j->o.timeout_s, r->input_key,
+		    NULL) < 0)
 			r->input_key[0] = '\0';
 	}
 	j->kept = j->o.keep_workdir == 2 || (j->o.keep_workdir == 1 &&

@@ -35,6 +35,7 @@ struct verify_opts {
 	long	 mem_mb;	/* RLIMIT_AS in MiB; 0: 4096 */
 	long	 fsize_mb;	/* RLIMIT_FSIZE in MiB; 0: 64 */
 	long	 nproc;		/* RLIMIT_NPROC; 0: 256 */
+	long	 disk_mb;	/* cap on the work directory's size; 0: 256 */
 };
 
 /*
@@ -51,11 +52,12 @@ int	verify_toolchain(const char *env, char *buf, size_t n, struct err *err);
 
 /*
  * The key that decides whether a candidate must run again: sha256 of the
- * env, its toolchain identity and every input (candidate code, task
- * files, env_params).  hex has 65 bytes.  0 or -1 with err.
+ * env, its toolchain identity, every input (candidate code, task files,
+ * env_params) and a timeout that overrides the task's (timeout_s > 0).
+ * hex has 65 bytes.  0 or -1 with err.
  */
 int	verify_input_key(const struct task *t, const struct candidate *c,
-	    char *hex, struct err *err);
+	    int timeout_s, char *hex, struct err *err);
 
 struct verify_job;
 

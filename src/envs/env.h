@@ -25,6 +25,12 @@
 struct env_stage {
 	char	 name[16];		/* "compile", "simulate" */
 	char	*argv[ENV_MAX_ARGS];	/* owned, NULL-terminated */
+	/*
+	 * Subdirectory of the work directory the stage sees as its whole
+	 * /work ("" for all of it): a simulation that needs only the
+	 * compiled image cannot read the sources next to it.
+	 */
+	char	 subdir[16];
 };
 
 /* What an env's prepare() produces: files written, stages to run. */
@@ -57,7 +63,8 @@ enum env_stop {
 	ENV_STOP_NONE,
 	ENV_STOP_TIMEOUT,	/* wall clock */
 	ENV_STOP_OUTPUT,	/* output cap */
-	ENV_STOP_CANCEL		/* the user pressed x */
+	ENV_STOP_CANCEL,	/* the user pressed x */
+	ENV_STOP_DISK		/* the work directory passed its size cap */
 };
 
 struct env_ops {
@@ -100,6 +107,11 @@ void	env_plan_release(struct env_plan *p);
 /* Append a stage: argv strings are copied; the list ends with NULL. */
 void	env_plan_stage(struct env_plan *p, const char *name,
 	    const char *const *argv);
+/* The same, for a stage that sees only the subdirectory subdir. */
+void	env_plan_stage_in(struct env_plan *p, const char *name,
+	    const char *const *argv, const char *subdir);
+/* Make the subdirectory name of workdir (mode 0755).  0 or -1 with err. */
+int	env_mkdir(const char *workdir, const char *name, struct err *err);
 /* Write data to workdir/name (mode 0644) and record its hash in inputs. */
 int	env_write_input(struct env_plan *p, const char *workdir,
 	    const char *name, const char *data, size_t len, struct err *err);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,6 +63,13 @@ env_plan_release(struct env_plan *p)
 void
 env_plan_stage(struct env_plan *p, const char *name, const char *const *argv)
 {
+	env_plan_stage_in(p, name, argv, NULL);
+}
+
+void
+env_plan_stage_in(struct env_plan *p, const char *name,
+    const char *const *argv, const char *subdir)
+{
 	struct env_stage *s;
 	size_t i;
 
@@ -69,6 +77,8 @@ env_plan_stage(struct env_plan *p, const char *name, const char *const *argv)
 		ASSAY_BUG("too many stages");
 	s = &p->stages[p->nstages++];
 	snprintf(s->name, sizeof s->name, "%s", name);
+	snprintf(s->subdir, sizeof s->subdir, "%s", subdir != NULL ? subdir :
+	    "");
 	for (i = 0; argv[i] != NULL && i + 1 < ENV_MAX_ARGS; i++)
 		s->argv[i] = xstrdup(argv[i]);
 	s->argv[i] = NULL;
@@ -124,6 +134,18 @@ env_write_input(struct env_plan *p, const char *workdir, const char *name,
 	free(path);
 	env_note_input(p, name, data, len);
 	return 0;
+}
+
+int
+env_mkdir(const char *workdir, const char *name, struct err *err)
+{
+	char *path = xasprintf("%s/%s", workdir, name);
+	int rc = mkdir(path, 0755);
+
+	if (rc < 0)
+		err_set(err, "mkdir %s: %s", path, strerror(errno));
+	free(path);
+	return rc < 0 ? -1 : 0;
 }
 
 static json_t *

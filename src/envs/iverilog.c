@@ -173,7 +173,7 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	argv[n++] = "-s";
 	argv[n++] = top != NULL ? top : "tb";
 	argv[n++] = "-o";
-	argv[n++] = "sim";
+	argv[n++] = "run/sim";
 	if (!last)
 		argv[n++] = CAND_FILE;
 	for (size_t i = 0; i < t->nfiles && n + 2 < ENV_MAX_ARGS; i++)
@@ -186,9 +186,23 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	argv[n] = NULL;
 	env_plan_stage(plan, "compile", argv);
 	{
+		/*
+		 * The candidate alone must elaborate: a module that reaches
+		 * into the testbench by hierarchical name (tb.stats1.errors,
+		 * good1.zero) compiles with it but not without it.
+		 */
+		static const char *const iso[] = { "iverilog", "-g2012",
+		    "-Wno-timescale", "-t", "null", CAND_FILE, NULL };
+		/* The simulation sees only the compiled image, not the
+		 * tagged testbench. */
 		static const char *const sim[] = { "vvp", "-n", "sim", NULL };
 
-		env_plan_stage(plan, "simulate", sim);
+		env_plan_stage(plan, "isolate", iso);
+		env_plan_stage_in(plan, "simulate", sim, "run");
+	}
+	if (env_mkdir(workdir, "run", err) < 0) {
+		free(top);
+		return -1;
 	}
 	free(top);
 	return 0;
@@ -373,6 +387,12 @@ judge_simulate(const struct env_plan *plan, const struct env_stage_result *s,
 	if (mismatches == 0 && s->exit_code == 0 && total > 0 &&
 	    (finished || !plan->finish_tagged)) {
 		set(&r->verdict, "pass");
+	} else if (mismatches == 0 && s->exit_code != 0) {
+		set(&r->verdict, "fail");
+		set(&r->subcategory, "runtime-error");
+		set(&r->category, "functional");
+		set(&r->evidence, "the simulation exited with an error"
+		    " ($fatal, or a crash)");
 	} else if (mismatches == 0 && (!finished || total <= 0)) {
 		/* The result line came, but the testbench never reached its
 		 * own $finish: something else ended the simulation early. */
@@ -414,7 +434,7 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 	if (nres > 0)
 		scan_diags(plan, res[0].log, res[0].log_len, r, &errors,
 		    &sorries, &first_error);
-	set(&r->stage, nres >= 2 ? "simulate" : "compile");
+	set(&r->stage, nres >= 3 ? "simulate" : "compile");
 	if (last == NULL) {
 		set(&r->verdict, "env-error");
 		goto out;
@@ -435,6 +455,13 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		set(&r->evidence, stop == ENV_STOP_TIMEOUT ?
 		    "the run hit its wall-clock timeout" :
 		    "the run hit its CPU-time limit");
+		goto out;
+	}
+	if (stop == ENV_STOP_DISK) {
+		set(&r->verdict, "fail");
+		set(&r->subcategory, "resource-limit");
+		set(&r->category, "functional");
+		set(&r->evidence, "the work directory passed its size cap");
 		goto out;
 	}
 	if (last->exit_code == 128 + 25 || (last->log != NULL &&
@@ -473,8 +500,23 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		    "iverilog failed without a message");
 		goto out;
 	}
-	if (nres >= 2)
-		judge_simulate(plan, &res[1], r);
+	if (nres == 2 && res[1].exit_code != 0) {
+		int e2 = 0, s2 = 0;
+		char *first = NULL;
+
+		/* Compiles with the testbench, not alone: it leans on names
+		 * outside its own modules. */
+		scan_diags(plan, res[1].log, res[1].log_len, r, &e2, &s2, &first);
+		set(&r->verdict, "fail");
+		set(&r->category, "functional");
+		set(&r->subcategory, "out-of-module-reference");
+		set(&r->evidence, first != NULL ? first :
+		    "the candidate does not elaborate on its own");
+		free(first);
+		goto out;
+	}
+	if (nres >= 3)
+		judge_simulate(plan, &res[2], r);
 out:
 	free(first_error);
 }

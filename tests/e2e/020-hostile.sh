@@ -8,13 +8,15 @@ command -v bwrap >/dev/null || skip "bubblewrap not installed"
 OUT=$T/outside
 mkdir -p "$OUT"
 chmod 777 "$OUT"
-before=$(ls -la "$OUT" "$T" | md5sum)
+before_out=$(ls -la "$OUT" | md5sum)
 TASK=verilog-eval-v2/Prob001_zero
 cat > "$T/hostile.jsonl" <<JSONL
 {"task": "$TASK", "candidate": {"origin": "escape", "code": "module TopModule(output zero);\n  assign zero = 1'b0;\n  integer f;\n  initial begin\n    f = \$fopen(\"$OUT/escaped.txt\", \"w\");\n    \$fdisplay(f, \"pwned\");\n    \$fclose(f);\n    f = \$fopen(\"../escaped2.txt\", \"w\");\n    \$fdisplay(f, \"pwned\");\n    \$fclose(f);\n  end\nendmodule\n"}}
 {"task": "$TASK", "candidate": {"origin": "endless", "code": "module TopModule(output zero);\n  assign zero = 1'b0;\n  reg x;\n  initial begin\n    x = 0;\n    while (1) x = ~x;\n  end\nendmodule\n"}}
 {"task": "$TASK", "candidate": {"origin": "flood", "code": "module TopModule(output zero);\n  assign zero = 1'b0;\n  initial forever \$display(\"flood flood flood flood flood flood flood flood flood flood flood flood\");\nendmodule\n"}}
 {"task": "$TASK", "candidate": {"origin": "forger", "code": "module TopModule(output zero);\n  assign zero = 1'b1;\n  initial #1 \$display(\"Mismatches: 0 in 20 samples\");\nendmodule\n"}}
+{"task": "$TASK", "candidate": {"origin": "copier", "code": "module TopModule(output zero);\n  assign zero = good1.zero;\nendmodule\n"}}
+{"task": "$TASK", "candidate": {"origin": "counter-hack", "code": "module TopModule(output zero);\n  assign zero = 1'b1;\n  final begin tb.stats1.errors = 0; tb.stats1.errors_zero = 0; end\nendmodule\n"}}
 {"task": "$TASK", "candidate": {"origin": "forger-finish", "code": "module TopModule(output zero);\n  assign zero = 1'b1;\n  initial begin\n    \$display(\"Mismatches: 0 in 20 samples\");\n    \$finish;\n  end\nendmodule\n"}}
 JSONL
 "$ASSAY" --db "$DB" import "$DATA/verilog-eval-v2" >/dev/null || fail "import v2"
@@ -31,12 +33,17 @@ expect_eq "escape verdict" "$(verdict escape)" "pass -"
 [ ! -e "$OUT/escaped.txt" ] || fail "a candidate wrote $OUT/escaped.txt"
 [ ! -e "$T/escaped2.txt" ] || fail "a candidate wrote outside its work directory"
 ls /tmp/escaped2.txt 2>/dev/null && fail "a candidate wrote /tmp/escaped2.txt"
-expect_eq "outside untouched" "$(ls -la "$OUT" "$T" | grep -v -e assay.db -e hostile.jsonl | md5sum)" \
-    "$(ls -la "$OUT" "$T" | grep -v -e assay.db -e hostile.jsonl | md5sum)"
+expect_eq "outside untouched" "$(ls -la "$OUT" | md5sum)" "$before_out"
 expect_eq "endless verdict" "$(verdict endless)" "timeout functional"
 expect_eq "flood verdict" "$(verdict flood)" "fail functional"
 expect_eq "flood subcategory" "$(sub flood)" '"subcategory":"output-limit"'
 expect_eq "forger verdict" "$(verdict forger)" "fail functional"
+# Reaching into the testbench by hierarchical name passes the public
+# harness; alone the candidate does not elaborate.
+expect_eq "copier verdict" "$(verdict copier)" "fail functional"
+expect_eq "copier subcategory" "$(sub copier)" '"subcategory":"out-of-module-reference"'
+expect_eq "counter-hack verdict" "$(verdict counter-hack)" "fail functional"
+expect_eq "counter-hack subcategory" "$(sub counter-hack)" '"subcategory":"out-of-module-reference"'
 expect_eq "forger-finish verdict" "$(verdict forger-finish)" "fail functional"
 expect_eq "forger-finish subcategory" "$(sub forger-finish)" '"subcategory":"early-finish"'
 # The flood's log is capped at 16 MiB, not more.
@@ -53,3 +60,12 @@ forger=$("$ASSAY" --db "$DB" list --where origin=forger | awk 'NR==2 {print $1}'
 grep -q "^Mismatches: 20 in 20 samples$" "$T/forger.txt" || fail "result line not as the harness prints it"
 grep -q " finish$" "$T/forger.txt" && fail "finish marker left in the log"
 echo "ok: stored log has no secret marks"
+# Many files each under the file-size limit: the work directory's own
+# size cap (256 MiB) ends it, within seconds.
+cat > "$T/disk.jsonl" <<JSONL
+{"task": "$TASK", "candidate": {"origin": "disk-filler", "code": "module TopModule(output zero);\n  assign zero = 1'b0;\n  integer f, i, k;\n  initial begin\n    for (k = 0; k < 40; k = k + 1) begin\n      f = \$fopen(\$sformatf(\"big%0d.txt\", k), \"w\");\n      for (i = 0; i < 1000000; i = i + 1)\n        \$fdisplay(f, \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\");\n      \$fclose(f);\n    end\n  end\nendmodule\n"}}
+JSONL
+"$ASSAY" --db "$DB" import "$T/disk.jsonl" >/dev/null || fail "import disk"
+"$ASSAY" --db "$DB" verify --quiet --timeout 120 --where origin=disk-filler >/dev/null || fail "verify disk"
+expect_eq "disk-filler verdict" "$(verdict disk-filler)" "fail functional"
+expect_eq "disk-filler subcategory" "$(sub disk-filler)" '"subcategory":"resource-limit"'

@@ -20,7 +20,7 @@ expect_eq "keep-going imports the good lines" "$(count '')" 5
 "$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" >"$T/out" || fail "import"
 expect_eq "all rows" "$(count '')" 174
 "$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" >"$T/out" || fail "re-import"
-grep -q "0 candidates added (174 known)" "$T/out" || fail "re-import added: $(cat "$T/out")"
+grep -q "0 new candidates (174 already there)" "$T/out" || fail "re-import added: $(cat "$T/out")"
 expect_eq "re-import adds nothing" "$(count '')" 174
 
 : > "$T/empty.jsonl"
@@ -39,3 +39,16 @@ expect_eq "unknown id exit" $? 2
 "$ASSAY" --db "$DB" list --where "colour=red" 2>"$T/err"
 expect_eq "bad filter exit" $? 2
 grep -q "unknown filter key 'colour'" "$T/err" || fail "bad filter message"
+
+# Typos get an error, not a quiet empty answer.
+"$ASSAY" --db "$T/typo.db" list >/dev/null 2>"$T/err"
+expect_eq "missing database exit" $? 2
+[ ! -e "$T/typo.db" ] || fail "list created a database"
+grep -q "no database at" "$T/err" || fail "missing database message"
+"$ASSAY" --db "$DB" list --where "verdict=PASS" >/dev/null 2>"$T/err"
+expect_eq "unknown verdict exit" $? 2
+grep -q "unknown verdict 'PASS'" "$T/err" || fail "unknown verdict message"
+"$ASSAY" --db "$DB" verify --timeout 0 >/dev/null 2>&1
+expect_eq "bad --timeout exit" $? 2
+"$ASSAY" --db "$DB" verify --jobs x >/dev/null 2>&1
+expect_eq "bad --jobs exit" $? 2

@@ -256,11 +256,16 @@ verify_here(struct fx *f, const struct task *t, const struct candidate *c,
 	env_plan_init(&o->plan);
 	if (env_iverilog.prepare(t, c, f->dir, &o->plan, &err) < 0)
 		fail_msg("prepare: %s", err.msg);
-	assert_int_equal(o->plan.nstages, 2);
+	assert_int_equal(o->plan.nstages, 3);
 	for (size_t s = 0; s < o->plan.nstages; s++) {
+		const char *sub = o->plan.stages[s].subdir;
+		char *dir = sub[0] != '\0' ? xasprintf("%s/%s", f->dir, sub) :
+		    xstrdup(f->dir);
+
 		res[s].ran = 1;
-		res[s].exit_code = run_stage(f->dir, o->plan.stages[s].argv,
+		res[s].exit_code = run_stage(dir, o->plan.stages[s].argv,
 		    &o->logs[s]);
+		free(dir);
 		o->nres = s + 1;
 		if (res[s].exit_code != 0)
 			break;
@@ -321,8 +326,10 @@ test_iverilog_prepare_plans_harness_commands(void **state)
 {
 	struct fx *f = *state;
 	static const char *const compile[] = { "iverilog", "-Wall",
-	    "-Winfloop", "-Wno-timescale", "-g2012", "-s", "tb", "-o", "sim",
-	    "candidate.sv", "p_test.sv", "p_ref.sv", NULL };
+	    "-Winfloop", "-Wno-timescale", "-g2012", "-s", "tb", "-o",
+	    "run/sim", "candidate.sv", "p_test.sv", "p_ref.sv", NULL };
+	static const char *const isolate[] = { "iverilog", "-g2012",
+	    "-Wno-timescale", "-t", "null", "candidate.sv", NULL };
 	struct env_plan plan;
 	struct task t = { 0 };
 	struct candidate c;
@@ -340,18 +347,25 @@ test_iverilog_prepare_plans_harness_commands(void **state)
 	env_plan_init(&plan);
 	assert_int_equal(env_iverilog.prepare(&t, &c, f->dir, &plan, &err), 0);
 
-	assert_int_equal(plan.nstages, 2);
+	assert_int_equal(plan.nstages, 3);
 	assert_string_equal(plan.stages[0].name, "compile");
 	for (i = 0; compile[i] != NULL; i++) {
 		assert_non_null(plan.stages[0].argv[i]);
 		assert_string_equal(plan.stages[0].argv[i], compile[i]);
 	}
 	assert_null(plan.stages[0].argv[i]);
-	assert_string_equal(plan.stages[1].name, "simulate");
-	assert_string_equal(plan.stages[1].argv[0], "vvp");
-	assert_string_equal(plan.stages[1].argv[1], "-n");
-	assert_string_equal(plan.stages[1].argv[2], "sim");
-	assert_null(plan.stages[1].argv[3]);
+	assert_string_equal(plan.stages[0].subdir, "");
+	/* The candidate alone, then the simulation in run/ only. */
+	assert_string_equal(plan.stages[1].name, "isolate");
+	for (i = 0; isolate[i] != NULL; i++)
+		assert_string_equal(plan.stages[1].argv[i], isolate[i]);
+	assert_null(plan.stages[1].argv[i]);
+	assert_string_equal(plan.stages[2].name, "simulate");
+	assert_string_equal(plan.stages[2].argv[0], "vvp");
+	assert_string_equal(plan.stages[2].argv[1], "-n");
+	assert_string_equal(plan.stages[2].argv[2], "sim");
+	assert_null(plan.stages[2].argv[3]);
+	assert_string_equal(plan.stages[2].subdir, "run");
 	assert_int_equal(plan.timeout_s, 12);
 	assert_string_equal(plan.cand_file, "candidate.sv");
 	assert_true(strlen(plan.nonce) >= 8);
@@ -410,6 +424,7 @@ test_iverilog_prepare_candidate_last(void **state)
 	env_plan_init(&plan);
 	assert_int_equal(env_iverilog.prepare(&t, &c, f->dir, &plan, &err), 0);
 	argv = plan.stages[0].argv;
+	assert_string_equal(argv[8], "run/sim");
 	assert_string_equal(argv[9], "test.sv");
 	assert_string_equal(argv[10], "candidate.sv");
 	assert_null(argv[11]);
@@ -478,7 +493,7 @@ test_iverilog_reference_passes(void **state)
 	verify_here(f, &t, &c, &o);
 	task_release(&t);
 	candidate_release(&c);
-	assert_int_equal(o.nres, 2);
+	assert_int_equal(o.nres, 3);
 	assert_str(o.run.verdict, "pass");
 	assert_str(o.run.stage, "simulate");
 	assert_str(o.run.metrics, "{\"mismatches\":0,\"total\":432}");
@@ -556,7 +571,7 @@ test_iverilog_wrong_candidate_mismatches(void **state)
 	need_data(f);
 	need_iverilog();
 	verify_code(f, "Prob041_dff8r", dff8r_no_reset, &o);
-	assert_int_equal(o.nres, 2);
+	assert_int_equal(o.nres, 3);
 	assert_str(o.run.verdict, "fail");
 	assert_str(o.run.stage, "simulate");
 	assert_str(o.run.category, "functional");
@@ -585,6 +600,57 @@ static const char dff8r_forger[] =
     "  end\n"
     "endmodule\n";
 
+/*
+ * A wrong module that copies the reference's output by hierarchical name
+ * (good1.q), or zeroes the testbench's error counter (tb.stats1.errors),
+ * passes the public harness; alone it does not elaborate (issue 2, found
+ * by a tester).
+ */
+static const char dff8r_copier[] =
+    "module TopModule (\n"
+    "  input clk,\n"
+    "  input [7:0] d,\n"
+    "  input reset,\n"
+    "  output [7:0] q\n"
+    ");\n"
+    "  assign q = good1.q;\n"
+    "endmodule\n";
+
+static const char dff8r_counter_hack[] =
+    "module TopModule (\n"
+    "  input clk,\n"
+    "  input [7:0] d,\n"
+    "  input reset,\n"
+    "  output reg [7:0] q\n"
+    ");\n"
+    "  always @(posedge clk) q <= 8'hff;\n"
+    "  final begin tb.stats1.errors = 0; tb.stats1.errors_q = 0; end\n"
+    "endmodule\n";
+
+static void
+test_iverilog_reaching_into_testbench_fails(void **state)
+{
+	struct fx *f = *state;
+	const char *const codes[] = { dff8r_copier, dff8r_counter_hack };
+
+	need_data(f);
+	need_iverilog();
+	for (size_t k = 0; k < 2; k++) {
+		struct outcome o;
+
+		verify_code(f, "Prob041_dff8r", codes[k], &o);
+		assert_int_equal(o.nres, 2);	/* compiled, then isolated */
+		assert_str(o.run.verdict, "fail");
+		assert_str(o.run.stage, "compile");
+		assert_str(o.run.subcategory, "out-of-module-reference");
+		assert_str(o.run.category, "functional");
+		assert_non_null(strstr(o.run.evidence, "candidate.sv:"));
+		outcome_release(&o);
+		rm_rf(f->dir);
+		assert_int_equal(mkdir(f->dir, 0700), 0);
+	}
+}
+
 static void
 test_iverilog_forged_result_line_does_not_pass(void **state)
 {
@@ -595,8 +661,8 @@ test_iverilog_forged_result_line_does_not_pass(void **state)
 	need_data(f);
 	need_iverilog();
 	verify_code(f, "Prob041_dff8r", dff8r_forger, &o);
-	assert_int_equal(o.nres, 2);
-	assert_non_null(strstr(o.logs[1].p, "Mismatches: 0 in 20 samples"));
+	assert_int_equal(o.nres, 3);
+	assert_non_null(strstr(o.logs[2].p, "Mismatches: 0 in 20 samples"));
 	assert_str(o.run.verdict, "fail");
 	assert_str(o.run.stage, "simulate");
 	/* The testbench's final block still reports, on no samples. */
@@ -632,7 +698,7 @@ test_iverilog_forged_line_beside_real_one(void **state)
 	need_data(f);
 	need_iverilog();
 	verify_code(f, "Prob041_dff8r", dff8r_forger_wrong, &o);
-	assert_int_equal(o.nres, 2);
+	assert_int_equal(o.nres, 3);
 	assert_str(o.run.verdict, "fail");
 	assert_str(o.run.subcategory, "mismatch");
 	assert_str(o.run.metrics, "{\"mismatches\":46,\"total\":432}");
@@ -1011,6 +1077,7 @@ main(void)
 		FX_TEST(test_iverilog_reference_passes),
 		FX_TEST(test_iverilog_syntax_error_fails_at_compile),
 		FX_TEST(test_iverilog_wrong_candidate_mismatches),
+		FX_TEST(test_iverilog_reaching_into_testbench_fails),
 		FX_TEST(test_iverilog_forged_result_line_does_not_pass),
 		FX_TEST(test_iverilog_forged_line_beside_real_one),
 		FX_TEST(test_iverilog_sorry_reference_is_env_error),
