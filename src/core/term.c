@@ -5,9 +5,10 @@
  * and turns keys into the bytes a program expects.  It knows nothing of
  * ptys (pty.c) or curses (src/ui): src/ui/pane_term.c feeds it a pty's
  * output, draws its damaged rows and sends its output back to the pty.
- * libvterm callbacks only record damage and cursor state; they never draw,
- * fail or block.  There is no scrollback here (sb_pushline is unset, so
- * lines scrolled off the top are dropped by libvterm).
+ * libvterm callbacks only record damage and cursor state and keep the
+ * scrollback ring (sb_pushline/sb_popline); they never draw, fail or
+ * block.  The ring holds copies of libvterm's cells, trailing blanks cut,
+ * so that a line pulled back by a resize comes back as it was.
  *
  * 0.1.4 API drift to keep in mind: no VTermStringFragment, no cell.schar,
  * no sb_clear, and VTERM_PROP_TITLE arrives as a plain char *.
@@ -21,6 +22,12 @@
 
 #include "err.h"
 
+/* One scrollback line: its cells, trailing blanks cut. */
+struct term_sbline {
+	int		 cols;
+	VTermScreenCell	 cells[];
+};
+
 struct term {
 	VTerm		*vt;		/* owned */
 	VTermScreen	*vts;		/* borrowed from vt */
@@ -30,6 +37,15 @@ struct term {
 	int		 cvisible;
 	term_output_fn	 out;		/* NULL: output is dropped */
 	void		*arg;
+
+	/*
+	 * The scrollback: a ring of TERM_SB_MAX slots that owns its lines.
+	 * sb_head is the slot of the oldest line, sb_n how many are held;
+	 * sb_total counts pushes less pops since the last reset.
+	 */
+	struct term_sbline **sb;
+	int		 sb_head, sb_n;
+	long		 sb_total;
 };
 
 /* ---- damage and callbacks ---------------------------------------------- */
@@ -95,11 +111,84 @@ term_cb_settermprop(VTermProp prop, VTermValue *val, void *user)
 	return 1;
 }
 
+/* Why blank: default colours, so a padded cell looks like the screen's. */
+static int
+cell_blank(const VTermScreenCell *c)
+{
+	return (c->chars[0] == 0 || c->chars[0] == ' ') &&
+	    VTERM_COLOR_IS_DEFAULT_BG(&c->bg) && !c->attrs.reverse &&
+	    !c->attrs.underline;
+}
+
+/* Slot of scrollback row (-1 newest ... -sb_n oldest). */
+static struct term_sbline *
+term_sb_at(const struct term *t, int row)
+{
+	if (row >= 0 || -row > t->sb_n)
+		return NULL;
+	return t->sb[(t->sb_head + t->sb_n + row) % TERM_SB_MAX];
+}
+
+/* Why copy: libvterm reuses cells after the callback returns. */
+static int
+term_cb_sb_pushline(int cols, const VTermScreenCell *cells, void *user)
+{
+	struct term *t = user;
+	struct term_sbline *l;
+	int n = cols, slot;
+
+	while (n > 0 && cell_blank(&cells[n - 1]))
+		n--;
+	l = xmalloc(sizeof *l + (size_t)n * sizeof l->cells[0]);
+	l->cols = n;
+	if (n > 0)
+		memcpy(l->cells, cells, (size_t)n * sizeof l->cells[0]);
+	if (t->sb == NULL)
+		t->sb = xcalloc(TERM_SB_MAX, sizeof *t->sb);
+	if (t->sb_n == TERM_SB_MAX) {
+		/* full: the oldest line goes */
+		free(t->sb[t->sb_head]);
+		t->sb[t->sb_head] = NULL;
+		t->sb_head = (t->sb_head + 1) % TERM_SB_MAX;
+		t->sb_n--;
+	}
+	slot = (t->sb_head + t->sb_n) % TERM_SB_MAX;
+	t->sb[slot] = l;
+	t->sb_n++;
+	t->sb_total++;
+	return 1;
+}
+
+static int
+term_cb_sb_popline(int cols, VTermScreenCell *cells, void *user)
+{
+	struct term *t = user;
+	struct term_sbline *l = term_sb_at(t, -1);
+	VTermScreenCell blank;
+	int c;
+
+	if (l == NULL)
+		return 0;
+	memset(&blank, 0, sizeof blank);
+	blank.width = 1;
+	vterm_state_get_default_colors(vterm_obtain_state(t->vt), &blank.fg,
+	    &blank.bg);
+	for (c = 0; c < cols; c++)
+		cells[c] = c < l->cols ? l->cells[c] : blank;
+	t->sb[(t->sb_head + t->sb_n - 1) % TERM_SB_MAX] = NULL;
+	free(l);
+	t->sb_n--;
+	t->sb_total--;
+	return 1;
+}
+
 static const VTermScreenCallbacks term_callbacks = {
 	.damage = term_cb_damage,
 	.moverect = term_cb_moverect,
 	.movecursor = term_cb_movecursor,
 	.settermprop = term_cb_settermprop,
+	.sb_pushline = term_cb_sb_pushline,
+	.sb_popline = term_cb_sb_popline,
 };
 
 static void
@@ -173,6 +262,8 @@ term_free(struct term *t)
 {
 	if (t == NULL)
 		return;
+	term_sb_clear(t);
+	free(t->sb);
 	vterm_free(t->vt);
 	free(t);
 }
@@ -193,6 +284,32 @@ term_reset(struct term *t)
 	term_sync_cursor(t);
 	t->cvisible = 1;
 	term_mark(t, 0, t->rows);
+	term_sb_clear(t);
+}
+
+int
+term_sb_lines(const struct term *t)
+{
+	return t->sb_n;
+}
+
+long
+term_sb_total(const struct term *t)
+{
+	return t->sb_total;
+}
+
+void
+term_sb_clear(struct term *t)
+{
+	for (int i = 0; i < t->sb_n; i++) {
+		int slot = (t->sb_head + i) % TERM_SB_MAX;
+
+		free(t->sb[slot]);
+		t->sb[slot] = NULL;
+	}
+	t->sb_head = t->sb_n = 0;
+	t->sb_total = 0;
 }
 
 void
@@ -256,10 +373,16 @@ term_cell(const struct term *t, int row, int col, struct term_cell *c)
 
 	memset(c, 0, sizeof *c);
 	c->width = 1;
-	if (row < 0 || row >= t->rows || col < 0 || col >= t->cols)
+	if (row < 0) {
+		const struct term_sbline *l = term_sb_at(t, row);
+
+		if (l == NULL || col < 0 || col >= l->cols)
+			return;
+		vc = l->cells[col];
+	} else if (row >= t->rows || col < 0 || col >= t->cols ||
+	    !vterm_screen_get_cell(t->vts, pos, &vc)) {
 		return;
-	if (!vterm_screen_get_cell(t->vts, pos, &vc))
-		return;
+	}
 	if (vc.chars[0] == (uint32_t)-1)
 		c->width = 0;
 	else {
@@ -388,14 +511,21 @@ void
 term_row_text(const struct term *t, int row, char *buf, size_t n)
 {
 	size_t len = 0, keep = 0;
-	int c, i;
+	int c, i, cols = t->cols;
 
 	if (n == 0)
 		return;
 	buf[0] = '\0';
-	if (row < 0 || row >= t->rows)
+	if (row < 0) {
+		const struct term_sbline *l = term_sb_at(t, row);
+
+		if (l == NULL)
+			return;
+		cols = l->cols;
+	} else if (row >= t->rows) {
 		return;
-	for (c = 0; c < t->cols; c++) {
+	}
+	for (c = 0; c < cols; c++) {
 		struct term_cell cell;
 		char tmp[4 * TERM_MAX_CHARS];
 		size_t tl = 0;

@@ -98,6 +98,38 @@ pane_width(const char *s, size_t len)
 	return w;
 }
 
+void
+pane_cut(const char *s, int maxw, char *buf, size_t n)
+{
+	const char *ell = pane_ascii ? "~" : "\xe2\x80\xa6";
+	size_t len = strlen(s), i = 0, keep = 0;
+	int w = 0;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	if (maxw < 1)
+		return;
+	if (pane_width(s, len) <= maxw) {
+		snprintf(buf, n, "%s", s);
+		return;
+	}
+	/* keep whole characters within maxw - 1 columns, then the ellipsis */
+	while (i < len) {
+		wchar_t c;
+		size_t k = utf8_next(s + i, len - i, &c);
+		int cw = c == '\t' ? 4 - w % 4 : char_width(c);
+
+		if (w + cw > maxw - 1 || i + k + strlen(ell) + 1 > n)
+			break;
+		w += cw;
+		i += k;
+		keep = i;
+	}
+	memcpy(buf, s, keep);
+	snprintf(buf + keep, n - keep, "%s", ell);
+}
+
 int
 pane_put(WINDOW *win, int y, int x, int maxw, const char *s, size_t len,
     attr_t attr)

@@ -54,6 +54,13 @@ struct pane {
 
 enum wb_pane { WB_QUEUE, WB_SPEC, WB_CODE, WB_TERM, WB_TRACE, WB_NPANES };
 
+/*
+ * v and e zoom a small toolchain pane: while the program runs (RUN), and
+ * after a verification ended until the next key that is not a scroll
+ * key (HOLD), so that its output can be read.
+ */
+enum wb_auto_zoom { WB_AZ_NONE, WB_AZ_RUN, WB_AZ_HOLD };
+
 /* A y/n question in the status bar and what a "y" does. */
 enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT };
 
@@ -100,8 +107,9 @@ struct wb {
 	int			 help_open;
 	int			 focus;		/* enum wb_pane */
 	int			 zoom;		/* zoomed pane or -1 */
-	int			 auto_zoom;	/* v/e zoomed a small pane */
+	int			 auto_zoom;	/* enum wb_auto_zoom */
 	int			 zoom_before;	/* zoom before auto_zoom */
+	int			 focus_before;	/* focus before auto_zoom */
 	int			 relayout;
 	int			 resized;	/* the terminal changed size */
 
@@ -114,6 +122,13 @@ struct wb {
 	char			 ed_hash[SAMPLE_HASH_HEX];
 	int			 kbd;		/* 1: the program has keys */
 	char			 term_title[128];
+	/*
+	 * The view of the terminal: its bottom (follow), or from line
+	 * term_top, an absolute line number (term_sb_total()), so that new
+	 * output does not move a view scrolled back.
+	 */
+	int			 term_follow;
+	long			 term_top;
 
 	/* The status bar. */
 	char			 msg[512];
@@ -145,23 +160,27 @@ const struct store_row *wb_row(const struct wb *wb, size_t i);
 void	wb_select(struct wb *wb, size_t i);
 
 /* Select candidate id: in the queue when the filter has it, else shown
- * on its own.  Marks everything stale. */
+ * on its own (until it matches: wb_sync checks again when stale).  Marks
+ * everything stale.  id is borrowed and may point into wb->cur. */
 void	wb_select_id(struct wb *wb, const char *id);
 
-/* Load candidate id as the current one (NULL clears). */
+/* Load candidate id as the current one (NULL clears).  id is borrowed
+ * and may be wb->cur.id, which this frees: it works on a copy. */
 void	wb_load(struct wb *wb, const char *id);
 
 /* Mark the queue and the current candidate for re-reading. */
 void	wb_refresh(struct wb *wb);
 
-/* Set a new filter (NULL or "" for all); 0, or -1 with a message. */
+/* Set a new filter (NULL or "" for all); 0, or -1 with a message.
+ * filter is borrowed and may be wb->filter. */
 int	wb_set_filter(struct wb *wb, const char *filter);
 
 void	wb_release(struct wb *wb);
 
 /* --- pane_term.c: the toolchain pane ---------------------------------- */
 
-/* Start verifying candidate id live in the pane.  0 or -1 (message). */
+/* Start verifying candidate id live in the pane.  0 or -1 (message).
+ * id is borrowed and may be wb->cur.id: this never reloads wb->cur. */
 int	term_pane_verify(struct wb *wb, const char *id);
 /* Cancel the job (x). */
 void	term_pane_cancel(struct wb *wb);
@@ -180,6 +199,9 @@ void	term_pane_key(struct wb *wb, int key);
 /* Zoom the pane for its program on a small screen (on), or give the
  * layout back (off); only undoes a zoom it made itself. */
 void	term_pane_zoom(struct wb *wb, int on);
+/* A key came while the zoom is held after a run: 1 when it only gave
+ * the layout back (the key is used up), 0 when it should act too. */
+int	term_pane_unhold(struct wb *wb, enum action a);
 /* Stop everything before quitting. */
 void	term_pane_stop(struct wb *wb);
 
@@ -207,6 +229,11 @@ int	pane_puts(WINDOW *win, int y, int x, int maxw, const char *s,
 	    attr_t attr);
 /* Display width of UTF-8 text (tabs as 4). */
 int	pane_width(const char *s, size_t len);
+/*
+ * Copy s into buf (size n), cut to at most maxw columns: a cut text
+ * ends in an ellipsis ("~" where the locale has no UTF-8).
+ */
+void	pane_cut(const char *s, int maxw, char *buf, size_t n);
 
 /*
  * Word-wrap text to width columns: *lines receives up to max (start,

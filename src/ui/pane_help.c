@@ -7,7 +7,29 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Rows of the help: a heading per table, then one row per action. */
+/*
+ * The help text of an action from row r, in the column after the keys
+ * (and the action's name where there is room), wrapped at blanks so that
+ * nothing is cut; returns the rows it takes.
+ */
+static size_t
+help_text(WINDOW *win, int r, int rows, int cols, const char *text)
+{
+	struct pane_line lines[8];
+	int hx = cols >= 100 ? 36 : 17;
+	size_t n = pane_wrap(text, cols - hx > 20 ? cols - hx : 20, lines, 8);
+
+	for (size_t i = 0; i < n && i < 8; i++, r++)
+		if (win != NULL && r >= 0 && r < rows)
+			pane_put(win, r, hx, cols - hx, lines[i].s,
+			    lines[i].len, theme_attr(THEME_NORMAL));
+	return n > 0 ? n : 1;
+}
+
+/*
+ * Rows of the help: a heading per table, then a row per action (more
+ * where its text wraps).  win NULL only counts.
+ */
 static size_t
 help_rows(const struct wb *wb, WINDOW *win, int scroll, int rows, int cols)
 {
@@ -43,20 +65,15 @@ help_rows(const struct wb *wb, WINDOW *win, int scroll, int rows, int cols)
 			}
 			r = (int)y - scroll;
 			if (win != NULL && r >= 0 && r < rows) {
-				/* the action's name (for :bind) where room */
-				int hx = cols >= 100 ? 36 : 17;
-
 				pane_puts(win, r, 1, 15, names,
 				    theme_attr(THEME_HELP_KEY));
 				if (cols >= 100)
 					pane_puts(win, r, 17, 18,
 					    keymap_action_name((enum action)a),
 					    theme_attr(THEME_DIM));
-				pane_puts(win, r, hx, cols - hx,
-				    keymap_action_help((enum action)a),
-				    theme_attr(THEME_NORMAL));
 			}
-			y++;
+			y += help_text(win, (int)y - scroll, rows, cols,
+			    keymap_action_help((enum action)a));
 		}
 		y++;
 	}
@@ -72,15 +89,15 @@ help_draw(struct pane *p, WINDOW *win)
 static int
 help_request(struct pane *p, enum action a)
 {
-	return pane_scroll(p, a, help_rows(p->wb, NULL, 0, 0, 0));
+	return pane_scroll(p, a, help_rows(p->wb, NULL, 0, 0, p->cols));
 }
 
 static void
 help_title(struct pane *p, char *buf, size_t n)
 {
-	(void)p;
-	snprintf(buf, n, "j/k scroll \xc2\xb7 q, Esc or ? closes "
-	    "\xc2\xb7 :bind KEY ACTION remaps");
+	/* whole phrases only: the title rule does not wrap */
+	snprintf(buf, n, "j/k scroll \xc2\xb7 q, Esc or ? closes%s",
+	    p->cols >= 96 ? " \xc2\xb7 :bind KEY ACTION remaps" : "");
 }
 
 const struct pane_ops pane_help_ops = {

@@ -1,7 +1,9 @@
 /*
  * pane_queue.c - the queue: one row per candidate of the filter, read a
  * page at a time (wb_sync), with the selection and its columns (id,
- * domain, verdict, category, status, origin as width allows).
+ * domain, verdict, category, status, origin as width allows).  A
+ * category suggested by the toolchain (source "auto") ends in "?" and is
+ * dim; a label by a person is plain and in the label colour.
  */
 #include "pane.h"
 
@@ -23,6 +25,8 @@ queue_row(WINDOW *win, int y, int cols, const struct store_row *r, int sel,
 	attr_t base = sel ? theme_attr(focused ? THEME_CURSOR :
 	    THEME_CURSOR_IDLE) : theme_attr(THEME_NORMAL);
 	int dom, origin, x = 0;
+	int is_auto = r->category_source == NULL ||
+	    strcmp(r->category_source, "auto") == 0;
 	char buf[64];
 
 	queue_cols(cols, &dom, &origin);
@@ -41,15 +45,17 @@ queue_row(WINDOW *win, int y, int cols, const struct store_row *r, int sel,
 	snprintf(buf, sizeof buf, "%-7s", pane_short_verdict(r->verdict));
 	x += pane_puts(win, y, x, 7, buf, sel ? base :
 	    theme_attr(pane_verdict_elem(r->verdict))) + 1;
-	snprintf(buf, sizeof buf, "%-4s", pane_short_category(r->category));
-	x += pane_puts(win, y, x, 4, buf, sel ? base : r->category_source &&
-	    strcmp(r->category_source, "auto") != 0 ?
-	    theme_attr(THEME_LABEL) : theme_attr(THEME_DIM)) + 1;
+	snprintf(buf, sizeof buf, "%.4s%s     ", pane_short_category(
+	    r->category), r->category != NULL && is_auto ? "?" : "");
+	x += pane_puts(win, y, x, 5, buf, sel ? base : is_auto ?
+	    theme_attr(THEME_DIM) : theme_attr(THEME_LABEL)) + 1;
 	snprintf(buf, sizeof buf, "%-4s", pane_short_status(r->status));
 	x += pane_puts(win, y, x, 4, buf, base) + 1;
-	if (origin && x < cols)
-		pane_puts(win, y, x, cols - x, r->origin, sel ? base :
+	if (origin && x < cols && r->origin != NULL) {
+		pane_cut(r->origin, cols - x, buf, sizeof buf);
+		pane_puts(win, y, x, cols - x, buf, sel ? base :
 		    theme_attr(THEME_DIM));
+	}
 }
 
 static void
@@ -60,7 +66,7 @@ queue_draw(struct pane *p, WINDOW *win)
 	char head[128];
 
 	queue_cols(p->cols, &dom, &origin);
-	snprintf(head, sizeof head, "  %-8s %s%-7s %-4s %-4s %s", "id",
+	snprintf(head, sizeof head, "  %-8s %s%-7s %-5s %-4s %s", "id",
 	    dom ? "dom  " : "", "verdict", "cat", "st", origin ? "origin" : "");
 	pane_puts(win, 0, 0, p->cols, head, theme_attr(THEME_HEADER));
 	if (wb->count == 0) {

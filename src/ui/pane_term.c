@@ -10,6 +10,16 @@
  * runs it has the keyboard (wb->kbd) until Ctrl-] takes it back.  When
  * the editor exits and the file changed, the change becomes a repair
  * candidate, which is verified in the pane at once.
+ *
+ * The terminal keeps its width while no program runs: libvterm 0.1.4
+ * does not reflow, so shrinking it would cut long lines for good.  It
+ * grows with the pane and is drawn clipped into a smaller one; it takes
+ * the pane's size when a new program starts (and follows the editor,
+ * which draws for its size).  The pane shows the terminal's scrollback
+ * and screen as one list of lines (the view): its bottom while output
+ * arrives, from an absolute line number once scrolled back, and from the
+ * run's first line when a verification ends, since the first error
+ * matters most.
  */
 #define _GNU_SOURCE
 #include "pane.h"
@@ -72,13 +82,20 @@ term_pane_timeout(const struct wb *wb)
 static void
 auto_zoom(struct wb *wb)
 {
+	if (wb->auto_zoom == WB_AZ_HOLD) {
+		/* a new run while the last one's zoom is held keeps it */
+		wb->auto_zoom = WB_AZ_RUN;
+		return;
+	}
 	if (wb->auto_zoom || wb->zoom == WB_TERM)
 		return;
 	if (wb->panes[WB_TERM].rows >= TERM_SMALL_ROWS)
 		return;
 	wb->zoom_before = wb->zoom;
+	wb->focus_before = wb->focus;
 	wb->zoom = WB_TERM;
-	wb->auto_zoom = 1;
+	wb->focus = WB_TERM;	/* j/k scroll the output */
+	wb->auto_zoom = WB_AZ_RUN;
 	wb->relayout = 1;
 }
 
@@ -87,9 +104,11 @@ auto_unzoom(struct wb *wb)
 {
 	if (!wb->auto_zoom)
 		return;
-	wb->auto_zoom = 0;
-	if (wb->zoom == WB_TERM)
+	wb->auto_zoom = WB_AZ_NONE;
+	if (wb->zoom == WB_TERM) {
 		wb->zoom = wb->zoom_before;
+		wb->focus = wb->focus_before;
+	}
 	wb->relayout = 1;
 }
 
@@ -100,6 +119,41 @@ term_pane_zoom(struct wb *wb, int on)
 		auto_zoom(wb);
 	else
 		auto_unzoom(wb);
+}
+
+int
+term_pane_unhold(struct wb *wb, enum action a)
+{
+	if (wb->auto_zoom != WB_AZ_HOLD)
+		return 0;
+	switch (a) {
+	case ACTION_MOVE_DOWN: case ACTION_MOVE_UP:
+	case ACTION_PAGE_DOWN: case ACTION_PAGE_UP:
+	case ACTION_MOVE_FIRST: case ACTION_MOVE_LAST:
+	case ACTION_HELP:
+		return 0;	/* read on */
+	case ACTION_VERIFY: case ACTION_EDIT:
+		return 0;	/* the next program keeps the zoom */
+	default:
+		break;
+	}
+	auto_unzoom(wb);
+	return a == ACTION_NONE || a == ACTION_ZOOM;
+}
+
+/*
+ * The terminal takes the pane's size for a new program (rows x cols;
+ * the zoomed size when v or e zoomed), and the view follows its output.
+ */
+static void
+term_start(struct wb *wb, int rows, int cols)
+{
+	if (wb->term != NULL) {
+		term_resize(wb->term, rows, cols);
+		term_reset(wb->term);
+	}
+	wb->term_follow = 1;
+	wb->term_top = 0;
 }
 
 static void
@@ -164,13 +218,14 @@ term_pane_verify(struct wb *wb, const char *id)
 		rows = LINES - 2;
 		cols = COLS - 2;
 	}
-	if (wb->term != NULL)
-		term_reset(wb->term);
+	rows = rows > 0 ? rows : 24;
+	cols = cols > 0 ? cols : 80;
+	term_start(wb, rows, cols);
 	snprintf(line, sizeof line, "\033[1m\xc2\xbb verify %s \xc2\xb7 %s "
 	    "\xc2\xb7 %s\033[0m\r\n", c.id, c.task_id, t.env ? t.env : "?");
 	feed_str(wb, line);
-	if (verify_job_start(&wb->job, &wb->vopts, &t, &c, 1, rows > 0 ?
-	    rows : 24, cols > 0 ? cols : 80, &err) < 0) {
+	if (verify_job_start(&wb->job, &wb->vopts, &t, &c, 1, rows, cols,
+	    &err) < 0) {
 		char *m = xasprintf("\033[31massay: %s\033[0m\r\n", err.msg);
 
 		feed_str(wb, m);
@@ -237,7 +292,17 @@ job_finish(struct wb *wb)
 	run_release(&r);
 	verify_job_free(wb->job);
 	wb->job = NULL;
-	auto_unzoom(wb);
+	/* the first error matters most: show the run from its start */
+	if (wb->term_follow && wb->term != NULL) {
+		wb->term_follow = 0;
+		wb->term_top = term_sb_total(wb->term) -
+		    term_sb_lines(wb->term);
+	}
+	/* a small screen keeps the zoom until a key, to read the output */
+	if (cancelled)
+		auto_unzoom(wb);
+	else if (wb->auto_zoom)
+		wb->auto_zoom = WB_AZ_HOLD;
 	wb_refresh(wb);
 }
 
@@ -390,10 +455,11 @@ term_pane_edit(struct wb *wb)
 	argv[3] = "assay-edit";
 	argv[4] = wb->ed_path;
 	argv[5] = NULL;
-	if (wb->term != NULL)
-		term_reset(wb->term);
-	if (pty_spawn(&wb->ed, argv, wb->ed_dir, NULL, rows > 0 ? rows : 24,
-	    cols > 0 ? cols : 80, 0, &err) < 0) {
+	rows = rows > 0 ? rows : 24;
+	cols = cols > 0 ? cols : 80;
+	term_start(wb, rows, cols);
+	if (pty_spawn(&wb->ed, argv, wb->ed_dir, NULL, rows, cols, 0,
+	    &err) < 0) {
 		wb_msg(wb, 1, "editor: %s", err.msg);
 		ed_cleanup(wb);
 		auto_unzoom(wb);
@@ -563,82 +629,187 @@ cell_color(const struct term_color *tc, int *bold)
 	return c;
 }
 
+/* The view: scrollback and the used screen rows as one list of lines. */
+struct term_view {
+	int	 sb;		/* lines of scrollback: the list's first */
+	int	 total;		/* lines in the list */
+	int	 top;		/* first line shown */
+	long	 base;		/* absolute number of the list's line 0 */
+};
+
+/*
+ * Rows of the screen in use: all of them while the editor runs (it
+ * draws the whole screen), else down to the last row with text, so that
+ * a terminal taller than the pane shows its output, not blank rows.
+ */
+static int
+term_used_rows(const struct wb *wb)
+{
+	char text[4096];
+	int rows;
+
+	term_size(wb->term, &rows, NULL);
+	if (wb->ed.pid > 0)
+		return rows;
+	for (; rows > 0; rows--) {
+		term_row_text(wb->term, rows - 1, text, sizeof text);
+		if (text[0] != '\0')
+			break;
+	}
+	return rows;
+}
+
+static void
+term_view(const struct pane *p, struct term_view *v)
+{
+	const struct wb *wb = p->wb;
+	int max;
+
+	v->sb = term_sb_lines(wb->term);
+	v->total = v->sb + term_used_rows(wb);
+	v->base = term_sb_total(wb->term) - v->sb;
+	max = v->total > p->rows ? v->total - p->rows : 0;
+	if (wb->term_follow || (wb->kbd && wb->ed.pid > 0)) {
+		v->top = max;
+	} else {
+		long top = wb->term_top - v->base;
+
+		v->top = top < 0 ? 0 : top > max ? max : (int)top;
+	}
+}
+
+/* Draw terminal row r (below 0: the scrollback) at line y of win. */
+static void
+term_draw_row(struct pane *p, WINDOW *win, int y, int r)
+{
+	struct wb *wb = p->wb;
+	int color = theme_has_color();
+
+	for (int c = 0; c < p->cols;) {
+		struct term_cell cell;
+		wchar_t wch[TERM_MAX_CHARS + 1];
+		cchar_t cc;
+		attr_t a = A_NORMAL;
+		int pair = 0, n, bold = 0;
+
+		term_cell(wb->term, r, c, &cell);
+		if (cell.width == 0) {
+			c++;
+			continue;
+		}
+		for (n = 0; n < TERM_MAX_CHARS && cell.chars[n]; n++)
+			wch[n] = (wchar_t)cell.chars[n];
+		if (n == 0)
+			wch[n++] = L' ';
+		wch[n] = L'\0';
+		if (color) {
+			int fg = cell_color(&cell.fg, &bold);
+			int bg = cell_color(&cell.bg, NULL);
+
+			if (fg != -1 || bg != -1)
+				pair = alloc_pair(fg, bg);
+			if (pair < 0)
+				pair = 0;
+		}
+		if (cell.bold || bold)
+			a |= A_BOLD;
+		if (cell.underline)
+			a |= A_UNDERLINE;
+		if (cell.italic)
+			a |= A_ITALIC;
+		if (cell.reverse)
+			a |= A_REVERSE;
+		if (!color && (cell.fg.kind != TERM_COLOR_DEFAULT) &&
+		    !cell.bold)
+			a |= A_BOLD;	/* colour stands out */
+		if (c + cell.width > p->cols)
+			break;
+		setcchar(&cc, wch, a, 0, &pair);
+		mvwadd_wch(win, y, c, &cc);
+		c += cell.width;
+	}
+}
+
+/* A terminal wider or taller than the pane is clipped, never shrunk. */
 static void
 term_draw(struct pane *p, WINDOW *win)
 {
 	struct wb *wb = p->wb;
-	int rows, cols, color = theme_has_color();
+	struct term_view v;
 
 	if (wb->term == NULL)
 		return;
-	term_size(wb->term, &rows, &cols);
 	term_damage(wb->term, NULL, NULL);	/* the frame redraws it all */
-	for (int r = 0; r < rows && r < p->rows; r++) {
-		for (int c = 0; c < cols && c < p->cols;) {
-			struct term_cell cell;
-			wchar_t wch[TERM_MAX_CHARS + 1];
-			cchar_t cc;
-			attr_t a = A_NORMAL;
-			int pair = 0, n, bold = 0;
-
-			term_cell(wb->term, r, c, &cell);
-			if (cell.width == 0) {
-				c++;
-				continue;
-			}
-			for (n = 0; n < TERM_MAX_CHARS && cell.chars[n]; n++)
-				wch[n] = (wchar_t)cell.chars[n];
-			if (n == 0)
-				wch[n++] = L' ';
-			wch[n] = L'\0';
-			if (color) {
-				int fg = cell_color(&cell.fg, &bold);
-				int bg = cell_color(&cell.bg, NULL);
-
-				if (fg != -1 || bg != -1)
-					pair = alloc_pair(fg, bg);
-				if (pair < 0)
-					pair = 0;
-			}
-			if (cell.bold || bold)
-				a |= A_BOLD;
-			if (cell.underline)
-				a |= A_UNDERLINE;
-			if (cell.italic)
-				a |= A_ITALIC;
-			if (cell.reverse)
-				a |= A_REVERSE;
-			if (!color && (cell.fg.kind != TERM_COLOR_DEFAULT) &&
-			    !cell.bold)
-				a |= A_BOLD;	/* colour stands out */
-			if (c + cell.width > p->cols)
-				break;
-			setcchar(&cc, wch, a, 0, &pair);
-			mvwadd_wch(win, r, c, &cc);
-			c += cell.width;
-		}
-	}
-	if (wb->term == NULL || (!term_pane_busy(wb) && wb->term_title[0] ==
-	    '\0'))
+	term_view(p, &v);
+	for (int y = 0; y < p->rows && v.top + y < v.total; y++)
+		term_draw_row(p, win, y, v.top + y - v.sb);
+	if (!term_pane_busy(wb) && wb->term_title[0] == '\0')
 		pane_puts(win, 0, 0, p->cols, "v verifies the candidate here; "
 		    "e edits it", theme_attr(THEME_DIM));
 }
 
+/*
+ * Why grow only: a shrunk libvterm screen loses what was right of the
+ * new width for good.  The editor is the exception: it draws for the
+ * size it is told, so it gets the pane's size exactly.
+ */
 static void
 term_resize_pane(struct pane *p, int rows, int cols)
 {
 	struct wb *wb = p->wb;
+	int tr, tc;
 
 	if (rows < 1 || cols < 1)
 		return;
-	if (wb->term == NULL)
+	if (wb->term == NULL) {
 		wb->term = term_new(rows, cols, term_out, wb);
-	else
+		return;
+	}
+	if (wb->ed.pid > 0) {
 		term_resize(wb->term, rows, cols);
-	if (wb->job != NULL)
-		verify_job_resize(wb->job, rows, cols);
-	if (wb->ed.pid > 0)
 		pty_resize(&wb->ed, rows, cols);
+		return;
+	}
+	term_size(wb->term, &tr, &tc);
+	if (rows <= tr && cols <= tc)
+		return;
+	term_resize(wb->term, rows > tr ? rows : tr, cols > tc ? cols : tc);
+	if (wb->job != NULL)
+		verify_job_resize(wb->job, rows > tr ? rows : tr,
+		    cols > tc ? cols : tc);
+}
+
+/* Scroll the view; at the bottom it follows new output again. */
+static int
+term_scroll(struct pane *p, enum action a)
+{
+	struct wb *wb = p->wb;
+	struct term_view v;
+	int page = p->rows > 1 ? p->rows - 1 : 1, max, top;
+
+	if (wb->term == NULL)
+		return 1;
+	term_view(p, &v);
+	max = v.total > p->rows ? v.total - p->rows : 0;
+	top = v.top;
+	switch (a) {
+	case ACTION_MOVE_DOWN:	top++; break;
+	case ACTION_MOVE_UP:	top--; break;
+	case ACTION_PAGE_DOWN:	top += page; break;
+	case ACTION_PAGE_UP:	top -= page; break;
+	case ACTION_MOVE_FIRST:	top = 0; break;
+	case ACTION_MOVE_LAST:	top = max; break;
+	default:
+		return 0;
+	}
+	if (top > max)
+		top = max;
+	if (top < 0)
+		top = 0;
+	wb->term_follow = top >= max;
+	wb->term_top = v.base + top;
+	wb->dirty = 1;
+	return 1;
 }
 
 static int
@@ -654,23 +825,32 @@ term_request(struct pane *p, enum action a)
 		    wb->term_title);
 		return 1;
 	}
-	return 0;
+	return term_scroll(p, a);
 }
 
+/* The title: where the view is when the lines do not all fit, first. */
 static void
 term_title(struct pane *p, char *buf, size_t n)
 {
 	struct wb *wb = p->wb;
+	char pos[64] = "";
+	struct term_view v;
 
+	if (wb->term != NULL && p->rows > 0 && !(wb->kbd && wb->ed.pid > 0)) {
+		term_view(p, &v);
+		if (v.total > p->rows)
+			snprintf(pos, sizeof pos, "lines %d-%d/%d \xc2\xb7 ",
+			    v.top + 1, v.top + p->rows, v.total);
+	}
 	if (wb->job != NULL)
-		snprintf(buf, n, "%s \xc2\xb7 running %.1f s", wb->term_title,
-		    (now_ms() - wb->job_t0) / 1000.0);
+		snprintf(buf, n, "%s%s \xc2\xb7 running %.1f s", pos,
+		    wb->term_title, (now_ms() - wb->job_t0) / 1000.0);
 	else if (wb->ed.pid > 0)
-		snprintf(buf, n, "%s \xc2\xb7 %s", wb->term_title, wb->kbd ?
-		    "has the keyboard (C-] releases)" :
+		snprintf(buf, n, "%s%s \xc2\xb7 %s", pos, wb->term_title,
+		    wb->kbd ? "has the keyboard (C-] releases)" :
 		    "Enter gives it the keyboard");
 	else
-		snprintf(buf, n, "%s", wb->term_title);
+		snprintf(buf, n, "%s%s", pos, wb->term_title);
 }
 
 const struct pane_ops pane_term_ops = {

@@ -19,41 +19,73 @@ key_of(const struct wb *wb, enum action a, char *buf, size_t n)
 		keymap_key_name(key, buf, n);
 }
 
-/* Key hints that fit in width; returns the text in buf. */
+/*
+ * Key hints that fit in width columns, into buf: whole hints only, the
+ * most important first (help, verify, label, accept, reject, ...), shown
+ * in a fixed order.
+ */
 static void
-hints(const struct wb *wb, char *buf, size_t n)
+hints(const struct wb *wb, int width, char *buf, size_t n)
 {
-	static const struct { enum action a; const char *word; } list[] = {
-		{ ACTION_VERIFY, "verify" }, { ACTION_ACCEPT, "accept" },
-		{ ACTION_REJECT, "reject" }, { ACTION_FLAG, "flag" },
-		{ ACTION_EDIT, "edit" }, { ACTION_UNDO, "undo" },
-		{ ACTION_COMMIT, "commit" }, { ACTION_HELP, "help" },
-		{ ACTION_QUIT, "quit" },
+	static const struct {
+		enum action a;
+		const char *word;
+		int rank;	/* 0 is the most important */
+	} list[] = {
+		{ ACTION_NONE, "label", 2 },	/* the five labels */
+		{ ACTION_VERIFY, "verify", 1 }, { ACTION_ACCEPT, "accept", 3 },
+		{ ACTION_REJECT, "reject", 4 }, { ACTION_FLAG, "flag", 6 },
+		{ ACTION_EDIT, "edit", 5 }, { ACTION_UNDO, "undo", 7 },
+		{ ACTION_COMMIT, "commit", 9 }, { ACTION_HELP, "help", 0 },
+		{ ACTION_QUIT, "quit", 8 },
 	};
-	char k[5][16];
+	enum { NHINTS = sizeof list / sizeof list[0] };
+	char text[NHINTS][96], k[5][16];
+	int show[NHINTS] = { 0 }, used = 0, seq = 1;
 	size_t len = 0;
-	int seq = 1;
 
-	buf[0] = '\0';
 	for (int i = 0; i < 5; i++) {
 		key_of(wb, (enum action)(ACTION_LABEL_COMPILE + i), k[i],
 		    sizeof k[i]);
 		if (k[i][0] != '1' + i || k[i][1] != '\0')
 			seq = 0;
 	}
-	if (seq)
-		len += (size_t)snprintf(buf + len, n - len, "[1-5] label");
-	else
-		len += (size_t)snprintf(buf + len, n - len, "%s/%s/%s/%s/%s "
-		    "label", k[0], k[1], k[2], k[3], k[4]);
-	for (size_t i = 0; i < sizeof list / sizeof list[0] && len < n; i++) {
+	for (size_t i = 0; i < NHINTS; i++) {
 		char key[16];
 
-		key_of(wb, list[i].a, key, sizeof key);
-		if (key[0] != '\0')
-			len += (size_t)snprintf(buf + len, n - len, "  %s %s",
-			    key, list[i].word);
+		text[i][0] = '\0';
+		if (list[i].a == ACTION_NONE && seq)
+			snprintf(text[i], sizeof text[i], "[1-5] label");
+		else if (list[i].a == ACTION_NONE)
+			snprintf(text[i], sizeof text[i], "%s/%s/%s/%s/%s "
+			    "label", k[0], k[1], k[2], k[3], k[4]);
+		else {
+			key_of(wb, list[i].a, key, sizeof key);
+			if (key[0] != '\0')
+				snprintf(text[i], sizeof text[i], "%s %s",
+				    key, list[i].word);
+		}
 	}
+	/* take hints by rank while they fit (two blanks between) */
+	for (int rank = 0; rank < (int)NHINTS; rank++) {
+		for (size_t i = 0; i < NHINTS; i++) {
+			int w;
+
+			if (list[i].rank != rank || text[i][0] == '\0')
+				continue;
+			w = pane_width(text[i], strlen(text[i])) +
+			    (used > 0 ? 2 : 0);
+			if (used + w <= width) {
+				show[i] = 1;
+				used += w;
+			}
+		}
+	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < NHINTS && len < n; i++)
+		if (show[i])
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+			    len > 0 ? "  " : "", text[i]);
 }
 
 void
@@ -61,7 +93,7 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 {
 	attr_t base = theme_attr(THEME_STATUS);
 	char left[512], right[512];
-	int x;
+	int x, lmax;
 
 	wmove(win, y, 0);
 	for (int i = 0; i < cols; i++)
@@ -94,6 +126,20 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	x = pane_puts(win, y, 0, cols, left, base | A_BOLD);
 	snprintf(left, sizeof left, " %s \xc2\xb7 %s ", wb->filter ?
 	    wb->filter : "all", wb->reviewer);
+	/*
+	 * a long filter leaves room for the first hints (help, verify,
+	 * label: 32 columns) or half the bar, and is cut with an ellipsis
+	 */
+	lmax = cols - x - 32 > (cols - x) / 2 ? cols - x - 32 : (cols - x) / 2;
+	if (pane_width(left, strlen(left)) > lmax) {
+		char cut[256];
+		int w = lmax - pane_width(wb->reviewer,
+		    strlen(wb->reviewer)) - 4;
+
+		pane_cut(wb->filter ? wb->filter : "all", w, cut, sizeof cut);
+		snprintf(left, sizeof left, " %s \xc2\xb7 %s ", cut,
+		    wb->reviewer);
+	}
 	if (wb->kbd && wb->ed.pid > 0) {
 		char key[16] = "";
 		int k;
@@ -119,6 +165,6 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		return;
 	}
 	x += pane_puts(win, y, x, cols - x, left, base);
-	hints(wb, right, sizeof right);
+	hints(wb, cols - x - 2, right, sizeof right);
 	pane_puts(win, y, x + 1, cols - x - 1, right, base);
 }

@@ -164,7 +164,9 @@ draw_title(struct wb *wb, struct pane *p, int focused, int y, int x, int w,
 		pane_puts(stdscr, y, x + i, 1, ui_box.h, border);
 	pane_puts(stdscr, y, x + w - 1, 1, right_corner, border);
 	snprintf(name, sizeof name, " %s%s ", p->ops->name,
-	    wb->zoom >= 0 && p == &wb->panes[wb->zoom] ? " (zoomed)" : "");
+	    wb->zoom < 0 || p != &wb->panes[wb->zoom] ? "" :
+	    wb->auto_zoom == WB_AZ_HOLD ? " (zoomed until a key)" :
+	    " (zoomed)");
 	used = pane_puts(stdscr, y, x + 2, w - 4, name, theme_attr(focused ?
 	    THEME_TITLE_FOCUS : THEME_TITLE));
 	if (p->ops->title != NULL)
@@ -496,9 +498,8 @@ ui_command(struct wb *wb, char *line)
 	if (*line == '\0')
 		return;
 	if (strcmp(line, "filter") == 0 || strcmp(line, "where") == 0) {
-		if (wb_set_filter(wb, arg) == 0)
-			wb_msg(wb, 0, "filter: %s (%zu)", *arg ? arg : "all",
-			    wb->count);
+		/* the status bar shows the filter and the count: no message */
+		(void)wb_set_filter(wb, arg);
 	} else if (strcmp(line, "goto") == 0 || strcmp(line, "show") == 0) {
 		ui_goto(wb, arg);
 	} else if (strcmp(line, "bind") == 0 || strcmp(line, "unbind") == 0) {
@@ -699,6 +700,7 @@ ui_key(struct wb *wb, int key)
 		    ACTION_KEYBOARD) {
 			wb->kbd = 0;
 			term_pane_zoom(wb, 0);
+			wb->focus = WB_TERM;	/* Enter hands it back */
 			wb_msg(wb, 0, "keyboard: workbench (C-] or Enter on "
 			    "the toolchain pane gives it back to the program)");
 		} else {
@@ -716,6 +718,9 @@ ui_key(struct wb *wb, int key)
 			wb->help_open = 0;
 		return;
 	}
+	/* a zoom held after a run: scroll keys read, other keys end it */
+	if (term_pane_unhold(wb, a))
+		return;
 	if (a == ACTION_NONE) {
 		char name[32];
 

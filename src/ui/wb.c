@@ -169,6 +169,10 @@ trace_load(struct wb *wb, struct wb_cur *c)
 	free(f);
 }
 
+/*
+ * id may point into wb->cur (wb_sync passes wb->cur.id), which
+ * cur_release() frees: everything below uses the copy, c->id.
+ */
 void
 wb_load(struct wb *wb, const char *id)
 {
@@ -179,6 +183,7 @@ wb_load(struct wb *wb, const char *id)
 	char *f, *keep = xstrdup(id);
 
 	cur_release(c);
+	id = NULL;	/* may be freed now */
 	wb->dirty = 1;
 	wb->panes[WB_SPEC].scroll = 0;
 	wb->panes[WB_CODE].scroll = 0;
@@ -186,18 +191,18 @@ wb_load(struct wb *wb, const char *id)
 	if (keep == NULL)
 		return;
 	c->id = keep;
-	if (store_candidate_get(wb->st, id, &c->cand, &err) != 0) {
-		wb_msg(wb, 1, "load %s: %s", id, err.msg);
+	if (store_candidate_get(wb->st, c->id, &c->cand, &err) != 0) {
+		wb_msg(wb, 1, "load %s: %s", c->id, err.msg);
 		return;
 	}
 	if (store_task_get(wb->st, c->cand.task_id, &c->task, &err) != 0)
 		wb_msg(wb, 1, "load task %s: %s", c->cand.task_id, err.msg);
-	c->has_run = store_run_latest(wb->st, id, &c->run, &err) == 0;
-	if (store_recorded_list(wb->st, id, &c->rec, &c->nrec, &err) < 0) {
+	c->has_run = store_run_latest(wb->st, c->id, &c->run, &err) == 0;
+	if (store_recorded_list(wb->st, c->id, &c->rec, &c->nrec, &err) < 0) {
 		c->rec = NULL;
 		c->nrec = 0;
 	}
-	f = xasprintf("id=%s", id);
+	f = xasprintf("id=%s", c->id);
 	if (store_query_page(wb->st, f, 0, 1, &row, &n, &err) == 0 && n == 1)
 		c->row = row[0];
 	free(row);
@@ -233,22 +238,12 @@ wb_row(const struct wb *wb, size_t i)
 	return &wb->rows[i - wb->rows_off];
 }
 
-void
-wb_sync(struct wb *wb, int page_rows)
+/* Clamp the selection, keep it on screen and read the visible page. */
+static void
+wb_sync_page(struct wb *wb, size_t h)
 {
-	const struct store_row *r;
 	struct err err;
-	size_t h = page_rows > 0 ? (size_t)page_rows : 1;
 
-	if (wb->stale) {
-		size_t n;
-
-		if (store_query_count(wb->st, wb->filter, &n, &err) < 0) {
-			wb_msg(wb, 1, "%s", err.msg);
-			n = 0;
-		}
-		wb->count = n;
-	}
 	if (wb->count == 0)
 		wb->sel = 0;
 	else if (wb->sel >= wb->count)
@@ -267,6 +262,40 @@ wb_sync(struct wb *wb, int page_rows)
 		if (wb->count > 0 && store_query_page(wb->st, wb->filter,
 		    wb->top, h, &wb->rows, &wb->nrows, &err) < 0)
 			wb_msg(wb, 1, "%s", err.msg);
+	}
+}
+
+void
+wb_sync(struct wb *wb, int page_rows)
+{
+	const struct store_row *r;
+	struct err err;
+	size_t h = page_rows > 0 ? (size_t)page_rows : 1;
+
+	if (wb->stale) {
+		size_t n;
+
+		if (store_query_count(wb->st, wb->filter, &n, &err) < 0) {
+			wb_msg(wb, 1, "%s", err.msg);
+			n = 0;
+		}
+		wb->count = n;
+	}
+	wb_sync_page(wb, h);
+	/*
+	 * A candidate shown outside the filter may match it now (a repair
+	 * has a verdict once its run is stored): take it back into the
+	 * queue.
+	 */
+	if (wb->stale && wb->detached && wb->cur.id != NULL) {
+		size_t idx;
+
+		if (store_query_index(wb->st, wb->filter, wb->cur.id, &idx,
+		    &err) == 0) {
+			wb->detached = 0;
+			wb->sel = idx;
+			wb_sync_page(wb, h);
+		}
 	}
 	r = wb_row(wb, wb->sel);
 	if (wb->detached) {
@@ -298,16 +327,21 @@ void
 wb_select_id(struct wb *wb, const char *id)
 {
 	struct err err;
+	char *keep = xstrdup(id);	/* id may point into wb->cur */
 	size_t idx;
 	int rc;
 
 	wb->stale = 1;
-	rc = store_query_index(wb->st, wb->filter, id, &idx, &err);
+	rc = store_query_index(wb->st, wb->filter, keep, &idx, &err);
 	wb->detached = rc != 0;
 	if (rc == 0)
 		wb->sel = idx;
-	/* not in the filter: shown on its own until the selection moves */
-	wb_load(wb, id);
+	/*
+	 * not in the filter: shown on its own until the selection moves,
+	 * or until wb_sync finds it matches (its run was stored)
+	 */
+	wb_load(wb, keep);
+	free(keep);
 }
 
 void
@@ -321,6 +355,7 @@ int
 wb_set_filter(struct wb *wb, const char *filter)
 {
 	struct err err;
+	char *keep;
 	size_t n;
 
 	if (filter != NULL && *filter == '\0')
@@ -329,8 +364,9 @@ wb_set_filter(struct wb *wb, const char *filter)
 		wb_msg(wb, 1, "%s", err.msg);
 		return -1;
 	}
+	keep = xstrdup(filter);	/* filter may be wb->filter */
 	free(wb->filter);
-	wb->filter = xstrdup(filter);
+	wb->filter = keep;
 	wb->count = n;
 	wb->sel = 0;
 	wb->top = 0;

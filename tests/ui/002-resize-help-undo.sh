@@ -11,12 +11,12 @@ ID=$("$ASSAY" --db "$DB" list --json | head -n 1 | json_field id)
 
 start 120 40 "--dump-screen '$T/screen.txt'"
 wait_for "1/174"
-wait_for "cat  st   origin"
+wait_for "cat   st   origin"
 ok "opens at 120x40"
 
 # down to 80x24: every pane is still there and the queue drops columns
 $TM resize-window -t t -x 80 -y 24
-wait_gone "cat  st   origin"
+wait_gone "cat   st   origin"
 for p in queue spec candidate toolchain trace; do
 	screen | grep -q " $p " || fail "no $p pane at 80x24"
 done
@@ -42,7 +42,7 @@ wait_gone "live keymap"
 
 # larger again, with the help closed
 $TM resize-window -t t -x 160 -y 50
-wait_for "cat  st   origin"
+wait_for "cat   st   origin"
 ok "back to 160x50"
 
 # label, undo, redo: the store says what the screen says

@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -376,6 +377,140 @@ test_term_combining_marks(void **state)
 	term_free(t);
 }
 
+/* Feed "line 0\r\n" ... "line n-1\r\n". */
+static void
+feed_lines(struct term *t, int from, int n)
+{
+	char line[32];
+
+	for (int i = from; i < from + n; i++) {
+		snprintf(line, sizeof line, "line %d\r\n", i);
+		feeds(t, line);
+	}
+}
+
+/*
+ * Regression (workbench bug: the toolchain pane had no scrollback, so
+ * output longer than the pane lost its top, the `$ iverilog` line and
+ * the first error): lines scrolled off the top are kept, newest at -1.
+ */
+static void
+test_term_scrollback_keeps_lines(void **state)
+{
+	struct term *t = term_new(3, 20, NULL, NULL);
+	struct term_cell c;
+	char text[64];
+
+	(void)state;
+	assert_int_equal(term_sb_lines(t), 0);
+	assert_int_equal(term_sb_total(t), 0);
+	feeds(t, "\033[1;31mline 0\033[0m\r\n");
+	feed_lines(t, 1, 9);
+	/* 10 lines on 3 rows: 8 scrolled off, the cursor on a blank row */
+	assert_int_equal(term_sb_lines(t), 8);
+	assert_int_equal(term_sb_total(t), 8);
+	term_row_text(t, -1, text, sizeof text);
+	assert_string_equal(text, "line 7");
+	term_row_text(t, -8, text, sizeof text);
+	assert_string_equal(text, "line 0");
+	term_row_text(t, -9, text, sizeof text);
+	assert_string_equal(text, "");
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, "line 8");
+	/* attributes come along; past the line's end the cells are blank */
+	term_cell(t, -8, 0, &c);
+	assert_int_equal(c.chars[0], 'l');
+	assert_true(c.bold);
+	assert_int_equal(c.fg.kind, TERM_COLOR_INDEXED);
+	assert_int_equal(c.fg.idx, 1);
+	term_cell(t, -8, 15, &c);
+	assert_int_equal(c.chars[0], 0);
+	assert_int_equal(c.width, 1);
+	term_cell(t, -100, 0, &c);
+	assert_int_equal(c.chars[0], 0);
+	term_free(t);
+}
+
+/* The ring is bounded: the oldest lines go, the total keeps counting. */
+static void
+test_term_scrollback_is_bounded(void **state)
+{
+	struct term *t = term_new(2, 20, NULL, NULL);
+	char text[64];
+
+	(void)state;
+	feed_lines(t, 0, TERM_SB_MAX + 11);
+	assert_int_equal(term_sb_lines(t), TERM_SB_MAX);
+	assert_int_equal(term_sb_total(t), TERM_SB_MAX + 10);
+	term_row_text(t, -TERM_SB_MAX, text, sizeof text);
+	assert_string_equal(text, "line 10");
+	term_row_text(t, -1, text, sizeof text);
+	snprintf(text + 32, 32, "line %d", TERM_SB_MAX + 9);
+	assert_string_equal(text, text + 32);
+	term_free(t);
+}
+
+/* More rows pull lines back from the scrollback; a reset drops it. */
+static void
+test_term_scrollback_resize_and_reset(void **state)
+{
+	struct term *t = term_new(3, 20, NULL, NULL);
+	char text[64];
+
+	(void)state;
+	feed_lines(t, 0, 5);		/* 3 scrolled off */
+	feeds(t, "tail");
+	assert_int_equal(term_sb_lines(t), 3);
+	term_resize(t, 5, 20);
+	assert_int_equal(term_sb_lines(t), 1);
+	assert_int_equal(term_sb_total(t), 1);
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, "line 1");
+	term_row_text(t, -1, text, sizeof text);
+	assert_string_equal(text, "line 0");
+	/* fewer rows push the top back into the scrollback */
+	term_resize(t, 2, 20);
+	assert_int_equal(term_sb_lines(t), 4);
+	term_row_text(t, 1, text, sizeof text);
+	assert_string_equal(text, "tail");
+	term_reset(t);
+	assert_int_equal(term_sb_lines(t), 0);
+	assert_int_equal(term_sb_total(t), 0);
+	term_row_text(t, -1, text, sizeof text);
+	assert_string_equal(text, "");
+	feed_lines(t, 0, 3);
+	assert_int_equal(term_sb_total(t), 2);
+	term_sb_clear(t);
+	assert_int_equal(term_sb_lines(t), 0);
+	term_free(t);
+}
+
+/*
+ * Regression (workbench bug: shrinking the terminal after a zoomed run
+ * cut long lines for good): libvterm 0.1.4 does not reflow, so the pane
+ * must not shrink an idle terminal; a terminal made wider keeps the
+ * whole line and a scrolled-off line keeps its full width.
+ */
+static void
+test_term_long_lines_survive_growth(void **state)
+{
+	struct term *t = term_new(2, 60, NULL, NULL);
+	const char *msg = "candidate.sv:8: error: part select y[1:3] is out "
+	    "of range";
+	char text[128];
+
+	(void)state;
+	feeds(t, msg);
+	feeds(t, "\r\n");
+	term_resize(t, 2, 70);
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, msg);
+	feeds(t, "a\r\nb\r\n");
+	term_row_text(t, -2, text, sizeof text);
+	assert_string_equal(text, msg);
+	term_free(t);
+}
+
 static void
 test_term_free_null(void **state)
 {
@@ -402,6 +537,10 @@ main(void)
 		cmocka_unit_test(test_term_alt_screen),
 		cmocka_unit_test(test_term_row_text_truncates_whole_chars),
 		cmocka_unit_test(test_term_combining_marks),
+		cmocka_unit_test(test_term_scrollback_keeps_lines),
+		cmocka_unit_test(test_term_scrollback_is_bounded),
+		cmocka_unit_test(test_term_scrollback_resize_and_reset),
+		cmocka_unit_test(test_term_long_lines_survive_growth),
 		cmocka_unit_test(test_term_free_null),
 	};
 

@@ -1,0 +1,69 @@
+# 006-small-screen-polish.sh - regression, workbench bug 4 (small screen
+# polish): the queue's origin column was cut without an ellipsis
+# ("codellama2-1"); an automatic category looked like a human label; with
+# a filter the status bar showed the filter twice ("filter: ... (167)"
+# and again) and dropped the key hints; at 80 columns the hints ended
+# mid-word ("r reje"); help lines were cut ("...(the program, on the
+# toolchain pane").
+. "$(dirname "$0")/lib.sh"
+
+"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
+    >/dev/null || fail "import rtlfixer"
+IDS=$("$ASSAY" --db "$DB" list --json | head -n 3 | json_field id)
+# shellcheck disable=SC2086
+"$ASSAY" --db "$DB" verify --quiet $IDS >/dev/null 2>&1
+ID=$("$ASSAY" --db "$DB" list --json | head -n 1 | json_field id)
+[ "$(row "$ID" | json_field category_source)" = auto ] ||
+    fail "fixture: $ID has no automatic category"
+
+# the status bar ends with a whole hint
+whole_hints() {
+	screen | tail -n 1 | grep -E -q \
+	    "(label|verify|accept|reject|flag|edit|undo|commit|help|quit) *$"
+}
+
+start 120 40
+wait_for "1/174"
+wait_for "origin"
+screen | grep -F -q "codellama2-1 " && fail "origin cut without ellipsis"
+screen | grep -F -q "codellama2…" || fail "no ellipsis on a cut origin"
+ok "a cut origin ends in an ellipsis"
+
+# automatic suggestion: "comp?"; a human label: "comp"
+screen | grep -E -q "$ID +chip +fail +comp\\? " ||
+    fail "the automatic category is not marked"
+keys 1
+wait_for "labelled $ID compile"
+screen | grep -E -q "$ID +chip +fail +comp +" ||
+    fail "the human label is marked as automatic"
+ok "comp? is a suggestion, comp a label"
+
+$TM resize-window -t t -x 80 -y 24
+wait_gone "origin"
+keys C-l
+whole_hints || fail "hints cut mid-word: $(screen | tail -n 1)"
+screen | tail -n 1 | grep -F -q "? help" || fail "no help hint"
+ok "80 columns: whole hints only"
+
+command_line "filter verdict=fail benchmark=rtlfixer"
+wait_for "1/3"
+[ "$(screen | tail -n 1 | grep -o "verdict=fail benchmark=rtlfixer" |
+    wc -l)" -eq 1 ] || fail "the filter shows twice: $(screen | tail -n 1)"
+screen | tail -n 1 | grep -F -q "filter:" && fail "a filter: message"
+whole_hints || fail "hints dropped or cut: $(screen | tail -n 1)"
+screen | tail -n 1 | grep -F -q "? help" || fail "no help hint with a filter"
+ok "a filter shows once, with the key hints"
+
+keys ?
+wait_for "live keymap"
+screen | grep -A 1 -F "Open: focus the candidate" | grep -E -q \
+    "(toolchain pane\)|^. +pane\))" ||
+    fail "a help line is cut: $(screen | grep -F 'the program')"
+screen | head -n 1 | grep -F -q "re─" && fail "the help title is cut"
+screen | awk 'length($0) > 80 * 3 { bad = 1 } END { exit bad }' ||
+    fail "a row is wider than the window"
+ok "help lines wrap at 80 columns"
+keys q
+wait_gone "live keymap"
+keys q
+wait_for "ASSAY-EXIT 0"
