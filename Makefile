@@ -48,7 +48,8 @@ $(BUILD)/san/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN) -c -o $@ $<
 
-$(BUILD)/san/tests/%: tests/unit/%.c tests/unit/testlib.h $(SAN_OBJ) $(GRAMMAR_LIB)
+$(BUILD)/san/tests/%: tests/unit/%.c tests/unit/testlib.h tests/unit/envtest.h \
+		$(SAN_OBJ) $(GRAMMAR_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(filter-out %.h,$^) $(PKG_LIBS) \
 		$(CMOCKA_LIBS)

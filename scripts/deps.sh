@@ -7,7 +7,7 @@ set -eu
 PKGS="build-essential pkg-config git vim-tiny ca-certificates
 libncurses-dev libvterm-dev libtree-sitter-dev libgit2-dev libsqlite3-dev
 libjansson-dev libssl-dev libcmocka-dev
-iverilog bubblewrap tmux"
+iverilog verilator yosys ccache bubblewrap tmux"
 
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 

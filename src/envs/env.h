@@ -102,6 +102,22 @@ const struct env_ops *env_find(const char *name);
 const struct env_ops *const *env_list(size_t *n);
 
 /* Helpers for envs. */
+/*
+ * Replace the string field *field (a struct run's verdict, stage, ...) by
+ * a copy of v: the old value is freed, v is borrowed and copied; NULL v
+ * leaves *field NULL.  Never fails (xstrdup() dies on OOM).
+ */
+void	env_set(char **field, const char *v);
+/*
+ * The verdict of a run that hit the output cap or the wall clock
+ * (stop), or the CPU limit (exit_code, the last stage's, is 128 + SIGXCPU
+ * or 128 + SIGKILL while stop is ENV_STOP_NONE): fail/output-limit or
+ * timeout/timeout, in category, with evidence that starts with what ("the
+ * run", "synthesis").  Returns 1 when it judged r so, else 0 and leaves r
+ * alone.
+ */
+int	env_judge_limits(enum env_stop stop, int exit_code,
+	    const char *category, const char *what, struct run *r);
 void	env_plan_init(struct env_plan *p);
 void	env_plan_release(struct env_plan *p);
 /* Append a stage: argv strings are copied; the list ends with NULL. */

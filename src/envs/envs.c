@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,13 @@
 #include "hash.h"
 
 extern const struct env_ops env_iverilog;
+extern const struct env_ops env_verilator;
+extern const struct env_ops env_yosys;
 
 static const struct env_ops *const envs[] = {
 	&env_iverilog,
+	&env_verilator,
+	&env_yosys,
 };
 
 const struct env_ops *
@@ -37,6 +42,40 @@ env_list(size_t *n)
 {
 	*n = sizeof envs / sizeof envs[0];
 	return envs;
+}
+
+void
+env_set(char **field, const char *v)
+{
+	free(*field);
+	*field = xstrdup(v);
+}
+
+int
+env_judge_limits(enum env_stop stop, int exit_code, const char *category,
+    const char *what, struct run *r)
+{
+	char *ev;
+
+	if (stop == ENV_STOP_OUTPUT) {
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "output-limit");
+		env_set(&r->category, category);
+		env_set(&r->evidence, "the output passed the capture cap");
+		return 1;
+	}
+	if (stop != ENV_STOP_TIMEOUT && (stop != ENV_STOP_NONE ||
+	    (exit_code != 128 + SIGXCPU && exit_code != 128 + SIGKILL)))
+		return 0;
+	/* Wall clock, or the CPU limit (SIGXCPU, then SIGKILL). */
+	env_set(&r->verdict, "timeout");
+	env_set(&r->subcategory, "timeout");
+	env_set(&r->category, category);
+	ev = xasprintf("%s hit its %s", what, stop == ENV_STOP_TIMEOUT ?
+	    "wall-clock timeout" : "CPU-time limit");
+	env_set(&r->evidence, ev);
+	free(ev);
+	return 1;
 }
 
 void

@@ -10,22 +10,18 @@
  * testbench's own "Mismatches: N in M samples" line.  That line's format
  * string is rewritten in our copy of the testbench to start with a
  * per-run secret, so a candidate that prints the line itself cannot pass;
- * the secret is removed from the stored log afterwards.
+ * the secret is removed from the stored log afterwards (verilog.h).
  */
 #define _GNU_SOURCE
 #include "env.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <unistd.h>
 
-#include "buf.h"
+#include "verilog.h"
 
 #define CAND_FILE "candidate.sv"
-#define RESULT_TAG "Mismatches: "
 
 static int
 iverilog_toolchain(char *buf, size_t n, struct err *err)
@@ -43,68 +39,6 @@ iverilog_toolchain(char *buf, size_t n, struct err *err)
 	return 0;
 }
 
-static void
-make_nonce(char *out, size_t n)
-{
-	unsigned char raw[8];
-	size_t i;
-
-	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
-		for (i = 0; i < sizeof raw; i++)
-			raw[i] = (unsigned char)(rand() ^ getpid());
-	for (i = 0; i < sizeof raw && 2 * i + 2 < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", raw[i]);
-	/* A name a candidate cannot guess, and no Verilog escape in it. */
-	out[0] = 'T';
-}
-
-/*
- * Our copy of a testbench.  Every "Mismatches: format string gets the
- * nonce, and every $finish of the testbench is preceded by a line
- * "NONCE finish", so that a candidate that ends the simulation early
- * (its own $finish, before the stimulus is done) is told apart from a
- * testbench that ran to its end.
- */
-static char *
-tag_testbench(const char *src, size_t len, const char *nonce, int *tagged,
-    int *finishes, size_t *outlen)
-{
-	struct buf b = BUF_INIT;
-	const char *p = src, *end = src + len;
-	char pat[32];
-
-	snprintf(pat, sizeof pat, "\"%s", RESULT_TAG);
-	while (p < end) {
-		const char *q = memmem(p, (size_t)(end - p), pat, strlen(pat));
-		const char *f = memmem(p, (size_t)(end - p), "$finish", 7);
-		const char *semi;
-
-		if (q == NULL && f == NULL)
-			break;
-		if (q != NULL && (f == NULL || q < f)) {
-			buf_add(&b, p, (size_t)(q - p) + 1);
-			buf_printf(&b, "%s ", nonce);
-			p = q + 1;
-			(*tagged)++;
-			continue;
-		}
-		semi = memchr(f, ';', (size_t)(end - f));
-		if (semi == NULL) {
-			buf_add(&b, p, (size_t)(f - p) + 7);
-			p = f + 7;
-			continue;
-		}
-		buf_add(&b, p, (size_t)(f - p));
-		buf_printf(&b, "begin $display(\"%s finish\"); ", nonce);
-		buf_add(&b, f, (size_t)(semi - f) + 1);
-		buf_adds(&b, " end");
-		p = semi + 1;
-		(*finishes)++;
-	}
-	buf_add(&b, p, (size_t)(end - p));
-	return buf_detach(&b, outlen);
-}
-
 static int
 iverilog_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
@@ -114,7 +48,7 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	int last = env_param_bool(t, "candidate_last", 0);
 	size_t n = 0, tagged_files = 0;
 
-	make_nonce(plan->nonce, sizeof plan->nonce);
+	verilog_nonce(plan->nonce, sizeof plan->nonce);
 	plan->cand_file = xstrdup(CAND_FILE);
 	plan->timeout_s = (int)env_param_int(t, "timeout_s", 30);
 	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
@@ -124,10 +58,7 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	}
 	for (size_t i = 0; i < t->nfiles; i++) {
 		const struct task_file *f = &t->files[i];
-		int tagged = 0, finishes = 0;
-		size_t len;
-		char *data;
-		int rc;
+		int tagged = 0, rc;
 
 		if (strcmp(f->name, CAND_FILE) == 0) {
 			free(top);
@@ -138,21 +69,10 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 			rc = env_write_input(plan, workdir, f->name, f->data,
 			    f->len, err);
 		} else {
-			size_t mark = plan->inputs.len;
-
-			data = tag_testbench(f->data, f->len, plan->nonce,
-			    &tagged, &finishes, &len);
-			rc = env_write_input(plan, workdir, f->name, data, len,
+			rc = verilog_write_testbench(plan, workdir, f, &tagged,
 			    err);
-			free(data);
-			/* Record the hash of the task's file, not of our copy. */
-			plan->inputs.len = mark;
-			plan->inputs.p[mark] = '\0';
-			env_note_input(plan, f->name, f->data, f->len);
 			if (tagged > 0)
 				tagged_files++;
-			if (finishes > 0)
-				plan->finish_tagged = 1;
 		}
 		if (rc < 0) {
 			free(top);
@@ -174,16 +94,7 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	argv[n++] = top != NULL ? top : "tb";
 	argv[n++] = "-o";
 	argv[n++] = "run/sim";
-	if (!last)
-		argv[n++] = CAND_FILE;
-	for (size_t i = 0; i < t->nfiles && n + 2 < ENV_MAX_ARGS; i++)
-		if (strcmp(t->files[i].role, "testbench") == 0 ||
-		    strcmp(t->files[i].role, "reference") == 0 ||
-		    strcmp(t->files[i].role, "source") == 0)
-			argv[n++] = t->files[i].name;
-	if (last)
-		argv[n++] = CAND_FILE;
-	argv[n] = NULL;
+	verilog_add_sources(argv, n, t, CAND_FILE, last);
 	env_plan_stage(plan, "compile", argv);
 	{
 		/*
@@ -326,102 +237,6 @@ scan_diags(const struct env_plan *plan, const char *log, size_t len,
 }
 
 static void
-set(char **field, const char *v)
-{
-	free(*field);
-	*field = xstrdup(v);
-}
-
-/* Judge the simulation stage's output. */
-static void
-judge_simulate(const struct env_plan *plan, const struct env_stage_result *s,
-    struct run *r)
-{
-	const char *p = s->log, *end = s->log + s->log_len;
-	long mismatches = -1, total = -1;
-	int forged = 0, finished = 0;
-	char *hint = NULL, *result = NULL;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
-		char *line = xstrndup(p, l);
-		size_t nlen = strlen(plan->nonce);
-		const char *tag = strstr(line, RESULT_TAG);
-
-		if (nlen > 0 && strncmp(line, plan->nonce, nlen) == 0 &&
-		    strcmp(line + nlen, " finish") == 0)
-			finished = 1;
-
-		if (tag != NULL) {
-			long a, b;
-
-			if (nlen > 0 && tag >= line + nlen + 1 &&
-			    memcmp(tag - nlen - 1, plan->nonce, nlen) == 0 &&
-			    sscanf(tag, RESULT_TAG "%ld in %ld samples", &a,
-			    &b) == 2) {
-				mismatches = a;
-				total = b;
-				free(result);
-				result = xasprintf("%s", tag);
-			} else {
-				forged++;
-			}
-		}
-		/* The first output that really mismatched is the evidence. */
-		if (hint == NULL && strncmp(line, "Hint: Output", 12) == 0 &&
-		    strstr(line, "has no mismatches") == NULL)
-			hint = xstrdup(line);
-		free(line);
-		p += l + (nl != NULL);
-	}
-	if (forged > 0)
-		run_add_diag(r, "", 0, 0, "warning", "a result line was printed"
-		    " by something other than the testbench, and ignored", 0);
-	set(&r->stage, "simulate");
-	if (mismatches >= 0) {
-		free(r->metrics);
-		r->metrics = xasprintf("{\"mismatches\":%ld,\"total\":%ld}",
-		    mismatches, total);
-	}
-	if (mismatches == 0 && s->exit_code == 0 && total > 0 &&
-	    (finished || !plan->finish_tagged)) {
-		set(&r->verdict, "pass");
-	} else if (mismatches == 0 && s->exit_code != 0) {
-		set(&r->verdict, "fail");
-		set(&r->subcategory, "runtime-error");
-		set(&r->category, "functional");
-		set(&r->evidence, "the simulation exited with an error"
-		    " ($fatal, or a crash)");
-	} else if (mismatches == 0 && (!finished || total <= 0)) {
-		/* The result line came, but the testbench never reached its
-		 * own $finish: something else ended the simulation early. */
-		set(&r->verdict, "fail");
-		set(&r->subcategory, "early-finish");
-		set(&r->category, "functional");
-		set(&r->evidence, "the simulation ended before the testbench"
-		    " finished (a $finish outside the testbench?)");
-	} else if (mismatches > 0) {
-		set(&r->verdict, "fail");
-		set(&r->subcategory, "mismatch");
-		set(&r->category, "functional");
-		set(&r->evidence, hint != NULL ? hint : result);
-	} else if (plan->nonce[0] == '\0' && s->exit_code == 0) {
-		set(&r->verdict, "pass");	/* no result line by design */
-	} else {
-		set(&r->verdict, "fail");
-		set(&r->subcategory, s->exit_code != 0 ? "runtime-error" :
-		    "no-result-line");
-		set(&r->category, "functional");
-		set(&r->evidence, s->exit_code != 0 ?
-		    "the simulation exited with an error" :
-		    "the testbench printed no result line");
-	}
-	free(hint);
-	free(result);
-}
-
-static void
 iverilog_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
     struct run *r)
@@ -434,69 +249,55 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 	if (nres > 0)
 		scan_diags(plan, res[0].log, res[0].log_len, r, &errors,
 		    &sorries, &first_error);
-	set(&r->stage, nres >= 3 ? "simulate" : "compile");
+	env_set(&r->stage, nres >= 3 ? "simulate" : "compile");
 	if (last == NULL) {
-		set(&r->verdict, "env-error");
+		env_set(&r->verdict, "env-error");
 		goto out;
 	}
-	if (stop == ENV_STOP_OUTPUT) {
-		set(&r->verdict, "fail");
-		set(&r->subcategory, "output-limit");
-		set(&r->category, "functional");
-		set(&r->evidence, "the output passed the capture cap");
+	if (env_judge_limits(stop, last->exit_code, "functional", "the run",
+	    r))
 		goto out;
-	}
-	if (stop == ENV_STOP_TIMEOUT || (stop == ENV_STOP_NONE &&
-	    (last->exit_code == 128 + 24 || last->exit_code == 128 + 9))) {
-		/* Wall clock, or the CPU limit (SIGXCPU, then SIGKILL). */
-		set(&r->verdict, "timeout");
-		set(&r->subcategory, "timeout");
-		set(&r->category, "functional");
-		set(&r->evidence, stop == ENV_STOP_TIMEOUT ?
-		    "the run hit its wall-clock timeout" :
-		    "the run hit its CPU-time limit");
-		goto out;
-	}
 	if (stop == ENV_STOP_DISK) {
-		set(&r->verdict, "fail");
-		set(&r->subcategory, "resource-limit");
-		set(&r->category, "functional");
-		set(&r->evidence, "the work directory passed its size cap");
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "resource-limit");
+		env_set(&r->category, "functional");
+		env_set(&r->evidence, "the work directory passed its size cap");
 		goto out;
 	}
 	if (last->exit_code == 128 + 25 || (last->log != NULL &&
 	    (memmem(last->log, last->log_len, "out of memory", 13) != NULL ||
 	    memmem(last->log, last->log_len, "bad_alloc", 9) != NULL))) {
-		set(&r->verdict, "fail");
-		set(&r->subcategory, "resource-limit");
-		set(&r->category, "functional");
-		set(&r->evidence, last->exit_code == 128 + 25 ?
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "resource-limit");
+		env_set(&r->category, "functional");
+		env_set(&r->evidence, last->exit_code == 128 + 25 ?
 		    "a file passed the file-size limit" :
 		    "the run ran out of memory");
 		goto out;
 	}
 	if (nres == 1 && res[0].exit_code == 127) {
-		set(&r->verdict, "env-error");
-		set(&r->subcategory, "toolchain-missing");
+		env_set(&r->verdict, "env-error");
+		env_set(&r->subcategory, "toolchain-missing");
 		goto out;
 	}
 	if (nres == 1 && res[0].exit_code != 0) {
 		if (errors == 0 && sorries > 0) {
 			/* Only toolchain limitations: not the candidate's fault. */
-			set(&r->verdict, "env-error");
-			set(&r->subcategory, "toolchain-limitation");
+			env_set(&r->verdict, "env-error");
+			env_set(&r->subcategory, "toolchain-limitation");
 			for (size_t i = 0; i < r->ndiags; i++)
 				if (strcmp(r->diags[i].severity, "sorry") == 0) {
-					set(&r->evidence, r->diags[i].message);
+					env_set(&r->evidence,
+					    r->diags[i].message);
 					break;
 				}
 			goto out;
 		}
-		set(&r->verdict, "fail");
-		set(&r->category, "compile");
-		set(&r->subcategory, first_error != NULL ?
+		env_set(&r->verdict, "fail");
+		env_set(&r->category, "compile");
+		env_set(&r->subcategory, first_error != NULL ?
 		    compile_subcategory(first_error) : "other");
-		set(&r->evidence, first_error != NULL ? first_error :
+		env_set(&r->evidence, first_error != NULL ? first_error :
 		    "iverilog failed without a message");
 		goto out;
 	}
@@ -507,16 +308,16 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		/* Compiles with the testbench, not alone: it leans on names
 		 * outside its own modules. */
 		scan_diags(plan, res[1].log, res[1].log_len, r, &e2, &s2, &first);
-		set(&r->verdict, "fail");
-		set(&r->category, "functional");
-		set(&r->subcategory, "out-of-module-reference");
-		set(&r->evidence, first != NULL ? first :
+		env_set(&r->verdict, "fail");
+		env_set(&r->category, "functional");
+		env_set(&r->subcategory, "out-of-module-reference");
+		env_set(&r->evidence, first != NULL ? first :
 		    "the candidate does not elaborate on its own");
 		free(first);
 		goto out;
 	}
 	if (nres >= 3)
-		judge_simulate(plan, &res[2], r);
+		verilog_judge_mismatches(plan, &res[2], -1, NULL, r);
 out:
 	free(first_error);
 }

@@ -35,80 +35,14 @@
 #include "hash.h"
 #include "sample.h"
 #include "testlib.h"
+#include "envtest.h"
 
 extern const struct env_ops env_iverilog;
-
-struct fx {
-	char	 dir[64];		/* the work directory */
-	char	 data[PATH_MAX];	/* shared data, "" when missing */
-	char	*owned[8];		/* freed at teardown (see keep()) */
-};
-
 
 static int
 fx_setup(void **state)
 {
-	struct fx *f = xcalloc(1, sizeof *f);
-	const char *shared = getenv("ASSAY_SHARED");
-	struct stat sb;
-
-	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-iverilog-XXXXXX");
-	if (mkdtemp(f->dir) == NULL) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->data, sizeof f->data, "%s/data",
-	    shared != NULL && *shared != '\0' ? shared : "../shared");
-	if (stat(f->data, &sb) < 0 || !S_ISDIR(sb.st_mode))
-		f->data[0] = '\0';
-	*state = f;
-	return 0;
-}
-
-static int
-fx_teardown(void **state)
-{
-	struct fx *f = *state;
-
-	rm_rf(f->dir);
-	for (size_t i = 0; i < sizeof f->owned / sizeof f->owned[0]; i++)
-		free(f->owned[i]);
-	free(f);
-	return 0;
-}
-
-static char *
-keep(struct fx *f, char *p)
-{
-	for (size_t i = 0; i < sizeof f->owned / sizeof f->owned[0]; i++) {
-		if (f->owned[i] == NULL) {
-			f->owned[i] = p;
-			return p;
-		}
-	}
-	fail_msg("keep: too many strings");
-	return p;
-}
-
-static void
-need_data(struct fx *f)
-{
-	if (f->data[0] == '\0') {
-		print_message("shared data missing (set ASSAY_SHARED); skipped\n");
-		skip();
-	}
-}
-
-static void
-need_iverilog(void)
-{
-	char ver[256];
-	struct err err;
-
-	if (env_iverilog.toolchain(ver, sizeof ver, &err) < 0) {
-		print_message("%s; skipped\n", err.msg);
-		skip();
-	}
+	return fx_init(state, "iverilog");
 }
 
 /* The file's bytes as a new string (NUL-terminated), *len its size. */
@@ -160,141 +94,13 @@ v2_task(struct fx *f, const char *prob, struct task *t)
 	free(name);
 }
 
-static void
-make_cand(struct candidate *c, const char *task, const char *code)
-{
-	memset(c, 0, sizeof *c);
-	c->id = xstrdup("c0000000");
-	c->task_id = xstrdup(task);
-	c->origin = xstrdup("test");
-	c->kind = xstrdup("direct");
-	c->lang = xstrdup("verilog");
-	c->code = xstrdup(code);
-	c->code_len = strlen(code);
-	hash_sha256(c->code, c->code_len, c->code_hash);
-}
-
-/* The v2 reference as a candidate: RefModule renamed to TopModule. */
-static char *
-reference_code(const struct task *t)
-{
-	const struct task_file *ref = task_file_by_role(t, "reference");
-	const char *p;
-
-	assert_non_null(ref);
-	p = strstr(ref->data, "module RefModule");
-	assert_non_null(p);
-	return xasprintf("%.*smodule TopModule%s", (int)(p - ref->data),
-	    ref->data, p + strlen("module RefModule"));
-}
-
-/*
- * Run argv in dir with stdout and stderr merged into *log (appended).
- * Returns the exit status, 128 + signal when killed.
- */
-static int
-run_stage(const char *dir, char *const argv[], struct buf *log)
-{
-	int fds[2], status;
-	char chunk[4096];
-	ssize_t n;
-	pid_t pid;
-
-	assert_int_equal(pipe(fds), 0);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		close(fds[0]);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		close(fds[1]);
-		if (chdir(dir) < 0)
-			_exit(126);
-		alarm(60);	/* a runaway simulation ends the stage */
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	while ((n = read(fds[0], chunk, sizeof chunk)) > 0)
-		buf_add(log, chunk, (size_t)n);
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
-}
-
-/* What verify.c would hand to judge(), after running the plan here. */
-struct outcome {
-	struct env_plan	 plan;
-	struct run	 run;
-	struct buf	 logs[ENV_MAX_STAGES];
-	size_t		 nres;
-};
-
-static void
-outcome_release(struct outcome *o)
-{
-	env_plan_release(&o->plan);
-	run_release(&o->run);
-	for (size_t i = 0; i < ENV_MAX_STAGES; i++)
-		buf_release(&o->logs[i]);
-}
-
 /* Prepare c for t in f->dir, run the stages until one fails, judge. */
 static void
 verify_here(struct fx *f, const struct task *t, const struct candidate *c,
     struct outcome *o)
 {
-	struct env_stage_result res[ENV_MAX_STAGES];
-	struct buf all = BUF_INIT;
-	struct err err;
-
-	memset(o, 0, sizeof *o);
-	memset(res, 0, sizeof res);
-	env_plan_init(&o->plan);
-	if (env_iverilog.prepare(t, c, f->dir, &o->plan, &err) < 0)
-		fail_msg("prepare: %s", err.msg);
+	run_plan(f, &env_iverilog, t, c, 60, o);	/* 60 s a stage */
 	assert_int_equal(o->plan.nstages, 3);
-	for (size_t s = 0; s < o->plan.nstages; s++) {
-		const char *sub = o->plan.stages[s].subdir;
-		char *dir = sub[0] != '\0' ? xasprintf("%s/%s", f->dir, sub) :
-		    xstrdup(f->dir);
-
-		res[s].ran = 1;
-		res[s].exit_code = run_stage(dir, o->plan.stages[s].argv,
-		    &o->logs[s]);
-		free(dir);
-		o->nres = s + 1;
-		if (res[s].exit_code != 0)
-			break;
-	}
-	for (size_t s = 0; s < o->nres; s++) {
-		res[s].log = buf_str(&o->logs[s]);
-		res[s].log_len = o->logs[s].len;
-		buf_add(&all, o->logs[s].p != NULL ? o->logs[s].p : "",
-		    o->logs[s].len);
-	}
-	o->run.cand_id = xstrdup(c->id);
-	o->run.env = xstrdup("iverilog");
-	o->run.exit_code = res[o->nres - 1].exit_code;
-	o->run.log = buf_detach(&all, &o->run.log_len);
-	if (o->run.log == NULL)
-		o->run.log = xstrdup("");
-	env_iverilog.judge(t, &o->plan, res, o->nres, ENV_STOP_NONE, &o->run);
-}
-
-static void
-assert_str(const char *got, const char *want)
-{
-	if (want == NULL && got == NULL)
-		return;
-	if (want == NULL)
-		fail_msg("want NULL, got \"%s\"", got);
-	if (got == NULL)
-		fail_msg("want \"%s\", got NULL", want);
-	assert_string_equal(got, want);
 }
 
 static void
@@ -312,14 +118,6 @@ verify_code(struct fx *f, const char *prob, const char *code,
 }
 
 /* --- prepare ---------------------------------------------------------- */
-
-static const char tiny_tb[] =
-    "module tb;\n"
-    "  initial begin\n"
-    "    $display(\"Mismatches: %1d in %1d samples\", 0, 1);\n"
-    "    $finish;\n"
-    "  end\n"
-    "endmodule\n";
 
 static void
 test_iverilog_prepare_plans_harness_commands(void **state)
@@ -485,7 +283,7 @@ test_iverilog_reference_passes(void **state)
 	char *code;
 
 	need_data(f);
-	need_iverilog();
+	need_tool(&env_iverilog);
 	v2_task(f, "Prob041_dff8r", &t);
 	code = reference_code(&t);
 	make_cand(&c, t.id, code);
@@ -527,7 +325,7 @@ test_iverilog_syntax_error_fails_at_compile(void **state)
 	size_t in_cand = 0;
 
 	need_data(f);
-	need_iverilog();
+	need_tool(&env_iverilog);
 	verify_code(f, "Prob041_dff8r", dff8r_syntax_error, &o);
 	assert_int_equal(o.nres, 1);
 	assert_str(o.run.verdict, "fail");
@@ -569,7 +367,7 @@ test_iverilog_wrong_candidate_mismatches(void **state)
 	struct outcome o;
 
 	need_data(f);
-	need_iverilog();
+	need_tool(&env_iverilog);
 	verify_code(f, "Prob041_dff8r", dff8r_no_reset, &o);
 	assert_int_equal(o.nres, 3);
 	assert_str(o.run.verdict, "fail");
@@ -634,7 +432,7 @@ test_iverilog_reaching_into_testbench_fails(void **state)
 	const char *const codes[] = { dff8r_copier, dff8r_counter_hack };
 
 	need_data(f);
-	need_iverilog();
+	need_tool(&env_iverilog);
 	for (size_t k = 0; k < 2; k++) {
 		struct outcome o;
 
@@ -659,7 +457,7 @@ test_iverilog_forged_result_line_does_not_pass(void **state)
 	int warned = 0;
 
 	need_data(f);
-	need_iverilog();
+	need_tool(&env_iverilog);
 	verify_code(f, "Prob041_dff8r", dff8r_forger, &o);
 	assert_int_equal(o.nres, 3);
 	assert_non_null(strstr(o.logs[2].p, "Mismatches: 0 in 20 samples"));
@@ -696,7 +494,7 @@ test_iverilog_forged_line_beside_real_one(void **state)
 	struct outcome o;
 
 	need_data(f);
-	need_iverilog();
+	need_tool(&env_iverilog);
 	verify_code(f, "Prob041_dff8r", dff8r_forger_wrong, &o);
 	assert_int_equal(o.nres, 3);
 	assert_str(o.run.verdict, "fail");
@@ -715,7 +513,7 @@ test_iverilog_sorry_reference_is_env_error(void **state)
 	char *code;
 
 	need_data(f);
-	need_iverilog();
+	need_tool(&env_iverilog);
 	/* Icarus 11 cannot compile this reference: a toolchain limit. */
 	v2_task(f, "Prob151_review2015_fsm", &t);
 	code = reference_code(&t);

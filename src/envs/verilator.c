@@ -1,0 +1,453 @@
+/*
+ * verilator.c - the Verilator env (toolchains.md section 1): lint the
+ * candidate, then build and run the task's testbench.
+ *
+ *   verilator --lint-only --timing -Wall -Wno-fatal -Wno-DECLFILENAME
+ *     --top-module DUT candidate.sv
+ *   verilator --binary --timing -Wno-fatal -Wno-DECLFILENAME
+ *     --top-module TOP -j 2 -Mdir obj -o ../run/VTOP
+ *     [-MAKEFLAGS OBJCACHE=ccache] FILES
+ *   ./VTOP                                 (in run/, which is all it sees)
+ *
+ * Every %Warning and %Error line becomes a diagnostic, "CODE: message",
+ * on the candidate's line when it names candidate.sv.  -Wno-fatal keeps
+ * lint warnings from stopping the run (errors still do); --timing is
+ * needed for lint too, or any #delay is an error (NEEDTIMINGOPT).  As in
+ * iverilog.c, our copy of the testbench prints a per-run secret before its
+ * "Mismatches:" line and before every $finish, so that a candidate can
+ * neither print the result line nor end the simulation early and pass
+ * (verilog.h).  DUT is env_params.dut_top, else TopModule or top_module
+ * when the candidate declares it, else its first module.  With
+ * env_params.lint_only only the lint stage runs.
+ *
+ * ccache is used when installed, with its default directory under HOME,
+ * which the sandbox sets to the work directory: a fresh directory each
+ * run, so it saves nothing until verify.c binds a lasting cache there.
+ */
+#define _GNU_SOURCE
+#include "env.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "verilog.h"
+
+#define CAND_FILE "candidate.sv"
+#define CCACHE_PATH "/usr/bin/ccache"
+#define RUN_DIR "run"
+
+static int
+verilator_toolchain(char *buf, size_t n, struct err *err)
+{
+	static const char *const argv[] = { "verilator", "--version", NULL };
+	static const char *const gxx[] = { "g++", "--version", NULL };
+	static const char *const make[] = { "make", "--version", NULL };
+	char v[128], g[128], m[128];
+
+	if (env_tool_version(argv, v, sizeof v) < 0)
+		return err_set(err, "verilator is not installed (Debian package"
+		    " verilator)");
+	/* The build compiles C++: the compiler is part of the identity. */
+	if (env_tool_version(gxx, g, sizeof g) < 0 ||
+	    env_tool_version(make, m, sizeof m) < 0)
+		return err_set(err, "verilator needs g++ and make (Debian"
+		    " packages g++ make)");
+	snprintf(buf, n, "%s; %s", v, g);
+	return 0;
+}
+
+static int
+plain_name(const char *s)
+{
+	if (*s == '\0' || *s == '-')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!verilog_is_ident((unsigned char)*s) || *s == '$')
+			return 0;
+	return 1;
+}
+
+/* Write the task files; testbenches get the nonce (verilog.h). */
+static int
+write_task_files(const struct task *t, const char *workdir,
+    struct env_plan *plan, struct err *err)
+{
+	size_t tagged_files = 0;
+
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+		int tagged = 0;
+
+		if (strcmp(f->name, CAND_FILE) == 0 ||
+		    strcmp(f->name, "obj") == 0 ||
+		    strcmp(f->name, RUN_DIR) == 0)
+			return err_set(err, "task file name %s is reserved by"
+			    " the verilator env", f->name);
+		if (strcmp(f->role, "testbench") != 0) {
+			if (env_write_input(plan, workdir, f->name, f->data,
+			    f->len, err) < 0)
+				return -1;
+			continue;
+		}
+		if (verilog_write_testbench(plan, workdir, f, &tagged, err) < 0)
+			return -1;
+		tagged_files += tagged > 0;
+	}
+	if (tagged_files == 0)
+		plan->nonce[0] = '\0';	/* no result line: exit status */
+	return 0;
+}
+
+static int
+verilator_prepare(const struct task *t, const struct candidate *c,
+    const char *workdir, struct env_plan *plan, struct err *err)
+{
+	const char *argv[ENV_MAX_ARGS];
+	char *top = env_param_str(t, "top");
+	char *dut = env_param_str(t, "dut_top");
+	char *exe = NULL, *run = NULL;
+	int lint_only = env_param_bool(t, "lint_only", 0);
+	int last = env_param_bool(t, "candidate_last", 0);
+	size_t n = 0;
+	int rc = -1;
+
+	verilog_nonce(plan->nonce, sizeof plan->nonce);
+	plan->cand_file = xstrdup(CAND_FILE);
+	plan->timeout_s = (int)env_param_int(t, "timeout_s", 300);
+	if (top == NULL)
+		top = xstrdup("tb");
+	if (dut == NULL)
+		dut = verilog_guess_top(c->code, c->code_len);
+	if (!plain_name(top) || !plain_name(dut)) {
+		err_set(err, "top module names must be plain identifiers");
+		goto out;
+	}
+	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
+	    err) < 0)
+		goto out;
+	if (lint_only)
+		plan->nonce[0] = '\0';
+	else if (write_task_files(t, workdir, plan, err) < 0)
+		goto out;
+	if (t->env_params != NULL)
+		env_note_input(plan, "env_params", t->env_params,
+		    strlen(t->env_params));
+
+	argv[n++] = "verilator";
+	argv[n++] = "--lint-only";
+	argv[n++] = "--timing";
+	argv[n++] = "-Wall";
+	argv[n++] = "-Wno-fatal";
+	argv[n++] = "-Wno-DECLFILENAME";
+	argv[n++] = "--top-module";
+	argv[n++] = dut;
+	argv[n++] = CAND_FILE;
+	argv[n] = NULL;
+	env_plan_stage(plan, "lint", argv);
+	if (lint_only) {
+		rc = 0;
+		goto out;
+	}
+
+	/* The simulation sees only run/, not the tagged testbench. */
+	if (env_mkdir(workdir, RUN_DIR, err) < 0)
+		goto out;
+	exe = xasprintf("../%s/V%s", RUN_DIR, top);	/* from obj/ */
+	run = xasprintf("./V%s", top);
+	n = 0;
+	argv[n++] = "verilator";
+	argv[n++] = "--binary";
+	argv[n++] = "--timing";
+	argv[n++] = "-Wno-fatal";
+	argv[n++] = "-Wno-DECLFILENAME";
+	argv[n++] = "--top-module";
+	argv[n++] = top;
+	argv[n++] = "-j";
+	argv[n++] = "2";
+	argv[n++] = "-Mdir";
+	argv[n++] = "obj";
+	argv[n++] = "-o";
+	argv[n++] = exe;
+	if (access(CCACHE_PATH, X_OK) == 0) {
+		argv[n++] = "-MAKEFLAGS";
+		argv[n++] = "OBJCACHE=ccache";
+	}
+	verilog_add_sources(argv, n, t, CAND_FILE, last);
+	env_plan_stage(plan, "build", argv);
+	{
+		const char *const sim[] = { run, NULL };
+
+		env_plan_stage_in(plan, "simulate", sim, RUN_DIR);
+	}
+	rc = 0;
+out:
+	free(top);
+	free(dut);
+	free(exe);
+	free(run);
+	return rc;
+}
+
+/*
+ * Parse a Verilator message line: "%Warning-CODE: FILE:LINE:COL: msg",
+ * "%Error: FILE:LINE:COL: msg", "%Error-CODE: msg", "%Error: FILE:LINE:
+ * msg" (run time).  Fills sev, code ("" when none), file ("" when none),
+ * line, col and msg; returns 1 when it is such a line.
+ */
+static int
+parse_msg(const char *line, char *sev, size_t sn, char *code, size_t cn,
+    char *file, size_t fn, int *lineno, int *col, const char **msg)
+{
+	const char *p = line, *colon, *q;
+	size_t k;
+
+	if (strncmp(p, "%Error", 6) == 0) {
+		snprintf(sev, sn, "error");
+		p += 6;
+	} else if (strncmp(p, "%Warning", 8) == 0) {
+		snprintf(sev, sn, "warning");
+		p += 8;
+	} else {
+		return 0;
+	}
+	code[0] = '\0';
+	if (*p == '-') {
+		k = strcspn(p + 1, ": ");
+		snprintf(code, cn, "%.*s", (int)k, p + 1);
+		p += 1 + k;
+	}
+	if (p[0] != ':' || p[1] != ' ')
+		return 0;
+	p += 2;
+	file[0] = '\0';
+	*lineno = 0;
+	*col = 0;
+	*msg = p;
+	colon = strchr(p, ':');
+	if (colon == NULL || colon == p || (size_t)(colon - p) >= fn ||
+	    memchr(p, ' ', (size_t)(colon - p)) != NULL ||
+	    colon[1] < '0' || colon[1] > '9')
+		return 1;
+	*lineno = (int)strtol(colon + 1, (char **)&q, 10);
+	if (*q == ':' && q[1] >= '0' && q[1] <= '9')
+		*col = (int)strtol(q + 1, (char **)&q, 10);
+	if (*q != ':') {
+		*lineno = 0;
+		*col = 0;
+		return 1;
+	}
+	snprintf(file, fn, "%.*s", (int)(colon - p), p);
+	q++;
+	while (*q == ' ')
+		q++;
+	*msg = q;
+	return 1;
+}
+
+/* A subcategory for an error, first matching needle wins. */
+static const struct {
+	const char *needle, *sub, *category;
+} error_rules[] = {
+	{ "syntax error", "syntax-error", "compile" },
+	{ "Too many digits", "malformed-literal", "compile" },
+	{ "was not found in design", "missing-top", "format" },
+	{ "Cannot find file containing module", "unknown-module", "compile" },
+	{ "PINNOTFOUND", "port-mismatch", "compile" },
+	{ "Pin not found", "port-mismatch", "compile" },
+	{ "PROCASSWIRE", "declared-as-wire", "compile" },
+	/* tb.stats1.errors: the candidate leans on the testbench. */
+	{ "Can't find definition of scope", "out-of-module-reference",
+	    "functional" },
+	{ "Can't find definition", "unable-to-bind", "compile" },
+	{ "cast", "explicit-cast", "compile" },
+	{ "ero width", "zero-width-constant", "compile" },
+	{ "NEEDTIMINGOPT", "timing", "compile" },
+};
+
+/* What one stage's messages come to. */
+struct scan {
+	int	 errors;	/* %Error lines, "Exiting due to" aside */
+	int	 unsupported;	/* of those, Verilator's own limitations */
+	int	 warnings;
+	char	*first_error;	/* the first error line (new) */
+};
+
+/*
+ * Is a build warning worth a diagnostic?  The build repeats lint's
+ * warnings on the candidate and adds dozens on the task's own testbench;
+ * only those on how the testbench connects the candidate's ports say
+ * something about the candidate.
+ */
+static int
+build_warning_kept(const char *code, const char *msg)
+{
+	return strncmp(code, "PIN", 3) == 0 ||
+	    strstr(msg, "port connection") != NULL;
+}
+
+/* Diagnostics of a stage's log into r; build: see build_warning_kept(). */
+static void
+scan_log(const struct env_plan *plan, const char *log, size_t len,
+    int build, struct scan *s, struct run *r)
+{
+	const char *p = log, *end = log + len;
+
+	memset(s, 0, sizeof *s);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, l), sev[16], code[32], file[256];
+		const char *msg;
+		int lineno, col;
+
+		if (parse_msg(line, sev, sizeof sev, code, sizeof code, file,
+		    sizeof file, &lineno, &col, &msg) &&
+		    strncmp(msg, "Exiting due to", 14) != 0) {
+			int in_cand = strcmp(file, plan->cand_file) == 0;
+			int err = strcmp(sev, "error") == 0;
+			char *m = code[0] != '\0' ? xasprintf("%s: %s", code,
+			    msg) : xstrdup(msg);
+
+			if (err || !build || build_warning_kept(code, msg))
+				run_add_diag(r, file, lineno, col, sev, m,
+				    in_cand ? lineno : 0);
+			if (err) {
+				s->errors++;
+				if (strcmp(code, "UNSUPPORTED") == 0 ||
+				    strncmp(msg, "Unsupported", 11) == 0)
+					s->unsupported++;
+				if (s->first_error == NULL)
+					s->first_error = xstrdup(line);
+			} else {
+				s->warnings++;
+			}
+			free(m);
+		}
+		free(line);
+		p += l + (nl != NULL);
+	}
+}
+
+/* Verdict for a failed lint or build stage. */
+static void
+judge_failed(const struct scan *s, const char *stage, struct run *r)
+{
+	size_t n = sizeof error_rules / sizeof error_rules[0], i = n;
+
+	env_set(&r->stage, stage);
+	if (s->errors > 0 && s->errors == s->unsupported) {
+		/* Only Verilator's limitations: not the candidate's fault
+		 * (docs/adr/0004-sorry-is-env-error.md). */
+		env_set(&r->verdict, "env-error");
+		env_set(&r->subcategory, "toolchain-limitation");
+		env_set(&r->evidence, s->first_error);
+		return;
+	}
+	if (s->errors == 0 && strcmp(stage, "build") == 0) {
+		/* The C++ side failed: Verilator accepted the design. */
+		env_set(&r->verdict, "env-error");
+		env_set(&r->subcategory, "build-failed");
+		env_set(&r->evidence, "the C++ build of the model failed");
+		return;
+	}
+	env_set(&r->verdict, "fail");
+	if (s->first_error != NULL)
+		for (i = 0; i < n; i++)
+			if (strstr(s->first_error, error_rules[i].needle) !=
+			    NULL)
+				break;
+	if (i < n) {
+		env_set(&r->category, error_rules[i].category);
+		env_set(&r->subcategory, error_rules[i].sub);
+	} else {
+		env_set(&r->category, "compile");
+		env_set(&r->subcategory, "other");
+	}
+	env_set(&r->evidence, s->first_error != NULL ? s->first_error :
+	    "verilator failed without a message");
+}
+
+static int
+has(const struct env_stage_result *s, const char *needle)
+{
+	return s->log != NULL && memmem(s->log, s->log_len, needle,
+	    strlen(needle)) != NULL;
+}
+
+static void
+verilator_judge(const struct task *t, const struct env_plan *plan,
+    const struct env_stage_result *res, size_t nres, enum env_stop stop,
+    struct run *r)
+{
+	const struct env_stage_result *last = nres > 0 ? &res[nres - 1] : NULL;
+	const char *stage = nres > 0 ? plan->stages[nres - 1].name : "lint";
+	int sim = strcmp(stage, "simulate") == 0;
+	struct scan lint = { 0 }, build = { 0 }, run = { 0 };
+
+	(void)t;
+	env_set(&r->stage, stage);
+	if (last == NULL) {
+		env_set(&r->verdict, "env-error");
+		return;
+	}
+	scan_log(plan, res[0].log, res[0].log_len, 0, &lint, r);
+	if (nres >= 2)
+		scan_log(plan, res[1].log, res[1].log_len, 1, &build, r);
+	if (nres >= 3)
+		scan_log(plan, res[2].log, res[2].log_len, 0, &run, r);
+	if (env_judge_limits(stop, last->exit_code, sim ? "functional" :
+	    "compile", "the run", r))
+		goto out;
+	if (stop != ENV_STOP_NONE || last->exit_code == 128 + 25 ||
+	    has(last, "out of memory") ||
+	    has(last, "bad_alloc") || has(last, "virtual memory exhausted") ||
+	    has(last, "Cannot allocate memory")) {
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "resource-limit");
+		env_set(&r->category, sim ? "functional" : "compile");
+		env_set(&r->evidence, stop != ENV_STOP_NONE ?
+		    "the work directory passed its size cap" :
+		    last->exit_code == 128 + 25 ?
+		    "a file passed the file-size limit" :
+		    "the run ran out of memory");
+		goto out;
+	}
+	if (!sim && last->exit_code == 127) {
+		env_set(&r->verdict, "env-error");
+		env_set(&r->subcategory, "toolchain-missing");
+		goto out;
+	}
+	if (res[0].exit_code != 0) {
+		judge_failed(&lint, "lint", r);
+		goto out;
+	}
+	if (nres == 1) {
+		env_set(&r->verdict, "pass");
+		free(r->metrics);
+		r->metrics = xasprintf("{\"warnings\":%d}", lint.warnings);
+		goto out;
+	}
+	if (res[1].exit_code != 0) {
+		judge_failed(&build, "build", r);
+		goto out;
+	}
+	if (nres >= 3)
+		verilog_judge_mismatches(plan, &res[2], lint.warnings,
+		    run.first_error, r);
+out:
+	free(lint.first_error);
+	free(build.first_error);
+	free(run.first_error);
+}
+
+const struct env_ops env_verilator = {
+	.name = "verilator",
+	.domain = "chip",
+	.lang = "verilog",
+	.packages = "verilator g++ make",
+	.toolchain = verilator_toolchain,
+	.prepare = verilator_prepare,
+	.judge = verilator_judge,
+};

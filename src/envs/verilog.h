@@ -1,0 +1,101 @@
+/*
+ * verilog.h - the Verilog harness shared by the Verilog envs (iverilog.c,
+ * verilator.c, yosys.c): the per-run nonce, our tagged copy of a
+ * VerilogEval-style testbench, the judge of its "Mismatches: N in M
+ * samples" line, and the guess of a candidate's top module.
+ *
+ * The testbench prints its own result line; a candidate that prints the
+ * line itself, or ends the simulation early with its own $finish, must not
+ * pass.  So our copy of the testbench starts the line's format string with
+ * a per-run secret (the nonce) and prints "NONCE finish" before each of its
+ * $finish calls; the judge believes only lines that carry the nonce.
+ * verify.c removes the nonce from the stored log afterwards (env.h).
+ *
+ * Nothing here runs a tool; the envs call these from prepare() and judge().
+ */
+#ifndef ASSAY_VERILOG_H
+#define ASSAY_VERILOG_H
+
+#include <stddef.h>
+
+#include "env.h"
+#include "err.h"
+#include "sample.h"
+
+/* The prefix of the testbench's result line: "Mismatches: N in M samples". */
+#define VERILOG_RESULT_TAG "Mismatches: "
+
+/*
+ * A new per-run secret into out (n bytes, NUL-terminated; up to 16 hex
+ * digits fit in n = 17 or more), the first one replaced by 'T' so that it
+ * is a name a candidate cannot guess and holds no Verilog escape.  Uses
+ * getrandom(), else rand() and the pid.  Never fails.
+ */
+void	verilog_nonce(char *out, size_t n);
+
+/*
+ * Our copy of a testbench's len bytes at src: every "Mismatches: format
+ * string gets "NONCE " in front, and every "$finish...;" of the testbench
+ * becomes "begin $display("NONCE finish"); $finish...; end".  Adds the
+ * number of tagged result lines to *tagged and of tagged $finish calls to
+ * *finishes.  Returns a new buffer of *outlen bytes (NUL-terminated);
+ * caller frees with free().  Never fails.
+ */
+char	*verilog_tag_testbench(const char *src, size_t len, const char *nonce,
+	    int *tagged, int *finishes, size_t *outlen);
+
+/*
+ * Write f, a task file of role "testbench", into workdir as our tagged
+ * copy (verilog_tag_testbench() with plan->nonce), but record the hash of
+ * the task's own file in plan->inputs, not of our copy.  Sets
+ * plan->finish_tagged when a $finish was tagged; *tagged receives the
+ * number of tagged result lines (0: the testbench prints none).
+ * 0, or -1 with err when the file cannot be written.
+ */
+int	verilog_write_testbench(struct env_plan *plan, const char *workdir,
+	    const struct task_file *f, int *tagged, struct err *err);
+
+/*
+ * Append the files to compile to argv, which holds n arguments: cand (the
+ * candidate's file name), then the task's files of role testbench,
+ * reference or source in task order, or those files then cand when last
+ * (env_params.candidate_last: v1 / RTLFixer harnesses compile test +
+ * completion); then NULL.  Task files that do not fit in ENV_MAX_ARGS
+ * (with the candidate and NULL) are left out.  The strings are borrowed
+ * from t.
+ */
+void	verilog_add_sources(const char **argv, size_t n, const struct task *t,
+	    const char *cand, int last);
+
+/*
+ * Judge the simulate stage s from its log (still holding the nonce) into
+ * r: stage "simulate"; metrics {"mismatches":N,"total":M} from the last
+ * result line that carries plan->nonce, with ,"warnings":W added when
+ * warnings >= 0; then the verdict: pass (no mismatches, exit status 0,
+ * total > 0 and the testbench reached its own $finish when plan says it
+ * was tagged), or fail with category "functional" and subcategory
+ * runtime-error, early-finish, mismatch (evidence: the first "Hint:
+ * Output" line that has mismatches, else the result line) or
+ * no-result-line.  A plan without a nonce (no result line by design)
+ * passes on exit status 0.  A result line without the nonce adds a
+ * warning diagnostic and is ignored.  first_error (borrowed, may be NULL)
+ * is the evidence of a runtime error when the simulator printed one.
+ * Fields of r it sets are replaced (env_set()); never fails.
+ */
+void	verilog_judge_mismatches(const struct env_plan *plan,
+	    const struct env_stage_result *s, int warnings,
+	    const char *first_error, struct run *r);
+
+/* Is ch part of a Verilog simple identifier ([A-Za-z0-9_$])? */
+int	verilog_is_ident(int ch);
+
+/*
+ * The candidate's top module when the task names none: TopModule or
+ * top_module (VerilogEval v2 / v1 and RTLFixer) when code declares it,
+ * else the first module it declares, else "TopModule" (the tool then
+ * says it is missing).  Comments are skipped.  New string; caller frees
+ * with free().
+ */
+char	*verilog_guess_top(const char *code, size_t len);
+
+#endif

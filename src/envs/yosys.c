@@ -1,0 +1,537 @@
+/*
+ * yosys.c - the Yosys synthesis env (toolchains.md section 1).
+ *
+ * Synthesises the candidate alone, checks the netlist, then maps it onto
+ * a small liberty file for an area estimate:
+ *   yosys -q -W 'Latch inferred for signal' -p 'read_verilog -sv
+ *     candidate.sv; hierarchy -check -top TOP; proc; rename -src;
+ *     check -assert; synth -top TOP; tee -q -o stat.txt stat;
+ *     check -assert; write_rtlil synth.il'
+ *   cat stat.txt
+ *   yosys -q -p 'read_rtlil synth.il; dfflibmap -liberty LIB; abc -liberty
+ *     LIB; opt_clean; tee -q -o area.txt stat -liberty LIB'
+ *   cat area.txt
+ * The first check runs before synth because synth's abc can hide two
+ * drivers of one net (two assigns of gates pass a check after synth);
+ * rename -src names the cells after their source lines so that the check's
+ * messages point into the candidate.  -q hides everything but warnings and
+ * errors, so stat goes to a file through tee and a cat stage prints it
+ * (the sandbox's uid cannot open /dev/stdout, a pipe owned by assay); the
+ * log message about inferred latches is raised to a warning with -W.  The
+ * verdict comes from the first stage; the others add cells and area, and
+ * an area that cannot be mapped (a flop the liberty file has no cell for)
+ * leaves the verdict alone.  LIB is
+ * env_params.liberty (a task file) or assay's own cmos_cells.lib, embedded
+ * here (a copy is share/cmos_cells.lib).  Nothing runs here but the
+ * version query; verify.c runs the stages.
+ */
+#define _GNU_SOURCE
+#include "env.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "verilog.h"
+
+#define CAND_FILE "candidate.sv"
+#define LIB_FILE "cmos_cells.lib"
+#define NETLIST_FILE "synth.il"
+#define STAT_FILE "stat.txt"
+#define AREA_FILE "area.txt"
+#define LATCH_MSG "Latch inferred for signal"
+#define DRIVERS_MSG "multiple conflicting drivers"
+
+/* The same text as share/cmos_cells.lib (yosys examples/cmos areas). */
+static const char cmos_cells_lib[] =
+    "/* assay's liberty file: relative areas only, no timing (yosys"
+    " examples/cmos). */\n"
+    "library(assay_cmos) {\n"
+    "  cell(BUF) { area: 6; pin(A) { direction: input; } pin(Y) {"
+    " direction: output; function: \"A\"; } }\n"
+    "  cell(NOT) { area: 3; pin(A) { direction: input; } pin(Y) {"
+    " direction: output; function: \"A'\"; } }\n"
+    "  cell(NAND) { area: 4; pin(A) { direction: input; } pin(B) {"
+    " direction: input; } pin(Y) { direction: output; function:"
+    " \"(A*B)'\"; } }\n"
+    "  cell(NOR) { area: 4; pin(A) { direction: input; } pin(B) {"
+    " direction: input; } pin(Y) { direction: output; function:"
+    " \"(A+B)'\"; } }\n"
+    "  cell(DFF) { area: 18; ff(IQ, IQN) { clocked_on: C; next_state: D;"
+    " } pin(C) { direction: input; clock: true; } pin(D) { direction:"
+    " input; } pin(Q) { direction: output; function: \"IQ\"; } }\n"
+    "  cell(DFFSR) { area: 18; ff(IQ, IQN) { clocked_on: C; next_state:"
+    " D; preset: S; clear: R; } pin(C) { direction: input; clock: true; }"
+    " pin(D) { direction: input; } pin(Q) { direction: output; function:"
+    " \"IQ\"; } pin(S) { direction: input; } pin(R) { direction: input;"
+    " } }\n"
+    "}\n";
+
+static int
+yosys_toolchain(char *buf, size_t n, struct err *err)
+{
+	static const char *const argv[] = { "yosys", "-V", NULL };
+
+	if (env_tool_version(argv, buf, n) < 0)
+		return err_set(err, "yosys is not installed (Debian package"
+		    " yosys)");
+	return 0;
+}
+
+/* Why: names go into a yosys script, where ';' or a space would split it. */
+static int
+script_safe(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!verilog_is_ident((unsigned char)*s) && *s != '.' &&
+		    *s != '-')
+			return 0;
+	return 1;
+}
+
+static int
+task_has(const struct task *t, const char *name)
+{
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (strcmp(t->files[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+yosys_prepare(const struct task *t, const struct candidate *c,
+    const char *workdir, struct env_plan *plan, struct err *err)
+{
+	char *top = env_param_str(t, "top");
+	char *lib = env_param_str(t, "liberty");
+	char *synth = NULL, *area = NULL;
+	int rc = -1;
+
+	plan->cand_file = xstrdup(CAND_FILE);
+	plan->timeout_s = (int)env_param_int(t, "timeout_s", 60);
+	if (top == NULL)
+		top = verilog_guess_top(c->code, c->code_len);
+	if (!script_safe(top)) {
+		err_set(err, "top module name '%s' is not a plain identifier",
+		    top);
+		goto out;
+	}
+	if (lib != NULL && (!script_safe(lib) || !task_has(t, lib))) {
+		err_set(err, "liberty file '%s' is not a task file", lib);
+		goto out;
+	}
+	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
+	    err) < 0)
+		goto out;
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+
+		if (strcmp(f->name, CAND_FILE) == 0 ||
+		    strcmp(f->name, NETLIST_FILE) == 0 ||
+		    strcmp(f->name, STAT_FILE) == 0 ||
+		    strcmp(f->name, AREA_FILE) == 0 ||
+		    (lib == NULL && strcmp(f->name, LIB_FILE) == 0)) {
+			err_set(err, "task file name %s is reserved by yosys",
+			    f->name);
+			goto out;
+		}
+		if (env_write_input(plan, workdir, f->name, f->data, f->len,
+		    err) < 0)
+			goto out;
+	}
+	if (lib == NULL) {
+		if (env_write_input(plan, workdir, LIB_FILE, cmos_cells_lib,
+		    sizeof cmos_cells_lib - 1, err) < 0)
+			goto out;
+		lib = xstrdup(LIB_FILE);
+	}
+	if (t->env_params != NULL)
+		env_note_input(plan, "env_params", t->env_params,
+		    strlen(t->env_params));
+
+	synth = xasprintf("read_verilog -sv %s; hierarchy -check -top %s;"
+	    " proc; rename -src; check -assert; synth -top %s;"
+	    " tee -q -o %s stat; check -assert; write_rtlil %s",
+	    CAND_FILE, top, top, STAT_FILE, NETLIST_FILE);
+	area = xasprintf("read_rtlil %s; dfflibmap -liberty %s; abc -liberty"
+	    " %s; opt_clean; tee -q -o %s stat -liberty %s",
+	    NETLIST_FILE, lib, lib, AREA_FILE, lib);
+	{
+		const char *const s1[] = { "yosys", "-q", "-W", LATCH_MSG,
+		    "-p", synth, NULL };
+		const char *const s2[] = { "cat", STAT_FILE, NULL };
+		const char *const s3[] = { "yosys", "-q", "-p", area, NULL };
+		const char *const s4[] = { "cat", AREA_FILE, NULL };
+
+		env_plan_stage(plan, "synth", s1);
+		env_plan_stage(plan, "stat", s2);
+		env_plan_stage(plan, "area", s3);
+		env_plan_stage(plan, "area-stat", s4);
+	}
+	rc = 0;
+out:
+	free(top);
+	free(lib);
+	free(synth);
+	free(area);
+	return rc;
+}
+
+/* What the synth stage's log says, for the verdict. */
+struct synth_scan {
+	long	 cells;		/* last "Number of cells:", -1 when none */
+	long	 latches;	/* $_DLATCH* cells in that stat block */
+	long	 mapped;	/* the area stage's cells, -1 when none */
+	long	 unmapped;	/* its cells with no liberty area ($...) */
+	double	 area;		/* last "Chip area for", < 0 when none */
+	int	 errors;
+	int	 drivers;	/* "multiple conflicting drivers" warnings */
+	char	*first_error;	/* the first ERROR line (new) */
+	char	*first_problem;	/* the first Warning of a failed check (new) */
+};
+
+/*
+ * Every candidate line named in text: "candidate.sv:12" as in
+ * "$and$candidate.sv:6$1" or "candidate.sv:7.3-8.16$4".  Returns how many
+ * went into lines (at most n, no repeats).
+ */
+static size_t
+cand_lines(const char *text, size_t len, const char *cand, int *lines,
+    size_t n)
+{
+	const char *p = text, *end = text + len;
+	size_t clen = strlen(cand), k = 0;
+
+	while (p < end && k < n) {
+		const char *q = memmem(p, (size_t)(end - p), cand, clen);
+		int num = 0, digits = 0, dup = 0;
+
+		if (q == NULL)
+			break;
+		p = q + clen;
+		if (p >= end || *p != ':')
+			continue;
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++) {
+			num = num * 10 + (*p - '0');
+			digits++;
+		}
+		if (digits == 0 || num == 0)
+			continue;
+		for (size_t i = 0; i < k; i++)
+			dup |= lines[i] == num;
+		if (!dup)
+			lines[k++] = num;
+	}
+	return k;
+}
+
+/* A subcategory for a synthesis failure, first matching needle wins. */
+static const struct {
+	const char *needle, *sub, *category;
+} synth_rules[] = {
+	{ "syntax error", "syntax-error", "compile" },
+	{ DRIVERS_MSG, "multiple-drivers", "compile" },
+	{ "is used but has no driver", "undriven", "compile" },
+	{ "found logic loop", "combinational-loop", "compile" },
+	{ "While loops are only allowed", "unsynthesizable", "compile" },
+	{ "only allowed in constant functions", "unsynthesizable", "compile" },
+	{ "is not constant", "unsynthesizable", "compile" },
+	{ "does not have a port named", "port-mismatch", "compile" },
+	{ "Module `", "missing-top", "format" },
+	{ "is not part of the design", "unknown-module", "compile" },
+	{ "is implicitly declared", "unable-to-bind", "compile" },
+	{ "not declared", "unable-to-bind", "compile" },
+	{ "unsupported", "unsynthesizable", "compile" },
+	{ "Unsupported", "unsynthesizable", "compile" },
+};
+
+static size_t
+synth_rule(const char *msg)
+{
+	size_t n = sizeof synth_rules / sizeof synth_rules[0];
+
+	for (size_t i = 0; i < n; i++)
+		if (strstr(msg, synth_rules[i].needle) != NULL) {
+			/* "Module `X' not found!" is a missing top; another
+			 * "Module `" message is not. */
+			if (strcmp(synth_rules[i].sub, "missing-top") == 0 &&
+			    strstr(msg, "not found") == NULL)
+				continue;
+			return i;
+		}
+	return n;
+}
+
+/* Is this warning one that makes check -assert fail? */
+static int
+check_problem(const char *line)
+{
+	return strstr(line, DRIVERS_MSG) != NULL ||
+	    strstr(line, "is used but has no driver") != NULL ||
+	    strstr(line, "found logic loop") != NULL;
+}
+
+/* Parse "FILE:LINE: ERROR: msg" / "FILE:LINE: Warning: msg". */
+static int
+located(const char *line, const char *kind, char *file, size_t fn,
+    int *lineno, const char **msg)
+{
+	const char *colon = strchr(line, ':'), *p;
+	size_t flen, klen = strlen(kind);
+	int num = 0, digits = 0;
+
+	if (colon == NULL || colon == line)
+		return 0;
+	flen = (size_t)(colon - line);
+	if (flen >= fn || memchr(line, ' ', flen) != NULL)
+		return 0;
+	for (p = colon + 1; *p >= '0' && *p <= '9'; p++) {
+		num = num * 10 + (*p - '0');
+		digits++;
+	}
+	if (digits == 0 || p[0] != ':' || p[1] != ' ' ||
+	    strncmp(p + 2, kind, klen) != 0)
+		return 0;
+	memcpy(file, line, flen);
+	file[flen] = '\0';
+	*lineno = num;
+	*msg = p + 2 + klen;
+	while (**msg == ' ')
+		(*msg)++;
+	return 1;
+}
+
+/* One diagnostic per candidate line named in where, or one without. */
+static void
+add_diag_at(const struct env_plan *plan, struct run *r, const char *sev,
+    const char *msg, const char *where, size_t wlen)
+{
+	int lines[16];
+	size_t k = cand_lines(where, wlen, plan->cand_file, lines, 16);
+
+	if (k == 0)
+		run_add_diag(r, "", 0, 0, sev, msg, 0);
+	for (size_t i = 0; i < k; i++)
+		run_add_diag(r, plan->cand_file, lines[i], 0, sev, msg,
+		    lines[i]);
+}
+
+/* Stat lines: "Number of cells: N", "  $_DLATCH_P_  2", "Chip area ...". */
+static void
+scan_stat(const char *line, long *cells, long *dollar, long *latches,
+    double *area)
+{
+	char type[128];
+	long n;
+	const char *a;
+
+	if (sscanf(line, " Number of cells: %ld", &n) == 1) {
+		*cells = n;
+		*dollar = 0;
+		*latches = 0;
+	} else if (sscanf(line, " %127s %ld", type, &n) == 2 &&
+	    line[0] == ' ' && type[0] == '$') {
+		*dollar += n;
+		if (strncmp(type, "$_DLATCH", 8) == 0)
+			*latches += n;
+	} else if (strstr(line, "Chip area for ") != NULL &&
+	    (a = strstr(line, "': ")) != NULL) {
+		*area = strtod(a + 3, NULL);
+	}
+}
+
+/* Diagnostics and stat numbers of one stage's log. */
+static void
+scan_log(const struct env_plan *plan, const char *log, size_t len,
+    int area_stage, struct synth_scan *s, struct run *r)
+{
+	const char *p = log, *end = log + len;
+	long dollar = 0, latches = 0, cells = -1;
+	int raised = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *next = p + l + (nl != NULL), *cont = next;
+		char *line = xstrndup(p, l), file[256];
+		const char *msg;
+		int lineno;
+
+		/* The indented lines after a warning name its drivers. */
+		while (cont < end && strncmp(cont, "    ", 4) == 0) {
+			const char *e = memchr(cont, '\n',
+			    (size_t)(end - cont));
+
+			cont = e != NULL ? e + 1 : end;
+		}
+		if (raised) {
+			/* The message that -W raised to a warning. */
+			add_diag_at(plan, r, "warning", line, line, l);
+			raised = 0;
+		} else if (strcmp(line, "Warning: Found log message matching -W"
+		    " regex:") == 0) {
+			raised = 1;
+		} else if (located(line, "ERROR:", file, sizeof file, &lineno,
+		    &msg) || located(line, "Warning:", file, sizeof file,
+		    &lineno, &msg)) {
+			int err = strstr(line, ": ERROR:") != NULL;
+			int in_cand = strcmp(file, plan->cand_file) == 0;
+
+			/* yosys 0.23 gives while loops line 0. */
+			run_add_diag(r, lineno > 0 ? file : "", lineno, 0,
+			    err ? "error" : "warning", msg, in_cand ? lineno :
+			    0);
+			if (err && s->first_error == NULL)
+				s->first_error = xstrdup(line);
+			s->errors += err;
+		} else if (strncmp(line, "ERROR: ", 7) == 0) {
+			int check = strstr(line, "problems in 'check") != NULL;
+
+			if (!check)
+				run_add_diag(r, "", 0, 0, "error", line + 7, 0);
+			if (s->first_error == NULL)
+				s->first_error = xstrdup(line);
+			s->errors++;
+		} else if (strncmp(line, "Warning: ", 9) == 0) {
+			int drv = strstr(line, DRIVERS_MSG) != NULL;
+
+			/* Two drivers always fail the run: an error. */
+			add_diag_at(plan, r, drv ? "error" : "warning",
+			    line + 9, p, (size_t)(cont - p));
+			s->drivers += drv;
+			if (s->first_problem == NULL && !area_stage &&
+			    check_problem(line))
+				s->first_problem = xstrdup(line);
+			if (cont > next) {
+				/* Skip the driver lines: no messages. */
+				free(line);
+				p = cont;
+				continue;
+			}
+		} else {
+			scan_stat(line, &cells, &dollar, &latches, &s->area);
+		}
+		free(line);
+		p = next;
+	}
+	if (cells >= 0 && area_stage) {
+		s->mapped = cells;
+		s->unmapped = dollar;
+	} else if (cells >= 0) {
+		s->cells = cells;
+		s->latches = latches;
+	}
+}
+
+static void
+yosys_judge(const struct task *t, const struct env_plan *plan,
+    const struct env_stage_result *res, size_t nres, enum env_stop stop,
+    struct run *r)
+{
+	struct synth_scan s = { .cells = -1, .mapped = -1, .area = -1 };
+	const struct env_stage_result *last = nres > 0 ? &res[nres - 1] : NULL;
+	struct buf m = BUF_INIT;
+	size_t rule;
+	int area_ok;
+
+	(void)t;
+	if (last == NULL) {
+		env_set(&r->verdict, "env-error");
+		return;
+	}
+	/* synth, stat (cat), area, area-stat (cat) */
+	for (size_t i = 0; i < nres; i++)
+		scan_log(plan, res[i].log, res[i].log_len, i >= 2, &s, r);
+	area_ok = nres >= 4 && res[3].exit_code == 0;
+	env_set(&r->stage, "synth");
+	if (s.cells >= 0) {
+		buf_printf(&m, "{\"cells\":%ld", s.cells);
+		if (s.latches > 0)
+			buf_printf(&m, ",\"latches\":%ld", s.latches);
+		if (area_ok && s.area >= 0)
+			buf_printf(&m, ",\"area\":%.1f", s.area);
+		if (area_ok && s.mapped >= 0)
+			buf_printf(&m, ",\"mapped_cells\":%ld", s.mapped);
+		if (area_ok && s.unmapped > 0)
+			buf_printf(&m, ",\"unmapped_cells\":%ld", s.unmapped);
+		buf_adds(&m, "}");
+		free(r->metrics);
+		r->metrics = buf_detach(&m, NULL);
+	}
+	if (env_judge_limits(stop, last->exit_code, "compile", "synthesis",
+	    r))
+		goto out;
+	if (res[0].exit_code == 127) {
+		env_set(&r->verdict, "env-error");
+		env_set(&r->subcategory, "toolchain-missing");
+		goto out;
+	}
+	if (stop != ENV_STOP_NONE || res[0].exit_code == 128 + 25 ||
+	    memmem(res[0].log, res[0].log_len, "bad_alloc", 9) != NULL) {
+		/* The file-size or memory limit, or the work directory's
+		 * size cap. */
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "resource-limit");
+		env_set(&r->category, "compile");
+		env_set(&r->evidence, "synthesis ran out of memory or disk");
+		goto out;
+	}
+	if (res[0].exit_code > 128) {
+		/* An abort or a crash of yosys itself, not a verdict. */
+		env_set(&r->verdict, "env-error");
+		env_set(&r->subcategory, "toolchain-crash");
+		env_set(&r->evidence, s.first_error);
+		goto out;
+	}
+	if (res[0].exit_code == 0 && s.drivers == 0) {
+		env_set(&r->verdict, "pass");
+		if (nres >= 3 && res[2].exit_code != 0)
+			run_add_diag(r, "", 0, 0, "note", "no area: the netlist"
+			    " could not be mapped onto the liberty file", 0);
+		else if (s.unmapped > 0)
+			run_add_diag(r, "", 0, 0, "note", "some cells have no"
+			    " cell in the liberty file (a latch?): the area is"
+			    " missing or leaves them out", 0);
+		if (area_ok)
+			env_set(&r->stage, "area");
+		goto out;
+	}
+	/* A check problem (a warning) explains a failed check, else the
+	 * first error does. */
+	{
+		const char *why = s.first_problem;
+
+		if (why == NULL || (s.first_error != NULL &&
+		    strstr(s.first_error, "problems in 'check") == NULL))
+			why = s.first_error;
+		rule = why != NULL ? synth_rule(why) :
+		    sizeof synth_rules / sizeof synth_rules[0];
+		env_set(&r->verdict, "fail");
+		if (rule < sizeof synth_rules / sizeof synth_rules[0]) {
+			env_set(&r->subcategory, synth_rules[rule].sub);
+			env_set(&r->category, synth_rules[rule].category);
+		} else {
+			env_set(&r->subcategory, "other");
+			env_set(&r->category, "compile");
+		}
+		env_set(&r->evidence, why != NULL ? why :
+		    "yosys failed without a message");
+	}
+out:
+	buf_release(&m);
+	free(s.first_error);
+	free(s.first_problem);
+}
+
+const struct env_ops env_yosys = {
+	.name = "yosys",
+	.domain = "chip",
+	.lang = "verilog",
+	.packages = "yosys",
+	.toolchain = yosys_toolchain,
+	.prepare = yosys_prepare,
+	.judge = yosys_judge,
+};

@@ -1,0 +1,295 @@
+/*
+ * envtest.h - fixture helpers shared by the env unit tests (test_iverilog.c,
+ * test_verilator.c, test_yosys.c): a mkdtemp work directory and the shared
+ * data directory, skips when the data or the toolchain is missing, and
+ * running a prepared plan here, without a sandbox (fork, chdir to the
+ * stage's subdirectory, exec, merged stdout+stderr), before judge().
+ * Header-only (static inline) like testlib.h, which it includes.  Include
+ * after <cmocka.h>, buf.h, err.h, hash.h, sample.h and envs/env.h.
+ */
+#ifndef ASSAY_ENVTEST_H
+#define ASSAY_ENVTEST_H
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "envs/env.h"
+#include "err.h"
+#include "hash.h"
+#include "sample.h"
+#include "testlib.h"
+
+/* The smallest VerilogEval-style testbench: a result line, a $finish. */
+static const char tiny_tb[] =
+    "module tb;\n"
+    "  initial begin\n"
+    "    $display(\"Mismatches: %1d in %1d samples\", 0, 1);\n"
+    "    $finish;\n"
+    "  end\n"
+    "endmodule\n";
+
+struct fx {
+	char	 dir[64];		/* the work directory */
+	char	 data[PATH_MAX];	/* shared data, "" when missing */
+	char	*owned[8];		/* freed at teardown (see keep()) */
+};
+
+/*
+ * The setup of a test of env: a new work directory
+ * /tmp/assay-test-ENV-XXXXXX and $ASSAY_SHARED/data (else ../shared/data),
+ * "" when that is no directory.  Call from the test's own setup function;
+ * fx_teardown() frees it all.
+ */
+static inline int
+fx_init(void **state, const char *env)
+{
+	struct fx *f = xcalloc(1, sizeof *f);
+	const char *shared = getenv("ASSAY_SHARED");
+	struct stat sb;
+
+	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-%s-XXXXXX", env);
+	if (mkdtemp(f->dir) == NULL) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->data, sizeof f->data, "%s/data",
+	    shared != NULL && *shared != '\0' ? shared : "../shared");
+	if (stat(f->data, &sb) < 0 || !S_ISDIR(sb.st_mode))
+		f->data[0] = '\0';
+	*state = f;
+	return 0;
+}
+
+static inline int
+fx_teardown(void **state)
+{
+	struct fx *f = *state;
+
+	rm_rf(f->dir);
+	for (size_t i = 0; i < sizeof f->owned / sizeof f->owned[0]; i++)
+		free(f->owned[i]);
+	free(f);
+	return 0;
+}
+
+/* p, freed at teardown: for strings a failing assert would leak. */
+static inline char *
+keep(struct fx *f, char *p)
+{
+	for (size_t i = 0; i < sizeof f->owned / sizeof f->owned[0]; i++) {
+		if (f->owned[i] == NULL) {
+			f->owned[i] = p;
+			return p;
+		}
+	}
+	fail_msg("keep: too many strings");
+	return p;
+}
+
+/* Skip the test when the shared data is missing. */
+static inline void
+need_data(struct fx *f)
+{
+	if (f->data[0] == '\0') {
+		print_message("shared data missing (set ASSAY_SHARED);"
+		    " skipped\n");
+		skip();
+	}
+}
+
+/* Skip the test when env's toolchain is not installed. */
+static inline void
+need_tool(const struct env_ops *env)
+{
+	char ver[256];
+	struct err err;
+
+	if (env->toolchain(ver, sizeof ver, &err) < 0) {
+		print_message("%s; skipped\n", err.msg);
+		skip();
+	}
+}
+
+static inline void
+assert_str(const char *got, const char *want)
+{
+	if (want == NULL && got == NULL)
+		return;
+	if (want == NULL)
+		fail_msg("want NULL, got \"%s\"", got);
+	if (got == NULL)
+		fail_msg("want \"%s\", got NULL", want);
+	assert_string_equal(got, want);
+}
+
+/* A task of env with no files; release with task_release(). */
+static inline void
+make_task(struct task *t, const char *id, const char *env,
+    const char *params)
+{
+	memset(t, 0, sizeof *t);
+	t->id = xstrdup(id);
+	t->env = xstrdup(env);
+	t->env_params = params != NULL ? xstrdup(params) : NULL;
+}
+
+/* A candidate of task with this code; release with candidate_release(). */
+static inline void
+make_cand(struct candidate *c, const char *task, const char *code)
+{
+	memset(c, 0, sizeof *c);
+	c->id = xstrdup("c0000000");
+	c->task_id = xstrdup(task);
+	c->origin = xstrdup("test");
+	c->kind = xstrdup("direct");
+	c->lang = xstrdup("verilog");
+	c->code = xstrdup(code);
+	c->code_len = strlen(code);
+	hash_sha256(c->code, c->code_len, c->code_hash);
+}
+
+/* The v2 reference as a candidate: RefModule renamed to TopModule.  New
+ * string. */
+static inline char *
+reference_code(const struct task *t)
+{
+	const struct task_file *ref = task_file_by_role(t, "reference");
+	const char *p;
+
+	assert_non_null(ref);
+	p = strstr(ref->data, "module RefModule");
+	assert_non_null(p);
+	return xasprintf("%.*smodule TopModule%s", (int)(p - ref->data),
+	    ref->data, p + strlen("module RefModule"));
+}
+
+/*
+ * Run argv in dir with stdout and stderr merged into *log (appended); a
+ * stage still running after alarm_s seconds is killed (SIGALRM).
+ * Returns the exit status, 128 + signal when killed.
+ */
+static inline int
+run_stage(const char *dir, char *const argv[], struct buf *log,
+    unsigned alarm_s)
+{
+	int fds[2], status;
+	char chunk[4096];
+	ssize_t n;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[1]);
+		if (chdir(dir) < 0)
+			_exit(126);
+		alarm(alarm_s);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], chunk, sizeof chunk)) > 0)
+		buf_add(log, chunk, (size_t)n);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/* What verify.c would hand to judge(), after running the plan here. */
+struct outcome {
+	struct env_plan	 plan;
+	struct run	 run;
+	struct buf	 logs[ENV_MAX_STAGES];
+	size_t		 nres;
+};
+
+static inline void
+outcome_release(struct outcome *o)
+{
+	env_plan_release(&o->plan);
+	run_release(&o->run);
+	for (size_t i = 0; i < ENV_MAX_STAGES; i++)
+		buf_release(&o->logs[i]);
+}
+
+/*
+ * Prepare c for t with env in f->dir, run the stages (alarm_s each) in
+ * their subdirectories until one fails, and judge as verify.c would: the
+ * run's log is every stage's log in turn.  Fails the test when prepare()
+ * fails.  Release o with outcome_release().
+ */
+static inline void
+run_plan(struct fx *f, const struct env_ops *env, const struct task *t,
+    const struct candidate *c, unsigned alarm_s, struct outcome *o)
+{
+	struct env_stage_result res[ENV_MAX_STAGES];
+	struct buf all = BUF_INIT;
+	struct err err;
+
+	memset(o, 0, sizeof *o);
+	memset(res, 0, sizeof res);
+	env_plan_init(&o->plan);
+	if (env->prepare(t, c, f->dir, &o->plan, &err) < 0)
+		fail_msg("prepare: %s", err.msg);
+	for (size_t s = 0; s < o->plan.nstages; s++) {
+		const char *sub = o->plan.stages[s].subdir;
+		char *dir = sub[0] != '\0' ? xasprintf("%s/%s", f->dir, sub) :
+		    xstrdup(f->dir);
+
+		res[s].ran = 1;
+		res[s].exit_code = run_stage(dir, o->plan.stages[s].argv,
+		    &o->logs[s], alarm_s);
+		free(dir);
+		o->nres = s + 1;
+		if (res[s].exit_code != 0)
+			break;
+	}
+	for (size_t s = 0; s < o->nres; s++) {
+		res[s].log = buf_str(&o->logs[s]);
+		res[s].log_len = o->logs[s].len;
+		buf_add(&all, o->logs[s].p != NULL ? o->logs[s].p : "",
+		    o->logs[s].len);
+	}
+	o->run.cand_id = xstrdup(c->id);
+	o->run.env = xstrdup(env->name);
+	o->run.exit_code = res[o->nres - 1].exit_code;
+	o->run.log = buf_detach(&all, &o->run.log_len);
+	if (o->run.log == NULL)
+		o->run.log = xstrdup("");
+	env->judge(t, &o->plan, res, o->nres, ENV_STOP_NONE, &o->run);
+}
+
+/* The diagnostic at candidate line n whose message starts with prefix,
+ * or NULL. */
+static inline const struct diag *
+diag_at(const struct run *r, int n, const char *prefix)
+{
+	for (size_t i = 0; i < r->ndiags; i++)
+		if (r->diags[i].cand_line == n &&
+		    strncmp(r->diags[i].message, prefix, strlen(prefix)) == 0)
+			return &r->diags[i];
+	return NULL;
+}
+
+/* Print every stage's log: what a failing assert is about. */
+static inline void
+dump(const struct outcome *o)
+{
+	for (size_t s = 0; s < o->nres; s++)
+		print_message("--- stage %zu\n%s\n", s, buf_str(&o->logs[s]));
+}
+
+#endif
