@@ -23,9 +23,11 @@
 #include <ftw.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -62,6 +64,9 @@ struct verify_job {
 	int64_t			 started;	/* unix seconds */
 	int			 kept;		/* the work directory stays */
 	int64_t			 disk_check;	/* next size check, monotonic ms */
+	uid_t			 uid;		/* the job's own uid, as root */
+	int			 retried;	/* a stage the sandbox failed to start */
+	char			*sandbox_error;	/* its message, when it failed twice */
 };
 
 static int64_t
@@ -157,8 +162,8 @@ build_argv(const struct verify_job *j, const char *dir, char *const *tool,
 	if (!j->o.no_sandbox) {
 		if (geteuid() == 0) {
 			av_add(a, "setpriv");
-			av_addf(a, "--reuid=%ld", VERIFY_SANDBOX_UID);
-			av_addf(a, "--regid=%ld", VERIFY_SANDBOX_UID);
+			av_addf(a, "--reuid=%ld", (long)j->uid);
+			av_addf(a, "--regid=%ld", (long)j->uid);
 			av_add(a, "--clear-groups");
 			av_add(a, "--");
 		}
@@ -369,11 +374,11 @@ disk_usage(const char *dir)
 }
 
 /*
- * As root the stages run as VERIFY_SANDBOX_UID, which must be able to
+ * As root the stages run as the job's own uid, which must be able to
  * reach the work directory: every directory above it needs o+x.
  */
 static int
-root_reachable(const char *dir, struct err *err)
+root_reachable(const char *dir, unsigned uid, struct err *err)
 {
 	char *path = xstrdup(dir), *slash;
 	struct stat sb;
@@ -383,9 +388,9 @@ root_reachable(const char *dir, struct err *err)
 		if (*path == '\0')
 			break;
 		if (stat(path, &sb) == 0 && !(sb.st_mode & S_IXOTH)) {
-			err_set(err, "the sandbox user (uid %d) cannot reach %s:"
+			err_set(err, "the sandbox user (uid %u) cannot reach %s:"
 			    " %s is not searchable by others (chmod o+x it, or"
-			    " set TMPDIR elsewhere)", VERIFY_SANDBOX_UID, dir, path);
+			    " set TMPDIR elsewhere)", uid, dir, path);
 			free(path);
 			return -1;
 		}
@@ -412,28 +417,30 @@ make_workdir(struct verify_job *j, struct err *err)
 	}
 	j->workdir = tmpl;
 	if (geteuid() == 0 && !j->o.no_sandbox &&
-	    root_reachable(tmpl, err) < 0)
+	    root_reachable(tmpl, j->uid, err) < 0)
 		return -1;
 	return 0;
 }
+
+static uid_t chown_uid;	/* nftw has no user argument */
 
 static int
 chown_dir(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
 	(void)sb;
 	(void)ftw;
-	if (type == FTW_D && chown(path, VERIFY_SANDBOX_UID,
-	    VERIFY_SANDBOX_UID) == 0)
+	if (type == FTW_D && chown(path, chown_uid, chown_uid) == 0)
 		chmod(path, 0755);
 	return 0;
 }
 
 /* The sandbox uid must own the directories it writes into. */
 static void
-chown_workdir(const char *dir)
+chown_workdir(const char *dir, uid_t uid)
 {
 	if (geteuid() != 0)
 		return;
+	chown_uid = uid;
 	nftw(dir, chown_dir, 16, FTW_PHYS);
 }
 
@@ -623,6 +630,13 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 		return err_set(err, "task %s: unknown env '%s'", t->id, t->env);
 	j = xcalloc(1, sizeof *j);
 	j->o = *o;
+	{
+		uint32_t r;
+
+		if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
+			r = (uint32_t)getpid() ^ (uint32_t)now_ms();
+		j->uid = (uid_t)(VERIFY_UID_BASE + r % VERIFY_UID_SPAN);
+	}
 	j->env = env;
 	j->use_pty = use_pty;
 	j->rows = rows > 0 ? rows : 24;
@@ -668,7 +682,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	if (j->plan.timeout_s <= 0)
 		j->plan.timeout_s = 30;
 	buf_adds(&j->plan.inputs, "}");
-	chown_workdir(j->workdir);
+	chown_workdir(j->workdir, j->uid);
 	j->t0 = now_ms();
 	j->deadline = j->t0 + (int64_t)j->plan.timeout_s * 1000;
 	j->disk_check = j->t0 + 250;
@@ -804,6 +818,38 @@ drain(struct verify_job *j)
 	return 0;
 }
 
+/*
+ * Did the stage fail before its tool started?  Then its only output is
+ * one line of a wrapper (bwrap, setpriv, prlimit) saying why, e.g.
+ * "bwrap: Creating new namespace failed: Resource temporarily
+ * unavailable".  A candidate cannot fake this: its output would come
+ * with the testbench's.  Returns the line's length, 0 when not so.
+ */
+static size_t
+wrapper_failure(const struct verify_job *j, const char **line)
+{
+	static const char *const tools[] = { "bwrap: ", "setpriv: ",
+	    "prlimit: " };
+	const char *p = buf_str(&j->log) + j->stage_start[j->stage];
+	size_t len = j->log.len - j->stage_start[j->stage];
+	const char *nl = memchr(p, '\n', len);
+
+	if (nl == NULL)
+		return 0;
+	len -= (size_t)(nl + 1 - p);
+	p = nl + 1;
+	nl = memchr(p, '\n', len);
+	if (nl == NULL || nl + 1 != p + len)
+		return 0;
+	for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++) {
+		if (strncmp(p, tools[i], strlen(tools[i])) == 0) {
+			*line = p;
+			return (size_t)(nl - p);
+		}
+	}
+	return 0;
+}
+
 static void
 finish_stage(struct verify_job *j, int code)
 {
@@ -875,6 +921,30 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 				break;
 	}
 	finish_stage(j, code);
+	if (code != 0) {
+		const char *line;
+		size_t n = wrapper_failure(j, &line);
+
+		/* The sandbox could not start (a transient EAGAIN): once
+		 * more, then it is the environment's failure, not the
+		 * candidate's. */
+		if (n > 0 && !j->retried) {
+			j->retried = 1;
+			j->log.len = j->stage_start[j->stage];
+			j->log.p[j->log.len] = '\0';
+			if (j->live_off > j->log.len)
+				j->live_off = j->log.len;
+			usleep(100000);
+			if (start_stage(j, NULL) == 0)
+				return 0;
+		}
+		if (n > 0) {
+			j->sandbox_error = xstrndup(line, n);
+			flush_live(j, out, arg, 1);
+			j->done = 1;
+			return 1;
+		}
+	}
 	flush_live(j, out, arg, 1);
 	if (code != 0 || j->stage + 1 >= j->plan.nstages) {
 		j->done = 1;
@@ -933,7 +1003,12 @@ verify_job_result(struct verify_job *j, struct run *r)
 	}
 	r->log = xstrndup(buf_str(&j->log), j->log.len);
 	r->log_len = j->log.len;
-	if (j->stop == ENV_STOP_CANCEL) {
+	if (j->sandbox_error != NULL) {
+		r->verdict = xstrdup("env-error");
+		r->subcategory = xstrdup("sandbox-failure");
+		r->stage = xstrdup(j->plan.stages[j->stage].name);
+		r->evidence = xstrdup(j->sandbox_error);
+	} else if (j->stop == ENV_STOP_CANCEL) {
 		r->verdict = xstrdup("skipped");
 		r->subcategory = xstrdup("cancelled");
 		r->stage = xstrdup(j->plan.stages[j->stage].name);
@@ -990,5 +1065,6 @@ verify_job_free(struct verify_job *j)
 	env_plan_release(&j->plan);
 	buf_release(&j->log);
 	buf_release(&j->command);
+	free(j->sandbox_error);
 	free(j);
 }

@@ -23,7 +23,14 @@
 #include "sample.h"
 
 #define VERIFY_OUTPUT_CAP (16u << 20)	/* bytes of captured output */
-#define VERIFY_SANDBOX_UID 65534	/* "nobody": who runs candidates as root */
+/*
+ * As root, each job runs as a uid of its own drawn from
+ * [VERIFY_UID_BASE, VERIFY_UID_BASE + VERIFY_UID_SPAN): RLIMIT_NPROC
+ * counts every process of a uid, so a shared uid ("nobody") let
+ * concurrent jobs, or a fork bomb in one of them, starve the others.
+ */
+#define VERIFY_UID_BASE 2000000000u
+#define VERIFY_UID_SPAN 1000000u
 
 struct verify_opts {
 	int	 no_sandbox;	/* 1: run without bubblewrap (loudly) */
