@@ -976,12 +976,51 @@ cmd_commit(const struct cli_global *g, int argc, char **argv)
 	return rc < 0 ? 2 : 0;
 }
 
-struct stats_ctx {
-	char	**keys;
-	size_t	 *counts;
-	size_t	  n;
-	const char *by;
+/* One counted cell of a stats table. */
+struct stats_cell {
+	char	*group, *a, *b;	/* group, then two keys */
+	size_t	 count;
 };
+
+struct stats_ctx {
+	struct stats_cell *v;
+	size_t		 n;
+	const char	*by;
+	int		 recorded;	/* recorded vs re-derived */
+	struct store	*st;
+};
+
+static void
+stats_count(struct stats_ctx *s, const char *group, const char *a,
+    const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->v[i].group, group) == 0 &&
+		    strcmp(s->v[i].a, a) == 0 && strcmp(s->v[i].b, b) == 0)
+			break;
+	if (i == s->n) {
+		s->v = xreallocarray(s->v, s->n + 1, sizeof *s->v);
+		s->v[i].group = xstrdup(group);
+		s->v[i].a = xstrdup(a);
+		s->v[i].b = xstrdup(b);
+		s->v[i].count = 0;
+		s->n++;
+	}
+	s->v[i].count++;
+}
+
+/* "fail/compile", "pass", "unverified": a verdict with its stage. */
+static char *
+verdict_stage(const char *verdict, const char *stage)
+{
+	if (verdict == NULL)
+		return xstrdup("unverified");
+	if (strcmp(verdict, "pass") == 0 || stage == NULL)
+		return xstrdup(verdict);
+	return xasprintf("%s/%s", verdict, stage);
+}
 
 static int
 stats_one(const struct store_row *r, void *arg)
@@ -990,28 +1029,68 @@ stats_one(const struct store_row *r, void *arg)
 	const char *group = strcmp(s->by, "model") == 0 ? r->origin :
 	    strcmp(s->by, "domain") == 0 ? r->domain :
 	    strcmp(s->by, "env") == 0 ? r->env : r->benchmark;
-	char *key = xasprintf("%s\t%s\t%s", group, r->verdict != NULL ?
-	    r->verdict : "unverified", r->category != NULL ? r->category : "-");
-	size_t i;
+	char *now = verdict_stage(r->verdict, r->stage);
 
-	for (i = 0; i < s->n && strcmp(s->keys[i], key) != 0; i++)
-		;
-	if (i < s->n) {
-		s->counts[i]++;
-		free(key);
-		return 0;
+	if (s->recorded) {
+		struct recorded *recs;
+		size_t n;
+		struct err err;
+
+		/* Only rows that carry a recorded result take part. */
+		if (store_recorded_list(s->st, r->id, &recs, &n, &err) == 0) {
+			for (size_t i = 0; i < n && i < 1; i++) {
+				char *then = verdict_stage(recs[i].verdict,
+				    recs[i].stage);
+
+				stats_count(s, group, then, now);
+				free(then);
+			}
+			for (size_t i = 0; i < n; i++)
+				recorded_release(&recs[i]);
+			free(recs);
+		}
+	} else if (r->verdict == NULL || (strcmp(r->verdict, "fail") != 0 &&
+	    strcmp(r->verdict, "timeout") != 0)) {
+		/* Not a candidate failure: counted by its verdict. */
+		stats_count(s, group, r->verdict != NULL ? r->verdict :
+		    "unverified", "-");
+	} else {
+		stats_count(s, group, r->category != NULL ? r->category :
+		    "unlabelled", r->subcategory != NULL ? r->subcategory : "-");
 	}
-	s->keys = xreallocarray(s->keys, s->n + 1, sizeof *s->keys);
-	s->counts = xreallocarray(s->counts, s->n + 1, sizeof *s->counts);
-	s->keys[s->n] = key;
-	s->counts[s->n++] = 1;
+	free(now);
 	return 0;
 }
 
 static int
-str_cmp(const void *a, const void *b)
+stats_cmp(const void *x, const void *y)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const struct stats_cell *a = x, *b = y;
+	int c = strcmp(a->group, b->group);
+
+	if (c != 0)
+		return c;
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	c = strcmp(a->a, b->a);
+	return c != 0 ? c : strcmp(a->b, b->b);
+}
+
+/* A CSV field, quoted when it needs to be (RFC 4180). */
+static void
+csv_field(const char *v)
+{
+	if (strpbrk(v, ",\"\n") == NULL) {
+		fputs(v, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *v != '\0'; v++) {
+		if (*v == '"')
+			putchar('"');
+		putchar(*v);
+	}
+	putchar('"');
 }
 
 static int
@@ -1021,13 +1100,13 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		{ "by", required_argument, NULL, 'b' },
 		{ "where", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "recorded", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct stats_ctx s = { .by = "benchmark" };
-	const char *where = NULL, *fmt = "table";
+	const char *where = NULL, *fmt = "table", *ka, *kb;
 	struct store *st;
 	struct err err;
-	char **lines;
 	int ch;
 
 	if (wants_help("stats", argc, argv))
@@ -1040,6 +1119,8 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 			where = optarg;
 		else if (ch == 'f')
 			fmt = optarg;
+		else if (ch == 'r')
+			s.recorded = 1;
 		else
 			return usage_error("stats", "bad option%s", "");
 	}
@@ -1048,50 +1129,66 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		return usage_error("stats", "--by wants benchmark, model, domain"
 		    " or env, not '%s'", s.by);
 	if (strcmp(fmt, "table") != 0 && strcmp(fmt, "csv") != 0 &&
-	    strcmp(fmt, "json") != 0)
-		return usage_error("stats", "--format wants table, csv or json,"
-		    " not '%s'", fmt);
+	    strcmp(fmt, "json") != 0 && strcmp(fmt, "md") != 0)
+		return usage_error("stats", "--format wants table, csv, json or"
+		    " md, not '%s'", fmt);
 	if (open_store(g, &st) < 0)
 		return 2;
+	s.st = st;
 	if (store_query_each(st, where, stats_one, &s, &err) < 0) {
 		fprintf(stderr, "assay stats: %s\n", err.msg);
 		store_close(st);
 		return 2;
 	}
 	store_close(st);
-	lines = xcalloc(s.n + 1, sizeof *lines);
-	for (size_t i = 0; i < s.n; i++)
-		lines[i] = xasprintf("%s\t%zu", s.keys[i], s.counts[i]);
-	qsort(lines, s.n, sizeof *lines, str_cmp);
+	qsort(s.v, s.n, sizeof *s.v, stats_cmp);
+	ka = s.recorded ? "recorded" : "category";
+	kb = s.recorded ? "re-derived" : "subcategory";
 	if (strcmp(fmt, "table") == 0)
-		printf("%-28s %-12s %-12s %8s\n", s.by, "verdict", "category",
-		    "count");
+		printf("%-28s %-20s %-26s %7s %7s\n", s.by, ka, kb, "count",
+		    "share");
 	else if (strcmp(fmt, "csv") == 0)
-		printf("%s,verdict,category,count\n", s.by);
+		printf("%s,%s,%s,count,share\n", s.by, ka, kb);
+	else if (strcmp(fmt, "md") == 0)
+		printf("| %s | %s | %s | count | share |\n|---|---|---|---:|---:|\n",
+		    s.by, ka, kb);
 	for (size_t i = 0; i < s.n; i++) {
-		char grp[256], verdict[32], cat[32];
-		size_t count;
+		size_t total = 0;
+		double share;
 
-		if (sscanf(lines[i], "%255[^\t]\t%31[^\t]\t%31[^\t]\t%zu", grp,
-		    verdict, cat, &count) != 4)
-			continue;
-		if (strcmp(fmt, "table") == 0)
-			printf("%-28.28s %-12s %-12s %8zu\n", grp, verdict, cat,
-			    count);
-		else if (strcmp(fmt, "csv") == 0)
-			printf("%s,%s,%s,%zu\n", grp, verdict, cat, count);
-		else
-			print_json(json_pack("{s:s, s:s, s:s, s:I}", s.by, grp,
-			    "verdict", verdict, "category", cat, "count",
-			    (json_int_t)count));
+		/* The share is within the group: a row of the published
+		 * error analysis. */
+		for (size_t k = 0; k < s.n; k++)
+			if (strcmp(s.v[k].group, s.v[i].group) == 0)
+				total += s.v[k].count;
+		share = total > 0 ? 100.0 * (double)s.v[i].count /
+		    (double)total : 0;
+		if (strcmp(fmt, "table") == 0) {
+			printf("%-28.28s %-20.20s %-26.26s %7zu %6.1f%%\n",
+			    s.v[i].group, s.v[i].a, s.v[i].b, s.v[i].count,
+			    share);
+		} else if (strcmp(fmt, "csv") == 0) {
+			csv_field(s.v[i].group);
+			putchar(',');
+			csv_field(s.v[i].a);
+			putchar(',');
+			csv_field(s.v[i].b);
+			printf(",%zu,%.4f\n", s.v[i].count, share / 100);
+		} else if (strcmp(fmt, "md") == 0) {
+			printf("| %s | %s | %s | %zu | %.1f%% |\n", s.v[i].group,
+			    s.v[i].a, s.v[i].b, s.v[i].count, share);
+		} else {
+			print_json(json_pack("{s:s, s:s, s:s, s:I, s:f}", s.by,
+			    s.v[i].group, ka, s.v[i].a, kb, s.v[i].b, "count",
+			    (json_int_t)s.v[i].count, "share", share / 100));
+		}
 	}
 	for (size_t i = 0; i < s.n; i++) {
-		free(lines[i]);
-		free(s.keys[i]);
+		free(s.v[i].group);
+		free(s.v[i].a);
+		free(s.v[i].b);
 	}
-	free(lines);
-	free(s.keys);
-	free(s.counts);
+	free(s.v);
 	return 0;
 }
 
@@ -1170,9 +1267,13 @@ static const struct cmd cmds[] = {
 	  "Write the accepted candidates into the dataset repository\n"
 	  "(default ./dataset) and commit, with per-sample trailers.",
 	  cmd_commit },
-	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]"
-	  " [--format table|csv|json]",
-	  "Count candidates by verdict and category per group.", cmd_stats },
+	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]\n"
+	  "             [--format table|csv|json|md] [--recorded]",
+	  "The error analysis: per group, failed candidates by category and\n"
+	  "subcategory (the current label, else the run's suggestion), the\n"
+	  "others by verdict, with counts and shares of the group.\n"
+	  "--recorded instead crosses each imported row's recorded result with\n"
+	  "assay's re-derived verdict and stage.", cmd_stats },
 	{ "envs", "envs", "List the toolchain envs and whether they are"
 	  " installed.", cmd_envs },
 	{ "help", "help [COMMAND]", "Show help.", cmd_help },

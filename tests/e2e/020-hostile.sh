@@ -8,7 +8,7 @@ command -v bwrap >/dev/null || skip "bubblewrap not installed"
 OUT=$T/outside
 mkdir -p "$OUT"
 chmod 777 "$OUT"
-before_out=$(ls -la "$OUT" | md5sum)
+before_out=$(stat -c "%Y %h" "$OUT"; find "$OUT" -mindepth 1)
 TASK=verilog-eval-v2/Prob001_zero
 cat > "$T/hostile.jsonl" <<JSONL
 {"task": "$TASK", "candidate": {"origin": "escape", "code": "module TopModule(output zero);\n  assign zero = 1'b0;\n  integer f;\n  initial begin\n    f = \$fopen(\"$OUT/escaped.txt\", \"w\");\n    \$fdisplay(f, \"pwned\");\n    \$fclose(f);\n    f = \$fopen(\"../escaped2.txt\", \"w\");\n    \$fdisplay(f, \"pwned\");\n    \$fclose(f);\n  end\nendmodule\n"}}
@@ -33,7 +33,7 @@ expect_eq "escape verdict" "$(verdict escape)" "pass -"
 [ ! -e "$OUT/escaped.txt" ] || fail "a candidate wrote $OUT/escaped.txt"
 [ ! -e "$T/escaped2.txt" ] || fail "a candidate wrote outside its work directory"
 ls /tmp/escaped2.txt 2>/dev/null && fail "a candidate wrote /tmp/escaped2.txt"
-expect_eq "outside untouched" "$(ls -la "$OUT" | md5sum)" "$before_out"
+expect_eq "outside untouched" "$(stat -c "%Y %h" "$OUT"; find "$OUT" -mindepth 1)" "$before_out"
 expect_eq "endless verdict" "$(verdict endless)" "timeout functional"
 expect_eq "flood verdict" "$(verdict flood)" "fail functional"
 expect_eq "flood subcategory" "$(sub flood)" '"subcategory":"output-limit"'
