@@ -192,6 +192,28 @@ collect_id(const struct store_row *row, void *arg)
 	return 0;
 }
 
+/* A stable number for a candidate id (FNV-1a), for --shard. */
+static unsigned long
+shard_of(const char *id)
+{
+	unsigned long h = 2166136261u;
+
+	for (; *id != '\0'; id++)
+		h = (h ^ (unsigned char)*id) * 16777619u;
+	return h & 0xffffffffu;
+}
+
+/* Repeated --where options add up: "a" then "b" is "a b". */
+static void
+where_add(struct buf *w, const char *v)
+{
+	if (w->len > 0)
+		buf_addc(w, ' ');
+	buf_adds(w, v);
+}
+
+#define WHERE(w) ((w).len > 0 ? buf_str(&(w)) : NULL)
+
 struct tally {
 	size_t	 pass, fail, timeout, skipped, env_error, task_defect, other;
 };
@@ -233,7 +255,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 	};
 	struct verify_opts vo = { 0 };
 	struct idlist ids = { 0 };
-	const char *where = NULL;
+	struct buf where = BUF_INIT;
 	long jobs = 1, shard_i = 0, shard_n = 1;
 	int force = 0, check = 0, quiet = 0, ch, status = 0;
 	struct verify_job **running = NULL;
@@ -259,12 +281,20 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 				return usage_error("verify", "--jobs wants 1..256,"
 				    " not '%s'", optarg);
 			break;
-		case 's':
-			if (sscanf(optarg, "%ld/%ld", &shard_i, &shard_n) != 2 ||
-			    shard_n < 1 || shard_i < 0 || shard_i >= shard_n)
+		case 's': {
+			char *end, *mid;
+
+			shard_i = strtol(optarg, &mid, 10);
+			shard_n = *mid == '/' && mid != optarg ?
+			    strtol(mid + 1, &end, 10) : 0;
+			if (*mid != '/' || mid[1] < '0' || mid[1] > '9' ||
+			    *end != '\0' || optarg[0] < '0' || optarg[0] > '9' ||
+			    shard_n < 1 || shard_n > 1000000 || shard_i < 0 ||
+			    shard_i >= shard_n)
 				return usage_error("verify", "--shard wants I/N"
 				    " with 0 <= I < N, not '%s'", optarg);
 			break;
+		}
 		case 'e':
 			if (env_find(optarg) == NULL)
 				return usage_error("verify", "unknown env '%s'",
@@ -272,7 +302,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			ids.env = optarg;
 			break;
 		case 'w':
-			where = optarg;
+			where_add(&where, optarg);
 			break;
 		case 'f':
 			force = 1;
@@ -328,7 +358,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			ids.v = xreallocarray(ids.v, ids.n + 1, sizeof *ids.v);
 			ids.v[ids.n++] = id;
 		}
-	} else if (store_query_each(st, where, collect_id, &ids, &err) < 0) {
+	} else if (store_query_each(st, WHERE(where), collect_id, &ids, &err) < 0) {
 		fprintf(stderr, "assay verify: %s\n", err.msg);
 		store_close(st);
 		return 2;
@@ -336,8 +366,11 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 	if (shard_n > 1) {
 		size_t k = 0;
 
+		/* By the id, not the position: shards stay disjoint and
+		 * complete however the list changes between them. */
 		for (size_t i = 0; i < ids.n; i++) {
-			if ((long)(i % (size_t)shard_n) == shard_i)
+			if ((long)(shard_of(ids.v[i]) % (unsigned long)shard_n) ==
+			    shard_i)
 				ids.v[k++] = ids.v[i];
 			else
 				free(ids.v[i]);
@@ -445,6 +478,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		free(ids.v[i]);
 	free(ids.v);
 	free(running);
+	buf_release(&where);
 	store_close(st);
 	if (status != 0)
 		return status;
@@ -502,16 +536,21 @@ static int
 list_one(const struct store_row *r, void *arg)
 {
 	struct list_ctx *c = arg;
+	char cat[24];
 
 	c->n++;
+	snprintf(cat, sizeof cat, "%s%s", r->category != NULL ? r->category :
+	    "-", r->category != NULL && r->category_source != NULL &&
+	    strcmp(r->category_source, "auto") == 0 ? "?" : "");
 	if (c->json) {
 		print_json(row_json(r));
 		return 0;
 	}
+	/* A suggestion of the run, not yet a person's label, ends in '?'
+	 * (as in the workbench's queue). */
 	printf("%-10s %-40s %-26.26s %-9s %-8s %-11s %s\n", r->id, r->task,
 	    r->origin, r->verdict != NULL ? r->verdict : "-",
-	    r->stage != NULL ? r->stage : "-",
-	    r->category != NULL ? r->category : "-", r->status);
+	    r->stage != NULL ? r->stage : "-", cat, r->status);
 	return 0;
 }
 
@@ -524,7 +563,7 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct list_ctx c = { 0 };
-	const char *where = NULL;
+	struct buf where = BUF_INIT;
 	struct store *st;
 	struct err err;
 	int ch, rc;
@@ -534,7 +573,7 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		if (ch == 'w')
-			where = optarg;
+			where_add(&where, optarg);
 		else if (ch == 'j')
 			c.json = 1;
 		else
@@ -545,8 +584,9 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 		    argv[optind]);
 	if (open_store(g, &st) < 0)
 		return 2;
-	if (store_query_count(st, where, &c.n, &err) < 0) {
+	if (store_query_count(st, WHERE(where), &c.n, &err) < 0) {
 		fprintf(stderr, "assay list: %s\n", err.msg);
+		buf_release(&where);
 		store_close(st);
 		return 2;
 	}
@@ -554,7 +594,8 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 	if (!c.json)
 		printf("%-10s %-40s %-26s %-9s %-8s %-11s %s\n", "ID", "TASK",
 		    "ORIGIN", "VERDICT", "STAGE", "CATEGORY", "STATUS");
-	rc = store_query_each(st, where, list_one, &c, &err);
+	rc = store_query_each(st, WHERE(where), list_one, &c, &err);
+	buf_release(&where);
 	store_close(st);
 	if (rc < 0) {
 		fprintf(stderr, "assay list: %s\n", err.msg);
@@ -1104,7 +1145,8 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct stats_ctx s = { .by = "benchmark" };
-	const char *where = NULL, *fmt = "table", *ka, *kb;
+	const char *fmt = "table", *ka, *kb;
+	struct buf where = BUF_INIT;
 	struct store *st;
 	struct err err;
 	int ch;
@@ -1116,7 +1158,7 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		if (ch == 'b')
 			s.by = optarg;
 		else if (ch == 'w')
-			where = optarg;
+			where_add(&where, optarg);
 		else if (ch == 'f')
 			fmt = optarg;
 		else if (ch == 'r')
@@ -1135,12 +1177,14 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 	if (open_store(g, &st) < 0)
 		return 2;
 	s.st = st;
-	if (store_query_each(st, where, stats_one, &s, &err) < 0) {
+	if (store_query_each(st, WHERE(where), stats_one, &s, &err) < 0) {
+		buf_release(&where);
 		fprintf(stderr, "assay stats: %s\n", err.msg);
 		store_close(st);
 		return 2;
 	}
 	store_close(st);
+	buf_release(&where);
 	qsort(s.v, s.n, sizeof *s.v, stats_cmp);
 	ka = s.recorded ? "recorded" : "category";
 	kb = s.recorded ? "re-derived" : "subcategory";

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <sqlite3.h>
@@ -22,6 +23,7 @@
 struct store {
 	sqlite3	*db;
 	int	 in_tx;		/* an explicit store_begin() is open */
+	int	 readonly;	/* the file cannot be written: reads only */
 };
 
 /*
@@ -222,6 +224,14 @@ migrate(struct store *st, struct err *err)
 	char sql[64];
 	int version = 0;
 
+	/* Current already: no write lock, so that opening never writes. */
+	if (query_int(st, "PRAGMA user_version", &version, err) < 0)
+		return -1;
+	if (version == NMIGRATIONS)
+		return 0;
+	if (st->readonly)
+		return err_set(err, "the database is read-only and needs"
+		    " migrating from schema v%d to v%d", version, NMIGRATIONS);
 	if (exec(st, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
 	if (query_int(st, "PRAGMA user_version", &version, err) < 0)
@@ -259,21 +269,26 @@ store_open(struct store **out, const char *path, struct err *err)
 	const char *mode;
 
 	*out = NULL;
-	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	/* A file we may not write is opened for reading: list, show and
+	 * stats work; a decision fails with SQLite's "readonly" message. */
+	st->readonly = access(path, F_OK) == 0 && access(path, W_OK) != 0;
+	if (sqlite3_open_v2(path, &st->db, st->readonly ? SQLITE_OPEN_READONLY :
+	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		err_set(err, "open %s: %s", path, st->db != NULL ?
 		    sqlite3_errmsg(st->db) : "out of memory");
 		goto fail;
 	}
 	sqlite3_busy_timeout(st->db, 5000);
-	if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &s,
-	    NULL) != SQLITE_OK || sqlite3_step(s) != SQLITE_ROW) {
+	if (sqlite3_prepare_v2(st->db, st->readonly ? "PRAGMA journal_mode" :
+	    "PRAGMA journal_mode = WAL", -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_step(s) != SQLITE_ROW) {
 		err_set(err, "%s: %s", path, sqlite3_errmsg(st->db));
 		goto fail;
 	}
 	mode = (const char *)sqlite3_column_text(s, 0);
-	if (mode == NULL || (strcmp(mode, "wal") != 0 &&
-	    strcmp(mode, "memory") != 0)) {
+	/* Read-only, the file keeps whatever mode it has. */
+	if (!st->readonly && (mode == NULL || (strcmp(mode, "wal") != 0 &&
+	    strcmp(mode, "memory") != 0))) {
 		err_set(err, "%s: cannot switch to WAL mode (got %s)", path,
 		    mode != NULL ? mode : "nothing");
 		goto fail;

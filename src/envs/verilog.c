@@ -124,7 +124,7 @@ verilog_judge_mismatches(const struct env_plan *plan,
 	long mismatches = -1, total = -1;
 	int forged = 0, finished = 0;
 	size_t nlen = strlen(plan->nonce);
-	char *hint = NULL, *result = NULL;
+	char *hint = NULL, *result = NULL, *fatal = NULL;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -151,6 +151,10 @@ verilog_judge_mismatches(const struct env_plan *plan,
 		if (hint == NULL && strncmp(line, "Hint: Output", 12) == 0 &&
 		    strstr(line, "has no mismatches") == NULL)
 			hint = xstrdup(line);
+		/* vvp's "FATAL: tb.sv:18: ..." or "ERROR: ..." of $fatal. */
+		if (fatal == NULL && (strncmp(line, "FATAL", 5) == 0 ||
+		    strncmp(line, "ERROR:", 6) == 0))
+			fatal = xstrdup(line);
 		free(line);
 		p += l + (nl != NULL);
 	}
@@ -176,6 +180,7 @@ verilog_judge_mismatches(const struct env_plan *plan,
 		env_set(&r->subcategory, "runtime-error");
 		env_set(&r->category, "functional");
 		env_set(&r->evidence, first_error != NULL ? first_error :
+		    fatal != NULL ? fatal :
 		    "the simulation exited with an error ($fatal, or a crash)");
 	} else if (mismatches == 0 && (!finished || total <= 0)) {
 		/* The result line came, but the testbench never reached its
@@ -199,9 +204,10 @@ verilog_judge_mismatches(const struct env_plan *plan,
 		env_set(&r->category, "functional");
 		env_set(&r->evidence, s->exit_code == 0 ?
 		    "the testbench printed no result line" :
-		    first_error != NULL ? first_error :
+		    first_error != NULL ? first_error : fatal != NULL ? fatal :
 		    "the simulation exited with an error");
 	}
+	free(fatal);
 	free(hint);
 	free(result);
 }
@@ -217,7 +223,6 @@ char *
 verilog_guess_top(const char *code, size_t len)
 {
 	const char *p = code, *end = code + len;
-	char *first = NULL;
 
 	while (p < end) {
 		const char *q;
@@ -248,18 +253,16 @@ verilog_guess_top(const char *code, size_t len)
 				continue;
 			name = xstrndup(p, (size_t)(q - p));
 			if (strcmp(name, "TopModule") == 0 ||
-			    strcmp(name, "top_module") == 0) {
-				free(first);
+			    strcmp(name, "top_module") == 0)
 				return name;
-			}
-			if (first == NULL)
-				first = name;
-			else
-				free(name);
+			free(name);
 			p = q;
 			continue;
 		}
 		p++;
 	}
-	return first != NULL ? first : xstrdup("TopModule");
+	/* No answer to the task's interface: name what it asked for, so
+	 * that the tool reports the missing top (format/missing-top)
+	 * instead of judging some other module. */
+	return xstrdup("TopModule");
 }

@@ -92,8 +92,8 @@ int	verilog_is_ident(int ch);
 /*
  * The candidate's top module when the task names none: TopModule or
  * top_module (VerilogEval v2 / v1 and RTLFixer) when code declares it,
- * else the first module it declares, else "TopModule" (the tool then
- * says it is missing).  Comments are skipped.  New string; caller frees
+ * else "TopModule", so that the tool says the task's top is missing
+ * rather than judging some other module.  Comments are skipped.  New string; caller frees
  * with free().
  */
 char	*verilog_guess_top(const char *code, size_t len);

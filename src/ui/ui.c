@@ -682,7 +682,8 @@ ui_key(struct wb *wb, int key)
 		wb->ask = WB_ASK_NONE;
 		wb->msg[0] = '\0';
 		if (key != 'y' && key != 'Y') {
-			wb_msg(wb, 0, "cancelled");
+			wb_msg(wb, 0, ask == WB_ASK_QUIT ? "not quitting" :
+			    ask == WB_ASK_ACCEPT ? "not accepted" : "cancelled");
 			return;
 		}
 		if (ask == WB_ASK_ACCEPT)

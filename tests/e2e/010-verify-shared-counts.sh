@@ -73,3 +73,15 @@ expect_eq "recorded compile, now pass" "$(grep -c '^rtlfixer,fail/compile,pass,6
 grep -q '^| verilog-eval-v2 | pass | - | 38 | 95.0% |$' "$T/v2.md" || fail "stats md: $(cat "$T/v2.md")"
 "$ASSAY" --db "$DB" stats --format nonsense >/dev/null 2>&1
 expect_eq "stats bad format exit" $? 2
+
+# --shard splits by candidate id: two shards cover everything once, even
+# when the set changes between them; repeated --where options add up.
+expect_eq "two --where" "$(count "$V2 verdict=pass")" \
+    "$("$ASSAY" --db "$DB" list --json --where "$V2" --where verdict=pass | wc -l | tr -d ' ')"
+s0=$("$ASSAY" --db "$DB" verify --quiet --timeout 60 --shard 0/2 --where "$V2" | sed 's/.*unchanged \([0-9]*\).*/\1/')
+s1=$("$ASSAY" --db "$DB" verify --quiet --timeout 60 --shard 1/2 --where "$V2" | sed 's/.*unchanged \([0-9]*\).*/\1/')
+expect_eq "shards cover v2 once" "$((s0 + s1))" 40
+s0b=$("$ASSAY" --db "$DB" verify --quiet --timeout 60 --shard 0/2 --where "$V2 verdict=pass" | sed 's/.*unchanged \([0-9]*\).*/\1/')
+[ "$s0b" -le "$s0" ] || fail "shard 0 grew when the set shrank: $s0b > $s0"
+"$ASSAY" --db "$DB" verify --shard 0/2/3 >/dev/null 2>&1
+expect_eq "bad --shard exit" $? 2

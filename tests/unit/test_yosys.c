@@ -375,6 +375,18 @@ test_yosys_missing_top_is_format(void **state)
 	assert_str(o.run.subcategory, "missing-top");
 	assert_str(o.run.evidence, "ERROR: Module `TopModule' not found!");
 	outcome_release(&o);
+
+	/* No top named by the task: a candidate without the interface's
+	 * module is still missing it, not judged by its own first module
+	 * (a tester saw it pass with 0 cells). */
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+	verify_here(f, "{}",
+	    "module Other(input a, output y); assign y = a; endmodule\n", &o);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.category, "format");
+	assert_str(o.run.subcategory, "missing-top");
+	outcome_release(&o);
 }
 
 static const char undriven[] =
