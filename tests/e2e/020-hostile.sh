@@ -25,7 +25,7 @@ start=$(date +%s)
 "$ASSAY" --db "$DB" verify --jobs 2 --timeout 5 --where "task=$TASK origin!=reference" \
     || fail "verify"
 secs=$(( $(date +%s) - start ))
-verdict() { "$ASSAY" --db "$DB" list --where "origin=$1" | awk 'NR==2 {print $4, $6}'; }
+verdict() { "$ASSAY" --db "$DB" list --where "origin=$1" | awk 'NR==2 {sub(/\?$/, "", $6); print $4, $6}'; }
 sub() { "$ASSAY" --db "$DB" show "$("$ASSAY" --db "$DB" list --where "origin=$1" | awk 'NR==2 {print $1}')" --json |
     grep -o '"subcategory":"[a-z-]*"' | head -n 1; }
 

@@ -52,3 +52,15 @@ grep -q "unknown verdict 'PASS'" "$T/err" || fail "unknown verdict message"
 expect_eq "bad --timeout exit" $? 2
 "$ASSAY" --db "$DB" verify --jobs x >/dev/null 2>&1
 expect_eq "bad --jobs exit" $? 2
+
+# A database the user may not write still opens for reading (root can
+# write anything, so this runs as another uid when the test is root).
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p "$T/ro" && cp "$DB" "$T/ro/r.db" && chmod 755 "$T" && chmod 777 "$T/ro" && chmod 444 "$T/ro/r.db"
+	n=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$ASSAY" --db "$T/ro/r.db" list --json | wc -l)
+	expect_eq "read-only list" "$n" 174
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$ASSAY" --db "$T/ro/r.db" \
+	    label "$("$ASSAY" --db "$DB" list | awk 'NR==2 {print $1}')" compile 2>"$T/err"
+	expect_eq "read-only label exit" $? 2
+	grep -q "readonly" "$T/err" || fail "read-only label message: $(cat "$T/err")"
+fi
