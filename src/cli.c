@@ -1,13 +1,14 @@
 /*
  * cli.c - headless commands: import, verify, list, show, label, review,
- * undo, redo, commit, stats, envs.  They call the same core functions as
- * the workbench; this file only parses arguments and prints.
+ * undo, redo, commit, export, stats, envs.  They call the same core
+ * functions as the workbench; this file only parses arguments and prints.
  */
 #include "cli.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "dataset.h"
 #include "envs/env.h"
 #include "err.h"
+#include "export.h"
 #include "import.h"
 #include "store.h"
 #include "verify.h"
@@ -237,6 +239,60 @@ tally_add(struct tally *t, const char *verdict)
 		t->other++;
 }
 
+/*
+ * Put the references of the batch's tasks at the front of ids, adding
+ * those not selected, and return how many there are.  A candidate's
+ * failure is only the model's fault when the reference passes.
+ */
+static size_t
+references_first(struct store *st, struct idlist *ids)
+{
+	struct idlist refs = { 0 }, rest = { 0 };
+	struct err err;
+
+	for (size_t i = 0; i < ids->n; i++) {
+		struct candidate c;
+		char *ref = NULL, *verdict = NULL;
+		int seen = 0;
+
+		if (store_candidate_get(st, ids->v[i], &c, &err) != 0)
+			continue;
+		if (store_task_reference(st, c.task_id, &ref, &verdict,
+		    &err) == 0 && ref != NULL) {
+			for (size_t k = 0; k < refs.n && !seen; k++)
+				seen = strcmp(refs.v[k], ref) == 0;
+			if (!seen) {
+				refs.v = xreallocarray(refs.v, refs.n + 1,
+				    sizeof *refs.v);
+				refs.v[refs.n++] = ref;
+				ref = NULL;
+			}
+		}
+		free(ref);
+		free(verdict);
+		candidate_release(&c);
+	}
+	for (size_t i = 0; i < ids->n; i++) {
+		int is = 0;
+
+		for (size_t k = 0; k < refs.n && !is; k++)
+			is = strcmp(refs.v[k], ids->v[i]) == 0;
+		if (is) {
+			free(ids->v[i]);
+			continue;
+		}
+		rest.v = xreallocarray(rest.v, rest.n + 1, sizeof *rest.v);
+		rest.v[rest.n++] = ids->v[i];
+	}
+	free(ids->v);
+	ids->v = xreallocarray(refs.v, refs.n + rest.n + 1, sizeof *ids->v);
+	for (size_t i = 0; i < rest.n; i++)
+		ids->v[refs.n + i] = rest.v[i];
+	ids->n = refs.n + rest.n;
+	free(rest.v);
+	return refs.n;
+}
+
 static int
 cmd_verify(const struct cli_global *g, int argc, char **argv)
 {
@@ -259,7 +315,9 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 	long jobs = 1, shard_i = 0, shard_n = 1;
 	int force = 0, check = 0, quiet = 0, ch, status = 0;
 	struct verify_job **running = NULL;
+	int is_ref[256] = { 0 };
 	size_t next = 0, nrun = 0, done = 0, skipped = 0, todo;
+	size_t nrefs, refs_running = 0;
 	size_t failed_check = 0;
 	struct tally tally = { 0 };
 	struct store *st;
@@ -377,14 +435,18 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		}
 		ids.n = k;
 	}
+	/* Reference first: each task's reference runs, to the end, before
+	 * any other candidate of the batch is judged. */
+	nrefs = references_first(st, &ids);
 	todo = ids.n;
 	running = xcalloc((size_t)jobs, sizeof *running);
 	while (next < ids.n || nrun > 0) {
 		struct pollfd pfd[256];
 		int timeout = 1000;
 
-		/* Fill the pool. */
-		while (nrun < (size_t)jobs && next < ids.n) {
+		/* Fill the pool; the references' phase ends before the rest. */
+		while (nrun < (size_t)jobs && next < ids.n &&
+		    !(next >= nrefs && refs_running > 0)) {
 			const char *id = ids.v[next++];
 			struct candidate c;
 			struct task t;
@@ -419,6 +481,8 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 				failed_check++;
 				status = status == 0 ? 2 : status;
 			} else {
+				is_ref[nrun] = next - 1 < nrefs;
+				refs_running += is_ref[nrun];
 				running[nrun++] = j;
 			}
 			candidate_release(&c);
@@ -445,6 +509,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 				continue;
 			}
 			verify_job_result(running[i], &r);
+			verify_judge_reference(st, running[i], &r);
 			if (store_run_add(st, &r, &err) < 0) {
 				fprintf(stderr, "assay: %s: %s\n", r.cand_id,
 				    err.msg);
@@ -467,7 +532,9 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 				    verify_job_workdir(running[i]));
 			run_release(&r);
 			verify_job_free(running[i]);
+			refs_running -= is_ref[i];
 			running[i] = running[--nrun];
+			is_ref[i] = is_ref[nrun];
 		}
 	}
 	printf("verified %zu, unchanged %zu: pass %zu, fail %zu, timeout %zu,"
@@ -1017,6 +1084,96 @@ cmd_commit(const struct cli_global *g, int argc, char **argv)
 	return rc < 0 ? 2 : 0;
 }
 
+/* --- export ---------------------------------------------------------- */
+
+/* The signal that stopped an export, 0 while none did. */
+static volatile sig_atomic_t export_stop;
+
+static void
+export_on_signal(int sig)
+{
+	export_stop = sig;
+}
+
+static int
+cmd_export(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "where", required_argument, NULL, 'w' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop };
+	struct export_report rep;
+	struct sigaction sa, old_int, old_term;
+	struct buf where = BUF_INIT;
+	const char *out = NULL;
+	struct store *st;
+	struct err err;
+	int ch, rc;
+
+	if (wants_help("export", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
+		if (ch == 'w') {
+			where_add(&where, optarg);
+		} else if (ch == 'f') {
+			if (export_format_parse(optarg, &opts.format, &err) < 0) {
+				buf_release(&where);
+				return usage_error("export", "%s", err.msg);
+			}
+		} else if (ch == 'o') {
+			out = strcmp(optarg, "-") == 0 ? NULL : optarg;
+		} else {
+			buf_release(&where);
+			return usage_error("export", "bad option%s", "");
+		}
+	}
+	if (optind < argc) {
+		buf_release(&where);
+		return usage_error("export", "unexpected argument '%s'",
+		    argv[optind]);
+	}
+	if (open_store(g, &st) < 0) {
+		buf_release(&where);
+		return 2;
+	}
+	opts.where = WHERE(where);
+	/* Stop between two lines on ^C or kill, so that the temporary file
+	 * is removed and no truncated output is left under FILE's name. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = export_on_signal;
+	sigemptyset(&sa.sa_mask);
+	export_stop = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	if (out != NULL)
+		rc = export_file(st, &opts, out, &rep, &err);
+	else
+		rc = export_stream(st, &opts, stdout, &rep, &err);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	buf_release(&where);
+	store_close(st);
+	if (rc < 0) {
+		fprintf(stderr, "assay export: %s%s\n", err.msg, out != NULL ?
+		    "; nothing written" : "");
+		if (export_stop != 0) {
+			/* Die of the signal, as the caller asked. */
+			signal((int)export_stop, SIG_DFL);
+			raise((int)export_stop);
+		}
+		return 2;
+	}
+	if (out != NULL)
+		printf("exported %zu line%s (%s) to %s\n", rep.lines,
+		    rep.lines == 1 ? "" : "s", opts.format == EXPORT_RAW ?
+		    "raw" : "sft", out);
+	return 0;
+}
+
 /* One counted cell of a stats table. */
 struct stats_cell {
 	char	*group, *a, *b;	/* group, then two keys */
@@ -1311,6 +1468,18 @@ static const struct cmd cmds[] = {
 	  "Write the accepted candidates into the dataset repository\n"
 	  "(default ./dataset) and commit, with per-sample trailers.",
 	  cmd_commit },
+	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]",
+	  "Write samples as JSONL, one object per line (default sft, to stdout).\n"
+	  "  sft   chat messages for SFT trainers: direct, repair (failed code,\n"
+	  "        toolchain feedback, repaired code) and optimization samples,\n"
+	  "        each with a meta object; only accepted candidates unless\n"
+	  "        FILTER has a status predicate (status!=rejected, ...)\n"
+	  "  raw   the assay JSONL, every candidate (or FILTER's) with its task,\n"
+	  "        recorded results, labels, review and unknown fields, parents\n"
+	  "        first: assay import reads it back whole\n"
+	  "Several --where add up.  -o FILE is written to a temporary file and\n"
+	  "renamed when complete; an interrupted export leaves FILE as it was.",
+	  cmd_export },
 	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]\n"
 	  "             [--format table|csv|json|md] [--recorded]",
 	  "The error analysis: per group, failed candidates by category and\n"

@@ -449,8 +449,8 @@ out:
 static const char *const task_known[] = { "id", "domain", "benchmark", "env",
 	"env_params", "spec", "interface", "files", "reference", "source",
 	NULL };
-static const char *const cand_known[] = { "id", "origin", "kind", "lang",
-	"code", "parent", "source", NULL };
+static const char *const cand_known[] = { "id", "origin", "origin_raw",
+	"kind", "lang", "code", "parent", "source", NULL };
 static const char *const row_known[] = { "task", "candidate", "recorded",
 	"labels", "review", NULL };
 
@@ -613,8 +613,11 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 	}
 	c.lang = xstrdup(jstr(co, "lang") != NULL ? jstr(co, "lang") :
 	    lang_of_env(env));
+	c.origin_raw = jdup(co, "origin_raw");
 	c.parent = jdup(co, "parent");
-	c.source = xasprintf("%s:%zu", path, line);
+	/* A row written by assay export keeps where it first came from. */
+	c.source = jstr(co, "source") != NULL ? jdup(co, "source") :
+	    xasprintf("%s:%zu", path, line);
 	set_code(&c, jstr(co, "code"));
 	{
 		/* Unknown candidate fields, and unknown row fields under

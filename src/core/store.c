@@ -702,6 +702,30 @@ store_recorded_list(struct store *st, const char *cand_id,
 	return 0;
 }
 
+int
+store_task_reference(struct store *st, const char *task_id, char **cand_id,
+    char **verdict, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*cand_id = *verdict = NULL;
+	if (prepare(st, &s, "SELECT c.id, r.verdict FROM candidate c"
+	    " LEFT JOIN run r ON r.id = c.run_id WHERE c.task_id = ?1 AND"
+	    " c.origin = 'reference' ORDER BY c.seq LIMIT 1", err) < 0)
+		return -1;
+	bind_text(s, 1, task_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*cand_id = col_text(s, 0);
+		*verdict = col_text(s, 1);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read reference");
+	return 0;
+}
+
 /* --- runs ------------------------------------------------------------ */
 
 static char *
@@ -1670,5 +1694,82 @@ store_query_each(struct store *st, const char *filter,
 		return stop;
 	if (rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "query");
+	return 0;
+}
+
+/* --- export helpers -------------------------------------------------- */
+
+void
+store_label_release(struct store_label *l)
+{
+	if (l == NULL)
+		return;
+	free(l->category);
+	free(l->subcategory);
+	free(l->note);
+	free(l->by);
+	free(l->evidence);
+	memset(l, 0, sizeof *l);
+}
+
+int
+store_label_list(struct store *st, const char *cand_id,
+    struct store_label **out, size_t *n, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (prepare(st, &s, "SELECT l.id, l.at, l.category, l.subcategory,"
+	    " l.note, l.by, l.evidence, l.id IS c.label_id FROM label l"
+	    " JOIN candidate c ON c.id = l.cand_id WHERE l.cand_id = ?1"
+	    " ORDER BY l.id", err) < 0)
+		return -1;
+	bind_text(s, 1, cand_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_label *l;
+
+		*out = xreallocarray(*out, *n + 1, sizeof **out);
+		l = &(*out)[(*n)++];
+		l->id = sqlite3_column_int64(s, 0);
+		l->at = sqlite3_column_int64(s, 1);
+		l->category = col_text(s, 2);
+		l->subcategory = col_text(s, 3);
+		l->note = col_text(s, 4);
+		l->by = col_text(s, 5);
+		l->evidence = col_text(s, 6);
+		l->current = sqlite3_column_int(s, 7);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		for (size_t i = 0; i < *n; i++)
+			store_label_release(&(*out)[i]);
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return err_sqlite(err, st->db, "read labels");
+	}
+	return 0;
+}
+
+int
+store_task_each_empty(struct store *st,
+    int (*cb)(const char *task_id, void *arg), void *arg, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, stop = 0;
+
+	if (prepare(st, &s, "SELECT t.id FROM task t WHERE NOT EXISTS"
+	    " (SELECT 1 FROM candidate c WHERE c.task_id = t.id)"
+	    " ORDER BY t.id", err) < 0)
+		return -1;
+	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		stop = cb((const char *)sqlite3_column_text(s, 0), arg);
+	sqlite3_finalize(s);
+	if (stop)
+		return stop;
+	if (rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read tasks");
 	return 0;
 }

@@ -93,6 +93,15 @@ int	store_recorded_add(struct store *st, const char *cand_id,
 int	store_recorded_list(struct store *st, const char *cand_id,
 	    struct recorded **out, size_t *n, struct err *err);
 
+/*
+ * The reference candidate of a task (origin "reference", the first
+ * imported) and the verdict of its latest run.  *cand_id and *verdict
+ * are new strings, NULL when the task has no reference or it never ran.
+ * 0 or -1.
+ */
+int	store_task_reference(struct store *st, const char *task_id,
+	    char **cand_id, char **verdict, struct err *err);
+
 /* --- runs ----------------------------------------------------------- */
 
 /* Store a finished run (r->id is set) and make it the candidate's latest. */
@@ -198,5 +207,32 @@ struct store_decision {
 void	store_decision_release(struct store_decision *d);
 int	store_decision_get(struct store *st, const char *cand_id,
 	    struct store_decision *out, struct err *err);
+
+/* --- export helpers (read-only) ------------------------------------- */
+
+/* One label of a candidate's history.  Strings owned. */
+struct store_label {
+	int64_t	 id, at;
+	char	*category, *subcategory, *note, *by, *evidence;
+	int	 current;	/* the candidate's current label */
+};
+void	store_label_release(struct store_label *l);	/* NULL-safe */
+
+/*
+ * Every label ever given to cand_id, oldest first, undone ones included
+ * (current says which one the candidate points at).  *out is a new
+ * array of *n: release each, then free it.  0 or -1.
+ */
+int	store_label_list(struct store *st, const char *cand_id,
+	    struct store_label **out, size_t *n, struct err *err);
+
+/*
+ * Visit the id of every task that has no candidate, in id order, without
+ * holding them all: cb returns 0 to go on, non-zero to stop (that value
+ * is returned).  The id is borrowed for the call.  0 or -1.
+ */
+int	store_task_each_empty(struct store *st,
+	    int (*cb)(const char *task_id, void *arg), void *arg,
+	    struct err *err);
 
 #endif

@@ -37,6 +37,7 @@
 #include "buf.h"
 #include "hash.h"
 #include "pty.h"
+#include "store.h"
 
 struct verify_job {
 	struct verify_opts	 o;
@@ -725,6 +726,52 @@ const char *
 verify_job_cand(const struct verify_job *j)
 {
 	return j->cand.id;
+}
+
+const char *
+verify_job_task(const struct verify_job *j)
+{
+	return j->task.id;
+}
+
+void
+verify_apply_reference(struct run *r, const char *ref_verdict,
+    int is_reference)
+{
+	char *sub;
+
+	if (ref_verdict == NULL || (strcmp(ref_verdict, "fail") != 0 &&
+	    strcmp(ref_verdict, "timeout") != 0 &&
+	    strcmp(ref_verdict, "task-defect") != 0))
+		return;
+	if (strcmp(r->verdict, "fail") != 0 &&
+	    strcmp(r->verdict, "timeout") != 0)
+		return;
+	sub = is_reference ? xstrdup("reference-fails") :
+	    xasprintf("unjudged-%s", r->verdict);
+	free(r->verdict);
+	r->verdict = xstrdup("task-defect");
+	free(r->subcategory);
+	r->subcategory = sub;
+	free(r->category);
+	r->category = NULL;
+}
+
+void
+verify_judge_reference(struct store *st, const struct verify_job *j,
+    struct run *r)
+{
+	char *ref = NULL, *verdict = NULL;
+
+	if (store_task_reference(st, j->task.id, &ref, &verdict, NULL) < 0 ||
+	    ref == NULL)
+		return;
+	if (strcmp(ref, r->cand_id) == 0)
+		verify_apply_reference(r, r->verdict, 1);
+	else
+		verify_apply_reference(r, verdict, 0);
+	free(ref);
+	free(verdict);
 }
 
 const char *

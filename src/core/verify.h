@@ -100,8 +100,9 @@ void	verify_job_cancel(struct verify_job *j);
 /* Tell a pty job the pane's new size. */
 void	verify_job_resize(struct verify_job *j, int rows, int cols);
 
-/* The candidate id of the job.  Borrowed. */
+/* The candidate id and the task id of the job.  Borrowed. */
 const char *verify_job_cand(const struct verify_job *j);
+const char *verify_job_task(const struct verify_job *j);
 
 /*
  * After verify_job_step() returned 1: the run (verdict, log, diagnostics,
@@ -109,6 +110,30 @@ const char *verify_job_cand(const struct verify_job *j);
  * A cancelled job gives verdict "skipped", subcategory "cancelled".
  */
 void	verify_job_result(struct verify_job *j, struct run *out);
+
+/*
+ * Reference first (issue 3): judge a finished run in the light of its
+ * task's reference solution, whose latest verdict is ref_verdict (NULL
+ * when the task has none or it never ran).  is_reference says r is the
+ * reference's own run.  When the reference fails its own testbench
+ * (fail or timeout), the task is defective: the reference's run and
+ * every candidate's failure become "task-defect" (unjudged, no
+ * category: not the model's fault), with the original verdict kept in
+ * the subcategory ("reference-fails", "unjudged-fail").  A candidate that
+ * passes keeps its pass.
+ */
+void	verify_apply_reference(struct run *r, const char *ref_verdict,
+	    int is_reference);
+
+struct store;
+
+/*
+ * verify_apply_reference() with the reference and its latest verdict
+ * looked up in st for the task of job j: what the workbench and the
+ * verify command do with each finished run before storing it.
+ */
+void	verify_judge_reference(struct store *st, const struct verify_job *j,
+	    struct run *r);
 
 /* Path of the kept work directory or NULL.  Borrowed. */
 const char *verify_job_workdir(const struct verify_job *j);

@@ -268,6 +268,7 @@ job_finish(struct wb *wb)
 	int pass, cancelled;
 
 	verify_job_result(wb->job, &r);
+	verify_judge_reference(wb->st, wb->job, &r);
 	pass = r.verdict != NULL && strcmp(r.verdict, "pass") == 0;
 	cancelled = r.subcategory != NULL &&
 	    strcmp(r.subcategory, "cancelled") == 0;

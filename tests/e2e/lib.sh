@@ -4,7 +4,7 @@ ASSAY=$1
 SHARED=${ASSAY_SHARED:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
 DATA=$SHARED/data
 T=$(mktemp -d "${TMPDIR:-/tmp}/assay-e2e.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+[ -n "${KEEP_T:-}" ] || trap 'rm -rf "$T"' EXIT
 DB=$T/assay.db
 export ASSAY_REVIEWER=tester
 

@@ -1,0 +1,101 @@
+/*
+ * export.h - the curated samples out of the store, one JSON object per
+ * line (design.md section 9, docs/formats.md "Export"):
+ *
+ *   raw  the assay JSONL of design.md section 5, round-trip safe: a
+ *        task object the first time its task appears (by id after),
+ *        the candidate, its recorded results, labels and review, and
+ *        every unknown field imported with it.  Parents come before
+ *        their children, so `assay import` reads the file back whole.
+ *   sft  chat messages for SFT trainers: direct (requirement -> code),
+ *        repair (requirement -> failed code -> toolchain feedback ->
+ *        repaired code), optimization (requirement + correct code ->
+ *        faster code), each with a meta object.
+ *
+ * Both stream: the store is walked with store_query_each and one
+ * candidate is loaded at a time; only the ids of tasks already written
+ * are kept (raw).  The module never prints: it writes through the
+ * caller's callback, or a FILE *, or a temporary file that is renamed
+ * over the target only when complete.
+ *
+ * Called by the export command and tests.
+ */
+#ifndef ASSAY_EXPORT_H
+#define ASSAY_EXPORT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "store.h"
+
+enum export_format {
+	EXPORT_SFT,
+	EXPORT_RAW
+};
+
+struct export_opts {
+	enum export_format	 format;
+	/* The user's FILTER (design.md section 5), NULL for none; see
+	 * export_filter() for the default added to it. */
+	const char		*where;
+	/* Set (by a signal handler) to stop between two lines; the export
+	 * then fails with "interrupted".  May be NULL. */
+	volatile sig_atomic_t	*cancel;
+};
+
+struct export_report {
+	size_t	 lines;		/* JSON lines written */
+	size_t	 parents;	/* raw: parents written outside the filter */
+	size_t	 tasks;		/* raw: task objects written */
+};
+
+/*
+ * Write len bytes (one whole line, newline included); 0 or -1 with err.
+ */
+typedef int (*export_write_fn)(const char *data, size_t len, void *arg,
+    struct err *err);
+
+/* Parse "sft" or "raw".  0, or -1 with err. */
+int	export_format_parse(const char *name, enum export_format *out,
+	    struct err *err);
+
+/*
+ * The filter an export of this format runs with: sft adds
+ * "status=accepted" unless where has a status predicate of its own
+ * (status=, status!= or status~), so the trainer gets the curated set by
+ * default and --where status!=rejected (or any status) widens it; raw
+ * adds nothing (a whole-database round trip by default).  New string,
+ * caller frees; NULL when there is no filter at all.
+ */
+char	*export_filter(enum export_format format, const char *where);
+
+/*
+ * Export the candidates of st that match opts through write(arg).  With
+ * no filter at all (raw, no where) tasks without any candidate are
+ * written too, at the end, so the round trip keeps every task.  Returns
+ * 0 (rep filled, may be NULL) or -1 with err; the lines already written
+ * stay written.
+ */
+int	export_run(struct store *st, const struct export_opts *opts,
+	    export_write_fn write, void *arg, struct export_report *rep,
+	    struct err *err);
+
+/* export_run() onto a stdio stream; a write error fails the export. */
+int	export_stream(struct store *st, const struct export_opts *opts,
+	    FILE *out, struct export_report *rep, struct err *err);
+
+/*
+ * export_run() into path, atomically: the lines go to a new
+ * "<path>.tmp-XXXXXX" in the same directory, which is flushed, fsynced
+ * and renamed over path only when the export is complete (the
+ * directory is fsynced after).  On any failure, interruption included,
+ * the temporary file is removed and path is left as it was.  The new
+ * file gets the mode a plain create would (0666 less the umask).
+ * 0 or -1 with err.
+ */
+int	export_file(struct store *st, const struct export_opts *opts,
+	    const char *path, struct export_report *rep, struct err *err);
+
+#endif
