@@ -685,12 +685,14 @@ run_json(const struct run *r, int with_log)
 		    r->diags[i].cand_line > 0 ? json_integer(r->diags[i].cand_line) :
 		    json_null()));
 	o = json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-	    " s:i, s:I, s:I, s:o}",
+	    " s:o, s:i, s:I, s:I, s:o}",
 	    "id", (json_int_t)r->id, "env", r->env, "verdict", r->verdict,
 	    "stage", jstr_or_null(r->stage),
 	    "subcategory", jstr_or_null(r->subcategory),
 	    "category", jstr_or_null(r->category),
 	    "evidence", jstr_or_null(r->evidence),
+	    "evidence_line", r->evidence_line > 0 ?
+	    json_integer(r->evidence_line) : json_null(),
 	    "metrics", jraw(r->metrics),
 	    "toolchain", jstr_or_null(r->toolchain),
 	    "inputs", jraw(r->inputs),
@@ -831,10 +833,15 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 			    r->subcategory != NULL ? r->subcategory : "",
 			    r->toolchain != NULL ? r->toolchain : "?",
 			    (long long)r->wall_ms);
-			if (r->category != NULL)
-				printf("suggested category: %s\nevidence: %s\n",
-				    r->category, r->evidence != NULL ?
-				    r->evidence : "-");
+			if (r->category != NULL) {
+				printf("suggested category: %s%s%s\nevidence: %s\n",
+				    r->category, r->subcategory != NULL ? "/" : "",
+				    r->subcategory != NULL ? r->subcategory : "",
+				    r->evidence != NULL ? r->evidence : "-");
+				if (r->evidence_line > 0)
+					printf("evidence points to candidate line"
+					    " %d\n", r->evidence_line);
+			}
 			if (r->metrics != NULL)
 				printf("metrics: %s\n", r->metrics);
 			for (size_t k = 0; k < r->ndiags; k++)

@@ -74,8 +74,10 @@ strset_add(struct strset *set, const char *s)
 		for (size_t k = 0; k < set->cap; k++) {
 			if (set->slot[k] == NULL)
 				continue;
-			for (i = strset_hash(set->slot[k]) & (bigger.cap - 1);
-			    bigger.slot[i] != NULL; i = (i + 1) & (bigger.cap - 1))
+			size_t mask = bigger.cap - 1;
+
+			for (i = strset_hash(set->slot[k]) & mask;
+			    bigger.slot[i] != NULL; i = (i + 1) & mask)
 				;
 			bigger.slot[i] = set->slot[k];
 			bigger.n++;
@@ -101,16 +103,17 @@ strset_release(struct strset *set)
 
 /* --- the export state ------------------------------------------------ */
 
+/* One export in progress; the strsets are its only growing state. */
 struct export_ctx {
 	struct store		*st;
 	const struct export_opts *opts;
-	char			*filter;	/* the effective filter, or NULL */
+	char			*filter;	/* or NULL */
 	export_write_fn		 write;
 	void			*arg;
 	struct export_report	*rep;
 	struct err		*err;
-	struct strset		 tasks;		/* raw: task objects written */
-	struct strset		 parents;	/* raw: written outside the filter */
+	struct strset		 tasks;		/* raw: written */
+	struct strset		 parents;	/* raw: off-filter */
 	int			 failed;
 };
 
@@ -323,8 +326,9 @@ task_json(const struct task *t, struct err *err)
 		if (v == NULL) {
 			json_decref(files);
 			json_decref(o);
-			err_set(err, "task %s: file %s is not UTF-8 text; the raw"
-			    " format cannot carry it", t->id, t->files[i].name);
+			err_set(err, "task %s: file %s is not UTF-8 text; the"
+			    " raw format cannot carry it", t->id,
+			    t->files[i].name);
 			return NULL;
 		}
 		json_object_set_new(files, t->files[i].name, v);
@@ -411,8 +415,8 @@ raw_one(struct export_ctx *x, const char *id, int depth)
 		found = store_task_get(x->st, c.task_id, &t, x->err);
 		if (found != 0) {
 			if (found > 0)
-				err_set(x->err, "candidate %s: no task %s", c.id,
-				    c.task_id);
+				err_set(x->err, "candidate %s: no task %s",
+				    c.id, c.task_id);
 			goto out;
 		}
 		to = task_json(&t, x->err);
@@ -433,7 +437,8 @@ raw_one(struct export_ctx *x, const char *id, int depth)
 	json_object_set_new(co, "id", json_string(c.id));
 	json_object_set_new(co, "origin", json_string(c.origin));
 	if (c.origin_raw != NULL)
-		json_object_set_new(co, "origin_raw", json_string(c.origin_raw));
+		json_object_set_new(co, "origin_raw",
+		    json_string(c.origin_raw));
 	json_object_set_new(co, "kind", json_string(c.kind));
 	json_object_set_new(co, "lang", json_string(c.lang));
 	json_object_set_new(co, "code", code);
@@ -628,26 +633,29 @@ feedback(struct export_ctx *x, const char *parent, const char **source)
 			    dg->message : "");
 		}
 		if (r.ndiags > EXPORT_DIAGS)
-			buf_printf(&b, "- ... %zu more\n", r.ndiags - EXPORT_DIAGS);
+			buf_printf(&b, "- ... %zu more\n",
+			    r.ndiags - EXPORT_DIAGS);
 		if (r.log != NULL && r.log_len > 0) {
 			buf_adds(&b, "Log excerpt:\n");
 			log_excerpt(&b, r.log, r.log_len);
 		}
 		run_release(&r);
 	} else {
-		if (store_recorded_list(x->st, parent, &recs, &nrec, x->err) < 0)
+		if (store_recorded_list(x->st, parent, &recs, &nrec,
+		    x->err) < 0)
 			return NULL;
 		if (nrec > 0 && (recs[0].verdict != NULL ||
 		    recs[0].log != NULL)) {
 			*source = "recorded";
-			buf_printf(&b, "The toolchain says: %s", recs[0].verdict !=
-			    NULL ? recs[0].verdict : "fail");
+			buf_printf(&b, "The toolchain says: %s",
+			    recs[0].verdict != NULL ? recs[0].verdict : "fail");
 			if (recs[0].stage != NULL)
 				buf_printf(&b, " at stage %s", recs[0].stage);
 			buf_adds(&b, ".\n");
 			if (recs[0].log != NULL && *recs[0].log != '\0') {
 				buf_adds(&b, "Log excerpt:\n");
-				log_excerpt(&b, recs[0].log, strlen(recs[0].log));
+				log_excerpt(&b, recs[0].log,
+				    strlen(recs[0].log));
 			}
 		} else {
 			*source = "none";

@@ -47,7 +47,7 @@ struct export_opts {
 
 struct export_report {
 	size_t	 lines;		/* JSON lines written */
-	size_t	 parents;	/* raw: parents written outside the filter */
+	size_t	 parents;	/* raw: parents outside the filter */
 	size_t	 tasks;		/* raw: task objects written */
 };
 

@@ -139,6 +139,8 @@ static const char *const migrations[] = {
 	");"
 	"CREATE INDEX event_cand ON event(cand_id);"
 	"CREATE INDEX candidate_task ON candidate(task_id);",
+	/* 1 -> 2: the candidate line a run's evidence points to (triage) */
+	"ALTER TABLE run ADD COLUMN evidence_line INTEGER;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -782,9 +784,9 @@ store_run_add(struct store *st, struct run *r, struct err *err)
 	}
 	if (prepare(st, &s, "INSERT INTO run(cand_id, env, verdict, stage,"
 	    " subcategory, category, evidence, command, toolchain, inputs,"
-	    " input_key, metrics, exit_code, wall_ms, started, log, diagnostics)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-	    " ?14, ?15, ?16, ?17)", err) < 0)
+	    " input_key, metrics, exit_code, wall_ms, started, log, diagnostics,"
+	    " evidence_line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+	    " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)", err) < 0)
 		goto fail;
 	bind_text(s, 1, r->cand_id);
 	bind_text(s, 2, r->env);
@@ -804,6 +806,8 @@ store_run_add(struct store *st, struct run *r, struct err *err)
 	sqlite3_bind_blob(s, 16, r->log != NULL ? r->log : "", (int)r->log_len,
 	    SQLITE_TRANSIENT);
 	bind_text(s, 17, diags);
+	if (r->evidence_line > 0)
+		sqlite3_bind_int(s, 18, r->evidence_line);
 	if (step_done(st, s, "insert run", err) < 0)
 		goto fail;
 	r->id = sqlite3_last_insert_rowid(st->db);
@@ -827,7 +831,7 @@ fail:
 
 #define RUN_COLS "id, cand_id, env, verdict, stage, subcategory, category," \
 	" evidence, command, toolchain, inputs, input_key, metrics, exit_code," \
-	" wall_ms, started, log, diagnostics"
+	" wall_ms, started, log, diagnostics, coalesce(evidence_line, 0)"
 
 static void
 run_from_row(sqlite3_stmt *s, struct run *r)
@@ -860,6 +864,7 @@ run_from_row(sqlite3_stmt *s, struct run *r)
 	diags = col_text(s, 17);
 	diags_from_json(r, diags);
 	free(diags);
+	r->evidence_line = sqlite3_column_int(s, 18);
 }
 
 int

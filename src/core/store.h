@@ -26,7 +26,7 @@
 #include "err.h"
 #include "sample.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 struct store;
 

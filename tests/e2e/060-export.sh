@@ -1,0 +1,104 @@
+# 060: export (issue 5, item 6).  A raw export imported into a fresh
+# database gives the same `list --json`, and exporting that database
+# again gives the same lines; an sft export holds the repair trajectory;
+# an interrupted export leaves the previous complete file and no
+# temporary one.
+. "$(dirname "$0")/lib.sh"
+need_data
+
+"$ASSAY" --db "$DB" import "$DATA/verilog-eval-v2" \
+    "$DATA/rtlfixer/verilogeval-syntax.jsonl" >/dev/null 2>&1 || fail import
+parent=$("$ASSAY" --db "$DB" list --where "source~verilogeval-syntax" |
+    awk 'NR == 2 {print $1}')
+task=$("$ASSAY" --db "$DB" list --json --where "id=$parent" |
+    sed 's/.*"task":"\([^"]*\)".*/\1/')
+# A repair of that row, unknown fields at every level, labels, a review.
+cat >"$T/extra.jsonl" <<EOF
+{"task":{"id":"local/e1","env":"iverilog","spec":"a wire","files":{"tb.sv":"module tb; endmodule\n"},"colour":"blue"},"candidate":{"id":"e-1","origin":"gpt-x","code":"module top_module(); endmodule\n","mood":"bold"},"recorded":[{"verdict":"fail","log":"boom","tool":"iv 10"}],"labels":[{"category":"format","by":"ann"},{"category":"functional","subcategory":"x","by":"bob"}],"review":{"status":"flagged","note":"see log","by":"ann"},"batch":7}
+{"task":"$task","candidate":{"id":"r-1","origin":"human","kind":"repair","code":"module top_module(input [5:0] y, input w, output Y1, output Y3);\nassign Y1 = y[0] & w;\nassign Y3 = (y[1] | y[2] | y[4] | y[5]) & ~w;\nendmodule\n","parent":"$parent"},"review":{"status":"accepted","by":"ann"}}
+{"task":{"id":"local/empty","env":"iverilog","spec":"no candidate yet"}}
+EOF
+"$ASSAY" --db "$DB" import "$T/extra.jsonl" >/dev/null || fail "import extra"
+"$ASSAY" --db "$DB" label "$parent" compile --note "wire" >/dev/null || fail label
+"$ASSAY" --db "$DB" review "$parent" reject >/dev/null || fail review
+"$ASSAY" --db "$DB" review "$parent" flag >/dev/null || fail review
+"$ASSAY" --db "$DB" undo >/dev/null || fail undo
+
+# raw round trip
+"$ASSAY" --db "$DB" export --format raw -o "$T/raw.jsonl" || fail "export raw"
+"$ASSAY" --db "$DB" list --json >"$T/a.list"
+"$ASSAY" --db "$T/b.db" import "$T/raw.jsonl" >/dev/null || fail "import raw"
+"$ASSAY" --db "$T/b.db" list --json >"$T/b.list"
+cmp "$T/a.list" "$T/b.list" || fail "list --json differs after the round trip"
+expect_eq "round-trip rows" "$(wc -l <"$T/b.list" | tr -d ' ')" \
+    "$(wc -l <"$T/a.list" | tr -d ' ')"
+"$ASSAY" --db "$T/b.db" export --format raw >"$T/raw2.jsonl" || fail "export 2"
+sed 's/,"at":[0-9]*//g' "$T/raw.jsonl" >"$T/r1"
+sed 's/,"at":[0-9]*//g' "$T/raw2.jsonl" >"$T/r2"
+cmp "$T/r1" "$T/r2" || fail "second raw export differs"
+grep -q '"colour":"blue"' "$T/raw.jsonl" || fail "task unknown field lost"
+grep -q '"mood":"bold"' "$T/raw.jsonl" || fail "candidate unknown field lost"
+grep -q '"batch":7' "$T/raw.jsonl" || fail "row unknown field lost"
+grep -q '"id":"local/empty"' "$T/raw.jsonl" || fail "empty task lost"
+"$ASSAY" --db "$T/b.db" show e-1 --json | grep -q '"tool":"iv 10"' ||
+    fail "recorded field lost"
+# parents first
+pl=$(grep -n "\"id\":\"$parent\"" "$T/raw.jsonl" | head -n 1 | cut -d: -f1)
+cl=$(grep -n '"id":"r-1"' "$T/raw.jsonl" | cut -d: -f1)
+[ "$pl" -lt "$cl" ] || fail "parent on line $pl after its repair on $cl"
+echo "ok: raw round trip"
+
+# A filter that leaves the parent out still writes it first.
+"$ASSAY" --db "$DB" export --format raw --where kind=repair >"$T/rep.jsonl"
+expect_eq "repair with its parent" "$(wc -l <"$T/rep.jsonl" | tr -d ' ')" 2
+"$ASSAY" --db "$T/c.db" import "$T/rep.jsonl" >/dev/null ||
+    fail "filtered export does not import"
+
+# sft: only the accepted repair, as a trajectory
+"$ASSAY" --db "$DB" export >"$T/sft.jsonl" || fail "export sft"
+expect_eq "sft lines" "$(wc -l <"$T/sft.jsonl" | tr -d ' ')" 1
+grep -q '"role":"system".*"role":"user".*"role":"assistant","content":"module top_module (.*"role":"user","content":"The toolchain says: fail at stage compile.*Y1 is not a valid l-value.*"role":"assistant","content":"module top_module(input' \
+    "$T/sft.jsonl" || fail "sft repair trajectory"
+grep -q "\"meta\":{\"task\":\"$task\".*\"reviewer\":\"ann\".*\"candidate\":\"r-1\",\"parent\":\"$parent\"" \
+    "$T/sft.jsonl" || fail "sft meta"
+n=$("$ASSAY" --db "$DB" export --where "status!=rejected" | wc -l | tr -d ' ')
+expect_eq "sft with a status filter" "$n" "$(count "status!=rejected")"
+echo "ok: sft"
+
+# bad usage
+"$ASSAY" --db "$DB" export --format csv >/dev/null 2>&1
+expect_eq "bad format exit" $? 2
+"$ASSAY" --db "$DB" export -o "$T/no/such/dir/x.jsonl" 2>/dev/null
+expect_eq "bad path exit" $? 2
+
+# Interrupted: a set big enough to take a while, a complete file first,
+# then ^C at several moments.  FILE is the old one, byte for byte, and no
+# temporary file is left, whenever the signal lands.
+awk 'BEGIN {
+	print "{\"task\":{\"id\":\"big/t\",\"env\":\"iverilog\",\"spec\":\"s\"}}"
+	for (i = 0; i < 15000; i++)
+		printf "{\"task\":\"big/t\",\"candidate\":{\"origin\":\"m\"," \
+		    "\"code\":\"module top_module; // %d\\nendmodule\\n\"}}\n", i
+}' >"$T/big.jsonl"
+"$ASSAY" --db "$DB" import "$T/big.jsonl" >/dev/null || fail "import big"
+mkdir "$T/out"
+"$ASSAY" --db "$DB" export --format raw -o "$T/out/all.jsonl" >/dev/null ||
+    fail "export big"
+cp "$T/out/all.jsonl" "$T/complete.jsonl"
+interrupted=0
+for d in 0.05 0.1 0.2 0.4 0.8; do
+	timeout -s INT "$d" "$ASSAY" --db "$DB" export --format raw \
+	    -o "$T/out/all.jsonl" >/dev/null 2>&1
+	[ $? -eq 124 ] && interrupted=$((interrupted + 1))
+	cmp -s "$T/out/all.jsonl" "$T/complete.jsonl" ||
+	    fail "after ^C at ${d}s the file is not the previous complete one"
+	expect_eq "files after ^C at ${d}s" "$(ls "$T/out")" all.jsonl
+done
+[ $interrupted -gt 0 ] || fail "no export was slow enough to interrupt"
+# The same on a first export: no file at all.
+timeout -s TERM 0.1 "$ASSAY" --db "$DB" export --format raw \
+    -o "$T/out/new.jsonl" >/dev/null 2>&1
+if [ $? -eq 124 ]; then
+	expect_eq "files after TERM" "$(ls "$T/out")" all.jsonl
+fi
+echo "ok: interrupted exports ($interrupted of 5) left no partial file"
