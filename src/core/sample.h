@@ -75,6 +75,7 @@ struct run {
 	char	*subcategory;	/* e.g. "output-limit", "mismatch" */
 	char	*category;	/* suggested failure category, or NULL */
 	char	*evidence;	/* the log line the suggestion rests on */
+	int	 evidence_line;	/* the candidate line it points to, 0: none */
 	char	*command;	/* shell text that reproduces the run */
 	char	*toolchain;	/* "Icarus Verilog version 11.0 (stable)" */
 	char	*inputs;	/* JSON object: file name -> sha256 */

@@ -38,6 +38,7 @@
 #include "hash.h"
 #include "pty.h"
 #include "store.h"
+#include "triage.h"
 
 struct verify_job {
 	struct verify_opts	 o;
@@ -1064,6 +1065,7 @@ verify_job_result(struct verify_job *j, struct run *r)
 	}
 	if (r->verdict == NULL)
 		r->verdict = xstrdup("fail");
+	triage_apply(j->env->name, &j->cand, r);
 	r->log_len = strip_nonce(r->log, r->log_len, j->plan.nonce);
 	r->log[r->log_len] = '\0';
 	{

@@ -1,0 +1,229 @@
+/*
+ * triage.c - failure categories from diagnostics and code; see triage.h.
+ * The rules are data: add a line to rules[] to teach assay a new cause.
+ */
+#include "triage.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+
+/*
+ * Warnings that explain a functional failure when they point into the
+ * candidate.  Messages as the tools print them (Icarus Verilog 11,
+ * Verilator 5.006), taken from the RTLFixer logs and runs of our own.
+ */
+static const struct triage_rule rules[] = {
+	{ "iverilog", "xtra digits given for sized", "compile",
+	  "malformed-literal" },
+	{ "iverilog", "Numeric constant truncated", "compile",
+	  "malformed-literal" },
+	{ "iverilog", " expects ", "compile", "port-width" },
+	{ "iverilog", "found no sensitivities", "compile",
+	  "always-no-sensitivity" },
+	{ "iverilog", "always_comb process has no sensitivities", "compile",
+	  "always-no-sensitivity" },
+	{ "iverilog", "dangling input port", "compile", "port-mismatch" },
+	{ "iverilog", "is selecting after the vector", "compile",
+	  "width-mismatch" },
+	{ "iverilog", "is selecting before the vector", "compile",
+	  "width-mismatch" },
+	{ "iverilog", "bit select", "compile", "width-mismatch" },
+	{ "iverilog", "implicit definition of wire", "compile",
+	  "undeclared-net" },
+	{ "iverilog", "coerced to inout", "compile", "port-mismatch" },
+	{ "verilator", "WIDTH", "compile", "width-mismatch" },
+	{ "verilator", "Too many digits", "compile", "malformed-literal" },
+	{ "verilator", "PINMISSING", "compile", "port-mismatch" },
+	{ "verilator", "LATCH", "functional", "latch" },
+	{ "verilator", "MULTIDRIVEN", "functional", "multiple-drivers" },
+	{ "yosys", "Latch inferred", "functional", "latch" },
+};
+
+const struct triage_rule *
+triage_rules(size_t *n)
+{
+	*n = sizeof rules / sizeof rules[0];
+	return rules;
+}
+
+static void
+set(char **field, const char *v)
+{
+	free(*field);
+	*field = v != NULL ? xstrdup(v) : NULL;
+}
+
+/* Length of the line at p (up to '\n' or end). */
+static size_t
+line_len(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+}
+
+static int
+blank_or_comment(const char *p, size_t n)
+{
+	while (n > 0 && (*p == ' ' || *p == '\t' || *p == '\r')) {
+		p++;
+		n--;
+	}
+	return n == 0 || (n >= 2 && p[0] == '/' && (p[1] == '/' || p[1] == '*'))
+	    || p[0] == '*';
+}
+
+/* A line of English prose: a capitalised word followed by more words
+ * and no Verilog punctuation. */
+static int
+prose(const char *p, size_t n)
+{
+	size_t words = 0;
+
+	while (n > 0 && (*p == ' ' || *p == '\t'))
+		p++, n--;
+	if (n == 0 || *p < 'A' || *p > 'Z')
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strchr(";=<>(){}[]@#`$", p[i]) != NULL)
+			return 0;
+		if (p[i] == ' ' && i + 1 < n && p[i + 1] != ' ')
+			words++;
+	}
+	return words >= 3;
+}
+
+static int
+is_ident(char ch)
+{
+	return ch == '_' || (ch >= '0' && ch <= '9') ||
+	    ((ch | 32) >= 'a' && (ch | 32) <= 'z');
+}
+
+/* Does w stand in code as a whole word? */
+static int
+has_word(const char *code, size_t len, const char *w)
+{
+	size_t wl = strlen(w);
+
+	for (const char *p = code; p + wl <= code + len; p++)
+		if (memcmp(p, w, wl) == 0 && (p == code || !is_ident(p[-1])) &&
+		    (p + wl == code + len || !is_ident(p[wl])))
+			return 1;
+	return 0;
+}
+
+const char *
+triage_format(const char *code, size_t len, const char *lang, int compiled,
+    int *line)
+{
+	const char *p = code, *end = code + len, *last_end = NULL;
+	int n = 0, first_code = 0, verilog = lang != NULL &&
+	    strcmp(lang, "verilog") == 0;
+	int prose_line = 0;
+
+	*line = 0;
+	for (; p < end; p += line_len(p, end) + 1) {
+		size_t l = line_len(p, end);
+		const char *s = p;
+
+		n++;
+		while (s < p + l && (*s == ' ' || *s == '\t'))
+			s++;
+		if (p + l - s >= 3 && memcmp(s, "```", 3) == 0) {
+			*line = n;
+			return "markdown-fence";
+		}
+		if (!verilog || blank_or_comment(p, l))
+			continue;
+		if (first_code == 0) {
+			first_code = n;
+			if (prose(p, l))
+				prose_line = n;
+		}
+		if (last_end != NULL && prose(p, l) && prose_line == 0)
+			prose_line = n;
+		if (has_word(p, l, "endmodule"))
+			last_end = p;
+	}
+	if (prose_line > 0) {
+		*line = prose_line;
+		return "prose";
+	}
+	if (verilog && !compiled && !has_word(code, len, "TopModule") &&
+	    !has_word(code, len, "top_module")) {
+		*line = 1;
+		return "missing-top";
+	}
+	return NULL;
+}
+
+void
+triage_apply(const char *env, const struct candidate *c, struct run *r)
+{
+	const char *fmt;
+	int line, compiled;
+
+	if (r->verdict == NULL || (strcmp(r->verdict, "fail") != 0 &&
+	    strcmp(r->verdict, "timeout") != 0))
+		return;
+	/* format wins: a fenced answer fails to compile because of it. */
+	compiled = r->stage != NULL && strcmp(r->stage, "compile") != 0;
+	fmt = triage_format(c->code, c->code_len, c->lang, compiled, &line);
+	if (fmt != NULL) {
+		char *ev = xasprintf("candidate line %d: %s%s%s", line,
+		    strcmp(fmt, "markdown-fence") == 0 ?
+		    "a markdown fence around the code" :
+		    strcmp(fmt, "prose") == 0 ? "prose around the code" :
+		    "no TopModule or top_module", r->evidence != NULL ?
+		    "; symptom: " : "", r->evidence != NULL ? r->evidence : "");
+
+		set(&r->category, "format");
+		set(&r->subcategory, fmt);
+		set(&r->evidence, ev);
+		r->evidence_line = line;
+		free(ev);
+		return;
+	}
+	/* A warning on a candidate line can explain a functional failure. */
+	if (r->category != NULL && strcmp(r->category, "functional") == 0 &&
+	    r->subcategory != NULL && strcmp(r->subcategory, "mismatch") == 0) {
+		for (size_t d = 0; d < r->ndiags; d++) {
+			const struct diag *dg = &r->diags[d];
+
+			if (dg->cand_line <= 0 || strcmp(dg->severity, "warning"))
+				continue;
+			for (size_t k = 0; k < sizeof rules / sizeof rules[0];
+			    k++) {
+				char *ev;
+
+				if ((rules[k].env != NULL &&
+				    strcmp(rules[k].env, env) != 0) ||
+				    strstr(dg->message, rules[k].needle) == NULL)
+					continue;
+				ev = xasprintf("%s:%d: warning: %s; symptom: %s",
+				    dg->file, dg->line, dg->message,
+				    r->evidence != NULL ? r->evidence :
+				    "mismatches");
+				set(&r->category, rules[k].category);
+				set(&r->subcategory, rules[k].subcategory);
+				set(&r->evidence, ev);
+				r->evidence_line = dg->cand_line;
+				free(ev);
+				return;
+			}
+		}
+	}
+	/* Otherwise the evidence points where the first candidate
+	 * diagnostic does. */
+	if (r->evidence_line == 0)
+		for (size_t d = 0; d < r->ndiags; d++)
+			if (r->diags[d].cand_line > 0 &&
+			    strcmp(r->diags[d].severity, "note") != 0) {
+				r->evidence_line = r->diags[d].cand_line;
+				break;
+			}
+}

@@ -1,0 +1,52 @@
+/*
+ * triage.h - the failure category of a failed run, from the toolchain's
+ * own output and the candidate's code (design.md section 3; issue 3).
+ *
+ * An env's judge already suggests a category from its stage (compile
+ * errors, mismatches).  triage_apply() refines that with two tables:
+ * format rules over the candidate's code (markdown fences, prose around
+ * the code, a missing top module), which win over everything by the
+ * taxonomy's precedence, and per-env rules for warnings that explain a
+ * functional failure (a literal truncated at line 152 explains 86
+ * mismatches: the cause is a malformed literal, category compile).  The
+ * evidence then names the cause, the symptom follows it, and
+ * evidence_line is the candidate line it points to.
+ *
+ * Called by verify.c for every finished run; pure: no I/O.
+ */
+#ifndef ASSAY_TRIAGE_H
+#define ASSAY_TRIAGE_H
+
+#include <stddef.h>
+
+#include "sample.h"
+
+/* One rule: a diagnostic of env (NULL: any env) whose message holds
+ * needle is evidence of category/subcategory. */
+struct triage_rule {
+	const char	*env;
+	const char	*needle;
+	const char	*category;
+	const char	*subcategory;
+};
+
+/* The rules, for docs and tests: *n receives the count.  Borrowed. */
+const struct triage_rule *triage_rules(size_t *n);
+
+/*
+ * Refine r (a run of candidate c in env) when its verdict is fail or
+ * timeout: format first, then a warning on a candidate line that
+ * explains a functional failure.  Sets category, subcategory, evidence
+ * and evidence_line; leaves other runs alone.
+ */
+void	triage_apply(const char *env, const struct candidate *c, struct run *r);
+
+/*
+ * The format violation of code, if any: its subcategory ("markdown-fence",
+ * "prose", "missing-top") or NULL, and the 1-based line in *line (0 when
+ * none).  For Verilog; other languages only get the fence check.
+ */
+const char *triage_format(const char *code, size_t len, const char *lang,
+	    int compiled, int *line);
+
+#endif
