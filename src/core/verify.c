@@ -18,7 +18,9 @@
 #define _GNU_SOURCE
 #include "verify.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
@@ -401,6 +403,48 @@ root_reachable(const char *dir, unsigned uid, struct err *err)
 	return 0;
 }
 
+/*
+ * Remove work directories that an assay killed mid-run left behind
+ * (kill -9 skips the cleanup): "assay-run-PID-*" whose PID is gone.
+ * A kept directory (--keep-workdir, with its reproduce.sh) stays.
+ * Once per process and work root.
+ */
+static void
+sweep_stale(const char *root)
+{
+	static char swept[PATH_MAX];
+	DIR *d;
+	struct dirent *e;
+
+	if (strcmp(swept, root) == 0)
+		return;
+	snprintf(swept, sizeof swept, "%s", root);
+	d = opendir(root);
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char *end, *path, *keep;
+		long pid;
+		struct stat sb;
+
+		if (strncmp(e->d_name, "assay-run-", 10) != 0)
+			continue;
+		pid = strtol(e->d_name + 10, &end, 10);
+		if (end == e->d_name + 10 || *end != '-' || pid <= 0 ||
+		    (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+			continue;
+		path = xasprintf("%s/%s", root, e->d_name);
+		keep = xasprintf("%s/reproduce.sh", path);
+		if (lstat(path, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+		    (sb.st_uid == geteuid() || geteuid() == 0) &&
+		    stat(keep, &sb) != 0)
+			rm_tree(path);
+		free(keep);
+		free(path);
+	}
+	closedir(d);
+}
+
 static int
 make_workdir(struct verify_job *j, struct err *err)
 {
@@ -411,7 +455,9 @@ make_workdir(struct verify_job *j, struct err *err)
 		root = getenv("TMPDIR");
 	if (root == NULL || *root == '\0')
 		root = "/tmp";
-	tmpl = xasprintf("%s/assay-run-XXXXXX", root);
+	sweep_stale(root);
+	/* The pid in the name tells a later assay whose directory it was. */
+	tmpl = xasprintf("%s/assay-run-%ld-XXXXXX", root, (long)getpid());
 	if (mkdtemp(tmpl) == NULL) {
 		err_set(err, "work directory in %s: %s", root, strerror(errno));
 		free(tmpl);

@@ -38,3 +38,13 @@ expect_eq "verdict" "$("$ASSAY" --db "$DB" list --where "id=$id" | awk 'NR==2 {p
 # And with a working sandbox the same candidate passes.
 "$ASSAY" --db "$DB" verify --quiet --force --where "id=$id" >/dev/null || fail "verify again"
 expect_eq "verdict with the sandbox back" "$("$ASSAY" --db "$DB" list --where "id=$id" | awk 'NR==2 {print $4}')" pass
+
+# A work directory left by an assay killed with -9 (its pid is gone) is
+# removed by the next verify; a kept one (with reproduce.sh) stays.
+mkdir -p "$T/work/assay-run-2147483000-stale" "$T/work/assay-run-2147483001-kept"
+: > "$T/work/assay-run-2147483001-kept/reproduce.sh"
+chmod 755 "$T" "$T/work"
+TMPDIR=$T/work "$ASSAY" --db "$DB" verify --quiet --force --where "id=$id" >/dev/null || fail "verify in $T/work"
+[ ! -e "$T/work/assay-run-2147483000-stale" ] || fail "stale work directory not removed"
+[ -e "$T/work/assay-run-2147483001-kept" ] || fail "a kept work directory was removed"
+expect_eq "work directories left" "$(ls "$T/work" | wc -l | tr -d ' ')" 1
