@@ -16,10 +16,18 @@ ID=$("$ASSAY" --db "$DB" list --json | head -n 1 | json_field id)
 [ "$(row "$ID" | json_field category_source)" = auto ] ||
     fail "fixture: $ID has no automatic category"
 
-# the status bar ends with a whole hint
+# the status bar ends with a whole hint (polled: a redraw after a resize
+# may still be on its way when the screen is first read)
 whole_hints() {
-	screen | tail -n 1 | grep -E -q \
-	    "(label|verify|accept|reject|flag|edit|undo|commit|help|quit) *$"
+	n=30
+	while [ $n -gt 0 ]; do
+		screen | tail -n 1 | grep -E -q \
+		    "(label|verify|accept|reject|flag|edit|undo|commit|help|quit) *$" &&
+		    return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
 }
 
 start 120 40
