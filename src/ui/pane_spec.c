@@ -109,16 +109,32 @@ spec_build(struct wb *wb, struct spec_doc *d)
 	}
 	for (size_t i = 0; i < c->nrec; i++) {
 		char *line = first_line(c->rec[i].log);
+		int differs = 0;
 
+		/* Recorded and re-derived side by side; a disagreement (a
+		 * recorded compile error that now passes) is marked. */
+		if (c->has_run && c->rec[i].verdict != NULL &&
+		    c->run.verdict != NULL) {
+			differs = strcmp(c->rec[i].verdict, c->run.verdict) != 0 ||
+			    (c->rec[i].stage != NULL && c->run.stage != NULL &&
+			    strcmp(c->run.verdict, "pass") != 0 &&
+			    strcmp(c->rec[i].stage, c->run.stage) != 0);
+		}
+		if (differs)
+			buf_adds(&b, "\xe2\x89\xa0 ");	/* ≠ */
 		buf_printf(&b, "%s", c->rec[i].verdict ? c->rec[i].verdict :
 		    "?");
 		if (c->rec[i].stage != NULL)
 			buf_printf(&b, " (%s)", c->rec[i].stage);
+		if (differs)
+			buf_printf(&b, " \xc2\xb7 assay says %s%s%s",
+			    c->run.verdict, c->run.stage != NULL ? " at " : "",
+			    c->run.stage != NULL ? c->run.stage : "");
 		if (*line != '\0')
 			buf_printf(&b, ": %s", line);
 		free(line);
-		doc_add(d, i == 0 ? "recorded" : "", THEME_DIM, 0,
-		    buf_detach(&b, NULL));
+		doc_add(d, i == 0 ? "recorded" : "", differs ? THEME_EVIDENCE :
+		    THEME_DIM, 0, buf_detach(&b, NULL));
 	}
 	if (c->row.id != NULL) {
 		if (c->row.category != NULL)
