@@ -1196,8 +1196,8 @@ struct stats_ctx {
 };
 
 static void
-stats_count(struct stats_ctx *s, const char *group, const char *a,
-    const char *b)
+stats_add(struct stats_ctx *s, const char *group, const char *a,
+    const char *b, size_t count)
 {
 	size_t i;
 
@@ -1213,7 +1213,7 @@ stats_count(struct stats_ctx *s, const char *group, const char *a,
 		s->v[i].count = 0;
 		s->n++;
 	}
-	s->v[i].count++;
+	s->v[i].count += count;
 }
 
 /* "fail/compile", "pass", "unverified": a verdict with its stage. */
@@ -1227,6 +1227,7 @@ verdict_stage(const char *verdict, const char *stage)
 	return xasprintf("%s/%s", verdict, stage);
 }
 
+/* --recorded: a row's first recorded result against assay's own. */
 static int
 stats_one(const struct store_row *r, void *arg)
 {
@@ -1247,23 +1248,45 @@ stats_one(const struct store_row *r, void *arg)
 				char *then = verdict_stage(recs[i].verdict,
 				    recs[i].stage);
 
-				stats_count(s, group, then, now);
+				stats_add(s, group, then, now, 1);
 				free(then);
 			}
 			for (size_t i = 0; i < n; i++)
 				recorded_release(&recs[i]);
 			free(recs);
 		}
-	} else if (r->verdict == NULL || (strcmp(r->verdict, "fail") != 0 &&
-	    strcmp(r->verdict, "timeout") != 0)) {
-		/* Not a candidate failure: counted by its verdict. */
-		stats_count(s, group, r->verdict != NULL ? r->verdict :
-		    "unverified", "-");
-	} else {
-		stats_count(s, group, r->category != NULL ? r->category :
-		    "unlabelled", r->subcategory != NULL ? r->subcategory : "-");
 	}
 	free(now);
+	return 0;
+}
+
+/*
+ * The error analysis from the store's GROUP BY: a failure (fail,
+ * timeout) counts under its category and subcategory, anything else
+ * under its verdict ("unverified" before any run).
+ */
+static int
+stats_cells(struct stats_ctx *s, const char *where, struct err *err)
+{
+	struct store_stat *v;
+	size_t n;
+
+	if (store_stats(s->st, where, s->by, &v, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const char *vd = v[i].verdict;
+
+		if (vd == NULL || (strcmp(vd, "fail") != 0 &&
+		    strcmp(vd, "timeout") != 0))
+			stats_add(s, v[i].group, vd != NULL ? vd : "unverified",
+			    "-", v[i].count);
+		else
+			stats_add(s, v[i].group, v[i].category != NULL ?
+			    v[i].category : "unlabelled", v[i].subcategory !=
+			    NULL ? v[i].subcategory : "-", v[i].count);
+		store_stat_release(&v[i]);
+	}
+	free(v);
 	return 0;
 }
 
@@ -1341,7 +1364,8 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 	if (open_store(g, &st) < 0)
 		return 2;
 	s.st = st;
-	if (store_query_each(st, WHERE(where), stats_one, &s, &err) < 0) {
+	if ((s.recorded ? store_query_each(st, WHERE(where), stats_one, &s,
+	    &err) : stats_cells(&s, WHERE(where), &err)) < 0) {
 		buf_release(&where);
 		fprintf(stderr, "assay stats: %s\n", err.msg);
 		store_close(st);
@@ -1458,8 +1482,11 @@ static const struct cmd cmds[] = {
 	  "List candidates.  FILTER: space-separated key=value, key!=value or\n"
 	  "key~text over id task benchmark domain origin model kind lang env\n"
 	  "verdict stage category subcategory status source parent;\n"
-	  "verdict=none matches candidates never verified.  --json prints\n"
-	  "one JSON object per line.", cmd_list },
+	  "verdict=none matches candidates never verified.  grep=TEXT is\n"
+	  "full-text search: candidates whose code, run or recorded logs or\n"
+	  "task spec hold TEXT as a phrase (grep=__syncthreads,\n"
+	  "grep=\"a <= b\": quote a value with blanks, double inner quotes).\n"
+	  "--json prints one JSON object per line.", cmd_list },
 	{ "show", "show ID [--json]",
 	  "Show a candidate: task, code, recorded results, every run with its\n"
 	  "diagnostics, log and the command that reproduces it, labels, review\n"

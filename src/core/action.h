@@ -61,8 +61,16 @@
 	    "Redo what undo undid") \
 	ACTION(COMMIT, "commit", \
 	    "Commit the accepted samples to the dataset repository") \
+	ACTION(SEARCH, "search", \
+	    "Search the queue: a regex over id task origin verdict category") \
+	ACTION(SEARCH_NEXT, "search-next", \
+	    "Go to the next match of the search (wraps around)") \
+	ACTION(SEARCH_PREV, "search-prev", \
+	    "Go to the previous match of the search") \
+	ACTION(STATS, "stats", \
+	    "Statistics sheet: categories per group; Enter filters to a cell") \
 	ACTION(PROMPT, "prompt", \
-	    "Command line: filter EXPR, bind KEY ACTION, or an action name") \
+	    "Command line: filter EXPR, grep TEXT, bind KEY ACTION, actions") \
 	ACTION(HELP, "help", \
 	    "Show the keys of the live keymap") \
 	ACTION(REDRAW, "redraw", \

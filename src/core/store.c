@@ -141,6 +141,40 @@ static const char *const migrations[] = {
 	"CREATE INDEX candidate_task ON candidate(task_id);",
 	/* 1 -> 2: the candidate line a run's evidence points to (triage) */
 	"ALTER TABLE run ADD COLUMN evidence_line INTEGER;",
+	/*
+	 * 2 -> 3: full-text search (grep=) over task specs, candidate code
+	 * and logs (runs and recorded).  A row belongs to a candidate (seq)
+	 * or to a task (task, for its spec and interface, so that a spec is
+	 * indexed once).  '_' is a token character: __syncthreads and
+	 * count_0 stay whole.  Triggers keep it in step with inserts; rows
+	 * are never updated or deleted in those tables.
+	 */
+	"CREATE VIRTUAL TABLE search USING fts5(body, seq UNINDEXED,"
+	"  task UNINDEXED, tokenize = \"unicode61 tokenchars '_'\");"
+	"CREATE TRIGGER search_task AFTER INSERT ON task BEGIN"
+	"  INSERT INTO search(body, task) VALUES (coalesce(new.spec, '')"
+	"  || char(10) || coalesce(new.interface, ''), new.id);"
+	"END;"
+	"CREATE TRIGGER search_candidate AFTER INSERT ON candidate BEGIN"
+	"  INSERT INTO search(body, seq) VALUES (CAST(new.code AS TEXT),"
+	"  new.seq);"
+	"END;"
+	"CREATE TRIGGER search_run AFTER INSERT ON run BEGIN"
+	"  INSERT INTO search(body, seq) SELECT CAST(new.log AS TEXT), seq"
+	"  FROM candidate WHERE id = new.cand_id;"
+	"END;"
+	"CREATE TRIGGER search_recorded AFTER INSERT ON recorded BEGIN"
+	"  INSERT INTO search(body, seq) SELECT new.log, seq"
+	"  FROM candidate WHERE id = new.cand_id AND new.log IS NOT NULL;"
+	"END;"
+	"INSERT INTO search(body, task) SELECT coalesce(spec, '') || char(10)"
+	"  || coalesce(interface, ''), id FROM task;"
+	"INSERT INTO search(body, seq) SELECT CAST(code AS TEXT), seq"
+	"  FROM candidate;"
+	"INSERT INTO search(body, seq) SELECT CAST(r.log AS TEXT), c.seq"
+	"  FROM run r JOIN candidate c ON c.id = r.cand_id;"
+	"INSERT INTO search(body, seq) SELECT r.log, c.seq FROM recorded r"
+	"  JOIN candidate c ON c.id = r.cand_id WHERE r.log IS NOT NULL;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1422,6 +1456,75 @@ filter_value_bad(const char *key, const char *val, struct err *err)
 	return 0;
 }
 
+/*
+ * The end of the predicate at p: the next blank outside double quotes,
+ * so that a quoted value (grep="a b", inner quotes doubled) may hold
+ * blanks.
+ */
+static const char *
+filter_word_end(const char *p)
+{
+	int quoted = 0;
+
+	for (; *p != '\0'; p++) {
+		if (*p == '"') {
+			if (quoted && p[1] == '"')
+				p++;
+			else
+				quoted = !quoted;
+		} else if (!quoted && (*p == ' ' || *p == '\t')) {
+			break;
+		}
+	}
+	return p;
+}
+
+/* A value in double quotes loses them (in place); "" inside is one ". */
+static void
+filter_unquote(char *val)
+{
+	char *w = val;
+	size_t len = strlen(val);
+
+	if (len < 2 || val[0] != '"' || val[len - 1] != '"')
+		return;
+	val[len - 1] = '\0';
+	for (const char *r = val + 1; *r != '\0'; r++) {
+		if (r[0] == '"' && r[1] == '"')
+			r++;
+		*w++ = *r;
+	}
+	*w = '\0';
+}
+
+/*
+ * grep=TEXT: candidates whose code, logs or task spec hold TEXT as a
+ * phrase.  TEXT is bound as an FTS5 string ("..." with inner quotes
+ * doubled), so that ( [ <= - are plain text and never query syntax.
+ */
+static void
+filter_grep(struct filter *f, const char *text, int neg)
+{
+	struct buf q = BUF_INIT;
+	size_t k = f->nvals + 1;
+
+	buf_adds(&q, "\"");
+	for (const char *r = text; *r != '\0'; r++) {
+		if (*r == '"')
+			buf_addc(&q, '"');
+		buf_addc(&q, *r);
+	}
+	buf_adds(&q, "\"");
+	/* the IS NOT NULLs keep NOT IN from meeting a NULL (unknown) */
+	buf_printf(&f->where, " AND %s(c.seq IN (SELECT seq FROM search"
+	    " WHERE search MATCH ?%zu AND seq IS NOT NULL) OR c.task_id IN"
+	    " (SELECT task FROM search WHERE search MATCH ?%zu AND task IS"
+	    " NOT NULL))", neg ? "NOT " : "", k, k);
+	f->vals = xreallocarray(f->vals, f->nvals + 1, sizeof *f->vals);
+	f->vals[f->nvals++] = xstrdup(buf_str(&q));
+	buf_release(&q);
+}
+
 static int
 filter_compile(const char *text, struct filter *f, struct err *err)
 {
@@ -1439,7 +1542,7 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			p++;
 		if (*p == '\0')
 			break;
-		end = p + strcspn(p, " \t");
+		end = filter_word_end(p);
 		word = xstrndup(p, (size_t)(end - p));
 		p = end;
 		op = strpbrk(word, "=~!");
@@ -1465,6 +1568,20 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			filter_release(f);
 			return -1;
 		}
+		filter_unquote(val);
+		if (klen == 4 && strncmp(word, "grep", 4) == 0 &&
+		    *val == '\0') {
+			err_set(err, "bad filter predicate '%s': grep wants"
+			    " a text", word);
+			free(word);
+			filter_release(f);
+			return -1;
+		}
+		if (klen == 4 && strncmp(word, "grep", 4) == 0) {
+			filter_grep(f, val, neg);
+			free(word);
+			continue;
+		}
 		for (i = 0; i < sizeof filter_keys / sizeof filter_keys[0]; i++)
 			if (strlen(filter_keys[i].key) == klen &&
 			    strncmp(filter_keys[i].key, word, klen) == 0)
@@ -1472,7 +1589,9 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 		if (i == sizeof filter_keys / sizeof filter_keys[0]) {
 			err_set(err, "unknown filter key '%.*s' (known: id task"
 			    " benchmark domain origin model kind lang env verdict"
-			    " stage category subcategory status source parent)", (int)klen,
+			    " stage category subcategory status source parent"
+			    " grep)",
+			    (int)klen,
 			    word);
 			free(word);
 			filter_release(f);
@@ -1699,6 +1818,85 @@ store_query_each(struct store *st, const char *filter,
 		return stop;
 	if (rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "query");
+	return 0;
+}
+
+/* --- statistics ---------------------------------------------------- */
+
+void
+store_stat_release(struct store_stat *c)
+{
+	if (c == NULL)
+		return;
+	free(c->group);
+	free(c->verdict);
+	free(c->category);
+	free(c->subcategory);
+	memset(c, 0, sizeof *c);
+}
+
+int
+store_stats(struct store *st, const char *filter, const char *group_key,
+    struct store_stat **out, size_t *n, struct err *err)
+{
+	struct filter f;
+	struct buf sql = BUF_INIT;
+	const char *gexpr = NULL;
+	sqlite3_stmt *s;
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < sizeof filter_keys / sizeof filter_keys[0]; i++)
+		if (group_key != NULL && strcmp(filter_keys[i].key,
+		    group_key) == 0)
+			gexpr = filter_keys[i].expr;
+	if (gexpr == NULL)
+		return err_set(err, "cannot group by '%s'", group_key != NULL ?
+		    group_key : "");
+	if (filter_compile(filter, &f, err) < 0)
+		return -1;
+	/* The same category and subcategory expressions as the queue. */
+	buf_printf(&sql, "SELECT %s AS g, r.verdict AS vd,"
+	    " coalesce(l.category, r.category) AS cat,"
+	    " coalesce(l.subcategory, CASE WHEN l.id IS NULL THEN"
+	    " r.subcategory END) AS sub, count(*)" QUEUE_FROM "%s"
+	    " GROUP BY g, vd, cat, sub ORDER BY g, vd, cat, sub", gexpr,
+	    buf_str(&f.where));
+	rc = prepare(st, &s, buf_str(&sql), err);
+	buf_release(&sql);
+	if (rc < 0) {
+		filter_release(&f);
+		return -1;
+	}
+	filter_bind(&f, s);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_stat *c;
+
+		if (*n == cap) {
+			cap = cap > 0 ? cap * 2 : 32;
+			*out = xreallocarray(*out, cap, sizeof **out);
+		}
+		c = &(*out)[(*n)++];
+		c->group = col_text(s, 0);
+		if (c->group == NULL)
+			c->group = xstrdup("");
+		c->verdict = col_text(s, 1);
+		c->category = col_text(s, 2);
+		c->subcategory = col_text(s, 3);
+		c->count = (size_t)sqlite3_column_int64(s, 4);
+	}
+	sqlite3_finalize(s);
+	filter_release(&f);
+	if (rc != SQLITE_DONE) {
+		for (size_t i = 0; i < *n; i++)
+			store_stat_release(&(*out)[i]);
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return err_sqlite(err, st->db, "stats");
+	}
 	return 0;
 }
 

@@ -26,7 +26,7 @@
 #include "err.h"
 #include "sample.h"
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct store;
 
@@ -166,8 +166,11 @@ void	store_row_release(struct store_row *r);
  * Count / read the candidates that match filter (design.md section 5:
  * space-separated "key=value", "key!=value", "key~text" predicates over
  * id task benchmark domain origin model kind lang env verdict stage
- * category status source; "verdict=none" matches no run yet).  NULL or
- * "" matches all.  A bad filter is an error naming the bad predicate.
+ * category subcategory status source parent; "verdict=none" matches no
+ * run yet; "grep=TEXT" matches candidates whose code, run or recorded
+ * logs, or task spec hold TEXT as a phrase, full-text; a value may be
+ * double-quoted to hold blanks, inner quotes doubled: grep="a <= b").
+ * NULL or "" matches all.  A bad filter is an error naming the bad predicate.
  * Pages are in import order: rows [offset, offset + limit).
  */
 int	store_query_count(struct store *st, const char *filter, size_t *n,
@@ -183,6 +186,32 @@ int	store_query_index(struct store *st, const char *filter,
  * returns 0 to go on, non-zero to stop (that value is returned). */
 int	store_query_each(struct store *st, const char *filter,
 	    int (*cb)(const struct store_row *row, void *arg), void *arg,
+	    struct err *err);
+
+/* --- statistics ---------------------------------------------------- */
+
+/*
+ * One cell of the error analysis: how many candidates of a group have
+ * this latest verdict, category and subcategory.  Strings owned; verdict
+ * is NULL for never run, category and subcategory NULL when absent (the
+ * same values as a store_row's).
+ */
+struct store_stat {
+	char	*group;
+	char	*verdict, *category, *subcategory;
+	size_t	 count;
+};
+void	store_stat_release(struct store_stat *c);	/* NULL-safe */
+
+/*
+ * Count the candidates that match filter (as store_query_count) by
+ * group_key (a filter key: benchmark, model, domain, env, ...), verdict,
+ * category and subcategory, in one GROUP BY.  *out is a new array of *n
+ * cells ordered by group, verdict, category, subcategory (NULLs first):
+ * release each, then free it.  A bad filter or key is an error.  0 or -1.
+ */
+int	store_stats(struct store *st, const char *filter,
+	    const char *group_key, struct store_stat **out, size_t *n,
 	    struct err *err);
 
 /* --- journal listing ------------------------------------------------ */

@@ -12,6 +12,7 @@
 #ifndef ASSAY_UI_PANE_H
 #define ASSAY_UI_PANE_H
 
+#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,6 +86,21 @@ struct wb_cur {
 	size_t		 ntrace;
 };
 
+/*
+ * The statistics sheet (s): the error analysis of the queue's filter,
+ * one row per group (and a last row for all), one column per category
+ * and per verdict class, with the cell cursor.  Owns its strings.
+ */
+#define WB_STATS_NCOLS	10	/* 5 categories, pass .. unverified, other */
+struct wb_stats {
+	int	  open;
+	int	  by;		/* index of the grouping key */
+	char	**groups;	/* ngroups names; the last row is all */
+	size_t	(*cells)[WB_STATS_NCOLS + 1];	/* counts, then all */
+	size_t	  ngroups;
+	size_t	  row, col;	/* the cursor */
+};
+
 struct wb {
 	struct store		*st;		/* borrowed */
 	const struct ui_opts	*o;		/* borrowed */
@@ -134,9 +150,18 @@ struct wb {
 	char			 msg[512];
 	int			 msg_err;
 	enum wb_ask		 ask;
-	int			 prompt_open;	/* the `:` line */
+	int			 prompt_open;	/* the : or / line */
+	char			 prompt_kind;	/* ':' or '/' */
 	char			 prompt[256];
 	size_t			 prompt_len;
+
+	/* `/` search: the pattern, compiled (search_ok) */
+	char			*search;
+	regex_t			 search_re;
+	int			 search_ok;
+
+	struct wb_stats		 stats;
+	struct pane		 stats_pane;
 
 	int			 quit;
 	int			 dirty;
@@ -175,7 +200,24 @@ void	wb_refresh(struct wb *wb);
  * filter is borrowed and may be wb->filter. */
 int	wb_set_filter(struct wb *wb, const char *filter);
 
+/*
+ * `/`: compile pattern (POSIX extended, ignoring case) as the search and
+ * go to its first match after the selection.  0, or -1 with a message.
+ */
+int	wb_search_set(struct wb *wb, const char *pattern);
+/* n / N: the next (dir 1) or previous (dir -1) match in the filter,
+ * reading pages from the store as needed and wrapping around. */
+void	wb_search_next(struct wb *wb, int dir);
+
 void	wb_release(struct wb *wb);
+
+/* --- pane_stats.c: the statistics sheet ------------------------------- */
+
+/* Count the filter's candidates by the sheet's group key and open it. */
+void	stats_open(struct wb *wb);
+/* A key while the sheet is open (a: its action in the global table). */
+void	stats_key(struct wb *wb, int key, enum action a);
+void	stats_release(struct wb_stats *s);
 
 /* --- pane_term.c: the toolchain pane ---------------------------------- */
 
@@ -213,6 +255,7 @@ extern const struct pane_ops pane_code_ops;
 extern const struct pane_ops pane_term_ops;
 extern const struct pane_ops pane_trace_ops;
 extern const struct pane_ops pane_help_ops;
+extern const struct pane_ops pane_stats_ops;
 
 /* 1 when the locale cannot show non-ASCII text (set by ui.c). */
 extern int pane_ascii;

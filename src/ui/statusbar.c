@@ -110,8 +110,8 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	if (wb->prompt_open) {
 		char line[300];
 
-		snprintf(line, sizeof line, ":%.*s", (int)wb->prompt_len,
-		    wb->prompt);
+		snprintf(line, sizeof line, "%c%.*s", wb->prompt_kind ?
+		    wb->prompt_kind : ':', (int)wb->prompt_len, wb->prompt);
 		pane_puts(win, y, 0, cols, line, base);
 		return;
 	}

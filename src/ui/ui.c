@@ -116,6 +116,7 @@ ui_layout(struct wb *wb)
 		if (wb->zoom >= 0 && i != wb->zoom)
 			pane_place(&wb->panes[i], 0, 0, 0, 0);
 	pane_place(&wb->help, 1, 1, body - 1, W - 2);
+	pane_place(&wb->stats_pane, 1, 1, body - 1, W - 2);
 	if (wb->zoom >= 0) {
 		pane_place(&wb->panes[wb->zoom], 1, 1, body - 1, W - 2);
 		return;
@@ -211,11 +212,12 @@ ui_frame(struct wb *wb)
 	}
 	wb_sync(wb, q->rows > 1 ? q->rows - 1 : 20);
 	werase(stdscr);
-	if (wb->help_open || wb->zoom >= 0) {
+	if (wb->help_open || wb->stats.open || wb->zoom >= 0) {
 		struct pane *p = wb->help_open ? &wb->help :
-		    &wb->panes[wb->zoom];
+		    wb->stats.open ? &wb->stats_pane : &wb->panes[wb->zoom];
 
-		draw_title(wb, p, wb->help_open || wb->focus == wb->zoom, 0, 0,
+		draw_title(wb, p, wb->help_open || wb->stats.open ||
+		    wb->focus == wb->zoom, 0, 0,
 		    W, ui_box.tl, ui_box.tr);
 		draw_vline(0, 1, body);
 		draw_vline(W - 1, 1, body);
@@ -248,7 +250,8 @@ ui_frame(struct wb *wb)
 	}
 	statusbar_draw(wb, stdscr, LINES - 1, W);
 	wnoutrefresh(stdscr);
-	for (int i = 0; i < WB_NPANES && !wb->help_open; i++) {
+	for (int i = 0; i < WB_NPANES && !wb->help_open && !wb->stats.open;
+	    i++) {
 		struct pane *p = &wb->panes[i];
 
 		if (p->win == NULL)
@@ -261,8 +264,13 @@ ui_frame(struct wb *wb)
 		werase(wb->help.win);
 		wb->help.ops->draw(&wb->help, wb->help.win);
 		wnoutrefresh(wb->help.win);
+	} else if (wb->stats.open && wb->stats_pane.win != NULL) {
+		werase(wb->stats_pane.win);
+		wb->stats_pane.ops->draw(&wb->stats_pane, wb->stats_pane.win);
+		wnoutrefresh(wb->stats_pane.win);
 	}
-	if (wb->kbd && wb->ed.pid > 0 && !wb->help_open && wb->term != NULL &&
+	if (wb->kbd && wb->ed.pid > 0 && !wb->help_open && !wb->stats.open &&
+	    wb->term != NULL &&
 	    wb->panes[WB_TERM].win != NULL) {
 		int r, c, vis;
 
@@ -481,6 +489,32 @@ ui_goto(struct wb *wb, const char *prefix)
 	free(id);
 }
 
+/*
+ * :grep TEXT - the queue becomes the candidates whose code, logs or spec
+ * hold TEXT (the store's grep= predicate, full-text); TEXT is quoted as
+ * a filter value, so blanks and quotes in it are plain text.
+ */
+static void
+ui_grep(struct wb *wb, const char *text)
+{
+	struct buf f = BUF_INIT;
+
+	if (*text == '\0') {
+		wb_msg(wb, 1, "grep wants a text, e.g. :grep __syncthreads");
+		return;
+	}
+	buf_adds(&f, "grep=\"");
+	for (; *text != '\0'; text++) {
+		if (*text == '"')
+			buf_addc(&f, '"');
+		buf_addc(&f, *text);
+	}
+	buf_addc(&f, '"');
+	if (wb_set_filter(wb, buf_str(&f)) == 0 && wb->count == 0)
+		wb_msg(wb, 0, "no candidate holds that text");
+	buf_release(&f);
+}
+
 static void
 ui_command(struct wb *wb, char *line)
 {
@@ -500,6 +534,8 @@ ui_command(struct wb *wb, char *line)
 	if (strcmp(line, "filter") == 0 || strcmp(line, "where") == 0) {
 		/* the status bar shows the filter and the count: no message */
 		(void)wb_set_filter(wb, arg);
+	} else if (strcmp(line, "grep") == 0) {
+		ui_grep(wb, arg);
 	} else if (strcmp(line, "goto") == 0 || strcmp(line, "show") == 0) {
 		ui_goto(wb, arg);
 	} else if (strcmp(line, "bind") == 0 || strcmp(line, "unbind") == 0) {
@@ -515,8 +551,8 @@ ui_command(struct wb *wb, char *line)
 	} else if (keymap_action_parse(line, &a, &err) == 0) {
 		ui_action(wb, a);
 	} else {
-		wb_msg(wb, 1, "unknown command '%s' (filter, goto, bind, "
-		    "unbind or an action name)", line);
+		wb_msg(wb, 1, "unknown command '%s' (filter, grep, goto, "
+		    "bind, unbind or an action name)", line);
 	}
 }
 
@@ -530,7 +566,10 @@ ui_prompt_key(struct wb *wb, int key)
 		line[wb->prompt_len] = '\0';
 		wb->prompt_open = 0;
 		wb->msg[0] = '\0';
-		ui_command(wb, line);
+		if (wb->prompt_kind == '/')
+			(void)wb_search_set(wb, line);
+		else
+			ui_command(wb, line);
 		return;
 	}
 	if (key == KEYMAP_KEY_ESC || key == KEYMAP_CTRL('c') ||
@@ -639,9 +678,14 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_REDO:		ui_undo(wb, 1); break;
 	case ACTION_COMMIT:		ui_commit(wb); break;
 	case ACTION_PROMPT:
+	case ACTION_SEARCH:
 		wb->prompt_open = 1;
+		wb->prompt_kind = a == ACTION_SEARCH ? '/' : ':';
 		wb->prompt_len = 0;
 		break;
+	case ACTION_SEARCH_NEXT:	wb_search_next(wb, 1); break;
+	case ACTION_SEARCH_PREV:	wb_search_next(wb, -1); break;
+	case ACTION_STATS:		stats_open(wb); break;
 	case ACTION_HELP:
 		wb->help_open = 1;
 		wb->help.scroll = 0;
@@ -717,6 +761,10 @@ ui_key(struct wb *wb, int key)
 			wb->help_open = 0;
 		else if (wb->help.ops->request(&wb->help, a) == 0)
 			wb->help_open = 0;
+		return;
+	}
+	if (wb->stats.open) {
+		stats_key(wb, key, a);
 		return;
 	}
 	/* a zoom held after a run: scroll keys read, other keys end it */
@@ -902,6 +950,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 	wb.panes[WB_TERM].ops = &pane_term_ops;
 	wb.panes[WB_TRACE].ops = &pane_trace_ops;
 	wb.help.ops = &pane_help_ops;
+	wb.stats_pane.ops = &pane_stats_ops;
+	wb.stats_pane.wb = &wb;
 	for (int i = 0; i < WB_NPANES; i++)
 		wb.panes[i].wb = &wb;
 	wb.help.wb = &wb;
@@ -987,6 +1037,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 			delwin(wb.panes[i].win);
 	if (wb.help.win != NULL)
 		delwin(wb.help.win);
+	if (wb.stats_pane.win != NULL)
+		delwin(wb.stats_pane.win);
 	endwin();
 	syntax_shutdown();
 	wb_release(&wb);

@@ -375,9 +375,134 @@ wb_set_filter(struct wb *wb, const char *filter)
 	return 0;
 }
 
+/* Why: the queue shows these, so these are what `/` looks for. */
+static int
+search_match(const struct wb *wb, const struct store_row *r)
+{
+	const char *f[5] = { r->id, r->task, r->origin, r->verdict,
+	    r->category };
+
+	for (int i = 0; i < 5; i++)
+		if (f[i] != NULL && regexec(&wb->search_re, f[i], 0, NULL,
+		    0) == 0)
+			return 1;
+	return 0;
+}
+
+#define WB_SEARCH_PAGE	512	/* rows read from the store at once */
+
+/*
+ * Walk the filter from the row after the selection in direction dir, a
+ * page of rows at a time, around once (the selection itself comes last).
+ */
+static void
+wb_search_walk(struct wb *wb, int dir)
+{
+	struct store_row *rows = NULL;
+	size_t nrows = 0, off = 0, start, count = wb->count;
+	struct err err;
+	int wrapped = 0, found = 0;
+
+	if (count == 0) {
+		wb_msg(wb, 1, "the queue is empty");
+		return;
+	}
+	start = wb->detached || wb->sel >= count ? 0 : wb->sel;
+	for (size_t k = 1; k <= count; k++) {
+		size_t idx;
+
+		if (dir > 0) {
+			idx = (start + k) % count;
+			wrapped = start + k >= count;
+		} else {
+			idx = (start + 2 * count - k) % count;
+			wrapped = k > start;
+		}
+		if (idx < off || idx >= off + nrows) {
+			for (size_t i = 0; i < nrows; i++)
+				store_row_release(&rows[i]);
+			free(rows);
+			rows = NULL;
+			nrows = 0;
+			off = dir > 0 || idx < WB_SEARCH_PAGE - 1 ? idx :
+			    idx - (WB_SEARCH_PAGE - 1);
+			if (store_query_page(wb->st, wb->filter, off,
+			    WB_SEARCH_PAGE, &rows, &nrows, &err) < 0) {
+				wb_msg(wb, 1, "search: %s", err.msg);
+				return;
+			}
+			if (idx >= off + nrows)
+				break;	/* the queue shrank meanwhile */
+		}
+		if (search_match(wb, &rows[idx - off])) {
+			found = 1;
+			wb_select(wb, idx);
+			if (wrapped)
+				wb_msg(wb, 0, "/%s: search hit %s, continued "
+				    "at %s", wb->search, dir > 0 ? "BOTTOM" :
+				    "TOP", dir > 0 ? "TOP" : "BOTTOM");
+			else
+				wb_msg(wb, 0, "/%s", wb->search);
+			break;
+		}
+	}
+	for (size_t i = 0; i < nrows; i++)
+		store_row_release(&rows[i]);
+	free(rows);
+	if (!found)
+		wb_msg(wb, 1, "pattern not found: %s", wb->search);
+}
+
+int
+wb_search_set(struct wb *wb, const char *pattern)
+{
+	char ebuf[128];
+	int rc;
+
+	if (*pattern == '\0') {
+		if (wb->search == NULL) {
+			wb_msg(wb, 1, "no search pattern");
+			return -1;
+		}
+		wb_search_walk(wb, 1);	/* `/` Enter: search again */
+		return 0;
+	}
+	if (wb->search_ok)
+		regfree(&wb->search_re);
+	wb->search_ok = 0;
+	free(wb->search);
+	wb->search = xstrdup(pattern);
+	rc = regcomp(&wb->search_re, pattern, REG_EXTENDED | REG_ICASE |
+	    REG_NOSUB);
+	if (rc != 0) {
+		regerror(rc, &wb->search_re, ebuf, sizeof ebuf);
+		wb_msg(wb, 1, "/%s: %s", pattern, ebuf);
+		return -1;
+	}
+	wb->search_ok = 1;
+	wb_search_walk(wb, 1);
+	return 0;
+}
+
+void
+wb_search_next(struct wb *wb, int dir)
+{
+	if (!wb->search_ok) {
+		wb_msg(wb, 1, "no search pattern (/ searches)");
+		return;
+	}
+	wb_search_walk(wb, dir);
+}
+
 void
 wb_release(struct wb *wb)
 {
+	if (wb->search_ok)
+		regfree(&wb->search_re);
+	wb->search_ok = 0;
+	free(wb->search);
+	wb->search = NULL;
+	stats_release(&wb->stats);
 	rows_free(wb);
 	cur_release(&wb->cur);
 	free(wb->filter);

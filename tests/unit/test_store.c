@@ -1167,6 +1167,167 @@ test_store_rollback_discards_batch(void **state)
 	assert_int_equal(count(f->st, NULL), 1);
 }
 
+/* --- statistics and full-text search --------------------------------- */
+
+/* Check cell i of a store_stats answer. */
+static void
+assert_stat(const struct store_stat *c, const char *group,
+    const char *verdict, const char *category, const char *sub, size_t n)
+{
+	assert_string_equal(c->group, group);
+	if (verdict == NULL)
+		assert_null(c->verdict);
+	else
+		assert_string_equal(c->verdict, verdict);
+	if (category == NULL)
+		assert_null(c->category);
+	else
+		assert_string_equal(c->category, category);
+	if (sub == NULL)
+		assert_null(c->subcategory);
+	else
+		assert_string_equal(c->subcategory, sub);
+	assert_int_equal(c->count, n);
+}
+
+static void
+free_stats(struct store_stat *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		store_stat_release(&v[i]);
+	free(v);
+}
+
+static void
+test_store_stats_counts_by_group(void **state)
+{
+	struct fx *f = *state;
+	struct store_stat *v;
+	struct err err;
+	char *ids[5];
+	size_t n;
+
+	queue_fixture(f, ids);
+	/* by benchmark: never run (2), labelled functional without a run,
+	 * the failed run's suggestion, the pass; NULLs sort first */
+	assert_int_equal(store_stats(f->st, NULL, "benchmark", &v, &n, &err),
+	    0);
+	assert_int_equal(n, 4);
+	assert_stat(&v[0], "local", NULL, NULL, NULL, 2);
+	assert_stat(&v[1], "local", NULL, "functional", NULL, 1);
+	assert_stat(&v[2], "local", "fail", "compile", "syntax-error", 1);
+	assert_stat(&v[3], "local", "pass", NULL, NULL, 1);
+	free_stats(v, n);
+
+	/* by model, under a filter: the rejected gpt-4 candidate is out */
+	assert_int_equal(store_stats(f->st, "status!=rejected", "model", &v,
+	    &n, &err), 0);
+	assert_int_equal(n, 4);
+	assert_stat(&v[0], "codellama", NULL, "functional", NULL, 1);
+	assert_stat(&v[1], "gpt-4", NULL, NULL, NULL, 1);
+	assert_stat(&v[2], "gpt-4", "fail", "compile", "syntax-error", 1);
+	assert_stat(&v[3], "reference", "pass", NULL, NULL, 1);
+	free_stats(v, n);
+
+	assert_int_equal(store_stats(f->st, "origin=nobody", "domain", &v, &n,
+	    &err), 0);
+	assert_int_equal(n, 0);
+	free(v);
+
+	assert_int_equal(store_stats(f->st, NULL, "colour", &v, &n, &err), -1);
+	assert_non_null(strstr(err.msg, "colour"));
+	assert_int_equal(store_stats(f->st, "verdict=PASS", "benchmark", &v,
+	    &n, &err), -1);
+	assert_non_null(strstr(err.msg, "PASS"));
+	free_ids(ids);
+}
+
+static void
+add_run_log(struct store *st, const char *id, const char *log)
+{
+	struct run r;
+	struct err err;
+
+	memset(&r, 0, sizeof r);
+	r.cand_id = xstrdup(id);
+	r.env = xstrdup("iverilog");
+	r.verdict = xstrdup("fail");
+	r.stage = xstrdup("simulate");
+	r.log = xstrdup(log);
+	r.log_len = strlen(log);
+	if (store_run_add(st, &r, &err) < 0)
+		fail_msg("store_run_add: %s", err.msg);
+	run_release(&r);
+}
+
+static void
+test_store_grep_full_text(void **state)
+{
+	struct fx *f = *state;
+	struct recorded rec = { NULL, NULL, NULL, NULL };
+	struct store_row *rows;
+	struct err err;
+	char *a, *b, *c;
+	size_t n;
+
+	put_task(f->st, "local/cnt");
+	put_task(f->st, "local/gpu");
+	a = add_cand(f->st, "local/cnt", "m",
+	    "always @(posedge clk) count_0 <= count_0 + 1; // say \"hi\"\n",
+	    NULL);
+	b = add_cand(f->st, "local/gpu", "m",
+	    "__global__ void k(float *x) { __syncthreads(); x[0] = 1; }\n",
+	    NULL);
+	c = add_cand(f->st, "local/gpu", "n", "int main(void) {}\n", NULL);
+
+	/* a word of a run's log, found once the run is stored */
+	assert_int_equal(count(f->st, "grep=Mismatches"), 0);
+	add_run_log(f->st, a, "Hint: Output 'q' has 41 Mismatches.\n");
+	assert_int_equal(count(f->st, "grep=mismatches"), 1);
+	assert_int_equal(store_query_page(f->st, "grep=Mismatches", 0, 10,
+	    &rows, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].id, a);
+	store_row_release(&rows[0]);
+	free(rows);
+	/* and of a recorded log */
+	rec.verdict = "fail";
+	rec.log = "cand.sv:7: error: Unknown module type: dff_sync";
+	assert_int_equal(store_recorded_add(f->st, c, &rec, &err), 0);
+	assert_int_equal(count(f->st, "grep=dff_sync"), 1);
+
+	/* identifiers with underscores stay whole */
+	assert_int_equal(count(f->st, "grep=__syncthreads"), 1);
+	assert_int_equal(count(f->st, "grep=syncthreads"), 0);
+	assert_int_equal(count(f->st, "grep=count_0"), 1);
+	assert_int_equal(count(f->st, "grep=count"), 0);
+	assert_int_equal(count(f->st, "grep=count_0 model=n"), 0);
+
+	/* query syntax in the text is plain text */
+	assert_int_equal(count(f->st, "grep=\"count_0 <= count_0\""), 1);
+	assert_int_equal(count(f->st, "grep=\"always @(posedge\""), 1);
+	assert_int_equal(count(f->st, "grep=(posedge"), 1);
+	assert_int_equal(count(f->st, "grep=x[0]"), 1);
+	assert_int_equal(count(f->st, "grep=<="), 0);
+	assert_int_equal(count(f->st, "grep=-x"), 1);
+	assert_int_equal(count(f->st, "grep=\"say \"\"hi\"\"\""), 1);
+	assert_int_equal(count(f->st, "grep=NOT"), 0);
+
+	/* the task's spec: every candidate of the task */
+	assert_int_equal(count(f->st, "grep=wire"), 3);
+	assert_int_equal(count(f->st, "grep=wire task=local/gpu"), 2);
+	assert_int_equal(count(f->st, "grep!=__syncthreads"), 2);
+
+	/* kept across a reopen; a bad predicate is an error */
+	reopen(f);
+	assert_int_equal(count(f->st, "grep=__global__"), 1);
+	assert_int_equal(store_query_count(f->st, "grep=", &n, &err), -1);
+	assert_non_null(strstr(err.msg, "grep"));
+	free(a);
+	free(b);
+	free(c);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -1196,6 +1357,8 @@ main(void)
 		FX_TEST(test_store_query_each_visits_in_order_and_stops),
 		FX_TEST(test_store_run_round_trip),
 		FX_TEST(test_store_rollback_discards_batch),
+		FX_TEST(test_store_stats_counts_by_group),
+		FX_TEST(test_store_grep_full_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,349 @@
+/*
+ * pane_stats.c - `s`, the statistics sheet: the error analysis of the
+ * queue's filter as a table, one row per group (benchmark, model, domain
+ * or env; Tab cycles) and a last row for all, one column per failure
+ * category and per verdict, each cell a count with its share of the row.
+ * The counting is the store's (store_stats, one GROUP BY, as `assay
+ * stats`); this file only folds its cells into columns, draws them and
+ * turns the cell under the cursor into a queue filter (Enter).
+ *
+ * A cell's filter selects exactly the candidates it counts: a pass
+ * counts as pass whatever its label; otherwise a category wins over the
+ * verdict; env-error, task-defect and never run count as such only
+ * without a category.  What is left (a failure without a category,
+ * skipped) is "other", which no single filter names.
+ */
+#include "pane.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const stats_by[] = { "benchmark", "model", "domain",
+    "env" };
+#define STATS_NBY	(sizeof stats_by / sizeof stats_by[0])
+
+static const struct {
+	const char	*head;		/* column heading */
+	const char	*name;		/* for the cursor line */
+	const char	*filter;	/* what Enter adds, NULL: none */
+} stats_cols[WB_STATS_NCOLS] = {
+	{ "comp", "compile", "category=compile verdict!=pass" },
+	{ "api", "api", "category=api verdict!=pass" },
+	{ "func", "functional", "category=functional verdict!=pass" },
+	{ "fmt", "format", "category=format verdict!=pass" },
+	{ "perf", "performance", "category=performance verdict!=pass" },
+	{ "pass", "pass", "verdict=pass" },
+	{ "enverr", "env-error", "verdict=env-error category=none" },
+	{ "defect", "task-defect", "verdict=task-defect category=none" },
+	{ "unver", "unverified", "verdict=none category=none" },
+	{ "other", "other", NULL },
+};
+
+/* The column of a counted cell (see the file comment). */
+static int
+stats_col(const char *verdict, const char *category)
+{
+	if (verdict != NULL && strcmp(verdict, "pass") == 0)
+		return 5;
+	if (category != NULL) {
+		for (int c = 0; c < 5; c++)
+			if (strcmp(category, stats_cols[c].name) == 0)
+				return c;
+		return 9;
+	}
+	if (verdict == NULL)
+		return 8;
+	if (strcmp(verdict, "env-error") == 0)
+		return 6;
+	if (strcmp(verdict, "task-defect") == 0)
+		return 7;
+	return 9;
+}
+
+void
+stats_release(struct wb_stats *s)
+{
+	for (size_t i = 0; i < s->ngroups; i++)
+		free(s->groups[i]);
+	free(s->groups);
+	free(s->cells);
+	s->groups = NULL;
+	s->cells = NULL;
+	s->ngroups = 0;
+}
+
+/* Read the cells for the current filter and grouping. 0 or -1. */
+static int
+stats_load(struct wb *wb)
+{
+	struct wb_stats *s = &wb->stats;
+	struct store_stat *v;
+	struct err err;
+	size_t n;
+
+	stats_release(s);
+	if (store_stats(wb->st, wb->filter, stats_by[s->by], &v, &n,
+	    &err) < 0) {
+		wb_msg(wb, 1, "stats: %s", err.msg);
+		return -1;
+	}
+	/* cells come ordered by group: one row per run of equal groups */
+	for (size_t i = 0; i < n; i++) {
+		size_t r = s->ngroups;
+		int c = stats_col(v[i].verdict, v[i].category);
+
+		if (r == 0 || strcmp(s->groups[r - 1], v[i].group) != 0) {
+			s->groups = xreallocarray(s->groups, r + 1,
+			    sizeof *s->groups);
+			s->cells = xreallocarray(s->cells, r + 1,
+			    sizeof *s->cells);
+			s->groups[r] = xstrdup(v[i].group);
+			memset(s->cells[r], 0, sizeof s->cells[r]);
+			s->ngroups++;
+			r++;
+		}
+		s->cells[r - 1][c] += v[i].count;
+		s->cells[r - 1][WB_STATS_NCOLS] += v[i].count;
+		store_stat_release(&v[i]);
+	}
+	free(v);
+	/* the last row: every group together */
+	s->groups = xreallocarray(s->groups, s->ngroups + 1,
+	    sizeof *s->groups);
+	s->cells = xreallocarray(s->cells, s->ngroups + 1, sizeof *s->cells);
+	s->groups[s->ngroups] = xstrdup("all");
+	memset(s->cells[s->ngroups], 0, sizeof s->cells[s->ngroups]);
+	for (size_t r = 0; r < s->ngroups; r++)
+		for (int c = 0; c <= WB_STATS_NCOLS; c++)
+			s->cells[s->ngroups][c] += s->cells[r][c];
+	s->ngroups++;
+	if (s->row >= s->ngroups)
+		s->row = s->ngroups - 1;
+	return 0;
+}
+
+void
+stats_open(struct wb *wb)
+{
+	wb->stats.row = 0;
+	wb->stats.col = 0;
+	if (stats_load(wb) < 0)
+		return;
+	wb->stats.open = 1;
+	wb->stats_pane.scroll = 0;
+}
+
+/* A group value as a filter value: quoted when it holds a blank. */
+static char *
+stats_value(const char *v)
+{
+	struct buf b = BUF_INIT;
+
+	if (*v != '\0' && strpbrk(v, " \t\"") == NULL)
+		return xstrdup(v);
+	buf_addc(&b, '"');
+	for (; *v != '\0'; v++) {
+		if (*v == '"')
+			buf_addc(&b, '"');
+		buf_addc(&b, *v);
+	}
+	buf_addc(&b, '"');
+	return buf_detach(&b, NULL);
+}
+
+/* The filter Enter sets for the cell under the cursor: new string, or
+ * NULL when the cell has none. */
+static char *
+stats_cell_filter(const struct wb *wb)
+{
+	const struct wb_stats *s = &wb->stats;
+	const char *cell = stats_cols[s->col].filter;
+	char *val, *f;
+
+	if (cell == NULL)
+		return NULL;
+	if (s->row + 1 == s->ngroups)	/* all */
+		return xasprintf("%s%s%s", wb->filter ? wb->filter : "",
+		    wb->filter ? " " : "", cell);
+	val = stats_value(s->groups[s->row]);
+	f = xasprintf("%s%s%s=%s %s", wb->filter ? wb->filter : "",
+	    wb->filter ? " " : "", stats_by[s->by], val, cell);
+	free(val);
+	return f;
+}
+
+static void
+stats_drill(struct wb *wb)
+{
+	char *f = stats_cell_filter(wb);
+
+	if (f == NULL) {
+		wb_msg(wb, 1, "no filter names the other column (failures "
+		    "without a category, skipped)");
+		return;
+	}
+	if (wb_set_filter(wb, f) == 0)
+		wb->stats.open = 0;
+	free(f);
+}
+
+void
+stats_key(struct wb *wb, int key, enum action a)
+{
+	struct wb_stats *s = &wb->stats;
+	struct pane *p = &wb->stats_pane;
+	size_t page = p->rows > 4 ? (size_t)p->rows - 4 : 1;
+
+	if (a == ACTION_QUIT || a == ACTION_STATS || key == KEYMAP_KEY_ESC) {
+		s->open = 0;
+		return;
+	}
+	if (key == 'h' || key == KEYMAP_KEY_LEFT) {
+		if (s->col > 0)
+			s->col--;
+		return;
+	}
+	if (key == 'l' || key == KEYMAP_KEY_RIGHT) {
+		if (s->col + 1 < WB_STATS_NCOLS)
+			s->col++;
+		return;
+	}
+	switch (a) {
+	case ACTION_MOVE_DOWN:
+		if (s->row + 1 < s->ngroups)
+			s->row++;
+		break;
+	case ACTION_MOVE_UP:
+		if (s->row > 0)
+			s->row--;
+		break;
+	case ACTION_PAGE_DOWN:
+		s->row = s->row + page < s->ngroups ? s->row + page :
+		    s->ngroups - 1;
+		break;
+	case ACTION_PAGE_UP:
+		s->row = s->row > page ? s->row - page : 0;
+		break;
+	case ACTION_MOVE_FIRST:
+		s->row = 0;
+		break;
+	case ACTION_MOVE_LAST:
+		s->row = s->ngroups > 0 ? s->ngroups - 1 : 0;
+		break;
+	case ACTION_NEXT_PANE:
+	case ACTION_PREV_PANE:
+		s->by = (int)(((size_t)s->by + (a == ACTION_NEXT_PANE ? 1 :
+		    STATS_NBY - 1)) % STATS_NBY);
+		s->row = 0;
+		if (stats_load(wb) < 0)
+			s->open = 0;
+		break;
+	case ACTION_ENTER:
+		stats_drill(wb);
+		break;
+	case ACTION_REDRAW:
+		if (stats_load(wb) < 0)
+			s->open = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* "143 82%", or the count alone where the column is narrow. */
+static void
+stats_cell_text(size_t count, size_t total, int w, char *buf, size_t n)
+{
+	int pct = total > 0 ? (int)((200 * count + total) / (2 * total)) : 0;
+
+	if (count == 0)
+		snprintf(buf, n, "%*s", w, "-");
+	else if (w >= 9)
+		snprintf(buf, n, "%*zu %3d%%", w - 5, count, pct);
+	else
+		snprintf(buf, n, "%*zu", w, count);
+}
+
+static void
+stats_draw(struct pane *p, WINDOW *win)
+{
+	struct wb *wb = p->wb;
+	struct wb_stats *s = &wb->stats;
+	int gw = p->cols >= 140 ? 24 : p->cols >= 110 ? 16 : 10;
+	int cw = (p->cols - gw - 1) / (WB_STATS_NCOLS + 1);
+	int body = p->rows - 3;	/* header, table, blank, cursor line */
+	char buf[128], *f;
+	int x, y;
+	size_t row_total;
+
+	if (cw > 12)
+		cw = 12;
+	if (cw < 5)
+		cw = 5;
+	snprintf(buf, sizeof buf, "%-*.*s", gw, gw, stats_by[s->by]);
+	x = pane_puts(win, 0, 0, gw, buf, theme_attr(THEME_HEADER)) + 1;
+	for (int c = 0; c <= WB_STATS_NCOLS; c++) {
+		/* cut to leave a blank between narrow columns */
+		snprintf(buf, sizeof buf, "%*.*s", cw, cw - 1,
+		    c < WB_STATS_NCOLS ? stats_cols[c].head : "all");
+		x += pane_puts(win, 0, x, cw, buf, theme_attr(THEME_HEADER));
+	}
+	if (body < 1)
+		body = 1;
+	/* keep the cursor row on screen */
+	if ((int)s->row < p->scroll)
+		p->scroll = (int)s->row;
+	if ((int)s->row >= p->scroll + body)
+		p->scroll = (int)s->row - body + 1;
+	for (y = 0; y < body && (size_t)(p->scroll + y) < s->ngroups; y++) {
+		size_t r = (size_t)(p->scroll + y);
+		int last = r + 1 == s->ngroups;
+		attr_t base = theme_attr(last ? THEME_HEADER : THEME_NORMAL);
+
+		pane_cut(s->groups[r], gw, buf, sizeof buf);
+		x = pane_puts(win, y + 1, 0, gw, buf, base);
+		x = gw + 1;
+		for (int c = 0; c <= WB_STATS_NCOLS; c++) {
+			int cur = r == s->row && c == (int)s->col;
+
+			stats_cell_text(s->cells[r][c],
+			    s->cells[r][WB_STATS_NCOLS], cw, buf, sizeof buf);
+			pane_puts(win, y + 1, x, cw, buf, cur ?
+			    theme_attr(THEME_CURSOR) : c == WB_STATS_NCOLS ?
+			    theme_attr(THEME_DIM) : base);
+			x += cw;
+		}
+	}
+	if (s->ngroups == 0)
+		return;
+	/* the cursor cell in words, and what Enter does */
+	row_total = s->cells[s->row][WB_STATS_NCOLS];
+	f = stats_cell_filter(wb);
+	snprintf(buf, sizeof buf, "%s \xc2\xb7 %s: %zu of %zu (%.1f%%)",
+	    s->groups[s->row], stats_cols[s->col].name,
+	    s->cells[s->row][s->col], row_total, row_total > 0 ? 100.0 *
+	    (double)s->cells[s->row][s->col] / (double)row_total : 0.0);
+	pane_puts(win, p->rows - 2, 0, p->cols, buf, theme_attr(THEME_NORMAL));
+	if (f != NULL) {
+		char *t = xasprintf("Enter: %s", f);
+
+		pane_puts(win, p->rows - 1, 0, p->cols, t, theme_attr(
+		    THEME_DIM));
+		free(t);
+		free(f);
+	}
+}
+
+static void
+stats_title(struct pane *p, char *buf, size_t n)
+{
+	snprintf(buf, n, "hjkl move \xc2\xb7 Tab groups \xc2\xb7 Enter filters"
+	    "%s", p->cols >= 90 ? " \xc2\xb7 q or Esc closes" : "");
+}
+
+const struct pane_ops pane_stats_ops = {
+	.name = "stats",
+	.draw = stats_draw,
+	.title = stats_title,
+};

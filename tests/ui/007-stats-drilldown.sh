@@ -1,0 +1,88 @@
+# 007-stats-drilldown.sh - the statistics sheet (issue 3 item 7, issue 5
+# item 5): `s` on imported and verified real data shows the error
+# analysis per benchmark, hjkl move a cell cursor, Tab groups by model,
+# and Enter on a cell sets the queue filter to that group and cell, with
+# exactly the candidates the cell counted.
+. "$(dirname "$0")/lib.sh"
+command -v iverilog >/dev/null 2>&1 || skip "iverilog is not installed"
+
+"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
+    >/dev/null || fail "import rtlfixer"
+IDS=$("$ASSAY" --db "$DB" list --json | head -n 24 | json_field id)
+# shellcheck disable=SC2086
+"$ASSAY" --db "$DB" verify --jobs 4 --quiet $IDS >/dev/null 2>&1
+n_of() { "$ASSAY" --db "$DB" list --json --where "$1" | wc -l; }
+NCOMP=$(n_of "benchmark=rtlfixer category=compile verdict!=pass")
+NPASS=$(n_of "verdict=pass")
+NUNV=$(n_of "verdict=none category=none")
+[ "$NCOMP" -ge 2 ] || fail "need compile failures, have $NCOMP"
+[ "$NPASS" -ge 1 ] || fail "need a pass, have $NPASS"
+
+start 120 32
+wait_for "1/174"
+keys s
+wait_for " stats "
+screen | grep -q "benchmark .* comp .* pass .* unver" ||
+    fail "the sheet has no header"
+wait_for "rtlfixer · compile: $NCOMP of 174"
+screen | grep -E -q "│rtlfixer +$NCOMP " || fail "no rtlfixer row"
+ok "s shows the error analysis, cursor on rtlfixer compile"
+
+# h at the first column stays; l l l l l: pass; l l l: unverified
+keys h l l
+wait_for "rtlfixer · functional:"
+keys h h
+wait_for "rtlfixer · compile: $NCOMP of 174"
+keys j
+wait_for "all · compile: $NCOMP of 174"
+keys k
+wait_for "rtlfixer · compile:"
+ok "h/j/k/l move the cell cursor"
+
+# Tab groups by model, BTab back
+keys Tab
+wait_for "Enter: model="
+keys BTab
+wait_for "Enter: benchmark=rtlfixer category=compile verdict!=pass"
+
+keys Enter
+wait_for " 1/$NCOMP "
+wait_gone " stats "
+screen | tail -n 1 | grep -F -q \
+    "benchmark=rtlfixer category=compile verdict!=pass" ||
+    fail "the status bar does not show the cell's filter"
+ok "Enter filters the queue to the $NCOMP compile failures"
+
+# from the whole queue: the all row, pass and unverified columns
+command_line "filter"
+wait_for " 1/174 "
+keys s
+wait_for " stats "
+keys j l l l l l
+wait_for "all · pass: $NPASS of 174"
+keys Enter
+wait_for " 1/$NPASS "
+screen | tail -n 1 | grep -F -q " verdict=pass " || fail "no verdict=pass"
+command_line "filter"
+wait_for " 1/174 "
+keys s
+wait_for " stats "
+keys j l l l l l l l l
+wait_for "all · unverified: $NUNV of 174"
+keys Enter
+wait_for " 1/$NUNV "
+ok "pass ($NPASS) and unverified ($NUNV) cells drill down"
+
+# q and Esc close the sheet without changing the filter
+keys s
+wait_for " stats "
+keys Escape
+wait_gone " stats "
+keys s
+wait_for " stats "
+keys q
+wait_gone " stats "
+wait_for " 1/$NUNV "
+keys q
+wait_for "ASSAY-EXIT 0"
+ok "q and Esc close the sheet"
