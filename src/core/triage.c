@@ -161,6 +161,81 @@ triage_format(const char *code, size_t len, const char *lang, int compiled,
 	return NULL;
 }
 
+/* Is the word at p, of length n, assigned here ("x =", "x <=",
+ * "assign x") rather than compared ("x ==", "x <= y" in an if)? */
+static int
+drives(const char *line, size_t len, const char *p, size_t n)
+{
+	const char *q = p + n, *end = line + len, *s = line;
+
+
+	while (s < p && (*s == ' ' || *s == '\t'))
+		s++;
+	if (end - s >= 6 && memcmp(s, "assign", 6) == 0) {
+		/* "assign x = ...": only the target is driven. */
+		for (s += 6; s < p && (*s == ' ' || *s == '\t'); s++)
+			;
+		return s == p;
+	}
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (q < end && *q == '[') {		/* x[3] <= ... */
+		while (q < end && *q != ']')
+			q++;
+		if (q < end)
+			q++;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+	}
+	if (q < end && *q == '=' && (q + 1 >= end || q[1] != '='))
+		return 1;
+	/* "x <=" starting a statement is a non-blocking assignment; after
+	 * "if (" or an operator it is a comparison. */
+	if (q + 1 >= end || q[0] != '<' || q[1] != '=')
+		return 0;
+	for (q = p; q > line && (q[-1] == ' ' || q[-1] == '\t'); q--)
+		;
+	return q == line || q[-1] == ';' || q[-1] == ')' || q[-1] == ':' ||
+	    (q - line >= 5 && memcmp(q - 5, "begin", 5) == 0) ||
+	    (q - line >= 4 && memcmp(q - 4, "else", 4) == 0);
+}
+
+int
+triage_output_line(const char *code, size_t len, const char *evidence)
+{
+	const char *name = strstr(evidence, "Output '"), *q, *p, *end;
+	char word[128];
+	int n = 0, decl = 0, drive = 0;
+	size_t wl;
+
+	if (name == NULL)
+		return 0;
+	name += 8;
+	q = strchr(name, '\'');
+	if (q == NULL || (size_t)(q - name) >= sizeof word || q == name)
+		return 0;
+	wl = (size_t)(q - name);
+	memcpy(word, name, wl);
+	word[wl] = '\0';
+	for (p = code, end = code + len; p < end; p += line_len(p, end) + 1) {
+		size_t l = line_len(p, end);
+
+		n++;
+		for (const char *w = p; w + wl <= p + l; w++) {
+			if (memcmp(w, word, wl) != 0 || (w > p && is_ident(w[-1])) ||
+			    (w + wl < p + l && is_ident(w[wl])))
+				continue;
+			if (drives(p, l, w, wl)) {
+				drive = n;	/* the last one drives it */
+				break;
+			}
+			if (decl == 0)
+				decl = n;
+		}
+	}
+	return drive != 0 ? drive : decl;
+}
+
 void
 triage_apply(const char *env, const struct candidate *c, struct run *r)
 {
@@ -217,6 +292,12 @@ triage_apply(const char *env, const struct candidate *c, struct run *r)
 			}
 		}
 	}
+	/* A mismatch names the output that differs: point to the code that
+	 * drives it. */
+	if (r->evidence_line == 0 && r->subcategory != NULL &&
+	    strcmp(r->subcategory, "mismatch") == 0 && r->evidence != NULL)
+		r->evidence_line = triage_output_line(c->code, c->code_len,
+		    r->evidence);
 	/* Otherwise the evidence points where the first candidate
 	 * diagnostic does. */
 	if (r->evidence_line == 0)

@@ -49,4 +49,12 @@ void	triage_apply(const char *env, const struct candidate *c, struct run *r);
 const char *triage_format(const char *code, size_t len, const char *lang,
 	    int compiled, int *line);
 
+/*
+ * The candidate line that drives the output a mismatch names: evidence
+ * holds "Hint: Output 'NAME' has N mismatches ..." (VerilogEval's
+ * testbenches); the last line assigning NAME, else the first that
+ * mentions it (its declaration).  0 when there is none.
+ */
+int	triage_output_line(const char *code, size_t len, const char *evidence);
+
 #endif

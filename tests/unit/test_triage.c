@@ -203,6 +203,34 @@ test_triage_leaves_passes_and_env_errors(void **state)
 	candidate_release(&c);
 }
 
+static void
+test_triage_mismatch_points_to_the_driving_line(void **state)
+{
+	/* A real RTLFixer shape: the output is declared, then driven. */
+	const char *code = "module top_module (\n"
+	    "\tinput clk,\n"
+	    "\tinput [7:0] d,\n"
+	    "\toutput reg [7:0] q\n"
+	    ");\n"
+	    "\talways @(posedge clk)\n"
+	    "\t\tif (q <= 8'd3) q <= d;\n"
+	    "endmodule\n";
+	const char *wire = "module m(input a, output y, output z);\n"
+	    "  assign z = a;\n"
+	    "  assign y = ~a;\nendmodule\n";
+	const char *ev = "Hint: Output 'q' has 86 mismatches. First mismatch"
+	    " occurred at time 5.";
+
+	(void)state;
+	assert_int_equal(triage_output_line(code, strlen(code), ev), 7);
+	assert_int_equal(triage_output_line(wire, strlen(wire),
+	    "Hint: Output 'y' has 3 mismatches."), 3);
+	/* Only declared: the declaration. */
+	assert_int_equal(triage_output_line(wire, strlen(wire),
+	    "Hint: Output 'a' has 1 mismatches."), 1);
+	assert_int_equal(triage_output_line(wire, strlen(wire), "no hint"), 0);
+}
+
 int
 main(void)
 {
@@ -215,6 +243,7 @@ main(void)
 		cmocka_unit_test(test_triage_warning_outside_candidate_explains_nothing),
 		cmocka_unit_test(test_triage_every_rule_maps_its_real_line),
 		cmocka_unit_test(test_triage_leaves_passes_and_env_errors),
+		cmocka_unit_test(test_triage_mismatch_points_to_the_driving_line),
 	};
 
 	return cmocka_run_group_tests_name("triage", tests, NULL, NULL);
