@@ -36,6 +36,10 @@ code_evidence(const struct wb_cur *c)
 	if (!c->has_run || c->run.verdict == NULL ||
 	    strcmp(c->run.verdict, "pass") == 0)
 		return NULL;
+	/* Triage's cause, and the candidate line it points to, first. */
+	if (c->run.evidence_line > 0 && c->run.evidence != NULL)
+		return xasprintf("line %d: %s", c->run.evidence_line,
+		    c->run.evidence);
 	for (size_t i = 0; i < c->run.ndiags; i++) {
 		const struct diag *d = &c->run.diags[i];
 
@@ -139,8 +143,15 @@ code_draw(struct pane *p, WINDOW *win)
 			break;
 		d = diag_on(c, (int)line + 1);
 		snprintf(num, sizeof num, "%*zu", nw, line + 1);
-		pane_puts(win, y, 0, nw, num, theme_attr(d != NULL &&
-		    !is_warning(d) ? THEME_EVIDENCE : THEME_LINENR));
+		/* The evidence line's number stands out even without a
+		 * diagnostic on it (a mismatch points at the driving code). */
+		pane_puts(win, y, 0, nw, num, theme_attr((d != NULL &&
+		    !is_warning(d)) || (c->has_run && c->run.evidence_line ==
+		    (int)line + 1) ? THEME_EVIDENCE : THEME_LINENR));
+		if (d == NULL && c->has_run && c->run.evidence_line ==
+		    (int)line + 1)
+			pane_puts(win, y, nw, 1, ">",
+			    theme_attr(THEME_EVIDENCE));
 		if (d != NULL)
 			pane_puts(win, y, nw, 1, is_warning(d) ? "W" : "E",
 			    theme_attr(is_warning(d) ? THEME_GUTTER_WARN :
