@@ -627,9 +627,11 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 	static const struct option lo[] = {
 		{ "where", required_argument, NULL, 'w' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "view", required_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct list_ctx c = { 0 };
+	const char *view = NULL;
 	struct buf where = BUF_INIT;
 	struct store *st;
 	struct err err;
@@ -643,6 +645,8 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 			where_add(&where, optarg);
 		else if (ch == 'j')
 			c.json = 1;
+		else if (ch == 'v')
+			view = optarg;
 		else
 			return usage_error("list", "bad option%s", "");
 	}
@@ -651,6 +655,30 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 		    argv[optind]);
 	if (open_store(g, &st) < 0)
 		return 2;
+	if (view != NULL) {
+		/* the saved filter first; --where narrows it */
+		char *vf = NULL;
+		struct buf w = BUF_INIT;
+
+		rc = store_view_get(st, view, &vf, &err);
+		if (rc != 0) {
+			if (rc == 1)
+				fprintf(stderr, "assay list: no view %s\n",
+				    view);
+			else
+				fprintf(stderr, "assay list: %s\n", err.msg);
+			buf_release(&where);
+			store_close(st);
+			return 2;
+		}
+		if (*vf != '\0')
+			where_add(&w, vf);
+		if (where.len > 0)
+			where_add(&w, buf_str(&where));
+		buf_release(&where);
+		where = w;
+		free(vf);
+	}
 	if (store_query_count(st, WHERE(where), &c.n, &err) < 0) {
 		fprintf(stderr, "assay list: %s\n", err.msg);
 		buf_release(&where);
@@ -717,8 +745,9 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 	struct run *runs = NULL;
 	struct recorded *recs = NULL;
 	struct store_event *evs = NULL;
+	struct store_note *notes = NULL;
 	struct store_decision d;
-	size_t nruns = 0, nrecs = 0, nevs = 0, idx;
+	size_t nruns = 0, nrecs = 0, nevs = 0, nnotes = 0, idx;
 	struct store_row *row = NULL;
 	size_t nrow = 0;
 	struct store *st;
@@ -748,6 +777,7 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 	    store_run_list(st, id, &runs, &nruns, &err) < 0 ||
 	    store_recorded_list(st, id, &recs, &nrecs, &err) < 0 ||
 	    store_event_list(st, id, &evs, &nevs, &err) < 0 ||
+	    store_note_list(st, id, &notes, &nnotes, &err) < 0 ||
 	    store_decision_get(st, id, &d, &err) < 0) {
 		fprintf(stderr, "assay show: %s\n", err.msg);
 		store_close(st);
@@ -801,6 +831,12 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 			    (json_int_t)evs[i].at, "who", evs[i].who, "action",
 			    evs[i].action, "detail", jstr_or_null(evs[i].detail)));
 		json_object_set_new(o, "events", a);
+		a = json_array();
+		for (size_t i = 0; i < nnotes; i++)
+			json_array_append_new(a, json_pack("{s:s, s:s, s:I}",
+			    "text", notes[i].text, "by", notes[i].by, "at",
+			    (json_int_t)notes[i].at));
+		json_object_set_new(o, "notes", a);
 		print_json(o);
 	} else {
 		printf("candidate %s  task %s  (%s, %s)\n", c.id, t.id,
@@ -816,7 +852,11 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 			    d.subcategory != NULL ? "/" : "",
 			    d.subcategory != NULL ? d.subcategory : "",
 			    d.label_by);
-		printf("\n\n--- code ---\n%.*s%s", (int)c.code_len, c.code,
+		printf("\n");
+		for (size_t i = 0; i < nnotes; i++)
+			printf("note      %s (%s)\n", notes[i].text,
+			    notes[i].by);
+		printf("\n--- code ---\n%.*s%s", (int)c.code_len, c.code,
 		    c.code_len > 0 && c.code[c.code_len - 1] != '\n' ? "\n" : "");
 		for (size_t i = 0; i < nrecs; i++)
 			printf("\n--- recorded: %s %s ---\n%s\n",
@@ -864,6 +904,9 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 	for (size_t i = 0; i < nevs; i++)
 		store_event_release(&evs[i]);
 	free(evs);
+	for (size_t i = 0; i < nnotes; i++)
+		store_note_release(&notes[i]);
+	free(notes);
 	for (size_t i = 0; i < nrow; i++)
 		store_row_release(&row[i]);
 	free(row);
@@ -1478,7 +1521,7 @@ static const struct cmd cmds[] = {
 	  "                     run's), each with a reproduce.sh\n"
 	  "  --no-sandbox       run without bubblewrap (limits still apply)\n"
 	  "  --quiet, -q        no progress lines", cmd_verify },
-	{ "list", "list [--where FILTER] [--json]",
+	{ "list", "list [--where FILTER] [--view NAME] [--json]",
 	  "List candidates.  FILTER: space-separated key=value, key!=value or\n"
 	  "key~text over id task benchmark domain origin model kind lang env\n"
 	  "verdict stage category subcategory status source parent;\n"
@@ -1486,11 +1529,13 @@ static const struct cmd cmds[] = {
 	  "full-text search: candidates whose code, run or recorded logs or\n"
 	  "task spec hold TEXT as a phrase (grep=__syncthreads,\n"
 	  "grep=\"a <= b\": quote a value with blanks, double inner quotes).\n"
+	  "--view NAME starts from the filter saved as NAME (:save NAME in\n"
+	  "the workbench); --where narrows it.\n"
 	  "--json prints one JSON object per line.", cmd_list },
 	{ "show", "show ID [--json]",
 	  "Show a candidate: task, code, recorded results, every run with its\n"
 	  "diagnostics, log and the command that reproduces it, labels, review\n"
-	  "and events.", cmd_show },
+	  "notes and events.", cmd_show },
 	{ "label", "label ID CATEGORY [--sub TEXT] [--note TEXT]",
 	  "Label a candidate with one of the five failure categories:\n"
 	  "compile api functional format performance.", cmd_label },

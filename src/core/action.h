@@ -55,6 +55,10 @@
 	    "Reject the candidate, then advance") \
 	ACTION(FLAG, "flag", \
 	    "Flag the candidate for repair, then advance") \
+	ACTION(MARK, "mark", \
+	    "Mark the candidate for :label :review :note, then advance") \
+	ACTION(NOTE, "note", \
+	    "Add a note to the candidate (opens :note)") \
 	ACTION(UNDO, "undo", \
 	    "Undo the last label or review") \
 	ACTION(REDO, "redo", \
@@ -70,7 +74,7 @@
 	ACTION(STATS, "stats", \
 	    "Statistics sheet: categories per group; Enter filters to a cell") \
 	ACTION(PROMPT, "prompt", \
-	    "Command line: filter EXPR, grep TEXT, bind KEY ACTION, actions") \
+	    "Command line: filter grep label review note save view, actions") \
 	ACTION(HELP, "help", \
 	    "Show the keys of the live keymap") \
 	ACTION(REDRAW, "redraw", \

@@ -89,6 +89,8 @@ static const struct {
 	{ "a", ACTION_ACCEPT },
 	{ "r", ACTION_REJECT },
 	{ "f", ACTION_FLAG },
+	{ "Space", ACTION_MARK },
+	{ "m", ACTION_NOTE },
 	{ "u", ACTION_UNDO },
 	{ "C-r", ACTION_REDO },
 	{ "c", ACTION_COMMIT },

@@ -24,6 +24,7 @@ struct store {
 	sqlite3	*db;
 	int	 in_tx;		/* an explicit store_begin() is open */
 	int	 readonly;	/* the file cannot be written: reads only */
+	int64_t	 batch;		/* journal batch of new events; 0: none */
 };
 
 /*
@@ -175,6 +176,27 @@ static const char *const migrations[] = {
 	"  FROM run r JOIN candidate c ON c.id = r.cand_id;"
 	"INSERT INTO search(body, seq) SELECT r.log, c.seq FROM recorded r"
 	"  JOIN candidate c ON c.id = r.cand_id WHERE r.log IS NOT NULL;",
+	/*
+	 * 3 -> 4: bulk decisions share a journal batch, so that one undo
+	 * takes them all back; free notes on a candidate (journalled, they
+	 * leave label and review alone); saved views (a named filter).
+	 */
+	"ALTER TABLE event ADD COLUMN batch INTEGER;"
+	"CREATE INDEX event_batch ON event(batch);"
+	"CREATE TABLE note ("
+	"  id      INTEGER PRIMARY KEY,"
+	"  cand_id TEXT NOT NULL REFERENCES candidate(id),"
+	"  text    TEXT NOT NULL,"
+	"  by      TEXT NOT NULL,"
+	"  at      INTEGER NOT NULL"
+	");"
+	"CREATE INDEX note_cand ON note(cand_id);"
+	"CREATE TABLE view ("
+	"  name    TEXT PRIMARY KEY,"
+	"  filter  TEXT NOT NULL,"
+	"  by      TEXT NOT NULL,"
+	"  at      INTEGER NOT NULL"
+	");",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1007,9 +1029,11 @@ event_insert(struct store *st, const char *who, const char *action,
 	sqlite3_stmt *s;
 
 	if (prepare(st, &s, "INSERT INTO event(at, who, action, cand_id, field,"
-	    " before, after, target, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
-	    " ?8, ?9)", err) < 0)
+	    " before, after, target, detail, batch) VALUES (?1, ?2, ?3, ?4, ?5,"
+	    " ?6, ?7, ?8, ?9, ?10)", err) < 0)
 		return -1;
+	if (st->batch != 0)
+		sqlite3_bind_int64(s, 10, st->batch);
 	sqlite3_bind_int64(s, 1, now_s());
 	bind_text(s, 2, who);
 	bind_text(s, 3, action);
@@ -1107,7 +1131,7 @@ store_review_set(struct store *st, const char *cand_id, const char *status,
 
 /* A journal row as undo/redo see it. */
 struct jrow {
-	int64_t	 id, before, after, target;
+	int64_t	 id, before, after, target, batch;
 	char	 action[16], field[16], cand_id[128], detail[128];
 };
 
@@ -1120,7 +1144,8 @@ jrow_get(struct store *st, int64_t id, struct jrow *j, struct err *err)
 	memset(j, 0, sizeof *j);
 	if (prepare(st, &s, "SELECT id, action, coalesce(field, ''),"
 	    " coalesce(cand_id, ''), coalesce(before, 0), coalesce(after, 0),"
-	    " coalesce(target, 0), coalesce(detail, '') FROM event WHERE id = ?1",
+	    " coalesce(target, 0), coalesce(detail, ''), coalesce(batch, 0)"
+	    " FROM event WHERE id = ?1",
 	    err) < 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
@@ -1138,6 +1163,7 @@ jrow_get(struct store *st, int64_t id, struct jrow *j, struct err *err)
 		j->target = sqlite3_column_int64(s, 6);
 		snprintf(j->detail, sizeof j->detail, "%s",
 		    sqlite3_column_text(s, 7));
+		j->batch = sqlite3_column_int64(s, 8);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW)
@@ -1204,12 +1230,47 @@ journal_target(struct store *st, int redo, int64_t *found, struct err *err)
 	return 0;
 }
 
+/*
+ * Undo or redo one journal step: the event id found by journal_target.
+ * Caller holds the transaction; the new event joins st->batch.
+ */
+static int
+undo_redo_one(struct store *st, int redo, int64_t id, const char *by,
+    struct jrow *d, struct err *err)
+{
+	struct jrow t;
+	int64_t val;
+
+	if (jrow_get(st, id, &t, err) < 0)
+		return -1;
+	if (redo) {
+		/* t is an undo; d is the decision it undid. */
+		if (jrow_get(st, t.target, d, err) < 0)
+			return -1;
+		val = d->after;
+	} else {
+		*d = t;
+		val = d->before;
+	}
+	d->batch = t.batch;
+	if (set_pointer(st, d->cand_id, d->field, val, err) < 0 ||
+	    event_insert(st, by, redo ? "redo" : "undo", d->cand_id, d->field,
+	    redo ? d->before : d->after, val, id, d->detail, err) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Undo or redo the newest step; when it belongs to a batch (a bulk
+ * decision), every step of that batch goes with it, in one transaction.
+ */
 static int
 undo_redo(struct store *st, int redo, const char *by, char *what, size_t n,
     struct err *err)
 {
-	struct jrow t, d;
-	int64_t id, val;
+	struct jrow d, first;
+	int64_t id, batch;
+	size_t count = 0;
 
 	if (store_begin(st, err) < 0)
 		return -1;
@@ -1222,27 +1283,36 @@ undo_redo(struct store *st, int redo, const char *by, char *what, size_t n,
 			    "undo");
 		return 1;
 	}
-	if (jrow_get(st, id, &t, err) < 0)
+	if (jrow_get(st, id, &first, err) < 0)
 		goto fail;
-	if (redo) {
-		/* t is an undo; d is the decision it undid. */
-		if (jrow_get(st, t.target, &d, err) < 0)
+	batch = first.batch;
+	st->batch = batch;
+	for (;;) {
+		if (undo_redo_one(st, redo, id, by, &d, err) < 0)
 			goto fail;
-		val = d.after;
-	} else {
-		d = t;
-		val = d.before;
+		if (count++ == 0)
+			first = d;
+		if (batch == 0)
+			break;
+		if (journal_target(st, redo, &id, err) < 0 ||
+		    (id != 0 && jrow_get(st, id, &d, err) < 0))
+			goto fail;
+		if (id == 0 || d.batch != batch)
+			break;
 	}
-	if (set_pointer(st, d.cand_id, d.field, val, err) < 0 ||
-	    event_insert(st, by, redo ? "redo" : "undo", d.cand_id, d.field,
-	    redo ? d.before : d.after, val, id, d.detail, err) < 0 ||
-	    store_commit(st, err) < 0)
+	st->batch = 0;
+	if (store_commit(st, err) < 0)
 		goto fail;
-	if (what != NULL && n > 0)
+	if (what != NULL && n > 0 && count == 1)
 		snprintf(what, n, "%s %s of %s", redo ? "redid" : "undid",
-		    d.detail, d.cand_id);
+		    first.detail, first.cand_id);
+	else if (what != NULL && n > 0)
+		snprintf(what, n, "%s %s of %zu candidates, first of %s",
+		    redo ? "redid" : "undid", first.detail, count,
+		    first.cand_id);
 	return 0;
 fail:
+	st->batch = 0;
 	store_rollback(st);
 	return -1;
 }
@@ -1259,6 +1329,201 @@ store_redo(struct store *st, const char *by, char *what, size_t n,
     struct err *err)
 {
 	return undo_redo(st, 1, by, what, n, err);
+}
+
+int
+store_batch_begin(struct store *st, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	if (prepare(st, &s, "SELECT coalesce(max(batch), 0) + 1 FROM event",
+	    err) < 0)
+		goto fail;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		st->batch = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW) {
+		err_sqlite(err, st->db, "journal batch");
+		goto fail;
+	}
+	return 0;
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+int
+store_batch_commit(struct store *st, struct err *err)
+{
+	st->batch = 0;
+	return store_commit(st, err);
+}
+
+void
+store_batch_rollback(struct store *st)
+{
+	st->batch = 0;
+	store_rollback(st);
+}
+
+int
+store_note_add(struct store *st, const char *cand_id, const char *text,
+    const char *by, struct err *err)
+{
+	sqlite3_stmt *s;
+	int64_t ptr;
+	int own_tx = !st->in_tx;
+	char detail[128];
+
+	if (text == NULL || *text == '\0')
+		return err_set(err, "a note wants a text");
+	if (own_tx && store_begin(st, err) < 0)
+		return -1;
+	if (cand_pointer(st, cand_id, "label", &ptr, err) < 0)
+		goto fail;
+	if (prepare(st, &s, "INSERT INTO note(cand_id, text, by, at) VALUES"
+	    " (?1, ?2, ?3, ?4)", err) < 0)
+		goto fail;
+	bind_text(s, 1, cand_id);
+	bind_text(s, 2, text);
+	bind_text(s, 3, by);
+	sqlite3_bind_int64(s, 4, now_s());
+	if (step_done(st, s, "note", err) < 0)
+		goto fail;
+	snprintf(detail, sizeof detail, "note %.100s", text);
+	if (event_insert(st, by, "note", cand_id, NULL, 0, 0, 0, detail,
+	    err) < 0 || (own_tx && store_commit(st, err) < 0))
+		goto fail;
+	return 0;
+fail:
+	if (own_tx)
+		store_rollback(st);
+	return -1;
+}
+
+void
+store_note_release(struct store_note *nt)
+{
+	if (nt == NULL)
+		return;
+	free(nt->text);
+	free(nt->by);
+	memset(nt, 0, sizeof *nt);
+}
+
+int
+store_note_list(struct store *st, const char *cand_id,
+    struct store_note **out, size_t *n, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (prepare(st, &s, "SELECT id, at, text, by FROM note WHERE"
+	    " cand_id = ?1 ORDER BY id", err) < 0)
+		return -1;
+	bind_text(s, 1, cand_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_note *nt;
+
+		*out = xreallocarray(*out, *n + 1, sizeof **out);
+		nt = &(*out)[(*n)++];
+		nt->id = sqlite3_column_int64(s, 0);
+		nt->at = sqlite3_column_int64(s, 1);
+		nt->text = col_text(s, 2);
+		nt->by = col_text(s, 3);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read notes");
+	return 0;
+}
+
+int
+store_view_save(struct store *st, const char *name, const char *filter,
+    const char *by, struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (name == NULL || *name == '\0' || strpbrk(name, " \t") != NULL)
+		return err_set(err, "a view wants a name without blanks");
+	/* a bad filter is refused now, not when the view is applied */
+	if (filter != NULL && *filter != '\0') {
+		size_t cnt;
+
+		if (store_query_count(st, filter, &cnt, err) < 0)
+			return -1;
+	}
+	if (prepare(st, &s, "INSERT OR REPLACE INTO view(name, filter, by, at)"
+	    " VALUES (?1, ?2, ?3, ?4)", err) < 0)
+		return -1;
+	bind_text(s, 1, name);
+	bind_text(s, 2, filter != NULL ? filter : "");
+	bind_text(s, 3, by);
+	sqlite3_bind_int64(s, 4, now_s());
+	return step_done(st, s, "save view", err);
+}
+
+int
+store_view_get(struct store *st, const char *name, char **filter,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*filter = NULL;
+	if (prepare(st, &s, "SELECT filter FROM view WHERE name = ?1",
+	    err) < 0)
+		return -1;
+	bind_text(s, 1, name);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*filter = col_text(s, 0);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_DONE)
+		return 1;
+	if (rc != SQLITE_ROW)
+		return err_sqlite(err, st->db, "read view");
+	return 0;
+}
+
+void
+store_view_release(struct store_view *v)
+{
+	if (v == NULL)
+		return;
+	free(v->name);
+	free(v->filter);
+	memset(v, 0, sizeof *v);
+}
+
+int
+store_view_list(struct store *st, struct store_view **out, size_t *n,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (prepare(st, &s, "SELECT name, filter FROM view ORDER BY name",
+	    err) < 0)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*out = xreallocarray(*out, *n + 1, sizeof **out);
+		(*out)[*n].name = col_text(s, 0);
+		(*out)[*n].filter = col_text(s, 1);
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read views");
+	return 0;
 }
 
 int

@@ -4,7 +4,8 @@
  * One SQLite file (default ./assay.db) in WAL mode with foreign keys on.
  * The schema moves forward through an append-only list of migrations
  * tracked by PRAGMA user_version.  Tables: task, task_file, candidate,
- * recorded, run, label, review and event (the append-only journal).
+ * recorded, run, label, review, event (the append-only journal), note
+ * (free notes on a candidate) and view (saved filters by name).
  *
  * Every decision (label, review, undo) is its own committed transaction
  * and appends to the journal, so a killed program never loses one.
@@ -26,7 +27,7 @@
 #include "err.h"
 #include "sample.h"
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -141,6 +142,55 @@ int	store_review_set(struct store *st, const char *cand_id,
 int	store_undo(struct store *st, const char *by, char *what, size_t n,
 	    struct err *err);
 int	store_redo(struct store *st, const char *by, char *what, size_t n,
+	    struct err *err);
+
+/*
+ * A bulk decision: store_batch_begin() opens a transaction and gives a
+ * new journal batch id to every decision made until store_batch_commit()
+ * (or store_batch_rollback(), which discards them all).  One undo or
+ * redo then takes back or replays the whole batch.  0 or -1.
+ */
+int	store_batch_begin(struct store *st, struct err *err);
+int	store_batch_commit(struct store *st, struct err *err);
+void	store_batch_rollback(struct store *st);
+
+/*
+ * Add a free note (text, non-empty) to cand_id by `by`, journalled as a
+ * "note" event.  A note changes neither label nor review, and undo
+ * leaves it alone.  0 or -1.
+ */
+int	store_note_add(struct store *st, const char *cand_id,
+	    const char *text, const char *by, struct err *err);
+
+/* One note.  Strings owned. */
+struct store_note {
+	int64_t	 id, at;
+	char	*text, *by;
+};
+void	store_note_release(struct store_note *nt);	/* NULL-safe */
+/* The notes of cand_id, oldest first: *out new array of *n, release
+ * each, then free it.  0 or -1. */
+int	store_note_list(struct store *st, const char *cand_id,
+	    struct store_note **out, size_t *n, struct err *err);
+
+/* --- saved views ---------------------------------------------------- */
+
+/*
+ * Save filter (NULL or "" for all) under name (no blanks), replacing a
+ * view of that name.  A bad filter is refused.  0 or -1.
+ */
+int	store_view_save(struct store *st, const char *name,
+	    const char *filter, const char *by, struct err *err);
+/* The filter of view name: new string in *filter.  0, 1 when there is
+ * no such view, or -1. */
+int	store_view_get(struct store *st, const char *name, char **filter,
+	    struct err *err);
+struct store_view {
+	char	*name, *filter;
+};
+void	store_view_release(struct store_view *v);	/* NULL-safe */
+/* Every view by name: *out new array of *n, release each, free it. */
+int	store_view_list(struct store *st, struct store_view **out, size_t *n,
 	    struct err *err);
 
 /* Append a free-form event to the journal (verify, commit, import). */

@@ -63,7 +63,7 @@ enum wb_pane { WB_QUEUE, WB_SPEC, WB_CODE, WB_TERM, WB_TRACE, WB_NPANES };
 enum wb_auto_zoom { WB_AZ_NONE, WB_AZ_RUN, WB_AZ_HOLD };
 
 /* A y/n question in the status bar and what a "y" does. */
-enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT };
+enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT, WB_ASK_BULK };
 
 /* One step of the trace: a candidate of the chain and its latest run. */
 struct wb_link {
@@ -81,6 +81,8 @@ struct wb_cur {
 	int		 has_run;
 	struct recorded	*rec;
 	size_t		 nrec;
+	struct store_note *notes;	/* its free notes, oldest first */
+	size_t		 nnotes;
 	struct syntax	*syn;
 	struct wb_link	*trace;		/* ancestors, it, its repairs */
 	size_t		 ntrace;
@@ -116,6 +118,10 @@ struct wb {
 	int			 stale;		/* re-read the page */
 	int			 detached;	/* cur is not in the queue */
 	struct wb_cur		 cur;
+	/* Marked candidates (Space), in memory only; owns the ids. */
+	char			**marks;
+	size_t			 nmarks;
+	char			*bulk;		/* the :command a y runs */
 
 	/* Layout. */
 	struct pane		 panes[WB_NPANES];
@@ -210,6 +216,11 @@ int	wb_search_set(struct wb *wb, const char *pattern);
 void	wb_search_next(struct wb *wb, int dir);
 
 void	wb_release(struct wb *wb);
+
+/* Marks: toggle id (1 when it is marked now), ask, clear all. */
+int	wb_mark_toggle(struct wb *wb, const char *id);
+int	wb_marked(const struct wb *wb, const char *id);
+void	wb_marks_clear(struct wb *wb);
 
 /* --- pane_stats.c: the statistics sheet ------------------------------- */
 

@@ -20,7 +20,7 @@ queue_cols(int cols, int *dom, int *origin)
 
 static void
 queue_row(WINDOW *win, int y, int cols, const struct store_row *r, int sel,
-    int focused)
+    int focused, int marked)
 {
 	attr_t base = sel ? theme_attr(focused ? THEME_CURSOR :
 	    THEME_CURSOR_IDLE) : theme_attr(THEME_NORMAL);
@@ -33,7 +33,9 @@ queue_row(WINDOW *win, int y, int cols, const struct store_row *r, int sel,
 	wmove(win, y, 0);
 	for (int i = 0; i < cols; i++)
 		waddch(win, ' ' | base);
-	x += pane_puts(win, y, x, 2, sel ? "\xe2\x96\xb6 " : "  ", base);
+	/* the cursor, else the mark, in the first column; both: "▶*" */
+	x += pane_puts(win, y, x, 2, sel ? (marked ? "\xe2\x96\xb6*" :
+	    "\xe2\x96\xb6 ") : marked ? "* " : "  ", base);
 	snprintf(buf, sizeof buf, "%-8.8s", r->id);
 	x += pane_puts(win, y, x, 9, buf, base);
 	x++;
@@ -82,7 +84,7 @@ queue_draw(struct pane *p, WINDOW *win)
 		if (r == NULL)
 			break;
 		queue_row(win, y, p->cols, r, i == wb->sel && !wb->detached,
-		    focused);
+		    focused, wb->nmarks > 0 && wb_marked(wb, r->id));
 	}
 }
 

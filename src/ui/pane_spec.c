@@ -136,6 +136,11 @@ spec_build(struct wb *wb, struct spec_doc *d)
 		doc_add(d, i == 0 ? "recorded" : "", differs ? THEME_EVIDENCE :
 		    THEME_DIM, 0, buf_detach(&b, NULL));
 	}
+	for (size_t i = 0; i < c->nnotes; i++) {
+		buf_printf(&b, "%s (%s)", c->notes[i].text, c->notes[i].by);
+		doc_add(d, i == 0 ? "notes" : "", THEME_NORMAL, 0,
+		    buf_detach(&b, NULL));
+	}
 	if (c->row.id != NULL) {
 		if (c->row.category != NULL)
 			buf_printf(&b, "%s%s%s (%s)", c->row.category,

@@ -123,6 +123,9 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	else
 		snprintf(left, sizeof left, " %zu/%zu ", wb->sel + 1,
 		    wb->count);
+	if (wb->nmarks > 0)
+		snprintf(left + strlen(left), sizeof left - strlen(left),
+		    "\xc2\xb7 %zu marked ", wb->nmarks);
 	x = pane_puts(win, y, 0, cols, left, base | A_BOLD);
 	snprintf(left, sizeof left, " %s \xc2\xb7 %s ", wb->filter ?
 	    wb->filter : "all", wb->reviewer);

@@ -467,6 +467,238 @@ ui_commit(struct wb *wb)
 		    res.modified, res.removed, res.samples, repo);
 }
 
+/* --- marks and bulk decisions (:label :review :note) -------------------- */
+
+static const char *const ui_categories[] = { "compile", "api", "functional",
+    "format", "performance" };
+
+/* Space: mark or unmark the selected candidate, then advance. */
+static void
+ui_mark(struct wb *wb)
+{
+	struct pane *q = &wb->panes[WB_QUEUE];
+
+	if (wb->cur.id == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return;
+	}
+	wb_mark_toggle(wb, wb->cur.id);
+	if (!wb->detached)
+		q->ops->request(q, ACTION_MOVE_DOWN);
+}
+
+/*
+ * Check a :label, :review or :note command (verb, arg) and say what it
+ * does in words; 0, or -1 with a message.  For :review, *status is the
+ * review status.
+ */
+static int
+ui_bulk_check(struct wb *wb, const char *verb, const char *arg,
+    const char **status)
+{
+	char cat[32];
+
+	*status = NULL;
+	if (strcmp(verb, "label") == 0) {
+		size_t n = strcspn(arg, " ");
+
+		snprintf(cat, sizeof cat, "%.*s", (int)n, arg);
+		for (size_t i = 0; i < sizeof ui_categories /
+		    sizeof ui_categories[0]; i++)
+			if (strcmp(cat, ui_categories[i]) == 0)
+				return 0;
+		wb_msg(wb, 1, "label wants a category: compile api "
+		    "functional format performance [SUB]");
+		return -1;
+	}
+	if (strcmp(verb, "review") == 0) {
+		if (strcmp(arg, "accept") == 0)
+			*status = "accepted";
+		else if (strcmp(arg, "reject") == 0)
+			*status = "rejected";
+		else if (strcmp(arg, "flag") == 0)
+			*status = "flagged";
+		else {
+			wb_msg(wb, 1, "review wants accept, reject or flag");
+			return -1;
+		}
+		return 0;
+	}
+	if (*arg == '\0') {
+		wb_msg(wb, 1, "note wants a text, e.g. :note width off by one");
+		return -1;
+	}
+	return 0;
+}
+
+/* Apply one decision of a bulk command to id.  Caller holds the batch. */
+static int
+ui_bulk_one(struct wb *wb, const char *verb, const char *arg,
+    const char *status, const char *id, struct err *err)
+{
+	if (strcmp(verb, "label") == 0) {
+		char cat[32];
+		const char *sub = arg + strcspn(arg, " ");
+		struct run r;
+		int has_run, rc;
+
+		snprintf(cat, sizeof cat, "%.*s", (int)strcspn(arg, " "), arg);
+		while (*sub == ' ')
+			sub++;
+		has_run = store_run_latest(wb->st, id, &r, err) == 0;
+		rc = store_label_set(wb->st, id, cat, *sub != '\0' ? sub : NULL,
+		    NULL, wb->reviewer, has_run ? r.id : 0, has_run ?
+		    r.evidence : NULL, err);
+		if (has_run)
+			run_release(&r);
+		return rc;
+	}
+	if (strcmp(verb, "review") == 0)
+		return store_review_set(wb->st, id, status, NULL, wb->reviewer,
+		    err);
+	return store_note_add(wb->st, id, arg, wb->reviewer, err);
+}
+
+/* Run wb->bulk on the marked candidates (or the selected one) as one
+ * journal batch: one u takes it all back. */
+static void
+ui_bulk_run(struct wb *wb)
+{
+	char *line = wb->bulk, *arg, *one[1];
+	char **ids = wb->nmarks > 0 ? wb->marks : one;
+	size_t n = wb->nmarks > 0 ? wb->nmarks : 1;
+	const char *status;
+	struct err err;
+
+	wb->bulk = NULL;
+	if (line == NULL)
+		return;
+	arg = line + strcspn(line, " ");
+	if (*arg != '\0')
+		*arg++ = '\0';
+	one[0] = wb->cur.id;
+	if (one[0] == NULL && wb->nmarks == 0) {
+		wb_msg(wb, 1, "no candidate selected");
+		goto out;
+	}
+	if (ui_bulk_check(wb, line, arg, &status) < 0)
+		goto out;
+	if (store_batch_begin(wb->st, &err) < 0) {
+		wb_msg(wb, 1, "%s: %s", line, err.msg);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (ui_bulk_one(wb, line, arg, status, ids[i], &err) < 0) {
+			store_batch_rollback(wb->st);
+			wb_msg(wb, 1, "%s %s: %s (nothing changed)", line,
+			    ids[i], err.msg);
+			goto out;
+		}
+	}
+	if (store_batch_commit(wb->st, &err) < 0) {
+		wb_msg(wb, 1, "%s: %s", line, err.msg);
+		goto out;
+	}
+	if (n == 1)
+		wb_msg(wb, 0, "%s %s: %s", line, ids[0], arg);
+	else
+		wb_msg(wb, 0, "%s %zu candidates: %s (u undoes all)", line, n,
+		    arg);
+	if (wb->nmarks > 0 && strcmp(line, "note") != 0)
+		wb_marks_clear(wb);
+	wb_refresh(wb);
+	if (wb->cur.id != NULL)
+		wb_load(wb, wb->cur.id);
+out:
+	free(line);
+}
+
+/*
+ * :label CATEGORY [SUB], :review accept|reject|flag, :note TEXT: on the
+ * marked candidates after a y/n that states the count; a note on the
+ * selected candidate alone, with nothing marked, is added at once (m).
+ */
+static void
+ui_bulk(struct wb *wb, const char *verb, const char *arg)
+{
+	const char *status;
+
+	if (ui_bulk_check(wb, verb, arg, &status) < 0)
+		return;
+	if (wb->nmarks == 0 && wb->cur.id == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return;
+	}
+	free(wb->bulk);
+	wb->bulk = xasprintf("%s %s", verb, arg);
+	if (wb->nmarks == 0 && strcmp(verb, "note") == 0) {
+		ui_bulk_run(wb);
+		return;
+	}
+	wb->ask = WB_ASK_BULK;
+	if (wb->nmarks > 0)
+		wb_msg(wb, 0, "%s %zu marked candidate%s %s? y/n", verb,
+		    wb->nmarks, wb->nmarks == 1 ? "" : "s", arg);
+	else
+		wb_msg(wb, 0, "%s %s %s? y/n", verb, wb->cur.id, arg);
+}
+
+/* --- saved views --------------------------------------------------------- */
+
+static void
+ui_view_save(struct wb *wb, const char *name)
+{
+	struct err err;
+
+	if (store_view_save(wb->st, name, wb->filter, wb->reviewer, &err) < 0)
+		wb_msg(wb, 1, "save: %s", err.msg);
+	else
+		wb_msg(wb, 0, "saved view %s: %s", name, wb->filter ?
+		    wb->filter : "all");
+}
+
+static void
+ui_view(struct wb *wb, const char *name)
+{
+	struct err err;
+	char *filter = NULL;
+	int rc = store_view_get(wb->st, name, &filter, &err);
+
+	if (rc == 1)
+		wb_msg(wb, 1, "no view %s (:views lists them)", name);
+	else if (rc < 0)
+		wb_msg(wb, 1, "view %s: %s", name, err.msg);
+	else
+		(void)wb_set_filter(wb, filter);
+	free(filter);
+}
+
+static void
+ui_views(struct wb *wb)
+{
+	struct store_view *v;
+	struct buf b = BUF_INIT;
+	struct err err;
+	size_t n;
+
+	if (store_view_list(wb->st, &v, &n, &err) < 0) {
+		wb_msg(wb, 1, "views: %s", err.msg);
+		return;
+	}
+	if (n == 0)
+		buf_adds(&b, "no saved views (:save NAME saves the filter)");
+	else
+		buf_adds(&b, "views:");
+	for (size_t i = 0; i < n; i++) {
+		buf_printf(&b, " %s (%s)", v[i].name, *v[i].filter != '\0' ?
+		    v[i].filter : "all");
+		store_view_release(&v[i]);
+	}
+	free(v);
+	wb_msg(wb, 0, "%s", buf_str(&b));
+	buf_release(&b);
+}
+
 /* --- the `:` line -------------------------------------------------------- */
 
 static void ui_action(struct wb *wb, enum action a);
@@ -546,13 +778,26 @@ ui_command(struct wb *wb, char *line)
 		else
 			wb_msg(wb, 0, "%s", l);
 		free(l);
+	} else if (strcmp(line, "label") == 0 || strcmp(line, "review") == 0 ||
+	    strcmp(line, "note") == 0) {
+		ui_bulk(wb, line, arg);
+	} else if (strcmp(line, "unmark") == 0) {
+		wb_marks_clear(wb);
+		wb_msg(wb, 0, "no candidate marked");
+	} else if (strcmp(line, "save") == 0) {
+		ui_view_save(wb, arg);
+	} else if (strcmp(line, "view") == 0) {
+		ui_view(wb, arg);
+	} else if (strcmp(line, "views") == 0) {
+		ui_views(wb);
 	} else if (strcmp(line, "q") == 0) {
 		ui_action(wb, ACTION_QUIT);
 	} else if (keymap_action_parse(line, &a, &err) == 0) {
 		ui_action(wb, a);
 	} else {
 		wb_msg(wb, 1, "unknown command '%s' (filter, grep, goto, "
-		    "bind, unbind or an action name)", line);
+		    "label, review, note, unmark, save, view, views, bind, "
+		    "unbind or an action name)", line);
 	}
 }
 
@@ -674,6 +919,13 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_ACCEPT:		ui_accept(wb); break;
 	case ACTION_REJECT:		ui_review(wb, "rejected"); break;
 	case ACTION_FLAG:		ui_review(wb, "flagged"); break;
+	case ACTION_MARK:		ui_mark(wb); break;
+	case ACTION_NOTE:
+		wb->prompt_open = 1;
+		wb->prompt_kind = ':';
+		memcpy(wb->prompt, "note ", 5);
+		wb->prompt_len = 5;
+		break;
 	case ACTION_UNDO:		ui_undo(wb, 0); break;
 	case ACTION_REDO:		ui_undo(wb, 1); break;
 	case ACTION_COMMIT:		ui_commit(wb); break;
@@ -728,9 +980,13 @@ ui_key(struct wb *wb, int key)
 		if (key != 'y' && key != 'Y') {
 			wb_msg(wb, 0, ask == WB_ASK_QUIT ? "not quitting" :
 			    ask == WB_ASK_ACCEPT ? "not accepted" : "cancelled");
+			free(wb->bulk);
+			wb->bulk = NULL;
 			return;
 		}
-		if (ask == WB_ASK_ACCEPT)
+		if (ask == WB_ASK_BULK)
+			ui_bulk_run(wb);
+		else if (ask == WB_ASK_ACCEPT)
 			ui_review(wb, "accepted");
 		else if (ask == WB_ASK_QUIT)
 			wb->quit = 1;

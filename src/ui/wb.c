@@ -60,6 +60,9 @@ cur_release(struct wb_cur *c)
 	for (size_t i = 0; i < c->nrec; i++)
 		recorded_release(&c->rec[i]);
 	free(c->rec);
+	for (size_t i = 0; i < c->nnotes; i++)
+		store_note_release(&c->notes[i]);
+	free(c->notes);
 	syntax_free(c->syn);
 	for (size_t i = 0; i < c->ntrace; i++)
 		link_release(&c->trace[i]);
@@ -201,6 +204,10 @@ wb_load(struct wb *wb, const char *id)
 	if (store_recorded_list(wb->st, c->id, &c->rec, &c->nrec, &err) < 0) {
 		c->rec = NULL;
 		c->nrec = 0;
+	}
+	if (store_note_list(wb->st, c->id, &c->notes, &c->nnotes, &err) < 0) {
+		c->notes = NULL;
+		c->nnotes = 0;
 	}
 	f = xasprintf("id=%s", c->id);
 	if (store_query_page(wb->st, f, 0, 1, &row, &n, &err) == 0 && n == 1)
@@ -507,7 +514,45 @@ wb_release(struct wb *wb)
 	cur_release(&wb->cur);
 	free(wb->filter);
 	free(wb->reviewer);
+	wb_marks_clear(wb);
+	free(wb->bulk);
+	wb->bulk = NULL;
 	keymap_release(&wb->km);
 	wb->filter = NULL;
 	wb->reviewer = NULL;
+}
+
+int
+wb_mark_toggle(struct wb *wb, const char *id)
+{
+	for (size_t i = 0; i < wb->nmarks; i++) {
+		if (strcmp(wb->marks[i], id) == 0) {
+			free(wb->marks[i]);
+			wb->marks[i] = wb->marks[--wb->nmarks];
+			return 0;
+		}
+	}
+	wb->marks = xreallocarray(wb->marks, wb->nmarks + 1,
+	    sizeof *wb->marks);
+	wb->marks[wb->nmarks++] = xstrdup(id);
+	return 1;
+}
+
+int
+wb_marked(const struct wb *wb, const char *id)
+{
+	for (size_t i = 0; i < wb->nmarks; i++)
+		if (strcmp(wb->marks[i], id) == 0)
+			return 1;
+	return 0;
+}
+
+void
+wb_marks_clear(struct wb *wb)
+{
+	for (size_t i = 0; i < wb->nmarks; i++)
+		free(wb->marks[i]);
+	free(wb->marks);
+	wb->marks = NULL;
+	wb->nmarks = 0;
 }

@@ -1328,6 +1328,143 @@ test_store_grep_full_text(void **state)
 	free(c);
 }
 
+static void
+test_store_batch_undo_redo_all_at_once(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	char what[256], *a, *b, *c;
+
+	put_task(f->st, "local/t1");
+	a = add_cand(f->st, "local/t1", "m", "code a", NULL);
+	b = add_cand(f->st, "local/t1", "m", "code b", NULL);
+	c = add_cand(f->st, "local/t1", "m", "code c", NULL);
+	label(f->st, c, "format");			/* before the batch */
+	assert_int_equal(store_batch_begin(f->st, &err), 0);
+	label(f->st, a, "compile");
+	label(f->st, b, "compile");
+	label(f->st, c, "compile");
+	assert_int_equal(store_batch_commit(f->st, &err), 0);
+	assert_category(f->st, a, "compile");
+	assert_category(f->st, c, "compile");
+
+	/* one undo takes the whole batch back, and only it */
+	assert_int_equal(store_undo(f->st, "ann", what, sizeof what, &err), 0);
+	assert_non_null(strstr(what, "3 candidates"));
+	assert_category(f->st, a, NULL);
+	assert_category(f->st, b, NULL);
+	assert_category(f->st, c, "format");
+
+	/* across a reopen, one redo replays it, one undo takes it back */
+	reopen(f);
+	assert_int_equal(store_redo(f->st, "ann", NULL, 0, &err), 0);
+	assert_category(f->st, a, "compile");
+	assert_category(f->st, b, "compile");
+	assert_category(f->st, c, "compile");
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 0);
+	assert_category(f->st, b, NULL);
+	assert_category(f->st, c, "format");
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 0);
+	assert_category(f->st, c, NULL);
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 1);
+	free(a);
+	free(b);
+	free(c);
+}
+
+static void
+test_store_batch_rollback_discards_decisions(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	char *a;
+
+	put_task(f->st, "local/t1");
+	a = add_cand(f->st, "local/t1", "m", "code a", NULL);
+	assert_int_equal(store_batch_begin(f->st, &err), 0);
+	review(f->st, a, "rejected");
+	store_batch_rollback(f->st);
+	assert_status(f->st, a, "unreviewed");
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 1);
+	free(a);
+}
+
+static void
+test_store_note_kept_and_leaves_decisions(void **state)
+{
+	struct fx *f = *state;
+	struct store_note *nt;
+	struct store_event *ev;
+	struct err err;
+	size_t n, nev;
+	char *a;
+
+	put_task(f->st, "local/t1");
+	a = add_cand(f->st, "local/t1", "m", "code a", NULL);
+	label(f->st, a, "api");
+	assert_int_equal(store_note_add(f->st, a, "port width off by one",
+	    "ann", &err), 0);
+	assert_int_equal(store_note_add(f->st, a, "", "ann", &err), -1);
+	assert_int_equal(store_note_add(f->st, "cnothere", "x", "ann", &err),
+	    -1);
+	reopen(f);
+	assert_int_equal(store_note_list(f->st, a, &nt, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(nt[0].text, "port width off by one");
+	assert_string_equal(nt[0].by, "ann");
+	store_note_release(&nt[0]);
+	free(nt);
+	assert_category(f->st, a, "api");
+	assert_status(f->st, a, "unreviewed");
+	assert_int_equal(store_event_list(f->st, a, &ev, &nev, &err), 0);
+	assert_int_equal(nev, 2);
+	assert_string_equal(ev[1].action, "note");
+	for (size_t i = 0; i < nev; i++)
+		store_event_release(&ev[i]);
+	free(ev);
+	/* undo takes back the label, not the note */
+	assert_int_equal(store_undo(f->st, "ann", NULL, 0, &err), 0);
+	assert_category(f->st, a, NULL);
+	assert_int_equal(store_note_list(f->st, a, &nt, &n, &err), 0);
+	assert_int_equal(n, 1);
+	store_note_release(&nt[0]);
+	free(nt);
+	free(a);
+}
+
+static void
+test_store_view_saved_by_name(void **state)
+{
+	struct fx *f = *state;
+	struct store_view *v;
+	struct err err;
+	char *filter;
+	size_t n;
+
+	assert_int_equal(store_view_get(f->st, "fails", &filter, &err), 1);
+	assert_null(filter);
+	assert_int_equal(store_view_save(f->st, "fails", "verdict=fail",
+	    "ann", &err), 0);
+	assert_int_equal(store_view_save(f->st, "all", NULL, "ann", &err), 0);
+	assert_int_equal(store_view_save(f->st, "bad", "nokey=1", "ann",
+	    &err), -1);
+	assert_int_equal(store_view_save(f->st, "a b", "", "ann", &err), -1);
+	assert_int_equal(store_view_save(f->st, "fails",
+	    "verdict=fail status=unreviewed", "ann", &err), 0);
+	reopen(f);
+	assert_int_equal(store_view_get(f->st, "fails", &filter, &err), 0);
+	assert_string_equal(filter, "verdict=fail status=unreviewed");
+	free(filter);
+	assert_int_equal(store_view_list(f->st, &v, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].name, "all");
+	assert_string_equal(v[0].filter, "");
+	assert_string_equal(v[1].name, "fails");
+	for (size_t i = 0; i < n; i++)
+		store_view_release(&v[i]);
+	free(v);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -1359,6 +1496,10 @@ main(void)
 		FX_TEST(test_store_rollback_discards_batch),
 		FX_TEST(test_store_stats_counts_by_group),
 		FX_TEST(test_store_grep_full_text),
+		FX_TEST(test_store_batch_undo_redo_all_at_once),
+		FX_TEST(test_store_batch_rollback_discards_decisions),
+		FX_TEST(test_store_note_kept_and_leaves_decisions),
+		FX_TEST(test_store_view_saved_by_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
