@@ -22,7 +22,7 @@ wait_for "$ID: fail at compile" 30
 pane toolchain | grep -q "error:" ||
     fail "no iverilog error in the toolchain pane"
 ok "iverilog's error shows in the toolchain pane"
-pane toolchain | grep -F -q "$ID: fail" || fail "no verdict line in the pane"
+pane toolchain | grep -q -F "$ID: fail" || fail "no verdict line in the pane"
 [ "$(row "$ID" | json_field verdict)" = fail ] || fail "run not stored"
 ok "the run is stored: fail"
 

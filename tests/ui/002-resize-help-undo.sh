@@ -23,7 +23,7 @@ done
 [ "$(screen | wc -l)" -le 24 ] || fail "more than 24 rows"
 screen | awk 'length($0) > 80 * 3 { bad = 1 } END { exit bad }' ||
     fail "a row is wider than the window"
-screen | grep -F -q "$ID" || fail "the selected row is gone"
+screen | grep -q -F "$ID" || fail "the selected row is gone"
 ok "80x24 shows all five panes"
 
 # ? lists the live keymap, including a key bound just now
@@ -31,11 +31,11 @@ command_line "bind K label-functional"
 wait_for "bind K label-functional"
 keys ?
 wait_for "live keymap"
-screen | grep -E -q "3 K +Label: compiles but wrong" ||
+screen | grep -q -E "3 K +Label: compiles but wrong" ||
     fail "the new binding is not in the help"
 keys G		# the help scrolls: the last rows
 wait_for "table term"
-screen | grep -E -q "C-r +Redo" || fail "C-r is not in the help"
+screen | grep -q -E "C-r +Redo" || fail "C-r is not in the help"
 ok "? lists the live keymap"
 keys q
 wait_gone "live keymap"
@@ -80,7 +80,7 @@ export NO_COLOR=1
 start 80 24 ""
 wait_for "1/174"
 esc=$(printf '\033')
-if $TM capture-pane -p -e -t t | grep -E -q \
+if $TM capture-pane -p -e -t t | grep -q -E \
     "$esc\\[([0-9]+;)*([34][0-7]|38;5;[0-9]+)(;[0-9]+)*m"; then
 	fail "NO_COLOR still shows colours"
 fi

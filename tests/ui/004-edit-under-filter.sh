@@ -49,10 +49,10 @@ ok "e made the failing repair $REP of $ID"
 # a key gives the layout back (the zoom is held after the run)
 keys Escape
 wait_for " queue "
-screen | grep -F -q "not in filter" &&
+screen | grep -q -F "not in filter" &&
     fail "the repair that matches verdict=fail is 'not in filter'"
 screen | grep -q "▶ $REP" || fail "the repair is not selected in the queue"
-screen | tail -n 1 | grep -E -q "^ [0-9]+/$((NFAIL + 1)) " ||
+screen | tail -n 1 | grep -q -E "^ [0-9]+/$((NFAIL + 1)) " ||
     fail "the status bar does not count the repair in the filter"
 for p in spec candidate trace; do
 	pane $p | grep -q "nothing selected" && fail "$p: nothing selected"

@@ -25,18 +25,18 @@ wait_for "candidate $SHORT"
 keys v
 wait_for "$SHORT: fail at compile" 30
 sleep 0.3	# the zoom would be gone by now if it were not held
-screen | grep -F -q "toolchain (zoomed until a key)" ||
+screen | grep -q -F "toolchain (zoomed until a key)" ||
     fail "the zoom did not stay after the run"
-screen | grep -F -q "$LINE" || fail "the error line is cut while zoomed"
+screen | grep -q -F "$LINE" || fail "the error line is cut while zoomed"
 ok "the zoom stays after the run; the whole error line shows"
 
 keys Escape
 wait_for " queue "
-screen | grep -F -q "$LINE" && fail "the small pane is not clipped"
+screen | grep -q -F "$LINE" && fail "the small pane is not clipped"
 keys Tab Tab Tab	# queue -> spec -> candidate -> toolchain
 keys z
 wait_for "toolchain (zoomed)"
-screen | grep -F -q "$LINE" || fail "the line was cut for good: $(screen |
+screen | grep -q -F "$LINE" || fail "the line was cut for good: $(screen |
     grep -F 'part select')"
 ok "after the layout came back and z, the line is whole again"
 keys z
@@ -49,15 +49,15 @@ keys v
 wait_for "$LONG: fail at compile" 30
 wait_for "(zoomed until a key)"
 # a run that ended shows its beginning: the command and the first error
-screen | grep -F -q "\$ iverilog" || fail "the \$ iverilog line is lost"
-screen | grep -F -q "candidate.sv:7: error: Unable to bind parameter" ||
+screen | grep -q -F "\$ iverilog" || fail "the \$ iverilog line is lost"
+screen | grep -q -F "candidate.sv:7: error: Unable to bind parameter" ||
     fail "the first error is lost"
-screen | grep -E -q "lines 1-22/[0-9]+" || fail "no scroll indicator"
+screen | grep -q -E "lines 1-22/[0-9]+" || fail "no scroll indicator"
 keys G
 wait_for "$LONG: fail · compile"
-screen | grep -E -q "lines [0-9]+-([0-9]+)/\\1" ||
+screen | grep -q -E "lines [0-9]+-([0-9]+)/\\1" ||
     fail "G did not go to the end"
-screen | grep -F -q "toolchain (zoomed until a key)" ||
+screen | grep -q -F "toolchain (zoomed until a key)" ||
     fail "a scroll key ended the held zoom"
 keys k
 wait_gone "$LONG: fail · compile"
@@ -72,16 +72,16 @@ $TM resize-window -t t -x 100 -y 40
 wait_for "cat   st"
 keys v
 wait_for "$LONG: fail at compile" 30
-screen | grep -F -q "(zoomed" && fail "a 100x40 screen zoomed"
-pane toolchain | grep -F -q "\$ iverilog" ||
+screen | grep -q -F "(zoomed" && fail "a 100x40 screen zoomed"
+pane toolchain | grep -q -F "\$ iverilog" ||
     fail "the pane does not show the beginning of the run"
 # the toolchain pane has had the focus since the Tabs above
 keys G
 wait_for "$LONG: fail · compile"
-pane toolchain | grep -F -q "\$ iverilog" && fail "G did not scroll"
+pane toolchain | grep -q -F "\$ iverilog" && fail "G did not scroll"
 keys PPage PPage PPage PPage
 wait_for "\$ iverilog"
-screen | grep -E -q "lines 1-[0-9]+/[0-9]+" || fail "no position after PgUp"
+screen | grep -q -E "lines 1-[0-9]+/[0-9]+" || fail "no position after PgUp"
 ok "G and PgUp scroll the toolchain pane's scrollback"
 
 keys q

@@ -21,7 +21,7 @@ ID=$("$ASSAY" --db "$DB" list --json | head -n 1 | json_field id)
 whole_hints() {
 	n=30
 	while [ $n -gt 0 ]; do
-		screen | tail -n 1 | grep -E -q \
+		screen | tail -n 1 | grep -q -E \
 		    "(label|verify|accept|reject|flag|edit|undo|commit|help|quit) *$" &&
 		    return 0
 		sleep 0.1
@@ -33,16 +33,16 @@ whole_hints() {
 start 120 40
 wait_for "1/174"
 wait_for "origin"
-screen | grep -F -q "codellama2-1 " && fail "origin cut without ellipsis"
-screen | grep -F -q "codellama2…" || fail "no ellipsis on a cut origin"
+screen | grep -q -F "codellama2-1 " && fail "origin cut without ellipsis"
+screen | grep -q -F "codellama2…" || fail "no ellipsis on a cut origin"
 ok "a cut origin ends in an ellipsis"
 
 # automatic suggestion: "comp?"; a human label: "comp"
-screen | grep -E -q "$ID +chip +fail +comp\\? " ||
+screen | grep -q -E "$ID +chip +fail +comp\\? " ||
     fail "the automatic category is not marked"
 keys 1
 wait_for "labelled $ID compile"
-screen | grep -E -q "$ID +chip +fail +comp +" ||
+screen | grep -q -E "$ID +chip +fail +comp +" ||
     fail "the human label is marked as automatic"
 ok "comp? is a suggestion, comp a label"
 
@@ -50,24 +50,24 @@ $TM resize-window -t t -x 80 -y 24
 wait_gone "origin"
 keys C-l
 whole_hints || fail "hints cut mid-word: $(screen | tail -n 1)"
-screen | tail -n 1 | grep -F -q "? help" || fail "no help hint"
+screen | tail -n 1 | grep -q -F "? help" || fail "no help hint"
 ok "80 columns: whole hints only"
 
 command_line "filter verdict=fail benchmark=rtlfixer"
 wait_for "1/3"
 [ "$(screen | tail -n 1 | grep -o "verdict=fail benchmark=rtlfixer" |
     wc -l)" -eq 1 ] || fail "the filter shows twice: $(screen | tail -n 1)"
-screen | tail -n 1 | grep -F -q "filter:" && fail "a filter: message"
+screen | tail -n 1 | grep -q -F "filter:" && fail "a filter: message"
 whole_hints || fail "hints dropped or cut: $(screen | tail -n 1)"
-screen | tail -n 1 | grep -F -q "? help" || fail "no help hint with a filter"
+screen | tail -n 1 | grep -q -F "? help" || fail "no help hint with a filter"
 ok "a filter shows once, with the key hints"
 
 keys ?
 wait_for "live keymap"
-screen | grep -A 1 -F "Open: focus the candidate" | grep -E -q \
+screen | grep -A 1 -F "Open: focus the candidate" | grep -q -E \
     "(toolchain pane\)|^. +pane\))" ||
     fail "a help line is cut: $(screen | grep -F 'the program')"
-screen | head -n 1 | grep -F -q "re─" && fail "the help title is cut"
+screen | head -n 1 | grep -q -F "re─" && fail "the help title is cut"
 screen | awk 'length($0) > 80 * 3 { bad = 1 } END { exit bad }' ||
     fail "a row is wider than the window"
 ok "help lines wrap at 80 columns"

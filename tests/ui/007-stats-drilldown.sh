@@ -25,7 +25,7 @@ wait_for " stats "
 screen | grep -q "benchmark .* comp .* pass .* unver" ||
     fail "the sheet has no header"
 wait_for "rtlfixer · compile: $NCOMP of 174"
-screen | grep -E -q "│rtlfixer +$NCOMP " || fail "no rtlfixer row"
+screen | grep -q -E "│rtlfixer +$NCOMP " || fail "no rtlfixer row"
 ok "s shows the error analysis, cursor on rtlfixer compile"
 
 # h at the first column stays; l l l l l: pass; l l l: unverified
@@ -48,7 +48,7 @@ wait_for "Enter: benchmark=rtlfixer category=compile verdict!=pass"
 keys Enter
 wait_for " 1/$NCOMP "
 wait_gone " stats "
-screen | tail -n 1 | grep -F -q \
+screen | tail -n 1 | grep -q -F \
     "benchmark=rtlfixer category=compile verdict!=pass" ||
     fail "the status bar does not show the cell's filter"
 ok "Enter filters the queue to the $NCOMP compile failures"
@@ -62,7 +62,7 @@ keys j l l l l l
 wait_for "all · pass: $NPASS of 174"
 keys Enter
 wait_for " 1/$NPASS "
-screen | tail -n 1 | grep -F -q " verdict=pass " || fail "no verdict=pass"
+screen | tail -n 1 | grep -q -F " verdict=pass " || fail "no verdict=pass"
 command_line "filter"
 wait_for " 1/174 "
 keys s

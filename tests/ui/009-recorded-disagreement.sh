@@ -16,7 +16,7 @@ FAIL=$("$ASSAY" --db "$DB" list --json --where "verdict=fail stage=compile" |
 
 start 120 30 "--where id=$PASS"
 wait_for "$PASS"
-pane spec | grep -F -q "≠ fail (compile) · assay says pass" ||
+pane spec | grep -q -F "≠ fail (compile) · assay says pass" ||
     fail "the disagreement is not marked"
 ok "a recorded compile error that passes today is marked"
 keys q
@@ -24,6 +24,6 @@ sleep 0.3
 
 start 120 30 "--where id=$FAIL"
 wait_for "$FAIL"
-pane spec | grep -F -q "recorded" || fail "no recorded result shown"
-pane spec | grep -F -q "≠" && fail "an agreement is marked as a disagreement"
+pane spec | grep -q -F "recorded" || fail "no recorded result shown"
+pane spec | grep -q -F "≠" && fail "an agreement is marked as a disagreement"
 ok "a recorded compile error that still fails to compile is not marked"

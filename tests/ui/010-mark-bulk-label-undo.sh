@@ -36,7 +36,7 @@ for id in "$A" "$B" "$C"; do
 	[ "$(cat_of "$id")" = compile ] || fail "$id is not labelled compile"
 done
 [ "$(cat_of "$D")" != compile ] || fail "an unmarked candidate is labelled"
-row "$A" | grep -F -q '"category_source":"tester"' ||
+row "$A" | grep -q -F '"category_source":"tester"' ||
     fail "the label is not by the reviewer"
 ok "the bulk label applies to the three marked candidates"
 
@@ -69,7 +69,7 @@ command_line "review flag"
 wait_for "review $A flag? y/n"
 keys y
 wait_for "review $A: flag"
-row "$A" | grep -F -q '"status":"flagged"' || fail "$A is not flagged"
+row "$A" | grep -q -F '"status":"flagged"' || fail "$A is not flagged"
 ok ":review with nothing marked decides the selected candidate"
 keys q
 wait_for "ASSAY-EXIT 0"

@@ -14,17 +14,17 @@ wait_for ":note"
 keys -l "port width off by one"
 keys Enter
 wait_for "note $ID: port width off by one"
-pane spec | grep -F -q "port width off by one (tester)" ||
+pane spec | grep -q -F "port width off by one (tester)" ||
     fail "the note is not in the spec pane"
 ok "m adds a note, shown in the spec pane"
 keys q
 wait_for "ASSAY-EXIT 0"
 
-"$ASSAY" --db "$DB" show "$ID" --json | grep -F -q \
+"$ASSAY" --db "$DB" show "$ID" --json | grep -q -F \
     '"notes":[{"text":"port width off by one","by":"tester"' ||
     fail "the note is not in show --json"
-"$ASSAY" --db "$DB" show "$ID" --json | grep -F -q '"status":"unreviewed"' ||
+"$ASSAY" --db "$DB" show "$ID" --json | grep -q -F '"status":"unreviewed"' ||
     fail "the note changed the review"
-"$ASSAY" --db "$DB" show "$ID" | grep -F -q "note      port width off by one" ||
+"$ASSAY" --db "$DB" show "$ID" | grep -q -F "note      port width off by one" ||
     fail "the note is not in show"
 ok "assay show lists the note; the review is untouched"

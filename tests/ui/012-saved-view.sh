@@ -25,14 +25,14 @@ command_line "views"
 wait_for "views: third (id=$ID)"
 command_line "view third"
 wait_for "1/1"
-screen | grep -F -q "id=$ID" || fail "the view's filter is not shown"
+screen | grep -q -F "id=$ID" || fail "the view's filter is not shown"
 ok "the view survives a restart and :view applies it"
 keys q
 wait_for "ASSAY-EXIT 0"
 
 [ "$("$ASSAY" --db "$DB" list --json --view third | wc -l)" -eq 1 ] ||
     fail "list --view does not apply the view"
-"$ASSAY" --db "$DB" list --json --view third | grep -F -q "\"id\":\"$ID\"" ||
+"$ASSAY" --db "$DB" list --json --view third | grep -q -F "\"id\":\"$ID\"" ||
     fail "list --view lists another candidate"
 "$ASSAY" --db "$DB" list --view nothere >/dev/null 2>&1 &&
     fail "an unknown view is not an error"
