@@ -197,6 +197,13 @@ static const char *const migrations[] = {
 	"  by      TEXT NOT NULL,"
 	"  at      INTEGER NOT NULL"
 	");",
+	/* 4 -> 5: notes are searchable like code and logs (grep=) */
+	"CREATE TRIGGER search_note AFTER INSERT ON note BEGIN"
+	"  INSERT INTO search(body, seq) SELECT new.text, seq"
+	"  FROM candidate WHERE id = new.cand_id;"
+	"END;"
+	"INSERT INTO search(body, seq) SELECT n.text, c.seq FROM note n"
+	"  JOIN candidate c ON c.id = n.cand_id;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 

@@ -1429,6 +1429,9 @@ test_store_note_kept_and_leaves_decisions(void **state)
 	assert_int_equal(n, 1);
 	store_note_release(&nt[0]);
 	free(nt);
+	/* A note is found by a word of it, like code and logs (issue 5). */
+	assert_int_equal(count(f->st, "grep=width"), 1);
+	assert_int_equal(count(f->st, "grep=elephant"), 0);
 	free(a);
 }
 
