@@ -73,6 +73,8 @@
 	    "Go to the previous match of the search") \
 	ACTION(STATS, "stats", \
 	    "Statistics sheet: categories per group; Enter filters to a cell") \
+	ACTION(DIFF, "diff", \
+	    "Diff: the candidate against its parent or the reference") \
 	ACTION(PROMPT, "prompt", \
 	    "Command line: filter grep label review note save view, actions") \
 	ACTION(HELP, "help", \

@@ -97,6 +97,7 @@ static const struct {
 	{ "/", ACTION_SEARCH },
 	{ "n", ACTION_SEARCH_NEXT },	{ "N", ACTION_SEARCH_PREV },
 	{ "s", ACTION_STATS },
+	{ "d", ACTION_DIFF },
 	{ ":", ACTION_PROMPT },
 	{ "?", ACTION_HELP },
 	{ "C-l", ACTION_REDRAW },

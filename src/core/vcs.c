@@ -753,3 +753,45 @@ vcs_version(char *buf, size_t n)
 	git_libgit2_version(&major, &minor, &rev);
 	snprintf(buf, n, "libgit2 %d.%d.%d", major, minor, rev);
 }
+
+int
+vcs_diff_text(const char *a, size_t alen, const char *b, size_t blen,
+    const char *aname, const char *bname, char **out, size_t *outlen,
+    struct err *err)
+{
+	git_diff_options opts;
+	git_patch *patch = NULL;
+	git_buf buf = { 0 };
+	int rc, ret = -1;
+
+	*out = NULL;
+	if (outlen != NULL)
+		*outlen = 0;
+	git_libgit2_init();
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.context_lines = 3;
+	rc = git_patch_from_buffers(&patch, a, alen, aname ? aname : "file",
+	    b, blen, bname ? bname : "file",
+	    &opts);
+	if (rc < 0) {
+		vcs_err(err, rc, "diff");
+		goto out;
+	}
+	rc = git_patch_to_buf(&buf, patch);
+	if (rc < 0) {
+		vcs_err(err, rc, "diff");
+		goto out;
+	}
+	*out = xmalloc(buf.size + 1);
+	if (buf.size > 0)
+		memcpy(*out, buf.ptr, buf.size);
+	(*out)[buf.size] = '\0';
+	if (outlen != NULL)
+		*outlen = buf.size;
+	ret = 0;
+out:
+	git_buf_dispose(&buf);
+	git_patch_free(patch);
+	git_libgit2_shutdown();
+	return ret;
+}

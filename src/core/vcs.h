@@ -68,6 +68,18 @@ int	vcs_changes(const struct vcs_commit_opts *opts, const struct vcs_file *files
 	    size_t nfiles, struct vcs_change **out, size_t *n, struct err *err);
 void	vcs_changes_free(struct vcs_change *c, size_t n);
 
+/*
+ * The unified diff (git's format, 3 lines of context) that turns text a
+ * into text b, labelled "a/aname" and "b/bname" (NULL: the name is
+ * "file").  a and b are borrowed and need not be NUL-terminated; either
+ * may be NULL with length 0.  *out is new, NUL-terminated, caller frees
+ * with free(); *outlen (may be NULL) is its length.  Equal texts give
+ * an empty string.  Returns 0, or -1 with err (*out NULL).
+ */
+int	vcs_diff_text(const char *a, size_t alen, const char *b, size_t blen,
+	    const char *aname, const char *bname, char **out, size_t *outlen,
+	    struct err *err);
+
 /* git's user.name from the global/system config, new string or NULL. */
 char	*vcs_config_user_name(void);
 

@@ -103,6 +103,23 @@ struct wb_stats {
 	size_t	  row, col;	/* the cursor */
 };
 
+/*
+ * The diff sheet (d): the unified diff of the current candidate against
+ * its parent (mode 1) or its task's reference (mode 0), split into
+ * lines.  Owns its strings.
+ */
+struct wb_diff {
+	int	 open;
+	int	 mode;		/* 0: reference, 1: parent */
+	char	*ref_id;	/* NULL: no other reference */
+	char	*parent_id;	/* NULL: not a repair */
+	char	*text;		/* the diff, len bytes */
+	size_t	 len;
+	size_t	*lines;		/* nlines offsets of line starts */
+	size_t	 nlines;
+	char	 title[128];
+};
+
 struct wb {
 	struct store		*st;		/* borrowed */
 	const struct ui_opts	*o;		/* borrowed */
@@ -169,6 +186,9 @@ struct wb {
 	struct wb_stats		 stats;
 	struct pane		 stats_pane;
 
+	struct wb_diff		 diff;
+	struct pane		 diff_pane;
+
 	int			 quit;
 	int			 dirty;
 	int			 redraw_all;
@@ -230,6 +250,14 @@ void	stats_open(struct wb *wb);
 void	stats_key(struct wb *wb, int key, enum action a);
 void	stats_release(struct wb_stats *s);
 
+/* --- pane_diff.c: the diff sheet ------------------------------------- */
+
+/* Open the diff of the current candidate, or say there is nothing. */
+void	diff_open(struct wb *wb);
+/* A key while the sheet is open (a: its action in the global table). */
+void	diff_key(struct wb *wb, int key, enum action a);
+void	diff_release(struct wb_diff *d);
+
 /* --- pane_term.c: the toolchain pane ---------------------------------- */
 
 /* Start verifying candidate id live in the pane.  0 or -1 (message).
@@ -267,6 +295,7 @@ extern const struct pane_ops pane_term_ops;
 extern const struct pane_ops pane_trace_ops;
 extern const struct pane_ops pane_help_ops;
 extern const struct pane_ops pane_stats_ops;
+extern const struct pane_ops pane_diff_ops;
 
 /* 1 when the locale cannot show non-ASCII text (set by ui.c). */
 extern int pane_ascii;

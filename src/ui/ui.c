@@ -117,6 +117,7 @@ ui_layout(struct wb *wb)
 			pane_place(&wb->panes[i], 0, 0, 0, 0);
 	pane_place(&wb->help, 1, 1, body - 1, W - 2);
 	pane_place(&wb->stats_pane, 1, 1, body - 1, W - 2);
+	pane_place(&wb->diff_pane, 1, 1, body - 1, W - 2);
 	if (wb->zoom >= 0) {
 		pane_place(&wb->panes[wb->zoom], 1, 1, body - 1, W - 2);
 		return;
@@ -212,11 +213,14 @@ ui_frame(struct wb *wb)
 	}
 	wb_sync(wb, q->rows > 1 ? q->rows - 1 : 20);
 	werase(stdscr);
-	if (wb->help_open || wb->stats.open || wb->zoom >= 0) {
+	if (wb->help_open || wb->stats.open || wb->diff.open ||
+	    wb->zoom >= 0) {
 		struct pane *p = wb->help_open ? &wb->help :
-		    wb->stats.open ? &wb->stats_pane : &wb->panes[wb->zoom];
+		    wb->stats.open ? &wb->stats_pane :
+		    wb->diff.open ? &wb->diff_pane : &wb->panes[wb->zoom];
 
 		draw_title(wb, p, wb->help_open || wb->stats.open ||
+		    wb->diff.open ||
 		    wb->focus == wb->zoom, 0, 0,
 		    W, ui_box.tl, ui_box.tr);
 		draw_vline(0, 1, body);
@@ -250,8 +254,8 @@ ui_frame(struct wb *wb)
 	}
 	statusbar_draw(wb, stdscr, LINES - 1, W);
 	wnoutrefresh(stdscr);
-	for (int i = 0; i < WB_NPANES && !wb->help_open && !wb->stats.open;
-	    i++) {
+	for (int i = 0; i < WB_NPANES && !wb->help_open && !wb->stats.open &&
+	    !wb->diff.open; i++) {
 		struct pane *p = &wb->panes[i];
 
 		if (p->win == NULL)
@@ -268,8 +272,13 @@ ui_frame(struct wb *wb)
 		werase(wb->stats_pane.win);
 		wb->stats_pane.ops->draw(&wb->stats_pane, wb->stats_pane.win);
 		wnoutrefresh(wb->stats_pane.win);
+	} else if (wb->diff.open && wb->diff_pane.win != NULL) {
+		werase(wb->diff_pane.win);
+		wb->diff_pane.ops->draw(&wb->diff_pane, wb->diff_pane.win);
+		wnoutrefresh(wb->diff_pane.win);
 	}
 	if (wb->kbd && wb->ed.pid > 0 && !wb->help_open && !wb->stats.open &&
+	    !wb->diff.open &&
 	    wb->term != NULL &&
 	    wb->panes[WB_TERM].win != NULL) {
 		int r, c, vis;
@@ -938,6 +947,7 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_SEARCH_NEXT:	wb_search_next(wb, 1); break;
 	case ACTION_SEARCH_PREV:	wb_search_next(wb, -1); break;
 	case ACTION_STATS:		stats_open(wb); break;
+	case ACTION_DIFF:		diff_open(wb); break;
 	case ACTION_HELP:
 		wb->help_open = 1;
 		wb->help.scroll = 0;
@@ -1021,6 +1031,10 @@ ui_key(struct wb *wb, int key)
 	}
 	if (wb->stats.open) {
 		stats_key(wb, key, a);
+		return;
+	}
+	if (wb->diff.open) {
+		diff_key(wb, key, a);
 		return;
 	}
 	/* a zoom held after a run: scroll keys read, other keys end it */
@@ -1208,6 +1222,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 	wb.help.ops = &pane_help_ops;
 	wb.stats_pane.ops = &pane_stats_ops;
 	wb.stats_pane.wb = &wb;
+	wb.diff_pane.ops = &pane_diff_ops;
+	wb.diff_pane.wb = &wb;
 	for (int i = 0; i < WB_NPANES; i++)
 		wb.panes[i].wb = &wb;
 	wb.help.wb = &wb;
@@ -1295,6 +1311,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 		delwin(wb.help.win);
 	if (wb.stats_pane.win != NULL)
 		delwin(wb.stats_pane.win);
+	if (wb.diff_pane.win != NULL)
+		delwin(wb.diff_pane.win);
 	endwin();
 	syntax_shutdown();
 	wb_release(&wb);

@@ -510,6 +510,7 @@ wb_release(struct wb *wb)
 	free(wb->search);
 	wb->search = NULL;
 	stats_release(&wb->stats);
+	diff_release(&wb->diff);
 	rows_free(wb);
 	cur_release(&wb->cur);
 	free(wb->filter);

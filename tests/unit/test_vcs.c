@@ -556,6 +556,37 @@ test_vcs_version_names_libgit2(void **state)
 	assert_true(minor >= 5);
 }
 
+static void
+test_vcs_diff_text_unified(void **state)
+{
+	const char *a = "one\ntwo\nthree\n";
+	const char *b = "one\nTWO\nthree\nfour\n";
+	struct err err = { "" };
+	char *out = NULL;
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(vcs_diff_text(a, strlen(a), b, strlen(b), "ref.v",
+	    "cand.v", &out, &len, &err), 0);
+	assert_non_null(out);
+	assert_int_equal(strlen(out), len);
+	assert_non_null(strstr(out, "--- a/ref.v\n"));
+	assert_non_null(strstr(out, "+++ b/cand.v\n"));
+	assert_non_null(strstr(out, "\n@@ -1,3 +1,4 @@"));
+	assert_non_null(strstr(out, "\n-two\n"));
+	assert_non_null(strstr(out, "\n+TWO\n"));
+	assert_non_null(strstr(out, "\n+four\n"));
+	assert_non_null(strstr(out, "\n one\n"));
+	free(out);
+
+	/* equal texts: an empty diff */
+	assert_int_equal(vcs_diff_text(a, strlen(a), a, strlen(a), NULL, NULL,
+	    &out, &len, &err), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(len, 0);
+	free(out);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -574,6 +605,7 @@ main(void)
 		FX_TEST(test_vcs_bare_repository_is_error),
 		FX_TEST(test_vcs_bad_paths_rejected),
 		cmocka_unit_test(test_vcs_version_names_libgit2),
+		cmocka_unit_test(test_vcs_diff_text_unified),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

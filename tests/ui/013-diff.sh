@@ -1,0 +1,49 @@
+# 013-diff.sh - issue 5 item 4: d opens a diff sheet of the candidate
+# against what it came from (a repair: its parent), coloured, unified,
+# through libgit2; q closes it.
+. "$(dirname "$0")/lib.sh"
+
+"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
+    >/dev/null || fail "import rtlfixer"
+ID=$("$ASSAY" --db "$DB" list --json | head -n 1 | json_field id)
+
+# A non-interactive editor: declare Y1 as reg and say so.
+cat >"$T/fix" <<'FIX'
+#!/bin/sh
+sed -i 's/output Y1/output reg Y1/' "$1"
+printf '\n// repaired in 013-diff\n' >>"$1"
+FIX
+chmod +x "$T/fix"
+export EDITOR="$T/fix"
+start 120 40 "--where benchmark=rtlfixer"
+wait_for "1/174"
+
+keys e
+n=300
+REP=
+while [ -z "$REP" ] && [ $n -gt 0 ]; do
+	REP=$("$ASSAY" --db "$DB" list --json --where "parent=$ID" |
+	    json_field id)
+	sleep 0.1
+	n=$((n - 1))
+done
+[ -n "$REP" ] || fail "no repair of $ID in the store"
+wait_for "$REP: " 30
+keys C-l
+
+keys d
+wait_for "parent $ID"
+wait_for "candidate $REP"
+screen | grep -q "^.@@ -" || fail "no hunk header"
+screen | grep -q "^.-.*output Y1" || fail "no removed line"
+screen | grep -q "^.+.*output reg Y1" || fail "no added line"
+screen | grep -q "^.+// repaired in 013-diff" || fail "no added comment"
+ok "d shows the repair's diff against its parent"
+
+keys q
+wait_gone "parent $ID"
+screen | grep -q " queue " || fail "q did not close the diff"
+ok "q closes the diff"
+
+keys q
+wait_for "ASSAY-EXIT 0"
