@@ -52,3 +52,8 @@ wait_for "/(unclosed:"
 keys q
 wait_for "ASSAY-EXIT 0"
 ok "a far match, no match and a bad regex"
+
+# Searching moves the selection only: no decision was made.
+"$ASSAY" --db "$DB" list --json --where "status!=unreviewed" | grep -q . &&
+    fail "a search changed a review"
+ok "searching decides nothing"

@@ -50,18 +50,13 @@ static inline int
 fx_init(void **state, const char *env)
 {
 	struct fx *f = xcalloc(1, sizeof *f);
-	const char *shared = getenv("ASSAY_SHARED");
-	struct stat sb;
 
 	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-%s-XXXXXX", env);
 	if (mkdtemp(f->dir) == NULL) {
 		free(f);
 		return -1;
 	}
-	snprintf(f->data, sizeof f->data, "%s/data",
-	    shared != NULL && *shared != '\0' ? shared : "../shared");
-	if (stat(f->data, &sb) < 0 || !S_ISDIR(sb.st_mode))
-		f->data[0] = '\0';
+	shared_data_dir(f->data, sizeof f->data);
 	*state = f;
 	return 0;
 }

@@ -44,8 +44,6 @@ static int
 fx_setup(void **state)
 {
 	struct fx *f = xcalloc(1, sizeof *f);
-	const char *shared = getenv("ASSAY_SHARED");
-	struct stat sb;
 	struct err err;
 
 	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-export-XXXXXX");
@@ -54,10 +52,7 @@ fx_setup(void **state)
 		return -1;
 	}
 	snprintf(f->db, sizeof f->db, "%s/a.db", f->dir);
-	snprintf(f->data, sizeof f->data, "%s/data",
-	    shared != NULL && *shared != '\0' ? shared : "../shared");
-	if (stat(f->data, &sb) < 0 || !S_ISDIR(sb.st_mode))
-		f->data[0] = '\0';
+	shared_data_dir(f->data, sizeof f->data);
 	if (store_open(&f->st, f->db, &err) < 0) {
 		print_error("store_open: %s\n", err.msg);
 		rm_rf(f->dir);

@@ -47,6 +47,22 @@ rm_rf(const char *path)
 	rmdir(path);
 }
 
+/*
+ * The shared benchmark data directory into buf: $ASSAY_SHARED/data, else
+ * ../shared/data; "" when it is not there (tests then skip).
+ */
+static inline void
+shared_data_dir(char *buf, size_t n)
+{
+	const char *shared = getenv("ASSAY_SHARED");
+	struct stat sb;
+
+	snprintf(buf, n, "%s/data", shared != NULL && *shared != '\0' ?
+	    shared : "../shared");
+	if (stat(buf, &sb) < 0 || !S_ISDIR(sb.st_mode))
+		buf[0] = '\0';
+}
+
 /* The whole file as a new NUL-terminated string; fails the test if it
  * cannot be read. */
 static inline char *
