@@ -21,9 +21,9 @@ SAN	= -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 CORE_SRC = $(wildcard src/core/*.c) $(wildcard src/envs/*.c)
 UI_SRC	 = $(wildcard src/ui/*.c)
-CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
+CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/share.o
 UI_OBJ	 = $(UI_SRC:%.c=$(BUILD)/%.o)
-SAN_OBJ	 = $(CORE_SRC:%.c=$(BUILD)/san/%.o)
+SAN_OBJ	 = $(CORE_SRC:%.c=$(BUILD)/san/%.o) $(BUILD)/gen/share.o
 TESTS	 = $(patsubst tests/unit/%.c,$(BUILD)/san/tests/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all deps build test unit e2e ui-test lint demo clean grammars
@@ -39,6 +39,16 @@ include mk/grammars.mk
 
 $(BUILD)/assay: $(BUILD)/src/main.o $(BUILD)/src/cli.o $(CORE_OBJ) $(UI_OBJ) $(GRAMMAR_LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# Files envs write into work directories (device headers, startup code,
+# linker scripts), compiled in as data: see env_share() in env.h.
+SHARE_FILES = $(shell find share/envs -type f ! -name '.*' 2>/dev/null)
+$(BUILD)/gen/share.c: scripts/embed.sh $(SHARE_FILES)
+	@mkdir -p $(@D)
+	sh scripts/embed.sh share/envs > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/share.o: $(BUILD)/gen/share.c
+	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)

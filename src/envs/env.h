@@ -71,7 +71,14 @@ struct env_ops {
 	const char	*name;		/* "iverilog" */
 	const char	*domain;	/* "chip" */
 	const char	*lang;		/* "verilog" */
-	const char	*packages;	/* Debian packages that provide it */
+	const char	*packages;	/* Debian packages that provide it, or
+					   NULL when Debian has none */
+	/*
+	 * What to tell a user whose machine lacks the toolchain, beyond the
+	 * packages: where it comes from when Debian has no package, or why
+	 * it cannot run here ("needs an NVIDIA GPU and driver").  May be NULL.
+	 */
+	const char	*missing_hint;
 
 	/*
 	 * Identity of the installed toolchain into buf ("Icarus Verilog
@@ -139,6 +146,14 @@ long	env_param_int(const struct task *t, const char *key, long def);
 int	env_param_bool(const struct task *t, const char *key, int def);
 /* New string or NULL. */
 char	*env_param_str(const struct task *t, const char *key);
+/*
+ * A file of share/envs compiled into the binary (scripts/embed.sh): the
+ * device header, startup code or linker script an env writes into the
+ * work directory.  name is relative to share/envs ("arm/stm32f4.h").
+ * Returns the bytes (static, NUL-terminated, not to be freed) and their
+ * length in *len, or NULL when there is no such file.
+ */
+const char *env_share(const char *name, size_t *len);
 /* First line of a command's output (trusted, outside any sandbox) into
  * buf; -1 when it cannot run. */
 int	env_tool_version(const char *const *argv, char *buf, size_t n);

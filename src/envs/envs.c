@@ -21,12 +21,43 @@
 extern const struct env_ops env_iverilog;
 extern const struct env_ops env_verilator;
 extern const struct env_ops env_yosys;
+extern const struct env_ops env_nvcc;
+extern const struct env_ops env_triton;
+extern const struct env_ops env_armqemu;
+extern const struct env_ops env_x86asm;
+extern const struct env_ops env_cad;
 
 static const struct env_ops *const envs[] = {
 	&env_iverilog,
 	&env_verilator,
 	&env_yosys,
+	&env_nvcc,
+	&env_triton,
+	&env_armqemu,
+	&env_x86asm,
+	&env_cad,
 };
+
+/* The table scripts/embed.sh generates from share/envs. */
+struct env_share_file {
+	const char *name;
+	const unsigned char *data;
+	size_t len;
+};
+extern const struct env_share_file env_share_files[];
+
+const char *
+env_share(const char *name, size_t *len)
+{
+	for (const struct env_share_file *f = env_share_files; f->name != NULL;
+	    f++) {
+		if (strcmp(f->name, name) == 0) {
+			*len = f->len;
+			return (const char *)f->data;
+		}
+	}
+	return NULL;
+}
 
 const struct env_ops *
 env_find(const char *name)
