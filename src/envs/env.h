@@ -48,6 +48,12 @@ struct env_plan {
 	int	 finish_tagged;	/* the testbench's $finish calls are marked */
 	char	*cand_file;	/* name the candidate was written under (owned) */
 	struct buf inputs;	/* JSON object text: file name -> sha256 */
+	/*
+	 * Findings of static checks prepare() makes on the candidate before
+	 * anything runs (nvcc's launch-limit checks), as text lines the env
+	 * defines; its judge() reads them.  Empty when none; owned.
+	 */
+	struct buf precheck;
 };
 
 /* How each stage ended, as verify.c saw it. */

@@ -115,6 +115,7 @@ env_plan_init(struct env_plan *p)
 	memset(p, 0, sizeof *p);
 	buf_init(&p->inputs);
 	buf_adds(&p->inputs, "{");
+	buf_init(&p->precheck);
 }
 
 void
@@ -127,6 +128,7 @@ env_plan_release(struct env_plan *p)
 			free(p->stages[s].argv[i]);
 	free(p->cand_file);
 	buf_release(&p->inputs);
+	buf_release(&p->precheck);
 	memset(p, 0, sizeof *p);
 }
 
