@@ -1472,7 +1472,7 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 {
 	const struct env_ops *const *list;
 	struct err err;
-	size_t n;
+	size_t n, missing = 0;
 
 	(void)g;
 	if (wants_help("envs", argc, argv))
@@ -1480,21 +1480,33 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 	list = env_list(&n);
 	printf("%-10s %-9s %-8s %s\n", "ENV", "DOMAIN", "PRESENT", "TOOLCHAIN");
 	for (size_t i = 0; i < n; i++) {
+		const struct env_ops *e = list[i];
 		char id[ERR_MSG_MAX];
 
-		if (verify_toolchain(list[i]->name, id, sizeof id, &err) == 0)
-			printf("%-10s %-9s %-8s %s\n", list[i]->name,
-			    list[i]->domain, "yes", id);
-		else
-			printf("%-10s %-9s %-8s missing: install Debian package"
-			    " %s\n", list[i]->name, list[i]->domain, "no",
-			    list[i]->packages);
+		if (verify_toolchain(e->name, id, sizeof id, &err) == 0) {
+			printf("%-10s %-9s %-8s %s\n", e->name, e->domain, "yes",
+			    id);
+			continue;
+		}
+		missing++;
+		printf("%-10s %-9s %-8s %s\n", e->name, e->domain, "no",
+		    err.msg);
+		if (e->packages != NULL)
+			printf("%-29s install: apt-get install %s\n", "",
+			    e->packages);
+		if (e->missing_hint != NULL)
+			printf("%-29s %s\n", "", e->missing_hint);
 	}
 	if (verify_sandbox_check(&err) == 0)
 		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "yes",
 		    "bubblewrap");
 	else
 		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "no", err.msg);
+	if (missing > 0)
+		printf("\n%zu of %zu envs cannot run here.  `make deps` installs"
+		    " every toolchain Debian has;\ncandidates of the others are"
+		    " verified as skipped or env-error, with the reason.\n",
+		    missing, n);
 	return 0;
 }
 
