@@ -95,5 +95,32 @@ demo: deps
 clean:
 	rm -rf $(BUILD)/src $(BUILD)/san $(BUILD)/assay
 
+# --- cad env: the OCCT IoU helper -----------------------------------------
+# tools/iou/iou_occt.cpp becomes $(BUILD)/libexec/assay-iou, which
+# src/envs/cad.c finds beside the binary and copies into each run's work
+# directory.  Built only where the OCCT headers are (make deps installs
+# them); without them the cad env reports its toolchain missing.  An
+# order-only prerequisite of the binary and the unit tests, so that
+# `make build` and `make test` build it without linking it in.
+OCCT_INC   = /usr/include/opencascade
+IOU_HELPER = $(BUILD)/libexec/assay-iou
+IOU_LIBS   = -lTKSTEP -lTKSTEPBase -lTKSTEPAttr -lTKSTEP209 -lTKXSBase \
+	-lTKBO -lTKPrim -lTKTopAlgo -lTKBRep -lTKGeomAlgo -lTKGeomBase -lTKG3d \
+	-lTKG2d -lTKMath -lTKernel -lTKShHealing
+ifneq ($(wildcard $(OCCT_INC)),)
+$(IOU_HELPER): tools/iou/iou_occt.cpp
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -O2 $(WARN) -Wno-deprecated-declarations \
+		-isystem $(OCCT_INC) -o $@ $< $(IOU_LIBS)
+
+$(BUILD)/assay $(TESTS): | $(IOU_HELPER)
+endif
+
+clean: clean-iou
+clean-iou:
+	rm -f $(IOU_HELPER)
+.PHONY: clean-iou
+# --- end of the cad env block ----------------------------------------------
+
 -include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(BUILD)/src/main.d \
 	$(BUILD)/src/cli.d

@@ -1,26 +1,575 @@
 /*
- * cad.c - the cad env (design.md section 7).  Not yet written: every
- * run is env-error until it is.
+ * cad.c - the cad env: volumetric IoU of a candidate's solid against the
+ * task's reference solid (design.md section 7, toolchains.md section 5).
+ *
+ * The geometry is OpenCASCADE's, through assay's own helper assay-iou
+ * (tools/iou/iou_occt.cpp, built next to the assay binary in libexec/
+ * when the OCCT headers are installed).  It reads two STEP files,
+ * intersects the solids with an exact B-rep boolean and prints
+ *   vA=... vB=... vInter=... vUnion=... IoU=...
+ * The sandbox binds only /usr, /etc and the work directory, so prepare()
+ * copies the helper into the work directory and records its hash among
+ * the inputs.  It is found in $ASSAY_LIBEXEC, else in libexec/ beside the
+ * running executable (/proc/self/exe): build/assay uses
+ * build/libexec/assay-iou.
+ *
+ * A candidate is STEP text (lang "step", or any code that starts with
+ * "ISO-10303-21"), compared at once:
+ *   ./assay-iou candidate.step reference.step                 (iou)
+ * or a CadQuery script (lang "python"), run first in cq/, a directory of
+ * its own that cannot reach the helper or the reference:
+ *   /usr/bin/python3 -I -c PROBE                              (probe, cq/)
+ *   /usr/bin/python3 -I -u cq_run.py candidate.py candidate.step
+ *                                                             (cadquery, cq/)
+ *   ./assay-iou cq/candidate.step reference.step              (iou)
+ * The probe exits 77 when cadquery does not import, and the run is then
+ * skipped: the candidate's code never ran, so it cannot fake that.
+ * Nothing runs here but the version queries; verify.c runs the stages.
  */
+#define _GNU_SOURCE
 #include "env.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "hash.h"
+
+#define HELPER "assay-iou"
+#define STEP_FILE "candidate.step"
+#define SCRIPT_FILE "candidate.py"
+#define RUNNER_FILE "cq_run.py"
+#define CQ_DIR "cq"
+#define REF_DEFAULT "reference.step"
+#define PYTHON "/usr/bin/python3"
+#define SKIP_STATUS 77
+#define IOU_MIN_DEFAULT 0.9
+#define CAD_PACKAGES "libocct-data-exchange-dev" \
+	" libocct-modeling-algorithms-dev libocct-modeling-data-dev" \
+	" libocct-foundation-dev"
+
+/* assay-iou's exit status (tools/iou/iou_occt.cpp). */
+enum {
+	IOU_UNREADABLE = 2,
+	IOU_INVALID = 3,
+	IOU_EMPTY = 4,
+	IOU_BOOLEAN = 5,
+	IOU_MEMORY = 6
+};
+
+/* cq_run.py's exit status. */
+enum {
+	CQ_RAISED = 1,
+	CQ_SYNTAX = 2,
+	CQ_NO_RESULT = 3,
+	CQ_EXPORT = 4
+};
+
+/*
+ * Imports cadquery or exits 77 (the probe stage); also the version query.
+ * -I keeps the work directory off sys.path: no file there can pose as
+ * cadquery.
+ */
+static const char probe_py[] =
+    "import sys\n"
+    "try:\n"
+    "    import cadquery\n"
+    "except Exception as e:\n"
+    "    print('skipped: cadquery not installed (%s)' % e)\n"
+    "    sys.exit(77)\n"
+    "print('CadQuery ' + str(getattr(cadquery, '__version__', '?')))\n";
+
+/* The helper's path: $ASSAY_LIBEXEC/assay-iou, else libexec/ beside the
+ * running executable.  -1 when neither can be made. */
+static int
+helper_path(char *buf, size_t n)
+{
+	const char *dir = getenv("ASSAY_LIBEXEC");
+	char exe[PATH_MAX], *slash;
+	ssize_t len;
+
+	if (dir != NULL && *dir != '\0')
+		return snprintf(buf, n, "%s/%s", dir, HELPER) < (int)n ? 0 : -1;
+	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (len <= 0)
+		return -1;
+	exe[len] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash == NULL)
+		return -1;
+	*slash = '\0';
+	return snprintf(buf, n, "%s/libexec/%s", exe, HELPER) < (int)n ? 0 : -1;
+}
+
+/* The whole helper binary, new (caller frees), or NULL with err. */
+static char *
+helper_read(const char *path, size_t *len, struct err *err)
+{
+	struct buf b = BUF_INIT;
+	char chunk[65536];
+	ssize_t k;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		err_set(err, "the OCCT helper %s is missing (%s): it is built"
+		    " with assay when the OCCT headers are installed (apt-get"
+		    " install %s, then make), or set ASSAY_LIBEXEC", path,
+		    strerror(errno), CAD_PACKAGES);
+		return NULL;
+	}
+	while ((k = read(fd, chunk, sizeof chunk)) != 0) {
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			err_set(err, "read %s: %s", path, strerror(errno));
+			close(fd);
+			buf_release(&b);
+			return NULL;
+		}
+		buf_add(&b, chunk, (size_t)k);
+	}
+	close(fd);
+	return buf_detach(&b, len);
+}
 
 static int
 cad_toolchain(char *buf, size_t n, struct err *err)
 {
-	(void)buf;
-	(void)n;
-	return err_set(err, "the cad env is not built yet");
+	char path[PATH_MAX], occt[256], cq[256], hex[HASH_HEX_LEN + 1];
+	const char *version[] = { path, "--version", NULL };
+	const char *probe[] = { PYTHON, "-I", "-c", probe_py, NULL };
+	size_t len;
+	char *bin;
+
+	if (helper_path(path, sizeof path) < 0)
+		return err_set(err, "cannot find the OCCT helper %s", HELPER);
+	bin = helper_read(path, &len, err);
+	if (bin == NULL)
+		return -1;
+	hash_sha256(bin, len, hex);
+	free(bin);
+	if (env_tool_version(version, occt, sizeof occt) < 0 ||
+	    strncmp(occt, "Open CASCADE", 12) != 0)
+		return err_set(err, "the OCCT helper %s does not run (are the"
+		    " OCCT libraries installed? apt-get install %s)", path,
+		    CAD_PACKAGES);
+	/* CadQuery decides skip or run: a change must run candidates
+	 * again, so it is part of the identity. */
+	if (env_tool_version(probe, cq, sizeof cq) < 0 ||
+	    strncmp(cq, "CadQuery ", 9) != 0)
+		snprintf(cq, sizeof cq, "no CadQuery");
+	snprintf(buf, n, "%s, %s %.12s, %s", occt, HELPER, hex, cq);
+	return 0;
+}
+
+/* env_params.iou_min, or -1 when it is not a number in (0, 1]. */
+static double
+iou_min(const struct task *t)
+{
+	json_t *root = t->env_params != NULL ? json_loads(t->env_params, 0,
+	    NULL) : NULL;
+	json_t *v = root != NULL ? json_object_get(root, "iou_min") : NULL;
+	double m = IOU_MIN_DEFAULT;
+
+	if (v != NULL)
+		m = json_is_number(v) ? json_number_value(v) : -1;
+	json_decref(root);
+	return m > 0 && m <= 1 ? m : -1;
+}
+
+/* The reference's file name: env_params.reference or reference.step.
+ * New string. */
+static char *
+ref_name(const struct task *t)
+{
+	char *name = env_param_str(t, "reference");
+
+	return name != NULL ? name : xstrdup(REF_DEFAULT);
+}
+
+/* Is code STEP text ("ISO-10303-21;" after blanks)? */
+static int
+is_step(const char *code, size_t len)
+{
+	while (len > 0 && (*code == ' ' || *code == '\t' || *code == '\r' ||
+	    *code == '\n')) {
+		code++;
+		len--;
+	}
+	return len >= 12 && memcmp(code, "ISO-10303-21", 12) == 0;
+}
+
+/* Does the task's candidate c run as a CadQuery script? */
+static int
+is_script(const struct candidate *c)
+{
+	return c->lang != NULL && strcmp(c->lang, "python") == 0 &&
+	    !is_step(c->code, c->code_len);
+}
+
+/* Copy the helper into the work directory, executable; its hash goes
+ * into the inputs. */
+static int
+copy_helper(struct env_plan *plan, const char *workdir, struct err *err)
+{
+	char path[PATH_MAX], *bin, *dst;
+	size_t len, off = 0;
+	int fd, rc = -1;
+
+	if (helper_path(path, sizeof path) < 0)
+		return err_set(err, "cannot find the OCCT helper %s", HELPER);
+	bin = helper_read(path, &len, err);
+	if (bin == NULL)
+		return -1;
+	dst = xasprintf("%s/%s", workdir, HELPER);
+	fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	if (fd < 0) {
+		err_set(err, "write %s: %s", dst, strerror(errno));
+		goto out;
+	}
+	while (off < len) {
+		ssize_t k = write(fd, bin + off, len - off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			err_set(err, "write %s: %s", dst, strerror(errno));
+			close(fd);
+			goto out;
+		}
+		off += (size_t)k;
+	}
+	close(fd);
+	env_note_input(plan, HELPER, bin, len);
+	rc = 0;
+out:
+	free(dst);
+	free(bin);
+	return rc;
 }
 
 static int
 cad_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
-	(void)t;
-	(void)c;
-	(void)workdir;
-	(void)plan;
-	return err_set(err, "the cad env is not built yet");
+	const struct task_file *ref = NULL;
+	char *name = ref_name(t), *cq = NULL, *cand_step;
+	const char *runner;
+	size_t rlen;
+	int script = is_script(c), rc = -1;
+
+	plan->timeout_s = (int)env_param_int(t, "timeout_s", 60);
+	if (iou_min(t) < 0) {
+		err_set(err, "task %s: env_params.iou_min must be a number in"
+		    " (0, 1]", t->id);
+		goto out;
+	}
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (strcmp(t->files[i].name, name) == 0)
+			ref = &t->files[i];
+	if (ref == NULL) {
+		err_set(err, "task %s has no reference solid %s (a task file"
+		    " of STEP text)", t->id, name);
+		goto out;
+	}
+	if (strcmp(name, HELPER) == 0 || strcmp(name, STEP_FILE) == 0 ||
+	    strcmp(name, CQ_DIR) == 0) {
+		err_set(err, "task file name %s is reserved by the cad env",
+		    name);
+		goto out;
+	}
+	if (env_write_input(plan, workdir, name, ref->data, ref->len, err) < 0)
+		goto out;
+	if (copy_helper(plan, workdir, err) < 0)
+		goto out;
+	if (t->env_params != NULL)
+		env_note_input(plan, "env_params", t->env_params,
+		    strlen(t->env_params));
+	if (!script) {
+		const char *const iou[] = { "./" HELPER, STEP_FILE, name,
+		    NULL };
+
+		plan->cand_file = xstrdup(STEP_FILE);
+		if (env_write_input(plan, workdir, STEP_FILE, c->code,
+		    c->code_len, err) < 0)
+			goto out;
+		env_plan_stage(plan, "iou", iou);
+		rc = 0;
+		goto out;
+	}
+	runner = env_share("cad/" RUNNER_FILE, &rlen);
+	if (runner == NULL) {
+		err_set(err, "share/envs/cad/%s is not built in", RUNNER_FILE);
+		goto out;
+	}
+	plan->cand_file = xstrdup(SCRIPT_FILE);
+	cq = xasprintf("%s/%s", workdir, CQ_DIR);
+	if (env_mkdir(workdir, CQ_DIR, err) < 0 ||
+	    env_write_input(plan, cq, SCRIPT_FILE, c->code, c->code_len,
+	    err) < 0 ||
+	    env_write_input(plan, cq, RUNNER_FILE, runner, rlen, err) < 0)
+		goto out;
+	cand_step = xasprintf("%s/%s", CQ_DIR, STEP_FILE);
+	{
+		const char *const probe[] = { PYTHON, "-I", "-c", probe_py,
+		    NULL };
+		/* -u: the script's prints stay before its traceback. */
+		const char *const run[] = { PYTHON, "-I", "-u", RUNNER_FILE,
+		    SCRIPT_FILE, STEP_FILE, NULL };
+		const char *const iou[] = { "./" HELPER, cand_step, name,
+		    NULL };
+
+		env_plan_stage_in(plan, "probe", probe, CQ_DIR);
+		env_plan_stage_in(plan, "cadquery", run, CQ_DIR);
+		env_plan_stage(plan, "iou", iou);
+	}
+	free(cand_step);
+	rc = 0;
+out:
+	free(name);
+	free(cq);
+	return rc;
+}
+
+/* The first line of log that starts with prefix, new, or NULL. */
+static char *
+line_with(const char *log, size_t len, const char *prefix)
+{
+	const char *p = log, *end = log + len;
+	size_t pl = strlen(prefix);
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (l >= pl && memcmp(p, prefix, pl) == 0)
+			return xstrndup(p, l);
+		p += l + 1;
+	}
+	return NULL;
+}
+
+/* A failed Python exception's category and subcategory, by its name. */
+static const struct {
+	const char *exc, *category, *sub;
+} py_rules[] = {
+	{ "SyntaxError", "compile", "syntax-error" },
+	{ "IndentationError", "compile", "syntax-error" },
+	{ "TabError", "compile", "syntax-error" },
+	{ "NameError", "api", "name-error" },
+	{ "AttributeError", "api", "attribute-error" },
+	{ "TypeError", "api", "type-error" },
+	{ "ImportError", "api", "import-error" },
+	{ "ModuleNotFoundError", "api", "import-error" },
+};
+
+/*
+ * A traceback in the cadquery stage's log: its last unindented line (the
+ * exception, "NameError: name 'box' is not defined") into *exc, new, and
+ * the last candidate line it names ("File \"candidate.py\", line 7").
+ */
+static int
+traceback_of(const char *log, size_t len, char **exc)
+{
+	const char *p = log, *end = log + len;
+	const char *needle = SCRIPT_FILE "\", line ";
+	int line = 0;
+
+	*exc = NULL;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		char *s = xstrndup(p, l);
+		const char *f = strstr(s, needle);
+
+		/* File "candidate.py", line 7 (or ".../candidate.py"). */
+		if (f != NULL && strncmp(s, "  File \"", 8) == 0 &&
+		    (f[-1] == '"' || f[-1] == '/'))
+			line = atoi(f + strlen(needle));
+		else if (l > 0 && *s != ' ' && *s != '$' &&
+		    strncmp(s, "Traceback", 9) != 0 &&
+		    strncmp(s, "cq_run:", 7) != 0) {
+			free(*exc);
+			*exc = xstrdup(s);
+		}
+		free(s);
+		p += l + 1;
+	}
+	return line;
+}
+
+static void
+judge_script(const struct env_plan *plan, const struct env_stage_result *s,
+    struct run *r)
+{
+	char *exc = NULL, *own;
+	int line = 0;
+	size_t n = sizeof py_rules / sizeof py_rules[0], i = n;
+
+	env_set(&r->verdict, "fail");
+	env_set(&r->stage, "cadquery");
+	own = line_with(s->log, s->log_len, "cq_run: ");
+	switch (s->exit_code) {
+	case CQ_NO_RESULT:
+		env_set(&r->category, "format");
+		env_set(&r->subcategory, "no-result");
+		env_set(&r->evidence, own != NULL ? own + 8 :
+		    "the script made no result");
+		goto out;
+	case CQ_RAISED:
+	case CQ_SYNTAX:
+	case CQ_EXPORT:
+		line = traceback_of(s->log, s->log_len, &exc);
+		break;
+	default:
+		break;
+	}
+	if (exc != NULL) {
+		/* "OCP.StdFail.StdFail_NotDone: ..." and "NameError: ...":
+		 * the name is what comes before the colon. */
+		size_t nl = strcspn(exc, ":");
+
+		for (i = 0; i < n; i++)
+			if (strlen(py_rules[i].exc) == nl &&
+			    strncmp(exc, py_rules[i].exc, nl) == 0)
+				break;
+	}
+	if (i < n) {
+		env_set(&r->category, py_rules[i].category);
+		env_set(&r->subcategory, py_rules[i].sub);
+	} else {
+		env_set(&r->category, "functional");
+		env_set(&r->subcategory, s->exit_code == CQ_EXPORT ?
+		    "export-failed" : "script-error");
+	}
+	if (exc != NULL) {
+		run_add_diag(r, line > 0 ? plan->cand_file : "", line, 0,
+		    "error", exc, line);
+		r->evidence_line = line;
+		env_set(&r->evidence, exc);
+	} else {
+		char *ev = xasprintf("the CadQuery script exited with status"
+		    " %d%s%s", s->exit_code, own != NULL ? ": " : "",
+		    own != NULL ? own + 8 : "");
+
+		env_set(&r->evidence, ev);
+		free(ev);
+	}
+out:
+	free(exc);
+	free(own);
+}
+
+/* The helper's error line ("assay-iou: FILE: why") and whose file. */
+static void
+judge_iou_error(const struct task *t, const struct env_stage_result *s,
+    struct run *r)
+{
+	char *line = line_with(s->log, s->log_len, HELPER ": ");
+	char *name = ref_name(t), *refp = xasprintf(HELPER ": %s: ", name);
+	const char *sub, *category = "functional";
+
+	switch (s->exit_code) {
+	case IOU_UNREADABLE:
+		sub = "unreadable-step";
+		category = "compile";
+		break;
+	case IOU_INVALID:
+		sub = "invalid-solid";
+		break;
+	case IOU_EMPTY:
+		sub = "empty-solid";
+		break;
+	case IOU_BOOLEAN:
+		sub = "boolean-failed";
+		break;
+	case IOU_MEMORY:
+		sub = "resource-limit";
+		break;
+	default:
+		/* 127: not found; 126: cannot run; a signal: a crash; 1:
+		 * bad usage, assay's own fault. */
+		env_set(&r->verdict, "env-error");
+		env_set(&r->subcategory, s->exit_code == 127 ||
+		    s->exit_code == 126 ? "toolchain-missing" :
+		    s->exit_code > 128 ? "toolchain-crash" : "toolchain-error");
+		if (line != NULL)
+			env_set(&r->evidence, line);
+		else {
+			char *ev = xasprintf(HELPER " ended with status %d",
+			    s->exit_code);
+
+			env_set(&r->evidence, ev);
+			free(ev);
+		}
+		goto out;
+	}
+	if (line != NULL && strncmp(line, refp, strlen(refp)) == 0) {
+		/* The task's own solid is at fault, not the candidate. */
+		env_set(&r->verdict, "task-defect");
+		env_set(&r->subcategory, "bad-reference");
+		env_set(&r->evidence, line);
+		goto out;
+	}
+	env_set(&r->verdict, "fail");
+	env_set(&r->category, category);
+	env_set(&r->subcategory, sub);
+	env_set(&r->evidence, line != NULL ? line : HELPER " failed without"
+	    " a message");
+out:
+	free(line);
+	free(name);
+	free(refp);
+}
+
+static void
+judge_iou(const struct task *t, const struct env_stage_result *s,
+    struct run *r)
+{
+	char *line = line_with(s->log, s->log_len, "vA=");
+	double va, vb, vi, vu, iou, min = iou_min(t);
+	char *m;
+
+	env_set(&r->stage, "iou");
+	if (s->exit_code != 0) {
+		judge_iou_error(t, s, r);
+		goto out;
+	}
+	if (line == NULL || sscanf(line, "vA=%lf vB=%lf vInter=%lf vUnion=%lf"
+	    " IoU=%lf", &va, &vb, &vi, &vu, &iou) != 5) {
+		env_set(&r->verdict, "env-error");
+		env_set(&r->subcategory, "no-result-line");
+		env_set(&r->evidence, HELPER " printed no IoU line");
+		goto out;
+	}
+	m = xasprintf("{\"iou\":%.6f,\"volume\":%.6f,\"reference_volume\":"
+	    "%.6f,\"common_volume\":%.6f}", iou, va, vb, vi);
+	free(r->metrics);
+	r->metrics = m;
+	if (min < 0)
+		min = IOU_MIN_DEFAULT;
+	if (iou >= min) {
+		env_set(&r->verdict, "pass");
+	} else {
+		char *ev = xasprintf("IoU %.6f below iou_min %g (volume %.3f,"
+		    " reference %.3f, common %.3f)", iou, min, va, vb, vi);
+
+		env_set(&r->verdict, "fail");
+		env_set(&r->category, "functional");
+		env_set(&r->subcategory, "geometry-mismatch");
+		env_set(&r->evidence, ev);
+		free(ev);
+	}
+out:
+	free(line);
 }
 
 static void
@@ -28,19 +577,60 @@ cad_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
     struct run *r)
 {
-	(void)t;
-	(void)plan;
-	(void)res;
-	(void)nres;
-	(void)stop;
-	env_set(&r->verdict, "env-error");
+	const struct env_stage_result *last = nres > 0 ? &res[nres - 1] : NULL;
+	const char *name;
+
+	if (last == NULL) {
+		env_set(&r->verdict, "env-error");
+		return;
+	}
+	name = plan->stages[nres - 1].name;
+	env_set(&r->stage, name);
+	if (env_judge_limits(stop, last->exit_code, "functional",
+	    strcmp(name, "iou") == 0 ? "the IoU computation" :
+	    "the CadQuery script", r))
+		return;
+	if (stop != ENV_STOP_NONE || last->exit_code == 128 + 25) {
+		/* The work directory's size cap or the file-size limit. */
+		env_set(&r->verdict, "fail");
+		env_set(&r->category, "functional");
+		env_set(&r->subcategory, "resource-limit");
+		env_set(&r->evidence, "the run wrote more than the limits"
+		    " allow");
+		return;
+	}
+	if (strcmp(name, "probe") == 0) {
+		char *why = line_with(last->log, last->log_len, "skipped: ");
+
+		if (last->exit_code == SKIP_STATUS && why != NULL) {
+			env_set(&r->verdict, "skipped");
+			env_set(&r->subcategory, "toolchain-missing");
+			env_set(&r->evidence,
+			    "skipped: cadquery not installed");
+		} else {
+			env_set(&r->verdict, "env-error");
+			env_set(&r->subcategory, "toolchain-missing");
+			env_set(&r->evidence, "cannot run " PYTHON " to look"
+			    " for cadquery");
+		}
+		free(why);
+		return;
+	}
+	if (strcmp(name, "cadquery") == 0) {
+		judge_script(plan, last, r);
+		return;
+	}
+	judge_iou(t, last, r);
 }
 
 const struct env_ops env_cad = {
 	.name = "cad",
 	.domain = "3d",
 	.lang = "step",
-	.packages = "libocct-data-exchange-dev",
+	.packages = CAD_PACKAGES,
+	.missing_hint = "CadQuery scripts (lang python) also need CadQuery"
+	    " for /usr/bin/python3, from PyPI or conda (pip install cadquery);"
+	    " without it they are verified as skipped",
 	.toolchain = cad_toolchain,
 	.prepare = cad_prepare,
 	.judge = cad_judge,

@@ -1,0 +1,452 @@
+/*
+ * iou_occt.cpp - assay-iou, the cad env's geometry helper (OCCT 7.6).
+ *
+ * Reads two STEP files and prints the volumetric IoU of their solids,
+ * V(A & B) / (V(A) + V(B) - V(A & B)), with the intersection an exact
+ * B-rep boolean (BRepAlgoAPI_Common) and the volumes from GProp, as one
+ * line:
+ *
+ *   vA=1000.000000 vB=1000.000000 vInter=500.000000 vUnion=1500.000000
+ *   IoU=0.333333
+ *
+ * It also writes simple solids as STEP, for tests and examples:
+ *
+ *   assay-iou --box X Y Z DX DY DZ OUT.step
+ *   assay-iou --make OUT.step box X Y Z DX DY DZ [- cyl X Y Z R H] ...
+ *
+ * (--make: a first primitive, then "-" to cut or "+" to fuse the next;
+ * cyl stands on the plane z = Z along +z), and says which kernel it is
+ * built on with --version.  src/envs/cad.c runs it as a stage inside the
+ * sandbox and reads its line and exit status; toolchains.md section 5
+ * has the verified commands.
+ *
+ * Exit status: 0 done; 1 bad usage or a file that cannot be written;
+ * 2 a STEP file that cannot be read (missing, not a regular file, not
+ * STEP, or holding no shape); 3 an invalid shape (BRepCheck_Analyzer,
+ * BOPAlgo_ArgumentAnalyzer), only faces or an open shell, or a solid
+ * inside out (negative volume); 4 no solid at all or one of no volume;
+ * 5 the boolean failed (or OCCT raised); 6 out of memory.  Errors are one
+ * line, "assay-iou: FILE: what", on standard error.
+ *
+ * OCCT prints its own messages (the STEP writer's statistics, in colour)
+ * to standard output: the message printers are removed and both standard
+ * streams point at /dev/null while OCCT works, so the result line is the
+ * only output.  An OCCT exception becomes an error line, not a crash.
+ */
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <BOPAlgo_ArgumentAnalyzer.hxx>
+#include <BOPAlgo_CheckResult.hxx>
+#include <BRepAlgoAPI_Common.hxx>
+#include <BRepAlgoAPI_Cut.hxx>
+#include <BRepAlgoAPI_Fuse.hxx>
+#include <BRepCheck_Analyzer.hxx>
+#include <BRepGProp.hxx>
+#include <BRepPrimAPI_MakeBox.hxx>
+#include <BRepPrimAPI_MakeCylinder.hxx>
+#include <GProp_GProps.hxx>
+#include <IFSelect_ReturnStatus.hxx>
+#include <Interface_Static.hxx>
+#include <Message.hxx>
+#include <Message_Messenger.hxx>
+#include <STEPControl_Reader.hxx>
+#include <STEPControl_Writer.hxx>
+#include <Standard_Failure.hxx>
+#include <Standard_Version.hxx>
+#include <TopExp_Explorer.hxx>
+#include <TopTools_ListOfShape.hxx>
+#include <TopoDS.hxx>
+#include <TopoDS_Shape.hxx>
+#include <gp_Ax2.hxx>
+#include <gp_Pnt.hxx>
+
+enum {
+	EXIT_USAGE = 1,
+	EXIT_UNREADABLE = 2,
+	EXIT_INVALID = 3,
+	EXIT_EMPTY = 4,
+	EXIT_BOOLEAN = 5,
+	EXIT_MEMORY = 6
+};
+
+/* Our own output: the standard streams as they were before OCCT ran. */
+static FILE *out = stdout, *err = stderr;
+
+/* An error: the reason and its exit status. */
+struct failure {
+	int		 code;
+	std::string	 file, msg;
+};
+
+/*
+ * Point fds 1 and 2 at /dev/null and keep copies for our own lines: OCCT
+ * writes to std::cout in places the messenger does not cover.
+ */
+static void
+silence(void)
+{
+	int o = dup(1), e = dup(2), null = open("/dev/null", O_WRONLY);
+
+	Message::DefaultMessenger()->ChangePrinters().Clear();
+	if (o < 0 || e < 0 || null < 0)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	out = fdopen(o, "w");
+	err = fdopen(e, "w");
+	if (out == NULL || err == NULL) {
+		out = stdout;
+		err = stderr;
+		return;
+	}
+	dup2(null, 1);
+	dup2(null, 2);
+	close(null);
+}
+
+static int
+fail(const failure &f)
+{
+	fprintf(err, "assay-iou: %s: %s\n", f.file.c_str(), f.msg.c_str());
+	fflush(err);
+	return f.code;
+}
+
+static failure
+failed(int code, const char *file, const std::string &msg)
+{
+	failure f;
+
+	f.code = code;
+	f.file = file;
+	f.msg = msg;
+	return f;
+}
+
+/* Why: an exception's text names the failing OCCT class, not the file. */
+static std::string
+what(const Standard_Failure &e)
+{
+	const char *m = e.GetMessageString();
+
+	return std::string(e.DynamicType()->Name()) + (m != NULL &&
+	    *m != '\0' ? std::string(": ") + m : "");
+}
+
+static double
+volume(const TopoDS_Shape &s)
+{
+	GProp_GProps props;
+
+	BRepGProp::VolumeProperties(s, props);
+	return props.Mass();
+}
+
+/*
+ * What BRepCheck_Analyzer does not look for and the booleans trip on:
+ * faces that cut each other, edges off their faces.  0, or -1 with f.
+ */
+static int
+analyze(const TopTools_ListOfShape &solids, failure &f, const char *path)
+{
+	for (TopTools_ListOfShape::Iterator i(solids); i.More(); i.Next()) {
+		BOPAlgo_ArgumentAnalyzer a;
+		const char *why = "faulty";
+
+		a.SetShape1(i.Value());
+		a.ArgumentTypeMode() = Standard_True;
+		a.SelfInterMode() = Standard_True;
+		a.CurveOnSurfaceMode() = Standard_True;
+		a.StopOnFirstFaulty() = Standard_True;
+		a.Perform();
+		if (!a.HasFaulty())
+			continue;
+		if (!a.GetCheckResult().IsEmpty())
+			switch (a.GetCheckResult().First().GetCheckStatus()) {
+			case BOPAlgo_SelfIntersect:
+				why = "faces that intersect each other";
+				break;
+			case BOPAlgo_InvalidCurveOnSurface:
+				why = "edges that are off their faces";
+				break;
+			default:
+				break;
+			}
+		f = failed(EXIT_INVALID, path, std::string("invalid solid: ") +
+		    why + " (BOPAlgo_ArgumentAnalyzer)");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The solid of a STEP file: every solid it holds, fused into one when
+ * there are several (a compound of overlapping solids would count their
+ * overlap twice).  0, or -1 with f filled.
+ */
+static int
+load(const char *path, TopoDS_Shape &shape, double &vol, failure &f)
+{
+	STEPControl_Reader reader;
+	TopTools_ListOfShape solids;
+	TopoDS_Shape all;
+	struct stat sb;
+	int n = 0;
+
+	/* A link could point a script's output at the reference. */
+	if (lstat(path, &sb) != 0 || access(path, R_OK) != 0) {
+		f = failed(EXIT_UNREADABLE, path, std::string("cannot open: ") +
+		    strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		f = failed(EXIT_UNREADABLE, path, "not a regular file");
+		return -1;
+	}
+	if (reader.ReadFile(path) != IFSelect_RetDone) {
+		f = failed(EXIT_UNREADABLE, path, "cannot read STEP (not an"
+		    " ISO 10303-21 file, or a malformed one)");
+		return -1;
+	}
+	if (reader.TransferRoots() == 0) {
+		f = failed(EXIT_UNREADABLE, path, "the STEP file holds no shape"
+		    " that can be transferred");
+		return -1;
+	}
+	all = reader.OneShape();
+	if (all.IsNull()) {
+		f = failed(EXIT_UNREADABLE, path, "the STEP file holds no"
+		    " shape");
+		return -1;
+	}
+	if (!BRepCheck_Analyzer(all).IsValid()) {
+		f = failed(EXIT_INVALID, path, "invalid shape"
+		    " (BRepCheck_Analyzer finds faults in its topology or"
+		    " geometry)");
+		return -1;
+	}
+	for (TopExp_Explorer x(all, TopAbs_SOLID); x.More(); x.Next()) {
+		solids.Append(x.Current());
+		n++;
+	}
+	if (n == 0) {
+		TopExp_Explorer faces(all, TopAbs_FACE);
+
+		/* The reader turns a solid with a face missing into a shell. */
+		f = failed(faces.More() ? EXIT_INVALID : EXIT_EMPTY, path,
+		    faces.More() ? "no closed solid, only faces or an open"
+		    " shell" : "no solid in the STEP file");
+		return -1;
+	}
+	if (analyze(solids, f, path) < 0)
+		return -1;
+	if (n == 1) {
+		shape = solids.First();
+	} else {
+		BRepAlgoAPI_Fuse fuse;
+		TopTools_ListOfShape first, rest = solids;
+
+		first.Append(rest.First());
+		rest.RemoveFirst();
+		fuse.SetArguments(first);
+		fuse.SetTools(rest);
+		fuse.Build();
+		if (!fuse.IsDone() || fuse.HasErrors()) {
+			f = failed(EXIT_BOOLEAN, path, "cannot fuse its " +
+			    std::to_string(n) + " solids into one");
+			return -1;
+		}
+		shape = fuse.Shape();
+	}
+	vol = volume(shape);
+	if (vol < 0) {
+		f = failed(EXIT_INVALID, path, "the solid is inside out"
+		    " (negative volume " + std::to_string(vol) + ")");
+		return -1;
+	}
+	if (vol < 1e-9) {
+		f = failed(EXIT_EMPTY, path, "the solid has no volume");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+iou(const char *a_path, const char *b_path)
+{
+	TopoDS_Shape a, b;
+	double va = 0, vb = 0, vi, vu;
+	failure f;
+
+	try {
+		if (load(a_path, a, va, f) < 0 || load(b_path, b, vb, f) < 0)
+			return fail(f);
+		BRepAlgoAPI_Common common(a, b);
+
+		if (!common.IsDone() || common.HasErrors())
+			return fail(failed(EXIT_BOOLEAN, a_path, std::string(
+			    "the intersection with ") + b_path + " failed"));
+		vi = volume(common.Shape());
+	} catch (const Standard_Failure &e) {
+		return fail(failed(EXIT_BOOLEAN, a_path, "OCCT raised " +
+		    what(e)));
+	} catch (const std::bad_alloc &) {
+		return fail(failed(EXIT_MEMORY, a_path, "out of memory"));
+	} catch (const std::exception &e) {
+		return fail(failed(EXIT_BOOLEAN, a_path, std::string("OCCT"
+		    " raised ") + e.what()));
+	}
+	/* Round-off can leave a sliver of either sign where none is. */
+	if (vi < 0)
+		vi = 0;
+	vu = va + vb - vi;
+	fprintf(out, "vA=%.6f vB=%.6f vInter=%.6f vUnion=%.6f IoU=%.6f\n",
+	    va, vb, vi, vu, vu > 0 ? vi / vu : 0.0);
+	fflush(out);
+	return 0;
+}
+
+static int
+write_step(const TopoDS_Shape &s, const char *path)
+{
+	STEPControl_Writer w;
+
+	Interface_Static::SetCVal("write.step.schema", "AP214IS");
+	if (w.Transfer(s, STEPControl_AsIs) != IFSelect_RetDone ||
+	    w.Write(path) != IFSelect_RetDone)
+		return fail(failed(EXIT_USAGE, path, "cannot write STEP"));
+	return 0;
+}
+
+/* A number argument, or -1 with a message. */
+static int
+number(const char *s, double &v)
+{
+	char *end;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || errno != 0 || !std::isfinite(v)) {
+		fprintf(err, "assay-iou: '%s' is not a number\n", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* One primitive at av[*i]: box X Y Z DX DY DZ, or cyl X Y Z R H. */
+static int
+primitive(int ac, char **av, int *i, TopoDS_Shape &s)
+{
+	double v[6];
+	int n;
+
+	if (*i >= ac)
+		return -1;
+	if (strcmp(av[*i], "box") == 0)
+		n = 6;
+	else if (strcmp(av[*i], "cyl") == 0)
+		n = 5;
+	else {
+		fprintf(err, "assay-iou: want box or cyl, not '%s'\n", av[*i]);
+		return -1;
+	}
+	if (*i + n >= ac) {
+		fprintf(err, "assay-iou: %s wants %d numbers\n", av[*i], n);
+		return -1;
+	}
+	for (int k = 0; k < n; k++)
+		if (number(av[*i + 1 + k], v[k]) < 0)
+			return -1;
+	for (int k = 3; k < n; k++)
+		if (v[k] <= 0) {
+			fprintf(err, "assay-iou: %s: sizes must be > 0\n",
+			    av[*i]);
+			return -1;
+		}
+	if (n == 6)
+		s = BRepPrimAPI_MakeBox(gp_Pnt(v[0], v[1], v[2]), v[3], v[4],
+		    v[5]).Shape();
+	else
+		s = BRepPrimAPI_MakeCylinder(gp_Ax2(gp_Pnt(v[0], v[1], v[2]),
+		    gp::DZ()), v[3], v[4]).Shape();
+	*i += n + 1;
+	return 0;
+}
+
+/* --make OUT box ... [- cyl ...] [+ box ...] */
+static int
+make(int ac, char **av)
+{
+	TopoDS_Shape s, t;
+	int i = 1;
+
+	try {
+		if (primitive(ac, av, &i, s) < 0)
+			return EXIT_USAGE;
+		while (i < ac) {
+			int cut = strcmp(av[i], "-") == 0;
+
+			if (!cut && strcmp(av[i], "+") != 0) {
+				fprintf(err, "assay-iou: want - or +, not"
+				    " '%s'\n", av[i]);
+				return EXIT_USAGE;
+			}
+			i++;
+			if (primitive(ac, av, &i, t) < 0)
+				return EXIT_USAGE;
+			if (cut)
+				s = BRepAlgoAPI_Cut(s, t).Shape();
+			else
+				s = BRepAlgoAPI_Fuse(s, t).Shape();
+		}
+		return write_step(s, av[0]);
+	} catch (const Standard_Failure &e) {
+		return fail(failed(EXIT_BOOLEAN, av[0], "OCCT raised " +
+		    what(e)));
+	}
+}
+
+static int
+usage(void)
+{
+	fprintf(err, "usage: assay-iou A.step B.step\n"
+	    "       assay-iou --box X Y Z DX DY DZ OUT.step\n"
+	    "       assay-iou --make OUT.step box X Y Z DX DY DZ"
+	    " [-|+ cyl X Y Z R H] ...\n"
+	    "       assay-iou --version\n");
+	return EXIT_USAGE;
+}
+
+int
+main(int argc, char **argv)
+{
+	silence();
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		fprintf(out, "Open CASCADE Technology %s\n",
+		    OCC_VERSION_COMPLETE);
+		return 0;
+	}
+	if (argc == 9 && strcmp(argv[1], "--box") == 0) {
+		char *av[] = { argv[8], (char *)"box", argv[2], argv[3],
+		    argv[4], argv[5], argv[6], argv[7] };
+
+		return make(8, av);
+	}
+	if (argc >= 4 && strcmp(argv[1], "--make") == 0)
+		return make(argc - 2, argv + 2);
+	if (argc == 3 && argv[1][0] != '-')
+		return iou(argv[1], argv[2]);
+	return usage();
+}
