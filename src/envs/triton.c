@@ -1,26 +1,529 @@
 /*
- * triton.c - the triton env (design.md section 7).  Not yet written: every
- * run is env-error until it is.
+ * triton.c - the triton env (design.md section 7, docs/envs/triton.md):
+ * KernelBench's evaluation of a candidate ModelNew (Triton kernels in a
+ * PyTorch module) against the task's PyTorch Model.
+ *
+ * Two stages, both assay's harness (share/envs/triton/kb_harness.py) on
+ * Debian's interpreter, the one the sandbox sees (only /usr is bound):
+ *
+ *   /usr/bin/python3 -I -B kb_harness.py check
+ *   /usr/bin/python3 -I -B kb_harness.py eval REFERENCE candidate.py
+ *       --trials 100 --correct-trials 5 --atol 1e-4 --rtol 1e-4 --seed 42
+ *
+ * check exits 77 with the reason when torch, triton or a GPU is missing
+ * (no candidate code has run then, so it cannot fake that): the run is
+ * skipped, its subcategory and evidence say what is missing.  eval
+ * prints marker lines that start with a per-run nonce (which it reads
+ * from a file and removes before loading the candidate) and hold one
+ * JSON object each; the judge believes only those.  A Python exception
+ * maps to a category by the small rule table py_rules[] (a NameError,
+ * TypeError or AttributeError is an API knowledge gap, as TritonBench
+ * counts them); correct kernels pass unless slower than the reference
+ * (performance), and a speedup over 10x is marked suspicious-speedup.
  */
+#define _GNU_SOURCE
 #include "env.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "hash.h"
+
+#define PYTHON		"/usr/bin/python3"
+#define HARNESS		"kb_harness.py"
+#define CAND_FILE	"candidate.py"
+#define NONCE_FILE	"nonce"
+#define SKIP_STATUS	77
+#define TAG		"assay-triton: "
+
+/* KernelBench's rule: a speedup over this is suspicious. */
+#define SUSPICIOUS_SPEEDUP 10.0
+
+/*
+ * The version query: one line of what the interpreter can import.  It
+ * runs outside the sandbox, trusted, with -I as in the sandbox.
+ */
+static const char probe_py[] =
+    "import os, sys\n"
+    "p = ['Python ' + sys.version.split()[0]]\n"
+    "g = None\n"
+    "try:\n"
+    "    import torch\n"
+    "    p.append('torch ' + torch.__version__)\n"
+    "    if torch.cuda.is_available():\n"
+    "        g = torch.cuda.get_device_name(0)\n"
+    "except Exception:\n"
+    "    p.append('torch not installed')\n"
+    "    if os.path.exists('/dev/nvidiactl'):\n"
+    "        g = 'device present'\n"
+    "try:\n"
+    "    import triton\n"
+    "    p.append('triton ' + triton.__version__)\n"
+    "except Exception:\n"
+    "    p.append('triton not installed')\n"
+    "p.append('GPU ' + g if g else 'no GPU')\n"
+    "print('; '.join(p))\n";
+
+/*
+ * What a Python exception from the candidate means, first match wins:
+ * its class name and, when needle is set, a text in its message.
+ * Triton reports errors inside @triton.jit code as CompilationError
+ * with the cause in the message.
+ */
+static const struct py_rule {
+	const char	*type;
+	const char	*needle;
+	const char	*category;
+	const char	*subcategory;
+} py_rules[] = {
+	{ "NameError", NULL, "api", "name-error" },
+	{ "TypeError", NULL, "api", "type-error" },
+	{ "AttributeError", NULL, "api", "attribute-error" },
+	{ "ModuleNotFoundError", NULL, "api", "unknown-module" },
+	{ "ImportError", NULL, "api", "import-error" },
+	{ "CompilationError", "NameError", "api", "name-error" },
+	{ "CompilationError", "AttributeError", "api", "attribute-error" },
+	{ "CompilationError", "TypeError", "api", "type-error" },
+	{ "CompilationError", NULL, "compile", "triton-compile-error" },
+	{ "SyntaxError", NULL, "compile", "syntax-error" },
+	{ "IndentationError", NULL, "compile", "syntax-error" },
+	{ "TabError", NULL, "compile", "syntax-error" },
+	{ "OutOfResources", NULL, "compile", "out-of-resources" },
+	{ "OutOfMemoryError", NULL, "functional", "resource-limit" },
+	{ "RuntimeError", "out of memory", "functional", "resource-limit" },
+	{ "RuntimeError", "illegal memory access", "functional",
+	  "illegal-memory-access" },
+	{ "AssertionError", NULL, "functional", "assertion" },
+};
+
+static const struct py_rule *
+py_rule(const char *type, const char *message)
+{
+	static const struct py_rule other = { NULL, NULL, "functional",
+	    "runtime-error" };
+
+	for (size_t i = 0; i < sizeof py_rules / sizeof py_rules[0]; i++) {
+		const struct py_rule *p = &py_rules[i];
+
+		if (strcmp(p->type, type) == 0 && (p->needle == NULL ||
+		    (message != NULL && strstr(message, p->needle) != NULL)))
+			return p;
+	}
+	return &other;
+}
+
+/* The harness as compiled into the binary. */
+static const char *
+harness(size_t *len)
+{
+	return env_share("triton/" HARNESS, len);
+}
 
 static int
 triton_toolchain(char *buf, size_t n, struct err *err)
 {
-	(void)buf;
-	(void)n;
-	return err_set(err, "the triton env is not built yet");
+	static const char *const argv[] = { PYTHON, "-I", "-c", probe_py,
+	    NULL };
+	char id[400], hex[HASH_HEX_LEN + 1];
+	const char *h;
+	size_t hlen;
+
+	if (env_tool_version(argv, id, sizeof id) < 0)
+		return err_set(err, "%s is not installed (Debian package"
+		    " python3)", PYTHON);
+	h = harness(&hlen);
+	if (h == NULL)
+		return err_set(err, "share/envs/triton/%s is not compiled in",
+		    HARNESS);
+	/* The harness decides verdicts too: a new one runs them again. */
+	hash_sha256(h, hlen, hex);
+	snprintf(buf, n, "%s; harness %.12s", id, hex);
+	return 0;
+}
+
+/* A per-run secret for the harness's marker lines. */
+static void
+make_nonce(char *out, size_t n)
+{
+	unsigned char raw[8];
+	size_t i;
+
+	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+		for (i = 0; i < sizeof raw; i++)
+			raw[i] = (unsigned char)(rand() ^ getpid());
+	for (i = 0; i < sizeof raw && 2 * i + 2 < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", raw[i]);
+	out[0] = 'K';
+}
+
+/* Write the nonce where the harness reads it; not an input of the run. */
+static int
+write_nonce(const char *workdir, const char *nonce, struct err *err)
+{
+	char *path = xasprintf("%s/%s", workdir, NONCE_FILE);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	size_t len = strlen(nonce);
+	int rc = 0;
+
+	if (fd < 0 || write(fd, nonce, len) != (ssize_t)len)
+		rc = err_set(err, "write %s: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return rc;
+}
+
+/* A number of the task's env_params, def when absent. */
+static double
+param_num(const struct task *t, const char *key, double def)
+{
+	json_t *root = t->env_params != NULL ? json_loads(t->env_params, 0,
+	    NULL) : NULL;
+	json_t *v = json_object_get(root, key);
+	double r = json_is_number(v) ? json_number_value(v) : def;
+
+	json_decref(root);
+	return r;
 }
 
 static int
 triton_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
-	(void)t;
-	(void)c;
-	(void)workdir;
-	(void)plan;
-	return err_set(err, "the triton env is not built yet");
+	const struct task_file *ref = task_file_by_role(t, "reference");
+	const char *h;
+	char trials[24], correct[24], atol[32], rtol[32], seed[24];
+	size_t hlen;
+
+	if (ref == NULL)
+		return err_set(err, "task %s has no reference file (role"
+		    " reference): the triton env compares ModelNew with its"
+		    " Model", t->id);
+	h = harness(&hlen);
+	if (h == NULL)
+		return err_set(err, "share/envs/triton/%s is not compiled in",
+		    HARNESS);
+	make_nonce(plan->nonce, sizeof plan->nonce);
+	plan->cand_file = xstrdup(CAND_FILE);
+	plan->timeout_s = (int)env_param_int(t, "timeout_s", 300);
+	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
+	    err) < 0)
+		return -1;
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+
+		if (strcmp(f->name, CAND_FILE) == 0 ||
+		    strcmp(f->name, HARNESS) == 0 ||
+		    strcmp(f->name, NONCE_FILE) == 0)
+			return err_set(err, "task file name %s is reserved by"
+			    " the triton env", f->name);
+		if (env_write_input(plan, workdir, f->name, f->data, f->len,
+		    err) < 0)
+			return -1;
+	}
+	if (env_write_input(plan, workdir, HARNESS, h, hlen, err) < 0 ||
+	    write_nonce(workdir, plan->nonce, err) < 0)
+		return -1;
+	if (t->env_params != NULL)
+		env_note_input(plan, "env_params", t->env_params,
+		    strlen(t->env_params));
+	if (env_param_int(t, "trials", 100) < 1 ||
+	    env_param_int(t, "correct_trials", 5) < 1)
+		return err_set(err, "task %s: env_params trials and"
+		    " correct_trials must be at least 1", t->id);
+	snprintf(trials, sizeof trials, "%ld", env_param_int(t, "trials", 100));
+	snprintf(correct, sizeof correct, "%ld", env_param_int(t,
+	    "correct_trials", 5));
+	snprintf(atol, sizeof atol, "%g", param_num(t, "atol", 1e-4));
+	snprintf(rtol, sizeof rtol, "%g", param_num(t, "rtol", 1e-4));
+	snprintf(seed, sizeof seed, "%ld", env_param_int(t, "seed", 42));
+	{
+		const char *check[] = { PYTHON, "-I", "-B", HARNESS, "check",
+		    NULL };
+		const char *eval[] = { PYTHON, "-I", "-B", HARNESS, "eval",
+		    ref->name, CAND_FILE, "--trials", trials,
+		    "--correct-trials", correct, "--atol", atol, "--rtol", rtol,
+		    "--seed", seed, NULL };
+
+		env_plan_stage(plan, "check", check);
+		env_plan_stage(plan, "eval", eval);
+	}
+	return 0;
+}
+
+/* --- judge ------------------------------------------------------------ */
+
+/* What the eval stage's marker lines said (owned references). */
+struct marks {
+	char	 phase[16];
+	json_t	*skip, *error, *fail, *defect, *result;
+};
+
+static void
+marks_release(struct marks *m)
+{
+	json_decref(m->skip);
+	json_decref(m->error);
+	json_decref(m->fail);
+	json_decref(m->defect);
+	json_decref(m->result);
+}
+
+/* Read the lines "NONCE {json}" of log into m; the first of each kind
+ * counts. */
+static void
+marks_read(const char *nonce, const char *log, size_t len, struct marks *m)
+{
+	const char *p = log, *end = log + len;
+	size_t nl = strlen(nonce);
+
+	memset(m, 0, sizeof *m);
+	snprintf(m->phase, sizeof m->phase, "load");
+	while (p < end && nl > 0) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		size_t l = e != NULL ? (size_t)(e - p) : (size_t)(end - p);
+		json_t *o, **slot = NULL;
+		const char *ev;
+
+		o = NULL;
+		if (l > nl + 1 && memcmp(p, nonce, nl) == 0 && p[nl] == ' ')
+			o = json_loadb(p + nl + 1, l - nl - 1, 0, NULL);
+		if (json_is_object(o)) {
+			ev = json_string_value(json_object_get(o, "event"));
+			if (ev == NULL)
+				ev = "";
+			if (strcmp(ev, "phase") == 0 && json_string_value(
+			    json_object_get(o, "phase")) != NULL)
+				snprintf(m->phase, sizeof m->phase, "%s",
+				    json_string_value(json_object_get(o,
+				    "phase")));
+			else if (strcmp(ev, "skip") == 0)
+				slot = &m->skip;
+			else if (strcmp(ev, "error") == 0)
+				slot = &m->error;
+			else if (strcmp(ev, "fail") == 0)
+				slot = &m->fail;
+			else if (strcmp(ev, "defect") == 0)
+				slot = &m->defect;
+			else if (strcmp(ev, "result") == 0)
+				slot = &m->result;
+			if (slot != NULL && *slot == NULL)
+				*slot = json_incref(o);
+		}
+		json_decref(o);
+		p += l + (e != NULL);
+	}
+}
+
+static const char *
+jstr(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static double
+jnum(json_t *o, const char *key, double def)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : def;
+}
+
+/* The first line of s, at most 300 bytes: new string. */
+static char *
+first_line(const char *s)
+{
+	size_t n;
+
+	if (s == NULL)
+		return xstrdup("");
+	n = strcspn(s, "\n");
+	return xstrndup(s, n < 300 ? n : 300);
+}
+
+/* The last non-blank line of a stage's log: new string. */
+static char *
+last_line(const char *log, size_t len)
+{
+	const char *end = log + len, *s;
+
+	while (end > log && (end[-1] == '\n' || end[-1] == '\r' ||
+	    end[-1] == ' '))
+		end--;
+	for (s = end; s > log && s[-1] != '\n'; s--)
+		;
+	return xstrndup(s, (size_t)(end - s) < 300 ? (size_t)(end - s) : 300);
+}
+
+/* A failure from an exception: the rule table, a diagnostic on the
+ * candidate's line. */
+static void
+judge_exception(const char *type, const char *message, int line,
+    struct run *r)
+{
+	const struct py_rule *p = py_rule(type, message);
+	char *msg = first_line(message);
+	char *ev = *msg != '\0' ? xasprintf("%s: %s", type, msg) :
+	    xstrdup(type);
+
+	env_set(&r->verdict, "fail");
+	env_set(&r->category, p->category);
+	env_set(&r->subcategory, p->subcategory);
+	env_set(&r->evidence, ev);
+	r->evidence_line = line > 0 ? line : 0;
+	run_add_diag(r, CAND_FILE, line, 0, "error", ev, line > 0 ? line : 0);
+	free(ev);
+	free(msg);
+}
+
+/*
+ * A Python traceback in the log without the harness's marker (it died
+ * before it could say): the exception of its last line, the candidate
+ * line of its last frame in candidate.py.  1 when there is one.
+ * Python's format: "  File "PATH", line N, in NAME" per frame, then
+ * "Type: message" (CPython 3.11, traceback.c).
+ */
+static int
+judge_traceback(const char *log, size_t len, struct run *r)
+{
+	char *text = xstrndup(log, len), *tb = NULL, *p;
+	char *type = NULL, *msg = NULL;
+	const char *dot;
+	regex_t frame, exc;
+	regmatch_t m[4];
+	int line = 0;
+
+	/* From the last traceback; a SyntaxError of the script run has
+	 * none, only its File line. */
+	tb = text;
+	for (p = text; (p = strstr(p, "Traceback (most recent call last):")) !=
+	    NULL; p++)
+		tb = p;
+	if (regcomp(&frame, "^  File \"([^\"]*/)?" CAND_FILE "\", line"
+	    " ([0-9]+)", REG_EXTENDED | REG_NEWLINE) != 0 ||
+	    regcomp(&exc, "^([A-Za-z_][A-Za-z0-9_.]*(Error|Exception|Exit|"
+	    "Interrupt|Resources))(: (.*))?$", REG_EXTENDED | REG_NEWLINE) != 0)
+		ASSAY_BUG("bad regex");
+	/* The innermost candidate frame, and the exception the traceback
+	 * ends with (after any "During handling" chain). */
+	for (p = tb; regexec(&frame, p, 3, m, 0) == 0; p += m[0].rm_eo)
+		line = atoi(p + m[2].rm_so);
+	for (p = tb; *p != '\0' && regexec(&exc, p, 4, m, 0) == 0;
+	    p += m[0].rm_eo) {
+		free(type);
+		free(msg);
+		type = xstrndup(p + m[1].rm_so, (size_t)(m[1].rm_eo -
+		    m[1].rm_so));
+		msg = m[3].rm_so >= 0 ? xstrndup(p + m[3].rm_so + 2,
+		    (size_t)(m[3].rm_eo - m[3].rm_so - 2)) : NULL;
+	}
+	regfree(&frame);
+	regfree(&exc);
+	free(text);
+	if (type == NULL)
+		return 0;
+	/* "triton.compiler.errors.CompilationError": the class. */
+	dot = strrchr(type, '.');
+	judge_exception(dot != NULL ? dot + 1 : type, msg, line, r);
+	free(type);
+	free(msg);
+	return 1;
+}
+
+/* A correct kernel: pass, slower than min_speedup fails (performance),
+ * over 10x is suspicious. */
+static void
+judge_result(const struct task *t, json_t *res, struct run *r)
+{
+	double ms = jnum(res, "runtime_ms", 0);
+	double ref = jnum(res, "ref_runtime_ms", 0);
+	double sp = jnum(res, "speedup", ms > 0 ? ref / ms : 0);
+	double min = param_num(t, "min_speedup", 1.0);
+	json_t *met = json_object();
+	char *ev;
+
+	json_object_set_new(met, "runtime_ms", json_real(ms));
+	json_object_set_new(met, "ref_runtime_ms", json_real(ref));
+	json_object_set_new(met, "speedup", json_real(sp));
+	json_object_set(met, "correct_trials", json_object_get(res,
+	    "correct_trials") != NULL ? json_object_get(res,
+	    "correct_trials") : json_null());
+	if (jstr(res, "hardware") != NULL)
+		json_object_set(met, "hardware", json_object_get(res,
+		    "hardware"));
+	free(r->metrics);
+	r->metrics = json_dumps(met, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(met);
+	env_set(&r->stage, "timing");
+	if (sp > SUSPICIOUS_SPEEDUP) {
+		env_set(&r->verdict, "pass");
+		env_set(&r->subcategory, "suspicious-speedup");
+		ev = xasprintf("speedup %.2fx is over %.0fx, KernelBench's sign"
+		    " of reward hacking: %.4f ms against %.4f ms; review it",
+		    sp, SUSPICIOUS_SPEEDUP, ms, ref);
+	} else if (sp < min) {
+		env_set(&r->verdict, "fail");
+		env_set(&r->category, "performance");
+		env_set(&r->subcategory, "slower-than-reference");
+		ev = xasprintf("speedup %.2fx: %.4f ms against %.4f ms for the"
+		    " PyTorch reference", sp, ms, ref);
+	} else {
+		env_set(&r->verdict, "pass");
+		ev = xasprintf("speedup %.2fx: %.4f ms against %.4f ms", sp, ms,
+		    ref);
+	}
+	env_set(&r->evidence, ev);
+	free(ev);
+}
+
+/* The check stage: skipped with what is missing, or the harness's
+ * failure. */
+static void
+judge_check(const struct env_stage_result *s, struct run *r)
+{
+	const char *log = s->log != NULL ? s->log : "";
+	const char *p = memmem(log, s->log_len, TAG "skipped ",
+	    strlen(TAG "skipped "));
+	char *ev;
+
+	env_set(&r->stage, "check");
+	if (s->exit_code == SKIP_STATUS) {
+		char sub[32] = "toolchain-missing";
+		const char *why = "torch, triton or a GPU is missing";
+		size_t wl = strlen(why);
+
+		if (p != NULL) {
+			const char *q = p + strlen(TAG "skipped ");
+			size_t sl = strcspn(q, ":\n");
+
+			if (sl > 0 && sl < sizeof sub && q[sl] == ':') {
+				memcpy(sub, q, sl);
+				sub[sl] = '\0';
+				why = q + sl + 1 + (q[sl + 1] == ' ');
+				wl = strcspn(why, "\n");
+			}
+		}
+		ev = xasprintf("skipped: %.*s", (int)wl, why);
+		env_set(&r->verdict, "skipped");
+		env_set(&r->subcategory, sub);
+		env_set(&r->evidence, ev);
+		free(ev);
+		return;
+	}
+	env_set(&r->verdict, "env-error");
+	env_set(&r->subcategory, s->exit_code == 127 ? "toolchain-missing" :
+	    "harness-failed");
+	ev = last_line(log, s->log_len);
+	env_set(&r->evidence, ev);
+	free(ev);
 }
 
 static void
@@ -28,19 +531,123 @@ triton_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
     struct run *r)
 {
-	(void)t;
-	(void)plan;
-	(void)res;
-	(void)nres;
-	(void)stop;
-	env_set(&r->verdict, "env-error");
+	const struct env_stage_result *last = nres > 0 ? &res[nres - 1] : NULL;
+	struct marks m = { 0 };
+	char *ev;
+
+	if (last == NULL) {
+		env_set(&r->verdict, "env-error");
+		return;
+	}
+	if (nres >= 2)
+		marks_read(plan->nonce, res[1].log != NULL ? res[1].log : "",
+		    res[1].log_len, &m);
+	env_set(&r->stage, nres == 1 ? "check" : m.phase);
+	/* Slow but running in timing is performance; stuck before it is an
+	 * endless loop, functional. */
+	if (env_judge_limits(stop, last->exit_code, strcmp(m.phase,
+	    "timing") == 0 ? "performance" : "functional", "the run", r))
+		goto out;
+	if (stop == ENV_STOP_DISK) {
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "resource-limit");
+		env_set(&r->category, "functional");
+		env_set(&r->evidence, "the work directory passed its size cap");
+		goto out;
+	}
+	if (nres == 1 && last->exit_code != 0) {
+		judge_check(last, r);
+		goto out;
+	}
+	if (nres == 1) {
+		env_set(&r->verdict, "env-error");
+		env_set(&r->evidence, "the eval stage did not run");
+		goto out;
+	}
+	if (m.skip != NULL && last->exit_code == SKIP_STATUS) {
+		ev = xasprintf("skipped: %s", jstr(m.skip, "reason") != NULL ?
+		    jstr(m.skip, "reason") :
+		    "torch, triton or a GPU is missing");
+		env_set(&r->verdict, "skipped");
+		env_set(&r->subcategory, jstr(m.skip, "sub") != NULL ?
+		    jstr(m.skip, "sub") : "toolchain-missing");
+		env_set(&r->evidence, ev);
+		free(ev);
+		goto out;
+	}
+	if (m.defect != NULL) {
+		/* The task's own Model fails: not the candidate's fault. */
+		env_set(&r->verdict, "task-defect");
+		env_set(&r->subcategory, "reference-fails");
+		env_set(&r->evidence, jstr(m.defect, "message"));
+		goto out;
+	}
+	if (m.error != NULL) {
+		judge_exception(jstr(m.error, "type") != NULL ? jstr(m.error,
+		    "type") : "Exception", jstr(m.error, "message"),
+		    (int)jnum(m.error, "cand_line", 0), r);
+		goto out;
+	}
+	if (m.fail != NULL) {
+		const char *sub = jstr(m.fail, "sub");
+
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, sub != NULL ? sub : "other");
+		env_set(&r->category, sub != NULL && strcmp(sub,
+		    "missing-modelnew") == 0 ? "format" : "functional");
+		env_set(&r->evidence, jstr(m.fail, "message"));
+		if (sub != NULL && strcmp(sub, "mismatch") == 0) {
+			free(r->metrics);
+			r->metrics = xasprintf("{\"correct_trials\":%d,"
+			    "\"trials\":%d,\"max_abs_diff\":%g}",
+			    (int)jnum(m.fail, "correct_trials", 0),
+			    (int)jnum(m.fail, "trials", 0),
+			    jnum(m.fail, "max_abs_diff", 0));
+		}
+		goto out;
+	}
+	if (m.result != NULL && last->exit_code == 0) {
+		judge_result(t, m.result, r);
+		goto out;
+	}
+	/* No word from the harness: the process died, or the candidate
+	 * ended it (sys.exit, os._exit) before a result. */
+	env_set(&r->verdict, "fail");
+	if (last->exit_code == 128 + 25) {
+		env_set(&r->category, "functional");
+		env_set(&r->subcategory, "resource-limit");
+		env_set(&r->evidence, "a file passed the file-size limit");
+	} else if (last->log != NULL && judge_traceback(last->log,
+	    last->log_len, r)) {
+		;
+	} else if (last->exit_code > 128) {
+		env_set(&r->category, "functional");
+		env_set(&r->subcategory, "crash");
+		ev = xasprintf("the run died of signal %d", last->exit_code -
+		    128);
+		env_set(&r->evidence, ev);
+		free(ev);
+	} else {
+		env_set(&r->category, "functional");
+		env_set(&r->subcategory, "no-result");
+		ev = xasprintf("the harness reported no result (exit status"
+		    " %d): the process ended before it could",
+		    last->exit_code);
+		env_set(&r->evidence, ev);
+		free(ev);
+	}
+out:
+	marks_release(&m);
 }
 
 const struct env_ops env_triton = {
 	.name = "triton",
 	.domain = "gpu",
 	.lang = "python",
-	.packages = "python3, torch, triton (not in Debian)",
+	.packages = "python3",
+	.missing_hint = "torch and triton come from PyPI (pip install torch"
+	    " triton, for /usr/bin/python3) and need an NVIDIA GPU; without"
+	    " them runs are verified as skipped, with what is missing",
 	.toolchain = triton_toolchain,
 	.prepare = triton_prepare,
 	.judge = triton_judge,

@@ -1,0 +1,376 @@
+"""kb_harness.py - the KernelBench harness of assay's triton env.
+
+The env (src/envs/triton.c) writes this file into the work directory and
+runs it inside the sandbox with /usr/bin/python3 -I, in two stages:
+
+  kb_harness.py check
+      Says what it found (python, torch, triton, a GPU) and exits 77 with
+      the reason when torch, triton or a GPU is missing.  No candidate
+      code runs in this stage.
+
+  kb_harness.py eval REFERENCE CANDIDATE [--trials N] [--correct-trials N]
+                [--atol X] [--rtol X] [--seed N]
+      KernelBench's evaluation (ScalingIntelligence/KernelBench,
+      src/eval.py: eval_kernel_against_ref): build the task's Model and
+      the candidate's ModelNew from get_init_inputs() under the same
+      seed, compare their outputs on N random inputs from get_inputs()
+      with torch.allclose, then time both over the trials with CUDA
+      events (3 warm-up runs first).
+
+The judge reads only the marker lines of the eval stage: the run's nonce,
+a blank, one JSON object with an "event" key (phase, skip, error, fail,
+defect, result).  The nonce comes from the file "nonce", which is read and
+removed before any candidate code runs.  The candidate runs in this same
+process, as in KernelBench: it could still patch this harness, so a
+speedup over 10x is flagged for review by the env.
+"""
+
+import importlib.util
+import json
+import math
+import os
+import sys
+import traceback
+
+EXIT_SKIP = 77
+NONCE = ""
+MARK_FD = 1     # a copy of stdout taken before the candidate runs
+CAND_NAME = "kb_candidate"
+REF_NAME = "kb_reference"
+
+
+def say(text):
+    sys.stdout.write("assay-triton: %s\n" % text)
+    sys.stdout.flush()
+
+
+def clean(v):
+    """v with NaN and infinities as strings: JSON has no such numbers."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    if isinstance(v, dict):
+        return {k: clean(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [clean(x) for x in v]
+    return v
+
+
+def emit(event, **fields):
+    """A marker line for the judge (eval stage only)."""
+    fields = clean(dict(fields))
+    fields["event"] = event
+    line = json.dumps(fields, sort_keys=True, default=str)
+    for f in (sys.stdout, sys.stderr):
+        try:
+            f.flush()
+        except Exception:
+            pass
+    # Straight to the saved descriptor: a candidate that replaces
+    # sys.stdout cannot swallow or reword the marker.
+    os.write(MARK_FD, ("%s %s\n" % (NONCE, line)).encode())
+
+
+def probe():
+    """What is missing: a list of (subcategory, words), and the facts."""
+    missing = []
+    facts = ["python %s at %s" % (sys.version.split()[0], sys.executable)]
+    torch = None
+    try:
+        import torch
+        facts.append("torch %s" % torch.__version__)
+    except Exception as e:  # ImportError, or a broken install
+        torch = None
+        missing.append(("no-torch", "torch not installed"))
+        facts.append("torch: %s: %s" % (type(e).__name__, e))
+    try:
+        import triton
+        facts.append("triton %s" % triton.__version__)
+    except Exception as e:
+        missing.append(("no-triton", "triton not installed"))
+        facts.append("triton: %s: %s" % (type(e).__name__, e))
+    gpu = None
+    if torch is not None:
+        try:
+            if torch.cuda.is_available() and torch.cuda.device_count() > 0:
+                gpu = torch.cuda.get_device_name(0)
+        except Exception as e:
+            facts.append("GPU: %s: %s" % (type(e).__name__, e))
+    elif os.path.exists("/dev/nvidiactl"):
+        gpu = "an NVIDIA device node (torch missing, not checked)"
+    if gpu is None:
+        missing.append(("no-gpu", "no GPU"))
+        facts.append("GPU: none (torch.cuda.is_available() is false or no"
+                     " /dev/nvidia* in the sandbox)")
+    else:
+        facts.append("GPU %s" % gpu)
+    return missing, facts
+
+
+def cmd_check():
+    missing, facts = probe()
+    for f in facts:
+        say(f)
+    if missing:
+        say("skipped %s: %s" % (missing[0][0],
+                                 ", ".join(w for _, w in missing)))
+        return EXIT_SKIP
+    say("ok")
+    return 0
+
+
+def read_nonce():
+    global NONCE, MARK_FD
+    MARK_FD = os.dup(1)
+    try:
+        with open("nonce") as f:
+            NONCE = f.read().strip()
+    except OSError as e:
+        say("no nonce: %s" % e)     # then no marker is believed
+        return
+    try:
+        os.unlink("nonce")
+    except OSError as e:
+        say("cannot remove the nonce file: %s" % e)
+
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, os.path.abspath(path))
+    mod = importlib.util.module_from_spec(spec)
+    # Triton reads the source of @triton.jit functions through their
+    # module: it must be a real, registered module of a real file.
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def cand_line(exc, cand_path):
+    """The candidate's line closest to where exc was raised, or 0."""
+    want = os.path.abspath(cand_path)
+    if isinstance(exc, SyntaxError) and exc.filename is not None and \
+            os.path.abspath(exc.filename) == want:
+        return exc.lineno or 0
+    line = 0
+    for fr in traceback.extract_tb(exc.__traceback__):
+        if os.path.abspath(fr.filename) == want:
+            line = fr.lineno
+    return line
+
+
+def report_error(phase, exc, cand_path):
+    traceback.print_exc()
+    sys.stderr.flush()
+    msg = str(exc)
+    emit("error", phase=phase, type=type(exc).__name__,
+         module=type(exc).__module__, message=msg[:4000],
+         cand_line=cand_line(exc, cand_path))
+
+
+def stats(times):
+    n = len(times)
+    mean = sum(times) / n
+    var = sum((t - mean) ** 2 for t in times) / (n - 1) if n > 1 else 0.0
+    return {"mean": mean, "std": math.sqrt(var), "min": min(times),
+            "max": max(times), "num_trials": n}
+
+
+def cmd_eval(argv):
+    opts = {"--trials": 100, "--correct-trials": 5, "--atol": 1e-4,
+            "--rtol": 1e-4, "--seed": 42}
+    if len(argv) < 2:
+        say("usage: eval REFERENCE CANDIDATE [options]")
+        return 2
+    ref_path, cand_path = argv[0], argv[1]
+    rest = argv[2:]
+    while rest:
+        if len(rest) < 2 or rest[0] not in opts:
+            say("bad option %s" % rest[0])
+            return 2
+        kind = type(opts[rest[0]])
+        opts[rest[0]] = kind(rest[1])
+        rest = rest[2:]
+    read_nonce()
+    missing, facts = probe()
+    if missing:
+        emit("skip", sub=missing[0][0],
+             reason=", ".join(w for _, w in missing))
+        return EXIT_SKIP
+
+    import torch
+    # Our own references, taken before any candidate code runs.
+    allclose = torch.allclose
+    Event = torch.cuda.Event
+    synchronize = torch.cuda.synchronize
+    manual_seed = torch.manual_seed
+    dev = torch.device("cuda:0")
+
+    def seed(s):
+        manual_seed(s)
+        torch.cuda.manual_seed(s)
+
+    def to_dev(xs):
+        return [x.cuda(device=dev) if isinstance(x, torch.Tensor) else x
+                for x in xs]
+
+    def clone(xs):
+        return [x.clone() if isinstance(x, torch.Tensor) else x for x in xs]
+
+    # The task's own files: a failure here is the task's, not the
+    # candidate's.
+    emit("phase", phase="reference")
+    try:
+        ref = load(REF_NAME, ref_path)
+        for name in ("Model", "get_inputs", "get_init_inputs"):
+            if not hasattr(ref, name):
+                raise AttributeError("the reference defines no %s" % name)
+        init_inputs = to_dev(ref.get_init_inputs())
+        with torch.no_grad():
+            seed(opts["--seed"])
+            ref_model = ref.Model(*clone(init_inputs)).to(dev)
+    except Exception as e:
+        traceback.print_exc()
+        emit("defect", message="%s: %s" % (type(e).__name__, e))
+        return 1
+
+    emit("phase", phase="load")
+    try:
+        cand = load(CAND_NAME, cand_path)
+    except BaseException as e:
+        report_error("load", e, cand_path)
+        return 1
+    model_new = getattr(cand, "ModelNew", None)
+    if model_new is None or not callable(model_new):
+        emit("fail", phase="load", sub="missing-modelnew",
+             message="the candidate defines no ModelNew class")
+        return 1
+
+    emit("phase", phase="init")
+    try:
+        with torch.no_grad():
+            seed(opts["--seed"])
+            new_model = model_new(*clone(init_inputs))
+            if isinstance(new_model, torch.nn.Module):
+                new_model = new_model.to(dev)
+        synchronize(dev)
+    except BaseException as e:
+        report_error("init", e, cand_path)
+        return 1
+
+    emit("phase", phase="correctness")
+    n = opts["--correct-trials"]
+    seed(opts["--seed"])
+    trial_seeds = [int(torch.randint(0, 2 ** 32 - 1, (1,)).item())
+                   for _ in range(n)]
+    passed = 0
+    first_bad = None
+    max_diff = 0.0
+    for i, s in enumerate(trial_seeds):
+        seed(s)
+        inputs = to_dev(ref.get_inputs())
+        with torch.no_grad():
+            try:
+                ref_out = ref_model(*clone(inputs))
+                synchronize(dev)
+            except Exception as e:
+                traceback.print_exc()
+                emit("defect", message="%s: %s" % (type(e).__name__, e))
+                return 1
+            try:
+                # ref_out stays alive: a candidate cannot be handed its
+                # memory by the allocator.
+                new_out = new_model(*clone(inputs))
+                synchronize(dev)
+            except BaseException as e:
+                report_error("correctness", e, cand_path)
+                return 1
+        if not isinstance(new_out, torch.Tensor):
+            emit("fail", phase="correctness", sub="not-a-tensor",
+                 trial=i + 1, message="ModelNew returned %s, not a tensor"
+                 % type(new_out).__name__)
+            return 1
+        if tuple(new_out.shape) != tuple(ref_out.shape):
+            emit("fail", phase="correctness", sub="shape-mismatch",
+                 trial=i + 1, message="output shape %s, want %s" % (
+                     list(new_out.shape), list(ref_out.shape)))
+            return 1
+        try:
+            new_cmp = new_out.to(dtype=ref_out.dtype)
+            diff = (new_cmp - ref_out).abs()
+            d = float(diff.max().item()) if diff.numel() else 0.0
+            ok = bool(allclose(ref_out, new_cmp, atol=opts["--atol"],
+                               rtol=opts["--rtol"]))
+        except BaseException as e:
+            report_error("correctness", e, cand_path)
+            return 1
+        if math.isnan(d) or d > max_diff:
+            max_diff = d
+        if ok:
+            passed += 1
+        elif first_bad is None:
+            first_bad = (i + 1, d)
+        say("correctness trial %d: %s (max abs diff %.3g)" % (
+            i + 1, "match" if ok else "MISMATCH", d))
+    if passed < n:
+        emit("fail", phase="correctness", sub="mismatch",
+             correct_trials=passed, trials=n, trial=first_bad[0],
+             max_abs_diff=first_bad[1],
+             message="output differs from the reference in %d of %d"
+             " trials (trial %d: max abs diff %.3g, atol = rtol = %g)" % (
+                 n - passed, n, first_bad[0], first_bad[1], opts["--atol"]))
+        return 1
+
+    emit("phase", phase="timing")
+
+    def timed(model, inputs, trials):
+        with torch.no_grad():
+            for _ in range(3):
+                model(*inputs)
+                synchronize(dev)
+            times = []
+            for _ in range(trials):
+                start = Event(enable_timing=True)
+                end = Event(enable_timing=True)
+                start.record()
+                model(*inputs)
+                end.record()
+                synchronize(dev)
+                times.append(start.elapsed_time(end))
+        return stats(times)
+
+    seed(opts["--seed"])
+    inputs = to_dev(ref.get_inputs())
+    trials = opts["--trials"]
+    try:
+        ref_stats = timed(ref_model, inputs, trials)
+    except Exception as e:
+        traceback.print_exc()
+        emit("defect", message="%s: %s" % (type(e).__name__, e))
+        return 1
+    try:
+        new_stats = timed(new_model, clone(inputs), trials)
+    except BaseException as e:
+        report_error("timing", e, cand_path)
+        return 1
+    speedup = ref_stats["mean"] / new_stats["mean"] \
+        if new_stats["mean"] > 0 else float("inf")
+    hw = torch.cuda.get_device_name(dev)
+    say("%.4f ms against %.4f ms for the reference: speedup %.2fx on %s" % (
+        new_stats["mean"], ref_stats["mean"], speedup, hw))
+    emit("result", correct_trials=passed, trials=n, max_abs_diff=max_diff,
+         runtime_ms=new_stats["mean"], ref_runtime_ms=ref_stats["mean"],
+         speedup=speedup, runtime_stats=new_stats,
+         ref_runtime_stats=ref_stats, hardware=hw,
+         torch=torch.__version__)
+    return 0
+
+
+def main():
+    if len(sys.argv) >= 2 and sys.argv[1] == "check":
+        return cmd_check()
+    if len(sys.argv) >= 2 and sys.argv[1] == "eval":
+        return cmd_eval(sys.argv[2:])
+    say("usage: kb_harness.py check | eval REFERENCE CANDIDATE [options]")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
