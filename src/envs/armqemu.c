@@ -1,26 +1,1254 @@
 /*
- * armqemu.c - the arm-qemu env (design.md section 7).  Not yet written: every
- * run is env-error until it is.
+ * armqemu.c - the arm-qemu env: Cortex-M4 firmware (STM32F405 class)
+ * built with arm-none-eabi-gcc and run on QEMU's netduinoplus2 board
+ * (design.md section 7, toolchains.md section 3).
+ *
+ * The candidate is main.c.  Next to it go assay's device header
+ * (stm32f4xx.h, a CMSIS stand-in: Debian packages no CMSIS), start-up
+ * code, linker script and semihosting helper (share/envs/arm, compiled
+ * into the binary), unless a task file of the same name replaces one, and
+ * the task's own files; every .c, .s and .S of them is built.  Stages:
+ *
+ *   build     arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard
+ *             -mfpu=fpv4-sp-d16 ... -T stm32f405.ld -o run/fw.elf
+ *             startup.c main.c [task sources]
+ *   run       in run/: qemu-system-arm -M netduinoplus2 -display none
+ *             -monitor none -serial file:uart.txt -semihosting-config
+ *             enable=on,target=native -icount shift=0 -d
+ *             unimp,guest_errors -D regtrace.log -kernel fw.elf, under
+ *             timeout(1) and sh, which prints QEMU's exit status after a
+ *             per-run secret (a non-zero status must not stop the run
+ *             before the next stages), and where a fault handler reported
+ *             a pc, addr2line's source line for it
+ *   uart      the UART's output, with its size first
+ *   regtrace  the register-write trace (-d unimp) without its reads, then
+ *             how many reads there were and the trace's last lines
+ *
+ * The run stage sees only run/ (the image and what QEMU writes), so the
+ * firmware's semihosting file calls reach nothing else.  The judge checks
+ * the task's expect_exit, expect_uart and expect_writes; a HardFault ends
+ * the run through startup.c's handler with ASSAY_EXIT_FAULT.  A task may
+ * ask for Renode (simulator "renode"), used where it is installed and
+ * otherwise judged "skipped".  Nothing runs here but the version queries;
+ * verify.c runs the stages.
  */
+#define _GNU_SOURCE
 #include "env.h"
+
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "hash.h"
+
+#define CAND_FILE "main.c"
+#define RUN_DIR "run"
+#define ELF_FILE "fw.elf"
+#define UART_FILE "uart.txt"
+#define TRACE_FILE "regtrace.log"
+#define LIBM "-lm"			/* after the sources */
+#define RESC_FILE "run.resc"
+
+#define FW_TIMEOUT_S 10		/* the firmware's wall clock, default */
+#define BUILD_MARGIN_S 30	/* the rest of the run: build, printing */
+#define UART_CAP (256 << 10)	/* UART bytes that go into the log */
+#define TRACE_CAP (1 << 20)	/* register-trace bytes that go into it */
+
+/* startup.c's exit codes (share/envs/arm/assay.h). */
+#define EXIT_FAULT 250
+#define EXIT_UNHANDLED 251
+
+/* What share/envs/arm gives every build, unless the task replaces it. */
+static const char *const share_files[] = { "stm32f4xx.h", "stm32f405xx.h",
+    "stm32f407xx.h", "assay.h", "startup.c", "stm32f405.ld" };
+
+/* QEMU's serial ports in netduinoplus2's order (stm32f405_soc.c). */
+static const char *const uarts[] = { "USART1", "USART2", "USART3", "UART4",
+    "UART5", "USART6" };
+
+static const char *const gcc_flags[] = { "-mcpu=cortex-m4", "-mthumb",
+    "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16", "-O2", "-g", "-Wall", "-Wextra",
+    "-fdiagnostics-color=never", "-ffunction-sections", "-fdata-sections",
+    "-ffreestanding", "-nostartfiles", "-I.", "-T", "stm32f405.ld",
+    "-Wl,--gc-sections", "-Wl,--print-memory-usage", "--specs=nano.specs",
+    "--specs=rdimon.specs", "-o", RUN_DIR "/" ELF_FILE };
+
+/* One entry of env_params.expect_writes. */
+struct arm_write {
+	char		 periph[32];	/* as QEMU names it: "GPIOA", "RCC" */
+	unsigned long	 offset, value, mask;
+	int		 size;		/* bytes, 0: any */
+};
+
+/* env_params, read the same way by prepare and judge. */
+struct arm_params {
+	int		 timeout_s;
+	int		 expect_exit;
+	char		*expect_uart;	/* NULL: not checked */
+	size_t		 uart_len;
+	struct arm_write *writes;
+	size_t		 nwrites;
+	int		 uart;		/* index into uarts[] */
+	int		 renode;
+};
+
+static void
+params_release(struct arm_params *p)
+{
+	free(p->expect_uart);
+	free(p->writes);
+	memset(p, 0, sizeof *p);
+}
+
+/* A number or a string such as "0x14"; -1 when it is neither. */
+static int
+json_ulong(json_t *v, unsigned long *out)
+{
+	const char *s;
+	char *end;
+
+	if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		*out = (unsigned long)json_integer_value(v);
+		return 0;
+	}
+	if (!json_is_string(v))
+		return -1;
+	s = json_string_value(v);
+	errno = 0;
+	*out = strtoul(s, &end, 0);
+	return *s == '\0' || *end != '\0' || errno != 0 || *s == '-' ? -1 : 0;
+}
+
+/* QEMU calls the flash interface "Flash Int". */
+static void
+periph_name(const char *in, char *out, size_t n)
+{
+	if (strcasecmp(in, "FLASH") == 0)
+		in = "Flash Int";
+	snprintf(out, n, "%s", in);
+}
+
+static int
+parse_write(json_t *w, size_t i, struct arm_write *out, struct err *err)
+{
+	json_t *p = json_object_get(w, "periph");
+	unsigned long size = 0;
+
+	if (!json_is_object(w))
+		return err_set(err, "env_params.expect_writes[%zu] is not an"
+		    " object", i);
+	if (!json_is_string(p) || json_string_length(p) == 0 ||
+	    json_string_length(p) >= sizeof out->periph)
+		return err_set(err, "env_params.expect_writes[%zu]: \"periph\""
+		    " must name a peripheral (\"GPIOA\")", i);
+	periph_name(json_string_value(p), out->periph, sizeof out->periph);
+	if (json_ulong(json_object_get(w, "offset"), &out->offset) < 0 ||
+	    out->offset > 0xFFFF)
+		return err_set(err, "env_params.expect_writes[%zu]: \"offset\""
+		    " must be a byte offset (20 or \"0x14\")", i);
+	if (json_ulong(json_object_get(w, "value"), &out->value) < 0 ||
+	    out->value > 0xFFFFFFFFUL)
+		return err_set(err, "env_params.expect_writes[%zu]: \"value\""
+		    " must be a 32-bit number", i);
+	out->mask = 0xFFFFFFFFUL;
+	if (json_object_get(w, "mask") != NULL &&
+	    (json_ulong(json_object_get(w, "mask"), &out->mask) < 0 ||
+	    out->mask > 0xFFFFFFFFUL))
+		return err_set(err, "env_params.expect_writes[%zu]: \"mask\""
+		    " must be a 32-bit number", i);
+	if (json_object_get(w, "size") != NULL &&
+	    (json_ulong(json_object_get(w, "size"), &size) < 0 ||
+	    (size != 1 && size != 2 && size != 4)))
+		return err_set(err, "env_params.expect_writes[%zu]: \"size\""
+		    " must be 1, 2 or 4", i);
+	out->size = (int)size;
+	return 0;
+}
+
+/* Read and check env_params.  0, or -1 with err naming the bad field. */
+static int
+params_read(const struct task *t, struct arm_params *p, struct err *err)
+{
+	json_t *root = NULL, *v;
+	json_error_t je;
+	int rc = -1;
+
+	memset(p, 0, sizeof *p);
+	p->timeout_s = FW_TIMEOUT_S;
+	if (t->env_params == NULL || t->env_params[0] == '\0')
+		return 0;
+	root = json_loads(t->env_params, 0, &je);
+	if (!json_is_object(root)) {
+		err_set(err, "env_params is not a JSON object");
+		goto out;
+	}
+	v = json_object_get(root, "timeout_s");
+	if (v != NULL) {
+		if (!json_is_number(v) || json_number_value(v) < 1 ||
+		    json_number_value(v) > 3600) {
+			err_set(err, "env_params.timeout_s must be 1..3600"
+			    " seconds");
+			goto out;
+		}
+		p->timeout_s = (int)json_number_value(v);
+	}
+	v = json_object_get(root, "expect_exit");
+	if (v != NULL) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > 255) {
+			err_set(err, "env_params.expect_exit must be an exit"
+			    " status, 0..255");
+			goto out;
+		}
+		p->expect_exit = (int)json_integer_value(v);
+	}
+	v = json_object_get(root, "expect_uart");
+	if (v != NULL && !json_is_null(v)) {
+		if (!json_is_string(v)) {
+			err_set(err, "env_params.expect_uart must be a string");
+			goto out;
+		}
+		p->uart_len = json_string_length(v);
+		p->expect_uart = xstrndup(json_string_value(v), p->uart_len);
+	}
+	v = json_object_get(root, "expect_writes");
+	if (v != NULL && !json_is_null(v)) {
+		if (!json_is_array(v)) {
+			err_set(err, "env_params.expect_writes must be a list"
+			    " of {\"periph\", \"offset\", \"value\"}");
+			goto out;
+		}
+		p->nwrites = json_array_size(v);
+		p->writes = xcalloc(p->nwrites + 1, sizeof *p->writes);
+		for (size_t i = 0; i < p->nwrites; i++)
+			if (parse_write(json_array_get(v, i), i, &p->writes[i],
+			    err) < 0)
+				goto out;
+	}
+	v = json_object_get(root, "uart");
+	if (v != NULL) {
+		size_t i, n = sizeof uarts / sizeof uarts[0];
+
+		for (i = 0; json_is_string(v) && i < n; i++)
+			if (strcasecmp(json_string_value(v), uarts[i]) == 0)
+				break;
+		if (!json_is_string(v) || i == n) {
+			err_set(err, "env_params.uart must be one of USART1,"
+			    " USART2, USART3, UART4, UART5, USART6");
+			goto out;
+		}
+		p->uart = (int)i;
+	}
+	v = json_object_get(root, "simulator");
+	if (v != NULL) {
+		if (!json_is_string(v) ||
+		    (strcmp(json_string_value(v), "qemu") != 0 &&
+		    strcmp(json_string_value(v), "renode") != 0)) {
+			err_set(err, "env_params.simulator must be \"qemu\" or"
+			    " \"renode\"");
+			goto out;
+		}
+		p->renode = strcmp(json_string_value(v), "renode") == 0;
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	if (rc < 0)
+		params_release(p);
+	return rc;
+}
 
 static int
 armqemu_toolchain(char *buf, size_t n, struct err *err)
 {
-	(void)buf;
-	(void)n;
-	return err_set(err, "the arm-qemu env is not built yet");
+	static const char *const gcc[] = { "arm-none-eabi-gcc", "--version",
+	    NULL };
+	static const char *const lib[] = { "arm-none-eabi-gcc",
+	    "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard",
+	    "-mfpu=fpv4-sp-d16", "-print-file-name=librdimon_nano.a", NULL };
+	static const char *const qemu[] = { "qemu-system-arm", "--version",
+	    NULL };
+	char g[256], l[512], q[256];
+
+	if (env_tool_version(gcc, g, sizeof g) < 0)
+		return err_set(err, "arm-none-eabi-gcc is not installed (Debian"
+		    " packages gcc-arm-none-eabi libnewlib-arm-none-eabi)");
+	/* gcc echoes the bare name when the library is not there. */
+	if (env_tool_version(lib, l, sizeof l) < 0 || strchr(l, '/') == NULL)
+		return err_set(err, "newlib for arm-none-eabi is not installed"
+		    " (Debian package libnewlib-arm-none-eabi)");
+	if (env_tool_version(qemu, q, sizeof q) < 0)
+		return err_set(err, "qemu-system-arm is not installed (Debian"
+		    " package qemu-system-arm)");
+	/* assay's own header, start-up code, linker script and build flags
+	 * are part of every build: a change must run the candidates again. */
+	{
+		struct hash_ctx *h = hash_new();
+		char hex[HASH_HEX_LEN + 1];
+
+		for (size_t i = 0; i < sizeof gcc_flags / sizeof gcc_flags[0];
+		    i++)
+			hash_update(h, gcc_flags[i], strlen(gcc_flags[i]) + 1);
+		hash_update(h, LIBM, strlen(LIBM) + 1);
+
+		for (size_t i = 0; i < sizeof share_files /
+		    sizeof share_files[0]; i++) {
+			char *name = xasprintf("arm/%s", share_files[i]);
+			size_t len = 0;
+			const char *data = env_share(name, &len);
+
+			hash_update(h, name, strlen(name) + 1);
+			if (data != NULL)
+				hash_update(h, data, len);
+			free(name);
+		}
+		hash_final(h, hex);
+		snprintf(buf, n, "%s; %s; assay arm files %.12s", g, q, hex);
+	}
+	return 0;
+}
+
+/*
+ * Renode, where the sandbox can see it: an executable "renode" in a
+ * directory of PATH under /usr (only /usr and /etc are bound).  New
+ * string or NULL.
+ */
+static char *
+find_renode(void)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *found = NULL;
+
+	if (path == NULL)
+		path = "/usr/bin:/bin";
+	copy = xstrdup(path);
+	for (dir = strtok_r(copy, ":", &save); dir != NULL && found == NULL;
+	    dir = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/renode", dir);
+
+		if (strncmp(dir, "/usr/", 5) == 0 && access(p, X_OK) == 0)
+			found = p;
+		else
+			free(p);
+	}
+	free(copy);
+	return found;
+}
+
+static int
+task_has(const struct task *t, const char *name)
+{
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (strcmp(t->files[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+static void
+make_nonce(char *out, size_t n)
+{
+	unsigned char raw[8];
+
+	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+		for (size_t i = 0; i < sizeof raw; i++)
+			raw[i] = (unsigned char)(rand() ^ getpid());
+	for (size_t i = 0; i < sizeof raw && 2 * i + 2 < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", raw[i]);
+	/* A word of its own: no digit run a firmware prints by chance. */
+	out[0] = 'A';
+}
+
+/* The build stage: gcc_flags, startup.c, main.c, the task's sources, libm. */
+static void
+plan_build(const struct task *t, struct env_plan *plan)
+{
+	const char *argv[ENV_MAX_ARGS];
+	size_t n = 0;
+
+	argv[n++] = "arm-none-eabi-gcc";
+	for (size_t i = 0; i < sizeof gcc_flags / sizeof gcc_flags[0]; i++)
+		argv[n++] = gcc_flags[i];
+	argv[n++] = "startup.c";
+	argv[n++] = CAND_FILE;
+	for (size_t i = 0; i < t->nfiles && n + 2 < ENV_MAX_ARGS; i++) {
+		const char *f = t->files[i].name;
+
+		if (strcmp(f, "startup.c") != 0 && (has_suffix(f, ".c") ||
+		    has_suffix(f, ".s") || has_suffix(f, ".S")))
+			argv[n++] = f;
+	}
+	argv[n++] = LIBM;
+	argv[n] = NULL;
+	env_plan_stage(plan, "build", argv);
+}
+
+static void
+plan_qemu(const struct arm_params *p, struct env_plan *plan)
+{
+	char *script, serial[6][32];
+	const char *argv[ENV_MAX_ARGS];
+	size_t n = 0;
+
+	/*
+	 * QEMU's status goes into the log, not the stage's: a firmware that
+	 * exits 3 on purpose must not stop the stages that print its UART
+	 * and its trace.  The status line carries the nonce; addr2line
+	 * turns the pc a fault handler reported into a source line.
+	 */
+	script = xasprintf("ulimit -c 0; : > %s; : > %s; "
+	    "{ timeout --foreground -k 1 %d qemu-system-arm \"$@\" 2>&1;"
+	    " echo \"%s qemu-exit $?\"; } | tee console.txt; "
+	    "set -- $(sed -n 's/^assay: [A-Za-z]* at pc 0x\\([0-9a-f]*\\)"
+	    " (lr 0x\\([0-9a-f]*\\).*/0x\\1 0x\\2/p' console.txt | head -n 1); "
+	    "[ $# -eq 0 ] || arm-none-eabi-addr2line -e %s -f -i -p -s \"$@\""
+	    " | sed 's/^/%s fault-at /'; exit 0",
+	    UART_FILE, TRACE_FILE, p->timeout_s, plan->nonce, ELF_FILE,
+	    plan->nonce);
+	argv[n++] = "sh";
+	argv[n++] = "-c";
+	argv[n++] = script;
+	argv[n++] = "qemu";
+	argv[n++] = "-M";
+	argv[n++] = "netduinoplus2";
+	argv[n++] = "-display";
+	argv[n++] = "none";
+	argv[n++] = "-monitor";
+	argv[n++] = "none";
+	/* serial0 is USART1; the task's UART gets the file, the rest null. */
+	for (int i = 0; i <= p->uart; i++) {
+		snprintf(serial[i], sizeof serial[i], i == p->uart ?
+		    "file:%s" : "null", UART_FILE);
+		argv[n++] = "-serial";
+		argv[n++] = serial[i];
+	}
+	argv[n++] = "-semihosting-config";
+	argv[n++] = "enable=on,target=native";
+	argv[n++] = "-icount";
+	argv[n++] = "shift=0";
+	argv[n++] = "-d";
+	argv[n++] = "unimp,guest_errors";
+	argv[n++] = "-D";
+	argv[n++] = TRACE_FILE;
+	argv[n++] = "-kernel";
+	argv[n++] = ELF_FILE;
+	argv[n] = NULL;
+	env_plan_stage_in(plan, "run", argv, RUN_DIR);
+	free(script);
+}
+
+/*
+ * Renode (untested here: it cannot be installed on the build machines):
+ * its STM32F4 platform, the image, the task's UART into uart.txt, then
+ * timeout_s of emulated time.  Only the UART is judged.
+ */
+static int
+plan_renode(const struct arm_params *p, const char *renode,
+    const char *workdir, struct env_plan *plan, struct err *err)
+{
+	char *resc, *script, *dir, lower[16];
+	int rc;
+
+	for (size_t i = 0; i < sizeof lower; i++) {
+		lower[i] = uarts[p->uart][i];
+		if (lower[i] == '\0')
+			break;
+		lower[i] = (char)(lower[i] | 0x20);	/* "usart2" */
+	}
+	resc = xasprintf("mach create \"assay\"\n"
+	    "machine LoadPlatformDescription @platforms/cpus/stm32f4.repl\n"
+	    "sysbus LoadELF @%s\n"
+	    "sysbus.%s CreateFileBackend @%s true\n"
+	    "emulation RunFor \"%02d:%02d:%02d\"\n"
+	    "quit\n", ELF_FILE, lower, UART_FILE, p->timeout_s / 3600,
+	    p->timeout_s / 60 % 60, p->timeout_s % 60);
+	dir = xasprintf("%s/%s", workdir, RUN_DIR);
+	rc = env_write_input(plan, dir, RESC_FILE, resc, strlen(resc), err);
+	free(dir);
+	free(resc);
+	if (rc < 0)
+		return -1;
+	/* Mono takes a while to start: 20 s more than the firmware. */
+	script = xasprintf(": > %s; : > %s;"
+	    " timeout --foreground -k 1 %d \"$@\" 2>&1;"
+	    " echo \"%s qemu-exit $?\"; exit 0", UART_FILE, TRACE_FILE,
+	    p->timeout_s + 20, plan->nonce);
+	{
+		const char *const argv[] = { "sh", "-c", script, "renode",
+		    renode, "--disable-xwt", "--console", "--plain", "-e",
+		    "include @" RESC_FILE, NULL };
+
+		env_plan_stage_in(plan, "run", argv, RUN_DIR);
+	}
+	free(script);
+	return 0;
+}
+
+/* The uart and regtrace stages: each prints its file with a header. */
+static void
+plan_print(struct env_plan *plan)
+{
+	char *uart, *trace;
+
+	uart = xasprintf("echo \"%s uart $(wc -c < %s) bytes\"; head -c %d %s;"
+	    " [ -z \"$(tail -c 1 %s)\" ] || echo", plan->nonce, UART_FILE,
+	    UART_CAP, UART_FILE, UART_FILE);
+	trace = xasprintf("echo \"%s trace $(wc -c < %s) bytes\";"
+	    " grep -v 'unimplemented device read' %s | head -c %d | sed '$a\\';"
+	    " echo \"%s trace-reads"
+	    " $(grep -c 'unimplemented device read' %s)\";"
+	    " tail -n 3 %s | sed 's/^/%s trace-last /'", plan->nonce,
+	    TRACE_FILE, TRACE_FILE, TRACE_CAP, plan->nonce, TRACE_FILE,
+	    TRACE_FILE, plan->nonce);
+	{
+		const char *const s1[] = { "sh", "-c", uart, NULL };
+		const char *const s2[] = { "sh", "-c", trace, NULL };
+
+		env_plan_stage_in(plan, "uart", s1, RUN_DIR);
+		env_plan_stage_in(plan, "regtrace", s2, RUN_DIR);
+	}
+	free(uart);
+	free(trace);
 }
 
 static int
 armqemu_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
-	(void)t;
-	(void)c;
-	(void)workdir;
-	(void)plan;
-	return err_set(err, "the arm-qemu env is not built yet");
+	struct arm_params p;
+	char *renode = NULL;
+	int rc = -1;
+
+	if (params_read(t, &p, err) < 0)
+		return -1;
+	plan->cand_file = xstrdup(CAND_FILE);
+	plan->timeout_s = p.timeout_s + BUILD_MARGIN_S;
+	make_nonce(plan->nonce, sizeof plan->nonce);
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const char *f = t->files[i].name;
+
+		if (f[0] == '-') {
+			err_set(err, "task file name %s would be read as a"
+			    " compiler option", f);
+			goto out;
+		}
+		if (strcmp(f, CAND_FILE) == 0 || strcmp(f, RUN_DIR) == 0) {
+			err_set(err, "task file name %s is reserved by arm-qemu"
+			    " (the candidate is main.c, the image goes into"
+			    " run/)", f);
+			goto out;
+		}
+	}
+	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
+	    err) < 0)
+		goto out;
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (env_write_input(plan, workdir, t->files[i].name,
+		    t->files[i].data, t->files[i].len, err) < 0)
+			goto out;
+	for (size_t i = 0; i < sizeof share_files / sizeof share_files[0];
+	    i++) {
+		char *name = xasprintf("arm/%s", share_files[i]);
+		size_t len;
+		const char *data = env_share(name, &len);
+
+		free(name);
+		if (data == NULL) {
+			err_set(err, "share/envs/arm/%s is not compiled in",
+			    share_files[i]);
+			goto out;
+		}
+		if (!task_has(t, share_files[i]) && env_write_input(plan,
+		    workdir, share_files[i], data, len, err) < 0)
+			goto out;
+	}
+	if (t->env_params != NULL)
+		env_note_input(plan, "env_params", t->env_params,
+		    strlen(t->env_params));
+	if (env_mkdir(workdir, RUN_DIR, err) < 0)
+		goto out;
+	plan_build(t, plan);
+	if (p.renode) {
+		renode = find_renode();
+		if (renode == NULL) {
+			/* The build still says whether the code compiles. */
+			buf_adds(&plan->precheck, "renode-missing\n");
+			rc = 0;
+			goto out;
+		}
+		buf_adds(&plan->precheck, "renode\n");
+		if (plan_renode(&p, renode, workdir, plan, err) < 0)
+			goto out;
+	} else
+		plan_qemu(&p, plan);
+	plan_print(plan);
+	rc = 0;
+out:
+	free(renode);
+	params_release(&p);
+	return rc;
+}
+
+/* --- judge ------------------------------------------------------------ */
+
+/* Next line of [*p, end) into line (borrowed, not NUL-terminated). */
+static int
+next_line(const char **p, const char *end, const char **line, size_t *len)
+{
+	const char *nl;
+
+	if (*p >= end)
+		return 0;
+	nl = memchr(*p, '\n', (size_t)(end - *p));
+	*line = *p;
+	*len = nl != NULL ? (size_t)(nl - *p) : (size_t)(end - *p);
+	*p = nl != NULL ? nl + 1 : end;
+	return 1;
+}
+
+/* The rest of the line after "NONCE tag " in log, new string or NULL. */
+static char *
+tagged(const char *log, size_t len, const char *nonce, const char *tag)
+{
+	char *want = xasprintf("%s %s ", nonce, tag);
+	size_t wl = strlen(want);
+	const char *p = log, *end = log + len, *line;
+	size_t l;
+	char *r = NULL;
+
+	while (r == NULL && next_line(&p, end, &line, &l))
+		if (l >= wl && memcmp(line, want, wl) == 0)
+			r = xstrndup(line + wl, l - wl);
+	free(want);
+	return r;
+}
+
+/* The first line of log that starts with prefix, or NULL. */
+static const char *
+line_with(const char *log, size_t len, const char *prefix)
+{
+	const char *p = log, *end = log + len, *line;
+	size_t l, pl = strlen(prefix);
+
+	while (next_line(&p, end, &line, &l))
+		if (l >= pl && memcmp(line, prefix, pl) == 0)
+			return line;
+	return NULL;
+}
+
+/* QEMU's own error line ("qemu-system-arm: -kernel fw.elf: ..."), not
+ * a warning or the note that timeout(1) stopped it; NULL when none. */
+static const char *
+qemu_error(const char *log, size_t len)
+{
+	const char *p = log, *end = log + len, *line;
+	size_t l;
+
+	while (next_line(&p, end, &line, &l))
+		if (l > 17 && memcmp(line, "qemu-system-arm: ", 17) == 0 &&
+		    memmem(line, l, "warning:", 8) == NULL &&
+		    memmem(line, l, "terminating on signal", 21) == NULL)
+			return line;
+	return NULL;
+}
+
+static char *
+line_dup(const char *line, const char *end)
+{
+	const char *nl = memchr(line, '\n', (size_t)(end - line));
+
+	return xstrndup(line, nl != NULL ? (size_t)(nl - line) :
+	    (size_t)(end - line));
+}
+
+/* Is s the basename of path, i.e. path is s or ends in "/s"? */
+static int
+names(const char *path, size_t plen, const char *s)
+{
+	size_t sl = strlen(s);
+
+	return plen >= sl && memcmp(path + plen - sl, s, sl) == 0 &&
+	    (plen == sl || path[plen - sl - 1] == '/');
+}
+
+/*
+ * Names of vendor APIs the build does not have: the HAL and LL drivers,
+ * the StdPeriph library (RCC_AHB1PeriphClockCmd), CubeMX's generated
+ * functions, CMSIS-RTOS and FreeRTOS, CMSIS-DSP, and the CMSIS
+ * register-bit macros (RCC_CFGR_MCO1PRE) of which assay's header has a
+ * subset.  A name of these that is undefined or undeclared is an API
+ * knowledge gap (category api), not a slip of the language.
+ */
+static int
+api_name(const char *name)
+{
+	static const char *const pat =
+	    "^(__?HAL_|HAL_|LL_|BSP_|MX_|SystemClock_Config$|Error_Handler$"
+	    "|os[A-Z]|arm_[a-z]|[xv][A-Z][a-z]+[A-Z]|pv[A-Z]|ux[A-Z]"
+	    "|(RCC|GPIO[A-K]?|USART[0-9]?|UART[0-9]?|TIM[0-9]*|NVIC|EXTI|SYSCFG"
+	    "|ADC[0-9]?|DMA[0-9]?(_Stream[0-7])?|SPI[0-9]?|I2C[0-9]?|I2S|FLASH"
+	    "|PWR|DAC|RTC|IWDG|WWDG|CAN[0-9]?|SDIO|CRC|RNG|ETH|OTG|SCB|SysTick"
+	    "|CoreDebug|DWT|ITM|FPU|MPU|FMC|FSMC|DBGMCU)_[A-Za-z0-9])";
+	static regex_t re;
+	static int ready;
+
+	if (!ready) {
+		if (regcomp(&re, pat, REG_EXTENDED | REG_NOSUB) != 0)
+			ASSAY_BUG("api_name regex");
+		ready = 1;
+	}
+	return regexec(&re, name, 0, NULL, 0) == 0;
+}
+
+/*
+ * The quoted name in a message: 'x' (gcc), `x' (ld), or in Unicode
+ * quotes as gcc writes them in some UTF-8 locales.  New or NULL.
+ */
+static char *
+quoted(const char *msg, size_t len)
+{
+	const char *end = msg + len, *q = NULL, *e;
+
+	for (const char *p = msg; p < end && q == NULL; p++) {
+		if (*p == '\'' || *p == '`')
+			q = p + 1;
+		else if (end - p >= 3 && memcmp(p, "\xe2\x80\x98", 3) == 0)
+			q = p + 3;
+	}
+	if (q == NULL)
+		return NULL;
+	for (e = q; e < end; e++)
+		if (*e == '\'' || (end - e >= 3 &&
+		    memcmp(e, "\xe2\x80\x99", 3) == 0))
+			break;
+	return e < end && e > q ? xstrndup(q, (size_t)(e - q)) : NULL;
+}
+
+/* Why the build failed, from its first error. */
+struct build_fail {
+	const char *category, *sub;
+	char	*evidence;		/* new */
+	int	 line;			/* in the candidate, 0: none */
+	int	 errors;		/* error messages so far */
+};
+
+static void
+fail_set(struct build_fail *f, const char *category, const char *sub,
+    const char *line, size_t len, int cand_line)
+{
+	if (f->evidence != NULL)
+		return;
+	f->category = category;
+	f->sub = sub;
+	f->evidence = xstrndup(line, len);
+	f->line = cand_line;
+}
+
+/* An error message of gcc, to a category and subcategory. */
+static void
+compile_error(const char *msg, size_t len, const char *line, size_t llen,
+    int cand_line, struct build_fail *f)
+{
+	char *name = quoted(msg, len), *m = xstrndup(msg, len);
+	const char *cat = "compile", *sub = "other";
+
+	if (strstr(m, "No such file or directory") != NULL) {
+		/* "fatal error: stm32f4xx_hal.h: No such file" */
+		char *h = xstrndup(m, strcspn(m, ":"));
+
+		sub = "missing-header";
+		if (strncmp(h, "stm32", 5) == 0 ||
+		    strncmp(h, "core_", 5) == 0 ||
+		    strncmp(h, "cmsis", 5) == 0 ||
+		    strncmp(h, "arm_", 4) == 0 ||
+		    strncmp(h, "FreeRTOS", 8) == 0 ||
+		    strstr(h, "_hal") != NULL || strstr(h, "_ll_") != NULL)
+			cat = "api";
+		free(h);
+	} else if (strstr(m, "undeclared") != NULL ||
+	    strstr(m, "unknown type name") != NULL ||
+	    strstr(m, "implicit declaration") != NULL) {
+		sub = "undeclared";
+		if (name != NULL && api_name(name)) {
+			cat = "api";
+			sub = "unknown-api-name";
+		}
+	} else if (strstr(m, "has no member named") != NULL) {
+		/* GPIOA->BRR: a register the F4 does not have. */
+		cat = "api";
+		sub = "no-such-register";
+	} else if (strstr(m, "expected") != NULL) {
+		sub = "syntax-error";
+	} else if (strstr(m, "incompatible") != NULL ||
+	    strstr(m, "conflicting types") != NULL) {
+		sub = "type-error";
+	}
+	fail_set(f, cat, sub, line, llen, cand_line);
+	free(name);
+	free(m);
+}
+
+/* A linker message, to a category and subcategory. */
+static void
+link_error(const char *msg, size_t len, const char *line, size_t llen,
+    int cand_line, struct build_fail *f)
+{
+	char *name = quoted(msg, len);
+
+	if (memmem(msg, len, "undefined reference", 19) != NULL) {
+		if (name != NULL && api_name(name))
+			fail_set(f, "api", "undefined-api-function", line, llen,
+			    cand_line);
+		else
+			fail_set(f, "compile", "undefined-reference", line,
+			    llen, cand_line);
+	} else if (memmem(msg, len, "overflowed by", 13) != NULL ||
+	    memmem(msg, len, "will not fit in region", 22) != NULL) {
+		fail_set(f, "compile", "memory-overflow", line, llen,
+		    cand_line);
+	} else if (memmem(msg, len, "multiple definition", 19) != NULL) {
+		fail_set(f, "compile", "multiple-definition", line, llen,
+		    cand_line);
+	}
+	free(name);
+}
+
+/*
+ * "FILE:LINE:COL: KIND: MSG" (gcc) or "FILE:LINE: MSG" (ld with -g).
+ * Fills file (borrowed span), lineno and msg; 1 when it is one.
+ */
+static int
+located(const char *line, size_t len, const char **file, size_t *flen,
+    int *lineno, const char **msg)
+{
+	const char *p = line, *end = line + len, *c;
+	int num = 0, digits = 0;
+
+	c = memchr(p, ':', len);
+	if (c == NULL || c == line || memchr(line, ' ', (size_t)(c - line)))
+		return 0;
+	for (p = c + 1; p < end && *p >= '0' && *p <= '9'; p++) {
+		num = num * 10 + (*p - '0');
+		digits++;
+	}
+	if (digits == 0 || p >= end || *p != ':')
+		return 0;
+	p++;
+	while (p < end && *p >= '0' && *p <= '9')	/* the column */
+		p++;
+	if (p < end && *p == ':')
+		p++;
+	while (p < end && *p == ' ')
+		p++;
+	*file = line;
+	*flen = (size_t)(c - line);
+	*lineno = num;
+	*msg = p;
+	return 1;
+}
+
+/* Memory use from -Wl,--print-memory-usage: "FLASH: 1096 B 1 MB ...". */
+static void
+memory_use(const char *line, long *flash, long *ram)
+{
+	char region[16], unit[8];
+	long used;
+
+	if (sscanf(line, " %15[A-Z]: %ld %7s", region, &used, unit) != 3)
+		return;
+	used *= unit[0] == 'K' ? 1024 : unit[0] == 'M' ? 1048576 : 1;
+	if (strcmp(region, "FLASH") == 0)
+		*flash = used;
+	else if (strcmp(region, "RAM") == 0)
+		*ram = used;
+}
+
+/* One located build message (file, line, text after the location). */
+static void
+build_diag(const struct env_plan *plan, const char *file, size_t flen,
+    int lineno, const char *text, const char *line, struct run *r,
+    struct build_fail *f)
+{
+	char *fname = xstrndup(file, flen);
+	const char *base = strrchr(fname, '/'), *sev = "error", *body = text;
+	int cl = names(file, flen, plan->cand_file) ? lineno : 0;
+
+	/* The sandbox's /work/main.c is main.c. */
+	base = base != NULL ? base + 1 : fname;
+	if (strncmp(text, "warning: ", 9) == 0) {
+		sev = "warning";
+		body = text + 9;
+	} else if (strncmp(text, "note: ", 6) == 0) {
+		sev = "note";
+		body = text + 6;
+	} else if (strncmp(text, "fatal error: ", 13) == 0) {
+		body = text + 13;
+	} else if (strncmp(text, "error: ", 7) == 0) {
+		body = text + 7;
+	}
+	if (strcmp(sev, "error") == 0 && body == text)
+		link_error(body, strlen(body), line, strlen(line), cl, f);
+	else if (strcmp(sev, "error") == 0)
+		compile_error(body, strlen(body), line, strlen(line), cl, f);
+	f->errors += strcmp(sev, "error") == 0;
+	/* An error inside assay's header, from a macro the candidate used:
+	 * the note "in expansion of macro" names the candidate's line. */
+	if (strcmp(sev, "note") == 0 && cl > 0 && f->errors == 1 &&
+	    f->evidence != NULL && f->line == 0)
+		f->line = cl;
+	run_add_diag(r, base, lineno, 0, sev, body, cl);
+	free(fname);
+}
+
+/* Diagnostics of the build log into r, the first error into f, memory
+ * use into flash and ram (left alone when not printed). */
+static void
+scan_build(const struct env_plan *plan, const char *log, size_t len,
+    struct run *r, struct build_fail *f, long *flash, long *ram)
+{
+	const char *p = log, *end = log + len, *span;
+	size_t l;
+
+	while (next_line(&p, end, &span, &l)) {
+		char *line = xstrndup(span, l), *s = line, *ld;
+		const char *file, *msg;
+		size_t flen;
+		int lineno;
+
+		memory_use(line, flash, ram);
+		/* ".../bin/ld: main.c:7: undefined reference to `f'" */
+		ld = strstr(line, "ld: ");
+		if (ld != NULL && memchr(line, ' ', (size_t)(ld - line)) ==
+		    NULL)
+			s = ld + 4;
+		if (located(s, strlen(s), &file, &flen, &lineno, &msg) &&
+		    flen < 256)
+			build_diag(plan, file, flen, lineno, msg, s, r, f);
+		else if (s != line && strstr(s, "in function") == NULL) {
+			/* "region `RAM' overflowed by 73728 bytes" */
+			link_error(s, strlen(s), s, strlen(s), 0, f);
+			run_add_diag(r, "", 0, 0, "error", s, 0);
+		}
+		free(line);
+	}
+}
+
+/* The UART's bytes in the uart stage's log: the line "NONCE uart N
+ * bytes", then the file's first UART_CAP bytes. */
+static const char *
+uart_text(const struct env_plan *plan, const char *log, size_t len,
+    size_t *n, long *total)
+{
+	char *size = tagged(log, len, plan->nonce, "uart");
+	char *hdr = xasprintf("%s uart %s\n", plan->nonce, size != NULL ?
+	    size : "");
+	const char *p = size != NULL ? memmem(log, len, hdr, strlen(hdr)) :
+	    NULL;
+	size_t avail;
+
+	*n = 0;
+	*total = size != NULL ? strtol(size, NULL, 10) : -1;
+	free(size);
+	if (p == NULL || *total < 0) {
+		free(hdr);
+		return NULL;
+	}
+	p += strlen(hdr);
+	free(hdr);
+	avail = (size_t)(log + len - p);
+	*n = (size_t)*total < UART_CAP ? (size_t)*total : UART_CAP;
+	if (*n > avail)
+		*n = avail;
+	return p;
+}
+
+/* s (n bytes) as a C string literal's body, at most max bytes of it. */
+static void
+escaped(struct buf *b, const char *s, size_t n, size_t max)
+{
+	buf_addc(b, '"');
+	for (size_t i = 0; i < n && i < max; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '\n')
+			buf_adds(b, "\\n");
+		else if (ch == '\r')
+			buf_adds(b, "\\r");
+		else if (ch == '\t')
+			buf_adds(b, "\\t");
+		else if (ch == '"' || ch == '\\')
+			buf_printf(b, "\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f)
+			buf_printf(b, "\\x%02x", ch);
+		else
+			buf_addc(b, (char)ch);
+	}
+	buf_adds(b, n > max ? "\"..." : "\"");
+}
+
+/* "UART printed ... expected ...; first difference at byte N" or NULL. */
+static char *
+uart_check(const struct arm_params *p, const char *got, size_t n,
+    long total)
+{
+	struct buf b = BUF_INIT;
+	size_t i, from;
+
+	if (p->expect_uart == NULL)
+		return NULL;
+	if (got != NULL && total >= 0 && (size_t)total == p->uart_len &&
+	    n == p->uart_len && memcmp(got, p->expect_uart, n) == 0)
+		return NULL;
+	if (got == NULL)
+		n = 0;
+	for (i = 0; i < n && i < p->uart_len && got[i] == p->expect_uart[i];
+	    i++)
+		;
+	from = i > 16 ? i - 16 : 0;
+	buf_printf(&b, "UART printed %ld bytes, expected %zu; first difference"
+	    " at byte %zu: got %s", total < 0 ? 0 : total, p->uart_len, i,
+	    from > 0 ? "..." : "");
+	escaped(&b, got != NULL ? got + from : "", n - from, 48);
+	buf_printf(&b, ", expected %s", from > 0 ? "..." : "");
+	escaped(&b, p->expect_uart + from, p->uart_len - from, 48);
+	return buf_detach(&b, NULL);
+}
+
+/* Register names of the peripherals tasks check most, for evidence. */
+static const char *
+reg_name(const char *periph, unsigned long off)
+{
+	static const char *const gpio[] = { "MODER", "OTYPER", "OSPEEDR",
+	    "PUPDR", "IDR", "ODR", "BSRR", "LCKR", "AFRL", "AFRH" };
+	static const char *const rcc[] = { "CR", "PLLCFGR", "CFGR", "CIR",
+	    "AHB1RSTR", "AHB2RSTR", "AHB3RSTR", NULL, "APB1RSTR", "APB2RSTR",
+	    NULL, NULL, "AHB1ENR", "AHB2ENR", "AHB3ENR", NULL, "APB1ENR",
+	    "APB2ENR" };
+
+	if (off % 4 == 2 && strncmp(periph, "GPIO", 4) == 0 && off == 0x1a)
+		return "BSRRH";
+	if (off % 4 != 0)
+		return NULL;
+	if (strncmp(periph, "GPIO", 4) == 0 && off / 4 < 10)
+		return gpio[off / 4];
+	if (strcmp(periph, "RCC") == 0 && off / 4 < sizeof rcc / sizeof rcc[0])
+		return rcc[off / 4];
+	return NULL;
+}
+
+/* One "-d unimp" write: "GPIOA: unimplemented device write (size 4,
+ * offset 0x014, value 0x000000a5)". */
+static int
+trace_write(const char *line, size_t l, char *periph, size_t pn, int *size,
+    unsigned long *off, unsigned long *val)
+{
+	static const char mark[] = ": unimplemented device write (";
+	const char *m = memmem(line, l, mark, sizeof mark - 1);
+	char *rest;
+	int k;
+
+	if (m == NULL || (size_t)(m - line) >= pn)
+		return 0;
+	memcpy(periph, line, (size_t)(m - line));
+	periph[m - line] = '\0';
+	rest = xstrndup(m + sizeof mark - 1, (size_t)(line + l - m) -
+	    (sizeof mark - 1));
+	k = sscanf(rest, "size %d, offset 0x%lx, value 0x%lx)", size, off,
+	    val);
+	free(rest);
+	return k == 3;
+}
+
+/* The checks of expect_writes against the trace: one diagnostic per
+ * missing write, the first as evidence (new) or NULL; *nwrites counts
+ * the trace's writes. */
+static char *
+writes_check(const struct arm_params *p, const char *nonce, const char *log,
+    size_t len, struct run *r, long *nwrites)
+{
+	size_t nl = strlen(nonce);
+
+	char *first = NULL;
+
+	*nwrites = 0;
+	for (size_t w = 0; w <= p->nwrites; w++) {
+		const struct arm_write *x = w < p->nwrites ? &p->writes[w] :
+		    NULL;
+		const char *q = log, *end = log + len, *line;
+		size_t l;
+		long seen = 0, hit = 0;
+		unsigned long last = 0;
+
+		while (next_line(&q, end, &line, &l)) {
+			char periph[32];
+			int size;
+			unsigned long off, val;
+
+			/* Not the trace-last lines: they repeat the trace. */
+			if ((l >= nl && memcmp(line, nonce, nl) == 0) ||
+			    !trace_write(line, l, periph, sizeof periph, &size,
+			    &off, &val))
+				continue;
+			if (x == NULL) {
+				(*nwrites)++;
+				continue;
+			}
+			if (strcasecmp(periph, x->periph) != 0 ||
+			    off != x->offset || (x->size != 0 &&
+			    size != x->size))
+				continue;
+			seen++;
+			last = val;
+			hit |= (val & x->mask) == (x->value & x->mask);
+		}
+		if (x == NULL || hit)
+			continue;
+		{
+			const char *rn = reg_name(x->periph, x->offset);
+			struct buf b = BUF_INIT;
+			char *msg;
+
+			buf_printf(&b, "no write of 0x%08lx", x->value);
+			if (x->mask != 0xFFFFFFFFUL)
+				buf_printf(&b, " (mask 0x%08lx)", x->mask);
+			buf_printf(&b, " to %s offset 0x%03lx%s%s%s", x->periph,
+			    x->offset, rn != NULL ? " (" : "", rn != NULL ? rn :
+			    "", rn != NULL ? ")" : "");
+			if (seen > 0)
+				buf_printf(&b, "; %ld write%s there, the last"
+				    " 0x%08lx", seen, seen == 1 ? "" : "s",
+				    last);
+			else
+				buf_adds(&b, "; none there");
+			msg = buf_detach(&b, NULL);
+			run_add_diag(r, "", 0, 0, "error", msg, 0);
+			if (first == NULL)
+				first = msg;
+			else
+				free(msg);
+		}
+	}
+	return first;
+}
+
+/*
+ * "its last access reads RCC offset 0x000 (CR), which QEMU does not
+ * model ..." when the trace ends in reads of an unmodelled peripheral
+ * (a wait for a ready flag), else NULL.  New string.  The trace stage
+ * prints the trace's last lines; the very last may be cut off by the
+ * file-size limit.
+ */
+static char *
+polling(const struct env_plan *plan, const struct env_stage_result *tr)
+{
+	char *want = xasprintf("%s trace-last ", plan->nonce), *r = NULL;
+	size_t wl = strlen(want);
+	const char *p, *end, *line;
+	size_t l;
+	char periph[32] = "";
+	unsigned long off = 0;
+
+	if (tr == NULL) {
+		free(want);
+		return NULL;
+	}
+	p = tr->log;
+	end = tr->log + tr->log_len;
+	while (next_line(&p, end, &line, &l)) {
+		char *s;
+		const char *m;
+
+		if (l < wl || memcmp(line, want, wl) != 0)
+			continue;
+		s = xstrndup(line + wl, l - wl);
+		m = strstr(s, ": unimplemented device ");
+		if (m != NULL && (size_t)(m - s) < sizeof periph) {
+			unsigned long o;
+
+			if (sscanf(m, ": unimplemented device read (size %*d,"
+			    " offset 0x%lx)", &o) == 1) {
+				memcpy(periph, s, (size_t)(m - s));
+				periph[m - s] = '\0';
+				off = o;
+			} else if (strstr(m, "device write") != NULL) {
+				periph[0] = '\0';
+			}
+		}
+		free(s);
+	}
+	free(want);
+	if (periph[0] != '\0') {
+		const char *rn = reg_name(periph, off);
+
+		r = xasprintf("its last access reads %s offset 0x%03lx%s%s%s,"
+		    " which QEMU does not model (reads are 0): waiting for a"
+		    " ready flag there never ends under QEMU", periph, off,
+		    rn != NULL ? " (" : "", rn != NULL ? rn : "",
+		    rn != NULL ? ")" : "");
+	}
+	return r;
+}
+
+static void
+set_timeout(struct run *r, const char *why, char *poll)
+{
+	char *ev = poll != NULL ? xasprintf("%s; %s", why, poll) :
+	    xstrdup(why);
+
+	env_set(&r->verdict, "timeout");
+	env_set(&r->subcategory, "timeout");
+	env_set(&r->category, "functional");
+	env_set(&r->evidence, ev);
+	free(ev);
+	free(poll);
+}
+
+/* "main at main.c:7" lines of addr2line for a fault: a diagnostic on the
+ * first candidate line. */
+static void
+fault_line(const struct env_plan *plan, const struct env_stage_result *run,
+    const char *what, struct run *r)
+{
+	char *want = xasprintf("%s fault-at ", plan->nonce);
+	size_t wl = strlen(want), cl = strlen(plan->cand_file);
+	const char *p = run->log, *end = run->log + run->log_len, *line;
+	size_t l;
+
+	while (next_line(&p, end, &line, &l)) {
+		const char *at;
+		int n;
+
+		if (l < wl || memcmp(line, want, wl) != 0)
+			continue;
+		at = memmem(line, l, " at ", 4);
+		if (at == NULL || (size_t)(line + l - at) < 4 + cl + 2 ||
+		    memcmp(at + 4, plan->cand_file, cl) != 0 ||
+		    at[4 + cl] != ':')
+			continue;
+		n = atoi(at + 4 + cl + 1);
+		if (n > 0) {
+			run_add_diag(r, plan->cand_file, n, 0, "error", what,
+			    n);
+			r->evidence_line = n;
+			break;
+		}
+	}
+	free(want);
 }
 
 static void
@@ -28,12 +1256,230 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
     struct run *r)
 {
-	(void)t;
-	(void)plan;
-	(void)res;
-	(void)nres;
-	(void)stop;
-	env_set(&r->verdict, "env-error");
+	struct arm_params p;
+	struct build_fail bf = { 0 };
+	struct err err;
+	struct buf m = BUF_INIT;
+	const struct env_stage_result *run, *uart, *trace;
+	long flash = -1, ram = -1, total = -1, nwrites = -1, code = -1;
+	const char *ut = NULL;
+	size_t un = 0;
+	char *status = NULL, *ev = NULL;
+
+	if (params_read(t, &p, &err) < 0)
+		memset(&p, 0, sizeof p);
+	if (nres == 0) {
+		env_set(&r->verdict, "env-error");
+		goto out;
+	}
+	env_set(&r->stage, "build");
+	scan_build(plan, res[0].log, res[0].log_len, r, &bf, &flash, &ram);
+	if (nres == 1 && env_judge_limits(stop, res[0].exit_code, "compile",
+	    "the build", r))
+		goto out;
+	if (nres == 1 && stop != ENV_STOP_NONE) {
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "resource-limit");
+		env_set(&r->category, "compile");
+		env_set(&r->evidence, "the build passed the work directory's"
+		    " size cap");
+		goto out;
+	}
+	if (res[0].exit_code == 127 || memmem(res[0].log, res[0].log_len,
+	    "cannot find -l", 14) != NULL || memmem(res[0].log,
+	    res[0].log_len, "nano.specs: No such", 19) != NULL) {
+		env_set(&r->verdict, "env-error");
+		env_set(&r->subcategory, "toolchain-missing");
+		env_set(&r->evidence, "arm-none-eabi-gcc or newlib is missing"
+		    " (gcc-arm-none-eabi libnewlib-arm-none-eabi)");
+		goto out;
+	}
+	if (res[0].exit_code != 0) {
+		env_set(&r->verdict, "fail");
+		env_set(&r->category, bf.category != NULL ? bf.category :
+		    "compile");
+		env_set(&r->subcategory, bf.sub != NULL ? bf.sub : "other");
+		env_set(&r->evidence, bf.evidence != NULL ? bf.evidence :
+		    "the build failed without a message");
+		r->evidence_line = bf.line;
+		goto out;
+	}
+	if (strstr(buf_str(&plan->precheck), "renode-missing") != NULL) {
+		env_set(&r->verdict, "skipped");
+		env_set(&r->subcategory, "simulator-missing");
+		env_set(&r->evidence, "the task asks for Renode"
+		    " (env_params.simulator), which is not installed here:"
+		    " Debian has no package (renode.io)");
+		goto out;
+	}
+	env_set(&r->stage, "run");
+	run = nres >= 2 ? &res[1] : NULL;
+	uart = nres >= 3 ? &res[2] : NULL;
+	trace = nres >= 4 ? &res[3] : NULL;
+	if (run == NULL) {
+		env_set(&r->verdict, "env-error");
+		goto out;
+	}
+	if (uart != NULL)
+		ut = uart_text(plan, uart->log, uart->log_len, &un, &total);
+	if (env_judge_limits(stop, res[nres - 1].exit_code, "functional",
+	    "the firmware", r)) {
+		if (strcmp(r->verdict, "timeout") == 0)
+			set_timeout(r, "the run hit its wall-clock timeout"
+			    " before the firmware exited", NULL);
+		goto out;
+	}
+	if (stop == ENV_STOP_DISK) {
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "resource-limit");
+		env_set(&r->category, "functional");
+		env_set(&r->evidence, "the run's files passed the work"
+		    " directory's size cap");
+		goto out;
+	}
+	status = tagged(run->log, run->log_len, plan->nonce, "qemu-exit");
+	if (status == NULL) {
+		env_set(&r->verdict, "env-error");
+		env_set(&r->subcategory, "simulator-error");
+		env_set(&r->evidence, "the run stage gave no exit status");
+		goto out;
+	}
+	code = strtol(status, NULL, 10);
+	if (code == 127) {
+		env_set(&r->verdict, "env-error");
+		env_set(&r->subcategory, "toolchain-missing");
+		env_set(&r->evidence, "the simulator could not be started");
+		goto out;
+	}
+	if ((code == 124 && memmem(run->log, run->log_len,
+	    "terminating on signal 15", 24) != NULL) || code == 137) {
+		ev = xasprintf("the firmware did not exit within %d s (no"
+		    " semihosting exit, main never returned)", p.timeout_s);
+		set_timeout(r, ev, polling(plan, trace));
+		goto out;
+	}
+	if (code == 128 + 25) {		/* SIGXFSZ */
+		char *poll = polling(plan, trace);
+
+		ev = xasprintf("QEMU's register trace passed the file-size"
+		    " limit%s%s", poll != NULL ? "; " : "", poll != NULL ?
+		    poll : "");
+		free(poll);
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "resource-limit");
+		env_set(&r->category, "functional");
+		env_set(&r->evidence, ev);
+		goto out;
+	}
+	{
+		const char *fault = line_with(run->log, run->log_len,
+		    "assay: ");
+		const char *lock = line_with(run->log, run->log_len,
+		    "qemu: fatal: Lockup");
+		const char *qerr = qemu_error(run->log, run->log_len);
+		const char *end = run->log + run->log_len;
+
+		if ((code == EXIT_FAULT || code == EXIT_UNHANDLED) &&
+		    fault != NULL && code != p.expect_exit) {
+			ev = line_dup(fault, end);
+			env_set(&r->verdict, "fail");
+			env_set(&r->category, "functional");
+			env_set(&r->subcategory, code == EXIT_FAULT ?
+			    "hardfault" : "unhandled-interrupt");
+			env_set(&r->evidence, ev);
+			fault_line(plan, run, ev, r);
+			goto out;
+		}
+		if (code == 128 + 6 && lock != NULL) {
+			/* A fault in the fault handler, or with a broken
+			 * stack: the core locks up and QEMU aborts. */
+			ev = line_dup(lock, end);
+			env_set(&r->verdict, "fail");
+			env_set(&r->category, "functional");
+			env_set(&r->subcategory, "hardfault");
+			env_set(&r->evidence, ev);
+			goto out;
+		}
+		if (code > 128 || (code == 1 && qerr != NULL &&
+		    strstr(buf_str(&plan->precheck), "renode") == NULL)) {
+			ev = qerr != NULL ? line_dup(qerr, end) :
+			    xasprintf("the simulator died (status %ld)", code);
+			env_set(&r->verdict, "env-error");
+			env_set(&r->subcategory, "simulator-error");
+			env_set(&r->evidence, ev);
+			goto out;
+		}
+	}
+	/* The task's checks; each failure is a diagnostic, the first the
+	 * evidence. */
+	{
+		char *why = NULL, *u = NULL, *w = NULL;
+		const char *sub = NULL;
+		int renode = strstr(buf_str(&plan->precheck), "renode") !=
+		    NULL;
+
+		if (!renode && code != p.expect_exit) {
+			why = xasprintf("the firmware exited with %ld, expected"
+			    " %d", code, p.expect_exit);
+			run_add_diag(r, "", 0, 0, "error", why, 0);
+			sub = "exit-code";
+		}
+		u = uart_check(&p, ut, un, total);
+		if (u != NULL) {
+			run_add_diag(r, "", 0, 0, "error", u, 0);
+			if (sub == NULL) {
+				sub = "uart-mismatch";
+				why = u;
+				u = NULL;
+			}
+		}
+		if (renode && p.nwrites > 0)
+			run_add_diag(r, "", 0, 0, "note", "Renode runs check"
+			    " the UART only", 0);
+		else if (trace != NULL)
+			w = writes_check(&p, plan->nonce, trace->log,
+			    trace->log_len, r, &nwrites);
+		else if (p.nwrites > 0)
+			w = xstrdup("no register trace");
+		if (w != NULL && sub == NULL) {
+			sub = "register-write";
+			why = w;
+			w = NULL;
+		}
+		if (sub == NULL) {
+			env_set(&r->verdict, "pass");
+		} else {
+			env_set(&r->verdict, "fail");
+			env_set(&r->category, "functional");
+			env_set(&r->subcategory, sub);
+			env_set(&r->evidence, why);
+		}
+		free(why);
+		free(u);
+		free(w);
+	}
+out:
+	buf_adds(&m, "{");
+	if (code >= 0)
+		buf_printf(&m, "\"exit\":%ld,", code);
+	if (flash >= 0 && nres > 0 && res[0].exit_code == 0)
+		buf_printf(&m, "\"flash\":%ld,", flash);
+	if (ram >= 0 && nres > 0 && res[0].exit_code == 0)
+		buf_printf(&m, "\"ram\":%ld,", ram);
+	if (total >= 0)
+		buf_printf(&m, "\"uart_bytes\":%ld,", total);
+	if (nwrites >= 0)
+		buf_printf(&m, "\"reg_writes\":%ld,", nwrites);
+	if (m.len > 1) {
+		m.p[m.len - 1] = '}';
+		free(r->metrics);
+		r->metrics = buf_detach(&m, NULL);
+	}
+	buf_release(&m);
+	free(bf.evidence);
+	free(status);
+	free(ev);
+	params_release(&p);
 }
 
 const struct env_ops env_armqemu = {
@@ -41,6 +1487,8 @@ const struct env_ops env_armqemu = {
 	.domain = "embedded",
 	.lang = "c",
 	.packages = "gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm",
+	.missing_hint = "Renode, which a task may ask for, is not in Debian:"
+	    " see renode.io",
 	.toolchain = armqemu_toolchain,
 	.prepare = armqemu_prepare,
 	.judge = armqemu_judge,

@@ -1,0 +1,60 @@
+# 120: the arm-qemu env (issue 4).  Imports examples/embedded, verifies
+# every candidate through the sandbox with the real arm-none-eabi-gcc and
+# QEMU, and checks each one's verdict, stage, category and subcategory:
+# the references and one candidate per task pass; the others fail with a
+# wrong UART text, a wrong register value, a HardFault, an undefined HAL
+# function (api), a HAL type (api), a syntax error, a wait on a clock
+# QEMU does not model (timeout) and a wrong exit status.
+. "$(dirname "$0")/lib.sh"
+command -v arm-none-eabi-gcc >/dev/null || skip "arm-none-eabi-gcc not installed (gcc-arm-none-eabi)"
+command -v qemu-system-arm >/dev/null || skip "qemu-system-arm not installed"
+EX=$(cd "$(dirname "$0")/../.." && pwd)/examples/embedded
+
+"$ASSAY" --db "$DB" import "$EX"/*.jsonl || fail "import"
+expect_eq "candidates" "$(count '')" 15
+"$ASSAY" --db "$DB" verify --jobs 4 -q
+[ $? -le 1 ] || fail "verify"
+
+# row TASK ORIGIN: "verdict stage category subcategory" of that candidate.
+row() {
+	"$ASSAY" --db "$DB" list --json --where "task=embedded-demo/$1 origin=$2" |
+	    sed -e 's/.*"verdict":\("[^"]*"\|null\).*"stage":\("[^"]*"\|null\).*/\1 \2/' \
+	        -e 's/"//g' | head -n 1
+}
+cat_of() {
+	"$ASSAY" --db "$DB" list --json --where "task=embedded-demo/$1 origin=$2" |
+	    sed -e 's/.*"category":\("[^"]*"\|null\).*"subcategory":\("[^"]*"\|null\).*/\1 \2/' \
+	        -e 's/"//g' | head -n 1
+}
+check() {	# TASK ORIGIN VERDICT STAGE CATEGORY SUBCATEGORY
+	expect_eq "$1 $2 verdict" "$(row "$1" "$2")" "$3 $4"
+	expect_eq "$1 $2 category" "$(cat_of "$1" "$2")" "$5 $6"
+}
+check uart_hello reference pass run null null
+check uart_hello model-a pass run null null
+check uart_hello model-b fail run functional uart-mismatch
+check uart_hello model-c fail build api undefined-api-function
+check uart_hello model-d fail build api unknown-api-name
+check gpio_led reference pass run null null
+check gpio_led model-a pass run null null
+check gpio_led model-b fail run functional register-write
+check gpio_led model-c fail run functional hardfault
+check gpio_led model-d fail build api undefined-api-function
+check gpio_led model-e fail build compile syntax-error
+check usart2_config reference pass run null null
+check usart2_config model-a fail run functional register-write
+check usart2_config model-b timeout run functional timeout
+check usart2_config model-c fail run functional exit-code
+
+# The evidence a reviewer reads: the UART text, the register, the fault.
+show() { "$ASSAY" --db "$DB" show "$("$ASSAY" --db "$DB" list --json --where "task=embedded-demo/$1 origin=$2" | sed 's/.*"id":"\([^"]*\)".*/\1/')"; }
+show uart_hello model-b | grep -q 'got "Hello assay!\\n", expected "Hello, assay!\\r\\n"' || fail "uart evidence"
+show gpio_led model-b | grep -q 'no write of 0x00000400 (mask 0x00000c00) to GPIOA offset 0x000 (MODER)' || fail "register evidence"
+show gpio_led model-c | grep -q 'evidence: assay: HardFault at pc 0x' || fail "hardfault evidence"
+show gpio_led model-c | grep -q 'evidence points to candidate line 12' || fail "hardfault line"
+show gpio_led model-d | grep -q "undefined reference to \`HAL_GPIO_WritePin'" || fail "api evidence"
+show usart2_config model-b | grep -q 'reads RCC offset 0x000 (CR), which QEMU does not model' || fail "polling evidence"
+show uart_hello reference | grep -A1 '^uart 15 bytes$' | grep -q '^Hello, assay!' || fail "the UART output is in the log"
+# A second verify has nothing to do: the inputs did not change.
+"$ASSAY" --db "$DB" verify -q 2>&1 | grep -q 'verified 0, unchanged 15' || fail "verify again"
+echo "ok: arm-qemu examples"

@@ -1,0 +1,658 @@
+/*
+ * test_armqemu.c - unit tests for the arm-qemu env (cmocka, issue 4):
+ * what prepare() writes and plans, which env_params it refuses, and what
+ * judge() makes of real runs of arm-none-eabi-gcc 12 and QEMU 7.2.
+ *
+ * Real runs go through verify (verify_job_start() ... verify_job_result()):
+ * the sandbox when bubblewrap can start here, else --no-sandbox, with the
+ * work directories under the fixture's.  Each firmware is a few lines of
+ * C against assay's own stm32f4xx.h.  Skipped, with the reason, when the
+ * toolchain is not installed.
+ */
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "buf.h"
+#include "envs/env.h"
+#include "err.h"
+#include "hash.h"
+#include "sample.h"
+#include "testlib.h"
+#include "envtest.h"
+#include "verify.h"
+
+extern const struct env_ops env_armqemu;
+
+static int
+fx_setup(void **state)
+{
+	struct fx *f;
+
+	if (fx_init(state, "arm") < 0)
+		return -1;
+	f = *state;
+	/* As root the sandbox's uid must reach the work directories. */
+	return chmod(f->dir, 0755);
+}
+
+/* A UART helper most firmwares below use. */
+#define UART_PUTS \
+	"#include \"stm32f4xx.h\"\n" \
+	"static void uart_puts(const char *s)\n" \
+	"{\n" \
+	"\twhile (*s) {\n" \
+	"\t\twhile (!(USART1->SR & USART_SR_TXE))\n" \
+	"\t\t\t;\n" \
+	"\t\tUSART1->DR = (uint8_t)*s++;\n" \
+	"\t}\n" \
+	"}\n"
+
+static void
+arm_task(struct task *t, const char *params)
+{
+	make_task(t, "local/arm", "arm-qemu", params);
+	t->domain = xstrdup("embedded");
+	t->benchmark = xstrdup("local");
+}
+
+/* 1: the next runs go through a pty, as the workbench's do. */
+static int use_pty;
+
+/*
+ * Verify code as a candidate of a task with params through verify, with
+ * the task's timeout or timeout_s > 0, into r (release it).
+ */
+static void
+verify_arm(struct fx *f, const char *params, const char *code,
+    int timeout_s, struct run *r)
+{
+	struct verify_opts o;
+	struct verify_job *j;
+	struct task t;
+	struct candidate c;
+	struct err err;
+
+	need_tool(&env_armqemu);
+	memset(&o, 0, sizeof o);
+	o.workroot = f->dir;
+	o.timeout_s = timeout_s;
+	if (verify_sandbox_check(&err) < 0) {
+		print_message("%s: running unsandboxed\n", err.msg);
+		o.no_sandbox = 1;
+	}
+	arm_task(&t, params);
+	make_cand(&c, t.id, code);
+	if (verify_job_start(&j, &o, &t, &c, use_pty, 24, 80, &err) < 0)
+		fail_msg("verify_job_start: %s", err.msg);
+	while (!verify_job_step(j, NULL, NULL)) {
+		struct pollfd pfd = { .fd = verify_job_fd(j),
+		    .events = POLLIN };
+
+		poll(&pfd, 1, verify_job_timeout_ms(j));
+	}
+	verify_job_result(j, r);
+	verify_job_free(j);
+	task_release(&t);
+	candidate_release(&c);
+}
+
+/* Fail with the log when got is not want. */
+static void
+expect(const struct run *r, const char *verdict, const char *category,
+    const char *sub)
+{
+	if ((verdict == NULL) != (r->verdict == NULL) ||
+	    (verdict != NULL && strcmp(verdict, r->verdict) != 0) ||
+	    (category == NULL) != (r->category == NULL) ||
+	    (category != NULL && strcmp(category, r->category) != 0) ||
+	    (sub == NULL) != (r->subcategory == NULL) ||
+	    (sub != NULL && strcmp(sub, r->subcategory) != 0))
+		print_message("--- log\n%s\n--- evidence %s\n", r->log,
+		    r->evidence != NULL ? r->evidence : "(none)");
+	assert_str(r->verdict, verdict);
+	assert_str(r->category, category);
+	assert_str(r->subcategory, sub);
+}
+
+/* --- prepare ---------------------------------------------------------- */
+
+static void
+test_armqemu_prepare_plans_four_stages(void **state)
+{
+	struct fx *f = *state;
+	struct env_plan plan;
+	struct task t;
+	struct candidate c;
+	struct err err;
+	char *path, *hdr;
+	struct stat sb;
+
+	arm_task(&t, "{\"timeout_s\":4,\"uart\":\"USART2\"}");
+	task_add_file(&t, "util.c", "source", "int two(void){return 2;}\n",
+	    25);
+	task_add_file(&t, "startup.c", "source", "/* the task's own */\n",
+	    21);
+	make_cand(&c, t.id, "int main(void) { return 0; }\n");
+	env_plan_init(&plan);
+	assert_int_equal(env_armqemu.prepare(&t, &c, f->dir, &plan, &err), 0);
+	assert_int_equal(plan.nstages, 4);
+	assert_string_equal(plan.stages[0].name, "build");
+	assert_string_equal(plan.stages[1].name, "run");
+	assert_string_equal(plan.stages[2].name, "uart");
+	assert_string_equal(plan.stages[3].name, "regtrace");
+	assert_string_equal(plan.stages[0].subdir, "");
+	assert_string_equal(plan.stages[1].subdir, "run");
+	assert_string_equal(plan.cand_file, "main.c");
+	/* The firmware's 4 s, and room for the build. */
+	assert_int_equal(plan.timeout_s, 4 + 30);
+	assert_int_equal(strlen(plan.nonce), 16);
+	/* The build: the verified flags, startup first, the task's source;
+	 * the task's startup.c replaces assay's and is built once. */
+	{
+		char *const *a = plan.stages[0].argv;
+		int startups = 0, util = 0, hard = 0;
+
+		assert_string_equal(a[0], "arm-none-eabi-gcc");
+		for (size_t i = 0; a[i] != NULL; i++) {
+			startups += strcmp(a[i], "startup.c") == 0;
+			util += strcmp(a[i], "util.c") == 0;
+			hard += strcmp(a[i], "-mfloat-abi=hard") == 0;
+		}
+		assert_int_equal(startups, 1);
+		assert_int_equal(util, 1);
+		assert_int_equal(hard, 1);
+	}
+	/* USART2 is QEMU's second serial port. */
+	{
+		char *const *a = plan.stages[1].argv;
+		size_t i;
+
+		for (i = 0; a[i] != NULL && strcmp(a[i], "-serial") != 0; i++)
+			;
+		assert_non_null(a[i]);
+		assert_string_equal(a[i + 1], "null");
+		assert_string_equal(a[i + 2], "-serial");
+		assert_string_equal(a[i + 3], "file:uart.txt");
+	}
+	/* assay's header and linker script are there, the task's startup
+	 * is the task's, and run/ exists for the image. */
+	path = xasprintf("%s/stm32f4xx.h", f->dir);
+	hdr = read_text(path);
+	assert_non_null(strstr(hdr, "#define RCC_AHB1ENR_GPIOAEN"));
+	free(hdr);
+	free(path);
+	path = xasprintf("%s/startup.c", f->dir);
+	hdr = read_text(path);
+	assert_string_equal(hdr, "/* the task's own */\n");
+	free(hdr);
+	free(path);
+	path = xasprintf("%s/stm32f405.ld", f->dir);
+	assert_int_equal(stat(path, &sb), 0);
+	free(path);
+	path = xasprintf("%s/run", f->dir);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_true(S_ISDIR(sb.st_mode));
+	free(path);
+	assert_non_null(strstr(buf_str(&plan.inputs), "\"main.c\""));
+	assert_non_null(strstr(buf_str(&plan.inputs), "\"env_params\""));
+	env_plan_release(&plan);
+	task_release(&t);
+	candidate_release(&c);
+}
+
+static void
+test_armqemu_prepare_refuses_bad_params(void **state)
+{
+	static const struct {
+		const char *params, *msg;
+	} bad[] = {
+		{ "{\"expect_exit\":300}", "expect_exit" },
+		{ "{\"expect_uart\":5}", "expect_uart" },
+		{ "{\"expect_writes\":{}}", "expect_writes" },
+		{ "{\"expect_writes\":[{\"offset\":0,\"value\":1}]}",
+		  "expect_writes[0]: \"periph\"" },
+		{ "{\"expect_writes\":[{\"periph\":\"GPIOA\",\"offset\":\"x\","
+		  "\"value\":1}]}", "\"offset\"" },
+		{ "{\"expect_writes\":[{\"periph\":\"GPIOA\",\"offset\":0,"
+		  "\"value\":1,\"size\":3}]}", "\"size\"" },
+		{ "{\"uart\":\"USART9\"}", "env_params.uart" },
+		{ "{\"simulator\":\"gem5\"}", "simulator" },
+		{ "{\"timeout_s\":0}", "timeout_s" },
+		{ "[1]", "not a JSON object" },
+	};
+	struct fx *f = *state;
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct env_plan plan;
+		struct task t;
+		struct candidate c;
+		struct err err;
+		char *dir = xasprintf("%s/%zu", f->dir, i);
+
+		assert_int_equal(mkdir(dir, 0755), 0);
+		arm_task(&t, bad[i].params);
+		make_cand(&c, t.id, "int main(void) { return 0; }\n");
+		env_plan_init(&plan);
+		assert_int_equal(env_armqemu.prepare(&t, &c, dir, &plan, &err),
+		    -1);
+		if (strstr(err.msg, bad[i].msg) == NULL)
+			fail_msg("%s: got \"%s\"", bad[i].params, err.msg);
+		env_plan_release(&plan);
+		task_release(&t);
+		candidate_release(&c);
+		free(dir);
+	}
+	/* The candidate is main.c: a task file cannot take the name. */
+	{
+		struct env_plan plan;
+		struct task t;
+		struct candidate c;
+		struct err err;
+
+		arm_task(&t, NULL);
+		task_add_file(&t, "main.c", "source", "x", 1);
+		make_cand(&c, t.id, "int main(void) { return 0; }\n");
+		env_plan_init(&plan);
+		assert_int_equal(env_armqemu.prepare(&t, &c, f->dir, &plan,
+		    &err), -1);
+		assert_non_null(strstr(err.msg, "main.c is reserved"));
+		env_plan_release(&plan);
+		task_release(&t);
+		candidate_release(&c);
+	}
+}
+
+/* --- real runs -------------------------------------------------------- */
+
+static void
+test_armqemu_uart_and_writes_pass(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	verify_arm(f, "{\"expect_uart\":\"hello\\r\\n\","
+	    "\"expect_writes\":[{\"periph\":\"GPIOA\",\"offset\":20,"
+	    "\"value\":165},{\"periph\":\"RCC\",\"offset\":\"0x30\","
+	    "\"value\":1,\"mask\":1}]}",
+	    UART_PUTS
+	    "int main(void)\n"
+	    "{\n"
+	    "\tRCC->AHB1ENR |= RCC_AHB1ENR_GPIOAEN;\n"
+	    "\tGPIOA->ODR = 0xa5;\n"
+	    "\tuart_puts(\"hello\\r\\n\");\n"
+	    "\tvolatile float x = 1.5f;\n"	/* the FPU is on */
+	    "\treturn (int)(x * 2.0f) - 3;\n"
+	    "}\n", 0, &r);
+	expect(&r, "pass", NULL, NULL);
+	assert_str(r.stage, "run");
+	assert_non_null(strstr(r.metrics, "\"exit\":0"));
+	assert_non_null(strstr(r.metrics, "\"uart_bytes\":7"));
+	assert_non_null(strstr(r.metrics, "\"reg_writes\":2"));
+	assert_non_null(strstr(r.metrics, "\"flash\":"));
+	/* The judge's secret is gone from the stored log. */
+	assert_non_null(strstr(r.log, "\nqemu-exit 0\n"));
+	assert_non_null(strstr(r.log, "GPIOA: unimplemented device write"
+	    " (size 4, offset 0x014, value 0x000000a5)"));
+	run_release(&r);
+}
+
+/* The workbench's runs (a pty) are judged as the headless ones. */
+static void
+test_armqemu_pty_run(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	use_pty = 1;
+	verify_arm(f, "{\"expect_uart\":\"hi\\r\\n\",\"expect_exit\":4}",
+	    UART_PUTS
+	    "#include <stdio.h>\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "\tprintf(\"to the log\\n\");\n"
+	    "\tuart_puts(\"hi\\r\\n\");\n"
+	    "\treturn 4;\n"
+	    "}\n", 0, &r);
+	use_pty = 0;
+	expect(&r, "pass", NULL, NULL);
+	assert_non_null(strstr(r.log, "to the log\n"));
+	run_release(&r);
+}
+
+static void
+test_armqemu_uart_mismatch(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	verify_arm(f, "{\"expect_uart\":\"hello\\r\\n\"}",
+	    UART_PUTS
+	    "int main(void) { uart_puts(\"helo\\n\"); return 0; }\n", 0, &r);
+	expect(&r, "fail", "functional", "uart-mismatch");
+	assert_non_null(strstr(r.evidence, "UART printed 5 bytes, expected 7;"
+	    " first difference at byte 3: got \"helo\\n\", expected"
+	    " \"hello\\r\\n\""));
+	run_release(&r);
+}
+
+static void
+test_armqemu_register_write_mismatch(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	/* PA6 instead of PA5, and a halfword write through BSRRL. */
+	verify_arm(f, "{\"expect_writes\":[{\"periph\":\"GPIOA\","
+	    "\"offset\":24,\"value\":32},{\"periph\":\"GPIOA\",\"offset\":24,"
+	    "\"value\":64,\"size\":2}]}",
+	    "#include \"stm32f4xx.h\"\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "\tGPIOA->BSRR = GPIO_BSRR_BS6;\n"
+	    "\tGPIOA->BSRRL = 1u << 6;\n"
+	    "\treturn 0;\n"
+	    "}\n", 0, &r);
+	expect(&r, "fail", "functional", "register-write");
+	assert_string_equal(r.evidence, "no write of 0x00000020 to GPIOA"
+	    " offset 0x018 (BSRR); 2 writes there, the last 0x00000040");
+	/* The halfword write matched; only the first check failed. */
+	assert_int_equal(r.ndiags, 1);
+	run_release(&r);
+}
+
+static void
+test_armqemu_exit_code(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	verify_arm(f, NULL, "int main(void) { return 3; }\n", 0, &r);
+	expect(&r, "fail", "functional", "exit-code");
+	assert_str(r.evidence, "the firmware exited with 3, expected 0");
+	run_release(&r);
+	/* assay_exit() ends the run at once, with the status asked for. */
+	verify_arm(f, "{\"expect_exit\":7}",
+	    "#include \"assay.h\"\n"
+	    "int main(void) { assay_exit(7); return 0; }\n", 0, &r);
+	expect(&r, "pass", NULL, NULL);
+	assert_non_null(strstr(r.metrics, "\"exit\":7"));
+	run_release(&r);
+}
+
+static void
+test_armqemu_hardfault(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	verify_arm(f, NULL,
+	    "#include \"stm32f4xx.h\"\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "\tvolatile uint32_t *p = (uint32_t *)0x30000000;\n"
+	    "\t*p = 1;\n"
+	    "\treturn 0;\n"
+	    "}\n", 0, &r);
+	expect(&r, "fail", "functional", "hardfault");
+	assert_non_null(strstr(r.evidence, "assay: HardFault at pc 0x"));
+	assert_non_null(strstr(r.evidence, "bfar 0x30000000"));
+	/* addr2line put the fault on the store. */
+	assert_int_equal(r.evidence_line, 5);
+	assert_non_null(strstr(r.metrics, "\"exit\":250"));
+	run_release(&r);
+	/* An interrupt with no handler is its own failure. */
+	verify_arm(f, NULL,
+	    "#include \"stm32f4xx.h\"\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "\tNVIC_EnableIRQ(TIM2_IRQn);\n"
+	    "\tNVIC_SetPendingIRQ(TIM2_IRQn);\n"
+	    "\tfor (;;)\n"
+	    "\t\t;\n"
+	    "}\n", 0, &r);
+	expect(&r, "fail", "functional", "unhandled-interrupt");
+	assert_non_null(strstr(r.evidence, "unhandled exception 44"));
+	run_release(&r);
+}
+
+static void
+test_armqemu_timeout(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	/* The firmware's own clock (timeout_s): the UART still shows. */
+	verify_arm(f, "{\"timeout_s\":1}",
+	    UART_PUTS
+	    "int main(void) { uart_puts(\"up\\n\"); for (;;) ; }\n", 0, &r);
+	expect(&r, "timeout", "functional", "timeout");
+	assert_non_null(strstr(r.evidence, "did not exit within 1 s"));
+	assert_non_null(strstr(r.log, "uart 3 bytes\nup\n"));
+	run_release(&r);
+	/* Waiting on a flag of an unmodelled peripheral says so. */
+	verify_arm(f, "{\"timeout_s\":1}",
+	    "#include \"stm32f4xx.h\"\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "\tRCC->CR |= RCC_CR_HSEON;\n"
+	    "\twhile (!(RCC->CR & RCC_CR_HSERDY))\n"
+	    "\t\t;\n"
+	    "\treturn 0;\n"
+	    "}\n", 0, &r);
+	expect(&r, "timeout", "functional", "timeout");
+	assert_non_null(strstr(r.evidence, "reads RCC offset 0x000 (CR),"
+	    " which QEMU does not model"));
+	run_release(&r);
+	/* verify's wall clock (--timeout) over the whole run. */
+	verify_arm(f, NULL, "int main(void) { for (;;) ; }\n", 2, &r);
+	expect(&r, "timeout", "functional", "timeout");
+	assert_non_null(strstr(r.evidence, "wall-clock timeout"));
+	run_release(&r);
+}
+
+static void
+test_armqemu_link_error_is_api(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	verify_arm(f, NULL,
+	    "#include \"stm32f4xx.h\"\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "\tRCC->AHB1ENR |= RCC_AHB1ENR_GPIOAEN;\n"
+	    "\tHAL_GPIO_WritePin(GPIOA, 1u << 5, 1);\n"
+	    "\treturn 0;\n"
+	    "}\n", 0, &r);
+	expect(&r, "fail", "api", "undefined-api-function");
+	assert_str(r.stage, "build");
+	assert_non_null(strstr(r.evidence, "main.c:5: undefined reference to"
+	    " `HAL_GPIO_WritePin'"));
+	assert_int_equal(r.evidence_line, 5);
+	assert_non_null(diag_at(&r, 5, "implicit declaration of function"));
+	run_release(&r);
+	/* A function of the candidate's own that it forgot: compile. */
+	verify_arm(f, NULL,
+	    "void delay_ms(int);\n"
+	    "int main(void) { delay_ms(5); return 0; }\n", 0, &r);
+	expect(&r, "fail", "compile", "undefined-reference");
+	run_release(&r);
+	/* The HAL's header: not there. */
+	verify_arm(f, NULL, "#include \"stm32f4xx_hal.h\"\n"
+	    "int main(void) { return 0; }\n", 0, &r);
+	expect(&r, "fail", "api", "missing-header");
+	assert_int_equal(r.evidence_line, 1);
+	run_release(&r);
+}
+
+static void
+test_armqemu_compile_errors(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	verify_arm(f, NULL,
+	    "#include \"stm32f4xx.h\"\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "\tfor (int i = 0; i < 2; i++ {\n"
+	    "\t}\n"
+	    "\treturn 0;\n"
+	    "}\n", 0, &r);
+	expect(&r, "fail", "compile", "syntax-error");
+	assert_int_equal(r.evidence_line, 4);
+	run_release(&r);
+	/* A register the F4 does not have (the F1's GPIO BRR). */
+	verify_arm(f, NULL,
+	    "#include \"stm32f4xx.h\"\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "\tGPIOA->BRR = 1;\n"
+	    "\treturn 0;\n"
+	    "}\n", 0, &r);
+	expect(&r, "fail", "api", "no-such-register");
+	assert_int_equal(r.evidence_line, 4);
+	run_release(&r);
+	/* An error inside assay's header from the candidate's macro use is
+	 * the candidate's line. */
+	verify_arm(f, NULL,
+	    "#include \"stm32f4xx.h\"\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "\tRCC->AHB1ENR |= RCC_AHB1ENR_GPIOAEN\n"
+	    "\tGPIOA->ODR = 1;\n"
+	    "\treturn 0;\n"
+	    "}\n", 0, &r);
+	expect(&r, "fail", "compile", "other");
+	assert_int_equal(r.evidence_line, 4);
+	run_release(&r);
+}
+
+static void
+test_armqemu_renode_missing_is_skipped(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+	char *path = getenv("PATH") != NULL ? xstrdup(getenv("PATH")) : NULL;
+
+	/* Whatever is installed, a PATH without renode on it. */
+	setenv("PATH", "/usr/bin:/bin", 1);
+	if (access("/usr/bin/renode", X_OK) == 0) {
+		free(path);
+		print_message("renode is installed; skipped\n");
+		skip();
+	}
+	verify_arm(f, "{\"simulator\":\"renode\"}",
+	    "int main(void) { return 0; }\n", 0, &r);
+	if (path != NULL)
+		setenv("PATH", path, 1);
+	free(path);
+	expect(&r, "skipped", NULL, "simulator-missing");
+	assert_non_null(strstr(r.evidence, "Renode"));
+	run_release(&r);
+	/* Still built: a candidate that does not compile fails. */
+	verify_arm(f, "{\"simulator\":\"renode\"}", "int main(void) {\n",
+	    0, &r);
+	expect(&r, "fail", "compile", "syntax-error");
+	run_release(&r);
+}
+
+/* --- judge alone ------------------------------------------------------ */
+
+static void
+test_armqemu_judge_without_toolchain(void **state)
+{
+	struct env_plan plan;
+	struct env_stage_result res[4];
+	struct task t;
+	struct run r;
+	const char *build = "$ arm-none-eabi-gcc\n";
+	char lock[256], none[64];
+
+	(void)state;
+	arm_task(&t, NULL);
+	env_plan_init(&plan);
+	plan.cand_file = xstrdup("main.c");
+	snprintf(plan.nonce, sizeof plan.nonce, "Aabc");
+	memset(res, 0, sizeof res);
+	res[0].ran = 1;
+	res[0].log = build;
+	res[0].log_len = strlen(build);
+	/* A lock-up (a fault with a broken stack): QEMU aborts. */
+	snprintf(lock, sizeof lock, "qemu: fatal: Lockup: can't escalate 3"
+	    " to HardFault (current priority -1)\nR00=fffffff0\nAabc"
+	    " qemu-exit 134\n");
+	res[1].ran = 1;
+	res[1].log = lock;
+	res[1].log_len = strlen(lock);
+	memset(&r, 0, sizeof r);
+	env_armqemu.judge(&t, &plan, res, 2, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.subcategory, "hardfault");
+	assert_non_null(strstr(r.evidence, "Lockup"));
+	run_release(&r);
+	/* A status line without the secret is the firmware's, not ours. */
+	snprintf(none, sizeof none, "qemu-exit 0\n");
+	res[1].log = none;
+	res[1].log_len = strlen(none);
+	memset(&r, 0, sizeof r);
+	env_armqemu.judge(&t, &plan, res, 2, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "env-error");
+	run_release(&r);
+	/* The output cap and the wall clock. */
+	memset(&r, 0, sizeof r);
+	env_armqemu.judge(&t, &plan, res, 2, ENV_STOP_OUTPUT, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.subcategory, "output-limit");
+	run_release(&r);
+	memset(&r, 0, sizeof r);
+	env_armqemu.judge(&t, &plan, res, 1, ENV_STOP_TIMEOUT, &r);
+	assert_str(r.verdict, "timeout");
+	assert_str(r.category, "compile");
+	run_release(&r);
+	/* The build's tool missing. */
+	res[0].exit_code = 127;
+	memset(&r, 0, sizeof r);
+	env_armqemu.judge(&t, &plan, res, 1, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "env-error");
+	assert_str(r.subcategory, "toolchain-missing");
+	run_release(&r);
+	env_plan_release(&plan);
+	task_release(&t);
+}
+
+#define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		FX_TEST(test_armqemu_prepare_plans_four_stages),
+		FX_TEST(test_armqemu_prepare_refuses_bad_params),
+		FX_TEST(test_armqemu_uart_and_writes_pass),
+		FX_TEST(test_armqemu_pty_run),
+		FX_TEST(test_armqemu_uart_mismatch),
+		FX_TEST(test_armqemu_register_write_mismatch),
+		FX_TEST(test_armqemu_exit_code),
+		FX_TEST(test_armqemu_hardfault),
+		FX_TEST(test_armqemu_timeout),
+		FX_TEST(test_armqemu_link_error_is_api),
+		FX_TEST(test_armqemu_compile_errors),
+		FX_TEST(test_armqemu_renode_missing_is_skipped),
+		cmocka_unit_test(test_armqemu_judge_without_toolchain),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
