@@ -19,7 +19,9 @@
 #include "syntax.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <regex.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -830,4 +832,1380 @@ syntax_group_name(enum syn_group g)
 	if ((int)g < 0 || g >= SYN_NGROUPS)
 		return "none";
 	return syn_group_names[g];
+}
+
+/* --- CUDA launch limits (syntax.h) ----------------------------------- */
+
+#define LC_DEPTH	48	/* how deep an expression is followed */
+#define LC_MAX_ISSUES	64
+#define LC_TEXT		48	/* bytes of source quoted in a message */
+
+/* A value the check may know. */
+struct lc_val {
+	int		 known;
+	long long	 v;
+};
+
+/*
+ * A name with an integer value (const, constexpr, an enumerator, a
+ * #define, a local never written again), or one with no known value
+ * that hides an outer one of that name (a parameter, any variable).
+ */
+struct lc_name {
+	char		*name;
+	int		 scope;		/* 0 file scope, else the function's number */
+	uint32_t	 pos;		/* start byte of the declaration */
+	int		 define;	/* from #define */
+	struct lc_val	 val;
+};
+
+/* One dimension of a dim3: its value, and the line and text it came from. */
+struct lc_dim {
+	struct lc_val	 val;
+	int		 line;
+	char		 text[LC_TEXT];
+};
+
+struct lc_dim3 {
+	char		*name;
+	int		 scope;
+	uint32_t	 pos;
+	struct lc_dim	 d[3];
+};
+
+/* A __global__ function and the static __shared__ bytes it surely has. */
+struct lc_kernel {
+	char		*name;
+	long long	 smem;
+};
+
+/* cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize, N). */
+struct lc_optin {
+	char		*kernel;
+	struct lc_val	 bytes;
+};
+
+/* A launch's dynamic shared memory, checked once every kernel is known. */
+struct lc_launch {
+	char		*kernel;
+	struct lc_val	 bytes;
+	int		 line, launch_line;
+	char		 text[LC_TEXT];
+};
+
+struct lc {
+	const char		*src;
+	const struct syn_launch_limits *lim;
+	struct lc_name		*names;
+	size_t			 nnames;
+	struct lc_dim3		*dims;
+	size_t			 ndims;
+	struct lc_kernel	*kernels;
+	size_t			 nkernels;
+	struct lc_optin		*optins;
+	size_t			 noptins;
+	struct lc_launch	*launches;
+	size_t			 nlaunches;
+	struct syn_launch_issue	*issues;
+	size_t			 nissues;
+
+	/* The function being walked (the outermost one). */
+	int			 nfn;		/* functions so far: scope ids */
+	int			 scope;		/* 0 at file scope */
+	TSNode			 fn;
+	int			 kernel;	/* it is __global__ */
+	char			*kname;
+	long long		 ksmem;		/* its static __shared__ bytes */
+	int			 kline;		/* where they went over */
+	char			**written;	/* names it assigns, ++, & */
+	size_t			 nwritten;
+};
+
+static int
+lc_is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+static int
+lc_line(TSNode n)
+{
+	return (int)ts_node_start_point(n).row + 1;
+}
+
+/* Null-safe, unlike the 0.20.7 runtime's. */
+static TSNode
+lc_field(TSNode n, const char *name)
+{
+	if (ts_node_is_null(n))
+		return n;
+	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
+/* The node's text, blanks squeezed to one space, cut to n - 1 bytes. */
+static void
+lc_text(const struct lc *c, TSNode n, char *buf, size_t size)
+{
+	uint32_t s = 0, e = 0;
+	size_t k = 0;
+	int blank = 0;
+
+	/* The runtime's getters fail on a null node. */
+	if (!ts_node_is_null(n)) {
+		s = ts_node_start_byte(n);
+		e = ts_node_end_byte(n);
+	}
+	for (; s < e && k + 1 < size; s++) {
+		char ch = c->src[s];
+
+		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+			blank = 1;
+			continue;
+		}
+		if (blank && k > 0 && k + 2 < size)
+			buf[k++] = ' ';
+		blank = 0;
+		buf[k++] = ch;
+	}
+	buf[k] = '\0';
+}
+
+static int
+lc_text_is(const struct lc *c, TSNode n, const char *s)
+{
+	uint32_t b, e;
+
+	if (ts_node_is_null(n))
+		return 0;
+	b = ts_node_start_byte(n);
+	e = ts_node_end_byte(n);
+	return strlen(s) == e - b && memcmp(c->src + b, s, e - b) == 0;
+}
+
+/* The i-th named child that is not a comment, or a null node. */
+static TSNode
+lc_arg(TSNode list, uint32_t i)
+{
+	TSNode null = { 0 };
+	uint32_t n = ts_node_is_null(list) ? 0 :
+	    ts_node_named_child_count(list), k;
+
+	for (k = 0; k < n; k++) {
+		TSNode ch = ts_node_named_child(list, k);
+
+		if (lc_is(ch, "comment"))
+			continue;
+		if (i-- == 0)
+			return ch;
+	}
+	return null;
+}
+
+static uint32_t
+lc_nargs(TSNode list)
+{
+	uint32_t n = ts_node_is_null(list) ? 0 :
+	    ts_node_named_child_count(list), k, r = 0;
+
+	for (k = 0; k < n; k++)
+		r += !lc_is(ts_node_named_child(list, k), "comment");
+	return r;
+}
+
+/* An integer literal: 42, 0x2a, 052, 0b101, 1'000, with u/l/z suffixes. */
+static struct lc_val
+lc_number(const char *s, size_t n)
+{
+	struct lc_val r = { 0, 0 };
+	char buf[64], *end;
+	unsigned long long v = 0;
+	size_t k = 0, i;
+	int base = 10;
+
+	for (i = 0; i < n && k + 1 < sizeof buf; i++)
+		if (s[i] != '\'')
+			buf[k++] = s[i];
+	if (i < n || k == 0)
+		return r;
+	while (k > 1 && strchr("uUlLzZ", buf[k - 1]) != NULL)
+		k--;
+	buf[k] = '\0';
+	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
+		base = 16;
+	else if (buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B'))
+		base = 2;
+	else if (buf[0] == '0')
+		base = 8;
+	if (base != 16 && strpbrk(buf, ".eEpPfF") != NULL)
+		return r;	/* a floating literal */
+	if (base == 2) {
+		if (buf[2] == '\0')
+			return r;
+		for (i = 2; buf[i] != '\0'; i++) {
+			if ((buf[i] != '0' && buf[i] != '1') || v > LLONG_MAX / 2)
+				return r;
+			v = v * 2 + (unsigned)(buf[i] - '0');
+		}
+	} else {
+		if (strpbrk(buf, ".pP") != NULL || buf[0] == '-')
+			return r;
+		errno = 0;
+		v = strtoull(buf, &end, base);
+		if (errno != 0 || *end != '\0')
+			return r;
+	}
+	if (v > LLONG_MAX)
+		return r;
+	r.known = 1;
+	r.v = (long long)v;
+	return r;
+}
+
+/* Bytes of a built-in or CUDA vector type; 0 when unknown. */
+static long long
+lc_type_size(const char *t)
+{
+	static const struct {
+		const char	*name;
+		long long	 size;
+	} sizes[] = {
+		{ "char", 1 }, { "signed char", 1 }, { "unsigned char", 1 },
+		{ "bool", 1 }, { "int8_t", 1 }, { "uint8_t", 1 },
+		{ "char2", 2 }, { "uchar2", 2 }, { "char4", 4 }, { "uchar4", 4 },
+		{ "short", 2 }, { "unsigned short", 2 }, { "int16_t", 2 },
+		{ "uint16_t", 2 }, { "half", 2 }, { "__half", 2 },
+		{ "__nv_bfloat16", 2 }, { "nv_bfloat16", 2 },
+		{ "int", 4 }, { "unsigned", 4 }, { "unsigned int", 4 },
+		{ "signed", 4 }, { "signed int", 4 }, { "float", 4 },
+		{ "int32_t", 4 }, { "uint32_t", 4 }, { "half2", 4 },
+		{ "__half2", 4 }, { "__nv_bfloat162", 4 }, { "short2", 4 },
+		{ "long", 8 }, { "unsigned long", 8 }, { "long long", 8 },
+		{ "unsigned long long", 8 }, { "long int", 8 }, { "double", 8 },
+		{ "size_t", 8 }, { "ssize_t", 8 }, { "ptrdiff_t", 8 },
+		{ "int64_t", 8 }, { "uint64_t", 8 }, { "intptr_t", 8 },
+		{ "uintptr_t", 8 }, { "float2", 8 }, { "int2", 8 },
+		{ "uint2", 8 }, { "short4", 8 },
+		{ "float3", 12 }, { "int3", 12 }, { "uint3", 12 },
+		{ "dim3", 12 },
+		{ "float4", 16 }, { "int4", 16 }, { "uint4", 16 },
+		{ "double2", 16 }, { "long2", 16 }, { "longlong2", 16 },
+		{ "ulonglong2", 16 },
+		{ "double4", 32 }, { "longlong4", 32 },
+	};
+	size_t n;
+
+	while (strncmp(t, "const ", 6) == 0 || strncmp(t, "volatile ", 9) == 0)
+		t = strchr(t, ' ') + 1;
+	n = strlen(t);
+	if (n > 0 && t[n - 1] == '*')
+		return 8;
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+		if (strcmp(sizes[i].name, t) == 0)
+			return sizes[i].size;
+	return 0;
+}
+
+/* The latest name before pos in scope, else at file scope; NULL: none. */
+static const struct lc_name *
+lc_lookup(const struct lc *c, const char *s, size_t len, int scope,
+    uint32_t pos)
+{
+	const struct lc_name *file = NULL;
+
+	for (size_t i = c->nnames; i-- > 0; ) {
+		const struct lc_name *e = &c->names[i];
+
+		if (e->pos >= pos || strlen(e->name) != len ||
+		    memcmp(e->name, s, len) != 0)
+			continue;
+		if (scope != 0 && e->scope == scope)
+			return e;
+		if (e->scope == 0 && file == NULL)
+			file = e;
+	}
+	return file;
+}
+
+static const struct lc_dim3 *
+lc_lookup_dim3(const struct lc *c, const char *s, size_t len, int scope,
+    uint32_t pos)
+{
+	const struct lc_dim3 *file = NULL;
+
+	for (size_t i = c->ndims; i-- > 0; ) {
+		const struct lc_dim3 *e = &c->dims[i];
+
+		if (e->pos >= pos || strlen(e->name) != len ||
+		    memcmp(e->name, s, len) != 0)
+			continue;
+		if (scope != 0 && e->scope == scope)
+			return e;
+		if (e->scope == 0 && file == NULL)
+			file = e;
+	}
+	return file;
+}
+
+/* The dim3 named by identifier n, unless a plain name hides it. */
+static const struct lc_dim3 *
+lc_dim3_at(const struct lc *c, TSNode n, int scope)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	const struct lc_dim3 *d = lc_lookup_dim3(c, c->src + s, e - s, scope,
+	    s);
+	const struct lc_name *v = lc_lookup(c, c->src + s, e - s, scope, s);
+
+	if (d != NULL && v != NULL && (v->scope > d->scope ||
+	    (v->scope == d->scope && v->pos > d->pos)))
+		return NULL;
+	return d;
+}
+
+static struct lc_val lc_eval(struct lc *, TSNode, int, int);
+
+/* The value of the name at node n (an identifier). */
+static struct lc_val
+lc_name_value(struct lc *c, TSNode n, int scope)
+{
+	struct lc_val u = { 0, 0 };
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	const struct lc_name *v = lc_lookup(c, c->src + s, e - s, scope, s);
+
+	/* A dim3 of that name hides an outer constant. */
+	if (v == NULL)
+		return u;
+	{
+		const struct lc_dim3 *d = lc_lookup_dim3(c, c->src + s, e - s,
+		    scope, s);
+
+		if (d != NULL && (d->scope > v->scope || d->pos > v->pos))
+			return u;
+	}
+	return v->val;
+}
+
+static struct lc_val
+lc_binary(const char *op, struct lc_val a, struct lc_val b)
+{
+	struct lc_val r = { 1, 0 }, u = { 0, 0 };
+	long long x = a.v, y = b.v;
+
+	if (!a.known || !b.known)
+		return u;
+	if (strcmp(op, "+") == 0) {
+		if (__builtin_add_overflow(x, y, &r.v))
+			return u;
+	} else if (strcmp(op, "-") == 0) {
+		if (__builtin_sub_overflow(x, y, &r.v))
+			return u;
+	} else if (strcmp(op, "*") == 0) {
+		if (__builtin_mul_overflow(x, y, &r.v))
+			return u;
+	} else if (strcmp(op, "/") == 0 || strcmp(op, "%") == 0) {
+		if (y == 0 || (x == LLONG_MIN && y == -1))
+			return u;
+		r.v = op[0] == '/' ? x / y : x % y;
+	} else if (strcmp(op, "<<") == 0) {
+		if (x < 0 || y < 0 || y > 62 || x > (LLONG_MAX >> y))
+			return u;
+		r.v = x << y;
+	} else if (strcmp(op, ">>") == 0) {
+		if (x < 0 || y < 0 || y > 62)
+			return u;
+		r.v = x >> y;
+	} else if (strcmp(op, "&") == 0) {
+		r.v = x & y;
+	} else if (strcmp(op, "|") == 0) {
+		r.v = x | y;
+	} else if (strcmp(op, "^") == 0) {
+		r.v = x ^ y;
+	} else if (strcmp(op, "&&") == 0) {
+		r.v = x && y;
+	} else if (strcmp(op, "||") == 0) {
+		r.v = x || y;
+	} else if (strcmp(op, "<") == 0) {
+		r.v = x < y;
+	} else if (strcmp(op, ">") == 0) {
+		r.v = x > y;
+	} else if (strcmp(op, "<=") == 0) {
+		r.v = x <= y;
+	} else if (strcmp(op, ">=") == 0) {
+		r.v = x >= y;
+	} else if (strcmp(op, "==") == 0) {
+		r.v = x == y;
+	} else if (strcmp(op, "!=") == 0) {
+		r.v = x != y;
+	} else {
+		return u;
+	}
+	return r;
+}
+
+/* sizeof(T), sizeof(float4) (parsed as an expression). */
+static struct lc_val
+lc_sizeof(struct lc *c, TSNode n)
+{
+	struct lc_val r = { 0, 0 };
+	TSNode t = lc_field(n, "type"), v = lc_field(n, "value");
+	char name[64];
+
+	if (ts_node_is_null(t) && lc_is(v, "parenthesized_expression") &&
+	    lc_is(ts_node_named_child(v, 0), "identifier"))
+		t = ts_node_named_child(v, 0);
+	if (ts_node_is_null(t))
+		return r;
+	lc_text(c, t, name, sizeof name);
+	r.v = lc_type_size(name);
+	r.known = r.v > 0;
+	return r;
+}
+
+/* min/max of two, a functional cast int(x), static_cast<T>(x). */
+static struct lc_val
+lc_call(struct lc *c, TSNode n, int scope, int depth)
+{
+	struct lc_val u = { 0, 0 }, a, b;
+	TSNode fn = lc_field(n, "function"), args = lc_field(n, "arguments");
+	char name[32];
+
+	if (ts_node_is_null(fn) || ts_node_is_null(args))
+		return u;
+	if (lc_is(fn, "template_function"))
+		fn = lc_field(fn, "name");
+	lc_text(c, fn, name, sizeof name);
+	if (strncmp(name, "std::", 5) == 0)
+		memmove(name, name + 5, strlen(name + 5) + 1);
+	else if (strncmp(name, "::", 2) == 0)
+		memmove(name, name + 2, strlen(name + 2) + 1);
+	if (lc_nargs(args) == 2 && (strcmp(name, "min") == 0 ||
+	    strcmp(name, "max") == 0)) {
+		a = lc_eval(c, lc_arg(args, 0), scope, depth + 1);
+		b = lc_eval(c, lc_arg(args, 1), scope, depth + 1);
+		if (!a.known || !b.known)
+			return u;
+		a.v = (name[1] == 'i') == (a.v < b.v) ? a.v : b.v;
+		return a;
+	}
+	if (lc_nargs(args) == 1 && (strcmp(name, "static_cast") == 0 ||
+	    lc_type_size(name) > 0))
+		return lc_eval(c, lc_arg(args, 0), scope, depth + 1);
+	return u;
+}
+
+/* The integer value of expression n in scope, if the check can know it. */
+static struct lc_val
+lc_eval(struct lc *c, TSNode n, int scope, int depth)
+{
+	struct lc_val u = { 0, 0 }, a;
+	const char *type;
+	char op[4];
+
+	if (ts_node_is_null(n) || depth > LC_DEPTH)
+		return u;
+	type = ts_node_type(n);
+	if (strcmp(type, "number_literal") == 0)
+		return lc_number(c->src + ts_node_start_byte(n),
+		    ts_node_end_byte(n) - ts_node_start_byte(n));
+	if (strcmp(type, "true") == 0 || strcmp(type, "false") == 0) {
+		a.known = 1;
+		a.v = type[0] == 't';
+		return a;
+	}
+	if (strcmp(type, "identifier") == 0)
+		return lc_name_value(c, n, scope);
+	if (strcmp(type, "parenthesized_expression") == 0 ||
+	    ((strcmp(type, "argument_list") == 0 ||
+	    strcmp(type, "initializer_list") == 0) && lc_nargs(n) == 1))
+		return lc_eval(c, lc_arg(n, 0), scope, depth + 1);
+	if (strcmp(type, "cast_expression") == 0)
+		return lc_eval(c, lc_field(n, "value"), scope, depth + 1);
+	if (strcmp(type, "sizeof_expression") == 0)
+		return lc_sizeof(c, n);
+	if (strcmp(type, "field_expression") == 0) {
+		/* block.x of a dim3 whose value is known. */
+		TSNode arg = lc_field(n, "argument"), f = lc_field(n, "field");
+		const struct lc_dim3 *d;
+		int k;
+
+		if (!lc_is(arg, "identifier"))
+			return u;
+		d = lc_dim3_at(c, arg, scope);
+		k = lc_text_is(c, f, "x") ? 0 : lc_text_is(c, f, "y") ? 1 :
+		    lc_text_is(c, f, "z") ? 2 : -1;
+		return d != NULL && k >= 0 ? d->d[k].val : u;
+	}
+	if (strcmp(type, "call_expression") == 0)
+		return lc_call(c, n, scope, depth);
+	if (strcmp(type, "conditional_expression") == 0) {
+		a = lc_eval(c, lc_field(n, "condition"), scope, depth + 1);
+		if (!a.known)
+			return u;
+		return lc_eval(c, lc_field(n, a.v ? "consequence" :
+		    "alternative"), scope, depth + 1);
+	}
+	if (strcmp(type, "unary_expression") == 0) {
+		lc_text(c, lc_field(n, "operator"), op, sizeof op);
+		a = lc_eval(c, lc_field(n, "argument"), scope, depth + 1);
+		if (!a.known || (op[0] == '-' && a.v == LLONG_MIN))
+			return u;
+		if (strcmp(op, "-") == 0)
+			a.v = -a.v;
+		else if (strcmp(op, "~") == 0)
+			a.v = ~a.v;
+		else if (strcmp(op, "!") == 0)
+			a.v = !a.v;
+		else if (strcmp(op, "+") != 0)
+			return u;
+		return a;
+	}
+	if (strcmp(type, "binary_expression") == 0) {
+		lc_text(c, lc_field(n, "operator"), op, sizeof op);
+		return lc_binary(op, lc_eval(c, lc_field(n, "left"), scope,
+		    depth + 1), lc_eval(c, lc_field(n, "right"), scope,
+		    depth + 1));
+	}
+	return u;
+}
+
+static void
+lc_dim_set(struct lc *c, struct lc_dim *d, TSNode n, int scope)
+{
+	d->val = lc_eval(c, n, scope, 0);
+	d->line = lc_line(n);
+	lc_text(c, n, d->text, sizeof d->text);
+}
+
+static void
+lc_dim_one(struct lc_dim *d, int line)
+{
+	d->val.known = 1;
+	d->val.v = 1;
+	d->line = line;
+	snprintf(d->text, sizeof d->text, "1");
+}
+
+/* dim3 from an argument or initializer list: missing ones are 1. */
+static void
+lc_dim3_list(struct lc *c, TSNode list, int scope, struct lc_dim d[3])
+{
+	uint32_t n = lc_nargs(list);
+
+	for (uint32_t i = 0; i < 3; i++) {
+		if (i < n)
+			lc_dim_set(c, &d[i], lc_arg(list, i), scope);
+		else
+			lc_dim_one(&d[i], lc_line(list));
+	}
+	if (n > 3)
+		for (uint32_t i = 0; i < 3; i++)
+			d[i].val.known = 0;
+}
+
+/* The dim3 value of expression n: a dim3 variable, dim3(...), {...}, or
+ * an integer (x). */
+static void
+lc_eval_dim3(struct lc *c, TSNode n, int scope, struct lc_dim d[3])
+{
+	while (lc_is(n, "parenthesized_expression"))
+		n = lc_arg(n, 0);
+	if (lc_is(n, "identifier")) {
+		const struct lc_dim3 *v = lc_dim3_at(c, n, scope);
+
+		if (v != NULL) {
+			memcpy(d, v->d, sizeof v->d);
+			return;
+		}
+	}
+	if (lc_is(n, "call_expression") &&
+	    lc_text_is(c, lc_field(n, "function"), "dim3") &&
+	    !ts_node_is_null(lc_field(n, "arguments"))) {
+		lc_dim3_list(c, lc_field(n, "arguments"), scope, d);
+		return;
+	}
+	if (lc_is(n, "initializer_list") || lc_is(n, "argument_list")) {
+		lc_dim3_list(c, n, scope, d);
+		return;
+	}
+	lc_dim_set(c, &d[0], n, scope);
+	lc_dim_one(&d[1], d[0].line);
+	lc_dim_one(&d[2], d[0].line);
+}
+
+/* The identifier a declarator declares (through pointers, arrays,
+ * references, initialisers); a null node when none. */
+static TSNode
+lc_decl_name(TSNode n)
+{
+	for (int i = 0; i < 16 && !ts_node_is_null(n); i++) {
+		TSNode d;
+
+		if (lc_is(n, "identifier") || lc_is(n, "field_identifier"))
+			return n;
+		d = lc_field(n, "declarator");
+		n = !ts_node_is_null(d) ? d : ts_node_named_child(n, 0);
+	}
+	return (TSNode){ 0 };
+}
+
+/* The name a kernel is launched or passed by: k, k<T>, ns::k, (void *)k,
+ * &k, reinterpret_cast<const void *>(k).  New string or NULL. */
+static char *
+lc_callee(const struct lc *c, TSNode n)
+{
+	for (int i = 0; i < 16 && !ts_node_is_null(n); i++) {
+		if (lc_is(n, "identifier")) {
+			uint32_t s = ts_node_start_byte(n);
+
+			return xstrndup(c->src + s, ts_node_end_byte(n) - s);
+		}
+		if (lc_is(n, "template_function") ||
+		    lc_is(n, "qualified_identifier"))
+			n = lc_field(n, "name");
+		else if (lc_is(n, "cast_expression"))
+			n = lc_field(n, "value");
+		else if (lc_is(n, "pointer_expression"))
+			n = lc_field(n, "argument");
+		else if (lc_is(n, "parenthesized_expression"))
+			n = lc_arg(n, 0);
+		else if (lc_is(n, "call_expression"))
+			n = lc_arg(lc_field(n, "arguments"), 0);
+		else
+			break;
+	}
+	return NULL;
+}
+
+static void
+lc_add_name(struct lc *c, TSNode id, int define, struct lc_val v)
+{
+	struct lc_name *e;
+	uint32_t s;
+
+	if (ts_node_is_null(id))
+		return;		/* a broken parse */
+	s = ts_node_start_byte(id);
+	c->names = xreallocarray(c->names, c->nnames + 1, sizeof *c->names);
+	e = &c->names[c->nnames++];
+	e->name = xstrndup(c->src + s, ts_node_end_byte(id) - s);
+	e->scope = c->scope;
+	e->pos = s;
+	e->define = define;
+	e->val = v;
+}
+
+static struct lc_dim3 *
+lc_add_dim3(struct lc *c, TSNode id, int line)
+{
+	struct lc_dim3 *e;
+	uint32_t s = ts_node_start_byte(id);
+
+	c->dims = xreallocarray(c->dims, c->ndims + 1, sizeof *c->dims);
+	e = &c->dims[c->ndims++];
+	e->name = xstrndup(c->src + s, ts_node_end_byte(id) - s);
+	e->scope = c->scope;
+	e->pos = s;
+	for (int i = 0; i < 3; i++)
+		lc_dim_one(&e->d[i], line);
+	return e;
+}
+
+static int
+lc_written(const struct lc *c, TSNode id)
+{
+	uint32_t s = ts_node_start_byte(id), e = ts_node_end_byte(id);
+
+	for (size_t i = 0; i < c->nwritten; i++)
+		if (strlen(c->written[i]) == e - s &&
+		    memcmp(c->written[i], c->src + s, e - s) == 0)
+			return 1;
+	return 0;
+}
+
+/* Names the function body assigns, increments or takes the address of:
+ * their initial values are not theirs for good. */
+static void
+lc_scan_written(struct lc *c, TSNode body)
+{
+	TSTreeCursor cur;
+
+	if (ts_node_is_null(body))
+		return;
+	cur = ts_tree_cursor_new(body);
+
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur), id = { 0 };
+		char op[4];
+
+		if (lc_is(n, "assignment_expression")) {
+			id = lc_field(n, "left");
+		} else if (lc_is(n, "update_expression")) {
+			id = lc_field(n, "argument");
+		} else if (lc_is(n, "pointer_expression")) {
+			lc_text(c, lc_field(n, "operator"), op, sizeof op);
+			if (strcmp(op, "&") == 0)
+				id = lc_field(n, "argument");
+		}
+		if (lc_is(id, "identifier") && !lc_written(c, id)) {
+			uint32_t s = ts_node_start_byte(id);
+
+			c->written = xreallocarray(c->written, c->nwritten + 1,
+			    sizeof *c->written);
+			c->written[c->nwritten++] = xstrndup(c->src + s,
+			    ts_node_end_byte(id) - s);
+		}
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto out;
+	}
+out:
+	ts_tree_cursor_delete(&cur);
+}
+
+static void lc_issue(struct lc *, enum syn_launch_kind, int, int, long long,
+    long long, const char *, ...) __attribute__((format(printf, 7, 8)));
+
+static void
+lc_issue(struct lc *c, enum syn_launch_kind kind, int line, int launch_line,
+    long long value, long long limit, const char *fmt, ...)
+{
+	struct syn_launch_issue *is;
+	va_list ap;
+
+	for (size_t i = 0; i < c->nissues; i++)
+		if (c->issues[i].kind == kind && c->issues[i].line == line &&
+		    c->issues[i].value == value)
+			return;
+	if (c->nissues == LC_MAX_ISSUES)
+		return;
+	c->issues = xreallocarray(c->issues, c->nissues + 1,
+	    sizeof *c->issues);
+	is = &c->issues[c->nissues++];
+	is->kind = kind;
+	is->line = line;
+	is->launch_line = launch_line;
+	is->value = value;
+	is->limit = limit;
+	va_start(ap, fmt);
+	vsnprintf(is->msg, sizeof is->msg, fmt, ap);
+	va_end(ap);
+}
+
+/* "spatial_size = 262144", or "262144" when the text is the number. */
+static void
+lc_dim_desc(const struct lc_dim *d, char *buf, size_t n)
+{
+	char num[24];
+
+	snprintf(num, sizeof num, "%lld", d->val.v);
+	if (strcmp(num, d->text) == 0 || d->text[0] == '\0')
+		snprintf(buf, n, "%s", num);
+	else
+		snprintf(buf, n, "%s = %s", d->text, num);
+}
+
+static void
+lc_launch(struct lc *c, TSNode n)
+{
+	static const char xyz[] = "xyz";
+	TSNode call = ts_node_parent(n);
+	struct lc_dim g[3], b[3];
+	char *kname, desc[LC_TEXT + 32];
+	int line = lc_line(n), over = 0;
+	const struct syn_launch_limits *lim = c->lim;
+
+	if (lc_nargs(n) < 2)
+		return;
+	kname = lc_callee(c, lc_field(call, "function"));
+	if (kname == NULL)
+		kname = xstrdup("a kernel");
+	lc_eval_dim3(c, lc_arg(n, 0), c->scope, g);
+	lc_eval_dim3(c, lc_arg(n, 1), c->scope, b);
+	for (int i = 0; i < 3; i++) {
+		long long max = i == 0 ? lim->grid_x : lim->grid_yz;
+
+		if (!g[i].val.known || g[i].val.v <= max)
+			continue;
+		lc_dim_desc(&g[i], desc, sizeof desc);
+		lc_issue(c, SYN_LAUNCH_GRID, g[i].line, line, g[i].val.v, max,
+		    "gridDim.%c = %s is over the limit of %lld in the launch"
+		    " of %s at line %d", xyz[i], desc, max, kname, line);
+	}
+	for (int i = 0; i < 3; i++) {
+		long long max = i == 2 ? lim->block_z : lim->block_xy;
+
+		if (!b[i].val.known || b[i].val.v <= max)
+			continue;
+		over = 1;
+		lc_dim_desc(&b[i], desc, sizeof desc);
+		lc_issue(c, SYN_LAUNCH_BLOCK, b[i].line, line, b[i].val.v, max,
+		    "blockDim.%c = %s is over the limit of %lld in the launch"
+		    " of %s at line %d", xyz[i], desc, max, kname, line);
+	}
+	if (!over && b[0].val.known && b[1].val.known && b[2].val.known) {
+		long long t;
+		int at = b[0].line;
+
+		if (b[1].line > at)
+			at = b[1].line;
+		if (b[2].line > at)
+			at = b[2].line;
+		if (!__builtin_mul_overflow(b[0].val.v, b[1].val.v, &t) &&
+		    !__builtin_mul_overflow(t, b[2].val.v, &t) &&
+		    t > lim->threads)
+			lc_issue(c, SYN_LAUNCH_THREADS, at, line, t,
+			    lim->threads, "blockDim %lld x %lld x %lld = %lld"
+			    " threads per block is over the limit of %lld in"
+			    " the launch of %s at line %d", b[0].val.v,
+			    b[1].val.v, b[2].val.v, t, lim->threads, kname,
+			    line);
+	}
+	if (lc_nargs(n) >= 3) {
+		struct lc_launch *l;
+		TSNode e = lc_arg(n, 2);
+
+		c->launches = xreallocarray(c->launches, c->nlaunches + 1,
+		    sizeof *c->launches);
+		l = &c->launches[c->nlaunches++];
+		l->kernel = kname;
+		l->bytes = lc_eval(c, e, c->scope, 0);
+		l->line = lc_line(e);
+		l->launch_line = line;
+		lc_text(c, e, l->text, sizeof l->text);
+		return;
+	}
+	free(kname);
+}
+
+static void
+lc_optin(struct lc *c, TSNode call)
+{
+	TSNode args = lc_field(call, "arguments");
+	struct lc_optin *o;
+	char what[96], *k;
+
+	if (!lc_text_is(c, lc_field(call, "function"), "cudaFuncSetAttribute")
+	    || lc_nargs(args) < 3)
+		return;
+	lc_text(c, lc_arg(args, 1), what, sizeof what);
+	k = lc_callee(c, lc_arg(args, 0));
+	if (strstr(what, "MaxDynamicSharedMemorySize") == NULL || k == NULL) {
+		free(k);
+		return;
+	}
+	c->optins = xreallocarray(c->optins, c->noptins + 1,
+	    sizeof *c->optins);
+	o = &c->optins[c->noptins++];
+	o->kernel = k;
+	o->bytes = lc_eval(c, lc_arg(args, 2), c->scope, 0);
+}
+
+/* A __shared__ declarator of the kernel being walked: add its bytes. */
+static void
+lc_shared(struct lc *c, TSNode type, TSNode decl)
+{
+	char tname[64];
+	long long bytes, n;
+	struct lc_val v;
+
+	lc_text(c, type, tname, sizeof tname);
+	bytes = lc_type_size(tname);
+	if (bytes == 0)
+		return;
+	while (lc_is(decl, "array_declarator")) {
+		v = lc_eval(c, lc_field(decl, "size"), c->scope, 0);
+		if (!v.known || v.v < 0 ||
+		    __builtin_mul_overflow(bytes, v.v, &n))
+			return;		/* unsized (extern) or unknown */
+		bytes = n;
+		decl = lc_field(decl, "declarator");
+	}
+	if (!lc_is(decl, "identifier") ||
+	    __builtin_add_overflow(c->ksmem, bytes, &n))
+		return;
+	c->ksmem = n;
+	if (c->kline == 0 && c->ksmem > c->lim->smem_static)
+		c->kline = lc_line(decl);
+}
+
+/* dim3 NAME ...: (1,1,1), (x, y, z), {x, y}, = dim3(...), = other. */
+static void
+lc_dim3_decl(struct lc *c, TSNode decl)
+{
+	TSNode id = lc_decl_name(decl), v;
+	struct lc_dim3 *d;
+
+	if (ts_node_is_null(id))
+		return;
+	if (!lc_is(decl, "identifier") && !lc_is(decl, "init_declarator") &&
+	    !lc_is(decl, "function_declarator")) {
+		/* dim3 *p, dim3 a[2]: no dim3 value, but the name is taken. */
+		lc_add_name(c, id, 0, (struct lc_val){ 0, 0 });
+		return;
+	}
+	if (lc_is(decl, "function_declarator")) {
+		/* "dim3 g(a, b)" with names only parses as a declaration of a
+		 * function g(a, b): the parameters' types are the names. */
+		TSNode params = lc_field(decl, "parameters");
+		uint32_t np = lc_nargs(params);
+		struct lc_dim tmp[3];
+
+		for (uint32_t i = 0; i < 3; i++) {
+			TSNode p = lc_arg(params, i), t = lc_field(p, "type");
+
+			if (i >= np) {
+				lc_dim_one(&tmp[i], lc_line(decl));
+				continue;
+			}
+			if (!lc_is(p, "parameter_declaration") ||
+			    !ts_node_is_null(lc_field(p, "declarator")) ||
+			    !lc_is(t, "type_identifier")) {
+				/* A real prototype: no dim3. */
+				return;
+			}
+			/* The type_identifier is the name of a value. */
+			{
+				uint32_t s = ts_node_start_byte(t);
+				const struct lc_name *e = lc_lookup(c,
+				    c->src + s, ts_node_end_byte(t) - s,
+				    c->scope, s);
+
+				tmp[i].val = e != NULL ? e->val :
+				    (struct lc_val){ 0, 0 };
+				tmp[i].line = lc_line(t);
+				lc_text(c, t, tmp[i].text, sizeof tmp[i].text);
+			}
+		}
+		if (np == 1) {
+			TSNode t = lc_field(lc_arg(params, 0), "type");
+			uint32_t s = ts_node_start_byte(t);
+			const struct lc_dim3 *o = lc_lookup_dim3(c, c->src + s,
+			    ts_node_end_byte(t) - s, c->scope, s);
+
+			if (o != NULL)
+				memcpy(tmp, o->d, sizeof tmp);
+		}
+		if (np > 3)
+			return;
+		d = lc_add_dim3(c, id, lc_line(decl));
+		memcpy(d->d, tmp, sizeof tmp);
+		return;
+	}
+	v = lc_field(decl, "value");
+	if (ts_node_is_null(v)) {
+		lc_add_dim3(c, id, lc_line(decl));
+		return;
+	}
+	{
+		struct lc_dim tmp[3];
+
+		lc_eval_dim3(c, v, c->scope, tmp);
+		d = lc_add_dim3(c, id, lc_line(decl));
+		memcpy(d->d, tmp, sizeof tmp);
+	}
+}
+
+/* A declaration: a constant, a variable, a dim3 or __shared__ memory. */
+static void
+lc_declaration(struct lc *c, TSNode n)
+{
+	TSNode type = lc_field(n, "type");
+	uint32_t cnt = ts_node_child_count(n), i;
+	int is_const = 0, shared = 0, ext = 0, dim3;
+	TSTreeCursor cur;
+
+	for (i = 0; i < cnt; i++) {
+		TSNode ch = ts_node_child(n, i);
+
+		if (!lc_is(ch, "type_qualifier") &&
+		    !lc_is(ch, "storage_class_specifier"))
+			continue;
+		is_const |= lc_text_is(c, ch, "const") ||
+		    lc_text_is(c, ch, "constexpr");
+		shared |= lc_text_is(c, ch, "__shared__");
+		ext |= lc_text_is(c, ch, "extern");
+	}
+	dim3 = lc_text_is(c, type, "dim3");
+	/* The cursor, not ts_node_field_name_for_child(), which names the
+	 * wrong children in the 0.20.7 runtime. */
+	cur = ts_tree_cursor_new(n);
+	for (int more = ts_tree_cursor_goto_first_child(&cur); more;
+	    more = ts_tree_cursor_goto_next_sibling(&cur)) {
+		const char *f = ts_tree_cursor_current_field_name(&cur);
+		TSNode d = ts_tree_cursor_current_node(&cur), id, v;
+		struct lc_val val = { 0, 0 };
+
+		if (f == NULL || strcmp(f, "declarator") != 0)
+			continue;
+		if (shared) {
+			if (c->kernel && !ext)
+				lc_shared(c, type, d);
+			continue;
+		}
+		if (dim3) {
+			lc_dim3_decl(c, d);
+			continue;
+		}
+		id = lc_decl_name(d);
+		if (ts_node_is_null(id))
+			continue;
+		v = lc_field(d, "value");
+		/* A constant, or a local no statement writes again. */
+		if (lc_is(d, "init_declarator") &&
+		    lc_is(lc_field(d, "declarator"), "identifier") &&
+		    (is_const || (c->scope != 0 && !lc_written(c, id))))
+			val = lc_eval(c, v, c->scope, 0);
+		lc_add_name(c, id, 0, val);
+	}
+	ts_tree_cursor_delete(&cur);
+}
+
+/* A dim3 written: "g.y = e;" or "g = dim3(...);". */
+static void
+lc_assignment(struct lc *c, TSNode n)
+{
+	TSNode left = lc_field(n, "left"), right = lc_field(n, "right");
+	char op[4];
+	struct lc_dim3 *d = NULL;
+	TSNode id = left;
+	int k = -1;
+
+	lc_text(c, lc_field(n, "operator"), op, sizeof op);
+	if (lc_is(left, "field_expression")) {
+		TSNode f = lc_field(left, "field");
+
+		id = lc_field(left, "argument");
+		k = lc_text_is(c, f, "x") ? 0 : lc_text_is(c, f, "y") ? 1 :
+		    lc_text_is(c, f, "z") ? 2 : -1;
+		if (k < 0)
+			return;
+	}
+	if (!lc_is(id, "identifier"))
+		return;
+	{
+		const struct lc_dim3 *cd = lc_dim3_at(c, id, c->scope);
+
+		if (cd == NULL)
+			return;
+		d = &c->dims[cd - c->dims];
+	}
+	if (k >= 0 && strcmp(op, "=") == 0) {
+		lc_dim_set(c, &d->d[k], right, c->scope);
+	} else if (k >= 0) {
+		d->d[k].val.known = 0;
+		d->d[k].line = lc_line(n);
+	} else if (strcmp(op, "=") == 0) {
+		struct lc_dim tmp[3];
+
+		lc_eval_dim3(c, right, c->scope, tmp);
+		memcpy(d->d, tmp, sizeof tmp);
+	}
+}
+
+static void
+lc_define(struct lc *c, TSNode n)
+{
+	TSNode name = lc_field(n, "name"), val = lc_field(n, "value");
+	char text[64];
+	size_t len;
+	char *p = text;
+	uint32_t s, e;
+	struct lc_val v = { 0, 0 };
+
+	if (ts_node_is_null(name))
+		return;
+	s = ts_node_start_byte(name);
+	e = ts_node_end_byte(name);
+
+	for (size_t i = 0; i < c->nnames; i++)
+		if (c->names[i].define && strlen(c->names[i].name) == e - s &&
+		    memcmp(c->names[i].name, c->src + s, e - s) == 0) {
+			/* Defined twice (#if, #undef): not one value. */
+			c->names[i].val.known = 0;
+			return;
+		}
+	if (!ts_node_is_null(val)) {
+		lc_text(c, val, text, sizeof text);
+		len = strlen(text);
+		while (len >= 2 && p[0] == '(' && p[len - 1] == ')') {
+			p++;
+			len -= 2;
+		}
+		v = lc_number(p, len);
+	}
+	lc_add_name(c, name, 1, v);
+}
+
+static void
+lc_enumerators(struct lc *c, TSNode list)
+{
+	struct lc_val next = { 1, 0 };
+	uint32_t n = ts_node_named_child_count(list);
+
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode e = ts_node_named_child(list, i), v;
+
+		if (!lc_is(e, "enumerator"))
+			continue;
+		v = lc_field(e, "value");
+		if (!ts_node_is_null(v))
+			next = lc_eval(c, v, c->scope, 0);
+		lc_add_name(c, lc_field(e, "name"), 0, next);
+		if (next.known && next.v < LLONG_MAX)
+			next.v++;
+		else
+			next.known = 0;
+	}
+}
+
+/* Parameters hide outer names and have no value; a dim3 one no dims. */
+static void
+lc_params(struct lc *c, TSNode params)
+{
+	uint32_t np = lc_nargs(params);
+
+	for (uint32_t i = 0; i < np; i++) {
+		TSNode p = lc_arg(params, i);
+		TSNode id = lc_decl_name(lc_field(p, "declarator"));
+
+		if (ts_node_is_null(id))
+			continue;
+		if (lc_text_is(c, lc_field(p, "type"), "dim3")) {
+			struct lc_dim3 *g = lc_add_dim3(c, id, lc_line(p));
+
+			for (int k = 0; k < 3; k++)
+				g->d[k].val.known = 0;
+		} else {
+			lc_add_name(c, id, 0, (struct lc_val){ 0, 0 });
+		}
+	}
+}
+
+/* Entering a function: its parameters hide outer names. */
+static void
+lc_function(struct lc *c, TSNode n)
+{
+	TSNode d = lc_field(n, "declarator"), name;
+	uint32_t cnt = ts_node_child_count(n);
+
+	c->fn = n;
+	c->scope = ++c->nfn;
+	c->kernel = 0;
+	c->ksmem = 0;
+	c->kline = 0;
+	for (uint32_t i = 0; i < cnt; i++)
+		c->kernel |= lc_is(ts_node_child(n, i), "__global__");
+	for (int i = 0; i < 16 && !ts_node_is_null(d) &&
+	    !lc_is(d, "function_declarator"); i++)
+		d = lc_field(d, "declarator");
+	if (ts_node_is_null(d))
+		return;
+	name = lc_field(d, "declarator");
+	free(c->kname);
+	c->kname = lc_callee(c, name);
+	lc_params(c, lc_field(d, "parameters"));
+	/* template <int BLOCK>: names without a value here. */
+	if (lc_is(ts_node_parent(n), "template_declaration"))
+		lc_params(c, lc_field(ts_node_parent(n), "parameters"));
+	lc_scan_written(c, lc_field(n, "body"));
+}
+
+/* Leaving a function: a kernel's static shared memory is complete. */
+static void
+lc_function_end(struct lc *c)
+{
+	if (c->kernel && c->kname != NULL) {
+		struct lc_kernel *k;
+
+		if (c->ksmem > c->lim->smem_static)
+			lc_issue(c, SYN_LAUNCH_STATIC_SMEM, c->kline, 0,
+			    c->ksmem, c->lim->smem_static, "kernel %s declares"
+			    " %lld bytes of static __shared__ memory, over the"
+			    " limit of %lld; more needs dynamic (extern"
+			    " __shared__) memory and the opt-in", c->kname,
+			    c->ksmem, c->lim->smem_static);
+		c->kernels = xreallocarray(c->kernels, c->nkernels + 1,
+		    sizeof *c->kernels);
+		k = &c->kernels[c->nkernels++];
+		k->name = c->kname;
+		k->smem = c->ksmem;
+		c->kname = NULL;
+	}
+	for (size_t i = 0; i < c->nwritten; i++)
+		free(c->written[i]);
+	free(c->written);
+	c->written = NULL;
+	c->nwritten = 0;
+	c->scope = 0;
+	c->kernel = 0;
+}
+
+static void
+lc_enter(struct lc *c, TSNode n)
+{
+	const char *type = ts_node_type(n);
+
+	if (strcmp(type, "function_definition") == 0 && c->scope == 0)
+		lc_function(c, n);
+	else if (strcmp(type, "declaration") == 0)
+		lc_declaration(c, n);
+	else if (strcmp(type, "assignment_expression") == 0)
+		lc_assignment(c, n);
+	else if (strcmp(type, "kernel_call_syntax") == 0)
+		lc_launch(c, n);
+	else if (strcmp(type, "call_expression") == 0)
+		lc_optin(c, n);
+	else if (strcmp(type, "preproc_def") == 0)
+		lc_define(c, n);
+	else if (strcmp(type, "enumerator_list") == 0)
+		lc_enumerators(c, n);
+}
+
+/* Dynamic shared memory, once every kernel's static part is known. */
+static void
+lc_dynamic(struct lc *c)
+{
+	const struct syn_launch_limits *lim = c->lim;
+
+	for (size_t i = 0; i < c->nlaunches; i++) {
+		const struct lc_launch *l = &c->launches[i];
+		long long st = 0, total;
+		int optin = 0, optin_known = 0;
+		long long optin_bytes = 0;
+		char part[64] = "", num[24], what[LC_TEXT + 40];
+
+		if (!l->bytes.known)
+			continue;
+		for (size_t k = 0; k < c->nkernels; k++)
+			if (strcmp(c->kernels[k].name, l->kernel) == 0 &&
+			    c->kernels[k].smem > st)
+				st = c->kernels[k].smem;
+		for (size_t k = 0; k < c->noptins; k++) {
+			if (strcmp(c->optins[k].kernel, l->kernel) != 0)
+				continue;
+			optin = 1;
+			if (c->optins[k].bytes.known) {
+				if (!optin_known ||
+				    c->optins[k].bytes.v > optin_bytes)
+					optin_bytes = c->optins[k].bytes.v;
+				optin_known = 1;
+			}
+		}
+		if (__builtin_add_overflow(l->bytes.v, st, &total))
+			continue;
+		if (st > 0)
+			snprintf(part, sizeof part, " (+ %lld static)", st);
+		snprintf(num, sizeof num, "%lld", l->bytes.v);
+		if (strcmp(num, l->text) == 0)
+			snprintf(what, sizeof what, "%s bytes", num);
+		else
+			snprintf(what, sizeof what, "%s = %s bytes", l->text,
+			    num);
+		if (lim->smem_optin > 0 && total > lim->smem_optin)
+			lc_issue(c, SYN_LAUNCH_DYN_SMEM, l->line,
+			    l->launch_line, total, lim->smem_optin, "dynamic"
+			    " shared memory %s%s in the launch of %s at line %d"
+			    " is over the target's limit of %lld bytes per"
+			    " block", what, part, l->kernel, l->launch_line,
+			    lim->smem_optin);
+		else if (!optin && total > lim->smem_static)
+			lc_issue(c, SYN_LAUNCH_DYN_SMEM, l->line,
+			    l->launch_line, total, lim->smem_static, "dynamic"
+			    " shared memory %s%s in the launch of %s at line %d"
+			    " is over %lld bytes without cudaFuncSetAttribute(%s,"
+			    " cudaFuncAttributeMaxDynamicSharedMemorySize, ...)",
+			    what, part, l->kernel, l->launch_line,
+			    lim->smem_static, l->kernel);
+		else if (optin_known && l->bytes.v > optin_bytes)
+			lc_issue(c, SYN_LAUNCH_DYN_SMEM, l->line,
+			    l->launch_line, l->bytes.v, optin_bytes, "dynamic"
+			    " shared memory %s in the launch of %s at line %d is"
+			    " over the %lld bytes its cudaFuncSetAttribute opts"
+			    " in to", what, l->kernel, l->launch_line,
+			    optin_bytes);
+	}
+}
+
+static void
+lc_release(struct lc *c)
+{
+	for (size_t i = 0; i < c->nnames; i++)
+		free(c->names[i].name);
+	for (size_t i = 0; i < c->ndims; i++)
+		free(c->dims[i].name);
+	for (size_t i = 0; i < c->nkernels; i++)
+		free(c->kernels[i].name);
+	for (size_t i = 0; i < c->noptins; i++)
+		free(c->optins[i].kernel);
+	for (size_t i = 0; i < c->nlaunches; i++)
+		free(c->launches[i].kernel);
+	for (size_t i = 0; i < c->nwritten; i++)
+		free(c->written[i]);
+	free(c->names);
+	free(c->dims);
+	free(c->kernels);
+	free(c->optins);
+	free(c->launches);
+	free(c->written);
+	free(c->kname);
+	free(c->issues);
+}
+
+int
+syntax_cuda_launch_check(const char *text, size_t len,
+    const struct syn_launch_limits *lim, struct syn_launch_issue **out,
+    size_t *n, struct err *err)
+{
+	struct lc c;
+	TSParser *parser;
+	TSTree *tree;
+	TSTreeCursor cur;
+
+	*out = NULL;
+	*n = 0;
+	if (len >= UINT32_MAX)
+		return err_set(err, "cuda: text too large (%zu bytes)", len);
+	parser = ts_parser_new();
+	if (!ts_parser_set_language(parser, tree_sitter_cuda())) {
+		ts_parser_delete(parser);
+		return err_set(err, "grammar 'cuda': ABI %u rejected by the"
+		    " runtime", ts_language_version(tree_sitter_cuda()));
+	}
+	tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+	ts_parser_delete(parser);
+	if (tree == NULL)
+		return err_set(err, "cuda: the parser gave no tree");
+	memset(&c, 0, sizeof c);
+	c.src = text;
+	c.lim = lim;
+	/*
+	 * One walk in source order, iterative: candidate code is untrusted
+	 * and deep nesting must not exhaust the stack.
+	 */
+	cur = ts_tree_cursor_new(ts_tree_root_node(tree));
+	for (;;) {
+		lc_enter(&c, ts_tree_cursor_current_node(&cur));
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		for (;;) {
+			TSNode left = ts_tree_cursor_current_node(&cur);
+
+			if (c.scope != 0 && ts_node_eq(left, c.fn))
+				lc_function_end(&c);
+			if (ts_tree_cursor_goto_next_sibling(&cur))
+				break;
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	lc_dynamic(&c);
+	ts_tree_delete(tree);
+	*out = c.issues;
+	*n = c.nissues;
+	c.issues = NULL;
+	lc_release(&c);
+	return 0;
 }

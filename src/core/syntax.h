@@ -87,4 +87,83 @@ int	syntax_has_error(const struct syntax *s);
 /* Group name ("keyword", ...) for themes and tests. */
 const char *syntax_group_name(enum syn_group g);
 
+/*
+ * CUDA launch limits (the nvcc env's static checks).
+ *
+ * syntax_cuda_launch_check() parses text as CUDA and evaluates, where it
+ * can, what each launch "k<<<grid, block, smem>>>" asks for and what each
+ * __global__ function declares as static __shared__ memory, against the
+ * limits in lim (CUDA C++ Programming Guide, "Compute Capabilities",
+ * table of technical specifications).
+ *
+ * A value is known when it is an integer literal or a constant
+ * expression over: names declared const or constexpr (file or function
+ * scope), enumerators, "#define NAME integer" defined once, and local
+ * variables initialised once and never assigned, incremented or
+ * address-taken in their function; operators + - * / % << >> & | ^ ~ !,
+ * comparisons, ?:, casts, sizeof of built-in and CUDA vector types, and
+ * min/max of two.  A dim3 follows its declaration ("dim3 g(x, y, z)",
+ * "dim3 g = {x, y}", "dim3 g = dim3(...)") and later assignments in
+ * source order ("g.y = e;", "g = dim3(...);"); control flow is not
+ * followed: the value last written above the launch counts.  A launch
+ * argument may also be "dim3(...)", "{...}" or an integer (x only).
+ * Anything else (a parameter, a call, a float) is unknown and never
+ * reported: the check finds limits that are certainly broken on every
+ * run, not those that might be.
+ *
+ * Checked: gridDim.x over grid_x, gridDim.y or .z over grid_yz;
+ * blockDim.x or .y over block_xy, .z over block_z, else x*y*z over
+ * threads; a kernel's static __shared__ bytes over smem_static (ptxas
+ * refuses those too: the opt-in covers only dynamic shared memory); a
+ * launch's dynamic shared memory plus its kernel's static part over
+ * smem_optin (when non-zero), else over smem_static when no
+ * cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize,
+ * N) anywhere in text names the kernel, else over a known N.
+ */
+struct syn_launch_limits {
+	long long	 grid_x;	/* 2147483647 */
+	long long	 grid_yz;	/* 65535 */
+	long long	 block_xy;	/* 1024 */
+	long long	 block_z;	/* 64 */
+	long long	 threads;	/* per block: 1024 */
+	long long	 smem_static;	/* bytes without the opt-in: 49152 */
+	long long	 smem_optin;	/* bytes per block with it (232448 on
+					   sm_90); 0: not checked */
+};
+
+enum syn_launch_kind {
+	SYN_LAUNCH_GRID,	/* a grid dimension */
+	SYN_LAUNCH_BLOCK,	/* a block dimension */
+	SYN_LAUNCH_THREADS,	/* threads per block */
+	SYN_LAUNCH_STATIC_SMEM,	/* a kernel's static __shared__ memory */
+	SYN_LAUNCH_DYN_SMEM	/* a launch's dynamic shared memory */
+};
+
+/* One broken limit. */
+struct syn_launch_issue {
+	enum syn_launch_kind kind;
+	int		 line;		/* 1-based line the value comes from:
+					   "g.y = n;", the __shared__ line */
+	int		 launch_line;	/* 1-based line of the <<<...>>>, 0
+					   for static shared memory */
+	long long	 value;		/* what the code asks for */
+	long long	 limit;		/* what it may be */
+	char		 msg[256];	/* one line: "gridDim.y = spatial_size
+					   = 262144 is over the limit of 65535
+					   in the launch of k at line 12" */
+};
+
+/*
+ * Check text (len bytes, need not be NUL-terminated) against lim.
+ * *out is a new array of *n issues (NULL when none), in the order found
+ * (source order of launches and kernels, dynamic shared memory last);
+ * caller frees it with free().  Repeats of one issue (same kind, line and
+ * value) are reported once, and at most 64 in all.  Returns 0, or -1
+ * with err when text is too large to parse (4 GiB).  Parse errors are
+ * not errors: the parts that parse are checked.
+ */
+int	syntax_cuda_launch_check(const char *text, size_t len,
+	    const struct syn_launch_limits *lim,
+	    struct syn_launch_issue **out, size_t *n, struct err *err);
+
 #endif

@@ -1,26 +1,965 @@
 /*
- * nvcc.c - the nvcc env (design.md section 7).  Not yet written: every
- * run is env-error until it is.
+ * nvcc.c - the CUDA env (design.md section 7, toolchains.md section 2).
+ *
+ * Compiles the candidate for env_params.arch with ptxas' resource report,
+ * checks its launch configurations statically, then builds and runs the
+ * task's harness (a host program) linked with it:
+ *   NVCC -arch=ARCH -O2 -Xptxas -v,-warn-spills -c candidate.cu -o candidate.o
+ *   NVCC -arch=ARCH -O2 -DASSAY_NONCE="NONCE" -DASSAY_SM=NN -o run/harness
+ *     HARNESS candidate.o
+ *   ./harness                                  (in run/, all it sees)
+ * NVCC is the absolute path of nvcc (PATH, then /usr/local/cuda/bin): the
+ * CUDA toolkit is no Debian package, and the sandbox's PATH is
+ * /usr/bin:/bin.  The harness includes assay_harness.h
+ * (share/envs/nvcc), whose helpers print the harness's lines with the
+ * per-run nonce: the result, its metrics (avg_kernel_ms ...), or that
+ * there is no GPU (it then exits 77: the run is skipped, not failed).
+ * The candidate is compiled alone, so it never sees the nonce's macro.
+ *
+ * The static checks (syntax_cuda_launch_check(): grid and block
+ * dimensions, threads per block, static and dynamic shared memory
+ * against the target's limits) run in prepare(), which has the
+ * candidate; their findings travel to judge() in plan->precheck, one
+ * per line: "LINE<TAB>KIND<TAB>MESSAGE<TAB>SOURCE LINE".  A finding fails
+ * a candidate that compiles (functional/launch-limit) unless its harness
+ * passed on a real GPU.  Nothing runs here but the version query.
  */
+#define _GNU_SOURCE
 #include "env.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "syntax.h"
+
+#define CAND_FILE	"candidate.cu"
+#define CAND_OBJ	"candidate.o"
+#define HELPER_FILE	"assay_harness.h"
+#define RUN_DIR		"run"
+#define SKIP_EXIT	77	/* the harness's "no GPU here" */
+#define NO_GPU_EVIDENCE	"skipped: no GPU"
+
+/* --- the toolchain ---------------------------------------------------- */
+
+/*
+ * nvcc's absolute path: the first on PATH, else /usr/local/cuda/bin/nvcc.
+ * Looked up once per process.  NULL when there is none.
+ */
+static const char *
+nvcc_path(void)
+{
+	static char path[PATH_MAX];
+	static int done;
+	const char *env = getenv("PATH");
+	char *dirs, *dir, *save = NULL;
+
+	if (done)
+		return path[0] != '\0' ? path : NULL;
+	done = 1;
+	dirs = xstrdup(env != NULL ? env : "");
+	for (dir = strtok_r(dirs, ":", &save); dir != NULL;
+	    dir = strtok_r(NULL, ":", &save)) {
+		snprintf(path, sizeof path, "%s/nvcc", dir);
+		if (dir[0] == '/' && access(path, X_OK) == 0)
+			break;
+		path[0] = '\0';
+	}
+	free(dirs);
+	if (path[0] == '\0' && access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
+		snprintf(path, sizeof path, "/usr/local/cuda/bin/nvcc");
+	return path[0] != '\0' ? path : NULL;
+}
+
+/* "NVIDIA driver 550.54.15" from the kernel module, or "no NVIDIA driver":
+ * part of the identity, so that a GPU that appears later reruns what was
+ * skipped. */
+static void
+nvcc_driver(char *buf, size_t n)
+{
+	FILE *f = fopen("/proc/driver/nvidia/version", "r");
+	char line[256], ver[64];
+	const char *m;
+
+	snprintf(buf, n, "no NVIDIA driver");
+	if (f == NULL)
+		return;
+	if (fgets(line, sizeof line, f) != NULL &&
+	    (m = strstr(line, "Kernel Module")) != NULL &&
+	    sscanf(m + 13, " %63s", ver) == 1)
+		snprintf(buf, n, "NVIDIA driver %s", ver);
+	fclose(f);
+}
 
 static int
 nvcc_toolchain(char *buf, size_t n, struct err *err)
 {
-	(void)buf;
-	(void)n;
-	return err_set(err, "the nvcc env is not built yet");
+	const char *nvcc = nvcc_path();
+	char real[PATH_MAX], ver[256], drv[96], *cmd;
+	const char *argv[] = { "/bin/sh", "-c", NULL, NULL };
+	int rc;
+
+	if (nvcc == NULL)
+		return err_set(err, "nvcc is not installed (not on PATH, no"
+		    " /usr/local/cuda/bin/nvcc)");
+	/* The sandbox sees /usr only. */
+	if (realpath(nvcc, real) == NULL || strncmp(real, "/usr/", 5) != 0)
+		return err_set(err, "nvcc at %s is outside /usr, which is all"
+		    " of the system the sandbox sees", nvcc);
+	if (strchr(nvcc, '\'') != NULL)
+		return err_set(err, "nvcc path %s has a quote", nvcc);
+	/* Shell built-ins only: PATH may be anything. */
+	cmd = xasprintf("'%s' --version 2>&1 | while read -r l; do case $l in"
+	    " 'Cuda compilation tools'*) echo \"$l\";; esac; done", nvcc);
+	argv[2] = cmd;
+	rc = env_tool_version(argv, ver, sizeof ver);
+	free(cmd);
+	if (rc < 0)
+		return err_set(err, "%s --version does not say its release",
+		    nvcc);
+	nvcc_driver(drv, sizeof drv);
+	snprintf(buf, n, "%s; %s", ver, drv);
+	return 0;
+}
+
+/* --- prepare ---------------------------------------------------------- */
+
+/*
+ * The launch limits of arch ("sm_90"): the same for every compute
+ * capability nvcc 13 targets, except shared memory per block with the
+ * opt-in (CUDA C++ Programming Guide, "Compute Capabilities", technical
+ * specifications); 0 there for a target not in the table.
+ */
+static void
+nvcc_limits(const char *arch, struct syn_launch_limits *lim)
+{
+	static const struct {
+		int		 cc;
+		long long	 optin;
+	} optin[] = {
+		{ 70, 96 << 10 }, { 72, 96 << 10 }, { 75, 64 << 10 },
+		{ 80, 163 << 10 }, { 86, 99 << 10 }, { 87, 163 << 10 },
+		{ 89, 99 << 10 }, { 90, 227 << 10 }, { 100, 227 << 10 },
+		{ 101, 227 << 10 }, { 103, 227 << 10 }, { 110, 227 << 10 },
+		{ 120, 99 << 10 }, { 121, 99 << 10 },
+	};
+	int cc = atoi(arch + 3);
+
+	lim->grid_x = 2147483647LL;
+	lim->grid_yz = 65535;
+	lim->block_xy = 1024;
+	lim->block_z = 64;
+	lim->threads = 1024;
+	lim->smem_static = 48 << 10;
+	lim->smem_optin = 0;
+	for (size_t i = 0; i < sizeof optin / sizeof optin[0]; i++)
+		if (optin[i].cc == cc)
+			lim->smem_optin = optin[i].optin;
+}
+
+static int
+arch_ok(const char *arch)
+{
+	regex_t re;
+	int ok;
+
+	if (regcomp(&re, "^sm_[0-9]{2,3}[af]?$", REG_EXTENDED | REG_NOSUB)
+	    != 0)
+		return 0;
+	ok = regexec(&re, arch, 0, NULL, 0) == 0;
+	regfree(&re);
+	return ok;
+}
+
+static const char *
+kind_name(enum syn_launch_kind k)
+{
+	switch (k) {
+	case SYN_LAUNCH_GRID:
+		return "grid";
+	case SYN_LAUNCH_BLOCK:
+		return "block";
+	case SYN_LAUNCH_THREADS:
+		return "threads";
+	case SYN_LAUNCH_STATIC_SMEM:
+		return "static-smem";
+	case SYN_LAUNCH_DYN_SMEM:
+		return "dynamic-smem";
+	}
+	return "other";
+}
+
+/* Line n (1-based) of code, blanks trimmed, tabs as spaces, at most 160
+ * bytes, into b. */
+static void
+quote_line(struct buf *b, const char *code, size_t len, int n)
+{
+	const char *p = code, *end = code + len, *e;
+	size_t k = 0;
+
+	for (int i = 1; i < n && p < end; i++) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		p = p != NULL ? p + 1 : end;
+	}
+	e = memchr(p, '\n', (size_t)(end - p));
+	if (e == NULL)
+		e = end;
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	for (; p < e && k < 160; p++, k++)
+		buf_addc(b, *p == '\t' || (unsigned char)*p < ' ' ? ' ' : *p);
+}
+
+/* The launch-limit findings of the candidate into plan->precheck. */
+static int
+precheck(const char *arch, const struct candidate *c, struct env_plan *plan,
+    struct err *err)
+{
+	struct syn_launch_limits lim;
+	struct syn_launch_issue *is;
+	size_t n;
+
+	nvcc_limits(arch, &lim);
+	if (syntax_cuda_launch_check(c->code, c->code_len, &lim, &is, &n,
+	    err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		buf_printf(&plan->precheck, "%d\t%s\t%s\t", is[i].line,
+		    kind_name(is[i].kind), is[i].msg);
+		quote_line(&plan->precheck, c->code, c->code_len, is[i].line);
+		buf_addc(&plan->precheck, '\n');
+	}
+	free(is);
+	return 0;
+}
+
+/* A per-run secret in hex: "T" and 15 more digits. */
+static void
+make_nonce(char *out, size_t n)
+{
+	unsigned char raw[8];
+
+	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+		for (size_t i = 0; i < sizeof raw; i++)
+			raw[i] = (unsigned char)(rand() ^ getpid());
+	for (size_t i = 0; i < sizeof raw && 2 * i + 2 < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", raw[i]);
+	out[0] = 'T';
+}
+
+static int
+task_has(const struct task *t, const char *name)
+{
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (strcmp(t->files[i].name, name) == 0)
+			return 1;
+	return 0;
 }
 
 static int
 nvcc_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
-	(void)t;
-	(void)c;
-	(void)workdir;
-	(void)plan;
-	return err_set(err, "the nvcc env is not built yet");
+	const char *nvcc = nvcc_path();
+	char *arch = env_param_str(t, "arch");
+	char *harness = env_param_str(t, "harness");
+	char *archopt = NULL, *nonceopt = NULL, *smopt = NULL;
+	int rc = -1;
+
+	if (nvcc == NULL) {
+		err_set(err, "nvcc is not installed");
+		goto out;
+	}
+	if (arch == NULL)
+		arch = xstrdup("sm_90");
+	if (!arch_ok(arch)) {
+		err_set(err, "env_params.arch '%s' is not a target like sm_90",
+		    arch);
+		goto out;
+	}
+	if (harness != NULL && !task_has(t, harness)) {
+		err_set(err, "env_params.harness '%s' is not a task file",
+		    harness);
+		goto out;
+	}
+	plan->cand_file = xstrdup(CAND_FILE);
+	plan->timeout_s = (int)env_param_int(t, "timeout_s", 120);
+	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
+	    err) < 0)
+		goto out;
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+
+		if (strcmp(f->name, CAND_FILE) == 0 ||
+		    strcmp(f->name, CAND_OBJ) == 0 ||
+		    strcmp(f->name, HELPER_FILE) == 0 ||
+		    strcmp(f->name, RUN_DIR) == 0) {
+			err_set(err, "task file name %s is reserved by nvcc",
+			    f->name);
+			goto out;
+		}
+		if (env_write_input(plan, workdir, f->name, f->data, f->len,
+		    err) < 0)
+			goto out;
+	}
+	if (t->env_params != NULL)
+		env_note_input(plan, "env_params", t->env_params,
+		    strlen(t->env_params));
+	if (precheck(arch, c, plan, err) < 0)
+		goto out;
+
+	archopt = xasprintf("-arch=%s", arch);
+	{
+		const char *const compile[] = { nvcc, archopt, "-O2", "-Xptxas",
+		    "-v,-warn-spills", "-c", CAND_FILE, "-o", CAND_OBJ, NULL };
+
+		env_plan_stage(plan, "compile", compile);
+	}
+	if (harness != NULL) {
+		size_t len;
+		const char *helper = env_share("nvcc/" HELPER_FILE, &len);
+
+		if (helper == NULL) {
+			err_set(err, "share/envs/nvcc/%s is not built in",
+			    HELPER_FILE);
+			goto out;
+		}
+		if (env_write_input(plan, workdir, HELPER_FILE, helper, len,
+		    err) < 0 || env_mkdir(workdir, RUN_DIR, err) < 0)
+			goto out;
+		make_nonce(plan->nonce, sizeof plan->nonce);
+		nonceopt = xasprintf("-DASSAY_NONCE=\"%s\"", plan->nonce);
+		smopt = xasprintf("-DASSAY_SM=%d", atoi(arch + 3));
+		{
+			const char *const build[] = { nvcc, archopt, "-O2",
+			    nonceopt, smopt, "-o", RUN_DIR "/harness", harness,
+			    CAND_OBJ, NULL };
+			const char *const run[] = { "./harness", NULL };
+
+			env_plan_stage(plan, "build", build);
+			env_plan_stage_in(plan, "run", run, RUN_DIR);
+		}
+	}
+	rc = 0;
+out:
+	free(arch);
+	free(harness);
+	free(archopt);
+	free(nonceopt);
+	free(smopt);
+	return rc;
+}
+
+/* --- judge: the compiler's messages ------------------------------------ */
+
+/* What the compile and build logs say. */
+struct nv_scan {
+	int	 errors;	/* error lines in the candidate's build */
+	int	 api;		/* of them, an unknown or misused CUDA API */
+	char	*first;		/* the first error line (new) */
+	const char *sub;	/* its subcategory */
+	int	 harness;	/* errors in the harness's own source */
+	char	*first_harness;
+	int	 link;		/* undefined or doubly defined symbols */
+	int	 link_api;	/* undefined CUDA library symbols */
+	char	*first_link;
+	int	 unsupported;	/* "Unsupported gpu architecture" */
+	int	 oom;
+	/* ptxas -v */
+	int	 ptxas;		/* resource lines seen */
+	long	 kernels, regs, smem, stack, spill_st, spill_ld;
+};
+
+static regex_t re_edg, re_gcc, re_tool, re_regs, re_smem, re_stack;
+static int re_ready;
+
+static void
+compile_res(void)
+{
+	if (re_ready)
+		return;
+	/* cudafe/EDG: "candidate.cu(5): error: ..." and "... warning
+	 * #177-D: ...". */
+	if (regcomp(&re_edg, "^([^ (][^(]*)\\(([0-9]+)\\): (catastrophic"
+	    " error|error|warning|remark|note)( #[0-9]+(-D)?)?: (.*)$",
+	    REG_EXTENDED) != 0 ||
+	    /* The host compiler: "candidate.cu:1:10: fatal error: ...". */
+	    regcomp(&re_gcc, "^([^ :][^:]*):([0-9]+):([0-9]+): (fatal error|"
+	    "error|warning|note): (.*)$", REG_EXTENDED) != 0 ||
+	    /* "ptxas error   : ...", "nvlink warning : ...", "nvcc fatal". */
+	    regcomp(&re_tool, "^(ptxas|nvlink|nvcc|fatbinary) +(error|warning|"
+	    "fatal) *: (.*)$", REG_EXTENDED) != 0 ||
+	    regcomp(&re_regs, "Used ([0-9]+) registers", REG_EXTENDED) != 0 ||
+	    regcomp(&re_smem, "([0-9]+) bytes smem", REG_EXTENDED) != 0 ||
+	    regcomp(&re_stack, "([0-9]+) bytes stack frame, ([0-9]+) bytes"
+	    " spill stores, ([0-9]+) bytes spill loads", REG_EXTENDED) != 0)
+		ASSAY_BUG("nvcc: bad regex");
+	re_ready = 1;
+}
+
+static long
+match_long(const char *s, const regmatch_t *m)
+{
+	return strtol(s + m->rm_so, NULL, 10);
+}
+
+static char *
+match_dup(const char *s, const regmatch_t *m)
+{
+	return xstrndup(s + m->rm_so, (size_t)(m->rm_eo - m->rm_so));
+}
+
+/* Does the quoted name in msg ("identifier "cudaFoo" is undefined") look
+ * like CUDA's API: runtime, libraries, intrinsics, vector types? */
+static int
+cuda_name(const char *msg)
+{
+	static const char *const prefixes[] = { "cuda", "cublas", "cufft",
+	    "curand", "cusparse", "cusolver", "cudnn", "cub::", "thrust::",
+	    "nccl", "nvrtc", "nvcuda", "wmma", "cooperative_groups", "__",
+	    "atomic", "make_", "tex1D", "tex2D", "tex3D", "surf", "warpSize" };
+	const char *q = strchr(msg, '"');
+
+	if (q == NULL)
+		return 0;
+	q++;
+	if (q[0] == 'c' && q[1] == 'u' && q[2] >= 'A' && q[2] <= 'Z')
+		return 1;	/* cuInit, cuLaunchKernel */
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(q, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is the header a missing-header message names one of CUDA's: "cannot
+ * open source file "cuda_fp9.h"", "cuda_fp9.h: No such file ..."? */
+static int
+cuda_header(const char *msg)
+{
+	static const char *const prefixes[] = { "cu", "thrust/", "cub/",
+	    "cooperative_groups", "mma.h", "nv", "sm_", "crt/", "device_",
+	    "math_constants.h", "vector_types.h" };
+	const char *q = strchr(msg, '"');
+
+	q = q != NULL ? q + 1 : msg;
+	while (*q == ' ' || *q == '<')
+		q++;
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(q, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* A subcategory for an error message; *api says when it is CUDA's API
+ * that the candidate does not know. */
+static const char *
+error_sub(const char *msg, int *api)
+{
+	static const struct {
+		const char	*needle, *sub;
+		int		 api;	/* 1 when it names a CUDA API */
+	} rules[] = {
+		{ "is undefined", "undefined-identifier", 1 },
+		{ "no instance of overloaded function", "argument-mismatch", 1 },
+		{ "no instance of function template", "argument-mismatch", 1 },
+		{ "has no member", "no-member", 1 },
+		{ "cannot open source file", "missing-header", 1 },
+		{ "No such file or directory", "missing-header", 1 },
+		{ "too many arguments", "argument-mismatch", 0 },
+		{ "too few arguments", "argument-mismatch", 0 },
+		{ "calling a __host__ function", "host-device", 0 },
+		{ "calling a __device__ function", "host-device", 0 },
+		{ "calling a __global__ function", "host-device", 0 },
+		{ "cannot be used to initialize", "type-mismatch", 0 },
+		{ "argument of type", "type-mismatch", 0 },
+		{ "a value of type", "type-mismatch", 0 },
+		{ "expected a", "syntax-error", 0 },
+		{ "expected an", "syntax-error", 0 },
+		{ "unrecognized token", "syntax-error", 0 },
+		{ "too much shared data", "shared-memory-limit", 0 },
+		{ "too many resources", "register-limit", 0 },
+	};
+
+	*api = 0;
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+		if (strstr(msg, rules[i].needle) == NULL)
+			continue;
+		if (strcmp(rules[i].sub, "missing-header") == 0)
+			*api = cuda_header(msg);
+		else
+			*api = rules[i].api && cuda_name(msg);
+		return rules[i].sub;
+	}
+	return "other";
+}
+
+/* The error line of the candidate's build, counted and remembered. */
+static void
+note_error(struct nv_scan *s, const char *line, const char *msg)
+{
+	int api;
+	const char *sub = error_sub(msg, &api);
+
+	s->errors++;
+	s->api += api;
+	if (s->first == NULL) {
+		s->first = xstrdup(line);
+		s->sub = sub;
+	}
+}
+
+/* ptxas' resource report: "Used 12 registers, used 0 barriers, 1024
+ * bytes smem", "0 bytes stack frame, 0 bytes spill stores, ...". */
+static void
+scan_ptxas(struct nv_scan *s, const char *line)
+{
+	regmatch_t m[4];
+
+	/* Only ptxas' own lines: a #pragma message could say the same. */
+	if (strncmp(line, "ptxas info", 10) != 0 &&
+	    strncmp(line, "    ", 4) != 0)
+		return;
+	if (strncmp(line, "ptxas info", 10) == 0 &&
+	    strstr(line, "Compiling entry function") != NULL)
+		s->kernels++;
+	if (strncmp(line, "ptxas info", 10) == 0 &&
+	    regexec(&re_regs, line, 2, m, 0) == 0) {
+		s->ptxas = 1;
+		if (match_long(line, &m[1]) > s->regs)
+			s->regs = match_long(line, &m[1]);
+		if (regexec(&re_smem, line, 2, m, 0) == 0 &&
+		    match_long(line, &m[1]) > s->smem)
+			s->smem = match_long(line, &m[1]);
+	}
+	if (regexec(&re_stack, line, 4, m, 0) == 0) {
+		s->ptxas = 1;
+		if (match_long(line, &m[1]) > s->stack)
+			s->stack = match_long(line, &m[1]);
+		s->spill_st += match_long(line, &m[2]);
+		s->spill_ld += match_long(line, &m[3]);
+	}
+}
+
+/*
+ * One stage's log (compile: build == 0; build: 1) into diagnostics and
+ * s.  In the build, messages of the harness's source are the task's, not
+ * the candidate's; link errors name what the two do not agree on.
+ */
+static void
+scan_log(const struct env_plan *plan, const char *log, size_t len,
+    int build, struct nv_scan *s, struct run *r)
+{
+	const char *p = log, *end = log + len;
+	regmatch_t m[8];
+
+	compile_res();
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, l);
+		size_t ll = strlen(line);
+		const char *u;
+
+		p += l + (nl != NULL);
+		while (ll > 0 && line[ll - 1] == '\r')
+			line[--ll] = '\0';
+		/* A tool's message, not a source line it quotes (those
+		 * are indented). */
+		if (line[0] != ' ' && line[0] != '\t' &&
+		    (strstr(line, "out of memory") != NULL ||
+		    strstr(line, "bad_alloc") != NULL))
+			s->oom++;
+		if (regexec(&re_edg, line, 7, m, 0) == 0 ||
+		    regexec(&re_gcc, line, 6, m, 0) == 0) {
+			int edg = line[m[1].rm_eo] == '(';
+			char *file = match_dup(line, &m[1]);
+			char *sev = match_dup(line, &m[edg ? 3 : 4]);
+			const char *msg = line + m[edg ? 6 : 5].rm_so;
+			int lineno = (int)match_long(line, &m[2]);
+			int in_cand = strcmp(file, plan->cand_file) == 0;
+			int err = strstr(sev, "error") != NULL;
+
+			if (in_cand || err)
+				run_add_diag(r, file, lineno, 0, err ? "error" :
+				    strcmp(sev, "warning") == 0 ? "warning" :
+				    "note", msg, in_cand ? lineno : 0);
+			if (err && build && !in_cand) {
+				s->harness++;
+				if (s->first_harness == NULL)
+					s->first_harness = xstrdup(line);
+			} else if (err) {
+				note_error(s, line, msg);
+			}
+			free(file);
+			free(sev);
+		} else if (regexec(&re_tool, line, 4, m, 0) == 0) {
+			const char *msg = line + m[3].rm_so;
+			int err = line[m[2].rm_so] != 'w';
+
+			run_add_diag(r, "", 0, 0, err ? "error" : "warning", msg,
+			    0);
+			if (strstr(msg, "Unsupported gpu architecture") != NULL ||
+			    strstr(msg, "is not defined for option") != NULL)
+				s->unsupported++;
+			else if (err && strncmp(line, "nvlink", 6) == 0 &&
+			    build) {
+				s->link++;
+				if (s->first_link == NULL)
+					s->first_link = xstrdup(line);
+			} else if (err) {
+				note_error(s, line, msg);
+			}
+		} else if ((u = strstr(line, "undefined reference to `")) !=
+		    NULL || (u = strstr(line, "multiple definition of `")) !=
+		    NULL) {
+			int undef = u[0] == 'u';
+			const char *name = strchr(u, '`') + 1;
+
+			run_add_diag(r, "", 0, 0, "error", u, 0);
+			s->link++;
+			if (undef && (strncmp(name, "cu", 2) == 0 ||
+			    strncmp(name, "nccl", 4) == 0))
+				s->link_api++;
+			if (s->first_link == NULL)
+				s->first_link = xstrdup(u);
+		} else if (!build) {
+			scan_ptxas(s, line);
+		}
+		free(line);
+	}
+}
+
+/* --- judge: the harness's lines ----------------------------------------- */
+
+/* What the run stage's tagged lines say. */
+struct nv_run {
+	int	 pass;		/* "NONCE result pass" */
+	int	 fail;		/* "NONCE result fail SUB: detail" */
+	char	 sub[32];
+	char	*detail;	/* new */
+	int	 no_gpu;	/* "NONCE no-gpu: why" */
+	char	*why;		/* new */
+	char	*last;		/* the last untagged line, for a crash (new) */
+};
+
+static int
+metric_name(const char *s, size_t n)
+{
+	if (n == 0 || n > 48)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' &&
+		    s[i] <= '9') || s[i] == '_'))
+			return 0;
+	return 1;
+}
+
+/* The harness's result and metrics from the run stage's log. */
+static void
+scan_run(const struct env_plan *plan, const char *log, size_t len,
+    struct nv_run *o, json_t *metrics)
+{
+	const char *p = log, *end = log + len;
+	size_t nl_len = strlen(plan->nonce);
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, l);
+		size_t ll = strlen(line);
+		const char *q;
+
+		p += l + (nl != NULL);
+		while (ll > 0 && (line[ll - 1] == '\r' || line[ll - 1] == ' '))
+			line[--ll] = '\0';
+		if (nl_len == 0 || strncmp(line, plan->nonce, nl_len) != 0 ||
+		    line[nl_len] != ' ') {
+			if (ll > 0) {
+				free(o->last);
+				o->last = xstrdup(line);
+			}
+			free(line);
+			continue;
+		}
+		q = line + nl_len + 1;
+		if (strcmp(q, "result pass") == 0) {
+			o->pass = 1;
+		} else if (strncmp(q, "result fail", 11) == 0) {
+			const char *s = q + 11, *colon;
+			size_t sl;
+
+			o->fail = 1;
+			while (*s == ' ')
+				s++;
+			colon = strchr(s, ':');
+			sl = colon != NULL ? (size_t)(colon - s) : strlen(s);
+			snprintf(o->sub, sizeof o->sub, "%.*s", (int)sl, s);
+			free(o->detail);
+			o->detail = xstrdup(colon != NULL ? colon + 1 +
+			    (colon[1] == ' ') : s);
+		} else if (strncmp(q, "no-gpu:", 7) == 0) {
+			o->no_gpu = 1;
+			free(o->why);
+			o->why = xstrdup(q + 7 + (q[7] == ' '));
+		} else if (strncmp(q, "metric ", 7) == 0) {
+			const char *name = q + 7, *sp = strchr(name, ' ');
+			char *endp, *key;
+			double v;
+
+			if (sp != NULL && metric_name(name, (size_t)(sp - name))) {
+				v = strtod(sp + 1, &endp);
+				if (endp != sp + 1 && *endp == '\0' && isfinite(v)) {
+					key = xstrndup(name, (size_t)(sp - name));
+					json_object_set_new(metrics, key,
+					    json_real(v));
+					free(key);
+				}
+			}
+		}
+		free(line);
+	}
+	/* Only these, so that the harness cannot invent categories. */
+	if (o->fail && strcmp(o->sub, "mismatch") != 0 &&
+	    strcmp(o->sub, "launch-error") != 0 &&
+	    strcmp(o->sub, "runtime-error") != 0)
+		snprintf(o->sub, sizeof o->sub, "mismatch");
+}
+
+/* --- judge ------------------------------------------------------------- */
+
+/* One launch-limit finding of prepare(), parsed from plan->precheck. */
+struct finding {
+	int	 line;
+	char	*msg;		/* borrowed from the parsed copy */
+	char	*quote;
+};
+
+/* Split a copy of plan->precheck into findings; *copy is to be freed. */
+static size_t
+findings(const struct env_plan *plan, struct finding **out, char **copy)
+{
+	char *p, *save = NULL, *line;
+	size_t n = 0;
+
+	*out = NULL;
+	*copy = xstrdup(buf_str(&plan->precheck));
+	for (line = strtok_r(*copy, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char *kind, *msg, *quote;
+
+		p = strchr(line, '\t');
+		if (p == NULL)
+			continue;
+		*p = '\0';
+		kind = p + 1;
+		msg = strchr(kind, '\t');
+		if (msg == NULL)
+			continue;
+		*msg++ = '\0';
+		quote = strchr(msg, '\t');
+		if (quote != NULL)
+			*quote++ = '\0';
+		*out = xreallocarray(*out, n + 1, sizeof **out);
+		(*out)[n].line = atoi(line);
+		(*out)[n].msg = msg;
+		(*out)[n].quote = quote != NULL ? quote : "";
+		n++;
+	}
+	return n;
+}
+
+static void
+set_metrics(struct run *r, json_t *m)
+{
+	free(r->metrics);
+	r->metrics = json_object_size(m) > 0 ? json_dumps(m, JSON_COMPACT |
+	    JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) : NULL;
+}
+
+static void
+fail(struct run *r, const char *stage, const char *category,
+    const char *sub, const char *evidence)
+{
+	env_set(&r->verdict, "fail");
+	env_set(&r->stage, stage);
+	env_set(&r->category, category);
+	env_set(&r->subcategory, sub);
+	env_set(&r->evidence, evidence);
+}
+
+/* A stage that ran out of memory or disk, or died of a signal. */
+static int
+judge_resources(const struct env_stage_result *res, const struct nv_scan *s,
+    enum env_stop stop, const char *stage, const char *category,
+    struct run *r)
+{
+	if (stop == ENV_STOP_DISK || res->exit_code == 128 + 25 || s->oom) {
+		fail(r, stage, category, "resource-limit", stop == ENV_STOP_DISK
+		    ? "the work directory passed its size cap" :
+		    res->exit_code == 128 + 25 ? "a file passed the file-size"
+		    " limit" : "the compiler ran out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+static void
+judge_compile(const struct nv_scan *s, const struct env_stage_result *res,
+    struct run *r)
+{
+	char *ev;
+
+	if (res->exit_code == 127) {
+		env_set(&r->verdict, "env-error");
+		env_set(&r->stage, "compile");
+		env_set(&r->subcategory, "toolchain-missing");
+		return;
+	}
+	if (s->unsupported > 0) {
+		/* The task asks for a target this nvcc does not have. */
+		env_set(&r->verdict, "env-error");
+		env_set(&r->stage, "compile");
+		env_set(&r->subcategory, "unsupported-arch");
+		env_set(&r->evidence, r->ndiags > 0 ? r->diags[0].message :
+		    NULL);
+		return;
+	}
+	if (res->exit_code > 128 && s->errors == 0) {
+		ev = xasprintf("nvcc died of signal %d", res->exit_code - 128);
+		env_set(&r->verdict, "env-error");
+		env_set(&r->stage, "compile");
+		env_set(&r->subcategory, "toolchain-crash");
+		env_set(&r->evidence, ev);
+		free(ev);
+		return;
+	}
+	/* compile before api (design.md section 3): api only when every
+	 * error is about CUDA's API. */
+	fail(r, "compile", s->errors > 0 && s->api == s->errors ? "api" :
+	    "compile", s->errors > 0 && s->api == s->errors ? "undefined-api" :
+	    s->sub != NULL ? s->sub : "other", s->first != NULL ? s->first :
+	    "nvcc failed without an error message");
+	if (s->errors > 0 && s->api == s->errors && s->sub != NULL &&
+	    strcmp(s->sub, "undefined-identifier") != 0)
+		env_set(&r->subcategory, strcmp(s->sub, "missing-header") == 0 ?
+		    "missing-header" : "misused-api");
+}
+
+static void
+judge_build(const struct nv_scan *s, const struct env_stage_result *res,
+    struct run *r)
+{
+	if (s->harness > 0) {
+		/* The harness does not compile: every candidate would fail
+		 * alike.  The task is at fault. */
+		env_set(&r->verdict, "task-defect");
+		env_set(&r->stage, "build");
+		env_set(&r->subcategory, "harness-error");
+		env_set(&r->evidence, s->first_harness);
+		return;
+	}
+	if (s->link > 0) {
+		fail(r, "build", s->link == s->link_api ? "api" : "compile",
+		    s->link == s->link_api ? "undefined-api" :
+		    "interface-mismatch", s->first_link);
+		return;
+	}
+	if (s->errors > 0) {
+		fail(r, "build", "compile", s->sub, s->first);
+		return;
+	}
+	env_set(&r->verdict, "env-error");
+	env_set(&r->stage, "build");
+	env_set(&r->subcategory, res->exit_code > 128 ? "toolchain-crash" :
+	    "build-failed");
+}
+
+/* The static findings as diagnostics, errors when they decide. */
+static void
+add_findings(const struct env_plan *plan, const struct finding *f, size_t n,
+    const char *sev, struct run *r)
+{
+	for (size_t i = 0; i < n; i++)
+		run_add_diag(r, plan->cand_file, f[i].line, 0, sev, f[i].msg,
+		    f[i].line);
+}
+
+static void
+judge_findings(const struct env_plan *plan, const struct finding *f,
+    const char *symptom, struct run *r)
+{
+	char *ev = xasprintf("%s:%d: %s: \"%s\"%s%s", plan->cand_file,
+	    f[0].line, f[0].msg, f[0].quote, symptom != NULL ? "; symptom: " :
+	    "", symptom != NULL ? symptom : "");
+
+	fail(r, "limits", "functional", "launch-limit", ev);
+	r->evidence_line = f[0].line;
+	free(ev);
+}
+
+static void
+judge_run(const struct env_plan *plan, const struct env_stage_result *res,
+    const struct nv_run *o, const struct finding *f, size_t nf,
+    struct run *r)
+{
+	char *ev;
+
+	if (o->pass && res->exit_code == 0) {
+		/* A real GPU ran it and the harness checked it: that beats
+		 * what the static check thought. */
+		env_set(&r->verdict, "pass");
+		env_set(&r->stage, "run");
+		add_findings(plan, f, nf, "warning", r);
+		return;
+	}
+	if (o->no_gpu && res->exit_code == SKIP_EXIT) {
+		run_add_diag(r, "", 0, 0, "note", o->why != NULL ? o->why :
+		    "no GPU", 0);
+		if (nf > 0) {
+			add_findings(plan, f, nf, "error", r);
+			judge_findings(plan, f, NULL, r);
+			return;
+		}
+		env_set(&r->verdict, "skipped");
+		env_set(&r->stage, "run");
+		env_set(&r->subcategory, "no-gpu");
+		env_set(&r->evidence, NO_GPU_EVIDENCE);
+		return;
+	}
+	if (o->fail)
+		ev = xstrdup(o->detail != NULL ? o->detail : "the harness"
+		    " found the result wrong");
+	else if (res->exit_code == 0)
+		ev = xstrdup("the harness exited without its result line (did"
+		    " the candidate exit?)");
+	else if (res->exit_code > 128)
+		ev = xasprintf("the harness died of signal %d%s%s",
+		    res->exit_code - 128, o->last != NULL ? ": " : "",
+		    o->last != NULL ? o->last : "");
+	else
+		ev = xasprintf("the harness exited %d without its result"
+		    " line%s%s", res->exit_code, o->last != NULL ? ": " : "",
+		    o->last != NULL ? o->last : "");
+	if (nf > 0) {
+		add_findings(plan, f, nf, "error", r);
+		judge_findings(plan, f, ev, r);
+	} else {
+		fail(r, "run", "functional", o->fail ? o->sub :
+		    res->exit_code == 0 ? "no-result-line" : "runtime-error",
+		    ev);
+	}
+	free(ev);
 }
 
 static void
@@ -28,19 +967,93 @@ nvcc_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
     struct run *r)
 {
+	struct nv_scan s = { 0 };
+	struct nv_run o = { 0 };
+	struct finding *f = NULL;
+	char *copy = NULL;
+	size_t nf;
+	json_t *m = json_object();
+	const char *stage;
+
 	(void)t;
-	(void)plan;
-	(void)res;
-	(void)nres;
-	(void)stop;
-	env_set(&r->verdict, "env-error");
+	nf = findings(plan, &f, &copy);
+	if (nres == 0) {
+		env_set(&r->verdict, "env-error");
+		goto out;
+	}
+	scan_log(plan, res[0].log, res[0].log_len, 0, &s, r);
+	if (s.ptxas) {
+		json_object_set_new(m, "kernels", json_integer(s.kernels));
+		json_object_set_new(m, "registers", json_integer(s.regs));
+		json_object_set_new(m, "smem_bytes", json_integer(s.smem));
+		json_object_set_new(m, "stack_bytes", json_integer(s.stack));
+		json_object_set_new(m, "spill_stores", json_integer(s.spill_st));
+		json_object_set_new(m, "spill_loads", json_integer(s.spill_ld));
+	}
+	if (nres >= 2)
+		scan_log(plan, res[1].log, res[1].log_len, 1, &s, r);
+	if (nres >= 3)
+		scan_run(plan, res[2].log, res[2].log_len, &o, m);
+	stage = nres == 1 ? "compile" : nres == 2 ? "build" : "run";
+	if (env_judge_limits(stop, res[nres - 1].exit_code, nres >= 3 ?
+	    "functional" : "compile", nres >= 3 ? "the harness" :
+	    "the compiler", r)) {
+		env_set(&r->stage, stage);
+		goto out;
+	}
+	if (nres <= 2 && res[nres - 1].exit_code != 0 &&
+	    judge_resources(&res[nres - 1], &s, stop, stage, "compile", r))
+		goto out;
+	if (res[0].exit_code != 0) {
+		add_findings(plan, f, nf, "error", r);
+		judge_compile(&s, &res[0], r);
+		goto out;
+	}
+	if (nres >= 2 && res[1].exit_code != 0) {
+		add_findings(plan, f, nf, "error", r);
+		judge_build(&s, &res[1], r);
+		goto out;
+	}
+	if (stop == ENV_STOP_DISK) {
+		fail(r, stage, "functional", "resource-limit", "the work"
+		    " directory passed its size cap");
+		goto out;
+	}
+	if (nres >= 3) {
+		judge_run(plan, &res[2], &o, f, nf, r);
+		goto out;
+	}
+	if (nf > 0) {
+		add_findings(plan, f, nf, "error", r);
+		judge_findings(plan, f, NULL, r);
+		goto out;
+	}
+	/* No harness: compiling for the target is the whole check. */
+	env_set(&r->verdict, "pass");
+	env_set(&r->stage, "compile");
+out:
+	set_metrics(r, m);
+	json_decref(m);
+	free(f);
+	free(copy);
+	free(s.first);
+	free(s.first_harness);
+	free(s.first_link);
+	free(o.detail);
+	free(o.why);
+	free(o.last);
 }
 
 const struct env_ops env_nvcc = {
 	.name = "nvcc",
 	.domain = "gpu",
 	.lang = "cuda",
-	.packages = "nvcc (CUDA toolkit; not in Debian main)",
+	.packages = NULL,
+	.missing_hint = "nvcc comes with NVIDIA's CUDA toolkit, which Debian"
+	    " main does not package: install it under /usr (e.g."
+	    " /usr/local/cuda, looked for when nvcc is not on PATH); running"
+	    " the harness also needs an NVIDIA GPU and driver, else runs are"
+	    " skipped",
 	.toolchain = nvcc_toolchain,
 	.prepare = nvcc_prepare,
 	.judge = nvcc_judge,

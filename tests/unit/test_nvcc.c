@@ -1,0 +1,980 @@
+/*
+ * test_nvcc.c - unit tests for the nvcc env (cmocka): the launch-limit
+ * analysis of syntax.c (syntax_cuda_launch_check) on the RMS-normalisation
+ * case and on legal configurations, what prepare() writes and plans, and
+ * what judge() makes of real nvcc 13 output and of the harness's lines.
+ *
+ * The analysis and the judge tests need no toolchain.  Real runs: each
+ * candidate is prepared into a mkdtemp work directory, the planned stages
+ * run here without a sandbox, and their logs go to judge(); skipped when
+ * nvcc is not installed.  Without a GPU the harness's run ends skipped.
+ */
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "buf.h"
+#include "envs/env.h"
+#include "err.h"
+#include "hash.h"
+#include "sample.h"
+#include "syntax.h"
+#include "testlib.h"
+#include "envtest.h"
+
+extern const struct env_ops env_nvcc;
+
+/* sm_90 (CUDA C++ Programming Guide, technical specifications). */
+static const struct syn_launch_limits sm90 = {
+	.grid_x = 2147483647LL,
+	.grid_yz = 65535,
+	.block_xy = 1024,
+	.block_z = 64,
+	.threads = 1024,
+	.smem_static = 48 << 10,
+	.smem_optin = 227 << 10,
+};
+
+static int
+fx_setup(void **state)
+{
+	return fx_init(state, "nvcc");
+}
+
+/* The issues of code; *n their count.  New array. */
+static struct syn_launch_issue *
+check(const char *code, size_t *n)
+{
+	struct syn_launch_issue *is;
+	struct err err;
+
+	if (syntax_cuda_launch_check(code, strlen(code), &sm90, &is, n,
+	    &err) < 0)
+		fail_msg("check: %s", err.msg);
+	for (size_t i = 0; i < *n; i++)
+		print_message("  line %d: %s\n", is[i].line, is[i].msg);
+	return is;
+}
+
+/* --- the analysis ------------------------------------------------------ */
+
+/*
+ * The RMS-normalisation kernel that puts spatial_size (512 * 512 =
+ * 262144) on gridDim.y: legal C++, compiles, and every launch fails at
+ * run time with "invalid configuration argument".
+ */
+static const char rms_gridy[] =
+    "constexpr int batch_size = 2, features = 64, dim1 = 512, dim2 = 512;\n"
+    "constexpr int spatial_size = dim1 * dim2;\n"
+    "\n"
+    "__global__ void rms_norm_kernel(const float *x, float *y)\n"
+    "{\n"
+    "\t__shared__ float sq[features];\n"
+    "\t/* ... */\n"
+    "}\n"
+    "\n"
+    "void rms_norm(const float *x, float *y)\n"
+    "{\n"
+    "\tdim3 grid;\n"
+    "\tgrid.x = batch_size;\n"
+    "\tgrid.y = spatial_size;\n"
+    "\tdim3 block(features);\n"
+    "\n"
+    "\trms_norm_kernel<<<grid, block>>>(x, y);\n"
+    "}\n";
+
+static void
+test_nvcc_launch_rmsnorm_grid_y(void **state)
+{
+	struct syn_launch_issue *is;
+	size_t n;
+
+	(void)state;
+	is = check(rms_gridy, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(is[0].kind, SYN_LAUNCH_GRID);
+	assert_int_equal(is[0].line, 14);		/* grid.y = ... */
+	assert_int_equal(is[0].launch_line, 17);
+	assert_true(is[0].value == 262144);
+	assert_true(is[0].limit == 65535);
+	assert_string_equal(is[0].msg, "gridDim.y = spatial_size = 262144 is"
+	    " over the limit of 65535 in the launch of rms_norm_kernel at"
+	    " line 17");
+	free(is);
+}
+
+/* The same mistake written three other ways. */
+static void
+test_nvcc_launch_rmsnorm_other_forms(void **state)
+{
+	static const char decl[] =
+	    "const int spatial_size = 262144;\n"
+	    "void f(float *x, int batch)\n"
+	    "{\n"
+	    "\tdim3 grid(batch, spatial_size);\n"
+	    "\tk<<<grid, 64>>>(x);\n"
+	    "}\n";
+	static const char inline_dim3[] =
+	    "#define SPATIAL (512 * 512)\n"	/* not a plain integer */
+	    "enum { BATCH = 2, SPATIAL_SIZE = 1 << 18 };\n"
+	    "void f(float *x)\n"
+	    "{\n"
+	    "\tk<<<dim3(BATCH, SPATIAL_SIZE), 64>>>(x);\n"
+	    "\tk<<<dim3(BATCH, SPATIAL), 64>>>(x);\n"
+	    "}\n";
+	static const char fields[] =
+	    "constexpr int M = 1 << 20;\n"
+	    "void f(float *x)\n"
+	    "{\n"
+	    "\tdim3 block(16, 16);\n"
+	    "\tdim3 grid(M / block.x, (M + block.y - 1) / block.y);\n"
+	    "\tk<<<grid, block>>>(x);\n"
+	    "}\n";
+	static const char local[] =
+	    "void f(float *x)\n"
+	    "{\n"
+	    "\tint spatial = 512 * 512;\t/* never written again */\n"
+	    "\tdim3 grid = {2, (unsigned)spatial};\n"
+	    "\tk<<<grid, 64>>>(x);\n"
+	    "}\n";
+	struct syn_launch_issue *is;
+	size_t n;
+
+	(void)state;
+	is = check(decl, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(is[0].line, 4);
+	assert_int_equal(is[0].launch_line, 5);
+	assert_true(is[0].value == 262144);
+	free(is);
+
+	is = check(inline_dim3, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(is[0].line, 5);
+	assert_non_null(strstr(is[0].msg, "gridDim.y = SPATIAL_SIZE ="
+	    " 262144"));
+	free(is);
+
+	/* block.y of a known dim3: 2^20 / 16 = 65536 blocks. */
+	is = check(fields, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(is[0].line, 5);
+	assert_true(is[0].value == 65536);
+	assert_non_null(strstr(is[0].msg, "gridDim.y = (M + block.y - 1) /"
+	    " block.y = 65536"));
+	free(is);
+
+	is = check(local, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(is[0].kind, SYN_LAUNCH_GRID);
+	assert_int_equal(is[0].line, 4);
+	free(is);
+}
+
+/* Configurations at the limits, which must not be reported. */
+static void
+test_nvcc_launch_legal_configurations(void **state)
+{
+	static const char legal[] =
+	    "constexpr int spatial_size = 512 * 512;\n"
+	    "constexpr int TILE = 32;\n"
+	    "#define THREADS 1024\n"
+	    "__global__ void k(float *p)\n"
+	    "{\n"
+	    "\t__shared__ float a[8192];\n"		/* 32 KiB */
+	    "\t__shared__ float4 b[1024];\n"		/* + 16 KiB = 48 KiB */
+	    "\textern __shared__ float dyn[];\n"
+	    "}\n"
+	    "__global__ void big(float *p) { extern __shared__ float d[]; }\n"
+	    "void f(float *p)\n"
+	    "{\n"
+	    "\tk<<<spatial_size, 1024>>>(p);\n"		/* (262144, 1, 1) */
+	    "\tk<<<dim3(spatial_size, 1, 1), THREADS>>>(p);\n"
+	    "\tdim3 g(65535, 65535);\n"
+	    "\tdim3 b(TILE, TILE);\n"			/* 1024 threads */
+	    "\tk<<<g, b>>>(p);\n"
+	    "\tk<<<2147483647, dim3(1, 1, 64)>>>(p);\n"
+	    "\tk<<<dim3(1, 65535, 65535), dim3(16, 8, 8)>>>(p);\n"
+	    "\tcudaFuncSetAttribute(big,"
+	    " cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024);\n"
+	    "\tbig<<<1, 256, 227 * 1024>>>(p);\n"	/* the opt-in */
+	    "\tbig<<<1, 256, 48 * 1024>>>(p);\n"	/* none needed */
+	    "}\n";
+	struct syn_launch_issue *is;
+	size_t n = 99;
+
+	(void)state;
+	is = check(legal, &n);
+	assert_int_equal(n, 0);
+	assert_null(is);
+}
+
+/* Each limit once over. */
+static void
+test_nvcc_launch_each_limit(void **state)
+{
+	static const char code[] =
+	    "__global__ void k(float *p)\n"			/* 1 */
+	    "{\n"
+	    "\t__shared__ double a[4096];\n"		/* 32 KiB */
+	    "\t__shared__ float b[32][129];\n"		/* + 16.1 KiB: over */
+	    "}\n"
+	    "__global__ void d(float *p) { extern __shared__ float s[]; }\n"
+	    "__global__ void e(float *p) { extern __shared__ float s[]; }\n"
+	    "void f(float *p)\n"
+	    "{\n"
+	    "\tdim3 block(32, 64);\n"			/* 10 */
+	    "\tk<<<1, block>>>(p);\n"
+	    "\tk<<<dim3(1, 1, 70000), dim3(1, 1, 128)>>>(p);\n"
+	    "\tk<<<2147483648LL, 2048>>>(p);\n"
+	    "\td<<<1, 128, 64 * 1024>>>(p);\n"		/* no opt-in */
+	    "\tcudaFuncSetAttribute((void *)e,"
+	    " cudaFuncAttributeMaxDynamicSharedMemorySize, 100000);\n"
+	    "\te<<<1, 128, 100001>>>(p);\n"		/* over its opt-in */
+	    "\te<<<1, 128, 228 * 1024>>>(p);\n"		/* over 227 KiB */
+	    "}\n";
+	struct syn_launch_issue *is;
+	size_t n;
+
+	(void)state;
+	is = check(code, &n);
+	assert_int_equal(n, 9);
+	/* Source order; dynamic shared memory last. */
+	assert_int_equal(is[0].kind, SYN_LAUNCH_STATIC_SMEM);
+	assert_int_equal(is[0].line, 4);
+	assert_true(is[0].value == 32768 + 32 * 129 * 4);
+	assert_true(is[0].limit == 49152);
+	assert_int_equal(is[1].kind, SYN_LAUNCH_THREADS);
+	assert_int_equal(is[1].line, 10);
+	assert_int_equal(is[1].launch_line, 11);
+	assert_true(is[1].value == 2048);
+	assert_string_equal(is[1].msg, "blockDim 32 x 64 x 1 = 2048 threads"
+	    " per block is over the limit of 1024 in the launch of k at line"
+	    " 11");
+	assert_int_equal(is[2].kind, SYN_LAUNCH_GRID);
+	assert_non_null(strstr(is[2].msg, "gridDim.z = 70000"));
+	assert_int_equal(is[3].kind, SYN_LAUNCH_BLOCK);
+	assert_non_null(strstr(is[3].msg, "blockDim.z = 128 is over the limit"
+	    " of 64"));
+	assert_int_equal(is[4].kind, SYN_LAUNCH_GRID);
+	assert_non_null(strstr(is[4].msg, "gridDim.x = 2147483648LL ="
+	    " 2147483648"));
+	/* blockDim.x over 1024: one issue, not a second for the threads. */
+	assert_int_equal(is[5].kind, SYN_LAUNCH_BLOCK);
+	assert_non_null(strstr(is[5].msg, "blockDim.x = 2048"));
+	assert_int_equal(is[6].kind, SYN_LAUNCH_DYN_SMEM);
+	assert_int_equal(is[6].line, 14);
+	assert_true(is[6].value == 65536);
+	assert_non_null(strstr(is[6].msg, "without cudaFuncSetAttribute(d,"));
+	assert_int_equal(is[7].kind, SYN_LAUNCH_DYN_SMEM);
+	assert_true(is[7].limit == 100000);
+	assert_non_null(strstr(is[7].msg, "over the 100000 bytes its"
+	    " cudaFuncSetAttribute opts in to"));
+	assert_int_equal(is[8].kind, SYN_LAUNCH_DYN_SMEM);
+	assert_true(is[8].limit == 227 * 1024);
+	assert_non_null(strstr(is[8].msg, "over the target's limit of 232448"));
+	free(is);
+}
+
+/* Values the check cannot know are never reported. */
+static void
+test_nvcc_launch_unknown_values_not_reported(void **state)
+{
+	static const char code[] =
+	    "const int N = 100000;\n"
+	    "#define TWICE 70000\n"
+	    "#define TWICE 1\n"
+	    "int rows(void);\n"
+	    "void f(float *p, int n, int N2, dim3 given)\n"
+	    "{\n"
+	    "\tk<<<dim3(1, n), 256>>>(p);\n"		/* a parameter */
+	    "\tint t = 2048;\n"
+	    "\tt = 256;\n"					/* written again */
+	    "\tk<<<1, t>>>(p);\n"
+	    "\tint u = 4096;\n"
+	    "\tint *pu = &u;\n"				/* address taken */
+	    "\tk<<<1, u>>>(p);\n"
+	    "\tk<<<dim3(1, rows()), 256>>>(p);\n"	/* a call */
+	    "\tk<<<dim3(1, TWICE), 256>>>(p);\n"	/* two #defines */
+	    "\tk<<<given, 4096.0>>>(p);\n"			/* a float */
+	    "\tdim3 g(1, N);\n"
+	    "\tif (N > 65535)\n"
+	    "\t\tg.y = 1;\n"				/* the last write counts */
+	    "\tk<<<g, 256>>>(p);\n"
+	    "}\n"
+	    "void h(float *p, int N)\n"			/* hides the constant */
+	    "{\n"
+	    "\tk<<<dim3(1, N), 256>>>(p);\n"
+	    "}\n"
+	    "dim3 big(1, 70000);\n"
+	    "void i(float *p, const dim3 &big)\n"		/* hides the dim3 */
+	    "{\n"
+	    "\tk<<<big, 256>>>(p);\n"
+	    "}\n"
+	    "template <int N>\n"				/* hides it too */
+	    "void j(float *p)\n"
+	    "{\n"
+	    "\tk<<<dim3(1, N), 256>>>(p);\n"
+	    "}\n";
+	struct syn_launch_issue *is;
+	size_t n = 99;
+
+	(void)state;
+	is = check(code, &n);
+	assert_int_equal(n, 0);
+	free(is);
+}
+
+/* Deep nesting must not exhaust the stack; broken code still parses. */
+static void
+test_nvcc_launch_hostile_input(void **state)
+{
+	struct buf b = BUF_INIT;
+	struct syn_launch_issue *is;
+	size_t n;
+
+	(void)state;
+	buf_adds(&b, "void f() { k<<<dim3(1, ");
+	for (int i = 0; i < 20000; i++)
+		buf_addc(&b, '(');
+	buf_adds(&b, "70000");
+	for (int i = 0; i < 20000; i++)
+		buf_addc(&b, ')');
+	buf_adds(&b, "), 1>>>(p); k<<<1, 2048>>>(p)\n"
+	    "void g( { dim3 g(1, 70000); k<<<g, 1>>>(p); }\n");
+	is = check(buf_str(&b), &n);
+	/* The nested value is too deep to follow: not reported. */
+	for (size_t i = 0; i < n; i++)
+		assert_true(is[i].value != 70000 || is[i].line == 2);
+	free(is);
+	buf_release(&b);
+}
+
+/* --- judge on recorded output -------------------------------------------- */
+
+/* A plan as prepare() leaves it, for judge() alone. */
+static void
+judge_plan(struct env_plan *p, const char *nonce, const char *precheck)
+{
+	static const char *const none[] = { "true", NULL };
+
+	env_plan_init(p);
+	p->cand_file = xstrdup("candidate.cu");
+	snprintf(p->nonce, sizeof p->nonce, "%s", nonce);
+	if (precheck != NULL)
+		buf_adds(&p->precheck, precheck);
+	env_plan_stage(p, "compile", none);
+	env_plan_stage(p, "build", none);
+	env_plan_stage_in(p, "run", none, "run");
+}
+
+/* Judge logs (NULL: the stage did not run) with exit codes. */
+static void
+judge_logs(const struct env_plan *p, const char *const *logs,
+    const int *codes, struct run *r)
+{
+	struct env_stage_result res[3];
+	struct task t = { 0 };
+	size_t n = 0;
+
+	memset(res, 0, sizeof res);
+	memset(r, 0, sizeof *r);
+	for (; n < 3 && logs[n] != NULL; n++) {
+		res[n].ran = 1;
+		res[n].log = logs[n];
+		res[n].log_len = strlen(logs[n]);
+		res[n].exit_code = codes[n];
+	}
+	env_nvcc.judge(&t, p, res, n, ENV_STOP_NONE, r);
+}
+
+/* ptxas -v of nvcc 13.0 (V13.0.88) for sm_90, as it printed it. */
+static const char ptxas_log[] =
+    "ptxas info    : 0 bytes gmem\n"
+    "ptxas info    : Compiling entry function '_Z4tilePKfPf' for 'sm_90'\n"
+    "ptxas info    : Function properties for _Z4tilePKfPf\n"
+    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Used 12 registers, used 1 barriers, 1024 bytes smem\n"
+    "ptxas info    : Compile time = 2.276 ms\n"
+    "ptxas info    : Compiling entry function '_Z5spillPf' for 'sm_90'\n"
+    "ptxas info    : Function properties for _Z5spillPf\n"
+    "    40 bytes stack frame, 36 bytes spill stores, 28 bytes spill loads\n"
+    "ptxas info    : Used 255 registers, used 0 barriers\n";
+
+static void
+test_nvcc_judge_ptxas_metrics(void **state)
+{
+	const char *logs[] = { ptxas_log, NULL };
+	const int codes[] = { 0 };
+	struct env_plan p;
+	struct run r;
+
+	(void)state;
+	judge_plan(&p, "", NULL);
+	judge_logs(&p, logs, codes, &r);
+	assert_str(r.verdict, "pass");
+	assert_str(r.stage, "compile");
+	assert_str(r.metrics, "{\"kernels\":2,\"registers\":255,"
+	    "\"smem_bytes\":1024,\"stack_bytes\":40,\"spill_stores\":36,"
+	    "\"spill_loads\":28}");
+	run_release(&r);
+	env_plan_release(&p);
+}
+
+/* The harness's tagged lines; untagged ones are the candidate's. */
+static void
+test_nvcc_judge_harness_lines(void **state)
+{
+	const char *pass[] = { ptxas_log, "", "result pass\n"
+	    "assay: device 0: NVIDIA H200, sm_90\r\n"
+	    "T0123 metric avg_kernel_ms 0.0125\r\n"
+	    "T0123 metric bandwidth_gbs 3350\n"
+	    "T0123 metric Bad-Name 1\n"
+	    "T0123 result pass\r\n", NULL };
+	const char *fake[] = { "", "", "T0124 result pass\nresult pass\n",
+	    NULL };
+	const char *mism[] = { "", "", "T0123 result fail mismatch: 3 of 8"
+	    " values differ\n", NULL };
+	const char *made_up[] = { "", "", "T0123 result fail great: no\n",
+	    NULL };
+	const char *crash[] = { "", "", "about to launch\n", NULL };
+	const char *skip77[] = { "", "", "", NULL };
+	const int ok[] = { 0, 0, 0 }, one[] = { 0, 0, 1 };
+	const int segv[] = { 0, 0, 128 + SIGSEGV }, e77[] = { 0, 0, 77 };
+	struct env_plan p;
+	struct run r;
+
+	(void)state;
+	judge_plan(&p, "T0123", NULL);
+	judge_logs(&p, pass, ok, &r);
+	assert_str(r.verdict, "pass");
+	assert_str(r.stage, "run");
+	assert_str(r.metrics, "{\"kernels\":2,\"registers\":255,"
+	    "\"smem_bytes\":1024,\"stack_bytes\":40,\"spill_stores\":36,"
+	    "\"spill_loads\":28,\"avg_kernel_ms\":0.0125,"
+	    "\"bandwidth_gbs\":3350.0}");
+	run_release(&r);
+
+	/* A result line without the run's secret is not the harness's. */
+	judge_logs(&p, fake, ok, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.subcategory, "no-result-line");
+	assert_str(r.category, "functional");
+	run_release(&r);
+
+	judge_logs(&p, mism, one, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.stage, "run");
+	assert_str(r.subcategory, "mismatch");
+	assert_str(r.evidence, "3 of 8 values differ");
+	run_release(&r);
+
+	judge_logs(&p, made_up, one, &r);
+	assert_str(r.subcategory, "mismatch");
+	run_release(&r);
+
+	judge_logs(&p, crash, segv, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.subcategory, "runtime-error");
+	assert_str(r.evidence, "the harness died of signal 11: about to"
+	    " launch");
+	run_release(&r);
+
+	/* 77 without the harness's no-GPU line: the candidate's exit. */
+	judge_logs(&p, skip77, e77, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.subcategory, "runtime-error");
+	run_release(&r);
+	env_plan_release(&p);
+}
+
+static const char no_gpu[] = "T0123 no-gpu: CUDA driver version is"
+    " insufficient for CUDA runtime version\n";
+static const char finding[] = "14\tgrid\tgridDim.y = spatial_size = 262144"
+    " is over the limit of 65535 in the launch of rms_norm_kernel at line"
+    " 17\tgrid.y = spatial_size;\n";
+
+/* No GPU: skipped, never fail; unless a launch limit is broken. */
+static void
+test_nvcc_judge_no_gpu_and_findings(void **state)
+{
+	const char *logs[] = { "", "", no_gpu, NULL };
+	const char *passed[] = { "", "", "T0123 result pass\n", NULL };
+	const char *failed[] = { "", "", "T0123 result fail launch-error:"
+	    " rms_norm: invalid configuration argument\n", NULL };
+	const char *compile_only[] = { "", NULL };
+	const int e77[] = { 0, 0, 77 }, ok[] = { 0, 0, 0 }, one[] = { 0, 0, 1 };
+	struct env_plan p;
+	struct run r;
+
+	(void)state;
+	judge_plan(&p, "T0123", NULL);
+	judge_logs(&p, logs, e77, &r);
+	assert_str(r.verdict, "skipped");
+	assert_str(r.stage, "run");
+	assert_str(r.subcategory, "no-gpu");
+	assert_str(r.evidence, "skipped: no GPU");
+	assert_null(r.category);
+	assert_non_null(diag_at(&r, 0, "CUDA driver version is insufficient"));
+	run_release(&r);
+	env_plan_release(&p);
+
+	judge_plan(&p, "T0123", finding);
+	judge_logs(&p, logs, e77, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.stage, "limits");
+	assert_str(r.category, "functional");
+	assert_str(r.subcategory, "launch-limit");
+	assert_str(r.evidence, "candidate.cu:14: gridDim.y = spatial_size ="
+	    " 262144 is over the limit of 65535 in the launch of"
+	    " rms_norm_kernel at line 17: \"grid.y = spatial_size;\"");
+	assert_int_equal(r.evidence_line, 14);
+	assert_non_null(diag_at(&r, 14, "gridDim.y = spatial_size"));
+	assert_str(diag_at(&r, 14, "gridDim.y")->severity, "error");
+	run_release(&r);
+
+	/* On a GPU the launch fails: the finding is the cause. */
+	judge_logs(&p, failed, one, &r);
+	assert_str(r.subcategory, "launch-limit");
+	assert_non_null(strstr(r.evidence, "; symptom: rms_norm: invalid"
+	    " configuration argument"));
+	run_release(&r);
+
+	/* A real GPU ran it and the harness checked it: a pass. */
+	judge_logs(&p, passed, ok, &r);
+	assert_str(r.verdict, "pass");
+	assert_str(diag_at(&r, 14, "gridDim.y")->severity, "warning");
+	run_release(&r);
+
+	/* No harness: the finding decides. */
+	judge_logs(&p, compile_only, ok, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.subcategory, "launch-limit");
+	run_release(&r);
+	env_plan_release(&p);
+}
+
+/* nvcc 13's messages, as it printed them, into categories. */
+static void
+test_nvcc_judge_compile_messages(void **state)
+{
+	static const struct {
+		const char	*log;
+		int		 code;
+		const char	*verdict, *category, *sub;
+		int		 line;	/* of the first diagnostic, 0: none */
+	} cases[] = {
+		{ "/usr/include/c++/12/bits/vector.tcc(447): catastrophic error:"
+		    " out of memory\n      {\n      ^\n\n1 catastrophic error"
+		    " detected in the compilation of \"candidate.cu\".\n"
+		    "Compilation terminated.\n", 4, "fail", "compile",
+		    "resource-limit", 0 },
+		{ "nvcc fatal   : Unsupported gpu architecture 'sm_70'\n", 1,
+		    "env-error", NULL, "unsupported-arch", 0 },
+		{ "candidate.cu(1): error: no instance of overloaded function"
+		    " \"atomicAdd\" matches the argument list\n"
+		    "            argument types are: (int *, int, int)\n"
+		    "  __attribute__((global)) void k(int *p){ atomicAdd(p, 1,"
+		    " 2); }\n", 2, "fail", "api", "misused-api", 1 },
+		{ "candidate.cu:1:10: fatal error: cuda_fp9.h: No such file or"
+		    " directory\n    1 | #include <cuda_fp9.h>\n", 1, "fail",
+		    "api", "missing-header", 1 },
+		{ "candidate.cu(3): error: identifier \"__syncthread\" is"
+		    " undefined\ncandidate.cu(4): error: expected a \";\"\n", 2,
+		    "fail", "compile", "undefined-identifier", 3 },
+		{ "candidate.cu(4): error: calling a __host__ function(\"h\")"
+		    " from a __global__ function(\"k\") is not allowed\n", 2,
+		    "fail", "compile", "host-device", 4 },
+		{ "ptxas error   : Entry function '_Z1kPf' uses too much shared"
+		    " data (0x10004 bytes, 0xc000 max)\n", 255, "fail", "compile",
+		    "shared-memory-limit", 0 },
+		{ "candidate.cu(2): warning #177-D: variable \"x\" was declared"
+		    " but never referenced\n  int x;\n", 0, "pass", NULL, NULL,
+		    2 },
+	};
+	struct env_plan p;
+	struct run r;
+
+	(void)state;
+	judge_plan(&p, "", NULL);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *logs[] = { cases[i].log, NULL };
+		const int codes[] = { cases[i].code };
+
+		judge_logs(&p, logs, codes, &r);
+		print_message("case %zu: %s %s %s\n", i, r.verdict,
+		    r.category != NULL ? r.category : "-",
+		    r.subcategory != NULL ? r.subcategory : "-");
+		assert_str(r.verdict, cases[i].verdict);
+		assert_str(r.category, cases[i].category);
+		assert_str(r.subcategory, cases[i].sub);
+		if (cases[i].line > 0) {
+			assert_true(r.ndiags > 0);
+			assert_int_equal(r.diags[0].cand_line, cases[i].line);
+		}
+		run_release(&r);
+	}
+	env_plan_release(&p);
+}
+
+static void
+test_nvcc_judge_build_errors(void **state)
+{
+	const char *harness[] = { "", "harness.cu(9): error: identifier"
+	    " \"vaddd\" is undefined\n", NULL };
+	const char *iface[] = { "", "/usr/bin/ld: /tmp/tmpxft_1-11_harness.o:"
+	    " in function `main':\ntmpxft_1-6_harness.cudafe1.cpp:(.text+0x2c):"
+	    " undefined reference to `vadd(float const*, float const*, float*,"
+	    " int)'\ncollect2: error: ld returned 1 exit status\n", NULL };
+	const char *lib[] = { "", "candidate.o: undefined reference to"
+	    " `cublasCreate_v2'\n", NULL };
+	const int codes[] = { 0, 1 };
+	struct env_plan p;
+	struct run r;
+
+	(void)state;
+	judge_plan(&p, "T0123", NULL);
+	judge_logs(&p, harness, codes, &r);
+	assert_str(r.verdict, "task-defect");
+	assert_str(r.subcategory, "harness-error");
+	assert_null(r.category);
+	run_release(&r);
+
+	judge_logs(&p, iface, codes, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.stage, "build");
+	assert_str(r.category, "compile");
+	assert_str(r.subcategory, "interface-mismatch");
+	assert_str(r.evidence, "undefined reference to `vadd(float const*,"
+	    " float const*, float*, int)'");
+	run_release(&r);
+
+	judge_logs(&p, lib, codes, &r);
+	assert_str(r.category, "api");
+	assert_str(r.subcategory, "undefined-api");
+	run_release(&r);
+	env_plan_release(&p);
+}
+
+/* --- prepare ----------------------------------------------------------- */
+
+static void
+test_nvcc_prepare_plans_stages(void **state)
+{
+	struct fx *f = *state;
+	struct env_plan plan;
+	struct task t;
+	struct candidate c;
+	struct err err;
+	size_t len;
+	const char *helper;
+	char *path, *got, *opt;
+
+	need_tool(&env_nvcc);
+	make_task(&t, "local/rms", "nvcc", "{\"harness\":\"harness.cu\"}");
+	task_add_file(&t, "harness.cu", "source", "int main() {}\n", 14);
+	make_cand(&c, t.id, rms_gridy);
+	env_plan_init(&plan);
+	assert_int_equal(env_nvcc.prepare(&t, &c, f->dir, &plan, &err), 0);
+	assert_int_equal(plan.nstages, 3);
+	assert_int_equal(plan.timeout_s, 120);
+	assert_string_equal(plan.cand_file, "candidate.cu");
+	assert_int_equal(strlen(plan.nonce), 16);
+	assert_string_equal(plan.stages[0].name, "compile");
+	/* An absolute path: the sandbox's PATH is /usr/bin:/bin. */
+	assert_true(plan.stages[0].argv[0][0] == '/');
+	assert_non_null(strstr(plan.stages[0].argv[0], "/nvcc"));
+	assert_string_equal(plan.stages[0].argv[1], "-arch=sm_90");
+	assert_string_equal(plan.stages[0].argv[4], "-v,-warn-spills");
+	assert_string_equal(plan.stages[0].argv[6], "candidate.cu");
+	assert_string_equal(plan.stages[1].name, "build");
+	opt = xasprintf("-DASSAY_NONCE=\"%s\"", plan.nonce);
+	assert_string_equal(plan.stages[1].argv[3], opt);
+	free(opt);
+	assert_string_equal(plan.stages[1].argv[4], "-DASSAY_SM=90");
+	assert_string_equal(plan.stages[1].argv[6], "run/harness");
+	assert_string_equal(plan.stages[1].argv[7], "harness.cu");
+	assert_string_equal(plan.stages[1].argv[8], "candidate.o");
+	assert_string_equal(plan.stages[2].name, "run");
+	assert_string_equal(plan.stages[2].subdir, "run");
+	assert_string_equal(plan.stages[2].argv[0], "./harness");
+	/* The paper's case is found before anything runs. */
+	assert_non_null(strstr(buf_str(&plan.precheck), "14\tgrid\tgridDim.y"
+	    " = spatial_size = 262144 is over the limit of 65535"));
+	assert_non_null(strstr(buf_str(&plan.precheck),
+	    "\tgrid.y = spatial_size;\n"));
+	/* The helper header is share/envs/nvcc/assay_harness.h. */
+	helper = env_share("nvcc/assay_harness.h", &len);
+	assert_non_null(helper);
+	path = xasprintf("%s/assay_harness.h", f->dir);
+	got = read_text(path);
+	free(path);
+	assert_string_equal(got, helper);
+	free(got);
+	if (access("share/envs/nvcc/assay_harness.h", R_OK) == 0) {
+		got = read_text("share/envs/nvcc/assay_harness.h");
+		assert_string_equal(got, helper);
+		free(got);
+	}
+	assert_non_null(strstr(buf_str(&plan.inputs), "\"assay_harness.h\":"));
+	env_plan_release(&plan);
+	task_release(&t);
+
+	/* Bad parameters are the task's error, before anything runs. */
+	make_task(&t, "local/rms", "nvcc", "{\"arch\":\"sm_90; rm\"}");
+	env_plan_init(&plan);
+	assert_int_equal(env_nvcc.prepare(&t, &c, f->dir, &plan, &err), -1);
+	assert_non_null(strstr(err.msg, "sm_90; rm"));
+	env_plan_release(&plan);
+	task_release(&t);
+	make_task(&t, "local/rms", "nvcc", "{\"harness\":\"none.cu\"}");
+	env_plan_init(&plan);
+	assert_int_equal(env_nvcc.prepare(&t, &c, f->dir, &plan, &err), -1);
+	assert_non_null(strstr(err.msg, "none.cu"));
+	env_plan_release(&plan);
+	task_release(&t);
+	candidate_release(&c);
+}
+
+/* --- real runs ----------------------------------------------------------- */
+
+static void
+verify_here(struct fx *f, const char *params, const char *harness,
+    const char *code, struct outcome *o)
+{
+	struct task t;
+	struct candidate c;
+
+	/* A fresh work directory for each run. */
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+	make_task(&t, "local/cuda", "nvcc", params);
+	if (harness != NULL)
+		task_add_file(&t, "harness.cu", "source", harness,
+		    strlen(harness));
+	make_cand(&c, t.id, code);
+	run_plan(f, &env_nvcc, &t, &c, 120, o);
+	task_release(&t);
+	candidate_release(&c);
+}
+
+static const char vadd[] =
+    "__global__ void vadd_kernel(const float *a, const float *b, float *c,"
+    " int n)\n"
+    "{\n"
+    "\t__shared__ float s[256];\n"
+    "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "\n"
+    "\ts[threadIdx.x] = i < n ? a[i] : 0;\n"
+    "\t__syncthreads();\n"
+    "\tif (i < n)\n"
+    "\t\tc[i] = s[threadIdx.x] + b[i];\n"
+    "}\n"
+    "\n"
+    "void vadd(const float *a, const float *b, float *c, int n)\n"
+    "{\n"
+    "\tvadd_kernel<<<(n + 255) / 256, 256>>>(a, b, c, n);\n"
+    "}\n";
+
+/* Compiles for sm_90 with ptxas' report as metrics (measured by hand:
+ * "Used 12 registers, used 1 barriers, 1024 bytes smem"). */
+static void
+test_nvcc_compile_pass_and_metrics(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_tool(&env_nvcc);
+	verify_here(f, NULL, NULL, vadd, &o);
+	if (strcmp(o.run.verdict, "pass") != 0)
+		dump(&o);
+	assert_int_equal(o.nres, 1);
+	assert_str(o.run.verdict, "pass");
+	assert_str(o.run.stage, "compile");
+	assert_non_null(o.run.metrics);
+	assert_non_null(strstr(o.run.metrics, "\"kernels\":1,"));
+	assert_non_null(strstr(o.run.metrics, "\"smem_bytes\":1024,"
+	    "\"stack_bytes\":0,\"spill_stores\":0,\"spill_loads\":0}"));
+	assert_null(strstr(o.run.metrics, "\"registers\":0,"));
+	assert_int_equal(o.run.ndiags, 0);
+	outcome_release(&o);
+}
+
+static void
+test_nvcc_compile_errors_on_candidate_lines(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+	const struct diag *d;
+	char *code;
+
+	need_tool(&env_nvcc);
+	/* A missing semicolon at the end of line 4: nvcc names line 6. */
+	code = xstrdup(vadd);
+	strstr(code, "threadIdx.x;\n")[11] = ' ';
+	verify_here(f, NULL, NULL, code, &o);
+	free(code);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.stage, "compile");
+	assert_str(o.run.category, "compile");
+	assert_str(o.run.subcategory, "syntax-error");
+	d = diag_at(&o.run, 6, "expected a \";\"");
+	if (d == NULL)
+		dump(&o);
+	assert_non_null(d);
+	assert_str(d->severity, "error");
+	assert_str(d->file, "candidate.cu");
+	assert_str(o.run.evidence, "candidate.cu(6): error: expected a \";\"");
+	outcome_release(&o);
+
+	/* A CUDA API that does not exist: api, not compile. */
+	code = xasprintf("%.*s\tcudaDeviceSynchronise();\n}\n",
+	    (int)(strlen(vadd) - 2), vadd);
+	verify_here(f, "{\"arch\":\"sm_80\"}", NULL, code, &o);
+	free(code);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.category, "api");
+	assert_str(o.run.subcategory, "undefined-api");
+	assert_non_null(diag_at(&o.run, 15, "identifier"
+	    " \"cudaDeviceSynchronise\" is undefined"));
+	assert_str(o.plan.stages[0].argv[1], "-arch=sm_80");
+	outcome_release(&o);
+
+	/* Static shared memory over 48 KiB: ptxas refuses it, and the
+	 * launch check names the line. */
+	verify_here(f, NULL, NULL, "__global__ void k(float *p)\n{\n"
+	    "\t__shared__ float s[16385];\n\ts[threadIdx.x] = *p;\n"
+	    "\t__syncthreads();\n\tp[threadIdx.x] = s[threadIdx.x + 1];\n}\n",
+	    &o);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.category, "compile");
+	assert_str(o.run.subcategory, "shared-memory-limit");
+	assert_non_null(diag_at(&o.run, 0, "Entry function '_Z1kPf' uses too"
+	    " much shared data (0x10004 bytes, 0xc000 max)"));
+	assert_non_null(diag_at(&o.run, 3, "kernel k declares 65540 bytes of"
+	    " static __shared__ memory"));
+	outcome_release(&o);
+}
+
+/* The paper's case through the real compiler: it compiles, and the
+ * launch check fails it. */
+static void
+test_nvcc_rmsnorm_grid_y_fails(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_tool(&env_nvcc);
+	verify_here(f, NULL, NULL, rms_gridy, &o);
+	assert_int_equal(o.nres, 1);
+	assert_int_equal(o.run.exit_code, 0);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.stage, "limits");
+	assert_str(o.run.category, "functional");
+	assert_str(o.run.subcategory, "launch-limit");
+	assert_non_null(strstr(o.run.evidence, "\"grid.y = spatial_size;\""));
+	assert_non_null(o.run.metrics);
+	outcome_release(&o);
+}
+
+static const char vadd_harness[] =
+    "#include <vector>\n"
+    "#include \"assay_harness.h\"\n"
+    "void vadd(const float *a, const float *b, float *c, int n);\n"
+    "int main(void)\n"
+    "{\n"
+    "\tconst int n = 1000;\n"
+    "\tstd::vector<float> a(n, 1), b(n, 2), c(n), want(n, 3);\n"
+    "\tfloat *da, *db, *dc;\n"
+    "\tassay_require_gpu();\n"
+    "\tASSAY_CUDA(cudaMalloc(&da, n * 4));\n"
+    "\tASSAY_CUDA(cudaMalloc(&db, n * 4));\n"
+    "\tASSAY_CUDA(cudaMalloc(&dc, n * 4));\n"
+    "\tASSAY_CUDA(cudaMemcpy(da, a.data(), n * 4,"
+    " cudaMemcpyHostToDevice));\n"
+    "\tASSAY_CUDA(cudaMemcpy(db, b.data(), n * 4,"
+    " cudaMemcpyHostToDevice));\n"
+    "\tvadd(da, db, dc, n);\n"
+    "\tassay_check_launch(\"vadd\");\n"
+    "\tASSAY_CUDA(cudaMemcpy(c.data(), dc, n * 4,"
+    " cudaMemcpyDeviceToHost));\n"
+    "\tassay_expect_close(c.data(), want.data(), n, 0, 0);\n"
+    "\tassay_metric(\"avg_kernel_ms\", assay_time_ms([&] { vadd(da, db,"
+    " dc, n); }, 1, 5));\n"
+    "\tassay_pass();\n"
+    "}\n";
+
+/* The harness builds against the candidate and runs: skipped without a
+ * GPU (this machine has none), checked and timed with one. */
+static void
+test_nvcc_harness_runs(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_tool(&env_nvcc);
+	verify_here(f, "{\"harness\":\"harness.cu\"}", vadd_harness, vadd, &o);
+	if (o.nres != 3)
+		dump(&o);
+	assert_int_equal(o.nres, 3);
+	if (strstr(buf_str(&o.logs[2]), "no-gpu:") != NULL) {
+		assert_int_equal(o.run.exit_code, 77);
+		assert_str(o.run.verdict, "skipped");
+		assert_str(o.run.subcategory, "no-gpu");
+		assert_str(o.run.evidence, "skipped: no GPU");
+	} else {
+		assert_str(o.run.verdict, "pass");
+		assert_non_null(strstr(o.run.metrics, "\"avg_kernel_ms\":"));
+	}
+	/* The compile stage's metrics are there either way. */
+	assert_non_null(strstr(o.run.metrics, "\"smem_bytes\":1024"));
+	outcome_release(&o);
+
+	/* The candidate lacks the entry the harness calls. */
+	verify_here(f, "{\"harness\":\"harness.cu\"}", vadd_harness,
+	    "__global__ void vadd_kernel(float *c) { c[0] = 1; }\n", &o);
+	assert_int_equal(o.nres, 2);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.stage, "build");
+	assert_str(o.run.subcategory, "interface-mismatch");
+	assert_non_null(strstr(o.run.evidence, "undefined reference to"
+	    " `vadd(float const*, float const*, float*, int)'"));
+	outcome_release(&o);
+}
+
+#define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nvcc_launch_rmsnorm_grid_y),
+		cmocka_unit_test(test_nvcc_launch_rmsnorm_other_forms),
+		cmocka_unit_test(test_nvcc_launch_legal_configurations),
+		cmocka_unit_test(test_nvcc_launch_each_limit),
+		cmocka_unit_test(test_nvcc_launch_unknown_values_not_reported),
+		cmocka_unit_test(test_nvcc_launch_hostile_input),
+		cmocka_unit_test(test_nvcc_judge_ptxas_metrics),
+		cmocka_unit_test(test_nvcc_judge_harness_lines),
+		cmocka_unit_test(test_nvcc_judge_no_gpu_and_findings),
+		cmocka_unit_test(test_nvcc_judge_compile_messages),
+		cmocka_unit_test(test_nvcc_judge_build_errors),
+		FX_TEST(test_nvcc_prepare_plans_stages),
+		FX_TEST(test_nvcc_compile_pass_and_metrics),
+		FX_TEST(test_nvcc_compile_errors_on_candidate_lines),
+		FX_TEST(test_nvcc_rmsnorm_grid_y_fails),
+		FX_TEST(test_nvcc_harness_runs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
