@@ -1,26 +1,1198 @@
 /*
- * x86asm.c - the x86-asm env (design.md section 7).  Not yet written: every
- * run is env-error until it is.
+ * x86asm.c - the x86-64 assembly optimisation env (design.md section 7,
+ * toolchains.md section 4, docs/envs/x86-asm.md).
+ *
+ * The task gives a C prototype (env_params.signature), the reference in
+ * ref.c and maybe the assembly the model was asked to optimise
+ * (input.s); the candidate is a .s file defining the same symbol.
+ * prepare() parses the prototype (x86sig.c) and writes a harness built
+ * from it, then plans:
+ *   as --64 -g -o cand.o pre.s cand.s [note.s]              assemble
+ *   gcc -O2 -fwrapv -g -o run/bench cand.o harness.c abi.s   build
+ *   ./bench check SECRET                         (in run/)   run
+ *   sh -c 'valgrind --tool=callgrind --toggle-collect=assay_call_ref
+ *     ./bench cg-ref ...; valgrind ... assay_call_cand ./bench cg-cand'
+ *                                                (in run/)   count
+ * pre.s aligns the candidate's code to 64 bytes and, for Intel syntax,
+ * says ".intel_syntax noprefix" (a file of its own, so that candidate
+ * line numbers stay right); note.s marks the stack non-executable when
+ * the candidate lacks .note.GNU-stack.  The harness
+ * includes ref.c with the symbol renamed and static, so the candidate
+ * cannot call the reference, runs both on seeded random inputs with
+ * edge cases and guard zones, calls the candidate through abi.s (canaries
+ * in the callee-saved registers), then times both pinned, interleaved,
+ * best of 31.  callgrind counts the instructions of one call of each
+ * (the count stage is left out when valgrind is not installed).  Every
+ * harness line starts with the run's secret (plan->nonce); the judge
+ * believes only those.  A candidate equal to input.s up to whitespace and
+ * comments is found here in prepare() and judged performance/copied-input.
+ * Nothing runs here but the version queries; verify.c runs the stages.
  */
+#define _GNU_SOURCE
 #include "env.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "hash.h"
+#include "x86sig.h"
+
+#define CAND_FILE "cand.s"
+#define REF_FILE "ref.c"
+#define INPUT_FILE "input.s"
+#define NOISE 0.03		/* ratios within 3 % of 1 are noise */
+/* So are differences under a nanosecond a call: a few cycles of call
+ * overhead, which the placement of the code moves (identical
+ * two-instruction functions measured 1.4 and 2.2 ns). */
+#define NOISE_NS 1.0
+/* Before the candidate: its code starts on a 64-byte boundary, as the
+ * reference does (thunks.h); Intel syntax when the task says so. */
+#define PRE_ATT "\t.text\n\t.p2align 6\n"
+#define PRE_INTEL PRE_ATT ".intel_syntax noprefix\n"
+#define NOTE_GNU_STACK "\t.section .note.GNU-stack,\"\",@progbits\n"
+
+/* Names the env writes; a task file may not take them. */
+static const char *const reserved[] = { CAND_FILE, "cand.o", "harness.c",
+	"sig.h", "thunks.h", "abi.s", "pre.s", "note.s", "run", NULL };
+
+/* --- toolchain -------------------------------------------------------- */
+
+/* Is valgrind where the sandbox's PATH (/usr/bin:/bin) finds it? */
+static int
+have_valgrind(void)
+{
+	return access("/usr/bin/valgrind", X_OK) == 0 ||
+	    access("/bin/valgrind", X_OK) == 0;
+}
+
+/* "AMD EPYC": timing ratios belong to a CPU. */
+static void
+cpu_model(char *buf, size_t n)
+{
+	FILE *fp = fopen("/proc/cpuinfo", "r");
+	char line[256];
+
+	snprintf(buf, n, "unknown cpu");
+	if (fp == NULL)
+		return;
+	while (fgets(line, sizeof line, fp) != NULL) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) != 0 || colon == NULL)
+			continue;
+		colon += 1 + strspn(colon + 1, " \t");
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, n, "%s", colon);
+		break;
+	}
+	fclose(fp);
+}
+
+/* The SHA-256 of the harness's files as built in (share/envs/x86). */
+static void
+harness_hash(char *hex)
+{
+	static const char *const files[] = { "x86/harness.c", "x86/abi.s" };
+	struct hash_ctx *h = hash_new();
+
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		size_t len = 0;
+		const char *data = env_share(files[i], &len);
+
+		hash_update(h, files[i], strlen(files[i]) + 1);
+		if (data != NULL)
+			hash_update(h, data, len);
+	}
+	hash_final(h, hex);
+}
 
 static int
 x86asm_toolchain(char *buf, size_t n, struct err *err)
 {
-	(void)buf;
-	(void)n;
-	return err_set(err, "the x86-asm env is not built yet");
+	static const char *const gcc[] = { "gcc", "--version", NULL };
+	static const char *const as[] = { "as", "--version", NULL };
+	static const char *const vg[] = { "valgrind", "--version", NULL };
+	char g[128], a[128], v[64], cpu[96], hex[HASH_HEX_LEN + 1];
+
+#if !defined(__x86_64__)
+	/* The harness runs the candidate here, natively. */
+	return err_set(err, "x86-asm runs x86-64 code: this host is not"
+	    " x86-64");
+#endif
+	if (env_tool_version(gcc, g, sizeof g) < 0)
+		return err_set(err, "gcc is not installed (Debian package"
+		    " gcc)");
+	if (env_tool_version(as, a, sizeof a) < 0)
+		return err_set(err, "as is not installed (Debian package"
+		    " binutils)");
+	if (!have_valgrind() || env_tool_version(vg, v, sizeof v) < 0)
+		snprintf(v, sizeof v, "no valgrind");
+	cpu_model(cpu, sizeof cpu);
+	harness_hash(hex);
+	/* The CPU decides the timing ratio, the harness the verdicts: a new
+	 * one of either runs them again. */
+	snprintf(buf, n, "%s; %s; %s; %s; harness %.12s", g, a, v, cpu, hex);
+	return 0;
+}
+
+/* --- copied input ----------------------------------------------------- */
+
+/* Directives that say nothing about the code. */
+static int
+metadata(const char *line, size_t len)
+{
+	static const char *const words[] = { ".file", ".ident",
+	    ".intel_syntax", ".att_syntax", ".section .note.GNU-stack",
+	    ".section\t.note.GNU-stack" };
+
+	while (len > 0 && (*line == ' ' || *line == '\t')) {
+		line++;
+		len--;
+	}
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		size_t wl = strlen(words[i]);
+
+		if (len >= wl && memcmp(line, words[i], wl) == 0 &&
+		    (len == wl || line[wl] == ' ' || line[wl] == '\t' ||
+		    line[wl] == ','))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The code without comments (#, //, block comments, and ; in Intel
+ * syntax), whitespace or metadata directives, for comparing two
+ * assembly files.  Text in double quotes is kept as it is.
+ */
+static void
+asm_normalize(const char *s, size_t len, int intel, struct buf *out)
+{
+	const char *end = s + len;
+	struct buf line = BUF_INIT;
+	int in_block = 0;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *e = nl != NULL ? nl : end;
+		int quoted = 0;
+
+		buf_reset(&line);
+		for (const char *p = s; p < e; p++) {
+			if (in_block) {
+				if (p + 1 < e && p[0] == '*' && p[1] == '/') {
+					in_block = 0;
+					p++;
+				}
+				continue;
+			}
+			if (quoted) {
+				buf_addc(&line, *p);
+				if (*p == '\\' && p + 1 < e)
+					buf_addc(&line, *++p);
+				else if (*p == '"')
+					quoted = 0;
+				continue;
+			}
+			if (*p == '"') {
+				quoted = 1;
+				buf_addc(&line, *p);
+			} else if (p + 1 < e && p[0] == '/' && p[1] == '*') {
+				in_block = 1;
+				p++;
+			} else if (*p == '#' || (intel && *p == ';') ||
+			    (p + 1 < e && p[0] == '/' && p[1] == '/')) {
+				break;
+			} else {
+				buf_addc(&line, *p);
+			}
+		}
+		if (!metadata(buf_str(&line), line.len))
+			for (size_t i = 0; i < line.len; i++)
+				if (line.p[i] != ' ' && line.p[i] != '\t' &&
+				    line.p[i] != '\r' && line.p[i] != '\f' &&
+				    line.p[i] != '\v')
+					buf_addc(out, line.p[i]);
+		s = e + (nl != NULL);
+	}
+	buf_release(&line);
+}
+
+static int
+copied_input(const char *cand, size_t clen, const char *input, size_t ilen,
+    int intel)
+{
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	int same;
+
+	asm_normalize(cand, clen, intel, &a);
+	asm_normalize(input, ilen, intel, &b);
+	same = a.len == b.len && (a.len == 0 || memcmp(a.p, b.p, a.len) == 0);
+	buf_release(&a);
+	buf_release(&b);
+	return same;
+}
+
+/* Is the word w a whole token at p in line? */
+static int
+token_at(const char *line, const char *p, size_t wl)
+{
+	int before = p == line || !(p[-1] == '_' || (p[-1] >= 'a' &&
+	    p[-1] <= 'z') || (p[-1] >= '0' && p[-1] <= '9'));
+	char a = p[wl];
+
+	return before && !(a == '_' || (a >= 'a' && a <= 'z') ||
+	    (a >= '0' && a <= '9'));
+}
+
+/*
+ * The first candidate line that names register reg (any width: rbx,
+ * ebx, bx, bl) outside a comment: where an ABI violation most likely
+ * starts.  0 when none.
+ */
+static int
+register_line(const char *code, size_t len, const char *reg)
+{
+	char names[4][8];
+	size_t nn = 0;
+	const char *p = code, *end = code + len;
+	int lineno = 0;
+
+	if (reg[0] == 'r' && reg[1] >= '0' && reg[1] <= '9') {
+		snprintf(names[nn++], 8, "%s", reg);
+		snprintf(names[nn++], 8, "%sd", reg);
+		snprintf(names[nn++], 8, "%sw", reg);
+		snprintf(names[nn++], 8, "%sb", reg);
+	} else if (strcmp(reg, "rbx") == 0) {
+		snprintf(names[nn++], 8, "rbx");
+		snprintf(names[nn++], 8, "ebx");
+		snprintf(names[nn++], 8, "bx");
+		snprintf(names[nn++], 8, "bl");
+	} else if (strcmp(reg, "rbp") == 0) {
+		snprintf(names[nn++], 8, "rbp");
+		snprintf(names[nn++], 8, "ebp");
+		snprintf(names[nn++], 8, "bp");
+		snprintf(names[nn++], 8, "bpl");
+	} else {
+		return 0;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, l);
+
+		lineno++;
+		line[strcspn(line, "#;")] = '\0';
+		for (char *q = line; *q != '\0'; q++)
+			if (*q >= 'A' && *q <= 'Z')
+				*q = (char)(*q - 'A' + 'a');
+		for (size_t i = 0; i < nn; i++) {
+			size_t wl = strlen(names[i]);
+
+			for (const char *q = strstr(line, names[i]); q != NULL;
+			    q = strstr(q + 1, names[i]))
+				if (token_at(line, q, wl)) {
+					free(line);
+					return lineno;
+				}
+		}
+		free(line);
+		p += l + (nl != NULL);
+	}
+	return 0;
+}
+
+/* --- prepare ---------------------------------------------------------- */
+
+static const struct task_file *
+task_file(const struct task *t, const char *name)
+{
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (strcmp(t->files[i].name, name) == 0)
+			return &t->files[i];
+	return NULL;
+}
+
+static void
+make_nonce(char *out, size_t n)
+{
+	unsigned char raw[12];
+
+	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+		for (size_t i = 0; i < sizeof raw; i++)
+			raw[i] = (unsigned char)(rand() ^ getpid());
+	for (size_t i = 0; i < sizeof raw && 2 * i + 2 < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", raw[i]);
+	out[0] = 'X';
+}
+
+/* Can a value of type t be v? */
+static int
+fits(enum x86sig_type t, json_int_t v)
+{
+	size_t bits = x86sig_type_size(t) * 8;
+
+	if (bits >= 64)
+		return x86sig_type_signed(t) || v >= 0;
+	if (x86sig_type_signed(t))
+		return v >= -((json_int_t)1 << (bits - 1)) &&
+		    v < ((json_int_t)1 << (bits - 1));
+	return v >= 0 && v < ((json_int_t)1 << bits);
+}
+
+/* env_params.ranges: {"name": [lo, hi], ...} into sig. */
+static int
+read_ranges(const struct task *t, struct x86sig *sig, struct err *err)
+{
+	json_t *root, *ranges, *v;
+	const char *key;
+	int rc = 0;
+
+	if (t->env_params == NULL)
+		return 0;
+	root = json_loads(t->env_params, 0, NULL);
+	ranges = root != NULL ? json_object_get(root, "ranges") : NULL;
+	if (ranges != NULL && !json_is_object(ranges)) {
+		json_decref(root);
+		return err_set(err, "env_params.ranges must be an object of"
+		    " parameter -> [lo, hi]");
+	}
+	json_object_foreach(ranges, key, v) {
+		int k = x86sig_find(sig, key);
+		json_t *lo = json_array_get(v, 0), *hi = json_array_get(v, 1);
+		struct x86sig_param *p;
+
+		if (k < 0) {
+			rc = err_set(err, "env_params.ranges: '%s' is not a"
+			    " parameter", key);
+			break;
+		}
+		if (!json_is_array(v) || json_array_size(v) != 2 ||
+		    !json_is_integer(lo) || !json_is_integer(hi) ||
+		    json_integer_value(lo) > json_integer_value(hi)) {
+			rc = err_set(err, "env_params.ranges.%s must be [lo,"
+			    " hi], two integers, lo <= hi", key);
+			break;
+		}
+		p = &sig->params[k];
+		if (!x86sig_type_signed(p->type) &&
+		    json_integer_value(lo) < 0) {
+			rc = err_set(err, "env_params.ranges.%s: %s cannot be"
+			    " negative", key, x86sig_type_name(p->type));
+			break;
+		}
+		if (!fits(p->type, json_integer_value(lo)) ||
+		    !fits(p->type, json_integer_value(hi))) {
+			rc = err_set(err, "env_params.ranges.%s: [%lld, %lld]"
+			    " does not fit %s", key, json_integer_value(lo),
+			    json_integer_value(hi), x86sig_type_name(p->type));
+			break;
+		}
+		p->ranged = 1;
+		p->lo = (int64_t)json_integer_value(lo);
+		p->hi = (int64_t)json_integer_value(hi);
+	}
+	json_decref(root);
+	return rc;
+}
+
+/*
+ * The task's own faults, found before anything runs: the run is planned
+ * as one stage that prints the reason, and judge() makes it task-defect.
+ */
+static int
+defect(struct env_plan *plan, const char *msg)
+{
+	char *line = xasprintf("x86-asm: the task is defective: %s", msg);
+	const char *const argv[] = { "printf", "%s\\n", line, NULL };
+
+	buf_printf(&plan->precheck, "defect %s\n", msg);
+	env_plan_stage(plan, "check", argv);
+	free(line);
+	return 0;
+}
+
+/* A small non-negative integer param within [lo, hi], or def. */
+static int
+int_param(const struct task *t, const char *key, long def, long lo, long hi,
+    long *out, char *why, size_t wn)
+{
+	long v = env_param_int(t, key, def);
+
+	if (v < lo || v > hi) {
+		snprintf(why, wn, "env_params.%s must be %ld to %ld", key, lo,
+		    hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int
+write_share(struct env_plan *plan, const char *workdir, const char *name,
+    struct err *err)
+{
+	char *path = xasprintf("x86/%s", name);
+	size_t len;
+	const char *data = env_share(path, &len);
+	int rc;
+
+	free(path);
+	if (data == NULL)
+		return err_set(err, "x86-asm: share/envs/x86/%s is not built"
+		    " in", name);
+	rc = env_write_input(plan, workdir, name, data, len, err);
+	return rc;
+}
+
+/* What prepare() reads from a task. */
+struct setup {
+	struct x86sig	 sig;
+	int		 intel;		/* syntax: intel */
+	char		*opt;		/* ref_opt, NULL for 2 (new) */
+	long		 cases, max_n, time_n, seed;
+};
+
+/*
+ * Read and check the task's env_params and files into su.  0, or -1 with
+ * the task's defect in why.
+ */
+static int
+setup_read(const struct task *t, struct setup *su, char *why, size_t wn)
+{
+	char *symbol = env_param_str(t, "symbol");
+	char *signature = env_param_str(t, "signature");
+	char *syntax = env_param_str(t, "syntax");
+	char *length = env_param_str(t, "length");
+	struct err perr;
+	int rc = -1;
+
+	su->opt = env_param_str(t, "ref_opt");
+	if (symbol == NULL || signature == NULL) {
+		snprintf(why, wn, "env_params needs \"symbol\" and"
+		    " \"signature\"");
+		goto out;
+	}
+	if (syntax != NULL && strcmp(syntax, "att") != 0 &&
+	    strcmp(syntax, "intel") != 0) {
+		snprintf(why, wn, "env_params.syntax is \"%s\": att or intel",
+		    syntax);
+		goto out;
+	}
+	su->intel = syntax != NULL && strcmp(syntax, "intel") == 0;
+	if (su->opt != NULL && strcmp(su->opt, "0") != 0 &&
+	    strcmp(su->opt, "1") != 0 && strcmp(su->opt, "2") != 0 &&
+	    strcmp(su->opt, "3") != 0 && strcmp(su->opt, "s") != 0) {
+		snprintf(why, wn, "env_params.ref_opt is \"%s\": 0, 1, 2, 3 or"
+		    " s", su->opt);
+		goto out;
+	}
+	if (x86sig_parse(signature, length, &su->sig, &perr) < 0 ||
+	    read_ranges(t, &su->sig, &perr) < 0) {
+		snprintf(why, wn, "%s", perr.msg);
+		goto out;
+	}
+	if (strcmp(su->sig.name, symbol) != 0) {
+		snprintf(why, wn, "the signature declares %s, not the symbol"
+		    " %s", su->sig.name, symbol);
+		goto out;
+	}
+	if (task_file(t, REF_FILE) == NULL) {
+		snprintf(why, wn, "no %s: the reference is a task file of that"
+		    " name", REF_FILE);
+		goto out;
+	}
+	if (int_param(t, "cases", 2000, 1, 1000000, &su->cases, why, wn) < 0 ||
+	    int_param(t, "max_n", 1024, 0, 1L << 24, &su->max_n, why, wn) < 0 ||
+	    int_param(t, "time_n", 4096, 0, 1L << 24, &su->time_n, why,
+	    wn) < 0 || int_param(t, "seed", 1, 0, 0x7fffffffL, &su->seed, why,
+	    wn) < 0)
+		goto out;
+	for (size_t i = 0; i < t->nfiles; i++)
+		for (size_t k = 0; reserved[k] != NULL; k++)
+			if (strcmp(t->files[i].name, reserved[k]) == 0) {
+				snprintf(why, wn, "the task file name %s is"
+				    " reserved by the env", reserved[k]);
+				goto out;
+			}
+	rc = 0;
+out:
+	free(symbol);
+	free(signature);
+	free(syntax);
+	free(length);
+	return rc;
 }
 
 static int
 x86asm_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
-	(void)t;
-	(void)c;
-	(void)workdir;
-	(void)plan;
-	return err_set(err, "the x86-asm env is not built yet");
+	const struct task_file *input = task_file(t, INPUT_FILE);
+	struct setup su;
+	struct x86sig *sig = &su.sig;
+	struct buf gen = BUF_INIT;
+	char why[ERR_MSG_MAX];
+	int intel, rc = -1;
+
+	memset(&su, 0, sizeof su);
+	make_nonce(plan->nonce, sizeof plan->nonce);
+	plan->cand_file = xstrdup(CAND_FILE);
+	plan->timeout_s = (int)env_param_int(t, "timeout_s", 60);
+	if (t->env_params != NULL)
+		env_note_input(plan, "env_params", t->env_params,
+		    strlen(t->env_params));
+	if (setup_read(t, &su, why, sizeof why) < 0) {
+		rc = defect(plan, why);
+		goto out;
+	}
+	intel = su.intel;
+	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
+	    err) < 0)
+		goto out;
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+
+		if (f == input)
+			env_note_input(plan, f->name, f->data, f->len);
+		else if (env_write_input(plan, workdir, f->name, f->data,
+		    f->len, err) < 0)
+			goto out;
+	}
+	if (input != NULL && copied_input(c->code, c->code_len, input->data,
+	    input->len, intel))
+		buf_adds(&plan->precheck, "copied-input\n");
+	{
+		/* Where an ABI violation would most likely start. */
+		static const char *const regs[] = { "rbx", "rbp", "r12", "r13",
+		    "r14", "r15" };
+
+		for (size_t i = 0; i < sizeof regs / sizeof regs[0]; i++) {
+			int l = register_line(c->code, c->code_len, regs[i]);
+
+			if (l > 0)
+				buf_printf(&plan->precheck, "reg %s %d\n",
+				    regs[i], l);
+		}
+	}
+	if (write_share(plan, workdir, "harness.c", err) < 0 ||
+	    write_share(plan, workdir, "abi.s", err) < 0)
+		goto out;
+	x86sig_table(sig, su.cases, (unsigned long)su.seed, su.max_n,
+	    su.time_n, &gen);
+	if (env_write_input(plan, workdir, "sig.h", gen.p, gen.len, err) < 0)
+		goto out;
+	buf_reset(&gen);
+	x86sig_thunks(sig, REF_FILE, su.opt, &gen);
+	if (env_write_input(plan, workdir, "thunks.h", gen.p, gen.len,
+	    err) < 0)
+		goto out;
+	if (env_write_input(plan, workdir, "pre.s", intel ? PRE_INTEL :
+	    PRE_ATT, strlen(intel ? PRE_INTEL : PRE_ATT), err) < 0)
+		goto out;
+	if (memmem(c->code, c->code_len, ".note.GNU-stack", 15) == NULL &&
+	    env_write_input(plan, workdir, "note.s", NOTE_GNU_STACK,
+	    strlen(NOTE_GNU_STACK), err) < 0)
+		goto out;
+	if (env_mkdir(workdir, "run", err) < 0)
+		goto out;
+	{
+		const char *as[10];
+		size_t n = 0;
+		/* The candidate first: linked after the harness, identical
+		 * two-instruction functions timed 0.83 of the reference. */
+		static const char *const build[] = { "gcc", "-O2", "-fwrapv",
+		    "-g", "-o", "run/bench", "cand.o", "harness.c", "abi.s",
+		    NULL };
+		const char *const run[] = { "./bench", "check", plan->nonce,
+		    NULL };
+		/* One callgrind run each: one "Collected" line each. */
+		static const char script[] = "valgrind --tool=callgrind"
+		    " --callgrind-out-file=/dev/null"
+		    " --toggle-collect=assay_call_ref ./bench cg-ref \"$1\" &&"
+		    " valgrind --tool=callgrind --callgrind-out-file=/dev/null"
+		    " --toggle-collect=assay_call_cand ./bench cg-cand \"$1\"";
+		const char *const count[] = { "sh", "-c", script, "sh",
+		    plan->nonce, NULL };
+
+		as[n++] = "as";
+		as[n++] = "--64";
+		as[n++] = "-g";
+		as[n++] = "-o";
+		as[n++] = "cand.o";
+		as[n++] = "pre.s";
+		as[n++] = CAND_FILE;
+		if (memmem(c->code, c->code_len, ".note.GNU-stack", 15) ==
+		    NULL)
+			as[n++] = "note.s";
+		as[n] = NULL;
+		env_plan_stage(plan, "assemble", as);
+		env_plan_stage(plan, "build", build);
+		env_plan_stage_in(plan, "run", run, "run");
+		if (have_valgrind())
+			env_plan_stage_in(plan, "count", count, "run");
+		else
+			buf_adds(&plan->precheck, "no-valgrind\n");
+	}
+	rc = 0;
+out:
+	buf_release(&gen);
+	free(su.opt);
+	return rc;
+}
+
+/* --- judge ------------------------------------------------------------ */
+
+/* What the logs said. */
+struct scan {
+	/* assemble and build */
+	char	*first_error;		/* the line (new) */
+	char	*first_error_file;	/* its file's base name (new) */
+	char	*undefined;		/* the first undefined symbol (new) */
+	int	 undefined_line;	/* its candidate line, 0 none */
+	int	 multiple, relocation;
+	int	 ref_mismatch;		/* an error about assay_ref_SYMBOL */
+	/* run */
+	int	 have_equiv, equiv_pass, have_abi, abi_pass, have_timing;
+	long	 cases, mismatches;
+	char	*first_mismatch;	/* MISMATCH/CRASH/HANG line (new) */
+	int	 crash, hang;
+	char	*abi_line;		/* the first ABI line (new) */
+	char	*abi_regs;		/* "rbx r12" from the summary (new) */
+	char	*reference;		/* the REFERENCE line (new) */
+	double	 ref_ns, cand_ns, time_ratio;
+	/* count */
+	long	 ir_ref, ir_cand;
+};
+
+static void
+scan_release(struct scan *s)
+{
+	free(s->first_error);
+	free(s->first_error_file);
+	free(s->undefined);
+	free(s->first_mismatch);
+	free(s->abi_line);
+	free(s->abi_regs);
+	free(s->reference);
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
+/*
+ * "FILE:LINE: SEV: MSG" (as), "FILE:LINE:COL: SEV: MSG" (gcc),
+ * "FILE:LINE: MSG" (ld with -g).  Fills the parts; 1 when it is such
+ * a line.  file is the base name.
+ */
+static int
+parse_located(const char *line, char *file, size_t fn, int *lineno,
+    int *col, char *sev, size_t sn, const char **msg)
+{
+	const char *p = line, *colon;
+	size_t flen;
+	int num = 0, digits = 0;
+
+	colon = strchr(p, ':');
+	if (colon == NULL || colon == p)
+		return 0;
+	flen = (size_t)(colon - p);
+	if (memchr(p, ' ', flen) != NULL)
+		return 0;
+	p = colon + 1;
+	while (*p >= '0' && *p <= '9') {
+		num = num * 10 + (*p - '0');
+		p++;
+		digits++;
+	}
+	if (digits == 0 || *p != ':')
+		return 0;
+	*lineno = num;
+	*col = 0;
+	p++;
+	if (*p >= '0' && *p <= '9') {
+		int c = 0;
+
+		while (*p >= '0' && *p <= '9')
+			c = c * 10 + (*p++ - '0');
+		if (*p != ':')
+			return 0;
+		*col = c;
+		p++;
+	}
+	{
+		char *tmp = xstrndup(line, flen);
+
+		snprintf(file, fn, "%s", base_name(tmp));
+		free(tmp);
+	}
+	while (*p == ' ')
+		p++;
+	snprintf(sev, sn, "error");
+	if (strncmp(p, "Error:", 6) == 0 || strncmp(p, "error:", 6) == 0)
+		p += 6;
+	else if (strncmp(p, "Fatal error:", 12) == 0 ||
+	    strncmp(p, "fatal error:", 12) == 0)
+		p += 12;
+	else if (strncmp(p, "Warning:", 8) == 0 ||
+	    strncmp(p, "warning:", 8) == 0) {
+		snprintf(sev, sn, "warning");
+		p += 8;
+	} else if (strncmp(p, "note:", 5) == 0) {
+		snprintf(sev, sn, "note");
+		p += 5;
+	}
+	while (*p == ' ')
+		p++;
+	*msg = p;
+	return 1;
+}
+
+/* `NAME' or 'NAME' after needle in line, new string or NULL. */
+static char *
+quoted_after(const char *line, const char *needle)
+{
+	const char *p = strstr(line, needle), *q;
+
+	if (p == NULL)
+		return NULL;
+	p += strlen(needle);
+	if (*p != '`' && *p != '\'')
+		return NULL;
+	p++;
+	q = strchr(p, '\'');
+	return q != NULL ? xstrndup(p, (size_t)(q - p)) : NULL;
+}
+
+static void
+scan_tool_log(const struct env_plan *plan, const char *log, size_t len,
+    struct scan *s, struct run *r)
+{
+	const char *p = log, *end = log + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, l), file[128], sev[16];
+		const char *msg;
+		int lineno, col;
+
+		p += l + (nl != NULL);
+		if (line[0] == '$' || strstr(line, "Assembler messages:") !=
+		    NULL || strstr(line, ": In function") != NULL ||
+		    strncmp(line, "collect2:", 9) == 0 ||
+		    strncmp(line, "In file included", 16) == 0 ||
+		    strncmp(line, "                 from", 21) == 0) {
+			free(line);
+			continue;
+		}
+		if (strstr(line, "undefined reference to") != NULL ||
+		    strstr(line, "multiple definition of") != NULL ||
+		    strstr(line, "recompile with -fPIE") != NULL ||
+		    strstr(line, "can not be used when making") != NULL) {
+			char *norm;
+			int cl = 0;
+
+			/* "/work/cand.s:4: undefined reference to `f'" (as -g
+			 * gives ld the line) or "/usr/bin/ld: cand.o: ...". */
+			if (parse_located(line, file, sizeof file, &lineno,
+			    &col, sev, sizeof sev, &msg)) {
+				cl = strcmp(file, plan->cand_file) == 0 ?
+				    lineno : 0;
+				norm = xasprintf("%s:%d: %s", file, lineno,
+				    msg);
+				run_add_diag(r, file, lineno, 0, "error", msg,
+				    cl);
+			} else {
+				norm = xstrdup(strncmp(line, "/usr/bin/ld: ",
+				    13) == 0 ? line + 13 : line);
+				run_add_diag(r, "", 0, 0, "error", norm, 0);
+			}
+			if (strstr(line, "undefined reference to") != NULL &&
+			    s->undefined == NULL) {
+				s->undefined = quoted_after(line,
+				    "undefined reference to ");
+				s->undefined_line = cl;
+			}
+			s->multiple += strstr(line, "multiple definition") !=
+			    NULL;
+			s->relocation += strstr(line, "relocation") != NULL;
+			if (s->first_error == NULL) {
+				s->first_error = norm;
+				s->first_error_file = xstrdup(cl > 0 ?
+				    plan->cand_file : "ld");
+			} else {
+				free(norm);
+			}
+		} else if (parse_located(line, file, sizeof file, &lineno,
+		    &col, sev, sizeof sev, &msg)) {
+			int in_cand = strcmp(file, plan->cand_file) == 0;
+
+			run_add_diag(r, file, lineno, col, sev, msg, in_cand ?
+			    lineno : 0);
+			if (strcmp(sev, "error") == 0) {
+				s->ref_mismatch |= strstr(msg, "assay_ref_") !=
+				    NULL;
+				if (s->first_error == NULL) {
+					s->first_error = xstrdup(line);
+					s->first_error_file = xstrdup(file);
+				}
+			}
+		} else if (strncmp(line, "/usr/bin/ld: ", 13) == 0 &&
+		    strstr(line, ": in function") == NULL &&
+		    strstr(line, "warning:") == NULL) {
+			/* Another link error ("cannot find", ...). */
+			if (s->first_error == NULL) {
+				s->first_error = xstrdup(line);
+				s->first_error_file = xstrdup("ld");
+			}
+		}
+		free(line);
+	}
+}
+
+/* A line of the harness: the secret, a space, the rest; else NULL. */
+static const char *
+harness_line(const struct env_plan *plan, const char *line)
+{
+	size_t n = strlen(plan->nonce);
+
+	if (n == 0 || strncmp(line, plan->nonce, n) != 0 || line[n] != ' ')
+		return NULL;
+	return line + n + 1;
+}
+
+static void
+scan_run_log(const struct env_plan *plan, const char *log, size_t len,
+    struct scan *s)
+{
+	const char *p = log, *end = log + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, l);
+		const char *h = harness_line(plan, line);
+		char word[16];
+
+		p += l + (nl != NULL);
+		if (h == NULL) {
+			free(line);
+			continue;
+		}
+		if ((strncmp(h, "MISMATCH ", 9) == 0 ||
+		    strncmp(h, "CRASH ", 6) == 0 ||
+		    strncmp(h, "HANG ", 5) == 0) && s->first_mismatch == NULL)
+			s->first_mismatch = xstrdup(h);
+		s->crash += strncmp(h, "CRASH ", 6) == 0;
+		s->hang += strncmp(h, "HANG ", 5) == 0;
+		if (strncmp(h, "ABI ", 4) == 0 && s->abi_line == NULL)
+			s->abi_line = xstrdup(h);
+		if (strncmp(h, "REFERENCE ", 10) == 0 && s->reference == NULL)
+			s->reference = xstrdup(h);
+		if (sscanf(h, "equivalence: %15s (%ld mismatches / %ld cases",
+		    word, &s->mismatches, &s->cases) == 3) {
+			s->have_equiv = 1;
+			s->equiv_pass = strcmp(word, "PASS") == 0;
+		}
+		if (strncmp(h, "abi: PASS", 9) == 0) {
+			s->have_abi = 1;
+			s->abi_pass = 1;
+		} else if (strncmp(h, "abi: FAIL (", 11) == 0) {
+			s->have_abi = 1;
+			free(s->abi_regs);
+			s->abi_regs = xstrndup(h + 11, strcspn(h + 11, ")"));
+		}
+		if (sscanf(h, "timing: ref %lf ns/call, asm %lf ns/call, ratio"
+		    " %lf", &s->ref_ns, &s->cand_ns, &s->time_ratio) == 3) {
+			s->have_timing = 1;
+		}
+		free(line);
+	}
+}
+
+/*
+ * callgrind's "==PID== Collected : N" after the harness's "cg ref done"
+ * (then "cg cand done"): lines before the marker may be the candidate's.
+ */
+static void
+scan_count_log(const struct env_plan *plan, const char *log, size_t len,
+    struct scan *s)
+{
+	const char *p = log, *end = log + len;
+	int which = 0;		/* 1 after the ref marker, 2 after cand's */
+
+	s->ir_ref = s->ir_cand = -1;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, l);
+		const char *h = harness_line(plan, line), *c;
+		long v;
+
+		p += l + (nl != NULL);
+		if (h != NULL && strcmp(h, "cg ref done") == 0)
+			which = 1;
+		else if (h != NULL && strcmp(h, "cg cand done") == 0)
+			which = 2;
+		else if (which != 0 && strncmp(line, "==", 2) == 0 &&
+		    (c = strstr(line, "== Collected : ")) != NULL &&
+		    sscanf(c + 15, "%ld", &v) == 1) {
+			if (which == 1 && s->ir_ref < 0)
+				s->ir_ref = v;
+			else if (which == 2 && s->ir_cand < 0)
+				s->ir_cand = v;
+			which = 0;
+		}
+		free(line);
+	}
+}
+
+/* A subcategory for an assembler error. */
+static const char *
+asm_subcategory(const char *msg)
+{
+	static const struct { const char *needle, *sub; } rules[] = {
+		{ "no such instruction", "unknown-instruction" },
+		{ "operand", "operand-mismatch" },
+		{ "invalid instruction suffix", "operand-mismatch" },
+		{ "ambiguous", "operand-mismatch" },
+		{ "already defined", "duplicate-symbol" },
+		{ "unknown pseudo-op", "unknown-directive" },
+		{ "bad register", "bad-register" },
+		{ "bad memory operand", "bad-operand" },
+		{ "junk", "syntax-error" },
+		{ "bad expression", "syntax-error" },
+		{ "invalid character", "syntax-error" },
+		{ "unbalanced", "syntax-error" },
+		{ "missing", "syntax-error" },
+	};
+
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+		if (strstr(msg, rules[i].needle) != NULL)
+			return rules[i].sub;
+	return "assembler-error";
+}
+
+static void
+verdict(struct run *r, const char *v, const char *stage, const char *cat,
+    const char *sub, const char *evidence)
+{
+	env_set(&r->verdict, v);
+	if (stage != NULL)
+		env_set(&r->stage, stage);
+	free(r->category);
+	r->category = cat != NULL ? xstrdup(cat) : NULL;
+	free(r->subcategory);
+	r->subcategory = sub != NULL ? xstrdup(sub) : NULL;
+	free(r->evidence);
+	r->evidence = evidence != NULL ? xstrdup(evidence) : NULL;
+}
+
+/* Is the timing's difference noise: within 3 %, or a ns a call? */
+static int
+time_noise(const struct scan *s)
+{
+	double d = s->cand_ns - s->ref_ns;
+
+	return (s->time_ratio > 1 - NOISE && s->time_ratio < 1 + NOISE) ||
+	    (d < NOISE_NS && d > -NOISE_NS);
+}
+
+/* Metrics of the run and count stages. */
+static void
+set_metrics(const struct scan *s, struct run *r)
+{
+	struct buf m = BUF_INIT;
+
+	if (!s->have_equiv)
+		return;
+	buf_printf(&m, "{\"cases\":%ld,\"mismatches\":%ld", s->cases,
+	    s->mismatches);
+	if (s->ir_ref > 0 && s->ir_cand > 0) {
+		double ir = (double)s->ir_ref / (double)s->ir_cand;
+
+		buf_printf(&m, ",\"ir_ref\":%ld,\"ir_cand\":%ld,\"ir_ratio\":"
+		    "%.3f,\"ir_noise\":%s", s->ir_ref, s->ir_cand, ir,
+		    ir > 1 - NOISE && ir < 1 + NOISE ? "true" : "false");
+	}
+	if (s->have_timing)
+		buf_printf(&m, ",\"time_ratio\":%.3f,\"ref_ns\":%.1f,"
+		    "\"cand_ns\":%.1f,\"time_noise\":%s", s->time_ratio,
+		    s->ref_ns, s->cand_ns, time_noise(s) ? "true" : "false");
+	buf_adds(&m, "}");
+	free(r->metrics);
+	r->metrics = buf_detach(&m, NULL);
+}
+
+/* "1.27x fewer instructions (28679 -> 22538)" and the timing, for
+ * evidence.  New string. */
+static char *
+speed_words(const struct scan *s, int valgrind)
+{
+	struct buf b = BUF_INIT;
+	double t = s->time_ratio;
+
+	if (s->ir_ref > 0 && s->ir_cand > 0) {
+		double ir = (double)s->ir_ref / (double)s->ir_cand;
+
+		if (ir > 1 - NOISE && ir < 1 + NOISE)
+			buf_printf(&b, "callgrind: the same instruction count"
+			    " within 3 %% noise (%ld -> %ld)", s->ir_ref,
+			    s->ir_cand);
+		else
+			buf_printf(&b, "callgrind: %.3fx %s instructions (%ld"
+			    " -> %ld)", ir >= 1 ? ir : 1 / ir, ir >= 1 ?
+			    "fewer" : "more", s->ir_ref, s->ir_cand);
+	} else {
+		buf_printf(&b, "callgrind: %s", valgrind ? "no count" :
+		    "not run (valgrind is not installed)");
+	}
+	if (t > 1 - NOISE && t < 1 + NOISE)
+		buf_printf(&b, "; time: as fast, ratio %.3f is within the 3 %%"
+		    " noise", t);
+	else if (time_noise(s))
+		buf_printf(&b, "; time: as fast, %.1f vs %.1f ns per call"
+		    " differ by less than the %.1f ns noise (ratio %.3f)",
+		    s->cand_ns, s->ref_ns, NOISE_NS, t);
+	else
+		buf_printf(&b, "; time: %.3fx %s (%.1f vs %.1f ns per call)",
+		    t >= 1 ? t : 1 / t, t >= 1 ? "faster" : "slower",
+		    s->cand_ns, s->ref_ns);
+	return buf_detach(&b, NULL);
+}
+
+static void
+judge_build(const struct task *t, const struct env_plan *plan,
+    struct scan *s, struct run *r)
+{
+	char *sym = env_param_str(t, "symbol"), *ev;
+	const char *f = s->first_error_file;
+
+	if (s->ref_mismatch) {
+		/* The reference and the signature disagree. */
+		ev = xasprintf("ref.c does not match env_params.signature: %s",
+		    s->first_error);
+		verdict(r, "task-defect", "build", NULL, "signature-mismatch",
+		    ev);
+		free(ev);
+	} else if (f != NULL && strcmp(f, "ld") != 0 &&
+	    strcmp(f, plan->cand_file) != 0 && strcmp(f, "harness.c") != 0 &&
+	    strcmp(f, "sig.h") != 0 && strcmp(f, "thunks.h") != 0 &&
+	    strcmp(f, "abi.s") != 0) {
+		/* ref.c, or a header of the task's. */
+		ev = xasprintf("the reference does not build: %s",
+		    s->first_error);
+		verdict(r, "task-defect", "build", NULL, "reference-build", ev);
+		free(ev);
+	} else if (s->undefined != NULL && sym != NULL &&
+	    strcmp(s->undefined, sym) == 0) {
+		ev = xasprintf("the candidate defines no global symbol %s"
+		    " (undefined reference to `%s'): add \".globl %s\" and its"
+		    " label", sym, sym, sym);
+		verdict(r, "fail", "build", "compile", "missing-symbol", ev);
+		free(ev);
+	} else if (s->undefined != NULL) {
+		verdict(r, "fail", "build", "compile", "undefined-symbol",
+		    s->first_error);
+		r->evidence_line = s->undefined_line;
+	} else if (s->multiple > 0) {
+		verdict(r, "fail", "build", "compile", "duplicate-symbol",
+		    s->first_error);
+	} else if (s->relocation > 0) {
+		verdict(r, "fail", "build", "compile", "relocation",
+		    s->first_error);
+	} else if (f != NULL && strcmp(f, "ld") != 0) {
+		/* The generated harness or abi.s: assay's own fault. */
+		verdict(r, "env-error", "build", NULL, "harness-build",
+		    s->first_error);
+	} else {
+		verdict(r, "fail", "build", "compile", "link-error",
+		    s->first_error != NULL ? s->first_error :
+		    "the link failed without a message");
+	}
+	free(sym);
+}
+
+/* The precheck's "reg rbx 12": where the candidate first names reg. */
+static int
+precheck_line(const struct env_plan *plan, const char *reg)
+{
+	char pat[16];
+	const char *p;
+
+	snprintf(pat, sizeof pat, "reg %s ", reg);
+	p = strstr(buf_str(&plan->precheck), pat);
+	return p != NULL ? atoi(p + strlen(pat)) : 0;
+}
+
+static void
+judge_run(const struct env_plan *plan, const struct env_stage_result *run,
+    struct scan *s, struct run *r)
+{
+	char *ev;
+
+	if (s->reference != NULL) {
+		ev = xasprintf("the reference failed on its own input: %s",
+		    s->reference);
+		verdict(r, "task-defect", "run", NULL, "reference-crash", ev);
+		free(ev);
+		return;
+	}
+	if (s->have_equiv && !s->equiv_pass) {
+		const char *sub = s->hang > 0 ? "hang" : s->crash > 0 ?
+		    "crash" : "mismatch";
+
+		ev = xasprintf("%s; equivalence: FAIL (%ld mismatches / %ld"
+		    " cases)%s", s->first_mismatch != NULL ?
+		    s->first_mismatch : "mismatches", s->mismatches, s->cases,
+		    s->have_abi && !s->abi_pass ? "; the ABI check failed"
+		    " too" : "");
+		verdict(r, "fail", "run", "functional", sub, ev);
+		free(ev);
+		return;
+	}
+	if (s->have_abi && !s->abi_pass) {
+		char reg[8] = "";
+
+		if (s->abi_regs != NULL)
+			snprintf(reg, sizeof reg, "%.*s",
+			    (int)strcspn(s->abi_regs, " "), s->abi_regs);
+		verdict(r, "fail", "run", "functional", "abi-violation",
+		    s->abi_line != NULL ? s->abi_line : "abi: FAIL");
+		r->evidence_line = precheck_line(plan, reg);
+		return;
+	}
+	if (s->crash > 0 && s->first_mismatch != NULL) {
+		/* While timing, after the cases passed. */
+		verdict(r, "fail", "run", "functional", "crash",
+		    s->first_mismatch);
+		return;
+	}
+	if (!s->have_equiv || !s->have_abi || !s->have_timing ||
+	    run->exit_code != 0) {
+		ev = run->exit_code > 128 ? xasprintf("the harness died of"
+		    " signal %d before its result", run->exit_code - 128) :
+		    xasprintf("no result from the harness (exit status %d):"
+		    " the candidate ended the process or broke the harness",
+		    run->exit_code);
+		verdict(r, "fail", "run", "functional", run->exit_code > 128 ?
+		    "crash" : "no-result-line", ev);
+		free(ev);
+		return;
+	}
+	verdict(r, "pass", "run", NULL, NULL, NULL);
 }
 
 static void
@@ -28,12 +1200,118 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
     struct run *r)
 {
-	(void)t;
-	(void)plan;
-	(void)res;
-	(void)nres;
-	(void)stop;
-	env_set(&r->verdict, "env-error");
+	struct scan s;
+	const struct env_stage_result *last = nres > 0 ? &res[nres - 1] : NULL;
+	const char *pre = buf_str(&plan->precheck);
+	int copied = strstr(pre, "copied-input\n") != NULL;
+	int valgrind = strstr(pre, "no-valgrind\n") == NULL;
+	int counted = 0, slow;
+	char *ev;
+
+	memset(&s, 0, sizeof s);
+	s.ir_ref = s.ir_cand = -1;
+	if (strncmp(pre, "defect ", 7) == 0) {
+		char *msg = xstrndup(pre + 7, strcspn(pre + 7, "\n"));
+
+		verdict(r, "task-defect", "check", NULL, "bad-task", msg);
+		free(msg);
+		return;
+	}
+	if (last == NULL) {
+		env_set(&r->verdict, "env-error");
+		return;
+	}
+	for (size_t i = 0; i < nres && i < 2; i++)
+		scan_tool_log(plan, res[i].log, res[i].log_len, &s, r);
+	if (nres >= 3)
+		scan_run_log(plan, res[2].log, res[2].log_len, &s);
+	if (nres >= 4) {
+		scan_count_log(plan, res[3].log, res[3].log_len, &s);
+		counted = s.ir_ref > 0 && s.ir_cand > 0;
+	}
+	set_metrics(&s, r);
+	env_set(&r->stage, plan->stages[nres - 1].name);
+	/* A run that passed its checks and timing keeps its verdict when
+	 * only callgrind ran out of time or failed. */
+	if (nres == 4 && res[2].exit_code == 0 && s.have_timing &&
+	    (stop == ENV_STOP_TIMEOUT || stop == ENV_STOP_NONE))
+		goto speed;
+	/* Out of time once the check passed: too slow.  A flood of output
+	 * is never a matter of speed. */
+	slow = s.equiv_pass && stop != ENV_STOP_OUTPUT;
+	if (env_judge_limits(stop, last->exit_code, nres <= 2 ? "compile" :
+	    slow ? "performance" : "functional", nres <= 2 ? "the build" :
+	    slow ? "timing" : "the run", r))
+		goto out;
+	if (stop == ENV_STOP_DISK || last->exit_code == 128 + 25) {
+		verdict(r, "fail", NULL, nres <= 2 ? "compile" : "functional",
+		    "resource-limit", "the work directory or a file passed its"
+		    " size limit");
+		goto out;
+	}
+	if (res[0].exit_code == 127 || (nres >= 2 && res[1].exit_code == 127)) {
+		verdict(r, "env-error", NULL, NULL, "toolchain-missing",
+		    "as or gcc could not be started");
+		goto out;
+	}
+	if (res[0].exit_code != 0) {
+		const char *msg = NULL;
+
+		for (size_t i = 0; i < r->ndiags && msg == NULL; i++)
+			if (strcmp(r->diags[i].severity, "error") == 0)
+				msg = r->diags[i].message;
+		verdict(r, "fail", "assemble", "compile", msg != NULL ?
+		    asm_subcategory(msg) : "assembler-error",
+		    s.first_error != NULL ? s.first_error :
+		    "the assembler failed without a message");
+		goto out;
+	}
+	if (res[1].exit_code != 0) {
+		judge_build(t, plan, &s, r);
+		goto out;
+	}
+	judge_run(plan, &res[2], &s, r);
+	goto check;
+speed:
+	judge_run(plan, &res[2], &s, r);
+	if (nres == 4 && !counted)
+		run_add_diag(r, "", 0, 0, "note", stop == ENV_STOP_TIMEOUT ?
+		    "callgrind ran out of time: the timing ratio alone"
+		    " decides" : "callgrind gave no count (an instruction"
+		    " valgrind does not know?): the timing ratio alone"
+		    " decides", 0);
+check:
+	if (strcmp(r->verdict, "pass") != 0)
+		goto out;
+	if (!valgrind)
+		run_add_diag(r, "", 0, 0, "note", "callgrind not run: valgrind"
+		    " is not installed; the timing ratio alone decides", 0);
+	if (counted)
+		env_set(&r->stage, "count");
+	ev = speed_words(&s, valgrind);
+	if (copied) {
+		char *why = xasprintf("the candidate is input.s unchanged,"
+		    " modulo whitespace and comments (%s)", ev);
+
+		verdict(r, "fail", NULL, "performance", "copied-input", why);
+		free(why);
+	} else if (s.time_ratio <= 1 - NOISE && !time_noise(&s)) {
+		char *why = xasprintf("correct but slower than the reference:"
+		    " %s", ev);
+
+		verdict(r, "fail", NULL, "performance",
+		    "slower-than-reference", why);
+		free(why);
+	} else {
+		char *why = xasprintf("equivalent on %ld cases, ABI kept; %s",
+		    s.cases, ev);
+
+		env_set(&r->evidence, why);
+		free(why);
+	}
+	free(ev);
+out:
+	scan_release(&s);
 }
 
 const struct env_ops env_x86asm = {
@@ -41,6 +1319,8 @@ const struct env_ops env_x86asm = {
 	.domain = "compiler",
 	.lang = "asm",
 	.packages = "gcc binutils valgrind",
+	.missing_hint = "x86-64 hosts only; valgrind is optional (without it"
+	    " the timing ratio alone decides)",
 	.toolchain = x86asm_toolchain,
 	.prepare = x86asm_prepare,
 	.judge = x86asm_judge,

@@ -1,0 +1,994 @@
+/*
+ * harness.c - assay's x86-asm harness (docs/envs/x86-asm.md).
+ *
+ * Built by the env's build stage with the task's reference and the
+ * candidate's object:
+ *   gcc -O2 -fwrapv -g -o run/bench cand.o harness.c abi.s
+ * sig.h (the parameter table and settings) and thunks.h (the reference,
+ * included from ref.c under the name assay_ref_SYMBOL and made static,
+ * and the calls through an array of arguments) are written by the env
+ * from the task's signature.
+ *
+ *   ./bench check SECRET    equivalence on seeded random inputs, callee-
+ *                           saved registers, then the timing ratio
+ *   ./bench cg-ref SECRET   one call of the reference on the timing input,
+ *   ./bench cg-cand SECRET  or of the candidate, for callgrind
+ *
+ * Every line it prints starts with SECRET, which the env removes from the
+ * stored log, so that a candidate that prints lines of its own cannot
+ * pass.  Exit status: 0 the candidate is equivalent and keeps the ABI, 1
+ * it is not, 2 bad usage, 3 the reference itself crashed or hung.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+enum assay_type { ASSAY_T_VOID, ASSAY_T_I8, ASSAY_T_I16, ASSAY_T_I32,
+	ASSAY_T_I64, ASSAY_T_U8, ASSAY_T_U16, ASSAY_T_U32, ASSAY_T_U64,
+	ASSAY_T_SIZE };
+
+struct assay_param {
+	const char	*name;
+	enum assay_type	 type;
+	int		 pointer;	/* an array of type, length ASSAY_LEN */
+	int		 is_const;	/* read only */
+	int		 ranged;	/* values (elements) in [lo, hi] */
+	int64_t		 lo, hi;	/* bit patterns for unsigned types */
+};
+
+#include "sig.h"
+
+#define ASSAY_GUARD	64	/* bytes of pattern before and after a buffer */
+#define ASSAY_SLACK	64	/* room to misalign a buffer's start */
+#define ASSAY_SHOWN	10	/* mismatch lines printed, at most */
+#define ASSAY_CALL_S	2	/* a call that takes longer hangs */
+#define ASSAY_NOISE	0.03	/* timing differences below are noise */
+#define ASSAY_ROUNDS	31	/* interleaved timing rounds */
+#define ASSAY_BATCH_NS	1000000	/* a timed batch lasts at least this */
+
+/* abi.s: canaries around a call of fn; reps calls of fn. */
+uint64_t assay_abi_call(const void *fn, const uint64_t *args, uint64_t *bad);
+void	 assay_time_calls(const void *fn, const uint64_t *args, long reps);
+
+static uint64_t assay_call_ref(const uint64_t *v)
+    __attribute__((noipa, aligned(64)));
+static uint64_t assay_call_cand(const uint64_t *v)
+    __attribute__((noipa, aligned(64)));
+static const void *assay_cand_addr(void);
+static const void *assay_ref_addr(void);
+
+static char	 assay_secret[64];
+static uint64_t	 assay_rng;
+static const int assay_len = ASSAY_LEN;	/* -1: no length parameter */
+
+/* Where a signal found us: which function ran, in which case. */
+static volatile sig_atomic_t assay_in;	/* 0 harness, 1 ref, 2 candidate */
+static volatile sig_atomic_t assay_sig;
+static sigjmp_buf assay_jmp;
+
+struct assay_buf {
+	unsigned char	*base;		/* mapping: guard, data, guard */
+	unsigned char	*data;		/* the array the function sees */
+	size_t		 cap;		/* bytes of the mapping */
+};
+
+/* One parameter's storage for both functions, and the clean input. */
+struct assay_arg {
+	struct assay_buf ref, cand;
+	unsigned char	*input;		/* what both get before the call */
+};
+
+static void
+assay_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+assay_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s ", assay_secret);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* splitmix64: small, seeded, the same sequence on every machine. */
+static uint64_t
+assay_next(void)
+{
+	uint64_t z = (assay_rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static size_t
+assay_size(enum assay_type t)
+{
+	static const size_t sz[] = { 0, 1, 2, 4, 8, 1, 2, 4, 8, 8 };
+
+	return sz[t];
+}
+
+static int
+assay_signed(enum assay_type t)
+{
+	return t >= ASSAY_T_I8 && t <= ASSAY_T_I64;
+}
+
+/* A value cut to type t, sign- or zero-extended back to 64 bits. */
+static uint64_t
+assay_norm(enum assay_type t, uint64_t v)
+{
+	size_t bits = assay_size(t) * 8;
+
+	if (bits == 0 || bits == 64)
+		return v;
+	v &= (UINT64_C(1) << bits) - 1;
+	if (assay_signed(t) && (v >> (bits - 1)) != 0)
+		v |= ~((UINT64_C(1) << bits) - 1);
+	return v;
+}
+
+static uint64_t
+assay_min(enum assay_type t)
+{
+	size_t bits = assay_size(t) * 8;
+
+	return assay_signed(t) ? assay_norm(t, UINT64_C(1) << (bits - 1)) : 0;
+}
+
+static uint64_t
+assay_max(enum assay_type t)
+{
+	size_t bits = assay_size(t) * 8;
+
+	if (assay_signed(t))
+		return (UINT64_C(1) << (bits - 1)) - 1;
+	return bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
+static void
+assay_print(char *buf, size_t n, enum assay_type t, uint64_t v)
+{
+	if (assay_signed(t))
+		snprintf(buf, n, "%" PRId64, (int64_t)assay_norm(t, v));
+	else
+		snprintf(buf, n, "%" PRIu64, assay_norm(t, v));
+}
+
+/* Value modes: how a case fills its arrays and picks its scalars. */
+enum assay_mode { M_RANDOM, M_MAX, M_MIN, M_EXTREMES, M_SMALL, M_NMODES };
+
+static const char *const assay_modes[] = { "random", "all max", "all min",
+	"min/max alternating", "small" };
+
+/* Is v (normalised to t) within [lo, hi] in t's order? */
+static int
+assay_within(enum assay_type t, uint64_t v, uint64_t lo, uint64_t hi)
+{
+	if (assay_signed(t))
+		return (int64_t)v >= (int64_t)lo && (int64_t)v <= (int64_t)hi;
+	return v >= lo && v <= hi;
+}
+
+/* A value of p's type (or its elements') in mode m, within its range. */
+static uint64_t
+assay_value(const struct assay_param *p, enum assay_mode m, size_t i)
+{
+	enum assay_type t = p->type;
+	uint64_t lo = p->ranged ? (uint64_t)p->lo : assay_min(t);
+	uint64_t hi = p->ranged ? (uint64_t)p->hi : assay_max(t);
+	uint64_t span = hi - lo, r = assay_next(), v;
+
+	switch (m) {
+	case M_MAX:
+		return hi;
+	case M_MIN:
+		return lo;
+	case M_EXTREMES:
+		return i % 2 == 0 ? lo : hi;
+	case M_SMALL:
+		/* -3..3 (0..6 unsigned), or anywhere in a range without
+		 * them. */
+		v = (uint64_t)((int64_t)(r % 7) - (assay_signed(t) ? 3 : 0));
+		if (assay_within(t, v, lo, hi))
+			return v;
+		return span == UINT64_MAX ? r : lo + r % (span + 1);
+	default:
+		/* A few edge values, else uniform in the range. */
+		switch (r % 16) {
+		case 0:
+			return lo;
+		case 1:
+			return hi;
+		case 2:
+			return assay_within(t, 0, lo, hi) ? 0 : lo;
+		default:
+			r = assay_next();
+			return span == UINT64_MAX ? r : lo + r % (span + 1);
+		}
+	}
+}
+
+static void
+assay_store(unsigned char *p, enum assay_type t, uint64_t v)
+{
+	uint8_t b = (uint8_t)v;
+	uint16_t h = (uint16_t)v;
+	uint32_t w = (uint32_t)v;
+
+	switch (assay_size(t)) {
+	case 1:
+		memcpy(p, &b, 1);
+		break;
+	case 2:
+		memcpy(p, &h, 2);
+		break;
+	case 4:
+		memcpy(p, &w, 4);
+		break;
+	default:
+		memcpy(p, &v, 8);
+	}
+}
+
+static uint64_t
+assay_load(const unsigned char *p, enum assay_type t)
+{
+	uint8_t b;
+	uint16_t h;
+	uint32_t w;
+	uint64_t v;
+
+	switch (assay_size(t)) {
+	case 1:
+		memcpy(&b, p, 1);
+		return assay_norm(t, b);
+	case 2:
+		memcpy(&h, p, 2);
+		return assay_norm(t, h);
+	case 4:
+		memcpy(&w, p, 4);
+		return assay_norm(t, w);
+	default:
+		memcpy(&v, p, 8);
+		return v;
+	}
+}
+
+static void
+assay_buf_init(struct assay_buf *b, size_t bytes)
+{
+	b->cap = ASSAY_GUARD + ASSAY_SLACK + bytes + ASSAY_GUARD;
+	b->base = mmap(NULL, b->cap, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b->base == MAP_FAILED) {
+		assay_say("harness: out of memory (%zu bytes)", b->cap);
+		exit(2);
+	}
+	b->data = b->base + ASSAY_GUARD;
+}
+
+/* The guard pattern of byte i. */
+static unsigned char
+assay_guard(size_t i)
+{
+	return (unsigned char)(0xa5 ^ (i * 29));
+}
+
+/* Fill the mapping with the guard pattern and place data at off bytes. */
+static void
+assay_buf_place(struct assay_buf *b, size_t off)
+{
+	for (size_t i = 0; i < b->cap; i++)
+		b->base[i] = assay_guard(i);
+	b->data = b->base + ASSAY_GUARD + off;
+}
+
+/* Bytes of the guards that changed: before and after the data. */
+static void
+assay_buf_guards(const struct assay_buf *b, size_t bytes, size_t *before,
+    size_t *after)
+{
+	size_t start = (size_t)(b->data - b->base);
+
+	*before = *after = 0;
+	for (size_t i = 0; i < start; i++)
+		*before += b->base[i] != assay_guard(i);
+	for (size_t i = start + bytes; i < b->cap; i++)
+		*after += b->base[i] != assay_guard(i);
+}
+
+static void
+assay_signal(int sig)
+{
+	if (assay_in == 0) {
+		/* Not in a function under test: the harness's own fault. */
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	assay_sig = sig;
+	siglongjmp(assay_jmp, 1);
+}
+
+static void
+assay_signals(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
+	    SIGALRM };
+	stack_t ss;
+	struct sigaction sa;
+
+	/* The candidate may leave rsp anywhere: handle on a stack of our
+	 * own. */
+	ss.ss_sp = malloc(1 << 16);
+	ss.ss_size = 1 << 16;
+	ss.ss_flags = 0;
+	sigaltstack(&ss, NULL);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = assay_signal;
+	sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static void
+assay_alarm(int s)
+{
+	struct itimerval it;
+
+	memset(&it, 0, sizeof it);
+	it.it_value.tv_sec = s;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static const char *
+assay_signame(int sig)
+{
+	switch (sig) {
+	case SIGSEGV:
+		return "SIGSEGV, a bad memory access";
+	case SIGBUS:
+		return "SIGBUS, a misaligned or bad access";
+	case SIGILL:
+		return "SIGILL, an instruction this CPU does not have";
+	case SIGFPE:
+		return "SIGFPE, a division by zero or overflow";
+	case SIGTRAP:
+		return "SIGTRAP, a breakpoint";
+	default:
+		return "a signal";
+	}
+}
+
+/* --- the cases ------------------------------------------------------- */
+
+struct assay_case {
+	int		 index;
+	size_t		 n;		/* elements of every array */
+	enum assay_mode	 mode;
+	size_t		 misalign;	/* elements past a 64-byte boundary */
+	int		 dirty;		/* garbage above 32-bit arguments */
+	uint64_t	 scalar[ASSAY_NPARAMS + 1];
+};
+
+static struct assay_arg assay_args[ASSAY_NPARAMS + 1];
+
+static size_t
+assay_bytes(const struct assay_param *p, size_t n)
+{
+	return p->pointer ? n * assay_size(p->type) : 0;
+}
+
+/* The length's range: [lo, hi] of the length parameter, else [0, max]. */
+static void
+assay_len_range(uint64_t *lo, uint64_t *hi, uint64_t max)
+{
+	*lo = 0;
+	*hi = max;
+	if (assay_len >= 0 && assay_params[assay_len].ranged) {
+		*lo = (uint64_t)assay_params[assay_len].lo;
+		*hi = (uint64_t)assay_params[assay_len].hi;
+		if (*hi > max)
+			*hi = max;
+		if (*lo > *hi)
+			*lo = *hi;
+	}
+}
+
+/*
+ * Case k: the first 8 * M_NMODES cases take n = 0..7 (from the length's
+ * lower bound) in every mode; then random lengths, half of them short.
+ */
+static void
+assay_case_make(struct assay_case *c, int k, size_t max_n)
+{
+	uint64_t lo, hi;
+
+	memset(c, 0, sizeof *c);
+	c->index = k;
+	assay_len_range(&lo, &hi, max_n);
+	if (k < 8 * M_NMODES) {
+		c->n = (size_t)(lo + (uint64_t)(k % 8));
+		if (c->n > hi)
+			c->n = (size_t)hi;
+		c->mode = (enum assay_mode)(k / 8);
+	} else {
+		uint64_t r = assay_next(), top = hi;
+
+		if (r % 2 == 0 && top > lo + 64)
+			top = lo + 64;
+		c->n = (size_t)(lo + assay_next() % (top - lo + 1));
+		c->mode = r % 5 == 0 ? (enum assay_mode)(assay_next() %
+		    M_NMODES) : M_RANDOM;
+		c->dirty = k % 4 == 3;
+	}
+	c->misalign = (size_t)(k % 4);
+	for (int i = 0; i < ASSAY_NPARAMS; i++) {
+		const struct assay_param *p = &assay_params[i];
+
+		if (i == assay_len)
+			c->scalar[i] = c->n;
+		else if (!p->pointer)
+			c->scalar[i] = assay_norm(p->type,
+			    assay_value(p, c->mode, 0));
+	}
+}
+
+/* Fill the input arrays of case c and place both functions' copies. */
+static void
+assay_case_fill(const struct assay_case *c)
+{
+	for (int i = 0; i < ASSAY_NPARAMS; i++) {
+		const struct assay_param *p = &assay_params[i];
+		struct assay_arg *a = &assay_args[i];
+		size_t sz = assay_size(p->type), bytes = assay_bytes(p, c->n);
+
+		if (!p->pointer)
+			continue;
+		for (size_t e = 0; e < c->n; e++)
+			assay_store(a->input + e * sz, p->type,
+			    assay_value(p, c->mode, e));
+		assay_buf_place(&a->ref, c->misalign * sz);
+		assay_buf_place(&a->cand, c->misalign * sz);
+		memcpy(a->ref.data, a->input, bytes);
+		memcpy(a->cand.data, a->input, bytes);
+	}
+}
+
+/* The argument registers of case c for the reference (clean) or the
+ * candidate (with garbage above 32-bit values when dirty). */
+static void
+assay_case_args(const struct assay_case *c, int cand, uint64_t *v)
+{
+	for (int i = 0; i < 6; i++)
+		v[i] = 0;
+	for (int i = 0; i < ASSAY_NPARAMS; i++) {
+		const struct assay_param *p = &assay_params[i];
+
+		if (p->pointer) {
+			const struct assay_buf *b = cand ? &assay_args[i].cand :
+			    &assay_args[i].ref;
+
+			v[i] = (uint64_t)(uintptr_t)b->data;
+		} else if (cand && c->dirty && assay_size(p->type) <= 4) {
+			/* The ABI leaves bits 32-63 undefined: the callee
+			 * must not read them. */
+			v[i] = (c->scalar[i] & 0xffffffffu) |
+			    (UINT64_C(0xdead5a5a) << 32);
+		} else {
+			v[i] = c->scalar[i];
+		}
+	}
+}
+
+/* "n=3 k=-1": the scalar arguments of a case. */
+static void
+assay_case_scalars(const struct assay_case *c, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < ASSAY_NPARAMS && len + 1 < n; i++) {
+		char v[32];
+
+		if (assay_params[i].pointer)
+			continue;
+		assay_print(v, sizeof v, assay_params[i].type, c->scalar[i]);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s=%s",
+		    len > 0 ? " " : "", assay_params[i].name, v);
+	}
+	if (len >= n)
+		buf[n - 1] = '\0';
+}
+
+/* " a={1,2,3}": the input arrays of a short case, for the feedback. */
+static void
+assay_case_inputs(const struct assay_case *c, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (c->n > 8)
+		return;
+	for (int i = 0; i < ASSAY_NPARAMS && len + 1 < n; i++) {
+		const struct assay_param *p = &assay_params[i];
+
+		if (!p->pointer)
+			continue;
+		len += (size_t)snprintf(buf + len, n - len, " %s={", p->name);
+		for (size_t e = 0; e < c->n && len + 1 < n; e++) {
+			char v[32];
+
+			assay_print(v, sizeof v, p->type,
+			    assay_load(assay_args[i].input + e *
+			    assay_size(p->type), p->type));
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+			    e > 0 ? "," : "", v);
+		}
+		if (len + 1 < n)
+			len += (size_t)snprintf(buf + len, n - len, "}");
+	}
+	if (len >= n)
+		buf[n - 1] = '\0';
+}
+
+static const char *const assay_regs[] = { "rbx", "rbp", "r12", "r13", "r14",
+	"r15", "rsp", "df", "stack" };
+#define ASSAY_NREGS (sizeof assay_regs / sizeof assay_regs[0])
+
+/* What each bit of abi.s's mask means, for a person. */
+static const char *const assay_reg_what[] = { "callee-saved rbx",
+	"callee-saved rbp", "callee-saved r12", "callee-saved r13",
+	"callee-saved r14", "callee-saved r15",
+	"rsp (not restored on return)", "the direction flag (left set)",
+	"the caller's stack above the return address" };
+
+struct assay_tally {
+	long		 cases, mismatches, crashes, hangs, shown;
+	uint64_t	 clobbered;	/* every register any call clobbered */
+};
+
+/*
+ * Compare the two functions' results of case c: the return value, every
+ * array (a const one must not change), the guards.  Returns 1 when the
+ * candidate differs, after printing the first difference (while fewer
+ * than ASSAY_SHOWN lines went out).
+ */
+static int
+assay_case_compare(const struct assay_case *c, uint64_t rr, uint64_t rc,
+    struct assay_tally *t)
+{
+	char sc[256], in[512], rv[32], cv[32], where[128];
+	int bad = 0;
+
+	where[0] = '\0';
+	if (ASSAY_RET != ASSAY_T_VOID && assay_norm(ASSAY_RET, rr) !=
+	    assay_norm(ASSAY_RET, rc)) {
+		assay_print(rv, sizeof rv, ASSAY_RET, rr);
+		assay_print(cv, sizeof cv, ASSAY_RET, rc);
+		bad = 1;
+	}
+	for (int i = 0; i < ASSAY_NPARAMS && !bad; i++) {
+		const struct assay_param *p = &assay_params[i];
+		const struct assay_arg *a = &assay_args[i];
+		size_t sz = assay_size(p->type), before, after;
+
+		if (!p->pointer)
+			continue;
+		for (size_t e = 0; e < c->n; e++) {
+			uint64_t x = assay_load(a->ref.data + e * sz, p->type);
+			uint64_t y = assay_load(a->cand.data + e * sz, p->type);
+
+			if (x == y)
+				continue;
+			assay_print(rv, sizeof rv, p->type, x);
+			assay_print(cv, sizeof cv, p->type, y);
+			snprintf(where, sizeof where, " %s[%zu]%s", p->name, e,
+			    p->is_const ? " (a const input, changed)" : "");
+			bad = 1;
+			break;
+		}
+		if (bad)
+			break;
+		assay_buf_guards(&a->cand, assay_bytes(p, c->n), &before,
+		    &after);
+		if (before + after > 0) {
+			snprintf(where, sizeof where, " %s: wrote %zu bytes"
+			    " %s the array", p->name, after > 0 ? after :
+			    before, after > 0 ? "past the end of" :
+			    "before the start of");
+			bad = 2;
+		}
+	}
+	if (!bad)
+		return 0;
+	t->mismatches++;
+	if (t->shown++ >= ASSAY_SHOWN)
+		return 1;
+	assay_case_scalars(c, sc, sizeof sc);
+	assay_case_inputs(c, in, sizeof in);
+	if (bad == 2)
+		assay_say("MISMATCH %s%s%s (case %d%s)", sc, where, in,
+		    c->index, c->dirty ? ", garbage in the upper halves of"
+		    " 32-bit arguments, as the ABI allows" : "");
+	else
+		assay_say("MISMATCH %s%s ref=%s asm=%s%s (case %d, %s%s)", sc,
+		    where, rv, cv, in, c->index, assay_modes[c->mode],
+		    c->dirty ? ", garbage in the upper halves of 32-bit"
+		    " arguments, as the ABI allows" : "");
+	return 1;
+}
+
+/* Run the reference on case c; exits 3 when it crashes or hangs. */
+static uint64_t
+assay_case_ref(const struct assay_case *c, const uint64_t *v)
+{
+	uint64_t r;
+	char sc[256];
+
+	if (sigsetjmp(assay_jmp, 1) != 0) {
+		assay_alarm(0);
+		assay_in = 0;
+		assay_case_scalars(c, sc, sizeof sc);
+		assay_say("REFERENCE %s %s (case %d): the task's reference is"
+		    " at fault", sc, assay_sig == SIGALRM ? "did not return" :
+		    assay_signame(assay_sig), c->index);
+		exit(3);
+	}
+	assay_in = 1;
+	assay_alarm(ASSAY_CALL_S);
+	r = assay_call_ref(v);
+	assay_alarm(0);
+	assay_in = 0;
+	return r;
+}
+
+/*
+ * Run the candidate on case c through abi.s.  0 when it returned (*out,
+ * *bad), 1 when it crashed (counted and shown), 2 when it hung.
+ */
+static int
+assay_case_cand(const struct assay_case *c, const uint64_t *v, uint64_t *out,
+    uint64_t *bad, struct assay_tally *t)
+{
+	char sc[256], in[512];
+
+	if (sigsetjmp(assay_jmp, 1) != 0) {
+		int hung = assay_sig == SIGALRM;
+
+		assay_alarm(0);
+		assay_in = 0;
+		t->mismatches++;
+		t->crashes++;
+		t->hangs += hung;
+		assay_case_scalars(c, sc, sizeof sc);
+		assay_case_inputs(c, in, sizeof in);
+		if (t->shown++ < ASSAY_SHOWN || hung)
+			assay_say("%s %s%s: %s (case %d%s)", hung ? "HANG" :
+			    "CRASH", sc, in, hung ? "did not return within"
+			    " 2 s" : assay_signame(assay_sig), c->index,
+			    c->dirty ? ", garbage in the upper halves of"
+			    " 32-bit arguments, as the ABI allows" : "");
+		return hung ? 2 : 1;
+	}
+	assay_in = 2;
+	assay_alarm(ASSAY_CALL_S);
+	*out = assay_abi_call(assay_cand_addr(), v, bad);
+	assay_alarm(0);
+	assay_in = 0;
+	return 0;
+}
+
+static void
+assay_abi_report(uint64_t bad, const struct assay_case *c,
+    struct assay_tally *t)
+{
+	char sc[256], list[256];
+	size_t len = 0;
+	uint64_t fresh = bad & ~t->clobbered;
+
+	t->clobbered |= bad;
+	if (fresh == 0)
+		return;
+	list[0] = '\0';
+	for (size_t r = 0; r < ASSAY_NREGS; r++)
+		if (fresh & (UINT64_C(1) << r))
+			len += (size_t)snprintf(list + len, sizeof list - len,
+			    "%s%s", len > 0 ? ", " : "", assay_reg_what[r]);
+	assay_case_scalars(c, sc, sizeof sc);
+	assay_say("ABI asm clobbered %s (%s, case %d)", list, sc[0] != '\0' ?
+	    sc : "no scalars", c->index);
+}
+
+static int
+assay_check(void)
+{
+	struct assay_tally t;
+	struct assay_case c;
+	uint64_t vr[6], vc[6];
+
+	memset(&t, 0, sizeof t);
+	for (int k = 0; k < ASSAY_CASES; k++) {
+		uint64_t rr, rc = 0, bad = 0;
+		int how;
+
+		assay_case_make(&c, k, ASSAY_MAX_N);
+		assay_case_fill(&c);
+		assay_case_args(&c, 0, vr);
+		assay_case_args(&c, 1, vc);
+		rr = assay_case_ref(&c, vr);
+		t.cases++;
+		how = assay_case_cand(&c, vc, &rc, &bad, &t);
+		if (how == 2)
+			break;		/* more cases would only hang again */
+		if (how == 1)
+			continue;
+		assay_abi_report(bad, &c, &t);
+		assay_case_compare(&c, rr, rc, &t);
+	}
+	if (t.shown > ASSAY_SHOWN)
+		assay_say("... %ld more mismatches not shown",
+		    t.shown - ASSAY_SHOWN);
+	assay_say("equivalence: %s (%ld mismatches / %ld cases%s)",
+	    t.mismatches == 0 ? "PASS" : "FAIL", t.mismatches, t.cases,
+	    t.hangs > 0 ? ", a hang" : t.crashes == 1 ? ", 1 crash" :
+	    t.crashes > 1 ? ", crashes" : "");
+	if (t.cases == t.crashes) {
+		assay_say("abi: UNCHECKED (no call returned)");
+	} else if (t.clobbered == 0) {
+		assay_say("abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over"
+		    " %ld calls)", t.cases - t.crashes);
+	} else {
+		char list[128];
+		size_t len = 0;
+
+		for (size_t r = 0; r < ASSAY_NREGS; r++)
+			if (t.clobbered & (UINT64_C(1) << r))
+				len += (size_t)snprintf(list + len,
+				    sizeof list - len, "%s%s", len > 0 ? " " :
+				    "", assay_regs[r]);
+		assay_say("abi: FAIL (%s)", list);
+	}
+	return t.mismatches == 0 && t.clobbered == 0 ? 0 : 1;
+}
+
+/* --- timing ---------------------------------------------------------- */
+
+static uint64_t assay_tv[6];	/* the timing input's arguments */
+
+static int64_t
+assay_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The timing input: time_n elements (clipped to the length's range),
+ * random values, 64-byte aligned. */
+static void
+assay_time_input(void)
+{
+	struct assay_case c;
+	uint64_t lo, hi;
+
+	assay_rng = ASSAY_SEED ^ 0x74696d65ULL;
+	assay_case_make(&c, 8 * M_NMODES, ASSAY_TIME_N);
+	assay_len_range(&lo, &hi, ASSAY_TIME_N);
+	c.n = (size_t)hi;
+	c.mode = M_RANDOM;
+	c.misalign = 0;
+	c.dirty = 0;
+	if (assay_len >= 0)
+		c.scalar[assay_len] = c.n;
+	assay_case_fill(&c);
+	assay_case_args(&c, 0, assay_tv);
+}
+
+/* Nanoseconds for reps calls of fn on the timing input. */
+static int64_t __attribute__((noinline))
+assay_batch(const void *fn, long reps)
+{
+	int64_t t0 = assay_now_ns();
+
+	assay_time_calls(fn, assay_tv, reps);
+	return assay_now_ns() - t0;
+}
+
+/* Pin to the CPU we are on, as taskset -c would; the CPU's number, or
+ * -1 when the affinity cannot be set. */
+static int
+assay_pin(void)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof set, &set) == 0 ? cpu : -1;
+}
+
+/*
+ * One measurement: ASSAY_ROUNDS rounds, the reference and the candidate
+ * alternating which goes first, the best batch of each.  Returns the
+ * ratio reference / candidate (above 1: the candidate is faster).
+ */
+static double
+assay_measure(long reps, double *ref_ns, double *cand_ns)
+{
+	int64_t best_r = INT64_MAX, best_c = INT64_MAX;
+
+	for (int r = 0; r < ASSAY_ROUNDS; r++) {
+		int64_t a, b;
+
+		if (r % 2 == 0) {
+			a = assay_batch(assay_ref_addr(), reps);
+			b = assay_batch(assay_cand_addr(), reps);
+		} else {
+			b = assay_batch(assay_cand_addr(), reps);
+			a = assay_batch(assay_ref_addr(), reps);
+		}
+		if (a < best_r)
+			best_r = a;
+		if (b < best_c)
+			best_c = b;
+	}
+	if (best_r < 1)
+		best_r = 1;
+	if (best_c < 1)
+		best_c = 1;
+	*ref_ns = (double)best_r / (double)reps;
+	*cand_ns = (double)best_c / (double)reps;
+	return (double)best_r / (double)best_c;
+}
+
+/* A measurement's outcome. */
+struct assay_timing {
+	double	 ratio, ref_ns, cand_ns;
+	long	 reps;
+	int	 tries;
+};
+
+/* Calibrate, then measure up to three times; the best ratio in *t. */
+static void __attribute__((noinline))
+assay_time_measure(struct assay_timing *t)
+{
+	double r1, c1, ratio;
+
+	/* Warm the caches and the branch predictors. */
+	assay_time_calls(assay_ref_addr(), assay_tv, 3);
+	assay_time_calls(assay_cand_addr(), assay_tv, 3);
+	t->reps = 1;
+	while (t->reps < (1L << 24) &&
+	    assay_batch(assay_ref_addr(), t->reps) < ASSAY_BATCH_NS)
+		t->reps *= 2;
+	/* Only a verdict of "slower" rests on the ratio: measure again
+	 * while it says so, and keep the best. */
+	t->ratio = 0;
+	t->tries = 0;
+	do {
+		ratio = assay_measure(t->reps, &r1, &c1);
+		if (ratio > t->ratio) {
+			t->ratio = ratio;
+			t->ref_ns = r1;
+			t->cand_ns = c1;
+		}
+	} while (++t->tries < 3 && t->ratio < 1 - ASSAY_NOISE);
+}
+
+static int
+assay_time(void)
+{
+	struct assay_timing t;
+	struct assay_case c;
+	char sc[256], pin[32];
+	int cpu;
+
+	assay_time_input();
+	cpu = assay_pin();
+	if (cpu >= 0)
+		snprintf(pin, sizeof pin, "pinned to cpu %d", cpu);
+	else
+		snprintf(pin, sizeof pin, "not pinned");
+	if (sigsetjmp(assay_jmp, 1) != 0) {
+		assay_in = 0;
+		assay_say("CRASH while timing: %s", assay_signame(assay_sig));
+		return 1;
+	}
+	assay_in = 2;
+	assay_time_measure(&t);
+	assay_in = 0;
+	memset(&c, 0, sizeof c);
+	for (int i = 0; i < ASSAY_NPARAMS; i++)
+		c.scalar[i] = assay_tv[i];
+	assay_case_scalars(&c, sc, sizeof sc);
+	assay_say("timing: ref %.1f ns/call, asm %.1f ns/call, ratio %.3f"
+	    " (best of %d x %ld calls, %s%s%s, %d measurement%s)", t.ref_ns,
+	    t.cand_ns, t.ratio, ASSAY_ROUNDS, t.reps, sc, sc[0] != '\0' ?
+	    ", " : "", pin, t.tries, t.tries == 1 ? "" : "s");
+	return 0;
+}
+
+/* One call for callgrind (--toggle-collect=assay_call_ref or _cand). */
+static int
+assay_cg(int cand)
+{
+	assay_time_input();
+	if (sigsetjmp(assay_jmp, 1) != 0) {
+		assay_in = 0;
+		assay_say("CRASH under callgrind: %s",
+		    assay_signame(assay_sig));
+		return 1;
+	}
+	assay_in = cand ? 2 : 1;
+	if (cand)
+		assay_call_cand(assay_tv);
+	else
+		assay_call_ref(assay_tv);
+	assay_in = 0;
+	assay_say("cg %s done", cand ? "cand" : "ref");
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t most = ASSAY_MAX_N > ASSAY_TIME_N ? ASSAY_MAX_N : ASSAY_TIME_N;
+
+	if (argc != 3 || strlen(argv[2]) >= sizeof assay_secret) {
+		fprintf(stderr, "usage: bench check|cg-ref|cg-cand SECRET\n");
+		return 2;
+	}
+	snprintf(assay_secret, sizeof assay_secret, "%s", argv[2]);
+	/* Out of /proc/self/cmdline before any candidate code runs. */
+	memset(argv[2], 'x', strlen(argv[2]));
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	assay_rng = ASSAY_SEED;
+	for (int i = 0; i < ASSAY_NPARAMS; i++) {
+		size_t bytes = most * assay_size(assay_params[i].type);
+
+		if (!assay_params[i].pointer)
+			continue;
+		assay_buf_init(&assay_args[i].ref, bytes);
+		assay_buf_init(&assay_args[i].cand, bytes);
+		assay_args[i].input = malloc(bytes + 8);
+		if (assay_args[i].input == NULL)
+			return 2;
+	}
+	assay_signals();
+	if (strcmp(argv[1], "cg-ref") == 0)
+		return assay_cg(0);
+	if (strcmp(argv[1], "cg-cand") == 0)
+		return assay_cg(1);
+	if (strcmp(argv[1], "check") != 0) {
+		fprintf(stderr, "bench: unknown mode %s\n", argv[1]);
+		return 2;
+	}
+	if (assay_check() != 0)
+		return 1;
+	return assay_time();
+}
+
+#include "thunks.h"

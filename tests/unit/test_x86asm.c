@@ -1,0 +1,1223 @@
+/*
+ * test_x86asm.c - unit tests for the x86-asm env (cmocka, issue 4): the
+ * signature parser and the C it generates, what prepare() writes and
+ * plans, and what judge() makes of real runs of gcc, as and valgrind.
+ *
+ * Real runs: each candidate is prepared into a mkdtemp work directory,
+ * the planned stages run here without a sandbox (fork, chdir, exec,
+ * merged stdout+stderr) and their logs go to judge().  Skipped when gcc
+ * or as is missing or the host is not x86-64; the instruction counts are
+ * checked where valgrind is installed.
+ */
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "buf.h"
+#include "envs/env.h"
+#include "envs/x86sig.h"
+#include "err.h"
+#include "hash.h"
+#include "sample.h"
+#include "testlib.h"
+#include "envtest.h"
+
+extern const struct env_ops env_x86asm;
+
+#define DOT_SIG "int64_t dot(const int32_t *a, const int32_t *b, size_t n)"
+#define DOT_PARAMS "{\"symbol\":\"dot\",\"signature\":\"" DOT_SIG "\"}"
+#define MAX_PARAMS "{\"symbol\":\"maxu8\",\"signature\":\"uint8_t" \
+	" maxu8(const uint8_t *a, size_t n)\"}"
+
+static const char dot_ref[] =
+    "#include <stddef.h>\n"
+    "#include <stdint.h>\n"
+    "int64_t\n"
+    "dot(const int32_t *a, const int32_t *b, size_t n)\n"
+    "{\n"
+    "\tint64_t s = 0;\n"
+    "\n"
+    "\tfor (size_t i = 0; i < n; i++)\n"
+    "\t\ts += (int64_t)a[i] * b[i];\n"
+    "\treturn s;\n"
+    "}\n";
+
+/* dot unrolled by four; TAIL is the code after the unrolled loop. */
+#define DOT_QUAD(ACC2, TAIL) \
+    "\t.text\n" \
+    "\t.globl\tdot\n" \
+    "\t.type\tdot, @function\n" \
+    "dot:\n" \
+    "\txorl\t%eax, %eax\n" \
+    "\txorq\t" ACC2 ", " ACC2 "\n" \
+    "\tmovq\t%rdx, %r11\n" \
+    "\tandq\t$-4, %r11\n" \
+    "\txorl\t%ecx, %ecx\n" \
+    "\ttestq\t%r11, %r11\n" \
+    "\tje\t.Ltail\n" \
+    ".Lquad:\n" \
+    "\tmovslq\t(%rdi,%rcx,4), %r8\n" \
+    "\tmovslq\t(%rsi,%rcx,4), %r9\n" \
+    "\timulq\t%r9, %r8\n" \
+    "\taddq\t%r8, %rax\n" \
+    "\tmovslq\t4(%rdi,%rcx,4), %r8\n" \
+    "\tmovslq\t4(%rsi,%rcx,4), %r9\n" \
+    "\timulq\t%r9, %r8\n" \
+    "\taddq\t%r8, " ACC2 "\n" \
+    "\tmovslq\t8(%rdi,%rcx,4), %r8\n" \
+    "\tmovslq\t8(%rsi,%rcx,4), %r9\n" \
+    "\timulq\t%r9, %r8\n" \
+    "\taddq\t%r8, %rax\n" \
+    "\tmovslq\t12(%rdi,%rcx,4), %r8\n" \
+    "\tmovslq\t12(%rsi,%rcx,4), %r9\n" \
+    "\timulq\t%r9, %r8\n" \
+    "\taddq\t%r8, " ACC2 "\n" \
+    "\taddq\t$4, %rcx\n" \
+    "\tcmpq\t%r11, %rcx\n" \
+    "\tjb\t.Lquad\n" \
+    ".Ltail:\n" \
+    TAIL \
+    ".Ldone:\n" \
+    "\taddq\t" ACC2 ", %rax\n" \
+    "\tret\n"
+
+#define DOT_TAIL \
+    "\tcmpq\t%rdx, %rcx\n" \
+    "\tjae\t.Ldone\n" \
+    ".Lone:\n" \
+    "\tmovslq\t(%rdi,%rcx,4), %r8\n" \
+    "\tmovslq\t(%rsi,%rcx,4), %r9\n" \
+    "\timulq\t%r9, %r8\n" \
+    "\taddq\t%r8, %rax\n" \
+    "\tincq\t%rcx\n" \
+    "\tcmpq\t%rdx, %rcx\n" \
+    "\tjb\t.Lone\n"
+
+static const char dot_quad[] = DOT_QUAD("%r10", DOT_TAIL);
+/* The n % 4 last elements are dropped. */
+static const char dot_no_tail[] = DOT_QUAD("%r10", "");
+/* The second accumulator in rbx, which is callee-saved (line 6). */
+static const char dot_rbx[] = DOT_QUAD("%rbx", DOT_TAIL);
+
+static const char max_ref[] =
+    "#include <stddef.h>\n"
+    "#include <stdint.h>\n"
+    "uint8_t\n"
+    "maxu8(const uint8_t *a, size_t n)\n"
+    "{\n"
+    "\tuint8_t m = 0;\n"
+    "\n"
+    "\tfor (size_t i = 0; i < n; i++)\n"
+    "\t\tif (a[i] > m)\n"
+    "\t\t\tm = a[i];\n"
+    "\treturn m;\n"
+    "}\n";
+
+/* SSE2 pmaxub, 16 bytes a trip: far faster than gcc -O2's byte loop. */
+static const char max_sse2[] =
+    "\t.text\n"
+    "\t.globl\tmaxu8\n"
+    "maxu8:\n"
+    "\tpxor\t%xmm0, %xmm0\n"
+    "\tmovq\t%rsi, %rcx\n"
+    "\tandq\t$-16, %rcx\n"
+    "\txorl\t%edx, %edx\n"
+    "\ttestq\t%rcx, %rcx\n"
+    "\tje\t.Lfold\n"
+    ".Lblock:\n"
+    "\tmovdqu\t(%rdi,%rdx), %xmm1\n"
+    "\tpmaxub\t%xmm1, %xmm0\n"
+    "\taddq\t$16, %rdx\n"
+    "\tcmpq\t%rcx, %rdx\n"
+    "\tjb\t.Lblock\n"
+    ".Lfold:\n"
+    "\tmovdqa\t%xmm0, %xmm1\n"
+    "\tpsrldq\t$8, %xmm1\n"
+    "\tpmaxub\t%xmm1, %xmm0\n"
+    "\tmovdqa\t%xmm0, %xmm1\n"
+    "\tpsrldq\t$4, %xmm1\n"
+    "\tpmaxub\t%xmm1, %xmm0\n"
+    "\tmovdqa\t%xmm0, %xmm1\n"
+    "\tpsrldq\t$2, %xmm1\n"
+    "\tpmaxub\t%xmm1, %xmm0\n"
+    "\tmovdqa\t%xmm0, %xmm1\n"
+    "\tpsrldq\t$1, %xmm1\n"
+    "\tpmaxub\t%xmm1, %xmm0\n"
+    "\tmovd\t%xmm0, %eax\n"
+    "\tmovzbl\t%al, %eax\n"
+    "\tcmpq\t%rsi, %rdx\n"
+    "\tjae\t.Ldone\n"
+    ".Lbyte:\n"
+    "\tmovzbl\t(%rdi,%rdx), %r8d\n"
+    "\tcmpl\t%r8d, %eax\n"
+    "\tcmovb\t%r8d, %eax\n"
+    "\tincq\t%rdx\n"
+    "\tcmpq\t%rsi, %rdx\n"
+    "\tjb\t.Lbyte\n"
+    ".Ldone:\n"
+    "\tret\n";
+
+/* Correct, but the maximum and the index live in memory. */
+static const char max_slow[] =
+    "\t.text\n"
+    "\t.globl\tmaxu8\n"
+    "maxu8:\n"
+    "\tsubq\t$24, %rsp\n"
+    "\tmovb\t$0, 15(%rsp)\n"
+    "\tmovq\t$0, (%rsp)\n"
+    "\tjmp\t.Ltest\n"
+    ".Lloop:\n"
+    "\tmovq\t(%rsp), %rax\n"
+    "\tmovzbl\t(%rdi,%rax), %ecx\n"
+    "\tcmpb\t15(%rsp), %cl\n"
+    "\tjbe\t.Lnext\n"
+    "\tmovb\t%cl, 15(%rsp)\n"
+    ".Lnext:\n"
+    "\tincq\t(%rsp)\n"
+    ".Ltest:\n"
+    "\tmovq\t(%rsp), %rax\n"
+    "\tcmpq\t%rsi, %rax\n"
+    "\tjb\t.Lloop\n"
+    "\tmovzbl\t15(%rsp), %eax\n"
+    "\taddq\t$24, %rsp\n"
+    "\tret\n";
+
+static int
+fx_setup(void **state)
+{
+	return fx_init(state, "x86asm");
+}
+
+/* Skip unless this host can assemble and run x86-64 code. */
+static void
+need_x86(void)
+{
+	need_tool(&env_x86asm);
+}
+
+static int
+have_valgrind(void)
+{
+	return access("/usr/bin/valgrind", X_OK) == 0;
+}
+
+/* An empty work directory again, for a second run in one test. */
+static void
+fresh_dir(struct fx *f)
+{
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+}
+
+/*
+ * Prepare code for a task (params, ref.c, maybe input.s) in a fresh
+ * f->dir, run the stages until one fails, judge.
+ */
+static void
+verify_here(struct fx *f, const char *params, const char *ref,
+    const char *input, const char *code, struct outcome *o)
+{
+	struct task t;
+	struct candidate c;
+
+	fresh_dir(f);
+	make_task(&t, "local/asm", "x86-asm", params);
+	task_add_file(&t, "ref.c", "reference", ref, strlen(ref));
+	if (input != NULL)
+		task_add_file(&t, "input.s", "source", input, strlen(input));
+	make_cand(&c, t.id, code);
+	free(c.lang);
+	c.lang = xstrdup("asm");
+	run_plan(f, &env_x86asm, &t, &c, 120, o);
+	task_release(&t);
+	candidate_release(&c);
+}
+
+/* A numeric metric of r, or -1 when it has none. */
+static double
+metric(const struct run *r, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	if (r->metrics == NULL)
+		return -1;
+	snprintf(pat, sizeof pat, "\"%s\":", key);
+	p = strstr(r->metrics, pat);
+	return p != NULL ? strtod(p + strlen(pat), NULL) : -1;
+}
+
+/* The verdict triple, dumping the logs when it is not what the test
+ * wants. */
+static void
+expect(const struct outcome *o, const char *verdict, const char *category,
+    const char *sub)
+{
+	if (strcmp(o->run.verdict, verdict) != 0 ||
+	    (sub != NULL && (o->run.subcategory == NULL ||
+	    strcmp(o->run.subcategory, sub) != 0))) {
+		dump(o);
+		print_message("got %s / %s / %s: %s\n", o->run.verdict,
+		    o->run.category ? o->run.category : "-",
+		    o->run.subcategory ? o->run.subcategory : "-",
+		    o->run.evidence ? o->run.evidence : "-");
+	}
+	assert_str(o->run.verdict, verdict);
+	assert_str(o->run.category, category);
+	assert_str(o->run.subcategory, sub);
+}
+
+/* --- the signature parser --------------------------------------------- */
+
+static void
+test_x86asm_sig_parses_the_grammar(void **state)
+{
+	struct x86sig s;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(x86sig_parse(DOT_SIG, NULL, &s, &err), 0);
+	assert_string_equal(s.name, "dot");
+	assert_int_equal(s.ret, X86SIG_I64);
+	assert_int_equal(s.nparams, 3);
+	assert_string_equal(s.params[0].name, "a");
+	assert_int_equal(s.params[0].type, X86SIG_I32);
+	assert_true(s.params[0].pointer);
+	assert_true(s.params[0].is_const);
+	assert_int_equal(s.params[2].type, X86SIG_SIZE);
+	assert_false(s.params[2].pointer);
+	assert_int_equal(s.len, 2);
+
+	/* const after the type, restrict, an output, a trailing ';'. */
+	assert_int_equal(x86sig_parse("  void scale(uint16_t const *restrict"
+	    " src, uint16_t *__restrict dst, uint16_t k, size_t len);", NULL,
+	    &s, &err), 0);
+	assert_int_equal(s.ret, X86SIG_VOID);
+	assert_true(s.params[0].is_const);
+	assert_false(s.params[1].is_const);
+	assert_true(s.params[1].pointer);
+	assert_int_equal(s.params[2].type, X86SIG_U16);
+	assert_false(s.params[2].pointer);
+	assert_int_equal(s.len, 3);
+
+	/* Scalars only: no length needed; (void). */
+	assert_int_equal(x86sig_parse("uint64_t popcnt(uint64_t x)", NULL, &s,
+	    &err), 0);
+	assert_int_equal(s.len, -1);
+	assert_int_equal(x86sig_parse("int8_t seven(void)", NULL, &s, &err),
+	    0);
+	assert_int_equal(s.nparams, 0);
+
+	/* Two size_t: env_params.length says which counts the elements. */
+	assert_int_equal(x86sig_parse("size_t count(const uint8_t *s, size_t"
+	    " n, size_t c)", "n", &s, &err), 0);
+	assert_int_equal(s.len, 1);
+
+	/* Six parameters fill the registers. */
+	assert_int_equal(x86sig_parse("int64_t f(int64_t a, int64_t b,"
+	    " int64_t c, int64_t d, int64_t e, int64_t g)", NULL, &s, &err),
+	    0);
+	assert_int_equal(s.nparams, 6);
+}
+
+static void
+test_x86asm_sig_rejects_the_rest(void **state)
+{
+	static const struct {
+		const char *sig, *length, *want;
+	} bad[] = {
+		{ "", NULL, "empty" },
+		{ "int dot(int a)", NULL, "column 1: 'int' is not supported" },
+		{ "float f(void)", NULL, "floating point" },
+		{ "int64_t f(double x)", NULL, "column 11: 'double'" },
+		{ "struct s f(int64_t a)", NULL, "aggregates" },
+		{ "int64_t *f(int64_t a)", NULL, "column 9: pointer return" },
+		{ "int64_t f(const int32_t **a, size_t n)", NULL,
+		  "column 26: pointers to pointers" },
+		{ "int64_t f(int32_t a, ...)", NULL, "column 22: variadic" },
+		{ "void f(void *p, size_t n)", NULL, "column 8: void" },
+		{ "int64_t f(int64_t, int64_t)", NULL,
+		  "column 18: every parameter needs a name" },
+		{ "int64_t f(int64_t a, int64_t a)", NULL,
+		  "'a' is named twice" },
+		{ "int64_t f(int64_t a) junk", NULL,
+		  "column 22: expected the end of the prototype, got 'junk'" },
+		{ "int64_t f(int64_t a", NULL,
+		  "expected ',' or ')', got the end" },
+		{ "int64_t f(int64_t a, int64_t b, int64_t c, int64_t d,"
+		  " int64_t e, int64_t g, int64_t h)", NULL,
+		  "more than 6 parameters" },
+		{ "int64_t f(const int32_t *a)", NULL,
+		  "a pointer needs a length" },
+		{ "int64_t f(const int32_t *a, size_t n, size_t m)", NULL,
+		  "2 size_t parameters" },
+		{ "int64_t f(const int32_t *a, size_t n)", "k",
+		  "'k' (env_params.length) is not a parameter" },
+		{ "int64_t f(const int32_t *a, int64_t n)", "n",
+		  "must be a size_t" },
+		{ "int64_t f(int64_t (*g)(void))", NULL, "column 19: function"
+		  " pointers" },
+		{ "int64_t main(void)", NULL, "the harness calls main itself" },
+		{ "size_t strlen(const uint8_t *s, size_t n)", NULL,
+		  "the harness calls strlen itself" },
+		{ "int64_t f(int64_t assay_x)", NULL, "a parameter name" },
+		{ "int64_t f(int64_t a) { return a; }", NULL, "column 22" },
+		{ "int64_t f(int64_t a$)", NULL, "column 20" },
+	};
+	struct x86sig s;
+	struct err err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err_clear(&err);
+		if (x86sig_parse(bad[i].sig, bad[i].length, &s, &err) == 0)
+			fail_msg("accepted: %s", bad[i].sig);
+		if (strstr(err.msg, bad[i].want) == NULL)
+			fail_msg("%s: got \"%s\", want \"%s\"", bad[i].sig,
+			    err.msg, bad[i].want);
+		assert_true(strncmp(err.msg, "signature: ", 11) == 0);
+	}
+}
+
+static void
+test_x86asm_sig_generates_the_harness_c(void **state)
+{
+	struct x86sig s;
+	struct err err;
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(x86sig_parse("int8_t f(const int16_t *a, int16_t"
+	    " *out, uint32_t k, size_t n)", NULL, &s, &err), 0);
+	s.params[2].ranged = 1;
+	s.params[2].lo = 1;
+	s.params[2].hi = 31;
+	x86sig_table(&s, 2000, 7, 1024, 4096, &b);
+	assert_non_null(strstr(buf_str(&b), "#define ASSAY_RET ASSAY_T_I8\n"));
+	assert_non_null(strstr(buf_str(&b), "#define ASSAY_LEN 3\n"));
+	assert_non_null(strstr(buf_str(&b), "#define ASSAY_SEED 7UL\n"));
+	assert_non_null(strstr(buf_str(&b), "{ \"a\", ASSAY_T_I16, 1, 1, 0,"));
+	assert_non_null(strstr(buf_str(&b), "{ \"out\", ASSAY_T_I16, 1, 0,"));
+	assert_non_null(strstr(buf_str(&b), "{ \"k\", ASSAY_T_U32, 0, 0, 1,"
+	    " (int64_t)1LL, (int64_t)31LL },"));
+	buf_reset(&b);
+	x86sig_thunks(&s, "ref.c", "3", &b);
+	/* The reference is static (the candidate cannot call it), renamed
+	 * by a macro around the include, optimised as asked. */
+	/* The parameter names stay out: one may be a macro. */
+	assert_non_null(strstr(buf_str(&b), "int8_t assay_cand_f(const"
+	    " int16_t *, int16_t *, uint32_t, size_t) __asm__(\"f\");\n"
+	    "static int8_t assay_ref_f(const int16_t *, int16_t *, uint32_t,"
+	    " size_t) __attribute__((noipa, aligned(64)));\n"));
+	assert_non_null(strstr(buf_str(&b), "#pragma GCC optimize (\"O3\")\n"
+	    "#define f assay_ref_f\n#include \"ref.c\"\n#undef f\n"));
+	assert_non_null(strstr(buf_str(&b), "return (uint64_t)(int64_t)"
+	    "assay_ref_f((const int16_t *)(uintptr_t)v[0], (int16_t *)"
+	    "(uintptr_t)v[1], (uint32_t)v[2], (size_t)v[3]);"));
+	assert_non_null(strstr(buf_str(&b), "assay_call_cand(const uint64_t"
+	    " *v)\n{\n\treturn (uint64_t)(int64_t)assay_cand_f("));
+	buf_reset(&b);
+	/* -O2 is the harness's own level: no pragma. */
+	x86sig_thunks(&s, "ref.c", "2", &b);
+	assert_null(strstr(buf_str(&b), "#pragma"));
+	buf_release(&b);
+}
+
+/* --- prepare ---------------------------------------------------------- */
+
+static void
+test_x86asm_prepare_plans_the_stages(void **state)
+{
+	struct fx *f = *state;
+	struct env_plan plan;
+	struct task t;
+	struct candidate c;
+	struct err err;
+	char *p, h[HASH_HEX_LEN + 1];
+	size_t len;
+	const char *share;
+
+	make_task(&t, "local/asm", "x86-asm", "{\"symbol\":\"dot\","
+	    "\"signature\":\"" DOT_SIG "\",\"syntax\":\"intel\","
+	    "\"timeout_s\":20}");
+	task_add_file(&t, "ref.c", "reference", dot_ref, strlen(dot_ref));
+	make_cand(&c, t.id, "dot: ret\n");
+	env_plan_init(&plan);
+	assert_int_equal(env_x86asm.prepare(&t, &c, f->dir, &plan, &err), 0);
+	assert_int_equal(plan.timeout_s, 20);
+	assert_string_equal(plan.cand_file, "cand.s");
+	assert_true(strlen(plan.nonce) >= 16);
+	assert_int_equal(plan.nstages, have_valgrind() ? 4 : 3);
+	assert_string_equal(plan.stages[0].name, "assemble");
+	/* The prefix (alignment, Intel syntax) and the stack note are
+	 * files of their own, so that cand.s is the candidate and its line
+	 * numbers hold. */
+	{
+		const char *want[] = { "as", "--64", "-g", "-o", "cand.o",
+		    "pre.s", "cand.s", "note.s", NULL };
+
+		for (size_t i = 0; want[i] != NULL; i++)
+			assert_string_equal(plan.stages[0].argv[i], want[i]);
+		assert_null(plan.stages[0].argv[8]);
+	}
+	assert_string_equal(plan.stages[1].name, "build");
+	assert_string_equal(plan.stages[1].argv[0], "gcc");
+	/* The candidate is linked first (its placement moves the timing
+	 * of small functions). */
+	assert_string_equal(plan.stages[1].argv[6], "cand.o");
+	assert_string_equal(plan.stages[1].argv[7], "harness.c");
+	assert_string_equal(plan.stages[2].name, "run");
+	assert_string_equal(plan.stages[2].subdir, "run");
+	assert_string_equal(plan.stages[2].argv[0], "./bench");
+	assert_string_equal(plan.stages[2].argv[1], "check");
+	assert_string_equal(plan.stages[2].argv[2], plan.nonce);
+	if (have_valgrind()) {
+		assert_string_equal(plan.stages[3].name, "count");
+		assert_string_equal(plan.stages[3].subdir, "run");
+		assert_non_null(strstr(plan.stages[3].argv[2],
+		    "--toggle-collect=assay_call_ref ./bench cg-ref"));
+		assert_non_null(strstr(plan.stages[3].argv[2],
+		    "--toggle-collect=assay_call_cand ./bench cg-cand"));
+	}
+	p = xasprintf("%s/cand.s", f->dir);
+	assert_string_equal(keep(f, read_text(p)), "dot: ret\n");
+	free(p);
+	p = xasprintf("%s/pre.s", f->dir);
+	assert_string_equal(keep(f, read_text(p)), "\t.text\n\t.p2align 6\n"
+	    ".intel_syntax noprefix\n");
+	free(p);
+	/* harness.c is the embedded share/envs/x86/harness.c. */
+	p = xasprintf("%s/harness.c", f->dir);
+	share = env_share("x86/harness.c", &len);
+	assert_non_null(share);
+	assert_string_equal(keep(f, read_text(p)), share);
+	free(p);
+	hash_sha256(c.code, c.code_len, h);
+	assert_non_null(strstr(buf_str(&plan.inputs), h));
+	assert_non_null(strstr(buf_str(&plan.inputs), "\"thunks.h\":"));
+	assert_non_null(strstr(buf_str(&plan.inputs), "\"env_params\":"));
+	env_plan_release(&plan);
+	candidate_release(&c);
+
+	/* A candidate with its own note gets no note.s. */
+	fresh_dir(f);
+	free(t.env_params);
+	t.env_params = xstrdup(DOT_PARAMS);
+	make_cand(&c, t.id, "dot: ret\n.section .note.GNU-stack,\"\","
+	    "@progbits\n");
+	env_plan_init(&plan);
+	assert_int_equal(env_x86asm.prepare(&t, &c, f->dir, &plan, &err), 0);
+	assert_string_equal(plan.stages[0].argv[6], "cand.s");
+	assert_null(plan.stages[0].argv[7]);
+	p = xasprintf("%s/pre.s", f->dir);
+	assert_string_equal(keep(f, read_text(p)), "\t.text\n\t.p2align 6\n");
+	free(p);
+	assert_int_equal(plan.timeout_s, 60);
+	env_plan_release(&plan);
+	candidate_release(&c);
+	task_release(&t);
+}
+
+/* Task defects are a verdict, found before anything runs. */
+static void
+test_x86asm_prepare_task_defects(void **state)
+{
+	static const struct {
+		const char *params;
+		int ref;
+		const char *file, *want;
+	} bad[] = {
+		{ NULL, 1, NULL, "needs \"symbol\" and \"signature\"" },
+		{ "{\"symbol\":\"dot\"}", 1, NULL, "needs \"symbol\"" },
+		{ "{\"symbol\":\"dot\",\"signature\":\"int dot(void)\"}", 1,
+		  NULL, "signature: column 1: 'int' is not supported" },
+		{ "{\"symbol\":\"dott\",\"signature\":\"" DOT_SIG "\"}", 1,
+		  NULL, "the signature declares dot, not the symbol dott" },
+		{ "{\"symbol\":\"dot\",\"signature\":\"" DOT_SIG "\","
+		  "\"syntax\":\"nasm\"}", 1, NULL, "syntax is \"nasm\"" },
+		{ "{\"symbol\":\"dot\",\"signature\":\"" DOT_SIG "\","
+		  "\"ref_opt\":\"4\"}", 1, NULL, "ref_opt is \"4\"" },
+		{ DOT_PARAMS, 0, NULL, "no ref.c" },
+		{ DOT_PARAMS, 1, "harness.c", "harness.c is reserved" },
+		{ "{\"symbol\":\"dot\",\"signature\":\"" DOT_SIG "\","
+		  "\"ranges\":{\"q\":[0,1]}}", 1, NULL,
+		  "ranges: 'q' is not a parameter" },
+		{ "{\"symbol\":\"dot\",\"signature\":\"" DOT_SIG "\","
+		  "\"ranges\":{\"n\":[5,1]}}", 1, NULL, "lo <= hi" },
+		{ "{\"symbol\":\"dot\",\"signature\":\"" DOT_SIG "\","
+		  "\"ranges\":{\"n\":[-1,4]}}", 1, NULL, "cannot be negative" },
+		{ "{\"symbol\":\"dot\",\"signature\":\"" DOT_SIG "\","
+		  "\"cases\":0}", 1, NULL, "cases must be 1 to" },
+	};
+	struct fx *f = *state;
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct task t;
+		struct candidate c;
+		struct outcome o;
+
+		fresh_dir(f);
+		make_task(&t, "local/asm", "x86-asm", bad[i].params);
+		if (bad[i].ref)
+			task_add_file(&t, "ref.c", "reference", dot_ref,
+			    strlen(dot_ref));
+		if (bad[i].file != NULL)
+			task_add_file(&t, bad[i].file, "source", "x", 1);
+		make_cand(&c, t.id, dot_quad);
+		run_plan(f, &env_x86asm, &t, &c, 10, &o);
+		assert_int_equal(o.plan.nstages, 1);
+		assert_string_equal(o.plan.stages[0].name, "check");
+		assert_str(o.run.verdict, "task-defect");
+		assert_null(o.run.category);
+		assert_str(o.run.subcategory, "bad-task");
+		if (o.run.evidence == NULL ||
+		    strstr(o.run.evidence, bad[i].want) == NULL)
+			fail_msg("case %zu: evidence \"%s\", want \"%s\"", i,
+			    o.run.evidence ? o.run.evidence : "", bad[i].want);
+		/* The stage says why in the log too. */
+		assert_non_null(strstr(buf_str(&o.logs[0]), "x86-asm: the task"
+		    " is defective: "));
+		outcome_release(&o);
+		task_release(&t);
+		candidate_release(&c);
+	}
+}
+
+/* --- real runs -------------------------------------------------------- */
+
+static void
+test_x86asm_faster_candidate_passes(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_x86();
+	verify_here(f, MAX_PARAMS, max_ref, NULL, max_sse2, &o);
+	expect(&o, "pass", NULL, NULL);
+	assert_non_null(strstr(buf_str(&o.logs[2]), "equivalence: PASS (0"
+	    " mismatches / 2000 cases)"));
+	assert_non_null(strstr(buf_str(&o.logs[2]), "abi: PASS (rbx rbp r12"
+	    " r13 r14 r15 rsp df kept over 2000 calls)"));
+	assert_true(metric(&o.run, "cases") == 2000);
+	assert_true(metric(&o.run, "mismatches") == 0);
+	/* pmaxub does 16 bytes an instruction: far more than 3 % faster. */
+	assert_true(metric(&o.run, "time_ratio") > 2);
+	assert_non_null(strstr(o.run.metrics, "\"time_noise\":false"));
+	if (have_valgrind()) {
+		assert_str(o.run.stage, "count");
+		assert_true(metric(&o.run, "ir_ref") > 10000);
+		assert_true(metric(&o.run, "ir_cand") > 0);
+		assert_true(metric(&o.run, "ir_ratio") > 5);
+		/* callgrind counts the same every time. */
+		{
+			double ir = metric(&o.run, "ir_cand");
+			struct outcome o2;
+
+			verify_here(f, MAX_PARAMS, max_ref, NULL, max_sse2,
+			    &o2);
+			assert_true(metric(&o2.run, "ir_cand") == ir);
+			outcome_release(&o2);
+		}
+	} else {
+		assert_non_null(diag_at(&o.run, 0, "callgrind not run"));
+	}
+	assert_non_null(strstr(o.run.evidence, "equivalent on 2000 cases"));
+	outcome_release(&o);
+}
+
+static void
+test_x86asm_dropped_tail_mismatches(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_x86();
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, dot_no_tail, &o);
+	expect(&o, "fail", "functional", "mismatch");
+	assert_str(o.run.stage, "run");
+	/* n = 0 and 4 pass; n = 1 is the first to lose its tail. */
+	assert_true(strncmp(o.run.evidence, "MISMATCH n=1 ref=", 17) == 0);
+	assert_non_null(strstr(o.run.evidence, " asm=0 a={"));
+	assert_non_null(strstr(buf_str(&o.logs[2]), "equivalence: FAIL ("));
+	assert_non_null(strstr(buf_str(&o.logs[2]), " mismatches / 2000"
+	    " cases)"));
+	assert_true(metric(&o.run, "mismatches") > 500);
+	assert_true(metric(&o.run, "cases") == 2000);
+	/* No timing or count for a wrong answer. */
+	assert_int_equal(o.nres, 3);
+	assert_true(metric(&o.run, "time_ratio") < 0);
+	outcome_release(&o);
+}
+
+static void
+test_x86asm_abi_canaries(void **state)
+{
+	static const char std_df[] = "\t.text\n\t.globl\tdot\ndot:\n"
+	    "\tstd\n\txorl\t%eax, %eax\n\tret\n";
+	static const char r12_intel[] = "\t.text\n\t.globl\tdot\ndot:\n"
+	    "\txor\teax, eax\n\tmov\tr12, rdx\n\ttest\tr12, r12\n\tje\t2f\n"
+	    "1:\tmovsxd\tr8, DWORD PTR [rdi]\n\tmovsxd\tr9, DWORD PTR [rsi]\n"
+	    "\timul\tr8, r9\n\tadd\trax, r8\n\tadd\trdi, 4\n\tadd\trsi, 4\n"
+	    "\tdec\tr12\n\tjne\t1b\n2:\tret\n";
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_x86();
+	/* Right sums, but rbx is the second accumulator. */
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, dot_rbx, &o);
+	expect(&o, "fail", "functional", "abi-violation");
+	assert_non_null(strstr(o.run.evidence, "clobbered callee-saved rbx"));
+	assert_int_equal(o.run.evidence_line, 6);
+	assert_non_null(strstr(buf_str(&o.logs[2]), "equivalence: PASS"));
+	assert_non_null(strstr(buf_str(&o.logs[2]), "abi: FAIL (rbx)"));
+	outcome_release(&o);
+
+	/* r12 as the counter, Intel syntax. */
+	verify_here(f, "{\"symbol\":\"dot\",\"syntax\":\"intel\",\"signature\":"
+	    "\"" DOT_SIG "\"}", dot_ref, NULL, r12_intel, &o);
+	expect(&o, "fail", "functional", "abi-violation");
+	assert_non_null(strstr(o.run.evidence, "callee-saved r12"));
+	assert_int_equal(o.run.evidence_line, 5);
+	outcome_release(&o);
+
+	/* The direction flag left set (and wrong sums besides). */
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, std_df, &o);
+	assert_str(o.run.verdict, "fail");
+	assert_non_null(strstr(buf_str(&o.logs[2]), "the direction flag (left"
+	    " set)"));
+	assert_non_null(strstr(o.run.evidence, "the ABI check failed too"));
+	outcome_release(&o);
+}
+
+static void
+test_x86asm_copied_input_is_performance(void **state)
+{
+	static const char input[] =
+	    "\t.text\n"
+	    "\t.globl\tdot\n"
+	    "\t.type\tdot, @function\n"
+	    "dot:\n"
+	    "\tpushq\t%rbp\n"
+	    "\tmovq\t%rsp, %rbp\n"
+	    "\tmovq\t$0, %rax\n"
+	    "\tmovq\t$0, %rcx\n"
+	    "\tjmp\t.L2\n"
+	    ".L3:\n"
+	    "\tmovslq\t(%rdi,%rcx,4), %r8\n"
+	    "\tmovslq\t(%rsi,%rcx,4), %r9\n"
+	    "\timulq\t%r9, %r8\n"
+	    "\taddq\t%r8, %rax\n"
+	    "\taddq\t$1, %rcx\n"
+	    ".L2:\n"
+	    "\tcmpq\t%rdx, %rcx\n"
+	    "\tjb\t.L3\n"
+	    "\tpopq\t%rbp\n"
+	    "\tret\n"
+	    "\t.size\tdot, .-dot\n"
+	    "\t.ident\t\"GCC: (Debian 12.2.0-14+deb12u1) 12.2.0\"\n"
+	    "\t.section\t.note.GNU-stack,\"\",@progbits\n";
+	/* The same code: other spacing, comments, no .ident. */
+	static const char copy[] =
+	    "# dot product, optimised\n"
+	    "  .text\n"
+	    "  .globl dot\n"
+	    "  .type dot,@function\n"
+	    "dot:   /* entry */\n"
+	    "  pushq %rbp\n"
+	    "  movq %rsp,%rbp      /* frame */\n"
+	    "  movq $0,%rax\n"
+	    "  movq $0,%rcx\n"
+	    "  jmp .L2\n"
+	    "\n"
+	    ".L3:\n"
+	    "  movslq (%rdi,%rcx,4),%r8\n"
+	    "  movslq (%rsi,%rcx,4),%r9\n"
+	    "  imulq %r9,%r8   # product\n"
+	    "  addq %r8,%rax\n"
+	    "  addq $1,%rcx\n"
+	    ".L2:\n"
+	    "  cmpq %rdx,%rcx\n"
+	    "  jb .L3\n"
+	    "  popq %rbp\n"
+	    "  ret\n"
+	    "  .size dot,.-dot\n";
+	struct fx *f = *state;
+	struct outcome o;
+	struct task t;
+	struct candidate c;
+	struct env_plan plan;
+	struct err err;
+	char *changed;
+
+	/* prepare() finds it without running anything. */
+	make_task(&t, "local/asm", "x86-asm", DOT_PARAMS);
+	task_add_file(&t, "ref.c", "reference", dot_ref, strlen(dot_ref));
+	task_add_file(&t, "input.s", "source", input, strlen(input));
+	make_cand(&c, t.id, copy);
+	env_plan_init(&plan);
+	assert_int_equal(env_x86asm.prepare(&t, &c, f->dir, &plan, &err), 0);
+	assert_non_null(strstr(buf_str(&plan.precheck), "copied-input\n"));
+	/* input.s is an input of the verdict, not a file of the build. */
+	assert_non_null(strstr(buf_str(&plan.inputs), "\"input.s\":"));
+	env_plan_release(&plan);
+	candidate_release(&c);
+	/* One instruction changed is not a copy. */
+	changed = keep(f, xstrdup(copy));
+	memcpy(strstr(changed, "addq $1,%rcx"), "incq %rcx   ", 12);
+	fresh_dir(f);
+	make_cand(&c, t.id, changed);
+	env_plan_init(&plan);
+	assert_int_equal(env_x86asm.prepare(&t, &c, f->dir, &plan, &err), 0);
+	assert_null(strstr(buf_str(&plan.precheck), "copied-input"));
+	env_plan_release(&plan);
+	candidate_release(&c);
+	task_release(&t);
+
+	need_x86();
+	verify_here(f, DOT_PARAMS, dot_ref, input, copy, &o);
+	expect(&o, "fail", "performance", "copied-input");
+	assert_non_null(strstr(o.run.evidence, "input.s unchanged, modulo"
+	    " whitespace and comments"));
+	/* It is correct and measured all the same. */
+	assert_true(metric(&o.run, "mismatches") == 0);
+	assert_true(metric(&o.run, "time_ratio") > 0);
+	outcome_release(&o);
+}
+
+static void
+test_x86asm_slower_candidate_is_performance(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_x86();
+	verify_here(f, MAX_PARAMS, max_ref, NULL, max_slow, &o);
+	expect(&o, "fail", "performance", "slower-than-reference");
+	assert_true(metric(&o.run, "time_ratio") < 0.97);
+	assert_non_null(strstr(o.run.evidence, "correct but slower than the"
+	    " reference"));
+	if (have_valgrind())
+		assert_true(metric(&o.run, "ir_ratio") < 0.97);
+	outcome_release(&o);
+}
+
+static void
+test_x86asm_assembler_errors_are_on_candidate_lines(void **state)
+{
+	static const char bad[] = "\t.text\n\t.globl dot\ndot:\n"
+	    "\tmovl %eax\n"			/* 4 */
+	    "\tfrobq %rax, %rbx\n"		/* 5 */
+	    "\tret\n";
+	/* AT&T in a task that asks for Intel syntax. */
+	static const char att[] = "\t.text\n\t.globl dot\ndot:\n"
+	    "\txorl %eax, %eax\n"		/* 4 */
+	    "\tret\n";
+	struct fx *f = *state;
+	struct outcome o;
+	const struct diag *d;
+
+	need_x86();
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, bad, &o);
+	expect(&o, "fail", "compile", "operand-mismatch");
+	assert_str(o.run.stage, "assemble");
+	assert_str(o.run.evidence, "cand.s:4: Error: number of operands"
+	    " mismatch for `mov'");
+	d = diag_at(&o.run, 4, "number of operands mismatch");
+	assert_non_null(d);
+	assert_str(d->severity, "error");
+	assert_str(d->file, "cand.s");
+	assert_non_null(diag_at(&o.run, 5, "no such instruction: `frobq"));
+	assert_int_equal(o.nres, 1);
+	outcome_release(&o);
+
+	/* The Intel prefix is a file of its own: line 4 stays line 4. */
+	verify_here(f, "{\"symbol\":\"dot\",\"syntax\":\"intel\",\"signature\":"
+	    "\"" DOT_SIG "\"}", dot_ref, NULL, att, &o);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.category, "compile");
+	assert_non_null(diag_at(&o.run, 4, ""));
+	assert_true(strncmp(o.run.evidence, "cand.s:4: Error: ", 17) == 0);
+	outcome_release(&o);
+}
+
+static void
+test_x86asm_link_errors(void **state)
+{
+	static const char other[] = "\t.text\n\t.globl dott\ndott:\n\tret\n";
+	static const char local[] = "\t.text\ndot:\n\tret\n";
+	static const char helper[] = "\t.text\n\t.globl dot\ndot:\n"
+	    "\tcall fast_dot_helper\n"		/* 4 */
+	    "\tret\n";
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_x86();
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, other, &o);
+	expect(&o, "fail", "compile", "missing-symbol");
+	assert_str(o.run.stage, "build");
+	assert_non_null(strstr(o.run.evidence, "defines no global symbol dot"));
+	outcome_release(&o);
+
+	/* A label without .globl is not seen by the linker either. */
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, local, &o);
+	expect(&o, "fail", "compile", "missing-symbol");
+	outcome_release(&o);
+
+	/* as -g tells ld the line of the call. */
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, helper, &o);
+	expect(&o, "fail", "compile", "undefined-symbol");
+	assert_str(o.run.evidence, "cand.s:4: undefined reference to"
+	    " `fast_dot_helper'");
+	assert_int_equal(o.run.evidence_line, 4);
+	assert_non_null(diag_at(&o.run, 4, "undefined reference"));
+	outcome_release(&o);
+}
+
+static void
+test_x86asm_crashes_hangs_and_guards(void **state)
+{
+	static const char addv_ref[] = "#include <stddef.h>\n"
+	    "#include <stdint.h>\n"
+	    "void addv(const int16_t *a, int16_t *out, size_t n)\n"
+	    "{ for (size_t i = 0; i < n; i++) out[i] = (int16_t)(out[i] +"
+	    " a[i]); }\n";
+	/* One element too many: <= n. */
+	static const char addv_off[] = "\t.text\n\t.globl addv\naddv:\n"
+	    "\txorl %ecx, %ecx\n"
+	    "1:\tcmpq %rdx, %rcx\n\tja 2f\n"
+	    "\tmovw (%rdi,%rcx,2), %ax\n\taddw %ax, (%rsi,%rcx,2)\n"
+	    "\tincq %rcx\n\tjmp 1b\n2:\tret\n";
+	static const char crash[] = "\t.text\n\t.globl dot\ndot:\n"
+	    "\tmovq (%rdx), %rax\n\tret\n";
+	static const char hang[] = "\t.text\n\t.globl dot\ndot:\n"
+	    "1:\tjmp 1b\n";
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_x86();
+	verify_here(f, "{\"symbol\":\"addv\",\"signature\":\"void addv(const"
+	    " int16_t *a, int16_t *out, size_t n)\"}", addv_ref, NULL,
+	    addv_off, &o);
+	expect(&o, "fail", "functional", "mismatch");
+	assert_true(strncmp(o.run.evidence, "MISMATCH n=0 out: wrote 2 bytes"
+	    " past the end of the array", 50) == 0);
+	outcome_release(&o);
+
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, crash, &o);
+	expect(&o, "fail", "functional", "crash");
+	assert_true(strncmp(o.run.evidence, "CRASH n=0 a={} b={}: SIGSEGV",
+	    28) == 0);
+	/* The harness goes on after a crash: every case is counted. */
+	assert_true(metric(&o.run, "mismatches") == 2000);
+	outcome_release(&o);
+
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, hang, &o);
+	expect(&o, "fail", "functional", "hang");
+	assert_non_null(strstr(o.run.evidence, "did not return within 2 s"));
+	outcome_release(&o);
+}
+
+/*
+ * The same two instructions as the reference are as fast: both start on
+ * a 64-byte boundary and are timed through one loop (abi.s), and a
+ * difference under a nanosecond a call is noise.  Placed where the link
+ * put them and called through thunks of their own, the candidate
+ * measured 0.75 to 0.90 (slower-than-reference).
+ */
+static void
+test_x86asm_tiny_function_is_placed_fairly(void **state)
+{
+	static const char ref[] = "#include <stdint.h>\n"
+	    "int8_t seven(void) { return -7; }\n";
+	static const char same[] = "\t.text\n\t.globl seven\nseven:\n"
+	    "\tmovl $-7, %eax\n\tret\n";
+	static const char abs_ref[] = "#include <stdint.h>\n"
+	    "int64_t abs(int64_t x) { return x < 0 ? -x : x; }\n";
+	static const char abs_same[] = "\t.text\n\t.globl abs\nabs:\n"
+	    "\tmovq %rdi, %rax\n\tnegq %rax\n\tcmovsq %rdi, %rax\n\tret\n";
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_x86();
+	verify_here(f, "{\"symbol\":\"seven\",\"signature\":\"int8_t"
+	    " seven(void)\"}", ref, NULL, same, &o);
+	expect(&o, "pass", NULL, NULL);
+	assert_non_null(strstr(o.run.metrics, "\"time_noise\":true"));
+	outcome_release(&o);
+
+	/* A symbol stdlib.h declares otherwise, a parameter named like a
+	 * macro of stdio.h: the harness still builds. */
+	verify_here(f, "{\"symbol\":\"abs\",\"signature\":\"int64_t"
+	    " abs(int64_t stdin)\"}", abs_ref, NULL, abs_same, &o);
+	expect(&o, "pass", NULL, NULL);
+	outcome_release(&o);
+}
+
+/* 32-bit arguments come with garbage above them, as the ABI allows. */
+static void
+test_x86asm_upper_bits_of_arguments(void **state)
+{
+	static const char ref[] = "#include <stdint.h>\n"
+	    "int64_t widen(int32_t x) { return x; }\n";
+	static const char lazy[] = "\t.text\n\t.globl widen\nwiden:\n"
+	    "\tmovq %rdi, %rax\n\tret\n";
+	static const char right[] = "\t.text\n\t.globl widen\nwiden:\n"
+	    "\tmovslq %edi, %rax\n\tret\n";
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_x86();
+	verify_here(f, "{\"symbol\":\"widen\",\"signature\":\"int64_t"
+	    " widen(int32_t x)\"}", ref, NULL, lazy, &o);
+	expect(&o, "fail", "functional", "mismatch");
+	assert_non_null(strstr(o.run.evidence, "garbage in the upper halves"
+	    " of 32-bit arguments"));
+	outcome_release(&o);
+
+	verify_here(f, "{\"symbol\":\"widen\",\"signature\":\"int64_t"
+	    " widen(int32_t x)\"}", ref, NULL, right, &o);
+	/* Both take a nanosecond: only correctness is sure here. */
+	assert_true(metric(&o.run, "mismatches") == 0);
+	outcome_release(&o);
+}
+
+/* A divisor range keeps the reference defined; without it, it is the
+ * task's fault. */
+static void
+test_x86asm_ranges_and_reference_faults(void **state)
+{
+	static const char div_ref[] = "#include <stdint.h>\n"
+	    "int32_t quot(int32_t a, int32_t b) { return a / b; }\n";
+	static const char div_asm[] = "\t.text\n\t.globl quot\nquot:\n"
+	    "\tmovl %edi, %eax\n\tcltd\n\tidivl %esi\n\tret\n";
+	static const char bad_ref[] = "#include <stdint.h>\n"
+	    "#include <stddef.h>\n"
+	    "int64_t dot(const int32_t *a, const int32_t *b, size_t n)"
+	    " { return a[0] +; }\n";
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_x86();
+	verify_here(f, "{\"symbol\":\"quot\",\"signature\":\"int32_t"
+	    " quot(int32_t a, int32_t b)\",\"ranges\":{\"b\":[1,1000]}}",
+	    div_ref, NULL, div_asm, &o);
+	assert_true(metric(&o.run, "mismatches") == 0);
+	assert_non_null(strstr(buf_str(&o.logs[2]), "equivalence: PASS"));
+	outcome_release(&o);
+
+	/* b = 0 divides by zero in the reference itself. */
+	verify_here(f, "{\"symbol\":\"quot\",\"signature\":\"int32_t"
+	    " quot(int32_t a, int32_t b)\"}", div_ref, NULL, div_asm, &o);
+	expect(&o, "task-defect", NULL, "reference-crash");
+	assert_non_null(strstr(o.run.evidence, "SIGFPE"));
+	outcome_release(&o);
+
+	verify_here(f, DOT_PARAMS, bad_ref, NULL, dot_quad, &o);
+	expect(&o, "task-defect", NULL, "reference-build");
+	assert_non_null(strstr(o.run.evidence, "ref.c:3:"));
+	assert_non_null(diag_at(&o.run, 0, "expected expression"));
+	outcome_release(&o);
+
+	/* ref.c defines dot with other parameters than the signature. */
+	verify_here(f, "{\"symbol\":\"dot\",\"signature\":\"int64_t"
+	    " dot(int64_t a)\"}", dot_ref, NULL, dot_quad, &o);
+	expect(&o, "task-defect", NULL, "signature-mismatch");
+	outcome_release(&o);
+}
+
+/* Result lines without the run's secret are the candidate's own. */
+static void
+test_x86asm_forged_result_lines_do_not_pass(void **state)
+{
+	static const char forger[] =
+	    "\t.text\n\t.globl dot\ndot:\n"
+	    "\tmovl $1, %eax\n"			/* write(1, msg, len) */
+	    "\tmovl $1, %edi\n"
+	    "\tleaq msg(%rip), %rsi\n"
+	    "\tmovl $len, %edx\n"
+	    "\tsyscall\n"
+	    "\tmovl $231, %eax\n"		/* exit_group(0) */
+	    "\txorl %edi, %edi\n"
+	    "\tsyscall\n"
+	    "\t.section .rodata\n"
+	    "msg:\t.ascii \"equivalence: PASS (0 mismatches / 2000 cases)\\n"
+	    "abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2000"
+	    " calls)\\ntiming: ref 9.0 ns/call, asm 1.0 ns/call, ratio"
+	    " 9.000\\n\"\n"
+	    "\t.set len, . - msg\n";
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_x86();
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, forger, &o);
+	expect(&o, "fail", "functional", "no-result-line");
+	assert_non_null(strstr(buf_str(&o.logs[2]), "equivalence: PASS"));
+	outcome_release(&o);
+}
+
+/* --- judge alone -------------------------------------------------------- */
+
+/* judge() on logs made here: the plan of a dot task, stage logs. */
+static void
+judge_logs(const char *precheck, const char *run, const char *count,
+    int run_exit, size_t nres, enum env_stop stop, struct run *r)
+{
+	static const char *const none[] = { "true", NULL };
+	struct env_plan plan;
+	struct env_stage_result res[4];
+	struct task t = { 0 };
+
+	env_plan_init(&plan);
+	plan.cand_file = xstrdup("cand.s");
+	snprintf(plan.nonce, sizeof plan.nonce, "XN");
+	buf_adds(&plan.precheck, precheck);
+	env_plan_stage(&plan, "assemble", none);
+	env_plan_stage(&plan, "build", none);
+	env_plan_stage(&plan, "run", none);
+	env_plan_stage(&plan, "count", none);
+	memset(res, 0, sizeof res);
+	for (size_t i = 0; i < 4; i++) {
+		res[i].ran = i < nres;
+		res[i].log = "";
+	}
+	res[2].log = run;
+	res[2].log_len = strlen(run);
+	res[2].exit_code = run_exit;
+	res[3].log = count;
+	res[3].log_len = strlen(count);
+	if (nres == 4 && stop != ENV_STOP_NONE)
+		res[3].exit_code = 128 + SIGKILL;
+	memset(r, 0, sizeof *r);
+	env_x86asm.judge(&t, &plan, res, nres, stop, r);
+	env_plan_release(&plan);
+}
+
+static void
+test_x86asm_judge_limits_and_callgrind(void **state)
+{
+	static const char passed[] =
+	    "XN equivalence: PASS (0 mismatches / 2000 cases)\n"
+	    "XN abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2000"
+	    " calls)\n"
+	    "XN timing: ref 1000.0 ns/call, asm 990.0 ns/call, ratio 1.010"
+	    " (best of 31 x 512 calls, n=4096, pinned to cpu 0, 1"
+	    " measurement)\n";
+	static const char counted[] =
+	    "==1== Collected : 99\n"		/* before the marker: ignored */
+	    "XN cg ref done\n==7== Events    : Ir\n==7== Collected : 28679\n"
+	    "==8== Collected : 5\n"		/* the candidate's own line */
+	    "XN cg cand done\n==8== Collected : 22538\n";
+	struct run r;
+
+	(void)state;
+	/* callgrind and the timing ratio; 1 % faster is noise. */
+	judge_logs("", passed, counted, 0, 4, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "pass");
+	assert_str(r.stage, "count");
+	assert_str(r.metrics, "{\"cases\":2000,\"mismatches\":0,\"ir_ref\":"
+	    "28679,\"ir_cand\":22538,\"ir_ratio\":1.272,\"ir_noise\":false,"
+	    "\"time_ratio\":1.010,\"ref_ns\":1000.0,\"cand_ns\":990.0,"
+	    "\"time_noise\":true}");
+	assert_non_null(strstr(r.evidence, "1.272x fewer instructions (28679"
+	    " -> 22538)"));
+	assert_non_null(strstr(r.evidence, "ratio 1.010 is within the 3 %"
+	    " noise"));
+	run_release(&r);
+
+	/* callgrind ran out of time: the timing alone decides. */
+	judge_logs("", passed, "XN cg ref done\n", 0, 4, ENV_STOP_TIMEOUT, &r);
+	assert_str(r.verdict, "pass");
+	assert_non_null(diag_at(&r, 0, "callgrind ran out of time"));
+	assert_null(strstr(r.metrics, "ir_ratio"));
+	run_release(&r);
+
+	/* No valgrind: three stages, and a note. */
+	judge_logs("no-valgrind\n", passed, "", 0, 3, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "pass");
+	assert_str(r.stage, "run");
+	assert_non_null(diag_at(&r, 0, "callgrind not run: valgrind is not"
+	    " installed"));
+	run_release(&r);
+
+	/* The wall clock in the equivalence check, then in the timing. */
+	judge_logs("", "XN MISMATCH n=1 ref=1 asm=2 (case 1)\n", "", 128 +
+	    SIGKILL, 3, ENV_STOP_TIMEOUT, &r);
+	assert_str(r.verdict, "timeout");
+	assert_str(r.category, "functional");
+	run_release(&r);
+	judge_logs("", "XN equivalence: PASS (0 mismatches / 2000 cases)\n",
+	    "", 128 + SIGKILL, 3, ENV_STOP_TIMEOUT, &r);
+	assert_str(r.verdict, "timeout");
+	assert_str(r.category, "performance");
+	assert_non_null(strstr(r.evidence, "timing"));
+	run_release(&r);
+
+	/* Output cap. */
+	judge_logs("", "", "", 128 + SIGKILL, 3, ENV_STOP_OUTPUT, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.subcategory, "output-limit");
+	run_release(&r);
+
+	/* Slower by 10 %, twice over: performance. */
+	judge_logs("", "XN equivalence: PASS (0 mismatches / 2000 cases)\n"
+	    "XN abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2000"
+	    " calls)\nXN timing: ref 900.0 ns/call, asm 1000.0 ns/call, ratio"
+	    " 0.900 (best of 31 x 512 calls, n=4096, not pinned, 3"
+	    " measurements)\n", "", 0, 3, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.category, "performance");
+	assert_str(r.subcategory, "slower-than-reference");
+	assert_non_null(strstr(r.evidence, "1.111x slower"));
+	run_release(&r);
+
+	/* 0.2 ns a call is no difference, whatever the ratio. */
+	judge_logs("", "XN equivalence: PASS (0 mismatches / 2000 cases)\n"
+	    "XN abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2000"
+	    " calls)\nXN timing: ref 1.4 ns/call, asm 1.6 ns/call, ratio"
+	    " 0.875 (best of 31 x 1048576 calls, x=3, pinned to cpu 0, 3"
+	    " measurements)\n", "", 0, 3, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "pass");
+	assert_non_null(strstr(r.metrics, "\"time_noise\":true"));
+	assert_non_null(strstr(r.evidence, "differ by less than the 1.0 ns"
+	    " noise (ratio 0.875)"));
+	run_release(&r);
+}
+
+#define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_x86asm_sig_parses_the_grammar),
+		cmocka_unit_test(test_x86asm_sig_rejects_the_rest),
+		cmocka_unit_test(test_x86asm_sig_generates_the_harness_c),
+		FX_TEST(test_x86asm_prepare_plans_the_stages),
+		FX_TEST(test_x86asm_prepare_task_defects),
+		FX_TEST(test_x86asm_faster_candidate_passes),
+		FX_TEST(test_x86asm_dropped_tail_mismatches),
+		FX_TEST(test_x86asm_abi_canaries),
+		FX_TEST(test_x86asm_copied_input_is_performance),
+		FX_TEST(test_x86asm_slower_candidate_is_performance),
+		FX_TEST(test_x86asm_assembler_errors_are_on_candidate_lines),
+		FX_TEST(test_x86asm_link_errors),
+		FX_TEST(test_x86asm_crashes_hangs_and_guards),
+		FX_TEST(test_x86asm_tiny_function_is_placed_fairly),
+		FX_TEST(test_x86asm_upper_bits_of_arguments),
+		FX_TEST(test_x86asm_ranges_and_reference_faults),
+		FX_TEST(test_x86asm_forged_result_lines_do_not_pass),
+		cmocka_unit_test(test_x86asm_judge_limits_and_callgrind),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
