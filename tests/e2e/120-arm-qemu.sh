@@ -4,7 +4,9 @@
 # the references and one candidate per task pass; the others fail with a
 # wrong UART text, a wrong register value, a HardFault, an undefined HAL
 # function (api), a HAL type (api), a syntax error, a wait on a clock
-# QEMU does not model (timeout) and a wrong exit status.
+# QEMU does not model (timeout, on the polling loop's line) and a wrong
+# exit status.  A task with a bad env_params (an unknown or a modelled
+# peripheral, a misspelt key) is refused with the field named, exit 2.
 . "$(dirname "$0")/lib.sh"
 command -v arm-none-eabi-gcc >/dev/null || skip "arm-none-eabi-gcc not installed (gcc-arm-none-eabi)"
 command -v qemu-system-arm >/dev/null || skip "qemu-system-arm not installed"
@@ -54,7 +56,25 @@ show gpio_led model-c | grep -q 'evidence: assay: HardFault at pc 0x' || fail "h
 show gpio_led model-c | grep -q 'evidence points to candidate line 12' || fail "hardfault line"
 show gpio_led model-d | grep -q "undefined reference to \`HAL_GPIO_WritePin'" || fail "api evidence"
 show usart2_config model-b | grep -q 'reads RCC offset 0x000 (CR), which QEMU does not model' || fail "polling evidence"
+show usart2_config model-b | grep -q 'evidence points to candidate line 6' || fail "the polling loop's line"
 show uart_hello reference | grep -A1 '^uart 15 bytes$' | grep -q '^Hello, assay!' || fail "the UART output is in the log"
 # A second verify has nothing to do: the inputs did not change.
 "$ASSAY" --db "$DB" verify -q 2>&1 | grep -q 'verified 0, unchanged 15' || fail "verify again"
+
+# A mistake in env_params is the task's: verify names the task and the
+# field, runs nothing and exits 2.
+bad() {	# ID ENV_PARAMS
+	printf '{"task": {"id": "local/%s", "benchmark": "local", "domain": "embedded", "env": "arm-qemu", "env_params": %s, "spec": "s"}, "candidate": {"origin": "m", "kind": "direct", "lang": "c", "code": "int main(void) { return 0; }\\n"}}\n' "$1" "$2" >"$T/$1.jsonl"
+	"$ASSAY" --db "$DB" import "$T/$1.jsonl" >/dev/null || fail "import $1"
+	"$ASSAY" --db "$DB" verify --where "task=local/$1" >"$T/$1.out" 2>&1
+	expect_eq "$1 exit" "$?" 2
+	grep -q "$3" "$T/$1.out" || { cat "$T/$1.out"; fail "$1 message"; }
+	expect_eq "$1 runs" "$(count "task=local/$1 verdict=none")" 1
+}
+bad periph-gpioz '{"expect_writes": [{"periph": "GPIOZ", "offset": 0, "value": 1}]}' \
+    'task local/periph-gpioz: env_params.expect_writes\[0\]: "periph" GPIOZ is no peripheral'
+bad periph-usart1 '{"expect_writes": [{"periph": "USART1", "offset": 8, "value": 139}]}' \
+    '"periph" USART1 is modelled by QEMU, so its writes never appear'
+bad key-typo '{"expect_exitt": 0}' \
+    'env_params: unknown key "expect_exitt" for arm-qemu (known: expect_exit, '
 echo "ok: arm-qemu examples"

@@ -231,6 +231,24 @@ test_armqemu_prepare_refuses_bad_params(void **state)
 		{ "{\"simulator\":\"gem5\"}", "simulator" },
 		{ "{\"timeout_s\":0}", "timeout_s" },
 		{ "[1]", "not a JSON object" },
+		/* A misspelt key would check nothing: named, with the known
+		 * ones. */
+		{ "{\"expect_exitt\":0}", "unknown key \"expect_exitt\" for"
+		  " arm-qemu (known: expect_exit, expect_uart, expect_writes,"
+		  " uart, timeout_s, simulator)" },
+		{ "{\"expect_writes\":[{\"periph\":\"GPIOA\",\"offset\":0,"
+		  "\"value\":1,\"maks\":1}]}", "expect_writes[0]: unknown key"
+		  " \"maks\" (known: periph, offset, value, mask, size)" },
+		/* No such peripheral, and one whose writes QEMU models and so
+		 * never traces. */
+		{ "{\"expect_writes\":[{\"periph\":\"GPIOZ\",\"offset\":0,"
+		  "\"value\":1}]}", "expect_writes[0]: \"periph\" GPIOZ is no"
+		  " peripheral QEMU's netduinoplus2 traces; known: RCC," },
+		{ "{\"expect_writes\":[{\"periph\":\"RCC\",\"offset\":48,"
+		  "\"value\":1},{\"periph\":\"USART1\",\"offset\":8,"
+		  "\"value\":139}]}", "expect_writes[1]: \"periph\" USART1 is"
+		  " modelled by QEMU, so its writes never appear in the -d unimp"
+		  " trace" },
 	};
 	struct fx *f = *state;
 
@@ -249,6 +267,32 @@ test_armqemu_prepare_refuses_bad_params(void **state)
 		    -1);
 		if (strstr(err.msg, bad[i].msg) == NULL)
 			fail_msg("%s: got \"%s\"", bad[i].params, err.msg);
+		/* The task's fault: its id comes first. */
+		assert_non_null(strstr(err.msg, "task local/arm: env_params"));
+		env_plan_release(&plan);
+		task_release(&t);
+		candidate_release(&c);
+		free(dir);
+	}
+	/* QEMU's names and the CMSIS ones, in any case. */
+	{
+		struct env_plan plan;
+		struct task t;
+		struct candidate c;
+		struct err err;
+		char *dir = xasprintf("%s/names", f->dir);
+
+		assert_int_equal(mkdir(dir, 0755), 0);
+		arm_task(&t, "{\"expect_writes\":[{\"periph\":\"rcc\","
+		    "\"offset\":0,\"value\":1},{\"periph\":\"FLASH\","
+		    "\"offset\":0,\"value\":1},{\"periph\":\"TIM1\","
+		    "\"offset\":0,\"value\":1},{\"periph\":\"timer[8]\","
+		    "\"offset\":0,\"value\":1},{\"periph\":\"IWDG\","
+		    "\"offset\":0,\"value\":1}]}");
+		make_cand(&c, t.id, "int main(void) { return 0; }\n");
+		env_plan_init(&plan);
+		if (env_armqemu.prepare(&t, &c, dir, &plan, &err) < 0)
+			fail_msg("%s", err.msg);
 		env_plan_release(&plan);
 		task_release(&t);
 		candidate_release(&c);
@@ -372,6 +416,49 @@ test_armqemu_register_write_mismatch(void **state)
 	run_release(&r);
 }
 
+/*
+ * Our header's BSRRL and BSRRH are the halves of BSRR: QEMU logs a
+ * 2-byte write at 0x018 or 0x01a, which counts as a write of BSRR with
+ * the half at its byte lane.  TIM1 is QEMU's "timer[1]".
+ */
+static void
+test_armqemu_bsrr_halves(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	verify_arm(f, "{\"expect_writes\":[{\"periph\":\"GPIOA\","
+	    "\"offset\":24,\"value\":32},{\"periph\":\"GPIOA\","
+	    "\"offset\":24,\"value\":2097152},{\"periph\":\"TIM1\","
+	    "\"offset\":\"0x28\",\"value\":7}]}",
+	    "#include \"stm32f4xx.h\"\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "\tRCC->AHB1ENR |= RCC_AHB1ENR_GPIOAEN;\n"
+	    "\tGPIOA->BSRRL = (1U << 5);\n"
+	    "\tGPIOA->BSRRH = (1U << 5);\n"
+	    "\tTIM1->PSC = 7;\n"
+	    "\treturn 0;\n"
+	    "}\n", 0, &r);
+	expect(&r, "pass", NULL, NULL);
+	assert_non_null(strstr(r.log, "GPIOA: unimplemented device write"
+	    " (size 2, offset 0x01a, value 0x0020)"));
+	run_release(&r);
+	/* The high half is the reset half: no set of PA5 there. */
+	verify_arm(f, "{\"expect_writes\":[{\"periph\":\"GPIOA\","
+	    "\"offset\":24,\"value\":32}]}",
+	    "#include \"stm32f4xx.h\"\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "\tGPIOA->BSRRH = (1U << 5);\n"
+	    "\treturn 0;\n"
+	    "}\n", 0, &r);
+	expect(&r, "fail", "functional", "register-write");
+	assert_str(r.evidence, "no write of 0x00000020 to GPIOA offset 0x018"
+	    " (BSRR); 1 write there, the last 0x00200000");
+	run_release(&r);
+}
+
 static void
 test_armqemu_exit_code(void **state)
 {
@@ -425,6 +512,27 @@ test_armqemu_hardfault(void **state)
 	expect(&r, "fail", "functional", "unhandled-interrupt");
 	assert_non_null(strstr(r.evidence, "unhandled exception 44"));
 	run_release(&r);
+	/*
+	 * A call through a NULL pointer: pc is 0, so the line comes from
+	 * lr, the return address, one instruction back: the call on line
+	 * 9, not the "}" of line 11 after it.
+	 */
+	verify_arm(f, NULL,
+	    "#include \"stm32f4xx.h\"\n"
+	    "\n"
+	    "typedef void (*fn_t)(void);\n"
+	    "static fn_t hook;\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "    RCC->AHB1ENR |= RCC_AHB1ENR_GPIOAEN;\n"
+	    "    GPIOA->MODER |= GPIO_MODER_MODER5_0;\n"
+	    "    hook();\n"
+	    "    return 0;\n"
+	    "}\n", 0, &r);
+	expect(&r, "fail", "functional", "hardfault");
+	assert_non_null(strstr(r.evidence, "HardFault at pc 0x00000000"));
+	assert_int_equal(r.evidence_line, 9);
+	run_release(&r);
 }
 
 static void
@@ -454,6 +562,11 @@ test_armqemu_timeout(void **state)
 	expect(&r, "timeout", "functional", "timeout");
 	assert_non_null(strstr(r.evidence, "reads RCC offset 0x000 (CR),"
 	    " which QEMU does not model"));
+	/* The loop that polls it, from the instruction that read it. */
+	assert_int_equal(r.evidence_line, 5);
+	assert_non_null(diag_at(&r, 5, "the firmware did not exit"));
+	/* QEMU's disassembly stays out of the printed trace. */
+	assert_null(strstr(r.log, "\nIN: "));
 	run_release(&r);
 	/* verify's wall clock (--timeout) over the whole run. */
 	verify_arm(f, NULL, "int main(void) { for (;;) ; }\n", 2, &r);
@@ -645,6 +758,7 @@ main(void)
 		FX_TEST(test_armqemu_pty_run),
 		FX_TEST(test_armqemu_uart_mismatch),
 		FX_TEST(test_armqemu_register_write_mismatch),
+		FX_TEST(test_armqemu_bsrr_halves),
 		FX_TEST(test_armqemu_exit_code),
 		FX_TEST(test_armqemu_hardfault),
 		FX_TEST(test_armqemu_timeout),
