@@ -96,29 +96,46 @@ const char *syntax_group_name(enum syn_group g);
  * limits in lim (CUDA C++ Programming Guide, "Compute Capabilities",
  * table of technical specifications).
  *
- * A value is known when it is an integer literal or a constant
- * expression over: names declared const or constexpr (file or function
- * scope), enumerators, "#define NAME integer" defined once, and local
- * variables initialised once and never assigned, incremented or
- * address-taken in their function; operators + - * / % << >> & | ^ ~ !,
- * comparisons, ?:, casts, sizeof of built-in and CUDA vector types, and
- * min/max of two.  A dim3 follows its declaration ("dim3 g(x, y, z)",
- * "dim3 g = {x, y}", "dim3 g = dim3(...)") and later assignments in
- * source order ("g.y = e;", "g = dim3(...);"); control flow is not
- * followed: the value last written above the launch counts.  A launch
- * argument may also be "dim3(...)", "{...}" or an integer (x only).
- * Anything else (a parameter, a call, a float) is unknown and never
- * reported: the check finds limits that are certainly broken on every
- * run, not those that might be.
+ * It reports only what is broken on every run that reaches the launch:
+ * a value it cannot be sure of is unknown and never reported.  Known: an
+ * integer literal, or a constant expression over names declared const
+ * or constexpr of an integer type (file or function scope), enumerators,
+ * "#define NAME integer" defined once, and local variables of an integer
+ * type (or auto) that their function never writes; operators + - * / %
+ * << >> & | ^ ~ !, comparisons, ?:, integer casts, sizeof of built-in
+ * and CUDA vector types, and min/max of two.  Arithmetic is C's: int
+ * arithmetic that leaves 32 bits is unknown, and / % >> and comparisons
+ * take only non-negative values that mean the same signed or not.  A dim3
+ * follows its declaration ("dim3 g(x, y, z)", "dim3 g = {x, y}", "dim3 g =
+ * dim3(...)") and later assignments in source order ("g.y = e;", "g =
+ * dim3(...);"): the write last above the launch counts, unless it is in a
+ * branch (if/else arm, loop, case, ?: && || operand, lambda, try) the
+ * launch is not in, or the launch is in a loop that began after it and
+ * writes the dim3 again, or the function has a goto.  dim3 fields and
+ * integer launch arguments are unsigned int: modulo 2^32.
+ *
+ * Unknown everywhere in its function: a local (integer or dim3) whose
+ * address is taken, that is bound to a reference or captured by one, or
+ * passed by name to a call that may write it (a function of the text
+ * whose parameter there is a non-const reference, a method, a
+ * constructor, a function not in the text other than C's library,
+ * min/max and CUDA's API), read by ">>", or named in a macro's body; a
+ * non-const dim3 at file scope; the locals of a function with a parse
+ * error.  Under #if/#ifdef whose condition is not a literal, launches,
+ * __shared__ declarations and opt-ins are not checked and names have no
+ * value; what #if 0 holds is ignored.  A parameter, a call or a float
+ * is unknown.
  *
  * Checked: gridDim.x over grid_x, gridDim.y or .z over grid_yz;
  * blockDim.x or .y over block_xy, .z over block_z, else x*y*z over
  * threads; a kernel's static __shared__ bytes over smem_static (ptxas
  * refuses those too: the opt-in covers only dynamic shared memory); a
  * launch's dynamic shared memory plus its kernel's static part over
- * smem_optin (when non-zero), else over smem_static when no
- * cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize,
- * N) anywhere in text names the kernel, else over a known N.
+ * smem_optin (when non-zero), else over smem_static when the kernel is
+ * defined in text and no cudaFuncSetAttribute(K,
+ * cudaFuncAttributeMaxDynamicSharedMemorySize, N) anywhere in text may
+ * name it (one that names no kernel of the text may name any), else over
+ * a known N when only plain opt-ins name it.
  */
 struct syn_launch_limits {
 	long long	 grid_x;	/* 2147483647 */

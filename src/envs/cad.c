@@ -170,6 +170,17 @@ cad_toolchain(char *buf, size_t n, struct err *err)
 	return 0;
 }
 
+/* STEP candidates need OCCT only; CadQuery scripts are skipped
+ * without CadQuery. */
+static int
+cad_partial(const char *identity, char *buf, size_t n)
+{
+	if (strstr(identity, ", no CadQuery") == NULL)
+		return 0;
+	snprintf(buf, n, "CadQuery (for lang python scripts)");
+	return 1;
+}
+
 /* env_params.iou_min, or -1 when it is not a number in (0, 1]. */
 static double
 iou_min(const struct task *t)
@@ -213,6 +224,97 @@ is_script(const struct candidate *c)
 {
 	return c->lang != NULL && strcmp(c->lang, "python") == 0 &&
 	    !is_step(c->code, c->code_len);
+}
+
+/* Is the line at p (n bytes) blank, or a STEP comment? */
+static int
+blank_line(const char *p, size_t n)
+{
+	while (n > 0 && (*p == ' ' || *p == '\t' || *p == '\r')) {
+		p++;
+		n--;
+	}
+	return n == 0 || (n >= 2 && p[0] == '/' && p[1] == '*');
+}
+
+/* Does the line at p (n bytes) start, after blanks, with word? */
+static int
+line_starts(const char *p, size_t n, const char *word)
+{
+	size_t wl = strlen(word);
+
+	while (n > 0 && (*p == ' ' || *p == '\t')) {
+		p++;
+		n--;
+	}
+	return n >= wl && memcmp(p, word, wl) == 0;
+}
+
+/* Where "ISO-10303-21;" starts in the line at p (n bytes), not as the
+ * end of "END-ISO-10303-21;"; NULL when it does not. */
+static const char *
+header_at(const char *p, size_t n)
+{
+	const char *q = p, *end = p + n;
+
+	while ((q = memmem(q, (size_t)(end - q), "ISO-10303-21;", 13)) !=
+	    NULL) {
+		if (q == p || q[-1] != '-')
+			return q;
+		q++;
+	}
+	return NULL;
+}
+
+/*
+ * Text around STEP text: the 1-based line of the first non-blank text
+ * before "ISO-10303-21;" or after "END-ISO-10303-21;" ("Here is the STEP
+ * file:"), and in *where which side.  0 when there is none, when code
+ * has no ISO-10303-21 header at all (it is not STEP wrapped in
+ * anything), or when a markdown fence is among that text: a fenced
+ * answer is triage's (triage_format), which calls it markdown-fence.
+ */
+static int
+prose_line(const char *code, size_t len, const char **where)
+{
+	const char *p = code, *end = code + len;
+	int n = 0, found = 0, started = 0, ended = 0, fenced = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *head = started ? NULL : header_at(p, l), *tail;
+
+		n++;
+		if (head != NULL) {
+			started = 1;
+			/* "Here it is: ISO-10303-21;" */
+			if (!blank_line(p, (size_t)(head - p)) && found == 0) {
+				found = n;
+				*where = "before the ISO-10303-21 header";
+			}
+		} else if (!started || ended) {
+			if (line_starts(p, l, "```"))
+				fenced = 1;
+			else if (!blank_line(p, l) && found == 0) {
+				found = n;
+				*where = started ? "after END-ISO-10303-21" :
+				    "before the ISO-10303-21 header";
+			}
+		}
+		if (started && !ended && (tail = memmem(p, l,
+		    "END-ISO-10303-21;", 17)) != NULL) {
+			ended = 1;
+			tail += 17;
+			if (!blank_line(tail, (size_t)(p + l - tail)) &&
+			    found == 0) {
+				found = n;
+				*where = "after END-ISO-10303-21";
+			}
+		}
+		p += l + (nl != NULL);
+	}
+	return started && !fenced ? found : 0;
 }
 
 /* Copy the helper into the work directory, executable; its hash goes
@@ -297,10 +399,17 @@ cad_prepare(const struct task *t, const struct candidate *c,
 		const char *const iou[] = { "./" HELPER, STEP_FILE, name,
 		    NULL };
 
+		const char *where = NULL;
+		int prose = prose_line(c->code, c->code_len, &where);
+
 		plan->cand_file = xstrdup(STEP_FILE);
 		if (env_write_input(plan, workdir, STEP_FILE, c->code,
 		    c->code_len, err) < 0)
 			goto out;
+		/* The helper still runs: its verdict is the symptom. */
+		if (prose > 0)
+			buf_printf(&plan->precheck, "prose %d %s\n", prose,
+			    where);
 		env_plan_stage(plan, "iou", iou);
 		rc = 0;
 		goto out;
@@ -573,7 +682,7 @@ out:
 }
 
 static void
-cad_judge(const struct task *t, const struct env_plan *plan,
+judge_stages(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
     struct run *r)
 {
@@ -623,6 +732,57 @@ cad_judge(const struct task *t, const struct env_plan *plan,
 	judge_iou(t, last, r);
 }
 
+/*
+ * Prose around STEP text (prepare()'s "prose LINE WHERE") is a format
+ * failure, the earliest cause: before the header OCCT cannot read the
+ * file, and after its end it reads it, but the answer is still not a
+ * STEP file.  A run the candidate is not to blame for (skipped,
+ * env-error, task-defect) or one out of time keeps its verdict.
+ */
+static void
+judge_prose(const struct env_plan *plan, struct run *r)
+{
+	const char *p = strstr(buf_str(&plan->precheck), "prose "), *iou;
+	char *where, *ev, *msg;
+	double v = -1;
+	int line;
+
+	if (p == NULL || r->verdict == NULL ||
+	    (strcmp(r->verdict, "pass") != 0 && strcmp(r->verdict, "fail") != 0))
+		return;
+	line = atoi(p + 6);
+	p += 6 + strspn(p + 6, "0123456789");
+	where = xstrndup(p + 1, strcspn(p + 1, "\n"));
+	msg = xasprintf("prose %s", where);
+	iou = r->metrics != NULL ? strstr(r->metrics, "\"iou\":") : NULL;
+	if (iou != NULL)
+		v = strtod(iou + 6, NULL);
+	if (strcmp(r->verdict, "pass") == 0)
+		ev = xasprintf("candidate line %d: %s; the solid itself passes"
+		    " (IoU %.6f)", line, msg, v);
+	else
+		ev = xasprintf("candidate line %d: %s; symptom: %s", line,
+		    msg, r->evidence != NULL ? r->evidence : "the run failed");
+	env_set(&r->verdict, "fail");
+	env_set(&r->category, "format");
+	env_set(&r->subcategory, "prose");
+	env_set(&r->evidence, ev);
+	r->evidence_line = line;
+	run_add_diag(r, plan->cand_file, line, 0, "error", msg, line);
+	free(msg);
+	free(ev);
+	free(where);
+}
+
+static void
+cad_judge(const struct task *t, const struct env_plan *plan,
+    const struct env_stage_result *res, size_t nres, enum env_stop stop,
+    struct run *r)
+{
+	judge_stages(t, plan, res, nres, stop, r);
+	judge_prose(plan, r);
+}
+
 const struct env_ops env_cad = {
 	.name = "cad",
 	.domain = "3d",
@@ -632,6 +792,7 @@ const struct env_ops env_cad = {
 	    " for /usr/bin/python3, from PyPI or conda (pip install cadquery);"
 	    " without it they are verified as skipped",
 	.toolchain = cad_toolchain,
+	.partial = cad_partial,
 	.prepare = cad_prepare,
 	.judge = cad_judge,
 };

@@ -31,6 +31,23 @@ struct env_stage {
 	 * compiled image cannot read the sources next to it.
 	 */
 	char	 subdir[16];
+	/*
+	 * 1: the stage may use assay's lasting compiler cache.  verify.c
+	 * then binds it read-write at /ccache and sets CCACHE_DIR, for this
+	 * stage only: a stage that runs candidate code must never see it
+	 * (it could plant objects that later builds link).  Set it only on
+	 * stages that compile and run nothing of the candidate's.
+	 */
+	int	 cache;
+	/*
+	 * 1: the stage runs code on the GPU.  Where the NVIDIA driver is
+	 * loaded (/dev/nvidiactl exists), verify.c binds the /dev/nvidia*
+	 * device nodes and /sys read-only into the sandbox and lifts the
+	 * address-space limit, which the CUDA runtime's start-up alone
+	 * exceeds (it reserves large virtual ranges); the CPU time, file
+	 * size and process limits and the wall clock still hold.
+	 */
+	int	 gpu;
 };
 
 /* What an env's prepare() produces: files written, stages to run. */
@@ -91,6 +108,18 @@ struct env_ops {
 	 * version 11.0 (stable)").  -1 with err when it is not installed.
 	 */
 	int	(*toolchain)(char *buf, size_t n, struct err *err);
+
+	/*
+	 * Optional (NULL: the env has no optional parts).  What an installed
+	 * toolchain lacks, read from its identity (toolchain()'s string,
+	 * borrowed): 1 with a short list of the missing parts in buf
+	 * ("torch, triton, a GPU") when some of what the env does cannot be
+	 * done here (candidates that need it are verified as skipped, or a
+	 * measurement is left out), 0 when nothing is missing.  Pure: runs
+	 * nothing.  assay envs shows the list and missing_hint; verify does
+	 * not call it, and runs such a toolchain as any other.
+	 */
+	int	(*partial)(const char *identity, char *buf, size_t n);
 
 	/*
 	 * Write the candidate and the task files into workdir and fill plan

@@ -124,8 +124,9 @@ nvcc_toolchain(char *buf, size_t n, struct err *err)
 	rc = env_tool_version(argv, ver, sizeof ver);
 	free(cmd);
 	if (rc < 0)
-		return err_set(err, "%s --version does not say its release",
-		    nvcc);
+		return err_set(err, "%s does not run, or its --version has no"
+		    " \"Cuda compilation tools, release\" line (a wrapper"
+		    " whose CUDA toolkit has moved?)", nvcc);
 	nvcc_driver(drv, sizeof drv);
 	snprintf(buf, n, "%s; %s", ver, drv);
 	return 0;
@@ -349,6 +350,7 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 
 			env_plan_stage(plan, "build", build);
 			env_plan_stage_in(plan, "run", run, RUN_DIR);
+			plan->stages[plan->nstages - 1].gpu = 1;
 		}
 	}
 	rc = 0;
@@ -551,6 +553,29 @@ scan_ptxas(struct nv_scan *s, const char *line)
 	}
 }
 
+static int
+same(const char *a, const char *b)
+{
+	return strcmp(a != NULL ? a : "", b != NULL ? b : "") == 0;
+}
+
+/* run_add_diag(), once: the linker names an undefined symbol at every
+ * call site, nvcc repeats an error for each pass. */
+static void
+nv_diag(struct run *r, const char *file, int line, int col,
+    const char *severity, const char *message, int cand_line)
+{
+	for (size_t i = 0; i < r->ndiags; i++) {
+		const struct diag *d = &r->diags[i];
+
+		if (d->line == line && d->col == col &&
+		    d->cand_line == cand_line && same(d->file, file) &&
+		    same(d->severity, severity) && same(d->message, message))
+			return;
+	}
+	run_add_diag(r, file, line, col, severity, message, cand_line);
+}
+
 /*
  * One stage's log (compile: build == 0; build: 1) into diagnostics and
  * s.  In the build, messages of the harness's source are the task's, not
@@ -591,7 +616,7 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 			int err = strstr(sev, "error") != NULL;
 
 			if (in_cand || err)
-				run_add_diag(r, file, lineno, 0, err ? "error" :
+				nv_diag(r, file, lineno, 0, err ? "error" :
 				    strcmp(sev, "warning") == 0 ? "warning" :
 				    "note", msg, in_cand ? lineno : 0);
 			if (err && build && !in_cand) {
@@ -607,7 +632,7 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 			const char *msg = line + m[3].rm_so;
 			int err = line[m[2].rm_so] != 'w';
 
-			run_add_diag(r, "", 0, 0, err ? "error" : "warning", msg,
+			nv_diag(r, "", 0, 0, err ? "error" : "warning", msg,
 			    0);
 			if (strstr(msg, "Unsupported gpu architecture") != NULL ||
 			    strstr(msg, "is not defined for option") != NULL)
@@ -626,7 +651,7 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 			int undef = u[0] == 'u';
 			const char *name = strchr(u, '`') + 1;
 
-			run_add_diag(r, "", 0, 0, "error", u, 0);
+			nv_diag(r, "", 0, 0, "error", u, 0);
 			s->link++;
 			if (undef && (strncmp(name, "cu", 2) == 0 ||
 			    strncmp(name, "nccl", 4) == 0))
@@ -891,7 +916,7 @@ add_findings(const struct env_plan *plan, const struct finding *f, size_t n,
     const char *sev, struct run *r)
 {
 	for (size_t i = 0; i < n; i++)
-		run_add_diag(r, plan->cand_file, f[i].line, 0, sev, f[i].msg,
+		nv_diag(r, plan->cand_file, f[i].line, 0, sev, f[i].msg,
 		    f[i].line);
 }
 
@@ -924,7 +949,7 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *res,
 		return;
 	}
 	if (o->no_gpu && res->exit_code == SKIP_EXIT) {
-		run_add_diag(r, "", 0, 0, "note", o->why != NULL ? o->why :
+		nv_diag(r, "", 0, 0, "note", o->why != NULL ? o->why :
 		    "no GPU", 0);
 		if (nf > 0) {
 			add_findings(plan, f, nf, "error", r);

@@ -149,6 +149,31 @@ triton_toolchain(char *buf, size_t n, struct err *err)
 	return 0;
 }
 
+/*
+ * What the probe found missing, from the identity: "torch not installed",
+ * "triton not installed", "no GPU".  When any of them is missing, the
+ * check stage skips every candidate.
+ */
+static int
+triton_partial(const char *identity, char *buf, size_t n)
+{
+	static const struct {
+		const char *says, *part;
+	} parts[] = {
+		{ "; torch not installed", "torch" },
+		{ "; triton not installed", "triton" },
+		{ "; no GPU", "a GPU" },
+	};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+		if (strstr(identity, parts[i].says) != NULL && len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+			    len > 0 ? ", " : "", parts[i].part);
+	return len > 0;
+}
+
 /* A per-run secret for the harness's marker lines. */
 static void
 make_nonce(char *out, size_t n)
@@ -255,6 +280,10 @@ triton_prepare(const struct task *t, const struct candidate *c,
 
 		env_plan_stage(plan, "check", check);
 		env_plan_stage(plan, "eval", eval);
+		/* Both look for the GPU: the check asks torch whether CUDA
+		 * is there, the eval runs on it. */
+		plan->stages[plan->nstages - 2].gpu = 1;
+		plan->stages[plan->nstages - 1].gpu = 1;
 	}
 	return 0;
 }
@@ -649,6 +678,7 @@ const struct env_ops env_triton = {
 	    " triton, for /usr/bin/python3) and need an NVIDIA GPU; without"
 	    " them runs are verified as skipped, with what is missing",
 	.toolchain = triton_toolchain,
+	.partial = triton_partial,
 	.prepare = triton_prepare,
 	.judge = triton_judge,
 };

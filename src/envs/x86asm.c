@@ -141,6 +141,18 @@ x86asm_toolchain(char *buf, size_t n, struct err *err)
 	return 0;
 }
 
+/* Without valgrind the count stage is left out: no instruction counts,
+ * the timing ratio alone decides.  Nothing is skipped, but the speed
+ * verdict rests on less. */
+static int
+x86asm_partial(const char *identity, char *buf, size_t n)
+{
+	if (strstr(identity, "; no valgrind;") == NULL)
+		return 0;
+	snprintf(buf, n, "valgrind (callgrind's instruction counts)");
+	return 1;
+}
+
 /* --- copied input ----------------------------------------------------- */
 
 /* Directives that say nothing about the code. */
@@ -306,6 +318,269 @@ register_line(const char *code, size_t len, const char *reg)
 		p += l + (nl != NULL);
 	}
 	return 0;
+}
+
+/*
+ * One instruction of a candidate line, lower case, comments cut at # or
+ * ;, labels and prefixes (lock, rep) skipped: the mnemonic (or directive)
+ * and up to 4 operands, split at commas outside brackets and parentheses.
+ * The strings point into line, which is changed.  0 when the line holds
+ * no instruction.
+ */
+struct asm_insn {
+	const char	*mnem;
+	char		*ops[4];
+	int		 nops;
+};
+
+static int
+asm_split(char *line, struct asm_insn *in)
+{
+	char *p, *q;
+	int depth = 0;
+
+	memset(in, 0, sizeof *in);
+	line[strcspn(line, "#;")] = '\0';
+	for (p = line; *p != '\0'; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	p = line;
+	for (;;) {
+		p += strspn(p, " \t");
+		q = p + strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_.$");
+		if (q > p && *q == ':') {
+			p = q + 1;	/* a label */
+			continue;
+		}
+		if (*p == '\0')
+			return 0;
+		in->mnem = p;
+		p += strcspn(p, " \t");
+		if (*p != '\0')
+			*p++ = '\0';
+		if (strcmp(in->mnem, "lock") != 0 &&
+		    strncmp(in->mnem, "rep", 3) != 0 &&
+		    strcmp(in->mnem, "notrack") != 0)
+			break;
+	}
+	p += strspn(p, " \t");
+	while (*p != '\0' && in->nops < 4) {
+		in->ops[in->nops++] = p;
+		for (; *p != '\0'; p++) {
+			if (*p == '[' || *p == '(')
+				depth++;
+			else if ((*p == ']' || *p == ')') && depth > 0)
+				depth--;
+			else if (*p == ',' && depth == 0)
+				break;
+		}
+		q = p;
+		if (*p == ',')
+			*p++ = '\0';
+		while (q > in->ops[in->nops - 1] && (q[-1] == ' ' ||
+		    q[-1] == '\t' || q[-1] == '\r'))
+			*--q = '\0';
+		p += strspn(p, " \t");
+	}
+	return 1;
+}
+
+/* Is operand op the 64-bit register reg ("rsp", AT&T "%rsp")? */
+static int
+op_is(const char *op, const char *reg)
+{
+	if (op == NULL)
+		return 0;
+	if (*op == '%')
+		op++;
+	return strcmp(op, reg) == 0;
+}
+
+/* Is operand op a register of the rbp family (any width)? */
+static int
+op_is_rbp(const char *op)
+{
+	return op_is(op, "rbp") || op_is(op, "ebp") || op_is(op, "bp") ||
+	    op_is(op, "bpl");
+}
+
+/*
+ * A memory operand on base rsp or rbp with a constant displacement and no
+ * index: [rsp+8], qword ptr [rbp-16] (Intel), 8(%rsp), (%rbp) (AT&T).
+ * Fills the base ("rsp" or "rbp") and *disp; 0 when op is none of these.
+ */
+static int
+mem_operand(const char *op, int intel, char *base, long *disp)
+{
+	char in[64], *end;
+	size_t n = 0;
+	const char *p;
+
+	if (op == NULL)
+		return 0;
+	if (intel) {
+		p = strchr(op, '[');
+		if (p == NULL)
+			return 0;
+		for (p++; *p != '\0' && *p != ']' && n + 1 < sizeof in; p++)
+			if (*p != ' ' && *p != '\t')
+				in[n++] = *p;
+		in[n] = '\0';
+		if (*p != ']' || (strncmp(in, "rsp", 3) != 0 &&
+		    strncmp(in, "rbp", 3) != 0))
+			return 0;
+		memcpy(base, in, 3);
+		base[3] = '\0';
+		if (in[3] == '\0') {
+			*disp = 0;
+			return 1;
+		}
+		if (in[3] != '+' && in[3] != '-')
+			return 0;
+		*disp = strtol(in + 3, &end, 0);
+		return *end == '\0';
+	}
+	p = strchr(op, '(');
+	if (p == NULL || (strcmp(p, "(%rsp)") != 0 && strcmp(p, "(%rbp)") != 0))
+		return 0;
+	memcpy(base, p + 2, 3);
+	base[3] = '\0';
+	if (p == op) {
+		*disp = 0;
+		return 1;
+	}
+	*disp = strtol(op, &end, 0);
+	return end == p;
+}
+
+/* An immediate: 16 (Intel) or $16 (AT&T); 0 when op is not one. */
+static int
+imm_operand(const char *op, long *v)
+{
+	char *end;
+
+	if (op == NULL || *op == '\0')
+		return 0;
+	*v = strtol(*op == '$' ? op + 1 : op, &end, 0);
+	return *end == '\0';
+}
+
+/* Does the instruction leave its destination operand as it was? */
+static int
+reads_only(const char *m)
+{
+	static const char *const pre[] = { "cmp", "test", "push", "j",
+	    "call", "comis", "ucomis", "ptest", "vptest", "prefetch", "nop" };
+
+	if (strncmp(m, "cmpxchg", 7) == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+		if (strncmp(m, pre[i], strlen(pre[i])) == 0)
+			return 1;
+	return strcmp(m, "bt") == 0 || strcmp(m, "btq") == 0 ||
+	    strcmp(m, "btl") == 0;
+}
+
+/*
+ * The first candidate line that writes the caller's stack above the
+ * return address: [rsp+d] with d at least 8 more than the candidate has
+ * pushed or subtracted from rsp so far, or the same through an rbp frame
+ * (push rbp; mov rbp, rsp).  rsp is followed along the text, not the
+ * control flow; where it changes in a way not followed (mov, and), the
+ * search stops.  0 when none is found: a heuristic for the evidence line,
+ * the harness's canary is the check.
+ */
+static int
+stack_store_line(const char *code, size_t len, int intel)
+{
+	const char *p = code, *end = code + len;
+	long depth = 0, frame = 0, v, d;
+	int lineno = 0, have_frame = 0, found = 0;
+
+	while (p < end && found == 0) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, l), base[4];
+		struct asm_insn in;
+		const char *m, *dst, *src;
+
+		lineno++;
+		p += l + (nl != NULL);
+		if (!asm_split(line, &in)) {
+			free(line);
+			continue;
+		}
+		m = in.mnem;
+		if (strcmp(m, ".intel_syntax") == 0)
+			intel = 1;
+		else if (strcmp(m, ".att_syntax") == 0)
+			intel = 0;
+		dst = in.nops == 0 ? NULL : intel ? in.ops[0] :
+		    in.ops[in.nops - 1];
+		src = in.nops < 2 ? NULL : intel ? in.ops[1] : in.ops[0];
+		if (m[0] == '.' || in.nops == 0) {
+			if (strcmp(m, "leave") == 0 || strcmp(m, "leaveq") ==
+			    0) {
+				if (!have_frame)
+					found = -1;
+				depth = frame - 8;
+				have_frame = 0;
+			} else if (strncmp(m, "enter", 5) == 0) {
+				found = -1;
+			}
+		} else if (strncmp(m, "push", 4) == 0) {
+			depth += 8;
+		} else if (strncmp(m, "pop", 3) == 0) {
+			depth -= 8;
+			if (op_is_rbp(dst))
+				have_frame = 0;
+		} else if (reads_only(m)) {
+			/* Nothing written. */
+		} else if (op_is(dst, "rsp")) {
+			if ((strcmp(m, "sub") == 0 || strcmp(m, "subq") == 0) &&
+			    imm_operand(src, &v))
+				depth += v;
+			else if ((strcmp(m, "add") == 0 ||
+			    strcmp(m, "addq") == 0) && imm_operand(src, &v))
+				depth -= v;
+			else
+				found = -1;	/* lost track of rsp */
+		} else if (op_is_rbp(dst)) {
+			have_frame = (strcmp(m, "mov") == 0 ||
+			    strcmp(m, "movq") == 0) && op_is(src, "rsp");
+			frame = depth;
+		} else if (mem_operand(dst, intel, base, &d)) {
+			if (strcmp(base, "rsp") == 0 && d - depth >= 8)
+				found = lineno;
+			else if (strcmp(base, "rbp") == 0 && have_frame &&
+			    d - frame >= 8)
+				found = lineno;
+		}
+		free(line);
+	}
+	return found > 0 ? found : 0;
+}
+
+/* The first candidate line with std, which sets the direction flag. */
+static int
+std_line(const char *code, size_t len)
+{
+	const char *p = code, *end = code + len;
+	int lineno = 0, found = 0;
+
+	while (p < end && found == 0) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, l);
+		struct asm_insn in;
+
+		lineno++;
+		p += l + (nl != NULL);
+		if (asm_split(line, &in) && strcmp(in.mnem, "std") == 0)
+			found = lineno;
+		free(line);
+	}
+	return found;
 }
 
 /* --- prepare ---------------------------------------------------------- */
@@ -572,14 +847,23 @@ x86asm_prepare(const struct task *t, const struct candidate *c,
 		/* Where an ABI violation would most likely start. */
 		static const char *const regs[] = { "rbx", "rbp", "r12", "r13",
 		    "r14", "r15" };
+		int l;
 
 		for (size_t i = 0; i < sizeof regs / sizeof regs[0]; i++) {
-			int l = register_line(c->code, c->code_len, regs[i]);
+			l = register_line(c->code, c->code_len, regs[i]);
 
 			if (l > 0)
 				buf_printf(&plan->precheck, "reg %s %d\n",
 				    regs[i], l);
 		}
+		/* The harness's names for the direction flag and the
+		 * caller's stack slot. */
+		l = std_line(c->code, c->code_len);
+		if (l > 0)
+			buf_printf(&plan->precheck, "reg df %d\n", l);
+		l = stack_store_line(c->code, c->code_len, intel);
+		if (l > 0)
+			buf_printf(&plan->precheck, "reg stack %d\n", l);
 	}
 	if (write_share(plan, workdir, "harness.c", err) < 0 ||
 	    write_share(plan, workdir, "abi.s", err) < 0)
@@ -775,6 +1059,42 @@ quoted_after(const char *line, const char *needle)
 	return q != NULL ? xstrndup(p, (size_t)(q - p)) : NULL;
 }
 
+/* Is name a file the env writes around the candidate (the harness)? */
+static int
+env_file(const char *name)
+{
+	static const char *const files[] = { "harness.c", "sig.h",
+	    "thunks.h", "abi.s", "pre.s", "note.s" };
+
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		if (strcmp(name, files[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * run_add_diag(), but a diagnostic identical to one of the last 32 is
+ * dropped: the linker reports an undefined symbol once per call, a few
+ * lines apart.  Only the last few, so that a flood of assembler errors
+ * costs no more than it did.
+ */
+static void
+add_diag(struct run *r, const char *file, int line, int col,
+    const char *sev, const char *msg, int cand_line)
+{
+	for (size_t i = r->ndiags > 32 ? r->ndiags - 32 : 0; i < r->ndiags;
+	    i++) {
+		const struct diag *d = &r->diags[i];
+
+		if (d->line == line && d->col == col &&
+		    d->cand_line == cand_line && strcmp(d->file, file) == 0 &&
+		    strcmp(d->severity, sev) == 0 &&
+		    strcmp(d->message, msg) == 0)
+			return;
+	}
+	run_add_diag(r, file, line, col, sev, msg, cand_line);
+}
+
 static void
 scan_tool_log(const struct env_plan *plan, const char *log, size_t len,
     struct scan *s, struct run *r)
@@ -801,23 +1121,31 @@ scan_tool_log(const struct env_plan *plan, const char *log, size_t len,
 		    strstr(line, "multiple definition of") != NULL ||
 		    strstr(line, "recompile with -fPIE") != NULL ||
 		    strstr(line, "can not be used when making") != NULL) {
+			const char *ld = strncmp(line, "/usr/bin/ld: ", 13) ==
+			    0 ? line + 13 : line;
 			char *norm;
 			int cl = 0;
 
 			/* "/work/cand.s:4: undefined reference to `f'" (as -g
-			 * gives ld the line) or "/usr/bin/ld: cand.o: ...". */
-			if (parse_located(line, file, sizeof file, &lineno,
+			 * gives ld the line), the same after "/usr/bin/ld: ",
+			 * or "/usr/bin/ld: cand.o: ...". */
+			if (parse_located(ld, file, sizeof file, &lineno,
 			    &col, sev, sizeof sev, &msg)) {
 				cl = strcmp(file, plan->cand_file) == 0 ?
 				    lineno : 0;
 				norm = xasprintf("%s:%d: %s", file, lineno,
 				    msg);
-				run_add_diag(r, file, lineno, 0, "error", msg,
-				    cl);
+				/* Where the harness calls the symbol says
+				 * nothing about the candidate: one diagnostic
+				 * for all its calls. */
+				if (env_file(file))
+					add_diag(r, "", 0, 0, "error", msg, 0);
+				else
+					add_diag(r, file, lineno, 0, "error",
+					    msg, cl);
 			} else {
-				norm = xstrdup(strncmp(line, "/usr/bin/ld: ",
-				    13) == 0 ? line + 13 : line);
-				run_add_diag(r, "", 0, 0, "error", norm, 0);
+				norm = xstrdup(ld);
+				add_diag(r, "", 0, 0, "error", norm, 0);
 			}
 			if (strstr(line, "undefined reference to") != NULL &&
 			    s->undefined == NULL) {
@@ -839,7 +1167,7 @@ scan_tool_log(const struct env_plan *plan, const char *log, size_t len,
 		    &col, sev, sizeof sev, &msg)) {
 			int in_cand = strcmp(file, plan->cand_file) == 0;
 
-			run_add_diag(r, file, lineno, col, sev, msg, in_cand ?
+			add_diag(r, file, lineno, col, sev, msg, in_cand ?
 			    lineno : 0);
 			if (strcmp(sev, "error") == 0) {
 				s->ref_mismatch |= strstr(msg, "assay_ref_") !=
@@ -1088,9 +1416,7 @@ judge_build(const struct task *t, const struct env_plan *plan,
 		    ev);
 		free(ev);
 	} else if (f != NULL && strcmp(f, "ld") != 0 &&
-	    strcmp(f, plan->cand_file) != 0 && strcmp(f, "harness.c") != 0 &&
-	    strcmp(f, "sig.h") != 0 && strcmp(f, "thunks.h") != 0 &&
-	    strcmp(f, "abi.s") != 0) {
+	    strcmp(f, plan->cand_file) != 0 && !env_file(f)) {
 		/* ref.c, or a header of the task's. */
 		ev = xasprintf("the reference does not build: %s",
 		    s->first_error);
@@ -1164,14 +1490,20 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *run,
 		return;
 	}
 	if (s->have_abi && !s->abi_pass) {
-		char reg[8] = "";
+		const char *p = s->abi_regs != NULL ? s->abi_regs : "";
+		char reg[8];
 
-		if (s->abi_regs != NULL)
-			snprintf(reg, sizeof reg, "%.*s",
-			    (int)strcspn(s->abi_regs, " "), s->abi_regs);
 		verdict(r, "fail", "run", "functional", "abi-violation",
 		    s->abi_line != NULL ? s->abi_line : "abi: FAIL");
-		r->evidence_line = precheck_line(plan, reg);
+		/* The first of the things not kept whose line is known. */
+		r->evidence_line = 0;
+		while (*p != '\0' && r->evidence_line == 0) {
+			size_t n = strcspn(p, " ");
+
+			snprintf(reg, sizeof reg, "%.*s", (int)n, p);
+			r->evidence_line = precheck_line(plan, reg);
+			p += n + strspn(p + n, " ");
+		}
 		return;
 	}
 	if (s->crash > 0 && s->first_mismatch != NULL) {
@@ -1322,6 +1654,7 @@ const struct env_ops env_x86asm = {
 	.missing_hint = "x86-64 hosts only; valgrind is optional (without it"
 	    " the timing ratio alone decides)",
 	.toolchain = x86asm_toolchain,
+	.partial = x86asm_partial,
 	.prepare = x86asm_prepare,
 	.judge = x86asm_judge,
 };

@@ -385,6 +385,72 @@ test_cad_unreadable_step_fails(void **state)
 	outcome_release(&o);
 }
 
+/* Prose around STEP text is a format failure, found before the helper
+ * runs, whatever the helper makes of the file. */
+static void
+test_cad_prose_around_step_is_format(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+	char *a, *before, *after, *fenced;
+
+	need_tool(&env_cad);
+	a = keep(f, box_step(f, &cube0));
+	before = keep(f, xasprintf("Here is the STEP file:\n\n%s", a));
+	verify_here(f, NULL, a, before, "step", &o);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.stage, "iou");
+	assert_str(o.run.category, "format");
+	assert_str(o.run.subcategory, "prose");
+	assert_int_equal(o.run.evidence_line, 1);
+	assert_non_null(strstr(o.run.evidence, "candidate line 1: prose"
+	    " before the ISO-10303-21 header; symptom: assay-iou:"
+	    " candidate.step: cannot read STEP"));
+	assert_non_null(diag_at(&o.run, 1, "prose before"));
+	outcome_release(&o);
+
+	/* On the header's own line. */
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+	verify_here(f, NULL, a, keep(f, xasprintf("Answer: %s", a)), "step",
+	    &o);
+	assert_str(o.run.subcategory, "prose");
+	assert_int_equal(o.run.evidence_line, 1);
+	outcome_release(&o);
+
+	/* OCCT reads what comes after END-ISO-10303-21; the answer is still
+	 * not a STEP file.  The IoU is kept. */
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+	after = keep(f, xasprintf("%s\nThis cube is 10 mm on each side.\n",
+	    a));
+	verify_here(f, NULL, a, after, "step", &o);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.category, "format");
+	assert_str(o.run.subcategory, "prose");
+	assert_true(o.run.evidence_line > 10);
+	assert_non_null(strstr(o.run.evidence, ": prose after"
+	    " END-ISO-10303-21; the solid itself passes (IoU 1.000000)"));
+	assert_true(metric_iou(&o.run) == 1.0);
+	outcome_release(&o);
+
+	/* A fence is triage's (markdown-fence); blank lines and a comment
+	 * before the header are no prose. */
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+	fenced = keep(f, xasprintf("Here it is:\n```step\n%s```\n", a));
+	verify_here(f, NULL, a, fenced, "step", &o);
+	assert_str(o.run.subcategory, "unreadable-step");
+	assert_str(buf_str(&o.plan.precheck), "");
+	outcome_release(&o);
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+	verify_here(f, NULL, a, keep(f, xasprintf("\n/* a cube */\n%s\n\n",
+	    a)), "step", &o);
+	assert_str(o.run.verdict, "pass");
+	outcome_release(&o);
+}
+
 /* A box whose -x face plane is turned to face +y: its edges are off it. */
 static char *
 invalid_box(struct fx *f)
@@ -693,6 +759,7 @@ main(void)
 		FX_TEST(test_cad_iou_offset_boxes_is_one_third),
 		FX_TEST(test_cad_iou_identical_and_disjoint),
 		FX_TEST(test_cad_unreadable_step_fails),
+		FX_TEST(test_cad_prose_around_step_is_format),
 		FX_TEST(test_cad_invalid_solid_fails),
 		FX_TEST(test_cad_script_output_link_refused),
 		FX_TEST(test_cad_cadquery_through_verify),

@@ -335,7 +335,335 @@ test_nvcc_launch_unknown_values_not_reported(void **state)
 	free(is);
 }
 
-/* Deep nesting must not exhaust the stack; broken code still parses. */
+/* The issues' count and values, in order, for a table of cases. */
+struct lc_case {
+	const char	*name;
+	const char	*code;
+	int		 n;		/* issues */
+	long long	 value;		/* of the first */
+	int		 line;		/* of the first */
+};
+
+static void
+check_cases(const struct lc_case *cases, size_t ncases)
+{
+	for (size_t i = 0; i < ncases; i++) {
+		struct syn_launch_issue *is;
+		size_t n;
+
+		print_message("%s\n", cases[i].name);
+		is = check(cases[i].code, &n);
+		if ((int)n != cases[i].n)
+			fail_msg("%s: %zu issues, want %d", cases[i].name, n,
+			    cases[i].n);
+		if (n > 0 && (is[0].value != cases[i].value ||
+		    is[0].line != cases[i].line))
+			fail_msg("%s: value %lld at line %d, want %lld at %d",
+			    cases[i].name, is[0].value, is[0].line,
+			    cases[i].value, cases[i].line);
+		free(is);
+	}
+}
+
+/*
+ * A local whose address is taken, that is bound to a reference or passed
+ * to one, is unknown: a function may change it unseen.  Those passed by
+ * value, by const reference or to CUDA's API are not.
+ */
+static void
+test_nvcc_launch_aliases_unknown(void **state)
+{
+	static const struct lc_case cases[] = {
+	    { "dim3 by reference",
+		"void clamp(dim3 &g) { if (g.y > 65535) { g.x = (g.y + 65534)"
+		" / 65535; g.y = 65535; } }\n"
+		"void run(float *x, int n)\n"
+		"{\n"
+		"\tdim3 g(1, 70000);\n"
+		"\tclamp(g);\n"
+		"\tk<<<g, 1>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    { "pointer alias",
+		"void run(float *x, int n)\n"
+		"{\n"
+		"\tdim3 g(1, 70000);\n"
+		"\tdim3 *p = &g;\n"
+		"\tp->y = 1;\n"
+		"\tk<<<g, 1>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    { "address passed",
+		"void fix(dim3 *g) { g->y = 1; }\n"
+		"void run(float *x)\n"
+		"{\n"
+		"\tdim3 g(1, 70000);\n"
+		"\tfix(&g);\n"
+		"\tk<<<g, 1>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    { "int by reference",
+		"void shrink(int &t) { t = 256; }\n"
+		"void run(float *x)\n"
+		"{\n"
+		"\tint threads = 2048;\n"
+		"\tshrink(threads);\n"
+		"\tk<<<1, threads>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    { "defined after the call",
+		"void run(float *x)\n"
+		"{\n"
+		"\tint threads = 2048;\n"
+		"\tshrink(threads);\n"
+		"\tk<<<1, threads>>>(x);\n"
+		"}\n"
+		"void shrink(int &t) { t = 256; }\n", 0, 0, 0 },
+	    { "a function not in the text",
+		"void run(float *x)\n"
+		"{\n"
+		"\tint threads = 2048;\n"
+		"\tadjust(threads);\n"
+		"\tk<<<1, threads>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    { "a reference variable, a method, a lambda by reference",
+		"struct C { void fix(int &t); };\n"
+		"void run(float *x, C c)\n"
+		"{\n"
+		"\tint a = 2048, b = 2048, d = 2048;\n"
+		"\tint &r = a;\n"
+		"\tr = 1;\n"
+		"\tc.fix(b);\n"
+		"\tauto f = [&] { d = 1; };\n"
+		"\tf();\n"
+		"\tk<<<1, a>>>(x);\n"
+		"\tk<<<1, b>>>(x);\n"
+		"\tk<<<1, d>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    { "a macro that writes",
+		"#define FIX g.y = 1\n"
+		"void run(float *x)\n"
+		"{\n"
+		"\tdim3 g(1, 70000);\n"
+		"\tFIX;\n"
+		"\tk<<<g, 1>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    { "a global dim3: any function may write it",
+		"dim3 G(1, 70000);\n"
+		"void launch(float *x) { k<<<G, 1>>>(x); }\n"
+		"void setup(void) { G.y = 1; }\n", 0, 0, 0 },
+	    /* Still found. */
+	    { "by value, by const reference, to CUDA",
+		"void show(dim3 g);\n"
+		"void look(const dim3 &g, const int &t);\n"
+		"void run(float *x)\n"
+		"{\n"
+		"\tdim3 g(1, 70000);\n"
+		"\tint t = 64;\n"
+		"\tshow(g);\n"
+		"\tlook(g, t);\n"
+		"\tcudaMemset(x, 0, t);\n"
+		"\tprintf(\"%u\\n\", g.y);\n"
+		"\tk<<<g, t>>>(x);\n"
+		"}\n", 1, 70000, 5 },
+	};
+
+	(void)state;
+	check_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/*
+ * Under #if 0 nothing counts; under #ifdef X, #if N > 1 nothing is sure:
+ * launches there are not checked, names defined there have no value.
+ */
+static void
+test_nvcc_launch_preprocessor(void **state)
+{
+	static const struct lc_case cases[] = {
+	    { "#if 0 / #else",
+		"void run(float *x)\n"
+		"{\n"
+		"#if 0\n"
+		"\tk<<<1, 4096>>>(x);\n"
+		"#else\n"
+		"\tk<<<1, 256>>>(x);\n"
+		"#endif\n"
+		"}\n", 0, 0, 0 },
+	    { "#ifdef BIG",
+		"#define T 2048\n"
+		"#ifdef SMALL\n"
+		"#undef T\n"
+		"#define T 256\n"
+		"#endif\n"
+		"#ifdef BIG\n"
+		"const int G = 70000;\n"
+		"#else\n"
+		"const int G = 1;\n"
+		"#endif\n"
+		"void run(float *x)\n"
+		"{\n"
+		"\tk<<<dim3(1, G), T>>>(x);\n"
+		"#ifdef BIG\n"
+		"\tk<<<1, 2048>>>(x);\n"
+		"#endif\n"
+		"}\n", 0, 0, 0 },
+	    { "a write the preprocessor may skip",
+		"void run(float *x)\n"
+		"{\n"
+		"\tdim3 g(1, 70000);\n"
+		"#ifdef FIX\n"
+		"\tg.y = 1;\n"
+		"#endif\n"
+		"\tk<<<g, 1>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    /* Still found: what is compiled for sure. */
+	    { "#if 1, #else of #if 0",
+		"#if 0\n"
+		"#define T 256\n"
+		"#else\n"
+		"#define T 2048\n"
+		"#endif\n"
+		"void run(float *x)\n"
+		"{\n"
+		"#if 1\n"
+		"\tk<<<1, T>>>(x);\n"
+		"#endif\n"
+		"}\n", 1, 2048, 9 },
+	};
+
+	(void)state;
+	check_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/*
+ * A write under a condition (if/else, switch, a loop, ?:, &&, a lambda,
+ * try) leaves the value unknown after it; so does a later write in a loop
+ * around the launch.  A write and a launch in the same branch, in that
+ * order, are still followed.
+ */
+static void
+test_nvcc_launch_conditional_writes(void **state)
+{
+	static const struct lc_case cases[] = {
+	    { "if",
+		"void run(float *x, int n)\n"
+		"{\n"
+		"\tdim3 g(1, 1);\n"
+		"\tif (n > 1000000000)\n"
+		"\t\tg.y = 70000;\n"
+		"\tk<<<g, 1>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    { "a loop that clamps",
+		"void run(float *x)\n"
+		"{\n"
+		"\tdim3 g(1, 70000);\n"
+		"\twhile (g.y > 65535) {\n"
+		"\t\tg.y = (g.y + 1) / 2;\n"
+		"\t\tg.x = g.x * 2;\n"
+		"\t}\n"
+		"\tk<<<g, 1>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    { "a later write in the loop around the launch",
+		"void run(float *x)\n"
+		"{\n"
+		"\tdim3 g(1, 70000);\n"
+		"\tfor (;;) {\n"
+		"\t\tif (g.y <= 65535) {\n"
+		"\t\t\tk<<<g, 1>>>(x);\n"
+		"\t\t\tbreak;\n"
+		"\t\t}\n"
+		"\t\tg.y--;\n"
+		"\t}\n"
+		"}\n", 0, 0, 0 },
+	    { "switch, ?:, &&",
+		"void run(float *x, int m, bool c)\n"
+		"{\n"
+		"\tdim3 g(1, 70000), h(1, 70000), i(1, 70000);\n"
+		"\tswitch (m) { case 0: g.y = 1; break; default: g.y = 2; }\n"
+		"\tc ? (h.y = 1) : (h.y = 2);\n"
+		"\tc && (i.y = 1);\n"
+		"\tk<<<g, 1>>>(x);\n"
+		"\tk<<<h, 1>>>(x);\n"
+		"\tk<<<i, 1>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    { "a branch the launch is not in",
+		"void run(float *x, bool c)\n"
+		"{\n"
+		"\tdim3 g(1, 1);\n"
+		"\tif (c) {\n"
+		"\t\tg.y = 70000;\n"
+		"\t} else {\n"
+		"\t\tk<<<g, 1>>>(x);\n"
+		"\t}\n"
+		"\tdim3 b(1, 1);\n"
+		"\tif (c) { dim3 b(2048); }\n"	/* another b */
+		"\tk<<<1, b>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    /* Still found. */
+	    { "the same branch",
+		"void run(float *x, bool c)\n"
+		"{\n"
+		"\tif (c) {\n"
+		"\t\tdim3 g(1, 1);\n"
+		"\t\tg.y = 70000;\n"
+		"\t\tk<<<g, 1>>>(x);\n"
+		"\t}\n"
+		"}\n", 1, 70000, 5 },
+	    { "every turn of a loop",
+		"void run(float *x)\n"
+		"{\n"
+		"\tdim3 b(32, 64);\n"
+		"\tfor (int i = 0; i < 8; i++)\n"
+		"\t\tk<<<1, b>>>(x);\n"
+		"}\n", 1, 2048, 3 },
+	};
+
+	(void)state;
+	check_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/*
+ * dim3's fields and the launch's integers are unsigned int: a value is
+ * taken modulo 2^32.  Arithmetic that overflows int is not followed.
+ */
+static void
+test_nvcc_launch_unsigned_conversion(void **state)
+{
+	static const struct lc_case cases[] = {
+	    { "2^32 + 1 is 1",
+		"void run(float *x)\n"
+		"{\n"
+		"\tk<<<dim3(1, 4294967297ULL), 1>>>(x);\n"
+		"\tdim3 b(1, 1);\n"
+		"\tb.x = 4294967296LL + 512;\n"
+		"\tk<<<1, b>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    { "int overflow",
+		"void run(float *x)\n"
+		"{\n"
+		"\tk<<<dim3(1, 70000 * 70000 / 70000), 1>>>(x);\n"
+		"\tk<<<dim3(1, 65536 * 65536), 1>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    { "not an integer",
+		"void run(float *x)\n"
+		"{\n"
+		"\tfloat f = 3;\n"
+		"\tk<<<dim3(1, 100000 / (int)(f / 2)), 1>>>(x);\n"
+		"}\n", 0, 0, 0 },
+	    /* Still found. */
+	    { "2^32 + 70000 is 70000",
+		"void run(float *x)\n"
+		"{\n"
+		"\tk<<<dim3(1, 4295037296ULL), 1>>>(x);\n"
+		"}\n", 1, 70000, 3 },
+	    { "-1 is 4294967295",
+		"void run(float *x)\n"
+		"{\n"
+		"\tk<<<1, -1>>>(x);\n"
+		"}\n", 1, 4294967295LL, 3 },
+	};
+
+	(void)state;
+	check_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* Deep nesting must not exhaust the stack; broken code still parses. *//* Deep nesting must not exhaust the stack; broken code still parses. */
 static void
 test_nvcc_launch_hostile_input(void **state)
 {
@@ -526,6 +854,7 @@ test_nvcc_judge_no_gpu_and_findings(void **state)
 	assert_str(r.evidence, "skipped: no GPU");
 	assert_null(r.category);
 	assert_non_null(diag_at(&r, 0, "CUDA driver version is insufficient"));
+	assert_str(diag_at(&r, 0, "CUDA driver")->severity, "note");
 	run_release(&r);
 	env_plan_release(&p);
 
@@ -541,6 +870,8 @@ test_nvcc_judge_no_gpu_and_findings(void **state)
 	assert_int_equal(r.evidence_line, 14);
 	assert_non_null(diag_at(&r, 14, "gridDim.y = spatial_size"));
 	assert_str(diag_at(&r, 14, "gridDim.y")->severity, "error");
+	/* Why it did not run is a note, never the failure's message. */
+	assert_str(diag_at(&r, 0, "CUDA driver")->severity, "note");
 	run_release(&r);
 
 	/* On a GPU the launch fails: the finding is the cause. */
@@ -632,8 +963,13 @@ test_nvcc_judge_build_errors(void **state)
 {
 	const char *harness[] = { "", "harness.cu(9): error: identifier"
 	    " \"vaddd\" is undefined\n", NULL };
+	/* One symbol, three call sites: one diagnostic. */
 	const char *iface[] = { "", "/usr/bin/ld: /tmp/tmpxft_1-11_harness.o:"
 	    " in function `main':\ntmpxft_1-6_harness.cudafe1.cpp:(.text+0x2c):"
+	    " undefined reference to `vadd(float const*, float const*, float*,"
+	    " int)'\n/usr/bin/ld: tmpxft_1-6_harness.cudafe1.cpp:(.text+0x4c0):"
+	    " undefined reference to `vadd(float const*, float const*, float*,"
+	    " int)'\n/usr/bin/ld: tmpxft_1-6_harness.cudafe1.cpp:(.text+0x52b):"
 	    " undefined reference to `vadd(float const*, float const*, float*,"
 	    " int)'\ncollect2: error: ld returned 1 exit status\n", NULL };
 	const char *lib[] = { "", "candidate.o: undefined reference to"
@@ -657,6 +993,8 @@ test_nvcc_judge_build_errors(void **state)
 	assert_str(r.subcategory, "interface-mismatch");
 	assert_str(r.evidence, "undefined reference to `vadd(float const*,"
 	    " float const*, float*, int)'");
+	assert_int_equal(r.ndiags, 1);
+	assert_str(r.diags[0].severity, "error");
 	run_release(&r);
 
 	judge_logs(&p, lib, codes, &r);
@@ -963,6 +1301,10 @@ main(void)
 		cmocka_unit_test(test_nvcc_launch_legal_configurations),
 		cmocka_unit_test(test_nvcc_launch_each_limit),
 		cmocka_unit_test(test_nvcc_launch_unknown_values_not_reported),
+		cmocka_unit_test(test_nvcc_launch_aliases_unknown),
+		cmocka_unit_test(test_nvcc_launch_preprocessor),
+		cmocka_unit_test(test_nvcc_launch_conditional_writes),
+		cmocka_unit_test(test_nvcc_launch_unsigned_conversion),
 		cmocka_unit_test(test_nvcc_launch_hostile_input),
 		cmocka_unit_test(test_nvcc_judge_ptxas_metrics),
 		cmocka_unit_test(test_nvcc_judge_harness_lines),

@@ -669,6 +669,34 @@ test_x86asm_abi_canaries(void **state)
 	    "1:\tmovsxd\tr8, DWORD PTR [rdi]\n\tmovsxd\tr9, DWORD PTR [rsi]\n"
 	    "\timul\tr8, r9\n\tadd\trax, r8\n\tadd\trdi, 4\n\tadd\trsi, 4\n"
 	    "\tdec\tr12\n\tjne\t1b\n2:\tret\n";
+	/* Right sums, the direction flag left set from line 7 on. */
+	static const char std_kept[] = "\t.text\n\t.globl\tdot\ndot:\n"
+	    "\txorl\t%eax, %eax\n\ttestq\t%rdx, %rdx\n\tje\t2f\n"
+	    "\tstd\n"						/* 7 */
+	    "1:\tmovslq\t(%rdi), %r8\n\tmovslq\t(%rsi), %r9\n"
+	    "\timulq\t%r9, %r8\n\taddq\t%r8, %rax\n\taddq\t$4, %rdi\n"
+	    "\taddq\t$4, %rsi\n\tdecq\t%rdx\n\tjne\t1b\n2:\tret\n";
+	/* Right sums; a slot of its own frame (line 5), then the caller's
+	 * stack above the return address (line 7). */
+	static const char stack_att[] = "\t.text\n\t.globl\tdot\ndot:\n"
+	    "\tsubq\t$16, %rsp\n"
+	    "\tmovq\t%rdx, 8(%rsp)\n"				/* 5 */
+	    "\taddq\t$16, %rsp\n"
+	    "\tmovq\t$0, 8(%rsp)\n"				/* 7 */
+	    "\txorl\t%eax, %eax\n\ttestq\t%rdx, %rdx\n\tje\t2f\n"
+	    "1:\tmovslq\t(%rdi), %r8\n\tmovslq\t(%rsi), %r9\n"
+	    "\timulq\t%r9, %r8\n\taddq\t%r8, %rax\n\taddq\t$4, %rdi\n"
+	    "\taddq\t$4, %rsi\n\tdecq\t%rdx\n\tjne\t1b\n2:\tret\n";
+	/* The same through an rbp frame, Intel syntax: [rbp+16] is the
+	 * slot above the return address (line 6). */
+	static const char stack_intel[] = "\t.text\n\t.globl\tdot\ndot:\n"
+	    "\tpush\trbp\n\tmov\trbp, rsp\n"
+	    "\tmov\tQWORD PTR [rbp + 16], rdx\n"		/* 6 */
+	    "\tpop\trbp\n"
+	    "\txor\teax, eax\n\ttest\trdx, rdx\n\tje\t2f\n"
+	    "1:\tmovsxd\tr8, DWORD PTR [rdi]\n\tmovsxd\tr9, DWORD PTR [rsi]\n"
+	    "\timul\tr8, r9\n\tadd\trax, r8\n\tadd\trdi, 4\n"
+	    "\tadd\trsi, 4\n\tdec\trdx\n\tjne\t1b\n2:\tret\n";
 	struct fx *f = *state;
 	struct outcome o;
 
@@ -696,6 +724,29 @@ test_x86asm_abi_canaries(void **state)
 	assert_non_null(strstr(buf_str(&o.logs[2]), "the direction flag (left"
 	    " set)"));
 	assert_non_null(strstr(o.run.evidence, "the ABI check failed too"));
+	outcome_release(&o);
+
+	/* The direction flag alone: the evidence points at the std. */
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, std_kept, &o);
+	expect(&o, "fail", "functional", "abi-violation");
+	assert_non_null(strstr(o.run.evidence, "the direction flag (left"
+	    " set)"));
+	assert_int_equal(o.run.evidence_line, 7);
+	outcome_release(&o);
+
+	/* The caller's stack slot: the store above the return address, not
+	 * the one into the candidate's own frame. */
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, stack_att, &o);
+	expect(&o, "fail", "functional", "abi-violation");
+	assert_non_null(strstr(o.run.evidence, "the caller's stack above the"
+	    " return address"));
+	assert_int_equal(o.run.evidence_line, 7);
+	outcome_release(&o);
+	verify_here(f, "{\"symbol\":\"dot\",\"syntax\":\"intel\",\"signature\":"
+	    "\"" DOT_SIG "\"}", dot_ref, NULL, stack_intel, &o);
+	expect(&o, "fail", "functional", "abi-violation");
+	assert_non_null(strstr(o.run.evidence, "the caller's stack"));
+	assert_int_equal(o.run.evidence_line, 6);
 	outcome_release(&o);
 }
 
@@ -868,9 +919,33 @@ test_x86asm_link_errors(void **state)
 	assert_non_null(strstr(o.run.evidence, "defines no global symbol dot"));
 	outcome_release(&o);
 
-	/* A label without .globl is not seen by the linker either. */
+	/* A label without .globl is not seen by the linker either.  The
+	 * harness calls dot from several places: one diagnostic, with no
+	 * harness line, however often ld says it. */
 	verify_here(f, DOT_PARAMS, dot_ref, NULL, local, &o);
 	expect(&o, "fail", "compile", "missing-symbol");
+	{
+		const char *l = buf_str(&o.logs[1]);
+		size_t n = 0, inlog = 0;
+
+		/* ld says it once per call, in two forms. */
+		for (l = strstr(l, "undefined reference"); l != NULL;
+		    l = strstr(l + 1, "undefined reference"))
+			inlog++;
+		assert_true(inlog >= 3);
+
+		for (size_t i = 0; i < o.run.ndiags; i++) {
+			const struct diag *d = &o.run.diags[i];
+
+			if (strstr(d->message, "undefined reference") == NULL)
+				continue;
+			n++;
+			assert_str(d->file, "");
+			assert_int_equal(d->line, 0);
+			assert_str(d->message, "undefined reference to `dot'");
+		}
+		assert_int_equal(n, 1);
+	}
 	outcome_release(&o);
 
 	/* as -g tells ld the line of the call. */
