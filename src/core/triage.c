@@ -200,23 +200,48 @@ drives(const char *line, size_t len, const char *p, size_t n)
 	    (q - line >= 4 && memcmp(q - 4, "else", 4) == 0);
 }
 
+/*
+ * The output a mismatch line names, into word: VerilogEval's "Hint: Output
+ * 'q' has 86 mismatches.", RealBench's "Hint: Output text_out has 287
+ * mismatches." and "wo_0 has 176 mismatches." (its "total has N
+ * mismatches" names none).  1 when there is one.
+ */
+static int
+output_name(const char *evidence, char *word, size_t n)
+{
+	const char *quoted = strstr(evidence, "Output '");
+	const char *plain = strstr(evidence, "Output "), *name, *q;
+	long k;
+
+	if (quoted != NULL) {
+		name = quoted + 8;
+		q = strchr(name, '\'');
+	} else {
+		name = plain != NULL ? plain + 7 : evidence;
+		for (q = name; is_ident(*q); q++)
+			;
+		if (sscanf(q, " has %ld mismatches", &k) != 1 ||
+		    ((size_t)(q - name) == 5 && memcmp(name, "total", 5) == 0))
+			return 0;
+	}
+	if (q == NULL || q == name || (size_t)(q - name) >= n)
+		return 0;
+	memcpy(word, name, (size_t)(q - name));
+	word[q - name] = '\0';
+	return 1;
+}
+
 int
 triage_output_line(const char *code, size_t len, const char *evidence)
 {
-	const char *name = strstr(evidence, "Output '"), *q, *p, *end;
+	const char *p, *end;
 	char word[128];
 	int n = 0, decl = 0, drive = 0;
 	size_t wl;
 
-	if (name == NULL)
+	if (!output_name(evidence, word, sizeof word))
 		return 0;
-	name += 8;
-	q = strchr(name, '\'');
-	if (q == NULL || (size_t)(q - name) >= sizeof word || q == name)
-		return 0;
-	wl = (size_t)(q - name);
-	memcpy(word, name, wl);
-	word[wl] = '\0';
+	wl = strlen(word);
 	for (p = code, end = code + len; p < end; p += line_len(p, end) + 1) {
 		size_t l = line_len(p, end);
 
@@ -234,6 +259,81 @@ triage_output_line(const char *code, size_t len, const char *evidence)
 		}
 	}
 	return drive != 0 ? drive : decl;
+}
+
+/*
+ * The text of a diagnostic as its log line holds it.  Verilator's carry
+ * their code in front ("PROCASSWIRE: Procedural ..."), which its line
+ * puts before the place ("%Error-PROCASSWIRE: f.sv:11:20: Procedural").
+ */
+static const char *
+diag_text(const char *msg)
+{
+	const char *p = msg;
+
+	while ((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+	    *p == '_')
+		p++;
+	return p > msg && p[0] == ':' && p[1] == ' ' ? p + 2 : msg;
+}
+
+/*
+ * How well evidence quotes d: 2 its place ("FILE:LINE:") and its text, 1
+ * its text only, of 8 characters or more (a message without a place, or
+ * one that yosys printed apart from the lines it names), 0 not at all.
+ */
+static int
+quotes(const char *evidence, const struct diag *d)
+{
+	const char *text = diag_text(d->message), *p;
+	char at[320];
+	size_t al;
+	int placed = 0;
+
+	if (d->file[0] != '\0' && d->line > 0) {
+		snprintf(at, sizeof at, "%s:%d:", d->file, d->line);
+		al = strlen(at);
+		for (p = evidence; (p = strstr(p, at)) != NULL; p += al)
+			if (p == evidence || p[-1] == ' ' || p[-1] == '\t') {
+				placed = 1;
+				break;
+			}
+	}
+	if (text[0] == '\0')
+		return placed ? 2 : 0;
+	if (strstr(evidence, text) == NULL)
+		return 0;
+	/* Without its place, a short text ("x") could be anywhere. */
+	return placed ? 2 : strlen(text) >= 8;
+}
+
+/*
+ * The diagnostic the evidence quotes, or NULL: the best quote, an error
+ * before a warning, else the first.  Several diagnostics can share a
+ * message (PROCASSWIRE on five lines); the place tells them apart.
+ */
+static const struct diag *
+quoted_diag(const struct run *r)
+{
+	const struct diag *best = NULL;
+	int score = 0;
+
+	for (size_t d = 0; d < r->ndiags; d++) {
+		const struct diag *dg = &r->diags[d];
+		int s;
+
+		if (strcmp(dg->severity, "note") == 0)
+			continue;
+		s = 2 * quotes(r->evidence, dg);
+		if (s == 0)
+			continue;
+		s += strcmp(dg->severity, "error") == 0;
+		if (s > score) {
+			best = dg;
+			score = s;
+		}
+	}
+	return best;
 }
 
 void
@@ -292,19 +392,34 @@ triage_apply(const char *env, const struct candidate *c, struct run *r)
 			}
 		}
 	}
+	if (r->evidence_line != 0)
+		return;		/* the env's judge knows better */
+	/* The evidence quotes a diagnostic: its line, or none when it is
+	 * outside the candidate (the testbench, a submodule, no place). */
+	if (r->evidence != NULL) {
+		const struct diag *dg = quoted_diag(r);
+
+		if (dg != NULL) {
+			r->evidence_line = dg->cand_line;
+			return;
+		}
+	}
 	/* A mismatch names the output that differs: point to the code that
 	 * drives it. */
-	if (r->evidence_line == 0 && r->subcategory != NULL &&
-	    strcmp(r->subcategory, "mismatch") == 0 && r->evidence != NULL)
-		r->evidence_line = triage_output_line(c->code, c->code_len,
-		    r->evidence);
-	/* Otherwise the evidence points where the first candidate
-	 * diagnostic does. */
-	if (r->evidence_line == 0)
-		for (size_t d = 0; d < r->ndiags; d++)
-			if (r->diags[d].cand_line > 0 &&
-			    strcmp(r->diags[d].severity, "note") != 0) {
-				r->evidence_line = r->diags[d].cand_line;
-				break;
-			}
+	if (r->subcategory != NULL && strcmp(r->subcategory, "mismatch") ==
+	    0) {
+		if (r->evidence != NULL)
+			r->evidence_line = triage_output_line(c->code,
+			    c->code_len, r->evidence);
+		return;
+	}
+	/* Evidence that quotes no message (a limit, a tool that stopped
+	 * without one): the first error on a candidate line, never a
+	 * warning, which would point at some unrelated line. */
+	for (size_t d = 0; d < r->ndiags; d++)
+		if (r->diags[d].cand_line > 0 &&
+		    strcmp(r->diags[d].severity, "error") == 0) {
+			r->evidence_line = r->diags[d].cand_line;
+			break;
+		}
 }

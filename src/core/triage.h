@@ -10,7 +10,10 @@
  * functional failure (a literal truncated at line 152 explains 86
  * mismatches: the cause is a malformed literal, category compile).  The
  * evidence then names the cause, the symptom follows it, and
- * evidence_line is the candidate line it points to.
+ * evidence_line is the candidate line it points to: the line of the
+ * diagnostic the evidence quotes, none when that one lies outside the
+ * candidate (the testbench), the line that drives the output a mismatch
+ * names.
  *
  * Called by verify.c for every finished run; pure: no I/O.
  */
@@ -38,6 +41,15 @@ const struct triage_rule *triage_rules(size_t *n);
  * timeout: format first, then a warning on a candidate line that
  * explains a functional failure.  Sets category, subcategory, evidence
  * and evidence_line; leaves other runs alone.
+ *
+ * An evidence_line the env's judge set stays.  Otherwise it is the
+ * candidate line of the diagnostic r->evidence quotes (its text, and its
+ * "FILE:LINE:" when several share the text; an error before a warning),
+ * and 0 when that diagnostic is on no candidate line: a testbench's
+ * PINNOTFOUND must not point at some warning of the candidate's.  A
+ * mismatch quotes no diagnostic: triage_output_line().  Evidence that
+ * quotes nothing else (a limit, a tool that printed no message) points
+ * at the first error on a candidate line, never at a warning.
  */
 void	triage_apply(const char *env, const struct candidate *c, struct run *r);
 
@@ -52,8 +64,10 @@ const char *triage_format(const char *code, size_t len, const char *lang,
 /*
  * The candidate line that drives the output a mismatch names: evidence
  * holds "Hint: Output 'NAME' has N mismatches ..." (VerilogEval's
- * testbenches); the last line assigning NAME, else the first that
- * mentions it (its declaration).  0 when there is none.
+ * testbenches), or RealBench's "Hint: Output NAME has N mismatches ..."
+ * and "NAME has N mismatches ..." (not "total has ...", the sum); the
+ * last line assigning NAME, else the first that mentions it (its
+ * declaration).  0 when there is none.
  */
 int	triage_output_line(const char *code, size_t len, const char *evidence);
 

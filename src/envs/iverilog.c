@@ -201,12 +201,18 @@ compile_subcategory(const char *msg)
 	return "other";
 }
 
-/* Diagnostics of a stage's log into r; counts errors and sorries. */
+/*
+ * Diagnostics of a stage's log into r; counts errors and sorries.  The
+ * first error is the first located one ("FILE:LINE: error: ..."), else
+ * the first without a place: elaboration's "error: Unable to find the
+ * root module "tb" in the Verilog source." names no file.
+ */
 static void
 scan_diags(const struct env_plan *plan, const char *log, size_t len,
     struct run *r, int *errors, int *sorries, char **first_error)
 {
 	const char *p = log, *end = log + len;
+	char *unplaced = NULL;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -231,9 +237,21 @@ scan_diags(const struct env_plan *plan, const char *log, size_t len,
 				(*sorries)++;
 			}
 			free(m);
+		} else if (l > 7 && memcmp(p, "error: ", 7) == 0) {
+			char *m = xstrndup(p + 7, l - 7);
+
+			run_add_diag(r, "", 0, 0, "error", m, 0);
+			(*errors)++;
+			if (unplaced == NULL)
+				unplaced = xstrndup(p, l);
+			free(m);
 		}
 		p += l + (nl != NULL);
 	}
+	if (*first_error == NULL)
+		*first_error = unplaced;
+	else
+		free(unplaced);
 }
 
 static void

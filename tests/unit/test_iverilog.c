@@ -35,6 +35,7 @@
 #include "hash.h"
 #include "sample.h"
 #include "testlib.h"
+#include "triage.h"
 #include "envtest.h"
 
 extern const struct env_ops env_iverilog;
@@ -863,6 +864,60 @@ test_iverilog_judge_limits_and_missing_tool(void **state)
 	run_release(&r);
 }
 
+/*
+ * A task whose testbench is not there (a pipeline's iverilog member
+ * without a "tb"): Icarus Verilog 11 names no file, and that line is the
+ * evidence, not "iverilog failed without a message".
+ */
+static void
+test_iverilog_missing_root_module_is_quoted(void **state)
+{
+	struct fx *f = *state;
+	struct task t;
+	struct candidate c;
+	struct outcome o;
+	struct run r;
+
+	need_tool(&env_iverilog);
+	make_task(&t, "local/noroot", "iverilog", "{\"top\":\"tb\"}");
+	make_cand(&c, t.id, "module TopModule(input a, output b);\n"
+	    "  assign b = a;\nendmodule\n");
+	run_plan(f, &env_iverilog, &t, &c, 60, &o);
+	if (o.nres != 1)
+		dump(&o);
+	assert_int_equal(o.nres, 1);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.stage, "compile");
+	assert_str(o.run.category, "compile");
+	assert_str(o.run.subcategory, "other");
+	assert_str(o.run.evidence, "error: Unable to find the root module"
+	    " \"tb\" in the Verilog source.");
+	assert_int_equal(o.run.ndiags, 1);
+	assert_string_equal(o.run.diags[0].file, "");
+	assert_string_equal(o.run.diags[0].severity, "error");
+	assert_int_equal(o.run.diags[0].cand_line, 0);
+	/* It names no candidate line. */
+	triage_apply("iverilog", &c, &o.run);
+	assert_str(o.run.category, "compile");
+	assert_int_equal(o.run.evidence_line, 0);
+	outcome_release(&o);
+	candidate_release(&c);
+	task_release(&t);
+
+	/* A located error still comes first, wherever it stands. */
+	judge_compile_log("error: Unable to find the root module \"tb\" in"
+	    " the Verilog source.\n"
+	    "     : Perhaps ``-s tb'' is incorrect?\n"
+	    "candidate.sv:3: error: Unknown module type: foo\n"
+	    "2 error(s) during elaboration.\n", "candidate.sv", 1,
+	    ENV_STOP_NONE, &r);
+	assert_str(r.subcategory, "unknown-module");
+	assert_str(r.evidence, "candidate.sv:3: error: Unknown module type:"
+	    " foo");
+	assert_int_equal(r.ndiags, 2);
+	run_release(&r);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -882,6 +937,7 @@ main(void)
 		FX_TEST(test_iverilog_judge_recorded_declared_as_wire),
 		FX_TEST(test_iverilog_judge_recorded_syntax_error),
 		FX_TEST(test_iverilog_judge_every_recorded_compile_error),
+		FX_TEST(test_iverilog_missing_root_module_is_quoted),
 		cmocka_unit_test(test_iverilog_judge_sorry_only_is_env_error),
 		cmocka_unit_test(test_iverilog_judge_limits_and_missing_tool),
 	};

@@ -1,7 +1,12 @@
 /*
  * test_triage.c - failure categories from code and diagnostics (issue 3).
  * The warning lines are Icarus Verilog 11's, as printed for the RTLFixer
- * rows and for `iverilog -g2012 -Wall` on the literals below.
+ * rows and for `iverilog -g2012 -Wall` on the literals below.  The
+ * evidence-line tests use the diagnostics and hint lines of real runs:
+ * Verilator 5.006 on RealBench samples (assay verify of
+ * ../shared/data/realbench, `assay show ID --json`), Yosys 0.23 on the
+ * candidates quoted, Icarus Verilog 11 without the testbench it was told
+ * to elaborate.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,9 +16,12 @@
 
 #include <string.h>
 
+#include "envs/env.h"
 #include "err.h"
 #include "sample.h"
 #include "triage.h"
+
+extern const struct env_ops env_yosys;
 
 static void
 cand(struct candidate *c, const char *code)
@@ -231,6 +239,299 @@ test_triage_mismatch_points_to_the_driving_line(void **state)
 	assert_int_equal(triage_output_line(wire, strlen(wire), "no hint"), 0);
 }
 
+/* Verilator's lint of RealBench's aes_sbox, RTLCoder-Deepseek-v1.1 codeid
+ * 1 (c6726e9b): the file ends without a newline, so EOFNEWLINE on
+ * endmodule comes first; the errors are on the case lines. */
+static void
+procasswire_run(struct run *r, const char *evidence)
+{
+	static const char msg[] = "PROCASSWIRE: Procedural assignment to"
+	    " wire, perhaps intended var (IEEE 1800-2017 6.5): 'b'";
+
+	failed_run(r, "lint", "compile", "declared-as-wire", evidence);
+	run_add_diag(r, "aes_sbox_top.sv", 271, 10, "warning", "EOFNEWLINE:"
+	    " Missing newline at end of file (POSIX 3.206).", 271);
+	for (int l = 11; l <= 15; l++)
+		run_add_diag(r, "aes_sbox_top.sv", l, 20, "error", msg, l);
+}
+
+static void
+test_triage_evidence_line_is_the_quoted_error(void **state)
+{
+	struct candidate c;
+	struct run r;
+
+	(void)state;
+	cand(&c, "module aes_sbox(a,b);\ninput [7:0] a;\noutput [7:0] b;\n"
+	    "endmodule");
+	procasswire_run(&r, "%Error-PROCASSWIRE: aes_sbox_top.sv:11:20:"
+	    " Procedural assignment to wire, perhaps intended var (IEEE"
+	    " 1800-2017 6.5): 'b'");
+	triage_apply("verilator", &c, &r);
+	assert_string_equal(r.category, "compile");
+	assert_int_equal(r.evidence_line, 11);
+	run_release(&r);
+
+	/* Five errors share the message: the place tells which. */
+	procasswire_run(&r, "%Error-PROCASSWIRE: aes_sbox_top.sv:13:20:"
+	    " Procedural assignment to wire, perhaps intended var (IEEE"
+	    " 1800-2017 6.5): 'b'");
+	triage_apply("verilator", &c, &r);
+	assert_int_equal(r.evidence_line, 13);
+	run_release(&r);
+
+	/* llama-3.1-8b-instruct codeid 1 (c8469aa3): a syntax error on
+	 * line 30, EOFNEWLINE on line 50. */
+	failed_run(&r, "lint", "compile", "syntax-error", "%Error:"
+	    " aes_sbox_top.sv:30:34: syntax error, unexpected INTEGER NUMBER,"
+	    " expecting ',' or ';'");
+	run_add_diag(&r, "aes_sbox_top.sv", 50, 10, "warning", "EOFNEWLINE:"
+	    " Missing newline at end of file (POSIX 3.206).", 50);
+	run_add_diag(&r, "aes_sbox_top.sv", 30, 34, "error", "syntax error,"
+	    " unexpected INTEGER NUMBER, expecting ',' or ';'", 30);
+	triage_apply("verilator", &c, &r);
+	assert_int_equal(r.evidence_line, 30);
+	run_release(&r);
+	candidate_release(&c);
+}
+
+static void
+test_triage_testbench_error_has_no_line(void **state)
+{
+	struct candidate c;
+	struct run r;
+
+	(void)state;
+	/* codev-qwen-7b's aes_sbox codeid 1 (cf807700) names its ports
+	 * otherwise: the build fails in the testbench's instance. */
+	cand(&c, "module aes_sbox(input [7:0] in, output [7:0] out);\n"
+	    "endmodule");
+	failed_run(&r, "build", "compile", "port-mismatch", "%Error-PINNOTFOUND:"
+	    " aes_sbox_testbench.sv:40:10: Pin not found: 'a'");
+	run_add_diag(&r, "aes_sbox_top.sv", 7, 10, "warning", "EOFNEWLINE:"
+	    " Missing newline at end of file (POSIX 3.206).", 7);
+	run_add_diag(&r, "aes_sbox_testbench.sv", 40, 10, "error",
+	    "PINNOTFOUND: Pin not found: 'a'", 0);
+	run_add_diag(&r, "aes_sbox_testbench.sv", 41, 10, "error",
+	    "PINNOTFOUND: Pin not found: 'b'", 0);
+	triage_apply("verilator", &c, &r);
+	assert_string_equal(r.subcategory, "port-mismatch");
+	assert_int_equal(r.evidence_line, 0);
+	run_release(&r);
+	candidate_release(&c);
+
+	/* Icarus Verilog's elaboration error names no file: no line. */
+	cand(&c, "module TopModule(output z);\n  assign z = x;\nendmodule\n");
+	failed_run(&r, "compile", "compile", "other", "error: Unable to find"
+	    " the root module \"tb\" in the Verilog source.");
+	run_add_diag(&r, "candidate.sv", 2, 0, "warning", "implicit"
+	    " definition of wire 'x'.", 2);
+	run_add_diag(&r, "", 0, 0, "error", "Unable to find the root module"
+	    " \"tb\" in the Verilog source.", 0);
+	triage_apply("iverilog", &c, &r);
+	assert_int_equal(r.evidence_line, 0);
+	run_release(&r);
+	candidate_release(&c);
+}
+
+static void
+test_triage_unquoted_evidence_prefers_errors(void **state)
+{
+	struct candidate c;
+	struct run r;
+
+	(void)state;
+	cand(&c, "module TopModule(output z);\n  assign z = 1;\nendmodule\n");
+	/* No message quoted: the first error on a candidate line. */
+	failed_run(&r, "build", "compile", "other", "verilator failed without"
+	    " a message");
+	run_add_diag(&r, "candidate.sv", 3, 10, "warning", "EOFNEWLINE:"
+	    " Missing newline at end of file (POSIX 3.206).", 3);
+	run_add_diag(&r, "candidate.sv", 2, 3, "error", "Can't find"
+	    " definition of variable: 'zz'", 2);
+	triage_apply("verilator", &c, &r);
+	assert_int_equal(r.evidence_line, 2);
+	run_release(&r);
+
+	/* Only warnings: none of them is the cause of a timeout. */
+	memset(&r, 0, sizeof r);
+	r.verdict = xstrdup("timeout");
+	r.stage = xstrdup("simulate");
+	r.category = xstrdup("functional");
+	r.subcategory = xstrdup("timeout");
+	r.evidence = xstrdup("the run passed its wall clock (300 s)");
+	run_add_diag(&r, "candidate.sv", 3, 10, "warning", "EOFNEWLINE:"
+	    " Missing newline at end of file (POSIX 3.206).", 3);
+	triage_apply("verilator", &c, &r);
+	assert_int_equal(r.evidence_line, 0);
+	run_release(&r);
+	candidate_release(&c);
+}
+
+/* Judge a recorded yosys synth log (exit status code) as yosys.c does. */
+static void
+yosys_judge_log(const char *params, const char *log, int code,
+    struct run *r)
+{
+	static const char *const none[] = { "true", NULL };
+	struct env_plan plan;
+	struct env_stage_result res;
+	struct task t = { 0 };
+
+	env_plan_init(&plan);
+	plan.cand_file = xstrdup("candidate.sv");
+	env_plan_stage(&plan, "synth", none);
+	memset(&res, 0, sizeof res);
+	res.ran = 1;
+	res.exit_code = code;
+	res.log = log;
+	res.log_len = strlen(log);
+	t.env_params = (char *)params;
+	memset(r, 0, sizeof *r);
+	env_yosys.judge(&t, &plan, &res, 1, ENV_STOP_NONE, r);
+	env_plan_release(&plan);
+}
+
+static void
+test_triage_yosys_evidence_line(void **state)
+{
+	const char *drivers = "module TopModule (\n  input a,\n  input b,\n"
+	    "  output y\n);\n  assign t = a;\n  assign y = a & b;\n"
+	    "  assign y = t | b;\nendmodule\n";
+	const char *latch = "module TopModule (\n  input en,\n  input d,\n"
+	    "  output reg q\n);\n  assign t = d;\n  always @(*)\n"
+	    "    if (en)\n      q = t;\nendmodule\n";
+	const char *unknown = "module TopModule (\n  input a,\n  output y\n"
+	    ");\n  assign t = a;\n  foo u (.a(a), .y(y));\nendmodule\n";
+	struct candidate c;
+	struct run r;
+
+	(void)state;
+	/* The implicit wire's warning comes first; the drivers decide. */
+	cand(&c, drivers);
+	yosys_judge_log(NULL, "candidate.sv:6: Warning: Identifier `\\t' is"
+	    " implicitly declared.\n"
+	    "Warning: multiple conflicting drivers for"
+	    " TopModule.\\candidate.sv:8.14-8.19$0:\n"
+	    "    port Y[0] of cell candidate.sv:8.14-8.19$2 ($or)\n"
+	    "    port Y[0] of cell candidate.sv:7.14-7.19$3 ($and)\n"
+	    "ERROR: Found 1 problems in 'check -assert'.\n", 1, &r);
+	triage_apply("yosys", &c, &r);
+	assert_string_equal(r.subcategory, "multiple-drivers");
+	assert_int_equal(r.evidence_line, 8);
+	run_release(&r);
+	candidate_release(&c);
+
+	cand(&c, latch);
+	yosys_judge_log("{\"latches\":false}", "candidate.sv:6: Warning:"
+	    " Identifier `\\t' is implicitly declared.\n"
+	    "Warning: Found log message matching -W regex:\n"
+	    "Latch inferred for signal `\\TopModule.\\q' from process"
+	    " `\\TopModule.$proc$candidate.sv:7$1':"
+	    " $auto$proc_dlatch.cc:427:proc_dlatch$15\n", 0, &r);
+	triage_apply("yosys", &c, &r);
+	assert_string_equal(r.subcategory, "latch");
+	assert_int_equal(r.evidence_line, 7);
+	run_release(&r);
+	candidate_release(&c);
+
+	/* The unknown module's error names no line: none, not the
+	 * warning's. */
+	cand(&c, unknown);
+	yosys_judge_log(NULL, "candidate.sv:5: Warning: Identifier `\\t' is"
+	    " implicitly declared.\n"
+	    "ERROR: Module `\\foo' referenced in module `\\TopModule' in cell"
+	    " `\\u' is not part of the design.\n", 1, &r);
+	triage_apply("yosys", &c, &r);
+	assert_string_equal(r.subcategory, "unknown-module");
+	assert_int_equal(r.evidence_line, 0);
+	run_release(&r);
+	candidate_release(&c);
+}
+
+/* codev-qwen-7b's aes_cipher_top codeid 8 (c948f092), the lines that
+ * drive text_out (96 and 108 in the sample). */
+static const char cipher_code[] =
+    "module aes_cipher_top (\n"
+    "   done, text_out,\n"
+    "   clk, rst, ld, key, text_in\n"
+    "   ) ;\n"
+    "   output [127:0]  text_out;\n"
+    "   reg    [127:0]  text_out;\n"
+    "   always @* begin\n"
+    "      done = 1'b0;\n"
+    "      text_out = 128'h0;\n"
+    "      case (state)\n"
+    "        DONE : begin\n"
+    "           done = 1'b1;\n"
+    "           text_out = {sa[0][0], sa[0][1], sa[0][2], sa[0][3],\n"
+    "                       sa[3][0], sa[3][1], sa[3][2], sa[3][3]};\n"
+    "        end\n"
+    "      endcase // case (state)\n"
+    "   end\n"
+    "endmodule";
+
+/* codev-qwen-7b's aes_key_expand_128 codeid 16 (c264a1a9): wo_0 is read
+ * on line 7 and driven on line 9 (30 and 61 in the sample). */
+static const char expand_code[] =
+    "module aes_key_expand_128(clk, kld, key, wo_0, wo_1, wo_2, wo_3) ;\n"
+    "  output [31:0]  wo_0, wo_1, wo_2, wo_3;\n"
+    "  wire   [31:0]  wo_0, wo_1, wo_2, wo_3;\n"
+    "  always @(posedge clk)\n"
+    "  begin\n"
+    "    if (kld) w[0] <= key[127:96];\n"
+    "    else w[0] <= wo_0;\n"
+    "  end\n"
+    "  assign wo_0 = w_0_t;\n"
+    "  assign wo_1 = w_1_t;\n"
+    "endmodule";
+
+static void
+test_triage_realbench_mismatch_hints(void **state)
+{
+	struct candidate c;
+	struct run r;
+
+	(void)state;
+	/* RealBench's hint names the output without quotes. */
+	assert_int_equal(triage_output_line(cipher_code, strlen(cipher_code),
+	    "Hint: Output text_out has 287 mismatches. First at time 15"), 13);
+	/* ... or without "Hint: Output" at all. */
+	assert_int_equal(triage_output_line(expand_code, strlen(expand_code),
+	    "wo_0 has 176 mismatches. First at time 10"), 9);
+	assert_int_equal(triage_output_line(expand_code, strlen(expand_code),
+	    "wo_1 has 154 mismatches. First at time 10"), 10);
+	/* "total" is the testbench's sum, no output. */
+	assert_int_equal(triage_output_line(expand_code, strlen(expand_code),
+	    "total has 176 mismatches. First at time 10"), 0);
+	assert_int_equal(triage_output_line(expand_code, strlen(expand_code),
+	    "Hint: Total mismatched samples is 176 out of 177 samples"), 0);
+
+	/* Through triage: the driving line, not EOFNEWLINE's endmodule. */
+	cand(&c, expand_code);
+	failed_run(&r, "simulate", "functional", "mismatch", "wo_0 has 176"
+	    " mismatches. First at time 10");
+	run_add_diag(&r, "aes_key_expand_128_top.sv", 11, 10, "warning",
+	    "EOFNEWLINE: Missing newline at end of file (POSIX 3.206).", 11);
+	run_add_diag(&r, "aes_key_expand_128_top.sv", 2, 18, "warning",
+	    "UNUSEDSIGNAL: Signal is not used: 's0_t'", 2);
+	triage_apply("verilator", &c, &r);
+	assert_string_equal(r.category, "functional");
+	assert_int_equal(r.evidence_line, 9);
+	run_release(&r);
+	candidate_release(&c);
+
+	cand(&c, cipher_code);
+	failed_run(&r, "simulate", "functional", "mismatch", "Hint: Output"
+	    " text_out has 287 mismatches. First at time 15");
+	run_add_diag(&r, "aes_cipher_top_top.sv", 18, 10, "warning",
+	    "EOFNEWLINE: Missing newline at end of file (POSIX 3.206).", 18);
+	triage_apply("verilator", &c, &r);
+	assert_int_equal(r.evidence_line, 13);
+	run_release(&r);
+	candidate_release(&c);
+}
+
 int
 main(void)
 {
@@ -244,6 +545,11 @@ main(void)
 		cmocka_unit_test(test_triage_every_rule_maps_its_real_line),
 		cmocka_unit_test(test_triage_leaves_passes_and_env_errors),
 		cmocka_unit_test(test_triage_mismatch_points_to_the_driving_line),
+		cmocka_unit_test(test_triage_evidence_line_is_the_quoted_error),
+		cmocka_unit_test(test_triage_testbench_error_has_no_line),
+		cmocka_unit_test(test_triage_unquoted_evidence_prefers_errors),
+		cmocka_unit_test(test_triage_yosys_evidence_line),
+		cmocka_unit_test(test_triage_realbench_mismatch_hints),
 	};
 
 	return cmocka_run_group_tests_name("triage", tests, NULL, NULL);
