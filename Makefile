@@ -64,6 +64,9 @@ $(BUILD)/san/tests/%: tests/unit/%.c tests/unit/testlib.h tests/unit/envtest.h \
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(filter-out %.h,$^) $(PKG_LIBS) \
 		$(CMOCKA_LIBS)
 
+# The sanitised objects are shared by every test binary: keep them.
+.SECONDARY: $(SAN_OBJ)
+
 unit: $(TESTS)
 	@set -e; for t in $(TESTS); do \
 		ASSAY_SHARED=$(CURDIR)/../shared \

@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "../envs/env.h"
 #include "hash.h"
 #include "sample.h"
 
@@ -41,6 +42,8 @@ static const char *const format_names[] = {
 	[IMPORT_VEV2] = "verilog-eval-v2",
 	[IMPORT_VEV1] = "verilog-eval-v1",
 	[IMPORT_RTLFIXER] = "rtlfixer",
+	[IMPORT_REALBENCH] = "realbench",
+	[IMPORT_KERNELBENCH] = "kernelbench",
 };
 
 int
@@ -55,7 +58,8 @@ import_format_parse(const char *name, enum import_format *out,
 		}
 	}
 	return err_set(err, "unknown format '%s' (known: auto assay "
-	    "verilog-eval-v2 verilog-eval-v1 rtlfixer)", name);
+	    "verilog-eval-v2 verilog-eval-v1 rtlfixer realbench kernelbench)",
+	    name);
 }
 
 const char *
@@ -467,16 +471,16 @@ file_role(const char *name)
 static const char *
 lang_of_env(const char *env)
 {
-	static const struct { const char *env, *lang; } map[] = {
-		{ "iverilog", "verilog" }, { "verilator", "verilog" },
-		{ "yosys", "verilog" }, { "nvcc", "cuda" }, { "triton", "python" },
-		{ "arm-qemu", "c" }, { "x86-asm", "asm" }, { "cad", "python" },
-	};
+	const struct env_ops *e = env_find(env);
 
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (env != NULL && strcmp(env, map[i].env) == 0)
-			return map[i].lang;
-	return "text";
+	/* A pipeline "iverilog+yosys" is in the language of its first env. */
+	if (e == NULL && env != NULL && strchr(env, '+') != NULL) {
+		char *first = xstrndup(env, strcspn(env, "+"));
+
+		e = env_find(first);
+		free(first);
+	}
+	return e != NULL ? e->lang : "text";
 }
 
 static int
@@ -1161,6 +1165,14 @@ detect(const char *path, enum import_format *out, struct err *err)
 
 	if (stat(path, &sb) < 0)
 		return err_set(err, "%s: %s", path, strerror(errno));
+	if (import_realbench_detect(path)) {
+		*out = IMPORT_REALBENCH;
+		return 0;
+	}
+	if (import_kernelbench_detect(path)) {
+		*out = IMPORT_KERNELBENCH;
+		return 0;
+	}
 	if (S_ISDIR(sb.st_mode)) {
 		char **names;
 		size_t n;
@@ -1210,6 +1222,9 @@ detect(const char *path, enum import_format *out, struct err *err)
 		*out = IMPORT_RTLFIXER;
 	else if (json_object_get(row, "task_id") != NULL)
 		*out = IMPORT_VEV1;
+	else if (json_object_get(row, "problem_id") != NULL &&
+	    json_object_get(row, "kernel_path") != NULL)
+		*out = IMPORT_KERNELBENCH;	/* a dump's results file */
 	else {
 		json_decref(row);
 		return err_set(err, "%s:1: cannot tell the format from the"
@@ -1243,6 +1258,12 @@ import_path(struct store *st, const char *path,
 		break;
 	case IMPORT_VEV2:
 		rc = vev2_dir(st, path, rep, err);
+		break;
+	case IMPORT_REALBENCH:
+		rc = import_realbench(st, path, opts, rep, err);
+		break;
+	case IMPORT_KERNELBENCH:
+		rc = import_kernelbench(st, path, opts, rep, err);
 		break;
 	case IMPORT_VEV1: {
 		struct stat sb;

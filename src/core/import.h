@@ -26,7 +26,9 @@ enum import_format {
 	IMPORT_ASSAY,
 	IMPORT_VEV2,		/* verilog-eval-v2 problem directory */
 	IMPORT_VEV1,		/* verilog-eval-v1: four JSONL files */
-	IMPORT_RTLFIXER
+	IMPORT_RTLFIXER,
+	IMPORT_REALBENCH,	/* RealBench folders and samples JSONL */
+	IMPORT_KERNELBENCH	/* KernelBench problems, kernel dumps, results */
 };
 
 struct import_opts {
@@ -59,6 +61,40 @@ const char *import_format_name(enum import_format f);
 int	import_path(struct store *st, const char *path,
 	    const struct import_opts *opts, struct import_report *rep,
 	    struct err *err);
+
+/*
+ * RealBench (import_realbench.c, docs/formats.md): path is the RealBench
+ * root, a module folder (one holding verification/) or a samples JSONL
+ * file.  Called by import_path() inside its transaction.  0, or -1 with
+ * err ("path:line: ...").
+ */
+int	import_realbench(struct store *st, const char *path,
+	    const struct import_opts *opts, struct import_report *rep,
+	    struct err *err);
+/* Does path look like RealBench (for --format auto)?  1 or 0. */
+int	import_realbench_detect(const char *path);
+
+/*
+ * KernelBench (import_kernelbench.c, docs/formats.md).  path
+ * is the data directory (levelN/ problem directories and kernel dumps:
+ * DUMP/kernels/levelL_problemP_*.py with DUMP/results*.jsonl), one
+ * levelN/ directory, one dump, or one results file of a dump (a dump
+ * brings the problems of the levelN/ directories beside it).  Problems
+ * become tasks "kernelbench/levelN/<file name without .py>" (benchmark
+ * kernelbench, domain gpu, env triton, the problem as the task file of
+ * role reference), kernels candidates (lang python), rows recorded
+ * results of the kernel they name, an equal one never twice.  The rows'
+ * "*_us" fields hold milliseconds: they are kept and repeated as
+ * runtime_ms and ref_runtime_ms; a speedup over 10x gets the flag
+ * "suspicious-speedup" in the recorded extra and log.  Called by
+ * import_path() inside its transaction.  0, or -1 with err
+ * ("path[:line]: ...").
+ */
+int	import_kernelbench(struct store *st, const char *path,
+	    const struct import_opts *opts, struct import_report *rep,
+	    struct err *err);
+/* Is path a directory import_kernelbench() reads?  1 or 0. */
+int	import_kernelbench_detect(const char *path);
 
 /*
  * The model name of an RTLFixer / VerilogEval generation log name, by

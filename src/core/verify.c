@@ -35,30 +35,50 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "../envs/env.h"
 #include "buf.h"
 #include "hash.h"
+#include "pipeline.h"
 #include "pty.h"
 #include "store.h"
 #include "triage.h"
 
+/*
+ * One env of the job: the only one, or a member of a pipeline
+ * (pipeline.h), which runs in a subdirectory of the work directory named
+ * after it, on a copy of the task with its own env_params.
+ */
+struct verify_member {
+	const struct env_ops	*env;
+	struct task		 task;		/* env and env_params its own */
+	struct env_plan		 plan;
+	char			*dir;		/* its work directory */
+	char			 sub[PIPELINE_NAME];	/* "" or its name */
+	struct env_stage_result	 res[ENV_MAX_STAGES];
+	size_t			 stage_start[ENV_MAX_STAGES];
+	size_t			 stage_end[ENV_MAX_STAGES];
+	size_t			 nran;		/* stages started */
+};
+
 struct verify_job {
 	struct verify_opts	 o;
-	const struct env_ops	*env;
+	const char		*env_name;	/* task.env: one env or "a+b" */
 	struct task		 task;
 	struct candidate	 cand;
-	struct env_plan		 plan;
+	struct verify_member	 m[PIPELINE_MAX];
+	size_t			 nm;
 	char			*workdir;
 	char			 toolchain[ERR_MSG_MAX];
 	int			 use_pty, rows, cols;
 
-	size_t			 stage;		/* current stage index */
+	size_t			 mi;		/* current member */
+	size_t			 stage;		/* its current stage */
 	pid_t			 pid;		/* pipe child, -1 when none */
 	int			 fd;		/* pipe read end, -1 when none */
 	struct pty		 pty;
 	int			 running;
-	struct env_stage_result	 res[ENV_MAX_STAGES];
-	size_t			 stage_start[ENV_MAX_STAGES];
 	struct buf		 log;		/* merged, capped */
 	size_t			 live_off;	/* log bytes shown live so far */
 	struct buf		 command;	/* every stage's command line */
@@ -71,7 +91,23 @@ struct verify_job {
 	uid_t			 uid;		/* the job's own uid, as root */
 	int			 retried;	/* a stage the sandbox failed to start */
 	char			*sandbox_error;	/* its message, when it failed twice */
+	/* Set when an env's toolchain is not installed: the run is skipped
+	 * with this reason and nothing starts. */
+	char			*missing;
+	int			 missing_shown;	/* told to the live output */
+	char			*cache_dir;	/* lasting compiler cache or NULL */
+	char			 stage_label[PIPELINE_NAME + 20];
 };
+
+/*
+ * As root, the group of the stages that use the lasting compiler cache
+ * (cache_dir()): their uids differ from job to job, the cache is shared.
+ */
+#define CACHE_GID ((gid_t)(VERIFY_UID_BASE - 1))
+
+/* The member and stage now running. */
+#define CUR(j)		(&(j)->m[(j)->mi])
+#define CUR_STAGE(j)	(&CUR(j)->plan.stages[(j)->stage])
 
 static int64_t
 now_ms(void)
@@ -150,15 +186,55 @@ add_system(struct argv_buf *a)
 	}
 }
 
+/*
+ * The command line of stage s of member m, run in dir.  A stage that
+ * may use the lasting compiler cache (env_stage.cache) gets it bound at
+ * /ccache, and as root runs with the cache's group (CACHE_GID); no other
+ * stage sees it.
+ */
+/*
+ * The NVIDIA device nodes (/dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia0
+ * ...) and /sys, read-only, which the CUDA driver library reads to find
+ * the GPUs.  The driver's user-space libraries are under /usr already.
+ */
 static void
-build_argv(const struct verify_job *j, const char *dir, char *const *tool,
-    struct argv_buf *a)
+add_gpu(struct argv_buf *a)
 {
-	long timeout = j->plan.timeout_s;
+	DIR *d = opendir("/dev");
+	struct dirent *de;
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "nvidia", 6) != 0)
+			continue;
+		char *path = xasprintf("/dev/%s", de->d_name);
+
+		av_add(a, "--dev-bind");
+		av_add(a, path);
+		av_add(a, path);
+		free(path);
+	}
+	if (d != NULL)
+		closedir(d);
+	av_add(a, "--ro-bind");
+	av_add(a, "/sys");
+	av_add(a, "/sys");
+}
+
+static void
+build_argv(const struct verify_job *j, const struct verify_member *m,
+    const struct env_stage *s, const char *dir, struct argv_buf *a)
+{
+	long timeout = m->plan.timeout_s;
+	int cache = s->cache && j->cache_dir != NULL;
+	int gpu = s->gpu && access("/dev/nvidiactl", F_OK) == 0;
 
 	av_add(a, "prlimit");
 	av_addf(a, "--cpu=%ld", j->o.cpu_s > 0 ? j->o.cpu_s : timeout + 5);
-	av_addf(a, "--as=%ld", (j->o.mem_mb > 0 ? j->o.mem_mb : 4096) << 20);
+	if (gpu)
+		av_add(a, "--as=unlimited");
+	else
+		av_addf(a, "--as=%ld", (j->o.mem_mb > 0 ? j->o.mem_mb : 4096) <<
+		    20);
 	av_addf(a, "--fsize=%ld", (j->o.fsize_mb > 0 ? j->o.fsize_mb : 64) <<
 	    20);
 	av_addf(a, "--nproc=%ld", j->o.nproc > 0 ? j->o.nproc : 256);
@@ -167,7 +243,8 @@ build_argv(const struct verify_job *j, const char *dir, char *const *tool,
 		if (geteuid() == 0) {
 			av_add(a, "setpriv");
 			av_addf(a, "--reuid=%ld", (long)j->uid);
-			av_addf(a, "--regid=%ld", (long)j->uid);
+			av_addf(a, "--regid=%ld", cache ? (long)CACHE_GID :
+			    (long)j->uid);
 			av_add(a, "--clear-groups");
 			av_add(a, "--");
 		}
@@ -184,6 +261,13 @@ build_argv(const struct verify_job *j, const char *dir, char *const *tool,
 		av_add(a, "--bind");
 		av_add(a, dir);
 		av_add(a, "/work");
+		if (cache) {
+			av_add(a, "--bind");
+			av_add(a, j->cache_dir);
+			av_add(a, "/ccache");
+		}
+		if (gpu)
+			add_gpu(a);
 		av_add(a, "--chdir");
 		av_add(a, "/work");
 		/* Nothing of the caller's environment goes in. */
@@ -203,10 +287,19 @@ build_argv(const struct verify_job *j, const char *dir, char *const *tool,
 		av_add(a, "--setenv");
 		av_add(a, "TERM");
 		av_add(a, "xterm-256color");
+		if (cache) {
+			av_add(a, "--setenv");
+			av_add(a, "CCACHE_DIR");
+			av_add(a, "/ccache");
+			/* Group-writable: as root each job's uid differs. */
+			av_add(a, "--setenv");
+			av_add(a, "CCACHE_UMASK");
+			av_add(a, "007");
+		}
 		av_add(a, "--");
 	}
-	for (size_t i = 0; tool[i] != NULL; i++)
-		av_add(a, tool[i]);
+	for (size_t i = 0; s->argv[i] != NULL; i++)
+		av_add(a, s->argv[i]);
 }
 
 /* Shell-quote s onto b when it needs it. */
@@ -273,8 +366,9 @@ static struct {
 	int	ok;
 } tool_cache[8];
 
-int
-verify_toolchain(const char *env, char *buf, size_t n, struct err *err)
+/* The identity of one env, cached per process. */
+static int
+toolchain_one(const char *env, char *buf, size_t n, struct err *err)
 {
 	const struct env_ops *e = env_find(env);
 	size_t i;
@@ -303,6 +397,30 @@ verify_toolchain(const char *env, char *buf, size_t n, struct err *err)
 	}
 	tool_cache[i].ok = 1;
 	snprintf(buf, n, "%s", tool_cache[i].id);
+	return 0;
+}
+
+int
+verify_toolchain(const char *env, char *buf, size_t n, struct err *err)
+{
+	char names[PIPELINE_MAX][PIPELINE_NAME], one[ERR_MSG_MAX];
+	struct err e;
+	int k;
+
+	if (!pipeline_is(env))
+		return toolchain_one(env, buf, n, err);
+	/* A pipeline: every member's identity, in order. */
+	k = pipeline_split(env, names, err != NULL ? err : &e);
+	if (k < 0)
+		return -1;
+	buf[0] = '\0';
+	for (int i = 0; i < k; i++) {
+		size_t len = strlen(buf);
+
+		if (toolchain_one(names[i], one, sizeof one, err) < 0)
+			return -1;
+		snprintf(buf + len, n - len, "%s%s", i > 0 ? " + " : "", one);
+	}
 	return 0;
 }
 
@@ -401,6 +519,72 @@ root_reachable(const char *dir, unsigned uid, struct err *err)
 	}
 	free(path);
 	return 0;
+}
+
+/* mkdir -p path with mode for what it makes; 0 or -1. */
+static int
+mkdirs(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path);
+	struct stat sb;
+
+	for (char *q = p + 1; *q != '\0'; q++) {
+		if (*q != '/')
+			continue;
+		*q = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*q = '/';
+	}
+	free(p);
+	if (mkdir(path, mode) < 0 && errno != EEXIST)
+		return -1;
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode) ? 0 : -1;
+}
+
+/*
+ * The lasting compiler cache that build stages share (env_stage.cache):
+ * $ASSAY_CCACHE_DIR, else $XDG_CACHE_HOME/assay/ccache, else
+ * $HOME/.cache/assay/ccache, made when missing.  As root every job runs
+ * as a uid of its own, which must reach the directory (/root is 0700):
+ * then, when the home is closed, /var/cache/assay/ccache; the cache
+ * belongs to group CACHE_GID, mode 2770, the group a cached stage runs
+ * with, so no other user can plant objects in it.  New string, or NULL
+ * when it cannot be had: builds then run without it, slower, not wrong.
+ */
+static char *
+cache_dir(void)
+{
+	const char *env = getenv("ASSAY_CCACHE_DIR");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *dir;
+	struct err err;
+
+	if (env != NULL && *env == '/')
+		dir = xstrdup(env);
+	else if (xdg != NULL && *xdg == '/')
+		dir = xasprintf("%s/assay/ccache", xdg);
+	else if (home != NULL && *home == '/')
+		dir = xasprintf("%s/.cache/assay/ccache", home);
+	else
+		dir = xstrdup("/var/cache/assay/ccache");
+	if (geteuid() == 0 && root_reachable(dir, CACHE_GID, &err) < 0) {
+		free(dir);
+		dir = xstrdup("/var/cache/assay/ccache");
+	}
+	if (mkdirs(dir, 0700) < 0) {
+		free(dir);
+		return NULL;
+	}
+	if (geteuid() == 0 && (chown(dir, 0, CACHE_GID) < 0 ||
+	    chmod(dir, 02770) < 0)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
 }
 
 /*
@@ -569,7 +753,9 @@ flush_live(struct verify_job *j, verify_output_fn out, void *arg, int final)
 			return;
 	}
 	chunk = xstrndup(j->log.p + j->live_off, end - j->live_off);
-	n = strip_nonce(chunk, end - j->live_off, j->plan.nonce);
+	n = end - j->live_off;
+	for (size_t i = 0; i < j->nm; i++)
+		n = strip_nonce(chunk, n, j->m[i].plan.nonce);
 	if (n > 0)
 		out(chunk, n, arg);
 	free(chunk);
@@ -624,15 +810,20 @@ spawn_pipe(struct verify_job *j, const char *dir, char *const *argv,
 static int
 start_stage(struct verify_job *j, struct err *err)
 {
-	struct env_stage *s = &j->plan.stages[j->stage];
+	struct verify_member *m = CUR(j);
+	struct env_stage *s = CUR_STAGE(j);
 	struct argv_buf a = { 0 };
 	struct buf line = BUF_INIT;
-	char *dir;
+	char *dir, *rel;
 	int rc;
 
-	dir = s->subdir[0] != '\0' ? xasprintf("%s/%s", j->workdir, s->subdir) :
-	    xstrdup(j->workdir);
-	build_argv(j, dir, s->argv, &a);
+	dir = s->subdir[0] != '\0' ? xasprintf("%s/%s", m->dir, s->subdir) :
+	    xstrdup(m->dir);
+	/* Where the stage runs, relative to the work directory. */
+	rel = m->sub[0] != '\0' && s->subdir[0] != '\0' ? xasprintf("%s/%s",
+	    m->sub, s->subdir) : xstrdup(m->sub[0] != '\0' ? m->sub :
+	    s->subdir);
+	build_argv(j, m, s, dir, &a);
 	/* The stage header shows the tool command; the full sandboxed line
 	 * goes into the run's command for show. */
 	buf_adds(&line, "$");
@@ -641,28 +832,120 @@ start_stage(struct verify_job *j, struct err *err)
 		shell_quote(&line, s->argv[i]);
 	}
 	buf_addc(&line, '\n');
-	if (s->subdir[0] != '\0')
-		buf_printf(&j->command, "(cd %s && ", s->subdir);
+	if (rel[0] != '\0')
+		buf_printf(&j->command, "(cd %s && ", rel);
 	for (size_t i = 0; i < a.n; i++) {
 		if (i > 0)
 			buf_addc(&j->command, ' ');
 		shell_quote(&j->command, a.v[i]);
 	}
-	buf_adds(&j->command, s->subdir[0] != '\0' ? ")\n" : "\n");
-	j->stage_start[j->stage] = j->log.len;
+	buf_adds(&j->command, rel[0] != '\0' ? ")\n" : "\n");
+	if (j->nm > 1 && j->stage == 0 && m->nran == 0) {
+		/* A pipeline says which env runs, once; the banner belongs
+		 * to no stage's log. */
+		char *banner = xasprintf("== %s ==\n", m->env->name);
+
+		log_add(j, banner, strlen(banner));
+		free(banner);
+	}
+	m->stage_start[j->stage] = j->log.len;
 	log_add(j, line.p, line.len);
 	buf_release(&line);
+	if (j->nm > 1)
+		snprintf(j->stage_label, sizeof j->stage_label, "%s:%s",
+		    m->env->name, s->name);
+	else
+		snprintf(j->stage_label, sizeof j->stage_label, "%s", s->name);
 	if (j->use_pty)
 		rc = pty_spawn(&j->pty, a.v, dir, NULL, j->rows, j->cols, 1, err);
 	else
 		rc = spawn_pipe(j, dir, a.v, err);
 	av_free(&a);
 	free(dir);
+	free(rel);
 	if (rc < 0)
 		return -1;
 	j->running = 1;
-	j->res[j->stage].ran = 1;
+	m->res[j->stage].ran = 1;
+	if (m->nran < j->stage + 1)
+		m->nran = j->stage + 1;
 	return 0;
+}
+
+/*
+ * Member k of the job: env, its copy of the task (its own env_params in
+ * a pipeline), its part of the work directory, and prepare().  0 or -1.
+ */
+static int
+member_prepare(struct verify_job *j, size_t k, const char *name,
+    char names[][PIPELINE_NAME], const struct task *t, struct err *err)
+{
+	struct verify_member *m = &j->m[k];
+	const struct verify_opts *o = &j->o;
+
+	m->env = env_find(name);
+	m->task.id = xstrdup(t->id);
+	m->task.env = xstrdup(name);
+	m->task.env_params = j->nm > 1 ? pipeline_params(t->env_params, name,
+	    names, j->nm) : xstrdup(t->env_params);
+	m->task.domain = xstrdup(t->domain);
+	m->task.benchmark = xstrdup(t->benchmark);
+	for (size_t i = 0; i < t->nfiles; i++)
+		task_add_file(&m->task, t->files[i].name, t->files[i].role,
+		    t->files[i].data, t->files[i].len);
+	if (j->nm > 1) {
+		snprintf(m->sub, sizeof m->sub, "%s", name);
+		if (env_mkdir(j->workdir, name, err) < 0)
+			return -1;
+		m->dir = xasprintf("%s/%s", j->workdir, name);
+	} else {
+		m->dir = xstrdup(j->workdir);
+	}
+	if (m->env->prepare(&m->task, &j->cand, m->dir, &m->plan, err) < 0)
+		return -1;
+	if (o->timeout_s > 0) {
+		char tmo[32];
+
+		/* An override is an input too: the verdict depends on it. */
+		m->plan.timeout_s = o->timeout_s;
+		snprintf(tmo, sizeof tmo, "%d", o->timeout_s);
+		env_note_input(&m->plan, "timeout_s", tmo, strlen(tmo));
+	}
+	if (m->plan.timeout_s <= 0)
+		m->plan.timeout_s = 30;
+	buf_adds(&m->plan.inputs, "}");
+	if (m->plan.nstages == 0)
+		return err_set(err, "env %s planned no stages", name);
+	for (size_t s = 0; s < m->plan.nstages; s++)
+		if (m->plan.stages[s].cache && j->cache_dir == NULL &&
+		    !o->no_sandbox)
+			j->cache_dir = cache_dir();
+	return 0;
+}
+
+/*
+ * Why a run cannot start here: the toolchain's own message, then for
+ * each env of the task the Debian packages to install and the env's
+ * hint.  New string.
+ */
+static char *
+missing_reason(char names[][PIPELINE_NAME], size_t n, const char *why)
+{
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "toolchain missing: %s", why);
+	for (size_t k = 0; k < n; k++) {
+		const struct env_ops *e = env_find(names[k]);
+
+		if (e == NULL)
+			continue;
+		if (e->packages != NULL)
+			buf_printf(&b, "; %s: apt-get install %s", e->name,
+			    e->packages);
+		if (e->missing_hint != NULL)
+			buf_printf(&b, "; %s", e->missing_hint);
+	}
+	return buf_detach(&b, NULL);
 }
 
 int
@@ -670,12 +953,16 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
     const struct task *t, const struct candidate *c, int use_pty, int rows,
     int cols, struct err *err)
 {
+	char names[PIPELINE_MAX][PIPELINE_NAME];
 	struct verify_job *j;
-	const struct env_ops *env = env_find(t->env);
+	struct err e;
+	int64_t total = 0;
+	int n;
 
 	*out = NULL;
-	if (env == NULL)
-		return err_set(err, "task %s: unknown env '%s'", t->id, t->env);
+	n = pipeline_split(t->env, names, &e);
+	if (n < 0)
+		return err_set(err, "task %s: %s", t->id, e.msg);
 	j = xcalloc(1, sizeof *j);
 	j->o = *o;
 	{
@@ -685,7 +972,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 			r = (uint32_t)getpid() ^ (uint32_t)now_ms();
 		j->uid = (uid_t)(VERIFY_UID_BASE + r % VERIFY_UID_SPAN);
 	}
-	j->env = env;
+	j->nm = (size_t)n;
 	j->use_pty = use_pty;
 	j->rows = rows > 0 ? rows : 24;
 	j->cols = cols > 0 ? cols : 80;
@@ -695,10 +982,16 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	j->pty.pid = -1;
 	buf_init(&j->log);
 	buf_init(&j->command);
-	env_plan_init(&j->plan);
+	for (size_t k = 0; k < j->nm; k++)
+		env_plan_init(&j->m[k].plan);
 	if (verify_toolchain(t->env, j->toolchain, sizeof j->toolchain,
-	    err) < 0)
-		goto fail;
+	    err) < 0) {
+		/* Not installed here: a skipped run that says what to
+		 * install, not an error that stops a batch (design.md 2). */
+		j->missing = missing_reason(names, (size_t)n, err != NULL ?
+		    err->msg : "toolchain missing");
+		snprintf(j->toolchain, sizeof j->toolchain, "missing");
+	}
 	/* Keep our own copies: the caller's may go away mid-run. */
 	j->task.id = xstrdup(t->id);
 	j->task.env = xstrdup(t->env);
@@ -708,6 +1001,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	for (size_t i = 0; i < t->nfiles; i++)
 		task_add_file(&j->task, t->files[i].name, t->files[i].role,
 		    t->files[i].data, t->files[i].len);
+	j->env_name = j->task.env;
 	j->cand.id = xstrdup(c->id);
 	j->cand.task_id = xstrdup(c->task_id);
 	j->cand.lang = xstrdup(c->lang);
@@ -715,30 +1009,26 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	j->cand.code = xstrndup(c->code, c->code_len);
 	j->cand.code_len = c->code_len;
 	memcpy(j->cand.code_hash, c->code_hash, sizeof j->cand.code_hash);
+	if (j->missing != NULL) {
+		j->t0 = now_ms();
+		j->started = (int64_t)time(NULL);
+		j->done = 1;
+		*out = j;
+		return 0;
+	}
 	if (make_workdir(j, err) < 0)
 		goto fail;
-	if (env->prepare(&j->task, &j->cand, j->workdir, &j->plan, err) < 0)
-		goto fail;
-	if (o->timeout_s > 0) {
-		char tmo[32];
-
-		/* An override is an input too: the verdict depends on it. */
-		j->plan.timeout_s = o->timeout_s;
-		snprintf(tmo, sizeof tmo, "%d", o->timeout_s);
-		env_note_input(&j->plan, "timeout_s", tmo, strlen(tmo));
+	for (size_t k = 0; k < j->nm; k++) {
+		if (member_prepare(j, k, names[k], names, t, err) < 0)
+			goto fail;
+		total += j->m[k].plan.timeout_s;
 	}
-	if (j->plan.timeout_s <= 0)
-		j->plan.timeout_s = 30;
-	buf_adds(&j->plan.inputs, "}");
 	chown_workdir(j->workdir, j->uid);
 	j->t0 = now_ms();
-	j->deadline = j->t0 + (int64_t)j->plan.timeout_s * 1000;
+	/* The wall clock covers the whole run: every member's share. */
+	j->deadline = j->t0 + total * 1000;
 	j->disk_check = j->t0 + 250;
 	j->started = (int64_t)time(NULL);
-	if (j->plan.nstages == 0) {
-		err_set(err, "env %s planned no stages", env->name);
-		goto fail;
-	}
 	if (start_stage(j, err) < 0)
 		goto fail;
 	*out = j;
@@ -819,6 +1109,31 @@ verify_judge_reference(struct store *st, const struct verify_job *j,
 		verify_apply_reference(r, verdict, 0);
 	free(ref);
 	free(verdict);
+}
+
+int
+verify_reference_pending(struct store *st, const char *cand_id,
+    char **ref_id, struct err *err)
+{
+	struct candidate c;
+	char *ref = NULL, *verdict = NULL;
+	int rc;
+
+	*ref_id = NULL;
+	rc = store_candidate_get(st, cand_id, &c, err);
+	if (rc != 0)
+		return rc < 0 ? -1 : err_set(err, "no candidate %s", cand_id);
+	rc = store_task_reference(st, c.task_id, &ref, &verdict, err);
+	candidate_release(&c);
+	if (rc < 0)
+		return -1;
+	if (ref != NULL && verdict == NULL && strcmp(ref, cand_id) != 0) {
+		*ref_id = ref;
+		ref = NULL;
+	}
+	free(ref);
+	free(verdict);
+	return 0;
 }
 
 const char *
@@ -924,8 +1239,8 @@ wrapper_failure(const struct verify_job *j, const char **line)
 {
 	static const char *const tools[] = { "bwrap: ", "setpriv: ",
 	    "prlimit: " };
-	const char *p = buf_str(&j->log) + j->stage_start[j->stage];
-	size_t len = j->log.len - j->stage_start[j->stage];
+	const char *p = buf_str(&j->log) + CUR(j)->stage_start[j->stage];
+	size_t len = j->log.len - CUR(j)->stage_start[j->stage];
 	const char *nl = memchr(p, '\n', len);
 
 	if (nl == NULL)
@@ -947,9 +1262,10 @@ wrapper_failure(const struct verify_job *j, const char **line)
 static void
 finish_stage(struct verify_job *j, int code)
 {
-	struct env_stage_result *r = &j->res[j->stage];
+	struct env_stage_result *r = &CUR(j)->res[j->stage];
 
 	r->exit_code = code;
+	CUR(j)->stage_end[j->stage] = j->log.len;
 	j->running = 0;
 	if (j->use_pty)
 		pty_release(&j->pty);
@@ -964,8 +1280,17 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 {
 	int eof, code;
 
-	if (j->done)
+	if (j->done) {
+		if (j->missing != NULL && !j->missing_shown && out != NULL) {
+			char *msg = xasprintf("assay: skipped: %s\r\n",
+			    j->missing);
+
+			out(msg, strlen(msg), arg);
+			free(msg);
+		}
+		j->missing_shown = 1;
 		return 1;
+	}
 	eof = drain(j);
 	flush_live(j, out, arg, 0);
 	if (j->stop == ENV_STOP_NONE && now_ms() >= j->deadline)
@@ -1024,7 +1349,7 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 		 * candidate's. */
 		if (n > 0 && !j->retried) {
 			j->retried = 1;
-			j->log.len = j->stage_start[j->stage];
+			j->log.len = CUR(j)->stage_start[j->stage];
 			j->log.p[j->log.len] = '\0';
 			if (j->live_off > j->log.len)
 				j->live_off = j->log.len;
@@ -1040,14 +1365,23 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 		}
 	}
 	flush_live(j, out, arg, 1);
-	if (code != 0 || j->stage + 1 >= j->plan.nstages) {
+	/* A stage that failed ends its env; a pipeline goes on with the
+	 * next one, which judges the candidate in its own right. */
+	if (code == 0 && j->stage + 1 < CUR(j)->plan.nstages) {
+		j->stage++;
+	} else if (j->mi + 1 < j->nm) {
+		j->mi++;
+		j->stage = 0;
+	} else {
 		j->done = 1;
 		return 1;
 	}
-	j->stage++;
 	if (start_stage(j, NULL) < 0) {
-		j->res[j->stage].ran = 1;
-		j->res[j->stage].exit_code = 127;
+		CUR(j)->res[j->stage].ran = 1;
+		CUR(j)->res[j->stage].exit_code = 127;
+		CUR(j)->stage_end[j->stage] = j->log.len;
+		if (CUR(j)->nran < j->stage + 1)
+			CUR(j)->nran = j->stage + 1;
 		j->done = 1;
 		return 1;
 	}
@@ -1071,48 +1405,140 @@ verify_job_resize(struct verify_job *j, int rows, int cols)
 		pty_resize(&j->pty, rows, cols);
 }
 
+/* Each stage's share of the log, for the judges. */
+static void
+member_logs(struct verify_job *j, struct verify_member *m)
+{
+	for (size_t s = 0; s < m->nran; s++) {
+		size_t end = m->stage_end[s] >= m->stage_start[s] ?
+		    m->stage_end[s] : j->log.len;
+
+		m->res[s].log = buf_str(&j->log) + m->stage_start[s];
+		m->res[s].log_len = end - m->stage_start[s];
+	}
+}
+
+/* The inputs of a pipeline: every member's, under "ENV/NAME". */
+static char *
+pipeline_inputs(const struct verify_job *j)
+{
+	json_t *all = json_object();
+	char *txt;
+
+	for (size_t k = 0; k < j->nm; k++) {
+		json_t *o = json_loads(buf_str(&j->m[k].plan.inputs), 0, NULL);
+		const char *name;
+		json_t *v;
+
+		json_object_foreach(o, name, v) {
+			char *key = xasprintf("%s/%s", j->m[k].env->name,
+			    name);
+
+			json_object_set(all, key, v);
+			free(key);
+		}
+		json_decref(o);
+	}
+	txt = json_dumps(all, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(all);
+	return txt;
+}
+
+/*
+ * The verdict of a pipeline: each member that ran judged and triaged on
+ * its own, then pipeline_combine().  The stop (wall clock, output cap)
+ * belongs to the member that was running.
+ */
+static void
+judge_pipeline(struct verify_job *j, struct run *r)
+{
+	struct pipeline_member pm[PIPELINE_MAX];
+	struct run subs[PIPELINE_MAX];
+	const char *stages[PIPELINE_MAX][ENV_MAX_STAGES];
+
+	memset(subs, 0, sizeof subs);
+	for (size_t k = 0; k < j->nm; k++) {
+		struct verify_member *m = &j->m[k];
+
+		pm[k].env = m->env->name;
+		pm[k].run = NULL;
+		pm[k].stages = stages[k];
+		pm[k].nstages = m->nran;
+		for (size_t s = 0; s < m->nran; s++)
+			stages[k][s] = m->plan.stages[s].name;
+		if (m->nran == 0)
+			continue;
+		subs[k].cand_id = xstrdup(j->cand.id);
+		subs[k].env = xstrdup(m->env->name);
+		subs[k].exit_code = m->res[m->nran - 1].exit_code;
+		m->env->judge(&m->task, &m->plan, m->res, m->nran,
+		    k == j->mi ? j->stop : ENV_STOP_NONE, &subs[k]);
+		if (subs[k].verdict == NULL)
+			subs[k].verdict = xstrdup("fail");
+		triage_apply(m->env->name, &j->cand, &subs[k]);
+		pm[k].run = &subs[k];
+	}
+	pipeline_combine(pm, j->nm, r);
+	for (size_t k = 0; k < j->nm; k++)
+		run_release(&subs[k]);
+}
+
 void
 verify_job_result(struct verify_job *j, struct run *r)
 {
-	size_t nres = 0;
+	struct verify_member *m0 = &j->m[0];
 
 	memset(r, 0, sizeof *r);
 	r->cand_id = xstrdup(j->cand.id);
-	r->env = xstrdup(j->env->name);
+	r->env = xstrdup(j->env_name);
 	r->toolchain = xstrdup(j->toolchain);
-	r->inputs = xstrdup(buf_str(&j->plan.inputs));
+	if (j->missing != NULL) {
+		r->inputs = xstrdup("{}");
+		r->command = xstrdup("");
+		r->started = j->started;
+		r->exit_code = -1;
+		r->verdict = xstrdup("skipped");
+		r->subcategory = xstrdup("no-toolchain");
+		r->evidence = xasprintf("skipped: %s", j->missing);
+		r->log = xasprintf("assay: skipped: %s\n", j->missing);
+		r->log_len = strlen(r->log);
+		return;
+	}
+	r->inputs = j->nm > 1 ? pipeline_inputs(j) :
+	    xstrdup(buf_str(&m0->plan.inputs));
 	r->command = xasprintf("cd %s\n%s", j->workdir, buf_str(&j->command));
 	r->started = j->started;
 	r->wall_ms = now_ms() - j->t0;
-	for (size_t s = 0; s < j->plan.nstages; s++) {
-		size_t end = s + 1 < j->plan.nstages && j->res[s + 1].ran ?
-		    j->stage_start[s + 1] : j->log.len;
-
-		if (!j->res[s].ran)
-			break;
-		j->res[s].log = buf_str(&j->log) + j->stage_start[s];
-		j->res[s].log_len = end - j->stage_start[s];
-		r->exit_code = j->res[s].exit_code;
-		nres = s + 1;
+	for (size_t k = 0; k < j->nm; k++) {
+		member_logs(j, &j->m[k]);
+		if (j->m[k].nran > 0)
+			r->exit_code = j->m[k].res[j->m[k].nran - 1].exit_code;
 	}
 	r->log = xstrndup(buf_str(&j->log), j->log.len);
 	r->log_len = j->log.len;
 	if (j->sandbox_error != NULL) {
 		r->verdict = xstrdup("env-error");
 		r->subcategory = xstrdup("sandbox-failure");
-		r->stage = xstrdup(j->plan.stages[j->stage].name);
+		r->stage = xstrdup(j->stage_label);
 		r->evidence = xstrdup(j->sandbox_error);
 	} else if (j->stop == ENV_STOP_CANCEL) {
 		r->verdict = xstrdup("skipped");
 		r->subcategory = xstrdup("cancelled");
-		r->stage = xstrdup(j->plan.stages[j->stage].name);
+		r->stage = xstrdup(j->stage_label);
+	} else if (j->nm > 1) {
+		judge_pipeline(j, r);
 	} else {
-		j->env->judge(&j->task, &j->plan, j->res, nres, j->stop, r);
+		m0->env->judge(&m0->task, &m0->plan, m0->res, m0->nran,
+		    j->stop, r);
 	}
 	if (r->verdict == NULL)
 		r->verdict = xstrdup("fail");
-	triage_apply(j->env->name, &j->cand, r);
-	r->log_len = strip_nonce(r->log, r->log_len, j->plan.nonce);
+	/* A pipeline's members were triaged each under its own env. */
+	if (j->nm == 1)
+		triage_apply(m0->env->name, &j->cand, r);
+	for (size_t k = 0; k < j->nm; k++)
+		r->log_len = strip_nonce(r->log, r->log_len,
+		    j->m[k].plan.nonce);
 	r->log[r->log_len] = '\0';
 	{
 		/* input_key: the same hash verify_input_key() computes. */
@@ -1131,12 +1557,18 @@ verify_job_result(struct verify_job *j, struct run *r)
 
 		if (f != NULL) {
 			fprintf(f, "#!/bin/sh\n# assay run of %s (%s)\nset -e\n%s",
-			    j->cand.id, j->env->name, r->command);
+			    j->cand.id, j->env_name, r->command);
 			fclose(f);
 			chmod(path, 0755);
 		}
 		free(path);
 	}
+}
+
+const char *
+verify_job_stage(const struct verify_job *j)
+{
+	return j->stage_label;
 }
 
 void
@@ -1157,9 +1589,15 @@ verify_job_free(struct verify_job *j)
 	free(j->workdir);
 	task_release(&j->task);
 	candidate_release(&j->cand);
-	env_plan_release(&j->plan);
+	for (size_t k = 0; k < j->nm; k++) {
+		task_release(&j->m[k].task);
+		env_plan_release(&j->m[k].plan);
+		free(j->m[k].dir);
+	}
+	free(j->cache_dir);
 	buf_release(&j->log);
 	buf_release(&j->command);
 	free(j->sandbox_error);
+	free(j->missing);
 	free(j);
 }

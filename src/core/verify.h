@@ -12,6 +12,12 @@
  *
  * The exact command of each stage (limits, sandbox and tool) is recorded
  * in the run, so `show` can print what reproduces it.
+ *
+ * A task may name several envs, "iverilog+yosys" (pipeline.h): each runs
+ * in turn in a subdirectory of the work directory named after it, a
+ * failing one does not stop the next, and their verdicts combine into
+ * the one run.  Stages that compile without running candidate code
+ * (env_stage.cache) share a lasting compiler cache, bound for them only.
  */
 #ifndef ASSAY_VERIFY_H
 #define ASSAY_VERIFY_H
@@ -100,6 +106,13 @@ void	verify_job_cancel(struct verify_job *j);
 /* Tell a pty job the pane's new size. */
 void	verify_job_resize(struct verify_job *j, int rows, int cols);
 
+/*
+ * The stage running now, or the last one that ran: "build", or in a
+ * pipeline "ENV:STAGE" ("yosys:synth").  Borrowed from j, for progress
+ * in the workbench ("build 12 s").
+ */
+const char *verify_job_stage(const struct verify_job *j);
+
 /* The candidate id and the task id of the job.  Borrowed. */
 const char *verify_job_cand(const struct verify_job *j);
 const char *verify_job_task(const struct verify_job *j);
@@ -134,6 +147,16 @@ struct store;
  */
 void	verify_judge_reference(struct store *st, const struct verify_job *j,
 	    struct run *r);
+
+/*
+ * Reference first in the workbench: the reference of candidate cand_id's
+ * task when it has never run and is not cand_id itself, into *ref_id
+ * (new, caller frees); NULL when cand_id can be judged at once.  The
+ * caller verifies the reference, then the candidate, so that
+ * verify_judge_reference() has a verdict to judge it by.  0 or -1.
+ */
+int	verify_reference_pending(struct store *st, const char *cand_id,
+	    char **ref_id, struct err *err);
 
 /* Path of the kept work directory or NULL.  Borrowed. */
 const char *verify_job_workdir(const struct verify_job *j);

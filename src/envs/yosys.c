@@ -191,6 +191,7 @@ struct synth_scan {
 	int	 drivers;	/* "multiple conflicting drivers" warnings */
 	char	*first_error;	/* the first ERROR line (new) */
 	char	*first_problem;	/* the first Warning of a failed check (new) */
+	char	*first_latch;	/* the first "Latch inferred" message (new) */
 };
 
 /*
@@ -370,6 +371,9 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 		if (raised) {
 			/* The message that -W raised to a warning. */
 			add_diag_at(plan, r, "warning", line, line, l);
+			if (s->first_latch == NULL &&
+			    strstr(line, LATCH_MSG) != NULL)
+				s->first_latch = xstrdup(line);
 			raised = 0;
 		} else if (strcmp(line, "Warning: Found log message matching -W"
 		    " regex:") == 0) {
@@ -486,6 +490,18 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 		env_set(&r->evidence, s.first_error);
 		goto out;
 	}
+	/* env_params.latches false: a latch is a defect (a combinational
+	 * spec; a pipeline's synthesis check). */
+	if (res[0].exit_code == 0 && s.drivers == 0 &&
+	    !env_param_bool(t, "latches", 1) && (s.first_latch != NULL ||
+	    s.latches > 0)) {
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "latch");
+		env_set(&r->category, "functional");
+		env_set(&r->evidence, s.first_latch != NULL ? s.first_latch :
+		    "the netlist holds latches");
+		goto out;
+	}
 	if (res[0].exit_code == 0 && s.drivers == 0) {
 		env_set(&r->verdict, "pass");
 		if (nres >= 3 && res[2].exit_code != 0)
@@ -524,6 +540,7 @@ out:
 	buf_release(&m);
 	free(s.first_error);
 	free(s.first_problem);
+	free(s.first_latch);
 }
 
 const struct env_ops env_yosys = {

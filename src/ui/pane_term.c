@@ -17,9 +17,9 @@
  * the pane's size when a new program starts (and follows the editor,
  * which draws for its size).  The pane shows the terminal's scrollback
  * and screen as one list of lines (the view): its bottom while output
- * arrives, from an absolute line number once scrolled back, and from the
- * run's first line when a verification ends, since the first error
- * matters most.
+ * arrives, from an absolute line number once scrolled back, and, when a
+ * failed verification ends, from the line that holds the message its
+ * verdict rests on (else its end, where a harness prints its results).
  */
 #define _GNU_SOURCE
 #include "pane.h"
@@ -258,6 +258,42 @@ term_pane_cancel(struct wb *wb)
 	wb_msg(wb, 0, "cancelling %s", verify_job_cand(wb->job));
 }
 
+/*
+ * The absolute line (term_sb_total() numbering) of the first line of t
+ * that holds the start of evidence: its first 40 bytes, or what follows
+ * a "file:line: " prefix, at least 12 bytes of it.  -1 when none does.
+ */
+static long
+evidence_row(const struct term *t, const char *evidence)
+{
+	char key[48], text[1024];
+	const char *e = evidence, *colon;
+	int rows, cols;
+	size_t n;
+
+	if (e == NULL)
+		return -1;
+	/* "candidate.sv:12: message" is printed by the tool as is; an
+	 * evidence of our own ("candidate line 3: ...") quotes after it. */
+	if ((colon = strstr(e, ": ")) != NULL && colon - e < 64 &&
+	    strlen(colon + 2) >= 12 && strncmp(e, "candidate line", 14) == 0)
+		e = colon + 2;
+	n = strcspn(e, "\n");
+	if (n > 40)
+		n = 40;
+	if (n < 12)
+		return -1;
+	memcpy(key, e, n);
+	key[n] = '\0';
+	term_size(t, &rows, &cols);
+	for (int row = -term_sb_lines(t); row < rows; row++) {
+		term_row_text(t, row, text, sizeof text);
+		if (strstr(text, key) != NULL)
+			return term_sb_total(t) + row;
+	}
+	return -1;
+}
+
 /* The job ended: store its run and show the verdict. */
 static void
 job_finish(struct wb *wb)
@@ -289,22 +325,41 @@ job_finish(struct wb *wb)
 		    (long long)r.id, dur);
 	}
 	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s "
-	    "\xc2\xb7 %s", r.env ? r.env : "", r.cand_id, r.verdict);
+	    "\xc2\xb7 %s", r.env ? r.env : "", r.cand_id, cancelled ?
+	    "cancelled" : r.verdict);
+	/* The message that decided the verdict matters most: show the run
+	 * from the line that holds it (a compile error near the start);
+	 * else its end, where the harness's results and the verdict are. */
+	if (wb->term_follow && wb->term != NULL && !pass && !cancelled) {
+		long at = evidence_row(wb->term, r.evidence);
+		long first = term_sb_total(wb->term) -
+		    term_sb_lines(wb->term);
+
+		/* near the start: from the start, with the command line */
+		if (at >= 0) {
+			wb->term_follow = 0;
+			wb->term_top = at - first < 15 ? first : at - 1;
+		}
+	}
 	run_release(&r);
 	verify_job_free(wb->job);
 	wb->job = NULL;
-	/* the first error matters most: show the run from its start */
-	if (wb->term_follow && wb->term != NULL) {
-		wb->term_follow = 0;
-		wb->term_top = term_sb_total(wb->term) -
-		    term_sb_lines(wb->term);
-	}
 	/* a small screen keeps the zoom until a key, to read the output */
 	if (cancelled)
 		auto_unzoom(wb);
 	else if (wb->auto_zoom)
 		wb->auto_zoom = WB_AZ_HOLD;
 	wb_refresh(wb);
+	if (wb->verify_next != NULL) {
+		/* That was the task's reference (wb_verify): now the
+		 * candidate, judged in its light; not after an x. */
+		char *next = wb->verify_next;
+
+		wb->verify_next = NULL;
+		if (!cancelled)
+			term_pane_verify(wb, next);
+		free(next);
+	}
 }
 
 /* Remove the editor's temporary file and directory. */
@@ -391,7 +446,7 @@ ed_finish(struct wb *wb)
 	}
 	ed_cleanup(wb);
 	wb_select_id(wb, c.id);
-	if (term_pane_verify(wb, c.id) == 0)
+	if (wb_verify(wb, c.id) == 0)
 		wb_msg(wb, 0, "%s repair %s of %s; verifying it", inserted ?
 		    "saved" : "already had", c.id, old.id);
 	else
@@ -843,9 +898,10 @@ term_title(struct pane *p, char *buf, size_t n)
 			snprintf(pos, sizeof pos, "lines %d-%d/%d \xc2\xb7 ",
 			    v.top + 1, v.top + p->rows, v.total);
 	}
-	if (wb->job != NULL)
-		snprintf(buf, n, "%s%s \xc2\xb7 running %.1f s", pos,
-		    wb->term_title, (now_ms() - wb->job_t0) / 1000.0);
+	if (wb->job != NULL)	/* progress: the stage and the clock */
+		snprintf(buf, n, "%s%s \xc2\xb7 %s \xc2\xb7 running %.1f s",
+		    pos, wb->term_title, verify_job_stage(wb->job),
+		    (now_ms() - wb->job_t0) / 1000.0);
 	else if (wb->ed.pid > 0)
 		snprintf(buf, n, "%s%s \xc2\xb7 %s", pos, wb->term_title,
 		    wb->kbd ? "has the keyboard (C-] releases)" :

@@ -1,7 +1,8 @@
 /*
  * pane_trace.c - the trajectory of the candidate on screen: its
  * ancestors (failed -> feedback -> repair), itself, and the repairs made
- * from it, each with the verdict of its latest run.
+ * from it, each with the verdict of its latest run.  When that run is a
+ * pipeline's (pipeline.h), each env's stages follow the candidate's row.
  */
 #include "pane.h"
 
@@ -9,14 +10,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pipeline.h"
+
 struct trace_line {
 	int		 link;		/* index into the trace */
 	int		 feedback;	/* 1: that link's feedback */
+	int		 step;		/* >= 0: that pipeline member's row */
 };
+
+/* The members of the current candidate's pipeline run, if it is one. */
+static void
+trace_steps(const struct wb_cur *c, struct pipeline_step **st, size_t *n)
+{
+	*st = NULL;
+	*n = 0;
+	if (c->has_run)
+		pipeline_steps(c->run.env, c->run.metrics, st, n);
+}
 
 /* The rows of the trace; returns how many, fills up to max. */
 static size_t
-trace_lines(const struct wb_cur *c, struct trace_line *out, size_t max)
+trace_lines(const struct wb_cur *c, size_t nsteps, struct trace_line *out,
+    size_t max)
 {
 	size_t n = 0;
 
@@ -24,16 +39,59 @@ trace_lines(const struct wb_cur *c, struct trace_line *out, size_t max)
 		const struct wb_link *l = &c->trace[i];
 
 		if (n < max)
-			out[n] = (struct trace_line){ (int)i, 0 };
+			out[n] = (struct trace_line){ (int)i, 0, -1 };
 		n++;
+		for (size_t k = 0; l->current && k < nsteps; k++) {
+			if (n < max)
+				out[n] = (struct trace_line){ (int)i, 0,
+				    (int)k };
+			n++;
+		}
 		if (l->feedback != NULL && (l->verdict == NULL ||
 		    strcmp(l->verdict, "pass") != 0)) {
 			if (n < max)
-				out[n] = (struct trace_line){ (int)i, 1 };
+				out[n] = (struct trace_line){ (int)i, 1, -1 };
 			n++;
 		}
 	}
 	return n;
+}
+
+/*
+ * A pipeline member's row: "iverilog  pass  compile ✓ isolate ✓
+ * simulate ✓  mismatches=0 total=20", the stage where it failed marked ✗.
+ */
+static void
+step_draw(struct pane *p, WINDOW *win, int y, const struct pipeline_step *s)
+{
+	int pass = strcmp(s->verdict, "pass") == 0, x = 4;
+	char buf[128];
+
+	snprintf(buf, sizeof buf, "%-9s", s->env);
+	x += pane_puts(win, y, x, p->cols - x, buf, theme_attr(THEME_NORMAL));
+	snprintf(buf, sizeof buf, "%-8s", s->verdict);
+	x += pane_puts(win, y, x, p->cols - x, buf, theme_attr(
+	    pane_verdict_elem(strcmp(s->verdict, "not-run") == 0 ? NULL :
+	    s->verdict)));
+	for (size_t k = 0; k < s->nstages && x < p->cols; k++) {
+		int ok = !pipeline_step_failed(s, k);
+
+		snprintf(buf, sizeof buf, " %s %s", s->stages[k], ok ?
+		    "\xe2\x9c\x93" : "\xe2\x9c\x97");
+		x += pane_puts(win, y, x, p->cols - x, buf, theme_attr(ok ?
+		    THEME_DIM : THEME_EVIDENCE));
+	}
+	if (s->subcategory != NULL && !pass && x < p->cols) {
+		snprintf(buf, sizeof buf, "  %s", s->subcategory);
+		x += pane_puts(win, y, x, p->cols - x, buf, theme_attr(
+		    THEME_EVIDENCE));
+	}
+	if (s->metrics != NULL && *s->metrics != '\0' && x < p->cols) {
+		char *m = xasprintf("  %s", s->metrics);
+
+		pane_puts(win, y, x, p->cols - x, m, theme_attr(THEME_DIM));
+		free(m);
+	}
 }
 
 static void
@@ -41,16 +99,19 @@ trace_draw(struct pane *p, WINDOW *win)
 {
 	struct wb_cur *c = &p->wb->cur;
 	struct trace_line *lines;
-	size_t n;
+	struct pipeline_step *steps;
+	size_t n, nsteps;
 	int cur_row = 0;
 
 	if (c->id == NULL || c->ntrace == 0)
 		return;
-	n = trace_lines(c, NULL, 0);
+	trace_steps(c, &steps, &nsteps);
+	n = trace_lines(c, nsteps, NULL, 0);
 	lines = xcalloc(n, sizeof *lines);
-	trace_lines(c, lines, n);
+	trace_lines(c, nsteps, lines, n);
 	for (size_t i = 0; i < n; i++)
-		if (c->trace[lines[i].link].current && !lines[i].feedback)
+		if (c->trace[lines[i].link].current && !lines[i].feedback &&
+		    lines[i].step < 0)
 			cur_row = (int)i;
 	/* keep the candidate itself in view */
 	if (cur_row < p->scroll)
@@ -64,6 +125,10 @@ trace_draw(struct pane *p, WINDOW *win)
 		char buf[256];
 		int x = 0;
 
+		if (tl->step >= 0) {
+			step_draw(p, win, y, &steps[tl->step]);
+			continue;
+		}
 		if (tl->feedback) {
 			char *fb = xasprintf("\xe2\x94\x94 feedback: %s",
 			    l->feedback);
@@ -104,12 +169,19 @@ trace_draw(struct pane *p, WINDOW *win)
 		    "no repair yet: e edits it into one", theme_attr(
 		    THEME_DIM));
 	free(lines);
+	pipeline_steps_free(steps, nsteps);
 }
 
 static int
 trace_request(struct pane *p, enum action a)
 {
-	return pane_scroll(p, a, trace_lines(&p->wb->cur, NULL, 0));
+	struct pipeline_step *steps;
+	size_t nsteps, n;
+
+	trace_steps(&p->wb->cur, &steps, &nsteps);
+	n = trace_lines(&p->wb->cur, nsteps, NULL, 0);
+	pipeline_steps_free(steps, nsteps);
+	return pane_scroll(p, a, n);
 }
 
 static void

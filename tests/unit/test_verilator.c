@@ -6,13 +6,17 @@
  * Real runs: each candidate is prepared into a mkdtemp work directory, the
  * planned stages are run here without a sandbox (fork, chdir to the
  * stage's subdirectory, exec, merged stdout+stderr) and their logs go to
- * judge().  Lint runs take 0.1 s; the two build-and-run tests
- * (Prob041_dff8r) take about 10 s each, under a second with a warm ccache
- * (the env uses it when installed; here it is the user's own cache).
- * Skipped when verilator (or g++, make) is not installed; the dff8r tests
- * also need ../shared/data.
+ * judge().  Lint runs take 0.1 s; the build-and-run tests (Prob041_dff8r,
+ * RealBench's aes_key_expand_128) take about 10 s each, under a second
+ * with a warm ccache (the env uses it when installed; here it is the
+ * user's own cache).  One test runs a build through verify, where only
+ * the build stage may see assay's lasting cache; it starts empty there.
+ * Skipped when verilator (or g++, make) is not installed; the dff8r and
+ * RealBench tests also need ../shared/data.
  */
+#include <dirent.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,11 +30,15 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <jansson.h>
+
 #include "buf.h"
 #include "envs/env.h"
 #include "err.h"
 #include "hash.h"
 #include "sample.h"
+#include "triage.h"
+#include "verify.h"
 #include "testlib.h"
 #include "envtest.h"
 
@@ -407,6 +415,348 @@ test_verilator_dff8r_mismatches(void **state)
 	outcome_release(&o);
 }
 
+/* --- RealBench (import_realbench.c) -------------------------------- */
+
+/*
+ * The RealBench task of module, as the importer makes it: the files of
+ * aes/MODULE/verification (its Makefile and MODULE_top.sv aside) with
+ * the importer's roles and env_params.
+ */
+static void
+realbench_task(struct fx *f, const char *module, struct task *t)
+{
+	char *dir = xasprintf("%s/realbench/aes/%s/verification", f->data,
+	    module), *params, *top = xasprintf("%s_top.sv", module);
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	assert_non_null(d);
+	params = xasprintf("{\"top\":\"tb\",\"dut_top\":\"%s\",\"cand_file\":"
+	    "\"%s\",\"lint_sources\":true,\"timeout_s\":300}", module, top);
+	make_task(t, "realbench/x", "verilator", params);
+	free(params);
+	while ((de = readdir(d)) != NULL) {
+		const char *n = de->d_name, *role;
+		char *path, *data;
+
+		if (n[0] == '.' || strcmp(n, "Makefile") == 0 ||
+		    strcmp(n, top) == 0)
+			continue;
+		role = strstr(n, "_testbench.") != NULL ||
+		    strstr(n, "_stimulus_gen.") != NULL ? "testbench" :
+		    strstr(n, "_ref.") != NULL ? "reference" : "source";
+		path = xasprintf("%s/%s", dir, n);
+		data = read_text(path);
+		task_add_file(t, n, role, data, strlen(data));
+		free(data);
+		free(path);
+	}
+	closedir(d);
+	free(dir);
+	free(top);
+}
+
+/* The code of a RealBench sample row of model for module, codeid id. */
+static char *
+realbench_sample(struct fx *f, const char *model, const char *module,
+    int id)
+{
+	char *path = xasprintf("%s/realbench/samples_subset/%s.aes.subset"
+	    ".jsonl", f->data, model), *text = read_text(path), *code = NULL;
+	char *line = text;
+
+	while (line != NULL && *line != '\0' && code == NULL) {
+		char *nl = strchr(line, '\n');
+		size_t len = nl != NULL ? (size_t)(nl - line) : strlen(line);
+		json_t *row = json_loadb(line, len, 0, NULL);
+
+		if (json_is_object(row) && strcmp(json_string_value(
+		    json_object_get(row, "task")), module) == 0 &&
+		    json_integer_value(json_object_get(row, "codeid")) == id)
+			code = xstrdup(json_string_value(json_object_get(row,
+			    "code")));
+		json_decref(row);
+		line = nl != NULL ? nl + 1 : NULL;
+	}
+	free(text);
+	free(path);
+	assert_non_null(code);
+	return code;
+}
+
+static void
+test_verilator_realbench_prepare(void **state)
+{
+	struct fx *f = *state;
+	struct env_plan plan;
+	struct task t;
+	struct candidate c;
+	struct err err;
+	char *p, *written, *want;
+	size_t i;
+	int rcon = 0, sbox = 0;
+
+	need_data(f);
+	realbench_task(f, "aes_key_expand_128", &t);
+	make_cand(&c, "realbench/x", "module aes_key_expand_128; endmodule\n");
+	env_plan_init(&plan);
+	assert_int_equal(env_verilator.prepare(&t, &c, f->dir, &plan, &err),
+	    0);
+	/* The candidate stands where RealBench puts it. */
+	assert_string_equal(plan.cand_file, "aes_key_expand_128_top.sv");
+	p = xasprintf("%s/aes_key_expand_128_top.sv", f->dir);
+	assert_int_equal(access(p, F_OK), 0);
+	free(p);
+	/* Lint elaborates it with the submodules it instantiates. */
+	assert_string_equal(plan.stages[0].argv[7], "aes_key_expand_128");
+	assert_string_equal(plan.stages[0].argv[8],
+	    "aes_key_expand_128_top.sv");
+	for (i = 9; plan.stages[0].argv[i] != NULL; i++) {
+		rcon += strcmp(plan.stages[0].argv[i], "aes_rcon.v") == 0;
+		sbox += strcmp(plan.stages[0].argv[i], "aes_sbox.v") == 0;
+		assert_null(strstr(plan.stages[0].argv[i], "_testbench"));
+	}
+	assert_int_equal(rcon + sbox, 2);
+	/* Only the build may use the lasting compiler cache. */
+	assert_int_equal(plan.stages[0].cache, 0);
+	assert_int_equal(plan.stages[1].cache,
+	    access("/usr/bin/ccache", X_OK) == 0);
+	assert_int_equal(plan.stages[2].cache, 0);
+	/* RealBench's result line carries the secret; this testbench
+	 * prints no "Mismatches:" line, so without it the nonce would be
+	 * dropped and any exit status 0 would pass. */
+	assert_true(strlen(plan.nonce) >= 8);
+	p = xasprintf("%s/aes_key_expand_128_testbench.sv", f->dir);
+	written = read_text(p);
+	free(p);
+	want = xasprintf("%s Hint: Total mismatched samples is", plan.nonce);
+	assert_non_null(strstr(written, want));
+	free(want);
+	free(written);
+	/* The stimulus generator's $finish ends the run: it is tagged. */
+	p = xasprintf("%s/aes_key_expand_128_stimulus_gen.sv", f->dir);
+	written = read_text(p);
+	free(p);
+	want = xasprintf("$display(\"%s finish\"); $finish;", plan.nonce);
+	assert_non_null(strstr(written, want));
+	free(want);
+	free(written);
+	env_plan_release(&plan);
+
+	/* cand_file must be a plain file name. */
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+	free(t.env_params);
+	t.env_params = xstrdup("{\"cand_file\":\"../x.sv\"}");
+	env_plan_init(&plan);
+	assert_int_equal(env_verilator.prepare(&t, &c, f->dir, &plan, &err),
+	    -1);
+	assert_non_null(strstr(err.msg, "cand_file"));
+	env_plan_release(&plan);
+	task_release(&t);
+	candidate_release(&c);
+}
+
+/*
+ * RealBench recorded codev-qwen-7b's aes_key_expand_128 codeid 16 as a
+ * pass: its testbench prints "wo_0 has 176 mismatches" without the "Hint:
+ * Output" prefix RealBench's harness greps for.  Counted by hand with
+ * verilator --binary --timing -Wno-fatal -Wno-DECLFILENAME --top-module
+ * tb on the verification files and the sample as aes_key_expand_128_top.sv
+ * (Verilator 5.006): "Hint: Total mismatched samples is 176 out of 177
+ * samples".
+ */
+static void
+test_verilator_realbench_false_pass(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+	struct task t;
+	char *code;
+
+	need_data(f);
+	need_tool(&env_verilator);
+	realbench_task(f, "aes_key_expand_128", &t);
+	code = keep(f, realbench_sample(f, "codev-qwen-7b",
+	    "aes_key_expand_128", 16));
+	verify_task(f, &t, code, &o);
+	task_release(&t);
+	if (o.nres != 3)
+		dump(&o);
+	assert_int_equal(o.nres, 3);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.stage, "simulate");
+	assert_str(o.run.subcategory, "mismatch");
+	assert_non_null(strstr(o.run.metrics, "\"mismatches\":176,"
+	    "\"total\":177"));
+	assert_str(o.run.evidence, "wo_0 has 176 mismatches. First at time"
+	    " 10");
+	/* The evidence points at the line that drives wo_0, "assign wo_0 =
+	 * w_0_t;", not at EOFNEWLINE's endmodule (line 65). */
+	{
+		struct candidate c;
+
+		make_cand(&c, "realbench/x", code);
+		triage_apply("verilator", &c, &o.run);
+		assert_int_equal(o.run.evidence_line, 61);
+		candidate_release(&c);
+	}
+	outcome_release(&o);
+}
+
+/* The lint or build of a RealBench sample, triaged as verify.c does. */
+static void
+realbench_triaged(struct fx *f, const char *module, const char *model,
+    int id, struct outcome *o)
+{
+	struct task t;
+	struct candidate c;
+	char *code = realbench_sample(f, model, module, id);
+
+	realbench_task(f, module, &t);
+	make_cand(&c, "realbench/x", code);
+	run_plan(f, &env_verilator, &t, &c, 300, o);
+	triage_apply("verilator", &c, &o->run);
+	candidate_release(&c);
+	task_release(&t);
+	free(code);
+}
+
+/*
+ * The evidence line is the line of the message the evidence quotes.  These
+ * samples end without a newline, so Verilator's first message is
+ * EOFNEWLINE on endmodule, which used to be the line given.
+ */
+static void
+test_verilator_realbench_evidence_lines(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_data(f);
+	need_tool(&env_verilator);
+	/* PROCASSWIRE on lines 11-15; EOFNEWLINE on line 271. */
+	realbench_triaged(f, "aes_sbox", "RTLCoder-Deepseek-v1.1", 1, &o);
+	assert_str(o.run.stage, "lint");
+	assert_str(o.run.subcategory, "declared-as-wire");
+	assert_non_null(strstr(o.run.evidence, "aes_sbox_top.sv:11:20:"));
+	assert_non_null(diag_at(&o.run, 271, "EOFNEWLINE"));
+	assert_int_equal(o.run.evidence_line, 11);
+	outcome_release(&o);
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+
+	/* A syntax error on line 30; EOFNEWLINE on line 50. */
+	realbench_triaged(f, "aes_sbox", "llama-3.1-8b-instruct", 1, &o);
+	assert_str(o.run.subcategory, "syntax-error");
+	assert_non_null(diag_at(&o.run, 50, "EOFNEWLINE"));
+	assert_int_equal(o.run.evidence_line, 30);
+	outcome_release(&o);
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+
+	/* Other port names: the build fails in the testbench's instance
+	 * (PINNOTFOUND), which is no candidate line. */
+	realbench_triaged(f, "aes_sbox", "codev-qwen-7b", 1, &o);
+	assert_str(o.run.stage, "build");
+	assert_str(o.run.subcategory, "port-mismatch");
+	assert_str(o.run.evidence, "%Error-PINNOTFOUND:"
+	    " aes_sbox_testbench.sv:40:10: Pin not found: 'a'");
+	assert_non_null(diag_at(&o.run, 7, "EOFNEWLINE"));
+	assert_int_equal(o.run.evidence_line, 0);
+	outcome_release(&o);
+}
+
+/*
+ * The lasting compiler cache (issue 3: builds take 5-110 s): through
+ * verify, only the build stage gets it bound, read-write, at /ccache;
+ * lint and the simulation, which runs candidate code, never see it, and
+ * the build fills it.
+ */
+static void
+test_verilator_cache_only_for_the_build(void **state)
+{
+	struct fx *f = *state;
+	struct verify_opts vo;
+	struct verify_job *j;
+	struct task t;
+	struct candidate c;
+	struct run r;
+	struct err err;
+	char *cache, *bind, *line, *save = NULL;
+	int builds = 0, others = 0;
+	struct stat sb;
+
+	need_tool(&env_verilator);
+	if (access("/usr/bin/ccache", X_OK) != 0) {
+		print_message("ccache is not installed; skipped\n");
+		skip();
+	}
+	if (verify_sandbox_check(&err) < 0) {
+		print_message("%s; the sandbox binds the cache; skipped\n",
+		    err.msg);
+		skip();
+	}
+	assert_int_equal(chmod(f->dir, 0711), 0);
+	cache = keep(f, xasprintf("%s/cache", f->dir));
+	setenv("ASSAY_CCACHE_DIR", cache, 1);
+	memset(&vo, 0, sizeof vo);
+	vo.workroot = f->dir;
+	make_task(&t, "local/tiny", "verilator", NULL);
+	task_add_file(&t, "tb.sv", "testbench", tiny_tb, strlen(tiny_tb));
+	make_cand(&c, t.id, "module TopModule(input a, output y);\n"
+	    "  assign y = a;\nendmodule\n");
+	if (verify_job_start(&j, &vo, &t, &c, 0, 0, 0, &err) < 0)
+		fail_msg("verify_job_start: %s", err.msg);
+	while (!verify_job_step(j, NULL, NULL)) {
+		struct pollfd pfd = { .fd = verify_job_fd(j),
+		    .events = POLLIN };
+
+		poll(&pfd, 1, verify_job_timeout_ms(j));
+	}
+	verify_job_result(j, &r);
+	verify_job_free(j);
+	unsetenv("ASSAY_CCACHE_DIR");
+	if (strcmp(r.verdict, "pass") != 0)
+		print_message("%s\n", r.log);
+	assert_str(r.verdict, "pass");
+	bind = xasprintf("--bind %s /ccache ", cache);
+	for (line = strtok_r(r.command, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (strstr(line, "prlimit") == NULL)
+			continue;
+		if (strstr(line, "verilator --binary") != NULL) {
+			builds++;
+			assert_non_null(strstr(line, bind));
+			assert_non_null(strstr(line, "--setenv CCACHE_DIR"
+			    " /ccache"));
+		} else {
+			others++;
+			assert_null(strstr(line, "/ccache"));
+		}
+	}
+	free(bind);
+	assert_int_equal(builds, 1);
+	assert_int_equal(others, 2);
+	run_release(&r);
+	task_release(&t);
+	candidate_release(&c);
+	/* The build filled it: ccache keeps objects in subdirectories. */
+	assert_int_equal(stat(cache, &sb), 0);
+	assert_true(S_ISDIR(sb.st_mode));
+	{
+		DIR *d = opendir(cache);
+		struct dirent *de;
+		int n = 0;
+
+		assert_non_null(d);
+		while ((de = readdir(d)) != NULL)
+			n += de->d_name[0] != '.';
+		closedir(d);
+		assert_true(n > 0);
+	}
+}
+
 /* --- judge without running ------------------------------------------ */
 
 /* The build stage's log, after a clean lint, judged. */
@@ -522,6 +872,10 @@ main(void)
 		FX_TEST(test_verilator_delays_lint_with_timing),
 		FX_TEST(test_verilator_dff8r_reference_passes),
 		FX_TEST(test_verilator_dff8r_mismatches),
+		FX_TEST(test_verilator_realbench_prepare),
+		FX_TEST(test_verilator_realbench_false_pass),
+		FX_TEST(test_verilator_realbench_evidence_lines),
+		FX_TEST(test_verilator_cache_only_for_the_build),
 		cmocka_unit_test(test_verilator_judge_build_failures),
 	};
 
