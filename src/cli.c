@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "agreement.h"
 #include "buf.h"
 #include "config.h"
 #include "dataset.h"
@@ -24,6 +26,7 @@
 #include "err.h"
 #include "export.h"
 #include "import.h"
+#include "pipeline.h"
 #include "store.h"
 #include "verify.h"
 
@@ -353,10 +356,13 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 				    " with 0 <= I < N, not '%s'", optarg);
 			break;
 		}
-		case 'e':
-			if (env_find(optarg) == NULL)
-				return usage_error("verify", "unknown env '%s'",
-				    optarg);
+		case 'e': {
+			char names[PIPELINE_MAX][PIPELINE_NAME];
+
+			/* An env, or a pipeline of them ("iverilog+yosys"). */
+			if (pipeline_split(optarg, names, &err) < 0)
+				return usage_error("verify", "%s", err.msg);
+		}
 			ids.env = optarg;
 			break;
 		case 'w':
@@ -728,9 +734,78 @@ run_json(const struct run *r, int with_log)
 	    "started", (json_int_t)r->started,
 	    "command", jstr_or_null(r->command));
 	json_object_set_new(o, "diagnostics", diags);
+	{
+		/* A pipeline's members, as the trace pane shows them. */
+		struct pipeline_step *st;
+		size_t n;
+
+		if (pipeline_steps(r->env, r->metrics, &st, &n) == 0) {
+			json_t *a = json_array();
+
+			for (size_t i = 0; i < n; i++) {
+				json_t *stages = json_array();
+
+				for (size_t k = 0; k < st[i].nstages; k++)
+					json_array_append_new(stages,
+					    json_string(st[i].stages[k]));
+				json_array_append_new(a, json_pack("{s:s, s:s,"
+				    " s:o, s:o, s:o}", "env", st[i].env,
+				    "verdict", st[i].verdict, "stage",
+				    jstr_or_null(st[i].stage), "subcategory",
+				    jstr_or_null(st[i].subcategory), "stages",
+				    stages));
+			}
+			json_object_set_new(o, "pipeline", a);
+			pipeline_steps_free(st, n);
+		}
+	}
 	if (with_log)
 		json_object_set_new(o, "log", json_stringn(r->log, r->log_len));
 	return o;
+}
+
+/* A pipeline run's members, one line each: its stages, verdict, metrics. */
+static void
+print_pipeline(const struct run *r)
+{
+	struct pipeline_step *st;
+	size_t n;
+
+	if (pipeline_steps(r->env, r->metrics, &st, &n) < 0)
+		return;
+	printf("pipeline %s:\n", r->env);
+	for (size_t i = 0; i < n; i++) {
+		printf("  %-10s %-9s", st[i].env, st[i].verdict);
+		for (size_t k = 0; k < st[i].nstages; k++)
+			printf(" %s %s", st[i].stages[k],
+			    pipeline_step_failed(&st[i], k) ? "\xe2\x9c\x97" :
+			    "\xe2\x9c\x93");
+		if (st[i].subcategory != NULL)
+			printf("  %s", st[i].subcategory);
+		if (st[i].metrics != NULL && *st[i].metrics != '\0')
+			printf("  (%s)", st[i].metrics);
+		printf("\n");
+	}
+	pipeline_steps_free(st, n);
+}
+
+/*
+ * A diagnostic as a compiler prints it: "file:line: severity: message",
+ * "file: severity: message" without a line, "severity: message" without
+ * a file (a note of the env's own, a linker error).
+ */
+static void
+print_diag(const struct diag *d)
+{
+	printf("  ");
+	if (d->file != NULL && d->file[0] != '\0') {
+		printf("%s:", d->file);
+		if (d->line > 0)
+			printf("%d:", d->line);
+		printf(" ");
+	}
+	printf("%s: %s%s\n", d->severity, d->message, d->cand_line > 0 ?
+	    "  <- candidate" : "");
 }
 
 static int
@@ -873,22 +948,23 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 			    r->subcategory != NULL ? r->subcategory : "",
 			    r->toolchain != NULL ? r->toolchain : "?",
 			    (long long)r->wall_ms);
-			if (r->category != NULL) {
-				printf("suggested category: %s%s%s\nevidence: %s\n",
+			if (r->category != NULL)
+				printf("suggested category: %s%s%s\n",
 				    r->category, r->subcategory != NULL ? "/" : "",
-				    r->subcategory != NULL ? r->subcategory : "",
-				    r->evidence != NULL ? r->evidence : "-");
-				if (r->evidence_line > 0)
-					printf("evidence points to candidate line"
-					    " %d\n", r->evidence_line);
-			}
+				    r->subcategory != NULL ? r->subcategory : "");
+			/* A pass, a skip or an env-error has evidence too
+			 * ("skipped: no GPU"), as show --json says. */
+			if (r->category != NULL || r->evidence != NULL)
+				printf("evidence: %s\n", r->evidence != NULL ?
+				    r->evidence : "-");
+			if (r->evidence_line > 0)
+				printf("evidence points to candidate line %d\n",
+				    r->evidence_line);
 			if (r->metrics != NULL)
 				printf("metrics: %s\n", r->metrics);
+			print_pipeline(r);
 			for (size_t k = 0; k < r->ndiags; k++)
-				printf("  %s:%d: %s: %s%s\n", r->diags[k].file,
-				    r->diags[k].line, r->diags[k].severity,
-				    r->diags[k].message, r->diags[k].cand_line >
-				    0 ? "  <- candidate" : "");
+				print_diag(&r->diags[k]);
 			printf("reproduce (with the run's files in the work"
 			    " directory; verify --keep-workdir keeps them):\n%s",
 			    r->command != NULL ? r->command : "");
@@ -1364,6 +1440,193 @@ csv_field(const char *v)
 	putchar('"');
 }
 
+/*
+ * stats --agreement: Cohen's kappa per pair of reviewers, each with its
+ * 5x5 confusion matrix (rows the first reviewer, columns the second),
+ * and how many candidates wait in the disagreement queue.
+ */
+static int
+stats_agreement(struct store *st, const char *where, const char *fmt)
+{
+	struct agreement_pair *p;
+	struct buf open = BUF_INIT;
+	struct err err;
+	size_t n, nopen = 0;
+
+	if (store_agreement(st, where, &p, &n, &err) < 0) {
+		fprintf(stderr, "assay stats: %s\n", err.msg);
+		return 2;
+	}
+	buf_printf(&open, "%s%sdisagree=yes", where != NULL ? where : "",
+	    where != NULL ? " " : "");
+	if (store_query_count(st, buf_str(&open), &nopen, &err) < 0) {
+		fprintf(stderr, "assay stats: %s\n", err.msg);
+		nopen = 0;
+	}
+	buf_release(&open);
+	if (strcmp(fmt, "csv") == 0)
+		printf("a,b,n,agree,po,pe,kappa,a_category,b_category,count\n");
+	else if (strcmp(fmt, "md") == 0)
+		printf("| a | b | n | agree | po | pe | kappa |\n"
+		    "|---|---|---:|---:|---:|---:|---:|\n");
+	else if (strcmp(fmt, "table") == 0 && n > 0)
+		printf("%-16s %-16s %6s %6s %6s %6s %6s\n", "a", "b", "n",
+		    "agree", "po", "pe", "kappa");
+	for (size_t i = 0; i < n; i++) {
+		char kappa[16];
+
+		if (isnan(p[i].kappa))
+			snprintf(kappa, sizeof kappa, "-");
+		else
+			snprintf(kappa, sizeof kappa, "%.3f", p[i].kappa);
+		if (strcmp(fmt, "table") == 0) {
+			printf("%-16.16s %-16.16s %6zu %6zu %6.3f %6.3f %6s\n",
+			    p[i].a, p[i].b, p[i].n, p[i].agree, p[i].po,
+			    p[i].pe, kappa);
+		} else if (strcmp(fmt, "md") == 0) {
+			printf("| %s | %s | %zu | %zu | %.3f | %.3f | %s |\n",
+			    p[i].a, p[i].b, p[i].n, p[i].agree, p[i].po,
+			    p[i].pe, kappa);
+		} else if (strcmp(fmt, "csv") == 0) {
+			for (int r = 0; r < AGREEMENT_NCAT; r++) {
+				for (int c = 0; c < AGREEMENT_NCAT; c++) {
+					csv_field(p[i].a);
+					putchar(',');
+					csv_field(p[i].b);
+					printf(",%zu,%zu,%.4f,%.4f,%s,%s,%s,"
+					    "%zu\n", p[i].n, p[i].agree,
+					    p[i].po, p[i].pe, strcmp(kappa,
+					    "-") == 0 ? "" : kappa,
+					    agreement_category_name(r),
+					    agreement_category_name(c),
+					    p[i].m[r][c]);
+				}
+			}
+		} else {
+			json_t *m = json_array(), *o;
+
+			for (int r = 0; r < AGREEMENT_NCAT; r++) {
+				json_t *row = json_array();
+
+				for (int c = 0; c < AGREEMENT_NCAT; c++)
+					json_array_append_new(row,
+					    json_integer((json_int_t)
+					    p[i].m[r][c]));
+				json_array_append_new(m, row);
+			}
+			o = json_pack("{s:s, s:s, s:I, s:I, s:f, s:f, s:o,"
+			    " s:o}", "a", p[i].a, "b", p[i].b, "n",
+			    (json_int_t)p[i].n, "agree",
+			    (json_int_t)p[i].agree, "po", p[i].po, "pe",
+			    p[i].pe, "kappa", isnan(p[i].kappa) ?
+			    json_null() : json_real(p[i].kappa), "matrix", m);
+			print_json(o);
+		}
+	}
+	/* the matrices, readable: rows are a's labels, columns b's */
+	for (size_t i = 0; strcmp(fmt, "table") == 0 && i < n; i++) {
+		printf("\n%s (rows) by %s (columns)\n%-12s", p[i].a, p[i].b,
+		    "");
+		for (int c = 0; c < AGREEMENT_NCAT; c++)
+			printf(" %11s", agreement_category_name(c));
+		putchar('\n');
+		for (int r = 0; r < AGREEMENT_NCAT; r++) {
+			printf("%-12s", agreement_category_name(r));
+			for (int c = 0; c < AGREEMENT_NCAT; c++)
+				printf(" %11zu", p[i].m[r][c]);
+			putchar('\n');
+		}
+	}
+	if (strcmp(fmt, "table") == 0) {
+		if (n == 0)
+			printf("no two reviewers labelled the same "
+			    "candidate\n");
+		printf("%s%zu candidate%s in disagreement (disagree=yes)\n",
+		    n > 0 ? "\n" : "", nopen, nopen == 1 ? "" : "s");
+	}
+	for (size_t i = 0; i < n; i++)
+		agreement_pair_release(&p[i]);
+	free(p);
+	return 0;
+}
+
+/* "1:02:03" for people; "-" for nothing. */
+static void
+hms(int64_t s, char *buf, size_t n)
+{
+	if (s <= 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%lld:%02lld:%02lld", (long long)(s / 3600),
+		    (long long)(s / 60 % 60), (long long)(s % 60));
+}
+
+/* stats --reviewers: decisions per hour per reviewer, from the journal. */
+static int
+stats_reviewers(struct store *st, const char *where, const char *fmt)
+{
+	struct agreement_rate *r;
+	struct err err;
+	size_t n;
+
+	if (store_throughput(st, where, &r, &n, &err) < 0) {
+		fprintf(stderr, "assay stats: %s\n", err.msg);
+		return 2;
+	}
+	if (strcmp(fmt, "table") == 0)
+		printf("%-20s %9s %6s %9s %9s  %-16s  %s\n", "reviewer",
+		    "decisions", "timed", "active", "per_hour", "first",
+		    "last");
+	else if (strcmp(fmt, "csv") == 0)
+		printf("reviewer,decisions,timed,active_s,per_hour,first,"
+		    "last\n");
+	else if (strcmp(fmt, "md") == 0)
+		printf("| reviewer | decisions | timed | active | per hour |\n"
+		    "|---|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < n; i++) {
+		double ph = agreement_rate_per_hour(&r[i]);
+		char rate[32], act[32], t0[32], t1[32];
+		time_t a = (time_t)r[i].first, b = (time_t)r[i].last;
+		struct tm tm;
+
+		if (ph < 0)
+			snprintf(rate, sizeof rate, "-");
+		else
+			snprintf(rate, sizeof rate, "%.1f", ph);
+		hms(r[i].active_s, act, sizeof act);
+		strftime(t0, sizeof t0, "%Y-%m-%d %H:%M", localtime_r(&a, &tm));
+		strftime(t1, sizeof t1, "%Y-%m-%d %H:%M", localtime_r(&b, &tm));
+		if (strcmp(fmt, "table") == 0) {
+			printf("%-20.20s %9zu %6zu %9s %9s  %-16s  %s\n",
+			    r[i].who, r[i].decisions, r[i].timed, act, rate,
+			    t0, t1);
+		} else if (strcmp(fmt, "csv") == 0) {
+			csv_field(r[i].who);
+			printf(",%zu,%zu,%lld,%s,%lld,%lld\n", r[i].decisions,
+			    r[i].timed, (long long)r[i].active_s, ph < 0 ? "" :
+			    rate, (long long)r[i].first,
+			    (long long)r[i].last);
+		} else if (strcmp(fmt, "md") == 0) {
+			printf("| %s | %zu | %zu | %s | %s |\n", r[i].who,
+			    r[i].decisions, r[i].timed, act, rate);
+		} else {
+			print_json(json_pack("{s:s, s:I, s:I, s:I, s:o, s:I,"
+			    " s:I}", "reviewer", r[i].who, "decisions",
+			    (json_int_t)r[i].decisions, "timed",
+			    (json_int_t)r[i].timed, "active_s",
+			    (json_int_t)r[i].active_s, "per_hour", ph < 0 ?
+			    json_null() : json_real(ph), "first",
+			    (json_int_t)r[i].first, "last",
+			    (json_int_t)r[i].last));
+		}
+		agreement_rate_release(&r[i]);
+	}
+	if (n == 0 && strcmp(fmt, "table") == 0)
+		printf("no decisions in the journal\n");
+	free(r);
+	return 0;
+}
+
 static int
 cmd_stats(const struct cli_global *g, int argc, char **argv)
 {
@@ -1372,9 +1635,12 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		{ "where", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "recorded", no_argument, NULL, 'r' },
+		{ "agreement", no_argument, NULL, 'a' },
+		{ "reviewers", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct stats_ctx s = { .by = "benchmark" };
+	int people = 0;	/* 'a' agreement, 'R' reviewers */
 	const char *fmt = "table", *ka, *kb;
 	struct buf where = BUF_INIT;
 	struct store *st;
@@ -1393,6 +1659,8 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 			fmt = optarg;
 		else if (ch == 'r')
 			s.recorded = 1;
+		else if (ch == 'a' || ch == 'R')
+			people = ch;
 		else
 			return usage_error("stats", "bad option%s", "");
 	}
@@ -1406,6 +1674,14 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		    " md, not '%s'", fmt);
 	if (open_store(g, &st) < 0)
 		return 2;
+	if (people != 0) {
+		int rc = people == 'a' ? stats_agreement(st, WHERE(where),
+		    fmt) : stats_reviewers(st, WHERE(where), fmt);
+
+		store_close(st);
+		buf_release(&where);
+		return rc;
+	}
 	s.st = st;
 	if ((s.recorded ? store_query_each(st, WHERE(where), stats_one, &s,
 	    &err) : stats_cells(&s, WHERE(where), &err)) < 0) {
@@ -1472,7 +1748,7 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 {
 	const struct env_ops *const *list;
 	struct err err;
-	size_t n, missing = 0;
+	size_t n, missing = 0, partly = 0;
 
 	(void)g;
 	if (wants_help("envs", argc, argv))
@@ -1481,11 +1757,23 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 	printf("%-10s %-9s %-8s %s\n", "ENV", "DOMAIN", "PRESENT", "TOOLCHAIN");
 	for (size_t i = 0; i < n; i++) {
 		const struct env_ops *e = list[i];
-		char id[ERR_MSG_MAX];
+		char id[ERR_MSG_MAX], lacks[256];
 
 		if (verify_toolchain(e->name, id, sizeof id, &err) == 0) {
-			printf("%-10s %-9s %-8s %s\n", e->name, e->domain, "yes",
-			    id);
+			/* Present, but maybe without a part some candidates
+			 * need (torch, a GPU, CadQuery): say what and how to
+			 * get it, as for a missing one. */
+			int part = e->partial != NULL &&
+			    e->partial(id, lacks, sizeof lacks);
+
+			printf("%-10s %-9s %-8s %s\n", e->name, e->domain,
+			    part ? "partly" : "yes", id);
+			if (!part)
+				continue;
+			partly++;
+			printf("%-29s missing: %s\n", "", lacks);
+			if (e->missing_hint != NULL)
+				printf("%-29s %s\n", "", e->missing_hint);
 			continue;
 		}
 		missing++;
@@ -1507,6 +1795,10 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 		    " every toolchain Debian has;\ncandidates of the others are"
 		    " verified as skipped or env-error, with the reason.\n",
 		    missing, n);
+	if (partly > 0)
+		printf("\n%zu of %zu envs run here in part (the missing: lines):"
+		    " what needs the missing\npart is left out or verified as"
+		    " skipped, with the reason.\n", partly, n);
 	return 0;
 }
 
@@ -1515,9 +1807,10 @@ static int cmd_help(const struct cli_global *, int, char **);
 static const struct cmd cmds[] = {
 	{ "import", "import [--format F] [--keep-going] PATH...",
 	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
-	  "verilog-eval-v1, rtlfixer.  Re-importing adds nothing.  A malformed\n"
-	  "line is reported as FILE:LINE and nothing of that file is kept;\n"
-	  "--keep-going skips bad lines and lists them.", cmd_import },
+	  "verilog-eval-v1, rtlfixer, kernelbench, realbench.  Re-importing\n"
+	  "adds nothing.\n"
+	  "A malformed line is reported as FILE:LINE and nothing of that file\n"
+	  "is kept; --keep-going skips bad lines and lists them.", cmd_import },
 	{ "verify", "verify [--jobs N] [--shard I/N] [--env NAME] [--where"
 	  " FILTER]\n              [--force] [--check] [--keep-workdir[=all]]"
 	  " [--no-sandbox]\n              [--timeout S] [--quiet] [ID...]",
@@ -1572,12 +1865,22 @@ static const struct cmd cmds[] = {
 	  "renamed when complete; an interrupted export leaves FILE as it was.",
 	  cmd_export },
 	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]\n"
-	  "             [--format table|csv|json|md] [--recorded]",
+	  "             [--format table|csv|json|md]\n"
+	  "             [--recorded | --agreement | --reviewers]",
 	  "The error analysis: per group, failed candidates by category and\n"
 	  "subcategory (the current label, else the run's suggestion), the\n"
 	  "others by verdict, with counts and shares of the group.\n"
 	  "--recorded instead crosses each imported row's recorded result with\n"
-	  "assay's re-derived verdict and stage.", cmd_stats },
+	  "assay's re-derived verdict and stage.\n"
+	  "--agreement: for every two reviewers who labelled the same\n"
+	  "candidates, Cohen's kappa and the 5x5 confusion matrix of their\n"
+	  "categories (each reviewer's newest label that stands; final labels\n"
+	  "that settle a disagreement are not votes), and how many candidates\n"
+	  "are in disagreement (the filter disagree=yes).\n"
+	  "--reviewers: decisions (labels and reviews in the journal) per\n"
+	  "reviewer and per hour: each decision takes the time since the\n"
+	  "reviewer's previous one; a pause over 5 minutes is a break, and\n"
+	  "the decision after it is not timed.", cmd_stats },
 	{ "envs", "envs", "List the toolchain envs and whether they are"
 	  " installed.", cmd_envs },
 	{ "help", "help [COMMAND]", "Show help.", cmd_help },

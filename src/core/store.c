@@ -8,6 +8,7 @@
  */
 #include "store.h"
 
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +18,60 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "agreement.h"
 #include "buf.h"
 #include "hash.h"
+
+/*
+ * A grep= result kept as the temporary table grep_<slot> of candidate
+ * seqs, so that paging through a search that matches half a million
+ * candidates does not search again for every page.  It stays valid
+ * while the search index gains no row (search_gen is the same).
+ */
+#define STORE_GREPS	4
+struct store_grep {
+	char	*query;		/* the FTS5 string; NULL: free */
+	int64_t	 version;	/* search_gen.n when it was filled */
+	uint64_t used;		/* for least recently used */
+	size_t	 count;		/* its rows */
+};
 
 struct store {
 	sqlite3	*db;
 	int	 in_tx;		/* an explicit store_begin() is open */
 	int	 readonly;	/* the file cannot be written: reads only */
 	int64_t	 batch;		/* journal batch of new events; 0: none */
+	struct store_grep greps[STORE_GREPS];
+	uint64_t grep_clock;
 };
+
+/*
+ * Parts of migration 5 -> 6, so never edit them either.  MIG6_QUEUE_ROW
+ * is a queue row from the candidate c, as QUEUE_COLS computes its
+ * columns.  MIG6_DOC(S) is the rowid of the next search row of the
+ * candidate whose seq is S: a candidate's rows are S << 16 (its code)
+ * and the ones after it, so that a match's candidate is its rowid >> 16
+ * and no stored column is read; the rows of task specs are negative.
+ * MIG6_GEN counts the rows ever added to search (grep_table()).
+ * MIG6_FACTS are the columns of a queue row that decisions change.
+ */
+#define MIG6_DOC(S) \
+	"(SELECT coalesce(max(rowid) + 1, (" S ") << 16) FROM search" \
+	" WHERE rowid BETWEEN (" S ") << 16 AND ((" S ") << 16) + 65535)"
+#define MIG6_GEN	" UPDATE search_gen SET n = n + 1;"
+#define MIG6_QUEUE_ROW \
+	"SELECT c.seq, c.id, c.task_id, c.origin, c.kind, c.lang," MIG6_FACTS
+#define MIG6_FACTS \
+	" r.verdict, coalesce(l.category, r.category), coalesce(l.subcategory," \
+	" CASE WHEN l.id IS NULL THEN r.subcategory END)," \
+	" coalesce(v.status, 'unreviewed') FROM candidate c" \
+	" LEFT JOIN run r ON r.id = c.run_id" \
+	" LEFT JOIN label l ON l.id = c.label_id" \
+	" LEFT JOIN review v ON v.id = c.review_id"
+/* queue_sum's key from the queue row r (new or old); '' for NULL */
+#define MIG6_SUM_KEY(r) \
+	r ".task_id, " r ".origin, coalesce(" r ".verdict, ''), coalesce(" \
+	r ".category, ''), coalesce(" r ".subcategory, '')"
 
 /*
  * Migrations: entry i moves the schema from version i to i + 1.  Append
@@ -204,6 +250,146 @@ static const char *const migrations[] = {
 	"END;"
 	"INSERT INTO search(body, seq) SELECT n.text, c.seq FROM note n"
 	"  JOIN candidate c ON c.id = n.cand_id;",
+	/*
+	 * 5 -> 6: a million candidates (issue 5).  queue holds the filter
+	 * and statistics columns of every candidate in one narrow row, kept
+	 * by triggers as the candidate's run, label and review pointers
+	 * move (those rows are append-only, so the pointers are all that
+	 * changes), with an index per column people filter on: counts,
+	 * filters and statistics then read narrow rows and indexes, never
+	 * the wide candidate and run rows.  The repairs of a candidate are
+	 * found by index (the trace).
+	 */
+	"CREATE TABLE queue ("
+	"  seq         INTEGER PRIMARY KEY,"
+	"  id          TEXT NOT NULL,"
+	"  task_id     TEXT NOT NULL,"
+	"  origin      TEXT NOT NULL,"
+	"  kind        TEXT NOT NULL,"
+	"  lang        TEXT NOT NULL,"
+	"  verdict     TEXT,"
+	"  category    TEXT,"
+	"  subcategory TEXT,"
+	"  status      TEXT NOT NULL"
+	");"
+	"INSERT INTO queue " MIG6_QUEUE_ROW ";"
+	/*
+	 * The statistics of the whole queue, kept as counts per task,
+	 * model, verdict, category and subcategory ('' for none), so that
+	 * the sheet reads a few thousand rows, not a million.  Candidates
+	 * are never deleted, so queue rows are only inserted and updated.
+	 */
+	"CREATE TABLE queue_sum ("
+	"  task_id     TEXT NOT NULL,"
+	"  origin      TEXT NOT NULL,"
+	"  verdict     TEXT NOT NULL,"
+	"  category    TEXT NOT NULL,"
+	"  subcategory TEXT NOT NULL,"
+	"  n           INTEGER NOT NULL,"
+	"  PRIMARY KEY (task_id, origin, verdict, category, subcategory)"
+	") WITHOUT ROWID;"
+	"INSERT INTO queue_sum SELECT " MIG6_SUM_KEY("q") ", count(*)"
+	"  FROM queue q GROUP BY 1, 2, 3, 4, 5;"
+	"CREATE TRIGGER queue_insert AFTER INSERT ON candidate BEGIN"
+	"  INSERT INTO queue " MIG6_QUEUE_ROW " WHERE c.seq = new.seq;"
+	"END;"
+	"CREATE TRIGGER queue_update AFTER UPDATE OF run_id, label_id,"
+	"  review_id ON candidate BEGIN"
+	"  UPDATE queue SET (verdict, category, subcategory, status) ="
+	"  (SELECT" MIG6_FACTS " WHERE c.seq = new.seq) WHERE seq = new.seq;"
+	"END;"
+	"CREATE TRIGGER queue_sum_insert AFTER INSERT ON queue BEGIN"
+	"  INSERT INTO queue_sum VALUES (" MIG6_SUM_KEY("new") ", 1)"
+	"  ON CONFLICT DO UPDATE SET n = n + 1;"
+	"END;"
+	"CREATE TRIGGER queue_sum_update AFTER UPDATE OF verdict, category,"
+	"  subcategory ON queue WHEN old.verdict IS NOT new.verdict OR"
+	"  old.category IS NOT new.category OR"
+	"  old.subcategory IS NOT new.subcategory BEGIN"
+	"  UPDATE queue_sum SET n = n - 1 WHERE (task_id, origin, verdict,"
+	"  category, subcategory) = (" MIG6_SUM_KEY("old") ");"
+	"  INSERT INTO queue_sum VALUES (" MIG6_SUM_KEY("new") ", 1)"
+	"  ON CONFLICT DO UPDATE SET n = n + 1;"
+	"END;"
+	/*
+	 * One column each, so that the rows of one value come in seq order
+	 * and a page is a range of the index (keyset paging); the _stats
+	 * ones cover the GROUP BY of a filtered queue's statistics, and
+	 * (category, verdict) counts the pair the sheet's cells filter by.
+	 */
+	"CREATE INDEX queue_verdict ON queue(verdict);"
+	"CREATE INDEX queue_category ON queue(category);"
+	"CREATE INDEX queue_status ON queue(status);"
+	"CREATE INDEX queue_task ON queue(task_id);"
+	"CREATE INDEX queue_origin ON queue(origin);"
+	"CREATE INDEX queue_task_stats ON queue(task_id, verdict, category,"
+	"  subcategory);"
+	"CREATE INDEX queue_origin_stats ON queue(origin, verdict, category,"
+	"  subcategory);"
+	"CREATE INDEX queue_category_verdict ON queue(category, verdict);"
+	"CREATE INDEX candidate_parent ON candidate(parent);"
+	/*
+	 * The search index again, with rowids that name the candidate
+	 * (MIG6_DOC): reading a stored seq for each of half a million
+	 * matches cost seconds.
+	 */
+	"DROP TRIGGER search_task;"
+	"DROP TRIGGER search_candidate;"
+	"DROP TRIGGER search_run;"
+	"DROP TRIGGER search_recorded;"
+	"DROP TRIGGER search_note;"
+	"DROP TABLE search;"
+	"CREATE VIRTUAL TABLE search USING fts5(body, task UNINDEXED,"
+	"  tokenize = \"unicode61 tokenchars '_'\");"
+	"CREATE TABLE search_gen(n INTEGER NOT NULL);"
+	"INSERT INTO search_gen VALUES (0);"
+	"CREATE TRIGGER search_task AFTER INSERT ON task BEGIN"
+	"  INSERT INTO search(rowid, body, task) VALUES ((SELECT"
+	"  coalesce(min(rowid), 0) - 1 FROM search WHERE rowid < 0),"
+	"  coalesce(new.spec, '') || char(10) || coalesce(new.interface, ''),"
+	"  new.id);" MIG6_GEN
+	"END;"
+	"CREATE TRIGGER search_candidate AFTER INSERT ON candidate BEGIN"
+	"  INSERT INTO search(rowid, body) VALUES (new.seq << 16,"
+	"  CAST(new.code AS TEXT));" MIG6_GEN
+	"END;"
+	"CREATE TRIGGER search_run AFTER INSERT ON run BEGIN"
+	"  INSERT INTO search(rowid, body) SELECT " MIG6_DOC("c.seq") ","
+	"  CAST(new.log AS TEXT) FROM candidate c WHERE c.id = new.cand_id;"
+	MIG6_GEN
+	"END;"
+	"CREATE TRIGGER search_recorded AFTER INSERT ON recorded BEGIN"
+	"  INSERT INTO search(rowid, body) SELECT " MIG6_DOC("c.seq") ","
+	"  new.log FROM candidate c WHERE c.id = new.cand_id"
+	"  AND new.log IS NOT NULL;" MIG6_GEN
+	"END;"
+	"CREATE TRIGGER search_note AFTER INSERT ON note BEGIN"
+	"  INSERT INTO search(rowid, body) SELECT " MIG6_DOC("c.seq") ","
+	"  new.text FROM candidate c WHERE c.id = new.cand_id;" MIG6_GEN
+	"END;"
+	/* what is there: specs, code, then runs, recorded logs, notes */
+	"INSERT INTO search(rowid, body, task) SELECT -row_number() OVER"
+	"  (ORDER BY id), coalesce(spec, '') || char(10) ||"
+	"  coalesce(interface, ''), id FROM task;"
+	"INSERT INTO search(rowid, body) SELECT seq << 16,"
+	"  CAST(code AS TEXT) FROM candidate ORDER BY seq;"
+	"INSERT INTO search(rowid, body) SELECT (c.seq << 16) + (SELECT"
+	"  count(*) FROM run x WHERE x.cand_id = r.cand_id AND x.id <= r.id),"
+	"  CAST(r.log AS TEXT) FROM run r JOIN candidate c ON c.id = r.cand_id"
+	"  ORDER BY r.id;"
+	"INSERT INTO search(rowid, body) SELECT (c.seq << 16) + (SELECT"
+	"  count(*) FROM run x WHERE x.cand_id = d.cand_id) + (SELECT"
+	"  count(*) FROM recorded x WHERE x.cand_id = d.cand_id AND"
+	"  x.id <= d.id AND x.log IS NOT NULL), d.log FROM recorded d"
+	"  JOIN candidate c ON c.id = d.cand_id WHERE d.log IS NOT NULL"
+	"  ORDER BY d.id;"
+	"INSERT INTO search(rowid, body) SELECT (c.seq << 16) + (SELECT"
+	"  count(*) FROM run x WHERE x.cand_id = n.cand_id) + (SELECT"
+	"  count(*) FROM recorded x WHERE x.cand_id = n.cand_id AND"
+	"  x.log IS NOT NULL) + (SELECT count(*) FROM note x WHERE"
+	"  x.cand_id = n.cand_id AND x.id <= n.id), n.text FROM note n"
+	"  JOIN candidate c ON c.id = n.cand_id ORDER BY n.id;"
+	"UPDATE search_gen SET n = (SELECT count(*) FROM search);",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -386,6 +572,8 @@ store_close(struct store *st)
 {
 	if (st == NULL)
 		return;
+	for (int i = 0; i < STORE_GREPS; i++)
+		free(st->greps[i].query);
 	sqlite3_close(st->db);
 	free(st);
 }
@@ -1639,8 +1827,15 @@ store_decision_get(struct store *st, const char *cand_id,
 
 /* --- the queue and filters ------------------------------------------ */
 
-#define QUEUE_FROM \
-	" FROM candidate c JOIN task t ON t.id = c.task_id" \
+/*
+ * Every table of the queue.  q (queue, schema v6) has one narrow row per
+ * candidate with the columns filters and statistics read most; counts
+ * and statistics join the others only when they need them (queue_from).
+ */
+#define QUEUE_FROM " FROM queue q" QUEUE_JOINS
+#define QUEUE_JOINS \
+	" JOIN candidate c ON c.seq = q.seq" \
+	" JOIN task t ON t.id = q.task_id" \
 	" LEFT JOIN run r ON r.id = c.run_id" \
 	" LEFT JOIN label l ON l.id = c.label_id" \
 	" LEFT JOIN review v ON v.id = c.review_id"
@@ -1659,22 +1854,29 @@ static const struct {
 	const char	*expr;
 } filter_keys[] = {
 	{ "id", "c.id" },
-	{ "task", "c.task_id" },
+	{ "task", "q.task_id" },
 	{ "benchmark", "t.benchmark" },
 	{ "domain", "t.domain" },
-	{ "origin", "c.origin" },
-	{ "model", "c.origin" },
-	{ "kind", "c.kind" },
-	{ "lang", "c.lang" },
+	{ "origin", "q.origin" },
+	{ "model", "q.origin" },
+	{ "kind", "q.kind" },
+	{ "lang", "q.lang" },
 	{ "env", "t.env" },
-	{ "verdict", "r.verdict" },
+	{ "verdict", "q.verdict" },
 	{ "stage", "r.stage" },
-	{ "category", "coalesce(l.category, r.category)" },
-	{ "subcategory", "coalesce(l.subcategory, CASE WHEN l.id IS NULL THEN"
-	    " r.subcategory END)" },
-	{ "status", "coalesce(v.status, 'unreviewed')" },
+	/* as QUEUE_COLS: the current label's, else the latest run's */
+	{ "category", "q.category" },
+	{ "subcategory", "q.subcategory" },
+	{ "status", "q.status" },
 	{ "source", "c.source" },
 	{ "parent", "c.parent" },
+};
+
+/* Where a grep= predicate sits in a compiled filter (filter_fast). */
+struct filter_grep {
+	size_t	 at, len;	/* its text in where */
+	size_t	 val;		/* its FTS5 string in vals */
+	int	 neg;
 };
 
 /* A compiled filter: WHERE text and its bound values in order. */
@@ -1682,6 +1884,11 @@ struct filter {
 	struct buf	 where;
 	char		**vals;
 	size_t		 nvals;
+	struct filter_grep *greps;
+	size_t		 ngreps;
+	int		 drive;		/* grep_table() slot to page by; -1 */
+	int		 only;		/* drive is all the filter: */
+	size_t		 count;		/* its count, known */
 };
 
 static void
@@ -1691,6 +1898,7 @@ filter_release(struct filter *f)
 	for (size_t i = 0; i < f->nvals; i++)
 		free(f->vals[i]);
 	free(f->vals);
+	free(f->greps);
 }
 
 /*
@@ -1787,14 +1995,43 @@ filter_grep(struct filter *f, const char *text, int neg)
 		buf_addc(&q, *r);
 	}
 	buf_adds(&q, "\"");
-	/* the IS NOT NULLs keep NOT IN from meeting a NULL (unknown) */
-	buf_printf(&f->where, " AND %s(c.seq IN (SELECT seq FROM search"
-	    " WHERE search MATCH ?%zu AND seq IS NOT NULL) OR c.task_id IN"
-	    " (SELECT task FROM search WHERE search MATCH ?%zu AND task IS"
-	    " NOT NULL))", neg ? "NOT " : "", k, k);
+	f->greps = xreallocarray(f->greps, f->ngreps + 1, sizeof *f->greps);
+	f->greps[f->ngreps].at = f->where.len;
+	f->greps[f->ngreps].val = f->nvals;
+	f->greps[f->ngreps].neg = neg;
+	/*
+	 * A candidate's search rows are its seq << 16 and on, a task's are
+	 * negative (schema v6).  The IS NOT NULL keeps NOT IN from meeting
+	 * a NULL (unknown).
+	 */
+	buf_printf(&f->where, " AND %s(q.seq IN (SELECT rowid >> 16 FROM"
+	    " search WHERE search MATCH ?%zu AND rowid >= 0) OR q.task_id IN"
+	    " (SELECT task FROM search WHERE search MATCH ?%zu AND rowid < 0"
+	    " AND task IS NOT NULL))", neg ? "NOT " : "", k, k);
+	f->greps[f->ngreps].len = f->where.len - f->greps[f->ngreps].at;
+	f->ngreps++;
 	f->vals = xreallocarray(f->vals, f->nvals + 1, sizeof *f->vals);
 	f->vals[f->nvals++] = xstrdup(buf_str(&q));
 	buf_release(&q);
+}
+
+static int filter_disagree(struct filter *, const char *, int, int,
+    struct err *);
+
+/* KEY~TEXT as a LIKE pattern: %TEXT%, with % _ and \ in TEXT plain. */
+static char *
+filter_like(const char *text)
+{
+	struct buf b = BUF_INIT;
+
+	buf_addc(&b, '%');
+	for (; *text != '\0'; text++) {
+		if (*text == '%' || *text == '_' || *text == '\\')
+			buf_addc(&b, '\\');
+		buf_addc(&b, *text);
+	}
+	buf_addc(&b, '%');
+	return buf_detach(&b, NULL);
 }
 
 static int
@@ -1854,6 +2091,16 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			free(word);
 			continue;
 		}
+		if (klen == 8 && strncmp(word, "disagree", 8) == 0) {
+			int bad = filter_disagree(f, val, neg, like, err) < 0;
+
+			free(word);
+			if (bad) {
+				filter_release(f);
+				return -1;
+			}
+			continue;
+		}
 		for (i = 0; i < sizeof filter_keys / sizeof filter_keys[0]; i++)
 			if (strlen(filter_keys[i].key) == klen &&
 			    strncmp(filter_keys[i].key, word, klen) == 0)
@@ -1862,7 +2109,7 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			err_set(err, "unknown filter key '%.*s' (known: id task"
 			    " benchmark domain origin model kind lang env verdict"
 			    " stage category subcategory status source parent"
-			    " grep)",
+			    " grep disagree)",
 			    (int)klen,
 			    word);
 			free(word);
@@ -1879,16 +2126,23 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			    filter_keys[i].expr, neg ? "NOT " : "");
 		} else {
 			if (like)
-				buf_printf(&f->where, " AND instr(lower(coalesce(%s,"
-				    " '')), lower(?%zu)) > 0", filter_keys[i].expr,
-				    f->nvals + 1);
+				/* LIKE folds ASCII case as lower() did,
+				 * without a new string per row */
+				buf_printf(&f->where, " AND coalesce(%s, '')"
+				    " LIKE ?%zu ESCAPE '\\'",
+				    filter_keys[i].expr, f->nvals + 1);
+			else if (!neg && *val != '\0')
+				/* plain, so that an index can serve it */
+				buf_printf(&f->where, " AND %s = ?%zu",
+				    filter_keys[i].expr, f->nvals + 1);
 			else
 				buf_printf(&f->where, " AND coalesce(%s, '') %s ?%zu",
 				    filter_keys[i].expr, neg ? "!=" : "=",
 				    f->nvals + 1);
 			f->vals = xreallocarray(f->vals, f->nvals + 1,
 			    sizeof *f->vals);
-			f->vals[f->nvals++] = xstrdup(val);
+			f->vals[f->nvals++] = like ? filter_like(val) :
+			    xstrdup(val);
 		}
 		free(word);
 	}
@@ -1952,6 +2206,180 @@ row_from_stmt(sqlite3_stmt *s, struct store_row *r)
 	r->reviewed_by = col_text(s, 18);
 }
 
+/* 1 when text names the table alias a ("c" in "c.id"), outside words. */
+static int
+names_alias(const char *text, char a)
+{
+	for (const char *p = text; (p = strchr(p, a)) != NULL; p++) {
+		if (p[1] != '.')
+			continue;
+		if (p == text || !(p[-1] == '_' || p[-1] == '.' ||
+		    (p[-1] >= 'a' && p[-1] <= 'z') ||
+		    (p[-1] >= 'A' && p[-1] <= 'Z') ||
+		    (p[-1] >= '0' && p[-1] <= '9')))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The FROM of a count or a GROUP BY over the queue: queue q, and the
+ * wide tables only when text (the columns and the WHERE) names them.
+ * Why: at a million candidates, a count that touches each candidate or
+ * run row reads gigabytes; one that stays on q reads an index.
+ */
+static void
+queue_from(struct buf *sql, const char *text)
+{
+	int r = names_alias(text, 'r'), l = names_alias(text, 'l');
+	int v = names_alias(text, 'v');
+	int c = r || l || v || names_alias(text, 'c');
+
+	buf_adds(sql, " FROM queue q");
+	if (c)
+		buf_adds(sql, " JOIN candidate c ON c.seq = q.seq");
+	if (names_alias(text, 't'))
+		buf_adds(sql, " JOIN task t ON t.id = q.task_id");
+	if (r)
+		buf_adds(sql, " LEFT JOIN run r ON r.id = c.run_id");
+	if (l)
+		buf_adds(sql, " LEFT JOIN label l ON l.id = c.label_id");
+	if (v)
+		buf_adds(sql, " LEFT JOIN review v ON v.id = c.review_id");
+}
+
+/* How many rows search ever had: it grows with every new text. */
+static int
+search_version(struct store *st, int64_t *out, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*out = 0;
+	if (prepare(st, &s, "SELECT n FROM search_gen", err) < 0)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "search version");
+	return 0;
+}
+
+/*
+ * The slot of the temporary table temp.grep_<slot> holding the seqs of
+ * the candidates that match the FTS5 string query, filled now unless a
+ * fill of the same query is still valid.  0 or -1.
+ */
+static int
+grep_table(struct store *st, const char *query, int *slot,
+    struct err *err)
+{
+	struct store_grep *g = NULL;
+	sqlite3_stmt *s;
+	char sql[512];
+	int64_t version;
+	int k = 0;
+
+	if (search_version(st, &version, err) < 0)
+		return -1;
+	for (int i = 0; i < STORE_GREPS; i++) {
+		if (st->greps[i].query != NULL &&
+		    strcmp(st->greps[i].query, query) == 0) {
+			k = i;
+			g = &st->greps[i];
+			break;
+		}
+		if (st->greps[i].used < st->greps[k].used)
+			k = i;
+	}
+	*slot = k;
+	if (g != NULL && g->version == version) {
+		g->used = ++st->grep_clock;
+		return 0;
+	}
+	g = &st->greps[k];
+	free(g->query);
+	g->query = NULL;
+	snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS temp.grep_%d;"
+	    " CREATE TEMP TABLE grep_%d(seq INTEGER PRIMARY KEY);", k, k);
+	if (exec(st, sql, err) < 0)
+		return -1;
+	/* a spec's words match every candidate of its task */
+	snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO temp.grep_%d"
+	    " SELECT rowid >> 16 FROM search WHERE search MATCH ?1 AND"
+	    " rowid >= 0 UNION ALL SELECT q.seq FROM queue q WHERE q.task_id"
+	    " IN (SELECT task FROM search WHERE search MATCH ?1 AND rowid < 0"
+	    " AND task IS NOT NULL)", k);
+	if (prepare(st, &s, sql, err) < 0)
+		return -1;
+	bind_text(s, 1, query);
+	if (step_done(st, s, "search", err) < 0)
+		return -1;
+	g->count = (size_t)sqlite3_changes(st->db);
+	g->query = xstrdup(query);
+	g->version = version;
+	g->used = ++st->grep_clock;
+	return 0;
+}
+
+/*
+ * Turn f's grep= predicates into lookups in their grep_table(), so that
+ * a page or a count does not search again.  The full-text form that
+ * filter_compile() wrote stays correct for every other caller.
+ */
+static int
+filter_fast(struct store *st, struct filter *f, struct err *err)
+{
+	struct buf w = BUF_INIT;
+	size_t from = 0, rest = f->where.len - strlen(" WHERE 1");
+
+	f->drive = -1;
+	f->only = 0;
+	if (f->ngreps == 0)
+		return 0;
+	for (size_t i = 0; i < f->ngreps; i++) {
+		const struct filter_grep *g = &f->greps[i];
+		int slot;
+
+		if (grep_table(st, f->vals[g->val], &slot, err) < 0) {
+			buf_release(&w);
+			return -1;
+		}
+		buf_add(&w, f->where.p + from, g->at - from);
+		buf_printf(&w, " AND q.seq %sIN temp.grep_%d", g->neg ?
+		    "NOT " : "", slot);
+		if (!g->neg)
+			f->drive = slot;
+		/* one grep= and nothing else: its table is the queue */
+		if (f->ngreps == 1 && !g->neg && g->len == rest) {
+			f->only = 1;
+			f->count = st->greps[slot].count;
+		}
+		from = g->at + g->len;
+	}
+	buf_add(&w, f->where.p + from, f->where.len - from);
+	buf_release(&f->where);
+	f->where = w;
+	f->ngreps = 0;
+	return 0;
+}
+
+/* filter_compile() then filter_fast(); f is released on failure. */
+static int
+filter_open(struct store *st, const char *text, struct filter *f,
+    struct err *err)
+{
+	if (filter_compile(text, f, err) < 0)
+		return -1;
+	if (filter_fast(st, f, err) < 0) {
+		filter_release(f);
+		return -1;
+	}
+	return 0;
+}
+
 int
 store_query_count(struct store *st, const char *filter, size_t *n,
     struct err *err)
@@ -1962,9 +2390,16 @@ store_query_count(struct store *st, const char *filter, size_t *n,
 	int rc;
 
 	*n = 0;
-	if (filter_compile(filter, &f, err) < 0)
+	if (filter_open(st, filter, &f, err) < 0)
 		return -1;
-	buf_printf(&sql, "SELECT count(*)" QUEUE_FROM "%s", buf_str(&f.where));
+	if (f.only) {
+		*n = f.count;
+		filter_release(&f);
+		return 0;
+	}
+	buf_adds(&sql, "SELECT count(*)");
+	queue_from(&sql, buf_str(&f.where));
+	buf_adds(&sql, buf_str(&f.where));
 	rc = prepare(st, &s, buf_str(&sql), err);
 	buf_release(&sql);
 	if (rc < 0) {
@@ -1982,35 +2417,20 @@ store_query_count(struct store *st, const char *filter, size_t *n,
 	return 0;
 }
 
-int
-store_query_page(struct store *st, const char *filter, size_t offset,
-    size_t limit, struct store_row **out, size_t *n, struct err *err)
+/* Read the rows of a prepared page statement into *out (up to limit). */
+static int
+page_read(struct store *st, sqlite3_stmt *s, size_t limit,
+    struct store_row **out, size_t *n, struct err *err)
 {
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
-	int rc;
+	int rc = SQLITE_DONE;
 
 	*out = NULL;
 	*n = 0;
-	if (filter_compile(filter, &f, err) < 0)
-		return -1;
-	buf_printf(&sql, "SELECT " QUEUE_COLS QUEUE_FROM "%s ORDER BY c.seq"
-	    " LIMIT %zu OFFSET %zu", buf_str(&f.where), limit, offset);
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
-		return -1;
-	}
-	filter_bind(&f, s);
 	if (limit > 0)
 		*out = xcalloc(limit, sizeof **out);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW && *n < limit)
+	while (*n < limit && (rc = sqlite3_step(s)) == SQLITE_ROW)
 		row_from_stmt(s, &(*out)[(*n)++]);
-	sqlite3_finalize(s);
-	filter_release(&f);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+	if (*n < limit && rc != SQLITE_DONE) {
 		for (size_t i = 0; i < *n; i++)
 			store_row_release(&(*out)[i]);
 		free(*out);
@@ -2022,19 +2442,138 @@ store_query_page(struct store *st, const char *filter, size_t offset,
 }
 
 int
-store_query_index(struct store *st, const char *filter, const char *cand_id,
+store_query_page(struct store *st, const char *filter, size_t offset,
+    size_t limit, struct store_row **out, size_t *n, struct err *err)
+{
+	return store_query_seek(st, filter, 0, 1, offset, limit, out, n, err);
+}
+
+int
+store_query_seek(struct store *st, const char *filter, int64_t from,
+    int dir, size_t skip, size_t limit, struct store_row **out, size_t *n,
+    struct err *err)
+{
+	struct filter f;
+	struct buf sql = BUF_INIT;
+	sqlite3_stmt *s;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (filter_open(st, filter, &f, err) < 0)
+		return -1;
+	/*
+	 * A search pages through its own table of matches (CROSS JOIN keeps
+	 * it outermost): from the seek on, not from its first match.
+	 */
+	if (f.drive >= 0)
+		buf_printf(&sql, "SELECT " QUEUE_COLS " FROM temp.grep_%d gk"
+		    " CROSS JOIN queue q ON q.seq = gk.seq" QUEUE_JOINS "%s"
+		    " AND gk.seq %s ?%zu ORDER BY gk.seq %s LIMIT %zu"
+		    " OFFSET %zu", f.drive, buf_str(&f.where), dir < 0 ? "<" : ">",
+		    f.nvals + 1, dir < 0 ? "DESC" : "ASC", limit, skip);
+	else
+		buf_printf(&sql, "SELECT " QUEUE_COLS QUEUE_FROM "%s AND q.seq"
+		    " %s ?%zu ORDER BY q.seq %s LIMIT %zu OFFSET %zu",
+		    buf_str(&f.where), dir < 0 ? "<" : ">", f.nvals + 1,
+		    dir < 0 ? "DESC" : "ASC", limit, skip);
+	rc = prepare(st, &s, buf_str(&sql), err);
+	buf_release(&sql);
+	if (rc < 0) {
+		filter_release(&f);
+		return -1;
+	}
+	filter_bind(&f, s);
+	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
+	rc = page_read(st, s, limit, out, n, err);
+	sqlite3_finalize(s);
+	filter_release(&f);
+	if (rc < 0)
+		return -1;
+	/* ascending either way */
+	for (size_t i = 0; dir < 0 && i < *n / 2; i++) {
+		struct store_row t = (*out)[i];
+
+		(*out)[i] = (*out)[*n - 1 - i];
+		(*out)[*n - 1 - i] = t;
+	}
+	return 0;
+}
+
+int
+store_query_position(struct store *st, const char *filter, int64_t seq,
     size_t *index, struct err *err)
 {
 	struct filter f;
 	struct buf sql = BUF_INIT;
 	sqlite3_stmt *s;
-	int rc, found = -1;
+	int rc, found = 1;
 
-	if (filter_compile(filter, &f, err) < 0)
+	if (filter_open(st, filter, &f, err) < 0)
 		return -1;
-	buf_printf(&sql, "SELECT count(*), max(c.id = ?%zu)" QUEUE_FROM
-	    "%s AND c.seq <= (SELECT seq FROM candidate WHERE id = ?%zu)",
-	    f.nvals + 1, buf_str(&f.where), f.nvals + 1);
+	buf_adds(&sql, "SELECT count(*), max(q.seq)");
+	queue_from(&sql, buf_str(&f.where));
+	buf_printf(&sql, "%s AND q.seq <= ?%zu", buf_str(&f.where),
+	    f.nvals + 1);
+	rc = prepare(st, &s, buf_str(&sql), err);
+	buf_release(&sql);
+	if (rc < 0) {
+		filter_release(&f);
+		return -1;
+	}
+	filter_bind(&f, s);
+	sqlite3_bind_int64(s, (int)f.nvals + 1, seq);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && sqlite3_column_int64(s, 1) == seq) {
+		*index = (size_t)sqlite3_column_int64(s, 0) - 1;
+		found = 0;
+	}
+	sqlite3_finalize(s);
+	filter_release(&f);
+	if (rc != SQLITE_ROW)
+		return err_sqlite(err, st->db, "locate");
+	return found;
+}
+
+int
+store_query_index(struct store *st, const char *filter, const char *cand_id,
+    size_t *index, struct err *err)
+{
+	sqlite3_stmt *s;
+	int64_t seq;
+	int rc;
+
+	if (prepare(st, &s, "SELECT seq FROM candidate WHERE id = ?1",
+	    err) < 0)
+		return -1;
+	bind_text(s, 1, cand_id);
+	rc = sqlite3_step(s);
+	seq = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "locate");
+	if (rc == SQLITE_DONE)
+		return -1;
+	rc = store_query_position(st, filter, seq, index, err);
+	return rc == 0 ? 0 : -1;
+}
+
+int
+store_query_match(struct store *st, const char *filter, const char *cand_id,
+    int *match, struct err *err)
+{
+	struct filter f;
+	struct buf sql = BUF_INIT;
+	sqlite3_stmt *s;
+	int rc;
+
+	*match = 0;
+	if (filter_open(st, filter, &f, err) < 0)
+		return -1;
+	buf_adds(&sql, "SELECT 1");
+	queue_from(&sql, "c.");
+	buf_printf(&sql, "%s AND c.id = ?%zu", buf_str(&f.where),
+	    f.nvals + 1);
 	rc = prepare(st, &s, buf_str(&sql), err);
 	buf_release(&sql);
 	if (rc < 0) {
@@ -2044,15 +2583,89 @@ store_query_index(struct store *st, const char *filter, const char *cand_id,
 	filter_bind(&f, s);
 	bind_text(s, (int)f.nvals + 1, cand_id);
 	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW && sqlite3_column_int(s, 1) == 1) {
-		*index = (size_t)sqlite3_column_int64(s, 0) - 1;
-		found = 0;
-	}
+	*match = rc == SQLITE_ROW;
 	sqlite3_finalize(s);
 	filter_release(&f);
-	if (rc != SQLITE_ROW)
-		return err_sqlite(err, st->db, "locate");
-	return found;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "match");
+	return 0;
+}
+
+/* assay_find(a, ...): 1 when the find's regex matches an argument. */
+static void
+find_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const regex_t *re = sqlite3_user_data(ctx);
+
+	for (int i = 0; i < argc; i++) {
+		const unsigned char *t = sqlite3_value_text(argv[i]);
+
+		if (t != NULL &&
+		    regexec(re, (const char *)t, 0, NULL, 0) == 0) {
+			sqlite3_result_int(ctx, 1);
+			return;
+		}
+	}
+	sqlite3_result_int(ctx, 0);
+}
+
+int
+store_query_find(struct store *st, const char *filter, const char *pattern,
+    int64_t from, int dir, int64_t *seq, struct err *err)
+{
+	struct filter f;
+	struct buf sql = BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	regex_t re;
+	char ebuf[128];
+	int rc;
+
+	*seq = 0;
+	rc = regcomp(&re, pattern, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+	if (rc != 0) {
+		regerror(rc, &re, ebuf, sizeof ebuf);
+		return err_set(err, "/%s: %s", pattern, ebuf);
+	}
+	if (filter_open(st, filter, &f, err) < 0) {
+		regfree(&re);
+		return -1;
+	}
+	/* the columns the queue shows, all on the narrow queue row */
+	buf_adds(&sql, "SELECT q.seq");
+	queue_from(&sql, buf_str(&f.where));
+	buf_printf(&sql, "%s AND q.seq %s ?%zu AND assay_find(q.id, q.task_id,"
+	    " q.origin, q.verdict, q.category) ORDER BY q.seq %s LIMIT 1",
+	    buf_str(&f.where), dir < 0 ? "<" : ">", f.nvals + 1,
+	    dir < 0 ? "DESC" : "ASC");
+	if (sqlite3_create_function(st->db, "assay_find", -1, SQLITE_UTF8,
+	    &re, find_fn, NULL, NULL) != SQLITE_OK) {
+		err_sqlite(err, st->db, "find");
+		rc = -1;
+		goto out;
+	}
+	rc = prepare(st, &s, buf_str(&sql), err);
+	if (rc < 0)
+		goto out;
+	filter_bind(&f, s);
+	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*seq = sqlite3_column_int64(s, 0);
+		rc = 0;
+	} else if (rc == SQLITE_DONE) {
+		rc = 1;
+	} else {
+		rc = err_sqlite(err, st->db, "find");
+	}
+out:
+	sqlite3_finalize(s);
+	/* the function points at re: it goes before re does */
+	sqlite3_create_function(st->db, "assay_find", -1, SQLITE_UTF8, NULL,
+	    NULL, NULL, NULL);
+	buf_release(&sql);
+	filter_release(&f);
+	regfree(&re);
+	return rc;
 }
 
 int
@@ -2065,9 +2678,9 @@ store_query_each(struct store *st, const char *filter,
 	sqlite3_stmt *s;
 	int rc, stop = 0;
 
-	if (filter_compile(filter, &f, err) < 0)
+	if (filter_open(st, filter, &f, err) < 0)
 		return -1;
-	buf_printf(&sql, "SELECT " QUEUE_COLS QUEUE_FROM "%s ORDER BY c.seq",
+	buf_printf(&sql, "SELECT " QUEUE_COLS QUEUE_FROM "%s ORDER BY q.seq",
 	    buf_str(&f.where));
 	rc = prepare(st, &s, buf_str(&sql), err);
 	buf_release(&sql);
@@ -2112,7 +2725,7 @@ store_stats(struct store *st, const char *filter, const char *group_key,
     struct store_stat **out, size_t *n, struct err *err)
 {
 	struct filter f;
-	struct buf sql = BUF_INIT;
+	struct buf sql = BUF_INIT, names = BUF_INIT;
 	const char *gexpr = NULL;
 	sqlite3_stmt *s;
 	size_t cap = 0;
@@ -2127,15 +2740,42 @@ store_stats(struct store *st, const char *filter, const char *group_key,
 	if (gexpr == NULL)
 		return err_set(err, "cannot group by '%s'", group_key != NULL ?
 		    group_key : "");
-	if (filter_compile(filter, &f, err) < 0)
+	if (filter_open(st, filter, &f, err) < 0)
 		return -1;
-	/* The same category and subcategory expressions as the queue. */
-	buf_printf(&sql, "SELECT %s AS g, r.verdict AS vd,"
-	    " coalesce(l.category, r.category) AS cat,"
-	    " coalesce(l.subcategory, CASE WHEN l.id IS NULL THEN"
-	    " r.subcategory END) AS sub, count(*)" QUEUE_FROM "%s"
-	    " GROUP BY g, vd, cat, sub ORDER BY g, vd, cat, sub", gexpr,
-	    buf_str(&f.where));
+	/*
+	 * The category and subcategory of the queue (q, as QUEUE_COLS).
+	 * A task's column (benchmark, domain, env) is joined once the
+	 * candidates are counted per task: a million rows are counted on
+	 * the queue_task_stats index, not joined a million times.
+	 */
+	if (strcmp(buf_str(&f.where), " WHERE 1") == 0 &&
+	    (strncmp(gexpr, "t.", 2) == 0 || strcmp(gexpr, "q.origin") == 0 ||
+	    strcmp(gexpr, "q.task_id") == 0)) {
+		/* the whole queue: its counts are kept (queue_sum) */
+		int task = gexpr[0] == 't';
+
+		buf_printf(&sql, "SELECT %s%s AS g, nullif(s.verdict, '') AS vd,"
+		    " nullif(s.category, '') AS cat, nullif(s.subcategory, '')"
+		    " AS sub, sum(s.n) FROM queue_sum s%s WHERE s.n > 0",
+		    task ? gexpr : "s.", task ? "" : gexpr + 2, task ?
+		    " JOIN task t ON t.id = s.task_id" : "");
+	} else if (strncmp(gexpr, "t.", 2) == 0) {
+		buf_printf(&sql, "SELECT %s AS g, vd, cat, sub, sum(k) FROM"
+		    " (SELECT q.task_id AS tid, q.verdict AS vd, q.category AS"
+		    " cat, q.subcategory AS sub, count(*) AS k", gexpr);
+		queue_from(&sql, buf_str(&f.where));
+		buf_printf(&sql, "%s GROUP BY tid, vd, cat, sub) JOIN task t"
+		    " ON t.id = tid", buf_str(&f.where));
+	} else {
+		buf_printf(&names, "%s %s", gexpr, buf_str(&f.where));
+		buf_printf(&sql, "SELECT %s AS g, q.verdict AS vd,"
+		    " q.category AS cat, q.subcategory AS sub, count(*)",
+		    gexpr);
+		queue_from(&sql, buf_str(&names));
+		buf_adds(&sql, buf_str(&f.where));
+		buf_release(&names);
+	}
+	buf_adds(&sql, " GROUP BY g, vd, cat, sub ORDER BY g, vd, cat, sub");
 	rc = prepare(st, &s, buf_str(&sql), err);
 	buf_release(&sql);
 	if (rc < 0) {
@@ -2168,6 +2808,259 @@ store_stats(struct store *st, const char *filter, const char *group_key,
 		*out = NULL;
 		*n = 0;
 		return err_sqlite(err, st->db, "stats");
+	}
+	return 0;
+}
+
+/* --- reviewers: agreement, disagreements, throughput ----------------- */
+
+/*
+ * The labels that stand, as the CTEs live and votes.  An undo of the
+ * decision that gave a label (or of its redo) takes the label back and
+ * a redo gives it again, so a label stands when the newest journal event
+ * that gave it or took it back is not an undo.  A label given to settle
+ * a disagreement (store_label_final) is final; votes are each reviewer's
+ * newest standing label that is not final, one per (candidate, reviewer).
+ */
+#define LIVE_CTE(scope) \
+	" live AS (SELECT l.id, l.cand_id, l.by, l.category," \
+	"  EXISTS (SELECT 1 FROM event e WHERE e.cand_id = l.cand_id" \
+	"   AND e.action = 'label' AND e.after = l.id" \
+	"   AND e.detail = 'label ' || l.category || ' (final)') AS final" \
+	"  FROM label l WHERE " scope " l.by != 'auto' AND coalesce((SELECT" \
+	"   e.action FROM event e WHERE e.cand_id = l.cand_id" \
+	"   AND e.field = 'label'" \
+	"   AND ((e.action IN ('label', 'redo') AND e.after = l.id)" \
+	"   OR (e.action = 'undo' AND e.before = l.id))" \
+	"   ORDER BY e.id DESC LIMIT 1), 'label') != 'undo'),"
+#define VOTES_CTE \
+	" votes AS (SELECT cand_id, by, category, id FROM live" \
+	"  WHERE NOT final AND id IN (SELECT max(id) FROM live" \
+	"  WHERE NOT final GROUP BY cand_id, by))"
+#define REVIEW_CTES LIVE_CTE("") VOTES_CTE
+
+/*
+ * The candidates in disagreement: two reviewers' votes differ, and no
+ * final label came after the newest vote.
+ */
+#define DISAGREE_IDS \
+	"WITH" REVIEW_CTES \
+	" SELECT v.cand_id FROM votes v GROUP BY v.cand_id" \
+	" HAVING count(DISTINCT v.category) > 1 AND max(v.id) > coalesce(" \
+	" (SELECT max(f.id) FROM live f WHERE f.final" \
+	" AND f.cand_id = v.cand_id), 0)"
+
+/* disagree=yes|no (or !=): a candidate in disagreement, or not. */
+static int
+filter_disagree(struct filter *f, const char *val, int neg, int like,
+    struct err *err)
+{
+	int yes;
+
+	if (like || (strcmp(val, "yes") != 0 && strcmp(val, "no") != 0))
+		return err_set(err, "disagree wants yes or no, as "
+		    "disagree=yes");
+	yes = (strcmp(val, "yes") == 0) != neg;
+	buf_printf(&f->where, " AND c.id %sIN (" DISAGREE_IDS ")",
+	    yes ? "" : "NOT ");
+	return 0;
+}
+
+int
+store_label_final(struct store *st, const char *cand_id,
+    const char *category, const char *by, int64_t run_id,
+    const char *evidence, struct err *err)
+{
+	sqlite3_stmt *s;
+	char detail[128];
+
+	if (prepare(st, &s, "INSERT INTO label(cand_id, category, by, run_id,"
+	    " evidence, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", err) < 0)
+		return -1;
+	bind_text(s, 1, cand_id);
+	bind_text(s, 2, category);
+	bind_text(s, 3, by);
+	if (run_id != 0)
+		sqlite3_bind_int64(s, 4, run_id);
+	bind_text(s, 5, evidence);
+	sqlite3_bind_int64(s, 6, now_s());
+	/* LIVE_CTE knows a final label by this detail, exactly */
+	snprintf(detail, sizeof detail, "label %s (final)", category);
+	return decide(st, s, cand_id, "label", by, detail, err);
+}
+
+/* " WHERE <col> IN (the filter's candidates)", or "" for no filter;
+ * f is compiled (and must be released) either way. */
+static int
+review_scope(const char *filter, const char *col, struct filter *f,
+    struct buf *sql, struct err *err)
+{
+	if (filter_compile(filter, f, err) < 0)
+		return -1;
+	if (filter != NULL && *filter != '\0')
+		buf_printf(sql, " WHERE %s IN (SELECT c.id" QUEUE_FROM "%s)",
+		    col, buf_str(&f->where));
+	return 0;
+}
+
+int
+store_agreement(struct store *st, const char *filter,
+    struct agreement_pair **out, size_t *n, struct err *err)
+{
+	struct buf sql = BUF_INIT;
+	struct filter f;
+	sqlite3_stmt *s;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	buf_adds(&sql, "WITH" REVIEW_CTES " SELECT a.by, b.by, a.category,"
+	    " b.category, count(*) FROM votes a JOIN votes b"
+	    " ON b.cand_id = a.cand_id AND a.by < b.by");
+	if (review_scope(filter, "a.cand_id", &f, &sql, err) < 0) {
+		buf_release(&sql);
+		return -1;
+	}
+	buf_adds(&sql, " GROUP BY a.by, b.by, a.category, b.category"
+	    " ORDER BY a.by, b.by");
+	rc = prepare(st, &s, buf_str(&sql), err);
+	buf_release(&sql);
+	if (rc < 0) {
+		filter_release(&f);
+		return -1;
+	}
+	filter_bind(&f, s);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *a = (const char *)sqlite3_column_text(s, 0);
+		const char *b = (const char *)sqlite3_column_text(s, 1);
+		int i = agreement_category(
+		    (const char *)sqlite3_column_text(s, 2));
+		int j = agreement_category(
+		    (const char *)sqlite3_column_text(s, 3));
+		struct agreement_pair *p = *n > 0 ? &(*out)[*n - 1] : NULL;
+
+		if (p == NULL || strcmp(p->a, a) != 0 || strcmp(p->b, b) != 0) {
+			*out = xreallocarray(*out, *n + 1, sizeof **out);
+			p = &(*out)[(*n)++];
+			memset(p, 0, sizeof *p);
+			p->a = xstrdup(a);
+			p->b = xstrdup(b);
+		}
+		if (i >= 0 && j >= 0)	/* the schema allows no other */
+			p->m[i][j] += (size_t)sqlite3_column_int64(s, 4);
+	}
+	sqlite3_finalize(s);
+	filter_release(&f);
+	if (rc != SQLITE_DONE) {
+		for (size_t i = 0; i < *n; i++)
+			agreement_pair_release(&(*out)[i]);
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return err_sqlite(err, st->db, "agreement");
+	}
+	for (size_t i = 0; i < *n; i++)
+		agreement_kappa(&(*out)[i]);
+	return 0;
+}
+
+int
+store_throughput(struct store *st, const char *filter,
+    struct agreement_rate **out, size_t *n, struct err *err)
+{
+	struct buf sql = BUF_INIT;
+	struct filter f;
+	sqlite3_stmt *s;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	buf_adds(&sql, "SELECT who, at FROM (SELECT id, who, at, cand_id"
+	    " FROM event WHERE action IN ('label', 'review'))");
+	if (review_scope(filter, "cand_id", &f, &sql, err) < 0) {
+		buf_release(&sql);
+		return -1;
+	}
+	buf_adds(&sql, " ORDER BY who, at, id");
+	rc = prepare(st, &s, buf_str(&sql), err);
+	buf_release(&sql);
+	if (rc < 0) {
+		filter_release(&f);
+		return -1;
+	}
+	filter_bind(&f, s);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *who = (const char *)sqlite3_column_text(s, 0);
+		struct agreement_rate *r = *n > 0 ? &(*out)[*n - 1] : NULL;
+
+		if (r == NULL || strcmp(r->who, who) != 0) {
+			*out = xreallocarray(*out, *n + 1, sizeof **out);
+			r = &(*out)[(*n)++];
+			memset(r, 0, sizeof *r);
+			r->who = xstrdup(who);
+		}
+		agreement_rate_add(r, sqlite3_column_int64(s, 1));
+	}
+	sqlite3_finalize(s);
+	filter_release(&f);
+	if (rc != SQLITE_DONE) {
+		for (size_t i = 0; i < *n; i++)
+			agreement_rate_release(&(*out)[i]);
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return err_sqlite(err, st->db, "throughput");
+	}
+	return 0;
+}
+
+void
+store_vote_release(struct store_vote *v)
+{
+	if (v == NULL)
+		return;
+	free(v->by);
+	free(v->category);
+	memset(v, 0, sizeof *v);
+}
+
+int
+store_votes(struct store *st, const char *cand_id, struct store_vote **out,
+    size_t *n, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	/* one candidate's labels, found through the journal's index */
+	if (prepare(st, &s, "WITH" LIVE_CTE("l.id IN (SELECT e0.after FROM"
+	    " event e0 WHERE e0.cand_id = ?1 AND e0.action = 'label') AND")
+	    VOTES_CTE " SELECT by, category, 0, id"
+	    " FROM votes WHERE cand_id = ?1 UNION ALL SELECT by, category, 1,"
+	    " id FROM live WHERE cand_id = ?1 AND final AND id = (SELECT"
+	    " max(id) FROM live WHERE cand_id = ?1 AND final)"
+	    " ORDER BY 3, 1", err) < 0)
+		return -1;
+	bind_text(s, 1, cand_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_vote *v;
+
+		*out = xreallocarray(*out, *n + 1, sizeof **out);
+		v = &(*out)[(*n)++];
+		v->by = col_text(s, 0);
+		v->category = col_text(s, 1);
+		v->final = sqlite3_column_int(s, 2);
+		v->label_id = sqlite3_column_int64(s, 3);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		for (size_t i = 0; i < *n; i++)
+			store_vote_release(&(*out)[i]);
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return err_sqlite(err, st->db, "votes");
 	}
 	return 0;
 }
@@ -2247,4 +3140,200 @@ store_task_each_empty(struct store *st,
 	if (rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "read tasks");
 	return 0;
+}
+
+/* --- benchmarks ------------------------------------------------------ */
+
+/* One candidate copied by store_bench_fill(). */
+struct fill_src {
+	int64_t	 seq, run_id;
+	char	*id, *task_id, *origin, *lang;
+	char	*code;
+	size_t	 code_len;
+};
+
+/* A line comment in lang, so that a copy still compiles as its source. */
+static const char *
+fill_comment(const char *lang)
+{
+	if (lang != NULL && (strcmp(lang, "python") == 0 ||
+	    strcmp(lang, "triton") == 0))
+		return "#";
+	if (lang != NULL && strcmp(lang, "asm") == 0)
+		return ";";
+	return "//";
+}
+
+static int
+fill_sources(struct store *st, struct fill_src **out, size_t *n,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (prepare(st, &s, "SELECT seq, coalesce(run_id, 0), id, task_id,"
+	    " origin, lang, code FROM candidate ORDER BY seq", err) < 0)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct fill_src *f;
+
+		*out = xreallocarray(*out, *n + 1, sizeof **out);
+		f = &(*out)[(*n)++];
+		f->seq = sqlite3_column_int64(s, 0);
+		f->run_id = sqlite3_column_int64(s, 1);
+		f->id = col_text(s, 2);
+		f->task_id = col_text(s, 3);
+		f->origin = col_text(s, 4);
+		f->lang = col_text(s, 5);
+		f->code = col_blob(s, 6, &f->code_len);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read candidates");
+	return 0;
+}
+
+/* The statements of one copy, prepared once. */
+enum { FILL_TAKEN, FILL_CAND, FILL_RUN, FILL_POINT, FILL_REC, FILL_N };
+
+static int
+fill_one(struct store *st, sqlite3_stmt **s, const struct fill_src *f,
+    size_t copy, struct err *err)
+{
+	struct buf code = BUF_INIT, ident = BUF_INIT;
+	char hash[HASH_HEX_LEN + 1], hex[HASH_HEX_LEN + 1];
+	char *id = NULL;
+	int rc = -1, taken = 1;
+
+	buf_add(&code, f->code, f->code_len);
+	if (f->code_len > 0 && f->code[f->code_len - 1] != '\n')
+		buf_addc(&code, '\n');
+	buf_printf(&code, "%s assay bench copy %zu of %s\n",
+	    fill_comment(f->lang), copy, f->id);
+	hash_sha256(code.p, code.len, hash);
+	/* the id store_candidate_add() would give it */
+	buf_printf(&ident, "%s%c%s%c%s", f->task_id, 0, f->origin, 0, hash);
+	hash_sha256(ident.p, ident.len, hex);
+	for (int k = 7; k <= HASH_HEX_LEN && taken; k++) {
+		free(id);
+		id = xasprintf("c%.*s", k, hex);
+		sqlite3_reset(s[FILL_TAKEN]);
+		bind_text(s[FILL_TAKEN], 1, id);
+		taken = sqlite3_step(s[FILL_TAKEN]) == SQLITE_ROW;
+	}
+	sqlite3_reset(s[FILL_CAND]);
+	bind_text(s[FILL_CAND], 1, id);
+	sqlite3_bind_blob(s[FILL_CAND], 2, code.p, (int)code.len,
+	    SQLITE_STATIC);
+	bind_text(s[FILL_CAND], 3, hash);
+	sqlite3_bind_int64(s[FILL_CAND], 4, f->seq);
+	if (sqlite3_step(s[FILL_CAND]) != SQLITE_DONE) {
+		err_sqlite(err, st->db, "copy candidate");
+		goto out;
+	}
+	if (f->run_id > 0) {
+		sqlite3_reset(s[FILL_RUN]);
+		bind_text(s[FILL_RUN], 1, id);
+		sqlite3_bind_int64(s[FILL_RUN], 2, f->run_id);
+		if (sqlite3_step(s[FILL_RUN]) != SQLITE_DONE) {
+			err_sqlite(err, st->db, "copy run");
+			goto out;
+		}
+		sqlite3_reset(s[FILL_POINT]);
+		sqlite3_bind_int64(s[FILL_POINT], 1,
+		    sqlite3_last_insert_rowid(st->db));
+		bind_text(s[FILL_POINT], 2, id);
+		if (sqlite3_step(s[FILL_POINT]) != SQLITE_DONE) {
+			err_sqlite(err, st->db, "copy run pointer");
+			goto out;
+		}
+	}
+	sqlite3_reset(s[FILL_REC]);
+	bind_text(s[FILL_REC], 1, id);
+	bind_text(s[FILL_REC], 2, f->id);
+	if (sqlite3_step(s[FILL_REC]) != SQLITE_DONE) {
+		err_sqlite(err, st->db, "copy recorded");
+		goto out;
+	}
+	rc = 0;
+out:
+	free(id);
+	buf_release(&code);
+	buf_release(&ident);
+	return rc;
+}
+
+int
+store_bench_fill(struct store *st, size_t total, size_t *added,
+    struct err *err)
+{
+	static const char *const sql[FILL_N] = {
+		"SELECT 1 FROM candidate WHERE id = ?1",
+		"INSERT INTO candidate(id, task_id, origin, origin_raw, kind,"
+		" lang, parent, source, code, code_hash, extra) SELECT ?1,"
+		" task_id, origin, origin_raw, kind, lang, parent, source, ?2,"
+		" ?3, extra FROM candidate WHERE seq = ?4",
+		"INSERT INTO run(cand_id, env, verdict, stage, subcategory,"
+		" category, evidence, command, toolchain, inputs, input_key,"
+		" metrics, exit_code, wall_ms, started, log, diagnostics,"
+		" evidence_line) SELECT ?1, env, verdict, stage, subcategory,"
+		" category, evidence, command, toolchain, inputs, input_key,"
+		" metrics, exit_code, wall_ms, started, log, diagnostics,"
+		" evidence_line FROM run WHERE id = ?2",
+		"UPDATE candidate SET run_id = ?1 WHERE id = ?2",
+		"INSERT INTO recorded(cand_id, verdict, stage, log, extra)"
+		" SELECT ?1, verdict, stage, log, extra FROM recorded"
+		" WHERE cand_id = ?2 ORDER BY id",
+	};
+	sqlite3_stmt *s[FILL_N] = { NULL };
+	struct fill_src *src = NULL;
+	size_t nsrc = 0, have = 0, batch = 0;
+	int rc = -1;
+
+	*added = 0;
+	if (store_query_count(st, NULL, &have, err) < 0 ||
+	    fill_sources(st, &src, &nsrc, err) < 0)
+		goto out;
+	if (nsrc == 0 && total > 0) {
+		err_set(err, "no candidates to copy: import some first");
+		goto out;
+	}
+	for (int i = 0; i < FILL_N; i++)
+		if (prepare(st, &s[i], sql[i], err) < 0)
+			goto out;
+	for (size_t copy = 1; have < total; copy++) {
+		for (size_t i = 0; i < nsrc && have < total; i++) {
+			if (batch == 0 && store_begin(st, err) < 0)
+				goto out;
+			if (fill_one(st, s, &src[i], copy, err) < 0) {
+				store_rollback(st);
+				goto out;
+			}
+			have++;
+			(*added)++;
+			/* commit in slices: the WAL stays small */
+			if (++batch == 20000) {
+				if (store_commit(st, err) < 0)
+					goto out;
+				batch = 0;
+			}
+		}
+	}
+	if (batch > 0 && store_commit(st, err) < 0)
+		goto out;
+	rc = 0;
+out:
+	for (int i = 0; i < FILL_N; i++)
+		sqlite3_finalize(s[i]);
+	for (size_t i = 0; i < nsrc; i++) {
+		free(src[i].id);
+		free(src[i].task_id);
+		free(src[i].origin);
+		free(src[i].lang);
+		free(src[i].code);
+	}
+	free(src);
+	return rc;
 }

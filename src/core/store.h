@@ -5,7 +5,10 @@
  * The schema moves forward through an append-only list of migrations
  * tracked by PRAGMA user_version.  Tables: task, task_file, candidate,
  * recorded, run, label, review, event (the append-only journal), note
- * (free notes on a candidate) and view (saved filters by name).
+ * (free notes on a candidate), view (saved filters by name), search (the
+ * full-text index) and queue (one narrow row per candidate with its
+ * verdict, category and status, kept by triggers, for counts and
+ * statistics at a million candidates).
  *
  * Every decision (label, review, undo) is its own committed transaction
  * and appends to the journal, so a killed program never loses one.
@@ -27,7 +30,7 @@
 #include "err.h"
 #include "sample.h"
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 struct store;
 
@@ -217,20 +220,64 @@ void	store_row_release(struct store_row *r);
  * space-separated "key=value", "key!=value", "key~text" predicates over
  * id task benchmark domain origin model kind lang env verdict stage
  * category subcategory status source parent; "verdict=none" matches no
- * run yet; "grep=TEXT" matches candidates whose code, run or recorded
+ * run yet; "disagree=yes" the candidates whose reviewers disagree (see
+ * store_agreement); "grep=TEXT" matches candidates whose code, run or recorded
  * logs, or task spec hold TEXT as a phrase, full-text; a value may be
  * double-quoted to hold blanks, inner quotes doubled: grep="a <= b").
  * NULL or "" matches all.  A bad filter is an error naming the bad predicate.
  * Pages are in import order: rows [offset, offset + limit).
+ *
+ * A count reads the narrow queue table and its indexes (schema v6), and
+ * the wide tables only for the keys that live there; a grep= result is
+ * kept for the life of the store while no new text is indexed, so that
+ * the pages and counts of one search do not search again.  An offset
+ * costs its length in rows read: page a long queue with
+ * store_query_seek().
  */
 int	store_query_count(struct store *st, const char *filter, size_t *n,
 	    struct err *err);
 int	store_query_page(struct store *st, const char *filter, size_t offset,
 	    size_t limit, struct store_row **out, size_t *n, struct err *err);
 
-/* Position (0-based) of cand_id under filter, or -1 when not in it. */
+/*
+ * Keyset paging: up to limit rows of filter, after skipping skip of
+ * them, from those whose seq is above from (dir > 0; from 0 is the
+ * start) or below it (dir < 0, counting back from it; INT64_MAX is the
+ * end).  The rows are in import order (ascending seq) either way.  Costs
+ * skip + limit rows, wherever from is.  *out is a new array of *n rows:
+ * release each, then free it.  0 or -1.
+ */
+int	store_query_seek(struct store *st, const char *filter, int64_t from,
+	    int dir, size_t skip, size_t limit, struct store_row **out,
+	    size_t *n, struct err *err);
+
+/* Position (0-based) of cand_id under filter, or -1 when not in it.
+ * Costs a count of the rows before it. */
 int	store_query_index(struct store *st, const char *filter,
 	    const char *cand_id, size_t *index, struct err *err);
+
+/* Position (0-based) of the candidate whose seq is seq under filter:
+ * 0, 1 when it is not in it, or -1.  Costs a count of the rows before
+ * it. */
+int	store_query_position(struct store *st, const char *filter,
+	    int64_t seq, size_t *index, struct err *err);
+
+/* Whether cand_id is under filter (*match 1) or not (0), in one lookup.
+ * 0 or -1. */
+int	store_query_match(struct store *st, const char *filter,
+	    const char *cand_id, int *match, struct err *err);
+
+/*
+ * `/` over the queue: the seq of the first candidate of filter after
+ * from (dir > 0; from 0 is the start) or before it (dir < 0; INT64_MAX
+ * is the end) whose id, task, model, verdict or category matches
+ * pattern (POSIX extended, case ignored), the columns the queue shows.
+ * One statement over the narrow queue rows.  Returns 0 with *seq, 1 when
+ * none is left that way, or -1 (a bad pattern, with regerror's words).
+ */
+int	store_query_find(struct store *st, const char *filter,
+	    const char *pattern, int64_t from, int dir, int64_t *seq,
+	    struct err *err);
 
 /* Visit every matching row in order without holding them all: cb
  * returns 0 to go on, non-zero to stop (that value is returned). */
@@ -263,6 +310,65 @@ void	store_stat_release(struct store_stat *c);	/* NULL-safe */
 int	store_stats(struct store *st, const char *filter,
 	    const char *group_key, struct store_stat **out, size_t *n,
 	    struct err *err);
+
+/* --- reviewers: agreement, disagreements, throughput ----------------- */
+
+/*
+ * A reviewer's vote on a candidate is the newest label they gave it that
+ * stands (an undo takes a label back, a redo gives it again) and is not
+ * final.  A candidate is in disagreement when two reviewers' votes name
+ * different categories and no final label came after the newest vote;
+ * the filter disagree=yes lists those (disagree=no the others), and a
+ * final label (the disagreement queue's 1-5) settles one.  Votes by
+ * "auto" are not votes.
+ */
+
+/*
+ * Label cand_id with category as the final word on a disagreement, by
+ * `by`: a label decision like store_label_set() (journalled, undone and
+ * redone the same way, the candidate's current label), which is no vote
+ * and so leaves the agreement figures alone.  0 or -1.
+ */
+int	store_label_final(struct store *st, const char *cand_id,
+	    const char *category, const char *by, int64_t run_id,
+	    const char *evidence, struct err *err);
+
+/*
+ * Cohen's kappa for every pair of reviewers with votes on the same
+ * candidates (among filter's candidates; NULL: all): *out is a new
+ * array of *n pairs ordered by names (a < b), each with its confusion
+ * matrix and agreement_kappa() computed; release each, then free it.
+ * 0 or -1.
+ */
+struct agreement_pair;
+int	store_agreement(struct store *st, const char *filter,
+	    struct agreement_pair **out, size_t *n, struct err *err);
+
+/*
+ * Every reviewer's label and review decisions in the journal (on
+ * filter's candidates; NULL: all), undone ones too, timed as
+ * agreement_rate_add() says: *out is a new array of *n, by name;
+ * release each, then free it.  0 or -1.
+ */
+struct agreement_rate;
+int	store_throughput(struct store *st, const char *filter,
+	    struct agreement_rate **out, size_t *n, struct err *err);
+
+/* One reviewer's standing label on a candidate.  Strings owned. */
+struct store_vote {
+	char	*by, *category;
+	int	 final;		/* the final label, not a vote */
+	int64_t	 label_id;
+};
+void	store_vote_release(struct store_vote *v);	/* NULL-safe */
+
+/*
+ * The votes on cand_id by reviewer name, then its newest standing final
+ * label if any: *out is a new array of *n; release each, then free it.
+ * 0 or -1.
+ */
+int	store_votes(struct store *st, const char *cand_id,
+	    struct store_vote **out, size_t *n, struct err *err);
 
 /* --- journal listing ------------------------------------------------ */
 
@@ -312,6 +418,22 @@ int	store_label_list(struct store *st, const char *cand_id,
  */
 int	store_task_each_empty(struct store *st,
 	    int (*cb)(const char *task_id, void *arg), void *arg,
+	    struct err *err);
+
+/* --- benchmarks ----------------------------------------------------- */
+
+/*
+ * For the scale bench (bench/scale.sh): copy the candidates there are,
+ * in import order and round after round, until the database holds total
+ * candidates.  A copy keeps its source's task, origin, kind, lang,
+ * parent, source, latest run and recorded results (the search index
+ * follows through its triggers); its code gains one comment line
+ * ("// assay bench copy N of ID"), so that it is a new (task, origin,
+ * code) and gets its own id and code hash, as an import would give it.
+ * Commits every 20000 copies.  *added says how many were made.  0 or -1
+ * (the slice in progress is rolled back).
+ */
+int	store_bench_fill(struct store *st, size_t total, size_t *added,
 	    struct err *err);
 
 #endif

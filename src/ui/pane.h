@@ -19,7 +19,10 @@
 #include <curses.h>
 
 #include "action.h"
+#include "agreement.h"
 #include "buf.h"
+#include "config.h"
+#include "history.h"
 #include "keymap.h"
 #include "pty.h"
 #include "sample.h"
@@ -71,6 +74,21 @@ struct wb_link {
 	int	 current;
 };
 
+/*
+ * The `:` and `/` lines beyond their text (prompt.c): the history and
+ * where Up/Down are in it, and the completions of the word at the end.
+ */
+struct wb_prompt {
+	struct history	 hist;
+	long		 pos;		/* the entry shown; -1: typed */
+	char		*typed;		/* the line before Up; owned */
+	char		**comps;	/* ncomps completions; owned */
+	size_t		 ncomps;
+	size_t		 comp;		/* the one chosen; ncomps: none */
+	size_t		 word;		/* where the completed word starts */
+	int		 cycling;	/* the next Tab walks comps */
+};
+
 /* The candidate on screen and everything shown about it. */
 struct wb_cur {
 	char		*id;		/* NULL: nothing selected */
@@ -83,6 +101,8 @@ struct wb_cur {
 	size_t		 nrec;
 	struct store_note *notes;	/* its free notes, oldest first */
 	size_t		 nnotes;
+	struct store_vote *votes;	/* reviewers' labels (store_votes) */
+	size_t		 nvotes;
 	struct syntax	*syn;
 	struct wb_link	*trace;		/* ancestors, it, its repairs */
 	size_t		 ntrace;
@@ -96,28 +116,49 @@ struct wb_cur {
 #define WB_STATS_NCOLS	10	/* 5 categories, pass .. unverified, other */
 struct wb_stats {
 	int	  open;
-	int	  by;		/* index of the grouping key */
+	int	  by;		/* index of the grouping key, or a page */
 	char	**groups;	/* ngroups names; the last row is all */
 	size_t	(*cells)[WB_STATS_NCOLS + 1];	/* counts, then all */
 	size_t	  ngroups;
 	size_t	  row, col;	/* the cursor */
+	/* the pages after the groupings: reviewers and agreement */
+	struct agreement_rate *rates;	/* nrates, by name */
+	size_t	  nrates;
+	struct agreement_pair *pairs;	/* npairs, by names */
+	size_t	  npairs;
+	size_t	  ndisagree;	/* candidates in disagreement */
 };
 
 /*
- * The diff sheet (d): the unified diff of the current candidate against
- * its parent (mode 1) or its task's reference (mode 0), split into
- * lines.  Owns its strings.
+ * The diff sheet (d): the diff of the current candidate against what it
+ * came from (its parent for a repair, or its task's reference), or of
+ * the candidate against its newest repair, split into lines, and for
+ * side by side into rows that pair removed with added lines.  Owns its
+ * strings.
  */
+enum wb_diff_mode { WB_DIFF_REF, WB_DIFF_PARENT, WB_DIFF_REPAIR,
+    WB_DIFF_NMODES };
+
+/* One row of the side-by-side view. */
+struct wb_diff_row {
+	int	 hunk;		/* 1: a hunk header (line l), across */
+	long	 l, r;		/* lines of the old and new side, -1: none */
+	int	 lno, rno;	/* their line numbers in the texts */
+};
+
 struct wb_diff {
 	int	 open;
-	int	 mode;		/* 0: reference, 1: parent */
-	char	*ref_id;	/* NULL: no other reference */
-	char	*parent_id;	/* NULL: not a repair */
-	char	*text;		/* the diff, len bytes */
+	int	 mode;		/* enum wb_diff_mode */
+	int	 sbs;		/* side by side; kept while the program runs */
+	char	*ids[WB_DIFF_NMODES];	/* the other candidate of each
+					 * mode, NULL: none */
+	char	*text;		/* the unified diff, len bytes */
 	size_t	 len;
 	size_t	*lines;		/* nlines offsets of line starts */
 	size_t	 nlines;
-	char	 title[128];
+	struct wb_diff_row *rows;	/* nrows, for side by side */
+	size_t	 nrows;
+	char	 title[160];
 };
 
 struct wb {
@@ -125,6 +166,7 @@ struct wb {
 	const struct ui_opts	*o;		/* borrowed */
 	struct verify_opts	 vopts;
 	struct keymap		 km;
+	struct config		 cfg;		/* theme, mouse, advance */
 	char			*reviewer;
 	char			*filter;	/* NULL: everything */
 
@@ -156,6 +198,8 @@ struct wb {
 	struct term		*term;
 	struct verify_job	*job;
 	int64_t			 job_t0;	/* ms */
+	char			*verify_next;	/* verify it when the job,
+						   its task's reference, ends */
 	struct pty		 ed;		/* the editor; pid > 0: runs */
 	char			*ed_dir, *ed_path, *ed_cand;
 	char			 ed_hash[SAMPLE_HASH_HEX];
@@ -177,6 +221,7 @@ struct wb {
 	char			 prompt_kind;	/* ':' or '/' */
 	char			 prompt[256];
 	size_t			 prompt_len;
+	struct wb_prompt	 pr;
 
 	/* `/` search: the pattern, compiled (search_ok) */
 	char			*search;
@@ -215,6 +260,23 @@ void	wb_select(struct wb *wb, size_t i);
  * everything stale.  id is borrowed and may point into wb->cur. */
 void	wb_select_id(struct wb *wb, const char *id);
 
+/*
+ * After a decision on id, the candidate under the selection: move to the
+ * next row (when advance) if it is still in the filter; if it left, the
+ * next row has taken its place.  Why not count again: at a million
+ * candidates a count and a position cost tens of milliseconds each, and
+ * a decision changes one row (store_query_match tells).  Any other id,
+ * or a candidate shown outside the queue, is counted and placed anew.
+ */
+void	wb_advance(struct wb *wb, const char *id, int advance);
+
+/*
+ * Candidate id changed (undo, redo): select it and show it again.  When
+ * it is in the page held, it was in the filter, so one lookup tells the
+ * count; otherwise as wb_select_id() and wb_refresh().
+ */
+void	wb_changed(struct wb *wb, const char *id);
+
 /* Load candidate id as the current one (NULL clears).  id is borrowed
  * and may be wb->cur.id, which this frees: it works on a copy. */
 void	wb_load(struct wb *wb, const char *id);
@@ -242,6 +304,31 @@ int	wb_mark_toggle(struct wb *wb, const char *id);
 int	wb_marked(const struct wb *wb, const char *id);
 void	wb_marks_clear(struct wb *wb);
 
+/* --- prompt.c: the `:` and `/` lines ---------------------------------- */
+
+/* Load the history (a message says when it cannot be read). */
+void	prompt_init(struct wb *wb);
+void	prompt_release(struct wb *wb);
+/* Open the prompt kind (':' or '/') with text (may be NULL). */
+void	prompt_open(struct wb *wb, char kind, const char *text);
+/*
+ * A key while the prompt is open.  Returns 1 when Enter ran the line:
+ * it is in out (size n), the prompt is closed and the line is in the
+ * history.  0 otherwise (Esc closes the prompt).
+ */
+int	prompt_key(struct wb *wb, int key, char *out, size_t n);
+/* Draw the completion menu above the status bar, if one is open. */
+void	prompt_draw_menu(struct wb *wb);
+
+/* --- mouse.c ---------------------------------------------------------- */
+
+/*
+ * A mouse event at screen row y, column x: a click (button 1, 3) selects
+ * the queue row or focuses the pane under it, the wheel (dir -1 up, 1
+ * down, 0 for a click) scrolls what is under it.
+ */
+void	mouse_event(struct wb *wb, int y, int x, int button, int dir);
+
 /* --- pane_stats.c: the statistics sheet ------------------------------- */
 
 /* Count the filter's candidates by the sheet's group key and open it. */
@@ -260,6 +347,12 @@ void	diff_release(struct wb_diff *d);
 
 /* --- pane_term.c: the toolchain pane ---------------------------------- */
 
+/*
+ * v: verify candidate id, its task's reference first when that never ran
+ * (verify_reference_pending()), so that a defective task shows as
+ * task-defect, not as the model's failure.  0 or -1 (message).
+ */
+int	wb_verify(struct wb *wb, const char *id);
 /* Start verifying candidate id live in the pane.  0 or -1 (message).
  * id is borrowed and may be wb->cur.id: this never reloads wb->cur. */
 int	term_pane_verify(struct wb *wb, const char *id);

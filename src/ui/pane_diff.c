@@ -1,9 +1,15 @@
 /*
- * pane_diff.c - `d`: a zoomed sheet with the unified diff of the current
- * candidate against what it came from: its parent for a repair, else its
- * task's reference; Tab switches when both exist.  The diff itself comes
- * from vcs_diff_text() (libgit2); this file only picks the texts, splits
- * the result into lines and colours them.
+ * pane_diff.c - `d`: a zoomed sheet with a diff around the current
+ * candidate: reference -> candidate (its task's reference), parent ->
+ * candidate (for a repair), and candidate -> repair (its newest
+ * repair); Tab goes through those that exist.  `s` switches between the
+ * unified diff and side by side, where removed lines stand on the left
+ * next to the lines that replaced them on the right.
+ *
+ * The diff itself comes from vcs_diff_text() (libgit2, git's unified
+ * format with 3 lines of context); this file only picks the texts,
+ * splits the result into lines, pairs them for side by side and colours
+ * them.
  */
 #include "pane.h"
 
@@ -13,16 +19,24 @@
 
 #include "vcs.h"
 
+static const char *const mode_names[WB_DIFF_NMODES] = { "reference",
+    "parent", "repair" };
+
 void
 diff_release(struct wb_diff *d)
 {
+	int sbs;
+
 	if (d == NULL)
 		return;
-	free(d->ref_id);
-	free(d->parent_id);
+	sbs = d->sbs;
+	for (int i = 0; i < WB_DIFF_NMODES; i++)
+		free(d->ids[i]);
 	free(d->text);
 	free(d->lines);
+	free(d->rows);
 	memset(d, 0, sizeof *d);
+	d->sbs = sbs;
 }
 
 /* Why: the sheet draws by line, so index the line starts once. */
@@ -46,32 +60,162 @@ diff_index(struct wb_diff *d)
 	}
 }
 
-/* Compute the diff of mode (0 reference, 1 parent) into d.  0 or -1. */
+/* Line i of the diff: its start and length without the newline. */
+static const char *
+diff_line(const struct wb_diff *d, size_t i, size_t *len)
+{
+	size_t s = d->lines[i];
+	size_t e = i + 1 < d->nlines ? d->lines[i + 1] - 1 : d->len;
+
+	if (e > s && d->text[e - 1] == '\n')
+		e--;
+	*len = e - s;
+	return d->text + s;
+}
+
+static void
+row_add(struct wb_diff *d, size_t *cap, int hunk, long l, long r, int lno,
+    int rno)
+{
+	struct wb_diff_row *row;
+
+	if (d->nrows == *cap) {
+		*cap = *cap > 0 ? *cap * 2 : 64;
+		d->rows = xreallocarray(d->rows, *cap, sizeof *d->rows);
+	}
+	row = &d->rows[d->nrows++];
+	row->hunk = hunk;
+	row->l = l;
+	row->r = r;
+	row->lno = lno;
+	row->rno = rno;
+}
+
+/*
+ * Pair the lines for side by side: context on both sides, a run of
+ * removed lines next to the run of added lines that follows it, hunk
+ * headers across.  The file headers are left out: the title names both.
+ */
+static void
+diff_pair(struct wb_diff *d)
+{
+	size_t cap = 0, nm = 0, np = 0, i;
+	long *minus = xcalloc(d->nlines + 1, sizeof *minus);
+	long *plus = xcalloc(d->nlines + 1, sizeof *plus);
+	int lno = 0, rno = 0, in_hunk = 0;
+
+	free(d->rows);
+	d->rows = NULL;
+	d->nrows = 0;
+	for (i = 0; i <= d->nlines; i++) {
+		size_t len = 0;
+		const char *s = i < d->nlines ? diff_line(d, i, &len) : "";
+		char c = len > 0 ? s[0] : '\0';
+
+		if (i < d->nlines && in_hunk && c == '-') {
+			minus[nm++] = (long)i;
+			continue;
+		}
+		if (i < d->nlines && in_hunk && c == '+') {
+			plus[np++] = (long)i;
+			continue;
+		}
+		/* "\ No newline at end of file" splits no run */
+		if (i < d->nlines && in_hunk && c == '\\')
+			continue;
+		for (size_t k = 0; k < nm || k < np; k++) {
+			row_add(d, &cap, 0, k < nm ? minus[k] : -1, k < np ?
+			    plus[k] : -1, k < nm ? lno + 1 : 0, k < np ?
+			    rno + 1 : 0);
+			if (k < nm)
+				lno++;
+			if (k < np)
+				rno++;
+		}
+		nm = np = 0;
+		if (i == d->nlines)
+			break;
+		if (len >= 2 && strncmp(s, "@@", 2) == 0) {
+			int a = 0, b = 0;
+
+			/* "@@ -a[,n] +b[,n] @@": the next lines' numbers */
+			if (sscanf(s, "@@ -%d%*[^+]+%d", &a, &b) == 2) {
+				lno = a > 0 ? a - 1 : 0;
+				rno = b > 0 ? b - 1 : 0;
+			}
+			in_hunk = 1;
+			row_add(d, &cap, 1, (long)i, -1, 0, 0);
+		} else if (in_hunk && c == ' ') {
+			lno++;
+			rno++;
+			row_add(d, &cap, 0, (long)i, (long)i, lno, rno);
+		} else if (len > 0 && c != '\\') {
+			in_hunk = 0;	/* diff --git, ---, +++ */
+		}
+	}
+	free(minus);
+	free(plus);
+}
+
+/* The newest repair of candidate id (new string), or NULL. */
+static char *
+diff_repair_of(struct wb *wb, const char *id)
+{
+	struct store_row *rows = NULL;
+	struct err err;
+	size_t n = 0;
+	char *f = xasprintf("parent=%s kind=repair", id), *out = NULL;
+
+	if (store_query_page(wb->st, f, 0, 256, &rows, &n, &err) == 0) {
+		if (n > 0)
+			out = xstrdup(rows[n - 1].id);
+		for (size_t i = 0; i < n; i++)
+			store_row_release(&rows[i]);
+		free(rows);
+	}
+	free(f);
+	return out;
+}
+
+/* Compute the diff of mode into d.  0 or -1 (a message says why). */
 static int
 diff_compute(struct wb *wb, int mode)
 {
 	struct wb_diff *d = &wb->diff;
-	const char *from = mode ? d->parent_id : d->ref_id;
+	const char *other = d->ids[mode];
 	const struct candidate *c = &wb->cur.cand;
-	struct candidate base;
+	const struct candidate *from, *to;
+	struct candidate o;
 	struct err err = { "" };
 	char *text = NULL;
 	size_t len = 0;
 	int rc;
 
-	memset(&base, 0, sizeof base);
-	rc = store_candidate_get(wb->st, from, &base, &err);
+	memset(&o, 0, sizeof o);
+	rc = store_candidate_get(wb->st, other, &o, &err);
 	if (rc != 0) {
 		if (rc > 0)
-			wb_msg(wb, 1, "diff: candidate %s not found", from);
+			wb_msg(wb, 1, "diff: candidate %s not found", other);
 		else
 			wb_msg(wb, 1, "diff: %s", err.msg);
-		candidate_release(&base);
+		candidate_release(&o);
 		return -1;
 	}
-	rc = vcs_diff_text(base.code, base.code_len, c->code, c->code_len,
-	    base.id, c->id, &text, &len, &err);
-	candidate_release(&base);
+	/* the repair is the newer text; the others are the older */
+	from = mode == WB_DIFF_REPAIR ? c : &o;
+	to = mode == WB_DIFF_REPAIR ? &o : c;
+	rc = vcs_diff_text(from->code, from->code_len, to->code, to->code_len,
+	    from->id, to->id, &text, &len, &err);
+	if (rc == 0) {
+		if (mode == WB_DIFF_REPAIR)
+			snprintf(d->title, sizeof d->title, "candidate %s "
+			    "\xe2\x86\x92 repair %s", c->id, o.id);
+		else
+			snprintf(d->title, sizeof d->title, "%s %s "
+			    "\xe2\x86\x92 candidate %s", mode_names[mode], o.id,
+			    c->id);
+	}
+	candidate_release(&o);
 	if (rc < 0) {
 		wb_msg(wb, 1, "diff: %s", err.msg);
 		return -1;
@@ -81,10 +225,20 @@ diff_compute(struct wb *wb, int mode)
 	d->len = len;
 	d->mode = mode;
 	diff_index(d);
+	diff_pair(d);
 	wb->diff_pane.scroll = 0;
-	snprintf(d->title, sizeof d->title, "%s %s \xe2\x86\x92 candidate %s",
-	    mode ? "parent" : "reference", from, c->id);
 	return 0;
+}
+
+/* How many views there are: modes with another candidate. */
+static int
+diff_nviews(const struct wb_diff *d)
+{
+	int n = 0;
+
+	for (int i = 0; i < WB_DIFF_NMODES; i++)
+		n += d->ids[i] != NULL;
+	return n;
 }
 
 void
@@ -94,15 +248,16 @@ diff_open(struct wb *wb)
 	const struct candidate *c = &wb->cur.cand;
 	struct err err = { "" };
 	char *ref = NULL, *verdict = NULL;
+	int first = -1;
 
-	if (wb->cur.id == NULL) {
+	if (wb->cur.id == NULL || c->id == NULL) {
 		wb_msg(wb, 1, "diff: no candidate selected");
 		return;
 	}
 	diff_release(d);
 	if (c->kind != NULL && strcmp(c->kind, "repair") == 0 &&
 	    c->parent != NULL)
-		d->parent_id = xstrdup(c->parent);
+		d->ids[WB_DIFF_PARENT] = xstrdup(c->parent);
 	if (c->task_id != NULL &&
 	    store_task_reference(wb->st, c->task_id, &ref, &verdict,
 	    &err) < 0) {
@@ -112,16 +267,24 @@ diff_open(struct wb *wb)
 	}
 	free(verdict);
 	if (ref != NULL && strcmp(ref, c->id) != 0)
-		d->ref_id = ref;
+		d->ids[WB_DIFF_REF] = ref;
 	else
 		free(ref);
-	if (d->parent_id == NULL && d->ref_id == NULL) {
-		wb_msg(wb, 0, "diff: nothing to compare (no parent and no "
-		    "other reference for this task)");
+	d->ids[WB_DIFF_REPAIR] = diff_repair_of(wb, c->id);
+	/* what the candidate came from first, then where it went */
+	if (d->ids[WB_DIFF_PARENT] != NULL)
+		first = WB_DIFF_PARENT;
+	else if (d->ids[WB_DIFF_REF] != NULL)
+		first = WB_DIFF_REF;
+	else if (d->ids[WB_DIFF_REPAIR] != NULL)
+		first = WB_DIFF_REPAIR;
+	if (first < 0) {
+		wb_msg(wb, 0, "diff: nothing to compare (no parent, no repair "
+		    "and no other reference for this task)");
 		diff_release(d);
 		return;
 	}
-	if (diff_compute(wb, d->parent_id != NULL) < 0) {
+	if (diff_compute(wb, first) < 0) {
 		diff_release(d);
 		return;
 	}
@@ -139,15 +302,112 @@ diff_key(struct wb *wb, int key, enum action a)
 		d->open = 0;
 		return;
 	}
-	if (key == KEYMAP_KEY_TAB) {
-		if (d->parent_id != NULL && d->ref_id != NULL)
-			diff_compute(wb, !d->mode);
-		else
-			wb_msg(wb, 0, "diff: only the %s to compare with",
-			    d->parent_id != NULL ? "parent" : "reference");
+	if (key == 's' || key == 'S') {
+		d->sbs = !d->sbs;
+		wb->diff_pane.scroll = 0;
+		wb_msg(wb, 0, "diff: %s (s switches)", d->sbs ?
+		    "side by side" : "unified");
 		return;
 	}
-	pane_scroll(&wb->diff_pane, a, d->nlines);
+	if (key == KEYMAP_KEY_TAB || key == KEYMAP_KEY_BTAB) {
+		int dir = key == KEYMAP_KEY_TAB ? 1 : WB_DIFF_NMODES - 1;
+		int m = d->mode;
+
+		if (diff_nviews(d) < 2) {
+			wb_msg(wb, 0, "diff: only the %s to compare with",
+			    mode_names[d->mode]);
+			return;
+		}
+		do
+			m = (m + dir) % WB_DIFF_NMODES;
+		while (d->ids[m] == NULL);
+		diff_compute(wb, m);
+		return;
+	}
+	pane_scroll(&wb->diff_pane, a, d->sbs ? d->nrows : d->nlines);
+}
+
+/* The theme element of a unified diff line. */
+static enum theme_elem
+diff_elem(const char *s, size_t len)
+{
+	if (len >= 3 && (strncmp(s, "---", 3) == 0 ||
+	    strncmp(s, "+++", 3) == 0))
+		return THEME_HEADER;
+	if (len >= 2 && strncmp(s, "@@", 2) == 0)
+		return THEME_DIM;
+	if (len > 0 && s[0] == '+')
+		return THEME_PASS;
+	if (len > 0 && s[0] == '-')
+		return THEME_FAIL;
+	if (len > 0 && s[0] != ' ')
+		return THEME_DIM;	/* diff --git, \ No newline */
+	return THEME_NORMAL;
+}
+
+static void
+draw_unified(const struct pane *p, const struct wb_diff *d, WINDOW *win)
+{
+	for (int r = 0; r < p->rows; r++) {
+		size_t i = (size_t)(p->scroll + r), len;
+		const char *s;
+
+		if (i >= d->nlines)
+			break;
+		s = diff_line(d, i, &len);
+		pane_put(win, r, 0, p->cols, s, len, theme_attr(diff_elem(s,
+		    len)));
+	}
+}
+
+/* One side of a row: line number, then the text without its +/-/space. */
+static void
+draw_half(const struct wb_diff *d, WINDOW *win, int y, int x, int w,
+    long line, int no, enum theme_elem changed)
+{
+	char num[16];
+	const char *s;
+	size_t len;
+
+	if (line < 0 || w < 6)
+		return;
+	s = diff_line(d, (size_t)line, &len);
+	snprintf(num, sizeof num, "%4d ", no);
+	pane_puts(win, y, x, 5, num, theme_attr(THEME_LINENR));
+	if (len > 0) {
+		s++;
+		len--;
+	}
+	pane_put(win, y, x + 5, w - 5, s, len, theme_attr(changed));
+}
+
+static void
+draw_sbs(const struct pane *p, const struct wb_diff *d, WINDOW *win)
+{
+	int half = (p->cols - 1) / 2;
+	const char *bar = pane_ascii ? "|" : "\xe2\x94\x82";
+
+	for (int r = 0; r < p->rows; r++) {
+		size_t i = (size_t)(p->scroll + r), len;
+		const struct wb_diff_row *row;
+
+		if (i >= d->nrows)
+			break;
+		row = &d->rows[i];
+		if (row->hunk) {
+			const char *s = diff_line(d, (size_t)row->l, &len);
+
+			pane_put(win, r, 0, p->cols, s, len,
+			    theme_attr(THEME_DIM));
+			continue;
+		}
+		/* a changed pair: both coloured; context: plain */
+		draw_half(d, win, r, 0, half, row->l, row->lno,
+		    row->l == row->r ? THEME_NORMAL : THEME_FAIL);
+		pane_puts(win, r, half, 1, bar, theme_attr(THEME_BORDER));
+		draw_half(d, win, r, half + 1, p->cols - half - 1, row->r,
+		    row->rno, row->l == row->r ? THEME_NORMAL : THEME_PASS);
+	}
 }
 
 static void
@@ -160,40 +420,22 @@ diff_draw(struct pane *p, WINDOW *win)
 		    theme_attr(THEME_DIM));
 		return;
 	}
-	for (int r = 0; r < p->rows; r++) {
-		size_t i = (size_t)(p->scroll + r), s, e;
-		enum theme_elem el = THEME_NORMAL;
-
-		if (i >= d->nlines)
-			break;
-		s = d->lines[i];
-		e = i + 1 < d->nlines ? d->lines[i + 1] - 1 : d->len;
-		if (e > s && d->text[e - 1] == '\n')
-			e--;
-		if (e - s >= 3 && (strncmp(d->text + s, "---", 3) == 0 ||
-		    strncmp(d->text + s, "+++", 3) == 0))
-			el = THEME_HEADER;
-		else if (e - s >= 2 && strncmp(d->text + s, "@@", 2) == 0)
-			el = THEME_DIM;
-		else if (e > s && d->text[s] == '+')
-			el = THEME_PASS;
-		else if (e > s && d->text[s] == '-')
-			el = THEME_FAIL;
-		else if (e > s && d->text[s] != ' ')
-			el = THEME_DIM;	/* diff --git, \ No newline */
-		pane_put(win, r, 0, p->cols, d->text + s, e - s,
-		    theme_attr(el));
-	}
+	if (d->sbs)
+		draw_sbs(p, d, win);
+	else
+		draw_unified(p, d, win);
 }
 
 static void
 diff_title(struct pane *p, char *buf, size_t n)
 {
 	const struct wb_diff *d = &p->wb->diff;
+	int views = diff_nviews(d);
 
-	snprintf(buf, n, "%s%s", d->title,
-	    d->parent_id != NULL && d->ref_id != NULL && p->cols >= 90 ?
-	    " \xc2\xb7 Tab switches" : "");
+	snprintf(buf, n, "%s%s%s%s", d->title, d->sbs ? " \xc2\xb7 side by "
+	    "side" : "", views > 1 && p->cols >= 90 ? " \xc2\xb7 Tab switches" :
+	    "", p->cols < 110 ? "" : d->sbs ? " \xc2\xb7 s: unified" :
+	    " \xc2\xb7 s: side by side");
 }
 
 const struct pane_ops pane_diff_ops = {

@@ -74,6 +74,41 @@ first_line(const char *text)
 	return xstrndup(text, n < 200 ? n : 200);
 }
 
+/*
+ * Where several reviewers labelled the candidate: each one's vote, in
+ * the evidence colour when they differ, and the final label that
+ * settled them (the disagreement queue's 1-5).
+ */
+static void
+spec_votes(const struct wb_cur *c, struct spec_doc *d)
+{
+	struct buf b = BUF_INIT;
+	size_t nv = 0;
+	int differ = 0;
+
+	for (size_t i = 0; i < c->nvotes; i++) {
+		const struct store_vote *v = &c->votes[i];
+
+		if (v->final) {
+			buf_printf(&b, "%sfinal %s (%s)", b.len > 0 ?
+			    " \xc2\xb7 " : "", v->category, v->by);
+			continue;
+		}
+		if (nv > 0 && strcmp(v->category, c->votes[0].category) != 0)
+			differ = 1;
+		buf_printf(&b, "%s%s %s", b.len > 0 ? " \xc2\xb7 " : "", v->by,
+		    v->category);
+		nv++;
+	}
+	/* one reviewer's label is the decision line already */
+	if (nv < 2 && c->nvotes == nv) {
+		buf_release(&b);
+		return;
+	}
+	doc_add(d, "votes", differ ? THEME_EVIDENCE : THEME_LABEL, 0,
+	    buf_detach(&b, NULL));
+}
+
 static void
 spec_build(struct wb *wb, struct spec_doc *d)
 {
@@ -110,11 +145,17 @@ spec_build(struct wb *wb, struct spec_doc *d)
 	for (size_t i = 0; i < c->nrec; i++) {
 		char *line = first_line(c->rec[i].log);
 		int differs = 0;
+		/* An importer's flag on the row ("suspicious-speedup", which
+		 * the log's first line names) stands out as well. */
+		int flagged = c->rec[i].extra != NULL &&
+		    strstr(c->rec[i].extra, "\"flags\":[\"") != NULL;
 
 		/* Recorded and re-derived side by side; a disagreement (a
-		 * recorded compile error that now passes) is marked. */
+		 * recorded compile error that now passes) is marked.  A
+		 * skipped run (no GPU here) judged nothing: no disagreement. */
 		if (c->has_run && c->rec[i].verdict != NULL &&
-		    c->run.verdict != NULL) {
+		    c->run.verdict != NULL &&
+		    strcmp(c->run.verdict, "skipped") != 0) {
 			differs = strcmp(c->rec[i].verdict, c->run.verdict) != 0 ||
 			    (c->rec[i].stage != NULL && c->run.stage != NULL &&
 			    strcmp(c->run.verdict, "pass") != 0 &&
@@ -133,8 +174,8 @@ spec_build(struct wb *wb, struct spec_doc *d)
 		if (*line != '\0')
 			buf_printf(&b, ": %s", line);
 		free(line);
-		doc_add(d, i == 0 ? "recorded" : "", differs ? THEME_EVIDENCE :
-		    THEME_DIM, 0, buf_detach(&b, NULL));
+		doc_add(d, i == 0 ? "recorded" : "", differs || flagged ?
+		    THEME_EVIDENCE : THEME_DIM, 0, buf_detach(&b, NULL));
 	}
 	for (size_t i = 0; i < c->nnotes; i++) {
 		buf_printf(&b, "%s (%s)", c->notes[i].text, c->notes[i].by);
@@ -156,6 +197,7 @@ spec_build(struct wb *wb, struct spec_doc *d)
 			buf_printf(&b, " by %s", c->row.reviewed_by);
 		doc_add(d, "decision", THEME_LABEL, 0, buf_detach(&b, NULL));
 	}
+	spec_votes(c, d);
 	if (c->task.id != NULL) {
 		buf_printf(&b, "%s \xc2\xb7 %s \xc2\xb7 %s", c->task.id,
 		    c->task.domain ? c->task.domain : "?",

@@ -7,6 +7,12 @@
  * stats`); this file only folds its cells into columns, draws them and
  * turns the cell under the cursor into a queue filter (Enter).
  *
+ * Two more pages follow the groupings on Tab: reviewers (decisions per
+ * hour from the journal, store_throughput) and agreement (Cohen's kappa
+ * per pair of reviewers with the confusion matrix of the pair under the
+ * cursor, store_agreement; Enter opens the disagreement queue,
+ * disagree=yes).
+ *
  * A cell's filter selects exactly the candidates it counts: a pass
  * counts as pass whatever its label; otherwise a category wins over the
  * verdict; env-error, task-defect and never run count as such only
@@ -15,13 +21,16 @@
  */
 #include "pane.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const stats_by[] = { "benchmark", "model", "domain",
-    "env" };
+    "env", "reviewers", "agreement" };
 #define STATS_NBY	(sizeof stats_by / sizeof stats_by[0])
+#define STATS_REVIEWERS	4	/* the pages past the groupings */
+#define STATS_AGREEMENT	5
 
 static const struct {
 	const char	*head;		/* column heading */
@@ -64,13 +73,67 @@ stats_col(const char *verdict, const char *category)
 void
 stats_release(struct wb_stats *s)
 {
-	for (size_t i = 0; i < s->ngroups; i++)
+	/* the people pages count rows in ngroups without group names */
+	for (size_t i = 0; s->groups != NULL && i < s->ngroups; i++)
 		free(s->groups[i]);
 	free(s->groups);
 	free(s->cells);
 	s->groups = NULL;
 	s->cells = NULL;
 	s->ngroups = 0;
+	for (size_t i = 0; i < s->nrates; i++)
+		agreement_rate_release(&s->rates[i]);
+	free(s->rates);
+	s->rates = NULL;
+	s->nrates = 0;
+	for (size_t i = 0; i < s->npairs; i++)
+		agreement_pair_release(&s->pairs[i]);
+	free(s->pairs);
+	s->pairs = NULL;
+	s->npairs = 0;
+}
+
+/* The filter of the disagreement queue within the queue's filter: new
+ * string. */
+static char *
+stats_disagree_filter(const struct wb *wb)
+{
+	return xasprintf("%s%sdisagree=yes", wb->filter ? wb->filter : "",
+	    wb->filter ? " " : "");
+}
+
+/* The reviewers and agreement pages.  0 or -1. */
+static int
+stats_load_people(struct wb *wb)
+{
+	struct wb_stats *s = &wb->stats;
+	struct err err;
+	char *f;
+
+	if (s->by == STATS_REVIEWERS) {
+		if (store_throughput(wb->st, wb->filter, &s->rates, &s->nrates,
+		    &err) < 0) {
+			wb_msg(wb, 1, "stats: %s", err.msg);
+			return -1;
+		}
+		s->ngroups = s->nrates;
+	} else {
+		if (store_agreement(wb->st, wb->filter, &s->pairs, &s->npairs,
+		    &err) < 0) {
+			wb_msg(wb, 1, "stats: %s", err.msg);
+			return -1;
+		}
+		f = stats_disagree_filter(wb);
+		if (store_query_count(wb->st, f, &s->ndisagree, &err) < 0)
+			s->ndisagree = 0;
+		free(f);
+		s->ngroups = s->npairs;
+	}
+	if (s->ngroups == 0)
+		s->row = 0;
+	else if (s->row >= s->ngroups)
+		s->row = s->ngroups - 1;
+	return 0;
 }
 
 /* Read the cells for the current filter and grouping. 0 or -1. */
@@ -83,6 +146,8 @@ stats_load(struct wb *wb)
 	size_t n;
 
 	stats_release(s);
+	if (s->by >= STATS_REVIEWERS)
+		return stats_load_people(wb);
 	if (store_stats(wb->st, wb->filter, stats_by[s->by], &v, &n,
 	    &err) < 0) {
 		wb_msg(wb, 1, "stats: %s", err.msg);
@@ -176,7 +241,23 @@ stats_cell_filter(const struct wb *wb)
 static void
 stats_drill(struct wb *wb)
 {
-	char *f = stats_cell_filter(wb);
+	char *f;
+
+	if (wb->stats.by == STATS_REVIEWERS) {
+		wb_msg(wb, 0, "no filter names a reviewer's decisions");
+		return;
+	}
+	if (wb->stats.by == STATS_AGREEMENT) {
+		f = stats_disagree_filter(wb);
+		if (wb_set_filter(wb, f) == 0) {
+			wb->stats.open = 0;
+			wb_msg(wb, 0, "the disagreement queue: 1-5 give the "
+			    "final label");
+		}
+		free(f);
+		return;
+	}
+	f = stats_cell_filter(wb);
 
 	if (f == NULL) {
 		wb_msg(wb, 1, "no filter names the other column (failures "
@@ -199,6 +280,9 @@ stats_key(struct wb *wb, int key, enum action a)
 		s->open = 0;
 		return;
 	}
+	if (s->by >= STATS_REVIEWERS && (key == 'h' || key == 'l' ||
+	    key == KEYMAP_KEY_LEFT || key == KEYMAP_KEY_RIGHT))
+		return;
 	if (key == 'h' || key == KEYMAP_KEY_LEFT) {
 		if (s->col > 0)
 			s->col--;
@@ -265,6 +349,138 @@ stats_cell_text(size_t count, size_t total, int w, char *buf, size_t n)
 		snprintf(buf, n, "%*zu", w, count);
 }
 
+/* Keep the cursor row on screen in a body of rows. */
+static void
+stats_follow(struct pane *p, size_t row, int body)
+{
+	if ((int)row < p->scroll)
+		p->scroll = (int)row;
+	if ((int)row >= p->scroll + body)
+		p->scroll = (int)row - body + 1;
+}
+
+/* "1:02:03", "-" for nothing. */
+static void
+stats_hms(int64_t sec, char *buf, size_t n)
+{
+	if (sec <= 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%lld:%02lld:%02lld", (long long)(sec / 3600),
+		    (long long)(sec / 60 % 60), (long long)(sec % 60));
+}
+
+/* The reviewers page: one row per reviewer. */
+static void
+stats_draw_reviewers(struct pane *p, WINDOW *win)
+{
+	struct wb_stats *s = &p->wb->stats;
+	int body = p->rows - 3;
+	char buf[160], act[32], rate[32];
+
+	snprintf(buf, sizeof buf, "%-20s %9s %6s %9s %9s", "reviewer",
+	    "decisions", "timed", "active", "per hour");
+	pane_puts(win, 0, 0, p->cols, buf, theme_attr(THEME_HEADER));
+	if (s->nrates == 0) {
+		pane_puts(win, 2, 0, p->cols, "no decisions in the journal "
+		    "(for this filter)", theme_attr(THEME_DIM));
+		return;
+	}
+	if (body < 1)
+		body = 1;
+	stats_follow(p, s->row, body);
+	for (int y = 0; y < body && (size_t)(p->scroll + y) < s->nrates;
+	    y++) {
+		size_t r = (size_t)(p->scroll + y);
+		const struct agreement_rate *a = &s->rates[r];
+		double ph = agreement_rate_per_hour(a);
+		char who[64];
+
+		stats_hms(a->active_s, act, sizeof act);
+		if (ph < 0)
+			snprintf(rate, sizeof rate, "-");
+		else
+			snprintf(rate, sizeof rate, "%.1f", ph);
+		pane_cut(a->who, 20, who, sizeof who);
+		snprintf(buf, sizeof buf, "%-20s %9zu %6zu %9s %9s", who,
+		    a->decisions, a->timed, act, rate);
+		pane_puts(win, y + 1, 0, p->cols, buf, theme_attr(r == s->row ?
+		    THEME_CURSOR : THEME_NORMAL));
+	}
+	pane_puts(win, p->rows - 1, 0, p->cols, "per hour: timed decisions "
+	    "over active time; a pause over 5 min is a break",
+	    theme_attr(THEME_DIM));
+}
+
+/* The agreement page: the pairs, then the matrix of the pair under the
+ * cursor, then the disagreement queue. */
+static void
+stats_draw_agreement(struct pane *p, WINDOW *win)
+{
+	struct wb_stats *s = &p->wb->stats;
+	const struct agreement_pair *a;
+	const char *kappa = pane_ascii ? "kappa" : "\xce\xba";
+	int list = p->rows - 11, y;
+	char buf[200], k[16], x[64], b[64];
+
+	snprintf(buf, sizeof buf, "%-33s %6s %6s %6s %6s %6s", "reviewers",
+	    "n", "agree", "po", "pe", kappa);
+	pane_puts(win, 0, 0, p->cols, buf, theme_attr(THEME_HEADER));
+	if (s->npairs == 0) {
+		pane_puts(win, 2, 0, p->cols, "no two reviewers labelled the "
+		    "same candidate (for this filter)", theme_attr(THEME_DIM));
+		return;
+	}
+	if (list > (int)s->npairs)
+		list = (int)s->npairs;
+	if (list < 1)
+		list = 1;
+	stats_follow(p, s->row, list);
+	for (y = 0; y < list && (size_t)(p->scroll + y) < s->npairs; y++) {
+		size_t r = (size_t)(p->scroll + y);
+
+		a = &s->pairs[r];
+		if (isnan(a->kappa))
+			snprintf(k, sizeof k, "-");
+		else
+			snprintf(k, sizeof k, "%.2f", a->kappa);
+		pane_cut(a->a, 15, x, sizeof x);
+		pane_cut(a->b, 15, b, sizeof b);
+		snprintf(buf, sizeof buf, "%-15s & %-15s %6zu %6zu %6.2f %6.2f "
+		    "%6s", x, b, a->n, a->agree, a->po, a->pe, k);
+		pane_puts(win, y + 1, 0, p->cols, buf, theme_attr(r == s->row ?
+		    THEME_CURSOR : THEME_NORMAL));
+	}
+	/* the 5x5 matrix: rows the first reviewer, columns the second */
+	a = &s->pairs[s->row];
+	y = list + 2;
+	pane_cut(a->a, 20, x, sizeof x);
+	pane_cut(a->b, 20, b, sizeof b);
+	snprintf(buf, sizeof buf, "%s (rows) by %s (columns)", x, b);
+	pane_puts(win, y++, 0, p->cols, buf, theme_attr(THEME_HEADER));
+	snprintf(buf, sizeof buf, "%-12s", "");
+	for (int c = 0; c < AGREEMENT_NCAT; c++)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " %11s",
+		    agreement_category_name(c));
+	pane_puts(win, y++, 0, p->cols, buf, theme_attr(THEME_DIM));
+	for (int r = 0; r < AGREEMENT_NCAT; r++, y++) {
+		int cx = 12;
+
+		pane_puts(win, y, 0, 12, agreement_category_name(r),
+		    theme_attr(THEME_DIM));
+		for (int c = 0; c < AGREEMENT_NCAT; c++, cx += 12) {
+			snprintf(buf, sizeof buf, " %11zu", a->m[r][c]);
+			pane_puts(win, y, cx, 12, buf, theme_attr(a->m[r][c] ==
+			    0 ? THEME_DIM : r == c ? THEME_PASS : THEME_FAIL));
+		}
+	}
+	snprintf(buf, sizeof buf, "%zu candidate%s in disagreement "
+	    "\xc2\xb7 Enter: the disagreement queue%s", s->ndisagree,
+	    s->ndisagree == 1 ? "" : "s", p->cols >= 110 ? " (disagree=yes), "
+	    "where 1-5 give the final label" : "");
+	pane_puts(win, p->rows - 1, 0, p->cols, buf, theme_attr(THEME_DIM));
+}
+
 static void
 stats_draw(struct pane *p, WINDOW *win)
 {
@@ -277,6 +493,14 @@ stats_draw(struct pane *p, WINDOW *win)
 	int x, y;
 	size_t row_total;
 
+	if (s->by == STATS_REVIEWERS) {
+		stats_draw_reviewers(p, win);
+		return;
+	}
+	if (s->by == STATS_AGREEMENT) {
+		stats_draw_agreement(p, win);
+		return;
+	}
 	if (cw > 12)
 		cw = 12;
 	if (cw < 5)
@@ -338,8 +562,20 @@ stats_draw(struct pane *p, WINDOW *win)
 static void
 stats_title(struct pane *p, char *buf, size_t n)
 {
-	snprintf(buf, n, "hjkl move \xc2\xb7 Tab groups \xc2\xb7 Enter filters"
-	    "%s", p->cols >= 90 ? " \xc2\xb7 q or Esc closes" : "");
+	int by = p->wb->stats.by;
+
+	if (by == STATS_REVIEWERS)
+		snprintf(buf, n, "reviewers: decisions per hour \xc2\xb7 Tab: "
+		    "agreement%s", p->cols >= 90 ? " \xc2\xb7 q or Esc closes" :
+		    "");
+	else if (by == STATS_AGREEMENT)
+		snprintf(buf, n, "agreement: Cohen's kappa \xc2\xb7 Enter: "
+		    "disagreements%s", p->cols >= 90 ? " \xc2\xb7 q or Esc "
+		    "closes" : "");
+	else
+		snprintf(buf, n, "hjkl move \xc2\xb7 Tab groups \xc2\xb7 Enter "
+		    "filters%s", p->cols >= 90 ? " \xc2\xb7 q or Esc closes" :
+		    "");
 }
 
 const struct pane_ops pane_stats_ops = {

@@ -29,7 +29,7 @@ static struct theme_spec specs[THEME_NELEMS];
 static attr_t attrs[THEME_NELEMS];
 static int color_on;
 
-/* The built-in theme: themes/dark.theme may refine it. */
+/* The built-in dark theme: themes/dark.theme may refine it. */
 static const char builtin[] =
 	"normal default default\n"
 	"border blue default\n"
@@ -65,8 +65,43 @@ static const char builtin[] =
 	"syn.preproc magenta default\n"
 	"syn.error red default underline\n";
 
-/* Attributes only, for NO_COLOR when themes/mono.theme is missing. */
+/* The built-in light theme: themes/light.theme may refine it. */
+static const char builtin_light[] =
+	"normal default default\n"
+	"border blue default\n"
+	"title blue default bold\n"
+	"title.focus white blue bold\n"
+	"header magenta default bold\n"
+	"cursor white blue\n"
+	"cursor.idle default default reverse\n"
+	"status white blue\n"
+	"status.message white blue bold\n"
+	"status.error white red bold\n"
+	"prompt black yellow bold\n"
+	"verdict.pass green default bold\n"
+	"verdict.fail red default bold\n"
+	"verdict.other magenta default\n"
+	"dim default default dim\n"
+	"label blue default bold\n"
+	"linenr blue default\n"
+	"gutter.error white red bold\n"
+	"gutter.warning black yellow\n"
+	"evidence red default bold\n"
+	"help.key blue default bold\n"
+	"syn.comment green default\n"
+	"syn.keyword magenta default bold\n"
+	"syn.type blue default\n"
+	"syn.function blue default bold\n"
+	"syn.string red default\n"
+	"syn.number red default\n"
+	"syn.constant red default\n"
+	"syn.property blue default\n"
+	"syn.preproc magenta default\n"
+	"syn.error red default underline\n";
+
+/* Attributes only: themes/mono.theme may refine it. */
 static const char builtin_mono[] =
+	"border default default\n"
 	"title default default bold\n"
 	"title.focus default default reverse bold\n"
 	"header default default bold\n"
@@ -87,7 +122,14 @@ static const char builtin_mono[] =
 	"help.key default default bold\n"
 	"syn.comment default default dim\n"
 	"syn.keyword default default bold\n"
-	"syn.preproc default default bold\n";
+	"syn.type default default\n"
+	"syn.function default default\n"
+	"syn.string default default\n"
+	"syn.number default default\n"
+	"syn.constant default default\n"
+	"syn.property default default\n"
+	"syn.preproc default default bold\n"
+	"syn.error default default underline\n";
 
 static const char *const color_names[] = { "black", "red", "green",
 	"yellow", "blue", "magenta", "cyan", "white" };
@@ -240,18 +282,34 @@ theme_parse(const char *text, const char *where, struct err *err)
 	return 0;
 }
 
-int
-theme_load(const char *path, int use_color, struct err *err)
+const char *
+theme_builtin(const char *name)
 {
-	struct buf text = BUF_INIT;
+	if (name == NULL || strcmp(name, "dark") == 0)
+		return builtin;
+	if (strcmp(name, "light") == 0)
+		return builtin_light;
+	if (strcmp(name, "mono") == 0)
+		return builtin_mono;
+	return NULL;
+}
+
+int
+theme_load(const char *base, const char *path, int use_color,
+    struct err *err)
+{
+	const char *text = theme_builtin(base);
+	struct buf file = BUF_INIT;
 	char chunk[4096];
 	FILE *f;
 	size_t n;
 	int rc = 0;
 
 	color_on = use_color && has_colors();
-	/* mono first: without a file, NO_COLOR still gets attributes */
-	if (theme_parse(builtin, "built-in", err) < 0 ||
+	/* dark first, as it names every element; then the base over it */
+	if (theme_parse(builtin, "built-in dark", err) < 0 ||
+	    (text != NULL && text != builtin &&
+	    theme_parse(text, "built-in", err) < 0) ||
 	    (!color_on && theme_parse(builtin_mono, "built-in mono", err) < 0))
 		ASSAY_BUG("bad built-in theme");
 	if (path == NULL)
@@ -260,10 +318,10 @@ theme_load(const char *path, int use_color, struct err *err)
 	if (f == NULL)
 		return err_set(err, "theme %s: %s", path, strerror(errno));
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&text, chunk, n);
+		buf_add(&file, chunk, n);
 	fclose(f);
-	rc = theme_parse(buf_str(&text), path, err);
-	buf_release(&text);
+	rc = theme_parse(buf_str(&file), path, err);
+	buf_release(&file);
 	return rc;
 }
 

@@ -10,7 +10,8 @@
  * bright-<name> or 0-255; attributes are bold dim underline reverse
  * italic standout.  On 8-colour terminals colours past 7 are reduced
  * (bright ones become bold) and with NO_COLOR or no colour at all only
- * the attributes are used, so every theme stays readable.
+ * the attributes are used, so every theme stays readable.  dark, light
+ * and mono are built in as well, so an installed binary needs no file.
  *
  * Called by ui.c once after initscr(); panes read theme_attr().
  */
@@ -67,12 +68,19 @@ enum theme_elem {
 #undef THEME_ENUM
 
 /*
- * Load the theme at path (NULL: the built-in one) over the built-in dark
- * defaults (mono ones when use_color is 0).  use_color 0 keeps only the
- * attributes.  Must run after start_color() when colours are used.
- * Returns 0, or -1 with err (the built-in theme stays in force).
+ * Load a theme: the built-in one named base ("dark", "light", "mono";
+ * NULL or another name: dark), then the theme file at path over it when
+ * path is not NULL.  use_color 0 (or a terminal without colours) keeps
+ * only the attributes, over the mono theme's.  Must run after
+ * start_color() when colours are used, and may run again to switch.
+ * Returns 0, or -1 with err (the built-in base stays in force).
  */
-int	theme_load(const char *path, int use_color, struct err *err);
+int	theme_load(const char *base, const char *path, int use_color,
+	    struct err *err);
+
+/* The text of a built-in theme ("dark", "light", "mono"; NULL: dark),
+ * in the file format; NULL for another name.  Static. */
+const char *theme_builtin(const char *name);
 
 /* Parse theme text (the file format) over the current theme.  0 or -1. */
 int	theme_parse(const char *text, const char *where, struct err *err);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "bench.h"
 #include "config.h"
 #include "dataset.h"
 #include "pane.h"
@@ -277,6 +278,7 @@ ui_frame(struct wb *wb)
 		wb->diff_pane.ops->draw(&wb->diff_pane, wb->diff_pane.win);
 		wnoutrefresh(wb->diff_pane.win);
 	}
+	prompt_draw_menu(wb);
 	if (wb->kbd && wb->ed.pid > 0 && !wb->help_open && !wb->stats.open &&
 	    !wb->diff.open &&
 	    wb->term != NULL &&
@@ -341,24 +343,56 @@ ui_dump(const char *path)
 
 /* --- decisions ----------------------------------------------------------- */
 
-/* After a decision on id: advance past it when it is still in the queue. */
+/* After a decision on id: advance past it when it is still in the queue
+ * (unless `advance off` keeps the selection on it). */
 static void
 ui_advance(struct wb *wb, const char *id)
 {
-	struct err err;
-	size_t idx, n;
+	wb_advance(wb, id, wb->cfg.advance);
+}
 
-	if (wb->detached) {
-		wb->detached = 0;
-		wb_refresh(wb);
+/*
+ * The queue is the disagreement queue: its filter has the predicate
+ * disagree=yes, so that 1-5 give the final label.
+ */
+static int
+ui_disagree_queue(const struct wb *wb)
+{
+	const char *f = wb->filter, *p;
+
+	for (p = f; p != NULL && (p = strstr(p, "disagree=yes")) != NULL;
+	    p++)
+		if ((p == f || p[-1] == ' ') && (p[12] == '\0' || p[12] == ' '))
+			return 1;
+	return 0;
+}
+
+/* 1-5 in the disagreement queue: the final label, over the votes. */
+static void
+ui_label_final(struct wb *wb, const char *category)
+{
+	struct wb_cur *c = &wb->cur;
+	struct buf votes = BUF_INIT;
+	struct err err;
+	char *id;
+
+	if (store_label_final(wb->st, c->id, category, wb->reviewer,
+	    c->has_run ? c->run.id : 0, c->has_run ? c->run.evidence : NULL,
+	    &err) < 0) {
+		wb_msg(wb, 1, "label %s: %s", c->id, err.msg);
 		return;
 	}
-	if (store_query_count(wb->st, wb->filter, &n, &err) == 0)
-		wb->count = n;
-	if (store_query_index(wb->st, wb->filter, id, &idx, &err) == 0)
-		wb->sel = idx + 1 < wb->count ? idx + 1 : idx;
-	/* else it left the filter and the next row took its place */
-	wb_refresh(wb);
+	for (size_t i = 0; i < c->nvotes; i++)
+		if (!c->votes[i].final)
+			buf_printf(&votes, "%s%s %s", votes.len > 0 ? ", " : "",
+			    c->votes[i].by, c->votes[i].category);
+	id = xstrdup(c->id);
+	wb_msg(wb, 0, "final label %s for %s%s%s%s", category, id,
+	    votes.len > 0 ? " (" : "", buf_str(&votes), votes.len > 0 ? ")" :
+	    "");
+	buf_release(&votes);
+	ui_advance(wb, id);
+	free(id);
 }
 
 static void
@@ -370,6 +404,10 @@ ui_label(struct wb *wb, const char *category)
 
 	if (c->id == NULL || c->cand.id == NULL) {
 		wb_msg(wb, 1, "no candidate selected");
+		return;
+	}
+	if (ui_disagree_queue(wb) && !wb->detached) {
+		ui_label_final(wb, category);
 		return;
 	}
 	if (store_label_set(wb->st, c->id, category, NULL, NULL, wb->reviewer,
@@ -448,8 +486,9 @@ ui_undo(struct wb *wb, int redo)
 	while (of != NULL && strstr(of + 4, " of ") != NULL)
 		of = strstr(of + 4, " of ");
 	if (of != NULL)
-		wb_select_id(wb, of + 4);
-	wb_refresh(wb);
+		wb_changed(wb, of + 4);
+	else
+		wb_refresh(wb);
 }
 
 static void
@@ -708,6 +747,140 @@ ui_views(struct wb *wb)
 	buf_release(&b);
 }
 
+/* --- settings: theme, mouse, advance (config file and :set) ------------ */
+
+static char *ui_data_path(const char *dir, const char *rel);
+
+/* Colours are wanted (NO_COLOR unset) and the terminal has them. */
+static int
+ui_colors(void)
+{
+	const char *no_color = getenv("NO_COLOR");
+
+	return has_colors() && (no_color == NULL || *no_color == '\0');
+}
+
+/*
+ * Use theme name: a file in the user's themes/ (config_path), else in
+ * the data directory's, over the built-in theme of that name; a name
+ * with a '/' is a theme file over dark.  Without colours it is mono,
+ * whatever the name.  0, or -1 with a message (the theme in force stays).
+ */
+static int
+ui_theme(struct wb *wb, const char *name)
+{
+	const char *base;
+	char *rel, *path = NULL;
+	struct err err;
+	int color = ui_colors();
+
+	if (name == NULL || *name == '\0')
+		name = "dark";
+	if (!color)
+		name = "mono";
+	if (strchr(name, '/') != NULL) {
+		path = xstrdup(name);
+		base = NULL;
+	} else {
+		rel = xasprintf("themes/%s.theme", name);
+		path = config_path(rel);
+		if (path != NULL && access(path, R_OK) != 0) {
+			free(path);
+			path = NULL;
+		}
+		if (path == NULL)
+			path = ui_data_path(wb->o->data_dir, rel);
+		free(rel);
+		base = theme_builtin(name) != NULL ? name : NULL;
+		if (path == NULL && base == NULL) {
+			wb_msg(wb, 1, "no theme %s (dark, light, mono, or a "
+			    "themes/%s.theme file)", name, name);
+			return -1;
+		}
+	}
+	if (theme_load(base, path, color, &err) < 0) {
+		wb_msg(wb, 1, "%s (using the built-in %s theme)", err.msg,
+		    base != NULL ? base : "dark");
+		free(path);
+		return -1;
+	}
+	free(path);
+	wb->redraw_all = 1;
+	return 0;
+}
+
+/* Clicks and the wheel as the config says (mouse on/off). */
+static void
+ui_mouse_set(struct wb *wb)
+{
+	mmask_t m = 0;
+
+	if (wb->cfg.mouse)
+		m = BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON3_PRESSED |
+		    BUTTON4_PRESSED | BUTTON5_PRESSED;
+	mousemask(m, NULL);
+	/* a press acts at once: no waiting to tell a click from a drag */
+	mouseinterval(0);
+}
+
+/*
+ * :set NAME VALUE, or NAME VALUE for theme, mouse and advance; without
+ * a value it says the value, without a name all of them.
+ */
+static void
+ui_set(struct wb *wb, const char *cmd, const char *arg)
+{
+	char name[32], value[256], now[256];
+	struct err err;
+	size_t n;
+
+	if (strcmp(cmd, "set") == 0) {
+		n = strcspn(arg, " ");
+		snprintf(name, sizeof name, "%.*s", (int)(n < 31 ? n : 31),
+		    arg);
+		arg += n;
+		while (*arg == ' ')
+			arg++;
+	} else {
+		snprintf(name, sizeof name, "%.31s", cmd);
+	}
+	snprintf(value, sizeof value, "%s", arg);
+	if (*name == '\0') {
+		char t[128], m[8], a[8];
+
+		config_get(&wb->cfg, "theme", t, sizeof t);
+		config_get(&wb->cfg, "mouse", m, sizeof m);
+		config_get(&wb->cfg, "advance", a, sizeof a);
+		wb_msg(wb, 0, "theme %s \xc2\xb7 mouse %s \xc2\xb7 advance "
+		    "%s%s", t, m, a, ui_colors() ? "" : " (no colours: mono)");
+		return;
+	}
+	if (*value == '\0') {
+		config_get(&wb->cfg, name, now, sizeof now);
+		if (*now == '\0')
+			wb_msg(wb, 1, "unknown setting '%s' (theme, mouse, "
+			    "advance)", name);
+		else
+			wb_msg(wb, 0, "%s %s", name, now);
+		return;
+	}
+	if (config_set(&wb->cfg, name, value, &err) < 0) {
+		wb_msg(wb, 1, "set: %s", err.msg);
+		return;
+	}
+	if (strcmp(name, "theme") == 0) {
+		if (ui_theme(wb, wb->cfg.theme) < 0)
+			return;
+		wb_msg(wb, 0, "theme %s%s", wb->cfg.theme, ui_colors() ? "" :
+		    " (no colours here: the mono theme stays)");
+		return;
+	}
+	if (strcmp(name, "mouse") == 0)
+		ui_mouse_set(wb);
+	config_get(&wb->cfg, name, now, sizeof now);
+	wb_msg(wb, 0, "%s %s", name, now);
+}
+
 /* --- the `:` line -------------------------------------------------------- */
 
 static void ui_action(struct wb *wb, enum action a);
@@ -770,6 +943,9 @@ ui_command(struct wb *wb, char *line)
 		*arg++ = '\0';
 	while (*arg == ' ')
 		arg++;
+	/* completion leaves a blank after the last word */
+	for (size_t n = strlen(arg); n > 0 && arg[n - 1] == ' '; n--)
+		arg[n - 1] = '\0';
 	if (*line == '\0')
 		return;
 	if (strcmp(line, "filter") == 0 || strcmp(line, "where") == 0) {
@@ -799,6 +975,8 @@ ui_command(struct wb *wb, char *line)
 		ui_view(wb, arg);
 	} else if (strcmp(line, "views") == 0) {
 		ui_views(wb);
+	} else if (strcmp(line, "set") == 0 || config_values(line) != NULL) {
+		ui_set(wb, line, arg);
 	} else if (strcmp(line, "q") == 0) {
 		ui_action(wb, ACTION_QUIT);
 	} else if (keymap_action_parse(line, &a, &err) == 0) {
@@ -806,59 +984,21 @@ ui_command(struct wb *wb, char *line)
 	} else {
 		wb_msg(wb, 1, "unknown command '%s' (filter, grep, goto, "
 		    "label, review, note, unmark, save, view, views, bind, "
-		    "unbind or an action name)", line);
+		    "unbind, set or an action name; Tab completes)", line);
 	}
 }
 
 static void
 ui_prompt_key(struct wb *wb, int key)
 {
-	if (key == KEYMAP_KEY_ENTER) {
-		char line[sizeof wb->prompt];
+	char line[sizeof wb->prompt];
 
-		memcpy(line, wb->prompt, wb->prompt_len);
-		line[wb->prompt_len] = '\0';
-		wb->prompt_open = 0;
-		wb->msg[0] = '\0';
-		if (wb->prompt_kind == '/')
-			(void)wb_search_set(wb, line);
-		else
-			ui_command(wb, line);
+	if (prompt_key(wb, key, line, sizeof line) == 0)
 		return;
-	}
-	if (key == KEYMAP_KEY_ESC || key == KEYMAP_CTRL('c') ||
-	    key == KEYMAP_CTRL('g')) {
-		wb->prompt_open = 0;
-		return;
-	}
-	if (key == KEYMAP_KEY_BACKSPACE || key == KEYMAP_CTRL('h')) {
-		if (wb->prompt_len == 0) {
-			wb->prompt_open = 0;
-			return;
-		}
-		do
-			wb->prompt_len--;
-		while (wb->prompt_len > 0 &&
-		    (wb->prompt[wb->prompt_len] & 0xC0) == 0x80);
-		return;
-	}
-	if (key == KEYMAP_CTRL('u')) {
-		wb->prompt_len = 0;
-		return;
-	}
-	if (key >= 32 && key < KEYMAP_KEY_BASE && key != 127) {
-		char mb[8];
-		wint_t w = (wint_t)key;
-		mbstate_t st;
-		size_t k;
-
-		memset(&st, 0, sizeof st);
-		k = wcrtomb(mb, (wchar_t)w, &st);
-		if (k != (size_t)-1 && wb->prompt_len + k < sizeof wb->prompt) {
-			memcpy(wb->prompt + wb->prompt_len, mb, k);
-			wb->prompt_len += k;
-		}
-	}
+	if (wb->prompt_kind == '/')
+		(void)wb_search_set(wb, line);
+	else
+		ui_command(wb, line);
 }
 
 /* --- dispatch ------------------------------------------------------------ */
@@ -901,7 +1041,7 @@ ui_action(struct wb *wb, enum action a)
 		wb->relayout = 1;
 		break;
 	case ACTION_VERIFY:
-		term_pane_verify(wb, wb->cur.id);
+		wb_verify(wb, wb->cur.id);
 		break;
 	case ACTION_CANCEL:
 		term_pane_cancel(wb);
@@ -930,19 +1070,14 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_FLAG:		ui_review(wb, "flagged"); break;
 	case ACTION_MARK:		ui_mark(wb); break;
 	case ACTION_NOTE:
-		wb->prompt_open = 1;
-		wb->prompt_kind = ':';
-		memcpy(wb->prompt, "note ", 5);
-		wb->prompt_len = 5;
+		prompt_open(wb, ':', "note ");
 		break;
 	case ACTION_UNDO:		ui_undo(wb, 0); break;
 	case ACTION_REDO:		ui_undo(wb, 1); break;
 	case ACTION_COMMIT:		ui_commit(wb); break;
 	case ACTION_PROMPT:
 	case ACTION_SEARCH:
-		wb->prompt_open = 1;
-		wb->prompt_kind = a == ACTION_SEARCH ? '/' : ':';
-		wb->prompt_len = 0;
+		prompt_open(wb, a == ACTION_SEARCH ? '/' : ':', NULL);
 		break;
 	case ACTION_SEARCH_NEXT:	wb_search_next(wb, 1); break;
 	case ACTION_SEARCH_PREV:	wb_search_next(wb, -1); break;
@@ -1081,6 +1216,25 @@ ui_keycode(int rc, wint_t ch)
 	}
 }
 
+/* A KEY_MOUSE: the event into mouse.c's terms. */
+static void
+ui_mouse(struct wb *wb)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK || !wb->cfg.mouse)
+		return;
+	wb->dirty = 1;
+	if (ev.bstate & BUTTON4_PRESSED)
+		mouse_event(wb, ev.y, ev.x, 0, -1);
+	else if (ev.bstate & BUTTON5_PRESSED)
+		mouse_event(wb, ev.y, ev.x, 0, 1);
+	else if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+		mouse_event(wb, ev.y, ev.x, 1, 0);
+	else if (ev.bstate & BUTTON3_PRESSED)
+		mouse_event(wb, ev.y, ev.x, 3, 0);
+}
+
 /* --- set-up and the loop ------------------------------------------------- */
 
 static void
@@ -1107,23 +1261,24 @@ ui_box_init(void)
 	}
 }
 
-/* Keys from $XDG_CONFIG_HOME/assay/keys (or ~/.config/assay/keys). */
+/*
+ * The user's files: the key file $XDG_CONFIG_HOME/assay/keys (bind and
+ * unbind lines, as before the config file), then the config file
+ * $XDG_CONFIG_HOME/assay/config (settings and bindings; config.h).
+ * Problems go to the status bar with their file and line.
+ */
 static void
 ui_load_keys(struct wb *wb)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *keys = config_path("keys"), *cfg = config_path("config");
 	struct err err;
-	char *path;
 
-	if (xdg != NULL && *xdg != '\0')
-		path = xasprintf("%s/assay/keys", xdg);
-	else if (home != NULL && *home != '\0')
-		path = xasprintf("%s/.config/assay/keys", home);
-	else
-		return;
-	if (keymap_load(&wb->km, path, &err) < 0)
+	if (keys != NULL && keymap_load(&wb->km, keys, &err) < 0)
 		wb_msg(wb, 1, "%s", err.msg);
-	free(path);
+	if (cfg != NULL && config_load(&wb->cfg, &wb->km, cfg, &err) < 0)
+		wb_msg(wb, 1, "%s", err.msg);
+	free(keys);
+	free(cfg);
 }
 
 /*
@@ -1157,10 +1312,7 @@ ui_data_path(const char *dir, const char *rel)
 static void
 ui_init_curses(struct wb *wb)
 {
-	const char *no_color = getenv("NO_COLOR");
-	const char *theme = getenv("ASSAY_THEME");
-	char *rel, *path;
-	int color;
+	const char *env = getenv("ASSAY_THEME");
 	struct err err;
 
 	setlocale(LC_ALL, "");
@@ -1172,23 +1324,49 @@ ui_init_curses(struct wb *wb)
 	nonl();
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
+	/* Esc alone must not lag: 25 ms is ample for a sequence's bytes */
 	set_escdelay(25);
 	curs_set(0);
-	color = has_colors() && (no_color == NULL || *no_color == '\0');
-	if (color) {
+	if (ui_colors()) {
 		start_color();
 		use_default_colors();
 	}
-	if (theme == NULL || *theme == '\0')
-		theme = color ? "dark" : "mono";
-	rel = xasprintf("themes/%s.theme", theme);
-	path = ui_data_path(wb->o->data_dir, rel);
-	if (theme_load(path, color, &err) < 0)
-		wb_msg(wb, 1, "%s (using the built-in theme)", err.msg);
-	else if (path == NULL && getenv("ASSAY_THEME") != NULL)
-		wb_msg(wb, 1, "no theme %s (using the built-in theme)", rel);
-	free(rel);
-	free(path);
+	/* ASSAY_THEME for one run, else the config's, else dark */
+	if (ui_theme(wb, env != NULL && *env != '\0' ? env :
+	    wb->cfg.theme) < 0 && theme_load(NULL, NULL, ui_colors(),
+	    &err) < 0)
+		ASSAY_BUG("the built-in theme does not load");
+	ui_mouse_set(wb);
+}
+
+/*
+ * Highlighting is set up after the first frame: compiling the grammars'
+ * queries takes longer than everything else the first frame needs, and
+ * the queue and the code read well without colour for that moment.
+ * The candidate on screen is parsed again, in colour.
+ */
+static void
+ui_syntax_init(struct wb *wb)
+{
+	struct wb_cur *c = &wb->cur;
+	struct err err;
+	char *gdir;
+
+	gdir = ui_data_path(wb->o->data_dir, "grammars/verilog/highlights.scm");
+	if (gdir != NULL)
+		gdir[strlen(gdir) - strlen("/verilog/highlights.scm")] = '\0';
+	else
+		gdir = xstrdup("grammars");
+	if (syntax_init(gdir, &err) < 0)
+		wb_msg(wb, 1, "highlighting: %s", err.msg);
+	free(gdir);
+	if (c->id != NULL && c->cand.id != NULL) {
+		syntax_free(c->syn);
+		if (syntax_parse(&c->syn, c->cand.lang, c->cand.code ?
+		    c->cand.code : "", c->cand.code_len, &err) < 0)
+			c->syn = NULL;
+	}
+	wb->dirty = 1;
 }
 
 int
@@ -1197,9 +1375,9 @@ ui_run(struct store *st, const struct ui_opts *o)
 	static const struct verify_opts vdefault;
 	struct wb wb;
 	struct sigaction sa;
-	struct err err;
 	int64_t last_frame = 0;
-	char *gdir;
+	struct bench *bench = NULL;
+	int syntax_ready = 0;
 
 	memset(&wb, 0, sizeof wb);
 	wb.st = st;
@@ -1214,6 +1392,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 	wb.dirty = 1;
 	keymap_init(&wb.km);
 	keymap_defaults(&wb.km);
+	config_init(&wb.cfg);
+	prompt_init(&wb);
 	wb.panes[WB_QUEUE].ops = &pane_queue_ops;
 	wb.panes[WB_SPEC].ops = &pane_spec_ops;
 	wb.panes[WB_CODE].ops = &pane_code_ops;
@@ -1228,14 +1408,6 @@ ui_run(struct store *st, const struct ui_opts *o)
 		wb.panes[i].wb = &wb;
 	wb.help.wb = &wb;
 
-	gdir = ui_data_path(o->data_dir, "grammars/verilog/highlights.scm");
-	if (gdir != NULL)
-		gdir[strlen(gdir) - strlen("/verilog/highlights.scm")] = '\0';
-	else
-		gdir = xstrdup("grammars");
-	if (syntax_init(gdir, &err) < 0)
-		wb_msg(&wb, 1, "highlighting: %s", err.msg);
-	free(gdir);
 	ui_load_keys(&wb);
 	if (o->filter != NULL && *o->filter != '\0' &&
 	    wb_set_filter(&wb, o->filter) < 0)
@@ -1249,6 +1421,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 
 	ui_init_curses(&wb);
+	if (o->bench_keys != NULL)	/* replays the keys, then quits */
+		bench = bench_run(&wb, ui_frame, ui_key, ui_syntax_init);
 	while (!wb.quit && !ui_signalled) {
 		struct pollfd pfd[2];
 		int nfd = 1, timeout = -1, fd, rc, t;
@@ -1260,6 +1434,15 @@ ui_run(struct store *st, const struct ui_opts *o)
 				ui_frame(&wb);
 				last_frame = now;
 				wb.redraw_all = 0;
+				if (!syntax_ready) {
+					ui_syntax_init(&wb);
+					syntax_ready = 1;
+					/*
+					 * a resize during the set-up waits in
+					 * curses, not on stdin: read it now
+					 */
+					timeout = 0;
+				}
 			} else {
 				timeout = (int)(UI_FRAME_MS -
 				    (now - last_frame));
@@ -1284,6 +1467,11 @@ ui_run(struct store *st, const struct ui_opts *o)
 		while ((rc = wget_wch(stdscr, &ch)) != ERR) {
 			int key;
 
+			if (rc == KEY_CODE_YES && ch == KEY_MOUSE) {
+				ui_mouse(&wb);
+				wb.redraw_all = 1;
+				continue;
+			}
 			if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
 				wb.relayout = 1;
 				wb.resized = 1;
@@ -1315,6 +1503,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 		delwin(wb.diff_pane.win);
 	endwin();
 	syntax_shutdown();
+	prompt_release(&wb);
+	config_release(&wb.cfg);
 	wb_release(&wb);
-	return 0;
+	return bench != NULL ? bench_end(bench) : 0;
 }

@@ -17,6 +17,8 @@ struct ui_opts {
 	const struct verify_opts *vopts;	/* sandbox and limits for `v` */
 	const char *filter;		/* initial queue filter or NULL */
 	const char *dump_screen;	/* write the final screen as text here on exit, or NULL */
+	const char *bench_keys;		/* replay these keys (bench.h), or NULL */
+	double	    bench_t0;		/* CLOCK_MONOTONIC s at start */
 };
 
 /* Run the workbench on st until the user quits; returns the exit status. */

@@ -63,6 +63,9 @@ cur_release(struct wb_cur *c)
 	for (size_t i = 0; i < c->nnotes; i++)
 		store_note_release(&c->notes[i]);
 	free(c->notes);
+	for (size_t i = 0; i < c->nvotes; i++)
+		store_vote_release(&c->votes[i]);
+	free(c->votes);
 	syntax_free(c->syn);
 	for (size_t i = 0; i < c->ntrace; i++)
 		link_release(&c->trace[i]);
@@ -74,23 +77,22 @@ cur_release(struct wb_cur *c)
 static char *
 feedback_of(const struct run *r)
 {
-	const struct diag *d = NULL;
-
+	/* The triaged evidence is the message that decided the verdict;
+	 * else the first error (never a warning or a note: "no GPU" is a
+	 * note beside a launch-limit failure). */
+	if (r->evidence != NULL && *r->evidence != '\0')
+		return xstrdup(r->evidence);
 	for (size_t i = 0; i < r->ndiags; i++) {
-		if (r->diags[i].severity != NULL &&
-		    strcmp(r->diags[i].severity, "warning") == 0)
+		const struct diag *d = &r->diags[i];
+
+		if (d->severity == NULL || strcmp(d->severity, "error") != 0 ||
+		    d->message == NULL)
 			continue;
-		d = &r->diags[i];
-		break;
-	}
-	if (d != NULL && d->message != NULL) {
 		if (d->line > 0)
 			return xasprintf("%s:%d: %s", d->file ? d->file : "",
 			    d->line, d->message);
 		return xstrdup(d->message);
 	}
-	if (r->evidence != NULL && *r->evidence != '\0')
-		return xstrdup(r->evidence);
 	if (r->subcategory != NULL)
 		return xstrdup(r->subcategory);
 	return NULL;
@@ -209,6 +211,10 @@ wb_load(struct wb *wb, const char *id)
 		c->notes = NULL;
 		c->nnotes = 0;
 	}
+	if (store_votes(wb->st, c->id, &c->votes, &c->nvotes, &err) < 0) {
+		c->votes = NULL;
+		c->nvotes = 0;
+	}
 	f = xasprintf("id=%s", c->id);
 	if (store_query_page(wb->st, f, 0, 1, &row, &n, &err) == 0 && n == 1)
 		c->row = row[0];
@@ -245,11 +251,134 @@ wb_row(const struct wb *wb, size_t i)
 	return &wb->rows[i - wb->rows_off];
 }
 
+/* Why: the seq of the row at index idx, through one seek from a row whose
+ * seq is known (from, counting dir from it, skip rows on). 0, 1: none. */
+static int
+wb_seq_at(struct wb *wb, int64_t from, int dir, size_t skip, int64_t *seq,
+    struct err *err)
+{
+	struct store_row *one = NULL;
+	size_t n = 0;
+
+	if (store_query_seek(wb->st, wb->filter, from, dir, skip, 1, &one, &n,
+	    err) < 0)
+		return -1;
+	if (n == 0) {
+		free(one);
+		return 1;	/* the queue shrank meanwhile */
+	}
+	*seq = one[0].seq;
+	store_row_release(&one[0]);
+	free(one);
+	return 0;
+}
+
+/*
+ * Read the rows [top, top + want) of the filter.  Why keyset: an OFFSET
+ * reads every row before it, seconds deep into a million; a seek from a
+ * row whose seq is known reads only the rows in between.  The rows known
+ * are the page held (after a decision its positions may be off by the
+ * row that left the filter, which a seek from that row's seq absorbs),
+ * the first row and the last.
+ */
+static int
+wb_read_page(struct wb *wb, size_t top, size_t want,
+    struct store_row **rows, size_t *n, struct err *err)
+{
+	size_t r0 = wb->rows_off, hn = wb->nrows, held = SIZE_MAX;
+	size_t to_end = wb->count > top ? wb->count - 1 - top : 0;
+	int64_t seq;
+	int rc;
+
+	*rows = NULL;
+	*n = 0;
+	if (hn > 0)
+		held = top >= r0 ? top - (top < r0 + hn ? top : r0 + hn - 1) :
+		    r0 - top;
+	if (held <= top && held <= to_end && top >= r0) {
+		size_t a = top < r0 + hn ? top : r0 + hn - 1;
+
+		return store_query_seek(wb->st, wb->filter,
+		    wb->rows[a - r0].seq - 1, 1, top - a, want, rows, n, err);
+	}
+	if (held <= top && held <= to_end)
+		rc = wb_seq_at(wb, wb->rows[0].seq, -1, r0 - 1 - top, &seq,
+		    err);
+	else if (top <= to_end)
+		return store_query_seek(wb->st, wb->filter, 0, 1, top, want,
+		    rows, n, err);
+	else
+		rc = wb_seq_at(wb, INT64_MAX, -1, to_end, &seq, err);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	return store_query_seek(wb->st, wb->filter, seq - 1, 1, 0, want, rows,
+	    n, err);
+}
+
+/*
+ * Move the page held to [top, top + want) when the two overlap, reading
+ * only the rows that come into view (j at the bottom of the page reads
+ * one row, not a page).  0 when done, 1 when they do not overlap, -1 on
+ * an error (the page is left as it was).
+ */
+static int
+wb_slide(struct wb *wb, size_t top, size_t want)
+{
+	size_t r0 = wb->rows_off, hn = wb->nrows, keep, from, n = 0;
+	struct store_row *add = NULL, *rows;
+	struct err err;
+	int front;
+
+	if (hn == 0 || want == 0 || top + want <= r0 || top >= r0 + hn)
+		return 1;
+	front = top >= r0;	/* the held rows come first */
+	if (front) {
+		from = top - r0;
+		keep = hn - from < want ? hn - from : want;
+		if (keep < want && store_query_seek(wb->st, wb->filter,
+		    wb->rows[hn - 1].seq, 1, 0, want - keep, &add, &n,
+		    &err) < 0)
+			return -1;
+	} else {
+		from = 0;
+		keep = hn < want - (r0 - top) ? hn : want - (r0 - top);
+		if (store_query_seek(wb->st, wb->filter, wb->rows[0].seq, -1,
+		    0, r0 - top, &add, &n, &err) < 0)
+			return -1;
+		if (n < r0 - top) {	/* the queue changed meanwhile */
+			for (size_t i = 0; i < n; i++)
+				store_row_release(&add[i]);
+			free(add);
+			return 1;
+		}
+	}
+	rows = xcalloc(keep + n + 1, sizeof *rows);
+	if (front) {
+		memcpy(rows, wb->rows + from, keep * sizeof *rows);
+		memcpy(rows + keep, add, n * sizeof *rows);
+	} else {
+		memcpy(rows, add, n * sizeof *rows);
+		memcpy(rows + n, wb->rows, keep * sizeof *rows);
+	}
+	/* the rows that left the page */
+	for (size_t i = 0; i < hn; i++)
+		if (i < from || i >= from + keep)
+			store_row_release(&wb->rows[i]);
+	free(wb->rows);
+	free(add);
+	wb->rows = rows;
+	wb->nrows = keep + n;
+	wb->rows_off = top;
+	return 0;
+}
+
 /* Clamp the selection, keep it on screen and read the visible page. */
 static void
 wb_sync_page(struct wb *wb, size_t h)
 {
+	struct store_row *rows;
 	struct err err;
+	size_t want, n;
 
 	if (wb->count == 0)
 		wb->sel = 0;
@@ -262,14 +391,24 @@ wb_sync_page(struct wb *wb, size_t h)
 		wb->top = wb->sel - h + 1;
 	if (wb->top + h > wb->count)
 		wb->top = wb->count > h ? wb->count - h : 0;
-	if (wb->stale || wb->rows_off != wb->top || wb->nrows <
-	    (wb->count - wb->top < h ? wb->count - wb->top : h)) {
-		rows_free(wb);
-		wb->rows_off = wb->top;
-		if (wb->count > 0 && store_query_page(wb->st, wb->filter,
-		    wb->top, h, &wb->rows, &wb->nrows, &err) < 0)
-			wb_msg(wb, 1, "%s", err.msg);
+	want = wb->count - wb->top < h ? wb->count - wb->top : h;
+	if (!wb->stale && wb->rows_off == wb->top && wb->nrows >= want)
+		return;
+	if (!wb->stale && wb_slide(wb, wb->top, want) == 0)
+		return;
+	/* no more than the count: a scan stops at the filter's last row */
+	if (want > 0 && wb_read_page(wb, wb->top, want, &rows, &n, &err) < 0) {
+		wb_msg(wb, 1, "%s", err.msg);
+		rows = NULL;
+		n = 0;
+	} else if (want == 0) {
+		rows = NULL;
+		n = 0;
 	}
+	rows_free(wb);
+	wb->rows = rows;
+	wb->nrows = n;
+	wb->rows_off = wb->top;
 }
 
 void
@@ -378,86 +517,66 @@ wb_set_filter(struct wb *wb, const char *filter)
 	wb->sel = 0;
 	wb->top = 0;
 	wb->detached = 0;
-	wb_refresh(wb);
+	/*
+	 * The page held belongs to the old filter; the count is fresh, so
+	 * not stale (which would count again): wb_sync reads the page and
+	 * loads its first candidate.
+	 */
+	rows_free(wb);
+	wb->dirty = 1;
 	return 0;
 }
-
-/* Why: the queue shows these, so these are what `/` looks for. */
-static int
-search_match(const struct wb *wb, const struct store_row *r)
-{
-	const char *f[5] = { r->id, r->task, r->origin, r->verdict,
-	    r->category };
-
-	for (int i = 0; i < 5; i++)
-		if (f[i] != NULL && regexec(&wb->search_re, f[i], 0, NULL,
-		    0) == 0)
-			return 1;
-	return 0;
-}
-
-#define WB_SEARCH_PAGE	512	/* rows read from the store at once */
 
 /*
- * Walk the filter from the row after the selection in direction dir, a
- * page of rows at a time, around once (the selection itself comes last).
+ * Look for the search from the selection in direction dir, around once
+ * (the selection itself comes last).  The store walks the narrow queue
+ * rows with the regex in one statement (store_query_find), so a search
+ * costs the rows it passes, not a page of wide rows each; the position
+ * of what it finds is one count.
  */
 static void
 wb_search_walk(struct wb *wb, int dir)
 {
-	struct store_row *rows = NULL;
-	size_t nrows = 0, off = 0, start, count = wb->count;
+	const struct store_row *r;
 	struct err err;
-	int wrapped = 0, found = 0;
+	int64_t from, seq;
+	size_t idx;
+	int rc, wrapped = 0;
 
-	if (count == 0) {
+	if (wb->count == 0) {
 		wb_msg(wb, 1, "the queue is empty");
 		return;
 	}
-	start = wb->detached || wb->sel >= count ? 0 : wb->sel;
-	for (size_t k = 1; k <= count; k++) {
-		size_t idx;
-
-		if (dir > 0) {
-			idx = (start + k) % count;
-			wrapped = start + k >= count;
-		} else {
-			idx = (start + 2 * count - k) % count;
-			wrapped = k > start;
-		}
-		if (idx < off || idx >= off + nrows) {
-			for (size_t i = 0; i < nrows; i++)
-				store_row_release(&rows[i]);
-			free(rows);
-			rows = NULL;
-			nrows = 0;
-			off = dir > 0 || idx < WB_SEARCH_PAGE - 1 ? idx :
-			    idx - (WB_SEARCH_PAGE - 1);
-			if (store_query_page(wb->st, wb->filter, off,
-			    WB_SEARCH_PAGE, &rows, &nrows, &err) < 0) {
-				wb_msg(wb, 1, "search: %s", err.msg);
-				return;
-			}
-			if (idx >= off + nrows)
-				break;	/* the queue shrank meanwhile */
-		}
-		if (search_match(wb, &rows[idx - off])) {
-			found = 1;
-			wb_select(wb, idx);
-			if (wrapped)
-				wb_msg(wb, 0, "/%s: search hit %s, continued "
-				    "at %s", wb->search, dir > 0 ? "BOTTOM" :
-				    "TOP", dir > 0 ? "TOP" : "BOTTOM");
-			else
-				wb_msg(wb, 0, "/%s", wb->search);
-			break;
-		}
+	r = wb->detached ? NULL : wb_row(wb, wb->sel);
+	from = r != NULL ? r->seq : dir > 0 ? 0 : INT64_MAX;
+	rc = store_query_find(wb->st, wb->filter, wb->search, from, dir, &seq,
+	    &err);
+	if (rc == 1 && r != NULL) {
+		wrapped = 1;
+		rc = store_query_find(wb->st, wb->filter, wb->search, dir > 0 ?
+		    0 : INT64_MAX, dir, &seq, &err);
+		/* around once: what is left is the selection itself */
+		if (rc == 0 && (dir > 0 ? seq > r->seq : seq < r->seq))
+			rc = 1;
 	}
-	for (size_t i = 0; i < nrows; i++)
-		store_row_release(&rows[i]);
-	free(rows);
-	if (!found)
+	if (rc < 0) {
+		wb_msg(wb, 1, "search: %s", err.msg);
+		return;
+	}
+	if (rc == 1) {
 		wb_msg(wb, 1, "pattern not found: %s", wb->search);
+		return;
+	}
+	if (store_query_position(wb->st, wb->filter, seq, &idx, &err) != 0) {
+		wb_msg(wb, 1, "search: the queue changed; try again");
+		return;
+	}
+	wb_select(wb, idx);
+	if (wrapped)
+		wb_msg(wb, 0, "/%s: search hit %s, continued at %s", wb->search,
+		    dir > 0 ? "BOTTOM" : "TOP", dir > 0 ? "TOP" : "BOTTOM");
+	else
+		wb_msg(wb, 0, "/%s", wb->search);
 }
 
 int
@@ -501,9 +620,36 @@ wb_search_next(struct wb *wb, int dir)
 	wb_search_walk(wb, dir);
 }
 
+int
+wb_verify(struct wb *wb, const char *id)
+{
+	char *ref = NULL, *next;
+	struct err err;
+	int rc;
+
+	if (id == NULL || wb->job != NULL || wb->ed.pid > 0 ||
+	    verify_reference_pending(wb->st, id, &ref, &err) < 0 ||
+	    ref == NULL)
+		return term_pane_verify(wb, id);	/* it says why not */
+	next = xstrdup(id);	/* id may be wb->cur.id */
+	rc = term_pane_verify(wb, ref);
+	if (rc == 0) {
+		free(wb->verify_next);
+		wb->verify_next = next;
+		wb_msg(wb, 0, "verifying the task's reference %s first, then"
+		    " %s (x cancels)", ref, next);
+	} else {
+		free(next);
+	}
+	free(ref);
+	return rc;
+}
+
 void
 wb_release(struct wb *wb)
 {
+	free(wb->verify_next);
+	wb->verify_next = NULL;
 	if (wb->search_ok)
 		regfree(&wb->search_re);
 	wb->search_ok = 0;
@@ -556,4 +702,92 @@ wb_marks_clear(struct wb *wb)
 	free(wb->marks);
 	wb->marks = NULL;
 	wb->nmarks = 0;
+}
+
+/* Read the page held again from its first row: its rows changed.  0 or
+ * -1 (then everything is stale). */
+static int
+wb_reread(struct wb *wb)
+{
+	struct store_row *rows = NULL;
+	struct err err;
+	size_t n = 0, want;
+
+	want = wb->count > wb->rows_off ? wb->count - wb->rows_off : 0;
+	if (want > wb->nrows)
+		want = wb->nrows;
+	if (want > 0 && wb_read_page(wb, wb->rows_off, want, &rows, &n,
+	    &err) < 0) {
+		wb_refresh(wb);
+		return -1;
+	}
+	rows_free(wb);
+	wb->rows = rows;
+	wb->nrows = n;
+	return 0;
+}
+
+void
+wb_advance(struct wb *wb, const char *id, int advance)
+{
+	const struct store_row *r = wb_row(wb, wb->sel);
+	struct err err;
+	size_t n;
+	int in;
+
+	if (wb->detached) {
+		wb->detached = 0;
+		wb_refresh(wb);
+		return;
+	}
+	if (wb->stale || r == NULL || strcmp(r->id, id) != 0 ||
+	    store_query_match(wb->st, wb->filter, id, &in, &err) < 0) {
+		size_t idx;
+
+		/* not the row under the selection: count and place it */
+		if (store_query_count(wb->st, wb->filter, &n, &err) == 0)
+			wb->count = n;
+		if (store_query_index(wb->st, wb->filter, id, &idx, &err) == 0)
+			wb->sel = idx + 1 < wb->count && advance ? idx + 1 :
+			    idx;
+		wb_refresh(wb);
+		return;
+	}
+	if (!in)
+		wb->count--;	/* the next row took its place */
+	else if (advance && wb->sel + 1 < wb->count)
+		wb->sel++;
+	if (wb_reread(wb) == 0)
+		wb_load(wb, NULL);	/* wb_sync loads the one selected */
+}
+
+void
+wb_changed(struct wb *wb, const char *id)
+{
+	char *keep = xstrdup(id);	/* id may point into wb->cur */
+	struct err err;
+	size_t i;
+	int in;
+
+	for (i = 0; i < wb->nrows; i++)
+		if (strcmp(wb->rows[i].id, keep) == 0)
+			break;
+	if (wb->stale || i == wb->nrows || store_query_match(wb->st,
+	    wb->filter, keep, &in, &err) < 0) {
+		wb_select_id(wb, keep);
+		wb_refresh(wb);
+		free(keep);
+		return;
+	}
+	/* held, so it was in the filter: the count moves by one at most */
+	if (in) {
+		wb->sel = wb->rows_off + i;
+		wb->detached = 0;
+	} else {
+		wb->count--;
+		wb->detached = 1;	/* shown on its own, as wb_select_id */
+	}
+	if (wb_reread(wb) == 0)
+		wb_load(wb, keep);
+	free(keep);
 }

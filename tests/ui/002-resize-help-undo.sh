@@ -17,8 +17,9 @@ ok "opens at 120x40"
 # down to 80x24: every pane is still there and the queue drops columns
 $TM resize-window -t t -x 80 -y 24
 wait_gone "cat   st   origin"
+# (waited for: the redraw after a resize may come a moment later)
 for p in queue spec candidate toolchain trace; do
-	screen | grep -q " $p " || fail "no $p pane at 80x24"
+	wait_for " $p " 5
 done
 [ "$(screen | wc -l)" -le 24 ] || fail "more than 24 rows"
 screen | awk 'length($0) > 80 * 3 { bad = 1 } END { exit bad }' ||

@@ -21,7 +21,7 @@ trap cleanup EXIT INT TERM
 export HOME=$T/home
 mkdir -p "$HOME"
 export ASSAY_REVIEWER=tester
-unset NO_COLOR ASSAY_THEME
+unset NO_COLOR ASSAY_THEME XDG_CONFIG_HOME XDG_STATE_HOME
 DB=$T/assay.db
 
 # start W H ARGS: run assay (ARGS are shell words, quoted by the caller)
