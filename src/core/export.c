@@ -281,13 +281,27 @@ labels_json(struct export_ctx *x, const char *cand_id)
 	a = json_array();
 	for (size_t i = 0; i < upto; i++) {
 		json_t *o = json_pack("{s:s}", "category", l[i].category);
+		int final;
 
+		if (store_label_is_final(x->st, cand_id, l[i].id, &final,
+		    x->err) < 0) {
+			json_decref(o);
+			json_decref(a);
+			a = NULL;
+			break;
+		}
 		if (l[i].subcategory != NULL)
 			json_object_set_new(o, "subcategory",
 			    json_string(l[i].subcategory));
 		if (l[i].note != NULL)
 			json_object_set_new(o, "note", jtext(l[i].note,
 			    strlen(l[i].note)));
+		if (l[i].evidence != NULL)
+			json_object_set_new(o, "evidence", jtext(l[i].evidence,
+			    strlen(l[i].evidence)));
+		/* a label that settled a disagreement, not a vote */
+		if (final)
+			json_object_set_new(o, "final", json_true());
 		json_object_set_new(o, "by", jstr_or_null(l[i].by));
 		json_object_set_new(o, "at", json_integer(l[i].at));
 		json_array_append_new(a, o);
@@ -295,6 +309,27 @@ labels_json(struct export_ctx *x, const char *cand_id)
 	for (size_t i = 0; i < n; i++)
 		store_label_release(&l[i]);
 	free(l);
+	return a;
+}
+
+/* The free notes of a candidate, oldest first; NULL and err on failure. */
+static json_t *
+notes_json(struct export_ctx *x, const char *cand_id)
+{
+	struct store_note *nt;
+	size_t n;
+	json_t *a;
+
+	if (store_note_list(x->st, cand_id, &nt, &n, x->err) < 0)
+		return NULL;
+	a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_array_append_new(a, json_pack("{s:o, s:o, s:I}", "text",
+		    jtext(nt[i].text, strlen(nt[i].text)), "by",
+		    jstr_or_null(nt[i].by), "at", (json_int_t)nt[i].at));
+		store_note_release(&nt[i]);
+	}
+	free(nt);
 	return a;
 }
 
@@ -477,6 +512,13 @@ raw_one(struct export_ctx *x, const char *id, int depth)
 		json_object_set_new(rv, "at", json_integer(d.review_at));
 		json_object_set_new(row, "review", rv);
 	}
+	a = notes_json(x, c.id);
+	if (a == NULL)
+		goto out;
+	if (json_array_size(a) > 0)
+		json_object_set_new(row, "notes", a);
+	else
+		json_decref(a);
 	if (json_is_object(json_object_get(extra, "$row")))
 		merge_unknown(row, json_object_get(extra, "$row"), NULL);
 	rc = emit(x, row);

@@ -4,7 +4,8 @@
  *
  *   raw  the assay JSONL of design.md section 5, round-trip safe: a
  *        task object the first time its task appears (by id after),
- *        the candidate, its recorded results, labels and review, and
+ *        the candidate, its recorded results, labels, review and
+ *        notes (with their by and at, which the importer keeps), and
  *        every unknown field imported with it.  Parents come before
  *        their children, so `assay import` reads the file back whole.
  *   sft  chat messages for SFT trainers: direct (requirement -> code),

@@ -456,7 +456,75 @@ static const char *const task_known[] = { "id", "domain", "benchmark", "env",
 static const char *const cand_known[] = { "id", "origin", "origin_raw",
 	"kind", "lang", "code", "parent", "source", NULL };
 static const char *const row_known[] = { "task", "candidate", "recorded",
-	"labels", "review", NULL };
+	"labels", "review", "notes", NULL };
+
+/* A decision's "at" (seconds since the epoch) as export wrote it; 0
+ * (now) when absent or not a positive integer. */
+static int64_t
+jat(json_t *o)
+{
+	json_t *v = json_object_get(o, "at");
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ?
+	    (int64_t)json_integer_value(v) : 0;
+}
+
+/* Prefix err with the row's place and what failed; returns -1. */
+static int
+decision_error(struct err *err, const char *path, size_t line,
+    const char *what)
+{
+	struct err e2;
+
+	err_set(&e2, "%s:%zu: %s: %s", path, line, what, err->msg);
+	*err = e2;
+	return -1;
+}
+
+/*
+ * The decisions of an imported row, replayed as they were made: labels
+ * in order (the last one current), the review, the free notes, each with
+ * its by (else the importer's) and its at (else now), so that an export
+ * read back gives the same export.
+ */
+static int
+assay_decisions(struct store *st, json_t *row, const char *cand_id,
+    const char *by, const char *path, size_t line, struct err *err)
+{
+	json_t *review = json_object_get(row, "review"), *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(row, "labels"), i, v) {
+		if (jstr(v, "category") == NULL)
+			continue;
+		if (store_label_set_at(st, cand_id, jstr(v, "category"),
+		    jstr(v, "subcategory"), jstr(v, "note"),
+		    jstr(v, "by") != NULL ? jstr(v, "by") : by,
+		    json_is_true(json_object_get(v, "final")),
+		    jstr(v, "evidence"), jat(v), err) < 0)
+			return decision_error(err, path, line, "label");
+	}
+	if (jstr(review, "status") != NULL &&
+	    strcmp(jstr(review, "status"), "unreviewed") != 0 &&
+	    store_review_set_at(st, cand_id, jstr(review, "status"),
+	    jstr(review, "note"), jstr(review, "by") != NULL ?
+	    jstr(review, "by") : by, jat(review), err) < 0)
+		return decision_error(err, path, line, "review");
+	v = json_object_get(row, "notes");
+	if (v != NULL && !json_is_array(v))
+		return row_error(err, path, line, "\"notes\" must be an array"
+		    " of {\"text\", \"by\", \"at\"}");
+	json_array_foreach(json_object_get(row, "notes"), i, v) {
+		if (jstr(v, "text") == NULL)
+			return row_error(err, path, line, "a note needs a"
+			    " \"text\" string");
+		if (store_note_add_at(st, cand_id, jstr(v, "text"),
+		    jstr(v, "by") != NULL ? jstr(v, "by") : by, jat(v),
+		    err) < 0)
+			return decision_error(err, path, line, "note");
+	}
+	return 0;
+}
 
 static const char *
 file_role(const char *name)
@@ -567,7 +635,7 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 	struct candidate c = { 0 };
 	struct recorded *recs = NULL;
 	size_t nrec = 0;
-	json_t *review, *v;
+	json_t *v;
 	size_t i;
 	int rc = -1, inserted = 0;
 
@@ -677,37 +745,9 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 	}
 	if (put_candidate(st, &c, recs, nrec, rep, &inserted, err) < 0)
 		goto out;
-	if (inserted) {
-		const char *by = opts->by != NULL ? opts->by : "import";
-
-		json_array_foreach(json_object_get(row, "labels"), i, v) {
-			if (jstr(v, "category") == NULL)
-				continue;
-			if (store_label_set(st, c.id, jstr(v, "category"),
-			    jstr(v, "subcategory"), jstr(v, "note"),
-			    jstr(v, "by") != NULL ? jstr(v, "by") : by, 0, NULL,
-			    err) < 0) {
-				struct err e2;
-
-				err_set(&e2, "%s:%zu: label: %s", path, line,
-				    err->msg);
-				*err = e2;
-				goto out;
-			}
-		}
-		review = json_object_get(row, "review");
-		if (jstr(review, "status") != NULL &&
-		    strcmp(jstr(review, "status"), "unreviewed") != 0 &&
-		    store_review_set(st, c.id, jstr(review, "status"),
-		    jstr(review, "note"), jstr(review, "by") != NULL ?
-		    jstr(review, "by") : by, err) < 0) {
-			struct err e2;
-
-			err_set(&e2, "%s:%zu: review: %s", path, line, err->msg);
-			*err = e2;
-			goto out;
-		}
-	}
+	if (inserted && assay_decisions(st, row, c.id, opts->by != NULL ?
+	    opts->by : "import", path, line, err) < 0)
+		goto out;
 	rc = 0;
 out:
 	for (i = 0; i < nrec; i++)

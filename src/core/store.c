@@ -62,7 +62,8 @@ struct store {
 #define MIG6_QUEUE_ROW \
 	"SELECT c.seq, c.id, c.task_id, c.origin, c.kind, c.lang," MIG6_FACTS
 #define MIG6_FACTS \
-	" r.verdict, coalesce(l.category, r.category), coalesce(l.subcategory," \
+	" r.verdict, r.stage, coalesce(l.category, r.category)," \
+	" coalesce(l.subcategory," \
 	" CASE WHEN l.id IS NULL THEN r.subcategory END)," \
 	" coalesce(v.status, 'unreviewed') FROM candidate c" \
 	" LEFT JOIN run r ON r.id = c.run_id" \
@@ -268,6 +269,7 @@ static const char *const migrations[] = {
 	"  kind        TEXT NOT NULL,"
 	"  lang        TEXT NOT NULL,"
 	"  verdict     TEXT,"
+	"  stage       TEXT,"
 	"  category    TEXT,"
 	"  subcategory TEXT,"
 	"  status      TEXT NOT NULL"
@@ -295,7 +297,7 @@ static const char *const migrations[] = {
 	"END;"
 	"CREATE TRIGGER queue_update AFTER UPDATE OF run_id, label_id,"
 	"  review_id ON candidate BEGIN"
-	"  UPDATE queue SET (verdict, category, subcategory, status) ="
+	"  UPDATE queue SET (verdict, stage, category, subcategory, status) ="
 	"  (SELECT" MIG6_FACTS " WHERE c.seq = new.seq) WHERE seq = new.seq;"
 	"END;"
 	"CREATE TRIGGER queue_sum_insert AFTER INSERT ON queue BEGIN"
@@ -327,6 +329,8 @@ static const char *const migrations[] = {
 	"CREATE INDEX queue_origin_stats ON queue(origin, verdict, category,"
 	"  subcategory);"
 	"CREATE INDEX queue_category_verdict ON queue(category, verdict);"
+	"CREATE INDEX queue_stage ON queue(stage);"
+	"CREATE INDEX queue_kind ON queue(kind);"
 	"CREATE INDEX candidate_parent ON candidate(parent);"
 	/*
 	 * The search index again, with rowids that name the candidate
@@ -1485,7 +1489,9 @@ undo_redo(struct store *st, int redo, const char *by, char *what, size_t n,
 	for (;;) {
 		if (undo_redo_one(st, redo, id, by, &d, err) < 0)
 			goto fail;
-		if (count++ == 0)
+		/* Undo walks the batch newest first, redo oldest first:
+		 * both name the step decided first. */
+		if (count++ == 0 || !redo)
 			first = d;
 		if (batch == 0)
 			break;
@@ -1863,7 +1869,7 @@ static const struct {
 	{ "lang", "q.lang" },
 	{ "env", "t.env" },
 	{ "verdict", "q.verdict" },
-	{ "stage", "r.stage" },
+	{ "stage", "q.stage" },
 	/* as QUEUE_COLS: the current label's, else the latest run's */
 	{ "category", "q.category" },
 	{ "subcategory", "q.subcategory" },
@@ -2720,6 +2726,22 @@ store_stat_release(struct store_stat *c)
 	memset(c, 0, sizeof *c);
 }
 
+const char *
+store_stat_bucket(const struct store_stat *c)
+{
+	const char *vd = c->verdict;
+
+	if (vd != NULL && strcmp(vd, "pass") == 0)
+		return "pass";
+	if (c->category != NULL)
+		return c->category;
+	if (vd == NULL)
+		return "unverified";
+	if (strcmp(vd, "fail") == 0 || strcmp(vd, "timeout") == 0)
+		return "unlabelled";
+	return vd;
+}
+
 int
 store_stats(struct store *st, const char *filter, const char *group_key,
     struct store_stat **out, size_t *n, struct err *err)
@@ -3139,6 +3161,136 @@ store_task_each_empty(struct store *st,
 		return stop;
 	if (rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "read tasks");
+	return 0;
+}
+
+/* --- decisions replayed by an import (dated) ------------------------- */
+
+/*
+ * Date the history row id of table (label, review or note) and the
+ * candidate's newest journal event, the one that recorded it, at at.
+ */
+static int
+restamp(struct store *st, const char *table, int64_t id,
+    const char *cand_id, int64_t at, struct err *err)
+{
+	sqlite3_stmt *s;
+	char sql[64];
+
+	snprintf(sql, sizeof sql, "UPDATE %s SET at = ?1 WHERE id = ?2",
+	    table);
+	if (prepare(st, &s, sql, err) < 0)
+		return -1;
+	sqlite3_bind_int64(s, 1, at);
+	sqlite3_bind_int64(s, 2, id);
+	if (step_done(st, s, table, err) < 0)
+		return -1;
+	if (prepare(st, &s, "UPDATE event SET at = ?1 WHERE id = (SELECT"
+	    " max(id) FROM event WHERE cand_id = ?2)", err) < 0)
+		return -1;
+	sqlite3_bind_int64(s, 1, at);
+	bind_text(s, 2, cand_id);
+	return step_done(st, s, "journal", err);
+}
+
+/* End what a dated decision began: commit or roll back its own
+ * transaction (none inside an import's).  Returns rc. */
+static int
+dated_end(struct store *st, int own_tx, int rc, struct err *err)
+{
+	if (!own_tx)
+		return rc;
+	if (rc == 0 && store_commit(st, err) == 0)
+		return 0;
+	store_rollback(st);
+	return -1;
+}
+
+int
+store_label_set_at(struct store *st, const char *cand_id,
+    const char *category, const char *sub, const char *note, const char *by,
+    int final, const char *evidence, int64_t at, struct err *err)
+{
+	int own_tx = !st->in_tx, rc;
+	int64_t id;
+
+	if (own_tx && store_begin(st, err) < 0)
+		return -1;
+	if (final)
+		rc = store_label_final(st, cand_id, category, by, 0, evidence,
+		    err);
+	else
+		rc = store_label_set(st, cand_id, category, sub, note, by, 0,
+		    evidence, err);
+	if (rc == 0 && at > 0)
+		rc = cand_pointer(st, cand_id, "label", &id, err) < 0 ? -1 :
+		    restamp(st, "label", id, cand_id, at, err);
+	return dated_end(st, own_tx, rc, err);
+}
+
+int
+store_review_set_at(struct store *st, const char *cand_id,
+    const char *status, const char *note, const char *by, int64_t at,
+    struct err *err)
+{
+	int own_tx = !st->in_tx, rc;
+	int64_t id;
+
+	if (own_tx && store_begin(st, err) < 0)
+		return -1;
+	rc = store_review_set(st, cand_id, status, note, by, err);
+	if (rc == 0 && at > 0)
+		rc = cand_pointer(st, cand_id, "review", &id, err) < 0 ? -1 :
+		    restamp(st, "review", id, cand_id, at, err);
+	return dated_end(st, own_tx, rc, err);
+}
+
+int
+store_note_add_at(struct store *st, const char *cand_id, const char *text,
+    const char *by, int64_t at, struct err *err)
+{
+	sqlite3_stmt *s;
+	int own_tx = !st->in_tx, rc;
+	int64_t id = 0;
+
+	if (own_tx && store_begin(st, err) < 0)
+		return -1;
+	rc = store_note_add(st, cand_id, text, by, err);
+	if (rc == 0 && at > 0) {
+		rc = prepare(st, &s, "SELECT max(id) FROM note WHERE"
+		    " cand_id = ?1", err);
+		if (rc == 0) {
+			bind_text(s, 1, cand_id);
+			if (sqlite3_step(s) == SQLITE_ROW)
+				id = sqlite3_column_int64(s, 0);
+			sqlite3_finalize(s);
+			rc = restamp(st, "note", id, cand_id, at, err);
+		}
+	}
+	return dated_end(st, own_tx, rc, err);
+}
+
+int
+store_label_is_final(struct store *st, const char *cand_id,
+    int64_t label_id, int *final, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	/* the same test as LIVE_CTE's */
+	if (prepare(st, &s, "SELECT EXISTS (SELECT 1 FROM event e JOIN label l"
+	    " ON l.id = e.after WHERE e.cand_id = ?1 AND e.action = 'label'"
+	    " AND e.after = ?2 AND e.detail = 'label ' || l.category ||"
+	    " ' (final)')", err) < 0)
+		return -1;
+	bind_text(s, 1, cand_id);
+	sqlite3_bind_int64(s, 2, label_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*final = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return err_sqlite(err, st->db, "read label");
 	return 0;
 }
 

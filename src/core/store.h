@@ -6,9 +6,10 @@
  * tracked by PRAGMA user_version.  Tables: task, task_file, candidate,
  * recorded, run, label, review, event (the append-only journal), note
  * (free notes on a candidate), view (saved filters by name), search (the
- * full-text index) and queue (one narrow row per candidate with its
- * verdict, category and status, kept by triggers, for counts and
- * statistics at a million candidates).
+ * full-text index), queue (one narrow row per candidate with its model,
+ * kind, verdict, stage, category and status, kept by triggers, for
+ * counts and filters at a million candidates) and queue_sum (the whole
+ * queue's statistics, kept by triggers).
  *
  * Every decision (label, review, undo) is its own committed transaction
  * and appends to the journal, so a killed program never loses one.
@@ -301,6 +302,17 @@ struct store_stat {
 void	store_stat_release(struct store_stat *c);	/* NULL-safe */
 
 /*
+ * Where the error analysis counts a cell (`assay stats` and the `s`
+ * sheet alike): "pass" for a pass whatever its label; otherwise its
+ * category when it has one (a person's label wins over the verdict:
+ * an env-error labelled compile counts as compile); otherwise
+ * "env-error", "task-defect", "skipped", "unlabelled" (a fail or a
+ * timeout without a category) or "unverified" (never run).  A static
+ * string, or the cell's category (owned by c).
+ */
+const char *store_stat_bucket(const struct store_stat *c);
+
+/*
  * Count the candidates that match filter (as store_query_count) by
  * group_key (a filter key: benchmark, model, domain, env, ...), verdict,
  * category and subcategory, in one GROUP BY.  *out is a new array of *n
@@ -419,6 +431,41 @@ int	store_label_list(struct store *st, const char *cand_id,
 int	store_task_each_empty(struct store *st,
 	    int (*cb)(const char *task_id, void *arg), void *arg,
 	    struct err *err);
+
+/* --- decisions replayed by an import (dated) ------------------------ */
+
+/*
+ * The decisions of an assay JSONL row as `assay import` replays them,
+ * dated at (seconds since the epoch, the "at" that `assay export --format
+ * raw` wrote) rather than now, in the history row and in the journal
+ * event alike, so that export -> import -> export is stable and
+ * throughput (store_throughput) reads the reviewers' own times.  at <= 0
+ * means now.  Each is otherwise the decision it names, journalled the
+ * same way, and atomic (inside the caller's transaction when one is
+ * open):
+ *   store_label_set_at    store_label_set(), or store_label_final()
+ *                         when final (sub and note are then ignored);
+ *                         no run_id (runs are not exported)
+ *   store_review_set_at   store_review_set()
+ *   store_note_add_at     store_note_add()
+ * 0 or -1 with err.
+ */
+int	store_label_set_at(struct store *st, const char *cand_id,
+	    const char *category, const char *sub, const char *note,
+	    const char *by, int final, const char *evidence, int64_t at,
+	    struct err *err);
+int	store_review_set_at(struct store *st, const char *cand_id,
+	    const char *status, const char *note, const char *by, int64_t at,
+	    struct err *err);
+int	store_note_add_at(struct store *st, const char *cand_id,
+	    const char *text, const char *by, int64_t at, struct err *err);
+
+/*
+ * Whether label label_id of cand_id (an id from store_label_list) was
+ * given by store_label_final(): *final 1 or 0.  0 or -1.
+ */
+int	store_label_is_final(struct store *st, const char *cand_id,
+	    int64_t label_id, int *final, struct err *err);
 
 /* --- benchmarks ----------------------------------------------------- */
 

@@ -12,9 +12,11 @@ parent=$("$ASSAY" --db "$DB" list --where "source~verilogeval-syntax" |
     awk 'NR == 2 {print $1}')
 task=$("$ASSAY" --db "$DB" list --json --where "id=$parent" |
     sed 's/.*"task":"\([^"]*\)".*/\1/')
-# A repair of that row, unknown fields at every level, labels, a review.
+# A repair of that row, unknown fields at every level, labels (a final
+# one, evidence), a review and free notes, dated in 2023 (an importer that
+# dated them now would change them).
 cat >"$T/extra.jsonl" <<EOF
-{"task":{"id":"local/e1","env":"iverilog","spec":"a wire","files":{"tb.sv":"module tb; endmodule\n"},"colour":"blue"},"candidate":{"id":"e-1","origin":"gpt-x","code":"module top_module(); endmodule\n","mood":"bold"},"recorded":[{"verdict":"fail","log":"boom","tool":"iv 10"}],"labels":[{"category":"format","by":"ann"},{"category":"functional","subcategory":"x","by":"bob"}],"review":{"status":"flagged","note":"see log","by":"ann"},"batch":7}
+{"task":{"id":"local/e1","env":"iverilog","spec":"a wire","files":{"tb.sv":"module tb; endmodule\n"},"colour":"blue"},"candidate":{"id":"e-1","origin":"gpt-x","code":"module top_module(); endmodule\n","mood":"bold"},"recorded":[{"verdict":"fail","log":"boom","tool":"iv 10"}],"labels":[{"category":"format","by":"ann","at":1700000000,"evidence":"fenced"},{"category":"functional","subcategory":"x","by":"bob","at":1700000060},{"category":"api","final":true,"by":"cyd","at":1700000120}],"review":{"status":"flagged","note":"see log","by":"ann","at":1700000180},"notes":[{"text":"ask bob","by":"ann","at":1700000240},{"text":"undated"}],"batch":7}
 {"task":"$task","candidate":{"id":"r-1","origin":"human","kind":"repair","code":"module top_module(input [5:0] y, input w, output Y1, output Y3);\nassign Y1 = y[0] & w;\nassign Y3 = (y[1] | y[2] | y[4] | y[5]) & ~w;\nendmodule\n","parent":"$parent"},"review":{"status":"accepted","by":"ann"}}
 {"task":{"id":"local/empty","env":"iverilog","spec":"no candidate yet"}}
 EOF
@@ -32,10 +34,23 @@ EOF
 cmp "$T/a.list" "$T/b.list" || fail "list --json differs after the round trip"
 expect_eq "round-trip rows" "$(wc -l <"$T/b.list" | tr -d ' ')" \
     "$(wc -l <"$T/a.list" | tr -d ' ')"
+# A second later, so that a decision dated at its import would show.
+sleep 1
 "$ASSAY" --db "$T/b.db" export --format raw >"$T/raw2.jsonl" || fail "export 2"
-sed 's/,"at":[0-9]*//g' "$T/raw.jsonl" >"$T/r1"
-sed 's/,"at":[0-9]*//g' "$T/raw2.jsonl" >"$T/r2"
-cmp "$T/r1" "$T/r2" || fail "second raw export differs"
+cmp "$T/raw.jsonl" "$T/raw2.jsonl" || fail "second raw export differs"
+e1='"labels":\[{"category":"format","evidence":"fenced","by":"ann","at":1700000000},{"category":"functional","subcategory":"x","by":"bob","at":1700000060},{"category":"api","final":true,"by":"cyd","at":1700000120}\],"review":{"status":"flagged","note":"see log","by":"ann","at":1700000180},"notes":\[{"text":"ask bob","by":"ann","at":1700000240},{"text":"undated","by":"tester","at":[0-9]*}\]'
+grep -q "$e1" "$T/raw2.jsonl" || fail "decisions of e-1 not kept: $(grep e-1 "$T/raw2.jsonl")"
+grep -q "\"id\":\"$parent\".*\"labels\":\[{\"category\":\"compile\",\"note\":\"wire\",\"by\":\"tester\",\"at\":[0-9]*}\],\"review\":{\"status\":\"rejected\"" \
+    "$T/raw2.jsonl" || fail "label and review of $parent not kept"
+# The journal keeps the reviewers' times: the same throughput either side.
+TZ=UTC "$ASSAY" --db "$DB" stats --reviewers --where id=e-1 >"$T/ta" || fail stats
+TZ=UTC "$ASSAY" --db "$T/b.db" stats --reviewers --where id=e-1 >"$T/tb" || fail stats
+cmp "$T/ta" "$T/tb" || fail "stats --reviewers differs after the round trip"
+grep -q '^ann .*2023-11-14 22:13  2023-11-14 22:16$' "$T/tb" ||
+    fail "ann's times: $(cat "$T/tb")"
+# A final label stays final: no disagreement on e-1 either side.
+expect_eq "final label kept" "$("$ASSAY" --db "$T/b.db" list \
+    --where "disagree=yes id=e-1" --json | wc -l | tr -d ' ')" 0
 grep -q '"colour":"blue"' "$T/raw.jsonl" || fail "task unknown field lost"
 grep -q '"mood":"bold"' "$T/raw.jsonl" || fail "candidate unknown field lost"
 grep -q '"batch":7' "$T/raw.jsonl" || fail "row unknown field lost"

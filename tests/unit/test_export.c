@@ -1,8 +1,9 @@
 /*
  * test_export.c - unit tests for export.c (cmocka), issue 5 item 6: the
  * raw JSONL round trip (real shared rows plus an assay JSONL with
- * unknown fields, labels, a review and a repair child, exported and
- * imported into a fresh database, compared field by field), the SFT
+ * unknown fields, dated labels, a review, notes and a repair child,
+ * exported and imported into a fresh database, compared field by field
+ * with the decisions' times, and exported again byte for byte), the SFT
  * repair trajectory and its meta, the default filter, parents written
  * before their children, and the atomic file (an interrupted export
  * leaves the previous file and no temporary one).  Shared data is found
@@ -103,8 +104,8 @@ import_ok(struct store *st, const char *path)
 	import_report_release(&rep);
 }
 
-/* A row with unknown fields at each level, two labels and a review; a
- * repair of it; a task with no candidate. */
+/* A row with unknown fields at each level, two dated labels, a review and
+ * a note; a repair of it; a task with no candidate. */
 static const char assay_rows[] =
     "{\"task\":{\"id\":\"local/t1\",\"env\":\"iverilog\",\"spec\":\"a wire\","
     "\"files\":{\"tb.sv\":\"module tb; endmodule\\n\"},\"colour\":\"blue\"},"
@@ -112,9 +113,11 @@ static const char assay_rows[] =
     "top_module(); wire; endmodule\\n\",\"mood\":\"bold\"},\"recorded\":"
     "[{\"verdict\":\"fail\",\"stage\":\"compile\",\"log\":\"tb.sv:1: syntax"
     " error\",\"tool\":\"iv 10\"}],\"labels\":[{\"category\":\"format\","
-    "\"by\":\"ann\"},{\"category\":\"compile\",\"subcategory\":\"syntax\","
-    "\"by\":\"bob\"}],\"review\":{\"status\":\"flagged\",\"note\":\"fix\","
-    "\"by\":\"ann\"},\"batch\":7}\n"
+    "\"by\":\"ann\",\"at\":1700000000},{\"category\":\"compile\","
+    "\"subcategory\":\"syntax\",\"by\":\"bob\",\"at\":1700000060}],"
+    "\"review\":{\"status\":\"flagged\",\"note\":\"fix\",\"by\":\"ann\","
+    "\"at\":1700000120},\"notes\":[{\"text\":\"ask bob\",\"by\":\"ann\","
+    "\"at\":1700000180}],\"batch\":7}\n"
     "{\"task\":\"local/t1\",\"candidate\":{\"id\":\"e-2\",\"origin\":"
     "\"human\",\"kind\":\"repair\",\"code\":\"module top_module(); "
     "endmodule\\n\",\"parent\":\"e-1\"},\"review\":{\"status\":\"accepted\","
@@ -153,8 +156,30 @@ assert_str_eq_null(const char *a, const char *b)
 		assert_string_equal(a, b);
 }
 
-/* Every candidate of a in b, with the same task, code, recorded results
- * and current decisions. */
+/* The same free notes on cand_id in a and b: text, by and at. */
+static void
+assert_same_notes(struct store *a, struct store *b, const char *cand_id)
+{
+	struct store_note *na, *nb;
+	size_t n, m;
+	struct err err;
+
+	assert_int_equal(store_note_list(a, cand_id, &na, &n, &err), 0);
+	assert_int_equal(store_note_list(b, cand_id, &nb, &m, &err), 0);
+	assert_int_equal(n, m);
+	for (size_t k = 0; k < n; k++) {
+		assert_string_equal(na[k].text, nb[k].text);
+		assert_str_eq_null(na[k].by, nb[k].by);
+		assert_int_equal(na[k].at, nb[k].at);
+		store_note_release(&na[k]);
+		store_note_release(&nb[k]);
+	}
+	free(na);
+	free(nb);
+}
+
+/* Every candidate of a in b, with the same task, code, recorded results,
+ * current decisions and notes. */
 static void
 assert_same_content(struct store *a, struct store *b)
 {
@@ -233,6 +258,10 @@ assert_same_content(struct store *a, struct store *b)
 		assert_string_equal(da.status, db.status);
 		assert_str_eq_null(da.review_by, db.review_by);
 		assert_str_eq_null(da.review_note, db.review_note);
+		/* the decisions keep their time, not the import's */
+		assert_int_equal(da.label_at, db.label_at);
+		assert_int_equal(da.review_at, db.review_at);
+		assert_same_notes(a, b, sa.ids[i]);
 		store_decision_release(&da);
 		store_decision_release(&db);
 		candidate_release(&ca);
@@ -243,6 +272,8 @@ assert_same_content(struct store *a, struct store *b)
 	seen_release(&sa);
 	seen_release(&sb);
 }
+
+static int to_buf(const char *, size_t, void *, struct err *);
 
 static void
 test_export_raw_round_trip(void **state)
@@ -278,6 +309,10 @@ test_export_raw_round_trip(void **state)
 	assert_int_equal(store_label_set(f->st, "e-2", "api", NULL, NULL,
 	    "dan", 0, NULL, &err), 0);
 	assert_int_equal(store_undo(f->st, "dan", NULL, 0, &err), 0);
+	assert_int_equal(store_note_add(f->st, "e-2", "checked by hand", "carl",
+	    &err), 0);
+	assert_int_equal(store_label_final(f->st, "e-1", "format", "erin", 0,
+	    NULL, &err), 0);
 
 	out = xasprintf("%s/raw.jsonl", f->dir);
 	assert_int_equal(export_file(f->st, &o, out, &rep, &err), 0);
@@ -289,6 +324,16 @@ test_export_raw_round_trip(void **state)
 	assert_non_null(strstr(text, "\"mood\":\"bold\""));
 	assert_non_null(strstr(text, "\"batch\":7"));
 	assert_null(strstr(text, "$row"));
+	/* decisions with their own times, notes, the final label */
+	assert_non_null(strstr(text, "{\"category\":\"format\",\"by\":\"ann\","
+	    "\"at\":1700000000}"));
+	assert_non_null(strstr(text, "\"review\":{\"status\":\"flagged\","
+	    "\"note\":\"fix\",\"by\":\"ann\",\"at\":1700000120},\"notes\":"
+	    "[{\"text\":\"ask bob\",\"by\":\"ann\",\"at\":1700000180}]"));
+	assert_non_null(strstr(text, "\"notes\":[{\"text\":\"checked by hand\","
+	    "\"by\":\"carl\",\"at\":"));
+	assert_non_null(strstr(text, "{\"category\":\"format\",\"final\":true,"
+	    "\"by\":\"erin\",\"at\":"));
 	/* the parent before its repair */
 	p = strstr(text, "\"id\":\"e-1\"");
 	q = strstr(text, "\"id\":\"e-2\"");
@@ -303,6 +348,19 @@ test_export_raw_round_trip(void **state)
 	assert_same_content(f->st, b);
 	assert_int_equal(store_task_get(b, "local/empty", &t, &err), 0);
 	task_release(&t);
+	/* A second later, export -> import -> export gives the same bytes. */
+	sleep(1);
+	{
+		struct buf again = BUF_INIT;
+
+		text = read_text(out);
+		assert_int_equal(export_run(b, &o, to_buf, &again, NULL, &err),
+		    0);
+		buf_adds(&again, "");
+		assert_string_equal(buf_str(&again), text);
+		buf_release(&again);
+		free(text);
+	}
 	store_close(b);
 	free(bdb);
 	free(out);
