@@ -1380,9 +1380,9 @@ stats_one(const struct store_row *r, void *arg)
 }
 
 /*
- * The error analysis from the store's GROUP BY: a failure (fail,
- * timeout) counts under its category and subcategory, anything else
- * under its verdict ("unverified" before any run).
+ * The error analysis from the store's GROUP BY, each cell where
+ * store_stat_bucket() puts it (the `s` sheet's rule): a category with
+ * its subcategory, else the verdict ("unverified" before any run).
  */
 static int
 stats_cells(struct stats_ctx *s, const char *where, struct err *err)
@@ -1393,16 +1393,11 @@ stats_cells(struct stats_ctx *s, const char *where, struct err *err)
 	if (store_stats(s->st, where, s->by, &v, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		const char *vd = v[i].verdict;
+		const char *b = store_stat_bucket(&v[i]);
+		int cat = v[i].category != NULL && b == v[i].category;
 
-		if (vd == NULL || (strcmp(vd, "fail") != 0 &&
-		    strcmp(vd, "timeout") != 0))
-			stats_add(s, v[i].group, vd != NULL ? vd : "unverified",
-			    "-", v[i].count);
-		else
-			stats_add(s, v[i].group, v[i].category != NULL ?
-			    v[i].category : "unlabelled", v[i].subcategory !=
-			    NULL ? v[i].subcategory : "-", v[i].count);
+		stats_add(s, v[i].group, b, cat && v[i].subcategory != NULL ?
+		    v[i].subcategory : "-", v[i].count);
 		store_stat_release(&v[i]);
 	}
 	free(v);
@@ -1867,9 +1862,12 @@ static const struct cmd cmds[] = {
 	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"
 	  "             [--recorded | --agreement | --reviewers]",
-	  "The error analysis: per group, failed candidates by category and\n"
+	  "The error analysis: per group, candidates by category and\n"
 	  "subcategory (the current label, else the run's suggestion), the\n"
-	  "others by verdict, with counts and shares of the group.\n"
+	  "others by verdict, with counts and shares of the group.  A pass\n"
+	  "counts as pass whatever its label; otherwise a category wins over\n"
+	  "the verdict (an env-error labelled compile is compile), as the\n"
+	  "workbench's s sheet counts.\n"
 	  "--recorded instead crosses each imported row's recorded result with\n"
 	  "assay's re-derived verdict and stage.\n"
 	  "--agreement: for every two reviewers who labelled the same\n"

@@ -271,9 +271,9 @@ void	wb_select_id(struct wb *wb, const char *id);
 void	wb_advance(struct wb *wb, const char *id, int advance);
 
 /*
- * Candidate id changed (undo, redo): select it and show it again.  When
- * it is in the page held, it was in the filter, so one lookup tells the
- * count; otherwise as wb_select_id() and wb_refresh().
+ * Candidate id changed (undo, redo, a bulk action): count the queue and
+ * read its page again together, and select id (shown on its own when it
+ * is not in the filter), as wb_select_id().
  */
 void	wb_changed(struct wb *wb, const char *id);
 

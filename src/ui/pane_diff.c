@@ -378,7 +378,14 @@ draw_half(const struct wb_diff *d, WINDOW *win, int y, int x, int w,
 		s++;
 		len--;
 	}
-	pane_put(win, y, x + 5, w - 5, s, len, theme_attr(changed));
+	/* a line longer than its half is cut with an ellipsis, never
+	 * silently */
+	if (pane_width(s, len) > w - 5) {
+		pane_put(win, y, x + 5, w - 6, s, len, theme_attr(changed));
+		pane_puts(win, y, x + w - 1, 1, pane_ascii ? "~" :
+		    "\xe2\x80\xa6", theme_attr(changed));
+	} else
+		pane_put(win, y, x + 5, w - 5, s, len, theme_attr(changed));
 }
 
 static void

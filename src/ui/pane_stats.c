@@ -49,25 +49,17 @@ static const struct {
 	{ "other", "other", NULL },
 };
 
-/* The column of a counted cell (see the file comment). */
+/* The column of a counted cell: where store_stat_bucket() puts it, as
+ * `assay stats` counts (see the file comment). */
 static int
-stats_col(const char *verdict, const char *category)
+stats_col(const struct store_stat *c)
 {
-	if (verdict != NULL && strcmp(verdict, "pass") == 0)
-		return 5;
-	if (category != NULL) {
-		for (int c = 0; c < 5; c++)
-			if (strcmp(category, stats_cols[c].name) == 0)
-				return c;
-		return 9;
-	}
-	if (verdict == NULL)
-		return 8;
-	if (strcmp(verdict, "env-error") == 0)
-		return 6;
-	if (strcmp(verdict, "task-defect") == 0)
-		return 7;
-	return 9;
+	const char *b = store_stat_bucket(c);
+
+	for (int i = 0; i < 9; i++)
+		if (strcmp(b, stats_cols[i].name) == 0)
+			return i;
+	return 9;	/* skipped, unlabelled, an unknown category */
 }
 
 void
@@ -156,7 +148,7 @@ stats_load(struct wb *wb)
 	/* cells come ordered by group: one row per run of equal groups */
 	for (size_t i = 0; i < n; i++) {
 		size_t r = s->ngroups;
-		int c = stats_col(v[i].verdict, v[i].category);
+		int c = stats_col(&v[i]);
 
 		if (r == 0 || strcmp(s->groups[r - 1], v[i].group) != 0) {
 			s->groups = xreallocarray(s->groups, r + 1,

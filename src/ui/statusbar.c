@@ -56,10 +56,19 @@ hints(const struct wb *wb, int width, char *buf, size_t n)
 		text[i][0] = '\0';
 		if (list[i].a == ACTION_NONE && seq)
 			snprintf(text[i], sizeof text[i], "[1-5] label");
-		else if (list[i].a == ACTION_NONE)
-			snprintf(text[i], sizeof text[i], "%s/%s/%s/%s/%s "
-			    "label", k[0], k[1], k[2], k[3], k[4]);
-		else {
+		else if (list[i].a == ACTION_NONE) {
+			/* the bound keys only: an unbound label has none */
+			size_t tl = 0;
+
+			for (int j = 0; j < 5; j++)
+				if (k[j][0] != '\0')
+					tl += (size_t)snprintf(text[i] + tl,
+					    sizeof text[i] - tl, "%s%s",
+					    tl > 0 ? "/" : "", k[j]);
+			if (tl > 0)
+				snprintf(text[i] + tl, sizeof text[i] - tl,
+				    " label");
+		} else {
 			key_of(wb, list[i].a, key, sizeof key);
 			if (key[0] != '\0')
 				snprintf(text[i], sizeof text[i], "%s %s",

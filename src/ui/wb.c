@@ -400,7 +400,7 @@ wb_sync_page(struct wb *wb, size_t h)
 	if (want > 0 && wb_read_page(wb, wb->top, want, &rows, &n, &err) < 0) {
 		wb_msg(wb, 1, "%s", err.msg);
 		rows = NULL;
-		n = 0;
+		n = want = 0;
 	} else if (want == 0) {
 		rows = NULL;
 		n = 0;
@@ -409,6 +409,13 @@ wb_sync_page(struct wb *wb, size_t h)
 	wb->rows = rows;
 	wb->nrows = n;
 	wb->rows_off = wb->top;
+	/* fewer rows than counted: the queue shrank meanwhile; never
+	 * count a row that is not drawn */
+	if (n < want) {
+		wb->count = wb->top + n;
+		if (wb->sel >= wb->count)
+			wb->sel = wb->count > 0 ? wb->count - 1 : 0;
+	}
 }
 
 void
@@ -426,6 +433,12 @@ wb_sync(struct wb *wb, int page_rows)
 			n = 0;
 		}
 		wb->count = n;
+		/*
+		 * The page goes with the count: a row that came into the
+		 * filter (an undo) shifts the positions of the held rows,
+		 * so a seek from them would miss it.  Read it afresh.
+		 */
+		rows_free(wb);
 	}
 	wb_sync_page(wb, h);
 	/*
@@ -764,30 +777,12 @@ wb_advance(struct wb *wb, const char *id, int advance)
 void
 wb_changed(struct wb *wb, const char *id)
 {
-	char *keep = xstrdup(id);	/* id may point into wb->cur */
-	struct err err;
-	size_t i;
-	int in;
-
-	for (i = 0; i < wb->nrows; i++)
-		if (strcmp(wb->rows[i].id, keep) == 0)
-			break;
-	if (wb->stale || i == wb->nrows || store_query_match(wb->st,
-	    wb->filter, keep, &in, &err) < 0) {
-		wb_select_id(wb, keep);
-		wb_refresh(wb);
-		free(keep);
-		return;
-	}
-	/* held, so it was in the filter: the count moves by one at most */
-	if (in) {
-		wb->sel = wb->rows_off + i;
-		wb->detached = 0;
-	} else {
-		wb->count--;
-		wb->detached = 1;	/* shown on its own, as wb_select_id */
-	}
-	if (wb_reread(wb) == 0)
-		wb_load(wb, keep);
-	free(keep);
+	/*
+	 * An undo or redo may bring several candidates (a bulk action)
+	 * back into the filter or take them out, anywhere in the queue:
+	 * count and read the page again together and select id, or show it
+	 * on its own when it is not in the filter.
+	 */
+	wb_select_id(wb, id);
+	wb->dirty = 1;
 }

@@ -12,11 +12,21 @@ IDS=$("$ASSAY" --db "$DB" list --json | head -n 24 | json_field id)
 # shellcheck disable=SC2086
 "$ASSAY" --db "$DB" verify --jobs 4 --quiet $IDS >/dev/null 2>&1
 n_of() { "$ASSAY" --db "$DB" list --json --where "$1" | wc -l; }
+# an env-error labelled compile counts as compile, in `assay stats` as
+# on the sheet (store_stat_bucket)
+ENVE=$("$ASSAY" --db "$DB" list --json --where verdict=env-error | head -n 1 |
+    json_field id)
+[ -n "$ENVE" ] || fail "need an env-error among the verified"
+"$ASSAY" --db "$DB" label "$ENVE" compile >/dev/null || fail "label $ENVE"
 NCOMP=$(n_of "benchmark=rtlfixer category=compile verdict!=pass")
 NPASS=$(n_of "verdict=pass")
 NUNV=$(n_of "verdict=none category=none")
 [ "$NCOMP" -ge 2 ] || fail "need compile failures, have $NCOMP"
 [ "$NPASS" -ge 1 ] || fail "need a pass, have $NPASS"
+CLICOMP=$("$ASSAY" --db "$DB" stats --where benchmark=rtlfixer --format csv |
+    awk -F, '$2 == "compile" { n += $4 } END { print n + 0 }')
+[ "$CLICOMP" -eq "$NCOMP" ] ||
+    fail "assay stats counts $CLICOMP compile, the sheet's filter $NCOMP"
 
 start 120 32
 wait_for "1/174"
