@@ -1,0 +1,463 @@
+/*
+ * test_queue.c - unit tests (cmocka) for the queue at scale (issue 5,
+ * item 7): keyset paging (store_query_seek) against offset paging, the
+ * one-lookup match (store_query_match), `/` (store_query_find and
+ * store_query_position), the narrow queue table following
+ * runs, labels, reviews and undo (schema v6), a kept grep= result seeing
+ * new text, and store_bench_fill's copies.  Each test works on its own
+ * database in a mkdtemp directory; SQLite is reached only through
+ * store.h.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "buf.h"
+#include "err.h"
+#include "hash.h"
+#include "sample.h"
+#include "store.h"
+#include "testlib.h"
+
+#define NCANDS	40
+
+struct fx {
+	char		 dir[64];
+	char		 db[PATH_MAX];
+	struct store	*st;
+	char		*ids[NCANDS];	/* in import order */
+};
+
+static void
+put_task(struct store *st, const char *id, const char *spec)
+{
+	struct task t;
+	struct err err;
+	int ins;
+
+	memset(&t, 0, sizeof t);
+	t.id = xstrdup(id);
+	t.benchmark = xstrdup(strcmp(id, "t/a") == 0 ? "bench-a" : "bench-b");
+	t.domain = xstrdup("chip");
+	t.env = xstrdup("iverilog");
+	t.spec = xstrdup(spec);
+	if (store_task_put(st, &t, &ins, &err) < 0)
+		fail_msg("store_task_put: %s", err.msg);
+	task_release(&t);
+}
+
+static char *
+add_cand(struct store *st, const char *task, const char *origin,
+    const char *code)
+{
+	struct candidate c;
+	struct err err;
+	int ins;
+	char *id;
+
+	memset(&c, 0, sizeof c);
+	c.task_id = xstrdup(task);
+	c.origin = xstrdup(origin);
+	c.lang = xstrdup("verilog");
+	c.code = xstrdup(code);
+	c.code_len = strlen(code);
+	hash_sha256(c.code, c.code_len, c.code_hash);
+	if (store_candidate_add(st, &c, &ins, &err) < 0)
+		fail_msg("store_candidate_add: %s", err.msg);
+	id = xstrdup(c.id);
+	candidate_release(&c);
+	return id;
+}
+
+static void
+add_run(struct store *st, const char *id, const char *verdict,
+    const char *category, const char *log)
+{
+	struct run r;
+	struct err err;
+
+	memset(&r, 0, sizeof r);
+	r.cand_id = xstrdup(id);
+	r.env = xstrdup("iverilog");
+	r.verdict = xstrdup(verdict);
+	r.category = category != NULL ? xstrdup(category) : NULL;
+	r.log = xstrdup(log);
+	r.log_len = strlen(log);
+	if (store_run_add(st, &r, &err) < 0)
+		fail_msg("store_run_add: %s", err.msg);
+	run_release(&r);
+}
+
+/*
+ * 40 candidates over two tasks and two models; every third fails to
+ * compile, the others pass; every fifth has "needle_1" in its log.
+ */
+static int
+fx_setup(void **state)
+{
+	struct fx *f = xcalloc(1, sizeof *f);
+	struct err err;
+
+	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-queue-XXXXXX");
+	if (mkdtemp(f->dir) == NULL) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->db, sizeof f->db, "%s/assay.db", f->dir);
+	if (store_open(&f->st, f->db, &err) < 0) {
+		print_error("store_open: %s\n", err.msg);
+		return -1;
+	}
+	put_task(f->st, "t/a", "Build a counter.");
+	put_task(f->st, "t/b", "Build a shifter with a haystack.");
+	for (int i = 0; i < NCANDS; i++) {
+		char code[64], log[64];
+
+		snprintf(code, sizeof code, "module m%d; endmodule\n", i);
+		f->ids[i] = add_cand(f->st, i % 2 ? "t/b" : "t/a",
+		    i % 4 < 2 ? "model-x" : "model-y", code);
+		snprintf(log, sizeof log, "run %d%s", i, i % 5 == 0 ?
+		    " needle_1" : "");
+		add_run(f->st, f->ids[i], i % 3 == 0 ? "fail" : "pass",
+		    i % 3 == 0 ? "compile" : NULL, log);
+	}
+	*state = f;
+	return 0;
+}
+
+static int
+fx_teardown(void **state)
+{
+	struct fx *f = *state;
+
+	store_close(f->st);
+	rm_rf(f->dir);
+	for (int i = 0; i < NCANDS; i++)
+		free(f->ids[i]);
+	free(f);
+	return 0;
+}
+
+static void
+rows_free(struct store_row *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		store_row_release(&r[i]);
+	free(r);
+}
+
+static size_t
+count(struct store *st, const char *filter)
+{
+	struct err err;
+	size_t n;
+
+	if (store_query_count(st, filter, &n, &err) < 0)
+		fail_msg("count %s: %s", filter ? filter : "", err.msg);
+	return n;
+}
+
+/* A seek from any row gives the rows an offset gives, both ways. */
+static void
+test_queue_seek_matches_offset(void **state)
+{
+	static const char *const filters[] = { NULL, "verdict=pass",
+	    "verdict=fail model=model-y", "grep=needle_1", "grep=haystack" };
+	struct fx *f = *state;
+	struct err err;
+
+	for (size_t k = 0; k < sizeof filters / sizeof filters[0]; k++) {
+		struct store_row *all, *p;
+		size_t nall, np;
+
+		assert_int_equal(store_query_page(f->st, filters[k], 0, 100,
+		    &all, &nall, &err), 0);
+		assert_int_equal(nall, count(f->st, filters[k]));
+		assert_true(nall > 1);
+		for (size_t i = 0; i < nall; i++) {
+			/* forward from row i: rows i+1, i+2 (skip 1: i+2) */
+			assert_int_equal(store_query_seek(f->st, filters[k],
+			    all[i].seq, 1, 1, 2, &p, &np, &err), 0);
+			assert_int_equal(np, i + 2 < nall ? (nall - i - 2 < 2 ?
+			    nall - i - 2 : 2) : 0);
+			for (size_t j = 0; j < np; j++)
+				assert_string_equal(p[j].id, all[i + 2 + j].id);
+			rows_free(p, np);
+			/* back from row i: rows i-2, i-1, ascending */
+			assert_int_equal(store_query_seek(f->st, filters[k],
+			    all[i].seq, -1, 0, 2, &p, &np, &err), 0);
+			assert_int_equal(np, i < 2 ? i : 2);
+			for (size_t j = 0; j < np; j++)
+				assert_string_equal(p[j].id,
+				    all[i - np + j].id);
+			rows_free(p, np);
+		}
+		/* the end, counted back */
+		assert_int_equal(store_query_seek(f->st, filters[k], INT64_MAX,
+		    -1, 0, 1, &p, &np, &err), 0);
+		assert_int_equal(np, 1);
+		assert_string_equal(p[0].id, all[nall - 1].id);
+		rows_free(p, np);
+		rows_free(all, nall);
+	}
+}
+
+static void
+test_queue_match_and_index(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	size_t idx;
+	int in;
+
+	assert_int_equal(store_query_match(f->st, "verdict=fail", f->ids[3],
+	    &in, &err), 0);
+	assert_int_equal(in, 1);
+	assert_int_equal(store_query_match(f->st, "verdict=fail", f->ids[4],
+	    &in, &err), 0);
+	assert_int_equal(in, 0);
+	assert_int_equal(store_query_match(f->st, NULL, "c-none", &in, &err),
+	    0);
+	assert_int_equal(in, 0);
+	/* fails are 0 3 6 9 ...: ids[9] is the fourth */
+	assert_int_equal(store_query_index(f->st, "verdict=fail", f->ids[9],
+	    &idx, &err), 0);
+	assert_int_equal(idx, 3);
+	assert_int_equal(store_query_index(f->st, "verdict=fail", f->ids[4],
+	    &idx, &err), -1);
+	assert_int_equal(store_query_match(f->st, "verdict=bogus", f->ids[3],
+	    &in, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown verdict"));
+}
+
+/* `/`: the next candidate whose shown columns match, either way. */
+static void
+test_queue_find(void **state)
+{
+	struct fx *f = *state;
+	struct store_row *all;
+	struct err err;
+	int64_t seq;
+	size_t nall, idx;
+
+	assert_int_equal(store_query_page(f->st, NULL, 0, 100, &all, &nall,
+	    &err), 0);
+	/* model-y: 2 3 6 7 ...; after row 3 comes 6 */
+	assert_int_equal(store_query_find(f->st, NULL, "MODEL-Y$", all[3].seq,
+	    1, &seq, &err), 0);
+	assert_int_equal(seq, all[6].seq);
+	assert_int_equal(store_query_find(f->st, NULL, "model-y", all[6].seq,
+	    -1, &seq, &err), 0);
+	assert_int_equal(seq, all[3].seq);
+	/* by id, and the position of what it found */
+	assert_int_equal(store_query_find(f->st, "verdict=fail", f->ids[9],
+	    0, 1, &seq, &err), 0);
+	assert_int_equal(seq, all[9].seq);
+	assert_int_equal(store_query_position(f->st, "verdict=fail", seq,
+	    &idx, &err), 0);
+	assert_int_equal(idx, 3);
+	assert_int_equal(store_query_position(f->st, "verdict=fail",
+	    all[4].seq, &idx, &err), 1);
+	/* nothing further that way; nothing at all */
+	assert_int_equal(store_query_find(f->st, NULL, "model-y",
+	    all[nall - 1].seq, 1, &seq, &err), 1);
+	assert_int_equal(store_query_find(f->st, NULL, "no such thing", 0, 1,
+	    &seq, &err), 1);
+	assert_int_equal(store_query_find(f->st, NULL, "a(", 0, 1, &seq, &err),
+	    -1);
+	assert_non_null(strstr(err.msg, "/a("));
+	rows_free(all, nall);
+}
+
+/* A string or NULL, equal. */
+static int
+same(const char *a, const char *b)
+{
+	return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
+}
+
+/*
+ * The statistics of the whole queue (kept in queue_sum) are those of a
+ * filter that matches every candidate (counted from the queue rows).
+ */
+static void
+stats_kept_match(struct store *st, const char *key)
+{
+	struct store_stat *a, *b;
+	struct err err;
+	size_t na, nb;
+
+	assert_int_equal(store_stats(st, NULL, key, &a, &na, &err), 0);
+	assert_int_equal(store_stats(st, "kind=direct", key, &b, &nb, &err),
+	    0);
+	assert_int_equal(na, nb);
+	for (size_t i = 0; i < na; i++) {
+		assert_string_equal(a[i].group, b[i].group);
+		assert_true(same(a[i].verdict, b[i].verdict));
+		assert_true(same(a[i].category, b[i].category));
+		assert_true(same(a[i].subcategory, b[i].subcategory));
+		assert_int_equal(a[i].count, b[i].count);
+		store_stat_release(&a[i]);
+		store_stat_release(&b[i]);
+	}
+	free(a);
+	free(b);
+}
+
+/* The queue table follows runs, labels, reviews, undo and redo. */
+static void
+test_queue_follows_decisions(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	char what[256];
+	size_t fails = count(f->st, "verdict=fail");
+
+	assert_int_equal(fails, (NCANDS + 2) / 3);
+	assert_int_equal(count(f->st, "category=compile"), fails);
+	assert_int_equal(count(f->st, "status=unreviewed"), NCANDS);
+	/* a new run of a passing candidate that fails */
+	add_run(f->st, f->ids[1], "fail", "functional", "later");
+	assert_int_equal(count(f->st, "verdict=fail"), fails + 1);
+	assert_int_equal(count(f->st, "category=functional"), 1);
+	/* a label wins over the run's category; undo gives it back */
+	assert_int_equal(store_label_set(f->st, f->ids[0], "format", NULL,
+	    NULL, "ann", 0, NULL, &err), 0);
+	assert_int_equal(count(f->st, "category=compile"), fails - 1);
+	assert_int_equal(count(f->st, "category=format"), 1);
+	assert_int_equal(store_review_set(f->st, f->ids[2], "accepted", NULL,
+	    "ann", &err), 0);
+	assert_int_equal(count(f->st, "status=accepted"), 1);
+	assert_int_equal(count(f->st, "status=unreviewed"), NCANDS - 1);
+	assert_int_equal(store_undo(f->st, "ann", what, sizeof what, &err),
+	    0);
+	assert_int_equal(count(f->st, "status=accepted"), 0);
+	assert_int_equal(store_undo(f->st, "ann", what, sizeof what, &err),
+	    0);
+	assert_int_equal(count(f->st, "category=compile"), fails);
+	assert_int_equal(count(f->st, "category=format"), 0);
+	assert_int_equal(store_redo(f->st, "ann", what, sizeof what, &err),
+	    0);
+	assert_int_equal(count(f->st, "category=format"), 1);
+	/* a label with a subcategory, on a candidate never run */
+	free(add_cand(f->st, "t/a", "model-z", "module late; endmodule\n"));
+	assert_int_equal(store_label_set(f->st, f->ids[5], "api", "unknown-mod",
+	    NULL, "ann", 0, NULL, &err), 0);
+	stats_kept_match(f->st, "benchmark");
+	stats_kept_match(f->st, "model");
+	stats_kept_match(f->st, "task");
+	stats_kept_match(f->st, "env");
+}
+
+/* Statistics count what the filters count. */
+static void
+test_queue_stats_by_task_and_model(void **state)
+{
+	struct fx *f = *state;
+	struct store_stat *c;
+	struct err err;
+	size_t n, sum = 0, a_fail = 0, x_all = 0;
+
+	assert_int_equal(store_stats(f->st, NULL, "benchmark", &c, &n, &err),
+	    0);
+	for (size_t i = 0; i < n; i++) {
+		sum += c[i].count;
+		if (strcmp(c[i].group, "bench-a") == 0 &&
+		    c[i].verdict != NULL && strcmp(c[i].verdict, "fail") == 0)
+			a_fail += c[i].count;
+		store_stat_release(&c[i]);
+	}
+	free(c);
+	assert_int_equal(sum, NCANDS);
+	assert_int_equal(a_fail, count(f->st,
+	    "benchmark=bench-a verdict=fail"));
+	assert_int_equal(store_stats(f->st, "grep=haystack", "model", &c, &n,
+	    &err), 0);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(c[i].group, "model-x") == 0)
+			x_all += c[i].count;
+		store_stat_release(&c[i]);
+	}
+	free(c);
+	assert_int_equal(x_all, count(f->st, "grep=haystack model=model-x"));
+	assert_int_equal(x_all, NCANDS / 4);
+}
+
+/* A kept search sees text added after it. */
+static void
+test_queue_grep_sees_new_text(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	struct store_row *p;
+	size_t np;
+
+	assert_int_equal(count(f->st, "grep=needle_1"), NCANDS / 5);
+	assert_int_equal(count(f->st, "grep=gadzooks"), 0);
+	assert_int_equal(store_note_add(f->st, f->ids[7], "gadzooks here",
+	    "ann", &err), 0);
+	assert_int_equal(count(f->st, "grep=gadzooks"), 1);
+	add_run(f->st, f->ids[7], "pass", NULL, "needle_1 again");
+	assert_int_equal(count(f->st, "grep=needle_1"), NCANDS / 5 + 1);
+	assert_int_equal(count(f->st, "grep!=needle_1"),
+	    NCANDS - NCANDS / 5 - 1);
+	assert_int_equal(store_query_seek(f->st, "grep=gadzooks", 0, 1, 0, 5,
+	    &p, &np, &err), 0);
+	assert_int_equal(np, 1);
+	assert_string_equal(p[0].id, f->ids[7]);
+	rows_free(p, np);
+	/* a spec's word: every candidate of its task */
+	assert_int_equal(count(f->st, "grep=haystack"), NCANDS / 2);
+	put_task(f->st, "t/c", "Another haystack.");
+	free(add_cand(f->st, "t/c", "model-z", "module z; endmodule\n"));
+	assert_int_equal(count(f->st, "grep=haystack"), NCANDS / 2 + 1);
+}
+
+static void
+test_queue_bench_fill(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	size_t added;
+
+	assert_int_equal(store_bench_fill(f->st, 100, &added, &err), 0);
+	assert_int_equal(added, 100 - NCANDS);
+	assert_int_equal(count(f->st, NULL), 100);
+	/* runs come along: 100 / 40 copies of 14 fails, round by round */
+	assert_int_equal(count(f->st, "verdict=fail"), 14 + 14 + 7);
+	assert_int_equal(count(f->st, "grep=needle_1"), 8 + 8 + 4);
+	assert_int_equal(count(f->st, "grep=\"assay bench copy 2\""), 20);
+	/* not fewer: nothing to do */
+	assert_int_equal(store_bench_fill(f->st, 50, &added, &err), 0);
+	assert_int_equal(added, 0);
+	assert_int_equal(count(f->st, NULL), 100);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_queue_seek_matches_offset,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queue_match_and_index,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queue_find, fx_setup,
+		    fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queue_follows_decisions,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_queue_stats_by_task_and_model, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queue_grep_sees_new_text,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queue_bench_fill,
+		    fx_setup, fx_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
