@@ -2235,13 +2235,12 @@ names_alias(const char *text, char a)
  * run row reads gigabytes; one that stays on q reads an index.
  */
 static void
-queue_from(struct buf *sql, const char *text)
+queue_joins(struct buf *sql, const char *text)
 {
 	int r = names_alias(text, 'r'), l = names_alias(text, 'l');
 	int v = names_alias(text, 'v');
 	int c = r || l || v || names_alias(text, 'c');
 
-	buf_adds(sql, " FROM queue q");
 	if (c)
 		buf_adds(sql, " JOIN candidate c ON c.seq = q.seq");
 	if (names_alias(text, 't'))
@@ -2252,6 +2251,13 @@ queue_from(struct buf *sql, const char *text)
 		buf_adds(sql, " LEFT JOIN label l ON l.id = c.label_id");
 	if (v)
 		buf_adds(sql, " LEFT JOIN review v ON v.id = c.review_id");
+}
+
+static void
+queue_from(struct buf *sql, const char *text)
+{
+	buf_adds(sql, " FROM queue q");
+	queue_joins(sql, text);
 }
 
 /* How many rows search ever had: it grows with every new text. */
@@ -2503,6 +2509,53 @@ store_query_seek(struct store *st, const char *filter, int64_t from,
 		(*out)[i] = (*out)[*n - 1 - i];
 		(*out)[*n - 1 - i] = t;
 	}
+	return 0;
+}
+
+int
+store_query_nth(struct store *st, const char *filter, int64_t from, int dir,
+    size_t skip, int64_t *seq, struct err *err)
+{
+	struct filter f;
+	struct buf sql = BUF_INIT;
+	sqlite3_stmt *s;
+	int rc;
+
+	*seq = 0;
+	if (filter_open(st, filter, &f, err) < 0)
+		return -1;
+	/* only the seq: the rows skipped are narrow queue (or match) rows */
+	if (f.drive >= 0) {
+		buf_printf(&sql, "SELECT gk.seq FROM temp.grep_%d gk CROSS JOIN"
+		    " queue q ON q.seq = gk.seq", f.drive);
+		queue_joins(&sql, buf_str(&f.where));
+		buf_printf(&sql, "%s AND gk.seq %s ?%zu ORDER BY gk.seq %s"
+		    " LIMIT 1 OFFSET %zu", buf_str(&f.where), dir < 0 ? "<" :
+		    ">", f.nvals + 1, dir < 0 ? "DESC" : "ASC", skip);
+	} else {
+		buf_adds(&sql, "SELECT q.seq");
+		queue_from(&sql, buf_str(&f.where));
+		buf_printf(&sql, "%s AND q.seq %s ?%zu ORDER BY q.seq %s"
+		    " LIMIT 1 OFFSET %zu", buf_str(&f.where), dir < 0 ? "<" :
+		    ">", f.nvals + 1, dir < 0 ? "DESC" : "ASC", skip);
+	}
+	rc = prepare(st, &s, buf_str(&sql), err);
+	buf_release(&sql);
+	if (rc < 0) {
+		filter_release(&f);
+		return -1;
+	}
+	filter_bind(&f, s);
+	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*seq = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	filter_release(&f);
+	if (rc == SQLITE_DONE)
+		return 1;
+	if (rc != SQLITE_ROW)
+		return err_sqlite(err, st->db, "seek");
 	return 0;
 }
 

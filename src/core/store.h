@@ -252,6 +252,17 @@ int	store_query_seek(struct store *st, const char *filter, int64_t from,
 	    int dir, size_t skip, size_t limit, struct store_row **out,
 	    size_t *n, struct err *err);
 
+/*
+ * The seq of the row skip rows on from from (dir and from as for
+ * store_query_seek(): skip 0 is the first row after from), reading only
+ * the narrow queue rows (and the tables the filter's keys live in), so
+ * that finding a position deep in a million costs milliseconds, where a
+ * seek of that many whole rows costs seconds.  0, 1 when there is no
+ * such row, or -1.
+ */
+int	store_query_nth(struct store *st, const char *filter, int64_t from,
+	    int dir, size_t skip, int64_t *seq, struct err *err);
+
 /* Position (0-based) of cand_id under filter, or -1 when not in it.
  * Costs a count of the rows before it. */
 int	store_query_index(struct store *st, const char *filter,

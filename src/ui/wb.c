@@ -251,26 +251,13 @@ wb_row(const struct wb *wb, size_t i)
 	return &wb->rows[i - wb->rows_off];
 }
 
-/* Why: the seq of the row at index idx, through one seek from a row whose
- * seq is known (from, counting dir from it, skip rows on). 0, 1: none. */
+/* Why: the seq of a row, counted from one whose seq is known (from, dir
+ * and skip as store_query_nth()).  0, 1: none (the queue shrank), -1. */
 static int
 wb_seq_at(struct wb *wb, int64_t from, int dir, size_t skip, int64_t *seq,
     struct err *err)
 {
-	struct store_row *one = NULL;
-	size_t n = 0;
-
-	if (store_query_seek(wb->st, wb->filter, from, dir, skip, 1, &one, &n,
-	    err) < 0)
-		return -1;
-	if (n == 0) {
-		free(one);
-		return 1;	/* the queue shrank meanwhile */
-	}
-	*seq = one[0].seq;
-	store_row_release(&one[0]);
-	free(one);
-	return 0;
+	return store_query_nth(wb->st, wb->filter, from, dir, skip, seq, err);
 }
 
 /*
@@ -304,9 +291,11 @@ wb_read_page(struct wb *wb, size_t top, size_t want,
 	if (held <= top && held <= to_end)
 		rc = wb_seq_at(wb, wb->rows[0].seq, -1, r0 - 1 - top, &seq,
 		    err);
-	else if (top <= to_end)
-		return store_query_seek(wb->st, wb->filter, 0, 1, top, want,
+	else if (top == 0)
+		return store_query_seek(wb->st, wb->filter, 0, 1, 0, want,
 		    rows, n, err);
+	else if (top <= to_end)
+		rc = wb_seq_at(wb, 0, 1, top, &seq, err);
 	else
 		rc = wb_seq_at(wb, INT64_MAX, -1, to_end, &seq, err);
 	if (rc != 0)

@@ -1,12 +1,12 @@
 /*
  * test_queue.c - unit tests (cmocka) for the queue at scale (issue 5,
- * item 7): keyset paging (store_query_seek) against offset paging, the
- * one-lookup match (store_query_match), `/` (store_query_find and
- * store_query_position), the narrow queue table following
- * runs, labels, reviews and undo (schema v6), a kept grep= result seeing
- * new text, and store_bench_fill's copies.  Each test works on its own
- * database in a mkdtemp directory; SQLite is reached only through
- * store.h.
+ * item 7): keyset paging (store_query_seek, store_query_nth) against
+ * offset paging, the one-lookup match (store_query_match), `/`
+ * (store_query_find and store_query_position), the narrow queue table
+ * following runs, labels, reviews and undo and the kept statistics
+ * (schema v6), a kept grep= result seeing new text, and
+ * store_bench_fill's copies.  Each test works on its own database in a
+ * mkdtemp directory; SQLite is reached only through store.h.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -181,6 +181,19 @@ test_queue_seek_matches_offset(void **state)
 		assert_int_equal(nall, count(f->st, filters[k]));
 		assert_true(nall > 1);
 		for (size_t i = 0; i < nall; i++) {
+			int64_t seq;
+
+			/* the seq of row i, from either end */
+			assert_int_equal(store_query_nth(f->st, filters[k], 0,
+			    1, i, &seq, &err), 0);
+			assert_int_equal(seq, all[i].seq);
+			assert_int_equal(store_query_nth(f->st, filters[k],
+			    INT64_MAX, -1, nall - 1 - i, &seq, &err), 0);
+			assert_int_equal(seq, all[i].seq);
+			assert_int_equal(store_query_nth(f->st, filters[k],
+			    all[i].seq, 1, 0, &seq, &err), i + 1 < nall ? 0 : 1);
+			if (i + 1 < nall)
+				assert_int_equal(seq, all[i + 1].seq);
 			/* forward from row i: rows i+1, i+2 (skip 1: i+2) */
 			assert_int_equal(store_query_seek(f->st, filters[k],
 			    all[i].seq, 1, 1, 2, &p, &np, &err), 0);
