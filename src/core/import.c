@@ -761,8 +761,8 @@ out:
 
 /* --- VerilogEval v2: the problem directory -------------------------- */
 
-static int
-has_suffix(const char *s, const char *suffix)
+int
+import_has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 
@@ -775,9 +775,8 @@ name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted regular-file names of dir; *out new array of new strings. */
-static int
-list_dir(const char *dir, char ***out, size_t *n, struct err *err)
+int
+import_list_dir(const char *dir, char ***out, size_t *n, struct err *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -798,8 +797,8 @@ list_dir(const char *dir, char ***out, size_t *n, struct err *err)
 	return 0;
 }
 
-static void
-free_names(char **names, size_t n)
+void
+import_free_names(char **names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -899,7 +898,7 @@ vev2_dir(struct store *st, const char *dir, struct import_report *rep,
 	char **names;
 	size_t n, probs = 0;
 
-	if (list_dir(dir, &names, &n, err) < 0)
+	if (import_list_dir(dir, &names, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = names[i];
@@ -907,7 +906,7 @@ vev2_dir(struct store *st, const char *dir, struct import_report *rep,
 		struct stat sb;
 		int complete;
 
-		if (has_suffix(name, "_prompt.txt")) {
+		if (import_has_suffix(name, "_prompt.txt")) {
 			prob = xstrndup(name, strlen(name) - strlen("_prompt.txt"));
 			other = xasprintf("%s/%s_test.sv", dir, prob);
 			complete = stat(other, &sb) == 0;
@@ -921,7 +920,7 @@ vev2_dir(struct store *st, const char *dir, struct import_report *rep,
 				    name);
 			} else if (vev2_problem(st, dir, prob, rep, err) < 0) {
 				free(prob);
-				free_names(names, n);
+				import_free_names(names, n);
 				return -1;
 			} else {
 				probs++;
@@ -929,8 +928,8 @@ vev2_dir(struct store *st, const char *dir, struct import_report *rep,
 			free(prob);
 			continue;
 		}
-		if (has_suffix(name, "_test.sv") || has_suffix(name, "_ref.sv")) {
-			size_t cut = strlen(name) - (has_suffix(name, "_test.sv") ?
+		if (import_has_suffix(name, "_test.sv") || import_has_suffix(name, "_ref.sv")) {
+			size_t cut = strlen(name) - (import_has_suffix(name, "_test.sv") ?
 			    strlen("_test.sv") : strlen("_ref.sv"));
 
 			prob = xasprintf("%s/%.*s_prompt.txt", dir, (int)cut, name);
@@ -939,12 +938,12 @@ vev2_dir(struct store *st, const char *dir, struct import_report *rep,
 			if (complete)
 				continue;
 		}
-		if (strcmp(name, "LICENSE") == 0 || has_suffix(name, ".md"))
+		if (strcmp(name, "LICENSE") == 0 || import_has_suffix(name, ".md"))
 			continue;
 		buf_printf(&rep->warnings, "%s/%s: not part of a problem "
 		    "(_prompt.txt, _test.sv, _ref.sv), ignored\n", dir, name);
 	}
-	free_names(names, n);
+	import_free_names(names, n);
 	if (probs == 0)
 		return err_set(err, "%s: no VerilogEval v2 problems"
 		    " (*_prompt.txt with _test.sv and _ref.sv)", dir);
@@ -1224,24 +1223,24 @@ detect(const char *path, enum import_format *out, struct err *err)
 			return 0;
 		}
 		free(p);
-		if (list_dir(path, &names, &n, err) < 0)
+		if (import_list_dir(path, &names, &n, err) < 0)
 			return -1;
 		for (size_t i = 0; i < n; i++) {
-			if (has_suffix(names[i], "_prompt.txt")) {
-				free_names(names, n);
+			if (import_has_suffix(names[i], "_prompt.txt")) {
+				import_free_names(names, n);
 				*out = IMPORT_VEV2;
 				return 0;
 			}
 		}
-		free_names(names, n);
+		import_free_names(names, n);
 		return err_set(err, "%s: cannot tell the format of this"
 		    " directory (want a VerilogEval v2 problem directory or"
 		    " the v1 ExampleEval.jsonl set); give --format", path);
 	}
-	if (has_suffix(path, "ExampleEval.jsonl") ||
-	    has_suffix(path, "ExampleSolution.jsonl") ||
-	    has_suffix(path, "ExampleDescriptions.jsonl") ||
-	    has_suffix(path, "_reference.jsonl")) {
+	if (import_has_suffix(path, "ExampleEval.jsonl") ||
+	    import_has_suffix(path, "ExampleSolution.jsonl") ||
+	    import_has_suffix(path, "ExampleDescriptions.jsonl") ||
+	    import_has_suffix(path, "_reference.jsonl")) {
 		*out = IMPORT_VEV1;
 		return 0;
 	}

@@ -63,6 +63,17 @@ int	import_path(struct store *st, const char *path,
 	    struct err *err);
 
 /*
+ * Helpers the importers share (import.c).  import_list_dir(): the
+ * sorted names of dir's entries, dot files left out, into *out (a new
+ * array of new strings, freed with import_free_names()); 0, or -1 with
+ * err ("dir: reason").  import_has_suffix(): 1 when s ends with suffix.
+ */
+int	import_list_dir(const char *dir, char ***out, size_t *n,
+	    struct err *err);
+void	import_free_names(char **names, size_t n);
+int	import_has_suffix(const char *s, const char *suffix);
+
+/*
  * RealBench (import_realbench.c, docs/formats.md): path is the RealBench
  * root, a module folder (one holding verification/) or a samples JSONL
  * file.  Called by import_path() inside its transaction.  0, or -1 with

@@ -83,43 +83,8 @@ kb_read(const char *path, char **out, size_t *len, struct err *err)
 	return 0;
 }
 
-static int
-kb_name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
-/* Sorted entry names of dir (no dot files): *out new array of new
- * strings. */
-static int
-kb_list(const char *dir, char ***out, size_t *n, struct err *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
 
-	*out = NULL;
-	*n = 0;
-	if (d == NULL)
-		return err_set(err, "%s: %s", dir, strerror(errno));
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		(*out)[(*n)++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (*n > 1)
-		qsort(*out, *n, sizeof **out, kb_name_cmp);
-	return 0;
-}
-
-static void
-kb_free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
 
 static int
 kb_is_dir(const char *path)
@@ -127,14 +92,6 @@ kb_is_dir(const char *path)
 	struct stat sb;
 
 	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
-static int
-kb_has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
 /* path without trailing slashes: new string ("/" stays "/"). */
@@ -192,7 +149,7 @@ kb_problem_name(const char *file, long *pid, char **stem)
 {
 	char *end;
 
-	if (file[0] < '0' || file[0] > '9' || !kb_has_suffix(file, ".py"))
+	if (file[0] < '0' || file[0] > '9' || !import_has_suffix(file, ".py"))
 		return -1;
 	*pid = strtol(file, &end, 10);
 	if (*end != '_' || strlen(end) <= strlen("_.py"))
@@ -208,7 +165,7 @@ kb_kernel_name(const char *file, int *level, long *pid)
 	char *end;
 	long l;
 
-	if (strncmp(file, "level", 5) != 0 || !kb_has_suffix(file, ".py"))
+	if (strncmp(file, "level", 5) != 0 || !import_has_suffix(file, ".py"))
 		return -1;
 	l = strtol(file + 5, &end, 10);
 	if (end == file + 5 || l < 0 || l >= 1000 ||
@@ -230,7 +187,7 @@ kb_has_levels(const char *dir)
 	size_t n;
 	int yes = 0;
 
-	if (kb_list(dir, &names, &n, NULL) < 0)
+	if (import_list_dir(dir, &names, &n, NULL) < 0)
 		return 0;
 	for (size_t i = 0; i < n && !yes; i++) {
 		char *p = xasprintf("%s/%s", dir, names[i]);
@@ -238,7 +195,7 @@ kb_has_levels(const char *dir)
 		yes = kb_level_of(names[i]) >= 0 && kb_is_dir(p);
 		free(p);
 	}
-	kb_free_names(names, n);
+	import_free_names(names, n);
 	return yes;
 }
 
@@ -251,10 +208,10 @@ kb_is_dump(const char *dir)
 	int yes = 0, level;
 	long pid;
 
-	if (kb_list(k, &names, &n, NULL) == 0) {
+	if (import_list_dir(k, &names, &n, NULL) == 0) {
 		for (size_t i = 0; i < n && !yes; i++)
 			yes = kb_kernel_name(names[i], &level, &pid) == 0;
-		kb_free_names(names, n);
+		import_free_names(names, n);
 	}
 	free(k);
 	return yes;
@@ -268,7 +225,7 @@ kb_is_level(const char *dir)
 	size_t n;
 	int yes = 0;
 
-	if (kb_level_of(kb_base(dir)) < 0 || kb_list(dir, &names, &n,
+	if (kb_level_of(kb_base(dir)) < 0 || import_list_dir(dir, &names, &n,
 	    NULL) < 0)
 		return 0;
 	for (size_t i = 0; i < n && !yes; i++) {
@@ -280,7 +237,7 @@ kb_is_level(const char *dir)
 			free(stem);
 		}
 	}
-	kb_free_names(names, n);
+	import_free_names(names, n);
 	return yes;
 }
 
@@ -522,7 +479,7 @@ kb_level(struct kb_ctx *x, const char *dir, int level, struct err *err)
 	char **names;
 	size_t n, nprob = 0;
 
-	if (kb_list(dir, &names, &n, err) < 0)
+	if (import_list_dir(dir, &names, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		char *stem;
@@ -537,7 +494,7 @@ kb_level(struct kb_ctx *x, const char *dir, int level, struct err *err)
 		}
 		if (store_savepoint(x->st, err) < 0) {
 			free(stem);
-			kb_free_names(names, n);
+			import_free_names(names, n);
 			return -1;
 		}
 		rc = kb_problem(x, dir, names[i], level, pid, stem, &e);
@@ -549,13 +506,13 @@ kb_level(struct kb_ctx *x, const char *dir, int level, struct err *err)
 		}
 		if (!x->opts->keep_going) {
 			*err = e;
-			kb_free_names(names, n);
+			import_free_names(names, n);
 			return -1;
 		}
 		x->rep->skipped++;
 		buf_printf(&x->rep->warnings, "%s (skipped)\n", e.msg);
 	}
-	kb_free_names(names, n);
+	import_free_names(names, n);
 	if (nprob == 0)
 		buf_printf(&x->rep->warnings, "%s: no problems (N_Name.py)\n",
 		    dir);
@@ -570,7 +527,7 @@ kb_levels(struct kb_ctx *x, const char *root, struct err *err)
 	size_t n;
 	int rc = 0;
 
-	if (kb_list(root, &names, &n, err) < 0)
+	if (import_list_dir(root, &names, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		int level = kb_level_of(names[i]);
@@ -580,7 +537,7 @@ kb_levels(struct kb_ctx *x, const char *root, struct err *err)
 			rc = kb_level(x, p, level, err);
 		free(p);
 	}
-	kb_free_names(names, n);
+	import_free_names(names, n);
 	return rc;
 }
 
@@ -909,14 +866,14 @@ kb_dump(struct kb_ctx *x, const char *dump, const char *only,
 	struct kb_row *rows = NULL;
 	int rc = -1;
 
-	if (kb_list(dump, &files, &nfiles, err) < 0)
+	if (import_list_dir(dump, &files, &nfiles, err) < 0)
 		goto out;
 	for (size_t i = 0; i < nfiles; i++) {
 		char *p;
 
 		if (only != NULL ? strcmp(files[i], only) != 0 :
 		    strncmp(files[i], "results", 7) != 0 ||
-		    !kb_has_suffix(files[i], ".jsonl"))
+		    !import_has_suffix(files[i], ".jsonl"))
 			continue;
 		p = xasprintf("%s/%s", dump, files[i]);
 		free(files[i]);
@@ -924,7 +881,7 @@ kb_dump(struct kb_ctx *x, const char *dump, const char *only,
 		if (kb_rows_read(x, p, &rows, &nrows, err) < 0)
 			goto out;
 	}
-	if (kb_list(kdir, &kernels, &nkernels, err) < 0)
+	if (import_list_dir(kdir, &kernels, &nkernels, err) < 0)
 		goto out;
 	for (size_t i = 0; i < nkernels; i++) {
 		const struct kb_problem *pr;
@@ -997,8 +954,8 @@ out:
 		free(rows[i].kernel);
 	}
 	free(rows);
-	kb_free_names(files, nfiles);
-	kb_free_names(kernels, nkernels);
+	import_free_names(files, nfiles);
+	import_free_names(kernels, nkernels);
 	free(kdir);
 	return rc;
 }
@@ -1011,7 +968,7 @@ kb_dumps(struct kb_ctx *x, const char *root, struct err *err)
 	size_t n;
 	int rc = 0;
 
-	if (kb_list(root, &names, &n, err) < 0)
+	if (import_list_dir(root, &names, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *p = xasprintf("%s/%s", root, names[i]);
@@ -1027,7 +984,7 @@ kb_dumps(struct kb_ctx *x, const char *root, struct err *err)
 		}
 		free(p);
 	}
-	kb_free_names(names, n);
+	import_free_names(names, n);
 	return rc;
 }
 
@@ -1049,7 +1006,7 @@ import_kernelbench(struct store *st, const char *path,
 		/* One results file: its dump, the problems beside it. */
 		dump = kb_parent(p);
 		root = kb_parent(dump);
-		if (!kb_has_suffix(p, ".jsonl") || !kb_is_dump(dump)) {
+		if (!import_has_suffix(p, ".jsonl") || !kb_is_dump(dump)) {
 			err_set(err, "%s: not a results file of a KernelBench"
 			    " dump (DUMP/results*.jsonl beside DUMP/kernels/);"
 			    " give the data directory, a levelN/ directory,"

@@ -79,50 +79,9 @@ is_file(const char *path)
 	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-static int
-ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
 
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
 
-static int
-cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
-/* Sorted entry names of dir, dot files left out; *out new, see free_list. */
-static int
-list(const char *dir, char ***out, size_t *n, struct err *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	*out = NULL;
-	*n = 0;
-	if (d == NULL)
-		return err_set(err, "%s: %s", dir, strerror(errno));
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		(*out)[(*n)++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (*n > 1)
-		qsort(*out, *n, sizeof **out, cmp_names);
-	return 0;
-}
-
-static void
-free_list(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
 
 /* The last path component, borrowed from path (a trailing '/' ignored
  * by the callers, who strip it). */
@@ -179,7 +138,7 @@ find_module(const char *root, const char *name)
 	char *found = NULL;
 
 	if (strchr(name, '/') != NULL || name[0] == '.' ||
-	    list(root, &cats, &n, &err) < 0)
+	    import_list_dir(root, &cats, &n, &err) < 0)
 		return NULL;
 	for (size_t i = 0; i < n && found == NULL; i++) {
 		char *dir = xasprintf("%s/%s/%s", root, cats[i], name);
@@ -189,7 +148,7 @@ find_module(const char *root, const char *name)
 		else
 			free(dir);
 	}
-	free_list(cats, n);
+	import_free_names(cats, n);
 	return found;
 }
 
@@ -254,7 +213,7 @@ verif_role(const char *name, const char *module)
 	int is_top = strcmp(name, top) == 0;
 
 	free(top);
-	if (is_top || (!ends_with(name, ".sv") && !ends_with(name, ".v")))
+	if (is_top || (!import_has_suffix(name, ".sv") && !import_has_suffix(name, ".v")))
 		return NULL;
 	if (strstr(name, "_testbench.") != NULL ||
 	    strstr(name, "_stimulus_gen.") != NULL)
@@ -317,7 +276,7 @@ rb_module(struct store *st, const char *dir, struct import_report *rep,
 	json_t *extra;
 	int rc = -1;
 
-	if (list(vdir, &names, &n, err) < 0)
+	if (import_list_dir(vdir, &names, &n, err) < 0)
 		goto out;
 	t.id = xasprintf("%s/%s", RB_BENCH, name);
 	t.benchmark = xstrdup(RB_BENCH);
@@ -407,7 +366,7 @@ rb_module(struct store *st, const char *dir, struct import_report *rep,
 	}
 	rc = 0;
 out:
-	free_list(names, n);
+	import_free_names(names, n);
 	task_release(&t);
 	candidate_release(&c);
 	free(golden);
@@ -427,13 +386,13 @@ rb_modules(struct store *st, const char *root, struct import_report *rep,
 	size_t ncat = 0, nmod = 0;
 	int rc = 0;
 
-	if (list(root, &cats, &ncat, err) < 0)
+	if (import_list_dir(root, &cats, &ncat, err) < 0)
 		return -1;
 	for (size_t i = 0; i < ncat && rc == 0; i++) {
 		char *cdir = xasprintf("%s/%s", root, cats[i]);
 
 		if (strcmp(cats[i], RB_SAMPLES) != 0 && is_dir(cdir) &&
-		    list(cdir, &mods, &nmod, err) == 0) {
+		    import_list_dir(cdir, &mods, &nmod, err) == 0) {
 			for (size_t k = 0; k < nmod && rc == 0; k++) {
 				char *m = xasprintf("%s/%s", cdir, mods[k]);
 
@@ -443,11 +402,11 @@ rb_modules(struct store *st, const char *root, struct import_report *rep,
 				}
 				free(m);
 			}
-			free_list(mods, nmod);
+			import_free_names(mods, nmod);
 		}
 		free(cdir);
 	}
-	free_list(cats, ncat);
+	import_free_names(cats, ncat);
 	return rc;
 }
 
@@ -464,9 +423,9 @@ model_of(const char *path, const char *root)
 {
 	char *m = xstrdup(base(path)), *dot;
 
-	if (ends_with(m, ".jsonl"))
+	if (import_has_suffix(m, ".jsonl"))
 		m[strlen(m) - 6] = '\0';
-	if (ends_with(m, ".subset"))
+	if (import_has_suffix(m, ".subset"))
 		m[strlen(m) - 7] = '\0';
 	dot = strrchr(m, '.');
 	if (dot != NULL && dot != m && root != NULL) {
@@ -709,7 +668,7 @@ import_realbench_detect(const char *path)
 		s = xasprintf("%s/%s", p, RB_SAMPLES);
 		r = module_dir(p) || is_dir(s);
 		free(s);
-	} else if (ends_with(p, ".jsonl")) {
+	} else if (import_has_suffix(p, ".jsonl")) {
 		FILE *f = fopen(p, "rb");
 		char *line = NULL;
 		size_t cap = 0;
@@ -764,12 +723,12 @@ import_realbench(struct store *st, const char *path,
 		goto out;
 	sdir = xasprintf("%s/%s", p, RB_SAMPLES);
 	if (is_dir(sdir)) {
-		if (list(sdir, &names, &n, err) < 0)
+		if (import_list_dir(sdir, &names, &n, err) < 0)
 			goto out;
 		for (size_t i = 0; i < n; i++) {
 			char *f = xasprintf("%s/%s", sdir, names[i]);
 
-			if (ends_with(names[i], ".jsonl") && is_file(f)) {
+			if (import_has_suffix(names[i], ".jsonl") && is_file(f)) {
 				files++;
 				if (rb_samples(st, f, p, opts->keep_going, rep,
 				    err) < 0) {
@@ -787,7 +746,7 @@ import_realbench(struct store *st, const char *path,
 	}
 	rc = 0;
 out:
-	free_list(names, n);
+	import_free_names(names, n);
 	free(sdir);
 	free(root);
 	free(p);
