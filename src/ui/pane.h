@@ -175,6 +175,17 @@ struct wb {
 	struct store_row	*rows;
 	size_t			 nrows, rows_off;
 	int			 stale;		/* re-read the page */
+	/*
+	 * With stale: the view changed around the cursor (a refresh, a
+	 * bulk decision, a run stored), so the cursor follows its
+	 * candidate, not its row number (wb_view_changed).
+	 */
+	int			 follow;
+	/*
+	 * The candidate under the cursor changed by itself (it left the
+	 * view): decision keys do nothing until this time (ms, monotonic).
+	 */
+	int64_t			 guard_until;
 	int			 detached;	/* cur is not in the queue */
 	struct wb_cur		 cur;
 	/* Marked candidates (Space), in memory only; owns the ids. */
@@ -217,6 +228,7 @@ struct wb {
 	char			 msg[512];
 	int			 msg_err;
 	enum wb_ask		 ask;
+	char			 ask_id[80];	/* what WB_ASK_ACCEPT asks of */
 	int			 prompt_open;	/* the : or / line */
 	char			 prompt_kind;	/* ':' or '/' */
 	char			 prompt[256];
@@ -283,6 +295,24 @@ void	wb_load(struct wb *wb, const char *id);
 
 /* Mark the queue and the current candidate for re-reading. */
 void	wb_refresh(struct wb *wb);
+
+/*
+ * The view changed around the cursor (C-l, a bulk decision, an undo of
+ * many, a run stored): re-read it and keep the cursor on the candidate
+ * it was on.  When that candidate left the view the cursor goes to the
+ * nearest following one (else the nearest before it), the status line
+ * says so ("c072ba25 left the view; now on c23842e5") and decision keys
+ * are refused for WB_GUARD_MS (wb_guarded).
+ */
+void	wb_view_changed(struct wb *wb);
+#define WB_GUARD_MS	700
+
+/* Monotonic milliseconds. */
+int64_t	wb_now_ms(void);
+
+/* 1 when a decision key must not act now: the candidate under the
+ * cursor changed by itself less than WB_GUARD_MS ago. */
+int	wb_guarded(const struct wb *wb);
 
 /* Set a new filter (NULL or "" for all); 0, or -1 with a message.
  * filter is borrowed and may be wb->filter. */

@@ -40,15 +40,6 @@
 
 #define TERM_SMALL_ROWS 10	/* a smaller pane zooms for v and e */
 
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int
 term_pane_busy(const struct wb *wb)
 {
@@ -237,7 +228,7 @@ term_pane_verify(struct wb *wb, const char *id)
 		wb->dirty = 1;
 		return -1;
 	}
-	wb->job_t0 = now_ms();
+	wb->job_t0 = wb_now_ms();
 	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s",
 	    t.env ? t.env : "", c.id);
 	wb_msg(wb, 0, "verifying %s (x cancels)", c.id);
@@ -349,7 +340,7 @@ job_finish(struct wb *wb)
 		auto_unzoom(wb);
 	else if (wb->auto_zoom)
 		wb->auto_zoom = WB_AZ_HOLD;
-	wb_refresh(wb);
+	wb_view_changed(wb);	/* its row may leave the view */
 	if (wb->verify_next != NULL) {
 		/* That was the task's reference (wb_verify): now the
 		 * candidate, judged in its light; not after an x. */
@@ -901,7 +892,7 @@ term_title(struct pane *p, char *buf, size_t n)
 	if (wb->job != NULL)	/* progress: the stage and the clock */
 		snprintf(buf, n, "%s%s \xc2\xb7 %s \xc2\xb7 running %.1f s",
 		    pos, wb->term_title, verify_job_stage(wb->job),
-		    (now_ms() - wb->job_t0) / 1000.0);
+		    (wb_now_ms() - wb->job_t0) / 1000.0);
 	else if (wb->ed.pid > 0)
 		snprintf(buf, n, "%s%s \xc2\xb7 %s", pos, wb->term_title,
 		    wb->kbd ? "has the keyboard (C-] releases)" :

@@ -54,15 +54,6 @@ ui_restore(void)
 		endwin();
 }
 
-static int64_t
-ui_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* --- layout -------------------------------------------------------------- */
 
 static void
@@ -460,6 +451,7 @@ ui_accept(struct wb *wb)
 		return;
 	}
 	wb->ask = WB_ASK_ACCEPT;
+	snprintf(wb->ask_id, sizeof wb->ask_id, "%s", c->id);
 	wb_msg(wb, 0, "accept %s although its latest verdict is %s? y/n",
 	    c->id, c->has_run && c->run.verdict ? c->run.verdict : "none "
 	    "(never run)");
@@ -485,10 +477,14 @@ ui_undo(struct wb *wb, int redo)
 	of = strstr(what, " of ");
 	while (of != NULL && strstr(of + 4, " of ") != NULL)
 		of = strstr(of + 4, " of ");
+	/* "... of 3 candidates": a bulk action; the cursor keeps its own */
+	if (of != NULL && strspn(of + 4, "0123456789") > 0 &&
+	    strstr(of + 4, " candidates") != NULL)
+		of = NULL;
 	if (of != NULL)
 		wb_changed(wb, of + 4);
 	else
-		wb_refresh(wb);
+		wb_view_changed(wb);
 }
 
 static void
@@ -654,9 +650,9 @@ ui_bulk_run(struct wb *wb)
 		    arg);
 	if (wb->nmarks > 0 && strcmp(line, "note") != 0)
 		wb_marks_clear(wb);
-	wb_refresh(wb);
-	if (wb->cur.id != NULL)
-		wb_load(wb, wb->cur.id);
+	/* the marked rows may leave the view: the cursor keeps its
+	 * candidate, not its row number */
+	wb_view_changed(wb);
 out:
 	free(line);
 }
@@ -1090,7 +1086,7 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_REDRAW:
 		clearok(curscr, TRUE);
 		wb->relayout = 1;
-		wb_refresh(wb);
+		wb_view_changed(wb);
 		break;
 	case ACTION_QUIT:
 		if (term_pane_busy(wb)) {
@@ -1105,6 +1101,21 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_NONE:
 	case ACTION_COUNT:
 		break;
+	}
+}
+
+/* Actions that decide about the candidate under the cursor. */
+static int
+ui_decision(enum action a)
+{
+	switch (a) {
+	case ACTION_LABEL_COMPILE: case ACTION_LABEL_API:
+	case ACTION_LABEL_FUNCTIONAL: case ACTION_LABEL_FORMAT:
+	case ACTION_LABEL_PERFORMANCE: case ACTION_ACCEPT:
+	case ACTION_REJECT: case ACTION_FLAG: case ACTION_MARK:
+		return 1;
+	default:
+		return 0;
 	}
 }
 
@@ -1131,6 +1142,10 @@ ui_key(struct wb *wb, int key)
 		}
 		if (ask == WB_ASK_BULK)
 			ui_bulk_run(wb);
+		else if (ask == WB_ASK_ACCEPT && (wb->cur.id == NULL ||
+		    strcmp(wb->cur.id, wb->ask_id) != 0))
+			wb_msg(wb, 1, "not accepted: the candidate under the "
+			    "cursor changed (%.8s asked about)", wb->ask_id);
 		else if (ask == WB_ASK_ACCEPT)
 			ui_review(wb, "accepted");
 		else if (ask == WB_ASK_QUIT)
@@ -1180,6 +1195,21 @@ ui_key(struct wb *wb, int key)
 
 		keymap_key_name(key, name, sizeof name);
 		wb_msg(wb, 1, "%s is not bound (? lists the keys)", name);
+		return;
+	}
+	if (ui_decision(a) && wb_guarded(wb)) {
+		char name[32];
+
+		/* the candidate under the cursor changed by itself: the
+		 * key was meant for the one before */
+		keymap_key_name(key, name, sizeof name);
+		if (strstr(wb->msg, " ignored: look") == NULL) {
+			char *was = xstrdup(wb->msg);	/* wb_msg writes it */
+
+			wb_msg(wb, 1, "%s (%s ignored: look, then press it "
+			    "again)", was, name);
+			free(was);
+		}
 		return;
 	}
 	if (a != ACTION_QUIT)	/* --dump-screen keeps the message */
@@ -1426,7 +1456,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	while (!wb.quit && !ui_signalled) {
 		struct pollfd pfd[2];
 		int nfd = 1, timeout = -1, fd, rc, t;
-		int64_t now = ui_now_ms();
+		int64_t now = wb_now_ms();
 		wint_t ch;
 
 		if (wb.dirty || wb.relayout) {

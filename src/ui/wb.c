@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void
 wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
@@ -407,12 +408,56 @@ wb_sync_page(struct wb *wb, size_t h)
 	}
 }
 
+int64_t
+wb_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+wb_guarded(const struct wb *wb)
+{
+	return wb->guard_until != 0 && wb_now_ms() < wb->guard_until;
+}
+
+/*
+ * The view was counted afresh: put the selection on the candidate it
+ * was on, or, when that left the view, on the nearest following one (by
+ * import order, its seq), else the nearest before it.  Returns the id
+ * that left (new string) or NULL when the cursor stayed on its own.
+ */
+static char *
+wb_follow(struct wb *wb)
+{
+	struct err err;
+	int64_t seq = wb->cur.row.seq, next;
+	size_t idx;
+
+	if (wb->cur.id == NULL || wb->count == 0)
+		return NULL;
+	if (store_query_index(wb->st, wb->filter, wb->cur.id, &idx,
+	    &err) == 0) {
+		wb->sel = idx;
+		return NULL;
+	}
+	if (seq > 0 && (store_query_nth(wb->st, wb->filter, seq, 1, 0, &next,
+	    &err) == 0 || store_query_nth(wb->st, wb->filter, seq, -1, 0,
+	    &next, &err) == 0) && store_query_position(wb->st, wb->filter,
+	    next, &idx, &err) == 0)
+		wb->sel = idx;
+	return xstrdup(wb->cur.id);
+}
+
 void
 wb_sync(struct wb *wb, int page_rows)
 {
 	const struct store_row *r;
 	struct err err;
 	size_t h = page_rows > 0 ? (size_t)page_rows : 1;
+	char *left = NULL;
 
 	if (wb->stale) {
 		size_t n;
@@ -428,7 +473,10 @@ wb_sync(struct wb *wb, int page_rows)
 		 * so a seek from them would miss it.  Read it afresh.
 		 */
 		rows_free(wb);
+		if (wb->follow && !wb->detached)
+			left = wb_follow(wb);
 	}
+	wb->follow = 0;
 	wb_sync_page(wb, h);
 	/*
 	 * A candidate shown outside the filter may match it now (a repair
@@ -457,6 +505,18 @@ wb_sync(struct wb *wb, int page_rows)
 		wb_load(wb, r->id);
 	}
 	wb->stale = 0;
+	if (left != NULL) {
+		/* say it, and keep the next keys off the new candidate */
+		if (wb->cur.id != NULL) {
+			wb_msg(wb, 0, "%.8s left the view; now on %.8s", left,
+			    wb->cur.id);
+			wb->guard_until = wb_now_ms() + WB_GUARD_MS;
+		} else {
+			wb_msg(wb, 0, "%.8s left the view; the view is empty",
+			    left);
+		}
+		free(left);
+	}
 }
 
 void
@@ -480,6 +540,7 @@ wb_select_id(struct wb *wb, const char *id)
 	int rc;
 
 	wb->stale = 1;
+	wb->follow = 0;		/* the selection is id, wherever it is */
 	rc = store_query_index(wb->st, wb->filter, keep, &idx, &err);
 	wb->detached = rc != 0;
 	if (rc == 0)
@@ -496,6 +557,14 @@ void
 wb_refresh(struct wb *wb)
 {
 	wb->stale = 1;
+	wb->dirty = 1;
+}
+
+void
+wb_view_changed(struct wb *wb)
+{
+	wb->stale = 1;
+	wb->follow = 1;
 	wb->dirty = 1;
 }
 
@@ -519,6 +588,7 @@ wb_set_filter(struct wb *wb, const char *filter)
 	wb->sel = 0;
 	wb->top = 0;
 	wb->detached = 0;
+	wb->follow = 0;
 	/*
 	 * The page held belongs to the old filter; the count is fresh, so
 	 * not stale (which would count again): wb_sync reads the page and
@@ -753,6 +823,7 @@ wb_advance(struct wb *wb, const char *id, int advance)
 			wb->sel = idx + 1 < wb->count && advance ? idx + 1 :
 			    idx;
 		wb_refresh(wb);
+		wb->follow = 0;	/* the selection was placed here */
 		return;
 	}
 	if (!in)
