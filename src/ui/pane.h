@@ -161,6 +161,23 @@ struct wb_diff {
 	char	 title[160];
 };
 
+/*
+ * The navigation stack (VisiData's sheets): what Esc, or q in a
+ * sub-view, goes back to.  A drill-down from the stats sheet, a :view
+ * and a zoom push one; the entry holds what was there before.  Owns its
+ * strings.
+ */
+enum wb_nav_kind { WB_NAV_FILTER, WB_NAV_ZOOM };
+struct wb_nav {
+	int	 kind;		/* enum wb_nav_kind */
+	char	*filter;	/* the filter before, NULL: all */
+	char	*id;		/* the candidate under the cursor then */
+	int	 stats;		/* 1: a drill-down; reopen the sheet */
+	int	 stats_by;
+	size_t	 stats_row, stats_col;
+	char	 what[64];	/* for the message: "stats drill-down" */
+};
+
 struct wb {
 	struct store		*st;		/* borrowed */
 	const struct ui_opts	*o;		/* borrowed */
@@ -242,6 +259,9 @@ struct wb {
 
 	struct wb_stats		 stats;
 	struct pane		 stats_pane;
+
+	struct wb_nav		*nav;		/* nnav, the top last */
+	size_t			 nnav;
 
 	struct wb_diff		 diff;
 	struct pane		 diff_pane;
@@ -329,6 +349,22 @@ void	wb_search_next(struct wb *wb, int dir);
 
 void	wb_release(struct wb *wb);
 
+/*
+ * The navigation stack.  wb_nav_filter: push the filter in force and the
+ * candidate under the cursor (with the stats sheet's state when
+ * from_stats), then set filter; what names the step in messages.  0, or
+ * -1 with a message (nothing pushed).  wb_nav_zoom: push a zoom (the
+ * caller zooms).  wb_nav_unzoom: drop the newest zoom entry (z gave the
+ * layout back).  wb_nav_pop: go back one step: 0, or 1 when the stack is
+ * empty.
+ */
+int	wb_nav_filter(struct wb *wb, const char *filter, int from_stats,
+	    const char *what);
+void	wb_nav_zoom(struct wb *wb);
+void	wb_nav_unzoom(struct wb *wb);
+int	wb_nav_pop(struct wb *wb);
+void	wb_nav_release(struct wb *wb);
+
 /* Marks: toggle id (1 when it is marked now), ask, clear all. */
 int	wb_mark_toggle(struct wb *wb, const char *id);
 int	wb_marked(const struct wb *wb, const char *id);
@@ -366,6 +402,9 @@ void	stats_open(struct wb *wb);
 /* A key while the sheet is open (a: its action in the global table). */
 void	stats_key(struct wb *wb, int key, enum action a);
 void	stats_release(struct wb_stats *s);
+/* Open the sheet again grouped by by with the cursor on row, col (the
+ * way back from a drill-down); 0 or -1 (message). */
+int	stats_reopen(struct wb *wb, int by, size_t row, size_t col);
 
 /* --- pane_diff.c: the diff sheet ------------------------------------- */
 

@@ -129,7 +129,8 @@ term_pane_unhold(struct wb *wb, enum action a)
 		break;
 	}
 	auto_unzoom(wb);
-	return a == ACTION_NONE || a == ACTION_ZOOM;
+	return a == ACTION_NONE || a == ACTION_ZOOM || a == ACTION_BACK ||
+	    a == ACTION_QUIT;
 }
 
 /*

@@ -712,8 +712,9 @@ ui_view(struct wb *wb, const char *name)
 		wb_msg(wb, 1, "no view %s (:views lists them)", name);
 	else if (rc < 0)
 		wb_msg(wb, 1, "view %s: %s", name, err.msg);
-	else
-		(void)wb_set_filter(wb, filter);
+	else if (wb_nav_filter(wb, filter, 0, "view") == 0)
+		wb_msg(wb, 0, "view %s: %s (Esc goes back)", name,
+		    filter != NULL && *filter != '\0' ? filter : "all");
 	free(filter);
 }
 
@@ -920,7 +921,7 @@ ui_grep(struct wb *wb, const char *text)
 		buf_addc(&f, *text);
 	}
 	buf_addc(&f, '"');
-	if (wb_set_filter(wb, buf_str(&f)) == 0 && wb->count == 0)
+	if (wb_nav_filter(wb, buf_str(&f), 0, "grep") == 0 && wb->count == 0)
 		wb_msg(wb, 0, "no candidate holds that text");
 	buf_release(&f);
 }
@@ -946,7 +947,7 @@ ui_command(struct wb *wb, char *line)
 		return;
 	if (strcmp(line, "filter") == 0 || strcmp(line, "where") == 0) {
 		/* the status bar shows the filter and the count: no message */
-		(void)wb_set_filter(wb, arg);
+		(void)wb_nav_filter(wb, arg, 0, "filter");
 	} else if (strcmp(line, "grep") == 0) {
 		ui_grep(wb, arg);
 	} else if (strcmp(line, "goto") == 0 || strcmp(line, "show") == 0) {
@@ -973,7 +974,8 @@ ui_command(struct wb *wb, char *line)
 		ui_views(wb);
 	} else if (strcmp(line, "set") == 0 || config_values(line) != NULL) {
 		ui_set(wb, line, arg);
-	} else if (strcmp(line, "q") == 0) {
+	} else if (strcmp(line, "q") == 0 || strcmp(line, "quit") == 0) {
+		wb_nav_release(wb);	/* out at once, from any depth */
 		ui_action(wb, ACTION_QUIT);
 	} else if (keymap_action_parse(line, &a, &err) == 0) {
 		ui_action(wb, a);
@@ -1032,9 +1034,26 @@ ui_action(struct wb *wb, enum action a)
 		}
 		break;
 	case ACTION_ZOOM:
+		if (wb->zoom < 0 && !wb->auto_zoom)
+			wb_nav_zoom(wb);	/* Esc gives the layout back */
+		else if (wb->zoom == wb->focus && !wb->auto_zoom)
+			wb_nav_unzoom(wb);
 		wb->zoom = wb->zoom == wb->focus ? -1 : wb->focus;
 		wb->auto_zoom = 0;
 		wb->relayout = 1;
+		break;
+	case ACTION_BACK:
+		if (wb_nav_pop(wb) == 0)
+			break;
+		if (wb->zoom >= 0) {	/* a zoom v or e made */
+			wb->zoom = -1;
+			wb->auto_zoom = 0;
+			wb->relayout = 1;
+		} else if (wb->focus != WB_QUEUE) {
+			wb->focus = WB_QUEUE;
+		} else {
+			wb_msg(wb, 0, "nothing to go back to (q quits)");
+		}
 		break;
 	case ACTION_VERIFY:
 		wb_verify(wb, wb->cur.id);
@@ -1089,6 +1108,8 @@ ui_action(struct wb *wb, enum action a)
 		wb_view_changed(wb);
 		break;
 	case ACTION_QUIT:
+		if (wb_nav_pop(wb) == 0)	/* q in a sub-view goes back */
+			break;
 		if (term_pane_busy(wb)) {
 			wb->ask = WB_ASK_QUIT;
 			wb_msg(wb, 0, "%s is running in the toolchain pane; "

@@ -729,6 +729,7 @@ wb_release(struct wb *wb)
 	wb->search = NULL;
 	stats_release(&wb->stats);
 	diff_release(&wb->diff);
+	wb_nav_release(wb);
 	rows_free(wb);
 	cur_release(&wb->cur);
 	free(wb->filter);
@@ -845,4 +846,126 @@ wb_changed(struct wb *wb, const char *id)
 	 */
 	wb_select_id(wb, id);
 	wb->dirty = 1;
+}
+
+/* --- the navigation stack ------------------------------------------------ */
+
+static struct wb_nav *
+nav_push(struct wb *wb, int kind, const char *what)
+{
+	struct wb_nav *n;
+
+	wb->nav = xreallocarray(wb->nav, wb->nnav + 1, sizeof *wb->nav);
+	n = &wb->nav[wb->nnav++];
+	memset(n, 0, sizeof *n);
+	n->kind = kind;
+	snprintf(n->what, sizeof n->what, "%s", what);
+	return n;
+}
+
+static void
+nav_release(struct wb_nav *n)
+{
+	free(n->filter);
+	free(n->id);
+	memset(n, 0, sizeof *n);
+}
+
+int
+wb_nav_filter(struct wb *wb, const char *filter, int from_stats,
+    const char *what)
+{
+	char *was = xstrdup(wb->filter);
+	char *id = wb->detached ? NULL : xstrdup(wb->cur.id);
+	struct wb_nav *n;
+
+	if (filter != NULL && *filter == '\0')
+		filter = NULL;
+	if ((filter == NULL && wb->filter == NULL) || (filter != NULL &&
+	    wb->filter != NULL && strcmp(filter, wb->filter) == 0)) {
+		free(was);	/* the same view: nothing to go back to */
+		free(id);
+		return wb_set_filter(wb, filter);
+	}
+	if (wb_set_filter(wb, filter) < 0) {
+		free(was);
+		free(id);
+		return -1;
+	}
+	n = nav_push(wb, WB_NAV_FILTER, what);
+	n->filter = was;
+	n->id = id;
+	n->stats = from_stats;
+	n->stats_by = wb->stats.by;
+	n->stats_row = wb->stats.row;
+	n->stats_col = wb->stats.col;
+	return 0;
+}
+
+void
+wb_nav_zoom(struct wb *wb)
+{
+	nav_push(wb, WB_NAV_ZOOM, "zoom");
+}
+
+void
+wb_nav_unzoom(struct wb *wb)
+{
+	for (size_t i = wb->nnav; i-- > 0;) {
+		if (wb->nav[i].kind != WB_NAV_ZOOM)
+			continue;
+		nav_release(&wb->nav[i]);
+		memmove(&wb->nav[i], &wb->nav[i + 1], (wb->nnav - i - 1) *
+		    sizeof *wb->nav);
+		wb->nnav--;
+		return;
+	}
+}
+
+int
+wb_nav_pop(struct wb *wb)
+{
+	struct wb_nav n;
+
+	if (wb->nnav == 0)
+		return 1;
+	n = wb->nav[--wb->nnav];
+	wb->dirty = 1;
+	if (n.kind == WB_NAV_ZOOM) {
+		if (wb->zoom >= 0) {
+			wb->zoom = -1;
+			wb->auto_zoom = WB_AZ_NONE;
+			wb->relayout = 1;
+		}
+		wb_msg(wb, 0, "zoom closed");
+		nav_release(&n);
+		return 0;
+	}
+	if (wb_set_filter(wb, n.filter) == 0) {
+		if (n.id != NULL) {
+			struct err err;
+			size_t idx;
+
+			if (store_query_index(wb->st, wb->filter, n.id, &idx,
+			    &err) == 0)
+				wb_select(wb, idx);
+		}
+		wb_msg(wb, 0, "back from the %s to %s", n.what, n.filter ?
+		    n.filter : "all");
+		if (n.stats)
+			(void)stats_reopen(wb, n.stats_by, n.stats_row,
+			    n.stats_col);
+	}
+	nav_release(&n);
+	return 0;
+}
+
+void
+wb_nav_release(struct wb *wb)
+{
+	for (size_t i = 0; i < wb->nnav; i++)
+		nav_release(&wb->nav[i]);
+	free(wb->nav);
+	wb->nav = NULL;
+	wb->nnav = 0;
 }
