@@ -66,7 +66,8 @@ enum wb_pane { WB_QUEUE, WB_SPEC, WB_CODE, WB_TERM, WB_TRACE, WB_NPANES };
 enum wb_auto_zoom { WB_AZ_NONE, WB_AZ_RUN, WB_AZ_HOLD };
 
 /* A y/n question in the status bar and what a "y" does. */
-enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT, WB_ASK_BULK };
+enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT, WB_ASK_BULK,
+    WB_ASK_LABEL };
 
 /* One step of the trace: a candidate of the chain and its latest run. */
 struct wb_link {
@@ -245,7 +246,9 @@ struct wb {
 	char			 msg[512];
 	int			 msg_err;
 	enum wb_ask		 ask;
-	char			 ask_id[80];	/* what WB_ASK_ACCEPT asks of */
+	char			 ask_id[80];	/* what WB_ASK_ACCEPT, _LABEL
+						   ask of */
+	char			 ask_cat[32];	/* the WB_ASK_LABEL category */
 	int			 prompt_open;	/* the : or / line */
 	char			 prompt_kind;	/* ':' or '/' */
 	char			 prompt[256];

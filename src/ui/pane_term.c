@@ -391,6 +391,55 @@ read_file(const char *path, size_t *len)
 	return buf_detach(&b, len);
 }
 
+/*
+ * The edit of old reproduced the code of candidate id, which exists: say
+ * so, record that it is a repair of old too (a journal event and a note
+ * on it, shown in its spec pane), and show it; verify it only when it
+ * never ran.
+ */
+static void
+ed_reproduced(struct wb *wb, const struct candidate *old, const char *id)
+{
+	struct candidate ex = { 0 };
+	struct run r;
+	struct err err;
+	char *note, *keep = xstrdup(id);
+	int has_run;
+
+	if (store_candidate_get(wb->st, keep, &ex, &err) != 0) {
+		wb_msg(wb, 1, "editor: %s", err.msg);
+		free(keep);
+		auto_unzoom(wb);
+		return;
+	}
+	note = xasprintf("also a repair of %s: an edit of it by %s "
+	    "reproduced this code", old->id, wb->reviewer);
+	if ((ex.parent == NULL || strcmp(ex.parent, old->id) != 0) &&
+	    (store_event_add(wb->st, wb->reviewer, "repair", keep, note,
+	    &err) < 0 || store_note_add(wb->st, keep, note, wb->reviewer,
+	    &err) < 0))
+		wb_msg(wb, 1, "record the repair of %s: %s", old->id, err.msg);
+	free(note);
+	has_run = store_run_latest(wb->st, keep, &r, &err) == 0;
+	wb_select_id(wb, keep);
+	if (has_run) {
+		auto_unzoom(wb);
+		wb_msg(wb, 0, "the edit reproduces %s (%s%s%s), recorded as a "
+		    "repair of %s; its latest run: %s", keep, ex.origin,
+		    ex.parent ? ", a repair of " : "", ex.parent ? ex.parent :
+		    "", old->id, r.verdict);
+		run_release(&r);
+	} else if (wb_verify(wb, keep) == 0) {
+		wb_msg(wb, 0, "the edit reproduces %s (%s), recorded as a "
+		    "repair of %s; verifying it", keep, ex.origin, old->id);
+	} else {
+		auto_unzoom(wb);
+	}
+	candidate_release(&ex);
+	free(keep);
+	wb_refresh(wb);
+}
+
 /* The editor exited: a changed file becomes a repair, verified at once. */
 static void
 ed_finish(struct wb *wb)
@@ -437,10 +486,16 @@ ed_finish(struct wb *wb)
 		goto out;
 	}
 	ed_cleanup(wb);
+	if (!inserted) {
+		ed_reproduced(wb, &old, c.id);
+		candidate_release(&old);
+		candidate_release(&c);
+		return;
+	}
 	wb_select_id(wb, c.id);
 	if (wb_verify(wb, c.id) == 0)
-		wb_msg(wb, 0, "%s repair %s of %s; verifying it", inserted ?
-		    "saved" : "already had", c.id, old.id);
+		wb_msg(wb, 0, "saved repair %s of %s; verifying it", c.id,
+		    old.id);
 	else
 		auto_unzoom(wb);
 	candidate_release(&old);

@@ -386,8 +386,23 @@ ui_label_final(struct wb *wb, const char *category)
 	free(id);
 }
 
+/* The latest verdict of the candidate on screen is pass. */
+static int
+ui_cur_passes(const struct wb *wb)
+{
+	const struct wb_cur *c = &wb->cur;
+
+	return c->has_run && c->run.verdict != NULL &&
+	    strcmp(c->run.verdict, "pass") == 0;
+}
+
+/*
+ * 1-5: label the candidate on screen with category.  A failure category
+ * on a candidate whose latest run passes asks first (confirmed: the y
+ * was given).
+ */
 static void
-ui_label(struct wb *wb, const char *category)
+ui_label(struct wb *wb, const char *category, int confirmed)
 {
 	struct wb_cur *c = &wb->cur;
 	struct err err;
@@ -395,6 +410,14 @@ ui_label(struct wb *wb, const char *category)
 
 	if (c->id == NULL || c->cand.id == NULL) {
 		wb_msg(wb, 1, "no candidate selected");
+		return;
+	}
+	if (!confirmed && ui_cur_passes(wb)) {
+		wb->ask = WB_ASK_LABEL;
+		snprintf(wb->ask_id, sizeof wb->ask_id, "%s", c->id);
+		snprintf(wb->ask_cat, sizeof wb->ask_cat, "%s", category);
+		wb_msg(wb, 0, "label %s %s although its latest run passes? y/n",
+		    c->id, category);
 		return;
 	}
 	if (ui_disagree_queue(wb) && !wb->detached) {
@@ -662,10 +685,52 @@ out:
  * marked candidates after a y/n that states the count; a note on the
  * selected candidate alone, with nothing marked, is added at once (m).
  */
+/*
+ * What a bulk decision should warn of, into buf: an accept of candidates
+ * whose latest verdict is not pass, a failure label on passing ones
+ * (" although 2 of them do not pass"); "" when nothing.
+ */
+static void
+ui_bulk_warning(struct wb *wb, const char *verb, const char *status,
+    char *buf, size_t n)
+{
+	char **ids = wb->nmarks > 0 ? wb->marks : &wb->cur.id;
+	size_t nids = wb->nmarks > 0 ? wb->nmarks : 1, npass = 0, nnone = 0;
+	int accept = status != NULL && strcmp(status, "accepted") == 0;
+
+	buf[0] = '\0';
+	if (!accept && strcmp(verb, "label") != 0)
+		return;
+	for (size_t i = 0; i < nids; i++) {
+		struct err err;
+		struct run r;
+
+		if (ids[i] == NULL ||
+		    store_run_latest(wb->st, ids[i], &r, &err) != 0) {
+			nnone++;
+			continue;
+		}
+		if (r.verdict != NULL && strcmp(r.verdict, "pass") == 0)
+			npass++;
+		run_release(&r);
+	}
+	if (accept && npass < nids)
+		snprintf(buf, n, " although %zu of them do%s not pass%s",
+		    nids - npass, nids - npass == 1 ? "es" : "", nnone > 0 ?
+		    " or never ran" : "");
+	else if (!accept && npass > 0)
+		snprintf(buf, n, " although %zu of them pass%s", npass,
+		    npass == 1 ? "es" : "");
+	if (nids == 1 && buf[0] != '\0')	/* "of them" for one */
+		snprintf(buf, n, " although it %s", accept ? (nnone ?
+		    "never ran" : "does not pass") : "passes");
+}
+
 static void
 ui_bulk(struct wb *wb, const char *verb, const char *arg)
 {
 	const char *status;
+	char warn[96];
 
 	if (ui_bulk_check(wb, verb, arg, &status) < 0)
 		return;
@@ -680,11 +745,12 @@ ui_bulk(struct wb *wb, const char *verb, const char *arg)
 		return;
 	}
 	wb->ask = WB_ASK_BULK;
+	ui_bulk_warning(wb, verb, status, warn, sizeof warn);
 	if (wb->nmarks > 0)
-		wb_msg(wb, 0, "%s %zu marked candidate%s %s? y/n", verb,
-		    wb->nmarks, wb->nmarks == 1 ? "" : "s", arg);
+		wb_msg(wb, 0, "%s %zu marked candidate%s %s%s? y/n", verb,
+		    wb->nmarks, wb->nmarks == 1 ? "" : "s", arg, warn);
 	else
-		wb_msg(wb, 0, "%s %s %s? y/n", verb, wb->cur.id, arg);
+		wb_msg(wb, 0, "%s %s %s%s? y/n", verb, wb->cur.id, arg, warn);
 }
 
 /* --- saved views --------------------------------------------------------- */
@@ -964,8 +1030,14 @@ ui_command(struct wb *wb, char *line)
 	    strcmp(line, "note") == 0) {
 		ui_bulk(wb, line, arg);
 	} else if (strcmp(line, "unmark") == 0) {
+		size_t n = wb->nmarks;
+
 		wb_marks_clear(wb);
-		wb_msg(wb, 0, "no candidate marked");
+		if (n == 0)
+			wb_msg(wb, 0, "no candidate was marked");
+		else
+			wb_msg(wb, 0, "unmarked %zu candidate%s", n, n == 1 ?
+			    "" : "s");
 	} else if (strcmp(line, "save") == 0) {
 		ui_view_save(wb, arg);
 	} else if (strcmp(line, "view") == 0) {
@@ -1073,12 +1145,12 @@ ui_action(struct wb *wb, enum action a)
 			wb_msg(wb, 1, "no program runs in the toolchain pane");
 		}
 		break;
-	case ACTION_LABEL_COMPILE:	ui_label(wb, "compile"); break;
-	case ACTION_LABEL_API:		ui_label(wb, "api"); break;
-	case ACTION_LABEL_FUNCTIONAL:	ui_label(wb, "functional"); break;
-	case ACTION_LABEL_FORMAT:	ui_label(wb, "format"); break;
+	case ACTION_LABEL_COMPILE:	ui_label(wb, "compile", 0); break;
+	case ACTION_LABEL_API:		ui_label(wb, "api", 0); break;
+	case ACTION_LABEL_FUNCTIONAL:	ui_label(wb, "functional", 0); break;
+	case ACTION_LABEL_FORMAT:	ui_label(wb, "format", 0); break;
 	case ACTION_LABEL_PERFORMANCE:
-		ui_label(wb, "performance");
+		ui_label(wb, "performance", 0);
 		break;
 	case ACTION_ACCEPT:		ui_accept(wb); break;
 	case ACTION_REJECT:		ui_review(wb, "rejected"); break;
@@ -1156,7 +1228,8 @@ ui_key(struct wb *wb, int key)
 		wb->msg[0] = '\0';
 		if (key != 'y' && key != 'Y') {
 			wb_msg(wb, 0, ask == WB_ASK_QUIT ? "not quitting" :
-			    ask == WB_ASK_ACCEPT ? "not accepted" : "cancelled");
+			    ask == WB_ASK_ACCEPT ? "not accepted" :
+			    ask == WB_ASK_LABEL ? "not labelled" : "cancelled");
 			free(wb->bulk);
 			wb->bulk = NULL;
 			return;
@@ -1169,6 +1242,12 @@ ui_key(struct wb *wb, int key)
 			    "cursor changed (%.8s asked about)", wb->ask_id);
 		else if (ask == WB_ASK_ACCEPT)
 			ui_review(wb, "accepted");
+		else if (ask == WB_ASK_LABEL && (wb->cur.id == NULL ||
+		    strcmp(wb->cur.id, wb->ask_id) != 0))
+			wb_msg(wb, 1, "not labelled: the candidate under the "
+			    "cursor changed (%.8s asked about)", wb->ask_id);
+		else if (ask == WB_ASK_LABEL)
+			ui_label(wb, wb->ask_cat, 1);
 		else if (ask == WB_ASK_QUIT)
 			wb->quit = 1;
 		return;
@@ -1360,16 +1439,53 @@ ui_data_path(const char *dir, const char *rel)
 	return NULL;
 }
 
+/*
+ * Why not initscr(): it draws on any terminal, and a dumb one (TERM=dumb,
+ * an unknown TERM, no cursor addressing) gets the whole screen on one
+ * line.  newterm() says when the terminal is unknown, and tigetstr()
+ * whether it can move the cursor.  0, or -1 after saying why on stderr.
+ */
+static int
+ui_open_terminal(void)
+{
+	const char *term = getenv("TERM");
+	char *cup;
+
+	if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0) {
+		fprintf(stderr, "assay: the terminal %s%s%s cannot show the "
+		    "workbench (it cannot move the cursor); set TERM to your "
+		    "terminal's type (e.g. TERM=xterm-256color), or use the "
+		    "headless commands (assay help)\n", term && *term ? "'" :
+		    "", term && *term ? term : "type is not set (TERM)",
+		    term && *term ? "'" : "");
+		return -1;
+	}
+	if (newterm(NULL, stdout, stdin) == NULL) {
+		fprintf(stderr, "assay: unknown terminal type '%s' (no "
+		    "terminfo entry); set TERM to your terminal's type, e.g. "
+		    "TERM=xterm-256color\n", term);
+		return -1;
+	}
+	cup = tigetstr("cup");
+	if (cup == NULL || cup == (char *)-1) {
+		endwin();
+		fprintf(stderr, "assay: the terminal '%s' cannot move the "
+		    "cursor, so it cannot show the workbench; set TERM to your "
+		    "terminal's type, or use the headless commands (assay "
+		    "help)\n", term);
+		return -1;
+	}
+	return 0;
+}
+
 static void
 ui_init_curses(struct wb *wb)
 {
 	const char *env = getenv("ASSAY_THEME");
 	struct err err;
 
-	setlocale(LC_ALL, "");
 	ui_box_init();
 	fatal_set_hook(ui_restore);
-	initscr();
 	raw();
 	noecho();
 	nonl();
@@ -1471,6 +1587,13 @@ ui_run(struct store *st, const struct ui_opts *o)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	setlocale(LC_ALL, "");
+	if (ui_open_terminal() < 0) {
+		prompt_release(&wb);
+		config_release(&wb.cfg);
+		wb_release(&wb);
+		return 1;
+	}
 	ui_init_curses(&wb);
 	if (o->bench_keys != NULL)	/* replays the keys, then quits */
 		bench = bench_run(&wb, ui_frame, ui_key, ui_syntax_init);
