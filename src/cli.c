@@ -1175,113 +1175,6 @@ cmd_redo(const struct cli_global *g, int argc, char **argv)
 	return undo_redo(g, argc, argv, 1);
 }
 
-/* --- repair ---------------------------------------------------------- */
-
-/* All of stream f, new string; NULL on a read error. */
-static char *
-read_all(FILE *f, size_t *len)
-{
-	struct buf b = BUF_INIT;
-	char chunk[65536];
-	size_t n;
-
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, n);
-	if (ferror(f)) {
-		buf_release(&b);
-		return NULL;
-	}
-	buf_adds(&b, "");
-	return buf_detach(&b, len);
-}
-
-static int
-cmd_repair(const struct cli_global *g, int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "file", required_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct candidate old, c = { 0 };
-	const char *file = NULL;
-	struct store *st;
-	struct err err;
-	char *id, *by, *code, *detail;
-	size_t len = 0;
-	FILE *f;
-	int ch, rc = 2, inserted = 0;
-
-	if (wants_help("repair", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "f:", lo, NULL)) != -1) {
-		if (ch == 'f')
-			file = optarg;
-		else
-			return usage_error("repair", "bad option%s", "");
-	}
-	if (optind + 1 != argc || file == NULL)
-		return usage_error("repair", "want ID and --file FILE%s", "");
-	f = strcmp(file, "-") == 0 ? stdin : fopen(file, "rb");
-	if (f == NULL) {
-		fprintf(stderr, "assay repair: %s: %s\n", file,
-		    strerror(errno));
-		return 2;
-	}
-	code = read_all(f, &len);
-	if (f != stdin)
-		fclose(f);
-	if (code == NULL) {
-		fprintf(stderr, "assay repair: %s: read error\n", file);
-		return 2;
-	}
-	if (open_store(g, &st) < 0) {
-		free(code);
-		return 2;
-	}
-	if ((id = resolve(st, argv[optind])) == NULL) {
-		free(code);
-		store_close(st);
-		return 2;
-	}
-	if (store_candidate_get(st, id, &old, &err) != 0) {
-		fprintf(stderr, "assay repair: %s\n", err.msg);
-		free(code);
-		free(id);
-		store_close(st);
-		return 2;
-	}
-	by = config_reviewer(g->reviewer);
-	c.task_id = xstrdup(old.task_id);
-	c.origin = xstrdup(by);
-	c.kind = xstrdup("repair");
-	c.lang = xstrdup(old.lang);
-	c.parent = xstrdup(old.id);
-	c.source = xasprintf("repair of %s", old.id);
-	c.code = code;
-	c.code_len = len;
-	hash_sha256(c.code, c.code_len, c.code_hash);
-	detail = xasprintf("repair of %s", old.id);
-	if (store_begin(st, &err) < 0 ||
-	    store_candidate_add(st, &c, &inserted, &err) < 0 ||
-	    (inserted && store_event_add(st, by, "repair", c.id, detail,
-	    &err) < 0) || store_commit(st, &err) < 0) {
-		store_rollback(st);
-		fprintf(stderr, "assay repair: %s\n", err.msg);
-	} else {
-		printf("%s %s repair of %s by %s\n", c.id, inserted ?
-		    "new" : "already there:", old.id, by);
-		rc = 0;
-	}
-	free(detail);
-	free(by);
-	free(id);
-	candidate_release(&old);
-	candidate_release(&c);
-	store_close(st);
-	return rc;
-}
-
 /* --- split ----------------------------------------------------------- */
 
 struct split_count {
@@ -2108,11 +2001,6 @@ static const struct cmd cmds[] = {
 	  "compile api functional format performance.", cmd_label },
 	{ "review", "review ID accept|reject|flag [--note TEXT]",
 	  "Set a candidate's review status.", cmd_review },
-	{ "repair", "repair ID --file FILE",
-	  "Add the code in FILE (- for stdin) as a repair of candidate ID:\n"
-	  "kind repair, parent ID, origin the reviewer, the task and language\n"
-	  "of ID; journalled as the reviewer's.  Prints the new id (the same\n"
-	  "code again adds nothing).  assay verify ID runs it.", cmd_repair },
 	{ "split", "split [--ratios NAME=SHARE,...] | --set NAME TASK... |"
 	  " --clear TASK...",
 	  "Train/valid/test splits of the tasks (every sample of a task is in\n"
