@@ -1175,8 +1175,6 @@ cmd_redo(const struct cli_global *g, int argc, char **argv)
 	return undo_redo(g, argc, argv, 1);
 }
 
-/* --- repair ---------------------------------------------------------- */
-
 /* --- split ----------------------------------------------------------- */
 
 struct split_count {

@@ -54,12 +54,15 @@ const char GENERATE_HELP[] =
     "  --json         print one summary object\n"
     "Exit status 1 when a request failed (the others are kept).";
 const char REPAIR_USAGE[] =
-    "repair ID --file FILE|-\n"
+    "repair ID --file FILE|- [--verify]\n"
     "       assay repair [--where FILTER] [--rounds R] [generator options]"
     "\n             [--jobs N] [--no-verify] [--json]";
 const char REPAIR_HELP[] =
-    "With ID and --file: store FILE (- for stdin) as a repair of\n"
-    "candidate ID by you (--reviewer), journalled, and verify it.\n"
+    "With ID and --file: add the code in FILE (- for stdin) as a repair\n"
+    "of candidate ID: kind repair, parent ID, origin the reviewer, the\n"
+    "task and language of ID; journalled as the reviewer's.  Prints the\n"
+    "new id (the same code again adds nothing); --verify runs it at\n"
+    "once (else assay verify ID does).\n"
     "Without: ask the model for a repair of every failed candidate\n"
     "FILTER matches (verdict fail or timeout; a candidate whose task's\n"
     "reference does not pass is left alone: its failure is not its\n"
@@ -76,7 +79,7 @@ const char REPAIR_HELP[] =
 enum {
 	O_WHERE = 1000, O_SAMPLES, O_TEMP, O_ENDPOINT, O_MODEL, O_KEYENV,
 	O_COMMAND, O_JOBS, O_MAXTOK, O_TIMEOUT, O_RETRIES, O_RATE,
-	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE
+	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE, O_VERIFY
 };
 
 static const struct option gen_opts[] = {
@@ -96,13 +99,14 @@ static const struct option gen_opts[] = {
 	{ "json", no_argument, NULL, O_JSON },
 	{ "rounds", required_argument, NULL, O_ROUNDS },
 	{ "file", required_argument, NULL, O_FILE },
+	{ "verify", no_argument, NULL, O_VERIFY },
 	{ NULL, 0, NULL, 0 }
 };
 
 struct loop_opts {
 	struct model_cfg cfg;
 	struct buf	 where;
-	int		 samples, jobs, rounds, verify, json;
+	int		 samples, jobs, rounds, verify, json, verify_hand;
 	const char	*file;
 	int		 have_where, have_samples, have_rounds;
 };
@@ -182,6 +186,9 @@ parse_loop(const char *cmd, int argc, char **argv, struct loop_opts *o)
 			break;
 		case O_NOVERIFY:
 			o->verify = 0;
+			break;
+		case O_VERIFY:
+			o->verify_hand = 1;
 			break;
 		case O_JSON:
 			o->json = 1;
@@ -333,9 +340,10 @@ cmd_generate(const struct cli_global *g, int argc, char **argv)
 	if ((rc = parse_loop("generate", argc, argv, &o)) != 0)
 		goto out;
 	rc = 2;
-	if (o.file != NULL || o.have_rounds) {
+	if (o.file != NULL || o.have_rounds || o.verify_hand) {
 		cli_usage_error("generate", "%s is an option of repair",
-		    o.file != NULL ? "--file" : "--rounds");
+		    o.file != NULL ? "--file" : o.have_rounds ? "--rounds" :
+		    "--verify");
 		goto out;
 	}
 	if (optind < argc) {
@@ -461,25 +469,23 @@ repair_by_hand(const struct cli_global *g, struct loop_opts *o,
 	c.parent = xstrdup(old.id);
 	c.source = xasprintf("repair of %s from %s", old.id,
 	    strcmp(o->file, "-") == 0 ? "stdin" : o->file);
-	if (store_candidate_add(st, &c, &inserted, &err) < 0) {
-		fprintf(stderr, "assay repair: %s\n", err.msg);
-		goto out;
-	}
-	detail = xasprintf("repair of %s by %s%s", old.id, by, inserted ? "" :
-	    " (the same code as an existing candidate)");
-	if (inserted && store_event_add(st, by, "repair", c.id, detail,
-	    &err) < 0) {
+	detail = xasprintf("repair of %s", old.id);
+	if (store_begin(st, &err) < 0 ||
+	    store_candidate_add(st, &c, &inserted, &err) < 0 ||
+	    (inserted && store_event_add(st, by, "repair", c.id, detail,
+	    &err) < 0) || store_commit(st, &err) < 0) {
+		store_rollback(st);
 		fprintf(stderr, "assay repair: %s\n", err.msg);
 		free(detail);
 		goto out;
 	}
 	free(detail);
-	printf("repair %s of %s%s\n", c.id, old.id, inserted ? "" :
-	    " (that code was already there)");
+	printf("%s %s repair of %s by %s\n", c.id, inserted ? "new" :
+	    "already there:", old.id, by);
 	rc = 0;
 out:
 	store_close(st);
-	if (rc == 0 && o->verify) {
+	if (rc == 0 && o->verify_hand) {
 		char *ids[1] = { c.id };
 
 		rc = cli_verify_ids(g, ids, 1, 1, 0) == 2 ? 2 : 0;

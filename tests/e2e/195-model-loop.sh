@@ -1,4 +1,4 @@
-# 190 - the model in the loop: generate and repair through a command
+# 195 - the model in the loop: generate and repair through a command
 # generator (a deterministic script) and through a chat-completions
 # server on 127.0.0.1 that misbehaves on purpose; the API key never
 # reaches the database, the logs or an export.
@@ -118,7 +118,7 @@ orig=$("$ASSAY" --db "$DB" list --json --where 'task=rtlfixer/2013_q2bfsm kind=d
     head -n 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])][2]; print(r["prompt"]+r["canonical_solution"])' \
     "$T/rows.jsonl" >"$T/fix.v"
-"$ASSAY" --db "$DB" --reviewer alice repair "$orig" --file - <"$T/fix.v" \
+"$ASSAY" --db "$DB" --reviewer alice repair "$orig" --file - --verify <"$T/fix.v" \
     >"$T/hand.out" || fail "repair --file: $(cat "$T/hand.out")"
 expect_eq "alice's repair passes" \
     "$(count "origin=alice parent=$orig verdict=pass")" 1
@@ -175,4 +175,4 @@ if grep -a -r -q "$KEY" "$T/http.db" "$T/raw.jsonl" "$T/sft.jsonl" \
 fi
 echo "ok: the API key is in no database, output or export"
 grep -q '"generation"' "$T/raw.jsonl" || fail "raw export keeps the generation record"
-echo "190: ok"
+echo "195: ok"
