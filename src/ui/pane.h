@@ -73,6 +73,7 @@ enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT, WB_ASK_BULK,
 struct wb_link {
 	char	*id, *origin, *kind, *verdict, *stage, *feedback;
 	int	 current;
+	int	 depth;		/* branches above it (for the indent) */
 };
 
 /*
@@ -107,6 +108,7 @@ struct wb_cur {
 	struct syntax	*syn;
 	struct wb_link	*trace;		/* ancestors, it, its repairs */
 	size_t		 ntrace;
+	int		 trace_fresh;	/* place the trace's view anew */
 };
 
 /*

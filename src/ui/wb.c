@@ -123,27 +123,71 @@ trace_add(struct wb_cur *c, const char *id, const char *origin,
 	}
 }
 
-/* Ancestors (oldest first), the candidate, then its repairs. */
+#define TRACE_MAX	256	/* links shown; a chain is rarely 10 */
+
+/*
+ * The repairs of id, depth first (each followed by its own repairs), so
+ * that the whole tree of the chain shows: a repair that failed and the
+ * one after it that passed.  depth counts the branches above (a parent
+ * with more than one repair indents its repairs).
+ */
+static void
+trace_descend(struct wb *wb, struct wb_cur *c, const char *id, int depth)
+{
+	struct store_row *kids = NULL;
+	struct err err;
+	size_t nkids = 0;
+	char *f = xasprintf("parent=%s", id);
+
+	if (store_query_page(wb->st, f, 0, TRACE_MAX, &kids, &nkids,
+	    &err) < 0) {
+		free(f);
+		return;
+	}
+	free(f);
+	for (size_t i = 0; i < nkids; i++) {
+		struct run r;
+		int has;
+
+		if (c->ntrace < TRACE_MAX) {
+			has = store_run_latest(wb->st, kids[i].id, &r,
+			    &err) == 0;
+			trace_add(c, kids[i].id, kids[i].origin, kids[i].kind,
+			    has ? &r : NULL, kids[i].verdict, kids[i].stage,
+			    0);
+			c->trace[c->ntrace - 1].depth = depth +
+			    (nkids > 1 ? 1 : 0);
+			if (has)
+				run_release(&r);
+			trace_descend(wb, c, kids[i].id, depth +
+			    (nkids > 1 ? 1 : 0));
+		}
+		store_row_release(&kids[i]);
+	}
+	free(kids);
+}
+
+/* Ancestors (oldest first), the candidate, then its repairs' tree. */
 static void
 trace_load(struct wb *wb, struct wb_cur *c)
 {
-	char *chain[16];
+	char *chain[64];
 	size_t nchain = 0;
 	char *parent = xstrdup(c->cand.parent);
-	struct store_row *kids = NULL;
-	size_t nkids = 0;
 	struct err err;
-	char *f;
 
-	while (parent != NULL && nchain < 16) {
+	while (parent != NULL && nchain < 64) {
 		struct candidate pc = { 0 };
 
 		chain[nchain++] = parent;
-		if (store_candidate_get(wb->st, parent, &pc, &err) != 0)
+		if (store_candidate_get(wb->st, parent, &pc, &err) != 0) {
+			parent = NULL;
 			break;
+		}
 		parent = xstrdup(pc.parent);
 		candidate_release(&pc);
 	}
+	free(parent);	/* past 64 ancestors */
 	for (size_t i = nchain; i-- > 0;) {
 		struct candidate pc = { 0 };
 		struct run pr = { 0 };
@@ -163,16 +207,8 @@ trace_load(struct wb *wb, struct wb_cur *c)
 	}
 	trace_add(c, c->cand.id, c->cand.origin, c->cand.kind,
 	    c->has_run ? &c->run : NULL, NULL, NULL, 1);
-	f = xasprintf("parent=%s", c->cand.id);
-	if (store_query_page(wb->st, f, 0, 8, &kids, &nkids, &err) == 0) {
-		for (size_t i = 0; i < nkids; i++) {
-			trace_add(c, kids[i].id, kids[i].origin, kids[i].kind,
-			    NULL, kids[i].verdict, kids[i].stage, 0);
-			store_row_release(&kids[i]);
-		}
-		free(kids);
-	}
-	free(f);
+	trace_descend(wb, c, c->cand.id, 0);
+	c->trace_fresh = 1;
 }
 
 /*
