@@ -1898,6 +1898,7 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		{ "recorded", no_argument, NULL, 'r' },
 		{ "agreement", no_argument, NULL, 'a' },
 		{ "reviewers", no_argument, NULL, 'R' },
+		{ "generation", no_argument, NULL, 'G' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct stats_ctx s = { .by = "benchmark" };
@@ -1920,7 +1921,7 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 			fmt = optarg;
 		else if (ch == 'r')
 			s.recorded = 1;
-		else if (ch == 'a' || ch == 'R')
+		else if (ch == 'a' || ch == 'R' || ch == 'G')
 			people = ch;
 		else
 			return usage_error("stats", "bad option%s", "");
@@ -1937,7 +1938,9 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		return 2;
 	if (people != 0) {
 		int rc = people == 'a' ? stats_agreement(st, WHERE(where),
-		    fmt) : stats_reviewers(st, WHERE(where), fmt);
+		    fmt) : people == 'G' ? cli_stats_generation(st,
+		    WHERE(where), fmt, 0) : stats_reviewers(st, WHERE(where),
+		    fmt);
 
 		store_close(st);
 		buf_release(&where);
@@ -1952,7 +1955,6 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		return 2;
 	}
 	store_close(st);
-	buf_release(&where);
 	qsort(s.v, s.n, sizeof *s.v, stats_cmp);
 	ka = s.recorded ? "recorded" : "category";
 	kb = s.recorded ? "re-derived" : "subcategory";
@@ -2001,6 +2003,13 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		free(s.v[i].b);
 	}
 	free(s.v);
+	/* By model, the table goes on with what the models' runs cost. */
+	if (strcmp(s.by, "model") == 0 && !s.recorded &&
+	    strcmp(fmt, "table") == 0 && open_store(g, &st) == 0) {
+		cli_stats_generation(st, WHERE(where), fmt, 1);
+		store_close(st);
+	}
+	buf_release(&where);
 	return 0;
 }
 
@@ -2169,7 +2178,8 @@ static const struct cmd cmds[] = {
 	  cmd_export },
 	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"
-	  "             [--recorded | --agreement | --reviewers]",
+	  "             [--recorded | --agreement | --reviewers |"
+	  " --generation]",
 	  "The error analysis: per group, candidates by category and\n"
 	  "subcategory (the current label, else the run's suggestion), the\n"
 	  "others by verdict, with counts and shares of the group.  A pass\n"
@@ -2186,7 +2196,11 @@ static const struct cmd cmds[] = {
 	  "--reviewers: decisions (labels and reviews in the journal) per\n"
 	  "reviewer and per hour: each decision takes the time since the\n"
 	  "reviewer's previous one; a pause over 5 minutes is a break, and\n"
-	  "the decision after it is not timed.", cmd_stats },
+	  "the decision after it is not timed.\n"
+	  "--generation: per model that made candidates (generate, repair):\n"
+	  "candidates, pass rate, pass@1 and pass@k (k the fewest samples of\n"
+	  "a task; Chen et al. 2021), repairs tried and passing per round,\n"
+	  "tokens and time; --by model shows it under its table.", cmd_stats },
 	{ "generate", GENERATE_USAGE, GENERATE_HELP, cmd_generate },
 	{ "repair", REPAIR_USAGE, REPAIR_HELP, cmd_repair },
 	{ "envs", "envs", "List the toolchain envs and whether they are"
