@@ -731,3 +731,101 @@ done:
 	loop_release(&o);
 	return rc;
 }
+
+/* --- stats --generation ------------------------------------------------ */
+
+/* "a/b" of the round r repairs, or "-". */
+static void
+round_cell(const struct gen_stat *s, int r, char *buf, size_t n)
+{
+	if (s->tried[r] == 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%zu/%zu", s->fixed[r], s->tried[r]);
+}
+
+int
+cli_stats_generation(struct store *st, const char *where, const char *fmt,
+    int under)
+{
+	struct gen_stat *v = NULL;
+	struct err err;
+	size_t n = 0;
+	int rounds = 0;
+
+	if (gen_stats(st, where, &v, &n, &err) < 0) {
+		fprintf(stderr, "assay stats: %s\n", err.msg);
+		return 2;
+	}
+	if (under && n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		for (int r = 0; r < GEN_ROUNDS_MAX; r++)
+			if (v[i].tried[r] > 0 && r + 1 > rounds)
+				rounds = r + 1;
+	if (strcmp(fmt, "json") == 0) {
+		for (size_t i = 0; i < n; i++) {
+			json_t *rr = json_array(), *o;
+			char *line;
+
+			for (int r = 0; r < rounds; r++)
+				json_array_append_new(rr, json_pack("{s:i,"
+				    " s:I, s:I}", "round", r + 1, "tried",
+				    (json_int_t)v[i].tried[r], "passed",
+				    (json_int_t)v[i].fixed[r]));
+			o = json_pack("{s:s, s:I, s:I, s:I, s:f, s:o, s:o,"
+			    " s:I, s:I, s:I, s:I}", "model", v[i].model,
+			    "generated", (json_int_t)v[i].generated, "passed",
+			    (json_int_t)v[i].passed, "tasks",
+			    (json_int_t)v[i].tasks, "pass@1", v[i].pass1,
+			    "pass@k", v[i].k > 0 ? json_pack("{s:i, s:f}", "k",
+			    v[i].k, "value", v[i].passk) : json_null(),
+			    "repairs", rr, "prompt_tokens",
+			    (json_int_t)v[i].prompt_tokens,
+			    "completion_tokens",
+			    (json_int_t)v[i].completion_tokens, "requests",
+			    (json_int_t)v[i].requests, "latency_ms",
+			    (json_int_t)v[i].latency_ms);
+			line = json_dumps(o, JSON_COMPACT);
+			printf("%s\n", line);
+			free(line);
+			json_decref(o);
+		}
+		gen_stats_release(v, n);
+		return 0;
+	}
+	if (under)
+		printf("\n");
+	if (n == 0) {
+		printf("no candidate was made by a model (assay generate,"
+		    " assay repair)\n");
+		gen_stats_release(v, n);
+		return 0;
+	}
+	printf("%-20s %9s %6s %7s %12s", "model", "generated", "pass",
+	    "pass@1", "pass@k");
+	for (int r = 0; r < rounds; r++)
+		printf(" %8s%d", "repair r", r + 1);
+	printf(" %10s %10s %9s\n", "tokens in", "tokens out", "s/request");
+	for (size_t i = 0; i < n; i++) {
+		char pk[32], cell[32];
+
+		if (v[i].k > 0)
+			snprintf(pk, sizeof pk, "%.3f (k=%d)", v[i].passk,
+			    v[i].k);
+		else
+			snprintf(pk, sizeof pk, "-");
+		printf("%-20.20s %9zu %6zu %7.3f %12s", v[i].model,
+		    v[i].generated, v[i].passed, v[i].pass1, pk);
+		for (int r = 0; r < rounds; r++) {
+			round_cell(&v[i], r, cell, sizeof cell);
+			printf(" %9s", cell);
+		}
+		printf(" %10lld %10lld %9.2f\n", (long long)v[i].prompt_tokens,
+		    (long long)v[i].completion_tokens, v[i].requests > 0 ?
+		    (double)v[i].latency_ms / 1000.0 / (double)v[i].requests :
+		    0);
+	}
+	gen_stats_release(v, n);
+	return 0;
+}
