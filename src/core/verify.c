@@ -22,7 +22,9 @@
  * environment), and bwrap's own options, which name host paths, go
  * through a pipe (--args 3), so that /proc/1/cmdline shows only
  * "bwrap --args 3 ... -- TOOL ARGS".  A stage's secret goes through
- * another pipe (ENV_NONCE_FD), never a command line.  The only writable
+ * another pipe (ENV_NONCE_FD), never a command line.  bwrap loads a
+ * seccomp filter from fd 4 (--seccomp 4, sysfilter.h) and forbids new
+ * user namespaces (--disable-userns).  The only writable
  * places are /work and /tmp, both in the work directory, whose size is
  * the job's disk cap; / and /dev are read-only (no /dev/shm).
  */
@@ -55,6 +57,7 @@
 #include "pipeline.h"
 #include "pty.h"
 #include "store.h"
+#include "sysfilter.h"
 #include "triage.h"
 
 /*
@@ -306,6 +309,10 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 		av_add_tool(a, "bwrap");
 		a->opt_start = a->n;
 		av_add(a, "--unshare-all");
+		/* No user namespace inside: with --unshare-user (which
+		 * --unshare-all only tries) bwrap can forbid more. */
+		av_add(a, "--unshare-user");
+		av_add(a, "--disable-userns");
 		av_add(a, "--die-with-parent");
 		add_system(a);
 		av_add(a, "--proc");
@@ -439,7 +446,15 @@ stage_io_make(const struct verify_job *j, const struct env_stage *s,
 	io->fds[0] = data_pipe(opts.p, opts.len, err);
 	if (io->fds[0] < 0)
 		goto out;
-	io->fds[1] = data_pipe("", 0, err);
+	if (a->opt_end != 0) {
+		const void *prog;
+		size_t len;
+
+		if (sysfilter_bpf(&prog, &len, err) < 0)
+			goto out;
+		io->fds[1] = data_pipe(prog, len, err);
+	} else
+		io->fds[1] = data_pipe("", 0, err);
 	if (io->fds[1] < 0)
 		goto out;
 	if (s->nonce_fd) {
@@ -459,6 +474,8 @@ stage_io_make(const struct verify_job *j, const struct env_stage *s,
 			av_add(&io->exec, a->v[i]);
 		av_add(&io->exec, "--args");
 		av_add(&io->exec, "3");
+		av_add(&io->exec, "--seccomp");
+		av_add(&io->exec, "4");
 		for (size_t i = a->opt_end; i < a->n; i++)
 			av_add(&io->exec, a->v[i]);
 	}
