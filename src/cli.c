@@ -4,6 +4,7 @@
  * functions as the workbench; this file only parses arguments and prints.
  */
 #include "cli.h"
+#include "cli_shared.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -879,6 +880,15 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 		    "env_params", jraw(t.env_params), "spec",
 		    jstr_or_null(t.spec), "interface", jstr_or_null(t.interface),
 		    "source", jstr_or_null(t.source), "files", files));
+		if (c.extra != NULL) {
+			json_t *ex = jraw(c.extra), *gen;
+
+			/* What produced a model's candidate (generate.h). */
+			gen = json_object_get(ex, "generation");
+			if (gen != NULL)
+				json_object_set(o, "generation", gen);
+			json_decref(ex);
+		}
 		json_object_set_new(o, "code", json_stringn(c.code, c.code_len));
 		json_object_set_new(o, "code_hash", json_string(c.code_hash));
 		json_object_set_new(o, "origin_raw", jstr_or_null(c.origin_raw));
@@ -1163,113 +1173,6 @@ static int
 cmd_redo(const struct cli_global *g, int argc, char **argv)
 {
 	return undo_redo(g, argc, argv, 1);
-}
-
-/* --- repair ---------------------------------------------------------- */
-
-/* All of stream f, new string; NULL on a read error. */
-static char *
-read_all(FILE *f, size_t *len)
-{
-	struct buf b = BUF_INIT;
-	char chunk[65536];
-	size_t n;
-
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, n);
-	if (ferror(f)) {
-		buf_release(&b);
-		return NULL;
-	}
-	buf_adds(&b, "");
-	return buf_detach(&b, len);
-}
-
-static int
-cmd_repair(const struct cli_global *g, int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "file", required_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct candidate old, c = { 0 };
-	const char *file = NULL;
-	struct store *st;
-	struct err err;
-	char *id, *by, *code, *detail;
-	size_t len = 0;
-	FILE *f;
-	int ch, rc = 2, inserted = 0;
-
-	if (wants_help("repair", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "f:", lo, NULL)) != -1) {
-		if (ch == 'f')
-			file = optarg;
-		else
-			return usage_error("repair", "bad option%s", "");
-	}
-	if (optind + 1 != argc || file == NULL)
-		return usage_error("repair", "want ID and --file FILE%s", "");
-	f = strcmp(file, "-") == 0 ? stdin : fopen(file, "rb");
-	if (f == NULL) {
-		fprintf(stderr, "assay repair: %s: %s\n", file,
-		    strerror(errno));
-		return 2;
-	}
-	code = read_all(f, &len);
-	if (f != stdin)
-		fclose(f);
-	if (code == NULL) {
-		fprintf(stderr, "assay repair: %s: read error\n", file);
-		return 2;
-	}
-	if (open_store(g, &st) < 0) {
-		free(code);
-		return 2;
-	}
-	if ((id = resolve(st, argv[optind])) == NULL) {
-		free(code);
-		store_close(st);
-		return 2;
-	}
-	if (store_candidate_get(st, id, &old, &err) != 0) {
-		fprintf(stderr, "assay repair: %s\n", err.msg);
-		free(code);
-		free(id);
-		store_close(st);
-		return 2;
-	}
-	by = config_reviewer(g->reviewer);
-	c.task_id = xstrdup(old.task_id);
-	c.origin = xstrdup(by);
-	c.kind = xstrdup("repair");
-	c.lang = xstrdup(old.lang);
-	c.parent = xstrdup(old.id);
-	c.source = xasprintf("repair of %s", old.id);
-	c.code = code;
-	c.code_len = len;
-	hash_sha256(c.code, c.code_len, c.code_hash);
-	detail = xasprintf("repair of %s", old.id);
-	if (store_begin(st, &err) < 0 ||
-	    store_candidate_add(st, &c, &inserted, &err) < 0 ||
-	    (inserted && store_event_add(st, by, "repair", c.id, detail,
-	    &err) < 0) || store_commit(st, &err) < 0) {
-		store_rollback(st);
-		fprintf(stderr, "assay repair: %s\n", err.msg);
-	} else {
-		printf("%s %s repair of %s by %s\n", c.id, inserted ?
-		    "new" : "already there:", old.id, by);
-		rc = 0;
-	}
-	free(detail);
-	free(by);
-	free(id);
-	candidate_release(&old);
-	candidate_release(&c);
-	store_close(st);
-	return rc;
 }
 
 /* --- split ----------------------------------------------------------- */
@@ -1885,6 +1788,7 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		{ "recorded", no_argument, NULL, 'r' },
 		{ "agreement", no_argument, NULL, 'a' },
 		{ "reviewers", no_argument, NULL, 'R' },
+		{ "generation", no_argument, NULL, 'G' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct stats_ctx s = { .by = "benchmark" };
@@ -1907,7 +1811,7 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 			fmt = optarg;
 		else if (ch == 'r')
 			s.recorded = 1;
-		else if (ch == 'a' || ch == 'R')
+		else if (ch == 'a' || ch == 'R' || ch == 'G')
 			people = ch;
 		else
 			return usage_error("stats", "bad option%s", "");
@@ -1924,7 +1828,9 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		return 2;
 	if (people != 0) {
 		int rc = people == 'a' ? stats_agreement(st, WHERE(where),
-		    fmt) : stats_reviewers(st, WHERE(where), fmt);
+		    fmt) : people == 'G' ? cli_stats_generation(st,
+		    WHERE(where), fmt, 0) : stats_reviewers(st, WHERE(where),
+		    fmt);
 
 		store_close(st);
 		buf_release(&where);
@@ -1939,7 +1845,6 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		return 2;
 	}
 	store_close(st);
-	buf_release(&where);
 	qsort(s.v, s.n, sizeof *s.v, stats_cmp);
 	ka = s.recorded ? "recorded" : "category";
 	kb = s.recorded ? "re-derived" : "subcategory";
@@ -1988,6 +1893,13 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		free(s.v[i].b);
 	}
 	free(s.v);
+	/* By model, the table goes on with what the models' runs cost. */
+	if (strcmp(s.by, "model") == 0 && !s.recorded &&
+	    strcmp(fmt, "table") == 0 && open_store(g, &st) == 0) {
+		cli_stats_generation(st, WHERE(where), fmt, 1);
+		store_close(st);
+	}
+	buf_release(&where);
 	return 0;
 }
 
@@ -2098,11 +2010,6 @@ static const struct cmd cmds[] = {
 	  "compile api functional format performance.", cmd_label },
 	{ "review", "review ID accept|reject|flag [--note TEXT]",
 	  "Set a candidate's review status.", cmd_review },
-	{ "repair", "repair ID --file FILE",
-	  "Add the code in FILE (- for stdin) as a repair of candidate ID:\n"
-	  "kind repair, parent ID, origin the reviewer, the task and language\n"
-	  "of ID; journalled as the reviewer's.  Prints the new id (the same\n"
-	  "code again adds nothing).  assay verify ID runs it.", cmd_repair },
 	{ "split", "split [--ratios NAME=SHARE,...] | --set NAME TASK... |"
 	  " --clear TASK...",
 	  "Train/valid/test splits of the tasks (every sample of a task is in\n"
@@ -2146,7 +2053,8 @@ static const struct cmd cmds[] = {
 	  cmd_export },
 	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"
-	  "             [--recorded | --agreement | --reviewers]",
+	  "             [--recorded | --agreement | --reviewers |"
+	  " --generation]",
 	  "The error analysis: per group, candidates by category and\n"
 	  "subcategory (the current label, else the run's suggestion), the\n"
 	  "others by verdict, with counts and shares of the group.  A pass\n"
@@ -2163,7 +2071,13 @@ static const struct cmd cmds[] = {
 	  "--reviewers: decisions (labels and reviews in the journal) per\n"
 	  "reviewer and per hour: each decision takes the time since the\n"
 	  "reviewer's previous one; a pause over 5 minutes is a break, and\n"
-	  "the decision after it is not timed.", cmd_stats },
+	  "the decision after it is not timed.\n"
+	  "--generation: per model that made candidates (generate, repair):\n"
+	  "candidates, pass rate, pass@1 and pass@k (k the fewest samples of\n"
+	  "a task; Chen et al. 2021), repairs tried and passing per round,\n"
+	  "tokens and time; --by model shows it under its table.", cmd_stats },
+	{ "generate", GENERATE_USAGE, GENERATE_HELP, cmd_generate },
+	{ "repair", REPAIR_USAGE, REPAIR_HELP, cmd_repair },
 	{ "envs", "envs", "List the toolchain envs and whether they are"
 	  " installed.", cmd_envs },
 	{ "help", "help [COMMAND]", "Show help.", cmd_help },
@@ -2237,4 +2151,52 @@ const char *
 cli_version(void)
 {
 	return VERSION;
+}
+
+/* --- shared with the other command files (cli_shared.h) ------------- */
+
+int
+cli_open_store(const struct cli_global *g, struct store **st)
+{
+	return open_store(g, st);
+}
+
+int
+cli_wants_help(const char *name, int argc, char **argv)
+{
+	return wants_help(name, argc, argv);
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	return usage_error(cmd, fmt, arg);
+}
+
+char *
+cli_resolve(struct store *st, const char *id)
+{
+	return resolve(st, id);
+}
+
+int
+cli_verify_ids(const struct cli_global *g, char **ids, size_t n, int jobs,
+    int quiet)
+{
+	char **argv = xcalloc(n + 6, sizeof *argv);
+	char jb[16];
+	int argc = 0, rc;
+
+	snprintf(jb, sizeof jb, "%d", jobs < 1 ? 1 : jobs > 256 ? 256 : jobs);
+	argv[argc++] = "verify";
+	argv[argc++] = "--jobs";
+	argv[argc++] = jb;
+	if (quiet)
+		argv[argc++] = "--quiet";
+	argv[argc++] = "--";
+	for (size_t i = 0; i < n; i++)
+		argv[argc++] = ids[i];
+	rc = cmd_verify(g, argc, argv);
+	free(argv);
+	return rc;
 }

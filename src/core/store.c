@@ -3665,3 +3665,51 @@ out:
 	free(src);
 	return rc;
 }
+
+/* --- the model loop -------------------------------------------------- */
+
+int
+store_generation_each(struct store *st,
+    int (*cb)(const struct store_gen_row *row, void *arg), void *arg,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, stop = 0;
+
+	if (prepare(st, &s, "SELECT c.id, c.task_id, c.kind,"
+	    " json_extract(c.extra, '$.generation.model'),"
+	    " (SELECT r.verdict FROM run r WHERE r.id = c.run_id),"
+	    " json_extract(c.extra, '$.generation.round'),"
+	    " json_extract(c.extra, '$.generation.usage.prompt_tokens'),"
+	    " json_extract(c.extra, '$.generation.usage.completion_tokens'),"
+	    " json_extract(c.extra, '$.generation.latency_ms')"
+	    " FROM candidate c WHERE c.extra IS NOT NULL"
+	    " AND json_valid(c.extra)"
+	    " AND json_type(c.extra, '$.generation') = 'object'"
+	    " ORDER BY c.seq", err) < 0)
+		return -1;
+	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_gen_row r;
+
+		r.id = (const char *)sqlite3_column_text(s, 0);
+		r.task = (const char *)sqlite3_column_text(s, 1);
+		r.kind = (const char *)sqlite3_column_text(s, 2);
+		r.model = (const char *)sqlite3_column_text(s, 3);
+		r.verdict = (const char *)sqlite3_column_text(s, 4);
+		r.round = sqlite3_column_int(s, 5);
+		r.prompt_tokens = sqlite3_column_type(s, 6) == SQLITE_NULL ?
+		    -1 : sqlite3_column_int64(s, 6);
+		r.completion_tokens = sqlite3_column_type(s, 7) ==
+		    SQLITE_NULL ? -1 : sqlite3_column_int64(s, 7);
+		r.latency_ms = sqlite3_column_int64(s, 8);
+		if (r.model == NULL)
+			r.model = "?";
+		stop = cb(&r, arg);
+	}
+	sqlite3_finalize(s);
+	if (stop)
+		return stop;
+	if (rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read generated candidates");
+	return 0;
+}

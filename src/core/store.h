@@ -515,4 +515,25 @@ int	store_label_is_final(struct store *st, const char *cand_id,
 int	store_bench_fill(struct store *st, size_t total, size_t *added,
 	    struct err *err);
 
+/* --- the model loop (generate.h) ------------------------------------ */
+
+/* A candidate a model made, with what its generation record says. */
+struct store_gen_row {
+	const char	*id, *task, *kind;	/* borrowed for the call */
+	const char	*model;		/* extra.generation.model */
+	const char	*verdict;	/* of the latest run, or NULL */
+	int		 round;		/* 0 direct, 1.. repair rounds */
+	int64_t		 prompt_tokens, completion_tokens;	/* -1: none */
+	int64_t		 latency_ms;
+};
+
+/*
+ * Visit every candidate with an extra.generation record, in import
+ * order: cb returns 0 to go on, non-zero to stop (that value is
+ * returned).  0 or -1.
+ */
+int	store_generation_each(struct store *st,
+	    int (*cb)(const struct store_gen_row *row, void *arg), void *arg,
+	    struct err *err);
+
 #endif
