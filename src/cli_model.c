@@ -56,7 +56,7 @@ const char GENERATE_HELP[] =
 const char REPAIR_USAGE[] =
     "repair ID --file FILE|- [--verify]\n"
     "       assay repair [--where FILTER] [--rounds R] [generator options]"
-    "\n             [--jobs N] [--no-verify] [--json]";
+    "\n             [--jobs N] [--no-verify] [--json] [--show]";
 const char REPAIR_HELP[] =
     "With ID and --file: add the code in FILE (- for stdin) as a repair\n"
     "of candidate ID: kind repair, parent ID, origin the reviewer, the\n"
@@ -73,13 +73,15 @@ const char REPAIR_HELP[] =
     "that fails again is sent back, until it passes or R rounds\n"
     "(--rounds, default 1) are spent.  A chain this model already\n"
     "repaired goes on from its newest repair.  Generator options as\n"
-    "for generate.  Exit status 1 when a request failed.";
+    "for generate.  --show prints the feedback each request ends with\n"
+    "and each answer (the workbench's R runs this in the toolchain\n"
+    "pane).  Exit status 1 when a request failed.";
 
 /* Options shared by generate and repair. */
 enum {
 	O_WHERE = 1000, O_SAMPLES, O_TEMP, O_ENDPOINT, O_MODEL, O_KEYENV,
 	O_COMMAND, O_JOBS, O_MAXTOK, O_TIMEOUT, O_RETRIES, O_RATE,
-	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE, O_VERIFY
+	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE, O_VERIFY, O_SHOW
 };
 
 static const struct option gen_opts[] = {
@@ -100,13 +102,14 @@ static const struct option gen_opts[] = {
 	{ "rounds", required_argument, NULL, O_ROUNDS },
 	{ "file", required_argument, NULL, O_FILE },
 	{ "verify", no_argument, NULL, O_VERIFY },
+	{ "show", no_argument, NULL, O_SHOW },
 	{ NULL, 0, NULL, 0 }
 };
 
 struct loop_opts {
 	struct model_cfg cfg;
 	struct buf	 where;
-	int		 samples, jobs, rounds, verify, json, verify_hand;
+	int		 samples, jobs, rounds, verify, json, verify_hand, show;
 	const char	*file;
 	int		 have_where, have_samples, have_rounds;
 };
@@ -189,6 +192,9 @@ parse_loop(const char *cmd, int argc, char **argv, struct loop_opts *o)
 			break;
 		case O_VERIFY:
 			o->verify_hand = 1;
+			break;
+		case O_SHOW:
+			o->show = 1;
 			break;
 		case O_JSON:
 			o->json = 1;
@@ -611,6 +617,63 @@ fail:
 	return 1;
 }
 
+/* Text from a model or a toolchain onto a terminal: control bytes but
+ * newline and tab as ^X, so no escape sequence reaches the terminal. */
+static void
+put_text(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			printf("^%c", c == 0x7f ? '?' : c + '@');
+		else
+			putchar(c);
+	}
+}
+
+/* --show: the feedback each request ends with, before it is sent. */
+static void
+show_requests(struct store *st, const struct idset *leaves,
+    const char *model)
+{
+	for (size_t i = 0; i < leaves->n; i++) {
+		struct err err;
+		int round = 0;
+		json_t *m = gen_repair_messages(st, leaves->v[i], &round, &err);
+		json_t *last = json_array_get(m, json_array_size(m) - 1);
+		const char *fb = json_string_value(json_object_get(last,
+		    "content"));
+
+		printf("\033[1m--- asking %s to repair %s (round %d) ---"
+		    "\033[0m\n", model, leaves->v[i], round);
+		put_text(fb != NULL ? fb : (m == NULL ? err.msg : ""));
+		putchar('\n');
+		json_decref(m);
+	}
+	fflush(stdout);
+}
+
+/* --show: each answer as stored. */
+static void
+show_answers(struct store *st, const struct gen_report *rep)
+{
+	for (size_t i = 0; i < rep->nids; i++) {
+		struct candidate c;
+		struct err err;
+
+		if (store_candidate_get(st, rep->ids[i], &c, &err) != 0)
+			continue;
+		printf("\033[1m--- answer: %s, repair of %s ---\033[0m\n",
+		    c.id, c.parent != NULL ? c.parent : "?");
+		put_text(c.code);
+		if (c.code_len == 0 || c.code[c.code_len - 1] != '\n')
+			putchar('\n');
+		candidate_release(&c);
+	}
+	fflush(stdout);
+}
+
 int
 cmd_repair(const struct cli_global *g, int argc, char **argv)
 {
@@ -680,12 +743,17 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 			break;
 		}
 		ctx.st = st;
+		if (o.show)
+			show_requests(st, &leaves, model_name(&o.cfg, name,
+			    sizeof name));
 		if (gen_repair(&ctx, leaves.v, leaves.n, &rep, &err) < 0) {
 			fprintf(stderr, "assay repair: %s\n", err.msg);
 			gen_report_release(&rep);
 			rc = 2;
 			break;
 		}
+		if (o.show)
+			show_answers(st, &rep);
 		print_summary("repair", &rep, o.json, round);
 		if (rep.failed > 0)
 			rc = 1;

@@ -132,7 +132,7 @@ term_pane_unhold(struct wb *wb, enum action a)
 	case ACTION_MOVE_FIRST: case ACTION_MOVE_LAST:
 	case ACTION_HELP:
 		return 0;	/* read on */
-	case ACTION_VERIFY: case ACTION_EDIT:
+	case ACTION_VERIFY: case ACTION_EDIT: case ACTION_MODEL_REPAIR:
 		return 0;	/* the next program keeps the zoom */
 	default:
 		break;
@@ -461,6 +461,110 @@ out:
 	wb_refresh(wb);
 }
 
+/* The newest repair of parent (kind repair): new string or NULL. */
+static int
+newest_repair(const struct store_row *row, void *arg)
+{
+	char **out = arg;
+
+	free(*out);
+	*out = xstrdup(row->id);
+	return 0;
+}
+
+/* `assay repair` exited: select what it made and say how it went. */
+static void
+model_finish(struct wb *wb)
+{
+	int st = wb->ed.status;
+	char *filter = xasprintf("parent=%s kind=repair", wb->ed_cand), *id =
+	    NULL;
+	struct err err;
+
+	pty_release(&wb->ed);
+	if (store_query_each(wb->st, filter, newest_repair, &id, &err) < 0)
+		wb_msg(wb, 1, "%s", err.msg);
+	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || id == NULL)
+		wb_msg(wb, 1, "the model made no repair of %s: see the"
+		    " toolchain pane", wb->ed_cand);
+	free(filter);
+	wb->ed_model = 0;
+	wb->kbd = 0;
+	wb_refresh(wb);
+	if (id != NULL && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		wb_select_id(wb, id);
+		wb_msg(wb, 0, "repair %s of %s by the model: %s", id,
+		    wb->ed_cand, wb->cur.has_run && wb->cur.run.verdict != NULL ?
+		    wb->cur.run.verdict :
+		    "not verified");
+	}
+	free(id);
+	free(wb->ed_cand);
+	wb->ed_cand = NULL;
+	memset(&wb->ed, 0, sizeof wb->ed);
+	wb->ed.fd = -1;
+	wb->dirty = 1;
+}
+
+int
+term_pane_model_repair(struct wb *wb)
+{
+	struct wb_cur *c = &wb->cur;
+	struct err err;
+	char self[4096], *where, *argv[14];
+	int rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols,
+	    n = 0;
+	ssize_t len;
+
+	if (term_pane_busy(wb)) {
+		wb_msg(wb, 1, "the toolchain pane is busy (x cancels a "
+		    "verification)");
+		return -1;
+	}
+	if (c->id == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return -1;
+	}
+	len = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (len <= 0) {
+		wb_msg(wb, 1, "model repair: cannot find the assay program: %s",
+		    strerror(errno));
+		return -1;
+	}
+	self[len] = '\0';
+	where = xasprintf("id=%s", c->id);
+	argv[n++] = self;
+	argv[n++] = "--db";
+	argv[n++] = (char *)wb->o->db_path;
+	argv[n++] = "--reviewer";
+	argv[n++] = wb->reviewer;
+	argv[n++] = "repair";
+	argv[n++] = "--where";
+	argv[n++] = where;
+	argv[n++] = "--rounds";
+	argv[n++] = "1";
+	argv[n++] = "--show";
+	argv[n] = NULL;
+	rows = rows > 0 ? rows : 24;
+	cols = cols > 0 ? cols : 80;
+	term_start(wb, rows, cols);
+	wb->ed_cand = xstrdup(c->id);
+	if (pty_spawn(&wb->ed, argv, NULL, NULL, rows, cols, 0, &err) < 0) {
+		wb_msg(wb, 1, "model repair: %s", err.msg);
+		free(wb->ed_cand);
+		wb->ed_cand = NULL;
+		free(where);
+		return -1;
+	}
+	free(where);
+	wb->ed_model = 1;
+	snprintf(wb->term_title, sizeof wb->term_title, "model repair \xc2\xb7"
+	    " %s", c->id);
+	wb_msg(wb, 0, "asking the model for a repair of %s ...", c->id);
+	wb->dirty = 1;
+	return 0;
+}
+
 int
 term_pane_edit(struct wb *wb)
 {
@@ -557,7 +661,10 @@ term_pane_io(struct wb *wb)
 			while (wb->ed.fd >= 0 && (n = pty_read(&wb->ed, chunk,
 			    sizeof chunk)) > 0 && wb->term != NULL)
 				term_feed(wb->term, chunk, (size_t)n);
-			ed_finish(wb);
+			if (wb->ed_model)
+				model_finish(wb);
+			else
+				ed_finish(wb);
 		}
 	}
 }

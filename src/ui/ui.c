@@ -1049,6 +1049,9 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_EDIT:
 		term_pane_edit(wb);
 		break;
+	case ACTION_MODEL_REPAIR:
+		term_pane_model_repair(wb);
+		break;
 	case ACTION_KEYBOARD:
 		if (wb->ed.pid > 0) {
 			wb->kbd = 1;
