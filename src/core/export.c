@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "atomic.h"
 #include "buf.h"
 #include "sample.h"
 
@@ -904,22 +905,6 @@ export_stream(struct store *st, const struct export_opts *opts, FILE *out,
 	return 0;
 }
 
-/* fsync the directory that holds path, so that the rename is durable. */
-static void
-sync_dir(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash == NULL ? xstrdup(".") : slash == path ?
-	    xstrdup("/") : xstrndup(path, (size_t)(slash - path));
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
-
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
-	free(dir);
-}
-
 int
 export_file(struct store *st, const struct export_opts *opts,
     const char *path, struct export_report *rep, struct err *err)
@@ -969,7 +954,7 @@ export_file(struct store *st, const struct export_opts *opts,
 		err_set(err, "rename %s to %s: %s", tmp, path, strerror(errno));
 		goto out;
 	}
-	sync_dir(path);
+	atomic_sync_dir(path);
 	rc = 0;
 out:
 	if (f != NULL)
