@@ -1716,9 +1716,12 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		{ "where", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "trajectory", required_argument, NULL, 't' },
+		{ "include-failing", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop };
+	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop,
+	    EXPORT_TRAJ_WHOLE, 0 };
 	struct export_report rep;
 	struct sigaction sa, old_int, old_term;
 	struct buf where = BUF_INIT;
@@ -1740,6 +1743,14 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 			}
 		} else if (ch == 'o') {
 			out = strcmp(optarg, "-") == 0 ? NULL : optarg;
+		} else if (ch == 't') {
+			if (export_trajectory_parse(optarg, &opts.trajectory,
+			    &err) < 0) {
+				buf_release(&where);
+				return usage_error("export", "%s", err.msg);
+			}
+		} else if (ch == 'F') {
+			opts.include_failing = 1;
 		} else {
 			buf_release(&where);
 			return usage_error("export", "bad option%s", "");
@@ -1785,6 +1796,10 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		printf("exported %zu line%s (%s) to %s\n", rep.lines,
 		    rep.lines == 1 ? "" : "s", opts.format == EXPORT_RAW ?
 		    "raw" : "sft", out);
+	if (rep.unverified > 0)
+		fprintf(stderr, "assay export: left out %zu candidate%s without"
+		    " a passing verdict (--include-failing writes them)\n",
+		    rep.unverified, rep.unverified == 1 ? "" : "s");
 	return 0;
 }
 
@@ -2362,12 +2377,18 @@ static const struct cmd cmds[] = {
 	  "Write the accepted candidates into the dataset repository\n"
 	  "(default ./dataset) and commit, with per-sample trailers.",
 	  cmd_commit },
-	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]",
+	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]\n"
+	  "              [--trajectory whole|last] [--include-failing]",
 	  "Write samples as JSONL, one object per line (default sft, to stdout).\n"
 	  "  sft   chat messages for SFT trainers: direct, repair (failed code,\n"
 	  "        toolchain feedback, repaired code) and optimization samples,\n"
 	  "        each with a meta object; only accepted candidates unless\n"
-	  "        FILTER has a status predicate (status!=rejected, ...)\n"
+	  "        FILTER has a status predicate (status!=rejected, ...), and\n"
+	  "        only those with a passing verdict (with its speedup where\n"
+	  "        the env judges speed) unless --include-failing.  A repair\n"
+	  "        holds its whole chain of failed ancestors, each failed turn\n"
+	  "        with \"weight\": 0 and the row with only_last_turn_loss;\n"
+	  "        --trajectory last keeps only the direct parent\n"
 	  "  raw   the assay JSONL, every candidate (or FILTER's) with its task,\n"
 	  "        recorded results, labels, review and unknown fields, parents\n"
 	  "        first: assay import reads it back whole\n"
