@@ -400,6 +400,48 @@ parse_seconds(const char *s, long lo, long hi, long *out)
 }
 
 /*
+ * A slice with a manifest.json beside it (export --shards) must have the
+ * sha256 the manifest gives it: a slice changed or cut short since the
+ * export is refused.  0 or -1 (printed).
+ */
+static int
+slice_check(const char *slice)
+{
+	const char *slash = strrchr(slice, '/');
+	const char *base = slash != NULL ? slash + 1 : slice;
+	char *man = slash != NULL ? xasprintf("%.*s/manifest.json",
+	    (int)(slash - slice), slice) : xstrdup("manifest.json");
+	char hex[SAMPLE_HASH_HEX];
+	json_t *m, *v;
+	struct err err;
+	size_t i;
+	int rc = 0;
+
+	m = json_load_file(man, 0, NULL);
+	json_array_foreach(json_object_get(m, "slices"), i, v) {
+		const char *file = json_string_value(json_object_get(v, "file"));
+		const char *sum = json_string_value(json_object_get(v,
+		    "sha256"));
+
+		if (file == NULL || sum == NULL || strcmp(file, base) != 0)
+			continue;
+		if (results_file_sha256(slice, hex, &err) < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			rc = -1;
+		} else if (strcmp(hex, sum) != 0) {
+			fprintf(stderr, "assay: %s: sha256 %s is not the one in"
+			    " %s (%s): the slice changed since the export\n",
+			    slice, hex, man, sum);
+			rc = -1;
+		}
+		break;
+	}
+	json_decref(m);
+	free(man);
+	return rc;
+}
+
+/*
  * verify --input SLICE: a scratch database of its own in $TMPDIR, the
  * slice imported into it.  *dir is the new directory (remove with
  * scratch_remove()).  0 or -1 (printed).
@@ -414,6 +456,8 @@ scratch_open(const char *slice, struct store **st, char **dir)
 	char *db;
 	int rc;
 
+	if (slice_check(slice) < 0)
+		return -1;
 	*dir = xasprintf("%s/assay-slice.XXXXXX", tmp != NULL && *tmp != '\0' ?
 	    tmp : "/tmp");
 	if (mkdtemp(*dir) == NULL) {
@@ -1718,10 +1762,12 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "trajectory", required_argument, NULL, 't' },
 		{ "include-failing", no_argument, NULL, 'F' },
+		{ "shards", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop,
 	    EXPORT_TRAJ_WHOLE, 0 };
+	long shards = 0;
 	struct export_report rep;
 	struct sigaction sa, old_int, old_term;
 	struct buf where = BUF_INIT;
@@ -1751,6 +1797,12 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 			}
 		} else if (ch == 'F') {
 			opts.include_failing = 1;
+		} else if (ch == 'S') {
+			if (parse_seconds(optarg, 1, 100000, &shards) < 0) {
+				buf_release(&where);
+				return usage_error("export", "--shards wants"
+				    " 1..100000, not '%s'", optarg);
+			}
 		} else {
 			buf_release(&where);
 			return usage_error("export", "bad option%s", "");
@@ -1761,11 +1813,34 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		return usage_error("export", "unexpected argument '%s'",
 		    argv[optind]);
 	}
+	if (shards > 0 && (opts.format != EXPORT_RAW || out == NULL)) {
+		buf_release(&where);
+		return usage_error("export", "--shards wants --format raw and"
+		    " -o DIR%s", "");
+	}
 	if (open_store(g, &st) < 0) {
 		buf_release(&where);
 		return 2;
 	}
 	opts.where = WHERE(where);
+	if (shards > 0) {
+		struct export_slice *v;
+
+		rc = export_shards(st, &opts, out, (unsigned)shards, &v, &err);
+		buf_release(&where);
+		store_close(st);
+		if (rc < 0) {
+			fprintf(stderr, "assay export: %s\n", err.msg);
+			return 2;
+		}
+		for (long i = 0; i < shards; i++)
+			printf("%s/%s: %zu task%s, %zu candidate%s\n", out,
+			    v[i].file, v[i].tasks, v[i].tasks == 1 ? "" : "s",
+			    v[i].candidates, v[i].candidates == 1 ? "" : "s");
+		printf("%s/manifest.json: %ld slices\n", out, shards);
+		free(v);
+		return 0;
+	}
 	/* Stop between two lines on ^C or kill, so that the temporary file
 	 * is removed and no truncated output is left under FILE's name. */
 	memset(&sa, 0, sizeof sa);
@@ -2378,7 +2453,8 @@ static const struct cmd cmds[] = {
 	  "(default ./dataset) and commit, with per-sample trailers.",
 	  cmd_commit },
 	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]\n"
-	  "              [--trajectory whole|last] [--include-failing]",
+	  "              [--trajectory whole|last] [--include-failing]\n"
+	  "              [--format raw --shards N -o DIR]",
 	  "Write samples as JSONL, one object per line (default sft, to stdout).\n"
 	  "  sft   chat messages for SFT trainers: direct, repair (failed code,\n"
 	  "        toolchain feedback, repaired code) and optimization samples,\n"
@@ -2393,7 +2469,11 @@ static const struct cmd cmds[] = {
 	  "        recorded results, labels, review and unknown fields, parents\n"
 	  "        first: assay import reads it back whole\n"
 	  "Several --where add up.  -o FILE is written to a temporary file and\n"
-	  "renamed when complete; an interrupted export leaves FILE as it was.",
+	  "renamed when complete; an interrupted export leaves FILE as it was.\n"
+	  "--shards N (raw, -o DIR): N slices DIR/slice-NNNN.jsonl partitioned\n"
+	  "by task (a task's reference and candidates together), each one\n"
+	  "importable alone, and DIR/manifest.json (files, counts, sha256,\n"
+	  "filter), for verify --input on a cluster (docs/cluster.md).",
 	  cmd_export },
 	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"

@@ -550,6 +550,9 @@ raw_empty_task(const char *task_id, void *arg)
 		x->failed = 1;
 		return 1;
 	}
+	if (x->opts->nshards > 1 &&
+	    export_shard_of(task_id, x->opts->nshards) != x->opts->shard)
+		return 0;
 	found = store_task_get(x->st, task_id, &t, x->err);
 	if (found != 0) {
 		if (found > 0)
@@ -564,6 +567,7 @@ raw_empty_task(const char *task_id, void *arg)
 		return 1;
 	}
 	x->rep->tasks++;
+	x->rep->empty++;
 	return 0;
 }
 
@@ -1101,6 +1105,10 @@ export_row(const struct store_row *row, void *arg)
 		x->failed = 1;
 		return 1;
 	}
+	/* A slice of --shards: its tasks, whole (export_shard_of). */
+	if (x->opts->nshards > 1 &&
+	    export_shard_of(row->task, x->opts->nshards) != x->opts->shard)
+		return 0;
 	if (x->opts->format == EXPORT_RAW) {
 		/* Written already as the parent of an earlier row. */
 		if (strset_has(&x->parents, row->id))
@@ -1114,6 +1122,16 @@ export_row(const struct store_row *row, void *arg)
 		return 1;
 	}
 	return 0;
+}
+
+unsigned
+export_shard_of(const char *task_id, unsigned nshards)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *task_id != '\0'; task_id++)
+		h = (h ^ (unsigned char)*task_id) * 16777619u;
+	return nshards > 0 ? h % nshards : 0;
 }
 
 int
