@@ -36,6 +36,7 @@
 #include <jansson.h>
 
 #include "err.h"
+#include "split.h"
 #include "store.h"
 
 enum export_format {
@@ -66,6 +67,10 @@ struct export_opts {
 	/* nshards > 1: only the tasks whose export_shard_of() is shard
 	 * (each with all its candidates), a slice of export_shards(). */
 	unsigned		 shard, nshards;
+	/* Assign splits first (split_assign(): by a stable hash of the task
+	 * id, hand-set ones kept); NULL: the tasks' splits as they are.
+	 * sft meta.split is the task's split either way. */
+	const struct split_spec	*split;
 };
 
 struct export_report {
@@ -74,6 +79,7 @@ struct export_report {
 	size_t	 tasks;		/* raw: task objects written */
 	size_t	 unverified;	/* sft: left out, no passing verdict */
 	size_t	 empty;		/* raw: task-only lines (no candidate) */
+	size_t	 split[SPLIT_MAX];	/* tasks per split, with opts->split */
 };
 
 /*
@@ -171,5 +177,29 @@ struct export_slice {
 int	export_shards(struct store *st, const struct export_opts *opts,
 	    const char *dir, unsigned nshards, struct export_slice **slices,
 	    struct err *err);
+
+/*
+ * A JSON string of n bytes that may not be UTF-8 (code, logs): as is
+ * when valid, else bad bytes as U+FFFD and NUL as a space.  New
+ * reference.
+ */
+json_t	*export_json_text(const char *s, size_t n);
+
+/*
+ * The prompts of an SFT row, for the model loop (generate.c) to ask a
+ * model exactly what the export later trains on:
+ * export_system_prompt(): the system turn for a task's domain and the
+ * code's language ("You are an expert in digital hardware design...");
+ * export_requirement(): the first user turn (spec, then "Interface:"),
+ * export_feedback(): the user turn after a failed candidate's code (its
+ * latest run's verdict, evidence, diagnostics with candidate lines and a
+ * log excerpt, else its recorded result); *source says which ("run",
+ * "recorded", "none").  New strings; export_feedback returns NULL with
+ * err when the store fails.
+ */
+char	*export_system_prompt(const struct task *t, const char *lang);
+char	*export_requirement(const struct task *t);
+char	*export_feedback(struct store *st, const char *cand_id,
+	    const char **source, struct err *err);
 
 #endif
