@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "buf.h"
+#include "ident.h"
 #include "vcs.h"
 
 static const char *const managed[] = { "chip", "gpu", "embedded",
@@ -72,6 +73,44 @@ json_or_null(const char *txt)
 	return v != NULL ? v : json_null();
 }
 
+/*
+ * Paths and trailers are built only from checked values (ident.h): a
+ * database imported before the rules existed may hold an id that would
+ * write outside the sample's folder, over task.json or a trailer.
+ */
+static int
+check_paths(const struct task *t, const struct candidate *cand,
+    const char *by, struct err *err)
+{
+	char show[96], show2[96];
+	struct err e;
+
+	if (ident_check_id(cand->id, &e) < 0 ||
+	    ident_check_task_id(t->id, &e) < 0 ||
+	    ident_check_domain(t->domain, &e) < 0)
+		return err_set(err, "accepted candidate '%s' (task '%s'): %s;"
+		    " it cannot be a dataset path: reset or reject it",
+		    ident_show(cand->id, show, sizeof show),
+		    ident_show(t->id, show2, sizeof show2), e.msg);
+	if (by != NULL && ident_check_reviewer(by, &e) < 0)
+		return err_set(err, "accepted candidate '%s': reviewed by '%s':"
+		    " %s; review it again under a plain name", cand->id,
+		    ident_show(by, show, sizeof show), e.msg);
+	return 0;
+}
+
+/* A trailer value on one line: control characters become spaces. */
+static char *
+one_line(const char *s)
+{
+	char *r = xstrdup(s);
+
+	for (char *p = r; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	return r;
+}
+
 static int
 collect_one(const struct store_row *row, void *arg)
 {
@@ -100,6 +139,15 @@ collect_one(const struct store_row *row, void *arg)
 		c->failed = 1;
 		return 1;
 	}
+	if (check_paths(&t, &cand, d.review_by, c->err) < 0) {
+		candidate_release(&cand);
+		task_release(&t);
+		if (have_run == 0)
+			run_release(&run);
+		store_decision_release(&d);
+		c->failed = 1;
+		return 1;
+	}
 	c->v = xreallocarray(c->v, c->n + 1, sizeof *c->v);
 	s = &c->v[c->n++];
 	memset(s, 0, sizeof *s);
@@ -108,7 +156,7 @@ collect_one(const struct store_row *row, void *arg)
 	s->verdict = xstrdup(have_run == 0 ? run.verdict : "unverified");
 	s->category = xstrdup(d.category != NULL ? d.category : "-");
 	s->reviewer = xstrdup(d.review_by != NULL ? d.review_by : "unknown");
-	s->toolchain = xstrdup(have_run == 0 && run.toolchain != NULL ?
+	s->toolchain = one_line(have_run == 0 && run.toolchain != NULL ?
 	    run.toolchain : "-");
 
 	files = json_array();
@@ -186,7 +234,7 @@ path_sample(const char *path)
 	base = base != NULL ? base + 1 : path;
 	if (strcmp(base, "task.json") == 0)
 		return NULL;
-	dot = strchr(base, '.');
+	dot = strrchr(base, '.');	/* "<id>.<ext>": the id is before it */
 	return xstrndup(base, dot != NULL ? (size_t)(dot - base) :
 	    strlen(base));
 }
@@ -207,6 +255,8 @@ dataset_commit(struct store *st, const char *repo_dir, const char *message,
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
+	if (ident_check_reviewer(reviewer, err) < 0)
+		return -1;
 	if (store_query_each(st, "status=accepted", collect_one, &c, err) < 0 ||
 	    c.failed)
 		goto out;

@@ -21,6 +21,7 @@
 #include "agreement.h"
 #include "buf.h"
 #include "hash.h"
+#include "ident.h"
 
 /*
  * A grep= result kept as the temporary table grep_<slot> of candidate
@@ -648,6 +649,58 @@ step_done(struct store *st, sqlite3_stmt *s, const char *what,
 
 /* --- tasks ----------------------------------------------------------- */
 
+/*
+ * Why here: ids and names become dataset paths, file names on toolchain
+ * command lines and commit trailers (ident.h).  The store is the one way
+ * in, so nothing unchecked reaches a table, and the caller gets words,
+ * not a constraint failure.
+ */
+static int
+check_task(const struct task *t, struct err *err)
+{
+	char a[96], b[96];
+	struct err e;
+
+	if (ident_check_task_id(t->id, &e) < 0)
+		return err_set(err, "task id '%s': %s", ident_show(t->id, a,
+		    sizeof a), e.msg);
+	if (ident_check_domain(t->domain, &e) < 0)
+		return err_set(err, "task %s: domain '%s': %s", t->id,
+		    ident_show(t->domain, a, sizeof a), e.msg);
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (ident_check_file_name(t->files[i].name, &e) < 0)
+			return err_set(err, "task %s: file name '%s': %s",
+			    t->id, ident_show(t->files[i].name, b, sizeof b),
+			    e.msg);
+	return 0;
+}
+
+static int
+check_by(const char *by, struct err *err)
+{
+	char a[96];
+	struct err e;
+
+	if (ident_check_reviewer(by, &e) < 0)
+		return err_set(err, "reviewer name '%s': %s", ident_show(by, a,
+		    sizeof a), e.msg);
+	return 0;
+}
+
+static int
+check_category(const char *category, struct err *err)
+{
+	static const char *const cats[] = { "compile", "api", "functional",
+		"format", "performance" };
+	char a[96];
+
+	for (size_t i = 0; category != NULL && i < 5; i++)
+		if (strcmp(category, cats[i]) == 0)
+			return 0;
+	return err_set(err, "unknown category '%s' (compile api functional"
+	    " format performance)", ident_show(category, a, sizeof a));
+}
+
 int
 store_task_put(struct store *st, const struct task *t, int *inserted,
     struct err *err)
@@ -655,6 +708,8 @@ store_task_put(struct store *st, const struct task *t, int *inserted,
 	sqlite3_stmt *s;
 
 	*inserted = 0;
+	if (check_task(t, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT OR IGNORE INTO task(id, benchmark, domain,"
 	    " env, env_params, spec, interface, source, extra)"
 	    " VALUES (?1, ?2, ?3, ?4, coalesce(?5, '{}'), ?6, ?7, ?8, ?9)",
@@ -789,9 +844,16 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
     struct err *err)
 {
 	sqlite3_stmt *s;
-	char *existing;
+	char *existing, show[96];
+	struct err e;
 
 	*inserted = 0;
+	if (c->id != NULL && ident_check_id(c->id, &e) < 0)
+		return err_set(err, "candidate id '%s': %s", ident_show(c->id,
+		    show, sizeof show), e.msg);
+	if (c->parent != NULL && ident_check_id(c->parent, &e) < 0)
+		return err_set(err, "parent id '%s': %s", ident_show(c->parent,
+		    show, sizeof show), e.msg);
 	if (candidate_find(st, c, &existing, err) < 0)
 		return -1;
 	if (existing != NULL) {
@@ -814,6 +876,31 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 			c->id = xasprintf("c%.*s", n, hex);
 			if (id_taken(st, c->id, &taken, err) < 0)
 				return -1;
+		}
+	} else {
+		char *other = NULL;
+		int rc;
+
+		/* An explicit id names one candidate: say whose it is
+		 * (docs/adr/0006), not "UNIQUE constraint failed". */
+		if (prepare(st, &s, "SELECT task_id FROM candidate WHERE"
+		    " id = ?1", err) < 0)
+			return -1;
+		bind_text(s, 1, c->id);
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW)
+			other = col_text(s, 0);
+		sqlite3_finalize(s);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return err_sqlite(err, st->db, "check id");
+		if (other != NULL) {
+			err_set(err, "candidate id '%s' is already taken by"
+			    " another candidate (of task %s%s); give the"
+			    " candidate another id, or import with --id-prefix",
+			    c->id, other, strcmp(other, c->task_id) == 0 ?
+			    ", this row's task" : "");
+			free(other);
+			return -1;
 		}
 	}
 	if (prepare(st, &s, "INSERT INTO candidate(id, task_id, origin,"
@@ -1291,6 +1378,8 @@ store_label_set(struct store *st, const char *cand_id, const char *category,
 	sqlite3_stmt *s;
 	char detail[128];
 
+	if (check_category(category, err) < 0 || check_by(by, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT INTO label(cand_id, category, subcategory,"
 	    " note, by, run_id, evidence, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
 	    " ?7, ?8)", err) < 0)
@@ -1313,9 +1402,20 @@ int
 store_review_set(struct store *st, const char *cand_id, const char *status,
     const char *note, const char *by, struct err *err)
 {
+	static const char *const statuses[] = { "unreviewed", "accepted",
+		"rejected", "flagged" };
 	sqlite3_stmt *s;
-	char detail[64];
+	char detail[64], show[96];
+	int known = 0;
 
+	for (size_t i = 0; status != NULL && i < 4; i++)
+		known = known || strcmp(status, statuses[i]) == 0;
+	if (!known)
+		return err_set(err, "unknown review status '%s' (unreviewed"
+		    " accepted rejected flagged)", ident_show(status, show,
+		    sizeof show));
+	if (check_by(by, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT INTO review(cand_id, status, note, by, at)"
 	    " VALUES (?1, ?2, ?3, ?4, ?5)", err) < 0)
 		return -1;
@@ -1582,6 +1682,8 @@ store_note_add(struct store *st, const char *cand_id, const char *text,
 
 	if (text == NULL || *text == '\0')
 		return err_set(err, "a note wants a text");
+	if (check_by(by, err) < 0)
+		return -1;
 	if (own_tx && store_begin(st, err) < 0)
 		return -1;
 	if (cand_pointer(st, cand_id, "label", &ptr, err) < 0)
@@ -2949,6 +3051,8 @@ store_label_final(struct store *st, const char *cand_id,
 	sqlite3_stmt *s;
 	char detail[128];
 
+	if (check_category(category, err) < 0 || check_by(by, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT INTO label(cand_id, category, by, run_id,"
 	    " evidence, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", err) < 0)
 		return -1;

@@ -170,7 +170,12 @@ void	env_plan_stage_in(struct env_plan *p, const char *name,
 	    const char *const *argv, const char *subdir);
 /* Make the subdirectory name of workdir (mode 0755).  0 or -1 with err. */
 int	env_mkdir(const char *workdir, const char *name, struct err *err);
-/* Write data to workdir/name (mode 0644) and record its hash in inputs. */
+/*
+ * Write data to workdir/name (mode 0644) and record its hash in inputs.
+ * name must pass ident_check_file_name() (no '/', never beginning with
+ * '-' or '.'), so every name an env puts on a command line after writing
+ * it is a plain file name, never an option.  0 or -1 with err.
+ */
 int	env_write_input(struct env_plan *p, const char *workdir,
 	    const char *name, const char *data, size_t len, struct err *err);
 /* Record the hash of a non-file input (env_params) in inputs. */

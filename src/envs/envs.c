@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "hash.h"
+#include "ident.h"
 
 extern const struct env_ops env_iverilog;
 extern const struct env_ops env_verilator;
@@ -178,10 +179,16 @@ env_write_input(struct env_plan *p, const char *workdir, const char *name,
 	char *path;
 	int fd;
 	size_t off = 0;
+	struct err e;
 
-	if (strchr(name, '/') != NULL || strcmp(name, "..") == 0 ||
-	    name[0] == '.' || name[0] == '\0')
-		return err_set(err, "bad task file name '%s'", name);
+	/* Why: a name is also a toolchain argument; "-ofoo_tb.sv" must
+	 * never be read as an option, "../x" never leave workdir. */
+	if (ident_check_file_name(name, &e) < 0) {
+		char show[96];
+
+		return err_set(err, "bad task file name '%s': %s",
+		    ident_show(name, show, sizeof show), e.msg);
+	}
 	path = xasprintf("%s/%s", workdir, name);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
