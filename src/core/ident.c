@@ -92,6 +92,9 @@ ident_check_task_id(const char *s, struct err *err)
 		if (!alnum(p[0]) && p[0] != '_')
 			return err_set(err, "each '/' part of a task id begins"
 			    " with a letter, a digit or '_'");
+		if (l == 5 && strncmp(p, "files", 5) == 0)
+			return err_set(err, "\"files\" is reserved in a task id"
+			    " (the dataset keeps a task's files there)");
 		if (p[l] == '\0')
 			break;
 		p += l + 1;

@@ -39,7 +39,8 @@ int	ident_check_id(const char *s, struct err *err);
 /*
  * A task id: 1 to IDENT_TASK_PARTS parts joined by '/', each a candidate
  * id's characters (1 to IDENT_MAX bytes, beginning with a letter, digit
- * or '_'), IDENT_TASK_MAX bytes in all.  So no empty part, no "." or
+ * or '_'), IDENT_TASK_MAX bytes in all, no part named "files" (the
+ * dataset's folder of a task's files).  So no empty part, no "." or
  * "..", no leading '/', nothing hidden.  0 or -1 with err.
  */
 int	ident_check_task_id(const char *s, struct err *err);

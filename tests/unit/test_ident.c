@@ -69,6 +69,8 @@ test_ident_task_ids(void **state)
 	assert_int_equal(ident_check_task_id("a/b/c/d/e/f/g/h", &e), 0);
 	assert_int_equal(ident_check_task_id("a/b/c/d/e/f/g/h/i", &e), -1);
 	assert_int_equal(ident_check_task_id("", &e), -1);
+	assert_int_equal(ident_check_task_id("t/files", &e), -1);
+	assert_int_equal(ident_check_task_id("t/files2", &e), 0);
 }
 
 static void
