@@ -882,7 +882,7 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 		int rc;
 
 		/* An explicit id names one candidate: say whose it is
-		 * (docs/adr/0006), not "UNIQUE constraint failed". */
+		 * (docs/adr/0007), not "UNIQUE constraint failed". */
 		if (prepare(st, &s, "SELECT task_id FROM candidate WHERE"
 		    " id = ?1", err) < 0)
 			return -1;
