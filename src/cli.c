@@ -1,6 +1,6 @@
 /*
  * cli.c - headless commands: import, verify, list, show, label, review,
- * repair, undo, redo, commit, export, stats, envs.  They call the same core
+ * repair, split, undo, redo, commit, export, stats, envs.  They call the same core
  * functions as the workbench; this file only parses arguments and prints.
  */
 #include "cli.h"
@@ -29,6 +29,7 @@
 #include "ident.h"
 #include "import.h"
 #include "pipeline.h"
+#include "split.h"
 #include "store.h"
 #include "textsafe.h"
 #include "verify.h"
@@ -1434,6 +1435,122 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 	return rc;
 }
 
+/* --- split ----------------------------------------------------------- */
+
+struct split_count {
+	char	*name[64];
+	size_t	 n[64], hand[64], nnames, none;
+};
+
+static int
+split_count_one(const char *task_id, const char *split, int hand, void *arg)
+{
+	struct split_count *c = arg;
+	size_t i;
+
+	(void)task_id;
+	if (split == NULL) {
+		c->none++;
+		return 0;
+	}
+	for (i = 0; i < c->nnames && strcmp(c->name[i], split) != 0; i++)
+		;
+	if (i == c->nnames) {
+		if (c->nnames == 64)
+			return 0;
+		c->name[c->nnames++] = xstrdup(split);
+	}
+	c->n[i]++;
+	c->hand[i] += hand != 0;
+	return 0;
+}
+
+static int
+cmd_split(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "ratios", required_argument, NULL, 'r' },
+		{ "set", required_argument, NULL, 's' },
+		{ "clear", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct split_spec spec;
+	struct split_count cnt;
+	const char *ratios = NULL, *set = NULL;
+	struct store *st;
+	struct err err;
+	char *by;
+	int ch, clear = 0, rc = 0;
+
+	if (wants_help("split", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'r')
+			ratios = optarg;
+		else if (ch == 's')
+			set = optarg;
+		else if (ch == 'c')
+			clear = 1;
+		else
+			return usage_error("split", "bad option%s", "");
+	}
+	if ((set != NULL || clear) != (optind < argc))
+		return usage_error("split", "--set NAME and --clear take TASK"
+		    " ids, and only they%s", "");
+	if (set != NULL && clear)
+		return usage_error("split", "--set or --clear, not both%s", "");
+	if (ratios != NULL && split_parse(ratios, &spec, &err) < 0)
+		return usage_error("split", "%s", err.msg);
+	if (set != NULL) {
+		struct split_spec one;
+		char *txt = xasprintf("%s=1", set);
+
+		rc = split_parse(txt, &one, &err);
+		free(txt);
+		if (rc < 0)
+			return usage_error("split", "%s", err.msg);
+	}
+	if (open_store(g, &st) < 0)
+		return 2;
+	by = config_reviewer(g->reviewer);
+	for (int i = optind; i < argc && rc == 0; i++) {
+		if (store_task_split_set(st, argv[i], clear ? NULL : set, 1, by,
+		    &err) < 0) {
+			fprintf(stderr, "assay split: %s\n", err.msg);
+			rc = 2;
+		} else {
+			printf("%s: %s\n", argv[i], clear ? "split by hash" :
+			    set);
+		}
+	}
+	if (rc == 0 && ratios != NULL && split_assign(st, &spec, NULL,
+	    &err) < 0) {
+		fprintf(stderr, "assay split: %s\n", err.msg);
+		rc = 2;
+	}
+	if (rc == 0 && optind == argc) {
+		memset(&cnt, 0, sizeof cnt);
+		if (store_task_split_each(st, split_count_one, &cnt,
+		    &err) != 0) {
+			fprintf(stderr, "assay split: %s\n", err.msg);
+			rc = 2;
+		}
+		for (size_t i = 0; i < cnt.nnames; i++) {
+			printf("%-12s %8zu tasks", cnt.name[i], cnt.n[i]);
+			if (cnt.hand[i] > 0)
+				printf(" (%zu by hand)", cnt.hand[i]);
+			printf("\n");
+			free(cnt.name[i]);
+		}
+		if (cnt.none > 0)
+			printf("%-12s %8zu tasks\n", "(none)", cnt.none);
+	}
+	free(by);
+	store_close(st);
+	return rc;
+}
+
 /* --- commit, stats, envs --------------------------------------------- */
 
 static int
@@ -1505,8 +1622,10 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "trajectory", required_argument, NULL, 't' },
 		{ "include-failing", no_argument, NULL, 'F' },
+		{ "split", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct split_spec spec;
 	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop,
 	    EXPORT_TRAJ_WHOLE, 0 };
 	struct export_report rep;
@@ -1538,6 +1657,12 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 			}
 		} else if (ch == 'F') {
 			opts.include_failing = 1;
+		} else if (ch == 'S') {
+			if (split_parse(optarg, &spec, &err) < 0) {
+				buf_release(&where);
+				return usage_error("export", "%s", err.msg);
+			}
+			opts.split = &spec;
 		} else {
 			buf_release(&where);
 			return usage_error("export", "bad option%s", "");
@@ -1583,6 +1708,11 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		printf("exported %zu line%s (%s) to %s\n", rep.lines,
 		    rep.lines == 1 ? "" : "s", opts.format == EXPORT_RAW ?
 		    "raw" : "sft", out);
+	for (size_t i = 0; opts.split != NULL && i < opts.split->n; i++)
+		fprintf(stderr, "%s%s %zu", i == 0 ? "assay export: tasks by"
+		    " split: " : ", ", opts.split->name[i], rep.split[i]);
+	if (opts.split != NULL)
+		fprintf(stderr, "\n");
 	if (rep.unverified > 0)
 		fprintf(stderr, "assay export: left out %zu candidate%s without"
 		    " a passing verdict (--include-failing writes them)\n",
@@ -2138,8 +2268,10 @@ static const struct cmd cmds[] = {
 	{ "list", "list [--where FILTER] [--view NAME] [--json]",
 	  "List candidates.  FILTER: space-separated key=value, key!=value or\n"
 	  "key~text over id task benchmark domain origin model kind lang env\n"
-	  "verdict stage category subcategory status source parent;\n"
-	  "verdict=none matches candidates never verified.  grep=TEXT is\n"
+	  "verdict stage category subcategory status source parent split\n"
+	  "license; verdict=none matches candidates never verified.  dup=yes\n"
+	  "the near-duplicates assay dedup marked to drop, contaminated=yes\n"
+	  "those assay contamination flagged.  grep=TEXT is\n"
 	  "full-text search: candidates whose code, run or recorded logs or\n"
 	  "task spec hold TEXT as a phrase (grep=__syncthreads,\n"
 	  "grep=\"a <= b\": quote a value with blanks, double inner quotes).\n"
@@ -2160,6 +2292,16 @@ static const struct cmd cmds[] = {
 	  "kind repair, parent ID, origin the reviewer, the task and language\n"
 	  "of ID; journalled as the reviewer's.  Prints the new id (the same\n"
 	  "code again adds nothing).  assay verify ID runs it.", cmd_repair },
+	{ "split", "split [--ratios NAME=SHARE,...] | --set NAME TASK... |"
+	  " --clear TASK...",
+	  "Train/valid/test splits of the tasks (every sample of a task is in\n"
+	  "its task's split; the split= filter).  --ratios\n"
+	  "train=0.9,valid=0.05,test=0.05 gives every task without a hand-set\n"
+	  "split the one a stable hash of its id falls in: the same in every\n"
+	  "database, whatever the import order.  --set NAME sets the split of\n"
+	  "the TASKs by hand (kept by every assignment, journalled); --clear\n"
+	  "gives them back to the hash.  Then, or alone, prints the tasks per\n"
+	  "split.", cmd_split },
 	{ "undo", "undo", "Undo the latest label or review.", cmd_undo },
 	{ "redo", "redo", "Redo the latest undone label or review.", cmd_redo },
 	{ "commit", "commit [--repo DIR] [-m TEXT]",
@@ -2170,7 +2312,8 @@ static const struct cmd cmds[] = {
 	  "that import --format dataset and verify rebuild everything.",
 	  cmd_commit },
 	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]\n"
-	  "              [--trajectory whole|last] [--include-failing]",
+	  "              [--trajectory whole|last] [--include-failing]\n"
+	  "              [--split NAME=SHARE,...]",
 	  "Write samples as JSONL, one object per line (default sft, to stdout).\n"
 	  "  sft   chat messages for SFT trainers: direct, repair (failed code,\n"
 	  "        toolchain feedback, repaired code) and optimization samples,\n"
@@ -2181,6 +2324,9 @@ static const struct cmd cmds[] = {
 	  "        holds its whole chain of failed ancestors, each failed turn\n"
 	  "        with \"weight\": 0 and the row with only_last_turn_loss;\n"
 	  "        --trajectory last keeps only the direct parent\n"
+	  "--split train=0.9,valid=0.05,test=0.05 first gives every task\n"
+	  "without a hand-set split the split a stable hash of its id falls\n"
+	  "in (as assay split --ratios); meta.split says each row's.\n"
 	  "  raw   the assay JSONL, every candidate (or FILTER's) with its task,\n"
 	  "        recorded results, labels, review and unknown fields, parents\n"
 	  "        first: assay import reads it back whole\n"

@@ -971,6 +971,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		    json_string("include-failing"));
 	if (speedup > 0)
 		json_object_set_new(meta, "speedup", json_real(speedup));
+	json_object_set_new(meta, "split", jstr_or_null(t.split));
 	json_object_set_new(meta, "labels", labels);
 	json_object_set_new(meta, "reviewer", jstr_or_null(d.review_by));
 	json_object_set_new(meta, "status", json_string(d.status));
@@ -1062,6 +1063,11 @@ export_run(struct store *st, const struct export_opts *opts,
 	x.arg = arg;
 	x.rep = rep;
 	x.err = err;
+	if (opts->split != NULL && split_assign(st, opts->split, rep->split,
+	    err) < 0) {
+		free(x.filter);
+		return -1;
+	}
 	rc = store_query_each(st, x.filter, export_row, &x, err);
 	if (rc == 0 && opts->format == EXPORT_RAW && x.filter == NULL)
 		rc = store_task_each_empty(st, raw_empty_task, &x, err);

@@ -36,6 +36,7 @@
 #include <jansson.h>
 
 #include "err.h"
+#include "split.h"
 #include "store.h"
 
 enum export_format {
@@ -63,6 +64,10 @@ struct export_opts {
 	 * (or a pass without its speedup where the env judges speed);
 	 * their meta says "verified": false. */
 	int			 include_failing;
+	/* Assign splits first (split_assign(): by a stable hash of the task
+	 * id, hand-set ones kept); NULL: the tasks' splits as they are.
+	 * sft meta.split is the task's split either way. */
+	const struct split_spec	*split;
 };
 
 struct export_report {
@@ -70,6 +75,7 @@ struct export_report {
 	size_t	 parents;	/* raw: parents outside the filter */
 	size_t	 tasks;		/* raw: task objects written */
 	size_t	 unverified;	/* sft: left out, no passing verdict */
+	size_t	 split[SPLIT_MAX];	/* tasks per split, with opts->split */
 };
 
 /*
