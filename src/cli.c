@@ -4,6 +4,7 @@
  * functions as the workbench; this file only parses arguments and prints.
  */
 #include "cli.h"
+#include "cli_shared.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -1010,6 +1011,15 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 		    strlen(t.source) : 0);
 		json_object_set_new(to, "files", files);
 		json_object_set_new(o, "task", to);
+		if (c.extra != NULL) {
+			json_t *ex = jraw(c.extra), *gen;
+
+			/* What produced a model's candidate (generate.h). */
+			gen = json_object_get(ex, "generation");
+			if (gen != NULL)
+				json_object_set(o, "generation", gen);
+			json_decref(ex);
+		}
 		jtext(o, "code", c.code, c.code_len);
 		json_object_set_new(o, "code_hash", json_string(c.code_hash));
 		json_object_set_new(o, "origin_raw", jstr_or_null(c.origin_raw));
@@ -2353,6 +2363,8 @@ static const struct cmd cmds[] = {
 	  "reviewer and per hour: each decision takes the time since the\n"
 	  "reviewer's previous one; a pause over 5 minutes is a break, and\n"
 	  "the decision after it is not timed.", cmd_stats },
+	{ "generate", GENERATE_USAGE, GENERATE_HELP, cmd_generate },
+	{ "repair", REPAIR_USAGE, REPAIR_HELP, cmd_repair },
 	{ "envs", "envs", "List the toolchain envs and whether they are"
 	  " installed.", cmd_envs },
 	{ "help", "help [COMMAND]", "Show help.", cmd_help },
@@ -2426,4 +2438,52 @@ const char *
 cli_version(void)
 {
 	return VERSION;
+}
+
+/* --- shared with the other command files (cli_shared.h) ------------- */
+
+int
+cli_open_store(const struct cli_global *g, struct store **st)
+{
+	return open_store(g, st);
+}
+
+int
+cli_wants_help(const char *name, int argc, char **argv)
+{
+	return wants_help(name, argc, argv);
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	return usage_error(cmd, fmt, arg);
+}
+
+char *
+cli_resolve(struct store *st, const char *id)
+{
+	return resolve(st, id);
+}
+
+int
+cli_verify_ids(const struct cli_global *g, char **ids, size_t n, int jobs,
+    int quiet)
+{
+	char **argv = xcalloc(n + 6, sizeof *argv);
+	char jb[16];
+	int argc = 0, rc;
+
+	snprintf(jb, sizeof jb, "%d", jobs < 1 ? 1 : jobs > 256 ? 256 : jobs);
+	argv[argc++] = "verify";
+	argv[argc++] = "--jobs";
+	argv[argc++] = jb;
+	if (quiet)
+		argv[argc++] = "--quiet";
+	argv[argc++] = "--";
+	for (size_t i = 0; i < n; i++)
+		argv[argc++] = ids[i];
+	rc = cmd_verify(g, argc, argv);
+	free(argv);
+	return rc;
 }

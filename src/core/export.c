@@ -898,9 +898,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 			goto out;
 		have_p = found == 0;
 	}
-	sys = xasprintf("You are an expert in %s. Answer with the complete %s"
-	    " code only, without explanations or markdown fences.",
-	    domain_words(t.domain), c.lang);
+	sys = export_system_prompt(&t, c.lang);
 	req = requirement(&t);
 	add_msg(msgs, "system", json_string(sys));
 	if (nchain > 0) {
@@ -1172,4 +1170,37 @@ out:
 		unlink(tmp);
 	free(tmp);
 	return rc;
+}
+
+/* --- the prompts, for the model loop -------------------------------- */
+
+char *
+export_system_prompt(const struct task *t, const char *lang)
+{
+	return xasprintf("You are an expert in %s. Answer with the complete"
+	    " %s code only, without explanations or markdown fences.",
+	    domain_words(t->domain), lang != NULL ? lang : "");
+}
+
+char *
+export_requirement(const struct task *t)
+{
+	return requirement(t);
+}
+
+char *
+export_feedback(struct store *st, const char *cand_id, const char **source,
+    struct err *err)
+{
+	struct export_ctx x = { 0 };
+
+	x.st = st;
+	x.err = err;
+	return feedback(&x, cand_id, source);
+}
+
+json_t *
+export_json_text(const char *s, size_t n)
+{
+	return jtext(s, n);
 }

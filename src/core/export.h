@@ -147,4 +147,28 @@ int	export_file(struct store *st, const struct export_opts *opts,
  */
 int	export_messages_check(const json_t *msgs, char *why, size_t n);
 
+/*
+ * A JSON string of n bytes that may not be UTF-8 (code, logs): as is
+ * when valid, else bad bytes as U+FFFD and NUL as a space.  New
+ * reference.
+ */
+json_t	*export_json_text(const char *s, size_t n);
+
+/*
+ * The prompts of an SFT row, for the model loop (generate.c) to ask a
+ * model exactly what the export later trains on:
+ * export_system_prompt(): the system turn for a task's domain and the
+ * code's language ("You are an expert in digital hardware design...");
+ * export_requirement(): the first user turn (spec, then "Interface:"),
+ * export_feedback(): the user turn after a failed candidate's code (its
+ * latest run's verdict, evidence, diagnostics with candidate lines and a
+ * log excerpt, else its recorded result); *source says which ("run",
+ * "recorded", "none").  New strings; export_feedback returns NULL with
+ * err when the store fails.
+ */
+char	*export_system_prompt(const struct task *t, const char *lang);
+char	*export_requirement(const struct task *t);
+char	*export_feedback(struct store *st, const char *cand_id,
+	    const char **source, struct err *err);
+
 #endif

@@ -1512,3 +1512,9 @@ import_in(struct store *st, const char *path, enum import_format f,
 	}
 	return 0;
 }
+
+const char *
+import_lang_of_env(const char *env)
+{
+	return lang_of_env(env);
+}
