@@ -1301,13 +1301,28 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 static int
 undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
 {
+	static const struct option lo[] = {
+		{ "any", no_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *name = redo ? "redo" : "undo";
 	struct store *st;
 	struct err err;
 	char what[256], *by;
-	int rc;
+	int rc, any = 0, ch;
 
-	if (wants_help(redo ? "redo" : "undo", argc, argv))
+	if (wants_help(name, argc, argv))
 		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'a')
+			any = 1;
+		else
+			return usage_error(name, "bad option%s", "");
+	}
+	if (optind < argc)
+		return usage_error(name, "unexpected argument '%s'",
+		    argv[optind]);
 	if (open_store(g, &st) < 0)
 		return 2;
 	by = reviewer(g);
@@ -1315,8 +1330,12 @@ undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
 		store_close(st);
 		return 2;
 	}
-	rc = redo ? store_redo(st, by, what, sizeof what, &err) :
-	    store_undo(st, by, what, sizeof what, &err);
+	if (any)
+		rc = redo ? store_redo_any(st, by, what, sizeof what, &err) :
+		    store_undo_any(st, by, what, sizeof what, &err);
+	else
+		rc = redo ? store_redo(st, by, what, sizeof what, &err) :
+		    store_undo(st, by, what, sizeof what, &err);
 	if (rc < 0)
 		fprintf(stderr, "assay: %s\n", err.msg);
 	else
@@ -2205,8 +2224,14 @@ static const struct cmd cmds[] = {
 	  "the TASKs by hand (kept by every assignment, journalled); --clear\n"
 	  "gives them back to the hash.  Then, or alone, prints the tasks per\n"
 	  "split.", cmd_split },
-	{ "undo", "undo", "Undo the latest label or review.", cmd_undo },
-	{ "redo", "redo", "Redo the latest undone label or review.", cmd_redo },
+	{ "undo", "undo [--any]", "Undo your latest label or review (the\n"
+	  "reviewer's: --reviewer, ASSAY_REVIEWER, git, the login).  Another\n"
+	  "reviewer's decisions are never undone; when someone decided the\n"
+	  "same candidate since, it is refused.  --any: the latest of anyone's.",
+	  cmd_undo },
+	{ "redo", "redo [--any]", "Redo your latest undone label or review\n"
+	  "(none once you decided anew).  --any: the latest of anyone's.",
+	  cmd_redo },
 	{ "commit", "commit [--repo DIR] [-m TEXT]",
 	  "Write the accepted candidates into the dataset repository\n"
 	  "(default ./dataset) and commit, one trailer block per sample.  Each\n"

@@ -1515,7 +1515,8 @@ jrow_get(struct store *st, int64_t id, struct jrow *j, struct err *err)
  * *found is 0 when there is nothing to do.
  */
 static int
-journal_target(struct store *st, int redo, int64_t *found, struct err *err)
+journal_target(struct store *st, int redo, const char *who, int64_t *found,
+    struct err *err)
 {
 	sqlite3_stmt *s;
 	int64_t *seen = NULL;
@@ -1523,10 +1524,13 @@ journal_target(struct store *st, int redo, int64_t *found, struct err *err)
 	int rc;
 
 	*found = 0;
+	/* who: only that reviewer's steps (their decisions, their undos and
+	 * redos), so that one reviewer's undo never takes back another's. */
 	if (prepare(st, &s, "SELECT id, action, coalesce(target, 0) FROM event"
 	    " WHERE action IN ('label', 'review', 'undo', 'redo')"
-	    " ORDER BY id DESC", err) < 0)
+	    " AND (?1 IS NULL OR who = ?1) ORDER BY id DESC", err) < 0)
 		return -1;
+	bind_text(s, 1, who);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(s, 0);
 		const char *action = (const char *)sqlite3_column_text(s, 1);
@@ -1573,10 +1577,10 @@ journal_target(struct store *st, int redo, int64_t *found, struct err *err)
  */
 static int
 undo_redo_one(struct store *st, int redo, int64_t id, const char *by,
-    struct jrow *d, struct err *err)
+    int mine, struct jrow *d, struct err *err)
 {
 	struct jrow t;
-	int64_t val;
+	int64_t val, now;
 
 	if (jrow_get(st, id, &t, err) < 0)
 		return -1;
@@ -1590,6 +1594,17 @@ undo_redo_one(struct store *st, int redo, int64_t id, const char *by,
 		val = d->before;
 	}
 	d->batch = t.batch;
+	/* A reviewer's own step whose candidate someone else decided since:
+	 * moving the pointer back would take that later decision away. */
+	if (mine) {
+		if (cand_pointer(st, d->cand_id, d->field, &now, err) < 0)
+			return -1;
+		if (now != (redo ? d->before : d->after))
+			return err_set(err, "cannot %s %s of %s: someone else"
+			    " decided it since (undo --any takes the newest"
+			    " step of anyone)", redo ? "redo" : "undo",
+			    d->detail, d->cand_id);
+	}
 	if (set_pointer(st, d->cand_id, d->field, val, err) < 0 ||
 	    event_insert(st, by, redo ? "redo" : "undo", d->cand_id, d->field,
 	    redo ? d->before : d->after, val, id, d->detail, err) < 0)
@@ -1602,22 +1617,23 @@ undo_redo_one(struct store *st, int redo, int64_t id, const char *by,
  * decision), every step of that batch goes with it, in one transaction.
  */
 static int
-undo_redo(struct store *st, int redo, const char *by, char *what, size_t n,
-    struct err *err)
+undo_redo(struct store *st, int redo, const char *by, int mine, char *what,
+    size_t n, struct err *err)
 {
+	const char *who = mine ? by : NULL;
 	struct jrow d, first;
 	int64_t id, batch;
 	size_t count = 0;
 
 	if (store_begin(st, err) < 0)
 		return -1;
-	if (journal_target(st, redo, &id, err) < 0)
+	if (journal_target(st, redo, who, &id, err) < 0)
 		goto fail;
 	if (id == 0) {
 		store_rollback(st);
 		if (what != NULL && n > 0)
-			snprintf(what, n, "nothing to %s", redo ? "redo" :
-			    "undo");
+			snprintf(what, n, "nothing to %s%s%s", redo ? "redo" :
+			    "undo", mine ? " by " : "", mine ? by : "");
 		return 1;
 	}
 	if (jrow_get(st, id, &first, err) < 0)
@@ -1625,7 +1641,7 @@ undo_redo(struct store *st, int redo, const char *by, char *what, size_t n,
 	batch = first.batch;
 	st->batch = batch;
 	for (;;) {
-		if (undo_redo_one(st, redo, id, by, &d, err) < 0)
+		if (undo_redo_one(st, redo, id, by, mine, &d, err) < 0)
 			goto fail;
 		/* Undo walks the batch newest first, redo oldest first:
 		 * both name the step decided first. */
@@ -1633,7 +1649,7 @@ undo_redo(struct store *st, int redo, const char *by, char *what, size_t n,
 			first = d;
 		if (batch == 0)
 			break;
-		if (journal_target(st, redo, &id, err) < 0 ||
+		if (journal_target(st, redo, who, &id, err) < 0 ||
 		    (id != 0 && jrow_get(st, id, &d, err) < 0))
 			goto fail;
 		if (id == 0 || d.batch != batch)
@@ -1660,14 +1676,28 @@ int
 store_undo(struct store *st, const char *by, char *what, size_t n,
     struct err *err)
 {
-	return undo_redo(st, 0, by, what, n, err);
+	return undo_redo(st, 0, by, 1, what, n, err);
 }
 
 int
 store_redo(struct store *st, const char *by, char *what, size_t n,
     struct err *err)
 {
-	return undo_redo(st, 1, by, what, n, err);
+	return undo_redo(st, 1, by, 1, what, n, err);
+}
+
+int
+store_undo_any(struct store *st, const char *by, char *what, size_t n,
+    struct err *err)
+{
+	return undo_redo(st, 0, by, 0, what, n, err);
+}
+
+int
+store_redo_any(struct store *st, const char *by, char *what, size_t n,
+    struct err *err)
+{
+	return undo_redo(st, 1, by, 0, what, n, err);
 }
 
 int
