@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +171,24 @@ env_note_input(struct env_plan *p, const char *name, const char *data,
 	    key, hex);
 	free(key);
 	json_decref(k);
+}
+
+int
+env_digit(int num, char c)
+{
+	int d = c - '0';
+
+	return num > (INT_MAX - d) / 10 ? INT_MAX : num * 10 + d;
+}
+
+long
+env_add(long a, long b)
+{
+	if (b > 0 && a > LONG_MAX - b)
+		return LONG_MAX;
+	if (b < 0 && a < LONG_MIN - b)
+		return LONG_MIN;
+	return a + b;
 }
 
 int
