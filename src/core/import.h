@@ -38,7 +38,7 @@ struct import_opts {
 	const char		*by;	/* who imports: journal and labels */
 	const char		*id_prefix;	/* prepended to explicit candidate
 						 * ids and parents (assay JSONL);
-						 * NULL: none (docs/adr/0007) */
+						 * NULL: none (docs/adr/0011) */
 };
 
 struct import_report {

@@ -464,6 +464,38 @@ int	store_task_split_each(struct store *st,
 	    int (*cb)(const char *task_id, const char *split, int hand,
 	    void *arg), void *arg, struct err *err);
 
+/* One candidate of a near-duplicate cluster (dedup.c).  Borrowed. */
+struct store_dup {
+	const char	*cand_id;
+	const char	*cluster;	/* the id of the candidate kept */
+	int		 exact;		/* same normalised code as the kept */
+	double		 similarity;	/* estimated Jaccard with the kept */
+	int		 keep;		/* the one an export keeps */
+};
+
+/*
+ * Replace every cluster mark with rows (n of them; the candidates of
+ * clusters of two or more), in one transaction.  0 or -1.
+ */
+int	store_dup_replace(struct store *st, const struct store_dup *rows,
+	    size_t n, struct err *err);
+
+/* One benchmark a candidate shares long n-grams with.  Borrowed. */
+struct store_contam {
+	const char	*cand_id;
+	const char	*benchmark;
+	const char	*task_id;	/* the benchmark task most shared, or NULL */
+	size_t		 ngrams;	/* n-grams shared with it */
+};
+
+/*
+ * Replace the contamination marks against the benchmarks named (every
+ * row of those benchmarks goes) with rows, in one transaction.  0 or -1.
+ */
+int	store_contam_replace(struct store *st, const char *const *benchmarks,
+	    size_t nbench, const struct store_contam *rows, size_t n,
+	    struct err *err);
+
 /*
  * Visit the id of every task that has no candidate, in id order, without
  * holding them all: cb returns 0 to go on, non-zero to stop (that value
@@ -522,6 +554,27 @@ int	store_label_is_final(struct store *st, const char *cand_id,
  * (the slice in progress is rolled back).
  */
 int	store_bench_fill(struct store *st, size_t total, size_t *added,
+	    struct err *err);
+
+/* --- the model loop (generate.h) ------------------------------------ */
+
+/* A candidate a model made, with what its generation record says. */
+struct store_gen_row {
+	const char	*id, *task, *kind;	/* borrowed for the call */
+	const char	*model;		/* extra.generation.model */
+	const char	*verdict;	/* of the latest run, or NULL */
+	int		 round;		/* 0 direct, 1.. repair rounds */
+	int64_t		 prompt_tokens, completion_tokens;	/* -1: none */
+	int64_t		 latency_ms;
+};
+
+/*
+ * Visit every candidate with an extra.generation record, in import
+ * order: cb returns 0 to go on, non-zero to stop (that value is
+ * returned).  0 or -1.
+ */
+int	store_generation_each(struct store *st,
+	    int (*cb)(const struct store_gen_row *row, void *arg), void *arg,
 	    struct err *err);
 
 #endif

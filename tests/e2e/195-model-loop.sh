@@ -1,4 +1,4 @@
-# 190 - the model in the loop: generate and repair through a command
+# 195 - the model in the loop: generate and repair through a command
 # generator (a deterministic script) and through a chat-completions
 # server on 127.0.0.1 that misbehaves on purpose; the API key never
 # reaches the database, the logs or an export.
@@ -106,6 +106,22 @@ grep -q '"added":1' "$T/gen.json" || fail "generate added"
 grep -q '"same_code":1' "$T/gen.json" || fail "generate same code"
 expect_eq "direct model candidates" "$(count 'origin=fixer-1 kind=direct')" 1
 
+# stats: per model, the direct candidates and the repairs per round.
+"$ASSAY" --db "$DB" stats --generation --format json >"$T/gstats.json" ||
+    fail "stats --generation"
+python3 - "$T/gstats.json" <<'PY' || fail "stats --generation figures"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["model"] for r in rows] == ["fixer-1"], rows
+r = rows[0]
+assert r["generated"] == 1 and r["passed"] == 0, r
+assert r["repairs"][0] == {"round": 1, "tried": 3, "passed": 1}, r["repairs"]
+assert r["repairs"][1] == {"round": 2, "tried": 2, "passed": 1}, r["repairs"]
+print("ok: stats --generation counts repairs per round")
+PY
+"$ASSAY" --db "$DB" stats --by model | grep -q "repair r1" ||
+    fail "stats --by model shows the models' table"
+
 # A command that fails is a clear error, nothing stored.
 "$ASSAY" --db "$DB" generate --where task=rtlfixer/2013_q2bfsm --command \
     'echo boom >&2; exit 3' --model broken >"$T/out" 2>"$T/err"
@@ -118,7 +134,7 @@ orig=$("$ASSAY" --db "$DB" list --json --where 'task=rtlfixer/2013_q2bfsm kind=d
     head -n 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])][2]; print(r["prompt"]+r["canonical_solution"])' \
     "$T/rows.jsonl" >"$T/fix.v"
-"$ASSAY" --db "$DB" --reviewer alice repair "$orig" --file - <"$T/fix.v" \
+"$ASSAY" --db "$DB" --reviewer alice repair "$orig" --file - --verify <"$T/fix.v" \
     >"$T/hand.out" || fail "repair --file: $(cat "$T/hand.out")"
 expect_eq "alice's repair passes" \
     "$(count "origin=alice parent=$orig verdict=pass")" 1
@@ -136,7 +152,7 @@ J
 SERVER_KEY=$KEY SERVER_LOG=$T/server.log SERVER_ANSWER=$T/answer.v \
     python3 "$M/chat_server.py" >"$T/port" 2>"$T/server.err" &
 spid=$!
-trap 'kill $spid 2>/dev/null; rm -rf "$T"' EXIT
+trap 'kill $spid 2>/dev/null; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
 for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T/port" ] && break; sleep 0.5; done
 port=$(cat "$T/port")
 [ -n "$port" ] || fail "server did not start: $(cat "$T/server.err")"
@@ -175,4 +191,4 @@ if grep -a -r -q "$KEY" "$T/http.db" "$T/raw.jsonl" "$T/sft.jsonl" \
 fi
 echo "ok: the API key is in no database, output or export"
 grep -q '"generation"' "$T/raw.jsonl" || fail "raw export keeps the generation record"
-echo "190: ok"
+echo "195: ok"
