@@ -610,6 +610,12 @@ store_close(struct store *st)
 	free(st);
 }
 
+void
+store_lock_timeout(struct store *st, int ms)
+{
+	sqlite3_busy_timeout(st->db, ms);
+}
+
 int
 store_schema_version(struct store *st)
 {
@@ -1067,6 +1073,13 @@ diags_from_json(struct run *r, const char *txt)
 int
 store_run_add(struct store *st, struct run *r, struct err *err)
 {
+	return store_run_insert(st, r, 1, err);
+}
+
+int
+store_run_insert(struct store *st, struct run *r, int latest,
+    struct err *err)
+{
 	sqlite3_stmt *s;
 	char *diags = diags_to_json(r);
 	int own_tx = !st->in_tx;
@@ -1104,13 +1117,21 @@ store_run_add(struct store *st, struct run *r, struct err *err)
 	if (step_done(st, s, "insert run", err) < 0)
 		goto fail;
 	r->id = sqlite3_last_insert_rowid(st->db);
-	if (prepare(st, &s, "UPDATE candidate SET run_id = ?1 WHERE id = ?2",
-	    err) < 0)
+	/* latest 2: only when no run of the candidate started later. */
+	if (latest && prepare(st, &s, latest == 1 ?
+	    "UPDATE candidate SET run_id = ?1 WHERE id = ?2" :
+	    "UPDATE candidate SET run_id = ?1 WHERE id = ?2 AND"
+	    " coalesce((SELECT started FROM run WHERE id = candidate.run_id),"
+	    " 0) <= ?3", err) < 0)
 		goto fail;
-	sqlite3_bind_int64(s, 1, r->id);
-	bind_text(s, 2, r->cand_id);
-	if (step_done(st, s, "update candidate run", err) < 0)
-		goto fail;
+	if (latest) {
+		sqlite3_bind_int64(s, 1, r->id);
+		bind_text(s, 2, r->cand_id);
+		if (latest == 2)
+			sqlite3_bind_int64(s, 3, r->started);
+		if (step_done(st, s, "update candidate run", err) < 0)
+			goto fail;
+	}
 	if (own_tx && store_commit(st, err) < 0)
 		goto fail;
 	free(diags);
@@ -1120,6 +1141,31 @@ fail:
 		store_rollback(st);
 	free(diags);
 	return -1;
+}
+
+int
+store_run_exists(struct store *st, const struct run *r, int *exists,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*exists = 0;
+	if (prepare(st, &s, "SELECT 1 FROM run WHERE cand_id = ?1 AND"
+	    " coalesce(input_key, '') = ?2 AND started = ?3 AND wall_ms = ?4"
+	    " AND verdict = ?5 LIMIT 1", err) < 0)
+		return -1;
+	bind_text(s, 1, r->cand_id);
+	bind_text(s, 2, r->input_key);
+	sqlite3_bind_int64(s, 3, r->started);
+	sqlite3_bind_int64(s, 4, r->wall_ms);
+	bind_text(s, 5, r->verdict);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "find run");
+	*exists = rc == SQLITE_ROW;
+	return 0;
 }
 
 #define RUN_COLS "id, cand_id, env, verdict, stage, subcategory, category," \
