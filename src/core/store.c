@@ -2034,16 +2034,19 @@ filter_value_bad(const char *key, const char *val, struct err *err)
  * blanks.
  */
 static const char *
-filter_word_end(const char *p)
+filter_word_end(const char *p, const char **open)
 {
 	int quoted = 0;
 
+	*open = NULL;	/* the quote left open, if any */
 	for (; *p != '\0'; p++) {
 		if (*p == '"') {
-			if (quoted && p[1] == '"')
+			if (quoted && p[1] == '"') {
 				p++;
-			else
+			} else {
 				quoted = !quoted;
+				*open = quoted ? p : NULL;
+			}
 		} else if (!quoted && (*p == ' ' || *p == '\t')) {
 			break;
 		}
@@ -2155,7 +2158,7 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 	memset(f, 0, sizeof *f);
 	buf_adds(&f->where, " WHERE 1");
 	while (*p != '\0') {
-		const char *end, *op;
+		const char *end, *op, *open;
 		size_t klen, i;
 		char *word, *val;
 		int neg = 0, like = 0;
@@ -2164,7 +2167,13 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			p++;
 		if (*p == '\0')
 			break;
-		end = filter_word_end(p);
+		end = filter_word_end(p, &open);
+		if (open != NULL) {
+			err_set(err, "filter: unterminated quote at column %zu:"
+			    " %s", (size_t)(open - text) + 1, open);
+			filter_release(f);
+			return -1;
+		}
 		word = xstrndup(p, (size_t)(end - p));
 		p = end;
 		op = strpbrk(word, "=~!");
