@@ -26,7 +26,7 @@
 #include "store.h"
 
 const char GENERATE_USAGE[] =
-    "generate [--where FILTER] [--samples K] [--temperature T]\n"
+    "generate [--where FILTER | ID...] [--samples K] [--temperature T]\n"
     "             [--endpoint URL --model NAME [--api-key-env VAR] |"
     " --command CMD]\n"
     "             [--jobs N] [--max-tokens N] [--timeout S] [--retries N]"
@@ -34,7 +34,8 @@ const char GENERATE_USAGE[] =
     "             [--no-verify] [--json]";
 const char GENERATE_HELP[] =
     "Ask a model for K candidates (--samples, default 1) of each task\n"
-    "(those of the candidates FILTER matches; all tasks without it).\n"
+    "(those of the candidates FILTER matches, or of the IDs given; all\n"
+    "tasks without either).\n"
     "The prompt is the task's spec and interface as the SFT export\n"
     "writes them; each answer is stored exactly as given as a direct\n"
     "candidate whose origin is the model, with the request, the answer,\n"
@@ -55,7 +56,8 @@ const char GENERATE_HELP[] =
     "Exit status 1 when a request failed (the others are kept).";
 const char REPAIR_USAGE[] =
     "repair ID --file FILE|- [--verify]\n"
-    "       assay repair [--where FILTER] [--rounds R] [generator options]"
+    "       assay repair [--where FILTER | ID...] [--rounds R] [generator"
+    " options]"
     "\n             [--jobs N] [--no-verify] [--json] [--show]";
 const char REPAIR_HELP[] =
     "With ID and --file: add the code in FILE (- for stdin) as a repair\n"
@@ -64,7 +66,8 @@ const char REPAIR_HELP[] =
     "new id (the same code again adds nothing); --verify runs it at\n"
     "once (else assay verify ID does).\n"
     "Without: ask the model for a repair of every failed candidate\n"
-    "FILTER matches (verdict fail or timeout; a candidate whose task's\n"
+    "FILTER matches, or of the IDs given (verdict fail or timeout; a\n"
+    "candidate whose task's\n"
     "reference does not pass is left alone: its failure is not its\n"
     "own).  The model sees the conversation so far: the task, each\n"
     "code of the chain and the toolchain's feedback on it, as the SFT\n"
@@ -329,6 +332,36 @@ print_summary(const char *cmd, const struct gen_report *rep, int json,
 	printf("\n");
 }
 
+/*
+ * cb over the queue row of each id (or unique prefix) named.  0, or -1
+ * after printing why (an unknown id is bad input).
+ */
+static int
+each_id(struct store *st, int n, char **ids,
+    int (*cb)(const struct store_row *, void *), void *arg)
+{
+	struct err err;
+
+	for (int i = 0; i < n; i++) {
+		char *id = cli_resolve(st, ids[i]), *f;
+		int rc;
+
+		if (id == NULL)
+			return -1;
+		f = xasprintf("id=%s", id);
+		rc = store_query_each(st, f, cb, arg, &err);
+		free(f);
+		free(id);
+		if (rc < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			return -1;
+		}
+		if (rc > 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 cmd_generate(const struct cli_global *g, int argc, char **argv)
 {
@@ -352,9 +385,9 @@ cmd_generate(const struct cli_global *g, int argc, char **argv)
 		    "--verify");
 		goto out;
 	}
-	if (optind < argc) {
-		cli_usage_error("generate", "unexpected argument '%s'",
-		    argv[optind]);
+	if (optind < argc && o.have_where) {
+		cli_usage_error("generate", "give IDs or --where, not both%s",
+		    "");
 		goto out;
 	}
 	if (model_cfg_check(&o.cfg, &err) < 0) {
@@ -363,8 +396,13 @@ cmd_generate(const struct cli_global *g, int argc, char **argv)
 	}
 	if (cli_open_store(g, &st) < 0)
 		goto out;
-	if (store_query_each(st, o.have_where ? buf_str(&o.where) : NULL,
-	    task_of_row, &tasks, &err) < 0 || (!o.have_where &&
+	if (optind < argc) {
+		/* The tasks of the candidates named. */
+		if (each_id(st, argc - optind, argv + optind, task_of_row,
+		    &tasks) < 0)
+			goto out;
+	} else if (store_query_each(st, o.have_where ? buf_str(&o.where) :
+	    NULL, task_of_row, &tasks, &err) < 0 || (!o.have_where &&
 	    store_task_each_empty(st, task_empty, &tasks, &err) < 0)) {
 		fprintf(stderr, "assay generate: %s\n", err.msg);
 		goto out;
@@ -699,9 +737,9 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 		rc = repair_by_hand(g, &o, argv[optind]);
 		goto done;
 	}
-	if (optind < argc) {
-		cli_usage_error("repair", "a candidate ID goes with --file;"
-		    " a model repairs --where FILTER, not '%s'", argv[optind]);
+	if (optind < argc && o.have_where) {
+		cli_usage_error("repair", "give IDs or --where, not both%s",
+		    "");
 		goto done;
 	}
 	if (o.have_samples) {
@@ -719,8 +757,17 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 		struct pick p = { st, model_name(&o.cfg, name, sizeof name),
 		    &leaves, &err, 0 };
 
-		if (store_query_each(st, o.have_where ? buf_str(&o.where) :
-		    NULL, pick_one, &p, &err) < 0 || p.failed) {
+		if (optind < argc) {
+			if (each_id(st, argc - optind, argv + optind, pick_one,
+			    &p) < 0) {
+				if (p.failed)
+					fprintf(stderr, "assay repair: %s\n",
+					    err.msg);
+				goto done;
+			}
+		} else if (store_query_each(st, o.have_where ?
+		    buf_str(&o.where) : NULL, pick_one, &p, &err) < 0 ||
+		    p.failed) {
 			fprintf(stderr, "assay repair: %s\n", err.msg);
 			goto done;
 		}

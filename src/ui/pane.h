@@ -369,6 +369,14 @@ int	term_pane_edit(struct wb *wb);
  * there; when it exits, select the repair it made.  0 or -1 (message).
  */
 int	term_pane_model_repair(struct wb *wb);
+/*
+ * :repair [ROUNDS] and :generate [SAMPLES]: `assay repair` (with
+ * --show) or `assay generate` over the marked candidates, else the
+ * view's filter, in the toolchain pane; the workbench refreshes when it
+ * exits.  verb: "repair" or "generate".  0 or -1 (message).
+ */
+int	term_pane_model_run(struct wb *wb, const char *verb,
+	    const char *count);
 /* A job or an editor is running. */
 int	term_pane_busy(const struct wb *wb);
 /* The fd to poll, or -1. */

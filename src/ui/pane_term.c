@@ -477,11 +477,25 @@ static void
 model_finish(struct wb *wb)
 {
 	int st = wb->ed.status;
-	char *filter = xasprintf("parent=%s kind=repair", wb->ed_cand), *id =
-	    NULL;
+	char *filter, *id = NULL;
 	struct err err;
 
 	pty_release(&wb->ed);
+	if (wb->ed_cand == NULL) {
+		/* :repair or :generate over many: the pane has the story */
+		wb->ed_model = 0;
+		wb->kbd = 0;
+		wb_refresh(wb);
+		wb_msg(wb, !WIFEXITED(st) || WEXITSTATUS(st) != 0, "the model"
+		    " run %s; its output is in the toolchain pane",
+		    WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "is done" :
+		    "ended with an error");
+		memset(&wb->ed, 0, sizeof wb->ed);
+		wb->ed.fd = -1;
+		wb->dirty = 1;
+		return;
+	}
+	filter = xasprintf("parent=%s kind=repair", wb->ed_cand);
 	if (store_query_each(wb->st, filter, newest_repair, &id, &err) < 0)
 		wb_msg(wb, 1, "%s", err.msg);
 	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || id == NULL)
@@ -506,14 +520,19 @@ model_finish(struct wb *wb)
 	wb->dirty = 1;
 }
 
-int
-term_pane_model_repair(struct wb *wb)
+/*
+ * Run `assay --db DB --reviewer NAME ARGS...` in the toolchain pane, as
+ * the editor runs there; model_finish() follows when it exits.  cand:
+ * the candidate whose newest repair to select then, or NULL.
+ */
+static int
+assay_in_pane(struct wb *wb, char *const *args, size_t nargs,
+    const char *cand, const char *title)
 {
-	struct wb_cur *c = &wb->cur;
 	struct err err;
-	char self[4096], *where, *argv[14];
-	int rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols,
-	    n = 0;
+	char self[4096], **argv;
+	int rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols;
+	size_t n = 0;
 	ssize_t len;
 
 	if (term_pane_busy(wb)) {
@@ -521,48 +540,94 @@ term_pane_model_repair(struct wb *wb)
 		    "verification)");
 		return -1;
 	}
-	if (c->id == NULL) {
-		wb_msg(wb, 1, "no candidate selected");
-		return -1;
-	}
 	len = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (len <= 0) {
-		wb_msg(wb, 1, "model repair: cannot find the assay program: %s",
+		wb_msg(wb, 1, "cannot find the assay program: %s",
 		    strerror(errno));
 		return -1;
 	}
 	self[len] = '\0';
-	where = xasprintf("id=%s", c->id);
+	argv = xcalloc(nargs + 6, sizeof *argv);
 	argv[n++] = self;
 	argv[n++] = "--db";
 	argv[n++] = (char *)wb->o->db_path;
 	argv[n++] = "--reviewer";
 	argv[n++] = wb->reviewer;
-	argv[n++] = "repair";
-	argv[n++] = "--where";
-	argv[n++] = where;
-	argv[n++] = "--rounds";
-	argv[n++] = "1";
-	argv[n++] = "--show";
+	for (size_t i = 0; i < nargs; i++)
+		argv[n++] = args[i];
 	argv[n] = NULL;
 	rows = rows > 0 ? rows : 24;
 	cols = cols > 0 ? cols : 80;
 	term_start(wb, rows, cols);
-	wb->ed_cand = xstrdup(c->id);
 	if (pty_spawn(&wb->ed, argv, NULL, NULL, rows, cols, 0, &err) < 0) {
-		wb_msg(wb, 1, "model repair: %s", err.msg);
-		free(wb->ed_cand);
-		wb->ed_cand = NULL;
-		free(where);
+		wb_msg(wb, 1, "%s: %s", title, err.msg);
+		free(argv);
 		return -1;
 	}
-	free(where);
+	free(argv);
+	wb->ed_cand = xstrdup(cand);
 	wb->ed_model = 1;
-	snprintf(wb->term_title, sizeof wb->term_title, "model repair \xc2\xb7"
-	    " %s", c->id);
-	wb_msg(wb, 0, "asking the model for a repair of %s ...", c->id);
+	snprintf(wb->term_title, sizeof wb->term_title, "%s", title);
 	wb->dirty = 1;
 	return 0;
+}
+
+int
+term_pane_model_repair(struct wb *wb)
+{
+	struct wb_cur *c = &wb->cur;
+	char *where, *args[7], title[96];
+	int rc;
+
+	if (c->id == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return -1;
+	}
+	where = xasprintf("id=%s", c->id);
+	args[0] = "repair";
+	args[1] = "--where";
+	args[2] = where;
+	args[3] = "--rounds";
+	args[4] = "1";
+	args[5] = "--show";
+	args[6] = NULL;
+	snprintf(title, sizeof title, "model repair \xc2\xb7 %s", c->id);
+	rc = assay_in_pane(wb, args, 6, c->id, title);
+	free(where);
+	if (rc == 0)
+		wb_msg(wb, 0, "asking the model for a repair of %s ...",
+		    c->id);
+	return rc;
+}
+
+int
+term_pane_model_run(struct wb *wb, const char *verb, const char *count)
+{
+	char **args = xcalloc(wb->nmarks + 8, sizeof *args), title[96];
+	size_t n = 0;
+	int rc;
+
+	args[n++] = (char *)verb;
+	args[n++] = strcmp(verb, "repair") == 0 ? "--rounds" : "--samples";
+	args[n++] = (char *)(count != NULL && *count != '\0' ? count : "1");
+	if (strcmp(verb, "repair") == 0)
+		args[n++] = "--show";
+	if (wb->nmarks > 0) {
+		for (size_t i = 0; i < wb->nmarks; i++)
+			args[n++] = wb->marks[i];
+	} else if (wb->filter != NULL && *wb->filter != '\0') {
+		args[n++] = "--where";
+		args[n++] = wb->filter;
+	}
+	snprintf(title, sizeof title, "model %s \xc2\xb7 %s", verb,
+	    wb->nmarks > 0 ? "marked" : "view");
+	rc = assay_in_pane(wb, args, n, NULL, title);
+	if (rc == 0)
+		wb_msg(wb, 0, "%s over the %s: it runs in the toolchain pane;"
+		    " moving and deciding go on", verb, wb->nmarks > 0 ?
+		    "marked candidates" : "view");
+	free(args);
+	return rc;
 }
 
 int

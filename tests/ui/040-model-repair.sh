@@ -11,16 +11,21 @@ M=$(cd "$(dirname "$0")/../e2e/model" && pwd)
 python3 - "$DATA/rtlfixer/verilogeval-syntax.jsonl" "$T" <<'PY' || fail "rows"
 import json, sys
 rows = [json.loads(l.replace("NaN", "null")) for l in open(sys.argv[1])]
-r = next(r for r in rows if r["task_id"] == "2012_q2b")
-open(sys.argv[2] + "/rows.jsonl", "w").write(json.dumps(r) + "\n")
-good = r["prompt"] + r["canonical_solution"]
-json.dump({r["detail_description"].strip()[:60]: [good, good]},
+a = next(r for r in rows if r["task_id"] == "2012_q2b")
+b = next(r for r in rows if r["task_id"] == "2012_q2fsm")
+open(sys.argv[2] + "/rows.jsonl", "w").write(json.dumps(a) + "\n" +
+                                             json.dumps(b) + "\n")
+good = lambda r: r["prompt"] + r["canonical_solution"]
+wrong = b["prompt"] + "endmodule\n"
+json.dump({a["detail_description"].strip()[:60]: [good(a), good(a)],
+           b["detail_description"].strip()[:60]: [wrong, wrong, good(b)]},
           open(sys.argv[2] + "/answers.json", "w"))
 PY
 "$ASSAY" --db "$DB" import --format rtlfixer "$T/rows.jsonl" >/dev/null ||
     fail "import"
 "$ASSAY" --db "$DB" verify --quiet >/dev/null || fail "verify"
-ID=$("$ASSAY" --db "$DB" list --json | json_field id)
+ID=$("$ASSAY" --db "$DB" list --json --where task=rtlfixer/2012_q2b | json_field id)
+ID2=$("$ASSAY" --db "$DB" list --json --where task=rtlfixer/2012_q2fsm | json_field id)
 mkdir -p "$HOME/.config/assay"
 cat >"$HOME/.config/assay/config" <<CFG
 generator command FIXER_ANSWERS=$T/answers.json python3 $M/fixer.py
@@ -28,7 +33,7 @@ generator model fixer-ui
 CFG
 
 start 120 36
-wait_for "1/1"
+wait_for "1/2"
 keys R
 wait_for "by the model: pass" 60
 REP=$("$ASSAY" --db "$DB" list --json --where "parent=$ID" | json_field id)
@@ -48,5 +53,16 @@ keys Tab Tab Tab
 keys g
 wait_for "asking fixer-ui to repair $ID" 10
 ok "the toolchain pane showed the request and the answer verified; the trace shows the round"
+
+# :repair 2 over the view: only 2012_q2fsm still fails; its first
+# answer is wrong, the second round passes.
+keys Escape
+command_line "repair 2"
+wait_for "the model run is done" 90
+n=$("$ASSAY" --db "$DB" list --json --where "origin=fixer-ui task=rtlfixer/2012_q2fsm" | wc -l)
+[ "$n" -eq 2 ] || fail ":repair 2 made $n repairs of $ID2, want 2"
+[ "$("$ASSAY" --db "$DB" list --json --where "origin=fixer-ui task=rtlfixer/2012_q2fsm verdict=pass" | wc -l)" -eq 1 ] ||
+    fail "the second round did not pass"
+ok ":repair 2 ran two rounds over the view in the pane"
 keys q
 wait_for "ASSAY-EXIT 0"
