@@ -55,6 +55,13 @@ struct env_stage {
 	 * the sandbox (/proc/1/cmdline is the sandbox's own).
 	 */
 	int	 nonce_fd;
+	/*
+	 * 1: no /proc in the stage's sandbox: a stage whose guest opens
+	 * files by name on the host (QEMU's semihosting) must not reach
+	 * /proc/self/fd/N (the evidence QEMU writes) or other processes'
+	 * command lines.
+	 */
+	int	 no_proc;
 };
 
 #define ENV_NONCE_FD 5
