@@ -48,6 +48,13 @@ struct env_stage {
 	 * size and process limits and the wall clock still hold.
 	 */
 	int	 gpu;
+	/*
+	 * 1: the stage gets no /proc.  Set on stages that run candidate
+	 * code beside a harness secret (a Verilog simulation): without
+	 * /proc it cannot read its own image (/proc/self/exe), memory or
+	 * open files, nor learn the image's path from its command line.
+	 */
+	int	 no_proc;
 };
 
 /* What an env's prepare() produces: files written, stages to run. */
