@@ -1,9 +1,10 @@
 /*
  * cli.c - headless commands: import, verify, list, show, label, review,
- * undo, redo, commit, export, stats, envs.  They call the same core
+ * repair, split, undo, redo, commit, export, stats, envs.  They call the same core
  * functions as the workbench; this file only parses arguments and prints.
  */
 #include "cli.h"
+#include "cli_shared.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -25,8 +26,10 @@
 #include "envs/env.h"
 #include "err.h"
 #include "export.h"
+#include "hash.h"
 #include "import.h"
 #include "pipeline.h"
+#include "split.h"
 #include "store.h"
 #include "verify.h"
 
@@ -877,6 +880,15 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 		    "env_params", jraw(t.env_params), "spec",
 		    jstr_or_null(t.spec), "interface", jstr_or_null(t.interface),
 		    "source", jstr_or_null(t.source), "files", files));
+		if (c.extra != NULL) {
+			json_t *ex = jraw(c.extra), *gen;
+
+			/* What produced a model's candidate (generate.h). */
+			gen = json_object_get(ex, "generation");
+			if (gen != NULL)
+				json_object_set(o, "generation", gen);
+			json_decref(ex);
+		}
 		json_object_set_new(o, "code", json_stringn(c.code, c.code_len));
 		json_object_set_new(o, "code_hash", json_string(c.code_hash));
 		json_object_set_new(o, "origin_raw", jstr_or_null(c.origin_raw));
@@ -1163,6 +1175,122 @@ cmd_redo(const struct cli_global *g, int argc, char **argv)
 	return undo_redo(g, argc, argv, 1);
 }
 
+/* --- split ----------------------------------------------------------- */
+
+struct split_count {
+	char	*name[64];
+	size_t	 n[64], hand[64], nnames, none;
+};
+
+static int
+split_count_one(const char *task_id, const char *split, int hand, void *arg)
+{
+	struct split_count *c = arg;
+	size_t i;
+
+	(void)task_id;
+	if (split == NULL) {
+		c->none++;
+		return 0;
+	}
+	for (i = 0; i < c->nnames && strcmp(c->name[i], split) != 0; i++)
+		;
+	if (i == c->nnames) {
+		if (c->nnames == 64)
+			return 0;
+		c->name[c->nnames++] = xstrdup(split);
+	}
+	c->n[i]++;
+	c->hand[i] += hand != 0;
+	return 0;
+}
+
+static int
+cmd_split(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "ratios", required_argument, NULL, 'r' },
+		{ "set", required_argument, NULL, 's' },
+		{ "clear", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct split_spec spec;
+	struct split_count cnt;
+	const char *ratios = NULL, *set = NULL;
+	struct store *st;
+	struct err err;
+	char *by;
+	int ch, clear = 0, rc = 0;
+
+	if (wants_help("split", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'r')
+			ratios = optarg;
+		else if (ch == 's')
+			set = optarg;
+		else if (ch == 'c')
+			clear = 1;
+		else
+			return usage_error("split", "bad option%s", "");
+	}
+	if ((set != NULL || clear) != (optind < argc))
+		return usage_error("split", "--set NAME and --clear take TASK"
+		    " ids, and only they%s", "");
+	if (set != NULL && clear)
+		return usage_error("split", "--set or --clear, not both%s", "");
+	if (ratios != NULL && split_parse(ratios, &spec, &err) < 0)
+		return usage_error("split", "%s", err.msg);
+	if (set != NULL) {
+		struct split_spec one;
+		char *txt = xasprintf("%s=1", set);
+
+		rc = split_parse(txt, &one, &err);
+		free(txt);
+		if (rc < 0)
+			return usage_error("split", "%s", err.msg);
+	}
+	if (open_store(g, &st) < 0)
+		return 2;
+	by = config_reviewer(g->reviewer);
+	for (int i = optind; i < argc && rc == 0; i++) {
+		if (store_task_split_set(st, argv[i], clear ? NULL : set, 1, by,
+		    &err) < 0) {
+			fprintf(stderr, "assay split: %s\n", err.msg);
+			rc = 2;
+		} else {
+			printf("%s: %s\n", argv[i], clear ? "split by hash" :
+			    set);
+		}
+	}
+	if (rc == 0 && ratios != NULL && split_assign(st, &spec, NULL,
+	    &err) < 0) {
+		fprintf(stderr, "assay split: %s\n", err.msg);
+		rc = 2;
+	}
+	if (rc == 0 && optind == argc) {
+		memset(&cnt, 0, sizeof cnt);
+		if (store_task_split_each(st, split_count_one, &cnt,
+		    &err) != 0) {
+			fprintf(stderr, "assay split: %s\n", err.msg);
+			rc = 2;
+		}
+		for (size_t i = 0; i < cnt.nnames; i++) {
+			printf("%-12s %8zu tasks", cnt.name[i], cnt.n[i]);
+			if (cnt.hand[i] > 0)
+				printf(" (%zu by hand)", cnt.hand[i]);
+			printf("\n");
+			free(cnt.name[i]);
+		}
+		if (cnt.none > 0)
+			printf("%-12s %8zu tasks\n", "(none)", cnt.none);
+	}
+	free(by);
+	store_close(st);
+	return rc;
+}
+
 /* --- commit, stats, envs --------------------------------------------- */
 
 static int
@@ -1202,9 +1330,9 @@ cmd_commit(const struct cli_global *g, int argc, char **argv)
 		    res.samples, repo);
 	else
 		printf("committed %.7s to %s: %zu added, %zu updated, %zu"
-		    " removed (%zu sample%s)\n", res.oid, repo, res.added,
-		    res.modified, res.removed, res.samples,
-		    res.samples == 1 ? "" : "s");
+		    " removed (%zu sample%s, %zu context)\n", res.oid, repo,
+		    res.added, res.modified, res.removed, res.samples,
+		    res.samples == 1 ? "" : "s", res.context);
 	free(by);
 	store_close(st);
 	return rc < 0 ? 2 : 0;
@@ -1228,9 +1356,14 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		{ "where", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "trajectory", required_argument, NULL, 't' },
+		{ "include-failing", no_argument, NULL, 'F' },
+		{ "split", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop };
+	struct split_spec spec;
+	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop,
+	    EXPORT_TRAJ_WHOLE, 0 };
 	struct export_report rep;
 	struct sigaction sa, old_int, old_term;
 	struct buf where = BUF_INIT;
@@ -1252,6 +1385,20 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 			}
 		} else if (ch == 'o') {
 			out = strcmp(optarg, "-") == 0 ? NULL : optarg;
+		} else if (ch == 't') {
+			if (export_trajectory_parse(optarg, &opts.trajectory,
+			    &err) < 0) {
+				buf_release(&where);
+				return usage_error("export", "%s", err.msg);
+			}
+		} else if (ch == 'F') {
+			opts.include_failing = 1;
+		} else if (ch == 'S') {
+			if (split_parse(optarg, &spec, &err) < 0) {
+				buf_release(&where);
+				return usage_error("export", "%s", err.msg);
+			}
+			opts.split = &spec;
 		} else {
 			buf_release(&where);
 			return usage_error("export", "bad option%s", "");
@@ -1297,6 +1444,15 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		printf("exported %zu line%s (%s) to %s\n", rep.lines,
 		    rep.lines == 1 ? "" : "s", opts.format == EXPORT_RAW ?
 		    "raw" : "sft", out);
+	for (size_t i = 0; opts.split != NULL && i < opts.split->n; i++)
+		fprintf(stderr, "%s%s %zu", i == 0 ? "assay export: tasks by"
+		    " split: " : ", ", opts.split->name[i], rep.split[i]);
+	if (opts.split != NULL)
+		fprintf(stderr, "\n");
+	if (rep.unverified > 0)
+		fprintf(stderr, "assay export: left out %zu candidate%s without"
+		    " a passing verdict (--include-failing writes them)\n",
+		    rep.unverified, rep.unverified == 1 ? "" : "s");
 	return 0;
 }
 
@@ -1802,8 +1958,10 @@ static int cmd_help(const struct cli_global *, int, char **);
 static const struct cmd cmds[] = {
 	{ "import", "import [--format F] [--keep-going] PATH...",
 	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
-	  "verilog-eval-v1, rtlfixer, kernelbench, realbench.  Re-importing\n"
-	  "adds nothing.\n"
+	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, dataset (a\n"
+	  "checkout of the repository assay commit writes: tasks, their files,\n"
+	  "samples and context with their ids and recorded verdicts).\n"
+	  "Re-importing adds nothing.\n"
 	  "A malformed line is reported as FILE:LINE and nothing of that file\n"
 	  "is kept; --keep-going skips bad lines and lists them.", cmd_import },
 	{ "verify", "verify [--jobs N] [--shard I/N] [--env NAME] [--where"
@@ -1824,8 +1982,10 @@ static const struct cmd cmds[] = {
 	{ "list", "list [--where FILTER] [--view NAME] [--json]",
 	  "List candidates.  FILTER: space-separated key=value, key!=value or\n"
 	  "key~text over id task benchmark domain origin model kind lang env\n"
-	  "verdict stage category subcategory status source parent;\n"
-	  "verdict=none matches candidates never verified.  grep=TEXT is\n"
+	  "verdict stage category subcategory status source parent split\n"
+	  "license; verdict=none matches candidates never verified.  dup=yes\n"
+	  "the near-duplicates assay dedup marked to drop, contaminated=yes\n"
+	  "those assay contamination flagged.  grep=TEXT is\n"
 	  "full-text search: candidates whose code, run or recorded logs or\n"
 	  "task spec hold TEXT as a phrase (grep=__syncthreads,\n"
 	  "grep=\"a <= b\": quote a value with blanks, double inner quotes).\n"
@@ -1841,18 +2001,41 @@ static const struct cmd cmds[] = {
 	  "compile api functional format performance.", cmd_label },
 	{ "review", "review ID accept|reject|flag [--note TEXT]",
 	  "Set a candidate's review status.", cmd_review },
+	{ "split", "split [--ratios NAME=SHARE,...] | --set NAME TASK... |"
+	  " --clear TASK...",
+	  "Train/valid/test splits of the tasks (every sample of a task is in\n"
+	  "its task's split; the split= filter).  --ratios\n"
+	  "train=0.9,valid=0.05,test=0.05 gives every task without a hand-set\n"
+	  "split the one a stable hash of its id falls in: the same in every\n"
+	  "database, whatever the import order.  --set NAME sets the split of\n"
+	  "the TASKs by hand (kept by every assignment, journalled); --clear\n"
+	  "gives them back to the hash.  Then, or alone, prints the tasks per\n"
+	  "split.", cmd_split },
 	{ "undo", "undo", "Undo the latest label or review.", cmd_undo },
 	{ "redo", "redo", "Redo the latest undone label or review.", cmd_redo },
 	{ "commit", "commit [--repo DIR] [-m TEXT]",
 	  "Write the accepted candidates into the dataset repository\n"
-	  "(default ./dataset) and commit, with per-sample trailers.",
+	  "(default ./dataset) and commit, one trailer block per sample.  Each\n"
+	  "task's verification files go under its folder once, and the\n"
+	  "ancestors of a repair that are not accepted go in as context, so\n"
+	  "that import --format dataset and verify rebuild everything.",
 	  cmd_commit },
-	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]",
+	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]\n"
+	  "              [--trajectory whole|last] [--include-failing]\n"
+	  "              [--split NAME=SHARE,...]",
 	  "Write samples as JSONL, one object per line (default sft, to stdout).\n"
 	  "  sft   chat messages for SFT trainers: direct, repair (failed code,\n"
 	  "        toolchain feedback, repaired code) and optimization samples,\n"
 	  "        each with a meta object; only accepted candidates unless\n"
-	  "        FILTER has a status predicate (status!=rejected, ...)\n"
+	  "        FILTER has a status predicate (status!=rejected, ...), and\n"
+	  "        only those with a passing verdict (with its speedup where\n"
+	  "        the env judges speed) unless --include-failing.  A repair\n"
+	  "        holds its whole chain of failed ancestors, each failed turn\n"
+	  "        with \"weight\": 0 and the row with only_last_turn_loss;\n"
+	  "        --trajectory last keeps only the direct parent\n"
+	  "--split train=0.9,valid=0.05,test=0.05 first gives every task\n"
+	  "without a hand-set split the split a stable hash of its id falls\n"
+	  "in (as assay split --ratios); meta.split says each row's.\n"
 	  "  raw   the assay JSONL, every candidate (or FILTER's) with its task,\n"
 	  "        recorded results, labels, review and unknown fields, parents\n"
 	  "        first: assay import reads it back whole\n"
@@ -1879,6 +2062,8 @@ static const struct cmd cmds[] = {
 	  "reviewer and per hour: each decision takes the time since the\n"
 	  "reviewer's previous one; a pause over 5 minutes is a break, and\n"
 	  "the decision after it is not timed.", cmd_stats },
+	{ "generate", GENERATE_USAGE, GENERATE_HELP, cmd_generate },
+	{ "repair", REPAIR_USAGE, REPAIR_HELP, cmd_repair },
 	{ "envs", "envs", "List the toolchain envs and whether they are"
 	  " installed.", cmd_envs },
 	{ "help", "help [COMMAND]", "Show help.", cmd_help },
@@ -1952,4 +2137,52 @@ const char *
 cli_version(void)
 {
 	return VERSION;
+}
+
+/* --- shared with the other command files (cli_shared.h) ------------- */
+
+int
+cli_open_store(const struct cli_global *g, struct store **st)
+{
+	return open_store(g, st);
+}
+
+int
+cli_wants_help(const char *name, int argc, char **argv)
+{
+	return wants_help(name, argc, argv);
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	return usage_error(cmd, fmt, arg);
+}
+
+char *
+cli_resolve(struct store *st, const char *id)
+{
+	return resolve(st, id);
+}
+
+int
+cli_verify_ids(const struct cli_global *g, char **ids, size_t n, int jobs,
+    int quiet)
+{
+	char **argv = xcalloc(n + 6, sizeof *argv);
+	char jb[16];
+	int argc = 0, rc;
+
+	snprintf(jb, sizeof jb, "%d", jobs < 1 ? 1 : jobs > 256 ? 256 : jobs);
+	argv[argc++] = "verify";
+	argv[argc++] = "--jobs";
+	argv[argc++] = jb;
+	if (quiet)
+		argv[argc++] = "--quiet";
+	argv[argc++] = "--";
+	for (size_t i = 0; i < n; i++)
+		argv[argc++] = ids[i];
+	rc = cmd_verify(g, argc, argv);
+	free(argv);
+	return rc;
 }
