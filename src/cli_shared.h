@@ -31,6 +31,15 @@ char	*cli_resolve(struct store *st, const char *id);
 int	cli_verify_ids(const struct cli_global *g, char **ids, size_t n,
 	    int jobs, int quiet);
 
+/*
+ * stats --generation (cli_model.c): per model, candidates, pass rate,
+ * pass@k, repairs per round, tokens and time, in fmt (table, csv, json,
+ * md).  under: printed under another table (a blank line first,
+ * nothing when no model made a candidate).  Returns the exit status.
+ */
+int	cli_stats_generation(struct store *st, const char *where,
+	    const char *fmt, int under);
+
 /* The commands of cli_model.c, for cli.c's table. */
 extern const char GENERATE_USAGE[], GENERATE_HELP[];
 extern const char REPAIR_USAGE[], REPAIR_HELP[];

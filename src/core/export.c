@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "atomic.h"
 #include "buf.h"
 #include "sample.h"
 #include "strset.h"
@@ -58,20 +59,27 @@ export_format_parse(const char *name, enum export_format *out,
 	return 0;
 }
 
-/* Does the filter text hold a status predicate of its own? */
+/* Does the filter text hold a predicate on key of its own? */
 static int
-has_status(const char *where)
+has_key(const char *where, const char *key)
 {
 	const char *p = where;
+	size_t n = strlen(key);
 
 	while (p != NULL && *p != '\0') {
 		p += strspn(p, " \t");
-		if (strncmp(p, "status", 6) == 0 && (p[6] == '=' ||
-		    p[6] == '~' || (p[6] == '!' && p[7] == '=')))
+		if (strncmp(p, key, n) == 0 && (p[n] == '=' ||
+		    p[n] == '~' || (p[n] == '!' && p[n + 1] == '=')))
 			return 1;
 		p += strcspn(p, " \t");
 	}
 	return 0;
+}
+
+static int
+has_status(const char *where)
+{
+	return has_key(where, "status");
 }
 
 char *
@@ -476,6 +484,9 @@ raw_empty_task(const char *task_id, void *arg)
 		x->failed = 1;
 		return 1;
 	}
+	if (x->opts->nshards > 1 &&
+	    export_shard_of(task_id, x->opts->nshards) != x->opts->shard)
+		return 0;
 	found = store_task_get(x->st, task_id, &t, x->err);
 	if (found != 0) {
 		if (found > 0)
@@ -490,6 +501,7 @@ raw_empty_task(const char *task_id, void *arg)
 		return 1;
 	}
 	x->rep->tasks++;
+	x->rep->empty++;
 	return 0;
 }
 
@@ -1026,6 +1038,10 @@ export_row(const struct store_row *row, void *arg)
 		x->failed = 1;
 		return 1;
 	}
+	/* A slice of --shards: its tasks, whole (export_shard_of). */
+	if (x->opts->nshards > 1 &&
+	    export_shard_of(row->task, x->opts->nshards) != x->opts->shard)
+		return 0;
 	if (x->opts->format == EXPORT_RAW) {
 		/* Written already as the parent of an earlier row. */
 		if (strset_has(&x->parents, row->id))
@@ -1041,6 +1057,16 @@ export_row(const struct store_row *row, void *arg)
 	return 0;
 }
 
+unsigned
+export_shard_of(const char *task_id, unsigned nshards)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *task_id != '\0'; task_id++)
+		h = (h ^ (unsigned char)*task_id) * 16777619u;
+	return nshards > 0 ? h % nshards : 0;
+}
+
 int
 export_run(struct store *st, const struct export_opts *opts,
     export_write_fn write, void *arg, struct export_report *rep,
@@ -1048,7 +1074,7 @@ export_run(struct store *st, const struct export_opts *opts,
 {
 	struct export_report dummy;
 	struct export_ctx x;
-	int rc;
+	int rc, dup, con;
 
 	memset(&x, 0, sizeof x);
 	if (rep == NULL)
@@ -1065,6 +1091,39 @@ export_run(struct store *st, const struct export_opts *opts,
 	    err) < 0) {
 		free(x.filter);
 		return -1;
+	}
+	/* sft: one of each near-duplicate cluster, no benchmark leakage,
+	 * unless the filter or the options say otherwise */
+	dup = opts->format == EXPORT_SFT && !has_key(opts->where, "dup") &&
+	    !opts->keep_dups;
+	con = opts->format == EXPORT_SFT &&
+	    !has_key(opts->where, "contaminated") && !opts->keep_contaminated;
+	if (dup || con) {
+		char *f;
+
+		if (dup) {
+			f = xasprintf("%s dup=yes", x.filter);
+			rc = store_query_count(st, f, &rep->dups, err);
+			free(f);
+			if (rc < 0) {
+				free(x.filter);
+				return -1;
+			}
+		}
+		if (con) {
+			f = xasprintf("%s contaminated=yes%s", x.filter, dup ?
+			    " dup=no" : "");
+			rc = store_query_count(st, f, &rep->contaminated, err);
+			free(f);
+			if (rc < 0) {
+				free(x.filter);
+				return -1;
+			}
+		}
+		f = xasprintf("%s%s%s", x.filter, dup ? " dup=no" : "", con ?
+		    " contaminated=no" : "");
+		free(x.filter);
+		x.filter = f;
 	}
 	rc = store_query_each(st, x.filter, export_row, &x, err);
 	if (rc == 0 && opts->format == EXPORT_RAW && x.filter == NULL)
@@ -1094,22 +1153,6 @@ export_stream(struct store *st, const struct export_opts *opts, FILE *out,
 	if (fflush(out) != 0)
 		return err_set(err, "write: %s", strerror(errno));
 	return 0;
-}
-
-/* fsync the directory that holds path, so that the rename is durable. */
-static void
-sync_dir(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash == NULL ? xstrdup(".") : slash == path ?
-	    xstrdup("/") : xstrndup(path, (size_t)(slash - path));
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
-
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
-	free(dir);
 }
 
 int
@@ -1161,7 +1204,7 @@ export_file(struct store *st, const struct export_opts *opts,
 		err_set(err, "rename %s to %s: %s", tmp, path, strerror(errno));
 		goto out;
 	}
-	sync_dir(path);
+	atomic_sync_dir(path);
 	rc = 0;
 out:
 	if (f != NULL)

@@ -378,3 +378,178 @@ gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
 	free(jobs);
 	return rc;
 }
+
+/* --- stats ------------------------------------------------------------- */
+
+double
+gen_pass_at_k(size_t n, size_t c, size_t k)
+{
+	double miss = 1.0;
+
+	if (n == 0 || k == 0 || k > n)
+		return 0;
+	if (n - c < k)
+		return 1.0;
+	/* C(n-c, k) / C(n, k) = prod_{i=n-c+1}^{n} (1 - k/i) */
+	for (size_t i = n - c + 1; i <= n; i++)
+		miss *= 1.0 - (double)k / (double)i;
+	return 1.0 - miss;
+}
+
+/* Per (model, task): direct samples and passes. */
+struct gen_task {
+	char	*model, *task;
+	size_t	 n, c;
+};
+
+struct gen_acc {
+	struct gen_stat	*v;
+	size_t		 n;
+	struct gen_task	*t;
+	size_t		 nt;
+	char		**keep;	/* sorted ids the filter matches, or NULL */
+	size_t		 nkeep;
+};
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+keep_id(const struct store_row *row, void *arg)
+{
+	struct gen_acc *a = arg;
+
+	a->keep = xreallocarray(a->keep, a->nkeep + 1, sizeof *a->keep);
+	a->keep[a->nkeep++] = xstrdup(row->id);
+	return 0;
+}
+
+static struct gen_stat *
+stat_of(struct gen_acc *a, const char *model)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].model, model) == 0)
+			return &a->v[i];
+	a->v = xreallocarray(a->v, a->n + 1, sizeof *a->v);
+	memset(&a->v[a->n], 0, sizeof a->v[a->n]);
+	a->v[a->n].model = xstrdup(model);
+	return &a->v[a->n++];
+}
+
+static int
+gen_row(const struct store_gen_row *r, void *arg)
+{
+	struct gen_acc *a = arg;
+	struct gen_stat *s;
+	int pass = r->verdict != NULL && strcmp(r->verdict, "pass") == 0;
+	const char *id = r->id;
+
+	if (a->keep != NULL && bsearch(&id, a->keep, a->nkeep,
+	    sizeof *a->keep, cmp_str) == NULL)
+		return 0;
+	s = stat_of(a, r->model);
+	s->requests++;
+	if (r->prompt_tokens > 0)
+		s->prompt_tokens += r->prompt_tokens;
+	if (r->completion_tokens > 0)
+		s->completion_tokens += r->completion_tokens;
+	s->latency_ms += r->latency_ms;
+	if (strcmp(r->kind, "repair") == 0) {
+		int k = r->round < 1 ? 0 : r->round > GEN_ROUNDS_MAX ?
+		    GEN_ROUNDS_MAX - 1 : r->round - 1;
+
+		s->tried[k]++;
+		s->fixed[k] += pass;
+		return 0;
+	}
+	s->generated++;
+	s->passed += pass;
+	for (size_t i = 0; i < a->nt; i++)
+		if (strcmp(a->t[i].model, r->model) == 0 &&
+		    strcmp(a->t[i].task, r->task) == 0) {
+			a->t[i].n++;
+			a->t[i].c += pass;
+			return 0;
+		}
+	a->t = xreallocarray(a->t, a->nt + 1, sizeof *a->t);
+	a->t[a->nt++] = (struct gen_task){ xstrdup(r->model),
+	    xstrdup(r->task), 1, (size_t)pass };
+	return 0;
+}
+
+static int
+cmp_stat(const void *a, const void *b)
+{
+	return strcmp(((const struct gen_stat *)a)->model,
+	    ((const struct gen_stat *)b)->model);
+}
+
+int
+gen_stats(struct store *st, const char *filter, struct gen_stat **out,
+    size_t *n, struct err *err)
+{
+	struct gen_acc a = { 0 };
+	int rc = 0;
+
+	if (filter != NULL && *filter != '\0') {
+		if (store_query_each(st, filter, keep_id, &a, err) < 0)
+			rc = -1;
+		else if (a.keep == NULL)
+			a.keep = xcalloc(1, sizeof *a.keep);	/* none */
+		else
+			qsort(a.keep, a.nkeep, sizeof *a.keep, cmp_str);
+	}
+	if (rc == 0 && store_generation_each(st, gen_row, &a, err) < 0)
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < a.n; i++) {
+		struct gen_stat *s = &a.v[i];
+		size_t kmin = 0;
+
+		for (size_t t = 0; t < a.nt; t++)
+			if (strcmp(a.t[t].model, s->model) == 0 &&
+			    (kmin == 0 || a.t[t].n < kmin))
+				kmin = a.t[t].n;
+		s->k = kmin > 1 ? (int)kmin : 0;
+		for (size_t t = 0; t < a.nt; t++) {
+			if (strcmp(a.t[t].model, s->model) != 0)
+				continue;
+			s->tasks++;
+			s->pass1 += gen_pass_at_k(a.t[t].n, a.t[t].c, 1);
+			if (s->k > 0)
+				s->passk += gen_pass_at_k(a.t[t].n, a.t[t].c,
+				    (size_t)s->k);
+		}
+		if (s->tasks > 0) {
+			s->pass1 /= (double)s->tasks;
+			s->passk /= (double)s->tasks;
+		}
+	}
+	for (size_t t = 0; t < a.nt; t++) {
+		free(a.t[t].model);
+		free(a.t[t].task);
+	}
+	free(a.t);
+	for (size_t i = 0; i < a.nkeep; i++)
+		free(a.keep[i]);
+	free(a.keep);
+	if (rc < 0) {
+		gen_stats_release(a.v, a.n);
+		return -1;
+	}
+	if (a.n > 0)
+		qsort(a.v, a.n, sizeof *a.v, cmp_stat);
+	*out = a.v;
+	*n = a.n;
+	return 0;
+}
+
+void
+gen_stats_release(struct gen_stat *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].model);
+	free(v);
+}

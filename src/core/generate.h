@@ -81,4 +81,39 @@ int	gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
 json_t	*gen_repair_messages(struct store *st, const char *cand_id,
 	    int *round, struct err *err);
 
+/* --- what the models did (stats --generation) ------------------------ */
+
+#define GEN_ROUNDS_MAX 8	/* rounds counted apart; later ones in the last */
+
+/* One model's figures. */
+struct gen_stat {
+	char	*model;			/* owned */
+	size_t	 generated, passed;	/* direct candidates, and passing */
+	size_t	 tasks;			/* tasks it generated for */
+	double	 pass1;			/* mean over tasks of pass@1 */
+	int	 k;			/* the k of passk: the fewest samples
+					 * of a task, when > 1; else 0 */
+	double	 passk;			/* mean over tasks of pass@k */
+	size_t	 tried[GEN_ROUNDS_MAX], fixed[GEN_ROUNDS_MAX];
+					/* repairs made in round r+1, passing */
+	int64_t	 prompt_tokens, completion_tokens;	/* reported sums */
+	int64_t	 latency_ms;		/* sum over its candidates */
+	size_t	 requests;		/* candidates that carry a record */
+};
+
+/*
+ * Per model, the figures of its candidates among those filter matches
+ * (NULL: all): pass rate, pass@1 and pass@k with the unbiased estimator
+ * of Chen et al. 2021 (1 - C(n-c, k) / C(n, k) per task, averaged),
+ * repairs tried and passing per round, tokens and time.  A candidate
+ * counts by its latest verdict.  *out is a new array of *n sorted by
+ * model; free with gen_stats_release.  0 or -1.
+ */
+int	gen_stats(struct store *st, const char *filter, struct gen_stat **out,
+	    size_t *n, struct err *err);
+void	gen_stats_release(struct gen_stat *v, size_t n);
+
+/* pass@k for n samples of which c pass (0 <= c <= n, 1 <= k <= n). */
+double	gen_pass_at_k(size_t n, size_t c, size_t k);
+
 #endif

@@ -610,6 +610,12 @@ store_close(struct store *st)
 	free(st);
 }
 
+void
+store_lock_timeout(struct store *st, int ms)
+{
+	sqlite3_busy_timeout(st->db, ms);
+}
+
 int
 store_schema_version(struct store *st)
 {
@@ -1067,6 +1073,13 @@ diags_from_json(struct run *r, const char *txt)
 int
 store_run_add(struct store *st, struct run *r, struct err *err)
 {
+	return store_run_insert(st, r, 1, err);
+}
+
+int
+store_run_insert(struct store *st, struct run *r, int latest,
+    struct err *err)
+{
 	sqlite3_stmt *s;
 	char *diags = diags_to_json(r);
 	int own_tx = !st->in_tx;
@@ -1104,13 +1117,21 @@ store_run_add(struct store *st, struct run *r, struct err *err)
 	if (step_done(st, s, "insert run", err) < 0)
 		goto fail;
 	r->id = sqlite3_last_insert_rowid(st->db);
-	if (prepare(st, &s, "UPDATE candidate SET run_id = ?1 WHERE id = ?2",
-	    err) < 0)
+	/* latest 2: only when no run of the candidate started later. */
+	if (latest && prepare(st, &s, latest == 1 ?
+	    "UPDATE candidate SET run_id = ?1 WHERE id = ?2" :
+	    "UPDATE candidate SET run_id = ?1 WHERE id = ?2 AND"
+	    " coalesce((SELECT started FROM run WHERE id = candidate.run_id),"
+	    " 0) <= ?3", err) < 0)
 		goto fail;
-	sqlite3_bind_int64(s, 1, r->id);
-	bind_text(s, 2, r->cand_id);
-	if (step_done(st, s, "update candidate run", err) < 0)
-		goto fail;
+	if (latest) {
+		sqlite3_bind_int64(s, 1, r->id);
+		bind_text(s, 2, r->cand_id);
+		if (latest == 2)
+			sqlite3_bind_int64(s, 3, r->started);
+		if (step_done(st, s, "update candidate run", err) < 0)
+			goto fail;
+	}
 	if (own_tx && store_commit(st, err) < 0)
 		goto fail;
 	free(diags);
@@ -1120,6 +1141,31 @@ fail:
 		store_rollback(st);
 	free(diags);
 	return -1;
+}
+
+int
+store_run_exists(struct store *st, const struct run *r, int *exists,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*exists = 0;
+	if (prepare(st, &s, "SELECT 1 FROM run WHERE cand_id = ?1 AND"
+	    " coalesce(input_key, '') = ?2 AND started = ?3 AND wall_ms = ?4"
+	    " AND verdict = ?5 LIMIT 1", err) < 0)
+		return -1;
+	bind_text(s, 1, r->cand_id);
+	bind_text(s, 2, r->input_key);
+	sqlite3_bind_int64(s, 3, r->started);
+	sqlite3_bind_int64(s, 4, r->wall_ms);
+	bind_text(s, 5, r->verdict);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "find run");
+	*exists = rc == SQLITE_ROW;
+	return 0;
 }
 
 #define RUN_COLS "id, cand_id, env, verdict, stage, subcategory, category," \
@@ -3320,6 +3366,73 @@ store_task_split_each(struct store *st,
 }
 
 int
+store_dup_replace(struct store *st, const struct store_dup *rows, size_t n,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	if (exec(st, "DELETE FROM dup", err) < 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		if (prepare(st, &s, "INSERT INTO dup(cand_id, cluster, exact,"
+		    " similarity, keep) VALUES (?1, ?2, ?3, ?4, ?5)", err) < 0)
+			goto fail;
+		bind_text(s, 1, rows[i].cand_id);
+		bind_text(s, 2, rows[i].cluster);
+		sqlite3_bind_int(s, 3, rows[i].exact);
+		sqlite3_bind_double(s, 4, rows[i].similarity);
+		sqlite3_bind_int(s, 5, rows[i].keep);
+		if (step_done(st, s, "mark a duplicate", err) < 0)
+			goto fail;
+	}
+	if (store_commit(st, err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+int
+store_contam_replace(struct store *st, const char *const *benchmarks,
+    size_t nbench, const struct store_contam *rows, size_t n,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	for (size_t i = 0; i < nbench; i++) {
+		if (prepare(st, &s, "DELETE FROM contamination WHERE"
+		    " benchmark = ?1", err) < 0)
+			goto fail;
+		bind_text(s, 1, benchmarks[i]);
+		if (step_done(st, s, "clear contamination", err) < 0)
+			goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (prepare(st, &s, "INSERT OR REPLACE INTO contamination("
+		    "cand_id, benchmark, task_id, ngrams) VALUES (?1, ?2, ?3,"
+		    " ?4)", err) < 0)
+			goto fail;
+		bind_text(s, 1, rows[i].cand_id);
+		bind_text(s, 2, rows[i].benchmark);
+		bind_text(s, 3, rows[i].task_id);
+		sqlite3_bind_int64(s, 4, (sqlite3_int64)rows[i].ngrams);
+		if (step_done(st, s, "mark contamination", err) < 0)
+			goto fail;
+	}
+	if (store_commit(st, err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+int
 store_task_each_empty(struct store *st,
     int (*cb)(const char *task_id, void *arg), void *arg, struct err *err)
 {
@@ -3664,4 +3777,52 @@ out:
 	}
 	free(src);
 	return rc;
+}
+
+/* --- the model loop -------------------------------------------------- */
+
+int
+store_generation_each(struct store *st,
+    int (*cb)(const struct store_gen_row *row, void *arg), void *arg,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, stop = 0;
+
+	if (prepare(st, &s, "SELECT c.id, c.task_id, c.kind,"
+	    " json_extract(c.extra, '$.generation.model'),"
+	    " (SELECT r.verdict FROM run r WHERE r.id = c.run_id),"
+	    " json_extract(c.extra, '$.generation.round'),"
+	    " json_extract(c.extra, '$.generation.usage.prompt_tokens'),"
+	    " json_extract(c.extra, '$.generation.usage.completion_tokens'),"
+	    " json_extract(c.extra, '$.generation.latency_ms')"
+	    " FROM candidate c WHERE c.extra IS NOT NULL"
+	    " AND json_valid(c.extra)"
+	    " AND json_type(c.extra, '$.generation') = 'object'"
+	    " ORDER BY c.seq", err) < 0)
+		return -1;
+	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_gen_row r;
+
+		r.id = (const char *)sqlite3_column_text(s, 0);
+		r.task = (const char *)sqlite3_column_text(s, 1);
+		r.kind = (const char *)sqlite3_column_text(s, 2);
+		r.model = (const char *)sqlite3_column_text(s, 3);
+		r.verdict = (const char *)sqlite3_column_text(s, 4);
+		r.round = sqlite3_column_int(s, 5);
+		r.prompt_tokens = sqlite3_column_type(s, 6) == SQLITE_NULL ?
+		    -1 : sqlite3_column_int64(s, 6);
+		r.completion_tokens = sqlite3_column_type(s, 7) ==
+		    SQLITE_NULL ? -1 : sqlite3_column_int64(s, 7);
+		r.latency_ms = sqlite3_column_int64(s, 8);
+		if (r.model == NULL)
+			r.model = "?";
+		stop = cb(&r, arg);
+	}
+	sqlite3_finalize(s);
+	if (stop)
+		return stop;
+	if (rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read generated candidates");
+	return 0;
 }

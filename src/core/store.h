@@ -43,6 +43,14 @@ struct store;
 int	store_open(struct store **out, const char *path, struct err *err);
 void	store_close(struct store *st);		/* NULL-safe */
 
+/*
+ * How long a write waits for another writer's lock before it fails with
+ * "database is locked", in milliseconds (SQLite's busy handler retries
+ * with a growing sleep, 1 ms to 100 ms, until then).  store_open() sets
+ * 5000.
+ */
+void	store_lock_timeout(struct store *st, int ms);
+
 /* PRAGMA user_version of the open database. */
 int	store_schema_version(struct store *st);
 
@@ -111,6 +119,23 @@ int	store_task_reference(struct store *st, const char *task_id,
 
 /* Store a finished run (r->id is set) and make it the candidate's latest. */
 int	store_run_add(struct store *st, struct run *r, struct err *err);
+
+/*
+ * store_run_add() with a say in what becomes the latest run: latest 1
+ * makes r the candidate's latest, 0 leaves the latest alone, 2 makes r
+ * the latest unless the latest run started later than r (a run merged
+ * from another machine that is older than one made here).  0 or -1.
+ */
+int	store_run_insert(struct store *st, struct run *r, int latest,
+	    struct err *err);
+
+/*
+ * Whether cand_id already has the run r: the same input key, start time,
+ * wall time and verdict (what `assay merge` checks so that merging a
+ * results file twice adds nothing).  *exists 1 or 0.  0 or -1.
+ */
+int	store_run_exists(struct store *st, const struct run *r, int *exists,
+	    struct err *err);
 
 /* The latest run of a candidate.  0, 1 when it has none, or -1. */
 int	store_run_latest(struct store *st, const char *cand_id, struct run *out,
@@ -455,6 +480,38 @@ int	store_task_split_each(struct store *st,
 	    int (*cb)(const char *task_id, const char *split, int hand,
 	    void *arg), void *arg, struct err *err);
 
+/* One candidate of a near-duplicate cluster (dedup.c).  Borrowed. */
+struct store_dup {
+	const char	*cand_id;
+	const char	*cluster;	/* the id of the candidate kept */
+	int		 exact;		/* same normalised code as the kept */
+	double		 similarity;	/* estimated Jaccard with the kept */
+	int		 keep;		/* the one an export keeps */
+};
+
+/*
+ * Replace every cluster mark with rows (n of them; the candidates of
+ * clusters of two or more), in one transaction.  0 or -1.
+ */
+int	store_dup_replace(struct store *st, const struct store_dup *rows,
+	    size_t n, struct err *err);
+
+/* One benchmark a candidate shares long n-grams with.  Borrowed. */
+struct store_contam {
+	const char	*cand_id;
+	const char	*benchmark;
+	const char	*task_id;	/* the benchmark task most shared, or NULL */
+	size_t		 ngrams;	/* n-grams shared with it */
+};
+
+/*
+ * Replace the contamination marks against the benchmarks named (every
+ * row of those benchmarks goes) with rows, in one transaction.  0 or -1.
+ */
+int	store_contam_replace(struct store *st, const char *const *benchmarks,
+	    size_t nbench, const struct store_contam *rows, size_t n,
+	    struct err *err);
+
 /*
  * Visit the id of every task that has no candidate, in id order, without
  * holding them all: cb returns 0 to go on, non-zero to stop (that value
@@ -513,6 +570,27 @@ int	store_label_is_final(struct store *st, const char *cand_id,
  * (the slice in progress is rolled back).
  */
 int	store_bench_fill(struct store *st, size_t total, size_t *added,
+	    struct err *err);
+
+/* --- the model loop (generate.h) ------------------------------------ */
+
+/* A candidate a model made, with what its generation record says. */
+struct store_gen_row {
+	const char	*id, *task, *kind;	/* borrowed for the call */
+	const char	*model;		/* extra.generation.model */
+	const char	*verdict;	/* of the latest run, or NULL */
+	int		 round;		/* 0 direct, 1.. repair rounds */
+	int64_t		 prompt_tokens, completion_tokens;	/* -1: none */
+	int64_t		 latency_ms;
+};
+
+/*
+ * Visit every candidate with an extra.generation record, in import
+ * order: cb returns 0 to go on, non-zero to stop (that value is
+ * returned).  0 or -1.
+ */
+int	store_generation_each(struct store *st,
+	    int (*cb)(const struct store_gen_row *row, void *arg), void *arg,
 	    struct err *err);
 
 #endif

@@ -55,7 +55,16 @@ struct env_stage {
 	 * open files, nor learn the image's path from its command line.
 	 */
 	int	 no_proc;
+	/*
+	 * 1: the stage reads the run's secret (env_plan.nonce and a
+	 * newline) from fd ENV_NONCE_FD, a pipe, instead of finding it on
+	 * its command line: a command line is readable by every process of
+	 * the sandbox (/proc/1/cmdline is the sandbox's own).
+	 */
+	int	 nonce_fd;
 };
+
+#define ENV_NONCE_FD 5
 
 /* What an env's prepare() produces: files written, stages to run. */
 struct env_plan {

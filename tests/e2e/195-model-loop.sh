@@ -106,6 +106,22 @@ grep -q '"added":1' "$T/gen.json" || fail "generate added"
 grep -q '"same_code":1' "$T/gen.json" || fail "generate same code"
 expect_eq "direct model candidates" "$(count 'origin=fixer-1 kind=direct')" 1
 
+# stats: per model, the direct candidates and the repairs per round.
+"$ASSAY" --db "$DB" stats --generation --format json >"$T/gstats.json" ||
+    fail "stats --generation"
+python3 - "$T/gstats.json" <<'PY' || fail "stats --generation figures"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["model"] for r in rows] == ["fixer-1"], rows
+r = rows[0]
+assert r["generated"] == 1 and r["passed"] == 0, r
+assert r["repairs"][0] == {"round": 1, "tried": 3, "passed": 1}, r["repairs"]
+assert r["repairs"][1] == {"round": 2, "tried": 2, "passed": 1}, r["repairs"]
+print("ok: stats --generation counts repairs per round")
+PY
+"$ASSAY" --db "$DB" stats --by model | grep -q "repair r1" ||
+    fail "stats --by model shows the models' table"
+
 # A command that fails is a clear error, nothing stored.
 "$ASSAY" --db "$DB" generate --where task=rtlfixer/2013_q2bfsm --command \
     'echo boom >&2; exit 3' --model broken >"$T/out" 2>"$T/err"
@@ -136,7 +152,7 @@ J
 SERVER_KEY=$KEY SERVER_LOG=$T/server.log SERVER_ANSWER=$T/answer.v \
     python3 "$M/chat_server.py" >"$T/port" 2>"$T/server.err" &
 spid=$!
-trap 'kill $spid 2>/dev/null; rm -rf "$T"' EXIT
+trap 'kill $spid 2>/dev/null; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
 for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T/port" ] && break; sleep 0.5; done
 port=$(cat "$T/port")
 [ -n "$port" ] || fail "server did not start: $(cat "$T/server.err")"
