@@ -923,10 +923,10 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 			if (latest_verdict(x, chain[i].id, &v) < 0)
 				goto out;
 			json_array_append_new(turns, json_pack("{s:I, s:s,"
-			    " s:o, s:b}", "message",
+			    " s:s, s:o, s:b}", "message",
 			    (json_int_t)json_array_size(msgs), "candidate",
-			    chain[i].id, "verdict", jstr_or_null(v),
-			    "target", 0));
+			    chain[i].id, "origin", chain[i].origin, "verdict",
+			    jstr_or_null(v), "target", 0));
 			free(v);
 			add_turn(msgs, &chain[i], 0);
 			free(fb);
@@ -935,10 +935,11 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 				goto out;
 			add_msg(msgs, "user", jtext(fb, strlen(fb)));
 		}
-		json_array_append_new(turns, json_pack("{s:I, s:s, s:o, s:b}",
-		    "message", (json_int_t)json_array_size(msgs), "candidate",
-		    c.id, "verdict", jstr_or_null(have_r == 0 ? r.verdict :
-		    NULL), "target", 1));
+		json_array_append_new(turns, json_pack("{s:I, s:s, s:s, s:o,"
+		    " s:b}", "message", (json_int_t)json_array_size(msgs),
+		    "candidate", c.id, "origin", c.origin, "verdict",
+		    jstr_or_null(have_r == 0 ? r.verdict : NULL), "target",
+		    1));
 		add_turn(msgs, &c, 1);
 	} else if (have_p) {
 		struct buf b = BUF_INIT;

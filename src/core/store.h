@@ -163,14 +163,23 @@ int	store_review_set(struct store *st, const char *cand_id,
 	    struct err *err);
 
 /*
- * Undo the latest decision (label or review) not yet undone; redo the
- * latest undone one when no decision was made since.  A short
+ * Undo the latest decision (label or review) of reviewer by not yet
+ * undone; redo by's latest undone one when by made no decision since.
+ * Another reviewer's decisions are never touched: when someone else
+ * decided the same candidate's label (or review) after by's step, it is
+ * refused with err (-1) rather than taking theirs away.  A short
  * description of what changed goes into what (may be NULL).  Returns 0,
  * 1 when there is nothing to undo/redo, or -1.
  */
 int	store_undo(struct store *st, const char *by, char *what, size_t n,
 	    struct err *err);
 int	store_redo(struct store *st, const char *by, char *what, size_t n,
+	    struct err *err);
+/* The same over everyone's steps: the newest decision of anyone
+ * (`undo --any`); by is journalled as who undid it. */
+int	store_undo_any(struct store *st, const char *by, char *what, size_t n,
+	    struct err *err);
+int	store_redo_any(struct store *st, const char *by, char *what, size_t n,
 	    struct err *err);
 
 /*
