@@ -49,13 +49,6 @@ struct env_stage {
 	 */
 	int	 gpu;
 	/*
-	 * 1: the stage gets no /proc.  Set on stages that run candidate
-	 * code beside a harness secret (a Verilog simulation): without
-	 * /proc it cannot read its own image (/proc/self/exe), memory or
-	 * open files, nor learn the image's path from its command line.
-	 */
-	int	 no_proc;
-	/*
 	 * 1: the stage reads the run's secret (env_plan.nonce and a
 	 * newline) from fd ENV_NONCE_FD, a pipe, instead of finding it on
 	 * its command line: a command line is readable by every process of
@@ -66,7 +59,9 @@ struct env_stage {
 	 * 1: no /proc in the stage's sandbox: a stage whose guest opens
 	 * files by name on the host (QEMU's semihosting) must not reach
 	 * /proc/self/fd/N (the evidence QEMU writes) or other processes'
-	 * command lines.
+	 * command lines; a Verilog simulation, whose image holds the
+	 * harness's secret, must not read it through /proc/self/exe or
+	 * mem, nor learn the image's path from its command line.
 	 */
 	int	 no_proc;
 };
