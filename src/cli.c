@@ -162,6 +162,8 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "keep-going", no_argument, NULL, 'k' },
+		{ "license", required_argument, NULL, 'L' },
+		{ "repository", required_argument, NULL, 'R' },
 		{ "id-prefix", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -181,6 +183,16 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 				return usage_error("import", "%s", err.msg);
 		} else if (ch == 'k') {
 			o.keep_going = 1;
+		} else if (ch == 'L') {
+			if (*optarg == '\0' || strpbrk(optarg, " \t\n") != NULL)
+				return usage_error("import", "bad licence '%s':"
+				    " want an SPDX id such as MIT", optarg);
+			o.license = optarg;
+		} else if (ch == 'R') {
+			if (*optarg == '\0' || strpbrk(optarg, " \t\n") != NULL)
+				return usage_error("import", "bad repository"
+				    " '%s': want URL@COMMIT", optarg);
+			o.repository = optarg;
 		} else if (ch == 'p') {
 			if (ident_check_id(optarg, &err) < 0)
 				return usage_error("import", "--id-prefix: %s",
@@ -3112,9 +3124,10 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 			return usage_error("stats", "bad option%s", "");
 	}
 	if (strcmp(s.by, "benchmark") != 0 && strcmp(s.by, "model") != 0 &&
-	    strcmp(s.by, "domain") != 0 && strcmp(s.by, "env") != 0)
-		return usage_error("stats", "--by wants benchmark, model, domain"
-		    " or env, not '%s'", s.by);
+	    strcmp(s.by, "domain") != 0 && strcmp(s.by, "env") != 0 &&
+	    strcmp(s.by, "license") != 0 && strcmp(s.by, "split") != 0)
+		return usage_error("stats", "--by wants benchmark, model, domain,"
+		    " env, license or split, not '%s'", s.by);
 	if (strcmp(fmt, "table") != 0 && strcmp(fmt, "csv") != 0 &&
 	    strcmp(fmt, "json") != 0 && strcmp(fmt, "md") != 0)
 		return usage_error("stats", "--format wants table, csv, json or"
@@ -3260,8 +3273,8 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 static int cmd_help(const struct cli_global *, int, char **);
 
 static const struct cmd cmds[] = {
-	{ "import", "import [--format F] [--keep-going] [--id-prefix P]"
-	  " PATH...",
+	{ "import", "import [--format F] [--keep-going] [--id-prefix P]\n"
+	  "              [--license SPDX] [--repository URL@COMMIT] PATH...",
 	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
 	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, dataset (a\n"
 	  "checkout of the repository assay commit writes: tasks, their files,\n"
@@ -3274,7 +3287,12 @@ static const struct cmd cmds[] = {
 	  "--id-prefix P puts P before each explicit candidate id (and parent)\n"
 	  "of the assay JSONL rows, for two sources that number alike.\n"
 	  "Ids, names, categories, statuses and times are checked as\n"
-	  "docs/formats.md says.", cmd_import },
+	  "docs/formats.md says.\n"
+	  "The tasks added get a licence: --license SPDX, else the SPDX id of\n"
+	  "the LICENSE (COPYING, ...) in PATH, beside it or above it\n"
+	  "(NOASSERTION when it names none assay knows); their sources\n"
+	  "become URL@COMMIT:path with --repository, or when PATH is in a git\n"
+	  "work tree.", cmd_import },
 	{ "verify", "verify [--jobs N] [--shard I/N] [--env NAME] [--where"
 	  " FILTER]\n              [--force] [--check] [--keep-workdir[=all]]"
 	  " [--no-sandbox]\n              [--timeout S] [--quiet] [--json]"
@@ -3435,7 +3453,8 @@ static const struct cmd cmds[] = {
 	  "importable alone, and DIR/manifest.json (files, counts, sha256,\n"
 	  "filter), for verify --input on a cluster (docs/cluster.md).",
 	  cmd_export },
-	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]\n"
+	{ "stats", "stats [--by benchmark|model|domain|env|license|split]"
+	  " [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"
 	  "             [--recorded | --agreement | --reviewers |"
 	  " --generation]",

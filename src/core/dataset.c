@@ -151,6 +151,10 @@ add_task(struct collect *c, const struct task *t)
 	    "spec", jstr_or_null(t->spec), "interface",
 	    jstr_or_null(t->interface), "files", files, "source",
 	    jstr_or_null(src));
+	json_object_set_new(o, "license", jstr_or_null(t->license));
+	if (t->license_source != NULL)
+		json_object_set_new(o, "license_source",
+		    json_string(t->license_source));
 	if (t->split != NULL) {
 		json_object_set_new(o, "split", json_string(t->split));
 		json_object_set_new(o, "split_by", json_string(t->split_hand ?
@@ -292,6 +296,8 @@ add_candidate(struct collect *c, const char *id, int context)
 	if (cand.origin_raw != NULL)
 		json_object_set_new(o, "origin_raw",
 		    json_string(cand.origin_raw));
+	/* a sample inherits its task's licence */
+	json_object_set_new(o, "license", jstr_or_null(t.license));
 	free(src);
 	if (have_run == 0)
 		json_object_set_new(o, "run", json_pack("{s:s, s:o, s:o, s:o,"

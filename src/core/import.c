@@ -23,8 +23,10 @@
 
 #include "../envs/env.h"
 #include "hash.h"
+#include "license.h"
 #include "ident.h"
 #include "sample.h"
+#include "vcs.h"
 
 void
 import_report_init(struct import_report *r)
@@ -1405,6 +1407,78 @@ detect(const char *path, enum import_format *out, struct err *err)
 	return 0;
 }
 
+/*
+ * The licence and repository of the tasks an import added (rowid above
+ * since): --license, else the SPDX id of the LICENSE the data ships with
+ * (its source the file's last two path components, "rtlfixer/LICENSE");
+ * --repository, else the git work tree the path lies in.
+ */
+static int
+provenance(struct store *st, const char *path, const struct import_opts *o,
+    int64_t since, struct err *err)
+{
+	char *lic = NULL, *lsrc = NULL, *repo = NULL, *root = NULL;
+	char *from = NULL, *to = NULL, *dir, *real;
+	const char *spdx = o->license;
+	struct stat sb;
+	int rc;
+
+	if (spdx != NULL) {
+		lsrc = xstrdup("--license");
+	} else if ((lic = license_file(path)) != NULL) {
+		char *text;
+		size_t len;
+		const char *p = lic + strlen(lic);
+		int slashes = 0;
+
+		if (import_read_file(lic, &text, &len, err) < 0) {
+			free(lic);
+			return -1;
+		}
+		spdx = license_spdx(text, len);
+		free(text);
+		while (p > lic && slashes < 2)
+			if (*--p == '/')
+				slashes++;
+		lsrc = xstrdup(slashes == 2 ? p + 1 : p);
+	}
+	/* the folder of the import, as the sources were written */
+	dir = xstrdup(path);
+	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
+		dir[strlen(dir) - 1] = '\0';
+	if (stat(path, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+		char *slash = strrchr(dir, '/');
+
+		if (slash != NULL)
+			*slash = '\0';
+		else {
+			free(dir);
+			dir = xstrdup(".");
+		}
+	}
+	if (o->repository != NULL) {
+		from = xasprintf("%s/", dir);
+		to = xasprintf("%s:", o->repository);
+	} else if (vcs_describe(dir, &repo, &root) &&
+	    (real = realpath(dir, NULL)) != NULL) {
+		size_t n = strlen(root);
+		const char *sub = strncmp(real, root, n) == 0 ? real + n : "";
+
+		from = xasprintf("%s/", dir);
+		to = xasprintf("%s:%s%s", repo, *sub == '/' ? sub + 1 : sub,
+		    *sub != '\0' ? "/" : "");
+		free(real);
+	}
+	rc = store_task_provenance(st, since, spdx, lsrc, from, to, err);
+	free(dir);
+	free(from);
+	free(to);
+	free(lic);
+	free(lsrc);
+	free(repo);
+	free(root);
+	return rc;
+}
 static int import_in(struct store *st, const char *path,
     enum import_format f, const struct import_opts *opts,
     struct import_report *rep, struct err *err);
@@ -1450,12 +1524,17 @@ import_in(struct store *st, const char *path, enum import_format f,
     struct err *err)
 {
 	char *dir = NULL;
+	int64_t since;
 	int rc;
 
 	if (f == IMPORT_AUTO && detect(path, &f, err) < 0)
 		return -1;
 	if (store_begin(st, err) < 0)
 		return -1;
+	if (store_task_rowid_max(st, &since, err) < 0) {
+		store_rollback(st);
+		return -1;
+	}
 	switch (f) {
 	case IMPORT_ASSAY:
 		rc = each_jsonl(st, path, 0, opts->keep_going, assay_row,
@@ -1494,6 +1573,8 @@ import_in(struct store *st, const char *path, enum import_format f,
 		    import_format_name(f));
 	}
 	free(dir);
+	if (rc == 0)
+		rc = provenance(st, path, opts, since, err);
 	if (rc < 0) {
 		store_rollback(st);
 		if (strncmp(err->msg, path, strlen(path)) != 0) {

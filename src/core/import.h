@@ -36,6 +36,13 @@ struct import_opts {
 	enum import_format	 format;
 	int			 keep_going;
 	const char		*by;	/* who imports: journal and labels */
+	/* The licence of the tasks this import adds (an SPDX id); NULL:
+	 * read from the LICENSE the data ships with (license.h). */
+	const char		*license;
+	/* Where the data comes from, "URL@COMMIT"; NULL: the git work tree
+	 * the path lies in, if any (vcs_describe).  Task sources under the
+	 * path become "URL@COMMIT:path-below-it". */
+	const char		*repository;
 	const char		*id_prefix;	/* prepended to explicit candidate
 						 * ids and parents (assay JSONL);
 						 * NULL: none (docs/adr/0011) */

@@ -3509,6 +3509,58 @@ store_task_split_each(struct store *st,
 }
 
 int
+store_task_rowid_max(struct store *st, int64_t *max, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*max = 0;
+	if (prepare(st, &s, "SELECT coalesce(max(rowid), 0) FROM task",
+	    err) < 0)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*max = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return err_sqlite(err, st->db, "task rowid");
+	return 0;
+}
+
+int
+store_task_provenance(struct store *st, int64_t since, const char *license,
+    const char *license_source, const char *from, const char *to,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (license != NULL) {
+		if (prepare(st, &s, "UPDATE task SET license = ?2,"
+		    " license_source = ?3 WHERE rowid > ?1 AND license IS"
+		    " NULL", err) < 0)
+			return -1;
+		sqlite3_bind_int64(s, 1, since);
+		bind_text(s, 2, license);
+		bind_text(s, 3, license_source);
+		if (step_done(st, s, "set licence", err) < 0)
+			return -1;
+	}
+	if (from != NULL && to != NULL) {
+		if (prepare(st, &s, "UPDATE task SET source = ?2 ||"
+		    " substr(source, ?3 + 1) WHERE rowid > ?1 AND"
+		    " substr(source, 1, ?3) = ?4", err) < 0)
+			return -1;
+		sqlite3_bind_int64(s, 1, since);
+		bind_text(s, 2, to);
+		sqlite3_bind_int64(s, 3, (sqlite3_int64)strlen(from));
+		bind_text(s, 4, from);
+		if (step_done(st, s, "set source", err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
 store_dup_replace(struct store *st, const struct store_dup *rows, size_t n,
     struct err *err)
 {

@@ -489,6 +489,20 @@ int	store_task_split_each(struct store *st,
 	    int (*cb)(const char *task_id, const char *split, int hand,
 	    void *arg), void *arg, struct err *err);
 
+/* The highest rowid of the task table (0 when empty), so that an import
+ * can name the tasks it adds.  0 or -1. */
+int	store_task_rowid_max(struct store *st, int64_t *max, struct err *err);
+
+/*
+ * Provenance of the tasks added after rowid since: those without a
+ * licence get license (an SPDX id) and license_source; a source that
+ * starts with from gets to in its place (the import folder's path for
+ * "URL@COMMIT:folder/").  NULL arguments change nothing.  0 or -1.
+ */
+int	store_task_provenance(struct store *st, int64_t since,
+	    const char *license, const char *license_source,
+	    const char *from, const char *to, struct err *err);
+
 /* One candidate of a near-duplicate cluster (dedup.c).  Borrowed. */
 struct store_dup {
 	const char	*cand_id;
