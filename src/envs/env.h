@@ -103,7 +103,13 @@ enum env_stop {
 	ENV_STOP_TIMEOUT,	/* wall clock */
 	ENV_STOP_OUTPUT,	/* output cap */
 	ENV_STOP_CANCEL,	/* the user pressed x */
-	ENV_STOP_DISK		/* the work directory passed its size cap */
+	ENV_STOP_DISK,		/* the work directory passed its size cap */
+	/*
+	 * Not a stop of verify.c's: the last stage's process died of a
+	 * SIGKILL nobody outside the sandbox sent (the CPU limit was not
+	 * reached): something inside killed the harness.
+	 */
+	ENV_STOP_KILLED
 };
 
 struct env_ops {
@@ -169,10 +175,11 @@ void	env_set(char **field, const char *v);
 /*
  * The verdict of a run that hit the output cap or the wall clock
  * (stop), or the CPU limit (exit_code, the last stage's, is 128 + SIGXCPU
- * or 128 + SIGKILL while stop is ENV_STOP_NONE): fail/output-limit or
- * timeout/timeout, in category, with evidence that starts with what ("the
- * run", "synthesis").  Returns 1 when it judged r so, else 0 and leaves r
- * alone.
+ * or 128 + SIGKILL while stop is ENV_STOP_NONE), or whose harness the
+ * candidate killed (ENV_STOP_KILLED): fail/output-limit,
+ * timeout/timeout or fail/harness-killed, in category, with evidence
+ * that starts with what ("the run", "synthesis").  Returns 1 when it
+ * judged r so, else 0 and leaves r alone.
  */
 int	env_judge_limits(enum env_stop stop, int exit_code,
 	    const char *category, const char *what, struct run *r);

@@ -95,6 +95,17 @@ env_judge_limits(enum env_stop stop, int exit_code, const char *category,
 		env_set(&r->evidence, "the output passed the capture cap");
 		return 1;
 	}
+	if (stop == ENV_STOP_KILLED) {
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "harness-killed");
+		env_set(&r->category, category);
+		ev = xasprintf("%s was killed (SIGKILL) from inside the"
+		    " sandbox, well within its CPU limit: the candidate killed"
+		    " the harness", what);
+		env_set(&r->evidence, ev);
+		free(ev);
+		return 1;
+	}
 	if (stop != ENV_STOP_TIMEOUT && (stop != ENV_STOP_NONE ||
 	    (exit_code != 128 + SIGXCPU && exit_code != 128 + SIGKILL)))
 		return 0;
