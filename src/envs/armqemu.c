@@ -1057,11 +1057,9 @@ located(const char *line, size_t len, const char **file, size_t *flen,
 	c = memchr(p, ':', len);
 	if (c == NULL || c == line || memchr(line, ' ', (size_t)(c - line)))
 		return 0;
-	for (p = c + 1; p < end && *p >= '0' && *p <= '9'; p++) {
-		num = num * 10 + (*p - '0');
-		digits++;
-	}
-	if (digits == 0 || p >= end || *p != ':')
+	p = c + 1;
+	digits = env_digits(&p, end, &num);
+	if (digits <= 0 || p >= end || *p != ':')
 		return 0;
 	p++;
 	while (p < end && *p >= '0' && *p <= '9')	/* the column */
@@ -1479,7 +1477,7 @@ source_line(const struct env_plan *plan, const struct env_stage_result *run,
 		    memcmp(at + 4, plan->cand_file, cl) != 0 ||
 		    at[4 + cl] != ':')
 			continue;
-		n = atoi(at + 4 + cl + 1);
+		n = env_atoi(at + 4 + cl + 1);
 		if (n > 0) {
 			run_add_diag(r, plan->cand_file, n, 0, "error", what,
 			    n);

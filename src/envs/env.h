@@ -167,6 +167,19 @@ const struct env_ops *const *env_list(size_t *n);
 
 /* Helpers for envs. */
 /*
+ * The decimal digits at *p (up to end, or the first non-digit when end
+ * is NULL) as an int in *out, *p moved past all of them: what every log
+ * parser uses, because a log's numbers are the candidate's to choose (a
+ * 40-digit line number) and must never overflow.  Returns the number of
+ * digits (0: none, *out is 0), or -1 when the value passes INT_MAX (*out
+ * is INT_MAX).
+ */
+int	env_digits(const char **p, const char *end, int *out);
+/* The same for a NUL-terminated string: atoi() for a count or a line
+ * number that cannot overflow; 0 when s does not start with digits that
+ * fit in an int (as atoi() says 0 for no number). */
+int	env_atoi(const char *s);
+/*
  * Replace the string field *field (a struct run's verdict, stage, ...) by
  * a copy of v: the old value is freed, v is borrowed and copied; NULL v
  * leaves *field NULL.  Never fails (xstrdup() dies on OOM).

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,34 @@ env_list(size_t *n)
 {
 	*n = sizeof envs / sizeof envs[0];
 	return envs;
+}
+
+int
+env_digits(const char **p, const char *end, int *out)
+{
+	const char *q = *p;
+	int n = 0, digits = 0, over = 0;
+
+	for (; (end == NULL || q < end) && *q >= '0' && *q <= '9'; q++) {
+		int d = *q - '0';
+
+		digits++;
+		if (over || n > (INT_MAX - d) / 10)
+			over = 1;
+		else
+			n = n * 10 + d;
+	}
+	*p = q;
+	*out = over ? INT_MAX : n;
+	return over ? -1 : digits;
+}
+
+int
+env_atoi(const char *s)
+{
+	int n;
+
+	return env_digits(&s, NULL, &n) > 0 ? n : 0;
 }
 
 void

@@ -291,6 +291,7 @@ parse_msg(const char *line, char *sev, size_t sn, char *code, size_t cn,
 {
 	const char *p = line, *colon, *q;
 	size_t k;
+	int bad;
 
 	if (strncmp(p, "%Error", 6) == 0) {
 		snprintf(sev, sn, "error");
@@ -319,10 +320,13 @@ parse_msg(const char *line, char *sev, size_t sn, char *code, size_t cn,
 	    memchr(p, ' ', (size_t)(colon - p)) != NULL ||
 	    colon[1] < '0' || colon[1] > '9')
 		return 1;
-	*lineno = (int)strtol(colon + 1, (char **)&q, 10);
-	if (*q == ':' && q[1] >= '0' && q[1] <= '9')
-		*col = (int)strtol(q + 1, (char **)&q, 10);
-	if (*q != ':') {
+	q = colon + 1;
+	bad = env_digits(&q, NULL, lineno) < 0;
+	if (*q == ':' && q[1] >= '0' && q[1] <= '9') {
+		q++;
+		bad |= env_digits(&q, NULL, col) < 0;
+	}
+	if (*q != ':' || bad) {
 		*lineno = 0;
 		*col = 0;
 		return 1;

@@ -1002,12 +1002,8 @@ parse_located(const char *line, char *file, size_t fn, int *lineno,
 	if (memchr(p, ' ', flen) != NULL)
 		return 0;
 	p = colon + 1;
-	while (*p >= '0' && *p <= '9') {
-		num = num * 10 + (*p - '0');
-		p++;
-		digits++;
-	}
-	if (digits == 0 || *p != ':')
+	digits = env_digits(&p, NULL, &num);
+	if (digits <= 0 || *p != ':')
 		return 0;
 	*lineno = num;
 	*col = 0;
@@ -1015,9 +1011,7 @@ parse_located(const char *line, char *file, size_t fn, int *lineno,
 	if (*p >= '0' && *p <= '9') {
 		int c = 0;
 
-		while (*p >= '0' && *p <= '9')
-			c = c * 10 + (*p++ - '0');
-		if (*p != ':')
+		if (env_digits(&p, NULL, &c) < 0 || *p != ':')
 			return 0;
 		*col = c;
 		p++;
@@ -1471,10 +1465,14 @@ precheck_line(const struct env_plan *plan, const char *reg)
 {
 	char pat[16];
 	const char *p;
+	int n;
 
 	snprintf(pat, sizeof pat, "reg %s ", reg);
 	p = strstr(buf_str(&plan->precheck), pat);
-	return p != NULL ? atoi(p + strlen(pat)) : 0;
+	if (p == NULL)
+		return 0;
+	n = env_atoi(p + strlen(pat));
+	return n > 0 ? n : 0;
 }
 
 static void

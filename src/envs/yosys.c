@@ -215,11 +215,9 @@ cand_lines(const char *text, size_t len, const char *cand, int *lines,
 		p = q + clen;
 		if (p >= end || *p != ':')
 			continue;
-		for (p++; p < end && *p >= '0' && *p <= '9'; p++) {
-			num = num * 10 + (*p - '0');
-			digits++;
-		}
-		if (digits == 0 || num == 0)
+		p++;
+		digits = env_digits(&p, end, &num);
+		if (digits <= 0 || num == 0)
 			continue;
 		for (size_t i = 0; i < k; i++)
 			dup |= lines[i] == num;
@@ -289,11 +287,9 @@ located(const char *line, const char *kind, char *file, size_t fn,
 	flen = (size_t)(colon - line);
 	if (flen >= fn || memchr(line, ' ', flen) != NULL)
 		return 0;
-	for (p = colon + 1; *p >= '0' && *p <= '9'; p++) {
-		num = num * 10 + (*p - '0');
-		digits++;
-	}
-	if (digits == 0 || p[0] != ':' || p[1] != ' ' ||
+	p = colon + 1;
+	digits = env_digits(&p, NULL, &num);
+	if (digits <= 0 || p[0] != ':' || p[1] != ' ' ||
 	    strncmp(p + 2, kind, klen) != 0)
 		return 0;
 	memcpy(file, line, flen);

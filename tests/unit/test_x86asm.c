@@ -1335,11 +1335,54 @@ test_x86asm_judge_limits_and_callgrind(void **state)
 
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
+/* Issue 10: 40-digit line numbers in the assembler's log, and in the
+ * precheck's register lines, overflow nothing. */
+static void
+test_x86asm_judge_long_digit_runs(void **state)
+{
+	static const char *const none[] = { "true", NULL };
+	struct env_plan plan;
+	struct env_stage_result res[4];
+	struct task t = { 0 };
+	struct run r;
+	const char *as = "cand.s: Assembler messages:\n"
+	    "cand.s:1234567890123456789012345678901234567890: Error: no such instruction: `frob'\n"
+	    "cand.s:4:1234567890123456789012345678901234567890: Error: junk\n";
+
+	(void)state;
+	env_plan_init(&plan);
+	plan.cand_file = xstrdup("cand.s");
+	snprintf(plan.nonce, sizeof plan.nonce, "XN");
+	buf_adds(&plan.precheck, "reg rbx 1234567890123456789012345678901234567890\n");
+	env_plan_stage(&plan, "assemble", none);
+	env_plan_stage(&plan, "build", none);
+	env_plan_stage(&plan, "run", none);
+	memset(res, 0, sizeof res);
+	res[0].ran = 1;
+	res[0].exit_code = 1;
+	res[0].log = as;
+	res[0].log_len = strlen(as);
+	memset(&r, 0, sizeof r);
+	env_x86asm.judge(&t, &plan, res, 1, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "fail");
+	for (size_t i = 0; i < r.ndiags; i++)
+		assert_true(r.diags[i].line >= 0);
+	run_release(&r);
+	env_plan_release(&plan);
+	judge_logs("reg rbx 1234567890123456789012345678901234567890\n", "XN ABI asm clobbered callee-saved"
+	    " rbx (n=0, case 0)\nXN equivalence: PASS (0 mismatches / 2001"
+	    " cases)\nXN abi: FAIL (rbx)\n", "", 1, 3, ENV_STOP_NONE, &r);
+	assert_str(r.subcategory, "abi-violation");
+	assert_int_equal(r.evidence_line, 0);
+	run_release(&r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x86asm_sig_parses_the_grammar),
+		cmocka_unit_test(test_x86asm_judge_long_digit_runs),
 		cmocka_unit_test(test_x86asm_sig_rejects_the_rest),
 		cmocka_unit_test(test_x86asm_sig_generates_the_harness_c),
 		FX_TEST(test_x86asm_prepare_plans_the_stages),
