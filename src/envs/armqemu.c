@@ -1057,9 +1057,11 @@ located(const char *line, size_t len, const char **file, size_t *flen,
 	c = memchr(p, ':', len);
 	if (c == NULL || c == line || memchr(line, ' ', (size_t)(c - line)))
 		return 0;
-	p = c + 1;
-	digits = env_digits(&p, end, &num);
-	if (digits <= 0 || p >= end || *p != ':')
+	for (p = c + 1; p < end && *p >= '0' && *p <= '9'; p++) {
+		num = env_digit(num, *p);
+		digits++;
+	}
+	if (digits == 0 || p >= end || *p != ':')
 		return 0;
 	p++;
 	while (p < end && *p >= '0' && *p <= '9')	/* the column */

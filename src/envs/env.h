@@ -168,16 +168,14 @@ const struct env_ops *const *env_list(size_t *n);
 /* Helpers for envs. */
 /*
  * The decimal digits at *p (up to end, or the first non-digit when end
- * is NULL) as an int in *out, *p moved past all of them: what every log
- * parser uses, because a log's numbers are the candidate's to choose (a
- * 40-digit line number) and must never overflow.  Returns the number of
- * digits (0: none, *out is 0), or -1 when the value passes INT_MAX (*out
- * is INT_MAX).
+ * is NULL) as an int in *out, held at INT_MAX (env_digit()), *p moved
+ * past all of them: a log's numbers are the candidate's to choose (a
+ * 40-digit line number).  Returns the number of digits (0: none, *out
+ * is 0).
  */
 int	env_digits(const char **p, const char *end, int *out);
-/* The same for a NUL-terminated string: atoi() for a count or a line
- * number that cannot overflow; 0 when s does not start with digits that
- * fit in an int (as atoi() says 0 for no number). */
+/* atoi() for a count or a line number, held at INT_MAX; 0 when s does
+ * not start with a digit. */
 int	env_atoi(const char *s);
 /*
  * Replace the string field *field (a struct run's verdict, stage, ...) by
@@ -206,9 +204,23 @@ void	env_plan_stage_in(struct env_plan *p, const char *name,
 	    const char *const *argv, const char *subdir);
 /* Make the subdirectory name of workdir (mode 0755).  0 or -1 with err. */
 int	env_mkdir(const char *workdir, const char *name, struct err *err);
-/* Write data to workdir/name (mode 0644) and record its hash in inputs. */
+/*
+ * Write data to workdir/name (mode 0644) and record its hash in inputs.
+ * name must pass ident_check_file_name() (no '/', never beginning with
+ * '-' or '.'), so every name an env puts on a command line after writing
+ * it is a plain file name, never an option.  0 or -1 with err.
+ */
 int	env_write_input(struct env_plan *p, const char *workdir,
 	    const char *name, const char *data, size_t len, struct err *err);
+/*
+ * Checked number parsing for log parsers, whose input is partly the
+ * candidate's: env_digit() is num * 10 + the digit c, and env_add() is
+ * a + b, each held at INT_MAX / LONG_MAX (LONG_MIN) instead of
+ * overflowing (a long digit run in a log is undefined behaviour
+ * otherwise).  num must be >= 0 and c a digit.
+ */
+int	env_digit(int num, char c);
+long	env_add(long a, long b);
 /* Record the hash of a non-file input (env_params) in inputs. */
 void	env_note_input(struct env_plan *p, const char *name, const char *data,
 	    size_t len);

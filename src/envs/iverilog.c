@@ -139,8 +139,12 @@ parse_diag_line(const char *line, size_t len, char *file, size_t fn,
 	if (memchr(p, ' ', flen) != NULL || flen >= fn)
 		return 0;
 	p = colon + 1;
-	digits = env_digits(&p, end, &num);
-	if (digits <= 0 || p >= end || *p != ':')
+	while (p < end && *p >= '0' && *p <= '9') {
+		num = env_digit(num, *p);
+		p++;
+		digits++;
+	}
+	if (digits == 0 || p >= end || *p != ':')
 		return 0;
 	memcpy(file, line, flen);
 	file[flen] = '\0';

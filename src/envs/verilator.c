@@ -291,7 +291,6 @@ parse_msg(const char *line, char *sev, size_t sn, char *code, size_t cn,
 {
 	const char *p = line, *colon, *q;
 	size_t k;
-	int bad;
 
 	if (strncmp(p, "%Error", 6) == 0) {
 		snprintf(sev, sn, "error");
@@ -321,12 +320,12 @@ parse_msg(const char *line, char *sev, size_t sn, char *code, size_t cn,
 	    colon[1] < '0' || colon[1] > '9')
 		return 1;
 	q = colon + 1;
-	bad = env_digits(&q, NULL, lineno) < 0;
+	env_digits(&q, NULL, lineno);
 	if (*q == ':' && q[1] >= '0' && q[1] <= '9') {
 		q++;
-		bad |= env_digits(&q, NULL, col) < 0;
+		env_digits(&q, NULL, col);
 	}
-	if (*q != ':' || bad) {
+	if (*q != ':') {
 		*lineno = 0;
 		*col = 0;
 		return 1;

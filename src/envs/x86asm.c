@@ -1002,8 +1002,12 @@ parse_located(const char *line, char *file, size_t fn, int *lineno,
 	if (memchr(p, ' ', flen) != NULL)
 		return 0;
 	p = colon + 1;
-	digits = env_digits(&p, NULL, &num);
-	if (digits <= 0 || *p != ':')
+	while (*p >= '0' && *p <= '9') {
+		num = env_digit(num, *p);
+		p++;
+		digits++;
+	}
+	if (digits == 0 || *p != ':')
 		return 0;
 	*lineno = num;
 	*col = 0;
@@ -1011,7 +1015,9 @@ parse_located(const char *line, char *file, size_t fn, int *lineno,
 	if (*p >= '0' && *p <= '9') {
 		int c = 0;
 
-		if (env_digits(&p, NULL, &c) < 0 || *p != ':')
+		while (*p >= '0' && *p <= '9')
+			c = env_digit(c, *p++);
+		if (*p != ':')
 			return 0;
 		*col = c;
 		p++;

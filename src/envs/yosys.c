@@ -215,9 +215,11 @@ cand_lines(const char *text, size_t len, const char *cand, int *lines,
 		p = q + clen;
 		if (p >= end || *p != ':')
 			continue;
-		p++;
-		digits = env_digits(&p, end, &num);
-		if (digits <= 0 || num == 0)
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++) {
+			num = env_digit(num, *p);
+			digits++;
+		}
+		if (digits == 0 || num == 0)
 			continue;
 		for (size_t i = 0; i < k; i++)
 			dup |= lines[i] == num;
@@ -287,9 +289,11 @@ located(const char *line, const char *kind, char *file, size_t fn,
 	flen = (size_t)(colon - line);
 	if (flen >= fn || memchr(line, ' ', flen) != NULL)
 		return 0;
-	p = colon + 1;
-	digits = env_digits(&p, NULL, &num);
-	if (digits <= 0 || p[0] != ':' || p[1] != ' ' ||
+	for (p = colon + 1; *p >= '0' && *p <= '9'; p++) {
+		num = env_digit(num, *p);
+		digits++;
+	}
+	if (digits == 0 || p[0] != ':' || p[1] != ' ' ||
 	    strncmp(p + 2, kind, klen) != 0)
 		return 0;
 	memcpy(file, line, flen);
@@ -331,9 +335,9 @@ scan_stat(const char *line, long *cells, long *dollar, long *latches,
 		*latches = 0;
 	} else if (sscanf(line, " %127s %ld", type, &n) == 2 &&
 	    line[0] == ' ' && type[0] == '$') {
-		*dollar += n;
+		*dollar = env_add(*dollar, n);
 		if (strncmp(type, "$_DLATCH", 8) == 0)
-			*latches += n;
+			*latches = env_add(*latches, n);
 	} else if (strstr(line, "Chip area for ") != NULL &&
 	    (a = strstr(line, "': ")) != NULL) {
 		*area = strtod(a + 3, NULL);

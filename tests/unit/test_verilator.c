@@ -860,8 +860,7 @@ test_verilator_judge_build_failures(void **state)
 
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
-/* Issue 10: a 40-digit line or column is no location, and overflows
- * nothing. */
+/* Issue 10: a 40-digit line or column overflows nothing. */
 static void
 test_verilator_judge_long_digit_runs(void **state)
 {
