@@ -4077,7 +4077,8 @@ store_claim(struct store *st, const char *cand_id, const char *holder,
 		err_sqlite(err, st->db, "read claim");
 		goto fail;
 	}
-	return store_commit(st, err) < 0 ? (store_rollback(st), -1) : 0;
+	if (store_commit(st, err) == 0)
+		return 0;
 fail:
 	store_rollback(st);
 	return -1;
