@@ -11,6 +11,9 @@
  * string is rewritten in our copy of the testbench to start with a
  * per-run secret, so a candidate that prints the line itself cannot pass;
  * the secret is removed from the stored log afterwards (verilog.h).
+ * Task data files (any name not ending in .v, .sv, .vh, .svh, .vlib, or
+ * role "data") are not compiled: they go read-only into run/, where the
+ * simulation opens them by their bare names.
  */
 #define _GNU_SOURCE
 #include "env.h"
@@ -65,6 +68,8 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 			return err_set(err, "task file name %s is reserved for"
 			    " the candidate", CAND_FILE);
 		}
+		if (verilog_is_data(f))
+			continue;	/* into run/, after the stages */
 		if (strcmp(f->role, "testbench") != 0) {
 			rc = env_write_input(plan, workdir, f->name, f->data,
 			    f->len, err);
@@ -111,7 +116,8 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 		env_plan_stage(plan, "isolate", iso);
 		env_plan_stage_in(plan, "simulate", sim, "run");
 	}
-	if (env_mkdir(workdir, "run", err) < 0) {
+	if (env_mkdir(workdir, "run", err) < 0 ||
+	    verilog_write_data(plan, workdir, t, "sim", err) < 0) {
 		free(top);
 		return -1;
 	}

@@ -858,6 +858,49 @@ test_verilator_judge_build_failures(void **state)
 	run_release(&r);
 }
 
+/* --- data files ------------------------------------------------------- */
+
+static void
+test_verilator_data_files_read_at_run_time(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+	struct task t;
+
+	need_tool(&env_verilator);
+	make_data_task(&t, "verilator");
+	verify_task(f, &t, data_good, &o);
+	assert_data_planned(f->dir, &o.plan);
+	if (o.run.verdict == NULL || strcmp(o.run.verdict, "pass") != 0)
+		dump(&o);
+	assert_str(o.run.verdict, "pass");
+	assert_non_null(strstr(o.run.metrics, "\"mismatches\":0,"
+	    "\"total\":4"));
+	outcome_release(&o);
+	task_release(&t);
+}
+
+static void
+test_verilator_data_file_name_reserved(void **state)
+{
+	struct fx *f = *state;
+	struct env_plan plan;
+	struct task t;
+	struct candidate c;
+	struct err err;
+
+	make_data_task(&t, "verilator");
+	task_add_file(&t, "Vtb", "data", "x", 1);
+	make_cand(&c, t.id, data_good);
+	env_plan_init(&plan);
+	assert_int_equal(env_verilator.prepare(&t, &c, f->dir, &plan, &err),
+	    -1);
+	assert_non_null(strstr(err.msg, "Vtb is reserved"));
+	env_plan_release(&plan);
+	candidate_release(&c);
+	task_release(&t);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -876,6 +919,8 @@ main(void)
 		FX_TEST(test_verilator_realbench_false_pass),
 		FX_TEST(test_verilator_realbench_evidence_lines),
 		FX_TEST(test_verilator_cache_only_for_the_build),
+		FX_TEST(test_verilator_data_files_read_at_run_time),
+		FX_TEST(test_verilator_data_file_name_reserved),
 		cmocka_unit_test(test_verilator_judge_build_failures),
 	};
 
