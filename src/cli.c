@@ -1,6 +1,6 @@
 /*
  * cli.c - headless commands: import, verify, list, show, label, review,
- * undo, redo, commit, export, stats, envs.  They call the same core
+ * repair, undo, redo, commit, export, stats, envs.  They call the same core
  * functions as the workbench; this file only parses arguments and prints.
  */
 #include "cli.h"
@@ -25,6 +25,7 @@
 #include "envs/env.h"
 #include "err.h"
 #include "export.h"
+#include "hash.h"
 #include "import.h"
 #include "pipeline.h"
 #include "store.h"
@@ -1163,6 +1164,113 @@ cmd_redo(const struct cli_global *g, int argc, char **argv)
 	return undo_redo(g, argc, argv, 1);
 }
 
+/* --- repair ---------------------------------------------------------- */
+
+/* All of stream f, new string; NULL on a read error. */
+static char *
+read_all(FILE *f, size_t *len)
+{
+	struct buf b = BUF_INIT;
+	char chunk[65536];
+	size_t n;
+
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_add(&b, chunk, n);
+	if (ferror(f)) {
+		buf_release(&b);
+		return NULL;
+	}
+	buf_adds(&b, "");
+	return buf_detach(&b, len);
+}
+
+static int
+cmd_repair(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "file", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct candidate old, c = { 0 };
+	const char *file = NULL;
+	struct store *st;
+	struct err err;
+	char *id, *by, *code, *detail;
+	size_t len = 0;
+	FILE *f;
+	int ch, rc = 2, inserted = 0;
+
+	if (wants_help("repair", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "f:", lo, NULL)) != -1) {
+		if (ch == 'f')
+			file = optarg;
+		else
+			return usage_error("repair", "bad option%s", "");
+	}
+	if (optind + 1 != argc || file == NULL)
+		return usage_error("repair", "want ID and --file FILE%s", "");
+	f = strcmp(file, "-") == 0 ? stdin : fopen(file, "rb");
+	if (f == NULL) {
+		fprintf(stderr, "assay repair: %s: %s\n", file,
+		    strerror(errno));
+		return 2;
+	}
+	code = read_all(f, &len);
+	if (f != stdin)
+		fclose(f);
+	if (code == NULL) {
+		fprintf(stderr, "assay repair: %s: read error\n", file);
+		return 2;
+	}
+	if (open_store(g, &st) < 0) {
+		free(code);
+		return 2;
+	}
+	if ((id = resolve(st, argv[optind])) == NULL) {
+		free(code);
+		store_close(st);
+		return 2;
+	}
+	if (store_candidate_get(st, id, &old, &err) != 0) {
+		fprintf(stderr, "assay repair: %s\n", err.msg);
+		free(code);
+		free(id);
+		store_close(st);
+		return 2;
+	}
+	by = config_reviewer(g->reviewer);
+	c.task_id = xstrdup(old.task_id);
+	c.origin = xstrdup(by);
+	c.kind = xstrdup("repair");
+	c.lang = xstrdup(old.lang);
+	c.parent = xstrdup(old.id);
+	c.source = xasprintf("repair of %s", old.id);
+	c.code = code;
+	c.code_len = len;
+	hash_sha256(c.code, c.code_len, c.code_hash);
+	detail = xasprintf("repair of %s", old.id);
+	if (store_begin(st, &err) < 0 ||
+	    store_candidate_add(st, &c, &inserted, &err) < 0 ||
+	    (inserted && store_event_add(st, by, "repair", c.id, detail,
+	    &err) < 0) || store_commit(st, &err) < 0) {
+		store_rollback(st);
+		fprintf(stderr, "assay repair: %s\n", err.msg);
+	} else {
+		printf("%s %s repair of %s by %s\n", c.id, inserted ?
+		    "new" : "already there:", old.id, by);
+		rc = 0;
+	}
+	free(detail);
+	free(by);
+	free(id);
+	candidate_release(&old);
+	candidate_release(&c);
+	store_close(st);
+	return rc;
+}
+
 /* --- commit, stats, envs --------------------------------------------- */
 
 static int
@@ -1202,9 +1310,9 @@ cmd_commit(const struct cli_global *g, int argc, char **argv)
 		    res.samples, repo);
 	else
 		printf("committed %.7s to %s: %zu added, %zu updated, %zu"
-		    " removed (%zu sample%s)\n", res.oid, repo, res.added,
-		    res.modified, res.removed, res.samples,
-		    res.samples == 1 ? "" : "s");
+		    " removed (%zu sample%s, %zu context)\n", res.oid, repo,
+		    res.added, res.modified, res.removed, res.samples,
+		    res.samples == 1 ? "" : "s", res.context);
 	free(by);
 	store_close(st);
 	return rc < 0 ? 2 : 0;
@@ -1228,9 +1336,12 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		{ "where", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "trajectory", required_argument, NULL, 't' },
+		{ "include-failing", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop };
+	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop,
+	    EXPORT_TRAJ_WHOLE, 0 };
 	struct export_report rep;
 	struct sigaction sa, old_int, old_term;
 	struct buf where = BUF_INIT;
@@ -1252,6 +1363,14 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 			}
 		} else if (ch == 'o') {
 			out = strcmp(optarg, "-") == 0 ? NULL : optarg;
+		} else if (ch == 't') {
+			if (export_trajectory_parse(optarg, &opts.trajectory,
+			    &err) < 0) {
+				buf_release(&where);
+				return usage_error("export", "%s", err.msg);
+			}
+		} else if (ch == 'F') {
+			opts.include_failing = 1;
 		} else {
 			buf_release(&where);
 			return usage_error("export", "bad option%s", "");
@@ -1297,6 +1416,10 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		printf("exported %zu line%s (%s) to %s\n", rep.lines,
 		    rep.lines == 1 ? "" : "s", opts.format == EXPORT_RAW ?
 		    "raw" : "sft", out);
+	if (rep.unverified > 0)
+		fprintf(stderr, "assay export: left out %zu candidate%s without"
+		    " a passing verdict (--include-failing writes them)\n",
+		    rep.unverified, rep.unverified == 1 ? "" : "s");
 	return 0;
 }
 
@@ -1802,8 +1925,10 @@ static int cmd_help(const struct cli_global *, int, char **);
 static const struct cmd cmds[] = {
 	{ "import", "import [--format F] [--keep-going] PATH...",
 	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
-	  "verilog-eval-v1, rtlfixer, kernelbench, realbench.  Re-importing\n"
-	  "adds nothing.\n"
+	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, dataset (a\n"
+	  "checkout of the repository assay commit writes: tasks, their files,\n"
+	  "samples and context with their ids and recorded verdicts).\n"
+	  "Re-importing adds nothing.\n"
 	  "A malformed line is reported as FILE:LINE and nothing of that file\n"
 	  "is kept; --keep-going skips bad lines and lists them.", cmd_import },
 	{ "verify", "verify [--jobs N] [--shard I/N] [--env NAME] [--where"
@@ -1841,18 +1966,32 @@ static const struct cmd cmds[] = {
 	  "compile api functional format performance.", cmd_label },
 	{ "review", "review ID accept|reject|flag [--note TEXT]",
 	  "Set a candidate's review status.", cmd_review },
+	{ "repair", "repair ID --file FILE",
+	  "Add the code in FILE (- for stdin) as a repair of candidate ID:\n"
+	  "kind repair, parent ID, origin the reviewer, the task and language\n"
+	  "of ID; journalled as the reviewer's.  Prints the new id (the same\n"
+	  "code again adds nothing).  assay verify ID runs it.", cmd_repair },
 	{ "undo", "undo", "Undo the latest label or review.", cmd_undo },
 	{ "redo", "redo", "Redo the latest undone label or review.", cmd_redo },
 	{ "commit", "commit [--repo DIR] [-m TEXT]",
 	  "Write the accepted candidates into the dataset repository\n"
-	  "(default ./dataset) and commit, with per-sample trailers.",
+	  "(default ./dataset) and commit, one trailer block per sample.  Each\n"
+	  "task's verification files go under its folder once, and the\n"
+	  "ancestors of a repair that are not accepted go in as context, so\n"
+	  "that import --format dataset and verify rebuild everything.",
 	  cmd_commit },
-	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]",
+	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]\n"
+	  "              [--trajectory whole|last] [--include-failing]",
 	  "Write samples as JSONL, one object per line (default sft, to stdout).\n"
 	  "  sft   chat messages for SFT trainers: direct, repair (failed code,\n"
 	  "        toolchain feedback, repaired code) and optimization samples,\n"
 	  "        each with a meta object; only accepted candidates unless\n"
-	  "        FILTER has a status predicate (status!=rejected, ...)\n"
+	  "        FILTER has a status predicate (status!=rejected, ...), and\n"
+	  "        only those with a passing verdict (with its speedup where\n"
+	  "        the env judges speed) unless --include-failing.  A repair\n"
+	  "        holds its whole chain of failed ancestors, each failed turn\n"
+	  "        with \"weight\": 0 and the row with only_last_turn_loss;\n"
+	  "        --trajectory last keeps only the direct parent\n"
 	  "  raw   the assay JSONL, every candidate (or FILTER's) with its task,\n"
 	  "        recorded results, labels, review and unknown fields, parents\n"
 	  "        first: assay import reads it back whole\n"

@@ -10,8 +10,13 @@
  *        their children, so `assay import` reads the file back whole.
  *   sft  chat messages for SFT trainers: direct (requirement -> code),
  *        repair (requirement -> failed code -> toolchain feedback ->
- *        repaired code), optimization (requirement + correct code ->
- *        faster code), each with a meta object.
+ *        ... -> repaired code: the whole chain of failed ancestors, each
+ *        failed turn with "weight": 0 and the row with
+ *        only_last_turn_loss), optimization (requirement + correct code
+ *        -> faster code), each with a meta object.  Only verified code
+ *        is a positive: a candidate without a passing verdict (with its
+ *        speedup where the env judges performance) is left out unless
+ *        include_failing.
  *
  * Both stream: the store is walked with store_query_each and one
  * candidate is loaded at a time; only the ids of tasks already written
@@ -28,12 +33,20 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "err.h"
 #include "store.h"
 
 enum export_format {
 	EXPORT_SFT,
 	EXPORT_RAW
+};
+
+/* How much of a repair chain an sft row holds. */
+enum export_trajectory {
+	EXPORT_TRAJ_WHOLE,	/* every failed ancestor, one turn each */
+	EXPORT_TRAJ_LAST	/* the direct parent only (single step) */
 };
 
 struct export_opts {
@@ -44,12 +57,19 @@ struct export_opts {
 	/* Set (by a signal handler) to stop between two lines; the export
 	 * then fails with "interrupted".  May be NULL. */
 	volatile sig_atomic_t	*cancel;
+	/* sft: how much of a repair chain a row holds (default whole). */
+	enum export_trajectory	 trajectory;
+	/* sft: also write candidates whose latest verdict is not a pass
+	 * (or a pass without its speedup where the env judges speed);
+	 * their meta says "verified": false. */
+	int			 include_failing;
 };
 
 struct export_report {
 	size_t	 lines;		/* JSON lines written */
 	size_t	 parents;	/* raw: parents outside the filter */
 	size_t	 tasks;		/* raw: task objects written */
+	size_t	 unverified;	/* sft: left out, no passing verdict */
 };
 
 /*
@@ -61,6 +81,20 @@ typedef int (*export_write_fn)(const char *data, size_t len, void *arg,
 /* Parse "sft" or "raw".  0, or -1 with err. */
 int	export_format_parse(const char *name, enum export_format *out,
 	    struct err *err);
+
+/* Parse "whole" or "last".  0, or -1 with err. */
+int	export_trajectory_parse(const char *name,
+	    enum export_trajectory *out, struct err *err);
+
+/*
+ * Is a candidate's latest run a verified positive?  verdict "pass"; and
+ * where speed is judged (kind "optimization", or env triton or x86-asm,
+ * alone or in a pipeline) its metrics (JSON object text) must hold a
+ * speedup ("speedup", else "time_ratio", else "ir_ratio"), stored in
+ * *speedup (may be NULL; 0 when none applies).  1 yes, 0 no.
+ */
+int	export_verified(const char *kind, const char *env, const char *verdict,
+	    const char *metrics, double *speedup);
 
 /*
  * The filter an export of this format runs with: sft adds
@@ -98,5 +132,13 @@ int	export_stream(struct store *st, const struct export_opts *opts,
  */
 int	export_file(struct store *st, const struct export_opts *opts,
 	    const char *path, struct export_report *rep, struct err *err);
+
+/*
+ * Do the sft messages (a JSON array of {role, content}) alternate as
+ * the strict trainers require: an optional system message first, then
+ * user and assistant in turn, from a user turn to an assistant turn,
+ * with no other role?  0 yes, -1 with the reason (n bytes) in why.
+ */
+int	export_messages_check(const json_t *msgs, char *why, size_t n);
 
 #endif

@@ -46,6 +46,7 @@ static const char *const format_names[] = {
 	[IMPORT_RTLFIXER] = "rtlfixer",
 	[IMPORT_REALBENCH] = "realbench",
 	[IMPORT_KERNELBENCH] = "kernelbench",
+	[IMPORT_DATASET] = "dataset",
 };
 
 int
@@ -60,7 +61,8 @@ import_format_parse(const char *name, enum import_format *out,
 		}
 	}
 	return err_set(err, "unknown format '%s' (known: auto assay "
-	    "verilog-eval-v2 verilog-eval-v1 rtlfixer realbench kernelbench)",
+	    "verilog-eval-v2 verilog-eval-v1 rtlfixer realbench kernelbench"
+	    " dataset)",
 	    name);
 }
 
@@ -887,6 +889,16 @@ import_free_names(char **names, size_t n)
 	free(names);
 }
 
+int
+import_read_file(const char *path, char **out, size_t *len, struct err *err)
+{
+	if (read_file(path, out, len, err) < 0)
+		return -1;
+	if (*out == NULL)
+		*out = xstrdup("");
+	return 0;
+}
+
 /* Replace whole-word "RefModule" with "TopModule". */
 static char *
 rename_module(const char *code)
@@ -1315,6 +1327,10 @@ detect(const char *path, enum import_format *out, struct err *err)
 			}
 		}
 		import_free_names(names, n);
+		if (import_dataset_detect(path)) {
+			*out = IMPORT_DATASET;
+			return 0;
+		}
 		return err_set(err, "%s: cannot tell the format of this"
 		    " directory (want a VerilogEval v2 problem directory or"
 		    " the v1 ExampleEval.jsonl set); give --format", path);
@@ -1385,6 +1401,9 @@ import_path(struct store *st, const char *path,
 		break;
 	case IMPORT_KERNELBENCH:
 		rc = import_kernelbench(st, path, opts, rep, err);
+		break;
+	case IMPORT_DATASET:
+		rc = import_dataset(st, path, opts, rep, err);
 		break;
 	case IMPORT_VEV1: {
 		struct stat sb;

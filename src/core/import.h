@@ -28,7 +28,8 @@ enum import_format {
 	IMPORT_VEV1,		/* verilog-eval-v1: four JSONL files */
 	IMPORT_RTLFIXER,
 	IMPORT_REALBENCH,	/* RealBench folders and samples JSONL */
-	IMPORT_KERNELBENCH	/* KernelBench problems, kernel dumps, results */
+	IMPORT_KERNELBENCH,	/* KernelBench problems, kernel dumps, results */
+	IMPORT_DATASET		/* a checkout of the dataset assay commit writes */
 };
 
 struct import_opts {
@@ -72,6 +73,31 @@ int	import_list_dir(const char *dir, char ***out, size_t *n,
 	    struct err *err);
 void	import_free_names(char **names, size_t n);
 int	import_has_suffix(const char *s, const char *suffix);
+
+/*
+ * The whole file at path into *out (new, NUL-terminated, "" when empty)
+ * and *len (may be NULL).  0, or -1 with err ("path: reason").
+ */
+int	import_read_file(const char *path, char **out, size_t *len,
+	    struct err *err);
+
+/*
+ * A dataset checkout (import_dataset.c, docs/formats.md "The dataset in
+ * git"): every <domain>/<task-id>/task.json under path becomes a task
+ * with its verification files from files/ (roles and sha256 as
+ * task.json records them; a file whose hash differs is an error), every
+ * <id>.json beside it a candidate with the id, parent, origin and kind
+ * it records and the code its "code" names (hash checked), parents
+ * first.  The run a sample records becomes a recorded result (verdict,
+ * stage; never trusted, as always), its label and review decisions of
+ * their "by" (else opts->by).  Called by import_path() inside its
+ * transaction.  0, or -1 with err ("path: ...").
+ */
+int	import_dataset(struct store *st, const char *path,
+	    const struct import_opts *opts, struct import_report *rep,
+	    struct err *err);
+/* Does directory path look like a dataset checkout?  1 or 0. */
+int	import_dataset_detect(const char *path);
 
 /*
  * RealBench (import_realbench.c, docs/formats.md): path is the RealBench
