@@ -3,7 +3,7 @@
 
 CC	?= cc
 BUILD	?= build
-PKGS	= ncursesw vterm tree-sitter libgit2 sqlite3 jansson libcrypto
+PKGS	= ncursesw vterm tree-sitter libgit2 sqlite3 jansson libcrypto libcurl
 # Checked only when building, so `make deps` works before the libraries exist.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -37,7 +37,8 @@ build: $(BUILD)/assay
 
 include mk/grammars.mk
 
-$(BUILD)/assay: $(BUILD)/src/main.o $(BUILD)/src/cli.o $(CORE_OBJ) $(UI_OBJ) $(GRAMMAR_LIB)
+$(BUILD)/assay: $(BUILD)/src/main.o $(BUILD)/src/cli.o \
+		$(BUILD)/src/cli_model.o $(CORE_OBJ) $(UI_OBJ) $(GRAMMAR_LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # Files envs write into work directories (device headers, startup code,

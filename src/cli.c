@@ -1,9 +1,10 @@
 /*
  * cli.c - headless commands: import, verify, list, show, label, review,
- * repair, undo, redo, commit, export, stats, envs.  They call the same core
+ * repair, split, undo, redo, commit, export, stats, envs.  They call the same core
  * functions as the workbench; this file only parses arguments and prints.
  */
 #include "cli.h"
+#include "cli_shared.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -28,6 +29,7 @@
 #include "hash.h"
 #include "import.h"
 #include "pipeline.h"
+#include "split.h"
 #include "store.h"
 #include "verify.h"
 
@@ -878,6 +880,15 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 		    "env_params", jraw(t.env_params), "spec",
 		    jstr_or_null(t.spec), "interface", jstr_or_null(t.interface),
 		    "source", jstr_or_null(t.source), "files", files));
+		if (c.extra != NULL) {
+			json_t *ex = jraw(c.extra), *gen;
+
+			/* What produced a model's candidate (generate.h). */
+			gen = json_object_get(ex, "generation");
+			if (gen != NULL)
+				json_object_set(o, "generation", gen);
+			json_decref(ex);
+		}
 		json_object_set_new(o, "code", json_stringn(c.code, c.code_len));
 		json_object_set_new(o, "code_hash", json_string(c.code_hash));
 		json_object_set_new(o, "origin_raw", jstr_or_null(c.origin_raw));
@@ -1164,109 +1175,118 @@ cmd_redo(const struct cli_global *g, int argc, char **argv)
 	return undo_redo(g, argc, argv, 1);
 }
 
-/* --- repair ---------------------------------------------------------- */
+/* --- split ----------------------------------------------------------- */
 
-/* All of stream f, new string; NULL on a read error. */
-static char *
-read_all(FILE *f, size_t *len)
+struct split_count {
+	char	*name[64];
+	size_t	 n[64], hand[64], nnames, none;
+};
+
+static int
+split_count_one(const char *task_id, const char *split, int hand, void *arg)
 {
-	struct buf b = BUF_INIT;
-	char chunk[65536];
-	size_t n;
+	struct split_count *c = arg;
+	size_t i;
 
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, n);
-	if (ferror(f)) {
-		buf_release(&b);
-		return NULL;
+	(void)task_id;
+	if (split == NULL) {
+		c->none++;
+		return 0;
 	}
-	buf_adds(&b, "");
-	return buf_detach(&b, len);
+	for (i = 0; i < c->nnames && strcmp(c->name[i], split) != 0; i++)
+		;
+	if (i == c->nnames) {
+		if (c->nnames == 64)
+			return 0;
+		c->name[c->nnames++] = xstrdup(split);
+	}
+	c->n[i]++;
+	c->hand[i] += hand != 0;
+	return 0;
 }
 
 static int
-cmd_repair(const struct cli_global *g, int argc, char **argv)
+cmd_split(const struct cli_global *g, int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "file", required_argument, NULL, 'f' },
+		{ "ratios", required_argument, NULL, 'r' },
+		{ "set", required_argument, NULL, 's' },
+		{ "clear", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct candidate old, c = { 0 };
-	const char *file = NULL;
+	struct split_spec spec;
+	struct split_count cnt;
+	const char *ratios = NULL, *set = NULL;
 	struct store *st;
 	struct err err;
-	char *id, *by, *code, *detail;
-	size_t len = 0;
-	FILE *f;
-	int ch, rc = 2, inserted = 0;
+	char *by;
+	int ch, clear = 0, rc = 0;
 
-	if (wants_help("repair", argc, argv))
+	if (wants_help("split", argc, argv))
 		return 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "f:", lo, NULL)) != -1) {
-		if (ch == 'f')
-			file = optarg;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'r')
+			ratios = optarg;
+		else if (ch == 's')
+			set = optarg;
+		else if (ch == 'c')
+			clear = 1;
 		else
-			return usage_error("repair", "bad option%s", "");
+			return usage_error("split", "bad option%s", "");
 	}
-	if (optind + 1 != argc || file == NULL)
-		return usage_error("repair", "want ID and --file FILE%s", "");
-	f = strcmp(file, "-") == 0 ? stdin : fopen(file, "rb");
-	if (f == NULL) {
-		fprintf(stderr, "assay repair: %s: %s\n", file,
-		    strerror(errno));
+	if ((set != NULL || clear) != (optind < argc))
+		return usage_error("split", "--set NAME and --clear take TASK"
+		    " ids, and only they%s", "");
+	if (set != NULL && clear)
+		return usage_error("split", "--set or --clear, not both%s", "");
+	if (ratios != NULL && split_parse(ratios, &spec, &err) < 0)
+		return usage_error("split", "%s", err.msg);
+	if (set != NULL) {
+		struct split_spec one;
+		char *txt = xasprintf("%s=1", set);
+
+		rc = split_parse(txt, &one, &err);
+		free(txt);
+		if (rc < 0)
+			return usage_error("split", "%s", err.msg);
+	}
+	if (open_store(g, &st) < 0)
 		return 2;
-	}
-	code = read_all(f, &len);
-	if (f != stdin)
-		fclose(f);
-	if (code == NULL) {
-		fprintf(stderr, "assay repair: %s: read error\n", file);
-		return 2;
-	}
-	if (open_store(g, &st) < 0) {
-		free(code);
-		return 2;
-	}
-	if ((id = resolve(st, argv[optind])) == NULL) {
-		free(code);
-		store_close(st);
-		return 2;
-	}
-	if (store_candidate_get(st, id, &old, &err) != 0) {
-		fprintf(stderr, "assay repair: %s\n", err.msg);
-		free(code);
-		free(id);
-		store_close(st);
-		return 2;
-	}
 	by = config_reviewer(g->reviewer);
-	c.task_id = xstrdup(old.task_id);
-	c.origin = xstrdup(by);
-	c.kind = xstrdup("repair");
-	c.lang = xstrdup(old.lang);
-	c.parent = xstrdup(old.id);
-	c.source = xasprintf("repair of %s", old.id);
-	c.code = code;
-	c.code_len = len;
-	hash_sha256(c.code, c.code_len, c.code_hash);
-	detail = xasprintf("repair of %s", old.id);
-	if (store_begin(st, &err) < 0 ||
-	    store_candidate_add(st, &c, &inserted, &err) < 0 ||
-	    (inserted && store_event_add(st, by, "repair", c.id, detail,
-	    &err) < 0) || store_commit(st, &err) < 0) {
-		store_rollback(st);
-		fprintf(stderr, "assay repair: %s\n", err.msg);
-	} else {
-		printf("%s %s repair of %s by %s\n", c.id, inserted ?
-		    "new" : "already there:", old.id, by);
-		rc = 0;
+	for (int i = optind; i < argc && rc == 0; i++) {
+		if (store_task_split_set(st, argv[i], clear ? NULL : set, 1, by,
+		    &err) < 0) {
+			fprintf(stderr, "assay split: %s\n", err.msg);
+			rc = 2;
+		} else {
+			printf("%s: %s\n", argv[i], clear ? "split by hash" :
+			    set);
+		}
 	}
-	free(detail);
+	if (rc == 0 && ratios != NULL && split_assign(st, &spec, NULL,
+	    &err) < 0) {
+		fprintf(stderr, "assay split: %s\n", err.msg);
+		rc = 2;
+	}
+	if (rc == 0 && optind == argc) {
+		memset(&cnt, 0, sizeof cnt);
+		if (store_task_split_each(st, split_count_one, &cnt,
+		    &err) != 0) {
+			fprintf(stderr, "assay split: %s\n", err.msg);
+			rc = 2;
+		}
+		for (size_t i = 0; i < cnt.nnames; i++) {
+			printf("%-12s %8zu tasks", cnt.name[i], cnt.n[i]);
+			if (cnt.hand[i] > 0)
+				printf(" (%zu by hand)", cnt.hand[i]);
+			printf("\n");
+			free(cnt.name[i]);
+		}
+		if (cnt.none > 0)
+			printf("%-12s %8zu tasks\n", "(none)", cnt.none);
+	}
 	free(by);
-	free(id);
-	candidate_release(&old);
-	candidate_release(&c);
 	store_close(st);
 	return rc;
 }
@@ -1338,8 +1358,10 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "trajectory", required_argument, NULL, 't' },
 		{ "include-failing", no_argument, NULL, 'F' },
+		{ "split", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct split_spec spec;
 	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop,
 	    EXPORT_TRAJ_WHOLE, 0 };
 	struct export_report rep;
@@ -1371,6 +1393,12 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 			}
 		} else if (ch == 'F') {
 			opts.include_failing = 1;
+		} else if (ch == 'S') {
+			if (split_parse(optarg, &spec, &err) < 0) {
+				buf_release(&where);
+				return usage_error("export", "%s", err.msg);
+			}
+			opts.split = &spec;
 		} else {
 			buf_release(&where);
 			return usage_error("export", "bad option%s", "");
@@ -1416,6 +1444,11 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		printf("exported %zu line%s (%s) to %s\n", rep.lines,
 		    rep.lines == 1 ? "" : "s", opts.format == EXPORT_RAW ?
 		    "raw" : "sft", out);
+	for (size_t i = 0; opts.split != NULL && i < opts.split->n; i++)
+		fprintf(stderr, "%s%s %zu", i == 0 ? "assay export: tasks by"
+		    " split: " : ", ", opts.split->name[i], rep.split[i]);
+	if (opts.split != NULL)
+		fprintf(stderr, "\n");
 	if (rep.unverified > 0)
 		fprintf(stderr, "assay export: left out %zu candidate%s without"
 		    " a passing verdict (--include-failing writes them)\n",
@@ -1755,6 +1788,7 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		{ "recorded", no_argument, NULL, 'r' },
 		{ "agreement", no_argument, NULL, 'a' },
 		{ "reviewers", no_argument, NULL, 'R' },
+		{ "generation", no_argument, NULL, 'G' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct stats_ctx s = { .by = "benchmark" };
@@ -1777,7 +1811,7 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 			fmt = optarg;
 		else if (ch == 'r')
 			s.recorded = 1;
-		else if (ch == 'a' || ch == 'R')
+		else if (ch == 'a' || ch == 'R' || ch == 'G')
 			people = ch;
 		else
 			return usage_error("stats", "bad option%s", "");
@@ -1794,7 +1828,9 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		return 2;
 	if (people != 0) {
 		int rc = people == 'a' ? stats_agreement(st, WHERE(where),
-		    fmt) : stats_reviewers(st, WHERE(where), fmt);
+		    fmt) : people == 'G' ? cli_stats_generation(st,
+		    WHERE(where), fmt, 0) : stats_reviewers(st, WHERE(where),
+		    fmt);
 
 		store_close(st);
 		buf_release(&where);
@@ -1809,7 +1845,6 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		return 2;
 	}
 	store_close(st);
-	buf_release(&where);
 	qsort(s.v, s.n, sizeof *s.v, stats_cmp);
 	ka = s.recorded ? "recorded" : "category";
 	kb = s.recorded ? "re-derived" : "subcategory";
@@ -1858,6 +1893,13 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		free(s.v[i].b);
 	}
 	free(s.v);
+	/* By model, the table goes on with what the models' runs cost. */
+	if (strcmp(s.by, "model") == 0 && !s.recorded &&
+	    strcmp(fmt, "table") == 0 && open_store(g, &st) == 0) {
+		cli_stats_generation(st, WHERE(where), fmt, 1);
+		store_close(st);
+	}
+	buf_release(&where);
 	return 0;
 }
 
@@ -1949,8 +1991,10 @@ static const struct cmd cmds[] = {
 	{ "list", "list [--where FILTER] [--view NAME] [--json]",
 	  "List candidates.  FILTER: space-separated key=value, key!=value or\n"
 	  "key~text over id task benchmark domain origin model kind lang env\n"
-	  "verdict stage category subcategory status source parent;\n"
-	  "verdict=none matches candidates never verified.  grep=TEXT is\n"
+	  "verdict stage category subcategory status source parent split\n"
+	  "license; verdict=none matches candidates never verified.  dup=yes\n"
+	  "the near-duplicates assay dedup marked to drop, contaminated=yes\n"
+	  "those assay contamination flagged.  grep=TEXT is\n"
 	  "full-text search: candidates whose code, run or recorded logs or\n"
 	  "task spec hold TEXT as a phrase (grep=__syncthreads,\n"
 	  "grep=\"a <= b\": quote a value with blanks, double inner quotes).\n"
@@ -1966,11 +2010,16 @@ static const struct cmd cmds[] = {
 	  "compile api functional format performance.", cmd_label },
 	{ "review", "review ID accept|reject|flag [--note TEXT]",
 	  "Set a candidate's review status.", cmd_review },
-	{ "repair", "repair ID --file FILE",
-	  "Add the code in FILE (- for stdin) as a repair of candidate ID:\n"
-	  "kind repair, parent ID, origin the reviewer, the task and language\n"
-	  "of ID; journalled as the reviewer's.  Prints the new id (the same\n"
-	  "code again adds nothing).  assay verify ID runs it.", cmd_repair },
+	{ "split", "split [--ratios NAME=SHARE,...] | --set NAME TASK... |"
+	  " --clear TASK...",
+	  "Train/valid/test splits of the tasks (every sample of a task is in\n"
+	  "its task's split; the split= filter).  --ratios\n"
+	  "train=0.9,valid=0.05,test=0.05 gives every task without a hand-set\n"
+	  "split the one a stable hash of its id falls in: the same in every\n"
+	  "database, whatever the import order.  --set NAME sets the split of\n"
+	  "the TASKs by hand (kept by every assignment, journalled); --clear\n"
+	  "gives them back to the hash.  Then, or alone, prints the tasks per\n"
+	  "split.", cmd_split },
 	{ "undo", "undo", "Undo the latest label or review.", cmd_undo },
 	{ "redo", "redo", "Redo the latest undone label or review.", cmd_redo },
 	{ "commit", "commit [--repo DIR] [-m TEXT]",
@@ -1981,7 +2030,8 @@ static const struct cmd cmds[] = {
 	  "that import --format dataset and verify rebuild everything.",
 	  cmd_commit },
 	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]\n"
-	  "              [--trajectory whole|last] [--include-failing]",
+	  "              [--trajectory whole|last] [--include-failing]\n"
+	  "              [--split NAME=SHARE,...]",
 	  "Write samples as JSONL, one object per line (default sft, to stdout).\n"
 	  "  sft   chat messages for SFT trainers: direct, repair (failed code,\n"
 	  "        toolchain feedback, repaired code) and optimization samples,\n"
@@ -1992,6 +2042,9 @@ static const struct cmd cmds[] = {
 	  "        holds its whole chain of failed ancestors, each failed turn\n"
 	  "        with \"weight\": 0 and the row with only_last_turn_loss;\n"
 	  "        --trajectory last keeps only the direct parent\n"
+	  "--split train=0.9,valid=0.05,test=0.05 first gives every task\n"
+	  "without a hand-set split the split a stable hash of its id falls\n"
+	  "in (as assay split --ratios); meta.split says each row's.\n"
 	  "  raw   the assay JSONL, every candidate (or FILTER's) with its task,\n"
 	  "        recorded results, labels, review and unknown fields, parents\n"
 	  "        first: assay import reads it back whole\n"
@@ -2000,7 +2053,8 @@ static const struct cmd cmds[] = {
 	  cmd_export },
 	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"
-	  "             [--recorded | --agreement | --reviewers]",
+	  "             [--recorded | --agreement | --reviewers |"
+	  " --generation]",
 	  "The error analysis: per group, candidates by category and\n"
 	  "subcategory (the current label, else the run's suggestion), the\n"
 	  "others by verdict, with counts and shares of the group.  A pass\n"
@@ -2017,7 +2071,13 @@ static const struct cmd cmds[] = {
 	  "--reviewers: decisions (labels and reviews in the journal) per\n"
 	  "reviewer and per hour: each decision takes the time since the\n"
 	  "reviewer's previous one; a pause over 5 minutes is a break, and\n"
-	  "the decision after it is not timed.", cmd_stats },
+	  "the decision after it is not timed.\n"
+	  "--generation: per model that made candidates (generate, repair):\n"
+	  "candidates, pass rate, pass@1 and pass@k (k the fewest samples of\n"
+	  "a task; Chen et al. 2021), repairs tried and passing per round,\n"
+	  "tokens and time; --by model shows it under its table.", cmd_stats },
+	{ "generate", GENERATE_USAGE, GENERATE_HELP, cmd_generate },
+	{ "repair", REPAIR_USAGE, REPAIR_HELP, cmd_repair },
 	{ "envs", "envs", "List the toolchain envs and whether they are"
 	  " installed.", cmd_envs },
 	{ "help", "help [COMMAND]", "Show help.", cmd_help },
@@ -2091,4 +2151,52 @@ const char *
 cli_version(void)
 {
 	return VERSION;
+}
+
+/* --- shared with the other command files (cli_shared.h) ------------- */
+
+int
+cli_open_store(const struct cli_global *g, struct store **st)
+{
+	return open_store(g, st);
+}
+
+int
+cli_wants_help(const char *name, int argc, char **argv)
+{
+	return wants_help(name, argc, argv);
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	return usage_error(cmd, fmt, arg);
+}
+
+char *
+cli_resolve(struct store *st, const char *id)
+{
+	return resolve(st, id);
+}
+
+int
+cli_verify_ids(const struct cli_global *g, char **ids, size_t n, int jobs,
+    int quiet)
+{
+	char **argv = xcalloc(n + 6, sizeof *argv);
+	char jb[16];
+	int argc = 0, rc;
+
+	snprintf(jb, sizeof jb, "%d", jobs < 1 ? 1 : jobs > 256 ? 256 : jobs);
+	argv[argc++] = "verify";
+	argv[argc++] = "--jobs";
+	argv[argc++] = jb;
+	if (quiet)
+		argv[argc++] = "--quiet";
+	argv[argc++] = "--";
+	for (size_t i = 0; i < n; i++)
+		argv[argc++] = ids[i];
+	rc = cmd_verify(g, argc, argv);
+	free(argv);
+	return rc;
 }

@@ -150,6 +150,11 @@ add_task(struct collect *c, const struct task *t)
 	    "spec", jstr_or_null(t->spec), "interface",
 	    jstr_or_null(t->interface), "files", files, "source",
 	    jstr_or_null(src));
+	if (t->split != NULL) {
+		json_object_set_new(o, "split", json_string(t->split));
+		json_object_set_new(o, "split_by", json_string(t->split_hand ?
+		    "hand" : "hash"));
+	}
 	extra = json_or_null(t->extra);
 	if (json_is_object(extra) && json_object_size(extra) > 0)
 		json_object_set(o, "extra", extra);

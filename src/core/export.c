@@ -914,9 +914,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 			goto out;
 		have_p = found == 0;
 	}
-	sys = xasprintf("You are an expert in %s. Answer with the complete %s"
-	    " code only, without explanations or markdown fences.",
-	    domain_words(t.domain), c.lang);
+	sys = export_system_prompt(&t, c.lang);
 	req = requirement(&t);
 	add_msg(msgs, "system", json_string(sys));
 	if (nchain > 0) {
@@ -987,6 +985,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		    json_string("include-failing"));
 	if (speedup > 0)
 		json_object_set_new(meta, "speedup", json_real(speedup));
+	json_object_set_new(meta, "split", jstr_or_null(t.split));
 	json_object_set_new(meta, "labels", labels);
 	json_object_set_new(meta, "reviewer", jstr_or_null(d.review_by));
 	json_object_set_new(meta, "status", json_string(d.status));
@@ -1078,6 +1077,11 @@ export_run(struct store *st, const struct export_opts *opts,
 	x.arg = arg;
 	x.rep = rep;
 	x.err = err;
+	if (opts->split != NULL && split_assign(st, opts->split, rep->split,
+	    err) < 0) {
+		free(x.filter);
+		return -1;
+	}
 	rc = store_query_each(st, x.filter, export_row, &x, err);
 	if (rc == 0 && opts->format == EXPORT_RAW && x.filter == NULL)
 		rc = store_task_each_empty(st, raw_empty_task, &x, err);
@@ -1182,4 +1186,37 @@ out:
 		unlink(tmp);
 	free(tmp);
 	return rc;
+}
+
+/* --- the prompts, for the model loop -------------------------------- */
+
+char *
+export_system_prompt(const struct task *t, const char *lang)
+{
+	return xasprintf("You are an expert in %s. Answer with the complete"
+	    " %s code only, without explanations or markdown fences.",
+	    domain_words(t->domain), lang != NULL ? lang : "");
+}
+
+char *
+export_requirement(const struct task *t)
+{
+	return requirement(t);
+}
+
+char *
+export_feedback(struct store *st, const char *cand_id, const char **source,
+    struct err *err)
+{
+	struct export_ctx x = { 0 };
+
+	x.st = st;
+	x.err = err;
+	return feedback(&x, cand_id, source);
+}
+
+json_t *
+export_json_text(const char *s, size_t n)
+{
+	return jtext(s, n);
 }

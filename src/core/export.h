@@ -36,6 +36,7 @@
 #include <jansson.h>
 
 #include "err.h"
+#include "split.h"
 #include "store.h"
 
 enum export_format {
@@ -63,6 +64,10 @@ struct export_opts {
 	 * (or a pass without its speedup where the env judges speed);
 	 * their meta says "verified": false. */
 	int			 include_failing;
+	/* Assign splits first (split_assign(): by a stable hash of the task
+	 * id, hand-set ones kept); NULL: the tasks' splits as they are.
+	 * sft meta.split is the task's split either way. */
+	const struct split_spec	*split;
 };
 
 struct export_report {
@@ -70,6 +75,7 @@ struct export_report {
 	size_t	 parents;	/* raw: parents outside the filter */
 	size_t	 tasks;		/* raw: task objects written */
 	size_t	 unverified;	/* sft: left out, no passing verdict */
+	size_t	 split[SPLIT_MAX];	/* tasks per split, with opts->split */
 };
 
 /*
@@ -140,5 +146,29 @@ int	export_file(struct store *st, const struct export_opts *opts,
  * with no other role?  0 yes, -1 with the reason (n bytes) in why.
  */
 int	export_messages_check(const json_t *msgs, char *why, size_t n);
+
+/*
+ * A JSON string of n bytes that may not be UTF-8 (code, logs): as is
+ * when valid, else bad bytes as U+FFFD and NUL as a space.  New
+ * reference.
+ */
+json_t	*export_json_text(const char *s, size_t n);
+
+/*
+ * The prompts of an SFT row, for the model loop (generate.c) to ask a
+ * model exactly what the export later trains on:
+ * export_system_prompt(): the system turn for a task's domain and the
+ * code's language ("You are an expert in digital hardware design...");
+ * export_requirement(): the first user turn (spec, then "Interface:"),
+ * export_feedback(): the user turn after a failed candidate's code (its
+ * latest run's verdict, evidence, diagnostics with candidate lines and a
+ * log excerpt, else its recorded result); *source says which ("run",
+ * "recorded", "none").  New strings; export_feedback returns NULL with
+ * err when the store fails.
+ */
+char	*export_system_prompt(const struct task *t, const char *lang);
+char	*export_requirement(const struct task *t);
+char	*export_feedback(struct store *st, const char *cand_id,
+	    const char **source, struct err *err);
 
 #endif

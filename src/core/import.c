@@ -1433,3 +1433,9 @@ import_path(struct store *st, const char *path,
 	}
 	return 0;
 }
+
+const char *
+import_lang_of_env(const char *env)
+{
+	return lang_of_env(env);
+}

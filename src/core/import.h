@@ -161,4 +161,8 @@ char	*import_model_from_log(const char *log);
  */
 char	*import_nan_to_null(const char *line, size_t len, size_t *outlen);
 
+/* The language of an env's candidates ("verilog" for iverilog; a
+ * pipeline's first env's), "text" for an unknown env.  Static. */
+const char *import_lang_of_env(const char *env);
+
 #endif

@@ -161,6 +161,9 @@ ds_task(struct ds *d, const char *dir)
 	t.spec = jdup(o, "spec");
 	t.interface = jdup(o, "interface");
 	t.source = jdup(o, "source");
+	t.split = jdup(o, "split");
+	t.split_hand = t.split != NULL && jstr(o, "split_by") != NULL &&
+	    strcmp(jstr(o, "split_by"), "hand") == 0;
 	v = json_object_get(o, "extra");
 	if (json_is_object(v))
 		t.extra = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);

@@ -394,6 +394,34 @@ static const char *const migrations[] = {
 	"  x.cand_id = n.cand_id AND x.id <= n.id), n.text FROM note n"
 	"  JOIN candidate c ON c.id = n.cand_id ORDER BY n.id;"
 	"UPDATE search_gen SET n = (SELECT count(*) FROM search);",
+	/*
+	 * 6 -> 7: the curated set as training data (issue 14).  A task's
+	 * split (set by hand, or assigned by a stable hash of its id) and
+	 * licence; near-duplicate clusters (one row per candidate in a
+	 * cluster of two or more; keep marks the one an export keeps) and
+	 * benchmark contamination (one row per candidate and benchmark it
+	 * shares long n-grams with), both replaced whole by their command.
+	 */
+	"ALTER TABLE task ADD COLUMN split TEXT;"
+	"ALTER TABLE task ADD COLUMN split_hand INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE task ADD COLUMN license TEXT;"
+	"ALTER TABLE task ADD COLUMN license_source TEXT;"
+	"CREATE INDEX task_split ON task(split);"
+	"CREATE TABLE dup ("
+	"  cand_id    TEXT PRIMARY KEY REFERENCES candidate(id),"
+	"  cluster    TEXT NOT NULL,"
+	"  exact      INTEGER NOT NULL,"
+	"  similarity REAL,"
+	"  keep       INTEGER NOT NULL"
+	") WITHOUT ROWID;"
+	"CREATE INDEX dup_cluster ON dup(cluster);"
+	"CREATE TABLE contamination ("
+	"  cand_id    TEXT NOT NULL REFERENCES candidate(id),"
+	"  benchmark  TEXT NOT NULL,"
+	"  task_id    TEXT,"
+	"  ngrams     INTEGER NOT NULL,"
+	"  PRIMARY KEY (cand_id, benchmark)"
+	") WITHOUT ROWID;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -656,9 +684,10 @@ store_task_put(struct store *st, const struct task *t, int *inserted,
 
 	*inserted = 0;
 	if (prepare(st, &s, "INSERT OR IGNORE INTO task(id, benchmark, domain,"
-	    " env, env_params, spec, interface, source, extra)"
-	    " VALUES (?1, ?2, ?3, ?4, coalesce(?5, '{}'), ?6, ?7, ?8, ?9)",
-	    err) < 0)
+	    " env, env_params, spec, interface, source, extra, license,"
+	    " license_source, split, split_hand)"
+	    " VALUES (?1, ?2, ?3, ?4, coalesce(?5, '{}'), ?6, ?7, ?8, ?9,"
+	    " ?10, ?11, ?12, ?13)", err) < 0)
 		return -1;
 	bind_text(s, 1, t->id);
 	bind_text(s, 2, t->benchmark);
@@ -669,6 +698,10 @@ store_task_put(struct store *st, const struct task *t, int *inserted,
 	bind_text(s, 7, t->interface);
 	bind_text(s, 8, t->source);
 	bind_text(s, 9, t->extra);
+	bind_text(s, 10, t->license);
+	bind_text(s, 11, t->license_source);
+	bind_text(s, 12, t->split);
+	sqlite3_bind_int(s, 13, t->split != NULL && t->split_hand);
 	if (step_done(st, s, "insert task", err) < 0)
 		return -1;
 	if (sqlite3_changes(st->db) == 0)
@@ -699,7 +732,8 @@ store_task_get(struct store *st, const char *id, struct task *out,
 
 	memset(out, 0, sizeof *out);
 	if (prepare(st, &s, "SELECT id, benchmark, domain, env, env_params,"
-	    " spec, interface, source, extra FROM task WHERE id = ?1", err) < 0)
+	    " spec, interface, source, extra, license, license_source, split,"
+	    " split_hand FROM task WHERE id = ?1", err) < 0)
 		return -1;
 	bind_text(s, 1, id);
 	rc = sqlite3_step(s);
@@ -718,6 +752,10 @@ store_task_get(struct store *st, const char *id, struct task *out,
 	out->interface = col_text(s, 6);
 	out->source = col_text(s, 7);
 	out->extra = col_text(s, 8);
+	out->license = col_text(s, 9);
+	out->license_source = col_text(s, 10);
+	out->split = col_text(s, 11);
+	out->split_hand = sqlite3_column_int(s, 12);
 	sqlite3_finalize(s);
 	if (prepare(st, &s, "SELECT name, role, data FROM task_file"
 	    " WHERE task_id = ?1 ORDER BY rowid", err) < 0)
@@ -1876,6 +1914,8 @@ static const struct {
 	{ "status", "q.status" },
 	{ "source", "c.source" },
 	{ "parent", "c.parent" },
+	{ "split", "t.split" },
+	{ "license", "t.license" },
 };
 
 /* Where a grep= predicate sits in a compiled filter (filter_fast). */
@@ -2024,6 +2064,27 @@ filter_grep(struct filter *f, const char *text, int neg)
 static int filter_disagree(struct filter *, const char *, int, int,
     struct err *);
 
+/*
+ * dup=yes|no: a near-duplicate that an export drops (in a cluster of
+ * `assay dedup`, not the one kept), or not.  contaminated=yes|no: shares
+ * long n-grams with a benchmark (`assay contamination`), or not.
+ */
+static int
+filter_flag(struct filter *f, const char *word, size_t klen,
+    const char *val, int neg, int like, struct err *err)
+{
+	int yes, dup = klen == 3;
+
+	if (like || (strcmp(val, "yes") != 0 && strcmp(val, "no") != 0))
+		return err_set(err, "%.*s wants yes or no, as %.*s=yes",
+		    (int)klen, word, (int)klen, word);
+	yes = (strcmp(val, "yes") == 0) != neg;
+	buf_printf(&f->where, " AND c.id %sIN (%s)", yes ? "" : "NOT ", dup ?
+	    "SELECT cand_id FROM dup WHERE NOT keep" :
+	    "SELECT cand_id FROM contamination");
+	return 0;
+}
+
 /* KEY~TEXT as a LIKE pattern: %TEXT%, with % _ and \ in TEXT plain. */
 static char *
 filter_like(const char *text)
@@ -2097,6 +2158,18 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			free(word);
 			continue;
 		}
+		if ((klen == 3 && strncmp(word, "dup", 3) == 0) ||
+		    (klen == 12 && strncmp(word, "contaminated", 12) == 0)) {
+			int bad = filter_flag(f, word, klen, val, neg, like,
+			    err) < 0;
+
+			free(word);
+			if (bad) {
+				filter_release(f);
+				return -1;
+			}
+			continue;
+		}
 		if (klen == 8 && strncmp(word, "disagree", 8) == 0) {
 			int bad = filter_disagree(f, val, neg, like, err) < 0;
 
@@ -2115,7 +2188,7 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			err_set(err, "unknown filter key '%.*s' (known: id task"
 			    " benchmark domain origin model kind lang env verdict"
 			    " stage category subcategory status source parent"
-			    " grep disagree)",
+			    " split license grep disagree dup contaminated)",
 			    (int)klen,
 			    word);
 			free(word);
@@ -3197,6 +3270,56 @@ store_label_list(struct store *st, const char *cand_id,
 }
 
 int
+store_task_split_set(struct store *st, const char *task_id,
+    const char *split, int hand, const char *by, struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (prepare(st, &s, hand ? "UPDATE task SET split = ?2, split_hand ="
+	    " (?2 IS NOT NULL) WHERE id = ?1" : "UPDATE task SET split = ?2"
+	    " WHERE id = ?1 AND split_hand = 0", err) < 0)
+		return -1;
+	bind_text(s, 1, task_id);
+	bind_text(s, 2, split);
+	if (step_done(st, s, "set split", err) < 0)
+		return -1;
+	if (hand && sqlite3_changes(st->db) == 0)
+		return err_set(err, "no task %s", task_id);
+	if (hand) {
+		char *detail = xasprintf("split of %s: %s", task_id,
+		    split != NULL ? split : "(by hash)");
+		int rc = store_event_add(st, by, "split", NULL, detail, err);
+
+		free(detail);
+		return rc;
+	}
+	return 0;
+}
+
+int
+store_task_split_each(struct store *st,
+    int (*cb)(const char *task_id, const char *split, int hand, void *arg),
+    void *arg, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, stop = 0;
+
+	if (prepare(st, &s, "SELECT id, split, split_hand FROM task ORDER BY"
+	    " id", err) < 0)
+		return -1;
+	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		stop = cb((const char *)sqlite3_column_text(s, 0),
+		    (const char *)sqlite3_column_text(s, 1),
+		    sqlite3_column_int(s, 2), arg);
+	sqlite3_finalize(s);
+	if (stop)
+		return stop;
+	if (rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read tasks");
+	return 0;
+}
+
+int
 store_task_each_empty(struct store *st,
     int (*cb)(const char *task_id, void *arg), void *arg, struct err *err)
 {
@@ -3541,4 +3664,52 @@ out:
 	}
 	free(src);
 	return rc;
+}
+
+/* --- the model loop -------------------------------------------------- */
+
+int
+store_generation_each(struct store *st,
+    int (*cb)(const struct store_gen_row *row, void *arg), void *arg,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, stop = 0;
+
+	if (prepare(st, &s, "SELECT c.id, c.task_id, c.kind,"
+	    " json_extract(c.extra, '$.generation.model'),"
+	    " (SELECT r.verdict FROM run r WHERE r.id = c.run_id),"
+	    " json_extract(c.extra, '$.generation.round'),"
+	    " json_extract(c.extra, '$.generation.usage.prompt_tokens'),"
+	    " json_extract(c.extra, '$.generation.usage.completion_tokens'),"
+	    " json_extract(c.extra, '$.generation.latency_ms')"
+	    " FROM candidate c WHERE c.extra IS NOT NULL"
+	    " AND json_valid(c.extra)"
+	    " AND json_type(c.extra, '$.generation') = 'object'"
+	    " ORDER BY c.seq", err) < 0)
+		return -1;
+	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_gen_row r;
+
+		r.id = (const char *)sqlite3_column_text(s, 0);
+		r.task = (const char *)sqlite3_column_text(s, 1);
+		r.kind = (const char *)sqlite3_column_text(s, 2);
+		r.model = (const char *)sqlite3_column_text(s, 3);
+		r.verdict = (const char *)sqlite3_column_text(s, 4);
+		r.round = sqlite3_column_int(s, 5);
+		r.prompt_tokens = sqlite3_column_type(s, 6) == SQLITE_NULL ?
+		    -1 : sqlite3_column_int64(s, 6);
+		r.completion_tokens = sqlite3_column_type(s, 7) ==
+		    SQLITE_NULL ? -1 : sqlite3_column_int64(s, 7);
+		r.latency_ms = sqlite3_column_int64(s, 8);
+		if (r.model == NULL)
+			r.model = "?";
+		stop = cb(&r, arg);
+	}
+	sqlite3_finalize(s);
+	if (stop)
+		return stop;
+	if (rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read generated candidates");
+	return 0;
 }

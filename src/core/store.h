@@ -31,7 +31,7 @@
 #include "err.h"
 #include "sample.h"
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 struct store;
 
@@ -220,7 +220,10 @@ void	store_row_release(struct store_row *r);
  * Count / read the candidates that match filter (design.md section 5:
  * space-separated "key=value", "key!=value", "key~text" predicates over
  * id task benchmark domain origin model kind lang env verdict stage
- * category subcategory status source parent; "verdict=none" matches no
+ * category subcategory status source parent split license;
+ * "split=none" the tasks with no split yet; "dup=yes" the near-duplicates
+ * `assay dedup` marked to drop (dup=no the rest); "contaminated=yes"
+ * those `assay contamination` flagged; "verdict=none" matches no
  * run yet; "disagree=yes" the candidates whose reviewers disagree (see
  * store_agreement); "grep=TEXT" matches candidates whose code, run or recorded
  * logs, or task spec hold TEXT as a phrase, full-text; a value may be
@@ -435,6 +438,24 @@ int	store_label_list(struct store *st, const char *cand_id,
 	    struct store_label **out, size_t *n, struct err *err);
 
 /*
+ * A task's split.  hand = 1: set by a person (split NULL gives the task
+ * back to the hash), journalled as a "split" event of by; an unknown
+ * task is an error.  hand = 0: an assignment by hash, which leaves a
+ * hand-set split alone.  0 or -1.
+ */
+int	store_task_split_set(struct store *st, const char *task_id,
+	    const char *split, int hand, const char *by, struct err *err);
+
+/*
+ * Visit every task's id, split (NULL: none) and whether it was set by
+ * hand, in id order; cb returns non-zero to stop (that value returned).
+ * Strings are borrowed for the call.  0 or -1.
+ */
+int	store_task_split_each(struct store *st,
+	    int (*cb)(const char *task_id, const char *split, int hand,
+	    void *arg), void *arg, struct err *err);
+
+/*
  * Visit the id of every task that has no candidate, in id order, without
  * holding them all: cb returns 0 to go on, non-zero to stop (that value
  * is returned).  The id is borrowed for the call.  0 or -1.
@@ -492,6 +513,27 @@ int	store_label_is_final(struct store *st, const char *cand_id,
  * (the slice in progress is rolled back).
  */
 int	store_bench_fill(struct store *st, size_t total, size_t *added,
+	    struct err *err);
+
+/* --- the model loop (generate.h) ------------------------------------ */
+
+/* A candidate a model made, with what its generation record says. */
+struct store_gen_row {
+	const char	*id, *task, *kind;	/* borrowed for the call */
+	const char	*model;		/* extra.generation.model */
+	const char	*verdict;	/* of the latest run, or NULL */
+	int		 round;		/* 0 direct, 1.. repair rounds */
+	int64_t		 prompt_tokens, completion_tokens;	/* -1: none */
+	int64_t		 latency_ms;
+};
+
+/*
+ * Visit every candidate with an extra.generation record, in import
+ * order: cb returns 0 to go on, non-zero to stop (that value is
+ * returned).  0 or -1.
+ */
+int	store_generation_each(struct store *st,
+	    int (*cb)(const struct store_gen_row *row, void *arg), void *arg,
 	    struct err *err);
 
 #endif
