@@ -3,7 +3,8 @@
 
 CC	?= cc
 BUILD	?= build
-PKGS	= ncursesw vterm tree-sitter libgit2 sqlite3 jansson libcrypto libcurl
+PKGS	= ncursesw vterm tree-sitter libgit2 sqlite3 jansson libcrypto libcurl \
+	  libseccomp
 # Checked only when building, so `make deps` works before the libraries exist.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)

@@ -1,6 +1,6 @@
 /*
  * cli.c - headless commands: import, verify, list, show, label, review,
- * repair, split, undo, redo, commit, export, stats, envs.  They call the same core
+ * repair, dedup, contamination, split, undo, redo, commit, export, stats, envs.  They call the same core
  * functions as the workbench; this file only parses arguments and prints.
  */
 #include "cli.h"
@@ -22,7 +22,9 @@
 #include "agreement.h"
 #include "buf.h"
 #include "config.h"
+#include "contam.h"
 #include "dataset.h"
+#include "dedup.h"
 #include "envs/env.h"
 #include "err.h"
 #include "export.h"
@@ -1175,6 +1177,194 @@ cmd_redo(const struct cli_global *g, int argc, char **argv)
 	return undo_redo(g, argc, argv, 1);
 }
 
+/* --- dedup ----------------------------------------------------------- */
+
+static int
+cmd_dedup(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "where", required_argument, NULL, 'w' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "exact-only", no_argument, NULL, 'e' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct dedup_opts o = { NULL, 0.8, 0, 0 };
+	struct dedup_report rep;
+	struct buf where = BUF_INIT;
+	struct store *st;
+	struct err err;
+	char *end;
+	int ch, quiet = 0, rc;
+
+	if (wants_help("dedup", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+		if (ch == 'w') {
+			where_add(&where, optarg);
+		} else if (ch == 't') {
+			o.threshold = strtod(optarg, &end);
+			if (*end != '\0' || !(o.threshold > 0) ||
+			    o.threshold > 1) {
+				buf_release(&where);
+				return usage_error("dedup", "bad threshold '%s':"
+				    " want a Jaccard similarity above 0, at most"
+				    " 1", optarg);
+			}
+		} else if (ch == 'e') {
+			o.exact_only = 1;
+		} else if (ch == 'n') {
+			o.dry_run = 1;
+		} else if (ch == 'q') {
+			quiet = 1;
+		} else {
+			buf_release(&where);
+			return usage_error("dedup", "bad option%s", "");
+		}
+	}
+	if (optind < argc) {
+		buf_release(&where);
+		return usage_error("dedup", "unexpected argument '%s'",
+		    argv[optind]);
+	}
+	if (open_store(g, &st) < 0) {
+		buf_release(&where);
+		return 2;
+	}
+	o.where = WHERE(where);
+	rc = dedup_run(st, &o, &rep, &err);
+	buf_release(&where);
+	store_close(st);
+	if (rc < 0) {
+		fprintf(stderr, "assay dedup: %s\n", err.msg);
+		return 2;
+	}
+	if (o.exact_only)
+		printf("compared %zu samples, exact copies only\n",
+		    rep.samples);
+	else
+		printf("compared %zu samples (MinHash %d, LSH %zu bands x %zu"
+		    " rows, Jaccard threshold %.2f)\n", rep.samples,
+		    DEDUP_PERM, rep.bands, rep.rows, o.threshold);
+	for (size_t i = 0; !quiet && i < rep.clusters; i++) {
+		const struct dedup_cluster *c = &rep.v[i];
+
+		printf("cluster %s (%zu): %s kept", c->ids[0], c->n,
+		    c->ids[0]);
+		for (size_t k = 1; k < c->n; k++)
+			if (c->exact[k])
+				printf(", %s exact", c->ids[k]);
+			else
+				printf(", %s %.2f", c->ids[k],
+				    c->similarity[k]);
+		printf("\n");
+	}
+	printf("%zu cluster%s; %zu duplicate%s to drop (%zu exact, %zu"
+	    " near)%s\n", rep.clusters, rep.clusters == 1 ? "" : "s",
+	    rep.exact_dups + rep.near_dups, rep.exact_dups + rep.near_dups ==
+	    1 ? "" : "s", rep.exact_dups, rep.near_dups, o.dry_run ?
+	    "; nothing stored (--dry-run)" : "");
+	dedup_report_release(&rep);
+	return 0;
+}
+
+/* --- contamination --------------------------------------------------- */
+
+static int
+cmd_contamination(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "against", required_argument, NULL, 'a' },
+		{ "where", required_argument, NULL, 'w' },
+		{ "ngram", required_argument, NULL, 'n' },
+		{ "min", required_argument, NULL, 'm' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct contam_opts o = { NULL, 0, NULL, 13, 1 };
+	struct contam_report rep;
+	struct buf where = BUF_INIT;
+	const char **against = NULL;
+	size_t nagainst = 0;
+	struct store *st;
+	struct err err;
+	char *end;
+	long v;
+	int ch, quiet = 0, rc;
+
+	if (wants_help("contamination", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+		if (ch == 'a') {
+			against = xreallocarray(against, nagainst + 1,
+			    sizeof *against);
+			against[nagainst++] = optarg;
+		} else if (ch == 'w') {
+			where_add(&where, optarg);
+		} else if (ch == 'n' || ch == 'm') {
+			v = strtol(optarg, &end, 10);
+			if (*end != '\0' || v < 1 || v > 100) {
+				free(against);
+				buf_release(&where);
+				return usage_error("contamination", "bad number"
+				    " '%s' (1 to 100)", optarg);
+			}
+			if (ch == 'n')
+				o.ngram = (int)v;
+			else
+				o.min_shared = (size_t)v;
+		} else if (ch == 'q') {
+			quiet = 1;
+		} else {
+			free(against);
+			buf_release(&where);
+			return usage_error("contamination", "bad option%s", "");
+		}
+	}
+	/* --against A B C: the words after it are benchmarks too */
+	for (; optind < argc; optind++) {
+		against = xreallocarray(against, nagainst + 1,
+		    sizeof *against);
+		against[nagainst++] = argv[optind];
+	}
+	if (nagainst == 0) {
+		buf_release(&where);
+		return usage_error("contamination", "want --against"
+		    " BENCHMARK...%s", "");
+	}
+	if (open_store(g, &st) < 0) {
+		free(against);
+		buf_release(&where);
+		return 2;
+	}
+	o.against = against;
+	o.nagainst = nagainst;
+	o.where = WHERE(where);
+	rc = contam_run(st, &o, &rep, &err);
+	buf_release(&where);
+	store_close(st);
+	if (rc < 0) {
+		fprintf(stderr, "assay contamination: %s\n", err.msg);
+		free(against);
+		return 2;
+	}
+	for (size_t i = 0; !quiet && i < rep.nhits; i++)
+		printf("%s shares %zu %d-gram%s with %s (%s)\n",
+		    rep.hits[i].cand_id, rep.hits[i].ngrams, o.ngram,
+		    rep.hits[i].ngrams == 1 ? "" : "s", rep.hits[i].benchmark,
+		    rep.hits[i].task);
+	printf("checked %zu samples against %zu benchmark%s (%zu tasks or"
+	    " files, %zu distinct %d-grams): %zu flagged\n", rep.samples,
+	    nagainst, nagainst == 1 ? "" : "s", rep.docs, rep.grams, o.ngram,
+	    rep.flagged);
+	contam_report_release(&rep);
+	free(against);
+	return 0;
+}
+
 /* --- split ----------------------------------------------------------- */
 
 struct split_count {
@@ -1359,6 +1549,8 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		{ "trajectory", required_argument, NULL, 't' },
 		{ "include-failing", no_argument, NULL, 'F' },
 		{ "split", required_argument, NULL, 'S' },
+		{ "keep-dups", no_argument, NULL, 'D' },
+		{ "keep-contaminated", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct split_spec spec;
@@ -1393,6 +1585,10 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 			}
 		} else if (ch == 'F') {
 			opts.include_failing = 1;
+		} else if (ch == 'D') {
+			opts.keep_dups = 1;
+		} else if (ch == 'C') {
+			opts.keep_contaminated = 1;
 		} else if (ch == 'S') {
 			if (split_parse(optarg, &spec, &err) < 0) {
 				buf_release(&where);
@@ -1449,6 +1645,16 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		    " split: " : ", ", opts.split->name[i], rep.split[i]);
 	if (opts.split != NULL)
 		fprintf(stderr, "\n");
+	if (rep.dups > 0)
+		fprintf(stderr, "assay export: dropped %zu near-duplicate%s"
+		    " (one of each cluster of assay dedup is kept;"
+		    " --keep-dups writes them)\n", rep.dups, rep.dups == 1 ?
+		    "" : "s");
+	if (rep.contaminated > 0)
+		fprintf(stderr, "assay export: left out %zu contaminated"
+		    " sample%s (assay contamination; --keep-contaminated"
+		    " writes them)\n", rep.contaminated, rep.contaminated == 1 ?
+		    "" : "s");
 	if (rep.unverified > 0)
 		fprintf(stderr, "assay export: left out %zu candidate%s without"
 		    " a passing verdict (--include-failing writes them)\n",
@@ -2010,6 +2216,28 @@ static const struct cmd cmds[] = {
 	  "compile api functional format performance.", cmd_label },
 	{ "review", "review ID accept|reject|flag [--note TEXT]",
 	  "Set a candidate's review status.", cmd_review },
+	{ "dedup", "dedup [--where FILTER] [--threshold J] [--exact-only]"
+	  " [--dry-run] [--quiet]",
+	  "Find exact and near-duplicate samples and mark them (the dup=\n"
+	  "filter; sft export keeps one of each cluster).  Code is compared\n"
+	  "without whitespace and comments (its tree-sitter grammar where one\n"
+	  "is linked in): equal is an exact copy; near copies are found by\n"
+	  "MinHash with LSH over shingles of 5 tokens, within and across\n"
+	  "tasks, at Jaccard similarity J (default 0.8).  Each cluster keeps\n"
+	  "the passing, then accepted, then earliest sample.  Prints the\n"
+	  "clusters (--quiet: the summary only); the marks of the previous run\n"
+	  "are replaced (--dry-run stores nothing).", cmd_dedup },
+	{ "contamination", "contamination --against BENCHMARK... [--where"
+	  " FILTER] [--ngram N]\n              [--min K] [--quiet]",
+	  "Flag the samples whose code or task spec shares word N-grams\n"
+	  "(default 13) with a benchmark's tasks: an imported benchmark by name\n"
+	  "(its specs, interfaces, files and references) or a directory or\n"
+	  "file (a .jsonl line by line).  Words are letters, digits and _,\n"
+	  "case folded.  A sample sharing K (default 1) or more is flagged\n"
+	  "(the contaminated= filter); sft export leaves flagged samples out\n"
+	  "unless --keep-contaminated.  A benchmark's own candidates are not\n"
+	  "checked against it; the marks against the benchmarks named are\n"
+	  "replaced.", cmd_contamination },
 	{ "split", "split [--ratios NAME=SHARE,...] | --set NAME TASK... |"
 	  " --clear TASK...",
 	  "Train/valid/test splits of the tasks (every sample of a task is in\n"
@@ -2031,7 +2259,8 @@ static const struct cmd cmds[] = {
 	  cmd_commit },
 	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]\n"
 	  "              [--trajectory whole|last] [--include-failing]\n"
-	  "              [--split NAME=SHARE,...]",
+	  "              [--split NAME=SHARE,...] [--keep-dups]"
+	  " [--keep-contaminated]",
 	  "Write samples as JSONL, one object per line (default sft, to stdout).\n"
 	  "  sft   chat messages for SFT trainers: direct, repair (failed code,\n"
 	  "        toolchain feedback, repaired code) and optimization samples,\n"
@@ -2042,6 +2271,9 @@ static const struct cmd cmds[] = {
 	  "        holds its whole chain of failed ancestors, each failed turn\n"
 	  "        with \"weight\": 0 and the row with only_last_turn_loss;\n"
 	  "        --trajectory last keeps only the direct parent\n"
+	  "sft leaves out the near-duplicates assay dedup marked (one of each\n"
+	  "cluster stays; --keep-dups) and the samples assay contamination\n"
+	  "flagged (--keep-contaminated), and says how many.\n"
 	  "--split train=0.9,valid=0.05,test=0.05 first gives every task\n"
 	  "without a hand-set split the split a stable hash of its id falls\n"
 	  "in (as assay split --ratios); meta.split says each row's.\n"

@@ -26,7 +26,7 @@
 #include "store.h"
 
 const char GENERATE_USAGE[] =
-    "generate [--where FILTER] [--samples K] [--temperature T]\n"
+    "generate [--where FILTER | ID...] [--samples K] [--temperature T]\n"
     "             [--endpoint URL --model NAME [--api-key-env VAR] |"
     " --command CMD]\n"
     "             [--jobs N] [--max-tokens N] [--timeout S] [--retries N]"
@@ -34,7 +34,8 @@ const char GENERATE_USAGE[] =
     "             [--no-verify] [--json]";
 const char GENERATE_HELP[] =
     "Ask a model for K candidates (--samples, default 1) of each task\n"
-    "(those of the candidates FILTER matches; all tasks without it).\n"
+    "(those of the candidates FILTER matches, or of the IDs given; all\n"
+    "tasks without either).\n"
     "The prompt is the task's spec and interface as the SFT export\n"
     "writes them; each answer is stored exactly as given as a direct\n"
     "candidate whose origin is the model, with the request, the answer,\n"
@@ -55,8 +56,9 @@ const char GENERATE_HELP[] =
     "Exit status 1 when a request failed (the others are kept).";
 const char REPAIR_USAGE[] =
     "repair ID --file FILE|- [--verify]\n"
-    "       assay repair [--where FILTER] [--rounds R] [generator options]"
-    "\n             [--jobs N] [--no-verify] [--json]";
+    "       assay repair [--where FILTER | ID...] [--rounds R] [generator"
+    " options]"
+    "\n             [--jobs N] [--no-verify] [--json] [--show]";
 const char REPAIR_HELP[] =
     "With ID and --file: add the code in FILE (- for stdin) as a repair\n"
     "of candidate ID: kind repair, parent ID, origin the reviewer, the\n"
@@ -64,7 +66,8 @@ const char REPAIR_HELP[] =
     "new id (the same code again adds nothing); --verify runs it at\n"
     "once (else assay verify ID does).\n"
     "Without: ask the model for a repair of every failed candidate\n"
-    "FILTER matches (verdict fail or timeout; a candidate whose task's\n"
+    "FILTER matches, or of the IDs given (verdict fail or timeout; a\n"
+    "candidate whose task's\n"
     "reference does not pass is left alone: its failure is not its\n"
     "own).  The model sees the conversation so far: the task, each\n"
     "code of the chain and the toolchain's feedback on it, as the SFT\n"
@@ -73,13 +76,15 @@ const char REPAIR_HELP[] =
     "that fails again is sent back, until it passes or R rounds\n"
     "(--rounds, default 1) are spent.  A chain this model already\n"
     "repaired goes on from its newest repair.  Generator options as\n"
-    "for generate.  Exit status 1 when a request failed.";
+    "for generate.  --show prints the feedback each request ends with\n"
+    "and each answer (the workbench's R runs this in the toolchain\n"
+    "pane).  Exit status 1 when a request failed.";
 
 /* Options shared by generate and repair. */
 enum {
 	O_WHERE = 1000, O_SAMPLES, O_TEMP, O_ENDPOINT, O_MODEL, O_KEYENV,
 	O_COMMAND, O_JOBS, O_MAXTOK, O_TIMEOUT, O_RETRIES, O_RATE,
-	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE, O_VERIFY
+	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE, O_VERIFY, O_SHOW
 };
 
 static const struct option gen_opts[] = {
@@ -100,13 +105,14 @@ static const struct option gen_opts[] = {
 	{ "rounds", required_argument, NULL, O_ROUNDS },
 	{ "file", required_argument, NULL, O_FILE },
 	{ "verify", no_argument, NULL, O_VERIFY },
+	{ "show", no_argument, NULL, O_SHOW },
 	{ NULL, 0, NULL, 0 }
 };
 
 struct loop_opts {
 	struct model_cfg cfg;
 	struct buf	 where;
-	int		 samples, jobs, rounds, verify, json, verify_hand;
+	int		 samples, jobs, rounds, verify, json, verify_hand, show;
 	const char	*file;
 	int		 have_where, have_samples, have_rounds;
 };
@@ -189,6 +195,9 @@ parse_loop(const char *cmd, int argc, char **argv, struct loop_opts *o)
 			break;
 		case O_VERIFY:
 			o->verify_hand = 1;
+			break;
+		case O_SHOW:
+			o->show = 1;
 			break;
 		case O_JSON:
 			o->json = 1;
@@ -323,6 +332,36 @@ print_summary(const char *cmd, const struct gen_report *rep, int json,
 	printf("\n");
 }
 
+/*
+ * cb over the queue row of each id (or unique prefix) named.  0, or -1
+ * after printing why (an unknown id is bad input).
+ */
+static int
+each_id(struct store *st, int n, char **ids,
+    int (*cb)(const struct store_row *, void *), void *arg)
+{
+	struct err err;
+
+	for (int i = 0; i < n; i++) {
+		char *id = cli_resolve(st, ids[i]), *f;
+		int rc;
+
+		if (id == NULL)
+			return -1;
+		f = xasprintf("id=%s", id);
+		rc = store_query_each(st, f, cb, arg, &err);
+		free(f);
+		free(id);
+		if (rc < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			return -1;
+		}
+		if (rc > 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 cmd_generate(const struct cli_global *g, int argc, char **argv)
 {
@@ -346,9 +385,9 @@ cmd_generate(const struct cli_global *g, int argc, char **argv)
 		    "--verify");
 		goto out;
 	}
-	if (optind < argc) {
-		cli_usage_error("generate", "unexpected argument '%s'",
-		    argv[optind]);
+	if (optind < argc && o.have_where) {
+		cli_usage_error("generate", "give IDs or --where, not both%s",
+		    "");
 		goto out;
 	}
 	if (model_cfg_check(&o.cfg, &err) < 0) {
@@ -357,8 +396,13 @@ cmd_generate(const struct cli_global *g, int argc, char **argv)
 	}
 	if (cli_open_store(g, &st) < 0)
 		goto out;
-	if (store_query_each(st, o.have_where ? buf_str(&o.where) : NULL,
-	    task_of_row, &tasks, &err) < 0 || (!o.have_where &&
+	if (optind < argc) {
+		/* The tasks of the candidates named. */
+		if (each_id(st, argc - optind, argv + optind, task_of_row,
+		    &tasks) < 0)
+			goto out;
+	} else if (store_query_each(st, o.have_where ? buf_str(&o.where) :
+	    NULL, task_of_row, &tasks, &err) < 0 || (!o.have_where &&
 	    store_task_each_empty(st, task_empty, &tasks, &err) < 0)) {
 		fprintf(stderr, "assay generate: %s\n", err.msg);
 		goto out;
@@ -611,6 +655,63 @@ fail:
 	return 1;
 }
 
+/* Text from a model or a toolchain onto a terminal: control bytes but
+ * newline and tab as ^X, so no escape sequence reaches the terminal. */
+static void
+put_text(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			printf("^%c", c == 0x7f ? '?' : c + '@');
+		else
+			putchar(c);
+	}
+}
+
+/* --show: the feedback each request ends with, before it is sent. */
+static void
+show_requests(struct store *st, const struct idset *leaves,
+    const char *model)
+{
+	for (size_t i = 0; i < leaves->n; i++) {
+		struct err err;
+		int round = 0;
+		json_t *m = gen_repair_messages(st, leaves->v[i], &round, &err);
+		json_t *last = json_array_get(m, json_array_size(m) - 1);
+		const char *fb = json_string_value(json_object_get(last,
+		    "content"));
+
+		printf("\033[1m--- asking %s to repair %s (round %d) ---"
+		    "\033[0m\n", model, leaves->v[i], round);
+		put_text(fb != NULL ? fb : (m == NULL ? err.msg : ""));
+		putchar('\n');
+		json_decref(m);
+	}
+	fflush(stdout);
+}
+
+/* --show: each answer as stored. */
+static void
+show_answers(struct store *st, const struct gen_report *rep)
+{
+	for (size_t i = 0; i < rep->nids; i++) {
+		struct candidate c;
+		struct err err;
+
+		if (store_candidate_get(st, rep->ids[i], &c, &err) != 0)
+			continue;
+		printf("\033[1m--- answer: %s, repair of %s ---\033[0m\n",
+		    c.id, c.parent != NULL ? c.parent : "?");
+		put_text(c.code);
+		if (c.code_len == 0 || c.code[c.code_len - 1] != '\n')
+			putchar('\n');
+		candidate_release(&c);
+	}
+	fflush(stdout);
+}
+
 int
 cmd_repair(const struct cli_global *g, int argc, char **argv)
 {
@@ -636,9 +737,9 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 		rc = repair_by_hand(g, &o, argv[optind]);
 		goto done;
 	}
-	if (optind < argc) {
-		cli_usage_error("repair", "a candidate ID goes with --file;"
-		    " a model repairs --where FILTER, not '%s'", argv[optind]);
+	if (optind < argc && o.have_where) {
+		cli_usage_error("repair", "give IDs or --where, not both%s",
+		    "");
 		goto done;
 	}
 	if (o.have_samples) {
@@ -656,8 +757,17 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 		struct pick p = { st, model_name(&o.cfg, name, sizeof name),
 		    &leaves, &err, 0 };
 
-		if (store_query_each(st, o.have_where ? buf_str(&o.where) :
-		    NULL, pick_one, &p, &err) < 0 || p.failed) {
+		if (optind < argc) {
+			if (each_id(st, argc - optind, argv + optind, pick_one,
+			    &p) < 0) {
+				if (p.failed)
+					fprintf(stderr, "assay repair: %s\n",
+					    err.msg);
+				goto done;
+			}
+		} else if (store_query_each(st, o.have_where ?
+		    buf_str(&o.where) : NULL, pick_one, &p, &err) < 0 ||
+		    p.failed) {
 			fprintf(stderr, "assay repair: %s\n", err.msg);
 			goto done;
 		}
@@ -680,12 +790,17 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 			break;
 		}
 		ctx.st = st;
+		if (o.show)
+			show_requests(st, &leaves, model_name(&o.cfg, name,
+			    sizeof name));
 		if (gen_repair(&ctx, leaves.v, leaves.n, &rep, &err) < 0) {
 			fprintf(stderr, "assay repair: %s\n", err.msg);
 			gen_report_release(&rep);
 			rc = 2;
 			break;
 		}
+		if (o.show)
+			show_answers(st, &rep);
 		print_summary("repair", &rep, o.json, round);
 		if (rep.failed > 0)
 			rc = 1;

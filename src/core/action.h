@@ -37,6 +37,8 @@
 	    "Cancel the running verification") \
 	ACTION(EDIT, "edit", \
 	    "Edit the candidate in $EDITOR; a saved change becomes a repair") \
+	ACTION(MODEL_REPAIR, "model-repair", \
+	    "Ask the model (generator in the config) for a repair; verify it") \
 	ACTION(KEYBOARD, "keyboard", \
 	    "Give the keyboard to the program in the pane, or take it back") \
 	ACTION(LABEL_COMPILE, "label-compile", \

@@ -59,20 +59,27 @@ export_format_parse(const char *name, enum export_format *out,
 	return 0;
 }
 
-/* Does the filter text hold a status predicate of its own? */
+/* Does the filter text hold a predicate on key of its own? */
 static int
-has_status(const char *where)
+has_key(const char *where, const char *key)
 {
 	const char *p = where;
+	size_t n = strlen(key);
 
 	while (p != NULL && *p != '\0') {
 		p += strspn(p, " \t");
-		if (strncmp(p, "status", 6) == 0 && (p[6] == '=' ||
-		    p[6] == '~' || (p[6] == '!' && p[7] == '=')))
+		if (strncmp(p, key, n) == 0 && (p[n] == '=' ||
+		    p[n] == '~' || (p[n] == '!' && p[n + 1] == '=')))
 			return 1;
 		p += strcspn(p, " \t");
 	}
 	return 0;
+}
+
+static int
+has_status(const char *where)
+{
+	return has_key(where, "status");
 }
 
 char *
@@ -1064,7 +1071,7 @@ export_run(struct store *st, const struct export_opts *opts,
 {
 	struct export_report dummy;
 	struct export_ctx x;
-	int rc;
+	int rc, dup, con;
 
 	memset(&x, 0, sizeof x);
 	if (rep == NULL)
@@ -1081,6 +1088,39 @@ export_run(struct store *st, const struct export_opts *opts,
 	    err) < 0) {
 		free(x.filter);
 		return -1;
+	}
+	/* sft: one of each near-duplicate cluster, no benchmark leakage,
+	 * unless the filter or the options say otherwise */
+	dup = opts->format == EXPORT_SFT && !has_key(opts->where, "dup") &&
+	    !opts->keep_dups;
+	con = opts->format == EXPORT_SFT &&
+	    !has_key(opts->where, "contaminated") && !opts->keep_contaminated;
+	if (dup || con) {
+		char *f;
+
+		if (dup) {
+			f = xasprintf("%s dup=yes", x.filter);
+			rc = store_query_count(st, f, &rep->dups, err);
+			free(f);
+			if (rc < 0) {
+				free(x.filter);
+				return -1;
+			}
+		}
+		if (con) {
+			f = xasprintf("%s contaminated=yes%s", x.filter, dup ?
+			    " dup=no" : "");
+			rc = store_query_count(st, f, &rep->contaminated, err);
+			free(f);
+			if (rc < 0) {
+				free(x.filter);
+				return -1;
+			}
+		}
+		f = xasprintf("%s%s%s", x.filter, dup ? " dup=no" : "", con ?
+		    " contaminated=no" : "");
+		free(x.filter);
+		x.filter = f;
 	}
 	rc = store_query_each(st, x.filter, export_row, &x, err);
 	if (rc == 0 && opts->format == EXPORT_RAW && x.filter == NULL)

@@ -68,6 +68,12 @@ struct export_opts {
 	 * id, hand-set ones kept); NULL: the tasks' splits as they are.
 	 * sft meta.split is the task's split either way. */
 	const struct split_spec	*split;
+	/* sft: keep the near-duplicates `assay dedup` marked (default: one
+	 * per cluster, the rest counted in dups), and the samples `assay
+	 * contamination` flagged (default: left out, counted).  A dup= or
+	 * contaminated= predicate in where decides instead. */
+	int			 keep_dups;
+	int			 keep_contaminated;
 };
 
 struct export_report {
@@ -76,6 +82,8 @@ struct export_report {
 	size_t	 tasks;		/* raw: task objects written */
 	size_t	 unverified;	/* sft: left out, no passing verdict */
 	size_t	 split[SPLIT_MAX];	/* tasks per split, with opts->split */
+	size_t	 dups;		/* sft: near-duplicates left out */
+	size_t	 contaminated;	/* sft: contaminated samples left out */
 };
 
 /*

@@ -88,6 +88,7 @@ static const struct {
 	{ "5", ACTION_LABEL_PERFORMANCE },
 	{ "a", ACTION_ACCEPT },
 	{ "r", ACTION_REJECT },
+	{ "R", ACTION_MODEL_REPAIR },
 	{ "f", ACTION_FLAG },
 	{ "Space", ACTION_MARK },
 	{ "m", ACTION_NOTE },

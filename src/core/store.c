@@ -3320,6 +3320,73 @@ store_task_split_each(struct store *st,
 }
 
 int
+store_dup_replace(struct store *st, const struct store_dup *rows, size_t n,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	if (exec(st, "DELETE FROM dup", err) < 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		if (prepare(st, &s, "INSERT INTO dup(cand_id, cluster, exact,"
+		    " similarity, keep) VALUES (?1, ?2, ?3, ?4, ?5)", err) < 0)
+			goto fail;
+		bind_text(s, 1, rows[i].cand_id);
+		bind_text(s, 2, rows[i].cluster);
+		sqlite3_bind_int(s, 3, rows[i].exact);
+		sqlite3_bind_double(s, 4, rows[i].similarity);
+		sqlite3_bind_int(s, 5, rows[i].keep);
+		if (step_done(st, s, "mark a duplicate", err) < 0)
+			goto fail;
+	}
+	if (store_commit(st, err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+int
+store_contam_replace(struct store *st, const char *const *benchmarks,
+    size_t nbench, const struct store_contam *rows, size_t n,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	for (size_t i = 0; i < nbench; i++) {
+		if (prepare(st, &s, "DELETE FROM contamination WHERE"
+		    " benchmark = ?1", err) < 0)
+			goto fail;
+		bind_text(s, 1, benchmarks[i]);
+		if (step_done(st, s, "clear contamination", err) < 0)
+			goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (prepare(st, &s, "INSERT OR REPLACE INTO contamination("
+		    "cand_id, benchmark, task_id, ngrams) VALUES (?1, ?2, ?3,"
+		    " ?4)", err) < 0)
+			goto fail;
+		bind_text(s, 1, rows[i].cand_id);
+		bind_text(s, 2, rows[i].benchmark);
+		bind_text(s, 3, rows[i].task_id);
+		sqlite3_bind_int64(s, 4, (sqlite3_int64)rows[i].ngrams);
+		if (step_done(st, s, "mark contamination", err) < 0)
+			goto fail;
+	}
+	if (store_commit(st, err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+int
 store_task_each_empty(struct store *st,
     int (*cb)(const char *task_id, void *arg), void *arg, struct err *err)
 {

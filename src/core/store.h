@@ -455,6 +455,38 @@ int	store_task_split_each(struct store *st,
 	    int (*cb)(const char *task_id, const char *split, int hand,
 	    void *arg), void *arg, struct err *err);
 
+/* One candidate of a near-duplicate cluster (dedup.c).  Borrowed. */
+struct store_dup {
+	const char	*cand_id;
+	const char	*cluster;	/* the id of the candidate kept */
+	int		 exact;		/* same normalised code as the kept */
+	double		 similarity;	/* estimated Jaccard with the kept */
+	int		 keep;		/* the one an export keeps */
+};
+
+/*
+ * Replace every cluster mark with rows (n of them; the candidates of
+ * clusters of two or more), in one transaction.  0 or -1.
+ */
+int	store_dup_replace(struct store *st, const struct store_dup *rows,
+	    size_t n, struct err *err);
+
+/* One benchmark a candidate shares long n-grams with.  Borrowed. */
+struct store_contam {
+	const char	*cand_id;
+	const char	*benchmark;
+	const char	*task_id;	/* the benchmark task most shared, or NULL */
+	size_t		 ngrams;	/* n-grams shared with it */
+};
+
+/*
+ * Replace the contamination marks against the benchmarks named (every
+ * row of those benchmarks goes) with rows, in one transaction.  0 or -1.
+ */
+int	store_contam_replace(struct store *st, const char *const *benchmarks,
+	    size_t nbench, const struct store_contam *rows, size_t n,
+	    struct err *err);
+
 /*
  * Visit the id of every task that has no candidate, in id order, without
  * holding them all: cb returns 0 to go on, non-zero to stop (that value

@@ -28,6 +28,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "buf.h"
 #include "err.h"
 
 const TSLanguage *tree_sitter_c(void);
@@ -792,6 +793,95 @@ syntax_parse(struct syntax **out, const char *lang, const char *text,
 	free(paint);
 	*out = s;
 	return 0;
+}
+
+int
+syntax_tokens(const char *lang, const char *text, size_t len, char **out,
+    size_t *outlen, char **ids, size_t *idslen, struct err *err)
+{
+	struct syn_lang *l = syn_lang_find(lang);
+	struct buf b = BUF_INIT, c = BUF_INIT;
+	char **names = NULL;
+	size_t nnames = 0;
+	TSParser *parser;
+	TSTree *tree;
+	TSTreeCursor cur;
+
+	*out = NULL;
+	if (outlen != NULL)
+		*outlen = 0;
+	if (ids != NULL)
+		*ids = NULL;
+	if (l == NULL)
+		return 0;
+	if (len >= UINT32_MAX)
+		return err_set(err, "%s: text too large (%zu bytes)", lang, len);
+	parser = ts_parser_new();
+	if (!ts_parser_set_language(parser, l->fn())) {
+		ts_parser_delete(parser);
+		return err_set(err, "grammar '%s': ABI %u rejected by the"
+		    " runtime", l->name, ts_language_version(l->fn()));
+	}
+	tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+	ts_parser_delete(parser);
+	if (tree == NULL)
+		return err_set(err, "%s: the parser gave no tree", lang);
+	cur = ts_tree_cursor_new(ts_tree_root_node(tree));
+	for (;;) {
+		TSNode node = ts_tree_cursor_current_node(&cur);
+		const char *type = ts_node_type(node);
+		int comment = type != NULL && strstr(type, "comment") != NULL;
+
+		if (!comment && ts_node_child_count(node) == 0) {
+			uint32_t a = ts_node_start_byte(node);
+			uint32_t e = ts_node_end_byte(node);
+
+			/* a leaf may hold blanks (a string): keep them */
+			if (e > a && e <= len && b.len > 0) {
+				buf_addc(&b, ' ');
+				buf_addc(&c, ' ');
+			}
+			if (e > a && e <= len)
+				buf_add(&b, text + a, e - a);
+			if (e > a && e <= len && ids != NULL &&
+			    strstr(type, "identifier") != NULL) {
+				size_t k;
+
+				for (k = 0; k < nnames && (strlen(names[k]) !=
+				    e - a || memcmp(names[k], text + a, e - a) !=
+				    0); k++)
+					;
+				if (k == nnames) {
+					names = xreallocarray(names, nnames + 1,
+					    sizeof *names);
+					names[nnames++] = xstrndup(text + a,
+					    e - a);
+				}
+				buf_printf(&c, "$%zu", k);
+			} else if (e > a && e <= len && ids != NULL) {
+				buf_add(&c, text + a, e - a);
+			}
+		}
+		if (!comment && ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	ts_tree_delete(tree);
+	for (size_t k = 0; k < nnames; k++)
+		free(names[k]);
+	free(names);
+	buf_adds(&b, "");
+	*out = buf_detach(&b, outlen);
+	buf_adds(&c, "");
+	if (ids != NULL)
+		*ids = buf_detach(&c, idslen);
+	else
+		buf_release(&c);
+	return 1;
 }
 
 void

@@ -84,6 +84,25 @@ const struct syn_span *syntax_line_spans(const struct syntax *s,
 /* Does the parse tree contain an ERROR or MISSING node?  1 or 0. */
 int	syntax_has_error(const struct syntax *s);
 
+/*
+ * The tokens of text as lang's grammar reads them, comments left out:
+ * the text of every leaf of the parse tree whose type is not a comment,
+ * in order, joined by single spaces (so whitespace and comments do not
+ * matter: the normalised form dedup hashes and shingles).  With
+ * canon_ids, every identifier leaf (a node type naming "identifier") is
+ * written as "$N", N counting the distinct names in order of first use,
+ * so that code whose names were consistently changed reads the same.
+ * *out is new
+ * (caller frees), *outlen its length (may be NULL).  Returns 1 with the
+ * tokens, 0 when lang has no grammar linked in (*out NULL: the caller
+ * tokenises by other means), -1 with err when the text is too large or
+ * the grammar is refused.  The walk is iterative: untrusted code cannot
+ * exhaust the stack by nesting.
+ */
+int	syntax_tokens(const char *lang, const char *text, size_t len,
+	    char **out, size_t *outlen, char **ids, size_t *idslen,
+	    struct err *err);
+
 /* Group name ("keyword", ...) for themes and tests. */
 const char *syntax_group_name(enum syn_group g);
 

@@ -50,6 +50,13 @@ struct env_stage {
 	 */
 	int	 gpu;
 	/*
+	 * 1: the stage reads the run's secret (env_plan.nonce and a
+	 * newline) from fd ENV_NONCE_FD, a pipe, instead of finding it on
+	 * its command line: a command line is readable by every process of
+	 * the sandbox (/proc/1/cmdline is the sandbox's own).
+	 */
+	int	 nonce_fd;
+	/*
 	 * Files of the stage's directory (plain names, owned, NULL-
 	 * terminated) that the sandbox binds read-only over themselves:
 	 * task data files the simulation reads at run time (RTLLM's
@@ -58,6 +65,8 @@ struct env_stage {
 	 */
 	char	*ro[ENV_MAX_RO + 1];
 };
+
+#define ENV_NONCE_FD 5
 
 /* What an env's prepare() produces: files written, stages to run. */
 struct env_plan {

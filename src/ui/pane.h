@@ -203,6 +203,8 @@ struct wb {
 	struct pty		 ed;		/* the editor; pid > 0: runs */
 	char			*ed_dir, *ed_path, *ed_cand;
 	char			 ed_hash[SAMPLE_HASH_HEX];
+	int			 ed_model;	/* ed runs `assay repair`, not
+						 * the editor (R) */
 	int			 kbd;		/* 1: the program has keys */
 	char			 term_title[128];
 	/*
@@ -360,6 +362,21 @@ int	term_pane_verify(struct wb *wb, const char *id);
 void	term_pane_cancel(struct wb *wb);
 /* Open $EDITOR on the current candidate.  0 or -1 (message). */
 int	term_pane_edit(struct wb *wb);
+/*
+ * R: run `assay repair --where id=ID --rounds 1 --show` on the current
+ * candidate in the toolchain pane (the generator from the config file,
+ * model.h), so the feedback sent, the answer and its verification show
+ * there; when it exits, select the repair it made.  0 or -1 (message).
+ */
+int	term_pane_model_repair(struct wb *wb);
+/*
+ * :repair [ROUNDS] and :generate [SAMPLES]: `assay repair` (with
+ * --show) or `assay generate` over the marked candidates, else the
+ * view's filter, in the toolchain pane; the workbench refreshes when it
+ * exits.  verb: "repair" or "generate".  0 or -1 (message).
+ */
+int	term_pane_model_run(struct wb *wb, const char *verb,
+	    const char *count);
 /* A job or an editor is running. */
 int	term_pane_busy(const struct wb *wb);
 /* The fd to poll, or -1. */

@@ -132,7 +132,7 @@ term_pane_unhold(struct wb *wb, enum action a)
 	case ACTION_MOVE_FIRST: case ACTION_MOVE_LAST:
 	case ACTION_HELP:
 		return 0;	/* read on */
-	case ACTION_VERIFY: case ACTION_EDIT:
+	case ACTION_VERIFY: case ACTION_EDIT: case ACTION_MODEL_REPAIR:
 		return 0;	/* the next program keeps the zoom */
 	default:
 		break;
@@ -461,6 +461,175 @@ out:
 	wb_refresh(wb);
 }
 
+/* The newest repair of parent (kind repair): new string or NULL. */
+static int
+newest_repair(const struct store_row *row, void *arg)
+{
+	char **out = arg;
+
+	free(*out);
+	*out = xstrdup(row->id);
+	return 0;
+}
+
+/* `assay repair` exited: select what it made and say how it went. */
+static void
+model_finish(struct wb *wb)
+{
+	int st = wb->ed.status;
+	char *filter, *id = NULL;
+	struct err err;
+
+	pty_release(&wb->ed);
+	if (wb->ed_cand == NULL) {
+		/* :repair or :generate over many: the pane has the story */
+		wb->ed_model = 0;
+		wb->kbd = 0;
+		wb_refresh(wb);
+		wb_msg(wb, !WIFEXITED(st) || WEXITSTATUS(st) != 0, "the model"
+		    " run %s; its output is in the toolchain pane",
+		    WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "is done" :
+		    "ended with an error");
+		memset(&wb->ed, 0, sizeof wb->ed);
+		wb->ed.fd = -1;
+		wb->dirty = 1;
+		return;
+	}
+	filter = xasprintf("parent=%s kind=repair", wb->ed_cand);
+	if (store_query_each(wb->st, filter, newest_repair, &id, &err) < 0)
+		wb_msg(wb, 1, "%s", err.msg);
+	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || id == NULL)
+		wb_msg(wb, 1, "the model made no repair of %s: see the"
+		    " toolchain pane", wb->ed_cand);
+	free(filter);
+	wb->ed_model = 0;
+	wb->kbd = 0;
+	wb_refresh(wb);
+	if (id != NULL && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		wb_select_id(wb, id);
+		wb_msg(wb, 0, "repair %s of %s by the model: %s", id,
+		    wb->ed_cand, wb->cur.has_run && wb->cur.run.verdict != NULL ?
+		    wb->cur.run.verdict :
+		    "not verified");
+	}
+	free(id);
+	free(wb->ed_cand);
+	wb->ed_cand = NULL;
+	memset(&wb->ed, 0, sizeof wb->ed);
+	wb->ed.fd = -1;
+	wb->dirty = 1;
+}
+
+/*
+ * Run `assay --db DB --reviewer NAME ARGS...` in the toolchain pane, as
+ * the editor runs there; model_finish() follows when it exits.  cand:
+ * the candidate whose newest repair to select then, or NULL.
+ */
+static int
+assay_in_pane(struct wb *wb, char *const *args, size_t nargs,
+    const char *cand, const char *title)
+{
+	struct err err;
+	char self[4096], **argv;
+	int rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols;
+	size_t n = 0;
+	ssize_t len;
+
+	if (term_pane_busy(wb)) {
+		wb_msg(wb, 1, "the toolchain pane is busy (x cancels a "
+		    "verification)");
+		return -1;
+	}
+	len = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (len <= 0) {
+		wb_msg(wb, 1, "cannot find the assay program: %s",
+		    strerror(errno));
+		return -1;
+	}
+	self[len] = '\0';
+	argv = xcalloc(nargs + 6, sizeof *argv);
+	argv[n++] = self;
+	argv[n++] = "--db";
+	argv[n++] = (char *)wb->o->db_path;
+	argv[n++] = "--reviewer";
+	argv[n++] = wb->reviewer;
+	for (size_t i = 0; i < nargs; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	rows = rows > 0 ? rows : 24;
+	cols = cols > 0 ? cols : 80;
+	term_start(wb, rows, cols);
+	if (pty_spawn(&wb->ed, argv, NULL, NULL, rows, cols, 0, &err) < 0) {
+		wb_msg(wb, 1, "%s: %s", title, err.msg);
+		free(argv);
+		return -1;
+	}
+	free(argv);
+	wb->ed_cand = xstrdup(cand);
+	wb->ed_model = 1;
+	snprintf(wb->term_title, sizeof wb->term_title, "%s", title);
+	wb->dirty = 1;
+	return 0;
+}
+
+int
+term_pane_model_repair(struct wb *wb)
+{
+	struct wb_cur *c = &wb->cur;
+	char *where, *args[7], title[96];
+	int rc;
+
+	if (c->id == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return -1;
+	}
+	where = xasprintf("id=%s", c->id);
+	args[0] = "repair";
+	args[1] = "--where";
+	args[2] = where;
+	args[3] = "--rounds";
+	args[4] = "1";
+	args[5] = "--show";
+	args[6] = NULL;
+	snprintf(title, sizeof title, "model repair \xc2\xb7 %s", c->id);
+	rc = assay_in_pane(wb, args, 6, c->id, title);
+	free(where);
+	if (rc == 0)
+		wb_msg(wb, 0, "asking the model for a repair of %s ...",
+		    c->id);
+	return rc;
+}
+
+int
+term_pane_model_run(struct wb *wb, const char *verb, const char *count)
+{
+	char **args = xcalloc(wb->nmarks + 8, sizeof *args), title[96];
+	size_t n = 0;
+	int rc;
+
+	args[n++] = (char *)verb;
+	args[n++] = strcmp(verb, "repair") == 0 ? "--rounds" : "--samples";
+	args[n++] = (char *)(count != NULL && *count != '\0' ? count : "1");
+	if (strcmp(verb, "repair") == 0)
+		args[n++] = "--show";
+	if (wb->nmarks > 0) {
+		for (size_t i = 0; i < wb->nmarks; i++)
+			args[n++] = wb->marks[i];
+	} else if (wb->filter != NULL && *wb->filter != '\0') {
+		args[n++] = "--where";
+		args[n++] = wb->filter;
+	}
+	snprintf(title, sizeof title, "model %s \xc2\xb7 %s", verb,
+	    wb->nmarks > 0 ? "marked" : "view");
+	rc = assay_in_pane(wb, args, n, NULL, title);
+	if (rc == 0)
+		wb_msg(wb, 0, "%s over the %s: it runs in the toolchain pane;"
+		    " moving and deciding go on", verb, wb->nmarks > 0 ?
+		    "marked candidates" : "view");
+	free(args);
+	return rc;
+}
+
 int
 term_pane_edit(struct wb *wb)
 {
@@ -557,7 +726,10 @@ term_pane_io(struct wb *wb)
 			while (wb->ed.fd >= 0 && (n = pty_read(&wb->ed, chunk,
 			    sizeof chunk)) > 0 && wb->term != NULL)
 				term_feed(wb->term, chunk, (size_t)n);
-			ed_finish(wb);
+			if (wb->ed_model)
+				model_finish(wb);
+			else
+				ed_finish(wb);
 		}
 	}
 }

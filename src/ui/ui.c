@@ -966,6 +966,14 @@ ui_command(struct wb *wb, char *line)
 	} else if (strcmp(line, "label") == 0 || strcmp(line, "review") == 0 ||
 	    strcmp(line, "note") == 0) {
 		ui_bulk(wb, line, arg);
+	} else if (strcmp(line, "repair") == 0 ||
+	    strcmp(line, "generate") == 0) {
+		if (*arg != '\0' && strspn(arg, "0123456789") != strlen(arg))
+			wb_msg(wb, 1, ":%s takes a number (%s), not '%s'",
+			    line, strcmp(line, "repair") == 0 ? "rounds" :
+			    "samples per task", arg);
+		else
+			term_pane_model_run(wb, line, arg);
 	} else if (strcmp(line, "unmark") == 0) {
 		wb_marks_clear(wb);
 		wb_msg(wb, 0, "no candidate marked");
@@ -983,8 +991,9 @@ ui_command(struct wb *wb, char *line)
 		ui_action(wb, a);
 	} else {
 		wb_msg(wb, 1, "unknown command '%s' (filter, grep, goto, "
-		    "label, review, note, unmark, save, view, views, bind, "
-		    "unbind, set or an action name; Tab completes)", line);
+		    "label, review, note, unmark, save, view, views, repair, "
+		    "generate, bind, unbind, set or an action name; Tab "
+		    "completes)", line);
 	}
 }
 
@@ -1048,6 +1057,9 @@ ui_action(struct wb *wb, enum action a)
 		break;
 	case ACTION_EDIT:
 		term_pane_edit(wb);
+		break;
+	case ACTION_MODEL_REPAIR:
+		term_pane_model_repair(wb);
 		break;
 	case ACTION_KEYBOARD:
 		if (wb->ed.pid > 0) {
