@@ -11,7 +11,8 @@ libseccomp-dev
 iverilog verilator yosys ccache bubblewrap tmux
 gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm valgrind
 libocct-data-exchange-dev libocct-modeling-algorithms-dev
-libocct-modeling-data-dev libocct-foundation-dev"
+libocct-modeling-data-dev libocct-foundation-dev
+sqlite3 jq slurm-wlm munge"
 
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 

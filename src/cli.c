@@ -11,6 +11,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <jansson.h>
 
 #include "agreement.h"
+#include "atomic.h"
 #include "buf.h"
 #include "config.h"
 #include "contam.h"
@@ -31,6 +33,7 @@
 #include "hash.h"
 #include "import.h"
 #include "pipeline.h"
+#include "results.h"
 #include "split.h"
 #include "store.h"
 #include "verify.h"
@@ -224,6 +227,8 @@ where_add(struct buf *w, const char *v)
 
 #define WHERE(w) ((w).len > 0 ? buf_str(&(w)) : NULL)
 
+static void print_json(json_t *o);
+
 struct tally {
 	size_t	 pass, fail, timeout, skipped, env_error, task_defect, other;
 };
@@ -301,6 +306,238 @@ references_first(struct store *st, struct idlist *ids)
 	return refs.n;
 }
 
+/*
+ * The completion marker of verify --input: "<OUT>.done", written last,
+ * saying which slice (and its sha256) the results file answers.  0 or
+ * -1 (printed).
+ */
+static int
+write_marker(const char *slice, const char *results, size_t runs,
+    size_t candidates)
+{
+	char hex[SAMPLE_HASH_HEX], *path, *txt;
+	struct err err;
+	json_t *o;
+	int rc;
+
+	if (results_file_sha256(slice, hex, &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		return -1;
+	}
+	o = json_pack("{s:i, s:s, s:s, s:s, s:I, s:I, s:I}", "assay_run",
+	    RESULTS_VERSION, "slice", slice, "slice_sha256", hex, "results",
+	    results, "runs", (json_int_t)runs, "candidates",
+	    (json_int_t)candidates, "finished", (json_int_t)time(NULL));
+	txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	path = results_marker_path(results);
+	rc = atomic_write(path, txt, &err);
+	if (rc < 0)
+		fprintf(stderr, "assay: %s\n", err.msg);
+	free(txt);
+	free(path);
+	return rc;
+}
+
+/* The summary verify and merge print: one line, or one JSON object. */
+struct summary {
+	const char	*command;	/* "verify" or "merge" */
+	size_t		 done;		/* runs stored by this command */
+	size_t		 unchanged;	/* verify: skipped; merge: already in */
+	size_t		 not_stored;	/* runs kept only in a results file */
+	size_t		 refused;	/* merge: stale or foreign lines */
+	struct tally	 tally;
+	const char	*results;	/* results file, or NULL */
+	int		 input;		/* verify --input */
+	int		 complete;	/* --input: the marker was written */
+};
+
+static void
+summary_print(const struct summary *s, int json)
+{
+	const struct tally *t = &s->tally;
+
+	if (json) {
+		json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
+		    " s:I, s:I}", "command", s->command, "verified",
+		    (json_int_t)s->done, "unchanged", (json_int_t)s->unchanged,
+		    "not_stored", (json_int_t)s->not_stored, "pass",
+		    (json_int_t)t->pass, "fail", (json_int_t)t->fail, "timeout",
+		    (json_int_t)t->timeout, "env_error",
+		    (json_int_t)t->env_error, "task_defect",
+		    (json_int_t)t->task_defect, "skipped",
+		    (json_int_t)t->skipped);
+
+		if (strcmp(s->command, "merge") == 0)
+			json_object_set_new(o, "refused",
+			    json_integer((json_int_t)s->refused));
+		json_object_set_new(o, "results", s->results != NULL ?
+		    json_string(s->results) : json_null());
+		if (s->input)
+			json_object_set_new(o, "complete",
+			    json_boolean(s->complete));
+		print_json(o);
+		return;
+	}
+	printf("verified %zu, unchanged %zu: pass %zu, fail %zu, timeout %zu,"
+	    " env-error %zu, task-defect %zu, skipped %zu", s->done,
+	    s->unchanged, t->pass, t->fail, t->timeout, t->env_error,
+	    t->task_defect, t->skipped);
+	if (s->not_stored > 0)
+		printf("; not stored %zu", s->not_stored);
+	if (s->refused > 0)
+		printf("; refused %zu", s->refused);
+	printf("\n");
+}
+
+/* Parse whole seconds in lo..hi into *out; 0 or -1. */
+static int
+parse_seconds(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * A slice with a manifest.json beside it (export --shards) must have the
+ * sha256 the manifest gives it: a slice changed or cut short since the
+ * export is refused.  0 or -1 (printed).
+ */
+static int
+slice_check(const char *slice)
+{
+	const char *slash = strrchr(slice, '/');
+	const char *base = slash != NULL ? slash + 1 : slice;
+	char *man = slash != NULL ? xasprintf("%.*s/manifest.json",
+	    (int)(slash - slice), slice) : xstrdup("manifest.json");
+	char hex[SAMPLE_HASH_HEX];
+	json_t *m, *v;
+	struct err err;
+	size_t i;
+	int rc = 0;
+
+	m = json_load_file(man, 0, NULL);
+	json_array_foreach(json_object_get(m, "slices"), i, v) {
+		const char *file = json_string_value(json_object_get(v, "file"));
+		const char *sum = json_string_value(json_object_get(v,
+		    "sha256"));
+
+		if (file == NULL || sum == NULL || strcmp(file, base) != 0)
+			continue;
+		if (results_file_sha256(slice, hex, &err) < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			rc = -1;
+		} else if (strcmp(hex, sum) != 0) {
+			fprintf(stderr, "assay: %s: sha256 %s is not the one in"
+			    " %s (%s): the slice changed since the export\n",
+			    slice, hex, man, sum);
+			rc = -1;
+		}
+		break;
+	}
+	json_decref(m);
+	free(man);
+	return rc;
+}
+
+/*
+ * verify --input SLICE: a scratch database of its own in $TMPDIR, the
+ * slice imported into it.  *dir is the new directory (remove with
+ * scratch_remove()).  0 or -1 (printed).
+ */
+static int
+scratch_open(const char *slice, struct store **st, char **dir)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct import_opts o = { .format = IMPORT_ASSAY, .by = "assay" };
+	struct import_report rep;
+	struct err err;
+	char *db;
+	int rc;
+
+	if (slice_check(slice) < 0)
+		return -1;
+	*dir = xasprintf("%s/assay-slice.XXXXXX", tmp != NULL && *tmp != '\0' ?
+	    tmp : "/tmp");
+	if (mkdtemp(*dir) == NULL) {
+		fprintf(stderr, "assay: %s: %s\n", *dir, strerror(errno));
+		free(*dir);
+		*dir = NULL;
+		return -1;
+	}
+	db = xasprintf("%s/slice.db", *dir);
+	rc = store_open(st, db, &err);
+	free(db);
+	if (rc < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		return -1;
+	}
+	import_report_init(&rep);
+	rc = import_path(*st, slice, &o, &rep, &err);
+	import_report_release(&rep);
+	if (rc < 0) {
+		fprintf(stderr, "assay: %s\nassay: %s: cannot read the slice\n",
+		    err.msg, slice);
+		store_close(*st);
+		*st = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void
+scratch_remove(const char *dir)
+{
+	static const char *const files[] = { "slice.db", "slice.db-wal",
+	    "slice.db-shm" };
+
+	if (dir == NULL)
+		return;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *p = xasprintf("%s/%s", dir, files[i]);
+
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+}
+
+/*
+ * Keep a finished run in the results file: the one --results names, else
+ * (only when the run could not be stored) a file of its own in the
+ * working directory, opened on the first such run.
+ */
+static void
+keep_run(struct results **w, char **fallback, const struct run *r,
+    const char *task_id, int timeout_s, int stored, int *status)
+{
+	struct err err;
+
+	if (*w == NULL && !stored) {
+		*fallback = xasprintf("assay-unstored-%lld-%ld.jsonl",
+		    (long long)time(NULL), (long)getpid());
+		if (results_open(w, *fallback, &err) < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			free(*fallback);
+			*fallback = NULL;
+			*status = 2;
+			return;
+		}
+	}
+	if (*w != NULL && results_add(*w, r, task_id, timeout_s, stored,
+	    &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		*status = 2;
+	}
+}
+
 static int
 cmd_verify(const struct cli_global *g, int argc, char **argv)
 {
@@ -315,20 +552,27 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		{ "no-sandbox", no_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "results", required_argument, NULL, 'r' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "lock-timeout", required_argument, NULL, 'L' },
+		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct verify_opts vo = { 0 };
 	struct idlist ids = { 0 };
 	struct buf where = BUF_INIT;
-	long jobs = 1, shard_i = 0, shard_n = 1;
-	int force = 0, check = 0, quiet = 0, ch, status = 0;
+	long jobs = 1, shard_i = 0, shard_n = 1, lock_s = 60;
+	int force = 0, check = 0, quiet = 0, json = 0, ch, status = 0;
 	struct verify_job **running = NULL;
 	int is_ref[256] = { 0 };
-	size_t next = 0, nrun = 0, done = 0, skipped = 0, todo;
+	size_t next = 0, nrun = 0, finished = 0, todo;
 	size_t nrefs, refs_running = 0;
 	size_t failed_check = 0;
-	struct tally tally = { 0 };
-	struct store *st;
+	struct summary sum = { .command = "verify" };
+	const char *results_path = NULL, *input = NULL;
+	char *scratch = NULL, *fallback = NULL;
+	struct results *w = NULL;
+	struct store *st = NULL;
 	struct err err;
 
 	if (wants_help("verify", argc, argv))
@@ -389,11 +633,9 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			vo.no_sandbox = 1;
 			break;
 		case 't': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
+			long v;
 
-			if (*optarg == '\0' || *end != '\0' || v < 1 ||
-			    v > 86400)
+			if (parse_seconds(optarg, 1, 86400, &v) < 0)
 				return usage_error("verify", "--timeout wants whole"
 				    " seconds, 1..86400, not '%s'", optarg);
 			vo.timeout_s = (int)v;
@@ -402,10 +644,30 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'r':
+			results_path = optarg;
+			break;
+		case 'i':
+			input = optarg;
+			break;
+		case 'L':
+			if (parse_seconds(optarg, 0, 86400, &lock_s) < 0)
+				return usage_error("verify", "--lock-timeout wants"
+				    " whole seconds, 0..86400, not '%s'", optarg);
+			break;
+		case 'J':
+			json = 1;
+			break;
 		default:
 			return usage_error("verify", "bad option%s", "");
 		}
 	}
+	if (input != NULL && results_path == NULL)
+		return usage_error("verify", "--input wants --results OUT, where"
+		    " the runs go%s", "");
+	if (input != NULL && (optind < argc || shard_n > 1))
+		return usage_error("verify", "--input verifies the whole slice:"
+		    " no IDs or --shard%s", "");
 	if (vo.no_sandbox)
 		fprintf(stderr, "assay: WARNING: --no-sandbox: candidates run"
 		    " unconfined, with only resource limits\n");
@@ -414,23 +676,37 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		    err.msg);
 		return 2;
 	}
-	if (open_store(g, &st) < 0)
+	sum.input = input != NULL;
+	if (input != NULL) {
+		if (scratch_open(input, &st, &scratch) < 0) {
+			scratch_remove(scratch);
+			free(scratch);
+			return 2;
+		}
+	} else if (open_store(g, &st) < 0) {
 		return 2;
+	}
+	store_lock_timeout(st, (int)lock_s * 1000);
+	if (results_path != NULL && results_open(&w, results_path, &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		status = 2;
+		goto out;
+	}
 	if (optind < argc) {
 		for (int i = optind; i < argc; i++) {
 			char *id = resolve(st, argv[i]);
 
 			if (id == NULL) {
-				store_close(st);
-				return 2;
+				status = 2;
+				goto out;
 			}
 			ids.v = xreallocarray(ids.v, ids.n + 1, sizeof *ids.v);
 			ids.v[ids.n++] = id;
 		}
 	} else if (store_query_each(st, WHERE(where), collect_id, &ids, &err) < 0) {
 		fprintf(stderr, "assay verify: %s\n", err.msg);
-		store_close(st);
-		return 2;
+		status = 2;
+		goto out;
 	}
 	if (shard_n > 1) {
 		size_t k = 0;
@@ -476,8 +752,8 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			if (!force && have == 0 &&
 			    verify_input_key(&t, &c, vo.timeout_s, key, NULL) == 0 &&
 			    strcmp(key, last.input_key) == 0) {
-				skipped++;
-				tally_add(&tally, last.verdict);
+				sum.unchanged++;
+				tally_add(&sum.tally, last.verdict);
 				if (strcmp(last.verdict, "pass") != 0)
 					failed_check++;
 				run_release(&last);
@@ -514,6 +790,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			break;
 		for (size_t i = 0; i < nrun; ) {
 			struct run r;
+			int stored;
 
 			if (!verify_job_step(running[i], NULL, NULL)) {
 				i++;
@@ -521,22 +798,34 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			}
 			verify_job_result(running[i], &r);
 			verify_judge_reference(st, running[i], &r);
-			if (store_run_add(st, &r, &err) < 0) {
-				fprintf(stderr, "assay: %s: %s\n", r.cand_id,
-				    err.msg);
-				status = 2;
+			/* A busy database is waited for (--lock-timeout);
+			 * a run that still cannot be stored is kept in the
+			 * results file and counted apart, so that the
+			 * summary says what the database holds. */
+			stored = store_run_add(st, &r, &err) == 0;
+			if (!stored) {
+				fprintf(stderr, "assay: %s: not stored: %s\n",
+				    r.cand_id, err.msg);
+				sum.not_stored++;
+			} else {
+				sum.done++;
+				tally_add(&sum.tally, r.verdict);
 			}
-			done++;
-			tally_add(&tally, r.verdict);
+			keep_run(&w, &fallback, &r,
+			    verify_job_task(running[i]), vo.timeout_s, stored,
+			    &status);
+			finished++;
 			if (strcmp(r.verdict, "pass") != 0)
 				failed_check++;
 			if (!quiet)
-				fprintf(stderr, "[%zu/%zu] %s %s%s%s%s%s\n",
-				    done + skipped, todo, r.cand_id, r.verdict,
+				fprintf(stderr, "[%zu/%zu] %s %s%s%s%s%s%s\n",
+				    finished + sum.unchanged, todo, r.cand_id,
+				    r.verdict,
 				    r.stage != NULL ? " " : "",
 				    r.stage != NULL ? r.stage : "",
 				    r.subcategory != NULL ? " " : "",
-				    r.subcategory != NULL ? r.subcategory : "");
+				    r.subcategory != NULL ? r.subcategory : "",
+				    stored ? "" : " (not stored)");
 			if (verify_job_workdir(running[i]) != NULL && !quiet)
 				fprintf(stderr, "  work directory kept: %s"
 				    " (reproduce.sh runs it again)\n",
@@ -548,19 +837,517 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			is_ref[i] = is_ref[nrun];
 		}
 	}
-	printf("verified %zu, unchanged %zu: pass %zu, fail %zu, timeout %zu,"
-	    " env-error %zu, task-defect %zu, skipped %zu\n", done, skipped,
-	    tally.pass, tally.fail, tally.timeout, tally.env_error,
-	    tally.task_defect, tally.skipped);
+	if (w != NULL) {
+		const char *path = results_path != NULL ? results_path :
+		    fallback;
+
+		if (results_close(w, &err) < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			status = 2;
+		} else if (results_path == NULL) {
+			fprintf(stderr, "assay: %zu run%s could not be stored;"
+			    " kept in %s (assay merge %s stores them)\n",
+			    sum.not_stored, sum.not_stored == 1 ? "" : "s",
+			    path, path);
+		}
+		w = NULL;
+		sum.results = path;
+	}
+	/* A slice is complete when each of its candidates has a run. */
+	if (input != NULL && status == 0 && sum.not_stored == 0) {
+		size_t left = 1;
+
+		if (store_query_count(st, "verdict=none", &left, &err) < 0)
+			fprintf(stderr, "assay: %s\n", err.msg);
+		else if (left > 0)
+			fprintf(stderr, "assay: %s: %zu candidate%s without a"
+			    " run; no completion marker\n", input, left,
+			    left == 1 ? "" : "s");
+		else
+			sum.complete = write_marker(input, results_path,
+			    finished, ids.n) == 0;
+		if (!sum.complete)
+			status = 2;
+	}
+	summary_print(&sum, json);
+out:
 	for (size_t i = 0; i < ids.n; i++)
 		free(ids.v[i]);
 	free(ids.v);
 	free(running);
 	buf_release(&where);
+	results_abort(w);
+	free(fallback);
 	store_close(st);
+	scratch_remove(scratch);
+	free(scratch);
+	if (sum.not_stored > 0)
+		return 3;
 	if (status != 0)
 		return status;
 	return check && failed_check > 0 ? 1 : 0;
+}
+
+/* --- merge ----------------------------------------------------------- */
+
+#define MERGE_BATCH 500
+
+struct merge_ctx {
+	struct store	*st;
+	struct summary	 sum;
+	struct tally	 pending;	/* runs of the open batch */
+	size_t		 npending, lines;
+	int		 tty, status;
+};
+
+/* Commit the open batch; its runs count once it is in. */
+static int
+merge_flush(struct merge_ctx *m)
+{
+	struct err err;
+
+	if (m->npending == 0)
+		return 0;
+	if (store_commit(m->st, &err) < 0) {
+		fprintf(stderr, "assay merge: %s; %zu run%s not stored\n",
+		    err.msg, m->npending, m->npending == 1 ? "" : "s");
+		store_rollback(m->st);
+		m->sum.not_stored += m->npending;
+	} else {
+		struct tally *t = &m->sum.tally, *p = &m->pending;
+
+		m->sum.done += m->npending;
+		t->pass += p->pass;
+		t->fail += p->fail;
+		t->timeout += p->timeout;
+		t->skipped += p->skipped;
+		t->env_error += p->env_error;
+		t->task_defect += p->task_defect;
+		t->other += p->other;
+	}
+	memset(&m->pending, 0, sizeof m->pending);
+	m->npending = 0;
+	return 0;
+}
+
+/*
+ * Why the run r (of task task_id, timeout override tmo) does not belong
+ * to this database, into why; 0 when it does.  -1 on a store error.
+ */
+static int
+merge_check(struct store *st, const struct run *r, const char *task_id,
+    int tmo, char *why, size_t n, struct err *err)
+{
+	struct candidate c;
+	struct task t;
+	char key[SAMPLE_HASH_HEX];
+	int rc = store_candidate_get(st, r->cand_id, &c, err);
+
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		snprintf(why, n, "foreign: no candidate %s in this database",
+		    r->cand_id);
+		return 1;
+	}
+	if (strcmp(c.task_id, task_id) != 0) {
+		snprintf(why, n, "foreign: candidate %s is of task %s here,"
+		    " the run says %s", r->cand_id, c.task_id, task_id);
+		candidate_release(&c);
+		return 1;
+	}
+	rc = store_task_get(st, c.task_id, &t, err);
+	if (rc != 0) {
+		candidate_release(&c);
+		return rc < 0 ? -1 : err_set(err, "no task %s", c.task_id);
+	}
+	rc = 0;
+	if (r->input_key[0] != '\0') {
+		verify_input_key_tool(&t, &c, tmo, r->toolchain != NULL ?
+		    r->toolchain : "", key);
+		if (strcmp(key, r->input_key) != 0) {
+			snprintf(why, n, "stale: the inputs of %s (code, task"
+			    " files, env, toolchain or timeout) are not those"
+			    " the run was made with", r->cand_id);
+			rc = 1;
+		}
+	}
+	task_release(&t);
+	candidate_release(&c);
+	return rc;
+}
+
+static void
+merge_line(struct merge_ctx *m, const char *file, size_t lineno,
+    const char *line, size_t len)
+{
+	struct run r;
+	struct err err;
+	char *task = NULL, why[ERR_MSG_MAX];
+	int tmo = 0, stored, rc, exists;
+
+	if (results_parse(line, len, &r, &task, &tmo, &stored, &err) < 0) {
+		fprintf(stderr, "%s:%zu: %s\n", file, lineno, err.msg);
+		m->sum.refused++;
+		m->status = 2;
+		return;
+	}
+	rc = merge_check(m->st, &r, task, tmo, why, sizeof why, &err);
+	if (rc == 0)
+		rc = store_run_exists(m->st, &r, &exists, &err) < 0 ? -1 :
+		    exists ? 2 : 0;
+	if (rc == 1) {
+		fprintf(stderr, "%s:%zu: %s\n", file, lineno, why);
+		m->sum.refused++;
+		m->status = 2;
+	} else if (rc == 2) {
+		m->sum.unchanged++;
+		tally_add(&m->sum.tally, r.verdict);
+	} else if (rc < 0) {
+		fprintf(stderr, "%s:%zu: %s\n", file, lineno, err.msg);
+		m->sum.not_stored++;
+	} else if (m->npending == 0 && store_begin(m->st, &err) < 0) {
+		fprintf(stderr, "%s:%zu: not stored: %s\n", file, lineno,
+		    err.msg);
+		m->sum.not_stored++;
+	} else if (store_run_insert(m->st, &r, 2, &err) < 0) {
+		/* Inside the batch: the whole batch goes back. */
+		fprintf(stderr, "%s:%zu: not stored: %s\n", file, lineno,
+		    err.msg);
+		store_rollback(m->st);
+		m->sum.not_stored += m->npending + 1;
+		memset(&m->pending, 0, sizeof m->pending);
+		m->npending = 0;
+	} else {
+		m->npending++;
+		tally_add(&m->pending, r.verdict);
+		if (m->npending >= MERGE_BATCH)
+			merge_flush(m);
+	}
+	run_release(&r);
+	free(task);
+}
+
+static int
+cmd_merge(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "lock-timeout", required_argument, NULL, 'L' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct merge_ctx m = { .sum = { .command = "merge" } };
+	long lock_s = 60;
+	int ch, json = 0;
+
+	if (wants_help("merge", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'J')
+			json = 1;
+		else if (ch == 'L' && parse_seconds(optarg, 0, 86400,
+		    &lock_s) == 0)
+			continue;
+		else
+			return usage_error("merge", ch == 'L' ?
+			    "--lock-timeout wants whole seconds, 0..86400%s" :
+			    "bad option%s", "");
+	}
+	if (optind >= argc)
+		return usage_error("merge", "no RESULTS file given%s", "");
+	if (open_store(g, &m.st) < 0)
+		return 2;
+	store_lock_timeout(m.st, (int)lock_s * 1000);
+	m.tty = isatty(STDERR_FILENO);
+	for (int i = optind; i < argc; i++) {
+		FILE *f = fopen(argv[i], "r");
+		char *line = NULL;
+		size_t cap = 0, lineno = 0;
+		ssize_t n;
+
+		if (f == NULL) {
+			fprintf(stderr, "assay merge: %s: %s\n", argv[i],
+			    strerror(errno));
+			m.status = 2;
+			continue;
+		}
+		while ((n = getline(&line, &cap, f)) > 0) {
+			lineno++;
+			m.lines++;
+			if (n == 1 && line[0] == '\n')
+				continue;
+			merge_line(&m, argv[i], lineno, line, (size_t)n);
+			if (m.tty && m.lines % 1000 == 0)
+				fprintf(stderr, "\rmerge: %zu lines, %zu runs"
+				    " stored, %zu already there ", m.lines,
+				    m.sum.done + m.npending, m.sum.unchanged);
+		}
+		free(line);
+		fclose(f);
+	}
+	merge_flush(&m);
+	if (m.tty && m.lines >= 1000)
+		fprintf(stderr, "\n");
+	summary_print(&m.sum, json);
+	store_close(m.st);
+	if (m.sum.not_stored > 0)
+		return 3;
+	return m.status;
+}
+
+/* --- slurm ------------------------------------------------------------ */
+
+/* s quoted for sh: 'it'\''s'. */
+static void
+sh_quote(struct buf *b, const char *s)
+{
+	buf_addc(b, '\'');
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '\'');
+}
+
+/* "0-2,5,7-8" from the sorted indexes v[0..n). */
+static void
+array_ranges(struct buf *b, const unsigned *v, size_t n)
+{
+	for (size_t i = 0; i < n; ) {
+		size_t k = i;
+
+		while (k + 1 < n && v[k + 1] == v[k] + 1)
+			k++;
+		if (b->len > 0)
+			buf_addc(b, ',');
+		if (k > i)
+			buf_printf(b, "%u-%u", v[i], v[k]);
+		else
+			buf_printf(b, "%u", v[i]);
+		i = k + 1;
+	}
+}
+
+/* Run cmd (sh -c) and read the job id sbatch --parsable prints. */
+static long
+sbatch_run(const char *cmd)
+{
+	char line[256];
+	FILE *p = popen(cmd, "r");
+	long id = -1;
+
+	if (p == NULL)
+		return -1;
+	if (fgets(line, sizeof line, p) != NULL)
+		id = strtol(line, NULL, 10);
+	if (pclose(p) != 0)
+		return -1;
+	return id > 0 ? id : -1;
+}
+
+/* Is slice i done: a marker whose slice checksum is the manifest's? */
+static int
+slice_done(const char *marker, const char *sha)
+{
+	json_t *m = json_load_file(marker, 0, NULL);
+	const char *have = json_string_value(json_object_get(m,
+	    "slice_sha256"));
+	int done = have != NULL && sha != NULL && strcmp(have, sha) == 0;
+
+	json_decref(m);
+	return done;
+}
+
+static int
+cmd_slurm(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "sbatch-arg", required_argument, NULL, 'a' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct buf extra = BUF_INIT, script = BUF_INIT, cmd = BUF_INIT;
+	struct buf list = BUF_INIT, verify = BUF_INIT;
+	long jobs = 1, timeout_s = 0, vid, mid;
+	char self[4096], *dir = NULL, *db = NULL, *path = NULL;
+	unsigned *todo = NULL;
+	size_t ntodo = 0, nslices, i;
+	int ch, dry = 0, rc = 2;
+	struct err err;
+	json_t *man = NULL, *v;
+	ssize_t n;
+
+	if (wants_help("slurm", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "j:", lo, NULL)) != -1) {
+		if (ch == 'j' && parse_seconds(optarg, 1, 256, &jobs) == 0)
+			continue;
+		if (ch == 't' && parse_seconds(optarg, 1, 86400,
+		    &timeout_s) == 0)
+			continue;
+		if (ch == 'a') {
+			buf_addc(&extra, ' ');
+			sh_quote(&extra, optarg);
+		} else if (ch == 'n') {
+			dry = 1;
+		} else {
+			buf_release(&extra);
+			return usage_error("slurm", ch == 'j' ? "--jobs wants"
+			    " 1..256%s" : ch == 't' ? "--timeout wants whole"
+			    " seconds, 1..86400%s" : "bad option%s", "");
+		}
+	}
+	if (optind + 1 != argc) {
+		buf_release(&extra);
+		return usage_error("slurm", "wants one DIR (export --shards -o"
+		    " DIR)%s", "");
+	}
+	dir = realpath(argv[optind], NULL);
+	path = xasprintf("%s/manifest.json", argv[optind]);
+	man = json_load_file(path, 0, NULL);
+	if (dir == NULL || !json_is_array(json_object_get(man, "slices"))) {
+		fprintf(stderr, "assay slurm: %s: no manifest of export"
+		    " --shards\n", path);
+		goto out;
+	}
+	if (access(g->db, F_OK) != 0 || (db = realpath(g->db, NULL)) == NULL) {
+		fprintf(stderr, "assay slurm: no database at %s (the merge job"
+		    " writes into it; --db names it)\n", g->db);
+		goto out;
+	}
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0) {
+		fprintf(stderr, "assay slurm: cannot find this program's path\n");
+		goto out;
+	}
+	self[n] = '\0';
+	nslices = json_array_size(json_object_get(man, "slices"));
+	json_array_foreach(json_object_get(man, "slices"), i, v) {
+		const char *file = json_string_value(json_object_get(v, "file"));
+		char *marker;
+
+		if (file == NULL) {
+			fprintf(stderr, "assay slurm: %s: slice %zu has no file\n",
+			    path, i);
+			goto out;
+		}
+		marker = xasprintf("%s/results/%s.done", dir, file);
+		if (!slice_done(marker, json_string_value(json_object_get(v,
+		    "sha256")))) {
+			todo = xreallocarray(todo, ntodo + 1, sizeof *todo);
+			todo[ntodo++] = (unsigned)i;
+		}
+		free(marker);
+	}
+	if (ntodo == 0) {
+		printf("all %zu slices of %s have their completion marker;"
+		    " nothing submitted\n(assay --db %s merge %s/results/*.jsonl"
+		    " folds them in, again or for the first time)\n", nslices,
+		    dir, db, dir);
+		rc = 0;
+		goto out;
+	}
+	/* The scripts, written afresh each time (atomically). */
+	free(path);
+	path = xasprintf("%s/results", dir);
+	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "assay slurm: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	free(path);
+	path = xasprintf("%s/logs", dir);
+	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "assay slurm: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	buf_adds(&script, "#!/bin/sh\n# Written by assay slurm: verifies slice"
+	    " $SLURM_ARRAY_TASK_ID of the\n# shards in this directory, in a"
+	    " scratch database on the node.\n#SBATCH --job-name=assay-verify\n"
+	    "#SBATCH --output=");
+	buf_printf(&script, "%s/logs/verify-%%A_%%a.out\n#SBATCH"
+	    " --cpus-per-task=%ld\nset -eu\ni=$(printf %%04d"
+	    " \"$SLURM_ARRAY_TASK_ID\")\nexec ", dir, jobs);
+	sh_quote(&script, self);
+	buf_adds(&script, " verify --input ");
+	sh_quote(&script, dir);
+	buf_adds(&script, "/slice-$i.jsonl --results ");
+	sh_quote(&script, dir);
+	buf_printf(&script, "/results/slice-$i.jsonl --jobs %ld", jobs);
+	if (timeout_s > 0)
+		buf_printf(&script, " --timeout %ld", timeout_s);
+	buf_adds(&script, " --json\n");
+	free(path);
+	path = xasprintf("%s/verify.sbatch", dir);
+	if (atomic_write(path, buf_str(&script), &err) < 0) {
+		fprintf(stderr, "assay slurm: %s\n", err.msg);
+		goto out;
+	}
+	buf_reset(&script);
+	buf_printf(&script, "#!/bin/sh\n# Written by assay slurm: folds the"
+	    " results of every slice into the\n# database; runs after the"
+	    " array succeeded (--dependency=afterok).\n#SBATCH"
+	    " --job-name=assay-merge\n#SBATCH --output=%s/logs/merge-%%j.out\n"
+	    "set -eu\nexec ", dir);
+	sh_quote(&script, self);
+	buf_adds(&script, " --db ");
+	sh_quote(&script, db);
+	buf_adds(&script, " merge --json ");
+	sh_quote(&script, dir);
+	buf_adds(&script, "/results/slice-*.jsonl\n");
+	free(path);
+	path = xasprintf("%s/merge.sbatch", dir);
+	if (atomic_write(path, buf_str(&script), &err) < 0) {
+		fprintf(stderr, "assay slurm: %s\n", err.msg);
+		goto out;
+	}
+	array_ranges(&list, todo, ntodo);
+	buf_printf(&verify, "sbatch --parsable%s --array=%s ",
+	    buf_str(&extra), buf_str(&list));
+	sh_quote(&verify, dir);
+	buf_adds(&verify, "/verify.sbatch");
+	if (dry) {
+		printf("%s\nsbatch --parsable%s --dependency=afterok:JOBID '%s/"
+		    "merge.sbatch'\n", buf_str(&verify), buf_str(&extra), dir);
+		rc = 0;
+		goto out;
+	}
+	vid = sbatch_run(buf_str(&verify));
+	if (vid < 0) {
+		fprintf(stderr, "assay slurm: %s failed\n", buf_str(&verify));
+		goto out;
+	}
+	buf_printf(&cmd, "sbatch --parsable%s --dependency=afterok:%ld ",
+	    buf_str(&extra), vid);
+	sh_quote(&cmd, dir);
+	buf_adds(&cmd, "/merge.sbatch");
+	mid = sbatch_run(buf_str(&cmd));
+	if (mid < 0) {
+		fprintf(stderr, "assay slurm: %s failed (the array %ld is"
+		    " submitted; scancel %ld, or merge by hand)\n",
+		    buf_str(&cmd), vid, vid);
+		goto out;
+	}
+	printf("submitted array job %ld over %zu of %zu slices (%s) and merge"
+	    " job %ld after it\n", vid, ntodo, nslices, buf_str(&list), mid);
+	rc = 0;
+out:
+	json_decref(man);
+	buf_release(&extra);
+	buf_release(&script);
+	buf_release(&cmd);
+	buf_release(&list);
+	buf_release(&verify);
+	free(todo);
+	free(path);
+	free(dir);
+	free(db);
+	return rc;
 }
 
 /* --- list and show --------------------------------------------------- */
@@ -1548,6 +2335,7 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "trajectory", required_argument, NULL, 't' },
 		{ "include-failing", no_argument, NULL, 'F' },
+		{ "shards", required_argument, NULL, 'N' },
 		{ "split", required_argument, NULL, 'S' },
 		{ "keep-dups", no_argument, NULL, 'D' },
 		{ "keep-contaminated", no_argument, NULL, 'C' },
@@ -1556,6 +2344,7 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 	struct split_spec spec;
 	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop,
 	    EXPORT_TRAJ_WHOLE, 0 };
+	long shards = 0;
 	struct export_report rep;
 	struct sigaction sa, old_int, old_term;
 	struct buf where = BUF_INIT;
@@ -1585,6 +2374,12 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 			}
 		} else if (ch == 'F') {
 			opts.include_failing = 1;
+		} else if (ch == 'N') {
+			if (parse_seconds(optarg, 1, 100000, &shards) < 0) {
+				buf_release(&where);
+				return usage_error("export", "--shards wants"
+				    " 1..100000, not '%s'", optarg);
+			}
 		} else if (ch == 'D') {
 			opts.keep_dups = 1;
 		} else if (ch == 'C') {
@@ -1605,11 +2400,34 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		return usage_error("export", "unexpected argument '%s'",
 		    argv[optind]);
 	}
+	if (shards > 0 && (opts.format != EXPORT_RAW || out == NULL)) {
+		buf_release(&where);
+		return usage_error("export", "--shards wants --format raw and"
+		    " -o DIR%s", "");
+	}
 	if (open_store(g, &st) < 0) {
 		buf_release(&where);
 		return 2;
 	}
 	opts.where = WHERE(where);
+	if (shards > 0) {
+		struct export_slice *v;
+
+		rc = export_shards(st, &opts, out, (unsigned)shards, &v, &err);
+		buf_release(&where);
+		store_close(st);
+		if (rc < 0) {
+			fprintf(stderr, "assay export: %s\n", err.msg);
+			return 2;
+		}
+		for (long i = 0; i < shards; i++)
+			printf("%s/%s: %zu task%s, %zu candidate%s\n", out,
+			    v[i].file, v[i].tasks, v[i].tasks == 1 ? "" : "s",
+			    v[i].candidates, v[i].candidates == 1 ? "" : "s");
+		printf("%s/manifest.json: %ld slices\n", out, shards);
+		free(v);
+		return 0;
+	}
 	/* Stop between two lines on ^C or kill, so that the temporary file
 	 * is removed and no truncated output is left under FILE's name. */
 	memset(&sa, 0, sizeof sa);
@@ -2181,7 +2999,9 @@ static const struct cmd cmds[] = {
 	  "is kept; --keep-going skips bad lines and lists them.", cmd_import },
 	{ "verify", "verify [--jobs N] [--shard I/N] [--env NAME] [--where"
 	  " FILTER]\n              [--force] [--check] [--keep-workdir[=all]]"
-	  " [--no-sandbox]\n              [--timeout S] [--quiet] [ID...]",
+	  " [--no-sandbox]\n              [--timeout S] [--quiet] [--json]"
+	  " [--results FILE]\n              [--lock-timeout S] [--input SLICE]"
+	  " [ID...]",
 	  "Run candidates (all, those matching --where, or the IDs given)\n"
 	  "through their env in the sandbox, N at a time (--jobs, default 1).\n"
 	  "Candidates whose inputs and toolchain are unchanged since their last\n"
@@ -2193,7 +3013,48 @@ static const struct cmd cmds[] = {
 	  "  --keep-workdir     keep failed runs' work directories (=all: every\n"
 	  "                     run's), each with a reproduce.sh\n"
 	  "  --no-sandbox       run without bubblewrap (limits still apply)\n"
-	  "  --quiet, -q        no progress lines", cmd_verify },
+	  "  --quiet, -q        no progress lines\n"
+	  "  --json             the summary as one JSON object\n"
+	  "  --results FILE     also write each run as a JSON line to FILE\n"
+	  "                     (docs/formats.md), renamed into place when done\n"
+	  "  --lock-timeout S   wait up to S seconds (default 60) for another\n"
+	  "                     writer's lock; a run still not stored is kept\n"
+	  "                     in the results file (else assay-unstored-*.jsonl)\n"
+	  "                     and counted as not stored\n"
+	  "  --input SLICE      verify a slice of `export --shards` in a scratch\n"
+	  "                     database of its own (--db is not used); with\n"
+	  "                     --results OUT, writes OUT.done when every\n"
+	  "                     candidate of the slice has a run\n"
+	  "Exit status: 0; 1 with --check when a candidate did not pass (a gate\n"
+	  "for scripts, not for job dependencies); 2 on errors or an incomplete\n"
+	  "slice; 3 when runs could not be stored.", cmd_verify },
+	{ "merge", "merge [--json] [--lock-timeout S] RESULTS...",
+	  "Fold run results files (verify --results; docs/formats.md) into the\n"
+	  "database.  A run whose candidate is not here, belongs to another\n"
+	  "task, or was made on other inputs (its input key differs) is\n"
+	  "refused with FILE:LINE and the reason; the rest merge.  A run that\n"
+	  "is already here is not added again, so merging twice adds nothing.\n"
+	  "Runs are stored in batches of 500, with progress on a terminal;\n"
+	  "the summary is verify's, \"unchanged\" counting the runs already\n"
+	  "here.  A merged run becomes its candidate's latest unless a run\n"
+	  "that started later is here.  Exit status: 0; 2 when lines were refused or a file could\n"
+	  "not be read; 3 when runs could not be stored.", cmd_merge },
+	{ "slurm", "slurm [--jobs N] [--timeout S] [--sbatch-arg ARG]..."
+	  " [--dry-run] DIR",
+	  "Verify the shards in DIR (export --format raw --shards N -o DIR) on\n"
+	  "a Slurm cluster: writes DIR/verify.sbatch, a job array of one task\n"
+	  "per slice (verify --input, each in a scratch database, logs in\n"
+	  "DIR/logs/verify-JOB_TASK.out, results in DIR/results), and\n"
+	  "DIR/merge.sbatch, which merges every results file into --db, then\n"
+	  "submits the array over the slices without a completion marker and\n"
+	  "the merge with --dependency=afterok on it.  Submitting again runs\n"
+	  "only the slices not yet complete; nothing when all are.\n"
+	  "  --jobs N          candidates at a time in each task (and its\n"
+	  "                    --cpus-per-task), default 1\n"
+	  "  --timeout S       verify --timeout for every run\n"
+	  "  --sbatch-arg ARG  pass ARG to both sbatch calls (--partition=gpu)\n"
+	  "  --dry-run         write the scripts, print the sbatch commands\n"
+	  "See docs/cluster.md.", cmd_slurm },
 	{ "list", "list [--where FILTER] [--view NAME] [--json]",
 	  "List candidates.  FILTER: space-separated key=value, key!=value or\n"
 	  "key~text over id task benchmark domain origin model kind lang env\n"
@@ -2260,7 +3121,8 @@ static const struct cmd cmds[] = {
 	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]\n"
 	  "              [--trajectory whole|last] [--include-failing]\n"
 	  "              [--split NAME=SHARE,...] [--keep-dups]"
-	  " [--keep-contaminated]",
+	  " [--keep-contaminated]\n"
+	  "              [--format raw --shards N -o DIR]",
 	  "Write samples as JSONL, one object per line (default sft, to stdout).\n"
 	  "  sft   chat messages for SFT trainers: direct, repair (failed code,\n"
 	  "        toolchain feedback, repaired code) and optimization samples,\n"
@@ -2281,7 +3143,11 @@ static const struct cmd cmds[] = {
 	  "        recorded results, labels, review and unknown fields, parents\n"
 	  "        first: assay import reads it back whole\n"
 	  "Several --where add up.  -o FILE is written to a temporary file and\n"
-	  "renamed when complete; an interrupted export leaves FILE as it was.",
+	  "renamed when complete; an interrupted export leaves FILE as it was.\n"
+	  "--shards N (raw, -o DIR): N slices DIR/slice-NNNN.jsonl partitioned\n"
+	  "by task (a task's reference and candidates together), each one\n"
+	  "importable alone, and DIR/manifest.json (files, counts, sha256,\n"
+	  "filter), for verify --input on a cluster (docs/cluster.md).",
 	  cmd_export },
 	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"

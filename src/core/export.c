@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "atomic.h"
 #include "buf.h"
 #include "import.h"
 #include "sample.h"
@@ -499,6 +500,9 @@ raw_empty_task(const char *task_id, void *arg)
 		x->failed = 1;
 		return 1;
 	}
+	if (x->opts->nshards > 1 &&
+	    export_shard_of(task_id, x->opts->nshards) != x->opts->shard)
+		return 0;
 	found = store_task_get(x->st, task_id, &t, x->err);
 	if (found != 0) {
 		if (found > 0)
@@ -513,6 +517,7 @@ raw_empty_task(const char *task_id, void *arg)
 		return 1;
 	}
 	x->rep->tasks++;
+	x->rep->empty++;
 	return 0;
 }
 
@@ -934,10 +939,10 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 			if (latest_verdict(x, chain[i].id, &v) < 0)
 				goto out;
 			json_array_append_new(turns, json_pack("{s:I, s:s,"
-			    " s:o, s:b}", "message",
+			    " s:s, s:o, s:b}", "message",
 			    (json_int_t)json_array_size(msgs), "candidate",
-			    chain[i].id, "verdict", jstr_or_null(v),
-			    "target", 0));
+			    chain[i].id, "origin", chain[i].origin, "verdict",
+			    jstr_or_null(v), "target", 0));
 			free(v);
 			add_turn(msgs, &chain[i], 0);
 			free(fb);
@@ -946,10 +951,11 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 				goto out;
 			add_msg(msgs, "user", jtext(fb, strlen(fb)));
 		}
-		json_array_append_new(turns, json_pack("{s:I, s:s, s:o, s:b}",
-		    "message", (json_int_t)json_array_size(msgs), "candidate",
-		    c.id, "verdict", jstr_or_null(have_r == 0 ? r.verdict :
-		    NULL), "target", 1));
+		json_array_append_new(turns, json_pack("{s:I, s:s, s:s, s:o,"
+		    " s:b}", "message", (json_int_t)json_array_size(msgs),
+		    "candidate", c.id, "origin", c.origin, "verdict",
+		    jstr_or_null(have_r == 0 ? r.verdict : NULL), "target",
+		    1));
 		add_turn(msgs, &c, 1);
 	} else if (have_p) {
 		struct buf b = BUF_INIT;
@@ -1049,6 +1055,10 @@ export_row(const struct store_row *row, void *arg)
 		x->failed = 1;
 		return 1;
 	}
+	/* A slice of --shards: its tasks, whole (export_shard_of). */
+	if (x->opts->nshards > 1 &&
+	    export_shard_of(row->task, x->opts->nshards) != x->opts->shard)
+		return 0;
 	if (x->opts->format == EXPORT_RAW) {
 		/* Written already as the parent of an earlier row. */
 		if (strset_has(&x->parents, row->id))
@@ -1062,6 +1072,16 @@ export_row(const struct store_row *row, void *arg)
 		return 1;
 	}
 	return 0;
+}
+
+unsigned
+export_shard_of(const char *task_id, unsigned nshards)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *task_id != '\0'; task_id++)
+		h = (h ^ (unsigned char)*task_id) * 16777619u;
+	return nshards > 0 ? h % nshards : 0;
 }
 
 int
@@ -1152,22 +1172,6 @@ export_stream(struct store *st, const struct export_opts *opts, FILE *out,
 	return 0;
 }
 
-/* fsync the directory that holds path, so that the rename is durable. */
-static void
-sync_dir(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash == NULL ? xstrdup(".") : slash == path ?
-	    xstrdup("/") : xstrndup(path, (size_t)(slash - path));
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
-
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
-	free(dir);
-}
-
 int
 export_file(struct store *st, const struct export_opts *opts,
     const char *path, struct export_report *rep, struct err *err)
@@ -1217,7 +1221,7 @@ export_file(struct store *st, const struct export_opts *opts,
 		err_set(err, "rename %s to %s: %s", tmp, path, strerror(errno));
 		goto out;
 	}
-	sync_dir(path);
+	atomic_sync_dir(path);
 	rc = 0;
 out:
 	if (f != NULL)

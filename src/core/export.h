@@ -64,6 +64,9 @@ struct export_opts {
 	 * (or a pass without its speedup where the env judges speed);
 	 * their meta says "verified": false. */
 	int			 include_failing;
+	/* nshards > 1: only the tasks whose export_shard_of() is shard
+	 * (each with all its candidates), a slice of export_shards(). */
+	unsigned		 shard, nshards;
 	/* Assign splits first (split_assign(): by a stable hash of the task
 	 * id, hand-set ones kept); NULL: the tasks' splits as they are.
 	 * sft meta.split is the task's split either way. */
@@ -81,6 +84,7 @@ struct export_report {
 	size_t	 parents;	/* raw: parents outside the filter */
 	size_t	 tasks;		/* raw: task objects written */
 	size_t	 unverified;	/* sft: left out, no passing verdict */
+	size_t	 empty;		/* raw: task-only lines (no candidate) */
 	size_t	 split[SPLIT_MAX];	/* tasks per split, with opts->split */
 	size_t	 dups;		/* sft: near-duplicates left out */
 	size_t	 contaminated;	/* sft: contaminated samples left out */
@@ -154,6 +158,33 @@ int	export_file(struct store *st, const struct export_opts *opts,
  * with no other role?  0 yes, -1 with the reason (n bytes) in why.
  */
 int	export_messages_check(const json_t *msgs, char *why, size_t n);
+
+/*
+ * The slice (0..nshards-1) task task_id falls in: FNV-1a (32 bits) of
+ * the id modulo nshards, so a task's reference and candidates stay
+ * together and the partition does not depend on the order of rows.
+ */
+unsigned export_shard_of(const char *task_id, unsigned nshards);
+
+/* One slice of export_shards(). */
+struct export_slice {
+	char	 file[32];		/* "slice-0000.jsonl", in dir */
+	size_t	 tasks, candidates, bytes;
+	char	 sha256[65];
+};
+
+/*
+ * Shards by task (docs/cluster.md): write nshards raw slices of the
+ * candidates that match opts->where (opts->format must be EXPORT_RAW)
+ * into the directory dir (made if missing), each with every task it
+ * holds whole and any parent outside it, so that each imports on its
+ * own; then dir/manifest.json (slice files, counts, sha256 of each, the
+ * filter).  Each file is written atomically (export_file()).  *slices
+ * is a new array of nshards (caller frees) or NULL.  0 or -1 with err.
+ */
+int	export_shards(struct store *st, const struct export_opts *opts,
+	    const char *dir, unsigned nshards, struct export_slice **slices,
+	    struct err *err);
 
 /*
  * A JSON string of n bytes that may not be UTF-8 (code, logs): as is

@@ -610,6 +610,12 @@ store_close(struct store *st)
 	free(st);
 }
 
+void
+store_lock_timeout(struct store *st, int ms)
+{
+	sqlite3_busy_timeout(st->db, ms);
+}
+
 int
 store_schema_version(struct store *st)
 {
@@ -1067,6 +1073,13 @@ diags_from_json(struct run *r, const char *txt)
 int
 store_run_add(struct store *st, struct run *r, struct err *err)
 {
+	return store_run_insert(st, r, 1, err);
+}
+
+int
+store_run_insert(struct store *st, struct run *r, int latest,
+    struct err *err)
+{
 	sqlite3_stmt *s;
 	char *diags = diags_to_json(r);
 	int own_tx = !st->in_tx;
@@ -1104,13 +1117,21 @@ store_run_add(struct store *st, struct run *r, struct err *err)
 	if (step_done(st, s, "insert run", err) < 0)
 		goto fail;
 	r->id = sqlite3_last_insert_rowid(st->db);
-	if (prepare(st, &s, "UPDATE candidate SET run_id = ?1 WHERE id = ?2",
-	    err) < 0)
+	/* latest 2: only when no run of the candidate started later. */
+	if (latest && prepare(st, &s, latest == 1 ?
+	    "UPDATE candidate SET run_id = ?1 WHERE id = ?2" :
+	    "UPDATE candidate SET run_id = ?1 WHERE id = ?2 AND"
+	    " coalesce((SELECT started FROM run WHERE id = candidate.run_id),"
+	    " 0) <= ?3", err) < 0)
 		goto fail;
-	sqlite3_bind_int64(s, 1, r->id);
-	bind_text(s, 2, r->cand_id);
-	if (step_done(st, s, "update candidate run", err) < 0)
-		goto fail;
+	if (latest) {
+		sqlite3_bind_int64(s, 1, r->id);
+		bind_text(s, 2, r->cand_id);
+		if (latest == 2)
+			sqlite3_bind_int64(s, 3, r->started);
+		if (step_done(st, s, "update candidate run", err) < 0)
+			goto fail;
+	}
 	if (own_tx && store_commit(st, err) < 0)
 		goto fail;
 	free(diags);
@@ -1120,6 +1141,31 @@ fail:
 		store_rollback(st);
 	free(diags);
 	return -1;
+}
+
+int
+store_run_exists(struct store *st, const struct run *r, int *exists,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*exists = 0;
+	if (prepare(st, &s, "SELECT 1 FROM run WHERE cand_id = ?1 AND"
+	    " coalesce(input_key, '') = ?2 AND started = ?3 AND wall_ms = ?4"
+	    " AND verdict = ?5 LIMIT 1", err) < 0)
+		return -1;
+	bind_text(s, 1, r->cand_id);
+	bind_text(s, 2, r->input_key);
+	sqlite3_bind_int64(s, 3, r->started);
+	sqlite3_bind_int64(s, 4, r->wall_ms);
+	bind_text(s, 5, r->verdict);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "find run");
+	*exists = rc == SQLITE_ROW;
+	return 0;
 }
 
 #define RUN_COLS "id, cand_id, env, verdict, stage, subcategory, category," \
@@ -1988,16 +2034,19 @@ filter_value_bad(const char *key, const char *val, struct err *err)
  * blanks.
  */
 static const char *
-filter_word_end(const char *p)
+filter_word_end(const char *p, const char **open)
 {
 	int quoted = 0;
 
+	*open = NULL;	/* the quote left open, if any */
 	for (; *p != '\0'; p++) {
 		if (*p == '"') {
-			if (quoted && p[1] == '"')
+			if (quoted && p[1] == '"') {
 				p++;
-			else
+			} else {
 				quoted = !quoted;
+				*open = quoted ? p : NULL;
+			}
 		} else if (!quoted && (*p == ' ' || *p == '\t')) {
 			break;
 		}
@@ -2109,7 +2158,7 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 	memset(f, 0, sizeof *f);
 	buf_adds(&f->where, " WHERE 1");
 	while (*p != '\0') {
-		const char *end, *op;
+		const char *end, *op, *open;
 		size_t klen, i;
 		char *word, *val;
 		int neg = 0, like = 0;
@@ -2118,7 +2167,13 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			p++;
 		if (*p == '\0')
 			break;
-		end = filter_word_end(p);
+		end = filter_word_end(p, &open);
+		if (open != NULL) {
+			err_set(err, "filter: unterminated quote at column %zu:"
+			    " %s", (size_t)(open - text) + 1, open);
+			filter_release(f);
+			return -1;
+		}
 		word = xstrndup(p, (size_t)(end - p));
 		p = end;
 		op = strpbrk(word, "=~!");

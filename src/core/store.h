@@ -43,6 +43,14 @@ struct store;
 int	store_open(struct store **out, const char *path, struct err *err);
 void	store_close(struct store *st);		/* NULL-safe */
 
+/*
+ * How long a write waits for another writer's lock before it fails with
+ * "database is locked", in milliseconds (SQLite's busy handler retries
+ * with a growing sleep, 1 ms to 100 ms, until then).  store_open() sets
+ * 5000.
+ */
+void	store_lock_timeout(struct store *st, int ms);
+
 /* PRAGMA user_version of the open database. */
 int	store_schema_version(struct store *st);
 
@@ -111,6 +119,23 @@ int	store_task_reference(struct store *st, const char *task_id,
 
 /* Store a finished run (r->id is set) and make it the candidate's latest. */
 int	store_run_add(struct store *st, struct run *r, struct err *err);
+
+/*
+ * store_run_add() with a say in what becomes the latest run: latest 1
+ * makes r the candidate's latest, 0 leaves the latest alone, 2 makes r
+ * the latest unless the latest run started later than r (a run merged
+ * from another machine that is older than one made here).  0 or -1.
+ */
+int	store_run_insert(struct store *st, struct run *r, int latest,
+	    struct err *err);
+
+/*
+ * Whether cand_id already has the run r: the same input key, start time,
+ * wall time and verdict (what `assay merge` checks so that merging a
+ * results file twice adds nothing).  *exists 1 or 0.  0 or -1.
+ */
+int	store_run_exists(struct store *st, const struct run *r, int *exists,
+	    struct err *err);
 
 /* The latest run of a candidate.  0, 1 when it has none, or -1. */
 int	store_run_latest(struct store *st, const char *cand_id, struct run *out,

@@ -315,8 +315,10 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 		av_add(a, "--disable-userns");
 		av_add(a, "--die-with-parent");
 		add_system(a);
-		av_add(a, "--proc");
-		av_add(a, "/proc");
+		if (!s->no_proc) {
+			av_add(a, "--proc");
+			av_add(a, "/proc");
+		}
 		av_add(a, "--dev");
 		av_add(a, "/dev");
 		av_add(a, "--bind");
@@ -625,11 +627,20 @@ int
 verify_input_key(const struct task *t, const struct candidate *c,
     int timeout_s, char *hex, struct err *err)
 {
-	struct hash_ctx *h;
 	char tool[ERR_MSG_MAX];
 
 	if (verify_toolchain(t->env, tool, sizeof tool, err) < 0)
 		return -1;
+	verify_input_key_tool(t, c, timeout_s, tool, hex);
+	return 0;
+}
+
+void
+verify_input_key_tool(const struct task *t, const struct candidate *c,
+    int timeout_s, const char *tool, char *hex)
+{
+	struct hash_ctx *h;
+
 	h = hash_new();
 	hash_update(h, t->env, strlen(t->env) + 1);
 	hash_update(h, tool, strlen(tool) + 1);
@@ -649,7 +660,6 @@ verify_input_key(const struct task *t, const struct candidate *c,
 		hash_update(h, "", 1);
 	}
 	hash_final(h, hex);
-	return 0;
 }
 
 /* --- work directories ------------------------------------------------ */

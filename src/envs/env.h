@@ -57,6 +57,13 @@ struct env_stage {
 	 */
 	int	 nonce_fd;
 	/*
+	 * 1: no /proc in the stage's sandbox: a stage whose guest opens
+	 * files by name on the host (QEMU's semihosting) must not reach
+	 * /proc/self/fd/N (the evidence QEMU writes) or other processes'
+	 * command lines.
+	 */
+	int	 no_proc;
+	/*
 	 * Files of the stage's directory (plain names, owned, NULL-
 	 * terminated) that the sandbox binds read-only over themselves:
 	 * task data files the simulation reads at run time (RTLLM's

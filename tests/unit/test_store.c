@@ -1323,6 +1323,14 @@ test_store_grep_full_text(void **state)
 	assert_int_equal(count(f->st, "grep=__global__"), 1);
 	assert_int_equal(store_query_count(f->st, "grep=", &n, &err), -1);
 	assert_non_null(strstr(err.msg, "grep"));
+	/* an unterminated quote is an error with its column, not an empty
+	 * queue (the quote is the 17th character) */
+	assert_int_equal(store_query_count(f->st, "domain=gpu grep=\"a b", &n,
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "unterminated quote at column 17"));
+	assert_int_equal(store_query_count(f->st, "grep=\"say \"\"hi", &n,
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "column 6"));
 	free(a);
 	free(b);
 	free(c);
