@@ -1058,7 +1058,7 @@ located(const char *line, size_t len, const char **file, size_t *flen,
 	if (c == NULL || c == line || memchr(line, ' ', (size_t)(c - line)))
 		return 0;
 	for (p = c + 1; p < end && *p >= '0' && *p <= '9'; p++) {
-		num = num * 10 + (*p - '0');
+		num = env_digit(num, *p);
 		digits++;
 	}
 	if (digits == 0 || p >= end || *p != ':')

@@ -206,9 +206,23 @@ int	env_plan_data(struct env_plan *p, const char *workdir,
 	    const char *name, const char *data, size_t len, struct err *err);
 /* Make the subdirectory name of workdir (mode 0755).  0 or -1 with err. */
 int	env_mkdir(const char *workdir, const char *name, struct err *err);
-/* Write data to workdir/name (mode 0644) and record its hash in inputs. */
+/*
+ * Write data to workdir/name (mode 0644) and record its hash in inputs.
+ * name must pass ident_check_file_name() (no '/', never beginning with
+ * '-' or '.'), so every name an env puts on a command line after writing
+ * it is a plain file name, never an option.  0 or -1 with err.
+ */
 int	env_write_input(struct env_plan *p, const char *workdir,
 	    const char *name, const char *data, size_t len, struct err *err);
+/*
+ * Checked number parsing for log parsers, whose input is partly the
+ * candidate's: env_digit() is num * 10 + the digit c, and env_add() is
+ * a + b, each held at INT_MAX / LONG_MAX (LONG_MIN) instead of
+ * overflowing (a long digit run in a log is undefined behaviour
+ * otherwise).  num must be >= 0 and c a digit.
+ */
+int	env_digit(int num, char c);
+long	env_add(long a, long b);
 /* Record the hash of a non-file input (env_params) in inputs. */
 void	env_note_input(struct env_plan *p, const char *name, const char *data,
 	    size_t len);
