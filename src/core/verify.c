@@ -903,8 +903,11 @@ log_add(struct verify_job *j, const char *p, size_t n)
 }
 
 /*
- * Remove the env's nonce from text: "NONCE finish" lines go, "NONCE "
- * prefixes go.  In place; returns the new length.
+ * Remove the env's nonce from text: marker lines ("NONCE !finish", "NONCE
+ * !error": the harness's own notes to its judge) go whole, "NONCE "
+ * prefixes go.  In place; returns the new length.  This is the one place
+ * the secret leaves the capture: the stored log, the live output and
+ * every export read what it leaves.
  */
 static size_t
 strip_nonce(char *text, size_t len, const char *nonce)
@@ -916,9 +919,16 @@ strip_nonce(char *text, size_t len, const char *nonce)
 	for (size_t i = 0; i < len; ) {
 		if (i + nl + 1 <= len && memcmp(text + i, nonce, nl) == 0 &&
 		    text[i + nl] == ' ') {
-			if (i + nl + 8 <= len &&
-			    memcmp(text + i + nl, " finish\n", 8) == 0)
-				i += nl + 8;
+			const char *eol;
+
+			if ((i == 0 || text[i - 1] == '\n') && i + nl + 2 <=
+			    len && text[i + nl + 1] == '!' && (eol = memchr(
+			    text + i, '\n', len - i)) != NULL)
+				i = (size_t)(eol - text) + 1;
+			else if (i + nl + 8 <= len && (memcmp(text + i + nl +
+			    1, "!error ", 7) == 0 || memcmp(text + i + nl + 1,
+			    "!fatal ", 7) == 0))
+				i += nl + 8;	/* $error's mark */
 			else
 				i += nl + 1;
 			continue;
@@ -1319,8 +1329,11 @@ verify_apply_reference(struct run *r, const char *ref_verdict,
 	if (strcmp(r->verdict, "fail") != 0 &&
 	    strcmp(r->verdict, "timeout") != 0)
 		return;
-	sub = is_reference ? xstrdup("reference-fails") :
-	    xasprintf("unjudged-%s", r->verdict);
+	/* A reference whose testbench states no verdict shows a task
+	 * without a contract, not a broken reference. */
+	sub = is_reference ? xstrdup(r->subcategory != NULL &&
+	    strcmp(r->subcategory, "no-verdict") == 0 ? "no-verdict" :
+	    "reference-fails") : xasprintf("unjudged-%s", r->verdict);
 	free(r->verdict);
 	r->verdict = xstrdup("task-defect");
 	free(r->subcategory);

@@ -60,7 +60,9 @@ struct env_stage {
 	 * 1: no /proc in the stage's sandbox: a stage whose guest opens
 	 * files by name on the host (QEMU's semihosting) must not reach
 	 * /proc/self/fd/N (the evidence QEMU writes) or other processes'
-	 * command lines.
+	 * command lines; a Verilog simulation, whose image holds the
+	 * harness's secret, must not read it through /proc/self/exe or
+	 * mem, nor learn the image's path from its command line.
 	 */
 	int	 no_proc;
 	/*

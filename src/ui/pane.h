@@ -54,6 +54,8 @@ struct pane {
 	WINDOW			*win;		/* content; NULL: hidden */
 	int			 y, x, rows, cols;	/* content area */
 	int			 scroll;	/* first line shown */
+	int			 hscroll;	/* first column shown (h, l) */
+	int			 wrap;		/* long lines wrap (w) */
 };
 
 enum wb_pane { WB_QUEUE, WB_SPEC, WB_CODE, WB_TERM, WB_TRACE, WB_NPANES };
@@ -238,6 +240,9 @@ struct wb {
 						 * the editor (R) */
 	int			 kbd;		/* 1: the program has keys */
 	char			 term_title[128];
+	/* The candidate whose run the terminal shows (live or its stored
+	 * log), NULL: none or another program's output (term_pane_follow) */
+	char			*term_cand;
 	/*
 	 * The view of the terminal: its bottom (follow), or from line
 	 * term_top, an absolute line number (term_sb_total()), so that new
@@ -469,6 +474,13 @@ void	term_pane_zoom(struct wb *wb, int on);
 int	term_pane_unhold(struct wb *wb, enum action a);
 /* Stop everything before quitting. */
 void	term_pane_stop(struct wb *wb);
+/*
+ * The candidate on screen changed while nothing runs in the pane: show
+ * its latest run's stored log there (from the line its verdict rests
+ * on), or say it never ran.  A live run stays until it ends; the output
+ * of a model run (:repair, :generate) stays until the next program.
+ */
+void	term_pane_follow(struct wb *wb);
 
 /* --- the panes and drawing helpers ------------------------------------ */
 
@@ -494,6 +506,13 @@ int	pane_put(WINDOW *win, int y, int x, int maxw, const char *s,
 /* The same for a NUL-terminated string. */
 int	pane_puts(WINDOW *win, int y, int x, int maxw, const char *s,
 	    attr_t attr);
+/*
+ * One character of UTF-8 text at s (n bytes): its bytes, with the
+ * combining marks that follow it, and its width in columns into *width
+ * (a control byte counts 1, as pane_put shows it as '?').
+ */
+size_t	pane_char(const char *s, size_t n, int *width);
+
 /* Display width of UTF-8 text (tabs as 4). */
 int	pane_width(const char *s, size_t len);
 /*

@@ -204,6 +204,7 @@ ui_frame(struct wb *wb)
 		wb->resized = 0;
 	}
 	wb_sync(wb, q->rows > 1 ? q->rows - 1 : 20);
+	term_pane_follow(wb);	/* the run of the candidate on screen */
 	werase(stdscr);
 	if (wb->help_open || wb->stats.open || wb->diff.open ||
 	    wb->zoom >= 0) {
@@ -1094,6 +1095,14 @@ ui_action(struct wb *wb, enum action a)
 		/* the focused pane scrolls; others move the queue */
 		if (p->ops->request == NULL || !p->ops->request(p, a))
 			wb->panes[WB_QUEUE].ops->request(&wb->panes[WB_QUEUE],
+			    a);
+		break;
+	case ACTION_SCROLL_LEFT: case ACTION_SCROLL_RIGHT:
+	case ACTION_WRAP:
+		/* the focused candidate or toolchain pane; else the
+		 * candidate's, as j and k move the queue from any pane */
+		if (wb->focus != WB_TERM || !p->ops->request(p, a))
+			wb->panes[WB_CODE].ops->request(&wb->panes[WB_CODE],
 			    a);
 		break;
 	case ACTION_ENTER:
