@@ -295,10 +295,12 @@ verilog_tag_testbench(const char *src, size_t len, const char *nonce,
 				size_t k = c.args + 1;
 				int depth = 0;
 
-				for (; k < c.end; k++) {
+				/* Up to the first comma at depth 0, else
+				 * before the closing parenthesis (c.end - 1):
+				 * "$fatal(1)" is "$fatal(1, ...)". */
+				for (; k + 1 < c.end; k++) {
 					depth += (m[k] == '(') - (m[k] == ')');
-					if (depth == 0 && (m[k] == ',' ||
-					    (m[k] == ')' && k + 1 == c.end)))
+					if (depth == 0 && m[k] == ',')
 						break;
 				}
 				add_edit(&v, &n, k, xasprintf(", \"%s %s \"",
