@@ -1493,10 +1493,23 @@ out:
 
 /* --- list and show --------------------------------------------------- */
 
+/* s as a JSON string (invalid UTF-8 as U+FFFD: jansson refuses it, and a
+ * refused field would drop the whole row), or null. */
 static json_t *
 jstr_or_null(const char *s)
 {
-	return s != NULL ? json_string(s) : json_null();
+	struct buf b = BUF_INIT;
+	json_t *v;
+
+	if (s == NULL)
+		return json_null();
+	v = json_string(s);
+	if (v != NULL)
+		return v;
+	safe_utf8(&b, s, strlen(s));
+	v = json_stringn(b.p != NULL ? b.p : "", b.len);
+	buf_release(&b);
+	return v;
 }
 
 static json_t *
@@ -1560,10 +1573,11 @@ jtext(json_t *o, const char *key, const char *s, size_t len)
 static json_t *
 row_json(const struct store_row *r)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o,"
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:o,"
 	    " s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
 	    "id", r->id, "task", r->task, "benchmark", r->benchmark,
-	    "domain", r->domain, "origin", r->origin, "kind", r->kind,
+	    "domain", r->domain, "origin", jstr_or_null(r->origin), "kind",
+	    r->kind,
 	    "lang", r->lang, "parent", jstr_or_null(r->parent),
 	    "source", jstr_or_null(r->source), "verdict",
 	    jstr_or_null(r->verdict), "stage", jstr_or_null(r->stage),

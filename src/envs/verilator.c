@@ -294,9 +294,12 @@ parse_msg(const char *line, char *sev, size_t sn, char *code, size_t cn,
 	    memchr(p, ' ', (size_t)(colon - p)) != NULL ||
 	    colon[1] < '0' || colon[1] > '9')
 		return 1;
-	*lineno = (int)strtol(colon + 1, (char **)&q, 10);
-	if (*q == ':' && q[1] >= '0' && q[1] <= '9')
-		*col = (int)strtol(q + 1, (char **)&q, 10);
+	q = colon + 1;
+	env_digits(&q, NULL, lineno);
+	if (*q == ':' && q[1] >= '0' && q[1] <= '9') {
+		q++;
+		env_digits(&q, NULL, col);
+	}
 	if (*q != ':') {
 		*lineno = 0;
 		*col = 0;

@@ -999,11 +999,29 @@ test_iverilog_data_files_read_at_run_time(void **state)
 
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
+/* Issue 10: a 40-digit line number in a log overflows nothing (UBSan
+ * would stop us); it is held at INT_MAX. */
+static void
+test_iverilog_judge_long_digit_runs(void **state)
+{
+	struct run r;
+
+	(void)state;
+	judge_compile_log("candidate.sv:1234567890123456789012345678901234567890: syntax error\n"
+	    "candidate.sv:3: error: Invalid module item.\n", "candidate.sv", 1,
+	    ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "fail");
+	for (size_t i = 0; i < r.ndiags; i++)
+		assert_true(r.diags[i].line >= 0);
+	run_release(&r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		FX_TEST(test_iverilog_prepare_plans_harness_commands),
+		FX_TEST(test_iverilog_judge_long_digit_runs),
 		FX_TEST(test_iverilog_prepare_candidate_last),
 		FX_TEST(test_iverilog_prepare_inputs_with_comma_in_name),
 		FX_TEST(test_iverilog_reference_passes),
