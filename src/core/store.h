@@ -9,7 +9,9 @@
  * full-text index), queue (one narrow row per candidate with its model,
  * kind, verdict, stage, category and status, kept by triggers, for
  * counts and filters at a million candidates) and queue_sum (the whole
- * queue's statistics, kept by triggers).
+ * queue's statistics, kept by triggers).  An import sets those triggers
+ * aside in its own transaction and catches up in bulk before its commit
+ * (store_import_begin, schema v8).
  *
  * Every decision (label, review, undo) is its own committed transaction
  * and appends to the journal, so a killed program never loses one.
