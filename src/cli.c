@@ -31,11 +31,13 @@
 #include "err.h"
 #include "export.h"
 #include "hash.h"
+#include "ident.h"
 #include "import.h"
 #include "pipeline.h"
 #include "results.h"
 #include "split.h"
 #include "store.h"
+#include "textsafe.h"
 #include "verify.h"
 
 #define VERSION "0.1.0"
@@ -109,9 +111,15 @@ static char *
 resolve(struct store *st, const char *id)
 {
 	struct err err;
-	char *out = NULL;
-	int rc = store_candidate_resolve(st, id, &out, &err);
+	char *out = NULL, show[96];
+	int rc;
 
+	if (ident_check_id(id, &err) < 0) {
+		fprintf(stderr, "assay: '%s' is not a candidate id: %s\n",
+		    ident_show(id, show, sizeof show), err.msg);
+		return NULL;
+	}
+	rc = store_candidate_resolve(st, id, &out, &err);
 	if (rc == 0)
 		return out;
 	if (rc == 1)
@@ -121,6 +129,29 @@ resolve(struct store *st, const char *id)
 		    " more of the id\n", id);
 	else
 		fprintf(stderr, "assay: %s\n", err.msg);
+	return NULL;
+}
+
+/*
+ * The reviewer's name (--reviewer, ASSAY_REVIEWER, git, the login),
+ * checked by ident.h's rule because it goes into the journal and the
+ * dataset's Reviewed-by: trailers.  New string, or NULL after printing
+ * why.
+ */
+static char *
+reviewer(const struct cli_global *g)
+{
+	char *by = config_reviewer(g->reviewer), show[128];
+	struct err err;
+
+	if (ident_check_reviewer(by, &err) == 0)
+		return by;
+	fprintf(stderr, "assay: reviewer name '%s' (from %s): %s\n",
+	    ident_show(by, show, sizeof show), g->reviewer != NULL &&
+	    *g->reviewer != '\0' ? "--reviewer" : getenv("ASSAY_REVIEWER") !=
+	    NULL && *getenv("ASSAY_REVIEWER") != '\0' ? "ASSAY_REVIEWER" :
+	    "git user.name or the login", err.msg);
+	free(by);
 	return NULL;
 }
 
@@ -160,12 +191,15 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "keep-going", no_argument, NULL, 'k' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "license", required_argument, NULL, 'L' },
+		{ "repository", required_argument, NULL, 'R' },
+		{ "id-prefix", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct import_opts o = { .format = IMPORT_AUTO };
 	struct import_meter meter = { 0 };
 	size_t tasks = 0, cands = 0, existing = 0, skipped = 0, files = 0;
-	const char *failed = NULL;
+	int failed = -1;
 	struct store *st;
 	struct err err;
 	char *by;
@@ -182,6 +216,21 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 			o.keep_going = 1;
 		} else if (ch == 'J') {
 			json = 1;
+		} else if (ch == 'L') {
+			if (*optarg == '\0' || strpbrk(optarg, " \t\n") != NULL)
+				return usage_error("import", "bad licence '%s':"
+				    " want an SPDX id such as MIT", optarg);
+			o.license = optarg;
+		} else if (ch == 'R') {
+			if (*optarg == '\0' || strpbrk(optarg, " \t\n") != NULL)
+				return usage_error("import", "bad repository"
+				    " '%s': want URL@COMMIT", optarg);
+			o.repository = optarg;
+		} else if (ch == 'p') {
+			if (ident_check_id(optarg, &err) < 0)
+				return usage_error("import", "--id-prefix: %s",
+				    err.msg);
+			o.id_prefix = optarg;
 		} else {
 			return usage_error("import", "bad option", "");
 		}
@@ -190,7 +239,11 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 		return usage_error("import", "no PATH given%s", "");
 	if (open_store_mode(g, &st, 1) < 0)
 		return 2;
-	by = config_reviewer(g->reviewer);
+	by = reviewer(g);
+	if (by == NULL) {
+		store_close(st);
+		return 2;
+	}
 	o.by = by;
 	/* Progress only for a person watching: quiet when piped. */
 	if (isatty(STDERR_FILENO)) {
@@ -212,7 +265,7 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 			fprintf(stderr, "assay: %s\n", err.msg);
 			fprintf(stderr, "assay: %s: nothing imported\n", argv[i]);
 			status = 2;
-			failed = argv[i];
+			failed = i;
 		} else if (json) {
 			fputs(buf_str(&rep.warnings), stderr);
 			files++;
@@ -240,8 +293,19 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 		    "tasks_added", (json_int_t)tasks, "candidates_added",
 		    (json_int_t)cands, "candidates_existing",
 		    (json_int_t)existing, "skipped", (json_int_t)skipped,
-		    "failed", failed != NULL ? json_string(failed) :
+		    "failed", failed >= 0 ? json_string(argv[failed]) :
 		    json_null()));
+	if (failed >= 0 && argc - optind > 1) {
+		/* Which files are in, which is not, which were not read. */
+		fprintf(stderr, "assay: imported:");
+		for (int i = optind; i < failed; i++)
+			fprintf(stderr, " %s", argv[i]);
+		fprintf(stderr, "%s\nassay: failed: %s\nassay: not tried:",
+		    failed == optind ? " none" : "", argv[failed]);
+		for (int i = failed + 1; i < argc; i++)
+			fprintf(stderr, " %s", argv[i]);
+		fprintf(stderr, "%s\n", failed + 1 == argc ? " none" : "");
+	}
 	free(by);
 	store_close(st);
 	return status;
@@ -1426,6 +1490,56 @@ jraw(const char *txt)
 	return v != NULL ? v : json_null();
 }
 
+/*
+ * Untrusted text (candidate code, logs, origins, notes) to stdout: its
+ * control characters, escape sequences and invalid UTF-8 as visible
+ * escapes, so that it cannot set the window title, write the clipboard
+ * (OSC 52) or hide text; a NUL no longer ends it.  Says so on stderr
+ * when anything was escaped.
+ */
+static void
+safe_print(const char *cmd, const char *s, size_t len)
+{
+	struct buf b = BUF_INIT;
+	size_t n = safe_text(&b, s, len, SAFE_KEEP_LINES);
+
+	fwrite(b.p != NULL ? b.p : "", 1, b.len, stdout);
+	fflush(stdout);
+	if (n > 0)
+		fprintf(stderr, "assay %s: %zu control character%s or invalid"
+		    " byte%s shown escaped (\\x1b, \\u009b, \\xff)\n", cmd, n,
+		    n == 1 ? "" : "s", n == 1 ? "" : "s");
+	buf_release(&b);
+}
+
+/*
+ * Set o[key] to s (len bytes) as a JSON string, whatever its bytes: an
+ * invalid UTF-8 byte or a NUL becomes U+FFFD, and o[key "_replaced"]
+ * says how many were (jansson refuses such strings, and show --json
+ * once dropped the whole log).  s NULL sets null.
+ */
+static void
+jtext(json_t *o, const char *key, const char *s, size_t len)
+{
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	if (s == NULL) {
+		json_object_set_new(o, key, json_null());
+		return;
+	}
+	n = safe_utf8(&b, s, len);
+	json_object_set_new(o, key, json_stringn(b.p != NULL ? b.p : "",
+	    b.len));
+	if (n > 0) {
+		char *k = xasprintf("%s_replaced", key);
+
+		json_object_set_new(o, k, json_integer((json_int_t)n));
+		free(k);
+	}
+	buf_release(&b);
+}
+
 static json_t *
 row_json(const struct store_row *r)
 {
@@ -1453,8 +1567,10 @@ print_json(json_t *o)
 }
 
 struct list_ctx {
-	int	 json;
-	size_t	 n;
+	int		 json;
+	size_t		 n;
+	size_t		 escaped;	/* characters shown as escapes */
+	struct buf	 out;		/* one safe line */
 };
 
 static int
@@ -1473,9 +1589,19 @@ list_one(const struct store_row *r, void *arg)
 	}
 	/* A suggestion of the run, not yet a person's label, ends in '?'
 	 * (as in the workbench's queue). */
-	printf("%-10s %-40s %-26.26s %-9s %-8s %-11s %s\n", r->id, r->task,
-	    r->origin, r->verdict != NULL ? r->verdict : "-",
-	    r->stage != NULL ? r->stage : "-", cat, r->status);
+	{
+		struct buf line = BUF_INIT;
+
+		buf_printf(&line, "%-10s %-40s %-26.26s %-9s %-8s %-11s %s\n",
+		    r->id, r->task, r->origin, r->verdict != NULL ?
+		    r->verdict : "-", r->stage != NULL ? r->stage : "-", cat,
+		    r->status);
+		c->escaped += safe_text(&c->out, line.p, line.len,
+		    SAFE_KEEP_LINES);
+		buf_release(&line);
+		fwrite(c->out.p != NULL ? c->out.p : "", 1, c->out.len, stdout);
+		buf_reset(&c->out);
+	}
 	return 0;
 }
 
@@ -1549,7 +1675,13 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 		    "ORIGIN", "VERDICT", "STAGE", "CATEGORY", "STATUS");
 	rc = store_query_each(st, WHERE(where), list_one, &c, &err);
 	buf_release(&where);
+	buf_release(&c.out);
 	store_close(st);
+	if (c.escaped > 0)
+		fprintf(stderr, "assay list: %zu control character%s or invalid"
+		    " byte%s shown escaped (\\x1b, \\u009b, \\xff)\n",
+		    c.escaped, c.escaped == 1 ? "" : "s", c.escaped == 1 ? "" :
+		    "s");
 	if (rc < 0) {
 		fprintf(stderr, "assay list: %s\n", err.msg);
 		return 2;
@@ -1612,31 +1744,31 @@ run_json(const struct run *r, int with_log)
 		}
 	}
 	if (with_log)
-		json_object_set_new(o, "log", json_stringn(r->log, r->log_len));
+		jtext(o, "log", r->log, r->log_len);
 	return o;
 }
 
 /* A pipeline run's members, one line each: its stages, verdict, metrics. */
 static void
-print_pipeline(const struct run *r)
+print_pipeline(FILE *o, const struct run *r)
 {
 	struct pipeline_step *st;
 	size_t n;
 
 	if (pipeline_steps(r->env, r->metrics, &st, &n) < 0)
 		return;
-	printf("pipeline %s:\n", r->env);
+	fprintf(o, "pipeline %s:\n", r->env);
 	for (size_t i = 0; i < n; i++) {
-		printf("  %-10s %-9s", st[i].env, st[i].verdict);
+		fprintf(o, "  %-10s %-9s", st[i].env, st[i].verdict);
 		for (size_t k = 0; k < st[i].nstages; k++)
-			printf(" %s %s", st[i].stages[k],
+			fprintf(o, " %s %s", st[i].stages[k],
 			    pipeline_step_failed(&st[i], k) ? "\xe2\x9c\x97" :
 			    "\xe2\x9c\x93");
 		if (st[i].subcategory != NULL)
-			printf("  %s", st[i].subcategory);
+			fprintf(o, "  %s", st[i].subcategory);
 		if (st[i].metrics != NULL && *st[i].metrics != '\0')
-			printf("  (%s)", st[i].metrics);
-		printf("\n");
+			fprintf(o, "  (%s)", st[i].metrics);
+		fprintf(o, "\n");
 	}
 	pipeline_steps_free(st, n);
 }
@@ -1647,16 +1779,16 @@ print_pipeline(const struct run *r)
  * a file (a note of the env's own, a linker error).
  */
 static void
-print_diag(const struct diag *d)
+print_diag(FILE *o, const struct diag *d)
 {
-	printf("  ");
+	fprintf(o, "  ");
 	if (d->file != NULL && d->file[0] != '\0') {
-		printf("%s:", d->file);
+		fprintf(o, "%s:", d->file);
 		if (d->line > 0)
-			printf("%d:", d->line);
-		printf(" ");
+			fprintf(o, "%d:", d->line);
+		fprintf(o, " ");
 	}
-	printf("%s: %s%s\n", d->severity, d->message, d->cand_line > 0 ?
+	fprintf(o, "%s: %s%s\n", d->severity, d->message, d->cand_line > 0 ?
 	    "  <- candidate" : "");
 }
 
@@ -1719,16 +1851,25 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 		json_t *o = nrow == 1 ? row_json(&row[0]) : json_object();
 		json_t *files = json_array(), *a;
 
-		for (size_t i = 0; i < t.nfiles; i++)
-			json_array_append_new(files, json_pack("{s:s, s:s, s:s%}",
-			    "name", t.files[i].name, "role", t.files[i].role,
-			    "content", t.files[i].data, t.files[i].len));
-		json_object_set_new(o, "task", json_pack("{s:s, s:s, s:s, s:s,"
-		    " s:o, s:o, s:o, s:o, s:o}", "id", t.id, "benchmark",
-		    t.benchmark, "domain", t.domain, "env", t.env,
-		    "env_params", jraw(t.env_params), "spec",
-		    jstr_or_null(t.spec), "interface", jstr_or_null(t.interface),
-		    "source", jstr_or_null(t.source), "files", files));
+		json_t *to;
+
+		for (size_t i = 0; i < t.nfiles; i++) {
+			json_t *f = json_pack("{s:s, s:s}", "name",
+			    t.files[i].name, "role", t.files[i].role);
+
+			jtext(f, "content", t.files[i].data, t.files[i].len);
+			json_array_append_new(files, f);
+		}
+		to = json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", t.id,
+		    "benchmark", t.benchmark, "domain", t.domain, "env", t.env,
+		    "env_params", jraw(t.env_params));
+		jtext(to, "spec", t.spec, t.spec != NULL ? strlen(t.spec) : 0);
+		jtext(to, "interface", t.interface, t.interface != NULL ?
+		    strlen(t.interface) : 0);
+		jtext(to, "source", t.source, t.source != NULL ?
+		    strlen(t.source) : 0);
+		json_object_set_new(to, "files", files);
+		json_object_set_new(o, "task", to);
 		if (c.extra != NULL) {
 			json_t *ex = jraw(c.extra), *gen;
 
@@ -1738,7 +1879,7 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 				json_object_set(o, "generation", gen);
 			json_decref(ex);
 		}
-		json_object_set_new(o, "code", json_stringn(c.code, c.code_len));
+		jtext(o, "code", c.code, c.code_len);
 		json_object_set_new(o, "code_hash", json_string(c.code_hash));
 		json_object_set_new(o, "origin_raw", jstr_or_null(c.origin_raw));
 		a = json_array();
@@ -1746,11 +1887,16 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 			json_array_append_new(a, run_json(&runs[i], 1));
 		json_object_set_new(o, "runs", a);
 		a = json_array();
-		for (size_t i = 0; i < nrecs; i++)
-			json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}",
-			    "verdict", jstr_or_null(recs[i].verdict), "stage",
-			    jstr_or_null(recs[i].stage), "log",
-			    jstr_or_null(recs[i].log), "raw", jraw(recs[i].extra)));
+		for (size_t i = 0; i < nrecs; i++) {
+			json_t *rec = json_pack("{s:o, s:o}", "verdict",
+			    jstr_or_null(recs[i].verdict), "stage",
+			    jstr_or_null(recs[i].stage));
+
+			jtext(rec, "log", recs[i].log, recs[i].log != NULL ?
+			    strlen(recs[i].log) : 0);
+			json_object_set_new(rec, "raw", jraw(recs[i].extra));
+			json_array_append_new(a, rec);
+		}
 		json_object_set_new(o, "recorded", a);
 		json_object_set_new(o, "label", d.category != NULL ?
 		    json_pack("{s:s, s:o, s:o, s:o}", "category", d.category,
@@ -1775,34 +1921,42 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 		json_object_set_new(o, "notes", a);
 		print_json(o);
 	} else {
-		printf("candidate %s  task %s  (%s, %s)\n", c.id, t.id,
+		char *mem = NULL;
+		size_t memlen = 0;
+		FILE *o = open_memstream(&mem, &memlen);
+
+		if (o == NULL)
+			fatal("open_memstream: %s", strerror(errno));
+		fprintf(o, "candidate %s  task %s  (%s, %s)\n", c.id, t.id,
 		    t.benchmark, t.domain);
-		printf("origin    %s  kind %s  lang %s%s%s\n", c.origin, c.kind,
+		fprintf(o, "origin    %s  kind %s  lang %s%s%s\n", c.origin, c.kind,
 		    c.lang, c.parent != NULL ? "  parent " : "",
 		    c.parent != NULL ? c.parent : "");
-		printf("source    %s\n", c.source != NULL ? c.source : "-");
-		printf("status    %s%s%s", d.status, d.review_by != NULL ?
+		fprintf(o, "source    %s\n", c.source != NULL ? c.source : "-");
+		fprintf(o, "status    %s%s%s", d.status, d.review_by != NULL ?
 		    " by " : "", d.review_by != NULL ? d.review_by : "");
 		if (d.category != NULL)
-			printf("  label %s%s%s by %s", d.category,
+			fprintf(o, "  label %s%s%s by %s", d.category,
 			    d.subcategory != NULL ? "/" : "",
 			    d.subcategory != NULL ? d.subcategory : "",
 			    d.label_by);
-		printf("\n");
+		fprintf(o, "\n");
 		for (size_t i = 0; i < nnotes; i++)
-			printf("note      %s (%s)\n", notes[i].text,
+			fprintf(o, "note      %s (%s)\n", notes[i].text,
 			    notes[i].by);
-		printf("\n--- code ---\n%.*s%s", (int)c.code_len, c.code,
-		    c.code_len > 0 && c.code[c.code_len - 1] != '\n' ? "\n" : "");
+		fprintf(o, "\n--- code ---\n");
+		fwrite(c.code, 1, c.code_len, o);
+		fprintf(o, "%s", c.code_len > 0 &&
+		    c.code[c.code_len - 1] != '\n' ? "\n" : "");
 		for (size_t i = 0; i < nrecs; i++)
-			printf("\n--- recorded: %s %s ---\n%s\n",
+			fprintf(o, "\n--- recorded: %s %s ---\n%s\n",
 			    recs[i].verdict != NULL ? recs[i].verdict : "-",
 			    recs[i].stage != NULL ? recs[i].stage : "",
 			    recs[i].log != NULL ? recs[i].log : "");
 		for (size_t i = 0; i < nruns; i++) {
 			const struct run *r = &runs[i];
 
-			printf("\n--- run %lld: %s%s%s%s%s (%s, %lld ms) ---\n",
+			fprintf(o, "\n--- run %lld: %s%s%s%s%s (%s, %lld ms) ---\n",
 			    (long long)r->id, r->verdict, r->stage != NULL ?
 			    " at " : "", r->stage != NULL ? r->stage : "",
 			    r->subcategory != NULL ? ", " : "",
@@ -1810,27 +1964,32 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 			    r->toolchain != NULL ? r->toolchain : "?",
 			    (long long)r->wall_ms);
 			if (r->category != NULL)
-				printf("suggested category: %s%s%s\n",
+				fprintf(o, "suggested category: %s%s%s\n",
 				    r->category, r->subcategory != NULL ? "/" : "",
 				    r->subcategory != NULL ? r->subcategory : "");
 			/* A pass, a skip or an env-error has evidence too
 			 * ("skipped: no GPU"), as show --json says. */
 			if (r->category != NULL || r->evidence != NULL)
-				printf("evidence: %s\n", r->evidence != NULL ?
+				fprintf(o, "evidence: %s\n", r->evidence != NULL ?
 				    r->evidence : "-");
 			if (r->evidence_line > 0)
-				printf("evidence points to candidate line %d\n",
+				fprintf(o, "evidence points to candidate line %d\n",
 				    r->evidence_line);
 			if (r->metrics != NULL)
-				printf("metrics: %s\n", r->metrics);
-			print_pipeline(r);
+				fprintf(o, "metrics: %s\n", r->metrics);
+			print_pipeline(o, r);
 			for (size_t k = 0; k < r->ndiags; k++)
-				print_diag(&r->diags[k]);
-			printf("reproduce (with the run's files in the work"
+				print_diag(o, &r->diags[k]);
+			fprintf(o, "reproduce (with the run's files in the work"
 			    " directory; verify --keep-workdir keeps them):\n%s",
 			    r->command != NULL ? r->command : "");
-			printf("log:\n%.*s\n", (int)r->log_len, r->log);
+			fprintf(o, "log:\n");
+			fwrite(r->log, 1, r->log_len, o);
+			fprintf(o, "\n");
 		}
+		fclose(o);
+		safe_print("show", mem, memlen);
+		free(mem);
 	}
 	for (size_t i = 0; i < nruns; i++)
 		run_release(&runs[i]);
@@ -1904,7 +2063,12 @@ cmd_label(const struct cli_global *g, int argc, char **argv)
 		store_close(st);
 		return 2;
 	}
-	by = config_reviewer(g->reviewer);
+	by = reviewer(g);
+	if (by == NULL) {
+		free(id);
+		store_close(st);
+		return 2;
+	}
 	have = store_run_latest(st, id, &run, &err);
 	rc = store_label_set(st, id, cat, sub, note, by, have == 0 ? run.id : 0,
 	    have == 0 ? run.evidence : NULL, &err);
@@ -1962,7 +2126,12 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 		store_close(st);
 		return 2;
 	}
-	by = config_reviewer(g->reviewer);
+	by = reviewer(g);
+	if (by == NULL) {
+		free(id);
+		store_close(st);
+		return 2;
+	}
 	if (strcmp(status, "accepted") == 0) {
 		struct run run;
 
@@ -1991,18 +2160,41 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 static int
 undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
 {
+	static const struct option lo[] = {
+		{ "any", no_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *name = redo ? "redo" : "undo";
 	struct store *st;
 	struct err err;
 	char what[256], *by;
-	int rc;
+	int rc, any = 0, ch;
 
-	if (wants_help(redo ? "redo" : "undo", argc, argv))
+	if (wants_help(name, argc, argv))
 		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'a')
+			any = 1;
+		else
+			return usage_error(name, "bad option%s", "");
+	}
+	if (optind < argc)
+		return usage_error(name, "unexpected argument '%s'",
+		    argv[optind]);
 	if (open_store(g, &st) < 0)
 		return 2;
-	by = config_reviewer(g->reviewer);
-	rc = redo ? store_redo(st, by, what, sizeof what, &err) :
-	    store_undo(st, by, what, sizeof what, &err);
+	by = reviewer(g);
+	if (by == NULL) {
+		store_close(st);
+		return 2;
+	}
+	if (any)
+		rc = redo ? store_redo_any(st, by, what, sizeof what, &err) :
+		    store_undo_any(st, by, what, sizeof what, &err);
+	else
+		rc = redo ? store_redo(st, by, what, sizeof what, &err) :
+		    store_undo(st, by, what, sizeof what, &err);
 	if (rc < 0)
 		fprintf(stderr, "assay: %s\n", err.msg);
 	else
@@ -2358,7 +2550,11 @@ cmd_commit(const struct cli_global *g, int argc, char **argv)
 	}
 	if (open_store(g, &st) < 0)
 		return 2;
-	by = config_reviewer(g->reviewer);
+	by = reviewer(g);
+	if (by == NULL) {
+		store_close(st);
+		return 2;
+	}
 	rc = dataset_commit(st, repo, msg, by, &res, &err);
 	if (rc < 0)
 		fprintf(stderr, "assay commit: %s\n", err.msg);
@@ -2796,6 +2992,23 @@ hms(int64_t s, char *buf, size_t n)
 		    (long long)(s / 60 % 60), (long long)(s % 60));
 }
 
+/*
+ * A time (seconds since 1970) as local "YYYY-MM-DD HH:MM".  Why: a time
+ * localtime_r cannot convert (a journal from an old import with an "at"
+ * far beyond year 9999) gives NULL, and strftime must not see that: the
+ * raw number is shown instead.
+ */
+static void
+when(int64_t t, char *buf, size_t n)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if ((int64_t)tt != t || localtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, n, "%Y-%m-%d %H:%M", &tm) == 0)
+		snprintf(buf, n, "@%lld", (long long)t);
+}
+
 /* stats --reviewers: decisions per hour per reviewer, from the journal. */
 static int
 stats_reviewers(struct store *st, const char *where, const char *fmt)
@@ -2821,16 +3034,14 @@ stats_reviewers(struct store *st, const char *where, const char *fmt)
 	for (size_t i = 0; i < n; i++) {
 		double ph = agreement_rate_per_hour(&r[i]);
 		char rate[32], act[32], t0[32], t1[32];
-		time_t a = (time_t)r[i].first, b = (time_t)r[i].last;
-		struct tm tm;
 
 		if (ph < 0)
 			snprintf(rate, sizeof rate, "-");
 		else
 			snprintf(rate, sizeof rate, "%.1f", ph);
 		hms(r[i].active_s, act, sizeof act);
-		strftime(t0, sizeof t0, "%Y-%m-%d %H:%M", localtime_r(&a, &tm));
-		strftime(t1, sizeof t1, "%Y-%m-%d %H:%M", localtime_r(&b, &tm));
+		when(r[i].first, t0, sizeof t0);
+		when(r[i].last, t1, sizeof t1);
 		if (strcmp(fmt, "table") == 0) {
 			printf("%-20.20s %9zu %6zu %9s %9s  %-16s  %s\n",
 			    r[i].who, r[i].decisions, r[i].timed, act, rate,
@@ -2901,9 +3112,10 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 			return usage_error("stats", "bad option%s", "");
 	}
 	if (strcmp(s.by, "benchmark") != 0 && strcmp(s.by, "model") != 0 &&
-	    strcmp(s.by, "domain") != 0 && strcmp(s.by, "env") != 0)
-		return usage_error("stats", "--by wants benchmark, model, domain"
-		    " or env, not '%s'", s.by);
+	    strcmp(s.by, "domain") != 0 && strcmp(s.by, "env") != 0 &&
+	    strcmp(s.by, "license") != 0 && strcmp(s.by, "split") != 0)
+		return usage_error("stats", "--by wants benchmark, model, domain,"
+		    " env, license or split, not '%s'", s.by);
 	if (strcmp(fmt, "table") != 0 && strcmp(fmt, "csv") != 0 &&
 	    strcmp(fmt, "json") != 0 && strcmp(fmt, "md") != 0)
 		return usage_error("stats", "--format wants table, csv, json or"
@@ -3049,14 +3261,26 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 static int cmd_help(const struct cli_global *, int, char **);
 
 static const struct cmd cmds[] = {
-	{ "import", "import [--format F] [--keep-going] [--json] PATH...",
+	{ "import", "import [--format F] [--keep-going] [--id-prefix P] [--json]\n"
+	  "              [--license SPDX] [--repository URL@COMMIT] PATH...",
 	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
 	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, dataset (a\n"
 	  "checkout of the repository assay commit writes: tasks, their files,\n"
 	  "samples and context with their ids and recorded verdicts).\n"
-	  "Re-importing adds nothing.\n"
+	  "Re-importing adds nothing.  PATH may be a pipe (/dev/stdin, <(...)).\n"
 	  "A malformed line is reported as FILE:LINE and nothing of that file\n"
-	  "is kept; --keep-going skips bad lines and lists them.\n"
+	  "is kept; --keep-going skips bad lines and lists them.  Files are\n"
+	  "imported in order; the first that fails stops the import, and the\n"
+	  "files imported, failed and not tried are listed.\n"
+	  "--id-prefix P puts P before each explicit candidate id (and parent)\n"
+	  "of the assay JSONL rows, for two sources that number alike.\n"
+	  "Ids, names, categories, statuses and times are checked as\n"
+	  "docs/formats.md says.\n"
+	  "The tasks added get a licence: --license SPDX, else the SPDX id of\n"
+	  "the LICENSE (COPYING, ...) in PATH, beside it or above it\n"
+	  "(NOASSERTION when it names none assay knows); their sources\n"
+	  "become URL@COMMIT:path with --repository, or when PATH is in a git\n"
+	  "work tree.\n"
 	  "On a terminal a progress line shows rows, rate and time left.\n"
 	  "--json prints one summary object (files, tasks_added,\n"
 	  "candidates_added, candidates_existing, skipped, failed).", cmd_import },
@@ -3172,8 +3396,14 @@ static const struct cmd cmds[] = {
 	  "the TASKs by hand (kept by every assignment, journalled); --clear\n"
 	  "gives them back to the hash.  Then, or alone, prints the tasks per\n"
 	  "split.", cmd_split },
-	{ "undo", "undo", "Undo the latest label or review.", cmd_undo },
-	{ "redo", "redo", "Redo the latest undone label or review.", cmd_redo },
+	{ "undo", "undo [--any]", "Undo your latest label or review (the\n"
+	  "reviewer's: --reviewer, ASSAY_REVIEWER, git, the login).  Another\n"
+	  "reviewer's decisions are never undone; when someone decided the\n"
+	  "same candidate since, it is refused.  --any: the latest of anyone's.",
+	  cmd_undo },
+	{ "redo", "redo [--any]", "Redo your latest undone label or review\n"
+	  "(none once you decided anew).  --any: the latest of anyone's.",
+	  cmd_redo },
 	{ "commit", "commit [--repo DIR] [-m TEXT]",
 	  "Write the accepted candidates into the dataset repository\n"
 	  "(default ./dataset) and commit, one trailer block per sample.  Each\n"
@@ -3212,7 +3442,8 @@ static const struct cmd cmds[] = {
 	  "importable alone, and DIR/manifest.json (files, counts, sha256,\n"
 	  "filter), for verify --input on a cluster (docs/cluster.md).",
 	  cmd_export },
-	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]\n"
+	{ "stats", "stats [--by benchmark|model|domain|env|license|split]"
+	  " [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"
 	  "             [--recorded | --agreement | --reviewers |"
 	  " --generation]",

@@ -31,10 +31,12 @@
 	    "Focus the previous pane") \
 	ACTION(ZOOM, "zoom", \
 	    "Zoom the focused pane, or restore the layout") \
+	ACTION(BACK, "back", \
+	    "Go back: undo a drill-down, a view or a zoom; else to the queue") \
 	ACTION(VERIFY, "verify", \
 	    "Verify the candidate live in the toolchain pane") \
 	ACTION(CANCEL, "cancel", \
-	    "Cancel the running verification") \
+	    "Cancel the running verification or the question asked") \
 	ACTION(EDIT, "edit", \
 	    "Edit the candidate in $EDITOR; a saved change becomes a repair") \
 	ACTION(MODEL_REPAIR, "model-repair", \
@@ -84,7 +86,7 @@
 	ACTION(REDRAW, "redraw", \
 	    "Redraw the screen") \
 	ACTION(QUIT, "quit", \
-	    "Quit (asks while a program runs)")
+	    "Go back in a sub-view; quit at the top (asks while one runs)")
 
 #define ACTION_ENUM(id, name, help) ACTION_##id,
 enum action {

@@ -15,6 +15,7 @@
 
 #include "buf.h"
 #include "hash.h"
+#include "ident.h"
 #include "strset.h"
 #include "vcs.h"
 
@@ -150,6 +151,10 @@ add_task(struct collect *c, const struct task *t)
 	    "spec", jstr_or_null(t->spec), "interface",
 	    jstr_or_null(t->interface), "files", files, "source",
 	    jstr_or_null(src));
+	json_object_set_new(o, "license", jstr_or_null(t->license));
+	if (t->license_source != NULL)
+		json_object_set_new(o, "license_source",
+		    json_string(t->license_source));
 	if (t->split != NULL) {
 		json_object_set_new(o, "split", json_string(t->split));
 		json_object_set_new(o, "split_by", json_string(t->split_hand ?
@@ -170,6 +175,49 @@ add_task(struct collect *c, const struct task *t)
 		    strlen(text));
 	}
 	free(dir);
+}
+
+/*
+ * Paths and trailers are built only from checked values (ident.h): a
+ * database imported before the rules existed may hold an id that would
+ * write outside the sample's folder, over task.json or a trailer.
+ */
+static int
+check_paths(const struct task *t, const struct candidate *cand,
+    const char *by, struct err *err)
+{
+	char show[96], show2[96];
+	struct err e;
+
+	if (ident_check_id(cand->id, &e) < 0 ||
+	    ident_check_task_id(t->id, &e) < 0 ||
+	    ident_check_domain(t->domain, &e) < 0)
+		return err_set(err, "accepted candidate '%s' (task '%s'): %s;"
+		    " it cannot be a dataset path: reset or reject it",
+		    ident_show(cand->id, show, sizeof show),
+		    ident_show(t->id, show2, sizeof show2), e.msg);
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (ident_check_file_name(t->files[i].name, &e) < 0)
+			return err_set(err, "task %s: file name '%s': %s",
+			    t->id, ident_show(t->files[i].name, show,
+			    sizeof show), e.msg);
+	if (by != NULL && ident_check_reviewer(by, &e) < 0)
+		return err_set(err, "accepted candidate '%s': reviewed by '%s':"
+		    " %s; review it again under a plain name", cand->id,
+		    ident_show(by, show, sizeof show), e.msg);
+	return 0;
+}
+
+/* A trailer value on one line: control characters become spaces. */
+static char *
+one_line(const char *s)
+{
+	char *r = xstrdup(s);
+
+	for (char *p = r; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	return r;
 }
 
 /*
@@ -203,6 +251,14 @@ add_candidate(struct collect *c, const char *id, int context)
 		task_release(&t);
 		return -1;
 	}
+	if (check_paths(&t, &cand, d.review_by, c->err) < 0) {
+		if (have_run == 0)
+			run_release(&run);
+		store_decision_release(&d);
+		candidate_release(&cand);
+		task_release(&t);
+		return -1;
+	}
 	strset_add(&c->ids, cand.id);
 	add_task(c, &t);
 	c->v = xreallocarray(c->v, c->n + 1, sizeof *c->v);
@@ -214,7 +270,7 @@ add_candidate(struct collect *c, const char *id, int context)
 	s->verdict = xstrdup(have_run == 0 ? run.verdict : "unverified");
 	s->category = xstrdup(d.category != NULL ? d.category : "-");
 	s->reviewer = xstrdup(d.review_by != NULL ? d.review_by : "unknown");
-	s->toolchain = xstrdup(have_run == 0 && run.toolchain != NULL ?
+	s->toolchain = one_line(have_run == 0 && run.toolchain != NULL ?
 	    run.toolchain : "-");
 
 	file_add(c, xasprintf("%s/%s.%s", s->dir, cand.id,
@@ -240,6 +296,8 @@ add_candidate(struct collect *c, const char *id, int context)
 	if (cand.origin_raw != NULL)
 		json_object_set_new(o, "origin_raw",
 		    json_string(cand.origin_raw));
+	/* a sample inherits its task's licence */
+	json_object_set_new(o, "license", jstr_or_null(t.license));
 	free(src);
 	if (have_run == 0)
 		json_object_set_new(o, "run", json_pack("{s:s, s:o, s:o, s:o,"
@@ -350,7 +408,7 @@ path_sample(const char *path)
 	base++;
 	if (strcmp(base, "task.json") == 0)
 		return NULL;
-	dot = strchr(base, '.');
+	dot = strrchr(base, '.');	/* "<id>.<ext>": the id is before it */
 	return xstrndup(base, dot != NULL ? (size_t)(dot - base) :
 	    strlen(base));
 }
@@ -371,6 +429,8 @@ dataset_commit(struct store *st, const char *repo_dir, const char *message,
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
+	if (ident_check_reviewer(reviewer, err) < 0)
+		return -1;
 	if (store_query_each(st, "status=accepted", collect_one, &c, err) < 0 ||
 	    c.failed)
 		goto out;

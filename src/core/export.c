@@ -19,6 +19,7 @@
 
 #include "atomic.h"
 #include "buf.h"
+#include "hash.h"
 #include "sample.h"
 #include "strset.h"
 
@@ -690,6 +691,27 @@ feedback(struct export_ctx *x, const char *parent, const char **source)
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * Where a task comes from: its licence and the file it was read from,
+ * its source (URL@COMMIT:path where known, else the file), and the
+ * sha256 of every verification file.
+ */
+static json_t *
+provenance_json(const struct task *t)
+{
+	json_t *files = json_object();
+	char hex[SAMPLE_HASH_HEX];
+
+	for (size_t i = 0; i < t->nfiles; i++) {
+		hash_sha256(t->files[i].data, t->files[i].len, hex);
+		json_object_set_new(files, t->files[i].name, json_string(hex));
+	}
+	return json_pack("{s:o, s:o, s:o, s:o}", "license",
+	    jstr_or_null(t->license), "license_source",
+	    jstr_or_null(t->license_source), "source",
+	    jstr_or_null(t->source), "files", files);
+}
+
 /* Does env (a name or a pipeline "a+b") judge speed? */
 static int
 env_judges_speed(const char *env)
@@ -923,10 +945,10 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 			if (latest_verdict(x, chain[i].id, &v) < 0)
 				goto out;
 			json_array_append_new(turns, json_pack("{s:I, s:s,"
-			    " s:o, s:b}", "message",
+			    " s:s, s:o, s:b}", "message",
 			    (json_int_t)json_array_size(msgs), "candidate",
-			    chain[i].id, "verdict", jstr_or_null(v),
-			    "target", 0));
+			    chain[i].id, "origin", chain[i].origin, "verdict",
+			    jstr_or_null(v), "target", 0));
 			free(v);
 			add_turn(msgs, &chain[i], 0);
 			free(fb);
@@ -935,10 +957,11 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 				goto out;
 			add_msg(msgs, "user", jtext(fb, strlen(fb)));
 		}
-		json_array_append_new(turns, json_pack("{s:I, s:s, s:o, s:b}",
-		    "message", (json_int_t)json_array_size(msgs), "candidate",
-		    c.id, "verdict", jstr_or_null(have_r == 0 ? r.verdict :
-		    NULL), "target", 1));
+		json_array_append_new(turns, json_pack("{s:I, s:s, s:s, s:o,"
+		    " s:b}", "message", (json_int_t)json_array_size(msgs),
+		    "candidate", c.id, "origin", c.origin, "verdict",
+		    jstr_or_null(have_r == 0 ? r.verdict : NULL), "target",
+		    1));
 		add_turn(msgs, &c, 1);
 	} else if (have_p) {
 		struct buf b = BUF_INIT;
@@ -982,6 +1005,8 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	if (speedup > 0)
 		json_object_set_new(meta, "speedup", json_real(speedup));
 	json_object_set_new(meta, "split", jstr_or_null(t.split));
+	json_object_set_new(meta, "license", jstr_or_null(t.license));
+	json_object_set_new(meta, "provenance", provenance_json(&t));
 	json_object_set_new(meta, "labels", labels);
 	json_object_set_new(meta, "reviewer", jstr_or_null(d.review_by));
 	json_object_set_new(meta, "status", json_string(d.status));

@@ -36,6 +36,16 @@ struct import_opts {
 	enum import_format	 format;
 	int			 keep_going;
 	const char		*by;	/* who imports: journal and labels */
+	/* The licence of the tasks this import adds (an SPDX id); NULL:
+	 * read from the LICENSE the data ships with (license.h). */
+	const char		*license;
+	/* Where the data comes from, "URL@COMMIT"; NULL: the git work tree
+	 * the path lies in, if any (vcs_describe).  Task sources under the
+	 * path become "URL@COMMIT:path-below-it". */
+	const char		*repository;
+	const char		*id_prefix;	/* prepended to explicit candidate
+						 * ids and parents (assay JSONL);
+						 * NULL: none (docs/adr/0011) */
 	/* Called every IMPORT_PROGRESS_ROWS rows of a JSONL file, and at
 	 * its end, with the rows read and the bytes read of total; may be
 	 * NULL.  The importer never prints. */
@@ -76,6 +86,23 @@ int	import_path(struct store *st, const char *path,
  * array of new strings, freed with import_free_names()); 0, or -1 with
  * err ("dir: reason").  import_has_suffix(): 1 when s ends with suffix.
  */
+/*
+ * Read the file at path whole into *out (new, NUL-terminated, "" when
+ * empty; *len bytes): the importers' one way to read.  The input given
+ * to import_path() as a pipe comes from its buffer; anything else must
+ * be a regular file (a FIFO or a device is refused, not waited on), and
+ * during a directory import it must resolve inside that directory (a
+ * symlink to a host file is refused).  0, or -1 with err ("path: why").
+ */
+int	import_read(const char *path, char **out, size_t *len,
+	    struct err *err);
+
+/* Most bytes one input file may hold (import_read refuses more). */
+#define IMPORT_READ_MAX	(1 << 30)
+
+/* The latest decision time an import takes: 9999-12-31T23:59:59Z. */
+#define IMPORT_AT_MAX	253402300799LL
+
 int	import_list_dir(const char *dir, char ***out, size_t *n,
 	    struct err *err);
 void	import_free_names(char **names, size_t n);

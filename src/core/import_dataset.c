@@ -162,6 +162,8 @@ ds_task(struct ds *d, const char *dir)
 	t.interface = jdup(o, "interface");
 	t.source = jdup(o, "source");
 	t.split = jdup(o, "split");
+	t.license = jdup(o, "license");
+	t.license_source = jdup(o, "license_source");
 	t.split_hand = t.split != NULL && jstr(o, "split_by") != NULL &&
 	    strcmp(jstr(o, "split_by"), "hand") == 0;
 	v = json_object_get(o, "extra");

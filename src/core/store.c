@@ -21,6 +21,7 @@
 #include "agreement.h"
 #include "buf.h"
 #include "hash.h"
+#include "ident.h"
 
 /*
  * A grep= result kept as the temporary table grep_<slot> of candidate
@@ -910,6 +911,58 @@ step_done(struct store *st, sqlite3_stmt *s, const char *what,
 
 /* --- tasks ----------------------------------------------------------- */
 
+/*
+ * Why here: ids and names become dataset paths, file names on toolchain
+ * command lines and commit trailers (ident.h).  The store is the one way
+ * in, so nothing unchecked reaches a table, and the caller gets words,
+ * not a constraint failure.
+ */
+static int
+check_task(const struct task *t, struct err *err)
+{
+	char a[96], b[96];
+	struct err e;
+
+	if (ident_check_task_id(t->id, &e) < 0)
+		return err_set(err, "task id '%s': %s", ident_show(t->id, a,
+		    sizeof a), e.msg);
+	if (ident_check_domain(t->domain, &e) < 0)
+		return err_set(err, "task %s: domain '%s': %s", t->id,
+		    ident_show(t->domain, a, sizeof a), e.msg);
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (ident_check_file_name(t->files[i].name, &e) < 0)
+			return err_set(err, "task %s: file name '%s': %s",
+			    t->id, ident_show(t->files[i].name, b, sizeof b),
+			    e.msg);
+	return 0;
+}
+
+static int
+check_by(const char *by, struct err *err)
+{
+	char a[96];
+	struct err e;
+
+	if (ident_check_reviewer(by, &e) < 0)
+		return err_set(err, "reviewer name '%s': %s", ident_show(by, a,
+		    sizeof a), e.msg);
+	return 0;
+}
+
+static int
+check_category(const char *category, struct err *err)
+{
+	static const char *const cats[] = { "compile", "api", "functional",
+		"format", "performance" };
+	char a[96];
+
+	for (size_t i = 0; category != NULL && i < 5; i++)
+		if (strcmp(category, cats[i]) == 0)
+			return 0;
+	return err_set(err, "unknown category '%s' (compile api functional"
+	    " format performance)", ident_show(category, a, sizeof a));
+}
+
 int
 store_task_put(struct store *st, const struct task *t, int *inserted,
     struct err *err)
@@ -917,8 +970,11 @@ store_task_put(struct store *st, const struct task *t, int *inserted,
 	sqlite3_stmt *s;
 
 	*inserted = 0;
+	if (check_task(t, err) < 0)
+		return -1;
 	if (hot(st, HOT_TASK_INSERT, &s, "INSERT OR IGNORE INTO task(id,"
-	    " benchmark, domain, env, env_params, spec, interface, source, extra, license,"
+	    " benchmark, domain, env, env_params, spec, interface, source,"
+	    " extra, license,"
 	    " license_source, split, split_hand)"
 	    " VALUES (?1, ?2, ?3, ?4, coalesce(?5, '{}'), ?6, ?7, ?8, ?9,"
 	    " ?10, ?11, ?12, ?13)", err) < 0)
@@ -1084,9 +1140,16 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
     struct err *err)
 {
 	sqlite3_stmt *s;
-	char *existing;
+	char *existing, show[96];
+	struct err e;
 
 	*inserted = 0;
+	if (c->id != NULL && ident_check_id(c->id, &e) < 0)
+		return err_set(err, "candidate id '%s': %s", ident_show(c->id,
+		    show, sizeof show), e.msg);
+	if (c->parent != NULL && ident_check_id(c->parent, &e) < 0)
+		return err_set(err, "parent id '%s': %s", ident_show(c->parent,
+		    show, sizeof show), e.msg);
 	if (candidate_find(st, c, &existing, err) < 0)
 		return -1;
 	if (existing != NULL) {
@@ -1109,6 +1172,31 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 			c->id = xasprintf("c%.*s", n, hex);
 			if (id_taken(st, c->id, &taken, err) < 0)
 				return -1;
+		}
+	} else {
+		char *other = NULL;
+		int rc;
+
+		/* An explicit id names one candidate: say whose it is
+		 * (docs/adr/0011), not "UNIQUE constraint failed". */
+		if (prepare(st, &s, "SELECT task_id FROM candidate WHERE"
+		    " id = ?1", err) < 0)
+			return -1;
+		bind_text(s, 1, c->id);
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW)
+			other = col_text(s, 0);
+		sqlite3_finalize(s);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return err_sqlite(err, st->db, "check id");
+		if (other != NULL) {
+			err_set(err, "candidate id '%s' is already taken by"
+			    " another candidate (of task %s%s); give the"
+			    " candidate another id, or import with --id-prefix",
+			    c->id, other, strcmp(other, c->task_id) == 0 ?
+			    ", this row's task" : "");
+			free(other);
+			return -1;
 		}
 	}
 	if (hot(st, HOT_CAND_INSERT, &s, "INSERT INTO candidate(id, task_id,"
@@ -1628,6 +1716,8 @@ store_label_set(struct store *st, const char *cand_id, const char *category,
 	sqlite3_stmt *s;
 	char detail[128];
 
+	if (check_category(category, err) < 0 || check_by(by, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT INTO label(cand_id, category, subcategory,"
 	    " note, by, run_id, evidence, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
 	    " ?7, ?8)", err) < 0)
@@ -1650,9 +1740,20 @@ int
 store_review_set(struct store *st, const char *cand_id, const char *status,
     const char *note, const char *by, struct err *err)
 {
+	static const char *const statuses[] = { "unreviewed", "accepted",
+		"rejected", "flagged" };
 	sqlite3_stmt *s;
-	char detail[64];
+	char detail[64], show[96];
+	int known = 0;
 
+	for (size_t i = 0; status != NULL && i < 4; i++)
+		known = known || strcmp(status, statuses[i]) == 0;
+	if (!known)
+		return err_set(err, "unknown review status '%s' (unreviewed"
+		    " accepted rejected flagged)", ident_show(status, show,
+		    sizeof show));
+	if (check_by(by, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT INTO review(cand_id, status, note, by, at)"
 	    " VALUES (?1, ?2, ?3, ?4, ?5)", err) < 0)
 		return -1;
@@ -1714,7 +1815,8 @@ jrow_get(struct store *st, int64_t id, struct jrow *j, struct err *err)
  * *found is 0 when there is nothing to do.
  */
 static int
-journal_target(struct store *st, int redo, int64_t *found, struct err *err)
+journal_target(struct store *st, int redo, const char *who, int64_t *found,
+    struct err *err)
 {
 	sqlite3_stmt *s;
 	int64_t *seen = NULL;
@@ -1722,10 +1824,13 @@ journal_target(struct store *st, int redo, int64_t *found, struct err *err)
 	int rc;
 
 	*found = 0;
+	/* who: only that reviewer's steps (their decisions, their undos and
+	 * redos), so that one reviewer's undo never takes back another's. */
 	if (prepare(st, &s, "SELECT id, action, coalesce(target, 0) FROM event"
 	    " WHERE action IN ('label', 'review', 'undo', 'redo')"
-	    " ORDER BY id DESC", err) < 0)
+	    " AND (?1 IS NULL OR who = ?1) ORDER BY id DESC", err) < 0)
 		return -1;
+	bind_text(s, 1, who);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(s, 0);
 		const char *action = (const char *)sqlite3_column_text(s, 1);
@@ -1772,10 +1877,10 @@ journal_target(struct store *st, int redo, int64_t *found, struct err *err)
  */
 static int
 undo_redo_one(struct store *st, int redo, int64_t id, const char *by,
-    struct jrow *d, struct err *err)
+    int mine, struct jrow *d, struct err *err)
 {
 	struct jrow t;
-	int64_t val;
+	int64_t val, now;
 
 	if (jrow_get(st, id, &t, err) < 0)
 		return -1;
@@ -1789,6 +1894,17 @@ undo_redo_one(struct store *st, int redo, int64_t id, const char *by,
 		val = d->before;
 	}
 	d->batch = t.batch;
+	/* A reviewer's own step whose candidate someone else decided since:
+	 * moving the pointer back would take that later decision away. */
+	if (mine) {
+		if (cand_pointer(st, d->cand_id, d->field, &now, err) < 0)
+			return -1;
+		if (now != (redo ? d->before : d->after))
+			return err_set(err, "cannot %s %s of %s: someone else"
+			    " decided it since (undo --any takes the newest"
+			    " step of anyone)", redo ? "redo" : "undo",
+			    d->detail, d->cand_id);
+	}
 	if (set_pointer(st, d->cand_id, d->field, val, err) < 0 ||
 	    event_insert(st, by, redo ? "redo" : "undo", d->cand_id, d->field,
 	    redo ? d->before : d->after, val, id, d->detail, err) < 0)
@@ -1801,22 +1917,23 @@ undo_redo_one(struct store *st, int redo, int64_t id, const char *by,
  * decision), every step of that batch goes with it, in one transaction.
  */
 static int
-undo_redo(struct store *st, int redo, const char *by, char *what, size_t n,
-    struct err *err)
+undo_redo(struct store *st, int redo, const char *by, int mine, char *what,
+    size_t n, struct err *err)
 {
+	const char *who = mine ? by : NULL;
 	struct jrow d, first;
 	int64_t id, batch;
 	size_t count = 0;
 
 	if (store_begin(st, err) < 0)
 		return -1;
-	if (journal_target(st, redo, &id, err) < 0)
+	if (journal_target(st, redo, who, &id, err) < 0)
 		goto fail;
 	if (id == 0) {
 		store_rollback(st);
 		if (what != NULL && n > 0)
-			snprintf(what, n, "nothing to %s", redo ? "redo" :
-			    "undo");
+			snprintf(what, n, "nothing to %s%s%s", redo ? "redo" :
+			    "undo", mine ? " by " : "", mine ? by : "");
 		return 1;
 	}
 	if (jrow_get(st, id, &first, err) < 0)
@@ -1824,7 +1941,7 @@ undo_redo(struct store *st, int redo, const char *by, char *what, size_t n,
 	batch = first.batch;
 	st->batch = batch;
 	for (;;) {
-		if (undo_redo_one(st, redo, id, by, &d, err) < 0)
+		if (undo_redo_one(st, redo, id, by, mine, &d, err) < 0)
 			goto fail;
 		/* Undo walks the batch newest first, redo oldest first:
 		 * both name the step decided first. */
@@ -1832,7 +1949,7 @@ undo_redo(struct store *st, int redo, const char *by, char *what, size_t n,
 			first = d;
 		if (batch == 0)
 			break;
-		if (journal_target(st, redo, &id, err) < 0 ||
+		if (journal_target(st, redo, who, &id, err) < 0 ||
 		    (id != 0 && jrow_get(st, id, &d, err) < 0))
 			goto fail;
 		if (id == 0 || d.batch != batch)
@@ -1859,14 +1976,28 @@ int
 store_undo(struct store *st, const char *by, char *what, size_t n,
     struct err *err)
 {
-	return undo_redo(st, 0, by, what, n, err);
+	return undo_redo(st, 0, by, 1, what, n, err);
 }
 
 int
 store_redo(struct store *st, const char *by, char *what, size_t n,
     struct err *err)
 {
-	return undo_redo(st, 1, by, what, n, err);
+	return undo_redo(st, 1, by, 1, what, n, err);
+}
+
+int
+store_undo_any(struct store *st, const char *by, char *what, size_t n,
+    struct err *err)
+{
+	return undo_redo(st, 0, by, 0, what, n, err);
+}
+
+int
+store_redo_any(struct store *st, const char *by, char *what, size_t n,
+    struct err *err)
+{
+	return undo_redo(st, 1, by, 0, what, n, err);
 }
 
 int
@@ -1919,6 +2050,8 @@ store_note_add(struct store *st, const char *cand_id, const char *text,
 
 	if (text == NULL || *text == '\0')
 		return err_set(err, "a note wants a text");
+	if (check_by(by, err) < 0)
+		return -1;
 	if (own_tx && store_begin(st, err) < 0)
 		return -1;
 	if (cand_pointer(st, cand_id, "label", &ptr, err) < 0)
@@ -2287,16 +2420,19 @@ filter_value_bad(const char *key, const char *val, struct err *err)
  * blanks.
  */
 static const char *
-filter_word_end(const char *p)
+filter_word_end(const char *p, const char **open)
 {
 	int quoted = 0;
 
+	*open = NULL;	/* the quote left open, if any */
 	for (; *p != '\0'; p++) {
 		if (*p == '"') {
-			if (quoted && p[1] == '"')
+			if (quoted && p[1] == '"') {
 				p++;
-			else
+			} else {
 				quoted = !quoted;
+				*open = quoted ? p : NULL;
+			}
 		} else if (!quoted && (*p == ' ' || *p == '\t')) {
 			break;
 		}
@@ -2408,7 +2544,7 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 	memset(f, 0, sizeof *f);
 	buf_adds(&f->where, " WHERE 1");
 	while (*p != '\0') {
-		const char *end, *op;
+		const char *end, *op, *open;
 		size_t klen, i;
 		char *word, *val;
 		int neg = 0, like = 0;
@@ -2417,7 +2553,13 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			p++;
 		if (*p == '\0')
 			break;
-		end = filter_word_end(p);
+		end = filter_word_end(p, &open);
+		if (open != NULL) {
+			err_set(err, "filter: unterminated quote at column %zu:"
+			    " %s", (size_t)(open - text) + 1, open);
+			filter_release(f);
+			return -1;
+		}
 		word = xstrndup(p, (size_t)(end - p));
 		p = end;
 		op = strpbrk(word, "=~!");
@@ -3321,6 +3463,8 @@ store_label_final(struct store *st, const char *cand_id,
 	sqlite3_stmt *s;
 	char detail[128];
 
+	if (check_category(category, err) < 0 || check_by(by, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT INTO label(cand_id, category, by, run_id,"
 	    " evidence, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", err) < 0)
 		return -1;
@@ -3615,6 +3759,58 @@ store_task_split_each(struct store *st,
 		return stop;
 	if (rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "read tasks");
+	return 0;
+}
+
+int
+store_task_rowid_max(struct store *st, int64_t *max, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*max = 0;
+	if (prepare(st, &s, "SELECT coalesce(max(rowid), 0) FROM task",
+	    err) < 0)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*max = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return err_sqlite(err, st->db, "task rowid");
+	return 0;
+}
+
+int
+store_task_provenance(struct store *st, int64_t since, const char *license,
+    const char *license_source, const char *from, const char *to,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (license != NULL) {
+		if (prepare(st, &s, "UPDATE task SET license = ?2,"
+		    " license_source = ?3 WHERE rowid > ?1 AND license IS"
+		    " NULL", err) < 0)
+			return -1;
+		sqlite3_bind_int64(s, 1, since);
+		bind_text(s, 2, license);
+		bind_text(s, 3, license_source);
+		if (step_done(st, s, "set licence", err) < 0)
+			return -1;
+	}
+	if (from != NULL && to != NULL) {
+		if (prepare(st, &s, "UPDATE task SET source = ?2 ||"
+		    " substr(source, ?3 + 1) WHERE rowid > ?1 AND"
+		    " substr(source, 1, ?3) = ?4", err) < 0)
+			return -1;
+		sqlite3_bind_int64(s, 1, since);
+		bind_text(s, 2, to);
+		sqlite3_bind_int64(s, 3, (sqlite3_int64)strlen(from));
+		bind_text(s, 4, from);
+		if (step_done(st, s, "set source", err) < 0)
+			return -1;
+	}
 	return 0;
 }
 

@@ -182,14 +182,23 @@ int	store_review_set(struct store *st, const char *cand_id,
 	    struct err *err);
 
 /*
- * Undo the latest decision (label or review) not yet undone; redo the
- * latest undone one when no decision was made since.  A short
+ * Undo the latest decision (label or review) of reviewer by not yet
+ * undone; redo by's latest undone one when by made no decision since.
+ * Another reviewer's decisions are never touched: when someone else
+ * decided the same candidate's label (or review) after by's step, it is
+ * refused with err (-1) rather than taking theirs away.  A short
  * description of what changed goes into what (may be NULL).  Returns 0,
  * 1 when there is nothing to undo/redo, or -1.
  */
 int	store_undo(struct store *st, const char *by, char *what, size_t n,
 	    struct err *err);
 int	store_redo(struct store *st, const char *by, char *what, size_t n,
+	    struct err *err);
+/* The same over everyone's steps: the newest decision of anyone
+ * (`undo --any`); by is journalled as who undid it. */
+int	store_undo_any(struct store *st, const char *by, char *what, size_t n,
+	    struct err *err);
+int	store_redo_any(struct store *st, const char *by, char *what, size_t n,
 	    struct err *err);
 
 /*
@@ -498,6 +507,20 @@ int	store_task_split_set(struct store *st, const char *task_id,
 int	store_task_split_each(struct store *st,
 	    int (*cb)(const char *task_id, const char *split, int hand,
 	    void *arg), void *arg, struct err *err);
+
+/* The highest rowid of the task table (0 when empty), so that an import
+ * can name the tasks it adds.  0 or -1. */
+int	store_task_rowid_max(struct store *st, int64_t *max, struct err *err);
+
+/*
+ * Provenance of the tasks added after rowid since: those without a
+ * licence get license (an SPDX id) and license_source; a source that
+ * starts with from gets to in its place (the import folder's path for
+ * "URL@COMMIT:folder/").  NULL arguments change nothing.  0 or -1.
+ */
+int	store_task_provenance(struct store *st, int64_t since,
+	    const char *license, const char *license_source,
+	    const char *from, const char *to, struct err *err);
 
 /* One candidate of a near-duplicate cluster (dedup.c).  Borrowed. */
 struct store_dup {

@@ -315,8 +315,10 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 		av_add(a, "--disable-userns");
 		av_add(a, "--die-with-parent");
 		add_system(a);
-		av_add(a, "--proc");
-		av_add(a, "/proc");
+		if (!s->no_proc) {
+			av_add(a, "--proc");
+			av_add(a, "/proc");
+		}
 		av_add(a, "--dev");
 		av_add(a, "/dev");
 		av_add(a, "--bind");

@@ -55,6 +55,13 @@ struct env_stage {
 	 * the sandbox (/proc/1/cmdline is the sandbox's own).
 	 */
 	int	 nonce_fd;
+	/*
+	 * 1: no /proc in the stage's sandbox: a stage whose guest opens
+	 * files by name on the host (QEMU's semihosting) must not reach
+	 * /proc/self/fd/N (the evidence QEMU writes) or other processes'
+	 * command lines.
+	 */
+	int	 no_proc;
 };
 
 #define ENV_NONCE_FD 5
@@ -179,9 +186,23 @@ void	env_plan_stage_in(struct env_plan *p, const char *name,
 	    const char *const *argv, const char *subdir);
 /* Make the subdirectory name of workdir (mode 0755).  0 or -1 with err. */
 int	env_mkdir(const char *workdir, const char *name, struct err *err);
-/* Write data to workdir/name (mode 0644) and record its hash in inputs. */
+/*
+ * Write data to workdir/name (mode 0644) and record its hash in inputs.
+ * name must pass ident_check_file_name() (no '/', never beginning with
+ * '-' or '.'), so every name an env puts on a command line after writing
+ * it is a plain file name, never an option.  0 or -1 with err.
+ */
 int	env_write_input(struct env_plan *p, const char *workdir,
 	    const char *name, const char *data, size_t len, struct err *err);
+/*
+ * Checked number parsing for log parsers, whose input is partly the
+ * candidate's: env_digit() is num * 10 + the digit c, and env_add() is
+ * a + b, each held at INT_MAX / LONG_MAX (LONG_MIN) instead of
+ * overflowing (a long digit run in a log is undefined behaviour
+ * otherwise).  num must be >= 0 and c a digit.
+ */
+int	env_digit(int num, char c);
+long	env_add(long a, long b);
 /* Record the hash of a non-file input (env_params) in inputs. */
 void	env_note_input(struct env_plan *p, const char *name, const char *data,
 	    size_t len);

@@ -140,7 +140,7 @@ parse_diag_line(const char *line, size_t len, char *file, size_t fn,
 		return 0;
 	p = colon + 1;
 	while (p < end && *p >= '0' && *p <= '9') {
-		num = num * 10 + (*p - '0');
+		num = env_digit(num, *p);
 		p++;
 		digits++;
 	}

@@ -1003,7 +1003,7 @@ parse_located(const char *line, char *file, size_t fn, int *lineno,
 		return 0;
 	p = colon + 1;
 	while (*p >= '0' && *p <= '9') {
-		num = num * 10 + (*p - '0');
+		num = env_digit(num, *p);
 		p++;
 		digits++;
 	}
@@ -1016,7 +1016,7 @@ parse_located(const char *line, char *file, size_t fn, int *lineno,
 		int c = 0;
 
 		while (*p >= '0' && *p <= '9')
-			c = c * 10 + (*p++ - '0');
+			c = env_digit(c, *p++);
 		if (*p != ':')
 			return 0;
 		*col = c;

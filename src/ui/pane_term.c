@@ -40,15 +40,6 @@
 
 #define TERM_SMALL_ROWS 10	/* a smaller pane zooms for v and e */
 
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int
 term_pane_busy(const struct wb *wb)
 {
@@ -138,7 +129,8 @@ term_pane_unhold(struct wb *wb, enum action a)
 		break;
 	}
 	auto_unzoom(wb);
-	return a == ACTION_NONE || a == ACTION_ZOOM;
+	return a == ACTION_NONE || a == ACTION_ZOOM || a == ACTION_BACK ||
+	    a == ACTION_QUIT;
 }
 
 /*
@@ -237,7 +229,7 @@ term_pane_verify(struct wb *wb, const char *id)
 		wb->dirty = 1;
 		return -1;
 	}
-	wb->job_t0 = now_ms();
+	wb->job_t0 = wb_now_ms();
 	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s",
 	    t.env ? t.env : "", c.id);
 	wb_msg(wb, 0, "verifying %s (x cancels)", c.id);
@@ -349,7 +341,7 @@ job_finish(struct wb *wb)
 		auto_unzoom(wb);
 	else if (wb->auto_zoom)
 		wb->auto_zoom = WB_AZ_HOLD;
-	wb_refresh(wb);
+	wb_view_changed(wb);	/* its row may leave the view */
 	if (wb->verify_next != NULL) {
 		/* That was the task's reference (wb_verify): now the
 		 * candidate, judged in its light; not after an x. */
@@ -399,6 +391,55 @@ read_file(const char *path, size_t *len)
 	return buf_detach(&b, len);
 }
 
+/*
+ * The edit of old reproduced the code of candidate id, which exists: say
+ * so, record that it is a repair of old too (a journal event and a note
+ * on it, shown in its spec pane), and show it; verify it only when it
+ * never ran.
+ */
+static void
+ed_reproduced(struct wb *wb, const struct candidate *old, const char *id)
+{
+	struct candidate ex = { 0 };
+	struct run r;
+	struct err err;
+	char *note, *keep = xstrdup(id);
+	int has_run;
+
+	if (store_candidate_get(wb->st, keep, &ex, &err) != 0) {
+		wb_msg(wb, 1, "editor: %s", err.msg);
+		free(keep);
+		auto_unzoom(wb);
+		return;
+	}
+	note = xasprintf("also a repair of %s: an edit of it by %s "
+	    "reproduced this code", old->id, wb->reviewer);
+	if ((ex.parent == NULL || strcmp(ex.parent, old->id) != 0) &&
+	    (store_event_add(wb->st, wb->reviewer, "repair", keep, note,
+	    &err) < 0 || store_note_add(wb->st, keep, note, wb->reviewer,
+	    &err) < 0))
+		wb_msg(wb, 1, "record the repair of %s: %s", old->id, err.msg);
+	free(note);
+	has_run = store_run_latest(wb->st, keep, &r, &err) == 0;
+	wb_select_id(wb, keep);
+	if (has_run) {
+		auto_unzoom(wb);
+		wb_msg(wb, 0, "the edit reproduces %s (%s%s%s), recorded as a "
+		    "repair of %s; its latest run: %s", keep, ex.origin,
+		    ex.parent ? ", a repair of " : "", ex.parent ? ex.parent :
+		    "", old->id, r.verdict);
+		run_release(&r);
+	} else if (wb_verify(wb, keep) == 0) {
+		wb_msg(wb, 0, "the edit reproduces %s (%s), recorded as a "
+		    "repair of %s; verifying it", keep, ex.origin, old->id);
+	} else {
+		auto_unzoom(wb);
+	}
+	candidate_release(&ex);
+	free(keep);
+	wb_refresh(wb);
+}
+
 /* The editor exited: a changed file becomes a repair, verified at once. */
 static void
 ed_finish(struct wb *wb)
@@ -445,10 +486,16 @@ ed_finish(struct wb *wb)
 		goto out;
 	}
 	ed_cleanup(wb);
+	if (!inserted) {
+		ed_reproduced(wb, &old, c.id);
+		candidate_release(&old);
+		candidate_release(&c);
+		return;
+	}
 	wb_select_id(wb, c.id);
 	if (wb_verify(wb, c.id) == 0)
-		wb_msg(wb, 0, "%s repair %s of %s; verifying it", inserted ?
-		    "saved" : "already had", c.id, old.id);
+		wb_msg(wb, 0, "saved repair %s of %s; verifying it", c.id,
+		    old.id);
 	else
 		auto_unzoom(wb);
 	candidate_release(&old);
@@ -1073,7 +1120,7 @@ term_title(struct pane *p, char *buf, size_t n)
 	if (wb->job != NULL)	/* progress: the stage and the clock */
 		snprintf(buf, n, "%s%s \xc2\xb7 %s \xc2\xb7 running %.1f s",
 		    pos, wb->term_title, verify_job_stage(wb->job),
-		    (now_ms() - wb->job_t0) / 1000.0);
+		    (wb_now_ms() - wb->job_t0) / 1000.0);
 	else if (wb->ed.pid > 0)
 		snprintf(buf, n, "%s%s \xc2\xb7 %s", pos, wb->term_title,
 		    wb->kbd ? "has the keyboard (C-] releases)" :

@@ -87,7 +87,7 @@ echo "ok: import --format dataset then verify gives the recorded verdicts"
 expect_eq "sft rows" "$(wc -l <"$T/sft.jsonl" | tr -d ' ')" 1
 grep -q '"weight":0}.*"weight":0}.*"weight":1}\],"only_last_turn_loss":true' \
     "$T/sft.jsonl" || fail "trajectory: $(cat "$T/sft.jsonl")"
-grep -q "\"turns\":\[{\"message\":2,\"candidate\":\"$root\",\"verdict\":\"fail\",\"target\":false},{\"message\":4,\"candidate\":\"$r1\",\"verdict\":\"fail\",\"target\":false},{\"message\":6,\"candidate\":\"$r2\",\"verdict\":\"pass\",\"target\":true}\]" \
+grep -q "\"turns\":\[{\"message\":2,\"candidate\":\"$root\",\"origin\":\"[^\"]*\",\"verdict\":\"fail\",\"target\":false},{\"message\":4,\"candidate\":\"$r1\",\"origin\":\"tester\",\"verdict\":\"fail\",\"target\":false},{\"message\":6,\"candidate\":\"$r2\",\"origin\":\"tester\",\"verdict\":\"pass\",\"target\":true}\]" \
     "$T/sft.jsonl" || fail "meta.turns: $(cat "$T/sft.jsonl")"
 grep -q 'mismatch' "$T/sft.jsonl" || fail "no feedback of the mismatching round"
 echo "ok: the rebuilt trajectory has both rounds, weights and the flag"
