@@ -19,6 +19,12 @@
 	    "Move down one page") \
 	ACTION(PAGE_UP, "page-up", \
 	    "Move up one page") \
+	ACTION(SCROLL_LEFT, "scroll-left", \
+	    "Scroll the candidate (or focused toolchain) pane left") \
+	ACTION(SCROLL_RIGHT, "scroll-right", \
+	    "Scroll the candidate (or focused toolchain) pane right") \
+	ACTION(WRAP, "wrap", \
+	    "Wrap long lines of the candidate pane, or cut them (with a mark)") \
 	ACTION(MOVE_FIRST, "move-first", \
 	    "Go to the first row") \
 	ACTION(MOVE_LAST, "move-last", \

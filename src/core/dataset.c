@@ -66,6 +66,9 @@ struct sample_files {
 	char	*id, *dir, *verdict, *category, *reviewer, *toolchain;
 	char	*parent;	/* or NULL */
 	int	 context;	/* an ancestor that is not accepted */
+	/* for the card and samples.jsonl (samples only) */
+	char	*domain, *benchmark, *kind, *license, *split;
+	char	*line;		/* its samples.jsonl line, newline included */
 };
 
 struct collect {
@@ -299,6 +302,11 @@ add_candidate(struct collect *c, const char *id, int context)
 	/* a sample inherits its task's licence */
 	json_object_set_new(o, "license", jstr_or_null(t.license));
 	free(src);
+	s->domain = xstrdup(t.domain);
+	s->benchmark = xstrdup(t.benchmark);
+	s->kind = xstrdup(cand.kind);
+	s->license = xstrdup(t.license != NULL ? t.license : "none");
+	s->split = xstrdup(t.split != NULL ? t.split : "none");
 	if (have_run == 0)
 		json_object_set_new(o, "run", json_pack("{s:s, s:o, s:o, s:o,"
 		    " s:o, s:o, s:o}", "verdict", run.verdict,
@@ -310,6 +318,22 @@ add_candidate(struct collect *c, const char *id, int context)
 		    "env", jstr_or_null(run.env)));
 	else
 		json_object_set_new(o, "run", json_null());
+	if (!context) {
+		/* the line of samples.jsonl: the same, with the code, the
+		 * task's domain, benchmark and split, and where it lives */
+		json_t *l = json_deep_copy(o);
+		json_t *code = json_stringn(cand.code, cand.code_len);
+
+		/* code that is not UTF-8 is in its file only */
+		json_object_set_new(l, "code_text", code != NULL ? code :
+		    json_null());
+		json_object_set_new(l, "path", json_sprintf("%s/%s.%s",
+		    s->dir, cand.id, dataset_ext(cand.lang)));
+		json_object_set_new(l, "domain", json_string(t.domain));
+		json_object_set_new(l, "benchmark", json_string(t.benchmark));
+		json_object_set_new(l, "split", jstr_or_null(t.split));
+		s->line = json_text(l, JSON_COMPACT | JSON_SORT_KEYS);
+	}
 	{
 		char *text = json_text(o, JSON_COMPACT | JSON_SORT_KEYS);
 
@@ -381,6 +405,12 @@ samples_free(struct sample_files *v, size_t n)
 		free(v[i].reviewer);
 		free(v[i].toolchain);
 		free(v[i].parent);
+		free(v[i].domain);
+		free(v[i].benchmark);
+		free(v[i].kind);
+		free(v[i].license);
+		free(v[i].split);
+		free(v[i].line);
 	}
 	free(v);
 }
@@ -393,6 +423,185 @@ files_free(struct vcs_file *f, size_t n)
 		free((char *)f[i].data);
 	}
 	free(f);
+}
+
+/* --- the card -------------------------------------------------------- */
+
+/* Counts of one dimension of the samples, in order of first sight. */
+struct tally {
+	const char	*name[256];
+	size_t		 n[256], len;
+	size_t		 other;		/* past the 256th name */
+};
+
+static void
+tally_add(struct tally *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->len && strcmp(t->name[i], name) != 0; i++)
+		;
+	if (i == t->len) {
+		if (t->len == 256) {
+			t->other++;
+			return;
+		}
+		t->name[t->len++] = name;
+	}
+	t->n[i]++;
+}
+
+static int
+tally_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A markdown table of t, names sorted (stable output for git). */
+static void
+tally_table(struct buf *b, const char *title, const struct tally *t)
+{
+	const char *sorted[256];
+
+	memcpy(sorted, t->name, t->len * sizeof *sorted);
+	qsort(sorted, t->len, sizeof *sorted, tally_cmp);
+	buf_printf(b, "| %s | samples |\n|---|---:|\n", title);
+	for (size_t k = 0; k < t->len; k++)
+		for (size_t i = 0; i < t->len; i++)
+			if (t->name[i] == sorted[k])
+				buf_printf(b, "| %s | %zu |\n", sorted[k], t->n[i]);
+	if (t->other > 0)
+		buf_printf(b, "| (others) | %zu |\n", t->other);
+	buf_adds(b, "\n");
+}
+
+/* The figure of filter among the samples, or -1 on a store error. */
+static long
+count_of(struct store *st, const char *filter, struct err *err)
+{
+	size_t n;
+
+	if (store_query_count(st, filter, &n, err) < 0)
+		return -1;
+	return (long)n;
+}
+
+/* README.md at the dataset's root: what is in it, how to load it. */
+static char *
+card(struct collect *c, size_t nsamples, struct err *err)
+{
+	struct tally dom = { 0 }, bench = { 0 }, kind = { 0 }, verdict = { 0 },
+	    cat = { 0 }, lic = { 0 }, tool = { 0 }, split = { 0 };
+	struct buf b = BUF_INIT;
+	long dups, dups_all, contam, contam_all;
+
+	for (size_t i = 0; i < nsamples; i++) {
+		const struct sample_files *s = &c->v[i];
+
+		tally_add(&dom, s->domain);
+		tally_add(&bench, s->benchmark);
+		tally_add(&kind, s->kind);
+		tally_add(&verdict, s->verdict);
+		tally_add(&cat, s->category);
+		tally_add(&lic, s->license);
+		tally_add(&tool, s->toolchain);
+		tally_add(&split, s->split);
+	}
+	dups = count_of(c->st, "status=accepted dup=yes", err);
+	dups_all = count_of(c->st, "dup=yes", err);
+	contam = count_of(c->st, "status=accepted contaminated=yes", err);
+	contam_all = count_of(c->st, "contaminated=yes", err);
+	if (dups < 0 || dups_all < 0 || contam < 0 || contam_all < 0)
+		return NULL;
+	buf_printf(&b, "# Execution-verified code samples\n\n"
+	    "Written by `assay commit`: the accepted samples of an assay"
+	    " database, each re-run through a real toolchain, with the"
+	    " verification files of their tasks, so that everything can be"
+	    " rebuilt and verified again from this repository alone"
+	    " (`assay import --format dataset .` then `assay verify`).\n\n"
+	    "%zu samples of %zu task%s, and %zu context candidates (the failed"
+	    " rounds before a repair, kept so that its trajectory can be"
+	    " rebuilt; they are not samples).\n\n", nsamples, c->tasks.n,
+	    c->tasks.n == 1 ? "" : "s", c->n - nsamples);
+	buf_adds(&b, "## Counts\n\n");
+	tally_table(&b, "domain", &dom);
+	tally_table(&b, "benchmark", &bench);
+	tally_table(&b, "kind", &kind);
+	tally_table(&b, "verdict (latest run)", &verdict);
+	tally_table(&b, "failure category", &cat);
+	buf_adds(&b, "## Licences\n\nEach sample carries its task's licence"
+	    " (an SPDX id, read from the benchmark's LICENSE or given at"
+	    " import); `task.json` says where it was read and the sha256 of"
+	    " every file.\n\n");
+	tally_table(&b, "licence", &lic);
+	buf_adds(&b, "## Toolchains\n\n");
+	tally_table(&b, "toolchain (latest run)", &tool);
+	buf_adds(&b, "## Splits\n\nBy a stable hash of the task id (`assay"
+	    " split`), or set by hand; every sample of a task is in its"
+	    " task's split.\n\n");
+	tally_table(&b, "split", &split);
+	buf_printf(&b, "## Deduplication and contamination\n\n"
+	    "As marked by the last `assay dedup` and `assay contamination`"
+	    " runs on the database (0 where they were not run):\n\n"
+	    "- near-duplicates: %ld of these samples are copies of another"
+	    " sample that is kept (%ld in the whole database)\n"
+	    "- contamination: %ld of these samples share 13-grams with an"
+	    " evaluation benchmark (%ld in the whole database)\n\n",
+	    dups, dups_all, contam, contam_all);
+	buf_adds(&b, "## Layout\n\n"
+	    "```\n"
+	    "samples.jsonl                    one sample per line: the sample"
+	    " JSON with its code (code_text), domain, benchmark and split\n"
+	    "<domain>/<task-id>/task.json     the task: spec, interface, env,"
+	    " env_params, licence, source, files with sha256\n"
+	    "<domain>/<task-id>/files/        its verification files\n"
+	    "<domain>/<task-id>/<id>.<ext>    a sample's code\n"
+	    "<domain>/<task-id>/<id>.json     the sample, one JSON object on"
+	    " one line\n"
+	    "```\n\n"
+	    "## Loading\n\n"
+	    "```python\n"
+	    "from datasets import load_dataset\n"
+	    "ds = load_dataset(\"json\", data_files=\"samples.jsonl\","
+	    " split=\"train\")\n"
+	    "train = ds.filter(lambda r: r[\"split\"] == \"train\")\n"
+	    "```\n\n"
+	    "`samples.jsonl` and every `<id>.json` hold one JSON object per"
+	    " line, so line-oriented readers (`jq`, `wc -l`, pandas"
+	    " `read_json(lines=True)`) work on them.  For chat rows with"
+	    " repair trajectories and loss masks: `assay import --format"
+	    " dataset .` into a database, then `assay export --format sft`"
+	    " (docs/formats.md of assay).\n");
+	return buf_detach(&b, NULL);
+}
+
+static int
+line_cmp(const void *a, const void *b)
+{
+	const struct sample_files *x = *(const struct sample_files *const *)a;
+	const struct sample_files *y = *(const struct sample_files *const *)b;
+	int d = strcmp(x->dir, y->dir);
+
+	return d != 0 ? d : strcmp(x->id, y->id);
+}
+
+/* samples.jsonl: every sample's line, by folder and id. */
+static char *
+samples_jsonl(struct collect *c, size_t nsamples, size_t *len)
+{
+	const struct sample_files **v = xreallocarray(NULL, nsamples + 1,
+	    sizeof *v);
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < nsamples; i++)
+		v[i] = &c->v[i];
+	qsort(v, nsamples, sizeof *v, line_cmp);
+	for (size_t i = 0; i < nsamples; i++)
+		if (v[i]->line != NULL)
+			buf_adds(&b, v[i]->line);
+	free(v);
+	buf_adds(&b, "");
+	return buf_detach(&b, len);
 }
 
 /* The candidate id a dataset path belongs to, or NULL (task.json, a
@@ -438,6 +647,16 @@ dataset_commit(struct store *st, const char *repo_dir, const char *message,
 	res->samples = nsamples;
 	if (collect_context(&c, nsamples) < 0)
 		goto out;
+	{
+		char *text = card(&c, nsamples, err);
+		size_t len;
+
+		if (text == NULL)
+			goto out;
+		file_add(&c, xstrdup("README.md"), text, strlen(text));
+		text = samples_jsonl(&c, nsamples, &len);
+		file_add(&c, xstrdup("samples.jsonl"), text, len);
+	}
 	res->context = c.n - nsamples;
 	o.repo_dir = repo_dir;
 	o.managed_dirs = managed;

@@ -202,4 +202,47 @@ int	syntax_cuda_launch_check(const char *text, size_t len,
 	    const struct syn_launch_limits *lim,
 	    struct syn_launch_issue **out, size_t *n, struct err *err);
 
+/*
+ * Verilog structure for the Verilog envs' static checks (src/envs/
+ * verilog.c): the modules a text declares, the modules they instantiate
+ * and the names each declares.  Found with the tree-sitter Verilog
+ * grammar; parts that do not parse are left out (tree-sitter-verilog
+ * 1.0.0 reads a whole VerilogEval testbench whose signal is named "in"
+ * as one ERROR node, so callers must not trust what it leaves out), and
+ * nothing is evaluated (no preprocessor, no elaboration).
+ */
+struct syn_vmodule {
+	char		*name;		/* owned */
+	uint32_t	 start, end;	/* bytes of the declaration */
+	int		 line;		/* 1-based */
+};
+
+/* A module instantiation, or a name declared inside a module. */
+struct syn_vname {
+	int		 module;	/* index in modules[], -1 outside */
+	char		*type;		/* instantiated module (owned); NULL
+					   for a declared name */
+	char		*name;		/* instance or declared name (owned) */
+	int		 line;
+};
+
+struct syn_verilog {
+	struct syn_vmodule *modules;
+	size_t		 nmodules;
+	struct syn_vname *names;	/* instances and declared names */
+	size_t		 nnames;
+	int		 has_error;	/* an ERROR or MISSING node */
+};
+
+/*
+ * Scan text (len bytes, need not be NUL-terminated) as Verilog into *out
+ * (released with syntax_verilog_release(), also after a failure).  0, or
+ * -1 with err when the text is too large (4 GiB) or the grammar is not
+ * usable.  The walk is iterative: deep nesting in untrusted code does not
+ * exhaust the stack.
+ */
+int	syntax_verilog_scan(const char *text, size_t len,
+	    struct syn_verilog *out, struct err *err);
+void	syntax_verilog_release(struct syn_verilog *v);
+
 #endif

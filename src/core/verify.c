@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -75,7 +76,10 @@ struct verify_member {
 	size_t			 stage_start[ENV_MAX_STAGES];
 	size_t			 stage_end[ENV_MAX_STAGES];
 	size_t			 nran;		/* stages started */
+	int			 killed;	/* its last stage died of a SIGKILL
+						   none of ours sent */
 };
+
 
 struct verify_job {
 	struct verify_opts	 o;
@@ -105,6 +109,7 @@ struct verify_job {
 	int64_t			 disk_check;	/* next size check, monotonic ms */
 	uid_t			 uid;		/* the job's own uid, as root */
 	int			 retried;	/* a stage the sandbox failed to start */
+	int64_t			 stage_cpu_ms;	/* CPU time of the stage just reaped */
 	char			*sandbox_error;	/* its message, when it failed twice */
 	/* Set when an env's toolchain is not installed: the run is skipped
 	 * with this reason and nothing starts. */
@@ -119,6 +124,15 @@ struct verify_job {
  * (cache_dir()): their uids differ from job to job, the cache is shared.
  */
 #define CACHE_GID ((gid_t)(VERIFY_UID_BASE - 1))
+
+/* The stop member m's judge sees: the job's, or that it was killed. */
+static enum env_stop
+member_stop(const struct verify_job *j, const struct verify_member *m)
+{
+	if (m == &j->m[j->mi] && j->stop != ENV_STOP_NONE)
+		return j->stop;
+	return m->killed ? ENV_STOP_KILLED : ENV_STOP_NONE;
+}
 
 /* The member and stage now running. */
 #define CUR(j)		(&(j)->m[(j)->mi])
@@ -276,6 +290,13 @@ add_gpu(struct argv_buf *a)
 	av_add(a, "--ro-bind");
 	av_add(a, "/sys");
 	av_add(a, "/sys");
+}
+
+/* RLIMIT_CPU of the current member's stages, in seconds. */
+static long
+cpu_limit_s(const struct verify_job *j)
+{
+	return j->o.cpu_s > 0 ? j->o.cpu_s : CUR(j)->plan.timeout_s + 5;
 }
 
 static void
@@ -891,8 +912,11 @@ log_add(struct verify_job *j, const char *p, size_t n)
 }
 
 /*
- * Remove the env's nonce from text: "NONCE finish" lines go, "NONCE "
- * prefixes go.  In place; returns the new length.
+ * Remove the env's nonce from text: marker lines ("NONCE !finish", "NONCE
+ * !error": the harness's own notes to its judge) go whole, "NONCE "
+ * prefixes go.  In place; returns the new length.  This is the one place
+ * the secret leaves the capture: the stored log, the live output and
+ * every export read what it leaves.
  */
 static size_t
 strip_nonce(char *text, size_t len, const char *nonce)
@@ -904,9 +928,16 @@ strip_nonce(char *text, size_t len, const char *nonce)
 	for (size_t i = 0; i < len; ) {
 		if (i + nl + 1 <= len && memcmp(text + i, nonce, nl) == 0 &&
 		    text[i + nl] == ' ') {
-			if (i + nl + 8 <= len &&
-			    memcmp(text + i + nl, " finish\n", 8) == 0)
-				i += nl + 8;
+			const char *eol;
+
+			if ((i == 0 || text[i - 1] == '\n') && i + nl + 2 <=
+			    len && text[i + nl + 1] == '!' && (eol = memchr(
+			    text + i, '\n', len - i)) != NULL)
+				i = (size_t)(eol - text) + 1;
+			else if (i + nl + 8 <= len && (memcmp(text + i + nl +
+			    1, "!error ", 7) == 0 || memcmp(text + i + nl + 1,
+			    "!fatal ", 7) == 0))
+				i += nl + 8;	/* $error's mark */
 			else
 				i += nl + 1;
 			continue;
@@ -1307,8 +1338,11 @@ verify_apply_reference(struct run *r, const char *ref_verdict,
 	if (strcmp(r->verdict, "fail") != 0 &&
 	    strcmp(r->verdict, "timeout") != 0)
 		return;
-	sub = is_reference ? xstrdup("reference-fails") :
-	    xasprintf("unjudged-%s", r->verdict);
+	/* A reference whose testbench states no verdict shows a task
+	 * without a contract, not a broken reference. */
+	sub = is_reference ? xstrdup(r->subcategory != NULL &&
+	    strcmp(r->subcategory, "no-verdict") == 0 ? "no-verdict" :
+	    "reference-fails") : xasprintf("unjudged-%s", r->verdict);
 	free(r->verdict);
 	r->verdict = xstrdup("task-defect");
 	free(r->subcategory);
@@ -1389,14 +1423,21 @@ reap(struct verify_job *j, int *code)
 		if (!pty_reap(&j->pty))
 			return 0;
 		status = j->pty.status;
+		j->stage_cpu_ms = j->pty.cpu_ms;
 	} else {
-		pid_t r = waitpid(j->pid, &status, WNOHANG);
+		struct rusage ru;
+		pid_t r;
 
+		memset(&ru, 0, sizeof ru);
+		r = wait4(j->pid, &status, WNOHANG, &ru);
 		if (r == 0)
 			return 0;
 		if (r < 0)
 			status = 0;
 		j->pid = -1;
+		j->stage_cpu_ms = (int64_t)(ru.ru_utime.tv_sec +
+		    ru.ru_stime.tv_sec) * 1000 + (ru.ru_utime.tv_usec +
+		    ru.ru_stime.tv_usec) / 1000;
 	}
 	if (WIFEXITED(status))
 		*code = WEXITSTATUS(status);
@@ -1563,6 +1604,16 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 				break;
 	}
 	finish_stage(j, code);
+	/*
+	 * SIGKILL that none of ours sent: the CPU limit sends it only to a
+	 * process that used the whole limit, and the stage's tree (the
+	 * wrappers, bwrap and everything they reaped) used less.  Something
+	 * in the sandbox killed the harness (kill -9 $PPID): the
+	 * candidate's failure, not a timeout.
+	 */
+	if (code == 128 + SIGKILL && j->stop == ENV_STOP_NONE &&
+	    j->stage_cpu_ms < cpu_limit_s(j) * 1000)
+		CUR(j)->killed = 1;
 	if (code != 0) {
 		const char *line;
 		size_t n = wrapper_failure(j, &line);
@@ -1695,7 +1746,7 @@ judge_pipeline(struct verify_job *j, struct run *r)
 		subs[k].env = xstrdup(m->env->name);
 		subs[k].exit_code = m->res[m->nran - 1].exit_code;
 		m->env->judge(&m->task, &m->plan, m->res, m->nran,
-		    k == j->mi ? j->stop : ENV_STOP_NONE, &subs[k]);
+		    member_stop(j, m), &subs[k]);
 		if (subs[k].verdict == NULL)
 			subs[k].verdict = xstrdup("fail");
 		triage_apply(m->env->name, &j->cand, &subs[k]);
@@ -1752,7 +1803,7 @@ verify_job_result(struct verify_job *j, struct run *r)
 		judge_pipeline(j, r);
 	} else {
 		m0->env->judge(&m0->task, &m0->plan, m0->res, m0->nran,
-		    j->stop, r);
+		    member_stop(j, m0), r);
 	}
 	if (r->verdict == NULL)
 		r->verdict = xstrdup("fail");

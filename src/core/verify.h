@@ -142,8 +142,10 @@ void	verify_job_result(struct verify_job *j, struct run *out);
  * (fail or timeout), the task is defective: the reference's run and
  * every candidate's failure become "task-defect" (unjudged, no
  * category: not the model's fault), with the original verdict kept in
- * the subcategory ("reference-fails", "unjudged-fail").  A candidate that
- * passes keeps its pass.
+ * the subcategory ("reference-fails", "unjudged-fail"; "no-verdict" for a
+ * reference whose testbench printed no verdict line, so that a task
+ * without a verdict contract shows in stats).  A candidate that passes
+ * keeps its pass.
  */
 void	verify_apply_reference(struct run *r, const char *ref_verdict,
 	    int is_reference);

@@ -54,6 +54,8 @@ struct pane {
 	WINDOW			*win;		/* content; NULL: hidden */
 	int			 y, x, rows, cols;	/* content area */
 	int			 scroll;	/* first line shown */
+	int			 hscroll;	/* first column shown (h, l) */
+	int			 wrap;		/* long lines wrap (w) */
 };
 
 enum wb_pane { WB_QUEUE, WB_SPEC, WB_CODE, WB_TERM, WB_TRACE, WB_NPANES };
@@ -181,6 +183,19 @@ struct wb_nav {
 	char	 what[64];	/* for the message: "stats drill-down" */
 };
 
+/* :verify running in the background (batch.c). */
+struct wb_batch {
+	int		 pid;		/* the child `assay verify`; 0: none */
+	int		 fd;		/* its stdout and stderr */
+	struct buf	 part;		/* a line not ended yet */
+	size_t		 done, total;	/* [done/total] of its last line */
+	size_t		 results, pass, fail;	/* runs it stored */
+	size_t		 seen;		/* results when the view was read */
+	int64_t		 t0, refreshed;	/* ms */
+	int		 jobs, cancelled;
+	char		 last_err[256];
+};
+
 struct wb {
 	struct store		*st;		/* borrowed */
 	const struct ui_opts	*o;		/* borrowed */
@@ -238,6 +253,9 @@ struct wb {
 						 * the editor (R) */
 	int			 kbd;		/* 1: the program has keys */
 	char			 term_title[128];
+	/* The candidate whose run the terminal shows (live or its stored
+	 * log), NULL: none or another program's output (term_pane_follow) */
+	char			*term_cand;
 	/*
 	 * The view of the terminal: its bottom (follow), or from line
 	 * term_top, an absolute line number (term_sb_total()), so that new
@@ -267,6 +285,7 @@ struct wb {
 	struct wb_stats		 stats;
 	struct pane		 stats_pane;
 
+	struct wb_batch		 batch;
 	struct wb_nav		*nav;		/* nnav, the top last */
 	size_t			 nnav;
 
@@ -393,6 +412,26 @@ int	prompt_key(struct wb *wb, int key, char *out, size_t n);
 /* Draw the completion menu above the status bar, if one is open. */
 void	prompt_draw_menu(struct wb *wb);
 
+/* --- batch.c: :verify in the background ------------------------------ */
+
+/*
+ * :verify [JOBS] [force]: verify the marked candidates, else the view
+ * (its filter), JOBS at a time (default: the CPUs, at most 8), through a
+ * child `assay verify` whose progress lines are read here.  0, or -1
+ * with a message.
+ */
+int	batch_start(struct wb *wb, const char *arg);
+int	batch_running(const struct wb *wb);
+/* The fd to poll while it runs, else -1; the poll timeout it needs
+ * (ms, -1: none). */
+int	batch_fd(const struct wb *wb);
+int	batch_timeout(const struct wb *wb);
+/* Read its progress; re-read the view as results land; finish it. */
+void	batch_io(struct wb *wb);
+/* x, C-c: end it (what it stored stays).  batch_stop also reaps it. */
+void	batch_cancel(struct wb *wb);
+void	batch_stop(struct wb *wb);
+
 /* --- mouse.c ---------------------------------------------------------- */
 
 /*
@@ -469,6 +508,13 @@ void	term_pane_zoom(struct wb *wb, int on);
 int	term_pane_unhold(struct wb *wb, enum action a);
 /* Stop everything before quitting. */
 void	term_pane_stop(struct wb *wb);
+/*
+ * The candidate on screen changed while nothing runs in the pane: show
+ * its latest run's stored log there (from the line its verdict rests
+ * on), or say it never ran.  A live run stays until it ends; the output
+ * of a model run (:repair, :generate) stays until the next program.
+ */
+void	term_pane_follow(struct wb *wb);
 
 /* --- the panes and drawing helpers ------------------------------------ */
 
@@ -494,6 +540,13 @@ int	pane_put(WINDOW *win, int y, int x, int maxw, const char *s,
 /* The same for a NUL-terminated string. */
 int	pane_puts(WINDOW *win, int y, int x, int maxw, const char *s,
 	    attr_t attr);
+/*
+ * One character of UTF-8 text at s (n bytes): its bytes, with the
+ * combining marks that follow it, and its width in columns into *width
+ * (a control byte counts 1, as pane_put shows it as '?').
+ */
+size_t	pane_char(const char *s, size_t n, int *width);
+
 /* Display width of UTF-8 text (tabs as 4). */
 int	pane_width(const char *s, size_t len);
 /*

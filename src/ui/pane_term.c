@@ -146,6 +146,9 @@ term_start(struct wb *wb, int rows, int cols)
 	}
 	wb->term_follow = 1;
 	wb->term_top = 0;
+	wb->panes[WB_TERM].hscroll = 0;
+	free(wb->term_cand);	/* the caller says whose, if anyone's */
+	wb->term_cand = NULL;
 }
 
 static void
@@ -230,6 +233,7 @@ term_pane_verify(struct wb *wb, const char *id)
 		return -1;
 	}
 	wb->job_t0 = wb_now_ms();
+	wb->term_cand = xstrdup(c.id);
 	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s",
 	    t.env ? t.env : "", c.id);
 	wb_msg(wb, 0, "verifying %s (x cancels)", c.id);
@@ -286,6 +290,72 @@ evidence_row(const struct term *t, const char *evidence)
 	return -1;
 }
 
+/* A failed run's output: show it from the line its verdict rests on,
+ * when the view follows the end and such a line is there. */
+static void
+show_evidence(struct wb *wb, const char *evidence)
+{
+	long at, first;
+
+	if (!wb->term_follow || wb->term == NULL)
+		return;
+	at = evidence_row(wb->term, evidence);
+	first = term_sb_total(wb->term) - term_sb_lines(wb->term);
+	/* near the start: from the start, with the command line */
+	if (at >= 0) {
+		wb->term_follow = 0;
+		wb->term_top = at - first < 15 ? first : at - 1;
+	}
+}
+
+void
+term_pane_follow(struct wb *wb)
+{
+	struct wb_cur *c = &wb->cur;
+	struct pane *p = &wb->panes[WB_TERM];
+	char line[512], dur[32];
+	int pass;
+
+	if (term_pane_busy(wb) || wb->term == NULL || c->id == NULL ||
+	    c->cand.id == NULL || p->rows < 1)
+		return;
+	if (wb->term_cand != NULL && strcmp(wb->term_cand, c->id) == 0)
+		return;
+	/* a model run's story stays until the next program */
+	if (wb->term_cand == NULL && wb->term_title[0] != '\0' &&
+	    strstr(wb->term_title, "model") != NULL)
+		return;
+	term_start(wb, p->rows, p->cols);
+	wb->term_cand = xstrdup(c->id);
+	wb->dirty = 1;
+	if (!c->has_run) {
+		snprintf(wb->term_title, sizeof wb->term_title, "%s "
+		    "\xc2\xb7 not run", c->id);
+		feed_str(wb, "\033[2mno run of this candidate yet: v verifies"
+		    " it here, e edits it\033[0m\r\n");
+		return;
+	}
+	pass = c->run.verdict != NULL && strcmp(c->run.verdict, "pass") == 0;
+	pane_duration(c->run.wall_ms, dur, sizeof dur);
+	snprintf(line, sizeof line, "\033[2m\xc2\xbb run #%lld of %s "
+	    "\xc2\xb7 %s (the stored log; v runs it again)\033[0m\r\n",
+	    (long long)c->run.id, c->id, c->run.env ? c->run.env : "");
+	feed_str(wb, line);
+	if (c->run.log != NULL)
+		job_out(c->run.log, c->run.log_len, wb);
+	snprintf(line, sizeof line, "\r\n\033[1;%dm\xc2\xbb %s: %s%s%s "
+	    "(%s)\033[0m\r\n", pass ? 32 : 31, c->id, c->run.verdict ?
+	    c->run.verdict : "?", c->run.stage ? " \xc2\xb7 " : "",
+	    c->run.stage ? c->run.stage : "", dur);
+	feed_str(wb, line);
+	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s "
+	    "\xc2\xb7 %s \xc2\xb7 run #%lld", c->run.env ? c->run.env : "",
+	    c->id, c->run.verdict ? c->run.verdict : "?",
+	    (long long)c->run.id);
+	if (!pass)
+		show_evidence(wb, c->run.evidence);
+}
+
 /* The job ended: store its run and show the verdict. */
 static void
 job_finish(struct wb *wb)
@@ -322,17 +392,8 @@ job_finish(struct wb *wb)
 	/* The message that decided the verdict matters most: show the run
 	 * from the line that holds it (a compile error near the start);
 	 * else its end, where the harness's results and the verdict are. */
-	if (wb->term_follow && wb->term != NULL && !pass && !cancelled) {
-		long at = evidence_row(wb->term, r.evidence);
-		long first = term_sb_total(wb->term) -
-		    term_sb_lines(wb->term);
-
-		/* near the start: from the start, with the command line */
-		if (at >= 0) {
-			wb->term_follow = 0;
-			wb->term_top = at - first < 15 ? first : at - 1;
-		}
-	}
+	if (!pass && !cancelled)
+		show_evidence(wb, r.evidence);
 	run_release(&r);
 	verify_job_free(wb->job);
 	wb->job = NULL;
@@ -960,6 +1021,11 @@ term_draw_row(struct pane *p, WINDOW *win, int y, int r)
 	struct wb *wb = p->wb;
 	int color = theme_has_color();
 
+	int hs = p->hscroll, tr, tc;
+
+	term_size(wb->term, &tr, &tc);
+	if (hs > tc - p->cols)
+		hs = tc - p->cols > 0 ? tc - p->cols : 0;
 	for (int c = 0; c < p->cols;) {
 		struct term_cell cell;
 		wchar_t wch[TERM_MAX_CHARS + 1];
@@ -967,7 +1033,7 @@ term_draw_row(struct pane *p, WINDOW *win, int y, int r)
 		attr_t a = A_NORMAL;
 		int pair = 0, n, bold = 0;
 
-		term_cell(wb->term, r, c, &cell);
+		term_cell(wb->term, r, c + hs, &cell);
 		if (cell.width == 0) {
 			c++;
 			continue;
@@ -1003,6 +1069,21 @@ term_draw_row(struct pane *p, WINDOW *win, int y, int r)
 		mvwadd_wch(win, y, c, &cc);
 		c += cell.width;
 	}
+	/* text cut at either edge gets a mark */
+	for (int c = hs + p->cols; c < tc; c++) {
+		struct term_cell cell;
+
+		term_cell(wb->term, r, c, &cell);
+		if (cell.chars[0] != 0 && cell.chars[0] != ' ') {
+			pane_puts(win, y, p->cols - 1, 1, pane_ascii ? ">" :
+			    "\xe2\x80\xba", theme_attr(THEME_LINENR) |
+			    A_BOLD | A_REVERSE);
+			break;
+		}
+	}
+	if (hs > 0)
+		pane_puts(win, y, 0, 1, pane_ascii ? "<" : "\xe2\x80\xb9",
+		    theme_attr(THEME_LINENR) | A_BOLD | A_REVERSE);
 }
 
 /* A terminal wider or taller than the pane is clipped, never shrunk. */
@@ -1100,6 +1181,22 @@ term_request(struct pane *p, enum action a)
 		    wb->term_title);
 		return 1;
 	}
+	if (a == ACTION_SCROLL_LEFT || a == ACTION_SCROLL_RIGHT) {
+		int tr, tc, step = p->cols / 2 > 1 ? p->cols / 2 : 1;
+
+		if (wb->term == NULL)
+			return 1;
+		term_size(wb->term, &tr, &tc);
+		p->hscroll += a == ACTION_SCROLL_RIGHT ? step : -step;
+		if (p->hscroll > tc - p->cols)
+			p->hscroll = tc - p->cols;
+		if (p->hscroll < 0)
+			p->hscroll = 0;
+		wb->dirty = 1;
+		return 1;
+	}
+	if (a == ACTION_WRAP)
+		return 0;	/* the candidate pane's */
 	return term_scroll(p, a);
 }
 

@@ -204,6 +204,7 @@ ui_frame(struct wb *wb)
 		wb->resized = 0;
 	}
 	wb_sync(wb, q->rows > 1 ? q->rows - 1 : 20);
+	term_pane_follow(wb);	/* the run of the candidate on screen */
 	werase(stdscr);
 	if (wb->help_open || wb->stats.open || wb->diff.open ||
 	    wb->zoom >= 0) {
@@ -992,6 +993,16 @@ ui_grep(struct wb *wb, const char *text)
 	buf_release(&f);
 }
 
+/* :verify alone with nothing marked in a view of one: v's live run. */
+static int
+ui_verify_one(struct wb *wb)
+{
+	if (wb->count > 1)
+		return 0;
+	ui_action(wb, ACTION_VERIFY);
+	return 1;
+}
+
 static void
 ui_command(struct wb *wb, char *line)
 {
@@ -1037,6 +1048,10 @@ ui_command(struct wb *wb, char *line)
 			    "samples per task", arg);
 		else
 			term_pane_model_run(wb, line, arg);
+	} else if (strcmp(line, "verify") == 0 && (*arg != '\0' ||
+	    wb->nmarks > 0 || !ui_verify_one(wb))) {
+		/* :verify over the marks or the view, in the background */
+		(void)batch_start(wb, arg);
 	} else if (strcmp(line, "unmark") == 0) {
 		size_t n = wb->nmarks;
 
@@ -1096,6 +1111,14 @@ ui_action(struct wb *wb, enum action a)
 			wb->panes[WB_QUEUE].ops->request(&wb->panes[WB_QUEUE],
 			    a);
 		break;
+	case ACTION_SCROLL_LEFT: case ACTION_SCROLL_RIGHT:
+	case ACTION_WRAP:
+		/* the focused candidate or toolchain pane; else the
+		 * candidate's, as j and k move the queue from any pane */
+		if (wb->focus != WB_TERM || !p->ops->request(p, a))
+			wb->panes[WB_CODE].ops->request(&wb->panes[WB_CODE],
+			    a);
+		break;
 	case ACTION_ENTER:
 		if (p->ops->request != NULL && p->ops->request(p, a))
 			break;
@@ -1140,7 +1163,10 @@ ui_action(struct wb *wb, enum action a)
 		wb_verify(wb, wb->cur.id);
 		break;
 	case ACTION_CANCEL:
-		term_pane_cancel(wb);
+		if (wb->job == NULL && batch_running(wb))
+			batch_cancel(wb);
+		else
+			term_pane_cancel(wb);
 		break;
 	case ACTION_EDIT:
 		term_pane_edit(wb);
@@ -1199,6 +1225,11 @@ ui_action(struct wb *wb, enum action a)
 			wb_msg(wb, 0, "%s is running in the toolchain pane; "
 			    "quit anyway? y/n", wb->job ? "a verification" :
 			    "the editor");
+		} else if (batch_running(wb)) {
+			wb->ask = WB_ASK_QUIT;
+			wb_msg(wb, 0, ":verify is running (%zu of %zu); quit and "
+			    "cancel it (what it stored stays)? y/n",
+			    wb->batch.done, wb->batch.total);
 		} else {
 			wb->quit = 1;
 		}
@@ -1610,7 +1641,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	if (o->bench_keys != NULL)	/* replays the keys, then quits */
 		bench = bench_run(&wb, ui_frame, ui_key, ui_syntax_init);
 	while (!wb.quit && !ui_signalled) {
-		struct pollfd pfd[2];
+		struct pollfd pfd[3];
 		int nfd = 1, timeout = -1, fd, rc, t;
 		int64_t now = wb_now_ms();
 		wint_t ch;
@@ -1642,12 +1673,23 @@ ui_run(struct store *st, const struct ui_opts *o)
 			pfd[1].events = POLLIN;
 			nfd = 2;
 		}
+		fd = batch_fd(&wb);
+		if (fd >= 0) {
+			pfd[nfd].fd = fd;
+			pfd[nfd].events = POLLIN;
+			nfd++;
+		}
 		t = term_pane_timeout(&wb);
+		if (t >= 0 && (timeout < 0 || t < timeout))
+			timeout = t;
+		t = batch_timeout(&wb);
 		if (t >= 0 && (timeout < 0 || t < timeout))
 			timeout = t;
 		rc = poll(pfd, (nfds_t)nfd, timeout);
 		if (rc < 0 && errno != EINTR)
 			break;
+		if (batch_running(&wb))
+			batch_io(&wb);
 		if (term_pane_busy(&wb))
 			term_pane_io(&wb);
 		while ((rc = wget_wch(stdscr, &ch)) != ERR) {
@@ -1678,6 +1720,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	if (o->dump_screen != NULL)
 		ui_dump(o->dump_screen);
 	term_pane_stop(&wb);
+	batch_stop(&wb);	/* what it stored stays */
 	for (int i = 0; i < WB_NPANES; i++)
 		if (wb.panes[i].win != NULL)
 			delwin(wb.panes[i].win);

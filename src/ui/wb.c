@@ -229,6 +229,7 @@ wb_load(struct wb *wb, const char *id)
 	wb->dirty = 1;
 	wb->panes[WB_SPEC].scroll = 0;
 	wb->panes[WB_CODE].scroll = 0;
+	wb->panes[WB_CODE].hscroll = 0;
 	wb->panes[WB_TRACE].scroll = 0;
 	if (keep == NULL)
 		return;
@@ -758,6 +759,8 @@ wb_release(struct wb *wb)
 {
 	free(wb->verify_next);
 	wb->verify_next = NULL;
+	free(wb->term_cand);
+	wb->term_cand = NULL;
 	if (wb->search_ok)
 		regfree(&wb->search_re);
 	wb->search_ok = 0;

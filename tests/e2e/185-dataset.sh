@@ -60,6 +60,25 @@ git -C "$T/ds" log -1 --format=%B | awk '
 	END { exit bad }' || fail "a trailer block is not its own paragraph"
 echo "ok: the dataset holds tasks, files, samples and context"
 
+# The card and samples.jsonl (issue 14 item 8).
+card=$T/ds/README.md
+for want in "^4 samples of [0-9]* tasks, and 2 context candidates" \
+    "^| chip | 4 |$" "^| pass | 4 |$" "^| direct | 3 |$" "^| repair | 1 |$" \
+    "^| MIT | 4 |$" "^| Icarus Verilog version" "^## Splits" \
+    "near-duplicates: 0 of these samples" "contamination: 0 of these samples" \
+    'load_dataset("json", data_files="samples.jsonl"'; do
+	grep -q -e "$want" "$card" || fail "card lacks '$want': $(cat "$card")"
+done
+expect_eq "samples.jsonl lines" "$(wc -l <"$T/ds/samples.jsonl" | tr -d ' ')" 4
+python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert all(r["role"] == "sample" and r["code_text"] and r["license"] == "MIT"
+           for r in rows), rows
+' "$T/ds/samples.jsonl" || fail "samples.jsonl rows"
+git -C "$T/ds" ls-files | grep -q "^README.md$" || fail "README.md not committed"
+echo "ok: the card and samples.jsonl"
+
 # The verdicts and input hashes before, then from the dataset alone.
 verdicts() {
 	"$ASSAY" --db "$1" list --json --where "status=accepted" |
