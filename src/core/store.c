@@ -1652,6 +1652,10 @@ event_insert(struct store *st, const char *who, const char *action,
 {
 	sqlite3_stmt *s;
 
+	/* The journal's who is a reviewer name or a command's ("import"):
+	 * the same rule, for every journalled act. */
+	if (check_by(who, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT INTO event(at, who, action, cand_id, field,"
 	    " before, after, target, detail, batch) VALUES (?1, ?2, ?3, ?4, ?5,"
 	    " ?6, ?7, ?8, ?9, ?10)", err) < 0)
@@ -4331,7 +4335,8 @@ store_claim(struct store *st, const char *cand_id, const char *holder,
 		err_sqlite(err, st->db, "read claim");
 		goto fail;
 	}
-	return store_commit(st, err) < 0 ? (store_rollback(st), -1) : 0;
+	if (store_commit(st, err) == 0)
+		return 0;
 fail:
 	store_rollback(st);
 	return -1;

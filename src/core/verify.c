@@ -529,37 +529,85 @@ shell_quote(struct buf *b, const char *s)
 	buf_addc(b, '\'');
 }
 
-int
-verify_sandbox_check(struct err *err)
+/*
+ * Run "bwrap ... true" as the stages would (as root, under setpriv); with
+ * strict, also --unshare-user --disable-userns and the seccomp filter on
+ * fd 3.  The wait status, or -1 with err.
+ */
+static int
+sandbox_try(int strict, struct err *err)
 {
 	char *const argv_root[] = { "setpriv", "--reuid=65534", "--regid=65534",
 	    "--clear-groups", "--", "bwrap", "--unshare-all", "--ro-bind",
 	    "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink",
-	    "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--", "true",
-	    NULL };
-	char *const *argv = geteuid() == 0 ? argv_root : argv_root + 5;
-	int status, null;
+	    "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--",
+	    "true", NULL };
+	char *const argv_strict[] = { "setpriv", "--reuid=65534",
+	    "--regid=65534", "--clear-groups", "--", "bwrap", "--unshare-all",
+	    "--unshare-user", "--disable-userns", "--seccomp", "3",
+	    "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
+	    "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+	    "--", "true", NULL };
+	char *const *argv = strict ? argv_strict : argv_root;
+	int status, null, fd = -1;
 	pid_t pid;
 
+	if (geteuid() != 0)
+		argv += 5;
+	if (strict) {
+		const void *prog;
+		size_t len;
+
+		if (sysfilter_bpf(&prog, &len, err) < 0)
+			return -1;
+		fd = data_pipe(prog, len, err);
+		if (fd < 0)
+			return -1;
+	}
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		if (fd >= 0)
+			close(fd);
 		return err_set(err, "fork: %s", strerror(errno));
+	}
 	if (pid == 0) {
 		null = open("/dev/null", O_RDWR);
 		dup2(null, 0);
 		dup2(null, 1);
 		dup2(null, 2);
+		if (fd >= 0)
+			dup2(fd, 3);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
+	if (fd >= 0)
+		close(fd);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	return status;
+}
+
+int
+verify_sandbox_check(struct err *err)
+{
+	int status = sandbox_try(1, err);
+
+	if (status == -1)
+		return -1;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return err_set(err, "the sandbox cannot start: bwrap is not"
 		    " installed (Debian package bubblewrap); --no-sandbox runs"
 		    " candidates unconfined");
+	/* Without the filter and --disable-userns it starts: this bwrap
+	 * or kernel lacks them. */
+	status = sandbox_try(0, err);
+	if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return err_set(err, "the sandbox cannot start: bwrap refused"
+		    " --disable-userns or the seccomp filter (bubblewrap 0.8 or"
+		    " later and a kernel with seccomp are needed);"
+		    " --no-sandbox runs candidates unconfined");
 	return err_set(err, "the sandbox cannot start: bwrap failed (are"
 	    " unprivileged user namespaces disabled? see"
 	    " /proc/sys/kernel/unprivileged_userns_clone); --no-sandbox runs"

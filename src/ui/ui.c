@@ -1234,6 +1234,19 @@ ui_action(struct wb *wb, enum action a)
 			wb->quit = 1;
 		}
 		break;
+	case ACTION_CLOSE: case ACTION_CELL_LEFT: case ACTION_CELL_RIGHT:
+	case ACTION_NEXT_GROUPING: case ACTION_PREV_GROUPING:
+	case ACTION_DRILL: case ACTION_DIFF_LAYOUT: case ACTION_DIFF_NEXT:
+	case ACTION_DIFF_PREV: case ACTION_PROMPT_RUN:
+	case ACTION_PROMPT_LEAVE: case ACTION_PROMPT_COMPLETE:
+	case ACTION_PROMPT_COMPLETE_BACK: case ACTION_PROMPT_HISTORY_PREV:
+	case ACTION_PROMPT_HISTORY_NEXT: case ACTION_PROMPT_DELETE_CHAR:
+	case ACTION_PROMPT_DELETE_WORD: case ACTION_PROMPT_CLEAR:
+		/* the sheets' and the prompt's own tables (stats_key,
+		 * diff_key, prompt_key) */
+		wb_msg(wb, 1, "%s acts in its sheet or on the prompt only",
+		    keymap_action_name(a));
+		break;
 	case ACTION_NONE:
 	case ACTION_COUNT:
 		break;
