@@ -28,6 +28,7 @@
 #include "dataset.h"
 #include "dedup.h"
 #include "envs/env.h"
+#include "envs/verilog.h"
 #include "err.h"
 #include "export.h"
 #include "hash.h"
@@ -2874,6 +2875,38 @@ verdict_stage(const char *verdict, const char *stage)
 	return xasprintf("%s/%s", verdict, stage);
 }
 
+/*
+ * --recorded: the failure count a recorded log reports (mismatches,
+ * failures; verilog_failure_count()) against the one of assay's latest
+ * run (its "mismatches" or "failures" metric), as a cell of the group
+ * "GROUP (failure count)": "failure count" / "same", "different" or "none
+ * re-derived".  Rows whose log reports no count take no part.
+ */
+static void
+stats_failures(struct stats_ctx *s, const char *group,
+    const struct recorded *rec, const char *metrics)
+{
+	long then = rec->log != NULL ? verilog_failure_count(rec->log,
+	    strlen(rec->log)) : -1, now = -1;
+	json_t *m;
+	char *g;
+
+	if (then < 0)
+		return;
+	m = metrics != NULL ? json_loads(metrics, 0, NULL) : NULL;
+	if (json_is_integer(json_object_get(m, "mismatches")))
+		now = (long)json_integer_value(json_object_get(m,
+		    "mismatches"));
+	else if (json_is_integer(json_object_get(m, "failures")))
+		now = (long)json_integer_value(json_object_get(m, "failures"));
+	json_decref(m);
+	/* A group of its own: the verdict rows' shares stay as they were. */
+	g = xasprintf("%s (failure count)", group);
+	stats_add(s, g, "failure count", now < 0 ? "none re-derived" :
+	    now == then ? "same" : "different", 1);
+	free(g);
+}
+
 /* --recorded: a row's first recorded result against assay's own. */
 static int
 stats_one(const struct store_row *r, void *arg)
@@ -2897,6 +2930,7 @@ stats_one(const struct store_row *r, void *arg)
 
 				stats_add(s, group, then, now, 1);
 				free(then);
+				stats_failures(s, group, &recs[i], r->metrics);
 			}
 			for (size_t i = 0; i < n; i++)
 				recorded_release(&recs[i]);
@@ -3548,7 +3582,9 @@ static const struct cmd cmds[] = {
 	  "the verdict (an env-error labelled compile is compile), as the\n"
 	  "workbench's s sheet counts.\n"
 	  "--recorded instead crosses each imported row's recorded result with\n"
-	  "assay's re-derived verdict and stage.\n"
+	  "assay's re-derived verdict and stage, and, in a group \"GROUP\n"
+	  "(failure count)\", the failure count its recorded log reports\n"
+	  "(mismatches, failures) with the re-derived one: same, different.\n"
 	  "--agreement: for every two reviewers who labelled the same\n"
 	  "candidates, Cohen's kappa and the 5x5 confusion matrix of their\n"
 	  "categories (each reviewer's newest label that stands; final labels\n"

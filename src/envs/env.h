@@ -153,6 +153,14 @@ struct env_ops {
 		    const char *workdir, struct env_plan *plan, struct err *err);
 
 	/*
+	 * Optional (NULL: none).  The names of the modules (functions ...)
+	 * a candidate of task t must define, space-separated, for triage's
+	 * missing-top rule (triage_apply()); new, caller frees; NULL when
+	 * the env cannot tell.  Pure: runs nothing.
+	 */
+	char	*(*tops)(const struct task *t);
+
+	/*
 	 * Read the stages' results into r: verdict, stage, subcategory,
 	 * diagnostics, metrics, category and evidence.  May rewrite the log
 	 * in r (e.g. remove the nonce).  Never fails: anything unexpected is

@@ -609,7 +609,7 @@ test_verilator_realbench_false_pass(void **state)
 		struct candidate c;
 
 		make_cand(&c, "realbench/x", code);
-		triage_apply("verilator", &c, &o.run);
+		triage_apply("verilator", &c, NULL, &o.run);
 		assert_int_equal(o.run.evidence_line, 61);
 		candidate_release(&c);
 	}
@@ -628,7 +628,7 @@ realbench_triaged(struct fx *f, const char *module, const char *model,
 	realbench_task(f, module, &t);
 	make_cand(&c, "realbench/x", code);
 	run_plan(f, &env_verilator, &t, &c, 300, o);
-	triage_apply("verilator", &c, &o->run);
+	triage_apply("verilator", &c, NULL, &o->run);
 	candidate_release(&c);
 	task_release(&t);
 	free(code);
