@@ -333,6 +333,8 @@ static int
 each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
     row_fn cb, void *arg, struct import_report *rep, struct err *err)
 {
+	/* Every caller passes its import_opts as the rows' arg. */
+	const struct import_opts *opts = arg;
 	char *data, *p, *end;
 	size_t len, line = 0, rows = 0;
 
@@ -352,6 +354,9 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 
 		line++;
 		p += l + (nl != NULL);
+		if (opts->progress != NULL && line % IMPORT_PROGRESS_ROWS == 0)
+			opts->progress(line, (size_t)(p - data), len,
+			    opts->progress_arg);
 		while (tl > 0 && (txt[tl - 1] == '\r' || txt[tl - 1] == ' '))
 			tl--;
 		if (tl == 0)
@@ -380,10 +385,14 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 			struct import_report before = *rep;
 
 			err_clear(&rowerr);
-			rc = store_savepoint(st, &rowerr);
+			/* Without keep_going a bad row fails the whole
+			 * file, so a row needs no savepoint of its own
+			 * (each one journals every page the row changes). */
+			rc = keep_going ? store_savepoint(st, &rowerr) : 0;
 			if (rc == 0) {
 				rc = cb(st, row, path, line, arg, rep, &rowerr);
-				store_savepoint_end(st, rc == 0);
+				if (keep_going)
+					store_savepoint_end(st, rc == 0);
 			}
 			if (rc < 0) {
 				rep->tasks_added = before.tasks_added;
@@ -410,6 +419,8 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 			buf_printf(&rep->warnings, "%s (skipped)\n", rowerr.msg);
 		}
 	}
+	if (opts->progress != NULL)
+		opts->progress(line, len, len, opts->progress_arg);
 	if (rows == 0)
 		buf_printf(&rep->warnings, "%s: empty file, nothing imported\n",
 		    path);
@@ -826,19 +837,16 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 		if (assay_task(st, to, path, line, rep, &task_id, &env, err) < 0)
 			return -1;
 	} else if (json_is_string(to)) {
-		struct task t;
 		int found;
 
 		task_id = xstrdup(json_string_value(to));
-		found = store_task_get(st, task_id, &t, err);
+		found = store_task_env(st, task_id, &env, err);
 		if (found < 0)
 			goto out;
 		if (found == 1) {
 			row_error(err, path, line, "unknown task");
 			goto out;
 		}
-		env = xstrdup(t.env);
-		task_release(&t);
 	} else {
 		row_error(err, path, line, "\"task\" must be an object or an id");
 		goto out;
@@ -1611,7 +1619,7 @@ import_in(struct store *st, const char *path, enum import_format f,
 
 	if (f == IMPORT_AUTO && detect(path, &f, err) < 0)
 		return -1;
-	if (store_begin(st, err) < 0)
+	if (store_import_begin(st, err) < 0)
 		return -1;
 	if (store_task_rowid_max(st, &since, err) < 0) {
 		store_rollback(st);
@@ -1669,7 +1677,8 @@ import_in(struct store *st, const char *path, enum import_format f,
 		return -1;
 	}
 	if (store_event_add(st, opts->by != NULL ? opts->by : "import",
-	    "import", NULL, path, err) < 0 || store_commit(st, err) < 0) {
+	    "import", NULL, path, err) < 0 ||
+	    store_import_publish(st, err) < 0 || store_commit(st, err) < 0) {
 		store_rollback(st);
 		return -1;
 	}

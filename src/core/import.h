@@ -46,7 +46,14 @@ struct import_opts {
 	const char		*id_prefix;	/* prepended to explicit candidate
 						 * ids and parents (assay JSONL);
 						 * NULL: none (docs/adr/0011) */
+	/* Called every IMPORT_PROGRESS_ROWS rows of a JSONL file, and at
+	 * its end, with the rows read and the bytes read of total; may be
+	 * NULL.  The importer never prints. */
+	void	(*progress)(size_t rows, size_t done, size_t total, void *arg);
+	void	*progress_arg;
 };
+
+#define IMPORT_PROGRESS_ROWS 4096
 
 struct import_report {
 	size_t		 tasks_added, tasks_existing;
