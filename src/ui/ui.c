@@ -33,6 +33,14 @@
 #include "pane.h"
 
 #define UI_FRAME_MS	10	/* coalesce terminal output redraws */
+/*
+ * Why: a program flooding the pane (seq 1 300000, a verbose build) is
+ * read faster than it can be drawn; each frame reads every cell of the
+ * pane from libvterm, which took a quarter of the time.  Past this many
+ * bytes between two frames, frames come every UI_FLOOD_MS instead.
+ */
+#define UI_FLOOD_BYTES	32768
+#define UI_FLOOD_MS	50
 
 static volatile sig_atomic_t ui_signalled;
 
@@ -1234,6 +1242,19 @@ ui_action(struct wb *wb, enum action a)
 			wb->quit = 1;
 		}
 		break;
+	case ACTION_CLOSE: case ACTION_CELL_LEFT: case ACTION_CELL_RIGHT:
+	case ACTION_NEXT_GROUPING: case ACTION_PREV_GROUPING:
+	case ACTION_DRILL: case ACTION_DIFF_LAYOUT: case ACTION_DIFF_NEXT:
+	case ACTION_DIFF_PREV: case ACTION_PROMPT_RUN:
+	case ACTION_PROMPT_LEAVE: case ACTION_PROMPT_COMPLETE:
+	case ACTION_PROMPT_COMPLETE_BACK: case ACTION_PROMPT_HISTORY_PREV:
+	case ACTION_PROMPT_HISTORY_NEXT: case ACTION_PROMPT_DELETE_CHAR:
+	case ACTION_PROMPT_DELETE_WORD: case ACTION_PROMPT_CLEAR:
+		/* the sheets' and the prompt's own tables (stats_key,
+		 * diff_key, prompt_key) */
+		wb_msg(wb, 1, "%s acts in its sheet or on the prompt only",
+		    keymap_action_name(a));
+		break;
 	case ACTION_NONE:
 	case ACTION_COUNT:
 		break;
@@ -1647,10 +1668,14 @@ ui_run(struct store *st, const struct ui_opts *o)
 		wint_t ch;
 
 		if (wb.dirty || wb.relayout) {
-			if (now - last_frame >= UI_FRAME_MS || wb.redraw_all) {
+			int every = wb.term_fed > UI_FLOOD_BYTES ? UI_FLOOD_MS :
+			    UI_FRAME_MS;
+
+			if (now - last_frame >= every || wb.redraw_all) {
 				ui_frame(&wb);
 				last_frame = now;
 				wb.redraw_all = 0;
+				wb.term_fed = 0;
 				if (!syntax_ready) {
 					ui_syntax_init(&wb);
 					syntax_ready = 1;
@@ -1661,8 +1686,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 					timeout = 0;
 				}
 			} else {
-				timeout = (int)(UI_FRAME_MS -
-				    (now - last_frame));
+				timeout = (int)(every - (now - last_frame));
 			}
 		}
 		pfd[0].fd = STDIN_FILENO;

@@ -72,6 +72,10 @@ for cmd in "review $ID accept" "label $ID compile" "undo" "commit --repo $T/ds";
 	expect_eq "bad --reviewer refused by $cmd" $? 2
 	grep -q "reviewer name 'eve\\\\nSigned-off-by: x'" "$T/err" || fail "message: $(cat "$T/err")"
 done
+# A name given by hand is refused by every command (it may reach the
+# journal, a human repair's origin or a trailer), not only by those above.
+"$ASSAY" --db "$DB" --reviewer "$(printf 'a\nb')" list >/dev/null 2>&1
+expect_eq "bad --reviewer refused by list" $? 2
 ASSAY_REVIEWER="$(printf 'a\033[2Jb')" "$ASSAY" --db "$DB" review "$ID" accept >/dev/null 2>"$T/err"
 expect_eq "bad ASSAY_REVIEWER refused" $? 2
 grep -q "ASSAY_REVIEWER" "$T/err" || fail "does not say where the name came from: $(cat "$T/err")"
