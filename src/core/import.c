@@ -16,12 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "../envs/env.h"
+#include "../envs/verilog.h"
 #include "hash.h"
 #include "license.h"
 #include "ident.h"
@@ -636,16 +638,6 @@ assay_decisions(struct store *st, json_t *row, const char *cand_id,
 }
 
 static const char *
-file_role(const char *name)
-{
-	if (strstr(name, "test") != NULL || strstr(name, "tb") != NULL)
-		return "testbench";
-	if (strstr(name, "ref") != NULL)
-		return "reference";
-	return "source";
-}
-
-static const char *
 lang_of_env(const char *env)
 {
 	const struct env_ops *e = env_find(env);
@@ -660,13 +652,113 @@ lang_of_env(const char *env)
 	return e != NULL ? e->lang : "text";
 }
 
+/* Is one of name's words (split at '_', '-', '.') in words, ignoring
+ * case? */
+static int
+has_word(const char *name, const char *const *words)
+{
+	const char *p = name;
+
+	while (*p != '\0') {
+		size_t n = strcspn(p, "_-.");
+
+		for (size_t i = 0; n > 0 && words[i] != NULL; i++)
+			if (strlen(words[i]) == n &&
+			    strncasecmp(p, words[i], n) == 0)
+				return 1;
+		p += n;
+		if (*p != '\0')
+			p++;
+	}
+	return 0;
+}
+
+const char *
+import_file_role(const char *name, const char *env)
+{
+	static const char *const tb[] = { "tb", "test", "testbench", NULL };
+	static const char *const ref[] = { "ref", "reference", "golden",
+	    NULL };
+
+	if (strcmp(lang_of_env(env), "verilog") == 0) {
+		struct task_file f = { (char *)name, (char *)"source", NULL, 0 };
+
+		if (verilog_is_data(&f))
+			return "data";
+	}
+	if (has_word(name, tb))
+		return "testbench";
+	if (has_word(name, ref))
+		return "reference";
+	return "source";
+}
+
+int
+import_role_valid(const char *role)
+{
+	return role != NULL && (strcmp(role, "testbench") == 0 ||
+	    strcmp(role, "reference") == 0 || strcmp(role, "source") == 0 ||
+	    strcmp(role, "data") == 0);
+}
+
+/*
+ * A task's "files": an object of name -> text, each file's role by its
+ * name (import_file_role()), or an array of {"name", "text", "role"}
+ * objects, "role" optional, for a role the name does not say.
+ */
+static int
+assay_files(struct task *t, json_t *files, const char *path, size_t line,
+    struct err *err)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (files == NULL)
+		return 0;
+	if (json_is_object(files)) {
+		json_object_foreach(files, key, v) {
+			if (!json_is_string(v))
+				return row_error(err, path, line, "a task file"
+				    " must be a string");
+			task_add_file(t, key, import_file_role(key, t->env),
+			    json_string_value(v), json_string_length(v));
+		}
+		return 0;
+	}
+	if (!json_is_array(files))
+		return row_error(err, path, line, "\"files\" must be an object"
+		    " of name -> text, or an array of {\"name\", \"text\","
+		    " \"role\"}");
+	json_array_foreach(files, i, v) {
+		const char *name = jstr(v, "name"), *role = jstr(v, "role");
+		json_t *text = json_object_get(v, "text");
+
+		if (name == NULL || !json_is_string(text))
+			return row_error(err, path, line, "a task file needs"
+			    " a \"name\" and a \"text\" string");
+		if (json_object_get(v, "role") != NULL &&
+		    !import_role_valid(role))
+			return row_error(err, path, line, "a task file's"
+			    " \"role\" must be testbench, reference, source or"
+			    " data");
+		for (size_t k = 0; k < t->nfiles; k++)
+			if (strcmp(t->files[k].name, name) == 0)
+				return row_error(err, path, line, "two task"
+				    " files of one name");
+		task_add_file(t, name, role != NULL ? role :
+		    import_file_role(name, t->env), json_string_value(text),
+		    json_string_length(text));
+	}
+	return 0;
+}
+
 static int
 assay_task(struct store *st, json_t *to, const char *path, size_t line,
     struct import_report *rep, char **task_id, char **env, struct err *err)
 {
 	struct task t = { 0 };
-	json_t *files, *v, *params;
-	const char *key;
+	json_t *files, *params;
 	int rc = -1;
 
 	if (jstr(to, "id") == NULL)
@@ -693,19 +785,9 @@ assay_task(struct store *st, json_t *to, const char *path, size_t line,
 	t.source = jstr(to, "source") != NULL ? jdup(to, "source") :
 	    xasprintf("%s:%zu", path, line);
 	files = json_object_get(to, "files");
-	if (files != NULL && !json_is_object(files)) {
+	if (assay_files(&t, files, path, line, err) < 0) {
 		task_release(&t);
-		return row_error(err, path, line, "\"files\" must be an object"
-		    " of name -> text");
-	}
-	json_object_foreach(files, key, v) {
-		if (!json_is_string(v)) {
-			task_release(&t);
-			return row_error(err, path, line, "a task file must be"
-			    " a string");
-		}
-		task_add_file(&t, key, file_role(key), json_string_value(v),
-		    json_string_length(v));
+		return -1;
 	}
 	t.extra = unknown_fields(to, task_known);
 	if (put_task(st, &t, rep, err) < 0)

@@ -168,6 +168,20 @@ int	import_kernelbench(struct store *st, const char *path,
 int	import_kernelbench_detect(const char *path);
 
 /*
+ * The role of a task file by its name, for a task of env (docs/formats.md):
+ * for a Verilog env, "data" when the name does not end in .v, .sv, .vh,
+ * .svh or .vlib (verilog_is_data()); then "testbench" when one of its
+ * words (split at '_', '-' and '.', any case) is tb, test or testbench,
+ * "reference" for ref, reference or golden, else "source".  So
+ * "tb_RAM.v" and "testbench.v" are testbenches and
+ * "Prob068_countbcd_ref.sv" a reference.  Static string.
+ */
+const char *import_file_role(const char *name, const char *env);
+/* Is role one a task file may have (testbench, reference, source,
+ * data)?  1 or 0. */
+int	import_role_valid(const char *role);
+
+/*
  * The model name of an RTLFixer / VerilogEval generation log name, by
  * the rule in docs/formats.md: the part before "_pass_at_k", after the
  * last "_cot_", "_react_" or "_openaifunc_", else after the last
