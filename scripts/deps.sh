@@ -5,10 +5,10 @@
 #
 # CUDA: the nvcc env needs nvcc.  When none is here (not on PATH, no
 # /usr/local/cuda/bin/nvcc: a newer toolkit of NVIDIA's is used first),
-# Debian 12's nvidia-cuda-toolkit (CUDA 11.8, about 1.6 GB installed) is
-# installed from the `non-free` component of the same Debian mirror,
-# which this enables in /etc/apt/sources.list.d/assay-non-free.sources
-# when no source has it yet, and says so.  ASSAY_NO_CUDA=1 leaves CUDA
+# Debian 12's nvidia-cuda-toolkit (CUDA 11.8; 1.6 GB to download, 5.2 GB
+# on disk) is installed from the `non-free` component of the same Debian
+# mirror, which this enables in /etc/apt/sources.list.d/ when no source
+# has it yet, and says so.  ASSAY_NO_CUDA=1 leaves CUDA
 # out (the nvcc env's tests then skip).
 set -eu
 
@@ -67,7 +67,7 @@ if [ -n "$missing" ]; then
 fi
 if [ -n "$cuda" ]; then
 	echo "deps: installing Debian's CUDA 11.8 toolkit (nvidia-cuda-toolkit," \
-	    "non-free; about 1.2 GB to download, 3 to 4 minutes)"
+	    "non-free; about 1.6 GB to download, 5.2 GB on disk, 3 to 4 minutes)"
 	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	    --no-install-recommends nvidia-cuda-toolkit >/dev/null
 fi
