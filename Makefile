@@ -3,7 +3,8 @@
 
 CC	?= cc
 BUILD	?= build
-PKGS	= ncursesw vterm tree-sitter libgit2 sqlite3 jansson libcrypto
+PKGS	= ncursesw vterm tree-sitter libgit2 sqlite3 jansson libcrypto libcurl \
+	  libseccomp
 # Checked only when building, so `make deps` works before the libraries exist.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -45,7 +46,8 @@ build: $(BUILD)/assay
 
 include mk/grammars.mk
 
-$(BUILD)/assay: $(BUILD)/src/main.o $(BUILD)/src/cli.o $(CORE_OBJ) $(UI_OBJ) $(GRAMMAR_LIB)
+$(BUILD)/assay: $(BUILD)/src/main.o $(BUILD)/src/cli.o \
+		$(BUILD)/src/cli_model.o $(CORE_OBJ) $(UI_OBJ) $(GRAMMAR_LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # Files envs write into work directories (device headers, startup code,
@@ -98,13 +100,14 @@ test: deps
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory e2e
 	@$(MAKE) --no-print-directory ui-test
+	@$(MAKE) --no-print-directory fuzz-run
 
 demo: deps
 	@$(MAKE) --no-print-directory build
 	@sh scripts/demo.sh $(BUILD)/assay
 
 clean:
-	rm -rf $(BUILD)/src $(BUILD)/san $(BUILD)/assay
+	rm -rf $(BUILD)/src $(BUILD)/san $(BUILD)/fuzz $(BUILD)/assay
 
 # --- cad env: the OCCT IoU helper -----------------------------------------
 # tools/iou/iou_occt.cpp becomes $(BUILD)/libexec/assay-iou, which
@@ -133,5 +136,63 @@ clean-iou:
 .PHONY: clean-iou
 # --- end of the cad env block ----------------------------------------------
 
+# --- fuzz targets (tests/fuzz, docs/security.md) ---------------------------
+# clang's libFuzzer with ASan and UBSan over the core and env objects,
+# built apart in $(BUILD)/fuzz.  `make fuzz` builds the targets;
+# `make fuzz-run` (part of `make test`) runs each on its committed corpus
+# tests/fuzz/corpus/<target>/ for at most FUZZ_RUNS inputs or
+# FUZZ_SECONDS, writing new inputs to a scratch directory, never to the
+# corpus.  Longer by hand: `make fuzz-run FUZZ_SECONDS=300 FUZZ_RUNS=-1`.
+FUZZ_CC	 ?= clang
+FUZZ_SECONDS ?= 10
+FUZZ_RUNS ?= 20000
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
+	-Isrc -Isrc/core $(PKG_CFLAGS) $(FUZZ_SAN)
+FUZZ_OBJ = $(CORE_SRC:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/gen/share.o
+FUZZ_JUDGE = iverilog verilator yosys x86asm armqemu
+FUZZ_TARGETS = import_assay import_rtlfixer filter \
+	$(FUZZ_JUDGE:%=judge_%)
+FUZZ_BIN = $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+
+.PHONY: fuzz fuzz-run
+fuzz: $(FUZZ_BIN)
+
+$(BUILD)/fuzz/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_import_assay: tests/fuzz/fuzz_import.c $(FUZZ_OBJ) \
+		$(GRAMMAR_LIB)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_FORMAT=IMPORT_ASSAY \
+	    -o $@ $(filter %.c %.o,$^) $(GRAMMAR_LIB) $(PKG_LIBS)
+$(BUILD)/fuzz/fuzz_import_rtlfixer: tests/fuzz/fuzz_import.c $(FUZZ_OBJ) \
+		$(GRAMMAR_LIB)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
+	    -DFUZZ_FORMAT=IMPORT_RTLFIXER -o $@ $(filter %.c %.o,$^) \
+	    $(GRAMMAR_LIB) $(PKG_LIBS)
+$(BUILD)/fuzz/fuzz_filter: tests/fuzz/fuzz_filter.c $(FUZZ_OBJ) \
+		$(GRAMMAR_LIB)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ \
+	    $(filter %.c %.o,$^) $(GRAMMAR_LIB) $(PKG_LIBS)
+$(BUILD)/fuzz/fuzz_judge_%: tests/fuzz/fuzz_judge.c $(FUZZ_OBJ) \
+		$(GRAMMAR_LIB)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_ENV=env_$* -o $@ \
+	    $(filter %.c %.o,$^) $(GRAMMAR_LIB) $(PKG_LIBS)
+
+fuzz-run: $(FUZZ_BIN)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		scratch=$$(mktemp -d); \
+		echo "fuzz: $$t ($(FUZZ_RUNS) runs or $(FUZZ_SECONDS) s)"; \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		$(BUILD)/fuzz/fuzz_$$t -runs=$(FUZZ_RUNS) \
+		    -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
+		    -artifact_prefix=$(BUILD)/fuzz/$$t- \
+		    $$scratch tests/fuzz/corpus/$$t 2>$(BUILD)/fuzz/$$t.log || \
+		    { tail -n 40 $(BUILD)/fuzz/$$t.log; rm -rf $$scratch; exit 1; }; \
+		rm -rf $$scratch; \
+	done
+
 -include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(BUILD)/src/main.d \
-	$(BUILD)/src/cli.d
+	$(BUILD)/src/cli.d $(CORE_SRC:%.c=$(BUILD)/fuzz/%.d)

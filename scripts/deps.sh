@@ -14,11 +14,13 @@ set -eu
 
 PKGS="build-essential pkg-config git vim-tiny ca-certificates
 libncurses-dev libvterm-dev libtree-sitter-dev libgit2-dev libsqlite3-dev
-libjansson-dev libssl-dev libcmocka-dev
-iverilog verilator yosys ccache bubblewrap tmux
+libjansson-dev libssl-dev libcmocka-dev libcurl4-openssl-dev python3
+libseccomp-dev
+iverilog verilator yosys ccache bubblewrap tmux sqlite3 clang libclang-rt-14-dev
 gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm valgrind
 libocct-data-exchange-dev libocct-modeling-algorithms-dev
-libocct-modeling-data-dev libocct-foundation-dev"
+libocct-modeling-data-dev libocct-foundation-dev
+sqlite3 jq slurm-wlm munge"
 
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 # The project venv (scripts/venv.sh) is made with Debian's python3.

@@ -14,5 +14,7 @@ check_only '\bgit_[a-z_]+\s*\(' src/core/vcs.c
 check_only '\bvterm_[a-z_]+\s*\(' src/core/term.c
 check_only '\bts_(parser|tree|query|node|language)_[a-z_]+\s*\(' src/core/syntax.c
 check_only '\bEVP_[A-Za-z_]+\s*\(' src/core/hash.c
+check_only '\bseccomp_[a-z_]+\s*\(' src/core/sysfilter.c
+check_only '\bcurl_[a-z_]+\s*\(' src/core/http.c
 [ $fail -eq 0 ] && echo "lint: module boundaries ok"
 exit $fail

@@ -1,15 +1,17 @@
 /*
  * cli.c - headless commands: import, verify, list, show, label, review,
- * undo, redo, commit, export, stats, envs.  They call the same core
+ * repair, dedup, contamination, split, undo, redo, commit, export, stats, envs.  They call the same core
  * functions as the workbench; this file only parses arguments and prints.
  */
 #include "cli.h"
+#include "cli_shared.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +21,23 @@
 #include <jansson.h>
 
 #include "agreement.h"
+#include "atomic.h"
 #include "buf.h"
 #include "config.h"
+#include "contam.h"
 #include "dataset.h"
+#include "dedup.h"
 #include "envs/env.h"
 #include "err.h"
 #include "export.h"
+#include "hash.h"
+#include "ident.h"
 #include "import.h"
 #include "pipeline.h"
+#include "results.h"
+#include "split.h"
 #include "store.h"
+#include "textsafe.h"
 #include "verify.h"
 
 #define VERSION "0.1.0"
@@ -100,9 +110,15 @@ static char *
 resolve(struct store *st, const char *id)
 {
 	struct err err;
-	char *out = NULL;
-	int rc = store_candidate_resolve(st, id, &out, &err);
+	char *out = NULL, show[96];
+	int rc;
 
+	if (ident_check_id(id, &err) < 0) {
+		fprintf(stderr, "assay: '%s' is not a candidate id: %s\n",
+		    ident_show(id, show, sizeof show), err.msg);
+		return NULL;
+	}
+	rc = store_candidate_resolve(st, id, &out, &err);
 	if (rc == 0)
 		return out;
 	if (rc == 1)
@@ -115,6 +131,29 @@ resolve(struct store *st, const char *id)
 	return NULL;
 }
 
+/*
+ * The reviewer's name (--reviewer, ASSAY_REVIEWER, git, the login),
+ * checked by ident.h's rule because it goes into the journal and the
+ * dataset's Reviewed-by: trailers.  New string, or NULL after printing
+ * why.
+ */
+static char *
+reviewer(const struct cli_global *g)
+{
+	char *by = config_reviewer(g->reviewer), show[128];
+	struct err err;
+
+	if (ident_check_reviewer(by, &err) == 0)
+		return by;
+	fprintf(stderr, "assay: reviewer name '%s' (from %s): %s\n",
+	    ident_show(by, show, sizeof show), g->reviewer != NULL &&
+	    *g->reviewer != '\0' ? "--reviewer" : getenv("ASSAY_REVIEWER") !=
+	    NULL && *getenv("ASSAY_REVIEWER") != '\0' ? "ASSAY_REVIEWER" :
+	    "git user.name or the login", err.msg);
+	free(by);
+	return NULL;
+}
+
 /* --- import ---------------------------------------------------------- */
 
 static int
@@ -123,9 +162,13 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "keep-going", no_argument, NULL, 'k' },
+		{ "license", required_argument, NULL, 'L' },
+		{ "repository", required_argument, NULL, 'R' },
+		{ "id-prefix", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct import_opts o = { .format = IMPORT_AUTO };
+	int failed = -1;
 	struct store *st;
 	struct err err;
 	char *by;
@@ -140,6 +183,21 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 				return usage_error("import", "%s", err.msg);
 		} else if (ch == 'k') {
 			o.keep_going = 1;
+		} else if (ch == 'L') {
+			if (*optarg == '\0' || strpbrk(optarg, " \t\n") != NULL)
+				return usage_error("import", "bad licence '%s':"
+				    " want an SPDX id such as MIT", optarg);
+			o.license = optarg;
+		} else if (ch == 'R') {
+			if (*optarg == '\0' || strpbrk(optarg, " \t\n") != NULL)
+				return usage_error("import", "bad repository"
+				    " '%s': want URL@COMMIT", optarg);
+			o.repository = optarg;
+		} else if (ch == 'p') {
+			if (ident_check_id(optarg, &err) < 0)
+				return usage_error("import", "--id-prefix: %s",
+				    err.msg);
+			o.id_prefix = optarg;
 		} else {
 			return usage_error("import", "bad option", "");
 		}
@@ -148,7 +206,11 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 		return usage_error("import", "no PATH given%s", "");
 	if (open_store_mode(g, &st, 1) < 0)
 		return 2;
-	by = config_reviewer(g->reviewer);
+	by = reviewer(g);
+	if (by == NULL) {
+		store_close(st);
+		return 2;
+	}
 	o.by = by;
 	for (int i = optind; i < argc; i++) {
 		struct import_report rep;
@@ -158,6 +220,7 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 			fprintf(stderr, "assay: %s\n", err.msg);
 			fprintf(stderr, "assay: %s: nothing imported\n", argv[i]);
 			status = 2;
+			failed = i;
 		} else {
 			fputs(buf_str(&rep.warnings), stderr);
 			printf("%s: %zu new task%s, %zu new candidate%s (%zu"
@@ -171,6 +234,17 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 		import_report_release(&rep);
 		if (status != 0)
 			break;
+	}
+	if (failed >= 0 && argc - optind > 1) {
+		/* Which files are in, which is not, which were not read. */
+		fprintf(stderr, "assay: imported:");
+		for (int i = optind; i < failed; i++)
+			fprintf(stderr, " %s", argv[i]);
+		fprintf(stderr, "%s\nassay: failed: %s\nassay: not tried:",
+		    failed == optind ? " none" : "", argv[failed]);
+		for (int i = failed + 1; i < argc; i++)
+			fprintf(stderr, " %s", argv[i]);
+		fprintf(stderr, "%s\n", failed + 1 == argc ? " none" : "");
 	}
 	free(by);
 	store_close(st);
@@ -218,6 +292,8 @@ where_add(struct buf *w, const char *v)
 }
 
 #define WHERE(w) ((w).len > 0 ? buf_str(&(w)) : NULL)
+
+static void print_json(json_t *o);
 
 struct tally {
 	size_t	 pass, fail, timeout, skipped, env_error, task_defect, other;
@@ -296,6 +372,238 @@ references_first(struct store *st, struct idlist *ids)
 	return refs.n;
 }
 
+/*
+ * The completion marker of verify --input: "<OUT>.done", written last,
+ * saying which slice (and its sha256) the results file answers.  0 or
+ * -1 (printed).
+ */
+static int
+write_marker(const char *slice, const char *results, size_t runs,
+    size_t candidates)
+{
+	char hex[SAMPLE_HASH_HEX], *path, *txt;
+	struct err err;
+	json_t *o;
+	int rc;
+
+	if (results_file_sha256(slice, hex, &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		return -1;
+	}
+	o = json_pack("{s:i, s:s, s:s, s:s, s:I, s:I, s:I}", "assay_run",
+	    RESULTS_VERSION, "slice", slice, "slice_sha256", hex, "results",
+	    results, "runs", (json_int_t)runs, "candidates",
+	    (json_int_t)candidates, "finished", (json_int_t)time(NULL));
+	txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	path = results_marker_path(results);
+	rc = atomic_write(path, txt, &err);
+	if (rc < 0)
+		fprintf(stderr, "assay: %s\n", err.msg);
+	free(txt);
+	free(path);
+	return rc;
+}
+
+/* The summary verify and merge print: one line, or one JSON object. */
+struct summary {
+	const char	*command;	/* "verify" or "merge" */
+	size_t		 done;		/* runs stored by this command */
+	size_t		 unchanged;	/* verify: skipped; merge: already in */
+	size_t		 not_stored;	/* runs kept only in a results file */
+	size_t		 refused;	/* merge: stale or foreign lines */
+	struct tally	 tally;
+	const char	*results;	/* results file, or NULL */
+	int		 input;		/* verify --input */
+	int		 complete;	/* --input: the marker was written */
+};
+
+static void
+summary_print(const struct summary *s, int json)
+{
+	const struct tally *t = &s->tally;
+
+	if (json) {
+		json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
+		    " s:I, s:I}", "command", s->command, "verified",
+		    (json_int_t)s->done, "unchanged", (json_int_t)s->unchanged,
+		    "not_stored", (json_int_t)s->not_stored, "pass",
+		    (json_int_t)t->pass, "fail", (json_int_t)t->fail, "timeout",
+		    (json_int_t)t->timeout, "env_error",
+		    (json_int_t)t->env_error, "task_defect",
+		    (json_int_t)t->task_defect, "skipped",
+		    (json_int_t)t->skipped);
+
+		if (strcmp(s->command, "merge") == 0)
+			json_object_set_new(o, "refused",
+			    json_integer((json_int_t)s->refused));
+		json_object_set_new(o, "results", s->results != NULL ?
+		    json_string(s->results) : json_null());
+		if (s->input)
+			json_object_set_new(o, "complete",
+			    json_boolean(s->complete));
+		print_json(o);
+		return;
+	}
+	printf("verified %zu, unchanged %zu: pass %zu, fail %zu, timeout %zu,"
+	    " env-error %zu, task-defect %zu, skipped %zu", s->done,
+	    s->unchanged, t->pass, t->fail, t->timeout, t->env_error,
+	    t->task_defect, t->skipped);
+	if (s->not_stored > 0)
+		printf("; not stored %zu", s->not_stored);
+	if (s->refused > 0)
+		printf("; refused %zu", s->refused);
+	printf("\n");
+}
+
+/* Parse whole seconds in lo..hi into *out; 0 or -1. */
+static int
+parse_seconds(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * A slice with a manifest.json beside it (export --shards) must have the
+ * sha256 the manifest gives it: a slice changed or cut short since the
+ * export is refused.  0 or -1 (printed).
+ */
+static int
+slice_check(const char *slice)
+{
+	const char *slash = strrchr(slice, '/');
+	const char *base = slash != NULL ? slash + 1 : slice;
+	char *man = slash != NULL ? xasprintf("%.*s/manifest.json",
+	    (int)(slash - slice), slice) : xstrdup("manifest.json");
+	char hex[SAMPLE_HASH_HEX];
+	json_t *m, *v;
+	struct err err;
+	size_t i;
+	int rc = 0;
+
+	m = json_load_file(man, 0, NULL);
+	json_array_foreach(json_object_get(m, "slices"), i, v) {
+		const char *file = json_string_value(json_object_get(v, "file"));
+		const char *sum = json_string_value(json_object_get(v,
+		    "sha256"));
+
+		if (file == NULL || sum == NULL || strcmp(file, base) != 0)
+			continue;
+		if (results_file_sha256(slice, hex, &err) < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			rc = -1;
+		} else if (strcmp(hex, sum) != 0) {
+			fprintf(stderr, "assay: %s: sha256 %s is not the one in"
+			    " %s (%s): the slice changed since the export\n",
+			    slice, hex, man, sum);
+			rc = -1;
+		}
+		break;
+	}
+	json_decref(m);
+	free(man);
+	return rc;
+}
+
+/*
+ * verify --input SLICE: a scratch database of its own in $TMPDIR, the
+ * slice imported into it.  *dir is the new directory (remove with
+ * scratch_remove()).  0 or -1 (printed).
+ */
+static int
+scratch_open(const char *slice, struct store **st, char **dir)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct import_opts o = { .format = IMPORT_ASSAY, .by = "assay" };
+	struct import_report rep;
+	struct err err;
+	char *db;
+	int rc;
+
+	if (slice_check(slice) < 0)
+		return -1;
+	*dir = xasprintf("%s/assay-slice.XXXXXX", tmp != NULL && *tmp != '\0' ?
+	    tmp : "/tmp");
+	if (mkdtemp(*dir) == NULL) {
+		fprintf(stderr, "assay: %s: %s\n", *dir, strerror(errno));
+		free(*dir);
+		*dir = NULL;
+		return -1;
+	}
+	db = xasprintf("%s/slice.db", *dir);
+	rc = store_open(st, db, &err);
+	free(db);
+	if (rc < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		return -1;
+	}
+	import_report_init(&rep);
+	rc = import_path(*st, slice, &o, &rep, &err);
+	import_report_release(&rep);
+	if (rc < 0) {
+		fprintf(stderr, "assay: %s\nassay: %s: cannot read the slice\n",
+		    err.msg, slice);
+		store_close(*st);
+		*st = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void
+scratch_remove(const char *dir)
+{
+	static const char *const files[] = { "slice.db", "slice.db-wal",
+	    "slice.db-shm" };
+
+	if (dir == NULL)
+		return;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *p = xasprintf("%s/%s", dir, files[i]);
+
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+}
+
+/*
+ * Keep a finished run in the results file: the one --results names, else
+ * (only when the run could not be stored) a file of its own in the
+ * working directory, opened on the first such run.
+ */
+static void
+keep_run(struct results **w, char **fallback, const struct run *r,
+    const char *task_id, int timeout_s, int stored, int *status)
+{
+	struct err err;
+
+	if (*w == NULL && !stored) {
+		*fallback = xasprintf("assay-unstored-%lld-%ld.jsonl",
+		    (long long)time(NULL), (long)getpid());
+		if (results_open(w, *fallback, &err) < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			free(*fallback);
+			*fallback = NULL;
+			*status = 2;
+			return;
+		}
+	}
+	if (*w != NULL && results_add(*w, r, task_id, timeout_s, stored,
+	    &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		*status = 2;
+	}
+}
+
 static int
 cmd_verify(const struct cli_global *g, int argc, char **argv)
 {
@@ -310,20 +618,27 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		{ "no-sandbox", no_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "results", required_argument, NULL, 'r' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "lock-timeout", required_argument, NULL, 'L' },
+		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct verify_opts vo = { 0 };
 	struct idlist ids = { 0 };
 	struct buf where = BUF_INIT;
-	long jobs = 1, shard_i = 0, shard_n = 1;
-	int force = 0, check = 0, quiet = 0, ch, status = 0;
+	long jobs = 1, shard_i = 0, shard_n = 1, lock_s = 60;
+	int force = 0, check = 0, quiet = 0, json = 0, ch, status = 0;
 	struct verify_job **running = NULL;
 	int is_ref[256] = { 0 };
-	size_t next = 0, nrun = 0, done = 0, skipped = 0, todo;
+	size_t next = 0, nrun = 0, finished = 0, todo;
 	size_t nrefs, refs_running = 0;
 	size_t failed_check = 0;
-	struct tally tally = { 0 };
-	struct store *st;
+	struct summary sum = { .command = "verify" };
+	const char *results_path = NULL, *input = NULL;
+	char *scratch = NULL, *fallback = NULL;
+	struct results *w = NULL;
+	struct store *st = NULL;
 	struct err err;
 
 	if (wants_help("verify", argc, argv))
@@ -384,11 +699,9 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			vo.no_sandbox = 1;
 			break;
 		case 't': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
+			long v;
 
-			if (*optarg == '\0' || *end != '\0' || v < 1 ||
-			    v > 86400)
+			if (parse_seconds(optarg, 1, 86400, &v) < 0)
 				return usage_error("verify", "--timeout wants whole"
 				    " seconds, 1..86400, not '%s'", optarg);
 			vo.timeout_s = (int)v;
@@ -397,10 +710,30 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'r':
+			results_path = optarg;
+			break;
+		case 'i':
+			input = optarg;
+			break;
+		case 'L':
+			if (parse_seconds(optarg, 0, 86400, &lock_s) < 0)
+				return usage_error("verify", "--lock-timeout wants"
+				    " whole seconds, 0..86400, not '%s'", optarg);
+			break;
+		case 'J':
+			json = 1;
+			break;
 		default:
 			return usage_error("verify", "bad option%s", "");
 		}
 	}
+	if (input != NULL && results_path == NULL)
+		return usage_error("verify", "--input wants --results OUT, where"
+		    " the runs go%s", "");
+	if (input != NULL && (optind < argc || shard_n > 1))
+		return usage_error("verify", "--input verifies the whole slice:"
+		    " no IDs or --shard%s", "");
 	if (vo.no_sandbox)
 		fprintf(stderr, "assay: WARNING: --no-sandbox: candidates run"
 		    " unconfined, with only resource limits\n");
@@ -409,23 +742,37 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		    err.msg);
 		return 2;
 	}
-	if (open_store(g, &st) < 0)
+	sum.input = input != NULL;
+	if (input != NULL) {
+		if (scratch_open(input, &st, &scratch) < 0) {
+			scratch_remove(scratch);
+			free(scratch);
+			return 2;
+		}
+	} else if (open_store(g, &st) < 0) {
 		return 2;
+	}
+	store_lock_timeout(st, (int)lock_s * 1000);
+	if (results_path != NULL && results_open(&w, results_path, &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		status = 2;
+		goto out;
+	}
 	if (optind < argc) {
 		for (int i = optind; i < argc; i++) {
 			char *id = resolve(st, argv[i]);
 
 			if (id == NULL) {
-				store_close(st);
-				return 2;
+				status = 2;
+				goto out;
 			}
 			ids.v = xreallocarray(ids.v, ids.n + 1, sizeof *ids.v);
 			ids.v[ids.n++] = id;
 		}
 	} else if (store_query_each(st, WHERE(where), collect_id, &ids, &err) < 0) {
 		fprintf(stderr, "assay verify: %s\n", err.msg);
-		store_close(st);
-		return 2;
+		status = 2;
+		goto out;
 	}
 	if (shard_n > 1) {
 		size_t k = 0;
@@ -471,8 +818,8 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			if (!force && have == 0 &&
 			    verify_input_key(&t, &c, vo.timeout_s, key, NULL) == 0 &&
 			    strcmp(key, last.input_key) == 0) {
-				skipped++;
-				tally_add(&tally, last.verdict);
+				sum.unchanged++;
+				tally_add(&sum.tally, last.verdict);
 				if (strcmp(last.verdict, "pass") != 0)
 					failed_check++;
 				run_release(&last);
@@ -509,6 +856,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			break;
 		for (size_t i = 0; i < nrun; ) {
 			struct run r;
+			int stored;
 
 			if (!verify_job_step(running[i], NULL, NULL)) {
 				i++;
@@ -516,22 +864,34 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			}
 			verify_job_result(running[i], &r);
 			verify_judge_reference(st, running[i], &r);
-			if (store_run_add(st, &r, &err) < 0) {
-				fprintf(stderr, "assay: %s: %s\n", r.cand_id,
-				    err.msg);
-				status = 2;
+			/* A busy database is waited for (--lock-timeout);
+			 * a run that still cannot be stored is kept in the
+			 * results file and counted apart, so that the
+			 * summary says what the database holds. */
+			stored = store_run_add(st, &r, &err) == 0;
+			if (!stored) {
+				fprintf(stderr, "assay: %s: not stored: %s\n",
+				    r.cand_id, err.msg);
+				sum.not_stored++;
+			} else {
+				sum.done++;
+				tally_add(&sum.tally, r.verdict);
 			}
-			done++;
-			tally_add(&tally, r.verdict);
+			keep_run(&w, &fallback, &r,
+			    verify_job_task(running[i]), vo.timeout_s, stored,
+			    &status);
+			finished++;
 			if (strcmp(r.verdict, "pass") != 0)
 				failed_check++;
 			if (!quiet)
-				fprintf(stderr, "[%zu/%zu] %s %s%s%s%s%s\n",
-				    done + skipped, todo, r.cand_id, r.verdict,
+				fprintf(stderr, "[%zu/%zu] %s %s%s%s%s%s%s\n",
+				    finished + sum.unchanged, todo, r.cand_id,
+				    r.verdict,
 				    r.stage != NULL ? " " : "",
 				    r.stage != NULL ? r.stage : "",
 				    r.subcategory != NULL ? " " : "",
-				    r.subcategory != NULL ? r.subcategory : "");
+				    r.subcategory != NULL ? r.subcategory : "",
+				    stored ? "" : " (not stored)");
 			if (verify_job_workdir(running[i]) != NULL && !quiet)
 				fprintf(stderr, "  work directory kept: %s"
 				    " (reproduce.sh runs it again)\n",
@@ -543,19 +903,517 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			is_ref[i] = is_ref[nrun];
 		}
 	}
-	printf("verified %zu, unchanged %zu: pass %zu, fail %zu, timeout %zu,"
-	    " env-error %zu, task-defect %zu, skipped %zu\n", done, skipped,
-	    tally.pass, tally.fail, tally.timeout, tally.env_error,
-	    tally.task_defect, tally.skipped);
+	if (w != NULL) {
+		const char *path = results_path != NULL ? results_path :
+		    fallback;
+
+		if (results_close(w, &err) < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			status = 2;
+		} else if (results_path == NULL) {
+			fprintf(stderr, "assay: %zu run%s could not be stored;"
+			    " kept in %s (assay merge %s stores them)\n",
+			    sum.not_stored, sum.not_stored == 1 ? "" : "s",
+			    path, path);
+		}
+		w = NULL;
+		sum.results = path;
+	}
+	/* A slice is complete when each of its candidates has a run. */
+	if (input != NULL && status == 0 && sum.not_stored == 0) {
+		size_t left = 1;
+
+		if (store_query_count(st, "verdict=none", &left, &err) < 0)
+			fprintf(stderr, "assay: %s\n", err.msg);
+		else if (left > 0)
+			fprintf(stderr, "assay: %s: %zu candidate%s without a"
+			    " run; no completion marker\n", input, left,
+			    left == 1 ? "" : "s");
+		else
+			sum.complete = write_marker(input, results_path,
+			    finished, ids.n) == 0;
+		if (!sum.complete)
+			status = 2;
+	}
+	summary_print(&sum, json);
+out:
 	for (size_t i = 0; i < ids.n; i++)
 		free(ids.v[i]);
 	free(ids.v);
 	free(running);
 	buf_release(&where);
+	results_abort(w);
+	free(fallback);
 	store_close(st);
+	scratch_remove(scratch);
+	free(scratch);
+	if (sum.not_stored > 0)
+		return 3;
 	if (status != 0)
 		return status;
 	return check && failed_check > 0 ? 1 : 0;
+}
+
+/* --- merge ----------------------------------------------------------- */
+
+#define MERGE_BATCH 500
+
+struct merge_ctx {
+	struct store	*st;
+	struct summary	 sum;
+	struct tally	 pending;	/* runs of the open batch */
+	size_t		 npending, lines;
+	int		 tty, status;
+};
+
+/* Commit the open batch; its runs count once it is in. */
+static int
+merge_flush(struct merge_ctx *m)
+{
+	struct err err;
+
+	if (m->npending == 0)
+		return 0;
+	if (store_commit(m->st, &err) < 0) {
+		fprintf(stderr, "assay merge: %s; %zu run%s not stored\n",
+		    err.msg, m->npending, m->npending == 1 ? "" : "s");
+		store_rollback(m->st);
+		m->sum.not_stored += m->npending;
+	} else {
+		struct tally *t = &m->sum.tally, *p = &m->pending;
+
+		m->sum.done += m->npending;
+		t->pass += p->pass;
+		t->fail += p->fail;
+		t->timeout += p->timeout;
+		t->skipped += p->skipped;
+		t->env_error += p->env_error;
+		t->task_defect += p->task_defect;
+		t->other += p->other;
+	}
+	memset(&m->pending, 0, sizeof m->pending);
+	m->npending = 0;
+	return 0;
+}
+
+/*
+ * Why the run r (of task task_id, timeout override tmo) does not belong
+ * to this database, into why; 0 when it does.  -1 on a store error.
+ */
+static int
+merge_check(struct store *st, const struct run *r, const char *task_id,
+    int tmo, char *why, size_t n, struct err *err)
+{
+	struct candidate c;
+	struct task t;
+	char key[SAMPLE_HASH_HEX];
+	int rc = store_candidate_get(st, r->cand_id, &c, err);
+
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		snprintf(why, n, "foreign: no candidate %s in this database",
+		    r->cand_id);
+		return 1;
+	}
+	if (strcmp(c.task_id, task_id) != 0) {
+		snprintf(why, n, "foreign: candidate %s is of task %s here,"
+		    " the run says %s", r->cand_id, c.task_id, task_id);
+		candidate_release(&c);
+		return 1;
+	}
+	rc = store_task_get(st, c.task_id, &t, err);
+	if (rc != 0) {
+		candidate_release(&c);
+		return rc < 0 ? -1 : err_set(err, "no task %s", c.task_id);
+	}
+	rc = 0;
+	if (r->input_key[0] != '\0') {
+		verify_input_key_tool(&t, &c, tmo, r->toolchain != NULL ?
+		    r->toolchain : "", key);
+		if (strcmp(key, r->input_key) != 0) {
+			snprintf(why, n, "stale: the inputs of %s (code, task"
+			    " files, env, toolchain or timeout) are not those"
+			    " the run was made with", r->cand_id);
+			rc = 1;
+		}
+	}
+	task_release(&t);
+	candidate_release(&c);
+	return rc;
+}
+
+static void
+merge_line(struct merge_ctx *m, const char *file, size_t lineno,
+    const char *line, size_t len)
+{
+	struct run r;
+	struct err err;
+	char *task = NULL, why[ERR_MSG_MAX];
+	int tmo = 0, stored, rc, exists;
+
+	if (results_parse(line, len, &r, &task, &tmo, &stored, &err) < 0) {
+		fprintf(stderr, "%s:%zu: %s\n", file, lineno, err.msg);
+		m->sum.refused++;
+		m->status = 2;
+		return;
+	}
+	rc = merge_check(m->st, &r, task, tmo, why, sizeof why, &err);
+	if (rc == 0)
+		rc = store_run_exists(m->st, &r, &exists, &err) < 0 ? -1 :
+		    exists ? 2 : 0;
+	if (rc == 1) {
+		fprintf(stderr, "%s:%zu: %s\n", file, lineno, why);
+		m->sum.refused++;
+		m->status = 2;
+	} else if (rc == 2) {
+		m->sum.unchanged++;
+		tally_add(&m->sum.tally, r.verdict);
+	} else if (rc < 0) {
+		fprintf(stderr, "%s:%zu: %s\n", file, lineno, err.msg);
+		m->sum.not_stored++;
+	} else if (m->npending == 0 && store_begin(m->st, &err) < 0) {
+		fprintf(stderr, "%s:%zu: not stored: %s\n", file, lineno,
+		    err.msg);
+		m->sum.not_stored++;
+	} else if (store_run_insert(m->st, &r, 2, &err) < 0) {
+		/* Inside the batch: the whole batch goes back. */
+		fprintf(stderr, "%s:%zu: not stored: %s\n", file, lineno,
+		    err.msg);
+		store_rollback(m->st);
+		m->sum.not_stored += m->npending + 1;
+		memset(&m->pending, 0, sizeof m->pending);
+		m->npending = 0;
+	} else {
+		m->npending++;
+		tally_add(&m->pending, r.verdict);
+		if (m->npending >= MERGE_BATCH)
+			merge_flush(m);
+	}
+	run_release(&r);
+	free(task);
+}
+
+static int
+cmd_merge(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "lock-timeout", required_argument, NULL, 'L' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct merge_ctx m = { .sum = { .command = "merge" } };
+	long lock_s = 60;
+	int ch, json = 0;
+
+	if (wants_help("merge", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'J')
+			json = 1;
+		else if (ch == 'L' && parse_seconds(optarg, 0, 86400,
+		    &lock_s) == 0)
+			continue;
+		else
+			return usage_error("merge", ch == 'L' ?
+			    "--lock-timeout wants whole seconds, 0..86400%s" :
+			    "bad option%s", "");
+	}
+	if (optind >= argc)
+		return usage_error("merge", "no RESULTS file given%s", "");
+	if (open_store(g, &m.st) < 0)
+		return 2;
+	store_lock_timeout(m.st, (int)lock_s * 1000);
+	m.tty = isatty(STDERR_FILENO);
+	for (int i = optind; i < argc; i++) {
+		FILE *f = fopen(argv[i], "r");
+		char *line = NULL;
+		size_t cap = 0, lineno = 0;
+		ssize_t n;
+
+		if (f == NULL) {
+			fprintf(stderr, "assay merge: %s: %s\n", argv[i],
+			    strerror(errno));
+			m.status = 2;
+			continue;
+		}
+		while ((n = getline(&line, &cap, f)) > 0) {
+			lineno++;
+			m.lines++;
+			if (n == 1 && line[0] == '\n')
+				continue;
+			merge_line(&m, argv[i], lineno, line, (size_t)n);
+			if (m.tty && m.lines % 1000 == 0)
+				fprintf(stderr, "\rmerge: %zu lines, %zu runs"
+				    " stored, %zu already there ", m.lines,
+				    m.sum.done + m.npending, m.sum.unchanged);
+		}
+		free(line);
+		fclose(f);
+	}
+	merge_flush(&m);
+	if (m.tty && m.lines >= 1000)
+		fprintf(stderr, "\n");
+	summary_print(&m.sum, json);
+	store_close(m.st);
+	if (m.sum.not_stored > 0)
+		return 3;
+	return m.status;
+}
+
+/* --- slurm ------------------------------------------------------------ */
+
+/* s quoted for sh: 'it'\''s'. */
+static void
+sh_quote(struct buf *b, const char *s)
+{
+	buf_addc(b, '\'');
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '\'');
+}
+
+/* "0-2,5,7-8" from the sorted indexes v[0..n). */
+static void
+array_ranges(struct buf *b, const unsigned *v, size_t n)
+{
+	for (size_t i = 0; i < n; ) {
+		size_t k = i;
+
+		while (k + 1 < n && v[k + 1] == v[k] + 1)
+			k++;
+		if (b->len > 0)
+			buf_addc(b, ',');
+		if (k > i)
+			buf_printf(b, "%u-%u", v[i], v[k]);
+		else
+			buf_printf(b, "%u", v[i]);
+		i = k + 1;
+	}
+}
+
+/* Run cmd (sh -c) and read the job id sbatch --parsable prints. */
+static long
+sbatch_run(const char *cmd)
+{
+	char line[256];
+	FILE *p = popen(cmd, "r");
+	long id = -1;
+
+	if (p == NULL)
+		return -1;
+	if (fgets(line, sizeof line, p) != NULL)
+		id = strtol(line, NULL, 10);
+	if (pclose(p) != 0)
+		return -1;
+	return id > 0 ? id : -1;
+}
+
+/* Is slice i done: a marker whose slice checksum is the manifest's? */
+static int
+slice_done(const char *marker, const char *sha)
+{
+	json_t *m = json_load_file(marker, 0, NULL);
+	const char *have = json_string_value(json_object_get(m,
+	    "slice_sha256"));
+	int done = have != NULL && sha != NULL && strcmp(have, sha) == 0;
+
+	json_decref(m);
+	return done;
+}
+
+static int
+cmd_slurm(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "sbatch-arg", required_argument, NULL, 'a' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct buf extra = BUF_INIT, script = BUF_INIT, cmd = BUF_INIT;
+	struct buf list = BUF_INIT, verify = BUF_INIT;
+	long jobs = 1, timeout_s = 0, vid, mid;
+	char self[4096], *dir = NULL, *db = NULL, *path = NULL;
+	unsigned *todo = NULL;
+	size_t ntodo = 0, nslices, i;
+	int ch, dry = 0, rc = 2;
+	struct err err;
+	json_t *man = NULL, *v;
+	ssize_t n;
+
+	if (wants_help("slurm", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "j:", lo, NULL)) != -1) {
+		if (ch == 'j' && parse_seconds(optarg, 1, 256, &jobs) == 0)
+			continue;
+		if (ch == 't' && parse_seconds(optarg, 1, 86400,
+		    &timeout_s) == 0)
+			continue;
+		if (ch == 'a') {
+			buf_addc(&extra, ' ');
+			sh_quote(&extra, optarg);
+		} else if (ch == 'n') {
+			dry = 1;
+		} else {
+			buf_release(&extra);
+			return usage_error("slurm", ch == 'j' ? "--jobs wants"
+			    " 1..256%s" : ch == 't' ? "--timeout wants whole"
+			    " seconds, 1..86400%s" : "bad option%s", "");
+		}
+	}
+	if (optind + 1 != argc) {
+		buf_release(&extra);
+		return usage_error("slurm", "wants one DIR (export --shards -o"
+		    " DIR)%s", "");
+	}
+	dir = realpath(argv[optind], NULL);
+	path = xasprintf("%s/manifest.json", argv[optind]);
+	man = json_load_file(path, 0, NULL);
+	if (dir == NULL || !json_is_array(json_object_get(man, "slices"))) {
+		fprintf(stderr, "assay slurm: %s: no manifest of export"
+		    " --shards\n", path);
+		goto out;
+	}
+	if (access(g->db, F_OK) != 0 || (db = realpath(g->db, NULL)) == NULL) {
+		fprintf(stderr, "assay slurm: no database at %s (the merge job"
+		    " writes into it; --db names it)\n", g->db);
+		goto out;
+	}
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0) {
+		fprintf(stderr, "assay slurm: cannot find this program's path\n");
+		goto out;
+	}
+	self[n] = '\0';
+	nslices = json_array_size(json_object_get(man, "slices"));
+	json_array_foreach(json_object_get(man, "slices"), i, v) {
+		const char *file = json_string_value(json_object_get(v, "file"));
+		char *marker;
+
+		if (file == NULL) {
+			fprintf(stderr, "assay slurm: %s: slice %zu has no file\n",
+			    path, i);
+			goto out;
+		}
+		marker = xasprintf("%s/results/%s.done", dir, file);
+		if (!slice_done(marker, json_string_value(json_object_get(v,
+		    "sha256")))) {
+			todo = xreallocarray(todo, ntodo + 1, sizeof *todo);
+			todo[ntodo++] = (unsigned)i;
+		}
+		free(marker);
+	}
+	if (ntodo == 0) {
+		printf("all %zu slices of %s have their completion marker;"
+		    " nothing submitted\n(assay --db %s merge %s/results/*.jsonl"
+		    " folds them in, again or for the first time)\n", nslices,
+		    dir, db, dir);
+		rc = 0;
+		goto out;
+	}
+	/* The scripts, written afresh each time (atomically). */
+	free(path);
+	path = xasprintf("%s/results", dir);
+	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "assay slurm: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	free(path);
+	path = xasprintf("%s/logs", dir);
+	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "assay slurm: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	buf_adds(&script, "#!/bin/sh\n# Written by assay slurm: verifies slice"
+	    " $SLURM_ARRAY_TASK_ID of the\n# shards in this directory, in a"
+	    " scratch database on the node.\n#SBATCH --job-name=assay-verify\n"
+	    "#SBATCH --output=");
+	buf_printf(&script, "%s/logs/verify-%%A_%%a.out\n#SBATCH"
+	    " --cpus-per-task=%ld\nset -eu\ni=$(printf %%04d"
+	    " \"$SLURM_ARRAY_TASK_ID\")\nexec ", dir, jobs);
+	sh_quote(&script, self);
+	buf_adds(&script, " verify --input ");
+	sh_quote(&script, dir);
+	buf_adds(&script, "/slice-$i.jsonl --results ");
+	sh_quote(&script, dir);
+	buf_printf(&script, "/results/slice-$i.jsonl --jobs %ld", jobs);
+	if (timeout_s > 0)
+		buf_printf(&script, " --timeout %ld", timeout_s);
+	buf_adds(&script, " --json\n");
+	free(path);
+	path = xasprintf("%s/verify.sbatch", dir);
+	if (atomic_write(path, buf_str(&script), &err) < 0) {
+		fprintf(stderr, "assay slurm: %s\n", err.msg);
+		goto out;
+	}
+	buf_reset(&script);
+	buf_printf(&script, "#!/bin/sh\n# Written by assay slurm: folds the"
+	    " results of every slice into the\n# database; runs after the"
+	    " array succeeded (--dependency=afterok).\n#SBATCH"
+	    " --job-name=assay-merge\n#SBATCH --output=%s/logs/merge-%%j.out\n"
+	    "set -eu\nexec ", dir);
+	sh_quote(&script, self);
+	buf_adds(&script, " --db ");
+	sh_quote(&script, db);
+	buf_adds(&script, " merge --json ");
+	sh_quote(&script, dir);
+	buf_adds(&script, "/results/slice-*.jsonl\n");
+	free(path);
+	path = xasprintf("%s/merge.sbatch", dir);
+	if (atomic_write(path, buf_str(&script), &err) < 0) {
+		fprintf(stderr, "assay slurm: %s\n", err.msg);
+		goto out;
+	}
+	array_ranges(&list, todo, ntodo);
+	buf_printf(&verify, "sbatch --parsable%s --array=%s ",
+	    buf_str(&extra), buf_str(&list));
+	sh_quote(&verify, dir);
+	buf_adds(&verify, "/verify.sbatch");
+	if (dry) {
+		printf("%s\nsbatch --parsable%s --dependency=afterok:JOBID '%s/"
+		    "merge.sbatch'\n", buf_str(&verify), buf_str(&extra), dir);
+		rc = 0;
+		goto out;
+	}
+	vid = sbatch_run(buf_str(&verify));
+	if (vid < 0) {
+		fprintf(stderr, "assay slurm: %s failed\n", buf_str(&verify));
+		goto out;
+	}
+	buf_printf(&cmd, "sbatch --parsable%s --dependency=afterok:%ld ",
+	    buf_str(&extra), vid);
+	sh_quote(&cmd, dir);
+	buf_adds(&cmd, "/merge.sbatch");
+	mid = sbatch_run(buf_str(&cmd));
+	if (mid < 0) {
+		fprintf(stderr, "assay slurm: %s failed (the array %ld is"
+		    " submitted; scancel %ld, or merge by hand)\n",
+		    buf_str(&cmd), vid, vid);
+		goto out;
+	}
+	printf("submitted array job %ld over %zu of %zu slices (%s) and merge"
+	    " job %ld after it\n", vid, ntodo, nslices, buf_str(&list), mid);
+	rc = 0;
+out:
+	json_decref(man);
+	buf_release(&extra);
+	buf_release(&script);
+	buf_release(&cmd);
+	buf_release(&list);
+	buf_release(&verify);
+	free(todo);
+	free(path);
+	free(dir);
+	free(db);
+	return rc;
 }
 
 /* --- list and show --------------------------------------------------- */
@@ -572,6 +1430,56 @@ jraw(const char *txt)
 	json_t *v = txt != NULL ? json_loads(txt, 0, NULL) : NULL;
 
 	return v != NULL ? v : json_null();
+}
+
+/*
+ * Untrusted text (candidate code, logs, origins, notes) to stdout: its
+ * control characters, escape sequences and invalid UTF-8 as visible
+ * escapes, so that it cannot set the window title, write the clipboard
+ * (OSC 52) or hide text; a NUL no longer ends it.  Says so on stderr
+ * when anything was escaped.
+ */
+static void
+safe_print(const char *cmd, const char *s, size_t len)
+{
+	struct buf b = BUF_INIT;
+	size_t n = safe_text(&b, s, len, SAFE_KEEP_LINES);
+
+	fwrite(b.p != NULL ? b.p : "", 1, b.len, stdout);
+	fflush(stdout);
+	if (n > 0)
+		fprintf(stderr, "assay %s: %zu control character%s or invalid"
+		    " byte%s shown escaped (\\x1b, \\u009b, \\xff)\n", cmd, n,
+		    n == 1 ? "" : "s", n == 1 ? "" : "s");
+	buf_release(&b);
+}
+
+/*
+ * Set o[key] to s (len bytes) as a JSON string, whatever its bytes: an
+ * invalid UTF-8 byte or a NUL becomes U+FFFD, and o[key "_replaced"]
+ * says how many were (jansson refuses such strings, and show --json
+ * once dropped the whole log).  s NULL sets null.
+ */
+static void
+jtext(json_t *o, const char *key, const char *s, size_t len)
+{
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	if (s == NULL) {
+		json_object_set_new(o, key, json_null());
+		return;
+	}
+	n = safe_utf8(&b, s, len);
+	json_object_set_new(o, key, json_stringn(b.p != NULL ? b.p : "",
+	    b.len));
+	if (n > 0) {
+		char *k = xasprintf("%s_replaced", key);
+
+		json_object_set_new(o, k, json_integer((json_int_t)n));
+		free(k);
+	}
+	buf_release(&b);
 }
 
 static json_t *
@@ -601,8 +1509,10 @@ print_json(json_t *o)
 }
 
 struct list_ctx {
-	int	 json;
-	size_t	 n;
+	int		 json;
+	size_t		 n;
+	size_t		 escaped;	/* characters shown as escapes */
+	struct buf	 out;		/* one safe line */
 };
 
 static int
@@ -621,9 +1531,19 @@ list_one(const struct store_row *r, void *arg)
 	}
 	/* A suggestion of the run, not yet a person's label, ends in '?'
 	 * (as in the workbench's queue). */
-	printf("%-10s %-40s %-26.26s %-9s %-8s %-11s %s\n", r->id, r->task,
-	    r->origin, r->verdict != NULL ? r->verdict : "-",
-	    r->stage != NULL ? r->stage : "-", cat, r->status);
+	{
+		struct buf line = BUF_INIT;
+
+		buf_printf(&line, "%-10s %-40s %-26.26s %-9s %-8s %-11s %s\n",
+		    r->id, r->task, r->origin, r->verdict != NULL ?
+		    r->verdict : "-", r->stage != NULL ? r->stage : "-", cat,
+		    r->status);
+		c->escaped += safe_text(&c->out, line.p, line.len,
+		    SAFE_KEEP_LINES);
+		buf_release(&line);
+		fwrite(c->out.p != NULL ? c->out.p : "", 1, c->out.len, stdout);
+		buf_reset(&c->out);
+	}
 	return 0;
 }
 
@@ -697,7 +1617,13 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 		    "ORIGIN", "VERDICT", "STAGE", "CATEGORY", "STATUS");
 	rc = store_query_each(st, WHERE(where), list_one, &c, &err);
 	buf_release(&where);
+	buf_release(&c.out);
 	store_close(st);
+	if (c.escaped > 0)
+		fprintf(stderr, "assay list: %zu control character%s or invalid"
+		    " byte%s shown escaped (\\x1b, \\u009b, \\xff)\n",
+		    c.escaped, c.escaped == 1 ? "" : "s", c.escaped == 1 ? "" :
+		    "s");
 	if (rc < 0) {
 		fprintf(stderr, "assay list: %s\n", err.msg);
 		return 2;
@@ -760,31 +1686,31 @@ run_json(const struct run *r, int with_log)
 		}
 	}
 	if (with_log)
-		json_object_set_new(o, "log", json_stringn(r->log, r->log_len));
+		jtext(o, "log", r->log, r->log_len);
 	return o;
 }
 
 /* A pipeline run's members, one line each: its stages, verdict, metrics. */
 static void
-print_pipeline(const struct run *r)
+print_pipeline(FILE *o, const struct run *r)
 {
 	struct pipeline_step *st;
 	size_t n;
 
 	if (pipeline_steps(r->env, r->metrics, &st, &n) < 0)
 		return;
-	printf("pipeline %s:\n", r->env);
+	fprintf(o, "pipeline %s:\n", r->env);
 	for (size_t i = 0; i < n; i++) {
-		printf("  %-10s %-9s", st[i].env, st[i].verdict);
+		fprintf(o, "  %-10s %-9s", st[i].env, st[i].verdict);
 		for (size_t k = 0; k < st[i].nstages; k++)
-			printf(" %s %s", st[i].stages[k],
+			fprintf(o, " %s %s", st[i].stages[k],
 			    pipeline_step_failed(&st[i], k) ? "\xe2\x9c\x97" :
 			    "\xe2\x9c\x93");
 		if (st[i].subcategory != NULL)
-			printf("  %s", st[i].subcategory);
+			fprintf(o, "  %s", st[i].subcategory);
 		if (st[i].metrics != NULL && *st[i].metrics != '\0')
-			printf("  (%s)", st[i].metrics);
-		printf("\n");
+			fprintf(o, "  (%s)", st[i].metrics);
+		fprintf(o, "\n");
 	}
 	pipeline_steps_free(st, n);
 }
@@ -795,16 +1721,16 @@ print_pipeline(const struct run *r)
  * a file (a note of the env's own, a linker error).
  */
 static void
-print_diag(const struct diag *d)
+print_diag(FILE *o, const struct diag *d)
 {
-	printf("  ");
+	fprintf(o, "  ");
 	if (d->file != NULL && d->file[0] != '\0') {
-		printf("%s:", d->file);
+		fprintf(o, "%s:", d->file);
 		if (d->line > 0)
-			printf("%d:", d->line);
-		printf(" ");
+			fprintf(o, "%d:", d->line);
+		fprintf(o, " ");
 	}
-	printf("%s: %s%s\n", d->severity, d->message, d->cand_line > 0 ?
+	fprintf(o, "%s: %s%s\n", d->severity, d->message, d->cand_line > 0 ?
 	    "  <- candidate" : "");
 }
 
@@ -867,17 +1793,35 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 		json_t *o = nrow == 1 ? row_json(&row[0]) : json_object();
 		json_t *files = json_array(), *a;
 
-		for (size_t i = 0; i < t.nfiles; i++)
-			json_array_append_new(files, json_pack("{s:s, s:s, s:s%}",
-			    "name", t.files[i].name, "role", t.files[i].role,
-			    "content", t.files[i].data, t.files[i].len));
-		json_object_set_new(o, "task", json_pack("{s:s, s:s, s:s, s:s,"
-		    " s:o, s:o, s:o, s:o, s:o}", "id", t.id, "benchmark",
-		    t.benchmark, "domain", t.domain, "env", t.env,
-		    "env_params", jraw(t.env_params), "spec",
-		    jstr_or_null(t.spec), "interface", jstr_or_null(t.interface),
-		    "source", jstr_or_null(t.source), "files", files));
-		json_object_set_new(o, "code", json_stringn(c.code, c.code_len));
+		json_t *to;
+
+		for (size_t i = 0; i < t.nfiles; i++) {
+			json_t *f = json_pack("{s:s, s:s}", "name",
+			    t.files[i].name, "role", t.files[i].role);
+
+			jtext(f, "content", t.files[i].data, t.files[i].len);
+			json_array_append_new(files, f);
+		}
+		to = json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", t.id,
+		    "benchmark", t.benchmark, "domain", t.domain, "env", t.env,
+		    "env_params", jraw(t.env_params));
+		jtext(to, "spec", t.spec, t.spec != NULL ? strlen(t.spec) : 0);
+		jtext(to, "interface", t.interface, t.interface != NULL ?
+		    strlen(t.interface) : 0);
+		jtext(to, "source", t.source, t.source != NULL ?
+		    strlen(t.source) : 0);
+		json_object_set_new(to, "files", files);
+		json_object_set_new(o, "task", to);
+		if (c.extra != NULL) {
+			json_t *ex = jraw(c.extra), *gen;
+
+			/* What produced a model's candidate (generate.h). */
+			gen = json_object_get(ex, "generation");
+			if (gen != NULL)
+				json_object_set(o, "generation", gen);
+			json_decref(ex);
+		}
+		jtext(o, "code", c.code, c.code_len);
 		json_object_set_new(o, "code_hash", json_string(c.code_hash));
 		json_object_set_new(o, "origin_raw", jstr_or_null(c.origin_raw));
 		a = json_array();
@@ -885,11 +1829,16 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 			json_array_append_new(a, run_json(&runs[i], 1));
 		json_object_set_new(o, "runs", a);
 		a = json_array();
-		for (size_t i = 0; i < nrecs; i++)
-			json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}",
-			    "verdict", jstr_or_null(recs[i].verdict), "stage",
-			    jstr_or_null(recs[i].stage), "log",
-			    jstr_or_null(recs[i].log), "raw", jraw(recs[i].extra)));
+		for (size_t i = 0; i < nrecs; i++) {
+			json_t *rec = json_pack("{s:o, s:o}", "verdict",
+			    jstr_or_null(recs[i].verdict), "stage",
+			    jstr_or_null(recs[i].stage));
+
+			jtext(rec, "log", recs[i].log, recs[i].log != NULL ?
+			    strlen(recs[i].log) : 0);
+			json_object_set_new(rec, "raw", jraw(recs[i].extra));
+			json_array_append_new(a, rec);
+		}
 		json_object_set_new(o, "recorded", a);
 		json_object_set_new(o, "label", d.category != NULL ?
 		    json_pack("{s:s, s:o, s:o, s:o}", "category", d.category,
@@ -914,34 +1863,42 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 		json_object_set_new(o, "notes", a);
 		print_json(o);
 	} else {
-		printf("candidate %s  task %s  (%s, %s)\n", c.id, t.id,
+		char *mem = NULL;
+		size_t memlen = 0;
+		FILE *o = open_memstream(&mem, &memlen);
+
+		if (o == NULL)
+			fatal("open_memstream: %s", strerror(errno));
+		fprintf(o, "candidate %s  task %s  (%s, %s)\n", c.id, t.id,
 		    t.benchmark, t.domain);
-		printf("origin    %s  kind %s  lang %s%s%s\n", c.origin, c.kind,
+		fprintf(o, "origin    %s  kind %s  lang %s%s%s\n", c.origin, c.kind,
 		    c.lang, c.parent != NULL ? "  parent " : "",
 		    c.parent != NULL ? c.parent : "");
-		printf("source    %s\n", c.source != NULL ? c.source : "-");
-		printf("status    %s%s%s", d.status, d.review_by != NULL ?
+		fprintf(o, "source    %s\n", c.source != NULL ? c.source : "-");
+		fprintf(o, "status    %s%s%s", d.status, d.review_by != NULL ?
 		    " by " : "", d.review_by != NULL ? d.review_by : "");
 		if (d.category != NULL)
-			printf("  label %s%s%s by %s", d.category,
+			fprintf(o, "  label %s%s%s by %s", d.category,
 			    d.subcategory != NULL ? "/" : "",
 			    d.subcategory != NULL ? d.subcategory : "",
 			    d.label_by);
-		printf("\n");
+		fprintf(o, "\n");
 		for (size_t i = 0; i < nnotes; i++)
-			printf("note      %s (%s)\n", notes[i].text,
+			fprintf(o, "note      %s (%s)\n", notes[i].text,
 			    notes[i].by);
-		printf("\n--- code ---\n%.*s%s", (int)c.code_len, c.code,
-		    c.code_len > 0 && c.code[c.code_len - 1] != '\n' ? "\n" : "");
+		fprintf(o, "\n--- code ---\n");
+		fwrite(c.code, 1, c.code_len, o);
+		fprintf(o, "%s", c.code_len > 0 &&
+		    c.code[c.code_len - 1] != '\n' ? "\n" : "");
 		for (size_t i = 0; i < nrecs; i++)
-			printf("\n--- recorded: %s %s ---\n%s\n",
+			fprintf(o, "\n--- recorded: %s %s ---\n%s\n",
 			    recs[i].verdict != NULL ? recs[i].verdict : "-",
 			    recs[i].stage != NULL ? recs[i].stage : "",
 			    recs[i].log != NULL ? recs[i].log : "");
 		for (size_t i = 0; i < nruns; i++) {
 			const struct run *r = &runs[i];
 
-			printf("\n--- run %lld: %s%s%s%s%s (%s, %lld ms) ---\n",
+			fprintf(o, "\n--- run %lld: %s%s%s%s%s (%s, %lld ms) ---\n",
 			    (long long)r->id, r->verdict, r->stage != NULL ?
 			    " at " : "", r->stage != NULL ? r->stage : "",
 			    r->subcategory != NULL ? ", " : "",
@@ -949,27 +1906,32 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 			    r->toolchain != NULL ? r->toolchain : "?",
 			    (long long)r->wall_ms);
 			if (r->category != NULL)
-				printf("suggested category: %s%s%s\n",
+				fprintf(o, "suggested category: %s%s%s\n",
 				    r->category, r->subcategory != NULL ? "/" : "",
 				    r->subcategory != NULL ? r->subcategory : "");
 			/* A pass, a skip or an env-error has evidence too
 			 * ("skipped: no GPU"), as show --json says. */
 			if (r->category != NULL || r->evidence != NULL)
-				printf("evidence: %s\n", r->evidence != NULL ?
+				fprintf(o, "evidence: %s\n", r->evidence != NULL ?
 				    r->evidence : "-");
 			if (r->evidence_line > 0)
-				printf("evidence points to candidate line %d\n",
+				fprintf(o, "evidence points to candidate line %d\n",
 				    r->evidence_line);
 			if (r->metrics != NULL)
-				printf("metrics: %s\n", r->metrics);
-			print_pipeline(r);
+				fprintf(o, "metrics: %s\n", r->metrics);
+			print_pipeline(o, r);
 			for (size_t k = 0; k < r->ndiags; k++)
-				print_diag(&r->diags[k]);
-			printf("reproduce (with the run's files in the work"
+				print_diag(o, &r->diags[k]);
+			fprintf(o, "reproduce (with the run's files in the work"
 			    " directory; verify --keep-workdir keeps them):\n%s",
 			    r->command != NULL ? r->command : "");
-			printf("log:\n%.*s\n", (int)r->log_len, r->log);
+			fprintf(o, "log:\n");
+			fwrite(r->log, 1, r->log_len, o);
+			fprintf(o, "\n");
 		}
+		fclose(o);
+		safe_print("show", mem, memlen);
+		free(mem);
 	}
 	for (size_t i = 0; i < nruns; i++)
 		run_release(&runs[i]);
@@ -1043,7 +2005,12 @@ cmd_label(const struct cli_global *g, int argc, char **argv)
 		store_close(st);
 		return 2;
 	}
-	by = config_reviewer(g->reviewer);
+	by = reviewer(g);
+	if (by == NULL) {
+		free(id);
+		store_close(st);
+		return 2;
+	}
 	have = store_run_latest(st, id, &run, &err);
 	rc = store_label_set(st, id, cat, sub, note, by, have == 0 ? run.id : 0,
 	    have == 0 ? run.evidence : NULL, &err);
@@ -1101,7 +2068,12 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 		store_close(st);
 		return 2;
 	}
-	by = config_reviewer(g->reviewer);
+	by = reviewer(g);
+	if (by == NULL) {
+		free(id);
+		store_close(st);
+		return 2;
+	}
 	if (strcmp(status, "accepted") == 0) {
 		struct run run;
 
@@ -1130,18 +2102,41 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 static int
 undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
 {
+	static const struct option lo[] = {
+		{ "any", no_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *name = redo ? "redo" : "undo";
 	struct store *st;
 	struct err err;
 	char what[256], *by;
-	int rc;
+	int rc, any = 0, ch;
 
-	if (wants_help(redo ? "redo" : "undo", argc, argv))
+	if (wants_help(name, argc, argv))
 		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'a')
+			any = 1;
+		else
+			return usage_error(name, "bad option%s", "");
+	}
+	if (optind < argc)
+		return usage_error(name, "unexpected argument '%s'",
+		    argv[optind]);
 	if (open_store(g, &st) < 0)
 		return 2;
-	by = config_reviewer(g->reviewer);
-	rc = redo ? store_redo(st, by, what, sizeof what, &err) :
-	    store_undo(st, by, what, sizeof what, &err);
+	by = reviewer(g);
+	if (by == NULL) {
+		store_close(st);
+		return 2;
+	}
+	if (any)
+		rc = redo ? store_redo_any(st, by, what, sizeof what, &err) :
+		    store_undo_any(st, by, what, sizeof what, &err);
+	else
+		rc = redo ? store_redo(st, by, what, sizeof what, &err) :
+		    store_undo(st, by, what, sizeof what, &err);
 	if (rc < 0)
 		fprintf(stderr, "assay: %s\n", err.msg);
 	else
@@ -1161,6 +2156,310 @@ static int
 cmd_redo(const struct cli_global *g, int argc, char **argv)
 {
 	return undo_redo(g, argc, argv, 1);
+}
+
+/* --- dedup ----------------------------------------------------------- */
+
+static int
+cmd_dedup(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "where", required_argument, NULL, 'w' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "exact-only", no_argument, NULL, 'e' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct dedup_opts o = { NULL, 0.8, 0, 0 };
+	struct dedup_report rep;
+	struct buf where = BUF_INIT;
+	struct store *st;
+	struct err err;
+	char *end;
+	int ch, quiet = 0, rc;
+
+	if (wants_help("dedup", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+		if (ch == 'w') {
+			where_add(&where, optarg);
+		} else if (ch == 't') {
+			o.threshold = strtod(optarg, &end);
+			if (*end != '\0' || !(o.threshold > 0) ||
+			    o.threshold > 1) {
+				buf_release(&where);
+				return usage_error("dedup", "bad threshold '%s':"
+				    " want a Jaccard similarity above 0, at most"
+				    " 1", optarg);
+			}
+		} else if (ch == 'e') {
+			o.exact_only = 1;
+		} else if (ch == 'n') {
+			o.dry_run = 1;
+		} else if (ch == 'q') {
+			quiet = 1;
+		} else {
+			buf_release(&where);
+			return usage_error("dedup", "bad option%s", "");
+		}
+	}
+	if (optind < argc) {
+		buf_release(&where);
+		return usage_error("dedup", "unexpected argument '%s'",
+		    argv[optind]);
+	}
+	if (open_store(g, &st) < 0) {
+		buf_release(&where);
+		return 2;
+	}
+	o.where = WHERE(where);
+	rc = dedup_run(st, &o, &rep, &err);
+	buf_release(&where);
+	store_close(st);
+	if (rc < 0) {
+		fprintf(stderr, "assay dedup: %s\n", err.msg);
+		return 2;
+	}
+	if (o.exact_only)
+		printf("compared %zu samples, exact copies only\n",
+		    rep.samples);
+	else
+		printf("compared %zu samples (MinHash %d, LSH %zu bands x %zu"
+		    " rows, Jaccard threshold %.2f)\n", rep.samples,
+		    DEDUP_PERM, rep.bands, rep.rows, o.threshold);
+	for (size_t i = 0; !quiet && i < rep.clusters; i++) {
+		const struct dedup_cluster *c = &rep.v[i];
+
+		printf("cluster %s (%zu): %s kept", c->ids[0], c->n,
+		    c->ids[0]);
+		for (size_t k = 1; k < c->n; k++)
+			if (c->exact[k])
+				printf(", %s exact", c->ids[k]);
+			else
+				printf(", %s %.2f", c->ids[k],
+				    c->similarity[k]);
+		printf("\n");
+	}
+	printf("%zu cluster%s; %zu duplicate%s to drop (%zu exact, %zu"
+	    " near)%s\n", rep.clusters, rep.clusters == 1 ? "" : "s",
+	    rep.exact_dups + rep.near_dups, rep.exact_dups + rep.near_dups ==
+	    1 ? "" : "s", rep.exact_dups, rep.near_dups, o.dry_run ?
+	    "; nothing stored (--dry-run)" : "");
+	dedup_report_release(&rep);
+	return 0;
+}
+
+/* --- contamination --------------------------------------------------- */
+
+static int
+cmd_contamination(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "against", required_argument, NULL, 'a' },
+		{ "where", required_argument, NULL, 'w' },
+		{ "ngram", required_argument, NULL, 'n' },
+		{ "min", required_argument, NULL, 'm' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct contam_opts o = { NULL, 0, NULL, 13, 1 };
+	struct contam_report rep;
+	struct buf where = BUF_INIT;
+	const char **against = NULL;
+	size_t nagainst = 0;
+	struct store *st;
+	struct err err;
+	char *end;
+	long v;
+	int ch, quiet = 0, rc;
+
+	if (wants_help("contamination", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+		if (ch == 'a') {
+			against = xreallocarray(against, nagainst + 1,
+			    sizeof *against);
+			against[nagainst++] = optarg;
+		} else if (ch == 'w') {
+			where_add(&where, optarg);
+		} else if (ch == 'n' || ch == 'm') {
+			v = strtol(optarg, &end, 10);
+			if (*end != '\0' || v < 1 || v > 100) {
+				free(against);
+				buf_release(&where);
+				return usage_error("contamination", "bad number"
+				    " '%s' (1 to 100)", optarg);
+			}
+			if (ch == 'n')
+				o.ngram = (int)v;
+			else
+				o.min_shared = (size_t)v;
+		} else if (ch == 'q') {
+			quiet = 1;
+		} else {
+			free(against);
+			buf_release(&where);
+			return usage_error("contamination", "bad option%s", "");
+		}
+	}
+	/* --against A B C: the words after it are benchmarks too */
+	for (; optind < argc; optind++) {
+		against = xreallocarray(against, nagainst + 1,
+		    sizeof *against);
+		against[nagainst++] = argv[optind];
+	}
+	if (nagainst == 0) {
+		buf_release(&where);
+		return usage_error("contamination", "want --against"
+		    " BENCHMARK...%s", "");
+	}
+	if (open_store(g, &st) < 0) {
+		free(against);
+		buf_release(&where);
+		return 2;
+	}
+	o.against = against;
+	o.nagainst = nagainst;
+	o.where = WHERE(where);
+	rc = contam_run(st, &o, &rep, &err);
+	buf_release(&where);
+	store_close(st);
+	if (rc < 0) {
+		fprintf(stderr, "assay contamination: %s\n", err.msg);
+		free(against);
+		return 2;
+	}
+	for (size_t i = 0; !quiet && i < rep.nhits; i++)
+		printf("%s shares %zu %d-gram%s with %s (%s)\n",
+		    rep.hits[i].cand_id, rep.hits[i].ngrams, o.ngram,
+		    rep.hits[i].ngrams == 1 ? "" : "s", rep.hits[i].benchmark,
+		    rep.hits[i].task);
+	printf("checked %zu samples against %zu benchmark%s (%zu tasks or"
+	    " files, %zu distinct %d-grams): %zu flagged\n", rep.samples,
+	    nagainst, nagainst == 1 ? "" : "s", rep.docs, rep.grams, o.ngram,
+	    rep.flagged);
+	contam_report_release(&rep);
+	free(against);
+	return 0;
+}
+
+/* --- split ----------------------------------------------------------- */
+
+struct split_count {
+	char	*name[64];
+	size_t	 n[64], hand[64], nnames, none;
+};
+
+static int
+split_count_one(const char *task_id, const char *split, int hand, void *arg)
+{
+	struct split_count *c = arg;
+	size_t i;
+
+	(void)task_id;
+	if (split == NULL) {
+		c->none++;
+		return 0;
+	}
+	for (i = 0; i < c->nnames && strcmp(c->name[i], split) != 0; i++)
+		;
+	if (i == c->nnames) {
+		if (c->nnames == 64)
+			return 0;
+		c->name[c->nnames++] = xstrdup(split);
+	}
+	c->n[i]++;
+	c->hand[i] += hand != 0;
+	return 0;
+}
+
+static int
+cmd_split(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "ratios", required_argument, NULL, 'r' },
+		{ "set", required_argument, NULL, 's' },
+		{ "clear", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct split_spec spec;
+	struct split_count cnt;
+	const char *ratios = NULL, *set = NULL;
+	struct store *st;
+	struct err err;
+	char *by;
+	int ch, clear = 0, rc = 0;
+
+	if (wants_help("split", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'r')
+			ratios = optarg;
+		else if (ch == 's')
+			set = optarg;
+		else if (ch == 'c')
+			clear = 1;
+		else
+			return usage_error("split", "bad option%s", "");
+	}
+	if ((set != NULL || clear) != (optind < argc))
+		return usage_error("split", "--set NAME and --clear take TASK"
+		    " ids, and only they%s", "");
+	if (set != NULL && clear)
+		return usage_error("split", "--set or --clear, not both%s", "");
+	if (ratios != NULL && split_parse(ratios, &spec, &err) < 0)
+		return usage_error("split", "%s", err.msg);
+	if (set != NULL) {
+		struct split_spec one;
+		char *txt = xasprintf("%s=1", set);
+
+		rc = split_parse(txt, &one, &err);
+		free(txt);
+		if (rc < 0)
+			return usage_error("split", "%s", err.msg);
+	}
+	if (open_store(g, &st) < 0)
+		return 2;
+	by = config_reviewer(g->reviewer);
+	for (int i = optind; i < argc && rc == 0; i++) {
+		if (store_task_split_set(st, argv[i], clear ? NULL : set, 1, by,
+		    &err) < 0) {
+			fprintf(stderr, "assay split: %s\n", err.msg);
+			rc = 2;
+		} else {
+			printf("%s: %s\n", argv[i], clear ? "split by hash" :
+			    set);
+		}
+	}
+	if (rc == 0 && ratios != NULL && split_assign(st, &spec, NULL,
+	    &err) < 0) {
+		fprintf(stderr, "assay split: %s\n", err.msg);
+		rc = 2;
+	}
+	if (rc == 0 && optind == argc) {
+		memset(&cnt, 0, sizeof cnt);
+		if (store_task_split_each(st, split_count_one, &cnt,
+		    &err) != 0) {
+			fprintf(stderr, "assay split: %s\n", err.msg);
+			rc = 2;
+		}
+		for (size_t i = 0; i < cnt.nnames; i++) {
+			printf("%-12s %8zu tasks", cnt.name[i], cnt.n[i]);
+			if (cnt.hand[i] > 0)
+				printf(" (%zu by hand)", cnt.hand[i]);
+			printf("\n");
+			free(cnt.name[i]);
+		}
+		if (cnt.none > 0)
+			printf("%-12s %8zu tasks\n", "(none)", cnt.none);
+	}
+	free(by);
+	store_close(st);
+	return rc;
 }
 
 /* --- commit, stats, envs --------------------------------------------- */
@@ -1193,7 +2492,11 @@ cmd_commit(const struct cli_global *g, int argc, char **argv)
 	}
 	if (open_store(g, &st) < 0)
 		return 2;
-	by = config_reviewer(g->reviewer);
+	by = reviewer(g);
+	if (by == NULL) {
+		store_close(st);
+		return 2;
+	}
 	rc = dataset_commit(st, repo, msg, by, &res, &err);
 	if (rc < 0)
 		fprintf(stderr, "assay commit: %s\n", err.msg);
@@ -1202,9 +2505,9 @@ cmd_commit(const struct cli_global *g, int argc, char **argv)
 		    res.samples, repo);
 	else
 		printf("committed %.7s to %s: %zu added, %zu updated, %zu"
-		    " removed (%zu sample%s)\n", res.oid, repo, res.added,
-		    res.modified, res.removed, res.samples,
-		    res.samples == 1 ? "" : "s");
+		    " removed (%zu sample%s, %zu context)\n", res.oid, repo,
+		    res.added, res.modified, res.removed, res.samples,
+		    res.samples == 1 ? "" : "s", res.context);
 	free(by);
 	store_close(st);
 	return rc < 0 ? 2 : 0;
@@ -1228,9 +2531,18 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		{ "where", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "trajectory", required_argument, NULL, 't' },
+		{ "include-failing", no_argument, NULL, 'F' },
+		{ "shards", required_argument, NULL, 'N' },
+		{ "split", required_argument, NULL, 'S' },
+		{ "keep-dups", no_argument, NULL, 'D' },
+		{ "keep-contaminated", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop };
+	struct split_spec spec;
+	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop,
+	    EXPORT_TRAJ_WHOLE, 0 };
+	long shards = 0;
 	struct export_report rep;
 	struct sigaction sa, old_int, old_term;
 	struct buf where = BUF_INIT;
@@ -1252,6 +2564,30 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 			}
 		} else if (ch == 'o') {
 			out = strcmp(optarg, "-") == 0 ? NULL : optarg;
+		} else if (ch == 't') {
+			if (export_trajectory_parse(optarg, &opts.trajectory,
+			    &err) < 0) {
+				buf_release(&where);
+				return usage_error("export", "%s", err.msg);
+			}
+		} else if (ch == 'F') {
+			opts.include_failing = 1;
+		} else if (ch == 'N') {
+			if (parse_seconds(optarg, 1, 100000, &shards) < 0) {
+				buf_release(&where);
+				return usage_error("export", "--shards wants"
+				    " 1..100000, not '%s'", optarg);
+			}
+		} else if (ch == 'D') {
+			opts.keep_dups = 1;
+		} else if (ch == 'C') {
+			opts.keep_contaminated = 1;
+		} else if (ch == 'S') {
+			if (split_parse(optarg, &spec, &err) < 0) {
+				buf_release(&where);
+				return usage_error("export", "%s", err.msg);
+			}
+			opts.split = &spec;
 		} else {
 			buf_release(&where);
 			return usage_error("export", "bad option%s", "");
@@ -1262,11 +2598,34 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		return usage_error("export", "unexpected argument '%s'",
 		    argv[optind]);
 	}
+	if (shards > 0 && (opts.format != EXPORT_RAW || out == NULL)) {
+		buf_release(&where);
+		return usage_error("export", "--shards wants --format raw and"
+		    " -o DIR%s", "");
+	}
 	if (open_store(g, &st) < 0) {
 		buf_release(&where);
 		return 2;
 	}
 	opts.where = WHERE(where);
+	if (shards > 0) {
+		struct export_slice *v;
+
+		rc = export_shards(st, &opts, out, (unsigned)shards, &v, &err);
+		buf_release(&where);
+		store_close(st);
+		if (rc < 0) {
+			fprintf(stderr, "assay export: %s\n", err.msg);
+			return 2;
+		}
+		for (long i = 0; i < shards; i++)
+			printf("%s/%s: %zu task%s, %zu candidate%s\n", out,
+			    v[i].file, v[i].tasks, v[i].tasks == 1 ? "" : "s",
+			    v[i].candidates, v[i].candidates == 1 ? "" : "s");
+		printf("%s/manifest.json: %ld slices\n", out, shards);
+		free(v);
+		return 0;
+	}
 	/* Stop between two lines on ^C or kill, so that the temporary file
 	 * is removed and no truncated output is left under FILE's name. */
 	memset(&sa, 0, sizeof sa);
@@ -1297,6 +2656,25 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 		printf("exported %zu line%s (%s) to %s\n", rep.lines,
 		    rep.lines == 1 ? "" : "s", opts.format == EXPORT_RAW ?
 		    "raw" : "sft", out);
+	for (size_t i = 0; opts.split != NULL && i < opts.split->n; i++)
+		fprintf(stderr, "%s%s %zu", i == 0 ? "assay export: tasks by"
+		    " split: " : ", ", opts.split->name[i], rep.split[i]);
+	if (opts.split != NULL)
+		fprintf(stderr, "\n");
+	if (rep.dups > 0)
+		fprintf(stderr, "assay export: dropped %zu near-duplicate%s"
+		    " (one of each cluster of assay dedup is kept;"
+		    " --keep-dups writes them)\n", rep.dups, rep.dups == 1 ?
+		    "" : "s");
+	if (rep.contaminated > 0)
+		fprintf(stderr, "assay export: left out %zu contaminated"
+		    " sample%s (assay contamination; --keep-contaminated"
+		    " writes them)\n", rep.contaminated, rep.contaminated == 1 ?
+		    "" : "s");
+	if (rep.unverified > 0)
+		fprintf(stderr, "assay export: left out %zu candidate%s without"
+		    " a passing verdict (--include-failing writes them)\n",
+		    rep.unverified, rep.unverified == 1 ? "" : "s");
 	return 0;
 }
 
@@ -1556,6 +2934,23 @@ hms(int64_t s, char *buf, size_t n)
 		    (long long)(s / 60 % 60), (long long)(s % 60));
 }
 
+/*
+ * A time (seconds since 1970) as local "YYYY-MM-DD HH:MM".  Why: a time
+ * localtime_r cannot convert (a journal from an old import with an "at"
+ * far beyond year 9999) gives NULL, and strftime must not see that: the
+ * raw number is shown instead.
+ */
+static void
+when(int64_t t, char *buf, size_t n)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if ((int64_t)tt != t || localtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, n, "%Y-%m-%d %H:%M", &tm) == 0)
+		snprintf(buf, n, "@%lld", (long long)t);
+}
+
 /* stats --reviewers: decisions per hour per reviewer, from the journal. */
 static int
 stats_reviewers(struct store *st, const char *where, const char *fmt)
@@ -1581,16 +2976,14 @@ stats_reviewers(struct store *st, const char *where, const char *fmt)
 	for (size_t i = 0; i < n; i++) {
 		double ph = agreement_rate_per_hour(&r[i]);
 		char rate[32], act[32], t0[32], t1[32];
-		time_t a = (time_t)r[i].first, b = (time_t)r[i].last;
-		struct tm tm;
 
 		if (ph < 0)
 			snprintf(rate, sizeof rate, "-");
 		else
 			snprintf(rate, sizeof rate, "%.1f", ph);
 		hms(r[i].active_s, act, sizeof act);
-		strftime(t0, sizeof t0, "%Y-%m-%d %H:%M", localtime_r(&a, &tm));
-		strftime(t1, sizeof t1, "%Y-%m-%d %H:%M", localtime_r(&b, &tm));
+		when(r[i].first, t0, sizeof t0);
+		when(r[i].last, t1, sizeof t1);
 		if (strcmp(fmt, "table") == 0) {
 			printf("%-20.20s %9zu %6zu %9s %9s  %-16s  %s\n",
 			    r[i].who, r[i].decisions, r[i].timed, act, rate,
@@ -1632,6 +3025,7 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		{ "recorded", no_argument, NULL, 'r' },
 		{ "agreement", no_argument, NULL, 'a' },
 		{ "reviewers", no_argument, NULL, 'R' },
+		{ "generation", no_argument, NULL, 'G' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct stats_ctx s = { .by = "benchmark" };
@@ -1654,15 +3048,16 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 			fmt = optarg;
 		else if (ch == 'r')
 			s.recorded = 1;
-		else if (ch == 'a' || ch == 'R')
+		else if (ch == 'a' || ch == 'R' || ch == 'G')
 			people = ch;
 		else
 			return usage_error("stats", "bad option%s", "");
 	}
 	if (strcmp(s.by, "benchmark") != 0 && strcmp(s.by, "model") != 0 &&
-	    strcmp(s.by, "domain") != 0 && strcmp(s.by, "env") != 0)
-		return usage_error("stats", "--by wants benchmark, model, domain"
-		    " or env, not '%s'", s.by);
+	    strcmp(s.by, "domain") != 0 && strcmp(s.by, "env") != 0 &&
+	    strcmp(s.by, "license") != 0 && strcmp(s.by, "split") != 0)
+		return usage_error("stats", "--by wants benchmark, model, domain,"
+		    " env, license or split, not '%s'", s.by);
 	if (strcmp(fmt, "table") != 0 && strcmp(fmt, "csv") != 0 &&
 	    strcmp(fmt, "json") != 0 && strcmp(fmt, "md") != 0)
 		return usage_error("stats", "--format wants table, csv, json or"
@@ -1671,7 +3066,9 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		return 2;
 	if (people != 0) {
 		int rc = people == 'a' ? stats_agreement(st, WHERE(where),
-		    fmt) : stats_reviewers(st, WHERE(where), fmt);
+		    fmt) : people == 'G' ? cli_stats_generation(st,
+		    WHERE(where), fmt, 0) : stats_reviewers(st, WHERE(where),
+		    fmt);
 
 		store_close(st);
 		buf_release(&where);
@@ -1686,7 +3083,6 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		return 2;
 	}
 	store_close(st);
-	buf_release(&where);
 	qsort(s.v, s.n, sizeof *s.v, stats_cmp);
 	ka = s.recorded ? "recorded" : "category";
 	kb = s.recorded ? "re-derived" : "subcategory";
@@ -1735,6 +3131,13 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		free(s.v[i].b);
 	}
 	free(s.v);
+	/* By model, the table goes on with what the models' runs cost. */
+	if (strcmp(s.by, "model") == 0 && !s.recorded &&
+	    strcmp(fmt, "table") == 0 && open_store(g, &st) == 0) {
+		cli_stats_generation(st, WHERE(where), fmt, 1);
+		store_close(st);
+	}
+	buf_release(&where);
 	return 0;
 }
 
@@ -1800,15 +3203,31 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 static int cmd_help(const struct cli_global *, int, char **);
 
 static const struct cmd cmds[] = {
-	{ "import", "import [--format F] [--keep-going] PATH...",
+	{ "import", "import [--format F] [--keep-going] [--id-prefix P]\n"
+	  "              [--license SPDX] [--repository URL@COMMIT] PATH...",
 	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
-	  "verilog-eval-v1, rtlfixer, kernelbench, realbench.  Re-importing\n"
-	  "adds nothing.\n"
+	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, dataset (a\n"
+	  "checkout of the repository assay commit writes: tasks, their files,\n"
+	  "samples and context with their ids and recorded verdicts).\n"
+	  "Re-importing adds nothing.  PATH may be a pipe (/dev/stdin, <(...)).\n"
 	  "A malformed line is reported as FILE:LINE and nothing of that file\n"
-	  "is kept; --keep-going skips bad lines and lists them.", cmd_import },
+	  "is kept; --keep-going skips bad lines and lists them.  Files are\n"
+	  "imported in order; the first that fails stops the import, and the\n"
+	  "files imported, failed and not tried are listed.\n"
+	  "--id-prefix P puts P before each explicit candidate id (and parent)\n"
+	  "of the assay JSONL rows, for two sources that number alike.\n"
+	  "Ids, names, categories, statuses and times are checked as\n"
+	  "docs/formats.md says.\n"
+	  "The tasks added get a licence: --license SPDX, else the SPDX id of\n"
+	  "the LICENSE (COPYING, ...) in PATH, beside it or above it\n"
+	  "(NOASSERTION when it names none assay knows); their sources\n"
+	  "become URL@COMMIT:path with --repository, or when PATH is in a git\n"
+	  "work tree.", cmd_import },
 	{ "verify", "verify [--jobs N] [--shard I/N] [--env NAME] [--where"
 	  " FILTER]\n              [--force] [--check] [--keep-workdir[=all]]"
-	  " [--no-sandbox]\n              [--timeout S] [--quiet] [ID...]",
+	  " [--no-sandbox]\n              [--timeout S] [--quiet] [--json]"
+	  " [--results FILE]\n              [--lock-timeout S] [--input SLICE]"
+	  " [ID...]",
 	  "Run candidates (all, those matching --where, or the IDs given)\n"
 	  "through their env in the sandbox, N at a time (--jobs, default 1).\n"
 	  "Candidates whose inputs and toolchain are unchanged since their last\n"
@@ -1820,12 +3239,55 @@ static const struct cmd cmds[] = {
 	  "  --keep-workdir     keep failed runs' work directories (=all: every\n"
 	  "                     run's), each with a reproduce.sh\n"
 	  "  --no-sandbox       run without bubblewrap (limits still apply)\n"
-	  "  --quiet, -q        no progress lines", cmd_verify },
+	  "  --quiet, -q        no progress lines\n"
+	  "  --json             the summary as one JSON object\n"
+	  "  --results FILE     also write each run as a JSON line to FILE\n"
+	  "                     (docs/formats.md), renamed into place when done\n"
+	  "  --lock-timeout S   wait up to S seconds (default 60) for another\n"
+	  "                     writer's lock; a run still not stored is kept\n"
+	  "                     in the results file (else assay-unstored-*.jsonl)\n"
+	  "                     and counted as not stored\n"
+	  "  --input SLICE      verify a slice of `export --shards` in a scratch\n"
+	  "                     database of its own (--db is not used); with\n"
+	  "                     --results OUT, writes OUT.done when every\n"
+	  "                     candidate of the slice has a run\n"
+	  "Exit status: 0; 1 with --check when a candidate did not pass (a gate\n"
+	  "for scripts, not for job dependencies); 2 on errors or an incomplete\n"
+	  "slice; 3 when runs could not be stored.", cmd_verify },
+	{ "merge", "merge [--json] [--lock-timeout S] RESULTS...",
+	  "Fold run results files (verify --results; docs/formats.md) into the\n"
+	  "database.  A run whose candidate is not here, belongs to another\n"
+	  "task, or was made on other inputs (its input key differs) is\n"
+	  "refused with FILE:LINE and the reason; the rest merge.  A run that\n"
+	  "is already here is not added again, so merging twice adds nothing.\n"
+	  "Runs are stored in batches of 500, with progress on a terminal;\n"
+	  "the summary is verify's, \"unchanged\" counting the runs already\n"
+	  "here.  A merged run becomes its candidate's latest unless a run\n"
+	  "that started later is here.  Exit status: 0; 2 when lines were refused or a file could\n"
+	  "not be read; 3 when runs could not be stored.", cmd_merge },
+	{ "slurm", "slurm [--jobs N] [--timeout S] [--sbatch-arg ARG]..."
+	  " [--dry-run] DIR",
+	  "Verify the shards in DIR (export --format raw --shards N -o DIR) on\n"
+	  "a Slurm cluster: writes DIR/verify.sbatch, a job array of one task\n"
+	  "per slice (verify --input, each in a scratch database, logs in\n"
+	  "DIR/logs/verify-JOB_TASK.out, results in DIR/results), and\n"
+	  "DIR/merge.sbatch, which merges every results file into --db, then\n"
+	  "submits the array over the slices without a completion marker and\n"
+	  "the merge with --dependency=afterok on it.  Submitting again runs\n"
+	  "only the slices not yet complete; nothing when all are.\n"
+	  "  --jobs N          candidates at a time in each task (and its\n"
+	  "                    --cpus-per-task), default 1\n"
+	  "  --timeout S       verify --timeout for every run\n"
+	  "  --sbatch-arg ARG  pass ARG to both sbatch calls (--partition=gpu)\n"
+	  "  --dry-run         write the scripts, print the sbatch commands\n"
+	  "See docs/cluster.md.", cmd_slurm },
 	{ "list", "list [--where FILTER] [--view NAME] [--json]",
 	  "List candidates.  FILTER: space-separated key=value, key!=value or\n"
 	  "key~text over id task benchmark domain origin model kind lang env\n"
-	  "verdict stage category subcategory status source parent;\n"
-	  "verdict=none matches candidates never verified.  grep=TEXT is\n"
+	  "verdict stage category subcategory status source parent split\n"
+	  "license; verdict=none matches candidates never verified.  dup=yes\n"
+	  "the near-duplicates assay dedup marked to drop, contaminated=yes\n"
+	  "those assay contamination flagged.  grep=TEXT is\n"
 	  "full-text search: candidates whose code, run or recorded logs or\n"
 	  "task spec hold TEXT as a phrase (grep=__syncthreads,\n"
 	  "grep=\"a <= b\": quote a value with blanks, double inner quotes).\n"
@@ -1841,27 +3303,89 @@ static const struct cmd cmds[] = {
 	  "compile api functional format performance.", cmd_label },
 	{ "review", "review ID accept|reject|flag [--note TEXT]",
 	  "Set a candidate's review status.", cmd_review },
-	{ "undo", "undo", "Undo the latest label or review.", cmd_undo },
-	{ "redo", "redo", "Redo the latest undone label or review.", cmd_redo },
+	{ "dedup", "dedup [--where FILTER] [--threshold J] [--exact-only]"
+	  " [--dry-run] [--quiet]",
+	  "Find exact and near-duplicate samples and mark them (the dup=\n"
+	  "filter; sft export keeps one of each cluster).  Code is compared\n"
+	  "without whitespace and comments (its tree-sitter grammar where one\n"
+	  "is linked in): equal is an exact copy; near copies are found by\n"
+	  "MinHash with LSH over shingles of 5 tokens, within and across\n"
+	  "tasks, at Jaccard similarity J (default 0.8).  Each cluster keeps\n"
+	  "the passing, then accepted, then earliest sample.  Prints the\n"
+	  "clusters (--quiet: the summary only); the marks of the previous run\n"
+	  "are replaced (--dry-run stores nothing).", cmd_dedup },
+	{ "contamination", "contamination --against BENCHMARK... [--where"
+	  " FILTER] [--ngram N]\n              [--min K] [--quiet]",
+	  "Flag the samples whose code or task spec shares word N-grams\n"
+	  "(default 13) with a benchmark's tasks: an imported benchmark by name\n"
+	  "(its specs, interfaces, files and references) or a directory or\n"
+	  "file (a .jsonl line by line).  Words are letters, digits and _,\n"
+	  "case folded.  A sample sharing K (default 1) or more is flagged\n"
+	  "(the contaminated= filter); sft export leaves flagged samples out\n"
+	  "unless --keep-contaminated.  A benchmark's own candidates are not\n"
+	  "checked against it; the marks against the benchmarks named are\n"
+	  "replaced.", cmd_contamination },
+	{ "split", "split [--ratios NAME=SHARE,...] | --set NAME TASK... |"
+	  " --clear TASK...",
+	  "Train/valid/test splits of the tasks (every sample of a task is in\n"
+	  "its task's split; the split= filter).  --ratios\n"
+	  "train=0.9,valid=0.05,test=0.05 gives every task without a hand-set\n"
+	  "split the one a stable hash of its id falls in: the same in every\n"
+	  "database, whatever the import order.  --set NAME sets the split of\n"
+	  "the TASKs by hand (kept by every assignment, journalled); --clear\n"
+	  "gives them back to the hash.  Then, or alone, prints the tasks per\n"
+	  "split.", cmd_split },
+	{ "undo", "undo [--any]", "Undo your latest label or review (the\n"
+	  "reviewer's: --reviewer, ASSAY_REVIEWER, git, the login).  Another\n"
+	  "reviewer's decisions are never undone; when someone decided the\n"
+	  "same candidate since, it is refused.  --any: the latest of anyone's.",
+	  cmd_undo },
+	{ "redo", "redo [--any]", "Redo your latest undone label or review\n"
+	  "(none once you decided anew).  --any: the latest of anyone's.",
+	  cmd_redo },
 	{ "commit", "commit [--repo DIR] [-m TEXT]",
 	  "Write the accepted candidates into the dataset repository\n"
-	  "(default ./dataset) and commit, with per-sample trailers.",
+	  "(default ./dataset) and commit, one trailer block per sample.  Each\n"
+	  "task's verification files go under its folder once, and the\n"
+	  "ancestors of a repair that are not accepted go in as context, so\n"
+	  "that import --format dataset and verify rebuild everything.",
 	  cmd_commit },
-	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]",
+	{ "export", "export [--where FILTER] [--format sft|raw] [-o FILE]\n"
+	  "              [--trajectory whole|last] [--include-failing]\n"
+	  "              [--split NAME=SHARE,...] [--keep-dups]"
+	  " [--keep-contaminated]\n"
+	  "              [--format raw --shards N -o DIR]",
 	  "Write samples as JSONL, one object per line (default sft, to stdout).\n"
 	  "  sft   chat messages for SFT trainers: direct, repair (failed code,\n"
 	  "        toolchain feedback, repaired code) and optimization samples,\n"
 	  "        each with a meta object; only accepted candidates unless\n"
-	  "        FILTER has a status predicate (status!=rejected, ...)\n"
+	  "        FILTER has a status predicate (status!=rejected, ...), and\n"
+	  "        only those with a passing verdict (with its speedup where\n"
+	  "        the env judges speed) unless --include-failing.  A repair\n"
+	  "        holds its whole chain of failed ancestors, each failed turn\n"
+	  "        with \"weight\": 0 and the row with only_last_turn_loss;\n"
+	  "        --trajectory last keeps only the direct parent\n"
+	  "sft leaves out the near-duplicates assay dedup marked (one of each\n"
+	  "cluster stays; --keep-dups) and the samples assay contamination\n"
+	  "flagged (--keep-contaminated), and says how many.\n"
+	  "--split train=0.9,valid=0.05,test=0.05 first gives every task\n"
+	  "without a hand-set split the split a stable hash of its id falls\n"
+	  "in (as assay split --ratios); meta.split says each row's.\n"
 	  "  raw   the assay JSONL, every candidate (or FILTER's) with its task,\n"
 	  "        recorded results, labels, review and unknown fields, parents\n"
 	  "        first: assay import reads it back whole\n"
 	  "Several --where add up.  -o FILE is written to a temporary file and\n"
-	  "renamed when complete; an interrupted export leaves FILE as it was.",
+	  "renamed when complete; an interrupted export leaves FILE as it was.\n"
+	  "--shards N (raw, -o DIR): N slices DIR/slice-NNNN.jsonl partitioned\n"
+	  "by task (a task's reference and candidates together), each one\n"
+	  "importable alone, and DIR/manifest.json (files, counts, sha256,\n"
+	  "filter), for verify --input on a cluster (docs/cluster.md).",
 	  cmd_export },
-	{ "stats", "stats [--by benchmark|model|domain|env] [--where FILTER]\n"
+	{ "stats", "stats [--by benchmark|model|domain|env|license|split]"
+	  " [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"
-	  "             [--recorded | --agreement | --reviewers]",
+	  "             [--recorded | --agreement | --reviewers |"
+	  " --generation]",
 	  "The error analysis: per group, candidates by category and\n"
 	  "subcategory (the current label, else the run's suggestion), the\n"
 	  "others by verdict, with counts and shares of the group.  A pass\n"
@@ -1878,7 +3402,13 @@ static const struct cmd cmds[] = {
 	  "--reviewers: decisions (labels and reviews in the journal) per\n"
 	  "reviewer and per hour: each decision takes the time since the\n"
 	  "reviewer's previous one; a pause over 5 minutes is a break, and\n"
-	  "the decision after it is not timed.", cmd_stats },
+	  "the decision after it is not timed.\n"
+	  "--generation: per model that made candidates (generate, repair):\n"
+	  "candidates, pass rate, pass@1 and pass@k (k the fewest samples of\n"
+	  "a task; Chen et al. 2021), repairs tried and passing per round,\n"
+	  "tokens and time; --by model shows it under its table.", cmd_stats },
+	{ "generate", GENERATE_USAGE, GENERATE_HELP, cmd_generate },
+	{ "repair", REPAIR_USAGE, REPAIR_HELP, cmd_repair },
 	{ "envs", "envs", "List the toolchain envs and whether they are"
 	  " installed.", cmd_envs },
 	{ "help", "help [COMMAND]", "Show help.", cmd_help },
@@ -1952,4 +3482,52 @@ const char *
 cli_version(void)
 {
 	return VERSION;
+}
+
+/* --- shared with the other command files (cli_shared.h) ------------- */
+
+int
+cli_open_store(const struct cli_global *g, struct store **st)
+{
+	return open_store(g, st);
+}
+
+int
+cli_wants_help(const char *name, int argc, char **argv)
+{
+	return wants_help(name, argc, argv);
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	return usage_error(cmd, fmt, arg);
+}
+
+char *
+cli_resolve(struct store *st, const char *id)
+{
+	return resolve(st, id);
+}
+
+int
+cli_verify_ids(const struct cli_global *g, char **ids, size_t n, int jobs,
+    int quiet)
+{
+	char **argv = xcalloc(n + 6, sizeof *argv);
+	char jb[16];
+	int argc = 0, rc;
+
+	snprintf(jb, sizeof jb, "%d", jobs < 1 ? 1 : jobs > 256 ? 256 : jobs);
+	argv[argc++] = "verify";
+	argv[argc++] = "--jobs";
+	argv[argc++] = jb;
+	if (quiet)
+		argv[argc++] = "--quiet";
+	argv[argc++] = "--";
+	for (size_t i = 0; i < n; i++)
+		argv[argc++] = ids[i];
+	rc = cmd_verify(g, argc, argv);
+	free(argv);
+	return rc;
 }

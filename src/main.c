@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "config.h"
 #include "err.h"
+#include "ident.h"
 #include "store.h"
 #include "ui/ui.h"
 #include "verify.h"
@@ -132,6 +133,15 @@ main(int argc, char **argv)
 		return 2;
 	}
 	reviewer = config_reviewer(g.reviewer);
+	if (ident_check_reviewer(reviewer, &err) < 0) {
+		char show[128];
+
+		fprintf(stderr, "assay: reviewer name '%s': %s\n",
+		    ident_show(reviewer, show, sizeof show), err.msg);
+		free(reviewer);
+		store_close(st);
+		return 2;
+	}
 	data_dir = config_data_dir(argv[0]);
 	uo.db_path = g.db;
 	uo.reviewer = reviewer;

@@ -19,6 +19,12 @@
 	    "Move down one page") \
 	ACTION(PAGE_UP, "page-up", \
 	    "Move up one page") \
+	ACTION(SCROLL_LEFT, "scroll-left", \
+	    "Scroll the candidate (or focused toolchain) pane left") \
+	ACTION(SCROLL_RIGHT, "scroll-right", \
+	    "Scroll the candidate (or focused toolchain) pane right") \
+	ACTION(WRAP, "wrap", \
+	    "Wrap long lines of the candidate pane, or cut them (with a mark)") \
 	ACTION(MOVE_FIRST, "move-first", \
 	    "Go to the first row") \
 	ACTION(MOVE_LAST, "move-last", \
@@ -31,12 +37,16 @@
 	    "Focus the previous pane") \
 	ACTION(ZOOM, "zoom", \
 	    "Zoom the focused pane, or restore the layout") \
+	ACTION(BACK, "back", \
+	    "Go back: undo a drill-down, a view or a zoom; else to the queue") \
 	ACTION(VERIFY, "verify", \
 	    "Verify the candidate live in the toolchain pane") \
 	ACTION(CANCEL, "cancel", \
-	    "Cancel the running verification") \
+	    "Cancel the running verification or the question asked") \
 	ACTION(EDIT, "edit", \
 	    "Edit the candidate in $EDITOR; a saved change becomes a repair") \
+	ACTION(MODEL_REPAIR, "model-repair", \
+	    "Ask the model (generator in the config) for a repair; verify it") \
 	ACTION(KEYBOARD, "keyboard", \
 	    "Give the keyboard to the program in the pane, or take it back") \
 	ACTION(LABEL_COMPILE, "label-compile", \
@@ -82,7 +92,7 @@
 	ACTION(REDRAW, "redraw", \
 	    "Redraw the screen") \
 	ACTION(QUIT, "quit", \
-	    "Quit (asks while a program runs)")
+	    "Go back in a sub-view; quit at the top (asks while one runs)")
 
 #define ACTION_ENUM(id, name, help) ACTION_##id,
 enum action {

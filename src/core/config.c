@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "model.h"
 #include "vcs.h"
 
 char *
@@ -239,6 +240,15 @@ config_parse_line(struct config *c, struct keymap *km, const char *line,
 	}
 	if (strcmp(w[0], "bind") == 0 || strcmp(w[0], "unbind") == 0) {
 		rc = keymap_parse_line(km, line, err);
+		goto out;
+	}
+	if (strcmp(w[0], "generator") == 0) {
+		/* The model loop's (model.h): checked here, used there. */
+		struct model_cfg scratch;
+
+		model_cfg_init(&scratch);
+		rc = model_cfg_line(&scratch, line, err);
+		model_cfg_release(&scratch);
 		goto out;
 	}
 	is_set = strcmp(w[0], "set") == 0;

@@ -14,6 +14,12 @@
  *	bind K label-functional
  *	unbind C-b
  *
+ * Lines starting with "generator" configure the model loop (model.h):
+ *
+ *	generator endpoint http://127.0.0.1:8080/v1
+ *	generator model qwen2.5-coder-7b
+ *	generator api-key-env OPENAI_API_KEY
+ *
  * theme is dark (the default), light, mono or a theme file; mouse (the
  * clicks and the wheel) and advance (move on after a decision) are on
  * or off, both on by default; "set NAME VALUE" is "NAME VALUE".

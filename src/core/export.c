@@ -17,8 +17,11 @@
 
 #include <jansson.h>
 
+#include "atomic.h"
 #include "buf.h"
+#include "hash.h"
 #include "sample.h"
+#include "strset.h"
 
 /* How much of a failed run's log a repair sample quotes. */
 #define EXPORT_LOG_LINES	40
@@ -26,80 +29,6 @@
 #define EXPORT_DIAGS		20
 /* A parent chain longer than this is a cycle, not a repair history. */
 #define EXPORT_DEPTH_MAX	1000
-
-/* --- a set of strings (task ids, parents written) -------------------- */
-
-/* Open addressing; owns its strings. */
-struct strset {
-	char	**slot;
-	size_t	  cap, n;
-};
-
-static uint64_t
-strset_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static int
-strset_has(const struct strset *set, const char *s)
-{
-	size_t i;
-
-	if (set->cap == 0)
-		return 0;
-	for (i = strset_hash(s) & (set->cap - 1); set->slot[i] != NULL;
-	    i = (i + 1) & (set->cap - 1))
-		if (strcmp(set->slot[i], s) == 0)
-			return 1;
-	return 0;
-}
-
-static void
-strset_add(struct strset *set, const char *s)
-{
-	size_t i;
-
-	if (strset_has(set, s))
-		return;
-	if ((set->n + 1) * 2 > set->cap) {
-		struct strset bigger = { NULL, set->cap != 0 ? set->cap * 2 :
-		    64, 0 };
-
-		bigger.slot = xcalloc(bigger.cap, sizeof *bigger.slot);
-		for (size_t k = 0; k < set->cap; k++) {
-			if (set->slot[k] == NULL)
-				continue;
-			size_t mask = bigger.cap - 1;
-
-			for (i = strset_hash(set->slot[k]) & mask;
-			    bigger.slot[i] != NULL; i = (i + 1) & mask)
-				;
-			bigger.slot[i] = set->slot[k];
-			bigger.n++;
-		}
-		free(set->slot);
-		*set = bigger;
-	}
-	for (i = strset_hash(s) & (set->cap - 1); set->slot[i] != NULL;
-	    i = (i + 1) & (set->cap - 1))
-		;
-	set->slot[i] = xstrdup(s);
-	set->n++;
-}
-
-static void
-strset_release(struct strset *set)
-{
-	for (size_t i = 0; i < set->cap; i++)
-		free(set->slot[i]);
-	free(set->slot);
-	memset(set, 0, sizeof *set);
-}
 
 /* --- the export state ------------------------------------------------ */
 
@@ -131,20 +60,27 @@ export_format_parse(const char *name, enum export_format *out,
 	return 0;
 }
 
-/* Does the filter text hold a status predicate of its own? */
+/* Does the filter text hold a predicate on key of its own? */
 static int
-has_status(const char *where)
+has_key(const char *where, const char *key)
 {
 	const char *p = where;
+	size_t n = strlen(key);
 
 	while (p != NULL && *p != '\0') {
 		p += strspn(p, " \t");
-		if (strncmp(p, "status", 6) == 0 && (p[6] == '=' ||
-		    p[6] == '~' || (p[6] == '!' && p[7] == '=')))
+		if (strncmp(p, key, n) == 0 && (p[n] == '=' ||
+		    p[n] == '~' || (p[n] == '!' && p[n + 1] == '=')))
 			return 1;
 		p += strcspn(p, " \t");
 	}
 	return 0;
+}
+
+static int
+has_status(const char *where)
+{
+	return has_key(where, "status");
 }
 
 char *
@@ -549,6 +485,9 @@ raw_empty_task(const char *task_id, void *arg)
 		x->failed = 1;
 		return 1;
 	}
+	if (x->opts->nshards > 1 &&
+	    export_shard_of(task_id, x->opts->nshards) != x->opts->shard)
+		return 0;
 	found = store_task_get(x->st, task_id, &t, x->err);
 	if (found != 0) {
 		if (found > 0)
@@ -563,6 +502,7 @@ raw_empty_task(const char *task_id, void *arg)
 		return 1;
 	}
 	x->rep->tasks++;
+	x->rep->empty++;
 	return 0;
 }
 
@@ -629,11 +569,44 @@ log_excerpt(struct buf *b, const char *log, size_t len)
 		buf_printf(b, "[... %zu more bytes]\n", len - n);
 }
 
+/* A run's metrics as "name value" pairs, for the feedback. */
+static void
+metrics_words(struct buf *b, const char *metrics)
+{
+	json_t *m = jparse(metrics);
+	const char *k;
+	json_t *v;
+	int n = 0;
+
+	if (!json_is_object(m)) {
+		json_decref(m);
+		return;
+	}
+	json_object_foreach(m, k, v) {
+		if (json_is_integer(v))
+			buf_printf(b, "%s%s %lld", n++ ? ", " : "Measured: ",
+			    k, (long long)json_integer_value(v));
+		else if (json_is_real(v))
+			buf_printf(b, "%s%s %.4g", n++ ? ", " : "Measured: ",
+			    k, json_real_value(v));
+		else if (json_is_string(v))
+			buf_printf(b, "%s%s %s", n++ ? ", " : "Measured: ",
+			    k, json_string_value(v));
+		else if (json_is_boolean(v))
+			buf_printf(b, "%s%s %s", n++ ? ", " : "Measured: ",
+			    k, json_is_true(v) ? "true" : "false");
+	}
+	if (n > 0)
+		buf_adds(b, ".\n");
+	json_decref(m);
+}
+
 /*
- * The toolchain feedback on a failed parent: its latest run (verdict,
- * evidence, diagnostics with lines, a log excerpt), else what its
- * importer recorded.  *source says which: "run", "recorded" or "none".
- * New string, or NULL with err.
+ * The toolchain feedback on a failed candidate: its latest run (verdict,
+ * evidence and the candidate line it points to, what the env measured
+ * (mismatches of how many samples, speedup ...), diagnostics with lines,
+ * a log excerpt), else what its importer recorded.  *source says which:
+ * "run", "recorded" or "none".  New string, or NULL with err.
  */
 static char *
 feedback(struct export_ctx *x, const char *parent, const char **source)
@@ -656,8 +629,13 @@ feedback(struct export_ctx *x, const char *parent, const char **source)
 		if (r.subcategory != NULL)
 			buf_printf(&b, " (%s)", r.subcategory);
 		buf_adds(&b, ".\n");
-		if (r.evidence != NULL)
+		if (r.evidence != NULL) {
 			buf_printf(&b, "Evidence: %s\n", r.evidence);
+			if (r.evidence_line > 0)
+				buf_printf(&b, "It points at line %d of the"
+				    " code.\n", r.evidence_line);
+		}
+		metrics_words(&b, r.metrics);
 		if (r.ndiags > 0)
 			buf_adds(&b, "Diagnostics:\n");
 		for (size_t i = 0; i < r.ndiags && i < EXPORT_DIAGS; i++) {
@@ -713,17 +691,213 @@ feedback(struct export_ctx *x, const char *parent, const char **source)
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * Where a task comes from: its licence and the file it was read from,
+ * its source (URL@COMMIT:path where known, else the file), and the
+ * sha256 of every verification file.
+ */
+static json_t *
+provenance_json(const struct task *t)
+{
+	json_t *files = json_object();
+	char hex[SAMPLE_HASH_HEX];
+
+	for (size_t i = 0; i < t->nfiles; i++) {
+		hash_sha256(t->files[i].data, t->files[i].len, hex);
+		json_object_set_new(files, t->files[i].name, json_string(hex));
+	}
+	return json_pack("{s:o, s:o, s:o, s:o}", "license",
+	    jstr_or_null(t->license), "license_source",
+	    jstr_or_null(t->license_source), "source",
+	    jstr_or_null(t->source), "files", files);
+}
+
+/* Does env (a name or a pipeline "a+b") judge speed? */
+static int
+env_judges_speed(const char *env)
+{
+	static const char *const speed[] = { "triton", "x86-asm" };
+	const char *p = env;
+
+	while (p != NULL && *p != '\0') {
+		size_t n = strcspn(p, "+");
+
+		for (size_t i = 0; i < sizeof speed / sizeof speed[0]; i++)
+			if (strlen(speed[i]) == n &&
+			    strncmp(p, speed[i], n) == 0)
+				return 1;
+		p += n + (p[n] == '+');
+	}
+	return 0;
+}
+
+int
+export_verified(const char *kind, const char *env, const char *verdict,
+    const char *metrics, double *speedup)
+{
+	static const char *const keys[] = { "speedup", "time_ratio",
+	    "ir_ratio" };
+	json_t *m;
+	int ok = 0;
+
+	if (speedup != NULL)
+		*speedup = 0;
+	if (verdict == NULL || strcmp(verdict, "pass") != 0)
+		return 0;
+	if (!(kind != NULL && strcmp(kind, "optimization") == 0) &&
+	    !env_judges_speed(env))
+		return 1;
+	m = jparse(metrics);
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0] && !ok; i++) {
+		json_t *v = json_object_get(m, keys[i]);
+
+		if (json_is_number(v) && json_number_value(v) > 0) {
+			ok = 1;
+			if (speedup != NULL)
+				*speedup = json_number_value(v);
+		}
+	}
+	json_decref(m);
+	return ok;
+}
+
+int
+export_trajectory_parse(const char *name, enum export_trajectory *out,
+    struct err *err)
+{
+	if (strcmp(name, "whole") == 0)
+		*out = EXPORT_TRAJ_WHOLE;
+	else if (strcmp(name, "last") == 0)
+		*out = EXPORT_TRAJ_LAST;
+	else
+		return err_set(err, "unknown trajectory '%s' (known: whole"
+		    " last)", name);
+	return 0;
+}
+
+/* An assistant turn; weight < 0 leaves the key out. */
+static void
+add_turn(json_t *msgs, const struct candidate *c, int weight)
+{
+	json_t *m = json_pack("{s:s, s:o}", "role", "assistant", "content",
+	    jtext(c->code, c->code_len));
+
+	if (weight >= 0)
+		json_object_set_new(m, "weight", json_integer(weight));
+	json_array_append_new(msgs, m);
+}
+
+/* The verdict of a candidate's latest run, a new string or NULL. */
+static int
+latest_verdict(struct export_ctx *x, const char *id, char **verdict)
+{
+	struct run r;
+	int have = store_run_latest(x->st, id, &r, x->err);
+
+	*verdict = NULL;
+	if (have < 0)
+		return -1;
+	if (have == 0) {
+		*verdict = xstrdup(r.verdict);
+		run_release(&r);
+	}
+	return 0;
+}
+
+/*
+ * The failed turns before a repair c, oldest first: its parent and, for
+ * a whole trajectory, the parent's own parents while they are repairs.
+ * *chain is a new array of *n candidates (release each, free it).
+ * 0 or -1 with err.
+ */
+static int
+repair_chain(struct export_ctx *x, const struct candidate *c,
+    struct candidate **chain, size_t *n)
+{
+	struct candidate *v = NULL;
+	size_t k = 0;
+	const char *next = c->parent;
+	int found;
+
+	*chain = NULL;
+	*n = 0;
+	while (next != NULL) {
+		if (k >= EXPORT_DEPTH_MAX) {
+			err_set(x->err, "candidate %s: repair chain longer"
+			    " than %d (a cycle?)", c->id, EXPORT_DEPTH_MAX);
+			goto fail;
+		}
+		v = xreallocarray(v, k + 1, sizeof *v);
+		found = store_candidate_get(x->st, next, &v[k], x->err);
+		if (found < 0)
+			goto fail;
+		if (found > 0)
+			break;		/* a parent not in the store: stop */
+		k++;
+		if (x->opts->trajectory == EXPORT_TRAJ_LAST ||
+		    strcmp(v[k - 1].kind, "repair") != 0)
+			break;
+		next = v[k - 1].parent;
+	}
+	/* oldest first */
+	for (size_t i = 0; i < k / 2; i++) {
+		struct candidate t = v[i];
+
+		v[i] = v[k - 1 - i];
+		v[k - 1 - i] = t;
+	}
+	*chain = v;
+	*n = k;
+	return 0;
+fail:
+	for (size_t i = 0; i < k; i++)
+		candidate_release(&v[i]);
+	free(v);
+	return -1;
+}
+
+int
+export_messages_check(const json_t *msgs, char *why, size_t n)
+{
+	size_t i = 0, len = json_array_size(msgs);
+	const char *want = "user";
+
+	if (len > 0 && strcmp(json_string_value(json_object_get(
+	    json_array_get(msgs, 0), "role")), "system") == 0)
+		i = 1;
+	for (; i < len; i++) {
+		const char *role = json_string_value(json_object_get(
+		    json_array_get(msgs, i), "role"));
+
+		if (role == NULL || strcmp(role, want) != 0) {
+			snprintf(why, n, "message %zu is %s, want %s", i,
+			    role != NULL ? role : "(none)", want);
+			return -1;
+		}
+		want = strcmp(want, "user") == 0 ? "assistant" : "user";
+	}
+	if (strcmp(want, "user") != 0 || len == 0) {
+		snprintf(why, n, "the messages do not end with an assistant"
+		    " turn");
+		return -1;
+	}
+	return 0;
+}
+
 static int
 sft_one(struct export_ctx *x, const struct store_row *row)
 {
-	struct candidate c, p;
+	struct candidate c, p, *chain = NULL;
 	struct task t;
 	struct run r;
 	struct store_decision d;
-	json_t *msgs = json_array(), *meta, *labels;
-	char *req = NULL, *sys = NULL, *fb = NULL;
+	json_t *msgs = json_array(), *meta, *labels, *turns = NULL, *o;
+	char *req = NULL, *sys = NULL, *fb = NULL, why[128];
 	const char *fb_source = NULL;
-	int rc = -1, found, have_p = 0, have_t = 0, have_d = 0, have_r;
+	size_t nchain = 0;
+	double speedup = 0;
+	int rc = -1, found, have_p = 0, have_t = 0, have_d = 0, have_r = 1;
+	int verified;
 
 	found = store_candidate_get(x->st, row->id, &c, x->err);
 	if (found != 0) {
@@ -739,24 +913,56 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		goto out;
 	}
 	have_t = 1;
-	if (c.parent != NULL && strcmp(c.kind, "direct") != 0) {
+	have_r = store_run_latest(x->st, c.id, &r, x->err);
+	if (have_r < 0)
+		goto out;
+	verified = have_r == 0 && export_verified(c.kind, t.env, r.verdict,
+	    r.metrics, &speedup);
+	if (!verified && !x->opts->include_failing) {
+		x->rep->unverified++;
+		rc = 0;
+		goto out;
+	}
+	if (c.parent != NULL && strcmp(c.kind, "repair") == 0) {
+		if (repair_chain(x, &c, &chain, &nchain) < 0)
+			goto out;
+	} else if (c.parent != NULL && strcmp(c.kind, "direct") != 0) {
 		found = store_candidate_get(x->st, c.parent, &p, x->err);
 		if (found < 0)
 			goto out;
 		have_p = found == 0;
 	}
-	sys = xasprintf("You are an expert in %s. Answer with the complete %s"
-	    " code only, without explanations or markdown fences.",
-	    domain_words(t.domain), c.lang);
+	sys = export_system_prompt(&t, c.lang);
 	req = requirement(&t);
 	add_msg(msgs, "system", json_string(sys));
-	if (have_p && strcmp(c.kind, "repair") == 0) {
-		fb = feedback(x, p.id, &fb_source);
-		if (fb == NULL)
-			goto out;
+	if (nchain > 0) {
+		/* failed -> feedback -> ... -> the repair: the target */
+		turns = json_array();
 		add_msg(msgs, "user", jtext(req, strlen(req)));
-		add_msg(msgs, "assistant", jtext(p.code, p.code_len));
-		add_msg(msgs, "user", jtext(fb, strlen(fb)));
+		for (size_t i = 0; i < nchain; i++) {
+			char *v;
+
+			if (latest_verdict(x, chain[i].id, &v) < 0)
+				goto out;
+			json_array_append_new(turns, json_pack("{s:I, s:s,"
+			    " s:s, s:o, s:b}", "message",
+			    (json_int_t)json_array_size(msgs), "candidate",
+			    chain[i].id, "origin", chain[i].origin, "verdict",
+			    jstr_or_null(v), "target", 0));
+			free(v);
+			add_turn(msgs, &chain[i], 0);
+			free(fb);
+			fb = feedback(x, chain[i].id, &fb_source);
+			if (fb == NULL)
+				goto out;
+			add_msg(msgs, "user", jtext(fb, strlen(fb)));
+		}
+		json_array_append_new(turns, json_pack("{s:I, s:s, s:s, s:o,"
+		    " s:b}", "message", (json_int_t)json_array_size(msgs),
+		    "candidate", c.id, "origin", c.origin, "verdict",
+		    jstr_or_null(have_r == 0 ? r.verdict : NULL), "target",
+		    1));
+		add_turn(msgs, &c, 1);
 	} else if (have_p) {
 		struct buf b = BUF_INIT;
 
@@ -767,26 +973,22 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		    "\n");
 		add_msg(msgs, "user", jtext(b.p, b.len));
 		buf_release(&b);
+		add_turn(msgs, &c, -1);
 	} else {
 		add_msg(msgs, "user", jtext(req, strlen(req)));
+		add_turn(msgs, &c, -1);
 	}
-	add_msg(msgs, "assistant", jtext(c.code, c.code_len));
+	if (export_messages_check(msgs, why, sizeof why) < 0) {
+		err_set(x->err, "candidate %s: %s", c.id, why);
+		goto out;
+	}
 
-	have_r = store_run_latest(x->st, c.id, &r, x->err);
-	if (have_r < 0)
+	if (store_decision_get(x->st, c.id, &d, x->err) < 0)
 		goto out;
-	if (store_decision_get(x->st, c.id, &d, x->err) < 0) {
-		if (have_r == 0)
-			run_release(&r);
-		goto out;
-	}
 	have_d = 1;
 	labels = labels_json(x, c.id);
-	if (labels == NULL) {
-		if (have_r == 0)
-			run_release(&r);
+	if (labels == NULL)
 		goto out;
-	}
 	meta = json_object();
 	json_object_set_new(meta, "task", json_string(t.id));
 	json_object_set_new(meta, "benchmark", json_string(t.benchmark));
@@ -796,30 +998,52 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	    r.toolchain : NULL));
 	json_object_set_new(meta, "verdict", jstr_or_null(have_r == 0 ?
 	    r.verdict : NULL));
+	json_object_set_new(meta, "verified", json_boolean(verified));
+	if (!verified)
+		json_object_set_new(meta, "included_by",
+		    json_string("include-failing"));
+	if (speedup > 0)
+		json_object_set_new(meta, "speedup", json_real(speedup));
+	json_object_set_new(meta, "split", jstr_or_null(t.split));
+	json_object_set_new(meta, "license", jstr_or_null(t.license));
+	json_object_set_new(meta, "provenance", provenance_json(&t));
 	json_object_set_new(meta, "labels", labels);
 	json_object_set_new(meta, "reviewer", jstr_or_null(d.review_by));
 	json_object_set_new(meta, "status", json_string(d.status));
 	json_object_set_new(meta, "candidate", json_string(c.id));
-	json_object_set_new(meta, "parent", jstr_or_null(have_p ? p.id :
-	    NULL));
+	json_object_set_new(meta, "parent", jstr_or_null(c.parent != NULL &&
+	    (nchain > 0 || have_p) ? c.parent : NULL));
 	json_object_set_new(meta, "kind", json_string(c.kind));
 	json_object_set_new(meta, "origin", json_string(c.origin));
 	json_object_set_new(meta, "lang", json_string(c.lang));
 	if (fb_source != NULL)
 		json_object_set_new(meta, "feedback", json_string(fb_source));
-	if (have_r == 0)
-		run_release(&r);
-	rc = emit(x, json_pack("{s:o, s:o}", "messages", msgs, "meta", meta));
+	if (turns != NULL) {
+		json_object_set_new(meta, "turns", turns);
+		turns = NULL;
+	}
+	o = json_pack("{s:o}", "messages", msgs);
 	msgs = NULL;
+	/* InCoder's binarize_data.py: learn only the last assistant turn */
+	if (nchain > 0)
+		json_object_set_new(o, "only_last_turn_loss", json_true());
+	json_object_set_new(o, "meta", meta);
+	rc = emit(x, o);
 out:
 	json_decref(msgs);
+	json_decref(turns);
 	free(req);
 	free(sys);
 	free(fb);
+	if (have_r == 0)
+		run_release(&r);
 	if (have_d)
 		store_decision_release(&d);
 	if (have_p)
 		candidate_release(&p);
+	for (size_t i = 0; i < nchain; i++)
+		candidate_release(&chain[i]);
+	free(chain);
 	if (have_t)
 		task_release(&t);
 	candidate_release(&c);
@@ -839,6 +1063,10 @@ export_row(const struct store_row *row, void *arg)
 		x->failed = 1;
 		return 1;
 	}
+	/* A slice of --shards: its tasks, whole (export_shard_of). */
+	if (x->opts->nshards > 1 &&
+	    export_shard_of(row->task, x->opts->nshards) != x->opts->shard)
+		return 0;
 	if (x->opts->format == EXPORT_RAW) {
 		/* Written already as the parent of an earlier row. */
 		if (strset_has(&x->parents, row->id))
@@ -854,6 +1082,16 @@ export_row(const struct store_row *row, void *arg)
 	return 0;
 }
 
+unsigned
+export_shard_of(const char *task_id, unsigned nshards)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *task_id != '\0'; task_id++)
+		h = (h ^ (unsigned char)*task_id) * 16777619u;
+	return nshards > 0 ? h % nshards : 0;
+}
+
 int
 export_run(struct store *st, const struct export_opts *opts,
     export_write_fn write, void *arg, struct export_report *rep,
@@ -861,7 +1099,7 @@ export_run(struct store *st, const struct export_opts *opts,
 {
 	struct export_report dummy;
 	struct export_ctx x;
-	int rc;
+	int rc, dup, con;
 
 	memset(&x, 0, sizeof x);
 	if (rep == NULL)
@@ -874,6 +1112,44 @@ export_run(struct store *st, const struct export_opts *opts,
 	x.arg = arg;
 	x.rep = rep;
 	x.err = err;
+	if (opts->split != NULL && split_assign(st, opts->split, rep->split,
+	    err) < 0) {
+		free(x.filter);
+		return -1;
+	}
+	/* sft: one of each near-duplicate cluster, no benchmark leakage,
+	 * unless the filter or the options say otherwise */
+	dup = opts->format == EXPORT_SFT && !has_key(opts->where, "dup") &&
+	    !opts->keep_dups;
+	con = opts->format == EXPORT_SFT &&
+	    !has_key(opts->where, "contaminated") && !opts->keep_contaminated;
+	if (dup || con) {
+		char *f;
+
+		if (dup) {
+			f = xasprintf("%s dup=yes", x.filter);
+			rc = store_query_count(st, f, &rep->dups, err);
+			free(f);
+			if (rc < 0) {
+				free(x.filter);
+				return -1;
+			}
+		}
+		if (con) {
+			f = xasprintf("%s contaminated=yes%s", x.filter, dup ?
+			    " dup=no" : "");
+			rc = store_query_count(st, f, &rep->contaminated, err);
+			free(f);
+			if (rc < 0) {
+				free(x.filter);
+				return -1;
+			}
+		}
+		f = xasprintf("%s%s%s", x.filter, dup ? " dup=no" : "", con ?
+		    " contaminated=no" : "");
+		free(x.filter);
+		x.filter = f;
+	}
 	rc = store_query_each(st, x.filter, export_row, &x, err);
 	if (rc == 0 && opts->format == EXPORT_RAW && x.filter == NULL)
 		rc = store_task_each_empty(st, raw_empty_task, &x, err);
@@ -902,22 +1178,6 @@ export_stream(struct store *st, const struct export_opts *opts, FILE *out,
 	if (fflush(out) != 0)
 		return err_set(err, "write: %s", strerror(errno));
 	return 0;
-}
-
-/* fsync the directory that holds path, so that the rename is durable. */
-static void
-sync_dir(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash == NULL ? xstrdup(".") : slash == path ?
-	    xstrdup("/") : xstrndup(path, (size_t)(slash - path));
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
-
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
-	free(dir);
 }
 
 int
@@ -969,7 +1229,7 @@ export_file(struct store *st, const struct export_opts *opts,
 		err_set(err, "rename %s to %s: %s", tmp, path, strerror(errno));
 		goto out;
 	}
-	sync_dir(path);
+	atomic_sync_dir(path);
 	rc = 0;
 out:
 	if (f != NULL)
@@ -978,4 +1238,37 @@ out:
 		unlink(tmp);
 	free(tmp);
 	return rc;
+}
+
+/* --- the prompts, for the model loop -------------------------------- */
+
+char *
+export_system_prompt(const struct task *t, const char *lang)
+{
+	return xasprintf("You are an expert in %s. Answer with the complete"
+	    " %s code only, without explanations or markdown fences.",
+	    domain_words(t->domain), lang != NULL ? lang : "");
+}
+
+char *
+export_requirement(const struct task *t)
+{
+	return requirement(t);
+}
+
+char *
+export_feedback(struct store *st, const char *cand_id, const char **source,
+    struct err *err)
+{
+	struct export_ctx x = { 0 };
+
+	x.st = st;
+	x.err = err;
+	return feedback(&x, cand_id, source);
+}
+
+json_t *
+export_json_text(const char *s, size_t n)
+{
+	return jtext(s, n);
 }

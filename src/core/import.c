@@ -10,17 +10,23 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "../envs/env.h"
 #include "hash.h"
+#include "license.h"
+#include "ident.h"
 #include "sample.h"
+#include "vcs.h"
 
 void
 import_report_init(struct import_report *r)
@@ -44,6 +50,7 @@ static const char *const format_names[] = {
 	[IMPORT_RTLFIXER] = "rtlfixer",
 	[IMPORT_REALBENCH] = "realbench",
 	[IMPORT_KERNELBENCH] = "kernelbench",
+	[IMPORT_DATASET] = "dataset",
 };
 
 int
@@ -58,7 +65,8 @@ import_format_parse(const char *name, enum import_format *out,
 		}
 	}
 	return err_set(err, "unknown format '%s' (known: auto assay "
-	    "verilog-eval-v2 verilog-eval-v1 rtlfixer realbench kernelbench)",
+	    "verilog-eval-v2 verilog-eval-v1 rtlfixer realbench kernelbench"
+	    " dataset)",
 	    name);
 }
 
@@ -70,27 +78,97 @@ import_format_name(enum import_format f)
 
 /* --- small helpers --------------------------------------------------- */
 
+/*
+ * The input import_path() is reading.  A pipe (import /dev/stdin,
+ * import <(...)) can be read once: it is read whole before the format is
+ * told, and import_read() hands out copies of that.  root is the real
+ * path of the directory being imported: a file under it that resolves
+ * outside it (a symlink to a host file) is refused.  Set and cleared by
+ * import_path(); import is single-threaded.
+ */
+static struct {
+	const char	*pipe_path;
+	char		*pipe_data;
+	size_t		 pipe_len;
+	char		*root;
+} cur;
+
+/* Read all of fd into a new buffer ("" when empty). */
+static int
+read_fd(int fd, const char *path, char **out, size_t *len, struct err *err)
+{
+	struct buf b = BUF_INIT;
+	char chunk[65536];
+	ssize_t n;
+
+	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			buf_release(&b);
+			return err_set(err, "%s: %s", path, strerror(errno));
+		}
+		if (b.len > IMPORT_READ_MAX) {
+			buf_release(&b);
+			return err_set(err, "%s: larger than %d MiB", path,
+			    IMPORT_READ_MAX >> 20);
+		}
+		buf_add(&b, chunk, (size_t)n);
+	}
+	buf_adds(&b, "");
+	*out = buf_detach(&b, len);
+	return 0;
+}
+
+int
+import_read(const char *path, char **out, size_t *len, struct err *err)
+{
+	struct stat sb;
+	int fd, rc;
+
+	*out = NULL;
+	*len = 0;
+	if (cur.pipe_path != NULL && strcmp(path, cur.pipe_path) == 0) {
+		*out = xmalloc(cur.pipe_len + 1);
+		memcpy(*out, cur.pipe_data, cur.pipe_len);
+		(*out)[cur.pipe_len] = '\0';
+		*len = cur.pipe_len;
+		return 0;
+	}
+	if (cur.root != NULL) {
+		char *real = realpath(path, NULL);
+		size_t rl = strlen(cur.root);
+		int inside = real != NULL && strncmp(real, cur.root, rl) == 0 &&
+		    (real[rl] == '/' || real[rl] == '\0' ||
+		    strcmp(cur.root, "/") == 0);
+
+		if (real != NULL && !inside) {
+			err_set(err, "%s: resolves to %s, outside %s: refused"
+			    " (a symlink out of the imported directory)", path,
+			    real, cur.root);
+			free(real);
+			return -1;
+		}
+		free(real);
+	}
+	/* O_NONBLOCK: a FIFO named like a benchmark file must not hang the
+	 * import; it is refused below. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return err_set(err, "%s: not a regular file, refused", path);
+	}
+	rc = read_fd(fd, path, out, len, err);
+	close(fd);
+	return rc;
+}
+
 static int
 read_file(const char *path, char **out, size_t *len, struct err *err)
 {
-	FILE *f = fopen(path, "rb");
-	struct buf b = BUF_INIT;
-	char chunk[65536];
-	size_t n;
-
-	*out = NULL;
-	if (f == NULL)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, n);
-	if (ferror(f)) {
-		fclose(f);
-		buf_release(&b);
-		return err_set(err, "%s: read error", path);
-	}
-	fclose(f);
-	*out = buf_detach(&b, len);
-	return 0;
+	return import_read(path, out, len, err);
 }
 
 char *
@@ -278,7 +356,7 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 			continue;
 		if (nan_ok)
 			txt = fixed = import_nan_to_null(txt, tl, &tl);
-		row = json_loadb(txt, tl, 0, &jerr);
+		row = json_loadb(txt, tl, JSON_REJECT_DUPLICATES, &jerr);
 		free(fixed);
 		rows++;
 		if (row == NULL || !json_is_object(row)) {
@@ -458,15 +536,28 @@ static const char *const cand_known[] = { "id", "origin", "origin_raw",
 static const char *const row_known[] = { "task", "candidate", "recorded",
 	"labels", "review", "notes", NULL };
 
-/* A decision's "at" (seconds since the epoch) as export wrote it; 0
- * (now) when absent or not a positive integer. */
-static int64_t
-jat(json_t *o)
+/*
+ * A decision's "at" (seconds since the epoch) as export wrote it into
+ * *at; 0 (now) when absent or null.  Anything else but an integer from
+ * 1 to IMPORT_AT_MAX (9999-12-31) is refused: a time that cannot be
+ * shown as a date must not reach the statistics.
+ */
+static int
+jat(json_t *o, int64_t *at, const char *path, size_t line, const char *what,
+    struct err *err)
 {
 	json_t *v = json_object_get(o, "at");
 
-	return json_is_integer(v) && json_integer_value(v) > 0 ?
-	    (int64_t)json_integer_value(v) : 0;
+	*at = 0;
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > IMPORT_AT_MAX)
+		return err_set(err, "%s:%zu: %s: \"at\" must be seconds since"
+		    " 1970 as an integer from 1 to %lld (9999-12-31)", path,
+		    line, what, (long long)IMPORT_AT_MAX);
+	*at = (int64_t)json_integer_value(v);
+	return 0;
 }
 
 /* Prefix err with the row's place and what failed; returns -1. */
@@ -492,23 +583,28 @@ assay_decisions(struct store *st, json_t *row, const char *cand_id,
     const char *by, const char *path, size_t line, struct err *err)
 {
 	json_t *review = json_object_get(row, "review"), *v;
+	int64_t at;
 	size_t i;
 
 	json_array_foreach(json_object_get(row, "labels"), i, v) {
 		if (jstr(v, "category") == NULL)
 			continue;
+		if (jat(v, &at, path, line, "label", err) < 0)
+			return -1;
 		if (store_label_set_at(st, cand_id, jstr(v, "category"),
 		    jstr(v, "subcategory"), jstr(v, "note"),
 		    jstr(v, "by") != NULL ? jstr(v, "by") : by,
 		    json_is_true(json_object_get(v, "final")),
-		    jstr(v, "evidence"), jat(v), err) < 0)
+		    jstr(v, "evidence"), at, err) < 0)
 			return decision_error(err, path, line, "label");
 	}
+	if (jat(review, &at, path, line, "review", err) < 0)
+		return -1;
 	if (jstr(review, "status") != NULL &&
 	    strcmp(jstr(review, "status"), "unreviewed") != 0 &&
 	    store_review_set_at(st, cand_id, jstr(review, "status"),
 	    jstr(review, "note"), jstr(review, "by") != NULL ?
-	    jstr(review, "by") : by, jat(review), err) < 0)
+	    jstr(review, "by") : by, at, err) < 0)
 		return decision_error(err, path, line, "review");
 	v = json_object_get(row, "notes");
 	if (v != NULL && !json_is_array(v))
@@ -518,8 +614,10 @@ assay_decisions(struct store *st, json_t *row, const char *cand_id,
 		if (jstr(v, "text") == NULL)
 			return row_error(err, path, line, "a note needs a"
 			    " \"text\" string");
+		if (jat(v, &at, path, line, "note", err) < 0)
+			return -1;
 		if (store_note_add_at(st, cand_id, jstr(v, "text"),
-		    jstr(v, "by") != NULL ? jstr(v, "by") : by, jat(v),
+		    jstr(v, "by") != NULL ? jstr(v, "by") : by, at,
 		    err) < 0)
 			return decision_error(err, path, line, "note");
 	}
@@ -672,7 +770,10 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 		goto out;
 	}
 	c.task_id = xstrdup(task_id);
-	c.id = jdup(co, "id");
+	if (jstr(co, "id") != NULL && opts->id_prefix != NULL)
+		c.id = xasprintf("%s%s", opts->id_prefix, jstr(co, "id"));
+	else
+		c.id = jdup(co, "id");
 	c.origin = xstrdup(jstr(co, "origin") != NULL ? jstr(co, "origin") :
 	    "unknown");
 	c.kind = xstrdup(jstr(co, "kind") != NULL ? jstr(co, "kind") :
@@ -723,8 +824,22 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 	}
 	if (c.parent != NULL) {
 		char *pid = NULL;
+		int prc = 1;
 
-		if (store_candidate_resolve(st, c.parent, &pid, err) != 0) {
+		/* With --id-prefix the parent is first looked for among
+		 * this file's own (prefixed) ids. */
+		if (opts->id_prefix != NULL) {
+			char *pp = xasprintf("%s%s", opts->id_prefix, c.parent);
+
+			prc = store_candidate_resolve(st, pp, &pid, err);
+			free(pp);
+			if (prc != 0) {
+				free(pid);
+				pid = NULL;
+			}
+		}
+		if (prc != 0 &&
+		    store_candidate_resolve(st, c.parent, &pid, err) != 0) {
 			free(pid);
 			row_error(err, path, line, "unknown parent candidate");
 			goto out;
@@ -803,6 +918,16 @@ import_free_names(char **names, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+int
+import_read_file(const char *path, char **out, size_t *len, struct err *err)
+{
+	if (read_file(path, out, len, err) < 0)
+		return -1;
+	if (*out == NULL)
+		*out = xstrdup("");
+	return 0;
 }
 
 /* Replace whole-word "RefModule" with "TopModule". */
@@ -971,7 +1096,7 @@ load_jsonl(const char *path, json_t **out, struct err *err)
 
 		line++;
 		if (l > 0 && !(l == 1 && *p == '\r')) {
-			row = json_loadb(p, l, 0, &jerr);
+			row = json_loadb(p, l, JSON_REJECT_DUPLICATES, &jerr);
 			if (row == NULL || !json_is_object(row)) {
 				if (row == NULL)
 					err_set(err, "%s:%zu: invalid JSON: %s"
@@ -1152,55 +1277,49 @@ out:
 
 /* --- telling formats apart ------------------------------------------ */
 
-/* The first non-empty line of a file as JSON, or NULL. */
-static json_t *
-first_row(const char *path)
+/*
+ * The first non-blank line of data as JSON into *row (NULL when it is
+ * not JSON: jerr says why).  Returns 0 when every line is blank, else
+ * the line's number.
+ */
+static size_t
+first_row(const char *data, size_t len, json_t **row, json_error_t *jerr,
+    char *lead)
 {
-	FILE *f = fopen(path, "rb");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	json_t *row = NULL;
+	const char *p = data, *end = data + len;
+	size_t line = 0;
 
-	if (f == NULL)
-		return NULL;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		size_t len;
+	*row = NULL;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
 		char *fixed;
+		size_t flen, k;
 
-		if (strspn(line, " \t\r\n") == (size_t)n)
+		line++;
+		for (k = 0; k < l && strchr(" \t\r", p[k]) != NULL; k++)
+			;
+		if (k == l) {
+			p += l + (nl != NULL);
 			continue;
-		fixed = import_nan_to_null(line, (size_t)n, &len);
-		row = json_loadb(fixed, len, 0, NULL);
+		}
+		*lead = p[k];
+		fixed = import_nan_to_null(p, l, &flen);
+		*row = json_loadb(fixed, flen, JSON_REJECT_DUPLICATES, jerr);
 		free(fixed);
-		break;
+		return line;
 	}
-	free(line);
-	fclose(f);
-	return row;
-}
-
-/* Does the file hold nothing but blank lines? */
-static int
-only_blank(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	int ch, blank = 1;
-
-	if (f == NULL)
-		return 0;
-	while (blank && (ch = fgetc(f)) != EOF)
-		blank = ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
-	fclose(f);
-	return blank;
+	return 0;
 }
 
 static int
 detect(const char *path, enum import_format *out, struct err *err)
 {
 	struct stat sb;
+	json_error_t jerr;
 	json_t *row;
-	char *p;
+	char *p, *data, lead = 0;
+	size_t len, line;
 
 	if (stat(path, &sb) < 0)
 		return err_set(err, "%s: %s", path, strerror(errno));
@@ -1233,6 +1352,10 @@ detect(const char *path, enum import_format *out, struct err *err)
 			}
 		}
 		import_free_names(names, n);
+		if (import_dataset_detect(path)) {
+			*out = IMPORT_DATASET;
+			return 0;
+		}
 		return err_set(err, "%s: cannot tell the format of this"
 		    " directory (want a VerilogEval v2 problem directory or"
 		    " the v1 ExampleEval.jsonl set); give --format", path);
@@ -1244,14 +1367,25 @@ detect(const char *path, enum import_format *out, struct err *err)
 		*out = IMPORT_VEV1;
 		return 0;
 	}
-	row = first_row(path);
-	if (row == NULL) {
-		if (sb.st_size == 0 || only_blank(path)) {
-			*out = IMPORT_ASSAY;	/* empty: nothing to read */
-			return 0;
-		}
-		return err_set(err, "%s:1: cannot tell the format: the first"
-		    " line is not a JSON object; give --format", path);
+	if (import_read(path, &data, &len, err) < 0)
+		return -1;
+	line = first_row(data, len, &row, &jerr, &lead);
+	free(data);
+	if (line == 0) {
+		*out = IMPORT_ASSAY;	/* empty: nothing to read */
+		return 0;
+	}
+	if (row == NULL && (lead == '{' || lead == '[')) {
+		/* JSON that jansson refused (a number out of range, too
+		 * deep, a duplicate key): that is the error, not the
+		 * format. */
+		return err_set(err, "%s:%zu: invalid JSON: %s (column %d)",
+		    path, line, jerr.text, jerr.column);
+	}
+	if (!json_is_object(row)) {
+		json_decref(row);
+		return err_set(err, "%s:%zu: cannot tell the format: the first"
+		    " line is not a JSON object; give --format", path, line);
 	}
 	if (json_object_get(row, "task") != NULL ||
 	    json_object_get(row, "candidate") != NULL)
@@ -1266,12 +1400,88 @@ detect(const char *path, enum import_format *out, struct err *err)
 		*out = IMPORT_KERNELBENCH;	/* a dump's results file */
 	else {
 		json_decref(row);
-		return err_set(err, "%s:1: cannot tell the format from the"
-		    " first row; give --format", path);
+		return err_set(err, "%s:%zu: cannot tell the format from the"
+		    " first row; give --format", path, line);
 	}
 	json_decref(row);
 	return 0;
 }
+
+/*
+ * The licence and repository of the tasks an import added (rowid above
+ * since): --license, else the SPDX id of the LICENSE the data ships with
+ * (its source the file's last two path components, "rtlfixer/LICENSE");
+ * --repository, else the git work tree the path lies in.
+ */
+static int
+provenance(struct store *st, const char *path, const struct import_opts *o,
+    int64_t since, struct err *err)
+{
+	char *lic = NULL, *lsrc = NULL, *repo = NULL, *root = NULL;
+	char *from = NULL, *to = NULL, *dir, *real;
+	const char *spdx = o->license;
+	struct stat sb;
+	int rc;
+
+	if (spdx != NULL) {
+		lsrc = xstrdup("--license");
+	} else if ((lic = license_file(path)) != NULL) {
+		char *text;
+		size_t len;
+		const char *p = lic + strlen(lic);
+		int slashes = 0;
+
+		if (import_read_file(lic, &text, &len, err) < 0) {
+			free(lic);
+			return -1;
+		}
+		spdx = license_spdx(text, len);
+		free(text);
+		while (p > lic && slashes < 2)
+			if (*--p == '/')
+				slashes++;
+		lsrc = xstrdup(slashes == 2 ? p + 1 : p);
+	}
+	/* the folder of the import, as the sources were written */
+	dir = xstrdup(path);
+	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
+		dir[strlen(dir) - 1] = '\0';
+	if (stat(path, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+		char *slash = strrchr(dir, '/');
+
+		if (slash != NULL)
+			*slash = '\0';
+		else {
+			free(dir);
+			dir = xstrdup(".");
+		}
+	}
+	if (o->repository != NULL) {
+		from = xasprintf("%s/", dir);
+		to = xasprintf("%s:", o->repository);
+	} else if (vcs_describe(dir, &repo, &root) &&
+	    (real = realpath(dir, NULL)) != NULL) {
+		size_t n = strlen(root);
+		const char *sub = strncmp(real, root, n) == 0 ? real + n : "";
+
+		from = xasprintf("%s/", dir);
+		to = xasprintf("%s:%s%s", repo, *sub == '/' ? sub + 1 : sub,
+		    *sub != '\0' ? "/" : "");
+		free(real);
+	}
+	rc = store_task_provenance(st, since, spdx, lsrc, from, to, err);
+	free(dir);
+	free(from);
+	free(to);
+	free(lic);
+	free(lsrc);
+	free(repo);
+	free(root);
+	return rc;
+}
+static int import_in(struct store *st, const char *path,
+    enum import_format f, const struct import_opts *opts,
+    struct import_report *rep, struct err *err);
 
 int
 import_path(struct store *st, const char *path,
@@ -1279,13 +1489,52 @@ import_path(struct store *st, const char *path,
     struct err *err)
 {
 	enum import_format f = opts->format;
+	struct stat sb;
+	int rc;
+
+	memset(&cur, 0, sizeof cur);
+	if (stat(path, &sb) < 0)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(sb.st_mode)) {
+		cur.root = realpath(path, NULL);
+	} else if (!S_ISREG(sb.st_mode)) {
+		/* A pipe can be read once: read it now, so that telling
+		 * the format does not eat the rows. */
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			return err_set(err, "%s: %s", path, strerror(errno));
+		rc = read_fd(fd, path, &cur.pipe_data, &cur.pipe_len, err);
+		close(fd);
+		if (rc < 0)
+			return -1;
+		cur.pipe_path = path;
+	}
+	rc = import_in(st, path, f, opts, rep, err);
+	free(cur.pipe_data);
+	free(cur.root);
+	memset(&cur, 0, sizeof cur);
+	return rc;
+}
+
+/* import_path() once the input is known to be readable. */
+static int
+import_in(struct store *st, const char *path, enum import_format f,
+    const struct import_opts *opts, struct import_report *rep,
+    struct err *err)
+{
 	char *dir = NULL;
+	int64_t since;
 	int rc;
 
 	if (f == IMPORT_AUTO && detect(path, &f, err) < 0)
 		return -1;
 	if (store_begin(st, err) < 0)
 		return -1;
+	if (store_task_rowid_max(st, &since, err) < 0) {
+		store_rollback(st);
+		return -1;
+	}
 	switch (f) {
 	case IMPORT_ASSAY:
 		rc = each_jsonl(st, path, 0, opts->keep_going, assay_row,
@@ -1304,6 +1553,9 @@ import_path(struct store *st, const char *path,
 	case IMPORT_KERNELBENCH:
 		rc = import_kernelbench(st, path, opts, rep, err);
 		break;
+	case IMPORT_DATASET:
+		rc = import_dataset(st, path, opts, rep, err);
+		break;
 	case IMPORT_VEV1: {
 		struct stat sb;
 
@@ -1321,8 +1573,17 @@ import_path(struct store *st, const char *path,
 		    import_format_name(f));
 	}
 	free(dir);
+	if (rc == 0)
+		rc = provenance(st, path, opts, since, err);
 	if (rc < 0) {
 		store_rollback(st);
+		if (strncmp(err->msg, path, strlen(path)) != 0) {
+			struct err e2;
+
+			/* Say where: a store refusal names no file. */
+			err_set(&e2, "%s: %s", path, err->msg);
+			*err = e2;
+		}
 		return -1;
 	}
 	if (store_event_add(st, opts->by != NULL ? opts->by : "import",
@@ -1331,4 +1592,10 @@ import_path(struct store *st, const char *path,
 		return -1;
 	}
 	return 0;
+}
+
+const char *
+import_lang_of_env(const char *env)
+{
+	return lang_of_env(env);
 }

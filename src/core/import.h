@@ -28,13 +28,24 @@ enum import_format {
 	IMPORT_VEV1,		/* verilog-eval-v1: four JSONL files */
 	IMPORT_RTLFIXER,
 	IMPORT_REALBENCH,	/* RealBench folders and samples JSONL */
-	IMPORT_KERNELBENCH	/* KernelBench problems, kernel dumps, results */
+	IMPORT_KERNELBENCH,	/* KernelBench problems, kernel dumps, results */
+	IMPORT_DATASET		/* a checkout of the dataset assay commit writes */
 };
 
 struct import_opts {
 	enum import_format	 format;
 	int			 keep_going;
 	const char		*by;	/* who imports: journal and labels */
+	/* The licence of the tasks this import adds (an SPDX id); NULL:
+	 * read from the LICENSE the data ships with (license.h). */
+	const char		*license;
+	/* Where the data comes from, "URL@COMMIT"; NULL: the git work tree
+	 * the path lies in, if any (vcs_describe).  Task sources under the
+	 * path become "URL@COMMIT:path-below-it". */
+	const char		*repository;
+	const char		*id_prefix;	/* prepended to explicit candidate
+						 * ids and parents (assay JSONL);
+						 * NULL: none (docs/adr/0011) */
 };
 
 struct import_report {
@@ -68,10 +79,52 @@ int	import_path(struct store *st, const char *path,
  * array of new strings, freed with import_free_names()); 0, or -1 with
  * err ("dir: reason").  import_has_suffix(): 1 when s ends with suffix.
  */
+/*
+ * Read the file at path whole into *out (new, NUL-terminated, "" when
+ * empty; *len bytes): the importers' one way to read.  The input given
+ * to import_path() as a pipe comes from its buffer; anything else must
+ * be a regular file (a FIFO or a device is refused, not waited on), and
+ * during a directory import it must resolve inside that directory (a
+ * symlink to a host file is refused).  0, or -1 with err ("path: why").
+ */
+int	import_read(const char *path, char **out, size_t *len,
+	    struct err *err);
+
+/* Most bytes one input file may hold (import_read refuses more). */
+#define IMPORT_READ_MAX	(1 << 30)
+
+/* The latest decision time an import takes: 9999-12-31T23:59:59Z. */
+#define IMPORT_AT_MAX	253402300799LL
+
 int	import_list_dir(const char *dir, char ***out, size_t *n,
 	    struct err *err);
 void	import_free_names(char **names, size_t n);
 int	import_has_suffix(const char *s, const char *suffix);
+
+/*
+ * The whole file at path into *out (new, NUL-terminated, "" when empty)
+ * and *len (may be NULL).  0, or -1 with err ("path: reason").
+ */
+int	import_read_file(const char *path, char **out, size_t *len,
+	    struct err *err);
+
+/*
+ * A dataset checkout (import_dataset.c, docs/formats.md "The dataset in
+ * git"): every <domain>/<task-id>/task.json under path becomes a task
+ * with its verification files from files/ (roles and sha256 as
+ * task.json records them; a file whose hash differs is an error), every
+ * <id>.json beside it a candidate with the id, parent, origin and kind
+ * it records and the code its "code" names (hash checked), parents
+ * first.  The run a sample records becomes a recorded result (verdict,
+ * stage; never trusted, as always), its label and review decisions of
+ * their "by" (else opts->by).  Called by import_path() inside its
+ * transaction.  0, or -1 with err ("path: ...").
+ */
+int	import_dataset(struct store *st, const char *path,
+	    const struct import_opts *opts, struct import_report *rep,
+	    struct err *err);
+/* Does directory path look like a dataset checkout?  1 or 0. */
+int	import_dataset_detect(const char *path);
 
 /*
  * RealBench (import_realbench.c, docs/formats.md): path is the RealBench
@@ -120,5 +173,9 @@ char	*import_model_from_log(const char *log);
  * they are not JSON).  New string of *len bytes.
  */
 char	*import_nan_to_null(const char *line, size_t len, size_t *outlen);
+
+/* The language of an env's candidates ("verilog" for iverilog; a
+ * pipeline's first env's), "text" for an unknown env.  Static. */
+const char *import_lang_of_env(const char *env);
 
 #endif

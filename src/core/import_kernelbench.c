@@ -62,25 +62,7 @@ struct kb_ctx {
 static int
 kb_read(const char *path, char **out, size_t *len, struct err *err)
 {
-	FILE *f = fopen(path, "rb");
-	struct buf b = BUF_INIT;
-	char chunk[65536];
-	size_t n;
-
-	*out = NULL;
-	if (f == NULL)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, n);
-	if (ferror(f)) {
-		fclose(f);
-		buf_release(&b);
-		return err_set(err, "%s: read error", path);
-	}
-	fclose(f);
-	buf_adds(&b, "");		/* an empty file is "" */
-	*out = buf_detach(&b, len);
-	return 0;
+	return import_read(path, out, len, err);
 }
 
 
@@ -648,7 +630,7 @@ kb_rows_read(struct kb_ctx *x, const char *path, struct kb_row **rows,
 		if (l == 0)
 			continue;
 		seen++;
-		row = json_loadb(txt, l, 0, &jerr);
+		row = json_loadb(txt, l, JSON_REJECT_DUPLICATES, &jerr);
 		if (row == NULL)
 			err_set(&e, "%s:%zu: invalid JSON: %s (column %d)",
 			    path, line, jerr.text, jerr.column);

@@ -41,26 +41,7 @@
 static int
 rb_read(const char *path, char **out, size_t *len, struct err *err)
 {
-	FILE *f = fopen(path, "rb");
-	struct buf b = BUF_INIT;
-	char chunk[65536];
-	size_t n;
-
-	*out = NULL;
-	if (f == NULL)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&b, chunk, n);
-	if (ferror(f)) {
-		fclose(f);
-		buf_release(&b);
-		return err_set(err, "%s: read error", path);
-	}
-	fclose(f);
-	*out = buf_detach(&b, len);
-	if (*out == NULL)
-		*out = xstrdup("");
-	return 0;
+	return import_read(path, out, len, err);
 }
 
 static int
@@ -604,7 +585,7 @@ rb_samples(struct store *st, const char *path, const char *root,
 			continue;
 		}
 		rows++;
-		row = json_loadb(p, l, 0, &jerr);
+		row = json_loadb(p, l, JSON_REJECT_DUPLICATES, &jerr);
 		p = nl != NULL ? nl + 1 : end;
 		if (row == NULL)
 			rc = err_set(&rowerr, "%s:%zu: invalid JSON: %s (column"
@@ -669,26 +650,29 @@ import_realbench_detect(const char *path)
 		r = module_dir(p) || is_dir(s);
 		free(s);
 	} else if (import_has_suffix(p, ".jsonl")) {
-		FILE *f = fopen(p, "rb");
-		char *line = NULL;
-		size_t cap = 0;
-		ssize_t n;
+		char *data, *q, *end;
+		size_t len;
+		struct err e;
 
-		while (f != NULL && (n = getline(&line, &cap, f)) > 0) {
+		if (import_read(p, &data, &len, &e) < 0)
+			data = NULL;
+		for (q = data, end = data + len; data != NULL && q < end; ) {
+			char *nl = memchr(q, '\n', (size_t)(end - q));
+			size_t l = nl != NULL ? (size_t)(nl - q) : (size_t)(end - q);
 			json_t *row;
 
-			if (strspn(line, " \t\r\n") == (size_t)n)
+			if (strspn(q, " \t\r\n") >= l) {
+				q += l + (nl != NULL);
 				continue;
-			row = json_loadb(line, (size_t)n, 0, NULL);
+			}
+			row = json_loadb(q, l, 0, NULL);
 			r = json_is_string(json_object_get(row, "task")) &&
 			    json_object_get(row, "codeid") != NULL &&
 			    json_is_string(json_object_get(row, "code"));
 			json_decref(row);
 			break;
 		}
-		free(line);
-		if (f != NULL)
-			fclose(f);
+		free(data);
 	}
 	free(p);
 	return r;

@@ -70,23 +70,25 @@ pty_env_has(char *const env[], const char *kv)
  * the array (the strings are borrowed).
  */
 static char **
-pty_env_build(char *const env[])
+pty_env_build(char *const env[], int clean)
 {
 	static char term[] = "TERM=xterm-256color";
 	static char *const drop[] = { "TERM=", "COLUMNS=", "LINES=", NULL };
 	size_t n = 0, i, k = 0;
 	char **out;
 
-	for (i = 0; environ != NULL && environ[i] != NULL; i++)
+	char *const *base = clean ? NULL : environ;
+
+	for (i = 0; base != NULL && base[i] != NULL; i++)
 		n++;
 	for (i = 0; env != NULL && env[i] != NULL; i++)
 		n++;
 	out = xcalloc(n + 2, sizeof *out);
-	for (i = 0; environ != NULL && environ[i] != NULL; i++) {
-		if (pty_env_has(drop, environ[i]) ||
-		    pty_env_has(env, environ[i]))
+	for (i = 0; base != NULL && base[i] != NULL; i++) {
+		if (pty_env_has(drop, base[i]) ||
+		    pty_env_has(env, base[i]))
 			continue;
-		out[k++] = environ[i];
+		out[k++] = base[i];
 	}
 	if (!pty_env_has(env, term))
 		out[k++] = term;
@@ -134,7 +136,7 @@ pty_child_fail(const char *what, const char *arg, int errnum)
 /* The child side of pty_spawn: never returns. */
 static void
 pty_child(int slave, char *const argv[], const char *cwd, char **envp,
-    const sigset_t *mask)
+    const int *fds, int nfds, const sigset_t *mask)
 {
 	struct sigaction sa;
 	int sig;
@@ -152,7 +154,12 @@ pty_child(int slave, char *const argv[], const char *cwd, char **envp,
 	if (dup2(slave, STDIN_FILENO) < 0 || dup2(slave, STDOUT_FILENO) < 0 ||
 	    dup2(slave, STDERR_FILENO) < 0)
 		_exit(127);
-	closefrom(STDERR_FILENO + 1);	/* the master and slave too */
+	/* The fds asked for become 3, 4 ...; callers made them >= 10 so
+	 * that no dup2 overwrites one not yet moved. */
+	for (int i = 0; i < nfds; i++)
+		if (dup2(fds[i], STDERR_FILENO + 1 + i) < 0)
+			_exit(127);
+	closefrom(STDERR_FILENO + 1 + nfds);	/* the master and slave too */
 	sigprocmask(SIG_SETMASK, mask, NULL);
 
 	if (cwd != NULL && chdir(cwd) < 0)
@@ -192,9 +199,10 @@ pty_open(int *master, int *slave, struct err *err)
 	return 0;
 }
 
-int
-pty_spawn(struct pty *p, char *const argv[], const char *cwd,
-    char *const env[], int rows, int cols, int raw_output, struct err *err)
+static int
+pty_spawn_common(struct pty *p, char *const argv[], const char *cwd,
+    char *const env[], int clean, const int *fds, int nfds, int rows,
+    int cols, int raw_output, struct err *err)
 {
 	struct winsize ws;
 	struct termios tio;
@@ -239,14 +247,14 @@ pty_spawn(struct pty *p, char *const argv[], const char *cwd,
 		goto out;
 	}
 
-	envp = pty_env_build(env);
+	envp = pty_env_build(env, clean);
 	sigemptyset(&empty);
 	sigfillset(&all);
 	/* Why: no handler of ours may run in the child before it resets. */
 	sigprocmask(SIG_BLOCK, &all, &old);
 	pid = fork();
 	if (pid == 0)
-		pty_child(slave, argv, cwd, envp, &empty);
+		pty_child(slave, argv, cwd, envp, fds, nfds, &empty);
 	if (pid < 0) {
 		err_set(err, "fork: %s", strerror(errno));
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -265,6 +273,27 @@ out:
 	if (master >= 0)
 		close(master);
 	return rc;
+}
+
+int
+pty_spawn(struct pty *p, char *const argv[], const char *cwd,
+    char *const env[], int rows, int cols, int raw_output, struct err *err)
+{
+	return pty_spawn_common(p, argv, cwd, env, 0, NULL, 0, rows, cols,
+	    raw_output, err);
+}
+
+int
+pty_spawn_clean(struct pty *p, char *const argv[], const char *cwd,
+    char *const envp[], const int *fds, int nfds, int rows, int cols,
+    int raw_output, struct err *err)
+{
+	for (int i = 0; i < nfds; i++)
+		if (fds[i] <= STDERR_FILENO + nfds)
+			return err_set(err, "pty: fd %d would be overwritten",
+			    fds[i]);
+	return pty_spawn_common(p, argv, cwd, envp, 1, fds, nfds, rows, cols,
+	    raw_output, err);
 }
 
 static void

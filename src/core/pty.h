@@ -31,6 +31,19 @@ int	pty_spawn(struct pty *p, char *const argv[], const char *cwd,
 	    struct err *err);
 
 /*
+ * pty_spawn() for a sandbox: the child's environment is envp alone (and
+ * TERM=xterm-256color), none of the caller's, so that nothing of it
+ * reaches the sandbox's processes (/proc/1/environ there is the
+ * wrapper's environment); fds[i] (nfds of them, each above 2 + nfds, so
+ * that moving one cannot overwrite another) becomes fd 3 + i in the
+ * child, every other fd above 2 is closed.  The caller keeps and closes
+ * its fds.  0 or -1 with err, as pty_spawn().
+ */
+int	pty_spawn_clean(struct pty *p, char *const argv[], const char *cwd,
+	    char *const envp[], const int *fds, int nfds, int rows, int cols,
+	    int raw_output, struct err *err);
+
+/*
  * Read what is available into buf (size n) without blocking.  Returns the
  * byte count (> 0), 0 when nothing is ready, or -1 once every slave fd is
  * closed (EIO on Linux); the master is then closed and p->fd set to -1.

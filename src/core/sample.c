@@ -20,6 +20,9 @@ task_release(struct task *t)
 	free(t->interface);
 	free(t->source);
 	free(t->extra);
+	free(t->license);
+	free(t->license_source);
+	free(t->split);
 	for (size_t i = 0; i < t->nfiles; i++) {
 		free(t->files[i].name);
 		free(t->files[i].role);

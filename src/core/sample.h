@@ -30,6 +30,11 @@ struct task {
 	char	*interface;	/* port list / signature, may be NULL */
 	char	*source;	/* where it was imported from (path[:line]) */
 	char	*extra;		/* JSON object of fields assay does not know */
+	char	*license;	/* SPDX id ("MIT"), "NOASSERTION", or NULL */
+	char	*license_source;	/* where it was read: a LICENSE path,
+					   "--license", or NULL */
+	char	*split;		/* "train", "valid", ... or NULL: none yet */
+	int	 split_hand;	/* 1: set by hand, kept by every assignment */
 	struct task_file *files;	/* owned array */
 	size_t	 nfiles;
 };

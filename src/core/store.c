@@ -21,6 +21,7 @@
 #include "agreement.h"
 #include "buf.h"
 #include "hash.h"
+#include "ident.h"
 
 /*
  * A grep= result kept as the temporary table grep_<slot> of candidate
@@ -394,6 +395,34 @@ static const char *const migrations[] = {
 	"  x.cand_id = n.cand_id AND x.id <= n.id), n.text FROM note n"
 	"  JOIN candidate c ON c.id = n.cand_id ORDER BY n.id;"
 	"UPDATE search_gen SET n = (SELECT count(*) FROM search);",
+	/*
+	 * 6 -> 7: the curated set as training data (issue 14).  A task's
+	 * split (set by hand, or assigned by a stable hash of its id) and
+	 * licence; near-duplicate clusters (one row per candidate in a
+	 * cluster of two or more; keep marks the one an export keeps) and
+	 * benchmark contamination (one row per candidate and benchmark it
+	 * shares long n-grams with), both replaced whole by their command.
+	 */
+	"ALTER TABLE task ADD COLUMN split TEXT;"
+	"ALTER TABLE task ADD COLUMN split_hand INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE task ADD COLUMN license TEXT;"
+	"ALTER TABLE task ADD COLUMN license_source TEXT;"
+	"CREATE INDEX task_split ON task(split);"
+	"CREATE TABLE dup ("
+	"  cand_id    TEXT PRIMARY KEY REFERENCES candidate(id),"
+	"  cluster    TEXT NOT NULL,"
+	"  exact      INTEGER NOT NULL,"
+	"  similarity REAL,"
+	"  keep       INTEGER NOT NULL"
+	") WITHOUT ROWID;"
+	"CREATE INDEX dup_cluster ON dup(cluster);"
+	"CREATE TABLE contamination ("
+	"  cand_id    TEXT NOT NULL REFERENCES candidate(id),"
+	"  benchmark  TEXT NOT NULL,"
+	"  task_id    TEXT,"
+	"  ngrams     INTEGER NOT NULL,"
+	"  PRIMARY KEY (cand_id, benchmark)"
+	") WITHOUT ROWID;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -582,6 +611,12 @@ store_close(struct store *st)
 	free(st);
 }
 
+void
+store_lock_timeout(struct store *st, int ms)
+{
+	sqlite3_busy_timeout(st->db, ms);
+}
+
 int
 store_schema_version(struct store *st)
 {
@@ -648,6 +683,58 @@ step_done(struct store *st, sqlite3_stmt *s, const char *what,
 
 /* --- tasks ----------------------------------------------------------- */
 
+/*
+ * Why here: ids and names become dataset paths, file names on toolchain
+ * command lines and commit trailers (ident.h).  The store is the one way
+ * in, so nothing unchecked reaches a table, and the caller gets words,
+ * not a constraint failure.
+ */
+static int
+check_task(const struct task *t, struct err *err)
+{
+	char a[96], b[96];
+	struct err e;
+
+	if (ident_check_task_id(t->id, &e) < 0)
+		return err_set(err, "task id '%s': %s", ident_show(t->id, a,
+		    sizeof a), e.msg);
+	if (ident_check_domain(t->domain, &e) < 0)
+		return err_set(err, "task %s: domain '%s': %s", t->id,
+		    ident_show(t->domain, a, sizeof a), e.msg);
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (ident_check_file_name(t->files[i].name, &e) < 0)
+			return err_set(err, "task %s: file name '%s': %s",
+			    t->id, ident_show(t->files[i].name, b, sizeof b),
+			    e.msg);
+	return 0;
+}
+
+static int
+check_by(const char *by, struct err *err)
+{
+	char a[96];
+	struct err e;
+
+	if (ident_check_reviewer(by, &e) < 0)
+		return err_set(err, "reviewer name '%s': %s", ident_show(by, a,
+		    sizeof a), e.msg);
+	return 0;
+}
+
+static int
+check_category(const char *category, struct err *err)
+{
+	static const char *const cats[] = { "compile", "api", "functional",
+		"format", "performance" };
+	char a[96];
+
+	for (size_t i = 0; category != NULL && i < 5; i++)
+		if (strcmp(category, cats[i]) == 0)
+			return 0;
+	return err_set(err, "unknown category '%s' (compile api functional"
+	    " format performance)", ident_show(category, a, sizeof a));
+}
+
 int
 store_task_put(struct store *st, const struct task *t, int *inserted,
     struct err *err)
@@ -655,10 +742,13 @@ store_task_put(struct store *st, const struct task *t, int *inserted,
 	sqlite3_stmt *s;
 
 	*inserted = 0;
+	if (check_task(t, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT OR IGNORE INTO task(id, benchmark, domain,"
-	    " env, env_params, spec, interface, source, extra)"
-	    " VALUES (?1, ?2, ?3, ?4, coalesce(?5, '{}'), ?6, ?7, ?8, ?9)",
-	    err) < 0)
+	    " env, env_params, spec, interface, source, extra, license,"
+	    " license_source, split, split_hand)"
+	    " VALUES (?1, ?2, ?3, ?4, coalesce(?5, '{}'), ?6, ?7, ?8, ?9,"
+	    " ?10, ?11, ?12, ?13)", err) < 0)
 		return -1;
 	bind_text(s, 1, t->id);
 	bind_text(s, 2, t->benchmark);
@@ -669,6 +759,10 @@ store_task_put(struct store *st, const struct task *t, int *inserted,
 	bind_text(s, 7, t->interface);
 	bind_text(s, 8, t->source);
 	bind_text(s, 9, t->extra);
+	bind_text(s, 10, t->license);
+	bind_text(s, 11, t->license_source);
+	bind_text(s, 12, t->split);
+	sqlite3_bind_int(s, 13, t->split != NULL && t->split_hand);
 	if (step_done(st, s, "insert task", err) < 0)
 		return -1;
 	if (sqlite3_changes(st->db) == 0)
@@ -699,7 +793,8 @@ store_task_get(struct store *st, const char *id, struct task *out,
 
 	memset(out, 0, sizeof *out);
 	if (prepare(st, &s, "SELECT id, benchmark, domain, env, env_params,"
-	    " spec, interface, source, extra FROM task WHERE id = ?1", err) < 0)
+	    " spec, interface, source, extra, license, license_source, split,"
+	    " split_hand FROM task WHERE id = ?1", err) < 0)
 		return -1;
 	bind_text(s, 1, id);
 	rc = sqlite3_step(s);
@@ -718,6 +813,10 @@ store_task_get(struct store *st, const char *id, struct task *out,
 	out->interface = col_text(s, 6);
 	out->source = col_text(s, 7);
 	out->extra = col_text(s, 8);
+	out->license = col_text(s, 9);
+	out->license_source = col_text(s, 10);
+	out->split = col_text(s, 11);
+	out->split_hand = sqlite3_column_int(s, 12);
 	sqlite3_finalize(s);
 	if (prepare(st, &s, "SELECT name, role, data FROM task_file"
 	    " WHERE task_id = ?1 ORDER BY rowid", err) < 0)
@@ -789,9 +888,16 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
     struct err *err)
 {
 	sqlite3_stmt *s;
-	char *existing;
+	char *existing, show[96];
+	struct err e;
 
 	*inserted = 0;
+	if (c->id != NULL && ident_check_id(c->id, &e) < 0)
+		return err_set(err, "candidate id '%s': %s", ident_show(c->id,
+		    show, sizeof show), e.msg);
+	if (c->parent != NULL && ident_check_id(c->parent, &e) < 0)
+		return err_set(err, "parent id '%s': %s", ident_show(c->parent,
+		    show, sizeof show), e.msg);
 	if (candidate_find(st, c, &existing, err) < 0)
 		return -1;
 	if (existing != NULL) {
@@ -814,6 +920,31 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 			c->id = xasprintf("c%.*s", n, hex);
 			if (id_taken(st, c->id, &taken, err) < 0)
 				return -1;
+		}
+	} else {
+		char *other = NULL;
+		int rc;
+
+		/* An explicit id names one candidate: say whose it is
+		 * (docs/adr/0011), not "UNIQUE constraint failed". */
+		if (prepare(st, &s, "SELECT task_id FROM candidate WHERE"
+		    " id = ?1", err) < 0)
+			return -1;
+		bind_text(s, 1, c->id);
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW)
+			other = col_text(s, 0);
+		sqlite3_finalize(s);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return err_sqlite(err, st->db, "check id");
+		if (other != NULL) {
+			err_set(err, "candidate id '%s' is already taken by"
+			    " another candidate (of task %s%s); give the"
+			    " candidate another id, or import with --id-prefix",
+			    c->id, other, strcmp(other, c->task_id) == 0 ?
+			    ", this row's task" : "");
+			free(other);
+			return -1;
 		}
 	}
 	if (prepare(st, &s, "INSERT INTO candidate(id, task_id, origin,"
@@ -1029,6 +1160,13 @@ diags_from_json(struct run *r, const char *txt)
 int
 store_run_add(struct store *st, struct run *r, struct err *err)
 {
+	return store_run_insert(st, r, 1, err);
+}
+
+int
+store_run_insert(struct store *st, struct run *r, int latest,
+    struct err *err)
+{
 	sqlite3_stmt *s;
 	char *diags = diags_to_json(r);
 	int own_tx = !st->in_tx;
@@ -1066,13 +1204,21 @@ store_run_add(struct store *st, struct run *r, struct err *err)
 	if (step_done(st, s, "insert run", err) < 0)
 		goto fail;
 	r->id = sqlite3_last_insert_rowid(st->db);
-	if (prepare(st, &s, "UPDATE candidate SET run_id = ?1 WHERE id = ?2",
-	    err) < 0)
+	/* latest 2: only when no run of the candidate started later. */
+	if (latest && prepare(st, &s, latest == 1 ?
+	    "UPDATE candidate SET run_id = ?1 WHERE id = ?2" :
+	    "UPDATE candidate SET run_id = ?1 WHERE id = ?2 AND"
+	    " coalesce((SELECT started FROM run WHERE id = candidate.run_id),"
+	    " 0) <= ?3", err) < 0)
 		goto fail;
-	sqlite3_bind_int64(s, 1, r->id);
-	bind_text(s, 2, r->cand_id);
-	if (step_done(st, s, "update candidate run", err) < 0)
-		goto fail;
+	if (latest) {
+		sqlite3_bind_int64(s, 1, r->id);
+		bind_text(s, 2, r->cand_id);
+		if (latest == 2)
+			sqlite3_bind_int64(s, 3, r->started);
+		if (step_done(st, s, "update candidate run", err) < 0)
+			goto fail;
+	}
 	if (own_tx && store_commit(st, err) < 0)
 		goto fail;
 	free(diags);
@@ -1082,6 +1228,31 @@ fail:
 		store_rollback(st);
 	free(diags);
 	return -1;
+}
+
+int
+store_run_exists(struct store *st, const struct run *r, int *exists,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*exists = 0;
+	if (prepare(st, &s, "SELECT 1 FROM run WHERE cand_id = ?1 AND"
+	    " coalesce(input_key, '') = ?2 AND started = ?3 AND wall_ms = ?4"
+	    " AND verdict = ?5 LIMIT 1", err) < 0)
+		return -1;
+	bind_text(s, 1, r->cand_id);
+	bind_text(s, 2, r->input_key);
+	sqlite3_bind_int64(s, 3, r->started);
+	sqlite3_bind_int64(s, 4, r->wall_ms);
+	bind_text(s, 5, r->verdict);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "find run");
+	*exists = rc == SQLITE_ROW;
+	return 0;
 }
 
 #define RUN_COLS "id, cand_id, env, verdict, stage, subcategory, category," \
@@ -1291,6 +1462,8 @@ store_label_set(struct store *st, const char *cand_id, const char *category,
 	sqlite3_stmt *s;
 	char detail[128];
 
+	if (check_category(category, err) < 0 || check_by(by, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT INTO label(cand_id, category, subcategory,"
 	    " note, by, run_id, evidence, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
 	    " ?7, ?8)", err) < 0)
@@ -1313,9 +1486,20 @@ int
 store_review_set(struct store *st, const char *cand_id, const char *status,
     const char *note, const char *by, struct err *err)
 {
+	static const char *const statuses[] = { "unreviewed", "accepted",
+		"rejected", "flagged" };
 	sqlite3_stmt *s;
-	char detail[64];
+	char detail[64], show[96];
+	int known = 0;
 
+	for (size_t i = 0; status != NULL && i < 4; i++)
+		known = known || strcmp(status, statuses[i]) == 0;
+	if (!known)
+		return err_set(err, "unknown review status '%s' (unreviewed"
+		    " accepted rejected flagged)", ident_show(status, show,
+		    sizeof show));
+	if (check_by(by, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT INTO review(cand_id, status, note, by, at)"
 	    " VALUES (?1, ?2, ?3, ?4, ?5)", err) < 0)
 		return -1;
@@ -1377,7 +1561,8 @@ jrow_get(struct store *st, int64_t id, struct jrow *j, struct err *err)
  * *found is 0 when there is nothing to do.
  */
 static int
-journal_target(struct store *st, int redo, int64_t *found, struct err *err)
+journal_target(struct store *st, int redo, const char *who, int64_t *found,
+    struct err *err)
 {
 	sqlite3_stmt *s;
 	int64_t *seen = NULL;
@@ -1385,10 +1570,13 @@ journal_target(struct store *st, int redo, int64_t *found, struct err *err)
 	int rc;
 
 	*found = 0;
+	/* who: only that reviewer's steps (their decisions, their undos and
+	 * redos), so that one reviewer's undo never takes back another's. */
 	if (prepare(st, &s, "SELECT id, action, coalesce(target, 0) FROM event"
 	    " WHERE action IN ('label', 'review', 'undo', 'redo')"
-	    " ORDER BY id DESC", err) < 0)
+	    " AND (?1 IS NULL OR who = ?1) ORDER BY id DESC", err) < 0)
 		return -1;
+	bind_text(s, 1, who);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(s, 0);
 		const char *action = (const char *)sqlite3_column_text(s, 1);
@@ -1435,10 +1623,10 @@ journal_target(struct store *st, int redo, int64_t *found, struct err *err)
  */
 static int
 undo_redo_one(struct store *st, int redo, int64_t id, const char *by,
-    struct jrow *d, struct err *err)
+    int mine, struct jrow *d, struct err *err)
 {
 	struct jrow t;
-	int64_t val;
+	int64_t val, now;
 
 	if (jrow_get(st, id, &t, err) < 0)
 		return -1;
@@ -1452,6 +1640,17 @@ undo_redo_one(struct store *st, int redo, int64_t id, const char *by,
 		val = d->before;
 	}
 	d->batch = t.batch;
+	/* A reviewer's own step whose candidate someone else decided since:
+	 * moving the pointer back would take that later decision away. */
+	if (mine) {
+		if (cand_pointer(st, d->cand_id, d->field, &now, err) < 0)
+			return -1;
+		if (now != (redo ? d->before : d->after))
+			return err_set(err, "cannot %s %s of %s: someone else"
+			    " decided it since (undo --any takes the newest"
+			    " step of anyone)", redo ? "redo" : "undo",
+			    d->detail, d->cand_id);
+	}
 	if (set_pointer(st, d->cand_id, d->field, val, err) < 0 ||
 	    event_insert(st, by, redo ? "redo" : "undo", d->cand_id, d->field,
 	    redo ? d->before : d->after, val, id, d->detail, err) < 0)
@@ -1464,22 +1663,23 @@ undo_redo_one(struct store *st, int redo, int64_t id, const char *by,
  * decision), every step of that batch goes with it, in one transaction.
  */
 static int
-undo_redo(struct store *st, int redo, const char *by, char *what, size_t n,
-    struct err *err)
+undo_redo(struct store *st, int redo, const char *by, int mine, char *what,
+    size_t n, struct err *err)
 {
+	const char *who = mine ? by : NULL;
 	struct jrow d, first;
 	int64_t id, batch;
 	size_t count = 0;
 
 	if (store_begin(st, err) < 0)
 		return -1;
-	if (journal_target(st, redo, &id, err) < 0)
+	if (journal_target(st, redo, who, &id, err) < 0)
 		goto fail;
 	if (id == 0) {
 		store_rollback(st);
 		if (what != NULL && n > 0)
-			snprintf(what, n, "nothing to %s", redo ? "redo" :
-			    "undo");
+			snprintf(what, n, "nothing to %s%s%s", redo ? "redo" :
+			    "undo", mine ? " by " : "", mine ? by : "");
 		return 1;
 	}
 	if (jrow_get(st, id, &first, err) < 0)
@@ -1487,7 +1687,7 @@ undo_redo(struct store *st, int redo, const char *by, char *what, size_t n,
 	batch = first.batch;
 	st->batch = batch;
 	for (;;) {
-		if (undo_redo_one(st, redo, id, by, &d, err) < 0)
+		if (undo_redo_one(st, redo, id, by, mine, &d, err) < 0)
 			goto fail;
 		/* Undo walks the batch newest first, redo oldest first:
 		 * both name the step decided first. */
@@ -1495,7 +1695,7 @@ undo_redo(struct store *st, int redo, const char *by, char *what, size_t n,
 			first = d;
 		if (batch == 0)
 			break;
-		if (journal_target(st, redo, &id, err) < 0 ||
+		if (journal_target(st, redo, who, &id, err) < 0 ||
 		    (id != 0 && jrow_get(st, id, &d, err) < 0))
 			goto fail;
 		if (id == 0 || d.batch != batch)
@@ -1522,14 +1722,28 @@ int
 store_undo(struct store *st, const char *by, char *what, size_t n,
     struct err *err)
 {
-	return undo_redo(st, 0, by, what, n, err);
+	return undo_redo(st, 0, by, 1, what, n, err);
 }
 
 int
 store_redo(struct store *st, const char *by, char *what, size_t n,
     struct err *err)
 {
-	return undo_redo(st, 1, by, what, n, err);
+	return undo_redo(st, 1, by, 1, what, n, err);
+}
+
+int
+store_undo_any(struct store *st, const char *by, char *what, size_t n,
+    struct err *err)
+{
+	return undo_redo(st, 0, by, 0, what, n, err);
+}
+
+int
+store_redo_any(struct store *st, const char *by, char *what, size_t n,
+    struct err *err)
+{
+	return undo_redo(st, 1, by, 0, what, n, err);
 }
 
 int
@@ -1582,6 +1796,8 @@ store_note_add(struct store *st, const char *cand_id, const char *text,
 
 	if (text == NULL || *text == '\0')
 		return err_set(err, "a note wants a text");
+	if (check_by(by, err) < 0)
+		return -1;
 	if (own_tx && store_begin(st, err) < 0)
 		return -1;
 	if (cand_pointer(st, cand_id, "label", &ptr, err) < 0)
@@ -1876,6 +2092,8 @@ static const struct {
 	{ "status", "q.status" },
 	{ "source", "c.source" },
 	{ "parent", "c.parent" },
+	{ "split", "t.split" },
+	{ "license", "t.license" },
 };
 
 /* Where a grep= predicate sits in a compiled filter (filter_fast). */
@@ -1948,16 +2166,19 @@ filter_value_bad(const char *key, const char *val, struct err *err)
  * blanks.
  */
 static const char *
-filter_word_end(const char *p)
+filter_word_end(const char *p, const char **open)
 {
 	int quoted = 0;
 
+	*open = NULL;	/* the quote left open, if any */
 	for (; *p != '\0'; p++) {
 		if (*p == '"') {
-			if (quoted && p[1] == '"')
+			if (quoted && p[1] == '"') {
 				p++;
-			else
+			} else {
 				quoted = !quoted;
+				*open = quoted ? p : NULL;
+			}
 		} else if (!quoted && (*p == ' ' || *p == '\t')) {
 			break;
 		}
@@ -2024,6 +2245,27 @@ filter_grep(struct filter *f, const char *text, int neg)
 static int filter_disagree(struct filter *, const char *, int, int,
     struct err *);
 
+/*
+ * dup=yes|no: a near-duplicate that an export drops (in a cluster of
+ * `assay dedup`, not the one kept), or not.  contaminated=yes|no: shares
+ * long n-grams with a benchmark (`assay contamination`), or not.
+ */
+static int
+filter_flag(struct filter *f, const char *word, size_t klen,
+    const char *val, int neg, int like, struct err *err)
+{
+	int yes, dup = klen == 3;
+
+	if (like || (strcmp(val, "yes") != 0 && strcmp(val, "no") != 0))
+		return err_set(err, "%.*s wants yes or no, as %.*s=yes",
+		    (int)klen, word, (int)klen, word);
+	yes = (strcmp(val, "yes") == 0) != neg;
+	buf_printf(&f->where, " AND c.id %sIN (%s)", yes ? "" : "NOT ", dup ?
+	    "SELECT cand_id FROM dup WHERE NOT keep" :
+	    "SELECT cand_id FROM contamination");
+	return 0;
+}
+
 /* KEY~TEXT as a LIKE pattern: %TEXT%, with % _ and \ in TEXT plain. */
 static char *
 filter_like(const char *text)
@@ -2048,7 +2290,7 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 	memset(f, 0, sizeof *f);
 	buf_adds(&f->where, " WHERE 1");
 	while (*p != '\0') {
-		const char *end, *op;
+		const char *end, *op, *open;
 		size_t klen, i;
 		char *word, *val;
 		int neg = 0, like = 0;
@@ -2057,7 +2299,13 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			p++;
 		if (*p == '\0')
 			break;
-		end = filter_word_end(p);
+		end = filter_word_end(p, &open);
+		if (open != NULL) {
+			err_set(err, "filter: unterminated quote at column %zu:"
+			    " %s", (size_t)(open - text) + 1, open);
+			filter_release(f);
+			return -1;
+		}
 		word = xstrndup(p, (size_t)(end - p));
 		p = end;
 		op = strpbrk(word, "=~!");
@@ -2097,6 +2345,18 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			free(word);
 			continue;
 		}
+		if ((klen == 3 && strncmp(word, "dup", 3) == 0) ||
+		    (klen == 12 && strncmp(word, "contaminated", 12) == 0)) {
+			int bad = filter_flag(f, word, klen, val, neg, like,
+			    err) < 0;
+
+			free(word);
+			if (bad) {
+				filter_release(f);
+				return -1;
+			}
+			continue;
+		}
 		if (klen == 8 && strncmp(word, "disagree", 8) == 0) {
 			int bad = filter_disagree(f, val, neg, like, err) < 0;
 
@@ -2115,7 +2375,7 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			err_set(err, "unknown filter key '%.*s' (known: id task"
 			    " benchmark domain origin model kind lang env verdict"
 			    " stage category subcategory status source parent"
-			    " grep disagree)",
+			    " split license grep disagree dup contaminated)",
 			    (int)klen,
 			    word);
 			free(word);
@@ -2949,6 +3209,8 @@ store_label_final(struct store *st, const char *cand_id,
 	sqlite3_stmt *s;
 	char detail[128];
 
+	if (check_category(category, err) < 0 || check_by(by, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT INTO label(cand_id, category, by, run_id,"
 	    " evidence, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", err) < 0)
 		return -1;
@@ -3194,6 +3456,175 @@ store_label_list(struct store *st, const char *cand_id,
 		return err_sqlite(err, st->db, "read labels");
 	}
 	return 0;
+}
+
+int
+store_task_split_set(struct store *st, const char *task_id,
+    const char *split, int hand, const char *by, struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (prepare(st, &s, hand ? "UPDATE task SET split = ?2, split_hand ="
+	    " (?2 IS NOT NULL) WHERE id = ?1" : "UPDATE task SET split = ?2"
+	    " WHERE id = ?1 AND split_hand = 0", err) < 0)
+		return -1;
+	bind_text(s, 1, task_id);
+	bind_text(s, 2, split);
+	if (step_done(st, s, "set split", err) < 0)
+		return -1;
+	if (hand && sqlite3_changes(st->db) == 0)
+		return err_set(err, "no task %s", task_id);
+	if (hand) {
+		char *detail = xasprintf("split of %s: %s", task_id,
+		    split != NULL ? split : "(by hash)");
+		int rc = store_event_add(st, by, "split", NULL, detail, err);
+
+		free(detail);
+		return rc;
+	}
+	return 0;
+}
+
+int
+store_task_split_each(struct store *st,
+    int (*cb)(const char *task_id, const char *split, int hand, void *arg),
+    void *arg, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, stop = 0;
+
+	if (prepare(st, &s, "SELECT id, split, split_hand FROM task ORDER BY"
+	    " id", err) < 0)
+		return -1;
+	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		stop = cb((const char *)sqlite3_column_text(s, 0),
+		    (const char *)sqlite3_column_text(s, 1),
+		    sqlite3_column_int(s, 2), arg);
+	sqlite3_finalize(s);
+	if (stop)
+		return stop;
+	if (rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read tasks");
+	return 0;
+}
+
+int
+store_task_rowid_max(struct store *st, int64_t *max, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*max = 0;
+	if (prepare(st, &s, "SELECT coalesce(max(rowid), 0) FROM task",
+	    err) < 0)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*max = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return err_sqlite(err, st->db, "task rowid");
+	return 0;
+}
+
+int
+store_task_provenance(struct store *st, int64_t since, const char *license,
+    const char *license_source, const char *from, const char *to,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (license != NULL) {
+		if (prepare(st, &s, "UPDATE task SET license = ?2,"
+		    " license_source = ?3 WHERE rowid > ?1 AND license IS"
+		    " NULL", err) < 0)
+			return -1;
+		sqlite3_bind_int64(s, 1, since);
+		bind_text(s, 2, license);
+		bind_text(s, 3, license_source);
+		if (step_done(st, s, "set licence", err) < 0)
+			return -1;
+	}
+	if (from != NULL && to != NULL) {
+		if (prepare(st, &s, "UPDATE task SET source = ?2 ||"
+		    " substr(source, ?3 + 1) WHERE rowid > ?1 AND"
+		    " substr(source, 1, ?3) = ?4", err) < 0)
+			return -1;
+		sqlite3_bind_int64(s, 1, since);
+		bind_text(s, 2, to);
+		sqlite3_bind_int64(s, 3, (sqlite3_int64)strlen(from));
+		bind_text(s, 4, from);
+		if (step_done(st, s, "set source", err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+store_dup_replace(struct store *st, const struct store_dup *rows, size_t n,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	if (exec(st, "DELETE FROM dup", err) < 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		if (prepare(st, &s, "INSERT INTO dup(cand_id, cluster, exact,"
+		    " similarity, keep) VALUES (?1, ?2, ?3, ?4, ?5)", err) < 0)
+			goto fail;
+		bind_text(s, 1, rows[i].cand_id);
+		bind_text(s, 2, rows[i].cluster);
+		sqlite3_bind_int(s, 3, rows[i].exact);
+		sqlite3_bind_double(s, 4, rows[i].similarity);
+		sqlite3_bind_int(s, 5, rows[i].keep);
+		if (step_done(st, s, "mark a duplicate", err) < 0)
+			goto fail;
+	}
+	if (store_commit(st, err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+int
+store_contam_replace(struct store *st, const char *const *benchmarks,
+    size_t nbench, const struct store_contam *rows, size_t n,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	for (size_t i = 0; i < nbench; i++) {
+		if (prepare(st, &s, "DELETE FROM contamination WHERE"
+		    " benchmark = ?1", err) < 0)
+			goto fail;
+		bind_text(s, 1, benchmarks[i]);
+		if (step_done(st, s, "clear contamination", err) < 0)
+			goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (prepare(st, &s, "INSERT OR REPLACE INTO contamination("
+		    "cand_id, benchmark, task_id, ngrams) VALUES (?1, ?2, ?3,"
+		    " ?4)", err) < 0)
+			goto fail;
+		bind_text(s, 1, rows[i].cand_id);
+		bind_text(s, 2, rows[i].benchmark);
+		bind_text(s, 3, rows[i].task_id);
+		sqlite3_bind_int64(s, 4, (sqlite3_int64)rows[i].ngrams);
+		if (step_done(st, s, "mark contamination", err) < 0)
+			goto fail;
+	}
+	if (store_commit(st, err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	return -1;
 }
 
 int
@@ -3541,4 +3972,52 @@ out:
 	}
 	free(src);
 	return rc;
+}
+
+/* --- the model loop -------------------------------------------------- */
+
+int
+store_generation_each(struct store *st,
+    int (*cb)(const struct store_gen_row *row, void *arg), void *arg,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, stop = 0;
+
+	if (prepare(st, &s, "SELECT c.id, c.task_id, c.kind,"
+	    " json_extract(c.extra, '$.generation.model'),"
+	    " (SELECT r.verdict FROM run r WHERE r.id = c.run_id),"
+	    " json_extract(c.extra, '$.generation.round'),"
+	    " json_extract(c.extra, '$.generation.usage.prompt_tokens'),"
+	    " json_extract(c.extra, '$.generation.usage.completion_tokens'),"
+	    " json_extract(c.extra, '$.generation.latency_ms')"
+	    " FROM candidate c WHERE c.extra IS NOT NULL"
+	    " AND json_valid(c.extra)"
+	    " AND json_type(c.extra, '$.generation') = 'object'"
+	    " ORDER BY c.seq", err) < 0)
+		return -1;
+	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_gen_row r;
+
+		r.id = (const char *)sqlite3_column_text(s, 0);
+		r.task = (const char *)sqlite3_column_text(s, 1);
+		r.kind = (const char *)sqlite3_column_text(s, 2);
+		r.model = (const char *)sqlite3_column_text(s, 3);
+		r.verdict = (const char *)sqlite3_column_text(s, 4);
+		r.round = sqlite3_column_int(s, 5);
+		r.prompt_tokens = sqlite3_column_type(s, 6) == SQLITE_NULL ?
+		    -1 : sqlite3_column_int64(s, 6);
+		r.completion_tokens = sqlite3_column_type(s, 7) ==
+		    SQLITE_NULL ? -1 : sqlite3_column_int64(s, 7);
+		r.latency_ms = sqlite3_column_int64(s, 8);
+		if (r.model == NULL)
+			r.model = "?";
+		stop = cb(&r, arg);
+	}
+	sqlite3_finalize(s);
+	if (stop)
+		return stop;
+	if (rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read generated candidates");
+	return 0;
 }

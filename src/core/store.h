@@ -31,7 +31,7 @@
 #include "err.h"
 #include "sample.h"
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 struct store;
 
@@ -42,6 +42,14 @@ struct store;
  */
 int	store_open(struct store **out, const char *path, struct err *err);
 void	store_close(struct store *st);		/* NULL-safe */
+
+/*
+ * How long a write waits for another writer's lock before it fails with
+ * "database is locked", in milliseconds (SQLite's busy handler retries
+ * with a growing sleep, 1 ms to 100 ms, until then).  store_open() sets
+ * 5000.
+ */
+void	store_lock_timeout(struct store *st, int ms);
 
 /* PRAGMA user_version of the open database. */
 int	store_schema_version(struct store *st);
@@ -112,6 +120,23 @@ int	store_task_reference(struct store *st, const char *task_id,
 /* Store a finished run (r->id is set) and make it the candidate's latest. */
 int	store_run_add(struct store *st, struct run *r, struct err *err);
 
+/*
+ * store_run_add() with a say in what becomes the latest run: latest 1
+ * makes r the candidate's latest, 0 leaves the latest alone, 2 makes r
+ * the latest unless the latest run started later than r (a run merged
+ * from another machine that is older than one made here).  0 or -1.
+ */
+int	store_run_insert(struct store *st, struct run *r, int latest,
+	    struct err *err);
+
+/*
+ * Whether cand_id already has the run r: the same input key, start time,
+ * wall time and verdict (what `assay merge` checks so that merging a
+ * results file twice adds nothing).  *exists 1 or 0.  0 or -1.
+ */
+int	store_run_exists(struct store *st, const struct run *r, int *exists,
+	    struct err *err);
+
 /* The latest run of a candidate.  0, 1 when it has none, or -1. */
 int	store_run_latest(struct store *st, const char *cand_id, struct run *out,
 	    struct err *err);
@@ -138,14 +163,23 @@ int	store_review_set(struct store *st, const char *cand_id,
 	    struct err *err);
 
 /*
- * Undo the latest decision (label or review) not yet undone; redo the
- * latest undone one when no decision was made since.  A short
+ * Undo the latest decision (label or review) of reviewer by not yet
+ * undone; redo by's latest undone one when by made no decision since.
+ * Another reviewer's decisions are never touched: when someone else
+ * decided the same candidate's label (or review) after by's step, it is
+ * refused with err (-1) rather than taking theirs away.  A short
  * description of what changed goes into what (may be NULL).  Returns 0,
  * 1 when there is nothing to undo/redo, or -1.
  */
 int	store_undo(struct store *st, const char *by, char *what, size_t n,
 	    struct err *err);
 int	store_redo(struct store *st, const char *by, char *what, size_t n,
+	    struct err *err);
+/* The same over everyone's steps: the newest decision of anyone
+ * (`undo --any`); by is journalled as who undid it. */
+int	store_undo_any(struct store *st, const char *by, char *what, size_t n,
+	    struct err *err);
+int	store_redo_any(struct store *st, const char *by, char *what, size_t n,
 	    struct err *err);
 
 /*
@@ -220,7 +254,10 @@ void	store_row_release(struct store_row *r);
  * Count / read the candidates that match filter (design.md section 5:
  * space-separated "key=value", "key!=value", "key~text" predicates over
  * id task benchmark domain origin model kind lang env verdict stage
- * category subcategory status source parent; "verdict=none" matches no
+ * category subcategory status source parent split license;
+ * "split=none" the tasks with no split yet; "dup=yes" the near-duplicates
+ * `assay dedup` marked to drop (dup=no the rest); "contaminated=yes"
+ * those `assay contamination` flagged; "verdict=none" matches no
  * run yet; "disagree=yes" the candidates whose reviewers disagree (see
  * store_agreement); "grep=TEXT" matches candidates whose code, run or recorded
  * logs, or task spec hold TEXT as a phrase, full-text; a value may be
@@ -435,6 +472,70 @@ int	store_label_list(struct store *st, const char *cand_id,
 	    struct store_label **out, size_t *n, struct err *err);
 
 /*
+ * A task's split.  hand = 1: set by a person (split NULL gives the task
+ * back to the hash), journalled as a "split" event of by; an unknown
+ * task is an error.  hand = 0: an assignment by hash, which leaves a
+ * hand-set split alone.  0 or -1.
+ */
+int	store_task_split_set(struct store *st, const char *task_id,
+	    const char *split, int hand, const char *by, struct err *err);
+
+/*
+ * Visit every task's id, split (NULL: none) and whether it was set by
+ * hand, in id order; cb returns non-zero to stop (that value returned).
+ * Strings are borrowed for the call.  0 or -1.
+ */
+int	store_task_split_each(struct store *st,
+	    int (*cb)(const char *task_id, const char *split, int hand,
+	    void *arg), void *arg, struct err *err);
+
+/* The highest rowid of the task table (0 when empty), so that an import
+ * can name the tasks it adds.  0 or -1. */
+int	store_task_rowid_max(struct store *st, int64_t *max, struct err *err);
+
+/*
+ * Provenance of the tasks added after rowid since: those without a
+ * licence get license (an SPDX id) and license_source; a source that
+ * starts with from gets to in its place (the import folder's path for
+ * "URL@COMMIT:folder/").  NULL arguments change nothing.  0 or -1.
+ */
+int	store_task_provenance(struct store *st, int64_t since,
+	    const char *license, const char *license_source,
+	    const char *from, const char *to, struct err *err);
+
+/* One candidate of a near-duplicate cluster (dedup.c).  Borrowed. */
+struct store_dup {
+	const char	*cand_id;
+	const char	*cluster;	/* the id of the candidate kept */
+	int		 exact;		/* same normalised code as the kept */
+	double		 similarity;	/* estimated Jaccard with the kept */
+	int		 keep;		/* the one an export keeps */
+};
+
+/*
+ * Replace every cluster mark with rows (n of them; the candidates of
+ * clusters of two or more), in one transaction.  0 or -1.
+ */
+int	store_dup_replace(struct store *st, const struct store_dup *rows,
+	    size_t n, struct err *err);
+
+/* One benchmark a candidate shares long n-grams with.  Borrowed. */
+struct store_contam {
+	const char	*cand_id;
+	const char	*benchmark;
+	const char	*task_id;	/* the benchmark task most shared, or NULL */
+	size_t		 ngrams;	/* n-grams shared with it */
+};
+
+/*
+ * Replace the contamination marks against the benchmarks named (every
+ * row of those benchmarks goes) with rows, in one transaction.  0 or -1.
+ */
+int	store_contam_replace(struct store *st, const char *const *benchmarks,
+	    size_t nbench, const struct store_contam *rows, size_t n,
+	    struct err *err);
+
+/*
  * Visit the id of every task that has no candidate, in id order, without
  * holding them all: cb returns 0 to go on, non-zero to stop (that value
  * is returned).  The id is borrowed for the call.  0 or -1.
@@ -492,6 +593,27 @@ int	store_label_is_final(struct store *st, const char *cand_id,
  * (the slice in progress is rolled back).
  */
 int	store_bench_fill(struct store *st, size_t total, size_t *added,
+	    struct err *err);
+
+/* --- the model loop (generate.h) ------------------------------------ */
+
+/* A candidate a model made, with what its generation record says. */
+struct store_gen_row {
+	const char	*id, *task, *kind;	/* borrowed for the call */
+	const char	*model;		/* extra.generation.model */
+	const char	*verdict;	/* of the latest run, or NULL */
+	int		 round;		/* 0 direct, 1.. repair rounds */
+	int64_t		 prompt_tokens, completion_tokens;	/* -1: none */
+	int64_t		 latency_ms;
+};
+
+/*
+ * Visit every candidate with an extra.generation record, in import
+ * order: cb returns 0 to go on, non-zero to stop (that value is
+ * returned).  0 or -1.
+ */
+int	store_generation_each(struct store *st,
+	    int (*cb)(const struct store_gen_row *row, void *arg), void *arg,
 	    struct err *err);
 
 #endif

@@ -28,6 +28,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "buf.h"
 #include "err.h"
 
 const TSLanguage *tree_sitter_c(void);
@@ -792,6 +793,95 @@ syntax_parse(struct syntax **out, const char *lang, const char *text,
 	free(paint);
 	*out = s;
 	return 0;
+}
+
+int
+syntax_tokens(const char *lang, const char *text, size_t len, char **out,
+    size_t *outlen, char **ids, size_t *idslen, struct err *err)
+{
+	struct syn_lang *l = syn_lang_find(lang);
+	struct buf b = BUF_INIT, c = BUF_INIT;
+	char **names = NULL;
+	size_t nnames = 0;
+	TSParser *parser;
+	TSTree *tree;
+	TSTreeCursor cur;
+
+	*out = NULL;
+	if (outlen != NULL)
+		*outlen = 0;
+	if (ids != NULL)
+		*ids = NULL;
+	if (l == NULL)
+		return 0;
+	if (len >= UINT32_MAX)
+		return err_set(err, "%s: text too large (%zu bytes)", lang, len);
+	parser = ts_parser_new();
+	if (!ts_parser_set_language(parser, l->fn())) {
+		ts_parser_delete(parser);
+		return err_set(err, "grammar '%s': ABI %u rejected by the"
+		    " runtime", l->name, ts_language_version(l->fn()));
+	}
+	tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+	ts_parser_delete(parser);
+	if (tree == NULL)
+		return err_set(err, "%s: the parser gave no tree", lang);
+	cur = ts_tree_cursor_new(ts_tree_root_node(tree));
+	for (;;) {
+		TSNode node = ts_tree_cursor_current_node(&cur);
+		const char *type = ts_node_type(node);
+		int comment = type != NULL && strstr(type, "comment") != NULL;
+
+		if (!comment && ts_node_child_count(node) == 0) {
+			uint32_t a = ts_node_start_byte(node);
+			uint32_t e = ts_node_end_byte(node);
+
+			/* a leaf may hold blanks (a string): keep them */
+			if (e > a && e <= len && b.len > 0) {
+				buf_addc(&b, ' ');
+				buf_addc(&c, ' ');
+			}
+			if (e > a && e <= len)
+				buf_add(&b, text + a, e - a);
+			if (e > a && e <= len && ids != NULL &&
+			    strstr(type, "identifier") != NULL) {
+				size_t k;
+
+				for (k = 0; k < nnames && (strlen(names[k]) !=
+				    e - a || memcmp(names[k], text + a, e - a) !=
+				    0); k++)
+					;
+				if (k == nnames) {
+					names = xreallocarray(names, nnames + 1,
+					    sizeof *names);
+					names[nnames++] = xstrndup(text + a,
+					    e - a);
+				}
+				buf_printf(&c, "$%zu", k);
+			} else if (e > a && e <= len && ids != NULL) {
+				buf_add(&c, text + a, e - a);
+			}
+		}
+		if (!comment && ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	ts_tree_delete(tree);
+	for (size_t k = 0; k < nnames; k++)
+		free(names[k]);
+	free(names);
+	buf_adds(&b, "");
+	*out = buf_detach(&b, outlen);
+	buf_adds(&c, "");
+	if (ids != NULL)
+		*ids = buf_detach(&c, idslen);
+	else
+		buf_release(&c);
+	return 1;
 }
 
 void
@@ -3395,4 +3485,229 @@ done:
 	c.issues = NULL;
 	lc_release(&c);
 	return 0;
+}
+
+/* --- Verilog structure (syntax_verilog_scan) ------------------------- */
+
+static int
+vs_is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+static char *
+vs_text(const char *src, TSNode n)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	size_t k = 0;
+	char *out;
+
+	if (e - s > 255)
+		e = s + 255;
+	out = xmalloc((size_t)(e - s) + 1);
+	/* An escaped identifier is its characters without the backslash
+	 * and the blank that ends it. */
+	for (uint32_t i = s; i < e; i++)
+		if (!(i == s && src[i] == '\\') && src[i] != ' ' &&
+		    src[i] != '\t' && src[i] != '\n' && src[i] != '\r')
+			out[k++] = src[i];
+	out[k] = '\0';
+	return out;
+}
+
+/* The first named child of n of the given type, or a null node. */
+static TSNode
+vs_child(TSNode n, const char *type)
+{
+	uint32_t k = ts_node_named_child_count(n);
+
+	for (uint32_t i = 0; i < k; i++) {
+		TSNode ch = ts_node_named_child(n, i);
+
+		if (vs_is(ch, type))
+			return ch;
+	}
+	return (TSNode){ 0 };
+}
+
+/* The first identifier at or below n (depth-first, bounded). */
+static TSNode
+vs_ident(TSNode n, int depth)
+{
+	if (ts_node_is_null(n) || depth > 8)
+		return (TSNode){ 0 };
+	if (vs_is(n, "simple_identifier") || vs_is(n, "escaped_identifier"))
+		return n;
+	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+		TSNode r = vs_ident(ts_node_named_child(n, i), depth + 1);
+
+		if (!ts_node_is_null(r))
+			return r;
+	}
+	return (TSNode){ 0 };
+}
+
+/*
+ * Is the identifier id the name a declaration introduces, as opposed to a
+ * use?  Generous: a name counted as declared only makes the out-of-module
+ * check (verilog.c) accept a reference rooted at it in the same module.
+ */
+static int
+vs_declares(TSNode id)
+{
+	static const char *const parents[] = {
+		"variable_decl_assignment", "net_decl_assignment",
+		"seq_block", "par_block", "type_declaration",
+		"list_of_port_identifiers", "list_of_variable_identifiers",
+		"list_of_variable_port_identifiers", "param_assignment",
+		"specparam_assignment", "function_body_declaration",
+		"task_body_declaration", "interface_port_declaration",
+		"list_of_interface_identifiers", "tf_port_item",
+		"class_declaration", "function_body_declaration",
+		"genvar_identifier", "generate_block_identifier",
+		"instance_identifier", "interface_instance_identifier",
+		"function_identifier", "task_identifier", "block_identifier",
+		"enum_name_declaration", "port", "port_reference",
+		"ansi_port_declaration", "local_parameter_declaration",
+		"parameter_declaration", "modport_item",
+		"tf_port_declaration", "list_of_tf_variable_identifiers",
+	};
+	TSNode p = ts_node_parent(id), g;
+	const char *pt;
+
+	if (ts_node_is_null(p))
+		return 0;
+	pt = ts_node_type(p);
+	g = ts_node_parent(p);
+	if (strcmp(pt, "port_identifier") == 0)
+		return !vs_is(g, "named_port_connection");
+	if (strcmp(pt, "parameter_identifier") == 0)
+		return !vs_is(g, "constant_primary") && !vs_is(g, "primary");
+	for (size_t i = 0; i < sizeof parents / sizeof parents[0]; i++)
+		if (strcmp(pt, parents[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+vs_add_name(struct syn_verilog *v, int module, char *type, char *name,
+    int line)
+{
+	v->names = xrealloc(v->names, (v->nnames + 1) * sizeof *v->names);
+	v->names[v->nnames].module = module;
+	v->names[v->nnames].type = type;
+	v->names[v->nnames].name = name;
+	v->names[v->nnames].line = line;
+	v->nnames++;
+}
+
+/* The instances of a module_instantiation (or checker_instantiation, as
+ * the grammar reads "stub good1();") node n. */
+static void
+vs_instances(struct syn_verilog *v, int module, const char *src, TSNode n)
+{
+	TSNode type = ts_node_named_child(n, 0);
+
+	if (vs_is(type, "checker_identifier"))
+		type = vs_ident(type, 0);
+	if (!vs_is(type, "simple_identifier") &&
+	    !vs_is(type, "escaped_identifier"))
+		return;
+	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+		TSNode ch = ts_node_named_child(n, i), ni;
+
+		if (vs_is(ch, "hierarchical_instance"))
+			ni = vs_child(ch, "name_of_instance");
+		else if (vs_is(ch, "name_of_instance"))
+			ni = ch;
+		else
+			continue;
+		ni = vs_ident(ni, 0);
+		vs_add_name(v, module, vs_text(src, type), ts_node_is_null(ni) ?
+		    xstrdup("") : vs_text(src, ni), (int)ts_node_start_point(
+		    n).row + 1);
+	}
+}
+
+int
+syntax_verilog_scan(const char *text, size_t len, struct syn_verilog *out,
+    struct err *err)
+{
+	TSParser *parser;
+	TSTree *tree;
+	TSTreeCursor cur;
+	int module = -1;
+
+	memset(out, 0, sizeof *out);
+	if (len >= UINT32_MAX)
+		return err_set(err, "verilog: text too large (%zu bytes)", len);
+	parser = ts_parser_new();
+	if (!ts_parser_set_language(parser, tree_sitter_verilog())) {
+		ts_parser_delete(parser);
+		return err_set(err, "grammar 'verilog': ABI %u rejected by the"
+		    " runtime", ts_language_version(tree_sitter_verilog()));
+	}
+	tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+	ts_parser_delete(parser);
+	if (tree == NULL)
+		return err_set(err, "verilog: the parser gave no tree");
+	out->has_error = ts_node_has_error(ts_tree_root_node(tree));
+	cur = ts_tree_cursor_new(ts_tree_root_node(tree));
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		const char *type = ts_node_type(n);
+
+		if (module >= 0 && ts_node_start_byte(n) >=
+		    out->modules[module].end)
+			module = -1;
+		if (strcmp(type, "module_declaration") == 0) {
+			TSNode h = vs_child(n, "module_header"), id;
+			struct syn_vmodule *m;
+
+			id = ts_node_is_null(h) ? h : vs_ident(
+			    vs_child(h, "simple_identifier"), 0);
+			if (ts_node_is_null(id) && !ts_node_is_null(h))
+				id = vs_child(h, "escaped_identifier");
+			out->modules = xrealloc(out->modules,
+			    (out->nmodules + 1) * sizeof *out->modules);
+			m = &out->modules[out->nmodules];
+			m->name = ts_node_is_null(id) ? xstrdup("") :
+			    vs_text(text, id);
+			m->start = ts_node_start_byte(n);
+			m->end = ts_node_end_byte(n);
+			m->line = (int)ts_node_start_point(n).row + 1;
+			module = (int)out->nmodules++;
+		} else if (strcmp(type, "module_instantiation") == 0 ||
+		    strcmp(type, "checker_instantiation") == 0) {
+			vs_instances(out, module, text, n);
+		} else if ((strcmp(type, "simple_identifier") == 0 ||
+		    strcmp(type, "escaped_identifier") == 0) && module >= 0 &&
+		    vs_declares(n)) {
+			vs_add_name(out, module, NULL, vs_text(text, n),
+			    (int)ts_node_start_point(n).row + 1);
+		}
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	ts_tree_delete(tree);
+	return 0;
+}
+
+void
+syntax_verilog_release(struct syn_verilog *v)
+{
+	for (size_t i = 0; i < v->nmodules; i++)
+		free(v->modules[i].name);
+	for (size_t i = 0; i < v->nnames; i++) {
+		free(v->names[i].type);
+		free(v->names[i].name);
+	}
+	free(v->modules);
+	free(v->names);
+	memset(v, 0, sizeof *v);
 }

@@ -84,6 +84,25 @@ const struct syn_span *syntax_line_spans(const struct syntax *s,
 /* Does the parse tree contain an ERROR or MISSING node?  1 or 0. */
 int	syntax_has_error(const struct syntax *s);
 
+/*
+ * The tokens of text as lang's grammar reads them, comments left out:
+ * the text of every leaf of the parse tree whose type is not a comment,
+ * in order, joined by single spaces (so whitespace and comments do not
+ * matter: the normalised form dedup hashes and shingles).  With
+ * canon_ids, every identifier leaf (a node type naming "identifier") is
+ * written as "$N", N counting the distinct names in order of first use,
+ * so that code whose names were consistently changed reads the same.
+ * *out is new
+ * (caller frees), *outlen its length (may be NULL).  Returns 1 with the
+ * tokens, 0 when lang has no grammar linked in (*out NULL: the caller
+ * tokenises by other means), -1 with err when the text is too large or
+ * the grammar is refused.  The walk is iterative: untrusted code cannot
+ * exhaust the stack by nesting.
+ */
+int	syntax_tokens(const char *lang, const char *text, size_t len,
+	    char **out, size_t *outlen, char **ids, size_t *idslen,
+	    struct err *err);
+
 /* Group name ("keyword", ...) for themes and tests. */
 const char *syntax_group_name(enum syn_group g);
 
@@ -182,5 +201,48 @@ struct syn_launch_issue {
 int	syntax_cuda_launch_check(const char *text, size_t len,
 	    const struct syn_launch_limits *lim,
 	    struct syn_launch_issue **out, size_t *n, struct err *err);
+
+/*
+ * Verilog structure for the Verilog envs' static checks (src/envs/
+ * verilog.c): the modules a text declares, the modules they instantiate
+ * and the names each declares.  Found with the tree-sitter Verilog
+ * grammar; parts that do not parse are left out (tree-sitter-verilog
+ * 1.0.0 reads a whole VerilogEval testbench whose signal is named "in"
+ * as one ERROR node, so callers must not trust what it leaves out), and
+ * nothing is evaluated (no preprocessor, no elaboration).
+ */
+struct syn_vmodule {
+	char		*name;		/* owned */
+	uint32_t	 start, end;	/* bytes of the declaration */
+	int		 line;		/* 1-based */
+};
+
+/* A module instantiation, or a name declared inside a module. */
+struct syn_vname {
+	int		 module;	/* index in modules[], -1 outside */
+	char		*type;		/* instantiated module (owned); NULL
+					   for a declared name */
+	char		*name;		/* instance or declared name (owned) */
+	int		 line;
+};
+
+struct syn_verilog {
+	struct syn_vmodule *modules;
+	size_t		 nmodules;
+	struct syn_vname *names;	/* instances and declared names */
+	size_t		 nnames;
+	int		 has_error;	/* an ERROR or MISSING node */
+};
+
+/*
+ * Scan text (len bytes, need not be NUL-terminated) as Verilog into *out
+ * (released with syntax_verilog_release(), also after a failure).  0, or
+ * -1 with err when the text is too large (4 GiB) or the grammar is not
+ * usable.  The walk is iterative: deep nesting in untrusted code does not
+ * exhaust the stack.
+ */
+int	syntax_verilog_scan(const char *text, size_t len,
+	    struct syn_verilog *out, struct err *err);
+void	syntax_verilog_release(struct syn_verilog *v);
 
 #endif

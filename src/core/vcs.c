@@ -722,6 +722,51 @@ vcs_changes_free(struct vcs_change *c, size_t n)
 	free(c);
 }
 
+int
+vcs_describe(const char *path, char **repo, char **root)
+{
+	git_repository *r = NULL;
+	git_remote *remote = NULL;
+	git_oid head;
+	const char *wd, *url = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	char *top = NULL;
+	int found = 0;
+
+	*repo = NULL;
+	*root = NULL;
+	if (git_libgit2_init() < 0)
+		return 0;
+	if (git_repository_open_ext(&r, path, 0, NULL) < 0 ||
+	    git_repository_is_bare(r) || (wd = git_repository_workdir(r)) ==
+	    NULL || git_reference_name_to_id(&head, r, "HEAD") < 0)
+		goto out;
+	top = xstrdup(wd);
+	if (strlen(top) > 1 && top[strlen(top) - 1] == '/')
+		top[strlen(top) - 1] = '\0';
+	if (git_remote_lookup(&remote, r, "origin") == 0)
+		url = git_remote_url(remote);
+	git_oid_tostr(hex, sizeof hex, &head);
+	hex[12] = '\0';
+	if (url != NULL) {
+		*repo = xasprintf("%s@%s", url, hex);
+	} else {
+		const char *base = strrchr(top, '/');
+
+		*repo = xasprintf("%s@%s", base != NULL ? base + 1 : top, hex);
+	}
+	*root = top;
+	top = NULL;
+	found = 1;
+out:
+	git_error_clear();
+	free(top);
+	git_remote_free(remote);
+	git_repository_free(r);
+	git_libgit2_shutdown();
+	return found;
+}
+
 char *
 vcs_config_user_name(void)
 {

@@ -80,6 +80,16 @@ int	vcs_diff_text(const char *a, size_t alen, const char *b, size_t blen,
 	    const char *aname, const char *bname, char **out, size_t *outlen,
 	    struct err *err);
 
+/*
+ * Where path (a file or folder) comes from when it lies in a git work
+ * tree: "URL@COMMIT" (the remote origin's URL, else the work tree's
+ * folder name, and HEAD's commit, 12 hex digits), and *root the work
+ * tree's top folder (without a trailing '/').  New strings; 1 with both
+ * set, 0 when path is in no repository (or HEAD is unborn).  Never
+ * fails otherwise.
+ */
+int	vcs_describe(const char *path, char **repo, char **root);
+
 /* git's user.name from the global/system config, new string or NULL. */
 char	*vcs_config_user_name(void);
 

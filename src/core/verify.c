@@ -5,15 +5,28 @@
  * Every stage is one command line built here:
  *
  *   prlimit --cpu=S --as=B --fsize=B --nproc=N -- \
- *     [setpriv --reuid=65534 --regid=65534 --clear-groups --] \
+ *     [setpriv --reuid=UID --regid=UID --clear-groups --] \
  *     bwrap --unshare-all --die-with-parent --ro-bind /usr /usr ... \
- *       --bind WORKDIR /work --chdir /work -- TOOL ARGS
+ *       --bind WORKDIR /work --bind WORKDIR/.assay-tmp /tmp \
+ *       --remount-ro /dev --remount-ro / --chdir /work -- TOOL ARGS
  *
  * so that the limits hold for everything the tool starts, root drops to
  * an unprivileged uid before the sandbox (RLIMIT_NPROC is not enforced
  * for root), and the same text reproduces the run by hand.  The child is
  * started in its own session; the wall clock and the output cap kill the
  * whole process group.
+ *
+ * What runs is not quite that text (docs/security.md, ADR 0006): the
+ * wrappers start with an environment of PATH alone, never the caller's
+ * (bubblewrap is PID 1 of the sandbox, and /proc/1/environ there is its
+ * environment), and bwrap's own options, which name host paths, go
+ * through a pipe (--args 3), so that /proc/1/cmdline shows only
+ * "bwrap --args 3 ... -- TOOL ARGS".  A stage's secret goes through
+ * another pipe (ENV_NONCE_FD), never a command line.  bwrap loads a
+ * seccomp filter from fd 4 (--seccomp 4, sysfilter.h) and forbids new
+ * user namespaces (--disable-userns).  The only writable
+ * places are /work and /tmp, both in the work directory, whose size is
+ * the job's disk cap; / and /dev are read-only (no /dev/shm).
  */
 #define _GNU_SOURCE
 #include "verify.h"
@@ -31,6 +44,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,6 +57,7 @@
 #include "pipeline.h"
 #include "pty.h"
 #include "store.h"
+#include "sysfilter.h"
 #include "triage.h"
 
 /*
@@ -123,7 +138,21 @@ now_ms(void)
 struct argv_buf {
 	char	**v;
 	size_t	  n;
+	/* bwrap's options are v[opt_start, opt_end): they go through a
+	 * pipe (--args), the rest is the command line.  0, 0: no bwrap. */
+	size_t	  opt_start, opt_end;
 };
+
+/* The per-stage /tmp, a directory of the work directory. */
+#define TMP_DIR ".assay-tmp"
+
+/*
+ * The whole environment of the wrappers (prlimit, setpriv, bwrap), so
+ * that none of the caller's reaches the sandbox: bwrap is its PID 1.
+ */
+static char clean_path[] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
+static char clean_lang[] = "LANG=C.UTF-8";
+static char *clean_env[] = { clean_path, clean_lang, NULL };
 
 static void
 av_add(struct argv_buf *a, const char *s)
@@ -140,6 +169,35 @@ av_addf(struct argv_buf *a, const char *fmt, long v)
 
 	snprintf(tmp, sizeof tmp, fmt, v);
 	av_add(a, tmp);
+}
+
+/*
+ * A wrapper (prlimit, setpriv, bwrap) by the caller's PATH, as execvp
+ * would find it: the wrappers themselves run with clean_env's PATH.
+ */
+static void
+av_add_tool(struct argv_buf *a, const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL;
+
+	if (path == NULL || *path == '\0')
+		path = "/usr/bin:/bin";
+	copy = xstrdup(path);
+	for (dir = strtok_r(copy, ":", &save); dir != NULL;
+	    dir = strtok_r(NULL, ":", &save)) {
+		char *full = xasprintf("%s/%s", *dir != '\0' ? dir : ".", name);
+
+		if (access(full, X_OK) == 0) {
+			av_add(a, full);
+			free(full);
+			free(copy);
+			return;
+		}
+		free(full);
+	}
+	free(copy);
+	av_add(a, name);
 }
 
 static void
@@ -229,7 +287,7 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 	int gpu = s->gpu && access("/dev/nvidiactl", F_OK) == 0;
 	const char *venv = s->venv ? env_venv_dir() : NULL;
 
-	av_add(a, "prlimit");
+	av_add_tool(a, "prlimit");
 	av_addf(a, "--cpu=%ld", j->o.cpu_s > 0 ? j->o.cpu_s : timeout + 5);
 	if (gpu)
 		av_add(a, "--as=unlimited");
@@ -242,26 +300,41 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 	av_add(a, "--");
 	if (!j->o.no_sandbox) {
 		if (geteuid() == 0) {
-			av_add(a, "setpriv");
+			av_add_tool(a, "setpriv");
 			av_addf(a, "--reuid=%ld", (long)j->uid);
 			av_addf(a, "--regid=%ld", cache ? (long)CACHE_GID :
 			    (long)j->uid);
 			av_add(a, "--clear-groups");
 			av_add(a, "--");
 		}
-		av_add(a, "bwrap");
+		av_add_tool(a, "bwrap");
+		a->opt_start = a->n;
 		av_add(a, "--unshare-all");
+		/* No user namespace inside: with --unshare-user (which
+		 * --unshare-all only tries) bwrap can forbid more. */
+		av_add(a, "--unshare-user");
+		av_add(a, "--disable-userns");
 		av_add(a, "--die-with-parent");
 		add_system(a);
-		av_add(a, "--proc");
-		av_add(a, "/proc");
+		if (!s->no_proc) {
+			av_add(a, "--proc");
+			av_add(a, "/proc");
+		}
 		av_add(a, "--dev");
 		av_add(a, "/dev");
-		av_add(a, "--tmpfs");
-		av_add(a, "/tmp");
 		av_add(a, "--bind");
 		av_add(a, dir);
 		av_add(a, "/work");
+		/* Not a tmpfs: what is written there counts against the
+		 * job's disk cap, and hitting it is seen (resource-limit). */
+		{
+			char *tmp = xasprintf("%s/" TMP_DIR, j->workdir);
+
+			av_add(a, "--bind");
+			av_add(a, tmp);
+			av_add(a, "/tmp");
+			free(tmp);
+		}
 		if (cache) {
 			av_add(a, "--bind");
 			av_add(a, j->cache_dir);
@@ -274,6 +347,13 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 			av_add(a, venv);
 			av_add(a, ENV_VENV_MOUNT);
 		}
+		/* bwrap's root and /dev are tmpfs the sandbox's uid owns:
+		 * read-only once set up, so that nothing unbounded is
+		 * writable (/dev/shm included). */
+		av_add(a, "--remount-ro");
+		av_add(a, "/dev");
+		av_add(a, "--remount-ro");
+		av_add(a, "/");
 		av_add(a, "--chdir");
 		av_add(a, "/work");
 		/* Nothing of the caller's environment goes in. */
@@ -302,6 +382,7 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 			av_add(a, "CCACHE_UMASK");
 			av_add(a, "007");
 		}
+		a->opt_end = a->n;
 		av_add(a, "--");
 	}
 	for (size_t i = 0; s->argv[i] != NULL; i++) {
@@ -318,6 +399,112 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 		} else
 			av_add(a, arg);
 	}
+}
+
+/*
+ * A pipe holding data, its write end closed: the read end, moved to fd 10
+ * or above (close-on-exec), or -1 with err.  data must fit the pipe.
+ */
+static int
+data_pipe(const void *data, size_t len, struct err *err)
+{
+	int fds[2], fd;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return err_set(err, "pipe: %s", strerror(errno));
+	if (len > 65536 && fcntl(fds[1], F_SETPIPE_SZ, (int)len) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return err_set(err, "pipe: %zu bytes of sandbox options", len);
+	}
+	if (len > 0 && write(fds[1], data, len) != (ssize_t)len) {
+		err_set(err, "pipe: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	close(fds[1]);
+	fd = fcntl(fds[0], F_DUPFD_CLOEXEC, 10);
+	close(fds[0]);
+	if (fd < 0)
+		return err_set(err, "fcntl: %s", strerror(errno));
+	return fd;
+}
+
+/* The stage's fds 3, 4, 5 and the argv it executes; see stage_io_make(). */
+struct stage_io {
+	int		 fds[3];
+	struct argv_buf	 exec;
+};
+
+static void
+stage_io_release(struct stage_io *io)
+{
+	for (int i = 0; i < 3; i++)
+		if (io->fds[i] >= 0)
+			close(io->fds[i]);
+	av_free(&io->exec);
+}
+
+/*
+ * From the stage's full command line a: fd 3 carries bwrap's options
+ * (NUL-separated, for --args 3), fd 4 the seccomp filter when there is
+ * one, fd 5 (ENV_NONCE_FD) the secret for a stage that reads it; the
+ * others are /dev/null.  0 or -1 with err.
+ */
+static int
+stage_io_make(const struct verify_job *j, const struct env_stage *s,
+    const struct argv_buf *a, struct stage_io *io, struct err *err)
+{
+	struct buf opts = BUF_INIT;
+	int rc = -1;
+
+	memset(io, 0, sizeof *io);
+	io->fds[0] = io->fds[1] = io->fds[2] = -1;
+	for (size_t i = a->opt_start; i < a->opt_end; i++)
+		buf_add(&opts, a->v[i], strlen(a->v[i]) + 1);
+	io->fds[0] = data_pipe(opts.p, opts.len, err);
+	if (io->fds[0] < 0)
+		goto out;
+	if (a->opt_end != 0) {
+		const void *prog;
+		size_t len;
+
+		if (sysfilter_bpf(&prog, &len, err) < 0)
+			goto out;
+		io->fds[1] = data_pipe(prog, len, err);
+	} else
+		io->fds[1] = data_pipe("", 0, err);
+	if (io->fds[1] < 0)
+		goto out;
+	if (s->nonce_fd) {
+		char *line = xasprintf("%s\n", CUR(j)->plan.nonce);
+
+		io->fds[2] = data_pipe(line, strlen(line), err);
+		free(line);
+	} else
+		io->fds[2] = data_pipe("", 0, err);
+	if (io->fds[2] < 0)
+		goto out;
+	if (a->opt_end == 0) {
+		for (size_t i = 0; i < a->n; i++)
+			av_add(&io->exec, a->v[i]);
+	} else {
+		for (size_t i = 0; i < a->opt_start; i++)
+			av_add(&io->exec, a->v[i]);
+		av_add(&io->exec, "--args");
+		av_add(&io->exec, "3");
+		av_add(&io->exec, "--seccomp");
+		av_add(&io->exec, "4");
+		for (size_t i = a->opt_end; i < a->n; i++)
+			av_add(&io->exec, a->v[i]);
+	}
+	rc = 0;
+out:
+	buf_release(&opts);
+	if (rc < 0)
+		stage_io_release(io);
+	return rc;
 }
 
 /* Shell-quote s onto b when it needs it. */
@@ -446,11 +633,20 @@ int
 verify_input_key(const struct task *t, const struct candidate *c,
     int timeout_s, char *hex, struct err *err)
 {
-	struct hash_ctx *h;
 	char tool[ERR_MSG_MAX];
 
 	if (verify_toolchain(t->env, tool, sizeof tool, err) < 0)
 		return -1;
+	verify_input_key_tool(t, c, timeout_s, tool, hex);
+	return 0;
+}
+
+void
+verify_input_key_tool(const struct task *t, const struct candidate *c,
+    int timeout_s, const char *tool, char *hex)
+{
+	struct hash_ctx *h;
+
 	h = hash_new();
 	hash_update(h, t->env, strlen(t->env) + 1);
 	hash_update(h, tool, strlen(tool) + 1);
@@ -470,7 +666,6 @@ verify_input_key(const struct task *t, const struct candidate *c,
 		hash_update(h, "", 1);
 	}
 	hash_final(h, hex);
-	return 0;
 }
 
 /* --- work directories ------------------------------------------------ */
@@ -714,8 +909,11 @@ log_add(struct verify_job *j, const char *p, size_t n)
 }
 
 /*
- * Remove the env's nonce from text: "NONCE finish" lines go, "NONCE "
- * prefixes go.  In place; returns the new length.
+ * Remove the env's nonce from text: marker lines ("NONCE !finish", "NONCE
+ * !error": the harness's own notes to its judge) go whole, "NONCE "
+ * prefixes go.  In place; returns the new length.  This is the one place
+ * the secret leaves the capture: the stored log, the live output and
+ * every export read what it leaves.
  */
 static size_t
 strip_nonce(char *text, size_t len, const char *nonce)
@@ -727,9 +925,16 @@ strip_nonce(char *text, size_t len, const char *nonce)
 	for (size_t i = 0; i < len; ) {
 		if (i + nl + 1 <= len && memcmp(text + i, nonce, nl) == 0 &&
 		    text[i + nl] == ' ') {
-			if (i + nl + 8 <= len &&
-			    memcmp(text + i + nl, " finish\n", 8) == 0)
-				i += nl + 8;
+			const char *eol;
+
+			if ((i == 0 || text[i - 1] == '\n') && i + nl + 2 <=
+			    len && text[i + nl + 1] == '!' && (eol = memchr(
+			    text + i, '\n', len - i)) != NULL)
+				i = (size_t)(eol - text) + 1;
+			else if (i + nl + 8 <= len && (memcmp(text + i + nl +
+			    1, "!error ", 7) == 0 || memcmp(text + i + nl + 1,
+			    "!fatal ", 7) == 0))
+				i += nl + 8;	/* $error's mark */
 			else
 				i += nl + 1;
 			continue;
@@ -781,9 +986,10 @@ flush_live(struct verify_job *j, verify_output_fn out, void *arg, int final)
 }
 
 static int
-spawn_pipe(struct verify_job *j, const char *dir, char *const *argv,
+spawn_pipe(struct verify_job *j, const char *dir, const struct stage_io *io,
     struct err *err)
 {
+	char *const *argv = io->exec.v;
 	int fds[2];
 	sigset_t all, old;
 	pid_t pid;
@@ -809,9 +1015,12 @@ spawn_pipe(struct verify_job *j, const char *dir, char *const *argv,
 		dup2(null, 0);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
-		closefrom(3);
+		for (int i = 0; i < 3; i++)
+			dup2(io->fds[i], 3 + i);
+		closefrom(6);
 		if (chdir(dir) < 0)
 			_exit(126);
+		environ = clean_env;
 		execvp(argv[0], argv);
 		dprintf(2, "assay: cannot run %s: %s\n", argv[0],
 		    strerror(errno));
@@ -831,8 +1040,9 @@ start_stage(struct verify_job *j, struct err *err)
 	struct verify_member *m = CUR(j);
 	struct env_stage *s = CUR_STAGE(j);
 	struct argv_buf a = { 0 };
+	struct stage_io io;
 	struct buf line = BUF_INIT;
-	char *dir, *rel;
+	char *dir, *rel, *tmp;
 	int rc;
 
 	dir = s->subdir[0] != '\0' ? xasprintf("%s/%s", m->dir, s->subdir) :
@@ -841,6 +1051,25 @@ start_stage(struct verify_job *j, struct err *err)
 	rel = m->sub[0] != '\0' && s->subdir[0] != '\0' ? xasprintf("%s/%s",
 	    m->sub, s->subdir) : xstrdup(m->sub[0] != '\0' ? m->sub :
 	    s->subdir);
+	/* A fresh /tmp for each stage, in the work directory. */
+	tmp = xasprintf("%s/" TMP_DIR, j->workdir);
+	rm_tree(tmp);
+	if (mkdir(tmp, 0700) < 0) {
+		err_set(err, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		free(dir);
+		free(rel);
+		return -1;
+	}
+	if (geteuid() == 0 && !j->o.no_sandbox && chown(tmp, j->uid,
+	    j->uid) < 0) {
+		err_set(err, "chown %s: %s", tmp, strerror(errno));
+		free(tmp);
+		free(dir);
+		free(rel);
+		return -1;
+	}
+	free(tmp);
 	build_argv(j, m, s, dir, &a);
 	/* The stage header shows the tool command; the full sandboxed line
 	 * goes into the run's command for show. */
@@ -874,10 +1103,14 @@ start_stage(struct verify_job *j, struct err *err)
 		    m->env->name, s->name);
 	else
 		snprintf(j->stage_label, sizeof j->stage_label, "%s", s->name);
-	if (j->use_pty)
-		rc = pty_spawn(&j->pty, a.v, dir, NULL, j->rows, j->cols, 1, err);
-	else
-		rc = spawn_pipe(j, dir, a.v, err);
+	rc = stage_io_make(j, s, &a, &io, err);
+	if (rc == 0 && j->use_pty)
+		rc = pty_spawn_clean(&j->pty, io.exec.v, dir, clean_env, io.fds,
+		    3, j->rows, j->cols, 1, err);
+	else if (rc == 0)
+		rc = spawn_pipe(j, dir, &io, err);
+	if (io.exec.v != NULL)
+		stage_io_release(&io);
 	av_free(&a);
 	free(dir);
 	free(rel);
@@ -1102,8 +1335,11 @@ verify_apply_reference(struct run *r, const char *ref_verdict,
 	if (strcmp(r->verdict, "fail") != 0 &&
 	    strcmp(r->verdict, "timeout") != 0)
 		return;
-	sub = is_reference ? xstrdup("reference-fails") :
-	    xasprintf("unjudged-%s", r->verdict);
+	/* A reference whose testbench states no verdict shows a task
+	 * without a contract, not a broken reference. */
+	sub = is_reference ? xstrdup(r->subcategory != NULL &&
+	    strcmp(r->subcategory, "no-verdict") == 0 ? "no-verdict" :
+	    "reference-fails") : xasprintf("unjudged-%s", r->verdict);
 	free(r->verdict);
 	r->verdict = xstrdup("task-defect");
 	free(r->subcategory);

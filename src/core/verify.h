@@ -72,6 +72,16 @@ int	verify_toolchain(const char *env, char *buf, size_t n, struct err *err);
 int	verify_input_key(const struct task *t, const struct candidate *c,
 	    int timeout_s, char *hex, struct err *err);
 
+/*
+ * verify_input_key() with the toolchain identity given (tool, as a run
+ * records it in run.toolchain) instead of asked of the toolchain here:
+ * `assay merge` checks a run made on another machine against the
+ * candidate and task of this database, where the toolchain may be
+ * missing.  hex has 65 bytes.
+ */
+void	verify_input_key_tool(const struct task *t, const struct candidate *c,
+	    int timeout_s, const char *tool, char *hex);
+
 struct verify_job;
 
 /* Output callback: bytes of the run as they come, stage headers included. */
@@ -132,8 +142,10 @@ void	verify_job_result(struct verify_job *j, struct run *out);
  * (fail or timeout), the task is defective: the reference's run and
  * every candidate's failure become "task-defect" (unjudged, no
  * category: not the model's fault), with the original verdict kept in
- * the subcategory ("reference-fails", "unjudged-fail").  A candidate that
- * passes keeps its pass.
+ * the subcategory ("reference-fails", "unjudged-fail"; "no-verdict" for a
+ * reference whose testbench printed no verdict line, so that a task
+ * without a verdict contract shows in stats).  A candidate that passes
+ * keeps its pass.
  */
 void	verify_apply_reference(struct run *r, const char *ref_verdict,
 	    int is_reference);

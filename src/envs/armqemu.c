@@ -13,12 +13,17 @@
  *             -mfpu=fpv4-sp-d16 ... -T stm32f405.ld -o run/fw.elf
  *             startup.c main.c [task sources]
  *   run       in run/: qemu-system-arm -M netduinoplus2 -display none
- *             -monitor none -serial file:uart.txt -semihosting-config
- *             enable=on,target=native -icount shift=0 -d
- *             unimp,guest_errors,in_asm -D regtrace.log -kernel fw.elf,
- *             under timeout(1) and sh, which prints QEMU's exit status
- *             after a per-run secret (a non-zero status must not stop the
- *             run before the next stages), and addr2line's source lines:
+ *             -monitor none -add-fd fd=3,set=1 -chardev
+ *             file,id=uart,path=/dev/fdset/1 -serial chardev:uart
+ *             -chardev stdio,id=semihost -semihosting-config
+ *             enable=on,target=native,chardev=semihost -sandbox
+ *             on,spawn=deny,... -icount shift=0 -d
+ *             unimp,guest_errors,in_asm -kernel fw.elf 2>ev/regtrace.log
+ *             (fd 3 is ev/uart.txt), under timeout(1) and sh, which
+ *             prints QEMU's exit status after a per-run secret (read from
+ *             fd 5; a non-zero status must not stop the run before the
+ *             next stages), QEMU's own messages, and addr2line's source
+ *             lines:
  *             for the pc and lr a fault handler reported, and for a run
  *             stopped by its clock, for the last read of a register QEMU
  *             does not model (a wait for a flag)
@@ -27,8 +32,11 @@
  *             QEMU's disassembly, then how many reads there were and the
  *             trace's last lines
  *
- * The run stage sees only run/ (the image and what QEMU writes), so the
- * firmware's semihosting file calls reach nothing else.  The judge checks
+ * The run stage sees only run/ (the image and what QEMU writes) and has
+ * no /proc, so the firmware's semihosting file calls reach nothing else;
+ * the evidence (UART, trace) is in run/ev/, mode 0 while QEMU runs, so
+ * they cannot reach that either: only QEMU writes it, and UART bytes are
+ * those the firmware wrote to the USART's data register (docs/security.md).  The judge checks
  * the task's expect_exit, expect_uart and expect_writes (a write
  * narrower than its register counts at its byte lane: BSRRH is BSRR's
  * high half); a HardFault ends the run through startup.c's handler with
@@ -43,6 +51,7 @@
 
 #include <errno.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +67,16 @@
 #define CAND_FILE "main.c"
 #define RUN_DIR "run"
 #define ELF_FILE "fw.elf"
-#define UART_FILE "uart.txt"
-#define TRACE_FILE "regtrace.log"
+/*
+ * The evidence, in run/ev/: the shell opens both files, QEMU writes the
+ * UART through an inherited fd (-add-fd, /dev/fdset/1) and the trace to
+ * its stderr, and ev/ has mode 0 while QEMU runs.  The run stage has no
+ * /proc, so the firmware's semihosting SYS_OPEN can name neither file
+ * (nor /proc/self/fd/N): only QEMU writes them.
+ */
+#define EV_DIR "ev"
+#define UART_FILE EV_DIR "/uart.txt"
+#define TRACE_FILE EV_DIR "/regtrace.log"
 #define LIBM "-lm"			/* after the sources */
 #define RESC_FILE "run.resc"
 
@@ -132,14 +149,24 @@ static const char *const write_keys[] = { "periph", "offset", "value",
 
 /* QEMU's command line, before and after the -serial options. */
 static const char *const qemu_head[] = { "-M", "netduinoplus2", "-display",
-    "none", "-monitor", "none" };
-static const char *const qemu_tail[] = { "-semihosting-config",
-    "enable=on,target=native", "-icount", "shift=0", "-d",
-    "unimp,guest_errors,in_asm", "-D", TRACE_FILE, "-kernel", ELF_FILE };
+    "none", "-monitor", "none", "-add-fd", "fd=3,set=1", "-chardev",
+    "file,id=uart,path=/dev/fdset/1" };
+/*
+ * Semihosting's console is QEMU's stdout (the run's log), never the
+ * UART; QEMU's own seccomp sandbox kills it (SIGSYS) when the firmware
+ * asks for a host command (SYS_SYSTEM); the trace goes to stderr.
+ */
+static const char *const qemu_tail[] = { "-chardev",
+    "stdio,id=semihost,signal=off", "-semihosting-config",
+    "enable=on,target=native,chardev=semihost", "-sandbox",
+    "on,obsolete=deny,elevateprivileges=deny,spawn=deny,"
+    "resourcecontrol=deny", "-icount", "shift=0", "-d",
+    "unimp,guest_errors,in_asm", "-kernel", ELF_FILE };
 
 /*
- * The run stage's script (%1$s the nonce, %2$d timeout_s; "$@" is QEMU's
- * command line).  QEMU's status goes into the log, not the stage's: a
+ * The run stage's script (%1$d timeout_s; "$@" is QEMU's command line;
+ * the nonce comes on fd 5).  QEMU's stdin is /dev/null: on the
+ * workbench's pty its stdio chardev would set the terminal's modes.  QEMU's status goes into the log, not the stage's: a
  * firmware that exits 3 on purpose must not stop the stages that print
  * its UART and its trace.  The status line carries the nonce.  Then
  * addr2line names source lines:
@@ -164,32 +191,40 @@ static const char *const qemu_tail[] = { "-semihosting-config",
 	" /: unimplemented device write/ { cut = \"\" }" \
 	" END { if (last in at) print at[last] }"
 static const char run_script[] =
-    "ulimit -c 0; : > " UART_FILE "; : > " TRACE_FILE "; "
-    "{ timeout --foreground -k 1 %2$d qemu-system-arm \"$@\" 2>&1;"
-    " echo \"%1$s qemu-exit $?\"; } | tee console.txt; "
+    "IFS= read -r n <&5; exec 5<&-; ulimit -c 0; rm -rf " EV_DIR "; "
+    "mkdir -m 700 " EV_DIR "; exec 3>" UART_FILE " 4>" TRACE_FILE "; "
+    "chmod 0 " EV_DIR "; "
+    "{ timeout --foreground -k 1 %1$d qemu-system-arm \"$@\" 2>&4"
+    " </dev/null;"
+    " echo \"$n qemu-exit $?\"; } | tee console.txt; exec 3>&- 4>&-; "
+    "chmod 700 " EV_DIR "; "
+    "grep -e '^qemu' -e 'terminating on signal' " TRACE_FILE
+    " | head -n 20; "
     "set -- $(sed -n 's/^assay: [A-Za-z]* at pc 0x\\([0-9a-f]\\{1,8\\}\\)"
     " (lr 0x\\([0-9a-f]\\{1,8\\}\\).*/\\1 \\2/p' console.txt | head -n 1); "
     "[ $# -eq 0 ] || arm-none-eabi-addr2line -e " ELF_FILE " -f -i -p -s"
     " $(printf '0x%%x 0x%%x' $(( 0x$1 & ~1 )) $(( (0x$2 & ~1) - 2 )))"
-    " | sed 's/^/%1$s fault-at /'; "
-    "case $(sed -n 's/^%1$s qemu-exit //p' console.txt) in 124|137|153)"
+    " | sed \"s/^/$n fault-at /\"; "
+    "case $(sed -n \"s/^$n qemu-exit //p\" console.txt) in 124|137|153)"
     " set -- $(awk '" POLL_AWK "' " TRACE_FILE ");"
     " [ $# -eq 0 ] || arm-none-eabi-addr2line -e " ELF_FILE " -f -i -p -s"
-    " \"$1\" | sed 's/^/%1$s poll-at /';; esac; exit 0";
+    " \"$1\" | sed \"s/^/$n poll-at /\";; esac; exit 0";
 
 /*
- * The regtrace stage (%1$s the nonce): the trace without its reads and
- * QEMU's disassembly, how many reads, and its last accesses.
+ * The regtrace stage (%1$d the cap; the nonce on fd 5): the trace
+ * without its reads and QEMU's disassembly, how many reads, and its last
+ * accesses.
  */
 #define NOT_ASM "-e '^IN:' -e '^0x[0-9a-f]*:  ' -e '^-\\{16\\}$' -e '^$'"
 static const char trace_script[] =
-    "echo \"%1$s trace $(wc -c < " TRACE_FILE ") bytes\";"
+    "IFS= read -r n <&5; exec 5<&-;"
+    " echo \"$n trace $(wc -c < " TRACE_FILE ") bytes\";"
     " grep -v -e 'unimplemented device read' " NOT_ASM " " TRACE_FILE
-    " | head -c %2$d | sed '$a\\';"
-    " echo \"%1$s trace-reads"
+    " | head -c %1$d | sed '$a\\';"
+    " echo \"$n trace-reads"
     " $(grep -c 'unimplemented device read' " TRACE_FILE ")\";"
     " grep -v " NOT_ASM " " TRACE_FILE " | tail -n 3"
-    " | sed 's/^/%1$s trace-last /'";
+    " | sed \"s/^/$n trace-last /\"";
 
 /* One entry of env_params.expect_writes. */
 struct arm_write {
@@ -604,7 +639,7 @@ plan_qemu(const struct arm_params *p, struct env_plan *plan)
 	const char *argv[ENV_MAX_ARGS];
 	size_t n = 0;
 
-	script = xasprintf(run_script, plan->nonce, p->timeout_s);
+	script = xasprintf(run_script, p->timeout_s);
 	argv[n++] = "sh";
 	argv[n++] = "-c";
 	argv[n++] = script;
@@ -613,8 +648,8 @@ plan_qemu(const struct arm_params *p, struct env_plan *plan)
 		argv[n++] = qemu_head[i];
 	/* serial0 is USART1; the task's UART gets the file, the rest null. */
 	for (int i = 0; i <= p->uart; i++) {
-		snprintf(serial[i], sizeof serial[i], i == p->uart ?
-		    "file:%s" : "null", UART_FILE);
+		snprintf(serial[i], sizeof serial[i], "%s", i == p->uart ?
+		    "chardev:uart" : "null");
 		argv[n++] = "-serial";
 		argv[n++] = serial[i];
 	}
@@ -622,6 +657,8 @@ plan_qemu(const struct arm_params *p, struct env_plan *plan)
 		argv[n++] = qemu_tail[i];
 	argv[n] = NULL;
 	env_plan_stage_in(plan, "run", argv, RUN_DIR);
+	plan->stages[plan->nstages - 1].nonce_fd = 1;
+	plan->stages[plan->nstages - 1].no_proc = 1;
 	free(script);
 }
 
@@ -657,16 +694,17 @@ plan_renode(const struct arm_params *p, const char *renode,
 	if (rc < 0)
 		return -1;
 	/* Mono takes a while to start: 20 s more than the firmware. */
-	script = xasprintf(": > %s; : > %s;"
-	    " timeout --foreground -k 1 %d \"$@\" 2>&1;"
-	    " echo \"%s qemu-exit $?\"; exit 0", UART_FILE, TRACE_FILE,
-	    p->timeout_s + 20, plan->nonce);
+	script = xasprintf("IFS= read -r n <&5; exec 5<&-; mkdir -p %s;"
+	    " : > %s; : > %s; timeout --foreground -k 1 %d \"$@\" 2>&1;"
+	    " echo \"$n qemu-exit $?\"; exit 0", EV_DIR, UART_FILE,
+	    TRACE_FILE, p->timeout_s + 20);
 	{
 		const char *const argv[] = { "sh", "-c", script, "renode",
 		    renode, "--disable-xwt", "--console", "--plain", "-e",
 		    "include @" RESC_FILE, NULL };
 
 		env_plan_stage_in(plan, "run", argv, RUN_DIR);
+		plan->stages[plan->nstages - 1].nonce_fd = 1;
 	}
 	free(script);
 	return 0;
@@ -678,16 +716,19 @@ plan_print(struct env_plan *plan)
 {
 	char *uart, *trace;
 
-	uart = xasprintf("echo \"%s uart $(wc -c < %s) bytes\"; head -c %d %s;"
-	    " [ -z \"$(tail -c 1 %s)\" ] || echo", plan->nonce, UART_FILE,
-	    UART_CAP, UART_FILE, UART_FILE);
-	trace = xasprintf(trace_script, plan->nonce, TRACE_CAP);
+	uart = xasprintf("IFS= read -r n <&5; exec 5<&-;"
+	    " echo \"$n uart $(wc -c < %s) bytes\"; head -c %d %s;"
+	    " [ -z \"$(tail -c 1 %s)\" ] || echo", UART_FILE, UART_CAP,
+	    UART_FILE, UART_FILE);
+	trace = xasprintf(trace_script, TRACE_CAP);
 	{
 		const char *const s1[] = { "sh", "-c", uart, NULL };
 		const char *const s2[] = { "sh", "-c", trace, NULL };
 
 		env_plan_stage_in(plan, "uart", s1, RUN_DIR);
+		plan->stages[plan->nstages - 1].nonce_fd = 1;
 		env_plan_stage_in(plan, "regtrace", s2, RUN_DIR);
+		plan->stages[plan->nstages - 1].nonce_fd = 1;
 	}
 	free(uart);
 	free(trace);
@@ -1017,7 +1058,7 @@ located(const char *line, size_t len, const char **file, size_t *flen,
 	if (c == NULL || c == line || memchr(line, ' ', (size_t)(c - line)))
 		return 0;
 	for (p = c + 1; p < end && *p >= '0' && *p <= '9'; p++) {
-		num = num * 10 + (*p - '0');
+		num = env_digit(num, *p);
 		digits++;
 	}
 	if (digits == 0 || p >= end || *p != ':')
@@ -1559,6 +1600,17 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		set_timeout(r, ev, poll);
 		if (polled)
 			source_line(plan, run, "poll-at", r->evidence, r);
+		goto out;
+	}
+	if (code == 128 + SIGSYS) {
+		/* QEMU's own sandbox (-sandbox spawn=deny) killed it: the
+		 * firmware asked the host to run a command (SYS_SYSTEM). */
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "forbidden-call");
+		env_set(&r->category, "functional");
+		env_set(&r->evidence, "QEMU's sandbox stopped the firmware:"
+		    " it asked the host to run a command (semihosting"
+		    " SYS_SYSTEM)");
 		goto out;
 	}
 	if (code == 128 + 25) {		/* SIGXFSZ */

@@ -49,6 +49,22 @@ struct env_stage {
 	 */
 	int	 gpu;
 	/*
+	 * 1: the stage reads the run's secret (env_plan.nonce and a
+	 * newline) from fd ENV_NONCE_FD, a pipe, instead of finding it on
+	 * its command line: a command line is readable by every process of
+	 * the sandbox (/proc/1/cmdline is the sandbox's own).
+	 */
+	int	 nonce_fd;
+	/*
+	 * 1: no /proc in the stage's sandbox: a stage whose guest opens
+	 * files by name on the host (QEMU's semihosting) must not reach
+	 * /proc/self/fd/N (the evidence QEMU writes) or other processes'
+	 * command lines; a Verilog simulation, whose image holds the
+	 * harness's secret, must not read it through /proc/self/exe or
+	 * mem, nor learn the image's path from its command line.
+	 */
+	int	 no_proc;
+	/*
 	 * 1: the stage runs the project venv's Python (env_venv_dir()).
 	 * verify.c binds the venv read-only at ENV_VENV_MOUNT in the
 	 * sandbox, for this stage only; without the sandbox it puts the
@@ -56,6 +72,8 @@ struct env_stage {
 	 */
 	int	 venv;
 };
+
+#define ENV_NONCE_FD 5
 
 /* Where a venv stage sees the project venv, and its Python there. */
 #define ENV_VENV_MOUNT "/venv"
@@ -181,9 +199,23 @@ void	env_plan_stage_in(struct env_plan *p, const char *name,
 	    const char *const *argv, const char *subdir);
 /* Make the subdirectory name of workdir (mode 0755).  0 or -1 with err. */
 int	env_mkdir(const char *workdir, const char *name, struct err *err);
-/* Write data to workdir/name (mode 0644) and record its hash in inputs. */
+/*
+ * Write data to workdir/name (mode 0644) and record its hash in inputs.
+ * name must pass ident_check_file_name() (no '/', never beginning with
+ * '-' or '.'), so every name an env puts on a command line after writing
+ * it is a plain file name, never an option.  0 or -1 with err.
+ */
 int	env_write_input(struct env_plan *p, const char *workdir,
 	    const char *name, const char *data, size_t len, struct err *err);
+/*
+ * Checked number parsing for log parsers, whose input is partly the
+ * candidate's: env_digit() is num * 10 + the digit c, and env_add() is
+ * a + b, each held at INT_MAX / LONG_MAX (LONG_MIN) instead of
+ * overflowing (a long digit run in a log is undefined behaviour
+ * otherwise).  num must be >= 0 and c a digit.
+ */
+int	env_digit(int num, char c);
+long	env_add(long a, long b);
 /* Record the hash of a non-file input (env_params) in inputs. */
 void	env_note_input(struct env_plan *p, const char *name, const char *data,
 	    size_t len);

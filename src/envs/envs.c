@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "hash.h"
+#include "ident.h"
 
 extern const struct env_ops env_iverilog;
 extern const struct env_ops env_verilator;
@@ -173,16 +174,40 @@ env_note_input(struct env_plan *p, const char *name, const char *data,
 }
 
 int
+env_digit(int num, char c)
+{
+	int d = c - '0';
+
+	return num > (INT_MAX - d) / 10 ? INT_MAX : num * 10 + d;
+}
+
+long
+env_add(long a, long b)
+{
+	if (b > 0 && a > LONG_MAX - b)
+		return LONG_MAX;
+	if (b < 0 && a < LONG_MIN - b)
+		return LONG_MIN;
+	return a + b;
+}
+
+int
 env_write_input(struct env_plan *p, const char *workdir, const char *name,
     const char *data, size_t len, struct err *err)
 {
 	char *path;
 	int fd;
 	size_t off = 0;
+	struct err e;
 
-	if (strchr(name, '/') != NULL || strcmp(name, "..") == 0 ||
-	    name[0] == '.' || name[0] == '\0')
-		return err_set(err, "bad task file name '%s'", name);
+	/* Why: a name is also a toolchain argument; "-ofoo_tb.sv" must
+	 * never be read as an option, "../x" never leave workdir. */
+	if (ident_check_file_name(name, &e) < 0) {
+		char show[96];
+
+		return err_set(err, "bad task file name '%s': %s",
+		    ident_show(name, show, sizeof show), e.msg);
+	}
 	path = xasprintf("%s/%s", workdir, name);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {

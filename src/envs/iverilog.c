@@ -46,7 +46,9 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	const char *argv[ENV_MAX_ARGS];
 	char *top = env_param_str(t, "top");
 	int last = env_param_bool(t, "candidate_last", 0);
-	size_t n = 0, tagged_files = 0;
+	char img[24], *image, *rundir, *found;
+	size_t n = 0;
+	int rc = 0;
 
 	verilog_nonce(plan->nonce, sizeof plan->nonce);
 	plan->cand_file = xstrdup(CAND_FILE);
@@ -56,9 +58,13 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 		free(top);
 		return -1;
 	}
+	found = verilog_check_candidate(c->code, c->code_len);
+	if (found != NULL)
+		buf_adds(&plan->precheck, found);
+	free(found);
 	for (size_t i = 0; i < t->nfiles; i++) {
 		const struct task_file *f = &t->files[i];
-		int tagged = 0, rc;
+		int tagged = 0;
 
 		if (strcmp(f->name, CAND_FILE) == 0) {
 			free(top);
@@ -71,16 +77,12 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 		} else {
 			rc = verilog_write_testbench(plan, workdir, f, &tagged,
 			    err);
-			if (tagged > 0)
-				tagged_files++;
 		}
 		if (rc < 0) {
 			free(top);
 			return -1;
 		}
 	}
-	if (tagged_files == 0)
-		plan->nonce[0] = '\0';	/* no result line: exit status decides */
 	if (t->env_params != NULL)
 		env_note_input(plan, "env_params", t->env_params,
 		    strlen(t->env_params));
@@ -93,7 +95,12 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	argv[n++] = "-s";
 	argv[n++] = top != NULL ? top : "tb";
 	argv[n++] = "-o";
-	argv[n++] = "run/sim";
+	/* The image holds the nonce: it goes where code in the simulation
+	 * cannot name it (a random directory, and no /proc there). */
+	verilog_nonce(img, sizeof img);
+	image = xasprintf("run/%s/sim", img);
+	rundir = xasprintf("run/%s", img);
+	argv[n++] = image;
 	verilog_add_sources(argv, n, t, CAND_FILE, last);
 	env_plan_stage(plan, "compile", argv);
 	{
@@ -104,19 +111,24 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 		 */
 		static const char *const iso[] = { "iverilog", "-g2012",
 		    "-Wno-timescale", "-t", "null", CAND_FILE, NULL };
-		/* The simulation sees only the compiled image, not the
-		 * tagged testbench. */
-		static const char *const sim[] = { "vvp", "-n", "sim", NULL };
+		/* The simulation sees only run/, not the tagged
+		 * testbench. */
+		const char *const sim[] = { "vvp", "-n", image + 4, NULL };
 
 		env_plan_stage(plan, "isolate", iso);
-		env_plan_stage_in(plan, "simulate", sim, "run");
+		/* A candidate with a finding of the static checks never
+		 * runs: it could run code outside the design. */
+		if (plan->precheck.len == 0) {
+			env_plan_stage_in(plan, "simulate", sim, "run");
+			plan->stages[plan->nstages - 1].no_proc = 1;
+		}
 	}
-	if (env_mkdir(workdir, "run", err) < 0) {
-		free(top);
-		return -1;
-	}
+	rc = env_mkdir(workdir, "run", err) < 0 ||
+	    env_mkdir(workdir, rundir, err) < 0 ? -1 : 0;
+	free(image);
+	free(rundir);
 	free(top);
-	return 0;
+	return rc;
 }
 
 /*
@@ -140,7 +152,7 @@ parse_diag_line(const char *line, size_t len, char *file, size_t fn,
 		return 0;
 	p = colon + 1;
 	while (p < end && *p >= '0' && *p <= '9') {
-		num = num * 10 + (*p - '0');
+		num = env_digit(num, *p);
 		p++;
 		digits++;
 	}
@@ -263,7 +275,6 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 	int errors = 0, sorries = 0;
 	char *first_error = NULL;
 
-	(void)t;
 	if (nres > 0)
 		scan_diags(plan, res[0].log, res[0].log_len, r, &errors,
 		    &sorries, &first_error);
@@ -319,6 +330,10 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		    "iverilog failed without a message");
 		goto out;
 	}
+	if (plan->precheck.len > 0) {
+		verilog_judge_precheck(plan, r);
+		goto out;
+	}
 	if (nres == 2 && res[1].exit_code != 0) {
 		int e2 = 0, s2 = 0;
 		char *first = NULL;
@@ -335,7 +350,7 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (nres >= 3)
-		verilog_judge_mismatches(plan, &res[2], -1, NULL, r);
+		verilog_judge_sim(t, plan, &res[2], -1, NULL, r);
 out:
 	free(first_error);
 }

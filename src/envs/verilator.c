@@ -47,8 +47,6 @@
 #define CAND_FILE "candidate.sv"
 #define CCACHE_PATH "/usr/bin/ccache"
 #define RUN_DIR "run"
-/* RealBench's result line, the format string as its testbenches spell it. */
-#define TOTAL_TAG "Hint: Total mismatched samples is "
 
 static int
 verilator_toolchain(char *buf, size_t n, struct err *err)
@@ -81,54 +79,11 @@ plain_name(const char *s)
 	return 1;
 }
 
-/*
- * verilog_write_testbench() plus RealBench's result line: "NONCE " goes
- * in front of every TOTAL_TAG, so that the line the testbench prints
- * starts with the secret (its format string may start with "\n").
- */
-static int
-write_testbench(struct env_plan *plan, const char *workdir,
-    const struct task_file *f, int *tagged, struct err *err)
-{
-	struct buf b = BUF_INIT;
-	const char *p, *end, *q;
-	char *data;
-	size_t len, mark = plan->inputs.len;
-	int finishes = 0, rc;
-
-	*tagged = 0;
-	data = verilog_tag_testbench(f->data, f->len, plan->nonce, tagged,
-	    &finishes, &len);
-	for (p = data, end = data + len; (q = memmem(p, (size_t)(end - p),
-	    TOTAL_TAG, strlen(TOTAL_TAG))) != NULL; p = q) {
-		buf_add(&b, p, (size_t)(q - p));
-		buf_printf(&b, "%s ", plan->nonce);
-		buf_add(&b, q, strlen(TOTAL_TAG));
-		q += strlen(TOTAL_TAG);
-		(*tagged)++;
-	}
-	buf_add(&b, p, (size_t)(end - p));
-	free(data);
-	rc = env_write_input(plan, workdir, f->name, buf_str(&b), b.len, err);
-	buf_release(&b);
-	if (rc < 0)
-		return -1;
-	/* Record the hash of the task's file, not of our copy. */
-	plan->inputs.len = mark;
-	plan->inputs.p[mark] = '\0';
-	env_note_input(plan, f->name, f->data, f->len);
-	if (finishes > 0)
-		plan->finish_tagged = 1;
-	return 0;
-}
-
 /* Write the task files; testbenches get the nonce (verilog.h). */
 static int
 write_task_files(const struct task *t, const char *workdir,
     struct env_plan *plan, struct err *err)
 {
-	size_t tagged_files = 0;
-
 	for (size_t i = 0; i < t->nfiles; i++) {
 		const struct task_file *f = &t->files[i];
 		int tagged = 0;
@@ -144,12 +99,10 @@ write_task_files(const struct task *t, const char *workdir,
 				return -1;
 			continue;
 		}
-		if (write_testbench(plan, workdir, f, &tagged, err) < 0)
+		if (verilog_write_testbench(plan, workdir, f, &tagged, err) <
+		    0)
 			return -1;
-		tagged_files += tagged > 0;
 	}
-	if (tagged_files == 0)
-		plan->nonce[0] = '\0';	/* no result line: exit status */
 	return 0;
 }
 
@@ -178,7 +131,7 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	char *top = env_param_str(t, "top");
 	char *dut = env_param_str(t, "dut_top");
 	char *cand = env_param_str(t, "cand_file");
-	char *exe = NULL, *run = NULL;
+	char *exe = NULL, *run = NULL, *sub = NULL, *found = NULL, img[24];
 	int lint_only = env_param_bool(t, "lint_only", 0);
 	int last = env_param_bool(t, "candidate_last", 0);
 	int lint_sources = env_param_bool(t, "lint_sources", 0);
@@ -205,6 +158,11 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	if (env_write_input(plan, workdir, plan->cand_file, c->code,
 	    c->code_len, err) < 0)
 		goto out;
+	/* $c, DPI, `systemc_*: C++ of the candidate's in the model; with a
+	 * finding only lint runs. */
+	found = verilog_check_candidate(c->code, c->code_len);
+	if (found != NULL)
+		buf_adds(&plan->precheck, found);
 	if (lint_only)
 		plan->nonce[0] = '\0';
 	else if (write_task_files(t, workdir, plan, err) < 0)
@@ -230,16 +188,21 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 			argv[n++] = t->files[i].name;
 	argv[n] = NULL;
 	env_plan_stage(plan, "lint", argv);
-	if (lint_only) {
+	if (lint_only || plan->precheck.len > 0) {
 		rc = 0;
 		goto out;
 	}
 
-	/* The simulation sees only run/, not the tagged testbench. */
-	if (env_mkdir(workdir, RUN_DIR, err) < 0)
+	/* The simulation sees only run/, not the tagged testbench; the
+	 * image, which holds the nonce, lies in a directory with a random
+	 * name, and the simulation has no /proc to learn it from. */
+	verilog_nonce(img, sizeof img);
+	sub = xasprintf("%s/%s", RUN_DIR, img);
+	if (env_mkdir(workdir, RUN_DIR, err) < 0 ||
+	    env_mkdir(workdir, sub, err) < 0)
 		goto out;
-	exe = xasprintf("../%s/V%s", RUN_DIR, top);	/* from obj/ */
-	run = xasprintf("./V%s", top);
+	exe = xasprintf("../%s/V%s", sub, top);	/* from obj/ */
+	run = xasprintf("./%s/V%s", img, top);
 	n = 0;
 	argv[n++] = "verilator";
 	argv[n++] = "--binary";
@@ -268,6 +231,7 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 		const char *const sim[] = { run, NULL };
 
 		env_plan_stage_in(plan, "simulate", sim, RUN_DIR);
+		plan->stages[plan->nstages - 1].no_proc = 1;
 	}
 	rc = 0;
 out:
@@ -276,6 +240,8 @@ out:
 	free(cand);
 	free(exe);
 	free(run);
+	free(sub);
+	free(found);
 	return rc;
 }
 
@@ -472,85 +438,56 @@ has(const struct env_stage_result *s, const char *needle)
  * string, or NULL.
  */
 static char *
-output_mismatch_line(const char *log, size_t len)
+output_mismatch_line(const char *nonce, const char *log, size_t len)
 {
 	const char *p = log, *end = log + len;
+	size_t nl = strlen(nonce);
 
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
-		char *line = xstrndup(p, l), *has = strstr(line, " has ");
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		size_t l = e != NULL ? (size_t)(e - p) : (size_t)(end - p);
+		char *line, *has;
 		long k;
 
+		/* The testbench's own lines only. */
+		if (l <= nl + 1 || memcmp(p, nonce, nl) != 0 || p[nl] != ' ') {
+			p += l + (e != NULL);
+			continue;
+		}
+		line = xstrndup(p + nl + 1, l - nl - 1);
+		has = strstr(line, " has ");
 		if (has != NULL && has > line && memchr(line, ' ',
 		    (size_t)(has - line)) == NULL && strncmp(line, "total ",
 		    6) != 0 && sscanf(has, " has %ld mismatches", &k) == 1 &&
 		    k > 0)
 			return line;
 		free(line);
-		p += l + (nl != NULL);
+		p += l + (e != NULL);
 	}
 	return NULL;
 }
 
 /*
- * The simulation's verdict (verilog_judge_mismatches()), RealBench's
- * testbenches included: when the log holds no tagged "Mismatches:" line
- * but a tagged TOTAL_TAG line, the judge reads the latter as the former.
- * A mismatch's evidence is then the first output line with mismatches.
+ * The simulation's verdict (verilog_judge_sim()).  RealBench's
+ * per-output lines may lack VerilogEval's "Hint: Output" prefix: a
+ * mismatch's evidence is then the first output line with mismatches.
  */
 static void
-judge_sim(const struct env_plan *plan, const struct env_stage_result *s,
-    int warnings, const char *first_error, struct run *r)
+judge_sim(const struct task *t, const struct env_plan *plan,
+    const struct env_stage_result *s, int warnings, const char *first_error,
+    struct run *r)
 {
-	struct env_stage_result copy = *s;
-	const char *p = s->log, *end = s->log + s->log_len;
-	size_t nlen = strlen(plan->nonce);
-	struct buf b = BUF_INIT;
-	char *total = NULL;
-	long n = -1, m = -1;
-	int tagged_result = 0;
+	verilog_judge_sim(t, plan, s, warnings, first_error, r);
+	if (r->subcategory != NULL && strcmp(r->subcategory, "mismatch") ==
+	    0 && (r->evidence == NULL || strncmp(r->evidence, "Hint: Output",
+	    12) != 0)) {
+		char *line = output_mismatch_line(plan->nonce, s->log,
+		    s->log_len);
 
-	while (nlen > 0 && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
-
-		if (l > nlen + 1 && memcmp(p, plan->nonce, nlen) == 0 &&
-		    p[nlen] == ' ') {
-			char *line = xstrndup(p + nlen + 1, l - nlen - 1);
-
-			if (strncmp(line, VERILOG_RESULT_TAG,
-			    strlen(VERILOG_RESULT_TAG)) == 0)
-				tagged_result = 1;
-			else if (strncmp(line, TOTAL_TAG, strlen(TOTAL_TAG)) ==
-			    0 && sscanf(line + strlen(TOTAL_TAG), "%ld out of"
-			    " %ld samples", &n, &m) == 2) {
-				free(total);
-				total = line;
-				line = NULL;
-			}
-			free(line);
-		}
-		p += l + (nl != NULL);
-	}
-	if (!tagged_result && total != NULL) {
-		buf_add(&b, s->log, s->log_len);
-		buf_printf(&b, "\n%s %s%ld in %ld samples\n", plan->nonce,
-		    VERILOG_RESULT_TAG, n, m);
-		copy.log = buf_str(&b);
-		copy.log_len = b.len;
-	}
-	verilog_judge_mismatches(plan, &copy, warnings, first_error, r);
-	if (total != NULL && r->subcategory != NULL &&
-	    strcmp(r->subcategory, "mismatch") == 0 && (r->evidence == NULL ||
-	    strncmp(r->evidence, "Hint: Output", 12) != 0)) {
-		char *line = output_mismatch_line(s->log, s->log_len);
-
-		env_set(&r->evidence, line != NULL ? line : total);
+		if (line != NULL)
+			env_set(&r->evidence, line);
 		free(line);
 	}
-	buf_release(&b);
-	free(total);
 }
 
 static void
@@ -563,7 +500,6 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 	int sim = strcmp(stage, "simulate") == 0;
 	struct scan lint = { 0 }, build = { 0 }, run = { 0 };
 
-	(void)t;
 	env_set(&r->stage, stage);
 	if (last == NULL) {
 		env_set(&r->verdict, "env-error");
@@ -600,6 +536,10 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 		judge_failed(&lint, "lint", r);
 		goto out;
 	}
+	if (plan->precheck.len > 0) {
+		verilog_judge_precheck(plan, r);
+		goto out;
+	}
 	if (nres == 1) {
 		env_set(&r->verdict, "pass");
 		free(r->metrics);
@@ -611,7 +551,7 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (nres >= 3)
-		judge_sim(plan, &res[2], lint.warnings, run.first_error, r);
+		judge_sim(t, plan, &res[2], lint.warnings, run.first_error, r);
 out:
 	free(lint.first_error);
 	free(build.first_error);

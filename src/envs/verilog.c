@@ -7,6 +7,9 @@
 #define _GNU_SOURCE
 #include "verilog.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "syntax.h"
 
 void
 verilog_nonce(char *out, size_t n)
@@ -31,47 +35,298 @@ verilog_nonce(char *out, size_t n)
 }
 
 /*
- * The "NONCE finish" line before each $finish tells a candidate that ends
- * the simulation early (its own $finish, before the stimulus is done)
- * apart from a testbench that ran to its end.
+ * code with comments blanked and string contents blanked (quotes and
+ * newlines kept), so that a lexical scan sees only tokens and keeps
+ * offsets and lines.  New, NUL-terminated.
+ */
+static char *
+mask_code(const char *code, size_t len)
+{
+	char *m = xmalloc(len + 1);
+	size_t i = 0;
+
+	memcpy(m, code, len);
+	m[len] = '\0';
+	while (i < len) {
+		if (m[i] == '/' && i + 1 < len && m[i + 1] == '/') {
+			for (; i < len && m[i] != '\n'; i++)
+				m[i] = ' ';
+		} else if (m[i] == '/' && i + 1 < len && m[i + 1] == '*') {
+			m[i++] = ' ';
+			m[i++] = ' ';
+			for (; i < len && !(m[i] == '*' && i + 1 < len &&
+			    m[i + 1] == '/'); i++)
+				if (m[i] != '\n')
+					m[i] = ' ';
+			if (i < len)
+				m[i++] = ' ';
+			if (i < len)
+				m[i++] = ' ';
+		} else if (m[i] == '"') {
+			for (i++; i < len && m[i] != '"' && m[i] != '\n'; i++) {
+				if (m[i] == '\\' && i + 1 < len &&
+				    m[i + 1] != '\n')
+					m[i++] = ' ';
+				m[i] = ' ';
+			}
+			i += i < len;
+		} else if (m[i] == '\\') {
+			/* An escaped identifier runs to the next blank. */
+			for (; i < len && m[i] != ' ' && m[i] != '\t' &&
+			    m[i] != '\n'; i++)
+				;
+		} else {
+			i++;
+		}
+	}
+	return m;
+}
+
+/* Output tasks whose lines our copy of a testbench tags. */
+static int
+output_task(const char *name)
+{
+	static const char *const base[] = { "$display", "$write", "$strobe",
+	    "$monitor" };
+
+	for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+		size_t n = strlen(base[i]);
+
+		if (strncmp(name, base[i], n) == 0 && (name[n] == '\0' ||
+		    ((name[n] == 'b' || name[n] == 'h' || name[n] == 'o') &&
+		    name[n + 1] == '\0')))
+			return 1;
+	}
+	return 0;
+}
+
+/* One insertion into the testbench's text. */
+struct edit {
+	size_t	 at;
+	char	*text;
+};
+
+static void
+add_edit(struct edit **v, size_t *n, size_t at, char *text)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[*n].at = at;
+	(*v)[*n].text = text;
+	(*n)++;
+}
+
+static int
+edit_cmp(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/*
+ * The tag "NONCE " at the start of every line a string literal [s, e)
+ * (quotes included) begins: after its opening quote and any "\n" escapes
+ * that lead it (first: it starts the output), and after each "\n" escape
+ * that more text follows.
+ */
+static void
+tag_string(const char *src, size_t s, size_t e, int first,
+    const char *nonce, struct edit **v, size_t *n)
+{
+	size_t i = s + 1;
+
+	if (first) {
+		while (i + 1 < e - 1 && src[i] == '\\' && src[i + 1] == 'n')
+			i += 2;
+		add_edit(v, n, i, xasprintf("%s ", nonce));
+	}
+	for (; i + 1 < e - 1; i++) {
+		if (src[i] != '\\')
+			continue;
+		if (src[i + 1] == 'n' && i + 2 < e - 1)
+			add_edit(v, n, i + 2, xasprintf("%s ", nonce));
+		i++;	/* an escape is two characters at least */
+	}
+}
+
+/* A system task call found in masked text (mask_code()). */
+struct call {
+	char	 name[16];
+	size_t	 start, end;	/* "$name" to ")" or the name's end */
+	size_t	 args;		/* offset of "(", 0 when none */
+	size_t	 semi;		/* offset of the ";" after it, 0 when none */
+	size_t	 str_start[8], str_end[8];	/* string arguments */
+	int	 str_index[8];	/* their argument numbers, from 0 */
+	size_t	 nstr;
+	int	 nargs;
+};
+
+static size_t
+skip_blank(const char *m, size_t i, size_t len)
+{
+	while (i < len && (m[i] == ' ' || m[i] == '\t' || m[i] == '\n' ||
+	    m[i] == '\r'))
+		i++;
+	return i;
+}
+
+/*
+ * The call of a system task whose name starts at m[i] ("$display"), its
+ * arguments split at the commas outside brackets; 0 when the arguments
+ * do not close.  m is masked: parentheses and commas inside strings and
+ * comments are blanks there.
+ */
+static int
+scan_call(const char *m, size_t len, size_t i, struct call *c)
+{
+	size_t k = i + 1, a0, depth = 0;
+
+	memset(c, 0, sizeof *c);
+	while (k < len && verilog_is_ident((unsigned char)m[k]))
+		k++;
+	snprintf(c->name, sizeof c->name, "%.*s", (int)(k - i), m + i);
+	c->start = i;
+	c->end = k;
+	k = skip_blank(m, k, len);
+	if (k < len && m[k] == '(') {
+		c->args = k;
+		a0 = k + 1;
+		for (k++; k < len; k++) {
+			char ch = m[k];
+
+			if (ch == '(' || ch == '[' || ch == '{') {
+				depth++;
+			} else if ((ch == ')' || ch == ']' || ch == '}') &&
+			    depth > 0) {
+				depth--;
+			} else if ((ch == ',' || ch == ')') && depth == 0) {
+				size_t s = skip_blank(m, a0, k), e = k;
+
+				while (e > s && (m[e - 1] == ' ' ||
+				    m[e - 1] == '\t' || m[e - 1] == '\n' ||
+				    m[e - 1] == '\r'))
+					e--;
+				if (e > s && m[s] == '"' && m[e - 1] == '"' &&
+				    e - s >= 2 && memchr(m + s + 1, '"',
+				    e - s - 2) == NULL && c->nstr < 8) {
+					c->str_start[c->nstr] = s;
+					c->str_end[c->nstr] = e;
+					c->str_index[c->nstr] = c->nargs;
+					c->nstr++;
+				}
+				if (e > s || ch == ',')
+					c->nargs++;
+				a0 = k + 1;
+				if (ch == ')')
+					break;
+			}
+		}
+		if (k >= len)
+			return 0;
+		c->end = k + 1;
+	}
+	k = skip_blank(m, c->end, len);
+	if (k < len && m[k] == ';')
+		c->semi = k;
+	return 1;
+}
+
+/*
+ * Our copy of a testbench.  The calls are found lexically, on the text
+ * with comments and strings blanked: the Verilog grammar reads some
+ * testbenches as one ERROR node (VerilogEval's Prob004_vector2_test.sv,
+ * whose signal is named "in"), and a call it misses would be a line
+ * the judge cannot believe.
  */
 char *
 verilog_tag_testbench(const char *src, size_t len, const char *nonce,
     int *tagged, int *finishes, size_t *outlen)
 {
+	struct edit *v = NULL;
 	struct buf b = BUF_INIT;
-	const char *p = src, *end = src + len;
-	char pat[32];
+	char *m = mask_code(src, len);
+	size_t n = 0, at = 0;
 
-	snprintf(pat, sizeof pat, "\"%s", VERILOG_RESULT_TAG);
-	while (p < end) {
-		const char *q = memmem(p, (size_t)(end - p), pat, strlen(pat));
-		const char *f = memmem(p, (size_t)(end - p), "$finish", 7);
-		const char *semi;
+	for (size_t i = 0; i < len; i++) {
+		struct call c;
+		int sev;
 
-		if (q == NULL && f == NULL)
-			break;
-		if (q != NULL && (f == NULL || q < f)) {
-			buf_add(&b, p, (size_t)(q - p) + 1);
-			buf_printf(&b, "%s ", nonce);
-			p = q + 1;
+		if (m[i] != '$' || (i > 0 && (verilog_is_ident(
+		    (unsigned char)m[i - 1]) || m[i - 1] == '\\')))
+			continue;
+		if (!scan_call(m, len, i, &c))
+			continue;
+		sev = strcmp(c.name, "$error") == 0 ||
+		    strcmp(c.name, "$fatal") == 0;
+		if (output_task(c.name)) {
+			int first = c.nstr > 0 && c.str_index[0] == 0;
+
+			if (c.args == 0)	/* "$display;" */
+				add_edit(&v, &n, c.end, xasprintf("(\"%s \")",
+				    nonce));
+			else if (!first)
+				add_edit(&v, &n, c.args + 1, xasprintf(
+				    "\"%s \"%s", nonce, c.nargs > 0 ? ", " :
+				    ""));
+			for (size_t k = 0; k < c.nstr; k++)
+				tag_string(src, c.str_start[k], c.str_end[k],
+				    k == 0 && first, nonce, &v, &n);
 			(*tagged)++;
-			continue;
+		} else if (sev) {
+			/* A format string of its own in front of the message
+			 * (after $fatal's finish number): the simulator's
+			 * "ERROR: file:line: " comes first, so the mark is
+			 * found anywhere in the line. */
+			const char *mark = c.name[1] == 'e' ? "!error" :
+			    "!fatal";
+
+			if (c.args == 0)
+				add_edit(&v, &n, c.end, xasprintf("(%s\"%s %s"
+				    " \")", c.name[1] == 'f' ? "1, " : "",
+				    nonce, mark));
+			else if (c.name[1] == 'e' || (c.nstr > 0 &&
+			    c.str_index[0] == 0) || c.nargs == 0)
+				add_edit(&v, &n, c.args + 1, xasprintf(
+				    "%s\"%s %s \"%s", c.name[1] == 'f' &&
+				    c.nargs == 0 ? "1, " : "", nonce, mark,
+				    c.nargs > 0 ? ", " : ""));
+			else {
+				/* $fatal(N, ...): after N. */
+				size_t k = c.args + 1;
+				int depth = 0;
+
+				for (; k < c.end; k++) {
+					depth += (m[k] == '(') - (m[k] == ')');
+					if (depth == 0 && (m[k] == ',' ||
+					    (m[k] == ')' && k + 1 == c.end)))
+						break;
+				}
+				add_edit(&v, &n, k, xasprintf(", \"%s %s \"",
+				    nonce, mark));
+			}
+			if (c.name[1] == 'f')
+				(*finishes)++;
+		} else if ((strcmp(c.name, "$finish") == 0 ||
+		    strcmp(c.name, "$stop") == 0) && c.semi > 0) {
+			/* A line of its own tells the testbench's end from the
+			 * candidate's. */
+			add_edit(&v, &n, c.start, xasprintf("begin $display("
+			    "\"%s !finish\"); ", nonce));
+			add_edit(&v, &n, c.semi + 1, xstrdup(" end"));
+			(*finishes)++;
 		}
-		semi = memchr(f, ';', (size_t)(end - f));
-		if (semi == NULL) {
-			buf_add(&b, p, (size_t)(f - p) + 7);
-			p = f + 7;
-			continue;
-		}
-		buf_add(&b, p, (size_t)(f - p));
-		buf_printf(&b, "begin $display(\"%s finish\"); ", nonce);
-		buf_add(&b, f, (size_t)(semi - f) + 1);
-		buf_adds(&b, " end");
-		p = semi + 1;
-		(*finishes)++;
+		i = c.end - 1;
 	}
-	buf_add(&b, p, (size_t)(end - p));
+	qsort(v, n, sizeof *v, edit_cmp);
+	for (size_t i = 0; i < n; i++) {
+		buf_add(&b, src + at, v[i].at - at);
+		buf_adds(&b, v[i].text);
+		at = v[i].at;
+		free(v[i].text);
+	}
+	buf_add(&b, src + at, len - at);
+	free(v);
+	free(m);
 	return buf_detach(&b, outlen);
 }
 
@@ -115,101 +370,376 @@ verilog_add_sources(const char **argv, size_t n, const struct task *t,
 	argv[n] = NULL;
 }
 
+/*
+ * A line of the simulation's output: tagged when our copy of the
+ * testbench printed it (it starts with the nonce), text without any tag.
+ */
+struct vline {
+	int	 tagged;
+	int	 mark;		/* 'e' or 'f': the testbench's $error, $fatal */
+	char	*text;
+};
+
+/* The lines of log; *n receives the count.  New; free with free_lines(). */
+static struct vline *
+split_lines(const char *log, size_t len, const char *nonce, size_t *n)
+{
+	const char *p = log, *end = log + len;
+	size_t nl = strlen(nonce);
+	struct vline *v = NULL;
+
+	*n = 0;
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		size_t l = e != NULL ? (size_t)(e - p) : (size_t)(end - p);
+		struct buf b = BUF_INIT;
+
+		int mark = 0;
+
+		for (size_t i = 0; i < l; ) {
+			if (nl > 0 && i + nl <= l && memcmp(p + i, nonce, nl) ==
+			    0) {
+				i += nl + (i + nl < l && p[i + nl] == ' ');
+				/* $error's and $fatal's mark, inside the
+				 * simulator's "ERROR: file:line: " line. */
+				if (i > nl + 1 && i + 7 <= l && (memcmp(p + i,
+				    "!error ", 7) == 0 || memcmp(p + i,
+				    "!fatal ", 7) == 0)) {
+					mark = p[i + 1];
+					i += 7;
+				}
+				continue;
+			}
+			buf_addc(&b, p[i++]);
+		}
+		v = xreallocarray(v, *n + 1, sizeof *v);
+		v[*n].mark = mark;
+		v[*n].tagged = nl > 0 && l >= nl && memcmp(p, nonce, nl) == 0;
+		v[*n].text = buf_detach(&b, NULL);
+		(*n)++;
+		p += l + (e != NULL);
+	}
+	return v;
+}
+
+static void
+free_lines(struct vline *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].text);
+	free(v);
+}
+
+/* Does the ERE re match text?  -1 when re does not compile (err set). */
+static int
+ere_match(const char *re, const char *text, const char *key,
+    struct err *err)
+{
+	regex_t rx;
+	int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+
+	if (rc != 0) {
+		char msg[128];
+
+		regerror(rc, &rx, msg, sizeof msg);
+		return err_set(err, "env_params.%s: %s", key, msg);
+	}
+	rc = regexec(&rx, text, 0, NULL, 0) == 0;
+	regfree(&rx);
+	return rc;
+}
+
+/* A number after the first match of re (its first group), or -1. */
+static long
+ere_number(const char *re, const char *text, int *matched)
+{
+	regex_t rx;
+	regmatch_t m[2];
+	long v = -1;
+
+	*matched = 0;
+	if (regcomp(&rx, re, REG_EXTENDED | REG_ICASE) != 0)
+		return -1;
+	if (regexec(&rx, text, 2, m, 0) == 0) {
+		*matched = 1;
+		if (m[1].rm_so >= 0) {
+			char *end;
+			long long n;
+
+			errno = 0;
+			n = strtoll(text + m[1].rm_so, &end, 10);
+			if (errno == 0 && n >= 0 && n <= LONG_MAX)
+				v = (long)n;
+		}
+	}
+	regfree(&rx);
+	return v;
+}
+
+/*
+ * The default verdict lines (docs/envs.md, "Verdict contract"): the
+ * conventions of the benchmarks assay imports.  Each is matched on the
+ * testbench's own lines only.
+ */
+#define RTLLM_PASS	"Your Design Passed"
+#define RTLLM_COUNT	"Test completed with +([0-9]+) *(/ *[0-9]+ *)?failures"
+#define RTLLM_FAIL	"(={3,} *(Error|Failed) *={3,})|(Tests? failed)|" \
+			"(^ *Failed at)"
+#define ARCHX_COUNT	"Passed: *([0-9]+), *Failed: *([0-9]+)"
+#define TOTAL_TAG	"Hint: Total mismatched samples is "
+
+/* What the testbench's lines come to. */
+struct verdict_lines {
+	long	 mismatches, total;	/* VerilogEval's, -1 */
+	int	 results;		/* such lines */
+	long	 total_mismatches, total_samples;	/* RealBench's */
+	int	 totals;		/* such lines */
+	char	*total_line;
+	long	 failures, passed;	/* RTLLM / ArchXBench counts, -1 */
+	int	 passes;		/* pass lines */
+	int	 fails;			/* fail lines */
+	int	 finished;		/* the testbench's own $finish ran */
+	int	 asserted;		/* its $error or $fatal ran */
+	int	 untagged_verdicts;	/* verdict lines of anyone else */
+	char	*result, *hint, *fail, *fatal;	/* evidence (new) */
+};
+
+static void
+set_once(char **field, const char *v)
+{
+	if (*field == NULL)
+		*field = xstrdup(v);
+}
+
+/* The ArchXBench JSON line: {"passed": N, "failed": M, ...}. */
+static int
+json_counts(const char *text, long *passed, long *failed)
+{
+	const char *p = text;
+	int mp, mf;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '{')
+		return 0;
+	*passed = ere_number("\"passed\" *: *([0-9]+)", p, &mp);
+	*failed = ere_number("\"failed\" *: *([0-9]+)", p, &mf);
+	return mp && mf;
+}
+
+/*
+ * One line of a run under the default conventions, or under the task's
+ * patterns when it gives them (pass_re, fail_re: NULL when not given).
+ */
+static int
+read_line(const struct vline *l, const char *pass_re, const char *fail_re,
+    struct verdict_lines *vl, struct err *err)
+{
+	const char *t = l->text, *tag = strstr(t, VERILOG_RESULT_TAG);
+	long a, b;
+	int m, rc;
+
+	if (l->mark != 0) {
+		vl->asserted = 1;
+		vl->finished |= l->mark == 'f';
+		set_once(&vl->fatal, t);
+		return 0;
+	}
+	if (!l->tagged) {
+		/* Someone else's verdict line: ignored, and said so. */
+		if ((tag != NULL && sscanf(tag, VERILOG_RESULT_TAG "%ld in %ld",
+		    &a, &b) == 2) || strstr(t, RTLLM_PASS) != NULL)
+			vl->untagged_verdicts++;
+		return 0;
+	}
+	if (strcmp(t, "!finish") == 0) {
+		vl->finished = 1;
+		return 0;
+	}
+	if (fail_re != NULL) {
+		rc = ere_match(fail_re, t, "fail_pattern", err);
+		if (rc < 0)
+			return -1;
+		if (rc) {
+			vl->fails++;
+			set_once(&vl->fail, t);
+		}
+	}
+	if (pass_re != NULL) {
+		rc = ere_match(pass_re, t, "pass_pattern", err);
+		if (rc < 0)
+			return -1;
+		vl->passes += rc;
+		return 0;
+	}
+	if (tag != NULL && sscanf(tag, VERILOG_RESULT_TAG "%ld in %ld samples",
+	    &a, &b) == 2) {
+		vl->mismatches = a;
+		vl->total = b;
+		vl->results++;
+		free(vl->result);
+		vl->result = xstrdup(tag);
+		return 0;
+	}
+	/* RealBench's line, the result when there is no "Mismatches:" one
+	 * (VerilogEval's testbenches print both). */
+	if ((tag = strstr(t, TOTAL_TAG)) != NULL && sscanf(tag + strlen(
+	    TOTAL_TAG), "%ld out of %ld samples", &a, &b) == 2) {
+		vl->total_mismatches = a;
+		vl->total_samples = b;
+		vl->totals++;
+		free(vl->total_line);
+		vl->total_line = xstrdup(tag);
+		return 0;
+	}
+	if (strncmp(t, "Hint: Output", 12) == 0 && strstr(t,
+	    "has no mismatches") == NULL)
+		set_once(&vl->hint, t);
+	if (strstr(t, RTLLM_PASS) != NULL) {
+		vl->passes++;
+		return 0;
+	}
+	a = ere_number(RTLLM_COUNT, t, &m);
+	if (m && a >= 0) {
+		vl->failures = (vl->failures > 0 ? vl->failures : 0) + a;
+		if (a > 0) {
+			vl->fails++;
+			set_once(&vl->fail, t);
+		} else {
+			vl->passes++;
+		}
+		return 0;
+	}
+	if (ere_number(ARCHX_COUNT, t, &m), m || json_counts(t, &a, &b)) {
+		regex_t rx;
+		regmatch_t g[3];
+
+		if (m && regcomp(&rx, ARCHX_COUNT, REG_EXTENDED) == 0) {
+			if (regexec(&rx, t, 3, g, 0) == 0) {
+				a = strtol(t + g[1].rm_so, NULL, 10);
+				b = strtol(t + g[2].rm_so, NULL, 10);
+			}
+			regfree(&rx);
+		}
+		vl->passed = a;
+		vl->failures = b;
+		if (b > 0) {
+			vl->fails++;
+			set_once(&vl->fail, t);
+		} else if (a > 0) {
+			vl->passes++;
+		}
+		return 0;
+	}
+	if (ere_number(RTLLM_FAIL, t, &m), m) {
+		vl->fails++;
+		set_once(&vl->fail, t);
+	}
+	return 0;
+}
+
+static void
+judge_fail(struct run *r, const char *sub, const char *evidence)
+{
+	env_set(&r->verdict, "fail");
+	env_set(&r->category, "functional");
+	env_set(&r->subcategory, sub);
+	env_set(&r->evidence, evidence);
+}
+
 void
-verilog_judge_mismatches(const struct env_plan *plan,
+verilog_judge_sim(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *s, int warnings, const char *first_error,
     struct run *r)
 {
-	const char *p = s->log, *end = s->log + s->log_len;
-	long mismatches = -1, total = -1;
-	int forged = 0, finished = 0;
-	size_t nlen = strlen(plan->nonce);
-	char *hint = NULL, *result = NULL, *fatal = NULL;
+	struct verdict_lines vl = { .mismatches = -1, .total = -1,
+	    .total_mismatches = -1, .total_samples = -1, .failures = -1,
+	    .passed = -1 };
+	char *pass_re = env_param_str(t, "pass_pattern");
+	char *fail_re = env_param_str(t, "fail_pattern");
+	long expect = env_param_int(t, "expect_exit", 0);
+	struct buf m = BUF_INIT;
+	struct vline *lines;
+	struct err err;
+	size_t n;
+	int bad = 0, dup;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
-		char *line = xstrndup(p, l);
-		const char *tag = strstr(line, VERILOG_RESULT_TAG);
-		long a, b;
-
-		if (nlen > 0 && strncmp(line, plan->nonce, nlen) == 0 &&
-		    strcmp(line + nlen, " finish") == 0)
-			finished = 1;
-		if (tag != NULL && nlen > 0 && tag >= line + nlen + 1 &&
-		    memcmp(tag - nlen - 1, plan->nonce, nlen) == 0 &&
-		    sscanf(tag, VERILOG_RESULT_TAG "%ld in %ld samples", &a,
-		    &b) == 2) {
-			mismatches = a;
-			total = b;
-			free(result);
-			result = xstrdup(tag);
-		} else if (tag != NULL) {
-			forged++;
-		}
-		/* The first output that really mismatched is the evidence. */
-		if (hint == NULL && strncmp(line, "Hint: Output", 12) == 0 &&
-		    strstr(line, "has no mismatches") == NULL)
-			hint = xstrdup(line);
-		/* vvp's "FATAL: tb.sv:18: ..." or "ERROR: ..." of $fatal. */
-		if (fatal == NULL && (strncmp(line, "FATAL", 5) == 0 ||
-		    strncmp(line, "ERROR:", 6) == 0))
-			fatal = xstrdup(line);
-		free(line);
-		p += l + (nl != NULL);
+	lines = split_lines(s->log, s->log_len, plan->nonce, &n);
+	for (size_t i = 0; i < n && !bad; i++)
+		bad = read_line(&lines[i], pass_re, fail_re, &vl, &err) < 0;
+	free_lines(lines, n);
+	if (vl.results == 0 && vl.totals > 0) {
+		vl.mismatches = vl.total_mismatches;
+		vl.total = vl.total_samples;
+		vl.results = vl.totals;
+		vl.result = vl.total_line;
+		vl.total_line = NULL;
 	}
-	if (forged > 0)
-		run_add_diag(r, "", 0, 0, "warning", "a result line was printed"
-		    " by something other than the testbench, and ignored", 0);
 	env_set(&r->stage, "simulate");
-	if (mismatches >= 0) {
+	if (bad) {
+		/* The task's contract is broken, not the candidate. */
+		env_set(&r->verdict, "task-defect");
+		env_set(&r->subcategory, "bad-contract");
+		env_set(&r->evidence, err.msg);
+		goto out;
+	}
+	if (vl.untagged_verdicts > 0)
+		run_add_diag(r, "", 0, 0, "warning", "a verdict line was"
+		    " printed by something other than the testbench, and"
+		    " ignored", 0);
+	if (vl.mismatches >= 0)
+		buf_printf(&m, ",\"mismatches\":%ld,\"total\":%ld",
+		    vl.mismatches, vl.total);
+	if (vl.failures >= 0)
+		buf_printf(&m, ",\"failures\":%ld", vl.failures);
+	if (vl.passed >= 0)
+		buf_printf(&m, ",\"passed\":%ld", vl.passed);
+	if (warnings >= 0)
+		buf_printf(&m, ",\"warnings\":%d", warnings);
+	if (m.len > 0) {
 		free(r->metrics);
-		if (warnings >= 0)
-			r->metrics = xasprintf("{\"mismatches\":%ld,"
-			    "\"total\":%ld,\"warnings\":%d}", mismatches, total,
-			    warnings);
+		r->metrics = xasprintf("{%s}", buf_str(&m) + 1);
+	}
+	dup = vl.results > 1 || (pass_re == NULL && vl.passes > 1 &&
+	    vl.failures < 0);
+	if (vl.mismatches > 0) {
+		judge_fail(r, "mismatch", vl.hint != NULL ? vl.hint :
+		    vl.result);
+	} else if (vl.fails > 0) {
+		judge_fail(r, "mismatch", vl.hint != NULL ? vl.hint : vl.fail);
+	} else if (vl.asserted) {
+		judge_fail(r, "assertion", vl.fatal != NULL ? vl.fatal :
+		    "the testbench's $error or $fatal ran");
+	} else if (s->exit_code != expect) {
+		judge_fail(r, "runtime-error", first_error != NULL ?
+		    first_error : "the simulation exited with an unexpected"
+		    " status (a crash, or $fatal)");
+	} else if (dup) {
+		judge_fail(r, "second-result-line", "the verdict line came"
+		    " more than once: the testbench ran past its end");
+	} else if ((vl.results > 0 && vl.mismatches == 0) || vl.passes > 0) {
+		if ((vl.results > 0 && vl.total <= 0) ||
+		    (plan->finish_tagged && !vl.finished))
+			/* The verdict came, but the testbench never reached
+			 * its own $finish: something else ended the run. */
+			judge_fail(r, "early-finish", "the simulation ended"
+			    " before the testbench finished (a $finish"
+			    " outside the testbench?)");
 		else
-			r->metrics = xasprintf("{\"mismatches\":%ld,"
-			    "\"total\":%ld}", mismatches, total);
-	}
-	if (mismatches == 0 && s->exit_code == 0 && total > 0 &&
-	    (finished || !plan->finish_tagged)) {
-		env_set(&r->verdict, "pass");
-	} else if (mismatches == 0 && s->exit_code != 0) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "runtime-error");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, first_error != NULL ? first_error :
-		    fatal != NULL ? fatal :
-		    "the simulation exited with an error ($fatal, or a crash)");
-	} else if (mismatches == 0 && (!finished || total <= 0)) {
-		/* The result line came, but the testbench never reached its
-		 * own $finish: something else ended the simulation early. */
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "early-finish");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, "the simulation ended before the"
-		    " testbench finished (a $finish outside the testbench?)");
-	} else if (mismatches > 0) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "mismatch");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, hint != NULL ? hint : result);
-	} else if (nlen == 0 && s->exit_code == 0) {
-		env_set(&r->verdict, "pass");	/* no result line by design */
+			env_set(&r->verdict, "pass");
 	} else {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, s->exit_code != 0 ? "runtime-error" :
-		    "no-result-line");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, s->exit_code == 0 ?
-		    "the testbench printed no result line" :
-		    first_error != NULL ? first_error : fatal != NULL ? fatal :
-		    "the simulation exited with an error");
+		judge_fail(r, "no-verdict", "the testbench printed no verdict"
+		    " line (docs/envs.md, \"Verdict contract\")");
 	}
-	free(fatal);
-	free(hint);
-	free(result);
+out:
+	buf_release(&m);
+	free(vl.result);
+	free(vl.total_line);
+	free(vl.hint);
+	free(vl.fail);
+	free(vl.fatal);
+	free(pass_re);
+	free(fail_re);
 }
 
 int
@@ -265,4 +795,315 @@ verilog_guess_top(const char *code, size_t len)
 	 * that the tool reports the missing top (format/missing-top)
 	 * instead of judging some other module. */
 	return xstrdup("TopModule");
+}
+
+static int
+line_at(const char *s, size_t off)
+{
+	int line = 1;
+
+	for (size_t i = 0; i < off; i++)
+		line += s[i] == '\n';
+	return line;
+}
+
+/* A module of the candidate as the lexical scan sees it. */
+struct lexmod {
+	char	 name[128];
+	size_t	 start, end;
+	int	 grammar;	/* the grammar's module at the same place, or
+				   -1: it has no declared names (fail closed) */
+};
+
+/*
+ * The modules of masked code m: "module"/"macromodule" NAME up to the
+ * next "endmodule".  Lexical, so that a module the grammar cannot read
+ * is still checked.  New array of *n.
+ */
+static struct lexmod *
+lex_modules(const char *m, size_t len, const struct syn_verilog *v,
+    size_t *n)
+{
+	struct lexmod *out = NULL;
+	size_t i = 0;
+
+	*n = 0;
+	while (i < len) {
+		size_t k, s;
+		struct lexmod *lm;
+
+		if (!verilog_is_ident((unsigned char)m[i]) || (i > 0 &&
+		    (verilog_is_ident((unsigned char)m[i - 1]) ||
+		    m[i - 1] == '`' || m[i - 1] == '\\'))) {
+			i++;
+			continue;
+		}
+		for (k = i; k < len && verilog_is_ident((unsigned char)m[k]);
+		    k++)
+			;
+		if (!((k - i == 6 && memcmp(m + i, "module", 6) == 0) ||
+		    (k - i == 11 && memcmp(m + i, "macromodule", 11) == 0))) {
+			i = k;
+			continue;
+		}
+		s = i;
+		k = skip_blank(m, k, len);
+		out = xreallocarray(out, *n + 1, sizeof *out);
+		lm = &out[(*n)++];
+		memset(lm, 0, sizeof *lm);
+		for (i = k; i < len && verilog_is_ident((unsigned char)m[i]) &&
+		    i - k + 1 < sizeof lm->name; i++)
+			lm->name[i - k] = m[i];
+		lm->start = s;
+		lm->end = len;
+		for (; i + 9 <= len; i++)
+			if (memcmp(m + i, "endmodule", 9) == 0 &&
+			    !verilog_is_ident((unsigned char)m[i - 1]) &&
+			    (i + 9 == len || !verilog_is_ident(
+			    (unsigned char)m[i + 9]))) {
+				lm->end = i + 9;
+				break;
+			}
+		lm->grammar = -1;
+		for (size_t g = 0; g < v->nmodules; g++)
+			if (v->modules[g].start == s &&
+			    strcmp(v->modules[g].name, lm->name) == 0)
+				lm->grammar = (int)g;
+		i = lm->end;
+	}
+	return out;
+}
+
+/* Is name declared in module lm (or lm's own name)? */
+static int
+declared(const struct syn_verilog *v, const struct lexmod *lm,
+    const char *name)
+{
+	static const char *const builtin[] = { "this", "super", "local" };
+
+	if (strcmp(lm->name, name) == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+		if (strcmp(name, builtin[i]) == 0)
+			return 1;
+	for (size_t i = 0; i < v->nnames && lm->grammar >= 0; i++)
+		if (v->names[i].module == lm->grammar &&
+		    strcmp(v->names[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* A finding of verilog_check_candidate(); msg is new and freed here. */
+static void
+finding(struct buf *out, int line, const char *sub, char *msg)
+{
+	if (out->len == 0)	/* the first one is the evidence */
+		buf_printf(out, "%d\t%s\t%s", line, sub, msg);
+	free(msg);
+}
+
+/* The first hierarchical reference out of a candidate module. */
+static void
+check_references(const char *m, size_t len, const struct syn_verilog *v,
+    struct buf *out)
+{
+	size_t i = 0, nmods;
+	struct lexmod *mods = lex_modules(m, len, v, &nmods);
+
+	while (i < len && out->len == 0) {
+		size_t s = i, e, q;
+		const struct lexmod *mod = NULL;
+		char *root;
+
+		if (m[i] >= '0' && m[i] <= '9') {
+			/* A number: 8'hff, 1.5, 3e2. */
+			while (i < len && (verilog_is_ident((unsigned char)m[i])
+			    || m[i] == '.' || m[i] == '\''))
+				i++;
+			continue;
+		}
+		if (!(verilog_is_ident((unsigned char)m[i]) || m[i] == '\\')) {
+			i++;
+			continue;
+		}
+		if (m[i] == '\\') {
+			while (i < len && m[i] != ' ' && m[i] != '\t' &&
+			    m[i] != '\n')
+				i++;
+		} else {
+			while (i < len && verilog_is_ident((unsigned char)m[i]))
+				i++;
+		}
+		e = i;
+		/* A member (x.NAME), a macro, a base ('h...) or a package
+		 * item (p::NAME) is not the root of a reference. */
+		q = s;
+		while (q > 0 && (m[q - 1] == ' ' || m[q - 1] == '\t' ||
+		    m[q - 1] == '\n' || m[q - 1] == '\r'))
+			q--;
+		if (q > 0 && (m[q - 1] == '.' || m[q - 1] == '`' ||
+		    m[q - 1] == '\'' || (m[q - 1] == ':' && q > 1 &&
+		    m[q - 2] == ':')))
+			continue;
+		if (s > 0 && (m[s - 1] == '`' || m[s - 1] == '\''))
+			continue;
+		/* NAME [index]... . NAME */
+		q = e;
+		for (;;) {
+			while (q < len && (m[q] == ' ' || m[q] == '\t' ||
+			    m[q] == '\n' || m[q] == '\r'))
+				q++;
+			if (q < len && m[q] == '[') {
+				int depth = 0;
+
+				for (; q < len; q++) {
+					depth += (m[q] == '[') - (m[q] == ']');
+					if (depth == 0)
+						break;
+				}
+				q += q < len;
+				continue;
+			}
+			break;
+		}
+		if (q >= len || m[q] != '.')
+			continue;
+		q++;
+		while (q < len && (m[q] == ' ' || m[q] == '\t' || m[q] == '\n'))
+			q++;
+		if (q >= len || !(verilog_is_ident((unsigned char)m[q]) ||
+		    m[q] == '\\') || (m[q] >= '0' && m[q] <= '9'))
+			continue;
+		for (size_t k = 0; k < nmods; k++)
+			if (s >= mods[k].start && s < mods[k].end)
+				mod = &mods[k];
+		if (mod == NULL)
+			continue;	/* prose; macro bodies are checked apart */
+		root = xstrndup(m + s + (m[s] == '\\'), e - s - (m[s] == '\\'));
+		if (strcmp(root, "$root") == 0 || !declared(v, mod, root)) {
+			size_t k = q;
+
+			while (k < len && (verilog_is_ident((unsigned char)m[k])
+			    || m[k] == '.' || m[k] == '[' || m[k] == ']'))
+				k++;
+			finding(out, line_at(m, s), "out-of-module-reference",
+			    xasprintf("%.*s reaches outside module %s: a"
+			    " candidate may name only what it declares or"
+			    " instantiates itself", (int)(k - s), m + s,
+			    mod->name));
+		}
+		free(root);
+	}
+	free(mods);
+}
+
+char *
+verilog_check_candidate(const char *code, size_t len)
+{
+	static const char *const banned[] = {
+		/* Arbitrary C++ or a shell in the simulation (Verilator). */
+		"$c", "$cpure", "$system",
+	};
+	struct syn_verilog v;
+	struct buf out = BUF_INIT;
+	struct err err;
+	char *m = mask_code(code, len);
+
+	if (syntax_verilog_scan(code, len, &v, &err) < 0) {
+		syntax_verilog_release(&v);
+		free(m);
+		return NULL;
+	}
+	for (size_t i = 0; i < len && out.len == 0; i++) {
+		const char *p = m + i;
+		size_t k;
+
+		if (i > 0 && (verilog_is_ident((unsigned char)m[i - 1]) ||
+		    m[i - 1] == '\\'))
+			continue;
+		if (*p == '`' && strncmp(p, "`define", 7) == 0 &&
+		    !verilog_is_ident((unsigned char)p[7])) {
+			/* A macro that holds "." or pastes tokens can build a
+			 * hierarchical reference the scan below cannot see. */
+			for (k = 7; p[k] != '\0' && (p[k] != '\n' ||
+			    p[k - 1] == '\\'); k++)
+				if (p[k] == '.' || (p[k] == '`' &&
+				    p[k + 1] == '`'))
+					break;
+			if (p[k] == '.' || p[k] == '`')
+				finding(&out, line_at(m, i),
+				    "forbidden-construct", xasprintf("a"
+				    " `define that holds \"%s\" is not allowed"
+				    " in a candidate: it can hide a"
+				    " hierarchical reference", p[k] == '.' ?
+				    "." : "``"));
+		} else if (*p == '`' && (strncmp(p, "`include", 8) == 0 ||
+		    strncmp(p, "`systemc_", 9) == 0 ||
+		    strncmp(p, "`verilog", 8) == 0)) {
+			for (k = 1; verilog_is_ident((unsigned char)p[k]); k++)
+				;
+			finding(&out, line_at(m, i), "forbidden-construct",
+			    xasprintf("%.*s is not allowed in a candidate: it"
+			    " reaches files or code outside the design",
+			    (int)k, p));
+		} else if (*p == '$') {
+			for (k = 1; verilog_is_ident((unsigned char)p[k]); k++)
+				;
+			for (size_t b = 0; b < sizeof banned /
+			    sizeof banned[0]; b++)
+				if (strlen(banned[b]) == k && strncmp(p,
+				    banned[b], k) == 0)
+					finding(&out, line_at(m, i),
+					    "forbidden-construct", xasprintf(
+					    "%.*s is not allowed in a candidate:"
+					    " it runs code outside the design",
+					    (int)k, p));
+		} else if ((strncmp(p, "import", 6) == 0 ||
+		    strncmp(p, "export", 6) == 0) && !verilog_is_ident(
+		    (unsigned char)p[6])) {
+			for (k = 6; p[k] == ' ' || p[k] == '\t' || p[k] == '\n';
+			    k++)
+				;
+			if (p[k] == '"')
+				finding(&out, line_at(m, i),
+				    "forbidden-construct", xasprintf("a DPI"
+				    " %.6s is not allowed in a candidate: it"
+				    " runs C code in the simulation", p));
+		}
+	}
+	if (out.len == 0)
+		check_references(m, len, &v, &out);
+	syntax_verilog_release(&v);
+	free(m);
+	if (out.len == 0) {
+		buf_release(&out);
+		return NULL;
+	}
+	return buf_detach(&out, NULL);
+}
+
+void
+verilog_judge_precheck(const struct env_plan *plan, struct run *r)
+{
+	const char *p = buf_str(&plan->precheck), *sub, *msg;
+	char *copy, *tab;
+	int line;
+
+	if (p == NULL || *p == '\0')
+		return;
+	copy = xstrdup(p);
+	line = atoi(copy);
+	sub = (tab = strchr(copy, '\t')) != NULL ? tab + 1 : "";
+	msg = "";
+	if (tab != NULL && (tab = strchr(tab + 1, '\t')) != NULL) {
+		*tab = '\0';
+		msg = tab + 1;
+	}
+	env_set(&r->verdict, "fail");
+	env_set(&r->category, "functional");
+	env_set(&r->subcategory, sub);
+	free(r->evidence);
+	r->evidence = xasprintf("%s:%d: %s", plan->cand_file, line, msg);
+	r->evidence_line = line;
+	free(copy);
 }

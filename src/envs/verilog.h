@@ -68,23 +68,54 @@ void	verilog_add_sources(const char **argv, size_t n, const struct task *t,
 	    const char *cand, int last);
 
 /*
- * Judge the simulate stage s from its log (still holding the nonce) into
- * r: stage "simulate"; metrics {"mismatches":N,"total":M} from the last
- * result line that carries plan->nonce, with ,"warnings":W added when
- * warnings >= 0; then the verdict: pass (no mismatches, exit status 0,
- * total > 0 and the testbench reached its own $finish when plan says it
- * was tagged), or fail with category "functional" and subcategory
- * runtime-error, early-finish, mismatch (evidence: the first "Hint:
- * Output" line that has mismatches, else the result line) or
- * no-result-line.  A plan without a nonce (no result line by design)
- * passes on exit status 0.  A result line without the nonce adds a
- * warning diagnostic and is ignored.  first_error (borrowed, may be NULL)
- * is the evidence of a runtime error when the simulator printed one.
- * Fields of r it sets are replaced (env_set()); never fails.
+ * Judge the simulate stage s (its log still holding the nonce) into r
+ * under the verdict contract of task t (docs/envs.md, "Verdict
+ * contract").  Only lines our copy of the testbench printed (they start
+ * with plan->nonce) count.  env_params.pass_pattern and fail_pattern
+ * (POSIX EREs, per line) replace the default conventions: VerilogEval's
+ * "Mismatches: N in M samples", RealBench's "Hint: Total mismatched
+ * samples is N out of M samples", RTLLM's "Your Design Passed", "Test
+ * completed with N failures" and its failure lines, ArchXBench's
+ * "Passed: N, Failed: M" and JSON line, and the testbench's own $error or
+ * $fatal.  A pass needs a pass line, no fail line, exit status
+ * env_params.expect_exit (default 0), a single result line, and the
+ * testbench's own $finish when it has one; without any verdict line the
+ * run fails with subcategory no-verdict.  Metrics: mismatches and total,
+ * failures, passed, and warnings when warnings >= 0.  first_error
+ * (borrowed, may be NULL) is the evidence of a runtime error.  A pattern
+ * that does not compile makes the run task-defect/bad-contract.  Fields
+ * of r it sets are replaced (env_set()); never fails.
  */
-void	verilog_judge_mismatches(const struct env_plan *plan,
+void	verilog_judge_sim(const struct task *t, const struct env_plan *plan,
 	    const struct env_stage_result *s, int warnings,
 	    const char *first_error, struct run *r);
+
+/*
+ * Static checks of a candidate's code (len bytes) before anything of it
+ * runs, for both Verilog envs; comments and strings are skipped.  Finds
+ * the first of: `include, `systemc_* or `verilog directives (a candidate
+ * could read the harness's files, or add C++ to a Verilator model), a
+ * $c, $cpure or $system call or a DPI import/export (code outside the
+ * design in the simulation process), and a hierarchical reference
+ * (NAME.member, NAME[i].member) from a module of the candidate whose
+ * root NAME that module does not declare or instantiate itself (nor is
+ * its own name): a reference into the testbench (tb.stats1.errors,
+ * good1.q) however the candidate's other modules are named.  Modules,
+ * instances and declared names come from the Verilog grammar
+ * (syntax_verilog_scan()); a reference outside every module (in a
+ * `define body) is always a finding.  Returns NULL, or a new string
+ * "LINE\tSUBCATEGORY\tMESSAGE" (subcategory forbidden-construct or
+ * out-of-module-reference) for plan->precheck; caller frees.
+ */
+char	*verilog_check_candidate(const char *code, size_t len);
+
+/*
+ * The verdict of a candidate with a finding of verilog_check_candidate()
+ * in plan->precheck: fail, category functional, its subcategory, evidence
+ * "CAND_FILE:LINE: MESSAGE" on that line.  Leaves r alone when there is
+ * none.  Never fails.
+ */
+void	verilog_judge_precheck(const struct env_plan *plan, struct run *r);
 
 /* Is ch part of a Verilog simple identifier ([A-Za-z0-9_$])? */
 int	verilog_is_ident(int ch);

@@ -9,10 +9,11 @@
  * from it, then plans:
  *   as --64 -g -o cand.o pre.s cand.s [note.s]              assemble
  *   gcc -O2 -fwrapv -g -o run/bench cand.o harness.c abi.s   build
- *   ./bench check SECRET                         (in run/)   run
+ *   ./bench check                                (in run/)   run
  *   sh -c 'valgrind --tool=callgrind --toggle-collect=assay_call_ref
  *     ./bench cg-ref ...; valgrind ... assay_call_cand ./bench cg-cand'
  *                                                (in run/)   count
+ * (the run's secret reaches bench on fd 5, ENV_NONCE_FD, never argv)
  * pre.s aligns the candidate's code to 64 bytes and, for Intel syntax,
  * says ".intel_syntax noprefix" (a file of its own, so that candidate
  * line numbers stay right); note.s marks the stack non-executable when
@@ -894,16 +895,19 @@ x86asm_prepare(const struct task *t, const struct candidate *c,
 		static const char *const build[] = { "gcc", "-O2", "-fwrapv",
 		    "-g", "-o", "run/bench", "cand.o", "harness.c", "abi.s",
 		    NULL };
-		const char *const run[] = { "./bench", "check", plan->nonce,
+		/* The secret comes on ENV_NONCE_FD, never argv. */
+		static const char *const run[] = { "./bench", "check", NULL };
+		/* One callgrind run each: one "Collected" line each.  The
+		 * shell reads the secret once and hands each its own copy. */
+		static const char script[] = "IFS= read -r s <&5; exec 5<&-\n"
+		    "valgrind --tool=callgrind --callgrind-out-file=/dev/null"
+		    " --toggle-collect=assay_call_ref ./bench cg-ref 5<<E ||"
+		    " exit\n$s\nE\n"
+		    "valgrind --tool=callgrind --callgrind-out-file=/dev/null"
+		    " --toggle-collect=assay_call_cand ./bench cg-cand 5<<E\n"
+		    "$s\nE\n";
+		static const char *const count[] = { "sh", "-c", script,
 		    NULL };
-		/* One callgrind run each: one "Collected" line each. */
-		static const char script[] = "valgrind --tool=callgrind"
-		    " --callgrind-out-file=/dev/null"
-		    " --toggle-collect=assay_call_ref ./bench cg-ref \"$1\" &&"
-		    " valgrind --tool=callgrind --callgrind-out-file=/dev/null"
-		    " --toggle-collect=assay_call_cand ./bench cg-cand \"$1\"";
-		const char *const count[] = { "sh", "-c", script, "sh",
-		    plan->nonce, NULL };
 
 		as[n++] = "as";
 		as[n++] = "--64";
@@ -919,8 +923,11 @@ x86asm_prepare(const struct task *t, const struct candidate *c,
 		env_plan_stage(plan, "assemble", as);
 		env_plan_stage(plan, "build", build);
 		env_plan_stage_in(plan, "run", run, "run");
-		if (have_valgrind())
+		plan->stages[plan->nstages - 1].nonce_fd = 1;
+		if (have_valgrind()) {
 			env_plan_stage_in(plan, "count", count, "run");
+			plan->stages[plan->nstages - 1].nonce_fd = 1;
+		}
 		else
 			buf_adds(&plan->precheck, "no-valgrind\n");
 	}
@@ -996,7 +1003,7 @@ parse_located(const char *line, char *file, size_t fn, int *lineno,
 		return 0;
 	p = colon + 1;
 	while (*p >= '0' && *p <= '9') {
-		num = num * 10 + (*p - '0');
+		num = env_digit(num, *p);
 		p++;
 		digits++;
 	}
@@ -1009,7 +1016,7 @@ parse_located(const char *line, char *file, size_t fn, int *lineno,
 		int c = 0;
 
 		while (*p >= '0' && *p <= '9')
-			c = c * 10 + (*p++ - '0');
+			c = env_digit(c, *p++);
 		if (*p != ':')
 			return 0;
 		*col = c;

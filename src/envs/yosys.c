@@ -216,7 +216,7 @@ cand_lines(const char *text, size_t len, const char *cand, int *lines,
 		if (p >= end || *p != ':')
 			continue;
 		for (p++; p < end && *p >= '0' && *p <= '9'; p++) {
-			num = num * 10 + (*p - '0');
+			num = env_digit(num, *p);
 			digits++;
 		}
 		if (digits == 0 || num == 0)
@@ -290,7 +290,7 @@ located(const char *line, const char *kind, char *file, size_t fn,
 	if (flen >= fn || memchr(line, ' ', flen) != NULL)
 		return 0;
 	for (p = colon + 1; *p >= '0' && *p <= '9'; p++) {
-		num = num * 10 + (*p - '0');
+		num = env_digit(num, *p);
 		digits++;
 	}
 	if (digits == 0 || p[0] != ':' || p[1] != ' ' ||
@@ -335,9 +335,9 @@ scan_stat(const char *line, long *cells, long *dollar, long *latches,
 		*latches = 0;
 	} else if (sscanf(line, " %127s %ld", type, &n) == 2 &&
 	    line[0] == ' ' && type[0] == '$') {
-		*dollar += n;
+		*dollar = env_add(*dollar, n);
 		if (strncmp(type, "$_DLATCH", 8) == 0)
-			*latches += n;
+			*latches = env_add(*latches, n);
 	} else if (strstr(line, "Chip area for ") != NULL &&
 	    (a = strstr(line, "': ")) != NULL) {
 		*area = strtod(a + 3, NULL);

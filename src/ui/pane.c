@@ -80,6 +80,31 @@ char_width(wchar_t c)
 	return w < 0 ? 1 : w;
 }
 
+/* A mark that combines with the character before it (width 0). */
+static int
+is_combining(wchar_t c)
+{
+	return c >= 0x300 && wcwidth(c) == 0;
+}
+
+size_t
+pane_char(const char *s, size_t n, int *width)
+{
+	wchar_t c;
+	size_t k = utf8_next(s, n, &c);
+
+	*width = char_width(c);
+	while (k < n) {
+		wchar_t m;
+		size_t mk = utf8_next(s + k, n - k, &m);
+
+		if (!is_combining(m))
+			break;
+		k += mk;
+	}
+	return k;
+}
+
 int
 pane_width(const char *s, size_t len)
 {
@@ -145,9 +170,9 @@ pane_put(WINDOW *win, int y, int x, int maxw, const char *s, size_t len,
 		maxw = winw - x;
 	wmove(win, y, x);
 	while (i < len && used < maxw) {
-		wchar_t c, wc[2] = { 0, 0 };
+		wchar_t c, wc[CCHARW_MAX + 1] = { 0 };
 		cchar_t cc;
-		int w;
+		int w, nc = 1;
 
 		i += utf8_next(s + i, len - i, &c);
 		if (c == '\t') {
@@ -165,13 +190,25 @@ pane_put(WINDOW *win, int y, int x, int maxw, const char *s, size_t len,
 			c = ascii_of(c);
 		w = char_width(c);
 		if (w == 0)
-			continue;	/* combining marks are dropped */
+			continue;	/* a mark with nothing to combine with */
 		if (used + w > maxw)
 			break;
-		if (c < 128) {
+		wc[0] = c;
+		/* the marks that combine with it go in the same cell */
+		while (i < len) {
+			wchar_t m;
+			size_t k = utf8_next(s + i, len - i, &m);
+
+			if (!is_combining(m))
+				break;
+			i += k;
+			if (nc < CCHARW_MAX && !pane_ascii)
+				wc[nc++] = m;
+		}
+		if (c < 128 && nc == 1) {
 			waddch(win, (chtype)c | attr);
 		} else {
-			wc[0] = c;
+			wc[nc] = L'\0';
 			setcchar(&cc, wc, a, pair, NULL);
 			wadd_wch(win, &cc);
 		}

@@ -54,6 +54,8 @@ struct pane {
 	WINDOW			*win;		/* content; NULL: hidden */
 	int			 y, x, rows, cols;	/* content area */
 	int			 scroll;	/* first line shown */
+	int			 hscroll;	/* first column shown (h, l) */
+	int			 wrap;		/* long lines wrap (w) */
 };
 
 enum wb_pane { WB_QUEUE, WB_SPEC, WB_CODE, WB_TERM, WB_TRACE, WB_NPANES };
@@ -66,12 +68,14 @@ enum wb_pane { WB_QUEUE, WB_SPEC, WB_CODE, WB_TERM, WB_TRACE, WB_NPANES };
 enum wb_auto_zoom { WB_AZ_NONE, WB_AZ_RUN, WB_AZ_HOLD };
 
 /* A y/n question in the status bar and what a "y" does. */
-enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT, WB_ASK_BULK };
+enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT, WB_ASK_BULK,
+    WB_ASK_LABEL };
 
 /* One step of the trace: a candidate of the chain and its latest run. */
 struct wb_link {
 	char	*id, *origin, *kind, *verdict, *stage, *feedback;
 	int	 current;
+	int	 depth;		/* branches above it (for the indent) */
 };
 
 /*
@@ -106,6 +110,7 @@ struct wb_cur {
 	struct syntax	*syn;
 	struct wb_link	*trace;		/* ancestors, it, its repairs */
 	size_t		 ntrace;
+	int		 trace_fresh;	/* place the trace's view anew */
 };
 
 /*
@@ -161,6 +166,23 @@ struct wb_diff {
 	char	 title[160];
 };
 
+/*
+ * The navigation stack (VisiData's sheets): what Esc, or q in a
+ * sub-view, goes back to.  A drill-down from the stats sheet, a :view
+ * and a zoom push one; the entry holds what was there before.  Owns its
+ * strings.
+ */
+enum wb_nav_kind { WB_NAV_FILTER, WB_NAV_ZOOM };
+struct wb_nav {
+	int	 kind;		/* enum wb_nav_kind */
+	char	*filter;	/* the filter before, NULL: all */
+	char	*id;		/* the candidate under the cursor then */
+	int	 stats;		/* 1: a drill-down; reopen the sheet */
+	int	 stats_by;
+	size_t	 stats_row, stats_col;
+	char	 what[64];	/* for the message: "stats drill-down" */
+};
+
 struct wb {
 	struct store		*st;		/* borrowed */
 	const struct ui_opts	*o;		/* borrowed */
@@ -175,6 +197,17 @@ struct wb {
 	struct store_row	*rows;
 	size_t			 nrows, rows_off;
 	int			 stale;		/* re-read the page */
+	/*
+	 * With stale: the view changed around the cursor (a refresh, a
+	 * bulk decision, a run stored), so the cursor follows its
+	 * candidate, not its row number (wb_view_changed).
+	 */
+	int			 follow;
+	/*
+	 * The candidate under the cursor changed by itself (it left the
+	 * view): decision keys do nothing until this time (ms, monotonic).
+	 */
+	int64_t			 guard_until;
 	int			 detached;	/* cur is not in the queue */
 	struct wb_cur		 cur;
 	/* Marked candidates (Space), in memory only; owns the ids. */
@@ -203,8 +236,13 @@ struct wb {
 	struct pty		 ed;		/* the editor; pid > 0: runs */
 	char			*ed_dir, *ed_path, *ed_cand;
 	char			 ed_hash[SAMPLE_HASH_HEX];
+	int			 ed_model;	/* ed runs `assay repair`, not
+						 * the editor (R) */
 	int			 kbd;		/* 1: the program has keys */
 	char			 term_title[128];
+	/* The candidate whose run the terminal shows (live or its stored
+	 * log), NULL: none or another program's output (term_pane_follow) */
+	char			*term_cand;
 	/*
 	 * The view of the terminal: its bottom (follow), or from line
 	 * term_top, an absolute line number (term_sb_total()), so that new
@@ -217,6 +255,9 @@ struct wb {
 	char			 msg[512];
 	int			 msg_err;
 	enum wb_ask		 ask;
+	char			 ask_id[80];	/* what WB_ASK_ACCEPT, _LABEL
+						   ask of */
+	char			 ask_cat[32];	/* the WB_ASK_LABEL category */
 	int			 prompt_open;	/* the : or / line */
 	char			 prompt_kind;	/* ':' or '/' */
 	char			 prompt[256];
@@ -230,6 +271,9 @@ struct wb {
 
 	struct wb_stats		 stats;
 	struct pane		 stats_pane;
+
+	struct wb_nav		*nav;		/* nnav, the top last */
+	size_t			 nnav;
 
 	struct wb_diff		 diff;
 	struct pane		 diff_pane;
@@ -284,6 +328,24 @@ void	wb_load(struct wb *wb, const char *id);
 /* Mark the queue and the current candidate for re-reading. */
 void	wb_refresh(struct wb *wb);
 
+/*
+ * The view changed around the cursor (C-l, a bulk decision, an undo of
+ * many, a run stored): re-read it and keep the cursor on the candidate
+ * it was on.  When that candidate left the view the cursor goes to the
+ * nearest following one (else the nearest before it), the status line
+ * says so ("c072ba25 left the view; now on c23842e5") and decision keys
+ * are refused for WB_GUARD_MS (wb_guarded).
+ */
+void	wb_view_changed(struct wb *wb);
+#define WB_GUARD_MS	700
+
+/* Monotonic milliseconds. */
+int64_t	wb_now_ms(void);
+
+/* 1 when a decision key must not act now: the candidate under the
+ * cursor changed by itself less than WB_GUARD_MS ago. */
+int	wb_guarded(const struct wb *wb);
+
 /* Set a new filter (NULL or "" for all); 0, or -1 with a message.
  * filter is borrowed and may be wb->filter. */
 int	wb_set_filter(struct wb *wb, const char *filter);
@@ -298,6 +360,22 @@ int	wb_search_set(struct wb *wb, const char *pattern);
 void	wb_search_next(struct wb *wb, int dir);
 
 void	wb_release(struct wb *wb);
+
+/*
+ * The navigation stack.  wb_nav_filter: push the filter in force and the
+ * candidate under the cursor (with the stats sheet's state when
+ * from_stats), then set filter; what names the step in messages.  0, or
+ * -1 with a message (nothing pushed).  wb_nav_zoom: push a zoom (the
+ * caller zooms).  wb_nav_unzoom: drop the newest zoom entry (z gave the
+ * layout back).  wb_nav_pop: go back one step: 0, or 1 when the stack is
+ * empty.
+ */
+int	wb_nav_filter(struct wb *wb, const char *filter, int from_stats,
+	    const char *what);
+void	wb_nav_zoom(struct wb *wb);
+void	wb_nav_unzoom(struct wb *wb);
+int	wb_nav_pop(struct wb *wb);
+void	wb_nav_release(struct wb *wb);
 
 /* Marks: toggle id (1 when it is marked now), ask, clear all. */
 int	wb_mark_toggle(struct wb *wb, const char *id);
@@ -336,6 +414,9 @@ void	stats_open(struct wb *wb);
 /* A key while the sheet is open (a: its action in the global table). */
 void	stats_key(struct wb *wb, int key, enum action a);
 void	stats_release(struct wb_stats *s);
+/* Open the sheet again grouped by by with the cursor on row, col (the
+ * way back from a drill-down); 0 or -1 (message). */
+int	stats_reopen(struct wb *wb, int by, size_t row, size_t col);
 
 /* --- pane_diff.c: the diff sheet ------------------------------------- */
 
@@ -360,6 +441,21 @@ int	term_pane_verify(struct wb *wb, const char *id);
 void	term_pane_cancel(struct wb *wb);
 /* Open $EDITOR on the current candidate.  0 or -1 (message). */
 int	term_pane_edit(struct wb *wb);
+/*
+ * R: run `assay repair --where id=ID --rounds 1 --show` on the current
+ * candidate in the toolchain pane (the generator from the config file,
+ * model.h), so the feedback sent, the answer and its verification show
+ * there; when it exits, select the repair it made.  0 or -1 (message).
+ */
+int	term_pane_model_repair(struct wb *wb);
+/*
+ * :repair [ROUNDS] and :generate [SAMPLES]: `assay repair` (with
+ * --show) or `assay generate` over the marked candidates, else the
+ * view's filter, in the toolchain pane; the workbench refreshes when it
+ * exits.  verb: "repair" or "generate".  0 or -1 (message).
+ */
+int	term_pane_model_run(struct wb *wb, const char *verb,
+	    const char *count);
 /* A job or an editor is running. */
 int	term_pane_busy(const struct wb *wb);
 /* The fd to poll, or -1. */
@@ -378,6 +474,13 @@ void	term_pane_zoom(struct wb *wb, int on);
 int	term_pane_unhold(struct wb *wb, enum action a);
 /* Stop everything before quitting. */
 void	term_pane_stop(struct wb *wb);
+/*
+ * The candidate on screen changed while nothing runs in the pane: show
+ * its latest run's stored log there (from the line its verdict rests
+ * on), or say it never ran.  A live run stays until it ends; the output
+ * of a model run (:repair, :generate) stays until the next program.
+ */
+void	term_pane_follow(struct wb *wb);
 
 /* --- the panes and drawing helpers ------------------------------------ */
 
@@ -403,6 +506,13 @@ int	pane_put(WINDOW *win, int y, int x, int maxw, const char *s,
 /* The same for a NUL-terminated string. */
 int	pane_puts(WINDOW *win, int y, int x, int maxw, const char *s,
 	    attr_t attr);
+/*
+ * One character of UTF-8 text at s (n bytes): its bytes, with the
+ * combining marks that follow it, and its width in columns into *width
+ * (a control byte counts 1, as pane_put shows it as '?').
+ */
+size_t	pane_char(const char *s, size_t n, int *width);
+
 /* Display width of UTF-8 text (tabs as 4). */
 int	pane_width(const char *s, size_t len);
 /*

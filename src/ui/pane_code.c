@@ -29,6 +29,16 @@ is_warning(const struct diag *d)
 	    strcmp(d->severity, "note") == 0);
 }
 
+/* The gutter mark of a diagnostic: E error, W warning, N note (such as
+ * iverilog's "declared here" beside an error). */
+static char
+diag_mark(const struct diag *d)
+{
+	if (d->severity != NULL && strcmp(d->severity, "note") == 0)
+		return 'N';
+	return is_warning(d) ? 'W' : 'E';
+}
+
 /* The line the evidence row shows, new string or NULL. */
 static char *
 code_evidence(const struct wb_cur *c)
@@ -52,36 +62,43 @@ code_evidence(const struct wb_cur *c)
 	return NULL;
 }
 
-/* Put a segment, expanding tabs against the line's own columns. */
+/*
+ * Put a segment of a line, expanding tabs against the line's own
+ * columns: *col is the column in the line where it starts; what falls in
+ * [hs, hs + maxcol) is drawn from x0 (hs: the horizontal scroll, or the
+ * start of a wrapped row).
+ */
 static void
-code_put(WINDOW *win, int y, int x0, int *col, int maxcol, const char *s,
-    size_t len, attr_t attr)
+code_put(WINDOW *win, int y, int x0, int *col, int hs, int maxcol,
+    const char *s, size_t len, attr_t attr)
 {
-	while (len > 0 && *col < maxcol) {
-		size_t run = 0;
+	size_t i = 0;
 
-		while (run < len && s[run] != '\t')
-			run++;
-		if (run > 0) {
-			int w = pane_put(win, y, x0 + *col, maxcol - *col, s,
-			    run, attr);
+	while (i < len && *col < hs + maxcol) {
+		size_t k;
+		int w;
 
-			*col += w;
-			if (w < pane_width(s, run))
-				return;		/* cut at the edge */
-		}
-		s += run;
-		len -= run;
-		if (len > 0 && *s == '\t') {
+		if (s[i] == '\t') {
 			int n = 4 - *col % 4;
 
-			while (n-- > 0 && *col < maxcol) {
-				mvwaddch(win, y, x0 + *col, ' ' | attr);
+			while (n-- > 0 && *col < hs + maxcol) {
+				if (*col >= hs)
+					mvwaddch(win, y, x0 + *col - hs,
+					    ' ' | attr);
 				(*col)++;
 			}
-			s++;
-			len--;
+			i++;
+			continue;
 		}
+		k = pane_char(s + i, len - i, &w);
+		if (*col + w > hs + maxcol)
+			return;		/* cut at the edge */
+		if (*col >= hs)
+			pane_put(win, y, x0 + *col - hs, w, s + i, k, attr);
+		else if (*col + w > hs)	/* a wide character half shown */
+			mvwaddch(win, y, x0, ' ' | attr);
+		*col += w;
+		i += k;
 	}
 }
 
@@ -108,14 +125,107 @@ code_lines(const char *text, size_t len, size_t *n)
 	return at;
 }
 
+/* Bytes [*ls, *le) of line (0-based) without its line end. */
+static void
+code_span(const char *text, const size_t *at, size_t line, size_t *ls,
+    size_t *le)
+{
+	*ls = at[line];
+	*le = at[line + 1];
+	if (*le > *ls && text[*le - 1] == '\n')
+		(*le)--;
+	if (*le > *ls && text[*le - 1] == '\r')
+		(*le)--;
+}
+
+/* Rows line takes when wrapped at maxcol columns. */
+static int
+code_rows(const char *text, const size_t *at, size_t line, int maxcol)
+{
+	size_t ls, le;
+	int w;
+
+	code_span(text, at, line, &ls, &le);
+	w = pane_width(text + ls, le - ls);
+	return w <= maxcol || maxcol < 1 ? 1 : (w + maxcol - 1) / maxcol;
+}
+
+/*
+ * Draw line (0-based) at row y from its column hs, highlighted; returns
+ * the column the drawing reached (in line columns).
+ */
+static int
+code_line(struct pane *p, WINDOW *win, int y, int x0, size_t line,
+    const size_t *at, int hs, int maxcol)
+{
+	struct wb_cur *c = &p->wb->cur;
+	const char *text = c->cand.code;
+	const struct syn_span *sp = NULL;
+	size_t ls, le, nspans = 0, pos = 0;
+	int col = 0;
+
+	code_span(text, at, line, &ls, &le);
+	if (c->syn != NULL && line < syntax_nlines(c->syn))
+		sp = syntax_line_spans(c->syn, line, &nspans);
+	for (size_t s = 0; s < nspans && col < hs + maxcol; s++) {
+		size_t st = sp[s].start, en = sp[s].end;
+
+		if (st > le - ls)
+			break;
+		if (en > le - ls)
+			en = le - ls;
+		if (st > pos)
+			code_put(win, y, x0, &col, hs, maxcol, text + ls + pos,
+			    st - pos, theme_attr(THEME_NORMAL));
+		if (st < pos)
+			st = pos;
+		if (en > st)
+			code_put(win, y, x0, &col, hs, maxcol, text + ls + st,
+			    en - st, theme_attr(theme_syntax(sp[s].group)));
+		if (en > pos)
+			pos = en;
+	}
+	if (pos < le - ls)
+		code_put(win, y, x0, &col, hs, maxcol, text + ls + pos,
+		    le - ls - pos, theme_attr(THEME_NORMAL));
+	return col;
+}
+
+/* The gutter of line (0-based): its number and its diagnostic's mark. */
+static void
+code_gutter(struct pane *p, WINDOW *win, int y, size_t line, int nw)
+{
+	struct wb_cur *c = &p->wb->cur;
+	const struct diag *d = diag_on(c, (int)line + 1);
+	int ev = c->has_run && c->run.evidence_line == (int)line + 1;
+	char num[32];
+
+	snprintf(num, sizeof num, "%*zu", nw, line + 1);
+	/* The evidence line's number stands out even without a
+	 * diagnostic on it (a mismatch points at the driving code). */
+	pane_puts(win, y, 0, nw, num, theme_attr((d != NULL &&
+	    diag_mark(d) == 'E') || ev ? THEME_EVIDENCE : THEME_LINENR));
+	if (d == NULL && ev)
+		pane_puts(win, y, nw, 1, ">", theme_attr(THEME_EVIDENCE));
+	if (d != NULL) {
+		char m[2] = { diag_mark(d), '\0' };
+
+		pane_puts(win, y, nw, 1, m, theme_attr(m[0] == 'E' ?
+		    THEME_GUTTER_ERR : m[0] == 'W' ? THEME_GUTTER_WARN :
+		    THEME_DIM));
+	}
+}
+
 static void
 code_draw(struct pane *p, WINDOW *win)
 {
 	struct wb_cur *c = &p->wb->cur;
 	const char *text = c->cand.code;
-	size_t nlines, *at;
+	const char *more = pane_ascii ? ">" : "\xe2\x80\xba";
+	const char *less = pane_ascii ? "<" : "\xe2\x80\xb9";
+	size_t nlines, *at, line = 0;
 	char *ev;
-	int rows = p->rows, nw, gut;
+	int rows = p->rows, nw, gut, maxcol, total, k = 0;
 	char num[32];
 
 	if (c->id == NULL || text == NULL) {
@@ -127,74 +237,66 @@ code_draw(struct pane *p, WINDOW *win)
 	ev = code_evidence(c);
 	if (ev != NULL && rows >= 3)
 		rows--;
-	/* a taller pane (after a resize) shows as much as fits */
-	if (p->scroll > (int)nlines - rows)
-		p->scroll = (int)nlines - rows > 0 ? (int)nlines - rows : 0;
 	nw = snprintf(num, sizeof num, "%zu", nlines);
 	gut = nw + 2;
-	for (int y = 0; y < rows; y++) {
-		size_t line = (size_t)(p->scroll + y);
-		const struct diag *d;
-		size_t ls, le, nspans = 0, pos;
-		const struct syn_span *sp = NULL;
-		int col = 0, maxcol = p->cols - gut;
+	maxcol = p->cols - gut;
+	if (maxcol < 1)
+		maxcol = 1;
+	total = (int)nlines;
+	if (p->wrap) {
+		total = 0;
+		for (size_t i = 0; i < nlines; i++)
+			total += code_rows(text, at, i, maxcol);
+	}
+	/* a taller pane (after a resize) shows as much as fits */
+	if (p->scroll > total - rows)
+		p->scroll = total - rows > 0 ? total - rows : 0;
+	if (p->wrap) {
+		/* the line and the row of it at the top */
+		int row = 0;
 
-		if (line >= nlines)
-			break;
-		d = diag_on(c, (int)line + 1);
-		snprintf(num, sizeof num, "%*zu", nw, line + 1);
-		/* The evidence line's number stands out even without a
-		 * diagnostic on it (a mismatch points at the driving code). */
-		pane_puts(win, y, 0, nw, num, theme_attr((d != NULL &&
-		    !is_warning(d)) || (c->has_run && c->run.evidence_line ==
-		    (int)line + 1) ? THEME_EVIDENCE : THEME_LINENR));
-		if (d == NULL && c->has_run && c->run.evidence_line ==
-		    (int)line + 1)
-			pane_puts(win, y, nw, 1, ">",
-			    theme_attr(THEME_EVIDENCE));
-		if (d != NULL)
-			pane_puts(win, y, nw, 1, is_warning(d) ? "W" : "E",
-			    theme_attr(is_warning(d) ? THEME_GUTTER_WARN :
-			    THEME_GUTTER_ERR));
-		ls = at[line];
-		le = at[line + 1];
-		if (le > ls && text[le - 1] == '\n')
-			le--;
-		if (le > ls && text[le - 1] == '\r')
-			le--;
-		if (c->syn != NULL && line < syntax_nlines(c->syn))
-			sp = syntax_line_spans(c->syn, line, &nspans);
-		pos = 0;
-		for (size_t s = 0; s < nspans && col < maxcol; s++) {
-			size_t st = sp[s].start, en = sp[s].end;
+		while (line < nlines) {
+			int n = code_rows(text, at, line, maxcol);
 
-			if (st > le - ls)
+			if (row + n > p->scroll) {
+				k = p->scroll - row;
 				break;
-			if (en > le - ls)
-				en = le - ls;
-			if (st > pos)
-				code_put(win, y, gut, &col, maxcol, text + ls +
-				    pos, st - pos, theme_attr(THEME_NORMAL));
-			if (st < pos)
-				st = pos;
-			if (en > st)
-				code_put(win, y, gut, &col, maxcol, text + ls +
-				    st, en - st, theme_attr(theme_syntax(
-				    sp[s].group)));
-			if (en > pos)
-				pos = en;
+			}
+			row += n;
+			line++;
 		}
-		if (pos < le - ls)
-			code_put(win, y, gut, &col, maxcol, text + ls + pos,
-			    le - ls - pos, theme_attr(THEME_NORMAL));
-		if (d != NULL && d->message != NULL && col + 6 < maxcol) {
+	} else {
+		line = (size_t)p->scroll;
+	}
+	for (int y = 0; y < rows && line < nlines; y++) {
+		const struct diag *d = diag_on(c, (int)line + 1);
+		int hs = p->wrap ? k * maxcol : p->hscroll, col, w;
+		size_t ls, le;
+
+		if (k == 0)
+			code_gutter(p, win, y, line, nw);
+		col = code_line(p, win, y, gut, line, at, hs, maxcol);
+		code_span(text, at, line, &ls, &le);
+		w = pane_width(text + ls, le - ls);
+		if (!p->wrap && w > hs + maxcol)	/* cut: say so */
+			pane_puts(win, y, gut + maxcol - 1, 1, more,
+			    theme_attr(THEME_LINENR) | A_BOLD);
+		if (!p->wrap && hs > 0 && w > 0)
+			pane_puts(win, y, gut - 1, 1, less,
+			    theme_attr(THEME_LINENR) | A_BOLD);
+		if (d != NULL && d->message != NULL && hs == 0 && !p->wrap &&
+		    col + 6 < maxcol) {
 			char *m = xasprintf("\xe2\x97\x80 %s", d->message);
 
 			pane_puts(win, y, gut + col + 2, maxcol - col - 2, m,
-			    theme_attr(is_warning(d) ? THEME_OTHER :
-			    THEME_EVIDENCE));
+			    theme_attr(diag_mark(d) == 'E' ? THEME_EVIDENCE :
+			    THEME_OTHER));
 			free(m);
 		}
+		if (p->wrap && ++k < code_rows(text, at, line, maxcol))
+			continue;
+		k = 0;
+		line++;
 	}
 	if (ev != NULL && rows < p->rows) {
 		wmove(win, p->rows - 1, 0);
@@ -207,17 +309,75 @@ code_draw(struct pane *p, WINDOW *win)
 	free(at);
 }
 
+/* The widest line of the code (columns). */
+static int
+code_widest(const struct wb_cur *c)
+{
+	size_t nlines, *at = code_lines(c->cand.code, c->cand.code_len,
+	    &nlines), ls, le;
+	int max = 0;
+
+	for (size_t i = 0; i < nlines; i++) {
+		int w;
+
+		code_span(c->cand.code, at, i, &ls, &le);
+		w = pane_width(c->cand.code + ls, le - ls);
+		if (w > max)
+			max = w;
+	}
+	free(at);
+	return max;
+}
+
 static int
 code_request(struct pane *p, enum action a)
 {
 	struct wb_cur *c = &p->wb->cur;
 	size_t nlines = 0, *at;
+	int maxcol, step, total;
+	char num[32];
 
 	if (c->cand.code == NULL)
 		return 0;
 	at = code_lines(c->cand.code, c->cand.code_len, &nlines);
+	maxcol = p->cols - snprintf(num, sizeof num, "%zu", nlines) - 2;
+	if (maxcol < 1)
+		maxcol = 1;
+	step = maxcol / 2 > 1 ? maxcol / 2 : 1;
+	total = (int)nlines;
+	if (p->wrap) {
+		total = 0;
+		for (size_t i = 0; i < nlines; i++)
+			total += code_rows(c->cand.code, at, i, maxcol);
+	}
 	free(at);
-	return pane_scroll(p, a, nlines + 1);
+	switch (a) {
+	case ACTION_SCROLL_LEFT:
+	case ACTION_SCROLL_RIGHT: {
+		/* the last column shows with the cut mark gone */
+		int max = code_widest(c) - maxcol;
+
+		if (p->wrap) {
+			wb_msg(p->wb, 0, "the lines wrap (w cuts them again)");
+			return 1;
+		}
+		p->hscroll += a == ACTION_SCROLL_RIGHT ? step : -step;
+		if (p->hscroll > max)
+			p->hscroll = max;
+		if (p->hscroll < 0)
+			p->hscroll = 0;
+		return 1;
+	}
+	case ACTION_WRAP:
+		p->wrap = !p->wrap;
+		p->hscroll = 0;
+		p->scroll = 0;
+		wb_msg(p->wb, 0, "candidate: long lines %s", p->wrap ?
+		    "wrap" : "are cut (h l scroll them)");
+		return 1;
+	default:
+		return pane_scroll(p, a, (size_t)total + 1);
+	}
 }
 
 static void
@@ -233,6 +393,11 @@ code_title(struct pane *p, char *buf, size_t n)
 		    c->run.verdict ? c->run.verdict : "");
 	else
 		snprintf(buf, n, "%s", c->cand.lang ? c->cand.lang : "");
+	if (c->id != NULL && p->wrap)
+		snprintf(buf + strlen(buf), n - strlen(buf), " \xc2\xb7 wrap");
+	else if (c->id != NULL && p->hscroll > 0)
+		snprintf(buf + strlen(buf), n - strlen(buf), " \xc2\xb7 from "
+		    "col %d", p->hscroll + 1);
 }
 
 const struct pane_ops pane_code_ops = {

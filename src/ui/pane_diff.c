@@ -298,7 +298,8 @@ diff_key(struct wb *wb, int key, enum action a)
 {
 	struct wb_diff *d = &wb->diff;
 
-	if (a == ACTION_QUIT || a == ACTION_DIFF || key == KEYMAP_KEY_ESC) {
+	if (a == ACTION_QUIT || a == ACTION_DIFF || key == KEYMAP_KEY_ESC ||
+	    key == KEYMAP_CTRL('c')) {
 		d->open = 0;
 		return;
 	}

@@ -191,6 +191,21 @@ stats_open(struct wb *wb)
 	wb->stats_pane.scroll = 0;
 }
 
+int
+stats_reopen(struct wb *wb, int by, size_t row, size_t col)
+{
+	struct wb_stats *s = &wb->stats;
+
+	s->by = by;
+	if (stats_load(wb) < 0)
+		return -1;
+	s->row = row < s->ngroups ? row : s->ngroups > 0 ? s->ngroups - 1 : 0;
+	s->col = col < WB_STATS_NCOLS ? col : 0;
+	s->open = 1;
+	wb->stats_pane.scroll = 0;
+	return 0;
+}
+
 /* A group value as a filter value: quoted when it holds a blank. */
 static char *
 stats_value(const char *v)
@@ -241,7 +256,7 @@ stats_drill(struct wb *wb)
 	}
 	if (wb->stats.by == STATS_AGREEMENT) {
 		f = stats_disagree_filter(wb);
-		if (wb_set_filter(wb, f) == 0) {
+		if (wb_nav_filter(wb, f, 1, "disagreement queue") == 0) {
 			wb->stats.open = 0;
 			wb_msg(wb, 0, "the disagreement queue: 1-5 give the "
 			    "final label");
@@ -256,8 +271,11 @@ stats_drill(struct wb *wb)
 		    "without a category, skipped)");
 		return;
 	}
-	if (wb_set_filter(wb, f) == 0)
+	if (wb_nav_filter(wb, f, 1, "stats drill-down") == 0) {
 		wb->stats.open = 0;
+		/* the status bar shows the new filter, no older message */
+		wb->msg[0] = '\0';
+	}
 	free(f);
 }
 
@@ -268,7 +286,8 @@ stats_key(struct wb *wb, int key, enum action a)
 	struct pane *p = &wb->stats_pane;
 	size_t page = p->rows > 4 ? (size_t)p->rows - 4 : 1;
 
-	if (a == ACTION_QUIT || a == ACTION_STATS || key == KEYMAP_KEY_ESC) {
+	if (a == ACTION_QUIT || a == ACTION_STATS || key == KEYMAP_KEY_ESC ||
+	    key == KEYMAP_CTRL('c')) {
 		s->open = 0;
 		return;
 	}

@@ -40,15 +40,6 @@
 
 #define TERM_SMALL_ROWS 10	/* a smaller pane zooms for v and e */
 
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int
 term_pane_busy(const struct wb *wb)
 {
@@ -132,13 +123,14 @@ term_pane_unhold(struct wb *wb, enum action a)
 	case ACTION_MOVE_FIRST: case ACTION_MOVE_LAST:
 	case ACTION_HELP:
 		return 0;	/* read on */
-	case ACTION_VERIFY: case ACTION_EDIT:
+	case ACTION_VERIFY: case ACTION_EDIT: case ACTION_MODEL_REPAIR:
 		return 0;	/* the next program keeps the zoom */
 	default:
 		break;
 	}
 	auto_unzoom(wb);
-	return a == ACTION_NONE || a == ACTION_ZOOM;
+	return a == ACTION_NONE || a == ACTION_ZOOM || a == ACTION_BACK ||
+	    a == ACTION_QUIT;
 }
 
 /*
@@ -154,6 +146,9 @@ term_start(struct wb *wb, int rows, int cols)
 	}
 	wb->term_follow = 1;
 	wb->term_top = 0;
+	wb->panes[WB_TERM].hscroll = 0;
+	free(wb->term_cand);	/* the caller says whose, if anyone's */
+	wb->term_cand = NULL;
 }
 
 static void
@@ -237,7 +232,8 @@ term_pane_verify(struct wb *wb, const char *id)
 		wb->dirty = 1;
 		return -1;
 	}
-	wb->job_t0 = now_ms();
+	wb->job_t0 = wb_now_ms();
+	wb->term_cand = xstrdup(c.id);
 	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s",
 	    t.env ? t.env : "", c.id);
 	wb_msg(wb, 0, "verifying %s (x cancels)", c.id);
@@ -294,6 +290,72 @@ evidence_row(const struct term *t, const char *evidence)
 	return -1;
 }
 
+/* A failed run's output: show it from the line its verdict rests on,
+ * when the view follows the end and such a line is there. */
+static void
+show_evidence(struct wb *wb, const char *evidence)
+{
+	long at, first;
+
+	if (!wb->term_follow || wb->term == NULL)
+		return;
+	at = evidence_row(wb->term, evidence);
+	first = term_sb_total(wb->term) - term_sb_lines(wb->term);
+	/* near the start: from the start, with the command line */
+	if (at >= 0) {
+		wb->term_follow = 0;
+		wb->term_top = at - first < 15 ? first : at - 1;
+	}
+}
+
+void
+term_pane_follow(struct wb *wb)
+{
+	struct wb_cur *c = &wb->cur;
+	struct pane *p = &wb->panes[WB_TERM];
+	char line[512], dur[32];
+	int pass;
+
+	if (term_pane_busy(wb) || wb->term == NULL || c->id == NULL ||
+	    c->cand.id == NULL || p->rows < 1)
+		return;
+	if (wb->term_cand != NULL && strcmp(wb->term_cand, c->id) == 0)
+		return;
+	/* a model run's story stays until the next program */
+	if (wb->term_cand == NULL && wb->term_title[0] != '\0' &&
+	    strstr(wb->term_title, "model") != NULL)
+		return;
+	term_start(wb, p->rows, p->cols);
+	wb->term_cand = xstrdup(c->id);
+	wb->dirty = 1;
+	if (!c->has_run) {
+		snprintf(wb->term_title, sizeof wb->term_title, "%s "
+		    "\xc2\xb7 not run", c->id);
+		feed_str(wb, "\033[2mno run of this candidate yet: v verifies"
+		    " it here, e edits it\033[0m\r\n");
+		return;
+	}
+	pass = c->run.verdict != NULL && strcmp(c->run.verdict, "pass") == 0;
+	pane_duration(c->run.wall_ms, dur, sizeof dur);
+	snprintf(line, sizeof line, "\033[2m\xc2\xbb run #%lld of %s "
+	    "\xc2\xb7 %s (the stored log; v runs it again)\033[0m\r\n",
+	    (long long)c->run.id, c->id, c->run.env ? c->run.env : "");
+	feed_str(wb, line);
+	if (c->run.log != NULL)
+		job_out(c->run.log, c->run.log_len, wb);
+	snprintf(line, sizeof line, "\r\n\033[1;%dm\xc2\xbb %s: %s%s%s "
+	    "(%s)\033[0m\r\n", pass ? 32 : 31, c->id, c->run.verdict ?
+	    c->run.verdict : "?", c->run.stage ? " \xc2\xb7 " : "",
+	    c->run.stage ? c->run.stage : "", dur);
+	feed_str(wb, line);
+	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s "
+	    "\xc2\xb7 %s \xc2\xb7 run #%lld", c->run.env ? c->run.env : "",
+	    c->id, c->run.verdict ? c->run.verdict : "?",
+	    (long long)c->run.id);
+	if (!pass)
+		show_evidence(wb, c->run.evidence);
+}
+
 /* The job ended: store its run and show the verdict. */
 static void
 job_finish(struct wb *wb)
@@ -330,17 +392,8 @@ job_finish(struct wb *wb)
 	/* The message that decided the verdict matters most: show the run
 	 * from the line that holds it (a compile error near the start);
 	 * else its end, where the harness's results and the verdict are. */
-	if (wb->term_follow && wb->term != NULL && !pass && !cancelled) {
-		long at = evidence_row(wb->term, r.evidence);
-		long first = term_sb_total(wb->term) -
-		    term_sb_lines(wb->term);
-
-		/* near the start: from the start, with the command line */
-		if (at >= 0) {
-			wb->term_follow = 0;
-			wb->term_top = at - first < 15 ? first : at - 1;
-		}
-	}
+	if (!pass && !cancelled)
+		show_evidence(wb, r.evidence);
 	run_release(&r);
 	verify_job_free(wb->job);
 	wb->job = NULL;
@@ -349,7 +402,7 @@ job_finish(struct wb *wb)
 		auto_unzoom(wb);
 	else if (wb->auto_zoom)
 		wb->auto_zoom = WB_AZ_HOLD;
-	wb_refresh(wb);
+	wb_view_changed(wb);	/* its row may leave the view */
 	if (wb->verify_next != NULL) {
 		/* That was the task's reference (wb_verify): now the
 		 * candidate, judged in its light; not after an x. */
@@ -399,6 +452,55 @@ read_file(const char *path, size_t *len)
 	return buf_detach(&b, len);
 }
 
+/*
+ * The edit of old reproduced the code of candidate id, which exists: say
+ * so, record that it is a repair of old too (a journal event and a note
+ * on it, shown in its spec pane), and show it; verify it only when it
+ * never ran.
+ */
+static void
+ed_reproduced(struct wb *wb, const struct candidate *old, const char *id)
+{
+	struct candidate ex = { 0 };
+	struct run r;
+	struct err err;
+	char *note, *keep = xstrdup(id);
+	int has_run;
+
+	if (store_candidate_get(wb->st, keep, &ex, &err) != 0) {
+		wb_msg(wb, 1, "editor: %s", err.msg);
+		free(keep);
+		auto_unzoom(wb);
+		return;
+	}
+	note = xasprintf("also a repair of %s: an edit of it by %s "
+	    "reproduced this code", old->id, wb->reviewer);
+	if ((ex.parent == NULL || strcmp(ex.parent, old->id) != 0) &&
+	    (store_event_add(wb->st, wb->reviewer, "repair", keep, note,
+	    &err) < 0 || store_note_add(wb->st, keep, note, wb->reviewer,
+	    &err) < 0))
+		wb_msg(wb, 1, "record the repair of %s: %s", old->id, err.msg);
+	free(note);
+	has_run = store_run_latest(wb->st, keep, &r, &err) == 0;
+	wb_select_id(wb, keep);
+	if (has_run) {
+		auto_unzoom(wb);
+		wb_msg(wb, 0, "the edit reproduces %s (%s%s%s), recorded as a "
+		    "repair of %s; its latest run: %s", keep, ex.origin,
+		    ex.parent ? ", a repair of " : "", ex.parent ? ex.parent :
+		    "", old->id, r.verdict);
+		run_release(&r);
+	} else if (wb_verify(wb, keep) == 0) {
+		wb_msg(wb, 0, "the edit reproduces %s (%s), recorded as a "
+		    "repair of %s; verifying it", keep, ex.origin, old->id);
+	} else {
+		auto_unzoom(wb);
+	}
+	candidate_release(&ex);
+	free(keep);
+	wb_refresh(wb);
+}
+
 /* The editor exited: a changed file becomes a repair, verified at once. */
 static void
 ed_finish(struct wb *wb)
@@ -445,10 +547,16 @@ ed_finish(struct wb *wb)
 		goto out;
 	}
 	ed_cleanup(wb);
+	if (!inserted) {
+		ed_reproduced(wb, &old, c.id);
+		candidate_release(&old);
+		candidate_release(&c);
+		return;
+	}
 	wb_select_id(wb, c.id);
 	if (wb_verify(wb, c.id) == 0)
-		wb_msg(wb, 0, "%s repair %s of %s; verifying it", inserted ?
-		    "saved" : "already had", c.id, old.id);
+		wb_msg(wb, 0, "saved repair %s of %s; verifying it", c.id,
+		    old.id);
 	else
 		auto_unzoom(wb);
 	candidate_release(&old);
@@ -459,6 +567,175 @@ out:
 	ed_cleanup(wb);
 	auto_unzoom(wb);
 	wb_refresh(wb);
+}
+
+/* The newest repair of parent (kind repair): new string or NULL. */
+static int
+newest_repair(const struct store_row *row, void *arg)
+{
+	char **out = arg;
+
+	free(*out);
+	*out = xstrdup(row->id);
+	return 0;
+}
+
+/* `assay repair` exited: select what it made and say how it went. */
+static void
+model_finish(struct wb *wb)
+{
+	int st = wb->ed.status;
+	char *filter, *id = NULL;
+	struct err err;
+
+	pty_release(&wb->ed);
+	if (wb->ed_cand == NULL) {
+		/* :repair or :generate over many: the pane has the story */
+		wb->ed_model = 0;
+		wb->kbd = 0;
+		wb_refresh(wb);
+		wb_msg(wb, !WIFEXITED(st) || WEXITSTATUS(st) != 0, "the model"
+		    " run %s; its output is in the toolchain pane",
+		    WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "is done" :
+		    "ended with an error");
+		memset(&wb->ed, 0, sizeof wb->ed);
+		wb->ed.fd = -1;
+		wb->dirty = 1;
+		return;
+	}
+	filter = xasprintf("parent=%s kind=repair", wb->ed_cand);
+	if (store_query_each(wb->st, filter, newest_repair, &id, &err) < 0)
+		wb_msg(wb, 1, "%s", err.msg);
+	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || id == NULL)
+		wb_msg(wb, 1, "the model made no repair of %s: see the"
+		    " toolchain pane", wb->ed_cand);
+	free(filter);
+	wb->ed_model = 0;
+	wb->kbd = 0;
+	wb_refresh(wb);
+	if (id != NULL && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		wb_select_id(wb, id);
+		wb_msg(wb, 0, "repair %s of %s by the model: %s", id,
+		    wb->ed_cand, wb->cur.has_run && wb->cur.run.verdict != NULL ?
+		    wb->cur.run.verdict :
+		    "not verified");
+	}
+	free(id);
+	free(wb->ed_cand);
+	wb->ed_cand = NULL;
+	memset(&wb->ed, 0, sizeof wb->ed);
+	wb->ed.fd = -1;
+	wb->dirty = 1;
+}
+
+/*
+ * Run `assay --db DB --reviewer NAME ARGS...` in the toolchain pane, as
+ * the editor runs there; model_finish() follows when it exits.  cand:
+ * the candidate whose newest repair to select then, or NULL.
+ */
+static int
+assay_in_pane(struct wb *wb, char *const *args, size_t nargs,
+    const char *cand, const char *title)
+{
+	struct err err;
+	char self[4096], **argv;
+	int rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols;
+	size_t n = 0;
+	ssize_t len;
+
+	if (term_pane_busy(wb)) {
+		wb_msg(wb, 1, "the toolchain pane is busy (x cancels a "
+		    "verification)");
+		return -1;
+	}
+	len = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (len <= 0) {
+		wb_msg(wb, 1, "cannot find the assay program: %s",
+		    strerror(errno));
+		return -1;
+	}
+	self[len] = '\0';
+	argv = xcalloc(nargs + 6, sizeof *argv);
+	argv[n++] = self;
+	argv[n++] = "--db";
+	argv[n++] = (char *)wb->o->db_path;
+	argv[n++] = "--reviewer";
+	argv[n++] = wb->reviewer;
+	for (size_t i = 0; i < nargs; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	rows = rows > 0 ? rows : 24;
+	cols = cols > 0 ? cols : 80;
+	term_start(wb, rows, cols);
+	if (pty_spawn(&wb->ed, argv, NULL, NULL, rows, cols, 0, &err) < 0) {
+		wb_msg(wb, 1, "%s: %s", title, err.msg);
+		free(argv);
+		return -1;
+	}
+	free(argv);
+	wb->ed_cand = xstrdup(cand);
+	wb->ed_model = 1;
+	snprintf(wb->term_title, sizeof wb->term_title, "%s", title);
+	wb->dirty = 1;
+	return 0;
+}
+
+int
+term_pane_model_repair(struct wb *wb)
+{
+	struct wb_cur *c = &wb->cur;
+	char *where, *args[7], title[96];
+	int rc;
+
+	if (c->id == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return -1;
+	}
+	where = xasprintf("id=%s", c->id);
+	args[0] = "repair";
+	args[1] = "--where";
+	args[2] = where;
+	args[3] = "--rounds";
+	args[4] = "1";
+	args[5] = "--show";
+	args[6] = NULL;
+	snprintf(title, sizeof title, "model repair \xc2\xb7 %s", c->id);
+	rc = assay_in_pane(wb, args, 6, c->id, title);
+	free(where);
+	if (rc == 0)
+		wb_msg(wb, 0, "asking the model for a repair of %s ...",
+		    c->id);
+	return rc;
+}
+
+int
+term_pane_model_run(struct wb *wb, const char *verb, const char *count)
+{
+	char **args = xcalloc(wb->nmarks + 8, sizeof *args), title[96];
+	size_t n = 0;
+	int rc;
+
+	args[n++] = (char *)verb;
+	args[n++] = strcmp(verb, "repair") == 0 ? "--rounds" : "--samples";
+	args[n++] = (char *)(count != NULL && *count != '\0' ? count : "1");
+	if (strcmp(verb, "repair") == 0)
+		args[n++] = "--show";
+	if (wb->nmarks > 0) {
+		for (size_t i = 0; i < wb->nmarks; i++)
+			args[n++] = wb->marks[i];
+	} else if (wb->filter != NULL && *wb->filter != '\0') {
+		args[n++] = "--where";
+		args[n++] = wb->filter;
+	}
+	snprintf(title, sizeof title, "model %s \xc2\xb7 %s", verb,
+	    wb->nmarks > 0 ? "marked" : "view");
+	rc = assay_in_pane(wb, args, n, NULL, title);
+	if (rc == 0)
+		wb_msg(wb, 0, "%s over the %s: it runs in the toolchain pane;"
+		    " moving and deciding go on", verb, wb->nmarks > 0 ?
+		    "marked candidates" : "view");
+	free(args);
+	return rc;
 }
 
 int
@@ -557,7 +834,10 @@ term_pane_io(struct wb *wb)
 			while (wb->ed.fd >= 0 && (n = pty_read(&wb->ed, chunk,
 			    sizeof chunk)) > 0 && wb->term != NULL)
 				term_feed(wb->term, chunk, (size_t)n);
-			ed_finish(wb);
+			if (wb->ed_model)
+				model_finish(wb);
+			else
+				ed_finish(wb);
 		}
 	}
 }
@@ -741,6 +1021,11 @@ term_draw_row(struct pane *p, WINDOW *win, int y, int r)
 	struct wb *wb = p->wb;
 	int color = theme_has_color();
 
+	int hs = p->hscroll, tr, tc;
+
+	term_size(wb->term, &tr, &tc);
+	if (hs > tc - p->cols)
+		hs = tc - p->cols > 0 ? tc - p->cols : 0;
 	for (int c = 0; c < p->cols;) {
 		struct term_cell cell;
 		wchar_t wch[TERM_MAX_CHARS + 1];
@@ -748,7 +1033,7 @@ term_draw_row(struct pane *p, WINDOW *win, int y, int r)
 		attr_t a = A_NORMAL;
 		int pair = 0, n, bold = 0;
 
-		term_cell(wb->term, r, c, &cell);
+		term_cell(wb->term, r, c + hs, &cell);
 		if (cell.width == 0) {
 			c++;
 			continue;
@@ -784,6 +1069,21 @@ term_draw_row(struct pane *p, WINDOW *win, int y, int r)
 		mvwadd_wch(win, y, c, &cc);
 		c += cell.width;
 	}
+	/* text cut at either edge gets a mark */
+	for (int c = hs + p->cols; c < tc; c++) {
+		struct term_cell cell;
+
+		term_cell(wb->term, r, c, &cell);
+		if (cell.chars[0] != 0 && cell.chars[0] != ' ') {
+			pane_puts(win, y, p->cols - 1, 1, pane_ascii ? ">" :
+			    "\xe2\x80\xba", theme_attr(THEME_LINENR) |
+			    A_BOLD | A_REVERSE);
+			break;
+		}
+	}
+	if (hs > 0)
+		pane_puts(win, y, 0, 1, pane_ascii ? "<" : "\xe2\x80\xb9",
+		    theme_attr(THEME_LINENR) | A_BOLD | A_REVERSE);
 }
 
 /* A terminal wider or taller than the pane is clipped, never shrunk. */
@@ -881,6 +1181,22 @@ term_request(struct pane *p, enum action a)
 		    wb->term_title);
 		return 1;
 	}
+	if (a == ACTION_SCROLL_LEFT || a == ACTION_SCROLL_RIGHT) {
+		int tr, tc, step = p->cols / 2 > 1 ? p->cols / 2 : 1;
+
+		if (wb->term == NULL)
+			return 1;
+		term_size(wb->term, &tr, &tc);
+		p->hscroll += a == ACTION_SCROLL_RIGHT ? step : -step;
+		if (p->hscroll > tc - p->cols)
+			p->hscroll = tc - p->cols;
+		if (p->hscroll < 0)
+			p->hscroll = 0;
+		wb->dirty = 1;
+		return 1;
+	}
+	if (a == ACTION_WRAP)
+		return 0;	/* the candidate pane's */
 	return term_scroll(p, a);
 }
 
@@ -901,7 +1217,7 @@ term_title(struct pane *p, char *buf, size_t n)
 	if (wb->job != NULL)	/* progress: the stage and the clock */
 		snprintf(buf, n, "%s%s \xc2\xb7 %s \xc2\xb7 running %.1f s",
 		    pos, wb->term_title, verify_job_stage(wb->job),
-		    (now_ms() - wb->job_t0) / 1000.0);
+		    (wb_now_ms() - wb->job_t0) / 1000.0);
 	else if (wb->ed.pid > 0)
 		snprintf(buf, n, "%s%s \xc2\xb7 %s", pos, wb->term_title,
 		    wb->kbd ? "has the keyboard (C-] releases)" :

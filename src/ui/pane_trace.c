@@ -94,6 +94,55 @@ step_draw(struct pane *p, WINDOW *win, int y, const struct pipeline_step *s)
 	}
 }
 
+/*
+ * A step's title, by its verdict: "failed", "repaired ✓" (a repair that
+ * passes), "passed ✓", "not run", or the verdict itself (timeout,
+ * env-error), padded to 11 columns.
+ */
+static void
+trace_role(const struct wb_link *l, char *buf, size_t n)
+{
+	const char *v = l->verdict, *t;
+	int repair = l->kind != NULL && strcmp(l->kind, "repair") == 0;
+
+	if (v == NULL)
+		t = "not run";
+	else if (strcmp(v, "pass") == 0)
+		t = repair ? "repaired \xe2\x9c\x93" : "passed \xe2\x9c\x93";
+	else if (strcmp(v, "fail") == 0)
+		t = "failed";
+	else
+		t = v;
+	/* pad by columns: the check mark is one column, three bytes */
+	snprintf(buf, n, "%s%*s", t, 11 - pane_width(t, strlen(t)) > 0 ?
+	    11 - pane_width(t, strlen(t)) : 0, "");
+}
+
+/*
+ * A candidate just loaded shows itself (with what came before it as far
+ * as it fits); after that the view is the reader's: j k PgUp g G scroll
+ * it.  Never past the last line (a zoom, a resize).
+ */
+static void
+trace_place(struct pane *p, const struct trace_line *lines, size_t n)
+{
+	struct wb_cur *c = &p->wb->cur;
+	int cur_row = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (c->trace[lines[i].link].current && !lines[i].feedback &&
+		    lines[i].step < 0)
+			cur_row = (int)i;
+	if (c->trace_fresh && p->rows > 0) {
+		c->trace_fresh = 0;
+		p->scroll = cur_row + 2 > p->rows ? cur_row + 2 - p->rows : 0;
+	}
+	if (p->scroll > (int)n - p->rows)
+		p->scroll = (int)n - p->rows;
+	if (p->scroll < 0)
+		p->scroll = 0;
+}
+
 static void
 trace_draw(struct pane *p, WINDOW *win)
 {
@@ -101,7 +150,6 @@ trace_draw(struct pane *p, WINDOW *win)
 	struct trace_line *lines;
 	struct pipeline_step *steps;
 	size_t n, nsteps;
-	int cur_row = 0;
 
 	if (c->id == NULL || c->ntrace == 0)
 		return;
@@ -109,15 +157,7 @@ trace_draw(struct pane *p, WINDOW *win)
 	n = trace_lines(c, nsteps, NULL, 0);
 	lines = xcalloc(n, sizeof *lines);
 	trace_lines(c, nsteps, lines, n);
-	for (size_t i = 0; i < n; i++)
-		if (c->trace[lines[i].link].current && !lines[i].feedback &&
-		    lines[i].step < 0)
-			cur_row = (int)i;
-	/* keep the candidate itself in view */
-	if (cur_row < p->scroll)
-		p->scroll = cur_row;
-	if (cur_row >= p->scroll + p->rows)
-		p->scroll = cur_row - p->rows + 1;
+	trace_place(p, lines, n);
 	for (int y = 0; y < p->rows && (size_t)(y + p->scroll) < n; y++) {
 		struct trace_line *tl = &lines[y + p->scroll];
 		const struct wb_link *l = &c->trace[tl->link];
@@ -144,22 +184,18 @@ trace_draw(struct pane *p, WINDOW *win)
 			role = "  ";
 		x += pane_puts(win, y, x, p->cols, role, theme_attr(
 		    THEME_TITLE));
-		role = tl->link + 1 < (int)c->ntrace &&
-		    c->trace[tl->link + 1].kind != NULL &&
-		    l->verdict != NULL && strcmp(l->verdict, "pass") != 0 ?
-		    "failed" : l->kind != NULL &&
-		    strcmp(l->kind, "repair") == 0 ? "repaired" :
-		    l->kind ? l->kind : "";
-		snprintf(buf, sizeof buf, "%-8s %s  %s", role, l->id,
+		x += l->depth < 8 ? l->depth : 8;	/* a branch indents */
+		trace_role(l, buf, sizeof buf);
+		x += pane_puts(win, y, x, p->cols - x, buf, theme_attr(
+		    pane_verdict_elem(l->verdict)));
+		snprintf(buf, sizeof buf, " %s  %s", l->id,
 		    l->origin ? l->origin : "");
 		x += pane_puts(win, y, x, p->cols - x, buf, l->current ?
 		    A_BOLD | theme_attr(THEME_NORMAL) : theme_attr(
 		    THEME_NORMAL));
-		snprintf(buf, sizeof buf, "  %s%s%s%s",
+		snprintf(buf, sizeof buf, "  %s%s%s",
 		    l->verdict ? l->verdict : "not run",
-		    l->stage ? " \xc2\xb7 " : "", l->stage ? l->stage : "",
-		    l->verdict && strcmp(l->verdict, "pass") == 0 ?
-		    " \xe2\x9c\x93" : "");
+		    l->stage ? " \xc2\xb7 " : "", l->stage ? l->stage : "");
 		pane_puts(win, y, x, p->cols - x, buf, theme_attr(
 		    pane_verdict_elem(l->verdict)));
 	}
@@ -187,12 +223,29 @@ trace_request(struct pane *p, enum action a)
 static void
 trace_title(struct pane *p, char *buf, size_t n)
 {
-	size_t k = p->wb->cur.ntrace;
+	struct pipeline_step *steps;
+	size_t k = p->wb->cur.ntrace, nsteps, lines;
 
+	struct trace_line *tl;
+
+	trace_steps(&p->wb->cur, &steps, &nsteps);
+	lines = trace_lines(&p->wb->cur, nsteps, NULL, 0);
+	tl = xcalloc(lines + 1, sizeof *tl);
+	trace_lines(&p->wb->cur, nsteps, tl, lines);
+	trace_place(p, tl, lines);	/* the title is drawn first */
+	free(tl);
+	pipeline_steps_free(steps, nsteps);
+	buf[0] = '\0';
 	if (k > 1)
 		snprintf(buf, n, "%zu steps", k);
-	else
-		buf[0] = '\0';
+	if (lines > (size_t)p->rows && p->rows > 0) {
+		size_t first = (size_t)p->scroll + 1;
+		size_t last = first + (size_t)p->rows - 1;
+
+		snprintf(buf + strlen(buf), n - strlen(buf), "%slines "
+		    "%zu-%zu/%zu", k > 1 ? " \xc2\xb7 " : "", first,
+		    last < lines ? last : lines, lines);
+	}
 }
 
 const struct pane_ops pane_trace_ops = {

@@ -32,7 +32,8 @@
 /* The commands of the `:` line (ui_command), then every action name. */
 static const char *const prompt_commands[] = { "filter", "where", "grep",
     "goto", "show", "label", "review", "note", "unmark", "save", "view",
-    "views", "bind", "unbind", "set", "theme", "mouse", "advance" };
+    "views", "repair", "generate", "bind", "unbind", "set", "theme",
+    "mouse", "advance" };
 
 static const char *const filter_keys[] = { "id", "task", "benchmark",
     "domain", "origin", "model", "kind", "lang", "env", "verdict", "stage",

@@ -54,15 +54,6 @@ ui_restore(void)
 		endwin();
 }
 
-static int64_t
-ui_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* --- layout -------------------------------------------------------------- */
 
 static void
@@ -213,6 +204,7 @@ ui_frame(struct wb *wb)
 		wb->resized = 0;
 	}
 	wb_sync(wb, q->rows > 1 ? q->rows - 1 : 20);
+	term_pane_follow(wb);	/* the run of the candidate on screen */
 	werase(stdscr);
 	if (wb->help_open || wb->stats.open || wb->diff.open ||
 	    wb->zoom >= 0) {
@@ -395,8 +387,23 @@ ui_label_final(struct wb *wb, const char *category)
 	free(id);
 }
 
+/* The latest verdict of the candidate on screen is pass. */
+static int
+ui_cur_passes(const struct wb *wb)
+{
+	const struct wb_cur *c = &wb->cur;
+
+	return c->has_run && c->run.verdict != NULL &&
+	    strcmp(c->run.verdict, "pass") == 0;
+}
+
+/*
+ * 1-5: label the candidate on screen with category.  A failure category
+ * on a candidate whose latest run passes asks first (confirmed: the y
+ * was given).
+ */
 static void
-ui_label(struct wb *wb, const char *category)
+ui_label(struct wb *wb, const char *category, int confirmed)
 {
 	struct wb_cur *c = &wb->cur;
 	struct err err;
@@ -404,6 +411,14 @@ ui_label(struct wb *wb, const char *category)
 
 	if (c->id == NULL || c->cand.id == NULL) {
 		wb_msg(wb, 1, "no candidate selected");
+		return;
+	}
+	if (!confirmed && ui_cur_passes(wb)) {
+		wb->ask = WB_ASK_LABEL;
+		snprintf(wb->ask_id, sizeof wb->ask_id, "%s", c->id);
+		snprintf(wb->ask_cat, sizeof wb->ask_cat, "%s", category);
+		wb_msg(wb, 0, "label %s %s although its latest run passes? y/n",
+		    c->id, category);
 		return;
 	}
 	if (ui_disagree_queue(wb) && !wb->detached) {
@@ -460,6 +475,7 @@ ui_accept(struct wb *wb)
 		return;
 	}
 	wb->ask = WB_ASK_ACCEPT;
+	snprintf(wb->ask_id, sizeof wb->ask_id, "%s", c->id);
 	wb_msg(wb, 0, "accept %s although its latest verdict is %s? y/n",
 	    c->id, c->has_run && c->run.verdict ? c->run.verdict : "none "
 	    "(never run)");
@@ -485,10 +501,14 @@ ui_undo(struct wb *wb, int redo)
 	of = strstr(what, " of ");
 	while (of != NULL && strstr(of + 4, " of ") != NULL)
 		of = strstr(of + 4, " of ");
+	/* "... of 3 candidates": a bulk action; the cursor keeps its own */
+	if (of != NULL && strspn(of + 4, "0123456789") > 0 &&
+	    strstr(of + 4, " candidates") != NULL)
+		of = NULL;
 	if (of != NULL)
 		wb_changed(wb, of + 4);
 	else
-		wb_refresh(wb);
+		wb_view_changed(wb);
 }
 
 static void
@@ -654,9 +674,9 @@ ui_bulk_run(struct wb *wb)
 		    arg);
 	if (wb->nmarks > 0 && strcmp(line, "note") != 0)
 		wb_marks_clear(wb);
-	wb_refresh(wb);
-	if (wb->cur.id != NULL)
-		wb_load(wb, wb->cur.id);
+	/* the marked rows may leave the view: the cursor keeps its
+	 * candidate, not its row number */
+	wb_view_changed(wb);
 out:
 	free(line);
 }
@@ -666,10 +686,52 @@ out:
  * marked candidates after a y/n that states the count; a note on the
  * selected candidate alone, with nothing marked, is added at once (m).
  */
+/*
+ * What a bulk decision should warn of, into buf: an accept of candidates
+ * whose latest verdict is not pass, a failure label on passing ones
+ * (" although 2 of them do not pass"); "" when nothing.
+ */
+static void
+ui_bulk_warning(struct wb *wb, const char *verb, const char *status,
+    char *buf, size_t n)
+{
+	char **ids = wb->nmarks > 0 ? wb->marks : &wb->cur.id;
+	size_t nids = wb->nmarks > 0 ? wb->nmarks : 1, npass = 0, nnone = 0;
+	int accept = status != NULL && strcmp(status, "accepted") == 0;
+
+	buf[0] = '\0';
+	if (!accept && strcmp(verb, "label") != 0)
+		return;
+	for (size_t i = 0; i < nids; i++) {
+		struct err err;
+		struct run r;
+
+		if (ids[i] == NULL ||
+		    store_run_latest(wb->st, ids[i], &r, &err) != 0) {
+			nnone++;
+			continue;
+		}
+		if (r.verdict != NULL && strcmp(r.verdict, "pass") == 0)
+			npass++;
+		run_release(&r);
+	}
+	if (accept && npass < nids)
+		snprintf(buf, n, " although %zu of them do%s not pass%s",
+		    nids - npass, nids - npass == 1 ? "es" : "", nnone > 0 ?
+		    " or never ran" : "");
+	else if (!accept && npass > 0)
+		snprintf(buf, n, " although %zu of them pass%s", npass,
+		    npass == 1 ? "es" : "");
+	if (nids == 1 && buf[0] != '\0')	/* "of them" for one */
+		snprintf(buf, n, " although it %s", accept ? (nnone ?
+		    "never ran" : "does not pass") : "passes");
+}
+
 static void
 ui_bulk(struct wb *wb, const char *verb, const char *arg)
 {
 	const char *status;
+	char warn[96];
 
 	if (ui_bulk_check(wb, verb, arg, &status) < 0)
 		return;
@@ -684,11 +746,12 @@ ui_bulk(struct wb *wb, const char *verb, const char *arg)
 		return;
 	}
 	wb->ask = WB_ASK_BULK;
+	ui_bulk_warning(wb, verb, status, warn, sizeof warn);
 	if (wb->nmarks > 0)
-		wb_msg(wb, 0, "%s %zu marked candidate%s %s? y/n", verb,
-		    wb->nmarks, wb->nmarks == 1 ? "" : "s", arg);
+		wb_msg(wb, 0, "%s %zu marked candidate%s %s%s? y/n", verb,
+		    wb->nmarks, wb->nmarks == 1 ? "" : "s", arg, warn);
 	else
-		wb_msg(wb, 0, "%s %s %s? y/n", verb, wb->cur.id, arg);
+		wb_msg(wb, 0, "%s %s %s%s? y/n", verb, wb->cur.id, arg, warn);
 }
 
 /* --- saved views --------------------------------------------------------- */
@@ -716,8 +779,9 @@ ui_view(struct wb *wb, const char *name)
 		wb_msg(wb, 1, "no view %s (:views lists them)", name);
 	else if (rc < 0)
 		wb_msg(wb, 1, "view %s: %s", name, err.msg);
-	else
-		(void)wb_set_filter(wb, filter);
+	else if (wb_nav_filter(wb, filter, 0, "view") == 0)
+		wb_msg(wb, 0, "view %s: %s (Esc goes back)", name,
+		    filter != NULL && *filter != '\0' ? filter : "all");
 	free(filter);
 }
 
@@ -924,7 +988,7 @@ ui_grep(struct wb *wb, const char *text)
 		buf_addc(&f, *text);
 	}
 	buf_addc(&f, '"');
-	if (wb_set_filter(wb, buf_str(&f)) == 0 && wb->count == 0)
+	if (wb_nav_filter(wb, buf_str(&f), 0, "grep") == 0 && wb->count == 0)
 		wb_msg(wb, 0, "no candidate holds that text");
 	buf_release(&f);
 }
@@ -950,7 +1014,7 @@ ui_command(struct wb *wb, char *line)
 		return;
 	if (strcmp(line, "filter") == 0 || strcmp(line, "where") == 0) {
 		/* the status bar shows the filter and the count: no message */
-		(void)wb_set_filter(wb, arg);
+		(void)wb_nav_filter(wb, arg, 0, "filter");
 	} else if (strcmp(line, "grep") == 0) {
 		ui_grep(wb, arg);
 	} else if (strcmp(line, "goto") == 0 || strcmp(line, "show") == 0) {
@@ -966,9 +1030,23 @@ ui_command(struct wb *wb, char *line)
 	} else if (strcmp(line, "label") == 0 || strcmp(line, "review") == 0 ||
 	    strcmp(line, "note") == 0) {
 		ui_bulk(wb, line, arg);
+	} else if (strcmp(line, "repair") == 0 ||
+	    strcmp(line, "generate") == 0) {
+		if (*arg != '\0' && strspn(arg, "0123456789") != strlen(arg))
+			wb_msg(wb, 1, ":%s takes a number (%s), not '%s'",
+			    line, strcmp(line, "repair") == 0 ? "rounds" :
+			    "samples per task", arg);
+		else
+			term_pane_model_run(wb, line, arg);
 	} else if (strcmp(line, "unmark") == 0) {
+		size_t n = wb->nmarks;
+
 		wb_marks_clear(wb);
-		wb_msg(wb, 0, "no candidate marked");
+		if (n == 0)
+			wb_msg(wb, 0, "no candidate was marked");
+		else
+			wb_msg(wb, 0, "unmarked %zu candidate%s", n, n == 1 ?
+			    "" : "s");
 	} else if (strcmp(line, "save") == 0) {
 		ui_view_save(wb, arg);
 	} else if (strcmp(line, "view") == 0) {
@@ -977,14 +1055,16 @@ ui_command(struct wb *wb, char *line)
 		ui_views(wb);
 	} else if (strcmp(line, "set") == 0 || config_values(line) != NULL) {
 		ui_set(wb, line, arg);
-	} else if (strcmp(line, "q") == 0) {
+	} else if (strcmp(line, "q") == 0 || strcmp(line, "quit") == 0) {
+		wb_nav_release(wb);	/* out at once, from any depth */
 		ui_action(wb, ACTION_QUIT);
 	} else if (keymap_action_parse(line, &a, &err) == 0) {
 		ui_action(wb, a);
 	} else {
 		wb_msg(wb, 1, "unknown command '%s' (filter, grep, goto, "
-		    "label, review, note, unmark, save, view, views, bind, "
-		    "unbind, set or an action name; Tab completes)", line);
+		    "label, review, note, unmark, save, view, views, repair, "
+		    "generate, bind, unbind, set or an action name; Tab "
+		    "completes)", line);
 	}
 }
 
@@ -1017,6 +1097,14 @@ ui_action(struct wb *wb, enum action a)
 			wb->panes[WB_QUEUE].ops->request(&wb->panes[WB_QUEUE],
 			    a);
 		break;
+	case ACTION_SCROLL_LEFT: case ACTION_SCROLL_RIGHT:
+	case ACTION_WRAP:
+		/* the focused candidate or toolchain pane; else the
+		 * candidate's, as j and k move the queue from any pane */
+		if (wb->focus != WB_TERM || !p->ops->request(p, a))
+			wb->panes[WB_CODE].ops->request(&wb->panes[WB_CODE],
+			    a);
+		break;
 	case ACTION_ENTER:
 		if (p->ops->request != NULL && p->ops->request(p, a))
 			break;
@@ -1036,9 +1124,26 @@ ui_action(struct wb *wb, enum action a)
 		}
 		break;
 	case ACTION_ZOOM:
+		if (wb->zoom < 0 && !wb->auto_zoom)
+			wb_nav_zoom(wb);	/* Esc gives the layout back */
+		else if (wb->zoom == wb->focus && !wb->auto_zoom)
+			wb_nav_unzoom(wb);
 		wb->zoom = wb->zoom == wb->focus ? -1 : wb->focus;
 		wb->auto_zoom = 0;
 		wb->relayout = 1;
+		break;
+	case ACTION_BACK:
+		if (wb_nav_pop(wb) == 0)
+			break;
+		if (wb->zoom >= 0) {	/* a zoom v or e made */
+			wb->zoom = -1;
+			wb->auto_zoom = 0;
+			wb->relayout = 1;
+		} else if (wb->focus != WB_QUEUE) {
+			wb->focus = WB_QUEUE;
+		} else {
+			wb_msg(wb, 0, "nothing to go back to (q quits)");
+		}
 		break;
 	case ACTION_VERIFY:
 		wb_verify(wb, wb->cur.id);
@@ -1049,6 +1154,9 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_EDIT:
 		term_pane_edit(wb);
 		break;
+	case ACTION_MODEL_REPAIR:
+		term_pane_model_repair(wb);
+		break;
 	case ACTION_KEYBOARD:
 		if (wb->ed.pid > 0) {
 			wb->kbd = 1;
@@ -1058,12 +1166,12 @@ ui_action(struct wb *wb, enum action a)
 			wb_msg(wb, 1, "no program runs in the toolchain pane");
 		}
 		break;
-	case ACTION_LABEL_COMPILE:	ui_label(wb, "compile"); break;
-	case ACTION_LABEL_API:		ui_label(wb, "api"); break;
-	case ACTION_LABEL_FUNCTIONAL:	ui_label(wb, "functional"); break;
-	case ACTION_LABEL_FORMAT:	ui_label(wb, "format"); break;
+	case ACTION_LABEL_COMPILE:	ui_label(wb, "compile", 0); break;
+	case ACTION_LABEL_API:		ui_label(wb, "api", 0); break;
+	case ACTION_LABEL_FUNCTIONAL:	ui_label(wb, "functional", 0); break;
+	case ACTION_LABEL_FORMAT:	ui_label(wb, "format", 0); break;
 	case ACTION_LABEL_PERFORMANCE:
-		ui_label(wb, "performance");
+		ui_label(wb, "performance", 0);
 		break;
 	case ACTION_ACCEPT:		ui_accept(wb); break;
 	case ACTION_REJECT:		ui_review(wb, "rejected"); break;
@@ -1090,9 +1198,11 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_REDRAW:
 		clearok(curscr, TRUE);
 		wb->relayout = 1;
-		wb_refresh(wb);
+		wb_view_changed(wb);
 		break;
 	case ACTION_QUIT:
+		if (wb_nav_pop(wb) == 0)	/* q in a sub-view goes back */
+			break;
 		if (term_pane_busy(wb)) {
 			wb->ask = WB_ASK_QUIT;
 			wb_msg(wb, 0, "%s is running in the toolchain pane; "
@@ -1105,6 +1215,21 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_NONE:
 	case ACTION_COUNT:
 		break;
+	}
+}
+
+/* Actions that decide about the candidate under the cursor. */
+static int
+ui_decision(enum action a)
+{
+	switch (a) {
+	case ACTION_LABEL_COMPILE: case ACTION_LABEL_API:
+	case ACTION_LABEL_FUNCTIONAL: case ACTION_LABEL_FORMAT:
+	case ACTION_LABEL_PERFORMANCE: case ACTION_ACCEPT:
+	case ACTION_REJECT: case ACTION_FLAG: case ACTION_MARK:
+		return 1;
+	default:
+		return 0;
 	}
 }
 
@@ -1124,15 +1249,26 @@ ui_key(struct wb *wb, int key)
 		wb->msg[0] = '\0';
 		if (key != 'y' && key != 'Y') {
 			wb_msg(wb, 0, ask == WB_ASK_QUIT ? "not quitting" :
-			    ask == WB_ASK_ACCEPT ? "not accepted" : "cancelled");
+			    ask == WB_ASK_ACCEPT ? "not accepted" :
+			    ask == WB_ASK_LABEL ? "not labelled" : "cancelled");
 			free(wb->bulk);
 			wb->bulk = NULL;
 			return;
 		}
 		if (ask == WB_ASK_BULK)
 			ui_bulk_run(wb);
+		else if (ask == WB_ASK_ACCEPT && (wb->cur.id == NULL ||
+		    strcmp(wb->cur.id, wb->ask_id) != 0))
+			wb_msg(wb, 1, "not accepted: the candidate under the "
+			    "cursor changed (%.8s asked about)", wb->ask_id);
 		else if (ask == WB_ASK_ACCEPT)
 			ui_review(wb, "accepted");
+		else if (ask == WB_ASK_LABEL && (wb->cur.id == NULL ||
+		    strcmp(wb->cur.id, wb->ask_id) != 0))
+			wb_msg(wb, 1, "not labelled: the candidate under the "
+			    "cursor changed (%.8s asked about)", wb->ask_id);
+		else if (ask == WB_ASK_LABEL)
+			ui_label(wb, wb->ask_cat, 1);
 		else if (ask == WB_ASK_QUIT)
 			wb->quit = 1;
 		return;
@@ -1180,6 +1316,21 @@ ui_key(struct wb *wb, int key)
 
 		keymap_key_name(key, name, sizeof name);
 		wb_msg(wb, 1, "%s is not bound (? lists the keys)", name);
+		return;
+	}
+	if (ui_decision(a) && wb_guarded(wb)) {
+		char name[32];
+
+		/* the candidate under the cursor changed by itself: the
+		 * key was meant for the one before */
+		keymap_key_name(key, name, sizeof name);
+		if (strstr(wb->msg, " ignored: look") == NULL) {
+			char *was = xstrdup(wb->msg);	/* wb_msg writes it */
+
+			wb_msg(wb, 1, "%s (%s ignored: look, then press it "
+			    "again)", was, name);
+			free(was);
+		}
 		return;
 	}
 	if (a != ACTION_QUIT)	/* --dump-screen keeps the message */
@@ -1309,16 +1460,53 @@ ui_data_path(const char *dir, const char *rel)
 	return NULL;
 }
 
+/*
+ * Why not initscr(): it draws on any terminal, and a dumb one (TERM=dumb,
+ * an unknown TERM, no cursor addressing) gets the whole screen on one
+ * line.  newterm() says when the terminal is unknown, and tigetstr()
+ * whether it can move the cursor.  0, or -1 after saying why on stderr.
+ */
+static int
+ui_open_terminal(void)
+{
+	const char *term = getenv("TERM");
+	char *cup;
+
+	if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0) {
+		fprintf(stderr, "assay: the terminal %s%s%s cannot show the "
+		    "workbench (it cannot move the cursor); set TERM to your "
+		    "terminal's type (e.g. TERM=xterm-256color), or use the "
+		    "headless commands (assay help)\n", term && *term ? "'" :
+		    "", term && *term ? term : "type is not set (TERM)",
+		    term && *term ? "'" : "");
+		return -1;
+	}
+	if (newterm(NULL, stdout, stdin) == NULL) {
+		fprintf(stderr, "assay: unknown terminal type '%s' (no "
+		    "terminfo entry); set TERM to your terminal's type, e.g. "
+		    "TERM=xterm-256color\n", term);
+		return -1;
+	}
+	cup = tigetstr("cup");
+	if (cup == NULL || cup == (char *)-1) {
+		endwin();
+		fprintf(stderr, "assay: the terminal '%s' cannot move the "
+		    "cursor, so it cannot show the workbench; set TERM to your "
+		    "terminal's type, or use the headless commands (assay "
+		    "help)\n", term);
+		return -1;
+	}
+	return 0;
+}
+
 static void
 ui_init_curses(struct wb *wb)
 {
 	const char *env = getenv("ASSAY_THEME");
 	struct err err;
 
-	setlocale(LC_ALL, "");
 	ui_box_init();
 	fatal_set_hook(ui_restore);
-	initscr();
 	raw();
 	noecho();
 	nonl();
@@ -1420,13 +1608,20 @@ ui_run(struct store *st, const struct ui_opts *o)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	setlocale(LC_ALL, "");
+	if (ui_open_terminal() < 0) {
+		prompt_release(&wb);
+		config_release(&wb.cfg);
+		wb_release(&wb);
+		return 1;
+	}
 	ui_init_curses(&wb);
 	if (o->bench_keys != NULL)	/* replays the keys, then quits */
 		bench = bench_run(&wb, ui_frame, ui_key, ui_syntax_init);
 	while (!wb.quit && !ui_signalled) {
 		struct pollfd pfd[2];
 		int nfd = 1, timeout = -1, fd, rc, t;
-		int64_t now = ui_now_ms();
+		int64_t now = wb_now_ms();
 		wint_t ch;
 
 		if (wb.dirty || wb.relayout) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void
 wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
@@ -122,27 +123,71 @@ trace_add(struct wb_cur *c, const char *id, const char *origin,
 	}
 }
 
-/* Ancestors (oldest first), the candidate, then its repairs. */
+#define TRACE_MAX	256	/* links shown; a chain is rarely 10 */
+
+/*
+ * The repairs of id, depth first (each followed by its own repairs), so
+ * that the whole tree of the chain shows: a repair that failed and the
+ * one after it that passed.  depth counts the branches above (a parent
+ * with more than one repair indents its repairs).
+ */
+static void
+trace_descend(struct wb *wb, struct wb_cur *c, const char *id, int depth)
+{
+	struct store_row *kids = NULL;
+	struct err err;
+	size_t nkids = 0;
+	char *f = xasprintf("parent=%s", id);
+
+	if (store_query_page(wb->st, f, 0, TRACE_MAX, &kids, &nkids,
+	    &err) < 0) {
+		free(f);
+		return;
+	}
+	free(f);
+	for (size_t i = 0; i < nkids; i++) {
+		struct run r;
+		int has;
+
+		if (c->ntrace < TRACE_MAX) {
+			has = store_run_latest(wb->st, kids[i].id, &r,
+			    &err) == 0;
+			trace_add(c, kids[i].id, kids[i].origin, kids[i].kind,
+			    has ? &r : NULL, kids[i].verdict, kids[i].stage,
+			    0);
+			c->trace[c->ntrace - 1].depth = depth +
+			    (nkids > 1 ? 1 : 0);
+			if (has)
+				run_release(&r);
+			trace_descend(wb, c, kids[i].id, depth +
+			    (nkids > 1 ? 1 : 0));
+		}
+		store_row_release(&kids[i]);
+	}
+	free(kids);
+}
+
+/* Ancestors (oldest first), the candidate, then its repairs' tree. */
 static void
 trace_load(struct wb *wb, struct wb_cur *c)
 {
-	char *chain[16];
+	char *chain[64];
 	size_t nchain = 0;
 	char *parent = xstrdup(c->cand.parent);
-	struct store_row *kids = NULL;
-	size_t nkids = 0;
 	struct err err;
-	char *f;
 
-	while (parent != NULL && nchain < 16) {
+	while (parent != NULL && nchain < 64) {
 		struct candidate pc = { 0 };
 
 		chain[nchain++] = parent;
-		if (store_candidate_get(wb->st, parent, &pc, &err) != 0)
+		if (store_candidate_get(wb->st, parent, &pc, &err) != 0) {
+			parent = NULL;
 			break;
+		}
 		parent = xstrdup(pc.parent);
 		candidate_release(&pc);
 	}
+	free(parent);	/* past 64 ancestors */
 	for (size_t i = nchain; i-- > 0;) {
 		struct candidate pc = { 0 };
 		struct run pr = { 0 };
@@ -162,16 +207,8 @@ trace_load(struct wb *wb, struct wb_cur *c)
 	}
 	trace_add(c, c->cand.id, c->cand.origin, c->cand.kind,
 	    c->has_run ? &c->run : NULL, NULL, NULL, 1);
-	f = xasprintf("parent=%s", c->cand.id);
-	if (store_query_page(wb->st, f, 0, 8, &kids, &nkids, &err) == 0) {
-		for (size_t i = 0; i < nkids; i++) {
-			trace_add(c, kids[i].id, kids[i].origin, kids[i].kind,
-			    NULL, kids[i].verdict, kids[i].stage, 0);
-			store_row_release(&kids[i]);
-		}
-		free(kids);
-	}
-	free(f);
+	trace_descend(wb, c, c->cand.id, 0);
+	c->trace_fresh = 1;
 }
 
 /*
@@ -192,6 +229,7 @@ wb_load(struct wb *wb, const char *id)
 	wb->dirty = 1;
 	wb->panes[WB_SPEC].scroll = 0;
 	wb->panes[WB_CODE].scroll = 0;
+	wb->panes[WB_CODE].hscroll = 0;
 	wb->panes[WB_TRACE].scroll = 0;
 	if (keep == NULL)
 		return;
@@ -407,12 +445,56 @@ wb_sync_page(struct wb *wb, size_t h)
 	}
 }
 
+int64_t
+wb_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+wb_guarded(const struct wb *wb)
+{
+	return wb->guard_until != 0 && wb_now_ms() < wb->guard_until;
+}
+
+/*
+ * The view was counted afresh: put the selection on the candidate it
+ * was on, or, when that left the view, on the nearest following one (by
+ * import order, its seq), else the nearest before it.  Returns the id
+ * that left (new string) or NULL when the cursor stayed on its own.
+ */
+static char *
+wb_follow(struct wb *wb)
+{
+	struct err err;
+	int64_t seq = wb->cur.row.seq, next;
+	size_t idx;
+
+	if (wb->cur.id == NULL || wb->count == 0)
+		return NULL;
+	if (store_query_index(wb->st, wb->filter, wb->cur.id, &idx,
+	    &err) == 0) {
+		wb->sel = idx;
+		return NULL;
+	}
+	if (seq > 0 && (store_query_nth(wb->st, wb->filter, seq, 1, 0, &next,
+	    &err) == 0 || store_query_nth(wb->st, wb->filter, seq, -1, 0,
+	    &next, &err) == 0) && store_query_position(wb->st, wb->filter,
+	    next, &idx, &err) == 0)
+		wb->sel = idx;
+	return xstrdup(wb->cur.id);
+}
+
 void
 wb_sync(struct wb *wb, int page_rows)
 {
 	const struct store_row *r;
 	struct err err;
 	size_t h = page_rows > 0 ? (size_t)page_rows : 1;
+	char *left = NULL;
 
 	if (wb->stale) {
 		size_t n;
@@ -428,7 +510,10 @@ wb_sync(struct wb *wb, int page_rows)
 		 * so a seek from them would miss it.  Read it afresh.
 		 */
 		rows_free(wb);
+		if (wb->follow && !wb->detached)
+			left = wb_follow(wb);
 	}
+	wb->follow = 0;
 	wb_sync_page(wb, h);
 	/*
 	 * A candidate shown outside the filter may match it now (a repair
@@ -457,6 +542,18 @@ wb_sync(struct wb *wb, int page_rows)
 		wb_load(wb, r->id);
 	}
 	wb->stale = 0;
+	if (left != NULL) {
+		/* say it, and keep the next keys off the new candidate */
+		if (wb->cur.id != NULL) {
+			wb_msg(wb, 0, "%.8s left the view; now on %.8s", left,
+			    wb->cur.id);
+			wb->guard_until = wb_now_ms() + WB_GUARD_MS;
+		} else {
+			wb_msg(wb, 0, "%.8s left the view; the view is empty",
+			    left);
+		}
+		free(left);
+	}
 }
 
 void
@@ -480,6 +577,7 @@ wb_select_id(struct wb *wb, const char *id)
 	int rc;
 
 	wb->stale = 1;
+	wb->follow = 0;		/* the selection is id, wherever it is */
 	rc = store_query_index(wb->st, wb->filter, keep, &idx, &err);
 	wb->detached = rc != 0;
 	if (rc == 0)
@@ -496,6 +594,14 @@ void
 wb_refresh(struct wb *wb)
 {
 	wb->stale = 1;
+	wb->dirty = 1;
+}
+
+void
+wb_view_changed(struct wb *wb)
+{
+	wb->stale = 1;
+	wb->follow = 1;
 	wb->dirty = 1;
 }
 
@@ -519,6 +625,7 @@ wb_set_filter(struct wb *wb, const char *filter)
 	wb->sel = 0;
 	wb->top = 0;
 	wb->detached = 0;
+	wb->follow = 0;
 	/*
 	 * The page held belongs to the old filter; the count is fresh, so
 	 * not stale (which would count again): wb_sync reads the page and
@@ -652,6 +759,8 @@ wb_release(struct wb *wb)
 {
 	free(wb->verify_next);
 	wb->verify_next = NULL;
+	free(wb->term_cand);
+	wb->term_cand = NULL;
 	if (wb->search_ok)
 		regfree(&wb->search_re);
 	wb->search_ok = 0;
@@ -659,6 +768,7 @@ wb_release(struct wb *wb)
 	wb->search = NULL;
 	stats_release(&wb->stats);
 	diff_release(&wb->diff);
+	wb_nav_release(wb);
 	rows_free(wb);
 	cur_release(&wb->cur);
 	free(wb->filter);
@@ -753,6 +863,7 @@ wb_advance(struct wb *wb, const char *id, int advance)
 			wb->sel = idx + 1 < wb->count && advance ? idx + 1 :
 			    idx;
 		wb_refresh(wb);
+		wb->follow = 0;	/* the selection was placed here */
 		return;
 	}
 	if (!in)
@@ -774,4 +885,126 @@ wb_changed(struct wb *wb, const char *id)
 	 */
 	wb_select_id(wb, id);
 	wb->dirty = 1;
+}
+
+/* --- the navigation stack ------------------------------------------------ */
+
+static struct wb_nav *
+nav_push(struct wb *wb, int kind, const char *what)
+{
+	struct wb_nav *n;
+
+	wb->nav = xreallocarray(wb->nav, wb->nnav + 1, sizeof *wb->nav);
+	n = &wb->nav[wb->nnav++];
+	memset(n, 0, sizeof *n);
+	n->kind = kind;
+	snprintf(n->what, sizeof n->what, "%s", what);
+	return n;
+}
+
+static void
+nav_release(struct wb_nav *n)
+{
+	free(n->filter);
+	free(n->id);
+	memset(n, 0, sizeof *n);
+}
+
+int
+wb_nav_filter(struct wb *wb, const char *filter, int from_stats,
+    const char *what)
+{
+	char *was = xstrdup(wb->filter);
+	char *id = wb->detached ? NULL : xstrdup(wb->cur.id);
+	struct wb_nav *n;
+
+	if (filter != NULL && *filter == '\0')
+		filter = NULL;
+	if ((filter == NULL && wb->filter == NULL) || (filter != NULL &&
+	    wb->filter != NULL && strcmp(filter, wb->filter) == 0)) {
+		free(was);	/* the same view: nothing to go back to */
+		free(id);
+		return wb_set_filter(wb, filter);
+	}
+	if (wb_set_filter(wb, filter) < 0) {
+		free(was);
+		free(id);
+		return -1;
+	}
+	n = nav_push(wb, WB_NAV_FILTER, what);
+	n->filter = was;
+	n->id = id;
+	n->stats = from_stats;
+	n->stats_by = wb->stats.by;
+	n->stats_row = wb->stats.row;
+	n->stats_col = wb->stats.col;
+	return 0;
+}
+
+void
+wb_nav_zoom(struct wb *wb)
+{
+	nav_push(wb, WB_NAV_ZOOM, "zoom");
+}
+
+void
+wb_nav_unzoom(struct wb *wb)
+{
+	for (size_t i = wb->nnav; i-- > 0;) {
+		if (wb->nav[i].kind != WB_NAV_ZOOM)
+			continue;
+		nav_release(&wb->nav[i]);
+		memmove(&wb->nav[i], &wb->nav[i + 1], (wb->nnav - i - 1) *
+		    sizeof *wb->nav);
+		wb->nnav--;
+		return;
+	}
+}
+
+int
+wb_nav_pop(struct wb *wb)
+{
+	struct wb_nav n;
+
+	if (wb->nnav == 0)
+		return 1;
+	n = wb->nav[--wb->nnav];
+	wb->dirty = 1;
+	if (n.kind == WB_NAV_ZOOM) {
+		if (wb->zoom >= 0) {
+			wb->zoom = -1;
+			wb->auto_zoom = WB_AZ_NONE;
+			wb->relayout = 1;
+		}
+		wb_msg(wb, 0, "zoom closed");
+		nav_release(&n);
+		return 0;
+	}
+	if (wb_set_filter(wb, n.filter) == 0) {
+		if (n.id != NULL) {
+			struct err err;
+			size_t idx;
+
+			if (store_query_index(wb->st, wb->filter, n.id, &idx,
+			    &err) == 0)
+				wb_select(wb, idx);
+		}
+		wb_msg(wb, 0, "back from the %s to %s", n.what, n.filter ?
+		    n.filter : "all");
+		if (n.stats)
+			(void)stats_reopen(wb, n.stats_by, n.stats_row,
+			    n.stats_col);
+	}
+	nav_release(&n);
+	return 0;
+}
+
+void
+wb_nav_release(struct wb *wb)
+{
+	for (size_t i = 0; i < wb->nnav; i++)
+		nav_release(&wb->nav[i]);
+	free(wb->nav);
+	wb->nav = NULL;
+	wb->nnav = 0;
 }

@@ -69,15 +69,30 @@ expect_eq "repair with its parent" "$(wc -l <"$T/rep.jsonl" | tr -d ' ')" 2
 "$ASSAY" --db "$T/c.db" import "$T/rep.jsonl" >/dev/null ||
     fail "filtered export does not import"
 
-# sft: only the accepted repair, as a trajectory
-"$ASSAY" --db "$DB" export >"$T/sft.jsonl" || fail "export sft"
+# sft: only the accepted repair, as a trajectory, and only once it is
+# verified (issue 14 item 3): an accepted candidate without a passing
+# verdict is no positive unless asked for.
+"$ASSAY" --db "$DB" export >"$T/sft.jsonl" 2>"$T/sft.err" || fail "export sft"
+expect_eq "sft lines, unverified" "$(wc -l <"$T/sft.jsonl" | tr -d ' ')" 0
+grep -q "left out 1 candidate without a passing verdict" "$T/sft.err" ||
+    fail "no word of the unverified: $(cat "$T/sft.err")"
+"$ASSAY" --db "$DB" export --include-failing >"$T/sft.jsonl" 2>/dev/null ||
+    fail "export sft --include-failing"
 expect_eq "sft lines" "$(wc -l <"$T/sft.jsonl" | tr -d ' ')" 1
-grep -q '"role":"system".*"role":"user".*"role":"assistant","content":"module top_module (.*"role":"user","content":"The toolchain says: fail at stage compile.*Y1 is not a valid l-value.*"role":"assistant","content":"module top_module(input' \
+grep -q '"role":"system".*"role":"user".*"role":"assistant","content":"module top_module (.*","weight":0}.*"role":"user","content":"The toolchain says: fail at stage compile.*Y1 is not a valid l-value.*"role":"assistant","content":"module top_module(input.*","weight":1}],"only_last_turn_loss":true' \
     "$T/sft.jsonl" || fail "sft repair trajectory"
-grep -q "\"meta\":{\"task\":\"$task\".*\"reviewer\":\"ann\".*\"candidate\":\"r-1\",\"parent\":\"$parent\"" \
+grep -q "\"meta\":{\"task\":\"$task\".*\"verified\":false,\"included_by\":\"include-failing\".*\"reviewer\":\"ann\".*\"candidate\":\"r-1\",\"parent\":\"$parent\"" \
     "$T/sft.jsonl" || fail "sft meta"
-n=$("$ASSAY" --db "$DB" export --where "status!=rejected" | wc -l | tr -d ' ')
+n=$("$ASSAY" --db "$DB" export --include-failing --where "status!=rejected" |
+    wc -l | tr -d ' ')
 expect_eq "sft with a status filter" "$n" "$(count "status!=rejected")"
+if command -v iverilog >/dev/null; then
+	"$ASSAY" --db "$DB" verify --quiet r-1 >/dev/null
+	"$ASSAY" --db "$DB" export >"$T/sft.jsonl" || fail "export verified"
+	expect_eq "sft lines, verified" "$(wc -l <"$T/sft.jsonl" | tr -d ' ')" 1
+	grep -q '"verdict":"pass","verified":true' "$T/sft.jsonl" ||
+	    fail "verified repair: $(cat "$T/sft.jsonl")"
+fi
 echo "ok: sft"
 
 # bad usage

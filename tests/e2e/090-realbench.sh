@@ -75,7 +75,7 @@ echo "ok: the sample fails with 1529 mismatches in 1535 samples"
     "evidence: Hint: Output 'b' has 1529 mismatches. First mismatch occurred at time 5." ||
     fail "the evidence is not the testbench's hint line"
 # The candidate ran as RealBench runs it: in place of aes_sbox_top.sv.
-"$ASSAY" --db "$DB" show "$ID" | grep -q -- "-o ../run/Vtb .* aes_sbox_top.sv" ||
+"$ASSAY" --db "$DB" show "$ID" | grep -q -- "-o ../run/T[0-9a-f]*/Vtb .* aes_sbox_top.sv" ||
     fail "the build does not compile the candidate as aes_sbox_top.sv"
 echo "ok: the evidence and the command"
 # Unchanged inputs: a second verify runs nothing.

@@ -54,7 +54,7 @@ V=$(row "$REP" | json_field verdict)
 [ -n "$V" ] && [ "$V" != null ] || fail "the repair was not verified"
 pane trace | grep -q "failed *$ID" || fail "trace lacks the failed parent"
 pane trace | grep -q "feedback" || fail "trace lacks the feedback"
-pane trace | grep -q "repaired *$REP .*$V" || fail "trace lacks the repair"
+pane trace | grep -q "repaired[ ✓]*$REP .*$V" || fail "trace lacks the repair"
 ok "the trace shows $ID -> feedback -> $REP ($V)"
 # the small screen zoomed for e and v and gave the layout back
 screen | grep -q " queue " || fail "the layout did not come back"

@@ -93,6 +93,6 @@ wait_for " stats "
 keys q
 wait_gone " stats "
 wait_for " 1/$NUNV "
-keys q
+command_line q	# :q leaves every view at once
 wait_for "ASSAY-EXIT 0"
 ok "q and Esc close the sheet"

@@ -97,8 +97,7 @@ want_line ":filter"
 keys Up
 want_line ":filter id=$ID"
 keys Escape
-keys q
-wait_for "ASSAY-EXIT 0"
+quit_all
 [ -f "$HIST" ] || fail "no history file at $HIST"
 grep -q -x ":view thirdrow" "$HIST" || fail "the history file lacks :view"
 ok "Up and Down walk the history, narrowed by what is typed"
@@ -115,6 +114,5 @@ wait_for " 1/1 "
 keys / Up
 want_line "/"
 keys Escape
-keys q
-wait_for "ASSAY-EXIT 0"
+quit_all
 ok "the history is there after a restart, per prompt"

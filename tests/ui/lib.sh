@@ -93,3 +93,16 @@ json_field() { sed -n "s/.*\"$1\":\(\"[^\"]*\"\|null\|[0-9]*\).*/\1/p" | tr -d '
 
 # row ID: the list --json row of candidate ID
 row() { "$ASSAY" --db "$DB" list --json --where "id=$1"; }
+
+# quit_all: q until the workbench exits (q goes back one view at a time,
+# and quits at the top), without touching the command history.
+quit_all() {
+	n=0
+	while [ $n -lt 12 ]; do
+		keys q
+		sleep 0.2
+		screen | grep -q -F "ASSAY-EXIT" && break
+		n=$((n + 1))
+	done
+	wait_for "ASSAY-EXIT 0"
+}

@@ -166,19 +166,28 @@ reference_code(const struct task *t)
 
 /*
  * Run argv in dir with stdout and stderr merged into *log (appended); a
- * stage still running after alarm_s seconds is killed (SIGALRM).
- * Returns the exit status, 128 + signal when killed.
+ * stage still running after alarm_s seconds is killed (SIGALRM).  With
+ * nonce not NULL the stage reads it and a newline from fd ENV_NONCE_FD,
+ * as verify.c gives it (env_stage.nonce_fd).  Returns the exit status,
+ * 128 + signal when killed.
  */
 static inline int
-run_stage(const char *dir, char *const argv[], struct buf *log,
-    unsigned alarm_s)
+run_stage_nonce(const char *dir, char *const argv[], struct buf *log,
+    unsigned alarm_s, const char *nonce)
 {
-	int fds[2], status;
+	int fds[2], nfd[2] = { -1, -1 }, status;
 	char chunk[4096];
 	ssize_t n;
 	pid_t pid;
 
 	assert_int_equal(pipe(fds), 0);
+	if (nonce != NULL) {
+		assert_int_equal(pipe(nfd), 0);
+		assert_int_equal(write(nfd[1], nonce, strlen(nonce)),
+		    (ssize_t)strlen(nonce));
+		assert_int_equal(write(nfd[1], "\n", 1), 1);
+		close(nfd[1]);
+	}
 	fflush(NULL);
 	pid = fork();
 	assert_true(pid >= 0);
@@ -187,6 +196,10 @@ run_stage(const char *dir, char *const argv[], struct buf *log,
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		close(fds[1]);
+		if (nfd[0] >= 0 && nfd[0] != ENV_NONCE_FD) {
+			dup2(nfd[0], ENV_NONCE_FD);
+			close(nfd[0]);
+		}
 		if (chdir(dir) < 0)
 			_exit(126);
 		alarm(alarm_s);
@@ -194,6 +207,8 @@ run_stage(const char *dir, char *const argv[], struct buf *log,
 		_exit(127);
 	}
 	close(fds[1]);
+	if (nfd[0] >= 0)
+		close(nfd[0]);
 	while ((n = read(fds[0], chunk, sizeof chunk)) > 0)
 		buf_add(log, chunk, (size_t)n);
 	close(fds[0]);
@@ -201,6 +216,13 @@ run_stage(const char *dir, char *const argv[], struct buf *log,
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+static inline int
+run_stage(const char *dir, char *const argv[], struct buf *log,
+    unsigned alarm_s)
+{
+	return run_stage_nonce(dir, argv, log, alarm_s, NULL);
 }
 
 /* What verify.c would hand to judge(), after running the plan here. */
@@ -245,8 +267,9 @@ run_plan(struct fx *f, const struct env_ops *env, const struct task *t,
 		    xstrdup(f->dir);
 
 		res[s].ran = 1;
-		res[s].exit_code = run_stage(dir, o->plan.stages[s].argv,
-		    &o->logs[s], alarm_s);
+		res[s].exit_code = run_stage_nonce(dir, o->plan.stages[s].argv,
+		    &o->logs[s], alarm_s, o->plan.stages[s].nonce_fd ?
+		    o->plan.nonce : NULL);
 		free(dir);
 		o->nres = s + 1;
 		if (res[s].exit_code != 0)

@@ -184,7 +184,7 @@ test_armqemu_prepare_plans_four_stages(void **state)
 		assert_non_null(a[i]);
 		assert_string_equal(a[i + 1], "null");
 		assert_string_equal(a[i + 2], "-serial");
-		assert_string_equal(a[i + 3], "file:uart.txt");
+		assert_string_equal(a[i + 3], "chardev:uart");
 	}
 	/* assay's header and linker script are there, the task's startup
 	 * is the task's, and run/ exists for the image. */
@@ -388,6 +388,76 @@ test_armqemu_uart_mismatch(void **state)
 	assert_non_null(strstr(r.evidence, "UART printed 5 bytes, expected 7;"
 	    " first difference at byte 3: got \"helo\\n\", expected"
 	    " \"hello\\r\\n\""));
+	run_release(&r);
+}
+
+/*
+ * Semihosting writes the UART's file under every name it could have
+ * (its old name, its new one, QEMU's fd set, /proc/self/fd, /dev/stdout),
+ * and a register trace line; the USART is never touched.  None of it
+ * reaches the evidence: a UART pass needs the data register.
+ */
+#define SEMIHOST_WRITE \
+	"#include \"stm32f4xx.h\"\n" \
+	"#include \"assay.h\"\n" \
+	"#include <string.h>\n" \
+	"static void wr(const char *p, const char *s) {\n" \
+	"\tuint32_t o[3] = { (uint32_t)p, 8, strlen(p) };\n" \
+	"\tint fd = assay_semihost(1, o);\n" \
+	"\tif (fd < 0) return;\n" \
+	"\tuint32_t w[3] = { (uint32_t)fd, (uint32_t)s, strlen(s) };\n" \
+	"\tassay_semihost(5, w);\n" \
+	"\tuint32_t c[1] = { (uint32_t)fd };\n" \
+	"\tassay_semihost(2, c);\n" \
+	"}\n"
+
+static void
+test_armqemu_semihosting_cannot_forge_evidence(void **state)
+{
+	static const char *const names[] = { "uart.txt", "ev/uart.txt",
+	    "/dev/fdset/1", "/proc/self/fd/3", "/dev/stdout",
+	    "regtrace.log", "ev/regtrace.log", "/proc/self/fd/2" };
+	struct fx *f = *state;
+	struct run r;
+	struct buf code = BUF_INIT;
+
+	buf_adds(&code, SEMIHOST_WRITE "int main(void) {\n");
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		buf_printf(&code, "\twr(\"%s\", %s);\n", names[i],
+		    strstr(names[i], "regtrace") != NULL ||
+		    strstr(names[i], "fd/2") != NULL ? "\"GPIOA: unimplemented"
+		    " device write (size 4, offset 0x014, value 0x000000a5)\\n\"" :
+		    "\"hello\\r\\n\"");
+	buf_adds(&code, "\treturn 0;\n}\n");
+	verify_arm(f, "{\"expect_uart\":\"hello\\r\\n\",\"expect_writes\":["
+	    "{\"periph\":\"GPIOA\",\"offset\":20,\"value\":165}]}",
+	    buf_str(&code), 0, &r);
+	expect(&r, "fail", "functional", "uart-mismatch");
+	assert_non_null(strstr(r.evidence, "UART printed 0 bytes"));
+	assert_non_null(strstr(r.metrics, "\"reg_writes\":0"));
+	run_release(&r);
+	buf_release(&code);
+}
+
+/* SYS_SYSTEM would be a shell in the sandbox: QEMU's sandbox kills it. */
+static void
+test_armqemu_semihosting_system_is_refused(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	verify_arm(f, "{\"expect_uart\":\"hello\\r\\n\"}",
+	    "#include \"stm32f4xx.h\"\n"
+	    "#include \"assay.h\"\n"
+	    "#include <string.h>\n"
+	    "int main(void) {\n"
+	    "\tconst char *cmd = \"printf 'hello\\\\r\\\\n' > ev/uart.txt\";\n"
+	    "\tuint32_t a[2] = { (uint32_t)cmd, strlen(cmd) };\n"
+	    "\tassay_semihost(0x12, a);\n"
+	    "\treturn 0;\n"
+	    "}\n", 0, &r);
+	expect(&r, "fail", "functional", "forbidden-call");
+	assert_non_null(strstr(r.evidence, "SYS_SYSTEM"));
 	run_release(&r);
 }
 
@@ -757,6 +827,8 @@ main(void)
 		FX_TEST(test_armqemu_uart_and_writes_pass),
 		FX_TEST(test_armqemu_pty_run),
 		FX_TEST(test_armqemu_uart_mismatch),
+		FX_TEST(test_armqemu_semihosting_cannot_forge_evidence),
+		FX_TEST(test_armqemu_semihosting_system_is_refused),
 		FX_TEST(test_armqemu_register_write_mismatch),
 		FX_TEST(test_armqemu_bsrr_halves),
 		FX_TEST(test_armqemu_exit_code),

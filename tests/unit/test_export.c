@@ -383,36 +383,76 @@ msg(json_t *line, size_t i, const char *field)
 	    json_object_get(line, "messages"), i), field));
 }
 
+/* A run of cand_id with that verdict (and stage, metrics) in st. */
+static void
+add_run(struct store *st, const char *cand_id, const char *verdict,
+    const char *stage, const char *evidence, const char *metrics)
+{
+	struct run r = { 0 };
+	struct err err;
+
+	r.cand_id = xstrdup(cand_id);
+	r.env = xstrdup("iverilog");
+	r.verdict = xstrdup(verdict);
+	r.stage = stage != NULL ? xstrdup(stage) : NULL;
+	r.evidence = evidence != NULL ? xstrdup(evidence) : NULL;
+	r.metrics = metrics != NULL ? xstrdup(metrics) : NULL;
+	r.toolchain = xstrdup("Icarus Verilog version 11.0");
+	r.log = xasprintf("$ iverilog test.sv candidate.sv\n%s\n",
+	    evidence != NULL ? evidence : "ok");
+	r.log_len = strlen(r.log);
+	if (stage != NULL && strcmp(stage, "compile") == 0)
+		run_add_diag(&r, "candidate.sv", 1, 22, "error",
+		    "syntax error", 1);
+	assert_int_equal(store_run_add(st, &r, &err), 0);
+	run_release(&r);
+}
+
+static json_t *
+meta_get(json_t *line, const char *key)
+{
+	return json_object_get(json_object_get(line, "meta"), key);
+}
+
 static void
 test_export_sft_repair(void **state)
 {
 	struct fx *f = *state;
-	struct export_opts o = { EXPORT_SFT, NULL, NULL };
+	struct export_opts o = { EXPORT_SFT, NULL, NULL, EXPORT_TRAJ_WHOLE, 0 };
 	struct export_report rep;
 	struct buf b = BUF_INIT;
-	struct run r = { 0 };
 	struct err err;
 	json_t *line, *meta;
 	char *rows = write_file(f, "rows.jsonl", assay_rows);
 	const char *fb;
 
 	import_ok(f->st, rows);
-	r.cand_id = xstrdup("e-1");
-	r.env = xstrdup("iverilog");
-	r.verdict = xstrdup("fail");
-	r.stage = xstrdup("compile");
-	r.evidence = xstrdup("candidate.sv:1: syntax error");
-	r.toolchain = xstrdup("Icarus Verilog version 11.0");
-	r.log = xstrdup("$ iverilog test.sv candidate.sv\ncandidate.sv:1:"
-	    " syntax error\n");
-	r.log_len = strlen(r.log);
-	run_add_diag(&r, "candidate.sv", 1, 22, "error", "syntax error", 1);
-	assert_int_equal(store_run_add(f->st, &r, &err), 0);
-	run_release(&r);
+	add_run(f->st, "e-1", "fail", "compile",
+	    "candidate.sv:1: syntax error", NULL);
 
+	/* The accepted repair was never verified: not a positive. */
+	assert_int_equal(export_run(f->st, &o, to_buf, &b, &rep, &err), 0);
+	assert_int_equal(rep.lines, 0);
+	assert_int_equal(rep.unverified, 1);
+	/* ... unless asked, and meta says so */
+	o.include_failing = 1;
+	assert_int_equal(export_run(f->st, &o, to_buf, &b, &rep, &err), 0);
+	assert_int_equal(rep.lines, 1);
+	line = json_loads(buf_str(&b), 0, NULL);
+	assert_non_null(line);
+	assert_true(json_is_false(meta_get(line, "verified")));
+	assert_string_equal(json_string_value(meta_get(line, "included_by")),
+	    "include-failing");
+	json_decref(line);
+	buf_reset(&b);
+	o.include_failing = 0;
+
+	add_run(f->st, "e-2", "pass", "simulate", NULL,
+	    "{\"mismatches\":0,\"total\":20}");
 	assert_int_equal(export_run(f->st, &o, to_buf, &b, &rep, &err), 0);
 	/* accepted only: the repair, not its flagged parent */
 	assert_int_equal(rep.lines, 1);
+	assert_int_equal(rep.unverified, 0);
 	line = json_loads(buf_str(&b), 0, NULL);
 	assert_non_null(line);
 	assert_int_equal(json_array_size(json_object_get(line, "messages")), 5);
@@ -431,7 +471,19 @@ test_export_sft_repair(void **state)
 	assert_string_equal(msg(line, 4, "role"), "assistant");
 	assert_string_equal(msg(line, 4, "content"),
 	    "module top_module(); endmodule\n");
+	/* the failed turn is not learnt, the repair is */
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(
+	    json_object_get(line, "messages"), 2), "weight")), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(
+	    json_object_get(line, "messages"), 4), "weight")), 1);
+	assert_true(json_is_true(json_object_get(line,
+	    "only_last_turn_loss")));
 	meta = json_object_get(line, "meta");
+	assert_int_equal(json_array_size(json_object_get(meta, "turns")), 2);
+	assert_true(json_is_true(json_object_get(json_array_get(
+	    json_object_get(meta, "turns"), 1), "target")));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(
+	    json_object_get(meta, "turns"), 1), "message")), 4);
 	assert_string_equal(json_string_value(json_object_get(meta, "task")),
 	    "local/t1");
 	assert_string_equal(json_string_value(json_object_get(meta,
@@ -448,22 +500,130 @@ test_export_sft_repair(void **state)
 	    "reviewer")), "ann");
 	assert_string_equal(json_string_value(json_object_get(meta,
 	    "feedback")), "run");
-	assert_true(json_is_null(json_object_get(meta, "verdict")));
+	assert_string_equal(json_string_value(json_object_get(meta,
+	    "verdict")), "pass");
+	assert_true(json_is_true(json_object_get(meta, "verified")));
 	assert_true(json_is_array(json_object_get(meta, "labels")));
 	json_decref(line);
 
 	/* A status predicate of one's own replaces the default. */
 	buf_reset(&b);
 	o.where = "status=flagged";
+	o.include_failing = 1;
 	assert_int_equal(export_run(f->st, &o, to_buf, &b, &rep, &err), 0);
 	assert_int_equal(rep.lines, 1);
 	line = json_loads(buf_str(&b), 0, NULL);
 	assert_int_equal(json_array_size(json_object_get(line, "messages")), 3);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(
 	    line, "meta"), "candidate")), "e-1");
+	assert_null(json_object_get(line, "only_last_turn_loss"));
 	json_decref(line);
 	buf_release(&b);
 	free(rows);
+}
+
+/* Three rounds: failed, failed again, passed; whole and last. */
+static void
+test_export_sft_chain(void **state)
+{
+	struct fx *f = *state;
+	struct export_opts o = { EXPORT_SFT, NULL, NULL, EXPORT_TRAJ_WHOLE, 0 };
+	struct export_report rep;
+	struct buf b = BUF_INIT;
+	struct err err;
+	json_t *line, *msgs, *turns;
+	char why[128];
+	char *rows = write_file(f, "chain.jsonl",
+	    "{\"task\":{\"id\":\"local/c\",\"env\":\"iverilog\",\"spec\":\"an"
+	    " inverter\"},\"candidate\":{\"id\":\"k-1\",\"origin\":\"m\","
+	    "\"code\":\"module top_module(input a, output b) assign b = a;"
+	    " endmodule\\n\"}}\n"
+	    "{\"task\":\"local/c\",\"candidate\":{\"id\":\"k-2\",\"origin\":"
+	    "\"ann\",\"kind\":\"repair\",\"parent\":\"k-1\",\"code\":\"module"
+	    " top_module(input a, output b); assign b = a; endmodule\\n\"}}\n"
+	    "{\"task\":\"local/c\",\"candidate\":{\"id\":\"k-3\",\"origin\":"
+	    "\"ann\",\"kind\":\"repair\",\"parent\":\"k-2\",\"code\":\"module"
+	    " top_module(input a, output b); assign b = ~a; endmodule\\n\"},"
+	    "\"review\":{\"status\":\"accepted\",\"by\":\"ann\"}}\n");
+
+	import_ok(f->st, rows);
+	add_run(f->st, "k-1", "fail", "compile", "candidate.sv:1: syntax"
+	    " error", NULL);
+	add_run(f->st, "k-2", "fail", "simulate", "Hint: Output 'b' has 20"
+	    " mismatches. First mismatch occurred at time 5.",
+	    "{\"mismatches\":20,\"total\":20}");
+	add_run(f->st, "k-3", "pass", "simulate", NULL,
+	    "{\"mismatches\":0,\"total\":20}");
+	assert_int_equal(export_run(f->st, &o, to_buf, &b, &rep, &err), 0);
+	assert_int_equal(rep.lines, 1);
+	line = json_loads(buf_str(&b), 0, NULL);
+	msgs = json_object_get(line, "messages");
+	/* system, user, (assistant, user) x 2, assistant */
+	assert_int_equal(json_array_size(msgs), 7);
+	assert_int_equal(export_messages_check(msgs, why, sizeof why), 0);
+	assert_non_null(strstr(msg(line, 3, "content"), "syntax error"));
+	assert_non_null(strstr(msg(line, 5, "content"),
+	    "First mismatch occurred at time 5"));
+	assert_non_null(strstr(msg(line, 5, "content"),
+	    "mismatches 20, total 20"));
+	assert_non_null(strstr(msg(line, 4, "content"), "assign b = a;"));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(
+	    msgs, 2), "weight")), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(
+	    msgs, 4), "weight")), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(
+	    msgs, 6), "weight")), 1);
+	turns = meta_get(line, "turns");
+	assert_int_equal(json_array_size(turns), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+	    turns, 0), "candidate")), "k-1");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+	    turns, 1), "verdict")), "fail");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(
+	    turns, 2), "message")), 6);
+	json_decref(line);
+
+	/* --trajectory last: today's single step */
+	buf_reset(&b);
+	o.trajectory = EXPORT_TRAJ_LAST;
+	assert_int_equal(export_run(f->st, &o, to_buf, &b, &rep, &err), 0);
+	line = json_loads(buf_str(&b), 0, NULL);
+	assert_int_equal(json_array_size(json_object_get(line, "messages")), 5);
+	assert_non_null(strstr(msg(line, 2, "content"), "assign b = a;"));
+	json_decref(line);
+
+	/* the check itself */
+	msgs = json_pack("[{s:s},{s:s},{s:s}]", "role", "system", "role",
+	    "assistant", "role", "user");
+	assert_int_equal(export_messages_check(msgs, why, sizeof why), -1);
+	assert_non_null(strstr(why, "message 1 is assistant"));
+	json_decref(msgs);
+	buf_release(&b);
+	free(rows);
+}
+
+static void
+test_export_verified(void **state)
+{
+	double sp;
+
+	(void)state;
+	assert_int_equal(export_verified("direct", "iverilog", "pass", NULL,
+	    &sp), 1);
+	assert_int_equal(export_verified("direct", "iverilog", "fail", NULL,
+	    &sp), 0);
+	assert_int_equal(export_verified("direct", "iverilog", NULL, NULL,
+	    &sp), 0);
+	/* speed judged: a pass needs its speedup */
+	assert_int_equal(export_verified("direct", "triton", "pass", "{}",
+	    &sp), 0);
+	assert_int_equal(export_verified("direct", "triton", "pass",
+	    "{\"speedup\":1.5}", &sp), 1);
+	assert_true(sp > 1.49 && sp < 1.51);
+	assert_int_equal(export_verified("optimization", "x86-asm+yosys",
+	    "pass", "{\"time_ratio\":2.0}", &sp), 1);
+	assert_int_equal(export_verified("optimization", "iverilog", "pass",
+	    NULL, &sp), 0);
 }
 
 static void
@@ -608,6 +768,9 @@ main(void)
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_export_sft_repair,
 		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_sft_chain,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test(test_export_verified),
 		cmocka_unit_test(test_export_filter_default),
 		cmocka_unit_test_setup_teardown(
 		    test_export_parent_outside_filter, fx_setup, fx_teardown),

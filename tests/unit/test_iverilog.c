@@ -101,7 +101,8 @@ verify_here(struct fx *f, const struct task *t, const struct candidate *c,
     struct outcome *o)
 {
 	run_plan(f, &env_iverilog, t, c, 60, o);	/* 60 s a stage */
-	assert_int_equal(o->plan.nstages, 3);
+	/* A finding of the static checks: no simulation. */
+	assert_int_equal(o->plan.nstages, o->plan.precheck.len > 0 ? 2 : 3);
 }
 
 static void
@@ -126,7 +127,7 @@ test_iverilog_prepare_plans_harness_commands(void **state)
 	struct fx *f = *state;
 	static const char *const compile[] = { "iverilog", "-Wall",
 	    "-Winfloop", "-Wno-timescale", "-g2012", "-s", "tb", "-o",
-	    "run/sim", "candidate.sv", "p_test.sv", "p_ref.sv", NULL };
+	    "", "candidate.sv", "p_test.sv", "p_ref.sv", NULL };
 	static const char *const isolate[] = { "iverilog", "-g2012",
 	    "-Wno-timescale", "-t", "null", "candidate.sv", NULL };
 	struct env_plan plan;
@@ -150,8 +151,16 @@ test_iverilog_prepare_plans_harness_commands(void **state)
 	assert_string_equal(plan.stages[0].name, "compile");
 	for (i = 0; compile[i] != NULL; i++) {
 		assert_non_null(plan.stages[0].argv[i]);
-		assert_string_equal(plan.stages[0].argv[i], compile[i]);
+		if (i != 8)
+			assert_string_equal(plan.stages[0].argv[i],
+			    compile[i]);
 	}
+	/* The image, which holds the nonce, in a directory of run/ with a
+	 * random name: run/RANDOM/sim. */
+	assert_int_equal(strncmp(plan.stages[0].argv[8], "run/", 4), 0);
+	assert_int_equal(strlen(plan.stages[0].argv[8]), 4 + 16 + 4);
+	assert_string_equal(plan.stages[0].argv[8] + 20, "/sim");
+	assert_null(strstr(plan.stages[0].argv[8], plan.nonce));
 	assert_null(plan.stages[0].argv[i]);
 	assert_string_equal(plan.stages[0].subdir, "");
 	/* The candidate alone, then the simulation in run/ only. */
@@ -162,9 +171,13 @@ test_iverilog_prepare_plans_harness_commands(void **state)
 	assert_string_equal(plan.stages[2].name, "simulate");
 	assert_string_equal(plan.stages[2].argv[0], "vvp");
 	assert_string_equal(plan.stages[2].argv[1], "-n");
-	assert_string_equal(plan.stages[2].argv[2], "sim");
+	assert_string_equal(plan.stages[2].argv[2], plan.stages[0].argv[8] +
+	    4);
 	assert_null(plan.stages[2].argv[3]);
 	assert_string_equal(plan.stages[2].subdir, "run");
+	/* No /proc for the simulation: it cannot read its own image. */
+	assert_int_equal(plan.stages[2].no_proc, 1);
+	assert_int_equal(plan.stages[0].no_proc, 0);
 	assert_int_equal(plan.timeout_s, 12);
 	assert_string_equal(plan.cand_file, "candidate.sv");
 	assert_true(strlen(plan.nonce) >= 8);
@@ -223,7 +236,7 @@ test_iverilog_prepare_candidate_last(void **state)
 	env_plan_init(&plan);
 	assert_int_equal(env_iverilog.prepare(&t, &c, f->dir, &plan, &err), 0);
 	argv = plan.stages[0].argv;
-	assert_string_equal(argv[8], "run/sim");
+	assert_int_equal(strncmp(argv[8], "run/", 4), 0);
 	assert_string_equal(argv[9], "test.sv");
 	assert_string_equal(argv[10], "candidate.sv");
 	assert_null(argv[11]);
@@ -469,7 +482,7 @@ test_iverilog_forged_result_line_does_not_pass(void **state)
 	assert_str(o.run.category, "functional");
 	assert_str(o.run.metrics, "{\"mismatches\":0,\"total\":0}");
 	for (size_t i = 0; i < o.run.ndiags; i++)
-		warned += strstr(o.run.diags[i].message, "result line") != NULL;
+		warned += strstr(o.run.diags[i].message, "verdict line") != NULL;
 	assert_int_equal(warned, 1);
 	outcome_release(&o);
 }

@@ -579,9 +579,9 @@ test_store_label_undo_redo_through_journal(void **state)
 	put_task(f->st, "local/t1");
 	id = add_cand(f->st, "local/t1", "m", "code", NULL);
 	assert_int_equal(store_undo(f->st, "ann", what, sizeof what, &err), 1);
-	assert_string_equal(what, "nothing to undo");
+	assert_string_equal(what, "nothing to undo by ann");
 	assert_int_equal(store_redo(f->st, "ann", what, sizeof what, &err), 1);
-	assert_string_equal(what, "nothing to redo");
+	assert_string_equal(what, "nothing to redo by ann");
 
 	label(f->st, id, "functional");			/* A */
 	label(f->st, id, "compile");			/* B */
@@ -700,6 +700,44 @@ test_store_bad_decisions_are_refused(void **state)
 	free(id);
 }
 
+/* Issue 10, item 13: undo and redo are the reviewer's own. */
+static void
+test_store_undo_is_the_reviewers_own(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	char what[256], *a, *b;
+
+	put_task(f->st, "local/t1");
+	a = add_cand(f->st, "local/t1", "m", "code a", NULL);
+	b = add_cand(f->st, "local/t1", "m", "code b", NULL);
+	label(f->st, a, "compile");			/* ann */
+	assert_int_equal(store_label_set(f->st, b, "api", NULL, NULL, "bob",
+	    0, NULL, &err), 0);
+	/* ann's undo takes ann's label, not bob's newer one */
+	assert_int_equal(store_undo(f->st, "ann", what, sizeof what, &err), 0);
+	assert_category(f->st, a, NULL);
+	assert_category(f->st, b, "api");
+	assert_int_equal(store_undo(f->st, "ann", what, sizeof what, &err), 1);
+	assert_category(f->st, b, "api");
+	/* bob's redo has nothing of his to redo; ann's redo gives hers */
+	assert_int_equal(store_redo(f->st, "bob", what, sizeof what, &err), 1);
+	assert_int_equal(store_redo(f->st, "ann", what, sizeof what, &err), 0);
+	assert_category(f->st, a, "compile");
+	/* bob decides over ann's label: ann's undo is refused */
+	assert_int_equal(store_label_set(f->st, a, "format", NULL, NULL, "bob",
+	    0, NULL, &err), 0);
+	assert_int_equal(store_undo(f->st, "ann", what, sizeof what, &err), -1);
+	assert_non_null(strstr(err.msg, "someone else decided it since"));
+	assert_category(f->st, a, "format");
+	/* --any: the newest of anyone's */
+	assert_int_equal(store_undo_any(f->st, "ann", what, sizeof what, &err),
+	    0);
+	assert_category(f->st, a, "compile");
+	free(a);
+	free(b);
+}
+
 static void
 test_store_journal_lists_decisions(void **state)
 {
@@ -714,7 +752,7 @@ test_store_journal_lists_decisions(void **state)
 	assert_int_equal(store_label_set(f->st, id, "functional", "mismatch",
 	    "wrong reset", "ann", 0, "Hint: Output 'q'", &err), 0);
 	review(f->st, id, "accepted");
-	assert_int_equal(store_undo(f->st, "bob", NULL, 0, &err), 0);
+	assert_int_equal(store_undo_any(f->st, "bob", NULL, 0, &err), 0);
 	assert_int_equal(store_event_add(f->st, "cli", "verify", id, "2 runs",
 	    &err), 0);
 	assert_int_equal(store_event_list(f->st, id, &ev, &n, &err), 0);
@@ -1323,6 +1361,14 @@ test_store_grep_full_text(void **state)
 	assert_int_equal(count(f->st, "grep=__global__"), 1);
 	assert_int_equal(store_query_count(f->st, "grep=", &n, &err), -1);
 	assert_non_null(strstr(err.msg, "grep"));
+	/* an unterminated quote is an error with its column, not an empty
+	 * queue (the quote is the 17th character) */
+	assert_int_equal(store_query_count(f->st, "domain=gpu grep=\"a b", &n,
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "unterminated quote at column 17"));
+	assert_int_equal(store_query_count(f->st, "grep=\"say \"\"hi", &n,
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "column 6"));
 	free(a);
 	free(b);
 	free(c);
@@ -1488,6 +1534,7 @@ main(void)
 		FX_TEST(test_store_redo_replays_in_order),
 		FX_TEST(test_store_undo_spans_labels_and_reviews),
 		FX_TEST(test_store_bad_decisions_are_refused),
+		FX_TEST(test_store_undo_is_the_reviewers_own),
 		FX_TEST(test_store_journal_lists_decisions),
 		FX_TEST(test_store_decisions_survive_reopen),
 		FX_TEST(test_store_decision_survives_killed_process),

@@ -632,6 +632,42 @@ test_syntax_group_names(void **state)
 	assert_string_equal(syntax_group_name(SYN_NGROUPS), "none");
 }
 
+/* syntax_tokens(): comments and layout go, names numbered by first use */
+static void
+test_syntax_tokens(void **state)
+{
+	const char *a = "module m(input a, output b); // note\n"
+	    "  assign b = ~a; /* x */\nendmodule\n";
+	const char *b = "module m (input a,output b);\nassign b=~a;\n"
+	    "endmodule";
+	const char *c = "module n(input x, output y); assign y = ~x;"
+	    " endmodule";
+	char *ta, *tb, *ia, *ic;
+	size_t la, lb, lia, lic;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(syntax_tokens("verilog", a, strlen(a), &ta, &la, &ia,
+	    &lia, &err), 1);
+	assert_int_equal(syntax_tokens("verilog", b, strlen(b), &tb, &lb, NULL,
+	    NULL, &err), 1);
+	assert_string_equal(ta, tb);
+	assert_null(strstr(ta, "note"));
+	assert_non_null(strstr(ta, "assign b = ~ a ;"));
+	free(tb);
+	assert_int_equal(syntax_tokens("verilog", c, strlen(c), &tb, &lb, &ic,
+	    &lic, &err), 1);
+	assert_string_equal(ia, ic);	/* renamed throughout */
+	assert_non_null(strstr(ia, "$0"));
+	free(tb);
+	assert_int_equal(syntax_tokens("python", "x = 1", 5, &tb, &lb, NULL,
+	    NULL, &err), 0);
+	assert_null(tb);
+	free(ta);
+	free(ia);
+	free(ic);
+}
+
 int
 main(void)
 {
@@ -645,6 +681,7 @@ main(void)
 		cmocka_unit_test(test_syntax_cuda_kernel_launch),
 		cmocka_unit_test(test_syntax_unknown_lang_is_plain),
 		cmocka_unit_test(test_syntax_counts_lines),
+		cmocka_unit_test(test_syntax_tokens),
 		cmocka_unit_test(test_syntax_text_need_not_be_terminated),
 		cmocka_unit_test(test_syntax_spans_are_ordered),
 		cmocka_unit_test(test_syntax_precedence),

@@ -104,7 +104,7 @@ test_verilator_prepare_plans_lint_build_run(void **state)
 	    "--top-module", "top_module", "candidate.sv", NULL };
 	static const char *const build[] = { "verilator", "--binary",
 	    "--timing", "-Wno-fatal", "-Wno-DECLFILENAME", "--top-module",
-	    "tb", "-j", "2", "-Mdir", "obj", "-o", "../run/Vtb", NULL };
+	    "tb", "-j", "2", "-Mdir", "obj", "-o", "", NULL };
 	struct env_plan plan;
 	struct task t;
 	struct candidate c;
@@ -134,7 +134,14 @@ test_verilator_prepare_plans_lint_build_run(void **state)
 	assert_string_equal(plan.stages[1].name, "build");
 	argv = plan.stages[1].argv;
 	for (i = 0; build[i] != NULL; i++)
-		assert_string_equal(argv[i], build[i]);
+		if (build[i][0] != '\0')
+			assert_string_equal(argv[i], build[i]);
+	/* The binary, which holds the nonce, in a directory of run/ with a
+	 * random name (not the nonce): ../run/RANDOM/Vtb. */
+	assert_int_equal(strncmp(argv[12], "../run/", 7), 0);
+	assert_int_equal(strlen(argv[12]), 7 + 16 + 4);
+	assert_string_equal(argv[12] + 23, "/Vtb");
+	assert_null(strstr(argv[12], plan.nonce));
 	if (access("/usr/bin/ccache", X_OK) == 0) {
 		assert_string_equal(argv[i], "-MAKEFLAGS");
 		assert_string_equal(argv[i + 1], "OBJCACHE=ccache");
@@ -146,8 +153,13 @@ test_verilator_prepare_plans_lint_build_run(void **state)
 	assert_null(argv[i + 3]);
 	assert_string_equal(plan.stages[2].name, "simulate");
 	assert_string_equal(plan.stages[2].subdir, "run");
-	assert_string_equal(plan.stages[2].argv[0], "./Vtb");
+	p = xasprintf(".%s", argv[12] + 6);
+	assert_string_equal(plan.stages[2].argv[0], p);
+	free(p);
 	assert_null(plan.stages[2].argv[1]);
+	/* No /proc for the simulation: it cannot read its own image. */
+	assert_int_equal(plan.stages[2].no_proc, 1);
+	assert_int_equal(plan.stages[1].no_proc, 0);
 
 	/* Our copy of the testbench carries the nonce; inputs name the
 	 * task's own file. */
@@ -158,7 +170,7 @@ test_verilator_prepare_plans_lint_build_run(void **state)
 	    plan.nonce);
 	assert_non_null(strstr(written, want));
 	free(want);
-	want = xasprintf("begin $display(\"%s finish\"); $finish; end",
+	want = xasprintf("begin $display(\"%s !finish\"); $finish; end",
 	    plan.nonce);
 	assert_non_null(strstr(written, want));
 	free(want);
@@ -537,7 +549,7 @@ test_verilator_realbench_prepare(void **state)
 	p = xasprintf("%s/aes_key_expand_128_stimulus_gen.sv", f->dir);
 	written = read_text(p);
 	free(p);
-	want = xasprintf("$display(\"%s finish\"); $finish;", plan.nonce);
+	want = xasprintf("$display(\"%s !finish\"); $finish;", plan.nonce);
 	assert_non_null(strstr(written, want));
 	free(want);
 	free(written);

@@ -9,12 +9,13 @@
  * and the calls through an array of arguments) are written by the env
  * from the task's signature.
  *
- *   ./bench check SECRET    equivalence on seeded random inputs, callee-
- *                           saved registers, then the timing ratio
- *   ./bench cg-ref SECRET   one call of the reference on the timing input,
- *   ./bench cg-cand SECRET  or of the candidate, for callgrind
+ *   ./bench check    equivalence on seeded random inputs, callee-saved
+ *                    registers, then the timing ratio
+ *   ./bench cg-ref   one call of the reference on the timing input,
+ *   ./bench cg-cand  or of the candidate, for callgrind
  *
- * Every line it prints starts with SECRET, which the env removes from the
+ * each with the run's SECRET and a newline on fd 5 (a pipe).  Every
+ * line it prints starts with SECRET, which the env removes from the
  * stored log, so that a candidate that prints lines of its own cannot
  * pass.  Exit status: 0 the candidate is equivalent and keeps the ABI, 1
  * it is not, 2 bad usage, 3 the reference itself crashed or hung.
@@ -957,13 +958,18 @@ main(int argc, char **argv)
 {
 	size_t most = ASSAY_MAX_N > ASSAY_TIME_N ? ASSAY_MAX_N : ASSAY_TIME_N;
 
-	if (argc != 3 || strlen(argv[2]) >= sizeof assay_secret) {
-		fprintf(stderr, "usage: bench check|cg-ref|cg-cand SECRET\n");
+	ssize_t got;
+
+	/* The secret comes on fd 5, never the command line, which every
+	 * process of the sandbox can read; closed before candidate code. */
+	got = argc == 2 ? read(5, assay_secret, sizeof assay_secret - 1) : -1;
+	close(5);
+	if (got <= 1) {
+		fprintf(stderr, "usage: bench check|cg-ref|cg-cand 5<SECRET\n");
 		return 2;
 	}
-	snprintf(assay_secret, sizeof assay_secret, "%s", argv[2]);
-	/* Out of /proc/self/cmdline before any candidate code runs. */
-	memset(argv[2], 'x', strlen(argv[2]));
+	assay_secret[got] = '\0';
+	assay_secret[strcspn(assay_secret, "\n")] = '\0';
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	assay_rng = ASSAY_SEED;
 	for (int i = 0; i < ASSAY_NPARAMS; i++) {

@@ -1,0 +1,194 @@
+# 195 - the model in the loop: generate and repair through a command
+# generator (a deterministic script) and through a chat-completions
+# server on 127.0.0.1 that misbehaves on purpose; the API key never
+# reaches the database, the logs or an export.
+. "$(dirname "$0")/lib.sh"
+need_data
+command -v python3 >/dev/null || skip "no python3 for the test's model"
+M=$(cd "$(dirname "$0")/model" && pwd)
+
+# Three real failing RTLFixer rows of three tasks.
+python3 - "$DATA/rtlfixer/verilogeval-syntax.jsonl" "$T" <<'PY' || fail "make rows"
+import json, sys
+src, t = sys.argv[1], sys.argv[2]
+rows = [json.loads(l.replace("NaN", "null")) for l in open(src)]
+want = ["2012_q2b", "2012_q2fsm", "2013_q2bfsm"]
+picked, answers = [], {}
+for tid in want:
+    r = next(r for r in rows if r["task_id"] == tid)
+    picked.append(r)
+    good = r["prompt"] + r["canonical_solution"]
+    wrong = r["prompt"] + "endmodule\n"
+    fenced = ["Here is the fixed module (try %d):\n```verilog\n%s```\n" % (k, good)
+              for k in range(3)]
+    marker = r["detail_description"].strip()[:60]
+    answers[marker] = {"2012_q2b": [wrong, good],
+                       "2012_q2fsm": [wrong, wrong, good],
+                       "2013_q2bfsm": fenced}[tid]
+with open(t + "/rows.jsonl", "w") as f:
+    for r in picked:
+        f.write(json.dumps(r) + "\n")
+json.dump(answers, open(t + "/answers.json", "w"))
+PY
+export FIXER_ANSWERS=$T/answers.json FIXER_LOG=$T/fixer.log
+FIX="python3 $M/fixer.py"
+
+"$ASSAY" --db "$DB" import --format rtlfixer "$T/rows.jsonl" >/dev/null ||
+    fail "import"
+"$ASSAY" --db "$DB" verify --quiet >/dev/null || fail "verify"
+expect_eq "failing rows" "$(count 'verdict=fail')" 3
+
+# Bad usage is exit 2 with the reason.
+"$ASSAY" --db "$DB" repair --rounds 2 2>"$T/err" && fail "no generator"
+grep -q "no generator" "$T/err" || fail "no generator message: $(cat "$T/err")"
+"$ASSAY" --db "$DB" repair --rounds 0 --command true 2>/dev/null
+expect_eq "--rounds 0 exit" $? 2
+
+# Two rounds: 2012_q2b is repaired at once, 2012_q2fsm in round 2,
+# 2013_q2bfsm answers in fences every time and stays a format failure.
+"$ASSAY" --db "$DB" repair --rounds 2 --command "$FIX" --model fixer-1 \
+    >"$T/repair.out" 2>&1 || fail "repair: $(cat "$T/repair.out")"
+cat "$T/repair.out"
+grep -q "repair round 1: asked 3, stored 3 new" "$T/repair.out" ||
+    fail "round 1 summary"
+grep -q "repair round 2: asked 2, stored 2 new" "$T/repair.out" ||
+    fail "round 2 summary"
+expect_eq "model repairs" "$(count 'origin=fixer-1 kind=repair')" 5
+expect_eq "passing repairs" "$(count 'origin=fixer-1 verdict=pass')" 2
+expect_eq "fenced answers are format failures" \
+    "$(count 'origin=fixer-1 category=format')" 2
+expect_eq "requests made" "$(wc -l <"$T/fixer.log" | tr -d ' ')" 5
+
+# The round-2 request of 2012_q2fsm carries both rounds' feedback.
+python3 - "$T/fixer.log" <<'PY' || fail "round-2 conversation"
+import json, sys
+reqs = [json.loads(l) for l in open(sys.argv[1])]
+two = [r for r in reqs if sum(m["role"] == "assistant" for m in r["messages"]) == 2]
+assert len(two) == 2, len(two)
+for r in two:
+    roles = [m["role"] for m in r["messages"]]
+    assert roles == ["system", "user", "assistant", "user", "assistant", "user"], roles
+    fb1, fb2 = r["messages"][3]["content"], r["messages"][5]["content"]
+    assert "The toolchain" in fb1 and "The toolchain" in fb2, (fb1, fb2)
+    assert "Fix the code" in fb2
+print("ok: round-2 requests hold the whole conversation")
+PY
+
+# What produced each repair is stored with it, and journalled.
+id=$("$ASSAY" --db "$DB" list --json --where 'origin=fixer-1 verdict=pass' |
+    head -n 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+"$ASSAY" --db "$DB" show --json "$id" >"$T/show.json" || fail "show"
+python3 - "$T/show.json" <<'PY' || fail "generation record"
+import json, sys
+o = json.load(open(sys.argv[1]))
+g = o["generation"]
+assert g["model"] == "fixer-1" and g["generator"] == "command", g
+assert g["round"] in (1, 2), g
+assert g["request"][0]["role"] == "system", g["request"][0]
+assert g["answer"].startswith("module top_module"), g["answer"][:40]
+assert any(e["action"] == "repair" for e in o["events"]), o["events"]
+print("ok: request, answer and round stored; journalled")
+PY
+
+# A second run goes on from the newest repairs: only 2013_q2bfsm's chain is
+# still failing, and it gets one more round.
+"$ASSAY" --db "$DB" repair --command "$FIX" --model fixer-1 >"$T/again.out" ||
+    true
+grep -q "repair round 1: asked 1," "$T/again.out" ||
+    fail "resume: $(cat "$T/again.out")"
+
+# generate: two samples of one task, the same fenced answer twice.
+"$ASSAY" --db "$DB" generate --where task=rtlfixer/2013_q2bfsm --samples 2 \
+    --command "$FIX" --model fixer-1 --json >"$T/gen.json" ||
+    fail "generate: $(cat "$T/gen.json")"
+grep -q '"asked":2' "$T/gen.json" || fail "generate asked: $(cat "$T/gen.json")"
+grep -q '"added":1' "$T/gen.json" || fail "generate added"
+grep -q '"same_code":1' "$T/gen.json" || fail "generate same code"
+expect_eq "direct model candidates" "$(count 'origin=fixer-1 kind=direct')" 1
+
+# stats: per model, the direct candidates and the repairs per round.
+"$ASSAY" --db "$DB" stats --generation --format json >"$T/gstats.json" ||
+    fail "stats --generation"
+python3 - "$T/gstats.json" <<'PY' || fail "stats --generation figures"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["model"] for r in rows] == ["fixer-1"], rows
+r = rows[0]
+assert r["generated"] == 1 and r["passed"] == 0, r
+assert r["repairs"][0] == {"round": 1, "tried": 3, "passed": 1}, r["repairs"]
+assert r["repairs"][1] == {"round": 2, "tried": 2, "passed": 1}, r["repairs"]
+print("ok: stats --generation counts repairs per round")
+PY
+"$ASSAY" --db "$DB" stats --by model | grep -q "repair r1" ||
+    fail "stats --by model shows the models' table"
+
+# A command that fails is a clear error, nothing stored.
+"$ASSAY" --db "$DB" generate --where task=rtlfixer/2013_q2bfsm --command \
+    'echo boom >&2; exit 3' --model broken >"$T/out" 2>"$T/err"
+expect_eq "failed command exit" $? 1
+grep -q "command exited 3: boom" "$T/err" || fail "command error: $(cat "$T/err")"
+expect_eq "nothing from a failed command" "$(count 'origin=broken')" 0
+
+# A person's repair from a file, headless.
+orig=$("$ASSAY" --db "$DB" list --json --where 'task=rtlfixer/2013_q2bfsm kind=direct origin!=fixer-1' |
+    head -n 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])][2]; print(r["prompt"]+r["canonical_solution"])' \
+    "$T/rows.jsonl" >"$T/fix.v"
+"$ASSAY" --db "$DB" --reviewer alice repair "$orig" --file - --verify <"$T/fix.v" \
+    >"$T/hand.out" || fail "repair --file: $(cat "$T/hand.out")"
+expect_eq "alice's repair passes" \
+    "$(count "origin=alice parent=$orig verdict=pass")" 1
+
+# --- HTTP: a chat-completions server on 127.0.0.1 ----------------------
+KEY="sk-test-$$-canary-key"
+printf 'module top_module(output y); assign y = 1; endmodule\n' >"$T/answer.v"
+cat >"$T/tasks.jsonl" <<'J'
+{"task": {"id": "t/rate", "domain": "chip", "benchmark": "http", "env": "iverilog", "spec": "RATE limited task", "files": {}}}
+{"task": {"id": "t/slow", "domain": "chip", "benchmark": "http", "env": "iverilog", "spec": "SLOW task", "files": {}}}
+{"task": {"id": "t/broken", "domain": "chip", "benchmark": "http", "env": "iverilog", "spec": "BROKEN task", "files": {}}}
+{"task": {"id": "t/other", "domain": "chip", "benchmark": "http", "env": "iverilog", "spec": "OTHER task", "files": {}}}
+J
+"$ASSAY" --db "$T/http.db" import "$T/tasks.jsonl" >/dev/null || fail "import tasks"
+SERVER_KEY=$KEY SERVER_LOG=$T/server.log SERVER_ANSWER=$T/answer.v \
+    python3 "$M/chat_server.py" >"$T/port" 2>"$T/server.err" &
+spid=$!
+trap 'kill $spid 2>/dev/null; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T/port" ] && break; sleep 0.5; done
+port=$(cat "$T/port")
+[ -n "$port" ] || fail "server did not start: $(cat "$T/server.err")"
+export TEST_API_KEY=$KEY
+"$ASSAY" --db "$T/http.db" generate --endpoint "http://127.0.0.1:$port/v1" \
+    --model tiny-coder --api-key-env TEST_API_KEY --temperature 0.2 \
+    --timeout 3 --retries 1 --no-verify --json >"$T/http.out" 2>"$T/http.err"
+expect_eq "http generate exit (two requests fail)" $? 1
+cat "$T/http.out" "$T/http.err"
+grep -q '"asked":4' "$T/http.out" || fail "asked 4"
+grep -q '"added":2' "$T/http.out" || fail "RATE (after a 429) and OTHER stored"
+grep -q '"failed":2' "$T/http.out" || fail "SLOW and BROKEN failed"
+grep -q '"prompt_tokens":84' "$T/http.out" || fail "usage summed"
+expect_eq "stored from the server" "$("$ASSAY" --db "$T/http.db" list --json --where origin=tiny-coder | wc -l | tr -d ' ')" 2
+expect_eq "rate-limited task answered" "$("$ASSAY" --db "$T/http.db" list --json --where 'origin=tiny-coder task=t/rate' | wc -l | tr -d ' ')" 1
+# The server saw the key, model, temperature; 429 was retried.
+python3 - "$T/server.log" "$KEY" <<'PY' || fail "server log"
+import json, sys
+reqs = [json.loads(l) for l in open(sys.argv[1])]
+assert all(r["auth"] == "Bearer " + sys.argv[2] for r in reqs), reqs
+bodies = [json.loads(r["body"]) for r in reqs]
+assert all(b["model"] == "tiny-coder" and b["temperature"] == 0.2 for b in bodies)
+rate = [b for b in bodies if "RATE" in b["messages"][1]["content"]]
+assert len(rate) == 2, len(rate)
+print("ok: bearer key, model, temperature sent; 429 retried")
+PY
+grep -q "timed out after 3 s" "$T/http.err" || grep -q "timed out" "$T/http.err" ||
+    fail "timeout error"
+# The key is nowhere assay writes.
+"$ASSAY" --db "$T/http.db" export --format raw >"$T/raw.jsonl" || fail "export"
+"$ASSAY" --db "$T/http.db" export --format sft --where status!=rejected \
+    >"$T/sft.jsonl" || fail "export sft"
+if grep -a -r -q "$KEY" "$T/http.db" "$T/raw.jsonl" "$T/sft.jsonl" \
+    "$T/http.out" "$T/http.err" "$DB"; then
+	fail "the API key leaked"
+fi
+echo "ok: the API key is in no database, output or export"
+grep -q '"generation"' "$T/raw.jsonl" || fail "raw export keeps the generation record"
+echo "195: ok"

@@ -1,0 +1,156 @@
+# 210: verify on a real Slurm (issue 13 item 4).  The test starts a
+# single-node Slurm of Debian's slurm-wlm and munge as root, on loopback
+# only (SlurmctldHost=localhost(127.0.0.1), NoCtldInAddrAny,NoInAddrAny,
+# munge with its own key and socket here), checks with ss that nothing
+# of it listens elsewhere, and stops it at the end.  The RTLFixer syntax
+# set is exported as 4 slices, `assay slurm` submits an array of 4
+# tasks and the merge after it; the merged database must hold the same
+# verdicts, stages and categories per candidate as a plain verify, a
+# re-submission must submit nothing, and a slice whose marker is gone
+# (a task killed mid-way) is the only one run again.
+. "$(dirname "$0")/lib.sh"
+need_data
+command -v iverilog >/dev/null || skip "iverilog not installed"
+[ "$(id -u)" -eq 0 ] || skip "the Slurm test starts its daemons as root"
+for p in munged mungekey slurmctld slurmd sbatch squeue sinfo scontrol ss; do
+	command -v $p >/dev/null 2>&1 || skip "no $p (slurm-wlm, munge: make deps)"
+done
+
+S=$T/slurm
+mkdir -p "$S/munge" "$S/state" "$S/spool" "$S/log"
+chmod 700 "$S/munge"
+PIDS=""
+stop_slurm() {
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	for p in $PIDS; do wait "$p" 2>/dev/null; done
+	PIDS=""
+}
+trap 'stop_slurm; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM
+skip_slurm() { echo "--- logs"; tail -n 5 "$S"/log/* 2>/dev/null; skip "Slurm did not start: $*"; }
+
+mungekey --create --keyfile="$S/munge/munge.key" || skip_slurm "mungekey"
+munged -F -f --socket="$S/munge/munge.sock" --key-file="$S/munge/munge.key" \
+    --log-file="$S/log/munged.log" --pid-file="$S/munge/munged.pid" \
+    --seed-file="$S/munge/munged.seed" >"$S/log/munged.out" 2>&1 &
+PIDS="$PIDS $!"
+
+# Two free loopback ports, from this process's number.
+P=$((20000 + $$ % 10000 * 2))
+while ss -ltn | grep -q ":$P \|:$((P + 1)) "; do P=$((P + 2)); done
+cat >"$S/slurm.conf" <<CONF
+ClusterName=assaytest
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=$P
+SlurmdPort=$((P + 1))
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$S/munge/munge.sock
+CommunicationParameters=NoCtldInAddrAny,NoInAddrAny
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+MpiDefault=none
+SwitchType=switch/none
+ReturnToService=2
+StateSaveLocation=$S/state
+SlurmdSpoolDir=$S/spool
+SlurmctldPidFile=$S/slurmctld.pid
+SlurmdPidFile=$S/slurmd.pid
+SlurmctldLogFile=$S/log/slurmctld.log
+SlurmdLogFile=$S/log/slurmd.log
+PlugStackConfig=$S/plugstack.conf
+NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
+PartitionName=test Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+CONF
+: >"$S/plugstack.conf"
+export SLURM_CONF=$S/slurm.conf
+i=0
+until [ -S "$S/munge/munge.sock" ]; do
+	i=$((i + 1)); [ $i -lt 50 ] || skip_slurm "munged made no socket"; sleep 0.1
+done
+slurmctld -D -f "$SLURM_CONF" >"$S/log/slurmctld.out" 2>&1 &
+PIDS="$PIDS $!"
+slurmd -D -N localhost -f "$SLURM_CONF" >"$S/log/slurmd.out" 2>&1 &
+PIDS="$PIDS $!"
+i=0
+until sinfo -h -o %t 2>/dev/null | grep -q idle; do
+	i=$((i + 1)); [ $i -lt 60 ] || skip_slurm "no idle node after 30 s"; sleep 0.5
+done
+echo "ok: single-node Slurm on 127.0.0.1:$P and :$((P + 1))"
+# Nothing of it listens on another address.
+ss -ltnp > "$T/ss"
+mine=$(echo $PIDS | sed 's/ /|/g')
+grep -E "pid=($mine)," "$T/ss" > "$T/ss.mine"
+cat "$T/ss.mine"
+expect_eq "listening sockets of the daemons" "$(wc -l < "$T/ss.mine")" 2
+expect_eq "of them, off loopback" "$(awk '{print $4}' "$T/ss.mine" | grep -vc '^127\.0\.0\.1:')" 0
+
+# What a plain verify makes, for comparison.
+"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" >/dev/null || fail "import"
+cp "$DB" "$T/plain.db"
+"$ASSAY" --db "$T/plain.db" verify --jobs 2 --quiet --timeout 60 >/dev/null || fail "plain verify"
+
+# The cluster path of docs/cluster.md.
+"$ASSAY" --db "$DB" export --format raw --shards 4 -o "$T/work" >/dev/null || fail "export --shards"
+out=$("$ASSAY" --db "$DB" slurm --jobs 1 --timeout 60 "$T/work") || fail "assay slurm: $out"
+echo "$out"
+case $out in
+"submitted array job "*" over 4 of 4 slices (0-3) and merge job "*) ;;
+*) fail "submit: $out" ;;
+esac
+grep -q '^#SBATCH --output=.*/logs/verify-%A_%a.out$' "$T/work/verify.sbatch" || fail "no %a in the output name"
+merge_job=${out##* merge job }; merge_job=${merge_job%% *}
+wait_jobs() {
+	i=0
+	while [ -n "$(squeue -h 2>/dev/null)" ]; do
+		i=$((i + 1)); [ $i -lt 600 ] || fail "jobs still queued after 10 min: $(squeue)"
+		sleep 1
+	done
+}
+wait_jobs
+for i in 0 1 2 3; do
+	[ -f "$T/work/results/slice-000$i.jsonl.done" ] || fail "no marker for slice $i: $(tail -n 5 "$T/work/logs/verify-"*"_$i.out")"
+	[ -f "$(ls "$T/work/logs/verify-"*"_$i.out")" ] || fail "no log of task $i"
+done
+[ -f "$T/work/logs/merge-$merge_job.out" ] || fail "merge job $merge_job did not run"
+expect_eq "merged by the merge job" "$(jq -c '[.verified, .refused, .not_stored]' "$T/work/logs/merge-$merge_job.out")" "[174,0,0]"
+
+# The same database a plain verify makes: per candidate, verdict, stage,
+# category and subcategory.
+facts() { "$ASSAY" --db "$1" list --json | jq -r '[.id, .verdict, .stage, .category, .subcategory] | @tsv' | sort; }
+facts "$T/plain.db" > "$T/plain.facts"
+facts "$DB" > "$T/slurm.facts"
+expect_eq "candidates judged" "$(wc -l < "$T/slurm.facts")" 174
+cmp "$T/plain.facts" "$T/slurm.facts" || fail "slurm and plain verify differ: $(diff "$T/plain.facts" "$T/slurm.facts" | head)"
+echo "ok: the same verdicts as a plain verify"
+expect_eq "syntax passes" "$(count "verdict=pass")" 6
+
+# Re-submitting runs nothing.
+jobs_before=$(scontrol show jobs 2>/dev/null | grep -c '^JobId=')
+out=$("$ASSAY" --db "$DB" slurm "$T/work") || fail "re-submit: $out"
+case $out in
+"all 4 slices of "*"nothing submitted"*) echo "ok: re-submission submits nothing" ;;
+*) fail "re-submit: $out" ;;
+esac
+expect_eq "no new job" "$(scontrol show jobs 2>/dev/null | grep -c '^JobId=')" "$jobs_before"
+
+# A task that died before its marker: only its slice runs again.
+rm "$T/work/results/slice-0002.jsonl.done" "$T/work/results/slice-0002.jsonl"
+out=$("$ASSAY" --db "$DB" slurm --jobs 2 --timeout 60 "$T/work") || fail "re-submit after a loss: $out"
+case $out in
+*" over 1 of 4 slices (2) "*) echo "ok: only slice 2 submitted" ;;
+*) fail "re-submit after a loss: $out" ;;
+esac
+wait_jobs
+[ -f "$T/work/results/slice-0002.jsonl.done" ] || fail "slice 2 not redone"
+facts "$DB" > "$T/slurm2.facts"
+cmp "$T/plain.facts" "$T/slurm2.facts" || fail "after the re-run: $(diff "$T/plain.facts" "$T/slurm2.facts" | head)"
+echo "ok: the same verdicts after the re-run"
+stop_slurm

@@ -1,0 +1,68 @@
+# 040-model-repair.sh - issue 15, "In the workbench": R asks the
+# generator of the config file for a repair of the current candidate;
+# the feedback sent and the answer show in the toolchain pane, the
+# answer is verified there at once, the workbench selects it, and the
+# trace shows the round.  The model is a deterministic script
+# (tests/e2e/model/fixer.py) that answers the task's canonical solution.
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || skip "no python3 for the test's model"
+M=$(cd "$(dirname "$0")/../e2e/model" && pwd)
+
+python3 - "$DATA/rtlfixer/verilogeval-syntax.jsonl" "$T" <<'PY' || fail "rows"
+import json, sys
+rows = [json.loads(l.replace("NaN", "null")) for l in open(sys.argv[1])]
+a = next(r for r in rows if r["task_id"] == "2012_q2b")
+b = next(r for r in rows if r["task_id"] == "2012_q2fsm")
+open(sys.argv[2] + "/rows.jsonl", "w").write(json.dumps(a) + "\n" +
+                                             json.dumps(b) + "\n")
+good = lambda r: r["prompt"] + r["canonical_solution"]
+wrong = b["prompt"] + "endmodule\n"
+json.dump({a["detail_description"].strip()[:60]: [good(a), good(a)],
+           b["detail_description"].strip()[:60]: [wrong, wrong, good(b)]},
+          open(sys.argv[2] + "/answers.json", "w"))
+PY
+"$ASSAY" --db "$DB" import --format rtlfixer "$T/rows.jsonl" >/dev/null ||
+    fail "import"
+"$ASSAY" --db "$DB" verify --quiet >/dev/null || fail "verify"
+ID=$("$ASSAY" --db "$DB" list --json --where task=rtlfixer/2012_q2b | json_field id)
+ID2=$("$ASSAY" --db "$DB" list --json --where task=rtlfixer/2012_q2fsm | json_field id)
+mkdir -p "$HOME/.config/assay"
+cat >"$HOME/.config/assay/config" <<CFG
+generator command FIXER_ANSWERS=$T/answers.json python3 $M/fixer.py
+generator model fixer-ui
+CFG
+
+start 120 36
+wait_for "1/2"
+keys R
+wait_for "by the model: pass" 60
+REP=$("$ASSAY" --db "$DB" list --json --where "parent=$ID" | json_field id)
+[ -n "$REP" ] || fail "no repair of $ID"
+R=$(row "$REP")
+[ "$(echo "$R" | json_field origin)" = fixer-ui ] || fail "origin: $R"
+[ "$(echo "$R" | json_field verdict)" = pass ] || fail "verdict: $R"
+ok "R made repair $REP of $ID, verified: pass"
+screen | grep -q "$REP" || fail "the workbench does not show $REP"
+# the pane showed what was asked and answered
+pane toolchain | grep -q "repair round 1: asked 1, stored 1 new" ||
+    fail "the pane lacks the repair's summary"
+pane toolchain | grep -q "$REP pass" || fail "the pane lacks the verification"
+pane trace | grep -q "$REP" || fail "the trace lacks the repair"
+# the request's start scrolled up: it is in the pane's scrollback
+keys Tab Tab Tab
+keys g
+wait_for "asking fixer-ui to repair $ID" 10
+ok "the toolchain pane showed the request and the answer verified; the trace shows the round"
+
+# :repair 2 over the view: only 2012_q2fsm still fails; its first
+# answer is wrong, the second round passes.
+keys Escape
+command_line "repair 2"
+wait_for "the model run is done" 90
+n=$("$ASSAY" --db "$DB" list --json --where "origin=fixer-ui task=rtlfixer/2012_q2fsm" | wc -l)
+[ "$n" -eq 2 ] || fail ":repair 2 made $n repairs of $ID2, want 2"
+[ "$("$ASSAY" --db "$DB" list --json --where "origin=fixer-ui task=rtlfixer/2012_q2fsm verdict=pass" | wc -l)" -eq 1 ] ||
+    fail "the second round did not pass"
+ok ":repair 2 ran two rounds over the view in the pane"
+keys q
+wait_for "ASSAY-EXIT 0"

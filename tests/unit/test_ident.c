@@ -1,0 +1,193 @@
+/*
+ * test_ident.c - unit tests for ident.c and textsafe.c (cmocka): what
+ * ids, task ids, domains, file names and reviewer names may hold, and
+ * how untrusted text is made safe to print (issue 10, items 9 and 15).
+ * Each hostile value comes from the red-team report in the issue.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "buf.h"
+#include "err.h"
+#include "ident.h"
+#include "textsafe.h"
+
+static void
+test_ident_ids(void **state)
+{
+	struct err e;
+
+	(void)state;
+	assert_int_equal(ident_check_id("c-000123", &e), 0);
+	assert_int_equal(ident_check_id("c3f9a0e1", &e), 0);
+	assert_int_equal(ident_check_id("0", &e), 0);
+	assert_int_equal(ident_check_id("", &e), -1);
+	assert_int_equal(ident_check_id(NULL, &e), -1);
+	assert_int_equal(ident_check_id("task", &e), -1);
+	assert_int_equal(ident_check_id("Task", &e), -1);
+	assert_int_equal(ident_check_id("tasks", &e), 0);
+	assert_int_equal(ident_check_id("a.b", &e), -1);
+	assert_int_equal(ident_check_id("..", &e), -1);
+	assert_int_equal(ident_check_id("a/b", &e), -1);
+	assert_int_equal(ident_check_id("-rf", &e), -1);
+	assert_int_equal(ident_check_id("_x", &e), -1);
+	assert_int_equal(ident_check_id("c-1\nSigned-off-by: x", &e), -1);
+	assert_non_null(strstr(e.msg, "0x0a"));
+	assert_int_equal(ident_check_id(
+	    "0123456789012345678901234567890123456789012345678901234567890123",
+	    &e), 0);
+	assert_int_equal(ident_check_id(
+	    "01234567890123456789012345678901234567890123456789012345678901234",
+	    &e), -1);
+}
+
+static void
+test_ident_task_ids(void **state)
+{
+	struct err e;
+
+	(void)state;
+	assert_int_equal(ident_check_task_id("verilog-eval-v2/Prob041_dff8r",
+	    &e), 0);
+	assert_int_equal(ident_check_task_id(
+	    "kernelbench/level1/1_Square_matrix_multiplication_", &e), 0);
+	assert_int_equal(ident_check_task_id("t", &e), 0);
+	assert_int_equal(ident_check_task_id("_x/y", &e), 0);
+	assert_int_equal(ident_check_task_id("a/../b", &e), -1);
+	assert_int_equal(ident_check_task_id("..", &e), -1);
+	assert_int_equal(ident_check_task_id("a/./b", &e), -1);
+	assert_int_equal(ident_check_task_id("/etc", &e), -1);
+	assert_int_equal(ident_check_task_id("a/", &e), -1);
+	assert_int_equal(ident_check_task_id("a//b", &e), -1);
+	assert_int_equal(ident_check_task_id(".git/hooks", &e), -1);
+	assert_int_equal(ident_check_task_id("a/-b", &e), -1);
+	assert_int_equal(ident_check_task_id("a b", &e), -1);
+	assert_int_equal(ident_check_task_id("a/b/c/d/e/f/g/h", &e), 0);
+	assert_int_equal(ident_check_task_id("a/b/c/d/e/f/g/h/i", &e), -1);
+	assert_int_equal(ident_check_task_id("", &e), -1);
+	assert_int_equal(ident_check_task_id("t/files", &e), -1);
+	assert_int_equal(ident_check_task_id("t/files2", &e), 0);
+}
+
+static void
+test_ident_domains_files(void **state)
+{
+	struct err e;
+
+	(void)state;
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(ident_check_domain(ident_domains[i], &e), 0);
+	assert_int_equal(ident_check_domain("..", &e), -1);
+	assert_int_equal(ident_check_domain("Chip", &e), -1);
+	assert_int_equal(ident_check_domain("", &e), -1);
+	assert_int_equal(ident_check_domain(NULL, &e), -1);
+	assert_int_equal(ident_check_file_name("Prob001_zero_test.sv", &e), 0);
+	assert_int_equal(ident_check_file_name("c++.h", &e), 0);
+	assert_int_equal(ident_check_file_name("tb,v2.sv", &e), 0);
+	assert_int_equal(ident_check_file_name("-ofoo_tb.sv", &e), -1);
+	assert_int_equal(ident_check_file_name(".hidden", &e), -1);
+	assert_int_equal(ident_check_file_name("..", &e), -1);
+	assert_int_equal(ident_check_file_name("a/b.sv", &e), -1);
+	assert_int_equal(ident_check_file_name("a b.sv", &e), -1);
+	assert_int_equal(ident_check_file_name("", &e), -1);
+}
+
+static void
+test_ident_reviewers(void **state)
+{
+	struct err e;
+
+	(void)state;
+	assert_int_equal(ident_check_reviewer("alice", &e), 0);
+	assert_int_equal(ident_check_reviewer("Zo\xc3\xab O'Brien", &e), 0);
+	assert_int_equal(ident_check_reviewer("\xe7\x8e\x8b\xe4\xbc\x9f", &e),
+	    0);
+	assert_int_equal(ident_check_reviewer("eve\nAssay-Verdict: pass", &e),
+	    -1);
+	assert_int_equal(ident_check_reviewer("a\rb", &e), -1);
+	assert_int_equal(ident_check_reviewer("a\x1b]0;t\x07", &e), -1);
+	assert_int_equal(ident_check_reviewer("a\xc2\x9b" "b", &e), -1);
+	assert_int_equal(ident_check_reviewer("a\xe2\x80\xae" "b", &e), -1);
+	assert_int_equal(ident_check_reviewer("a\xe2\x80\xa8" "b", &e), -1);
+	assert_int_equal(ident_check_reviewer("\xff", &e), -1);
+	assert_int_equal(ident_check_reviewer("x <x@y>", &e), -1);
+	assert_int_equal(ident_check_reviewer(" a", &e), -1);
+	assert_int_equal(ident_check_reviewer("", &e), -1);
+}
+
+static void
+test_ident_show(void **state)
+{
+	char out[16];
+
+	(void)state;
+	assert_string_equal(ident_show("a\nb", out, sizeof out), "a\\nb");
+	assert_string_equal(ident_show("it's", out, sizeof out), "it\\'s");
+	assert_string_equal(ident_show("0123456789abcdefghij", out,
+	    sizeof out), "0123456789ab...");
+	assert_string_equal(ident_show(NULL, out, sizeof out), "(null)");
+}
+
+static void
+test_textsafe_terminal(void **state)
+{
+	struct buf b = BUF_INIT;
+	/* OSC 52 (clipboard), a title, CSI hidden text, C1 CSI, a NUL,
+	 * invalid UTF-8, a right-to-left override, then plain UTF-8. */
+	static const char in[] = "a\x1b]52;c;ZXZpbA==\x07" "b\x1b[8mc\r\n"
+	    "\xc2\x9b" "2J\0d\xff\xe2\x80\xae" "e\xc3\xa9\t";
+
+	(void)state;
+	assert_int_equal(safe_text(&b, in, sizeof in - 1, SAFE_KEEP_LINES),
+	    7);
+	assert_string_equal(buf_str(&b), "a\\x1b]52;c;ZXZpbA==\\x07b\\x1b[8mc\n"
+	    "\\u009b2J\\x00d\\xff\\u202ee\xc3\xa9\t");
+	buf_reset(&b);
+	assert_int_equal(safe_text(&b, "x\r\ny\tz", 6, 0), 3);
+	assert_string_equal(buf_str(&b), "x\\r\\ny\\tz");
+	buf_reset(&b);
+	assert_int_equal(safe_text(&b, "plain \xc3\xa9", 8, SAFE_KEEP_LINES),
+	    0);
+	assert_string_equal(buf_str(&b), "plain \xc3\xa9");
+	buf_release(&b);
+}
+
+static void
+test_textsafe_utf8(void **state)
+{
+	struct buf b = BUF_INIT;
+	unsigned cp;
+
+	(void)state;
+	assert_int_equal(safe_utf8(&b, "a\xff" "b\0c\xc3\xa9", 7), 2);
+	assert_string_equal(buf_str(&b), "a\xef\xbf\xbd" "b\xef\xbf\xbd"
+	    "c\xc3\xa9");
+	/* overlong, surrogate, beyond U+10FFFF, truncated */
+	assert_int_equal(safe_utf8_len("\xc0\xaf", 2, &cp), 0);
+	assert_int_equal(safe_utf8_len("\xed\xa0\x80", 3, &cp), 0);
+	assert_int_equal(safe_utf8_len("\xf4\x90\x80\x80", 4, &cp), 0);
+	assert_int_equal(safe_utf8_len("\xe2\x82", 2, &cp), 0);
+	assert_int_equal(safe_utf8_len("\xf0\x9f\x98\x80", 4, &cp), 4);
+	assert_int_equal(cp, 0x1f600);
+	buf_release(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ident_ids),
+		cmocka_unit_test(test_ident_task_ids),
+		cmocka_unit_test(test_ident_domains_files),
+		cmocka_unit_test(test_ident_reviewers),
+		cmocka_unit_test(test_ident_show),
+		cmocka_unit_test(test_textsafe_terminal),
+		cmocka_unit_test(test_textsafe_utf8),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

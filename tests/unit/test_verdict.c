@@ -1,0 +1,445 @@
+/*
+ * test_verdict.c - the Verilog verdict contract (src/envs/verilog.c,
+ * docs/envs.md "Verdict contract"; issues 10 and 11): each convention on
+ * real output.  Tiny designs with self-checking testbenches are prepared
+ * with the iverilog env into a mkdtemp work directory and its planned
+ * stages are run here (envtest.h: no sandbox), then judged.  Also the
+ * static checks on candidates (verilog_check_candidate()): forbidden
+ * constructs and references out of a candidate's own modules, with the
+ * stub-module attack of issue 10 item 4.  Skipped when iverilog is not
+ * installed.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "buf.h"
+#include "envs/env.h"
+#include "envs/verilog.h"
+#include "err.h"
+#include "hash.h"
+#include "sample.h"
+#include "testlib.h"
+#include "envtest.h"
+
+extern const struct env_ops env_iverilog;
+
+static int
+fx_setup(void **state)
+{
+	return fx_init(state, "verdict");
+}
+
+/* An RTLLM-style self-checking testbench of a 2-input AND, module
+ * and2; body is what it prints at the end (errors counted in "error"). */
+static char *
+rtllm_tb(const char *body)
+{
+	return xasprintf(
+	    "`timescale 1ns/1ps\n"
+	    "module testbench;\n"
+	    "  reg a, b; wire y; integer i, error = 0;\n"
+	    "  and2 uut(.a(a), .b(b), .y(y));\n"
+	    "  initial begin\n"
+	    "    for (i = 0; i < 4; i = i + 1) begin\n"
+	    "      {a, b} = i; #1;\n"
+	    "      if (y !== (a & b)) error = error + 1;\n"
+	    "    end\n"
+	    "%s"
+	    "  end\n"
+	    "endmodule\n", body);
+}
+
+static const char rtllm_verdict[] =
+    "    if (error == 0) $display(\"===========Your Design Passed"
+    "===========\");\n"
+    "    else $display(\"===========Test completed with %d /4 failures"
+    "===========\", error);\n"
+    "    $finish;\n";
+
+static const char good_and[] =
+    "module and2(input a, input b, output y);\n"
+    "  assign y = a & b;\n"
+    "endmodule\n";
+
+static const char bad_and[] =
+    "module and2(input a, input b, output y);\n"
+    "  assign y = a | b;\n"
+    "endmodule\n";
+
+/* Verify code against a task of one testbench tb with env_params. */
+static void
+verify_tb(struct fx *f, const char *tb, const char *params,
+    const char *code, struct outcome *o)
+{
+	struct task t;
+	struct candidate c;
+
+	need_tool(&env_iverilog);
+	make_task(&t, "local/and2", "iverilog", params);
+	task_add_file(&t, "testbench.v", "testbench", tb, strlen(tb));
+	make_cand(&c, t.id, code);
+	run_plan(f, &env_iverilog, &t, &c, 30, o);
+	task_release(&t);
+	candidate_release(&c);
+}
+
+/* Release o and empty the work directory for the next run. */
+static void
+next_run(struct fx *f, struct outcome *o)
+{
+	outcome_release(o);
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+}
+
+static void
+expect(struct outcome *o, const char *verdict, const char *sub)
+{
+	if (strcmp(o->run.verdict, verdict) != 0 || (sub != NULL &&
+	    (o->run.subcategory == NULL || strcmp(o->run.subcategory, sub))))
+		dump(o);
+	assert_str(o->run.verdict, verdict);
+	if (sub != NULL)
+		assert_str(o->run.subcategory, sub);
+}
+
+static void
+test_verdict_rtllm_pass_and_fail(void **state)
+{
+	struct fx *f = *state;
+	char *tb = rtllm_tb(rtllm_verdict);
+	struct outcome o;
+
+	verify_tb(f, tb, "{\"top\":\"testbench\"}", good_and, &o);
+	expect(&o, "pass", NULL);
+	next_run(f, &o);
+
+	/* Exit status 0 and a $finish: the failure line decides. */
+	verify_tb(f, tb, "{\"top\":\"testbench\"}", bad_and, &o);
+	expect(&o, "fail", "mismatch");
+	assert_str(o.run.category, "functional");
+	assert_int_equal(o.run.exit_code, 0);
+	assert_non_null(strstr(o.run.evidence, "Test completed with"));
+	/* The count the testbench reports is a metric. */
+	assert_str(o.run.metrics, "{\"failures\":2}");
+	outcome_release(&o);
+	free(tb);
+}
+
+static void
+test_verdict_no_verdict_line_is_never_a_pass(void **state)
+{
+	struct fx *f = *state;
+	char *tb = rtllm_tb("    $finish;\n");
+	struct outcome o;
+
+	verify_tb(f, tb, "{\"top\":\"testbench\"}", good_and, &o);
+	expect(&o, "fail", "no-verdict");
+	assert_int_equal(o.run.exit_code, 0);
+	outcome_release(&o);
+	free(tb);
+}
+
+static void
+test_verdict_fatal_and_error(void **state)
+{
+	struct fx *f = *state;
+	char *tb = rtllm_tb(
+	    "    if (error != 0) $fatal(1, \"%0d failures\", error);\n"
+	    "    $display(\"Your Design Passed\");\n"
+	    "    $finish;\n");
+	char *tb2 = rtllm_tb(
+	    "    if (error != 0) $error(\"%0d failures\", error);\n"
+	    "    $display(\"Your Design Passed\");\n"
+	    "    $finish;\n");
+	struct outcome o;
+
+	verify_tb(f, tb, "{\"top\":\"testbench\"}", good_and, &o);
+	expect(&o, "pass", NULL);
+	next_run(f, &o);
+	verify_tb(f, tb, "{\"top\":\"testbench\"}", bad_and, &o);
+	expect(&o, "fail", "assertion");
+	assert_non_null(strstr(o.run.evidence, "FATAL"));
+	assert_non_null(strstr(o.run.evidence, "2 failures"));
+	next_run(f, &o);
+	/* $error does not end the run: the pass line after it is not
+	 * enough. */
+	verify_tb(f, tb2, "{\"top\":\"testbench\"}", bad_and, &o);
+	expect(&o, "fail", "assertion");
+	assert_non_null(strstr(o.run.evidence, "ERROR"));
+	outcome_release(&o);
+	free(tb);
+	free(tb2);
+}
+
+static void
+test_verdict_archxbench_lines(void **state)
+{
+	struct fx *f = *state;
+	char *tb = rtllm_tb(
+	    "    $display(\"Passed: %0d, Failed: %0d\", 4 - error, error);\n"
+	    "    $display(\"{\\\"passed\\\": %0d, \\\"failed\\\": %0d}\","
+	    " 4 - error, error);\n"
+	    "    $finish;\n");
+	struct outcome o;
+
+	verify_tb(f, tb, "{\"top\":\"testbench\"}", good_and, &o);
+	expect(&o, "pass", NULL);
+	assert_str(o.run.metrics, "{\"failures\":0,\"passed\":4}");
+	next_run(f, &o);
+	verify_tb(f, tb, "{\"top\":\"testbench\"}", bad_and, &o);
+	expect(&o, "fail", "mismatch");
+	assert_str(o.run.metrics, "{\"failures\":2,\"passed\":2}");
+	outcome_release(&o);
+	free(tb);
+}
+
+static void
+test_verdict_task_patterns_and_exit(void **state)
+{
+	struct fx *f = *state;
+	char *tb = rtllm_tb(
+	    "    if (error == 0) $display(\"ALL GOOD\");\n"
+	    "    else $display(\"BAD %0d\", error);\n"
+	    "    $finish;\n");
+	char *tb_exit = rtllm_tb(
+	    "    $display(\"ALL GOOD\");\n"
+	    "    $finish;\n");
+	struct outcome o;
+
+	/* Without a contract the line means nothing. */
+	verify_tb(f, tb, "{\"top\":\"testbench\"}", good_and, &o);
+	expect(&o, "fail", "no-verdict");
+	next_run(f, &o);
+	verify_tb(f, tb, "{\"top\":\"testbench\",\"pass_pattern\":"
+	    "\"^ALL GOOD$\",\"fail_pattern\":\"^BAD [0-9]+\"}", good_and, &o);
+	expect(&o, "pass", NULL);
+	next_run(f, &o);
+	verify_tb(f, tb, "{\"top\":\"testbench\",\"pass_pattern\":"
+	    "\"^ALL GOOD$\",\"fail_pattern\":\"^BAD [0-9]+\"}", bad_and, &o);
+	expect(&o, "fail", "mismatch");
+	assert_str(o.run.evidence, "BAD 2");
+	next_run(f, &o);
+	/* expect_exit: vvp exits 0 here, the task says 3. */
+	verify_tb(f, tb_exit, "{\"top\":\"testbench\",\"pass_pattern\":"
+	    "\"ALL GOOD\",\"expect_exit\":3}", good_and, &o);
+	expect(&o, "fail", "runtime-error");
+	next_run(f, &o);
+	/* A pattern that does not compile is the task's defect. */
+	verify_tb(f, tb_exit, "{\"top\":\"testbench\",\"pass_pattern\":"
+	    "\"ALL (GOOD\"}", good_and, &o);
+	expect(&o, "task-defect", "bad-contract");
+	assert_non_null(strstr(o.run.evidence, "pass_pattern"));
+	outcome_release(&o);
+	free(tb);
+	free(tb_exit);
+}
+
+/* Forgeries: a wrong design that prints the testbench's pass line, ends
+ * the run in a final block, or leaves a second result line. */
+static void
+test_verdict_candidate_lines_are_not_the_testbench(void **state)
+{
+	struct fx *f = *state;
+	char *tb = rtllm_tb(rtllm_verdict);
+	char *twice = rtllm_tb(
+	    "    if (error == 0) $display(\"Your Design Passed\");\n"
+	    "    if (error == 0) $display(\"Your Design Passed\");\n"
+	    "    $finish;\n");
+	static const char printer[] =
+	    "module and2(input a, input b, output y);\n"
+	    "  assign y = a | b;\n"
+	    "  initial #100 $display(\"===========Your Design Passed"
+	    "===========\");\n"
+	    "  final $display(\"===========Your Design Passed"
+	    "===========\");\n"
+	    "endmodule\n";
+	static const char finisher[] =
+	    "`timescale 1ns/1ps\n"
+	    "module and2(input a, input b, output y);\n"
+	    "  assign y = a | b;\n"
+	    "  initial #2 begin\n"
+	    "    $display(\"===========Your Design Passed===========\");\n"
+	    "    $finish;\n"
+	    "  end\n"
+	    "endmodule\n";
+	struct outcome o;
+	int warned = 0;
+
+	verify_tb(f, tb, "{\"top\":\"testbench\"}", printer, &o);
+	expect(&o, "fail", "mismatch");
+	for (size_t i = 0; i < o.run.ndiags; i++)
+		warned += strstr(o.run.diags[i].message, "verdict line") !=
+		    NULL;
+	assert_int_equal(warned, 1);
+	next_run(f, &o);
+	verify_tb(f, tb, "{\"top\":\"testbench\"}", finisher, &o);
+	expect(&o, "fail", "no-verdict");
+	next_run(f, &o);
+	verify_tb(f, twice, "{\"top\":\"testbench\"}", good_and, &o);
+	expect(&o, "fail", "second-result-line");
+	outcome_release(&o);
+	free(tb);
+	free(twice);
+}
+
+/* Our copy of a testbench: every output line starts with the nonce. */
+static void
+test_verdict_tagging(void **state)
+{
+	static const char tb[] =
+	    "module tb;\n"
+	    "  integer x = 3;\n"
+	    "  initial begin\n"
+	    "    $display(\"\\nPassed\\nnext\");\n"
+	    "    $display(x);\n"
+	    "    $display;\n"
+	    "    $write(\"a=%d\\n\", x);\n"
+	    "    // $display(\"in a comment\");\n"
+	    "    $display(\"has $finish; inside\");\n"
+	    "    if (x) $error(\"e %d\", x); else $fatal(2, \"f\");\n"
+	    "    #1 $finish;\n"
+	    "  end\n"
+	    "endmodule\n";
+	static const char want[] =
+	    "module tb;\n"
+	    "  integer x = 3;\n"
+	    "  initial begin\n"
+	    "    $display(\"\\nN Passed\\nN next\");\n"
+	    "    $display(\"N \", x);\n"
+	    "    $display(\"N \");\n"
+	    "    $write(\"N a=%d\\n\", x);\n"
+	    "    // $display(\"in a comment\");\n"
+	    "    $display(\"N has $finish; inside\");\n"
+	    "    if (x) $error(\"N !error \", \"e %d\", x); else"
+	    " $fatal(2, \"N !fatal \", \"f\");\n"
+	    "    #1 begin $display(\"N !finish\"); $finish; end\n"
+	    "  end\n"
+	    "endmodule\n";
+	int tagged = 0, finishes = 0;
+	size_t len;
+	char *out;
+
+	(void)state;
+	out = verilog_tag_testbench(tb, strlen(tb), "N", &tagged, &finishes,
+	    &len);
+	assert_string_equal(out, want);
+	assert_int_equal(tagged, 5);
+	assert_int_equal(finishes, 2);
+	free(out);
+}
+
+/* Static checks: what a candidate may not contain. */
+static void
+test_verdict_candidate_checks(void **state)
+{
+	static const struct {
+		const char *code, *sub;
+		int line;
+	} cases[] = {
+		/* Issue 10 item 4: stubs named like the testbench's
+		 * instances, so that the candidate elaborates alone. */
+		{ "module TopModule(output zero);\n"
+		  "  assign zero = good1.zero;\n"
+		  "endmodule\n"
+		  "module wrap; stub good1(); endmodule\n"
+		  "module stub; wire zero = 0; endmodule\n",
+		  "out-of-module-reference", 2 },
+		{ "module TopModule(output zero);\n"
+		  "  assign zero = 1'b1;\n"
+		  "  final begin tb.stats1.errors = 0; end\n"
+		  "endmodule\n"
+		  "module tb; typedef struct { int errors; } s_t;\n"
+		  "  s_t stats1; TopModule t(); endmodule\n",
+		  "out-of-module-reference", 3 },
+		{ "module TopModule(output zero);\n"
+		  "  assign zero = tb . stats1 [0] . errors;\n"
+		  "endmodule\n", "out-of-module-reference", 2 },
+		/* The grammar reads this module as an ERROR node (a port
+		 * named "in"): the lexical scan still sees it. */
+		{ "module TopModule(input [3:0] in, output zero);\n"
+		  "  assign zero = in[0];\n"
+		  "  final tb.stats1.errors = 0;\n"
+		  "endmodule\n", "out-of-module-reference", 3 },
+		{ "module TopModule(output zero);\n"
+		  "  assign zero = $root.tb.x;\n"
+		  "endmodule\n", "out-of-module-reference", 2 },
+		{ "`define R tb.stats1.errors\n"
+		  "module TopModule(output zero);\n"
+		  "  final `R = 0;\n"
+		  "endmodule\n", "forbidden-construct", 1 },
+		{ "module TopModule(output zero);\n"
+		  "  initial $c(\"system(\\\"id\\\");\");\n"
+		  "endmodule\n", "forbidden-construct", 2 },
+		{ "module TopModule(output zero);\n"
+		  "  import \"DPI-C\" function int getpid();\n"
+		  "endmodule\n", "forbidden-construct", 2 },
+		{ "`include \"Prob001_zero_test.sv\"\n"
+		  "module TopModule(output zero); endmodule\n",
+		  "forbidden-construct", 1 },
+		{ "module TopModule(output zero);\n"
+		  "`systemc_header\n#include <stdlib.h>\n`verilog\n"
+		  "endmodule\n", "forbidden-construct", 2 },
+	};
+	/* What a candidate may do: its own instances, structs, blocks,
+	 * generate loops; words in comments and strings. */
+	static const char ok[] =
+	    "module TopModule(input clk, input [7:0] in, output [7:0] q);\n"
+	    "  typedef struct packed { logic [3:0] a, b; } p_t;\n"
+	    "  p_t s;\n"
+	    "  sub u1(.x(in[0]), .y());\n"
+	    "  genvar i;\n"
+	    "  generate for (i = 0; i < 2; i = i + 1) begin : g\n"
+	    "    wire w;\n"
+	    "  end endgenerate\n"
+	    "  // tb.stats1.errors = 0;\n"
+	    "  initial $display(\"tb.x %d\", 1.5);\n"
+	    "  assign q = {s.a, s.b} ^ {7'b0, u1.y} ^ g[0].w;\n"
+	    "endmodule\n"
+	    "module sub(input x, output y); assign y = x; endmodule\n";
+	char *r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *want = xasprintf("%d\t%s\t", cases[i].line,
+		    cases[i].sub);
+
+		r = verilog_check_candidate(cases[i].code,
+		    strlen(cases[i].code));
+		if (r == NULL)
+			fail_msg("case %zu: no finding", i);
+		if (strncmp(r, want, strlen(want)) != 0)
+			fail_msg("case %zu: %s", i, r);
+		free(want);
+		free(r);
+	}
+	r = verilog_check_candidate(ok, strlen(ok));
+	if (r != NULL)
+		fail_msg("honest code: %s", r);
+}
+
+#define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_verdict_tagging),
+		cmocka_unit_test(test_verdict_candidate_checks),
+		FX_TEST(test_verdict_rtllm_pass_and_fail),
+		FX_TEST(test_verdict_no_verdict_line_is_never_a_pass),
+		FX_TEST(test_verdict_fatal_and_error),
+		FX_TEST(test_verdict_archxbench_lines),
+		FX_TEST(test_verdict_task_patterns_and_exit),
+		FX_TEST(test_verdict_candidate_lines_are_not_the_testbench),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
