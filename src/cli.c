@@ -3188,6 +3188,31 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 		    "bubblewrap");
 	else
 		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "no", err.msg);
+	/* The project venv: each package, its version and where from. */
+	{
+		static const char *const pkgs[] = { "cadquery", "cadquery-ocp",
+		    "torch", "triton", "numpy", NULL };
+		char vers[ERR_MSG_MAX];
+		const char *dir = env_venv_dir();
+
+		if (dir == NULL)
+			printf("%-10s %-9s %-8s %s\n", "venv", "-", "no",
+			    "no project venv (make deps makes build/venv;"
+			    " ASSAY_VENV names another)");
+		else if (env_venv_versions(pkgs, vers, sizeof vers) == 0)
+			printf("%-10s %-9s %-8s %s: %s (from PyPI, pinned by"
+			    " hash in scripts/venv-requirements.txt)\n", "venv",
+			    "-", "yes", dir, vers);
+		else
+			printf("%-10s %-9s %-8s %s: its python3 does not run\n",
+			    "venv", "-", "no", dir);
+	}
+	/* One table: what each domain does where no GPU is. */
+	printf("\n%-10s %-9s %s\n", "ENV", "DOMAIN", "WITHOUT A GPU");
+	for (size_t i = 0; i < n; i++)
+		printf("%-10s %-9s %s\n", list[i]->name, list[i]->domain,
+		    list[i]->without_gpu != NULL ? list[i]->without_gpu :
+		    "everything (needs no GPU)");
 	if (missing > 0)
 		printf("\n%zu of %zu envs cannot run here.  `make deps` installs"
 		    " every toolchain Debian has;\ncandidates of the others are"

@@ -1058,8 +1058,8 @@ const struct env_ops env_cad = {
 	.domain = "3d",
 	.lang = "step",
 	.packages = CAD_PACKAGES,
-	.missing_hint = "CadQuery scripts (lang python) also need CadQuery"
-	    " for /usr/bin/python3, from PyPI or conda (pip install cadquery);"
+	.missing_hint = "CadQuery scripts (lang python) also need CadQuery,"
+	    " from PyPI into the project venv (make deps, or ASSAY_VENV);"
 	    " without it they are verified as skipped",
 	.toolchain = cad_toolchain,
 	.partial = cad_partial,

@@ -131,6 +131,12 @@ struct env_ops {
 	 * it cannot run here ("needs an NVIDIA GPU and driver").  May be NULL.
 	 */
 	const char	*missing_hint;
+	/*
+	 * What the env does on a machine without a GPU, for assay envs
+	 * ("compiles and checks launch limits; the run is skipped"); NULL
+	 * for an env that needs no GPU (it does everything).
+	 */
+	const char	*without_gpu;
 
 	/*
 	 * Identity of the installed toolchain into buf ("Icarus Verilog

@@ -1079,6 +1079,9 @@ const struct env_ops env_nvcc = {
 	.domain = "gpu",
 	.lang = "cuda",
 	.packages = NULL,
+	.without_gpu = "compiles for the target, ptxas' registers and shared"
+	    " memory, the static launch-limit checks; the run is skipped: no"
+	    " GPU",
 	.missing_hint = "nvcc comes with NVIDIA's CUDA toolkit, which Debian"
 	    " main does not package: install it under /usr (e.g."
 	    " /usr/local/cuda, looked for when nvcc is not on PATH); running"
