@@ -749,8 +749,8 @@ const struct env_ops env_triton = {
 	.lang = "python",
 	.packages = "python3",
 	.without_gpu = "correctness on the CPU (Triton's interpreter, sizes"
-	    " cut to 8, atol = rtol = 1e-2); timing skipped: no GPU; a kernel"
-	    " that needs CUDA is skipped",
+	    " cut to 8 and batches to 2, atol = rtol = 1e-2); timing skipped:"
+	    " no GPU; a kernel that needs CUDA is skipped",
 	.missing_hint = "torch and triton come from PyPI into the project"
 	    " venv (make deps); without a GPU, correctness is checked on the"
 	    " CPU (Triton's interpreter) and timing is skipped; without torch"

@@ -4,9 +4,10 @@
 # problem 19 (examples/gpu/triton-cpu: one deliberately wrong, one that
 # allocates on the "cuda" device by name), verifies them all with the
 # project venv's PyTorch and Triton where no GPU is: the reference on the
-# CPU, the kernels in Triton's interpreter, problem sizes cut to 8,
-# atol = rtol = 1e-2.  Prints, per kernel, what the CPU path concluded
-# beside what was recorded on the H200.
+# CPU, the kernels in Triton's interpreter, problem sizes cut to 8
+# (batches, channels and features to 2), atol = rtol = 1e-2.  Prints,
+# per kernel, what the CPU path concluded beside what was recorded on
+# the H200.
 #
 # Golden outcomes, obtained by running kb_harness.py eval by hand with
 # build/venv/bin/python3 on each problem and kernel (outside assay):

@@ -21,8 +21,9 @@ Without a GPU (no /dev/nvidiactl in the sandbox, or torch finds no CUDA
 device) but with torch and triton, eval checks correctness on the CPU:
 Triton's interpreter runs the candidate's kernels (TRITON_INTERPRET=1,
 set before triton is imported), the reference runs on the CPU, the sizes
-the problem file sets as module-level integers are cut to CPU_SIZE_CAP
-(the interpreter runs each program instance in numpy), the outputs are
+the problem file sets as module-level integers are cut to CPU_SIZE_CAP,
+batch, channel and feature counts to CPU_BATCH_CAP (the interpreter runs
+each program instance in numpy), the outputs are
 compared with KernelBench's tolerance CPU_TOL, and nothing is timed.
 While the candidate's code runs, tensors say is_cuda and .cuda() keeps a
 tensor where it is, so that wrapper code written for the GPU reaches its
@@ -47,6 +48,8 @@ import traceback
 EXIT_SKIP = 77
 CPU_TOL = 1e-2          # KernelBench's atol = rtol on the CPU path
 CPU_SIZE_CAP = 8        # module-level sizes of the problem, on the CPU
+CPU_BATCH_CAP = 2       # the same for batch, channel and feature counts
+BATCH_WORDS = ("batch", "channel", "feature")
 # What the CUDA runtime and torch say where there is no GPU: a candidate
 # that hits one of these cannot run on the CPU.
 CUDA_ONLY = ("Found no NVIDIA driver", "No CUDA GPUs are available",
@@ -229,14 +232,21 @@ def cpu_skip_source(cand_path):
     return None
 
 
-def shrink_sizes(mod, cap):
-    """Cut the problem's module-level integer sizes to cap; what changed."""
+def shrink_sizes(mod, cap, batch_cap):
+    """Cut the problem's module-level integer sizes to cap, and those
+    named for batches, channels or features to batch_cap: the
+    interpreter runs one program instance at a time, and a 5-d pooling
+    at 8 in every dimension takes minutes.  Returns what changed."""
     changed = {}
     for name, v in list(vars(mod).items()):
-        if name.startswith("_") or type(v) is not int or v <= cap:
+        if name.startswith("_") or type(v) is not int:
             continue
-        setattr(mod, name, cap)
-        changed[name] = [v, cap]
+        c = batch_cap if any(w in name.lower() for w in BATCH_WORDS) \
+            else cap
+        if v <= c:
+            continue
+        setattr(mod, name, c)
+        changed[name] = [v, c]
     return changed
 
 
@@ -385,10 +395,12 @@ def cmd_eval(argv):
         for name in ("Model", "get_inputs", "get_init_inputs"):
             if not hasattr(ref, name):
                 raise AttributeError("the reference defines no %s" % name)
-        sizes = shrink_sizes(ref, CPU_SIZE_CAP) if cpu else {}
+        sizes = shrink_sizes(ref, CPU_SIZE_CAP, CPU_BATCH_CAP) if cpu \
+            else {}
         if sizes:
-            say("on the CPU: sizes cut to %d: %s" % (CPU_SIZE_CAP, ", ".join(
-                "%s %d" % (k, v[0]) for k, v in sorted(sizes.items()))))
+            say("on the CPU: sizes cut: %s" % ", ".join(
+                "%s %d->%d" % (k, v[0], v[1])
+                for k, v in sorted(sizes.items())))
         init_inputs = to_dev(ref.get_init_inputs())
         with torch.no_grad():
             seed(opts["--seed"])
