@@ -1,5 +1,5 @@
 # A deliberately wrong ReLU for KernelBench level 1 problem 19: it clamps
-# at 0.1 instead of 0, so every output under 0.1 differs.  It must fail
+# at 0.5 instead of 0, so every output under 0.5 differs.  It must fail
 # (functional / mismatch) on the GPU and on the CPU path alike.
 import torch
 import torch.nn as nn
@@ -13,7 +13,7 @@ def relu_kernel(x_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
     offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
     mask = offsets < n_elements
     x = tl.load(x_ptr + offsets, mask=mask, other=0.0)
-    tl.store(out_ptr + offsets, tl.maximum(x, 0.1), mask=mask)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.5), mask=mask)
 
 
 class ModelNew(nn.Module):

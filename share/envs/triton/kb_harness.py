@@ -52,7 +52,7 @@ CPU_BATCH_CAP = 2       # the same for batch, channel and feature counts
 BATCH_WORDS = ("batch", "channel", "feature")
 # What the CUDA runtime and torch say where there is no GPU: a candidate
 # that hits one of these cannot run on the CPU.
-CUDA_ONLY = ("Found no NVIDIA driver", "No CUDA GPUs are available",
+CUDA_ONLY = ("Found no NVIDIA driver", "NVIDIA driver", "No CUDA GPUs are available",
              "Torch not compiled with CUDA", "CUDA driver",
              "no CUDA-capable device", "Cannot access accelerator device",
              "CUDA error", "cudaGetDeviceCount", "Expected all tensors to be"
@@ -233,20 +233,41 @@ def cpu_skip_source(cand_path):
 
 
 def shrink_sizes(mod, cap, batch_cap):
-    """Cut the problem's module-level integer sizes to cap, and those
-    named for batches, channels or features to batch_cap: the
+    """Cut the problem's module-level integer sizes (and the integers of
+    its tuples and lists of sizes, input_shape = (32768,)) to cap, and
+    those named for batches, channels or features to batch_cap: the
     interpreter runs one program instance at a time, and a 5-d pooling
-    at 8 in every dimension takes minutes.  Returns what changed."""
-    changed = {}
-    for name, v in list(vars(mod).items()):
-        if name.startswith("_") or type(v) is not int:
+    at 8 in every dimension takes minutes.  Sizes equal before stay equal
+    (HingeLoss broadcasts input_shape against batch_size): the cut is by
+    value, the smaller cap winning.  Returns what changed."""
+    def ints(v):
+        if type(v) is int:
+            return [v]
+        if isinstance(v, (tuple, list)) and v and \
+                all(type(x) is int for x in v):
+            return list(v)
+        return []
+
+    to = {}
+    for name, v in vars(mod).items():
+        if name.startswith("_"):
             continue
         c = batch_cap if any(w in name.lower() for w in BATCH_WORDS) \
             else cap
-        if v <= c:
+        for x in ints(v):
+            if x > c:
+                to[x] = min(to.get(x, c), c)
+    changed = {}
+    for name, v in list(vars(mod).items()):
+        if name.startswith("_") or not ints(v):
             continue
-        setattr(mod, name, c)
-        changed[name] = [v, c]
+        if type(v) is int:
+            new = to.get(v, v)
+        else:
+            new = type(v)(to.get(x, x) for x in v)
+        if new != v:
+            setattr(mod, name, new)
+            changed[name] = [v, new]
     return changed
 
 
@@ -399,7 +420,7 @@ def cmd_eval(argv):
             else {}
         if sizes:
             say("on the CPU: sizes cut: %s" % ", ".join(
-                "%s %d->%d" % (k, v[0], v[1])
+                "%s %s->%s" % (k, v[0], v[1])
                 for k, v in sorted(sizes.items())))
         init_inputs = to_dev(ref.get_init_inputs())
         with torch.no_grad():
@@ -499,7 +520,7 @@ def cmd_eval(argv):
     where = ""
     if cpu:
         where = " on the CPU (Triton's interpreter%s)" % (
-            "; sizes cut: " + ", ".join("%s %d->%d" % (k, v[0], v[1])
+            "; sizes cut: " + ", ".join("%s %s->%s" % (k, v[0], v[1])
                                         for k, v in sorted(sizes.items()))
             if sizes else "")
     if passed < n:
