@@ -10,10 +10,14 @@
 # the H200.
 #
 # Golden outcomes, obtained by running kb_harness.py eval by hand with
-# build/venv/bin/python3 on each problem and kernel (outside assay):
-# every one of the 10 recorded kernels matches the reference in 5 of 5
-# trials (max abs diff 0 to 1e-6); relu-wrong differs in 5 of 5 (max abs
-# diff 0.1); relu-cuda stops at torch.empty(device="cuda").
+# build/venv/bin/python3 on each problem and kernel (outside assay): 9 of
+# the 10 recorded kernels match the reference in 5 of 5 trials (max abs
+# diff 0 to 1e-6); problem 100's (HingeLoss) matches in 2 of 5 (max abs
+# diff 0.394): it takes the target of each row where PyTorch broadcasts
+# the targets along the columns, which the mean over 32768 x 32768
+# elements hid on the H200 and 2 x 2 does not; relu-wrong differs in 5
+# of 5 (max abs diff 0.37 to 0.48); relu-cuda stops at
+# torch.empty(device="cuda").
 . "$(dirname "$0")/lib.sh"
 need_data
 KB=$DATA/kernelbench
@@ -49,10 +53,20 @@ for task in 1_Square_matrix_multiplication_ 4_Matrix_vector_multiplication_ \
 	rec=$(sed -n 's/^--- recorded: \([a-z]*\) .*/\1/p' "$T/show" | head -n 1)
 	sp=$(grep -o 'speedup [0-9.]*x' "$T/show" | head -n 1)
 	v=$(val "$r" verdict)
-	printf '%-40s %-28s %s\n' "$task" "$rec, $sp" "$v at $(val "$r" stage)" >>"$T/table"
-	expect_eq "$task verdict" "$v" pass
+	printf '%-40s %-28s %s\n' "$task" "$rec, $sp" "$v at $(val "$r" stage) $(val "$r" subcategory)" >>"$T/table"
 	expect_eq "$task stage" "$(val "$r" stage)" correctness
 	"$ASSAY" --db "$DB" show --json "$id" >"$T/show.json"
+	if [ "$task" = 100_HingeLoss ]; then
+		expect_eq "$task verdict" "$v" fail
+		expect_eq "$task category" "$(val "$r" category)" functional
+		expect_eq "$task subcategory" "$(val "$r" subcategory)" mismatch
+		printf '%s\n' "$r" | grep -q '"correct_trials":2' ||
+			fail "$task metrics: $r"
+		grep -q 'in 3 of 5 trials (trial 2: max abs diff 0.0247, atol = rtol = 0.01) on the CPU' "$T/show.json" ||
+			fail "$task evidence: $(grep -o '"evidence":"[^"]*' "$T/show.json")"
+		continue
+	fi
+	expect_eq "$task verdict" "$v" pass
 	grep -q '"evidence":"correct on the CPU (Triton.s interpreter; sizes cut: ' "$T/show.json" ||
 		fail "$task evidence: $(grep -o '"evidence":"[^"]*' "$T/show.json")"
 	grep -q 'in 5 of 5 trials (atol = rtol = 0.01, [1-9][0-9]* Triton launches); timing skipped: no GPU' "$T/show.json" ||
@@ -66,6 +80,7 @@ expect_eq "relu-wrong stage" "$(val "$r" stage)" correctness
 expect_eq "relu-wrong category" "$(val "$r" category)" functional
 expect_eq "relu-wrong subcategory" "$(val "$r" subcategory)" mismatch
 printf '%s\n' "$r" | grep -q '"correct_trials":0' || fail "relu-wrong metrics: $r"
+echo "ok: relu-wrong fails in 5 of 5 trials"
 r=$(row 19_ReLU relu-cuda)
 expect_eq "relu-cuda verdict" "$(val "$r" verdict)" skipped
 expect_eq "relu-cuda subcategory" "$(val "$r" subcategory)" cuda-only
