@@ -28,6 +28,7 @@
 #include "dataset.h"
 #include "dedup.h"
 #include "envs/env.h"
+#include "envs/verilog.h"
 #include "err.h"
 #include "export.h"
 #include "hash.h"
@@ -604,6 +605,38 @@ keep_run(struct results **w, char **fallback, const struct run *r,
 	}
 }
 
+/* How long a verify's claim on a candidate lasts unless renewed: a
+ * killed verify's claims lapse after this (issue 10, item 14).
+ * ASSAY_CLAIM_TTL_S overrides it, for tests of the lapse. */
+#define CLAIM_TTL_S claim_ttl()
+
+static int
+claim_ttl(void)
+{
+	const char *v = getenv("ASSAY_CLAIM_TTL_S");
+	long n = v != NULL ? strtol(v, NULL, 10) : 0;
+
+	return n >= 1 && n <= 86400 ? (int)n : 60;
+}
+
+/* Who claims: this host, this process and a random word, new string. */
+static char *
+claim_holder(void)
+{
+	char host[256] = "";
+	unsigned r = 0;
+	FILE *f = fopen("/dev/urandom", "rb");
+
+	if (f != NULL) {
+		if (fread(&r, sizeof r, 1, f) != 1)
+			r = 0;
+		fclose(f);
+	}
+	gethostname(host, sizeof host - 1);
+	return xasprintf("%s:%ld:%08x", host, (long)getpid(),
+	    r ^ (unsigned)time(NULL));
+}
+
 static int
 cmd_verify(const struct cli_global *g, int argc, char **argv)
 {
@@ -640,6 +673,9 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 	struct results *w = NULL;
 	struct store *st = NULL;
 	struct err err;
+	char *holder = NULL;
+	time_t t_start = time(NULL), renewed = t_start;
+	size_t busy = 0, unclaimed = 0;
 
 	if (wants_help("verify", argc, argv))
 		return 0;
@@ -753,6 +789,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		return 2;
 	}
 	store_lock_timeout(st, (int)lock_s * 1000);
+	holder = claim_holder();
 	if (results_path != NULL && results_open(&w, results_path, &err) < 0) {
 		fprintf(stderr, "assay: %s\n", err.msg);
 		status = 2;
@@ -808,16 +845,43 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			struct verify_job *j;
 			int have;
 
+			int got;
+
+			/* Claimed first: another verify on this database
+			 * may be running it now (issue 10, item 14). */
+			if (store_claim(st, id, holder, CLAIM_TTL_S, &got,
+			    &err) < 0) {
+				/* A database busy past --lock-timeout: run it
+				 * unclaimed; the run still reaches the
+				 * results file (no run is lost to a lock). */
+				if (unclaimed++ == 0)
+					fprintf(stderr, "assay: cannot claim"
+					    " candidates (%s); running them"
+					    " unclaimed\n", err.msg);
+				got = 1;
+			}
+			if (!got) {
+				busy++;
+				continue;
+			}
 			if (store_candidate_get(st, id, &c, &err) != 0 ||
 			    store_task_get(st, c.task_id, &t, &err) != 0) {
 				fprintf(stderr, "assay: %s: cannot load\n", id);
+				store_claim_release(st, id, holder, &err);
 				status = 2;
 				continue;
 			}
 			have = store_run_latest(st, id, &last, &err);
-			if (!force && have == 0 &&
+			/* Unchanged since its last run, or (with --force)
+			 * run by another verify since this one began: after
+			 * its first second, since times are whole seconds and
+			 * a run an earlier verify stored in the second this
+			 * one began is not newer (e2e 050 ran into it). */
+			if (have == 0 && ((!force &&
 			    verify_input_key(&t, &c, vo.timeout_s, key, NULL) == 0 &&
-			    strcmp(key, last.input_key) == 0) {
+			    strcmp(key, last.input_key) == 0) ||
+			    (force && last.started > (int64_t)t_start))) {
+				store_claim_release(st, id, holder, &err);
 				sum.unchanged++;
 				tally_add(&sum.tally, last.verdict);
 				if (strcmp(last.verdict, "pass") != 0)
@@ -831,6 +895,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 				run_release(&last);
 			if (verify_job_start(&j, &vo, &t, &c, 0, 0, 0, &err) < 0) {
 				fprintf(stderr, "assay: %s: %s\n", id, err.msg);
+				store_claim_release(st, id, holder, NULL);
 				failed_check++;
 				status = status == 0 ? 2 : status;
 			} else {
@@ -854,6 +919,13 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		}
 		if (poll(pfd, nrun, timeout) < 0 && errno != EINTR)
 			break;
+		if (time(NULL) - renewed >= CLAIM_TTL_S / 3) {
+			/* Still alive: a long run keeps its claims. */
+			renewed = time(NULL);
+			if (store_claims_renew(st, holder, CLAIM_TTL_S,
+			    &err) < 0)
+				fprintf(stderr, "assay: %s\n", err.msg);
+		}
 		for (size_t i = 0; i < nrun; ) {
 			struct run r;
 			int stored;
@@ -880,6 +952,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			keep_run(&w, &fallback, &r,
 			    verify_job_task(running[i]), vo.timeout_s, stored,
 			    &status);
+			store_claim_release(st, r.cand_id, holder, NULL);
 			finished++;
 			if (strcmp(r.verdict, "pass") != 0)
 				failed_check++;
@@ -935,8 +1008,14 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		if (!sum.complete)
 			status = 2;
 	}
+	if (busy > 0)
+		fprintf(stderr, "assay: %zu candidate%s left to another verify"
+		    " running on this database\n", busy, busy == 1 ? "" : "s");
 	summary_print(&sum, json);
 out:
+	if (st != NULL && holder != NULL)
+		store_claim_release(st, NULL, holder, NULL);
+	free(holder);
 	for (size_t i = 0; i < ids.n; i++)
 		free(ids.v[i]);
 	free(ids.v);
@@ -1418,10 +1497,23 @@ out:
 
 /* --- list and show --------------------------------------------------- */
 
+/* s as a JSON string (invalid UTF-8 as U+FFFD: jansson refuses it, and a
+ * refused field would drop the whole row), or null. */
 static json_t *
 jstr_or_null(const char *s)
 {
-	return s != NULL ? json_string(s) : json_null();
+	struct buf b = BUF_INIT;
+	json_t *v;
+
+	if (s == NULL)
+		return json_null();
+	v = json_string(s);
+	if (v != NULL)
+		return v;
+	safe_utf8(&b, s, strlen(s));
+	v = json_stringn(b.p != NULL ? b.p : "", b.len);
+	buf_release(&b);
+	return v;
 }
 
 static json_t *
@@ -1485,10 +1577,11 @@ jtext(json_t *o, const char *key, const char *s, size_t len)
 static json_t *
 row_json(const struct store_row *r)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o,"
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:o,"
 	    " s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
 	    "id", r->id, "task", r->task, "benchmark", r->benchmark,
-	    "domain", r->domain, "origin", r->origin, "kind", r->kind,
+	    "domain", r->domain, "origin", jstr_or_null(r->origin), "kind",
+	    r->kind,
 	    "lang", r->lang, "parent", jstr_or_null(r->parent),
 	    "source", jstr_or_null(r->source), "verdict",
 	    jstr_or_null(r->verdict), "stage", jstr_or_null(r->stage),
@@ -2724,6 +2817,38 @@ verdict_stage(const char *verdict, const char *stage)
 	return xasprintf("%s/%s", verdict, stage);
 }
 
+/*
+ * --recorded: the failure count a recorded log reports (mismatches,
+ * failures; verilog_failure_count()) against the one of assay's latest
+ * run (its "mismatches" or "failures" metric), as a cell of the group
+ * "GROUP (failure count)": "failure count" / "same", "different" or "none
+ * re-derived".  Rows whose log reports no count take no part.
+ */
+static void
+stats_failures(struct stats_ctx *s, const char *group,
+    const struct recorded *rec, const char *metrics)
+{
+	long then = rec->log != NULL ? verilog_failure_count(rec->log,
+	    strlen(rec->log)) : -1, now = -1;
+	json_t *m;
+	char *g;
+
+	if (then < 0)
+		return;
+	m = metrics != NULL ? json_loads(metrics, 0, NULL) : NULL;
+	if (json_is_integer(json_object_get(m, "mismatches")))
+		now = (long)json_integer_value(json_object_get(m,
+		    "mismatches"));
+	else if (json_is_integer(json_object_get(m, "failures")))
+		now = (long)json_integer_value(json_object_get(m, "failures"));
+	json_decref(m);
+	/* A group of its own: the verdict rows' shares stay as they were. */
+	g = xasprintf("%s (failure count)", group);
+	stats_add(s, g, "failure count", now < 0 ? "none re-derived" :
+	    now == then ? "same" : "different", 1);
+	free(g);
+}
+
 /* --recorded: a row's first recorded result against assay's own. */
 static int
 stats_one(const struct store_row *r, void *arg)
@@ -2747,6 +2872,7 @@ stats_one(const struct store_row *r, void *arg)
 
 				stats_add(s, group, then, now, 1);
 				free(then);
+				stats_failures(s, group, &recs[i], r->metrics);
 			}
 			for (size_t i = 0; i < n; i++)
 				recorded_release(&recs[i]);
@@ -3256,7 +3382,9 @@ static const struct cmd cmds[] = {
 	  "Run candidates (all, those matching --where, or the IDs given)\n"
 	  "through their env in the sandbox, N at a time (--jobs, default 1).\n"
 	  "Candidates whose inputs and toolchain are unchanged since their last\n"
-	  "run are skipped unless --force.\n"
+	  "run are skipped unless --force.  Each candidate is claimed before it\n"
+	  "runs, so verifies running at once on one database share the work\n"
+	  "(a killed verify's claims lapse after 60 s).\n"
 	  "  --shard I/N        only every N-th candidate from the I-th (0-based)\n"
 	  "  --env NAME         only candidates of tasks in that env\n"
 	  "  --check            exit 1 when any candidate did not pass\n"
@@ -3418,7 +3546,9 @@ static const struct cmd cmds[] = {
 	  "the verdict (an env-error labelled compile is compile), as the\n"
 	  "workbench's s sheet counts.\n"
 	  "--recorded instead crosses each imported row's recorded result with\n"
-	  "assay's re-derived verdict and stage.\n"
+	  "assay's re-derived verdict and stage, and, in a group \"GROUP\n"
+	  "(failure count)\", the failure count its recorded log reports\n"
+	  "(mismatches, failures) with the re-derived one: same, different.\n"
 	  "--agreement: for every two reviewers who labelled the same\n"
 	  "candidates, Cohen's kappa and the 5x5 confusion matrix of their\n"
 	  "categories (each reviewer's newest label that stands; final labels\n"

@@ -125,6 +125,20 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (g.reviewer != NULL || getenv("ASSAY_REVIEWER") != NULL) {
+		/* A name given by hand is checked for every command: it may
+		 * reach the journal, a candidate's origin or a trailer. */
+		const char *who = g.reviewer != NULL ? g.reviewer :
+		    getenv("ASSAY_REVIEWER");
+		char show[128];
+
+		if (*who != '\0' && ident_check_reviewer(who, &err) < 0) {
+			fprintf(stderr, "assay: reviewer name '%s' (from %s): %s\n",
+			    ident_show(who, show, sizeof show), g.reviewer !=
+			    NULL ? "--reviewer" : "ASSAY_REVIEWER", err.msg);
+			return 2;
+		}
+	}
 	if (i < argc)
 		return cli_run(&g, argc - i, argv + i);
 

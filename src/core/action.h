@@ -91,6 +91,42 @@
 	    "Show the keys of the live keymap") \
 	ACTION(REDRAW, "redraw", \
 	    "Redraw the screen") \
+	ACTION(CLOSE, "close", \
+	    "Close the sheet") \
+	ACTION(CELL_LEFT, "cell-left", \
+	    "Stats: move the cell cursor left") \
+	ACTION(CELL_RIGHT, "cell-right", \
+	    "Stats: move the cell cursor right") \
+	ACTION(NEXT_GROUPING, "next-grouping", \
+	    "Stats: group by the next key; then reviewers, agreement") \
+	ACTION(PREV_GROUPING, "prev-grouping", \
+	    "Stats: group by the previous key") \
+	ACTION(DRILL, "drill", \
+	    "Stats: filter the queue to the cell (Esc comes back)") \
+	ACTION(DIFF_LAYOUT, "diff-layout", \
+	    "Diff: unified, or side by side") \
+	ACTION(DIFF_NEXT, "diff-next", \
+	    "Diff: compare with the next (parent, reference, repair)") \
+	ACTION(DIFF_PREV, "diff-prev", \
+	    "Diff: compare with the previous one") \
+	ACTION(PROMPT_RUN, "prompt-run", \
+	    "Prompt: run the line") \
+	ACTION(PROMPT_LEAVE, "prompt-leave", \
+	    "Prompt: leave it (first closes a completion menu)") \
+	ACTION(PROMPT_COMPLETE, "prompt-complete", \
+	    "Prompt: complete the word, then walk the menu") \
+	ACTION(PROMPT_COMPLETE_BACK, "prompt-complete-back", \
+	    "Prompt: walk the completion menu back") \
+	ACTION(PROMPT_HISTORY_PREV, "prompt-history-prev", \
+	    "Prompt: the line before in the history (starting as typed)") \
+	ACTION(PROMPT_HISTORY_NEXT, "prompt-history-next", \
+	    "Prompt: the next line in the history") \
+	ACTION(PROMPT_DELETE_CHAR, "prompt-delete-char", \
+	    "Prompt: delete the last character (on an empty line: leave)") \
+	ACTION(PROMPT_DELETE_WORD, "prompt-delete-word", \
+	    "Prompt: delete the last word") \
+	ACTION(PROMPT_CLEAR, "prompt-clear", \
+	    "Prompt: clear the line") \
 	ACTION(QUIT, "quit", \
 	    "Go back in a sub-view; quit at the top (asks while one runs)")
 

@@ -52,3 +52,22 @@ hash_sha256(const void *data, size_t len, char *hex)
 	hash_update(h, data, len);
 	hash_final(h, hex);
 }
+
+uint64_t
+hash_mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+uint64_t
+hash_fnv64(const void *s, size_t n, uint64_t h)
+{
+	const unsigned char *p = s;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}

@@ -28,7 +28,8 @@ static const char *const action_helps[] = {
 };
 #undef ACTION_HELP
 
-static const char *const table_names[KEYMAP_NTABLES] = { "global", "term" };
+static const char *const table_names[KEYMAP_NTABLES] = { "global", "term",
+    "stats", "diff", "prompt" };
 
 /* Names of keys, canonical first for each code. */
 static const struct {
@@ -109,6 +110,48 @@ static const struct {
 	{ "q", ACTION_QUIT },
 };
 
+/* The sheets' and the prompt's defaults, in the order `?` lists them. */
+static const struct {
+	enum keymap_table table;
+	const char	*key;
+	enum action	 action;
+} table_defaults[] = {
+	{ KEYMAP_STATS, "h", ACTION_CELL_LEFT },
+	{ KEYMAP_STATS, "Left", ACTION_CELL_LEFT },
+	{ KEYMAP_STATS, "l", ACTION_CELL_RIGHT },
+	{ KEYMAP_STATS, "Right", ACTION_CELL_RIGHT },
+	{ KEYMAP_STATS, "Tab", ACTION_NEXT_GROUPING },
+	{ KEYMAP_STATS, "BTab", ACTION_PREV_GROUPING },
+	{ KEYMAP_STATS, "Enter", ACTION_DRILL },
+	{ KEYMAP_STATS, "q", ACTION_CLOSE },
+	{ KEYMAP_STATS, "Esc", ACTION_CLOSE },
+	{ KEYMAP_STATS, "s", ACTION_CLOSE },
+	{ KEYMAP_STATS, "C-c", ACTION_CLOSE },
+	{ KEYMAP_DIFF, "s", ACTION_DIFF_LAYOUT },
+	{ KEYMAP_DIFF, "S", ACTION_DIFF_LAYOUT },
+	{ KEYMAP_DIFF, "Tab", ACTION_DIFF_NEXT },
+	{ KEYMAP_DIFF, "BTab", ACTION_DIFF_PREV },
+	{ KEYMAP_DIFF, "q", ACTION_CLOSE },
+	{ KEYMAP_DIFF, "Esc", ACTION_CLOSE },
+	{ KEYMAP_DIFF, "d", ACTION_CLOSE },
+	{ KEYMAP_DIFF, "C-c", ACTION_CLOSE },
+	{ KEYMAP_PROMPT, "Enter", ACTION_PROMPT_RUN },
+	{ KEYMAP_PROMPT, "C-j", ACTION_PROMPT_RUN },
+	{ KEYMAP_PROMPT, "Esc", ACTION_PROMPT_LEAVE },
+	{ KEYMAP_PROMPT, "C-c", ACTION_PROMPT_LEAVE },
+	{ KEYMAP_PROMPT, "C-g", ACTION_PROMPT_LEAVE },
+	{ KEYMAP_PROMPT, "Tab", ACTION_PROMPT_COMPLETE },
+	{ KEYMAP_PROMPT, "BTab", ACTION_PROMPT_COMPLETE_BACK },
+	{ KEYMAP_PROMPT, "Up", ACTION_PROMPT_HISTORY_PREV },
+	{ KEYMAP_PROMPT, "C-p", ACTION_PROMPT_HISTORY_PREV },
+	{ KEYMAP_PROMPT, "Down", ACTION_PROMPT_HISTORY_NEXT },
+	{ KEYMAP_PROMPT, "C-n", ACTION_PROMPT_HISTORY_NEXT },
+	{ KEYMAP_PROMPT, "Backspace", ACTION_PROMPT_DELETE_CHAR },
+	{ KEYMAP_PROMPT, "C-h", ACTION_PROMPT_DELETE_CHAR },
+	{ KEYMAP_PROMPT, "C-w", ACTION_PROMPT_DELETE_WORD },
+	{ KEYMAP_PROMPT, "C-u", ACTION_PROMPT_CLEAR },
+};
+
 void
 keymap_init(struct keymap *km)
 {
@@ -136,6 +179,13 @@ keymap_defaults(struct keymap *km)
 		keymap_bind(km, KEYMAP_GLOBAL, key, defaults[i].action);
 	}
 	keymap_bind(km, KEYMAP_TERM, KEYMAP_CTRL(']'), ACTION_KEYBOARD);
+	for (size_t i = 0; i < sizeof table_defaults /
+	    sizeof table_defaults[0]; i++) {
+		if (keymap_key_parse(table_defaults[i].key, &key, NULL) < 0)
+			ASSAY_BUG("bad default key name");
+		keymap_bind(km, table_defaults[i].table, key,
+		    table_defaults[i].action);
+	}
 }
 
 void

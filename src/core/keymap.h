@@ -9,7 +9,9 @@
  *
  * There is one table per input mode: "global" for the workbench, "term"
  * for keys that the workbench keeps while a program in the toolchain pane
- * has the keyboard (Ctrl-] by default).  Tables are plain arrays in
+ * has the keyboard (Ctrl-] by default), "stats" and "diff" for the
+ * sheets (looked up before "global", whose movement keys they share),
+ * and "prompt" for the editing keys of the : and / line.  Tables are plain arrays in
  * binding order, so `?` lists the keys the way they were bound.
  *
  * Called by src/ui (dispatch, help, status bar hints) and tests.
@@ -52,6 +54,9 @@ enum keymap_named_key {
 enum keymap_table {
 	KEYMAP_GLOBAL,		/* the workbench */
 	KEYMAP_TERM,		/* the toolchain pane's program has keys */
+	KEYMAP_STATS,		/* the statistics sheet, before global */
+	KEYMAP_DIFF,		/* the diff sheet, before global */
+	KEYMAP_PROMPT,		/* the : and / line (other keys type) */
 	KEYMAP_NTABLES
 };
 

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -406,11 +407,14 @@ pty_reap(struct pty *p)
 {
 	pid_t r;
 	int st;
+	struct rusage ru;
 
 	if (p->pid <= 0)
 		return 1;
+
+	memset(&ru, 0, sizeof ru);
 	for (;;) {
-		r = waitpid(p->pid, &st, WNOHANG);
+		r = wait4(p->pid, &st, WNOHANG, &ru);
 		if (r < 0 && errno == EINTR)
 			continue;
 		break;
@@ -418,6 +422,8 @@ pty_reap(struct pty *p)
 	if (r == 0)
 		return 0;
 	p->status = r == p->pid ? st : 0;
+	p->cpu_ms = (long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
+	    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000;
 	p->pid = -1;
 	return 1;
 }

@@ -15,6 +15,8 @@ struct pty {
 	int	 fd;		/* master, non-blocking and close-on-exec; -1 when closed */
 	pid_t	 pid;		/* child, also its process group; -1 once reaped */
 	int	 status;	/* wait status once reaped */
+	long	 cpu_ms;	/* once reaped: its CPU time (user + system,
+				   with its reaped descendants'), ms */
 };
 
 /*

@@ -1398,6 +1398,10 @@ event_insert(struct store *st, const char *who, const char *action,
 {
 	sqlite3_stmt *s;
 
+	/* The journal's who is a reviewer name or a command's ("import"):
+	 * the same rule, for every journalled act. */
+	if (check_by(who, err) < 0)
+		return -1;
 	if (prepare(st, &s, "INSERT INTO event(at, who, action, cand_id, field,"
 	    " before, after, target, detail, batch) VALUES (?1, ?2, ?3, ?4, ?5,"
 	    " ?6, ?7, ?8, ?9, ?10)", err) < 0)
@@ -4020,4 +4024,94 @@ store_generation_each(struct store *st,
 	if (rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "read generated candidates");
 	return 0;
+}
+
+/* --- claims: one verify at a time per candidate ---------------------- */
+
+/*
+ * Why a table made on first use and not a migration: a claim is state of
+ * running processes, not data; the table is harmless in any schema
+ * version, and a database that never saw two verifies never gets it.
+ */
+static int
+lease_table(struct store *st, struct err *err)
+{
+	return exec(st, "CREATE TABLE IF NOT EXISTS lease ("
+	    " cand_id TEXT PRIMARY KEY, holder TEXT NOT NULL,"
+	    " expires INTEGER NOT NULL)", err);
+}
+
+int
+store_claim(struct store *st, const char *cand_id, const char *holder,
+    int ttl_s, int *got, struct err *err)
+{
+	sqlite3_stmt *s;
+	int64_t now = now_s();
+	int rc;
+
+	*got = 0;
+	if (lease_table(st, err) < 0 || store_begin(st, err) < 0)
+		return -1;
+	/* A lapsed claim (its process died or hung) is nobody's. */
+	if (prepare(st, &s, "DELETE FROM lease WHERE cand_id = ?1 AND"
+	    " expires <= ?2", err) < 0)
+		goto fail;
+	bind_text(s, 1, cand_id);
+	sqlite3_bind_int64(s, 2, now);
+	if (step_done(st, s, "drop a lapsed claim", err) < 0)
+		goto fail;
+	if (prepare(st, &s, "INSERT OR IGNORE INTO lease(cand_id, holder,"
+	    " expires) VALUES (?1, ?2, ?3)", err) < 0)
+		goto fail;
+	bind_text(s, 1, cand_id);
+	bind_text(s, 2, holder);
+	sqlite3_bind_int64(s, 3, now + ttl_s);
+	if (step_done(st, s, "claim", err) < 0)
+		goto fail;
+	if (prepare(st, &s, "SELECT holder = ?2 FROM lease WHERE"
+	    " cand_id = ?1", err) < 0)
+		goto fail;
+	bind_text(s, 1, cand_id);
+	bind_text(s, 2, holder);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*got = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW) {
+		err_sqlite(err, st->db, "read claim");
+		goto fail;
+	}
+	if (store_commit(st, err) == 0)
+		return 0;
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+int
+store_claims_renew(struct store *st, const char *holder, int ttl_s,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (lease_table(st, err) < 0 || prepare(st, &s, "UPDATE lease SET"
+	    " expires = ?2 WHERE holder = ?1", err) < 0)
+		return -1;
+	bind_text(s, 1, holder);
+	sqlite3_bind_int64(s, 2, now_s() + ttl_s);
+	return step_done(st, s, "renew claims", err);
+}
+
+int
+store_claim_release(struct store *st, const char *cand_id,
+    const char *holder, struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (lease_table(st, err) < 0 || prepare(st, &s, "DELETE FROM lease"
+	    " WHERE holder = ?1 AND (?2 IS NULL OR cand_id = ?2)", err) < 0)
+		return -1;
+	bind_text(s, 1, holder);
+	bind_text(s, 2, cand_id);
+	return step_done(st, s, "release claim", err);
 }

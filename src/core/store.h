@@ -616,4 +616,22 @@ int	store_generation_each(struct store *st,
 	    int (*cb)(const struct store_gen_row *row, void *arg), void *arg,
 	    struct err *err);
 
+/*
+ * Claims (issue 10, item 14): two verifies on one database must not run
+ * the same candidate.  store_claim() takes cand_id for holder (a string
+ * unique to the process, e.g. "host:pid:random") for ttl_s seconds:
+ * *got is 1 when holder has it now (new, or already its own), 0 when
+ * another holder's unexpired claim stands.  A claim that expired (its
+ * process was killed) is dropped first.  store_claims_renew() extends
+ * every claim of holder by ttl_s from now; store_claim_release() drops
+ * holder's claim on cand_id (NULL: all of holder's).  Each is its own
+ * transaction; 0 or -1 with err.
+ */
+int	store_claim(struct store *st, const char *cand_id, const char *holder,
+	    int ttl_s, int *got, struct err *err);
+int	store_claims_renew(struct store *st, const char *holder, int ttl_s,
+	    struct err *err);
+int	store_claim_release(struct store *st, const char *cand_id,
+	    const char *holder, struct err *err);
+
 #endif

@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -75,7 +76,10 @@ struct verify_member {
 	size_t			 stage_start[ENV_MAX_STAGES];
 	size_t			 stage_end[ENV_MAX_STAGES];
 	size_t			 nran;		/* stages started */
+	int			 killed;	/* its last stage died of a SIGKILL
+						   none of ours sent */
 };
+
 
 struct verify_job {
 	struct verify_opts	 o;
@@ -105,6 +109,7 @@ struct verify_job {
 	int64_t			 disk_check;	/* next size check, monotonic ms */
 	uid_t			 uid;		/* the job's own uid, as root */
 	int			 retried;	/* a stage the sandbox failed to start */
+	int64_t			 stage_cpu_ms;	/* CPU time of the stage just reaped */
 	char			*sandbox_error;	/* its message, when it failed twice */
 	/* Set when an env's toolchain is not installed: the run is skipped
 	 * with this reason and nothing starts. */
@@ -119,6 +124,15 @@ struct verify_job {
  * (cache_dir()): their uids differ from job to job, the cache is shared.
  */
 #define CACHE_GID ((gid_t)(VERIFY_UID_BASE - 1))
+
+/* The stop member m's judge sees: the job's, or that it was killed. */
+static enum env_stop
+member_stop(const struct verify_job *j, const struct verify_member *m)
+{
+	if (m == &j->m[j->mi] && j->stop != ENV_STOP_NONE)
+		return j->stop;
+	return m->killed ? ENV_STOP_KILLED : ENV_STOP_NONE;
+}
 
 /* The member and stage now running. */
 #define CUR(j)		(&(j)->m[(j)->mi])
@@ -276,6 +290,13 @@ add_gpu(struct argv_buf *a)
 	av_add(a, "--ro-bind");
 	av_add(a, "/sys");
 	av_add(a, "/sys");
+}
+
+/* RLIMIT_CPU of the current member's stages, in seconds. */
+static long
+cpu_limit_s(const struct verify_job *j)
+{
+	return j->o.cpu_s > 0 ? j->o.cpu_s : CUR(j)->plan.timeout_s + 5;
 }
 
 static void
@@ -526,37 +547,85 @@ shell_quote(struct buf *b, const char *s)
 	buf_addc(b, '\'');
 }
 
-int
-verify_sandbox_check(struct err *err)
+/*
+ * Run "bwrap ... true" as the stages would (as root, under setpriv); with
+ * strict, also --unshare-user --disable-userns and the seccomp filter on
+ * fd 3.  The wait status, or -1 with err.
+ */
+static int
+sandbox_try(int strict, struct err *err)
 {
 	char *const argv_root[] = { "setpriv", "--reuid=65534", "--regid=65534",
 	    "--clear-groups", "--", "bwrap", "--unshare-all", "--ro-bind",
 	    "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink",
-	    "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--", "true",
-	    NULL };
-	char *const *argv = geteuid() == 0 ? argv_root : argv_root + 5;
-	int status, null;
+	    "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--",
+	    "true", NULL };
+	char *const argv_strict[] = { "setpriv", "--reuid=65534",
+	    "--regid=65534", "--clear-groups", "--", "bwrap", "--unshare-all",
+	    "--unshare-user", "--disable-userns", "--seccomp", "3",
+	    "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
+	    "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+	    "--", "true", NULL };
+	char *const *argv = strict ? argv_strict : argv_root;
+	int status, null, fd = -1;
 	pid_t pid;
 
+	if (geteuid() != 0)
+		argv += 5;
+	if (strict) {
+		const void *prog;
+		size_t len;
+
+		if (sysfilter_bpf(&prog, &len, err) < 0)
+			return -1;
+		fd = data_pipe(prog, len, err);
+		if (fd < 0)
+			return -1;
+	}
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		if (fd >= 0)
+			close(fd);
 		return err_set(err, "fork: %s", strerror(errno));
+	}
 	if (pid == 0) {
 		null = open("/dev/null", O_RDWR);
 		dup2(null, 0);
 		dup2(null, 1);
 		dup2(null, 2);
+		if (fd >= 0)
+			dup2(fd, 3);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
+	if (fd >= 0)
+		close(fd);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	return status;
+}
+
+int
+verify_sandbox_check(struct err *err)
+{
+	int status = sandbox_try(1, err);
+
+	if (status == -1)
+		return -1;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return err_set(err, "the sandbox cannot start: bwrap is not"
 		    " installed (Debian package bubblewrap); --no-sandbox runs"
 		    " candidates unconfined");
+	/* Without the filter and --disable-userns it starts: this bwrap
+	 * or kernel lacks them. */
+	status = sandbox_try(0, err);
+	if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return err_set(err, "the sandbox cannot start: bwrap refused"
+		    " --disable-userns or the seccomp filter (bubblewrap 0.8 or"
+		    " later and a kernel with seccomp are needed);"
+		    " --no-sandbox runs candidates unconfined");
 	return err_set(err, "the sandbox cannot start: bwrap failed (are"
 	    " unprivileged user namespaces disabled? see"
 	    " /proc/sys/kernel/unprivileged_userns_clone); --no-sandbox runs"
@@ -1141,6 +1210,7 @@ member_prepare(struct verify_job *j, size_t k, const char *name,
 	    names, j->nm) : xstrdup(t->env_params);
 	m->task.domain = xstrdup(t->domain);
 	m->task.benchmark = xstrdup(t->benchmark);
+	m->task.interface = xstrdup(t->interface);
 	for (size_t i = 0; i < t->nfiles; i++)
 		task_add_file(&m->task, t->files[i].name, t->files[i].role,
 		    t->files[i].data, t->files[i].len);
@@ -1249,6 +1319,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	j->task.env_params = xstrdup(t->env_params);
 	j->task.domain = xstrdup(t->domain);
 	j->task.benchmark = xstrdup(t->benchmark);
+	j->task.interface = xstrdup(t->interface);
 	for (size_t i = 0; i < t->nfiles; i++)
 		task_add_file(&j->task, t->files[i].name, t->files[i].role,
 		    t->files[i].data, t->files[i].len);
@@ -1420,14 +1491,21 @@ reap(struct verify_job *j, int *code)
 		if (!pty_reap(&j->pty))
 			return 0;
 		status = j->pty.status;
+		j->stage_cpu_ms = j->pty.cpu_ms;
 	} else {
-		pid_t r = waitpid(j->pid, &status, WNOHANG);
+		struct rusage ru;
+		pid_t r;
 
+		memset(&ru, 0, sizeof ru);
+		r = wait4(j->pid, &status, WNOHANG, &ru);
 		if (r == 0)
 			return 0;
 		if (r < 0)
 			status = 0;
 		j->pid = -1;
+		j->stage_cpu_ms = (int64_t)(ru.ru_utime.tv_sec +
+		    ru.ru_stime.tv_sec) * 1000 + (ru.ru_utime.tv_usec +
+		    ru.ru_stime.tv_usec) / 1000;
 	}
 	if (WIFEXITED(status))
 		*code = WEXITSTATUS(status);
@@ -1594,6 +1672,16 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 				break;
 	}
 	finish_stage(j, code);
+	/*
+	 * SIGKILL that none of ours sent: the CPU limit sends it only to a
+	 * process that used the whole limit, and the stage's tree (the
+	 * wrappers, bwrap and everything they reaped) used less.  Something
+	 * in the sandbox killed the harness (kill -9 $PPID): the
+	 * candidate's failure, not a timeout.
+	 */
+	if (code == 128 + SIGKILL && j->stop == ENV_STOP_NONE &&
+	    j->stage_cpu_ms < cpu_limit_s(j) * 1000)
+		CUR(j)->killed = 1;
 	if (code != 0) {
 		const char *line;
 		size_t n = wrapper_failure(j, &line);
@@ -1726,10 +1814,16 @@ judge_pipeline(struct verify_job *j, struct run *r)
 		subs[k].env = xstrdup(m->env->name);
 		subs[k].exit_code = m->res[m->nran - 1].exit_code;
 		m->env->judge(&m->task, &m->plan, m->res, m->nran,
-		    k == j->mi ? j->stop : ENV_STOP_NONE, &subs[k]);
+		    member_stop(j, m), &subs[k]);
 		if (subs[k].verdict == NULL)
 			subs[k].verdict = xstrdup("fail");
-		triage_apply(m->env->name, &j->cand, &subs[k]);
+		{
+			char *tops = m->env->tops != NULL ?
+			    m->env->tops(&m->task) : NULL;
+
+			triage_apply(m->env->name, &j->cand, tops, &subs[k]);
+			free(tops);
+		}
 		pm[k].run = &subs[k];
 	}
 	pipeline_combine(pm, j->nm, r);
@@ -1783,13 +1877,18 @@ verify_job_result(struct verify_job *j, struct run *r)
 		judge_pipeline(j, r);
 	} else {
 		m0->env->judge(&m0->task, &m0->plan, m0->res, m0->nran,
-		    j->stop, r);
+		    member_stop(j, m0), r);
 	}
 	if (r->verdict == NULL)
 		r->verdict = xstrdup("fail");
 	/* A pipeline's members were triaged each under its own env. */
-	if (j->nm == 1)
-		triage_apply(m0->env->name, &j->cand, r);
+	if (j->nm == 1) {
+		char *tops = m0->env->tops != NULL ? m0->env->tops(&m0->task) :
+		    NULL;
+
+		triage_apply(m0->env->name, &j->cand, tops, r);
+		free(tops);
+	}
 	for (size_t k = 0; k < j->nm; k++)
 		r->log_len = strip_nonce(r->log, r->log_len,
 		    j->m[k].plan.nonce);

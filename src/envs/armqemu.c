@@ -1479,7 +1479,7 @@ source_line(const struct env_plan *plan, const struct env_stage_result *run,
 		    memcmp(at + 4, plan->cand_file, cl) != 0 ||
 		    at[4 + cl] != ':')
 			continue;
-		n = atoi(at + 4 + cl + 1);
+		n = env_atoi(at + 4 + cl + 1);
 		if (n > 0) {
 			run_add_diag(r, plan->cand_file, n, 0, "error", what,
 			    n);

@@ -656,7 +656,7 @@ traceback_of(const char *log, size_t len, char **exc)
 		/* File "candidate.py", line 7 (or ".../candidate.py"). */
 		if (f != NULL && strncmp(s, "  File \"", 8) == 0 &&
 		    (f[-1] == '"' || f[-1] == '/'))
-			line = atoi(f + strlen(needle));
+			line = env_atoi(f + strlen(needle));
 		else if (l > 0 && *s != ' ' && *s != '$' &&
 		    strncmp(s, "Traceback", 9) != 0 &&
 		    strncmp(s, "cq_run:", 7) != 0) {
@@ -982,7 +982,7 @@ judge_prose(const struct env_plan *plan, struct run *r)
 	if (p == NULL || r->verdict == NULL ||
 	    (strcmp(r->verdict, "pass") != 0 && strcmp(r->verdict, "fail") != 0))
 		return;
-	line = atoi(p + 6);
+	line = env_atoi(p + 6);
 	p += 6 + strspn(p + 6, "0123456789");
 	where = xstrndup(p + 1, strcspn(p + 1, "\n"));
 	msg = xasprintf("prose %s", where);

@@ -116,7 +116,13 @@ enum env_stop {
 	ENV_STOP_TIMEOUT,	/* wall clock */
 	ENV_STOP_OUTPUT,	/* output cap */
 	ENV_STOP_CANCEL,	/* the user pressed x */
-	ENV_STOP_DISK		/* the work directory passed its size cap */
+	ENV_STOP_DISK,		/* the work directory passed its size cap */
+	/*
+	 * Not a stop of verify.c's: the last stage's process died of a
+	 * SIGKILL nobody outside the sandbox sent (the CPU limit was not
+	 * reached): something inside killed the harness.
+	 */
+	ENV_STOP_KILLED
 };
 
 struct env_ops {
@@ -164,6 +170,14 @@ struct env_ops {
 		    const char *workdir, struct env_plan *plan, struct err *err);
 
 	/*
+	 * Optional (NULL: none).  The names of the modules (functions ...)
+	 * a candidate of task t must define, space-separated, for triage's
+	 * missing-top rule (triage_apply()); new, caller frees; NULL when
+	 * the env cannot tell.  Pure: runs nothing.
+	 */
+	char	*(*tops)(const struct task *t);
+
+	/*
 	 * Read the stages' results into r: verdict, stage, subcategory,
 	 * diagnostics, metrics, category and evidence.  May rewrite the log
 	 * in r (e.g. remove the nonce).  Never fails: anything unexpected is
@@ -180,6 +194,17 @@ const struct env_ops *const *env_list(size_t *n);
 
 /* Helpers for envs. */
 /*
+ * The decimal digits at *p (up to end, or the first non-digit when end
+ * is NULL) as an int in *out, held at INT_MAX (env_digit()), *p moved
+ * past all of them: a log's numbers are the candidate's to choose (a
+ * 40-digit line number).  Returns the number of digits (0: none, *out
+ * is 0).
+ */
+int	env_digits(const char **p, const char *end, int *out);
+/* atoi() for a count or a line number, held at INT_MAX; 0 when s does
+ * not start with a digit. */
+int	env_atoi(const char *s);
+/*
  * Replace the string field *field (a struct run's verdict, stage, ...) by
  * a copy of v: the old value is freed, v is borrowed and copied; NULL v
  * leaves *field NULL.  Never fails (xstrdup() dies on OOM).
@@ -188,10 +213,11 @@ void	env_set(char **field, const char *v);
 /*
  * The verdict of a run that hit the output cap or the wall clock
  * (stop), or the CPU limit (exit_code, the last stage's, is 128 + SIGXCPU
- * or 128 + SIGKILL while stop is ENV_STOP_NONE): fail/output-limit or
- * timeout/timeout, in category, with evidence that starts with what ("the
- * run", "synthesis").  Returns 1 when it judged r so, else 0 and leaves r
- * alone.
+ * or 128 + SIGKILL while stop is ENV_STOP_NONE), or whose harness the
+ * candidate killed (ENV_STOP_KILLED): fail/output-limit,
+ * timeout/timeout or fail/harness-killed, in category, with evidence
+ * that starts with what ("the run", "synthesis").  Returns 1 when it
+ * judged r so, else 0 and leaves r alone.
  */
 int	env_judge_limits(enum env_stop stop, int exit_code,
 	    const char *category, const char *what, struct run *r);

@@ -77,6 +77,29 @@ env_list(size_t *n)
 	return envs;
 }
 
+int
+env_digits(const char **p, const char *end, int *out)
+{
+	const char *q = *p;
+	int n = 0, digits = 0;
+
+	for (; (end == NULL || q < end) && *q >= '0' && *q <= '9'; q++) {
+		n = env_digit(n, *q);
+		digits++;
+	}
+	*p = q;
+	*out = n;
+	return digits;
+}
+
+int
+env_atoi(const char *s)
+{
+	int n;
+
+	return env_digits(&s, NULL, &n) > 0 ? n : 0;
+}
+
 void
 env_set(char **field, const char *v)
 {
@@ -95,6 +118,17 @@ env_judge_limits(enum env_stop stop, int exit_code, const char *category,
 		env_set(&r->subcategory, "output-limit");
 		env_set(&r->category, category);
 		env_set(&r->evidence, "the output passed the capture cap");
+		return 1;
+	}
+	if (stop == ENV_STOP_KILLED) {
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "harness-killed");
+		env_set(&r->category, category);
+		ev = xasprintf("%s was killed (SIGKILL) from inside the"
+		    " sandbox, well within its CPU limit: the candidate killed"
+		    " the harness", what);
+		env_set(&r->evidence, ev);
+		free(ev);
 		return 1;
 	}
 	if (stop != ENV_STOP_TIMEOUT && (stop != ENV_STOP_NONE ||

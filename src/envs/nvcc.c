@@ -158,7 +158,7 @@ nvcc_limits(const char *arch, struct syn_launch_limits *lim)
 		{ 101, 227 << 10 }, { 103, 227 << 10 }, { 110, 227 << 10 },
 		{ 120, 99 << 10 }, { 121, 99 << 10 },
 	};
-	int cc = atoi(arch + 3);
+	int cc = env_atoi(arch + 3);
 
 	lim->grid_x = 2147483647LL;
 	lim->grid_yz = 65535;
@@ -346,7 +346,7 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 			goto out;
 		make_nonce(plan->nonce, sizeof plan->nonce);
 		nonceopt = xasprintf("-DASSAY_NONCE=\"%s\"", plan->nonce);
-		smopt = xasprintf("-DASSAY_SM=%d", atoi(arch + 3));
+		smopt = xasprintf("-DASSAY_SM=%d", env_atoi(arch + 3));
 		{
 			const char *const build[] = { nvcc, archopt, "-O2",
 			    nonceopt, smopt, "-o", RUN_DIR "/harness", harness,
@@ -801,7 +801,7 @@ findings(const struct env_plan *plan, struct finding **out, char **copy)
 		if (quote != NULL)
 			*quote++ = '\0';
 		*out = xreallocarray(*out, n + 1, sizeof **out);
-		(*out)[n].line = atoi(line);
+		(*out)[n].line = env_atoi(line);
 		(*out)[n].msg = msg;
 		(*out)[n].quote = quote != NULL ? quote : "";
 		n++;

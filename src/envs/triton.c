@@ -463,7 +463,7 @@ judge_traceback(const char *log, size_t len, struct run *r)
 	/* The innermost candidate frame, and the exception the traceback
 	 * ends with (after any "During handling" chain). */
 	for (p = tb; regexec(&frame, p, 3, m, 0) == 0; p += m[0].rm_eo)
-		line = atoi(p + m[2].rm_so);
+		line = env_atoi(p + m[2].rm_so);
 	for (p = tb; *p != '\0' && regexec(&exc, p, 4, m, 0) == 0;
 	    p += m[0].rm_eo) {
 		free(type);

@@ -149,8 +149,14 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	plan->timeout_s = (int)env_param_int(t, "timeout_s", 300);
 	if (top == NULL)
 		top = xstrdup("tb");
-	if (dut == NULL)
-		dut = verilog_guess_top(c->code, c->code_len);
+	if (dut == NULL) {
+		/* The module the testbench instantiates (RTLLM's own
+		 * names), else VerilogEval's. */
+		char *tops = verilog_expected_tops(t);
+
+		dut = verilog_pick_top(c->code, c->code_len, tops);
+		free(tops);
+	}
 	if (!plain_name(top) || !plain_name(dut)) {
 		err_set(err, "top module names must be plain identifiers");
 		goto out;
@@ -188,7 +194,7 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 			argv[n++] = t->files[i].name;
 	argv[n] = NULL;
 	env_plan_stage(plan, "lint", argv);
-	if (lint_only || plan->precheck.len > 0) {
+	if (lint_only || verilog_has_finding(plan)) {
 		rc = 0;
 		goto out;
 	}
@@ -285,9 +291,12 @@ parse_msg(const char *line, char *sev, size_t sn, char *code, size_t cn,
 	    memchr(p, ' ', (size_t)(colon - p)) != NULL ||
 	    colon[1] < '0' || colon[1] > '9')
 		return 1;
-	*lineno = (int)strtol(colon + 1, (char **)&q, 10);
-	if (*q == ':' && q[1] >= '0' && q[1] <= '9')
-		*col = (int)strtol(q + 1, (char **)&q, 10);
+	q = colon + 1;
+	env_digits(&q, NULL, lineno);
+	if (*q == ':' && q[1] >= '0' && q[1] <= '9') {
+		q++;
+		env_digits(&q, NULL, col);
+	}
 	if (*q != ':') {
 		*lineno = 0;
 		*col = 0;
@@ -325,6 +334,7 @@ static const struct {
 struct scan {
 	int	 errors;	/* %Error lines, "Exiting due to" aside */
 	int	 unsupported;	/* of those, Verilator's own limitations */
+	int	 own;		/* of the others, those not in a task file */
 	int	 warnings;
 	char	*first_error;	/* the first error line (new) */
 };
@@ -373,6 +383,8 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 				if (strcmp(code, "UNSUPPORTED") == 0 ||
 				    strncmp(msg, "Unsupported", 11) == 0)
 					s->unsupported++;
+				else if (file[0] == '\0' || in_cand)
+					s->own++;
 				if (s->first_error == NULL)
 					s->first_error = xstrdup(line);
 			} else {
@@ -392,8 +404,9 @@ judge_failed(const struct scan *s, const char *stage, struct run *r)
 	size_t n = sizeof error_rules / sizeof error_rules[0], i = n;
 
 	env_set(&r->stage, stage);
-	if (s->errors > 0 && s->errors == s->unsupported) {
-		/* Only Verilator's limitations: not the candidate's fault
+	if (s->unsupported > 0 && s->own == 0) {
+		/* Only Verilator's limitations, and errors in the task's own
+		 * files: not the candidate's fault
 		 * (docs/adr/0004-sorry-is-env-error.md). */
 		env_set(&r->verdict, "env-error");
 		env_set(&r->subcategory, "toolchain-limitation");
@@ -534,9 +547,14 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 	}
 	if (res[0].exit_code != 0) {
 		judge_failed(&lint, "lint", r);
+		/* A limitation of Verilator's does not excuse a forbidden
+		 * construct. */
+		if (strcmp(r->verdict, "env-error") == 0 &&
+		    verilog_has_finding(plan))
+			verilog_judge_precheck(plan, r);
 		goto out;
 	}
-	if (plan->precheck.len > 0) {
+	if (verilog_has_finding(plan)) {
 		verilog_judge_precheck(plan, r);
 		goto out;
 	}
@@ -565,5 +583,6 @@ const struct env_ops env_verilator = {
 	.packages = "verilator g++ make",
 	.toolchain = verilator_toolchain,
 	.prepare = verilator_prepare,
+	.tops = verilog_expected_tops,
 	.judge = verilator_judge,
 };

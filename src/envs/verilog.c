@@ -82,6 +82,8 @@ mask_code(const char *code, size_t len)
 	return m;
 }
 
+static int	in_list(const char *, const char *);
+
 /* Output tasks whose lines our copy of a testbench tags. */
 static int
 output_task(const char *name)
@@ -752,6 +754,12 @@ verilog_is_ident(int ch)
 char *
 verilog_guess_top(const char *code, size_t len)
 {
+	return verilog_pick_top(code, len, NULL);
+}
+
+char *
+verilog_pick_top(const char *code, size_t len, const char *tops)
+{
 	const char *p = code, *end = code + len;
 
 	while (p < end) {
@@ -782,7 +790,8 @@ verilog_guess_top(const char *code, size_t len)
 			if (q == p)
 				continue;
 			name = xstrndup(p, (size_t)(q - p));
-			if (strcmp(name, "TopModule") == 0 ||
+			if (tops != NULL ? in_list(tops, name) :
+			    strcmp(name, "TopModule") == 0 ||
 			    strcmp(name, "top_module") == 0)
 				return name;
 			free(name);
@@ -794,6 +803,8 @@ verilog_guess_top(const char *code, size_t len)
 	/* No answer to the task's interface: name what it asked for, so
 	 * that the tool reports the missing top (format/missing-top)
 	 * instead of judging some other module. */
+	if (tops != NULL)
+		return xstrndup(tops, strcspn(tops, " "));
 	return xstrdup("TopModule");
 }
 
@@ -1082,6 +1093,14 @@ verilog_check_candidate(const char *code, size_t len)
 	return buf_detach(&out, NULL);
 }
 
+int
+verilog_has_finding(const struct env_plan *plan)
+{
+	const char *p = buf_str(&plan->precheck);
+
+	return p != NULL && *p >= '0' && *p <= '9';
+}
+
 void
 verilog_judge_precheck(const struct env_plan *plan, struct run *r)
 {
@@ -1089,7 +1108,7 @@ verilog_judge_precheck(const struct env_plan *plan, struct run *r)
 	char *copy, *tab;
 	int line;
 
-	if (p == NULL || *p == '\0')
+	if (!verilog_has_finding(plan))
 		return;
 	copy = xstrdup(p);
 	line = atoi(copy);
@@ -1098,6 +1117,7 @@ verilog_judge_precheck(const struct env_plan *plan, struct run *r)
 	if (tab != NULL && (tab = strchr(tab + 1, '\t')) != NULL) {
 		*tab = '\0';
 		msg = tab + 1;
+		tab[strcspn(tab + 1, "\n") + 1] = '\0';
 	}
 	env_set(&r->verdict, "fail");
 	env_set(&r->category, "functional");
@@ -1106,4 +1126,156 @@ verilog_judge_precheck(const struct env_plan *plan, struct run *r)
 	r->evidence = xasprintf("%s:%d: %s", plan->cand_file, line, msg);
 	r->evidence_line = line;
 	free(copy);
+}
+
+char *
+verilog_undeclared(const char *code, size_t len)
+{
+	struct syn_verilog v;
+	struct err err;
+	char *r = NULL;
+
+	if (syntax_verilog_scan(code, len, &v, &err) < 0 || v.has_error ||
+	    v.nmodules == 0) {
+		syntax_verilog_release(&v);
+		return NULL;
+	}
+	for (size_t u = 0; u < v.nuses && r == NULL; u++) {
+		const struct syn_vname *use = &v.uses[u];
+		int known = 0;
+
+		for (size_t i = 0; i < v.nnames && !known; i++)
+			known = v.names[i].type == NULL && (v.names[i].module ==
+			    use->module || v.names[i].module < 0) &&
+			    strcmp(v.names[i].name, use->name) == 0;
+		for (size_t i = 0; i < v.nmodules && !known; i++)
+			known = strcmp(v.modules[i].name, use->name) == 0;
+		if (!known)
+			r = xasprintf("%d\t%s", use->line, use->name);
+	}
+	syntax_verilog_release(&v);
+	return r;
+}
+
+/* Is name in the space-separated list (NULL: empty)? */
+static int
+in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (list != NULL && *list != '\0') {
+		size_t l = strcspn(list, " ");
+
+		if (l == n && memcmp(list, name, n) == 0)
+			return 1;
+		list += l;
+		list += *list == ' ';
+	}
+	return 0;
+}
+
+/* Add name to the space-separated list b unless it is there. */
+static void
+add_name(struct buf *b, const char *name)
+{
+	if (in_list(buf_str(b), name))
+		return;
+	if (b->len > 0)
+		buf_addc(b, ' ');
+	buf_adds(b, name);
+}
+
+char *
+verilog_expected_tops(const struct task *t)
+{
+	struct buf defined = BUF_INIT, out = BUF_INIT;
+	struct syn_verilog v;
+	struct err err;
+
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+
+		if (strcmp(f->role, "testbench") != 0 &&
+		    strcmp(f->role, "reference") != 0 &&
+		    strcmp(f->role, "source") != 0)
+			continue;
+		if (syntax_verilog_scan(f->data, f->len, &v, &err) == 0) {
+			for (size_t k = 0; k < v.nmodules; k++)
+				add_name(&defined, v.modules[k].name);
+			/* Tasks and functions: the grammar reads a call
+			 * "reset_test(1);" as an instantiation. */
+			for (size_t k = 0; k < v.nnames; k++)
+				if (v.names[k].type == NULL)
+					add_name(&defined, v.names[k].name);
+		}
+		syntax_verilog_release(&v);
+	}
+	/* The modules the testbench instantiates that no task file
+	 * defines: the candidate's. */
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+
+		if (strcmp(f->role, "testbench") != 0)
+			continue;
+		if (syntax_verilog_scan(f->data, f->len, &v, &err) == 0)
+			for (size_t k = 0; k < v.nnames; k++)
+				if (v.names[k].type != NULL &&
+				    v.names[k].module >= 0 &&
+				    !in_list(buf_str(&defined),
+				    v.names[k].type))
+					add_name(&out, v.names[k].type);
+		syntax_verilog_release(&v);
+	}
+	/* Else the interface the task states. */
+	if (out.len == 0 && t->interface != NULL) {
+		/* A header alone ("module m(...);") is no declaration to
+		 * the grammar: read it as text. */
+		size_t len = strlen(t->interface), n;
+		char *m = mask_code(t->interface, len);
+		struct lexmod *mods;
+
+		memset(&v, 0, sizeof v);
+		mods = lex_modules(m, len, &v, &n);
+		for (size_t k = 0; k < n; k++)
+			if (mods[k].name[0] != '\0')
+				add_name(&out, mods[k].name);
+		free(mods);
+		free(m);
+	}
+	buf_release(&defined);
+	if (out.len == 0) {
+		buf_release(&out);
+		return NULL;
+	}
+	return buf_detach(&out, NULL);
+}
+
+long
+verilog_failure_count(const char *log, size_t len)
+{
+	struct vline *lines;
+	struct verdict_lines vl = { .mismatches = -1, .total = -1,
+	    .total_mismatches = -1, .total_samples = -1, .failures = -1,
+	    .passed = -1 };
+	struct err err;
+	size_t n;
+	long r;
+
+	if (log == NULL)
+		return -1;
+	/* A recorded log has no secret: every line is believed. */
+	lines = split_lines(log, len, "", &n);
+	for (size_t i = 0; i < n; i++) {
+		lines[i].tagged = 1;
+		(void)read_line(&lines[i], NULL, NULL, &vl, &err);
+	}
+	free_lines(lines, n);
+	r = vl.mismatches >= 0 ? vl.mismatches : vl.total_mismatches >= 0 ?
+	    vl.total_mismatches : vl.failures;
+	free(vl.result);
+	free(vl.total_line);
+	free(vl.hint);
+	free(vl.fail);
+	free(vl.fatal);
+	return r;
 }

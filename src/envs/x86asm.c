@@ -1241,6 +1241,13 @@ scan_run_log(const struct env_plan *plan, const char *log, size_t len,
 			s->have_equiv = 1;
 			s->equiv_pass = strcmp(word, "PASS") == 0;
 		}
+		/* The timing compares every timed result: a difference
+		 * there fails the equivalence after the fact. */
+		if (strncmp(h, "MISMATCH while timing", 21) == 0 &&
+		    s->have_equiv) {
+			s->equiv_pass = 0;
+			s->mismatches++;
+		}
 		if (strncmp(h, "abi: PASS", 9) == 0) {
 			s->have_abi = 1;
 			s->abi_pass = 1;
@@ -1464,10 +1471,14 @@ precheck_line(const struct env_plan *plan, const char *reg)
 {
 	char pat[16];
 	const char *p;
+	int n;
 
 	snprintf(pat, sizeof pat, "reg %s ", reg);
 	p = strstr(buf_str(&plan->precheck), pat);
-	return p != NULL ? atoi(p + strlen(pat)) : 0;
+	if (p == NULL)
+		return 0;
+	n = env_atoi(p + strlen(pat));
+	return n > 0 ? n : 0;
 }
 
 static void

@@ -183,6 +183,19 @@ struct wb_nav {
 	char	 what[64];	/* for the message: "stats drill-down" */
 };
 
+/* :verify running in the background (batch.c). */
+struct wb_batch {
+	int		 pid;		/* the child `assay verify`; 0: none */
+	int		 fd;		/* its stdout and stderr */
+	struct buf	 part;		/* a line not ended yet */
+	size_t		 done, total;	/* [done/total] of its last line */
+	size_t		 results, pass, fail;	/* runs it stored */
+	size_t		 seen;		/* results when the view was read */
+	int64_t		 t0, refreshed;	/* ms */
+	int		 jobs, cancelled;
+	char		 last_err[256];
+};
+
 struct wb {
 	struct store		*st;		/* borrowed */
 	const struct ui_opts	*o;		/* borrowed */
@@ -272,6 +285,7 @@ struct wb {
 	struct wb_stats		 stats;
 	struct pane		 stats_pane;
 
+	struct wb_batch		 batch;
 	struct wb_nav		*nav;		/* nnav, the top last */
 	size_t			 nnav;
 
@@ -397,6 +411,26 @@ void	prompt_open(struct wb *wb, char kind, const char *text);
 int	prompt_key(struct wb *wb, int key, char *out, size_t n);
 /* Draw the completion menu above the status bar, if one is open. */
 void	prompt_draw_menu(struct wb *wb);
+
+/* --- batch.c: :verify in the background ------------------------------ */
+
+/*
+ * :verify [JOBS] [force]: verify the marked candidates, else the view
+ * (its filter), JOBS at a time (default: the CPUs, at most 8), through a
+ * child `assay verify` whose progress lines are read here.  0, or -1
+ * with a message.
+ */
+int	batch_start(struct wb *wb, const char *arg);
+int	batch_running(const struct wb *wb);
+/* The fd to poll while it runs, else -1; the poll timeout it needs
+ * (ms, -1: none). */
+int	batch_fd(const struct wb *wb);
+int	batch_timeout(const struct wb *wb);
+/* Read its progress; re-read the view as results land; finish it. */
+void	batch_io(struct wb *wb);
+/* x, C-c: end it (what it stored stays).  batch_stop also reaps it. */
+void	batch_cancel(struct wb *wb);
+void	batch_stop(struct wb *wb);
 
 /* --- mouse.c ---------------------------------------------------------- */
 

@@ -297,21 +297,27 @@ void
 diff_key(struct wb *wb, int key, enum action a)
 {
 	struct wb_diff *d = &wb->diff;
+	enum action da = keymap_lookup(&wb->km, KEYMAP_DIFF, key);
 
-	if (a == ACTION_QUIT || a == ACTION_DIFF || key == KEYMAP_KEY_ESC ||
-	    key == KEYMAP_CTRL('c')) {
+	/* the sheet's table first (diff), then the workbench's moves */
+	if (da == ACTION_CLOSE) {
 		d->open = 0;
 		return;
 	}
-	if (key == 's' || key == 'S') {
+	if (da == ACTION_NONE && a == ACTION_HELP) {
+		wb->help_open = 1;	/* over the sheet; it comes back */
+		wb->help.scroll = 0;
+		return;
+	}
+	if (da == ACTION_DIFF_LAYOUT) {
 		d->sbs = !d->sbs;
 		wb->diff_pane.scroll = 0;
 		wb_msg(wb, 0, "diff: %s (s switches)", d->sbs ?
 		    "side by side" : "unified");
 		return;
 	}
-	if (key == KEYMAP_KEY_TAB || key == KEYMAP_KEY_BTAB) {
-		int dir = key == KEYMAP_KEY_TAB ? 1 : WB_DIFF_NMODES - 1;
+	if (da == ACTION_DIFF_NEXT || da == ACTION_DIFF_PREV) {
+		int dir = da == ACTION_DIFF_NEXT ? 1 : WB_DIFF_NMODES - 1;
 		int m = d->mode;
 
 		if (diff_nviews(d) < 2) {

@@ -1,6 +1,8 @@
 /*
  * pane_help.c - `?`: every action with the keys the live keymap binds to
- * it and its help text (tig's REQ_INFO listing), table by table.
+ * it and its help text (tig's REQ_INFO listing), table by table: the
+ * workbench, the program in the pane, the stats and diff sheets and the
+ * prompt.
  */
 #include "pane.h"
 
@@ -26,6 +28,17 @@ help_text(WINDOW *win, int r, int rows, int cols, const char *text)
 	return n > 0 ? n : 1;
 }
 
+/* The heading of each table of the keymap. */
+static const char *const help_heading[KEYMAP_NTABLES] = {
+	"Workbench keys (table global)",
+	"While a program in the toolchain pane has the keyboard (table term)",
+	"The statistics sheet, s (table stats; the workbench's j k PgDn PgUp "
+	    "g G move, ? shows this)",
+	"The diff sheet, d (table diff; the workbench's j k PgDn PgUp g G "
+	    "scroll, ? shows this)",
+	"The : and / prompt (table prompt; other keys type)",
+};
+
 /*
  * Rows of the help: a heading per table, then a row per action (more
  * where its text wraps).  win NULL only counts.
@@ -39,10 +52,8 @@ help_rows(const struct wb *wb, WINDOW *win, int scroll, int rows, int cols)
 		int r = (int)y - scroll;
 
 		if (win != NULL && r >= 0 && r < rows)
-			pane_puts(win, r, 0, cols, t == KEYMAP_GLOBAL ?
-			    "Workbench keys (table global)" :
-			    "While a program in the toolchain pane has the "
-			    "keyboard (table term)", theme_attr(THEME_HEADER));
+			pane_puts(win, r, 0, cols, help_heading[t],
+			    theme_attr(THEME_HEADER));
 		y++;
 		for (int a = 1; a < ACTION_COUNT; a++) {
 			int keys[8];

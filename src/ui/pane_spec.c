@@ -109,6 +109,31 @@ spec_votes(const struct wb_cur *c, struct spec_doc *d)
 	    buf_detach(&b, NULL));
 }
 
+/*
+ * The spec's words with blanks and line ends as single blanks, cut with
+ * an ellipsis to cols columns (one line of the pane): new string.
+ */
+static char *
+spec_gist(const char *spec, int cols)
+{
+	struct buf b = BUF_INIT;
+	char *out;
+
+	for (const char *p = spec; *p != '\0'; p++) {
+		int blank = *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r';
+
+		if (blank && (b.len == 0 || b.p[b.len - 1] == ' '))
+			continue;
+		buf_addc(&b, blank ? ' ' : *p);
+	}
+	while (b.len > 0 && b.p[b.len - 1] == ' ')
+		b.p[--b.len] = '\0';
+	out = xmalloc(b.len + 8);
+	pane_cut(buf_str(&b), cols > 12 ? cols : 12, out, b.len + 8);
+	buf_release(&b);
+	return out;
+}
+
 static void
 spec_build(struct wb *wb, struct spec_doc *d)
 {
@@ -118,13 +143,21 @@ spec_build(struct wb *wb, struct spec_doc *d)
 
 	if (c->id == NULL || c->cand.id == NULL)
 		return;
-	buf_printf(&b, "%s \xc2\xb7 %s \xc2\xb7 %s \xc2\xb7 %s", c->cand.id,
+	/* the language is in the candidate pane's title */
+	buf_printf(&b, "%s \xc2\xb7 %s \xc2\xb7 %s", c->cand.id,
 	    c->cand.origin ? c->cand.origin : "?",
-	    c->cand.kind ? c->cand.kind : "?", c->cand.lang ? c->cand.lang :
-	    "?");
+	    c->cand.kind ? c->cand.kind : "?");
 	if (c->cand.parent != NULL)
 		buf_printf(&b, " \xc2\xb7 repair of %s", c->cand.parent);
 	doc_add(d, "candidate", THEME_NORMAL, 0, buf_detach(&b, NULL));
+	/*
+	 * What the task asks, on the first screen: its first words right
+	 * under the candidate (the whole spec follows further down), so
+	 * that a short pane never shows a task that looks empty.
+	 */
+	if (c->task.spec != NULL)
+		doc_add(d, "spec", THEME_NORMAL, 0, spec_gist(c->task.spec,
+		    wb->panes[WB_SPEC].cols - SPEC_LABEL));
 	if (c->has_run) {
 		buf_printf(&b, "%s", c->run.verdict ? c->run.verdict : "?");
 		if (c->run.stage != NULL)
@@ -217,7 +250,8 @@ spec_build(struct wb *wb, struct spec_doc *d)
 			doc_add(d, "files", THEME_NORMAL, 0,
 			    buf_detach(&b, NULL));
 		}
-		doc_add(d, "spec", THEME_NORMAL, 1, xstrdup(c->task.spec));
+		doc_add(d, "spec (whole)", THEME_NORMAL, 1,
+		    xstrdup(c->task.spec));
 		doc_add(d, "interface", THEME_NORMAL, 1,
 		    xstrdup(c->task.interface));
 	}

@@ -286,22 +286,41 @@ stats_key(struct wb *wb, int key, enum action a)
 	struct pane *p = &wb->stats_pane;
 	size_t page = p->rows > 4 ? (size_t)p->rows - 4 : 1;
 
-	if (a == ACTION_QUIT || a == ACTION_STATS || key == KEYMAP_KEY_ESC ||
-	    key == KEYMAP_CTRL('c')) {
+	enum action sa = keymap_lookup(&wb->km, KEYMAP_STATS, key);
+
+	/* the sheet's table first (stats), then the workbench's moves */
+	if (sa == ACTION_CLOSE) {
 		s->open = 0;
 		return;
 	}
-	if (s->by >= STATS_REVIEWERS && (key == 'h' || key == 'l' ||
-	    key == KEYMAP_KEY_LEFT || key == KEYMAP_KEY_RIGHT))
+	if (sa == ACTION_NONE && a == ACTION_HELP) {
+		wb->help_open = 1;	/* over the sheet; it comes back */
+		wb->help.scroll = 0;
 		return;
-	if (key == 'h' || key == KEYMAP_KEY_LEFT) {
+	}
+	if (s->by >= STATS_REVIEWERS && (sa == ACTION_CELL_LEFT ||
+	    sa == ACTION_CELL_RIGHT))
+		return;
+	if (sa == ACTION_CELL_LEFT) {
 		if (s->col > 0)
 			s->col--;
 		return;
 	}
-	if (key == 'l' || key == KEYMAP_KEY_RIGHT) {
+	if (sa == ACTION_CELL_RIGHT) {
 		if (s->col + 1 < WB_STATS_NCOLS)
 			s->col++;
+		return;
+	}
+	if (sa == ACTION_NEXT_GROUPING || sa == ACTION_PREV_GROUPING) {
+		s->by = (int)(((size_t)s->by + (sa == ACTION_NEXT_GROUPING ?
+		    1 : STATS_NBY - 1)) % STATS_NBY);
+		s->row = 0;
+		if (stats_load(wb) < 0)
+			s->open = 0;
+		return;
+	}
+	if (sa == ACTION_DRILL) {
+		stats_drill(wb);
 		return;
 	}
 	switch (a) {
@@ -325,17 +344,6 @@ stats_key(struct wb *wb, int key, enum action a)
 		break;
 	case ACTION_MOVE_LAST:
 		s->row = s->ngroups > 0 ? s->ngroups - 1 : 0;
-		break;
-	case ACTION_NEXT_PANE:
-	case ACTION_PREV_PANE:
-		s->by = (int)(((size_t)s->by + (a == ACTION_NEXT_PANE ? 1 :
-		    STATS_NBY - 1)) % STATS_NBY);
-		s->row = 0;
-		if (stats_load(wb) < 0)
-			s->open = 0;
-		break;
-	case ACTION_ENTER:
-		stats_drill(wb);
 		break;
 	case ACTION_REDRAW:
 		if (stats_load(wb) < 0)

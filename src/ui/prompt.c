@@ -447,10 +447,12 @@ prompt_key(struct wb *wb, int key, char *out, size_t n)
 {
 	struct wb_prompt *p = &wb->pr;
 	int was_cycling = p->cycling;
+	/* the editing keys come from the prompt table; others type */
+	enum action a = keymap_lookup(&wb->km, KEYMAP_PROMPT, key);
 
-	if (key != KEYMAP_KEY_TAB && key != KEYMAP_KEY_BTAB)
+	if (a != ACTION_PROMPT_COMPLETE && a != ACTION_PROMPT_COMPLETE_BACK)
 		comps_clear(p);
-	if (key == KEYMAP_KEY_ENTER || key == KEYMAP_CTRL('j')) {
+	if (a == ACTION_PROMPT_RUN) {
 		struct err err;
 		char *h;
 
@@ -470,27 +472,26 @@ prompt_key(struct wb *wb, int key, char *out, size_t n)
 		p->pos = -1;
 		return 1;
 	}
-	if (key == KEYMAP_KEY_ESC || key == KEYMAP_CTRL('c') ||
-	    key == KEYMAP_CTRL('g')) {
+	if (a == ACTION_PROMPT_LEAVE) {
 		if (was_cycling)	/* Esc first closes the menu */
 			return 0;
 		wb->prompt_open = 0;
 		return 0;
 	}
-	if (key == KEYMAP_KEY_TAB || key == KEYMAP_KEY_BTAB) {
-		prompt_complete(wb, key == KEYMAP_KEY_TAB ? 1 : -1);
+	if (a == ACTION_PROMPT_COMPLETE || a == ACTION_PROMPT_COMPLETE_BACK) {
+		prompt_complete(wb, a == ACTION_PROMPT_COMPLETE ? 1 : -1);
 		return 0;
 	}
-	if (key == KEYMAP_KEY_UP || key == KEYMAP_CTRL('p')) {
+	if (a == ACTION_PROMPT_HISTORY_PREV) {
 		prompt_history(wb, -1);
 		return 0;
 	}
-	if (key == KEYMAP_KEY_DOWN || key == KEYMAP_CTRL('n')) {
+	if (a == ACTION_PROMPT_HISTORY_NEXT) {
 		prompt_history(wb, 1);
 		return 0;
 	}
 	p->pos = -1;	/* editing ends the walk through the history */
-	if (key == KEYMAP_KEY_BACKSPACE || key == KEYMAP_CTRL('h')) {
+	if (a == ACTION_PROMPT_DELETE_CHAR) {
 		if (wb->prompt_len == 0) {
 			wb->prompt_open = 0;
 			return 0;
@@ -501,11 +502,11 @@ prompt_key(struct wb *wb, int key, char *out, size_t n)
 		    (wb->prompt[wb->prompt_len] & 0xC0) == 0x80);
 		return 0;
 	}
-	if (key == KEYMAP_CTRL('u')) {
+	if (a == ACTION_PROMPT_CLEAR) {
 		wb->prompt_len = 0;
 		return 0;
 	}
-	if (key == KEYMAP_CTRL('w')) {
+	if (a == ACTION_PROMPT_DELETE_WORD) {
 		while (wb->prompt_len > 0 && wb->prompt[wb->prompt_len - 1] ==
 		    ' ')
 			wb->prompt_len--;

@@ -135,6 +135,10 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	if (wb->nmarks > 0)
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 %zu marked ", wb->nmarks);
+	if (wb->batch.pid > 0)	/* :verify in the background */
+		snprintf(left + strlen(left), sizeof left - strlen(left),
+		    "\xc2\xb7 verify %zu/%zu (%zu fail) ", wb->batch.done,
+		    wb->batch.total, wb->batch.fail);
 	x = pane_puts(win, y, 0, cols, left, base | A_BOLD);
 	snprintf(left, sizeof left, " %s \xc2\xb7 %s ", wb->filter ?
 	    wb->filter : "all", wb->reviewer);

@@ -993,6 +993,16 @@ ui_grep(struct wb *wb, const char *text)
 	buf_release(&f);
 }
 
+/* :verify alone with nothing marked in a view of one: v's live run. */
+static int
+ui_verify_one(struct wb *wb)
+{
+	if (wb->count > 1)
+		return 0;
+	ui_action(wb, ACTION_VERIFY);
+	return 1;
+}
+
 static void
 ui_command(struct wb *wb, char *line)
 {
@@ -1038,6 +1048,10 @@ ui_command(struct wb *wb, char *line)
 			    "samples per task", arg);
 		else
 			term_pane_model_run(wb, line, arg);
+	} else if (strcmp(line, "verify") == 0 && (*arg != '\0' ||
+	    wb->nmarks > 0 || !ui_verify_one(wb))) {
+		/* :verify over the marks or the view, in the background */
+		(void)batch_start(wb, arg);
 	} else if (strcmp(line, "unmark") == 0) {
 		size_t n = wb->nmarks;
 
@@ -1149,7 +1163,10 @@ ui_action(struct wb *wb, enum action a)
 		wb_verify(wb, wb->cur.id);
 		break;
 	case ACTION_CANCEL:
-		term_pane_cancel(wb);
+		if (wb->job == NULL && batch_running(wb))
+			batch_cancel(wb);
+		else
+			term_pane_cancel(wb);
 		break;
 	case ACTION_EDIT:
 		term_pane_edit(wb);
@@ -1208,9 +1225,27 @@ ui_action(struct wb *wb, enum action a)
 			wb_msg(wb, 0, "%s is running in the toolchain pane; "
 			    "quit anyway? y/n", wb->job ? "a verification" :
 			    "the editor");
+		} else if (batch_running(wb)) {
+			wb->ask = WB_ASK_QUIT;
+			wb_msg(wb, 0, ":verify is running (%zu of %zu); quit and "
+			    "cancel it (what it stored stays)? y/n",
+			    wb->batch.done, wb->batch.total);
 		} else {
 			wb->quit = 1;
 		}
+		break;
+	case ACTION_CLOSE: case ACTION_CELL_LEFT: case ACTION_CELL_RIGHT:
+	case ACTION_NEXT_GROUPING: case ACTION_PREV_GROUPING:
+	case ACTION_DRILL: case ACTION_DIFF_LAYOUT: case ACTION_DIFF_NEXT:
+	case ACTION_DIFF_PREV: case ACTION_PROMPT_RUN:
+	case ACTION_PROMPT_LEAVE: case ACTION_PROMPT_COMPLETE:
+	case ACTION_PROMPT_COMPLETE_BACK: case ACTION_PROMPT_HISTORY_PREV:
+	case ACTION_PROMPT_HISTORY_NEXT: case ACTION_PROMPT_DELETE_CHAR:
+	case ACTION_PROMPT_DELETE_WORD: case ACTION_PROMPT_CLEAR:
+		/* the sheets' and the prompt's own tables (stats_key,
+		 * diff_key, prompt_key) */
+		wb_msg(wb, 1, "%s acts in its sheet or on the prompt only",
+		    keymap_action_name(a));
 		break;
 	case ACTION_NONE:
 	case ACTION_COUNT:
@@ -1619,7 +1654,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	if (o->bench_keys != NULL)	/* replays the keys, then quits */
 		bench = bench_run(&wb, ui_frame, ui_key, ui_syntax_init);
 	while (!wb.quit && !ui_signalled) {
-		struct pollfd pfd[2];
+		struct pollfd pfd[3];
 		int nfd = 1, timeout = -1, fd, rc, t;
 		int64_t now = wb_now_ms();
 		wint_t ch;
@@ -1651,12 +1686,23 @@ ui_run(struct store *st, const struct ui_opts *o)
 			pfd[1].events = POLLIN;
 			nfd = 2;
 		}
+		fd = batch_fd(&wb);
+		if (fd >= 0) {
+			pfd[nfd].fd = fd;
+			pfd[nfd].events = POLLIN;
+			nfd++;
+		}
 		t = term_pane_timeout(&wb);
+		if (t >= 0 && (timeout < 0 || t < timeout))
+			timeout = t;
+		t = batch_timeout(&wb);
 		if (t >= 0 && (timeout < 0 || t < timeout))
 			timeout = t;
 		rc = poll(pfd, (nfds_t)nfd, timeout);
 		if (rc < 0 && errno != EINTR)
 			break;
+		if (batch_running(&wb))
+			batch_io(&wb);
 		if (term_pane_busy(&wb))
 			term_pane_io(&wb);
 		while ((rc = wget_wch(stdscr, &ch)) != ERR) {
@@ -1687,6 +1733,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	if (o->dump_screen != NULL)
 		ui_dump(o->dump_screen);
 	term_pane_stop(&wb);
+	batch_stop(&wb);	/* what it stored stays */
 	for (int i = 0; i < WB_NPANES; i++)
 		if (wb.panes[i].win != NULL)
 			delwin(wb.panes[i].win);

@@ -14,6 +14,11 @@
 #   userns       unshare(CLONE_NEWUSER), clone(CLONE_NEWUSER) and
 #                mount of a tmpfs, summing short when one worked:
 #                refused, so it passes
+#   kill-self    kill(getpid(), SIGKILL): the harness dies, well within
+#                its CPU limit: fail/harness-killed, not timeout
+#   kill-parent  kill(getppid(), SIGKILL) and kill(1, SIGKILL), then
+#                kill(getpid(), SIGKILL) when it is still alive:
+#                fail/harness-killed
 #
 # The workbench's /tmp is the host's: nothing may appear there.
 . "$(dirname "$0")/lib.sh"
@@ -44,7 +49,13 @@ PTRACEDATA='\t.data\ndone:\t.byte 0\n\t.p2align 3\niov:\t.quad buf\n\t.quad 8\nb
 # exits at once); mount("none", "/tmp", "tmpfs", 0, 0)
 USERNS='\tmov eax, 272\n\tmov edi, 0x10000000\n\tsyscall\n\ttest eax, eax\n\tjne 8f\n\tdec qword ptr [rsp+8]\n8:\tmov eax, 56\n\tmov edi, 0x10000011\n\txor esi, esi\n\txor edx, edx\n\txor r10d, r10d\n\txor r8d, r8d\n\tsyscall\n\ttest rax, rax\n\tjne 9f\n\tmov eax, 60\n\txor edi, edi\n\tsyscall\n9:\tjs 10f\n\tdec qword ptr [rsp+8]\n10:\tmov eax, 165\n\tlea rdi, [rip+s_none]\n\tlea rsi, [rip+s_tmp]\n\tlea rdx, [rip+s_fs]\n\txor r10d, r10d\n\txor r8d, r8d\n\tsyscall\n\ttest eax, eax\n\tjne 1f\n\tdec qword ptr [rsp+8]\n'
 USERNSDATA='\t.data\ndone:\t.byte 0\ns_none:\t.asciz \"none\"\ns_tmp:\t.asciz \"/tmp\"\ns_fs:\t.asciz \"tmpfs\"\n'
+# kill(getpid() / getppid() / 1, SIGKILL)
+KILLSELF='\tmov eax, 39\n\tsyscall\n\tmov edi, eax\n\tmov esi, 9\n\tmov eax, 62\n\tsyscall\n'
+KILLPARENT='\tmov eax, 110\n\tsyscall\n\tmov edi, eax\n\tmov esi, 9\n\tmov eax, 62\n\tsyscall\n\tmov edi, 1\n\tmov esi, 9\n\tmov eax, 62\n\tsyscall\n'"$KILLSELF"
+KILLDATA='\t.data\ndone:\t.byte 0\n'
 {
+	printf '{"task": "%s", "candidate": {"origin": "kill-self", "code": "%s"}}\n' "$TASK" "$HEAD$KILLSELF$SUM$KILLDATA"
+	printf '{"task": "%s", "candidate": {"origin": "kill-parent", "code": "%s"}}\n' "$TASK" "$HEAD$KILLPARENT$SUM$KILLDATA"
 	printf '{"task": "%s", "candidate": {"origin": "ptrace", "code": "%s"}}\n' "$TASK" "$HEAD$PTRACE$SUM$PTRACEDATA"
 	printf '{"task": "%s", "candidate": {"origin": "userns", "code": "%s"}}\n' "$TASK" "$HEAD$USERNS$SUM$USERNSDATA"
 	printf '{"task": "%s", "candidate": {"origin": "fill-tmp", "code": "%s"}}\n' "$TASK" "$HEAD$FILL$SUM$FILLDATA"
@@ -63,6 +74,8 @@ want() {
 }
 want fill-tmp fail/functional/resource-limit
 want shm pass/null/null
+want kill-self fail/functional/harness-killed
+want kill-parent fail/functional/harness-killed
 want ptrace pass/null/null
 want userns pass/null/null
 [ ! -e /tmp/fa ] || fail "fill-tmp wrote the host's /tmp"

@@ -72,6 +72,10 @@ for cmd in "review $ID accept" "label $ID compile" "undo" "commit --repo $T/ds";
 	expect_eq "bad --reviewer refused by $cmd" $? 2
 	grep -q "reviewer name 'eve\\\\nSigned-off-by: x'" "$T/err" || fail "message: $(cat "$T/err")"
 done
+# A name given by hand is refused by every command (it may reach the
+# journal, a human repair's origin or a trailer), not only by those above.
+"$ASSAY" --db "$DB" --reviewer "$(printf 'a\nb')" list >/dev/null 2>&1
+expect_eq "bad --reviewer refused by list" $? 2
 ASSAY_REVIEWER="$(printf 'a\033[2Jb')" "$ASSAY" --db "$DB" review "$ID" accept >/dev/null 2>"$T/err"
 expect_eq "bad ASSAY_REVIEWER refused" $? 2
 grep -q "ASSAY_REVIEWER" "$T/err" || fail "does not say where the name came from: $(cat "$T/err")"
@@ -106,5 +110,17 @@ if command -v sqlite3 >/dev/null; then
 	    fail "the raw time is not shown: $(cat "$T/out")"
 else
 	echo "skipped part: no sqlite3 program to plant a huge time"
+fi
+# A task file name planted in the database past the importer (an older
+# database) still never reaches a toolchain as an option.
+if command -v sqlite3 >/dev/null && command -v iverilog >/dev/null; then
+	printf '{"task": {"id": "local/opt", "domain": "chip", "env": "iverilog", "files": {"foo_tb.sv": "module tb; TopModule dut(); initial $finish; endmodule\\n"}}, "candidate": {"id": "c-opt", "origin": "m", "code": "module TopModule; endmodule\\n"}}\n' > "$T/opt.jsonl"
+	"$ASSAY" --db "$DB" import "$T/opt.jsonl" >/dev/null || fail "import opt"
+	sqlite3 "$DB" "UPDATE task_file SET name = '-ofoo_tb.sv' WHERE task_id = 'local/opt'" || fail "sqlite3"
+	"$ASSAY" --db "$DB" verify c-opt >/dev/null 2>"$T/err"
+	expect_eq "verify with a file named like an option" $? 2
+	grep -q "bad task file name '-ofoo_tb.sv': a file name begins with a letter" "$T/err" ||
+	    fail "option-like file name: $(cat "$T/err")"
+	[ -e foo_tb.sv ] || [ -e "$T/foo_tb.sv" ] && fail "iverilog wrote foo_tb.sv"
 fi
 echo "ok: hostile ids and names refused with FILE:LINE"

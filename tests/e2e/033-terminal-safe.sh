@@ -43,3 +43,14 @@ if command -v python3 >/dev/null; then
 	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert "\ufffd" in o["runs"][0]["log"], o["runs"][0]["log"]; assert "pwned" in o["runs"][0]["log"]' "$T/show.json" || fail "the JSON log"
 fi
 echo "ok: show --json keeps a log that is not UTF-8"
+
+# An origin that is not UTF-8 (planted past the importer) keeps its row
+# in list --json.
+if command -v sqlite3 >/dev/null; then
+	sqlite3 "$DB" "UPDATE candidate SET origin = CAST(X'6dff' AS TEXT) WHERE id = 'c-esc';
+	    UPDATE queue SET origin = CAST(X'6dff' AS TEXT) WHERE id = 'c-esc';" || fail "sqlite3"
+	expect_eq "list --json rows with a non-UTF-8 origin" "$(count '')" 1
+	"$ASSAY" --db "$DB" list --json | grep -q '"origin": *"m\\ufffd"' ||
+	    "$ASSAY" --db "$DB" list --json | grep -q "\"origin\": *\"m$(printf '\357\277\275')\"" ||
+	    fail "origin: $("$ASSAY" --db "$DB" list --json)"
+fi

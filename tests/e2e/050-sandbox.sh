@@ -18,6 +18,21 @@ expect_eq "verify without bwrap exit" $? 2
 grep -q "bubblewrap" "$T/err" || fail "no reason given: $(cat "$T/err")"
 expect_eq "nothing stored" "$(count 'verdict!=none')" 0
 
+# A bwrap older than 0.8 (no --disable-userns): refuse, and say so,
+# rather than fail every stage.
+mkdir -p "$T/oldbwrap"
+real=$(command -v bwrap)
+cat > "$T/oldbwrap/bwrap" <<SH
+#!/bin/sh
+for a; do [ "\$a" = --disable-userns ] && { echo "bwrap: Unknown option --disable-userns" >&2; exit 1; }; done
+exec $real "\$@"
+SH
+chmod 755 "$T" "$T/oldbwrap" "$T/oldbwrap/bwrap"
+PATH=$T/oldbwrap:$PATH "$ASSAY" --db "$DB" verify --where "task~Prob001" 2>"$T/err"
+expect_eq "verify with an old bwrap exit" $? 2
+grep -q -- "--disable-userns" "$T/err" || fail "no reason given: $(cat "$T/err")"
+expect_eq "nothing stored" "$(count 'verdict!=none')" 0
+
 # A bwrap that starts ("true") but then fails like an exhausted kernel.
 mkdir -p "$T/flaky"
 cat > "$T/flaky/bwrap" <<'SH'

@@ -40,9 +40,16 @@ for _ in 1 2 3; do
 done
 screen | grep -q -E "3 K +Label: compiles but wrong" ||
     fail "the new binding is not in the help"
-keys G		# the help scrolls: the last rows
-wait_for "table term"
+for _ in 1 2 3 4; do
+	screen | grep -q -E "C-r +Redo" && break
+	keys PgDn
+	sleep 0.2
+done
 screen | grep -q -E "C-r +Redo" || fail "C-r is not in the help"
+keys G		# the help scrolls: the last rows, the prompt's table
+wait_for "table prompt"
+screen | grep -q -E "C-w +Prompt: delete the last word" ||
+    fail "the prompt's keys are not in the help"
 ok "? lists the live keymap"
 keys q
 wait_gone "live keymap"

@@ -818,11 +818,59 @@ test_armqemu_judge_without_toolchain(void **state)
 
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
+/* Issue 10: 40-digit line numbers in the build log and in a fault's
+ * source line overflow nothing. */
+static void
+test_armqemu_judge_long_digit_runs(void **state)
+{
+	struct env_plan plan;
+	struct env_stage_result res[4];
+	struct task t;
+	struct run r;
+	const char *build = "main.c:1234567890123456789012345678901234567890:5: error: expected ';'\n"
+	    "main.c:1234567890123456789012345678901234567890: undefined reference to `foo'\n";
+	const char *run = "assay: HardFault at pc 0x08000100 (lr 0x08000101)\n"
+	    "Aabc qemu-exit 250\n"
+	    "Aabc fault-at main at main.c:1234567890123456789012345678901234567890\n";
+
+	(void)state;
+	arm_task(&t, NULL);
+	env_plan_init(&plan);
+	plan.cand_file = xstrdup("main.c");
+	snprintf(plan.nonce, sizeof plan.nonce, "Aabc");
+	memset(res, 0, sizeof res);
+	res[0].ran = 1;
+	res[0].exit_code = 1;
+	res[0].log = build;
+	res[0].log_len = strlen(build);
+	memset(&r, 0, sizeof r);
+	env_armqemu.judge(&t, &plan, res, 1, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "fail");
+	for (size_t i = 0; i < r.ndiags; i++)
+		assert_true(r.diags[i].line >= 0);
+	run_release(&r);
+	res[0].exit_code = 0;
+	res[0].log = "";
+	res[0].log_len = 0;
+	res[1].ran = 1;
+	res[1].log = run;
+	res[1].log_len = strlen(run);
+	memset(&r, 0, sizeof r);
+	env_armqemu.judge(&t, &plan, res, 2, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.subcategory, "hardfault");
+	assert_true(r.evidence_line >= 0);
+	run_release(&r);
+	env_plan_release(&plan);
+	task_release(&t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		FX_TEST(test_armqemu_prepare_plans_four_stages),
+		FX_TEST(test_armqemu_judge_long_digit_runs),
 		FX_TEST(test_armqemu_prepare_refuses_bad_params),
 		FX_TEST(test_armqemu_uart_and_writes_pass),
 		FX_TEST(test_armqemu_pty_run),

@@ -116,12 +116,28 @@ test_keymap_defaults(void **state)
 	    keys, 8), 2);
 	assert_int_equal(keys[0], 'j');
 	assert_int_equal(keys[1], KEYMAP_KEY_DOWN);
-	/* every action has a key and a help text */
+	/* every action has a key in some table and a help text */
 	for (int a = 1; a < ACTION_COUNT; a++) {
-		assert_true(keymap_keys(&km, KEYMAP_GLOBAL, (enum action)a,
-		    keys, 8) > 0);
+		size_t n = 0;
+
+		for (int t = 0; t < KEYMAP_NTABLES; t++)
+			n += keymap_keys(&km, (enum keymap_table)t,
+			    (enum action)a, keys, 8);
+		assert_true(n > 0);
 		assert_true(strlen(keymap_action_help((enum action)a)) > 0);
 	}
+	/* the sheets and the prompt have their own tables */
+	assert_int_equal(keymap_lookup(&km, KEYMAP_STATS, 'h'),
+	    ACTION_CELL_LEFT);
+	assert_int_equal(keymap_lookup(&km, KEYMAP_STATS, KEYMAP_KEY_ESC),
+	    ACTION_CLOSE);
+	assert_int_equal(keymap_lookup(&km, KEYMAP_DIFF, 's'),
+	    ACTION_DIFF_LAYOUT);
+	assert_int_equal(keymap_lookup(&km, KEYMAP_PROMPT, KEYMAP_CTRL('w')),
+	    ACTION_PROMPT_DELETE_WORD);
+	assert_int_equal(keymap_lookup(&km, KEYMAP_PROMPT, 'q'), ACTION_NONE);
+	assert_int_equal(keymap_lookup(&km, KEYMAP_GLOBAL, KEYMAP_KEY_ESC),
+	    ACTION_BACK);
 	keymap_release(&km);
 }
 

@@ -700,6 +700,39 @@ test_store_bad_decisions_are_refused(void **state)
 	free(id);
 }
 
+/* Issue 10, item 14: a claim keeps a candidate to one verify; a claim
+ * that expired (ttl 0: already) is anyone's. */
+static void
+test_store_claims(void **state)
+{
+	struct fx *f = *state;
+	struct err err;
+	int got;
+	char *id;
+
+	put_task(f->st, "local/t1");
+	id = add_cand(f->st, "local/t1", "m", "code", NULL);
+	assert_int_equal(store_claim(f->st, id, "a:1", 60, &got, &err), 0);
+	assert_int_equal(got, 1);
+	assert_int_equal(store_claim(f->st, id, "a:1", 60, &got, &err), 0);
+	assert_int_equal(got, 1);		/* its own again */
+	assert_int_equal(store_claim(f->st, id, "b:2", 60, &got, &err), 0);
+	assert_int_equal(got, 0);		/* a's stands */
+	assert_int_equal(store_claim_release(f->st, id, "b:2", &err), 0);
+	assert_int_equal(store_claim(f->st, id, "b:2", 60, &got, &err), 0);
+	assert_int_equal(got, 0);		/* b cannot drop a's */
+	assert_int_equal(store_claim_release(f->st, NULL, "a:1", &err), 0);
+	assert_int_equal(store_claim(f->st, id, "b:2", 0, &got, &err), 0);
+	assert_int_equal(got, 1);
+	/* b's claim expired at once (as a killed verify's would): a's */
+	assert_int_equal(store_claim(f->st, id, "a:1", 60, &got, &err), 0);
+	assert_int_equal(got, 1);
+	assert_int_equal(store_claims_renew(f->st, "a:1", 60, &err), 0);
+	assert_int_equal(store_claim(f->st, id, "b:2", 60, &got, &err), 0);
+	assert_int_equal(got, 0);
+	free(id);
+}
+
 /* Issue 10, item 13: undo and redo are the reviewer's own. */
 static void
 test_store_undo_is_the_reviewers_own(void **state)
@@ -1534,6 +1567,7 @@ main(void)
 		FX_TEST(test_store_redo_replays_in_order),
 		FX_TEST(test_store_undo_spans_labels_and_reviews),
 		FX_TEST(test_store_bad_decisions_are_refused),
+		FX_TEST(test_store_claims),
 		FX_TEST(test_store_undo_is_the_reviewers_own),
 		FX_TEST(test_store_journal_lists_decisions),
 		FX_TEST(test_store_decisions_survive_reopen),

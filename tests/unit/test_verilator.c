@@ -609,7 +609,7 @@ test_verilator_realbench_false_pass(void **state)
 		struct candidate c;
 
 		make_cand(&c, "realbench/x", code);
-		triage_apply("verilator", &c, &o.run);
+		triage_apply("verilator", &c, NULL, &o.run);
 		assert_int_equal(o.run.evidence_line, 61);
 		candidate_release(&c);
 	}
@@ -628,7 +628,7 @@ realbench_triaged(struct fx *f, const char *module, const char *model,
 	realbench_task(f, module, &t);
 	make_cand(&c, "realbench/x", code);
 	run_plan(f, &env_verilator, &t, &c, 300, o);
-	triage_apply("verilator", &c, &o->run);
+	triage_apply("verilator", &c, NULL, &o->run);
 	candidate_release(&c);
 	task_release(&t);
 	free(code);
@@ -872,11 +872,28 @@ test_verilator_judge_build_failures(void **state)
 
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
+/* Issue 10: a 40-digit line or column overflows nothing. */
+static void
+test_verilator_judge_long_digit_runs(void **state)
+{
+	struct run r;
+
+	(void)state;
+	judge_build_log("%Error: candidate.sv:1234567890123456789012345678901234567890:1234567890123456789012345678901234567890: syntax"
+	    " error\n%Error: Exiting due to 1 error(s)\n", 1, ENV_STOP_NONE,
+	    &r);
+	assert_str(r.verdict, "fail");
+	for (size_t i = 0; i < r.ndiags; i++)
+		assert_true(r.diags[i].line >= 0 && r.diags[i].col >= 0);
+	run_release(&r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		FX_TEST(test_verilator_prepare_plans_lint_build_run),
+		FX_TEST(test_verilator_judge_long_digit_runs),
 		FX_TEST(test_verilator_dff8r_reference_lints_clean),
 		FX_TEST(test_verilator_width_warning_on_its_line),
 		FX_TEST(test_verilator_syntax_error_fails_lint),

@@ -620,10 +620,10 @@ test_x86asm_faster_candidate_passes(void **state)
 	verify_here(f, MAX_PARAMS, max_ref, NULL, max_sse2, &o);
 	expect(&o, "pass", NULL, NULL);
 	assert_non_null(strstr(buf_str(&o.logs[2]), "equivalence: PASS (0"
-	    " mismatches / 2000 cases)"));
+	    " mismatches / 2001 cases)"));
 	assert_non_null(strstr(buf_str(&o.logs[2]), "abi: PASS (rbx rbp r12"
-	    " r13 r14 r15 rsp df kept over 2000 calls)"));
-	assert_true(metric(&o.run, "cases") == 2000);
+	    " r13 r14 r15 rsp df kept over 2001 calls)"));
+	assert_true(metric(&o.run, "cases") == 2001);
 	assert_true(metric(&o.run, "mismatches") == 0);
 	/* pmaxub does 16 bytes an instruction: far more than 3 % faster. */
 	assert_true(metric(&o.run, "time_ratio") > 2);
@@ -646,7 +646,7 @@ test_x86asm_faster_candidate_passes(void **state)
 	} else {
 		assert_non_null(diag_at(&o.run, 0, "callgrind not run"));
 	}
-	assert_non_null(strstr(o.run.evidence, "equivalent on 2000 cases"));
+	assert_non_null(strstr(o.run.evidence, "equivalent on 2001 cases"));
 	outcome_release(&o);
 }
 
@@ -664,10 +664,10 @@ test_x86asm_dropped_tail_mismatches(void **state)
 	assert_true(strncmp(o.run.evidence, "MISMATCH n=1 ref=", 17) == 0);
 	assert_non_null(strstr(o.run.evidence, " asm=0 a={"));
 	assert_non_null(strstr(buf_str(&o.logs[2]), "equivalence: FAIL ("));
-	assert_non_null(strstr(buf_str(&o.logs[2]), " mismatches / 2000"
+	assert_non_null(strstr(buf_str(&o.logs[2]), " mismatches / 2001"
 	    " cases)"));
 	assert_true(metric(&o.run, "mismatches") > 500);
-	assert_true(metric(&o.run, "cases") == 2000);
+	assert_true(metric(&o.run, "cases") == 2001);
 	/* No timing or count for a wrong answer. */
 	assert_int_equal(o.nres, 3);
 	assert_true(metric(&o.run, "time_ratio") < 0);
@@ -877,6 +877,56 @@ test_x86asm_slower_candidate_is_performance(void **state)
 	outcome_release(&o);
 }
 
+/* dot, correct, in AT&T syntax; GUARD runs first (may jump to 3). */
+#define DOT_PLAIN(GUARD, DATA) \
+    "\t.text\n\t.globl\tdot\ndot:\n" GUARD \
+    "\txorl\t%eax, %eax\n\txorl\t%ecx, %ecx\n" \
+    "\ttestq\t%rdx, %rdx\n\tje\t2f\n" \
+    "1:\tmovslq\t(%rdi,%rcx,4), %r8\n\tmovslq\t(%rsi,%rcx,4), %r9\n" \
+    "\timulq\t%r9, %r8\n\taddq\t%r8, %rax\n\tincq\t%rcx\n" \
+    "\tcmpq\t%rdx, %rcx\n\tjb\t1b\n2:\tret\n3:\txorl\t%eax, %eax\n" \
+    "\tret\n" DATA
+
+/*
+ * Issue 10: the timing ran inputs the check never checked (n = 4096 timed,
+ * n <= 1024 checked) and never compared the timed results.  A candidate
+ * that answers 0 past n = 1024 fails on the timing input, checked like
+ * any case; one that answers right for its first 2100 calls (the check
+ * makes about 2000) and 0 after fails on the timed results.
+ */
+static void
+test_x86asm_timed_inputs_and_results_are_checked(void **state)
+{
+	static const char big_n[] = DOT_PLAIN("\tcmpq\t$1024, %rdx\n"
+	    "\tja\t3f\n", "");
+	static const char later[] = DOT_PLAIN("\tincq\tcalls(%rip)\n"
+	    "\tcmpq\t$2100, calls(%rip)\n\tja\t3f\n",
+	    "\t.bss\n\t.p2align 3\ncalls:\t.zero 8\n");
+	static const char honest[] = DOT_PLAIN("", "");
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_x86();
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, big_n, &o);
+	expect(&o, "fail", "functional", "mismatch");
+	assert_non_null(strstr(o.run.evidence, "n=4096"));
+	outcome_release(&o);
+
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, later, &o);
+	expect(&o, "fail", "functional", "mismatch");
+	assert_non_null(strstr(o.run.evidence, "MISMATCH while timing"));
+	outcome_release(&o);
+
+	/* The same code without the tricks passes: the checks see only
+	 * what differs. */
+	verify_here(f, DOT_PARAMS, dot_ref, NULL, honest, &o);
+	assert_str(o.run.verdict, o.run.category != NULL &&
+	    strcmp(o.run.category, "performance") == 0 ? "fail" : "pass");
+	assert_true(o.run.category == NULL ||
+	    strcmp(o.run.category, "performance") == 0);
+	outcome_release(&o);
+}
+
 static void
 test_x86asm_assembler_errors_are_on_candidate_lines(void **state)
 {
@@ -1008,7 +1058,7 @@ test_x86asm_crashes_hangs_and_guards(void **state)
 	assert_true(strncmp(o.run.evidence, "CRASH n=0 a={} b={}: SIGSEGV",
 	    28) == 0);
 	/* The harness goes on after a crash: every case is counted. */
-	assert_true(metric(&o.run, "mismatches") == 2000);
+	assert_true(metric(&o.run, "mismatches") == 2001);
 	outcome_release(&o);
 
 	verify_here(f, DOT_PARAMS, dot_ref, NULL, hang, &o);
@@ -1285,11 +1335,54 @@ test_x86asm_judge_limits_and_callgrind(void **state)
 
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
+/* Issue 10: 40-digit line numbers in the assembler's log, and in the
+ * precheck's register lines, overflow nothing. */
+static void
+test_x86asm_judge_long_digit_runs(void **state)
+{
+	static const char *const none[] = { "true", NULL };
+	struct env_plan plan;
+	struct env_stage_result res[4];
+	struct task t = { 0 };
+	struct run r;
+	const char *as = "cand.s: Assembler messages:\n"
+	    "cand.s:1234567890123456789012345678901234567890: Error: no such instruction: `frob'\n"
+	    "cand.s:4:1234567890123456789012345678901234567890: Error: junk\n";
+
+	(void)state;
+	env_plan_init(&plan);
+	plan.cand_file = xstrdup("cand.s");
+	snprintf(plan.nonce, sizeof plan.nonce, "XN");
+	buf_adds(&plan.precheck, "reg rbx 1234567890123456789012345678901234567890\n");
+	env_plan_stage(&plan, "assemble", none);
+	env_plan_stage(&plan, "build", none);
+	env_plan_stage(&plan, "run", none);
+	memset(res, 0, sizeof res);
+	res[0].ran = 1;
+	res[0].exit_code = 1;
+	res[0].log = as;
+	res[0].log_len = strlen(as);
+	memset(&r, 0, sizeof r);
+	env_x86asm.judge(&t, &plan, res, 1, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "fail");
+	for (size_t i = 0; i < r.ndiags; i++)
+		assert_true(r.diags[i].line >= 0);
+	run_release(&r);
+	env_plan_release(&plan);
+	judge_logs("reg rbx 1234567890123456789012345678901234567890\n", "XN ABI asm clobbered callee-saved"
+	    " rbx (n=0, case 0)\nXN equivalence: PASS (0 mismatches / 2001"
+	    " cases)\nXN abi: FAIL (rbx)\n", "", 1, 3, ENV_STOP_NONE, &r);
+	assert_str(r.subcategory, "abi-violation");
+	assert_int_equal(r.evidence_line, 0);
+	run_release(&r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x86asm_sig_parses_the_grammar),
+		cmocka_unit_test(test_x86asm_judge_long_digit_runs),
 		cmocka_unit_test(test_x86asm_sig_rejects_the_rest),
 		cmocka_unit_test(test_x86asm_sig_generates_the_harness_c),
 		FX_TEST(test_x86asm_prepare_plans_the_stages),
@@ -1299,6 +1392,7 @@ main(void)
 		FX_TEST(test_x86asm_abi_canaries),
 		FX_TEST(test_x86asm_copied_input_is_performance),
 		FX_TEST(test_x86asm_slower_candidate_is_performance),
+		FX_TEST(test_x86asm_timed_inputs_and_results_are_checked),
 		FX_TEST(test_x86asm_assembler_errors_are_on_candidate_lines),
 		FX_TEST(test_x86asm_link_errors),
 		FX_TEST(test_x86asm_crashes_hangs_and_guards),

@@ -546,11 +546,33 @@ test_yosys_judge_area_failure_keeps_pass(void **state)
 
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
+/* Issue 10: 40-digit numbers in a log overflow nothing. */
+static void
+test_yosys_judge_long_digit_runs(void **state)
+{
+	struct run r;
+
+	(void)state;
+	judge_log("candidate.sv:1234567890123456789012345678901234567890: ERROR: syntax error, unexpected"
+	    " TOK_ID\n", 1, ENV_STOP_NONE, &r);
+	assert_non_null(r.verdict);
+	for (size_t i = 0; i < r.ndiags; i++)
+		assert_true(r.diags[i].line >= 0);
+	run_release(&r);
+	judge_log("ERROR: Module `\\TopModule' referenced in module `\\tb' in"
+	    " cell `\\x' is not part of the design.\n"
+	    "candidate.sv:1234567890123456789012345678901234567890:\n   Number of cells: 1234567890123456789012345678901234567890\n", 1,
+	    ENV_STOP_NONE, &r);
+	assert_non_null(r.verdict);
+	run_release(&r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		FX_TEST(test_yosys_prepare_plans_synth_and_area),
+		FX_TEST(test_yosys_judge_long_digit_runs),
 		FX_TEST(test_yosys_prepare_liberty_and_top_params),
 		FX_TEST(test_yosys_dff8r_reference_passes),
 		FX_TEST(test_yosys_async_reset_has_area),

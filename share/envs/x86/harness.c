@@ -61,7 +61,8 @@ struct assay_param {
 
 /* abi.s: canaries around a call of fn; reps calls of fn. */
 uint64_t assay_abi_call(const void *fn, const uint64_t *args, uint64_t *bad);
-void	 assay_time_calls(const void *fn, const uint64_t *args, long reps);
+uint64_t assay_time_calls(const void *fn, const uint64_t *args, long reps,
+	    uint64_t mask);
 
 static uint64_t assay_call_ref(const uint64_t *v)
     __attribute__((noipa, aligned(64)));
@@ -720,6 +721,27 @@ assay_abi_report(uint64_t bad, const struct assay_case *c,
 	    sc : "no scalars", c->index);
 }
 
+/*
+ * The timing input as a case: time_n elements (clipped to the length's
+ * range), random values, 64-byte aligned, both sides filled.
+ */
+static void
+assay_time_case(struct assay_case *c)
+{
+	uint64_t lo, hi;
+
+	assay_rng = ASSAY_SEED ^ 0x74696d65ULL;
+	assay_case_make(c, 8 * M_NMODES, ASSAY_TIME_N);
+	assay_len_range(&lo, &hi, ASSAY_TIME_N);
+	c->n = (size_t)hi;
+	c->mode = M_RANDOM;
+	c->misalign = 0;
+	c->dirty = 0;
+	if (assay_len >= 0)
+		c->scalar[assay_len] = c->n;
+	assay_case_fill(c);
+}
+
 static int
 assay_check(void)
 {
@@ -745,6 +767,22 @@ assay_check(void)
 			continue;
 		assay_abi_report(bad, &c, &t);
 		assay_case_compare(&c, rr, rc, &t);
+	}
+	/* Every input the timing uses is checked: the timing input is
+	 * the last case (ASSAY_CASES + 1 in all). */
+	if (t.hangs == 0) {
+		uint64_t rr, rc = 0, bad = 0;
+
+		assay_time_case(&c);
+		c.index = ASSAY_CASES;
+		assay_case_args(&c, 0, vr);
+		assay_case_args(&c, 1, vc);
+		rr = assay_case_ref(&c, vr);
+		t.cases++;
+		if (assay_case_cand(&c, vc, &rc, &bad, &t) == 0) {
+			assay_abi_report(bad, &c, &t);
+			assay_case_compare(&c, rr, rc, &t);
+		}
 	}
 	if (t.shown > ASSAY_SHOWN)
 		assay_say("... %ld more mismatches not shown",
@@ -774,7 +812,12 @@ assay_check(void)
 
 /* --- timing ---------------------------------------------------------- */
 
-static uint64_t assay_tv[6];	/* the timing input's arguments */
+/* The timing input's arguments: the reference's buffers and the
+ * candidate's, both filled with the same input. */
+static uint64_t assay_tv[6], assay_tv_cand[6];
+static uint64_t assay_ret_mask;	/* the return type's bits; 0 for void */
+static int	assay_time_bad;	/* a timed result differed */
+static long	assay_time_calls_n;	/* calls of each, so far */
 
 static int64_t
 assay_now_ns(void)
@@ -785,35 +828,53 @@ assay_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* The timing input: time_n elements (clipped to the length's range),
- * random values, 64-byte aligned. */
+/* The timing input, in both sides' buffers. */
 static void
 assay_time_input(void)
 {
 	struct assay_case c;
-	uint64_t lo, hi;
+	size_t bits = assay_size(ASSAY_RET) * 8;
 
-	assay_rng = ASSAY_SEED ^ 0x74696d65ULL;
-	assay_case_make(&c, 8 * M_NMODES, ASSAY_TIME_N);
-	assay_len_range(&lo, &hi, ASSAY_TIME_N);
-	c.n = (size_t)hi;
-	c.mode = M_RANDOM;
-	c.misalign = 0;
-	c.dirty = 0;
-	if (assay_len >= 0)
-		c.scalar[assay_len] = c.n;
-	assay_case_fill(&c);
+	assay_time_case(&c);
 	assay_case_args(&c, 0, assay_tv);
+	assay_case_args(&c, 1, assay_tv_cand);
+	assay_ret_mask = bits == 0 ? 0 : bits == 64 ? ~UINT64_C(0) :
+	    (UINT64_C(1) << bits) - 1;
 }
 
-/* Nanoseconds for reps calls of fn on the timing input. */
+/*
+ * Nanoseconds for reps calls of fn on the timing input (its own side's
+ * buffers); *hash folds every call's return value.
+ */
 static int64_t __attribute__((noinline))
-assay_batch(const void *fn, long reps)
+assay_batch(const void *fn, const uint64_t *args, long reps, uint64_t *hash)
 {
 	int64_t t0 = assay_now_ns();
 
-	assay_time_calls(fn, assay_tv, reps);
+	*hash = assay_time_calls(fn, args, reps, assay_ret_mask);
 	return assay_now_ns() - t0;
+}
+
+/*
+ * One batch of each, the reference first or not: every timed result is
+ * compared (the returns, folded, and at the end the buffers), so that a
+ * candidate that answers differently while it is timed fails.
+ */
+static void
+assay_pair(long reps, int ref_first, int64_t *a, int64_t *b)
+{
+	uint64_t hr, hc;
+
+	if (ref_first) {
+		*a = assay_batch(assay_ref_addr(), assay_tv, reps, &hr);
+		*b = assay_batch(assay_cand_addr(), assay_tv_cand, reps, &hc);
+	} else {
+		*b = assay_batch(assay_cand_addr(), assay_tv_cand, reps, &hc);
+		*a = assay_batch(assay_ref_addr(), assay_tv, reps, &hr);
+	}
+	assay_time_calls_n += reps;
+	if (hr != hc)
+		assay_time_bad = 1;
 }
 
 /* Pin to the CPU we are on, as taskset -c would; the CPU's number, or
@@ -844,13 +905,7 @@ assay_measure(long reps, double *ref_ns, double *cand_ns)
 	for (int r = 0; r < ASSAY_ROUNDS; r++) {
 		int64_t a, b;
 
-		if (r % 2 == 0) {
-			a = assay_batch(assay_ref_addr(), reps);
-			b = assay_batch(assay_cand_addr(), reps);
-		} else {
-			b = assay_batch(assay_cand_addr(), reps);
-			a = assay_batch(assay_ref_addr(), reps);
-		}
+		assay_pair(reps, r % 2 == 0, &a, &b);
 		if (a < best_r)
 			best_r = a;
 		if (b < best_c)
@@ -877,14 +932,17 @@ static void __attribute__((noinline))
 assay_time_measure(struct assay_timing *t)
 {
 	double r1, c1, ratio;
+	int64_t a, b;
 
 	/* Warm the caches and the branch predictors. */
-	assay_time_calls(assay_ref_addr(), assay_tv, 3);
-	assay_time_calls(assay_cand_addr(), assay_tv, 3);
+	assay_pair(3, 1, &a, &b);
 	t->reps = 1;
-	while (t->reps < (1L << 24) &&
-	    assay_batch(assay_ref_addr(), t->reps) < ASSAY_BATCH_NS)
+	for (;;) {
+		assay_pair(t->reps, 1, &a, &b);
+		if (t->reps >= (1L << 24) || a >= ASSAY_BATCH_NS)
+			break;
 		t->reps *= 2;
+	}
 	/* Only a verdict of "slower" rests on the ratio: measure again
 	 * while it says so, and keep the best. */
 	t->ratio = 0;
@@ -921,6 +979,23 @@ assay_time(void)
 	assay_in = 2;
 	assay_time_measure(&t);
 	assay_in = 0;
+	/* The buffers after as many calls of each: the same, or the
+	 * candidate answered differently while it was timed. */
+	for (int i = 0; i < ASSAY_NPARAMS; i++) {
+		const struct assay_param *p = &assay_params[i];
+		size_t n = assay_len >= 0 ? (size_t)assay_tv[assay_len] :
+		    (size_t)ASSAY_TIME_N;
+
+		if (p->pointer && memcmp(assay_args[i].ref.data,
+		    assay_args[i].cand.data, assay_bytes(p, n)) != 0)
+			assay_time_bad = 1;
+	}
+	if (assay_time_bad) {
+		assay_say("MISMATCH while timing: the candidate's results"
+		    " differ from the reference's on the timing input (%ld"
+		    " calls of each, all checked)", assay_time_calls_n);
+		return 1;
+	}
 	memset(&c, 0, sizeof c);
 	for (int i = 0; i < ASSAY_NPARAMS; i++)
 		c.scalar[i] = assay_tv[i];
