@@ -38,8 +38,12 @@ hash_final(struct hash_ctx *h, char *hex)
 
 	if (EVP_DigestFinal_ex(h->md, md, &n) != 1)
 		fatal("sha256: digest final failed");
-	for (unsigned int i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	/* By hand: snprintf per byte was a tenth of an import's time. */
+	for (unsigned int i = 0; i < n; i++) {
+		hex[2 * i] = "0123456789abcdef"[md[i] >> 4];
+		hex[2 * i + 1] = "0123456789abcdef"[md[i] & 15];
+	}
+	hex[2 * n] = '\0';
 	EVP_MD_CTX_free(h->md);
 	free(h);
 }

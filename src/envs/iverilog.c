@@ -11,6 +11,9 @@
  * string is rewritten in our copy of the testbench to start with a
  * per-run secret, so a candidate that prints the line itself cannot pass;
  * the secret is removed from the stored log afterwards (verilog.h).
+ * Task data files (any name not ending in .v, .sv, .vh, .svh, .vlib, or
+ * role "data") are not compiled: they go read-only into run/, where the
+ * simulation opens them by their bare names.
  */
 #define _GNU_SOURCE
 #include "env.h"
@@ -77,6 +80,8 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 			return err_set(err, "task file name %s is reserved for"
 			    " the candidate", CAND_FILE);
 		}
+		if (verilog_is_data(f))
+			continue;	/* into run/, after the stages */
 		if (strcmp(f->role, "testbench") != 0) {
 			rc = env_write_input(plan, workdir, f->name, f->data,
 			    f->len, err);
@@ -131,6 +136,10 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	}
 	rc = env_mkdir(workdir, "run", err) < 0 ||
 	    env_mkdir(workdir, rundir, err) < 0 ? -1 : 0;
+	/* Data files the testbench opens by bare name, read-only in run/. */
+	if (rc == 0 && plan->precheck.len == 0 &&
+	    verilog_write_data(plan, workdir, t, img, err) < 0)
+		rc = -1;
 	free(image);
 	free(rundir);
 	free(top);
