@@ -16,12 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "../envs/env.h"
+#include "../envs/verilog.h"
 #include "hash.h"
 #include "license.h"
 #include "ident.h"
@@ -394,6 +396,8 @@ static int
 each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
     row_fn cb, void *arg, struct import_report *rep, struct err *err)
 {
+	/* Every caller passes its import_opts as the rows' arg. */
+	const struct import_opts *opts = arg;
 	char *data, *p, *end;
 	size_t len, line = 0, rows = 0;
 
@@ -413,6 +417,9 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 
 		line++;
 		p += l + (nl != NULL);
+		if (opts->progress != NULL && line % IMPORT_PROGRESS_ROWS == 0)
+			opts->progress(line, (size_t)(p - data), len,
+			    opts->progress_arg);
 		while (tl > 0 && (txt[tl - 1] == '\r' || txt[tl - 1] == ' '))
 			tl--;
 		if (tl == 0)
@@ -441,10 +448,14 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 			struct import_report before = *rep;
 
 			err_clear(&rowerr);
-			rc = store_savepoint(st, &rowerr);
+			/* Without keep_going a bad row fails the whole
+			 * file, so a row needs no savepoint of its own
+			 * (each one journals every page the row changes). */
+			rc = keep_going ? store_savepoint(st, &rowerr) : 0;
 			if (rc == 0) {
 				rc = cb(st, row, path, line, arg, rep, &rowerr);
-				store_savepoint_end(st, rc == 0);
+				if (keep_going)
+					store_savepoint_end(st, rc == 0);
 			}
 			if (rc < 0) {
 				rep->tasks_added = before.tasks_added;
@@ -471,6 +482,8 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 			buf_printf(&rep->warnings, "%s (skipped)\n", rowerr.msg);
 		}
 	}
+	if (opts->progress != NULL)
+		opts->progress(line, len, len, opts->progress_arg);
 	if (rows == 0)
 		buf_printf(&rep->warnings, "%s: empty file, nothing imported\n",
 		    path);
@@ -688,16 +701,6 @@ assay_decisions(struct store *st, json_t *row, const char *cand_id,
 }
 
 static const char *
-file_role(const char *name)
-{
-	if (strstr(name, "test") != NULL || strstr(name, "tb") != NULL)
-		return "testbench";
-	if (strstr(name, "ref") != NULL)
-		return "reference";
-	return "source";
-}
-
-static const char *
 lang_of_env(const char *env)
 {
 	const struct env_ops *e = env_find(env);
@@ -712,13 +715,113 @@ lang_of_env(const char *env)
 	return e != NULL ? e->lang : "text";
 }
 
+/* Is one of name's words (split at '_', '-', '.') in words, ignoring
+ * case? */
+static int
+has_word(const char *name, const char *const *words)
+{
+	const char *p = name;
+
+	while (*p != '\0') {
+		size_t n = strcspn(p, "_-.");
+
+		for (size_t i = 0; n > 0 && words[i] != NULL; i++)
+			if (strlen(words[i]) == n &&
+			    strncasecmp(p, words[i], n) == 0)
+				return 1;
+		p += n;
+		if (*p != '\0')
+			p++;
+	}
+	return 0;
+}
+
+const char *
+import_file_role(const char *name, const char *env)
+{
+	static const char *const tb[] = { "tb", "test", "testbench", NULL };
+	static const char *const ref[] = { "ref", "reference", "golden",
+	    NULL };
+
+	if (strcmp(lang_of_env(env), "verilog") == 0) {
+		struct task_file f = { (char *)name, (char *)"source", NULL, 0 };
+
+		if (verilog_is_data(&f))
+			return "data";
+	}
+	if (has_word(name, tb))
+		return "testbench";
+	if (has_word(name, ref))
+		return "reference";
+	return "source";
+}
+
+int
+import_role_valid(const char *role)
+{
+	return role != NULL && (strcmp(role, "testbench") == 0 ||
+	    strcmp(role, "reference") == 0 || strcmp(role, "source") == 0 ||
+	    strcmp(role, "data") == 0);
+}
+
+/*
+ * A task's "files": an object of name -> text, each file's role by its
+ * name (import_file_role()), or an array of {"name", "text", "role"}
+ * objects, "role" optional, for a role the name does not say.
+ */
+static int
+assay_files(struct task *t, json_t *files, const char *path, size_t line,
+    struct err *err)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (files == NULL)
+		return 0;
+	if (json_is_object(files)) {
+		json_object_foreach(files, key, v) {
+			if (!json_is_string(v))
+				return row_error(err, path, line, "a task file"
+				    " must be a string");
+			task_add_file(t, key, import_file_role(key, t->env),
+			    json_string_value(v), json_string_length(v));
+		}
+		return 0;
+	}
+	if (!json_is_array(files))
+		return row_error(err, path, line, "\"files\" must be an object"
+		    " of name -> text, or an array of {\"name\", \"text\","
+		    " \"role\"}");
+	json_array_foreach(files, i, v) {
+		const char *name = jstr(v, "name"), *role = jstr(v, "role");
+		json_t *text = json_object_get(v, "text");
+
+		if (name == NULL || !json_is_string(text))
+			return row_error(err, path, line, "a task file needs"
+			    " a \"name\" and a \"text\" string");
+		if (json_object_get(v, "role") != NULL &&
+		    !import_role_valid(role))
+			return row_error(err, path, line, "a task file's"
+			    " \"role\" must be testbench, reference, source or"
+			    " data");
+		for (size_t k = 0; k < t->nfiles; k++)
+			if (strcmp(t->files[k].name, name) == 0)
+				return row_error(err, path, line, "two task"
+				    " files of one name");
+		task_add_file(t, name, role != NULL ? role :
+		    import_file_role(name, t->env), json_string_value(text),
+		    json_string_length(text));
+	}
+	return 0;
+}
+
 static int
 assay_task(struct store *st, json_t *to, const char *path, size_t line,
     struct import_report *rep, char **task_id, char **env, struct err *err)
 {
 	struct task t = { 0 };
-	json_t *files, *v, *params;
-	const char *key;
+	json_t *files, *params;
 	int rc = -1;
 
 	if (jstr(to, "id") == NULL)
@@ -745,19 +848,9 @@ assay_task(struct store *st, json_t *to, const char *path, size_t line,
 	t.source = jstr(to, "source") != NULL ? jdup(to, "source") :
 	    xasprintf("%s:%zu", path, line);
 	files = json_object_get(to, "files");
-	if (files != NULL && !json_is_object(files)) {
+	if (assay_files(&t, files, path, line, err) < 0) {
 		task_release(&t);
-		return row_error(err, path, line, "\"files\" must be an object"
-		    " of name -> text");
-	}
-	json_object_foreach(files, key, v) {
-		if (!json_is_string(v)) {
-			task_release(&t);
-			return row_error(err, path, line, "a task file must be"
-			    " a string");
-		}
-		task_add_file(&t, key, file_role(key), json_string_value(v),
-		    json_string_length(v));
+		return -1;
 	}
 	t.extra = unknown_fields(to, task_known);
 	if (put_task(st, &t, rep, err) < 0)
@@ -807,19 +900,16 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 		if (assay_task(st, to, path, line, rep, &task_id, &env, err) < 0)
 			return -1;
 	} else if (json_is_string(to)) {
-		struct task t;
 		int found;
 
 		task_id = xstrdup(json_string_value(to));
-		found = store_task_get(st, task_id, &t, err);
+		found = store_task_env(st, task_id, &env, err);
 		if (found < 0)
 			goto out;
 		if (found == 1) {
 			row_error(err, path, line, "unknown task");
 			goto out;
 		}
-		env = xstrdup(t.env);
-		task_release(&t);
 	} else {
 		row_error(err, path, line, "\"task\" must be an object or an id");
 		goto out;
@@ -1594,7 +1684,7 @@ import_in(struct store *st, const char *path, enum import_format f,
 
 	if (f == IMPORT_AUTO && detect(path, &f, err) < 0)
 		return -1;
-	if (store_begin(st, err) < 0)
+	if (store_import_begin(st, err) < 0)
 		return -1;
 	if (store_task_rowid_max(st, &since, err) < 0) {
 		store_rollback(st);
@@ -1652,7 +1742,8 @@ import_in(struct store *st, const char *path, enum import_format f,
 		return -1;
 	}
 	if (store_event_add(st, opts->by != NULL ? opts->by : "import",
-	    "import", NULL, path, err) < 0 || store_commit(st, err) < 0) {
+	    "import", NULL, path, err) < 0 ||
+	    store_import_publish(st, err) < 0 || store_commit(st, err) < 0) {
 		store_rollback(st);
 		return -1;
 	}

@@ -46,7 +46,14 @@ struct import_opts {
 	const char		*id_prefix;	/* prepended to explicit candidate
 						 * ids and parents (assay JSONL);
 						 * NULL: none (docs/adr/0011) */
+	/* Called every IMPORT_PROGRESS_ROWS rows of a JSONL file, and at
+	 * its end, with the rows read and the bytes read of total; may be
+	 * NULL.  The importer never prints. */
+	void	(*progress)(size_t rows, size_t done, size_t total, void *arg);
+	void	*progress_arg;
 };
+
+#define IMPORT_PROGRESS_ROWS 4096
 
 struct import_report {
 	size_t		 tasks_added, tasks_existing;
@@ -159,6 +166,20 @@ int	import_kernelbench(struct store *st, const char *path,
 	    struct err *err);
 /* Is path a directory import_kernelbench() reads?  1 or 0. */
 int	import_kernelbench_detect(const char *path);
+
+/*
+ * The role of a task file by its name, for a task of env (docs/formats.md):
+ * for a Verilog env, "data" when the name does not end in .v, .sv, .vh,
+ * .svh or .vlib (verilog_is_data()); then "testbench" when one of its
+ * words (split at '_', '-' and '.', any case) is tb, test or testbench,
+ * "reference" for ref, reference or golden, else "source".  So
+ * "tb_RAM.v" and "testbench.v" are testbenches and
+ * "Prob068_countbcd_ref.sv" a reference.  Static string.
+ */
+const char *import_file_role(const char *name, const char *env);
+/* Is role one a task file may have (testbench, reference, source,
+ * data)?  1 or 0. */
+int	import_role_valid(const char *role);
 
 /*
  * The model name of an RTLFixer / VerilogEval generation log name, by

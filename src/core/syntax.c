@@ -3571,6 +3571,17 @@ vs_declares(TSNode id)
 		"ansi_port_declaration", "local_parameter_declaration",
 		"parameter_declaration", "modport_item",
 		"tf_port_declaration", "list_of_tf_variable_identifiers",
+		"for_variable_declaration", "list_of_genvar_identifiers",
+		"udp_declaration", "net_port_type1", "type_identifier",
+		"specparam_declaration", "event_declaration",
+		"list_of_net_identifiers",
+	};
+	static const char *const uses[] = {
+		"member_identifier", "method_identifier",
+		"checker_identifier", "package_identifier",
+		"text_macro_identifier", "system_tf_identifier",
+		"tf_identifier", "class_identifier", "module_identifier",
+		"interface_identifier", "program_identifier",
 	};
 	TSNode p = ts_node_parent(id), g;
 	const char *pt;
@@ -3586,7 +3597,26 @@ vs_declares(TSNode id)
 	for (size_t i = 0; i < sizeof parents / sizeof parents[0]; i++)
 		if (strcmp(pt, parents[i]) == 0)
 			return 1;
-	return 0;
+	/* enum_identifier, specparam_identifier ...: the grammar names a
+	 * declared name NAME_identifier; these few are uses. */
+	for (size_t i = 0; i < sizeof uses / sizeof uses[0]; i++)
+		if (strcmp(pt, uses[i]) == 0)
+			return 0;
+	return strlen(pt) > 11 && strcmp(pt + strlen(pt) - 11,
+	    "_identifier") == 0;
+}
+
+/* Is the identifier id the root of a value or target: the first child
+ * of an expression's primary or of an assignment's left side? */
+static int
+vs_used(TSNode id)
+{
+	TSNode p = ts_node_parent(id);
+
+	if (!vs_is(p, "primary") && !vs_is(p, "variable_lvalue") &&
+	    !vs_is(p, "net_lvalue"))
+		return 0;
+	return ts_node_eq(ts_node_named_child(p, 0), id);
 }
 
 static void
@@ -3681,10 +3711,20 @@ syntax_verilog_scan(const char *text, size_t len, struct syn_verilog *out,
 		    strcmp(type, "checker_instantiation") == 0) {
 			vs_instances(out, module, text, n);
 		} else if ((strcmp(type, "simple_identifier") == 0 ||
-		    strcmp(type, "escaped_identifier") == 0) && module >= 0 &&
+		    strcmp(type, "escaped_identifier") == 0) &&
 		    vs_declares(n)) {
 			vs_add_name(out, module, NULL, vs_text(text, n),
 			    (int)ts_node_start_point(n).row + 1);
+		} else if (strcmp(type, "simple_identifier") == 0 &&
+		    module >= 0 && vs_used(n)) {
+			out->uses = xreallocarray(out->uses, out->nuses + 1,
+			    sizeof *out->uses);
+			out->uses[out->nuses].module = module;
+			out->uses[out->nuses].type = NULL;
+			out->uses[out->nuses].name = vs_text(text, n);
+			out->uses[out->nuses].line =
+			    (int)ts_node_start_point(n).row + 1;
+			out->nuses++;
 		}
 		if (ts_tree_cursor_goto_first_child(&cur))
 			continue;
@@ -3707,7 +3747,10 @@ syntax_verilog_release(struct syn_verilog *v)
 		free(v->names[i].type);
 		free(v->names[i].name);
 	}
+	for (size_t i = 0; i < v->nuses; i++)
+		free(v->uses[i].name);
 	free(v->modules);
 	free(v->names);
+	free(v->uses);
 	memset(v, 0, sizeof *v);
 }

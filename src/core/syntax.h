@@ -229,8 +229,12 @@ struct syn_vname {
 struct syn_verilog {
 	struct syn_vmodule *modules;
 	size_t		 nmodules;
-	struct syn_vname *names;	/* instances and declared names */
+	struct syn_vname *names;	/* instances and declared names
+					   (module -1: outside any module) */
 	size_t		 nnames;
+	struct syn_vname *uses;		/* names used as the root of a value
+					   or an assignment's target */
+	size_t		 nuses;
 	int		 has_error;	/* an ERROR or MISSING node */
 };
 

@@ -116,9 +116,65 @@ has_word(const char *code, size_t len, const char *w)
 	return 0;
 }
 
+/* Does code declare "module NAME" for a name of the space-separated
+ * list names?  Comments are skipped. */
+static int
+declares_one(const char *code, size_t len, const char *names)
+{
+	const char *p = code, *end = code + len;
+
+	while (p < end) {
+		const char *q;
+
+		if (p + 1 < end && p[0] == '/' && p[1] == '/') {
+			q = memchr(p, '\n', (size_t)(end - p));
+			p = q != NULL ? q : end;
+			continue;
+		}
+		if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+			q = p + 2;
+			while (q + 1 < end && !(q[0] == '*' && q[1] == '/'))
+				q++;
+			p = q + 2;
+			continue;
+		}
+		if ((size_t)(end - p) > 6 && memcmp(p, "module", 6) == 0 &&
+		    (p == code || !is_ident(p[-1])) && !is_ident(p[6])) {
+			const char *n = p + 6, *w;
+			size_t nl;
+
+			while (n < end && (*n == ' ' || *n == '\t' ||
+			    *n == '\n' || *n == '\r'))
+				n++;
+			for (q = n; q < end && is_ident(*q); q++)
+				;
+			nl = (size_t)(q - n);
+			for (w = names; nl > 0 && *w != '\0'; ) {
+				size_t wl = strcspn(w, " ");
+
+				if (wl == nl && memcmp(w, n, nl) == 0)
+					return 1;
+				w += wl;
+				w += *w == ' ';
+			}
+			p = q;
+			continue;
+		}
+		p++;
+	}
+	return 0;
+}
+
 const char *
 triage_format(const char *code, size_t len, const char *lang, int compiled,
     int *line)
+{
+	return triage_format_tops(code, len, lang, compiled, NULL, line);
+}
+
+const char *
+triage_format_tops(const char *code, size_t len, const char *lang,
+    int compiled, const char *tops, int *line)
 {
 	const char *p = code, *end = code + len, *last_end = NULL;
 	int n = 0, first_code = 0, verilog = lang != NULL &&
@@ -153,8 +209,9 @@ triage_format(const char *code, size_t len, const char *lang, int compiled,
 		*line = prose_line;
 		return "prose";
 	}
-	if (verilog && !compiled && !has_word(code, len, "TopModule") &&
-	    !has_word(code, len, "top_module")) {
+	if (verilog && !compiled && (tops != NULL ? !declares_one(code, len,
+	    tops) : !has_word(code, len, "TopModule") &&
+	    !has_word(code, len, "top_module"))) {
 		*line = 1;
 		return "missing-top";
 	}
@@ -337,7 +394,8 @@ quoted_diag(const struct run *r)
 }
 
 void
-triage_apply(const char *env, const struct candidate *c, struct run *r)
+triage_apply(const char *env, const struct candidate *c, const char *tops,
+    struct run *r)
 {
 	const char *fmt;
 	int line, compiled;
@@ -347,14 +405,20 @@ triage_apply(const char *env, const struct candidate *c, struct run *r)
 		return;
 	/* format wins: a fenced answer fails to compile because of it. */
 	compiled = r->stage != NULL && strcmp(r->stage, "compile") != 0;
-	fmt = triage_format(c->code, c->code_len, c->lang, compiled, &line);
+	fmt = triage_format_tops(c->code, c->code_len, c->lang, compiled,
+	    tops, &line);
 	if (fmt != NULL) {
+		char *missing = xasprintf("no module %s", tops != NULL ? tops :
+		    "TopModule or top_module");
 		char *ev = xasprintf("candidate line %d: %s%s%s", line,
 		    strcmp(fmt, "markdown-fence") == 0 ?
 		    "a markdown fence around the code" :
 		    strcmp(fmt, "prose") == 0 ? "prose around the code" :
-		    "no TopModule or top_module", r->evidence != NULL ?
-		    "; symptom: " : "", r->evidence != NULL ? r->evidence : "");
+		    tops != NULL ? missing : "no TopModule or top_module",
+		    r->evidence != NULL ? "; symptom: " : "",
+		    r->evidence != NULL ? r->evidence : "");
+
+		free(missing);
 
 		set(&r->category, "format");
 		set(&r->subcategory, fmt);

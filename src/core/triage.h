@@ -38,7 +38,9 @@ const struct triage_rule *triage_rules(size_t *n);
 
 /*
  * Refine r (a run of candidate c in env) when its verdict is fail or
- * timeout: format first, then a warning on a candidate line that
+ * timeout: format first (tops: the module names the task expects,
+ * space-separated, from the env's tops(); NULL: VerilogEval's TopModule
+ * and top_module), then a warning on a candidate line that
  * explains a functional failure.  Sets category, subcategory, evidence
  * and evidence_line; leaves other runs alone.
  *
@@ -51,7 +53,8 @@ const struct triage_rule *triage_rules(size_t *n);
  * quotes nothing else (a limit, a tool that printed no message) points
  * at the first error on a candidate line, never at a warning.
  */
-void	triage_apply(const char *env, const struct candidate *c, struct run *r);
+void	triage_apply(const char *env, const struct candidate *c,
+	    const char *tops, struct run *r);
 
 /*
  * The format violation of code, if any: its subcategory ("markdown-fence",
@@ -60,6 +63,14 @@ void	triage_apply(const char *env, const struct candidate *c, struct run *r);
  */
 const char *triage_format(const char *code, size_t len, const char *lang,
 	    int compiled, int *line);
+
+/*
+ * triage_format() for a task that expects the modules named in tops
+ * (space-separated; NULL: TopModule and top_module): missing-top only
+ * when code declares none of them ("module NAME", comments skipped).
+ */
+const char *triage_format_tops(const char *code, size_t len,
+	    const char *lang, int compiled, const char *tops, int *line);
 
 /*
  * The candidate line that drives the output a mismatch names: evidence

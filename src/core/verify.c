@@ -345,6 +345,18 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 		av_add(a, "--bind");
 		av_add(a, dir);
 		av_add(a, "/work");
+		/* Task data files: the code under test reads, never writes
+		 * them (env_stage.ro). */
+		for (size_t i = 0; s->ro[i] != NULL; i++) {
+			char *src = xasprintf("%s/%s", dir, s->ro[i]);
+			char *dst = xasprintf("/work/%s", s->ro[i]);
+
+			av_add(a, "--ro-bind");
+			av_add(a, src);
+			av_add(a, dst);
+			free(src);
+			free(dst);
+		}
 		/* Not a tmpfs: what is written there counts against the
 		 * job's disk cap, and hitting it is seen (resource-limit). */
 		{
@@ -1192,6 +1204,7 @@ member_prepare(struct verify_job *j, size_t k, const char *name,
 	    names, j->nm) : xstrdup(t->env_params);
 	m->task.domain = xstrdup(t->domain);
 	m->task.benchmark = xstrdup(t->benchmark);
+	m->task.interface = xstrdup(t->interface);
 	for (size_t i = 0; i < t->nfiles; i++)
 		task_add_file(&m->task, t->files[i].name, t->files[i].role,
 		    t->files[i].data, t->files[i].len);
@@ -1300,6 +1313,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	j->task.env_params = xstrdup(t->env_params);
 	j->task.domain = xstrdup(t->domain);
 	j->task.benchmark = xstrdup(t->benchmark);
+	j->task.interface = xstrdup(t->interface);
 	for (size_t i = 0; i < t->nfiles; i++)
 		task_add_file(&j->task, t->files[i].name, t->files[i].role,
 		    t->files[i].data, t->files[i].len);
@@ -1797,7 +1811,13 @@ judge_pipeline(struct verify_job *j, struct run *r)
 		    member_stop(j, m), &subs[k]);
 		if (subs[k].verdict == NULL)
 			subs[k].verdict = xstrdup("fail");
-		triage_apply(m->env->name, &j->cand, &subs[k]);
+		{
+			char *tops = m->env->tops != NULL ?
+			    m->env->tops(&m->task) : NULL;
+
+			triage_apply(m->env->name, &j->cand, tops, &subs[k]);
+			free(tops);
+		}
 		pm[k].run = &subs[k];
 	}
 	pipeline_combine(pm, j->nm, r);
@@ -1856,8 +1876,13 @@ verify_job_result(struct verify_job *j, struct run *r)
 	if (r->verdict == NULL)
 		r->verdict = xstrdup("fail");
 	/* A pipeline's members were triaged each under its own env. */
-	if (j->nm == 1)
-		triage_apply(m0->env->name, &j->cand, r);
+	if (j->nm == 1) {
+		char *tops = m0->env->tops != NULL ? m0->env->tops(&m0->task) :
+		    NULL;
+
+		triage_apply(m0->env->name, &j->cand, tops, r);
+		free(tops);
+	}
 	for (size_t k = 0; k < j->nm; k++)
 		r->log_len = strip_nonce(r->log, r->log_len,
 		    j->m[k].plan.nonce);

@@ -11,6 +11,9 @@
  * string is rewritten in our copy of the testbench to start with a
  * per-run secret, so a candidate that prints the line itself cannot pass;
  * the secret is removed from the stored log afterwards (verilog.h).
+ * Task data files (any name not ending in .v, .sv, .vh, .svh, .vlib, or
+ * role "data") are not compiled: they go read-only into run/, where the
+ * simulation opens them by their bare names.
  */
 #define _GNU_SOURCE
 #include "env.h"
@@ -60,7 +63,13 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	}
 	found = verilog_check_candidate(c->code, c->code_len);
 	if (found != NULL)
-		buf_adds(&plan->precheck, found);
+		buf_printf(&plan->precheck, "%s\n", found);
+	free(found);
+	/* What Icarus cannot say when a sorry stops it before elaboration
+	 * (judge(); docs/adr/0004-sorry-is-env-error.md). */
+	found = verilog_undeclared(c->code, c->code_len);
+	if (found != NULL)
+		buf_printf(&plan->precheck, "?undeclared\t%s\n", found);
 	free(found);
 	for (size_t i = 0; i < t->nfiles; i++) {
 		const struct task_file *f = &t->files[i];
@@ -71,6 +80,8 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 			return err_set(err, "task file name %s is reserved for"
 			    " the candidate", CAND_FILE);
 		}
+		if (verilog_is_data(f))
+			continue;	/* into run/, after the stages */
 		if (strcmp(f->role, "testbench") != 0) {
 			rc = env_write_input(plan, workdir, f->name, f->data,
 			    f->len, err);
@@ -118,13 +129,17 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 		env_plan_stage(plan, "isolate", iso);
 		/* A candidate with a finding of the static checks never
 		 * runs: it could run code outside the design. */
-		if (plan->precheck.len == 0) {
+		if (!verilog_has_finding(plan)) {
 			env_plan_stage_in(plan, "simulate", sim, "run");
 			plan->stages[plan->nstages - 1].no_proc = 1;
 		}
 	}
 	rc = env_mkdir(workdir, "run", err) < 0 ||
 	    env_mkdir(workdir, rundir, err) < 0 ? -1 : 0;
+	/* Data files the testbench opens by bare name, read-only in run/. */
+	if (rc == 0 && plan->precheck.len == 0 &&
+	    verilog_write_data(plan, workdir, t, img, err) < 0)
+		rc = -1;
 	free(image);
 	free(rundir);
 	free(top);
@@ -310,27 +325,71 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (nres == 1 && res[0].exit_code != 0) {
-		if (errors == 0 && sorries > 0) {
-			/* Only toolchain limitations: not the candidate's fault. */
+		const struct diag *sorry = NULL, *own = NULL;
+		const char *hint = strstr(buf_str(&plan->precheck),
+		    "?undeclared\t");
+
+		for (size_t i = 0; i < r->ndiags; i++) {
+			const struct diag *d = &r->diags[i];
+
+			if (sorry == NULL && strcmp(d->severity, "sorry") == 0)
+				sorry = d;
+			if (own == NULL && strcmp(d->severity, "error") == 0 &&
+			    d->cand_line > 0)
+				own = d;
+		}
+		if (sorries > 0 && own == NULL && hint != NULL) {
+			/* A sorry stopped Icarus while parsing, before the
+			 * elaboration that would report this name. */
+			int line = atoi(hint + 12);
+			const char *name = strchr(hint + 12, '\t');
+			size_t nl = name != NULL ? strcspn(name + 1, "\n") : 0;
+
+			env_set(&r->verdict, "fail");
+			env_set(&r->category, "compile");
+			env_set(&r->subcategory, "unable-to-bind");
+			free(r->evidence);
+			r->evidence = xasprintf("%s:%d: error: '%.*s' is not"
+			    " declared (found by assay: Icarus stopped at a"
+			    " sorry before elaboration); context: %s:%d:"
+			    " sorry: %s", plan->cand_file, line, (int)nl,
+			    name != NULL ? name + 1 : "", sorry->file,
+			    sorry->line, sorry->message);
+			r->evidence_line = line;
+			goto out;
+		}
+		if (sorries > 0 && own == NULL && verilog_has_finding(plan)) {
+			/* A sorry does not excuse a forbidden construct. */
+			verilog_judge_precheck(plan, r);
+			goto out;
+		}
+		if (sorries > 0 && own == NULL) {
+			/* Only toolchain limitations, and errors in the task's
+			 * own files: not the candidate's fault. */
 			env_set(&r->verdict, "env-error");
 			env_set(&r->subcategory, "toolchain-limitation");
-			for (size_t i = 0; i < r->ndiags; i++)
-				if (strcmp(r->diags[i].severity, "sorry") == 0) {
-					env_set(&r->evidence,
-					    r->diags[i].message);
-					break;
-				}
+			env_set(&r->evidence, sorry->message);
 			goto out;
 		}
 		env_set(&r->verdict, "fail");
 		env_set(&r->category, "compile");
 		env_set(&r->subcategory, first_error != NULL ?
 		    compile_subcategory(first_error) : "other");
+		if (own != NULL && sorry != NULL) {
+			/* The candidate's own error decides; the sorry is
+			 * context. */
+			free(first_error);
+			first_error = xasprintf("%s:%d: error: %s; context: %s:%d:"
+			    " sorry: %s", own->file, own->line, own->message,
+			    sorry->file, sorry->line, sorry->message);
+			env_set(&r->subcategory, compile_subcategory(
+			    own->message));
+		}
 		env_set(&r->evidence, first_error != NULL ? first_error :
 		    "iverilog failed without a message");
 		goto out;
 	}
-	if (plan->precheck.len > 0) {
+	if (verilog_has_finding(plan)) {
 		verilog_judge_precheck(plan, r);
 		goto out;
 	}
@@ -362,5 +421,6 @@ const struct env_ops env_iverilog = {
 	.packages = "iverilog",
 	.toolchain = iverilog_toolchain,
 	.prepare = iverilog_prepare,
+	.tops = verilog_expected_tops,
 	.judge = iverilog_judge,
 };

@@ -30,6 +30,9 @@
  * messages read as in its logs, and env_params.lint_sources lints the
  * candidate with the task's source files (the submodules it instantiates).
  *
+ * Task data files (verilog_is_data()) are not compiled; they go
+ * read-only into run/, beside the binary, as for iverilog.
+ *
  * ccache is used when installed.  The build stage asks verify.c for the
  * lasting cache (env_stage.cache): a warm cache turns a 5 s build into
  * well under one; the simulation, which runs candidate code, never sees it.
@@ -93,6 +96,8 @@ write_task_files(const struct task *t, const char *workdir,
 		    strcmp(f->name, RUN_DIR) == 0)
 			return err_set(err, "task file name %s is reserved by"
 			    " the verilator env", f->name);
+		if (verilog_is_data(f))
+			continue;	/* into run/, after the stages */
 		if (strcmp(f->role, "testbench") != 0) {
 			if (env_write_input(plan, workdir, f->name, f->data,
 			    f->len, err) < 0)
@@ -149,8 +154,14 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	plan->timeout_s = (int)env_param_int(t, "timeout_s", 300);
 	if (top == NULL)
 		top = xstrdup("tb");
-	if (dut == NULL)
-		dut = verilog_guess_top(c->code, c->code_len);
+	if (dut == NULL) {
+		/* The module the testbench instantiates (RTLLM's own
+		 * names), else VerilogEval's. */
+		char *tops = verilog_expected_tops(t);
+
+		dut = verilog_pick_top(c->code, c->code_len, tops);
+		free(tops);
+	}
 	if (!plain_name(top) || !plain_name(dut)) {
 		err_set(err, "top module names must be plain identifiers");
 		goto out;
@@ -184,11 +195,12 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	 * beside aes_key_expand_128): lint cannot elaborate without them. */
 	for (size_t i = 0; lint_sources && !lint_only && i < t->nfiles &&
 	    n + 1 < ENV_MAX_ARGS; i++)
-		if (strcmp(t->files[i].role, "source") == 0)
+		if (strcmp(t->files[i].role, "source") == 0 &&
+		    !verilog_is_data(&t->files[i]))
 			argv[n++] = t->files[i].name;
 	argv[n] = NULL;
 	env_plan_stage(plan, "lint", argv);
-	if (lint_only || plan->precheck.len > 0) {
+	if (lint_only || verilog_has_finding(plan)) {
 		rc = 0;
 		goto out;
 	}
@@ -233,6 +245,9 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 		env_plan_stage_in(plan, "simulate", sim, RUN_DIR);
 		plan->stages[plan->nstages - 1].no_proc = 1;
 	}
+	/* Data files the testbench opens by bare name, read-only. */
+	if (verilog_write_data(plan, workdir, t, img, err) < 0)
+		goto out;
 	rc = 0;
 out:
 	free(top);
@@ -328,6 +343,7 @@ static const struct {
 struct scan {
 	int	 errors;	/* %Error lines, "Exiting due to" aside */
 	int	 unsupported;	/* of those, Verilator's own limitations */
+	int	 own;		/* of the others, those not in a task file */
 	int	 warnings;
 	char	*first_error;	/* the first error line (new) */
 };
@@ -376,6 +392,8 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 				if (strcmp(code, "UNSUPPORTED") == 0 ||
 				    strncmp(msg, "Unsupported", 11) == 0)
 					s->unsupported++;
+				else if (file[0] == '\0' || in_cand)
+					s->own++;
 				if (s->first_error == NULL)
 					s->first_error = xstrdup(line);
 			} else {
@@ -395,8 +413,9 @@ judge_failed(const struct scan *s, const char *stage, struct run *r)
 	size_t n = sizeof error_rules / sizeof error_rules[0], i = n;
 
 	env_set(&r->stage, stage);
-	if (s->errors > 0 && s->errors == s->unsupported) {
-		/* Only Verilator's limitations: not the candidate's fault
+	if (s->unsupported > 0 && s->own == 0) {
+		/* Only Verilator's limitations, and errors in the task's own
+		 * files: not the candidate's fault
 		 * (docs/adr/0004-sorry-is-env-error.md). */
 		env_set(&r->verdict, "env-error");
 		env_set(&r->subcategory, "toolchain-limitation");
@@ -537,9 +556,14 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 	}
 	if (res[0].exit_code != 0) {
 		judge_failed(&lint, "lint", r);
+		/* A limitation of Verilator's does not excuse a forbidden
+		 * construct. */
+		if (strcmp(r->verdict, "env-error") == 0 &&
+		    verilog_has_finding(plan))
+			verilog_judge_precheck(plan, r);
 		goto out;
 	}
-	if (plan->precheck.len > 0) {
+	if (verilog_has_finding(plan)) {
 		verilog_judge_precheck(plan, r);
 		goto out;
 	}
@@ -568,5 +592,6 @@ const struct env_ops env_verilator = {
 	.packages = "verilator g++ make",
 	.toolchain = verilator_toolchain,
 	.prepare = verilator_prepare,
+	.tops = verilog_expected_tops,
 	.judge = verilator_judge,
 };

@@ -82,6 +82,8 @@ mask_code(const char *code, size_t len)
 	return m;
 }
 
+static int	in_list(const char *, const char *);
+
 /* Output tasks whose lines our copy of a testbench tags. */
 static int
 output_task(const char *name)
@@ -295,10 +297,12 @@ verilog_tag_testbench(const char *src, size_t len, const char *nonce,
 				size_t k = c.args + 1;
 				int depth = 0;
 
-				for (; k < c.end; k++) {
+				/* Up to the first comma at depth 0, else
+				 * before the closing parenthesis (c.end - 1):
+				 * "$fatal(1)" is "$fatal(1, ...)". */
+				for (; k + 1 < c.end; k++) {
 					depth += (m[k] == '(') - (m[k] == ')');
-					if (depth == 0 && (m[k] == ',' ||
-					    (m[k] == ')' && k + 1 == c.end)))
+					if (depth == 0 && m[k] == ',')
 						break;
 				}
 				add_edit(&v, &n, k, xasprintf(", \"%s %s \"",
@@ -354,6 +358,43 @@ verilog_write_testbench(struct env_plan *plan, const char *workdir,
 	return 0;
 }
 
+int
+verilog_is_data(const struct task_file *f)
+{
+	static const char *const exts[] = { ".v", ".sv", ".vh", ".svh",
+	    ".vlib" };
+	size_t n = strlen(f->name);
+
+	if (strcmp(f->role, "data") == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+		size_t m = strlen(exts[i]);
+
+		if (n > m && strcmp(f->name + n - m, exts[i]) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+int
+verilog_write_data(struct env_plan *plan, const char *workdir,
+    const struct task *t, const char *reserved, struct err *err)
+{
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+
+		if (!verilog_is_data(f))
+			continue;
+		if (reserved != NULL && strcmp(f->name, reserved) == 0)
+			return err_set(err, "data file name %s is reserved for"
+			    " the simulation image's directory", f->name);
+		if (env_plan_data(plan, workdir, f->name, f->data, f->len,
+		    err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 void
 verilog_add_sources(const char **argv, size_t n, const struct task *t,
     const char *cand, int last)
@@ -361,9 +402,10 @@ verilog_add_sources(const char **argv, size_t n, const struct task *t,
 	if (!last)
 		argv[n++] = cand;
 	for (size_t i = 0; i < t->nfiles && n + 2 < ENV_MAX_ARGS; i++)
-		if (strcmp(t->files[i].role, "testbench") == 0 ||
+		if ((strcmp(t->files[i].role, "testbench") == 0 ||
 		    strcmp(t->files[i].role, "reference") == 0 ||
-		    strcmp(t->files[i].role, "source") == 0)
+		    strcmp(t->files[i].role, "source") == 0) &&
+		    !verilog_is_data(&t->files[i]))
 			argv[n++] = t->files[i].name;
 	if (last)
 		argv[n++] = cand;
@@ -752,6 +794,12 @@ verilog_is_ident(int ch)
 char *
 verilog_guess_top(const char *code, size_t len)
 {
+	return verilog_pick_top(code, len, NULL);
+}
+
+char *
+verilog_pick_top(const char *code, size_t len, const char *tops)
+{
 	const char *p = code, *end = code + len;
 
 	while (p < end) {
@@ -782,7 +830,8 @@ verilog_guess_top(const char *code, size_t len)
 			if (q == p)
 				continue;
 			name = xstrndup(p, (size_t)(q - p));
-			if (strcmp(name, "TopModule") == 0 ||
+			if (tops != NULL ? in_list(tops, name) :
+			    strcmp(name, "TopModule") == 0 ||
 			    strcmp(name, "top_module") == 0)
 				return name;
 			free(name);
@@ -794,6 +843,8 @@ verilog_guess_top(const char *code, size_t len)
 	/* No answer to the task's interface: name what it asked for, so
 	 * that the tool reports the missing top (format/missing-top)
 	 * instead of judging some other module. */
+	if (tops != NULL)
+		return xstrndup(tops, strcspn(tops, " "));
 	return xstrdup("TopModule");
 }
 
@@ -1082,6 +1133,14 @@ verilog_check_candidate(const char *code, size_t len)
 	return buf_detach(&out, NULL);
 }
 
+int
+verilog_has_finding(const struct env_plan *plan)
+{
+	const char *p = buf_str(&plan->precheck);
+
+	return p != NULL && *p >= '0' && *p <= '9';
+}
+
 void
 verilog_judge_precheck(const struct env_plan *plan, struct run *r)
 {
@@ -1089,7 +1148,7 @@ verilog_judge_precheck(const struct env_plan *plan, struct run *r)
 	char *copy, *tab;
 	int line;
 
-	if (p == NULL || *p == '\0')
+	if (!verilog_has_finding(plan))
 		return;
 	copy = xstrdup(p);
 	line = atoi(copy);
@@ -1098,6 +1157,7 @@ verilog_judge_precheck(const struct env_plan *plan, struct run *r)
 	if (tab != NULL && (tab = strchr(tab + 1, '\t')) != NULL) {
 		*tab = '\0';
 		msg = tab + 1;
+		tab[strcspn(tab + 1, "\n") + 1] = '\0';
 	}
 	env_set(&r->verdict, "fail");
 	env_set(&r->category, "functional");
@@ -1106,4 +1166,156 @@ verilog_judge_precheck(const struct env_plan *plan, struct run *r)
 	r->evidence = xasprintf("%s:%d: %s", plan->cand_file, line, msg);
 	r->evidence_line = line;
 	free(copy);
+}
+
+char *
+verilog_undeclared(const char *code, size_t len)
+{
+	struct syn_verilog v;
+	struct err err;
+	char *r = NULL;
+
+	if (syntax_verilog_scan(code, len, &v, &err) < 0 || v.has_error ||
+	    v.nmodules == 0) {
+		syntax_verilog_release(&v);
+		return NULL;
+	}
+	for (size_t u = 0; u < v.nuses && r == NULL; u++) {
+		const struct syn_vname *use = &v.uses[u];
+		int known = 0;
+
+		for (size_t i = 0; i < v.nnames && !known; i++)
+			known = v.names[i].type == NULL && (v.names[i].module ==
+			    use->module || v.names[i].module < 0) &&
+			    strcmp(v.names[i].name, use->name) == 0;
+		for (size_t i = 0; i < v.nmodules && !known; i++)
+			known = strcmp(v.modules[i].name, use->name) == 0;
+		if (!known)
+			r = xasprintf("%d\t%s", use->line, use->name);
+	}
+	syntax_verilog_release(&v);
+	return r;
+}
+
+/* Is name in the space-separated list (NULL: empty)? */
+static int
+in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (list != NULL && *list != '\0') {
+		size_t l = strcspn(list, " ");
+
+		if (l == n && memcmp(list, name, n) == 0)
+			return 1;
+		list += l;
+		list += *list == ' ';
+	}
+	return 0;
+}
+
+/* Add name to the space-separated list b unless it is there. */
+static void
+add_name(struct buf *b, const char *name)
+{
+	if (in_list(buf_str(b), name))
+		return;
+	if (b->len > 0)
+		buf_addc(b, ' ');
+	buf_adds(b, name);
+}
+
+char *
+verilog_expected_tops(const struct task *t)
+{
+	struct buf defined = BUF_INIT, out = BUF_INIT;
+	struct syn_verilog v;
+	struct err err;
+
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+
+		if (strcmp(f->role, "testbench") != 0 &&
+		    strcmp(f->role, "reference") != 0 &&
+		    strcmp(f->role, "source") != 0)
+			continue;
+		if (syntax_verilog_scan(f->data, f->len, &v, &err) == 0) {
+			for (size_t k = 0; k < v.nmodules; k++)
+				add_name(&defined, v.modules[k].name);
+			/* Tasks and functions: the grammar reads a call
+			 * "reset_test(1);" as an instantiation. */
+			for (size_t k = 0; k < v.nnames; k++)
+				if (v.names[k].type == NULL)
+					add_name(&defined, v.names[k].name);
+		}
+		syntax_verilog_release(&v);
+	}
+	/* The modules the testbench instantiates that no task file
+	 * defines: the candidate's. */
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+
+		if (strcmp(f->role, "testbench") != 0)
+			continue;
+		if (syntax_verilog_scan(f->data, f->len, &v, &err) == 0)
+			for (size_t k = 0; k < v.nnames; k++)
+				if (v.names[k].type != NULL &&
+				    v.names[k].module >= 0 &&
+				    !in_list(buf_str(&defined),
+				    v.names[k].type))
+					add_name(&out, v.names[k].type);
+		syntax_verilog_release(&v);
+	}
+	/* Else the interface the task states. */
+	if (out.len == 0 && t->interface != NULL) {
+		/* A header alone ("module m(...);") is no declaration to
+		 * the grammar: read it as text. */
+		size_t len = strlen(t->interface), n;
+		char *m = mask_code(t->interface, len);
+		struct lexmod *mods;
+
+		memset(&v, 0, sizeof v);
+		mods = lex_modules(m, len, &v, &n);
+		for (size_t k = 0; k < n; k++)
+			if (mods[k].name[0] != '\0')
+				add_name(&out, mods[k].name);
+		free(mods);
+		free(m);
+	}
+	buf_release(&defined);
+	if (out.len == 0) {
+		buf_release(&out);
+		return NULL;
+	}
+	return buf_detach(&out, NULL);
+}
+
+long
+verilog_failure_count(const char *log, size_t len)
+{
+	struct vline *lines;
+	struct verdict_lines vl = { .mismatches = -1, .total = -1,
+	    .total_mismatches = -1, .total_samples = -1, .failures = -1,
+	    .passed = -1 };
+	struct err err;
+	size_t n;
+	long r;
+
+	if (log == NULL)
+		return -1;
+	/* A recorded log has no secret: every line is believed. */
+	lines = split_lines(log, len, "", &n);
+	for (size_t i = 0; i < n; i++) {
+		lines[i].tagged = 1;
+		(void)read_line(&lines[i], NULL, NULL, &vl, &err);
+	}
+	free_lines(lines, n);
+	r = vl.mismatches >= 0 ? vl.mismatches : vl.total_mismatches >= 0 ?
+	    vl.total_mismatches : vl.failures;
+	free(vl.result);
+	free(vl.total_line);
+	free(vl.hint);
+	free(vl.fail);
+	free(vl.fatal);
+	return r;
 }

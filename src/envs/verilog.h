@@ -56,9 +56,30 @@ int	verilog_write_testbench(struct env_plan *plan, const char *workdir,
 	    const struct task_file *f, int *tagged, struct err *err);
 
 /*
+ * Is this task file data the simulation reads at run time rather than a
+ * Verilog source: role "data", or a name that does not end in .v, .sv,
+ * .vh, .svh or .vlib (RTLLM's tdata.txt, reference.dat)?  1 or 0.  Data
+ * files are never compiled; verilog_write_data() puts them where the
+ * simulation runs.
+ */
+int	verilog_is_data(const struct task_file *f);
+
+/*
+ * Write t's data files (verilog_is_data()) for the last stage planned,
+ * the simulation, into its directory, read-only (env_plan_data()), so
+ * that $readmemh("tdata.txt", ...) and $fopen("reference.dat", "r")
+ * find them by their bare names.  reserved (may be NULL) is a name the
+ * env writes there itself (the image's directory): a data file of that
+ * name is an error.  0, or -1 with err.
+ */
+int	verilog_write_data(struct env_plan *plan, const char *workdir,
+	    const struct task *t, const char *reserved, struct err *err);
+
+/*
  * Append the files to compile to argv, which holds n arguments: cand (the
  * candidate's file name), then the task's files of role testbench,
- * reference or source in task order, or those files then cand when last
+ * reference or source that are not data (verilog_is_data()) in task
+ * order, or those files then cand when last
  * (env_params.candidate_last: v1 / RTLFixer harnesses compile test +
  * completion); then NULL.  Task files that do not fit in ENV_MAX_ARGS
  * (with the candidate and NULL) are left out.  The strings are borrowed
@@ -117,6 +138,41 @@ char	*verilog_check_candidate(const char *code, size_t len);
  */
 void	verilog_judge_precheck(const struct env_plan *plan, struct run *r);
 
+/* Does plan->precheck hold a finding of verilog_check_candidate() (its
+ * first line; hints such as "?undeclared" follow it)?  1 or 0. */
+int	verilog_has_finding(const struct env_plan *plan);
+
+/*
+ * The first name a module of code uses (as the root of a value or of an
+ * assignment's target) that neither that module nor the compilation
+ * unit declares, and that names no module: "LINE\tNAME", new, or NULL
+ * when there is none or the grammar could not read all of code (then it
+ * cannot tell).  For a compile that stopped at a toolchain limitation
+ * before elaboration (Icarus Verilog 11's "sorry: break statements not
+ * supported" is reported while parsing): the candidate's own errors are
+ * then not in the log (docs/adr/0004-sorry-is-env-error.md).
+ */
+char	*verilog_undeclared(const char *code, size_t len);
+
+/*
+ * The modules a candidate of t must define (env_ops.tops), space-
+ * separated: those the task's testbench files instantiate and no task
+ * file defines (the Verilog grammar; RTLLM's "adder_8bit uut(...)",
+ * VerilogEval's TopModule), else those the task's interface declares.
+ * New string, or NULL when neither names one (triage then expects
+ * VerilogEval's TopModule or top_module).
+ */
+char	*verilog_expected_tops(const struct task *t);
+
+/*
+ * The failure count a testbench's output reports, read with the default
+ * conventions of verilog_judge_sim() on every line (a recorded log has no
+ * secret): the last "Mismatches: N", else RealBench's total, else RTLLM's
+ * or ArchXBench's failures.  -1 when it reports none.  For stats
+ * --recorded, which compares it with a run's metric.
+ */
+long	verilog_failure_count(const char *log, size_t len);
+
 /* Is ch part of a Verilog simple identifier ([A-Za-z0-9_$])? */
 int	verilog_is_ident(int ch);
 
@@ -128,5 +184,13 @@ int	verilog_is_ident(int ch);
  * with free().
  */
 char	*verilog_guess_top(const char *code, size_t len);
+
+/*
+ * verilog_guess_top() for a task that expects the modules in tops
+ * (space-separated, verilog_expected_tops(); NULL: TopModule or
+ * top_module): the first module code declares whose name is in tops,
+ * else the first name of tops.  New string; caller frees.
+ */
+char	*verilog_pick_top(const char *code, size_t len, const char *tops);
 
 #endif

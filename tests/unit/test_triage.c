@@ -56,7 +56,7 @@ test_triage_fence_is_format_before_compile(void **state)
 	    "  assign zero = 0;\nendmodule\n```\n");
 	failed_run(&r, "compile", "compile", "syntax-error",
 	    "candidate.sv:1: syntax error");
-	triage_apply("iverilog", &c, &r);
+	triage_apply("iverilog", &c, NULL, &r);
 	assert_string_equal(r.category, "format");
 	assert_string_equal(r.subcategory, "markdown-fence");
 	assert_int_equal(r.evidence_line, 1);
@@ -127,7 +127,7 @@ test_triage_truncation_warning_explains_mismatches(void **state)
 	    "extra digits given for sized binary constant.", 2);
 	run_add_diag(&r, "candidate.sv", 2, 0, "warning",
 	    "Numeric constant truncated to 2 bits.", 2);
-	triage_apply("iverilog", &c, &r);
+	triage_apply("iverilog", &c, NULL, &r);
 	assert_string_equal(r.category, "compile");
 	assert_string_equal(r.subcategory, "malformed-literal");
 	assert_int_equal(r.evidence_line, 2);
@@ -149,7 +149,7 @@ test_triage_warning_outside_candidate_explains_nothing(void **state)
 	failed_run(&r, "simulate", "functional", "mismatch", "Hint: Output");
 	run_add_diag(&r, "test.sv", 40, 0, "warning",
 	    "Numeric constant truncated to 2 bits.", 0);
-	triage_apply("iverilog", &c, &r);
+	triage_apply("iverilog", &c, NULL, &r);
 	assert_string_equal(r.category, "functional");
 	assert_string_equal(r.subcategory, "mismatch");
 	run_release(&r);
@@ -185,7 +185,7 @@ test_triage_every_rule_maps_its_real_line(void **state)
 		cand(&c, "module TopModule(output z);\nendmodule\n");
 		failed_run(&r, "simulate", "functional", "mismatch", "Hint");
 		run_add_diag(&r, "candidate.sv", 1, 0, "warning", lines[i], 1);
-		triage_apply("iverilog", &c, &r);
+		triage_apply("iverilog", &c, NULL, &r);
 		hit += strcmp(r.category, "compile") == 0;
 		run_release(&r);
 		candidate_release(&c);
@@ -205,7 +205,7 @@ test_triage_leaves_passes_and_env_errors(void **state)
 	cand(&c, "```\n");
 	memset(&r, 0, sizeof r);
 	r.verdict = xstrdup("env-error");
-	triage_apply("iverilog", &c, &r);
+	triage_apply("iverilog", &c, NULL, &r);
 	assert_null(r.category);
 	run_release(&r);
 	candidate_release(&c);
@@ -267,7 +267,7 @@ test_triage_evidence_line_is_the_quoted_error(void **state)
 	procasswire_run(&r, "%Error-PROCASSWIRE: aes_sbox_top.sv:11:20:"
 	    " Procedural assignment to wire, perhaps intended var (IEEE"
 	    " 1800-2017 6.5): 'b'");
-	triage_apply("verilator", &c, &r);
+	triage_apply("verilator", &c, NULL, &r);
 	assert_string_equal(r.category, "compile");
 	assert_int_equal(r.evidence_line, 11);
 	run_release(&r);
@@ -276,7 +276,7 @@ test_triage_evidence_line_is_the_quoted_error(void **state)
 	procasswire_run(&r, "%Error-PROCASSWIRE: aes_sbox_top.sv:13:20:"
 	    " Procedural assignment to wire, perhaps intended var (IEEE"
 	    " 1800-2017 6.5): 'b'");
-	triage_apply("verilator", &c, &r);
+	triage_apply("verilator", &c, NULL, &r);
 	assert_int_equal(r.evidence_line, 13);
 	run_release(&r);
 
@@ -289,7 +289,7 @@ test_triage_evidence_line_is_the_quoted_error(void **state)
 	    " Missing newline at end of file (POSIX 3.206).", 50);
 	run_add_diag(&r, "aes_sbox_top.sv", 30, 34, "error", "syntax error,"
 	    " unexpected INTEGER NUMBER, expecting ',' or ';'", 30);
-	triage_apply("verilator", &c, &r);
+	triage_apply("verilator", &c, NULL, &r);
 	assert_int_equal(r.evidence_line, 30);
 	run_release(&r);
 	candidate_release(&c);
@@ -314,7 +314,7 @@ test_triage_testbench_error_has_no_line(void **state)
 	    "PINNOTFOUND: Pin not found: 'a'", 0);
 	run_add_diag(&r, "aes_sbox_testbench.sv", 41, 10, "error",
 	    "PINNOTFOUND: Pin not found: 'b'", 0);
-	triage_apply("verilator", &c, &r);
+	triage_apply("verilator", &c, NULL, &r);
 	assert_string_equal(r.subcategory, "port-mismatch");
 	assert_int_equal(r.evidence_line, 0);
 	run_release(&r);
@@ -328,7 +328,7 @@ test_triage_testbench_error_has_no_line(void **state)
 	    " definition of wire 'x'.", 2);
 	run_add_diag(&r, "", 0, 0, "error", "Unable to find the root module"
 	    " \"tb\" in the Verilog source.", 0);
-	triage_apply("iverilog", &c, &r);
+	triage_apply("iverilog", &c, NULL, &r);
 	assert_int_equal(r.evidence_line, 0);
 	run_release(&r);
 	candidate_release(&c);
@@ -349,7 +349,7 @@ test_triage_unquoted_evidence_prefers_errors(void **state)
 	    " Missing newline at end of file (POSIX 3.206).", 3);
 	run_add_diag(&r, "candidate.sv", 2, 3, "error", "Can't find"
 	    " definition of variable: 'zz'", 2);
-	triage_apply("verilator", &c, &r);
+	triage_apply("verilator", &c, NULL, &r);
 	assert_int_equal(r.evidence_line, 2);
 	run_release(&r);
 
@@ -362,7 +362,7 @@ test_triage_unquoted_evidence_prefers_errors(void **state)
 	r.evidence = xstrdup("the run passed its wall clock (300 s)");
 	run_add_diag(&r, "candidate.sv", 3, 10, "warning", "EOFNEWLINE:"
 	    " Missing newline at end of file (POSIX 3.206).", 3);
-	triage_apply("verilator", &c, &r);
+	triage_apply("verilator", &c, NULL, &r);
 	assert_int_equal(r.evidence_line, 0);
 	run_release(&r);
 	candidate_release(&c);
@@ -416,7 +416,7 @@ test_triage_yosys_evidence_line(void **state)
 	    "    port Y[0] of cell candidate.sv:8.14-8.19$2 ($or)\n"
 	    "    port Y[0] of cell candidate.sv:7.14-7.19$3 ($and)\n"
 	    "ERROR: Found 1 problems in 'check -assert'.\n", 1, &r);
-	triage_apply("yosys", &c, &r);
+	triage_apply("yosys", &c, NULL, &r);
 	assert_string_equal(r.subcategory, "multiple-drivers");
 	assert_int_equal(r.evidence_line, 8);
 	run_release(&r);
@@ -429,7 +429,7 @@ test_triage_yosys_evidence_line(void **state)
 	    "Latch inferred for signal `\\TopModule.\\q' from process"
 	    " `\\TopModule.$proc$candidate.sv:7$1':"
 	    " $auto$proc_dlatch.cc:427:proc_dlatch$15\n", 0, &r);
-	triage_apply("yosys", &c, &r);
+	triage_apply("yosys", &c, NULL, &r);
 	assert_string_equal(r.subcategory, "latch");
 	assert_int_equal(r.evidence_line, 7);
 	run_release(&r);
@@ -442,7 +442,7 @@ test_triage_yosys_evidence_line(void **state)
 	    " implicitly declared.\n"
 	    "ERROR: Module `\\foo' referenced in module `\\TopModule' in cell"
 	    " `\\u' is not part of the design.\n", 1, &r);
-	triage_apply("yosys", &c, &r);
+	triage_apply("yosys", &c, NULL, &r);
 	assert_string_equal(r.subcategory, "unknown-module");
 	assert_int_equal(r.evidence_line, 0);
 	run_release(&r);
@@ -515,7 +515,7 @@ test_triage_realbench_mismatch_hints(void **state)
 	    "EOFNEWLINE: Missing newline at end of file (POSIX 3.206).", 11);
 	run_add_diag(&r, "aes_key_expand_128_top.sv", 2, 18, "warning",
 	    "UNUSEDSIGNAL: Signal is not used: 's0_t'", 2);
-	triage_apply("verilator", &c, &r);
+	triage_apply("verilator", &c, NULL, &r);
 	assert_string_equal(r.category, "functional");
 	assert_int_equal(r.evidence_line, 9);
 	run_release(&r);
@@ -526,7 +526,7 @@ test_triage_realbench_mismatch_hints(void **state)
 	    " text_out has 287 mismatches. First at time 15");
 	run_add_diag(&r, "aes_cipher_top_top.sv", 18, 10, "warning",
 	    "EOFNEWLINE: Missing newline at end of file (POSIX 3.206).", 18);
-	triage_apply("verilator", &c, &r);
+	triage_apply("verilator", &c, NULL, &r);
 	assert_int_equal(r.evidence_line, 13);
 	run_release(&r);
 	candidate_release(&c);

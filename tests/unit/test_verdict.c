@@ -26,6 +26,7 @@
 #include "hash.h"
 #include "sample.h"
 #include "testlib.h"
+#include "triage.h"
 #include "envtest.h"
 
 extern const struct env_ops env_iverilog;
@@ -425,6 +426,172 @@ test_verdict_candidate_checks(void **state)
 		fail_msg("honest code: %s", r);
 }
 
+
+/* A task of the shared data: files (NULL-terminated pairs of path under
+ * ../shared/data and role) with their base names. */
+static void
+data_task(struct fx *f, struct task *t, const char *params, ...)
+{
+	va_list ap;
+	const char *path, *role;
+
+	make_task(t, "local/data", "iverilog", params);
+	va_start(ap, params);
+	while ((path = va_arg(ap, const char *)) != NULL) {
+		char *full = xasprintf("%s/%s", f->data, path), *data;
+
+		role = va_arg(ap, const char *);
+		data = read_text(full);
+		task_add_file(t, strrchr(path, '/') + 1, role, data,
+		    strlen(data));
+		free(data);
+		free(full);
+	}
+	va_end(ap);
+}
+
+/*
+ * Issue 11 item 3: the module a candidate must define is the one the
+ * testbench instantiates (RTLLM's adder_8bit; its reference defines
+ * verified_adder_8bit and full_adder), else the interface's, else
+ * VerilogEval's (NULL: triage's default).
+ */
+static void
+test_verdict_expected_tops(void **state)
+{
+	struct fx *f = *state;
+	struct task t;
+	char *tops;
+
+	need_data(f);
+	data_task(f, &t, NULL,
+	    "rtllm/Arithmetic/Adder/adder_8bit/testbench.v", "testbench",
+	    "rtllm/Arithmetic/Adder/adder_8bit/verified_adder_8bit.v",
+	    "reference", (char *)NULL);
+	tops = verilog_expected_tops(&t);
+	assert_str(tops, "adder_8bit");
+	free(tops);
+	task_release(&t);
+	data_task(f, &t, NULL,
+	    "verilog-eval-v2/Prob041_dff8r_test.sv", "testbench",
+	    "verilog-eval-v2/Prob041_dff8r_ref.sv", "reference",
+	    (char *)NULL);
+	tops = verilog_expected_tops(&t);
+	assert_str(tops, "TopModule");
+	free(tops);
+	task_release(&t);
+	make_task(&t, "local/x", "iverilog", NULL);
+	t.interface = xstrdup("module my_alu(input [3:0] a, output y);");
+	tops = verilog_expected_tops(&t);
+	assert_str(tops, "my_alu");
+	free(tops);
+	free(t.interface);
+	t.interface = NULL;
+	assert_null(verilog_expected_tops(&t));
+	task_release(&t);
+}
+
+/* A compile failure of a correctly named module is its compile error, on
+ * its line; a candidate that defines none of the expected modules is
+ * format/missing-top. */
+static void
+test_verdict_names_in_triage(void **state)
+{
+	struct fx *f = *state;
+	static const char broken[] =
+	    "module adder_8bit(input [7:0] a, b, input cin,\n"
+	    "    output [7:0] sum, output cout);\n"
+	    "  assign {cout, sum} = a + b + cin\n"
+	    "endmodule\n";
+	static const char renamed[] =
+	    "module adder8(input [7:0] a, b, input cin,\n"
+	    "    output [7:0] sum, output cout);\n"
+	    "  assign {cout, sum} = a + b + cin;\n"
+	    "endmodule\n";
+	struct task t;
+	struct candidate c;
+	struct outcome o;
+	char *tops;
+
+	need_data(f);
+	need_tool(&env_iverilog);
+	data_task(f, &t, "{\"top\":\"testbench\"}",
+	    "rtllm/Arithmetic/Adder/adder_8bit/testbench.v", "testbench",
+	    (char *)NULL);
+	tops = verilog_expected_tops(&t);
+	make_cand(&c, t.id, broken);
+	run_plan(f, &env_iverilog, &t, &c, 30, &o);
+	triage_apply("iverilog", &c, tops, &o.run);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.category, "compile");
+	assert_str(o.run.subcategory, "syntax-error");
+	assert_int_equal(o.run.evidence_line, 4);
+	candidate_release(&c);
+	next_run(f, &o);
+	make_cand(&c, t.id, renamed);
+	run_plan(f, &env_iverilog, &t, &c, 30, &o);
+	triage_apply("iverilog", &c, tops, &o.run);
+	assert_str(o.run.category, "format");
+	assert_str(o.run.subcategory, "missing-top");
+	assert_non_null(strstr(o.run.evidence, "no module adder_8bit"));
+	outcome_release(&o);
+	candidate_release(&c);
+	task_release(&t);
+	free(tops);
+}
+
+/* A sorry (Icarus 11 has no unpacked structs) in a stub does not turn a
+ * reference into the testbench into a toolchain limitation. */
+static void
+test_verdict_sorry_does_not_excuse_a_finding(void **state)
+{
+	struct fx *f = *state;
+	char *tb = rtllm_tb(rtllm_verdict);
+	static const char stub[] =
+	    "module and2(input a, input b, output y);\n"
+	    "  assign y = a | b;\n"
+	    "  final testbench.error = 0;\n"
+	    "endmodule\n"
+	    "module wrapper; stub testbench(); endmodule\n"
+	    "module stub;\n"
+	    "  typedef struct { int error; } s_t;\n"
+	    "  s_t s;\n"
+	    "endmodule\n";
+	struct outcome o;
+
+	verify_tb(f, tb, "{\"top\":\"testbench\"}", stub, &o);
+	assert_non_null(strstr(o.logs[0].p, "sorry"));
+	expect(&o, "fail", "out-of-module-reference");
+	assert_int_equal(o.run.evidence_line, 3);
+	outcome_release(&o);
+	free(tb);
+}
+
+/* The failure count of a recorded log, for stats --recorded. */
+static void
+test_verdict_failure_count(void **state)
+{
+	static const struct {
+		const char *log;
+		long want;
+	} cases[] = {
+		{ "Hint: Output 'out' has 119 mismatches.\n"
+		  "Hint: Total mismatched samples is 119 out of 120 samples\n"
+		  "\nMismatches: 119 in 120 samples\n", 119 },
+		{ "Hint: Total mismatched samples is 7 out of 9 samples\n", 7 },
+		{ "===========Test completed with          3 /100 failures"
+		  "===========\n", 3 },
+		{ "Passed: 5, Failed: 2\n", 2 },
+		{ "===========Your Design Passed===========\n", -1 },
+		{ "", -1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_int_equal(verilog_failure_count(cases[i].log,
+		    strlen(cases[i].log)), cases[i].want);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -433,12 +600,16 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdict_tagging),
 		cmocka_unit_test(test_verdict_candidate_checks),
+		cmocka_unit_test(test_verdict_failure_count),
 		FX_TEST(test_verdict_rtllm_pass_and_fail),
 		FX_TEST(test_verdict_no_verdict_line_is_never_a_pass),
 		FX_TEST(test_verdict_fatal_and_error),
 		FX_TEST(test_verdict_archxbench_lines),
 		FX_TEST(test_verdict_task_patterns_and_exit),
 		FX_TEST(test_verdict_candidate_lines_are_not_the_testbench),
+		FX_TEST(test_verdict_expected_tops),
+		FX_TEST(test_verdict_names_in_triage),
+		FX_TEST(test_verdict_sorry_does_not_excuse_a_finding),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
