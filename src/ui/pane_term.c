@@ -176,6 +176,7 @@ job_out(const char *bytes, size_t len, void *arg)
 	}
 	if (start < len)
 		term_feed(wb->term, bytes + start, len - start);
+	wb->term_fed += len;
 	wb->dirty = 1;
 }
 
@@ -820,13 +821,29 @@ term_pane_io(struct wb *wb)
 		return;
 	}
 	if (wb->ed.pid > 0) {
-		char chunk[16384];
+		static char chunk[262144];
+		size_t have = 0;
 		ssize_t n;
 
-		while (wb->ed.fd >= 0 && (n = pty_read(&wb->ed, chunk,
-		    sizeof chunk)) > 0) {
+		/*
+		 * A pty read gives at most a few KiB: gather what is there
+		 * and feed it at once, so that the terminal sees a flood as
+		 * one (term_feed's fast path for many plain lines).
+		 */
+		while (wb->ed.fd >= 0 && (n = pty_read(&wb->ed, chunk + have,
+		    sizeof chunk - have)) > 0) {
+			have += (size_t)n;
+			if (have + 4096 > sizeof chunk) {
+				if (wb->term != NULL)
+					term_feed(wb->term, chunk, have);
+				wb->term_fed += have;
+				have = 0;
+			}
+		}
+		if (have > 0) {
 			if (wb->term != NULL)
-				term_feed(wb->term, chunk, (size_t)n);
+				term_feed(wb->term, chunk, have);
+			wb->term_fed += have;
 			wb->dirty = 1;
 		}
 		if (pty_reap(&wb->ed)) {
