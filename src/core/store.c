@@ -816,12 +816,18 @@ static const char *const publish_sql[] = {
 	" WHERE t.rowid > ?1",
 	"INSERT INTO search(rowid, body) SELECT seq << 16, CAST(code AS TEXT)"
 	" FROM candidate WHERE seq > ?2 ORDER BY seq",
+	/* A new candidate's logs follow its code: no need to read search
+	 * (and so to copy every log into a temporary table first). */
+	"INSERT INTO search(rowid, body) SELECT (c.seq << 16) + row_number()"
+	" OVER (PARTITION BY c.seq ORDER BY r.id), r.log FROM recorded r"
+	" JOIN candidate c ON c.id = r.cand_id WHERE r.id > ?3 AND"
+	" c.seq > ?2 AND r.log IS NOT NULL",
 	"INSERT INTO search(rowid, body) SELECT coalesce((SELECT max(x.rowid)"
 	" FROM search x WHERE x.rowid BETWEEN c.seq << 16 AND"
 	" (c.seq << 16) + 65535), (c.seq << 16) - 1) + row_number() OVER"
 	" (PARTITION BY c.seq ORDER BY r.id), r.log FROM recorded r"
 	" JOIN candidate c ON c.id = r.cand_id WHERE r.id > ?3 AND"
-	" r.log IS NOT NULL",
+	" c.seq <= ?2 AND r.log IS NOT NULL",
 	"INSERT INTO search(rowid, body) SELECT coalesce((SELECT max(x.rowid)"
 	" FROM search x WHERE x.rowid BETWEEN c.seq << 16 AND"
 	" (c.seq << 16) + 65535), (c.seq << 16) - 1) + row_number() OVER"
@@ -856,7 +862,7 @@ store_import_publish(struct store *st, struct err *err)
 		}
 		if (step_done(st, s, "publish the import", err) < 0)
 			return -1;
-		if (i < 4)
+		if (strncmp(publish_sql[i], "INSERT INTO search", 18) == 0)
 			added += sqlite3_changes(st->db);
 	}
 	{
