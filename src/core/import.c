@@ -51,6 +51,7 @@ static const char *const format_names[] = {
 	[IMPORT_VEV1] = "verilog-eval-v1",
 	[IMPORT_RTLFIXER] = "rtlfixer",
 	[IMPORT_REALBENCH] = "realbench",
+	[IMPORT_RTLLM] = "rtllm",
 	[IMPORT_KERNELBENCH] = "kernelbench",
 	[IMPORT_DATASET] = "dataset",
 };
@@ -67,7 +68,7 @@ import_format_parse(const char *name, enum import_format *out,
 		}
 	}
 	return err_set(err, "unknown format '%s' (known: auto assay "
-	    "verilog-eval-v2 verilog-eval-v1 rtlfixer realbench kernelbench"
+	    "verilog-eval-v2 verilog-eval-v1 rtlfixer realbench rtllm kernelbench"
 	    " dataset)",
 	    name);
 }
@@ -386,6 +387,21 @@ put_candidate(struct store *st, struct candidate *c, const struct recorded *r,
 		if (store_recorded_add(st, c->id, &r[i], err) < 0)
 			return -1;
 	return 0;
+}
+
+int
+import_put_task(struct store *st, const struct task *t,
+    struct import_report *rep, struct err *err)
+{
+	return put_task(st, t, rep, err);
+}
+
+int
+import_put_candidate(struct store *st, struct candidate *c,
+    const struct recorded *r, size_t nrec, struct import_report *rep,
+    int *inserted, struct err *err)
+{
+	return put_candidate(st, c, r, nrec, rep, inserted, err);
 }
 
 /* Line-by-line JSONL with file:line errors; cb gets each parsed object. */
@@ -1476,6 +1492,10 @@ detect(const char *path, enum import_format *out, struct err *err)
 
 	if (stat(path, &sb) < 0)
 		return err_set(err, "%s: %s", path, strerror(errno));
+	if (import_rtllm_detect(path)) {
+		*out = IMPORT_RTLLM;
+		return 0;
+	}
 	if (import_realbench_detect(path)) {
 		*out = IMPORT_REALBENCH;
 		return 0;
@@ -1701,6 +1721,9 @@ import_in(struct store *st, const char *path, enum import_format f,
 		break;
 	case IMPORT_VEV2:
 		rc = vev2_dir(st, path, rep, err);
+		break;
+	case IMPORT_RTLLM:
+		rc = import_rtllm(st, path, opts, rep, err);
 		break;
 	case IMPORT_REALBENCH:
 		rc = import_realbench(st, path, opts, rep, err);
