@@ -3424,7 +3424,7 @@ static const struct cmd cmds[] = {
 	{ "import", "import [--format F] [--keep-going] [--id-prefix P] [--json]\n"
 	  "              [--license SPDX] [--repository URL@COMMIT] PATH...",
 	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
-	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, dataset (a\n"
+	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, rtllm, dataset (a\n"
 	  "checkout of the repository assay commit writes: tasks, their files,\n"
 	  "samples and context with their ids and recorded verdicts).\n"
 	  "Re-importing adds nothing.  PATH may be a pipe (/dev/stdin, <(...)).\n"
