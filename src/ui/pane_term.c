@@ -1212,8 +1212,30 @@ term_request(struct pane *p, enum action a)
 		wb->dirty = 1;
 		return 1;
 	}
-	if (a == ACTION_WRAP)
-		return 0;	/* the candidate pane's */
+	if (a == ACTION_WRAP) {
+		/*
+		 * libvterm 0.1.4 does not reflow: lines cut when the pane
+		 * shrank stay cut.  w shows the run again from its stored
+		 * log, wrapped at the pane's width (term_pane_follow).
+		 */
+		if (term_pane_busy(wb)) {
+			wb_msg(wb, 1, "toolchain: a program runs; h and l "
+			    "scroll its cut lines");
+			return 1;
+		}
+		if (wb->cur.id == NULL || !wb->cur.has_run) {
+			wb_msg(wb, 1, "toolchain: no stored run of this "
+			    "candidate to wrap");
+			return 1;
+		}
+		free(wb->term_cand);
+		wb->term_cand = NULL;
+		wb->term_title[0] = '\0';
+		term_pane_follow(wb);
+		wb_msg(wb, 0, "toolchain: run #%lld again, wrapped at the "
+		    "pane's width", (long long)wb->cur.run.id);
+		return 1;
+	}
 	return term_scroll(p, a);
 }
 
