@@ -51,6 +51,7 @@ struct cmd {
 };
 
 static const struct cmd *find_cmd(const char *name);
+static void print_json(json_t *o);
 
 /* Open the database; only import may create it (a typo'd --db must not
  * quietly answer from an empty one). */
@@ -157,23 +158,53 @@ reviewer(const struct cli_global *g)
 
 /* --- import ---------------------------------------------------------- */
 
+/* The import's progress line on a terminal: rows, rate, time left. */
+struct import_meter {
+	const char	*path;
+	struct timespec	 t0;
+	int		 shown;
+};
+
+static void
+import_progress(size_t rows, size_t done, size_t total, void *arg)
+{
+	struct import_meter *m = arg;
+	struct timespec now;
+	double s, rate, left;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	s = (double)(now.tv_sec - m->t0.tv_sec) +
+	    (double)(now.tv_nsec - m->t0.tv_nsec) / 1e9;
+	if (s < 1 && !m->shown)
+		return;		/* a small file: no line at all */
+	rate = s > 0 ? (double)rows / s : 0;
+	left = done > 0 ? s * (double)(total - done) / (double)done : 0;
+	fprintf(stderr, "\r%s: %zu rows, %.0f rows/s, %.0f%%, %d:%02d left ",
+	    m->path, rows, rate, total > 0 ? 100.0 * (double)done /
+	    (double)total : 100.0, (int)(left / 60), (int)left % 60);
+	m->shown = 1;
+}
+
 static int
 cmd_import(const struct cli_global *g, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "keep-going", no_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "license", required_argument, NULL, 'L' },
 		{ "repository", required_argument, NULL, 'R' },
 		{ "id-prefix", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct import_opts o = { .format = IMPORT_AUTO };
+	struct import_meter meter = { 0 };
+	size_t tasks = 0, cands = 0, existing = 0, skipped = 0, files = 0;
 	int failed = -1;
 	struct store *st;
 	struct err err;
 	char *by;
-	int ch, status = 0;
+	int ch, status = 0, json = 0;
 
 	if (wants_help("import", argc, argv))
 		return 0;
@@ -184,6 +215,8 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 				return usage_error("import", "%s", err.msg);
 		} else if (ch == 'k') {
 			o.keep_going = 1;
+		} else if (ch == 'J') {
+			json = 1;
 		} else if (ch == 'L') {
 			if (*optarg == '\0' || strpbrk(optarg, " \t\n") != NULL)
 				return usage_error("import", "bad licence '%s':"
@@ -213,15 +246,34 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 		return 2;
 	}
 	o.by = by;
+	/* Progress only for a person watching: quiet when piped. */
+	if (isatty(STDERR_FILENO)) {
+		o.progress = import_progress;
+		o.progress_arg = &meter;
+	}
 	for (int i = optind; i < argc; i++) {
 		struct import_report rep;
+		int rc;
 
 		import_report_init(&rep);
-		if (import_path(st, argv[i], &o, &rep, &err) < 0) {
+		meter.path = argv[i];
+		meter.shown = 0;
+		clock_gettime(CLOCK_MONOTONIC, &meter.t0);
+		rc = import_path(st, argv[i], &o, &rep, &err);
+		if (meter.shown)
+			fputc('\n', stderr);
+		if (rc < 0) {
 			fprintf(stderr, "assay: %s\n", err.msg);
 			fprintf(stderr, "assay: %s: nothing imported\n", argv[i]);
 			status = 2;
 			failed = i;
+		} else if (json) {
+			fputs(buf_str(&rep.warnings), stderr);
+			files++;
+			tasks += rep.tasks_added;
+			cands += rep.cands_added;
+			existing += rep.cands_existing;
+			skipped += rep.skipped;
 		} else {
 			fputs(buf_str(&rep.warnings), stderr);
 			printf("%s: %zu new task%s, %zu new candidate%s (%zu"
@@ -236,6 +288,14 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 		if (status != 0)
 			break;
 	}
+	if (json)
+		print_json(json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o}",
+		    "command", "import", "files", (json_int_t)files,
+		    "tasks_added", (json_int_t)tasks, "candidates_added",
+		    (json_int_t)cands, "candidates_existing",
+		    (json_int_t)existing, "skipped", (json_int_t)skipped,
+		    "failed", failed >= 0 ? json_string(argv[failed]) :
+		    json_null()));
 	if (failed >= 0 && argc - optind > 1) {
 		/* Which files are in, which is not, which were not read. */
 		fprintf(stderr, "assay: imported:");
@@ -293,8 +353,6 @@ where_add(struct buf *w, const char *v)
 }
 
 #define WHERE(w) ((w).len > 0 ? buf_str(&(w)) : NULL)
-
-static void print_json(json_t *o);
 
 struct tally {
 	size_t	 pass, fail, timeout, skipped, env_error, task_defect, other;
@@ -3329,10 +3387,10 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 static int cmd_help(const struct cli_global *, int, char **);
 
 static const struct cmd cmds[] = {
-	{ "import", "import [--format F] [--keep-going] [--id-prefix P]\n"
+	{ "import", "import [--format F] [--keep-going] [--id-prefix P] [--json]\n"
 	  "              [--license SPDX] [--repository URL@COMMIT] PATH...",
 	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
-	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, dataset (a\n"
+	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, rtllm, dataset (a\n"
 	  "checkout of the repository assay commit writes: tasks, their files,\n"
 	  "samples and context with their ids and recorded verdicts).\n"
 	  "Re-importing adds nothing.  PATH may be a pipe (/dev/stdin, <(...)).\n"
@@ -3348,7 +3406,10 @@ static const struct cmd cmds[] = {
 	  "the LICENSE (COPYING, ...) in PATH, beside it or above it\n"
 	  "(NOASSERTION when it names none assay knows); their sources\n"
 	  "become URL@COMMIT:path with --repository, or when PATH is in a git\n"
-	  "work tree.", cmd_import },
+	  "work tree.\n"
+	  "On a terminal a progress line shows rows, rate and time left.\n"
+	  "--json prints one summary object (files, tasks_added,\n"
+	  "candidates_added, candidates_existing, skipped, failed).", cmd_import },
 	{ "verify", "verify [--jobs N] [--shard I/N] [--env NAME] [--where"
 	  " FILTER]\n              [--force] [--check] [--keep-workdir[=all]]"
 	  " [--no-sandbox]\n              [--timeout S] [--quiet] [--json]"

@@ -12,20 +12,13 @@
 #include <sys/stat.h>
 
 #include "buf.h"
+#include "hash.h"
 #include "import.h"
 #include "sample.h"
 
 #define CONTAM_DEPTH_MAX	32
 #define CONTAM_FILE_MAX		(64u << 20)	/* bytes read of one file */
 
-static uint64_t
-mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
 
 static int
 word_char(unsigned char c)
@@ -41,7 +34,7 @@ words(const char *s, size_t n, uint64_t **w, size_t *nw, size_t *cap)
 	size_t i = 0;
 
 	while (i < n) {
-		uint64_t h = 1469598103934665603ull;
+		uint64_t h = HASH_FNV64_INIT;
 
 		while (i < n && !word_char((unsigned char)s[i]))
 			i++;
@@ -69,7 +62,7 @@ gram(const uint64_t *w, int n)
 	uint64_t h = 0x13579bdf2468ace0ull;
 
 	for (int i = 0; i < n; i++)
-		h = mix64(h ^ w[i]);
+		h = hash_mix64(h ^ w[i]);
 	return h | 1;		/* 0 marks an empty slot */
 }
 

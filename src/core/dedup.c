@@ -16,23 +16,7 @@
 #include "hash.h"
 #include "syntax.h"
 
-/* splitmix64's finaliser: a fast, well-mixed 64-bit hash of x. */
-static uint64_t
-mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
 
-static uint64_t
-fnv64(const char *s, size_t n, uint64_t h)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
 
 /* --- normalising ----------------------------------------------------- */
 
@@ -116,7 +100,7 @@ seeds_init(void)
 	if (seeds[0] != 0)
 		return;
 	for (size_t i = 0; i < DEDUP_PERM; i++)
-		seeds[i] = mix64(0x5eed0000ull + i) | 1;
+		seeds[i] = hash_mix64(0x5eed0000ull + i) | 1;
 }
 
 /* Fold shingle hash h into sig. */
@@ -124,7 +108,7 @@ static void
 sig_add(uint32_t *sig, uint64_t h)
 {
 	for (size_t i = 0; i < DEDUP_PERM; i++) {
-		uint32_t v = (uint32_t)(mix64(h ^ seeds[i]) >> 32);
+		uint32_t v = (uint32_t)(hash_mix64(h ^ seeds[i]) >> 32);
 
 		if (v < sig[i])
 			sig[i] = v;
@@ -151,15 +135,15 @@ dedup_minhash(const char *norm, size_t len, uint32_t *sig)
 		if (ntok >= DEDUP_SHINGLE) {
 			size_t first = starts[ntok % DEDUP_SHINGLE];
 
-			sig_add(sig, fnv64(norm + first, e - first,
-			    1469598103934665603ull));
+			sig_add(sig, hash_fnv64(norm + first, e - first,
+			    HASH_FNV64_INIT));
 		}
 		p = e + 1;
 	}
 	/* fewer tokens than a shingle: the whole text is one */
 	if (ntok > 0 && ntok < DEDUP_SHINGLE)
-		sig_add(sig, fnv64(norm, ends[(ntok - 1) % DEDUP_SHINGLE],
-		    1469598103934665603ull));
+		sig_add(sig, hash_fnv64(norm, ends[(ntok - 1) % DEDUP_SHINGLE],
+		    HASH_FNV64_INIT));
 }
 
 double
@@ -437,8 +421,8 @@ dedup_run(struct store *st, const struct dedup_opts *opts,
 				const uint32_t *sg = c.v[reps[i]].sig +
 				    b * rep->rows;
 
-				keys[i].key = fnv64((const char *)sg,
-				    rep->rows * sizeof *sg, mix64(b));
+				keys[i].key = hash_fnv64((const char *)sg,
+				    rep->rows * sizeof *sg, hash_mix64(b));
 				keys[i].idx = reps[i];
 			}
 			qsort(keys, nreps, sizeof *keys, by_key);

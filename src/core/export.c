@@ -20,6 +20,7 @@
 #include "atomic.h"
 #include "buf.h"
 #include "hash.h"
+#include "import.h"
 #include "sample.h"
 #include "strset.h"
 
@@ -275,6 +276,7 @@ static json_t *
 task_json(const struct task *t, struct err *err)
 {
 	json_t *o = json_object(), *files = json_object(), *params, *extra;
+	int explicit = 0;
 
 	json_object_set_new(o, "id", json_string(t->id));
 	json_object_set_new(o, "benchmark", json_string(t->benchmark));
@@ -291,6 +293,15 @@ task_json(const struct task *t, struct err *err)
 		    strlen(t->interface)));
 	if (t->source != NULL)
 		json_object_set_new(o, "source", json_string(t->source));
+	/* Name -> text when every role is the one its name gives, else
+	 * the explicit [{"name", "role", "text"}] (docs/formats.md). */
+	for (size_t i = 0; i < t->nfiles && !explicit; i++)
+		explicit = strcmp(t->files[i].role, import_file_role(
+		    t->files[i].name, t->env)) != 0;
+	if (explicit) {
+		json_decref(files);
+		files = json_array();
+	}
 	for (size_t i = 0; i < t->nfiles; i++) {
 		json_t *v = json_stringn(t->files[i].data, t->files[i].len);
 
@@ -302,7 +313,12 @@ task_json(const struct task *t, struct err *err)
 			    t->files[i].name);
 			return NULL;
 		}
-		json_object_set_new(files, t->files[i].name, v);
+		if (explicit)
+			json_array_append_new(files, json_pack("{s:s, s:s,"
+			    " s:o}", "name", t->files[i].name, "role",
+			    t->files[i].role, "text", v));
+		else
+			json_object_set_new(files, t->files[i].name, v);
 	}
 	json_object_set_new(o, "files", files);
 	extra = jparse(t->extra);

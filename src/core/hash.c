@@ -38,8 +38,12 @@ hash_final(struct hash_ctx *h, char *hex)
 
 	if (EVP_DigestFinal_ex(h->md, md, &n) != 1)
 		fatal("sha256: digest final failed");
-	for (unsigned int i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	/* By hand: snprintf per byte was a tenth of an import's time. */
+	for (unsigned int i = 0; i < n; i++) {
+		hex[2 * i] = "0123456789abcdef"[md[i] >> 4];
+		hex[2 * i + 1] = "0123456789abcdef"[md[i] & 15];
+	}
+	hex[2 * n] = '\0';
 	EVP_MD_CTX_free(h->md);
 	free(h);
 }
@@ -51,4 +55,23 @@ hash_sha256(const void *data, size_t len, char *hex)
 
 	hash_update(h, data, len);
 	hash_final(h, hex);
+}
+
+uint64_t
+hash_mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+uint64_t
+hash_fnv64(const void *s, size_t n, uint64_t h)
+{
+	const unsigned char *p = s;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
 }

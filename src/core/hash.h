@@ -7,6 +7,7 @@
 #define ASSAY_HASH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define HASH_HEX_LEN 64
 
@@ -19,5 +20,16 @@ void	hash_sha256(const void *data, size_t len, char *hex);
 struct hash_ctx *hash_new(void);
 void	hash_update(struct hash_ctx *h, const void *data, size_t len);
 void	hash_final(struct hash_ctx *h, char *hex);
+
+/*
+ * Fast non-cryptographic hashes for in-memory tables (dedup, contam):
+ * hash_mix64() is splitmix64's finaliser (a well-mixed 64 bits of x),
+ * hash_fnv64() FNV-1a over n bytes of s, started from h (use
+ * HASH_FNV64_INIT).  Never for identity or anything an attacker chooses
+ * to collide with a purpose.
+ */
+#define HASH_FNV64_INIT	1469598103934665603ull
+uint64_t hash_mix64(uint64_t x);
+uint64_t hash_fnv64(const void *s, size_t n, uint64_t h);
 
 #endif

@@ -16,12 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "../envs/env.h"
+#include "../envs/verilog.h"
 #include "hash.h"
 #include "license.h"
 #include "ident.h"
@@ -49,6 +51,7 @@ static const char *const format_names[] = {
 	[IMPORT_VEV1] = "verilog-eval-v1",
 	[IMPORT_RTLFIXER] = "rtlfixer",
 	[IMPORT_REALBENCH] = "realbench",
+	[IMPORT_RTLLM] = "rtllm",
 	[IMPORT_KERNELBENCH] = "kernelbench",
 	[IMPORT_DATASET] = "dataset",
 };
@@ -65,7 +68,7 @@ import_format_parse(const char *name, enum import_format *out,
 		}
 	}
 	return err_set(err, "unknown format '%s' (known: auto assay "
-	    "verilog-eval-v2 verilog-eval-v1 rtlfixer realbench kernelbench"
+	    "verilog-eval-v2 verilog-eval-v1 rtlfixer realbench rtllm kernelbench"
 	    " dataset)",
 	    name);
 }
@@ -90,8 +93,85 @@ static struct {
 	const char	*pipe_path;
 	char		*pipe_data;
 	size_t		 pipe_len;
-	char		*root;
+	char		*root;		/* realpath of the directory */
+	char		*lexroot;	/* its path as given, absolute */
 } cur;
+
+/* path made absolute and its "." and ".." parts resolved by name, not
+ * through the file system: new string. */
+static char *
+lexical(const char *path)
+{
+	char cwd[PATH_MAX], *in, *tok, *save = NULL;
+	struct buf b = BUF_INIT;
+
+	if (path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL)
+		in = xstrdup(path);
+	else
+		in = xasprintf("%s/%s", cwd, path);
+	for (tok = strtok_r(in, "/", &save); tok != NULL;
+	    tok = strtok_r(NULL, "/", &save)) {
+		if (strcmp(tok, ".") == 0)
+			continue;
+		if (strcmp(tok, "..") == 0) {
+			char *slash = b.len > 0 ? strrchr(b.p, '/') : NULL;
+
+			b.len = slash != NULL ? (size_t)(slash - b.p) : 0;
+			if (b.p != NULL)
+				b.p[b.len] = '\0';
+			continue;
+		}
+		buf_printf(&b, "/%s", tok);
+	}
+	free(in);
+	if (b.len == 0)
+		buf_adds(&b, "/");
+	return buf_detach(&b, NULL);
+}
+
+/* Is path dir itself or below it?  Both absolute, normalised. */
+static int
+below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strcmp(dir, "/") == 0 || (strncmp(path, dir, n) == 0 &&
+	    (path[n] == '/' || path[n] == '\0'));
+}
+
+/*
+ * During a directory import: refuse a file that a symlink takes out of
+ * the imported directory (a link to a host file posing as a spec).  A
+ * path named inside the directory must resolve inside it; a file beside
+ * it that an importer reads by design (a KernelBench dump's problems in
+ * ../levelN) may not itself be a link out of the directory's parent.
+ */
+static int
+symlink_out(const char *path, struct err *err)
+{
+	char *lex = lexical(path), *real = realpath(path, NULL);
+	char *up = xstrdup(cur.root), *slash = strrchr(up, '/');
+	struct stat sb;
+	int bad = 0;
+
+	if (slash != NULL)
+		slash[slash == up ? 1 : 0] = '\0';
+	if (real != NULL) {
+		if (below(lex, cur.lexroot))
+			bad = !below(real, cur.root);
+		else
+			bad = lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) &&
+			    !below(real, up);
+	}
+	if (bad)
+		err_set(err, "%s: resolves to %s, outside %s: refused (a"
+		    " symlink out of the imported directory)", path, real,
+		    cur.root);
+	free(lex);
+	free(real);
+	free(up);
+	return bad ? -1 : 0;
+}
 
 /* Read all of fd into a new buffer ("" when empty). */
 static int
@@ -135,22 +215,8 @@ import_read(const char *path, char **out, size_t *len, struct err *err)
 		*len = cur.pipe_len;
 		return 0;
 	}
-	if (cur.root != NULL) {
-		char *real = realpath(path, NULL);
-		size_t rl = strlen(cur.root);
-		int inside = real != NULL && strncmp(real, cur.root, rl) == 0 &&
-		    (real[rl] == '/' || real[rl] == '\0' ||
-		    strcmp(cur.root, "/") == 0);
-
-		if (real != NULL && !inside) {
-			err_set(err, "%s: resolves to %s, outside %s: refused"
-			    " (a symlink out of the imported directory)", path,
-			    real, cur.root);
-			free(real);
-			return -1;
-		}
-		free(real);
-	}
+	if (cur.root != NULL && symlink_out(path, err) < 0)
+		return -1;
 	/* O_NONBLOCK: a FIFO named like a benchmark file must not hang the
 	 * import; it is refused below. */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -323,6 +389,21 @@ put_candidate(struct store *st, struct candidate *c, const struct recorded *r,
 	return 0;
 }
 
+int
+import_put_task(struct store *st, const struct task *t,
+    struct import_report *rep, struct err *err)
+{
+	return put_task(st, t, rep, err);
+}
+
+int
+import_put_candidate(struct store *st, struct candidate *c,
+    const struct recorded *r, size_t nrec, struct import_report *rep,
+    int *inserted, struct err *err)
+{
+	return put_candidate(st, c, r, nrec, rep, inserted, err);
+}
+
 /* Line-by-line JSONL with file:line errors; cb gets each parsed object. */
 typedef int (*row_fn)(struct store *st, json_t *row, const char *path,
     size_t line, void *arg, struct import_report *rep, struct err *err);
@@ -331,6 +412,8 @@ static int
 each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
     row_fn cb, void *arg, struct import_report *rep, struct err *err)
 {
+	/* Every caller passes its import_opts as the rows' arg. */
+	const struct import_opts *opts = arg;
 	char *data, *p, *end;
 	size_t len, line = 0, rows = 0;
 
@@ -350,6 +433,9 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 
 		line++;
 		p += l + (nl != NULL);
+		if (opts->progress != NULL && line % IMPORT_PROGRESS_ROWS == 0)
+			opts->progress(line, (size_t)(p - data), len,
+			    opts->progress_arg);
 		while (tl > 0 && (txt[tl - 1] == '\r' || txt[tl - 1] == ' '))
 			tl--;
 		if (tl == 0)
@@ -378,10 +464,14 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 			struct import_report before = *rep;
 
 			err_clear(&rowerr);
-			rc = store_savepoint(st, &rowerr);
+			/* Without keep_going a bad row fails the whole
+			 * file, so a row needs no savepoint of its own
+			 * (each one journals every page the row changes). */
+			rc = keep_going ? store_savepoint(st, &rowerr) : 0;
 			if (rc == 0) {
 				rc = cb(st, row, path, line, arg, rep, &rowerr);
-				store_savepoint_end(st, rc == 0);
+				if (keep_going)
+					store_savepoint_end(st, rc == 0);
 			}
 			if (rc < 0) {
 				rep->tasks_added = before.tasks_added;
@@ -408,6 +498,8 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 			buf_printf(&rep->warnings, "%s (skipped)\n", rowerr.msg);
 		}
 	}
+	if (opts->progress != NULL)
+		opts->progress(line, len, len, opts->progress_arg);
 	if (rows == 0)
 		buf_printf(&rep->warnings, "%s: empty file, nothing imported\n",
 		    path);
@@ -625,16 +717,6 @@ assay_decisions(struct store *st, json_t *row, const char *cand_id,
 }
 
 static const char *
-file_role(const char *name)
-{
-	if (strstr(name, "test") != NULL || strstr(name, "tb") != NULL)
-		return "testbench";
-	if (strstr(name, "ref") != NULL)
-		return "reference";
-	return "source";
-}
-
-static const char *
 lang_of_env(const char *env)
 {
 	const struct env_ops *e = env_find(env);
@@ -649,13 +731,113 @@ lang_of_env(const char *env)
 	return e != NULL ? e->lang : "text";
 }
 
+/* Is one of name's words (split at '_', '-', '.') in words, ignoring
+ * case? */
+static int
+has_word(const char *name, const char *const *words)
+{
+	const char *p = name;
+
+	while (*p != '\0') {
+		size_t n = strcspn(p, "_-.");
+
+		for (size_t i = 0; n > 0 && words[i] != NULL; i++)
+			if (strlen(words[i]) == n &&
+			    strncasecmp(p, words[i], n) == 0)
+				return 1;
+		p += n;
+		if (*p != '\0')
+			p++;
+	}
+	return 0;
+}
+
+const char *
+import_file_role(const char *name, const char *env)
+{
+	static const char *const tb[] = { "tb", "test", "testbench", NULL };
+	static const char *const ref[] = { "ref", "reference", "golden",
+	    NULL };
+
+	if (strcmp(lang_of_env(env), "verilog") == 0) {
+		struct task_file f = { (char *)name, (char *)"source", NULL, 0 };
+
+		if (verilog_is_data(&f))
+			return "data";
+	}
+	if (has_word(name, tb))
+		return "testbench";
+	if (has_word(name, ref))
+		return "reference";
+	return "source";
+}
+
+int
+import_role_valid(const char *role)
+{
+	return role != NULL && (strcmp(role, "testbench") == 0 ||
+	    strcmp(role, "reference") == 0 || strcmp(role, "source") == 0 ||
+	    strcmp(role, "data") == 0);
+}
+
+/*
+ * A task's "files": an object of name -> text, each file's role by its
+ * name (import_file_role()), or an array of {"name", "text", "role"}
+ * objects, "role" optional, for a role the name does not say.
+ */
+static int
+assay_files(struct task *t, json_t *files, const char *path, size_t line,
+    struct err *err)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (files == NULL)
+		return 0;
+	if (json_is_object(files)) {
+		json_object_foreach(files, key, v) {
+			if (!json_is_string(v))
+				return row_error(err, path, line, "a task file"
+				    " must be a string");
+			task_add_file(t, key, import_file_role(key, t->env),
+			    json_string_value(v), json_string_length(v));
+		}
+		return 0;
+	}
+	if (!json_is_array(files))
+		return row_error(err, path, line, "\"files\" must be an object"
+		    " of name -> text, or an array of {\"name\", \"text\","
+		    " \"role\"}");
+	json_array_foreach(files, i, v) {
+		const char *name = jstr(v, "name"), *role = jstr(v, "role");
+		json_t *text = json_object_get(v, "text");
+
+		if (name == NULL || !json_is_string(text))
+			return row_error(err, path, line, "a task file needs"
+			    " a \"name\" and a \"text\" string");
+		if (json_object_get(v, "role") != NULL &&
+		    !import_role_valid(role))
+			return row_error(err, path, line, "a task file's"
+			    " \"role\" must be testbench, reference, source or"
+			    " data");
+		for (size_t k = 0; k < t->nfiles; k++)
+			if (strcmp(t->files[k].name, name) == 0)
+				return row_error(err, path, line, "two task"
+				    " files of one name");
+		task_add_file(t, name, role != NULL ? role :
+		    import_file_role(name, t->env), json_string_value(text),
+		    json_string_length(text));
+	}
+	return 0;
+}
+
 static int
 assay_task(struct store *st, json_t *to, const char *path, size_t line,
     struct import_report *rep, char **task_id, char **env, struct err *err)
 {
 	struct task t = { 0 };
-	json_t *files, *v, *params;
-	const char *key;
+	json_t *files, *params;
 	int rc = -1;
 
 	if (jstr(to, "id") == NULL)
@@ -682,19 +864,9 @@ assay_task(struct store *st, json_t *to, const char *path, size_t line,
 	t.source = jstr(to, "source") != NULL ? jdup(to, "source") :
 	    xasprintf("%s:%zu", path, line);
 	files = json_object_get(to, "files");
-	if (files != NULL && !json_is_object(files)) {
+	if (assay_files(&t, files, path, line, err) < 0) {
 		task_release(&t);
-		return row_error(err, path, line, "\"files\" must be an object"
-		    " of name -> text");
-	}
-	json_object_foreach(files, key, v) {
-		if (!json_is_string(v)) {
-			task_release(&t);
-			return row_error(err, path, line, "a task file must be"
-			    " a string");
-		}
-		task_add_file(&t, key, file_role(key), json_string_value(v),
-		    json_string_length(v));
+		return -1;
 	}
 	t.extra = unknown_fields(to, task_known);
 	if (put_task(st, &t, rep, err) < 0)
@@ -744,19 +916,16 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 		if (assay_task(st, to, path, line, rep, &task_id, &env, err) < 0)
 			return -1;
 	} else if (json_is_string(to)) {
-		struct task t;
 		int found;
 
 		task_id = xstrdup(json_string_value(to));
-		found = store_task_get(st, task_id, &t, err);
+		found = store_task_env(st, task_id, &env, err);
 		if (found < 0)
 			goto out;
 		if (found == 1) {
 			row_error(err, path, line, "unknown task");
 			goto out;
 		}
-		env = xstrdup(t.env);
-		task_release(&t);
 	} else {
 		row_error(err, path, line, "\"task\" must be an object or an id");
 		goto out;
@@ -1323,6 +1492,10 @@ detect(const char *path, enum import_format *out, struct err *err)
 
 	if (stat(path, &sb) < 0)
 		return err_set(err, "%s: %s", path, strerror(errno));
+	if (import_rtllm_detect(path)) {
+		*out = IMPORT_RTLLM;
+		return 0;
+	}
 	if (import_realbench_detect(path)) {
 		*out = IMPORT_REALBENCH;
 		return 0;
@@ -1497,6 +1670,7 @@ import_path(struct store *st, const char *path,
 		return err_set(err, "%s: %s", path, strerror(errno));
 	if (S_ISDIR(sb.st_mode)) {
 		cur.root = realpath(path, NULL);
+		cur.lexroot = lexical(path);
 	} else if (!S_ISREG(sb.st_mode)) {
 		/* A pipe can be read once: read it now, so that telling
 		 * the format does not eat the rows. */
@@ -1513,6 +1687,7 @@ import_path(struct store *st, const char *path,
 	rc = import_in(st, path, f, opts, rep, err);
 	free(cur.pipe_data);
 	free(cur.root);
+	free(cur.lexroot);
 	memset(&cur, 0, sizeof cur);
 	return rc;
 }
@@ -1529,7 +1704,7 @@ import_in(struct store *st, const char *path, enum import_format f,
 
 	if (f == IMPORT_AUTO && detect(path, &f, err) < 0)
 		return -1;
-	if (store_begin(st, err) < 0)
+	if (store_import_begin(st, err) < 0)
 		return -1;
 	if (store_task_rowid_max(st, &since, err) < 0) {
 		store_rollback(st);
@@ -1546,6 +1721,9 @@ import_in(struct store *st, const char *path, enum import_format f,
 		break;
 	case IMPORT_VEV2:
 		rc = vev2_dir(st, path, rep, err);
+		break;
+	case IMPORT_RTLLM:
+		rc = import_rtllm(st, path, opts, rep, err);
 		break;
 	case IMPORT_REALBENCH:
 		rc = import_realbench(st, path, opts, rep, err);
@@ -1587,7 +1765,8 @@ import_in(struct store *st, const char *path, enum import_format f,
 		return -1;
 	}
 	if (store_event_add(st, opts->by != NULL ? opts->by : "import",
-	    "import", NULL, path, err) < 0 || store_commit(st, err) < 0) {
+	    "import", NULL, path, err) < 0 ||
+	    store_import_publish(st, err) < 0 || store_commit(st, err) < 0) {
 		store_rollback(st);
 		return -1;
 	}

@@ -29,7 +29,8 @@ enum import_format {
 	IMPORT_RTLFIXER,
 	IMPORT_REALBENCH,	/* RealBench folders and samples JSONL */
 	IMPORT_KERNELBENCH,	/* KernelBench problems, kernel dumps, results */
-	IMPORT_DATASET		/* a checkout of the dataset assay commit writes */
+	IMPORT_DATASET,		/* a checkout of the dataset assay commit writes */
+	IMPORT_RTLLM		/* RTLLM design folders and _MODEL/tK samples */
 };
 
 struct import_opts {
@@ -46,7 +47,14 @@ struct import_opts {
 	const char		*id_prefix;	/* prepended to explicit candidate
 						 * ids and parents (assay JSONL);
 						 * NULL: none (docs/adr/0011) */
+	/* Called every IMPORT_PROGRESS_ROWS rows of a JSONL file, and at
+	 * its end, with the rows read and the bytes read of total; may be
+	 * NULL.  The importer never prints. */
+	void	(*progress)(size_t rows, size_t done, size_t total, void *arg);
+	void	*progress_arg;
 };
+
+#define IMPORT_PROGRESS_ROWS 4096
 
 struct import_report {
 	size_t		 tasks_added, tasks_existing;
@@ -127,6 +135,35 @@ int	import_dataset(struct store *st, const char *path,
 int	import_dataset_detect(const char *path);
 
 /*
+ * Store a task, or a candidate and, when it is new, its nrec recorded
+ * results, counting it in rep as added or already there (*inserted, may
+ * be NULL, says which for a candidate).  For the importers; 0, or -1
+ * with err.
+ */
+int	import_put_task(struct store *st, const struct task *t,
+	    struct import_report *rep, struct err *err);
+int	import_put_candidate(struct store *st, struct candidate *c,
+	    const struct recorded *r, size_t nrec, struct import_report *rep,
+	    int *inserted, struct err *err);
+
+/*
+ * RTLLM v2.0 in its own layout (import_rtllm.c, docs/formats.md): every
+ * folder under path holding design_description.txt and testbench.v is
+ * the task rtllm/DESIGN (env iverilog, top the testbench's own module,
+ * the testbench and the data files as task files, the description as
+ * spec) with its verified_*.v, renamed to the module the testbench
+ * instantiates, as the candidate of origin reference; every
+ * _MODEL/tK/DESIGN.v under path (or beside it) a candidate of origin
+ * gpt-3.5 (_chatgpt35), gpt-4 (_chatgpt4) or MODEL.  Called by
+ * import_path() inside its transaction.  0, or -1 with err.
+ */
+int	import_rtllm(struct store *st, const char *path,
+	    const struct import_opts *opts, struct import_report *rep,
+	    struct err *err);
+/* Is path an RTLLM root or design folder?  1 or 0. */
+int	import_rtllm_detect(const char *path);
+
+/*
  * RealBench (import_realbench.c, docs/formats.md): path is the RealBench
  * root, a module folder (one holding verification/) or a samples JSONL
  * file.  Called by import_path() inside its transaction.  0, or -1 with
@@ -159,6 +196,20 @@ int	import_kernelbench(struct store *st, const char *path,
 	    struct err *err);
 /* Is path a directory import_kernelbench() reads?  1 or 0. */
 int	import_kernelbench_detect(const char *path);
+
+/*
+ * The role of a task file by its name, for a task of env (docs/formats.md):
+ * for a Verilog env, "data" when the name does not end in .v, .sv, .vh,
+ * .svh or .vlib (verilog_is_data()); then "testbench" when one of its
+ * words (split at '_', '-' and '.', any case) is tb, test or testbench,
+ * "reference" for ref, reference or golden, else "source".  So
+ * "tb_RAM.v" and "testbench.v" are testbenches and
+ * "Prob068_countbcd_ref.sv" a reference.  Static string.
+ */
+const char *import_file_role(const char *name, const char *env);
+/* Is role one a task file may have (testbench, reference, source,
+ * data)?  1 or 0. */
+int	import_role_valid(const char *role);
 
 /*
  * The model name of an RTLFixer / VerilogEval generation log name, by

@@ -15,7 +15,8 @@
 /* A verification file of a task: testbench, reference, harness ... */
 struct task_file {
 	char	*name;		/* file name as written into the work directory */
-	char	*role;		/* "testbench", "reference" or "source" */
+	char	*role;		/* "testbench", "reference", "source" or
+				   "data" (read at run time, not compiled) */
 	char	*data;
 	size_t	 len;
 };

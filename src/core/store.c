@@ -44,6 +44,18 @@ struct store {
 	int64_t	 batch;		/* journal batch of new events; 0: none */
 	struct store_grep greps[STORE_GREPS];
 	uint64_t grep_clock;
+	/* Statements of the import's hot path, prepared once (hot()). */
+	sqlite3_stmt *hot[12];
+	/* store_import_begin(): where the import's rows start. */
+	int	 bulk;
+	int64_t	 bulk_task, bulk_seq, bulk_rec, bulk_note;
+};
+
+/* The slots of st->hot. */
+enum hot_stmt {
+	HOT_CAND_FIND, HOT_ID_TAKEN, HOT_CAND_INSERT, HOT_RECORDED_INSERT,
+	HOT_TASK_INSERT, HOT_TASK_FILE_INSERT, HOT_SAVEPOINT, HOT_RELEASE,
+	HOT_TASK_ENV
 };
 
 /*
@@ -423,6 +435,55 @@ static const char *const migrations[] = {
 	"  ngrams     INTEGER NOT NULL,"
 	"  PRIMARY KEY (cand_id, benchmark)"
 	") WITHOUT ROWID;",
+	/*
+	 * 7 -> 8: an import that keeps up (issue 13).  While an import
+	 * holds a row in bulk (inside its own transaction, so no other
+	 * connection ever sees it), the per-row triggers that keep the
+	 * search index and the queue stand aside; store_import_publish()
+	 * then adds the import's rows to both in a few statements.  Each
+	 * FTS5 insert from a trigger ran under a statement savepoint, and
+	 * FTS5 writes its pending terms out at every savepoint: a segment
+	 * per row.
+	 */
+	"CREATE TABLE bulk(n INTEGER NOT NULL);"
+	"DROP TRIGGER search_task;"
+	"DROP TRIGGER search_candidate;"
+	"DROP TRIGGER search_recorded;"
+	"DROP TRIGGER search_note;"
+	"DROP TRIGGER queue_insert;"
+	"DROP TRIGGER queue_sum_insert;"
+	"CREATE TRIGGER search_task AFTER INSERT ON task"
+	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
+	"  INSERT INTO search(rowid, body, task) VALUES ((SELECT"
+	"  coalesce(min(rowid), 0) - 1 FROM search WHERE rowid < 0),"
+	"  coalesce(new.spec, '') || char(10) || coalesce(new.interface, ''),"
+	"  new.id);" MIG6_GEN
+	"END;"
+	"CREATE TRIGGER search_candidate AFTER INSERT ON candidate"
+	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
+	"  INSERT INTO search(rowid, body) VALUES (new.seq << 16,"
+	"  CAST(new.code AS TEXT));" MIG6_GEN
+	"END;"
+	"CREATE TRIGGER search_recorded AFTER INSERT ON recorded"
+	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
+	"  INSERT INTO search(rowid, body) SELECT " MIG6_DOC("c.seq") ","
+	"  new.log FROM candidate c WHERE c.id = new.cand_id"
+	"  AND new.log IS NOT NULL;" MIG6_GEN
+	"END;"
+	"CREATE TRIGGER search_note AFTER INSERT ON note"
+	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
+	"  INSERT INTO search(rowid, body) SELECT " MIG6_DOC("c.seq") ","
+	"  new.text FROM candidate c WHERE c.id = new.cand_id;" MIG6_GEN
+	"END;"
+	"CREATE TRIGGER queue_insert AFTER INSERT ON candidate"
+	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
+	"  INSERT INTO queue " MIG6_QUEUE_ROW " WHERE c.seq = new.seq;"
+	"END;"
+	"CREATE TRIGGER queue_sum_insert AFTER INSERT ON queue"
+	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
+	"  INSERT INTO queue_sum VALUES (" MIG6_SUM_KEY("new") ", 1)"
+	"  ON CONFLICT DO UPDATE SET n = n + 1;"
+	"END;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -444,6 +505,46 @@ prepare(struct store *st, sqlite3_stmt **out, const char *sql,
 	if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK)
 		return err_sqlite(err, st->db, "prepare");
 	return 0;
+}
+
+/*
+ * The statement of slot h, prepared on first use and kept for the life
+ * of the store: an import of a million rows prepared each insert a
+ * million times, compiling its triggers every time.  Give it back with
+ * hot_done() (reset, bindings cleared), never finalize it.
+ */
+static int
+hot(struct store *st, enum hot_stmt h, sqlite3_stmt **out, const char *sql,
+    struct err *err)
+{
+	*out = NULL;
+	if (st->hot[h] == NULL && sqlite3_prepare_v3(st->db, sql, -1,
+	    SQLITE_PREPARE_PERSISTENT, &st->hot[h], NULL) != SQLITE_OK) {
+		st->hot[h] = NULL;
+		return err_sqlite(err, st->db, "prepare");
+	}
+	*out = st->hot[h];
+	return 0;
+}
+
+static void
+hot_done(sqlite3_stmt *s)
+{
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+}
+
+/* Step a hot statement that must finish (INSERT/UPDATE); resets it. */
+static int
+hot_step(struct store *st, sqlite3_stmt *s, const char *what,
+    struct err *err)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc != SQLITE_DONE)
+		err_sqlite(err, st->db, what);
+	hot_done(s);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static void
@@ -607,6 +708,8 @@ store_close(struct store *st)
 		return;
 	for (int i = 0; i < STORE_GREPS; i++)
 		free(st->greps[i].query);
+	for (size_t i = 0; i < sizeof st->hot / sizeof st->hot[0]; i++)
+		sqlite3_finalize(st->hot[i]);
 	sqlite3_close(st->db);
 	free(st);
 }
@@ -649,20 +752,151 @@ store_rollback(struct store *st)
 {
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = 0;
+	st->bulk = 0;
+}
+
+/* One int64 of a statement without parameters. */
+static int
+query_int64(struct store *st, const char *sql, int64_t *out,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*out = 0;
+	if (prepare(st, &s, sql, err) < 0)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, sql);
+	return 0;
+}
+
+int
+store_import_begin(struct store *st, struct err *err)
+{
+	if (store_begin(st, err) < 0)
+		return -1;
+	if (query_int64(st, "SELECT coalesce(max(rowid), 0) FROM task",
+	    &st->bulk_task, err) < 0 ||
+	    query_int64(st, "SELECT coalesce(max(seq), 0) FROM candidate",
+	    &st->bulk_seq, err) < 0 ||
+	    query_int64(st, "SELECT coalesce(max(id), 0) FROM recorded",
+	    &st->bulk_rec, err) < 0 ||
+	    query_int64(st, "SELECT coalesce(max(id), 0) FROM note",
+	    &st->bulk_note, err) < 0 ||
+	    exec(st, "INSERT INTO bulk VALUES (1)", err) < 0 ||
+	    exec(st, "PRAGMA cache_size = -131072", err) < 0) {
+		store_rollback(st);
+		return -1;
+	}
+	st->bulk = 1;
+	return 0;
+}
+
+/*
+ * The search rows and queue rows of what the import added, as the
+ * triggers of migration 6 would have made them one by one: task specs
+ * below the lowest negative rowid, a candidate's code at seq << 16, its
+ * recorded logs and notes after the highest rowid of its range (the
+ * SELECT reads search, so SQLite fills a temporary table first and
+ * each subquery sees search as it was).
+ */
+static int step_done(struct store *, sqlite3_stmt *, const char *,
+    struct err *);
+
+static const char *const publish_sql[] = {
+	"INSERT INTO search(rowid, body, task) SELECT (SELECT"
+	" coalesce(min(rowid), 0) FROM search WHERE rowid < 0) -"
+	" row_number() OVER (ORDER BY t.rowid), coalesce(t.spec, '') ||"
+	" char(10) || coalesce(t.interface, ''), t.id FROM task t"
+	" WHERE t.rowid > ?1",
+	"INSERT INTO search(rowid, body) SELECT seq << 16, CAST(code AS TEXT)"
+	" FROM candidate WHERE seq > ?2 ORDER BY seq",
+	/* A new candidate's logs follow its code: no need to read search
+	 * (and so to copy every log into a temporary table first). */
+	"INSERT INTO search(rowid, body) SELECT (c.seq << 16) + row_number()"
+	" OVER (PARTITION BY c.seq ORDER BY r.id), r.log FROM recorded r"
+	" JOIN candidate c ON c.id = r.cand_id WHERE r.id > ?3 AND"
+	" c.seq > ?2 AND r.log IS NOT NULL",
+	"INSERT INTO search(rowid, body) SELECT coalesce((SELECT max(x.rowid)"
+	" FROM search x WHERE x.rowid BETWEEN c.seq << 16 AND"
+	" (c.seq << 16) + 65535), (c.seq << 16) - 1) + row_number() OVER"
+	" (PARTITION BY c.seq ORDER BY r.id), r.log FROM recorded r"
+	" JOIN candidate c ON c.id = r.cand_id WHERE r.id > ?3 AND"
+	" c.seq <= ?2 AND r.log IS NOT NULL",
+	"INSERT INTO search(rowid, body) SELECT coalesce((SELECT max(x.rowid)"
+	" FROM search x WHERE x.rowid BETWEEN c.seq << 16 AND"
+	" (c.seq << 16) + 65535), (c.seq << 16) - 1) + row_number() OVER"
+	" (PARTITION BY c.seq ORDER BY n.id), n.text FROM note n"
+	" JOIN candidate c ON c.id = n.cand_id WHERE n.id > ?4",
+	"INSERT INTO queue " MIG6_QUEUE_ROW " WHERE c.seq > ?2 ORDER BY c.seq",
+	"INSERT INTO queue_sum SELECT " MIG6_SUM_KEY("q") ", count(*) FROM"
+	" queue q WHERE q.seq > ?2 GROUP BY 1, 2, 3, 4, 5"
+	" ON CONFLICT DO UPDATE SET n = n + excluded.n",
+};
+
+int
+store_import_publish(struct store *st, struct err *err)
+{
+	int64_t added = 0;
+
+	if (!st->bulk)
+		return 0;
+	for (size_t i = 0; i < sizeof publish_sql / sizeof publish_sql[0];
+	    i++) {
+		sqlite3_stmt *s;
+
+		if (prepare(st, &s, publish_sql[i], err) < 0)
+			return -1;
+		for (int k = 1; k <= sqlite3_bind_parameter_count(s); k++) {
+			const char *name = sqlite3_bind_parameter_name(s, k);
+			int64_t v = name == NULL ? 0 : name[1] == '1' ?
+			    st->bulk_task : name[1] == '2' ? st->bulk_seq :
+			    name[1] == '3' ? st->bulk_rec : st->bulk_note;
+
+			sqlite3_bind_int64(s, k, v);
+		}
+		if (step_done(st, s, "publish the import", err) < 0)
+			return -1;
+		if (strncmp(publish_sql[i], "INSERT INTO search", 18) == 0)
+			added += sqlite3_changes(st->db);
+	}
+	{
+		char sql[96];
+
+		snprintf(sql, sizeof sql, "UPDATE search_gen SET n = n + %lld;"
+		    " DELETE FROM bulk;", (long long)added);
+		if (exec(st, sql, err) < 0)
+			return -1;
+	}
+	st->bulk = 0;
+	return 0;
 }
 
 int
 store_savepoint(struct store *st, struct err *err)
 {
-	return exec(st, "SAVEPOINT row", err);
+	sqlite3_stmt *s;
+
+	/* Once per imported row: prepared once. */
+	if (hot(st, HOT_SAVEPOINT, &s, "SAVEPOINT row", err) < 0)
+		return -1;
+	return hot_step(st, s, "SAVEPOINT row", err);
 }
 
 void
 store_savepoint_end(struct store *st, int keep)
 {
+	sqlite3_stmt *s;
+
 	if (!keep)
 		sqlite3_exec(st->db, "ROLLBACK TO row", NULL, NULL, NULL);
-	sqlite3_exec(st->db, "RELEASE row", NULL, NULL, NULL);
+	if (hot(st, HOT_RELEASE, &s, "RELEASE row", NULL) == 0)
+		hot_step(st, s, "RELEASE row", NULL);
 }
 
 /* Step a statement that must finish (INSERT/UPDATE); finalizes it. */
@@ -744,8 +978,9 @@ store_task_put(struct store *st, const struct task *t, int *inserted,
 	*inserted = 0;
 	if (check_task(t, err) < 0)
 		return -1;
-	if (prepare(st, &s, "INSERT OR IGNORE INTO task(id, benchmark, domain,"
-	    " env, env_params, spec, interface, source, extra, license,"
+	if (hot(st, HOT_TASK_INSERT, &s, "INSERT OR IGNORE INTO task(id,"
+	    " benchmark, domain, env, env_params, spec, interface, source,"
+	    " extra, license,"
 	    " license_source, split, split_hand)"
 	    " VALUES (?1, ?2, ?3, ?4, coalesce(?5, '{}'), ?6, ?7, ?8, ?9,"
 	    " ?10, ?11, ?12, ?13)", err) < 0)
@@ -763,7 +998,7 @@ store_task_put(struct store *st, const struct task *t, int *inserted,
 	bind_text(s, 11, t->license_source);
 	bind_text(s, 12, t->split);
 	sqlite3_bind_int(s, 13, t->split != NULL && t->split_hand);
-	if (step_done(st, s, "insert task", err) < 0)
+	if (hot_step(st, s, "insert task", err) < 0)
 		return -1;
 	if (sqlite3_changes(st->db) == 0)
 		return 0;
@@ -771,17 +1006,39 @@ store_task_put(struct store *st, const struct task *t, int *inserted,
 	for (size_t i = 0; i < t->nfiles; i++) {
 		const struct task_file *f = &t->files[i];
 
-		if (prepare(st, &s, "INSERT INTO task_file(task_id, name, role,"
-		    " data) VALUES (?1, ?2, ?3, ?4)", err) < 0)
+		if (hot(st, HOT_TASK_FILE_INSERT, &s, "INSERT INTO task_file("
+		    "task_id, name, role, data) VALUES (?1, ?2, ?3, ?4)",
+		    err) < 0)
 			return -1;
 		bind_text(s, 1, t->id);
 		bind_text(s, 2, f->name);
 		bind_text(s, 3, f->role);
 		sqlite3_bind_blob(s, 4, f->data, (int)f->len, SQLITE_TRANSIENT);
-		if (step_done(st, s, "insert task file", err) < 0)
+		if (hot_step(st, s, "insert task file", err) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+int
+store_task_env(struct store *st, const char *id, char **env,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*env = NULL;
+	if (hot(st, HOT_TASK_ENV, &s, "SELECT env FROM task WHERE id = ?1",
+	    err) < 0)
+		return -1;
+	bind_text(s, 1, id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*env = col_text(s, 0);
+	hot_done(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read task");
+	return rc == SQLITE_ROW ? 0 : 1;
 }
 
 int
@@ -851,8 +1108,8 @@ candidate_find(struct store *st, const struct candidate *c, char **id,
 	int rc;
 
 	*id = NULL;
-	if (prepare(st, &s, "SELECT id FROM candidate WHERE task_id = ?1 AND"
-	    " origin = ?2 AND code_hash = ?3", err) < 0)
+	if (hot(st, HOT_CAND_FIND, &s, "SELECT id FROM candidate WHERE"
+	    " task_id = ?1 AND origin = ?2 AND code_hash = ?3", err) < 0)
 		return -1;
 	bind_text(s, 1, c->task_id);
 	bind_text(s, 2, c->origin);
@@ -860,7 +1117,7 @@ candidate_find(struct store *st, const struct candidate *c, char **id,
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*id = col_text(s, 0);
-	sqlite3_finalize(s);
+	hot_done(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "find candidate");
 	return 0;
@@ -872,11 +1129,12 @@ id_taken(struct store *st, const char *id, int *taken, struct err *err)
 	sqlite3_stmt *s;
 	int rc;
 
-	if (prepare(st, &s, "SELECT 1 FROM candidate WHERE id = ?1", err) < 0)
+	if (hot(st, HOT_ID_TAKEN, &s, "SELECT 1 FROM candidate WHERE id = ?1",
+	    err) < 0)
 		return -1;
 	bind_text(s, 1, id);
 	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
+	hot_done(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "check id");
 	*taken = rc == SQLITE_ROW;
@@ -947,8 +1205,9 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 			return -1;
 		}
 	}
-	if (prepare(st, &s, "INSERT INTO candidate(id, task_id, origin,"
-	    " origin_raw, kind, lang, parent, source, code, code_hash, extra)"
+	if (hot(st, HOT_CAND_INSERT, &s, "INSERT INTO candidate(id, task_id,"
+	    " origin, origin_raw, kind, lang, parent, source, code, code_hash,"
+	    " extra)"
 	    " VALUES (?1, ?2, ?3, ?4, coalesce(?5, 'direct'), ?6, ?7, ?8, ?9,"
 	    " ?10, ?11)", err) < 0)
 		return -1;
@@ -964,7 +1223,7 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 	    (int)c->code_len, SQLITE_TRANSIENT);
 	bind_text(s, 10, c->code_hash);
 	bind_text(s, 11, c->extra);
-	if (step_done(st, s, "insert candidate", err) < 0)
+	if (hot_step(st, s, "insert candidate", err) < 0)
 		return -1;
 	*inserted = 1;
 	return 0;
@@ -1050,15 +1309,16 @@ store_recorded_add(struct store *st, const char *cand_id,
 {
 	sqlite3_stmt *s;
 
-	if (prepare(st, &s, "INSERT INTO recorded(cand_id, verdict, stage, log,"
-	    " extra) VALUES (?1, ?2, ?3, ?4, ?5)", err) < 0)
+	if (hot(st, HOT_RECORDED_INSERT, &s, "INSERT INTO recorded(cand_id,"
+	    " verdict, stage, log, extra) VALUES (?1, ?2, ?3, ?4, ?5)",
+	    err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
 	bind_text(s, 2, r->verdict);
 	bind_text(s, 3, r->stage);
 	bind_text(s, 4, r->log);
 	bind_text(s, 5, r->extra);
-	return step_done(st, s, "insert recorded", err);
+	return hot_step(st, s, "insert recorded", err);
 }
 
 int

@@ -9,7 +9,9 @@
  * full-text index), queue (one narrow row per candidate with its model,
  * kind, verdict, stage, category and status, kept by triggers, for
  * counts and filters at a million candidates) and queue_sum (the whole
- * queue's statistics, kept by triggers).
+ * queue's statistics, kept by triggers).  An import sets those triggers
+ * aside in its own transaction and catches up in bulk before its commit
+ * (store_import_begin, schema v8).
  *
  * Every decision (label, review, undo) is its own committed transaction
  * and appends to the journal, so a killed program never loses one.
@@ -31,7 +33,7 @@
 #include "err.h"
 #include "sample.h"
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 
 struct store;
 
@@ -60,6 +62,18 @@ int	store_commit(struct store *st, struct err *err);
 void	store_rollback(struct store *st);
 
 /*
+ * An import's transaction (issue 13): store_import_begin() is
+ * store_begin() that also sets the search index and the queue aside for
+ * the rows it adds (their per-row triggers stand down, schema v8), and
+ * store_import_publish() adds those rows to both in bulk, inside the
+ * same transaction, just before the caller's store_commit().  Nothing is
+ * visible to others before the commit, so a file stays all-or-nothing;
+ * store_rollback() drops both.  0 or -1.
+ */
+int	store_import_begin(struct store *st, struct err *err);
+int	store_import_publish(struct store *st, struct err *err);
+
+/*
  * A savepoint inside the open transaction, so that one row of an import
  * can be undone alone; end it with keep = 1 (release) or 0 (roll back).
  */
@@ -73,6 +87,11 @@ void	store_savepoint_end(struct store *st, int keep);
  * An existing task is left as it is.  0 or -1.
  */
 int	store_task_put(struct store *st, const struct task *t, int *inserted,
+	    struct err *err);
+
+/* The env of task id into *env (new, caller frees), without its files:
+ * 0, 1 when there is no such task, or -1. */
+int	store_task_env(struct store *st, const char *id, char **env,
 	    struct err *err);
 
 /* Load task id into *out (caller releases).  Returns 0, 1 when no such

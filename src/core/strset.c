@@ -8,15 +8,12 @@
 #include <string.h>
 
 #include "err.h"
+#include "hash.h"
 
 static uint64_t
 strset_hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
+	return hash_fnv64(s, strlen(s), HASH_FNV64_INIT);
 }
 
 int

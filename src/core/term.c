@@ -35,6 +35,7 @@ struct term {
 	int		 dmg_lo, dmg_hi;	/* damage [lo, hi) */
 	int		 crow, ccol;	/* cursor */
 	int		 cvisible;
+	int		 alt;		/* the alternate screen is on */
 	term_output_fn	 out;		/* NULL: output is dropped */
 	void		*arg;
 
@@ -107,6 +108,8 @@ term_cb_settermprop(VTermProp prop, VTermValue *val, void *user)
 
 	if (prop == VTERM_PROP_CURSORVISIBLE)
 		t->cvisible = val->boolean;
+	if (prop == VTERM_PROP_ALTSCREEN)
+		t->alt = val->boolean;
 	/* VTERM_PROP_TITLE (a plain char * in 0.1.4) is not kept yet. */
 	return 1;
 }
@@ -268,11 +271,131 @@ term_free(struct term *t)
 	free(t);
 }
 
+/*
+ * The number of whole plain lines at the start of s (n bytes): printable
+ * ASCII only, each ended by "\n" or "\r\n"; *end receives the offset
+ * after each line in ends (up to max).
+ */
+static size_t
+plain_lines(const char *s, size_t n, size_t *ends, size_t max)
+{
+	size_t k = 0, i = 0;
+
+	while (i < n && k < max) {
+		size_t j = i;
+
+		while (j < n && s[j] >= 0x20 && s[j] < 0x7f)
+			j++;
+		if (j < n && s[j] == '\r' && j + 1 < n && s[j + 1] == '\n')
+			j++;
+		if (j >= n || s[j] != '\n')
+			break;
+		ends[k++] = j + 1;
+		i = j + 1;
+	}
+	return k;
+}
+
+/* Push one plain line (no line end) into the scrollback, wrapped at the
+ * terminal's width as the terminal would wrap it. */
+static void
+push_plain(struct term *t, const char *s, size_t n, VTermScreenCell *row,
+    const VTermScreenCell *blank)
+{
+	size_t i = 0;
+
+	if (n > 0 && s[n - 1] == '\r')
+		n--;
+	do {
+		int c = 0;
+
+		for (; c < t->cols && i < n; c++, i++) {
+			row[c] = *blank;
+			row[c].chars[0] = (uint32_t)(unsigned char)s[i];
+		}
+		for (int k = c; k < t->cols; k++)
+			row[k] = *blank;
+		term_cb_sb_pushline(t->cols, row, t);
+	} while (i < n);
+}
+
+/*
+ * Why: libvterm scrolls its whole screen buffer (a memmove of rows x
+ * cols cells) for every line that leaves the bottom, so a program that
+ * prints 300000 lines into a 120x40 pane moves gigabytes; that and
+ * nothing else made the pane several times slower than tmux.  When a
+ * chunk starts (the cursor at the start of a row, the main screen) with
+ * more plain lines than twice the screen's height, the screen's rows so
+ * far and all but the last screenful of those lines go straight into the
+ * scrollback, as the terminal would have pushed them, the screen is
+ * cleared, and only the last screenful goes through libvterm.  Returns
+ * the bytes taken.  Lines are never dropped: the scrollback gets every
+ * one (up to its size, as before).
+ */
+static size_t
+term_fast(struct term *t, const char *s, size_t n)
+{
+	enum { MAXL = 65536 };
+	static size_t ends[MAXL];
+	VTermScreenCell *row, blank;
+	VTermPos pos;
+	size_t nl, from = 0, keep;
+
+	if (t->alt || n < 512)
+		return 0;
+	vterm_state_get_cursorpos(vterm_obtain_state(t->vt), &pos);
+	if (pos.col != 0)
+		return 0;
+	nl = plain_lines(s, n, ends, MAXL);
+	/* rows per line: a line wider than the screen takes more than one */
+	if (nl <= (size_t)t->rows * 2)
+		return 0;
+	keep = nl - (size_t)t->rows;	/* lines that go straight */
+	for (size_t k = 0; k < keep; k++)
+		if (ends[k] - (k > 0 ? ends[k - 1] : 0) > (size_t)t->cols + 2)
+			return 0;	/* wraps: leave it to libvterm */
+	row = xcalloc((size_t)t->cols, sizeof *row);
+	memset(&blank, 0, sizeof blank);
+	blank.width = 1;
+	vterm_state_get_default_colors(vterm_obtain_state(t->vt), &blank.fg,
+	    &blank.bg);
+	/* the rows above the cursor scroll out first, as they would */
+	for (int r = 0; r < pos.row; r++) {
+		for (int c = 0; c < t->cols; c++) {
+			VTermPos p = { r, c };
+
+			vterm_screen_get_cell(t->vts, p, &row[c]);
+		}
+		term_cb_sb_pushline(t->cols, row, t);
+	}
+	for (size_t k = 0; k < keep; k++) {
+		push_plain(t, s + from, ends[k] - from - 1, row, &blank);
+		from = ends[k];
+	}
+	free(row);
+	/* an empty screen, the cursor home, the pen kept */
+	vterm_input_write(t->vt, "\033[H\033[2J", 7);
+	term_mark(t, 0, t->rows);
+	return from;
+}
+
 void
 term_feed(struct term *t, const char *bytes, size_t len)
 {
-	if (len > 0)
-		vterm_input_write(t->vt, bytes, len);
+	size_t done = 0;
+
+	if (len >= 512 && !t->alt) {
+		/* a read ends anywhere: the line it cut ends first */
+		const char *nl = memchr(bytes, '\n', len < 512 ? len : 512);
+
+		if (nl != NULL) {
+			done = (size_t)(nl - bytes) + 1;
+			vterm_input_write(t->vt, bytes, done);
+		}
+		done += term_fast(t, bytes + done, len - done);
+	}
+	if (len > done)
+		vterm_input_write(t->vt, bytes + done, len - done);
 	term_flush(t);
 }
 

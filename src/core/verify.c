@@ -345,6 +345,18 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 		av_add(a, "--bind");
 		av_add(a, dir);
 		av_add(a, "/work");
+		/* Task data files: the code under test reads, never writes
+		 * them (env_stage.ro). */
+		for (size_t i = 0; s->ro[i] != NULL; i++) {
+			char *src = xasprintf("%s/%s", dir, s->ro[i]);
+			char *dst = xasprintf("/work/%s", s->ro[i]);
+
+			av_add(a, "--ro-bind");
+			av_add(a, src);
+			av_add(a, dst);
+			free(src);
+			free(dst);
+		}
 		/* Not a tmpfs: what is written there counts against the
 		 * job's disk cap, and hitting it is seen (resource-limit). */
 		{

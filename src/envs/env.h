@@ -20,6 +20,7 @@
 
 #define ENV_MAX_STAGES 4
 #define ENV_MAX_ARGS 64
+#define ENV_MAX_RO 16		/* read-only data files of a stage */
 
 /* One command of a run, e.g. compile then simulate. */
 struct env_stage {
@@ -64,6 +65,14 @@ struct env_stage {
 	 * mem, nor learn the image's path from its command line.
 	 */
 	int	 no_proc;
+	/*
+	 * Files of the stage's directory (plain names, owned, NULL-
+	 * terminated) that the sandbox binds read-only over themselves:
+	 * task data files the simulation reads at run time (RTLLM's
+	 * tdata.txt, reference.dat), which the code under test must not
+	 * rewrite to decide its own verdict.  env_plan_data() fills it.
+	 */
+	char	*ro[ENV_MAX_RO + 1];
 };
 
 #define ENV_NONCE_FD 5
@@ -212,6 +221,17 @@ void	env_plan_stage(struct env_plan *p, const char *name,
 /* The same, for a stage that sees only the subdirectory subdir. */
 void	env_plan_stage_in(struct env_plan *p, const char *name,
 	    const char *const *argv, const char *subdir);
+/*
+ * A task data file for the last stage planned (a simulation that reads
+ * it at run time by its bare name): write data (len bytes) to
+ * workdir/SUBDIR/name, SUBDIR being that stage's subdir (it must exist),
+ * mode 0444, record its hash in inputs under name, and list name in the
+ * stage's ro[] so that the sandbox binds it read-only.  0, or -1 with err:
+ * no stage, a bad name (as env_write_input()), more than ENV_MAX_RO files,
+ * or a write error.
+ */
+int	env_plan_data(struct env_plan *p, const char *workdir,
+	    const char *name, const char *data, size_t len, struct err *err);
 /* Make the subdirectory name of workdir (mode 0755).  0 or -1 with err. */
 int	env_mkdir(const char *workdir, const char *name, struct err *err);
 /*

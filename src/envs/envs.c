@@ -159,9 +159,12 @@ env_plan_release(struct env_plan *p)
 {
 	if (p == NULL)
 		return;
-	for (size_t s = 0; s < p->nstages; s++)
+	for (size_t s = 0; s < p->nstages; s++) {
 		for (size_t i = 0; p->stages[s].argv[i] != NULL; i++)
 			free(p->stages[s].argv[i]);
+		for (size_t i = 0; p->stages[s].ro[i] != NULL; i++)
+			free(p->stages[s].ro[i]);
+	}
 	free(p->cand_file);
 	buf_release(&p->inputs);
 	buf_release(&p->precheck);
@@ -225,9 +228,10 @@ env_add(long a, long b)
 	return a + b;
 }
 
-int
-env_write_input(struct env_plan *p, const char *workdir, const char *name,
-    const char *data, size_t len, struct err *err)
+/* Write data to workdir/name with mode; 0 or -1 with err. */
+static int
+write_file(const char *workdir, const char *name, const char *data,
+    size_t len, mode_t mode, struct err *err)
 {
 	char *path;
 	int fd;
@@ -243,7 +247,7 @@ env_write_input(struct env_plan *p, const char *workdir, const char *name,
 		    ident_show(name, show, sizeof show), e.msg);
 	}
 	path = xasprintf("%s/%s", workdir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
 	if (fd < 0) {
 		err_set(err, "write %s: %s", path, strerror(errno));
 		free(path);
@@ -264,7 +268,45 @@ env_write_input(struct env_plan *p, const char *workdir, const char *name,
 	}
 	close(fd);
 	free(path);
+	return 0;
+}
+
+int
+env_write_input(struct env_plan *p, const char *workdir, const char *name,
+    const char *data, size_t len, struct err *err)
+{
+	if (write_file(workdir, name, data, len, 0644, err) < 0)
+		return -1;
 	env_note_input(p, name, data, len);
+	return 0;
+}
+
+int
+env_plan_data(struct env_plan *p, const char *workdir, const char *name,
+    const char *data, size_t len, struct err *err)
+{
+	struct env_stage *s;
+	char *dir;
+	size_t n = 0;
+	int rc;
+
+	if (p->nstages == 0)
+		return err_set(err, "data file %s: no stage to read it", name);
+	s = &p->stages[p->nstages - 1];
+	while (s->ro[n] != NULL)
+		n++;
+	if (n == ENV_MAX_RO)
+		return err_set(err, "data file %s: more than %d data files",
+		    name, ENV_MAX_RO);
+	dir = s->subdir[0] != '\0' ? xasprintf("%s/%s", workdir, s->subdir) :
+	    xstrdup(workdir);
+	/* Read-only here too: without the sandbox nothing binds it. */
+	rc = write_file(dir, name, data, len, 0444, err);
+	free(dir);
+	if (rc < 0)
+		return -1;
+	env_note_input(p, name, data, len);
+	s->ro[n] = xstrdup(name);
 	return 0;
 }
 

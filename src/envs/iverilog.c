@@ -15,6 +15,9 @@
  * a verdict line itself cannot pass; the secret is removed from the
  * stored log afterwards (verilog.h).  A candidate with a finding of
  * verilog_check_candidate() is compiled but never simulated.
+ * Task data files (any name not ending in .v, .sv, .vh, .svh, .vlib, or
+ * role "data") are not compiled: they go read-only into run/, where the
+ * simulation opens them by their bare names.
  */
 #define _GNU_SOURCE
 #include "env.h"
@@ -81,6 +84,8 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 			return err_set(err, "task file name %s is reserved for"
 			    " the candidate", CAND_FILE);
 		}
+		if (verilog_is_data(f))
+			continue;	/* into run/, after the stages */
 		if (strcmp(f->role, "testbench") != 0) {
 			rc = env_write_input(plan, workdir, f->name, f->data,
 			    f->len, err);
@@ -135,6 +140,10 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	}
 	rc = env_mkdir(workdir, "run", err) < 0 ||
 	    env_mkdir(workdir, rundir, err) < 0 ? -1 : 0;
+	/* Data files the testbench opens by bare name, read-only in run/. */
+	if (rc == 0 && plan->precheck.len == 0 &&
+	    verilog_write_data(plan, workdir, t, img, err) < 0)
+		rc = -1;
 	free(image);
 	free(rundir);
 	free(top);

@@ -33,6 +33,9 @@
  * messages read as in its logs, and env_params.lint_sources lints the
  * candidate with the task's source files (the submodules it instantiates).
  *
+ * Task data files (verilog_is_data()) are not compiled; they go
+ * read-only into run/, beside the binary, as for iverilog.
+ *
  * ccache is used when installed.  The build stage asks verify.c for the
  * lasting cache (env_stage.cache): a warm cache turns a 5 s build into
  * well under one; the simulation, which runs candidate code, never sees it.
@@ -96,6 +99,8 @@ write_task_files(const struct task *t, const char *workdir,
 		    strcmp(f->name, RUN_DIR) == 0)
 			return err_set(err, "task file name %s is reserved by"
 			    " the verilator env", f->name);
+		if (verilog_is_data(f))
+			continue;	/* into run/, after the stages */
 		if (strcmp(f->role, "testbench") != 0) {
 			if (env_write_input(plan, workdir, f->name, f->data,
 			    f->len, err) < 0)
@@ -193,7 +198,8 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	 * beside aes_key_expand_128): lint cannot elaborate without them. */
 	for (size_t i = 0; lint_sources && !lint_only && i < t->nfiles &&
 	    n + 1 < ENV_MAX_ARGS; i++)
-		if (strcmp(t->files[i].role, "source") == 0)
+		if (strcmp(t->files[i].role, "source") == 0 &&
+		    !verilog_is_data(&t->files[i]))
 			argv[n++] = t->files[i].name;
 	argv[n] = NULL;
 	env_plan_stage(plan, "lint", argv);
@@ -242,6 +248,9 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 		env_plan_stage_in(plan, "simulate", sim, RUN_DIR);
 		plan->stages[plan->nstages - 1].no_proc = 1;
 	}
+	/* Data files the testbench opens by bare name, read-only. */
+	if (verilog_write_data(plan, workdir, t, img, err) < 0)
+		goto out;
 	rc = 0;
 out:
 	free(top);

@@ -297,10 +297,12 @@ verilog_tag_testbench(const char *src, size_t len, const char *nonce,
 				size_t k = c.args + 1;
 				int depth = 0;
 
-				for (; k < c.end; k++) {
+				/* Up to the first comma at depth 0, else
+				 * before the closing parenthesis (c.end - 1):
+				 * "$fatal(1)" is "$fatal(1, ...)". */
+				for (; k + 1 < c.end; k++) {
 					depth += (m[k] == '(') - (m[k] == ')');
-					if (depth == 0 && (m[k] == ',' ||
-					    (m[k] == ')' && k + 1 == c.end)))
+					if (depth == 0 && m[k] == ',')
 						break;
 				}
 				add_edit(&v, &n, k, xasprintf(", \"%s %s \"",
@@ -356,6 +358,43 @@ verilog_write_testbench(struct env_plan *plan, const char *workdir,
 	return 0;
 }
 
+int
+verilog_is_data(const struct task_file *f)
+{
+	static const char *const exts[] = { ".v", ".sv", ".vh", ".svh",
+	    ".vlib" };
+	size_t n = strlen(f->name);
+
+	if (strcmp(f->role, "data") == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+		size_t m = strlen(exts[i]);
+
+		if (n > m && strcmp(f->name + n - m, exts[i]) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+int
+verilog_write_data(struct env_plan *plan, const char *workdir,
+    const struct task *t, const char *reserved, struct err *err)
+{
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+
+		if (!verilog_is_data(f))
+			continue;
+		if (reserved != NULL && strcmp(f->name, reserved) == 0)
+			return err_set(err, "data file name %s is reserved for"
+			    " the simulation image's directory", f->name);
+		if (env_plan_data(plan, workdir, f->name, f->data, f->len,
+		    err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 void
 verilog_add_sources(const char **argv, size_t n, const struct task *t,
     const char *cand, int last)
@@ -363,9 +402,10 @@ verilog_add_sources(const char **argv, size_t n, const struct task *t,
 	if (!last)
 		argv[n++] = cand;
 	for (size_t i = 0; i < t->nfiles && n + 2 < ENV_MAX_ARGS; i++)
-		if (strcmp(t->files[i].role, "testbench") == 0 ||
+		if ((strcmp(t->files[i].role, "testbench") == 0 ||
 		    strcmp(t->files[i].role, "reference") == 0 ||
-		    strcmp(t->files[i].role, "source") == 0)
+		    strcmp(t->files[i].role, "source") == 0) &&
+		    !verilog_is_data(&t->files[i]))
 			argv[n++] = t->files[i].name;
 	if (last)
 		argv[n++] = cand;

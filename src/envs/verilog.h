@@ -65,9 +65,30 @@ int	verilog_write_testbench(struct env_plan *plan, const char *workdir,
 	    const struct task_file *f, int *tagged, struct err *err);
 
 /*
+ * Is this task file data the simulation reads at run time rather than a
+ * Verilog source: role "data", or a name that does not end in .v, .sv,
+ * .vh, .svh or .vlib (RTLLM's tdata.txt, reference.dat)?  1 or 0.  Data
+ * files are never compiled; verilog_write_data() puts them where the
+ * simulation runs.
+ */
+int	verilog_is_data(const struct task_file *f);
+
+/*
+ * Write t's data files (verilog_is_data()) for the last stage planned,
+ * the simulation, into its directory, read-only (env_plan_data()), so
+ * that $readmemh("tdata.txt", ...) and $fopen("reference.dat", "r")
+ * find them by their bare names.  reserved (may be NULL) is a name the
+ * env writes there itself (the image's directory): a data file of that
+ * name is an error.  0, or -1 with err.
+ */
+int	verilog_write_data(struct env_plan *plan, const char *workdir,
+	    const struct task *t, const char *reserved, struct err *err);
+
+/*
  * Append the files to compile to argv, which holds n arguments: cand (the
  * candidate's file name), then the task's files of role testbench,
- * reference or source in task order, or those files then cand when last
+ * reference or source that are not data (verilog_is_data()) in task
+ * order, or those files then cand when last
  * (env_params.candidate_last: v1 / RTLFixer harnesses compile test +
  * completion); then NULL.  Task files that do not fit in ENV_MAX_ARGS
  * (with the candidate and NULL) are left out.  The strings are borrowed

@@ -256,6 +256,9 @@ struct wb {
 	/* The candidate whose run the terminal shows (live or its stored
 	 * log), NULL: none or another program's output (term_pane_follow) */
 	char			*term_cand;
+	size_t			 term_fed;	/* bytes fed since the last
+						   frame (a flood draws
+						   less often) */
 	/*
 	 * The view of the terminal: its bottom (follow), or from line
 	 * term_top, an absolute line number (term_sb_total()), so that new

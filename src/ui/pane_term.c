@@ -176,6 +176,7 @@ job_out(const char *bytes, size_t len, void *arg)
 	}
 	if (start < len)
 		term_feed(wb->term, bytes + start, len - start);
+	wb->term_fed += len;
 	wb->dirty = 1;
 }
 
@@ -820,13 +821,29 @@ term_pane_io(struct wb *wb)
 		return;
 	}
 	if (wb->ed.pid > 0) {
-		char chunk[16384];
+		static char chunk[262144];
+		size_t have = 0;
 		ssize_t n;
 
-		while (wb->ed.fd >= 0 && (n = pty_read(&wb->ed, chunk,
-		    sizeof chunk)) > 0) {
+		/*
+		 * A pty read gives at most a few KiB: gather what is there
+		 * and feed it at once, so that the terminal sees a flood as
+		 * one (term_feed's fast path for many plain lines).
+		 */
+		while (wb->ed.fd >= 0 && (n = pty_read(&wb->ed, chunk + have,
+		    sizeof chunk - have)) > 0) {
+			have += (size_t)n;
+			if (have + 4096 > sizeof chunk) {
+				if (wb->term != NULL)
+					term_feed(wb->term, chunk, have);
+				wb->term_fed += have;
+				have = 0;
+			}
+		}
+		if (have > 0) {
 			if (wb->term != NULL)
-				term_feed(wb->term, chunk, (size_t)n);
+				term_feed(wb->term, chunk, have);
+			wb->term_fed += have;
 			wb->dirty = 1;
 		}
 		if (pty_reap(&wb->ed)) {
@@ -1195,8 +1212,30 @@ term_request(struct pane *p, enum action a)
 		wb->dirty = 1;
 		return 1;
 	}
-	if (a == ACTION_WRAP)
-		return 0;	/* the candidate pane's */
+	if (a == ACTION_WRAP) {
+		/*
+		 * libvterm 0.1.4 does not reflow: lines cut when the pane
+		 * shrank stay cut.  w shows the run again from its stored
+		 * log, wrapped at the pane's width (term_pane_follow).
+		 */
+		if (term_pane_busy(wb)) {
+			wb_msg(wb, 1, "toolchain: a program runs; h and l "
+			    "scroll its cut lines");
+			return 1;
+		}
+		if (wb->cur.id == NULL || !wb->cur.has_run) {
+			wb_msg(wb, 1, "toolchain: no stored run of this "
+			    "candidate to wrap");
+			return 1;
+		}
+		free(wb->term_cand);
+		wb->term_cand = NULL;
+		wb->term_title[0] = '\0';
+		term_pane_follow(wb);
+		wb_msg(wb, 0, "toolchain: run #%lld again, wrapped at the "
+		    "pane's width", (long long)wb->cur.run.id);
+		return 1;
+	}
 	return term_scroll(p, a);
 }
 

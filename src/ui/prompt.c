@@ -37,8 +37,8 @@ static const char *const prompt_commands[] = { "filter", "where", "grep",
 
 static const char *const filter_keys[] = { "id", "task", "benchmark",
     "domain", "origin", "model", "kind", "lang", "env", "verdict", "stage",
-    "category", "subcategory", "status", "source", "parent", "grep",
-    "disagree" };
+    "category", "subcategory", "status", "source", "parent", "split",
+    "license", "grep", "disagree", "dup", "contaminated" };
 
 /* Keys with a closed set of values (store.c filter_value_bad). */
 static const struct {
@@ -52,6 +52,8 @@ static const struct {
 	    "performance", "none" } },
 	{ "kind", { "direct", "repair", "optimization" } },
 	{ "disagree", { "yes", "no" } },
+	{ "dup", { "yes", "no" } },
+	{ "contaminated", { "yes", "no" } },
 };
 
 static const char *const categories[] = { "compile", "api", "functional",

@@ -33,6 +33,14 @@
 #include "pane.h"
 
 #define UI_FRAME_MS	10	/* coalesce terminal output redraws */
+/*
+ * Why: a program flooding the pane (seq 1 300000, a verbose build) is
+ * read faster than it can be drawn; each frame reads every cell of the
+ * pane from libvterm, which took a quarter of the time.  Past this many
+ * bytes between two frames, frames come every UI_FLOOD_MS instead.
+ */
+#define UI_FLOOD_BYTES	32768
+#define UI_FLOOD_MS	50
 
 static volatile sig_atomic_t ui_signalled;
 
@@ -1660,10 +1668,14 @@ ui_run(struct store *st, const struct ui_opts *o)
 		wint_t ch;
 
 		if (wb.dirty || wb.relayout) {
-			if (now - last_frame >= UI_FRAME_MS || wb.redraw_all) {
+			int every = wb.term_fed > UI_FLOOD_BYTES ? UI_FLOOD_MS :
+			    UI_FRAME_MS;
+
+			if (now - last_frame >= every || wb.redraw_all) {
 				ui_frame(&wb);
 				last_frame = now;
 				wb.redraw_all = 0;
+				wb.term_fed = 0;
 				if (!syntax_ready) {
 					ui_syntax_init(&wb);
 					syntax_ready = 1;
@@ -1674,8 +1686,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 					timeout = 0;
 				}
 			} else {
-				timeout = (int)(UI_FRAME_MS -
-				    (now - last_frame));
+				timeout = (int)(every - (now - last_frame));
 			}
 		}
 		pfd[0].fd = STDIN_FILENO;

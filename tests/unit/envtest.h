@@ -34,6 +34,96 @@ static const char tiny_tb[] =
     "  end\n"
     "endmodule\n";
 
+/*
+ * A testbench that reads its stimulus and expected values from data
+ * files at run time, by their bare names, as RTLLM's do: tdata.txt
+ * ($readmemh, a data file by its extension) and golden.vh ($fopen and
+ * $fscanf; a data file by its role "data" only).  It checks
+ * TopModule's y = a + 1 on four inputs.
+ */
+static const char data_tb[] =
+    "module tb;\n"
+    "  reg [7:0] a; wire [7:0] y;\n"
+    "  reg [7:0] in [0:3];\n"
+    "  integer fd, i, want, errors = 0, n = 0;\n"
+    "  TopModule dut(.a(a), .y(y));\n"
+    "  initial begin\n"
+    "    $readmemh(\"tdata.txt\", in);\n"
+    "    fd = $fopen(\"golden.vh\", \"r\");\n"
+    "    if (fd == 0) begin $display(\"no golden.vh\"); $fatal(1); end\n"
+    "    for (i = 0; i < 4; i = i + 1) begin\n"
+    "      a = in[i]; #1;\n"
+    "      if ($fscanf(fd, \"%h\", want) != 1) $fatal(1);\n"
+    "      n = n + 1;\n"
+    "      if (y !== want[7:0]) errors = errors + 1;\n"
+    "    end\n"
+    "    $display(\"Mismatches: %1d in %1d samples\", errors, n);\n"
+    "    $finish;\n"
+    "  end\n"
+    "endmodule\n";
+static const char data_tdata[] = "01\n10\n7f\nfe\n";
+static const char data_golden[] = "02\n11\n80\nff\n";
+static const char data_good[] =
+    "module TopModule(input [7:0] a, output [7:0] y);\n"
+    "  assign y = a + 1;\n"
+    "endmodule\n";
+
+/* The data-file task: tb.sv, tdata.txt and golden.vh (role data). */
+static inline void
+make_data_task(struct task *t, const char *env)
+{
+	memset(t, 0, sizeof *t);
+	t->id = xstrdup("local/data");
+	t->env = xstrdup(env);
+	t->env_params = xstrdup("{\"top\":\"tb\"}");
+	task_add_file(t, "tb.sv", "testbench", data_tb, strlen(data_tb));
+	task_add_file(t, "tdata.txt", "source", data_tdata,
+	    strlen(data_tdata));
+	task_add_file(t, "golden.vh", "data", data_golden,
+	    strlen(data_golden));
+}
+
+/*
+ * Check what prepare() made of the data-file task in dir: the data files
+ * are in run/ (mode 0444) and nowhere else, listed read-only on the last
+ * stage only, and their hashes are inputs.
+ */
+static inline void
+assert_data_planned(const char *dir, const struct env_plan *plan)
+{
+	static const char *const names[] = { "tdata.txt", "golden.vh" };
+	const struct env_stage *sim = &plan->stages[plan->nstages - 1];
+	struct stat sb;
+
+	assert_string_equal(sim->subdir, "run");
+	for (size_t i = 0; i < 2; i++) {
+		char *p = xasprintf("%s/run/%s", dir, names[i]);
+		char *q = xasprintf("%s/%s", dir, names[i]);
+		char *key = xasprintf("\"%s\":", names[i]);
+
+		assert_int_equal(stat(p, &sb), 0);
+		assert_int_equal(sb.st_mode & 0777, 0444);
+		assert_int_not_equal(stat(q, &sb), 0);
+		assert_non_null(sim->ro[i]);
+		assert_string_equal(sim->ro[i], names[i]);
+		assert_non_null(strstr(buf_str(&plan->inputs), key));
+		free(key);
+		free(p);
+		free(q);
+	}
+	assert_null(sim->ro[2]);
+	for (size_t s = 0; s + 1 < plan->nstages; s++) {
+		assert_null(plan->stages[s].ro[0]);
+		/* Never compiled. */
+		for (size_t i = 0; plan->stages[s].argv[i] != NULL; i++) {
+			assert_string_not_equal(plan->stages[s].argv[i],
+			    "tdata.txt");
+			assert_string_not_equal(plan->stages[s].argv[i],
+			    "golden.vh");
+		}
+	}
+}
+
 struct fx {
 	char	 dir[64];		/* the work directory */
 	char	 data[PATH_MAX];	/* shared data, "" when missing */

@@ -122,7 +122,12 @@ static const char assay_rows[] =
     "\"human\",\"kind\":\"repair\",\"code\":\"module top_module(); "
     "endmodule\\n\",\"parent\":\"e-1\"},\"review\":{\"status\":\"accepted\","
     "\"by\":\"ann\"}}\n"
-    "{\"task\":{\"id\":\"local/empty\",\"env\":\"iverilog\"}}\n";
+    "{\"task\":{\"id\":\"local/empty\",\"env\":\"iverilog\"}}\n"
+    "{\"task\":{\"id\":\"local/roles\",\"env\":\"iverilog\",\"files\":"
+    "[{\"name\":\"check.sv\",\"role\":\"testbench\",\"text\":\"module "
+    "check; endmodule\\n\"},{\"name\":\"vec.txt\",\"text\":\"01\\n\"}]},"
+    "\"candidate\":{\"id\":\"e-3\",\"origin\":\"gpt-x\",\"code\":"
+    "\"module x; endmodule\\n\"}}\n";
 
 struct seen {
 	char	**ids;
@@ -334,6 +339,11 @@ test_export_raw_round_trip(void **state)
 	    "\"by\":\"carl\",\"at\":"));
 	assert_non_null(strstr(text, "{\"category\":\"format\",\"final\":true,"
 	    "\"by\":\"erin\",\"at\":"));
+	/* roles by name as name -> text, others explicit */
+	assert_non_null(strstr(text, "\"files\":{\"tb.sv\":"));
+	assert_non_null(strstr(text, "\"files\":[{\"name\":\"check.sv\","
+	    "\"role\":\"testbench\",\"text\":\"module check; endmodule\\n\"},"
+	    "{\"name\":\"vec.txt\",\"role\":\"data\",\"text\":\"01\\n\"}]"));
 	/* the parent before its repair */
 	p = strstr(text, "\"id\":\"e-1\"");
 	q = strstr(text, "\"id\":\"e-2\"");

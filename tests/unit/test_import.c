@@ -1116,6 +1116,110 @@ test_import_missing_path_and_unknown_format(void **state)
 	free(path);
 }
 
+/* --- file roles ------------------------------------------------------- */
+
+static void
+test_import_file_role_by_word(void **state)
+{
+	static const struct { const char *name, *env, *role; } cases[] = {
+		/* Substrings are not words: "countbcd" holds "tb". */
+		{ "Prob068_countbcd_ref.sv", "iverilog", "reference" },
+		{ "Prob068_countbcd_test.sv", "iverilog", "testbench" },
+		{ "testbench.v", "iverilog", "testbench" },
+		{ "tb_RAM.v", "iverilog", "testbench" },
+		{ "TB-top.sv", "verilator", "testbench" },
+		{ "and2_test.sv", "iverilog", "testbench" },
+		{ "golden.v", "iverilog", "reference" },
+		{ "aes_ref.sv", "verilator", "reference" },
+		{ "attest.sv", "iverilog", "source" },
+		{ "refine.v", "iverilog", "source" },
+		{ "stb_gen.v", "iverilog", "source" },
+		{ "aes_sbox.v", "iverilog+yosys", "source" },
+		/* Data by extension first, for Verilog envs only. */
+		{ "tdata.txt", "iverilog", "data" },
+		{ "reference.dat", "iverilog", "data" },
+		{ "test_data.dat", "verilator", "data" },
+		{ "defs.vh", "iverilog", "source" },
+		{ "ref.c", "x86-asm", "reference" },
+		{ "reference.step", "cad", "reference" },
+		{ "harness.cu", "nvcc", "source" },
+		{ "input.s", "x86-asm", "source" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *got = import_file_role(cases[i].name,
+		    cases[i].env);
+
+		if (strcmp(got, cases[i].role) != 0)
+			fail_msg("%s (%s): %s, want %s", cases[i].name,
+			    cases[i].env, got, cases[i].role);
+	}
+}
+
+static void
+test_import_assay_explicit_roles(void **state)
+{
+	struct fx *f = *state;
+	struct import_report rep;
+	struct import_opts o = { IMPORT_ASSAY, 0, "tester" };
+	struct task t;
+	struct err err;
+	char *path;
+
+	path = write_text(f, "roles.jsonl",
+	    "{\"task\": {\"id\": \"local/roles\", \"env\": \"iverilog\","
+	    " \"files\": [{\"name\": \"check.sv\", \"role\": \"testbench\","
+	    " \"text\": \"module check; endmodule\\n\"},"
+	    " {\"name\": \"tb_vectors.sv\", \"role\": \"data\", \"text\":"
+	    " \"01\\n\"}, {\"name\": \"Prob068_countbcd_ref.sv\", \"text\":"
+	    " \"module RefModule; endmodule\\n\"}, {\"name\": \"tdata.txt\","
+	    " \"text\": \"02\\n\"}]}}\n");
+	import_ok(f, path, IMPORT_AUTO, &rep);
+	assert_int_equal(rep.tasks_added, 1);
+	import_report_release(&rep);
+	free(path);
+	assert_int_equal(store_task_get(f->st, "local/roles", &t, &err), 0);
+	assert_int_equal(t.nfiles, 4);
+	assert_string_equal(t.files[0].name, "check.sv");
+	assert_string_equal(t.files[0].role, "testbench");
+	assert_string_equal(t.files[1].role, "data");
+	assert_string_equal(t.files[2].role, "reference");	/* by name */
+	assert_string_equal(t.files[3].role, "data");
+	assert_string_equal(t.files[0].data, "module check; endmodule\n");
+	task_release(&t);
+
+	/* A role that is none of the four, a file without text, a name
+	 * twice: each is the line's error. */
+	static const char *const bad[] = {
+	    "[{\"name\": \"a.sv\", \"role\": \"golden\", \"text\": \"\"}]",
+	    "[{\"name\": \"a.sv\"}]",
+	    "[{\"name\": \"a.sv\", \"text\": \"\"}, {\"name\": \"a.sv\","
+	    " \"text\": \"\"}]",
+	    "\"a.sv\"",
+	};
+	static const char *const why[] = { "must be testbench, reference,"
+	    " source or data", "needs a \"name\" and a \"text\"",
+	    "two task files of one name", "\"files\" must be an object" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *row = xasprintf("{\"task\": {\"id\": \"local/bad%zu\","
+		    " \"env\": \"iverilog\", \"files\": %s}}\n", i, bad[i]);
+		char *want;
+
+		path = write_text(f, "bad.jsonl", row);
+		import_report_init(&rep);
+		assert_int_equal(import_path(f->st, path, &o, &rep, &err), -1);
+		want = xasprintf("%s:1: ", path);
+		if (strncmp(err.msg, want, strlen(want)) != 0 ||
+		    strstr(err.msg, why[i]) == NULL)
+			fail_msg("case %zu: %s", i, err.msg);
+		free(want);
+		import_report_release(&rep);
+		free(path);
+		free(row);
+	}
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -1134,6 +1238,8 @@ main(void)
 		FX_TEST(test_import_rtlfixer_simulate_set_nan),
 		FX_TEST(test_import_rtlfixer_bare_nan_is_null),
 		FX_TEST(test_import_assay_format),
+		FX_TEST(test_import_assay_explicit_roles),
+		cmocka_unit_test(test_import_file_role_by_word),
 		FX_TEST(test_import_assay_parent_and_recorded),
 		FX_TEST(test_import_assay_duplicate_id_names_line),
 		FX_TEST(test_import_assay_unknown_task_is_error),

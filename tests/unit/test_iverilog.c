@@ -39,6 +39,7 @@
 #include "testlib.h"
 #include "triage.h"
 #include "envtest.h"
+#include "envs/verilog.h"
 
 extern const struct env_ops env_iverilog;
 
@@ -1011,6 +1012,71 @@ test_iverilog_missing_root_module_is_quoted(void **state)
 	run_release(&r);
 }
 
+/* --- data files ------------------------------------------------------- */
+
+static void
+test_iverilog_is_data(void **state)
+{
+	static const struct { const char *name, *role; int data; } cases[] = {
+		{ "tdata.txt", "source", 1 },
+		{ "reference.dat", "reference", 1 },
+		{ "test_data.dat", "testbench", 1 },
+		{ "Makefile", "source", 1 },
+		{ "tb.sv", "testbench", 0 },
+		{ "testbench.v", "testbench", 0 },
+		{ "defs.vh", "source", 0 },
+		{ "defs.svh", "source", 0 },
+		{ "cells.vlib", "source", 0 },
+		{ "golden.vh", "data", 1 },
+		{ "x.sv.txt", "source", 1 },
+		{ "v", "source", 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct task_file f = { (char *)cases[i].name,
+		    (char *)cases[i].role, NULL, 0 };
+
+		if (verilog_is_data(&f) != cases[i].data)
+			fail_msg("%s (%s): want %d", cases[i].name,
+			    cases[i].role, cases[i].data);
+	}
+}
+
+static void
+test_iverilog_data_files_read_at_run_time(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+	struct task t;
+	struct candidate c;
+
+	need_tool(&env_iverilog);
+	make_data_task(&t, "iverilog");
+	make_cand(&c, t.id, data_good);
+	verify_here(f, &t, &c, &o);
+	assert_data_planned(f->dir, &o.plan);
+	if (o.run.verdict == NULL || strcmp(o.run.verdict, "pass") != 0)
+		dump(&o);
+	assert_str(o.run.verdict, "pass");
+	assert_str(o.run.metrics, "{\"mismatches\":0,\"total\":4}");
+	outcome_release(&o);
+	candidate_release(&c);
+
+	/* A wrong design against the same data fails, so the data is read. */
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+	make_cand(&c, t.id, "module TopModule(input [7:0] a, output [7:0]"
+	    " y);\n  assign y = a;\nendmodule\n");
+	verify_here(f, &t, &c, &o);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.subcategory, "mismatch");
+	assert_str(o.run.metrics, "{\"mismatches\":4,\"total\":4}");
+	outcome_release(&o);
+	candidate_release(&c);
+	task_release(&t);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 /* Issue 10: a 40-digit line number in a log overflows nothing (UBSan
@@ -1049,6 +1115,8 @@ main(void)
 		FX_TEST(test_iverilog_judge_recorded_syntax_error),
 		FX_TEST(test_iverilog_judge_every_recorded_compile_error),
 		FX_TEST(test_iverilog_missing_root_module_is_quoted),
+		FX_TEST(test_iverilog_data_files_read_at_run_time),
+		cmocka_unit_test(test_iverilog_is_data),
 		cmocka_unit_test(test_iverilog_judge_sorry_only_is_env_error),
 		FX_TEST(test_iverilog_sorry_beside_own_error_fails),
 		cmocka_unit_test(test_iverilog_judge_limits_and_missing_tool),

@@ -432,6 +432,130 @@ test_queue_grep_sees_new_text(void **state)
 	assert_int_equal(count(f->st, "grep=haystack"), NCANDS / 2 + 1);
 }
 
+/*
+ * The same rows written one by one (the per-row triggers keep search
+ * and queue) and as an import (store_import_begin: the triggers stand
+ * aside, store_import_publish adds the rows in bulk, issue 13) give the
+ * same answers: searches by code, recorded log, note and spec word find
+ * the same candidates, queue pages and statistics agree.  A second
+ * import on top adds a recorded log to an existing candidate, which must
+ * be found under that candidate; a rolled back import leaves nothing.
+ */
+static void
+fill_rows(struct store *st, int round, char **ids)
+{
+	struct recorded rec = { 0 };
+	struct err err;
+
+	put_task(st, round == 0 ? "t/bulk" : "t/bulk2", round == 0 ?
+	    "A spec with zebra_word." : "Second spec, okapi_word.");
+	for (int i = 0; i < 6; i++) {
+		char code[96], log[64];
+
+		snprintf(code, sizeof code, "module m%d_%d; // code_%d\nendmodule\n",
+		    round, i, i % 3);
+		ids[i] = add_cand(st, round == 0 ? "t/bulk" : "t/bulk2",
+		    i % 2 ? "model-a" : "model-b", code);
+		snprintf(log, sizeof log, "recorded_log_%d%s", i % 2,
+		    i == 4 ? " two_logs" : "");
+		rec.verdict = (char *)(i % 3 ? "fail" : "pass");
+		rec.log = log;
+		assert_int_equal(store_recorded_add(st, ids[i], &rec, &err), 0);
+		if (i == 4)
+			assert_int_equal(store_recorded_add(st, ids[i], &rec,
+			    &err), 0);
+		if (i == 5)
+			assert_int_equal(store_note_add_at(st, ids[i],
+			    "note_word here", "ann", 0, &err), 0);
+	}
+}
+
+static void
+test_queue_import_bulk_equals_triggers(void **state)
+{
+	static const char *const filters[] = { "grep=zebra_word",
+	    "grep=code_0", "grep=code_1", "grep=recorded_log_1",
+	    "grep=two_logs", "grep=note_word", "grep=okapi_word",
+	    "grep=extra_log", "model=model-a", "", "task=t/bulk2" };
+	struct fx *f = *state;
+	char dir[] = "/tmp/assay-bulk-XXXXXX", *path, *a[6], *b[6], *c[6];
+	char *d[6];
+	struct store *bulk;
+	struct recorded rec = { 0 };
+	struct err err;
+
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/bulk.db", dir);
+	assert_int_equal(store_open(&bulk, path, &err), 0);
+	/* one by one, in f->st (it has rows already: they shift nothing) */
+	assert_int_equal(store_begin(f->st, &err), 0);
+	fill_rows(f->st, 0, a);
+	assert_int_equal(store_commit(f->st, &err), 0);
+	assert_int_equal(store_import_begin(bulk, &err), 0);
+	fill_rows(bulk, 0, b);
+	assert_int_equal(store_import_publish(bulk, &err), 0);
+	assert_int_equal(store_commit(bulk, &err), 0);
+	/* a second import: new rows, and a log for an existing candidate */
+	assert_int_equal(store_import_begin(bulk, &err), 0);
+	fill_rows(bulk, 1, c);
+	rec.log = (char *)"extra_log";
+	assert_int_equal(store_recorded_add(bulk, b[2], &rec, &err), 0);
+	assert_int_equal(store_import_publish(bulk, &err), 0);
+	assert_int_equal(store_commit(bulk, &err), 0);
+	assert_int_equal(store_begin(f->st, &err), 0);
+	fill_rows(f->st, 1, d);
+	assert_int_equal(store_recorded_add(f->st, a[2], &rec, &err), 0);
+	assert_int_equal(store_commit(f->st, &err), 0);
+	for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++) {
+		struct store_row *pa, *pb;
+		size_t na, nb, skip;
+
+		/* f->st holds NCANDS other rows first */
+		skip = strstr(filters[i], "grep=") == filters[i] ||
+		    strchr(filters[i], '=') != NULL ? 0 : NCANDS;
+		if (strcmp(filters[i], "model=model-a") == 0)
+			skip = count(f->st, filters[i]) - count(bulk,
+			    filters[i]);
+		assert_int_equal(store_query_seek(f->st, filters[i], 0, 1, skip,
+		    100, &pa, &na, &err), 0);
+		assert_int_equal(store_query_seek(bulk, filters[i], 0, 1, 0,
+		    100, &pb, &nb, &err), 0);
+		if (na != nb)
+			fail_msg("%s: %zu rows one by one, %zu in bulk",
+			    filters[i], na, nb);
+		for (size_t k = 0; k < na; k++) {
+			assert_string_equal(pa[k].id, pb[k].id);
+			assert_string_equal(pa[k].status, pb[k].status);
+		}
+		rows_free(pa, na);
+		rows_free(pb, nb);
+	}
+	assert_int_equal(count(bulk, "grep=extra_log"), 1);
+	assert_int_equal(count(bulk, "grep=two_logs"), 2);	/* each round */
+	assert_int_equal(count(bulk, ""), 12);
+	/* A rolled back import leaves no row, in search or queue. */
+	assert_int_equal(store_import_begin(bulk, &err), 0);
+	put_task(bulk, "t/gone", "vanishing_word");
+	free(add_cand(bulk, "t/gone", "model-c", "module gone_code; endmodule\n"));
+	store_rollback(bulk);
+	assert_int_equal(count(bulk, ""), 12);
+	assert_int_equal(count(bulk, "grep=gone_code"), 0);
+	assert_int_equal(count(bulk, "grep=vanishing_word"), 0);
+	/* and the triggers are back for the next writer */
+	free(add_cand(bulk, "t/bulk", "model-c", "module back_code; endmodule\n"));
+	assert_int_equal(count(bulk, "grep=back_code"), 1);
+	assert_int_equal(count(bulk, ""), 13);
+	for (int i = 0; i < 6; i++) {
+		free(a[i]);
+		free(b[i]);
+		free(c[i]);
+		free(d[i]);
+	}
+	store_close(bulk);
+	rm_rf(dir);
+	free(path);
+}
+
 static void
 test_queue_bench_fill(void **state)
 {
@@ -470,6 +594,9 @@ main(void)
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_queue_bench_fill,
 		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_queue_import_bulk_equals_triggers, fx_setup,
+		    fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -518,6 +519,64 @@ test_term_free_null(void **state)
 	term_free(NULL);
 }
 
+/*
+ * A flood of plain lines in one chunk (the fast path into the
+ * scrollback) keeps every line, in order, behind what the screen held,
+ * exactly as line-by-line feeding does; so does a chunk that starts in
+ * the middle of a line, and a line wider than the screen.
+ */
+static void
+flood_check(const char *prefix, int split)
+{
+	struct term *t = term_new(6, 20, NULL, NULL), *u;
+	char *big = malloc(200000), text[64], want[64];
+	size_t n = 0;
+	int total;
+
+	assert_non_null(big);
+	n += (size_t)snprintf(big + n, 200000 - n, "%s", prefix);
+	for (int i = 1; i <= 3000; i++)
+		n += (size_t)snprintf(big + n, 200000 - n, "line %d\r\n", i);
+	n += (size_t)snprintf(big + n, 200000 - n, "tail");
+	feeds(t, "before 1\r\nbefore 2\r\npart");
+	if (split > 0) {
+		term_feed(t, big, (size_t)split);
+		term_feed(t, big + split, n - (size_t)split);
+	} else {
+		term_feed(t, big, n);
+	}
+	/* the same bytes fed a few at a time: the reference */
+	u = term_new(6, 20, NULL, NULL);
+	feeds(u, "before 1\r\nbefore 2\r\npart");
+	for (size_t i = 0; i < n; i += 100)
+		term_feed(u, big + i, n - i < 100 ? n - i : 100);
+	assert_int_equal(term_sb_lines(t), term_sb_lines(u));
+	assert_int_equal(term_sb_total(t), term_sb_total(u));
+	total = term_sb_lines(t);
+	for (int row = -total; row < 6; row++) {
+		term_row_text(t, row, text, sizeof text);
+		term_row_text(u, row, want, sizeof want);
+		assert_string_equal(text, want);
+	}
+	term_row_text(t, 5, text, sizeof text);
+	assert_string_equal(text, "tail");
+	term_row_text(t, -total, text, sizeof text);
+	assert_string_equal(text, "before 1");
+	free(big);
+	term_free(t);
+	term_free(u);
+}
+
+static void
+test_term_flood_keeps_every_line(void **state)
+{
+	(void)state;
+	flood_check("", 0);
+	flood_check("", 4093);		/* a read that cuts a line */
+	flood_check(" and more\r\n", 0);	/* the cursor mid-line */
+	flood_check("a line wider than the twenty columns\r\n", 0);
+}
+
 int
 main(void)
 {
@@ -541,6 +600,7 @@ main(void)
 		cmocka_unit_test(test_term_scrollback_is_bounded),
 		cmocka_unit_test(test_term_scrollback_resize_and_reset),
 		cmocka_unit_test(test_term_long_lines_survive_growth),
+		cmocka_unit_test(test_term_flood_keeps_every_line),
 		cmocka_unit_test(test_term_free_null),
 	};
 

@@ -870,6 +870,28 @@ test_verilator_judge_build_failures(void **state)
 	run_release(&r);
 }
 
+/* --- data files ------------------------------------------------------- */
+
+static void
+test_verilator_data_files_read_at_run_time(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+	struct task t;
+
+	need_tool(&env_verilator);
+	make_data_task(&t, "verilator");
+	verify_task(f, &t, data_good, &o);
+	assert_data_planned(f->dir, &o.plan);
+	if (o.run.verdict == NULL || strcmp(o.run.verdict, "pass") != 0)
+		dump(&o);
+	assert_str(o.run.verdict, "pass");
+	assert_non_null(strstr(o.run.metrics, "\"mismatches\":0,"
+	    "\"total\":4"));
+	outcome_release(&o);
+	task_release(&t);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 /* Issue 10: a 40-digit line or column overflows nothing. */
@@ -905,6 +927,7 @@ main(void)
 		FX_TEST(test_verilator_realbench_false_pass),
 		FX_TEST(test_verilator_realbench_evidence_lines),
 		FX_TEST(test_verilator_cache_only_for_the_build),
+		FX_TEST(test_verilator_data_files_read_at_run_time),
 		cmocka_unit_test(test_verilator_judge_build_failures),
 	};
 
