@@ -65,7 +65,7 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 		free(top);
 		return -1;
 	}
-	found = verilog_check_candidate(c->code, c->code_len);
+	found = verilog_check_task(t, c->code, c->code_len);
 	if (found != NULL)
 		buf_printf(&plan->precheck, "%s\n", found);
 	free(found);

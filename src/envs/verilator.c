@@ -174,7 +174,7 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 		goto out;
 	/* $c, DPI, `systemc_*: C++ of the candidate's in the model; with a
 	 * finding only lint runs. */
-	found = verilog_check_candidate(c->code, c->code_len);
+	found = verilog_check_task(t, c->code, c->code_len);
 	if (found != NULL)
 		buf_adds(&plan->precheck, found);
 	if (lint_only)

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "verilog.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <regex.h>
@@ -70,10 +71,14 @@ mask_code(const char *code, size_t len)
 				m[i] = ' ';
 			}
 			i += i < len;
+		} else if (m[i] == '\r' || m[i] == '\f' || m[i] == '\v') {
+			/* Every blank is a space to the scans below. */
+			m[i++] = ' ';
 		} else if (m[i] == '\\') {
 			/* An escaped identifier runs to the next blank. */
 			for (; i < len && m[i] != ' ' && m[i] != '\t' &&
-			    m[i] != '\n'; i++)
+			    m[i] != '\n' && m[i] != '\r' && m[i] != '\f' &&
+			    m[i] != '\v'; i++)
 				;
 		} else {
 			i++;
@@ -857,39 +862,88 @@ struct lexmod {
 				   -1: it has no declared names (fail closed) */
 };
 
+/* The containers of Verilog: each one's code is scanned for references. */
+static const char *const containers[][2] = {
+	{ "module", "endmodule" }, { "macromodule", "endmodule" },
+	{ "interface", "endinterface" }, { "program", "endprogram" },
+	{ "package", "endpackage" }, { "class", "endclass" },
+	{ "checker", "endchecker" }, { "primitive", "endprimitive" },
+	{ "config", "endconfig" },
+};
+
+/* Is m[i..] the word w (not part of a longer name, not a macro)? */
+static int
+word_at(const char *m, size_t len, size_t i, const char *w)
+{
+	size_t n = strlen(w);
+
+	return i + n <= len && memcmp(m + i, w, n) == 0 && (i == 0 ||
+	    !(verilog_is_ident((unsigned char)m[i - 1]) || m[i - 1] == '`' ||
+	    m[i - 1] == '\\' || m[i - 1] == '$')) && (i + n == len ||
+	    !verilog_is_ident((unsigned char)m[i + n]));
+}
+
+/* Is m[i..] the directive `w (m[i] is the backquote)? */
+static int
+directive_at(const char *m, size_t len, size_t i, const char *w)
+{
+	size_t n = strlen(w);
+
+	return m[i] == '`' && i + 1 + n <= len && memcmp(m + i + 1, w, n) ==
+	    0 && (i + 1 + n == len || !verilog_is_ident(
+	    (unsigned char)m[i + 1 + n]));
+}
+
 /*
- * The modules of masked code m: "module"/"macromodule" NAME up to the
- * next "endmodule".  Lexical, so that a module the grammar cannot read
- * is still checked.  New array of *n.
+ * The containers of masked code m (module, macromodule, interface,
+ * program, package, class, checker, primitive, config): KEYWORD [NAME]
+ * up to the matching end keyword.  Lexical, so that a module the grammar
+ * cannot read is still checked.  A module's grammar index is the
+ * grammar's only module of that name (-1 when none or several: no
+ * declared names, fail closed).  New array of *n.
  */
 static struct lexmod *
 lex_modules(const char *m, size_t len, const struct syn_verilog *v,
     size_t *n)
 {
 	struct lexmod *out = NULL;
-	size_t i = 0;
+	size_t i = 0, nc = sizeof containers / sizeof containers[0];
 
 	*n = 0;
+	/* A completion (VerilogEval v1, RTLFixer) continues the task's
+	 * module: its text up to the first endmodule is that module's
+	 * body, whose names the grammar cannot tell (fail closed). */
+	for (size_t c; i < len; i++) {
+		for (c = 0; c < nc && !word_at(m, len, i, containers[c][0]);
+		    c++)
+			;
+		if (c < nc)
+			break;
+		if (word_at(m, len, i, "endmodule")) {
+			out = xcalloc(1, sizeof *out);
+			out->start = 0;
+			out->end = i + 9;
+			out->grammar = -1;
+			*n = 1;
+			i += 9;
+			break;
+		}
+	}
+	if (*n == 0)
+		i = 0;
 	while (i < len) {
-		size_t k, s;
+		size_t k, s, c;
 		struct lexmod *lm;
 
-		if (!verilog_is_ident((unsigned char)m[i]) || (i > 0 &&
-		    (verilog_is_ident((unsigned char)m[i - 1]) ||
-		    m[i - 1] == '`' || m[i - 1] == '\\'))) {
+		for (c = 0; c < nc && !word_at(m, len, i, containers[c][0]);
+		    c++)
+			;
+		if (c == nc) {
 			i++;
 			continue;
 		}
-		for (k = i; k < len && verilog_is_ident((unsigned char)m[k]);
-		    k++)
-			;
-		if (!((k - i == 6 && memcmp(m + i, "module", 6) == 0) ||
-		    (k - i == 11 && memcmp(m + i, "macromodule", 11) == 0))) {
-			i = k;
-			continue;
-		}
 		s = i;
-		k = skip_blank(m, k, len);
+		k = skip_blank(m, i + strlen(containers[c][0]), len);
 		out = xreallocarray(out, *n + 1, sizeof *out);
 		lm = &out[(*n)++];
 		memset(lm, 0, sizeof *lm);
@@ -898,39 +952,45 @@ lex_modules(const char *m, size_t len, const struct syn_verilog *v,
 			lm->name[i - k] = m[i];
 		lm->start = s;
 		lm->end = len;
-		for (; i + 9 <= len; i++)
-			if (memcmp(m + i, "endmodule", 9) == 0 &&
-			    !verilog_is_ident((unsigned char)m[i - 1]) &&
-			    (i + 9 == len || !verilog_is_ident(
-			    (unsigned char)m[i + 9]))) {
-				lm->end = i + 9;
+		for (; i < len; i++)
+			if (word_at(m, len, i, containers[c][1])) {
+				lm->end = i + strlen(containers[c][1]);
 				break;
 			}
 		lm->grammar = -1;
-		for (size_t g = 0; g < v->nmodules; g++)
-			if (v->modules[g].start == s &&
-			    strcmp(v->modules[g].name, lm->name) == 0)
-				lm->grammar = (int)g;
+		for (size_t g = 0; c < 2 && g < v->nmodules; g++)
+			if (strcmp(v->modules[g].name, lm->name) == 0)
+				lm->grammar = lm->grammar == -1 ? (int)g : -2;
+		if (lm->grammar < 0)
+			lm->grammar = -1;
 		i = lm->end;
 	}
 	return out;
 }
 
-/* Is name declared in module lm (or lm's own name)? */
+/*
+ * May a reference in module lm start at name?  An instance lm makes, lm's
+ * own name, or a name lm declares (a struct, a generate block) that no
+ * compiled file of the task uses (words, space-separated, may be NULL):
+ * a declared name may live in a narrower scope than the reference (a
+ * function's argument "testbench"), which then resolves upwards, into
+ * the testbench, and only the task's files name what lies there.
+ */
 static int
 declared(const struct syn_verilog *v, const struct lexmod *lm,
-    const char *name)
+    const char *name, const char *words)
 {
 	static const char *const builtin[] = { "this", "super", "local" };
 
-	if (strcmp(lm->name, name) == 0)
+	if (lm->name[0] != '\0' && strcmp(lm->name, name) == 0)
 		return 1;
 	for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
 		if (strcmp(name, builtin[i]) == 0)
 			return 1;
 	for (size_t i = 0; i < v->nnames && lm->grammar >= 0; i++)
 		if (v->names[i].module == lm->grammar &&
-		    strcmp(v->names[i].name, name) == 0)
+		    strcmp(v->names[i].name, name) == 0 &&
+		    (v->names[i].type != NULL || !in_list(words, name)))
 			return 1;
 	return 0;
 }
@@ -947,7 +1007,7 @@ finding(struct buf *out, int line, const char *sub, char *msg)
 /* The first hierarchical reference out of a candidate module. */
 static void
 check_references(const char *m, size_t len, const struct syn_verilog *v,
-    struct buf *out)
+    const char *words, struct buf *out)
 {
 	size_t i = 0, nmods;
 	struct lexmod *mods = lex_modules(m, len, v, &nmods);
@@ -1019,44 +1079,374 @@ check_references(const char *m, size_t len, const struct syn_verilog *v,
 		for (size_t k = 0; k < nmods; k++)
 			if (s >= mods[k].start && s < mods[k].end)
 				mod = &mods[k];
-		if (mod == NULL)
-			continue;	/* prose; macro bodies are checked apart */
+		if (mod == NULL && v->has_error)
+			continue;	/* prose around code the tools refuse */
 		root = xstrndup(m + s + (m[s] == '\\'), e - s - (m[s] == '\\'));
-		if (strcmp(root, "$root") == 0 || !declared(v, mod, root)) {
+		if (mod == NULL || strcmp(root, "$root") == 0 ||
+		    !declared(v, mod, root, words)) {
 			size_t k = q;
 
 			while (k < len && (verilog_is_ident((unsigned char)m[k])
 			    || m[k] == '.' || m[k] == '[' || m[k] == ']'))
 				k++;
 			finding(out, line_at(m, s), "out-of-module-reference",
-			    xasprintf("%.*s reaches outside module %s: a"
-			    " candidate may name only what it declares or"
-			    " instantiates itself", (int)(k - s), m + s,
-			    mod->name));
+			    xasprintf("%.*s reaches outside %s%s: a"
+			    " hierarchical reference of a candidate must"
+			    " start at what its module makes itself",
+			    (int)(k - s), m + s, mod != NULL ? "module " :
+			    "every module", mod != NULL ? mod->name : ""));
 		}
 		free(root);
 	}
 	free(mods);
 }
 
-char *
-verilog_check_candidate(const char *code, size_t len)
-{
-	static const char *const banned[] = {
-		/* Arbitrary C++ or a shell in the simulation (Verilator). */
-		"$c", "$cpure", "$system",
-	};
-	struct syn_verilog v;
-	struct buf out = BUF_INIT;
-	struct err err;
-	char *m = mask_code(code, len);
+/* A `define of the candidate's, as the macro expansion uses it. */
+struct macro {
+	char	 name[128];
+	char	*params[32];	/* formal arguments (owned) */
+	int	 nparams;	/* -1: no parentheses */
+	char	*body;		/* masked, continuations as blanks (owned) */
+};
 
-	if (syntax_verilog_scan(code, len, &v, &err) < 0) {
-		syntax_verilog_release(&v);
-		free(m);
-		return NULL;
+struct macros {
+	struct macro	*v;
+	size_t		 n;
+	int		 overflow;	/* too deep or too large */
+};
+
+#define MACRO_DEPTH	32
+#define MACRO_MAX	((size_t)16 << 20)
+
+static void
+macros_release(struct macros *ms)
+{
+	for (size_t i = 0; i < ms->n; i++) {
+		for (int p = 0; p < ms->v[i].nparams; p++)
+			free(ms->v[i].params[p]);
+		free(ms->v[i].body);
 	}
-	for (size_t i = 0; i < len && out.len == 0; i++) {
+	free(ms->v);
+}
+
+static const struct macro *
+macro_find(const struct macros *ms, const char *s, size_t n)
+{
+	for (size_t i = 0; i < ms->n; i++)
+		if (strlen(ms->v[i].name) == n && memcmp(ms->v[i].name, s,
+		    n) == 0)
+			return &ms->v[i];
+	return NULL;
+}
+
+/*
+ * The `define directives of masked code m into ms; each directive is
+ * blanked in m (newlines kept).  A macro defined twice or `undef is a
+ * finding: which definition counts would depend on the tool.
+ */
+static void
+collect_macros(char *m, size_t len, struct macros *ms, struct buf *out)
+{
+	for (size_t i = 0; i < len; i++) {
+		size_t k, b, e;
+		struct macro mc;
+
+		if (m[i] != '`' || (i > 0 && verilog_is_ident(
+		    (unsigned char)m[i - 1])))
+			continue;
+		if (directive_at(m, len, i, "undef") ||
+		    directive_at(m, len, i, "undefineall")) {
+			finding(out, line_at(m, i), "forbidden-construct",
+			    xstrdup("`undef is not allowed in a candidate:"
+			    " each tool could see a different macro"));
+			continue;
+		}
+		if (!directive_at(m, len, i, "define"))
+			continue;
+		memset(&mc, 0, sizeof mc);
+		mc.nparams = -1;
+		k = i + 7;
+		while (k < len && (m[k] == ' ' || m[k] == '\t'))
+			k++;
+		for (b = k; k < len && verilog_is_ident((unsigned char)m[k]) &&
+		    k - b + 1 < sizeof mc.name; k++)
+			mc.name[k - b] = m[k];
+		if (k < len && m[k] == '(') {
+			mc.nparams = 0;
+			for (k++; k < len && m[k] != ')' && m[k] != '\n'; ) {
+				while (k < len && !verilog_is_ident(
+				    (unsigned char)m[k]) && m[k] != ')' &&
+				    m[k] != '\n')
+					k++;
+				for (b = k; k < len && verilog_is_ident(
+				    (unsigned char)m[k]); k++)
+					;
+				if (k > b && mc.nparams < 32)
+					mc.params[mc.nparams++] = xstrndup(
+					    m + b, k - b);
+				/* A default value ("= 1") up to the comma. */
+				while (k < len && m[k] != ',' && m[k] != ')' &&
+				    m[k] != '\n')
+					k++;
+				k += k < len && m[k] == ',';
+			}
+			k += k < len && m[k] == ')';
+		}
+		for (e = k; e < len && (m[e] != '\n' || m[e - 1] == '\\'); e++)
+			;
+		mc.body = xstrndup(m + k, e - k);
+		for (char *p = mc.body; *p != '\0'; p++)
+			if (*p == '\n' || *p == '\\')
+				*p = ' ';
+		if (mc.name[0] != '\0' && macro_find(ms, mc.name,
+		    strlen(mc.name)) != NULL)
+			finding(out, line_at(m, i), "forbidden-construct",
+			    xasprintf("`define %s a second time is not allowed"
+			    " in a candidate: each tool could see a different"
+			    " macro", mc.name));
+		ms->v = xreallocarray(ms->v, ms->n + 1, sizeof *ms->v);
+		ms->v[ms->n++] = mc;
+		for (k = i; k < e; k++)
+			if (m[k] != '\n')
+				m[k] = ' ';
+		i = e;
+	}
+}
+
+/* Expand the candidate's macros in s into dst (newlines of s kept). */
+static void
+expand_macros(const struct macros *ms, const char *s, size_t len, int depth,
+    struct buf *dst, int *overflow)
+{
+	size_t i = 0;
+
+	if (depth > MACRO_DEPTH) {
+		*overflow = 1;
+		return;
+	}
+	while (i < len && !*overflow) {
+		const struct macro *mc;
+		char *args[32];
+		size_t k, nl = 0;
+		int nargs = 0;
+		struct buf sub = BUF_INIT;
+
+		if (dst->len > MACRO_MAX) {
+			*overflow = 1;
+			return;
+		}
+		if (s[i] != '`' || (i > 0 && verilog_is_ident(
+		    (unsigned char)s[i - 1]))) {
+			buf_addc(dst, s[i++]);
+			continue;
+		}
+		for (k = i + 1; k < len && verilog_is_ident((unsigned char)s[k]);
+		    k++)
+			;
+		if ((mc = macro_find(ms, s + i + 1, k - i - 1)) == NULL) {
+			buf_add(dst, s + i, k - i);
+			i = k;
+			continue;
+		}
+		if (mc->nparams >= 0) {
+			size_t a = k;
+			int d = 0;
+
+			while (a < len && (s[a] == ' ' || s[a] == '\t' ||
+			    s[a] == '\n'))
+				nl += s[a++] == '\n';
+			if (a >= len || s[a] != '(')
+				nl = 0;
+			if (a < len && s[a] == '(') {
+				size_t b = ++a;
+
+				for (; a < len; a++) {
+					nl += s[a] == '\n';
+					if (d == 0 && (s[a] == ',' ||
+					    s[a] == ')')) {
+						if (nargs < 32)
+							args[nargs++] =
+							    xstrndup(s + b,
+							    a - b);
+						b = a + 1;
+						if (s[a] == ')')
+							break;
+						continue;
+					}
+					d += (s[a] == '(' || s[a] == '[' ||
+					    s[a] == '{') - (s[a] == ')' ||
+					    s[a] == ']' || s[a] == '}');
+				}
+				k = a + (a < len);
+			}
+		}
+		/* The body with the arguments put in, then expanded. */
+		for (const char *p = mc->body; *p != '\0'; ) {
+			const char *q = p;
+			int f;
+
+			if (!verilog_is_ident((unsigned char)*p) ||
+			    (p > mc->body && (p[-1] == '`' || p[-1] == '$'))) {
+				buf_addc(&sub, *p++);
+				continue;
+			}
+			while (verilog_is_ident((unsigned char)*q))
+				q++;
+			for (f = 0; f < mc->nparams && f < nargs; f++)
+				if (strlen(mc->params[f]) == (size_t)(q - p) &&
+				    memcmp(mc->params[f], p, q - p) == 0)
+					break;
+			if (f < mc->nparams && f < nargs) {
+				for (char *c = args[f]; *c != '\0'; c++)
+					buf_addc(&sub, *c == '\n' ? ' ' : *c);
+			} else {
+				buf_add(&sub, p, q - p);
+			}
+			p = q;
+		}
+		buf_addc(dst, ' ');
+		expand_macros(ms, sub.len > 0 ? buf_str(&sub) : "", sub.len,
+		    depth + 1, dst, overflow);
+		buf_addc(dst, ' ');
+		buf_release(&sub);
+		for (int f = 0; f < nargs; f++)
+			free(args[f]);
+		while (nl-- > 0)
+			buf_addc(dst, '\n');
+		i = k;
+	}
+}
+
+/* Is the $name of length k at p one of Verilator's C++ calls or a shell? */
+static int
+banned_call(const char *p, size_t k)
+{
+	size_t d = 2;
+
+	/* $c, $c8, $c32, $c64, $c128 ...: any digits */
+	if (k >= 2 && p[1] == 'c') {
+		while (d < k && p[d] >= '0' && p[d] <= '9')
+			d++;
+		if (d == k)
+			return 1;
+	}
+	return (k >= 6 && strncmp(p, "$cpure", 6) == 0) ||
+	    (k == 7 && strncmp(p, "$system", 7) == 0);
+}
+
+/*
+ * Comments of the raw code that Verilator reads as directives (public
+ * names, C++ inline, all but lint and coverage switches).  The first
+ * finding into out.
+ */
+static void
+check_metacomments(const char *code, size_t len, struct buf *out)
+{
+	static const char *const allowed[] = {
+		"lint_off", "lint_on", "lint_save", "lint_restore",
+		"coverage_off", "coverage_on", "tracing_off", "tracing_on",
+	};
+	size_t i = 0;
+
+	while (i < len && out->len == 0) {
+		size_t s, e;
+
+		if (code[i] == '"') {
+			for (i++; i < len && code[i] != '"' && code[i] != '\n';
+			    i++)
+				i += code[i] == '\\';
+			i++;
+			continue;
+		}
+		if (code[i] != '/' || i + 1 >= len || (code[i + 1] != '/' &&
+		    code[i + 1] != '*')) {
+			i++;
+			continue;
+		}
+		s = i + 2;
+		if (code[i + 1] == '/') {
+			for (e = s; e < len && code[e] != '\n'; e++)
+				;
+		} else {
+			for (e = s; e + 1 < len && !(code[e] == '*' &&
+			    code[e + 1] == '/'); e++)
+				;
+		}
+		for (size_t k = s; k < e; k++) {
+			const char *w = code + k;
+			size_t n;
+
+			if (!isalpha((unsigned char)*w) || (k > s &&
+			    (verilog_is_ident((unsigned char)w[-1]))))
+				continue;
+			for (n = 0; k + n < e && verilog_is_ident(
+			    (unsigned char)w[n]); n++)
+				;
+			if (n == 9 && strncmp(w, "verilator", 9) == 0 &&
+			    (k == s || isspace((unsigned char)w[-1]) ||
+			    w[-1] == '*' || w[-1] == '/')) {
+				size_t a = k + n, b;
+				int ok = 0;
+
+				while (a < e && isspace((unsigned char)code[a]))
+					a++;
+				for (b = a; b < e && verilog_is_ident(
+				    (unsigned char)code[b]); b++)
+					;
+				for (size_t x = 0; x < sizeof allowed /
+				    sizeof allowed[0]; x++)
+					ok |= strlen(allowed[x]) == b - a &&
+					    strncmp(code + a, allowed[x],
+					    b - a) == 0;
+				/* prose: "verilator" not the comment's first
+				 * word is no metacomment */
+				for (size_t x = s; x < k && !ok; x++)
+					ok = !isspace((unsigned char)code[x]) &&
+					    code[x] != '*' && code[x] != '/';
+				if (!ok) {
+					finding(out, line_at(code, i),
+					    "forbidden-construct", xasprintf(
+					    "the metacomment verilator %.*s is"
+					    " not allowed in a candidate: it"
+					    " reaches outside the design",
+					    (int)(b - a), code + a));
+					break;
+				}
+			}
+			k += n;
+		}
+		i = e + 2;
+	}
+}
+
+/* Is the `ifdef etc. NAME at m[i] a macro the candidate defines itself? */
+static int
+own_macro(const struct macros *ms, const char *m, size_t len, size_t i)
+{
+	size_t b;
+
+	while (i < len && (m[i] == ' ' || m[i] == '\t'))
+		i++;
+	for (b = i; i < len && verilog_is_ident((unsigned char)m[i]); i++)
+		;
+	return macro_find(ms, m + b, i - b) != NULL;
+}
+
+/*
+ * The lexical findings of masked code m (before or after the macros are
+ * expanded): directives, calls and keywords a candidate may not use.
+ */
+static void
+check_tokens(const char *m, size_t len, const struct macros *ms,
+    struct buf *out)
+{
+	static const char *const keywords[] = {
+		/* They reach into other modules without a hierarchical
+		 * reference of the candidate's own, or override them. */
+		"force", "release", "defparam", "bind",
+	};
+
+	for (size_t i = 0; i < len && out->len == 0; i++) {
 		const char *p = m + i;
 		size_t k;
 
@@ -1066,14 +1456,14 @@ verilog_check_candidate(const char *code, size_t len)
 		if (*p == '`' && strncmp(p, "`define", 7) == 0 &&
 		    !verilog_is_ident((unsigned char)p[7])) {
 			/* A macro that holds "." or pastes tokens can build a
-			 * hierarchical reference the scan below cannot see. */
+			 * hierarchical reference. */
 			for (k = 7; p[k] != '\0' && (p[k] != '\n' ||
 			    p[k - 1] == '\\'); k++)
 				if (p[k] == '.' || (p[k] == '`' &&
 				    p[k + 1] == '`'))
 					break;
 			if (p[k] == '.' || p[k] == '`')
-				finding(&out, line_at(m, i),
+				finding(out, line_at(m, i),
 				    "forbidden-construct", xasprintf("a"
 				    " `define that holds \"%s\" is not allowed"
 				    " in a candidate: it can hide a"
@@ -1081,25 +1471,62 @@ verilog_check_candidate(const char *code, size_t len)
 				    "." : "``"));
 		} else if (*p == '`' && (strncmp(p, "`include", 8) == 0 ||
 		    strncmp(p, "`systemc_", 9) == 0 ||
-		    strncmp(p, "`verilog", 8) == 0)) {
+		    strncmp(p, "`verilog", 8) == 0 ||
+		    strncmp(p, "`verilator", 10) == 0 ||
+		    strncmp(p, "`pragma", 7) == 0)) {
 			for (k = 1; verilog_is_ident((unsigned char)p[k]); k++)
 				;
-			finding(&out, line_at(m, i), "forbidden-construct",
+			finding(out, line_at(m, i), "forbidden-construct",
 			    xasprintf("%.*s is not allowed in a candidate: it"
 			    " reaches files or code outside the design",
 			    (int)k, p));
+		} else if (*p == '`' && ms != NULL && ((directive_at(m, len,
+		    i, "ifdef") && !own_macro(ms, m, len, i + 6)) ||
+		    (directive_at(m, len, i, "ifndef") && !own_macro(ms, m,
+		    len, i + 7)) || (directive_at(m, len, i, "elsif") &&
+		    !own_macro(ms, m, len, i + 6)))) {
+			for (k = 1; verilog_is_ident((unsigned char)p[k]); k++)
+				;
+			while (p[k] == ' ' || p[k] == '\t')
+				k++;
+			while (verilog_is_ident((unsigned char)p[k]))
+				k++;
+			finding(out, line_at(m, i), "forbidden-construct",
+			    xasprintf("%.*s is not allowed in a candidate: a"
+			    " macro the candidate does not define is the"
+			    " tool's (YOSYS, SYNTHESIS, VERILATOR), and each"
+			    " tool would see a different design", (int)k, p));
+		} else if (*p == '`' && ms != NULL &&
+		    verilog_is_ident((unsigned char)p[1])) {
+			/* A macro not the candidate's (the task's, or
+			 * none) as the root of a hierarchical reference. */
+			for (k = 1; verilog_is_ident((unsigned char)p[k]); k++)
+				;
+			while (p[k] == ' ' || p[k] == '\t' || p[k] == '\n')
+				k++;
+			if (p[k] == '.' && verilog_is_ident((unsigned char)
+			    p[k + 1]))
+				finding(out, line_at(m, i),
+				    "out-of-module-reference", xasprintf("%.*s"
+				    " is a macro the candidate does not define"
+				    " as the root of a hierarchical reference",
+				    (int)strcspn(p, " \t\n."), p));
 		} else if (*p == '$') {
 			for (k = 1; verilog_is_ident((unsigned char)p[k]); k++)
 				;
-			for (size_t b = 0; b < sizeof banned /
-			    sizeof banned[0]; b++)
-				if (strlen(banned[b]) == k && strncmp(p,
-				    banned[b], k) == 0)
-					finding(&out, line_at(m, i),
-					    "forbidden-construct", xasprintf(
-					    "%.*s is not allowed in a candidate:"
-					    " it runs code outside the design",
-					    (int)k, p));
+			if (banned_call(p, k))
+				finding(out, line_at(m, i),
+				    "forbidden-construct", xasprintf(
+				    "%.*s is not allowed in a candidate:"
+				    " it runs code outside the design",
+				    (int)k, p));
+			else if ((k == 5 && strncmp(p, "$root", 5) == 0) ||
+			    (k == 5 && strncmp(p, "$unit", 5) == 0))
+				finding(out, line_at(m, i),
+				    "out-of-module-reference", xasprintf(
+				    "%.*s is not allowed in a candidate: it"
+				    " reaches outside its modules", (int)k,
+				    p));
 		} else if ((strncmp(p, "import", 6) == 0 ||
 		    strncmp(p, "export", 6) == 0) && !verilog_is_ident(
 		    (unsigned char)p[6])) {
@@ -1107,14 +1534,131 @@ verilog_check_candidate(const char *code, size_t len)
 			    k++)
 				;
 			if (p[k] == '"')
-				finding(&out, line_at(m, i),
+				finding(out, line_at(m, i),
 				    "forbidden-construct", xasprintf("a DPI"
 				    " %.6s is not allowed in a candidate: it"
 				    " runs C code in the simulation", p));
+		} else if (verilog_is_ident((unsigned char)*p) && (i == 0 ||
+		    (m[i - 1] != '`' && m[i - 1] != '$' && m[i - 1] != '.'))) {
+			for (size_t w = 0; w < sizeof keywords /
+			    sizeof keywords[0]; w++)
+				if (word_at(m, len, i, keywords[w]))
+					finding(out, line_at(m, i),
+					    "forbidden-construct", xasprintf(
+					    "%s is not allowed in a candidate:"
+					    " it reaches into modules the"
+					    " candidate does not own",
+					    keywords[w]));
+			while (i + 1 < len && verilog_is_ident(
+			    (unsigned char)m[i + 1]))
+				i++;
 		}
 	}
+}
+
+/*
+ * Declarations at compilation-unit scope ($unit) other than types,
+ * parameters and imports: a variable there is shared by every module of
+ * the compilation, the testbench's included.
+ */
+static void
+check_unit_scope(const char *m, size_t len, const struct lexmod *mods,
+    size_t nmods, struct buf *out)
+{
+	static const char *const allowed[] = {
+		"typedef", "localparam", "parameter", "import", "timeunit",
+		"timeprecision", "extern",
+		/* a stray one, which Icarus ignores */
+		"endmodule",
+	};
+	size_t i = 0, mi = 0;
+	int start = 1;
+
+	while (i < len && out->len == 0) {
+		size_t k;
+		int ok = 0;
+
+		if (mi < nmods && i >= mods[mi].start) {
+			i = mods[mi++].end;
+			start = 1;
+			continue;
+		}
+		if (m[i] == ';') {
+			start = 1;
+			i++;
+			continue;
+		}
+		if (m[i] == '`') {	/* a directive: to the end of its line */
+			while (i < len && m[i] != '\n')
+				i++;
+			continue;
+		}
+		if (!start || m[i] == ' ' || m[i] == '\t' || m[i] == '\n') {
+			i++;
+			continue;
+		}
+		start = 0;
+		for (k = i; k < len && verilog_is_ident((unsigned char)m[k]); k++)
+			;
+		for (size_t a = 0; a < sizeof allowed / sizeof allowed[0]; a++)
+			ok |= strlen(allowed[a]) == k - i && strncmp(m + i,
+			    allowed[a], k - i) == 0;
+		if (!ok && k > i) {
+			finding(out, line_at(m, i), "forbidden-construct",
+			    xasprintf("%.*s at compilation-unit scope is not"
+			    " allowed in a candidate: every module of the"
+			    " run, the testbench's, shares it", (int)(k - i),
+			    m + i));
+		}
+		i = k > i ? k : i + 1;
+	}
+}
+
+/* verilog_check_candidate() with the task's words (declared()). */
+static char *
+check_candidate(const char *code, size_t len, const char *words)
+{
+	struct syn_verilog v;
+	struct buf out = BUF_INIT, x = BUF_INIT;
+	struct macros ms = { NULL, 0, 0 };
+	struct err err;
+	char *m = mask_code(code, len);
+
+	if (syntax_verilog_scan(code, len, &v, &err) < 0) {
+		syntax_verilog_release(&v);
+		free(m);
+		return NULL;
+	}
+	check_tokens(m, len, NULL, &out);
 	if (out.len == 0)
-		check_references(m, len, &v, &out);
+		check_metacomments(code, len, &out);
+	/* What every tool sees: the candidate's macros expanded. */
+	if (out.len == 0)
+		collect_macros(m, len, &ms, &out);
+	if (out.len == 0) {
+		expand_macros(&ms, m, len, 0, &x, &ms.overflow);
+		buf_addc(&x, '\0');
+		x.len--;
+		if (ms.overflow)
+			finding(&out, 1, "forbidden-construct", xstrdup("the"
+			    " candidate's macros expand too deep or too large"));
+	}
+	if (out.len == 0)
+		check_tokens(buf_str(&x), x.len, &ms, &out);
+	if (out.len == 0)
+		check_references(buf_str(&x), x.len, &v, words, &out);
+	if (out.len == 0) {
+		size_t nmods;
+		struct lexmod *mods = lex_modules(buf_str(&x), x.len, &v,
+		    &nmods);
+
+		if (!v.has_error)	/* else prose the tools refuse */
+			check_unit_scope(buf_str(&x), x.len, mods, nmods,
+			    &out);
+		free(mods);
+	}
+	macros_release(&ms);
+	buf_release(&x);
 	syntax_verilog_release(&v);
 	free(m);
 	if (out.len == 0) {
@@ -1308,5 +1852,98 @@ verilog_failure_count(const char *log, size_t len)
 	free(vl.hint);
 	free(vl.fail);
 	free(vl.fatal);
+	return r;
+}
+
+char *
+verilog_check_candidate(const char *code, size_t len)
+{
+	return check_candidate(code, len, NULL);
+}
+
+/* The words (identifiers) of masked code m into b, space-separated. */
+static void
+add_words(struct buf *b, const char *m, size_t len)
+{
+	for (size_t i = 0; i < len; ) {
+		size_t k;
+
+		if (!verilog_is_ident((unsigned char)m[i]) || (m[i] >= '0' &&
+		    m[i] <= '9')) {
+			i++;
+			continue;
+		}
+		for (k = i; k < len && verilog_is_ident((unsigned char)m[k]);
+		    k++)
+			;
+		if (b->len > 0)
+			buf_addc(b, ' ');
+		buf_add(b, m + i, k - i);
+		i = k;
+	}
+}
+
+char *
+verilog_check_task(const struct task *t, const char *code, size_t len)
+{
+	struct buf words = BUF_INIT;
+	char *r;
+
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+		char *fm;
+
+		if (verilog_is_data(f) || (strcmp(f->role, "testbench") != 0 &&
+		    strcmp(f->role, "reference") != 0 &&
+		    strcmp(f->role, "source") != 0))
+			continue;
+		fm = mask_code(f->data, f->len);
+		add_words(&words, fm, f->len);
+		free(fm);
+	}
+	r = check_candidate(code, len, buf_str(&words));
+	buf_release(&words);
+	if (r == NULL)
+		r = verilog_check_moddup(t, code, len);
+	return r;
+}
+
+char *
+verilog_check_moddup(const struct task *t, const char *code, size_t len)
+{
+	struct syn_verilog none;
+	char *m = mask_code(code, len), *r = NULL;
+	size_t nc;
+	struct lexmod *cm;
+
+	memset(&none, 0, sizeof none);
+	cm = lex_modules(m, len, &none, &nc);
+	for (size_t i = 0; i < t->nfiles && r == NULL; i++) {
+		const struct task_file *f = &t->files[i];
+		char *fm;
+		size_t nf;
+		struct lexmod *tm;
+
+		if (verilog_is_data(f) || (strcmp(f->role, "testbench") != 0 &&
+		    strcmp(f->role, "reference") != 0 &&
+		    strcmp(f->role, "source") != 0))
+			continue;	/* not compiled (verilog_add_sources()) */
+		fm = mask_code(f->data, f->len);
+		tm = lex_modules(fm, f->len, &none, &nf);
+		for (size_t a = 0; a < nc && r == NULL; a++)
+			for (size_t b = 0; b < nf && r == NULL; b++)
+				if (cm[a].name[0] != '\0' && strcmp(cm[a].name,
+				    tm[b].name) == 0)
+					r = xasprintf("%d\tforbidden-construct\t"
+					    "%s is also a module of the task's"
+					    " %s: a candidate may not define"
+					    " the harness's modules",
+					    line_at(m, cm[a].start), cm[a].name,
+					    f->name);
+		free(tm);
+		free(fm);
+	}
+	free(cm);
+	free(m);
 	return r;
 }

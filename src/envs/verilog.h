@@ -122,22 +122,51 @@ void	verilog_judge_sim(const struct task *t, const struct env_plan *plan,
 
 /*
  * Static checks of a candidate's code (len bytes) before anything of it
- * runs, for both Verilog envs; comments and strings are skipped.  Finds
- * the first of: `include, `systemc_* or `verilog directives (a candidate
- * could read the harness's files, or add C++ to a Verilator model), a
- * $c, $cpure or $system call or a DPI import/export (code outside the
- * design in the simulation process), and a hierarchical reference
- * (NAME.member, NAME[i].member) from a module of the candidate whose
- * root NAME that module does not declare or instantiate itself (nor is
- * its own name): a reference into the testbench (tb.stats1.errors,
- * good1.q) however the candidate's other modules are named.  Modules,
- * instances and declared names come from the Verilog grammar
- * (syntax_verilog_scan()); a reference outside every module (in a
- * `define body) is always a finding.  Returns NULL, or a new string
+ * runs, for both Verilog envs (docs/security.md, "Forged verdicts").
+ * Comments and strings are skipped, every blank is a space, and the
+ * candidate's own macros are expanded first (object-like and with
+ * arguments), so the checks see what the tools see.  Finds the first of:
+ * `include, `systemc_*, `verilog, `verilator_config or `pragma
+ * directives; `undef, a macro defined twice, `ifdef/`ifndef/`elsif of a
+ * macro the candidate does not define (the tool's: YOSYS, SYNTHESIS);
+ * a $c (any digits after it), $cpure or $system call, a DPI
+ * import/export or a Verilator metacomment other than lint, coverage
+ * and tracing switches (code outside the design); force, release,
+ * defparam, bind; a declaration at compilation-unit scope other than a
+ * type, parameter or import; $root, $unit; and a hierarchical reference
+ * (NAME.member, NAME[i].member) in any container (module, interface,
+ * program, package, class ...) whose root NAME that container's module
+ * neither instantiates nor declares (nor is its own name): a reference
+ * into the testbench however the candidate's other modules are named.
+ * Modules and instances come from the Verilog grammar
+ * (syntax_verilog_scan()).  Returns NULL, or a new string
  * "LINE\tSUBCATEGORY\tMESSAGE" (subcategory forbidden-construct or
  * out-of-module-reference) for plan->precheck; caller frees.
  */
 char	*verilog_check_candidate(const char *code, size_t len);
+
+/*
+ * A module (interface, package, program ...) of the candidate's whose
+ * name a compiled file of task t also defines (RefModule, tb, the
+ * testbench's helpers): the tools keep one of the two (Verilator's
+ * MODDUP keeps the first), so the candidate could replace the harness's
+ * own.  NULL, or a new "LINE\tforbidden-construct\tMESSAGE" as
+ * verilog_check_candidate() returns; caller frees.
+ */
+char	*verilog_check_moddup(const struct task *t, const char *code,
+	    size_t len);
+
+/*
+ * verilog_check_candidate() for task t, then verilog_check_moddup(): a
+ * reference may start at a name the candidate's module declares (a
+ * struct, a generate block) only when no compiled file of t uses that
+ * name, since a name declared in a narrower scope (a function's argument
+ * "testbench") leaves the reference to resolve upwards, into the
+ * testbench.  NULL or a new finding as verilog_check_candidate()
+ * returns; caller frees.
+ */
+char	*verilog_check_task(const struct task *t, const char *code,
+	    size_t len);
 
 /*
  * The verdict of a candidate with a finding of verilog_check_candidate()

@@ -160,8 +160,11 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 	    " %s; opt_clean; tee -q -o %s stat -liberty %s",
 	    NETLIST_FILE, lib, lib, AREA_FILE, lib);
 	{
+		/* translate_off hides code from the synthesis that the
+		 * simulation of a pipeline runs: an error. */
 		const char *const s1[] = { "yosys", "-q", "-W", LATCH_MSG,
-		    "-p", synth, NULL };
+		    "-e", "Encountered .translate_off. comment", "-p", synth,
+		    NULL };
 		const char *const s2[] = { "cat", STAT_FILE, NULL };
 		const char *const s3[] = { "yosys", "-q", "-p", area, NULL };
 		const char *const s4[] = { "cat", AREA_FILE, NULL };
