@@ -107,8 +107,9 @@ latch = ("module TopModule(input a, input b, output reg y);\n"
 add(pipe, "ifdef-yosys", latch % ("`ifdef YOSYS\n  always @(*) y = a & b;\n`else\n", "`endif\n"))
 add("local/h-pipe", "ifndef-synthesis", latch % ("`ifndef SYNTHESIS\n", "`else\n  always @(*) y = a & b;\n`endif\n"))
 add("local/h-pipe", "translate-off",
-    "module TopModule(input a, input b, output reg y);\n"
-    "  // synopsys translate_off\n  always @(*) if (a) y = b;\n  // synopsys translate_on\nendmodule\n")
+    "module TopModule(input a, input b, output reg y);\n  reg t;\n"
+    "  // synopsys translate_off\n  always @(*) if (a) t = b;\n  // synopsys translate_on\n"
+    "  always @(*) y = a & b;\nendmodule\n")
 with open(sys.argv[1], "w") as f:
     for t in tasks:
         f.write(json.dumps({"task": t}) + "\n")
