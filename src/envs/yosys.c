@@ -7,6 +7,7 @@
  *     candidate.sv; hierarchy -check -top TOP; proc; rename -src;
  *     check -assert; synth -top TOP; tee -q -o stat.txt stat;
  *     check -assert; write_rtlil synth.il'
+ *     -e 'Encountered .translate_off. comment'
  *   cat stat.txt
  *   yosys -q -p 'read_rtlil synth.il; dfflibmap -liberty LIB; abc -liberty
  *     LIB; opt_clean; tee -q -o area.txt stat -liberty LIB'
@@ -163,7 +164,7 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 		/* translate_off hides code from the synthesis that the
 		 * simulation of a pipeline runs: an error. */
 		const char *const s1[] = { "yosys", "-q", "-W", LATCH_MSG,
-		    "-e", "Encountered .translate_off. comment", "-p", synth,
+		    "-p", synth, "-e", "Encountered .translate_off. comment",
 		    NULL };
 		const char *const s2[] = { "cat", STAT_FILE, NULL };
 		const char *const s3[] = { "yosys", "-q", "-p", area, NULL };
