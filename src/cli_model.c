@@ -24,6 +24,7 @@
 #include "hash.h"
 #include "model.h"
 #include "store.h"
+#include "textsafe.h"
 
 const char GENERATE_USAGE[] =
     "generate [--where FILTER | ID...] [--samples K] [--temperature T]\n"
@@ -655,19 +656,16 @@ fail:
 	return 1;
 }
 
-/* Text from a model or a toolchain onto a terminal: control bytes but
- * newline and tab as ^X, so no escape sequence reaches the terminal. */
+/* Text from a model or a toolchain onto a terminal, its escape
+ * sequences shown escaped (textsafe.h), lines kept. */
 static void
 put_text(const char *s)
 {
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
+	struct buf b = BUF_INIT;
 
-		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-			printf("^%c", c == 0x7f ? '?' : c + '@');
-		else
-			putchar(c);
-	}
+	safe_text(&b, s, strlen(s), SAFE_KEEP_LINES);
+	fwrite(b.p != NULL ? b.p : "", 1, b.len, stdout);
+	buf_release(&b);
 }
 
 /* --show: the feedback each request ends with, before it is sent. */
