@@ -695,6 +695,15 @@ claim_holder(void)
 	    r ^ (unsigned)time(NULL));
 }
 
+/* SIGTERM (Slurm's scancel and time limit) or SIGINT during verify. */
+static volatile sig_atomic_t verify_stop;
+
+static void
+verify_on_signal(int sig)
+{
+	verify_stop = sig;
+}
+
 static int
 cmd_verify(const struct cli_global *g, int argc, char **argv)
 {
@@ -730,6 +739,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 	char *scratch = NULL, *fallback = NULL;
 	struct results *w = NULL;
 	struct store *st = NULL;
+	struct sigaction sa, old_int, old_term;
 	struct err err;
 	char *holder = NULL;
 	time_t t_start = time(NULL), renewed = t_start;
@@ -888,7 +898,16 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 	nrefs = references_first(st, &ids);
 	todo = ids.n;
 	running = xcalloc((size_t)jobs, sizeof *running);
-	while (next < ids.n || nrun > 0) {
+	/* Stopped, verify kills its runs, keeps what it stored, and leaves
+	 * no results file, temporary file, marker or scratch database
+	 * behind, so a relaunch redoes the slice cleanly. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = verify_on_signal;
+	sigemptyset(&sa.sa_mask);
+	verify_stop = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	while ((next < ids.n || nrun > 0) && !verify_stop) {
 		struct pollfd pfd[256];
 		int timeout = 1000;
 
@@ -1034,6 +1053,19 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			is_ref[i] = is_ref[nrun];
 		}
 	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (verify_stop) {
+		for (size_t i = 0; i < nrun; i++)
+			verify_job_free(running[i]);
+		nrun = 0;
+		fprintf(stderr, "assay verify: stopped by signal %d after %zu"
+		    " run%s; %s\n", (int)verify_stop, finished,
+		    finished == 1 ? "" : "s", w != NULL ? "no results file"
+		    " written" : "the stored runs stay");
+		status = 128 + (int)verify_stop;
+		goto out;
+	}
 	if (w != NULL) {
 		const char *path = results_path != NULL ? results_path :
 		    fallback;
@@ -1084,6 +1116,8 @@ out:
 	store_close(st);
 	scratch_remove(scratch);
 	free(scratch);
+	if (verify_stop)
+		return status;
 	if (sum.not_stored > 0)
 		return 3;
 	if (status != 0)
@@ -3372,6 +3406,31 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 		    "bubblewrap");
 	else
 		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "no", err.msg);
+	/* The project venv: each package, its version and where from. */
+	{
+		static const char *const pkgs[] = { "cadquery", "cadquery-ocp",
+		    "torch", "triton", "numpy", NULL };
+		char vers[ERR_MSG_MAX];
+		const char *dir = env_venv_dir();
+
+		if (dir == NULL)
+			printf("%-10s %-9s %-8s %s\n", "venv", "-", "no",
+			    "no project venv (make deps makes build/venv;"
+			    " ASSAY_VENV names another)");
+		else if (env_venv_versions(pkgs, vers, sizeof vers) == 0)
+			printf("%-10s %-9s %-8s %s: %s (from PyPI, pinned by"
+			    " hash in scripts/venv-requirements.txt)\n", "venv",
+			    "-", "yes", dir, vers);
+		else
+			printf("%-10s %-9s %-8s %s: its python3 does not run\n",
+			    "venv", "-", "no", dir);
+	}
+	/* One table: what each domain does where no GPU is. */
+	printf("\n%-10s %-9s %s\n", "ENV", "DOMAIN", "WITHOUT A GPU");
+	for (size_t i = 0; i < n; i++)
+		printf("%-10s %-9s %s\n", list[i]->name, list[i]->domain,
+		    list[i]->without_gpu != NULL ? list[i]->without_gpu :
+		    "everything (needs no GPU)");
 	if (missing > 0)
 		printf("\n%zu of %zu envs cannot run here.  `make deps` installs"
 		    " every toolchain Debian has;\ncandidates of the others are"
