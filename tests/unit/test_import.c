@@ -1265,6 +1265,10 @@ test_import_rtllm_shared_designs(void **state)
 	    "\"timeout_s\":60}");
 	assert_string_equal(t.extra, "{\"category\":\"Miscellaneous/RISC-V\"}");
 	assert_non_null(strstr(t.spec, "ALU for a 32-bit MIPS-ISA CPU"));
+	/* The renamed reference's header: the module to define. */
+	assert_non_null(t.interface);
+	assert_true(strncmp(t.interface, "module alu(", 11) == 0);
+	assert_non_null(strstr(t.interface, "output flag\n    );\n"));
 	assert_int_equal(t.nfiles, 2);
 	assert_string_equal(t.files[0].name, "testbench.v");
 	assert_string_equal(t.files[0].role, "testbench");
