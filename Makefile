@@ -31,8 +31,16 @@ TESTS	 = $(patsubst tests/unit/%.c,$(BUILD)/san/tests/%,$(wildcard tests/unit/te
 
 all: build
 
+# The project venv (CadQuery, PyTorch, Triton from PyPI, pinned by hash):
+# the one setting the cad and triton envs read is ASSAY_VENV, by default
+# venv/ beside the assay binary.  Point it at another venv made by
+# scripts/venv.sh to share one between checkouts.
+ASSAY_VENV ?= $(abspath $(BUILD))/venv
+export ASSAY_VENV
+
 deps:
 	@sh scripts/deps.sh
+	@sh scripts/venv.sh "$(ASSAY_VENV)"
 
 build: $(BUILD)/assay
 

@@ -2,6 +2,14 @@
 # deps.sh - install the Debian packages assay needs, only those missing.
 # Uses sudo when not root.  npm is installed only when no npm is on PATH
 # (a Node.js from elsewhere brings its own, and Debian's npm would clash).
+#
+# CUDA: the nvcc env needs nvcc.  When none is here (not on PATH, no
+# /usr/local/cuda/bin/nvcc: a newer toolkit of NVIDIA's is used first),
+# Debian 12's nvidia-cuda-toolkit (CUDA 11.8; 1.6 GB to download, 5.2 GB
+# on disk) is installed from the `non-free` component of the same Debian
+# mirror, which this enables in /etc/apt/sources.list.d/ when no source
+# has it yet, and says so.  ASSAY_NO_CUDA=1 leaves CUDA
+# out (the nvcc env's tests then skip).
 set -eu
 
 PKGS="build-essential pkg-config git vim-tiny ca-certificates
@@ -15,6 +23,14 @@ libocct-modeling-data-dev libocct-foundation-dev
 sqlite3 jq slurm-wlm munge"
 
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
+# The project venv (scripts/venv.sh) is made with Debian's python3.
+PKGS="$PKGS python3-venv"
+
+cuda=""
+if [ "${ASSAY_NO_CUDA:-0}" != 1 ] && ! command -v nvcc >/dev/null 2>&1 &&
+    [ ! -x /usr/local/cuda/bin/nvcc ]; then
+	cuda="nvidia-cuda-toolkit"
+fi
 
 missing=""
 for p in $PKGS; do
@@ -24,7 +40,7 @@ for p in $PKGS; do
 	*) missing="$missing $p" ;;
 	esac
 done
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && [ -z "$cuda" ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then
 	SUDO=""
@@ -35,8 +51,25 @@ else
 	echo "deps: not root and no sudo; install them and run make again" >&2
 	exit 1
 fi
-echo "deps: installing$missing"
+if [ -n "$cuda" ] && ! grep -rqsE '^(Components:|deb ).*non-free( |$)' \
+    /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	echo "deps: enabling Debian's non-free component (for" \
+	    "nvidia-cuda-toolkit) in /etc/apt/sources.list.d/assay-non-free.sources"
+	printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' \
+	    'Suites: bookworm bookworm-updates' 'Components: non-free contrib' \
+	    'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+	    $SUDO tee /etc/apt/sources.list.d/assay-non-free.sources >/dev/null
+fi
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-# shellcheck disable=SC2086
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-    --no-install-recommends $missing
+if [ -n "$missing" ]; then
+	echo "deps: installing$missing"
+	# shellcheck disable=SC2086
+	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    --no-install-recommends $missing
+fi
+if [ -n "$cuda" ]; then
+	echo "deps: installing Debian's CUDA 11.8 toolkit (nvidia-cuda-toolkit," \
+	    "non-free; about 1.6 GB to download, 5.2 GB on disk, 3 to 4 minutes)"
+	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    --no-install-recommends nvidia-cuda-toolkit >/dev/null
+fi

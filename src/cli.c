@@ -695,6 +695,15 @@ claim_holder(void)
 	    r ^ (unsigned)time(NULL));
 }
 
+/* SIGTERM (Slurm's scancel and time limit) or SIGINT during verify. */
+static volatile sig_atomic_t verify_stop;
+
+static void
+verify_on_signal(int sig)
+{
+	verify_stop = sig;
+}
+
 static int
 cmd_verify(const struct cli_global *g, int argc, char **argv)
 {
@@ -730,6 +739,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 	char *scratch = NULL, *fallback = NULL;
 	struct results *w = NULL;
 	struct store *st = NULL;
+	struct sigaction sa, old_int, old_term;
 	struct err err;
 	char *holder = NULL;
 	time_t t_start = time(NULL), renewed = t_start;
@@ -888,7 +898,16 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 	nrefs = references_first(st, &ids);
 	todo = ids.n;
 	running = xcalloc((size_t)jobs, sizeof *running);
-	while (next < ids.n || nrun > 0) {
+	/* Stopped, verify kills its runs, keeps what it stored, and leaves
+	 * no results file, temporary file, marker or scratch database
+	 * behind, so a relaunch redoes the slice cleanly. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = verify_on_signal;
+	sigemptyset(&sa.sa_mask);
+	verify_stop = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	while ((next < ids.n || nrun > 0) && !verify_stop) {
 		struct pollfd pfd[256];
 		int timeout = 1000;
 
@@ -1034,6 +1053,19 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			is_ref[i] = is_ref[nrun];
 		}
 	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (verify_stop) {
+		for (size_t i = 0; i < nrun; i++)
+			verify_job_free(running[i]);
+		nrun = 0;
+		fprintf(stderr, "assay verify: stopped by signal %d after %zu"
+		    " run%s; %s\n", (int)verify_stop, finished,
+		    finished == 1 ? "" : "s", w != NULL ? "no results file"
+		    " written" : "the stored runs stay");
+		status = 128 + (int)verify_stop;
+		goto out;
+	}
 	if (w != NULL) {
 		const char *path = results_path != NULL ? results_path :
 		    fallback;
@@ -1084,6 +1116,8 @@ out:
 	store_close(st);
 	scratch_remove(scratch);
 	free(scratch);
+	if (verify_stop)
+		return status;
 	if (sum.not_stored > 0)
 		return 3;
 	if (status != 0)
@@ -1589,6 +1623,27 @@ jraw(const char *txt)
  * (OSC 52) or hide text; a NUL no longer ends it.  Says so on stderr
  * when anything was escaped.
  */
+/*
+ * One field of a table row (an origin, a benchmark, an env name) as a
+ * new string that is safe on a terminal and stays on its line: every
+ * control character, newline included, shown escaped.  *escaped (may be
+ * NULL) counts what was changed.
+ */
+static char *
+vis(const char *s, size_t *escaped)
+{
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	if (s == NULL)
+		return xstrdup("-");
+	n = safe_text(&b, s, strlen(s), 0);
+	if (escaped != NULL)
+		*escaped += n;
+	buf_adds(&b, "");
+	return buf_detach(&b, NULL);
+}
+
 static void
 safe_print(const char *cmd, const char *s, size_t len)
 {
@@ -1685,12 +1740,19 @@ list_one(const struct store_row *r, void *arg)
 	{
 		struct buf line = BUF_INIT;
 
+		char *id = vis(r->id, &c->escaped), *task = vis(r->task,
+		    &c->escaped), *origin = vis(r->origin, &c->escaped);
+
+		/* Field by field, so that a newline in a field cannot
+		 * start a row of its own. */
 		buf_printf(&line, "%-10s %-40s %-26.26s %-9s %-8s %-11s %s\n",
-		    r->id, r->task, r->origin, r->verdict != NULL ?
+		    id, task, origin, r->verdict != NULL ?
 		    r->verdict : "-", r->stage != NULL ? r->stage : "-", cat,
 		    r->status);
-		c->escaped += safe_text(&c->out, line.p, line.len,
-		    SAFE_KEEP_LINES);
+		free(id);
+		free(task);
+		free(origin);
+		buf_add(&c->out, line.p, line.len);
 		buf_release(&line);
 		fwrite(c->out.p != NULL ? c->out.p : "", 1, c->out.len, stdout);
 		buf_reset(&c->out);
@@ -2984,8 +3046,12 @@ stats_cmp(const void *x, const void *y)
 static void
 csv_field(const char *v)
 {
+	char *safe = vis(v, NULL);	/* CSV is read on terminals too */
+
+	v = safe;
 	if (strpbrk(v, ",\"\n") == NULL) {
 		fputs(v, stdout);
+		free(safe);
 		return;
 	}
 	putchar('"');
@@ -2995,6 +3061,7 @@ csv_field(const char *v)
 		putchar(*v);
 	}
 	putchar('"');
+	free(safe);
 }
 
 /*
@@ -3290,9 +3357,11 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		share = total > 0 ? 100.0 * (double)s.v[i].count /
 		    (double)total : 0;
 		if (strcmp(fmt, "table") == 0) {
+			char *group = vis(s.v[i].group, NULL);
+
 			printf("%-28.28s %-20.20s %-26.26s %7zu %6.1f%%\n",
-			    s.v[i].group, s.v[i].a, s.v[i].b, s.v[i].count,
-			    share);
+			    group, s.v[i].a, s.v[i].b, s.v[i].count, share);
+			free(group);
 		} else if (strcmp(fmt, "csv") == 0) {
 			csv_field(s.v[i].group);
 			putchar(',');
@@ -3301,8 +3370,11 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 			csv_field(s.v[i].b);
 			printf(",%zu,%.4f\n", s.v[i].count, share / 100);
 		} else if (strcmp(fmt, "md") == 0) {
-			printf("| %s | %s | %s | %zu | %.1f%% |\n", s.v[i].group,
+			char *group = vis(s.v[i].group, NULL);
+
+			printf("| %s | %s | %s | %zu | %.1f%% |\n", group,
 			    s.v[i].a, s.v[i].b, s.v[i].count, share);
+			free(group);
 		} else {
 			print_json(json_pack("{s:s, s:s, s:s, s:I, s:f}", s.by,
 			    s.v[i].group, ka, s.v[i].a, kb, s.v[i].b, "count",
@@ -3372,6 +3444,31 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 		    "bubblewrap");
 	else
 		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "no", err.msg);
+	/* The project venv: each package, its version and where from. */
+	{
+		static const char *const pkgs[] = { "cadquery", "cadquery-ocp",
+		    "torch", "triton", "numpy", NULL };
+		char vers[ERR_MSG_MAX];
+		const char *dir = env_venv_dir();
+
+		if (dir == NULL)
+			printf("%-10s %-9s %-8s %s\n", "venv", "-", "no",
+			    "no project venv (make deps makes build/venv;"
+			    " ASSAY_VENV names another)");
+		else if (env_venv_versions(pkgs, vers, sizeof vers) == 0)
+			printf("%-10s %-9s %-8s %s: %s (from PyPI, pinned by"
+			    " hash in scripts/venv-requirements.txt)\n", "venv",
+			    "-", "yes", dir, vers);
+		else
+			printf("%-10s %-9s %-8s %s: its python3 does not run\n",
+			    "venv", "-", "no", dir);
+	}
+	/* One table: what each domain does where no GPU is. */
+	printf("\n%-10s %-9s %s\n", "ENV", "DOMAIN", "WITHOUT A GPU");
+	for (size_t i = 0; i < n; i++)
+		printf("%-10s %-9s %s\n", list[i]->name, list[i]->domain,
+		    list[i]->without_gpu != NULL ? list[i]->without_gpu :
+		    "everything (needs no GPU)");
 	if (missing > 0)
 		printf("\n%zu of %zu envs cannot run here.  `make deps` installs"
 		    " every toolchain Debian has;\ncandidates of the others are"
@@ -3390,7 +3487,7 @@ static const struct cmd cmds[] = {
 	{ "import", "import [--format F] [--keep-going] [--id-prefix P] [--json]\n"
 	  "              [--license SPDX] [--repository URL@COMMIT] PATH...",
 	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
-	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, dataset (a\n"
+	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, rtllm, dataset (a\n"
 	  "checkout of the repository assay commit writes: tasks, their files,\n"
 	  "samples and context with their ids and recorded verdicts).\n"
 	  "Re-importing adds nothing.  PATH may be a pipe (/dev/stdin, <(...)).\n"

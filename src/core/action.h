@@ -24,7 +24,7 @@
 	ACTION(SCROLL_RIGHT, "scroll-right", \
 	    "Scroll the candidate (or focused toolchain) pane right") \
 	ACTION(WRAP, "wrap", \
-	    "Wrap long lines of the candidate pane, or cut them (with a mark)") \
+	    "Wrap long lines (candidate pane), or rewrap the run (toolchain)") \
 	ACTION(MOVE_FIRST, "move-first", \
 	    "Go to the first row") \
 	ACTION(MOVE_LAST, "move-last", \

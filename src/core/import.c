@@ -51,6 +51,7 @@ static const char *const format_names[] = {
 	[IMPORT_VEV1] = "verilog-eval-v1",
 	[IMPORT_RTLFIXER] = "rtlfixer",
 	[IMPORT_REALBENCH] = "realbench",
+	[IMPORT_RTLLM] = "rtllm",
 	[IMPORT_KERNELBENCH] = "kernelbench",
 	[IMPORT_DATASET] = "dataset",
 };
@@ -67,7 +68,7 @@ import_format_parse(const char *name, enum import_format *out,
 		}
 	}
 	return err_set(err, "unknown format '%s' (known: auto assay "
-	    "verilog-eval-v2 verilog-eval-v1 rtlfixer realbench kernelbench"
+	    "verilog-eval-v2 verilog-eval-v1 rtlfixer realbench rtllm kernelbench"
 	    " dataset)",
 	    name);
 }
@@ -92,8 +93,85 @@ static struct {
 	const char	*pipe_path;
 	char		*pipe_data;
 	size_t		 pipe_len;
-	char		*root;
+	char		*root;		/* realpath of the directory */
+	char		*lexroot;	/* its path as given, absolute */
 } cur;
+
+/* path made absolute and its "." and ".." parts resolved by name, not
+ * through the file system: new string. */
+static char *
+lexical(const char *path)
+{
+	char cwd[PATH_MAX], *in, *tok, *save = NULL;
+	struct buf b = BUF_INIT;
+
+	if (path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL)
+		in = xstrdup(path);
+	else
+		in = xasprintf("%s/%s", cwd, path);
+	for (tok = strtok_r(in, "/", &save); tok != NULL;
+	    tok = strtok_r(NULL, "/", &save)) {
+		if (strcmp(tok, ".") == 0)
+			continue;
+		if (strcmp(tok, "..") == 0) {
+			char *slash = b.len > 0 ? strrchr(b.p, '/') : NULL;
+
+			b.len = slash != NULL ? (size_t)(slash - b.p) : 0;
+			if (b.p != NULL)
+				b.p[b.len] = '\0';
+			continue;
+		}
+		buf_printf(&b, "/%s", tok);
+	}
+	free(in);
+	if (b.len == 0)
+		buf_adds(&b, "/");
+	return buf_detach(&b, NULL);
+}
+
+/* Is path dir itself or below it?  Both absolute, normalised. */
+static int
+below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strcmp(dir, "/") == 0 || (strncmp(path, dir, n) == 0 &&
+	    (path[n] == '/' || path[n] == '\0'));
+}
+
+/*
+ * During a directory import: refuse a file that a symlink takes out of
+ * the imported directory (a link to a host file posing as a spec).  A
+ * path named inside the directory must resolve inside it; a file beside
+ * it that an importer reads by design (a KernelBench dump's problems in
+ * ../levelN) may not itself be a link out of the directory's parent.
+ */
+static int
+symlink_out(const char *path, struct err *err)
+{
+	char *lex = lexical(path), *real = realpath(path, NULL);
+	char *up = xstrdup(cur.root), *slash = strrchr(up, '/');
+	struct stat sb;
+	int bad = 0;
+
+	if (slash != NULL)
+		slash[slash == up ? 1 : 0] = '\0';
+	if (real != NULL) {
+		if (below(lex, cur.lexroot))
+			bad = !below(real, cur.root);
+		else
+			bad = lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) &&
+			    !below(real, up);
+	}
+	if (bad)
+		err_set(err, "%s: resolves to %s, outside %s: refused (a"
+		    " symlink out of the imported directory)", path, real,
+		    cur.root);
+	free(lex);
+	free(real);
+	free(up);
+	return bad ? -1 : 0;
+}
 
 /* Read all of fd into a new buffer ("" when empty). */
 static int
@@ -137,22 +215,8 @@ import_read(const char *path, char **out, size_t *len, struct err *err)
 		*len = cur.pipe_len;
 		return 0;
 	}
-	if (cur.root != NULL) {
-		char *real = realpath(path, NULL);
-		size_t rl = strlen(cur.root);
-		int inside = real != NULL && strncmp(real, cur.root, rl) == 0 &&
-		    (real[rl] == '/' || real[rl] == '\0' ||
-		    strcmp(cur.root, "/") == 0);
-
-		if (real != NULL && !inside) {
-			err_set(err, "%s: resolves to %s, outside %s: refused"
-			    " (a symlink out of the imported directory)", path,
-			    real, cur.root);
-			free(real);
-			return -1;
-		}
-		free(real);
-	}
+	if (cur.root != NULL && symlink_out(path, err) < 0)
+		return -1;
 	/* O_NONBLOCK: a FIFO named like a benchmark file must not hang the
 	 * import; it is refused below. */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -323,6 +387,21 @@ put_candidate(struct store *st, struct candidate *c, const struct recorded *r,
 		if (store_recorded_add(st, c->id, &r[i], err) < 0)
 			return -1;
 	return 0;
+}
+
+int
+import_put_task(struct store *st, const struct task *t,
+    struct import_report *rep, struct err *err)
+{
+	return put_task(st, t, rep, err);
+}
+
+int
+import_put_candidate(struct store *st, struct candidate *c,
+    const struct recorded *r, size_t nrec, struct import_report *rep,
+    int *inserted, struct err *err)
+{
+	return put_candidate(st, c, r, nrec, rep, inserted, err);
 }
 
 /* Line-by-line JSONL with file:line errors; cb gets each parsed object. */
@@ -1413,6 +1492,10 @@ detect(const char *path, enum import_format *out, struct err *err)
 
 	if (stat(path, &sb) < 0)
 		return err_set(err, "%s: %s", path, strerror(errno));
+	if (import_rtllm_detect(path)) {
+		*out = IMPORT_RTLLM;
+		return 0;
+	}
 	if (import_realbench_detect(path)) {
 		*out = IMPORT_REALBENCH;
 		return 0;
@@ -1587,6 +1670,7 @@ import_path(struct store *st, const char *path,
 		return err_set(err, "%s: %s", path, strerror(errno));
 	if (S_ISDIR(sb.st_mode)) {
 		cur.root = realpath(path, NULL);
+		cur.lexroot = lexical(path);
 	} else if (!S_ISREG(sb.st_mode)) {
 		/* A pipe can be read once: read it now, so that telling
 		 * the format does not eat the rows. */
@@ -1603,6 +1687,7 @@ import_path(struct store *st, const char *path,
 	rc = import_in(st, path, f, opts, rep, err);
 	free(cur.pipe_data);
 	free(cur.root);
+	free(cur.lexroot);
 	memset(&cur, 0, sizeof cur);
 	return rc;
 }
@@ -1636,6 +1721,9 @@ import_in(struct store *st, const char *path, enum import_format f,
 		break;
 	case IMPORT_VEV2:
 		rc = vev2_dir(st, path, rep, err);
+		break;
+	case IMPORT_RTLLM:
+		rc = import_rtllm(st, path, opts, rep, err);
 		break;
 	case IMPORT_REALBENCH:
 		rc = import_realbench(st, path, opts, rep, err);

@@ -29,7 +29,8 @@ enum import_format {
 	IMPORT_RTLFIXER,
 	IMPORT_REALBENCH,	/* RealBench folders and samples JSONL */
 	IMPORT_KERNELBENCH,	/* KernelBench problems, kernel dumps, results */
-	IMPORT_DATASET		/* a checkout of the dataset assay commit writes */
+	IMPORT_DATASET,		/* a checkout of the dataset assay commit writes */
+	IMPORT_RTLLM		/* RTLLM design folders and _MODEL/tK samples */
 };
 
 struct import_opts {
@@ -132,6 +133,35 @@ int	import_dataset(struct store *st, const char *path,
 	    struct err *err);
 /* Does directory path look like a dataset checkout?  1 or 0. */
 int	import_dataset_detect(const char *path);
+
+/*
+ * Store a task, or a candidate and, when it is new, its nrec recorded
+ * results, counting it in rep as added or already there (*inserted, may
+ * be NULL, says which for a candidate).  For the importers; 0, or -1
+ * with err.
+ */
+int	import_put_task(struct store *st, const struct task *t,
+	    struct import_report *rep, struct err *err);
+int	import_put_candidate(struct store *st, struct candidate *c,
+	    const struct recorded *r, size_t nrec, struct import_report *rep,
+	    int *inserted, struct err *err);
+
+/*
+ * RTLLM v2.0 in its own layout (import_rtllm.c, docs/formats.md): every
+ * folder under path holding design_description.txt and testbench.v is
+ * the task rtllm/DESIGN (env iverilog, top the testbench's own module,
+ * the testbench and the data files as task files, the description as
+ * spec) with its verified_*.v, renamed to the module the testbench
+ * instantiates, as the candidate of origin reference; every
+ * _MODEL/tK/DESIGN.v under path (or beside it) a candidate of origin
+ * gpt-3.5 (_chatgpt35), gpt-4 (_chatgpt4) or MODEL.  Called by
+ * import_path() inside its transaction.  0, or -1 with err.
+ */
+int	import_rtllm(struct store *st, const char *path,
+	    const struct import_opts *opts, struct import_report *rep,
+	    struct err *err);
+/* Is path an RTLLM root or design folder?  1 or 0. */
+int	import_rtllm_detect(const char *path);
 
 /*
  * RealBench (import_realbench.c, docs/formats.md): path is the RealBench

@@ -305,7 +305,12 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 {
 	long timeout = m->plan.timeout_s;
 	int cache = s->cache && j->cache_dir != NULL;
-	int gpu = s->gpu && access("/dev/nvidiactl", F_OK) == 0;
+	/* A GPU is there when the kernel driver is loaded: its /proc entry
+	 * exists.  /dev/nvidiactl alone is not enough: installing CUDA's
+	 * user-space libraries can create the node with no driver. */
+	int gpu = s->gpu && access("/proc/driver/nvidia/version", F_OK) == 0 &&
+	    access("/dev/nvidiactl", F_OK) == 0;
+	const char *venv = s->venv ? env_venv_dir() : NULL;
 
 	av_add_tool(a, "prlimit");
 	av_addf(a, "--cpu=%ld", j->o.cpu_s > 0 ? j->o.cpu_s : timeout + 5);
@@ -374,6 +379,11 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 		}
 		if (gpu)
 			add_gpu(a);
+		if (s->venv && venv != NULL) {
+			av_add(a, "--ro-bind");
+			av_add(a, venv);
+			av_add(a, ENV_VENV_MOUNT);
+		}
 		/* bwrap's root and /dev are tmpfs the sandbox's uid owns:
 		 * read-only once set up, so that nothing unbounded is
 		 * writable (/dev/shm included). */
@@ -412,8 +422,20 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 		a->opt_end = a->n;
 		av_add(a, "--");
 	}
-	for (size_t i = 0; s->argv[i] != NULL; i++)
-		av_add(a, s->argv[i]);
+	for (size_t i = 0; s->argv[i] != NULL; i++) {
+		const char *arg = s->argv[i];
+		size_t ml = strlen(ENV_VENV_MOUNT);
+
+		/* Unconfined, the venv is where it is. */
+		if (j->o.no_sandbox && s->venv && venv != NULL &&
+		    strncmp(arg, ENV_VENV_MOUNT, ml) == 0 && arg[ml] == '/') {
+			char *p = xasprintf("%s%s", venv, arg + ml);
+
+			av_add(a, p);
+			free(p);
+		} else
+			av_add(a, arg);
+	}
 }
 
 /*

@@ -49,6 +49,8 @@
 #define RUNNER_FILE "cq_run.py"
 #define CQ_DIR "cq"
 #define REF_DEFAULT "reference.step"
+#define REF_SCRIPT "reference.py"
+#define REF_DIR "ref"
 #define PYTHON "/usr/bin/python3"
 #define SKIP_STATUS 77
 #define IOU_MIN_DEFAULT 0.9
@@ -73,19 +75,31 @@ enum {
 	CQ_EXPORT = 4
 };
 
+/* prepare()'s precheck lines (plan->precheck), read by the judge. */
+#define PRE_FENCE "fence "		/* fence LINE */
+
+
 /*
- * Imports cadquery or exits 77 (the probe stage); also the version query.
- * -I keeps the work directory off sys.path: no file there can pose as
- * cadquery.
+ * Finds cadquery or exits 77 (the probe stage); also the version query:
+ * "CadQuery 2.8.0 + cadquery-ocp 7.9.3.1.1".  It looks the package up
+ * without importing it (an import takes seconds); cq_run.py exits 77 in
+ * turn when the import itself fails, before the script runs.  -I keeps
+ * the work directory off sys.path: no file there can pose as cadquery.
  */
 static const char probe_py[] =
-    "import sys\n"
+    "import sys, importlib.util, importlib.metadata as m\n"
     "try:\n"
-    "    import cadquery\n"
+    "    if importlib.util.find_spec('cadquery') is None:\n"
+    "        raise ImportError('No module named cadquery')\n"
+    "    v = m.version('cadquery')\n"
     "except Exception as e:\n"
     "    print('skipped: cadquery not installed (%s)' % e)\n"
     "    sys.exit(77)\n"
-    "print('CadQuery ' + str(getattr(cadquery, '__version__', '?')))\n";
+    "try:\n"
+    "    ocp = ' + cadquery-ocp ' + m.version('cadquery-ocp')\n"
+    "except Exception:\n"
+    "    ocp = ''\n"
+    "print('CadQuery ' + v + ocp)\n";
 
 /* The helper's path: $ASSAY_LIBEXEC/assay-iou, else libexec/ beside the
  * running executable.  -1 when neither can be made. */
@@ -145,29 +159,44 @@ cad_toolchain(char *buf, size_t n, struct err *err)
 {
 	char path[PATH_MAX], occt[256], cq[256], hex[HASH_HEX_LEN + 1];
 	const char *version[] = { path, "--version", NULL };
-	const char *probe[] = { PYTHON, "-I", "-c", probe_py, NULL };
+	const char *venv = env_venv_dir();
+	char *py = venv != NULL ? xasprintf("%s/bin/python3", venv) :
+	    xstrdup(PYTHON);
+	const char *probe[] = { py, "-I", "-c", probe_py, NULL };
 	size_t len;
 	char *bin;
+	int rc;
 
-	if (helper_path(path, sizeof path) < 0)
-		return err_set(err, "cannot find the OCCT helper %s", HELPER);
+	rc = -1;
+	if (helper_path(path, sizeof path) < 0) {
+		err_set(err, "cannot find the OCCT helper %s", HELPER);
+		goto out;
+	}
 	bin = helper_read(path, &len, err);
 	if (bin == NULL)
-		return -1;
+		goto out;
 	hash_sha256(bin, len, hex);
 	free(bin);
 	if (env_tool_version(version, occt, sizeof occt) < 0 ||
-	    strncmp(occt, "Open CASCADE", 12) != 0)
-		return err_set(err, "the OCCT helper %s does not run (are the"
-		    " OCCT libraries installed? apt-get install %s)", path,
+	    strncmp(occt, "Open CASCADE", 12) != 0) {
+		err_set(err, "the OCCT helper %s does not run (are the OCCT"
+		    " libraries installed? apt-get install %s)", path,
 		    CAD_PACKAGES);
+		goto out;
+	}
 	/* CadQuery decides skip or run: a change must run candidates
-	 * again, so it is part of the identity. */
+	 * again, so it is part of the identity, and so is where it is
+	 * (the project venv or the system's Python). */
 	if (env_tool_version(probe, cq, sizeof cq) < 0 ||
 	    strncmp(cq, "CadQuery ", 9) != 0)
 		snprintf(cq, sizeof cq, "no CadQuery");
-	snprintf(buf, n, "%s, %s %.12s, %s", occt, HELPER, hex, cq);
-	return 0;
+	snprintf(buf, n, "%s, %s %.12s, %s%s", occt, HELPER, hex, cq,
+	    strncmp(cq, "CadQuery ", 9) != 0 ? "" : venv != NULL ?
+	    " (venv)" : " (system)");
+	rc = 0;
+out:
+	free(py);
+	return rc;
 }
 
 /* STEP candidates need OCCT only; CadQuery scripts are skipped
@@ -203,7 +232,121 @@ ref_name(const struct task *t)
 {
 	char *name = env_param_str(t, "reference");
 
-	return name != NULL ? name : xstrdup(REF_DEFAULT);
+	if (name != NULL)
+		return name;
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (strcmp(t->files[i].name, REF_DEFAULT) == 0)
+			return xstrdup(REF_DEFAULT);
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (strcmp(t->files[i].name, REF_SCRIPT) == 0)
+			return xstrdup(REF_SCRIPT);
+	return xstrdup(REF_DEFAULT);
+}
+
+static int line_starts(const char *p, size_t n, const char *word);
+
+/* Is the line at p (n bytes) a sentence ("Here is the script:"), not
+ * Python?  An upper-case word, then words, no = ( [ # or quote. */
+static int
+sentence(const char *p, size_t n)
+{
+	size_t spaces = 0;
+
+	while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == ' '))
+		n--;
+	if (n == 0 || *p < 'A' || *p > 'Z')
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strchr("=([#'\"", p[i]) != NULL)
+			return 0;
+		spaces += p[i] == ' ';
+	}
+	return spaces >= 2;
+}
+
+/*
+ * An unfenced script answer with prose before its code ("Here is the
+ * script:" then "import cadquery as cq"): the code with the prose lines
+ * blanked, line numbers kept, into *code, and the 1-based line of the
+ * first prose line; 0 and the code as it is when the answer starts with
+ * code.  Only sentences before the first import line count (comments
+ * and blank lines may be among them).
+ */
+static int
+unprose(const char *src, size_t len, struct buf *code)
+{
+	const char *p = src, *end = src + len, *body = NULL;
+	int n = 0, first = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+
+		n++;
+		if (line_starts(p, l, "import ") || line_starts(p, l, "from ")) {
+			body = p;
+			break;
+		}
+		if (sentence(p, l) && first == 0)
+			first = n;
+		else if (!sentence(p, l) && strspn(p, " \t\r") < l &&
+		    !line_starts(p, l, "#")) {
+			/* Code (or anything else) before the imports. */
+			buf_add(code, src, len);
+			return 0;
+		}
+		p += l + (nl != NULL);
+	}
+	if (body == NULL || first == 0) {
+		buf_add(code, src, len);
+		return 0;
+	}
+	for (int i = 1; i < n; i++)
+		buf_addc(code, '\n');
+	buf_add(code, body, (size_t)(end - body));
+	return first;
+}
+
+/* Is the task file name a CadQuery script (".py")? */
+static int
+is_py_name(const char *name)
+{
+	size_t l = strlen(name);
+
+	return l > 3 && strcmp(name + l - 3, ".py") == 0;
+}
+
+/*
+ * A script answer wrapped in markdown: the code of its first fenced
+ * block, with every other line (the fences, prose before and after)
+ * blanked, so that line numbers stay the candidate's.  Returns the
+ * 1-based line of the opening fence and the code in *code (new), or 0
+ * when the answer has no fence.
+ */
+static int
+unfence(const char *src, size_t len, struct buf *code)
+{
+	const char *p = src, *end = src + len;
+	int n = 0, open = 0, closed = 0, fence = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		int is_fence = line_starts(p, l, "```");
+
+		n++;
+		if (is_fence && !open && !closed) {
+			open = 1;
+			fence = n;
+		} else if (is_fence && open) {
+			open = 0;
+			closed = 1;
+		} else if (open)
+			buf_add(code, p, l);
+		buf_addc(code, '\n');
+		p += l + (nl != NULL);
+	}
+	return fence;
 }
 
 /* Is code STEP text ("ISO-10303-21;" after blanks)? */
@@ -222,8 +365,15 @@ is_step(const char *code, size_t len)
 static int
 is_script(const struct candidate *c)
 {
-	return c->lang != NULL && strcmp(c->lang, "python") == 0 &&
-	    !is_step(c->code, c->code_len);
+	if (is_step(c->code, c->code_len))
+		return 0;
+	if (c->lang != NULL && strcmp(c->lang, "python") == 0)
+		return 1;
+	/* A task's reference is imported with the env's lang, step: a
+	 * CadQuery script there is still a script, while text with a STEP
+	 * header anywhere is STEP that something is wrong with. */
+	return memmem(c->code, c->code_len, "ISO-10303-21", 12) == NULL &&
+	    memmem(c->code, c->code_len, "cadquery", 8) != NULL;
 }
 
 /* Is the line at p (n bytes) blank, or a STEP comment? */
@@ -358,47 +508,100 @@ out:
 	return rc;
 }
 
+/* Write the runner cq_run.py into workdir/dir. */
+static int
+write_runner(struct env_plan *plan, const char *workdir, const char *dir,
+    struct err *err)
+{
+	const char *runner;
+	size_t rlen;
+	char *d;
+	int rc;
+
+	runner = env_share("cad/" RUNNER_FILE, &rlen);
+	if (runner == NULL)
+		return err_set(err, "share/envs/cad/%s is not built in",
+		    RUNNER_FILE);
+	d = xasprintf("%s/%s", workdir, dir);
+	rc = env_write_input(plan, d, RUNNER_FILE, runner, rlen, err);
+	free(d);
+	return rc;
+}
+
+/* Append a stage that runs the project venv's (or the system's) Python
+ * with args in subdir. */
+static void
+python_stage(struct env_plan *plan, const char *name, const char *subdir,
+    const char *const *args)
+{
+	const char *argv[8];
+	size_t k = 0;
+	int venv;
+
+	argv[k++] = env_python(&venv);
+	for (size_t i = 0; args[i] != NULL && k < 7; i++)
+		argv[k++] = args[i];
+	argv[k] = NULL;
+	env_plan_stage_in(plan, name, argv, subdir);
+	plan->stages[plan->nstages - 1].venv = venv;
+}
+
 static int
 cad_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
 	const struct task_file *ref = NULL;
-	char *name = ref_name(t), *cq = NULL, *cand_step;
-	const char *runner;
-	size_t rlen;
-	int script = is_script(c), rc = -1;
+	char *name = ref_name(t), *cq = NULL, *cand_step = NULL;
+	char *ref_step = NULL, *ref_dir = NULL, min_arg[32];
+	struct buf code = BUF_INIT;
+	int script = is_script(c), ref_script, rc = -1, fence = 0;
+	double min = iou_min(t);
 
 	plan->timeout_s = (int)env_param_int(t, "timeout_s", 60);
-	if (iou_min(t) < 0) {
+	if (min < 0) {
 		err_set(err, "task %s: env_params.iou_min must be a number in"
 		    " (0, 1]", t->id);
 		goto out;
 	}
+	snprintf(min_arg, sizeof min_arg, "%.6f", min);
 	for (size_t i = 0; i < t->nfiles; i++)
 		if (strcmp(t->files[i].name, name) == 0)
 			ref = &t->files[i];
 	if (ref == NULL) {
 		err_set(err, "task %s has no reference solid %s (a task file"
-		    " of STEP text)", t->id, name);
+		    " of STEP text, or a CadQuery script %s)", t->id, name,
+		    REF_SCRIPT);
 		goto out;
 	}
 	if (strcmp(name, HELPER) == 0 || strcmp(name, STEP_FILE) == 0 ||
-	    strcmp(name, CQ_DIR) == 0) {
+	    strcmp(name, CQ_DIR) == 0 || strcmp(name, REF_DIR) == 0) {
 		err_set(err, "task file name %s is reserved by the cad env",
 		    name);
 		goto out;
 	}
-	if (env_write_input(plan, workdir, name, ref->data, ref->len, err) < 0)
-		goto out;
+	ref_script = is_py_name(name);
+	if (ref_script) {
+		/* The reference script runs in ref/, where the candidate
+		 * never looks; its solid is ref/reference.step. */
+		if (env_mkdir(workdir, REF_DIR, err) < 0)
+			goto out;
+		ref_dir = xasprintf("%s/%s", workdir, REF_DIR);
+		if (env_write_input(plan, ref_dir, name, ref->data, ref->len,
+		    err) < 0 || write_runner(plan, workdir, REF_DIR, err) < 0)
+			goto out;
+		ref_step = xstrdup(REF_DIR "/" REF_DEFAULT);
+	} else {
+		if (env_write_input(plan, workdir, name, ref->data, ref->len,
+		    err) < 0)
+			goto out;
+		ref_step = xstrdup(name);
+	}
 	if (copy_helper(plan, workdir, err) < 0)
 		goto out;
 	if (t->env_params != NULL)
 		env_note_input(plan, "env_params", t->env_params,
 		    strlen(t->env_params));
 	if (!script) {
-		const char *const iou[] = { "./" HELPER, STEP_FILE, name,
-		    NULL };
-
 		const char *where = NULL;
 		int prose = prose_line(c->code, c->code_len, &where);
 
@@ -410,41 +613,59 @@ cad_prepare(const struct task *t, const struct candidate *c,
 		if (prose > 0)
 			buf_printf(&plan->precheck, "prose %d %s\n", prose,
 			    where);
-		env_plan_stage(plan, "iou", iou);
-		rc = 0;
-		goto out;
-	}
-	runner = env_share("cad/" RUNNER_FILE, &rlen);
-	if (runner == NULL) {
-		err_set(err, "share/envs/cad/%s is not built in", RUNNER_FILE);
-		goto out;
-	}
-	plan->cand_file = xstrdup(SCRIPT_FILE);
-	cq = xasprintf("%s/%s", workdir, CQ_DIR);
-	if (env_mkdir(workdir, CQ_DIR, err) < 0 ||
-	    env_write_input(plan, cq, SCRIPT_FILE, c->code, c->code_len,
-	    err) < 0 ||
-	    env_write_input(plan, cq, RUNNER_FILE, runner, rlen, err) < 0)
-		goto out;
-	cand_step = xasprintf("%s/%s", CQ_DIR, STEP_FILE);
-	{
-		const char *const probe[] = { PYTHON, "-I", "-c", probe_py,
-		    NULL };
-		/* -u: the script's prints stay before its traceback. */
-		const char *const run[] = { PYTHON, "-I", "-u", RUNNER_FILE,
-		    SCRIPT_FILE, STEP_FILE, NULL };
-		const char *const iou[] = { "./" HELPER, cand_step, name,
-		    NULL };
+		cand_step = xstrdup(STEP_FILE);
+	} else {
+		/* A fenced answer: the code inside the fence runs, so that
+		 * the judge can tell what the script does as well as the
+		 * format failure; lines keep their numbers. */
+		fence = unfence(c->code, c->code_len, &code);
+		if (fence > 0)
+			buf_printf(&plan->precheck, PRE_FENCE "%d\n", fence);
+		else {
+			int prose;
 
-		env_plan_stage_in(plan, "probe", probe, CQ_DIR);
-		env_plan_stage_in(plan, "cadquery", run, CQ_DIR);
+			buf_reset(&code);
+			prose = unprose(c->code, c->code_len, &code);
+			if (prose > 0)
+				buf_printf(&plan->precheck, "prose %d before"
+				    " the script\n", prose);
+		}
+		plan->cand_file = xstrdup(SCRIPT_FILE);
+		cq = xasprintf("%s/%s", workdir, CQ_DIR);
+		if (env_mkdir(workdir, CQ_DIR, err) < 0 ||
+		    env_write_input(plan, cq, SCRIPT_FILE, buf_str(&code),
+		    code.len, err) < 0 ||
+		    write_runner(plan, workdir, CQ_DIR, err) < 0)
+			goto out;
+		cand_step = xasprintf("%s/%s", CQ_DIR, STEP_FILE);
+	}
+	{
+		const char *const probe[] = { "-I", "-c", probe_py, NULL };
+		/* -u: the script's prints stay before its traceback. */
+		const char *const ref_run[] = { "-I", "-u", RUNNER_FILE, name,
+		    REF_DEFAULT, NULL };
+		const char *const run[] = { "-I", "-u", RUNNER_FILE,
+		    SCRIPT_FILE, STEP_FILE, NULL };
+		const char *const iou[] = { "./" HELPER, cand_step, ref_step,
+		    "--orient", min_arg, NULL };
+
+		if (script || ref_script)
+			python_stage(plan, "probe", script ? CQ_DIR : REF_DIR,
+			    probe);
+		if (ref_script)
+			python_stage(plan, "reference", REF_DIR, ref_run);
+		if (script)
+			python_stage(plan, "cadquery", CQ_DIR, run);
 		env_plan_stage(plan, "iou", iou);
 	}
-	free(cand_step);
 	rc = 0;
 out:
 	free(name);
 	free(cq);
+	free(cand_step);
+	free(ref_step);
+	free(ref_dir);
+	buf_release(&code);
 	return rc;
 }
 
@@ -515,6 +736,16 @@ traceback_of(const char *log, size_t len, char **exc)
 	return line;
 }
 
+/* Does the stage's log have a line that starts with prefix? */
+static int
+line_with_free(const struct env_stage_result *s, const char *prefix)
+{
+	char *l = line_with(s->log, s->log_len, prefix);
+
+	free(l);
+	return l != NULL;
+}
+
 static void
 judge_script(const struct env_plan *plan, const struct env_stage_result *s,
     struct run *r)
@@ -526,6 +757,15 @@ judge_script(const struct env_plan *plan, const struct env_stage_result *s,
 	env_set(&r->verdict, "fail");
 	env_set(&r->stage, "cadquery");
 	own = line_with(s->log, s->log_len, "cq_run: ");
+	if (s->exit_code == SKIP_STATUS && line_with_free(s, "skipped: ") &&
+	    !line_with_free(s, "cq_run: running ")) {
+		/* cadquery did not import: the script never ran. */
+		env_set(&r->verdict, "skipped");
+		env_set(&r->stage, "cadquery");
+		env_set(&r->subcategory, "toolchain-missing");
+		env_set(&r->evidence, "skipped: cadquery does not import");
+		goto out;
+	}
 	switch (s->exit_code) {
 	case CQ_NO_RESULT:
 		env_set(&r->category, "format");
@@ -621,7 +861,9 @@ judge_iou_error(const struct task *t, const struct env_stage_result *s,
 		}
 		goto out;
 	}
-	if (line != NULL && strncmp(line, refp, strlen(refp)) == 0) {
+	if (line != NULL && (strncmp(line, refp, strlen(refp)) == 0 ||
+	    strncmp(line, HELPER ": " REF_DIR "/", strlen(HELPER ": " REF_DIR
+	    "/")) == 0)) {
 		/* The task's own solid is at fault, not the candidate. */
 		env_set(&r->verdict, "task-defect");
 		env_set(&r->subcategory, "bad-reference");
@@ -644,8 +886,8 @@ judge_iou(const struct task *t, const struct env_stage_result *s,
     struct run *r)
 {
 	char *line = line_with(s->log, s->log_len, "vA=");
-	double va, vb, vi, vu, iou, min = iou_min(t);
-	char *m;
+	double va, vb, vi, vu, iou, min = iou_min(t), rot_iou = 0;
+	char *m, *orient = NULL, *rot = NULL, *about = NULL;
 
 	env_set(&r->stage, "iou");
 	if (s->exit_code != 0) {
@@ -659,26 +901,63 @@ judge_iou(const struct task *t, const struct env_stage_result *s,
 		env_set(&r->evidence, HELPER " printed no IoU line");
 		goto out;
 	}
-	m = xasprintf("{\"iou\":%.6f,\"volume\":%.6f,\"reference_volume\":"
-	    "%.6f,\"common_volume\":%.6f}", iou, va, vb, vi);
-	free(r->metrics);
-	r->metrics = m;
 	if (min < 0)
 		min = IOU_MIN_DEFAULT;
+	/* "orient: rotation="90 about X" about=origin IoU=0.99" */
+	orient = line_with(s->log, s->log_len, "orient: ");
+	if (orient != NULL) {
+		const char *q = strstr(orient, "rotation=\""), *a, *v;
+
+		a = strstr(orient, "\" about=");
+		v = strstr(orient, " IoU=");
+		if (q != NULL && a != NULL && v != NULL && a > q) {
+			rot = xstrndup(q + 10, (size_t)(a - q - 10));
+			about = xstrndup(a + 8, strcspn(a + 8, " "));
+			rot_iou = strtod(v + 5, NULL);
+		}
+	}
+	{
+		struct buf mb = BUF_INIT;
+
+		buf_printf(&mb, "{\"iou\":%.6f,\"volume\":%.6f,"
+		    "\"reference_volume\":%.6f,\"common_volume\":%.6f,"
+		    "\"volume_diff\":%.6f", iou, va, vb, vi, va - vb);
+		if (rot != NULL)
+			buf_printf(&mb, ",\"rotated_iou\":%.6f,\"rotation\":"
+			    "\"%s\"", rot_iou, rot);
+		buf_adds(&mb, "}");
+		m = xstrdup(buf_str(&mb));
+		buf_release(&mb);
+	}
+	free(r->metrics);
+	r->metrics = m;
 	if (iou >= min) {
 		env_set(&r->verdict, "pass");
 	} else {
-		char *ev = xasprintf("IoU %.6f below iou_min %g (volume %.3f,"
-		    " reference %.3f, common %.3f)", iou, min, va, vb, vi);
+		char *ev, *hint = NULL;
 
+		if (rot != NULL && rot_iou >= min)
+			hint = xasprintf("; turned %s (around %s) it"
+			    " matches (IoU %.6f): a wrong orientation", rot,
+			    strcmp(about, "origin") == 0 ? "the origin" :
+			    "its centre of mass", rot_iou);
+		ev = xasprintf("IoU %.6f below iou_min %g (volume %.3f,"
+		    " reference %.3f, common %.3f, volume %+.1f%%)%s", iou, min,
+		    va, vb, vi, vb > 0 ? 100.0 * (va - vb) / vb : 0.0,
+		    hint != NULL ? hint : "");
 		env_set(&r->verdict, "fail");
 		env_set(&r->category, "functional");
-		env_set(&r->subcategory, "geometry-mismatch");
+		env_set(&r->subcategory, hint != NULL ? "wrong-orientation" :
+		    "geometry-mismatch");
 		env_set(&r->evidence, ev);
 		free(ev);
+		free(hint);
 	}
 out:
 	free(line);
+	free(orient);
+	free(rot);
+	free(about);
 }
 
 static void
@@ -723,6 +1002,26 @@ judge_stages(const struct task *t, const struct env_plan *plan,
 			    " for cadquery");
 		}
 		free(why);
+		return;
+	}
+	if (strcmp(name, "reference") == 0) {
+		/* The task's own script is at fault, not the candidate. */
+		char *exc = NULL;
+
+		traceback_of(last->log, last->log_len, &exc);
+		if (exc == NULL)
+			exc = line_with(last->log, last->log_len, "cq_run: ");
+		env_set(&r->verdict, "task-defect");
+		env_set(&r->subcategory, "bad-reference");
+		{
+			char *ev = xasprintf("the reference script failed"
+			    " (status %d): %s", last->exit_code, exc != NULL ?
+			    exc : "no message");
+
+			env_set(&r->evidence, ev);
+			free(ev);
+		}
+		free(exc);
 		return;
 	}
 	if (strcmp(name, "cadquery") == 0) {
@@ -774,6 +1073,43 @@ judge_prose(const struct env_plan *plan, struct run *r)
 	free(where);
 }
 
+/*
+ * A script answer in a markdown fence (prepare()'s "fence LINE") is a
+ * format failure, whatever the code inside did: its pass or its failure
+ * is the symptom.  A run the candidate is not to blame for keeps its
+ * verdict.
+ */
+static void
+judge_fence(const struct env_plan *plan, struct run *r)
+{
+	const char *p = strstr(buf_str(&plan->precheck), PRE_FENCE), *iou;
+	const char *msg = "a markdown fence around the script";
+	char *ev;
+	double v = -1;
+	int line;
+
+	if (p == NULL || r->verdict == NULL ||
+	    (strcmp(r->verdict, "pass") != 0 && strcmp(r->verdict, "fail")))
+		return;
+	line = atoi(p + strlen(PRE_FENCE));
+	iou = r->metrics != NULL ? strstr(r->metrics, "\"iou\":") : NULL;
+	if (iou != NULL)
+		v = strtod(iou + 6, NULL);
+	if (strcmp(r->verdict, "pass") == 0)
+		ev = xasprintf("candidate line %d: %s; the script inside passes"
+		    " (IoU %.6f)", line, msg, v);
+	else
+		ev = xasprintf("candidate line %d: %s; symptom: %s", line, msg,
+		    r->evidence != NULL ? r->evidence : "the run failed");
+	env_set(&r->verdict, "fail");
+	env_set(&r->category, "format");
+	env_set(&r->subcategory, "markdown-fence");
+	env_set(&r->evidence, ev);
+	r->evidence_line = line;
+	run_add_diag(r, plan->cand_file, line, 0, "error", msg, line);
+	free(ev);
+}
+
 static void
 cad_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
@@ -781,6 +1117,7 @@ cad_judge(const struct task *t, const struct env_plan *plan,
 {
 	judge_stages(t, plan, res, nres, stop, r);
 	judge_prose(plan, r);
+	judge_fence(plan, r);
 }
 
 const struct env_ops env_cad = {
@@ -788,8 +1125,8 @@ const struct env_ops env_cad = {
 	.domain = "3d",
 	.lang = "step",
 	.packages = CAD_PACKAGES,
-	.missing_hint = "CadQuery scripts (lang python) also need CadQuery"
-	    " for /usr/bin/python3, from PyPI or conda (pip install cadquery);"
+	.missing_hint = "CadQuery scripts (lang python) also need CadQuery,"
+	    " from PyPI into the project venv (make deps, or ASSAY_VENV);"
 	    " without it they are verified as skipped",
 	.toolchain = cad_toolchain,
 	.partial = cad_partial,

@@ -42,7 +42,8 @@ struct env_stage {
 	int	 cache;
 	/*
 	 * 1: the stage runs code on the GPU.  Where the NVIDIA driver is
-	 * loaded (/dev/nvidiactl exists), verify.c binds the /dev/nvidia*
+	 * loaded (/proc/driver/nvidia/version and /dev/nvidiactl exist),
+	 * verify.c binds the /dev/nvidia*
 	 * device nodes and /sys read-only into the sandbox and lifts the
 	 * address-space limit, which the CUDA runtime's start-up alone
 	 * exceeds (it reserves large virtual ranges); the CPU time, file
@@ -73,9 +74,20 @@ struct env_stage {
 	 * rewrite to decide its own verdict.  env_plan_data() fills it.
 	 */
 	char	*ro[ENV_MAX_RO + 1];
+	/*
+	 * 1: the stage runs the project venv's Python (env_venv_dir()).
+	 * verify.c binds the venv read-only at ENV_VENV_MOUNT in the
+	 * sandbox, for this stage only; without the sandbox it puts the
+	 * venv's own path where an argument starts with ENV_VENV_MOUNT.
+	 */
+	int	 venv;
 };
 
 #define ENV_NONCE_FD 5
+
+/* Where a venv stage sees the project venv, and its Python there. */
+#define ENV_VENV_MOUNT "/venv"
+#define ENV_VENV_PYTHON ENV_VENV_MOUNT "/bin/python3"
 
 /* What an env's prepare() produces: files written, stages to run. */
 struct env_plan {
@@ -135,6 +147,12 @@ struct env_ops {
 	 * it cannot run here ("needs an NVIDIA GPU and driver").  May be NULL.
 	 */
 	const char	*missing_hint;
+	/*
+	 * What the env does on a machine without a GPU, for assay envs
+	 * ("compiles and checks launch limits; the run is skipped"); NULL
+	 * for an env that needs no GPU (it does everything).
+	 */
+	const char	*without_gpu;
 
 	/*
 	 * Identity of the installed toolchain into buf ("Icarus Verilog
@@ -267,6 +285,29 @@ char	*env_param_str(const struct task *t, const char *key);
  * length in *len, or NULL when there is no such file.
  */
 const char *env_share(const char *name, size_t *len);
+/*
+ * The project venv (scripts/venv.sh, made by `make deps` from
+ * scripts/venv-requirements.txt): CadQuery, PyTorch and Triton for the
+ * cad and triton envs.  Its directory is $ASSAY_VENV when that is set,
+ * else venv/ beside the running executable (build/assay uses
+ * build/venv).  Returns the directory (static; do not free) when
+ * DIR/bin/python3 runs, else NULL (no venv: the envs fall back to
+ * /usr/bin/python3 and say what is missing).
+ */
+const char *env_venv_dir(void);
+/*
+ * The Python a stage runs: ENV_VENV_PYTHON with the stage's venv flag set
+ * (*venv = 1) when there is a venv, else /usr/bin/python3 (*venv = 0).
+ */
+const char *env_python(int *venv);
+/*
+ * One line, "NAME VERSION" for each of the packages (a NULL-terminated
+ * list of distribution names, "torch", "cadquery") the project venv
+ * holds, joined by ", ", with "NAME not installed" for the others, into
+ * buf; "no venv" when there is none.  Runs the venv's Python outside the
+ * sandbox (trusted).  0, or -1 when the venv's Python cannot run.
+ */
+int	env_venv_versions(const char *const *names, char *buf, size_t n);
 /* First line of a command's output (trusted, outside any sandbox) into
  * buf; -1 when it cannot run. */
 int	env_tool_version(const char *const *argv, char *buf, size_t n);

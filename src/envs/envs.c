@@ -419,3 +419,75 @@ env_tool_version(const char *const *argv, char *buf, size_t n)
 	snprintf(buf, n, "%s", tmp);
 	return 0;
 }
+
+const char *
+env_venv_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("ASSAY_VENV");
+	char exe[PATH_MAX], *slash, *py;
+	ssize_t len;
+	int ok;
+
+	if (env != NULL && *env != '\0') {
+		if (snprintf(dir, sizeof dir, "%s", env) >= (int)sizeof dir)
+			return NULL;
+	} else {
+		len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		if (len <= 0)
+			return NULL;
+		exe[len] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash == NULL)
+			return NULL;
+		*slash = '\0';
+		if (snprintf(dir, sizeof dir, "%s/venv", exe) >=
+		    (int)sizeof dir)
+			return NULL;
+	}
+	py = xasprintf("%s/bin/python3", dir);
+	ok = access(py, X_OK) == 0;
+	free(py);
+	return ok ? dir : NULL;
+}
+
+const char *
+env_python(int *venv)
+{
+	*venv = env_venv_dir() != NULL;
+	return *venv ? ENV_VENV_PYTHON : "/usr/bin/python3";
+}
+
+int
+env_venv_versions(const char *const *names, char *buf, size_t n)
+{
+	const char *dir = env_venv_dir();
+	struct buf code = BUF_INIT;
+	char *py;
+	int rc;
+
+	if (dir == NULL) {
+		snprintf(buf, n, "no venv");
+		return 0;
+	}
+	buf_adds(&code, "import importlib.metadata as m\nout = []\n"
+	    "for name in (");
+	for (size_t i = 0; names[i] != NULL; i++)
+		buf_printf(&code, "'%s', ", names[i]);
+	buf_adds(&code, "):\n"
+	    "    try:\n"
+	    "        out.append(name + ' ' + m.version(name))\n"
+	    "    except Exception:\n"
+	    "        out.append(name + ' not installed')\n"
+	    "print(', '.join(out))\n");
+	py = xasprintf("%s/bin/python3", dir);
+	{
+		const char *const argv[] = { py, "-I", "-c", buf_str(&code),
+		    NULL };
+
+		rc = env_tool_version(argv, buf, n);
+	}
+	free(py);
+	buf_release(&code);
+	return rc;
+}

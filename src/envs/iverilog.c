@@ -6,11 +6,15 @@
  *   vvp -n sim
  * FILES is the candidate then the task files (v2), or the task files then
  * the candidate when env_params.candidate_last is true (v1 / RTLFixer,
- * whose harness compiles test + completion).  The verdict comes from the
- * testbench's own "Mismatches: N in M samples" line.  That line's format
- * string is rewritten in our copy of the testbench to start with a
- * per-run secret, so a candidate that prints the line itself cannot pass;
- * the secret is removed from the stored log afterwards (verilog.h).
+ * whose harness compiles test + completion).  The image goes to
+ * run/RANDOM/sim and the simulation runs in run/ without /proc.  The
+ * verdict comes from the testbench's own lines under the task's verdict
+ * contract (verilog_judge_sim(): VerilogEval's "Mismatches: N in M
+ * samples", RTLLM's "Your Design Passed" ...); every line of our copy of
+ * the testbench starts with a per-run secret, so a candidate that prints
+ * a verdict line itself cannot pass; the secret is removed from the
+ * stored log afterwards (verilog.h).  A candidate with a finding of
+ * verilog_check_candidate() is compiled but never simulated.
  * Task data files (any name not ending in .v, .sv, .vh, .svh, .vlib, or
  * role "data") are not compiled: they go read-only into run/, where the
  * simulation opens them by their bare names.

@@ -8,7 +8,7 @@
  *   NVCC -arch=ARCH -O2 -DASSAY_NONCE="NONCE" -DASSAY_SM=NN -o run/harness
  *     HARNESS candidate.o
  *   ./harness                                  (in run/, all it sees)
- * NVCC is the absolute path of nvcc (PATH, then /usr/local/cuda/bin): the
+ * NVCC is the absolute path of nvcc (/usr/local/cuda/bin first, then PATH): the
  * CUDA toolkit is no Debian package, and the sandbox's PATH is
  * /usr/bin:/bin.  The harness includes assay_harness.h
  * (share/envs/nvcc), whose helpers print the harness's lines with the
@@ -52,8 +52,11 @@
 /* --- the toolchain ---------------------------------------------------- */
 
 /*
- * nvcc's absolute path: the first on PATH, else /usr/local/cuda/bin/nvcc.
- * Looked up once per process.  NULL when there is none.
+ * nvcc's absolute path: /usr/local/cuda/bin/nvcc when NVIDIA's toolkit is
+ * installed there (newer than Debian's), else the first on PATH (Debian
+ * 12's nvidia-cuda-toolkit, CUDA 11.8, is /usr/bin/nvcc; make deps
+ * installs it where there is no nvcc).  Looked up once per process.
+ * NULL when there is none.
  */
 static const char *
 nvcc_path(void)
@@ -66,6 +69,10 @@ nvcc_path(void)
 	if (done)
 		return path[0] != '\0' ? path : NULL;
 	done = 1;
+	if (access("/usr/local/cuda/bin/nvcc", X_OK) == 0) {
+		snprintf(path, sizeof path, "/usr/local/cuda/bin/nvcc");
+		return path;
+	}
 	dirs = xstrdup(env != NULL ? env : "");
 	for (dir = strtok_r(dirs, ":", &save); dir != NULL;
 	    dir = strtok_r(NULL, ":", &save)) {
@@ -75,8 +82,6 @@ nvcc_path(void)
 		path[0] = '\0';
 	}
 	free(dirs);
-	if (path[0] == '\0' && access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
-		snprintf(path, sizeof path, "/usr/local/cuda/bin/nvcc");
 	return path[0] != '\0' ? path : NULL;
 }
 
@@ -1074,6 +1079,9 @@ const struct env_ops env_nvcc = {
 	.domain = "gpu",
 	.lang = "cuda",
 	.packages = NULL,
+	.without_gpu = "compiles for the target, ptxas' registers and shared"
+	    " memory, the static launch-limit checks; the run is skipped: no"
+	    " GPU",
 	.missing_hint = "nvcc comes with NVIDIA's CUDA toolkit, which Debian"
 	    " main does not package: install it under /usr (e.g."
 	    " /usr/local/cuda, looked for when nvcc is not on PATH); running"

@@ -52,23 +52,30 @@
  * runs outside the sandbox, trusted, with -I as in the sandbox.
  */
 static const char probe_py[] =
-    "import os, sys\n"
+    "import os, sys, importlib.util, importlib.metadata as m\n"
     "p = ['Python ' + sys.version.split()[0]]\n"
     "g = None\n"
-    "try:\n"
-    "    import torch\n"
-    "    p.append('torch ' + torch.__version__)\n"
-    "    if torch.cuda.is_available():\n"
-    "        g = torch.cuda.get_device_name(0)\n"
-    "except Exception:\n"
-    "    p.append('torch not installed')\n"
-    "    if os.path.exists('/dev/nvidiactl'):\n"
-    "        g = 'device present'\n"
-    "try:\n"
-    "    import triton\n"
-    "    p.append('triton ' + triton.__version__)\n"
-    "except Exception:\n"
-    "    p.append('triton not installed')\n"
+    "def version(name):\n"
+    "    try:\n"
+    "        if importlib.util.find_spec(name) is None:\n"
+    "            return None\n"
+    "        return m.version(name)\n"
+    "    except Exception:\n"
+    "        return None\n"
+    "t = version('torch')\n"
+    "p.append('torch ' + t if t else 'torch not installed')\n"
+    "v = version('triton')\n"
+    "p.append('triton ' + v if v else 'triton not installed')\n"
+    "drv = os.path.exists('/proc/driver/nvidia/version')\n"
+    "if t and drv:\n"
+    "    try:\n"
+    "        import torch\n"
+    "        if torch.cuda.is_available():\n"
+    "            g = torch.cuda.get_device_name(0)\n"
+    "    except Exception:\n"
+    "        pass\n"
+    "elif not t and drv:\n"
+    "    g = 'device present'\n"
     "p.append('GPU ' + g if g else 'no GPU')\n"
     "print('; '.join(p))\n";
 
@@ -130,13 +137,19 @@ harness(size_t *len)
 static int
 triton_toolchain(char *buf, size_t n, struct err *err)
 {
-	static const char *const argv[] = { PYTHON, "-I", "-c", probe_py,
-	    NULL };
+	const char *venv = env_venv_dir();
+	char *py = venv != NULL ? xasprintf("%s/bin/python3", venv) :
+	    xstrdup(PYTHON);
+	/* -W ignore: torch's warning about the driver is no version. */
+	const char *const argv[] = { py, "-I", "-W", "ignore", "-c",
+	    probe_py, NULL };
 	char id[400], hex[HASH_HEX_LEN + 1];
 	const char *h;
 	size_t hlen;
+	int rc = env_tool_version(argv, id, sizeof id);
 
-	if (env_tool_version(argv, id, sizeof id) < 0)
+	free(py);
+	if (rc < 0)
 		return err_set(err, "%s is not installed (Debian package"
 		    " python3)", PYTHON);
 	h = harness(&hlen);
@@ -145,7 +158,9 @@ triton_toolchain(char *buf, size_t n, struct err *err)
 		    HARNESS);
 	/* The harness decides verdicts too: a new one runs them again. */
 	hash_sha256(h, hlen, hex);
-	snprintf(buf, n, "%s; harness %.12s", id, hex);
+	/* Where torch is: the project venv's or the system Python's. */
+	snprintf(buf, n, "%s; harness %.12s%s", id, hex, venv != NULL ?
+	    "; venv" : "");
 	return 0;
 }
 
@@ -271,9 +286,11 @@ triton_prepare(const struct task *t, const struct candidate *c,
 	snprintf(rtol, sizeof rtol, "%g", param_num(t, "rtol", 1e-4));
 	snprintf(seed, sizeof seed, "%ld", env_param_int(t, "seed", 42));
 	{
-		const char *check[] = { PYTHON, "-I", "-B", HARNESS, "check",
+		int venv;
+		const char *py = env_python(&venv);
+		const char *check[] = { py, "-I", "-B", HARNESS, "check",
 		    NULL };
-		const char *eval[] = { PYTHON, "-I", "-B", HARNESS, "eval",
+		const char *eval[] = { py, "-I", "-B", HARNESS, "eval",
 		    ref->name, CAND_FILE, "--trials", trials,
 		    "--correct-trials", correct, "--atol", atol, "--rtol", rtol,
 		    "--seed", seed, NULL };
@@ -281,9 +298,12 @@ triton_prepare(const struct task *t, const struct candidate *c,
 		env_plan_stage(plan, "check", check);
 		env_plan_stage(plan, "eval", eval);
 		/* Both look for the GPU: the check asks torch whether CUDA
-		 * is there, the eval runs on it. */
+		 * is there, the eval runs on it (or, without one, on the
+		 * CPU in Triton's interpreter). */
 		plan->stages[plan->nstages - 2].gpu = 1;
 		plan->stages[plan->nstages - 1].gpu = 1;
+		plan->stages[plan->nstages - 2].venv = venv;
+		plan->stages[plan->nstages - 1].venv = venv;
 	}
 	return 0;
 }
@@ -469,6 +489,45 @@ judge_traceback(const char *log, size_t len, struct run *r)
 
 /* A correct kernel: pass, slower than min_speedup fails (performance),
  * over 10x is suspicious. */
+/*
+ * A kernel found correct on the CPU (no GPU): pass at stage correctness,
+ * with the trials, the tolerance and the sizes it ran at; no timing.
+ */
+static void
+judge_cpu_result(json_t *res, struct run *r)
+{
+	json_t *met = json_object();
+	const char *where = jstr(res, "where");
+	char *ev;
+
+	json_object_set(met, "correct_trials", json_object_get(res,
+	    "correct_trials") != NULL ? json_object_get(res,
+	    "correct_trials") : json_null());
+	json_object_set(met, "trials", json_object_get(res, "trials") != NULL ?
+	    json_object_get(res, "trials") : json_null());
+	json_object_set_new(met, "max_abs_diff", json_real(jnum(res,
+	    "max_abs_diff", 0)));
+	json_object_set_new(met, "atol", json_real(jnum(res, "atol", 0)));
+	json_object_set_new(met, "device", json_string("cpu"));
+	json_object_set_new(met, "triton_launches", json_integer(
+	    (json_int_t)jnum(res, "triton_launches", 0)));
+	if (json_is_object(json_object_get(res, "sizes")))
+		json_object_set(met, "sizes", json_object_get(res, "sizes"));
+	json_object_set_new(met, "timing", json_string("skipped: no GPU"));
+	free(r->metrics);
+	r->metrics = json_dumps(met, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(met);
+	env_set(&r->verdict, "pass");
+	env_set(&r->stage, "correctness");
+	ev = xasprintf("correct %s in %d of %d trials (atol = rtol = %g, %d"
+	    " Triton launches); timing skipped: no GPU", where != NULL ?
+	    where : "on the CPU", (int)jnum(res, "correct_trials", 0),
+	    (int)jnum(res, "trials", 0), jnum(res, "atol", 0),
+	    (int)jnum(res, "triton_launches", 0));
+	env_set(&r->evidence, ev);
+	free(ev);
+}
+
 static void
 judge_result(const struct task *t, json_t *res, struct run *r)
 {
@@ -594,6 +653,18 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (m.skip != NULL && last->exit_code == SKIP_STATUS) {
+		/* Missing torch or triton, or (on the CPU path) a candidate
+		 * that needs a GPU: "cuda-only", on its line. */
+		int line = (int)jnum(m.skip, "cand_line", 0);
+
+		if (line > 0) {
+			r->evidence_line = line;
+			run_add_diag(r, CAND_FILE, line, 0, "note",
+			    jstr(m.skip, "reason") != NULL ? jstr(m.skip,
+			    "reason") : "needs a GPU", line);
+		}
+		if (jstr(m.skip, "phase") != NULL)
+			env_set(&r->stage, jstr(m.skip, "phase"));
 		ev = xasprintf("skipped: %s", jstr(m.skip, "reason") != NULL ?
 		    jstr(m.skip, "reason") :
 		    "torch, triton or a GPU is missing");
@@ -636,7 +707,11 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (m.result != NULL && last->exit_code == 0) {
-		judge_result(t, m.result, r);
+		if (jstr(m.result, "device") != NULL &&
+		    strcmp(jstr(m.result, "device"), "cpu") == 0)
+			judge_cpu_result(m.result, r);
+		else
+			judge_result(t, m.result, r);
 		goto out;
 	}
 	/* No word from the harness: the process died, or the candidate
@@ -674,9 +749,13 @@ const struct env_ops env_triton = {
 	.domain = "gpu",
 	.lang = "python",
 	.packages = "python3",
-	.missing_hint = "torch and triton come from PyPI (pip install torch"
-	    " triton, for /usr/bin/python3) and need an NVIDIA GPU; without"
-	    " them runs are verified as skipped, with what is missing",
+	.without_gpu = "correctness on the CPU (Triton's interpreter, sizes"
+	    " cut to 8 and batches to 2, atol = rtol = 1e-2); timing skipped:"
+	    " no GPU; a kernel that needs CUDA is skipped",
+	.missing_hint = "torch and triton come from PyPI into the project"
+	    " venv (make deps); without a GPU, correctness is checked on the"
+	    " CPU (Triton's interpreter) and timing is skipped; without torch"
+	    " or triton runs are verified as skipped, with what is missing",
 	.toolchain = triton_toolchain,
 	.partial = triton_partial,
 	.prepare = triton_prepare,

@@ -13,16 +13,19 @@
  * on the candidate's line when it names candidate.sv.  -Wno-fatal keeps
  * lint warnings from stopping the run (errors still do); --timing is
  * needed for lint too, or any #delay is an error (NEEDTIMINGOPT).  As in
- * iverilog.c, our copy of the testbench prints a per-run secret before its
- * "Mismatches:" line and before every $finish, so that a candidate can
- * neither print the result line nor end the simulation early and pass
- * (verilog.h).  DUT is env_params.dut_top, else TopModule or top_module
- * when the candidate declares it, else its first module.  With
- * env_params.lint_only only the lint stage runs.
+ * iverilog.c, every line of our copy of the testbench starts with a
+ * per-run secret and its $finish is marked, so that a candidate can
+ * neither print a verdict line nor end the simulation early and pass; the
+ * binary lies in run/RANDOM/ and runs without /proc (verilog.h).  A
+ * candidate with $c, DPI or another finding of verilog_check_candidate()
+ * is linted, never built.  DUT is env_params.dut_top, else the module the
+ * testbench instantiates when the candidate declares it, else TopModule
+ * or top_module (verilog_pick_top()).  With env_params.lint_only only the
+ * lint stage runs.
  *
  * RealBench testbenches (import_realbench.c) print "Hint: Total mismatched
  * samples is N out of M samples", and some of them no "Mismatches:" line
- * at all; that line is tagged with the secret too and read as the result.
+ * at all; that line is read as the result then.
  * Their per-output lines may lack the "Hint: Output" prefix ("wo_0 has 176
  * mismatches."), which RealBench's own harness greps for: that is how one
  * of its recorded passes is false.  env_params.cand_file names the

@@ -491,31 +491,35 @@ ere_match(const char *re, const char *text, const char *key,
 	return rc;
 }
 
-/* A number after the first match of re (its first group), or -1. */
-static long
-ere_number(const char *re, const char *text, int *matched)
+/*
+ * Does the ERE re (case ignored) match text?  Then v[0..n-1] receive its
+ * groups 1..n as numbers, -1 for a group that did not take part or does
+ * not fit a long.
+ */
+static int
+ere_groups(const char *re, const char *text, long *v, int n)
 {
 	regex_t rx;
-	regmatch_t m[2];
-	long v = -1;
+	regmatch_t m[4];
+	int hit;
 
-	*matched = 0;
-	if (regcomp(&rx, re, REG_EXTENDED | REG_ICASE) != 0)
-		return -1;
-	if (regexec(&rx, text, 2, m, 0) == 0) {
-		*matched = 1;
-		if (m[1].rm_so >= 0) {
-			char *end;
-			long long n;
+	if (n > 3 || regcomp(&rx, re, REG_EXTENDED | REG_ICASE) != 0)
+		return 0;
+	hit = regexec(&rx, text, 4, m, 0) == 0;
+	for (int i = 0; hit && i < n; i++) {
+		char *end;
+		long long x;
 
-			errno = 0;
-			n = strtoll(text + m[1].rm_so, &end, 10);
-			if (errno == 0 && n >= 0 && n <= LONG_MAX)
-				v = (long)n;
-		}
+		v[i] = -1;
+		if (m[i + 1].rm_so < 0)
+			continue;
+		errno = 0;
+		x = strtoll(text + m[i + 1].rm_so, &end, 10);
+		if (errno == 0 && x >= 0 && x <= LONG_MAX)
+			v[i] = (long)x;
 	}
 	regfree(&rx);
-	return v;
+	return hit;
 }
 
 /*
@@ -558,15 +562,11 @@ static int
 json_counts(const char *text, long *passed, long *failed)
 {
 	const char *p = text;
-	int mp, mf;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (*p != '{')
-		return 0;
-	*passed = ere_number("\"passed\" *: *([0-9]+)", p, &mp);
-	*failed = ere_number("\"failed\" *: *([0-9]+)", p, &mf);
-	return mp && mf;
+	return *p == '{' && ere_groups("\"passed\" *: *([0-9]+)", p, passed,
+	    1) && ere_groups("\"failed\" *: *([0-9]+)", p, failed, 1);
 }
 
 /*
@@ -578,8 +578,8 @@ read_line(const struct vline *l, const char *pass_re, const char *fail_re,
     struct verdict_lines *vl, struct err *err)
 {
 	const char *t = l->text, *tag = strstr(t, VERILOG_RESULT_TAG);
-	long a, b;
-	int m, rc;
+	long a, b, g[2];
+	int rc;
 
 	if (l->mark != 0) {
 		vl->asserted = 1;
@@ -641,8 +641,7 @@ read_line(const struct vline *l, const char *pass_re, const char *fail_re,
 		vl->passes++;
 		return 0;
 	}
-	a = ere_number(RTLLM_COUNT, t, &m);
-	if (m && a >= 0) {
+	if (ere_groups(RTLLM_COUNT, t, &a, 1) && a >= 0) {
 		vl->failures = (vl->failures > 0 ? vl->failures : 0) + a;
 		if (a > 0) {
 			vl->fails++;
@@ -652,17 +651,9 @@ read_line(const struct vline *l, const char *pass_re, const char *fail_re,
 		}
 		return 0;
 	}
-	if (ere_number(ARCHX_COUNT, t, &m), m || json_counts(t, &a, &b)) {
-		regex_t rx;
-		regmatch_t g[3];
-
-		if (m && regcomp(&rx, ARCHX_COUNT, REG_EXTENDED) == 0) {
-			if (regexec(&rx, t, 3, g, 0) == 0) {
-				a = strtol(t + g[1].rm_so, NULL, 10);
-				b = strtol(t + g[2].rm_so, NULL, 10);
-			}
-			regfree(&rx);
-		}
+	if (ere_groups(ARCHX_COUNT, t, g, 2) || json_counts(t, &g[0], &g[1])) {
+		a = g[0];
+		b = g[1];
 		vl->passed = a;
 		vl->failures = b;
 		if (b > 0) {
@@ -673,7 +664,7 @@ read_line(const struct vline *l, const char *pass_re, const char *fail_re,
 		}
 		return 0;
 	}
-	if (ere_number(RTLLM_FAIL, t, &m), m) {
+	if (ere_groups(RTLLM_FAIL, t, NULL, 0)) {
 		vl->fails++;
 		set_once(&vl->fail, t);
 	}

@@ -1,15 +1,18 @@
 /*
  * verilog.h - the Verilog harness shared by the Verilog envs (iverilog.c,
  * verilator.c, yosys.c): the per-run nonce, our tagged copy of a
- * VerilogEval-style testbench, the judge of its "Mismatches: N in M
- * samples" line, and the guess of a candidate's top module.
+ * testbench, the judge of the verdict contract (docs/envs.md), the static
+ * checks on a candidate, and the modules a task expects.
  *
- * The testbench prints its own result line; a candidate that prints the
- * line itself, or ends the simulation early with its own $finish, must not
- * pass.  So our copy of the testbench starts the line's format string with
- * a per-run secret (the nonce) and prints "NONCE finish" before each of its
- * $finish calls; the judge believes only lines that carry the nonce.
- * verify.c removes the nonce from the stored log afterwards (env.h).
+ * The testbench judges the design and prints its verdict; a candidate
+ * that prints a verdict line itself, or ends the simulation before the
+ * testbench does, must not pass.  So every line our copy of the
+ * testbench prints starts with a per-run secret (the nonce), its $finish
+ * prints "NONCE !finish" first and its $error/$fatal carry "NONCE !error"
+ * or "!fatal"; the judge believes only those lines.  The simulation
+ * cannot read the secret (no /proc, the image under a random name: ADR
+ * 0005), and verify.c removes it from the stored log and the live output
+ * (env.h).
  *
  * Nothing here runs a tool; the envs call these from prepare() and judge().
  */
@@ -34,12 +37,18 @@
 void	verilog_nonce(char *out, size_t n);
 
 /*
- * Our copy of a testbench's len bytes at src: every "Mismatches: format
- * string gets "NONCE " in front, and every "$finish...;" of the testbench
- * becomes "begin $display("NONCE finish"); $finish...; end".  Adds the
- * number of tagged result lines to *tagged and of tagged $finish calls to
- * *finishes.  Returns a new buffer of *outlen bytes (NUL-terminated);
- * caller frees with free().  Never fails.
+ * Our copy of a testbench's len bytes at src (docs/adr/0005): every line
+ * an output task ($display, $write, $strobe, $monitor and their b/h/o
+ * forms) begins gets "NONCE " (in its format string after leading "\n"s
+ * and after each inner "\n", or as a first argument "NONCE " when the
+ * first is not a string literal); every "$finish...;" and "$stop...;"
+ * becomes "begin $display("NONCE !finish"); $finish...; end"; $error and
+ * $fatal get a first format argument "NONCE !error " / "NONCE !fatal "
+ * (after $fatal's finish number).  Calls are found on the text with
+ * comments and strings blanked.  Adds the number of tagged output calls
+ * to *tagged and of $finish, $stop and $fatal calls to *finishes.
+ * Returns a new buffer of *outlen bytes (NUL-terminated); caller frees
+ * with free().  Never fails.
  */
 char	*verilog_tag_testbench(const char *src, size_t len, const char *nonce,
 	    int *tagged, int *finishes, size_t *outlen);

@@ -47,13 +47,19 @@ rtllm = {"id": "local/and2", "benchmark": "local", "domain": "chip",
          "files": {"testbench.v": tb},
          "reference": "module and2(input a, input b, output y);\n  assign y = a & b;\nendmodule\n"}
 wrong_and = "module and2(input a, input b, output y);\n  assign y = a | b;\n"
-# Reads a file whole and returns in 'secret' the 16 characters before
-# the first " Mismatches: " or " ====" in it (the tagged format string).
-replay_body = r'''  integer fd, c, n, k;
+# Reads a file for the tagged format string: 16 characters (the secret)
+# then " Mismatches:" (VerilogEval) or " ===========" (RTLLM).  Run with
+# the image at a path it can name (vvp sim, outside assay), it finds the
+# secret and passes: what the sandbox must make impossible.  By hand,
+# vvp on the image of this candidate with the testbench tagged for secret
+# T0123456789abcde printed "replay: opened sim", "replay: opened
+# /proc/self/exe", "replay: found T0123456789abcde", the forged
+# "T0123456789abcde Mismatches: 0 in 20 samples" and "... !finish", and
+# no result line of the testbench's own.
+replay_body = r'''  integer fd, c, k;
+  reg [7:0] b;
   reg [8*16-1:0] secret;
-  reg [8*4096-1:0] names;
-  reg [8*64-1:0] name;
-  reg [8*13-1:0] win;
+  reg [8*28-1:0] win;
   reg found;
   task try(input [8*64-1:0] path);
     begin
@@ -61,12 +67,21 @@ replay_body = r'''  integer fd, c, n, k;
       if (fd == 0) $display("replay: cannot open %0s", path);
       else begin
         $display("replay: opened %0s", path);
-        win = 0; secret = 0; n = 0;
+        win = 0;
         c = $fgetc(fd);
         while (c != -1 && !found) begin
-          win = {win[8*12-1:0], c[7:0]};
-          secret = {secret[8*15-1:0], win[8*13-1:8*12]};
-          if (win == " Mismatches: " || win[8*13-1:8*8] == " ====") found = 1;
+          win = {win[8*27-1:0], c[7:0]};
+          if ((win[8*12-1:0] == " Mismatches:" ||
+              win[8*12-1:0] == " ===========") &&
+              win[8*28-1:8*27] == "T") begin
+            found = 1;
+            for (k = 0; k < 15; k = k + 1) begin
+              b = win[8*12 + 8*k +: 8];
+              if (!((b >= "0" && b <= "9") || (b >= "a" && b <= "f")))
+                found = 0;
+            end
+            if (found) secret = win[8*28-1:8*12];
+          end
           c = $fgetc(fd);
         end
         $fclose(fd);
@@ -121,6 +136,14 @@ rows = [
     "  end\n"
     "endmodule\n"}},
 ]
+# A testbench that states no verdict (issue 11 item 1, reference first):
+# its reference cannot pass, so the task is a task-defect and a wrong
+# candidate's failure is unjudged.
+quiet = dict(rtllm, id="local/and2-quiet",
+             files={"testbench.v": tb.replace('if (error == 0) $display("===========Your Design Passed===========");\n    else $display("===========Test completed with %d /4 failures===========", error);\n', '$display("done");\n')})
+assert quiet["files"]["testbench.v"] != tb
+rows.append({"task": quiet, "candidate": {"origin": "quiet-wrong", "code":
+    wrong_and + "endmodule\n"}})
 with open(out, "w") as f:
     for r in rows:
         f.write(json.dumps(r) + "\n")
@@ -130,6 +153,8 @@ PY
     --where "task=$V2 origin!=reference" >/dev/null || fail "verify v2"
 "$ASSAY" --db "$DB" verify --quiet --jobs 2 --timeout 30 \
     --where "task=local/and2" >/dev/null || fail "verify and2"
+"$ASSAY" --db "$DB" verify --quiet --jobs 2 --timeout 30 \
+    --where "task=local/and2-quiet" >/dev/null || fail "verify and2-quiet"
 
 id() {
 	w="origin=$1"
@@ -150,6 +175,11 @@ done
 expect_eq "printer subcategory" "$(field printer subcategory)" mismatch
 expect_eq "second subcategory" "$(field second subcategory)" mismatch
 expect_eq "finisher subcategory" "$(field finisher subcategory)" no-verdict
+# No verdict line is never a pass: the reference of the quiet testbench
+# makes its task a task-defect, and the wrong candidate is unjudged.
+q=$("$ASSAY" --db "$DB" list --where "origin=reference task=local/and2-quiet" | awk 'NR==2 {print $1}')
+expect_eq "quiet reference" "$("$ASSAY" --db "$DB" show "$q" --json | python3 -c "import json,sys; r=json.load(sys.stdin)['runs'][-1]; print(r['verdict'], r['subcategory'])")" "task-defect no-verdict"
+expect_eq "quiet-wrong" "$(field quiet-wrong verdict) $(field quiet-wrong subcategory)" "task-defect unjudged-fail"
 # The replay found nothing to read: the image has a random name and the
 # simulation has no /proc.
 "$ASSAY" --db "$DB" show "$(id replay)" | sed -n '/^log:$/,$p' > "$T/replay.txt"

@@ -77,13 +77,14 @@ expect_eq "repair's kind" "$(field rmsnorm source~rmsnorm.jsonl:3 kind)" repair
 	fail "no syntax-error diagnostic on line 4"
 echo "ok: compile diagnostics on candidate lines"
 
-# Without a GPU the run says why, and the nonce is gone from the log.
+# Without a GPU the run says why (the CUDA runtime's reason: no driver
+# library, or, with Debian's libcuda1, no device), and the nonce is gone.
 if [ "$ok" = skipped ]; then
 	id=$(field vadd source~vadd.jsonl:1 id)
 	"$ASSAY" --db "$DB" show --json "$id" | grep -q '"evidence":"skipped: no GPU"' ||
 		fail "no-gpu evidence"
 	"$ASSAY" --db "$DB" show "$id" >"$T/show"
-	grep -q '^no-gpu: CUDA driver version is insufficient' "$T/show" ||
+	grep -q '^no-gpu: ' "$T/show" ||
 		fail "the harness's no-gpu line"
 	grep -q 'result\|T[0-9a-f]\{15\} ' "$T/show" && fail "a nonce in the log"
 	echo "ok: skipped, no GPU"

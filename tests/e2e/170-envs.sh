@@ -35,8 +35,8 @@ partial() {
 	fi
 }
 partial triton "torch not installed|triton not installed|no GPU" \
-    "torch|triton|a GPU" "pip install torch triton"
-partial cad ", no CadQuery" "CadQuery" "pip install cadquery"
+    "torch|triton|a GPU" "project venv (make deps)"
+partial cad ", no CadQuery" "CadQuery" "project venv (make deps"
 partial x86-asm "; no valgrind;" "valgrind" "valgrind is optional"
 if grep -q " partly " "$T/out"; then
 	grep -q "envs run here in part" "$T/out" ||

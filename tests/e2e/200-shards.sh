@@ -5,8 +5,9 @@
 # main database is not opened) and gets its completion marker, and the
 # merged database has the verdict counts of 010's plain verify (golden
 # values from the public harness, see 010): 144 compile failures (the
-# "sorry" counts as compile since issue 11), 24 mismatches, 6 passes.  A slice whose candidates cannot
-# all run gets no marker, and a changed slice is refused.
+# "sorry" counts as compile since issue 11), 24 mismatches, 6 passes.
+# A verify stopped mid-way (SIGTERM) leaves nothing behind, and a
+# changed slice is refused.
 . "$(dirname "$0")/lib.sh"
 need_data
 command -v iverilog >/dev/null || skip "iverilog not installed"
@@ -28,7 +29,22 @@ expect_eq "each task in one slice" "$(sort "$T/tasks" | uniq -d | wc -l)" 0
 expect_eq "every task in a slice" "$(wc -l < "$T/tasks")" 88
 
 # The main database is not needed on the node: verify reads the slice.
-mkdir "$T/out"
+mkdir "$T/out" "$T/tmp"
+chmod 711 "$T" "$T/tmp"		# the sandbox's uid reaches its work dirs
+# A task killed mid-way (SIGTERM: Slurm's scancel, its time limit)
+# leaves no results file, temporary file, marker or scratch database.
+TMPDIR=$T/tmp "$ASSAY" verify --input "$T/sl/slice-0000.jsonl" --results "$T/out/r0.jsonl" \
+    --jobs 1 --timeout 60 2>"$T/killed.err" &
+pid=$!
+i=0
+until grep -q '^\[3/' "$T/killed.err"; do
+	i=$((i + 1)); [ $i -lt 600 ] || fail "no progress: $(cat "$T/killed.err")"; sleep 0.1
+done
+kill -TERM $pid
+wait $pid
+expect_eq "exit of a stopped verify" $? 143
+grep -q "stopped by signal 15" "$T/killed.err" || fail "stop: $(tail -n 2 "$T/killed.err")"
+expect_eq "left behind by the stopped verify" "$(ls "$T/out" "$T/tmp" | grep -v ':$' | grep -c .)" 0
 for i in 0 1 2 3; do
 	"$ASSAY" --db "$T/nowhere.db" verify --input "$T/sl/slice-000$i.jsonl" \
 	    --results "$T/out/r$i.jsonl" --jobs 2 --quiet --timeout 60 --json >"$T/v$i.json" || fail "verify slice $i: $(cat "$T/v$i.json")"

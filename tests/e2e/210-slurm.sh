@@ -6,8 +6,8 @@
 # set is exported as 4 slices, `assay slurm` submits an array of 4
 # tasks and the merge after it; the merged database must hold the same
 # verdicts, stages and categories per candidate as a plain verify, a
-# re-submission must submit nothing, and a slice whose marker is gone
-# (a task killed mid-way) is the only one run again.
+# re-submission must submit nothing, and a task cancelled mid-way
+# (scancel) leaves nothing and is the only one run again.
 . "$(dirname "$0")/lib.sh"
 need_data
 command -v iverilog >/dev/null || skip "iverilog not installed"
@@ -141,12 +141,36 @@ case $out in
 esac
 expect_eq "no new job" "$(scontrol show jobs 2>/dev/null | grep -c '^JobId=')" "$jobs_before"
 
-# A task that died before its marker: only its slice runs again.
+# A task killed mid-way: slice 2 is run again (its marker and results
+# gone) and its array task cancelled (scancel: SIGTERM) after its third
+# run; it leaves no results file, temporary file or marker, the merge
+# after it never runs, and the next submission runs slice 2 only.
 rm "$T/work/results/slice-0002.jsonl.done" "$T/work/results/slice-0002.jsonl"
-out=$("$ASSAY" --db "$DB" slurm --jobs 2 --timeout 60 "$T/work") || fail "re-submit after a loss: $out"
+out=$("$ASSAY" --db "$DB" slurm --jobs 1 --timeout 60 "$T/work") || fail "re-submit: $out"
 case $out in
 *" over 1 of 4 slices (2) "*) echo "ok: only slice 2 submitted" ;;
 *) fail "re-submit after a loss: $out" ;;
+esac
+array=${out#submitted array job }; array=${array%% *}
+merge2=${out##* merge job }; merge2=${merge2%% *}
+i=0
+until grep -q '^\[3/' "$T/work/logs/verify-${array}_2.out" 2>/dev/null; do
+	i=$((i + 1)); [ $i -lt 600 ] || fail "slice 2 never ran: $(squeue)"; sleep 0.5
+done
+scancel "$array"
+i=0
+while squeue -h -j "$array" 2>/dev/null | grep -q .; do
+	i=$((i + 1)); [ $i -lt 120 ] || fail "the cancelled task is still there"; sleep 0.5
+done
+scancel "$merge2" 2>/dev/null	# its dependency can no longer be met
+wait_jobs
+grep -q "stopped by signal 15" "$T/work/logs/verify-${array}_2.out" || fail "the task was not stopped: $(tail -n 3 "$T/work/logs/verify-${array}_2.out")"
+[ ! -f "$T/work/logs/merge-$merge2.out" ] || fail "the merge ran after a cancelled task"
+expect_eq "left by the cancelled task" "$(ls "$T/work/results" | grep -c 'slice-0002')" 0
+out=$("$ASSAY" --db "$DB" slurm --jobs 2 --timeout 60 "$T/work") || fail "re-submit after the kill: $out"
+case $out in
+*" over 1 of 4 slices (2) "*) echo "ok: only the killed slice submitted" ;;
+*) fail "re-submit after the kill: $out" ;;
 esac
 wait_jobs
 [ -f "$T/work/results/slice-0002.jsonl.done" ] || fail "slice 2 not redone"

@@ -43,7 +43,7 @@ sleep 0.3
 # A pipeline's run in the trace pane: one row per env, its stages.
 command -v iverilog >/dev/null && command -v yosys >/dev/null || exit 0
 cat > "$T/latch.jsonl" <<'EOF'
-{"task": {"id": "local/enc", "domain": "chip", "env": "iverilog+yosys", "env_params": {"iverilog": {"top": "tb"}, "yosys": {"latches": false}}, "files": {"tb.sv": "module tb;\n  reg [1:0] in; wire y;\n  TopModule dut(.in(in), .y(y));\n  initial begin\n    in = 2'b11; #1;\n    if (y !== 1'b1) $fatal(1, \"wrong\");\n    $finish;\n  end\nendmodule\n"}}, "candidate": {"origin": "latchy", "code": "module TopModule(input [1:0] in, output reg y);\n  always @(*) if (in[0]) y = in[1];\nendmodule\n"}}
+{"task": {"id": "local/enc", "domain": "chip", "env": "iverilog+yosys", "env_params": {"iverilog": {"top": "tb"}, "yosys": {"latches": false}}, "files": {"tb.sv": "module tb;\n  reg [1:0] in; wire y;\n  TopModule dut(.in(in), .y(y));\n  initial begin\n    in = 2'b11; #1;\n    if (y !== 1'b1) $fatal(1, \"wrong\");\n    $display(\"Your Design Passed\");\n    $finish;\n  end\nendmodule\n"}}, "candidate": {"origin": "latchy", "code": "module TopModule(input [1:0] in, output reg y);\n  always @(*) if (in[0]) y = in[1];\nendmodule\n"}}
 EOF
 "$ASSAY" --db "$DB" import "$T/latch.jsonl" >/dev/null || fail "import pipeline"
 "$ASSAY" --db "$DB" verify --quiet --where origin=latchy >/dev/null ||

@@ -3,7 +3,8 @@
 # (›), l scrolls it right until its end shows (the title says from which
 # column), h back; w wraps the long lines so that the end shows without
 # scrolling, w again cuts them.  A combining accent (e + U+0301) is drawn
-# in its cell, not dropped.
+# in its cell, not dropped.  A run made in a zoom is cut when the layout
+# comes back, with marks; w on the toolchain pane shows it wrapped.
 . "$(dirname "$0")/lib.sh"
 
 "$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
@@ -58,5 +59,24 @@ keys w
 wait_for "are cut (h l scroll them)"
 wait_gone "END_OF_LONG"
 ok "w wraps the long lines and cuts them again"
+
+# the toolchain pane: a run made zoomed is cut when the layout comes
+# back (the terminal cannot reflow); the lines say so, and w on the
+# pane shows the run again wrapped at its width
+if command -v iverilog >/dev/null 2>&1; then
+	keys Escape	# the focus back to the queue
+	keys v
+	wait_for "(zoomed until a key)" 60
+	keys Escape
+	wait_gone "(zoomed"
+	pane toolchain | grep -q "›" || fail "no cut mark in the toolchain pane"
+	keys Tab Tab Tab w
+	wait_for "wrapped at the pane's width"
+	pane toolchain | grep -q "›" && fail "still cut after w"
+	# the command's last word, wherever the wrap cut it
+	pane toolchain | tr -d '\n ' | grep -q -F "test.svcandidate.sv" ||
+	    fail "the command's end is not shown"
+	ok "w on the toolchain pane shows the run again, wrapped"
+fi
 command_line q
 wait_for "ASSAY-EXIT 0"

@@ -191,7 +191,10 @@ test_cad_prepare_step_plan(void **state)
 	assert_string_equal(plan.stages[0].argv[0], "./assay-iou");
 	assert_string_equal(plan.stages[0].argv[1], "candidate.step");
 	assert_string_equal(plan.stages[0].argv[2], "reference.step");
-	assert_null(plan.stages[0].argv[3]);
+	/* Below iou_min (0.95 here) the helper tries right-angle turns. */
+	assert_string_equal(plan.stages[0].argv[3], "--orient");
+	assert_string_equal(plan.stages[0].argv[4], "0.950000");
+	assert_null(plan.stages[0].argv[5]);
 
 	/* The helper is copied in, executable, and its hash recorded. */
 	path = xasprintf("%s/assay-iou", f->dir);
@@ -238,7 +241,15 @@ test_cad_prepare_script_plan(void **state)
 	assert_string_equal(plan.cand_file, "candidate.py");
 	assert_string_equal(plan.stages[0].name, "probe");
 	assert_string_equal(plan.stages[0].subdir, "cq");
-	assert_string_equal(plan.stages[0].argv[0], "/usr/bin/python3");
+	{
+		/* The project venv's Python where there is one. */
+		int venv;
+
+		assert_string_equal(plan.stages[0].argv[0], env_python(&venv));
+		assert_int_equal(plan.stages[0].venv, venv);
+		assert_int_equal(plan.stages[1].venv, venv);
+		assert_int_equal(plan.stages[2].venv, 0);
+	}
 	assert_string_equal(plan.stages[0].argv[1], "-I");
 	assert_string_equal(plan.stages[1].name, "cadquery");
 	assert_string_equal(plan.stages[1].subdir, "cq");
@@ -543,12 +554,15 @@ test_cad_script_output_link_refused(void **state)
 
 /* --- CadQuery scripts --------------------------------------------------- */
 
-/* Does /usr/bin/python3 import cadquery here? */
+/* Is CadQuery here (the project venv's, or the system Python's)? */
 static int
 have_cadquery(void)
 {
-	return system("/usr/bin/python3 -I -c 'import cadquery'"
-	    " >/dev/null 2>&1") == 0;
+	char id[512];
+	struct err err;
+
+	return env_cad.toolchain(id, sizeof id, &err) == 0 &&
+	    strstr(id, "no CadQuery") == NULL;
 }
 
 /* The skip (or, where CadQuery is installed, the pass) through verify.c
@@ -709,12 +723,24 @@ test_cad_judge_skip_needs_the_probe(void **state)
 	env_plan_init(&plan);
 	assert_int_equal(env_cad.prepare(&t, &c, f->dir, &plan, &err), 0);
 
-	/* A script that exits 77 itself is no skip. */
+	/* cadquery that does not import, before the script ran: skipped. */
 	memset(res, 0, sizeof res);
 	res[0].ran = res[1].ran = 1;
 	res[0].log = "CadQuery 2.4.0\n";
 	res[0].log_len = strlen(res[0].log);
-	res[1].log = "skipped: cadquery not installed\n";
+	res[1].log = "skipped: cadquery does not import (ImportError: x)\n";
+	res[1].log_len = strlen(res[1].log);
+	res[1].exit_code = 77;
+	memset(&r, 0, sizeof r);
+	env_cad.judge(&t, &plan, res, 2, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "skipped");
+	assert_str(r.stage, "cadquery");
+	run_release(&r);
+
+	/* A script that exits 77 itself is no skip: cq_run.py said it
+	 * was running it. */
+	res[1].log = "cq_run: running candidate.py\n"
+	    "skipped: cadquery not installed\n";
 	res[1].log_len = strlen(res[1].log);
 	res[1].exit_code = 77;
 	memset(&r, 0, sizeof r);
@@ -745,6 +771,133 @@ test_cad_judge_skip_needs_the_probe(void **state)
 	candidate_release(&c);
 }
 
+/*
+ * Prepare the python candidate code of task t in a fresh f->dir; the
+ * candidate.py it wrote, new, into *written when written is not NULL.
+ */
+static void
+prepare_script(struct fx *f, const struct task *t, struct candidate *c,
+    const char *code, struct env_plan *plan, char **written)
+{
+	struct err err;
+
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+	make_cand(c, t->id, code);
+	free(c->lang);
+	c->lang = xstrdup("python");
+	env_plan_init(plan);
+	assert_int_equal(env_cad.prepare(t, c, f->dir, plan, &err), 0);
+	if (written != NULL) {
+		char *path = xasprintf("%s/cq/candidate.py", f->dir);
+
+		*written = read_text(path);
+		free(path);
+	}
+}
+
+/*
+ * The IoU stage's orientation line (assay-iou --orient) makes a
+ * mismatch a wrong orientation, with the turn and its IoU; a fenced
+ * script is a format failure whose symptom is what the code inside did.
+ * The logs are the helper's and cq_run.py's own lines.
+ */
+static void
+test_cad_orientation_hint_and_fence(void **state)
+{
+	static const char iou_log[] = "vA=2000.000000 vB=2000.000000"
+	    " vInter=0.000000 vUnion=4000.000000 IoU=0.000000\n"
+	    "orient: rotation=\"270 about X\" about=origin IoU=1.000000\n";
+	static const char pass_log[] = "vA=2000.000000 vB=2000.000000"
+	    " vInter=2000.000000 vUnion=2000.000000 IoU=1.000000\n";
+	static const char fenced[] = "Here it is:\n```python\n"
+	    "import cadquery as cq\nresult = cq.Workplane().box(1, 1, 1)\n"
+	    "```\n";
+	struct fx *f = *state;
+	struct env_plan plan;
+	struct env_stage_result res[3];
+	struct task t;
+	struct candidate c;
+	struct run r;
+	struct err err;
+	char *text;
+
+	need_tool(&env_cad);
+	make_task(&t, "local/solid", "cad", NULL);
+	task_add_file(&t, "reference.step", "reference", "REF", 3);
+	make_cand(&c, t.id, cube_script);
+	free(c.lang);
+	c.lang = xstrdup("python");
+	env_plan_init(&plan);
+	assert_int_equal(env_cad.prepare(&t, &c, f->dir, &plan, &err), 0);
+	assert_string_equal(plan.stages[2].argv[3], "--orient");
+	assert_string_equal(plan.stages[2].argv[4], "0.900000");
+	memset(res, 0, sizeof res);
+	res[0].ran = res[1].ran = res[2].ran = 1;
+	res[0].log = res[1].log = "";
+	res[2].log = iou_log;
+	res[2].log_len = strlen(iou_log);
+	memset(&r, 0, sizeof r);
+	env_cad.judge(&t, &plan, res, 3, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.category, "functional");
+	assert_str(r.subcategory, "wrong-orientation");
+	assert_str(r.evidence, "IoU 0.000000 below iou_min 0.9 (volume"
+	    " 2000.000, reference 2000.000, common 0.000, volume +0.0%);"
+	    " turned 270 about X (around the origin) it matches (IoU"
+	    " 1.000000): a wrong orientation");
+	assert_non_null(strstr(r.metrics, "\"rotation\":\"270 about X\""));
+	run_release(&r);
+	env_plan_release(&plan);
+	candidate_release(&c);
+
+	/* The fenced answer: its code runs on its own lines, and passes. */
+	prepare_script(f, &t, &c, fenced, &plan, &text);
+	assert_string_equal(text, "\n\nimport cadquery as cq\n"
+	    "result = cq.Workplane().box(1, 1, 1)\n\n");
+	free(text);
+	res[2].log = pass_log;
+	res[2].log_len = strlen(pass_log);
+	memset(&r, 0, sizeof r);
+	env_cad.judge(&t, &plan, res, 3, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.category, "format");
+	assert_str(r.subcategory, "markdown-fence");
+	assert_str(r.evidence, "candidate line 2: a markdown fence around the"
+	    " script; the script inside passes (IoU 1.000000)");
+	assert_int_equal(r.evidence_line, 2);
+	run_release(&r);
+	env_plan_release(&plan);
+	candidate_release(&c);
+
+	/* Prose before an unfenced script: blanked, and format/prose. */
+	prepare_script(f, &t, &c, "Here is the script for the cube.\n\n"
+	    "# a cube\nimport cadquery as cq\nresult = 1\n", &plan, &text);
+	assert_string_equal(text, "\n\n\nimport cadquery as cq\n"
+	    "result = 1\n");
+	free(text);
+	assert_non_null(strstr(buf_str(&plan.precheck),
+	    "prose 1 before the script"));
+	memset(&r, 0, sizeof r);
+	env_cad.judge(&t, &plan, res, 3, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.category, "format");
+	assert_str(r.subcategory, "prose");
+	assert_str(r.evidence, "candidate line 1: prose before the script;"
+	    " the solid itself passes (IoU 1.000000)");
+	run_release(&r);
+	env_plan_release(&plan);
+	candidate_release(&c);
+
+	/* A script that starts with code is left as it is. */
+	prepare_script(f, &t, &c, "Size = 3\nimport cadquery as cq\n", &plan,
+	    NULL);
+	assert_null(strstr(buf_str(&plan.precheck), "prose"));
+	env_plan_release(&plan);
+	task_release(&t);
+	candidate_release(&c);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -765,6 +918,7 @@ main(void)
 		FX_TEST(test_cad_cadquery_through_verify),
 		FX_TEST(test_cad_script_errors_from_tracebacks),
 		FX_TEST(test_cad_judge_skip_needs_the_probe),
+		FX_TEST(test_cad_orientation_hint_and_fence),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

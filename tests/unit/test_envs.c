@@ -1,7 +1,7 @@
 /*
  * test_envs.c - unit tests for the envs' shared helpers (envs.c): the
  * checked number parsing every log parser uses (issue 10), held at
- * INT_MAX.
+ * INT_MAX, and the limits' verdicts (a killed harness).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,9 +10,11 @@
 #include <cmocka.h>
 
 #include <limits.h>
+#include <signal.h>
 #include <string.h>
 
 #include "envs/env.h"
+#include "sample.h"
 
 static void
 test_env_digits(void **state)
@@ -64,12 +66,40 @@ test_env_atoi(void **state)
 	    INT_MAX);
 }
 
+/* A harness the candidate killed is its failure; the CPU limit's kill
+ * (the same SIGKILL, but verify.c saw the limit used) stays a timeout. */
+static void
+test_env_judge_limits_killed(void **state)
+{
+	struct run r;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	assert_int_equal(env_judge_limits(ENV_STOP_KILLED, 128 + SIGKILL,
+	    "functional", "the run", &r), 1);
+	assert_string_equal(r.verdict, "fail");
+	assert_string_equal(r.subcategory, "harness-killed");
+	assert_string_equal(r.category, "functional");
+	assert_non_null(strstr(r.evidence, "the run was killed"));
+	run_release(&r);
+	memset(&r, 0, sizeof r);
+	assert_int_equal(env_judge_limits(ENV_STOP_NONE, 128 + SIGKILL,
+	    "functional", "the run", &r), 1);
+	assert_string_equal(r.verdict, "timeout");
+	run_release(&r);
+	memset(&r, 0, sizeof r);
+	assert_int_equal(env_judge_limits(ENV_STOP_NONE, 1, "functional",
+	    "the run", &r), 0);
+	assert_null(r.verdict);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_env_digits),
 		cmocka_unit_test(test_env_atoi),
+		cmocka_unit_test(test_env_judge_limits_killed),
 	};
 
 	return cmocka_run_group_tests_name("envs", tests, NULL, NULL);

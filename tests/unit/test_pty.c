@@ -460,11 +460,66 @@ test_pty_spawn_rejects_empty_argv(void **state)
 	pty_release(&p);
 }
 
+/*
+ * pty_spawn_clean(): nothing of the caller's environment, only envp and
+ * TERM; the fds asked for are 3 and 4 in the child, nothing else above
+ * 2 is open; and the child's CPU time is there once it is reaped.
+ */
+static void
+test_pty_spawn_clean_env_and_fds(void **state)
+{
+	char *argv[] = { "/bin/sh", "-c",
+	    "env | sort | tr '\\n' ' '; echo; cat <&3; cat <&4;"
+	    " ls /proc/self/fd | sort -n | tr '\\n' ' '", NULL };
+	char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+	struct err err = { "" };
+	struct pty p;
+	char buf[1024];
+	int a[2], b[2], fds[2];
+
+	(void)state;
+	setenv("ASSAY_T_SECRET", "leak", 1);
+	assert_int_equal(pipe(a), 0);
+	assert_int_equal(pipe(b), 0);
+	assert_int_equal(write(a[1], "three\n", 6), 6);
+	assert_int_equal(write(b[1], "four\n", 5), 5);
+	close(a[1]);
+	close(b[1]);
+	fds[0] = fcntl(a[0], F_DUPFD_CLOEXEC, 10);
+	fds[1] = fcntl(b[0], F_DUPFD_CLOEXEC, 10);
+	close(a[0]);
+	close(b[0]);
+	/* An fd that moving could overwrite is refused. */
+	{
+		int low[2] = { fds[0], 3 };
+
+		assert_int_equal(pty_spawn_clean(&p, argv, "/", envp, low, 2,
+		    5, 80, 1, &err), -1);
+	}
+	assert_int_equal(pty_spawn_clean(&p, argv, "/", envp, fds, 2, 5, 200,
+	    1, &err), 0);
+	unsetenv("ASSAY_T_SECRET");
+	close(fds[0]);
+	close(fds[1]);
+	read_until(&p, buf, sizeof buf, NULL);
+	wait_exit(&p);
+	assert_null(strstr(buf, "ASSAY_T_SECRET"));
+	assert_non_null(strstr(buf, "PATH=/usr/bin:/bin"));
+	assert_non_null(strstr(buf, "TERM=xterm-256color"));
+	assert_non_null(strstr(buf, "three\nfour\n"));
+	/* 0-2, 3 and 4, and the fd ls opens to read the directory. */
+	assert_non_null(strstr(buf, "0 1 2 3 4 5 "));
+	assert_null(strstr(buf, "0 1 2 3 4 5 6"));
+	assert_true(p.cpu_ms >= 0);
+	pty_release(&p);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pty_stty_size_and_output),
+		cmocka_unit_test(test_pty_spawn_clean_env_and_fds),
 		cmocka_unit_test(test_pty_master_nonblocking_cloexec),
 		cmocka_unit_test(test_pty_raw_output_keeps_newlines),
 		cmocka_unit_test(test_pty_reap_collects_exit_status),

@@ -9,7 +9,8 @@ The script's result is the last object it passed to show_object(), else
 its variable `result`, else its last Workplane or Shape variable.  It is
 exported with cadquery.exporters.export (an Assembly through its compound).
 
-Exit status: 0 exported; 1 the script raised (the traceback is printed, its
+Exit status: 0 exported; 77 cadquery does not import (the script has not
+run); 1 the script raised (the traceback is printed, its
 last line names the exception); 2 the script is not valid Python; 3 the
 script made no result; 4 the result could not be exported.  Lines of our own
 start with "cq_run:".
@@ -17,7 +18,12 @@ start with "cq_run:".
 import sys
 import traceback
 
-import cadquery as cq
+try:
+    import cadquery as cq
+except Exception as e:  # before the script runs: it cannot fake this
+    print("skipped: cadquery does not import (%s: %s)"
+          % (type(e).__name__, e))
+    sys.exit(77)
 
 
 def pick(ns, shown):
@@ -53,6 +59,9 @@ def main():
 
     ns = {"__name__": "__main__", "__file__": script,
           "show_object": show_object, "debug": lambda *a, **k: None}
+    # From here on the script's code runs: a 77 of its own (os._exit)
+    # after this line is not a skip (src/envs/cad.c).
+    print("cq_run: running %s" % script)
     try:
         exec(code, ns)
     except SystemExit as e:

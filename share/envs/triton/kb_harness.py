@@ -17,6 +17,19 @@ runs it inside the sandbox with /usr/bin/python3 -I, in two stages:
       with torch.allclose, then time both over the trials with CUDA
       events (3 warm-up runs first).
 
+Without a GPU (no /dev/nvidiactl in the sandbox, or torch finds no CUDA
+device) but with torch and triton, eval checks correctness on the CPU:
+Triton's interpreter runs the candidate's kernels (TRITON_INTERPRET=1,
+set before triton is imported), the reference runs on the CPU, the sizes
+the problem file sets as module-level integers are cut to CPU_SIZE_CAP,
+batch, channel and feature counts to CPU_BATCH_CAP (the interpreter runs
+each program instance in numpy), the outputs are
+compared with KernelBench's tolerance CPU_TOL, and nothing is timed.
+While the candidate's code runs, tensors say is_cuda and .cuda() keeps a
+tensor where it is, so that wrapper code written for the GPU reaches its
+kernels; an allocation on a "cuda" device, a CUDA-only API or a CUDA C++
+extension cannot run here and the run is skipped with that reason.
+
 The judge reads only the marker lines of the eval stage: the run's nonce,
 a blank, one JSON object with an "event" key (phase, skip, error, fail,
 defect, result).  The nonce comes from the file "nonce", which is read and
@@ -33,6 +46,17 @@ import sys
 import traceback
 
 EXIT_SKIP = 77
+CPU_TOL = 1e-2          # KernelBench's atol = rtol on the CPU path
+CPU_SIZE_CAP = 8        # module-level sizes of the problem, on the CPU
+CPU_BATCH_CAP = 2       # the same for batch, channel and feature counts
+BATCH_WORDS = ("batch", "channel", "feature")
+# What the CUDA runtime and torch say where there is no GPU: a candidate
+# that hits one of these cannot run on the CPU.
+CUDA_ONLY = ("Found no NVIDIA driver", "NVIDIA driver", "No CUDA GPUs are available",
+             "Torch not compiled with CUDA", "CUDA driver",
+             "no CUDA-capable device", "Cannot access accelerator device",
+             "CUDA error", "cudaGetDeviceCount", "Expected all tensors to be"
+             " on the same device", "CUDA_HOME", "nvcc")
 NONCE = ""
 MARK_FD = 1     # a copy of stdout taken before the candidate runs
 CAND_NAME = "kb_candidate"
@@ -71,7 +95,10 @@ def emit(event, **fields):
 
 
 def probe():
-    """What is missing: a list of (subcategory, words), and the facts."""
+    """What is missing: a list of (subcategory, words), and the facts.
+
+    "no-gpu" is missing only when torch or triton is too: with both, the
+    CPU path runs (cpu_mode())."""
     missing = []
     facts = ["python %s at %s" % (sys.version.split()[0], sys.executable)]
     torch = None
@@ -82,12 +109,6 @@ def probe():
         torch = None
         missing.append(("no-torch", "torch not installed"))
         facts.append("torch: %s: %s" % (type(e).__name__, e))
-    try:
-        import triton
-        facts.append("triton %s" % triton.__version__)
-    except Exception as e:
-        missing.append(("no-triton", "triton not installed"))
-        facts.append("triton: %s: %s" % (type(e).__name__, e))
     gpu = None
     if torch is not None:
         try:
@@ -98,12 +119,33 @@ def probe():
     elif os.path.exists("/dev/nvidiactl"):
         gpu = "an NVIDIA device node (torch missing, not checked)"
     if gpu is None:
-        missing.append(("no-gpu", "no GPU"))
+        # No GPU: Triton's kernels run in its interpreter.  Set before
+        # triton is imported, which reads it then.
+        os.environ["TRITON_INTERPRET"] = "1"
+    try:
+        import triton
+        facts.append("triton %s" % triton.__version__)
+    except Exception as e:
+        missing.append(("no-triton", "triton not installed"))
+        facts.append("triton: %s: %s" % (type(e).__name__, e))
+    if gpu is None:
+        if missing:
+            missing.append(("no-gpu", "no GPU"))
         facts.append("GPU: none (torch.cuda.is_available() is false or no"
                      " /dev/nvidia* in the sandbox)")
     else:
         facts.append("GPU %s" % gpu)
     return missing, facts
+
+
+def cpu_mode():
+    """True when there is no GPU: eval checks correctness on the CPU."""
+    import torch
+    try:
+        return not (torch.cuda.is_available() and
+                    torch.cuda.device_count() > 0)
+    except Exception:
+        return True
 
 
 def cmd_check():
@@ -114,8 +156,119 @@ def cmd_check():
         say("skipped %s: %s" % (missing[0][0],
                                  ", ".join(w for _, w in missing)))
         return EXIT_SKIP
+    if cpu_mode():
+        say("no GPU: correctness on the CPU, Triton's kernels in its"
+            " interpreter (TRITON_INTERPRET=1); timing skipped")
     say("ok")
     return 0
+
+
+class GpuShim:
+    """While the candidate's code runs on the CPU path: tensors say
+    is_cuda, .cuda() keeps a tensor where it is, torch.cuda.synchronize()
+    does nothing.  Wrapper code written for the GPU (assert x.is_cuda,
+    x.cuda()) then reaches its Triton kernels, which the interpreter runs
+    on CPU tensors; an allocation on a "cuda" device still fails, and the
+    run is skipped."""
+
+    def __init__(self, torch):
+        self.torch = torch
+        self.saved = None
+
+    def __enter__(self):
+        t = self.torch
+        self.saved = (t.Tensor.__dict__.get("is_cuda"),
+                      t.Tensor.__dict__.get("cuda"), t.cuda.synchronize)
+        t.Tensor.is_cuda = property(lambda self: True)
+        t.Tensor.cuda = lambda self, *a, **k: self
+        t.cuda.synchronize = lambda *a, **k: None
+        return self
+
+    def __exit__(self, *exc):
+        t = self.torch
+        is_cuda, cuda, sync = self.saved
+        for name, v in (("is_cuda", is_cuda), ("cuda", cuda)):
+            if v is None:
+                try:
+                    delattr(t.Tensor, name)
+                except AttributeError:
+                    pass
+            else:
+                setattr(t.Tensor, name, v)
+        t.cuda.synchronize = sync
+        return False
+
+
+def cuda_only(exc):
+    """Why exc says the candidate cannot run on the CPU, or None."""
+    text = "%s: %s" % (type(exc).__name__, exc)
+    for needle in CUDA_ONLY:
+        if needle in text:
+            return text.splitlines()[0][:300]
+    # Triton's interpreter lacks some of what the GPU backend has.
+    if isinstance(exc, NotImplementedError):
+        for fr in traceback.extract_tb(exc.__traceback__):
+            if "triton" in fr.filename and "interpreter" in fr.filename:
+                return "Triton's interpreter cannot run it: " + \
+                    text.splitlines()[0][:300]
+    return None
+
+
+def cpu_skip_source(cand_path):
+    """Why the candidate's source cannot run on the CPU, before it runs."""
+    try:
+        with open(cand_path, encoding="utf-8", errors="replace") as f:
+            src = f.read()
+    except OSError:
+        return None
+    for needle, why in (("load_inline", "a CUDA C++ extension"
+                         " (torch.utils.cpp_extension.load_inline)"),
+                        ("cpp_extension", "a CUDA C++ extension"
+                         " (torch.utils.cpp_extension)"),
+                        ("import cupy", "CuPy"),
+                        ("numba.cuda", "numba.cuda")):
+        if needle in src:
+            return "the candidate uses %s, which needs a GPU" % why
+    return None
+
+
+def shrink_sizes(mod, cap, batch_cap):
+    """Cut the problem's module-level integer sizes (and the integers of
+    its tuples and lists of sizes, input_shape = (32768,)) to cap, and
+    those named for batches, channels or features to batch_cap: the
+    interpreter runs one program instance at a time, and a 5-d pooling
+    at 8 in every dimension takes minutes.  Sizes equal before stay equal
+    (HingeLoss broadcasts input_shape against batch_size): the cut is by
+    value, the smaller cap winning.  Returns what changed."""
+    def ints(v):
+        if type(v) is int:
+            return [v]
+        if isinstance(v, (tuple, list)) and v and \
+                all(type(x) is int for x in v):
+            return list(v)
+        return []
+
+    to = {}
+    for name, v in vars(mod).items():
+        if name.startswith("_"):
+            continue
+        c = batch_cap if any(w in name.lower() for w in BATCH_WORDS) \
+            else cap
+        for x in ints(v):
+            if x > c:
+                to[x] = min(to.get(x, c), c)
+    changed = {}
+    for name, v in list(vars(mod).items()):
+        if name.startswith("_") or not ints(v):
+            continue
+        if type(v) is int:
+            new = to.get(v, v)
+        else:
+            new = type(v)(to.get(x, x) for x in v)
+        if new != v:
+            setattr(mod, name, new)
+            changed[name] = [v, new]
+    return changed
 
 
 def read_nonce():
@@ -195,21 +348,62 @@ def cmd_eval(argv):
              reason=", ".join(w for _, w in missing))
         return EXIT_SKIP
 
+    import contextlib
     import torch
+    cpu = cpu_mode()
+    if cpu:
+        why = cpu_skip_source(cand_path)
+        if why is not None:
+            emit("skip", sub="cuda-only", reason=why)
+            return EXIT_SKIP
+        opts["--atol"] = opts["--rtol"] = CPU_TOL
     # Our own references, taken before any candidate code runs.
     allclose = torch.allclose
     Event = torch.cuda.Event
-    synchronize = torch.cuda.synchronize
+    synchronize = torch.cuda.synchronize if not cpu else \
+        (lambda *a, **k: None)
     manual_seed = torch.manual_seed
-    dev = torch.device("cuda:0")
+    cuda_seed = torch.cuda.manual_seed
+    dev = torch.device("cpu" if cpu else "cuda:0")
+    launches = [0]
+    if cpu:
+        # Count the kernels the interpreter runs: a pass that ran none
+        # says so.
+        try:
+            from triton.runtime.interpreter import InterpretedFunction
+            run0 = InterpretedFunction.run
+
+            def counted(self, *a, **k):
+                launches[0] += 1
+                return run0(self, *a, **k)
+            InterpretedFunction.run = counted
+        except Exception as e:
+            say("cannot count the interpreter's launches: %s" % e)
+
+    def shim():
+        return GpuShim(torch) if cpu else contextlib.nullcontext()
 
     def seed(s):
         manual_seed(s)
-        torch.cuda.manual_seed(s)
+        if not cpu:
+            cuda_seed(s)
 
     def to_dev(xs):
+        if cpu:
+            return list(xs)
         return [x.cuda(device=dev) if isinstance(x, torch.Tensor) else x
                 for x in xs]
+
+    def cpu_skipped(phase, e):
+        """On the CPU, a failure that says CUDA is needed: skipped."""
+        why = cuda_only(e) if cpu else None
+        if why is None:
+            return False
+        traceback.print_exc()
+        emit("skip", sub="cuda-only", phase=phase,
+             cand_line=cand_line(e, cand_path),
+             reason="the candidate cannot run without a GPU: %s" % why)
+        return True
 
     def clone(xs):
         return [x.clone() if isinstance(x, torch.Tensor) else x for x in xs]
@@ -222,6 +416,12 @@ def cmd_eval(argv):
         for name in ("Model", "get_inputs", "get_init_inputs"):
             if not hasattr(ref, name):
                 raise AttributeError("the reference defines no %s" % name)
+        sizes = shrink_sizes(ref, CPU_SIZE_CAP, CPU_BATCH_CAP) if cpu \
+            else {}
+        if sizes:
+            say("on the CPU: sizes cut: %s" % ", ".join(
+                "%s %s->%s" % (k, v[0], v[1])
+                for k, v in sorted(sizes.items())))
         init_inputs = to_dev(ref.get_init_inputs())
         with torch.no_grad():
             seed(opts["--seed"])
@@ -233,8 +433,11 @@ def cmd_eval(argv):
 
     emit("phase", phase="load")
     try:
-        cand = load(CAND_NAME, cand_path)
+        with shim():
+            cand = load(CAND_NAME, cand_path)
     except BaseException as e:
+        if cpu_skipped("load", e):
+            return EXIT_SKIP
         report_error("load", e, cand_path)
         return 1
     model_new = getattr(cand, "ModelNew", None)
@@ -245,13 +448,15 @@ def cmd_eval(argv):
 
     emit("phase", phase="init")
     try:
-        with torch.no_grad():
+        with torch.no_grad(), shim():
             seed(opts["--seed"])
             new_model = model_new(*clone(init_inputs))
             if isinstance(new_model, torch.nn.Module):
                 new_model = new_model.to(dev)
         synchronize(dev)
     except BaseException as e:
+        if cpu_skipped("init", e):
+            return EXIT_SKIP
         report_error("init", e, cand_path)
         return 1
 
@@ -277,9 +482,12 @@ def cmd_eval(argv):
             try:
                 # ref_out stays alive: a candidate cannot be handed its
                 # memory by the allocator.
-                new_out = new_model(*clone(inputs))
+                with shim():
+                    new_out = new_model(*clone(inputs))
                 synchronize(dev)
             except BaseException as e:
+                if cpu_skipped("correctness", e):
+                    return EXIT_SKIP
                 report_error("correctness", e, cand_path)
                 return 1
         if not isinstance(new_out, torch.Tensor):
@@ -309,14 +517,31 @@ def cmd_eval(argv):
             first_bad = (i + 1, d)
         say("correctness trial %d: %s (max abs diff %.3g)" % (
             i + 1, "match" if ok else "MISMATCH", d))
+    where = ""
+    if cpu:
+        where = " on the CPU (Triton's interpreter%s)" % (
+            "; sizes cut: " + ", ".join("%s %s->%s" % (k, v[0], v[1])
+                                        for k, v in sorted(sizes.items()))
+            if sizes else "")
     if passed < n:
         emit("fail", phase="correctness", sub="mismatch",
              correct_trials=passed, trials=n, trial=first_bad[0],
              max_abs_diff=first_bad[1],
              message="output differs from the reference in %d of %d"
-             " trials (trial %d: max abs diff %.3g, atol = rtol = %g)" % (
-                 n - passed, n, first_bad[0], first_bad[1], opts["--atol"]))
+             " trials (trial %d: max abs diff %.3g, atol = rtol = %g)%s" % (
+                 n - passed, n, first_bad[0], first_bad[1], opts["--atol"],
+                 where))
         return 1
+    if cpu:
+        # No GPU: no timing to report, and none is made up.
+        say("correct%s in %d of %d trials; %d Triton launches; timing"
+            " skipped: no GPU" % (where, passed, n, launches[0]))
+        emit("result", device="cpu", correct_trials=passed, trials=n,
+             max_abs_diff=max_diff, atol=opts["--atol"],
+             rtol=opts["--rtol"], sizes=sizes, triton_launches=launches[0],
+             where=where.strip(), timing="skipped: no GPU",
+             torch=torch.__version__)
+        return 0
 
     emit("phase", phase="timing")
 
