@@ -389,6 +389,41 @@ test_verdict_candidate_checks(void **state)
 		{ "module TopModule(output zero);\n"
 		  "`systemc_header\n#include <stdlib.h>\n`verilog\n"
 		  "endmodule\n", "forbidden-construct", 2 },
+		/* The red team's second round: a macro as the root, odd
+		 * blanks, an interface, every $c, reaching in without a
+		 * reference, a tool's macro. */
+		{ "`define T tb\n"
+		  "module TopModule(output zero);\n"
+		  "  assign zero = `T.good1.zero;\n"
+		  "endmodule\n", "out-of-module-reference", 3 },
+		{ "`define P(x) x\n"
+		  "module TopModule(output zero);\n"
+		  "  assign zero = `P(good1)\n.zero;\n"
+		  "endmodule\n", "out-of-module-reference", 3 },
+		{ "module TopModule(output zero);\n"
+		  "  assign zero = good1.\rzero;\n"
+		  "endmodule\n", "out-of-module-reference", 2 },
+		{ "module TopModule(output zero);\n"
+		  "  assign zero = good1\f.zero;\n"
+		  "endmodule\n", "out-of-module-reference", 2 },
+		{ "interface i;\n  initial tb.stats1.errors = 0;\n"
+		  "endinterface\n", "out-of-module-reference", 2 },
+		{ "  assign zero = good1.zero;\nendmodule\n",
+		  "out-of-module-reference", 1 },
+		{ "module TopModule(output zero);\n"
+		  "  initial $c32(\"0\");\n"
+		  "endmodule\n", "forbidden-construct", 2 },
+		{ "module TopModule(output zero /*verilator public*/);\n"
+		  "endmodule\n", "forbidden-construct", 1 },
+		{ "module TopModule(output zero);\n"
+		  "  initial force zero = 0;\n"
+		  "endmodule\n", "forbidden-construct", 2 },
+		{ "bit leak;\nmodule TopModule(output zero);\n"
+		  "endmodule\n", "forbidden-construct", 1 },
+		{ "bind tb spy s();\n", "forbidden-construct", 1 },
+		{ "module TopModule(output zero);\n`ifdef YOSYS\n"
+		  "`endif\nendmodule\n", "forbidden-construct", 2 },
+		{ "`define A 1\n`define A 2\n", "forbidden-construct", 2 },
 	};
 	/* What a candidate may do: its own instances, structs, blocks,
 	 * generate loops; words in comments and strings. */
@@ -404,6 +439,9 @@ test_verdict_candidate_checks(void **state)
 	    "  // tb.stats1.errors = 0;\n"
 	    "  initial $display(\"tb.x %d\", 1.5);\n"
 	    "  assign q = {s.a, s.b} ^ {7'b0, u1.y} ^ g[0].w;\n"
+	    "  // verilator lint_off UNUSED\n"
+	    "`define OWN 1\n"
+	    "`ifdef OWN\n  wire [31:0] c = $clog2(8) + $countones(in);\n`endif\n"
 	    "endmodule\n"
 	    "module sub(input x, output y); assign y = x; endmodule\n";
 	char *r;
