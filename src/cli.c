@@ -1623,6 +1623,27 @@ jraw(const char *txt)
  * (OSC 52) or hide text; a NUL no longer ends it.  Says so on stderr
  * when anything was escaped.
  */
+/*
+ * One field of a table row (an origin, a benchmark, an env name) as a
+ * new string that is safe on a terminal and stays on its line: every
+ * control character, newline included, shown escaped.  *escaped (may be
+ * NULL) counts what was changed.
+ */
+static char *
+vis(const char *s, size_t *escaped)
+{
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	if (s == NULL)
+		return xstrdup("-");
+	n = safe_text(&b, s, strlen(s), 0);
+	if (escaped != NULL)
+		*escaped += n;
+	buf_adds(&b, "");
+	return buf_detach(&b, NULL);
+}
+
 static void
 safe_print(const char *cmd, const char *s, size_t len)
 {
@@ -1719,12 +1740,19 @@ list_one(const struct store_row *r, void *arg)
 	{
 		struct buf line = BUF_INIT;
 
+		char *id = vis(r->id, &c->escaped), *task = vis(r->task,
+		    &c->escaped), *origin = vis(r->origin, &c->escaped);
+
+		/* Field by field, so that a newline in a field cannot
+		 * start a row of its own. */
 		buf_printf(&line, "%-10s %-40s %-26.26s %-9s %-8s %-11s %s\n",
-		    r->id, r->task, r->origin, r->verdict != NULL ?
+		    id, task, origin, r->verdict != NULL ?
 		    r->verdict : "-", r->stage != NULL ? r->stage : "-", cat,
 		    r->status);
-		c->escaped += safe_text(&c->out, line.p, line.len,
-		    SAFE_KEEP_LINES);
+		free(id);
+		free(task);
+		free(origin);
+		buf_add(&c->out, line.p, line.len);
 		buf_release(&line);
 		fwrite(c->out.p != NULL ? c->out.p : "", 1, c->out.len, stdout);
 		buf_reset(&c->out);
@@ -3018,8 +3046,12 @@ stats_cmp(const void *x, const void *y)
 static void
 csv_field(const char *v)
 {
+	char *safe = vis(v, NULL);	/* CSV is read on terminals too */
+
+	v = safe;
 	if (strpbrk(v, ",\"\n") == NULL) {
 		fputs(v, stdout);
+		free(safe);
 		return;
 	}
 	putchar('"');
@@ -3029,6 +3061,7 @@ csv_field(const char *v)
 		putchar(*v);
 	}
 	putchar('"');
+	free(safe);
 }
 
 /*
@@ -3324,9 +3357,11 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 		share = total > 0 ? 100.0 * (double)s.v[i].count /
 		    (double)total : 0;
 		if (strcmp(fmt, "table") == 0) {
+			char *group = vis(s.v[i].group, NULL);
+
 			printf("%-28.28s %-20.20s %-26.26s %7zu %6.1f%%\n",
-			    s.v[i].group, s.v[i].a, s.v[i].b, s.v[i].count,
-			    share);
+			    group, s.v[i].a, s.v[i].b, s.v[i].count, share);
+			free(group);
 		} else if (strcmp(fmt, "csv") == 0) {
 			csv_field(s.v[i].group);
 			putchar(',');
@@ -3335,8 +3370,11 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 			csv_field(s.v[i].b);
 			printf(",%zu,%.4f\n", s.v[i].count, share / 100);
 		} else if (strcmp(fmt, "md") == 0) {
-			printf("| %s | %s | %s | %zu | %.1f%% |\n", s.v[i].group,
+			char *group = vis(s.v[i].group, NULL);
+
+			printf("| %s | %s | %s | %zu | %.1f%% |\n", group,
 			    s.v[i].a, s.v[i].b, s.v[i].count, share);
+			free(group);
 		} else {
 			print_json(json_pack("{s:s, s:s, s:s, s:I, s:f}", s.by,
 			    s.v[i].group, ka, s.v[i].a, kb, s.v[i].b, "count",

@@ -24,6 +24,7 @@
 #include "hash.h"
 #include "model.h"
 #include "store.h"
+#include "textsafe.h"
 
 const char GENERATE_USAGE[] =
     "generate [--where FILTER | ID...] [--samples K] [--temperature T]\n"
@@ -275,6 +276,40 @@ idset_release(struct idset *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* The latest verdict of id (NULL when none; new string). */
+static char *
+verdict_of(struct store *st, const char *id)
+{
+	struct run r;
+	struct err err;
+	char *v = NULL;
+
+	if (store_run_latest(st, id, &r, &err) == 0) {
+		v = xstrdup(r.verdict);
+		run_release(&r);
+	}
+	return v;
+}
+
+/* How many of ids now pass. */
+static long
+count_pass(const struct cli_global *g, char **ids, size_t n)
+{
+	struct store *st;
+	long pass = 0;
+
+	if (cli_open_store(g, &st) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char *v = verdict_of(st, ids[i]);
+
+		pass += v != NULL && strcmp(v, "pass") == 0;
+		free(v);
+	}
+	store_close(st);
+	return pass;
+}
+
 static int
 task_of_row(const struct store_row *row, void *arg)
 {
@@ -289,34 +324,38 @@ task_empty(const char *task_id, void *arg)
 	return 0;
 }
 
+/* A round's figures as JSON (new reference); passed, when >= 0, is how
+ * many of its answers pass. */
+static json_t *
+summary_json(const struct gen_report *rep, int round, long passed)
+{
+	json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+	    "asked", (json_int_t)rep->asked, "added", (json_int_t)rep->added,
+	    "same_code", (json_int_t)rep->duplicates, "failed",
+	    (json_int_t)rep->failed, "prompt_tokens",
+	    (json_int_t)rep->prompt_tokens, "completion_tokens",
+	    (json_int_t)rep->completion_tokens, "latency_ms",
+	    (json_int_t)rep->latency_ms);
+
+	if (round > 0)
+		json_object_set_new(o, "round", json_integer(round));
+	if (passed >= 0)
+		json_object_set_new(o, "passed", json_integer(passed));
+	if (rep->failed > 0)
+		json_object_set_new(o, "first_error",
+		    json_string(rep->first_error));
+	return o;
+}
+
+/* The errors on stderr and, without --json, the summary line. */
 static void
 print_summary(const char *cmd, const struct gen_report *rep, int json,
     int round)
 {
 	for (size_t i = 0; i < rep->failed; i++)
 		fprintf(stderr, "assay %s: %s\n", cmd, rep->errors[i]);
-	if (json) {
-		json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I,"
-		    " s:I}", "command", cmd, "asked", (json_int_t)rep->asked,
-		    "added", (json_int_t)rep->added, "same_code",
-		    (json_int_t)rep->duplicates, "failed",
-		    (json_int_t)rep->failed, "prompt_tokens",
-		    (json_int_t)rep->prompt_tokens, "completion_tokens",
-		    (json_int_t)rep->completion_tokens, "latency_ms",
-		    (json_int_t)rep->latency_ms);
-		char *s;
-
-		if (round > 0)
-			json_object_set_new(o, "round", json_integer(round));
-		if (rep->failed > 0)
-			json_object_set_new(o, "first_error",
-			    json_string(rep->first_error));
-		s = json_dumps(o, JSON_COMPACT);
-		printf("%s\n", s);
-		free(s);
-		json_decref(o);
+	if (json)
 		return;
-	}
 	if (round > 0)
 		printf("%s round %d: ", cmd, round);
 	else
@@ -330,6 +369,41 @@ print_summary(const char *cmd, const struct gen_report *rep, int json,
 		printf("; %lld+%lld tokens", (long long)rep->prompt_tokens,
 		    (long long)rep->completion_tokens);
 	printf("\n");
+}
+
+/* One JSON object as a line on stdout; consumes o. */
+static void
+print_object(json_t *o)
+{
+	char *s = json_dumps(o, JSON_COMPACT);
+
+	printf("%s\n", s);
+	free(s);
+	json_decref(o);
+}
+
+/*
+ * verify the ids; with --json its summary goes to stderr, so that
+ * stdout holds the command's one object.  Returns verify's status.
+ */
+static int
+verify_quietly(const struct cli_global *g, char **ids, size_t n, int jobs,
+    int json)
+{
+	int saved = -1, rc;
+
+	fflush(stdout);
+	if (json) {
+		saved = dup(1);
+		dup2(2, 1);
+	}
+	rc = cli_verify_ids(g, ids, n, jobs, json || !isatty(2));
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, 1);
+		close(saved);
+	}
+	return rc;
 }
 
 /*
@@ -408,7 +482,11 @@ cmd_generate(const struct cli_global *g, int argc, char **argv)
 		goto out;
 	}
 	if (tasks.n == 0) {
-		printf("generate: no task matches\n");
+		if (o.json)
+			print_object(json_pack("{s:s, s:i, s:i}", "command",
+			    "generate", "tasks", 0, "asked", 0));
+		else
+			printf("generate: no task matches\n");
 		rc = 0;
 		goto out;
 	}
@@ -423,12 +501,17 @@ cmd_generate(const struct cli_global *g, int argc, char **argv)
 	rc = rep.failed > 0 ? 1 : 0;
 	store_close(st);
 	st = NULL;
-	if (o.verify && rep.nids > 0) {
-		int vrc = cli_verify_ids(g, rep.ids, rep.nids, o.jobs,
-		    o.json || !isatty(2));
+	if (o.verify && rep.nids > 0 && verify_quietly(g, rep.ids, rep.nids,
+	    o.jobs, o.json) == 2)
+		rc = 2;
+	if (o.json) {
+		json_t *obj = summary_json(&rep, 0, o.verify ? count_pass(g,
+		    rep.ids, rep.nids) : -1);
 
-		if (vrc == 2)
-			rc = 2;
+		json_object_set_new(obj, "command", json_string("generate"));
+		json_object_set_new(obj, "tasks", json_integer((json_int_t)
+		    tasks.n));
+		print_object(obj);
 	}
 out:
 	if (st != NULL)
@@ -540,21 +623,6 @@ out:
 	return rc;
 }
 
-/* The latest verdict of id (NULL when none; new string). */
-static char *
-verdict_of(struct store *st, const char *id)
-{
-	struct run r;
-	struct err err;
-	char *v = NULL;
-
-	if (store_run_latest(st, id, &r, &err) == 0) {
-		v = xstrdup(r.verdict);
-		run_release(&r);
-	}
-	return v;
-}
-
 struct pick {
 	struct store	*st;
 	const char	*origin;
@@ -655,19 +723,16 @@ fail:
 	return 1;
 }
 
-/* Text from a model or a toolchain onto a terminal: control bytes but
- * newline and tab as ^X, so no escape sequence reaches the terminal. */
+/* Text from a model or a toolchain onto a terminal, its escape
+ * sequences shown escaped (textsafe.h), lines kept. */
 static void
 put_text(const char *s)
 {
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
+	struct buf b = BUF_INIT;
 
-		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-			printf("^%c", c == 0x7f ? '?' : c + '@');
-		else
-			putchar(c);
-	}
+	safe_text(&b, s, strlen(s), SAFE_KEEP_LINES);
+	fwrite(b.p != NULL ? b.p : "", 1, b.len, stdout);
+	buf_release(&b);
 }
 
 /* --show: the feedback each request ends with, before it is sent. */
@@ -721,6 +786,8 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 	struct gen_report total = { 0 };
 	struct err err;
 	char name[128], *by = NULL;
+	json_t *rounds = NULL;
+	size_t ncand = 0;
 	int rc;
 
 	if (cli_wants_help("repair", argc, argv))
@@ -773,10 +840,16 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 		}
 	}
 	if (leaves.n == 0) {
-		printf("repair: no failed candidate to repair\n");
+		if (o.json)
+			print_object(json_pack("{s:s, s:i, s:[]}", "command",
+			    "repair", "candidates", 0, "rounds"));
+		else
+			printf("repair: no failed candidate to repair\n");
 		rc = 0;
 		goto done;
 	}
+	rounds = json_array();
+	ncand = leaves.n;
 	by = config_reviewer(g->reviewer);
 	rc = 0;
 	for (int round = 1; round <= o.rounds && leaves.n > 0; round++) {
@@ -808,12 +881,14 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 		total.added += rep.added;
 		store_close(st);
 		st = NULL;
-		if (o.verify && rep.nids > 0 && cli_verify_ids(g, rep.ids,
-		    rep.nids, o.jobs, o.json || !isatty(2)) == 2) {
+		if (o.verify && rep.nids > 0 && verify_quietly(g, rep.ids,
+		    rep.nids, o.jobs, o.json) == 2) {
 			gen_report_release(&rep);
 			rc = 2;
 			break;
 		}
+		json_array_append_new(rounds, summary_json(&rep, round,
+		    o.verify ? count_pass(g, rep.ids, rep.nids) : -1));
 		if (!o.verify) {
 			gen_report_release(&rep);
 			break;
@@ -840,6 +915,13 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 done:
 	if (st != NULL)
 		store_close(st);
+	if (o.json && rounds != NULL)
+		print_object(json_pack("{s:s, s:I, s:I, s:I, s:o}", "command",
+		    "repair", "candidates", (json_int_t)ncand, "asked",
+		    (json_int_t)total.asked, "added", (json_int_t)total.added,
+		    "rounds", rounds));
+	else
+		json_decref(rounds);
 	idset_release(&leaves);
 	gen_report_release(&total);
 	free(by);
@@ -888,11 +970,12 @@ cli_stats_generation(struct store *st, const char *where, const char *fmt,
 				    " s:I, s:I}", "round", r + 1, "tried",
 				    (json_int_t)v[i].tried[r], "passed",
 				    (json_int_t)v[i].fixed[r]));
-			o = json_pack("{s:s, s:I, s:I, s:I, s:f, s:o, s:o,"
+			o = json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o,"
 			    " s:I, s:I, s:I, s:I}", "model", v[i].model,
 			    "generated", (json_int_t)v[i].generated, "passed",
 			    (json_int_t)v[i].passed, "tasks",
-			    (json_int_t)v[i].tasks, "pass@1", v[i].pass1,
+			    (json_int_t)v[i].tasks, "pass@1", v[i].tasks > 0 ?
+			    json_real(v[i].pass1) : json_null(),
 			    "pass@k", v[i].k > 0 ? json_pack("{s:i, s:f}", "k",
 			    v[i].k, "value", v[i].passk) : json_null(),
 			    "repairs", rr, "prompt_tokens",
@@ -930,8 +1013,14 @@ cli_stats_generation(struct store *st, const char *where, const char *fmt,
 			    v[i].k);
 		else
 			snprintf(pk, sizeof pk, "-");
-		printf("%-20.20s %9zu %6zu %7.3f %12s", v[i].model,
-		    v[i].generated, v[i].passed, v[i].pass1, pk);
+		char p1[16];
+
+		if (v[i].tasks > 0)
+			snprintf(p1, sizeof p1, "%.3f", v[i].pass1);
+		else
+			snprintf(p1, sizeof p1, "-");	/* repairs only */
+		printf("%-20.20s %9zu %6zu %7s %12s", v[i].model,
+		    v[i].generated, v[i].passed, p1, pk);
 		for (int r = 0; r < rounds; r++) {
 			round_cell(&v[i], r, cell, sizeof cell);
 			printf(" %9s", cell);

@@ -22,6 +22,14 @@ err_set(struct err *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 	va_end(ap);
+	/* Messages quote imported names and tool output: no byte of them
+	 * may drive the terminal they are printed on. */
+	for (unsigned char *p = (unsigned char *)err->msg; *p != '\0'; p++) {
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			p[0] = p[1] = '?';	/* a C1 control, U+0080..U+009F */
+	}
 	return -1;
 }
 

@@ -21,7 +21,10 @@ struct err {
 /*
  * Format a message into err (which may be NULL) and return -1, so that a
  * failing function can say "return err_set(err, "open %s: %s", ...)".
- * A message longer than ERR_MSG_MAX - 1 bytes is truncated.
+ * A message longer than ERR_MSG_MAX - 1 bytes is truncated.  Control
+ * characters other than newline and tab (C0, DEL and the C1 range in
+ * UTF-8) become '?', so a message quoting untrusted text is safe to
+ * print on a terminal.
  */
 int	err_set(struct err *err, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));

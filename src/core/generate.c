@@ -113,6 +113,7 @@ report_id(struct gen_report *rep, const char *id, int added)
 /* One job of a batch: where its answer goes. */
 struct job {
 	char	*task_id, *lang, *parent;	/* parent NULL: direct */
+	char	 parent_hash[SAMPLE_HASH_HEX];	/* its code's, for a repair */
 	int	 round;
 	json_t	*messages;
 };
@@ -177,6 +178,14 @@ run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
 		c.extra = json_dumps(extra, JSON_COMPACT);
 		json_decref(extra);
 		hash_sha256(c.code, c.code_len, c.code_hash);
+		if (jobs[i].parent != NULL &&
+		    strcmp(c.code_hash, jobs[i].parent_hash) == 0) {
+			/* The failed code handed back: no repair, and the
+			 * chain ends here. */
+			rep->duplicates++;
+			candidate_release(&c);
+			continue;
+		}
 		if (store_candidate_add(g->st, &c, &inserted, err) < 0) {
 			ret = -1;
 		} else {
@@ -367,6 +376,7 @@ gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
 		j->task_id = xstrdup(c.task_id);
 		j->lang = xstrdup(c.lang);
 		j->parent = xstrdup(c.id);
+		memcpy(j->parent_hash, c.code_hash, sizeof j->parent_hash);
 		j->round = round;
 		j->messages = m;
 		candidate_release(&c);

@@ -17,7 +17,9 @@
  * the parameters, the request's messages, the raw answer, finish
  * reason, token usage, latency, tries, the repair round and the time.
  * The API key is in none of it.  A request that fails makes no
- * candidate.  Each stored answer is journalled ("generate" or "repair"
+ * candidate, and neither does an answer that hands back the failed
+ * candidate's own code (counted as the same code; its chain ends).
+ * Each stored answer is journalled ("generate" or "repair"
  * by the person who ran the command).  Verification is the caller's:
  * the report lists the candidates to verify.
  */

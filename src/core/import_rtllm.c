@@ -13,7 +13,7 @@
  * testbench's own module) with the testbench and the data files as task
  * files.  The reference, renamed to the module the testbench instantiates
  * (verified_adder_8bit -> adder_8bit), is its candidate of origin
- * reference.  A sample folder is _MODEL/tK/ under PATH or beside it; each
+ * reference, and its header of that module the task's interface.  A sample folder is _MODEL/tK/ under PATH or beside it; each
  * DESIGN.v in it is a candidate of rtllm/DESIGN, origin from MODEL.  The
  * verdict is the testbench's own (RTLLM's default convention of the
  * Verilog envs, docs/envs.md).
@@ -289,6 +289,42 @@ reference_code(const char *ref, const char *want)
 	return code;
 }
 
+/*
+ * The header of module name in code, "module name ... ;" (ANSI ports
+ * included), or NULL when code does not declare it.  New string.
+ */
+static char *
+header_of(const char *code, const char *name)
+{
+	size_t len = strlen(code), l = name != NULL ? strlen(name) : 0;
+
+	for (size_t i = 0; name != NULL && i < len; ) {
+		size_t j;
+
+		i = skip_comment(code, len, i);
+		if (i >= len)
+			break;
+		if (len - i <= 6 || memcmp(code + i, "module", 6) != 0 ||
+		    (i > 0 && verilog_is_ident((unsigned char)code[i - 1])) ||
+		    verilog_is_ident((unsigned char)code[i + 6])) {
+			i++;
+			continue;
+		}
+		for (j = i + 6; j < len && strchr(" \t\r\n", code[j]) != NULL;
+		    j++)
+			;
+		if (len - j >= l && memcmp(code + j, name, l) == 0 &&
+		    !verilog_is_ident((unsigned char)code[j + l])) {
+			const char *semi = strchr(code + j, ';');
+
+			return semi != NULL ? xasprintf("%.*s\n",
+			    (int)(semi - code - i + 1), code + i) : NULL;
+		}
+		i = j;
+	}
+	return NULL;
+}
+
 /* The design folder dir (named design) into the task rtllm/DESIGN. */
 static int
 rt_design(struct store *st, const char *dir, const char *design,
@@ -383,14 +419,15 @@ rt_design(struct store *st, const char *dir, const char *design,
 		want[strcspn(want, " ")] = '\0';
 	else
 		want = instantiated(tb, mods, nm);
-	if (import_put_task(st, &t, rep, err) < 0)
-		goto out;
 	if (refpath != NULL) {
 		char *code;
 
 		if (import_read(refpath, &ref, &len0, err) < 0)
 			goto out;
 		code = reference_code(ref, want);
+		/* The interface: the reference's header of that module, which
+		 * also names it where the grammar misreads the testbench. */
+		t.interface = header_of(code, want);
 		c.task_id = xstrdup(t.id);
 		c.origin = xstrdup("reference");
 		c.kind = xstrdup("direct");
@@ -399,12 +436,15 @@ rt_design(struct store *st, const char *dir, const char *design,
 		c.code = code;
 		c.code_len = strlen(code);
 		hash_sha256(c.code, c.code_len, c.code_hash);
-		if (import_put_candidate(st, &c, NULL, 0, rep, NULL, err) < 0)
-			goto out;
 	} else {
 		buf_printf(&rep->warnings, "%s: no verified_*.v reference\n",
 		    dir);
 	}
+	if (import_put_task(st, &t, rep, err) < 0)
+		goto out;
+	if (c.code != NULL &&
+	    import_put_candidate(st, &c, NULL, 0, rep, NULL, err) < 0)
+		goto out;
 	rc = 0;
 out:
 	task_release(&t);

@@ -305,7 +305,11 @@ build_argv(const struct verify_job *j, const struct verify_member *m,
 {
 	long timeout = m->plan.timeout_s;
 	int cache = s->cache && j->cache_dir != NULL;
-	int gpu = s->gpu && access("/dev/nvidiactl", F_OK) == 0;
+	/* A GPU is there when the kernel driver is loaded: its /proc entry
+	 * exists.  /dev/nvidiactl alone is not enough: installing CUDA's
+	 * user-space libraries can create the node with no driver. */
+	int gpu = s->gpu && access("/proc/driver/nvidia/version", F_OK) == 0 &&
+	    access("/dev/nvidiactl", F_OK) == 0;
 	const char *venv = s->venv ? env_venv_dir() : NULL;
 
 	av_add_tool(a, "prlimit");

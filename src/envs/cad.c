@@ -245,6 +245,68 @@ ref_name(const struct task *t)
 
 static int line_starts(const char *p, size_t n, const char *word);
 
+/* Is the line at p (n bytes) a sentence ("Here is the script:"), not
+ * Python?  An upper-case word, then words, no = ( [ # or quote. */
+static int
+sentence(const char *p, size_t n)
+{
+	size_t spaces = 0;
+
+	while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == ' '))
+		n--;
+	if (n == 0 || *p < 'A' || *p > 'Z')
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strchr("=([#'\"", p[i]) != NULL)
+			return 0;
+		spaces += p[i] == ' ';
+	}
+	return spaces >= 2;
+}
+
+/*
+ * An unfenced script answer with prose before its code ("Here is the
+ * script:" then "import cadquery as cq"): the code with the prose lines
+ * blanked, line numbers kept, into *code, and the 1-based line of the
+ * first prose line; 0 and the code as it is when the answer starts with
+ * code.  Only sentences before the first import line count (comments
+ * and blank lines may be among them).
+ */
+static int
+unprose(const char *src, size_t len, struct buf *code)
+{
+	const char *p = src, *end = src + len, *body = NULL;
+	int n = 0, first = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+
+		n++;
+		if (line_starts(p, l, "import ") || line_starts(p, l, "from ")) {
+			body = p;
+			break;
+		}
+		if (sentence(p, l) && first == 0)
+			first = n;
+		else if (!sentence(p, l) && strspn(p, " \t\r") < l &&
+		    !line_starts(p, l, "#")) {
+			/* Code (or anything else) before the imports. */
+			buf_add(code, src, len);
+			return 0;
+		}
+		p += l + (nl != NULL);
+	}
+	if (body == NULL || first == 0) {
+		buf_add(code, src, len);
+		return 0;
+	}
+	for (int i = 1; i < n; i++)
+		buf_addc(code, '\n');
+	buf_add(code, body, (size_t)(end - body));
+	return first;
+}
+
 /* Is the task file name a CadQuery script (".py")? */
 static int
 is_py_name(const char *name)
@@ -560,8 +622,13 @@ cad_prepare(const struct task *t, const struct candidate *c,
 		if (fence > 0)
 			buf_printf(&plan->precheck, PRE_FENCE "%d\n", fence);
 		else {
+			int prose;
+
 			buf_reset(&code);
-			buf_add(&code, c->code, c->code_len);
+			prose = unprose(c->code, c->code_len, &code);
+			if (prose > 0)
+				buf_printf(&plan->precheck, "prose %d before"
+				    " the script\n", prose);
 		}
 		plan->cand_file = xstrdup(SCRIPT_FILE);
 		cq = xasprintf("%s/%s", workdir, CQ_DIR);

@@ -42,7 +42,8 @@ struct env_stage {
 	int	 cache;
 	/*
 	 * 1: the stage runs code on the GPU.  Where the NVIDIA driver is
-	 * loaded (/dev/nvidiactl exists), verify.c binds the /dev/nvidia*
+	 * loaded (/proc/driver/nvidia/version and /dev/nvidiactl exist),
+	 * verify.c binds the /dev/nvidia*
 	 * device nodes and /sys read-only into the sandbox and lifts the
 	 * address-space limit, which the CUDA runtime's start-up alone
 	 * exceeds (it reserves large virtual ranges); the CPU time, file

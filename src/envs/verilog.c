@@ -105,6 +105,8 @@ output_task(const char *name)
 /* One insertion into the testbench's text. */
 struct edit {
 	size_t	 at;
+	size_t	 seq;	/* order of making: ties keep it (" end" before
+			   the next "begin" at the same place) */
 	char	*text;
 };
 
@@ -113,6 +115,7 @@ add_edit(struct edit **v, size_t *n, size_t at, char *text)
 {
 	*v = xreallocarray(*v, *n + 1, sizeof **v);
 	(*v)[*n].at = at;
+	(*v)[*n].seq = *n;
 	(*v)[*n].text = text;
 	(*n)++;
 }
@@ -122,7 +125,9 @@ edit_cmp(const void *a, const void *b)
 {
 	const struct edit *x = a, *y = b;
 
-	return x->at < y->at ? -1 : x->at > y->at;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /*
@@ -321,7 +326,8 @@ verilog_tag_testbench(const char *src, size_t len, const char *nonce,
 		}
 		i = c.end - 1;
 	}
-	qsort(v, n, sizeof *v, edit_cmp);
+	if (n > 0)
+		qsort(v, n, sizeof *v, edit_cmp);
 	for (size_t i = 0; i < n; i++) {
 		buf_add(&b, src + at, v[i].at - at);
 		buf_adds(&b, v[i].text);
@@ -472,23 +478,58 @@ free_lines(struct vline *v, size_t n)
 	free(v);
 }
 
+/*
+ * The compiled form of ERE re with flags, from a small cache: a judge
+ * matches every line of a log (16 MiB at the output cap) against the same
+ * few patterns.  NULL with *rc the regcomp() error when re does not
+ * compile.  Borrowed, valid until ERE_CACHE other patterns were asked for;
+ * not thread-safe (judges run on verify's one thread).
+ */
+#define ERE_CACHE 8
+static const regex_t *
+ere_get(const char *re, int flags, int *rc, char *msg, size_t msgsz)
+{
+	static struct {
+		char	*re;
+		int	 flags;
+		regex_t	 rx;
+	} cache[ERE_CACHE];
+	static size_t next;
+	size_t k;
+
+	for (k = 0; k < ERE_CACHE; k++)
+		if (cache[k].re != NULL && cache[k].flags == flags &&
+		    strcmp(cache[k].re, re) == 0)
+			return &cache[k].rx;
+	k = next++ % ERE_CACHE;
+	if (cache[k].re != NULL) {
+		regfree(&cache[k].rx);
+		free(cache[k].re);
+		cache[k].re = NULL;
+	}
+	*rc = regcomp(&cache[k].rx, re, flags);
+	if (*rc != 0) {
+		regerror(*rc, &cache[k].rx, msg, msgsz);
+		return NULL;
+	}
+	cache[k].re = xstrdup(re);
+	cache[k].flags = flags;
+	return &cache[k].rx;
+}
+
 /* Does the ERE re match text?  -1 when re does not compile (err set). */
 static int
 ere_match(const char *re, const char *text, const char *key,
     struct err *err)
 {
-	regex_t rx;
-	int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+	char msg[128];
+	int rc = 0;
+	const regex_t *rx = ere_get(re, REG_EXTENDED | REG_NOSUB, &rc, msg,
+	    sizeof msg);
 
-	if (rc != 0) {
-		char msg[128];
-
-		regerror(rc, &rx, msg, sizeof msg);
+	if (rx == NULL)
 		return err_set(err, "env_params.%s: %s", key, msg);
-	}
-	rc = regexec(&rx, text, 0, NULL, 0) == 0;
-	regfree(&rx);
-	return rc;
+	return regexec(rx, text, 0, NULL, 0) == 0;
 }
 
 /*
@@ -499,13 +540,15 @@ ere_match(const char *re, const char *text, const char *key,
 static int
 ere_groups(const char *re, const char *text, long *v, int n)
 {
-	regex_t rx;
 	regmatch_t m[4];
-	int hit;
+	char msg[128];
+	int hit, rc = 0;
+	const regex_t *rx = n > 3 ? NULL : ere_get(re, REG_EXTENDED |
+	    REG_ICASE, &rc, msg, sizeof msg);
 
-	if (n > 3 || regcomp(&rx, re, REG_EXTENDED | REG_ICASE) != 0)
+	if (rx == NULL)
 		return 0;
-	hit = regexec(&rx, text, 4, m, 0) == 0;
+	hit = regexec(rx, text, 4, m, 0) == 0;
 	for (int i = 0; hit && i < n; i++) {
 		char *end;
 		long long x;
@@ -518,7 +561,6 @@ ere_groups(const char *re, const char *text, long *v, int n)
 		if (errno == 0 && x >= 0 && x <= LONG_MAX)
 			v[i] = (long)x;
 	}
-	regfree(&rx);
 	return hit;
 }
 

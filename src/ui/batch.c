@@ -49,6 +49,13 @@ batch_line(struct wb *wb, const char *line)
 	size_t k, n;
 	char id[64], verdict[32];
 
+	/* verify's summary: "verified N, unchanged M: ..." (skips print
+	 * no [k/N] line of their own) */
+	if (sscanf(line, "verified %zu, unchanged %zu", &k, &n) == 2) {
+		b->unchanged = n;
+		b->summary = 1;
+		return;
+	}
 	if (sscanf(line, "[%zu/%zu] %63s %31s", &k, &n, id, verdict) != 4) {
 		/* anything else is worth seeing: an error of the child */
 		if (strncmp(line, "assay", 5) == 0) {
@@ -90,7 +97,8 @@ batch_end(struct wb *wb)
 	else
 		wb_msg(wb, 0, ":verify done in %s: %zu verified (%zu pass, %zu "
 		    "not), %zu unchanged", dur, b->results, b->pass, b->fail,
-		    b->done > b->results ? b->done - b->results : 0);
+		    b->summary ? b->unchanged : b->done > b->results ?
+		    b->done - b->results : 0);
 	wb_view_changed(wb);
 }
 

@@ -191,6 +191,8 @@ struct wb_batch {
 	size_t		 done, total;	/* [done/total] of its last line */
 	size_t		 results, pass, fail;	/* runs it stored */
 	size_t		 seen;		/* results when the view was read */
+	size_t		 unchanged;	/* from verify's summary line */
+	int		 summary;	/* 1: that line was read */
 	int64_t		 t0, refreshed;	/* ms */
 	int		 jobs, cancelled;
 	char		 last_err[256];

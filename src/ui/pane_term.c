@@ -322,10 +322,6 @@ term_pane_follow(struct wb *wb)
 		return;
 	if (wb->term_cand != NULL && strcmp(wb->term_cand, c->id) == 0)
 		return;
-	/* a model run's story stays until the next program */
-	if (wb->term_cand == NULL && wb->term_title[0] != '\0' &&
-	    strstr(wb->term_title, "model") != NULL)
-		return;
 	term_start(wb, p->rows, p->cols);
 	wb->term_cand = xstrdup(c->id);
 	wb->dirty = 1;
@@ -596,9 +592,11 @@ model_finish(struct wb *wb)
 		wb->kbd = 0;
 		wb_refresh(wb);
 		wb_msg(wb, !WIFEXITED(st) || WEXITSTATUS(st) != 0, "the model"
-		    " run %s; its output is in the toolchain pane",
-		    WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "is done" :
+		    " run %s; its output is in the toolchain pane until you"
+		    " move", WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "is done" :
 		    "ended with an error");
+		free(wb->term_cand);
+		wb->term_cand = xstrdup(wb->cur.id);
 		memset(&wb->ed, 0, sizeof wb->ed);
 		wb->ed.fd = -1;
 		wb->dirty = 1;
@@ -621,6 +619,10 @@ model_finish(struct wb *wb)
 		    wb->cur.run.verdict :
 		    "not verified");
 	}
+	/* The story stays while its candidate is on screen; moving shows
+	 * the next one's stored log (issue 12). */
+	free(wb->term_cand);
+	wb->term_cand = xstrdup(wb->cur.id);
 	free(id);
 	free(wb->ed_cand);
 	wb->ed_cand = NULL;

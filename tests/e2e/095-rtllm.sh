@@ -86,6 +86,13 @@ expect_eq "the wrong adder" "$(v 'origin=gpt-4' verdict)" '"verdict":"fail"'
 expect_eq "its category" "$(v 'origin=gpt-4' category)" '"category":"functional"'
 # By hand (sum[0] left open): "Test completed with 100 /100 failures".
 "$ASSAY" --db "$DB" list --json --where 'origin=gpt-4' | grep -q '"failures":100' || fail "the wrong adder's 100 failures"
+# pe's testbench connects ports by position ("pe dut(clk,...)"): the
+# task's interface still names the module, so a syntax error is one.
+mkdir -p "$T/pe/_x/t1"
+printf 'module pe(input clk, rst, input [31:0] a, b, output [31:0] c);\n  assign c = a +;\nendmodule\n' > "$T/pe/_x/t1/pe.v"
+"$ASSAY" --db "$DB" import "$T/pe" > /dev/null || fail "import pe sample"
+"$ASSAY" --db "$DB" verify --quiet --where origin=x > /dev/null || fail "verify pe sample"
+expect_eq "pe's syntax error" "$(v 'origin=x' subcategory)" '"subcategory":"syntax-error"'
 expect_eq "a sample printing the pass line itself" "$(v 'origin=my-model' verdict)" '"verdict":"fail"'
 
 # Upstream's own layout in one tree: design folders and _chatgpt35/ inside PATH.

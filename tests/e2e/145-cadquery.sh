@@ -9,7 +9,8 @@
 # workplane has IoU 0 (bracket), 0.129170 (flange) and 0.066846 (plate),
 # and 1 once turned (270 about X; x->z y->x z->y; 270 about X); the API
 # errors are AttributeError, TypeError and NameError; the fenced answers
-# hold the reference script.  Then, with no venv, the scripts are
+# hold the reference script, and so does the one with prose before it.
+# Then, with no venv, the scripts are
 # skipped with the reason.
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,7 +21,7 @@ printf '%s\n' "$line" | grep -q 'CadQuery [0-9]' ||
 
 "$ASSAY" --db "$DB" import "$ROOT"/examples/3d/cadquery/cadquery.jsonl ||
 	fail "import"
-expect_eq "cad-cq candidates" "$(count 'task~cad-cq/')" 16
+expect_eq "cad-cq candidates" "$(count 'task~cad-cq/')" 17
 "$ASSAY" --db "$DB" verify --jobs 2 --check >"$T/verify.out" 2>&1
 expect_eq "verify --check exit (some fail)" $? 1
 tail -n 1 "$T/verify.out"
@@ -86,6 +87,10 @@ evidence plate model-c "NameError: name 'hole_diameter' is not defined"
 id=$(field plate model-c id)
 "$ASSAY" --db "$DB" show "$id" | grep -q 'evidence points to candidate line 4' ||
 	fail "the NameError's line"
+# Prose before an unfenced script: format, and the script passes.
+check bracket model-f fail iou format prose
+near "bracket model-f iou" "$(metric bracket model-f iou)" 1
+evidence bracket model-f "candidate line 1: prose before the script; the solid itself passes (IoU 1.000000)"
 # A face is not a solid.
 check plate model-e fail iou functional invalid-solid
 evidence plate model-e "no closed solid, only faces or an open shell"

@@ -122,6 +122,28 @@ PY
 "$ASSAY" --db "$DB" stats --by model | grep -q "repair r1" ||
     fail "stats --by model shows the models' table"
 
+# A model that hands back the failed code: no repair is stored, and
+# --json prints one object on stdout whatever verify says.
+orig2=$("$ASSAY" --db "$DB" list --json --where 'task=rtlfixer/2012_q2b kind=direct origin!=fixer-1' |
+    head -n 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+cat >"$T/echo.py" <<'PY'
+import json, sys
+msgs = json.load(sys.stdin)["messages"]
+sys.stdout.write([m for m in msgs if m["role"] == "assistant"][-1]["content"])
+PY
+"$ASSAY" --db "$DB" repair "$orig2" --command "python3 $T/echo.py" \
+    --model echo-1 --json >"$T/echo.json" 2>"$T/echo.err" ||
+    fail "echo repair: $(cat "$T/echo.err")"
+expect_eq "echo repair: one line on stdout" "$(wc -l <"$T/echo.json" | tr -d ' ')" 1
+python3 - "$T/echo.json" <<'PY' || fail "echo repair json: $(cat "$T/echo.json")"
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["command"] == "repair" and o["added"] == 0, o
+assert o["rounds"][0]["same_code"] == 1, o
+print("ok: the failed code handed back is no repair")
+PY
+expect_eq "no echo repair stored" "$(count 'origin=echo-1')" 0
+
 # A command that fails is a clear error, nothing stored.
 "$ASSAY" --db "$DB" generate --where task=rtlfixer/2013_q2bfsm --command \
     'echo boom >&2; exit 3' --model broken >"$T/out" 2>"$T/err"

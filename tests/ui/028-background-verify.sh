@@ -56,6 +56,11 @@ row "$(id_n 4)" | grep -q -F '"category_source":"tester"' &&
     fail "$(id_n 4) was labelled by a key meant for another"
 ok "every one of the $N candidates has a stored run; the labels stayed"
 
+# again: nothing changed, and the message says so
+command_line "verify"
+wait_for "0 verified (0 pass, 0 not), $N unchanged" 120
+ok "a second :verify reports $N unchanged"
+
 # cancel: x stops it; what it stored stays
 command_line "verify 1 force"
 wait_for "· verify " 30

@@ -772,6 +772,31 @@ test_cad_judge_skip_needs_the_probe(void **state)
 }
 
 /*
+ * Prepare the python candidate code of task t in a fresh f->dir; the
+ * candidate.py it wrote, new, into *written when written is not NULL.
+ */
+static void
+prepare_script(struct fx *f, const struct task *t, struct candidate *c,
+    const char *code, struct env_plan *plan, char **written)
+{
+	struct err err;
+
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+	make_cand(c, t->id, code);
+	free(c->lang);
+	c->lang = xstrdup("python");
+	env_plan_init(plan);
+	assert_int_equal(env_cad.prepare(t, c, f->dir, plan, &err), 0);
+	if (written != NULL) {
+		char *path = xasprintf("%s/cq/candidate.py", f->dir);
+
+		*written = read_text(path);
+		free(path);
+	}
+}
+
+/*
  * The IoU stage's orientation line (assay-iou --orient) makes a
  * mismatch a wrong orientation, with the turn and its IoU; a fenced
  * script is a format failure whose symptom is what the code inside did.
@@ -827,19 +852,7 @@ test_cad_orientation_hint_and_fence(void **state)
 	candidate_release(&c);
 
 	/* The fenced answer: its code runs on its own lines, and passes. */
-	rm_rf(f->dir);
-	assert_int_equal(mkdir(f->dir, 0700), 0);
-	make_cand(&c, t.id, fenced);
-	free(c.lang);
-	c.lang = xstrdup("python");
-	env_plan_init(&plan);
-	assert_int_equal(env_cad.prepare(&t, &c, f->dir, &plan, &err), 0);
-	{
-		char *path = xasprintf("%s/cq/candidate.py", f->dir);
-
-		text = read_text(path);
-		free(path);
-	}
+	prepare_script(f, &t, &c, fenced, &plan, &text);
 	assert_string_equal(text, "\n\nimport cadquery as cq\n"
 	    "result = cq.Workplane().box(1, 1, 1)\n\n");
 	free(text);
@@ -854,6 +867,32 @@ test_cad_orientation_hint_and_fence(void **state)
 	    " script; the script inside passes (IoU 1.000000)");
 	assert_int_equal(r.evidence_line, 2);
 	run_release(&r);
+	env_plan_release(&plan);
+	candidate_release(&c);
+
+	/* Prose before an unfenced script: blanked, and format/prose. */
+	prepare_script(f, &t, &c, "Here is the script for the cube.\n\n"
+	    "# a cube\nimport cadquery as cq\nresult = 1\n", &plan, &text);
+	assert_string_equal(text, "\n\n\nimport cadquery as cq\n"
+	    "result = 1\n");
+	free(text);
+	assert_non_null(strstr(buf_str(&plan.precheck),
+	    "prose 1 before the script"));
+	memset(&r, 0, sizeof r);
+	env_cad.judge(&t, &plan, res, 3, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.category, "format");
+	assert_str(r.subcategory, "prose");
+	assert_str(r.evidence, "candidate line 1: prose before the script;"
+	    " the solid itself passes (IoU 1.000000)");
+	run_release(&r);
+	env_plan_release(&plan);
+	candidate_release(&c);
+
+	/* A script that starts with code is left as it is. */
+	prepare_script(f, &t, &c, "Size = 3\nimport cadquery as cq\n", &plan,
+	    NULL);
+	assert_null(strstr(buf_str(&plan.precheck), "prose"));
 	env_plan_release(&plan);
 	task_release(&t);
 	candidate_release(&c);

@@ -1220,6 +1220,149 @@ test_import_assay_explicit_roles(void **state)
 	}
 }
 
+/* --- RTLLM ------------------------------------------------------------ */
+
+/* The code of the only candidate under filter; new string. */
+static char *
+only_code(struct store *st, const char *filter)
+{
+	struct candidate c;
+	struct err err;
+	char *id = only_id(st, filter), *code;
+
+	assert_int_equal(store_candidate_get(st, id, &c, &err), 0);
+	code = xstrdup(c.code);
+	candidate_release(&c);
+	free(id);
+	return code;
+}
+
+static void
+test_import_rtllm_shared_designs(void **state)
+{
+	struct fx *f = *state;
+	struct import_report rep;
+	struct task t;
+	struct err err;
+	char *dir, *code;
+
+	need_data(f);
+	dir = data_path(f, "rtllm");
+	assert_true(import_rtllm_detect(dir));
+	import_ok(f, dir, IMPORT_AUTO, &rep);
+	/* 36 design folders (counted with find -name testbench.v). */
+	assert_int_equal(rep.tasks_added, 36);
+	assert_int_equal(rep.cands_added, 36);
+	assert_int_equal(rep.warnings.len, 0);
+	import_report_release(&rep);
+	assert_int_equal(count(f->st, "benchmark=rtllm origin=reference"), 36);
+
+	/* alu: the testbench's own top, reference.dat as data, the
+	 * description as spec, the reference not a task file. */
+	assert_int_equal(store_task_get(f->st, "rtllm/alu", &t, &err), 0);
+	assert_string_equal(t.env, "iverilog");
+	assert_string_equal(t.env_params, "{\"top\":\"test_alu\","
+	    "\"timeout_s\":60}");
+	assert_string_equal(t.extra, "{\"category\":\"Miscellaneous/RISC-V\"}");
+	assert_non_null(strstr(t.spec, "ALU for a 32-bit MIPS-ISA CPU"));
+	/* The renamed reference's header: the module to define. */
+	assert_non_null(t.interface);
+	assert_true(strncmp(t.interface, "module alu(", 11) == 0);
+	assert_non_null(strstr(t.interface, "output flag\n    );\n"));
+	assert_int_equal(t.nfiles, 2);
+	assert_string_equal(t.files[0].name, "testbench.v");
+	assert_string_equal(t.files[0].role, "testbench");
+	assert_string_equal(t.files[1].name, "reference.dat");
+	assert_string_equal(t.files[1].role, "data");
+	task_release(&t);
+	assert_int_equal(store_task_get(f->st, "rtllm/RAM", &t, &err), 0);
+	assert_string_equal(t.env_params, "{\"top\":\"tb_RAM\","
+	    "\"timeout_s\":60}");
+	task_release(&t);
+
+	/* Renamed to the module the testbench instantiates; by position
+	 * (pe), by name (adder_pipe_64bit), a submodule kept (asyn_fifo). */
+	code = only_code(f->st, "task=rtllm/pe");
+	assert_non_null(strstr(code, "module pe("));
+	assert_null(strstr(code, "verified_pe"));
+	free(code);
+	code = only_code(f->st, "task=rtllm/adder_pipe_64bit");
+	assert_non_null(strstr(code, "module adder_pipe_64bit"));
+	free(code);
+	code = only_code(f->st, "task=rtllm/asyn_fifo");
+	assert_non_null(strstr(code, "module asyn_fifo"));
+	assert_non_null(strstr(code, "module dual_port_RAM"));
+	assert_null(strstr(code, "verified_asyn_fifo"));
+	free(code);
+	/* Already the testbench's name: byte for byte. */
+	code = only_code(f->st, "task=rtllm/adder_bcd");
+	{
+		char *p = xasprintf("%s/Arithmetic/Adder/adder_bcd/"
+		    "verified_adder_bcd.v", dir);
+		char *want = read_text(p);
+
+		assert_string_equal(code, want);
+		free(want);
+		free(p);
+	}
+	free(code);
+	free(dir);
+}
+
+static void
+test_import_rtllm_samples(void **state)
+{
+	struct fx *f = *state;
+	struct import_report rep;
+	struct candidate c;
+	struct err err;
+	char *dir, *id, *p;
+
+	need_data(f);
+	dir = data_path(f, "rtllm");
+	import_ok(f, dir, IMPORT_RTLLM, &rep);
+	import_report_release(&rep);
+	free(dir);
+	/* Samples alone, in upstream's folders, answer those designs. */
+	p = xasprintf("%s/s", f->dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	free(p);
+	static const char *const dirs[] = { "s/_chatgpt35", "s/_chatgpt35/t1",
+	    "s/_chatgpt35/t2", "s/_chatgpt4", "s/_chatgpt4/t5", "s/_qwen",
+	    "s/_qwen/t1", "s/_notes" };
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		p = xasprintf("%s/%s", f->dir, dirs[i]);
+		assert_int_equal(mkdir(p, 0755), 0);
+		free(p);
+	}
+	free(write_text(f, "s/_chatgpt35/t1/adder_8bit.v", "module a; endmodule\n"));
+	free(write_text(f, "s/_chatgpt35/t2/adder_8bit.v", "module b; endmodule\n"));
+	free(write_text(f, "s/_chatgpt4/t5/alu.v", "module c; endmodule\n"));
+	free(write_text(f, "s/_qwen/t1/alu.v", "module d; endmodule\n"));
+	free(write_text(f, "s/_qwen/t1/nonesuch.v", "module e; endmodule\n"));
+	free(write_text(f, "s/_notes/readme.v", "module f; endmodule\n"));
+	p = xasprintf("%s/s", f->dir);
+	assert_true(import_rtllm_detect(p));
+	import_ok(f, p, IMPORT_AUTO, &rep);
+	free(p);
+	assert_int_equal(rep.tasks_added, 0);
+	assert_int_equal(rep.cands_added, 4);
+	assert_non_null(strstr(buf_str(&rep.warnings), "1 sample(s) of designs"
+	    " without a folder"));
+	import_report_release(&rep);
+	assert_int_equal(count(f->st, "origin=gpt-3.5 task=rtllm/adder_8bit"),
+	    2);
+	assert_int_equal(count(f->st, "origin=gpt-4 task=rtllm/alu"), 1);
+	id = only_id(f->st, "origin=qwen");
+	assert_int_equal(store_candidate_get(f->st, id, &c, &err), 0);
+	assert_string_equal(c.task_id, "rtllm/alu");
+	assert_string_equal(c.origin_raw, "_qwen/t1");
+	assert_string_equal(c.extra, "{\"sample\":\"t1\"}");
+	assert_string_equal(c.code, "module d; endmodule\n");
+	candidate_release(&c);
+	free(id);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -1238,6 +1381,8 @@ main(void)
 		FX_TEST(test_import_rtlfixer_simulate_set_nan),
 		FX_TEST(test_import_rtlfixer_bare_nan_is_null),
 		FX_TEST(test_import_assay_format),
+		FX_TEST(test_import_rtllm_shared_designs),
+		FX_TEST(test_import_rtllm_samples),
 		FX_TEST(test_import_assay_explicit_roles),
 		cmocka_unit_test(test_import_file_role_by_word),
 		FX_TEST(test_import_assay_parent_and_recorded),

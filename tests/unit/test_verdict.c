@@ -306,7 +306,7 @@ test_verdict_tagging(void **state)
 	    "    // $display(\"in a comment\");\n"
 	    "    $display(\"has $finish; inside\");\n"
 	    "    if (x) $error(\"e %d\", x); else $fatal(2, \"f\");\n"
-	    "    #1 $finish;\n"
+	    "    #1 $finish;$stop;\n"
 	    "  end\n"
 	    "endmodule\n";
 	static const char want[] =
@@ -321,7 +321,8 @@ test_verdict_tagging(void **state)
 	    "    $display(\"N has $finish; inside\");\n"
 	    "    if (x) $error(\"N !error \", \"e %d\", x); else"
 	    " $fatal(2, \"N !fatal \", \"f\");\n"
-	    "    #1 begin $display(\"N !finish\"); $finish; end\n"
+	    "    #1 begin $display(\"N !finish\"); $finish; end"
+	    "begin $display(\"N !finish\"); $stop; end\n"
 	    "  end\n"
 	    "endmodule\n";
 	int tagged = 0, finishes = 0;
@@ -333,7 +334,7 @@ test_verdict_tagging(void **state)
 	    &len);
 	assert_string_equal(out, want);
 	assert_int_equal(tagged, 5);
-	assert_int_equal(finishes, 2);
+	assert_int_equal(finishes, 3);
 	free(out);
 }
 

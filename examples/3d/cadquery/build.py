@@ -6,7 +6,8 @@ bracket and flange give their reference as a CadQuery script
 reference.py here.  Each task has the candidates model-a (the same solid
 built another way), model-b (built on the wrong workplane: rotated),
 model-c (a CadQuery API error) and model-d (the answer in a markdown
-fence); plate also model-e (a face, not a solid).
+fence); bracket also model-f (prose before the script), plate model-e
+(a face, not a solid).
 
 Run with the project venv's Python, which has CadQuery:
     build/venv/bin/python3 examples/3d/cadquery/build.py
