@@ -65,16 +65,20 @@
  * interposed: a global printf saw the harness's secret), may hold no
  * common symbol, SYMBOL must be plain code (no ifunc, whose resolver runs
  * before main), and no section may run code outside the candidate's
- * calls (.init, .init_array and the like, by name or type).  A refusal
+ * calls (.init, .init_array and the like, by name or type), nor be one
+ * the linker or loader builds (.dynamic, .interp, .got, .plt ...).  A refusal
  * is one line "x86-asm: forbidden-KIND: WHY" (judge_isolate()).
  */
 static const char isolate[] =
     "s=$1; shift; as \"$@\" || exit\n"
-    "x=$(readelf -SW cand.o | grep -E 'INIT_ARRAY|FINI_ARRAY|\\]"
-    " \\.(preinit_array|init_array|fini_array|init|fini|ctors|dtors)"
-    "([. ]|$)' | sed -n 's/.*\\] \\([^ ]*\\).*/\\1/p' | head -n 1)\n"
-    "[ -z \"$x\" ] || { echo \"x86-asm: forbidden-section: section $x"
-    " runs code outside the candidate's calls\"; exit 1; }\n"
+    "x=$(readelf -SW cand.o | grep -E 'INIT_ARRAY|FINI_ARRAY|DYNAMIC|\\]"
+    " \\.(preinit_array|init_array|fini_array|init|fini|ctors|dtors|jcr"
+    "|tm_clone_table|dynamic|interp|got|plt|dynsym|dynstr|hash|gnu\\.hash"
+    "|gnu\\.version[^ ]*)([. ]|$)' |"
+    " sed -n 's/.*\\] \\([^ ]*\\).*/\\1/p' | head -n 1)\n"
+    "[ -z \"$x\" ] || { echo \"x86-asm: forbidden-section: section $x is"
+    " the loader's or runs code outside the candidate's calls\"; exit 1;"
+    " }\n"
     "objcopy --keep-global-symbol=\"$s\" cand.o || exit\n"
     "x=$(nm -g --defined-only cand.o | awk -v s=\"$s\" '$2 != \"T\" ||"
     " $3 != s { print $3 \" (\" $2 \")\"; exit }')\n"

@@ -11,6 +11,8 @@
 #   ctor       a correct sum plus a pointer in an @init_array section of
 #              another name: code before main, fail/forbidden-section
 #   initsec    code in .init: fail/forbidden-section
+#   dynamic    a .dynamic section of its own (DT_INIT, 12, pointing at
+#              sum): fail/forbidden-section
 #   ifunc      sum as an ifunc (its resolver runs before main):
 #              fail/forbidden-symbol
 #   common     a common symbol: fail/forbidden-symbol
@@ -190,6 +192,7 @@ if os.environ["HAVE_X86"] == "1":
     add(X, "printf", PRINTF)
     add(X, "ctor", SUM % ("", '\t.section .myinit,"aw",@init_array\n\t.quad sum\n'))
     add(X, "initsec", SUM % ("", '\t.section .init,"ax",@progbits\n\tnop\n'))
+    add(X, "dynamic", SUM % ("", '\t.section .dynamic,"aw"\n\t.quad 12, sum\n'))
     add(X, "ifunc", SUM % ("\t.type sum, @gnu_indirect_function", ""))
     add(X, "common", SUM % ("", "\t.comm stdout,8,8\n"))
     add(X, "helper", SUM % ("", "\t.globl helper\nhelper:\tret\n"))
@@ -217,6 +220,7 @@ if [ $have_x86 = 1 ]; then
 	want printf fail/functional/mismatch
 	want ctor fail/compile/forbidden-section
 	want initsec fail/compile/forbidden-section
+	want dynamic fail/compile/forbidden-section
 	want ifunc fail/compile/forbidden-symbol
 	want common fail/compile/forbidden-symbol
 	want helper pass/null/null
