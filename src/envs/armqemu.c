@@ -18,8 +18,11 @@
  *             -chardev stdio,id=semihost -semihosting-config
  *             enable=on,target=native,chardev=semihost -sandbox
  *             on,spawn=deny,... -icount shift=0 -d
- *             unimp,guest_errors,in_asm -kernel fw.elf 2>ev/regtrace.log
- *             (fd 3 is ev/uart.txt), under timeout(1) and sh, which
+ *             unimp,guest_errors,in_asm -kernel fw.elf -D .trace-RANDOM
+ *             2>ev/stderr.log (fd 3 is ev/uart.txt; the -d log, moved to
+ *             ev/regtrace.log once QEMU is gone, has a random name the
+ *             firmware cannot learn, and semihosting's stderr, which is
+ *             QEMU's, is not the trace), under timeout(1) and sh, which
  *             prints QEMU's exit status after a per-run secret (read from
  *             fd 5; a non-zero status must not stop the run before the
  *             next stages), QEMU's own messages, and addr2line's source
@@ -68,15 +71,20 @@
 #define RUN_DIR "run"
 #define ELF_FILE "fw.elf"
 /*
- * The evidence, in run/ev/: the shell opens both files, QEMU writes the
- * UART through an inherited fd (-add-fd, /dev/fdset/1) and the trace to
- * its stderr, and ev/ has mode 0 while QEMU runs.  The run stage has no
- * /proc, so the firmware's semihosting SYS_OPEN can name neither file
- * (nor /proc/self/fd/N): only QEMU writes them.
+ * The evidence, in run/ev/: the shell opens the UART's file, QEMU writes
+ * it through an inherited fd (-add-fd, /dev/fdset/1), and ev/ has mode 0
+ * while QEMU runs.  The trace is QEMU's -D log, never its stderr: the
+ * firmware's semihosting ":tt" opened for append IS QEMU's stderr, and
+ * wrote "GPIOA: unimplemented device write ..." lines of its own there.
+ * The log's name is random (semihosting cannot list a directory) and it
+ * is moved into ev/ once QEMU is gone.  The run stage has no /proc, so
+ * the firmware's semihosting SYS_OPEN can name neither file (nor
+ * /proc/self/fd/N): only QEMU writes them.
  */
 #define EV_DIR "ev"
 #define UART_FILE EV_DIR "/uart.txt"
 #define TRACE_FILE EV_DIR "/regtrace.log"
+#define STDERR_FILE EV_DIR "/stderr.log"
 #define LIBM "-lm"			/* after the sources */
 #define RESC_FILE "run.resc"
 
@@ -154,7 +162,8 @@ static const char *const qemu_head[] = { "-M", "netduinoplus2", "-display",
 /*
  * Semihosting's console is QEMU's stdout (the run's log), never the
  * UART; QEMU's own seccomp sandbox kills it (SIGSYS) when the firmware
- * asks for a host command (SYS_SYSTEM); the trace goes to stderr.
+ * asks for a host command (SYS_SYSTEM); the trace goes to the -D log
+ * the run script names (never stderr, which semihosting can write).
  */
 static const char *const qemu_tail[] = { "-chardev",
     "stdio,id=semihost,signal=off", "-semihosting-config",
@@ -192,13 +201,16 @@ static const char *const qemu_tail[] = { "-chardev",
 	" END { if (last in at) print at[last] }"
 static const char run_script[] =
     "IFS= read -r n <&5; exec 5<&-; ulimit -c 0; rm -rf " EV_DIR "; "
-    "mkdir -m 700 " EV_DIR "; exec 3>" UART_FILE " 4>" TRACE_FILE "; "
+    "mkdir -m 700 " EV_DIR "; exec 3>" UART_FILE " 4>" STDERR_FILE "; "
     "chmod 0 " EV_DIR "; "
-    "{ timeout --foreground -k 1 %1$d qemu-system-arm \"$@\" 2>&4"
-    " </dev/null;"
+    "r=$(od -An -N12 -tx1 /dev/urandom 2>/dev/null | tr -dc 0-9a-f); "
+    "r=.trace-${r:-$n}; "
+    "{ timeout --foreground -k 1 %1$d qemu-system-arm \"$@\" -D \"$r\""
+    " 2>&4 </dev/null;"
     " echo \"$n qemu-exit $?\"; } | tee console.txt; exec 3>&- 4>&-; "
     "chmod 700 " EV_DIR "; "
-    "grep -e '^qemu' -e 'terminating on signal' " TRACE_FILE
+    "mv -f \"$r\" " TRACE_FILE " 2>/dev/null || : > " TRACE_FILE "; "
+    "grep -e '^qemu' -e 'terminating on signal' " STDERR_FILE
     " | head -n 20; "
     "set -- $(sed -n 's/^assay: [A-Za-z]* at pc 0x\\([0-9a-f]\\{1,8\\}\\)"
     " (lr 0x\\([0-9a-f]\\{1,8\\}\\).*/\\1 \\2/p' console.txt | head -n 1); "

@@ -5,8 +5,10 @@
  * checks its launch configurations statically, then builds and runs the
  * task's harness (a host program) linked with it:
  *   NVCC -arch=ARCH -O2 -Xptxas -v,-warn-spills -c candidate.cu -o candidate.o
- *   NVCC -arch=ARCH -O2 -DASSAY_NONCE="NONCE" -DASSAY_SM=NN -o run/harness
- *     HARNESS candidate.o
+ *   NVCC -arch=ARCH -O2 -DASSAY_NONCE="NONCE" -DASSAY_SM=NN -c HARNESS
+ *     -o harness.o; objcopy --keep-global-symbol=... candidate.o;
+ *     NVCC -arch=ARCH -O2 -o run/harness harness.o candidate.o
+ *     (the candidate exports only what the harness needs of it: isolate)
  *   ./harness                                  (in run/, all it sees)
  * NVCC is the absolute path of nvcc (/usr/local/cuda/bin first, then PATH): the
  * CUDA toolkit is no Debian package, and the sandbox's PATH is
@@ -46,6 +48,27 @@
 #define CAND_OBJ	"candidate.o"
 #define HELPER_FILE	"assay_harness.h"
 #define RUN_DIR		"run"
+
+/*
+ * The build stage ("$1" nvcc, "$2" -arch, "$3" the nonce's -D, "$4"
+ * -DASSAY_SM, "$5" the harness): the harness is compiled alone, linked
+ * once without the candidate (into nothing kept) to learn which symbols
+ * only the candidate can give it, and the candidate's object keeps those
+ * global and no other (objcopy): a candidate that defined fwrite, fputs
+ * or malloc would otherwise run inside the harness's own calls and read
+ * the result line's secret.  Then the real link.
+ */
+static const char isolate[] =
+    "c=$1 a=$2 o=$3 m=$4 h=$5\n"
+    "\"$c\" \"$a\" -O2 \"$o\" \"$m\" -c \"$h\" -o harness.o || exit\n"
+    "k=$(\"$c\" \"$a\" -o harness.probe harness.o -Xlinker --no-demangle"
+    " 2>&1 | sed -n \"s/.*undefined reference to \\`\\([^']*\\)'.*/\\1/p\""
+    " | sort -u)\n"
+    "rm -f harness.probe\n"
+    "set -- --keep-global-symbol=assay_no_symbol\n"
+    "for x in $k; do set -- \"$@\" \"--keep-global-symbol=$x\"; done\n"
+    "objcopy \"$@\" " CAND_OBJ " || exit\n"
+    "exec \"$c\" \"$a\" -O2 -o " RUN_DIR "/harness harness.o " CAND_OBJ "\n";
 #define SKIP_EXIT	77	/* the harness's "no GPU here" */
 #define NO_GPU_EVIDENCE	"skipped: no GPU"
 
@@ -310,6 +333,8 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 		if (strcmp(f->name, CAND_FILE) == 0 ||
 		    strcmp(f->name, CAND_OBJ) == 0 ||
 		    strcmp(f->name, HELPER_FILE) == 0 ||
+		    strcmp(f->name, "harness.o") == 0 ||
+		    strcmp(f->name, "harness.probe") == 0 ||
 		    strcmp(f->name, RUN_DIR) == 0) {
 			err_set(err, "task file name %s is reserved by nvcc",
 			    f->name);
@@ -348,9 +373,9 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 		nonceopt = xasprintf("-DASSAY_NONCE=\"%s\"", plan->nonce);
 		smopt = xasprintf("-DASSAY_SM=%d", env_atoi(arch + 3));
 		{
-			const char *const build[] = { nvcc, archopt, "-O2",
-			    nonceopt, smopt, "-o", RUN_DIR "/harness", harness,
-			    CAND_OBJ, NULL };
+			const char *const build[] = { "sh", "-c", isolate,
+			    "build", nvcc, archopt, nonceopt, smopt, harness,
+			    NULL };
 			const char *const run[] = { "./harness", NULL };
 
 			env_plan_stage(plan, "build", build);

@@ -58,6 +58,33 @@
 #define PRE_INTEL PRE_ATT ".intel_syntax noprefix\n"
 #define NOTE_GNU_STACK "\t.section .note.GNU-stack,\"\",@progbits\n"
 
+/*
+ * The assemble stage ("$1" SYMBOL, the rest as's arguments): after as, the
+ * candidate's object may export SYMBOL alone (objcopy makes every other
+ * global local, so no function of the harness or the C library can be
+ * interposed: a global printf saw the harness's secret), may hold no
+ * common symbol, SYMBOL must be plain code (no ifunc, whose resolver runs
+ * before main), and no section may run code outside the candidate's
+ * calls (.init, .init_array and the like, by name or type), nor be one
+ * the linker or loader builds (.dynamic, .interp, .got, .plt ...).  A refusal
+ * is one line "x86-asm: forbidden-KIND: WHY" (judge_isolate()).
+ */
+static const char isolate[] =
+    "s=$1; shift; as \"$@\" || exit\n"
+    "x=$(readelf -SW cand.o | grep -E 'INIT_ARRAY|FINI_ARRAY|DYNAMIC|\\]"
+    " \\.(preinit_array|init_array|fini_array|init|fini|ctors|dtors|jcr"
+    "|tm_clone_table|dynamic|interp|got|plt|dynsym|dynstr|hash|gnu\\.hash"
+    "|gnu\\.version[^ ]*)([. ]|$)' |"
+    " sed -n 's/.*\\] \\([^ ]*\\).*/\\1/p' | head -n 1)\n"
+    "[ -z \"$x\" ] || { echo \"x86-asm: forbidden-section: section $x is"
+    " the loader's or runs code outside the candidate's calls\"; exit 1;"
+    " }\n"
+    "objcopy --keep-global-symbol=\"$s\" cand.o || exit\n"
+    "x=$(nm -g --defined-only cand.o | awk -v s=\"$s\" '$2 != \"T\" ||"
+    " $3 != s { print $3 \" (\" $2 \")\"; exit }')\n"
+    "[ -z \"$x\" ] || { echo \"x86-asm: forbidden-symbol: $x: the"
+    " object may export $s alone, as plain code\"; exit 1; }\n";
+
 /* Names the env writes; a task file may not take them. */
 static const char *const reserved[] = { CAND_FILE, "cand.o", "harness.c",
 	"sig.h", "thunks.h", "abi.s", "pre.s", "note.s", "run", NULL };
@@ -888,7 +915,7 @@ x86asm_prepare(const struct task *t, const struct candidate *c,
 	if (env_mkdir(workdir, "run", err) < 0)
 		goto out;
 	{
-		const char *as[10];
+		const char *as[14];
 		size_t n = 0;
 		/* The candidate first: linked after the harness, identical
 		 * two-instruction functions timed 0.83 of the reference. */
@@ -909,7 +936,13 @@ x86asm_prepare(const struct task *t, const struct candidate *c,
 		static const char *const count[] = { "sh", "-c", script,
 		    NULL };
 
+		/* as, then the object may export SYMBOL alone and run no
+		 * code outside its calls (isolate_script). */
+		as[n++] = "sh";
+		as[n++] = "-c";
+		as[n++] = isolate;
 		as[n++] = "as";
+		as[n++] = su.sig.name;
 		as[n++] = "--64";
 		as[n++] = "-g";
 		as[n++] = "-o";
@@ -1267,6 +1300,10 @@ scan_run_log(const struct env_plan *plan, const char *log, size_t len,
 /*
  * callgrind's "==PID== Collected : N" after the harness's "cg ref done"
  * (then "cg cand done"): lines before the marker may be the candidate's.
+ * The reference's run runs no candidate code: its first count is
+ * valgrind's.  The candidate's is the last after the marker: valgrind
+ * prints it when the process ends, after anything the candidate wrote,
+ * even when it ended the process itself.
  */
 static void
 scan_count_log(const struct env_plan *plan, const char *log, size_t len,
@@ -1291,11 +1328,12 @@ scan_count_log(const struct env_plan *plan, const char *log, size_t len,
 		else if (which != 0 && strncmp(line, "==", 2) == 0 &&
 		    (c = strstr(line, "== Collected : ")) != NULL &&
 		    sscanf(c + 15, "%ld", &v) == 1) {
-			if (which == 1 && s->ir_ref < 0)
+			if (which == 1) {
 				s->ir_ref = v;
-			else if (which == 2 && s->ir_cand < 0)
-				s->ir_cand = v;
-			which = 0;
+				which = 0;
+			} else {
+				s->ir_cand = v;	/* the last one */
+			}
 		}
 		free(line);
 	}
@@ -1545,6 +1583,40 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *run,
 	verdict(r, "pass", "run", NULL, NULL, NULL);
 }
 
+/*
+ * The assemble stage's refusal (isolate): "x86-asm: forbidden-KIND: WHY"
+ * at the start of a line, which only the stage's script prints (as's
+ * messages start with the file's name).  1 when found.
+ */
+static int
+judge_isolate(const struct env_stage_result *as, struct run *r)
+{
+	static const char mark[] = "x86-asm: forbidden-";
+	const char *p = as->log, *end = as->log + as->log_len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (l > sizeof mark - 1 && memcmp(p, mark, sizeof mark - 1) ==
+		    0) {
+			char *line = xstrndup(p + 9, l - 9);
+			char *colon = strchr(line, ':');
+
+			if (colon != NULL) {
+				*colon = '\0';
+				verdict(r, "fail", "assemble", "compile", line,
+				    colon + 1 + strspn(colon + 1, " "));
+				free(line);
+				return 1;
+			}
+			free(line);
+		}
+		p += l + (nl != NULL);
+	}
+	return 0;
+}
+
 static void
 x86asm_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
@@ -1604,6 +1676,8 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
 		    "as or gcc could not be started");
 		goto out;
 	}
+	if (res[0].exit_code != 0 && judge_isolate(&res[0], r))
+		goto out;
 	if (res[0].exit_code != 0) {
 		const char *msg = NULL;
 

@@ -439,6 +439,34 @@ test_armqemu_semihosting_cannot_forge_evidence(void **state)
 	buf_release(&code);
 }
 
+/*
+ * newlib's stderr is semihosting's ":tt" opened for append, which QEMU
+ * 7.2 maps to its own stderr: when that was the trace, firmware that
+ * touched no register passed expect_writes by printing the lines QEMU
+ * would have (red-team finding).  The trace is QEMU's -D log now.
+ */
+static void
+test_armqemu_semihosting_stderr_is_not_the_trace(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	verify_arm(f, "{\"expect_writes\":[{\"periph\":\"GPIOA\","
+	    "\"offset\":24,\"value\":32}]}",
+	    "#include <stdio.h>\n"
+	    "#include \"stm32f4xx.h\"\n"
+	    "int main(void) {\n"
+	    "\tfprintf(stderr, \"\\nGPIOA: unimplemented device write"
+	    " (size 4, offset 0x018, value 0x00000020)\\n\");\n"
+	    "\tfputs(\"GPIOA: unimplemented device write (size 4, offset"
+	    " 0x018, value 0x00000020)\\n\", stdout);\n"
+	    "\treturn 0;\n"
+	    "}\n", 0, &r);
+	expect(&r, "fail", "functional", "register-write");
+	assert_non_null(strstr(r.metrics, "\"reg_writes\":0"));
+	run_release(&r);
+}
+
 /* SYS_SYSTEM would be a shell in the sandbox: QEMU's sandbox kills it. */
 static void
 test_armqemu_semihosting_system_is_refused(void **state)
@@ -876,6 +904,7 @@ main(void)
 		FX_TEST(test_armqemu_pty_run),
 		FX_TEST(test_armqemu_uart_mismatch),
 		FX_TEST(test_armqemu_semihosting_cannot_forge_evidence),
+		FX_TEST(test_armqemu_semihosting_stderr_is_not_the_trace),
 		FX_TEST(test_armqemu_semihosting_system_is_refused),
 		FX_TEST(test_armqemu_register_write_mismatch),
 		FX_TEST(test_armqemu_bsrr_halves),

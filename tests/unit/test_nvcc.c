@@ -1036,13 +1036,22 @@ test_nvcc_prepare_plans_stages(void **state)
 	assert_string_equal(plan.stages[0].argv[4], "-v,-warn-spills");
 	assert_string_equal(plan.stages[0].argv[6], "candidate.cu");
 	assert_string_equal(plan.stages[1].name, "build");
+	/* sh -c ISOLATE build NVCC ARCH NONCE SM HARNESS: the harness
+	 * alone, a probe link, then candidate.o keeps global only what the
+	 * harness needs of it. */
+	assert_string_equal(plan.stages[1].argv[0], "sh");
+	assert_non_null(strstr(plan.stages[1].argv[2], "objcopy \"$@\""
+	    " candidate.o"));
+	assert_non_null(strstr(plan.stages[1].argv[2], "-o run/harness"
+	    " harness.o candidate.o"));
+	assert_non_null(strstr(plan.stages[1].argv[4], "/nvcc"));
+	assert_string_equal(plan.stages[1].argv[5], "-arch=sm_90");
 	opt = xasprintf("-DASSAY_NONCE=\"%s\"", plan.nonce);
-	assert_string_equal(plan.stages[1].argv[3], opt);
+	assert_string_equal(plan.stages[1].argv[6], opt);
 	free(opt);
-	assert_string_equal(plan.stages[1].argv[4], "-DASSAY_SM=90");
-	assert_string_equal(plan.stages[1].argv[6], "run/harness");
-	assert_string_equal(plan.stages[1].argv[7], "harness.cu");
-	assert_string_equal(plan.stages[1].argv[8], "candidate.o");
+	assert_string_equal(plan.stages[1].argv[7], "-DASSAY_SM=90");
+	assert_string_equal(plan.stages[1].argv[8], "harness.cu");
+	assert_null(plan.stages[1].argv[9]);
 	assert_string_equal(plan.stages[2].name, "run");
 	assert_string_equal(plan.stages[2].subdir, "run");
 	assert_string_equal(plan.stages[2].argv[0], "./harness");

@@ -472,12 +472,21 @@ test_x86asm_prepare_plans_the_stages(void **state)
 	 * files of their own, so that cand.s is the candidate and its line
 	 * numbers hold. */
 	{
-		const char *want[] = { "as", "--64", "-g", "-o", "cand.o",
+		const char *want[] = { "--64", "-g", "-o", "cand.o",
 		    "pre.s", "cand.s", "note.s", NULL };
 
+		/* as, then the object exports the symbol alone: sh -c
+		 * ISOLATE as SYMBOL ARGS... */
+		assert_string_equal(plan.stages[0].argv[0], "sh");
+		assert_non_null(strstr(plan.stages[0].argv[2],
+		    "objcopy --keep-global-symbol=\"$s\" cand.o"));
+		assert_non_null(strstr(plan.stages[0].argv[2], "INIT_ARRAY"));
+		assert_string_equal(plan.stages[0].argv[3], "as");
+		assert_non_null(plan.stages[0].argv[4]);
 		for (size_t i = 0; want[i] != NULL; i++)
-			assert_string_equal(plan.stages[0].argv[i], want[i]);
-		assert_null(plan.stages[0].argv[8]);
+			assert_string_equal(plan.stages[0].argv[5 + i],
+			    want[i]);
+		assert_null(plan.stages[0].argv[12]);
 	}
 	assert_string_equal(plan.stages[1].name, "build");
 	assert_string_equal(plan.stages[1].argv[0], "gcc");
@@ -532,8 +541,8 @@ test_x86asm_prepare_plans_the_stages(void **state)
 	    "@progbits\n");
 	env_plan_init(&plan);
 	assert_int_equal(env_x86asm.prepare(&t, &c, f->dir, &plan, &err), 0);
-	assert_string_equal(plan.stages[0].argv[6], "cand.s");
-	assert_null(plan.stages[0].argv[7]);
+	assert_string_equal(plan.stages[0].argv[10], "cand.s");
+	assert_null(plan.stages[0].argv[11]);
 	p = xasprintf("%s/pre.s", f->dir);
 	assert_string_equal(keep(f, read_text(p)), "\t.text\n\t.p2align 6\n");
 	free(p);
@@ -1257,6 +1266,13 @@ test_x86asm_judge_limits_and_callgrind(void **state)
 	    "XN cg ref done\n==7== Events    : Ir\n==7== Collected : 28679\n"
 	    "==8== Collected : 5\n"		/* the candidate's own line */
 	    "XN cg cand done\n==8== Collected : 22538\n";
+	/* A candidate that knew the secret printed the marker and a count
+	 * of its own, then ended the process: valgrind's count, printed
+	 * when the process ends, is the last (red-team finding). */
+	static const char forged[] =
+	    "XN cg ref done\n==7== Events    : Ir\n==7== Collected : 28679\n"
+	    "XN cg cand done\n==1== Collected : 100\n"
+	    "==8== Events    : Ir\n==8== Collected : 22538\n";
 	struct run r;
 
 	(void)state;
@@ -1272,6 +1288,11 @@ test_x86asm_judge_limits_and_callgrind(void **state)
 	    " -> 22538)"));
 	assert_non_null(strstr(r.evidence, "ratio 1.010 is within the 3 %"
 	    " noise"));
+	run_release(&r);
+
+	judge_logs("", passed, forged, 0, 4, ENV_STOP_NONE, &r);
+	assert_non_null(strstr(r.metrics, "\"ir_ref\":28679,\"ir_cand\":"
+	    "22538,"));
 	run_release(&r);
 
 	/* callgrind ran out of time: the timing alone decides. */
