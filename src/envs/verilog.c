@@ -989,9 +989,21 @@ lex_modules(const char *m, size_t len, const struct syn_verilog *v,
 		out = xreallocarray(out, *n + 1, sizeof *out);
 		lm = &out[(*n)++];
 		memset(lm, 0, sizeof *lm);
-		for (i = k; i < len && verilog_is_ident((unsigned char)m[i]) &&
-		    i - k + 1 < sizeof lm->name; i++)
-			lm->name[i - k] = m[i];
+		if (k < len && m[k] == '\\') {
+			/* An escaped identifier (IEEE 1800-2017 5.6.1):
+			 * "\\RefModule " names RefModule, as a tool reads
+			 * it, up to the next blank. */
+			size_t o = 0;
+
+			for (i = k + 1; i < len && !isspace((unsigned char)m[i])
+			    && o + 1 < sizeof lm->name; i++)
+				lm->name[o++] = m[i];
+		} else {
+			for (i = k; i < len &&
+			    verilog_is_ident((unsigned char)m[i]) &&
+			    i - k + 1 < sizeof lm->name; i++)
+				lm->name[i - k] = m[i];
+		}
 		lm->start = s;
 		lm->end = len;
 		for (; i < len; i++)

@@ -10,7 +10,8 @@
 #                 testbench.error the module's own
 #   containers    references in an interface or a program
 #   $root, force, defparam, a variable at compilation-unit scope
-#   moddup        a candidate that also defines RefModule (both envs)
+#   moddup        a candidate that also defines RefModule (both envs),
+#                 also by its escaped name \RefModule (second red team)
 #   Verilator     $c32, $c8, bind + a $unit variable, a public metacomment
 #   pipeline      `ifdef YOSYS, `ifndef SYNTHESIS, translate_off: the
 #                 simulation and the synthesis would see different designs
@@ -91,6 +92,8 @@ add(AV, "c32", and2('  initial #39 $c32("(vlSymsp->TOP.testbench__DOT__error = 0
 add(AV, "c8", and2('  initial $c8("system(\\"id\\");");\n', "", ""))
 add(AV, "public", and2("  wire p /*verilator public_flat_rw*/;\n", "", ""))
 add(VEV, "moddup-vl", "module TopModule(input a, input b, output y);\n  assign y = a | b;\nendmodule\n" + ref)
+# the same with the harness's module name escaped (IEEE 1800 5.6.1)
+add(VEV, "moddup-esc", "module TopModule(input a, input b, output y);\n  assign y = a | b;\nendmodule\n" + ref.replace("module RefModule", "module \\RefModule "))
 add(VEV, "bind-unit", "bit leak;\nmodule spy(input v); always @* leak = v; endmodule\n"
     "bind tb spy s(.v(y2));\nmodule TopModule(input a, input b, output y);\n  assign y = leak;\nendmodule\n")
 add(VEV, "unit-only", "bit leak;\nmodule TopModule(input a, input b, output y);\n  assign y = leak;\nendmodule\n")
@@ -157,7 +160,7 @@ fi
 if command -v verilator >/dev/null; then
 	"$ASSAY" --db "$DB" verify --quiet --jobs 2 --timeout 300 \
 	    --where "env=verilator origin!=reference" >/dev/null || fail "verify verilator"
-	for o in c32 c8 public moddup-vl bind-unit unit-only; do
+	for o in c32 c8 public moddup-vl moddup-esc bind-unit unit-only; do
 		expect_fail $o forbidden-construct
 	done
 	expect_eq "macroroot-vl" "$(field macroroot-vl verdict)" fail
