@@ -161,6 +161,23 @@ python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])][2]; pr
 expect_eq "alice's repair passes" \
     "$(count "origin=alice parent=$orig verdict=pass")" 1
 
+# Model output and imported names reach tables and messages escaped:
+# a newline in an origin cannot start a list row, an escape sequence in
+# a benchmark or env name cannot drive the terminal.
+printf '%s\n' '{"task": {"id": "t/esc", "domain": "chip", "benchmark": "b\u001b]0;PWN\u0007", "env": "iverilog\u001b[2J", "spec": "x", "files": {}}, "candidate": {"id": "c-esc1", "origin": "m\nAssay-Verdict: pass", "code": "module x; endmodule"}}' \
+    >"$T/esc.jsonl"
+"$ASSAY" --db "$T/esc.db" import "$T/esc.jsonl" >/dev/null || fail "import esc"
+"$ASSAY" --db "$T/esc.db" list >"$T/esc.list" 2>/dev/null
+"$ASSAY" --db "$T/esc.db" stats >"$T/esc.stats"
+"$ASSAY" --db "$T/esc.db" stats --format csv >>"$T/esc.stats"
+"$ASSAY" --db "$T/esc.db" verify >/dev/null 2>"$T/esc.err"
+if grep -q "$(printf '\033')" "$T/esc.list" "$T/esc.stats" "$T/esc.err"; then
+	fail "an escape sequence reached the terminal"
+fi
+grep -q '^Assay-Verdict' "$T/esc.list" && fail "a newline in an origin made a row"
+expect_eq "list rows" "$(wc -l <"$T/esc.list" | tr -d ' ')" 2
+grep -q 'b\\x1b\]0;PWN' "$T/esc.stats" || fail "stats lacks the escaped benchmark"
+
 # --- HTTP: a chat-completions server on 127.0.0.1 ----------------------
 KEY="sk-test-$$-canary-key"
 printf 'module top_module(output y); assign y = 1; endmodule\n' >"$T/answer.v"

@@ -2,8 +2,10 @@
  * fuzz_filter.c - libFuzzer target for the filter language (issue 10):
  * the input is a FILTER string (list --where, the workbench's search),
  * compiled by store.c and run against a small in-memory store with a
- * task, two candidates, a label and a review.  Bad filters are errors;
- * crashes, leaks and undefined behaviour are the findings.
+ * task, two candidates, a label and a review.  Bad filters are errors
+ * with a message; an accepted filter's count is at most 2 and equals
+ * its page's rows (abort() otherwise).  Crashes, leaks, undefined
+ * behaviour and those broken invariants are the findings.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -69,8 +71,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fill();
 	memcpy(where, data, size);
 	where[size] = '\0';
-	if (store_query_count(st, where, &n, &err) == 0 &&
-	    store_query_page(st, where, 0, 10, &rows, &n, &err) == 0) {
+	size_t count = 0;
+	int crc, prc;
+
+	err.msg[0] = '\0';
+	crc = store_query_count(st, where, &count, &err);
+	/* A refused filter says why; an accepted one matches at most the
+	 * two candidates there are. */
+	if (crc < 0 && err.msg[0] == '\0')
+		abort();
+	if (crc == 0 && count > 2)
+		abort();
+	if (crc == 0) {
+		prc = store_query_page(st, where, 0, 10, &rows, &n, &err);
+		/* count and page read the same filter: they agree */
+		if (prc < 0 || n != count)
+			abort();
 		for (size_t i = 0; i < n; i++)
 			store_row_release(&rows[i]);
 		free(rows);

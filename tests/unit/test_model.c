@@ -1,6 +1,7 @@
 /*
  * test_model.c - the generator's settings, the stored endpoint and
- * pass@k (model.c, generate.c).  The requests themselves are tested
+ * pass@k (model.c, generate.c), and err_set()'s escaping of the
+ * untrusted names its messages quote (err.c).  The requests themselves are tested
  * end to end against a real server and a command (tests/e2e/195).
  */
 #include <math.h>
@@ -81,6 +82,25 @@ test_pass_at_k(void **state)
 	assert_true(gen_pass_at_k(2, 1, 3) == 0);	/* k > n */
 }
 
+/* err_set() quotes untrusted names: no control byte survives it. */
+static void
+test_err_set_is_terminal_safe(void **state)
+{
+	struct err err;
+
+	(void)state;
+	err_set(&err, "unknown env '%s'", "iverilog\033]0;PWN\007\033[2J");
+	assert_null(strchr(err.msg, '\033'));
+	assert_null(strchr(err.msg, '\007'));
+	assert_string_equal(err.msg, "unknown env 'iverilog?]0;PWN??[2J'");
+	/* a C1 CSI in UTF-8, U+009B, and DEL */
+	err_set(&err, "x\xc2\x9b" "1m\x7f" "y\n\tz");
+	assert_string_equal(err.msg, "x??1m?y\n\tz");
+	/* ordinary UTF-8 stays */
+	err_set(&err, "caf\xc3\xa9");
+	assert_string_equal(err.msg, "caf\xc3\xa9");
+}
+
 int
 main(void)
 {
@@ -88,6 +108,7 @@ main(void)
 		cmocka_unit_test(test_cfg_lines),
 		cmocka_unit_test(test_model_name),
 		cmocka_unit_test(test_pass_at_k),
+		cmocka_unit_test(test_err_set_is_terminal_safe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
