@@ -649,22 +649,6 @@ newest_child(const struct store_row *row, void *arg)
 	return 0;
 }
 
-/* The quoted form of v for a filter value: "..." with "" inside. */
-static char *
-quoted(const char *v)
-{
-	struct buf b = BUF_INIT;
-
-	buf_addc(&b, '"');
-	for (; *v != '\0'; v++) {
-		if (*v == '"')
-			buf_addc(&b, '"');
-		buf_addc(&b, *v);
-	}
-	buf_addc(&b, '"');
-	return buf_detach(&b, NULL);
-}
-
 /*
  * A failed candidate of the filter: follow this model's repairs of it
  * to the newest one; keep that leaf when it failed too.
@@ -674,7 +658,7 @@ pick_one(const struct store_row *row, void *arg)
 {
 	struct pick *p = arg;
 	char *ref = NULL, *rv = NULL, *leaf = xstrdup(row->id), *child;
-	char *qo = quoted(p->origin);
+	char *qo = store_filter_quote(p->origin);
 	int own = repairable(row->verdict), depth = 0;
 
 	if (!own)

@@ -4375,3 +4375,20 @@ store_claim_release(struct store *st, const char *cand_id,
 	bind_text(s, 2, cand_id);
 	return step_done(st, s, "release claim", err);
 }
+
+char *
+store_filter_quote(const char *v)
+{
+	struct buf b = BUF_INIT;
+
+	if (*v != '\0' && strpbrk(v, " \t\"") == NULL)
+		return xstrdup(v);
+	buf_addc(&b, '"');
+	for (; *v != '\0'; v++) {
+		if (*v == '"')
+			buf_addc(&b, '"');
+		buf_addc(&b, *v);
+	}
+	buf_addc(&b, '"');
+	return buf_detach(&b, NULL);
+}

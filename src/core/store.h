@@ -291,6 +291,13 @@ void	store_row_release(struct store_row *r);
  * costs its length in rows read: page a long queue with
  * store_query_seek().
  */
+/*
+ * v as one value of a filter predicate: as it is when it has no blank or
+ * double quote and is not empty, else double-quoted with inner quotes
+ * doubled (the filter language's quoting).  New string.
+ */
+char	*store_filter_quote(const char *v);
+
 int	store_query_count(struct store *st, const char *filter, size_t *n,
 	    struct err *err);
 int	store_query_page(struct store *st, const char *filter, size_t offset,

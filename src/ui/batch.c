@@ -205,7 +205,6 @@ batch_start(struct wb *wb, const char *arg)
 	char **argv;
 	long nj = batch_default_jobs();
 	int force = 0, fds[2], n = 0;
-	ssize_t len;
 	pid_t pid;
 
 	if (b->pid > 0) {
@@ -235,13 +234,8 @@ batch_start(struct wb *wb, const char *arg)
 		wb_msg(wb, 1, ":verify: the view is empty");
 		return -1;
 	}
-	len = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (len <= 0) {
-		wb_msg(wb, 1, ":verify: cannot find the assay program: %s",
-		    strerror(errno));
+	if (wb_assay_path(wb, ":verify", self, sizeof self) < 0)
 		return -1;
-	}
-	self[len] = '\0';
 	snprintf(jobs, sizeof jobs, "%ld", nj);
 	snprintf(timeout, sizeof timeout, "%d", wb->vopts.timeout_s);
 	argv = xcalloc(wb->nmarks + 16, sizeof *argv);

@@ -479,6 +479,12 @@ int	term_pane_verify(struct wb *wb, const char *id);
 /* Cancel the job (x). */
 void	term_pane_cancel(struct wb *wb);
 /* Open $EDITOR on the current candidate.  0 or -1 (message). */
+/*
+ * The path of the running assay program into buf (n bytes), for the
+ * workbench's child commands (:verify, R, :repair): 0, or -1 with a
+ * message "WHAT: cannot find the assay program: ...".
+ */
+int	wb_assay_path(struct wb *wb, const char *what, char *buf, size_t n);
 int	term_pane_edit(struct wb *wb);
 /*
  * R: run `assay repair --where id=ID --rounds 1 --show` on the current

@@ -206,24 +206,6 @@ stats_reopen(struct wb *wb, int by, size_t row, size_t col)
 	return 0;
 }
 
-/* A group value as a filter value: quoted when it holds a blank. */
-static char *
-stats_value(const char *v)
-{
-	struct buf b = BUF_INIT;
-
-	if (*v != '\0' && strpbrk(v, " \t\"") == NULL)
-		return xstrdup(v);
-	buf_addc(&b, '"');
-	for (; *v != '\0'; v++) {
-		if (*v == '"')
-			buf_addc(&b, '"');
-		buf_addc(&b, *v);
-	}
-	buf_addc(&b, '"');
-	return buf_detach(&b, NULL);
-}
-
 /* The filter Enter sets for the cell under the cursor: new string, or
  * NULL when the cell has none. */
 static char *
@@ -238,7 +220,7 @@ stats_cell_filter(const struct wb *wb)
 	if (s->row + 1 == s->ngroups)	/* all */
 		return xasprintf("%s%s%s", wb->filter ? wb->filter : "",
 		    wb->filter ? " " : "", cell);
-	val = stats_value(s->groups[s->row]);
+	val = store_filter_quote(s->groups[s->row]);
 	f = xasprintf("%s%s%s=%s %s", wb->filter ? wb->filter : "",
 	    wb->filter ? " " : "", stats_by[s->by], val, cell);
 	free(val);

@@ -644,20 +644,14 @@ assay_in_pane(struct wb *wb, char *const *args, size_t nargs,
 	char self[4096], **argv;
 	int rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols;
 	size_t n = 0;
-	ssize_t len;
 
 	if (term_pane_busy(wb)) {
 		wb_msg(wb, 1, "the toolchain pane is busy (x cancels a "
 		    "verification)");
 		return -1;
 	}
-	len = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (len <= 0) {
-		wb_msg(wb, 1, "cannot find the assay program: %s",
-		    strerror(errno));
+	if (wb_assay_path(wb, title, self, sizeof self) < 0)
 		return -1;
-	}
-	self[len] = '\0';
 	argv = xcalloc(nargs + 6, sizeof *argv);
 	argv[n++] = self;
 	argv[n++] = "--db";

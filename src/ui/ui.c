@@ -989,13 +989,12 @@ ui_grep(struct wb *wb, const char *text)
 		wb_msg(wb, 1, "grep wants a text, e.g. :grep __syncthreads");
 		return;
 	}
-	buf_adds(&f, "grep=\"");
-	for (; *text != '\0'; text++) {
-		if (*text == '"')
-			buf_addc(&f, '"');
-		buf_addc(&f, *text);
+	{
+		char *q = store_filter_quote(text);
+
+		buf_printf(&f, "grep=%s", q);
+		free(q);
 	}
-	buf_addc(&f, '"');
 	if (wb_nav_filter(wb, buf_str(&f), 0, "grep") == 0 && wb->count == 0)
 		wb_msg(wb, 0, "no candidate holds that text");
 	buf_release(&f);

@@ -6,11 +6,13 @@
  */
 #include "pane.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void
 wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
@@ -1007,4 +1009,18 @@ wb_nav_release(struct wb *wb)
 	free(wb->nav);
 	wb->nav = NULL;
 	wb->nnav = 0;
+}
+
+int
+wb_assay_path(struct wb *wb, const char *what, char *buf, size_t n)
+{
+	ssize_t len = readlink("/proc/self/exe", buf, n - 1);
+
+	if (len <= 0) {
+		wb_msg(wb, 1, "%s: cannot find the assay program: %s", what,
+		    strerror(errno));
+		return -1;
+	}
+	buf[len] = '\0';
+	return 0;
 }
