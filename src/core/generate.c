@@ -220,6 +220,19 @@ run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
 	return ret;
 }
 
+/* Run the batch unless building it failed (rc < 0), then free it. */
+static int
+finish_jobs(struct gen_ctx *g, struct job *jobs, size_t nj, int rc,
+    struct gen_report *rep, struct err *err)
+{
+	if (rc == 0)
+		rc = run_jobs(g, jobs, nj, rep, err);
+	for (size_t i = 0; i < nj; i++)
+		job_release(&jobs[i]);
+	free(jobs);
+	return rc;
+}
+
 /* The language of a task's candidates: its reference's, else its env's. */
 static char *
 task_lang(struct store *st, const struct task *t, struct err *err)
@@ -279,12 +292,7 @@ gen_direct(struct gen_ctx *g, char **task_ids, size_t n, int samples,
 		free(lang);
 		task_release(&t);
 	}
-	if (rc == 0)
-		rc = run_jobs(g, jobs, nj, rep, err);
-	for (size_t i = 0; i < nj; i++)
-		job_release(&jobs[i]);
-	free(jobs);
-	return rc;
+	return finish_jobs(g, jobs, nj, rc, rep, err);
 }
 
 json_t *
@@ -381,12 +389,7 @@ gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
 		j->messages = m;
 		candidate_release(&c);
 	}
-	if (rc == 0)
-		rc = run_jobs(g, jobs, nj, rep, err);
-	for (size_t i = 0; i < nj; i++)
-		job_release(&jobs[i]);
-	free(jobs);
-	return rc;
+	return finish_jobs(g, jobs, nj, rc, rep, err);
 }
 
 /* --- stats ------------------------------------------------------------- */
