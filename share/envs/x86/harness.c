@@ -952,12 +952,14 @@ assay_reap(struct assay_worker *w)
 		snprintf(w->why, sizeof w->why, "did not answer within %d s",
 		    ASSAY_CALL_S + 3);
 	else if (WIFSIGNALED(st))
-		snprintf(w->why, sizeof w->why, "was killed by signal %d (%s)",
+		snprintf(w->why, sizeof w->why, "ended: it was killed by"
+		    " signal %d (%s)",
 		    WTERMSIG(st), strsignal(WTERMSIG(st)));
 	else if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
 		snprintf(w->why, sizeof w->why, "could not be started");
 	else
-		snprintf(w->why, sizeof w->why, "exited with status %d",
+		snprintf(w->why, sizeof w->why, "ended: it exited with"
+		    " status %d",
 		    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 }
 
@@ -1157,6 +1159,27 @@ assay_start_ref(struct assay_worker *w)
 }
 
 /*
+ * A reply no worker loop writes (the candidate wrote to its end of the
+ * pipe): w is killed and says so.  1 when malformed.
+ */
+static int
+assay_malformed(struct assay_worker *w, const struct assay_reply *r)
+{
+	int ok = r->status == 0 || r->status == 2 || (r->status == 1 &&
+	    (r->sig == SIGSEGV || r->sig == SIGBUS || r->sig == SIGILL ||
+	    r->sig == SIGFPE || r->sig == SIGTRAP || r->sig == SIGALRM));
+
+	if (ok && r->bad < (UINT64_C(1) << ASSAY_NREGS))
+		return 0;
+	kill(w->pid, SIGKILL);
+	assay_reap(w);
+	snprintf(w->why, sizeof w->why, "was stopped: it sent a reply the"
+	    " harness never writes (the candidate wrote to the harness's"
+	    " pipe)");
+	return 1;
+}
+
+/*
  * Run the candidate on case c in its process.  0 when it returned
  * (*out, *bad, and its arrays in assay_args[].cand), 1 when it crashed
  * (counted and shown), 2 when it hung or its process ended (the check
@@ -1173,7 +1196,7 @@ assay_case_cand(const struct assay_case *c, uint64_t *out, uint64_t *bad,
 	memset(&r, 0, sizeof r);
 	if (assay_send(&assay_cw, ASSAY_OP_CASE, c->index) < 0 ||
 	    assay_recv(&assay_cw, &r, sizeof r, (ASSAY_CALL_S + 3) * 1000) <
-	    0)
+	    0 || assay_malformed(&assay_cw, &r))
 		how = 3;
 	for (int i = 0; how == 0 && r.status == 0 && i < ASSAY_NPARAMS; i++)
 		if (assay_params[i].pointer && assay_recv(&assay_cw,
@@ -1200,8 +1223,8 @@ assay_case_cand(const struct assay_case *c, uint64_t *out, uint64_t *bad,
 		snprintf(why, sizeof why, "did not return within %d s",
 		    ASSAY_CALL_S);
 	else
-		snprintf(why, sizeof why, "the candidate's process ended: it"
-		    " %s", assay_cw.why);
+		snprintf(why, sizeof why, "the candidate's process %s",
+		    assay_cw.why);
 	if (t->shown++ < ASSAY_SHOWN || how != 1)
 		assay_say("%s %s%s: %s (case %d%s)", how == 2 ? "HANG" :
 		    "CRASH", sc, in, why, c->index, c->dirty ? ", garbage in"
@@ -1303,7 +1326,7 @@ assay_time_stop(const struct assay_worker *w, const struct assay_reply *r)
 		    assay_signame(r->sig));
 	else
 		snprintf(assay_time_why, sizeof assay_time_why, "%s's process"
-		    " ended: it %s", who, w->why);
+		    " %s", who, w->why);
 	siglongjmp(assay_jmp, w == &assay_rw ? 2 : 1);
 }
 
@@ -1322,6 +1345,8 @@ assay_batch(struct assay_worker *w, long reps, uint64_t *hash)
 	    assay_recv(w, &r, sizeof r, -1) < 0)
 		assay_time_stop(w, NULL);
 	t1 = assay_now_ns();
+	if (assay_malformed(w, &r))
+		assay_time_stop(w, NULL);
 	if (r.status != 0)
 		assay_time_stop(w, &r);
 	*hash = r.ret;
@@ -1610,12 +1635,13 @@ assay_end_workers(void)
 		}
 }
 
-/* Up to 2 KiB of what the candidate printed, each line marked: never a
+/* Up to 16 KiB of what the candidate printed, each line marked: never a
  * result line. */
 static void
 assay_show_cand_log(void)
 {
-	char buf[2048], *p;
+	static char buf[16384];
+	char *p;
 	int fd = open(ASSAY_CAND_LOG, O_RDONLY);
 	ssize_t k = fd < 0 ? 0 : read(fd, buf, sizeof buf - 1);
 
