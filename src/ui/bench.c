@@ -8,7 +8,7 @@
  * Called by ui.c in place of its poll loop; prints nothing until
  * bench_end(), after endwin().
  */
-#include "bench.h"
+#include "ui/bench.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "pane.h"
+#include "ui/pane.h"
 
 /* One timed key. */
 struct bench_key {

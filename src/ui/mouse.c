@@ -8,7 +8,7 @@
  * top (help, stats, diff).  While a question or the `:` line waits, or a
  * program in the toolchain pane has the keyboard, the mouse does nothing.
  */
-#include "pane.h"
+#include "ui/pane.h"
 
 #define MOUSE_WHEEL_ROWS	3
 

@@ -2,7 +2,7 @@
  * pane.c - drawing helpers shared by the panes: clipped UTF-8 output,
  * word wrapping, scrolling and the short forms of queue columns.
  */
-#include "pane.h"
+#include "ui/pane.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -18,20 +18,20 @@
 
 #include <curses.h>
 
-#include "action.h"
-#include "agreement.h"
-#include "buf.h"
-#include "config.h"
-#include "history.h"
-#include "keymap.h"
-#include "pty.h"
-#include "sample.h"
-#include "store.h"
-#include "syntax.h"
-#include "term.h"
-#include "theme.h"
-#include "ui.h"
-#include "verify.h"
+#include "app/action.h"
+#include "model/agreement.h"
+#include "base/buf.h"
+#include "app/config.h"
+#include "app/history.h"
+#include "app/keymap.h"
+#include "exec/pty.h"
+#include "model/sample.h"
+#include "store/store.h"
+#include "lang/syntax.h"
+#include "exec/term.h"
+#include "ui/theme.h"
+#include "ui/ui.h"
+#include "verify/verify.h"
 
 struct pane;
 struct wb;

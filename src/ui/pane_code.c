@@ -4,7 +4,7 @@
  * (and their message after the line where it fits), and the evidence
  * of a failed run on the last row.
  */
-#include "pane.h"
+#include "ui/pane.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,13 +11,13 @@
  * splits the result into lines, pairs them for side by side and colours
  * them.
  */
-#include "pane.h"
+#include "ui/pane.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "vcs.h"
+#include "exchange/vcs.h"
 
 static const char *const mode_names[WB_DIFF_NMODES] = { "reference",
     "parent", "repair" };

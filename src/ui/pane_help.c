@@ -4,7 +4,7 @@
  * workbench, the program in the pane, the stats and diff sheets and the
  * prompt.
  */
-#include "pane.h"
+#include "ui/pane.h"
 
 #include <stdio.h>
 #include <string.h>

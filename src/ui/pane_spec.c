@@ -4,7 +4,7 @@
  * decisions, then the task's spec, interface and files.  Word-wrapped
  * and scrolled when focused.
  */
-#include "pane.h"
+#include "ui/pane.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,7 +19,7 @@
  * without a category.  What is left (a failure without a category,
  * skipped) is "other", which no single filter names.
  */
-#include "pane.h"
+#include "ui/pane.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -22,7 +22,7 @@
  * verdict rests on (else its end, where a harness prints its results).
  */
 #define _GNU_SOURCE
-#include "pane.h"
+#include "ui/pane.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,8 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dataset.h"
-#include "hash.h"
+#include "exchange/dataset.h"
+#include "base/hash.h"
 
 #define TERM_SMALL_ROWS 10	/* a smaller pane zooms for v and e */
 

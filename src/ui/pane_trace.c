@@ -4,13 +4,13 @@
  * from it, each with the verdict of its latest run.  When that run is a
  * pipeline's (pipeline.h), each env's stages follow the candidate's row.
  */
-#include "pane.h"
+#include "ui/pane.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline.h"
+#include "verify/pipeline.h"
 
 struct trace_line {
 	int		 link;		/* index into the trace */

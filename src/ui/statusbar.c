@@ -3,7 +3,7 @@
  * question, the `:` line, a message, or key hints read from the live
  * keymap (so a remapped key shows as it is bound).
  */
-#include "pane.h"
+#include "ui/pane.h"
 
 #include <stdio.h>
 #include <string.h>

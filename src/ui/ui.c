@@ -12,7 +12,7 @@
  *
  * Called by main.c through ui_run() (ui.h).
  */
-#include "ui.h"
+#include "ui/ui.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -27,10 +27,10 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "bench.h"
-#include "config.h"
-#include "dataset.h"
-#include "pane.h"
+#include "ui/bench.h"
+#include "app/config.h"
+#include "exchange/dataset.h"
+#include "ui/pane.h"
 
 #define UI_FRAME_MS	10	/* coalesce terminal output redraws */
 /*

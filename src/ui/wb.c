@@ -4,7 +4,7 @@
  * trace, and the status message.  Reads through store.h only; draws
  * nothing.  Called by ui.c and the panes.
  */
-#include "pane.h"
+#include "ui/pane.h"
 
 #include <errno.h>
 #include <stdarg.h>
