@@ -17,7 +17,7 @@
  * holds the secret nor the stage's stdout: check, which has no candidate
  * code, runs the reference, asks bench for raw results over pipes,
  * compares, times both from outside, runs callgrind on both and prints
- * every result line (ADR 0018).
+ * every result line (ADR 0020).
  * pre.s aligns the candidate's code to 64 bytes and, for Intel syntax,
  * says ".intel_syntax noprefix" (a file of its own, so that candidate
  * line numbers stay right); note.s marks the stack non-executable when

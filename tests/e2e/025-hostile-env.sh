@@ -62,7 +62,7 @@ for origin in leak-verilog leak-x86 leak-firmware; do
 	fi
 	echo "ok: $origin: no canary in the stored run"
 	# An x86 candidate's output comes back marked (it runs in a
-	# process of its own, ADR 0018).
+	# process of its own, ADR 0020).
 	"$ASSAY" --db "$DB" show "$id" | sed -n '/^log:$/,$p' |
 	    sed 's/^candidate output: //' > "$T/$origin.log"
 	[ $origin = leak-firmware ] && grep -q '^open refused' "$T/$origin.log" && {

@@ -15,7 +15,7 @@
 #                mount of a tmpfs, summing short when one worked:
 #                refused, so it passes
 #   kill-self    kill(getpid(), SIGKILL): the candidate's own process
-#                (bench, ADR 0018) dies, and the checker says so:
+#                (bench, ADR 0020) dies, and the checker says so:
 #                fail/crash, not timeout
 #   kill-parent  kill(getppid(), SIGKILL) and kill(1, SIGKILL), both
 #                refused (the candidate may signal itself only), then

@@ -3,7 +3,7 @@
 # scanned its memory for the run's secret and printed forged result
 # lines passed).  The candidate now runs in bench, a process that never
 # holds the secret and cannot write the stage's output; check, with no
-# candidate code, prints every result line (ADR 0018).  Each candidate
+# candidate code, prints every result line (ADR 0020).  Each candidate
 # is C compiled here to Intel assembly (gcc -S) for task sum_i32:
 #
 #   scan        wrong; reads every writable mapping of its process for

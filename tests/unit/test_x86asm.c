@@ -425,7 +425,7 @@ test_x86asm_sig_generates_the_harness_c(void **state)
 	 * by a macro around the include, optimised as asked. */
 	/* The parameter names stay out: one may be a macro. */
 	/* The candidate's part is bench's alone (-DASSAY_WORKER): the
-	 * checker has no reference to its symbol (ADR 0018). */
+	 * checker has no reference to its symbol (ADR 0020). */
 	assert_non_null(strstr(buf_str(&b), "#ifdef ASSAY_WORKER\n"
 	    "int8_t assay_cand_f(const"
 	    " int16_t *, int16_t *, uint32_t, size_t) __asm__(\"f\");\n"
@@ -497,7 +497,7 @@ test_x86asm_prepare_plans_the_stages(void **state)
 	assert_string_equal(plan.stages[1].name, "build");
 	assert_string_equal(plan.stages[1].argv[0], "sh");
 	assert_string_equal(plan.stages[1].argv[3], "gcc");
-	/* Two programs (ADR 0018): bench, the candidate's process, with
+	/* Two programs (ADR 0020): bench, the candidate's process, with
 	 * the candidate linked first (its placement moves the timing of
 	 * small functions); check, the checker, with no candidate in it. */
 	assert_non_null(strstr(plan.stages[1].argv[2], "-DASSAY_WORKER -o"
