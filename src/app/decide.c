@@ -184,7 +184,8 @@ repair_reproduced(struct store *st, const char *parent, const char *by,
 
 int
 decide_repair(struct store *st, const char *parent, const char *code,
-    size_t len, const char *by, struct decide_repair *r, struct err *err)
+    size_t len, const char *by, const char *source, struct decide_repair *r,
+    struct err *err)
 {
 	struct candidate old = { 0 }, c = { 0 };
 	int own, rc, inserted = 0;
@@ -200,15 +201,16 @@ decide_repair(struct store *st, const char *parent, const char *code,
 	hash_sha256(code != NULL ? code : "", len, c.code_hash);
 	if (strcmp(c.code_hash, old.code_hash) == 0) {
 		candidate_release(&old);
-		return err_set(err, "the repair of %s is its own code unchanged:"
-		    " nothing to repair", parent);
+		return err_set(err, "this is the code of %s itself: nothing"
+		    " stored", parent);
 	}
 	c.task_id = xstrdup(old.task_id);
 	c.origin = xstrdup(by);
 	c.kind = xstrdup("repair");
 	c.lang = xstrdup(old.lang);
 	c.parent = xstrdup(old.id);
-	c.source = xasprintf("repair of %s by %s", old.id, by);
+	c.source = source != NULL ? xstrdup(source) : xasprintf("repair of %s"
+	    " by %s", old.id, by);
 	c.code = xmalloc(len + 1);
 	if (len > 0)
 		memcpy(c.code, code, len);
@@ -227,7 +229,7 @@ decide_repair(struct store *st, const char *parent, const char *code,
 	if (rc == 0 && inserted) {
 		r->origin = xstrdup(c.origin);
 		r->parent = xstrdup(c.parent);
-		detail = xasprintf("repair of %s by %s", old.id, by);
+		detail = xasprintf("repair of %s", old.id);
 		rc = store_event_add(st, by, "repair", c.id, detail, err);
 		free(detail);
 	} else if (rc == 0) {

@@ -104,8 +104,10 @@ void	decide_repair_release(struct decide_repair *r);
 /*
  * Store code (len bytes, borrowed) as a repair of candidate parent (a
  * full id) by reviewer by: a candidate of parent's task and language,
- * kind "repair", parent as its parent, by as its origin, journalled as a
- * "repair" event under by, in one transaction.  Code identical to the
+ * kind "repair", parent as its parent, by as its origin, source as its
+ * source (where it came from: "edit of c1a2b3c"; NULL: "repair of PARENT
+ * by BY"), journalled as a "repair" event ("repair of PARENT") under by,
+ * in one transaction.  Code identical to the
  * parent's is refused (-1): handing the failed code back repairs nothing,
  * as the model's repair loop refuses it too.  Code that is some other
  * candidate of the task already is not stored twice: r->inserted is 0,
@@ -115,8 +117,8 @@ void	decide_repair_release(struct decide_repair *r);
  * filled on 0 (release it); on -1 nothing changed and err says why.
  */
 int	decide_repair(struct store *st, const char *parent, const char *code,
-	    size_t len, const char *by, struct decide_repair *r,
-	    struct err *err);
+	    size_t len, const char *by, const char *source,
+	    struct decide_repair *r, struct err *err);
 
 /*
  * Undo (redo 0) or redo (redo 1) reviewer by's newest step, or anyone's

@@ -490,9 +490,9 @@ ed_finish(struct wb *wb)
 {
 	struct decide_repair rep;
 	struct err err;
-	char *code, *parent, hash[SAMPLE_HASH_HEX];
+	char *code, *parent, *source, hash[SAMPLE_HASH_HEX];
 	size_t len = 0;
-	int st;
+	int st, rc;
 
 	pty_release(&wb->ed);
 	st = wb->ed.status;
@@ -510,13 +510,15 @@ ed_finish(struct wb *wb)
 		free(code);
 		goto out;
 	}
-	if (decide_repair(wb->st, wb->ed_cand, code, len, wb->reviewer, &rep,
-	    &err) < 0) {
+	source = xasprintf("edit of %s", wb->ed_cand);
+	rc = decide_repair(wb->st, wb->ed_cand, code, len, wb->reviewer,
+	    source, &rep, &err);
+	free(source);
+	free(code);
+	if (rc < 0) {
 		wb_msg(wb, 1, "save repair of %s: %s", wb->ed_cand, err.msg);
-		free(code);
 		goto out;
 	}
-	free(code);
 	parent = xstrdup(wb->ed_cand);
 	ed_cleanup(wb);
 	if (!rep.inserted) {

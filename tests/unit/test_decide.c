@@ -380,7 +380,7 @@ test_decide_repair_is_the_reviewers_and_journalled(void **state)
 	assert_int_equal(decide_label(f->st, f->a, "compile", NULL, NULL,
 	    "ann", NULL, &err), 0);
 	assert_int_equal(decide_repair(f->st, f->a, code, strlen(code), "ann",
-	    &r, &err), 0);
+	    NULL, &r, &err), 0);
 	assert_int_equal(r.inserted, 1);
 	assert_string_equal(r.origin, "ann");
 	cand_row(f->st, r.id, row, sizeof row);
@@ -391,13 +391,13 @@ test_decide_repair_is_the_reviewers_and_journalled(void **state)
 	assert_int_equal(n, 1);
 	assert_string_equal(e[0].who, "ann");
 	assert_string_equal(e[0].action, "repair");
-	snprintf(want, sizeof want, "repair of %s by ann", f->a);
+	snprintf(want, sizeof want, "repair of %s", f->a);
 	assert_string_equal(e[0].detail, want);
 	store_event_release(&e[0]);
 	free(e);
 	/* the same repair again is the same candidate, journalled once */
 	assert_int_equal(decide_repair(f->st, f->a, code, strlen(code), "ann",
-	    &again, &err), 0);
+	    NULL, &again, &err), 0);
 	assert_int_equal(again.inserted, 0);
 	assert_string_equal(again.id, r.id);
 	assert_int_equal(events(f->st), 2);
@@ -424,10 +424,10 @@ test_decide_repair_reproducing_a_candidate_says_so(void **state)
 	size_t n;
 
 	assert_int_equal(decide_repair(f->st, f->a, code, strlen(code), "ann",
-	    &r1, &err), 0);
+	    NULL, &r1, &err), 0);
 	/* the same code as a repair of b: r1 again, now a repair of b too */
 	assert_int_equal(decide_repair(f->st, f->b, code, strlen(code), "ann",
-	    &r2, &err), 0);
+	    NULL, &r2, &err), 0);
 	assert_int_equal(r2.inserted, 0);
 	assert_string_equal(r2.id, r1.id);
 	assert_string_equal(r2.parent, f->a);
@@ -454,16 +454,16 @@ test_decide_repair_refusals_change_nothing(void **state)
 	err_clear(&err);
 	/* the failed code handed back repairs nothing */
 	assert_int_equal(decide_repair(f->st, f->a, same, strlen(same), "ann",
-	    &r, &err), -1);
-	snprintf(want, sizeof want, "the repair of %s is its own code"
-	    " unchanged: nothing to repair", f->a);
+	    NULL, &r, &err), -1);
+	snprintf(want, sizeof want, "this is the code of %s itself: nothing"
+	    " stored", f->a);
 	assert_string_equal(err.msg, want);
 	assert_null(r.id);
-	assert_int_equal(decide_repair(f->st, "nosuch", "x", 1, "ann", &r,
-	    &err), -1);
+	assert_int_equal(decide_repair(f->st, "nosuch", "x", 1, "ann", NULL,
+	    &r, &err), -1);
 	assert_string_equal(err.msg, "no candidate nosuch");
-	assert_int_equal(decide_repair(f->st, f->a, "x", 1, "<ann>", &r,
-	    &err), -1);
+	assert_int_equal(decide_repair(f->st, f->a, "x", 1, "<ann>", NULL,
+	    &r, &err), -1);
 	assert_int_equal(events(f->st), 0);
 	assert_int_equal(store_in_tx(f->st), 0);
 }
