@@ -244,6 +244,31 @@ term_pane_verify(struct wb *wb, const char *id)
 	return 0;
 }
 
+int
+wb_verify(struct wb *wb, const char *id)
+{
+	char *ref = NULL, *next;
+	struct err err;
+	int rc;
+
+	if (id == NULL || wb->job != NULL || wb->ed.pid > 0 ||
+	    verify_reference_pending(wb->st, id, &ref, &err) < 0 ||
+	    ref == NULL)
+		return term_pane_verify(wb, id);	/* it says why not */
+	next = xstrdup(id);	/* id may be wb->cur.id */
+	rc = term_pane_verify(wb, ref);
+	if (rc == 0) {
+		free(wb->verify_next);
+		wb->verify_next = next;
+		wb_msg(wb, 0, "verifying the task's reference %s first, then"
+		    " %s (x cancels)", ref, next);
+	} else {
+		free(next);
+	}
+	free(ref);
+	return rc;
+}
+
 void
 term_pane_cancel(struct wb *wb)
 {
@@ -1182,10 +1207,11 @@ term_scroll(struct pane *p, enum action a)
 }
 
 static int
-term_request(struct pane *p, enum action a)
+term_ops_key(struct pane *p, int key, enum action a)
 {
 	struct wb *wb = p->wb;
 
+	(void)key;	/* the workbench's actions only */
 	/* Enter on the pane gives the keyboard back to its program. */
 	if (a == ACTION_ENTER && wb->ed.pid > 0) {
 		wb->kbd = 1;
@@ -1264,7 +1290,7 @@ term_title(struct pane *p, char *buf, size_t n)
 const struct pane_ops pane_term_ops = {
 	.name = "toolchain",
 	.draw = term_draw,
-	.request = term_request,
+	.key = term_ops_key,
 	.resize = term_resize_pane,
 	.title = term_title,
 };
