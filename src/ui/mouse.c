@@ -48,7 +48,7 @@ mouse_event(struct wb *wb, int y, int x, int button, int dir)
 	int i;
 
 	if (wb->prompt_open || wb->ask != WB_ASK_NONE ||
-	    (wb->kbd && wb->ed.pid > 0))
+	    term_pane_kbd(wb))
 		return;
 	wb->dirty = 1;
 	sheet = pane_sheet(wb);

@@ -232,32 +232,9 @@ struct wb {
 	int			 relayout;
 	int			 resized;	/* the terminal changed size */
 
-	/* The toolchain pane: a terminal fed by a job or an editor. */
-	struct term		*term;
-	struct verify_job	*job;
-	int64_t			 job_t0;	/* ms */
-	char			*verify_next;	/* verify it when the job,
-						   its task's reference, ends */
-	struct pty		 ed;		/* the editor; pid > 0: runs */
-	char			*ed_dir, *ed_path, *ed_cand;
-	char			 ed_hash[SAMPLE_HASH_HEX];
-	int			 ed_model;	/* ed runs `assay repair`, not
-						 * the editor (R) */
-	int			 kbd;		/* 1: the program has keys */
-	char			 term_title[128];
-	/* The candidate whose run the terminal shows (live or its stored
-	 * log), NULL: none or another program's output (term_pane_follow) */
-	char			*term_cand;
-	size_t			 term_fed;	/* bytes fed since the last
-						   frame (a flood draws
-						   less often) */
-	/*
-	 * The view of the terminal: its bottom (follow), or from line
-	 * term_top, an absolute line number (term_sb_total()), so that new
-	 * output does not move a view scrolled back.
-	 */
-	int			 term_follow;
-	long			 term_top;
+	/* Bytes of program output since the last frame (the toolchain
+	 * pane adds them): a flood draws less often. */
+	size_t			 term_fed;
 
 	/* The status bar. */
 	char			 msg[512];
@@ -468,13 +445,31 @@ int	term_pane_model_run(struct wb *wb, const char *verb,
 	    const char *count);
 /* A job or an editor is running. */
 int	term_pane_busy(const struct wb *wb);
+/* A verification job is running. */
+int	term_pane_verifying(const struct wb *wb);
+/* 1 while the program in the pane has the keyboard. */
+int	term_pane_kbd(const struct wb *wb);
+/*
+ * C-] (on 1): give the keyboard to the program in the pane (zoomed when
+ * the pane is small), or say that none runs.  on 0: the workbench has
+ * it (every key that reaches the workbench's tables says so).
+ */
+void	term_pane_keyboard(struct wb *wb, int on);
+/* What runs in the pane, for the status line ("ENV · ID"); never NULL. */
+const char *term_pane_program(const struct wb *wb);
+/* Where the program's cursor is while it has the keyboard: 0, or -1
+ * when the workbench has the keyboard. */
+int	term_pane_cursor(const struct wb *wb, int *row, int *col,
+	    int *visible);
 /* The fd to poll, or -1. */
 int	term_pane_fd(const struct wb *wb);
 /* Poll timeout the pane needs (ms), -1 for none. */
 int	term_pane_timeout(const struct wb *wb);
 /* Read what is ready, advance the job, finish it or the editor. */
 void	term_pane_io(struct wb *wb);
-/* Send a key (keymap code) to the program in the pane. */
+/* A key (keymap code) while the program has the keyboard: C-] (the
+ * term table's keyboard action) takes it back, every other goes to the
+ * program. */
 void	term_pane_key(struct wb *wb, int key);
 /* Zoom the pane for its program on a small screen (on), or give the
  * layout back (off); only undoes a zoom it made itself. */

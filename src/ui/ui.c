@@ -196,14 +196,14 @@ draw_vline(int x, int y0, int y1)
 static void
 ui_frame(struct wb *wb)
 {
-	int body = LINES - 1, W = COLS;
+	int body = LINES - 1, W = COLS, r, c, vis;
 	struct pane *q = &wb->panes[WB_QUEUE], *sheet;
 
 	if (wb->relayout) {
 		ui_layout(wb);
 		/* shrunk while a program runs in the pane: zoom it */
-		if (wb->resized && wb->zoom < 0 && (wb->job != NULL ||
-		    (wb->kbd && wb->ed.pid > 0))) {
+		if (wb->resized && wb->zoom < 0 && (term_pane_verifying(wb) ||
+		    term_pane_kbd(wb))) {
 			term_pane_zoom(wb, 1);
 			if (wb->relayout)
 				ui_layout(wb);
@@ -265,11 +265,8 @@ ui_frame(struct wb *wb)
 		wnoutrefresh(sheet->win);
 	}
 	prompt_draw_menu(wb);
-	if (wb->kbd && wb->ed.pid > 0 && sheet == NULL && wb->term != NULL &&
-	    wb->panes[WB_TERM].win != NULL) {
-		int r, c, vis;
-
-		term_cursor(wb->term, &r, &c, &vis);
+	if (sheet == NULL && wb->panes[WB_TERM].win != NULL &&
+	    term_pane_cursor(wb, &r, &c, &vis) == 0) {
 		wmove(wb->panes[WB_TERM].win, r, c);
 		wnoutrefresh(wb->panes[WB_TERM].win);
 		curs_set(vis ? 1 : 0);
@@ -1154,7 +1151,7 @@ ui_action(struct wb *wb, enum action a)
 		wb_verify(wb, wb->cur.id);
 		break;
 	case ACTION_CANCEL:
-		if (wb->job == NULL && batch_running(wb))
+		if (!term_pane_verifying(wb) && batch_running(wb))
 			batch_cancel(wb);
 		else
 			term_pane_cancel(wb);
@@ -1166,13 +1163,7 @@ ui_action(struct wb *wb, enum action a)
 		term_pane_model_repair(wb);
 		break;
 	case ACTION_KEYBOARD:
-		if (wb->ed.pid > 0) {
-			wb->kbd = 1;
-			wb->focus = WB_TERM;
-			term_pane_zoom(wb, 1);
-		} else {
-			wb_msg(wb, 1, "no program runs in the toolchain pane");
-		}
+		term_pane_keyboard(wb, 1);
 		break;
 	case ACTION_LABEL_COMPILE:	ui_label(wb, "compile", 0); break;
 	case ACTION_LABEL_API:		ui_label(wb, "api", 0); break;
@@ -1217,7 +1208,8 @@ ui_action(struct wb *wb, enum action a)
 		if (term_pane_busy(wb)) {
 			wb->ask = WB_ASK_QUIT;
 			wb_msg(wb, 0, "%s is running in the toolchain pane; "
-			    "quit anyway? y/n", wb->job ? "a verification" :
+			    "quit anyway? y/n", term_pane_verifying(wb) ?
+			    "a verification" :
 			    "the editor");
 		} else if (batch_running(wb)) {
 			wb->ask = WB_ASK_QUIT;
@@ -1306,20 +1298,11 @@ ui_key(struct wb *wb, int key)
 		ui_prompt_key(wb, key);
 		return;
 	}
-	if (wb->kbd && wb->ed.pid > 0) {
-		if (keymap_lookup(&wb->km, KEYMAP_TERM, key) ==
-		    ACTION_KEYBOARD) {
-			wb->kbd = 0;
-			term_pane_zoom(wb, 0);
-			wb->focus = WB_TERM;	/* Enter hands it back */
-			wb_msg(wb, 0, "keyboard: workbench (C-] or Enter on "
-			    "the toolchain pane gives it back to the program)");
-		} else {
-			term_pane_key(wb, key);
-		}
+	if (term_pane_kbd(wb)) {
+		term_pane_key(wb, key);
 		return;
 	}
-	wb->kbd = 0;
+	term_pane_keyboard(wb, 0);
 	a = keymap_lookup(&wb->km, KEYMAP_GLOBAL, key);
 	sheet = pane_sheet(wb);
 	if (sheet != NULL) {	/* the sheet on top has every key */
@@ -1613,7 +1596,6 @@ ui_run(struct store *st, const struct ui_opts *o)
 	wb.vopts = o->vopts != NULL ? *o->vopts : vdefault;
 	wb.reviewer = xstrdup(o->reviewer != NULL ? o->reviewer : "unknown");
 	wb.zoom = -1;
-	wb.ed.fd = -1;
 	wb.focus = WB_QUEUE;
 	wb.relayout = 1;
 	wb.stale = 1;
@@ -1622,8 +1604,10 @@ ui_run(struct store *st, const struct ui_opts *o)
 	keymap_defaults(&wb.km);
 	config_init(&wb.cfg);
 	prompt_init(&wb);
-	for (int i = 0; i < WB_NPANES; i++)
+	for (int i = 0; i < WB_NPANES; i++) {
 		pane_init(&wb.panes[i], ui_panes[i], &wb);
+		(void)pane_open(&wb.panes[i], NULL);
+	}
 	for (int i = 0; i < WB_NSHEETS; i++)
 		pane_init(&wb.sheets[i], ui_sheets[i], &wb);
 

@@ -734,10 +734,6 @@ wb_search_next(struct wb *wb, int dir)
 void
 wb_release(struct wb *wb)
 {
-	free(wb->verify_next);
-	wb->verify_next = NULL;
-	free(wb->term_cand);
-	wb->term_cand = NULL;
 	if (wb->search_ok)
 		regfree(&wb->search_re);
 	wb->search_ok = 0;
