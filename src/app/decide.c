@@ -8,7 +8,7 @@
  * decided here and nowhere else: what a label rests on (the latest run,
  * read inside the label's transaction), who makes a repair (the reviewer,
  * as its origin and in the journal), and what undo says it did.  It does
- * not ask or print; the front ends do (docs/adr/0018-decision-layer.md).
+ * not ask or print; the front ends do (docs/adr/0019-decision-layer.md).
  */
 #include "app/decide.h"
 
