@@ -31,6 +31,7 @@
 #include "exec/term.h"
 #include "ui/theme.h"
 #include "ui/ui.h"
+#include "verify/service.h"
 #include "verify/verify.h"
 
 struct pane;
@@ -244,10 +245,9 @@ struct wb {
 
 	/* The toolchain pane: a terminal fed by a job or an editor. */
 	struct term		*term;
-	struct verify_job	*job;
-	int64_t			 job_t0;	/* ms */
-	char			*verify_next;	/* verify it when the job,
-						   its task's reference, ends */
+	struct vsvc		*vs;		/* v's batch: the reference
+						   and its candidate */
+	int64_t			 job_t0;	/* ms, its job's start */
 	struct pty		 ed;		/* the editor; pid > 0: runs */
 	char			*ed_dir, *ed_path, *ed_cand;
 	char			 ed_hash[SAMPLE_HASH_HEX];
@@ -468,13 +468,13 @@ void	diff_release(struct wb_diff *d);
 /* --- pane_term.c: the toolchain pane ---------------------------------- */
 
 /*
- * v: verify candidate id, its task's reference first when that never ran
- * (verify_reference_pending()), so that a defective task shows as
- * task-defect, not as the model's failure.  0 or -1 (message).
+ * v: verify candidate id live in the pane through the verify service
+ * (service.h), its task's reference first when that never ran, so that
+ * a defective task shows as task-defect, not as the model's failure.
+ * The service stores the runs; the pane shows their bytes.  0 or -1
+ * (message).  id is borrowed and may be wb->cur.id: this never reloads
+ * wb->cur.
  */
-int	wb_verify(struct wb *wb, const char *id);
-/* Start verifying candidate id live in the pane.  0 or -1 (message).
- * id is borrowed and may be wb->cur.id: this never reloads wb->cur. */
 int	term_pane_verify(struct wb *wb, const char *id);
 /* Cancel the job (x). */
 void	term_pane_cancel(struct wb *wb);

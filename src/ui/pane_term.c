@@ -1,7 +1,7 @@
 /*
  * pane_term.c - the toolchain pane: a terminal (term.h) fed either by a
- * verification job running on a pty (verify.h) or by $EDITOR on a pty
- * (pty.h).  term.c knows nothing of ptys and pty.c nothing of screens;
+ * verification job of the verify service (service.h) on a pty, or by
+ * $EDITOR on a pty (pty.h).  term.c knows nothing of ptys and pty.c nothing of screens;
  * this file wires them together (Neovim's terminal is decoupled from its
  * feeder the same way).
  *
@@ -43,14 +43,18 @@
 int
 term_pane_busy(const struct wb *wb)
 {
-	return wb->job != NULL || wb->ed.pid > 0;
+	return wb->vs != NULL || wb->ed.pid > 0;
 }
 
 int
 term_pane_fd(const struct wb *wb)
 {
-	if (wb->job != NULL)
-		return verify_job_fd(wb->job);
+	if (wb->vs != NULL) {
+		struct pollfd *fds;
+
+		/* one job at a time in the pane */
+		return vsvc_pollfds(wb->vs, &fds) > 0 ? fds[0].fd : -1;
+	}
 	if (wb->ed.pid > 0)
 		return wb->ed.fd;
 	return -1;
@@ -59,8 +63,8 @@ term_pane_fd(const struct wb *wb)
 int
 term_pane_timeout(const struct wb *wb)
 {
-	if (wb->job != NULL) {
-		int t = verify_job_timeout_ms(wb->job);
+	if (wb->vs != NULL) {
+		int t = vsvc_timeout_ms(wb->vs);
 
 		return t < 100 ? t : 100;	/* reap, clock in the title */
 	}
@@ -180,16 +184,88 @@ job_out(const char *bytes, size_t len, void *arg)
 	wb->dirty = 1;
 }
 
+/*
+ * The verify service's hooks (service.h): the pane shows the bytes of
+ * its one job at a time and says what became of each run; the service
+ * decides what runs, in which order, and stores it.
+ */
+static void
+svc_starting(void *arg, const struct candidate *c, const struct task *t,
+    int *rows, int *cols)
+{
+	struct wb *wb = arg;
+	char line[256];
+	int r = wb->panes[WB_TERM].rows, cl = wb->panes[WB_TERM].cols;
+
+	auto_zoom(wb);
+	if (wb->auto_zoom) {
+		/* the job starts at the zoomed size */
+		r = LINES - 2;
+		cl = COLS - 2;
+	}
+	*rows = r > 0 ? r : 24;
+	*cols = cl > 0 ? cl : 80;
+	term_start(wb, *rows, *cols);
+	snprintf(line, sizeof line, "\033[1m\xc2\xbb verify %s \xc2\xb7 %s "
+	    "\xc2\xb7 %s\033[0m\r\n", c->id, c->task_id, t->env ? t->env : "?");
+	feed_str(wb, line);
+}
+
+static void
+svc_started(void *arg, struct verify_job *j, const struct candidate *c,
+    const struct task *t)
+{
+	struct wb *wb = arg;
+
+	(void)j;
+	wb->job_t0 = wb_now_ms();
+	wb->term_cand = xstrdup(c->id);
+	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s",
+	    t->env ? t->env : "", c->id);
+	wb_msg(wb, 0, "verifying %s (x cancels)", c->id);
+	wb->dirty = 1;
+}
+
+static void
+svc_problem(void *arg, enum vsvc_problem what, const char *id,
+    const char *msg)
+{
+	struct wb *wb = arg;
+
+	if (what == VSVC_START) {
+		char *m = xasprintf("\033[31massay: %s\033[0m\r\n", msg);
+
+		feed_str(wb, m);
+		free(m);
+		auto_unzoom(wb);
+		wb->dirty = 1;
+	}
+	if (id != NULL)
+		wb_msg(wb, 1, "verify %s: %s", id, msg);
+	else
+		wb_msg(wb, 1, "verify: %s", msg);
+}
+
+static void svc_finished(void *arg, const struct vsvc_result *res);
+
 int
 term_pane_verify(struct wb *wb, const char *id)
 {
-	struct candidate c = { 0 };
-	struct task t = { 0 };
+	struct vsvc_opts o = {
+		.vo = wb->vopts, .jobs = 1, .use_pty = 1,
+		/* v runs the candidate again; its task's reference only
+		 * when it never ran, first, to judge the candidate by */
+		.force = 1, .refs = VSVC_REFS_UNRUN,
+	};
+	struct vsvc_hooks h = {
+		.starting = svc_starting, .started = svc_started,
+		.output = job_out, .finished = svc_finished,
+		.problem = svc_problem, .arg = wb,
+	};
+	char *ids[1];
 	struct err err;
-	char line[256];
-	int rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols;
 
-	if (wb->job != NULL) {
+	if (wb->vs != NULL) {
 		wb_msg(wb, 1, "a verification is running: x cancels it");
 		return -1;
 	}
@@ -201,58 +277,37 @@ term_pane_verify(struct wb *wb, const char *id)
 		wb_msg(wb, 1, "no candidate selected");
 		return -1;
 	}
-	if (store_candidate_get(wb->st, id, &c, &err) != 0 ||
-	    store_task_get(wb->st, c.task_id, &t, &err) != 0) {
-		wb_msg(wb, 1, "verify %s: %s", id, err.msg);
-		candidate_release(&c);
-		task_release(&t);
+	ids[0] = xstrdup(id);	/* id may be wb->cur.id */
+	if (vsvc_new(&wb->vs, wb->st, &o, &h, ids, 1, &err) < 0) {
+		wb_msg(wb, 1, "verify %s: %s", ids[0], err.msg);
+		free(ids[0]);
 		return -1;
 	}
-	auto_zoom(wb);
-	if (wb->auto_zoom) {
-		/* the job starts at the zoomed size */
-		rows = LINES - 2;
-		cols = COLS - 2;
-	}
-	rows = rows > 0 ? rows : 24;
-	cols = cols > 0 ? cols : 80;
-	term_start(wb, rows, cols);
-	snprintf(line, sizeof line, "\033[1m\xc2\xbb verify %s \xc2\xb7 %s "
-	    "\xc2\xb7 %s\033[0m\r\n", c.id, c.task_id, t.env ? t.env : "?");
-	feed_str(wb, line);
-	if (verify_job_start(&wb->job, &wb->vopts, &t, &c, 1, rows, cols,
-	    &err) < 0) {
-		char *m = xasprintf("\033[31massay: %s\033[0m\r\n", err.msg);
-
-		feed_str(wb, m);
-		free(m);
-		wb_msg(wb, 1, "verify %s: %s", c.id, err.msg);
-		auto_unzoom(wb);
-		candidate_release(&c);
-		task_release(&t);
-		wb->dirty = 1;
+	if (vsvc_start(wb->vs) == 1) {
+		/* it could not start: a hook said why */
+		vsvc_free(wb->vs);
+		wb->vs = NULL;
+		free(ids[0]);
 		return -1;
 	}
-	wb->job_t0 = wb_now_ms();
-	wb->term_cand = xstrdup(c.id);
-	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s",
-	    t.env ? t.env : "", c.id);
-	wb_msg(wb, 0, "verifying %s (x cancels)", c.id);
-	candidate_release(&c);
-	task_release(&t);
-	wb->dirty = 1;
+	if (vsvc_count(wb->vs) > 1)
+		wb_msg(wb, 0, "verifying the task's reference %s first, then"
+		    " %s (x cancels)", vsvc_id(wb->vs, 0), ids[0]);
+	free(ids[0]);
 	return 0;
 }
 
 void
 term_pane_cancel(struct wb *wb)
 {
-	if (wb->job == NULL) {
+	struct verify_job *j = wb->vs != NULL ? vsvc_job(wb->vs, 0) : NULL;
+
+	if (j == NULL) {
 		wb_msg(wb, 1, "no verification is running");
 		return;
 	}
-	verify_job_cancel(wb->job);
-	wb_msg(wb, 0, "cancelling %s", verify_job_cand(wb->job));
+	wb_msg(wb, 0, "cancelling %s", verify_job_cand(j));
+	vsvc_cancel(wb->vs);
 }
 
 /*
@@ -353,63 +408,48 @@ term_pane_follow(struct wb *wb)
 		show_evidence(wb, c->run.evidence);
 }
 
-/* The job ended: store its run and show the verdict. */
+/* A job ended, its run stored by the service: show the verdict. */
 static void
-job_finish(struct wb *wb)
+svc_finished(void *arg, const struct vsvc_result *res)
 {
-	struct run r;
-	struct err err;
+	struct wb *wb = arg;
+	const struct run *r = res->run;
 	char line[512], dur[32];
-	int pass, cancelled;
+	int pass, cancelled = res->cancelled;
 
-	verify_job_result(wb->job, &r);
-	verify_judge_reference(wb->st, wb->job, &r);
-	pass = r.verdict != NULL && strcmp(r.verdict, "pass") == 0;
-	cancelled = r.subcategory != NULL &&
-	    strcmp(r.subcategory, "cancelled") == 0;
-	pane_duration(r.wall_ms, dur, sizeof dur);
+	pass = r->verdict != NULL && strcmp(r->verdict, "pass") == 0;
+	pane_duration(r->wall_ms, dur, sizeof dur);
 	snprintf(line, sizeof line, "\r\n\033[1;%dm\xc2\xbb %s: %s%s%s"
 	    "%s%s (%s)\033[0m\r\n", pass ? 32 : cancelled ? 33 : 31,
-	    r.cand_id, r.verdict, r.stage ? " \xc2\xb7 " : "",
-	    r.stage ? r.stage : "", r.category ? " \xc2\xb7 suggests " : "",
-	    r.category ? r.category : "", dur);
+	    r->cand_id, r->verdict, r->stage ? " \xc2\xb7 " : "",
+	    r->stage ? r->stage : "", r->category ? " \xc2\xb7 suggests " : "",
+	    r->category ? r->category : "", dur);
 	feed_str(wb, line);
 	if (cancelled) {
-		wb_msg(wb, 0, "%s: cancelled; no run stored", r.cand_id);
-	} else if (store_run_add(wb->st, &r, &err) < 0) {
-		wb_msg(wb, 1, "store run of %s: %s", r.cand_id, err.msg);
+		wb_msg(wb, 0, "%s: cancelled; no run stored", r->cand_id);
+	} else if (!res->stored) {
+		wb_msg(wb, 1, "store run of %s: %s", r->cand_id, res->error);
 	} else {
-		wb_msg(wb, 0, "%s: %s%s%s (run #%lld, %s)", r.cand_id,
-		    r.verdict, r.stage ? " at " : "", r.stage ? r.stage : "",
-		    (long long)r.id, dur);
+		wb_msg(wb, 0, "%s: %s%s%s (run #%lld, %s)", r->cand_id,
+		    r->verdict, r->stage ? " at " : "", r->stage ? r->stage : "",
+		    (long long)r->id, dur);
 	}
 	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s "
-	    "\xc2\xb7 %s", r.env ? r.env : "", r.cand_id, cancelled ?
-	    "cancelled" : r.verdict);
+	    "\xc2\xb7 %s", r->env ? r->env : "", r->cand_id, cancelled ?
+	    "cancelled" : r->verdict);
 	/* The message that decided the verdict matters most: show the run
 	 * from the line that holds it (a compile error near the start);
 	 * else its end, where the harness's results and the verdict are. */
 	if (!pass && !cancelled)
-		show_evidence(wb, r.evidence);
-	run_release(&r);
-	verify_job_free(wb->job);
-	wb->job = NULL;
+		show_evidence(wb, r->evidence);
 	/* a small screen keeps the zoom until a key, to read the output */
 	if (cancelled)
 		auto_unzoom(wb);
 	else if (wb->auto_zoom)
 		wb->auto_zoom = WB_AZ_HOLD;
 	wb_view_changed(wb);	/* its row may leave the view */
-	if (wb->verify_next != NULL) {
-		/* That was the task's reference (wb_verify): now the
-		 * candidate, judged in its light; not after an x. */
-		char *next = wb->verify_next;
-
-		wb->verify_next = NULL;
-		if (!cancelled)
-			term_pane_verify(wb, next);
-		free(next);
-	}
+	/* Then the service starts the next one (the candidate after its
+	 * task's reference), unless cancelled. */
 }
 
 /* Remove the editor's temporary file and directory. */
@@ -487,7 +527,7 @@ ed_reproduced(struct wb *wb, const struct candidate *old, const char *id)
 		    ex.parent ? ", a repair of " : "", ex.parent ? ex.parent :
 		    "", old->id, r.verdict);
 		run_release(&r);
-	} else if (wb_verify(wb, keep) == 0) {
+	} else if (term_pane_verify(wb, keep) == 0) {
 		wb_msg(wb, 0, "the edit reproduces %s (%s), recorded as a "
 		    "repair of %s; verifying it", keep, ex.origin, old->id);
 	} else {
@@ -551,7 +591,7 @@ ed_finish(struct wb *wb)
 		return;
 	}
 	wb_select_id(wb, c.id);
-	if (wb_verify(wb, c.id) == 0)
+	if (term_pane_verify(wb, c.id) == 0)
 		wb_msg(wb, 0, "saved repair %s of %s; verifying it", c.id,
 		    old.id);
 	else
@@ -809,11 +849,12 @@ term_pane_edit(struct wb *wb)
 void
 term_pane_io(struct wb *wb)
 {
-	if (wb->job != NULL) {
-		if (verify_job_step(wb->job, job_out, wb) == 1)
-			job_finish(wb);
-		else
-			wb->dirty = 1;	/* the clock in the title */
+	if (wb->vs != NULL) {
+		if (vsvc_step(wb->vs) == 1) {
+			vsvc_free(wb->vs);
+			wb->vs = NULL;
+		}
+		wb->dirty = 1;	/* the clock in the title */
 		return;
 	}
 	if (wb->ed.pid > 0) {
@@ -910,10 +951,8 @@ term_pane_key(struct wb *wb, int key)
 void
 term_pane_stop(struct wb *wb)
 {
-	if (wb->job != NULL) {
-		verify_job_free(wb->job);
-		wb->job = NULL;
-	}
+	vsvc_free(wb->vs);
+	wb->vs = NULL;
 	if (wb->ed.pid > 0) {
 		pty_release(&wb->ed);
 		ed_cleanup(wb);
@@ -1143,8 +1182,8 @@ term_resize_pane(struct pane *p, int rows, int cols)
 	if (rows <= tr && cols <= tc)
 		return;
 	term_resize(wb->term, rows > tr ? rows : tr, cols > tc ? cols : tc);
-	if (wb->job != NULL)
-		verify_job_resize(wb->job, rows > tr ? rows : tr,
+	if (wb->vs != NULL)
+		vsvc_resize(wb->vs, rows > tr ? rows : tr,
 		    cols > tc ? cols : tc);
 }
 
@@ -1249,9 +1288,10 @@ term_title(struct pane *p, char *buf, size_t n)
 			snprintf(pos, sizeof pos, "lines %d-%d/%d \xc2\xb7 ",
 			    v.top + 1, v.top + p->rows, v.total);
 	}
-	if (wb->job != NULL)	/* progress: the stage and the clock */
+	if (wb->vs != NULL && vsvc_job(wb->vs, 0) != NULL)
+		/* progress: the stage and the clock */
 		snprintf(buf, n, "%s%s \xc2\xb7 %s \xc2\xb7 running %.1f s",
-		    pos, wb->term_title, verify_job_stage(wb->job),
+		    pos, wb->term_title, verify_job_stage(vsvc_job(wb->vs, 0)),
 		    (wb_now_ms() - wb->job_t0) / 1000.0);
 	else if (wb->ed.pid > 0)
 		snprintf(buf, n, "%s%s \xc2\xb7 %s", pos, wb->term_title,

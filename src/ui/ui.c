@@ -203,7 +203,7 @@ ui_frame(struct wb *wb)
 	if (wb->relayout) {
 		ui_layout(wb);
 		/* shrunk while a program runs in the pane: zoom it */
-		if (wb->resized && wb->zoom < 0 && (wb->job != NULL ||
+		if (wb->resized && wb->zoom < 0 && (wb->vs != NULL ||
 		    (wb->kbd && wb->ed.pid > 0))) {
 			term_pane_zoom(wb, 1);
 			if (wb->relayout)
@@ -1167,10 +1167,10 @@ ui_action(struct wb *wb, enum action a)
 		}
 		break;
 	case ACTION_VERIFY:
-		wb_verify(wb, wb->cur.id);
+		term_pane_verify(wb, wb->cur.id);
 		break;
 	case ACTION_CANCEL:
-		if (wb->job == NULL && batch_running(wb))
+		if (wb->vs == NULL && batch_running(wb))
 			batch_cancel(wb);
 		else
 			term_pane_cancel(wb);
@@ -1230,7 +1230,7 @@ ui_action(struct wb *wb, enum action a)
 		if (term_pane_busy(wb)) {
 			wb->ask = WB_ASK_QUIT;
 			wb_msg(wb, 0, "%s is running in the toolchain pane; "
-			    "quit anyway? y/n", wb->job ? "a verification" :
+			    "quit anyway? y/n", wb->vs ? "a verification" :
 			    "the editor");
 		} else if (batch_running(wb)) {
 			wb->ask = WB_ASK_QUIT;

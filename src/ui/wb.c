@@ -731,36 +731,9 @@ wb_search_next(struct wb *wb, int dir)
 	wb_search_walk(wb, dir);
 }
 
-int
-wb_verify(struct wb *wb, const char *id)
-{
-	char *ref = NULL, *next;
-	struct err err;
-	int rc;
-
-	if (id == NULL || wb->job != NULL || wb->ed.pid > 0 ||
-	    verify_reference_pending(wb->st, id, &ref, &err) < 0 ||
-	    ref == NULL)
-		return term_pane_verify(wb, id);	/* it says why not */
-	next = xstrdup(id);	/* id may be wb->cur.id */
-	rc = term_pane_verify(wb, ref);
-	if (rc == 0) {
-		free(wb->verify_next);
-		wb->verify_next = next;
-		wb_msg(wb, 0, "verifying the task's reference %s first, then"
-		    " %s (x cancels)", ref, next);
-	} else {
-		free(next);
-	}
-	free(ref);
-	return rc;
-}
-
 void
 wb_release(struct wb *wb)
 {
-	free(wb->verify_next);
-	wb->verify_next = NULL;
 	free(wb->term_cand);
 	wb->term_cand = NULL;
 	if (wb->search_ok)

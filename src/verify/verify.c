@@ -1452,31 +1452,6 @@ verify_judge_reference(struct store *st, const struct verify_job *j,
 	free(verdict);
 }
 
-int
-verify_reference_pending(struct store *st, const char *cand_id,
-    char **ref_id, struct err *err)
-{
-	struct candidate c;
-	char *ref = NULL, *verdict = NULL;
-	int rc;
-
-	*ref_id = NULL;
-	rc = store_candidate_get(st, cand_id, &c, err);
-	if (rc != 0)
-		return rc < 0 ? -1 : err_set(err, "no candidate %s", cand_id);
-	rc = store_task_reference(st, c.task_id, &ref, &verdict, err);
-	candidate_release(&c);
-	if (rc < 0)
-		return -1;
-	if (ref != NULL && verdict == NULL && strcmp(ref, cand_id) != 0) {
-		*ref_id = ref;
-		ref = NULL;
-	}
-	free(ref);
-	free(verdict);
-	return 0;
-}
-
 const char *
 verify_job_workdir(const struct verify_job *j)
 {

@@ -160,16 +160,6 @@ struct store;
 void	verify_judge_reference(struct store *st, const struct verify_job *j,
 	    struct run *r);
 
-/*
- * Reference first in the workbench: the reference of candidate cand_id's
- * task when it has never run and is not cand_id itself, into *ref_id
- * (new, caller frees); NULL when cand_id can be judged at once.  The
- * caller verifies the reference, then the candidate, so that
- * verify_judge_reference() has a verdict to judge it by.  0 or -1.
- */
-int	verify_reference_pending(struct store *st, const char *cand_id,
-	    char **ref_id, struct err *err);
-
 /* Path of the kept work directory or NULL.  Borrowed. */
 const char *verify_job_workdir(const struct verify_job *j);
 
