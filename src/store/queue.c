@@ -7,6 +7,7 @@
 #include "store/store_int.h"
 
 #include <regex.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,28 +100,16 @@ store_query_count(struct store *st, const char *filter, size_t *n,
 	return 0;
 }
 
-/* Read the rows of a prepared page statement into *out (up to limit). */
-static int
-page_read(struct store *st, sqlite3_stmt *s, size_t limit,
-    struct store_row **out, size_t *n, struct err *err)
+static void
+row_fill(sqlite3_stmt *s, void *item)
 {
-	int rc = SQLITE_DONE;
+	row_from_stmt(s, item);
+}
 
-	*out = NULL;
-	*n = 0;
-	if (limit > 0)
-		*out = xcalloc(limit, sizeof **out);
-	while (*n < limit && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		row_from_stmt(s, &(*out)[(*n)++]);
-	if (*n < limit && rc != SQLITE_DONE) {
-		for (size_t i = 0; i < *n; i++)
-			store_row_release(&(*out)[i]);
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return err_sqlite(err, st->db, "page");
-	}
-	return 0;
+static void
+row_free(void *item)
+{
+	store_row_release(item);
 }
 
 int
@@ -138,6 +127,7 @@ store_query_seek(struct store *st, const char *filter, int64_t from,
 	struct filter f;
 	struct buf sql = BUF_INIT;
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -167,8 +157,9 @@ store_query_seek(struct store *st, const char *filter, int64_t from,
 	}
 	filter_bind(&f, s);
 	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
-	rc = page_read(st, s, limit, out, n, err);
-	sqlite3_finalize(s);
+	rc = rows_read(st, s, sizeof **out, limit, row_fill, row_free, &rows,
+	    n, "page", err);
+	*out = rows;
 	filter_release(&f);
 	if (rc < 0)
 		return -1;
@@ -495,11 +486,27 @@ store_view_release(struct store_view *v)
 	memset(v, 0, sizeof *v);
 }
 
+static void
+view_fill(sqlite3_stmt *s, void *item)
+{
+	struct store_view *v = item;
+
+	v->name = col_text(s, 0);
+	v->filter = col_text(s, 1);
+}
+
+static void
+view_free(void *item)
+{
+	store_view_release(item);
+}
+
 int
 store_view_list(struct store *st, struct store_view **out, size_t *n,
     struct err *err)
 {
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -507,14 +514,8 @@ store_view_list(struct store *st, struct store_view **out, size_t *n,
 	if (prepare(st, &s, "SELECT name, filter FROM view ORDER BY name",
 	    err) < 0)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		(*out)[*n].name = col_text(s, 0);
-		(*out)[*n].filter = col_text(s, 1);
-		(*n)++;
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read views");
-	return 0;
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, view_fill, view_free,
+	    &rows, n, "read views", err);
+	*out = rows;
+	return rc;
 }

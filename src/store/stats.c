@@ -41,6 +41,26 @@ store_stat_bucket(const struct store_stat *c)
 	return vd;
 }
 
+static void
+stat_fill(sqlite3_stmt *s, void *item)
+{
+	struct store_stat *c = item;
+
+	c->group = col_text(s, 0);
+	if (c->group == NULL)
+		c->group = xstrdup("");
+	c->verdict = col_text(s, 1);
+	c->category = col_text(s, 2);
+	c->subcategory = col_text(s, 3);
+	c->count = (size_t)sqlite3_column_int64(s, 4);
+}
+
+static void
+stat_free(void *item)
+{
+	store_stat_release(item);
+}
+
 int
 store_stats(struct store *st, const char *filter, const char *group_key,
     struct store_stat **out, size_t *n, struct err *err)
@@ -49,7 +69,7 @@ store_stats(struct store *st, const char *filter, const char *group_key,
 	struct buf sql = BUF_INIT, names = BUF_INIT;
 	const char *gexpr = NULL;
 	sqlite3_stmt *s;
-	size_t cap = 0;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -101,33 +121,11 @@ store_stats(struct store *st, const char *filter, const char *group_key,
 		return -1;
 	}
 	filter_bind(&f, s);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_stat *c;
-
-		if (*n == cap) {
-			cap = cap > 0 ? cap * 2 : 32;
-			*out = xreallocarray(*out, cap, sizeof **out);
-		}
-		c = &(*out)[(*n)++];
-		c->group = col_text(s, 0);
-		if (c->group == NULL)
-			c->group = xstrdup("");
-		c->verdict = col_text(s, 1);
-		c->category = col_text(s, 2);
-		c->subcategory = col_text(s, 3);
-		c->count = (size_t)sqlite3_column_int64(s, 4);
-	}
-	sqlite3_finalize(s);
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, stat_fill, stat_free,
+	    &rows, n, "stats", err);
+	*out = rows;
 	filter_release(&f);
-	if (rc != SQLITE_DONE) {
-		for (size_t i = 0; i < *n; i++)
-			store_stat_release(&(*out)[i]);
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return err_sqlite(err, st->db, "stats");
-	}
-	return 0;
+	return rc;
 }
 
 /* --- reviewers: agreement, disagreements, throughput ----------------- */
@@ -267,11 +265,29 @@ store_vote_release(struct store_vote *v)
 	memset(v, 0, sizeof *v);
 }
 
+static void
+vote_fill(sqlite3_stmt *s, void *item)
+{
+	struct store_vote *v = item;
+
+	v->by = col_text(s, 0);
+	v->category = col_text(s, 1);
+	v->final = sqlite3_column_int(s, 2);
+	v->label_id = sqlite3_column_int64(s, 3);
+}
+
+static void
+vote_free(void *item)
+{
+	store_vote_release(item);
+}
+
 int
 store_votes(struct store *st, const char *cand_id, struct store_vote **out,
     size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -286,24 +302,8 @@ store_votes(struct store *st, const char *cand_id, struct store_vote **out,
 	    " ORDER BY 3, 1", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_vote *v;
-
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		v = &(*out)[(*n)++];
-		v->by = col_text(s, 0);
-		v->category = col_text(s, 1);
-		v->final = sqlite3_column_int(s, 2);
-		v->label_id = sqlite3_column_int64(s, 3);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		for (size_t i = 0; i < *n; i++)
-			store_vote_release(&(*out)[i]);
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return err_sqlite(err, st->db, "votes");
-	}
-	return 0;
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, vote_fill, vote_free,
+	    &rows, n, "votes", err);
+	*out = rows;
+	return rc;
 }

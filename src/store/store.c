@@ -884,6 +884,45 @@ step_done(struct store *st, sqlite3_stmt *s, const char *what,
 	return 0;
 }
 
+/*
+ * The one way a list reader reads its rows (store_int.h): step s until
+ * it ends or limit rows are read, each into a new zeroed item of size
+ * bytes filled by fill(); s is finalized.  On an error the items read so
+ * far go to release(), the array is freed, *out is NULL, *n is 0 and
+ * err says what failed: no reader returns a half-filled list.
+ */
+int
+rows_read(struct store *st, sqlite3_stmt *s, size_t size, size_t limit,
+    void (*fill)(sqlite3_stmt *, void *), void (*release)(void *),
+    void **out, size_t *n, const char *what, struct err *err)
+{
+	char *a = NULL;
+	size_t cap = 0;
+	int rc = SQLITE_DONE;
+
+	*out = NULL;
+	*n = 0;
+	while (*n < limit && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap > 0 ? cap * 2 : 8;
+			a = xreallocarray(a, cap, size);
+		}
+		memset(a + *n * size, 0, size);
+		fill(s, a + *n * size);
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		for (size_t i = 0; i < *n; i++)
+			release(a + i * size);
+		free(a);
+		*n = 0;
+		return err_sqlite(err, st->db, what);
+	}
+	*out = a;
+	return 0;
+}
+
 /* --- tasks ----------------------------------------------------------- */
 
 /*
@@ -1307,11 +1346,29 @@ store_recorded_add(struct store *st, const char *cand_id,
 	return hot_step(st, s, "insert recorded", err);
 }
 
+static void
+recorded_fill(sqlite3_stmt *s, void *item)
+{
+	struct recorded *r = item;
+
+	r->verdict = col_text(s, 0);
+	r->stage = col_text(s, 1);
+	r->log = col_text(s, 2);
+	r->extra = col_text(s, 3);
+}
+
+static void
+recorded_free(void *item)
+{
+	recorded_release(item);
+}
+
 int
 store_recorded_list(struct store *st, const char *cand_id,
     struct recorded **out, size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -1320,20 +1377,10 @@ store_recorded_list(struct store *st, const char *cand_id,
 	    " WHERE cand_id = ?1 ORDER BY id", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct recorded *r;
-
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		r = &(*out)[(*n)++];
-		r->verdict = col_text(s, 0);
-		r->stage = col_text(s, 1);
-		r->log = col_text(s, 2);
-		r->extra = col_text(s, 3);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read recorded");
-	return 0;
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, recorded_fill,
+	    recorded_free, &rows, n, "read recorded", err);
+	*out = rows;
+	return rc;
 }
 
 int
@@ -1562,11 +1609,24 @@ store_run_latest(struct store *st, const char *cand_id, struct run *out,
 	return 0;
 }
 
+static void
+run_fill(sqlite3_stmt *s, void *item)
+{
+	run_from_row(s, item);
+}
+
+static void
+run_free(void *item)
+{
+	run_release(item);
+}
+
 int
 store_run_list(struct store *st, const char *cand_id, struct run **out,
     size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -1575,14 +1635,10 @@ store_run_list(struct store *st, const char *cand_id, struct run **out,
 	    " ORDER BY id", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		run_from_row(s, &(*out)[(*n)++]);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read runs");
-	return 0;
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, run_fill, run_free,
+	    &rows, n, "read runs", err);
+	*out = rows;
+	return rc;
 }
 
 /* --- decisions and the journal -------------------------------------- */
@@ -2082,11 +2138,29 @@ store_note_release(struct store_note *nt)
 	memset(nt, 0, sizeof *nt);
 }
 
+static void
+note_fill(sqlite3_stmt *s, void *item)
+{
+	struct store_note *nt = item;
+
+	nt->id = sqlite3_column_int64(s, 0);
+	nt->at = sqlite3_column_int64(s, 1);
+	nt->text = col_text(s, 2);
+	nt->by = col_text(s, 3);
+}
+
+static void
+note_free(void *item)
+{
+	store_note_release(item);
+}
+
 int
 store_note_list(struct store *st, const char *cand_id,
     struct store_note **out, size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -2095,20 +2169,10 @@ store_note_list(struct store *st, const char *cand_id,
 	    " cand_id = ?1 ORDER BY id", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_note *nt;
-
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		nt = &(*out)[(*n)++];
-		nt->id = sqlite3_column_int64(s, 0);
-		nt->at = sqlite3_column_int64(s, 1);
-		nt->text = col_text(s, 2);
-		nt->by = col_text(s, 3);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read notes");
-	return 0;
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, note_fill, note_free,
+	    &rows, n, "read notes", err);
+	*out = rows;
+	return rc;
 }
 
 int
@@ -2131,11 +2195,32 @@ store_event_release(struct store_event *e)
 	memset(e, 0, sizeof *e);
 }
 
+static void
+event_fill(sqlite3_stmt *s, void *item)
+{
+	struct store_event *e = item;
+
+	e->id = sqlite3_column_int64(s, 0);
+	e->at = sqlite3_column_int64(s, 1);
+	e->who = col_text(s, 2);
+	e->action = col_text(s, 3);
+	e->cand_id = col_text(s, 4);
+	e->detail = col_text(s, 5);
+	e->undone = 0;
+}
+
+static void
+event_free(void *item)
+{
+	store_event_release(item);
+}
+
 int
 store_event_list(struct store *st, const char *cand_id,
     struct store_event **out, size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -2144,23 +2229,10 @@ store_event_list(struct store *st, const char *cand_id,
 	    " event WHERE ?1 IS NULL OR cand_id = ?1 ORDER BY id", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_event *e;
-
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		e = &(*out)[(*n)++];
-		e->id = sqlite3_column_int64(s, 0);
-		e->at = sqlite3_column_int64(s, 1);
-		e->who = col_text(s, 2);
-		e->action = col_text(s, 3);
-		e->cand_id = col_text(s, 4);
-		e->detail = col_text(s, 5);
-		e->undone = 0;
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read events");
-	return 0;
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, event_fill, event_free,
+	    &rows, n, "read events", err);
+	*out = rows;
+	return rc;
 }
 
 void
@@ -2255,11 +2327,33 @@ store_label_release(struct store_label *l)
 	memset(l, 0, sizeof *l);
 }
 
+static void
+label_fill(sqlite3_stmt *s, void *item)
+{
+	struct store_label *l = item;
+
+	l->id = sqlite3_column_int64(s, 0);
+	l->at = sqlite3_column_int64(s, 1);
+	l->category = col_text(s, 2);
+	l->subcategory = col_text(s, 3);
+	l->note = col_text(s, 4);
+	l->by = col_text(s, 5);
+	l->evidence = col_text(s, 6);
+	l->current = sqlite3_column_int(s, 7);
+}
+
+static void
+label_free(void *item)
+{
+	store_label_release(item);
+}
+
 int
 store_label_list(struct store *st, const char *cand_id,
     struct store_label **out, size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -2270,30 +2364,10 @@ store_label_list(struct store *st, const char *cand_id,
 	    " ORDER BY l.id", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_label *l;
-
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		l = &(*out)[(*n)++];
-		l->id = sqlite3_column_int64(s, 0);
-		l->at = sqlite3_column_int64(s, 1);
-		l->category = col_text(s, 2);
-		l->subcategory = col_text(s, 3);
-		l->note = col_text(s, 4);
-		l->by = col_text(s, 5);
-		l->evidence = col_text(s, 6);
-		l->current = sqlite3_column_int(s, 7);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		for (size_t i = 0; i < *n; i++)
-			store_label_release(&(*out)[i]);
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return err_sqlite(err, st->db, "read labels");
-	}
-	return 0;
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, label_fill, label_free,
+	    &rows, n, "read labels", err);
+	*out = rows;
+	return rc;
 }
 
 int

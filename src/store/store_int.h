@@ -64,6 +64,17 @@ int	exec(struct store *st, const char *sql, struct err *err);
 /* Step a statement that must finish (INSERT/UPDATE) and finalize it. */
 int	step_done(struct store *st, sqlite3_stmt *s, const char *what,
 	    struct err *err);
+/*
+ * Every list reader reads its rows with this: step s (finalized here)
+ * until done or limit rows (SIZE_MAX: all), each into a zeroed item of
+ * size bytes that fill() fills; *out gets the array (NULL when empty),
+ * *n its length.  On an error the items read so far go to release(),
+ * the array is freed, *out is NULL, *n 0, and -1 returns with err set.
+ */
+int	rows_read(struct store *st, sqlite3_stmt *s, size_t size,
+	    size_t limit, void (*fill)(sqlite3_stmt *, void *),
+	    void (*release)(void *), void **out, size_t *n, const char *what,
+	    struct err *err);
 /* Seconds since the epoch, as decisions and views record it. */
 int64_t	now_s(void);
 /* Bind v (NULL: SQL NULL) as text, copied. */
