@@ -19,7 +19,7 @@ check_only '\bsqlite3_[a-z_]+\s*\(' src/store/
 check_only '#include "store/store_int\.h"' src/store/
 check_only '\bgit_[a-z_]+\s*\(' src/exchange/vcs.c
 check_only '\bvterm_[a-z_]+\s*\(' src/exec/term.c
-check_only '\bts_(parser|tree|query|node|language)_[a-z_]+\s*\(' src/lang/syntax.c
+check_only '\bts_(parser|tree|query|node|language)_[a-z_]+\s*\(' src/lang/
 check_only '\bEVP_[A-Za-z_]+\s*\(' src/base/hash.c
 check_only '\bseccomp_[a-z_]+\s*\(' src/exec/sysfilter.c
 check_only '\bcurl_[a-z_]+\s*\(' src/base/http.c
