@@ -164,9 +164,7 @@ void	queue_joins(struct buf *sql, const char *text);
  */
 #define LIVE_CTE(scope) \
 	" live AS (SELECT l.id, l.cand_id, l.by, l.category," \
-	"  EXISTS (SELECT 1 FROM event e WHERE e.cand_id = l.cand_id" \
-	"   AND e.action = 'label' AND e.after = l.id" \
-	"   AND e.detail = 'label ' || l.category || ' (final)') AS final" \
+	"  l.final" \
 	"  FROM label l WHERE " scope " l.by != 'auto' AND coalesce((SELECT" \
 	"   e.action FROM event e WHERE e.cand_id = l.cand_id" \
 	"   AND e.field = 'label'" \
