@@ -1,7 +1,7 @@
 /*
  * service.h - the verify service: a batch of candidates verified through
  * verify jobs (verify.h), the one orchestration behind `assay verify
- * --jobs N` and the workbench's `v` (ADR 0020).
+ * --jobs N` and the workbench's `v` (ADR 0023).
  *
  * What it does, in order, for the ids it is given:
  *   - reference first: each task's reference goes to the front (added
