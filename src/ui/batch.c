@@ -15,7 +15,7 @@
  * stays.
  */
 #define _GNU_SOURCE
-#include "ui/pane.h"
+#include "ui/wb.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,11 +4,13 @@
  * (and their message after the line where it fits), and the evidence
  * of a failed run on the last row.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "lang/syntax.h"
 
 /* The first diagnostic on line (1-based), or NULL. */
 static const struct diag *

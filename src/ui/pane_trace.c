@@ -4,7 +4,7 @@
  * from it, each with the verdict of its latest run.  When that run is a
  * pipeline's (pipeline.h), each env's stages follow the candidate's row.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,8 @@
  * question, the `:` line, a message, or key hints read from the live
  * keymap (so a remapped key shows as it is bound).
  */
-#include "ui/pane.h"
+#include "ui/pane_term.h"
+#include "ui/wb.h"
 
 #include <stdio.h>
 #include <string.h>

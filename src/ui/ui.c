@@ -30,7 +30,9 @@
 #include "ui/bench.h"
 #include "app/config.h"
 #include "exchange/dataset.h"
-#include "ui/pane.h"
+#include "lang/syntax.h"
+#include "ui/pane_term.h"
+#include "ui/wb.h"
 
 #define UI_FRAME_MS	10	/* coalesce terminal output redraws */
 /*

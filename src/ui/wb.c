@@ -4,7 +4,7 @@
  * trace, and the status message.  Reads through store.h only; draws
  * nothing.  Called by ui.c and the panes.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "lang/syntax.h"
 
 void
 wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
