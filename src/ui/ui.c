@@ -1539,7 +1539,6 @@ ui_init_curses(struct wb *wb)
 static void
 ui_syntax_init(struct wb *wb)
 {
-	struct wb_cur *c = &wb->cur;
 	struct err err;
 	char *gdir;
 
@@ -1551,12 +1550,7 @@ ui_syntax_init(struct wb *wb)
 	if (syntax_init(gdir, &err) < 0)
 		wb_msg(wb, 1, "highlighting: %s", err.msg);
 	free(gdir);
-	if (c->id != NULL && c->cand.id != NULL) {
-		syntax_free(c->syn);
-		if (syntax_parse(&c->syn, c->cand.lang, c->cand.code ?
-		    c->cand.code : "", c->cand.code_len, &err) < 0)
-			c->syn = NULL;
-	}
+	(void)pane_open(&wb->panes[WB_CODE], NULL);	/* parse it again */
 	wb->dirty = 1;
 }
 

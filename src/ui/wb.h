@@ -24,8 +24,6 @@
 #include "ui/ui.h"
 #include "verify/verify.h"
 
-struct syntax;
-
 /*
  * v and e zoom a small toolchain pane: while the program runs (RUN), and
  * after a verification ended until the next key that is not a scroll
@@ -36,13 +34,6 @@ enum wb_auto_zoom { WB_AZ_NONE, WB_AZ_RUN, WB_AZ_HOLD };
 /* A y/n question in the status bar and what a "y" does. */
 enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT, WB_ASK_BULK,
     WB_ASK_LABEL };
-
-/* One step of the trace: a candidate of the chain and its latest run. */
-struct wb_link {
-	char	*id, *origin, *kind, *verdict, *stage, *feedback;
-	int	 current;
-	int	 depth;		/* branches above it (for the indent) */
-};
 
 /*
  * The `:` and `/` lines beyond their text (prompt.c): the history and
@@ -73,10 +64,6 @@ struct wb_cur {
 	size_t		 nnotes;
 	struct store_vote *votes;	/* reviewers' labels (store_votes) */
 	size_t		 nvotes;
-	struct syntax	*syn;
-	struct wb_link	*trace;		/* ancestors, it, its repairs */
-	size_t		 ntrace;
-	int		 trace_fresh;	/* place the trace's view anew */
 };
 
 /*
@@ -137,6 +124,12 @@ struct wb {
 	int64_t			 guard_until;
 	int			 detached;	/* cur is not in the queue */
 	struct wb_cur		 cur;
+	/*
+	 * Counts the loads of cur (wb_load): a pane that keeps what it
+	 * derived from the candidate (the code's syntax tree, the trace's
+	 * chain) derives it again when this moved.
+	 */
+	unsigned long		 cur_gen;
 	/* Marked candidates (Space), in memory only; owns the ids. */
 	char			**marks;
 	size_t			 nmarks;
