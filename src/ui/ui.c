@@ -1091,6 +1091,7 @@ static void
 ui_action(struct wb *wb, enum action a)
 {
 	struct pane *p = &wb->panes[wb->focus];
+	size_t done, total, fail;
 
 	switch (a) {
 	case ACTION_MOVE_DOWN: case ACTION_MOVE_UP:
@@ -1211,13 +1212,11 @@ ui_action(struct wb *wb, enum action a)
 			wb->ask = WB_ASK_QUIT;
 			wb_msg(wb, 0, "%s is running in the toolchain pane; "
 			    "quit anyway? y/n", term_pane_verifying(wb) ?
-			    "a verification" :
-			    "the editor");
-		} else if (batch_running(wb)) {
+			    "a verification" : "the editor");
+		} else if (batch_progress(wb, &done, &total, &fail)) {
 			wb->ask = WB_ASK_QUIT;
 			wb_msg(wb, 0, ":verify is running (%zu of %zu); quit and "
-			    "cancel it (what it stored stays)? y/n",
-			    wb->batch.done, wb->batch.total);
+			    "cancel it (what it stored stays)? y/n", done, total);
 		} else {
 			wb->quit = 1;
 		}

@@ -24,6 +24,8 @@
 #include "ui/ui.h"
 #include "verify/verify.h"
 
+struct batch;
+
 /*
  * v and e zoom a small toolchain pane: while the program runs (RUN), and
  * after a verification ended until the next key that is not a scroll
@@ -80,21 +82,6 @@ struct wb_nav {
 	struct pane *sheet;	/* a drill-down from it: open it again */
 	struct pane_place place;	/* where its cursor was */
 	char	 what[64];	/* for the message: "stats drill-down" */
-};
-
-/* :verify running in the background (batch.c). */
-struct wb_batch {
-	int		 pid;		/* the child `assay verify`; 0: none */
-	int		 fd;		/* its stdout and stderr */
-	struct buf	 part;		/* a line not ended yet */
-	size_t		 done, total;	/* [done/total] of its last line */
-	size_t		 results, pass, fail;	/* runs it stored */
-	size_t		 seen;		/* results when the view was read */
-	size_t		 unchanged;	/* from verify's summary line */
-	int		 summary;	/* 1: that line was read */
-	int64_t		 t0, refreshed;	/* ms */
-	int		 jobs, cancelled;
-	char		 last_err[256];
 };
 
 struct wb {
@@ -168,7 +155,8 @@ struct wb {
 	regex_t			 search_re;
 	int			 search_ok;
 
-	struct wb_batch		 batch;
+	struct batch		*batch;		/* :verify (batch.c); owned,
+						   NULL: never started */
 	struct wb_nav		*nav;		/* nnav, the top last */
 	size_t			 nnav;
 
@@ -313,9 +301,13 @@ int	batch_running(const struct wb *wb);
  * (ms, -1: none). */
 int	batch_fd(const struct wb *wb);
 int	batch_timeout(const struct wb *wb);
+/* While it runs (1): its progress, from its last line; else 0. */
+int	batch_progress(const struct wb *wb, size_t *done, size_t *total,
+	    size_t *fail);
 /* Read its progress; re-read the view as results land; finish it. */
 void	batch_io(struct wb *wb);
-/* x, C-c: end it (what it stored stays).  batch_stop also reaps it. */
+/* x, C-c: end it (what it stored stays).  batch_stop also reaps it and
+ * frees its state (quitting). */
 void	batch_cancel(struct wb *wb);
 void	batch_stop(struct wb *wb);
 
