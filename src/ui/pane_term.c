@@ -22,7 +22,8 @@
  * verdict rests on (else its end, where a harness prints its results).
  */
 #define _GNU_SOURCE
-#include "ui/pane.h"
+#include "ui/pane_term.h"
+#include "ui/wb.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,13 +37,17 @@
 #include <unistd.h>
 
 #include "app/decide.h"
-#include "exchange/dataset.h"
 #include "base/hash.h"
+#include "exchange/dataset.h"
+#include "exec/pty.h"
+#include "exec/term.h"
+#include "verify/service.h"
+#include "verify/verify.h"
 
 /*
  * The pane's own state (its priv): the terminal and what feeds it, and
  * the view of it.  Nothing outside this file reads it; the workbench asks
- * through the term_pane_* functions (pane.h).
+ * through the term_pane_* functions (pane_term.h).
  */
 struct term_pane {
 	struct term		*term;
