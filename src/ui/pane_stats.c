@@ -19,7 +19,7 @@
  * without a category.  What is left (a failure without a category,
  * skipped) is "other", which no single filter names.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "base/duration.h"
+#include "model/agreement.h"
 
 static const char *const stats_by[] = { "benchmark", "model", "domain",
     "env", "reviewers", "agreement" };
