@@ -4,7 +4,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,31 +11,24 @@
 #include "base/err.h"
 #include "store/store.h"
 
+static const struct cmd_opt undo_redo_opts[] = {
+	{ "any", 0, CMD_FLAG, 'a' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
+undo_redo(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err, int redo)
 {
-	static const struct option lo[] = {
-		{ "any", no_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *name = redo ? "redo" : "undo";
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct store *st;
-	struct err err;
 	char what[256], *by;
 	int rc, any = 0, ch;
 
-	if (cli_wants_help(name, argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'a')
 			any = 1;
-		else
-			return cli_usage_error(name, "bad option%s", "");
 	}
-	if (optind < argc)
-		return cli_usage_error(name, "unexpected argument '%s'",
-		    argv[optind]);
 	if (cli_open_store(g, &st) < 0)
 		return 2;
 	by = cli_reviewer(g);
@@ -45,13 +37,13 @@ undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
 		return 2;
 	}
 	if (any)
-		rc = redo ? store_redo_any(st, by, what, sizeof what, &err) :
-		    store_undo_any(st, by, what, sizeof what, &err);
+		rc = redo ? store_redo_any(st, by, what, sizeof what, err) :
+		    store_undo_any(st, by, what, sizeof what, err);
 	else
-		rc = redo ? store_redo(st, by, what, sizeof what, &err) :
-		    store_undo(st, by, what, sizeof what, &err);
+		rc = redo ? store_redo(st, by, what, sizeof what, err) :
+		    store_undo(st, by, what, sizeof what, err);
 	if (rc < 0)
-		fprintf(stderr, "assay: %s\n", err.msg);
+		fprintf(stderr, "assay: %s\n", err->msg);
 	else
 		printf("%s\n", what);
 	free(by);
@@ -60,27 +52,29 @@ undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
 }
 
 static int
-cmd_undo(const struct cli_global *g, int argc, char **argv)
+cmd_undo(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	return undo_redo(g, argc, argv, 0);
+	return undo_redo(ctx, a, err, 0);
 }
 
 static int
-cmd_redo(const struct cli_global *g, int argc, char **argv)
+cmd_redo(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	return undo_redo(g, argc, argv, 1);
+	return undo_redo(ctx, a, err, 1);
 }
 
-const struct cli_cmd cli_cmd_undo = {
-	"undo", "undo [--any]", "Undo your latest label or review (the\n"
+const struct cmd_entry cli_cmd_undo = {
+	"undo", NULL, undo_redo_opts, 0, 0,
+	"undo [--any]", "Undo your latest label or review (the\n"
 	  "reviewer's: --reviewer, ASSAY_REVIEWER, git, the login).  Another\n"
 	  "reviewer's decisions are never undone; when someone decided the\n"
 	  "same candidate since, it is refused.  --any: the latest of anyone's.",
-	cmd_undo
+	CMD_CLI, cmd_undo
 };
 
-const struct cli_cmd cli_cmd_redo = {
-	"redo", "redo [--any]", "Redo your latest undone label or review\n"
+const struct cmd_entry cli_cmd_redo = {
+	"redo", NULL, undo_redo_opts, 0, 0,
+	"redo [--any]", "Redo your latest undone label or review\n"
 	  "(none once you decided anew).  --any: the latest of anyone's.",
-	cmd_redo
+	CMD_CLI, cmd_redo
 };
