@@ -119,7 +119,8 @@ cmd_parse(const struct cmd_entry *e, int argc, char **argv,
 	a->pos = xcalloc((size_t)argc + 1, sizeof *a->pos);
 
 	/* --help anywhere before "--" wins over everything else. */
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0 &&
+	    !(e->flags & CMD_TEXT); i++)
 		if (strcmp(argv[i], "--help") == 0 ||
 		    strcmp(argv[i], "-h") == 0) {
 			a->help = 1;
@@ -133,7 +134,8 @@ cmd_parse(const struct cmd_entry *e, int argc, char **argv,
 			rest = 1;
 			continue;
 		}
-		if (rest || s[0] != '-' || s[1] == '\0') {
+		if (rest || s[0] != '-' || s[1] == '\0' ||
+		    (e->flags & CMD_TEXT)) {
 			a->pos[a->npos++] = argv[i];
 			continue;
 		}
@@ -200,6 +202,39 @@ cmd_usage_all(const struct cmd_table *t, unsigned flag, const char *prefix,
 	for (size_t i = 0; i < t->n && t->v[i] != NULL; i++)
 		if (t->v[i]->flags & flag)
 			buf_printf(b, "%s%s\n", prefix, t->v[i]->usage);
+}
+
+char **
+cmd_words(const char *line, int *argc)
+{
+	char **v = xcalloc(strlen(line) / 2 + 2, sizeof *v);
+	int n = 0;
+
+	for (const char *p = line; *p != '\0';) {
+		const char *w;
+		int quoted = 0;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			break;
+		for (w = p; *p != '\0' && (quoted || (*p != ' ' &&
+		    *p != '\t')); p++)
+			if (*p == '"')
+				quoted = !quoted;
+		v[n++] = xstrndup(w, (size_t)(p - w));
+	}
+	v[n] = NULL;
+	*argc = n;
+	return v;
+}
+
+void
+cmd_words_free(char **argv)
+{
+	for (size_t i = 0; argv != NULL && argv[i] != NULL; i++)
+		free(argv[i]);
+	free(argv);
 }
 
 static void

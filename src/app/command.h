@@ -46,6 +46,8 @@ struct cmd_opt {
 #define CMD_WORKBENCH	0x2	/* runs from the workbench's `:` line */
 #define CMD_TARGETS	0x4	/* acts on target candidates (ids, marks) */
 #define CMD_CONFIRM	0x8	/* asks before it acts in the workbench */
+#define CMD_TEXT	0x10	/* takes free text: no options, every word
+				 * is an argument, ctx->line the text */
 
 /* Positional arguments without an upper bound. */
 #define CMD_MANY	(-1)
@@ -106,14 +108,17 @@ struct cmd_args {
 
 /*
  * Where a command runs: the entry, the front end's own state (the CLI
- * passes its struct cli_global), and where its output goes: out(arg,
- * text, len) for what the CLI prints on stdout, diag(arg, text) for its
- * messages (stderr, or the workbench's status line).  NULL out or diag
- * print to stdout and stderr.
+ * passes its struct cli_global, the workbench its struct wb), the text
+ * after the command's name as typed on the workbench's `:` line (free
+ * text keeps its blanks and quotes there; NULL from the CLI), and where
+ * its output goes: out(arg, text, len) for what the CLI prints on
+ * stdout, diag(arg, text) for its messages (stderr, or the workbench's
+ * status line).  NULL out or diag print to stdout and stderr.
  */
 struct cmd_ctx {
 	const struct cmd_entry	*entry;
 	void			*front;
+	const char		*line;
 	void			(*out)(void *arg, const char *s, size_t n);
 	void			(*diag)(void *arg, const char *s);
 	void			*arg;
@@ -127,7 +132,8 @@ const struct cmd_entry *cmd_find(const struct cmd_table *t, const char *name);
  * *a: long options as --name, --name=value or --name value; short ones
  * as -x, -x value, -xvalue, several flags as one -xyz; "--" ends the
  * options, and "-" is a positional argument.  Options and positional
- * arguments may be mixed.  --help and -h set a->help (and nothing else
+ * arguments may be mixed.  An entry with CMD_TEXT takes every word as
+ * an argument.  --help and -h set a->help (and nothing else
  * is checked).  Returns 0, or -1 with err saying why: an unknown option,
  * a value missing or given to a flag, too few or too many positional
  * arguments.  Release a with cmd_args_release either way.
@@ -159,6 +165,15 @@ void	cmd_help_text(const struct cmd_entry *e, const char *prefix,
  * line, in the table's order, appended to b. */
 void	cmd_usage_all(const struct cmd_table *t, unsigned flag,
 	    const char *prefix, struct buf *b);
+
+/*
+ * Split line (a `:` command line, the config file's) at blanks into a
+ * new NULL-terminated vector of new strings, *argc words; "..." quotes a
+ * word with blanks (the quotes are kept, as the filter language wants
+ * them).  Free with cmd_words_free.
+ */
+char	**cmd_words(const char *line, int *argc);
+void	cmd_words_free(char **argv);
 
 /* Print through the ctx: text to its out, a message line to its diag. */
 void	cmd_printf(struct cmd_ctx *ctx, const char *fmt, ...)

@@ -3,7 +3,8 @@
  * help (app/command.c), cmocka: every option form the spec allows, the
  * usage errors every command shares (unknown option, prefix, missing
  * value, value on a flag, too few or too many arguments), --help, and
- * the help and usage written from the entries (issue 9, item 1).
+ * the help and usage written from the entries, the words of a `:` line
+ * and free text (issue 9, item 1).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -179,6 +180,36 @@ test_table(void **state)
 	buf_release(&b);
 }
 
+static void
+test_text(void **state)
+{
+	static const struct cmd_entry note = { "note", NULL, NULL, 0,
+	    CMD_MANY, "note TEXT", "Note.", CMD_WORKBENCH | CMD_TEXT, nop };
+	struct cmd_args a;
+	struct err err;
+	char **v;
+	int n;
+
+	(void)state;
+	v = cmd_words("  note -x  grep=\"a  b\" --help ", &n);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[0], "note");
+	assert_string_equal(v[1], "-x");
+	assert_string_equal(v[2], "grep=\"a  b\"");
+	assert_string_equal(v[3], "--help");
+	assert_null(v[4]);
+	/* free text: no options, --help included, every word an argument */
+	assert_int_equal(cmd_parse(&note, n, v, &a, &err), 0);
+	assert_false(a.help);
+	assert_int_equal(a.npos, 3);
+	assert_string_equal(a.pos[0], "-x");
+	cmd_args_release(&a);
+	cmd_words_free(v);
+	v = cmd_words("", &n);
+	assert_int_equal(n, 0);
+	cmd_words_free(v);
+}
+
 int
 main(void)
 {
@@ -187,6 +218,7 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
