@@ -5,8 +5,8 @@
  * arguments by the entry's spec and runs it.  `assay help`, `assay help
  * CMD` and the top-level usage are written from the table.
  *
- * Adding a command is one file, src/cli/cmd_NAME.c with its entry, and
- * one line in cmds[] below (and its name in cli_shared.h's list).
+ * Adding a command is one file, src/cli/cmd_NAME.c ending in its entry
+ * cli_cmd_NAME, and one line X(NAME) in CLI_COMMANDS below.
  */
 #include "cli/cli.h"
 #include "cli/cli_shared.h"
@@ -28,27 +28,34 @@ static const struct cmd_entry cli_cmd_help = {
 	CMD_CLI, cmd_help
 };
 
-/* The commands in the order of the usage. */
+/* The commands, one line each, in the order of the usage. */
+#define CLI_COMMANDS(X) \
+	X(import) \
+	X(verify) \
+	X(merge) \
+	X(slurm) \
+	X(list) \
+	X(show) \
+	X(label) \
+	X(review) \
+	X(dedup) \
+	X(contamination) \
+	X(split) \
+	X(undo) \
+	X(redo) \
+	X(commit) \
+	X(export) \
+	X(stats) \
+	X(generate) \
+	X(repair) \
+	X(envs)
+
+#define CLI_DECLARE(name)	extern const struct cmd_entry cli_cmd_##name;
+#define CLI_ENTRY(name)		&cli_cmd_##name,
+CLI_COMMANDS(CLI_DECLARE)
+
 static const struct cmd_entry *const cmds[] = {
-	&cli_cmd_import,
-	&cli_cmd_verify,
-	&cli_cmd_merge,
-	&cli_cmd_slurm,
-	&cli_cmd_list,
-	&cli_cmd_show,
-	&cli_cmd_label,
-	&cli_cmd_review,
-	&cli_cmd_dedup,
-	&cli_cmd_contamination,
-	&cli_cmd_split,
-	&cli_cmd_undo,
-	&cli_cmd_redo,
-	&cli_cmd_commit,
-	&cli_cmd_export,
-	&cli_cmd_stats,
-	&cli_cmd_generate,
-	&cli_cmd_repair,
-	&cli_cmd_envs,
+	CLI_COMMANDS(CLI_ENTRY)
 	&cli_cmd_help,
 };
 

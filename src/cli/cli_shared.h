@@ -23,11 +23,7 @@
  * cli.c lists them.  exec gets the struct cli_global as ctx->front and
  * prints its own messages to stdout and stderr (err is its scratch).
  */
-extern const struct cmd_entry cli_cmd_import, cli_cmd_verify, cli_cmd_merge,
-    cli_cmd_slurm, cli_cmd_list, cli_cmd_show, cli_cmd_label, cli_cmd_review,
-    cli_cmd_dedup, cli_cmd_contamination, cli_cmd_split, cli_cmd_undo,
-    cli_cmd_redo, cli_cmd_commit, cli_cmd_export, cli_cmd_stats,
-    cli_cmd_generate, cli_cmd_repair, cli_cmd_envs;
+extern const struct cmd_entry cli_cmd_verify;	/* for cli_verify_ids */
 
 /*
  * Hand the command table down (cli.c does, before it runs a command),
