@@ -1492,6 +1492,14 @@ ui_key(struct wb *wb, int key)
 	/* a zoom held after a run: scroll keys read, other keys end it */
 	if (term_pane_unhold(wb, a))
 		return;
+	if (a == ACTION_NONE && keymap_command(&wb->km, key) != NULL) {
+		/* bind KEY COMMAND LINE: as if typed after `:` */
+		char *line = xstrdup(keymap_command(&wb->km, key));
+
+		ui_command(wb, line);
+		free(line);
+		return;
+	}
 	if (a == ACTION_NONE) {
 		char name[32];
 

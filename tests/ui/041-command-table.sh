@@ -1,7 +1,8 @@
 # 041-command-table.sh - issue 9, item 1: the `:` line looks its
 # commands up in a table (app/command.h), so each takes the arguments its
 # entry says and refuses the rest with its usage; aliases (where, show, q)
-# are the same entries; Tab offers every entry, names and aliases.
+# are the same entries; Tab offers every entry, names and aliases; a key
+# can be bound to a command line (`bind 2 goto ID`).
 . "$(dirname "$0")/lib.sh"
 
 "$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
@@ -12,6 +13,10 @@ ID=$(sed -n 2p "$T/ids")
 start 120 40
 wait_for "1/174"
 
+# a key bound to a command line, in the config file and on the `:` line
+mkdir -p "$HOME/.config/assay"
+printf 'bind 2 goto %s\n' "$ID" >"$HOME/.config/assay/config"
+
 # too many arguments: the reason and the usage, nothing done
 command_line "goto $ID extra"
 wait_for ":goto: unexpected argument 'extra' (:goto ID)"
@@ -19,6 +24,17 @@ screen | grep -q " 1/174 " || fail "goto with two arguments moved"
 command_line "unmark now"
 wait_for ":unmark: unexpected argument 'now' (:unmark)"
 ok "a command refuses arguments its entry does not take"
+
+# keys bound to command lines run them as if typed after `:`
+keys 2
+wait_for " 2/174 "
+command_line "bind 3 filter id=$ID"
+wait_for "bind 3 filter id=$ID"
+keys 3
+wait_for " 1/1 "
+command_line "filter"
+wait_for " 1/174 "
+ok "bind KEY COMMAND LINE, from the config file and the \`:\` line"
 
 # an alias runs its entry
 command_line "show $ID"
