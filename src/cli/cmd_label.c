@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/decide.h"
 #include "base/err.h"
 #include "store/store.h"
 
@@ -27,9 +28,8 @@ cmd_label(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	const char *val = NULL;
 	const char *sub = NULL, *note = NULL, *cat;
 	struct store *st;
-	struct run run;
 	char *id, *by;
-	int ch, ok = 0, rc, have;
+	int ch, ok = 0, rc;
 
 	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 's')
@@ -59,11 +59,7 @@ cmd_label(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		store_close(st);
 		return 2;
 	}
-	have = store_run_latest(st, id, &run, err);
-	rc = store_label_set(st, id, cat, sub, note, by, have == 0 ? run.id : 0,
-	    have == 0 ? run.evidence : NULL, err);
-	if (have == 0)
-		run_release(&run);
+	rc = decide_label(st, id, cat, sub, note, by, NULL, err);
 	if (rc < 0)
 		fprintf(stderr, "assay label: %s\n", err->msg);
 	else

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/decide.h"
 #include "base/err.h"
 #include "store/store.h"
 
@@ -66,7 +67,7 @@ cmd_review(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 			    " accepted anyway\n", id);
 		}
 	}
-	rc = store_review_set(st, id, status, note, by, err);
+	rc = decide_review(st, id, status, note, by, err);
 	if (rc < 0)
 		fprintf(stderr, "assay review: %s\n", err->msg);
 	else

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/decide.h"
 #include "base/err.h"
 #include "store/store.h"
 
@@ -22,7 +23,8 @@ undo_redo(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err, int redo)
 	const struct cli_global *g = ctx->front;
 	const char *val = NULL;
 	struct store *st;
-	char what[256], *by;
+	struct store_step step;
+	char what[512], *by;
 	int rc, any = 0, ch;
 
 	while ((ch = cmd_next(a, &val)) != -1) {
@@ -36,16 +38,12 @@ undo_redo(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err, int redo)
 		store_close(st);
 		return 2;
 	}
-	if (any)
-		rc = redo ? store_redo_any(st, by, what, sizeof what, err) :
-		    store_undo_any(st, by, what, sizeof what, err);
-	else
-		rc = redo ? store_redo(st, by, what, sizeof what, err) :
-		    store_undo(st, by, what, sizeof what, err);
+	rc = decide_undo(st, redo, by, any, &step, err);
 	if (rc < 0)
 		fprintf(stderr, "assay: %s\n", err->msg);
 	else
-		printf("%s\n", what);
+		printf("%s\n", decide_undo_text(rc, redo, by, any, &step, what,
+		    sizeof what));
 	free(by);
 	store_close(st);
 	return rc < 0 ? 2 : 0;
