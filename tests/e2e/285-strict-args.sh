@@ -1,4 +1,4 @@
-# 280: every command reads its arguments by the spec in its table entry
+# 285: every command reads its arguments by the spec in its table entry
 # (src/app/command.h), so an unknown option, a missing value, a value
 # given to a flag or an extra argument is a usage error, exit 2, for
 # every command, before it acts (issue 9: `assay undo --dry-run` once

@@ -1,4 +1,4 @@
-# 041-command-table.sh - issue 9, item 1: the `:` line looks its
+# 042-command-table.sh - issue 9, item 1: the `:` line looks its
 # commands up in a table (app/command.h), so each takes the arguments its
 # entry says and refuses the rest with its usage; aliases (where, show, q)
 # are the same entries; Tab offers every entry, names and aliases; a key
