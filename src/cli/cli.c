@@ -38,6 +38,7 @@ static const struct cmd_entry cli_cmd_help = {
 	X(show) \
 	X(label) \
 	X(review) \
+	X(note) \
 	X(dedup) \
 	X(contamination) \
 	X(split) \
