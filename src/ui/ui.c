@@ -1225,13 +1225,18 @@ ui_command(struct wb *wb, char *line)
 	if (*line == '\0')
 		return;
 	if ((e = cmd_find(&wb_table, line)) == NULL) {
-		if (keymap_action_parse(line, &a, &err) == 0)
+		struct buf names = BUF_INIT;
+
+		if (keymap_action_parse(line, &a, &err) == 0) {
 			ui_action(wb, a);
-		else
-			wb_msg(wb, 1, "unknown command '%s' (filter, grep, goto,"
-			    " label, review, note, unmark, save, view, views,"
-			    " repair, generate, bind, unbind, set or an action"
-			    " name; Tab completes)", line);
+			return;
+		}
+		/* the commands the table has, so the message cannot drift */
+		for (size_t i = 0; i < wb_table.n; i++)
+			buf_printf(&names, "%s, ", wb_table.v[i]->name);
+		wb_msg(wb, 1, "unknown command '%s' (%san action name; Tab"
+		    " completes)", line, buf_str(&names));
+		buf_release(&names);
 		return;
 	}
 	{
