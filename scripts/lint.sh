@@ -3,6 +3,7 @@
 # docs/architecture.md, checked in make test.
 #  - curses only in src/ui; each library called from its one folder (and,
 #    where one file wraps it, that file);
+#  - label, review, note, repair, undo and redo only through app/decide.h;
 #  - scripts/layers.py: includes and calls only run down the floors, and
 #    no two files use each other (it reads BUILD's objects for calls).
 fail=0
@@ -23,6 +24,10 @@ check_only '\bts_(parser|tree|query|node|language)_[a-z_]+\s*\(' src/lang/
 check_only '\bEVP_[A-Za-z_]+\s*\(' src/base/hash.c
 check_only '\bseccomp_[a-z_]+\s*\(' src/exec/sysfilter.c
 check_only '\bcurl_[a-z_]+\s*\(' src/base/http.c
+# The front ends decide through src/app/decide.h (docs/adr/0019): a
+# store decision call in src/ui or src/cli would skip its rules.
+h=$(grep -rlE '\bstore_(label_set|label_final|review_set|note_add|undo|redo|undo_any|redo_any|undo_step|batch_begin)\s*\(' src/ui src/cli)
+if [ -n "$h" ]; then echo "lint: a decision outside src/app/decide.c: $h"; fail=1; fi
 [ $fail -eq 0 ] && echo "lint: module boundaries ok"
 python3 scripts/layers.py "${1:-build}" || fail=1
 exit $fail
