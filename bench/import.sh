@@ -14,15 +14,15 @@
 #
 # Target: assay at most 1.5 times the baseline's wall time.
 #
-#   sh bench/import.sh [build/assay]
+#   sh bench/import.sh [build/assay [N]]
 #
-# ASSAY_IMPORT_N=1000000        rows
+# ASSAY_IMPORT_N=1000000        rows (N, when given, wins)
 # ASSAY_IMPORT_DIR=build-scale  where the rows file is kept
 set -eu
 assay=$(cd "$(dirname "${1:-build/assay}")" && pwd)/$(basename "${1:-build/assay}")
 here=$(cd "$(dirname "$0")" && pwd)
 data=${ASSAY_SHARED:-$(pwd)/../shared}/data
-n=${ASSAY_IMPORT_N:-1000000}
+n=${2:-${ASSAY_IMPORT_N:-1000000}}
 dir=${ASSAY_IMPORT_DIR:-build-scale}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
