@@ -1,7 +1,7 @@
 #!/bin/sh
 # embed.sh DIR - print a C file that holds every file under DIR (an env's
 # device header, startup code, linker script, harness ...) as a byte array,
-# with a table that env_share() in src/envs/envs.c looks names up in.
+# with a table that env_share() in src/envs/env.c looks names up in.
 # Names are paths relative to DIR ("arm/stm32f4.h").
 set -eu
 dir=$1

@@ -9,13 +9,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "config.h"
-#include "err.h"
-#include "ident.h"
-#include "store.h"
+#include "cli/cli.h"
+#include "app/config.h"
+#include "base/err.h"
+#include "base/ident.h"
+#include "store/store.h"
 #include "ui/ui.h"
-#include "verify.h"
+#include "verify/verify.h"
 
 const char *cli_version(void);
 

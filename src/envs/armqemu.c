@@ -50,7 +50,7 @@
  * version queries; verify.c runs the stages.
  */
 #define _GNU_SOURCE
-#include "env.h"
+#include "envs/env.h"
 
 #include <errno.h>
 #include <regex.h>
@@ -64,8 +64,8 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "hash.h"
+#include "base/buf.h"
+#include "base/hash.h"
 
 #define CAND_FILE "main.c"
 #define RUN_DIR "run"

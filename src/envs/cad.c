@@ -27,7 +27,7 @@
  * Nothing runs here but the version queries; verify.c runs the stages.
  */
 #define _GNU_SOURCE
-#include "env.h"
+#include "envs/env.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,8 +40,8 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "hash.h"
+#include "base/buf.h"
+#include "base/hash.h"
 
 #define HELPER "assay-iou"
 #define STEP_FILE "candidate.step"

@@ -14,9 +14,9 @@
 
 #include <stddef.h>
 
-#include "buf.h"
-#include "err.h"
-#include "sample.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "model/sample.h"
 
 #define ENV_MAX_STAGES 4
 #define ENV_MAX_ARGS 64

@@ -20,13 +20,13 @@
  * simulation opens them by their bare names.
  */
 #define _GNU_SOURCE
-#include "env.h"
+#include "envs/env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "verilog.h"
+#include "envs/verilog.h"
 
 #define CAND_FILE "candidate.sv"
 

@@ -27,7 +27,7 @@
  * passed on a real GPU.  Nothing runs here but the version query.
  */
 #define _GNU_SOURCE
-#include "env.h"
+#include "envs/env.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -41,8 +41,8 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "syntax.h"
+#include "base/buf.h"
+#include "lang/syntax.h"
 
 #define CAND_FILE	"candidate.cu"
 #define CAND_OBJ	"candidate.o"

@@ -22,7 +22,7 @@
  * (performance), and a speedup over 10x is marked suspicious-speedup.
  */
 #define _GNU_SOURCE
-#include "env.h"
+#include "envs/env.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,7 +35,7 @@
 
 #include <jansson.h>
 
-#include "hash.h"
+#include "base/hash.h"
 
 #define PYTHON		"/usr/bin/python3"
 #define HARNESS		"kb_harness.py"

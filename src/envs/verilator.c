@@ -41,14 +41,14 @@
  * well under one; the simulation, which runs candidate code, never sees it.
  */
 #define _GNU_SOURCE
-#include "env.h"
+#include "envs/env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "verilog.h"
+#include "envs/verilog.h"
 
 #define CAND_FILE "candidate.sv"
 #define CCACHE_PATH "/usr/bin/ccache"

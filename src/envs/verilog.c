@@ -5,7 +5,7 @@
  * prepare() and judge().
  */
 #define _GNU_SOURCE
-#include "verilog.h"
+#include "envs/verilog.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -17,8 +17,8 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "syntax.h"
+#include "base/buf.h"
+#include "lang/syntax.h"
 
 void
 verilog_nonce(char *out, size_t n)

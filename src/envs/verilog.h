@@ -21,9 +21,9 @@
 
 #include <stddef.h>
 
-#include "env.h"
-#include "err.h"
-#include "sample.h"
+#include "envs/env.h"
+#include "base/err.h"
+#include "model/sample.h"
 
 /* The prefix of the testbench's result line: "Mismatches: N in M samples". */
 #define VERILOG_RESULT_TAG "Mismatches: "

@@ -30,7 +30,7 @@
  * Nothing runs here but the version queries; verify.c runs the stages.
  */
 #define _GNU_SOURCE
-#include "env.h"
+#include "envs/env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,9 +40,9 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "hash.h"
-#include "x86sig.h"
+#include "base/buf.h"
+#include "base/hash.h"
+#include "envs/x86sig.h"
 
 #define CAND_FILE "cand.s"
 #define REF_FILE "ref.c"

@@ -5,7 +5,7 @@
  * qualifiers and five punctuation marks, and every error names the
  * column.  Called by x86asm.c; no I/O.
  */
-#include "x86sig.h"
+#include "envs/x86sig.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -30,8 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
-#include "err.h"
+#include "base/buf.h"
+#include "base/err.h"
 
 #define X86SIG_MAX_PARAMS 6	/* rdi rsi rdx rcx r8 r9 */
 #define X86SIG_NAME_MAX 64

@@ -27,14 +27,14 @@
  * version query; verify.c runs the stages.
  */
 #define _GNU_SOURCE
-#include "env.h"
+#include "envs/env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "verilog.h"
+#include "base/buf.h"
+#include "envs/verilog.h"
 
 #define CAND_FILE "candidate.sv"
 #define LIB_FILE "cmos_cells.lib"

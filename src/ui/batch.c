@@ -15,7 +15,7 @@
  * stays.
  */
 #define _GNU_SOURCE
-#include "pane.h"
+#include "ui/pane.h"
 
 #include <errno.h>
 #include <fcntl.h>

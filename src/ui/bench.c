@@ -8,7 +8,7 @@
  * Called by ui.c in place of its poll loop; prints nothing until
  * bench_end(), after endwin().
  */
-#include "bench.h"
+#include "ui/bench.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "pane.h"
+#include "ui/pane.h"
 
 /* One timed key. */
 struct bench_key {
@@ -154,9 +154,9 @@ bench_is_query(struct wb *wb, int key)
 
 	if (wb->prompt_open)
 		return key == KEYMAP_KEY_ENTER;
-	if (wb->stats.open)
+	if (wb->sheets[WB_STATS].shown)
 		return key == KEYMAP_KEY_TAB || key == KEYMAP_KEY_ENTER;
-	if (wb->help_open || wb->diff.open || wb->ask != WB_ASK_NONE)
+	if (pane_sheet(wb) != NULL || wb->ask != WB_ASK_NONE)
 		return 0;
 	a = keymap_lookup(&wb->km, KEYMAP_GLOBAL, key);
 	return a == ACTION_STATS || a == ACTION_SEARCH_NEXT ||

@@ -17,7 +17,7 @@
  * common prefix and a menu above the status bar, which the next Tab
  * (BTab backwards) walks.
  */
-#include "pane.h"
+#include "ui/pane.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -25,7 +25,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "config.h"
+#include "app/config.h"
 
 #define PROMPT_HISTORY_MAX	500
 

@@ -3,7 +3,7 @@
  * colour pair per element (pairs 1..THEME_NELEMS, below any pair the
  * toolchain pane allocates with alloc_pair()).
  */
-#include "theme.h"
+#include "ui/theme.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 struct theme_spec {
 	short	 fg, bg;	/* -1: terminal default */

@@ -22,8 +22,8 @@
 
 #include <curses.h>
 
-#include "err.h"
-#include "syntax.h"
+#include "base/err.h"
+#include "lang/syntax.h"
 
 #define THEME_ELEMS(E) \
 	E(NORMAL,	"normal") \

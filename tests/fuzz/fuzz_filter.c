@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "hash.h"
-#include "sample.h"
-#include "store.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "model/sample.h"
+#include "store/store.h"
 
 static struct store *st;
 

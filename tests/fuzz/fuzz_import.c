@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "import.h"
-#include "store.h"
+#include "base/err.h"
+#include "exchange/import.h"
+#include "store/store.h"
 
 #ifndef FUZZ_FORMAT
 #define FUZZ_FORMAT IMPORT_ASSAY

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "envs/env.h"
-#include "sample.h"
+#include "model/sample.h"
 
 #ifndef FUZZ_ENV
 #define FUZZ_ENV env_iverilog

@@ -18,11 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "envs/env.h"
-#include "err.h"
-#include "hash.h"
-#include "sample.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "model/sample.h"
 #include "testlib.h"
 
 /* The smallest VerilogEval-style testbench: a result line, a $finish. */

@@ -16,12 +16,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "agreement.h"
-#include "buf.h"
-#include "err.h"
-#include "hash.h"
-#include "sample.h"
-#include "store.h"
+#include "model/agreement.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "model/sample.h"
+#include "store/store.h"
 #include "testlib.h"
 
 enum { C, A, F, O, P };	/* compile api functional format performance */

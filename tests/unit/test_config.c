@@ -14,9 +14,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "history.h"
-#include "keymap.h"
+#include "app/config.h"
+#include "app/history.h"
+#include "app/keymap.h"
 #include "testlib.h"
 
 static char tmpdir[64];

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "dedup.h"
-#include "err.h"
-#include "license.h"
-#include "split.h"
+#include "curate/dedup.h"
+#include "base/err.h"
+#include "curate/license.h"
+#include "curate/split.h"
 
 static void
 test_split_parse(void **state)

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "envs/env.h"
-#include "sample.h"
+#include "model/sample.h"
 
 static void
 test_env_digits(void **state)

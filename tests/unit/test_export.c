@@ -26,12 +26,12 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "err.h"
-#include "export.h"
-#include "import.h"
-#include "sample.h"
-#include "store.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "exchange/export.h"
+#include "exchange/import.h"
+#include "model/sample.h"
+#include "store/store.h"
 #include "testlib.h"
 
 struct fx {

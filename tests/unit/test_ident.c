@@ -11,10 +11,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "buf.h"
-#include "err.h"
-#include "ident.h"
-#include "textsafe.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/ident.h"
+#include "base/textsafe.h"
 
 static void
 test_ident_ids(void **state)

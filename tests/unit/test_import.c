@@ -25,12 +25,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "buf.h"
-#include "err.h"
-#include "hash.h"
-#include "import.h"
-#include "sample.h"
-#include "store.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "exchange/import.h"
+#include "model/sample.h"
+#include "store/store.h"
 #include "testlib.h"
 
 struct fx {

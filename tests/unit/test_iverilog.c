@@ -30,14 +30,14 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "envs/env.h"
 #include "envs/verilog.h"
-#include "err.h"
-#include "hash.h"
-#include "sample.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "model/sample.h"
 #include "testlib.h"
-#include "triage.h"
+#include "verify/triage.h"
 #include "envtest.h"
 #include "envs/verilog.h"
 

@@ -34,15 +34,15 @@
 
 #include <jansson.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "envs/env.h"
-#include "err.h"
-#include "hash.h"
-#include "import.h"
-#include "sample.h"
-#include "store.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "exchange/import.h"
+#include "model/sample.h"
+#include "store/store.h"
 #include "testlib.h"
-#include "verify.h"
+#include "verify/verify.h"
 
 extern const struct env_ops env_triton;
 

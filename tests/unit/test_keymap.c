@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "keymap.h"
+#include "app/keymap.h"
 
 static int
 parse(const char *name)

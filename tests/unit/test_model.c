@@ -13,8 +13,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "generate.h"
-#include "model.h"
+#include "generate/generate.h"
+#include "generate/model.h"
 
 static void
 test_cfg_lines(void **state)

@@ -19,13 +19,13 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "envs/env.h"
-#include "err.h"
-#include "hash.h"
-#include "pipeline.h"
-#include "sample.h"
-#include "verify.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "verify/pipeline.h"
+#include "model/sample.h"
+#include "verify/verify.h"
 #include "testlib.h"
 #include "envtest.h"
 

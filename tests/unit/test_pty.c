@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pty.h"
+#include "exec/pty.h"
 
 #define TIMEOUT_MS	10000
 

@@ -18,11 +18,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "buf.h"
-#include "err.h"
-#include "hash.h"
-#include "sample.h"
-#include "store.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "model/sample.h"
+#include "store/store.h"
 #include "testlib.h"
 
 #define NCANDS	40

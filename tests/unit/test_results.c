@@ -17,10 +17,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "buf.h"
-#include "err.h"
-#include "results.h"
-#include "sample.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "exchange/results.h"
+#include "model/sample.h"
 #include "testlib.h"
 
 static void

@@ -1,5 +1,5 @@
 /*
- * test_syntax.c - unit tests for src/core/syntax.c: grammar ABIs, our
+ * test_syntax.c - unit tests for src/lang/syntax.c: grammar ABIs, our
  * highlight queries on real Verilog, C and CUDA, predicate evaluation,
  * error recovery and query error reporting.  Run from the repository
  * root (queries are read from ./grammars); shared data comes from
@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "err.h"
-#include "syntax.h"
+#include "base/err.h"
+#include "lang/syntax.h"
 
 #define QUERY_DIR "grammars"
 

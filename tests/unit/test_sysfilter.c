@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sysfilter.h"
+#include "exec/sysfilter.h"
 
 static void
 test_sysfilter_program_is_bpf(void **state)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "term.h"
+#include "exec/term.h"
 
 /* Bytes the terminal sent back, collected by the output callback. */
 struct sink {

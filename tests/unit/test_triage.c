@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "envs/env.h"
-#include "err.h"
-#include "sample.h"
-#include "triage.h"
+#include "base/err.h"
+#include "model/sample.h"
+#include "verify/triage.h"
 
 extern const struct env_ops env_yosys;
 

@@ -19,9 +19,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "buf.h"
-#include "err.h"
-#include "vcs.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "exchange/vcs.h"
 #include "testlib.h"
 
 /* The per-test fixture: a temporary directory that is also $HOME. */

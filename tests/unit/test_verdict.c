@@ -19,14 +19,14 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "envs/env.h"
 #include "envs/verilog.h"
-#include "err.h"
-#include "hash.h"
-#include "sample.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "model/sample.h"
 #include "testlib.h"
-#include "triage.h"
+#include "verify/triage.h"
 #include "envtest.h"
 
 extern const struct env_ops env_iverilog;

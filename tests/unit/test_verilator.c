@@ -32,13 +32,13 @@
 
 #include <jansson.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "envs/env.h"
-#include "err.h"
-#include "hash.h"
-#include "sample.h"
-#include "triage.h"
-#include "verify.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "model/sample.h"
+#include "verify/triage.h"
+#include "verify/verify.h"
 #include "testlib.h"
 #include "envtest.h"
 

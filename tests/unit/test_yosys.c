@@ -21,11 +21,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "envs/env.h"
-#include "err.h"
-#include "hash.h"
-#include "sample.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "model/sample.h"
 #include "testlib.h"
 #include "envtest.h"
 

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "err.h"
+#include "base/buf.h"
+#include "base/err.h"
 
 /* Remove path and everything below it; links are removed, not followed. */
 static inline void

@@ -1,0 +1,368 @@
+/*
+ * config.c - reviewer name, data and config paths, and the config file
+ * (settings and key bindings); see config.h.
+ */
+#include "app/config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "generate/model.h"
+#include "exchange/vcs.h"
+
+char *
+config_reviewer(const char *flag)
+{
+	const char *env = getenv("ASSAY_REVIEWER");
+	struct passwd *pw;
+	char *git;
+
+	if (flag != NULL && *flag != '\0')
+		return xstrdup(flag);
+	if (env != NULL && *env != '\0')
+		return xstrdup(env);
+	git = vcs_config_user_name();
+	if (git != NULL)
+		return git;
+	pw = getpwuid(getuid());
+	if (pw != NULL && pw->pw_name != NULL && *pw->pw_name != '\0')
+		return xstrdup(pw->pw_name);
+	env = getenv("USER");
+	return xstrdup(env != NULL && *env != '\0' ? env : "unknown");
+}
+
+static int
+has_grammars(const char *dir)
+{
+	/* The build folder has a grammars/ cache too: look for our queries. */
+	char *p = xasprintf("%s/grammars/verilog/highlights.scm", dir);
+	struct stat sb;
+	int ok = stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+
+	free(p);
+	return ok;
+}
+
+char *
+config_data_dir(const char *argv0)
+{
+	const char *env = getenv("ASSAY_DATA_DIR");
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env != NULL && *env != '\0')
+		return xstrdup(env);
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0) {
+		if (argv0 == NULL || realpath(argv0, exe) == NULL)
+			return xstrdup("/usr/share/assay");
+	} else {
+		exe[n] = '\0';
+	}
+	for (int up = 0; up < 3; up++) {
+		slash = strrchr(exe, '/');
+		if (slash == NULL)
+			break;
+		*slash = '\0';
+		if (has_grammars(exe))
+			return xstrdup(exe);
+	}
+	return xstrdup("/usr/share/assay");
+}
+
+/* $VAR/assay/name, else $HOME/fallback/assay/name. */
+static char *
+xdg_path(const char *var, const char *fallback, const char *name)
+{
+	const char *dir = getenv(var), *home = getenv("HOME");
+
+	/* the spec: a relative path is ignored */
+	if (dir != NULL && *dir == '/')
+		return xasprintf("%s/assay/%s", dir, name);
+	if (home != NULL && *home != '\0')
+		return xasprintf("%s/%s/assay/%s", home, fallback, name);
+	return NULL;
+}
+
+char *
+config_path(const char *name)
+{
+	return xdg_path("XDG_CONFIG_HOME", ".config", name);
+}
+
+char *
+config_state_path(const char *name)
+{
+	return xdg_path("XDG_STATE_HOME", ".local/state", name);
+}
+
+/* --- the settings ----------------------------------------------------- */
+
+static const char *const setting_names[] = { "theme", "mouse", "advance" };
+static const char *const on_off[] = { "on", "off", NULL };
+static const char *const theme_names[] = { "dark", "light", "mono", NULL };
+
+void
+config_init(struct config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->mouse = 1;
+	c->advance = 1;
+}
+
+void
+config_release(struct config *c)
+{
+	if (c == NULL)
+		return;
+	free(c->theme);
+	config_init(c);
+}
+
+const char *const *
+config_names(size_t *n)
+{
+	*n = sizeof setting_names / sizeof setting_names[0];
+	return setting_names;
+}
+
+const char *const *
+config_values(const char *name)
+{
+	if (strcmp(name, "theme") == 0)
+		return theme_names;
+	if (strcmp(name, "mouse") == 0 || strcmp(name, "advance") == 0)
+		return on_off;
+	return NULL;
+}
+
+/* on/off and their usual spellings into *v; -1 for anything else. */
+static int
+parse_bool(const char *s, int *v)
+{
+	static const char *const yes[] = { "on", "yes", "true", "1" };
+	static const char *const no[] = { "off", "no", "false", "0" };
+
+	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*v = 1;
+			return 0;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*v = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int
+config_set(struct config *c, const char *name, const char *value,
+    struct err *err)
+{
+	int v;
+
+	if (value == NULL || *value == '\0')
+		return err_set(err, "%s wants a value", name);
+	if (strcmp(name, "theme") == 0) {
+		if (strpbrk(value, " \t") != NULL)
+			return err_set(err, "bad theme name '%s'", value);
+		free(c->theme);
+		c->theme = xstrdup(value);
+		return 0;
+	}
+	if (strcmp(name, "mouse") == 0 || strcmp(name, "advance") == 0) {
+		if (parse_bool(value, &v) < 0)
+			return err_set(err, "%s wants on or off, not '%s'",
+			    name, value);
+		if (strcmp(name, "mouse") == 0)
+			c->mouse = v;
+		else
+			c->advance = v;
+		return 0;
+	}
+	return err_set(err, "unknown setting '%s' (theme, mouse, advance)",
+	    name);
+}
+
+void
+config_get(const struct config *c, const char *name, char *buf, size_t n)
+{
+	if (n == 0)
+		return;
+	if (strcmp(name, "theme") == 0)
+		snprintf(buf, n, "%s", c->theme != NULL ? c->theme : "dark");
+	else if (strcmp(name, "mouse") == 0)
+		snprintf(buf, n, "%s", c->mouse ? "on" : "off");
+	else if (strcmp(name, "advance") == 0)
+		snprintf(buf, n, "%s", c->advance ? "on" : "off");
+	else
+		buf[0] = '\0';
+}
+
+/* Split a copy of line into at most max words; returns how many (max + 1
+ * when there are more).  *copy is new; caller frees. */
+static size_t
+words(const char *line, char **copy, char **w, size_t max)
+{
+	size_t n = 0;
+	char *p;
+
+	*copy = xstrdup(line);
+	for (p = strtok(*copy, " \t\r\n"); p != NULL;
+	    p = strtok(NULL, " \t\r\n")) {
+		if (n == max)
+			return max + 1;
+		w[n++] = p;
+	}
+	return n;
+}
+
+int
+config_parse_line(struct config *c, struct keymap *km, const char *line,
+    struct err *err)
+{
+	char *copy, *w[4];
+	size_t n = words(line, &copy, w, 3);
+	int rc = -1, is_set;
+
+	if (n == 0 || w[0][0] == '#') {
+		rc = 0;
+		goto out;
+	}
+	if (strcmp(w[0], "bind") == 0 || strcmp(w[0], "unbind") == 0) {
+		rc = keymap_parse_line(km, line, err);
+		goto out;
+	}
+	if (strcmp(w[0], "generator") == 0) {
+		/* The model loop's (model.h): checked here, used there. */
+		struct model_cfg scratch;
+
+		model_cfg_init(&scratch);
+		rc = model_cfg_line(&scratch, line, err);
+		model_cfg_release(&scratch);
+		goto out;
+	}
+	is_set = strcmp(w[0], "set") == 0;
+	if (is_set && n != 3) {
+		err_set(err, "usage: set NAME VALUE");
+		goto out;
+	}
+	if (!is_set && n != 2) {
+		if (config_values(w[0]) != NULL)
+			err_set(err, "usage: %s VALUE", w[0]);
+		else
+			err_set(err, "unknown setting '%s' (theme, mouse, "
+			    "advance, bind, unbind)", w[0]);
+		goto out;
+	}
+	rc = config_set(c, w[is_set], w[is_set + 1], err);
+out:
+	free(copy);
+	return rc;
+}
+
+/* Where each key of the file was bound, to find conflicts. */
+struct bound {
+	enum keymap_table	 table;
+	int			 key;
+	enum action		 action;
+	unsigned		 line;
+};
+
+/*
+ * A bind line: the table, key and action it binds, without applying it.
+ * 1 when line is a good bind, 0 otherwise.
+ */
+static int
+bind_of(const char *line, struct bound *b)
+{
+	char *copy, *w[5];
+	size_t n = words(line, &copy, w, 4), i = 1;
+	int ok = 0;
+
+	b->table = KEYMAP_GLOBAL;
+	if (n < 3 || n > 4 || strcmp(w[0], "bind") != 0)
+		goto out;
+	if (n == 4) {
+		if (keymap_table_parse(w[1], &b->table, NULL) < 0)
+			goto out;
+		i = 2;
+	}
+	ok = keymap_key_parse(w[i], &b->key, NULL) == 0 &&
+	    keymap_action_parse(w[i + 1], &b->action, NULL) == 0;
+out:
+	free(copy);
+	return ok;
+}
+
+int
+config_load(struct config *c, struct keymap *km, const char *path,
+    struct err *err)
+{
+	FILE *f = fopen(path, "r");
+	struct bound *seen = NULL, b;
+	size_t nseen = 0, problems = 0;
+	char line[1024];
+	unsigned lineno = 0;
+	struct err e, first;
+
+	if (f == NULL) {
+		if (errno == ENOENT)
+			return 1;
+		return err_set(err, "%s: %s", path, strerror(errno));
+	}
+	first.msg[0] = '\0';
+	while (fgets(line, sizeof line, f) != NULL) {
+		lineno++;
+		e.msg[0] = '\0';
+		if (config_parse_line(c, km, line, &e) < 0) {
+			if (problems++ == 0)
+				err_set(&first, "%s:%u: %s", path, lineno,
+				    e.msg);
+			continue;
+		}
+		if (!bind_of(line, &b))
+			continue;
+		b.line = lineno;
+		for (size_t i = 0; i < nseen; i++) {
+			char name[32];
+
+			if (seen[i].table != b.table || seen[i].key != b.key ||
+			    seen[i].action == b.action)
+				continue;
+			keymap_key_name(b.key, name, sizeof name);
+			if (problems++ == 0)
+				err_set(&first, "%s:%u: %s is bound to %s "
+				    "and at line %u to %s; line %u wins",
+				    path, lineno, name,
+				    keymap_action_name(b.action), seen[i].line,
+				    keymap_action_name(seen[i].action), lineno);
+			seen[i] = b;
+			b.line = 0;
+			break;
+		}
+		if (b.line != 0) {
+			seen = xreallocarray(seen, nseen + 1, sizeof *seen);
+			seen[nseen++] = b;
+		}
+	}
+	if (ferror(f) && problems++ == 0)
+		err_set(&first, "%s: %s", path, strerror(errno));
+	fclose(f);
+	free(seen);
+	if (problems == 0)
+		return 0;
+	if (problems > 1)
+		return err_set(err, "%s (and %zu more)", first.msg,
+		    problems - 1);
+	return err_set(err, "%s", first.msg);
+}

@@ -1,0 +1,534 @@
+/*
+ * keymap.c - key tables, key names and the key file; see keymap.h.
+ * No curses here: the UI translates its key codes into keymap keys
+ * before it looks anything up.
+ */
+#include "app/keymap.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/err.h"
+
+#define ACTION_NAME(id, name, help) name,
+static const char *const action_names[] = {
+	"none",
+	ACTION_INFO(ACTION_NAME)
+};
+#undef ACTION_NAME
+
+#define ACTION_HELP(id, name, help) help,
+static const char *const action_helps[] = {
+	"",
+	ACTION_INFO(ACTION_HELP)
+};
+#undef ACTION_HELP
+
+static const char *const table_names[KEYMAP_NTABLES] = { "global", "term",
+    "stats", "diff", "prompt" };
+
+/* Names of keys, canonical first for each code. */
+static const struct {
+	const char	*name;
+	int		 key;
+} key_names[] = {
+	{ "Enter",	KEYMAP_KEY_ENTER },
+	{ "Return",	KEYMAP_KEY_ENTER },
+	{ "Tab",	KEYMAP_KEY_TAB },
+	{ "BTab",	KEYMAP_KEY_BTAB },
+	{ "S-Tab",	KEYMAP_KEY_BTAB },
+	{ "Esc",	KEYMAP_KEY_ESC },
+	{ "Escape",	KEYMAP_KEY_ESC },
+	{ "Backspace",	KEYMAP_KEY_BACKSPACE },
+	{ "BSpace",	KEYMAP_KEY_BACKSPACE },
+	{ "Space",	' ' },
+	{ "Up",		KEYMAP_KEY_UP },
+	{ "Down",	KEYMAP_KEY_DOWN },
+	{ "Left",	KEYMAP_KEY_LEFT },
+	{ "Right",	KEYMAP_KEY_RIGHT },
+	{ "Home",	KEYMAP_KEY_HOME },
+	{ "End",	KEYMAP_KEY_END },
+	{ "PgUp",	KEYMAP_KEY_PGUP },
+	{ "PageUp",	KEYMAP_KEY_PGUP },
+	{ "PPage",	KEYMAP_KEY_PGUP },
+	{ "PgDn",	KEYMAP_KEY_PGDN },
+	{ "PageDown",	KEYMAP_KEY_PGDN },
+	{ "NPage",	KEYMAP_KEY_PGDN },
+	{ "Ins",	KEYMAP_KEY_INS },
+	{ "Insert",	KEYMAP_KEY_INS },
+	{ "Del",	KEYMAP_KEY_DEL },
+	{ "Delete",	KEYMAP_KEY_DEL },
+};
+
+/* The defaults of design.md section 6, in the order `?` lists them. */
+static const struct {
+	const char	*key;
+	enum action	 action;
+} defaults[] = {
+	{ "j", ACTION_MOVE_DOWN },	{ "Down", ACTION_MOVE_DOWN },
+	{ "k", ACTION_MOVE_UP },	{ "Up", ACTION_MOVE_UP },
+	{ "PgDn", ACTION_PAGE_DOWN },	{ "C-f", ACTION_PAGE_DOWN },
+	{ "PgUp", ACTION_PAGE_UP },	{ "C-b", ACTION_PAGE_UP },
+	{ "h", ACTION_SCROLL_LEFT },	{ "Left", ACTION_SCROLL_LEFT },
+	{ "l", ACTION_SCROLL_RIGHT },	{ "Right", ACTION_SCROLL_RIGHT },
+	{ "w", ACTION_WRAP },
+	{ "g", ACTION_MOVE_FIRST },	{ "Home", ACTION_MOVE_FIRST },
+	{ "G", ACTION_MOVE_LAST },	{ "End", ACTION_MOVE_LAST },
+	{ "Enter", ACTION_ENTER },
+	{ "Tab", ACTION_NEXT_PANE },	{ "BTab", ACTION_PREV_PANE },
+	{ "z", ACTION_ZOOM },
+	{ "Esc", ACTION_BACK },
+	{ "v", ACTION_VERIFY },
+	{ "x", ACTION_CANCEL },	{ "C-c", ACTION_CANCEL },
+	{ "e", ACTION_EDIT },
+	{ "C-]", ACTION_KEYBOARD },
+	{ "1", ACTION_LABEL_COMPILE },
+	{ "2", ACTION_LABEL_API },
+	{ "3", ACTION_LABEL_FUNCTIONAL },
+	{ "4", ACTION_LABEL_FORMAT },
+	{ "5", ACTION_LABEL_PERFORMANCE },
+	{ "a", ACTION_ACCEPT },
+	{ "r", ACTION_REJECT },
+	{ "R", ACTION_MODEL_REPAIR },
+	{ "f", ACTION_FLAG },
+	{ "Space", ACTION_MARK },
+	{ "m", ACTION_NOTE },
+	{ "u", ACTION_UNDO },
+	{ "C-r", ACTION_REDO },
+	{ "c", ACTION_COMMIT },
+	{ "/", ACTION_SEARCH },
+	{ "n", ACTION_SEARCH_NEXT },	{ "N", ACTION_SEARCH_PREV },
+	{ "s", ACTION_STATS },
+	{ "d", ACTION_DIFF },
+	{ ":", ACTION_PROMPT },
+	{ "?", ACTION_HELP },
+	{ "C-l", ACTION_REDRAW },
+	{ "q", ACTION_QUIT },
+};
+
+/* The sheets' and the prompt's defaults, in the order `?` lists them. */
+static const struct {
+	enum keymap_table table;
+	const char	*key;
+	enum action	 action;
+} table_defaults[] = {
+	{ KEYMAP_STATS, "h", ACTION_CELL_LEFT },
+	{ KEYMAP_STATS, "Left", ACTION_CELL_LEFT },
+	{ KEYMAP_STATS, "l", ACTION_CELL_RIGHT },
+	{ KEYMAP_STATS, "Right", ACTION_CELL_RIGHT },
+	{ KEYMAP_STATS, "Tab", ACTION_NEXT_GROUPING },
+	{ KEYMAP_STATS, "BTab", ACTION_PREV_GROUPING },
+	{ KEYMAP_STATS, "Enter", ACTION_DRILL },
+	{ KEYMAP_STATS, "q", ACTION_CLOSE },
+	{ KEYMAP_STATS, "Esc", ACTION_CLOSE },
+	{ KEYMAP_STATS, "s", ACTION_CLOSE },
+	{ KEYMAP_STATS, "C-c", ACTION_CLOSE },
+	{ KEYMAP_DIFF, "s", ACTION_DIFF_LAYOUT },
+	{ KEYMAP_DIFF, "S", ACTION_DIFF_LAYOUT },
+	{ KEYMAP_DIFF, "Tab", ACTION_DIFF_NEXT },
+	{ KEYMAP_DIFF, "BTab", ACTION_DIFF_PREV },
+	{ KEYMAP_DIFF, "q", ACTION_CLOSE },
+	{ KEYMAP_DIFF, "Esc", ACTION_CLOSE },
+	{ KEYMAP_DIFF, "d", ACTION_CLOSE },
+	{ KEYMAP_DIFF, "C-c", ACTION_CLOSE },
+	{ KEYMAP_PROMPT, "Enter", ACTION_PROMPT_RUN },
+	{ KEYMAP_PROMPT, "C-j", ACTION_PROMPT_RUN },
+	{ KEYMAP_PROMPT, "Esc", ACTION_PROMPT_LEAVE },
+	{ KEYMAP_PROMPT, "C-c", ACTION_PROMPT_LEAVE },
+	{ KEYMAP_PROMPT, "C-g", ACTION_PROMPT_LEAVE },
+	{ KEYMAP_PROMPT, "Tab", ACTION_PROMPT_COMPLETE },
+	{ KEYMAP_PROMPT, "BTab", ACTION_PROMPT_COMPLETE_BACK },
+	{ KEYMAP_PROMPT, "Up", ACTION_PROMPT_HISTORY_PREV },
+	{ KEYMAP_PROMPT, "C-p", ACTION_PROMPT_HISTORY_PREV },
+	{ KEYMAP_PROMPT, "Down", ACTION_PROMPT_HISTORY_NEXT },
+	{ KEYMAP_PROMPT, "C-n", ACTION_PROMPT_HISTORY_NEXT },
+	{ KEYMAP_PROMPT, "Backspace", ACTION_PROMPT_DELETE_CHAR },
+	{ KEYMAP_PROMPT, "C-h", ACTION_PROMPT_DELETE_CHAR },
+	{ KEYMAP_PROMPT, "C-w", ACTION_PROMPT_DELETE_WORD },
+	{ KEYMAP_PROMPT, "C-u", ACTION_PROMPT_CLEAR },
+};
+
+void
+keymap_init(struct keymap *km)
+{
+	memset(km, 0, sizeof *km);
+}
+
+void
+keymap_release(struct keymap *km)
+{
+	if (km == NULL)
+		return;
+	for (int t = 0; t < KEYMAP_NTABLES; t++)
+		free(km->binds[t]);
+	memset(km, 0, sizeof *km);
+}
+
+void
+keymap_defaults(struct keymap *km)
+{
+	int key;
+
+	for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
+		if (keymap_key_parse(defaults[i].key, &key, NULL) < 0)
+			ASSAY_BUG("bad default key name");
+		keymap_bind(km, KEYMAP_GLOBAL, key, defaults[i].action);
+	}
+	keymap_bind(km, KEYMAP_TERM, KEYMAP_CTRL(']'), ACTION_KEYBOARD);
+	for (size_t i = 0; i < sizeof table_defaults /
+	    sizeof table_defaults[0]; i++) {
+		if (keymap_key_parse(table_defaults[i].key, &key, NULL) < 0)
+			ASSAY_BUG("bad default key name");
+		keymap_bind(km, table_defaults[i].table, key,
+		    table_defaults[i].action);
+	}
+}
+
+void
+keymap_bind(struct keymap *km, enum keymap_table t, int key, enum action a)
+{
+	struct keymap_binding *b;
+	size_t n;
+
+	if ((int)t < 0 || t >= KEYMAP_NTABLES)
+		return;
+	b = km->binds[t];
+	n = km->n[t];
+	for (size_t i = 0; i < n; i++) {
+		if (b[i].key != key)
+			continue;
+		if (a != ACTION_NONE) {
+			b[i].action = a;
+			return;
+		}
+		memmove(&b[i], &b[i + 1], (n - i - 1) * sizeof *b);
+		km->n[t]--;
+		return;
+	}
+	if (a == ACTION_NONE)
+		return;
+	if (n == km->cap[t]) {
+		km->cap[t] = km->cap[t] ? 2 * km->cap[t] : 32;
+		km->binds[t] = xreallocarray(km->binds[t], km->cap[t],
+		    sizeof *b);
+	}
+	km->binds[t][n].key = key;
+	km->binds[t][n].action = a;
+	km->n[t]++;
+}
+
+enum action
+keymap_lookup(const struct keymap *km, enum keymap_table t, int key)
+{
+	if ((int)t < 0 || t >= KEYMAP_NTABLES)
+		return ACTION_NONE;
+	for (size_t i = 0; i < km->n[t]; i++)
+		if (km->binds[t][i].key == key)
+			return km->binds[t][i].action;
+	return ACTION_NONE;
+}
+
+size_t
+keymap_keys(const struct keymap *km, enum keymap_table t, enum action a,
+    int *keys, size_t max)
+{
+	size_t found = 0;
+
+	if ((int)t < 0 || t >= KEYMAP_NTABLES)
+		return 0;
+	for (size_t i = 0; i < km->n[t]; i++) {
+		if (km->binds[t][i].action != a)
+			continue;
+		if (found < max)
+			keys[found] = km->binds[t][i].key;
+		found++;
+	}
+	return found;
+}
+
+/* Decode one UTF-8 character that must make up all of s; -1 if not. */
+static int
+utf8_single(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int cp, more;
+
+	if (u[0] < 0x80) {
+		cp = u[0];
+		more = 0;
+	} else if ((u[0] & 0xE0) == 0xC0) {
+		cp = u[0] & 0x1F;
+		more = 1;
+	} else if ((u[0] & 0xF0) == 0xE0) {
+		cp = u[0] & 0x0F;
+		more = 2;
+	} else if ((u[0] & 0xF8) == 0xF0) {
+		cp = u[0] & 0x07;
+		more = 3;
+	} else
+		return -1;
+	for (int i = 1; i <= more; i++) {
+		if ((u[i] & 0xC0) != 0x80)
+			return -1;
+		cp = cp << 6 | (u[i] & 0x3F);
+	}
+	if (u[more + 1] != '\0' || cp > 0x10FFFF || cp == 0)
+		return -1;
+	return cp;
+}
+
+/* Ctrl-c for c in a letter or @ [ \ ] ^ _ (and Space); -1 otherwise. */
+static int
+ctrl_of(const char *s)
+{
+	if (strcasecmp(s, "Space") == 0 || strcmp(s, "@") == 0)
+		return 0;
+	if (s[0] == '\0' || s[1] != '\0')
+		return -1;
+	if (isalpha((unsigned char)s[0]))
+		return KEYMAP_CTRL(tolower((unsigned char)s[0]));
+	if (strchr("[\\]^_", s[0]) != NULL)
+		return KEYMAP_CTRL(s[0]);
+	if (s[0] == '?')
+		return KEYMAP_KEY_BACKSPACE;
+	return -1;
+}
+
+int
+keymap_key_parse(const char *name, int *key, struct err *err)
+{
+	int k;
+
+	if (name == NULL || *name == '\0')
+		return err_set(err, "empty key name");
+	for (size_t i = 0; i < sizeof key_names / sizeof key_names[0]; i++) {
+		if (strcasecmp(name, key_names[i].name) == 0) {
+			*key = key_names[i].key;
+			return 0;
+		}
+	}
+	if ((name[0] == 'C' || name[0] == 'c') && name[1] == '-' &&
+	    name[2] != '\0') {
+		k = ctrl_of(name + 2);
+		if (k < 0)
+			return err_set(err, "bad key '%s': C- takes a letter "
+			    "or one of @ [ \\ ] ^ _", name);
+		*key = k;
+		return 0;
+	}
+	if (name[0] == '^' && name[1] != '\0' && name[2] == '\0') {
+		k = ctrl_of(name + 1);
+		if (k >= 0) {
+			*key = k;
+			return 0;
+		}
+	}
+	if ((name[0] == 'F' || name[0] == 'f') &&
+	    isdigit((unsigned char)name[1])) {
+		char *end;
+		long n;
+
+		errno = 0;
+		n = strtol(name + 1, &end, 10);
+		if (*end == '\0' && errno == 0 && n >= 0 && n < 64) {
+			*key = KEYMAP_KEY_F((int)n);
+			return 0;
+		}
+		return err_set(err, "bad key '%s': function keys are F0 to F63",
+		    name);
+	}
+	k = utf8_single(name);
+	if (k < 0)
+		return err_set(err, "unknown key name '%s'", name);
+	*key = k;
+	return 0;
+}
+
+/* Append cp as UTF-8 to buf of size n. */
+static void
+put_utf8(int cp, char *buf, size_t n)
+{
+	char s[5] = { 0 };
+
+	if (cp < 0x80)
+		s[0] = (char)cp;
+	else if (cp < 0x800) {
+		s[0] = (char)(0xC0 | cp >> 6);
+		s[1] = (char)(0x80 | (cp & 0x3F));
+	} else if (cp < 0x10000) {
+		s[0] = (char)(0xE0 | cp >> 12);
+		s[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+		s[2] = (char)(0x80 | (cp & 0x3F));
+	} else {
+		s[0] = (char)(0xF0 | cp >> 18);
+		s[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+		s[2] = (char)(0x80 | (cp >> 6 & 0x3F));
+		s[3] = (char)(0x80 | (cp & 0x3F));
+	}
+	snprintf(buf, n, "%s", s);
+}
+
+void
+keymap_key_name(int key, char *buf, size_t n)
+{
+	if (n == 0)
+		return;
+	for (size_t i = 0; i < sizeof key_names / sizeof key_names[0]; i++) {
+		if (key_names[i].key == key) {
+			snprintf(buf, n, "%s", key_names[i].name);
+			return;
+		}
+	}
+	if (key == 0)
+		snprintf(buf, n, "C-Space");
+	else if (key > 0 && key < 27)
+		snprintf(buf, n, "C-%c", 'a' + key - 1);
+	else if (key >= 27 && key < 32)
+		snprintf(buf, n, "C-%c", "[\\]^_"[key - 27]);
+	else if (key >= KEYMAP_KEY_F0 && key <= KEYMAP_KEY_MAX)
+		snprintf(buf, n, "F%d", key - KEYMAP_KEY_F0);
+	else if (key > 0 && key <= 0x10FFFF)
+		put_utf8(key, buf, n);
+	else
+		snprintf(buf, n, "<%d>", key);
+}
+
+const char *
+keymap_action_name(enum action a)
+{
+	if ((int)a < 0 || a >= ACTION_COUNT)
+		return "";
+	return action_names[a];
+}
+
+const char *
+keymap_action_help(enum action a)
+{
+	if ((int)a < 0 || a >= ACTION_COUNT)
+		return "";
+	return action_helps[a];
+}
+
+int
+keymap_action_parse(const char *name, enum action *out, struct err *err)
+{
+	for (int a = 1; a < ACTION_COUNT; a++) {
+		if (strcmp(name, action_names[a]) == 0) {
+			*out = (enum action)a;
+			return 0;
+		}
+	}
+	return err_set(err, "unknown action '%s'", name);
+}
+
+const char *
+keymap_table_name(enum keymap_table t)
+{
+	if ((int)t < 0 || t >= KEYMAP_NTABLES)
+		return "";
+	return table_names[t];
+}
+
+int
+keymap_table_parse(const char *name, enum keymap_table *out,
+    struct err *err)
+{
+	for (int t = 0; t < KEYMAP_NTABLES; t++) {
+		if (strcmp(name, table_names[t]) == 0) {
+			*out = (enum keymap_table)t;
+			return 0;
+		}
+	}
+	return err_set(err, "unknown key table '%s'", name);
+}
+
+/* Split line into at most max blank-separated words in place. */
+static size_t
+split_words(char *line, char **w, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (*p == '\0')
+			break;
+		if (n == max)
+			return max + 1;
+		w[n++] = p;
+		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r' &&
+		    *p != '\n')
+			p++;
+		if (*p == '\0')
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+int
+keymap_parse_line(struct keymap *km, const char *line, struct err *err)
+{
+	char *copy = xstrdup(line), *w[5];
+	size_t n = split_words(copy, w, 4), i = 1;
+	enum keymap_table t = KEYMAP_GLOBAL;
+	enum action a = ACTION_NONE;
+	int key, rc = -1, bind;
+
+	if (n == 0 || w[0][0] == '#') {
+		rc = 0;
+		goto out;
+	}
+	bind = strcmp(w[0], "bind") == 0;
+	if (!bind && strcmp(w[0], "unbind") != 0) {
+		err_set(err, "unknown command '%s' (bind or unbind)", w[0]);
+		goto out;
+	}
+	if (n == (bind ? 4u : 3u)) {
+		if (keymap_table_parse(w[1], &t, err) < 0)
+			goto out;
+		i = 2;
+	} else if (n != (bind ? 3u : 2u)) {
+		err_set(err, bind ? "usage: bind [TABLE] KEY ACTION" :
+		    "usage: unbind [TABLE] KEY");
+		goto out;
+	}
+	if (keymap_key_parse(w[i], &key, err) < 0)
+		goto out;
+	if (bind && keymap_action_parse(w[i + 1], &a, err) < 0)
+		goto out;
+	keymap_bind(km, t, key, a);
+	rc = 0;
+out:
+	free(copy);
+	return rc;
+}
+
+int
+keymap_load(struct keymap *km, const char *path, struct err *err)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	unsigned lineno = 0;
+	struct err e;
+
+	if (f == NULL) {
+		if (errno == ENOENT)
+			return 1;
+		return err_set(err, "%s: %s", path, strerror(errno));
+	}
+	while (fgets(line, sizeof line, f) != NULL) {
+		lineno++;
+		if (keymap_parse_line(km, line, &e) < 0) {
+			fclose(f);
+			return err_set(err, "%s:%u: %s", path, lineno, e.msg);
+		}
+	}
+	fclose(f);
+	return 0;
+}

@@ -1,0 +1,96 @@
+/*
+ * atomic.c - files that appear whole or not at all; see atomic.h.
+ */
+#include "base/atomic.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void
+atomic_sync_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash == NULL ? xstrdup(".") : slash == path ?
+	    xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+/* A new temporary file beside path, with a plain create's mode. */
+FILE *
+atomic_create(const char *path, char **tmp, struct err *err)
+{
+	mode_t mask;
+	FILE *f;
+	int fd;
+
+	*tmp = xasprintf("%s.tmp-XXXXXX", path);
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		err_set(err, "%s: %s", *tmp, strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) < 0 || (f = fdopen(fd, "w")) == NULL) {
+		err_set(err, "%s: %s", *tmp, strerror(errno));
+		close(fd);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	return f;
+}
+
+int
+atomic_commit(FILE *f, const char *tmp, const char *path, struct err *err)
+{
+	int rc = 0;
+
+	if (fflush(f) != 0 || fsync(fileno(f)) < 0)
+		rc = err_set(err, "write %s: %s", tmp, strerror(errno));
+	if (fclose(f) != 0 && rc == 0)
+		rc = err_set(err, "write %s: %s", tmp, strerror(errno));
+	if (rc == 0 && rename(tmp, path) < 0)
+		rc = err_set(err, "rename %s to %s: %s", tmp, path,
+		    strerror(errno));
+	if (rc < 0) {
+		unlink(tmp);
+		return -1;
+	}
+	atomic_sync_dir(path);
+	return 0;
+}
+
+int
+atomic_write(const char *path, const char *text, struct err *err)
+{
+	char *tmp;
+	FILE *f = atomic_create(path, &tmp, err);
+	int rc;
+
+	if (f == NULL)
+		return -1;
+	if (fputs(text, f) == EOF) {
+		err_set(err, "write %s: %s", tmp, strerror(errno));
+		fclose(f);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	rc = atomic_commit(f, tmp, path, err);
+	free(tmp);
+	return rc;
+}

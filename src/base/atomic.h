@@ -1,0 +1,35 @@
+/*
+ * atomic.h - files that appear whole or not at all: written to a
+ * temporary name beside the target, flushed, fsynced and renamed over
+ * it, the directory fsynced after.  Used for exports, run results,
+ * completion markers and shard manifests.  Never prints.
+ */
+#ifndef ASSAY_ATOMIC_H
+#define ASSAY_ATOMIC_H
+
+#include <stdio.h>
+
+#include "base/err.h"
+
+/*
+ * A new temporary file "<path>.tmp-XXXXXX" beside path, open for
+ * writing, with the mode a plain create would give (0666 less the
+ * umask).  *tmp is its name (new, caller frees).  NULL with err.
+ */
+FILE	*atomic_create(const char *path, char **tmp, struct err *err);
+
+/*
+ * Flush, fsync and close f (made by atomic_create as tmp), rename tmp
+ * over path and fsync the directory.  On failure tmp is removed.  0 or
+ * -1 with err.
+ */
+int	atomic_commit(FILE *f, const char *tmp, const char *path,
+	    struct err *err);
+
+/* fsync the directory that holds path, so that a rename is durable. */
+void	atomic_sync_dir(const char *path);
+
+/* Write text to path atomically.  0 or -1 with err. */
+int	atomic_write(const char *path, const char *text, struct err *err);
+
+#endif

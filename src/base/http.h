@@ -1,0 +1,56 @@
+/*
+ * http.h - one HTTP POST of a JSON body, for the model generator
+ * (model.c).  The only caller of libcurl (curl_*): an upgrade or a
+ * change of transport touches this file alone.
+ *
+ * A request either gets an answer (any status: the caller decides
+ * what a 429 or a 500 means) or fails in transport (no connection, a
+ * timeout, a TLS error), and then returns -1 with err.  Nothing here
+ * retries, sleeps or logs; secrets given as bearer are sent in the
+ * Authorization header only and never copied into a result or an
+ * error message.
+ */
+#ifndef ASSAY_HTTP_H
+#define ASSAY_HTTP_H
+
+#include <stddef.h>
+
+#include "base/err.h"
+
+/* Limits on what one response may hold. */
+#define HTTP_BODY_MAX	(64u << 20)	/* bytes of body kept: 64 MiB */
+
+struct http_response {
+	long	 status;	/* HTTP status, e.g. 200, 429 */
+	char	*body;		/* owned, NUL-terminated (len bytes before it) */
+	size_t	 len;
+	long	 retry_after_s;	/* Retry-After in seconds (RFC 9110 10.2.3,
+				 * the delay-seconds form), -1 when absent */
+};
+
+/*
+ * Set up the library once per process, before any thread makes a
+ * request (libcurl's curl_global_init is not thread-safe).  Idempotent.
+ * 0, or -1 with err.
+ */
+int	http_init(struct err *err);
+
+/*
+ * POST body (len bytes, Content-Type application/json) to url, with
+ * "Authorization: Bearer <bearer>" when bearer is not NULL.  The whole
+ * exchange is limited to timeout_s seconds (> 0) and connecting to
+ * connect_s.  Only http and https URLs are followed; redirects are not.
+ * On an answer, *out holds it (release with http_response_release)
+ * and 0 is returned whatever the status.  A body over HTTP_BODY_MAX is
+ * an error.  On a transport failure -1 with err ("timed out after N s",
+ * "cannot connect to HOST: ...").  Safe to call from several threads
+ * at once after http_init().
+ */
+int	http_post_json(const char *url, const char *bearer, const char *body,
+	    size_t len, long timeout_s, long connect_s,
+	    struct http_response *out, struct err *err);
+
+/* Free what r owns; NULL-safe.  Leaves r zeroed. */
+void	http_response_release(struct http_response *r);
+
+#endif

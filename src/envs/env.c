@@ -1,0 +1,458 @@
+/*
+ * env.c - what every env shares: embedded share files, limits, plans,
+ * work-directory inputs, task parameters and toolchain identities
+ * (env.h).  The table of envs is registry.c, above every env file.
+ */
+#include "envs/env.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "base/hash.h"
+#include "base/ident.h"
+
+/* The table scripts/embed.sh generates from share/envs. */
+struct env_share_file {
+	const char *name;
+	const unsigned char *data;
+	size_t len;
+};
+extern const struct env_share_file env_share_files[];
+
+const char *
+env_share(const char *name, size_t *len)
+{
+	for (const struct env_share_file *f = env_share_files; f->name != NULL;
+	    f++) {
+		if (strcmp(f->name, name) == 0) {
+			*len = f->len;
+			return (const char *)f->data;
+		}
+	}
+	return NULL;
+}
+
+int
+env_digits(const char **p, const char *end, int *out)
+{
+	const char *q = *p;
+	int n = 0, digits = 0;
+
+	for (; (end == NULL || q < end) && *q >= '0' && *q <= '9'; q++) {
+		n = env_digit(n, *q);
+		digits++;
+	}
+	*p = q;
+	*out = n;
+	return digits;
+}
+
+int
+env_atoi(const char *s)
+{
+	int n;
+
+	return env_digits(&s, NULL, &n) > 0 ? n : 0;
+}
+
+void
+env_set(char **field, const char *v)
+{
+	free(*field);
+	*field = xstrdup(v);
+}
+
+int
+env_judge_limits(enum env_stop stop, int exit_code, const char *category,
+    const char *what, struct run *r)
+{
+	char *ev;
+
+	if (stop == ENV_STOP_OUTPUT) {
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "output-limit");
+		env_set(&r->category, category);
+		env_set(&r->evidence, "the output passed the capture cap");
+		return 1;
+	}
+	if (stop == ENV_STOP_KILLED) {
+		env_set(&r->verdict, "fail");
+		env_set(&r->subcategory, "harness-killed");
+		env_set(&r->category, category);
+		ev = xasprintf("%s was killed (SIGKILL) from inside the"
+		    " sandbox, well within its CPU limit: the candidate killed"
+		    " the harness", what);
+		env_set(&r->evidence, ev);
+		free(ev);
+		return 1;
+	}
+	if (stop != ENV_STOP_TIMEOUT && (stop != ENV_STOP_NONE ||
+	    (exit_code != 128 + SIGXCPU && exit_code != 128 + SIGKILL)))
+		return 0;
+	/* Wall clock, or the CPU limit (SIGXCPU, then SIGKILL). */
+	env_set(&r->verdict, "timeout");
+	env_set(&r->subcategory, "timeout");
+	env_set(&r->category, category);
+	ev = xasprintf("%s hit its %s", what, stop == ENV_STOP_TIMEOUT ?
+	    "wall-clock timeout" : "CPU-time limit");
+	env_set(&r->evidence, ev);
+	free(ev);
+	return 1;
+}
+
+void
+env_plan_init(struct env_plan *p)
+{
+	memset(p, 0, sizeof *p);
+	buf_init(&p->inputs);
+	buf_adds(&p->inputs, "{");
+	buf_init(&p->precheck);
+}
+
+void
+env_plan_release(struct env_plan *p)
+{
+	if (p == NULL)
+		return;
+	for (size_t s = 0; s < p->nstages; s++) {
+		for (size_t i = 0; p->stages[s].argv[i] != NULL; i++)
+			free(p->stages[s].argv[i]);
+		for (size_t i = 0; p->stages[s].ro[i] != NULL; i++)
+			free(p->stages[s].ro[i]);
+	}
+	free(p->cand_file);
+	buf_release(&p->inputs);
+	buf_release(&p->precheck);
+	memset(p, 0, sizeof *p);
+}
+
+void
+env_plan_stage(struct env_plan *p, const char *name, const char *const *argv)
+{
+	env_plan_stage_in(p, name, argv, NULL);
+}
+
+void
+env_plan_stage_in(struct env_plan *p, const char *name,
+    const char *const *argv, const char *subdir)
+{
+	struct env_stage *s;
+	size_t i;
+
+	if (p->nstages == ENV_MAX_STAGES)
+		ASSAY_BUG("too many stages");
+	s = &p->stages[p->nstages++];
+	snprintf(s->name, sizeof s->name, "%s", name);
+	snprintf(s->subdir, sizeof s->subdir, "%s", subdir != NULL ? subdir :
+	    "");
+	for (i = 0; argv[i] != NULL && i + 1 < ENV_MAX_ARGS; i++)
+		s->argv[i] = xstrdup(argv[i]);
+	s->argv[i] = NULL;
+}
+
+void
+env_note_input(struct env_plan *p, const char *name, const char *data,
+    size_t len)
+{
+	char hex[HASH_HEX_LEN + 1];
+	json_t *k = json_string(name);
+	char *key = json_dumps(k, JSON_ENCODE_ANY);
+
+	hash_sha256(data, len, hex);
+	buf_printf(&p->inputs, "%s%s:\"%s\"", p->inputs.len > 1 ? "," : "",
+	    key, hex);
+	free(key);
+	json_decref(k);
+}
+
+int
+env_digit(int num, char c)
+{
+	int d = c - '0';
+
+	return num > (INT_MAX - d) / 10 ? INT_MAX : num * 10 + d;
+}
+
+long
+env_add(long a, long b)
+{
+	if (b > 0 && a > LONG_MAX - b)
+		return LONG_MAX;
+	if (b < 0 && a < LONG_MIN - b)
+		return LONG_MIN;
+	return a + b;
+}
+
+/* Write data to workdir/name with mode; 0 or -1 with err. */
+static int
+write_file(const char *workdir, const char *name, const char *data,
+    size_t len, mode_t mode, struct err *err)
+{
+	char *path;
+	int fd;
+	size_t off = 0;
+	struct err e;
+
+	/* Why: a name is also a toolchain argument; "-ofoo_tb.sv" must
+	 * never be read as an option, "../x" never leave workdir. */
+	if (ident_check_file_name(name, &e) < 0) {
+		char show[96];
+
+		return err_set(err, "bad task file name '%s': %s",
+		    ident_show(name, show, sizeof show), e.msg);
+	}
+	path = xasprintf("%s/%s", workdir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (fd < 0) {
+		err_set(err, "write %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err_set(err, "write %s: %s", path, strerror(errno));
+			close(fd);
+			free(path);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	close(fd);
+	free(path);
+	return 0;
+}
+
+int
+env_write_input(struct env_plan *p, const char *workdir, const char *name,
+    const char *data, size_t len, struct err *err)
+{
+	if (write_file(workdir, name, data, len, 0644, err) < 0)
+		return -1;
+	env_note_input(p, name, data, len);
+	return 0;
+}
+
+int
+env_plan_data(struct env_plan *p, const char *workdir, const char *name,
+    const char *data, size_t len, struct err *err)
+{
+	struct env_stage *s;
+	char *dir;
+	size_t n = 0;
+	int rc;
+
+	if (p->nstages == 0)
+		return err_set(err, "data file %s: no stage to read it", name);
+	s = &p->stages[p->nstages - 1];
+	while (s->ro[n] != NULL)
+		n++;
+	if (n == ENV_MAX_RO)
+		return err_set(err, "data file %s: more than %d data files",
+		    name, ENV_MAX_RO);
+	dir = s->subdir[0] != '\0' ? xasprintf("%s/%s", workdir, s->subdir) :
+	    xstrdup(workdir);
+	/* Read-only here too: without the sandbox nothing binds it. */
+	rc = write_file(dir, name, data, len, 0444, err);
+	free(dir);
+	if (rc < 0)
+		return -1;
+	env_note_input(p, name, data, len);
+	s->ro[n] = xstrdup(name);
+	return 0;
+}
+
+int
+env_mkdir(const char *workdir, const char *name, struct err *err)
+{
+	char *path = xasprintf("%s/%s", workdir, name);
+	int rc = mkdir(path, 0755);
+
+	if (rc < 0)
+		err_set(err, "mkdir %s: %s", path, strerror(errno));
+	free(path);
+	return rc < 0 ? -1 : 0;
+}
+
+static json_t *
+param(const struct task *t, const char *key, json_t **root)
+{
+	*root = t->env_params != NULL ? json_loads(t->env_params, 0, NULL) :
+	    NULL;
+	return *root != NULL ? json_object_get(*root, key) : NULL;
+}
+
+long
+env_param_int(const struct task *t, const char *key, long def)
+{
+	json_t *root, *v = param(t, key, &root);
+	long r = json_is_number(v) ? (long)json_number_value(v) : def;
+
+	json_decref(root);
+	return r;
+}
+
+int
+env_param_bool(const struct task *t, const char *key, int def)
+{
+	json_t *root, *v = param(t, key, &root);
+	int r = json_is_boolean(v) ? json_is_true(v) : def;
+
+	json_decref(root);
+	return r;
+}
+
+char *
+env_param_str(const struct task *t, const char *key)
+{
+	json_t *root, *v = param(t, key, &root);
+	char *r = xstrdup(json_string_value(v));
+
+	json_decref(root);
+	return r;
+}
+
+int
+env_tool_version(const char *const *argv, char *buf, size_t n)
+{
+	int fds[2], status;
+	char tmp[512];
+	size_t len = 0;
+	ssize_t k;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	for (;;) {
+		char sink[512];
+
+		/* Keep only the start, but drain it all: the tool must not
+		 * die of SIGPIPE. */
+		if (len < sizeof tmp - 1)
+			k = read(fds[0], tmp + len, sizeof tmp - 1 - len);
+		else
+			k = read(fds[0], sink, sizeof sink);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		if (len < sizeof tmp - 1)
+			len += (size_t)k;
+	}
+	close(fds[0]);
+	tmp[len] = '\0';
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127 || len == 0)
+		return -1;
+	tmp[strcspn(tmp, "\n")] = '\0';
+	/* "Icarus Verilog version 11.0 (stable) ()": drop an empty "()". */
+	len = strlen(tmp);
+	if (len > 3 && strcmp(tmp + len - 3, " ()") == 0)
+		tmp[len - 3] = '\0';
+	snprintf(buf, n, "%s", tmp);
+	return 0;
+}
+
+const char *
+env_venv_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("ASSAY_VENV");
+	char exe[PATH_MAX], *slash, *py;
+	ssize_t len;
+	int ok;
+
+	if (env != NULL && *env != '\0') {
+		if (snprintf(dir, sizeof dir, "%s", env) >= (int)sizeof dir)
+			return NULL;
+	} else {
+		len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		if (len <= 0)
+			return NULL;
+		exe[len] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash == NULL)
+			return NULL;
+		*slash = '\0';
+		if (snprintf(dir, sizeof dir, "%s/venv", exe) >=
+		    (int)sizeof dir)
+			return NULL;
+	}
+	py = xasprintf("%s/bin/python3", dir);
+	ok = access(py, X_OK) == 0;
+	free(py);
+	return ok ? dir : NULL;
+}
+
+const char *
+env_python(int *venv)
+{
+	*venv = env_venv_dir() != NULL;
+	return *venv ? ENV_VENV_PYTHON : "/usr/bin/python3";
+}
+
+int
+env_venv_versions(const char *const *names, char *buf, size_t n)
+{
+	const char *dir = env_venv_dir();
+	struct buf code = BUF_INIT;
+	char *py;
+	int rc;
+
+	if (dir == NULL) {
+		snprintf(buf, n, "no venv");
+		return 0;
+	}
+	buf_adds(&code, "import importlib.metadata as m\nout = []\n"
+	    "for name in (");
+	for (size_t i = 0; names[i] != NULL; i++)
+		buf_printf(&code, "'%s', ", names[i]);
+	buf_adds(&code, "):\n"
+	    "    try:\n"
+	    "        out.append(name + ' ' + m.version(name))\n"
+	    "    except Exception:\n"
+	    "        out.append(name + ' not installed')\n"
+	    "print(', '.join(out))\n");
+	py = xasprintf("%s/bin/python3", dir);
+	{
+		const char *const argv[] = { py, "-I", "-c", buf_str(&code),
+		    NULL };
+
+		rc = env_tool_version(argv, buf, n);
+	}
+	free(py);
+	buf_release(&code);
+	return rc;
+}

@@ -1,0 +1,755 @@
+/*
+ * dataset.c - accepted candidates as files and one git commit; see
+ * dataset.h and docs/formats.md "The dataset in git".  task.json is
+ * written with jansson (sorted keys, indented) so that it diffs well; a
+ * sample's JSON is one line (sorted keys) so that line-oriented readers
+ * take the samples as JSON Lines.  Nothing changes when nothing changed.
+ */
+#include "exchange/dataset.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "base/buf.h"
+#include "base/hash.h"
+#include "base/ident.h"
+#include "base/strset.h"
+#include "exchange/vcs.h"
+
+/* A repair chain longer than this is a cycle. */
+#define DATASET_DEPTH_MAX	1000
+
+static const char *const managed[] = { "chip", "gpu", "embedded",
+	"compiler", "3d" };
+
+const char *
+dataset_ext(const char *lang)
+{
+	static const struct { const char *lang, *ext; } map[] = {
+		{ "verilog", "sv" }, { "systemverilog", "sv" }, { "cuda", "cu" },
+		{ "c", "c" }, { "asm", "s" }, { "python", "py" },
+	};
+
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (lang != NULL && strcmp(lang, map[i].lang) == 0)
+			return map[i].ext;
+	return "txt";
+}
+
+char *
+dataset_rel_source(const char *source, const char *benchmark)
+{
+	const char *p, *best = NULL, *slash;
+	size_t bl;
+
+	if (source == NULL)
+		return NULL;
+	if (source[0] != '/')
+		return xstrdup(source);
+	/* from the benchmark's own folder on, where the path names it */
+	bl = benchmark != NULL ? strlen(benchmark) : 0;
+	for (p = source; bl > 0 && (p = strchr(p, '/')) != NULL; p++)
+		if (strncmp(p + 1, benchmark, bl) == 0 && (p[1 + bl] == '/' ||
+		    p[1 + bl] == '\0' || p[1 + bl] == '.'))
+			best = p + 1;
+	if (best != NULL)
+		return xstrdup(best);
+	slash = strrchr(source, '/');
+	return xstrdup(slash + 1);
+}
+
+/* One candidate written into the dataset: a sample or context. */
+struct sample_files {
+	char	*id, *dir, *verdict, *category, *reviewer, *toolchain;
+	char	*parent;	/* or NULL */
+	int	 context;	/* an ancestor that is not accepted */
+	/* for the card and samples.jsonl (samples only) */
+	char	*domain, *benchmark, *kind, *license, *split;
+	char	*line;		/* its samples.jsonl line, newline included */
+};
+
+struct collect {
+	struct store		*st;
+	struct sample_files	*v;
+	size_t			 n;
+	struct vcs_file		*files;
+	size_t			 nfiles;
+	struct strset		 ids, tasks;
+	struct err		*err;
+	int			 failed;
+};
+
+static void
+file_add(struct collect *c, char *path, char *data, size_t len)
+{
+	c->files = xreallocarray(c->files, c->nfiles + 1, sizeof *c->files);
+	c->files[c->nfiles].path = path;
+	c->files[c->nfiles].data = data;
+	c->files[c->nfiles].len = len;
+	c->nfiles++;
+}
+
+/* o as text and a newline; consumes o. */
+static char *
+json_text(json_t *o, size_t flags)
+{
+	char *s = json_dumps(o, flags);
+	char *r = xasprintf("%s\n", s);
+
+	free(s);
+	json_decref(o);
+	return r;
+}
+
+static json_t *
+jstr_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+static json_t *
+json_or_null(const char *txt)
+{
+	json_t *v = txt != NULL ? json_loads(txt, 0, NULL) : NULL;
+
+	return v != NULL ? v : json_null();
+}
+
+/* The folder of a task: <domain>/<task-id>. */
+static char *
+task_dir(const struct task *t)
+{
+	return xasprintf("%s/%s", t->domain, t->id);
+}
+
+/* task.json and every verification file, once per task. */
+static void
+add_task(struct collect *c, const struct task *t)
+{
+	char *dir, *src, hex[HASH_HEX_LEN + 1];
+	json_t *files = json_array(), *o, *extra;
+
+	if (!strset_add(&c->tasks, t->id))
+		return;
+	dir = task_dir(t);
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+		char *data = xmalloc(f->len + 1);
+
+		memcpy(data, f->data, f->len);
+		data[f->len] = '\0';
+		hash_sha256(f->data, f->len, hex);
+		json_array_append_new(files, json_pack("{s:s, s:s, s:o, s:s}",
+		    "name", f->name, "role", f->role, "path",
+		    json_sprintf("files/%s", f->name), "sha256", hex));
+		file_add(c, xasprintf("%s/files/%s", dir, f->name), data, f->len);
+	}
+	src = dataset_rel_source(t->source, t->benchmark);
+	o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}",
+	    "id", t->id, "benchmark", t->benchmark, "domain", t->domain,
+	    "env", t->env, "env_params", json_or_null(t->env_params),
+	    "spec", jstr_or_null(t->spec), "interface",
+	    jstr_or_null(t->interface), "files", files, "source",
+	    jstr_or_null(src));
+	json_object_set_new(o, "license", jstr_or_null(t->license));
+	if (t->license_source != NULL)
+		json_object_set_new(o, "license_source",
+		    json_string(t->license_source));
+	if (t->split != NULL) {
+		json_object_set_new(o, "split", json_string(t->split));
+		json_object_set_new(o, "split_by", json_string(t->split_hand ?
+		    "hand" : "hash"));
+	}
+	extra = json_or_null(t->extra);
+	if (json_is_object(extra) && json_object_size(extra) > 0)
+		json_object_set(o, "extra", extra);
+	json_decref(extra);
+	free(src);
+	{
+		/* keys in the order built, env_params in its own order: the
+		 * text verify hashes is the same after import */
+		char *text = json_text(o, JSON_INDENT(2) |
+		    JSON_PRESERVE_ORDER);
+
+		file_add(c, xasprintf("%s/task.json", dir), text,
+		    strlen(text));
+	}
+	free(dir);
+}
+
+/*
+ * Paths and trailers are built only from checked values (ident.h): a
+ * database imported before the rules existed may hold an id that would
+ * write outside the sample's folder, over task.json or a trailer.
+ */
+static int
+check_paths(const struct task *t, const struct candidate *cand,
+    const char *by, struct err *err)
+{
+	char show[96], show2[96];
+	struct err e;
+
+	if (ident_check_id(cand->id, &e) < 0 ||
+	    ident_check_task_id(t->id, &e) < 0 ||
+	    ident_check_domain(t->domain, &e) < 0)
+		return err_set(err, "accepted candidate '%s' (task '%s'): %s;"
+		    " it cannot be a dataset path: reset or reject it",
+		    ident_show(cand->id, show, sizeof show),
+		    ident_show(t->id, show2, sizeof show2), e.msg);
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (ident_check_file_name(t->files[i].name, &e) < 0)
+			return err_set(err, "task %s: file name '%s': %s",
+			    t->id, ident_show(t->files[i].name, show,
+			    sizeof show), e.msg);
+	if (by != NULL && ident_check_reviewer(by, &e) < 0)
+		return err_set(err, "accepted candidate '%s': reviewed by '%s':"
+		    " %s; review it again under a plain name", cand->id,
+		    ident_show(by, show, sizeof show), e.msg);
+	return 0;
+}
+
+/* A trailer value on one line: control characters become spaces. */
+static char *
+one_line(const char *s)
+{
+	char *r = xstrdup(s);
+
+	for (char *p = r; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	return r;
+}
+
+/*
+ * Write candidate id into the set: its code and its one-line JSON, its
+ * task once.  0 or -1 with err.
+ */
+static int
+add_candidate(struct collect *c, const char *id, int context)
+{
+	struct sample_files *s;
+	struct candidate cand;
+	struct task t;
+	struct run run;
+	struct store_decision d;
+	json_t *o;
+	char *src, hex[HASH_HEX_LEN + 1];
+	int have_run, found;
+
+	found = store_candidate_get(c->st, id, &cand, c->err);
+	if (found != 0)
+		return found < 0 ? -1 : err_set(c->err, "no candidate %s", id);
+	if (store_task_get(c->st, cand.task_id, &t, c->err) != 0) {
+		candidate_release(&cand);
+		return -1;
+	}
+	have_run = store_run_latest(c->st, id, &run, c->err);
+	if (have_run < 0 || store_decision_get(c->st, id, &d, c->err) < 0) {
+		if (have_run == 0)
+			run_release(&run);
+		candidate_release(&cand);
+		task_release(&t);
+		return -1;
+	}
+	if (check_paths(&t, &cand, d.review_by, c->err) < 0) {
+		if (have_run == 0)
+			run_release(&run);
+		store_decision_release(&d);
+		candidate_release(&cand);
+		task_release(&t);
+		return -1;
+	}
+	strset_add(&c->ids, cand.id);
+	add_task(c, &t);
+	c->v = xreallocarray(c->v, c->n + 1, sizeof *c->v);
+	s = &c->v[c->n++];
+	memset(s, 0, sizeof *s);
+	s->id = xstrdup(cand.id);
+	s->dir = task_dir(&t);
+	s->context = context;
+	s->verdict = xstrdup(have_run == 0 ? run.verdict : "unverified");
+	s->category = xstrdup(d.category != NULL ? d.category : "-");
+	s->reviewer = xstrdup(d.review_by != NULL ? d.review_by : "unknown");
+	s->toolchain = one_line(have_run == 0 && run.toolchain != NULL ?
+	    run.toolchain : "-");
+
+	file_add(c, xasprintf("%s/%s.%s", s->dir, cand.id,
+	    dataset_ext(cand.lang)), xstrndup(cand.code, cand.code_len),
+	    cand.code_len);
+	hash_sha256(cand.code, cand.code_len, hex);
+	src = dataset_rel_source(cand.source, t.benchmark);
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:s,"
+	    " s:o, s:o}",
+	    "id", cand.id, "task", cand.task_id, "origin", cand.origin,
+	    "kind", cand.kind, "lang", cand.lang,
+	    "parent", jstr_or_null(cand.parent),
+	    "source", jstr_or_null(src),
+	    "code", json_sprintf("%s.%s", cand.id, dataset_ext(cand.lang)),
+	    "code_sha256", hex,
+	    "role", context ? "context" : "sample",
+	    "label", d.category != NULL ? json_pack("{s:s, s:o, s:o}",
+	    "category", d.category, "subcategory", jstr_or_null(d.subcategory),
+	    "by", jstr_or_null(d.label_by)) : json_null(),
+	    "review", json_pack("{s:s, s:o, s:o}", "status", d.status,
+	    "note", jstr_or_null(d.review_note), "by",
+	    jstr_or_null(d.review_by)));
+	if (cand.origin_raw != NULL)
+		json_object_set_new(o, "origin_raw",
+		    json_string(cand.origin_raw));
+	/* a sample inherits its task's licence */
+	json_object_set_new(o, "license", jstr_or_null(t.license));
+	free(src);
+	s->domain = xstrdup(t.domain);
+	s->benchmark = xstrdup(t.benchmark);
+	s->kind = xstrdup(cand.kind);
+	s->license = xstrdup(t.license != NULL ? t.license : "none");
+	s->split = xstrdup(t.split != NULL ? t.split : "none");
+	if (have_run == 0)
+		json_object_set_new(o, "run", json_pack("{s:s, s:o, s:o, s:o,"
+		    " s:o, s:o, s:o}", "verdict", run.verdict,
+		    "stage", jstr_or_null(run.stage),
+		    "subcategory", jstr_or_null(run.subcategory),
+		    "metrics", json_or_null(run.metrics),
+		    "toolchain", jstr_or_null(run.toolchain),
+		    "inputs", json_or_null(run.inputs),
+		    "env", jstr_or_null(run.env)));
+	else
+		json_object_set_new(o, "run", json_null());
+	if (!context) {
+		/* the line of samples.jsonl: the same, with the code, the
+		 * task's domain, benchmark and split, and where it lives */
+		json_t *l = json_deep_copy(o);
+		json_t *code = json_stringn(cand.code, cand.code_len);
+
+		/* code that is not UTF-8 is in its file only */
+		json_object_set_new(l, "code_text", code != NULL ? code :
+		    json_null());
+		json_object_set_new(l, "path", json_sprintf("%s/%s.%s",
+		    s->dir, cand.id, dataset_ext(cand.lang)));
+		json_object_set_new(l, "domain", json_string(t.domain));
+		json_object_set_new(l, "benchmark", json_string(t.benchmark));
+		json_object_set_new(l, "split", jstr_or_null(t.split));
+		s->line = json_text(l, JSON_COMPACT | JSON_SORT_KEYS);
+	}
+	{
+		char *text = json_text(o, JSON_COMPACT | JSON_SORT_KEYS);
+
+		file_add(c, xasprintf("%s/%s.json", s->dir, cand.id), text,
+		    strlen(text));
+	}
+	s->parent = cand.parent != NULL ? xstrdup(cand.parent) : NULL;
+	candidate_release(&cand);
+	task_release(&t);
+	if (have_run == 0)
+		run_release(&run);
+	store_decision_release(&d);
+	return 0;
+}
+
+static int
+collect_one(const struct store_row *row, void *arg)
+{
+	struct collect *c = arg;
+
+	if (add_candidate(c, row->id, 0) < 0) {
+		c->failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The ancestors of the first nsamples entries that are not samples
+ * themselves, as context: a repair's failed parents, so that its
+ * trajectory can be rebuilt from the dataset alone.
+ */
+static int
+collect_context(struct collect *c, size_t nsamples)
+{
+	for (size_t i = 0; i < nsamples; i++) {
+		char *next = c->v[i].parent != NULL ? xstrdup(c->v[i].parent) :
+		    NULL;
+		int depth = 0;
+
+		while (next != NULL && !strset_has(&c->ids, next)) {
+			if (++depth > DATASET_DEPTH_MAX) {
+				free(next);
+				return err_set(c->err, "candidate %s: parent"
+				    " chain deeper than %d (a cycle?)",
+				    c->v[i].id, DATASET_DEPTH_MAX);
+			}
+			if (add_candidate(c, next, 1) < 0) {
+				free(next);
+				return -1;
+			}
+			free(next);
+			next = c->v[c->n - 1].parent != NULL ?
+			    xstrdup(c->v[c->n - 1].parent) : NULL;
+		}
+		free(next);
+	}
+	return 0;
+}
+
+static void
+samples_free(struct sample_files *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].id);
+		free(v[i].dir);
+		free(v[i].verdict);
+		free(v[i].category);
+		free(v[i].reviewer);
+		free(v[i].toolchain);
+		free(v[i].parent);
+		free(v[i].domain);
+		free(v[i].benchmark);
+		free(v[i].kind);
+		free(v[i].license);
+		free(v[i].split);
+		free(v[i].line);
+	}
+	free(v);
+}
+
+static void
+files_free(struct vcs_file *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free((char *)f[i].path);
+		free((char *)f[i].data);
+	}
+	free(f);
+}
+
+/* --- the card -------------------------------------------------------- */
+
+/* Counts of one dimension of the samples, in order of first sight. */
+struct tally {
+	const char	*name[256];
+	size_t		 n[256], len;
+	size_t		 other;		/* past the 256th name */
+};
+
+static void
+tally_add(struct tally *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->len && strcmp(t->name[i], name) != 0; i++)
+		;
+	if (i == t->len) {
+		if (t->len == 256) {
+			t->other++;
+			return;
+		}
+		t->name[t->len++] = name;
+	}
+	t->n[i]++;
+}
+
+static int
+tally_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A markdown table of t, names sorted (stable output for git). */
+static void
+tally_table(struct buf *b, const char *title, const struct tally *t)
+{
+	const char *sorted[256];
+
+	memcpy(sorted, t->name, t->len * sizeof *sorted);
+	qsort(sorted, t->len, sizeof *sorted, tally_cmp);
+	buf_printf(b, "| %s | samples |\n|---|---:|\n", title);
+	for (size_t k = 0; k < t->len; k++)
+		for (size_t i = 0; i < t->len; i++)
+			if (t->name[i] == sorted[k])
+				buf_printf(b, "| %s | %zu |\n", sorted[k], t->n[i]);
+	if (t->other > 0)
+		buf_printf(b, "| (others) | %zu |\n", t->other);
+	buf_adds(b, "\n");
+}
+
+/* The figure of filter among the samples, or -1 on a store error. */
+static long
+count_of(struct store *st, const char *filter, struct err *err)
+{
+	size_t n;
+
+	if (store_query_count(st, filter, &n, err) < 0)
+		return -1;
+	return (long)n;
+}
+
+/* README.md at the dataset's root: what is in it, how to load it. */
+static char *
+card(struct collect *c, size_t nsamples, struct err *err)
+{
+	struct tally dom = { 0 }, bench = { 0 }, kind = { 0 }, verdict = { 0 },
+	    cat = { 0 }, lic = { 0 }, tool = { 0 }, split = { 0 };
+	struct buf b = BUF_INIT;
+	long dups, dups_all, contam, contam_all;
+
+	for (size_t i = 0; i < nsamples; i++) {
+		const struct sample_files *s = &c->v[i];
+
+		tally_add(&dom, s->domain);
+		tally_add(&bench, s->benchmark);
+		tally_add(&kind, s->kind);
+		tally_add(&verdict, s->verdict);
+		tally_add(&cat, s->category);
+		tally_add(&lic, s->license);
+		tally_add(&tool, s->toolchain);
+		tally_add(&split, s->split);
+	}
+	dups = count_of(c->st, "status=accepted dup=yes", err);
+	dups_all = count_of(c->st, "dup=yes", err);
+	contam = count_of(c->st, "status=accepted contaminated=yes", err);
+	contam_all = count_of(c->st, "contaminated=yes", err);
+	if (dups < 0 || dups_all < 0 || contam < 0 || contam_all < 0)
+		return NULL;
+	buf_printf(&b, "# Execution-verified code samples\n\n"
+	    "Written by `assay commit`: the accepted samples of an assay"
+	    " database, each re-run through a real toolchain, with the"
+	    " verification files of their tasks, so that everything can be"
+	    " rebuilt and verified again from this repository alone"
+	    " (`assay import --format dataset .` then `assay verify`).\n\n"
+	    "%zu samples of %zu task%s, and %zu context candidates (the failed"
+	    " rounds before a repair, kept so that its trajectory can be"
+	    " rebuilt; they are not samples).\n\n", nsamples, c->tasks.n,
+	    c->tasks.n == 1 ? "" : "s", c->n - nsamples);
+	buf_adds(&b, "## Counts\n\n");
+	tally_table(&b, "domain", &dom);
+	tally_table(&b, "benchmark", &bench);
+	tally_table(&b, "kind", &kind);
+	tally_table(&b, "verdict (latest run)", &verdict);
+	tally_table(&b, "failure category", &cat);
+	buf_adds(&b, "## Licences\n\nEach sample carries its task's licence"
+	    " (an SPDX id, read from the benchmark's LICENSE or given at"
+	    " import); `task.json` says where it was read and the sha256 of"
+	    " every file.\n\n");
+	tally_table(&b, "licence", &lic);
+	buf_adds(&b, "## Toolchains\n\n");
+	tally_table(&b, "toolchain (latest run)", &tool);
+	buf_adds(&b, "## Splits\n\nBy a stable hash of the task id (`assay"
+	    " split`), or set by hand; every sample of a task is in its"
+	    " task's split.\n\n");
+	tally_table(&b, "split", &split);
+	buf_printf(&b, "## Deduplication and contamination\n\n"
+	    "As marked by the last `assay dedup` and `assay contamination`"
+	    " runs on the database (0 where they were not run):\n\n"
+	    "- near-duplicates: %ld of these samples are copies of another"
+	    " sample that is kept (%ld in the whole database)\n"
+	    "- contamination: %ld of these samples share 13-grams with an"
+	    " evaluation benchmark (%ld in the whole database)\n\n",
+	    dups, dups_all, contam, contam_all);
+	buf_adds(&b, "## Layout\n\n"
+	    "```\n"
+	    "samples.jsonl                    one sample per line: the sample"
+	    " JSON with its code (code_text), domain, benchmark and split\n"
+	    "<domain>/<task-id>/task.json     the task: spec, interface, env,"
+	    " env_params, licence, source, files with sha256\n"
+	    "<domain>/<task-id>/files/        its verification files\n"
+	    "<domain>/<task-id>/<id>.<ext>    a sample's code\n"
+	    "<domain>/<task-id>/<id>.json     the sample, one JSON object on"
+	    " one line\n"
+	    "```\n\n"
+	    "## Loading\n\n"
+	    "```python\n"
+	    "from datasets import load_dataset\n"
+	    "ds = load_dataset(\"json\", data_files=\"samples.jsonl\","
+	    " split=\"train\")\n"
+	    "train = ds.filter(lambda r: r[\"split\"] == \"train\")\n"
+	    "```\n\n"
+	    "`samples.jsonl` and every `<id>.json` hold one JSON object per"
+	    " line, so line-oriented readers (`jq`, `wc -l`, pandas"
+	    " `read_json(lines=True)`) work on them.  For chat rows with"
+	    " repair trajectories and loss masks: `assay import --format"
+	    " dataset .` into a database, then `assay export --format sft`"
+	    " (docs/formats.md of assay).\n");
+	return buf_detach(&b, NULL);
+}
+
+static int
+line_cmp(const void *a, const void *b)
+{
+	const struct sample_files *x = *(const struct sample_files *const *)a;
+	const struct sample_files *y = *(const struct sample_files *const *)b;
+	int d = strcmp(x->dir, y->dir);
+
+	return d != 0 ? d : strcmp(x->id, y->id);
+}
+
+/* samples.jsonl: every sample's line, by folder and id. */
+static char *
+samples_jsonl(struct collect *c, size_t nsamples, size_t *len)
+{
+	const struct sample_files **v = xreallocarray(NULL, nsamples + 1,
+	    sizeof *v);
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < nsamples; i++)
+		v[i] = &c->v[i];
+	qsort(v, nsamples, sizeof *v, line_cmp);
+	for (size_t i = 0; i < nsamples; i++)
+		if (v[i]->line != NULL)
+			buf_adds(&b, v[i]->line);
+	free(v);
+	buf_adds(&b, "");
+	return buf_detach(&b, len);
+}
+
+/* The candidate id a dataset path belongs to, or NULL (task.json, a
+ * task's verification file, a file outside the managed folders). */
+static char *
+path_sample(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *dot;
+
+	if (base == NULL || strstr(path, "/files/") != NULL)
+		return NULL;
+	base++;
+	if (strcmp(base, "task.json") == 0)
+		return NULL;
+	dot = strrchr(base, '.');	/* "<id>.<ext>": the id is before it */
+	return xstrndup(base, dot != NULL ? (size_t)(dot - base) :
+	    strlen(base));
+}
+
+int
+dataset_commit(struct store *st, const char *repo_dir, const char *message,
+    const char *reviewer, struct dataset_result *res, struct err *err)
+{
+	struct collect c = { .st = st, .err = err, .ids = STRSET_INIT,
+	    .tasks = STRSET_INIT };
+	struct vcs_commit_opts o = { 0 };
+	struct vcs_change *ch = NULL;
+	struct vcs_result vr;
+	size_t nch = 0, nsamples;
+	char **ids = NULL, *statuses = NULL;
+	size_t nids = 0;
+	struct buf msg = BUF_INIT, body = BUF_INIT, trailers = BUF_INIT;
+	int rc = -1;
+
+	memset(res, 0, sizeof *res);
+	if (ident_check_reviewer(reviewer, err) < 0)
+		return -1;
+	if (store_query_each(st, "status=accepted", collect_one, &c, err) < 0 ||
+	    c.failed)
+		goto out;
+	nsamples = c.n;
+	res->samples = nsamples;
+	if (collect_context(&c, nsamples) < 0)
+		goto out;
+	{
+		char *text = card(&c, nsamples, err);
+		size_t len;
+
+		if (text == NULL)
+			goto out;
+		file_add(&c, xstrdup("README.md"), text, strlen(text));
+		text = samples_jsonl(&c, nsamples, &len);
+		file_add(&c, xstrdup("samples.jsonl"), text, len);
+	}
+	res->context = c.n - nsamples;
+	o.repo_dir = repo_dir;
+	o.managed_dirs = managed;
+	o.nmanaged = sizeof managed / sizeof managed[0];
+	o.author_name = reviewer;
+	if (vcs_changes(&o, c.files, c.nfiles, &ch, &nch, err) < 0)
+		goto out;
+	if (nch == 0) {
+		rc = 0;
+		goto out;
+	}
+	/* Samples touched, with A (new), M (changed) or D (gone). */
+	for (size_t i = 0; i < nch; i++) {
+		char *id = path_sample(ch[i].path);
+		size_t k;
+
+		if (id == NULL)
+			continue;
+		for (k = 0; k < nids && strcmp(ids[k], id) != 0; k++)
+			;
+		if (k < nids) {
+			if (statuses[k] != ch[i].status)
+				statuses[k] = 'M';
+			free(id);
+			continue;
+		}
+		ids = xreallocarray(ids, nids + 1, sizeof *ids);
+		statuses = xrealloc(statuses, nids + 1);
+		ids[nids] = id;
+		statuses[nids++] = ch[i].status;
+	}
+	for (size_t k = 0; k < nids; k++) {
+		struct sample_files *s = NULL;
+
+		for (size_t i = 0; i < c.n && s == NULL; i++)
+			if (strcmp(c.v[i].id, ids[k]) == 0)
+				s = &c.v[i];
+		if (s == NULL || !s->context) {
+			if (statuses[k] == 'A')
+				res->added++;
+			else if (statuses[k] == 'D')
+				res->removed++;
+			else
+				res->modified++;
+		}
+		buf_printf(&body, "%c %s%s%s%s\n", statuses[k], s != NULL ?
+		    s->dir : "", s != NULL ? "/" : "", ids[k], s != NULL &&
+		    s->context ? " (context)" : "");
+		/* one trailer block per sample */
+		if (trailers.len > 0)
+			buf_adds(&trailers, "\n");
+		buf_printf(&trailers, "Assay-Sample: %s\n", ids[k]);
+		if (s != NULL) {
+			if (s->context)
+				buf_adds(&trailers, "Assay-Role: context\n");
+			buf_printf(&trailers, "Assay-Verdict: %s\n", s->verdict);
+			buf_printf(&trailers, "Assay-Category: %s\n", s->category);
+			buf_printf(&trailers, "Reviewed-by: %s\n", s->reviewer);
+			buf_printf(&trailers, "Toolchain: %s\n", s->toolchain);
+		} else {
+			buf_printf(&trailers, "Assay-Verdict: removed\n");
+			buf_printf(&trailers, "Assay-Category: -\n");
+			buf_printf(&trailers, "Reviewed-by: %s\n", reviewer);
+			buf_printf(&trailers, "Toolchain: -\n");
+		}
+	}
+	if (message != NULL && *message != '\0')
+		buf_printf(&msg, "%s\n\n", message);
+	else
+		buf_printf(&msg, "assay: add %zu, update %zu, remove %zu"
+		    " samples\n\n", res->added, res->modified, res->removed);
+	buf_printf(&msg, "%s\n%s", buf_str(&body), buf_str(&trailers));
+	o.message = buf_str(&msg);
+	if (vcs_commit(&o, c.files, c.nfiles, &vr, err) < 0)
+		goto out;
+	res->committed = vr.committed;
+	memcpy(res->oid, vr.oid, sizeof res->oid);
+	if (res->committed && store_event_add(st, reviewer, "commit", NULL,
+	    res->oid, err) < 0)
+		goto out;
+	rc = 0;
+out:
+	for (size_t k = 0; k < nids; k++)
+		free(ids[k]);
+	free(ids);
+	free(statuses);
+	vcs_changes_free(ch, nch);
+	files_free(c.files, c.nfiles);
+	samples_free(c.v, c.n);
+	strset_release(&c.ids);
+	strset_release(&c.tasks);
+	buf_release(&msg);
+	buf_release(&body);
+	buf_release(&trailers);
+	return rc;
+}

@@ -1,0 +1,568 @@
+/*
+ * generate.c - the model in the loop (generate.h): prompts from the
+ * export's words, answers through the generator, candidates into the
+ * store with what produced them.
+ */
+#include "generate/generate.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/buf.h"
+#include "exchange/export.h"
+#include "base/hash.h"
+#include "exchange/import.h"
+
+/* Chains longer than this are cut (a loop in parents, or a runaway). */
+#define GEN_CHAIN_MAX 64
+
+void
+gen_report_release(struct gen_report *r)
+{
+	if (r == NULL)
+		return;
+	for (size_t i = 0; i < r->nids; i++)
+		free(r->ids[i]);
+	free(r->ids);
+	free(r->is_new);
+	for (size_t i = 0; i < r->failed; i++)
+		free(r->errors[i]);
+	free(r->errors);
+	memset(r, 0, sizeof *r);
+}
+
+static void
+add_msg(json_t *msgs, const char *role, const char *text, size_t len)
+{
+	json_array_append_new(msgs, json_pack("{s:s, s:o}", "role", role,
+	    "content", export_json_text(text, len)));
+}
+
+/* The endpoint as stored: scheme://host[:port]/path, no user, no query. */
+static char *
+endpoint_public(const char *url)
+{
+	const char *s = strstr(url, "://"), *host, *at, *end;
+
+	if (s == NULL)
+		return xstrdup("?");
+	host = s + 3;
+	end = host + strcspn(host, "?#");
+	at = memchr(host, '@', (size_t)(end - host));
+	if (at != NULL && at < host + strcspn(host, "/"))
+		host = at + 1;
+	return xasprintf("%.*s%.*s", (int)(s + 3 - url), url,
+	    (int)(end - host), host);
+}
+
+/* extra.generation of one answer.  New reference. */
+static json_t *
+generation_json(const struct gen_ctx *g, json_t *messages,
+    const struct model_reply *r, int round)
+{
+	json_t *gen = json_object(), *params = json_object(), *usage;
+	char name[128], *ep = NULL;
+
+	json_object_set_new(gen, "model", json_string(model_name(g->cfg,
+	    name, sizeof name)));
+	if (g->cfg->endpoint != NULL) {
+		ep = endpoint_public(g->cfg->endpoint);
+		json_object_set_new(gen, "generator", json_string(ep));
+		free(ep);
+	} else {
+		json_object_set_new(gen, "generator", json_string("command"));
+	}
+	if (g->cfg->temperature >= 0)
+		json_object_set_new(params, "temperature",
+		    json_real(g->cfg->temperature));
+	if (g->cfg->max_tokens > 0)
+		json_object_set_new(params, "max_tokens",
+		    json_integer(g->cfg->max_tokens));
+	json_object_set_new(gen, "params", params);
+	json_object_set(gen, "request", messages);
+	json_object_set_new(gen, "answer", export_json_text(r->text,
+	    strlen(r->text)));
+	json_object_set_new(gen, "finish_reason", r->finish != NULL ?
+	    json_string(r->finish) : json_null());
+	usage = json_object();
+	if (r->prompt_tokens >= 0)
+		json_object_set_new(usage, "prompt_tokens",
+		    json_integer(r->prompt_tokens));
+	if (r->completion_tokens >= 0)
+		json_object_set_new(usage, "completion_tokens",
+		    json_integer(r->completion_tokens));
+	json_object_set_new(gen, "usage", usage);
+	json_object_set_new(gen, "latency_ms", json_integer(r->latency_ms));
+	json_object_set_new(gen, "attempts", json_integer(r->attempts));
+	json_object_set_new(gen, "round", json_integer(round));
+	json_object_set_new(gen, "at", json_integer((json_int_t)time(NULL)));
+	return gen;
+}
+
+static void
+report_id(struct gen_report *rep, const char *id, int added)
+{
+	rep->ids = xreallocarray(rep->ids, rep->nids + 1, sizeof *rep->ids);
+	rep->is_new = xreallocarray(rep->is_new, rep->nids + 1,
+	    sizeof *rep->is_new);
+	rep->is_new[rep->nids] = added;
+	rep->ids[rep->nids++] = xstrdup(id);
+}
+
+/* One job of a batch: where its answer goes. */
+struct job {
+	char	*task_id, *lang, *parent;	/* parent NULL: direct */
+	char	 parent_hash[SAMPLE_HASH_HEX];	/* its code's, for a repair */
+	int	 round;
+	json_t	*messages;
+};
+
+static void
+job_release(struct job *j)
+{
+	free(j->task_id);
+	free(j->lang);
+	free(j->parent);
+	json_decref(j->messages);
+}
+
+/* Ask every job, then store each answer.  0 or -1 (store). */
+static int
+run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
+    struct gen_report *rep, struct err *err)
+{
+	json_t **msgs = xcalloc(n ? n : 1, sizeof *msgs);
+	struct model_reply *out = xcalloc(n ? n : 1, sizeof *out);
+	int *rc = xcalloc(n ? n : 1, sizeof *rc);
+	struct err *errs = xcalloc(n ? n : 1, sizeof *errs);
+	char name[128];
+	const char *origin = model_name(g->cfg, name, sizeof name);
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++)
+		msgs[i] = jobs[i].messages;
+	rep->asked += n;
+	model_chat_many(g->cfg, msgs, n, g->jobs, out, rc, errs, g->progress,
+	    g->arg);
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		struct candidate c = { 0 };
+		json_t *extra;
+		int inserted = 0;
+
+		if (rc[i] != 0) {
+			if (rep->failed == 0)
+				snprintf(rep->first_error,
+				    sizeof rep->first_error, "%s",
+				    errs[i].msg);
+			rep->errors = xreallocarray(rep->errors,
+			    rep->failed + 1, sizeof *rep->errors);
+			rep->errors[rep->failed++] = jobs[i].parent != NULL ?
+			    xasprintf("%s (repair of %s): %s", jobs[i].task_id,
+			    jobs[i].parent, errs[i].msg) : xasprintf("%s: %s",
+			    jobs[i].task_id, errs[i].msg);
+			continue;
+		}
+		extra = json_pack("{s:o}", "generation", generation_json(g,
+		    msgs[i], &out[i], jobs[i].round));
+		c.task_id = xstrdup(jobs[i].task_id);
+		c.origin = xstrdup(origin);
+		c.kind = xstrdup(jobs[i].parent != NULL ? "repair" : "direct");
+		c.lang = xstrdup(jobs[i].lang);
+		c.parent = xstrdup(jobs[i].parent);
+		c.source = jobs[i].parent != NULL ? xasprintf("repair of %s by"
+		    " %s, round %d", jobs[i].parent, origin, jobs[i].round) :
+		    xasprintf("generated by %s", origin);
+		c.code = xstrdup(out[i].text);
+		c.code_len = strlen(out[i].text);
+		c.extra = json_dumps(extra, JSON_COMPACT);
+		json_decref(extra);
+		hash_sha256(c.code, c.code_len, c.code_hash);
+		if (jobs[i].parent != NULL &&
+		    strcmp(c.code_hash, jobs[i].parent_hash) == 0) {
+			/* The failed code handed back: no repair, and the
+			 * chain ends here. */
+			rep->duplicates++;
+			candidate_release(&c);
+			continue;
+		}
+		if (store_candidate_add(g->st, &c, &inserted, err) < 0) {
+			ret = -1;
+		} else {
+			char *detail = xasprintf("%s by %s%s", c.kind, origin,
+			    inserted ? "" : " (the same code as before)");
+
+			report_id(rep, c.id, inserted);
+			if (inserted)
+				rep->added++;
+			else
+				rep->duplicates++;
+			if (out[i].prompt_tokens > 0)
+				rep->prompt_tokens += out[i].prompt_tokens;
+			if (out[i].completion_tokens > 0)
+				rep->completion_tokens +=
+				    out[i].completion_tokens;
+			rep->latency_ms += out[i].latency_ms;
+			if (inserted && store_event_add(g->st, g->by,
+			    jobs[i].parent != NULL ? "repair" : "generate",
+			    c.id, detail, err) < 0)
+				ret = -1;
+			free(detail);
+		}
+		candidate_release(&c);
+	}
+	for (size_t i = 0; i < n; i++)
+		model_reply_release(&out[i]);
+	free(msgs);
+	free(out);
+	free(rc);
+	free(errs);
+	return ret;
+}
+
+/* Run the batch unless building it failed (rc < 0), then free it. */
+static int
+finish_jobs(struct gen_ctx *g, struct job *jobs, size_t nj, int rc,
+    struct gen_report *rep, struct err *err)
+{
+	if (rc == 0)
+		rc = run_jobs(g, jobs, nj, rep, err);
+	for (size_t i = 0; i < nj; i++)
+		job_release(&jobs[i]);
+	free(jobs);
+	return rc;
+}
+
+/* The language of a task's candidates: its reference's, else its env's. */
+static char *
+task_lang(struct store *st, const struct task *t, struct err *err)
+{
+	char *ref = NULL, *verdict = NULL, *lang = NULL;
+	struct candidate c;
+
+	if (store_task_reference(st, t->id, &ref, &verdict, err) < 0)
+		return NULL;
+	if (ref != NULL && store_candidate_get(st, ref, &c, err) == 0) {
+		lang = xstrdup(c.lang);
+		candidate_release(&c);
+	}
+	free(ref);
+	free(verdict);
+	return lang != NULL ? lang : xstrdup(import_lang_of_env(t->env));
+}
+
+int
+gen_direct(struct gen_ctx *g, char **task_ids, size_t n, int samples,
+    struct gen_report *rep, struct err *err)
+{
+	struct job *jobs = xcalloc(n * (size_t)samples + 1, sizeof *jobs);
+	size_t nj = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct task t;
+		char *sys, *req, *lang;
+		int found = store_task_get(g->st, task_ids[i], &t, err);
+
+		if (found != 0) {
+			rc = found < 0 ? -1 : err_set(err, "no task %s",
+			    task_ids[i]);
+			break;
+		}
+		lang = task_lang(g->st, &t, err);
+		if (lang == NULL) {
+			task_release(&t);
+			rc = -1;
+			break;
+		}
+		sys = export_system_prompt(&t, lang);
+		req = export_requirement(&t);
+		for (int k = 0; k < samples; k++) {
+			struct job *j = &jobs[nj++];
+
+			j->task_id = xstrdup(t.id);
+			j->lang = xstrdup(lang);
+			j->round = 0;
+			j->messages = json_array();
+			add_msg(j->messages, "system", sys, strlen(sys));
+			add_msg(j->messages, "user", req, strlen(req));
+		}
+		free(sys);
+		free(req);
+		free(lang);
+		task_release(&t);
+	}
+	return finish_jobs(g, jobs, nj, rc, rep, err);
+}
+
+json_t *
+gen_repair_messages(struct store *st, const char *cand_id, int *round,
+    struct err *err)
+{
+	struct candidate chain[GEN_CHAIN_MAX];
+	size_t n = 0;
+	struct task t;
+	json_t *msgs = NULL;
+	char *sys = NULL, *req = NULL;
+	int found;
+
+	/* From the failed candidate up through repair parents. */
+	for (const char *id = cand_id; id != NULL && n < GEN_CHAIN_MAX; ) {
+		found = store_candidate_get(st, id, &chain[n], err);
+		if (found != 0) {
+			if (found > 0)
+				err_set(err, "no candidate %s", id);
+			goto out;
+		}
+		n++;
+		if (strcmp(chain[n - 1].kind, "repair") != 0)
+			break;
+		id = chain[n - 1].parent;
+	}
+	found = store_task_get(st, chain[0].task_id, &t, err);
+	if (found != 0) {
+		if (found > 0)
+			err_set(err, "candidate %s: no task %s", cand_id,
+			    chain[0].task_id);
+		goto out;
+	}
+	sys = export_system_prompt(&t, chain[0].lang);
+	req = export_requirement(&t);
+	task_release(&t);
+	msgs = json_array();
+	add_msg(msgs, "system", sys, strlen(sys));
+	add_msg(msgs, "user", req, strlen(req));
+	for (size_t k = n; k-- > 0; ) {
+		const char *source;
+		char *fb = export_feedback(st, chain[k].id, &source, err);
+
+		if (fb == NULL) {
+			json_decref(msgs);
+			msgs = NULL;
+			goto out;
+		}
+		add_msg(msgs, "assistant", chain[k].code, chain[k].code_len);
+		add_msg(msgs, "user", fb, strlen(fb));
+		free(fb);
+	}
+	*round = (int)n;
+out:
+	free(sys);
+	free(req);
+	for (size_t k = 0; k < n; k++)
+		candidate_release(&chain[k]);
+	return msgs;
+}
+
+int
+gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
+    struct gen_report *rep, struct err *err)
+{
+	struct job *jobs = xcalloc(n + 1, sizeof *jobs);
+	size_t nj = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct candidate c;
+		struct job *j;
+		int round = 0, found;
+		json_t *m = gen_repair_messages(g->st, cand_ids[i], &round,
+		    err);
+
+		if (m == NULL) {
+			rc = -1;
+			break;
+		}
+		found = store_candidate_get(g->st, cand_ids[i], &c, err);
+		if (found != 0) {
+			json_decref(m);
+			rc = found < 0 ? -1 : err_set(err, "no candidate %s",
+			    cand_ids[i]);
+			break;
+		}
+		j = &jobs[nj++];
+		j->task_id = xstrdup(c.task_id);
+		j->lang = xstrdup(c.lang);
+		j->parent = xstrdup(c.id);
+		memcpy(j->parent_hash, c.code_hash, sizeof j->parent_hash);
+		j->round = round;
+		j->messages = m;
+		candidate_release(&c);
+	}
+	return finish_jobs(g, jobs, nj, rc, rep, err);
+}
+
+/* --- stats ------------------------------------------------------------- */
+
+double
+gen_pass_at_k(size_t n, size_t c, size_t k)
+{
+	double miss = 1.0;
+
+	if (n == 0 || k == 0 || k > n)
+		return 0;
+	if (n - c < k)
+		return 1.0;
+	/* C(n-c, k) / C(n, k) = prod_{i=n-c+1}^{n} (1 - k/i) */
+	for (size_t i = n - c + 1; i <= n; i++)
+		miss *= 1.0 - (double)k / (double)i;
+	return 1.0 - miss;
+}
+
+/* Per (model, task): direct samples and passes. */
+struct gen_task {
+	char	*model, *task;
+	size_t	 n, c;
+};
+
+struct gen_acc {
+	struct gen_stat	*v;
+	size_t		 n;
+	struct gen_task	*t;
+	size_t		 nt;
+	char		**keep;	/* sorted ids the filter matches, or NULL */
+	size_t		 nkeep;
+};
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+keep_id(const struct store_row *row, void *arg)
+{
+	struct gen_acc *a = arg;
+
+	a->keep = xreallocarray(a->keep, a->nkeep + 1, sizeof *a->keep);
+	a->keep[a->nkeep++] = xstrdup(row->id);
+	return 0;
+}
+
+static struct gen_stat *
+stat_of(struct gen_acc *a, const char *model)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].model, model) == 0)
+			return &a->v[i];
+	a->v = xreallocarray(a->v, a->n + 1, sizeof *a->v);
+	memset(&a->v[a->n], 0, sizeof a->v[a->n]);
+	a->v[a->n].model = xstrdup(model);
+	return &a->v[a->n++];
+}
+
+static int
+gen_row(const struct store_gen_row *r, void *arg)
+{
+	struct gen_acc *a = arg;
+	struct gen_stat *s;
+	int pass = r->verdict != NULL && strcmp(r->verdict, "pass") == 0;
+	const char *id = r->id;
+
+	if (a->keep != NULL && bsearch(&id, a->keep, a->nkeep,
+	    sizeof *a->keep, cmp_str) == NULL)
+		return 0;
+	s = stat_of(a, r->model);
+	s->requests++;
+	if (r->prompt_tokens > 0)
+		s->prompt_tokens += r->prompt_tokens;
+	if (r->completion_tokens > 0)
+		s->completion_tokens += r->completion_tokens;
+	s->latency_ms += r->latency_ms;
+	if (strcmp(r->kind, "repair") == 0) {
+		int k = r->round < 1 ? 0 : r->round > GEN_ROUNDS_MAX ?
+		    GEN_ROUNDS_MAX - 1 : r->round - 1;
+
+		s->tried[k]++;
+		s->fixed[k] += pass;
+		return 0;
+	}
+	s->generated++;
+	s->passed += pass;
+	for (size_t i = 0; i < a->nt; i++)
+		if (strcmp(a->t[i].model, r->model) == 0 &&
+		    strcmp(a->t[i].task, r->task) == 0) {
+			a->t[i].n++;
+			a->t[i].c += pass;
+			return 0;
+		}
+	a->t = xreallocarray(a->t, a->nt + 1, sizeof *a->t);
+	a->t[a->nt++] = (struct gen_task){ xstrdup(r->model),
+	    xstrdup(r->task), 1, (size_t)pass };
+	return 0;
+}
+
+static int
+cmp_stat(const void *a, const void *b)
+{
+	return strcmp(((const struct gen_stat *)a)->model,
+	    ((const struct gen_stat *)b)->model);
+}
+
+int
+gen_stats(struct store *st, const char *filter, struct gen_stat **out,
+    size_t *n, struct err *err)
+{
+	struct gen_acc a = { 0 };
+	int rc = 0;
+
+	if (filter != NULL && *filter != '\0') {
+		if (store_query_each(st, filter, keep_id, &a, err) < 0)
+			rc = -1;
+		else if (a.keep == NULL)
+			a.keep = xcalloc(1, sizeof *a.keep);	/* none */
+		else
+			qsort(a.keep, a.nkeep, sizeof *a.keep, cmp_str);
+	}
+	if (rc == 0 && store_generation_each(st, gen_row, &a, err) < 0)
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < a.n; i++) {
+		struct gen_stat *s = &a.v[i];
+		size_t kmin = 0;
+
+		for (size_t t = 0; t < a.nt; t++)
+			if (strcmp(a.t[t].model, s->model) == 0 &&
+			    (kmin == 0 || a.t[t].n < kmin))
+				kmin = a.t[t].n;
+		s->k = kmin > 1 ? (int)kmin : 0;
+		for (size_t t = 0; t < a.nt; t++) {
+			if (strcmp(a.t[t].model, s->model) != 0)
+				continue;
+			s->tasks++;
+			s->pass1 += gen_pass_at_k(a.t[t].n, a.t[t].c, 1);
+			if (s->k > 0)
+				s->passk += gen_pass_at_k(a.t[t].n, a.t[t].c,
+				    (size_t)s->k);
+		}
+		if (s->tasks > 0) {
+			s->pass1 /= (double)s->tasks;
+			s->passk /= (double)s->tasks;
+		}
+	}
+	for (size_t t = 0; t < a.nt; t++) {
+		free(a.t[t].model);
+		free(a.t[t].task);
+	}
+	free(a.t);
+	for (size_t i = 0; i < a.nkeep; i++)
+		free(a.keep[i]);
+	free(a.keep);
+	if (rc < 0) {
+		gen_stats_release(a.v, a.n);
+		return -1;
+	}
+	if (a.n > 0)
+		qsort(a.v, a.n, sizeof *a.v, cmp_stat);
+	*out = a.v;
+	*n = a.n;
+	return 0;
+}
+
+void
+gen_stats_release(struct gen_stat *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].model);
+	free(v);
+}

@@ -1,0 +1,121 @@
+/*
+ * generate.h - the model in the loop: ask a generator (model.h) for
+ * candidates of tasks and for repairs of failed candidates, and store
+ * each answer as a candidate with the request that produced it.
+ *
+ * The prompts are the SFT export's (export.h): a direct candidate is
+ * asked with the system turn and the task's requirement; a repair with
+ * the whole conversation of its chain so far, as the export writes a
+ * trajectory: requirement, the first code, its feedback, each repair
+ * and its feedback, up to the failed candidate being repaired.
+ *
+ * An answer becomes a candidate exactly as given (an answer wrapped in
+ * prose or markdown fences is then a `format` failure when verified):
+ * origin the model's name, kind `direct` or `repair` (parent the
+ * failed candidate), and under extra.generation the model, the
+ * generator (endpoint URL without credentials or query, or "command"),
+ * the parameters, the request's messages, the raw answer, finish
+ * reason, token usage, latency, tries, the repair round and the time.
+ * The API key is in none of it.  A request that fails makes no
+ * candidate, and neither does an answer that hands back the failed
+ * candidate's own code (counted as the same code; its chain ends).
+ * Each stored answer is journalled ("generate" or "repair"
+ * by the person who ran the command).  Verification is the caller's:
+ * the report lists the candidates to verify.
+ */
+#ifndef ASSAY_GENERATE_H
+#define ASSAY_GENERATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "base/err.h"
+#include "generate/model.h"
+#include "store/store.h"
+
+struct gen_ctx {
+	struct store		*st;
+	const struct model_cfg	*cfg;
+	const char		*by;	/* who runs it, for the journal */
+	int			 jobs;	/* requests at once, >= 1 */
+	void			(*progress)(size_t done, size_t n, void *arg);
+	void			*arg;
+};
+
+struct gen_report {
+	char	**ids;		/* answered candidates (new or existing) */
+	int	 *is_new;	/* per id: 1 new, 0 the same code as before */
+	size_t	  nids;
+	size_t	  asked, added, duplicates, failed;
+	char	  first_error[ERR_MSG_MAX];	/* of the first failed request */
+	char	**errors;	/* each failed request: "TASK[ (repair of ID)]: why" */
+	int64_t	  prompt_tokens, completion_tokens;	/* reported sums */
+	int64_t	  latency_ms;	/* sum over answered requests */
+};
+
+void	gen_report_release(struct gen_report *r);	/* NULL-safe */
+
+/*
+ * Ask for samples (>= 1) direct candidates of each of the n tasks.
+ * 0 (rep filled; failed requests are counted there, with the first
+ * error), or -1 with err when the store fails.
+ */
+int	gen_direct(struct gen_ctx *g, char **task_ids, size_t n, int samples,
+	    struct gen_report *rep, struct err *err);
+
+/*
+ * One repair round: ask for a repair of each of the n failed candidates
+ * and store each answer as a `repair` child of it.  0 or -1 as above.
+ */
+int	gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
+	    struct gen_report *rep, struct err *err);
+
+/*
+ * The conversation that asks for a repair of cand_id: system,
+ * requirement, then for each candidate of its chain from the first
+ * (following parents of `repair` candidates) its code as an assistant
+ * turn and its feedback as a user turn.  *round is the round this
+ * repair would be (1 for a repair of a direct candidate).  New
+ * reference, or NULL with err.
+ */
+json_t	*gen_repair_messages(struct store *st, const char *cand_id,
+	    int *round, struct err *err);
+
+/* --- what the models did (stats --generation) ------------------------ */
+
+#define GEN_ROUNDS_MAX 8	/* rounds counted apart; later ones in the last */
+
+/* One model's figures. */
+struct gen_stat {
+	char	*model;			/* owned */
+	size_t	 generated, passed;	/* direct candidates, and passing */
+	size_t	 tasks;			/* tasks it generated for */
+	double	 pass1;			/* mean over tasks of pass@1 */
+	int	 k;			/* the k of passk: the fewest samples
+					 * of a task, when > 1; else 0 */
+	double	 passk;			/* mean over tasks of pass@k */
+	size_t	 tried[GEN_ROUNDS_MAX], fixed[GEN_ROUNDS_MAX];
+					/* repairs made in round r+1, passing */
+	int64_t	 prompt_tokens, completion_tokens;	/* reported sums */
+	int64_t	 latency_ms;		/* sum over its candidates */
+	size_t	 requests;		/* candidates that carry a record */
+};
+
+/*
+ * Per model, the figures of its candidates among those filter matches
+ * (NULL: all): pass rate, pass@1 and pass@k with the unbiased estimator
+ * of Chen et al. 2021 (1 - C(n-c, k) / C(n, k) per task, averaged),
+ * repairs tried and passing per round, tokens and time.  A candidate
+ * counts by its latest verdict.  *out is a new array of *n sorted by
+ * model; free with gen_stats_release.  0 or -1.
+ */
+int	gen_stats(struct store *st, const char *filter, struct gen_stat **out,
+	    size_t *n, struct err *err);
+void	gen_stats_release(struct gen_stat *v, size_t n);
+
+/* pass@k for n samples of which c pass (0 <= c <= n, 1 <= k <= n). */
+double	gen_pass_at_k(size_t n, size_t c, size_t k);
+
+#endif

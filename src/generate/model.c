@@ -1,0 +1,678 @@
+/*
+ * model.c - the generator (model.h): chat-completions over HTTP or a
+ * command on a pipe, retries with backoff, a shared rate limit, and a
+ * small pool of worker threads for many conversations at once.
+ */
+#include "generate/model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/http.h"
+
+#define MODEL_OUT_MAX	(16u << 20)	/* bytes a command may answer */
+
+void
+model_cfg_init(struct model_cfg *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->temperature = -1;
+	cfg->timeout_s = 120;
+	cfg->retries = 4;
+}
+
+void
+model_cfg_release(struct model_cfg *cfg)
+{
+	if (cfg == NULL)
+		return;
+	free(cfg->endpoint);
+	free(cfg->command);
+	free(cfg->model);
+	free(cfg->key_env);
+	model_cfg_init(cfg);
+}
+
+static int
+parse_num(const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(v, &end);
+	if (errno != 0 || end == v || *end != '\0' || !(d >= lo && d <= hi))
+		return -1;
+	*out = d;
+	return 0;
+}
+
+static void
+set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+int
+model_cfg_line(struct model_cfg *cfg, const char *line, struct err *err)
+{
+	const char *p = line, *name, *v;
+	size_t nlen;
+	double d;
+	char *val;
+	int rc = 0;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "generator", 9) != 0 || (p[9] != ' ' && p[9] != '\t'))
+		return 0;
+	p += 9;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	name = p;
+	while (*p != '\0' && *p != ' ' && *p != '\t')
+		p++;
+	nlen = (size_t)(p - name);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	val = xstrdup(p);
+	for (size_t k = strlen(val); k > 0 && (val[k - 1] == '\n' ||
+	    val[k - 1] == '\r' || val[k - 1] == ' '); k--)
+		val[k - 1] = '\0';
+	v = val;
+#define IS(w) (nlen == sizeof(w) - 1 && strncmp(name, w, nlen) == 0)
+	if (*v == '\0')
+		rc = err_set(err, "generator %.*s wants a value", (int)nlen,
+		    name);
+	else if (IS("endpoint"))
+		set_str(&cfg->endpoint, v);
+	else if (IS("command"))
+		set_str(&cfg->command, v);
+	else if (IS("model"))
+		set_str(&cfg->model, v);
+	else if (IS("api-key-env"))
+		set_str(&cfg->key_env, v);
+	else if (IS("temperature")) {
+		if (parse_num(v, 0, 2, &d) < 0)
+			rc = err_set(err, "generator temperature: '%s' is not"
+			    " a number from 0 to 2", v);
+		else
+			cfg->temperature = d;
+	} else if (IS("max-tokens") || IS("timeout") || IS("retries")) {
+		if (parse_num(v, IS("retries") ? 0 : 1, 1e7, &d) < 0 ||
+		    d != (long)d)
+			rc = err_set(err, "generator %.*s: '%s' is not a"
+			    " whole number in range", (int)nlen, name, v);
+		else if (IS("max-tokens"))
+			cfg->max_tokens = (long)d;
+		else if (IS("timeout"))
+			cfg->timeout_s = (long)d;
+		else
+			cfg->retries = (int)d;
+	} else if (IS("rate")) {
+		if (parse_num(v, 0, 1e6, &d) < 0)
+			rc = err_set(err, "generator rate: '%s' is not a"
+			    " number of requests per second", v);
+		else
+			cfg->rate = d;
+	} else
+		rc = err_set(err, "unknown generator setting '%.*s' (endpoint,"
+		    " command, model, api-key-env, temperature, max-tokens,"
+		    " timeout, retries, rate)", (int)nlen, name);
+#undef IS
+	free(val);
+	return rc;
+}
+
+int
+model_cfg_load(struct model_cfg *cfg, const char *path, struct err *err)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned no = 0;
+	struct err e;
+	int rc = 0;
+
+	if (f == NULL)
+		return errno == ENOENT ? 0 : err_set(err, "%s: %s", path,
+		    strerror(errno));
+	while (getline(&line, &cap, f) >= 0) {
+		no++;
+		if (model_cfg_line(cfg, line, &e) < 0) {
+			rc = err_set(err, "%s:%u: %s", path, no, e.msg);
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+int
+model_cfg_check(const struct model_cfg *cfg, struct err *err)
+{
+	if (cfg->endpoint == NULL && cfg->command == NULL)
+		return err_set(err, "no generator: give --endpoint URL --model"
+		    " NAME or --command CMD (or `generator endpoint`/"
+		    "`generator command` in the config file)");
+	if (cfg->endpoint != NULL && cfg->command != NULL)
+		return err_set(err, "give either an endpoint or a command,"
+		    " not both");
+	if (cfg->endpoint != NULL) {
+		if (strncmp(cfg->endpoint, "http://", 7) != 0 &&
+		    strncmp(cfg->endpoint, "https://", 8) != 0)
+			return err_set(err, "endpoint '%s' is not an http or"
+			    " https URL", cfg->endpoint);
+		if (cfg->model == NULL)
+			return err_set(err, "an endpoint needs a model name"
+			    " (--model NAME)");
+	}
+	if (cfg->key_env != NULL && getenv(cfg->key_env) == NULL)
+		return err_set(err, "the API key variable %s is not set",
+		    cfg->key_env);
+	return 0;
+}
+
+const char *
+model_name(const struct model_cfg *cfg, char *buf, size_t n)
+{
+	const char *s, *e, *slash;
+
+	if (cfg->model != NULL)
+		return cfg->model;
+	if (cfg->command == NULL)
+		return "model";
+	s = cfg->command;
+	while (*s == ' ')
+		s++;
+	e = s;
+	while (*e != '\0' && *e != ' ' && *e != '\t')
+		e++;
+	for (slash = s; slash < e; slash++)
+		if (*slash == '/')
+			s = slash + 1;
+	snprintf(buf, n, "%.*s", (int)(e - s), s);
+	return *buf != '\0' ? buf : "command";
+}
+
+void
+model_reply_release(struct model_reply *r)
+{
+	if (r == NULL)
+		return;
+	free(r->text);
+	free(r->finish);
+	memset(r, 0, sizeof *r);
+}
+
+json_t *
+model_request(const struct model_cfg *cfg, json_t *messages)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "model", json_string(cfg->model != NULL ?
+	    cfg->model : "default"));
+	json_object_set(o, "messages", messages);
+	if (cfg->temperature >= 0)
+		json_object_set_new(o, "temperature",
+		    json_real(cfg->temperature));
+	if (cfg->max_tokens > 0)
+		json_object_set_new(o, "max_tokens",
+		    json_integer(cfg->max_tokens));
+	return o;
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+sleep_ms(int64_t ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (ms > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* The rate limit: the next moment a request may start, for all threads. */
+static pthread_mutex_t rate_lock = PTHREAD_MUTEX_INITIALIZER;
+static int64_t rate_next_ms;
+
+static void
+rate_wait(const struct model_cfg *cfg)
+{
+	int64_t at, gap;
+
+	if (cfg->rate <= 0)
+		return;
+	gap = (int64_t)(1000.0 / cfg->rate);
+	pthread_mutex_lock(&rate_lock);
+	at = now_ms();
+	if (rate_next_ms > at)
+		at = rate_next_ms;
+	rate_next_ms = at + gap;
+	pthread_mutex_unlock(&rate_lock);
+	sleep_ms(at - now_ms());
+}
+
+/* A chat-completions response object into *out.  0, or -1 with err. */
+static int
+parse_response(const char *body, size_t len, struct model_reply *out,
+    struct err *err)
+{
+	json_error_t je;
+	json_t *o = json_loadb(body, len, 0, &je), *ch, *msg, *c, *u, *f;
+	int rc = -1;
+
+	if (o == NULL || !json_is_object(o)) {
+		err_set(err, "malformed answer: %s", o == NULL ? je.text :
+		    "not a JSON object");
+		goto out;
+	}
+	ch = json_object_get(o, "choices");
+	msg = json_object_get(json_array_get(ch, 0), "message");
+	c = json_object_get(msg, "content");
+	if (!json_is_string(c)) {
+		err_set(err, "malformed answer: no choices[0].message.content"
+		    " string");
+		goto out;
+	}
+	out->text = xstrndup(json_string_value(c), json_string_length(c));
+	f = json_object_get(json_array_get(ch, 0), "finish_reason");
+	out->finish = json_is_string(f) ? xstrdup(json_string_value(f)) :
+	    NULL;
+	u = json_object_get(o, "usage");
+	out->prompt_tokens = json_is_integer(json_object_get(u,
+	    "prompt_tokens")) ? json_integer_value(json_object_get(u,
+	    "prompt_tokens")) : -1;
+	out->completion_tokens = json_is_integer(json_object_get(u,
+	    "completion_tokens")) ? json_integer_value(json_object_get(u,
+	    "completion_tokens")) : -1;
+	rc = 0;
+out:
+	json_decref(o);
+	return rc;
+}
+
+/* The error message of an error body ({"error": {"message": ...}}),
+ * else its first 200 bytes. */
+static void
+http_error(const struct http_response *r, struct err *err)
+{
+	json_t *o = json_loadb(r->body, r->len, 0, NULL);
+	json_t *m = json_object_get(json_object_get(o, "error"), "message");
+
+	if (json_is_string(m))
+		err_set(err, "HTTP %ld: %.300s", r->status,
+		    json_string_value(m));
+	else
+		err_set(err, "HTTP %ld: %.200s", r->status, r->body);
+	json_decref(o);
+}
+
+static char *
+chat_url(const char *endpoint)
+{
+	size_t n = strlen(endpoint);
+	static const char tail[] = "/chat/completions";
+
+	if (n >= sizeof tail - 1 && strcmp(endpoint + n - (sizeof tail - 1),
+	    tail) == 0)
+		return xstrdup(endpoint);
+	while (n > 0 && endpoint[n - 1] == '/')
+		n--;
+	return xasprintf("%.*s%s", (int)n, endpoint, tail);
+}
+
+/*
+ * One try over HTTP.  0 answered (out set), 1 retryable (err, *wait_s
+ * the server's Retry-After or -1), -1 final (err).
+ */
+static int
+try_http(const struct model_cfg *cfg, const char *body, size_t len,
+    struct model_reply *out, long *wait_s, struct err *err)
+{
+	struct http_response r;
+	const char *key = cfg->key_env != NULL ? getenv(cfg->key_env) : NULL;
+	char *url = chat_url(cfg->endpoint);
+	int rc;
+
+	*wait_s = -1;
+	rc = http_post_json(url, key, body, len, cfg->timeout_s,
+	    cfg->timeout_s < 10 ? cfg->timeout_s : 10, &r, err);
+	free(url);
+	if (rc < 0)
+		return 1;
+	if (r.status == 429 || r.status >= 500) {
+		http_error(&r, err);
+		*wait_s = r.retry_after_s;
+		http_response_release(&r);
+		return 1;
+	}
+	if (r.status != 200) {
+		http_error(&r, err);
+		http_response_release(&r);
+		return -1;
+	}
+	rc = parse_response(r.body, r.len, out, err);
+	http_response_release(&r);
+	return rc;
+}
+
+/* pipe(2) with both ends close-on-exec (the child dups what it needs). */
+static int
+cloexec_pipe(int fd[2])
+{
+	if (pipe(fd) < 0)
+		return -1;
+	fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fd[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+/*
+ * One try of the command: body on its stdin, its stdout the answer.
+ * 0 answered, -1 with err (a command is not retried: it is local).
+ */
+static int
+try_command(const struct model_cfg *cfg, const char *body, size_t len,
+    struct model_reply *out, struct err *err)
+{
+	int in[2], outp[2], errp[2], st = 0, rc = -1;
+	struct buf o = BUF_INIT, e = BUF_INIT;
+	size_t off = 0;
+	int64_t deadline = now_ms() + cfg->timeout_s * 1000;
+	pid_t pid;
+	char chunk[8192];
+
+	if (cloexec_pipe(in) < 0)
+		return err_set(err, "pipe: %s", strerror(errno));
+	if (cloexec_pipe(outp) < 0) {
+		close(in[0]);
+		close(in[1]);
+		return err_set(err, "pipe: %s", strerror(errno));
+	}
+	if (cloexec_pipe(errp) < 0) {
+		close(in[0]);
+		close(in[1]);
+		close(outp[0]);
+		close(outp[1]);
+		return err_set(err, "pipe: %s", strerror(errno));
+	}
+	pid = fork();
+	if (pid < 0) {
+		err_set(err, "fork: %s", strerror(errno));
+		close(in[0]);
+		close(in[1]);
+		close(outp[0]);
+		close(outp[1]);
+		close(errp[0]);
+		close(errp[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(outp[1], 1);
+		dup2(errp[1], 2);
+		signal(SIGPIPE, SIG_DFL);
+		execl("/bin/sh", "sh", "-c", cfg->command, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(outp[1]);
+	close(errp[1]);
+	fcntl(in[1], F_SETFL, O_NONBLOCK);
+	if (len == 0) {
+		close(in[1]);
+		in[1] = -1;
+	}
+	for (;;) {
+		struct pollfd pf[3];
+		int np = 0, left = (int)(deadline - now_ms());
+		ssize_t n;
+
+		if (outp[0] >= 0)
+			pf[np++] = (struct pollfd){ outp[0], POLLIN, 0 };
+		if (errp[0] >= 0)
+			pf[np++] = (struct pollfd){ errp[0], POLLIN, 0 };
+		if (in[1] >= 0)
+			pf[np++] = (struct pollfd){ in[1], POLLOUT, 0 };
+		if (outp[0] < 0 && errp[0] < 0)
+			break;
+		if (left <= 0) {
+			kill(pid, SIGKILL);
+			err_set(err, "command timed out after %ld s",
+			    cfg->timeout_s);
+			goto reap;
+		}
+		if (poll(pf, (nfds_t)np, left) < 0 && errno != EINTR) {
+			kill(pid, SIGKILL);
+			err_set(err, "poll: %s", strerror(errno));
+			goto reap;
+		}
+		for (int i = 0; i < np; i++) {
+			if (pf[i].revents == 0)
+				continue;
+			if (pf[i].fd == in[1]) {
+				n = write(in[1], body + off, len - off);
+				if (n > 0)
+					off += (size_t)n;
+				if ((n < 0 && errno != EAGAIN) || off == len) {
+					close(in[1]);
+					in[1] = -1;
+				}
+				continue;
+			}
+			n = read(pf[i].fd, chunk, sizeof chunk);
+			if (n <= 0) {
+				if (pf[i].fd == outp[0]) {
+					close(outp[0]);
+					outp[0] = -1;
+				} else {
+					close(errp[0]);
+					errp[0] = -1;
+				}
+				continue;
+			}
+			if (pf[i].fd == outp[0]) {
+				if (o.len + (size_t)n > MODEL_OUT_MAX) {
+					kill(pid, SIGKILL);
+					err_set(err, "command answered over %u"
+					    " bytes", MODEL_OUT_MAX);
+					goto reap;
+				}
+				buf_add(&o, chunk, (size_t)n);
+			} else if (e.len < 4096) {
+				buf_add(&e, chunk, (size_t)n);
+			}
+		}
+	}
+	rc = 0;
+reap:
+	if (in[1] >= 0)
+		close(in[1]);
+	if (outp[0] >= 0)
+		close(outp[0]);
+	if (errp[0] >= 0)
+		close(errp[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (rc == 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+		const char *t = buf_str(&e);
+		size_t tl = strlen(t);
+
+		while (tl > 0 && (t[tl - 1] == '\n' || t[tl - 1] == ' '))
+			tl--;
+		if (tl > 300) {
+			t += tl - 300;
+			tl = 300;
+		}
+		if (WIFEXITED(st))
+			err_set(err, "command exited %d%s%.*s",
+			    WEXITSTATUS(st), tl > 0 ? ": " : "", (int)tl, t);
+		else
+			err_set(err, "command killed by signal %d",
+			    WTERMSIG(st));
+		rc = -1;
+	}
+	if (rc == 0) {
+		const char *s = buf_str(&o);
+
+		while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
+			s++;
+		/* A response object is read as one; anything else is the
+		 * answer's text, byte for byte. */
+		if (*s == '{' && parse_response(o.p, o.len, out, NULL) == 0) {
+			rc = 0;
+		} else {
+			out->text = xstrndup(buf_str(&o), o.len);
+			out->prompt_tokens = out->completion_tokens = -1;
+		}
+	}
+	buf_release(&o);
+	buf_release(&e);
+	return rc;
+}
+
+int
+model_chat(const struct model_cfg *cfg, json_t *messages,
+    struct model_reply *out, struct err *err)
+{
+	json_t *req = model_request(cfg, messages);
+	char *body = json_dumps(req, JSON_COMPACT);
+	size_t len = strlen(body);
+	int64_t backoff = 1000, t0;
+	long wait_s = -1;
+	int rc = -1;
+
+	json_decref(req);
+	memset(out, 0, sizeof *out);
+	/* A command that exits without reading its request, or a server
+	 * that closes early, must be an error, not the end of assay. */
+	signal(SIGPIPE, SIG_IGN);
+	for (int attempt = 1; ; attempt++) {
+		rate_wait(cfg);
+		t0 = now_ms();
+		if (cfg->command != NULL)
+			rc = try_command(cfg, body, len, out, err);
+		else
+			rc = try_http(cfg, body, len, out, &wait_s, err);
+		out->attempts = attempt;
+		out->latency_ms = now_ms() - t0;
+		if (rc <= 0 || attempt > cfg->retries)
+			break;
+		sleep_ms(wait_s >= 0 ? wait_s * 1000 : backoff);
+		if (backoff < 60000)
+			backoff *= 2;
+	}
+	if (rc != 0) {
+		int attempts = out->attempts;
+
+		model_reply_release(out);
+		out->attempts = attempts;
+		if (attempts > 1) {
+			char m[ERR_MSG_MAX];
+
+			snprintf(m, sizeof m, "%s", err->msg);
+			err_set(err, "%s (after %d tries)", m, attempts);
+		}
+		rc = -1;
+	}
+	free(body);
+	return rc;
+}
+
+/* --- many at once ----------------------------------------------------- */
+
+struct pool {
+	const struct model_cfg	*cfg;
+	json_t			**messages;
+	struct model_reply	*out;
+	int			*rc;
+	struct err		*errs;
+	size_t			 n, next, done;
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 cond;
+};
+
+static void *
+worker(void *arg)
+{
+	struct pool *p = arg;
+	size_t i;
+
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		i = p->next < p->n ? p->next++ : p->n;
+		pthread_mutex_unlock(&p->lock);
+		if (i == p->n)
+			return NULL;
+		p->rc[i] = model_chat(p->cfg, p->messages[i], &p->out[i],
+		    &p->errs[i]);
+		pthread_mutex_lock(&p->lock);
+		p->done++;
+		pthread_cond_signal(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+size_t
+model_chat_many(const struct model_cfg *cfg, json_t **messages, size_t n,
+    int jobs, struct model_reply *out, int *rc, struct err *errs,
+    void (*progress)(size_t, size_t, void *), void *arg)
+{
+	struct pool p = { cfg, messages, out, rc, errs, n, 0, 0,
+	    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+	pthread_t *th;
+	size_t nth = jobs < 1 ? 1 : (size_t)jobs, started = 0, seen = 0,
+	    failed = 0;
+
+	if (n == 0)
+		return 0;
+	if (cfg->endpoint != NULL)
+		http_init(NULL);
+	if (nth > n)
+		nth = n;
+	th = xcalloc(nth, sizeof *th);
+	for (size_t i = 0; i < nth; i++)
+		if (pthread_create(&th[i], NULL, worker, &p) == 0)
+			started++;
+	if (started == 0)	/* no thread: do them here */
+		worker(&p);
+	pthread_mutex_lock(&p.lock);
+	while (seen < n) {
+		while (p.done == seen)
+			pthread_cond_wait(&p.cond, &p.lock);
+		seen = p.done;
+		pthread_mutex_unlock(&p.lock);
+		if (progress != NULL)
+			progress(seen, n, arg);
+		pthread_mutex_lock(&p.lock);
+	}
+	pthread_mutex_unlock(&p.lock);
+	for (size_t i = 0; i < nth; i++)
+		if (i < started)
+			pthread_join(th[i], NULL);
+	free(th);
+	for (size_t i = 0; i < n; i++)
+		failed += rc[i] != 0;
+	return failed;
+}

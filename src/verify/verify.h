@@ -1,0 +1,179 @@
+/*
+ * verify.h - run a candidate through its env: a fresh work directory, the
+ * sandbox (bubblewrap), resource limits, a wall-clock timeout over the
+ * whole process group, a cap on captured output, then the env's verdict.
+ * design.md section 7.
+ *
+ * A run is a job that advances without blocking: the caller polls
+ * verify_job_fd() and calls verify_job_step(), so the headless verify
+ * command runs N jobs in one poll loop and the workbench runs one in its
+ * frame loop.  Headless jobs read a pipe; pane jobs read a pty (pty.h) so
+ * that the toolchain sees a terminal.  Both keep the same merged log.
+ *
+ * The exact command of each stage (limits, sandbox and tool) is recorded
+ * in the run, so `show` can print what reproduces it.
+ *
+ * A task may name several envs, "iverilog+yosys" (pipeline.h): each runs
+ * in turn in a subdirectory of the work directory named after it, a
+ * failing one does not stop the next, and their verdicts combine into
+ * the one run.  Stages that compile without running candidate code
+ * (env_stage.cache) share a lasting compiler cache, bound for them only.
+ */
+#ifndef ASSAY_VERIFY_H
+#define ASSAY_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "model/sample.h"
+
+#define VERIFY_OUTPUT_CAP (16u << 20)	/* bytes of captured output */
+/*
+ * As root, each job runs as a uid of its own drawn from
+ * [VERIFY_UID_BASE, VERIFY_UID_BASE + VERIFY_UID_SPAN): RLIMIT_NPROC
+ * counts every process of a uid, so a shared uid ("nobody") let
+ * concurrent jobs, or a fork bomb in one of them, starve the others.
+ */
+#define VERIFY_UID_BASE 2000000000u
+#define VERIFY_UID_SPAN 1000000u
+
+struct verify_opts {
+	int	 no_sandbox;	/* 1: run without bubblewrap (loudly) */
+	int	 keep_workdir;	/* 1: keep failed runs' work directories, 2: all */
+	const char *workroot;	/* parent of work dirs; NULL: $TMPDIR or /tmp */
+	size_t	 output_cap;	/* 0: VERIFY_OUTPUT_CAP */
+	int	 timeout_s;	/* 0: the task's timeout_s, else 30 */
+	long	 cpu_s;		/* RLIMIT_CPU; 0: timeout + 5 */
+	long	 mem_mb;	/* RLIMIT_AS in MiB; 0: 4096 */
+	long	 fsize_mb;	/* RLIMIT_FSIZE in MiB; 0: 64 */
+	long	 nproc;		/* RLIMIT_NPROC; 0: 256 */
+	long	 disk_mb;	/* cap on the work directory's size; 0: 256 */
+};
+
+/*
+ * Can the sandbox start here?  Runs "bwrap ... true" once.  0, or -1
+ * with err saying why (bubblewrap missing, user namespaces disabled).
+ */
+int	verify_sandbox_check(struct err *err);
+
+/*
+ * The toolchain identity of env (cached per process) into buf.  0, or -1
+ * with err when the toolchain is missing.
+ */
+int	verify_toolchain(const char *env, char *buf, size_t n, struct err *err);
+
+/*
+ * The key that decides whether a candidate must run again: sha256 of the
+ * env, its toolchain identity, every input (candidate code, task files,
+ * env_params) and a timeout that overrides the task's (timeout_s > 0).
+ * hex has 65 bytes.  0 or -1 with err.
+ */
+int	verify_input_key(const struct task *t, const struct candidate *c,
+	    int timeout_s, char *hex, struct err *err);
+
+/*
+ * verify_input_key() with the toolchain identity given (tool, as a run
+ * records it in run.toolchain) instead of asked of the toolchain here:
+ * `assay merge` checks a run made on another machine against the
+ * candidate and task of this database, where the toolchain may be
+ * missing.  hex has 65 bytes.
+ */
+void	verify_input_key_tool(const struct task *t, const struct candidate *c,
+	    int timeout_s, const char *tool, char *hex);
+
+struct verify_job;
+
+/* Output callback: bytes of the run as they come, stage headers included. */
+typedef void (*verify_output_fn)(const char *bytes, size_t len, void *arg);
+
+/*
+ * Start verifying c (a candidate of task t).  use_pty != 0 runs the stages
+ * on a pty of rows x cols.  t and c are copied.  *out is new; free with
+ * verify_job_free().  Returns 0, or -1 with err (no env, toolchain
+ * missing, work directory not writable).
+ */
+int	verify_job_start(struct verify_job **out, const struct verify_opts *o,
+	    const struct task *t, const struct candidate *c, int use_pty,
+	    int rows, int cols, struct err *err);
+
+/* The fd to poll for input, -1 between stages. */
+int	verify_job_fd(const struct verify_job *j);
+
+/* Milliseconds until the job's deadline (>= 0), for poll timeouts. */
+int	verify_job_timeout_ms(const struct verify_job *j);
+
+/*
+ * Read what is ready, enforce the deadline and the output cap, start the
+ * next stage when one ends.  out (may be NULL) receives the output.
+ * Returns 1 when the job has finished, 0 while it runs.
+ */
+int	verify_job_step(struct verify_job *j, verify_output_fn out, void *arg);
+
+/* Stop the job (the user pressed x): its verdict will say so. */
+void	verify_job_cancel(struct verify_job *j);
+
+/* Tell a pty job the pane's new size. */
+void	verify_job_resize(struct verify_job *j, int rows, int cols);
+
+/*
+ * The stage running now, or the last one that ran: "build", or in a
+ * pipeline "ENV:STAGE" ("yosys:synth").  Borrowed from j, for progress
+ * in the workbench ("build 12 s").
+ */
+const char *verify_job_stage(const struct verify_job *j);
+
+/* The candidate id and the task id of the job.  Borrowed. */
+const char *verify_job_cand(const struct verify_job *j);
+const char *verify_job_task(const struct verify_job *j);
+
+/*
+ * After verify_job_step() returned 1: the run (verdict, log, diagnostics,
+ * metrics, command, toolchain, inputs), new in *out; caller releases.
+ * A cancelled job gives verdict "skipped", subcategory "cancelled".
+ */
+void	verify_job_result(struct verify_job *j, struct run *out);
+
+/*
+ * Reference first (issue 3): judge a finished run in the light of its
+ * task's reference solution, whose latest verdict is ref_verdict (NULL
+ * when the task has none or it never ran).  is_reference says r is the
+ * reference's own run.  When the reference fails its own testbench
+ * (fail or timeout), the task is defective: the reference's run and
+ * every candidate's failure become "task-defect" (unjudged, no
+ * category: not the model's fault), with the original verdict kept in
+ * the subcategory ("reference-fails", "unjudged-fail"; "no-verdict" for a
+ * reference whose testbench printed no verdict line, so that a task
+ * without a verdict contract shows in stats).  A candidate that passes
+ * keeps its pass.
+ */
+void	verify_apply_reference(struct run *r, const char *ref_verdict,
+	    int is_reference);
+
+struct store;
+
+/*
+ * verify_apply_reference() with the reference and its latest verdict
+ * looked up in st for the task of job j: what the workbench and the
+ * verify command do with each finished run before storing it.
+ */
+void	verify_judge_reference(struct store *st, const struct verify_job *j,
+	    struct run *r);
+
+/*
+ * Reference first in the workbench: the reference of candidate cand_id's
+ * task when it has never run and is not cand_id itself, into *ref_id
+ * (new, caller frees); NULL when cand_id can be judged at once.  The
+ * caller verifies the reference, then the candidate, so that
+ * verify_judge_reference() has a verdict to judge it by.  0 or -1.
+ */
+int	verify_reference_pending(struct store *st, const char *cand_id,
+	    char **ref_id, struct err *err);
+
+/* Path of the kept work directory or NULL.  Borrowed. */
+const char *verify_job_workdir(const struct verify_job *j);
+
+/* Kill anything still running, remove the work directory unless kept. */
+void	verify_job_free(struct verify_job *j);
+
+#endif
