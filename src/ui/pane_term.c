@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/decide.h"
 #include "exchange/dataset.h"
 #include "base/hash.h"
 
@@ -580,64 +581,49 @@ read_file(const char *path, size_t *len)
 }
 
 /*
- * The edit of old reproduced the code of candidate id, which exists: say
- * so, record that it is a repair of old too (a journal event and a note
- * on it, shown in its spec pane), and show it; verify it only when it
- * never ran.
+ * The edit of parent reproduced the code of candidate rep->id, which
+ * exists (decide_repair recorded it as a repair of parent too): say so
+ * and show it; verify it only when it never ran.
  */
 static void
-ed_reproduced(struct wb *wb, const struct candidate *old, const char *id)
+ed_reproduced(struct wb *wb, const char *parent,
+    const struct decide_repair *rep)
 {
-	struct candidate ex = { 0 };
 	struct run r;
 	struct err err;
-	char *note, *keep = xstrdup(id);
+	char *keep = xstrdup(rep->id);
 	int has_run;
 
-	if (store_candidate_get(wb->st, keep, &ex, &err) != 0) {
-		wb_msg(wb, 1, "editor: %s", err.msg);
-		free(keep);
-		auto_unzoom(wb);
-		return;
-	}
-	note = xasprintf("also a repair of %s: an edit of it by %s "
-	    "reproduced this code", old->id, wb->reviewer);
-	if ((ex.parent == NULL || strcmp(ex.parent, old->id) != 0) &&
-	    (store_event_add(wb->st, wb->reviewer, "repair", keep, note,
-	    &err) < 0 || store_note_add(wb->st, keep, note, wb->reviewer,
-	    &err) < 0))
-		wb_msg(wb, 1, "record the repair of %s: %s", old->id, err.msg);
-	free(note);
 	has_run = store_run_latest(wb->st, keep, &r, &err) == 0;
 	wb_select_id(wb, keep);
 	if (has_run) {
 		auto_unzoom(wb);
 		wb_msg(wb, 0, "the edit reproduces %s (%s%s%s), recorded as a "
-		    "repair of %s; its latest run: %s", keep, ex.origin,
-		    ex.parent ? ", a repair of " : "", ex.parent ? ex.parent :
-		    "", old->id, r.verdict);
+		    "repair of %s; its latest run: %s", keep, rep->origin,
+		    rep->parent ? ", a repair of " : "", rep->parent ?
+		    rep->parent : "", parent, r.verdict);
 		run_release(&r);
 	} else if (wb_verify(wb, keep) == 0) {
 		wb_msg(wb, 0, "the edit reproduces %s (%s), recorded as a "
-		    "repair of %s; verifying it", keep, ex.origin, old->id);
+		    "repair of %s; verifying it", keep, rep->origin, parent);
 	} else {
 		auto_unzoom(wb);
 	}
-	candidate_release(&ex);
 	free(keep);
 	wb_refresh(wb);
 }
 
-/* The editor exited: a changed file becomes a repair, verified at once. */
+/* The editor exited: a changed file becomes a repair by the reviewer
+ * (decide_repair), verified at once. */
 static void
 ed_finish(struct wb *wb)
 {
 	struct term_pane *tp = term_pane_of(wb);
-	struct candidate old = { 0 }, c = { 0 };
+	struct decide_repair rep;
 	struct err err;
-	char *code;
+	char *code, *parent, *source, hash[SAMPLE_HASH_HEX];
 	size_t len = 0;
-	int inserted = 0, st;
+	int st, rc;
 
 	pty_release(&tp->ed);
 	st = tp->ed.status;
@@ -647,49 +633,38 @@ ed_finish(struct wb *wb)
 		    strerror(errno));
 		goto out;
 	}
-	hash_sha256(code, len, c.code_hash);
-	if (strcmp(c.code_hash, tp->ed_hash) == 0) {
+	hash_sha256(code, len, hash);
+	if (strcmp(hash, tp->ed_hash) == 0) {
 		wb_msg(wb, 0, "editor closed%s: no change, nothing saved",
 		    WIFEXITED(st) && WEXITSTATUS(st) != 0 ?
 		    " with an error" : "");
 		free(code);
 		goto out;
 	}
-	if (store_candidate_get(wb->st, tp->ed_cand, &old, &err) != 0) {
-		wb_msg(wb, 1, "editor: %s", err.msg);
-		free(code);
+	source = xasprintf("edit of %s", tp->ed_cand);
+	rc = decide_repair(wb->st, tp->ed_cand, code, len, wb->reviewer,
+	    source, &rep, &err);
+	free(source);
+	free(code);
+	if (rc < 0) {
+		wb_msg(wb, 1, "save repair of %s: %s", tp->ed_cand, err.msg);
 		goto out;
 	}
-	c.task_id = xstrdup(old.task_id);
-	c.origin = xstrdup("human");
-	c.kind = xstrdup("repair");
-	c.lang = xstrdup(old.lang);
-	c.parent = xstrdup(old.id);
-	c.source = xasprintf("edit of %s", old.id);
-	c.code = code;
-	c.code_len = len;
-	if (store_candidate_add(wb->st, &c, &inserted, &err) < 0) {
-		wb_msg(wb, 1, "save repair of %s: %s", old.id, err.msg);
-		candidate_release(&old);
-		candidate_release(&c);
-		goto out;
-	}
+	parent = xstrdup(tp->ed_cand);
 	ed_cleanup(wb);
-	if (!inserted) {
-		ed_reproduced(wb, &old, c.id);
-		candidate_release(&old);
-		candidate_release(&c);
-		return;
+	if (!rep.inserted) {
+		ed_reproduced(wb, parent, &rep);
+	} else {
+		wb_select_id(wb, rep.id);
+		if (wb_verify(wb, rep.id) == 0)
+			wb_msg(wb, 0, "saved repair %s of %s; verifying it",
+			    rep.id, parent);
+		else
+			auto_unzoom(wb);
+		wb_refresh(wb);
 	}
-	wb_select_id(wb, c.id);
-	if (wb_verify(wb, c.id) == 0)
-		wb_msg(wb, 0, "saved repair %s of %s; verifying it", c.id,
-		    old.id);
-	else
-		auto_unzoom(wb);
-	candidate_release(&old);
-	candidate_release(&c);
-	wb_refresh(wb);
+	decide_repair_release(&rep);
+	free(parent);
 	return;
 out:
 	ed_cleanup(wb);

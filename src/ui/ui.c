@@ -29,6 +29,7 @@
 
 #include "ui/bench.h"
 #include "app/config.h"
+#include "app/decide.h"
 #include "exchange/dataset.h"
 #include "ui/pane.h"
 
@@ -353,13 +354,13 @@ static void
 ui_label_final(struct wb *wb, const char *category)
 {
 	struct wb_cur *c = &wb->cur;
+	struct decide_act a = { .kind = DECIDE_LABEL, .category = category,
+	    .final = 1 };
 	struct buf votes = BUF_INIT;
 	struct err err;
 	char *id;
 
-	if (store_label_final(wb->st, c->id, category, wb->reviewer,
-	    c->has_run ? c->run.id : 0, c->has_run ? c->run.evidence : NULL,
-	    &err) < 0) {
+	if (decide_one(wb->st, &a, c->id, wb->reviewer, NULL, &err) < 0) {
 		wb_msg(wb, 1, "label %s: %s", c->id, err.msg);
 		return;
 	}
@@ -395,6 +396,7 @@ static void
 ui_label(struct wb *wb, const char *category, int confirmed)
 {
 	struct wb_cur *c = &wb->cur;
+	struct decide_out out;
 	struct err err;
 	char *id;
 
@@ -414,14 +416,13 @@ ui_label(struct wb *wb, const char *category, int confirmed)
 		ui_label_final(wb, category);
 		return;
 	}
-	if (store_label_set(wb->st, c->id, category, NULL, NULL, wb->reviewer,
-	    c->has_run ? c->run.id : 0, c->has_run ? c->run.evidence : NULL,
-	    &err) < 0) {
+	if (decide_label(wb->st, c->id, category, NULL, NULL, wb->reviewer,
+	    &out, &err) < 0) {
 		wb_msg(wb, 1, "label %s: %s", c->id, err.msg);
 		return;
 	}
 	id = xstrdup(c->id);
-	wb_msg(wb, 0, "labelled %s %s%s", id, category, c->has_run ? "" :
+	wb_msg(wb, 0, "labelled %s %s%s", id, category, out.run_id != 0 ? "" :
 	    " (no run yet)");
 	ui_advance(wb, id);
 	free(id);
@@ -438,7 +439,7 @@ ui_review(struct wb *wb, const char *status)
 		wb_msg(wb, 1, "no candidate selected");
 		return;
 	}
-	if (store_review_set(wb->st, c->id, status, NULL, wb->reviewer,
+	if (decide_review(wb->st, c->id, status, NULL, wb->reviewer,
 	    &err) < 0) {
 		wb_msg(wb, 1, "%s %s: %s", status, c->id, err.msg);
 		return;
@@ -473,29 +474,24 @@ ui_accept(struct wb *wb)
 static void
 ui_undo(struct wb *wb, int redo)
 {
-	char what[512], *of;
+	struct store_step step;
 	struct err err;
+	char what[512];
 	int rc;
 
-	rc = redo ? store_redo(wb->st, wb->reviewer, what, sizeof what, &err) :
-	    store_undo(wb->st, wb->reviewer, what, sizeof what, &err);
+	rc = decide_undo(wb->st, redo, wb->reviewer, 0, &step, &err);
 	if (rc < 0) {
 		wb_msg(wb, 1, "%s: %s", redo ? "redo" : "undo", err.msg);
 		return;
 	}
-	wb_msg(wb, 0, "%s", what);
+	wb_msg(wb, 0, "%s", decide_undo_text(rc, redo, wb->reviewer, 0, &step,
+	    what, sizeof what));
 	if (rc == 1)
 		return;
-	/* what ends "... of ID": go back to that candidate */
-	of = strstr(what, " of ");
-	while (of != NULL && strstr(of + 4, " of ") != NULL)
-		of = strstr(of + 4, " of ");
-	/* "... of 3 candidates": a bulk action; the cursor keeps its own */
-	if (of != NULL && strspn(of + 4, "0123456789") > 0 &&
-	    strstr(of + 4, " candidates") != NULL)
-		of = NULL;
-	if (of != NULL)
-		wb_changed(wb, of + 4);
+	/* one candidate: go back to it; a bulk action's: the cursor keeps
+	 * its own */
+	if (step.count == 1)
+		wb_changed(wb, step.cand_id);
 	else
 		wb_view_changed(wb);
 }
@@ -588,32 +584,29 @@ ui_bulk_check(struct wb *wb, const char *verb, const char *arg,
 	return 0;
 }
 
-/* Apply one decision of a bulk command to id.  Caller holds the batch. */
-static int
-ui_bulk_one(struct wb *wb, const char *verb, const char *arg,
-    const char *status, const char *id, struct err *err)
+/* The decision of a checked bulk command (verb, arg; status for
+ * :review).  cat holds the category of a :label. */
+static void
+ui_bulk_act(const char *verb, const char *arg, const char *status,
+    char *cat, size_t ncat, struct decide_act *a)
 {
+	memset(a, 0, sizeof *a);
 	if (strcmp(verb, "label") == 0) {
-		char cat[32];
 		const char *sub = arg + strcspn(arg, " ");
-		struct run r;
-		int has_run, rc;
 
-		snprintf(cat, sizeof cat, "%.*s", (int)strcspn(arg, " "), arg);
+		snprintf(cat, ncat, "%.*s", (int)strcspn(arg, " "), arg);
 		while (*sub == ' ')
 			sub++;
-		has_run = store_run_latest(wb->st, id, &r, err) == 0;
-		rc = store_label_set(wb->st, id, cat, *sub != '\0' ? sub : NULL,
-		    NULL, wb->reviewer, has_run ? r.id : 0, has_run ?
-		    r.evidence : NULL, err);
-		if (has_run)
-			run_release(&r);
-		return rc;
+		a->kind = DECIDE_LABEL;
+		a->category = cat;
+		a->sub = *sub != '\0' ? sub : NULL;
+	} else if (strcmp(verb, "review") == 0) {
+		a->kind = DECIDE_REVIEW;
+		a->status = status;
+	} else {
+		a->kind = DECIDE_NOTE;
+		a->note = arg;
 	}
-	if (strcmp(verb, "review") == 0)
-		return store_review_set(wb->st, id, status, NULL, wb->reviewer,
-		    err);
-	return store_note_add(wb->st, id, arg, wb->reviewer, err);
 }
 
 /* Run wb->bulk on the marked candidates (or the selected one) as one
@@ -621,10 +614,11 @@ ui_bulk_one(struct wb *wb, const char *verb, const char *arg,
 static void
 ui_bulk_run(struct wb *wb)
 {
-	char *line = wb->bulk, *arg, *one[1];
+	char *line = wb->bulk, *arg, *one[1], cat[32];
 	char **ids = wb->nmarks > 0 ? wb->marks : one;
-	size_t n = wb->nmarks > 0 ? wb->nmarks : 1;
+	size_t n = wb->nmarks > 0 ? wb->nmarks : 1, failed;
 	const char *status;
+	struct decide_act act;
 	struct err err;
 
 	wb->bulk = NULL;
@@ -640,20 +634,14 @@ ui_bulk_run(struct wb *wb)
 	}
 	if (ui_bulk_check(wb, line, arg, &status) < 0)
 		goto out;
-	if (store_batch_begin(wb->st, &err) < 0) {
-		wb_msg(wb, 1, "%s: %s", line, err.msg);
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (ui_bulk_one(wb, line, arg, status, ids[i], &err) < 0) {
-			store_batch_rollback(wb->st);
+	ui_bulk_act(line, arg, status, cat, sizeof cat, &act);
+	if (decide_bulk(wb->st, &act, ids, n, wb->reviewer, &failed,
+	    &err) < 0) {
+		if (failed < n)
 			wb_msg(wb, 1, "%s %s: %s (nothing changed)", line,
-			    ids[i], err.msg);
-			goto out;
-		}
-	}
-	if (store_batch_commit(wb->st, &err) < 0) {
-		wb_msg(wb, 1, "%s: %s", line, err.msg);
+			    ids[failed], err.msg);
+		else
+			wb_msg(wb, 1, "%s: %s", line, err.msg);
 		goto out;
 	}
 	if (n == 1)
