@@ -3,26 +3,32 @@
  *
  * Compiles the candidate for env_params.arch with ptxas' resource report,
  * checks its launch configurations statically, then builds and runs the
- * task's harness (a host program) linked with it:
+ * task's harness (a host program) without and with it:
  *   NVCC -arch=ARCH -O2 -Xptxas -v,-warn-spills -c candidate.cu -o candidate.o
- *   NVCC -arch=ARCH -O2 -DASSAY_NONCE="NONCE" -DASSAY_SM=NN -c HARNESS
- *     -o harness.o; objcopy --keep-global-symbol=... candidate.o;
- *     NVCC -arch=ARCH -O2 -o run/harness harness.o candidate.o
- *     (the candidate exports only what the harness needs of it: isolate)
- *   ./harness                                  (in run/, all it sees)
+ *   NVCC -arch=ARCH -O2 -DASSAY_SM=NN -c HARNESS -o harness.o;
+ *     a stub of the symbols only the candidate gives (as stub.s);
+ *     NVCC ... -o run/harness-want harness.o stub.o;
+ *     objcopy --keep-global-symbol=... candidate.o;
+ *     NVCC ... -o run/harness harness.o candidate.o;
+ *     cc -O2 -o run/check assay_check.c -lseccomp        (isolate)
+ *   ./check                     (in run/, the secret on fd 5)
  * NVCC is the absolute path of nvcc (/usr/local/cuda/bin first, then PATH): the
  * CUDA toolkit is no Debian package, and the sandbox's PATH is
  * /usr/bin:/bin.  The harness includes assay_harness.h
- * (share/envs/nvcc), whose helpers print the harness's lines with the
- * per-run nonce: the result, its metrics (avg_kernel_ms ...), or that
- * there is no GPU (it then exits 77: the run is skipped, not failed).
- * The candidate is compiled alone, so it never sees the nonce's macro.
+ * (share/envs/nvcc), whose helpers send records (expected or produced
+ * values, metrics, no GPU) to run/check on a pipe.  check (ADR 0020), no
+ * candidate code in it, holds the per-run secret, runs harness-want
+ * (the expected values, computed with no candidate code in the process)
+ * and then harness, compares, and prints the lines the judge believes:
+ * the result, its metrics (avg_kernel_ms ...), or that there is no GPU
+ * (exit 77: the run is skipped, not failed).  No secret is compiled in.
  *
- * The static checks (syntax_cuda_launch_check(): grid and block
+ * The static checks (cuda_launch_check(): grid and block
  * dimensions, threads per block, static and dynamic shared memory
  * against the target's limits) run in prepare(), which has the
- * candidate; their findings travel to judge() in plan->precheck, one
- * per line: "LINE<TAB>KIND<TAB>MESSAGE<TAB>SOURCE LINE".  A finding fails
+ * candidate; their findings travel to judge() as the analyser's own
+ * structs (plan->launch, each with its line, message and the quoted
+ * source line).  A finding fails
  * a candidate that compiles (functional/launch-limit) unless its harness
  * passed on a real GPU.  Nothing runs here but the version query.
  */
@@ -42,33 +48,49 @@
 #include <jansson.h>
 
 #include "base/buf.h"
-#include "lang/syntax.h"
+#include "lang/cuda_launch.h"
 
 #define CAND_FILE	"candidate.cu"
 #define CAND_OBJ	"candidate.o"
 #define HELPER_FILE	"assay_harness.h"
 #define RUN_DIR		"run"
+#define CHECK_SRC	"assay_check.c"
+#define STUB_SRC	"stub.s"
+#define STUB_OBJ	"stub.o"
 
 /*
- * The build stage ("$1" nvcc, "$2" -arch, "$3" the nonce's -D, "$4"
- * -DASSAY_SM, "$5" the harness): the harness is compiled alone, linked
- * once without the candidate (into nothing kept) to learn which symbols
- * only the candidate can give it, and the candidate's object keeps those
- * global and no other (objcopy): a candidate that defined fwrite, fputs
- * or malloc would otherwise run inside the harness's own calls and read
- * the result line's secret.  Then the real link.
+ * The build stage ("$1" nvcc, "$2" -arch, "$3" -DASSAY_SM, "$4" the
+ * harness): the harness is compiled alone, linked once without the
+ * candidate (into nothing kept) to learn which symbols only the
+ * candidate can give it.  Those become a stub (each a function that
+ * returns at once), and the harness linked with the stub is
+ * run/harness-want, which computes the expected values with no
+ * candidate code in its process.  The candidate's object keeps those
+ * symbols global and no other (objcopy: a candidate that defined fwrite
+ * or malloc would otherwise run inside the harness's own calls), and the
+ * harness linked with it is run/harness.  run/check, assay's checker
+ * (share/envs/nvcc/assay_check.c, plain C), holds the run's secret, runs
+ * both and compares (ADR 0020).  No secret is compiled into anything.
  */
 static const char isolate[] =
-    "c=$1 a=$2 o=$3 m=$4 h=$5\n"
-    "\"$c\" \"$a\" -O2 \"$o\" \"$m\" -c \"$h\" -o harness.o || exit\n"
+    "c=$1 a=$2 m=$3 h=$4\n"
+    "\"$c\" \"$a\" -O2 \"$m\" -c \"$h\" -o harness.o || exit\n"
     "k=$(\"$c\" \"$a\" -o harness.probe harness.o -Xlinker --no-demangle"
     " 2>&1 | sed -n \"s/.*undefined reference to \\`\\([^']*\\)'.*/\\1/p\""
     " | sort -u)\n"
     "rm -f harness.probe\n"
+    "{ printf '\\t.text\\n'\n"
+    "  for x in $k; do printf '\\t.globl \"%s\"\\n\\t.type \"%s\", @function\\n"
+    "\"%s\":\\n\\txorl %%eax, %%eax\\n\\tret\\n' \"$x\" \"$x\" \"$x\"; done\n"
+    "  printf '\\t.section .note.GNU-stack,\"\",@progbits\\n'; } > " STUB_SRC "\n"
+    "as -o " STUB_OBJ " " STUB_SRC " || exit\n"
+    "\"$c\" \"$a\" -O2 -o " RUN_DIR "/harness-want harness.o " STUB_OBJ
+    " || exit\n"
     "set -- --keep-global-symbol=assay_no_symbol\n"
     "for x in $k; do set -- \"$@\" \"--keep-global-symbol=$x\"; done\n"
     "objcopy \"$@\" " CAND_OBJ " || exit\n"
-    "exec \"$c\" \"$a\" -O2 -o " RUN_DIR "/harness harness.o " CAND_OBJ "\n";
+    "\"$c\" \"$a\" -O2 -o " RUN_DIR "/harness harness.o " CAND_OBJ " || exit\n"
+    "exec cc -O2 -o " RUN_DIR "/check " CHECK_SRC " -lseccomp\n";
 #define SKIP_EXIT	77	/* the harness's "no GPU here" */
 #define NO_GPU_EVIDENCE	"skipped: no GPU"
 
@@ -169,7 +191,7 @@ nvcc_toolchain(char *buf, size_t n, struct err *err)
  * specifications); 0 there for a target not in the table.
  */
 static void
-nvcc_limits(const char *arch, struct syn_launch_limits *lim)
+nvcc_limits(const char *arch, struct cuda_launch_limits *lim)
 {
 	static const struct {
 		int		 cc;
@@ -209,68 +231,19 @@ arch_ok(const char *arch)
 	return ok;
 }
 
-static const char *
-kind_name(enum syn_launch_kind k)
-{
-	switch (k) {
-	case SYN_LAUNCH_GRID:
-		return "grid";
-	case SYN_LAUNCH_BLOCK:
-		return "block";
-	case SYN_LAUNCH_THREADS:
-		return "threads";
-	case SYN_LAUNCH_STATIC_SMEM:
-		return "static-smem";
-	case SYN_LAUNCH_DYN_SMEM:
-		return "dynamic-smem";
-	}
-	return "other";
-}
-
-/* Line n (1-based) of code, blanks trimmed, tabs as spaces, at most 160
- * bytes, into b. */
-static void
-quote_line(struct buf *b, const char *code, size_t len, int n)
-{
-	const char *p = code, *end = code + len, *e;
-	size_t k = 0;
-
-	for (int i = 1; i < n && p < end; i++) {
-		p = memchr(p, '\n', (size_t)(end - p));
-		p = p != NULL ? p + 1 : end;
-	}
-	e = memchr(p, '\n', (size_t)(end - p));
-	if (e == NULL)
-		e = end;
-	while (p < e && (*p == ' ' || *p == '\t'))
-		p++;
-	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-		e--;
-	for (; p < e && k < 160; p++, k++)
-		buf_addc(b, *p == '\t' || (unsigned char)*p < ' ' ? ' ' : *p);
-}
-
-/* The launch-limit findings of the candidate into plan->precheck. */
+/* The launch-limit findings of the candidate into plan->launch. */
 static int
 precheck(const char *arch, const struct candidate *c, struct env_plan *plan,
     struct err *err)
 {
-	struct syn_launch_limits lim;
-	struct syn_launch_issue *is;
-	size_t n;
+	struct cuda_launch_limits lim;
 
 	nvcc_limits(arch, &lim);
-	if (syntax_cuda_launch_check(c->code, c->code_len, &lim, &is, &n,
-	    err) < 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		buf_printf(&plan->precheck, "%d\t%s\t%s\t", is[i].line,
-		    kind_name(is[i].kind), is[i].msg);
-		quote_line(&plan->precheck, c->code, c->code_len, is[i].line);
-		buf_addc(&plan->precheck, '\n');
-	}
-	free(is);
-	return 0;
+	free(plan->launch);
+	plan->launch = NULL;
+	plan->nlaunch = 0;
+	return cuda_launch_check(c->code, c->code_len, &lim, &plan->launch,
+	    &plan->nlaunch, err);
 }
 
 /* A per-run secret in hex: "T" and 15 more digits. */
@@ -303,7 +276,7 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 	const char *nvcc = nvcc_path();
 	char *arch = env_param_str(t, "arch");
 	char *harness = env_param_str(t, "harness");
-	char *archopt = NULL, *nonceopt = NULL, *smopt = NULL;
+	char *archopt = NULL, *smopt = NULL;
 	int rc = -1;
 
 	if (nvcc == NULL) {
@@ -335,6 +308,9 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 		    strcmp(f->name, HELPER_FILE) == 0 ||
 		    strcmp(f->name, "harness.o") == 0 ||
 		    strcmp(f->name, "harness.probe") == 0 ||
+		    strcmp(f->name, CHECK_SRC) == 0 ||
+		    strcmp(f->name, STUB_SRC) == 0 ||
+		    strcmp(f->name, STUB_OBJ) == 0 ||
 		    strcmp(f->name, RUN_DIR) == 0) {
 			err_set(err, "task file name %s is reserved by nvcc",
 			    f->name);
@@ -358,29 +334,33 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 		env_plan_stage(plan, "compile", compile);
 	}
 	if (harness != NULL) {
-		size_t len;
+		size_t len, clen;
 		const char *helper = env_share("nvcc/" HELPER_FILE, &len);
+		const char *check = env_share("nvcc/" CHECK_SRC, &clen);
 
-		if (helper == NULL) {
+		if (helper == NULL || check == NULL) {
 			err_set(err, "share/envs/nvcc/%s is not built in",
-			    HELPER_FILE);
+			    helper == NULL ? HELPER_FILE : CHECK_SRC);
 			goto out;
 		}
 		if (env_write_input(plan, workdir, HELPER_FILE, helper, len,
-		    err) < 0 || env_mkdir(workdir, RUN_DIR, err) < 0)
+		    err) < 0 || env_write_input(plan, workdir, CHECK_SRC,
+		    check, clen, err) < 0 || env_mkdir(workdir, RUN_DIR,
+		    err) < 0)
 			goto out;
+		/* The secret reaches run/check alone, on fd 5: it is in no
+		 * binary and no process the candidate's code runs in. */
 		make_nonce(plan->nonce, sizeof plan->nonce);
-		nonceopt = xasprintf("-DASSAY_NONCE=\"%s\"", plan->nonce);
 		smopt = xasprintf("-DASSAY_SM=%d", env_atoi(arch + 3));
 		{
 			const char *const build[] = { "sh", "-c", isolate,
-			    "build", nvcc, archopt, nonceopt, smopt, harness,
-			    NULL };
-			const char *const run[] = { "./harness", NULL };
+			    "build", nvcc, archopt, smopt, harness, NULL };
+			const char *const run[] = { "./check", NULL };
 
 			env_plan_stage(plan, "build", build);
 			env_plan_stage_in(plan, "run", run, RUN_DIR);
 			plan->stages[plan->nstages - 1].gpu = 1;
+			plan->stages[plan->nstages - 1].nonce_fd = 1;
 		}
 	}
 	rc = 0;
@@ -388,7 +368,6 @@ out:
 	free(arch);
 	free(harness);
 	free(archopt);
-	free(nonceopt);
 	free(smopt);
 	return rc;
 }
@@ -705,6 +684,7 @@ struct nv_run {
 	char	*detail;	/* new */
 	int	 no_gpu;	/* "NONCE no-gpu: why" */
 	char	*why;		/* new */
+	char	*harness_error;	/* "NONCE harness-error: why" (new) */
 	char	*last;		/* the last untagged line, for a crash (new) */
 };
 
@@ -763,6 +743,9 @@ scan_run(const struct env_plan *plan, const char *log, size_t len,
 			free(o->detail);
 			o->detail = xstrdup(colon != NULL ? colon + 1 +
 			    (colon[1] == ' ') : s);
+		} else if (strncmp(q, "harness-error:", 14) == 0) {
+			free(o->harness_error);
+			o->harness_error = xstrdup(q + 14 + (q[14] == ' '));
 		} else if (strncmp(q, "no-gpu:", 7) == 0) {
 			o->no_gpu = 1;
 			free(o->why);
@@ -792,47 +775,6 @@ scan_run(const struct env_plan *plan, const char *log, size_t len,
 }
 
 /* --- judge ------------------------------------------------------------- */
-
-/* One launch-limit finding of prepare(), parsed from plan->precheck. */
-struct finding {
-	int	 line;
-	char	*msg;		/* borrowed from the parsed copy */
-	char	*quote;
-};
-
-/* Split a copy of plan->precheck into findings; *copy is to be freed. */
-static size_t
-findings(const struct env_plan *plan, struct finding **out, char **copy)
-{
-	char *p, *save = NULL, *line;
-	size_t n = 0;
-
-	*out = NULL;
-	*copy = xstrdup(buf_str(&plan->precheck));
-	for (line = strtok_r(*copy, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		char *kind, *msg, *quote;
-
-		p = strchr(line, '\t');
-		if (p == NULL)
-			continue;
-		*p = '\0';
-		kind = p + 1;
-		msg = strchr(kind, '\t');
-		if (msg == NULL)
-			continue;
-		*msg++ = '\0';
-		quote = strchr(msg, '\t');
-		if (quote != NULL)
-			*quote++ = '\0';
-		*out = xreallocarray(*out, n + 1, sizeof **out);
-		(*out)[n].line = env_atoi(line);
-		(*out)[n].msg = msg;
-		(*out)[n].quote = quote != NULL ? quote : "";
-		n++;
-	}
-	return n;
-}
 
 static void
 set_metrics(struct run *r, json_t *m)
@@ -942,7 +884,7 @@ judge_build(const struct nv_scan *s, const struct env_stage_result *res,
 
 /* The static findings as diagnostics, errors when they decide. */
 static void
-add_findings(const struct env_plan *plan, const struct finding *f, size_t n,
+add_findings(const struct env_plan *plan, const struct cuda_launch_issue *f, size_t n,
     const char *sev, struct run *r)
 {
 	for (size_t i = 0; i < n; i++)
@@ -951,7 +893,7 @@ add_findings(const struct env_plan *plan, const struct finding *f, size_t n,
 }
 
 static void
-judge_findings(const struct env_plan *plan, const struct finding *f,
+judge_findings(const struct env_plan *plan, const struct cuda_launch_issue *f,
     const char *symptom, struct run *r)
 {
 	char *ev = xasprintf("%s:%d: %s: \"%s\"%s%s", plan->cand_file,
@@ -965,7 +907,7 @@ judge_findings(const struct env_plan *plan, const struct finding *f,
 
 static void
 judge_run(const struct env_plan *plan, const struct env_stage_result *res,
-    const struct nv_run *o, const struct finding *f, size_t nf,
+    const struct nv_run *o, const struct cuda_launch_issue *f, size_t nf,
     struct run *r)
 {
 	char *ev;
@@ -976,6 +918,15 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *res,
 		env_set(&r->verdict, "pass");
 		env_set(&r->stage, "run");
 		add_findings(plan, f, nf, "warning", r);
+		return;
+	}
+	if (o->harness_error != NULL) {
+		/* The harness failed with no candidate in its process: no
+		 * expected values, nothing to judge the candidate by. */
+		env_set(&r->verdict, "env-error");
+		env_set(&r->stage, "run");
+		env_set(&r->subcategory, "harness-error");
+		env_set(&r->evidence, o->harness_error);
 		return;
 	}
 	if (o->no_gpu && res->exit_code == SKIP_EXIT) {
@@ -1024,14 +975,12 @@ nvcc_judge(const struct task *t, const struct env_plan *plan,
 {
 	struct nv_scan s = { 0 };
 	struct nv_run o = { 0 };
-	struct finding *f = NULL;
-	char *copy = NULL;
-	size_t nf;
+	const struct cuda_launch_issue *f = plan->launch;
+	size_t nf = plan->nlaunch;
 	json_t *m = json_object();
 	const char *stage;
 
 	(void)t;
-	nf = findings(plan, &f, &copy);
 	if (nres == 0) {
 		env_set(&r->verdict, "env-error");
 		goto out;
@@ -1089,13 +1038,12 @@ nvcc_judge(const struct task *t, const struct env_plan *plan,
 out:
 	set_metrics(r, m);
 	json_decref(m);
-	free(f);
-	free(copy);
 	free(s.first);
 	free(s.first_harness);
 	free(s.first_link);
 	free(o.detail);
 	free(o.why);
+	free(o.harness_error);
 	free(o.last);
 }
 
