@@ -22,21 +22,37 @@
 
 /* The command table, handed down by cli.c (which owns it) so that the
  * usage errors below can print a command's usage without calling up. */
-static const struct cli_cmd *const *commands;
+static const struct cmd_table *commands;
 
 void
-cli_set_commands(const struct cli_cmd *const *table)
+cli_set_commands(const struct cmd_table *table)
 {
 	commands = table;
 }
 
-const struct cli_cmd *
-cli_find(const char *name)
+int
+cli_exec(const struct cli_global *g, const struct cmd_entry *e, int argc,
+    char **argv)
 {
-	for (size_t i = 0; commands != NULL && commands[i] != NULL; i++)
-		if (strcmp(commands[i]->name, name) == 0)
-			return commands[i];
-	return NULL;
+	struct cmd_ctx ctx = { .entry = e, .front = (void *)g };
+	struct cmd_args a;
+	struct err err;
+	int rc;
+
+	err_clear(&err);
+	if (cmd_parse(e, argc, argv, &a, &err) < 0)
+		rc = cli_usage_error(e->name, "%s", err.msg);
+	else if (a.help) {
+		struct buf b = BUF_INIT;
+
+		cmd_help_text(e, "assay", &b);
+		fwrite(b.p != NULL ? b.p : "", 1, b.len, stdout);
+		buf_release(&b);
+		rc = 0;
+	} else
+		rc = e->exec(&ctx, &a, &err);
+	cmd_args_release(&a);
+	return rc;
 }
 
 /* Open the database; only import may create it (a typo'd --db must not
@@ -68,29 +84,13 @@ cli_open_store(const struct cli_global *g, struct store **st)
 int
 cli_usage_error(const char *cmd, const char *fmt, const char *arg)
 {
-	const struct cli_cmd *c = cli_find(cmd);
+	const struct cmd_entry *c = commands != NULL ?
+	    cmd_find(commands, cmd) : NULL;
 
 	fprintf(stderr, "assay %s: ", cmd);
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nusage: assay %s\n", c != NULL ? c->usage : "");
 	return 2;
-}
-
-/* Wants --help?  Prints the command's help and returns 1. */
-int
-cli_wants_help(const char *name, int argc, char **argv)
-{
-	const struct cli_cmd *c = cli_find(name);
-
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: assay %s\n\n%s\n", c->usage, c->help);
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* Resolve an id or unique prefix; prints the error.  New string or NULL. */

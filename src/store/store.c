@@ -960,6 +960,12 @@ check_task(const struct task *t, struct err *err)
 	if (ident_check_domain(t->domain, &e) < 0)
 		return err_set(err, "task %s: domain '%s': %s", t->id,
 		    ident_show(t->domain, a, sizeof a), e.msg);
+	if (ident_check_label(t->benchmark, "a benchmark name", &e) < 0)
+		return err_set(err, "task %s: benchmark '%s': %s", t->id,
+		    ident_show(t->benchmark, a, sizeof a), e.msg);
+	if (ident_check_label(t->env, "an env name", &e) < 0)
+		return err_set(err, "task %s: env '%s': %s", t->id,
+		    ident_show(t->env, a, sizeof a), e.msg);
 	for (size_t i = 0; i < t->nfiles; i++)
 		if (ident_check_file_name(t->files[i].name, &e) < 0)
 			return err_set(err, "task %s: file name '%s': %s",
@@ -1197,6 +1203,9 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 		    show, sizeof show), e.msg);
 	if (c->parent != NULL && ident_check_id(c->parent, &e) < 0)
 		return err_set(err, "parent id '%s': %s", ident_show(c->parent,
+		    show, sizeof show), e.msg);
+	if (ident_check_label(c->origin, "an origin", &e) < 0)
+		return err_set(err, "origin '%s': %s", ident_show(c->origin,
 		    show, sizeof show), e.msg);
 	if (candidate_find(st, c, &existing, err) < 0)
 		return -1;

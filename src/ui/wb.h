@@ -287,6 +287,10 @@ void	prompt_open(struct wb *wb, char kind, const char *text);
 int	prompt_key(struct wb *wb, int key, char *out, size_t n);
 /* Draw the completion menu above the status bar, if one is open. */
 void	prompt_draw_menu(struct wb *wb);
+/* The `:` commands Tab completes, names and aliases (ui.c hands its
+ * table down; app/command.h). */
+struct cmd_table;
+void	prompt_commands(const struct cmd_table *t);
 
 /* --- batch.c: :verify in the background ------------------------------ */
 
