@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "app/decide.h"
+#include "base/file.h"
 #include "base/hash.h"
 #include "exchange/dataset.h"
 #include "exec/pty.h"
@@ -578,26 +579,6 @@ ed_cleanup(struct wb *wb)
 	tp->kbd = 0;
 }
 
-static char *
-read_file(const char *path, size_t *len)
-{
-	struct buf b = BUF_INIT;
-	char chunk[8192];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	while ((n = read(fd, chunk, sizeof chunk)) > 0)
-		buf_add(&b, chunk, (size_t)n);
-	close(fd);
-	if (n < 0) {
-		buf_release(&b);
-		return NULL;
-	}
-	return buf_detach(&b, len);
-}
-
 /*
  * The edit of parent reproduced the code of candidate rep->id, which
  * exists (decide_repair recorded it as a repair of parent too): say so
@@ -645,10 +626,8 @@ ed_finish(struct wb *wb)
 
 	pty_release(&tp->ed);
 	st = tp->ed.status;
-	code = read_file(tp->ed_path, &len);
-	if (code == NULL) {
-		wb_msg(wb, 1, "editor: cannot read %s: %s", tp->ed_path,
-		    strerror(errno));
+	if (file_read(tp->ed_path, &code, &len, &err) < 0) {
+		wb_msg(wb, 1, "editor: cannot read %s", err.msg);
 		goto out;
 	}
 	hash_sha256(code, len, hash);
