@@ -4,7 +4,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,44 +12,38 @@
 #include "base/err.h"
 #include "store/store.h"
 
+static const struct cmd_opt review_opts[] = {
+	{ "note", 0, CMD_VALUE, 'n' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_review(const struct cli_global *g, int argc, char **argv)
+cmd_review(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "note", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	static const struct { const char *verb, *status; } verbs[] = {
 		{ "accept", "accepted" }, { "reject", "rejected" },
 		{ "flag", "flagged" }, { "reset", "unreviewed" },
 	};
 	const char *note = NULL, *status = NULL;
 	struct store *st;
-	struct err err;
 	char *id, *by;
 	int ch, rc;
 
-	if (cli_wants_help("review", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'n')
-			note = optarg;
-		else
-			return cli_usage_error("review", "bad option%s", "");
+			note = val;
 	}
-	if (optind + 2 != argc)
-		return cli_usage_error("review", "want ID and accept|reject|flag%s",
-		    "");
 	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-		if (strcmp(argv[optind + 1], verbs[i].verb) == 0)
+		if (strcmp(a->pos[1], verbs[i].verb) == 0)
 			status = verbs[i].status;
 	if (status == NULL)
 		return cli_usage_error("review", "unknown decision '%s' (accept"
-		    " reject flag)", argv[optind + 1]);
+		    " reject flag)", a->pos[1]);
 	if (cli_open_store(g, &st) < 0)
 		return 2;
-	if ((id = cli_resolve(st, argv[optind])) == NULL) {
+	if ((id = cli_resolve(st, a->pos[0])) == NULL) {
 		store_close(st);
 		return 2;
 	}
@@ -64,7 +57,7 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 		struct run run;
 
 		/* The workbench asks; headless, say it. */
-		if (store_run_latest(st, id, &run, &err) == 0) {
+		if (store_run_latest(st, id, &run, err) == 0) {
 			if (strcmp(run.verdict, "pass") != 0)
 				fprintf(stderr, "assay: note: %s's latest verdict is"
 				    " %s; accepted anyway\n", id, run.verdict);
@@ -74,9 +67,9 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 			    " accepted anyway\n", id);
 		}
 	}
-	rc = decide_review(st, id, status, note, by, &err);
+	rc = decide_review(st, id, status, note, by, err);
 	if (rc < 0)
-		fprintf(stderr, "assay review: %s\n", err.msg);
+		fprintf(stderr, "assay review: %s\n", err->msg);
 	else
 		printf("%s %s by %s\n", id, status, by);
 	free(by);
@@ -85,8 +78,9 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 	return rc < 0 ? 2 : 0;
 }
 
-const struct cli_cmd cli_cmd_review = {
-	"review", "review ID accept|reject|flag [--note TEXT]",
+const struct cmd_entry cli_cmd_review = {
+	"review", NULL, review_opts, 2, 2,
+	"review ID accept|reject|flag [--note TEXT]",
 	  "Set a candidate's review status.",
-	cmd_review
+	CMD_CLI | CMD_TARGETS, cmd_review
 };
