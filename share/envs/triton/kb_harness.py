@@ -33,9 +33,12 @@ extension cannot run here and the run is skipped with that reason.
 The judge reads only the marker lines of the eval stage: the run's nonce,
 a blank, one JSON object with an "event" key (phase, skip, error, fail,
 defect, result).  The nonce comes from the file "nonce", which is read and
-removed before any candidate code runs.  The candidate runs in this same
-process, as in KernelBench: it could still patch this harness, so a
-speedup over 10x is flagged for review by the env.
+removed before any candidate code runs.  The candidate runs in a worker
+process ("kb_harness.py worker", a fresh interpreter) that never holds
+the nonce and whose stdout is not the marker channel; it sends its
+outputs over a pipe and this process compares them (ADR 0020).  The
+worker's timings are its own word: a speedup over 10x is flagged for
+review by the env.
 """
 
 import importlib.util
@@ -326,21 +329,105 @@ def stats(times):
             "max": max(times), "num_trials": n}
 
 
-def cmd_eval(argv):
+def parse_opts(argv):
+    """(reference, candidate, options) of eval's arguments, or None."""
     opts = {"--trials": 100, "--correct-trials": 5, "--atol": 1e-4,
             "--rtol": 1e-4, "--seed": 42}
     if len(argv) < 2:
         say("usage: eval REFERENCE CANDIDATE [options]")
-        return 2
-    ref_path, cand_path = argv[0], argv[1]
+        return None
     rest = argv[2:]
     while rest:
         if len(rest) < 2 or rest[0] not in opts:
             say("bad option %s" % rest[0])
-            return 2
+            return None
         kind = type(opts[rest[0]])
         opts[rest[0]] = kind(rest[1])
         rest = rest[2:]
+    return argv[0], argv[1], opts
+
+
+class Tools:
+    """What both processes of eval use: the device, seeding, copies."""
+
+    def __init__(self, torch, cpu):
+        self.torch = torch
+        self.cpu = cpu
+        self.dev = torch.device("cpu" if cpu else "cuda:0")
+        self.manual_seed = torch.manual_seed
+        self.cuda_seed = torch.cuda.manual_seed
+        self.sync = torch.cuda.synchronize if not cpu else \
+            (lambda *a, **k: None)
+
+    def shim(self):
+        import contextlib
+        return GpuShim(self.torch) if self.cpu else contextlib.nullcontext()
+
+    def seed(self, s):
+        self.manual_seed(s)
+        if not self.cpu:
+            self.cuda_seed(s)
+
+    def to_dev(self, xs):
+        if self.cpu:
+            return list(xs)
+        return [x.cuda(device=self.dev) if isinstance(x, self.torch.Tensor)
+                else x for x in xs]
+
+    def clone(self, xs):
+        return [x.clone() if isinstance(x, self.torch.Tensor) else x
+                for x in xs]
+
+    def timed(self, model, inputs, trials):
+        Event = self.torch.cuda.Event
+        with self.torch.no_grad():
+            for _ in range(3):
+                model(*inputs)
+                self.sync(self.dev)
+            times = []
+            for _ in range(trials):
+                start = Event(enable_timing=True)
+                end = Event(enable_timing=True)
+                start.record()
+                model(*inputs)
+                end.record()
+                self.sync(self.dev)
+                times.append(start.elapsed_time(end))
+        return stats(times)
+
+
+def load_reference(ref_path, tl):
+    """The task's module, its sizes cut on the CPU, and what changed."""
+    ref = load(REF_NAME, ref_path)
+    for name in ("Model", "get_inputs", "get_init_inputs"):
+        if not hasattr(ref, name):
+            raise AttributeError("the reference defines no %s" % name)
+    sizes = shrink_sizes(ref, CPU_SIZE_CAP, CPU_BATCH_CAP) if tl.cpu else {}
+    return ref, sizes
+
+
+def undumpable():
+    """PR_SET_DUMPABLE 0: a process of the same user in the sandbox
+    cannot open this one's /proc/PID/mem, fd/ or environ (ADR 0020)."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(4, 0, 0, 0, 0) != 0:    # PR_SET_DUMPABLE
+            say("prctl(PR_SET_DUMPABLE): errno %d" % ctypes.get_errno())
+    except Exception as e:
+        say("cannot make the checker undumpable: %s" % e)
+
+
+def cmd_eval(argv):
+    """The checker: holds the secret, runs the reference, never runs
+    candidate code.  The candidate runs in a worker process (cmd_worker)
+    that sends its outputs back; the checker compares them with its own
+    and prints the marker lines."""
+    parsed = parse_opts(argv)
+    if parsed is None:
+        return 2
+    ref_path, cand_path, opts = parsed
+    undumpable()
     read_nonce()
     missing, facts = probe()
     if missing:
@@ -348,7 +435,7 @@ def cmd_eval(argv):
              reason=", ".join(w for _, w in missing))
         return EXIT_SKIP
 
-    import contextlib
+    import subprocess
     import torch
     cpu = cpu_mode()
     if cpu:
@@ -357,158 +444,118 @@ def cmd_eval(argv):
             emit("skip", sub="cuda-only", reason=why)
             return EXIT_SKIP
         opts["--atol"] = opts["--rtol"] = CPU_TOL
-    # Our own references, taken before any candidate code runs.
+    tl = Tools(torch, cpu)
     allclose = torch.allclose
-    Event = torch.cuda.Event
-    synchronize = torch.cuda.synchronize if not cpu else \
-        (lambda *a, **k: None)
-    manual_seed = torch.manual_seed
-    cuda_seed = torch.cuda.manual_seed
-    dev = torch.device("cpu" if cpu else "cuda:0")
-    launches = [0]
-    if cpu:
-        # Count the kernels the interpreter runs: a pass that ran none
-        # says so.
-        try:
-            from triton.runtime.interpreter import InterpretedFunction
-            run0 = InterpretedFunction.run
-
-            def counted(self, *a, **k):
-                launches[0] += 1
-                return run0(self, *a, **k)
-            InterpretedFunction.run = counted
-        except Exception as e:
-            say("cannot count the interpreter's launches: %s" % e)
-
-    def shim():
-        return GpuShim(torch) if cpu else contextlib.nullcontext()
-
-    def seed(s):
-        manual_seed(s)
-        if not cpu:
-            cuda_seed(s)
-
-    def to_dev(xs):
-        if cpu:
-            return list(xs)
-        return [x.cuda(device=dev) if isinstance(x, torch.Tensor) else x
-                for x in xs]
-
-    def cpu_skipped(phase, e):
-        """On the CPU, a failure that says CUDA is needed: skipped."""
-        why = cuda_only(e) if cpu else None
-        if why is None:
-            return False
-        traceback.print_exc()
-        emit("skip", sub="cuda-only", phase=phase,
-             cand_line=cand_line(e, cand_path),
-             reason="the candidate cannot run without a GPU: %s" % why)
-        return True
-
-    def clone(xs):
-        return [x.clone() if isinstance(x, torch.Tensor) else x for x in xs]
+    n = opts["--correct-trials"]
 
     # The task's own files: a failure here is the task's, not the
     # candidate's.
     emit("phase", phase="reference")
     try:
-        ref = load(REF_NAME, ref_path)
-        for name in ("Model", "get_inputs", "get_init_inputs"):
-            if not hasattr(ref, name):
-                raise AttributeError("the reference defines no %s" % name)
-        sizes = shrink_sizes(ref, CPU_SIZE_CAP, CPU_BATCH_CAP) if cpu \
-            else {}
+        ref, sizes = load_reference(ref_path, tl)
         if sizes:
             say("on the CPU: sizes cut: %s" % ", ".join(
                 "%s %s->%s" % (k, v[0], v[1])
                 for k, v in sorted(sizes.items())))
-        init_inputs = to_dev(ref.get_init_inputs())
+        init_inputs = tl.to_dev(ref.get_init_inputs())
         with torch.no_grad():
-            seed(opts["--seed"])
-            ref_model = ref.Model(*clone(init_inputs)).to(dev)
+            tl.seed(opts["--seed"])
+            ref_model = ref.Model(*tl.clone(init_inputs)).to(tl.dev)
+        tl.seed(opts["--seed"])
+        trial_seeds = [int(torch.randint(0, 2 ** 32 - 1, (1,)).item())
+                       for _ in range(n)]
+        ref_outs = []
+        for s in trial_seeds:
+            tl.seed(s)
+            inputs = tl.to_dev(ref.get_inputs())
+            with torch.no_grad():
+                ref_outs.append(ref_model(*inputs))
+            tl.sync(tl.dev)
+        ref_stats = None
+        if not cpu:
+            tl.seed(opts["--seed"])
+            ref_stats = tl.timed(ref_model, tl.to_dev(ref.get_inputs()),
+                                 opts["--trials"])
     except Exception as e:
         traceback.print_exc()
         emit("defect", message="%s: %s" % (type(e).__name__, e))
         return 1
 
-    emit("phase", phase="load")
+    # The worker: a fresh interpreter with no secret, stdout onto our
+    # stderr (not the marker channel), its results on a pipe of its own.
+    rfd, wfd = os.pipe()
     try:
-        with shim():
-            cand = load(CAND_NAME, cand_path)
-    except BaseException as e:
-        if cpu_skipped("load", e):
-            return EXIT_SKIP
-        report_error("load", e, cand_path)
+        worker = subprocess.Popen(
+            [sys.executable, "-I", "-B", os.path.abspath(__file__),
+             "worker", ref_path, cand_path, str(wfd), json.dumps(
+                 {"cpu": cpu, "seed": opts["--seed"], "seeds": trial_seeds,
+                  "trials": opts["--trials"]})],
+            stdin=subprocess.DEVNULL, stdout=2, stderr=2, pass_fds=(wfd,),
+            close_fds=True)
+    except OSError as e:
+        emit("defect", message="cannot start the worker: %s" % e)
         return 1
-    model_new = getattr(cand, "ModelNew", None)
-    if model_new is None or not callable(model_new):
-        emit("fail", phase="load", sub="missing-modelnew",
-             message="the candidate defines no ModelNew class")
-        return 1
-
-    emit("phase", phase="init")
+    os.close(wfd)
+    chunks = []
+    with os.fdopen(rfd, "rb") as f:
+        while True:
+            c = f.read(1 << 20)
+            if not c:
+                break
+            chunks.append(c)
+    status = worker.wait()
+    import io
     try:
-        with torch.no_grad(), shim():
-            seed(opts["--seed"])
-            new_model = model_new(*clone(init_inputs))
-            if isinstance(new_model, torch.nn.Module):
-                new_model = new_model.to(dev)
-        synchronize(dev)
-    except BaseException as e:
-        if cpu_skipped("init", e):
-            return EXIT_SKIP
-        report_error("init", e, cand_path)
-        return 1
-
-    emit("phase", phase="correctness")
-    n = opts["--correct-trials"]
-    seed(opts["--seed"])
-    trial_seeds = [int(torch.randint(0, 2 ** 32 - 1, (1,)).item())
-                   for _ in range(n)]
+        got = torch.load(io.BytesIO(b"".join(chunks)), weights_only=True) \
+            if chunks else None
+        if not isinstance(got, dict):
+            got = None
+    except Exception as e:
+        say("the worker's results do not read: %s: %s" % (
+            type(e).__name__, e))
+        got = None
+    phases = ("load", "init", "correctness", "timing")
+    reached = got.get("phase") if got is not None else None
+    for p in phases:
+        emit("phase", phase=p)
+        if p == reached or (got is None and p == "load"):
+            break
+    if got is None or "outs" not in got:
+        ev = got.get("event") if got is not None else None
+        fields = got.get("fields") if got is not None else None
+        # The candidate's own word is believed only where it loses.
+        if ev in ("error", "fail", "skip") and isinstance(fields, dict):
+            emit(ev, **fields)
+            return EXIT_SKIP if ev == "skip" else 1
+        say("the candidate's process ended without results (status %d)"
+            % status)
+        return status if status > 0 else 128 - status if status < 0 else 1
+    outs = got["outs"]
+    launches = got.get("launches", 0)
     passed = 0
     first_bad = None
     max_diff = 0.0
-    for i, s in enumerate(trial_seeds):
-        seed(s)
-        inputs = to_dev(ref.get_inputs())
-        with torch.no_grad():
-            try:
-                ref_out = ref_model(*clone(inputs))
-                synchronize(dev)
-            except Exception as e:
-                traceback.print_exc()
-                emit("defect", message="%s: %s" % (type(e).__name__, e))
-                return 1
-            try:
-                # ref_out stays alive: a candidate cannot be handed its
-                # memory by the allocator.
-                with shim():
-                    new_out = new_model(*clone(inputs))
-                synchronize(dev)
-            except BaseException as e:
-                if cpu_skipped("correctness", e):
-                    return EXIT_SKIP
-                report_error("correctness", e, cand_path)
-                return 1
-        if not isinstance(new_out, torch.Tensor):
+    for i, ref_out in enumerate(ref_outs):
+        new_out = outs[i] if isinstance(outs, list) and i < len(outs) \
+            else None
+        if not isinstance(new_out, torch.Tensor) or \
+                type(new_out) is not torch.Tensor:
             emit("fail", phase="correctness", sub="not-a-tensor",
                  trial=i + 1, message="ModelNew returned %s, not a tensor"
-                 % type(new_out).__name__)
+                 % got.get("types", ["?"] * n)[i] if i < len(
+                     got.get("types", [])) else "nothing")
             return 1
+        new_out = new_out.to(tl.dev)
         if tuple(new_out.shape) != tuple(ref_out.shape):
             emit("fail", phase="correctness", sub="shape-mismatch",
                  trial=i + 1, message="output shape %s, want %s" % (
                      list(new_out.shape), list(ref_out.shape)))
             return 1
-        try:
-            new_cmp = new_out.to(dtype=ref_out.dtype)
-            diff = (new_cmp - ref_out).abs()
-            d = float(diff.max().item()) if diff.numel() else 0.0
-            ok = bool(allclose(ref_out, new_cmp, atol=opts["--atol"],
-                               rtol=opts["--rtol"]))
-        except BaseException as e:
-            report_error("correctness", e, cand_path)
-            return 1
+        new_cmp = new_out.to(dtype=ref_out.dtype)
+        diff = (new_cmp - ref_out).abs()
+        d = float(diff.max().item()) if diff.numel() else 0.0
+        ok = bool(allclose(ref_out, new_cmp, atol=opts["--atol"],
+                           rtol=opts["--rtol"]))
         if math.isnan(d) or d > max_diff:
             max_diff = d
         if ok:
@@ -533,51 +580,26 @@ def cmd_eval(argv):
                  where))
         return 1
     if cpu:
-        # No GPU: no timing to report, and none is made up.
+        # No GPU: no timing to report, and none is made up.  The launch
+        # count is the worker's word: evidence, not a verdict.
         say("correct%s in %d of %d trials; %d Triton launches; timing"
-            " skipped: no GPU" % (where, passed, n, launches[0]))
+            " skipped: no GPU" % (where, passed, n, launches))
         emit("result", device="cpu", correct_trials=passed, trials=n,
              max_abs_diff=max_diff, atol=opts["--atol"],
-             rtol=opts["--rtol"], sizes=sizes, triton_launches=launches[0],
+             rtol=opts["--rtol"], sizes=sizes, triton_launches=launches,
              where=where.strip(), timing="skipped: no GPU",
              torch=torch.__version__)
         return 0
-
-    emit("phase", phase="timing")
-
-    def timed(model, inputs, trials):
-        with torch.no_grad():
-            for _ in range(3):
-                model(*inputs)
-                synchronize(dev)
-            times = []
-            for _ in range(trials):
-                start = Event(enable_timing=True)
-                end = Event(enable_timing=True)
-                start.record()
-                model(*inputs)
-                end.record()
-                synchronize(dev)
-                times.append(start.elapsed_time(end))
-        return stats(times)
-
-    seed(opts["--seed"])
-    inputs = to_dev(ref.get_inputs())
-    trials = opts["--trials"]
-    try:
-        ref_stats = timed(ref_model, inputs, trials)
-    except Exception as e:
-        traceback.print_exc()
-        emit("defect", message="%s: %s" % (type(e).__name__, e))
+    new_stats = got.get("stats")
+    if not isinstance(new_stats, dict) or not isinstance(
+            new_stats.get("mean"), float):
+        say("the worker sent no timing")
         return 1
-    try:
-        new_stats = timed(new_model, clone(inputs), trials)
-    except BaseException as e:
-        report_error("timing", e, cand_path)
-        return 1
+    # The candidate's times are measured in its own process: reported,
+    # and a speedup over 10x is flagged for review by the env.
     speedup = ref_stats["mean"] / new_stats["mean"] \
         if new_stats["mean"] > 0 else float("inf")
-    hw = torch.cuda.get_device_name(dev)
+    hw = torch.cuda.get_device_name(tl.dev)
     say("%.4f ms against %.4f ms for the reference: speedup %.2fx on %s" % (
         new_stats["mean"], ref_stats["mean"], speedup, hw))
     emit("result", correct_trials=passed, trials=n, max_abs_diff=max_diff,
@@ -588,11 +610,115 @@ def cmd_eval(argv):
     return 0
 
 
+def cmd_worker(argv):
+    """The candidate's process: no secret, no marker channel.  Builds
+    ModelNew as the checker built Model, runs it on the inputs of the
+    checker's seeds and writes one torch.save dict to the descriptor
+    argv[2]: {"phase", "outs"|("event", "fields"), "launches",
+    "stats"}."""
+    import io
+    import torch
+    ref_path, cand_path, out = argv[0], argv[1], int(argv[2])
+    cfg = json.loads(argv[3])
+    cpu = bool(cfg["cpu"])
+    tl = Tools(torch, cpu)
+    state = {"phase": "load"}
+
+    def send(**fields):
+        state.update(fields)
+        buf = io.BytesIO()
+        torch.save(state, buf)
+        with os.fdopen(out, "wb") as f:
+            f.write(buf.getvalue())
+        return 0
+
+    def lose(event, **fields):
+        return send(event=event, fields=clean(fields))
+
+    def failed(phase, e):
+        why = cuda_only(e) if cpu else None
+        traceback.print_exc()
+        if why is not None:
+            return lose("skip", sub="cuda-only", phase=phase,
+                        cand_line=cand_line(e, cand_path),
+                        reason="the candidate cannot run without a GPU: %s"
+                        % why)
+        return lose("error", phase=phase, type=type(e).__name__,
+                    module=type(e).__module__, message=str(e)[:4000],
+                    cand_line=cand_line(e, cand_path))
+
+    launches = [0]
+    if cpu:
+        try:
+            from triton.runtime.interpreter import InterpretedFunction
+            run0 = InterpretedFunction.run
+
+            def counted(self, *a, **k):
+                launches[0] += 1
+                return run0(self, *a, **k)
+            InterpretedFunction.run = counted
+        except Exception as e:
+            say("cannot count the interpreter's launches: %s" % e)
+    try:
+        ref, _ = load_reference(ref_path, tl)
+        init_inputs = tl.to_dev(ref.get_init_inputs())
+    except BaseException as e:
+        return failed("load", e)
+    try:
+        with tl.shim():
+            cand = load(CAND_NAME, cand_path)
+    except BaseException as e:
+        return failed("load", e)
+    model_new = getattr(cand, "ModelNew", None)
+    if model_new is None or not callable(model_new):
+        return lose("fail", phase="load", sub="missing-modelnew",
+                    message="the candidate defines no ModelNew class")
+    state["phase"] = "init"
+    try:
+        with torch.no_grad(), tl.shim():
+            tl.seed(cfg["seed"])
+            new_model = model_new(*tl.clone(init_inputs))
+            if isinstance(new_model, torch.nn.Module):
+                new_model = new_model.to(tl.dev)
+        tl.sync(tl.dev)
+    except BaseException as e:
+        return failed("init", e)
+    state["phase"] = "correctness"
+    outs = []
+    for i, s in enumerate(cfg["seeds"]):
+        tl.seed(s)
+        inputs = tl.to_dev(ref.get_inputs())
+        try:
+            with torch.no_grad(), tl.shim():
+                o = new_model(*inputs)
+            tl.sync(tl.dev)
+        except BaseException as e:
+            return failed("correctness", e)
+        if not isinstance(o, torch.Tensor):
+            return lose("fail", phase="correctness", sub="not-a-tensor",
+                        trial=i + 1, message="ModelNew returned %s, not a"
+                        " tensor" % type(o).__name__)
+        outs.append(o.detach().cpu().contiguous().clone()
+                    .as_subclass(torch.Tensor))
+    stats_ = None
+    if not cpu:
+        state["phase"] = "timing"
+        tl.seed(cfg["seed"])
+        try:
+            stats_ = tl.timed(new_model, tl.to_dev(ref.get_inputs()),
+                              cfg["trials"])
+        except BaseException as e:
+            return failed("timing", e)
+    return send(outs=outs, launches=launches[0], stats=stats_)
+
+
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == "check":
         return cmd_check()
     if len(sys.argv) >= 2 and sys.argv[1] == "eval":
         return cmd_eval(sys.argv[2:])
+    if len(sys.argv) >= 2 and sys.argv[1] == "worker":
+        return cmd_worker(sys.argv[2:])
     say("usage: kb_harness.py check | eval REFERENCE CANDIDATE [options]")
     return 2
 
