@@ -7,24 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const cat_names[AGREEMENT_NCAT] = { "compile", "api",
-    "functional", "format", "performance" };
-
 int
 agreement_category(const char *name)
 {
-	for (int i = 0; name != NULL && i < AGREEMENT_NCAT; i++)
-		if (strcmp(name, cat_names[i]) == 0)
-			return i;
-	return -1;
+	return category_from_name(name);
 }
 
 const char *
 agreement_category_name(int i)
 {
-	if (i < 0 || i >= AGREEMENT_NCAT)
-		return "";
-	return cat_names[i];
+	const char *s = category_name((enum category)i);
+
+	return s != NULL ? s : "";
 }
 
 void

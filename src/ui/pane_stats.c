@@ -20,6 +20,7 @@
  * skipped) is "other", which no single filter names.
  */
 #include "ui/pane.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -37,6 +37,7 @@
 
 #include "exchange/dataset.h"
 #include "base/hash.h"
+#include "model/vocab.h"
 
 #define TERM_SMALL_ROWS 10	/* a smaller pane zooms for v and e */
 
@@ -332,7 +333,7 @@ term_pane_follow(struct wb *wb)
 		    " it here, e edits it\033[0m\r\n");
 		return;
 	}
-	pass = c->run.verdict != NULL && strcmp(c->run.verdict, "pass") == 0;
+	pass = verdict_is(c->run.verdict, VERDICT_PASS);
 	pane_duration(c->run.wall_ms, dur, sizeof dur);
 	snprintf(line, sizeof line, "\033[2m\xc2\xbb run #%lld of %s "
 	    "\xc2\xb7 %s (the stored log; v runs it again)\033[0m\r\n",
@@ -364,7 +365,7 @@ job_finish(struct wb *wb)
 
 	verify_job_result(wb->job, &r);
 	verify_judge_reference(wb->st, wb->job, &r);
-	pass = r.verdict != NULL && strcmp(r.verdict, "pass") == 0;
+	pass = verdict_is(r.verdict, VERDICT_PASS);
 	cancelled = r.subcategory != NULL &&
 	    strcmp(r.subcategory, "cancelled") == 0;
 	pane_duration(r.wall_ms, dur, sizeof dur);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "verify/pipeline.h"
+#include "model/vocab.h"
 
 struct trace_line {
 	int		 link;		/* index into the trace */
@@ -48,7 +49,7 @@ trace_lines(const struct wb_cur *c, size_t nsteps, struct trace_line *out,
 			n++;
 		}
 		if (l->feedback != NULL && (l->verdict == NULL ||
-		    strcmp(l->verdict, "pass") != 0)) {
+		    !verdict_is(l->verdict, VERDICT_PASS))) {
 			if (n < max)
 				out[n] = (struct trace_line){ (int)i, 1, -1 };
 			n++;
@@ -64,7 +65,7 @@ trace_lines(const struct wb_cur *c, size_t nsteps, struct trace_line *out,
 static void
 step_draw(struct pane *p, WINDOW *win, int y, const struct pipeline_step *s)
 {
-	int pass = strcmp(s->verdict, "pass") == 0, x = 4;
+	int pass = verdict_is(s->verdict, VERDICT_PASS), x = 4;
 	char buf[128];
 
 	snprintf(buf, sizeof buf, "%-9s", s->env);
@@ -107,9 +108,9 @@ trace_role(const struct wb_link *l, char *buf, size_t n)
 
 	if (v == NULL)
 		t = "not run";
-	else if (strcmp(v, "pass") == 0)
+	else if (verdict_is(v, VERDICT_PASS))
 		t = repair ? "repaired \xe2\x9c\x93" : "passed \xe2\x9c\x93";
-	else if (strcmp(v, "fail") == 0)
+	else if (verdict_is(v, VERDICT_FAIL))
 		t = "failed";
 	else
 		t = v;
@@ -200,7 +201,7 @@ trace_draw(struct pane *p, WINDOW *win)
 		    pane_verdict_elem(l->verdict)));
 	}
 	if (c->ntrace == 1 && n < (size_t)p->rows && c->has_run &&
-	    c->run.verdict && strcmp(c->run.verdict, "pass") != 0)
+	    c->run.verdict && !verdict_is(c->run.verdict, VERDICT_PASS))
 		pane_puts(win, (int)n, 2, p->cols - 2,
 		    "no repair yet: e edits it into one", theme_attr(
 		    THEME_DIM));
