@@ -59,7 +59,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -590,34 +589,11 @@ find_renode(void)
 }
 
 static int
-task_has(const struct task *t, const char *name)
-{
-	for (size_t i = 0; i < t->nfiles; i++)
-		if (strcmp(t->files[i].name, name) == 0)
-			return 1;
-	return 0;
-}
-
-static int
 has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), k = strlen(suffix);
 
 	return n > k && strcmp(s + n - k, suffix) == 0;
-}
-
-static void
-make_nonce(char *out, size_t n)
-{
-	unsigned char raw[8];
-
-	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
-		for (size_t i = 0; i < sizeof raw; i++)
-			raw[i] = (unsigned char)(rand() ^ getpid());
-	for (size_t i = 0; i < sizeof raw && 2 * i + 2 < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", raw[i]);
-	/* A word of its own: no digit run a firmware prints by chance. */
-	out[0] = 'A';
 }
 
 /* The build stage: gcc_flags, startup.c, main.c, the task's sources, libm. */
@@ -765,7 +741,7 @@ armqemu_prepare(const struct task *t, const struct candidate *c,
 	}
 	plan->cand_file = xstrdup(CAND_FILE);
 	plan->timeout_s = p.timeout_s + BUILD_MARGIN_S;
-	make_nonce(plan->nonce, sizeof plan->nonce);
+	env_nonce(plan->nonce, sizeof plan->nonce, 16, 'A');
 	for (size_t i = 0; i < t->nfiles; i++) {
 		const char *f = t->files[i].name;
 
@@ -800,8 +776,9 @@ armqemu_prepare(const struct task *t, const struct candidate *c,
 			    share_files[i]);
 			goto out;
 		}
-		if (!task_has(t, share_files[i]) && env_write_input(plan,
-		    workdir, share_files[i], data, len, err) < 0)
+		if (task_file_by_name(t, share_files[i]) == NULL &&
+		    env_write_input(plan, workdir, share_files[i], data, len,
+		    err) < 0)
 			goto out;
 	}
 	if (t->env_params != NULL)
@@ -1460,10 +1437,7 @@ set_timeout(struct run *r, const char *why, char *poll)
 	char *ev = poll != NULL ? xasprintf("%s; %s", why, poll) :
 	    xstrdup(why);
 
-	env_set(&r->verdict, "timeout");
-	env_set(&r->subcategory, "timeout");
-	env_set(&r->category, "functional");
-	env_set(&r->evidence, ev);
+	env_verdict(r, VERDICT_TIMEOUT, CATEGORY_FUNCTIONAL, "timeout", ev);
 	free(ev);
 	free(poll);
 }
@@ -1520,7 +1494,7 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 	if (params_read(t, &p, &err) < 0)
 		memset(&p, 0, sizeof p);
 	if (nres == 0) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		goto out;
 	}
 	env_set(&r->stage, "build");
@@ -1529,36 +1503,30 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 	    "the build", r))
 		goto out;
 	if (nres == 1 && stop != ENV_STOP_NONE) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "compile");
-		env_set(&r->evidence, "the build passed the work directory's"
-		    " size cap");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_COMPILE, "resource-limit",
+		    "the build passed the work directory's" " size cap");
 		goto out;
 	}
 	if (res[0].exit_code == 127 || memmem(res[0].log, res[0].log_len,
 	    "cannot find -l", 14) != NULL || memmem(res[0].log,
 	    res[0].log_len, "nano.specs: No such", 19) != NULL) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-missing");
-		env_set(&r->evidence, "arm-none-eabi-gcc or newlib is missing"
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-missing",
+		    "arm-none-eabi-gcc or newlib is missing"
 		    " (gcc-arm-none-eabi libnewlib-arm-none-eabi)");
 		goto out;
 	}
 	if (res[0].exit_code != 0) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->category, bf.category != NULL ? bf.category :
-		    "compile");
-		env_set(&r->subcategory, bf.sub != NULL ? bf.sub : "other");
-		env_set(&r->evidence, bf.evidence != NULL ? bf.evidence :
-		    "the build failed without a message");
+		env_verdict(r, VERDICT_FAIL, category_from_name(bf.category !=
+		    NULL ? bf.category : "compile"),
+		    bf.sub != NULL ? bf.sub : "other", bf.evidence != NULL ?
+		    bf.evidence : "the build failed without a message");
 		r->evidence_line = bf.line;
 		goto out;
 	}
 	if (strstr(buf_str(&plan->precheck), "renode-missing") != NULL) {
-		env_set(&r->verdict, "skipped");
-		env_set(&r->subcategory, "simulator-missing");
-		env_set(&r->evidence, "the task asks for Renode"
+		env_verdict(r, VERDICT_SKIPPED, CATEGORY_NONE,
+		    "simulator-missing", "the task asks for Renode"
 		    " (env_params.simulator), which is not installed here:"
 		    " Debian has no package (renode.io)");
 		goto out;
@@ -1568,7 +1536,7 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 	uart = nres >= 3 ? &res[2] : NULL;
 	trace = nres >= 4 ? &res[3] : NULL;
 	if (run == NULL) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		goto out;
 	}
 	if (uart != NULL)
@@ -1581,25 +1549,21 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (stop == ENV_STOP_DISK) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, "the run's files passed the work"
-		    " directory's size cap");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "resource-limit",
+		    "the run's files passed the work" " directory's size cap");
 		goto out;
 	}
 	status = tagged(run->log, run->log_len, plan->nonce, "qemu-exit");
 	if (status == NULL) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "simulator-error");
-		env_set(&r->evidence, "the run stage gave no exit status");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "simulator-error", "the run stage gave no exit status");
 		goto out;
 	}
 	code = strtol(status, NULL, 10);
 	if (code == 127) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-missing");
-		env_set(&r->evidence, "the simulator could not be started");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-missing", "the simulator could not be started");
 		goto out;
 	}
 	if ((code == 124 && memmem(run->log, run->log_len,
@@ -1617,10 +1581,8 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 	if (code == 128 + SIGSYS) {
 		/* QEMU's own sandbox (-sandbox spawn=deny) killed it: the
 		 * firmware asked the host to run a command (SYS_SYSTEM). */
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "forbidden-call");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, "QEMU's sandbox stopped the firmware:"
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "forbidden-call", "QEMU's sandbox stopped the firmware:"
 		    " it asked the host to run a command (semihosting"
 		    " SYS_SYSTEM)");
 		goto out;
@@ -1631,10 +1593,8 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		ev = xasprintf("QEMU's register trace passed the file-size"
 		    " limit%s%s", poll != NULL ? "; " : "", poll != NULL ?
 		    poll : "");
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, ev);
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "resource-limit", ev);
 		if (poll != NULL)
 			source_line(plan, run, "poll-at", ev, r);
 		free(poll);
@@ -1651,11 +1611,9 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		if ((code == EXIT_FAULT || code == EXIT_UNHANDLED) &&
 		    fault != NULL && code != p.expect_exit) {
 			ev = line_dup(fault, end);
-			env_set(&r->verdict, "fail");
-			env_set(&r->category, "functional");
-			env_set(&r->subcategory, code == EXIT_FAULT ?
-			    "hardfault" : "unhandled-interrupt");
-			env_set(&r->evidence, ev);
+			env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, code
+			    == EXIT_FAULT ? "hardfault" : "unhandled-interrupt",
+			    ev);
 			source_line(plan, run, "fault-at", ev, r);
 			goto out;
 		}
@@ -1663,19 +1621,16 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 			/* A fault in the fault handler, or with a broken
 			 * stack: the core locks up and QEMU aborts. */
 			ev = line_dup(lock, end);
-			env_set(&r->verdict, "fail");
-			env_set(&r->category, "functional");
-			env_set(&r->subcategory, "hardfault");
-			env_set(&r->evidence, ev);
+			env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+			    "hardfault", ev);
 			goto out;
 		}
 		if (code > 128 || (code == 1 && qerr != NULL &&
 		    strstr(buf_str(&plan->precheck), "renode") == NULL)) {
 			ev = qerr != NULL ? line_dup(qerr, end) :
 			    xasprintf("the simulator died (status %ld)", code);
-			env_set(&r->verdict, "env-error");
-			env_set(&r->subcategory, "simulator-error");
-			env_set(&r->evidence, ev);
+			env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+			    "simulator-error", ev);
 			goto out;
 		}
 	}
@@ -1716,12 +1671,10 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 			w = NULL;
 		}
 		if (sub == NULL) {
-			env_set(&r->verdict, "pass");
+			env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 		} else {
-			env_set(&r->verdict, "fail");
-			env_set(&r->category, "functional");
-			env_set(&r->subcategory, sub);
-			env_set(&r->evidence, why);
+			env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, sub,
+			    why);
 		}
 		free(why);
 		free(u);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,6 +21,34 @@
 
 #include "base/hash.h"
 #include "base/ident.h"
+
+void
+env_nonce(char *out, size_t n, size_t digits, char lead)
+{
+	unsigned char raw[32];
+	size_t bytes, i;
+	ssize_t got;
+
+	if (n == 0)
+		return;
+	if (digits > n - 1)
+		digits = n - 1;
+	bytes = (digits + 1) / 2;
+	if (bytes > sizeof raw)
+		bytes = sizeof raw;
+	do
+		got = getrandom(raw, bytes, 0);
+	while (got < 0 && errno == EINTR);
+	if (got != (ssize_t)bytes)
+		for (i = 0; i < bytes; i++)
+			raw[i] = (unsigned char)(rand() ^ getpid());
+	for (i = 0; i < digits && i < 2 * bytes; i++)
+		out[i] = "0123456789abcdef"[i % 2 == 0 ? raw[i / 2] >> 4 :
+		    raw[i / 2] & 15];
+	out[i] = '\0';
+	if (i > 0)
+		out[0] = lead;
+}
 
 /* The table scripts/embed.sh generates from share/envs. */
 struct env_share_file {
@@ -72,6 +101,24 @@ env_set(char **field, const char *v)
 	*field = xstrdup(v);
 }
 
+void
+env_verdict(struct run *r, enum verdict v, enum category cat,
+    const char *subcategory, const char *evidence)
+{
+	const char *vn = verdict_name(v), *cn = category_name(cat);
+	char *sub = subcategory != NULL ? xstrdup(subcategory) : NULL;
+	char *ev = evidence != NULL ? xstrdup(evidence) : NULL;
+
+	if (vn == NULL)
+		ASSAY_BUG("env_verdict: not a verdict");
+	env_set(&r->verdict, vn);
+	env_set(&r->category, cn);
+	free(r->subcategory);
+	r->subcategory = sub;
+	free(r->evidence);
+	r->evidence = ev;
+}
+
 int
 env_judge_limits(enum env_stop stop, int exit_code, const char *category,
     const char *what, struct run *r)
@@ -79,16 +126,13 @@ env_judge_limits(enum env_stop stop, int exit_code, const char *category,
 	char *ev;
 
 	if (stop == ENV_STOP_OUTPUT) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "output-limit");
-		env_set(&r->category, category);
-		env_set(&r->evidence, "the output passed the capture cap");
+		env_verdict(r, VERDICT_FAIL, category_from_name(category),
+		    "output-limit", "the output passed the capture cap");
 		return 1;
 	}
 	if (stop == ENV_STOP_KILLED) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "harness-killed");
-		env_set(&r->category, category);
+		env_verdict(r, VERDICT_FAIL, category_from_name(category),
+		    "harness-killed", NULL);
 		ev = xasprintf("%s was killed (SIGKILL) from inside the"
 		    " sandbox, well within its CPU limit: the candidate killed"
 		    " the harness", what);
@@ -100,9 +144,8 @@ env_judge_limits(enum env_stop stop, int exit_code, const char *category,
 	    (exit_code != 128 + SIGXCPU && exit_code != 128 + SIGKILL)))
 		return 0;
 	/* Wall clock, or the CPU limit (SIGXCPU, then SIGKILL). */
-	env_set(&r->verdict, "timeout");
-	env_set(&r->subcategory, "timeout");
-	env_set(&r->category, category);
+	env_verdict(r, VERDICT_TIMEOUT, category_from_name(category), "timeout",
+	    NULL);
 	ev = xasprintf("%s hit its %s", what, stop == ENV_STOP_TIMEOUT ?
 	    "wall-clock timeout" : "CPU-time limit");
 	env_set(&r->evidence, ev);

@@ -17,6 +17,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "model/sample.h"
+#include "model/vocab.h"
 
 #define ENV_MAX_STAGES 4
 #define ENV_MAX_ARGS 64
@@ -204,6 +205,15 @@ const struct env_ops *const *env_list(size_t *n);
 
 /* Helpers for envs. */
 /*
+ * A per-run secret (env_plan.nonce) into out (n bytes): lead, then
+ * random hex digits, digits characters in all (held at n - 1), NUL-
+ * terminated.  lead is a letter: the secret is then a word of its own
+ * (no digit run a program prints by chance) and a name in Verilog, C and
+ * Python.  Reads getrandom(); should it fail, rand() and the pid (weak,
+ * but the run still has a secret).  Never fails.
+ */
+void	env_nonce(char *out, size_t n, size_t digits, char lead);
+/*
  * The decimal digits at *p (up to end, or the first non-digit when end
  * is NULL) as an int in *out, held at INT_MAX (env_digit()), *p moved
  * past all of them: a log's numbers are the candidate's to choose (a
@@ -220,6 +230,15 @@ int	env_atoi(const char *s);
  * leaves *field NULL.  Never fails (xstrdup() dies on OOM).
  */
 void	env_set(char **field, const char *v);
+/*
+ * A judge's finding in one call: r's verdict (v, which must be a
+ * verdict), category (CATEGORY_NONE: none), subcategory and evidence are
+ * replaced by copies of the arguments (NULL: none); the old values are
+ * freed after the new ones are copied, so an argument may be one of r's
+ * fields.  The stage and everything else of r are left alone.
+ */
+void	env_verdict(struct run *r, enum verdict v, enum category cat,
+	    const char *subcategory, const char *evidence);
 /*
  * The verdict of a run that hit the output cap or the wall clock
  * (stop), or the CPU limit (exit_code, the last stage's, is 128 + SIGXCPU

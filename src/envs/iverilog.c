@@ -57,7 +57,7 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	size_t n = 0;
 	int rc = 0;
 
-	verilog_nonce(plan->nonce, sizeof plan->nonce);
+	env_nonce(plan->nonce, sizeof plan->nonce, 16, 'T');
 	plan->cand_file = xstrdup(CAND_FILE);
 	plan->timeout_s = (int)env_param_int(t, "timeout_s", 30);
 	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
@@ -112,7 +112,7 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	argv[n++] = "-o";
 	/* The image holds the nonce: it goes where code in the simulation
 	 * cannot name it (a random directory, and no /proc there). */
-	verilog_nonce(img, sizeof img);
+	env_nonce(img, sizeof img, 16, 'T');
 	image = xasprintf("run/%s/sim", img);
 	rundir = xasprintf("run/%s", img);
 	argv[n++] = image;
@@ -299,33 +299,29 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		    &sorries, &first_error);
 	env_set(&r->stage, nres >= 3 ? "simulate" : "compile");
 	if (last == NULL) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		goto out;
 	}
 	if (env_judge_limits(stop, last->exit_code, "functional", "the run",
 	    r))
 		goto out;
 	if (stop == ENV_STOP_DISK) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, "the work directory passed its size cap");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "resource-limit", "the work directory passed its size cap");
 		goto out;
 	}
 	if (last->exit_code == 128 + 25 || (last->log != NULL &&
 	    (memmem(last->log, last->log_len, "out of memory", 13) != NULL ||
 	    memmem(last->log, last->log_len, "bad_alloc", 9) != NULL))) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, last->exit_code == 128 + 25 ?
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "resource-limit", last->exit_code == 128 + 25 ?
 		    "a file passed the file-size limit" :
 		    "the run ran out of memory");
 		goto out;
 	}
 	if (nres == 1 && res[0].exit_code == 127) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-missing");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-missing", NULL);
 		goto out;
 	}
 	if (nres == 1 && res[0].exit_code != 0) {
@@ -349,9 +345,8 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 			const char *name = strchr(hint + 12, '\t');
 			size_t nl = name != NULL ? strcspn(name + 1, "\n") : 0;
 
-			env_set(&r->verdict, "fail");
-			env_set(&r->category, "compile");
-			env_set(&r->subcategory, "unable-to-bind");
+			env_verdict(r, VERDICT_FAIL, CATEGORY_COMPILE,
+			    "unable-to-bind", NULL);
 			free(r->evidence);
 			r->evidence = xasprintf("%s:%d: error: '%.*s' is not"
 			    " declared (found by assay: Icarus stopped at a"
@@ -370,15 +365,12 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		if (sorries > 0 && own == NULL) {
 			/* Only toolchain limitations, and errors in the task's
 			 * own files: not the candidate's fault. */
-			env_set(&r->verdict, "env-error");
-			env_set(&r->subcategory, "toolchain-limitation");
-			env_set(&r->evidence, sorry->message);
+			env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+			    "toolchain-limitation", sorry->message);
 			goto out;
 		}
-		env_set(&r->verdict, "fail");
-		env_set(&r->category, "compile");
-		env_set(&r->subcategory, first_error != NULL ?
-		    compile_subcategory(first_error) : "other");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_COMPILE, first_error !=
+		    NULL ? compile_subcategory(first_error) : "other", NULL);
 		if (own != NULL && sorry != NULL) {
 			/* The candidate's own error decides; the sorry is
 			 * context. */
@@ -404,10 +396,8 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		/* Compiles with the testbench, not alone: it leans on names
 		 * outside its own modules. */
 		scan_diags(plan, res[1].log, res[1].log_len, r, &e2, &s2, &first);
-		env_set(&r->verdict, "fail");
-		env_set(&r->category, "functional");
-		env_set(&r->subcategory, "out-of-module-reference");
-		env_set(&r->evidence, first != NULL ? first :
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "out-of-module-reference", first != NULL ? first :
 		    "the candidate does not elaborate on its own");
 		free(first);
 		goto out;

@@ -146,7 +146,7 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	size_t n = 0;
 	int rc = -1;
 
-	verilog_nonce(plan->nonce, sizeof plan->nonce);
+	env_nonce(plan->nonce, sizeof plan->nonce, 16, 'T');
 	if (cand != NULL && !plain_file(cand)) {
 		err_set(err, "cand_file '%s' must be a plain .v or .sv file"
 		    " name", cand);
@@ -211,7 +211,7 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	/* The simulation sees only run/, not the tagged testbench; the
 	 * image, which holds the nonce, lies in a directory with a random
 	 * name, and the simulation has no /proc to learn it from. */
-	verilog_nonce(img, sizeof img);
+	env_nonce(img, sizeof img, 16, 'T');
 	sub = xasprintf("%s/%s", RUN_DIR, img);
 	if (env_mkdir(workdir, RUN_DIR, err) < 0 ||
 	    env_mkdir(workdir, sub, err) < 0)
@@ -420,19 +420,17 @@ judge_failed(const struct scan *s, const char *stage, struct run *r)
 		/* Only Verilator's limitations, and errors in the task's own
 		 * files: not the candidate's fault
 		 * (docs/adr/0004-sorry-is-env-error.md). */
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-limitation");
-		env_set(&r->evidence, s->first_error);
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-limitation", s->first_error);
 		return;
 	}
 	if (s->errors == 0 && strcmp(stage, "build") == 0) {
 		/* The C++ side failed: Verilator accepted the design. */
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "build-failed");
-		env_set(&r->evidence, "the C++ build of the model failed");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, "build-failed",
+		    "the C++ build of the model failed");
 		return;
 	}
-	env_set(&r->verdict, "fail");
+	env_verdict(r, VERDICT_FAIL, CATEGORY_NONE, NULL, NULL);
 	if (s->first_error != NULL)
 		for (i = 0; i < n; i++)
 			if (strstr(s->first_error, error_rules[i].needle) !=
@@ -527,7 +525,7 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 
 	env_set(&r->stage, stage);
 	if (last == NULL) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		return;
 	}
 	scan_log(plan, res[0].log, res[0].log_len, 0, &lint, r);
@@ -542,19 +540,16 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 	    has(last, "out of memory") ||
 	    has(last, "bad_alloc") || has(last, "virtual memory exhausted") ||
 	    has(last, "Cannot allocate memory")) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, sim ? "functional" : "compile");
-		env_set(&r->evidence, stop != ENV_STOP_NONE ?
-		    "the work directory passed its size cap" :
-		    last->exit_code == 128 + 25 ?
-		    "a file passed the file-size limit" :
+		env_verdict(r, VERDICT_FAIL, sim ? CATEGORY_FUNCTIONAL :
+		    CATEGORY_COMPILE, "resource-limit", stop != ENV_STOP_NONE ?
+		    "the work directory passed its size cap" : last->exit_code
+		    == 128 + 25 ? "a file passed the file-size limit" :
 		    "the run ran out of memory");
 		goto out;
 	}
 	if (!sim && last->exit_code == 127) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-missing");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-missing", NULL);
 		goto out;
 	}
 	if (res[0].exit_code != 0) {
@@ -571,7 +566,7 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (nres == 1) {
-		env_set(&r->verdict, "pass");
+		env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 		free(r->metrics);
 		r->metrics = xasprintf("{\"warnings\":%d}", lint.warnings);
 		goto out;

@@ -94,15 +94,6 @@ script_safe(const char *s)
 }
 
 static int
-task_has(const struct task *t, const char *name)
-{
-	for (size_t i = 0; i < t->nfiles; i++)
-		if (strcmp(t->files[i].name, name) == 0)
-			return 1;
-	return 0;
-}
-
-static int
 yosys_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
@@ -120,7 +111,8 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 		    top);
 		goto out;
 	}
-	if (lib != NULL && (!script_safe(lib) || !task_has(t, lib))) {
+	if (lib != NULL && (!script_safe(lib) ||
+	    task_file_by_name(t, lib) == NULL)) {
 		err_set(err, "liberty file '%s' is not a task file", lib);
 		goto out;
 	}
@@ -447,7 +439,7 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 
 	(void)t;
 	if (last == NULL) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		return;
 	}
 	/* synth, stat (cat), area, area-stat (cat) */
@@ -473,25 +465,22 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 	    r))
 		goto out;
 	if (res[0].exit_code == 127) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-missing");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-missing", NULL);
 		goto out;
 	}
 	if (stop != ENV_STOP_NONE || res[0].exit_code == 128 + 25 ||
 	    memmem(res[0].log, res[0].log_len, "bad_alloc", 9) != NULL) {
 		/* The file-size or memory limit, or the work directory's
 		 * size cap. */
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "compile");
-		env_set(&r->evidence, "synthesis ran out of memory or disk");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_COMPILE, "resource-limit",
+		    "synthesis ran out of memory or disk");
 		goto out;
 	}
 	if (res[0].exit_code > 128) {
 		/* An abort or a crash of yosys itself, not a verdict. */
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-crash");
-		env_set(&r->evidence, s.first_error);
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-crash", s.first_error);
 		goto out;
 	}
 	/* env_params.latches false: a latch is a defect (a combinational
@@ -499,15 +488,13 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 	if (res[0].exit_code == 0 && s.drivers == 0 &&
 	    !env_param_bool(t, "latches", 1) && (s.first_latch != NULL ||
 	    s.latches > 0)) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "latch");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, s.first_latch != NULL ? s.first_latch :
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, "latch",
+		    s.first_latch != NULL ? s.first_latch :
 		    "the netlist holds latches");
 		goto out;
 	}
 	if (res[0].exit_code == 0 && s.drivers == 0) {
-		env_set(&r->verdict, "pass");
+		env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 		if (nres >= 3 && res[2].exit_code != 0)
 			run_add_diag(r, "", 0, 0, "note", "no area: the netlist"
 			    " could not be mapped onto the liberty file", 0);
@@ -529,7 +516,7 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 			why = s.first_error;
 		rule = why != NULL ? synth_rule(why) :
 		    sizeof synth_rules / sizeof synth_rules[0];
-		env_set(&r->verdict, "fail");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_NONE, NULL, NULL);
 		if (rule < sizeof synth_rules / sizeof synth_rules[0]) {
 			env_set(&r->subcategory, synth_rules[rule].sub);
 			env_set(&r->category, synth_rules[rule].category);

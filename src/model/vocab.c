@@ -72,10 +72,10 @@ status_from_verb(const char *verb)
 	return (enum status)find(status_verbs, STATUS_N, verb);
 }
 
-enum kind
-kind_from_name(const char *name)
+enum cand_kind
+cand_kind_from_name(const char *name)
 {
-	return (enum kind)find(kinds, KIND_N, name);
+	return (enum cand_kind)find(kinds, KIND_N, name);
 }
 
 enum subcategory
@@ -109,7 +109,7 @@ status_verb(enum status s)
 }
 
 const char *
-kind_name(enum kind k)
+cand_kind_name(enum cand_kind k)
 {
 	return at(kinds, KIND_N, k);
 }

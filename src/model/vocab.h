@@ -101,7 +101,7 @@ enum status {
 	STATUS_N
 };
 
-enum kind {
+enum cand_kind {
 	KIND_NONE = -1,
 	VOCAB_KINDS(VOCAB_ENUM_)
 	KIND_N
@@ -133,7 +133,7 @@ enum subcategory {
 enum verdict	verdict_from_name(const char *name);
 enum category	category_from_name(const char *name);
 enum status	status_from_name(const char *name);
-enum kind	kind_from_name(const char *name);
+enum cand_kind	cand_kind_from_name(const char *name);
 enum subcategory subcategory_from_name(const char *name);
 
 /* The review status a verb names ("accept" -> STATUS_ACCEPTED), or
@@ -148,7 +148,7 @@ const char	*verdict_name(enum verdict v);
 const char	*category_name(enum category c);
 const char	*status_name(enum status s);
 const char	*status_verb(enum status s);	/* NULL for unreviewed */
-const char	*kind_name(enum kind k);
+const char	*cand_kind_name(enum cand_kind k);
 const char	*subcategory_name(enum subcategory s);
 const char	*subcategory_family(enum subcategory s);
 
