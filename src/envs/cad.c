@@ -687,19 +687,21 @@ line_with(const char *log, size_t len, const char *prefix)
 	return NULL;
 }
 
-/* A failed Python exception's category and subcategory, by its name. */
-static const struct {
-	const char *exc, *category, *sub;
-} py_rules[] = {
-	{ "SyntaxError", "compile", "syntax-error" },
-	{ "IndentationError", "compile", "syntax-error" },
-	{ "TabError", "compile", "syntax-error" },
-	{ "NameError", "api", "name-error" },
-	{ "AttributeError", "api", "attribute-error" },
-	{ "TypeError", "api", "type-error" },
-	{ "ImportError", "api", "import-error" },
-	{ "ModuleNotFoundError", "api", "import-error" },
+/*
+ * Triage rules (docs/triage.md): a failed script's exception by its
+ * name, matched against "NAME: message" (a bare NAME gets its colon).
+ */
+static const struct env_rule cad_rules[] = {
+	{ "cadquery", "^SyntaxError:", CATEGORY_COMPILE, "syntax-error" },
+	{ "cadquery", "^IndentationError:", CATEGORY_COMPILE, "syntax-error" },
+	{ "cadquery", "^TabError:", CATEGORY_COMPILE, "syntax-error" },
+	{ "cadquery", "^NameError:", CATEGORY_API, "name-error" },
+	{ "cadquery", "^AttributeError:", CATEGORY_API, "attribute-error" },
+	{ "cadquery", "^TypeError:", CATEGORY_API, "type-error" },
+	{ "cadquery", "^ImportError:", CATEGORY_API, "import-error" },
+	{ "cadquery", "^ModuleNotFoundError:", CATEGORY_API, "import-error" },
 };
+#define CAD_NRULES (sizeof cad_rules / sizeof cad_rules[0])
 
 /*
  * A traceback in the cadquery stage's log: its last unindented line (the
@@ -750,9 +752,9 @@ static void
 judge_script(const struct env_plan *plan, const struct env_stage_result *s,
     struct run *r)
 {
+	const struct env_rule *rule = NULL;
 	char *exc = NULL, *own;
 	int line = 0;
-	size_t n = sizeof py_rules / sizeof py_rules[0], i = n;
 
 	env_set(&r->stage, "cadquery");
 	env_verdict(r, VERDICT_FAIL, CATEGORY_NONE, NULL, NULL);
@@ -760,17 +762,14 @@ judge_script(const struct env_plan *plan, const struct env_stage_result *s,
 	if (s->exit_code == SKIP_STATUS && line_with_free(s, "skipped: ") &&
 	    !line_with_free(s, "cq_run: running ")) {
 		/* cadquery did not import: the script never ran. */
-		env_set(&r->stage, "cadquery");
 		env_verdict(r, VERDICT_SKIPPED, CATEGORY_NONE,
 		    "toolchain-missing", "skipped: cadquery does not import");
 		goto out;
 	}
 	switch (s->exit_code) {
 	case CQ_NO_RESULT:
-		env_set(&r->category, "format");
-		env_set(&r->subcategory, "no-result");
-		env_set(&r->evidence, own != NULL ? own + 8 :
-		    "the script made no result");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FORMAT, "no-result",
+		    own != NULL ? own + 8 : "the script made no result");
 		goto out;
 	case CQ_RAISED:
 	case CQ_SYNTAX:
@@ -783,21 +782,15 @@ judge_script(const struct env_plan *plan, const struct env_stage_result *s,
 	if (exc != NULL) {
 		/* "OCP.StdFail.StdFail_NotDone: ..." and "NameError: ...":
 		 * the name is what comes before the colon. */
-		size_t nl = strcspn(exc, ":");
+		char *text = exc[strcspn(exc, ":")] == ':' ? xstrdup(exc) :
+		    xasprintf("%s:", exc);
 
-		for (i = 0; i < n; i++)
-			if (strlen(py_rules[i].exc) == nl &&
-			    strncmp(exc, py_rules[i].exc, nl) == 0)
-				break;
+		rule = env_rule_find(cad_rules, CAD_NRULES, "cadquery", text);
+		free(text);
 	}
-	if (i < n) {
-		env_set(&r->category, py_rules[i].category);
-		env_set(&r->subcategory, py_rules[i].sub);
-	} else {
-		env_set(&r->category, "functional");
-		env_set(&r->subcategory, s->exit_code == CQ_EXPORT ?
-		    "export-failed" : "script-error");
-	}
+	env_verdict_rule(r, VERDICT_FAIL, rule, CATEGORY_FUNCTIONAL,
+	    s->exit_code == CQ_EXPORT ? "export-failed" : "script-error",
+	    NULL);
 	if (exc != NULL) {
 		run_add_diag(r, line > 0 ? plan->cand_file : "", line, 0,
 		    "error", exc, line);
@@ -1113,5 +1106,7 @@ const struct env_ops env_cad = {
 	.toolchain = cad_toolchain,
 	.partial = cad_partial,
 	.prepare = cad_prepare,
+	.rules = cad_rules,
+	.nrules = CAD_NRULES,
 	.judge = cad_judge,
 };

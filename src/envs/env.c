@@ -120,6 +120,77 @@ env_verdict(struct run *r, enum verdict v, enum category cat,
 }
 
 int
+env_rule_matches(const char *pattern, const char *text)
+{
+	const char *p = pattern, *t = text;
+	int anchored = *p == '^';
+
+	if (anchored)
+		p++;
+	for (;;) {
+		size_t n = strcspn(p, "*");
+		const char *at;
+
+		if (anchored) {
+			at = strncmp(t, p, n) == 0 ? t : NULL;
+			anchored = 0;
+		} else {
+			char *part = xstrndup(p, n);
+
+			at = strstr(t, part);
+			free(part);
+		}
+		if (at == NULL)
+			return 0;
+		t = at + n;
+		p += n;
+		if (*p == '\0')
+			return 1;
+		p++;	/* the '*' */
+	}
+}
+
+/* Is stage one of the blank-separated names of list? */
+static int
+stage_in(const char *list, const char *stage)
+{
+	size_t n = strlen(stage);
+
+	for (const char *p = list; *p != '\0'; ) {
+		size_t k = strcspn(p, " ");
+
+		if (k == n && strncmp(p, stage, n) == 0)
+			return 1;
+		p += k;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+const struct env_rule *
+env_rule_find(const struct env_rule *rules, size_t n, const char *stage,
+    const char *text)
+{
+	if (text == NULL || stage == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (stage_in(rules[i].stage, stage) &&
+		    env_rule_matches(rules[i].pattern, text))
+			return &rules[i];
+	return NULL;
+}
+
+void
+env_verdict_rule(struct run *r, enum verdict v, const struct env_rule *rule,
+    enum category category, const char *subcategory, const char *evidence)
+{
+	if (rule != NULL)
+		env_verdict(r, v, rule->category, rule->subcategory, evidence);
+	else
+		env_verdict(r, v, category, subcategory, evidence);
+}
+
+int
 env_judge_limits(enum env_stop stop, int exit_code, const char *category,
     const char *what, struct run *r)
 {

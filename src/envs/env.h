@@ -136,6 +136,27 @@ enum env_stop {
 	ENV_STOP_KILLED
 };
 
+/*
+ * A triage rule (docs/triage.md): a message of stage whose text matches
+ * pattern is evidence of category/subcategory.  stage is a stage name of
+ * the env ("compile"), several separated by blanks ("lint build"), or
+ * ENV_RULE_WARNING: a warning, of any stage, that explains a failure
+ * seen later (a truncated literal behind mismatches), which
+ * triage_apply() reads after the judge.  pattern is text the message
+ * holds; '^' at its start ties it to the message's start and '*' stands
+ * for any text between two parts ("^CompilationError:*NameError").  Each
+ * env holds its rules as data, first match wins; env_rule_find() is the
+ * one engine that reads them.
+ */
+struct env_rule {
+	const char	*stage;
+	const char	*pattern;
+	enum category	 category;
+	const char	*subcategory;
+};
+
+#define ENV_RULE_WARNING "warning"
+
 struct env_ops {
 	const char	*name;		/* "iverilog" */
 	const char	*domain;	/* "chip" */
@@ -189,6 +210,14 @@ struct env_ops {
 	char	*(*tops)(const struct task *t);
 
 	/*
+	 * The env's triage rules, first match wins (NULL, 0: none); its
+	 * judge reads those of its stages, triage_apply() those of
+	 * ENV_RULE_WARNING.  Borrowed for the life of the program.
+	 */
+	const struct env_rule *rules;
+	size_t		 nrules;
+
+	/*
 	 * Read the stages' results into r: verdict, stage, subcategory,
 	 * diagnostics, metrics, category and evidence.  May rewrite the log
 	 * in r (e.g. remove the nonce).  Never fails: anything unexpected is
@@ -230,6 +259,24 @@ int	env_atoi(const char *s);
  * leaves *field NULL.  Never fails (xstrdup() dies on OOM).
  */
 void	env_set(char **field, const char *v);
+/*
+ * The first of rules[0..n) for stage (a stage name, or ENV_RULE_WARNING)
+ * whose pattern text matches (env_rule_matches()), or NULL (none, or
+ * text NULL).  Borrowed from rules.
+ */
+const struct env_rule *env_rule_find(const struct env_rule *rules,
+	    size_t n, const char *stage, const char *text);
+/* Does text match pattern (struct env_rule): its parts in order, the
+ * first at text's start when pattern starts with '^'?  1 or 0. */
+int	env_rule_matches(const char *pattern, const char *text);
+/*
+ * env_verdict() with rule's category and subcategory; when rule is NULL
+ * (no rule matched), with category and subcategory instead.
+ */
+void	env_verdict_rule(struct run *r, enum verdict v,
+	    const struct env_rule *rule, enum category category,
+	    const char *subcategory, const char *evidence);
+
 /*
  * A judge's finding in one call: r's verdict (v, which must be a
  * verdict), category (CATEGORY_NONE: none), subcategory and evidence are

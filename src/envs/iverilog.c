@@ -208,28 +208,58 @@ parse_diag_line(const char *line, size_t len, char *file, size_t fn,
 	return 1;
 }
 
-/* A subcategory for a compile error, from VerilogEval's result codes. */
+/*
+ * Triage rules (docs/triage.md), first match wins.  A compile error's
+ * subcategory, from VerilogEval's result codes; then the warnings that
+ * explain a functional failure when they point into the candidate
+ * (Icarus Verilog 11's messages, from the RTLFixer logs and our runs).
+ */
+static const struct env_rule iverilog_rules[] = {
+	{ "compile", "syntax error", CATEGORY_COMPILE, "syntax-error" },
+	{ "compile", "cast", CATEGORY_COMPILE, "explicit-cast" },
+	{ "compile", "zero width", CATEGORY_COMPILE, "zero-width-constant" },
+	{ "compile", "Zero width", CATEGORY_COMPILE, "zero-width-constant" },
+	{ "compile", "not a valid l-value", CATEGORY_COMPILE,
+	  "declared-as-wire" },
+	{ "compile", "declared here as wire", CATEGORY_COMPILE,
+	  "declared-as-wire" },
+	{ "compile", "Unknown module type", CATEGORY_COMPILE,
+	  "unknown-module" },
+	{ "compile", "Unable to bind", CATEGORY_COMPILE, "unable-to-bind" },
+	{ "compile", "is not a port of", CATEGORY_COMPILE, "port-mismatch" },
+	{ "compile", "port", CATEGORY_COMPILE, "port-mismatch" },
+	{ "compile", "Malformed", CATEGORY_COMPILE, "syntax-error" },
+	{ ENV_RULE_WARNING, "xtra digits given for sized", CATEGORY_COMPILE,
+	  "malformed-literal" },
+	{ ENV_RULE_WARNING, "Numeric constant truncated", CATEGORY_COMPILE,
+	  "malformed-literal" },
+	{ ENV_RULE_WARNING, " expects ", CATEGORY_COMPILE, "port-width" },
+	{ ENV_RULE_WARNING, "found no sensitivities", CATEGORY_COMPILE,
+	  "always-no-sensitivity" },
+	{ ENV_RULE_WARNING, "always_comb process has no sensitivities",
+	  CATEGORY_COMPILE, "always-no-sensitivity" },
+	{ ENV_RULE_WARNING, "dangling input port", CATEGORY_COMPILE,
+	  "port-mismatch" },
+	{ ENV_RULE_WARNING, "is selecting after the vector", CATEGORY_COMPILE,
+	  "width-mismatch" },
+	{ ENV_RULE_WARNING, "is selecting before the vector",
+	  CATEGORY_COMPILE, "width-mismatch" },
+	{ ENV_RULE_WARNING, "bit select", CATEGORY_COMPILE, "width-mismatch" },
+	{ ENV_RULE_WARNING, "implicit definition of wire", CATEGORY_COMPILE,
+	  "undeclared-net" },
+	{ ENV_RULE_WARNING, "coerced to inout", CATEGORY_COMPILE,
+	  "port-mismatch" },
+};
+#define IVERILOG_NRULES (sizeof iverilog_rules / sizeof iverilog_rules[0])
+
+/* A subcategory for a compile error; "other" when no rule knows it. */
 static const char *
 compile_subcategory(const char *msg)
 {
-	static const struct { const char *needle, *sub; } rules[] = {
-		{ "syntax error", "syntax-error" },
-		{ "cast", "explicit-cast" },
-		{ "zero width", "zero-width-constant" },
-		{ "Zero width", "zero-width-constant" },
-		{ "not a valid l-value", "declared-as-wire" },
-		{ "declared here as wire", "declared-as-wire" },
-		{ "Unknown module type", "unknown-module" },
-		{ "Unable to bind", "unable-to-bind" },
-		{ "is not a port of", "port-mismatch" },
-		{ "port", "port-mismatch" },
-		{ "Malformed", "syntax-error" },
-	};
+	const struct env_rule *rule = env_rule_find(iverilog_rules,
+	    IVERILOG_NRULES, "compile", msg);
 
-	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-		if (strstr(msg, rules[i].needle) != NULL)
-			return rules[i].sub;
-	return "other";
+	return rule != NULL ? rule->subcategory : "other";
 }
 
 /*
@@ -416,5 +446,7 @@ const struct env_ops env_iverilog = {
 	.toolchain = iverilog_toolchain,
 	.prepare = iverilog_prepare,
 	.tops = verilog_expected_tops,
+	.rules = iverilog_rules,
+	.nrules = IVERILOG_NRULES,
 	.judge = iverilog_judge,
 };

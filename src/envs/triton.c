@@ -16,7 +16,7 @@
  * prints marker lines that start with a per-run nonce (which it reads
  * from a file and removes before loading the candidate) and hold one
  * JSON object each; the judge believes only those.  A Python exception
- * maps to a category by the small rule table py_rules[] (a NameError,
+ * maps to a category by the small rule table triton_rules[] (a NameError,
  * TypeError or AttributeError is an API knowledge gap, as TritonBench
  * counts them); correct kernels pass unless slower than the reference
  * (performance), and a speedup over 10x is marked suspicious-speedup.
@@ -79,51 +79,54 @@ static const char probe_py[] =
     "print('; '.join(p))\n";
 
 /*
- * What a Python exception from the candidate means, first match wins:
- * its class name and, when needle is set, a text in its message.
+ * Triage rules (docs/triage.md): what a Python exception from the
+ * candidate means, first match wins, matched against "TYPE: message".
  * Triton reports errors inside @triton.jit code as CompilationError
- * with the cause in the message.
+ * with the cause in the message.  Anything else is functional/
+ * runtime-error.
  */
-static const struct py_rule {
-	const char	*type;
-	const char	*needle;
-	const char	*category;
-	const char	*subcategory;
-} py_rules[] = {
-	{ "NameError", NULL, "api", "name-error" },
-	{ "TypeError", NULL, "api", "type-error" },
-	{ "AttributeError", NULL, "api", "attribute-error" },
-	{ "ModuleNotFoundError", NULL, "api", "unknown-module" },
-	{ "ImportError", NULL, "api", "import-error" },
-	{ "CompilationError", "NameError", "api", "name-error" },
-	{ "CompilationError", "AttributeError", "api", "attribute-error" },
-	{ "CompilationError", "TypeError", "api", "type-error" },
-	{ "CompilationError", NULL, "compile", "triton-compile-error" },
-	{ "SyntaxError", NULL, "compile", "syntax-error" },
-	{ "IndentationError", NULL, "compile", "syntax-error" },
-	{ "TabError", NULL, "compile", "syntax-error" },
-	{ "OutOfResources", NULL, "compile", "out-of-resources" },
-	{ "OutOfMemoryError", NULL, "functional", "resource-limit" },
-	{ "RuntimeError", "out of memory", "functional", "resource-limit" },
-	{ "RuntimeError", "illegal memory access", "functional",
-	  "illegal-memory-access" },
-	{ "AssertionError", NULL, "functional", "assertion" },
+static const struct env_rule triton_rules[] = {
+	{ "check eval", "^NameError:", CATEGORY_API, "name-error" },
+	{ "check eval", "^TypeError:", CATEGORY_API, "type-error" },
+	{ "check eval", "^AttributeError:", CATEGORY_API, "attribute-error" },
+	{ "check eval", "^ModuleNotFoundError:", CATEGORY_API,
+	  "unknown-module" },
+	{ "check eval", "^ImportError:", CATEGORY_API, "import-error" },
+	{ "check eval", "^CompilationError:*NameError", CATEGORY_API,
+	  "name-error" },
+	{ "check eval", "^CompilationError:*AttributeError", CATEGORY_API,
+	  "attribute-error" },
+	{ "check eval", "^CompilationError:*TypeError", CATEGORY_API,
+	  "type-error" },
+	{ "check eval", "^CompilationError:", CATEGORY_COMPILE,
+	  "triton-compile-error" },
+	{ "check eval", "^SyntaxError:", CATEGORY_COMPILE, "syntax-error" },
+	{ "check eval", "^IndentationError:", CATEGORY_COMPILE,
+	  "syntax-error" },
+	{ "check eval", "^TabError:", CATEGORY_COMPILE, "syntax-error" },
+	{ "check eval", "^OutOfResources:", CATEGORY_COMPILE,
+	  "out-of-resources" },
+	{ "check eval", "^OutOfMemoryError:", CATEGORY_FUNCTIONAL,
+	  "resource-limit" },
+	{ "check eval", "^RuntimeError:*out of memory", CATEGORY_FUNCTIONAL,
+	  "resource-limit" },
+	{ "check eval", "^RuntimeError:*illegal memory access",
+	  CATEGORY_FUNCTIONAL, "illegal-memory-access" },
+	{ "check eval", "^AssertionError:", CATEGORY_FUNCTIONAL, "assertion" },
 };
+#define TRITON_NRULES (sizeof triton_rules / sizeof triton_rules[0])
 
-static const struct py_rule *
+/* The rule for an exception of class type, or NULL (runtime-error). */
+static const struct env_rule *
 py_rule(const char *type, const char *message)
 {
-	static const struct py_rule other = { NULL, NULL, "functional",
-	    "runtime-error" };
+	char *text = xasprintf("%s: %s", type, message != NULL ? message :
+	    "");
+	const struct env_rule *rule = env_rule_find(triton_rules,
+	    TRITON_NRULES, "eval", text);
 
-	for (size_t i = 0; i < sizeof py_rules / sizeof py_rules[0]; i++) {
-		const struct py_rule *p = &py_rules[i];
-
-		if (strcmp(p->type, type) == 0 && (p->needle == NULL ||
-		    (message != NULL && strstr(message, p->needle) != NULL)))
-			return p;
-	}
-	return &other;
+	free(text);
+	return rule;
 }
 
 /* The harness as compiled into the binary. */
@@ -402,13 +405,13 @@ static void
 judge_exception(const char *type, const char *message, int line,
     struct run *r)
 {
-	const struct py_rule *p = py_rule(type, message);
+	const struct env_rule *rule = py_rule(type, message);
 	char *msg = first_line(message);
 	char *ev = *msg != '\0' ? xasprintf("%s: %s", type, msg) :
 	    xstrdup(type);
 
-	env_verdict(r, VERDICT_FAIL, category_from_name(p->category),
-	    p->subcategory, ev);
+	env_verdict_rule(r, VERDICT_FAIL, rule, CATEGORY_FUNCTIONAL,
+	    "runtime-error", ev);
 	r->evidence_line = line > 0 ? line : 0;
 	run_add_diag(r, CAND_FILE, line, 0, "error", ev, line > 0 ? line : 0);
 	free(ev);
@@ -691,26 +694,22 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 	 * ended it (sys.exit, os._exit) before a result. */
 	env_verdict(r, VERDICT_FAIL, CATEGORY_NONE, NULL, NULL);
 	if (last->exit_code == 128 + 25) {
-		env_set(&r->category, "functional");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->evidence, "a file passed the file-size limit");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "resource-limit", "a file passed the file-size limit");
 	} else if (last->log != NULL && judge_traceback(last->log,
 	    last->log_len, r)) {
 		;
 	} else if (last->exit_code > 128) {
-		env_set(&r->category, "functional");
-		env_set(&r->subcategory, "crash");
 		ev = xasprintf("the run died of signal %d", last->exit_code -
 		    128);
-		env_set(&r->evidence, ev);
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, "crash", ev);
 		free(ev);
 	} else {
-		env_set(&r->category, "functional");
-		env_set(&r->subcategory, "no-result");
 		ev = xasprintf("the harness reported no result (exit status"
 		    " %d): the process ended before it could",
 		    last->exit_code);
-		env_set(&r->evidence, ev);
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, "no-result",
+		    ev);
 		free(ev);
 	}
 out:
@@ -732,5 +731,7 @@ const struct env_ops env_triton = {
 	.toolchain = triton_toolchain,
 	.partial = triton_partial,
 	.prepare = triton_prepare,
+	.rules = triton_rules,
+	.nrules = TRITON_NRULES,
 	.judge = triton_judge,
 };

@@ -322,25 +322,40 @@ parse_msg(const char *line, char *sev, size_t sn, char *code, size_t cn,
 	return 1;
 }
 
-/* A subcategory for an error, first matching needle wins. */
-static const struct {
-	const char *needle, *sub, *category;
-} error_rules[] = {
-	{ "syntax error", "syntax-error", "compile" },
-	{ "Too many digits", "malformed-literal", "compile" },
-	{ "was not found in design", "missing-top", "format" },
-	{ "Cannot find file containing module", "unknown-module", "compile" },
-	{ "PINNOTFOUND", "port-mismatch", "compile" },
-	{ "Pin not found", "port-mismatch", "compile" },
-	{ "PROCASSWIRE", "declared-as-wire", "compile" },
+/*
+ * Triage rules (docs/triage.md), first match wins: a failed lint or
+ * build's first error; then the warnings that explain a functional
+ * failure when they point into the candidate (Verilator 5.006).
+ */
+static const struct env_rule verilator_rules[] = {
+	{ "lint build", "syntax error", CATEGORY_COMPILE, "syntax-error" },
+	{ "lint build", "Too many digits", CATEGORY_COMPILE,
+	  "malformed-literal" },
+	{ "lint build", "was not found in design", CATEGORY_FORMAT,
+	  "missing-top" },
+	{ "lint build", "Cannot find file containing module",
+	  CATEGORY_COMPILE, "unknown-module" },
+	{ "lint build", "PINNOTFOUND", CATEGORY_COMPILE, "port-mismatch" },
+	{ "lint build", "Pin not found", CATEGORY_COMPILE, "port-mismatch" },
+	{ "lint build", "PROCASSWIRE", CATEGORY_COMPILE, "declared-as-wire" },
 	/* tb.stats1.errors: the candidate leans on the testbench. */
-	{ "Can't find definition of scope", "out-of-module-reference",
-	    "functional" },
-	{ "Can't find definition", "unable-to-bind", "compile" },
-	{ "cast", "explicit-cast", "compile" },
-	{ "ero width", "zero-width-constant", "compile" },
-	{ "NEEDTIMINGOPT", "timing", "compile" },
+	{ "lint build", "Can't find definition of scope", CATEGORY_FUNCTIONAL,
+	  "out-of-module-reference" },
+	{ "lint build", "Can't find definition", CATEGORY_COMPILE,
+	  "unable-to-bind" },
+	{ "lint build", "cast", CATEGORY_COMPILE, "explicit-cast" },
+	{ "lint build", "ero width", CATEGORY_COMPILE,
+	  "zero-width-constant" },
+	{ "lint build", "NEEDTIMINGOPT", CATEGORY_COMPILE, "timing" },
+	{ ENV_RULE_WARNING, "WIDTH", CATEGORY_COMPILE, "width-mismatch" },
+	{ ENV_RULE_WARNING, "Too many digits", CATEGORY_COMPILE,
+	  "malformed-literal" },
+	{ ENV_RULE_WARNING, "PINMISSING", CATEGORY_COMPILE, "port-mismatch" },
+	{ ENV_RULE_WARNING, "LATCH", CATEGORY_FUNCTIONAL, "latch" },
+	{ ENV_RULE_WARNING, "MULTIDRIVEN", CATEGORY_FUNCTIONAL,
+	  "multiple-drivers" },
 };
+#define VERILATOR_NRULES (sizeof verilator_rules / sizeof verilator_rules[0])
 
 /* What one stage's messages come to. */
 struct scan {
@@ -413,8 +428,6 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 static void
 judge_failed(const struct scan *s, const char *stage, struct run *r)
 {
-	size_t n = sizeof error_rules / sizeof error_rules[0], i = n;
-
 	env_set(&r->stage, stage);
 	if (s->unsupported > 0 && s->own == 0) {
 		/* Only Verilator's limitations, and errors in the task's own
@@ -430,20 +443,9 @@ judge_failed(const struct scan *s, const char *stage, struct run *r)
 		    "the C++ build of the model failed");
 		return;
 	}
-	env_verdict(r, VERDICT_FAIL, CATEGORY_NONE, NULL, NULL);
-	if (s->first_error != NULL)
-		for (i = 0; i < n; i++)
-			if (strstr(s->first_error, error_rules[i].needle) !=
-			    NULL)
-				break;
-	if (i < n) {
-		env_set(&r->category, error_rules[i].category);
-		env_set(&r->subcategory, error_rules[i].sub);
-	} else {
-		env_set(&r->category, "compile");
-		env_set(&r->subcategory, "other");
-	}
-	env_set(&r->evidence, s->first_error != NULL ? s->first_error :
+	env_verdict_rule(r, VERDICT_FAIL, env_rule_find(verilator_rules,
+	    VERILATOR_NRULES, stage, s->first_error), CATEGORY_COMPILE,
+	    "other", s->first_error != NULL ? s->first_error :
 	    "verilator failed without a message");
 }
 
@@ -591,5 +593,7 @@ const struct env_ops env_verilator = {
 	.toolchain = verilator_toolchain,
 	.prepare = verilator_prepare,
 	.tops = verilog_expected_tops,
+	.rules = verilator_rules,
+	.nrules = VERILATOR_NRULES,
 	.judge = verilator_judge,
 };
