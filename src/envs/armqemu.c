@@ -1032,40 +1032,6 @@ link_error(const char *msg, size_t len, const char *line, size_t llen,
 	free(name);
 }
 
-/*
- * "FILE:LINE:COL: KIND: MSG" (gcc) or "FILE:LINE: MSG" (ld with -g).
- * Fills file (borrowed span), lineno and msg; 1 when it is one.
- */
-static int
-located(const char *line, size_t len, const char **file, size_t *flen,
-    int *lineno, const char **msg)
-{
-	const char *p = line, *end = line + len, *c;
-	int num = 0, digits = 0;
-
-	c = memchr(p, ':', len);
-	if (c == NULL || c == line || memchr(line, ' ', (size_t)(c - line)))
-		return 0;
-	for (p = c + 1; p < end && *p >= '0' && *p <= '9'; p++) {
-		num = env_digit(num, *p);
-		digits++;
-	}
-	if (digits == 0 || p >= end || *p != ':')
-		return 0;
-	p++;
-	while (p < end && *p >= '0' && *p <= '9')	/* the column */
-		p++;
-	if (p < end && *p == ':')
-		p++;
-	while (p < end && *p == ' ')
-		p++;
-	*file = line;
-	*flen = (size_t)(c - line);
-	*lineno = num;
-	*msg = p;
-	return 1;
-}
-
 /* Memory use from -Wl,--print-memory-usage: "FLASH: 1096 B 1 MB ...". */
 static void
 memory_use(const char *line, long *flash, long *ram)
@@ -1082,30 +1048,20 @@ memory_use(const char *line, long *flash, long *ram)
 		*ram = used;
 }
 
-/* One located build message (file, line, text after the location). */
+/* One located build message (env_located()); line is all of it. */
 static void
-build_diag(const struct env_plan *plan, const char *file, size_t flen,
-    int lineno, const char *text, const char *line, struct run *r,
-    struct build_fail *f)
+build_diag(const struct env_plan *plan, const struct env_located *loc,
+    const char *line, struct run *r, struct build_fail *f)
 {
-	char *fname = xstrndup(file, flen);
-	const char *base = strrchr(fname, '/'), *sev = "error", *body = text;
-	int cl = names(file, flen, plan->cand_file) ? lineno : 0;
+	char *fname = xstrndup(loc->file, loc->flen);
+	const char *base = strrchr(fname, '/');
+	const char *sev = loc->severity != NULL ? loc->severity : "error";
+	const char *body = loc->msg;
+	int cl = names(loc->file, loc->flen, plan->cand_file) ? loc->line : 0;
 
 	/* The sandbox's /work/main.c is main.c. */
 	base = base != NULL ? base + 1 : fname;
-	if (strncmp(text, "warning: ", 9) == 0) {
-		sev = "warning";
-		body = text + 9;
-	} else if (strncmp(text, "note: ", 6) == 0) {
-		sev = "note";
-		body = text + 6;
-	} else if (strncmp(text, "fatal error: ", 13) == 0) {
-		body = text + 13;
-	} else if (strncmp(text, "error: ", 7) == 0) {
-		body = text + 7;
-	}
-	if (strcmp(sev, "error") == 0 && body == text)
+	if (loc->severity == NULL)
 		link_error(body, strlen(body), line, strlen(line), cl, f);
 	else if (strcmp(sev, "error") == 0)
 		compile_error(body, strlen(body), line, strlen(line), cl, f);
@@ -1115,7 +1071,7 @@ build_diag(const struct env_plan *plan, const char *file, size_t flen,
 	if (strcmp(sev, "note") == 0 && cl > 0 && f->errors == 1 &&
 	    f->evidence != NULL && f->line == 0)
 		f->line = cl;
-	run_add_diag(r, base, lineno, 0, sev, body, cl);
+	run_add_diag(r, base, loc->line, 0, sev, body, cl);
 	free(fname);
 }
 
@@ -1130,9 +1086,7 @@ scan_build(const struct env_plan *plan, const char *log, size_t len,
 
 	while (next_line(&p, end, &span, &l)) {
 		char *line = xstrndup(span, l), *s = line, *ld;
-		const char *file, *msg;
-		size_t flen;
-		int lineno;
+		struct env_located loc;
 
 		memory_use(line, flash, ram);
 		/* ".../bin/ld: main.c:7: undefined reference to `f'" */
@@ -1140,9 +1094,8 @@ scan_build(const struct env_plan *plan, const char *log, size_t len,
 		if (ld != NULL && memchr(line, ' ', (size_t)(ld - line)) ==
 		    NULL)
 			s = ld + 4;
-		if (located(s, strlen(s), &file, &flen, &lineno, &msg) &&
-		    flen < 256)
-			build_diag(plan, file, flen, lineno, msg, s, r, f);
+		if (env_located(s, strlen(s), &loc) && loc.flen < 256)
+			build_diag(plan, &loc, s, r, f);
 		else if (s != line && strstr(s, "in function") == NULL) {
 			/* "region `RAM' overflowed by 73728 bytes" */
 			link_error(s, strlen(s), s, strlen(s), 0, f);

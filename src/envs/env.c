@@ -120,6 +120,54 @@ env_verdict(struct run *r, enum verdict v, enum category cat,
 }
 
 int
+env_located(const char *line, size_t len, struct env_located *loc)
+{
+	static const struct { const char *word, *severity; } sevs[] = {
+		{ "error:", "error" }, { "Error:", "error" },
+		{ "fatal error:", "error" }, { "Fatal error:", "error" },
+		{ "warning:", "warning" }, { "Warning:", "warning" },
+		{ "note:", "note" }, { "sorry:", "sorry" },
+	};
+	const char *p, *end = line + len, *colon = memchr(line, ':', len);
+	int n;
+
+	memset(loc, 0, sizeof *loc);
+	if (colon == NULL || colon == line || memchr(line, ' ',
+	    (size_t)(colon - line)) != NULL)
+		return 0;
+	p = colon + 1;
+	if (env_digits(&p, end, &loc->line) == 0 || p >= end || *p != ':')
+		return 0;
+	p++;
+	{
+		const char *q = p;
+
+		if (env_digits(&q, end, &n) > 0 && q < end && *q == ':') {
+			loc->col = n;
+			p = q + 1;
+		}
+	}
+	while (p < end && *p == ' ')
+		p++;
+	for (size_t i = 0; i < sizeof sevs / sizeof sevs[0]; i++) {
+		size_t k = strlen(sevs[i].word);
+
+		if ((size_t)(end - p) >= k && memcmp(p, sevs[i].word, k) == 0) {
+			loc->severity = sevs[i].severity;
+			p += k;
+			break;
+		}
+	}
+	while (p < end && *p == ' ')
+		p++;
+	loc->file = line;
+	loc->flen = (size_t)(colon - line);
+	loc->msg = p;
+	loc->msglen = (size_t)(end - p);
+	return 1;
+}
+
+int
 env_rule_matches(const char *pattern, const char *text)
 {
 	const char *p = pattern, *t = text;

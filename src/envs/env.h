@@ -260,6 +260,26 @@ int	env_atoi(const char *s);
  */
 void	env_set(char **field, const char *v);
 /*
+ * A located message as gcc, GNU as, ld and Icarus Verilog print it:
+ * "FILE:LINE:COL: SEVERITY: MESSAGE", "FILE:LINE: SEVERITY: MESSAGE" or
+ * "FILE:LINE: MESSAGE" (ld with -g; Icarus' "syntax error").  FILE holds
+ * no blank.  SEVERITY is "error", "warning", "note", "sorry" or gcc's
+ * "fatal error" (an error), also capitalised as GNU as writes them.
+ */
+struct env_located {
+	const char	*file;		/* a span of the line, flen bytes */
+	size_t		 flen;
+	int		 line, col;	/* held at INT_MAX; col 0: none */
+	const char	*severity;	/* "error", "warning", "note", "sorry";
+					   NULL when the line names none */
+	const char	*msg;		/* after the severity and blanks */
+	size_t		 msglen;
+};
+/* Parse line (len bytes, no newline) into *loc; 1 when it is such a
+ * message, else 0.  Everything in loc points into line. */
+int	env_located(const char *line, size_t len, struct env_located *loc);
+
+/*
  * The first of rules[0..n) for stage (a stage name, or ENV_RULE_WARNING)
  * whose pattern text matches (env_rule_matches()), or NULL (none, or
  * text NULL).  Borrowed from rules.

@@ -151,60 +151,34 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 }
 
 /*
- * Parse one line of iverilog's output: "FILE:LINE: [error:|warning:|
- * sorry:] MESSAGE", "FILE:LINE: syntax error", or "FILE:LINE:      :
- * note".  Returns 1 and fills the parts when it is such a line.
+ * Parse one line of iverilog's output (env_located()): "FILE:LINE:
+ * [error:|warning:|sorry:] MESSAGE", "FILE:LINE: syntax error" (an
+ * error), or "FILE:LINE:      : note".  Returns 1 and fills the parts
+ * when it is such a line.
  */
 static int
 parse_diag_line(const char *line, size_t len, char *file, size_t fn,
     int *lineno, char *sev, size_t sn, const char **msg, size_t *msglen)
 {
-	const char *p = line, *end = line + len, *colon;
-	size_t flen;
-	int num = 0, digits = 0;
+	struct env_located loc;
 
-	colon = memchr(p, ':', len);
-	if (colon == NULL || colon == p)
+	if (!env_located(line, len, &loc) || loc.flen >= fn)
 		return 0;
-	flen = (size_t)(colon - p);
-	if (memchr(p, ' ', flen) != NULL || flen >= fn)
-		return 0;
-	p = colon + 1;
-	while (p < end && *p >= '0' && *p <= '9') {
-		num = env_digit(num, *p);
-		p++;
-		digits++;
-	}
-	if (digits == 0 || p >= end || *p != ':')
-		return 0;
-	memcpy(file, line, flen);
-	file[flen] = '\0';
-	*lineno = num;
-	p++;
-	while (p < end && *p == ' ')
-		p++;
-	if ((size_t)(end - p) >= 6 && memcmp(p, "error:", 6) == 0) {
-		snprintf(sev, sn, "error");
-		p += 6;
-	} else if ((size_t)(end - p) >= 8 && memcmp(p, "warning:", 8) == 0) {
-		snprintf(sev, sn, "warning");
-		p += 8;
-	} else if ((size_t)(end - p) >= 6 && memcmp(p, "sorry:", 6) == 0) {
-		snprintf(sev, sn, "sorry");
-		p += 6;
-	} else if (p < end && *p == ':') {
+	memcpy(file, loc.file, loc.flen);
+	file[loc.flen] = '\0';
+	*lineno = loc.line;
+	*msg = loc.msg;
+	*msglen = loc.msglen;
+	if (loc.severity == NULL && loc.msglen > 0 && *loc.msg == ':') {
 		snprintf(sev, sn, "note");
-		p++;
-	} else if ((size_t)(end - p) >= 12 && memcmp(p, "syntax error", 12) == 0) {
-		snprintf(sev, sn, "error");
+		for ((*msg)++, (*msglen)--; *msglen > 0 && **msg == ' ';
+		    (*msg)++, (*msglen)--)
+			;
 	} else {
 		/* "Unknown module type", "Malformed statement", ... */
-		snprintf(sev, sn, "error");
+		snprintf(sev, sn, "%s", loc.severity != NULL ? loc.severity :
+		    "error");
 	}
-	while (p < end && *p == ' ')
-		p++;
-	*msg = p;
-	*msglen = (size_t)(end - p);
 	return 1;
 }
 
