@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "base/hash.h"
+#include "base/strset.h"
 #include "base/ident.h"
 
 void
@@ -117,6 +118,30 @@ env_verdict(struct run *r, enum verdict v, enum category cat,
 	r->subcategory = sub;
 	free(r->evidence);
 	r->evidence = ev;
+}
+
+void
+env_diags_dedup(struct run *r)
+{
+	struct strset seen = STRSET_INIT;
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->ndiags; i++) {
+		struct diag *d = &r->diags[i];
+		/* \x1f: a unit separator no field is split on */
+		char *key = xasprintf("%s\x1f%d\x1f%d\x1f%d\x1f%s\x1f%s",
+		    d->file != NULL ? d->file : "", d->line, d->col,
+		    d->cand_line, d->severity != NULL ? d->severity : "",
+		    d->message != NULL ? d->message : "");
+
+		if (strset_add(&seen, key))
+			r->diags[k++] = *d;
+		else
+			diag_release(d);
+		free(key);
+	}
+	r->ndiags = k;
+	strset_release(&seen);
 }
 
 int

@@ -280,6 +280,15 @@ struct env_located {
 int	env_located(const char *line, size_t len, struct env_located *loc);
 
 /*
+ * The one de-duplication policy for diagnostics: drop every diagnostic of
+ * r that is the same as an earlier one in all its fields (file, line,
+ * column, candidate line, severity, message), keeping the first and the
+ * order.  A linker names an undefined symbol at every call site, nvcc
+ * repeats an error for each pass.  Linear in the number of diagnostics.
+ */
+void	env_diags_dedup(struct run *r);
+
+/*
  * The first of rules[0..n) for stage (a stage name, or ENV_RULE_WARNING)
  * whose pattern text matches (env_rule_matches()), or NULL (none, or
  * text NULL).  Borrowed from rules.

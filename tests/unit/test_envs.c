@@ -168,6 +168,31 @@ test_env_located(void **state)
 	    "m");
 }
 
+/* Same in every field: dropped, the first kept, the order kept. */
+static void
+test_env_diags_dedup(void **state)
+{
+	struct run r;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	run_add_diag(&r, "main.c", 7, 0, "error", "undefined reference", 7);
+	run_add_diag(&r, "main.c", 9, 0, "error", "undefined reference", 9);
+	run_add_diag(&r, "main.c", 7, 0, "error", "undefined reference", 7);
+	run_add_diag(&r, "main.c", 7, 0, "warning", "undefined reference", 7);
+	run_add_diag(&r, "main.c", 7, 2, "error", "undefined reference", 7);
+	for (int i = 0; i < 100; i++)
+		run_add_diag(&r, "k.cu", 1, 0, "error", "expected a \";\"", 1);
+	run_add_diag(&r, "main.c", 9, 0, "error", "undefined reference", 9);
+	env_diags_dedup(&r);
+	assert_int_equal(r.ndiags, 5);
+	assert_int_equal(r.diags[1].line, 9);
+	assert_string_equal(r.diags[2].severity, "warning");
+	assert_int_equal(r.diags[3].col, 2);
+	assert_string_equal(r.diags[4].file, "k.cu");
+	run_release(&r);
+}
+
 static void
 test_env_nonce(void **state)
 {
@@ -197,6 +222,7 @@ main(void)
 		cmocka_unit_test(test_env_judge_limits_killed),
 		cmocka_unit_test(test_env_verdict),
 		cmocka_unit_test(test_env_located),
+		cmocka_unit_test(test_env_diags_dedup),
 		cmocka_unit_test(test_env_nonce),
 	};
 
