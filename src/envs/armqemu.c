@@ -1496,7 +1496,7 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		ut = uart_text(plan, uart->log, uart->log_len, &un, &total);
 	if (env_judge_limits(stop, res[nres - 1].exit_code, "functional",
 	    "the firmware", r)) {
-		if (strcmp(r->verdict, "timeout") == 0)
+		if (verdict_is(r->verdict, VERDICT_TIMEOUT))
 			set_timeout(r, "the run hit its wall-clock timeout"
 			    " before the firmware exited", NULL);
 		goto out;

@@ -1028,7 +1028,8 @@ judge_prose(const struct env_plan *plan, struct run *r)
 	int line;
 
 	if (p == NULL || r->verdict == NULL ||
-	    (strcmp(r->verdict, "pass") != 0 && strcmp(r->verdict, "fail") != 0))
+	    (!verdict_is(r->verdict, VERDICT_PASS) &&
+	    !verdict_is(r->verdict, VERDICT_FAIL)))
 		return;
 	line = env_atoi(p + 6);
 	p += 6 + strspn(p + 6, "0123456789");
@@ -1037,7 +1038,7 @@ judge_prose(const struct env_plan *plan, struct run *r)
 	iou = r->metrics != NULL ? strstr(r->metrics, "\"iou\":") : NULL;
 	if (iou != NULL)
 		v = strtod(iou + 6, NULL);
-	if (strcmp(r->verdict, "pass") == 0)
+	if (verdict_is(r->verdict, VERDICT_PASS))
 		ev = xasprintf("candidate line %d: %s; the solid itself passes"
 		    " (IoU %.6f)", line, msg, v);
 	else
@@ -1067,13 +1068,14 @@ judge_fence(const struct env_plan *plan, struct run *r)
 	int line;
 
 	if (p == NULL || r->verdict == NULL ||
-	    (strcmp(r->verdict, "pass") != 0 && strcmp(r->verdict, "fail")))
+	    (!verdict_is(r->verdict, VERDICT_PASS) &&
+	    !verdict_is(r->verdict, VERDICT_FAIL)))
 		return;
 	line = atoi(p + strlen(PRE_FENCE));
 	iou = r->metrics != NULL ? strstr(r->metrics, "\"iou\":") : NULL;
 	if (iou != NULL)
 		v = strtod(iou + 6, NULL);
-	if (strcmp(r->verdict, "pass") == 0)
+	if (verdict_is(r->verdict, VERDICT_PASS))
 		ev = xasprintf("candidate line %d: %s; the script inside passes"
 		    " (IoU %.6f)", line, msg, v);
 	else

@@ -558,7 +558,7 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 		judge_failed(&lint, "lint", r);
 		/* A limitation of Verilator's does not excuse a forbidden
 		 * construct. */
-		if (strcmp(r->verdict, "env-error") == 0 &&
+		if (verdict_is(r->verdict, VERDICT_ENV_ERROR) &&
 		    verilog_has_finding(plan))
 			verilog_judge_precheck(plan, r);
 		goto out;

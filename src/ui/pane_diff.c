@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "exchange/vcs.h"
+#include "model/vocab.h"
 
 static const char *const mode_names[WB_DIFF_NMODES] = { "reference",
     "parent", "repair" };
@@ -255,7 +256,7 @@ diff_open(struct wb *wb)
 		return;
 	}
 	diff_release(d);
-	if (c->kind != NULL && strcmp(c->kind, "repair") == 0 &&
+	if (cand_kind_from_name(c->kind) == KIND_REPAIR &&
 	    c->parent != NULL)
 		d->ids[WB_DIFF_PARENT] = xstrdup(c->parent);
 	if (c->task_id != NULL &&

@@ -104,7 +104,7 @@ static void
 trace_role(const struct wb_link *l, char *buf, size_t n)
 {
 	const char *v = l->verdict, *t;
-	int repair = l->kind != NULL && strcmp(l->kind, "repair") == 0;
+	int repair = cand_kind_from_name(l->kind) == KIND_REPAIR;
 
 	if (v == NULL)
 		t = "not run";
