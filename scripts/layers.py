@@ -43,7 +43,6 @@ KNOWN_CIRCLES = {
     'exchange/import exchange/import_dataset exchange/import_kernelbench '
     'exchange/import_realbench exchange/import_rtllm',
     'cli/cli cli/cli_model',
-    'ui/pane_diff ui/pane_stats ui/pane_term ui/wb',
 }
 
 def allowed(f, g):

@@ -486,10 +486,21 @@ static const char *const migrations[] = {
 	"  ON CONFLICT DO UPDATE SET n = n + 1;"
 	"END;",
 	/*
-	 * 8 -> 9: a run's category is one of the five (model/vocab.h), as
+	 * 8 -> 9: a label that settles a disagreement says so in a column
+	 * of its own; until v8 it was known by matching the prose of its
+	 * journal event ("label compile (final)").
+	 */
+	"ALTER TABLE label ADD COLUMN final INTEGER NOT NULL DEFAULT 0"
+	"  CHECK (final IN (0, 1));"
+	"UPDATE label SET final = 1 WHERE EXISTS (SELECT 1 FROM event e"
+	"  WHERE e.cand_id = label.cand_id AND e.action = 'label'"
+	"  AND e.after = label.id"
+	"  AND e.detail = 'label ' || label.category || ' (final)');",
+	/*
+	 * 9 -> 10: a run's category is one of the five (model/vocab.h), as
 	 * a label's always was.  SQLite cannot add a CHECK to a column
 	 * without copying the table (every log of every run), so two
-	 * triggers hold the same check (docs/adr/0018-vocabulary.md).  Rows
+	 * triggers hold the same check (docs/adr/0020-vocabulary.md).  Rows
 	 * stored before stay as they are.
 	 */
 	"CREATE TRIGGER run_category_insert BEFORE INSERT ON run"
@@ -759,6 +770,12 @@ store_commit(struct store *st, struct err *err)
 		return -1;
 	st->in_tx = 0;
 	return 0;
+}
+
+int
+store_in_tx(const struct store *st)
+{
+	return st->in_tx;
 }
 
 void
@@ -1944,24 +1961,23 @@ undo_redo_one(struct store *st, int redo, int64_t id, const char *by,
  * Undo or redo the newest step; when it belongs to a batch (a bulk
  * decision), every step of that batch goes with it, in one transaction.
  */
-static int
-undo_redo(struct store *st, int redo, const char *by, int mine, char *what,
-    size_t n, struct err *err)
+int
+store_undo_step(struct store *st, int redo, const char *by, int any,
+    struct store_step *out, struct err *err)
 {
+	int mine = !any;
 	const char *who = mine ? by : NULL;
 	struct jrow d, first;
 	int64_t id, batch;
 	size_t count = 0;
 
+	memset(out, 0, sizeof *out);
 	if (store_begin(st, err) < 0)
 		return -1;
 	if (journal_target(st, redo, who, &id, err) < 0)
 		goto fail;
 	if (id == 0) {
 		store_rollback(st);
-		if (what != NULL && n > 0)
-			snprintf(what, n, "nothing to %s%s%s", redo ? "redo" :
-			    "undo", mine ? " by " : "", mine ? by : "");
 		return 1;
 	}
 	if (jrow_get(st, id, &first, err) < 0)
@@ -1986,18 +2002,36 @@ undo_redo(struct store *st, int redo, const char *by, int mine, char *what,
 	st->batch = 0;
 	if (store_commit(st, err) < 0)
 		goto fail;
-	if (what != NULL && n > 0 && count == 1)
-		snprintf(what, n, "%s %s of %s", redo ? "redid" : "undid",
-		    first.detail, first.cand_id);
-	else if (what != NULL && n > 0)
-		snprintf(what, n, "%s %s of %zu candidates, first of %s",
-		    redo ? "redid" : "undid", first.detail, count,
-		    first.cand_id);
+	out->count = count;
+	snprintf(out->cand_id, sizeof out->cand_id, "%s", first.cand_id);
+	snprintf(out->field, sizeof out->field, "%s", first.field);
+	snprintf(out->detail, sizeof out->detail, "%s", first.detail);
 	return 0;
 fail:
 	st->batch = 0;
 	store_rollback(st);
 	return -1;
+}
+
+/* The prose of the four calls the CLI still makes (until it calls
+ * decide.h): decide_step_text() words it the same way. */
+static int
+undo_redo(struct store *st, int redo, const char *by, int mine, char *what,
+    size_t n, struct err *err)
+{
+	struct store_step s;
+	int rc = store_undo_step(st, redo, by, !mine, &s, err);
+
+	if (rc == 1 && what != NULL && n > 0)
+		snprintf(what, n, "nothing to %s%s%s", redo ? "redo" : "undo",
+		    mine ? " by " : "", mine ? by : "");
+	else if (rc == 0 && what != NULL && n > 0 && s.count == 1)
+		snprintf(what, n, "%s %s of %s", redo ? "redid" : "undid",
+		    s.detail, s.cand_id);
+	else if (rc == 0 && what != NULL && n > 0)
+		snprintf(what, n, "%s %s of %zu candidates, first of %s",
+		    redo ? "redid" : "undid", s.detail, s.count, s.cand_id);
+	return rc;
 }
 
 int
@@ -3441,9 +3475,7 @@ store_stats(struct store *st, const char *filter, const char *group_key,
  */
 #define LIVE_CTE(scope) \
 	" live AS (SELECT l.id, l.cand_id, l.by, l.category," \
-	"  EXISTS (SELECT 1 FROM event e WHERE e.cand_id = l.cand_id" \
-	"   AND e.action = 'label' AND e.after = l.id" \
-	"   AND e.detail = 'label ' || l.category || ' (final)') AS final" \
+	"  l.final" \
 	"  FROM label l WHERE " scope " l.by != 'auto' AND coalesce((SELECT" \
 	"   e.action FROM event e WHERE e.cand_id = l.cand_id" \
 	"   AND e.field = 'label'" \
@@ -3494,7 +3526,8 @@ store_label_final(struct store *st, const char *cand_id,
 	if (check_category(category, err) < 0 || check_by(by, err) < 0)
 		return -1;
 	if (prepare(st, &s, "INSERT INTO label(cand_id, category, by, run_id,"
-	    " evidence, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", err) < 0)
+	    " evidence, at, final) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)",
+	    err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
 	bind_text(s, 2, category);
@@ -3503,7 +3536,7 @@ store_label_final(struct store *st, const char *cand_id,
 		sqlite3_bind_int64(s, 4, run_id);
 	bind_text(s, 5, evidence);
 	sqlite3_bind_int64(s, 6, now_s());
-	/* LIVE_CTE knows a final label by this detail, exactly */
+	/* for the journal's reader; label.final is what counts (v9) */
 	snprintf(detail, sizeof detail, "label %s (final)", category);
 	return decide(st, s, cand_id, "label", by, detail, err);
 }
@@ -4043,11 +4076,9 @@ store_label_is_final(struct store *st, const char *cand_id,
 	sqlite3_stmt *s;
 	int rc;
 
-	/* the same test as LIVE_CTE's */
-	if (prepare(st, &s, "SELECT EXISTS (SELECT 1 FROM event e JOIN label l"
-	    " ON l.id = e.after WHERE e.cand_id = ?1 AND e.action = 'label'"
-	    " AND e.after = ?2 AND e.detail = 'label ' || l.category ||"
-	    " ' (final)')", err) < 0)
+	*final = 0;
+	if (prepare(st, &s, "SELECT EXISTS (SELECT 1 FROM label WHERE"
+	    " cand_id = ?1 AND id = ?2 AND final)", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
 	sqlite3_bind_int64(s, 2, label_id);

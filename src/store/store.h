@@ -33,7 +33,7 @@
 #include "base/err.h"
 #include "model/sample.h"
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 
 struct store;
 
@@ -58,6 +58,9 @@ int	store_schema_version(struct store *st);
 
 /* Explicit transaction around a batch (import of one file). 0 or -1. */
 int	store_begin(struct store *st, struct err *err);
+/* Whether a transaction of store_begin() (or an import's, or a batch's)
+ * is open: a caller that must not open a second one asks. */
+int	store_in_tx(const struct store *st);
 int	store_commit(struct store *st, struct err *err);
 void	store_rollback(struct store *st);
 
@@ -200,6 +203,21 @@ int	store_undo_any(struct store *st, const char *by, char *what, size_t n,
 	    struct err *err);
 int	store_redo_any(struct store *st, const char *by, char *what, size_t n,
 	    struct err *err);
+
+/* What one undo or redo moved (store_undo_step). */
+struct store_step {
+	size_t	 count;		/* decisions moved: more than 1 for a batch */
+	char	 cand_id[128];	/* the candidate of the one decided first */
+	char	 field[16];	/* "label" or "review" */
+	char	 detail[128];	/* its journal detail: "label compile" */
+};
+/*
+ * store_undo() (redo 0) or store_redo() (redo 1), or their _any forms
+ * (any 1), telling what moved in *out rather than in words.  0, 1 when
+ * there is nothing to undo or redo (*out zeroed), or -1 with err.
+ */
+int	store_undo_step(struct store *st, int redo, const char *by, int any,
+	    struct store_step *out, struct err *err);
 
 /*
  * A bulk decision: store_batch_begin() opens a transaction and gives a

@@ -154,9 +154,9 @@ bench_is_query(struct wb *wb, int key)
 
 	if (wb->prompt_open)
 		return key == KEYMAP_KEY_ENTER;
-	if (wb->stats.open)
+	if (wb->sheets[WB_STATS].shown)
 		return key == KEYMAP_KEY_TAB || key == KEYMAP_KEY_ENTER;
-	if (wb->help_open || wb->diff.open || wb->ask != WB_ASK_NONE)
+	if (pane_sheet(wb) != NULL || wb->ask != WB_ASK_NONE)
 		return 0;
 	a = keymap_lookup(&wb->km, KEYMAP_GLOBAL, key);
 	return a == ACTION_STATS || a == ACTION_SEARCH_NEXT ||

@@ -35,36 +35,29 @@ mouse_wheel(struct wb *wb, struct pane *p, int dir)
 	struct pane *q = &wb->panes[WB_QUEUE];
 
 	for (int i = 0; i < MOUSE_WHEEL_ROWS; i++) {
-		if (p != q && p->ops->request != NULL && p->ops->request(p, a))
+		if (p != q && p->ops->key != NULL && p->ops->key(p, 0, a))
 			continue;
-		q->ops->request(q, a);
+		q->ops->key(q, 0, a);
 	}
 }
 
 void
 mouse_event(struct wb *wb, int y, int x, int button, int dir)
 {
-	struct pane *p;
+	struct pane *p, *sheet;
 	int i;
 
 	if (wb->prompt_open || wb->ask != WB_ASK_NONE ||
-	    (wb->kbd && wb->ed.pid > 0))
+	    term_pane_kbd(wb))
 		return;
 	wb->dirty = 1;
-	if (wb->help_open || wb->stats.open || wb->diff.open) {
+	sheet = pane_sheet(wb);
+	if (sheet != NULL) {
 		if (dir == 0)
 			return;
-		for (int k = 0; k < MOUSE_WHEEL_ROWS; k++) {
-			if (wb->help_open)
-				wb->help.ops->request(&wb->help, dir < 0 ?
-				    ACTION_MOVE_UP : ACTION_MOVE_DOWN);
-			else if (wb->stats.open)
-				stats_key(wb, 0, dir < 0 ? ACTION_MOVE_UP :
-				    ACTION_MOVE_DOWN);
-			else
-				diff_key(wb, 0, dir < 0 ? ACTION_MOVE_UP :
-				    ACTION_MOVE_DOWN);
-		}
+		for (int k = 0; k < MOUSE_WHEEL_ROWS; k++)
+			(void)sheet->ops->key(sheet, 0, dir < 0 ?
+			    ACTION_MOVE_UP : ACTION_MOVE_DOWN);
 		return;
 	}
 	i = mouse_pane(wb, y, x);

@@ -1,13 +1,58 @@
 /*
- * pane.c - drawing helpers shared by the panes: clipped UTF-8 output,
- * word wrapping, scrolling and the short forms of queue columns.
+ * pane.c - what every pane shares: its life (pane_init, pane_open,
+ * pane_free, through its operations table only, so that the workbench
+ * never names a pane's functions), and the drawing helpers: clipped
+ * UTF-8 output, word wrapping, scrolling and the short forms of queue
+ * columns.
  */
 #include "ui/pane.h"
 #include "model/vocab.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+
+void
+pane_init(struct pane *p, const struct pane_ops *ops, struct wb *wb)
+{
+	p->ops = ops;
+	p->wb = wb;
+	p->priv = ops->priv_size > 0 ? xcalloc(1, ops->priv_size) : NULL;
+}
+
+int
+pane_open(struct pane *p, const struct pane_place *at)
+{
+	if (p->ops->open != NULL && p->ops->open(p, at) < 0)
+		return -1;
+	p->shown = 1;
+	return 0;
+}
+
+void
+pane_free(struct pane *p)
+{
+	if (p->ops == NULL)
+		return;
+	if (p->ops->close != NULL)
+		p->ops->close(p);
+	free(p->priv);
+	p->priv = NULL;
+	if (p->win != NULL)
+		delwin(p->win);
+	p->win = NULL;
+	p->shown = 0;
+}
+
+struct pane *
+pane_sheet(struct wb *wb)
+{
+	for (int i = 0; i < WB_NSHEETS; i++)
+		if (wb->sheets[i].shown)
+			return &wb->sheets[i];
+	return NULL;
+}
 
 /* Decode one UTF-8 character at s (n bytes left); invalid bytes give
  * U+FFFD and consume one byte. */

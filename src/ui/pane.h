@@ -3,11 +3,12 @@
  * files of src/ui only.
  *
  * struct wb is the model: the queue page, the candidate on screen, the
- * toolchain job or editor, the message line.  Panes are vtables over it
- * (tig's view_ops): each draws its own window from the model and may
- * handle movement actions while it has the focus.  Nothing is drawn
- * outside ui_frame(); I/O handlers and decisions only change the model
- * and mark it dirty.
+ * toolchain job or editor, the message line.  Panes are objects over it
+ * (tig's view_ops, struct pane_ops): each owns its private state, draws
+ * its own window and handles keys while it has the focus; the sheets
+ * (help, stats, diff) are panes over the layout.  Only ui.c names the
+ * panes' tables.  Nothing is drawn outside ui_frame(); I/O handlers and
+ * decisions only change the model and mark it dirty.
  */
 #ifndef ASSAY_UI_PANE_H
 #define ASSAY_UI_PANE_H
@@ -36,29 +37,73 @@
 struct pane;
 struct wb;
 
+/*
+ * Where a sheet's cursor is (its page, row and column): the navigation
+ * stack keeps it to open the sheet there again on the way back.
+ */
+struct pane_place {
+	int	 page;
+	size_t	 row, col;
+};
+
+/*
+ * A pane's operations (tig's view_ops).  Every pane, the layout's and
+ * the sheets' (help, stats, diff) alike, is one of these with its own
+ * state in priv; the workbench calls them through the table only.
+ */
 struct pane_ops {
 	const char	*name;
+	/* Bytes of private state pane_init() allocates, zeroed, in priv
+	 * (0: none). */
+	size_t	  priv_size;
+	/*
+	 * Show the pane, at a place the navigation stack kept (NULL: its
+	 * start).  0, or -1 when there is nothing to show (a message on
+	 * the status line says why).  NULL: it always opens.
+	 */
+	int	(*open)(struct pane *, const struct pane_place *at);
 	/* Draw the content into win (the pane's area, title excluded). */
 	void	(*draw)(struct pane *, WINDOW *);
-	/* Handle a movement action while focused; 1 when handled. */
-	int	(*request)(struct pane *, enum action);
+	/*
+	 * A key while the pane has the focus (a sheet: while it is on top):
+	 * key is its keymap code (0 when the action came from elsewhere:
+	 * the mouse, a move handed on), a its action in the workbench's
+	 * table.  1 when handled.
+	 */
+	int	(*key)(struct pane *, int key, enum action a);
 	/* The area changed to rows x cols (may be NULL). */
 	void	(*resize)(struct pane *, int rows, int cols);
 	/* Text for the right end of the title rule into buf (may be NULL). */
 	void	(*title)(struct pane *, char *buf, size_t n);
+	/* Release what priv holds (not priv itself; may be NULL). */
+	void	(*close)(struct pane *);
 };
 
 struct pane {
 	const struct pane_ops	*ops;
 	struct wb		*wb;		/* borrowed: the owner */
+	void			*priv;		/* ops->priv_size bytes; owned */
 	WINDOW			*win;		/* content; NULL: hidden */
 	int			 y, x, rows, cols;	/* content area */
 	int			 scroll;	/* first line shown */
 	int			 hscroll;	/* first column shown (h, l) */
 	int			 wrap;		/* long lines wrap (w) */
+	int			 shown;		/* a sheet: open */
+	struct pane_place	 place;		/* a sheet's cursor */
 };
 
+/* Give p its operations and owner and allocate its private state. */
+void	pane_init(struct pane *p, const struct pane_ops *ops, struct wb *wb);
+/* Open p (ops->open) at at (may be NULL) and show it: 0 or -1. */
+int	pane_open(struct pane *p, const struct pane_place *at);
+/* Close p (ops->close), free its private state and its window. */
+void	pane_free(struct pane *p);
+/* The sheet on top (help over stats over diff), or NULL. */
+struct pane *pane_sheet(struct wb *wb);
+
 enum wb_pane { WB_QUEUE, WB_SPEC, WB_CODE, WB_TERM, WB_TRACE, WB_NPANES };
+/* The sheets over the layout, the one on top first. */
+enum wb_sheet { WB_HELP, WB_STATS, WB_DIFF, WB_NSHEETS };
 
 /*
  * v and e zoom a small toolchain pane: while the program runs (RUN), and
@@ -114,59 +159,6 @@ struct wb_cur {
 };
 
 /*
- * The statistics sheet (s): the error analysis of the queue's filter,
- * one row per group (and a last row for all), one column per category
- * and per verdict class, with the cell cursor.  Owns its strings.
- */
-#define WB_STATS_NCOLS	10	/* 5 categories, pass .. unverified, other */
-struct wb_stats {
-	int	  open;
-	int	  by;		/* index of the grouping key, or a page */
-	char	**groups;	/* ngroups names; the last row is all */
-	size_t	(*cells)[WB_STATS_NCOLS + 1];	/* counts, then all */
-	size_t	  ngroups;
-	size_t	  row, col;	/* the cursor */
-	/* the pages after the groupings: reviewers and agreement */
-	struct agreement_rate *rates;	/* nrates, by name */
-	size_t	  nrates;
-	struct agreement_pair *pairs;	/* npairs, by names */
-	size_t	  npairs;
-	size_t	  ndisagree;	/* candidates in disagreement */
-};
-
-/*
- * The diff sheet (d): the diff of the current candidate against what it
- * came from (its parent for a repair, or its task's reference), or of
- * the candidate against its newest repair, split into lines, and for
- * side by side into rows that pair removed with added lines.  Owns its
- * strings.
- */
-enum wb_diff_mode { WB_DIFF_REF, WB_DIFF_PARENT, WB_DIFF_REPAIR,
-    WB_DIFF_NMODES };
-
-/* One row of the side-by-side view. */
-struct wb_diff_row {
-	int	 hunk;		/* 1: a hunk header (line l), across */
-	long	 l, r;		/* lines of the old and new side, -1: none */
-	int	 lno, rno;	/* their line numbers in the texts */
-};
-
-struct wb_diff {
-	int	 open;
-	int	 mode;		/* enum wb_diff_mode */
-	int	 sbs;		/* side by side; kept while the program runs */
-	char	*ids[WB_DIFF_NMODES];	/* the other candidate of each
-					 * mode, NULL: none */
-	char	*text;		/* the unified diff, len bytes */
-	size_t	 len;
-	size_t	*lines;		/* nlines offsets of line starts */
-	size_t	 nlines;
-	struct wb_diff_row *rows;	/* nrows, for side by side */
-	size_t	 nrows;
-	char	 title[160];
-};
-
-/*
  * The navigation stack (VisiData's sheets): what Esc, or q in a
  * sub-view, goes back to.  A drill-down from the stats sheet, a :view
  * and a zoom push one; the entry holds what was there before.  Owns its
@@ -177,9 +169,8 @@ struct wb_nav {
 	int	 kind;		/* enum wb_nav_kind */
 	char	*filter;	/* the filter before, NULL: all */
 	char	*id;		/* the candidate under the cursor then */
-	int	 stats;		/* 1: a drill-down; reopen the sheet */
-	int	 stats_by;
-	size_t	 stats_row, stats_col;
+	struct pane *sheet;	/* a drill-down from it: open it again */
+	struct pane_place place;	/* where its cursor was */
 	char	 what[64];	/* for the message: "stats drill-down" */
 };
 
@@ -232,8 +223,7 @@ struct wb {
 
 	/* Layout. */
 	struct pane		 panes[WB_NPANES];
-	struct pane		 help;
-	int			 help_open;
+	struct pane		 sheets[WB_NSHEETS];
 	int			 focus;		/* enum wb_pane */
 	int			 zoom;		/* zoomed pane or -1 */
 	int			 auto_zoom;	/* enum wb_auto_zoom */
@@ -242,32 +232,9 @@ struct wb {
 	int			 relayout;
 	int			 resized;	/* the terminal changed size */
 
-	/* The toolchain pane: a terminal fed by a job or an editor. */
-	struct term		*term;
-	struct verify_job	*job;
-	int64_t			 job_t0;	/* ms */
-	char			*verify_next;	/* verify it when the job,
-						   its task's reference, ends */
-	struct pty		 ed;		/* the editor; pid > 0: runs */
-	char			*ed_dir, *ed_path, *ed_cand;
-	char			 ed_hash[SAMPLE_HASH_HEX];
-	int			 ed_model;	/* ed runs `assay repair`, not
-						 * the editor (R) */
-	int			 kbd;		/* 1: the program has keys */
-	char			 term_title[128];
-	/* The candidate whose run the terminal shows (live or its stored
-	 * log), NULL: none or another program's output (term_pane_follow) */
-	char			*term_cand;
-	size_t			 term_fed;	/* bytes fed since the last
-						   frame (a flood draws
-						   less often) */
-	/*
-	 * The view of the terminal: its bottom (follow), or from line
-	 * term_top, an absolute line number (term_sb_total()), so that new
-	 * output does not move a view scrolled back.
-	 */
-	int			 term_follow;
-	long			 term_top;
+	/* Bytes of program output since the last frame (the toolchain
+	 * pane adds them): a flood draws less often. */
+	size_t			 term_fed;
 
 	/* The status bar. */
 	char			 msg[512];
@@ -287,15 +254,9 @@ struct wb {
 	regex_t			 search_re;
 	int			 search_ok;
 
-	struct wb_stats		 stats;
-	struct pane		 stats_pane;
-
 	struct wb_batch		 batch;
 	struct wb_nav		*nav;		/* nnav, the top last */
 	size_t			 nnav;
-
-	struct wb_diff		 diff;
-	struct pane		 diff_pane;
 
 	int			 quit;
 	int			 dirty;
@@ -382,14 +343,14 @@ void	wb_release(struct wb *wb);
 
 /*
  * The navigation stack.  wb_nav_filter: push the filter in force and the
- * candidate under the cursor (with the stats sheet's state when
- * from_stats), then set filter; what names the step in messages.  0, or
+ * candidate under the cursor (with the sheet it came from and its
+ * cursor, from->place, when from is not NULL), then set filter; what names the step in messages.  0, or
  * -1 with a message (nothing pushed).  wb_nav_zoom: push a zoom (the
  * caller zooms).  wb_nav_unzoom: drop the newest zoom entry (z gave the
  * layout back).  wb_nav_pop: go back one step: 0, or 1 when the stack is
  * empty.
  */
-int	wb_nav_filter(struct wb *wb, const char *filter, int from_stats,
+int	wb_nav_filter(struct wb *wb, const char *filter, struct pane *from,
 	    const char *what);
 void	wb_nav_zoom(struct wb *wb);
 void	wb_nav_unzoom(struct wb *wb);
@@ -446,25 +407,6 @@ void	batch_stop(struct wb *wb);
  */
 void	mouse_event(struct wb *wb, int y, int x, int button, int dir);
 
-/* --- pane_stats.c: the statistics sheet ------------------------------- */
-
-/* Count the filter's candidates by the sheet's group key and open it. */
-void	stats_open(struct wb *wb);
-/* A key while the sheet is open (a: its action in the global table). */
-void	stats_key(struct wb *wb, int key, enum action a);
-void	stats_release(struct wb_stats *s);
-/* Open the sheet again grouped by by with the cursor on row, col (the
- * way back from a drill-down); 0 or -1 (message). */
-int	stats_reopen(struct wb *wb, int by, size_t row, size_t col);
-
-/* --- pane_diff.c: the diff sheet ------------------------------------- */
-
-/* Open the diff of the current candidate, or say there is nothing. */
-void	diff_open(struct wb *wb);
-/* A key while the sheet is open (a: its action in the global table). */
-void	diff_key(struct wb *wb, int key, enum action a);
-void	diff_release(struct wb_diff *d);
-
 /* --- pane_term.c: the toolchain pane ---------------------------------- */
 
 /*
@@ -503,13 +445,31 @@ int	term_pane_model_run(struct wb *wb, const char *verb,
 	    const char *count);
 /* A job or an editor is running. */
 int	term_pane_busy(const struct wb *wb);
+/* A verification job is running. */
+int	term_pane_verifying(const struct wb *wb);
+/* 1 while the program in the pane has the keyboard. */
+int	term_pane_kbd(const struct wb *wb);
+/*
+ * C-] (on 1): give the keyboard to the program in the pane (zoomed when
+ * the pane is small), or say that none runs.  on 0: the workbench has
+ * it (every key that reaches the workbench's tables says so).
+ */
+void	term_pane_keyboard(struct wb *wb, int on);
+/* What runs in the pane, for the status line ("ENV · ID"); never NULL. */
+const char *term_pane_program(const struct wb *wb);
+/* Where the program's cursor is while it has the keyboard: 0, or -1
+ * when the workbench has the keyboard. */
+int	term_pane_cursor(const struct wb *wb, int *row, int *col,
+	    int *visible);
 /* The fd to poll, or -1. */
 int	term_pane_fd(const struct wb *wb);
 /* Poll timeout the pane needs (ms), -1 for none. */
 int	term_pane_timeout(const struct wb *wb);
 /* Read what is ready, advance the job, finish it or the editor. */
 void	term_pane_io(struct wb *wb);
-/* Send a key (keymap code) to the program in the pane. */
+/* A key (keymap code) while the program has the keyboard: C-] (the
+ * term table's keyboard action) takes it back, every other goes to the
+ * program. */
 void	term_pane_key(struct wb *wb, int key);
 /* Zoom the pane for its program on a small screen (on), or give the
  * layout back (off); only undoes a zoom it made itself. */

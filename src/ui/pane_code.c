@@ -331,13 +331,14 @@ code_widest(const struct wb_cur *c)
 }
 
 static int
-code_request(struct pane *p, enum action a)
+code_key(struct pane *p, int key, enum action a)
 {
 	struct wb_cur *c = &p->wb->cur;
 	size_t nlines = 0, *at;
 	int maxcol, step, total;
 	char num[32];
 
+	(void)key;	/* the workbench's actions only */
 	if (c->cand.code == NULL)
 		return 0;
 	at = code_lines(c->cand.code, c->cand.code_len, &nlines);
@@ -404,6 +405,6 @@ code_title(struct pane *p, char *buf, size_t n)
 const struct pane_ops pane_code_ops = {
 	.name = "candidate",
 	.draw = code_draw,
-	.request = code_request,
+	.key = code_key,
 	.title = code_title,
 };

@@ -20,18 +20,46 @@
 #include "exchange/vcs.h"
 #include "model/vocab.h"
 
-static const char *const mode_names[WB_DIFF_NMODES] = { "reference",
+/*
+ * The sheet's own state: the diff in force, split into lines, and for
+ * side by side into rows that pair removed with added lines.  Owns its
+ * strings.
+ */
+enum diff_mode { DIFF_REF, DIFF_PARENT, DIFF_REPAIR, DIFF_NMODES };
+
+/* One row of the side-by-side view. */
+struct diff_row {
+	int	 hunk;		/* 1: a hunk header (line l), across */
+	long	 l, r;		/* lines of the old and new side, -1: none */
+	int	 lno, rno;	/* their line numbers in the texts */
+};
+
+struct diff_sheet {
+	int	 mode;		/* enum diff_mode */
+	int	 sbs;		/* side by side; kept while the program runs */
+	char	*ids[DIFF_NMODES];	/* the other candidate of each
+					 * mode, NULL: none */
+	char	*text;		/* the unified diff, len bytes */
+	size_t	 len;
+	size_t	*lines;		/* nlines offsets of line starts */
+	size_t	 nlines;
+	struct diff_row *rows;	/* nrows, for side by side */
+	size_t	 nrows;
+	char	 title[160];
+};
+
+static const char *const mode_names[DIFF_NMODES] = { "reference",
     "parent", "repair" };
 
-void
-diff_release(struct wb_diff *d)
+static void
+diff_release(struct diff_sheet *d)
 {
 	int sbs;
 
 	if (d == NULL)
 		return;
 	sbs = d->sbs;
-	for (int i = 0; i < WB_DIFF_NMODES; i++)
+	for (int i = 0; i < DIFF_NMODES; i++)
 		free(d->ids[i]);
 	free(d->text);
 	free(d->lines);
@@ -42,7 +70,7 @@ diff_release(struct wb_diff *d)
 
 /* Why: the sheet draws by line, so index the line starts once. */
 static void
-diff_index(struct wb_diff *d)
+diff_index(struct diff_sheet *d)
 {
 	size_t cap = 16;
 
@@ -63,7 +91,7 @@ diff_index(struct wb_diff *d)
 
 /* Line i of the diff: its start and length without the newline. */
 static const char *
-diff_line(const struct wb_diff *d, size_t i, size_t *len)
+diff_line(const struct diff_sheet *d, size_t i, size_t *len)
 {
 	size_t s = d->lines[i];
 	size_t e = i + 1 < d->nlines ? d->lines[i + 1] - 1 : d->len;
@@ -75,10 +103,10 @@ diff_line(const struct wb_diff *d, size_t i, size_t *len)
 }
 
 static void
-row_add(struct wb_diff *d, size_t *cap, int hunk, long l, long r, int lno,
+row_add(struct diff_sheet *d, size_t *cap, int hunk, long l, long r, int lno,
     int rno)
 {
-	struct wb_diff_row *row;
+	struct diff_row *row;
 
 	if (d->nrows == *cap) {
 		*cap = *cap > 0 ? *cap * 2 : 64;
@@ -98,7 +126,7 @@ row_add(struct wb_diff *d, size_t *cap, int hunk, long l, long r, int lno,
  * headers across.  The file headers are left out: the title names both.
  */
 static void
-diff_pair(struct wb_diff *d)
+diff_pair(struct diff_sheet *d)
 {
 	size_t cap = 0, nm = 0, np = 0, i;
 	long *minus = xcalloc(d->nlines + 1, sizeof *minus);
@@ -160,7 +188,7 @@ diff_pair(struct wb_diff *d)
 
 /* The newest repair of candidate id (new string), or NULL. */
 static char *
-diff_repair_of(struct wb *wb, const char *id)
+diff_repair_of(const struct wb *wb, const char *id)
 {
 	struct store_row *rows = NULL;
 	struct err err;
@@ -180,9 +208,10 @@ diff_repair_of(struct wb *wb, const char *id)
 
 /* Compute the diff of mode into d.  0 or -1 (a message says why). */
 static int
-diff_compute(struct wb *wb, int mode)
+diff_compute(struct pane *p, int mode)
 {
-	struct wb_diff *d = &wb->diff;
+	struct wb *wb = p->wb;
+	struct diff_sheet *d = p->priv;
 	const char *other = d->ids[mode];
 	const struct candidate *c = &wb->cur.cand;
 	const struct candidate *from, *to;
@@ -203,12 +232,12 @@ diff_compute(struct wb *wb, int mode)
 		return -1;
 	}
 	/* the repair is the newer text; the others are the older */
-	from = mode == WB_DIFF_REPAIR ? c : &o;
-	to = mode == WB_DIFF_REPAIR ? &o : c;
+	from = mode == DIFF_REPAIR ? c : &o;
+	to = mode == DIFF_REPAIR ? &o : c;
 	rc = vcs_diff_text(from->code, from->code_len, to->code, to->code_len,
 	    from->id, to->id, &text, &len, &err);
 	if (rc == 0) {
-		if (mode == WB_DIFF_REPAIR)
+		if (mode == DIFF_REPAIR)
 			snprintf(d->title, sizeof d->title, "candidate %s "
 			    "\xe2\x86\x92 repair %s", c->id, o.id);
 		else
@@ -227,112 +256,122 @@ diff_compute(struct wb *wb, int mode)
 	d->mode = mode;
 	diff_index(d);
 	diff_pair(d);
-	wb->diff_pane.scroll = 0;
+	p->scroll = 0;
 	return 0;
 }
 
 /* How many views there are: modes with another candidate. */
 static int
-diff_nviews(const struct wb_diff *d)
+diff_nviews(const struct diff_sheet *d)
 {
 	int n = 0;
 
-	for (int i = 0; i < WB_DIFF_NMODES; i++)
+	for (int i = 0; i < DIFF_NMODES; i++)
 		n += d->ids[i] != NULL;
 	return n;
 }
 
-void
-diff_open(struct wb *wb)
+/* d: the diff of the current candidate, or -1 when there is nothing. */
+static int
+diff_open(struct pane *p, const struct pane_place *at)
 {
-	struct wb_diff *d = &wb->diff;
+	struct wb *wb = p->wb;
+	struct diff_sheet *d = p->priv;
 	const struct candidate *c = &wb->cur.cand;
 	struct err err = { "" };
 	char *ref = NULL, *verdict = NULL;
 	int first = -1;
 
+	(void)at;	/* always from the start */
 	if (wb->cur.id == NULL || c->id == NULL) {
 		wb_msg(wb, 1, "diff: no candidate selected");
-		return;
+		return -1;
 	}
 	diff_release(d);
 	if (cand_kind_from_name(c->kind) == KIND_REPAIR &&
 	    c->parent != NULL)
-		d->ids[WB_DIFF_PARENT] = xstrdup(c->parent);
+		d->ids[DIFF_PARENT] = xstrdup(c->parent);
 	if (c->task_id != NULL &&
 	    store_task_reference(wb->st, c->task_id, &ref, &verdict,
 	    &err) < 0) {
 		wb_msg(wb, 1, "diff: %s", err.msg);
 		diff_release(d);
-		return;
+		return -1;
 	}
 	free(verdict);
 	if (ref != NULL && strcmp(ref, c->id) != 0)
-		d->ids[WB_DIFF_REF] = ref;
+		d->ids[DIFF_REF] = ref;
 	else
 		free(ref);
-	d->ids[WB_DIFF_REPAIR] = diff_repair_of(wb, c->id);
+	d->ids[DIFF_REPAIR] = diff_repair_of(wb, c->id);
 	/* what the candidate came from first, then where it went */
-	if (d->ids[WB_DIFF_PARENT] != NULL)
-		first = WB_DIFF_PARENT;
-	else if (d->ids[WB_DIFF_REF] != NULL)
-		first = WB_DIFF_REF;
-	else if (d->ids[WB_DIFF_REPAIR] != NULL)
-		first = WB_DIFF_REPAIR;
+	if (d->ids[DIFF_PARENT] != NULL)
+		first = DIFF_PARENT;
+	else if (d->ids[DIFF_REF] != NULL)
+		first = DIFF_REF;
+	else if (d->ids[DIFF_REPAIR] != NULL)
+		first = DIFF_REPAIR;
 	if (first < 0) {
 		wb_msg(wb, 0, "diff: nothing to compare (no parent, no repair "
 		    "and no other reference for this task)");
 		diff_release(d);
-		return;
+		return -1;
 	}
-	if (diff_compute(wb, first) < 0) {
+	if (diff_compute(p, first) < 0) {
 		diff_release(d);
-		return;
+		return -1;
 	}
-	d->open = 1;
 	if (d->len == 0)
 		wb_msg(wb, 0, "diff: the texts are identical");
+	return 0;
 }
 
-void
-diff_key(struct wb *wb, int key, enum action a)
+static int
+diff_key(struct pane *p, int key, enum action a)
 {
-	struct wb_diff *d = &wb->diff;
+	struct wb *wb = p->wb;
+	struct diff_sheet *d = p->priv;
 	enum action da = keymap_lookup(&wb->km, KEYMAP_DIFF, key);
 
 	/* the sheet's table first (diff), then the workbench's moves */
 	if (da == ACTION_CLOSE) {
-		d->open = 0;
-		return;
+		p->shown = 0;
+		return 1;
 	}
 	if (da == ACTION_NONE && a == ACTION_HELP) {
-		wb->help_open = 1;	/* over the sheet; it comes back */
-		wb->help.scroll = 0;
-		return;
+		/* over the sheet; it comes back */
+		(void)pane_open(&wb->sheets[WB_HELP], NULL);
+		return 1;
 	}
 	if (da == ACTION_DIFF_LAYOUT) {
 		d->sbs = !d->sbs;
-		wb->diff_pane.scroll = 0;
+		p->scroll = 0;
 		wb_msg(wb, 0, "diff: %s (s switches)", d->sbs ?
 		    "side by side" : "unified");
-		return;
+		return 1;
 	}
 	if (da == ACTION_DIFF_NEXT || da == ACTION_DIFF_PREV) {
-		int dir = da == ACTION_DIFF_NEXT ? 1 : WB_DIFF_NMODES - 1;
+		int dir = da == ACTION_DIFF_NEXT ? 1 : DIFF_NMODES - 1;
 		int m = d->mode;
 
 		if (diff_nviews(d) < 2) {
 			wb_msg(wb, 0, "diff: only the %s to compare with",
 			    mode_names[d->mode]);
-			return;
+			return 1;
 		}
 		do
-			m = (m + dir) % WB_DIFF_NMODES;
+			m = (m + dir) % DIFF_NMODES;
 		while (d->ids[m] == NULL);
-		diff_compute(wb, m);
-		return;
+		diff_compute(p, m);
+		return 1;
 	}
-	pane_scroll(&wb->diff_pane, a, d->sbs ? d->nrows : d->nlines);
+	return pane_scroll(p, a, d->sbs ? d->nrows : d->nlines);
+}
+
+static void
+diff_close(struct pane *p)
+{
+	diff_release(p->priv);
 }
 
 /* The theme element of a unified diff line. */
@@ -354,7 +393,7 @@ diff_elem(const char *s, size_t len)
 }
 
 static void
-draw_unified(const struct pane *p, const struct wb_diff *d, WINDOW *win)
+draw_unified(const struct pane *p, const struct diff_sheet *d, WINDOW *win)
 {
 	for (int r = 0; r < p->rows; r++) {
 		size_t i = (size_t)(p->scroll + r), len;
@@ -370,7 +409,7 @@ draw_unified(const struct pane *p, const struct wb_diff *d, WINDOW *win)
 
 /* One side of a row: line number, then the text without its +/-/space. */
 static void
-draw_half(const struct wb_diff *d, WINDOW *win, int y, int x, int w,
+draw_half(const struct diff_sheet *d, WINDOW *win, int y, int x, int w,
     long line, int no, enum theme_elem changed)
 {
 	char num[16];
@@ -397,14 +436,14 @@ draw_half(const struct wb_diff *d, WINDOW *win, int y, int x, int w,
 }
 
 static void
-draw_sbs(const struct pane *p, const struct wb_diff *d, WINDOW *win)
+draw_sbs(const struct pane *p, const struct diff_sheet *d, WINDOW *win)
 {
 	int half = (p->cols - 1) / 2;
 	const char *bar = pane_ascii ? "|" : "\xe2\x94\x82";
 
 	for (int r = 0; r < p->rows; r++) {
 		size_t i = (size_t)(p->scroll + r), len;
-		const struct wb_diff_row *row;
+		const struct diff_row *row;
 
 		if (i >= d->nrows)
 			break;
@@ -428,7 +467,7 @@ draw_sbs(const struct pane *p, const struct wb_diff *d, WINDOW *win)
 static void
 diff_draw(struct pane *p, WINDOW *win)
 {
-	const struct wb_diff *d = &p->wb->diff;
+	const struct diff_sheet *d = p->priv;
 
 	if (d->nlines == 0) {
 		pane_puts(win, 0, 0, p->cols, "(no differences)",
@@ -444,7 +483,7 @@ diff_draw(struct pane *p, WINDOW *win)
 static void
 diff_title(struct pane *p, char *buf, size_t n)
 {
-	const struct wb_diff *d = &p->wb->diff;
+	const struct diff_sheet *d = p->priv;
 	int views = diff_nviews(d);
 
 	snprintf(buf, n, "%s%s%s%s", d->title, d->sbs ? " \xc2\xb7 side by "
@@ -455,6 +494,10 @@ diff_title(struct pane *p, char *buf, size_t n)
 
 const struct pane_ops pane_diff_ops = {
 	.name = "diff",
+	.priv_size = sizeof(struct diff_sheet),
+	.open = diff_open,
 	.draw = diff_draw,
+	.key = diff_key,
 	.title = diff_title,
+	.close = diff_close,
 };

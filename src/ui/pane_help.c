@@ -98,9 +98,22 @@ help_draw(struct pane *p, WINDOW *win)
 }
 
 static int
-help_request(struct pane *p, enum action a)
+help_open(struct pane *p, const struct pane_place *at)
 {
-	return pane_scroll(p, a, help_rows(p->wb, NULL, 0, 0, p->cols));
+	(void)at;
+	p->scroll = 0;
+	return 0;
+}
+
+/* j, k and the like scroll; ?, q, Esc and any other key close it. */
+static int
+help_key(struct pane *p, int key, enum action a)
+{
+	if (a == ACTION_HELP || a == ACTION_QUIT || key == KEYMAP_KEY_ESC ||
+	    a == ACTION_NONE ||
+	    !pane_scroll(p, a, help_rows(p->wb, NULL, 0, 0, p->cols)))
+		p->shown = 0;
+	return 1;
 }
 
 static void
@@ -113,7 +126,8 @@ help_title(struct pane *p, char *buf, size_t n)
 
 const struct pane_ops pane_help_ops = {
 	.name = "help \xe2\x80\x94 live keymap",
+	.open = help_open,
 	.draw = help_draw,
-	.request = help_request,
+	.key = help_key,
 	.title = help_title,
 };

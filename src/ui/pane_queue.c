@@ -89,11 +89,12 @@ queue_draw(struct pane *p, WINDOW *win)
 }
 
 static int
-queue_request(struct pane *p, enum action a)
+queue_key(struct pane *p, int key, enum action a)
 {
 	struct wb *wb = p->wb;
 	size_t page = p->rows > 2 ? (size_t)p->rows - 2 : 1;
 
+	(void)key;	/* the workbench's actions only */
 	switch (a) {
 	case ACTION_MOVE_DOWN:
 		if (wb->sel + 1 < wb->count || wb->detached)
@@ -135,6 +136,6 @@ queue_title(struct pane *p, char *buf, size_t n)
 const struct pane_ops pane_queue_ops = {
 	.name = "queue",
 	.draw = queue_draw,
-	.request = queue_request,
+	.key = queue_key,
 	.title = queue_title,
 };

@@ -314,11 +314,12 @@ spec_draw(struct pane *p, WINDOW *win)
 }
 
 static int
-spec_request(struct pane *p, enum action a)
+spec_key(struct pane *p, int key, enum action a)
 {
 	struct spec_doc d = { 0 };
 	size_t n;
 
+	(void)key;	/* the workbench's actions only */
 	spec_build(p->wb, &d);
 	n = spec_render(p, NULL, &d);
 	doc_free(&d);
@@ -336,6 +337,6 @@ spec_title(struct pane *p, char *buf, size_t n)
 const struct pane_ops pane_spec_ops = {
 	.name = "spec",
 	.draw = spec_draw,
-	.request = spec_request,
+	.key = spec_key,
 	.title = spec_title,
 };

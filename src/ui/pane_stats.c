@@ -33,11 +33,29 @@ static const char *const stats_by[] = { "benchmark", "model", "domain",
 #define STATS_REVIEWERS	4	/* the pages past the groupings */
 #define STATS_AGREEMENT	5
 
+/*
+ * The sheet's own state: the counted cells and the people pages, owning
+ * their strings.  Its cursor is the pane's place: page the grouping (an
+ * index into stats_by), row and col the cell.
+ */
+#define STATS_NCOLS	10	/* 5 categories, pass .. unverified, other */
+struct stats_sheet {
+	char	**groups;	/* ngroups names; the last row is all */
+	size_t	(*cells)[STATS_NCOLS + 1];	/* counts, then all */
+	size_t	  ngroups;
+	/* the pages after the groupings: reviewers and agreement */
+	struct agreement_rate *rates;	/* nrates, by name */
+	size_t	  nrates;
+	struct agreement_pair *pairs;	/* npairs, by names */
+	size_t	  npairs;
+	size_t	  ndisagree;	/* candidates in disagreement */
+};
+
 static const struct {
 	const char	*head;		/* column heading */
 	const char	*name;		/* for the cursor line */
 	const char	*filter;	/* what Enter adds, NULL: none */
-} stats_cols[WB_STATS_NCOLS] = {
+} stats_cols[STATS_NCOLS] = {
 	{ "comp", "compile", "category=compile verdict!=pass" },
 	{ "api", "api", "category=api verdict!=pass" },
 	{ "func", "functional", "category=functional verdict!=pass" },
@@ -63,8 +81,8 @@ stats_col(const struct store_stat *c)
 	return 9;	/* skipped, unlabelled, an unknown category */
 }
 
-void
-stats_release(struct wb_stats *s)
+static void
+stats_release(struct stats_sheet *s)
 {
 	/* the people pages count rows in ngroups without group names */
 	for (size_t i = 0; s->groups != NULL && i < s->ngroups; i++)
@@ -97,13 +115,15 @@ stats_disagree_filter(const struct wb *wb)
 
 /* The reviewers and agreement pages.  0 or -1. */
 static int
-stats_load_people(struct wb *wb)
+stats_load_people(struct pane *p)
 {
-	struct wb_stats *s = &wb->stats;
+	struct wb *wb = p->wb;
+	struct stats_sheet *s = p->priv;
+	struct pane_place *at = &p->place;
 	struct err err;
 	char *f;
 
-	if (s->by == STATS_REVIEWERS) {
+	if (at->page == STATS_REVIEWERS) {
 		if (store_throughput(wb->st, wb->filter, &s->rates, &s->nrates,
 		    &err) < 0) {
 			wb_msg(wb, 1, "stats: %s", err.msg);
@@ -123,25 +143,26 @@ stats_load_people(struct wb *wb)
 		s->ngroups = s->npairs;
 	}
 	if (s->ngroups == 0)
-		s->row = 0;
-	else if (s->row >= s->ngroups)
-		s->row = s->ngroups - 1;
+		at->row = 0;
+	else if (at->row >= s->ngroups)
+		at->row = s->ngroups - 1;
 	return 0;
 }
 
 /* Read the cells for the current filter and grouping. 0 or -1. */
 static int
-stats_load(struct wb *wb)
+stats_load(struct pane *p)
 {
-	struct wb_stats *s = &wb->stats;
+	struct wb *wb = p->wb;
+	struct stats_sheet *s = p->priv;
 	struct store_stat *v;
 	struct err err;
 	size_t n;
 
 	stats_release(s);
-	if (s->by >= STATS_REVIEWERS)
-		return stats_load_people(wb);
-	if (store_stats(wb->st, wb->filter, stats_by[s->by], &v, &n,
+	if (p->place.page >= STATS_REVIEWERS)
+		return stats_load_people(p);
+	if (store_stats(wb->st, wb->filter, stats_by[p->place.page], &v, &n,
 	    &err) < 0) {
 		wb_msg(wb, 1, "stats: %s", err.msg);
 		return -1;
@@ -162,7 +183,7 @@ stats_load(struct wb *wb)
 			r++;
 		}
 		s->cells[r - 1][c] += v[i].count;
-		s->cells[r - 1][WB_STATS_NCOLS] += v[i].count;
+		s->cells[r - 1][STATS_NCOLS] += v[i].count;
 		store_stat_release(&v[i]);
 	}
 	free(v);
@@ -173,168 +194,178 @@ stats_load(struct wb *wb)
 	s->groups[s->ngroups] = xstrdup("all");
 	memset(s->cells[s->ngroups], 0, sizeof s->cells[s->ngroups]);
 	for (size_t r = 0; r < s->ngroups; r++)
-		for (int c = 0; c <= WB_STATS_NCOLS; c++)
+		for (int c = 0; c <= STATS_NCOLS; c++)
 			s->cells[s->ngroups][c] += s->cells[r][c];
 	s->ngroups++;
-	if (s->row >= s->ngroups)
-		s->row = s->ngroups - 1;
+	if (p->place.row >= s->ngroups)
+		p->place.row = s->ngroups - 1;
 	return 0;
 }
 
-void
-stats_open(struct wb *wb)
+/*
+ * s: count the filter's candidates by the sheet's grouping, the cursor
+ * on the first cell; or, from the navigation stack, by at's grouping
+ * with the cursor where it was (the way back from a drill-down).
+ */
+static int
+stats_open(struct pane *p, const struct pane_place *at)
 {
-	wb->stats.row = 0;
-	wb->stats.col = 0;
-	if (stats_load(wb) < 0)
-		return;
-	wb->stats.open = 1;
-	wb->stats_pane.scroll = 0;
-}
+	struct stats_sheet *s = p->priv;
 
-int
-stats_reopen(struct wb *wb, int by, size_t row, size_t col)
-{
-	struct wb_stats *s = &wb->stats;
-
-	s->by = by;
-	if (stats_load(wb) < 0)
+	if (at != NULL)
+		p->place.page = at->page;
+	p->place.row = 0;
+	p->place.col = 0;
+	if (stats_load(p) < 0)
 		return -1;
-	s->row = row < s->ngroups ? row : s->ngroups > 0 ? s->ngroups - 1 : 0;
-	s->col = col < WB_STATS_NCOLS ? col : 0;
-	s->open = 1;
-	wb->stats_pane.scroll = 0;
+	if (at != NULL) {
+		p->place.row = at->row < s->ngroups ? at->row :
+		    s->ngroups > 0 ? s->ngroups - 1 : 0;
+		p->place.col = at->col < STATS_NCOLS ? at->col : 0;
+	}
+	p->scroll = 0;
 	return 0;
+}
+
+static void
+stats_close(struct pane *p)
+{
+	stats_release(p->priv);
 }
 
 /* The filter Enter sets for the cell under the cursor: new string, or
  * NULL when the cell has none. */
 static char *
-stats_cell_filter(const struct wb *wb)
+stats_cell_filter(const struct pane *p)
 {
-	const struct wb_stats *s = &wb->stats;
-	const char *cell = stats_cols[s->col].filter;
+	const struct wb *wb = p->wb;
+	const struct stats_sheet *s = p->priv;
+	const struct pane_place *at = &p->place;
+	const char *cell = stats_cols[at->col].filter;
 	char *val, *f;
 
 	if (cell == NULL)
 		return NULL;
-	if (s->row + 1 == s->ngroups)	/* all */
+	if (at->row + 1 == s->ngroups)	/* all */
 		return xasprintf("%s%s%s", wb->filter ? wb->filter : "",
 		    wb->filter ? " " : "", cell);
-	val = store_filter_quote(s->groups[s->row]);
+	val = store_filter_quote(s->groups[at->row]);
 	f = xasprintf("%s%s%s=%s %s", wb->filter ? wb->filter : "",
-	    wb->filter ? " " : "", stats_by[s->by], val, cell);
+	    wb->filter ? " " : "", stats_by[at->page], val, cell);
 	free(val);
 	return f;
 }
 
 static void
-stats_drill(struct wb *wb)
+stats_drill(struct pane *p)
 {
+	struct wb *wb = p->wb;
 	char *f;
 
-	if (wb->stats.by == STATS_REVIEWERS) {
+	if (p->place.page == STATS_REVIEWERS) {
 		wb_msg(wb, 0, "no filter names a reviewer's decisions");
 		return;
 	}
-	if (wb->stats.by == STATS_AGREEMENT) {
+	if (p->place.page == STATS_AGREEMENT) {
 		f = stats_disagree_filter(wb);
-		if (wb_nav_filter(wb, f, 1, "disagreement queue") == 0) {
-			wb->stats.open = 0;
+		if (wb_nav_filter(wb, f, p, "disagreement queue") == 0) {
+			p->shown = 0;
 			wb_msg(wb, 0, "the disagreement queue: 1-5 give the "
 			    "final label");
 		}
 		free(f);
 		return;
 	}
-	f = stats_cell_filter(wb);
+	f = stats_cell_filter(p);
 
 	if (f == NULL) {
 		wb_msg(wb, 1, "no filter names the other column (failures "
 		    "without a category, skipped)");
 		return;
 	}
-	if (wb_nav_filter(wb, f, 1, "stats drill-down") == 0) {
-		wb->stats.open = 0;
+	if (wb_nav_filter(wb, f, p, "stats drill-down") == 0) {
+		p->shown = 0;
 		/* the status bar shows the new filter, no older message */
 		wb->msg[0] = '\0';
 	}
 	free(f);
 }
 
-void
-stats_key(struct wb *wb, int key, enum action a)
+static int
+stats_key(struct pane *p, int key, enum action a)
 {
-	struct wb_stats *s = &wb->stats;
-	struct pane *p = &wb->stats_pane;
+	struct wb *wb = p->wb;
+	struct stats_sheet *s = p->priv;
+	struct pane_place *at = &p->place;
 	size_t page = p->rows > 4 ? (size_t)p->rows - 4 : 1;
 
 	enum action sa = keymap_lookup(&wb->km, KEYMAP_STATS, key);
 
 	/* the sheet's table first (stats), then the workbench's moves */
 	if (sa == ACTION_CLOSE) {
-		s->open = 0;
-		return;
+		p->shown = 0;
+		return 1;
 	}
 	if (sa == ACTION_NONE && a == ACTION_HELP) {
-		wb->help_open = 1;	/* over the sheet; it comes back */
-		wb->help.scroll = 0;
-		return;
+		/* over the sheet; it comes back */
+		(void)pane_open(&wb->sheets[WB_HELP], NULL);
+		return 1;
 	}
-	if (s->by >= STATS_REVIEWERS && (sa == ACTION_CELL_LEFT ||
+	if (at->page >= STATS_REVIEWERS && (sa == ACTION_CELL_LEFT ||
 	    sa == ACTION_CELL_RIGHT))
-		return;
+		return 1;
 	if (sa == ACTION_CELL_LEFT) {
-		if (s->col > 0)
-			s->col--;
-		return;
+		if (at->col > 0)
+			at->col--;
+		return 1;
 	}
 	if (sa == ACTION_CELL_RIGHT) {
-		if (s->col + 1 < WB_STATS_NCOLS)
-			s->col++;
-		return;
+		if (at->col + 1 < STATS_NCOLS)
+			at->col++;
+		return 1;
 	}
 	if (sa == ACTION_NEXT_GROUPING || sa == ACTION_PREV_GROUPING) {
-		s->by = (int)(((size_t)s->by + (sa == ACTION_NEXT_GROUPING ?
-		    1 : STATS_NBY - 1)) % STATS_NBY);
-		s->row = 0;
-		if (stats_load(wb) < 0)
-			s->open = 0;
-		return;
+		at->page = (int)(((size_t)at->page + (sa ==
+		    ACTION_NEXT_GROUPING ? 1 : STATS_NBY - 1)) % STATS_NBY);
+		at->row = 0;
+		if (stats_load(p) < 0)
+			p->shown = 0;
+		return 1;
 	}
 	if (sa == ACTION_DRILL) {
-		stats_drill(wb);
-		return;
+		stats_drill(p);
+		return 1;
 	}
 	switch (a) {
 	case ACTION_MOVE_DOWN:
-		if (s->row + 1 < s->ngroups)
-			s->row++;
+		if (at->row + 1 < s->ngroups)
+			at->row++;
 		break;
 	case ACTION_MOVE_UP:
-		if (s->row > 0)
-			s->row--;
+		if (at->row > 0)
+			at->row--;
 		break;
 	case ACTION_PAGE_DOWN:
-		s->row = s->row + page < s->ngroups ? s->row + page :
+		at->row = at->row + page < s->ngroups ? at->row + page :
 		    s->ngroups - 1;
 		break;
 	case ACTION_PAGE_UP:
-		s->row = s->row > page ? s->row - page : 0;
+		at->row = at->row > page ? at->row - page : 0;
 		break;
 	case ACTION_MOVE_FIRST:
-		s->row = 0;
+		at->row = 0;
 		break;
 	case ACTION_MOVE_LAST:
-		s->row = s->ngroups > 0 ? s->ngroups - 1 : 0;
+		at->row = s->ngroups > 0 ? s->ngroups - 1 : 0;
 		break;
 	case ACTION_REDRAW:
-		if (stats_load(wb) < 0)
-			s->open = 0;
+		if (stats_load(p) < 0)
+			p->shown = 0;
 		break;
 	default:
-		break;
+		return 0;
 	}
+	return 1;
 }
 
 /* "143 82%", or the count alone where the column is narrow. */
@@ -376,7 +407,8 @@ stats_hms(int64_t sec, char *buf, size_t n)
 static void
 stats_draw_reviewers(struct pane *p, WINDOW *win)
 {
-	struct wb_stats *s = &p->wb->stats;
+	const struct stats_sheet *s = p->priv;
+	const struct pane_place *at = &p->place;
 	int body = p->rows - 3;
 	char buf[160], act[32], rate[32];
 
@@ -390,7 +422,7 @@ stats_draw_reviewers(struct pane *p, WINDOW *win)
 	}
 	if (body < 1)
 		body = 1;
-	stats_follow(p, s->row, body);
+	stats_follow(p, at->row, body);
 	for (int y = 0; y < body && (size_t)(p->scroll + y) < s->nrates;
 	    y++) {
 		size_t r = (size_t)(p->scroll + y);
@@ -406,7 +438,7 @@ stats_draw_reviewers(struct pane *p, WINDOW *win)
 		pane_cut(a->who, 20, who, sizeof who);
 		snprintf(buf, sizeof buf, "%-20s %9zu %6zu %9s %9s", who,
 		    a->decisions, a->timed, act, rate);
-		pane_puts(win, y + 1, 0, p->cols, buf, theme_attr(r == s->row ?
+		pane_puts(win, y + 1, 0, p->cols, buf, theme_attr(r == at->row ?
 		    THEME_CURSOR : THEME_NORMAL));
 	}
 	pane_puts(win, p->rows - 1, 0, p->cols, "per hour: timed decisions "
@@ -419,7 +451,8 @@ stats_draw_reviewers(struct pane *p, WINDOW *win)
 static void
 stats_draw_agreement(struct pane *p, WINDOW *win)
 {
-	struct wb_stats *s = &p->wb->stats;
+	const struct stats_sheet *s = p->priv;
+	const struct pane_place *at = &p->place;
 	const struct agreement_pair *a;
 	const char *kappa = pane_ascii ? "kappa" : "\xce\xba";
 	int list = p->rows - 11, y;
@@ -437,7 +470,7 @@ stats_draw_agreement(struct pane *p, WINDOW *win)
 		list = (int)s->npairs;
 	if (list < 1)
 		list = 1;
-	stats_follow(p, s->row, list);
+	stats_follow(p, at->row, list);
 	for (y = 0; y < list && (size_t)(p->scroll + y) < s->npairs; y++) {
 		size_t r = (size_t)(p->scroll + y);
 
@@ -450,11 +483,11 @@ stats_draw_agreement(struct pane *p, WINDOW *win)
 		pane_cut(a->b, 15, b, sizeof b);
 		snprintf(buf, sizeof buf, "%-15s & %-15s %6zu %6zu %6.2f %6.2f "
 		    "%6s", x, b, a->n, a->agree, a->po, a->pe, k);
-		pane_puts(win, y + 1, 0, p->cols, buf, theme_attr(r == s->row ?
+		pane_puts(win, y + 1, 0, p->cols, buf, theme_attr(r == at->row ?
 		    THEME_CURSOR : THEME_NORMAL));
 	}
 	/* the 5x5 matrix: rows the first reviewer, columns the second */
-	a = &s->pairs[s->row];
+	a = &s->pairs[at->row];
 	y = list + 2;
 	pane_cut(a->a, 20, x, sizeof x);
 	pane_cut(a->b, 20, b, sizeof b);
@@ -486,20 +519,20 @@ stats_draw_agreement(struct pane *p, WINDOW *win)
 static void
 stats_draw(struct pane *p, WINDOW *win)
 {
-	struct wb *wb = p->wb;
-	struct wb_stats *s = &wb->stats;
+	const struct stats_sheet *s = p->priv;
+	const struct pane_place *at = &p->place;
 	int gw = p->cols >= 140 ? 24 : p->cols >= 110 ? 16 : 10;
-	int cw = (p->cols - gw - 1) / (WB_STATS_NCOLS + 1);
+	int cw = (p->cols - gw - 1) / (STATS_NCOLS + 1);
 	int body = p->rows - 3;	/* header, table, blank, cursor line */
 	char buf[128], *f;
 	int x, y;
 	size_t row_total;
 
-	if (s->by == STATS_REVIEWERS) {
+	if (at->page == STATS_REVIEWERS) {
 		stats_draw_reviewers(p, win);
 		return;
 	}
-	if (s->by == STATS_AGREEMENT) {
+	if (at->page == STATS_AGREEMENT) {
 		stats_draw_agreement(p, win);
 		return;
 	}
@@ -507,21 +540,21 @@ stats_draw(struct pane *p, WINDOW *win)
 		cw = 12;
 	if (cw < 5)
 		cw = 5;
-	snprintf(buf, sizeof buf, "%-*.*s", gw, gw, stats_by[s->by]);
+	snprintf(buf, sizeof buf, "%-*.*s", gw, gw, stats_by[at->page]);
 	x = pane_puts(win, 0, 0, gw, buf, theme_attr(THEME_HEADER)) + 1;
-	for (int c = 0; c <= WB_STATS_NCOLS; c++) {
+	for (int c = 0; c <= STATS_NCOLS; c++) {
 		/* cut to leave a blank between narrow columns */
 		snprintf(buf, sizeof buf, "%*.*s", cw, cw - 1,
-		    c < WB_STATS_NCOLS ? stats_cols[c].head : "all");
+		    c < STATS_NCOLS ? stats_cols[c].head : "all");
 		x += pane_puts(win, 0, x, cw, buf, theme_attr(THEME_HEADER));
 	}
 	if (body < 1)
 		body = 1;
 	/* keep the cursor row on screen */
-	if ((int)s->row < p->scroll)
-		p->scroll = (int)s->row;
-	if ((int)s->row >= p->scroll + body)
-		p->scroll = (int)s->row - body + 1;
+	if ((int)at->row < p->scroll)
+		p->scroll = (int)at->row;
+	if ((int)at->row >= p->scroll + body)
+		p->scroll = (int)at->row - body + 1;
 	for (y = 0; y < body && (size_t)(p->scroll + y) < s->ngroups; y++) {
 		size_t r = (size_t)(p->scroll + y);
 		int last = r + 1 == s->ngroups;
@@ -530,13 +563,13 @@ stats_draw(struct pane *p, WINDOW *win)
 		pane_cut(s->groups[r], gw, buf, sizeof buf);
 		x = pane_puts(win, y + 1, 0, gw, buf, base);
 		x = gw + 1;
-		for (int c = 0; c <= WB_STATS_NCOLS; c++) {
-			int cur = r == s->row && c == (int)s->col;
+		for (int c = 0; c <= STATS_NCOLS; c++) {
+			int cur = r == at->row && c == (int)at->col;
 
 			stats_cell_text(s->cells[r][c],
-			    s->cells[r][WB_STATS_NCOLS], cw, buf, sizeof buf);
+			    s->cells[r][STATS_NCOLS], cw, buf, sizeof buf);
 			pane_puts(win, y + 1, x, cw, buf, cur ?
-			    theme_attr(THEME_CURSOR) : c == WB_STATS_NCOLS ?
+			    theme_attr(THEME_CURSOR) : c == STATS_NCOLS ?
 			    theme_attr(THEME_DIM) : base);
 			x += cw;
 		}
@@ -544,12 +577,12 @@ stats_draw(struct pane *p, WINDOW *win)
 	if (s->ngroups == 0)
 		return;
 	/* the cursor cell in words, and what Enter does */
-	row_total = s->cells[s->row][WB_STATS_NCOLS];
-	f = stats_cell_filter(wb);
+	row_total = s->cells[at->row][STATS_NCOLS];
+	f = stats_cell_filter(p);
 	snprintf(buf, sizeof buf, "%s \xc2\xb7 %s: %zu of %zu (%.1f%%)",
-	    s->groups[s->row], stats_cols[s->col].name,
-	    s->cells[s->row][s->col], row_total, row_total > 0 ? 100.0 *
-	    (double)s->cells[s->row][s->col] / (double)row_total : 0.0);
+	    s->groups[at->row], stats_cols[at->col].name,
+	    s->cells[at->row][at->col], row_total, row_total > 0 ? 100.0 *
+	    (double)s->cells[at->row][at->col] / (double)row_total : 0.0);
 	pane_puts(win, p->rows - 2, 0, p->cols, buf, theme_attr(THEME_NORMAL));
 	if (f != NULL) {
 		char *t = xasprintf("Enter: %s", f);
@@ -564,7 +597,7 @@ stats_draw(struct pane *p, WINDOW *win)
 static void
 stats_title(struct pane *p, char *buf, size_t n)
 {
-	int by = p->wb->stats.by;
+	int by = p->place.page;
 
 	if (by == STATS_REVIEWERS)
 		snprintf(buf, n, "reviewers: decisions per hour \xc2\xb7 Tab: "
@@ -582,6 +615,10 @@ stats_title(struct pane *p, char *buf, size_t n)
 
 const struct pane_ops pane_stats_ops = {
 	.name = "stats",
+	.priv_size = sizeof(struct stats_sheet),
+	.open = stats_open,
 	.draw = stats_draw,
+	.key = stats_key,
 	.title = stats_title,
+	.close = stats_close,
 };

@@ -7,7 +7,7 @@
  *
  * I/O handlers only feed the terminal and mark the model dirty; the
  * cells are drawn by term_draw() inside the frame.  While the editor
- * runs it has the keyboard (wb->kbd) until Ctrl-] takes it back.  When
+ * runs it has the keyboard (kbd) until Ctrl-] takes it back.  When
  * the editor exits and the file changed, the change becomes a repair
  * candidate, which is verified in the pane at once.
  *
@@ -35,38 +35,81 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/decide.h"
 #include "exchange/dataset.h"
 #include "base/hash.h"
 #include "model/vocab.h"
+
+/*
+ * The pane's own state (its priv): the terminal and what feeds it, and
+ * the view of it.  Nothing outside this file reads it; the workbench asks
+ * through the term_pane_* functions (pane.h).
+ */
+struct term_pane {
+	struct term		*term;
+	struct verify_job	*job;
+	int64_t			 job_t0;	/* ms */
+	char			*verify_next;	/* verify it when the job,
+						   its task's reference, ends */
+	struct pty		 ed;		/* the editor; pid > 0: runs */
+	char			*ed_dir, *ed_path, *ed_cand;
+	char			 ed_hash[SAMPLE_HASH_HEX];
+	int			 ed_model;	/* ed runs `assay repair`, not
+						 * the editor (R) */
+	int			 kbd;		/* 1: the program has keys */
+	char			 term_title[128];
+	/* The candidate whose run the terminal shows (live or its stored
+	 * log), NULL: none or another program's output (term_pane_follow) */
+	char			*term_cand;
+	/*
+	 * The view of the terminal: its bottom (follow), or from line
+	 * term_top, an absolute line number (term_sb_total()), so that new
+	 * output does not move a view scrolled back.
+	 */
+	int			 term_follow;
+	long			 term_top;
+};
+
+static struct term_pane *
+term_pane_of(const struct wb *wb)
+{
+	return wb->panes[WB_TERM].priv;
+}
 
 #define TERM_SMALL_ROWS 10	/* a smaller pane zooms for v and e */
 
 int
 term_pane_busy(const struct wb *wb)
 {
-	return wb->job != NULL || wb->ed.pid > 0;
+	struct term_pane *tp = term_pane_of(wb);
+
+	return tp->job != NULL || tp->ed.pid > 0;
 }
 
 int
 term_pane_fd(const struct wb *wb)
 {
-	if (wb->job != NULL)
-		return verify_job_fd(wb->job);
-	if (wb->ed.pid > 0)
-		return wb->ed.fd;
+	struct term_pane *tp = term_pane_of(wb);
+
+	if (tp->job != NULL)
+		return verify_job_fd(tp->job);
+	if (tp->ed.pid > 0)
+		return tp->ed.fd;
 	return -1;
 }
 
 int
 term_pane_timeout(const struct wb *wb)
 {
-	if (wb->job != NULL) {
-		int t = verify_job_timeout_ms(wb->job);
+	struct term_pane *tp = term_pane_of(wb);
+
+	if (tp->job != NULL) {
+		int t = verify_job_timeout_ms(tp->job);
 
 		return t < 100 ? t : 100;	/* reap, clock in the title */
 	}
-	if (wb->ed.pid > 0)
-		return wb->ed.fd < 0 ? 20 : 500;
+	if (tp->ed.pid > 0)
+		return tp->ed.fd < 0 ? 20 : 500;
 	return -1;
 }
 
@@ -134,6 +177,55 @@ term_pane_unhold(struct wb *wb, enum action a)
 	    a == ACTION_QUIT;
 }
 
+int
+term_pane_verifying(const struct wb *wb)
+{
+	return term_pane_of(wb)->job != NULL;
+}
+
+int
+term_pane_kbd(const struct wb *wb)
+{
+	struct term_pane *tp = term_pane_of(wb);
+
+	return tp->kbd && tp->ed.pid > 0;
+}
+
+void
+term_pane_keyboard(struct wb *wb, int on)
+{
+	struct term_pane *tp = term_pane_of(wb);
+
+	if (!on) {
+		tp->kbd = 0;
+		return;
+	}
+	if (tp->ed.pid <= 0) {
+		wb_msg(wb, 1, "no program runs in the toolchain pane");
+		return;
+	}
+	tp->kbd = 1;
+	wb->focus = WB_TERM;
+	auto_zoom(wb);
+}
+
+const char *
+term_pane_program(const struct wb *wb)
+{
+	return term_pane_of(wb)->term_title;
+}
+
+int
+term_pane_cursor(const struct wb *wb, int *row, int *col, int *visible)
+{
+	struct term_pane *tp = term_pane_of(wb);
+
+	if (!term_pane_kbd(wb) || tp->term == NULL)
+		return -1;
+	term_cursor(tp->term, row, col, visible);
+	return 0;
+}
+
 /*
  * The terminal takes the pane's size for a new program (rows x cols;
  * the zoomed size when v or e zoomed), and the view follows its output.
@@ -141,22 +233,26 @@ term_pane_unhold(struct wb *wb, enum action a)
 static void
 term_start(struct wb *wb, int rows, int cols)
 {
-	if (wb->term != NULL) {
-		term_resize(wb->term, rows, cols);
-		term_reset(wb->term);
+	struct term_pane *tp = term_pane_of(wb);
+
+	if (tp->term != NULL) {
+		term_resize(tp->term, rows, cols);
+		term_reset(tp->term);
 	}
-	wb->term_follow = 1;
-	wb->term_top = 0;
+	tp->term_follow = 1;
+	tp->term_top = 0;
 	wb->panes[WB_TERM].hscroll = 0;
-	free(wb->term_cand);	/* the caller says whose, if anyone's */
-	wb->term_cand = NULL;
+	free(tp->term_cand);	/* the caller says whose, if anyone's */
+	tp->term_cand = NULL;
 }
 
 static void
 feed_str(struct wb *wb, const char *s)
 {
-	if (wb->term != NULL)
-		term_feed(wb->term, s, strlen(s));
+	struct term_pane *tp = term_pane_of(wb);
+
+	if (tp->term != NULL)
+		term_feed(tp->term, s, strlen(s));
 }
 
 /* Why: pane jobs run on a raw pty (no \n -> \r\n), so add the \r. */
@@ -164,19 +260,20 @@ static void
 job_out(const char *bytes, size_t len, void *arg)
 {
 	struct wb *wb = arg;
+	struct term_pane *tp = term_pane_of(wb);
 	size_t start = 0;
 
-	if (wb->term == NULL)
+	if (tp->term == NULL)
 		return;
 	for (size_t i = 0; i < len; i++) {
 		if (bytes[i] != '\n' || (i > 0 && bytes[i - 1] == '\r'))
 			continue;
-		term_feed(wb->term, bytes + start, i - start);
-		term_feed(wb->term, "\r\n", 2);
+		term_feed(tp->term, bytes + start, i - start);
+		term_feed(tp->term, "\r\n", 2);
 		start = i + 1;
 	}
 	if (start < len)
-		term_feed(wb->term, bytes + start, len - start);
+		term_feed(tp->term, bytes + start, len - start);
 	wb->term_fed += len;
 	wb->dirty = 1;
 }
@@ -184,17 +281,18 @@ job_out(const char *bytes, size_t len, void *arg)
 int
 term_pane_verify(struct wb *wb, const char *id)
 {
+	struct term_pane *tp = term_pane_of(wb);
 	struct candidate c = { 0 };
 	struct task t = { 0 };
 	struct err err;
 	char line[256];
 	int rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols;
 
-	if (wb->job != NULL) {
+	if (tp->job != NULL) {
 		wb_msg(wb, 1, "a verification is running: x cancels it");
 		return -1;
 	}
-	if (wb->ed.pid > 0) {
+	if (tp->ed.pid > 0) {
 		wb_msg(wb, 1, "the editor is running in the toolchain pane");
 		return -1;
 	}
@@ -221,7 +319,7 @@ term_pane_verify(struct wb *wb, const char *id)
 	snprintf(line, sizeof line, "\033[1m\xc2\xbb verify %s \xc2\xb7 %s "
 	    "\xc2\xb7 %s\033[0m\r\n", c.id, c.task_id, t.env ? t.env : "?");
 	feed_str(wb, line);
-	if (verify_job_start(&wb->job, &wb->vopts, &t, &c, 1, rows, cols,
+	if (verify_job_start(&tp->job, &wb->vopts, &t, &c, 1, rows, cols,
 	    &err) < 0) {
 		char *m = xasprintf("\033[31massay: %s\033[0m\r\n", err.msg);
 
@@ -234,9 +332,9 @@ term_pane_verify(struct wb *wb, const char *id)
 		wb->dirty = 1;
 		return -1;
 	}
-	wb->job_t0 = wb_now_ms();
-	wb->term_cand = xstrdup(c.id);
-	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s",
+	tp->job_t0 = wb_now_ms();
+	tp->term_cand = xstrdup(c.id);
+	snprintf(tp->term_title, sizeof tp->term_title, "%s \xc2\xb7 %s",
 	    t.env ? t.env : "", c.id);
 	wb_msg(wb, 0, "verifying %s (x cancels)", c.id);
 	candidate_release(&c);
@@ -245,15 +343,43 @@ term_pane_verify(struct wb *wb, const char *id)
 	return 0;
 }
 
+int
+wb_verify(struct wb *wb, const char *id)
+{
+	struct term_pane *tp = term_pane_of(wb);
+	char *ref = NULL, *next;
+	struct err err;
+	int rc;
+
+	if (id == NULL || tp->job != NULL || tp->ed.pid > 0 ||
+	    verify_reference_pending(wb->st, id, &ref, &err) < 0 ||
+	    ref == NULL)
+		return term_pane_verify(wb, id);	/* it says why not */
+	next = xstrdup(id);	/* id may be wb->cur.id */
+	rc = term_pane_verify(wb, ref);
+	if (rc == 0) {
+		free(tp->verify_next);
+		tp->verify_next = next;
+		wb_msg(wb, 0, "verifying the task's reference %s first, then"
+		    " %s (x cancels)", ref, next);
+	} else {
+		free(next);
+	}
+	free(ref);
+	return rc;
+}
+
 void
 term_pane_cancel(struct wb *wb)
 {
-	if (wb->job == NULL) {
+	struct term_pane *tp = term_pane_of(wb);
+
+	if (tp->job == NULL) {
 		wb_msg(wb, 1, "no verification is running");
 		return;
 	}
-	verify_job_cancel(wb->job);
-	wb_msg(wb, 0, "cancelling %s", verify_job_cand(wb->job));
+	verify_job_cancel(tp->job);
+	wb_msg(wb, 0, "cancelling %s", verify_job_cand(tp->job));
 }
 
 /*
@@ -297,37 +423,39 @@ evidence_row(const struct term *t, const char *evidence)
 static void
 show_evidence(struct wb *wb, const char *evidence)
 {
+	struct term_pane *tp = term_pane_of(wb);
 	long at, first;
 
-	if (!wb->term_follow || wb->term == NULL)
+	if (!tp->term_follow || tp->term == NULL)
 		return;
-	at = evidence_row(wb->term, evidence);
-	first = term_sb_total(wb->term) - term_sb_lines(wb->term);
+	at = evidence_row(tp->term, evidence);
+	first = term_sb_total(tp->term) - term_sb_lines(tp->term);
 	/* near the start: from the start, with the command line */
 	if (at >= 0) {
-		wb->term_follow = 0;
-		wb->term_top = at - first < 15 ? first : at - 1;
+		tp->term_follow = 0;
+		tp->term_top = at - first < 15 ? first : at - 1;
 	}
 }
 
 void
 term_pane_follow(struct wb *wb)
 {
+	struct term_pane *tp = term_pane_of(wb);
 	struct wb_cur *c = &wb->cur;
 	struct pane *p = &wb->panes[WB_TERM];
 	char line[512], dur[32];
 	int pass;
 
-	if (term_pane_busy(wb) || wb->term == NULL || c->id == NULL ||
+	if (term_pane_busy(wb) || tp->term == NULL || c->id == NULL ||
 	    c->cand.id == NULL || p->rows < 1)
 		return;
-	if (wb->term_cand != NULL && strcmp(wb->term_cand, c->id) == 0)
+	if (tp->term_cand != NULL && strcmp(tp->term_cand, c->id) == 0)
 		return;
 	term_start(wb, p->rows, p->cols);
-	wb->term_cand = xstrdup(c->id);
+	tp->term_cand = xstrdup(c->id);
 	wb->dirty = 1;
 	if (!c->has_run) {
-		snprintf(wb->term_title, sizeof wb->term_title, "%s "
+		snprintf(tp->term_title, sizeof tp->term_title, "%s "
 		    "\xc2\xb7 not run", c->id);
 		feed_str(wb, "\033[2mno run of this candidate yet: v verifies"
 		    " it here, e edits it\033[0m\r\n");
@@ -346,7 +474,7 @@ term_pane_follow(struct wb *wb)
 	    c->run.verdict : "?", c->run.stage ? " \xc2\xb7 " : "",
 	    c->run.stage ? c->run.stage : "", dur);
 	feed_str(wb, line);
-	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s "
+	snprintf(tp->term_title, sizeof tp->term_title, "%s \xc2\xb7 %s "
 	    "\xc2\xb7 %s \xc2\xb7 run #%lld", c->run.env ? c->run.env : "",
 	    c->id, c->run.verdict ? c->run.verdict : "?",
 	    (long long)c->run.id);
@@ -358,13 +486,14 @@ term_pane_follow(struct wb *wb)
 static void
 job_finish(struct wb *wb)
 {
+	struct term_pane *tp = term_pane_of(wb);
 	struct run r;
 	struct err err;
 	char line[512], dur[32];
 	int pass, cancelled;
 
-	verify_job_result(wb->job, &r);
-	verify_judge_reference(wb->st, wb->job, &r);
+	verify_job_result(tp->job, &r);
+	verify_judge_reference(wb->st, tp->job, &r);
 	pass = verdict_is(r.verdict, VERDICT_PASS);
 	cancelled = r.subcategory != NULL &&
 	    strcmp(r.subcategory, "cancelled") == 0;
@@ -384,7 +513,7 @@ job_finish(struct wb *wb)
 		    r.verdict, r.stage ? " at " : "", r.stage ? r.stage : "",
 		    (long long)r.id, dur);
 	}
-	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s "
+	snprintf(tp->term_title, sizeof tp->term_title, "%s \xc2\xb7 %s "
 	    "\xc2\xb7 %s", r.env ? r.env : "", r.cand_id, cancelled ?
 	    "cancelled" : r.verdict);
 	/* The message that decided the verdict matters most: show the run
@@ -393,20 +522,20 @@ job_finish(struct wb *wb)
 	if (!pass && !cancelled)
 		show_evidence(wb, r.evidence);
 	run_release(&r);
-	verify_job_free(wb->job);
-	wb->job = NULL;
+	verify_job_free(tp->job);
+	tp->job = NULL;
 	/* a small screen keeps the zoom until a key, to read the output */
 	if (cancelled)
 		auto_unzoom(wb);
 	else if (wb->auto_zoom)
 		wb->auto_zoom = WB_AZ_HOLD;
 	wb_view_changed(wb);	/* its row may leave the view */
-	if (wb->verify_next != NULL) {
+	if (tp->verify_next != NULL) {
 		/* That was the task's reference (wb_verify): now the
 		 * candidate, judged in its light; not after an x. */
-		char *next = wb->verify_next;
+		char *next = tp->verify_next;
 
-		wb->verify_next = NULL;
+		tp->verify_next = NULL;
 		if (!cancelled)
 			term_pane_verify(wb, next);
 		free(next);
@@ -417,17 +546,19 @@ job_finish(struct wb *wb)
 static void
 ed_cleanup(struct wb *wb)
 {
-	if (wb->ed_path != NULL)
-		unlink(wb->ed_path);
-	if (wb->ed_dir != NULL)
-		rmdir(wb->ed_dir);
-	free(wb->ed_path);
-	free(wb->ed_dir);
-	free(wb->ed_cand);
-	wb->ed_path = wb->ed_dir = wb->ed_cand = NULL;
-	memset(&wb->ed, 0, sizeof wb->ed);
-	wb->ed.fd = -1;
-	wb->kbd = 0;
+	struct term_pane *tp = term_pane_of(wb);
+
+	if (tp->ed_path != NULL)
+		unlink(tp->ed_path);
+	if (tp->ed_dir != NULL)
+		rmdir(tp->ed_dir);
+	free(tp->ed_path);
+	free(tp->ed_dir);
+	free(tp->ed_cand);
+	tp->ed_path = tp->ed_dir = tp->ed_cand = NULL;
+	memset(&tp->ed, 0, sizeof tp->ed);
+	tp->ed.fd = -1;
+	tp->kbd = 0;
 }
 
 static char *
@@ -451,115 +582,90 @@ read_file(const char *path, size_t *len)
 }
 
 /*
- * The edit of old reproduced the code of candidate id, which exists: say
- * so, record that it is a repair of old too (a journal event and a note
- * on it, shown in its spec pane), and show it; verify it only when it
- * never ran.
+ * The edit of parent reproduced the code of candidate rep->id, which
+ * exists (decide_repair recorded it as a repair of parent too): say so
+ * and show it; verify it only when it never ran.
  */
 static void
-ed_reproduced(struct wb *wb, const struct candidate *old, const char *id)
+ed_reproduced(struct wb *wb, const char *parent,
+    const struct decide_repair *rep)
 {
-	struct candidate ex = { 0 };
 	struct run r;
 	struct err err;
-	char *note, *keep = xstrdup(id);
+	char *keep = xstrdup(rep->id);
 	int has_run;
 
-	if (store_candidate_get(wb->st, keep, &ex, &err) != 0) {
-		wb_msg(wb, 1, "editor: %s", err.msg);
-		free(keep);
-		auto_unzoom(wb);
-		return;
-	}
-	note = xasprintf("also a repair of %s: an edit of it by %s "
-	    "reproduced this code", old->id, wb->reviewer);
-	if ((ex.parent == NULL || strcmp(ex.parent, old->id) != 0) &&
-	    (store_event_add(wb->st, wb->reviewer, "repair", keep, note,
-	    &err) < 0 || store_note_add(wb->st, keep, note, wb->reviewer,
-	    &err) < 0))
-		wb_msg(wb, 1, "record the repair of %s: %s", old->id, err.msg);
-	free(note);
 	has_run = store_run_latest(wb->st, keep, &r, &err) == 0;
 	wb_select_id(wb, keep);
 	if (has_run) {
 		auto_unzoom(wb);
 		wb_msg(wb, 0, "the edit reproduces %s (%s%s%s), recorded as a "
-		    "repair of %s; its latest run: %s", keep, ex.origin,
-		    ex.parent ? ", a repair of " : "", ex.parent ? ex.parent :
-		    "", old->id, r.verdict);
+		    "repair of %s; its latest run: %s", keep, rep->origin,
+		    rep->parent ? ", a repair of " : "", rep->parent ?
+		    rep->parent : "", parent, r.verdict);
 		run_release(&r);
 	} else if (wb_verify(wb, keep) == 0) {
 		wb_msg(wb, 0, "the edit reproduces %s (%s), recorded as a "
-		    "repair of %s; verifying it", keep, ex.origin, old->id);
+		    "repair of %s; verifying it", keep, rep->origin, parent);
 	} else {
 		auto_unzoom(wb);
 	}
-	candidate_release(&ex);
 	free(keep);
 	wb_refresh(wb);
 }
 
-/* The editor exited: a changed file becomes a repair, verified at once. */
+/* The editor exited: a changed file becomes a repair by the reviewer
+ * (decide_repair), verified at once. */
 static void
 ed_finish(struct wb *wb)
 {
-	struct candidate old = { 0 }, c = { 0 };
+	struct term_pane *tp = term_pane_of(wb);
+	struct decide_repair rep;
 	struct err err;
-	char *code;
+	char *code, *parent, *source, hash[SAMPLE_HASH_HEX];
 	size_t len = 0;
-	int inserted = 0, st;
+	int st, rc;
 
-	pty_release(&wb->ed);
-	st = wb->ed.status;
-	code = read_file(wb->ed_path, &len);
+	pty_release(&tp->ed);
+	st = tp->ed.status;
+	code = read_file(tp->ed_path, &len);
 	if (code == NULL) {
-		wb_msg(wb, 1, "editor: cannot read %s: %s", wb->ed_path,
+		wb_msg(wb, 1, "editor: cannot read %s: %s", tp->ed_path,
 		    strerror(errno));
 		goto out;
 	}
-	hash_sha256(code, len, c.code_hash);
-	if (strcmp(c.code_hash, wb->ed_hash) == 0) {
+	hash_sha256(code, len, hash);
+	if (strcmp(hash, tp->ed_hash) == 0) {
 		wb_msg(wb, 0, "editor closed%s: no change, nothing saved",
 		    WIFEXITED(st) && WEXITSTATUS(st) != 0 ?
 		    " with an error" : "");
 		free(code);
 		goto out;
 	}
-	if (store_candidate_get(wb->st, wb->ed_cand, &old, &err) != 0) {
-		wb_msg(wb, 1, "editor: %s", err.msg);
-		free(code);
+	source = xasprintf("edit of %s", tp->ed_cand);
+	rc = decide_repair(wb->st, tp->ed_cand, code, len, wb->reviewer,
+	    source, &rep, &err);
+	free(source);
+	free(code);
+	if (rc < 0) {
+		wb_msg(wb, 1, "save repair of %s: %s", tp->ed_cand, err.msg);
 		goto out;
 	}
-	c.task_id = xstrdup(old.task_id);
-	c.origin = xstrdup("human");
-	c.kind = xstrdup("repair");
-	c.lang = xstrdup(old.lang);
-	c.parent = xstrdup(old.id);
-	c.source = xasprintf("edit of %s", old.id);
-	c.code = code;
-	c.code_len = len;
-	if (store_candidate_add(wb->st, &c, &inserted, &err) < 0) {
-		wb_msg(wb, 1, "save repair of %s: %s", old.id, err.msg);
-		candidate_release(&old);
-		candidate_release(&c);
-		goto out;
-	}
+	parent = xstrdup(tp->ed_cand);
 	ed_cleanup(wb);
-	if (!inserted) {
-		ed_reproduced(wb, &old, c.id);
-		candidate_release(&old);
-		candidate_release(&c);
-		return;
+	if (!rep.inserted) {
+		ed_reproduced(wb, parent, &rep);
+	} else {
+		wb_select_id(wb, rep.id);
+		if (wb_verify(wb, rep.id) == 0)
+			wb_msg(wb, 0, "saved repair %s of %s; verifying it",
+			    rep.id, parent);
+		else
+			auto_unzoom(wb);
+		wb_refresh(wb);
 	}
-	wb_select_id(wb, c.id);
-	if (wb_verify(wb, c.id) == 0)
-		wb_msg(wb, 0, "saved repair %s of %s; verifying it", c.id,
-		    old.id);
-	else
-		auto_unzoom(wb);
-	candidate_release(&old);
-	candidate_release(&c);
-	wb_refresh(wb);
+	decide_repair_release(&rep);
+	free(parent);
 	return;
 out:
 	ed_cleanup(wb);
@@ -582,53 +688,54 @@ newest_repair(const struct store_row *row, void *arg)
 static void
 model_finish(struct wb *wb)
 {
-	int st = wb->ed.status;
+	struct term_pane *tp = term_pane_of(wb);
+	int st = tp->ed.status;
 	char *filter, *id = NULL;
 	struct err err;
 
-	pty_release(&wb->ed);
-	if (wb->ed_cand == NULL) {
+	pty_release(&tp->ed);
+	if (tp->ed_cand == NULL) {
 		/* :repair or :generate over many: the pane has the story */
-		wb->ed_model = 0;
-		wb->kbd = 0;
+		tp->ed_model = 0;
+		tp->kbd = 0;
 		wb_refresh(wb);
 		wb_msg(wb, !WIFEXITED(st) || WEXITSTATUS(st) != 0, "the model"
 		    " run %s; its output is in the toolchain pane until you"
 		    " move", WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "is done" :
 		    "ended with an error");
-		free(wb->term_cand);
-		wb->term_cand = xstrdup(wb->cur.id);
-		memset(&wb->ed, 0, sizeof wb->ed);
-		wb->ed.fd = -1;
+		free(tp->term_cand);
+		tp->term_cand = xstrdup(wb->cur.id);
+		memset(&tp->ed, 0, sizeof tp->ed);
+		tp->ed.fd = -1;
 		wb->dirty = 1;
 		return;
 	}
-	filter = xasprintf("parent=%s kind=repair", wb->ed_cand);
+	filter = xasprintf("parent=%s kind=repair", tp->ed_cand);
 	if (store_query_each(wb->st, filter, newest_repair, &id, &err) < 0)
 		wb_msg(wb, 1, "%s", err.msg);
 	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || id == NULL)
 		wb_msg(wb, 1, "the model made no repair of %s: see the"
-		    " toolchain pane", wb->ed_cand);
+		    " toolchain pane", tp->ed_cand);
 	free(filter);
-	wb->ed_model = 0;
-	wb->kbd = 0;
+	tp->ed_model = 0;
+	tp->kbd = 0;
 	wb_refresh(wb);
 	if (id != NULL && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
 		wb_select_id(wb, id);
 		wb_msg(wb, 0, "repair %s of %s by the model: %s", id,
-		    wb->ed_cand, wb->cur.has_run && wb->cur.run.verdict != NULL ?
+		    tp->ed_cand, wb->cur.has_run && wb->cur.run.verdict != NULL ?
 		    wb->cur.run.verdict :
 		    "not verified");
 	}
 	/* The story stays while its candidate is on screen; moving shows
 	 * the next one's stored log (issue 12). */
-	free(wb->term_cand);
-	wb->term_cand = xstrdup(wb->cur.id);
+	free(tp->term_cand);
+	tp->term_cand = xstrdup(wb->cur.id);
 	free(id);
-	free(wb->ed_cand);
-	wb->ed_cand = NULL;
-	memset(&wb->ed, 0, sizeof wb->ed);
-	wb->ed.fd = -1;
+	free(tp->ed_cand);
+	tp->ed_cand = NULL;
+	memset(&tp->ed, 0, sizeof tp->ed);
+	tp->ed.fd = -1;
 	wb->dirty = 1;
 }
 
@@ -641,6 +748,7 @@ static int
 assay_in_pane(struct wb *wb, char *const *args, size_t nargs,
     const char *cand, const char *title)
 {
+	struct term_pane *tp = term_pane_of(wb);
 	struct err err;
 	char self[4096], **argv;
 	int rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols;
@@ -665,15 +773,15 @@ assay_in_pane(struct wb *wb, char *const *args, size_t nargs,
 	rows = rows > 0 ? rows : 24;
 	cols = cols > 0 ? cols : 80;
 	term_start(wb, rows, cols);
-	if (pty_spawn(&wb->ed, argv, NULL, NULL, rows, cols, 0, &err) < 0) {
+	if (pty_spawn(&tp->ed, argv, NULL, NULL, rows, cols, 0, &err) < 0) {
 		wb_msg(wb, 1, "%s: %s", title, err.msg);
 		free(argv);
 		return -1;
 	}
 	free(argv);
-	wb->ed_cand = xstrdup(cand);
-	wb->ed_model = 1;
-	snprintf(wb->term_title, sizeof wb->term_title, "%s", title);
+	tp->ed_cand = xstrdup(cand);
+	tp->ed_model = 1;
+	snprintf(tp->term_title, sizeof tp->term_title, "%s", title);
 	wb->dirty = 1;
 	return 0;
 }
@@ -739,6 +847,7 @@ term_pane_model_run(struct wb *wb, const char *verb, const char *count)
 int
 term_pane_edit(struct wb *wb)
 {
+	struct term_pane *tp = term_pane_of(wb);
 	struct wb_cur *c = &wb->cur;
 	struct err err;
 	char *dir, *argv[6];
@@ -760,21 +869,21 @@ term_pane_edit(struct wb *wb)
 		free(dir);
 		return -1;
 	}
-	wb->ed_dir = dir;
-	wb->ed_path = xasprintf("%s/%s.%s", dir, c->cand.id,
+	tp->ed_dir = dir;
+	tp->ed_path = xasprintf("%s/%s.%s", dir, c->cand.id,
 	    dataset_ext(c->cand.lang));
-	wb->ed_cand = xstrdup(c->cand.id);
-	fd = open(wb->ed_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	tp->ed_cand = xstrdup(c->cand.id);
+	fd = open(tp->ed_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, c->cand.code, c->cand.code_len) !=
 	    (ssize_t)c->cand.code_len) {
-		wb_msg(wb, 1, "editor: %s: %s", wb->ed_path, strerror(errno));
+		wb_msg(wb, 1, "editor: %s: %s", tp->ed_path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		ed_cleanup(wb);
 		return -1;
 	}
 	close(fd);
-	hash_sha256(c->cand.code, c->cand.code_len, wb->ed_hash);
+	hash_sha256(c->cand.code, c->cand.code_len, tp->ed_hash);
 	auto_zoom(wb);
 	if (wb->auto_zoom) {
 		rows = LINES - 2;
@@ -784,21 +893,21 @@ term_pane_edit(struct wb *wb)
 	argv[1] = "-c";
 	argv[2] = "exec ${EDITOR:-vi} \"$1\"";
 	argv[3] = "assay-edit";
-	argv[4] = wb->ed_path;
+	argv[4] = tp->ed_path;
 	argv[5] = NULL;
 	rows = rows > 0 ? rows : 24;
 	cols = cols > 0 ? cols : 80;
 	term_start(wb, rows, cols);
-	if (pty_spawn(&wb->ed, argv, wb->ed_dir, NULL, rows, cols, 0,
+	if (pty_spawn(&tp->ed, argv, tp->ed_dir, NULL, rows, cols, 0,
 	    &err) < 0) {
 		wb_msg(wb, 1, "editor: %s", err.msg);
 		ed_cleanup(wb);
 		auto_unzoom(wb);
 		return -1;
 	}
-	wb->kbd = 1;
+	tp->kbd = 1;
 	wb->focus = WB_TERM;
-	snprintf(wb->term_title, sizeof wb->term_title, "%s \xc2\xb7 %s",
+	snprintf(tp->term_title, sizeof tp->term_title, "%s \xc2\xb7 %s",
 	    getenv("EDITOR") && *getenv("EDITOR") ? getenv("EDITOR") : "vi",
 	    c->cand.id);
 	wb_msg(wb, 0, "editing %s: save and quit to make a repair; C-] "
@@ -810,14 +919,16 @@ term_pane_edit(struct wb *wb)
 void
 term_pane_io(struct wb *wb)
 {
-	if (wb->job != NULL) {
-		if (verify_job_step(wb->job, job_out, wb) == 1)
+	struct term_pane *tp = term_pane_of(wb);
+
+	if (tp->job != NULL) {
+		if (verify_job_step(tp->job, job_out, wb) == 1)
 			job_finish(wb);
 		else
 			wb->dirty = 1;	/* the clock in the title */
 		return;
 	}
-	if (wb->ed.pid > 0) {
+	if (tp->ed.pid > 0) {
 		static char chunk[262144];
 		size_t have = 0;
 		ssize_t n;
@@ -827,28 +938,28 @@ term_pane_io(struct wb *wb)
 		 * and feed it at once, so that the terminal sees a flood as
 		 * one (term_feed's fast path for many plain lines).
 		 */
-		while (wb->ed.fd >= 0 && (n = pty_read(&wb->ed, chunk + have,
+		while (tp->ed.fd >= 0 && (n = pty_read(&tp->ed, chunk + have,
 		    sizeof chunk - have)) > 0) {
 			have += (size_t)n;
 			if (have + 4096 > sizeof chunk) {
-				if (wb->term != NULL)
-					term_feed(wb->term, chunk, have);
+				if (tp->term != NULL)
+					term_feed(tp->term, chunk, have);
 				wb->term_fed += have;
 				have = 0;
 			}
 		}
 		if (have > 0) {
-			if (wb->term != NULL)
-				term_feed(wb->term, chunk, have);
+			if (tp->term != NULL)
+				term_feed(tp->term, chunk, have);
 			wb->term_fed += have;
 			wb->dirty = 1;
 		}
-		if (pty_reap(&wb->ed)) {
+		if (pty_reap(&tp->ed)) {
 			/* the editor exited: show what it left, then act */
-			while (wb->ed.fd >= 0 && (n = pty_read(&wb->ed, chunk,
-			    sizeof chunk)) > 0 && wb->term != NULL)
-				term_feed(wb->term, chunk, (size_t)n);
-			if (wb->ed_model)
+			while (tp->ed.fd >= 0 && (n = pty_read(&tp->ed, chunk,
+			    sizeof chunk)) > 0 && tp->term != NULL)
+				term_feed(tp->term, chunk, (size_t)n);
+			if (tp->ed_model)
 				model_finish(wb);
 			else
 				ed_finish(wb);
@@ -861,14 +972,16 @@ static void
 term_out(const char *bytes, size_t len, void *arg)
 {
 	struct wb *wb = arg;
+	struct term_pane *tp = term_pane_of(wb);
 
-	if (wb->ed.pid > 0 && wb->ed.fd >= 0)
-		(void)pty_write(&wb->ed, bytes, len);
+	if (tp->ed.pid > 0 && tp->ed.fd >= 0)
+		(void)pty_write(&tp->ed, bytes, len);
 }
 
 void
 term_pane_key(struct wb *wb, int key)
 {
+	struct term_pane *tp = term_pane_of(wb);
 	static const struct { int key; enum term_key tk; } map[] = {
 		{ KEYMAP_KEY_ENTER, TERM_KEY_ENTER },
 		{ KEYMAP_KEY_TAB, TERM_KEY_TAB },
@@ -886,41 +999,51 @@ term_pane_key(struct wb *wb, int key)
 		{ KEYMAP_KEY_DEL, TERM_KEY_DEL },
 	};
 
-	if (wb->term == NULL || wb->ed.pid <= 0)
+	if (keymap_lookup(&wb->km, KEYMAP_TERM, key) == ACTION_KEYBOARD) {
+		tp->kbd = 0;
+		auto_unzoom(wb);
+		wb->focus = WB_TERM;	/* Enter hands it back */
+		wb_msg(wb, 0, "keyboard: workbench (C-] or Enter on the "
+		    "toolchain pane gives it back to the program)");
+		return;
+	}
+	if (tp->term == NULL || tp->ed.pid <= 0)
 		return;
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
 		if (map[i].key == key) {
-			term_key(wb->term, map[i].tk, 0);
+			term_key(tp->term, map[i].tk, 0);
 			return;
 		}
 	}
 	if (key == KEYMAP_KEY_BTAB) {
-		term_key(wb->term, TERM_KEY_TAB, 1);	/* shift */
+		term_key(tp->term, TERM_KEY_TAB, 1);	/* shift */
 	} else if (key >= KEYMAP_KEY_F(0) && key <= KEYMAP_KEY_MAX) {
-		term_key(wb->term, (enum term_key)(TERM_KEY_FN + key -
+		term_key(tp->term, (enum term_key)(TERM_KEY_FN + key -
 		    KEYMAP_KEY_F(0)), 0);
 	} else if (key >= 0 && key < 32) {
 		char ch = (char)key;	/* a control character as it is */
 
-		(void)pty_write(&wb->ed, &ch, 1);
+		(void)pty_write(&tp->ed, &ch, 1);
 	} else if (key < KEYMAP_KEY_BASE) {
-		term_unichar(wb->term, (uint32_t)key, 0);
+		term_unichar(tp->term, (uint32_t)key, 0);
 	}
 }
 
 void
 term_pane_stop(struct wb *wb)
 {
-	if (wb->job != NULL) {
-		verify_job_free(wb->job);
-		wb->job = NULL;
+	struct term_pane *tp = term_pane_of(wb);
+
+	if (tp->job != NULL) {
+		verify_job_free(tp->job);
+		tp->job = NULL;
 	}
-	if (wb->ed.pid > 0) {
-		pty_release(&wb->ed);
+	if (tp->ed.pid > 0) {
+		pty_release(&tp->ed);
 		ed_cleanup(wb);
 	}
-	term_free(wb->term);
-	wb->term = NULL;
+	term_free(tp->term);
+	tp->term = NULL;
 }
 
 /* --- drawing ------------------------------------------------------------ */
@@ -995,14 +1118,15 @@ struct term_view {
 static int
 term_used_rows(const struct wb *wb)
 {
+	struct term_pane *tp = term_pane_of(wb);
 	char text[4096];
 	int rows;
 
-	term_size(wb->term, &rows, NULL);
-	if (wb->ed.pid > 0)
+	term_size(tp->term, &rows, NULL);
+	if (tp->ed.pid > 0)
 		return rows;
 	for (; rows > 0; rows--) {
-		term_row_text(wb->term, rows - 1, text, sizeof text);
+		term_row_text(tp->term, rows - 1, text, sizeof text);
 		if (text[0] != '\0')
 			break;
 	}
@@ -1013,16 +1137,17 @@ static void
 term_view(const struct pane *p, struct term_view *v)
 {
 	const struct wb *wb = p->wb;
+	struct term_pane *tp = term_pane_of(wb);
 	int max;
 
-	v->sb = term_sb_lines(wb->term);
+	v->sb = term_sb_lines(tp->term);
 	v->total = v->sb + term_used_rows(wb);
-	v->base = term_sb_total(wb->term) - v->sb;
+	v->base = term_sb_total(tp->term) - v->sb;
 	max = v->total > p->rows ? v->total - p->rows : 0;
-	if (wb->term_follow || (wb->kbd && wb->ed.pid > 0)) {
+	if (tp->term_follow || (tp->kbd && tp->ed.pid > 0)) {
 		v->top = max;
 	} else {
-		long top = wb->term_top - v->base;
+		long top = tp->term_top - v->base;
 
 		v->top = top < 0 ? 0 : top > max ? max : (int)top;
 	}
@@ -1033,11 +1158,12 @@ static void
 term_draw_row(struct pane *p, WINDOW *win, int y, int r)
 {
 	struct wb *wb = p->wb;
+	struct term_pane *tp = term_pane_of(wb);
 	int color = theme_has_color();
 
 	int hs = p->hscroll, tr, tc;
 
-	term_size(wb->term, &tr, &tc);
+	term_size(tp->term, &tr, &tc);
 	if (hs > tc - p->cols)
 		hs = tc - p->cols > 0 ? tc - p->cols : 0;
 	for (int c = 0; c < p->cols;) {
@@ -1047,7 +1173,7 @@ term_draw_row(struct pane *p, WINDOW *win, int y, int r)
 		attr_t a = A_NORMAL;
 		int pair = 0, n, bold = 0;
 
-		term_cell(wb->term, r, c + hs, &cell);
+		term_cell(tp->term, r, c + hs, &cell);
 		if (cell.width == 0) {
 			c++;
 			continue;
@@ -1087,7 +1213,7 @@ term_draw_row(struct pane *p, WINDOW *win, int y, int r)
 	for (int c = hs + p->cols; c < tc; c++) {
 		struct term_cell cell;
 
-		term_cell(wb->term, r, c, &cell);
+		term_cell(tp->term, r, c, &cell);
 		if (cell.chars[0] != 0 && cell.chars[0] != ' ') {
 			pane_puts(win, y, p->cols - 1, 1, pane_ascii ? ">" :
 			    "\xe2\x80\xba", theme_attr(THEME_LINENR) |
@@ -1105,15 +1231,16 @@ static void
 term_draw(struct pane *p, WINDOW *win)
 {
 	struct wb *wb = p->wb;
+	struct term_pane *tp = term_pane_of(wb);
 	struct term_view v;
 
-	if (wb->term == NULL)
+	if (tp->term == NULL)
 		return;
-	term_damage(wb->term, NULL, NULL);	/* the frame redraws it all */
+	term_damage(tp->term, NULL, NULL);	/* the frame redraws it all */
 	term_view(p, &v);
 	for (int y = 0; y < p->rows && v.top + y < v.total; y++)
 		term_draw_row(p, win, y, v.top + y - v.sb);
-	if (!term_pane_busy(wb) && wb->term_title[0] == '\0')
+	if (!term_pane_busy(wb) && tp->term_title[0] == '\0')
 		pane_puts(win, 0, 0, p->cols, "v verifies the candidate here; "
 		    "e edits it", theme_attr(THEME_DIM));
 }
@@ -1127,25 +1254,26 @@ static void
 term_resize_pane(struct pane *p, int rows, int cols)
 {
 	struct wb *wb = p->wb;
+	struct term_pane *tp = term_pane_of(wb);
 	int tr, tc;
 
 	if (rows < 1 || cols < 1)
 		return;
-	if (wb->term == NULL) {
-		wb->term = term_new(rows, cols, term_out, wb);
+	if (tp->term == NULL) {
+		tp->term = term_new(rows, cols, term_out, wb);
 		return;
 	}
-	if (wb->ed.pid > 0) {
-		term_resize(wb->term, rows, cols);
-		pty_resize(&wb->ed, rows, cols);
+	if (tp->ed.pid > 0) {
+		term_resize(tp->term, rows, cols);
+		pty_resize(&tp->ed, rows, cols);
 		return;
 	}
-	term_size(wb->term, &tr, &tc);
+	term_size(tp->term, &tr, &tc);
 	if (rows <= tr && cols <= tc)
 		return;
-	term_resize(wb->term, rows > tr ? rows : tr, cols > tc ? cols : tc);
-	if (wb->job != NULL)
-		verify_job_resize(wb->job, rows > tr ? rows : tr,
+	term_resize(tp->term, rows > tr ? rows : tr, cols > tc ? cols : tc);
+	if (tp->job != NULL)
+		verify_job_resize(tp->job, rows > tr ? rows : tr,
 		    cols > tc ? cols : tc);
 }
 
@@ -1154,10 +1282,11 @@ static int
 term_scroll(struct pane *p, enum action a)
 {
 	struct wb *wb = p->wb;
+	struct term_pane *tp = term_pane_of(wb);
 	struct term_view v;
 	int page = p->rows > 1 ? p->rows - 1 : 1, max, top;
 
-	if (wb->term == NULL)
+	if (tp->term == NULL)
 		return 1;
 	term_view(p, &v);
 	max = v.total > p->rows ? v.total - p->rows : 0;
@@ -1176,31 +1305,33 @@ term_scroll(struct pane *p, enum action a)
 		top = max;
 	if (top < 0)
 		top = 0;
-	wb->term_follow = top >= max;
-	wb->term_top = v.base + top;
+	tp->term_follow = top >= max;
+	tp->term_top = v.base + top;
 	wb->dirty = 1;
 	return 1;
 }
 
 static int
-term_request(struct pane *p, enum action a)
+term_ops_key(struct pane *p, int key, enum action a)
 {
 	struct wb *wb = p->wb;
+	struct term_pane *tp = term_pane_of(wb);
 
+	(void)key;	/* the workbench's actions only */
 	/* Enter on the pane gives the keyboard back to its program. */
-	if (a == ACTION_ENTER && wb->ed.pid > 0) {
-		wb->kbd = 1;
+	if (a == ACTION_ENTER && tp->ed.pid > 0) {
+		tp->kbd = 1;
 		auto_zoom(wb);
 		wb_msg(wb, 0, "keyboard: %s (C-] gives it back)",
-		    wb->term_title);
+		    tp->term_title);
 		return 1;
 	}
 	if (a == ACTION_SCROLL_LEFT || a == ACTION_SCROLL_RIGHT) {
 		int tr, tc, step = p->cols / 2 > 1 ? p->cols / 2 : 1;
 
-		if (wb->term == NULL)
+		if (tp->term == NULL)
 			return 1;
-		term_size(wb->term, &tr, &tc);
+		term_size(tp->term, &tr, &tc);
 		p->hscroll += a == ACTION_SCROLL_RIGHT ? step : -step;
 		if (p->hscroll > tc - p->cols)
 			p->hscroll = tc - p->cols;
@@ -1225,9 +1356,9 @@ term_request(struct pane *p, enum action a)
 			    "candidate to wrap");
 			return 1;
 		}
-		free(wb->term_cand);
-		wb->term_cand = NULL;
-		wb->term_title[0] = '\0';
+		free(tp->term_cand);
+		tp->term_cand = NULL;
+		tp->term_title[0] = '\0';
 		term_pane_follow(wb);
 		wb_msg(wb, 0, "toolchain: run #%lld again, wrapped at the "
 		    "pane's width", (long long)wb->cur.run.id);
@@ -1241,31 +1372,59 @@ static void
 term_title(struct pane *p, char *buf, size_t n)
 {
 	struct wb *wb = p->wb;
+	struct term_pane *tp = term_pane_of(wb);
 	char pos[64] = "";
 	struct term_view v;
 
-	if (wb->term != NULL && p->rows > 0 && !(wb->kbd && wb->ed.pid > 0)) {
+	if (tp->term != NULL && p->rows > 0 && !(tp->kbd && tp->ed.pid > 0)) {
 		term_view(p, &v);
 		if (v.total > p->rows)
 			snprintf(pos, sizeof pos, "lines %d-%d/%d \xc2\xb7 ",
 			    v.top + 1, v.top + p->rows, v.total);
 	}
-	if (wb->job != NULL)	/* progress: the stage and the clock */
+	if (tp->job != NULL)	/* progress: the stage and the clock */
 		snprintf(buf, n, "%s%s \xc2\xb7 %s \xc2\xb7 running %.1f s",
-		    pos, wb->term_title, verify_job_stage(wb->job),
-		    (wb_now_ms() - wb->job_t0) / 1000.0);
-	else if (wb->ed.pid > 0)
-		snprintf(buf, n, "%s%s \xc2\xb7 %s", pos, wb->term_title,
-		    wb->kbd ? "has the keyboard (C-] releases)" :
+		    pos, tp->term_title, verify_job_stage(tp->job),
+		    (wb_now_ms() - tp->job_t0) / 1000.0);
+	else if (tp->ed.pid > 0)
+		snprintf(buf, n, "%s%s \xc2\xb7 %s", pos, tp->term_title,
+		    tp->kbd ? "has the keyboard (C-] releases)" :
 		    "Enter gives it the keyboard");
 	else
-		snprintf(buf, n, "%s%s", pos, wb->term_title);
+		snprintf(buf, n, "%s%s", pos, tp->term_title);
+}
+
+static int
+term_open(struct pane *p, const struct pane_place *at)
+{
+	struct term_pane *tp = p->priv;
+
+	(void)at;
+	tp->ed.fd = -1;
+	return 0;
+}
+
+/* After term_pane_stop(): what is left is memory. */
+static void
+term_close(struct pane *p)
+{
+	struct term_pane *tp = p->priv;
+
+	free(tp->verify_next);
+	tp->verify_next = NULL;
+	free(tp->term_cand);
+	tp->term_cand = NULL;
+	term_free(tp->term);
+	tp->term = NULL;
 }
 
 const struct pane_ops pane_term_ops = {
 	.name = "toolchain",
+	.priv_size = sizeof(struct term_pane),
+	.open = term_open,
 	.draw = term_draw,
-	.request = term_request,
+	.key = term_ops_key,
 	.resize = term_resize_pane,
 	.title = term_title,
+	.close = term_close,
 };

@@ -210,11 +210,12 @@ trace_draw(struct pane *p, WINDOW *win)
 }
 
 static int
-trace_request(struct pane *p, enum action a)
+trace_key(struct pane *p, int key, enum action a)
 {
 	struct pipeline_step *steps;
 	size_t nsteps, n;
 
+	(void)key;	/* the workbench's actions only */
 	trace_steps(&p->wb->cur, &steps, &nsteps);
 	n = trace_lines(&p->wb->cur, nsteps, NULL, 0);
 	pipeline_steps_free(steps, nsteps);
@@ -252,6 +253,6 @@ trace_title(struct pane *p, char *buf, size_t n)
 const struct pane_ops pane_trace_ops = {
 	.name = "trace",
 	.draw = trace_draw,
-	.request = trace_request,
+	.key = trace_key,
 	.title = trace_title,
 };

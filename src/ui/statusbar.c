@@ -156,7 +156,7 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		snprintf(left, sizeof left, " %s \xc2\xb7 %s ", cut,
 		    wb->reviewer);
 	}
-	if (wb->kbd && wb->ed.pid > 0) {
+	if (term_pane_kbd(wb)) {
 		char key[16] = "";
 		int k;
 
@@ -164,7 +164,7 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		    1) > 0)
 			keymap_key_name(k, key, sizeof key);
 		snprintf(right, sizeof right, " keyboard: %s \xc2\xb7 %s gives "
-		    "it back to the workbench ", wb->term_title, key);
+		    "it back to the workbench ", term_pane_program(wb), key);
 		pane_puts(win, y, x, cols - x, right, theme_attr(THEME_PROMPT));
 		return;
 	}

@@ -29,6 +29,7 @@
 
 #include "ui/bench.h"
 #include "app/config.h"
+#include "app/decide.h"
 #include "exchange/dataset.h"
 #include "ui/pane.h"
 #include "model/vocab.h"
@@ -116,9 +117,8 @@ ui_layout(struct wb *wb)
 	for (int i = 0; i < WB_NPANES; i++)
 		if (wb->zoom >= 0 && i != wb->zoom)
 			pane_place(&wb->panes[i], 0, 0, 0, 0);
-	pane_place(&wb->help, 1, 1, body - 1, W - 2);
-	pane_place(&wb->stats_pane, 1, 1, body - 1, W - 2);
-	pane_place(&wb->diff_pane, 1, 1, body - 1, W - 2);
+	for (int i = 0; i < WB_NSHEETS; i++)
+		pane_place(&wb->sheets[i], 1, 1, body - 1, W - 2);
 	if (wb->zoom >= 0) {
 		pane_place(&wb->panes[wb->zoom], 1, 1, body - 1, W - 2);
 		return;
@@ -198,14 +198,14 @@ draw_vline(int x, int y0, int y1)
 static void
 ui_frame(struct wb *wb)
 {
-	int body = LINES - 1, W = COLS;
-	struct pane *q = &wb->panes[WB_QUEUE];
+	int body = LINES - 1, W = COLS, r, c, vis;
+	struct pane *q = &wb->panes[WB_QUEUE], *sheet;
 
 	if (wb->relayout) {
 		ui_layout(wb);
 		/* shrunk while a program runs in the pane: zoom it */
-		if (wb->resized && wb->zoom < 0 && (wb->job != NULL ||
-		    (wb->kbd && wb->ed.pid > 0))) {
+		if (wb->resized && wb->zoom < 0 && (term_pane_verifying(wb) ||
+		    term_pane_kbd(wb))) {
 			term_pane_zoom(wb, 1);
 			if (wb->relayout)
 				ui_layout(wb);
@@ -215,15 +215,11 @@ ui_frame(struct wb *wb)
 	wb_sync(wb, q->rows > 1 ? q->rows - 1 : 20);
 	term_pane_follow(wb);	/* the run of the candidate on screen */
 	werase(stdscr);
-	if (wb->help_open || wb->stats.open || wb->diff.open ||
-	    wb->zoom >= 0) {
-		struct pane *p = wb->help_open ? &wb->help :
-		    wb->stats.open ? &wb->stats_pane :
-		    wb->diff.open ? &wb->diff_pane : &wb->panes[wb->zoom];
+	sheet = pane_sheet(wb);
+	if (sheet != NULL || wb->zoom >= 0) {
+		struct pane *p = sheet != NULL ? sheet : &wb->panes[wb->zoom];
 
-		draw_title(wb, p, wb->help_open || wb->stats.open ||
-		    wb->diff.open ||
-		    wb->focus == wb->zoom, 0, 0,
+		draw_title(wb, p, sheet != NULL || wb->focus == wb->zoom, 0, 0,
 		    W, ui_box.tl, ui_box.tr);
 		draw_vline(0, 1, body);
 		draw_vline(W - 1, 1, body);
@@ -256,8 +252,7 @@ ui_frame(struct wb *wb)
 	}
 	statusbar_draw(wb, stdscr, LINES - 1, W);
 	wnoutrefresh(stdscr);
-	for (int i = 0; i < WB_NPANES && !wb->help_open && !wb->stats.open &&
-	    !wb->diff.open; i++) {
+	for (int i = 0; i < WB_NPANES && sheet == NULL; i++) {
 		struct pane *p = &wb->panes[i];
 
 		if (p->win == NULL)
@@ -266,27 +261,14 @@ ui_frame(struct wb *wb)
 		p->ops->draw(p, p->win);
 		wnoutrefresh(p->win);
 	}
-	if (wb->help_open && wb->help.win != NULL) {
-		werase(wb->help.win);
-		wb->help.ops->draw(&wb->help, wb->help.win);
-		wnoutrefresh(wb->help.win);
-	} else if (wb->stats.open && wb->stats_pane.win != NULL) {
-		werase(wb->stats_pane.win);
-		wb->stats_pane.ops->draw(&wb->stats_pane, wb->stats_pane.win);
-		wnoutrefresh(wb->stats_pane.win);
-	} else if (wb->diff.open && wb->diff_pane.win != NULL) {
-		werase(wb->diff_pane.win);
-		wb->diff_pane.ops->draw(&wb->diff_pane, wb->diff_pane.win);
-		wnoutrefresh(wb->diff_pane.win);
+	if (sheet != NULL && sheet->win != NULL) {
+		werase(sheet->win);
+		sheet->ops->draw(sheet, sheet->win);
+		wnoutrefresh(sheet->win);
 	}
 	prompt_draw_menu(wb);
-	if (wb->kbd && wb->ed.pid > 0 && !wb->help_open && !wb->stats.open &&
-	    !wb->diff.open &&
-	    wb->term != NULL &&
-	    wb->panes[WB_TERM].win != NULL) {
-		int r, c, vis;
-
-		term_cursor(wb->term, &r, &c, &vis);
+	if (sheet == NULL && wb->panes[WB_TERM].win != NULL &&
+	    term_pane_cursor(wb, &r, &c, &vis) == 0) {
 		wmove(wb->panes[WB_TERM].win, r, c);
 		wnoutrefresh(wb->panes[WB_TERM].win);
 		curs_set(vis ? 1 : 0);
@@ -373,13 +355,13 @@ static void
 ui_label_final(struct wb *wb, const char *category)
 {
 	struct wb_cur *c = &wb->cur;
+	struct decide_act a = { .kind = DECIDE_LABEL, .category = category,
+	    .final = 1 };
 	struct buf votes = BUF_INIT;
 	struct err err;
 	char *id;
 
-	if (store_label_final(wb->st, c->id, category, wb->reviewer,
-	    c->has_run ? c->run.id : 0, c->has_run ? c->run.evidence : NULL,
-	    &err) < 0) {
+	if (decide_one(wb->st, &a, c->id, wb->reviewer, NULL, &err) < 0) {
 		wb_msg(wb, 1, "label %s: %s", c->id, err.msg);
 		return;
 	}
@@ -414,6 +396,7 @@ static void
 ui_label(struct wb *wb, const char *category, int confirmed)
 {
 	struct wb_cur *c = &wb->cur;
+	struct decide_out out;
 	struct err err;
 	char *id;
 
@@ -433,14 +416,13 @@ ui_label(struct wb *wb, const char *category, int confirmed)
 		ui_label_final(wb, category);
 		return;
 	}
-	if (store_label_set(wb->st, c->id, category, NULL, NULL, wb->reviewer,
-	    c->has_run ? c->run.id : 0, c->has_run ? c->run.evidence : NULL,
-	    &err) < 0) {
+	if (decide_label(wb->st, c->id, category, NULL, NULL, wb->reviewer,
+	    &out, &err) < 0) {
 		wb_msg(wb, 1, "label %s: %s", c->id, err.msg);
 		return;
 	}
 	id = xstrdup(c->id);
-	wb_msg(wb, 0, "labelled %s %s%s", id, category, c->has_run ? "" :
+	wb_msg(wb, 0, "labelled %s %s%s", id, category, out.run_id != 0 ? "" :
 	    " (no run yet)");
 	ui_advance(wb, id);
 	free(id);
@@ -457,7 +439,7 @@ ui_review(struct wb *wb, const char *status)
 		wb_msg(wb, 1, "no candidate selected");
 		return;
 	}
-	if (store_review_set(wb->st, c->id, status, NULL, wb->reviewer,
+	if (decide_review(wb->st, c->id, status, NULL, wb->reviewer,
 	    &err) < 0) {
 		wb_msg(wb, 1, "%s %s: %s", status, c->id, err.msg);
 		return;
@@ -491,29 +473,24 @@ ui_accept(struct wb *wb)
 static void
 ui_undo(struct wb *wb, int redo)
 {
-	char what[512], *of;
+	struct store_step step;
 	struct err err;
+	char what[512];
 	int rc;
 
-	rc = redo ? store_redo(wb->st, wb->reviewer, what, sizeof what, &err) :
-	    store_undo(wb->st, wb->reviewer, what, sizeof what, &err);
+	rc = decide_undo(wb->st, redo, wb->reviewer, 0, &step, &err);
 	if (rc < 0) {
 		wb_msg(wb, 1, "%s: %s", redo ? "redo" : "undo", err.msg);
 		return;
 	}
-	wb_msg(wb, 0, "%s", what);
+	wb_msg(wb, 0, "%s", decide_undo_text(rc, redo, wb->reviewer, 0, &step,
+	    what, sizeof what));
 	if (rc == 1)
 		return;
-	/* what ends "... of ID": go back to that candidate */
-	of = strstr(what, " of ");
-	while (of != NULL && strstr(of + 4, " of ") != NULL)
-		of = strstr(of + 4, " of ");
-	/* "... of 3 candidates": a bulk action; the cursor keeps its own */
-	if (of != NULL && strspn(of + 4, "0123456789") > 0 &&
-	    strstr(of + 4, " candidates") != NULL)
-		of = NULL;
-	if (of != NULL)
-		wb_changed(wb, of + 4);
+	/* one candidate: go back to it; a bulk action's: the cursor keeps
+	 * its own */
+	if (step.count == 1)
+		wb_changed(wb, step.cand_id);
 	else
 		wb_view_changed(wb);
 }
@@ -556,7 +533,7 @@ ui_mark(struct wb *wb)
 	}
 	wb_mark_toggle(wb, wb->cur.id);
 	if (!wb->detached)
-		q->ops->request(q, ACTION_MOVE_DOWN);
+		q->ops->key(q, 0, ACTION_MOVE_DOWN);
 }
 
 /*
@@ -596,32 +573,29 @@ ui_bulk_check(struct wb *wb, const char *verb, const char *arg,
 	return 0;
 }
 
-/* Apply one decision of a bulk command to id.  Caller holds the batch. */
-static int
-ui_bulk_one(struct wb *wb, const char *verb, const char *arg,
-    const char *status, const char *id, struct err *err)
+/* The decision of a checked bulk command (verb, arg; status for
+ * :review).  cat holds the category of a :label. */
+static void
+ui_bulk_act(const char *verb, const char *arg, const char *status,
+    char *cat, size_t ncat, struct decide_act *a)
 {
+	memset(a, 0, sizeof *a);
 	if (strcmp(verb, "label") == 0) {
-		char cat[32];
 		const char *sub = arg + strcspn(arg, " ");
-		struct run r;
-		int has_run, rc;
 
-		snprintf(cat, sizeof cat, "%.*s", (int)strcspn(arg, " "), arg);
+		snprintf(cat, ncat, "%.*s", (int)strcspn(arg, " "), arg);
 		while (*sub == ' ')
 			sub++;
-		has_run = store_run_latest(wb->st, id, &r, err) == 0;
-		rc = store_label_set(wb->st, id, cat, *sub != '\0' ? sub : NULL,
-		    NULL, wb->reviewer, has_run ? r.id : 0, has_run ?
-		    r.evidence : NULL, err);
-		if (has_run)
-			run_release(&r);
-		return rc;
+		a->kind = DECIDE_LABEL;
+		a->category = cat;
+		a->sub = *sub != '\0' ? sub : NULL;
+	} else if (strcmp(verb, "review") == 0) {
+		a->kind = DECIDE_REVIEW;
+		a->status = status;
+	} else {
+		a->kind = DECIDE_NOTE;
+		a->note = arg;
 	}
-	if (strcmp(verb, "review") == 0)
-		return store_review_set(wb->st, id, status, NULL, wb->reviewer,
-		    err);
-	return store_note_add(wb->st, id, arg, wb->reviewer, err);
 }
 
 /* Run wb->bulk on the marked candidates (or the selected one) as one
@@ -629,10 +603,11 @@ ui_bulk_one(struct wb *wb, const char *verb, const char *arg,
 static void
 ui_bulk_run(struct wb *wb)
 {
-	char *line = wb->bulk, *arg, *one[1];
+	char *line = wb->bulk, *arg, *one[1], cat[32];
 	char **ids = wb->nmarks > 0 ? wb->marks : one;
-	size_t n = wb->nmarks > 0 ? wb->nmarks : 1;
+	size_t n = wb->nmarks > 0 ? wb->nmarks : 1, failed;
 	const char *status;
+	struct decide_act act;
 	struct err err;
 
 	wb->bulk = NULL;
@@ -648,20 +623,14 @@ ui_bulk_run(struct wb *wb)
 	}
 	if (ui_bulk_check(wb, line, arg, &status) < 0)
 		goto out;
-	if (store_batch_begin(wb->st, &err) < 0) {
-		wb_msg(wb, 1, "%s: %s", line, err.msg);
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (ui_bulk_one(wb, line, arg, status, ids[i], &err) < 0) {
-			store_batch_rollback(wb->st);
+	ui_bulk_act(line, arg, status, cat, sizeof cat, &act);
+	if (decide_bulk(wb->st, &act, ids, n, wb->reviewer, &failed,
+	    &err) < 0) {
+		if (failed < n)
 			wb_msg(wb, 1, "%s %s: %s (nothing changed)", line,
-			    ids[i], err.msg);
-			goto out;
-		}
-	}
-	if (store_batch_commit(wb->st, &err) < 0) {
-		wb_msg(wb, 1, "%s: %s", line, err.msg);
+			    ids[failed], err.msg);
+		else
+			wb_msg(wb, 1, "%s: %s", line, err.msg);
 		goto out;
 	}
 	if (n == 1)
@@ -1103,20 +1072,20 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_PAGE_DOWN: case ACTION_PAGE_UP:
 	case ACTION_MOVE_FIRST: case ACTION_MOVE_LAST:
 		/* the focused pane scrolls; others move the queue */
-		if (p->ops->request == NULL || !p->ops->request(p, a))
-			wb->panes[WB_QUEUE].ops->request(&wb->panes[WB_QUEUE],
+		if (p->ops->key == NULL || !p->ops->key(p, 0, a))
+			wb->panes[WB_QUEUE].ops->key(&wb->panes[WB_QUEUE], 0,
 			    a);
 		break;
 	case ACTION_SCROLL_LEFT: case ACTION_SCROLL_RIGHT:
 	case ACTION_WRAP:
 		/* the focused candidate or toolchain pane; else the
 		 * candidate's, as j and k move the queue from any pane */
-		if (wb->focus != WB_TERM || !p->ops->request(p, a))
-			wb->panes[WB_CODE].ops->request(&wb->panes[WB_CODE],
+		if (wb->focus != WB_TERM || !p->ops->key(p, 0, a))
+			wb->panes[WB_CODE].ops->key(&wb->panes[WB_CODE], 0,
 			    a);
 		break;
 	case ACTION_ENTER:
-		if (p->ops->request != NULL && p->ops->request(p, a))
+		if (p->ops->key != NULL && p->ops->key(p, 0, a))
 			break;
 		wb->focus = WB_CODE;
 		if (wb->zoom >= 0)
@@ -1159,7 +1128,7 @@ ui_action(struct wb *wb, enum action a)
 		wb_verify(wb, wb->cur.id);
 		break;
 	case ACTION_CANCEL:
-		if (wb->job == NULL && batch_running(wb))
+		if (!term_pane_verifying(wb) && batch_running(wb))
 			batch_cancel(wb);
 		else
 			term_pane_cancel(wb);
@@ -1171,13 +1140,7 @@ ui_action(struct wb *wb, enum action a)
 		term_pane_model_repair(wb);
 		break;
 	case ACTION_KEYBOARD:
-		if (wb->ed.pid > 0) {
-			wb->kbd = 1;
-			wb->focus = WB_TERM;
-			term_pane_zoom(wb, 1);
-		} else {
-			wb_msg(wb, 1, "no program runs in the toolchain pane");
-		}
+		term_pane_keyboard(wb, 1);
 		break;
 	case ACTION_LABEL_COMPILE:	ui_label(wb, "compile", 0); break;
 	case ACTION_LABEL_API:		ui_label(wb, "api", 0); break;
@@ -1202,11 +1165,14 @@ ui_action(struct wb *wb, enum action a)
 		break;
 	case ACTION_SEARCH_NEXT:	wb_search_next(wb, 1); break;
 	case ACTION_SEARCH_PREV:	wb_search_next(wb, -1); break;
-	case ACTION_STATS:		stats_open(wb); break;
-	case ACTION_DIFF:		diff_open(wb); break;
+	case ACTION_STATS:
+		(void)pane_open(&wb->sheets[WB_STATS], NULL);
+		break;
+	case ACTION_DIFF:
+		(void)pane_open(&wb->sheets[WB_DIFF], NULL);
+		break;
 	case ACTION_HELP:
-		wb->help_open = 1;
-		wb->help.scroll = 0;
+		(void)pane_open(&wb->sheets[WB_HELP], NULL);
 		break;
 	case ACTION_REDRAW:
 		clearok(curscr, TRUE);
@@ -1219,7 +1185,8 @@ ui_action(struct wb *wb, enum action a)
 		if (term_pane_busy(wb)) {
 			wb->ask = WB_ASK_QUIT;
 			wb_msg(wb, 0, "%s is running in the toolchain pane; "
-			    "quit anyway? y/n", wb->job ? "a verification" :
+			    "quit anyway? y/n", term_pane_verifying(wb) ?
+			    "a verification" :
 			    "the editor");
 		} else if (batch_running(wb)) {
 			wb->ask = WB_ASK_QUIT;
@@ -1238,8 +1205,8 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_PROMPT_COMPLETE_BACK: case ACTION_PROMPT_HISTORY_PREV:
 	case ACTION_PROMPT_HISTORY_NEXT: case ACTION_PROMPT_DELETE_CHAR:
 	case ACTION_PROMPT_DELETE_WORD: case ACTION_PROMPT_CLEAR:
-		/* the sheets' and the prompt's own tables (stats_key,
-		 * diff_key, prompt_key) */
+		/* the sheets' and the prompt's own tables (their panes'
+		 * key operation, prompt_key) */
 		wb_msg(wb, 1, "%s acts in its sheet or on the prompt only",
 		    keymap_action_name(a));
 		break;
@@ -1267,7 +1234,7 @@ ui_decision(enum action a)
 static void
 ui_key(struct wb *wb, int key)
 {
-	struct pane *q = &wb->panes[WB_QUEUE];
+	struct pane *q = &wb->panes[WB_QUEUE], *sheet;
 	enum action a;
 
 	/* keys that came in one read act on what the last one selected */
@@ -1308,35 +1275,15 @@ ui_key(struct wb *wb, int key)
 		ui_prompt_key(wb, key);
 		return;
 	}
-	if (wb->kbd && wb->ed.pid > 0) {
-		if (keymap_lookup(&wb->km, KEYMAP_TERM, key) ==
-		    ACTION_KEYBOARD) {
-			wb->kbd = 0;
-			term_pane_zoom(wb, 0);
-			wb->focus = WB_TERM;	/* Enter hands it back */
-			wb_msg(wb, 0, "keyboard: workbench (C-] or Enter on "
-			    "the toolchain pane gives it back to the program)");
-		} else {
-			term_pane_key(wb, key);
-		}
+	if (term_pane_kbd(wb)) {
+		term_pane_key(wb, key);
 		return;
 	}
-	wb->kbd = 0;
+	term_pane_keyboard(wb, 0);
 	a = keymap_lookup(&wb->km, KEYMAP_GLOBAL, key);
-	if (wb->help_open) {
-		if (a == ACTION_HELP || a == ACTION_QUIT ||
-		    key == KEYMAP_KEY_ESC || a == ACTION_NONE)
-			wb->help_open = 0;
-		else if (wb->help.ops->request(&wb->help, a) == 0)
-			wb->help_open = 0;
-		return;
-	}
-	if (wb->stats.open) {
-		stats_key(wb, key, a);
-		return;
-	}
-	if (wb->diff.open) {
-		diff_key(wb, key, a);
+	sheet = pane_sheet(wb);
+	if (sheet != NULL) {	/* the sheet on top has every key */
+		(void)sheet->ops->key(sheet, key, a);
 		return;
 	}
 	/* a zoom held after a run: scroll keys read, other keys end it */
@@ -1588,6 +1535,28 @@ ui_syntax_init(struct wb *wb)
 	wb->dirty = 1;
 }
 
+/* The panes of the layout (enum wb_pane) and the sheets (enum wb_sheet):
+ * the only place that names them; everything else goes through their
+ * operations. */
+static const struct pane_ops *const ui_panes[WB_NPANES] = {
+	[WB_QUEUE] = &pane_queue_ops, [WB_SPEC] = &pane_spec_ops,
+	[WB_CODE] = &pane_code_ops, [WB_TERM] = &pane_term_ops,
+	[WB_TRACE] = &pane_trace_ops,
+};
+static const struct pane_ops *const ui_sheets[WB_NSHEETS] = {
+	[WB_HELP] = &pane_help_ops, [WB_STATS] = &pane_stats_ops,
+	[WB_DIFF] = &pane_diff_ops,
+};
+
+static void
+ui_panes_free(struct wb *wb)
+{
+	for (int i = 0; i < WB_NPANES; i++)
+		pane_free(&wb->panes[i]);
+	for (int i = 0; i < WB_NSHEETS; i++)
+		pane_free(&wb->sheets[i]);
+}
+
 int
 ui_run(struct store *st, const struct ui_opts *o)
 {
@@ -1604,7 +1573,6 @@ ui_run(struct store *st, const struct ui_opts *o)
 	wb.vopts = o->vopts != NULL ? *o->vopts : vdefault;
 	wb.reviewer = xstrdup(o->reviewer != NULL ? o->reviewer : "unknown");
 	wb.zoom = -1;
-	wb.ed.fd = -1;
 	wb.focus = WB_QUEUE;
 	wb.relayout = 1;
 	wb.stale = 1;
@@ -1613,19 +1581,12 @@ ui_run(struct store *st, const struct ui_opts *o)
 	keymap_defaults(&wb.km);
 	config_init(&wb.cfg);
 	prompt_init(&wb);
-	wb.panes[WB_QUEUE].ops = &pane_queue_ops;
-	wb.panes[WB_SPEC].ops = &pane_spec_ops;
-	wb.panes[WB_CODE].ops = &pane_code_ops;
-	wb.panes[WB_TERM].ops = &pane_term_ops;
-	wb.panes[WB_TRACE].ops = &pane_trace_ops;
-	wb.help.ops = &pane_help_ops;
-	wb.stats_pane.ops = &pane_stats_ops;
-	wb.stats_pane.wb = &wb;
-	wb.diff_pane.ops = &pane_diff_ops;
-	wb.diff_pane.wb = &wb;
-	for (int i = 0; i < WB_NPANES; i++)
-		wb.panes[i].wb = &wb;
-	wb.help.wb = &wb;
+	for (int i = 0; i < WB_NPANES; i++) {
+		pane_init(&wb.panes[i], ui_panes[i], &wb);
+		(void)pane_open(&wb.panes[i], NULL);
+	}
+	for (int i = 0; i < WB_NSHEETS; i++)
+		pane_init(&wb.sheets[i], ui_sheets[i], &wb);
 
 	ui_load_keys(&wb);
 	if (o->filter != NULL && *o->filter != '\0' &&
@@ -1641,6 +1602,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 
 	setlocale(LC_ALL, "");
 	if (ui_open_terminal() < 0) {
+		ui_panes_free(&wb);
 		prompt_release(&wb);
 		config_release(&wb.cfg);
 		wb_release(&wb);
@@ -1733,15 +1695,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 		ui_dump(o->dump_screen);
 	term_pane_stop(&wb);
 	batch_stop(&wb);	/* what it stored stays */
-	for (int i = 0; i < WB_NPANES; i++)
-		if (wb.panes[i].win != NULL)
-			delwin(wb.panes[i].win);
-	if (wb.help.win != NULL)
-		delwin(wb.help.win);
-	if (wb.stats_pane.win != NULL)
-		delwin(wb.stats_pane.win);
-	if (wb.diff_pane.win != NULL)
-		delwin(wb.diff_pane.win);
+	ui_panes_free(&wb);
 	endwin();
 	syntax_shutdown();
 	prompt_release(&wb);

@@ -731,45 +731,14 @@ wb_search_next(struct wb *wb, int dir)
 	wb_search_walk(wb, dir);
 }
 
-int
-wb_verify(struct wb *wb, const char *id)
-{
-	char *ref = NULL, *next;
-	struct err err;
-	int rc;
-
-	if (id == NULL || wb->job != NULL || wb->ed.pid > 0 ||
-	    verify_reference_pending(wb->st, id, &ref, &err) < 0 ||
-	    ref == NULL)
-		return term_pane_verify(wb, id);	/* it says why not */
-	next = xstrdup(id);	/* id may be wb->cur.id */
-	rc = term_pane_verify(wb, ref);
-	if (rc == 0) {
-		free(wb->verify_next);
-		wb->verify_next = next;
-		wb_msg(wb, 0, "verifying the task's reference %s first, then"
-		    " %s (x cancels)", ref, next);
-	} else {
-		free(next);
-	}
-	free(ref);
-	return rc;
-}
-
 void
 wb_release(struct wb *wb)
 {
-	free(wb->verify_next);
-	wb->verify_next = NULL;
-	free(wb->term_cand);
-	wb->term_cand = NULL;
 	if (wb->search_ok)
 		regfree(&wb->search_re);
 	wb->search_ok = 0;
 	free(wb->search);
 	wb->search = NULL;
-	stats_release(&wb->stats);
-	diff_release(&wb->diff);
 	wb_nav_release(wb);
 	rows_free(wb);
 	cur_release(&wb->cur);
@@ -913,7 +882,7 @@ nav_release(struct wb_nav *n)
 }
 
 int
-wb_nav_filter(struct wb *wb, const char *filter, int from_stats,
+wb_nav_filter(struct wb *wb, const char *filter, struct pane *from,
     const char *what)
 {
 	char *was = xstrdup(wb->filter);
@@ -936,10 +905,9 @@ wb_nav_filter(struct wb *wb, const char *filter, int from_stats,
 	n = nav_push(wb, WB_NAV_FILTER, what);
 	n->filter = was;
 	n->id = id;
-	n->stats = from_stats;
-	n->stats_by = wb->stats.by;
-	n->stats_row = wb->stats.row;
-	n->stats_col = wb->stats.col;
+	n->sheet = from;
+	if (from != NULL)
+		n->place = from->place;
 	return 0;
 }
 
@@ -993,9 +961,8 @@ wb_nav_pop(struct wb *wb)
 		}
 		wb_msg(wb, 0, "back from the %s to %s", n.what, n.filter ?
 		    n.filter : "all");
-		if (n.stats)
-			(void)stats_reopen(wb, n.stats_by, n.stats_row,
-			    n.stats_col);
+		if (n.sheet != NULL)
+			(void)pane_open(n.sheet, &n.place);
 	}
 	nav_release(&n);
 	return 0;

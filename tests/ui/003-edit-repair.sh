@@ -1,6 +1,6 @@
 # 003-edit-repair.sh - issue 2, "The workbench": e opens $EDITOR on the
 # candidate in the toolchain pane; a saved change becomes a repair (kind
-# repair, origin human, the old one as parent) that is verified at once
+# repair, origin the reviewer, the old one as parent) that is verified at once
 # and shows in the trace pane.  Ctrl-] hands the keyboard back and forth
 # while an interactive editor runs.
 . "$(dirname "$0")/lib.sh"
@@ -42,7 +42,7 @@ keys Escape
 wait_for "repaired" 30
 R=$(row "$REP")
 [ "$(echo "$R" | json_field kind)" = repair ] || fail "kind: $R"
-[ "$(echo "$R" | json_field origin)" = human ] || fail "origin: $R"
+[ "$(echo "$R" | json_field origin)" = tester ] || fail "origin: $R"
 [ "$(echo "$R" | json_field parent)" = "$ID" ] || fail "parent: $R"
 "$ASSAY" --db "$DB" show "$REP" | grep -q "repaired in 003-edit-repair" ||
     fail "the repair lacks the edit"

@@ -101,7 +101,7 @@ command_line "goto $A"
 wait_for "candidate $(echo "$A" | cut -c1-8)"
 printf 'one\ntwo\n' >"$T/tag"
 keys e
-wait_for "the edit reproduces $R2 (human, a repair of $R1), recorded as a repair of $A" 30
+wait_for "the edit reproduces $R2 (tester, a repair of $R1), recorded as a repair of $A" 30
 "$ASSAY" --db "$DB" show "$R2" | grep -q "also a repair of $A" ||
     fail "no note on $R2"
 [ "$("$ASSAY" --db "$DB" list --json --where "parent=$A" | wc -l)" -eq 1 ] ||

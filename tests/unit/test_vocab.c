@@ -3,7 +3,7 @@
  * names map to their index and back, the keys and precedence of the
  * categories are design.md section 3's, the SQL lists hold the names,
  * and the store refuses a run whose category is outside the five, in C
- * (store_run_add) and in the schema (the v9 triggers, reached with
+ * (store_run_add) and in the schema (the v10 triggers, reached with
  * SQLite directly as another writer of the file would).
  */
 #include <limits.h>

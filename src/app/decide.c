@@ -1,0 +1,272 @@
+/*
+ * decide.c - the decision layer: label, review, note, repair, undo and
+ * redo, and a decision over a list of candidates, for both front ends.
+ *
+ * Each call here is one transaction (or joins the caller's: a batch, an
+ * import) around the store's own decision calls, which insert the history
+ * row, move the candidate's pointer and append to the journal.  What is
+ * decided here and nowhere else: what a label rests on (the latest run,
+ * read inside the label's transaction), who makes a repair (the reviewer,
+ * as its origin and in the journal), and what undo says it did.  It does
+ * not ask or print; the front ends do (docs/adr/0019-decision-layer.md).
+ */
+#include "app/decide.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hash.h"
+#include "base/ident.h"
+#include "model/sample.h"
+
+/* Close what begin_own() opened: commit on rc 0, else roll back. */
+static int
+end_own(struct store *st, int own, int rc, struct err *err)
+{
+	if (!own)
+		return rc;
+	if (rc == 0 && store_commit(st, err) == 0)
+		return 0;
+	store_rollback(st);
+	return -1;
+}
+
+/* Caller holds a transaction: the latest run is read in it. */
+static int
+label_on_latest(struct store *st, const struct decide_act *act,
+    const char *cand_id, const char *by, struct decide_out *out,
+    struct err *err)
+{
+	struct run r;
+	int has, rc;
+
+	has = store_run_latest(st, cand_id, &r, err);
+	if (has < 0)
+		return -1;
+	if (act->final)
+		rc = store_label_final(st, cand_id, act->category, by,
+		    has == 0 ? r.id : 0, has == 0 ? r.evidence : NULL, err);
+	else
+		rc = store_label_set(st, cand_id, act->category, act->sub,
+		    act->note, by, has == 0 ? r.id : 0, has == 0 ?
+		    r.evidence : NULL, err);
+	if (rc == 0 && out != NULL)
+		out->run_id = has == 0 ? r.id : 0;
+	if (has == 0)
+		run_release(&r);
+	return rc;
+}
+
+int
+decide_one(struct store *st, const struct decide_act *act,
+    const char *cand_id, const char *by, struct decide_out *out,
+    struct err *err)
+{
+	int own = !store_in_tx(st), rc;
+
+	if (out != NULL)
+		memset(out, 0, sizeof *out);
+	if (own && store_begin(st, err) < 0)
+		return -1;
+	switch (act->kind) {
+	case DECIDE_LABEL:
+		rc = label_on_latest(st, act, cand_id, by, out, err);
+		break;
+	case DECIDE_REVIEW:
+		rc = store_review_set(st, cand_id, act->status, act->note, by,
+		    err);
+		break;
+	case DECIDE_NOTE:
+		rc = store_note_add(st, cand_id, act->note, by, err);
+		break;
+	default:
+		rc = err_set(err, "unknown decision %d", (int)act->kind);
+		break;
+	}
+	return end_own(st, own, rc, err);
+}
+
+int
+decide_label(struct store *st, const char *cand_id, const char *category,
+    const char *sub, const char *note, const char *by, struct decide_out *out,
+    struct err *err)
+{
+	struct decide_act a = { .kind = DECIDE_LABEL, .category = category,
+	    .sub = sub, .note = note };
+
+	return decide_one(st, &a, cand_id, by, out, err);
+}
+
+int
+decide_review(struct store *st, const char *cand_id, const char *status,
+    const char *note, const char *by, struct err *err)
+{
+	struct decide_act a = { .kind = DECIDE_REVIEW, .status = status,
+	    .note = note };
+
+	return decide_one(st, &a, cand_id, by, NULL, err);
+}
+
+int
+decide_note(struct store *st, const char *cand_id, const char *text,
+    const char *by, struct err *err)
+{
+	struct decide_act a = { .kind = DECIDE_NOTE, .note = text };
+
+	return decide_one(st, &a, cand_id, by, NULL, err);
+}
+
+int
+decide_bulk(struct store *st, const struct decide_act *act,
+    char *const *ids, size_t n, const char *by, size_t *failed,
+    struct err *err)
+{
+	if (failed != NULL)
+		*failed = n;
+	if (store_batch_begin(st, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (decide_one(st, act, ids[i], by, NULL, err) < 0) {
+			store_batch_rollback(st);
+			if (failed != NULL)
+				*failed = i;
+			return -1;
+		}
+	}
+	if (store_batch_commit(st, err) < 0) {
+		store_batch_rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+void
+decide_repair_release(struct decide_repair *r)
+{
+	if (r == NULL)
+		return;
+	free(r->id);
+	free(r->origin);
+	free(r->parent);
+	memset(r, 0, sizeof *r);
+}
+
+/*
+ * The code was candidate c->id of the task already: when it is not a
+ * repair of parent yet, say so in the journal and in a note on it.
+ * Caller holds the transaction.
+ */
+static int
+repair_reproduced(struct store *st, const char *parent, const char *by,
+    struct decide_repair *r, struct err *err)
+{
+	struct candidate ex = { 0 };
+	char *note;
+	int rc;
+
+	rc = store_candidate_get(st, r->id, &ex, err);
+	if (rc != 0)
+		return rc < 0 ? -1 : err_set(err, "no candidate %s", r->id);
+	r->origin = xstrdup(ex.origin);
+	r->parent = xstrdup(ex.parent);
+	rc = 0;
+	if (ex.parent == NULL || strcmp(ex.parent, parent) != 0) {
+		note = xasprintf("also a repair of %s: a repair of it by %s"
+		    " reproduced this code", parent, by);
+		rc = store_event_add(st, by, "repair", r->id, note, err) < 0 ||
+		    store_note_add(st, r->id, note, by, err) < 0 ? -1 : 0;
+		free(note);
+	}
+	candidate_release(&ex);
+	return rc;
+}
+
+int
+decide_repair(struct store *st, const char *parent, const char *code,
+    size_t len, const char *by, const char *source, struct decide_repair *r,
+    struct err *err)
+{
+	struct candidate old = { 0 }, c = { 0 };
+	int own, rc, inserted = 0;
+	char *detail;
+
+	memset(r, 0, sizeof *r);
+	/* the origin of a row: the same rule as the journal's who */
+	if (ident_check_reviewer(by, err) < 0)
+		return -1;
+	rc = store_candidate_get(st, parent, &old, err);
+	if (rc != 0)
+		return rc < 0 ? -1 : err_set(err, "no candidate %s", parent);
+	hash_sha256(code != NULL ? code : "", len, c.code_hash);
+	if (strcmp(c.code_hash, old.code_hash) == 0) {
+		candidate_release(&old);
+		return err_set(err, "this is the code of %s itself: nothing"
+		    " stored", parent);
+	}
+	c.task_id = xstrdup(old.task_id);
+	c.origin = xstrdup(by);
+	c.kind = xstrdup("repair");
+	c.lang = xstrdup(old.lang);
+	c.parent = xstrdup(old.id);
+	c.source = source != NULL ? xstrdup(source) : xasprintf("repair of %s"
+	    " by %s", old.id, by);
+	c.code = xmalloc(len + 1);
+	if (len > 0)
+		memcpy(c.code, code, len);
+	c.code[len] = '\0';
+	c.code_len = len;
+	own = !store_in_tx(st);
+	if (own && store_begin(st, err) < 0) {
+		rc = -1;
+		goto out;
+	}
+	rc = store_candidate_add(st, &c, &inserted, err);
+	if (rc == 0) {
+		r->id = xstrdup(c.id);
+		r->inserted = inserted;
+	}
+	if (rc == 0 && inserted) {
+		r->origin = xstrdup(c.origin);
+		r->parent = xstrdup(c.parent);
+		detail = xasprintf("repair of %s", old.id);
+		rc = store_event_add(st, by, "repair", c.id, detail, err);
+		free(detail);
+	} else if (rc == 0) {
+		rc = repair_reproduced(st, old.id, by, r, err);
+	}
+	rc = end_own(st, own, rc, err);
+	if (rc < 0)
+		decide_repair_release(r);
+out:
+	candidate_release(&old);
+	candidate_release(&c);
+	return rc;
+}
+
+int
+decide_undo(struct store *st, int redo, const char *by, int any,
+    struct store_step *out, struct err *err)
+{
+	return store_undo_step(st, redo, by, any, out, err);
+}
+
+const char *
+decide_undo_text(int rc, int redo, const char *by, int any,
+    const struct store_step *out, char *buf, size_t n)
+{
+	const char *verb = redo ? "redid" : "undid";
+
+	if (n == 0)
+		return buf;
+	if (rc == 1)
+		snprintf(buf, n, "nothing to %s%s%s", redo ? "redo" : "undo",
+		    any ? "" : " by ", any ? "" : by);
+	else if (out->count == 1)
+		snprintf(buf, n, "%s %s of %s", verb, out->detail,
+		    out->cand_id);
+	else
+		snprintf(buf, n, "%s %s of %zu candidates, first of %s", verb,
+		    out->detail, out->count, out->cand_id);
+	return buf;
+}

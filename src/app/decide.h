@@ -1,0 +1,143 @@
+/*
+ * decide.h - the decisions a person or a command makes on candidates:
+ * label, review, note, repair, undo and redo, and a label, review or
+ * note over a list of candidates as one journal batch.
+ *
+ * Both front ends decide through here, the workbench (src/ui: 1-5, a,
+ * r, f, m, u, U, e and the :label :review :note lines) and the headless
+ * commands (src/cli: label, review, note, repair, undo, redo), so that a
+ * rule about a decision is written once: a label rests on the latest
+ * run, read in the label's own transaction; a repair is a candidate made
+ * by the reviewer (its origin) and journalled as a "repair" event; undo
+ * and redo say what they moved in a struct, not in prose to be parsed
+ * back.  Every call is one SQLite transaction that also appends to the
+ * journal (design.md section 2), or joins the transaction of a batch
+ * (decide_bulk) or of an import.
+ *
+ * Asking first (a failure label on a passing candidate, an accept of a
+ * failing one) is the front end's business: it knows how to ask.  This
+ * layer never prints and never exits; it returns -1 with err.
+ *
+ * Calls: store (the only SQLite caller).  Called by: src/ui, src/cli.
+ */
+#ifndef ASSAY_DECIDE_H
+#define ASSAY_DECIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "store/store.h"
+
+/* What a decision does. */
+enum decide_kind {
+	DECIDE_LABEL,	/* category [sub], note: a label */
+	DECIDE_REVIEW,	/* status, note: a review */
+	DECIDE_NOTE,	/* text: a free note (never undone) */
+};
+
+/*
+ * One decision, as the caller gives it; every string is borrowed.
+ *   DECIDE_LABEL   category: compile api functional format performance;
+ *                  sub (NULL: none); note (NULL: none); final 1: the
+ *                  final word on a disagreement (no vote; sub and note
+ *                  are not kept)
+ *   DECIDE_REVIEW  status: unreviewed accepted rejected flagged;
+ *                  note (NULL: none)
+ *   DECIDE_NOTE    note: the text, not empty
+ */
+struct decide_act {
+	enum decide_kind kind;
+	const char	*category, *sub, *status, *note;
+	int		 final;
+};
+
+/* What one decision rested on. */
+struct decide_out {
+	int64_t	 run_id;	/* DECIDE_LABEL: the latest run, 0: none */
+};
+
+/*
+ * Make decision act on cand_id (a full id) by reviewer by, journalled
+ * under by.  A label records the candidate's latest run and its evidence
+ * as what it rests on, read in the same transaction as the label, so a
+ * run stored between the front end's look and the label cannot be
+ * missed.  Inside an open transaction (a batch, an import) it joins it;
+ * otherwise it is its own.  out may be NULL.  0 or -1 with err (an
+ * unknown category or status, an empty note, a bad reviewer name, a
+ * candidate that does not exist); nothing changed on -1.
+ */
+int	decide_one(struct store *st, const struct decide_act *act,
+	    const char *cand_id, const char *by, struct decide_out *out,
+	    struct err *err);
+
+/* decide_one() of a label, a review and a note, spelled out. */
+int	decide_label(struct store *st, const char *cand_id,
+	    const char *category, const char *sub, const char *note,
+	    const char *by, struct decide_out *out, struct err *err);
+int	decide_review(struct store *st, const char *cand_id,
+	    const char *status, const char *note, const char *by,
+	    struct err *err);
+int	decide_note(struct store *st, const char *cand_id, const char *text,
+	    const char *by, struct err *err);
+
+/*
+ * Make act on each of the n candidates ids[] (full ids) as one journal
+ * batch in one transaction: one undo takes all of them back.  On -1
+ * nothing changed, err names the reason and *failed (may be NULL) the
+ * index of the candidate it failed on (n when the batch itself failed).
+ */
+int	decide_bulk(struct store *st, const struct decide_act *act,
+	    char *const *ids, size_t n, const char *by, size_t *failed,
+	    struct err *err);
+
+/* A repair made by decide_repair(). */
+struct decide_repair {
+	char	*id;		/* new string: the repair's candidate id */
+	int	 inserted;	/* 0: the code was a candidate already (id) */
+	char	*origin;	/* new string: that candidate's origin */
+	char	*parent;	/* new string: its own parent, or NULL */
+};
+/* Free the strings of r; NULL-safe and idempotent. */
+void	decide_repair_release(struct decide_repair *r);
+
+/*
+ * Store code (len bytes, borrowed) as a repair of candidate parent (a
+ * full id) by reviewer by: a candidate of parent's task and language,
+ * kind "repair", parent as its parent, by as its origin, source as its
+ * source (where it came from: "edit of c1a2b3c"; NULL: "repair of PARENT
+ * by BY"), journalled as a "repair" event ("repair of PARENT") under by,
+ * in one transaction.  Code identical to the
+ * parent's is refused (-1): handing the failed code back repairs nothing,
+ * as the model's repair loop refuses it too.  Code that is some other
+ * candidate of the task already is not stored twice: r->inserted is 0,
+ * r->id names it and, when it is not yet a repair of parent, the journal
+ * and a note on it say it repairs parent too.  A repair is never undone
+ * (like a note): undo and redo take back labels and reviews.  *r is
+ * filled on 0 (release it); on -1 nothing changed and err says why.
+ */
+int	decide_repair(struct store *st, const char *parent, const char *code,
+	    size_t len, const char *by, const char *source,
+	    struct decide_repair *r, struct err *err);
+
+/*
+ * Undo (redo 0) or redo (redo 1) reviewer by's newest step, or anyone's
+ * (any 1, journalled as by's): a bulk decision's batch moves whole.
+ * *out says what moved: its count, the candidate decided first, the
+ * field and its journal detail.  0, 1 when there is nothing to undo or
+ * redo (*out zeroed), or -1 with err (another reviewer decided the
+ * candidate since: see store_undo).
+ */
+int	decide_undo(struct store *st, int redo, const char *by, int any,
+	    struct store_step *out, struct err *err);
+
+/*
+ * What decide_undo() did (rc its return, out its step), in the words
+ * both front ends print: "undid label compile of c1a2b3c",
+ * "redid review accepted of 3 candidates, first of c1a2b3c", "nothing to
+ * undo by ann".  Into buf of n bytes (truncated); returns buf.
+ */
+const char *decide_undo_text(int rc, int redo, const char *by, int any,
+	    const struct store_step *out, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,489 @@
+/*
+ * test_decide.c - unit tests for decide.c (cmocka) on a real SQLite
+ * database in a mkdtemp directory: a label rests on the latest run read
+ * in its own transaction, a final label is marked in label.final, bad
+ * decisions change nothing, a bulk decision is one batch that one undo
+ * takes back and that a bad id leaves unmade, undo and redo say what
+ * they moved in a struct, and a repair is the reviewer's candidate,
+ * journalled, refused when it hands the failed code back (issue 9,
+ * item 2).
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "app/decide.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "model/sample.h"
+#include "store/store.h"
+#include "testlib.h"
+
+struct fx {
+	char		 dir[64];
+	char		 db[PATH_MAX];
+	struct store	*st;
+	char		*a, *b, *c;	/* three candidates of local/t1 */
+};
+
+static char *
+add_cand(struct store *st, const char *code)
+{
+	struct candidate c;
+	struct err err;
+	int ins = -1;
+	char *id;
+
+	memset(&c, 0, sizeof c);
+	c.task_id = xstrdup("local/t1");
+	c.origin = xstrdup("gpt-x");
+	c.kind = xstrdup("direct");
+	c.lang = xstrdup("verilog");
+	c.source = xstrdup("test:1");
+	c.code = xstrdup(code);
+	c.code_len = strlen(code);
+	hash_sha256(c.code, c.code_len, c.code_hash);
+	if (store_candidate_add(st, &c, &ins, &err) < 0)
+		fail_msg("store_candidate_add: %s", err.msg);
+	id = xstrdup(c.id);
+	candidate_release(&c);
+	return id;
+}
+
+static int
+fx_setup(void **state)
+{
+	struct fx *f = xcalloc(1, sizeof *f);
+	struct task t;
+	struct err err;
+	int ins;
+
+	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-decide-XXXXXX");
+	if (mkdtemp(f->dir) == NULL) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->db, sizeof f->db, "%s/assay.db", f->dir);
+	if (store_open(&f->st, f->db, &err) < 0) {
+		print_error("store_open: %s\n", err.msg);
+		rm_rf(f->dir);
+		free(f);
+		return -1;
+	}
+	memset(&t, 0, sizeof t);
+	t.id = xstrdup("local/t1");
+	t.benchmark = xstrdup("local");
+	t.domain = xstrdup("chip");
+	t.env = xstrdup("iverilog");
+	t.spec = xstrdup("Build a wire.");
+	t.source = xstrdup("test");
+	if (store_task_put(f->st, &t, &ins, &err) < 0)
+		fail_msg("store_task_put: %s", err.msg);
+	task_release(&t);
+	f->a = add_cand(f->st, "module a; endmodule\n");
+	f->b = add_cand(f->st, "module b; endmodule\n");
+	f->c = add_cand(f->st, "module c; endmodule\n");
+	*state = f;
+	return 0;
+}
+
+static int
+fx_teardown(void **state)
+{
+	struct fx *f = *state;
+
+	store_close(f->st);
+	rm_rf(f->dir);
+	free(f->a);
+	free(f->b);
+	free(f->c);
+	free(f);
+	return 0;
+}
+
+/* Store a failed run of id with evidence; its run id. */
+static int64_t
+add_run(struct store *st, const char *id, const char *evidence)
+{
+	struct run r;
+	struct err err;
+	int64_t rid;
+
+	memset(&r, 0, sizeof r);
+	r.cand_id = xstrdup(id);
+	r.env = xstrdup("iverilog");
+	r.verdict = xstrdup("fail");
+	r.stage = xstrdup("compile");
+	r.category = xstrdup("compile");
+	r.evidence = xstrdup(evidence);
+	if (store_run_add(st, &r, &err) < 0)
+		fail_msg("store_run_add: %s", err.msg);
+	rid = r.id;
+	run_release(&r);
+	return rid;
+}
+
+/* The evidence of id's current label (new string), NULL when none. */
+static char *
+label_evidence(struct store *st, const char *id)
+{
+	struct store_label *l;
+	struct err err;
+	char *ev = NULL;
+	size_t n;
+
+	if (store_label_list(st, id, &l, &n, &err) < 0)
+		fail_msg("store_label_list: %s", err.msg);
+	for (size_t i = 0; i < n; i++) {
+		if (l[i].current)
+			ev = xstrdup(l[i].evidence != NULL ? l[i].evidence :
+			    "(none)");
+		store_label_release(&l[i]);
+	}
+	free(l);
+	return ev;
+}
+
+/* How many journal events (all candidates). */
+static size_t
+events(struct store *st)
+{
+	struct store_event *e;
+	struct err err;
+	size_t n;
+
+	if (store_event_list(st, NULL, &e, &n, &err) < 0)
+		fail_msg("store_event_list: %s", err.msg);
+	for (size_t i = 0; i < n; i++)
+		store_event_release(&e[i]);
+	free(e);
+	return n;
+}
+
+static void
+test_decide_label_rests_on_latest_run(void **state)
+{
+	struct fx *f = *state;
+	struct decide_out out;
+	struct err err;
+	int64_t r2;
+	char *ev;
+
+	/* no run: the label rests on nothing, and says so */
+	assert_int_equal(decide_label(f->st, f->a, "api", NULL, NULL, "ann",
+	    &out, &err), 0);
+	assert_int_equal(out.run_id, 0);
+	ev = label_evidence(f->st, f->a);
+	assert_string_equal(ev, "(none)");
+	free(ev);
+	/* two runs: the newer one, whatever the caller saw */
+	add_run(f->st, f->a, "first error");
+	r2 = add_run(f->st, f->a, "second error");
+	assert_int_equal(decide_label(f->st, f->a, "compile", "syntax",
+	    NULL, "ann", &out, &err), 0);
+	assert_int_equal(out.run_id, r2);
+	ev = label_evidence(f->st, f->a);
+	assert_string_equal(ev, "second error");
+	free(ev);
+}
+
+static void
+test_decide_label_reads_run_in_open_transaction(void **state)
+{
+	struct fx *f = *state;
+	struct decide_act a = { .kind = DECIDE_LABEL, .category = "format" };
+	struct decide_out out;
+	struct err err;
+	int64_t rid;
+	char *ev;
+
+	/* a run stored inside the batch's own transaction is the one the
+	 * label in that transaction rests on */
+	assert_int_equal(store_batch_begin(f->st, &err), 0);
+	rid = add_run(f->st, f->b, "fenced answer");
+	assert_int_equal(decide_one(f->st, &a, f->b, "ann", &out, &err), 0);
+	assert_int_equal(store_batch_commit(f->st, &err), 0);
+	assert_int_equal(out.run_id, rid);
+	ev = label_evidence(f->st, f->b);
+	assert_string_equal(ev, "fenced answer");
+	free(ev);
+}
+
+static void
+test_decide_final_label_is_a_column(void **state)
+{
+	struct fx *f = *state;
+	struct decide_act a = { .kind = DECIDE_LABEL, .category = "api",
+	    .final = 1 };
+	struct store_label *l;
+	struct err err;
+	size_t n;
+	int final = -1;
+
+	assert_int_equal(decide_label(f->st, f->a, "compile", NULL, NULL,
+	    "ann", NULL, &err), 0);
+	assert_int_equal(decide_one(f->st, &a, f->a, "cyd", NULL, &err), 0);
+	assert_int_equal(store_label_list(f->st, f->a, &l, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(store_label_is_final(f->st, f->a, l[0].id, &final,
+	    &err), 0);
+	assert_int_equal(final, 0);
+	assert_int_equal(store_label_is_final(f->st, f->a, l[1].id, &final,
+	    &err), 0);
+	assert_int_equal(final, 1);
+	for (size_t i = 0; i < n; i++)
+		store_label_release(&l[i]);
+	free(l);
+}
+
+static void
+test_decide_bad_decisions_change_nothing(void **state)
+{
+	struct fx *f = *state;
+	struct decide_act bad = { .kind = (enum decide_kind)42 };
+	struct err err;
+
+	err_clear(&err);
+	assert_int_equal(decide_label(f->st, f->a, "syntax", NULL, NULL,
+	    "ann", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "syntax"));
+	assert_int_equal(decide_review(f->st, f->a, "maybe", NULL, "ann",
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "maybe"));
+	assert_int_equal(decide_note(f->st, f->a, "", "ann", &err), -1);
+	assert_int_equal(decide_label(f->st, "nosuch", "api", NULL, NULL,
+	    "ann", NULL, &err), -1);
+	assert_int_equal(decide_review(f->st, f->a, "accepted", NULL,
+	    "<ann>", &err), -1);
+	assert_int_equal(decide_one(f->st, &bad, f->a, "ann", NULL, &err),
+	    -1);
+	assert_int_equal(events(f->st), 0);
+	/* and the store is usable after each refusal: no transaction left
+	 * open */
+	assert_int_equal(store_in_tx(f->st), 0);
+	assert_int_equal(decide_note(f->st, f->a, "fine", "ann", &err), 0);
+	assert_int_equal(events(f->st), 1);
+}
+
+static void
+test_decide_bulk_is_one_batch(void **state)
+{
+	struct fx *f = *state;
+	struct decide_act a = { .kind = DECIDE_REVIEW, .status = "flagged" };
+	char *ids[3] = { f->a, f->b, f->c }, *bad[3] = { f->a, "nosuch",
+	    f->c };
+	struct store_step step;
+	struct err err;
+	char text[256], want[256];
+	size_t failed = 99;
+
+	/* a bad id in the middle: nothing made, and which one says so */
+	assert_int_equal(decide_bulk(f->st, &a, bad, 3, "ann", &failed,
+	    &err), -1);
+	assert_int_equal(failed, 1);
+	assert_int_equal(events(f->st), 0);
+	assert_int_equal(store_in_tx(f->st), 0);
+	assert_int_equal(decide_bulk(f->st, &a, ids, 3, "ann", &failed,
+	    &err), 0);
+	assert_int_equal(events(f->st), 3);
+	assert_int_equal(decide_undo(f->st, 0, "ann", 0, &step, &err), 0);
+	assert_int_equal(step.count, 3);
+	assert_string_equal(step.cand_id, f->a);	/* decided first */
+	assert_string_equal(step.field, "review");
+	snprintf(want, sizeof want, "undid review flagged of 3 candidates,"
+	    " first of %s", f->a);
+	assert_string_equal(decide_undo_text(0, 0, "ann", 0, &step, text,
+	    sizeof text), want);
+	assert_int_equal(decide_undo(f->st, 1, "ann", 0, &step, &err), 0);
+	assert_int_equal(step.count, 3);
+	assert_string_equal(step.cand_id, f->a);
+}
+
+static void
+test_decide_undo_says_what_in_a_struct(void **state)
+{
+	struct fx *f = *state;
+	struct store_step step;
+	struct err err;
+	char text[256], want[256];
+	int rc;
+
+	rc = decide_undo(f->st, 0, "ann", 0, &step, &err);
+	assert_int_equal(rc, 1);
+	assert_int_equal(step.count, 0);
+	assert_string_equal(decide_undo_text(rc, 0, "ann", 0, &step, text,
+	    sizeof text), "nothing to undo by ann");
+	assert_string_equal(decide_undo_text(rc, 1, "ann", 1, &step, text,
+	    sizeof text), "nothing to redo");
+	assert_int_equal(decide_label(f->st, f->b, "functional", NULL, NULL,
+	    "ann", NULL, &err), 0);
+	assert_int_equal(decide_review(f->st, f->c, "accepted", NULL, "bob",
+	    &err), 0);
+	/* ann's undo takes back ann's label, not bob's newer review */
+	rc = decide_undo(f->st, 0, "ann", 0, &step, &err);
+	assert_int_equal(rc, 0);
+	assert_int_equal(step.count, 1);
+	assert_string_equal(step.cand_id, f->b);
+	assert_string_equal(step.field, "label");
+	assert_string_equal(step.detail, "label functional");
+	snprintf(want, sizeof want, "undid label functional of %s", f->b);
+	assert_string_equal(decide_undo_text(rc, 0, "ann", 0, &step, text,
+	    sizeof text), want);
+	/* anyone's: bob's review */
+	rc = decide_undo(f->st, 0, "ann", 1, &step, &err);
+	assert_int_equal(rc, 0);
+	assert_string_equal(step.cand_id, f->c);
+	assert_string_equal(step.detail, "review accepted");
+	/* ann's redo replays ann's newest undo: the one of bob's review */
+	rc = decide_undo(f->st, 1, "ann", 0, &step, &err);
+	assert_int_equal(rc, 0);
+	assert_string_equal(step.cand_id, f->c);
+	rc = decide_undo(f->st, 1, "ann", 0, &step, &err);
+	assert_int_equal(rc, 0);
+	snprintf(want, sizeof want, "redid label functional of %s", f->b);
+	assert_string_equal(decide_undo_text(rc, 1, "ann", 0, &step, text,
+	    sizeof text), want);
+}
+
+/* The candidate id, origin, kind and parent of id, "/"-joined. */
+static void
+cand_row(struct store *st, const char *id, char *buf, size_t n)
+{
+	struct candidate c;
+	struct err err;
+
+	if (store_candidate_get(st, id, &c, &err) != 0)
+		fail_msg("store_candidate_get %s: %s", id, err.msg);
+	snprintf(buf, n, "%s/%s/%s/%.*s", c.origin, c.kind, c.parent ?
+	    c.parent : "-", (int)c.code_len, c.code);
+	candidate_release(&c);
+}
+
+static void
+test_decide_repair_is_the_reviewers_and_journalled(void **state)
+{
+	struct fx *f = *state;
+	const char *code = "module a(output y); assign y = 1; endmodule\n";
+	struct decide_repair r, again;
+	struct store_event *e;
+	struct store_step step;
+	struct err err;
+	char row[512], want[512];
+	size_t n;
+
+	assert_int_equal(decide_label(f->st, f->a, "compile", NULL, NULL,
+	    "ann", NULL, &err), 0);
+	assert_int_equal(decide_repair(f->st, f->a, code, strlen(code), "ann",
+	    NULL, &r, &err), 0);
+	assert_int_equal(r.inserted, 1);
+	assert_string_equal(r.origin, "ann");
+	cand_row(f->st, r.id, row, sizeof row);
+	snprintf(want, sizeof want, "ann/repair/%s/%s", f->a, code);
+	assert_string_equal(row, want);
+	/* journalled under the reviewer, on the repair */
+	assert_int_equal(store_event_list(f->st, r.id, &e, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(e[0].who, "ann");
+	assert_string_equal(e[0].action, "repair");
+	snprintf(want, sizeof want, "repair of %s", f->a);
+	assert_string_equal(e[0].detail, want);
+	store_event_release(&e[0]);
+	free(e);
+	/* the same repair again is the same candidate, journalled once */
+	assert_int_equal(decide_repair(f->st, f->a, code, strlen(code), "ann",
+	    NULL, &again, &err), 0);
+	assert_int_equal(again.inserted, 0);
+	assert_string_equal(again.id, r.id);
+	assert_int_equal(events(f->st), 2);
+	decide_repair_release(&again);
+	/* undo takes back the label; the repair stays (like a note) */
+	assert_int_equal(decide_undo(f->st, 0, "ann", 0, &step, &err), 0);
+	assert_string_equal(step.cand_id, f->a);
+	assert_string_equal(step.field, "label");
+	assert_int_equal(decide_undo(f->st, 0, "ann", 0, &step, &err), 1);
+	cand_row(f->st, r.id, row, sizeof row);
+	decide_repair_release(&r);
+	decide_repair_release(&r);	/* idempotent */
+}
+
+static void
+test_decide_repair_reproducing_a_candidate_says_so(void **state)
+{
+	struct fx *f = *state;
+	const char *code = "module fixed; endmodule\n";
+	struct decide_repair r1, r2;
+	struct store_note *nt;
+	struct err err;
+	char want[256];
+	size_t n;
+
+	assert_int_equal(decide_repair(f->st, f->a, code, strlen(code), "ann",
+	    NULL, &r1, &err), 0);
+	/* the same code as a repair of b: r1 again, now a repair of b too */
+	assert_int_equal(decide_repair(f->st, f->b, code, strlen(code), "ann",
+	    NULL, &r2, &err), 0);
+	assert_int_equal(r2.inserted, 0);
+	assert_string_equal(r2.id, r1.id);
+	assert_string_equal(r2.parent, f->a);
+	assert_int_equal(store_note_list(f->st, r1.id, &nt, &n, &err), 0);
+	assert_int_equal(n, 1);
+	snprintf(want, sizeof want, "also a repair of %s: a repair of it by"
+	    " ann reproduced this code", f->b);
+	assert_string_equal(nt[0].text, want);
+	store_note_release(&nt[0]);
+	free(nt);
+	decide_repair_release(&r1);
+	decide_repair_release(&r2);
+}
+
+static void
+test_decide_repair_refusals_change_nothing(void **state)
+{
+	struct fx *f = *state;
+	const char *same = "module a; endmodule\n";
+	struct decide_repair r;
+	struct err err;
+	char want[256];
+
+	err_clear(&err);
+	/* the failed code handed back repairs nothing */
+	assert_int_equal(decide_repair(f->st, f->a, same, strlen(same), "ann",
+	    NULL, &r, &err), -1);
+	snprintf(want, sizeof want, "this is the code of %s itself: nothing"
+	    " stored", f->a);
+	assert_string_equal(err.msg, want);
+	assert_null(r.id);
+	assert_int_equal(decide_repair(f->st, "nosuch", "x", 1, "ann", NULL,
+	    &r, &err), -1);
+	assert_string_equal(err.msg, "no candidate nosuch");
+	assert_int_equal(decide_repair(f->st, f->a, "x", 1, "<ann>", NULL,
+	    &r, &err), -1);
+	assert_int_equal(events(f->st), 0);
+	assert_int_equal(store_in_tx(f->st), 0);
+}
+
+#define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		FX_TEST(test_decide_label_rests_on_latest_run),
+		FX_TEST(test_decide_label_reads_run_in_open_transaction),
+		FX_TEST(test_decide_final_label_is_a_column),
+		FX_TEST(test_decide_bad_decisions_change_nothing),
+		FX_TEST(test_decide_bulk_is_one_batch),
+		FX_TEST(test_decide_undo_says_what_in_a_struct),
+		FX_TEST(test_decide_repair_is_the_reviewers_and_journalled),
+		FX_TEST(test_decide_repair_reproducing_a_candidate_says_so),
+		FX_TEST(test_decide_repair_refusals_change_nothing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
