@@ -164,7 +164,7 @@ enum category	category_from_key(int key);
 
 /*
  * A category's precedence, 0 first (format); CATEGORY_N for
- * CATEGORY_NONE or out of range, so that no category ranks after every
+ * CATEGORY_NONE or out of range, so that none ranks after every
  * category.
  */
 int		 category_rank(enum category c);
