@@ -1,0 +1,349 @@
+/*
+ * cli_shared.c - what the command files (cmd_*.c) share: opening the
+ * store, usage errors and --help, id and reviewer resolution, the verify
+ * and merge summary, and the JSON and terminal-safe printing of rows.
+ */
+#include "cli/cli_shared.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "app/config.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/ident.h"
+#include "base/textsafe.h"
+#include "store/store.h"
+
+/* The command table, handed down by cli.c (which owns it) so that the
+ * usage errors below can print a command's usage without calling up. */
+static const struct cli_cmd *const *commands;
+
+void
+cli_set_commands(const struct cli_cmd *const *table)
+{
+	commands = table;
+}
+
+const struct cli_cmd *
+cli_find(const char *name)
+{
+	for (size_t i = 0; commands != NULL && commands[i] != NULL; i++)
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+/* Open the database; only import may create it (a typo'd --db must not
+ * quietly answer from an empty one). */
+int
+cli_open_store_mode(const struct cli_global *g, struct store **st, int create)
+{
+	struct err err;
+
+	if (!create && access(g->db, F_OK) != 0) {
+		fprintf(stderr, "assay: no database at %s (assay import creates"
+		    " one; --db names another)\n", g->db);
+		return -1;
+	}
+
+	if (store_open(st, g->db, &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+int
+cli_open_store(const struct cli_global *g, struct store **st)
+{
+	return cli_open_store_mode(g, st, 0);
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	const struct cli_cmd *c = cli_find(cmd);
+
+	fprintf(stderr, "assay %s: ", cmd);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nusage: assay %s\n", c != NULL ? c->usage : "");
+	return 2;
+}
+
+/* Wants --help?  Prints the command's help and returns 1. */
+int
+cli_wants_help(const char *name, int argc, char **argv)
+{
+	const struct cli_cmd *c = cli_find(name);
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			printf("usage: assay %s\n\n%s\n", c->usage, c->help);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Resolve an id or unique prefix; prints the error.  New string or NULL. */
+char *
+cli_resolve(struct store *st, const char *id)
+{
+	struct err err;
+	char *out = NULL, show[96];
+	int rc;
+
+	if (ident_check_id(id, &err) < 0) {
+		fprintf(stderr, "assay: '%s' is not a candidate id: %s\n",
+		    ident_show(id, show, sizeof show), err.msg);
+		return NULL;
+	}
+	rc = store_candidate_resolve(st, id, &out, &err);
+	if (rc == 0)
+		return out;
+	if (rc == 1)
+		fprintf(stderr, "assay: no candidate '%s'\n", id);
+	else if (rc == 2)
+		fprintf(stderr, "assay: '%s' matches several candidates; give"
+		    " more of the id\n", id);
+	else
+		fprintf(stderr, "assay: %s\n", err.msg);
+	return NULL;
+}
+
+/*
+ * The reviewer's name (--reviewer, ASSAY_REVIEWER, git, the login),
+ * checked by ident.h's rule because it goes into the journal and the
+ * dataset's Reviewed-by: trailers.  New string, or NULL after printing
+ * why.
+ */
+char *
+cli_reviewer(const struct cli_global *g)
+{
+	char *by = config_reviewer(g->reviewer), show[128];
+	struct err err;
+
+	if (ident_check_reviewer(by, &err) == 0)
+		return by;
+	fprintf(stderr, "assay: reviewer name '%s' (from %s): %s\n",
+	    ident_show(by, show, sizeof show), g->reviewer != NULL &&
+	    *g->reviewer != '\0' ? "--reviewer" : getenv("ASSAY_REVIEWER") !=
+	    NULL && *getenv("ASSAY_REVIEWER") != '\0' ? "ASSAY_REVIEWER" :
+	    "git user.name or the login", err.msg);
+	free(by);
+	return NULL;
+}
+
+/* Repeated --where options add up: "a" then "b" is "a b". */
+void
+cli_where_add(struct buf *w, const char *v)
+{
+	if (w->len > 0)
+		buf_addc(w, ' ');
+	buf_adds(w, v);
+}
+
+void
+cli_tally_add(struct cli_tally *t, const char *verdict)
+{
+	if (strcmp(verdict, "pass") == 0)
+		t->pass++;
+	else if (strcmp(verdict, "fail") == 0)
+		t->fail++;
+	else if (strcmp(verdict, "timeout") == 0)
+		t->timeout++;
+	else if (strcmp(verdict, "skipped") == 0)
+		t->skipped++;
+	else if (strcmp(verdict, "env-error") == 0)
+		t->env_error++;
+	else if (strcmp(verdict, "task-defect") == 0)
+		t->task_defect++;
+	else
+		t->other++;
+}
+
+void
+cli_summary_print(const struct cli_summary *s, int json)
+{
+	const struct cli_tally *t = &s->tally;
+
+	if (json) {
+		json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
+		    " s:I, s:I}", "command", s->command, "verified",
+		    (json_int_t)s->done, "unchanged", (json_int_t)s->unchanged,
+		    "not_stored", (json_int_t)s->not_stored, "pass",
+		    (json_int_t)t->pass, "fail", (json_int_t)t->fail, "timeout",
+		    (json_int_t)t->timeout, "env_error",
+		    (json_int_t)t->env_error, "task_defect",
+		    (json_int_t)t->task_defect, "skipped",
+		    (json_int_t)t->skipped);
+
+		if (strcmp(s->command, "merge") == 0)
+			json_object_set_new(o, "refused",
+			    json_integer((json_int_t)s->refused));
+		json_object_set_new(o, "results", s->results != NULL ?
+		    json_string(s->results) : json_null());
+		if (s->input)
+			json_object_set_new(o, "complete",
+			    json_boolean(s->complete));
+		cli_print_json(o);
+		return;
+	}
+	printf("verified %zu, unchanged %zu: pass %zu, fail %zu, timeout %zu,"
+	    " env-error %zu, task-defect %zu, skipped %zu", s->done,
+	    s->unchanged, t->pass, t->fail, t->timeout, t->env_error,
+	    t->task_defect, t->skipped);
+	if (s->not_stored > 0)
+		printf("; not stored %zu", s->not_stored);
+	if (s->refused > 0)
+		printf("; refused %zu", s->refused);
+	printf("\n");
+}
+
+/* Parse whole seconds in lo..hi into *out; 0 or -1. */
+int
+cli_parse_seconds(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* s as a JSON string (invalid UTF-8 as U+FFFD: jansson refuses it, and a
+ * refused field would drop the whole row), or null. */
+json_t *
+cli_jstr_or_null(const char *s)
+{
+	struct buf b = BUF_INIT;
+	json_t *v;
+
+	if (s == NULL)
+		return json_null();
+	v = json_string(s);
+	if (v != NULL)
+		return v;
+	safe_utf8(&b, s, strlen(s));
+	v = json_stringn(b.p != NULL ? b.p : "", b.len);
+	buf_release(&b);
+	return v;
+}
+
+json_t *
+cli_jraw(const char *txt)
+{
+	json_t *v = txt != NULL ? json_loads(txt, 0, NULL) : NULL;
+
+	return v != NULL ? v : json_null();
+}
+
+/*
+ * Untrusted text (candidate code, logs, origins, notes) to stdout: its
+ * control characters, escape sequences and invalid UTF-8 as visible
+ * escapes, so that it cannot set the window title, write the clipboard
+ * (OSC 52) or hide text; a NUL no longer ends it.  Says so on stderr
+ * when anything was escaped.
+ */
+/*
+ * One field of a table row (an origin, a benchmark, an env name) as a
+ * new string that is safe on a terminal and stays on its line: every
+ * control character, newline included, shown escaped.  *escaped (may be
+ * NULL) counts what was changed.
+ */
+char *
+cli_vis(const char *s, size_t *escaped)
+{
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	if (s == NULL)
+		return xstrdup("-");
+	n = safe_text(&b, s, strlen(s), 0);
+	if (escaped != NULL)
+		*escaped += n;
+	buf_adds(&b, "");
+	return buf_detach(&b, NULL);
+}
+
+void
+cli_safe_print(const char *cmd, const char *s, size_t len)
+{
+	struct buf b = BUF_INIT;
+	size_t n = safe_text(&b, s, len, SAFE_KEEP_LINES);
+
+	fwrite(b.p != NULL ? b.p : "", 1, b.len, stdout);
+	fflush(stdout);
+	if (n > 0)
+		fprintf(stderr, "assay %s: %zu control character%s or invalid"
+		    " byte%s shown escaped (\\x1b, \\u009b, \\xff)\n", cmd, n,
+		    n == 1 ? "" : "s", n == 1 ? "" : "s");
+	buf_release(&b);
+}
+
+/*
+ * Set o[key] to s (len bytes) as a JSON string, whatever its bytes: an
+ * invalid UTF-8 byte or a NUL becomes U+FFFD, and o[key "_replaced"]
+ * says how many were (jansson refuses such strings, and show --json
+ * once dropped the whole log).  s NULL sets null.
+ */
+void
+cli_jtext(json_t *o, const char *key, const char *s, size_t len)
+{
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	if (s == NULL) {
+		json_object_set_new(o, key, json_null());
+		return;
+	}
+	n = safe_utf8(&b, s, len);
+	json_object_set_new(o, key, json_stringn(b.p != NULL ? b.p : "",
+	    b.len));
+	if (n > 0) {
+		char *k = xasprintf("%s_replaced", key);
+
+		json_object_set_new(o, k, json_integer((json_int_t)n));
+		free(k);
+	}
+	buf_release(&b);
+}
+
+json_t *
+cli_row_json(const struct store_row *r)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:o,"
+	    " s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
+	    "id", r->id, "task", r->task, "benchmark", r->benchmark,
+	    "domain", r->domain, "origin", cli_jstr_or_null(r->origin), "kind",
+	    r->kind,
+	    "lang", r->lang, "parent", cli_jstr_or_null(r->parent),
+	    "source", cli_jstr_or_null(r->source), "verdict",
+	    cli_jstr_or_null(r->verdict), "stage", cli_jstr_or_null(r->stage),
+	    "metrics", cli_jraw(r->metrics), "category", cli_jstr_or_null(r->category),
+	    "subcategory", cli_jstr_or_null(r->subcategory),
+	    "category_source", cli_jstr_or_null(r->category_source),
+	    "status", r->status, "env", cli_jstr_or_null(r->env));
+}
+
+void
+cli_print_json(json_t *o)
+{
+	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+	puts(s);
+	free(s);
+	json_decref(o);
+}

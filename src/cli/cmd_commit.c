@@ -1,0 +1,73 @@
+/*
+ * cmd_commit.c - `assay commit`: write accepted candidates into the
+ * dataset repository.  Moved from cli.c.
+ */
+#include "cli/cli_shared.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "exchange/dataset.h"
+#include "store/store.h"
+
+static int
+cmd_commit(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "message", required_argument, NULL, 'm' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *repo = "dataset", *msg = NULL;
+	struct dataset_result res;
+	struct store *st;
+	struct err err;
+	char *by;
+	int ch, rc;
+
+	if (cli_wants_help("commit", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "m:", lo, NULL)) != -1) {
+		if (ch == 'r')
+			repo = optarg;
+		else if (ch == 'm')
+			msg = optarg;
+		else
+			return cli_usage_error("commit", "bad option%s", "");
+	}
+	if (cli_open_store(g, &st) < 0)
+		return 2;
+	by = cli_reviewer(g);
+	if (by == NULL) {
+		store_close(st);
+		return 2;
+	}
+	rc = dataset_commit(st, repo, msg, by, &res, &err);
+	if (rc < 0)
+		fprintf(stderr, "assay commit: %s\n", err.msg);
+	else if (!res.committed)
+		printf("nothing new to commit (%zu accepted samples in %s)\n",
+		    res.samples, repo);
+	else
+		printf("committed %.7s to %s: %zu added, %zu updated, %zu"
+		    " removed (%zu sample%s, %zu context)\n", res.oid, repo,
+		    res.added, res.modified, res.removed, res.samples,
+		    res.samples == 1 ? "" : "s", res.context);
+	free(by);
+	store_close(st);
+	return rc < 0 ? 2 : 0;
+}
+
+const struct cli_cmd cli_cmd_commit = {
+	"commit", "commit [--repo DIR] [-m TEXT]",
+	  "Write the accepted candidates into the dataset repository\n"
+	  "(default ./dataset) and commit, one trailer block per sample.  Each\n"
+	  "task's verification files go under its folder once, and the\n"
+	  "ancestors of a repair that are not accepted go in as context, so\n"
+	  "that import --format dataset and verify rebuild everything.",
+	cmd_commit
+};

@@ -1,0 +1,102 @@
+/*
+ * cmd_envs.c - `assay envs`: list the toolchain envs.  Moved from cli.c.
+ */
+#include "cli/cli_shared.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "envs/env.h"
+#include "verify/verify.h"
+
+static int
+cmd_envs(const struct cli_global *g, int argc, char **argv)
+{
+	const struct env_ops *const *list;
+	struct err err;
+	size_t n, missing = 0, partly = 0;
+
+	(void)g;
+	if (cli_wants_help("envs", argc, argv))
+		return 0;
+	list = env_list(&n);
+	printf("%-10s %-9s %-8s %s\n", "ENV", "DOMAIN", "PRESENT", "TOOLCHAIN");
+	for (size_t i = 0; i < n; i++) {
+		const struct env_ops *e = list[i];
+		char id[ERR_MSG_MAX], lacks[256];
+
+		if (verify_toolchain(e->name, id, sizeof id, &err) == 0) {
+			/* Present, but maybe without a part some candidates
+			 * need (torch, a GPU, CadQuery): say what and how to
+			 * get it, as for a missing one. */
+			int part = e->partial != NULL &&
+			    e->partial(id, lacks, sizeof lacks);
+
+			printf("%-10s %-9s %-8s %s\n", e->name, e->domain,
+			    part ? "partly" : "yes", id);
+			if (!part)
+				continue;
+			partly++;
+			printf("%-29s missing: %s\n", "", lacks);
+			if (e->missing_hint != NULL)
+				printf("%-29s %s\n", "", e->missing_hint);
+			continue;
+		}
+		missing++;
+		printf("%-10s %-9s %-8s %s\n", e->name, e->domain, "no",
+		    err.msg);
+		if (e->packages != NULL)
+			printf("%-29s install: apt-get install %s\n", "",
+			    e->packages);
+		if (e->missing_hint != NULL)
+			printf("%-29s %s\n", "", e->missing_hint);
+	}
+	if (verify_sandbox_check(&err) == 0)
+		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "yes",
+		    "bubblewrap");
+	else
+		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "no", err.msg);
+	/* The project venv: each package, its version and where from. */
+	{
+		static const char *const pkgs[] = { "cadquery", "cadquery-ocp",
+		    "torch", "triton", "numpy", NULL };
+		char vers[ERR_MSG_MAX];
+		const char *dir = env_venv_dir();
+
+		if (dir == NULL)
+			printf("%-10s %-9s %-8s %s\n", "venv", "-", "no",
+			    "no project venv (make deps makes build/venv;"
+			    " ASSAY_VENV names another)");
+		else if (env_venv_versions(pkgs, vers, sizeof vers) == 0)
+			printf("%-10s %-9s %-8s %s: %s (from PyPI, pinned by"
+			    " hash in scripts/venv-requirements.txt)\n", "venv",
+			    "-", "yes", dir, vers);
+		else
+			printf("%-10s %-9s %-8s %s: its python3 does not run\n",
+			    "venv", "-", "no", dir);
+	}
+	/* One table: what each domain does where no GPU is. */
+	printf("\n%-10s %-9s %s\n", "ENV", "DOMAIN", "WITHOUT A GPU");
+	for (size_t i = 0; i < n; i++)
+		printf("%-10s %-9s %s\n", list[i]->name, list[i]->domain,
+		    list[i]->without_gpu != NULL ? list[i]->without_gpu :
+		    "everything (needs no GPU)");
+	if (missing > 0)
+		printf("\n%zu of %zu envs cannot run here.  `make deps` installs"
+		    " every toolchain Debian has;\ncandidates of the others are"
+		    " verified as skipped or env-error, with the reason.\n",
+		    missing, n);
+	if (partly > 0)
+		printf("\n%zu of %zu envs run here in part (the missing: lines):"
+		    " what needs the missing\npart is left out or verified as"
+		    " skipped, with the reason.\n", partly, n);
+	return 0;
+}
+
+const struct cli_cmd cli_cmd_envs = {
+	"envs", "envs", "List the toolchain envs and whether they are"
+	  " installed.",
+	cmd_envs
+};

@@ -1,0 +1,152 @@
+/*
+ * cmd_generate.c - `assay generate`: ask a model for candidates of
+ * tasks.  Moved from cli.c.
+ */
+#include "cli/cli_shared.h"
+#include "cli/model_loop.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "app/config.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "generate/generate.h"
+#include "generate/model.h"
+#include "store/store.h"
+
+static int
+task_of_row(const struct store_row *row, void *arg)
+{
+	loop_idset_add(arg, row->task);
+	return 0;
+}
+
+static int
+task_empty(const char *task_id, void *arg)
+{
+	loop_idset_add(arg, task_id);
+	return 0;
+}
+
+static int
+cmd_generate(const struct cli_global *g, int argc, char **argv)
+{
+	struct loop_opts o;
+	struct store *st = NULL;
+	struct idset tasks = { 0 };
+	struct gen_report rep = { 0 };
+	struct gen_ctx ctx;
+	char *by = NULL;
+	struct err err;
+	int rc;
+
+	if (cli_wants_help("generate", argc, argv))
+		return 0;
+	if ((rc = loop_parse("generate", argc, argv, &o)) != 0)
+		goto out;
+	rc = 2;
+	if (o.file != NULL || o.have_rounds || o.verify_hand) {
+		cli_usage_error("generate", "%s is an option of repair",
+		    o.file != NULL ? "--file" : o.have_rounds ? "--rounds" :
+		    "--verify");
+		goto out;
+	}
+	if (optind < argc && o.have_where) {
+		cli_usage_error("generate", "give IDs or --where, not both%s",
+		    "");
+		goto out;
+	}
+	if (model_cfg_check(&o.cfg, &err) < 0) {
+		fprintf(stderr, "assay generate: %s\n", err.msg);
+		goto out;
+	}
+	if (cli_open_store(g, &st) < 0)
+		goto out;
+	if (optind < argc) {
+		/* The tasks of the candidates named. */
+		if (loop_each_id(st, argc - optind, argv + optind, task_of_row,
+		    &tasks) < 0)
+			goto out;
+	} else if (store_query_each(st, o.have_where ? buf_str(&o.where) :
+	    NULL, task_of_row, &tasks, &err) < 0 || (!o.have_where &&
+	    store_task_each_empty(st, task_empty, &tasks, &err) < 0)) {
+		fprintf(stderr, "assay generate: %s\n", err.msg);
+		goto out;
+	}
+	if (tasks.n == 0) {
+		if (o.json)
+			loop_print_object(json_pack("{s:s, s:i, s:i}", "command",
+			    "generate", "tasks", 0, "asked", 0));
+		else
+			printf("generate: no task matches\n");
+		rc = 0;
+		goto out;
+	}
+	by = config_reviewer(g->reviewer);
+	ctx = (struct gen_ctx){ st, &o.cfg, by, o.jobs,
+	    o.json ? NULL : loop_progress, "generate" };
+	if (gen_direct(&ctx, tasks.v, tasks.n, o.samples, &rep, &err) < 0) {
+		fprintf(stderr, "assay generate: %s\n", err.msg);
+		goto out;
+	}
+	loop_print_summary("generate", &rep, o.json, 0);
+	rc = rep.failed > 0 ? 1 : 0;
+	store_close(st);
+	st = NULL;
+	if (o.verify && rep.nids > 0 && loop_verify_quietly(g, rep.ids, rep.nids,
+	    o.jobs, o.json) == 2)
+		rc = 2;
+	if (o.json) {
+		json_t *obj = loop_summary_json(&rep, 0, o.verify ? loop_count_pass(g,
+		    rep.ids, rep.nids) : -1);
+
+		json_object_set_new(obj, "command", json_string("generate"));
+		json_object_set_new(obj, "tasks", json_integer((json_int_t)
+		    tasks.n));
+		loop_print_object(obj);
+	}
+out:
+	if (st != NULL)
+		store_close(st);
+	gen_report_release(&rep);
+	loop_idset_release(&tasks);
+	free(by);
+	loop_release(&o);
+	return rc;
+}
+
+const struct cli_cmd cli_cmd_generate = {
+	"generate", "generate [--where FILTER | ID...] [--samples K] [--temperature T]\n"
+    "             [--endpoint URL --model NAME [--api-key-env VAR] |"
+    " --command CMD]\n"
+    "             [--jobs N] [--max-tokens N] [--timeout S] [--retries N]"
+    " [--rate R]\n"
+    "             [--no-verify] [--json]",
+"Ask a model for K candidates (--samples, default 1) of each task\n"
+    "(those of the candidates FILTER matches, or of the IDs given; all\n"
+    "tasks without either).\n"
+    "The prompt is the task's spec and interface as the SFT export\n"
+    "writes them; each answer is stored exactly as given as a direct\n"
+    "candidate whose origin is the model, with the request, the answer,\n"
+    "token usage and latency, then verified.\n"
+    "The generator: --endpoint URL of an OpenAI-compatible server (its\n"
+    "base URL or .../chat/completions) with --model NAME and the API key\n"
+    "in the variable --api-key-env names (never stored), or --command CMD\n"
+    "run with sh -c, the request JSON on its stdin and the answer (text,\n"
+    "or a chat-completions response) on its stdout.  `generator NAME\n"
+    "VALUE` lines in the config file set the same (endpoint, model,\n"
+    "api-key-env, command, temperature, max-tokens, timeout, retries,\n"
+    "rate); options win.\n"
+    "  --jobs N       requests at once, and verify's jobs (default 4)\n"
+    "  --rate R       at most R requests started per second\n"
+    "  --retries N    tries again on HTTP 429 and 5xx with backoff\n"
+    "  --no-verify    store the answers without verifying them\n"
+    "  --json         print one summary object\n"
+    "Exit status 1 when a request failed (the others are kept).",
+	cmd_generate
+};

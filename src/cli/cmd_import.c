@@ -1,0 +1,200 @@
+/*
+ * cmd_import.c - `assay import`: import samples.  Moved from cli.c.
+ */
+#include "cli/cli_shared.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/ident.h"
+#include "exchange/import.h"
+#include "store/store.h"
+
+/* The import's progress line on a terminal: rows, rate, time left. */
+struct import_meter {
+	const char	*path;
+	struct timespec	 t0;
+	int		 shown;
+};
+
+static void
+import_progress(size_t rows, size_t done, size_t total, void *arg)
+{
+	struct import_meter *m = arg;
+	struct timespec now;
+	double s, rate, left;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	s = (double)(now.tv_sec - m->t0.tv_sec) +
+	    (double)(now.tv_nsec - m->t0.tv_nsec) / 1e9;
+	if (s < 1 && !m->shown)
+		return;		/* a small file: no line at all */
+	rate = s > 0 ? (double)rows / s : 0;
+	left = done > 0 ? s * (double)(total - done) / (double)done : 0;
+	fprintf(stderr, "\r%s: %zu rows, %.0f rows/s, %.0f%%, %d:%02d left ",
+	    m->path, rows, rate, total > 0 ? 100.0 * (double)done /
+	    (double)total : 100.0, (int)(left / 60), (int)left % 60);
+	m->shown = 1;
+}
+
+static int
+cmd_import(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "keep-going", no_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "license", required_argument, NULL, 'L' },
+		{ "repository", required_argument, NULL, 'R' },
+		{ "id-prefix", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct import_opts o = { .format = IMPORT_AUTO };
+	struct import_meter meter = { 0 };
+	size_t tasks = 0, cands = 0, existing = 0, skipped = 0, files = 0;
+	int failed = -1;
+	struct store *st;
+	struct err err;
+	char *by;
+	int ch, status = 0, json = 0;
+
+	if (cli_wants_help("import", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "f:k", lo, NULL)) != -1) {
+		if (ch == 'f') {
+			if (import_format_parse(optarg, &o.format, &err) < 0)
+				return cli_usage_error("import", "%s", err.msg);
+		} else if (ch == 'k') {
+			o.keep_going = 1;
+		} else if (ch == 'J') {
+			json = 1;
+		} else if (ch == 'L') {
+			if (*optarg == '\0' || strpbrk(optarg, " \t\n") != NULL)
+				return cli_usage_error("import", "bad licence '%s':"
+				    " want an SPDX id such as MIT", optarg);
+			o.license = optarg;
+		} else if (ch == 'R') {
+			if (*optarg == '\0' || strpbrk(optarg, " \t\n") != NULL)
+				return cli_usage_error("import", "bad repository"
+				    " '%s': want URL@COMMIT", optarg);
+			o.repository = optarg;
+		} else if (ch == 'p') {
+			if (ident_check_id(optarg, &err) < 0)
+				return cli_usage_error("import", "--id-prefix: %s",
+				    err.msg);
+			o.id_prefix = optarg;
+		} else {
+			return cli_usage_error("import", "bad option", "");
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("import", "no PATH given%s", "");
+	if (cli_open_store_mode(g, &st, 1) < 0)
+		return 2;
+	by = cli_reviewer(g);
+	if (by == NULL) {
+		store_close(st);
+		return 2;
+	}
+	o.by = by;
+	/* Progress only for a person watching: quiet when piped. */
+	if (isatty(STDERR_FILENO)) {
+		o.progress = import_progress;
+		o.progress_arg = &meter;
+	}
+	for (int i = optind; i < argc; i++) {
+		struct import_report rep;
+		int rc;
+
+		import_report_init(&rep);
+		meter.path = argv[i];
+		meter.shown = 0;
+		clock_gettime(CLOCK_MONOTONIC, &meter.t0);
+		rc = import_path(st, argv[i], &o, &rep, &err);
+		if (meter.shown)
+			fputc('\n', stderr);
+		if (rc < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			fprintf(stderr, "assay: %s: nothing imported\n", argv[i]);
+			status = 2;
+			failed = i;
+		} else if (json) {
+			fputs(buf_str(&rep.warnings), stderr);
+			files++;
+			tasks += rep.tasks_added;
+			cands += rep.cands_added;
+			existing += rep.cands_existing;
+			skipped += rep.skipped;
+		} else {
+			fputs(buf_str(&rep.warnings), stderr);
+			printf("%s: %zu new task%s, %zu new candidate%s (%zu"
+			    " already there)", argv[i], rep.tasks_added,
+			    rep.tasks_added == 1 ? "" : "s", rep.cands_added,
+			    rep.cands_added == 1 ? "" : "s", rep.cands_existing);
+			if (rep.skipped > 0)
+				printf(", %zu bad lines skipped", rep.skipped);
+			printf("\n");
+		}
+		import_report_release(&rep);
+		if (status != 0)
+			break;
+	}
+	if (json)
+		cli_print_json(json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o}",
+		    "command", "import", "files", (json_int_t)files,
+		    "tasks_added", (json_int_t)tasks, "candidates_added",
+		    (json_int_t)cands, "candidates_existing",
+		    (json_int_t)existing, "skipped", (json_int_t)skipped,
+		    "failed", failed >= 0 ? json_string(argv[failed]) :
+		    json_null()));
+	if (failed >= 0 && argc - optind > 1) {
+		/* Which files are in, which is not, which were not read. */
+		fprintf(stderr, "assay: imported:");
+		for (int i = optind; i < failed; i++)
+			fprintf(stderr, " %s", argv[i]);
+		fprintf(stderr, "%s\nassay: failed: %s\nassay: not tried:",
+		    failed == optind ? " none" : "", argv[failed]);
+		for (int i = failed + 1; i < argc; i++)
+			fprintf(stderr, " %s", argv[i]);
+		fprintf(stderr, "%s\n", failed + 1 == argc ? " none" : "");
+	}
+	free(by);
+	store_close(st);
+	return status;
+}
+
+const struct cli_cmd cli_cmd_import = {
+	"import", "import [--format F] [--keep-going] [--id-prefix P] [--json]\n"
+	  "              [--license SPDX] [--repository URL@COMMIT] PATH...",
+	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
+	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, rtllm, dataset (a\n"
+	  "checkout of the repository assay commit writes: tasks, their files,\n"
+	  "samples and context with their ids and recorded verdicts).\n"
+	  "Re-importing adds nothing.  PATH may be a pipe (/dev/stdin, <(...)).\n"
+	  "A malformed line is reported as FILE:LINE and nothing of that file\n"
+	  "is kept; --keep-going skips bad lines and lists them.  Files are\n"
+	  "imported in order; the first that fails stops the import, and the\n"
+	  "files imported, failed and not tried are listed.\n"
+	  "--id-prefix P puts P before each explicit candidate id (and parent)\n"
+	  "of the assay JSONL rows, for two sources that number alike.\n"
+	  "Ids, names, categories, statuses and times are checked as\n"
+	  "docs/formats.md says.\n"
+	  "The tasks added get a licence: --license SPDX, else the SPDX id of\n"
+	  "the LICENSE (COPYING, ...) in PATH, beside it or above it\n"
+	  "(NOASSERTION when it names none assay knows); their sources\n"
+	  "become URL@COMMIT:path with --repository, or when PATH is in a git\n"
+	  "work tree.\n"
+	  "On a terminal a progress line shows rows, rate and time left.\n"
+	  "--json prints one summary object (files, tasks_added,\n"
+	  "candidates_added, candidates_existing, skipped, failed).",
+	cmd_import
+};

@@ -1,0 +1,160 @@
+/*
+ * cmd_list.c - `assay list`: list candidates.  Moved from cli.c.
+ */
+#include "cli/cli_shared.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/err.h"
+#include "store/store.h"
+
+struct list_ctx {
+	int		 json;
+	size_t		 n;
+	size_t		 escaped;	/* characters shown as escapes */
+	struct buf	 out;		/* one safe line */
+};
+
+static int
+list_one(const struct store_row *r, void *arg)
+{
+	struct list_ctx *c = arg;
+	char cat[24];
+
+	c->n++;
+	snprintf(cat, sizeof cat, "%s%s", r->category != NULL ? r->category :
+	    "-", r->category != NULL && r->category_source != NULL &&
+	    strcmp(r->category_source, "auto") == 0 ? "?" : "");
+	if (c->json) {
+		cli_print_json(cli_row_json(r));
+		return 0;
+	}
+	/* A suggestion of the run, not yet a person's label, ends in '?'
+	 * (as in the workbench's queue). */
+	{
+		struct buf line = BUF_INIT;
+
+		char *id = cli_vis(r->id, &c->escaped), *task = cli_vis(r->task,
+		    &c->escaped), *origin = cli_vis(r->origin, &c->escaped);
+
+		/* Field by field, so that a newline in a field cannot
+		 * start a row of its own. */
+		buf_printf(&line, "%-10s %-40s %-26.26s %-9s %-8s %-11s %s\n",
+		    id, task, origin, r->verdict != NULL ?
+		    r->verdict : "-", r->stage != NULL ? r->stage : "-", cat,
+		    r->status);
+		free(id);
+		free(task);
+		free(origin);
+		buf_add(&c->out, line.p, line.len);
+		buf_release(&line);
+		fwrite(c->out.p != NULL ? c->out.p : "", 1, c->out.len, stdout);
+		buf_reset(&c->out);
+	}
+	return 0;
+}
+
+static int
+cmd_list(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "where", required_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "view", required_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct list_ctx c = { 0 };
+	const char *view = NULL;
+	struct buf where = BUF_INIT;
+	struct store *st;
+	struct err err;
+	int ch, rc;
+
+	if (cli_wants_help("list", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'w')
+			cli_where_add(&where, optarg);
+		else if (ch == 'j')
+			c.json = 1;
+		else if (ch == 'v')
+			view = optarg;
+		else
+			return cli_usage_error("list", "bad option%s", "");
+	}
+	if (optind < argc)
+		return cli_usage_error("list", "unexpected argument '%s'",
+		    argv[optind]);
+	if (cli_open_store(g, &st) < 0)
+		return 2;
+	if (view != NULL) {
+		/* the saved filter first; --where narrows it */
+		char *vf = NULL;
+		struct buf w = BUF_INIT;
+
+		rc = store_view_get(st, view, &vf, &err);
+		if (rc != 0) {
+			if (rc == 1)
+				fprintf(stderr, "assay list: no view %s\n",
+				    view);
+			else
+				fprintf(stderr, "assay list: %s\n", err.msg);
+			buf_release(&where);
+			store_close(st);
+			return 2;
+		}
+		if (*vf != '\0')
+			cli_where_add(&w, vf);
+		if (where.len > 0)
+			cli_where_add(&w, buf_str(&where));
+		buf_release(&where);
+		where = w;
+		free(vf);
+	}
+	if (store_query_count(st, WHERE(where), &c.n, &err) < 0) {
+		fprintf(stderr, "assay list: %s\n", err.msg);
+		buf_release(&where);
+		store_close(st);
+		return 2;
+	}
+	c.n = 0;
+	if (!c.json)
+		printf("%-10s %-40s %-26s %-9s %-8s %-11s %s\n", "ID", "TASK",
+		    "ORIGIN", "VERDICT", "STAGE", "CATEGORY", "STATUS");
+	rc = store_query_each(st, WHERE(where), list_one, &c, &err);
+	buf_release(&where);
+	buf_release(&c.out);
+	store_close(st);
+	if (c.escaped > 0)
+		fprintf(stderr, "assay list: %zu control character%s or invalid"
+		    " byte%s shown escaped (\\x1b, \\u009b, \\xff)\n",
+		    c.escaped, c.escaped == 1 ? "" : "s", c.escaped == 1 ? "" :
+		    "s");
+	if (rc < 0) {
+		fprintf(stderr, "assay list: %s\n", err.msg);
+		return 2;
+	}
+	return 0;
+}
+
+const struct cli_cmd cli_cmd_list = {
+	"list", "list [--where FILTER] [--view NAME] [--json]",
+	  "List candidates.  FILTER: space-separated key=value, key!=value or\n"
+	  "key~text over id task benchmark domain origin model kind lang env\n"
+	  "verdict stage category subcategory status source parent split\n"
+	  "license; verdict=none matches candidates never verified.  dup=yes\n"
+	  "the near-duplicates assay dedup marked to drop, contaminated=yes\n"
+	  "those assay contamination flagged.  grep=TEXT is\n"
+	  "full-text search: candidates whose code, run or recorded logs or\n"
+	  "task spec hold TEXT as a phrase (grep=__syncthreads,\n"
+	  "grep=\"a <= b\": quote a value with blanks, double inner quotes).\n"
+	  "--view NAME starts from the filter saved as NAME (:save NAME in\n"
+	  "the workbench); --where narrows it.\n"
+	  "--json prints one JSON object per line.",
+	cmd_list
+};

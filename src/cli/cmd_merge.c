@@ -1,0 +1,238 @@
+/*
+ * cmd_merge.c - `assay merge`: fold run results files into the database.
+ * Moved from cli.c.
+ */
+#include "cli/cli_shared.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "exchange/results.h"
+#include "store/store.h"
+#include "verify/verify.h"
+
+#define MERGE_BATCH 500
+
+struct merge_ctx {
+	struct store	*st;
+	struct cli_summary	 sum;
+	struct cli_tally	 pending;	/* runs of the open batch */
+	size_t		 npending, lines;
+	int		 tty, status;
+};
+
+/* Commit the open batch; its runs count once it is in. */
+static int
+merge_flush(struct merge_ctx *m)
+{
+	struct err err;
+
+	if (m->npending == 0)
+		return 0;
+	if (store_commit(m->st, &err) < 0) {
+		fprintf(stderr, "assay merge: %s; %zu run%s not stored\n",
+		    err.msg, m->npending, m->npending == 1 ? "" : "s");
+		store_rollback(m->st);
+		m->sum.not_stored += m->npending;
+	} else {
+		struct cli_tally *t = &m->sum.tally, *p = &m->pending;
+
+		m->sum.done += m->npending;
+		t->pass += p->pass;
+		t->fail += p->fail;
+		t->timeout += p->timeout;
+		t->skipped += p->skipped;
+		t->env_error += p->env_error;
+		t->task_defect += p->task_defect;
+		t->other += p->other;
+	}
+	memset(&m->pending, 0, sizeof m->pending);
+	m->npending = 0;
+	return 0;
+}
+
+/*
+ * Why the run r (of task task_id, timeout override tmo) does not belong
+ * to this database, into why; 0 when it does.  -1 on a store error.
+ */
+static int
+merge_check(struct store *st, const struct run *r, const char *task_id,
+    int tmo, char *why, size_t n, struct err *err)
+{
+	struct candidate c;
+	struct task t;
+	char key[SAMPLE_HASH_HEX];
+	int rc = store_candidate_get(st, r->cand_id, &c, err);
+
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		snprintf(why, n, "foreign: no candidate %s in this database",
+		    r->cand_id);
+		return 1;
+	}
+	if (strcmp(c.task_id, task_id) != 0) {
+		snprintf(why, n, "foreign: candidate %s is of task %s here,"
+		    " the run says %s", r->cand_id, c.task_id, task_id);
+		candidate_release(&c);
+		return 1;
+	}
+	rc = store_task_get(st, c.task_id, &t, err);
+	if (rc != 0) {
+		candidate_release(&c);
+		return rc < 0 ? -1 : err_set(err, "no task %s", c.task_id);
+	}
+	rc = 0;
+	if (r->input_key[0] != '\0') {
+		verify_input_key_tool(&t, &c, tmo, r->toolchain != NULL ?
+		    r->toolchain : "", key);
+		if (strcmp(key, r->input_key) != 0) {
+			snprintf(why, n, "stale: the inputs of %s (code, task"
+			    " files, env, toolchain or timeout) are not those"
+			    " the run was made with", r->cand_id);
+			rc = 1;
+		}
+	}
+	task_release(&t);
+	candidate_release(&c);
+	return rc;
+}
+
+static void
+merge_line(struct merge_ctx *m, const char *file, size_t lineno,
+    const char *line, size_t len)
+{
+	struct run r;
+	struct err err;
+	char *task = NULL, why[ERR_MSG_MAX];
+	int tmo = 0, stored, rc, exists;
+
+	if (results_parse(line, len, &r, &task, &tmo, &stored, &err) < 0) {
+		fprintf(stderr, "%s:%zu: %s\n", file, lineno, err.msg);
+		m->sum.refused++;
+		m->status = 2;
+		return;
+	}
+	rc = merge_check(m->st, &r, task, tmo, why, sizeof why, &err);
+	if (rc == 0)
+		rc = store_run_exists(m->st, &r, &exists, &err) < 0 ? -1 :
+		    exists ? 2 : 0;
+	if (rc == 1) {
+		fprintf(stderr, "%s:%zu: %s\n", file, lineno, why);
+		m->sum.refused++;
+		m->status = 2;
+	} else if (rc == 2) {
+		m->sum.unchanged++;
+		cli_tally_add(&m->sum.tally, r.verdict);
+	} else if (rc < 0) {
+		fprintf(stderr, "%s:%zu: %s\n", file, lineno, err.msg);
+		m->sum.not_stored++;
+	} else if (m->npending == 0 && store_begin(m->st, &err) < 0) {
+		fprintf(stderr, "%s:%zu: not stored: %s\n", file, lineno,
+		    err.msg);
+		m->sum.not_stored++;
+	} else if (store_run_insert(m->st, &r, 2, &err) < 0) {
+		/* Inside the batch: the whole batch goes back. */
+		fprintf(stderr, "%s:%zu: not stored: %s\n", file, lineno,
+		    err.msg);
+		store_rollback(m->st);
+		m->sum.not_stored += m->npending + 1;
+		memset(&m->pending, 0, sizeof m->pending);
+		m->npending = 0;
+	} else {
+		m->npending++;
+		cli_tally_add(&m->pending, r.verdict);
+		if (m->npending >= MERGE_BATCH)
+			merge_flush(m);
+	}
+	run_release(&r);
+	free(task);
+}
+
+static int
+cmd_merge(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "lock-timeout", required_argument, NULL, 'L' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct merge_ctx m = { .sum = { .command = "merge" } };
+	long lock_s = 60;
+	int ch, json = 0;
+
+	if (cli_wants_help("merge", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'J')
+			json = 1;
+		else if (ch == 'L' && cli_parse_seconds(optarg, 0, 86400,
+		    &lock_s) == 0)
+			continue;
+		else
+			return cli_usage_error("merge", ch == 'L' ?
+			    "--lock-timeout wants whole seconds, 0..86400%s" :
+			    "bad option%s", "");
+	}
+	if (optind >= argc)
+		return cli_usage_error("merge", "no RESULTS file given%s", "");
+	if (cli_open_store(g, &m.st) < 0)
+		return 2;
+	store_lock_timeout(m.st, (int)lock_s * 1000);
+	m.tty = isatty(STDERR_FILENO);
+	for (int i = optind; i < argc; i++) {
+		FILE *f = fopen(argv[i], "r");
+		char *line = NULL;
+		size_t cap = 0, lineno = 0;
+		ssize_t n;
+
+		if (f == NULL) {
+			fprintf(stderr, "assay merge: %s: %s\n", argv[i],
+			    strerror(errno));
+			m.status = 2;
+			continue;
+		}
+		while ((n = getline(&line, &cap, f)) > 0) {
+			lineno++;
+			m.lines++;
+			if (n == 1 && line[0] == '\n')
+				continue;
+			merge_line(&m, argv[i], lineno, line, (size_t)n);
+			if (m.tty && m.lines % 1000 == 0)
+				fprintf(stderr, "\rmerge: %zu lines, %zu runs"
+				    " stored, %zu already there ", m.lines,
+				    m.sum.done + m.npending, m.sum.unchanged);
+		}
+		free(line);
+		fclose(f);
+	}
+	merge_flush(&m);
+	if (m.tty && m.lines >= 1000)
+		fprintf(stderr, "\n");
+	cli_summary_print(&m.sum, json);
+	store_close(m.st);
+	if (m.sum.not_stored > 0)
+		return 3;
+	return m.status;
+}
+
+const struct cli_cmd cli_cmd_merge = {
+	"merge", "merge [--json] [--lock-timeout S] RESULTS...",
+	  "Fold run results files (verify --results; docs/formats.md) into the\n"
+	  "database.  A run whose candidate is not here, belongs to another\n"
+	  "task, or was made on other inputs (its input key differs) is\n"
+	  "refused with FILE:LINE and the reason; the rest merge.  A run that\n"
+	  "is already here is not added again, so merging twice adds nothing.\n"
+	  "Runs are stored in batches of 500, with progress on a terminal;\n"
+	  "the summary is verify's, \"unchanged\" counting the runs already\n"
+	  "here.  A merged run becomes its candidate's latest unless a run\n"
+	  "that started later is here.  Exit status: 0; 2 when lines were refused or a file could\n"
+	  "not be read; 3 when runs could not be stored.",
+	cmd_merge
+};

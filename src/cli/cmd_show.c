@@ -1,0 +1,350 @@
+/*
+ * cmd_show.c - `assay show`: show one candidate whole.  Moved from cli.c.
+ */
+#include "cli/cli_shared.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "base/err.h"
+#include "store/store.h"
+#include "verify/pipeline.h"
+
+static json_t *
+run_json(const struct run *r, int with_log)
+{
+	json_t *diags = json_array();
+	json_t *o;
+
+	for (size_t i = 0; i < r->ndiags; i++)
+		json_array_append_new(diags, json_pack("{s:s, s:i, s:i, s:s, s:s,"
+		    " s:o}", "file", r->diags[i].file, "line", r->diags[i].line,
+		    "col", r->diags[i].col, "severity", r->diags[i].severity,
+		    "message", r->diags[i].message, "cand_line",
+		    r->diags[i].cand_line > 0 ? json_integer(r->diags[i].cand_line) :
+		    json_null()));
+	o = json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+	    " s:o, s:i, s:I, s:I, s:o}",
+	    "id", (json_int_t)r->id, "env", r->env, "verdict", r->verdict,
+	    "stage", cli_jstr_or_null(r->stage),
+	    "subcategory", cli_jstr_or_null(r->subcategory),
+	    "category", cli_jstr_or_null(r->category),
+	    "evidence", cli_jstr_or_null(r->evidence),
+	    "evidence_line", r->evidence_line > 0 ?
+	    json_integer(r->evidence_line) : json_null(),
+	    "metrics", cli_jraw(r->metrics),
+	    "toolchain", cli_jstr_or_null(r->toolchain),
+	    "inputs", cli_jraw(r->inputs),
+	    "exit_code", r->exit_code, "wall_ms", (json_int_t)r->wall_ms,
+	    "started", (json_int_t)r->started,
+	    "command", cli_jstr_or_null(r->command));
+	json_object_set_new(o, "diagnostics", diags);
+	{
+		/* A pipeline's members, as the trace pane shows them. */
+		struct pipeline_step *st;
+		size_t n;
+
+		if (pipeline_steps(r->env, r->metrics, &st, &n) == 0) {
+			json_t *a = json_array();
+
+			for (size_t i = 0; i < n; i++) {
+				json_t *stages = json_array();
+
+				for (size_t k = 0; k < st[i].nstages; k++)
+					json_array_append_new(stages,
+					    json_string(st[i].stages[k]));
+				json_array_append_new(a, json_pack("{s:s, s:s,"
+				    " s:o, s:o, s:o}", "env", st[i].env,
+				    "verdict", st[i].verdict, "stage",
+				    cli_jstr_or_null(st[i].stage), "subcategory",
+				    cli_jstr_or_null(st[i].subcategory), "stages",
+				    stages));
+			}
+			json_object_set_new(o, "pipeline", a);
+			pipeline_steps_free(st, n);
+		}
+	}
+	if (with_log)
+		cli_jtext(o, "log", r->log, r->log_len);
+	return o;
+}
+
+/* A pipeline run's members, one line each: its stages, verdict, metrics. */
+static void
+print_pipeline(FILE *o, const struct run *r)
+{
+	struct pipeline_step *st;
+	size_t n;
+
+	if (pipeline_steps(r->env, r->metrics, &st, &n) < 0)
+		return;
+	fprintf(o, "pipeline %s:\n", r->env);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(o, "  %-10s %-9s", st[i].env, st[i].verdict);
+		for (size_t k = 0; k < st[i].nstages; k++)
+			fprintf(o, " %s %s", st[i].stages[k],
+			    pipeline_step_failed(&st[i], k) ? "\xe2\x9c\x97" :
+			    "\xe2\x9c\x93");
+		if (st[i].subcategory != NULL)
+			fprintf(o, "  %s", st[i].subcategory);
+		if (st[i].metrics != NULL && *st[i].metrics != '\0')
+			fprintf(o, "  (%s)", st[i].metrics);
+		fprintf(o, "\n");
+	}
+	pipeline_steps_free(st, n);
+}
+
+/*
+ * A diagnostic as a compiler prints it: "file:line: severity: message",
+ * "file: severity: message" without a line, "severity: message" without
+ * a file (a note of the env's own, a linker error).
+ */
+static void
+print_diag(FILE *o, const struct diag *d)
+{
+	fprintf(o, "  ");
+	if (d->file != NULL && d->file[0] != '\0') {
+		fprintf(o, "%s:", d->file);
+		if (d->line > 0)
+			fprintf(o, "%d:", d->line);
+		fprintf(o, " ");
+	}
+	fprintf(o, "%s: %s%s\n", d->severity, d->message, d->cand_line > 0 ?
+	    "  <- candidate" : "");
+}
+
+static int
+cmd_show(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct candidate c;
+	struct task t;
+	struct run *runs = NULL;
+	struct recorded *recs = NULL;
+	struct store_event *evs = NULL;
+	struct store_note *notes = NULL;
+	struct store_decision d;
+	size_t nruns = 0, nrecs = 0, nevs = 0, nnotes = 0, idx;
+	struct store_row *row = NULL;
+	size_t nrow = 0;
+	struct store *st;
+	struct err err;
+	char *id, *filter;
+	int json = 0, ch;
+
+	if (cli_wants_help("show", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == 'j')
+			json = 1;
+		else
+			return cli_usage_error("show", "bad option%s", "");
+	}
+	if (optind + 1 != argc)
+		return cli_usage_error("show", "want one ID%s", "");
+	if (cli_open_store(g, &st) < 0)
+		return 2;
+	if ((id = cli_resolve(st, argv[optind])) == NULL) {
+		store_close(st);
+		return 2;
+	}
+	if (store_candidate_get(st, id, &c, &err) != 0 ||
+	    store_task_get(st, c.task_id, &t, &err) != 0 ||
+	    store_run_list(st, id, &runs, &nruns, &err) < 0 ||
+	    store_recorded_list(st, id, &recs, &nrecs, &err) < 0 ||
+	    store_event_list(st, id, &evs, &nevs, &err) < 0 ||
+	    store_note_list(st, id, &notes, &nnotes, &err) < 0 ||
+	    store_decision_get(st, id, &d, &err) < 0) {
+		fprintf(stderr, "assay show: %s\n", err.msg);
+		store_close(st);
+		free(id);
+		return 2;
+	}
+	filter = xasprintf("id=%s", id);
+	if (store_query_index(st, filter, id, &idx, &err) == 0)
+		store_query_page(st, filter, 0, 1, &row, &nrow, &err);
+	free(filter);
+	if (json) {
+		json_t *o = nrow == 1 ? cli_row_json(&row[0]) : json_object();
+		json_t *files = json_array(), *a;
+
+		json_t *to;
+
+		for (size_t i = 0; i < t.nfiles; i++) {
+			json_t *f = json_pack("{s:s, s:s}", "name",
+			    t.files[i].name, "role", t.files[i].role);
+
+			cli_jtext(f, "content", t.files[i].data, t.files[i].len);
+			json_array_append_new(files, f);
+		}
+		to = json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", t.id,
+		    "benchmark", t.benchmark, "domain", t.domain, "env", t.env,
+		    "env_params", cli_jraw(t.env_params));
+		cli_jtext(to, "spec", t.spec, t.spec != NULL ? strlen(t.spec) : 0);
+		cli_jtext(to, "interface", t.interface, t.interface != NULL ?
+		    strlen(t.interface) : 0);
+		cli_jtext(to, "source", t.source, t.source != NULL ?
+		    strlen(t.source) : 0);
+		json_object_set_new(to, "files", files);
+		json_object_set_new(o, "task", to);
+		if (c.extra != NULL) {
+			json_t *ex = cli_jraw(c.extra), *gen;
+
+			/* What produced a model's candidate (generate.h). */
+			gen = json_object_get(ex, "generation");
+			if (gen != NULL)
+				json_object_set(o, "generation", gen);
+			json_decref(ex);
+		}
+		cli_jtext(o, "code", c.code, c.code_len);
+		json_object_set_new(o, "code_hash", json_string(c.code_hash));
+		json_object_set_new(o, "origin_raw", cli_jstr_or_null(c.origin_raw));
+		a = json_array();
+		for (size_t i = 0; i < nruns; i++)
+			json_array_append_new(a, run_json(&runs[i], 1));
+		json_object_set_new(o, "runs", a);
+		a = json_array();
+		for (size_t i = 0; i < nrecs; i++) {
+			json_t *rec = json_pack("{s:o, s:o}", "verdict",
+			    cli_jstr_or_null(recs[i].verdict), "stage",
+			    cli_jstr_or_null(recs[i].stage));
+
+			cli_jtext(rec, "log", recs[i].log, recs[i].log != NULL ?
+			    strlen(recs[i].log) : 0);
+			json_object_set_new(rec, "raw", cli_jraw(recs[i].extra));
+			json_array_append_new(a, rec);
+		}
+		json_object_set_new(o, "recorded", a);
+		json_object_set_new(o, "label", d.category != NULL ?
+		    json_pack("{s:s, s:o, s:o, s:o}", "category", d.category,
+		    "subcategory", cli_jstr_or_null(d.subcategory), "by",
+		    cli_jstr_or_null(d.label_by), "note", cli_jstr_or_null(d.label_note)) :
+		    json_null());
+		json_object_set_new(o, "review", json_pack("{s:s, s:o, s:o}",
+		    "status", d.status, "note", cli_jstr_or_null(d.review_note),
+		    "by", cli_jstr_or_null(d.review_by)));
+		a = json_array();
+		for (size_t i = 0; i < nevs; i++)
+			json_array_append_new(a, json_pack("{s:I, s:I, s:s, s:s,"
+			    " s:o}", "id", (json_int_t)evs[i].id, "at",
+			    (json_int_t)evs[i].at, "who", evs[i].who, "action",
+			    evs[i].action, "detail", cli_jstr_or_null(evs[i].detail)));
+		json_object_set_new(o, "events", a);
+		a = json_array();
+		for (size_t i = 0; i < nnotes; i++)
+			json_array_append_new(a, json_pack("{s:s, s:s, s:I}",
+			    "text", notes[i].text, "by", notes[i].by, "at",
+			    (json_int_t)notes[i].at));
+		json_object_set_new(o, "notes", a);
+		cli_print_json(o);
+	} else {
+		char *mem = NULL;
+		size_t memlen = 0;
+		FILE *o = open_memstream(&mem, &memlen);
+
+		if (o == NULL)
+			fatal("open_memstream: %s", strerror(errno));
+		fprintf(o, "candidate %s  task %s  (%s, %s)\n", c.id, t.id,
+		    t.benchmark, t.domain);
+		fprintf(o, "origin    %s  kind %s  lang %s%s%s\n", c.origin, c.kind,
+		    c.lang, c.parent != NULL ? "  parent " : "",
+		    c.parent != NULL ? c.parent : "");
+		fprintf(o, "source    %s\n", c.source != NULL ? c.source : "-");
+		fprintf(o, "status    %s%s%s", d.status, d.review_by != NULL ?
+		    " by " : "", d.review_by != NULL ? d.review_by : "");
+		if (d.category != NULL)
+			fprintf(o, "  label %s%s%s by %s", d.category,
+			    d.subcategory != NULL ? "/" : "",
+			    d.subcategory != NULL ? d.subcategory : "",
+			    d.label_by);
+		fprintf(o, "\n");
+		for (size_t i = 0; i < nnotes; i++)
+			fprintf(o, "note      %s (%s)\n", notes[i].text,
+			    notes[i].by);
+		fprintf(o, "\n--- code ---\n");
+		fwrite(c.code, 1, c.code_len, o);
+		fprintf(o, "%s", c.code_len > 0 &&
+		    c.code[c.code_len - 1] != '\n' ? "\n" : "");
+		for (size_t i = 0; i < nrecs; i++)
+			fprintf(o, "\n--- recorded: %s %s ---\n%s\n",
+			    recs[i].verdict != NULL ? recs[i].verdict : "-",
+			    recs[i].stage != NULL ? recs[i].stage : "",
+			    recs[i].log != NULL ? recs[i].log : "");
+		for (size_t i = 0; i < nruns; i++) {
+			const struct run *r = &runs[i];
+
+			fprintf(o, "\n--- run %lld: %s%s%s%s%s (%s, %lld ms) ---\n",
+			    (long long)r->id, r->verdict, r->stage != NULL ?
+			    " at " : "", r->stage != NULL ? r->stage : "",
+			    r->subcategory != NULL ? ", " : "",
+			    r->subcategory != NULL ? r->subcategory : "",
+			    r->toolchain != NULL ? r->toolchain : "?",
+			    (long long)r->wall_ms);
+			if (r->category != NULL)
+				fprintf(o, "suggested category: %s%s%s\n",
+				    r->category, r->subcategory != NULL ? "/" : "",
+				    r->subcategory != NULL ? r->subcategory : "");
+			/* A pass, a skip or an env-error has evidence too
+			 * ("skipped: no GPU"), as show --json says. */
+			if (r->category != NULL || r->evidence != NULL)
+				fprintf(o, "evidence: %s\n", r->evidence != NULL ?
+				    r->evidence : "-");
+			if (r->evidence_line > 0)
+				fprintf(o, "evidence points to candidate line %d\n",
+				    r->evidence_line);
+			if (r->metrics != NULL)
+				fprintf(o, "metrics: %s\n", r->metrics);
+			print_pipeline(o, r);
+			for (size_t k = 0; k < r->ndiags; k++)
+				print_diag(o, &r->diags[k]);
+			fprintf(o, "reproduce (with the run's files in the work"
+			    " directory; verify --keep-workdir keeps them):\n%s",
+			    r->command != NULL ? r->command : "");
+			fprintf(o, "log:\n");
+			fwrite(r->log, 1, r->log_len, o);
+			fprintf(o, "\n");
+		}
+		fclose(o);
+		cli_safe_print("show", mem, memlen);
+		free(mem);
+	}
+	for (size_t i = 0; i < nruns; i++)
+		run_release(&runs[i]);
+	free(runs);
+	for (size_t i = 0; i < nrecs; i++)
+		recorded_release(&recs[i]);
+	free(recs);
+	for (size_t i = 0; i < nevs; i++)
+		store_event_release(&evs[i]);
+	free(evs);
+	for (size_t i = 0; i < nnotes; i++)
+		store_note_release(&notes[i]);
+	free(notes);
+	for (size_t i = 0; i < nrow; i++)
+		store_row_release(&row[i]);
+	free(row);
+	store_decision_release(&d);
+	candidate_release(&c);
+	task_release(&t);
+	free(id);
+	store_close(st);
+	return 0;
+}
+
+const struct cli_cmd cli_cmd_show = {
+	"show", "show ID [--json]",
+	  "Show a candidate: task, code, recorded results, every run with its\n"
+	  "diagnostics, log and the command that reproduces it, labels, review\n"
+	  "notes and events.",
+	cmd_show
+};

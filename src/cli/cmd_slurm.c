@@ -1,0 +1,291 @@
+/*
+ * cmd_slurm.c - `assay slurm`: verify export shards on a Slurm cluster.
+ * Moved from cli.c.
+ */
+#include "cli/cli_shared.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "base/atomic.h"
+#include "base/buf.h"
+#include "base/err.h"
+
+/* s quoted for sh: 'it'\''s'. */
+static void
+sh_quote(struct buf *b, const char *s)
+{
+	buf_addc(b, '\'');
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '\'');
+}
+
+/* "0-2,5,7-8" from the sorted indexes v[0..n). */
+static void
+array_ranges(struct buf *b, const unsigned *v, size_t n)
+{
+	for (size_t i = 0; i < n; ) {
+		size_t k = i;
+
+		while (k + 1 < n && v[k + 1] == v[k] + 1)
+			k++;
+		if (b->len > 0)
+			buf_addc(b, ',');
+		if (k > i)
+			buf_printf(b, "%u-%u", v[i], v[k]);
+		else
+			buf_printf(b, "%u", v[i]);
+		i = k + 1;
+	}
+}
+
+/* Run cmd (sh -c) and read the job id sbatch --parsable prints. */
+static long
+sbatch_run(const char *cmd)
+{
+	char line[256];
+	FILE *p = popen(cmd, "r");
+	long id = -1;
+
+	if (p == NULL)
+		return -1;
+	if (fgets(line, sizeof line, p) != NULL)
+		id = strtol(line, NULL, 10);
+	if (pclose(p) != 0)
+		return -1;
+	return id > 0 ? id : -1;
+}
+
+/* Is slice i done: a marker whose slice checksum is the manifest's? */
+static int
+slice_done(const char *marker, const char *sha)
+{
+	json_t *m = json_load_file(marker, 0, NULL);
+	const char *have = json_string_value(json_object_get(m,
+	    "slice_sha256"));
+	int done = have != NULL && sha != NULL && strcmp(have, sha) == 0;
+
+	json_decref(m);
+	return done;
+}
+
+static int
+cmd_slurm(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "sbatch-arg", required_argument, NULL, 'a' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct buf extra = BUF_INIT, script = BUF_INIT, cmd = BUF_INIT;
+	struct buf list = BUF_INIT, verify = BUF_INIT;
+	long jobs = 1, timeout_s = 0, vid, mid;
+	char self[4096], *dir = NULL, *db = NULL, *path = NULL;
+	unsigned *todo = NULL;
+	size_t ntodo = 0, nslices, i;
+	int ch, dry = 0, rc = 2;
+	struct err err;
+	json_t *man = NULL, *v;
+	ssize_t n;
+
+	if (cli_wants_help("slurm", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "j:", lo, NULL)) != -1) {
+		if (ch == 'j' && cli_parse_seconds(optarg, 1, 256, &jobs) == 0)
+			continue;
+		if (ch == 't' && cli_parse_seconds(optarg, 1, 86400,
+		    &timeout_s) == 0)
+			continue;
+		if (ch == 'a') {
+			buf_addc(&extra, ' ');
+			sh_quote(&extra, optarg);
+		} else if (ch == 'n') {
+			dry = 1;
+		} else {
+			buf_release(&extra);
+			return cli_usage_error("slurm", ch == 'j' ? "--jobs wants"
+			    " 1..256%s" : ch == 't' ? "--timeout wants whole"
+			    " seconds, 1..86400%s" : "bad option%s", "");
+		}
+	}
+	if (optind + 1 != argc) {
+		buf_release(&extra);
+		return cli_usage_error("slurm", "wants one DIR (export --shards -o"
+		    " DIR)%s", "");
+	}
+	dir = realpath(argv[optind], NULL);
+	path = xasprintf("%s/manifest.json", argv[optind]);
+	man = json_load_file(path, 0, NULL);
+	if (dir == NULL || !json_is_array(json_object_get(man, "slices"))) {
+		fprintf(stderr, "assay slurm: %s: no manifest of export"
+		    " --shards\n", path);
+		goto out;
+	}
+	if (access(g->db, F_OK) != 0 || (db = realpath(g->db, NULL)) == NULL) {
+		fprintf(stderr, "assay slurm: no database at %s (the merge job"
+		    " writes into it; --db names it)\n", g->db);
+		goto out;
+	}
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0) {
+		fprintf(stderr, "assay slurm: cannot find this program's path\n");
+		goto out;
+	}
+	self[n] = '\0';
+	nslices = json_array_size(json_object_get(man, "slices"));
+	json_array_foreach(json_object_get(man, "slices"), i, v) {
+		const char *file = json_string_value(json_object_get(v, "file"));
+		char *marker;
+
+		if (file == NULL) {
+			fprintf(stderr, "assay slurm: %s: slice %zu has no file\n",
+			    path, i);
+			goto out;
+		}
+		marker = xasprintf("%s/results/%s.done", dir, file);
+		if (!slice_done(marker, json_string_value(json_object_get(v,
+		    "sha256")))) {
+			todo = xreallocarray(todo, ntodo + 1, sizeof *todo);
+			todo[ntodo++] = (unsigned)i;
+		}
+		free(marker);
+	}
+	if (ntodo == 0) {
+		printf("all %zu slices of %s have their completion marker;"
+		    " nothing submitted\n(assay --db %s merge %s/results/*.jsonl"
+		    " folds them in, again or for the first time)\n", nslices,
+		    dir, db, dir);
+		rc = 0;
+		goto out;
+	}
+	/* The scripts, written afresh each time (atomically). */
+	free(path);
+	path = xasprintf("%s/results", dir);
+	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "assay slurm: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	free(path);
+	path = xasprintf("%s/logs", dir);
+	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "assay slurm: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	buf_adds(&script, "#!/bin/sh\n# Written by assay slurm: verifies slice"
+	    " $SLURM_ARRAY_TASK_ID of the\n# shards in this directory, in a"
+	    " scratch database on the node.\n#SBATCH --job-name=assay-verify\n"
+	    "#SBATCH --output=");
+	buf_printf(&script, "%s/logs/verify-%%A_%%a.out\n#SBATCH"
+	    " --cpus-per-task=%ld\nset -eu\ni=$(printf %%04d"
+	    " \"$SLURM_ARRAY_TASK_ID\")\nexec ", dir, jobs);
+	sh_quote(&script, self);
+	buf_adds(&script, " verify --input ");
+	sh_quote(&script, dir);
+	buf_adds(&script, "/slice-$i.jsonl --results ");
+	sh_quote(&script, dir);
+	buf_printf(&script, "/results/slice-$i.jsonl --jobs %ld", jobs);
+	if (timeout_s > 0)
+		buf_printf(&script, " --timeout %ld", timeout_s);
+	buf_adds(&script, " --json\n");
+	free(path);
+	path = xasprintf("%s/verify.sbatch", dir);
+	if (atomic_write(path, buf_str(&script), &err) < 0) {
+		fprintf(stderr, "assay slurm: %s\n", err.msg);
+		goto out;
+	}
+	buf_reset(&script);
+	buf_printf(&script, "#!/bin/sh\n# Written by assay slurm: folds the"
+	    " results of every slice into the\n# database; runs after the"
+	    " array succeeded (--dependency=afterok).\n#SBATCH"
+	    " --job-name=assay-merge\n#SBATCH --output=%s/logs/merge-%%j.out\n"
+	    "set -eu\nexec ", dir);
+	sh_quote(&script, self);
+	buf_adds(&script, " --db ");
+	sh_quote(&script, db);
+	buf_adds(&script, " merge --json ");
+	sh_quote(&script, dir);
+	buf_adds(&script, "/results/slice-*.jsonl\n");
+	free(path);
+	path = xasprintf("%s/merge.sbatch", dir);
+	if (atomic_write(path, buf_str(&script), &err) < 0) {
+		fprintf(stderr, "assay slurm: %s\n", err.msg);
+		goto out;
+	}
+	array_ranges(&list, todo, ntodo);
+	buf_printf(&verify, "sbatch --parsable%s --array=%s ",
+	    buf_str(&extra), buf_str(&list));
+	sh_quote(&verify, dir);
+	buf_adds(&verify, "/verify.sbatch");
+	if (dry) {
+		printf("%s\nsbatch --parsable%s --dependency=afterok:JOBID '%s/"
+		    "merge.sbatch'\n", buf_str(&verify), buf_str(&extra), dir);
+		rc = 0;
+		goto out;
+	}
+	vid = sbatch_run(buf_str(&verify));
+	if (vid < 0) {
+		fprintf(stderr, "assay slurm: %s failed\n", buf_str(&verify));
+		goto out;
+	}
+	buf_printf(&cmd, "sbatch --parsable%s --dependency=afterok:%ld ",
+	    buf_str(&extra), vid);
+	sh_quote(&cmd, dir);
+	buf_adds(&cmd, "/merge.sbatch");
+	mid = sbatch_run(buf_str(&cmd));
+	if (mid < 0) {
+		fprintf(stderr, "assay slurm: %s failed (the array %ld is"
+		    " submitted; scancel %ld, or merge by hand)\n",
+		    buf_str(&cmd), vid, vid);
+		goto out;
+	}
+	printf("submitted array job %ld over %zu of %zu slices (%s) and merge"
+	    " job %ld after it\n", vid, ntodo, nslices, buf_str(&list), mid);
+	rc = 0;
+out:
+	json_decref(man);
+	buf_release(&extra);
+	buf_release(&script);
+	buf_release(&cmd);
+	buf_release(&list);
+	buf_release(&verify);
+	free(todo);
+	free(path);
+	free(dir);
+	free(db);
+	return rc;
+}
+
+const struct cli_cmd cli_cmd_slurm = {
+	"slurm", "slurm [--jobs N] [--timeout S] [--sbatch-arg ARG]..."
+	  " [--dry-run] DIR",
+	  "Verify the shards in DIR (export --format raw --shards N -o DIR) on\n"
+	  "a Slurm cluster: writes DIR/verify.sbatch, a job array of one task\n"
+	  "per slice (verify --input, each in a scratch database, logs in\n"
+	  "DIR/logs/verify-JOB_TASK.out, results in DIR/results), and\n"
+	  "DIR/merge.sbatch, which merges every results file into --db, then\n"
+	  "submits the array over the slices without a completion marker and\n"
+	  "the merge with --dependency=afterok on it.  Submitting again runs\n"
+	  "only the slices not yet complete; nothing when all are.\n"
+	  "  --jobs N          candidates at a time in each task (and its\n"
+	  "                    --cpus-per-task), default 1\n"
+	  "  --timeout S       verify --timeout for every run\n"
+	  "  --sbatch-arg ARG  pass ARG to both sbatch calls (--partition=gpu)\n"
+	  "  --dry-run         write the scripts, print the sbatch commands\n"
+	  "See docs/cluster.md.",
+	cmd_slurm
+};

@@ -1,0 +1,796 @@
+/*
+ * cmd_verify.c - `assay verify`: run candidates through their env (the
+ * CLI pool).  Moved from cli.c.
+ */
+#include "cli/cli_shared.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "base/atomic.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "exchange/import.h"
+#include "exchange/results.h"
+#include "store/store.h"
+#include "verify/pipeline.h"
+#include "verify/verify.h"
+
+struct idlist {
+	char	**v;
+	size_t	  n;
+	const char *env;
+};
+
+static int
+collect_id(const struct store_row *row, void *arg)
+{
+	struct idlist *l = arg;
+
+	if (l->env != NULL && (row->env == NULL || strcmp(row->env, l->env) != 0))
+		return 0;
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = xstrdup(row->id);
+	return 0;
+}
+
+/* A stable number for a candidate id (FNV-1a), for --shard. */
+static unsigned long
+shard_of(const char *id)
+{
+	unsigned long h = 2166136261u;
+
+	for (; *id != '\0'; id++)
+		h = (h ^ (unsigned char)*id) * 16777619u;
+	return h & 0xffffffffu;
+}
+
+/*
+ * Put the references of the batch's tasks at the front of ids, adding
+ * those not selected, and return how many there are.  A candidate's
+ * failure is only the model's fault when the reference passes.
+ */
+static size_t
+references_first(struct store *st, struct idlist *ids)
+{
+	struct idlist refs = { 0 }, rest = { 0 };
+	struct err err;
+
+	for (size_t i = 0; i < ids->n; i++) {
+		struct candidate c;
+		char *ref = NULL, *verdict = NULL;
+		int seen = 0;
+
+		if (store_candidate_get(st, ids->v[i], &c, &err) != 0)
+			continue;
+		if (store_task_reference(st, c.task_id, &ref, &verdict,
+		    &err) == 0 && ref != NULL) {
+			for (size_t k = 0; k < refs.n && !seen; k++)
+				seen = strcmp(refs.v[k], ref) == 0;
+			if (!seen) {
+				refs.v = xreallocarray(refs.v, refs.n + 1,
+				    sizeof *refs.v);
+				refs.v[refs.n++] = ref;
+				ref = NULL;
+			}
+		}
+		free(ref);
+		free(verdict);
+		candidate_release(&c);
+	}
+	for (size_t i = 0; i < ids->n; i++) {
+		int is = 0;
+
+		for (size_t k = 0; k < refs.n && !is; k++)
+			is = strcmp(refs.v[k], ids->v[i]) == 0;
+		if (is) {
+			free(ids->v[i]);
+			continue;
+		}
+		rest.v = xreallocarray(rest.v, rest.n + 1, sizeof *rest.v);
+		rest.v[rest.n++] = ids->v[i];
+	}
+	free(ids->v);
+	ids->v = xreallocarray(refs.v, refs.n + rest.n + 1, sizeof *ids->v);
+	for (size_t i = 0; i < rest.n; i++)
+		ids->v[refs.n + i] = rest.v[i];
+	ids->n = refs.n + rest.n;
+	free(rest.v);
+	return refs.n;
+}
+
+/*
+ * The completion marker of verify --input: "<OUT>.done", written last,
+ * saying which slice (and its sha256) the results file answers.  0 or
+ * -1 (printed).
+ */
+static int
+write_marker(const char *slice, const char *results, size_t runs,
+    size_t candidates)
+{
+	char hex[SAMPLE_HASH_HEX], *path, *txt;
+	struct err err;
+	json_t *o;
+	int rc;
+
+	if (results_file_sha256(slice, hex, &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		return -1;
+	}
+	o = json_pack("{s:i, s:s, s:s, s:s, s:I, s:I, s:I}", "assay_run",
+	    RESULTS_VERSION, "slice", slice, "slice_sha256", hex, "results",
+	    results, "runs", (json_int_t)runs, "candidates",
+	    (json_int_t)candidates, "finished", (json_int_t)time(NULL));
+	txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	path = results_marker_path(results);
+	rc = atomic_write(path, txt, &err);
+	if (rc < 0)
+		fprintf(stderr, "assay: %s\n", err.msg);
+	free(txt);
+	free(path);
+	return rc;
+}
+
+/*
+ * A slice with a manifest.json beside it (export --shards) must have the
+ * sha256 the manifest gives it: a slice changed or cut short since the
+ * export is refused.  0 or -1 (printed).
+ */
+static int
+slice_check(const char *slice)
+{
+	const char *slash = strrchr(slice, '/');
+	const char *base = slash != NULL ? slash + 1 : slice;
+	char *man = slash != NULL ? xasprintf("%.*s/manifest.json",
+	    (int)(slash - slice), slice) : xstrdup("manifest.json");
+	char hex[SAMPLE_HASH_HEX];
+	json_t *m, *v;
+	struct err err;
+	size_t i;
+	int rc = 0;
+
+	m = json_load_file(man, 0, NULL);
+	json_array_foreach(json_object_get(m, "slices"), i, v) {
+		const char *file = json_string_value(json_object_get(v, "file"));
+		const char *sum = json_string_value(json_object_get(v,
+		    "sha256"));
+
+		if (file == NULL || sum == NULL || strcmp(file, base) != 0)
+			continue;
+		if (results_file_sha256(slice, hex, &err) < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			rc = -1;
+		} else if (strcmp(hex, sum) != 0) {
+			fprintf(stderr, "assay: %s: sha256 %s is not the one in"
+			    " %s (%s): the slice changed since the export\n",
+			    slice, hex, man, sum);
+			rc = -1;
+		}
+		break;
+	}
+	json_decref(m);
+	free(man);
+	return rc;
+}
+
+/*
+ * verify --input SLICE: a scratch database of its own in $TMPDIR, the
+ * slice imported into it.  *dir is the new directory (remove with
+ * scratch_remove()).  0 or -1 (printed).
+ */
+static int
+scratch_open(const char *slice, struct store **st, char **dir)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct import_opts o = { .format = IMPORT_ASSAY, .by = "assay" };
+	struct import_report rep;
+	struct err err;
+	char *db;
+	int rc;
+
+	if (slice_check(slice) < 0)
+		return -1;
+	*dir = xasprintf("%s/assay-slice.XXXXXX", tmp != NULL && *tmp != '\0' ?
+	    tmp : "/tmp");
+	if (mkdtemp(*dir) == NULL) {
+		fprintf(stderr, "assay: %s: %s\n", *dir, strerror(errno));
+		free(*dir);
+		*dir = NULL;
+		return -1;
+	}
+	db = xasprintf("%s/slice.db", *dir);
+	rc = store_open(st, db, &err);
+	free(db);
+	if (rc < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		return -1;
+	}
+	import_report_init(&rep);
+	rc = import_path(*st, slice, &o, &rep, &err);
+	import_report_release(&rep);
+	if (rc < 0) {
+		fprintf(stderr, "assay: %s\nassay: %s: cannot read the slice\n",
+		    err.msg, slice);
+		store_close(*st);
+		*st = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void
+scratch_remove(const char *dir)
+{
+	static const char *const files[] = { "slice.db", "slice.db-wal",
+	    "slice.db-shm" };
+
+	if (dir == NULL)
+		return;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *p = xasprintf("%s/%s", dir, files[i]);
+
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+}
+
+/*
+ * Keep a finished run in the results file: the one --results names, else
+ * (only when the run could not be stored) a file of its own in the
+ * working directory, opened on the first such run.
+ */
+static void
+keep_run(struct results **w, char **fallback, const struct run *r,
+    const char *task_id, int timeout_s, int stored, int *status)
+{
+	struct err err;
+
+	if (*w == NULL && !stored) {
+		*fallback = xasprintf("assay-unstored-%lld-%ld.jsonl",
+		    (long long)time(NULL), (long)getpid());
+		if (results_open(w, *fallback, &err) < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			free(*fallback);
+			*fallback = NULL;
+			*status = 2;
+			return;
+		}
+	}
+	if (*w != NULL && results_add(*w, r, task_id, timeout_s, stored,
+	    &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		*status = 2;
+	}
+}
+
+/* How long a verify's claim on a candidate lasts unless renewed: a
+ * killed verify's claims lapse after this (issue 10, item 14).
+ * ASSAY_CLAIM_TTL_S overrides it, for tests of the lapse. */
+#define CLAIM_TTL_S claim_ttl()
+
+static int
+claim_ttl(void)
+{
+	const char *v = getenv("ASSAY_CLAIM_TTL_S");
+	long n = v != NULL ? strtol(v, NULL, 10) : 0;
+
+	return n >= 1 && n <= 86400 ? (int)n : 60;
+}
+
+/* Who claims: this host, this process and a random word, new string. */
+static char *
+claim_holder(void)
+{
+	char host[256] = "";
+	unsigned r = 0;
+	FILE *f = fopen("/dev/urandom", "rb");
+
+	if (f != NULL) {
+		if (fread(&r, sizeof r, 1, f) != 1)
+			r = 0;
+		fclose(f);
+	}
+	gethostname(host, sizeof host - 1);
+	return xasprintf("%s:%ld:%08x", host, (long)getpid(),
+	    r ^ (unsigned)time(NULL));
+}
+
+/* SIGTERM (Slurm's scancel and time limit) or SIGINT during verify. */
+static volatile sig_atomic_t verify_stop;
+
+static void
+verify_on_signal(int sig)
+{
+	verify_stop = sig;
+}
+
+static int
+cmd_verify(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "shard", required_argument, NULL, 's' },
+		{ "env", required_argument, NULL, 'e' },
+		{ "where", required_argument, NULL, 'w' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "keep-workdir", optional_argument, NULL, 'k' },
+		{ "no-sandbox", no_argument, NULL, 'n' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "results", required_argument, NULL, 'r' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "lock-timeout", required_argument, NULL, 'L' },
+		{ "json", no_argument, NULL, 'J' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct verify_opts vo = { 0 };
+	struct idlist ids = { 0 };
+	struct buf where = BUF_INIT;
+	long jobs = 1, shard_i = 0, shard_n = 1, lock_s = 60;
+	int force = 0, check = 0, quiet = 0, json = 0, ch, status = 0;
+	struct verify_job **running = NULL;
+	int is_ref[256] = { 0 };
+	size_t next = 0, nrun = 0, finished = 0, todo;
+	size_t nrefs, refs_running = 0;
+	size_t failed_check = 0;
+	struct cli_summary sum = { .command = "verify" };
+	const char *results_path = NULL, *input = NULL;
+	char *scratch = NULL, *fallback = NULL;
+	struct results *w = NULL;
+	struct store *st = NULL;
+	struct sigaction sa, old_int, old_term;
+	struct err err;
+	char *holder = NULL;
+	time_t t_start = time(NULL), renewed = t_start;
+	size_t busy = 0, unclaimed = 0;
+
+	if (cli_wants_help("verify", argc, argv))
+		return 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "j:q", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'j': {
+			char *end;
+
+			jobs = strtol(optarg, &end, 10);
+			if (*end != '\0')
+				jobs = 0;
+		}
+			if (jobs < 1 || jobs > 256)
+				return cli_usage_error("verify", "--jobs wants 1..256,"
+				    " not '%s'", optarg);
+			break;
+		case 's': {
+			char *end, *mid;
+
+			shard_i = strtol(optarg, &mid, 10);
+			shard_n = *mid == '/' && mid != optarg ?
+			    strtol(mid + 1, &end, 10) : 0;
+			if (*mid != '/' || mid[1] < '0' || mid[1] > '9' ||
+			    *end != '\0' || optarg[0] < '0' || optarg[0] > '9' ||
+			    shard_n < 1 || shard_n > 1000000 || shard_i < 0 ||
+			    shard_i >= shard_n)
+				return cli_usage_error("verify", "--shard wants I/N"
+				    " with 0 <= I < N, not '%s'", optarg);
+			break;
+		}
+		case 'e': {
+			char names[PIPELINE_MAX][PIPELINE_NAME];
+
+			/* An env, or a pipeline of them ("iverilog+yosys"). */
+			if (pipeline_split(optarg, names, &err) < 0)
+				return cli_usage_error("verify", "%s", err.msg);
+		}
+			ids.env = optarg;
+			break;
+		case 'w':
+			cli_where_add(&where, optarg);
+			break;
+		case 'f':
+			force = 1;
+			break;
+		case 'c':
+			check = 1;
+			break;
+		case 'k':
+			if (optarg != NULL && strcmp(optarg, "all") != 0)
+				return cli_usage_error("verify", "--keep-workdir takes"
+				    " no value or =all, not '%s'", optarg);
+			vo.keep_workdir = optarg != NULL ? 2 : 1;
+			break;
+		case 'n':
+			vo.no_sandbox = 1;
+			break;
+		case 't': {
+			long v;
+
+			if (cli_parse_seconds(optarg, 1, 86400, &v) < 0)
+				return cli_usage_error("verify", "--timeout wants whole"
+				    " seconds, 1..86400, not '%s'", optarg);
+			vo.timeout_s = (int)v;
+			break;
+		}
+		case 'q':
+			quiet = 1;
+			break;
+		case 'r':
+			results_path = optarg;
+			break;
+		case 'i':
+			input = optarg;
+			break;
+		case 'L':
+			if (cli_parse_seconds(optarg, 0, 86400, &lock_s) < 0)
+				return cli_usage_error("verify", "--lock-timeout wants"
+				    " whole seconds, 0..86400, not '%s'", optarg);
+			break;
+		case 'J':
+			json = 1;
+			break;
+		default:
+			return cli_usage_error("verify", "bad option%s", "");
+		}
+	}
+	if (input != NULL && results_path == NULL)
+		return cli_usage_error("verify", "--input wants --results OUT, where"
+		    " the runs go%s", "");
+	if (input != NULL && (optind < argc || shard_n > 1))
+		return cli_usage_error("verify", "--input verifies the whole slice:"
+		    " no IDs or --shard%s", "");
+	if (vo.no_sandbox)
+		fprintf(stderr, "assay: WARNING: --no-sandbox: candidates run"
+		    " unconfined, with only resource limits\n");
+	else if (verify_sandbox_check(&err) < 0) {
+		fprintf(stderr, "assay: refusing to run candidates: %s\n",
+		    err.msg);
+		return 2;
+	}
+	sum.input = input != NULL;
+	if (input != NULL) {
+		if (scratch_open(input, &st, &scratch) < 0) {
+			scratch_remove(scratch);
+			free(scratch);
+			return 2;
+		}
+	} else if (cli_open_store(g, &st) < 0) {
+		return 2;
+	}
+	store_lock_timeout(st, (int)lock_s * 1000);
+	holder = claim_holder();
+	if (results_path != NULL && results_open(&w, results_path, &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		status = 2;
+		goto out;
+	}
+	if (optind < argc) {
+		for (int i = optind; i < argc; i++) {
+			char *id = cli_resolve(st, argv[i]);
+
+			if (id == NULL) {
+				status = 2;
+				goto out;
+			}
+			ids.v = xreallocarray(ids.v, ids.n + 1, sizeof *ids.v);
+			ids.v[ids.n++] = id;
+		}
+	} else if (store_query_each(st, WHERE(where), collect_id, &ids, &err) < 0) {
+		fprintf(stderr, "assay verify: %s\n", err.msg);
+		status = 2;
+		goto out;
+	}
+	if (shard_n > 1) {
+		size_t k = 0;
+
+		/* By the id, not the position: shards stay disjoint and
+		 * complete however the list changes between them. */
+		for (size_t i = 0; i < ids.n; i++) {
+			if ((long)(shard_of(ids.v[i]) % (unsigned long)shard_n) ==
+			    shard_i)
+				ids.v[k++] = ids.v[i];
+			else
+				free(ids.v[i]);
+		}
+		ids.n = k;
+	}
+	/* Reference first: each task's reference runs, to the end, before
+	 * any other candidate of the batch is judged. */
+	nrefs = references_first(st, &ids);
+	todo = ids.n;
+	running = xcalloc((size_t)jobs, sizeof *running);
+	/* Stopped, verify kills its runs, keeps what it stored, and leaves
+	 * no results file, temporary file, marker or scratch database
+	 * behind, so a relaunch redoes the slice cleanly. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = verify_on_signal;
+	sigemptyset(&sa.sa_mask);
+	verify_stop = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	while ((next < ids.n || nrun > 0) && !verify_stop) {
+		struct pollfd pfd[256];
+		int timeout = 1000;
+
+		/* Fill the pool; the references' phase ends before the rest. */
+		while (nrun < (size_t)jobs && next < ids.n &&
+		    !(next >= nrefs && refs_running > 0)) {
+			const char *id = ids.v[next++];
+			struct candidate c;
+			struct task t;
+			struct run last;
+			char key[SAMPLE_HASH_HEX];
+			struct verify_job *j;
+			int have;
+
+			int got;
+
+			/* Claimed first: another verify on this database
+			 * may be running it now (issue 10, item 14). */
+			if (store_claim(st, id, holder, CLAIM_TTL_S, &got,
+			    &err) < 0) {
+				/* A database busy past --lock-timeout: run it
+				 * unclaimed; the run still reaches the
+				 * results file (no run is lost to a lock). */
+				if (unclaimed++ == 0)
+					fprintf(stderr, "assay: cannot claim"
+					    " candidates (%s); running them"
+					    " unclaimed\n", err.msg);
+				got = 1;
+			}
+			if (!got) {
+				busy++;
+				continue;
+			}
+			if (store_candidate_get(st, id, &c, &err) != 0 ||
+			    store_task_get(st, c.task_id, &t, &err) != 0) {
+				fprintf(stderr, "assay: %s: cannot load\n", id);
+				store_claim_release(st, id, holder, &err);
+				status = 2;
+				continue;
+			}
+			have = store_run_latest(st, id, &last, &err);
+			/* Unchanged since its last run, or (with --force)
+			 * run by another verify since this one began: after
+			 * its first second, since times are whole seconds and
+			 * a run an earlier verify stored in the second this
+			 * one began is not newer (e2e 050 ran into it). */
+			if (have == 0 && ((!force &&
+			    verify_input_key(&t, &c, vo.timeout_s, key, NULL) == 0 &&
+			    strcmp(key, last.input_key) == 0) ||
+			    (force && last.started > (int64_t)t_start))) {
+				store_claim_release(st, id, holder, &err);
+				sum.unchanged++;
+				cli_tally_add(&sum.tally, last.verdict);
+				if (strcmp(last.verdict, "pass") != 0)
+					failed_check++;
+				run_release(&last);
+				candidate_release(&c);
+				task_release(&t);
+				continue;
+			}
+			if (have == 0)
+				run_release(&last);
+			if (verify_job_start(&j, &vo, &t, &c, 0, 0, 0, &err) < 0) {
+				fprintf(stderr, "assay: %s: %s\n", id, err.msg);
+				store_claim_release(st, id, holder, NULL);
+				failed_check++;
+				status = status == 0 ? 2 : status;
+			} else {
+				is_ref[nrun] = next - 1 < nrefs;
+				refs_running += is_ref[nrun];
+				running[nrun++] = j;
+			}
+			candidate_release(&c);
+			task_release(&t);
+		}
+		if (nrun == 0)
+			continue;
+		for (size_t i = 0; i < nrun; i++) {
+			int t = verify_job_timeout_ms(running[i]);
+
+			pfd[i].fd = verify_job_fd(running[i]);
+			pfd[i].events = POLLIN;
+			pfd[i].revents = 0;
+			if (t < timeout)
+				timeout = t;
+		}
+		if (poll(pfd, nrun, timeout) < 0 && errno != EINTR)
+			break;
+		if (time(NULL) - renewed >= CLAIM_TTL_S / 3) {
+			/* Still alive: a long run keeps its claims. */
+			renewed = time(NULL);
+			if (store_claims_renew(st, holder, CLAIM_TTL_S,
+			    &err) < 0)
+				fprintf(stderr, "assay: %s\n", err.msg);
+		}
+		for (size_t i = 0; i < nrun; ) {
+			struct run r;
+			int stored;
+
+			if (!verify_job_step(running[i], NULL, NULL)) {
+				i++;
+				continue;
+			}
+			verify_job_result(running[i], &r);
+			verify_judge_reference(st, running[i], &r);
+			/* A busy database is waited for (--lock-timeout);
+			 * a run that still cannot be stored is kept in the
+			 * results file and counted apart, so that the
+			 * summary says what the database holds. */
+			stored = store_run_add(st, &r, &err) == 0;
+			if (!stored) {
+				fprintf(stderr, "assay: %s: not stored: %s\n",
+				    r.cand_id, err.msg);
+				sum.not_stored++;
+			} else {
+				sum.done++;
+				cli_tally_add(&sum.tally, r.verdict);
+			}
+			keep_run(&w, &fallback, &r,
+			    verify_job_task(running[i]), vo.timeout_s, stored,
+			    &status);
+			store_claim_release(st, r.cand_id, holder, NULL);
+			finished++;
+			if (strcmp(r.verdict, "pass") != 0)
+				failed_check++;
+			if (!quiet)
+				fprintf(stderr, "[%zu/%zu] %s %s%s%s%s%s%s\n",
+				    finished + sum.unchanged, todo, r.cand_id,
+				    r.verdict,
+				    r.stage != NULL ? " " : "",
+				    r.stage != NULL ? r.stage : "",
+				    r.subcategory != NULL ? " " : "",
+				    r.subcategory != NULL ? r.subcategory : "",
+				    stored ? "" : " (not stored)");
+			if (verify_job_workdir(running[i]) != NULL && !quiet)
+				fprintf(stderr, "  work directory kept: %s"
+				    " (reproduce.sh runs it again)\n",
+				    verify_job_workdir(running[i]));
+			run_release(&r);
+			verify_job_free(running[i]);
+			refs_running -= is_ref[i];
+			running[i] = running[--nrun];
+			is_ref[i] = is_ref[nrun];
+		}
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (verify_stop) {
+		for (size_t i = 0; i < nrun; i++)
+			verify_job_free(running[i]);
+		nrun = 0;
+		fprintf(stderr, "assay verify: stopped by signal %d after %zu"
+		    " run%s; %s\n", (int)verify_stop, finished,
+		    finished == 1 ? "" : "s", w != NULL ? "no results file"
+		    " written" : "the stored runs stay");
+		status = 128 + (int)verify_stop;
+		goto out;
+	}
+	if (w != NULL) {
+		const char *path = results_path != NULL ? results_path :
+		    fallback;
+
+		if (results_close(w, &err) < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			status = 2;
+		} else if (results_path == NULL) {
+			fprintf(stderr, "assay: %zu run%s could not be stored;"
+			    " kept in %s (assay merge %s stores them)\n",
+			    sum.not_stored, sum.not_stored == 1 ? "" : "s",
+			    path, path);
+		}
+		w = NULL;
+		sum.results = path;
+	}
+	/* A slice is complete when each of its candidates has a run. */
+	if (input != NULL && status == 0 && sum.not_stored == 0) {
+		size_t left = 1;
+
+		if (store_query_count(st, "verdict=none", &left, &err) < 0)
+			fprintf(stderr, "assay: %s\n", err.msg);
+		else if (left > 0)
+			fprintf(stderr, "assay: %s: %zu candidate%s without a"
+			    " run; no completion marker\n", input, left,
+			    left == 1 ? "" : "s");
+		else
+			sum.complete = write_marker(input, results_path,
+			    finished, ids.n) == 0;
+		if (!sum.complete)
+			status = 2;
+	}
+	if (busy > 0)
+		fprintf(stderr, "assay: %zu candidate%s left to another verify"
+		    " running on this database\n", busy, busy == 1 ? "" : "s");
+	cli_summary_print(&sum, json);
+out:
+	if (st != NULL && holder != NULL)
+		store_claim_release(st, NULL, holder, NULL);
+	free(holder);
+	for (size_t i = 0; i < ids.n; i++)
+		free(ids.v[i]);
+	free(ids.v);
+	free(running);
+	buf_release(&where);
+	results_abort(w);
+	free(fallback);
+	store_close(st);
+	scratch_remove(scratch);
+	free(scratch);
+	if (verify_stop)
+		return status;
+	if (sum.not_stored > 0)
+		return 3;
+	if (status != 0)
+		return status;
+	return check && failed_check > 0 ? 1 : 0;
+}
+
+int
+cli_verify_ids(const struct cli_global *g, char **ids, size_t n, int jobs,
+    int quiet)
+{
+	char **argv = xcalloc(n + 6, sizeof *argv);
+	char jb[16];
+	int argc = 0, rc;
+
+	snprintf(jb, sizeof jb, "%d", jobs < 1 ? 1 : jobs > 256 ? 256 : jobs);
+	argv[argc++] = "verify";
+	argv[argc++] = "--jobs";
+	argv[argc++] = jb;
+	if (quiet)
+		argv[argc++] = "--quiet";
+	argv[argc++] = "--";
+	for (size_t i = 0; i < n; i++)
+		argv[argc++] = ids[i];
+	rc = cmd_verify(g, argc, argv);
+	free(argv);
+	return rc;
+}
+
+const struct cli_cmd cli_cmd_verify = {
+	"verify", "verify [--jobs N] [--shard I/N] [--env NAME] [--where"
+	  " FILTER]\n              [--force] [--check] [--keep-workdir[=all]]"
+	  " [--no-sandbox]\n              [--timeout S] [--quiet] [--json]"
+	  " [--results FILE]\n              [--lock-timeout S] [--input SLICE]"
+	  " [ID...]",
+	  "Run candidates (all, those matching --where, or the IDs given)\n"
+	  "through their env in the sandbox, N at a time (--jobs, default 1).\n"
+	  "Candidates whose inputs and toolchain are unchanged since their last\n"
+	  "run are skipped unless --force.  Each candidate is claimed before it\n"
+	  "runs, so verifies running at once on one database share the work\n"
+	  "(a killed verify's claims lapse after 60 s).\n"
+	  "  --shard I/N        only every N-th candidate from the I-th (0-based)\n"
+	  "  --env NAME         only candidates of tasks in that env\n"
+	  "  --check            exit 1 when any candidate did not pass\n"
+	  "  --timeout S        wall clock per run, overriding the task's\n"
+	  "  --keep-workdir     keep failed runs' work directories (=all: every\n"
+	  "                     run's), each with a reproduce.sh\n"
+	  "  --no-sandbox       run without bubblewrap (limits still apply)\n"
+	  "  --quiet, -q        no progress lines\n"
+	  "  --json             the summary as one JSON object\n"
+	  "  --results FILE     also write each run as a JSON line to FILE\n"
+	  "                     (docs/formats.md), renamed into place when done\n"
+	  "  --lock-timeout S   wait up to S seconds (default 60) for another\n"
+	  "                     writer's lock; a run still not stored is kept\n"
+	  "                     in the results file (else assay-unstored-*.jsonl)\n"
+	  "                     and counted as not stored\n"
+	  "  --input SLICE      verify a slice of `export --shards` in a scratch\n"
+	  "                     database of its own (--db is not used); with\n"
+	  "                     --results OUT, writes OUT.done when every\n"
+	  "                     candidate of the slice has a run\n"
+	  "Exit status: 0; 1 with --check when a candidate did not pass (a gate\n"
+	  "for scripts, not for job dependencies); 2 on errors or an incomplete\n"
+	  "slice; 3 when runs could not be stored.",
+	cmd_verify
+};

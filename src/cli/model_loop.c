@@ -1,0 +1,352 @@
+/*
+ * model_loop.c - what the commands of the model loop (cmd_generate.c,
+ * cmd_repair.c) share: their options (config file first, the command
+ * line wins), progress, the id sets, counting passes, the summary
+ * lines and objects, and verifying what they made.  Moved from
+ * cli_model.c.
+ */
+#include "cli/model_loop.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "app/config.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "cli/cli_shared.h"
+#include "generate/generate.h"
+#include "generate/model.h"
+#include "store/store.h"
+
+enum {
+	O_WHERE = 1000, O_SAMPLES, O_TEMP, O_ENDPOINT, O_MODEL, O_KEYENV,
+	O_COMMAND, O_JOBS, O_MAXTOK, O_TIMEOUT, O_RETRIES, O_RATE,
+	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE, O_VERIFY, O_SHOW
+};
+
+static const struct option gen_opts[] = {
+	{ "where", required_argument, NULL, O_WHERE },
+	{ "samples", required_argument, NULL, O_SAMPLES },
+	{ "temperature", required_argument, NULL, O_TEMP },
+	{ "endpoint", required_argument, NULL, O_ENDPOINT },
+	{ "model", required_argument, NULL, O_MODEL },
+	{ "api-key-env", required_argument, NULL, O_KEYENV },
+	{ "command", required_argument, NULL, O_COMMAND },
+	{ "jobs", required_argument, NULL, O_JOBS },
+	{ "max-tokens", required_argument, NULL, O_MAXTOK },
+	{ "timeout", required_argument, NULL, O_TIMEOUT },
+	{ "retries", required_argument, NULL, O_RETRIES },
+	{ "rate", required_argument, NULL, O_RATE },
+	{ "no-verify", no_argument, NULL, O_NOVERIFY },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "rounds", required_argument, NULL, O_ROUNDS },
+	{ "file", required_argument, NULL, O_FILE },
+	{ "verify", no_argument, NULL, O_VERIFY },
+	{ "show", no_argument, NULL, O_SHOW },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
+whole(const char *cmd, const char *opt, const char *v, long lo, long hi,
+    long *out)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (*v == '\0' || *end != '\0' || errno != 0 || n < lo || n > hi) {
+		char m[96];
+
+		snprintf(m, sizeof m, "%s wants a whole number %ld..%ld, not"
+		    " '%%s'", opt, lo, hi);
+		return cli_usage_error(cmd, m, v);
+	}
+	*out = n;
+	return 0;
+}
+
+/* Parse argv into o (config file first).  0, or the exit status. */
+int
+loop_parse(const char *cmd, int argc, char **argv, struct loop_opts *o)
+{
+	char *path = config_path("config");
+	struct err err;
+	char line[4096];
+	long n;
+	int ch, rc;
+
+	memset(o, 0, sizeof *o);
+	model_cfg_init(&o->cfg);
+	buf_init(&o->where);
+	o->samples = 1;
+	o->jobs = 4;
+	o->rounds = 1;
+	o->verify = 1;
+	if (path != NULL && model_cfg_load(&o->cfg, path, &err) < 0) {
+		fprintf(stderr, "assay %s: %s\n", cmd, err.msg);
+		free(path);
+		return 2;
+	}
+	free(path);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", gen_opts, NULL)) != -1) {
+		const char *name = NULL;
+
+		switch (ch) {
+		case O_WHERE:
+			if (o->where.len > 0)
+				buf_addc(&o->where, ' ');
+			buf_adds(&o->where, optarg);
+			o->have_where = 1;
+			break;
+		case O_SAMPLES:
+			if ((rc = whole(cmd, "--samples", optarg, 1, 1000,
+			    &n)) != 0)
+				return rc;
+			o->samples = (int)n;
+			o->have_samples = 1;
+			break;
+		case O_ROUNDS:
+			if ((rc = whole(cmd, "--rounds", optarg, 1, 100,
+			    &n)) != 0)
+				return rc;
+			o->rounds = (int)n;
+			o->have_rounds = 1;
+			break;
+		case O_JOBS:
+			if ((rc = whole(cmd, "--jobs", optarg, 1, 256, &n)) != 0)
+				return rc;
+			o->jobs = (int)n;
+			break;
+		case O_NOVERIFY:
+			o->verify = 0;
+			break;
+		case O_VERIFY:
+			o->verify_hand = 1;
+			break;
+		case O_SHOW:
+			o->show = 1;
+			break;
+		case O_JSON:
+			o->json = 1;
+			break;
+		case O_FILE:
+			o->file = optarg;
+			break;
+		case O_TEMP: name = "temperature"; break;
+		case O_ENDPOINT: name = "endpoint"; break;
+		case O_MODEL: name = "model"; break;
+		case O_KEYENV: name = "api-key-env"; break;
+		case O_COMMAND: name = "command"; break;
+		case O_MAXTOK: name = "max-tokens"; break;
+		case O_TIMEOUT: name = "timeout"; break;
+		case O_RETRIES: name = "retries"; break;
+		case O_RATE: name = "rate"; break;
+		default:
+			return cli_usage_error(cmd, "bad option%s", "");
+		}
+		if (name == NULL)
+			continue;
+		/* An option replaces the other kind of generator. */
+		if (ch == O_ENDPOINT) {
+			free(o->cfg.command);
+			o->cfg.command = NULL;
+		} else if (ch == O_COMMAND) {
+			free(o->cfg.endpoint);
+			o->cfg.endpoint = NULL;
+		}
+		snprintf(line, sizeof line, "generator %s %s", name, optarg);
+		if (model_cfg_line(&o->cfg, line, &err) < 0)
+			return cli_usage_error(cmd, "%s", err.msg);
+	}
+	return 0;
+}
+
+void
+loop_release(struct loop_opts *o)
+{
+	model_cfg_release(&o->cfg);
+	buf_release(&o->where);
+}
+
+void
+loop_progress(size_t done, size_t n, void *arg)
+{
+	const char *what = arg;
+
+	if (isatty(2))
+		fprintf(stderr, "\r%s: %zu/%zu answered%s", what, done, n,
+		    done == n ? "\n" : "");
+}
+
+void
+loop_idset_add(struct idset *s, const char *id)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], id) == 0)
+			return;
+	s->v = xreallocarray(s->v, s->n + 1, sizeof *s->v);
+	s->v[s->n++] = xstrdup(id);
+}
+
+void
+loop_idset_release(struct idset *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
+
+/* The latest verdict of id (NULL when none; new string). */
+char *
+loop_verdict_of(struct store *st, const char *id)
+{
+	struct run r;
+	struct err err;
+	char *v = NULL;
+
+	if (store_run_latest(st, id, &r, &err) == 0) {
+		v = xstrdup(r.verdict);
+		run_release(&r);
+	}
+	return v;
+}
+
+/* How many of ids now pass. */
+long
+loop_count_pass(const struct cli_global *g, char **ids, size_t n)
+{
+	struct store *st;
+	long pass = 0;
+
+	if (cli_open_store(g, &st) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char *v = loop_verdict_of(st, ids[i]);
+
+		pass += v != NULL && strcmp(v, "pass") == 0;
+		free(v);
+	}
+	store_close(st);
+	return pass;
+}
+
+/* A round's figures as JSON (new reference); passed, when >= 0, is how
+ * many of its answers pass. */
+json_t *
+loop_summary_json(const struct gen_report *rep, int round, long passed)
+{
+	json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+	    "asked", (json_int_t)rep->asked, "added", (json_int_t)rep->added,
+	    "same_code", (json_int_t)rep->duplicates, "failed",
+	    (json_int_t)rep->failed, "prompt_tokens",
+	    (json_int_t)rep->prompt_tokens, "completion_tokens",
+	    (json_int_t)rep->completion_tokens, "latency_ms",
+	    (json_int_t)rep->latency_ms);
+
+	if (round > 0)
+		json_object_set_new(o, "round", json_integer(round));
+	if (passed >= 0)
+		json_object_set_new(o, "passed", json_integer(passed));
+	if (rep->failed > 0)
+		json_object_set_new(o, "first_error",
+		    json_string(rep->first_error));
+	return o;
+}
+
+/* The errors on stderr and, without --json, the summary line. */
+void
+loop_print_summary(const char *cmd, const struct gen_report *rep, int json,
+    int round)
+{
+	for (size_t i = 0; i < rep->failed; i++)
+		fprintf(stderr, "assay %s: %s\n", cmd, rep->errors[i]);
+	if (json)
+		return;
+	if (round > 0)
+		printf("%s round %d: ", cmd, round);
+	else
+		printf("%s: ", cmd);
+	printf("asked %zu, stored %zu new", rep->asked, rep->added);
+	if (rep->duplicates > 0)
+		printf(", %zu the same code as before", rep->duplicates);
+	if (rep->failed > 0)
+		printf(", %zu failed", rep->failed);
+	if (rep->prompt_tokens + rep->completion_tokens > 0)
+		printf("; %lld+%lld tokens", (long long)rep->prompt_tokens,
+		    (long long)rep->completion_tokens);
+	printf("\n");
+}
+
+/* One JSON object as a line on stdout; consumes o. */
+void
+loop_print_object(json_t *o)
+{
+	char *s = json_dumps(o, JSON_COMPACT);
+
+	printf("%s\n", s);
+	free(s);
+	json_decref(o);
+}
+
+/*
+ * verify the ids; with --json its summary goes to stderr, so that
+ * stdout holds the command's one object.  Returns verify's status.
+ */
+int
+loop_verify_quietly(const struct cli_global *g, char **ids, size_t n, int jobs,
+    int json)
+{
+	int saved = -1, rc;
+
+	fflush(stdout);
+	if (json) {
+		saved = dup(1);
+		dup2(2, 1);
+	}
+	rc = cli_verify_ids(g, ids, n, jobs, json || !isatty(2));
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, 1);
+		close(saved);
+	}
+	return rc;
+}
+
+/*
+ * cb over the queue row of each id (or unique prefix) named.  0, or -1
+ * after printing why (an unknown id is bad input).
+ */
+int
+loop_each_id(struct store *st, int n, char **ids,
+    int (*cb)(const struct store_row *, void *), void *arg)
+{
+	struct err err;
+
+	for (int i = 0; i < n; i++) {
+		char *id = cli_resolve(st, ids[i]), *f;
+		int rc;
+
+		if (id == NULL)
+			return -1;
+		f = xasprintf("id=%s", id);
+		rc = store_query_each(st, f, cb, arg, &err);
+		free(f);
+		free(id);
+		if (rc < 0) {
+			fprintf(stderr, "assay: %s\n", err.msg);
+			return -1;
+		}
+		if (rc > 0)
+			return -1;
+	}
+	return 0;
+}

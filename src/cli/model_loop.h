@@ -1,0 +1,75 @@
+/*
+ * model_loop.h - what `assay generate` and `assay repair` share
+ * (model_loop.c).  Each prints its own errors to stderr, as the
+ * commands do.
+ */
+#ifndef ASSAY_CLI_MODEL_LOOP_H
+#define ASSAY_CLI_MODEL_LOOP_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "base/buf.h"
+#include "cli/cli.h"
+#include "generate/generate.h"
+#include "generate/model.h"
+#include "store/store.h"
+
+/* The options of generate and repair. */
+struct loop_opts {
+	struct model_cfg cfg;
+	struct buf	 where;
+	int		 samples, jobs, rounds, verify, json, verify_hand, show;
+	const char	*file;
+	int		 have_where, have_samples, have_rounds;
+};
+
+/* Parse argv of command cmd into o (config file first).  0, or the exit
+ * status after printing why.  Release o with loop_release either way. */
+int	loop_parse(const char *cmd, int argc, char **argv,
+	    struct loop_opts *o);
+void	loop_release(struct loop_opts *o);
+
+/* gen_progress callback: "what: done/n answered" on a terminal's
+ * stderr; arg is the const char *what. */
+void	loop_progress(size_t done, size_t n, void *arg);
+
+/* A set of candidate ids, each once (owned strings). */
+struct idset {
+	char	**v;
+	size_t	  n;
+};
+
+void	loop_idset_add(struct idset *s, const char *id);
+void	loop_idset_release(struct idset *s);
+
+/* The latest verdict of id (NULL when none; new string). */
+char	*loop_verdict_of(struct store *st, const char *id);
+
+/* How many of ids now pass; -1 when the store cannot be opened. */
+long	loop_count_pass(const struct cli_global *g, char **ids, size_t n);
+
+/* A round's figures as JSON (new reference); passed, when >= 0, is how
+ * many of its answers pass; round > 0 is set as "round". */
+json_t	*loop_summary_json(const struct gen_report *rep, int round,
+	    long passed);
+
+/* The errors on stderr and, without json, the summary line on stdout. */
+void	loop_print_summary(const char *cmd, const struct gen_report *rep,
+	    int json, int round);
+
+/* One JSON object as a line on stdout; consumes o. */
+void	loop_print_object(json_t *o);
+
+/* Verify the ids; with json its summary goes to stderr, so that stdout
+ * holds the command's one object.  Returns verify's status. */
+int	loop_verify_quietly(const struct cli_global *g, char **ids, size_t n,
+	    int jobs, int json);
+
+/* cb over the queue row of each id (or unique prefix) named.  0, or -1
+ * after printing why (an unknown id is bad input). */
+int	loop_each_id(struct store *st, int n, char **ids,
+	    int (*cb)(const struct store_row *, void *), void *arg);
+
+#endif
