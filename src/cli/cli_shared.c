@@ -19,6 +19,7 @@
 #include "base/ident.h"
 #include "base/textsafe.h"
 #include "store/store.h"
+#include "model/vocab.h"
 
 /* The command table, handed down by cli.c (which owns it) so that the
  * usage errors below can print a command's usage without calling up. */
@@ -154,20 +155,15 @@ cli_where_add(struct buf *w, const char *v)
 void
 cli_tally_add(struct cli_tally *t, const char *verdict)
 {
-	if (strcmp(verdict, "pass") == 0)
-		t->pass++;
-	else if (strcmp(verdict, "fail") == 0)
-		t->fail++;
-	else if (strcmp(verdict, "timeout") == 0)
-		t->timeout++;
-	else if (strcmp(verdict, "skipped") == 0)
-		t->skipped++;
-	else if (strcmp(verdict, "env-error") == 0)
-		t->env_error++;
-	else if (strcmp(verdict, "task-defect") == 0)
-		t->task_defect++;
-	else
-		t->other++;
+	switch (verdict_from_name(verdict)) {
+	case VERDICT_PASS:		t->pass++; break;
+	case VERDICT_FAIL:		t->fail++; break;
+	case VERDICT_TIMEOUT:		t->timeout++; break;
+	case VERDICT_SKIPPED:		t->skipped++; break;
+	case VERDICT_ENV_ERROR:		t->env_error++; break;
+	case VERDICT_TASK_DEFECT:	t->task_defect++; break;
+	default:			t->other++; break;
+	}
 }
 
 void

@@ -11,9 +11,7 @@
 
 #include "base/err.h"
 #include "store/store.h"
-
-static const char *const categories[] = { "compile", "api", "functional",
-	"format", "performance" };
+#include "model/vocab.h"
 
 static int
 cmd_label(const struct cli_global *g, int argc, char **argv)
@@ -27,8 +25,8 @@ cmd_label(const struct cli_global *g, int argc, char **argv)
 	struct store *st;
 	struct run run;
 	struct err err;
-	char *id, *by;
-	int ch, ok = 0, rc, have;
+	char *id, *by, names[80], why[160];
+	int ch, rc, have;
 
 	if (cli_wants_help("label", argc, argv))
 		return 0;
@@ -48,11 +46,11 @@ cmd_label(const struct cli_global *g, int argc, char **argv)
 	if (note != NULL && *note == '\0')
 		note = NULL;
 	cat = argv[optind + 1];
-	for (size_t i = 0; i < 5; i++)
-		ok = ok || strcmp(cat, categories[i]) == 0;
-	if (!ok)
-		return cli_usage_error("label", "unknown category '%s' (compile api"
-		    " functional format performance)", cat);
+	if (category_from_name(cat) == CATEGORY_NONE) {
+		snprintf(why, sizeof why, "unknown category '%.64s' (%s)", cat,
+		    category_list(names, sizeof names, " "));
+		return cli_usage_error("label", "%s", why);
+	}
 	if (cli_open_store(g, &st) < 0)
 		return 2;
 	if ((id = cli_resolve(st, argv[optind])) == NULL) {

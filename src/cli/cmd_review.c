@@ -11,6 +11,7 @@
 
 #include "base/err.h"
 #include "store/store.h"
+#include "model/vocab.h"
 
 static int
 cmd_review(const struct cli_global *g, int argc, char **argv)
@@ -18,10 +19,6 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 	static const struct option lo[] = {
 		{ "note", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 }
-	};
-	static const struct { const char *verb, *status; } verbs[] = {
-		{ "accept", "accepted" }, { "reject", "rejected" },
-		{ "flag", "flagged" }, { "reset", "unreviewed" },
 	};
 	const char *note = NULL, *status = NULL;
 	struct store *st;
@@ -41,9 +38,7 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 	if (optind + 2 != argc)
 		return cli_usage_error("review", "want ID and accept|reject|flag%s",
 		    "");
-	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-		if (strcmp(argv[optind + 1], verbs[i].verb) == 0)
-			status = verbs[i].status;
+	status = status_name(status_from_verb(argv[optind + 1]));
 	if (status == NULL)
 		return cli_usage_error("review", "unknown decision '%s' (accept"
 		    " reject flag)", argv[optind + 1]);
@@ -59,12 +54,12 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 		store_close(st);
 		return 2;
 	}
-	if (strcmp(status, "accepted") == 0) {
+	if (status_from_name(status) == STATUS_ACCEPTED) {
 		struct run run;
 
 		/* The workbench asks; headless, say it. */
 		if (store_run_latest(st, id, &run, &err) == 0) {
-			if (strcmp(run.verdict, "pass") != 0)
+			if (!verdict_is(run.verdict, VERDICT_PASS))
 				fprintf(stderr, "assay: note: %s's latest verdict is"
 				    " %s; accepted anyway\n", id, run.verdict);
 			run_release(&run);

@@ -24,6 +24,7 @@
 #include "store/store.h"
 #include "verify/pipeline.h"
 #include "verify/verify.h"
+#include "model/vocab.h"
 
 struct idlist {
 	char	**v;
@@ -572,7 +573,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 				store_claim_release(st, id, holder, &err);
 				sum.unchanged++;
 				cli_tally_add(&sum.tally, last.verdict);
-				if (strcmp(last.verdict, "pass") != 0)
+				if (!verdict_is(last.verdict, VERDICT_PASS))
 					failed_check++;
 				run_release(&last);
 				candidate_release(&c);
@@ -642,7 +643,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			    &status);
 			store_claim_release(st, r.cand_id, holder, NULL);
 			finished++;
-			if (strcmp(r.verdict, "pass") != 0)
+			if (!verdict_is(r.verdict, VERDICT_PASS))
 				failed_check++;
 			if (!quiet)
 				fprintf(stderr, "[%zu/%zu] %s %s%s%s%s%s%s\n",

@@ -7,20 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int
-agreement_category(const char *name)
-{
-	return category_from_name(name);
-}
-
-const char *
-agreement_category_name(int i)
-{
-	const char *s = category_name((enum category)i);
-
-	return s != NULL ? s : "";
-}
-
 void
 agreement_pair_release(struct agreement_pair *p)
 {

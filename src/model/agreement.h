@@ -30,14 +30,6 @@
 #define AGREEMENT_NCAT		CATEGORY_N	/* vocab.h, key order */
 #define AGREEMENT_IDLE_S	300	/* a longer pause is a break */
 
-/* The index (0..4) of a category name, in the order of the keys 1-5
- * (compile api functional format performance); -1 for another name.
- * category_from_name() and category_name() of vocab.h under the names
- * the CLI still calls. */
-int	agreement_category(const char *name);
-/* The name of index i, "" out of range. */
-const char *agreement_category_name(int i);
-
 /* Two reviewers' labels on the candidates both labelled. */
 struct agreement_pair {
 	char	*a, *b;		/* owned reviewer names, a < b */

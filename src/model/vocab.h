@@ -41,10 +41,11 @@
 
 /*
  * Review statuses: X(ENUM, name, verb, short).  verb is what a person
- * types (:review accept, assay review ID accept); unreviewed has none.
+ * types (:review accept, assay review ID accept); reset takes a review
+ * back to unreviewed.
  */
 #define VOCAB_STATUSES(X) \
-	X(STATUS_UNREVIEWED,	"unreviewed",	NULL,		"-")	\
+	X(STATUS_UNREVIEWED,	"unreviewed",	"reset",	"-")	\
 	X(STATUS_ACCEPTED,	"accepted",	"accept",	"acc")	\
 	X(STATUS_REJECTED,	"rejected",	"reject",	"rej")	\
 	X(STATUS_FLAGGED,	"flagged",	"flag",		"flag")
@@ -80,7 +81,7 @@
 #define VOCAB_ENUM_(id, ...)	id,
 /* The names of a list as array initialisers: { VOCAB_VERDICTS(VOCAB_NAME_) } */
 #define VOCAB_NAME_(id, name, ...)	name,
-/* The verbs of the review statuses ({ NULL, "accept", ... }) */
+/* The verbs of the review statuses ({ "reset", "accept", ... }) */
 #define VOCAB_VERB_(id, name, verb, sh)	verb,
 
 enum verdict {
@@ -147,7 +148,7 @@ enum status	status_from_verb(const char *verb);
 const char	*verdict_name(enum verdict v);
 const char	*category_name(enum category c);
 const char	*status_name(enum status s);
-const char	*status_verb(enum status s);	/* NULL for unreviewed */
+const char	*status_verb(enum status s);
 const char	*cand_kind_name(enum cand_kind k);
 const char	*subcategory_name(enum subcategory s);
 const char	*subcategory_family(enum subcategory s);

@@ -3585,9 +3585,9 @@ store_agreement(struct store *st, const char *filter,
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *a = (const char *)sqlite3_column_text(s, 0);
 		const char *b = (const char *)sqlite3_column_text(s, 1);
-		int i = agreement_category(
+		int i = category_from_name(
 		    (const char *)sqlite3_column_text(s, 2));
-		int j = agreement_category(
+		int j = category_from_name(
 		    (const char *)sqlite3_column_text(s, 3));
 		struct agreement_pair *p = *n > 0 ? &(*out)[*n - 1] : NULL;
 

@@ -496,12 +496,12 @@ stats_draw_agreement(struct pane *p, WINDOW *win)
 	snprintf(buf, sizeof buf, "%-12s", "");
 	for (int c = 0; c < AGREEMENT_NCAT; c++)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " %11s",
-		    agreement_category_name(c));
+		    category_name(c));
 	pane_puts(win, y++, 0, p->cols, buf, theme_attr(THEME_DIM));
 	for (int r = 0; r < AGREEMENT_NCAT; r++, y++) {
 		int cx = 12;
 
-		pane_puts(win, y, 0, 12, agreement_category_name(r),
+		pane_puts(win, y, 0, 12, category_name(r),
 		    theme_attr(THEME_DIM));
 		for (int c = 0; c < AGREEMENT_NCAT; c++, cx += 12) {
 			snprintf(buf, sizeof buf, " %11zu", a->m[r][c]);

@@ -561,7 +561,8 @@ ui_bulk_check(struct wb *wb, const char *verb, const char *arg,
 	if (strcmp(verb, "review") == 0) {
 		*status = status_name(status_from_verb(arg));
 		if (*status == NULL) {
-			wb_msg(wb, 1, "review wants accept, reject or flag");
+			wb_msg(wb, 1, "review wants accept, reject, flag or"
+			    " reset");
 			return -1;
 		}
 		return 0;

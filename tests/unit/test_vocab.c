@@ -85,7 +85,8 @@ test_vocab_statuses_and_verdicts(void **state)
 	assert_int_equal(status_from_verb("flag"), STATUS_FLAGGED);
 	assert_int_equal(status_from_verb("accepted"), STATUS_NONE);
 	assert_int_equal(status_from_verb(NULL), STATUS_NONE);
-	assert_null(status_verb(STATUS_UNREVIEWED));
+	assert_string_equal(status_verb(STATUS_UNREVIEWED), "reset");
+	assert_int_equal(status_from_verb("reset"), STATUS_UNREVIEWED);
 	assert_string_equal(status_short(STATUS_REJECTED), "rej");
 	assert_true(verdict_is("pass", VERDICT_PASS));
 	assert_false(verdict_is(NULL, VERDICT_PASS));
