@@ -255,18 +255,5 @@ const char *
 decide_undo_text(int rc, int redo, const char *by, int any,
     const struct store_step *out, char *buf, size_t n)
 {
-	const char *verb = redo ? "redid" : "undid";
-
-	if (n == 0)
-		return buf;
-	if (rc == 1)
-		snprintf(buf, n, "nothing to %s%s%s", redo ? "redo" : "undo",
-		    any ? "" : " by ", any ? "" : by);
-	else if (out->count == 1)
-		snprintf(buf, n, "%s %s of %s", verb, out->detail,
-		    out->cand_id);
-	else
-		snprintf(buf, n, "%s %s of %zu candidates, first of %s", verb,
-		    out->detail, out->count, out->cand_id);
-	return buf;
+	return store_step_text(rc, redo, by, any, out, buf, n);
 }

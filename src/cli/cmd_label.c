@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/decide.h"
 #include "base/err.h"
 #include "store/store.h"
 #include "model/vocab.h"
@@ -23,10 +24,9 @@ cmd_label(const struct cli_global *g, int argc, char **argv)
 	};
 	const char *sub = NULL, *note = NULL, *cat;
 	struct store *st;
-	struct run run;
 	struct err err;
 	char *id, *by, names[80], why[160];
-	int ch, rc, have;
+	int ch, rc;
 
 	if (cli_wants_help("label", argc, argv))
 		return 0;
@@ -63,11 +63,7 @@ cmd_label(const struct cli_global *g, int argc, char **argv)
 		store_close(st);
 		return 2;
 	}
-	have = store_run_latest(st, id, &run, &err);
-	rc = store_label_set(st, id, cat, sub, note, by, have == 0 ? run.id : 0,
-	    have == 0 ? run.evidence : NULL, &err);
-	if (have == 0)
-		run_release(&run);
+	rc = decide_label(st, id, cat, sub, note, by, NULL, &err);
 	if (rc < 0)
 		fprintf(stderr, "assay label: %s\n", err.msg);
 	else

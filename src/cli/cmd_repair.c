@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "app/config.h"
+#include "app/decide.h"
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/hash.h"
@@ -57,11 +58,12 @@ static int
 repair_by_hand(const struct cli_global *g, struct loop_opts *o,
     const char *arg)
 {
+	struct decide_repair rep = { 0 };
 	struct store *st;
-	struct candidate old, c = { 0 };
 	struct err err;
-	char *id, *by, *detail;
-	int inserted = 0, rc = 2;
+	char *id, *by = NULL, *code = NULL, *source;
+	size_t len = 0;
+	int rc = 2;
 
 	if (cli_open_store(g, &st) < 0)
 		return 2;
@@ -70,54 +72,36 @@ repair_by_hand(const struct cli_global *g, struct loop_opts *o,
 		store_close(st);
 		return 2;
 	}
-	if (store_candidate_get(st, id, &old, &err) != 0) {
-		fprintf(stderr, "assay repair: %s\n", err.msg);
-		free(id);
-		store_close(st);
-		return 2;
-	}
-	c.code = read_all(o->file, &c.code_len, &err);
-	if (c.code == NULL) {
+	code = read_all(o->file, &len, &err);
+	if (code == NULL) {
 		fprintf(stderr, "assay repair: %s\n", err.msg);
 		goto out;
 	}
-	hash_sha256(c.code, c.code_len, c.code_hash);
-	if (strcmp(c.code_hash, old.code_hash) == 0) {
-		fprintf(stderr, "assay repair: %s is the code of %s itself;"
-		    " nothing stored\n", o->file, old.id);
+	if ((by = cli_reviewer(g)) == NULL)
+		goto out;
+	source = xasprintf("repair of %s from %s", id, strcmp(o->file, "-") ==
+	    0 ? "stdin" : o->file);
+	rc = decide_repair(st, id, code, len, by, source, &rep, &err);
+	free(source);
+	if (rc < 0) {
+		fprintf(stderr, "assay repair: %s: %s\n", strcmp(o->file, "-") ==
+		    0 ? "stdin" : o->file, err.msg);
+		rc = 2;
 		goto out;
 	}
-	by = config_reviewer(g->reviewer);
-	c.task_id = xstrdup(old.task_id);
-	c.origin = by;
-	c.kind = xstrdup("repair");
-	c.lang = xstrdup(old.lang);
-	c.parent = xstrdup(old.id);
-	c.source = xasprintf("repair of %s from %s", old.id,
-	    strcmp(o->file, "-") == 0 ? "stdin" : o->file);
-	detail = xasprintf("repair of %s", old.id);
-	if (store_begin(st, &err) < 0 ||
-	    store_candidate_add(st, &c, &inserted, &err) < 0 ||
-	    (inserted && store_event_add(st, by, "repair", c.id, detail,
-	    &err) < 0) || store_commit(st, &err) < 0) {
-		store_rollback(st);
-		fprintf(stderr, "assay repair: %s\n", err.msg);
-		free(detail);
-		goto out;
-	}
-	free(detail);
-	printf("%s %s repair of %s by %s\n", c.id, inserted ? "new" :
-	    "already there:", old.id, by);
+	printf("%s %s repair of %s by %s\n", rep.id, rep.inserted ? "new" :
+	    "already there:", id, by);
 	rc = 0;
 out:
 	store_close(st);
 	if (rc == 0 && o->verify_hand) {
-		char *ids[1] = { c.id };
+		char *ids[1] = { rep.id };
 
 		rc = cli_verify_ids(g, ids, 1, 1, 0) == 2 ? 2 : 0;
 	}
-	candidate_release(&old);
-	candidate_release(&c);
+	decide_repair_release(&rep);
+	free(code);
+	free(by);
 	free(id);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/decide.h"
 #include "base/err.h"
 #include "store/store.h"
 #include "model/vocab.h"
@@ -68,7 +69,7 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 			    " accepted anyway\n", id);
 		}
 	}
-	rc = store_review_set(st, id, status, note, by, &err);
+	rc = decide_review(st, id, status, note, by, &err);
 	if (rc < 0)
 		fprintf(stderr, "assay review: %s\n", err.msg);
 	else

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/decide.h"
 #include "base/err.h"
 #include "store/store.h"
 
@@ -21,8 +22,9 @@ undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
 	};
 	const char *name = redo ? "redo" : "undo";
 	struct store *st;
+	struct store_step step;
 	struct err err;
-	char what[256], *by;
+	char what[512], *by;
 	int rc, any = 0, ch;
 
 	if (cli_wants_help(name, argc, argv))
@@ -44,16 +46,12 @@ undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
 		store_close(st);
 		return 2;
 	}
-	if (any)
-		rc = redo ? store_redo_any(st, by, what, sizeof what, &err) :
-		    store_undo_any(st, by, what, sizeof what, &err);
-	else
-		rc = redo ? store_redo(st, by, what, sizeof what, &err) :
-		    store_undo(st, by, what, sizeof what, &err);
+	rc = decide_undo(st, redo, by, any, &step, &err);
 	if (rc < 0)
 		fprintf(stderr, "assay: %s\n", err.msg);
 	else
-		printf("%s\n", what);
+		printf("%s\n", decide_undo_text(rc, redo, by, any, &step, what,
+		    sizeof what));
 	free(by);
 	store_close(st);
 	return rc < 0 ? 2 : 0;

@@ -8,12 +8,16 @@
  * prepare() parses the prototype (x86sig.c) and writes a harness built
  * from it, then plans:
  *   as --64 -g -o cand.o pre.s cand.s [note.s]              assemble
- *   gcc -O2 -fwrapv -g -o run/bench cand.o harness.c abi.s   build
- *   ./bench check                                (in run/)   run
- *   sh -c 'valgrind --tool=callgrind --toggle-collect=assay_call_ref
- *     ./bench cg-ref ...; valgrind ... assay_call_cand ./bench cg-cand'
- *                                                (in run/)   count
- * (the run's secret reaches bench on fd 5, ENV_NONCE_FD, never argv)
+ *   gcc -DASSAY_WORKER -o run/bench cand.o harness.c abi.s &&
+ *   gcc -DASSAY_CHECKER -o run/check harness.c abi.s -lseccomp build
+ *   ./check check                                (in run/)   run
+ *   ./check count                                (in run/)   count
+ * (the run's secret reaches check on fd 5, ENV_NONCE_FD, never argv).
+ * The candidate runs only in bench, a process of its own that never
+ * holds the secret nor the stage's stdout: check, which has no candidate
+ * code, runs the reference, asks bench for raw results over pipes,
+ * compares, times both from outside, runs callgrind on both and prints
+ * every result line (ADR 0020).
  * pre.s aligns the candidate's code to 64 bytes and, for Intel syntax,
  * says ".intel_syntax noprefix" (a file of its own, so that candidate
  * line numbers stay right); note.s marks the stack non-executable when
@@ -32,6 +36,7 @@
 #define _GNU_SOURCE
 #include "envs/env.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +62,13 @@
 #define PRE_ATT "\t.text\n\t.p2align 6\n"
 #define PRE_INTEL PRE_ATT ".intel_syntax noprefix\n"
 #define NOTE_GNU_STACK "\t.section .note.GNU-stack,\"\",@progbits\n"
+
+/* The build stage: bench (the candidate's process) and check (the
+ * checker, no candidate code); the link of bench comes first, so that
+ * the candidate's link errors are the ones reported. */
+#define BUILD_SCRIPT "\"$0\" -O2 -fwrapv -g -DASSAY_WORKER -o run/bench" \
+	" cand.o harness.c abi.s && \"$0\" -O2 -fwrapv -g -DASSAY_CHECKER" \
+	" -o run/check harness.c abi.s -lseccomp"
 
 /*
  * The assemble stage ("$1" SYMBOL, the rest as's arguments): after as, the
@@ -919,21 +931,17 @@ x86asm_prepare(const struct task *t, const struct candidate *c,
 		size_t n = 0;
 		/* The candidate first: linked after the harness, identical
 		 * two-instruction functions timed 0.83 of the reference. */
-		static const char *const build[] = { "gcc", "-O2", "-fwrapv",
-		    "-g", "-o", "run/bench", "cand.o", "harness.c", "abi.s",
-		    NULL };
+		/* Two programs: bench runs the candidate and holds no
+		 * secret; check (no candidate code in it) holds the secret,
+		 * runs the reference, drives bench and prints every result
+		 * line (harness.c, "the two processes"). */
+		static const char *const build[] = { "sh", "-c", BUILD_SCRIPT,
+		    "gcc", NULL };
 		/* The secret comes on ENV_NONCE_FD, never argv. */
-		static const char *const run[] = { "./bench", "check", NULL };
-		/* One callgrind run each: one "Collected" line each.  The
-		 * shell reads the secret once and hands each its own copy. */
-		static const char script[] = "IFS= read -r s <&5; exec 5<&-\n"
-		    "valgrind --tool=callgrind --callgrind-out-file=/dev/null"
-		    " --toggle-collect=assay_call_ref ./bench cg-ref 5<<E ||"
-		    " exit\n$s\nE\n"
-		    "valgrind --tool=callgrind --callgrind-out-file=/dev/null"
-		    " --toggle-collect=assay_call_cand ./bench cg-cand 5<<E\n"
-		    "$s\nE\n";
-		static const char *const count[] = { "sh", "-c", script,
+		static const char *const run[] = { "./check", "check", NULL };
+		/* check runs callgrind on itself (the reference) and on
+		 * bench, and reads valgrind's logs through pipes. */
+		static const char *const count[] = { "./check", "count",
 		    NULL };
 
 		/* as, then the object may export SYMBOL alone and run no
@@ -1297,44 +1305,47 @@ scan_run_log(const struct env_plan *plan, const char *log, size_t len,
 	}
 }
 
+/* The count N of a checker's line (digits to the end), else -1. */
+static long
+count_value(const char *p)
+{
+	char *e;
+	long v;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	v = strtol(p, &e, 10);
+	return errno == 0 && *e == '\0' ? v : -1;
+}
+
 /*
- * callgrind's "==PID== Collected : N" after the harness's "cg ref done"
- * (then "cg cand done"): lines before the marker may be the candidate's.
- * The reference's run runs no candidate code: its first count is
- * valgrind's.  The candidate's is the last after the marker: valgrind
- * prints it when the process ends, after anything the candidate wrote,
- * even when it ended the process itself.
+ * The checker's "count ref N" and "count cand N" (or "count WHO none:
+ * WHY"): it ran callgrind on each itself and read valgrind's log through
+ * a pipe the candidate cannot name; lines without the secret (the
+ * candidate's output) say nothing.
  */
 static void
 scan_count_log(const struct env_plan *plan, const char *log, size_t len,
     struct scan *s)
 {
 	const char *p = log, *end = log + len;
-	int which = 0;		/* 1 after the ref marker, 2 after cand's */
 
 	s->ir_ref = s->ir_cand = -1;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
 		char *line = xstrndup(p, l);
-		const char *h = harness_line(plan, line), *c;
+		const char *h = harness_line(plan, line);
 		long v;
 
 		p += l + (nl != NULL);
-		if (h != NULL && strcmp(h, "cg ref done") == 0)
-			which = 1;
-		else if (h != NULL && strcmp(h, "cg cand done") == 0)
-			which = 2;
-		else if (which != 0 && strncmp(line, "==", 2) == 0 &&
-		    (c = strstr(line, "== Collected : ")) != NULL &&
-		    sscanf(c + 15, "%ld", &v) == 1) {
-			if (which == 1) {
-				s->ir_ref = v;
-				which = 0;
-			} else {
-				s->ir_cand = v;	/* the last one */
-			}
-		}
+		if (h != NULL && strncmp(h, "count ref ", 10) == 0 &&
+		    (v = count_value(h + 10)) > 0)
+			s->ir_ref = v;
+		else if (h != NULL && strncmp(h, "count cand ", 11) == 0 &&
+		    (v = count_value(h + 11)) > 0)
+			s->ir_cand = v;
 		free(line);
 	}
 }

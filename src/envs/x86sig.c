@@ -517,8 +517,10 @@ x86sig_thunks(const struct x86sig *sig, const char *ref_file,
 	    " name), the reference, static so that the\n * candidate cannot"
 	    " call it, and the two thunks the harness calls.  Parameters\n"
 	    " * have no names: a name may be a macro of a system header. */\n");
+	/* The checker (run/check) has no candidate in it. */
+	buf_adds(out, "#ifdef ASSAY_WORKER\n");
 	x86sig_prototype(sig, cand, 0, out);
-	buf_printf(out, " __asm__(\"%s\");\nstatic ", sig->name);
+	buf_printf(out, " __asm__(\"%s\");\n#endif\nstatic ", sig->name);
 	x86sig_prototype(sig, ref, 0, out);
 	/* Aligned as pre.s aligns the candidate: for a function of a few
 	 * instructions the placement alone moves the timing by 10 %. */
@@ -532,9 +534,10 @@ x86sig_thunks(const struct x86sig *sig, const char *ref_file,
 		buf_adds(out, "#pragma GCC pop_options\n");
 	buf_adds(out, "\n");
 	thunk(sig, "assay_call_ref", ref, out);
+	buf_adds(out, "#ifdef ASSAY_WORKER\n");
 	thunk(sig, "assay_call_cand", cand, out);
 	buf_printf(out, "static const void *\nassay_cand_addr(void)\n{\n"
-	    "\treturn (const void *)(uintptr_t)&%s;\n}\n\n", cand);
+	    "\treturn (const void *)(uintptr_t)&%s;\n}\n#endif\n\n", cand);
 	buf_printf(out, "static const void *\nassay_ref_addr(void)\n{\n"
 	    "\treturn (const void *)(uintptr_t)&%s;\n}\n", ref);
 	free(ref);

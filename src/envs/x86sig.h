@@ -109,7 +109,10 @@ void	x86sig_table(const struct x86sig *sig, long cases, unsigned long seed,
  * assay_ref_SYMBOL, ref_file
  * included with SYMBOL defined to that name (optimised at -O<opt> when
  * opt is not "2"), and the two thunks that call the reference and the
- * candidate with the arguments in an array of uint64_t.
+ * candidate with the arguments in an array of uint64_t.  Everything of
+ * the candidate's is inside "#ifdef ASSAY_WORKER": the checker
+ * (run/check, built without it) has no candidate code and no reference
+ * to the candidate's symbol.
  */
 void	x86sig_thunks(const struct x86sig *sig, const char *ref_file,
 	    const char *opt, struct buf *out);

@@ -500,7 +500,7 @@ static const char *const migrations[] = {
 	 * 9 -> 10: a run's category is one of the five (model/vocab.h), as
 	 * a label's always was.  SQLite cannot add a CHECK to a column
 	 * without copying the table (every log of every run), so two
-	 * triggers hold the same check (docs/adr/0020-vocabulary.md).  Rows
+	 * triggers hold the same check (docs/adr/0021-vocabulary.md).  Rows
 	 * stored before stay as they are.
 	 */
 	"CREATE TRIGGER run_category_insert BEFORE INSERT ON run"
@@ -2013,8 +2013,26 @@ fail:
 	return -1;
 }
 
-/* The prose of the four calls the CLI still makes (until it calls
- * decide.h): decide_step_text() words it the same way. */
+const char *
+store_step_text(int rc, int redo, const char *by, int any,
+    const struct store_step *s, char *buf, size_t n)
+{
+	const char *verb = redo ? "redid" : "undid";
+
+	if (buf == NULL || n == 0)
+		return buf;
+	buf[0] = '\0';
+	if (rc == 1)
+		snprintf(buf, n, "nothing to %s%s%s", redo ? "redo" : "undo",
+		    any ? "" : " by ", any ? "" : by);
+	else if (rc == 0 && s->count == 1)
+		snprintf(buf, n, "%s %s of %s", verb, s->detail, s->cand_id);
+	else if (rc == 0)
+		snprintf(buf, n, "%s %s of %zu candidates, first of %s", verb,
+		    s->detail, s->count, s->cand_id);
+	return buf;
+}
+
 static int
 undo_redo(struct store *st, int redo, const char *by, int mine, char *what,
     size_t n, struct err *err)
@@ -2022,15 +2040,8 @@ undo_redo(struct store *st, int redo, const char *by, int mine, char *what,
 	struct store_step s;
 	int rc = store_undo_step(st, redo, by, !mine, &s, err);
 
-	if (rc == 1 && what != NULL && n > 0)
-		snprintf(what, n, "nothing to %s%s%s", redo ? "redo" : "undo",
-		    mine ? " by " : "", mine ? by : "");
-	else if (rc == 0 && what != NULL && n > 0 && s.count == 1)
-		snprintf(what, n, "%s %s of %s", redo ? "redid" : "undid",
-		    s.detail, s.cand_id);
-	else if (rc == 0 && what != NULL && n > 0)
-		snprintf(what, n, "%s %s of %zu candidates, first of %s",
-		    redo ? "redid" : "undid", s.detail, s.count, s.cand_id);
+	if (rc >= 0)
+		store_step_text(rc, redo, by, !mine, &s, what, n);
 	return rc;
 }
 

@@ -190,8 +190,10 @@ int	store_review_set(struct store *st, const char *cand_id,
  * Another reviewer's decisions are never touched: when someone else
  * decided the same candidate's label (or review) after by's step, it is
  * refused with err (-1) rather than taking theirs away.  A short
- * description of what changed goes into what (may be NULL).  Returns 0,
- * 1 when there is nothing to undo/redo, or -1.
+ * description of what changed goes into what (may be NULL; the words of
+ * store_step_text).  Returns 0, 1 when there is nothing to undo/redo, or
+ * -1.  The front ends call decide_undo() (app/decide.h), which returns
+ * what moved as a struct store_step.
  */
 int	store_undo(struct store *st, const char *by, char *what, size_t n,
 	    struct err *err);
@@ -218,6 +220,15 @@ struct store_step {
  */
 int	store_undo_step(struct store *st, int redo, const char *by, int any,
 	    struct store_step *out, struct err *err);
+/*
+ * The step s that store_undo_step(redo, by, any) returned rc for, in
+ * words (what store_undo() and friends put into what): "undid label
+ * compile of c1a2b3c", "redid review accepted of 3 candidates, first of
+ * c1a2b3c", "nothing to undo by ann".  Into buf of n bytes (truncated;
+ * NULL or 0 writes nothing); returns buf.
+ */
+const char *store_step_text(int rc, int redo, const char *by, int any,
+	    const struct store_step *s, char *buf, size_t n);
 
 /*
  * A bulk decision: store_batch_begin() opens a transaction and gives a

@@ -14,11 +14,12 @@
 #   userns       unshare(CLONE_NEWUSER), clone(CLONE_NEWUSER) and
 #                mount of a tmpfs, summing short when one worked:
 #                refused, so it passes
-#   kill-self    kill(getpid(), SIGKILL): the harness dies, well within
-#                its CPU limit: fail/harness-killed, not timeout
-#   kill-parent  kill(getppid(), SIGKILL) and kill(1, SIGKILL), then
-#                kill(getpid(), SIGKILL) when it is still alive:
-#                fail/harness-killed
+#   kill-self    kill(getpid(), SIGKILL): the candidate's own process
+#                (bench, ADR 0020) dies, and the checker says so:
+#                fail/crash, not timeout
+#   kill-parent  kill(getppid(), SIGKILL) and kill(1, SIGKILL), both
+#                refused (the candidate may signal itself only), then
+#                kill(getpid(), SIGKILL): fail/crash
 #
 # The workbench's /tmp is the host's: nothing may appear there.
 . "$(dirname "$0")/lib.sh"
@@ -74,8 +75,8 @@ want() {
 }
 want fill-tmp fail/functional/resource-limit
 want shm pass/null/null
-want kill-self fail/functional/harness-killed
-want kill-parent fail/functional/harness-killed
+want kill-self fail/functional/crash
+want kill-parent fail/functional/crash
 want ptrace pass/null/null
 want userns pass/null/null
 [ ! -e /tmp/fa ] || fail "fill-tmp wrote the host's /tmp"

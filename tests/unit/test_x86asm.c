@@ -424,17 +424,23 @@ test_x86asm_sig_generates_the_harness_c(void **state)
 	/* The reference is static (the candidate cannot call it), renamed
 	 * by a macro around the include, optimised as asked. */
 	/* The parameter names stay out: one may be a macro. */
-	assert_non_null(strstr(buf_str(&b), "int8_t assay_cand_f(const"
+	/* The candidate's part is bench's alone (-DASSAY_WORKER): the
+	 * checker has no reference to its symbol (ADR 0020). */
+	assert_non_null(strstr(buf_str(&b), "#ifdef ASSAY_WORKER\n"
+	    "int8_t assay_cand_f(const"
 	    " int16_t *, int16_t *, uint32_t, size_t) __asm__(\"f\");\n"
-	    "static int8_t assay_ref_f(const int16_t *, int16_t *, uint32_t,"
+	    "#endif\nstatic int8_t assay_ref_f(const int16_t *, int16_t *, uint32_t,"
 	    " size_t) __attribute__((noipa, aligned(64)));\n"));
 	assert_non_null(strstr(buf_str(&b), "#pragma GCC optimize (\"O3\")\n"
 	    "#define f assay_ref_f\n#include \"ref.c\"\n#undef f\n"));
 	assert_non_null(strstr(buf_str(&b), "return (uint64_t)(int64_t)"
 	    "assay_ref_f((const int16_t *)(uintptr_t)v[0], (int16_t *)"
 	    "(uintptr_t)v[1], (uint32_t)v[2], (size_t)v[3]);"));
-	assert_non_null(strstr(buf_str(&b), "assay_call_cand(const uint64_t"
+	assert_non_null(strstr(buf_str(&b), "#ifdef ASSAY_WORKER\n"
+	    "static uint64_t __attribute__((noipa, aligned(64)))\n"
+	    "assay_call_cand(const uint64_t"
 	    " *v)\n{\n\treturn (uint64_t)(int64_t)assay_cand_f("));
+	assert_non_null(strstr(buf_str(&b), "&assay_cand_f;\n}\n#endif\n"));
 	buf_reset(&b);
 	/* -O2 is the harness's own level: no pragma. */
 	x86sig_thunks(&s, "ref.c", "2", &b);
@@ -489,14 +495,21 @@ test_x86asm_prepare_plans_the_stages(void **state)
 		assert_null(plan.stages[0].argv[12]);
 	}
 	assert_string_equal(plan.stages[1].name, "build");
-	assert_string_equal(plan.stages[1].argv[0], "gcc");
-	/* The candidate is linked first (its placement moves the timing
-	 * of small functions). */
-	assert_string_equal(plan.stages[1].argv[6], "cand.o");
-	assert_string_equal(plan.stages[1].argv[7], "harness.c");
+	assert_string_equal(plan.stages[1].argv[0], "sh");
+	assert_string_equal(plan.stages[1].argv[3], "gcc");
+	/* Two programs (ADR 0020): bench, the candidate's process, with
+	 * the candidate linked first (its placement moves the timing of
+	 * small functions); check, the checker, with no candidate in it. */
+	assert_non_null(strstr(plan.stages[1].argv[2], "-DASSAY_WORKER -o"
+	    " run/bench cand.o harness.c abi.s && "));
+	assert_non_null(strstr(plan.stages[1].argv[2], "-DASSAY_CHECKER -o"
+	    " run/check harness.c abi.s -lseccomp"));
+	p = strstr(plan.stages[1].argv[2], "cand.o");
+	assert_non_null(p);
+	assert_null(strstr(p + 1, "cand.o"));	/* never in check */
 	assert_string_equal(plan.stages[2].name, "run");
 	assert_string_equal(plan.stages[2].subdir, "run");
-	assert_string_equal(plan.stages[2].argv[0], "./bench");
+	assert_string_equal(plan.stages[2].argv[0], "./check");
 	assert_string_equal(plan.stages[2].argv[1], "check");
 	/* The secret comes on fd 5, never the command line. */
 	assert_null(plan.stages[2].argv[2]);
@@ -504,10 +517,9 @@ test_x86asm_prepare_plans_the_stages(void **state)
 	if (have_valgrind()) {
 		assert_string_equal(plan.stages[3].name, "count");
 		assert_string_equal(plan.stages[3].subdir, "run");
-		assert_non_null(strstr(plan.stages[3].argv[2],
-		    "--toggle-collect=assay_call_ref ./bench cg-ref"));
-		assert_non_null(strstr(plan.stages[3].argv[2],
-		    "--toggle-collect=assay_call_cand ./bench cg-cand"));
+		assert_string_equal(plan.stages[3].argv[0], "./check");
+		assert_string_equal(plan.stages[3].argv[1], "count");
+		assert_null(plan.stages[3].argv[2]);
 		assert_int_equal(plan.stages[3].nonce_fd, 1);
 		for (size_t i = 0; plan.stages[3].argv[i] != NULL; i++)
 			assert_null(strstr(plan.stages[3].argv[i],
@@ -1209,8 +1221,13 @@ test_x86asm_forged_result_lines_do_not_pass(void **state)
 
 	need_x86();
 	verify_here(f, DOT_PARAMS, dot_ref, NULL, forger, &o);
-	expect(&o, "fail", "functional", "no-result-line");
-	assert_non_null(strstr(buf_str(&o.logs[2]), "equivalence: PASS"));
+	/* Its own process (bench) ended; the checker says so, and what
+	 * it printed comes back marked as its output. */
+	expect(&o, "fail", "functional", "crash");
+	assert_non_null(strstr(o.run.evidence, "the candidate's process"
+	    " ended: it exited with status 0"));
+	assert_non_null(strstr(buf_str(&o.logs[2]), "\ncandidate output:"
+	    " equivalence: PASS"));
 	outcome_release(&o);
 }
 
@@ -1261,18 +1278,19 @@ test_x86asm_judge_limits_and_callgrind(void **state)
 	    "XN timing: ref 1000.0 ns/call, asm 990.0 ns/call, ratio 1.010"
 	    " (best of 31 x 512 calls, n=4096, pinned to cpu 0, 1"
 	    " measurement)\n";
+	/* The checker's tagged counts; valgrind's log never reaches the
+	 * stage's output, and the candidate's lines have no secret. */
 	static const char counted[] =
-	    "==1== Collected : 99\n"		/* before the marker: ignored */
-	    "XN cg ref done\n==7== Events    : Ir\n==7== Collected : 28679\n"
-	    "==8== Collected : 5\n"		/* the candidate's own line */
-	    "XN cg cand done\n==8== Collected : 22538\n";
-	/* A candidate that knew the secret printed the marker and a count
-	 * of its own, then ended the process: valgrind's count, printed
-	 * when the process ends, is the last (red-team finding). */
+	    "==1== Collected : 99\n"		/* the candidate's: ignored */
+	    "count cand 5\n"			/* untagged: ignored */
+	    "candidate output: XN count cand 5\n"
+	    "XN count ref 28679\nXN count cand 22538\n";
+	/* The checker found no single count of valgrind's own for the
+	 * candidate: no count, the timing decides. */
 	static const char forged[] =
-	    "XN cg ref done\n==7== Events    : Ir\n==7== Collected : 28679\n"
-	    "XN cg cand done\n==1== Collected : 100\n"
-	    "==8== Events    : Ir\n==8== Collected : 22538\n";
+	    "XN count ref 28679\n"
+	    "XN count cand none: 2 counts in valgrind's log\n"
+	    "==8== Collected : 1\n";
 	struct run r;
 
 	(void)state;
@@ -1291,12 +1309,14 @@ test_x86asm_judge_limits_and_callgrind(void **state)
 	run_release(&r);
 
 	judge_logs("", passed, forged, 0, 4, ENV_STOP_NONE, &r);
-	assert_non_null(strstr(r.metrics, "\"ir_ref\":28679,\"ir_cand\":"
-	    "22538,"));
+	assert_str(r.verdict, "pass");
+	assert_null(strstr(r.metrics, "ir_cand"));
+	assert_non_null(diag_at(&r, 0, "callgrind gave no count"));
 	run_release(&r);
 
 	/* callgrind ran out of time: the timing alone decides. */
-	judge_logs("", passed, "XN cg ref done\n", 0, 4, ENV_STOP_TIMEOUT, &r);
+	judge_logs("", passed, "XN count ref 28679\n", 0, 4, ENV_STOP_TIMEOUT,
+	    &r);
 	assert_str(r.verdict, "pass");
 	assert_non_null(diag_at(&r, 0, "callgrind ran out of time"));
 	assert_null(strstr(r.metrics, "ir_ratio"));

@@ -31,10 +31,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifdef ASSAY_CHECKER
+#include <linux/sockios.h>
+#include <seccomp.h>
+#endif
+#if !defined(ASSAY_CHECKER) && !defined(ASSAY_WORKER)
+#error "build with -DASSAY_CHECKER (run/check) or -DASSAY_WORKER (run/bench)"
+#endif
 
 enum assay_type { ASSAY_T_VOID, ASSAY_T_I8, ASSAY_T_I16, ASSAY_T_I32,
 	ASSAY_T_I64, ASSAY_T_U8, ASSAY_T_U16, ASSAY_T_U32, ASSAY_T_U64,
@@ -66,12 +82,16 @@ uint64_t assay_time_calls(const void *fn, const uint64_t *args, long reps,
 
 static uint64_t assay_call_ref(const uint64_t *v)
     __attribute__((noipa, aligned(64)));
+static const void *assay_ref_addr(void);
+#ifdef ASSAY_WORKER
 static uint64_t assay_call_cand(const uint64_t *v)
     __attribute__((noipa, aligned(64)));
 static const void *assay_cand_addr(void);
-static const void *assay_ref_addr(void);
+#endif
 
-static char	 assay_secret[64];
+#ifdef ASSAY_CHECKER
+static char	 assay_secret[64];	/* the checker's alone */
+#endif
 static uint64_t	 assay_rng;
 static const int assay_len = ASSAY_LEN;	/* -1: no length parameter */
 
@@ -100,12 +120,22 @@ assay_say(const char *fmt, ...)
 {
 	va_list ap;
 
+#ifdef ASSAY_CHECKER
 	printf("%s ", assay_secret);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
 	fflush(stdout);
+#else
+	/* The candidate's process has no secret: what it says is not a
+	 * result, and goes where the candidate's own output goes. */
+	fputs("bench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+#endif
 }
 
 /* splitmix64: small, seeded, the same sequence on every machine. */
@@ -664,42 +694,6 @@ assay_case_ref(const struct assay_case *c, const uint64_t *v)
 	return r;
 }
 
-/*
- * Run the candidate on case c through abi.s.  0 when it returned (*out,
- * *bad), 1 when it crashed (counted and shown), 2 when it hung.
- */
-static int
-assay_case_cand(const struct assay_case *c, const uint64_t *v, uint64_t *out,
-    uint64_t *bad, struct assay_tally *t)
-{
-	char sc[256], in[512];
-
-	if (sigsetjmp(assay_jmp, 1) != 0) {
-		int hung = assay_sig == SIGALRM;
-
-		assay_alarm(0);
-		assay_in = 0;
-		t->mismatches++;
-		t->crashes++;
-		t->hangs += hung;
-		assay_case_scalars(c, sc, sizeof sc);
-		assay_case_inputs(c, in, sizeof in);
-		if (t->shown++ < ASSAY_SHOWN || hung)
-			assay_say("%s %s%s: %s (case %d%s)", hung ? "HANG" :
-			    "CRASH", sc, in, hung ? "did not return within"
-			    " 2 s" : assay_signame(assay_sig), c->index,
-			    c->dirty ? ", garbage in the upper halves of"
-			    " 32-bit arguments, as the ABI allows" : "");
-		return hung ? 2 : 1;
-	}
-	assay_in = 2;
-	assay_alarm(ASSAY_CALL_S);
-	*out = assay_abi_call(assay_cand_addr(), v, bad);
-	assay_alarm(0);
-	assay_in = 0;
-	return 0;
-}
-
 static void
 assay_abi_report(uint64_t bad, const struct assay_case *c,
     struct assay_tally *t)
@@ -741,13 +735,510 @@ assay_time_case(struct assay_case *c)
 		c->scalar[assay_len] = c->n;
 	assay_case_fill(c);
 }
+/* --- the two processes ------------------------------------------------ */
+
+/*
+ * The candidate's code runs only in bench (ASSAY_WORKER), a process of
+ * its own that holds no secret and prints no result: it answers the
+ * checker's requests, on fd 3, with raw results, on fd 4.  check
+ * (ASSAY_CHECKER), which has no candidate code in it, reads the secret,
+ * runs the reference itself, compares, times both from outside and
+ * prints every result line.  The reference's timing runs in a process of
+ * its own too (a fork of the checker), so that both sides are measured
+ * alike.
+ */
+enum assay_op {
+	ASSAY_OP_CASE = 1,	/* arg: the case; ASSAY_CASES the timing one */
+	ASSAY_OP_TIME_SETUP,	/* fill the timing input */
+	ASSAY_OP_BATCH,		/* arg calls on the timing input */
+	ASSAY_OP_TIME_BUFS	/* the timing input's arrays, as they are */
+};
+
+struct assay_cmd {
+	uint32_t	 op, pad;
+	int64_t		 arg;
+};
+
+/* status: 0 returned (ret, bad), 1 crashed (sig), 2 did not return. */
+struct assay_reply {
+	int32_t		 status, sig;
+	uint64_t	 ret, bad;
+};
+
+static int
+assay_read_full(int fd, void *p, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t k = read(fd, (char *)p + got, n - got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		got += (size_t)k;
+	}
+	return 0;
+}
+
+static int
+assay_write_full(int fd, const void *p, size_t n)
+{
+	size_t put = 0;
+
+	while (put < n) {
+		ssize_t k = write(fd, (const char *)p + put, n - put);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		put += (size_t)k;
+	}
+	return 0;
+}
+
+/* The timing input's arguments: the reference's buffers and the
+ * candidate's, both filled with the same input. */
+static uint64_t assay_tv[6], assay_tv_cand[6];
+static uint64_t assay_ret_mask;	/* the return type's bits; 0 for void */
+
+/* The timing input, in both sides' buffers. */
+static void
+assay_time_input(void)
+{
+	struct assay_case c;
+	size_t bits = assay_size(ASSAY_RET) * 8;
+
+	assay_time_case(&c);
+	assay_case_args(&c, 0, assay_tv);
+	assay_case_args(&c, 1, assay_tv_cand);
+	assay_ret_mask = bits == 0 ? 0 : bits == 64 ? ~UINT64_C(0) :
+	    (UINT64_C(1) << bits) - 1;
+}
+
+/* Elements of every array of the timing input. */
+static size_t
+assay_time_elems(void)
+{
+	return assay_len >= 0 ? (size_t)assay_tv[assay_len] :
+	    (size_t)ASSAY_TIME_N;
+}
+
+/*
+ * Answer requests from in on out until in ends: fn on side's buffers (1
+ * the candidate's, with garbage above 32-bit arguments where a case has
+ * it; 0 the reference's).  Faults and hangs of fn are caught and
+ * reported; the caller exits when this returns.
+ */
+static void
+assay_serve(const void *fn, int side, int in, int out)
+{
+	static struct assay_reply r;	/* static: kept over a longjmp */
+	static struct assay_case c;
+	static uint64_t v[6];
+	struct assay_cmd cmd;
+
+	assay_rng = ASSAY_SEED;
+	while (assay_read_full(in, &cmd, sizeof cmd) == 0) {
+		memset(&r, 0, sizeof r);
+		switch (cmd.op) {
+		case ASSAY_OP_CASE:
+			if (cmd.arg == ASSAY_CASES) {
+				assay_time_case(&c);
+			} else {
+				assay_case_make(&c, (int)cmd.arg, ASSAY_MAX_N);
+				assay_case_fill(&c);
+			}
+			assay_case_args(&c, side, v);
+			if (sigsetjmp(assay_jmp, 1) != 0) {
+				assay_alarm(0);
+				assay_in = 0;
+				r.status = assay_sig == SIGALRM ? 2 : 1;
+				r.sig = assay_sig;
+				r.ret = r.bad = 0;
+			} else {
+				assay_in = 2;
+				assay_alarm(ASSAY_CALL_S);
+				r.ret = assay_abi_call(fn, v, &r.bad);
+				assay_alarm(0);
+				assay_in = 0;
+			}
+			if (assay_write_full(out, &r, sizeof r) < 0)
+				return;
+			/* Each array's whole mapping: data and guards. */
+			for (int i = 0; r.status == 0 && i < ASSAY_NPARAMS;
+			    i++) {
+				const struct assay_buf *b = side ?
+				    &assay_args[i].cand : &assay_args[i].ref;
+
+				if (assay_params[i].pointer &&
+				    assay_write_full(out, b->base, b->cap) < 0)
+					return;
+			}
+			break;
+		case ASSAY_OP_TIME_SETUP:
+			assay_time_input();
+			if (assay_write_full(out, &r, sizeof r) < 0)
+				return;
+			break;
+		case ASSAY_OP_BATCH:
+			if (sigsetjmp(assay_jmp, 1) != 0) {
+				assay_in = 0;
+				r.status = 1;
+				r.sig = assay_sig;
+				r.ret = 0;
+			} else {
+				assay_in = 2;
+				r.ret = assay_time_calls(fn, side ?
+				    assay_tv_cand : assay_tv, (long)cmd.arg,
+				    assay_ret_mask);
+				assay_in = 0;
+			}
+			if (assay_write_full(out, &r, sizeof r) < 0)
+				return;
+			break;
+		case ASSAY_OP_TIME_BUFS:
+			if (assay_write_full(out, &r, sizeof r) < 0)
+				return;
+			for (int i = 0; i < ASSAY_NPARAMS; i++) {
+				const struct assay_buf *b = side ?
+				    &assay_args[i].cand : &assay_args[i].ref;
+
+				if (assay_params[i].pointer &&
+				    assay_write_full(out, b->data,
+				    assay_bytes(&assay_params[i],
+				    assay_time_elems())) < 0)
+					return;
+			}
+			break;
+		default:
+			return;
+		}
+	}
+}
+
+#ifdef ASSAY_CHECKER
+
+/* A process that runs a function for the checker. */
+struct assay_worker {
+	pid_t		 pid;
+	int		 to, from;	/* requests, replies */
+	int		 hung;		/* it took too long and was killed */
+	char		 why[160];	/* how it ended, once it has */
+};
+
+static struct assay_worker assay_cw = { -1, -1, -1, 0, "" };	/* bench */
+static struct assay_worker assay_rw = { -1, -1, -1, 0, "" };	/* ref */
+
+/* Wait for w to end and say how in w->why. */
+static void
+assay_reap(struct assay_worker *w)
+{
+	int st = 0;
+
+	if (w->to >= 0)
+		close(w->to);
+	if (w->from >= 0)
+		close(w->from);
+	w->to = w->from = -1;
+	if (w->pid <= 0)
+		return;
+	while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	w->pid = -1;
+	if (w->hung)
+		snprintf(w->why, sizeof w->why, "did not answer within %d s",
+		    ASSAY_CALL_S + 3);
+	else if (WIFSIGNALED(st))
+		snprintf(w->why, sizeof w->why, "ended: it was killed by"
+		    " signal %d (%s)",
+		    WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		snprintf(w->why, sizeof w->why, "could not be started");
+	else
+		snprintf(w->why, sizeof w->why, "ended: it exited with"
+		    " status %d",
+		    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
+static int
+assay_send(struct assay_worker *w, enum assay_op op, int64_t arg)
+{
+	struct assay_cmd cmd;
+
+	if (w->to < 0)
+		return -1;
+	memset(&cmd, 0, sizeof cmd);
+	cmd.op = op;
+	cmd.arg = arg;
+	if (assay_write_full(w->to, &cmd, sizeof cmd) < 0) {
+		kill(w->pid, SIGKILL);
+		assay_reap(w);
+		return -1;
+	}
+	return 0;
+}
+
+/* n bytes from w, each read within ms (-1: no limit); -1 when w ended
+ * or was too slow (then it is killed and reaped). */
+static int
+assay_recv(struct assay_worker *w, void *p, size_t n, int ms)
+{
+	size_t got = 0;
+
+	while (got < n && w->from >= 0) {
+		struct pollfd pfd = { w->from, POLLIN, 0 };
+		int k = poll(&pfd, 1, ms);
+		ssize_t r;
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k == 0) {
+			w->hung = 1;
+			break;
+		}
+		r = read(w->from, (char *)p + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	if (got == n)
+		return 0;
+	if (w->pid > 0)
+		kill(w->pid, SIGKILL);
+	assay_reap(w);
+	return -1;
+}
+
+/*
+ * The candidate's process, and every process it starts, may signal
+ * itself only, and may not ask for SIGIO or SIGURG to be sent elsewhere
+ * (a stopped reference would time slow).  Added to the sandbox's own
+ * filter; it cannot be lifted.  Exits 126 when it cannot be loaded.
+ */
+static void
+assay_child_filter(void)
+{
+	scmp_filter_ctx f = seccomp_init(SCMP_ACT_ALLOW);
+	scmp_datum_t me = (scmp_datum_t)getpid();
+	const int self[] = { SCMP_SYS(kill), SCMP_SYS(tgkill),
+	    SCMP_SYS(rt_sigqueueinfo), SCMP_SYS(rt_tgsigqueueinfo) };
+	const char *const never[] = { "tkill", "pidfd_open",
+	    "pidfd_send_signal", "pidfd_getfd" };
+	int rc = f == NULL ? -1 : 0;
+
+	for (size_t i = 0; rc == 0 && i < sizeof self / sizeof self[0]; i++)
+		rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), self[i], 1,
+		    SCMP_A0(SCMP_CMP_NE, me));
+	for (size_t i = 0; rc == 0 && i < sizeof never / sizeof never[0];
+	    i++) {
+		int nr = seccomp_syscall_resolve_name(never[i]);
+
+		if (nr != __NR_SCMP_ERROR)
+			rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), nr, 0);
+	}
+	if (rc == 0)
+		rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(fcntl), 1, SCMP_A1(SCMP_CMP_EQ, F_SETOWN));
+	if (rc == 0)
+		rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(fcntl), 1, SCMP_A1(SCMP_CMP_EQ, F_SETOWN_EX));
+	if (rc == 0)
+		rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(fcntl), 1, SCMP_A1(SCMP_CMP_EQ, F_SETSIG));
+	if (rc == 0)
+		rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ, FIOSETOWN));
+	if (rc == 0)
+		rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ, SIOCSPGRP));
+	if (rc != 0 || seccomp_load(f) != 0)
+		_exit(126);
+	seccomp_release(f);
+}
+
+/* The candidate's output (fd 1 and 2 of bench), never the checker's. */
+#define ASSAY_CAND_LOG	"candidate.log"
+
+/* Close every fd from lo up. */
+static void
+assay_close_from(int lo)
+{
+	struct rlimit rl;
+
+	if (syscall(SYS_close_range, lo, ~0U, 0) == 0)
+		return;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur > 65536)
+		rl.rlim_cur = 65536;
+	for (int fd = lo; fd < (int)rl.rlim_cur; fd++)
+		close(fd);
+}
+
+/*
+ * In a child: stdin /dev/null, stdout and stderr the candidate's log, fd
+ * 3 and up the fds of fds[] (n of them), nothing else open.
+ */
+static void
+assay_child_fds(const int *fds, int n)
+{
+	int hi[8], nul = open("/dev/null", O_RDONLY);
+	int log = open(ASSAY_CAND_LOG, O_WRONLY | O_CREAT | O_APPEND, 0600);
+
+	if (nul < 0)
+		_exit(126);
+	if (log < 0)
+		log = open("/dev/null", O_WRONLY);
+	for (int i = 0; i < n; i++)
+		hi[i] = fcntl(fds[i], F_DUPFD, 64);
+	nul = fcntl(nul, F_DUPFD, 64);
+	log = fcntl(log, F_DUPFD, 64);
+	if (dup2(nul, 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0)
+		_exit(126);
+	for (int i = 0; i < n; i++)
+		if (hi[i] < 0 || dup2(hi[i], 3 + i) < 0)
+			_exit(126);
+	assay_close_from(3 + n);
+}
+
+/* Start bench (the candidate) as a worker, under the child filter. */
+static int
+assay_start_cand(struct assay_worker *w)
+{
+	int req[2], rep[2];
+
+	if (pipe2(req, O_CLOEXEC) != 0 || pipe2(rep, O_CLOEXEC) != 0)
+		return -1;
+	fflush(NULL);
+	w->pid = fork();
+	if (w->pid < 0)
+		return -1;
+	if (w->pid == 0) {
+		int fds[2] = { req[0], rep[1] };
+
+		assay_child_fds(fds, 2);
+		assay_child_filter();
+		execl("./bench", "bench", "worker", (char *)NULL);
+		_exit(127);
+	}
+	close(req[0]);
+	close(rep[1]);
+	w->to = req[1];
+	w->from = rep[0];
+	return 0;
+}
+
+/* Fork the reference's worker: the checker's code, never the secret
+ * (called before it is read). */
+static int
+assay_start_ref(struct assay_worker *w)
+{
+	int req[2], rep[2];
+
+	if (pipe2(req, O_CLOEXEC) != 0 || pipe2(rep, O_CLOEXEC) != 0)
+		return -1;
+	fflush(NULL);
+	w->pid = fork();
+	if (w->pid < 0)
+		return -1;
+	if (w->pid == 0) {
+		int fds[2] = { req[0], rep[1] };
+
+		assay_child_fds(fds, 2);
+		assay_serve(assay_ref_addr(), 0, 3, 4);
+		_exit(0);
+	}
+	close(req[0]);
+	close(rep[1]);
+	w->to = req[1];
+	w->from = rep[0];
+	return 0;
+}
+
+/*
+ * A reply no worker loop writes (the candidate wrote to its end of the
+ * pipe): w is killed and says so.  1 when malformed.
+ */
+static int
+assay_malformed(struct assay_worker *w, const struct assay_reply *r)
+{
+	int ok = r->status == 0 || r->status == 2 || (r->status == 1 &&
+	    (r->sig == SIGSEGV || r->sig == SIGBUS || r->sig == SIGILL ||
+	    r->sig == SIGFPE || r->sig == SIGTRAP || r->sig == SIGALRM));
+
+	if (ok && r->bad < (UINT64_C(1) << ASSAY_NREGS))
+		return 0;
+	kill(w->pid, SIGKILL);
+	assay_reap(w);
+	snprintf(w->why, sizeof w->why, "was stopped: it sent a reply the"
+	    " harness never writes (the candidate wrote to the harness's"
+	    " pipe)");
+	return 1;
+}
+
+/*
+ * Run the candidate on case c in its process.  0 when it returned
+ * (*out, *bad, and its arrays in assay_args[].cand), 1 when it crashed
+ * (counted and shown), 2 when it hung or its process ended (the check
+ * stops).
+ */
+static int
+assay_case_cand(const struct assay_case *c, uint64_t *out, uint64_t *bad,
+    struct assay_tally *t)
+{
+	struct assay_reply r;
+	char sc[256], in[512], why[200];
+	int how = 0;
+
+	memset(&r, 0, sizeof r);
+	if (assay_send(&assay_cw, ASSAY_OP_CASE, c->index) < 0 ||
+	    assay_recv(&assay_cw, &r, sizeof r, (ASSAY_CALL_S + 3) * 1000) <
+	    0 || assay_malformed(&assay_cw, &r))
+		how = 3;
+	for (int i = 0; how == 0 && r.status == 0 && i < ASSAY_NPARAMS; i++)
+		if (assay_params[i].pointer && assay_recv(&assay_cw,
+		    assay_args[i].cand.base, assay_args[i].cand.cap,
+		    (ASSAY_CALL_S + 3) * 1000) < 0)
+			how = 3;
+	if (how == 0 && r.status == 0) {
+		*out = r.ret;
+		*bad = r.bad;
+		return 0;
+	}
+	if (how == 0)
+		how = r.status == 2 ? 2 : 1;
+	if (how == 3 && assay_cw.hung)
+		how = 2;
+	t->mismatches++;
+	t->crashes++;
+	t->hangs += how == 2;
+	assay_case_scalars(c, sc, sizeof sc);
+	assay_case_inputs(c, in, sizeof in);
+	if (how == 1)
+		snprintf(why, sizeof why, "%s", assay_signame(r.sig));
+	else if (how == 2)
+		snprintf(why, sizeof why, "did not return within %d s",
+		    ASSAY_CALL_S);
+	else
+		snprintf(why, sizeof why, "the candidate's process %s",
+		    assay_cw.why);
+	if (t->shown++ < ASSAY_SHOWN || how != 1)
+		assay_say("%s %s%s: %s (case %d%s)", how == 2 ? "HANG" :
+		    "CRASH", sc, in, why, c->index, c->dirty ? ", garbage in"
+		    " the upper halves of 32-bit arguments, as the ABI allows" :
+		    "");
+	return how == 1 ? 1 : 2;
+}
 
 static int
 assay_check(void)
 {
 	struct assay_tally t;
 	struct assay_case c;
-	uint64_t vr[6], vc[6];
+	uint64_t vr[6];
 
 	memset(&t, 0, sizeof t);
 	for (int k = 0; k < ASSAY_CASES; k++) {
@@ -757,10 +1248,9 @@ assay_check(void)
 		assay_case_make(&c, k, ASSAY_MAX_N);
 		assay_case_fill(&c);
 		assay_case_args(&c, 0, vr);
-		assay_case_args(&c, 1, vc);
 		rr = assay_case_ref(&c, vr);
 		t.cases++;
-		how = assay_case_cand(&c, vc, &rc, &bad, &t);
+		how = assay_case_cand(&c, &rc, &bad, &t);
 		if (how == 2)
 			break;		/* more cases would only hang again */
 		if (how == 1)
@@ -770,16 +1260,15 @@ assay_check(void)
 	}
 	/* Every input the timing uses is checked: the timing input is
 	 * the last case (ASSAY_CASES + 1 in all). */
-	if (t.hangs == 0) {
+	if (t.hangs == 0 && assay_cw.pid > 0) {
 		uint64_t rr, rc = 0, bad = 0;
 
 		assay_time_case(&c);
 		c.index = ASSAY_CASES;
 		assay_case_args(&c, 0, vr);
-		assay_case_args(&c, 1, vc);
 		rr = assay_case_ref(&c, vr);
 		t.cases++;
-		if (assay_case_cand(&c, vc, &rc, &bad, &t) == 0) {
+		if (assay_case_cand(&c, &rc, &bad, &t) == 0) {
 			assay_abi_report(bad, &c, &t);
 			assay_case_compare(&c, rr, rc, &t);
 		}
@@ -812,12 +1301,10 @@ assay_check(void)
 
 /* --- timing ---------------------------------------------------------- */
 
-/* The timing input's arguments: the reference's buffers and the
- * candidate's, both filled with the same input. */
-static uint64_t assay_tv[6], assay_tv_cand[6];
-static uint64_t assay_ret_mask;	/* the return type's bits; 0 for void */
 static int	assay_time_bad;	/* a timed result differed */
 static long	assay_time_calls_n;	/* calls of each, so far */
+static int	assay_cpu = -1;	/* pinned to it; -1 not pinned */
+static char	assay_time_why[240];	/* why the timing stopped */
 
 static int64_t
 assay_now_ns(void)
@@ -828,31 +1315,42 @@ assay_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* The timing input, in both sides' buffers. */
-static void
-assay_time_input(void)
+/* The timing cannot go on: say why and leave assay_time_measure(). */
+static void __attribute__((noreturn))
+assay_time_stop(const struct assay_worker *w, const struct assay_reply *r)
 {
-	struct assay_case c;
-	size_t bits = assay_size(ASSAY_RET) * 8;
+	const char *who = w == &assay_rw ? "the reference" : "the candidate";
 
-	assay_time_case(&c);
-	assay_case_args(&c, 0, assay_tv);
-	assay_case_args(&c, 1, assay_tv_cand);
-	assay_ret_mask = bits == 0 ? 0 : bits == 64 ? ~UINT64_C(0) :
-	    (UINT64_C(1) << bits) - 1;
+	if (r != NULL)
+		snprintf(assay_time_why, sizeof assay_time_why, "%s: %s", who,
+		    assay_signame(r->sig));
+	else
+		snprintf(assay_time_why, sizeof assay_time_why, "%s's process"
+		    " %s", who, w->why);
+	siglongjmp(assay_jmp, w == &assay_rw ? 2 : 1);
 }
 
 /*
- * Nanoseconds for reps calls of fn on the timing input (its own side's
- * buffers); *hash folds every call's return value.
+ * Nanoseconds for reps calls of w's function on the timing input (its
+ * own buffers), measured here, outside the process that runs them;
+ * *hash folds every call's return value.
  */
 static int64_t __attribute__((noinline))
-assay_batch(const void *fn, const uint64_t *args, long reps, uint64_t *hash)
+assay_batch(struct assay_worker *w, long reps, uint64_t *hash)
 {
-	int64_t t0 = assay_now_ns();
+	struct assay_reply r;
+	int64_t t0 = assay_now_ns(), t1;
 
-	*hash = assay_time_calls(fn, args, reps, assay_ret_mask);
-	return assay_now_ns() - t0;
+	if (assay_send(w, ASSAY_OP_BATCH, reps) < 0 ||
+	    assay_recv(w, &r, sizeof r, -1) < 0)
+		assay_time_stop(w, NULL);
+	t1 = assay_now_ns();
+	if (assay_malformed(w, &r))
+		assay_time_stop(w, NULL);
+	if (r.status != 0)
+		assay_time_stop(w, &r);
+	*hash = r.ret;
+	return t1 - t0;
 }
 
 /*
@@ -866,11 +1364,11 @@ assay_pair(long reps, int ref_first, int64_t *a, int64_t *b)
 	uint64_t hr, hc;
 
 	if (ref_first) {
-		*a = assay_batch(assay_ref_addr(), assay_tv, reps, &hr);
-		*b = assay_batch(assay_cand_addr(), assay_tv_cand, reps, &hc);
+		*a = assay_batch(&assay_rw, reps, &hr);
+		*b = assay_batch(&assay_cw, reps, &hc);
 	} else {
-		*b = assay_batch(assay_cand_addr(), assay_tv_cand, reps, &hc);
-		*a = assay_batch(assay_ref_addr(), assay_tv, reps, &hr);
+		*b = assay_batch(&assay_cw, reps, &hc);
+		*a = assay_batch(&assay_rw, reps, &hr);
 	}
 	assay_time_calls_n += reps;
 	if (hr != hc)
@@ -878,7 +1376,7 @@ assay_pair(long reps, int ref_first, int64_t *a, int64_t *b)
 }
 
 /* Pin to the CPU we are on, as taskset -c would; the CPU's number, or
- * -1 when the affinity cannot be set. */
+ * -1 when the affinity cannot be set.  The workers inherit it. */
 static int
 assay_pin(void)
 {
@@ -957,40 +1455,74 @@ assay_time_measure(struct assay_timing *t)
 	} while (++t->tries < 3 && t->ratio < 1 - ASSAY_NOISE);
 }
 
+/* The timing input's arrays of w, as they are now, into bufs[i]
+ * (malloc'd; the caller frees).  -1 when w cannot answer. */
+static int
+assay_time_bufs(struct assay_worker *w, unsigned char **bufs)
+{
+	struct assay_reply r;
+
+	if (assay_send(w, ASSAY_OP_TIME_BUFS, 0) < 0 ||
+	    assay_recv(w, &r, sizeof r, -1) < 0)
+		return -1;
+	for (int i = 0; i < ASSAY_NPARAMS; i++) {
+		size_t n = assay_bytes(&assay_params[i], assay_time_elems());
+
+		if (!assay_params[i].pointer)
+			continue;
+		bufs[i] = malloc(n + 1);
+		if (bufs[i] == NULL || assay_recv(w, bufs[i], n, -1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 assay_time(void)
 {
-	struct assay_timing t;
+	static struct assay_timing t;
 	struct assay_case c;
+	struct assay_reply r;
+	unsigned char *rb[ASSAY_NPARAMS + 1], *cb[ASSAY_NPARAMS + 1];
 	char sc[256], pin[32];
-	int cpu;
+	int how, bad = 0;
 
 	assay_time_input();
-	cpu = assay_pin();
-	if (cpu >= 0)
-		snprintf(pin, sizeof pin, "pinned to cpu %d", cpu);
+	if (assay_cpu >= 0)
+		snprintf(pin, sizeof pin, "pinned to cpu %d", assay_cpu);
 	else
 		snprintf(pin, sizeof pin, "not pinned");
-	if (sigsetjmp(assay_jmp, 1) != 0) {
+	if ((how = sigsetjmp(assay_jmp, 1)) != 0) {
 		assay_in = 0;
-		assay_say("CRASH while timing: %s", assay_signame(assay_sig));
-		return 1;
+		if (how == 2)
+			assay_say("REFERENCE while timing: %s", assay_time_why);
+		else
+			assay_say("CRASH while timing: %s", assay_time_why);
+		return how == 2 ? 3 : 1;
 	}
-	assay_in = 2;
+	if (assay_send(&assay_rw, ASSAY_OP_TIME_SETUP, 0) < 0 ||
+	    assay_recv(&assay_rw, &r, sizeof r, -1) < 0)
+		assay_time_stop(&assay_rw, NULL);
+	if (assay_send(&assay_cw, ASSAY_OP_TIME_SETUP, 0) < 0 ||
+	    assay_recv(&assay_cw, &r, sizeof r, -1) < 0)
+		assay_time_stop(&assay_cw, NULL);
 	assay_time_measure(&t);
-	assay_in = 0;
 	/* The buffers after as many calls of each: the same, or the
 	 * candidate answered differently while it was timed. */
+	memset(rb, 0, sizeof rb);
+	memset(cb, 0, sizeof cb);
+	if (assay_time_bufs(&assay_rw, rb) < 0)
+		assay_time_stop(&assay_rw, NULL);
+	if (assay_time_bufs(&assay_cw, cb) < 0)
+		assay_time_stop(&assay_cw, NULL);
 	for (int i = 0; i < ASSAY_NPARAMS; i++) {
-		const struct assay_param *p = &assay_params[i];
-		size_t n = assay_len >= 0 ? (size_t)assay_tv[assay_len] :
-		    (size_t)ASSAY_TIME_N;
-
-		if (p->pointer && memcmp(assay_args[i].ref.data,
-		    assay_args[i].cand.data, assay_bytes(p, n)) != 0)
-			assay_time_bad = 1;
+		if (assay_params[i].pointer && memcmp(rb[i], cb[i],
+		    assay_bytes(&assay_params[i], assay_time_elems())) != 0)
+			bad = 1;
+		free(rb[i]);
+		free(cb[i]);
 	}
-	if (assay_time_bad) {
+	if (assay_time_bad || bad) {
 		assay_say("MISMATCH while timing: the candidate's results"
 		    " differ from the reference's on the timing input (%ld"
 		    " calls of each, all checked)", assay_time_calls_n);
@@ -1007,45 +1539,148 @@ assay_time(void)
 	return 0;
 }
 
-/* One call for callgrind (--toggle-collect=assay_call_ref or _cand). */
-static int
-assay_cg(int cand)
+/* --- callgrind ------------------------------------------------------- */
+
+/*
+ * Count the instructions of one call of the timing input under callgrind
+ * (--toggle-collect=toggle), prog run as "prog mode"; valgrind's log
+ * comes to the checker through a pipe, never through anything the
+ * candidate writes to.  Prints "count WHO N", or "count WHO none: WHY"
+ * when valgrind did not end on its own with exactly one count (the
+ * candidate may have written one of its own, or replaced the process).
+ */
+static void
+assay_count(const char *who, const char *prog, const char *mode,
+    const char *toggle, int candidate)
 {
-	assay_time_input();
-	if (sigsetjmp(assay_jmp, 1) != 0) {
-		assay_in = 0;
-		assay_say("CRASH under callgrind: %s",
-		    assay_signame(assay_sig));
-		return 1;
+	int lp[2], st = 0, ncount = 0;
+	long v = -1;
+	pid_t pid;
+	char *log = NULL, line[512];
+	size_t len = 0, cap = 0, lo = 0;
+
+	if (pipe2(lp, O_CLOEXEC) != 0) {
+		assay_say("count %s none: no pipe", who);
+		return;
 	}
-	assay_in = cand ? 2 : 1;
-	if (cand)
-		assay_call_cand(assay_tv);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		assay_child_fds(&lp[1], 1);
+		if (candidate)
+			assay_child_filter();
+		execlp("valgrind", "valgrind", "--tool=callgrind",
+		    "--callgrind-out-file=/dev/null", "--log-fd=3",
+		    "--trace-children=yes", toggle, prog, mode, (char *)NULL);
+		_exit(127);
+	}
+	close(lp[1]);
+	for (;;) {
+		char chunk[4096];
+		ssize_t k = pid < 0 ? 0 : read(lp[0], chunk, sizeof chunk);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		if (len + (size_t)k > (1 << 20))
+			continue;	/* a flood: read on, keep the first MiB */
+		if (len + (size_t)k + 1 > cap) {
+			cap = (len + (size_t)k + 1) * 2;
+			log = realloc(log, cap);
+			if (log == NULL)
+				_exit(2);
+		}
+		memcpy(log + len, chunk, (size_t)k);
+		len += (size_t)k;
+	}
+	close(lp[0]);
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	while (lo < len) {
+		const char *nl = memchr(log + lo, '\n', len - lo);
+		size_t l = nl != NULL ? (size_t)(nl - (log + lo)) : len - lo;
+		const char *p;
+
+		snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line - 1 ?
+		    l : sizeof line - 1), log + lo);
+		lo += l + 1;
+		if (strncmp(line, "==", 2) == 0 &&
+		    (p = strstr(line, "== Collected : ")) != NULL &&
+		    sscanf(p + 15, "%ld", &v) == 1)
+			ncount++;
+	}
+	free(log);
+	if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		assay_say("count %s none: valgrind %s", who, pid < 0 ?
+		    "could not be started" : WIFSIGNALED(st) ? "was killed" :
+		    "failed");
+	else if (ncount != 1)
+		assay_say("count %s none: %d counts in valgrind's log", who,
+		    ncount);
 	else
-		assay_call_ref(assay_tv);
-	assay_in = 0;
-	assay_say("cg %s done", cand ? "cand" : "ref");
+		assay_say("count %s %ld", who, v);
+}
+
+/* At exit: no worker outlives the checker. */
+static void
+assay_end_workers(void)
+{
+	struct assay_worker *w[2] = { &assay_cw, &assay_rw };
+
+	for (int i = 0; i < 2; i++)
+		if (w[i]->pid > 0) {
+			kill(w[i]->pid, SIGKILL);
+			assay_reap(w[i]);
+		}
+}
+
+/* Up to 16 KiB of what the candidate printed, each line marked: never a
+ * result line. */
+static void
+assay_show_cand_log(void)
+{
+	static char buf[16384];
+	char *p;
+	int fd = open(ASSAY_CAND_LOG, O_RDONLY);
+	ssize_t k = fd < 0 ? 0 : read(fd, buf, sizeof buf - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (k <= 0)
+		return;
+	buf[k] = '\0';
+	for (p = buf; *p != '\0';) {
+		size_t l = strcspn(p, "\n");
+
+		printf("candidate output: %.*s\n", (int)l, p);
+		p += l + (p[l] == '\n');
+	}
+	fflush(stdout);
+}
+
+/* The secret, from fd 5 (a pipe), never argv; -1 when there is none. */
+static int
+assay_read_secret(void)
+{
+	ssize_t got = read(5, assay_secret, sizeof assay_secret - 1);
+
+	close(5);
+	if (got <= 1)
+		return -1;
+	assay_secret[got] = '\0';
+	assay_secret[strcspn(assay_secret, "\n")] = '\0';
 	return 0;
 }
 
-int
-main(int argc, char **argv)
+#endif /* ASSAY_CHECKER */
+
+/* The arrays of both sides, as long as the longest case needs. */
+static void
+assay_alloc(void)
 {
 	size_t most = ASSAY_MAX_N > ASSAY_TIME_N ? ASSAY_MAX_N : ASSAY_TIME_N;
 
-	ssize_t got;
-
-	/* The secret comes on fd 5, never the command line, which every
-	 * process of the sandbox can read; closed before candidate code. */
-	got = argc == 2 ? read(5, assay_secret, sizeof assay_secret - 1) : -1;
-	close(5);
-	if (got <= 1) {
-		fprintf(stderr, "usage: bench check|cg-ref|cg-cand 5<SECRET\n");
-		return 2;
-	}
-	assay_secret[got] = '\0';
-	assay_secret[strcspn(assay_secret, "\n")] = '\0';
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	assay_rng = ASSAY_SEED;
 	for (int i = 0; i < ASSAY_NPARAMS; i++) {
 		size_t bytes = most * assay_size(assay_params[i].type);
@@ -1056,20 +1691,86 @@ main(int argc, char **argv)
 		assay_buf_init(&assay_args[i].cand, bytes);
 		assay_args[i].input = malloc(bytes + 8);
 		if (assay_args[i].input == NULL)
-			return 2;
+			exit(2);
 	}
+}
+
+#ifdef ASSAY_WORKER
+int
+main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: bench worker|cg-cand\n");
+		return 2;
+	}
+	assay_alloc();
 	assay_signals();
-	if (strcmp(argv[1], "cg-ref") == 0)
-		return assay_cg(0);
-	if (strcmp(argv[1], "cg-cand") == 0)
-		return assay_cg(1);
-	if (strcmp(argv[1], "check") != 0) {
+	if (strcmp(argv[1], "cg-cand") == 0) {
+		/* One call for callgrind (--toggle-collect=assay_call_cand):
+		 * the count is valgrind's, read by the checker. */
+		assay_time_input();
+		if (sigsetjmp(assay_jmp, 1) != 0)
+			return 1;
+		assay_in = 2;
+		assay_call_cand(assay_tv_cand);
+		assay_in = 0;
+		return 0;
+	}
+	if (strcmp(argv[1], "worker") != 0) {
 		fprintf(stderr, "bench: unknown mode %s\n", argv[1]);
 		return 2;
 	}
-	if (assay_check() != 0)
-		return 1;
-	return assay_time();
+	assay_serve(assay_cand_addr(), 1, 3, 4);
+	return 0;
 }
+#else
+int
+main(int argc, char **argv)
+{
+	int rc;
+
+	if (argc == 2 && strcmp(argv[1], "cg-ref") == 0) {
+		/* Under callgrind (--toggle-collect=assay_call_ref). */
+		close(5);
+		assay_alloc();
+		assay_signals();
+		assay_time_input();
+		assay_call_ref(assay_tv);
+		return 0;
+	}
+	/* Nothing of this process may be read by another of the sandbox
+	 * (/proc/PID/mem, fd, environ): the candidate's runs as the same
+	 * user. */
+	prctl(PR_SET_DUMPABLE, 0);
+	if (argc != 2 || (strcmp(argv[1], "check") != 0 &&
+	    strcmp(argv[1], "count") != 0) || assay_read_secret() < 0) {
+		fprintf(stderr, "usage: check check|count|cg-ref 5<SECRET\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	if (strcmp(argv[1], "count") == 0) {
+		assay_count("ref", "./check", "cg-ref",
+		    "--toggle-collect=assay_call_ref", 0);
+		assay_count("cand", "./bench", "cg-cand",
+		    "--toggle-collect=assay_call_cand", 1);
+		return 0;
+	}
+	assay_cpu = assay_pin();
+	assay_alloc();
+	atexit(assay_end_workers);
+	if (assay_start_ref(&assay_rw) != 0 ||
+	    assay_start_cand(&assay_cw) != 0) {
+		assay_say("harness: cannot start a worker");
+		return 2;
+	}
+	assay_signals();
+	rc = assay_check();
+	if (rc == 0)
+		rc = assay_time();
+	assay_show_cand_log();
+	return rc;
+}
+#endif
 
 #include "thunks.h"
