@@ -4,7 +4,7 @@
  * note over a list of candidates as one journal batch.
  *
  * Both front ends decide through here, the workbench (src/ui: 1-5, a,
- * r, f, m, u, U, e and the :label :review :note lines) and the headless
+ * r, f, m, u, C-r, e and the :label :review :note lines) and the headless
  * commands (src/cli: label, review, note, repair, undo, redo), so that a
  * rule about a decision is written once: a label rests on the latest
  * run, read in the label's own transaction; a repair is a candidate made

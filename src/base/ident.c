@@ -1,6 +1,6 @@
 /*
- * ident.c - the rules for ids, task ids, domains, task file names and
- * reviewer names; see ident.h.  Each check says what is wrong in words a
+ * ident.c - the rules for ids, task ids, domains, task file names,
+ * reviewer names and labels (benchmark, env, origin); see ident.h.  Each check says what is wrong in words a
  * user can act on; callers add where the value came from.
  */
 #include "base/ident.h"
@@ -136,40 +136,60 @@ ident_check_file_name(const char *s, struct err *err)
 	return 0;
 }
 
-int
-ident_check_reviewer(const char *s, struct err *err)
+/*
+ * A name of people's text (what: "a reviewer name"): 1 to max bytes of
+ * valid UTF-8 without control characters, line or paragraph separators,
+ * direction controls, leading or trailing space, nor a byte of forbid.
+ */
+static int
+check_text(const char *s, const char *what, size_t max, const char *forbid,
+    struct err *err)
 {
 	size_t n = s != NULL ? strlen(s) : 0;
 
 	if (n == 0)
-		return err_set(err, "a reviewer name must not be empty");
-	if (n > IDENT_NAME_MAX)
-		return err_set(err, "a reviewer name is at most %d bytes",
-		    IDENT_NAME_MAX);
+		return err_set(err, "%s must not be empty", what);
+	if (n > max)
+		return err_set(err, "%s is at most %zu bytes (this one has %zu)",
+		    what, max, n);
 	if (s[0] == ' ' || s[n - 1] == ' ')
-		return err_set(err, "a reviewer name has no leading or trailing"
-		    " space");
+		return err_set(err, "%s has no leading or trailing space",
+		    what);
 	for (size_t i = 0; i < n; ) {
 		unsigned cp;
 		size_t l = safe_utf8_len(s + i, n - i, &cp);
 
 		if (l == 0)
-			return err_set(err, "a reviewer name is UTF-8 (byte"
-			    " 0x%02x at %zu is not)", (unsigned char)s[i], i);
+			return err_set(err, "%s is UTF-8 (byte 0x%02x at %zu is"
+			    " not)", what, (unsigned char)s[i], i);
 		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
-			return err_set(err, "a reviewer name holds no control"
-			    " characters (U+%04X at byte %zu)", cp, i);
+			return err_set(err, "%s holds no control characters"
+			    " (U+%04X at byte %zu)", what, cp, i);
 		if (cp == 0x2028 || cp == 0x2029 || cp == 0x200e ||
-		    cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+		    cp == 0x200f || cp == 0x061c ||
+		    (cp >= 0x202a && cp <= 0x202e) ||
 		    (cp >= 0x2066 && cp <= 0x2069))
-			return err_set(err, "a reviewer name holds no line"
-			    " separators or direction controls (U+%04X)", cp);
-		if (cp == '<' || cp == '>')
-			return err_set(err, "a reviewer name holds no '<' or"
-			    " '>'");
+			return err_set(err, "%s holds no line separators or"
+			    " direction controls (U+%04X at byte %zu)", what,
+			    cp, i);
+		if (cp < 0x80 && forbid != NULL && strchr(forbid, (int)cp) !=
+		    NULL)
+			return err_set(err, "%s holds no '%c'", what, (int)cp);
 		i += l;
 	}
 	return 0;
+}
+
+int
+ident_check_reviewer(const char *s, struct err *err)
+{
+	return check_text(s, "a reviewer name", IDENT_NAME_MAX, "<>", err);
+}
+
+int
+ident_check_label(const char *s, const char *what, struct err *err)
+{
+	return check_text(s, what, IDENT_LABEL_MAX, NULL, err);
 }
 
 const char *

@@ -1,8 +1,9 @@
 /*
- * ident.h - what an id, a task id, a domain, a task file name and a
- * reviewer name may contain.  These values become paths in the dataset
- * repository and the work directory, arguments on toolchain command
- * lines and commit trailers, so each is checked where it enters assay
+ * ident.h - what an id, a task id, a domain, a task file name, a
+ * reviewer name and a label (benchmark, env, origin) may contain.  These
+ * values become paths in the dataset repository and the work directory,
+ * arguments on toolchain command lines, commit trailers and text on the
+ * user's terminal, so each is checked where it enters assay
  * (import, every command that takes one) and again where a path or a
  * trailer is built from it (dataset.c, envs.c).  docs/security.md and
  * docs/formats.md state the rules for users.
@@ -22,6 +23,7 @@
 #define IDENT_TASK_PARTS 8	/* '/'-separated parts of a task id */
 #define IDENT_FILE_MAX	128	/* bytes in a task file name */
 #define IDENT_NAME_MAX	100	/* bytes in a reviewer name */
+#define IDENT_LABEL_MAX	200	/* bytes in a benchmark, env or origin name */
 
 /* The five domains of design.md, in its order (borrowed, static). */
 extern const char *const ident_domains[5];
@@ -65,6 +67,19 @@ int	ident_check_file_name(const char *s, struct err *err);
  * '<' or '>', and without leading or trailing space.  0 or -1 with err.
  */
 int	ident_check_reviewer(const char *s, struct err *err);
+
+/*
+ * A label: a benchmark, env or origin name (shown in lists, panes,
+ * exports and stats, grouped by, filtered on).  The reviewer's rule
+ * without the '<' '>' clause: 1 to IDENT_LABEL_MAX bytes of valid UTF-8
+ * without control characters (C0, DEL, C1), line or paragraph
+ * separators (U+2028, U+2029), bidirectional controls (U+061C, U+200E,
+ * U+200F, U+202A-U+202E, U+2066-U+2069), and without leading or trailing
+ * space.  what names the field in the message ("a benchmark name").
+ * 0, or -1 with err (the value is not quoted: the caller adds where it
+ * was found).
+ */
+int	ident_check_label(const char *s, const char *what, struct err *err);
 
 /*
  * s (NULL allowed) made printable for a message: control bytes, '\\',

@@ -28,6 +28,7 @@ static const struct cli_cmd *const cmds[] = {
 	&cli_cmd_show,
 	&cli_cmd_label,
 	&cli_cmd_review,
+	&cli_cmd_note,
 	&cli_cmd_dedup,
 	&cli_cmd_contamination,
 	&cli_cmd_split,

@@ -32,7 +32,7 @@ extern const struct cli_cmd cli_cmd_import, cli_cmd_verify, cli_cmd_merge,
     cli_cmd_slurm, cli_cmd_list, cli_cmd_show, cli_cmd_label, cli_cmd_review,
     cli_cmd_dedup, cli_cmd_contamination, cli_cmd_split, cli_cmd_undo,
     cli_cmd_redo, cli_cmd_commit, cli_cmd_export, cli_cmd_stats,
-    cli_cmd_generate, cli_cmd_repair, cli_cmd_envs;
+    cli_cmd_generate, cli_cmd_repair, cli_cmd_envs, cli_cmd_note;
 
 /*
  * Hand the NULL-terminated command table down (cli.c does, before it

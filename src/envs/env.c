@@ -320,6 +320,7 @@ env_plan_release(struct env_plan *p)
 	free(p->cand_file);
 	buf_release(&p->inputs);
 	buf_release(&p->precheck);
+	free(p->launch);
 	memset(p, 0, sizeof *p);
 }
 

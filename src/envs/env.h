@@ -91,6 +91,8 @@ struct env_stage {
 #define ENV_VENV_PYTHON ENV_VENV_MOUNT "/bin/python3"
 
 /* What an env's prepare() produces: files written, stages to run. */
+struct cuda_launch_issue;
+
 struct env_plan {
 	struct env_stage stages[ENV_MAX_STAGES];
 	size_t	 nstages;
@@ -107,10 +109,17 @@ struct env_plan {
 	struct buf inputs;	/* JSON object text: file name -> sha256 */
 	/*
 	 * Findings of static checks prepare() makes on the candidate before
-	 * anything runs (nvcc's launch-limit checks), as text lines the env
+	 * anything runs, as text lines the env
 	 * defines; its judge() reads them.  Empty when none; owned.
 	 */
 	struct buf precheck;
+	/*
+	 * The CUDA launch-limit issues nvcc's prepare() found in the
+	 * candidate (cuda_launch_check()), for its judge(): a struct, not
+	 * text.  Owned; NULL when none.
+	 */
+	struct cuda_launch_issue *launch;
+	size_t	 nlaunch;
 };
 
 /* How each stage ended, as verify.c saw it. */

@@ -18,11 +18,12 @@
  * there is no GPU (it then exits 77: the run is skipped, not failed).
  * The candidate is compiled alone, so it never sees the nonce's macro.
  *
- * The static checks (syntax_cuda_launch_check(): grid and block
+ * The static checks (cuda_launch_check(): grid and block
  * dimensions, threads per block, static and dynamic shared memory
  * against the target's limits) run in prepare(), which has the
- * candidate; their findings travel to judge() in plan->precheck, one
- * per line: "LINE<TAB>KIND<TAB>MESSAGE<TAB>SOURCE LINE".  A finding fails
+ * candidate; their findings travel to judge() as the analyser's own
+ * structs (plan->launch, each with its line, message and the quoted
+ * source line).  A finding fails
  * a candidate that compiles (functional/launch-limit) unless its harness
  * passed on a real GPU.  Nothing runs here but the version query.
  */
@@ -41,7 +42,7 @@
 #include <jansson.h>
 
 #include "base/buf.h"
-#include "lang/syntax.h"
+#include "lang/cuda_launch.h"
 
 #define CAND_FILE	"candidate.cu"
 #define CAND_OBJ	"candidate.o"
@@ -168,7 +169,7 @@ nvcc_toolchain(char *buf, size_t n, struct err *err)
  * specifications); 0 there for a target not in the table.
  */
 static void
-nvcc_limits(const char *arch, struct syn_launch_limits *lim)
+nvcc_limits(const char *arch, struct cuda_launch_limits *lim)
 {
 	static const struct {
 		int		 cc;
@@ -208,68 +209,19 @@ arch_ok(const char *arch)
 	return ok;
 }
 
-static const char *
-kind_name(enum syn_launch_kind k)
-{
-	switch (k) {
-	case SYN_LAUNCH_GRID:
-		return "grid";
-	case SYN_LAUNCH_BLOCK:
-		return "block";
-	case SYN_LAUNCH_THREADS:
-		return "threads";
-	case SYN_LAUNCH_STATIC_SMEM:
-		return "static-smem";
-	case SYN_LAUNCH_DYN_SMEM:
-		return "dynamic-smem";
-	}
-	return "other";
-}
-
-/* Line n (1-based) of code, blanks trimmed, tabs as spaces, at most 160
- * bytes, into b. */
-static void
-quote_line(struct buf *b, const char *code, size_t len, int n)
-{
-	const char *p = code, *end = code + len, *e;
-	size_t k = 0;
-
-	for (int i = 1; i < n && p < end; i++) {
-		p = memchr(p, '\n', (size_t)(end - p));
-		p = p != NULL ? p + 1 : end;
-	}
-	e = memchr(p, '\n', (size_t)(end - p));
-	if (e == NULL)
-		e = end;
-	while (p < e && (*p == ' ' || *p == '\t'))
-		p++;
-	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-		e--;
-	for (; p < e && k < 160; p++, k++)
-		buf_addc(b, *p == '\t' || (unsigned char)*p < ' ' ? ' ' : *p);
-}
-
-/* The launch-limit findings of the candidate into plan->precheck. */
+/* The launch-limit findings of the candidate into plan->launch. */
 static int
 precheck(const char *arch, const struct candidate *c, struct env_plan *plan,
     struct err *err)
 {
-	struct syn_launch_limits lim;
-	struct syn_launch_issue *is;
-	size_t n;
+	struct cuda_launch_limits lim;
 
 	nvcc_limits(arch, &lim);
-	if (syntax_cuda_launch_check(c->code, c->code_len, &lim, &is, &n,
-	    err) < 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		buf_printf(&plan->precheck, "%d\t%s\t%s\t", is[i].line,
-		    kind_name(is[i].kind), is[i].msg);
-		quote_line(&plan->precheck, c->code, c->code_len, is[i].line);
-		buf_addc(&plan->precheck, '\n');
-	}
-	free(is);
-	return 0;
+	free(plan->launch);
+	plan->launch = NULL;
+	plan->nlaunch = 0;
+	return cuda_launch_check(c->code, c->code_len, &lim, &plan->launch,
+	    &plan->nlaunch, err);
 }
 
 static int
@@ -766,47 +718,6 @@ scan_run(const struct env_plan *plan, const char *log, size_t len,
 
 /* --- judge ------------------------------------------------------------- */
 
-/* One launch-limit finding of prepare(), parsed from plan->precheck. */
-struct finding {
-	int	 line;
-	char	*msg;		/* borrowed from the parsed copy */
-	char	*quote;
-};
-
-/* Split a copy of plan->precheck into findings; *copy is to be freed. */
-static size_t
-findings(const struct env_plan *plan, struct finding **out, char **copy)
-{
-	char *p, *save = NULL, *line;
-	size_t n = 0;
-
-	*out = NULL;
-	*copy = xstrdup(buf_str(&plan->precheck));
-	for (line = strtok_r(*copy, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		char *kind, *msg, *quote;
-
-		p = strchr(line, '\t');
-		if (p == NULL)
-			continue;
-		*p = '\0';
-		kind = p + 1;
-		msg = strchr(kind, '\t');
-		if (msg == NULL)
-			continue;
-		*msg++ = '\0';
-		quote = strchr(msg, '\t');
-		if (quote != NULL)
-			*quote++ = '\0';
-		*out = xreallocarray(*out, n + 1, sizeof **out);
-		(*out)[n].line = env_atoi(line);
-		(*out)[n].msg = msg;
-		(*out)[n].quote = quote != NULL ? quote : "";
-		n++;
-	}
-	return n;
-}
-
 static void
 set_metrics(struct run *r, json_t *m)
 {
@@ -909,7 +820,7 @@ judge_build(const struct nv_scan *s, const struct env_stage_result *res,
 
 /* The static findings as diagnostics, errors when they decide. */
 static void
-add_findings(const struct env_plan *plan, const struct finding *f, size_t n,
+add_findings(const struct env_plan *plan, const struct cuda_launch_issue *f, size_t n,
     const char *sev, struct run *r)
 {
 	for (size_t i = 0; i < n; i++)
@@ -918,7 +829,7 @@ add_findings(const struct env_plan *plan, const struct finding *f, size_t n,
 }
 
 static void
-judge_findings(const struct env_plan *plan, const struct finding *f,
+judge_findings(const struct env_plan *plan, const struct cuda_launch_issue *f,
     const char *symptom, struct run *r)
 {
 	char *ev = xasprintf("%s:%d: %s: \"%s\"%s%s", plan->cand_file,
@@ -932,7 +843,7 @@ judge_findings(const struct env_plan *plan, const struct finding *f,
 
 static void
 judge_run(const struct env_plan *plan, const struct env_stage_result *res,
-    const struct nv_run *o, const struct finding *f, size_t nf,
+    const struct nv_run *o, const struct cuda_launch_issue *f, size_t nf,
     struct run *r)
 {
 	char *ev;
@@ -990,14 +901,12 @@ nvcc_judge(const struct task *t, const struct env_plan *plan,
 {
 	struct nv_scan s = { 0 };
 	struct nv_run o = { 0 };
-	struct finding *f = NULL;
-	char *copy = NULL;
-	size_t nf;
+	const struct cuda_launch_issue *f = plan->launch;
+	size_t nf = plan->nlaunch;
 	json_t *m = json_object();
 	const char *stage;
 
 	(void)t;
-	nf = findings(plan, &f, &copy);
 	if (nres == 0) {
 		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		goto out;
@@ -1058,8 +967,6 @@ out:
 	env_diags_dedup(r);
 	set_metrics(r, m);
 	json_decref(m);
-	free(f);
-	free(copy);
 	free(s.first);
 	free(s.first_harness);
 	free(s.first_link);

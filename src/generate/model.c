@@ -19,6 +19,7 @@
 
 #include "base/buf.h"
 #include "base/http.h"
+#include "base/ident.h"
 
 #define MODEL_OUT_MAX	(16u << 20)	/* bytes a command may answer */
 
@@ -163,6 +164,8 @@ model_cfg_load(struct model_cfg *cfg, const char *path, struct err *err)
 int
 model_cfg_check(const struct model_cfg *cfg, struct err *err)
 {
+	struct err e;
+
 	if (cfg->endpoint == NULL && cfg->command == NULL)
 		return err_set(err, "no generator: give --endpoint URL --model"
 		    " NAME or --command CMD (or `generator endpoint`/"
@@ -182,6 +185,13 @@ model_cfg_check(const struct model_cfg *cfg, struct err *err)
 	if (cfg->key_env != NULL && getenv(cfg->key_env) == NULL)
 		return err_set(err, "the API key variable %s is not set",
 		    cfg->key_env);
+	if (cfg->model != NULL && ident_check_label(cfg->model,
+	    "a model name (its candidates' origin)", &e) < 0) {
+		char show[96];
+
+		return err_set(err, "model '%s': %s", ident_show(cfg->model,
+		    show, sizeof show), e.msg);
+	}
 	return 0;
 }
 

@@ -68,7 +68,9 @@ int	model_cfg_load(struct model_cfg *cfg, const char *path,
 
 /*
  * Is cfg usable: exactly one of endpoint and command; a model name with
- * an endpoint; the key variable set in the environment when named.
+ * an endpoint, which becomes its candidates' origin and must pass
+ * ident_check_label(); the key variable set in the environment when
+ * named.
  * 0, or -1 with err saying what to add.
  */
 int	model_cfg_check(const struct model_cfg *cfg, struct err *err);

@@ -81,6 +81,9 @@
 #define VOCAB_ENUM_(id, ...)	id,
 /* The names of a list as array initialisers: { VOCAB_VERDICTS(VOCAB_NAME_) } */
 #define VOCAB_NAME_(id, name, ...)	name,
+/* The names of a list as one string, each followed by a blank:
+ * " " VOCAB_VERDICTS(VOCAB_WORD_) is " pass fail ... task-defect " */
+#define VOCAB_WORD_(id, name, ...)	name " "
 /* The verbs of the review statuses ({ "reset", "accept", ... }) */
 #define VOCAB_VERB_(id, name, verb, sh)	verb,
 

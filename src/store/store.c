@@ -7,8 +7,8 @@
  * its statement or fails with the SQLite message copied into err.
  */
 #include "store/store.h"
+#include "store/store_int.h"
 
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,39 +18,10 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
-#include "model/agreement.h"
 #include "model/vocab.h"
 #include "base/buf.h"
 #include "base/hash.h"
 #include "base/ident.h"
-
-/*
- * A grep= result kept as the temporary table grep_<slot> of candidate
- * seqs, so that paging through a search that matches half a million
- * candidates does not search again for every page.  It stays valid
- * while the search index gains no row (search_gen is the same).
- */
-#define STORE_GREPS	4
-struct store_grep {
-	char	*query;		/* the FTS5 string; NULL: free */
-	int64_t	 version;	/* search_gen.n when it was filled */
-	uint64_t used;		/* for least recently used */
-	size_t	 count;		/* its rows */
-};
-
-struct store {
-	sqlite3	*db;
-	int	 in_tx;		/* an explicit store_begin() is open */
-	int	 readonly;	/* the file cannot be written: reads only */
-	int64_t	 batch;		/* journal batch of new events; 0: none */
-	struct store_grep greps[STORE_GREPS];
-	uint64_t grep_clock;
-	/* Statements of the import's hot path, prepared once (hot()). */
-	sqlite3_stmt *hot[12];
-	/* store_import_begin(): where the import's rows start. */
-	int	 bulk;
-	int64_t	 bulk_task, bulk_seq, bulk_rec, bulk_note;
-};
 
 /* The slots of st->hot. */
 enum hot_stmt {
@@ -500,7 +471,7 @@ static const char *const migrations[] = {
 	 * 9 -> 10: a run's category is one of the five (model/vocab.h), as
 	 * a label's always was.  SQLite cannot add a CHECK to a column
 	 * without copying the table (every log of every run), so two
-	 * triggers hold the same check (docs/adr/0021-vocabulary.md).  Rows
+	 * triggers hold the same check (docs/adr/0024-vocabulary.md).  Rows
 	 * stored before stay as they are.
 	 */
 	"CREATE TRIGGER run_category_insert BEFORE INSERT ON run"
@@ -516,14 +487,14 @@ _Static_assert(NMIGRATIONS == STORE_SCHEMA_VERSION,
     "STORE_SCHEMA_VERSION must match the migrations");
 
 /* Copy SQLite's message now: it is overwritten by the next call. */
-static int
+int
 err_sqlite(struct err *err, sqlite3 *db, const char *what)
 {
 	return err_set(err, "%s: %s", what, db != NULL ? sqlite3_errmsg(db) :
 	    "out of memory");
 }
 
-static int
+int
 prepare(struct store *st, sqlite3_stmt **out, const char *sql,
     struct err *err)
 {
@@ -572,7 +543,7 @@ hot_step(struct store *st, sqlite3_stmt *s, const char *what,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static void
+void
 bind_text(sqlite3_stmt *s, int i, const char *v)
 {
 	if (v == NULL)
@@ -581,7 +552,7 @@ bind_text(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
 }
 
-static char *
+char *
 col_text(sqlite3_stmt *s, int i)
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
@@ -589,7 +560,7 @@ col_text(sqlite3_stmt *s, int i)
 	return t != NULL ? xstrdup((const char *)t) : NULL;
 }
 
-static char *
+char *
 col_blob(sqlite3_stmt *s, int i, size_t *len)
 {
 	const void *p = sqlite3_column_blob(s, i);
@@ -603,7 +574,7 @@ col_blob(sqlite3_stmt *s, int i, size_t *len)
 }
 
 /* Run one statement with no result rows. */
-static int
+int
 exec(struct store *st, const char *sql, struct err *err)
 {
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
@@ -836,8 +807,6 @@ store_import_begin(struct store *st, struct err *err)
  * SELECT reads search, so SQLite fills a temporary table first and
  * each subquery sees search as it was).
  */
-static int step_done(struct store *, sqlite3_stmt *, const char *,
-    struct err *);
 
 static const char *const publish_sql[] = {
 	"INSERT INTO search(rowid, body, task) SELECT (SELECT"
@@ -931,7 +900,7 @@ store_savepoint_end(struct store *st, int keep)
 }
 
 /* Step a statement that must finish (INSERT/UPDATE); finalizes it. */
-static int
+int
 step_done(struct store *st, sqlite3_stmt *s, const char *what,
     struct err *err)
 {
@@ -943,6 +912,45 @@ step_done(struct store *st, sqlite3_stmt *s, const char *what,
 		return -1;
 	}
 	sqlite3_finalize(s);
+	return 0;
+}
+
+/*
+ * The one way a list reader reads its rows (store_int.h): step s until
+ * it ends or limit rows are read, each into a new zeroed item of size
+ * bytes filled by fill(); s is finalized.  On an error the items read so
+ * far go to release(), the array is freed, *out is NULL, *n is 0 and
+ * err says what failed: no reader returns a half-filled list.
+ */
+int
+rows_read(struct store *st, sqlite3_stmt *s, size_t size, size_t limit,
+    void (*fill)(sqlite3_stmt *, void *), void (*release)(void *),
+    void **out, size_t *n, const char *what, struct err *err)
+{
+	char *a = NULL;
+	size_t cap = 0;
+	int rc = SQLITE_DONE;
+
+	*out = NULL;
+	*n = 0;
+	while (*n < limit && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap > 0 ? cap * 2 : 8;
+			a = xreallocarray(a, cap, size);
+		}
+		memset(a + *n * size, 0, size);
+		fill(s, a + *n * size);
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		for (size_t i = 0; i < *n; i++)
+			release(a + i * size);
+		free(a);
+		*n = 0;
+		return err_sqlite(err, st->db, what);
+	}
+	*out = a;
 	return 0;
 }
 
@@ -966,6 +974,12 @@ check_task(const struct task *t, struct err *err)
 	if (ident_check_domain(t->domain, &e) < 0)
 		return err_set(err, "task %s: domain '%s': %s", t->id,
 		    ident_show(t->domain, a, sizeof a), e.msg);
+	if (ident_check_label(t->benchmark, "a benchmark name", &e) < 0)
+		return err_set(err, "task %s: benchmark '%s': %s", t->id,
+		    ident_show(t->benchmark, a, sizeof a), e.msg);
+	if (ident_check_label(t->env, "an env name", &e) < 0)
+		return err_set(err, "task %s: env '%s': %s", t->id,
+		    ident_show(t->env, a, sizeof a), e.msg);
 	for (size_t i = 0; i < t->nfiles; i++)
 		if (ident_check_file_name(t->files[i].name, &e) < 0)
 			return err_set(err, "task %s: file name '%s': %s",
@@ -1128,6 +1142,23 @@ fail:
 
 /* --- candidates ------------------------------------------------------ */
 
+void
+cand_id_hex(const char *task_id, const char *origin, const char *code_hash,
+    char hex[HASH_HEX_LEN + 1])
+{
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "%s%c%s%c%s", task_id, 0, origin, 0, code_hash);
+	hash_sha256(b.p, b.len, hex);
+	buf_release(&b);
+}
+
+char *
+cand_id_at(const char *hex, int n)
+{
+	return xasprintf("c%.*s", n, hex);
+}
+
 static int
 candidate_find(struct store *st, const struct candidate *c, char **id,
     struct err *err)
@@ -1183,6 +1214,9 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 		    show, sizeof show), e.msg);
 	if (c->parent != NULL && ident_check_id(c->parent, &e) < 0)
 		return err_set(err, "parent id '%s': %s", ident_show(c->parent,
+		    show, sizeof show), e.msg);
+	if (ident_check_label(c->origin, "an origin", &e) < 0)
+		return err_set(err, "origin '%s': %s", ident_show(c->origin,
 		    show, sizeof show), e.msg);
 	if (candidate_find(st, c, &existing, err) < 0)
 		return -1;
@@ -1349,11 +1383,29 @@ store_recorded_add(struct store *st, const char *cand_id,
 	return hot_step(st, s, "insert recorded", err);
 }
 
+static void
+recorded_fill(sqlite3_stmt *s, void *item)
+{
+	struct recorded *r = item;
+
+	r->verdict = col_text(s, 0);
+	r->stage = col_text(s, 1);
+	r->log = col_text(s, 2);
+	r->extra = col_text(s, 3);
+}
+
+static void
+recorded_free(void *item)
+{
+	recorded_release(item);
+}
+
 int
 store_recorded_list(struct store *st, const char *cand_id,
     struct recorded **out, size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -1362,20 +1414,10 @@ store_recorded_list(struct store *st, const char *cand_id,
 	    " WHERE cand_id = ?1 ORDER BY id", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct recorded *r;
-
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		r = &(*out)[(*n)++];
-		r->verdict = col_text(s, 0);
-		r->stage = col_text(s, 1);
-		r->log = col_text(s, 2);
-		r->extra = col_text(s, 3);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read recorded");
-	return 0;
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, recorded_fill,
+	    recorded_free, &rows, n, "read recorded", err);
+	*out = rows;
+	return rc;
 }
 
 int
@@ -1611,11 +1653,24 @@ store_run_latest(struct store *st, const char *cand_id, struct run *out,
 	return 0;
 }
 
+static void
+run_fill(sqlite3_stmt *s, void *item)
+{
+	run_from_row(s, item);
+}
+
+static void
+run_free(void *item)
+{
+	run_release(item);
+}
+
 int
 store_run_list(struct store *st, const char *cand_id, struct run **out,
     size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -1624,19 +1679,15 @@ store_run_list(struct store *st, const char *cand_id, struct run **out,
 	    " ORDER BY id", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		run_from_row(s, &(*out)[(*n)++]);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read runs");
-	return 0;
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, run_fill, run_free,
+	    &rows, n, "read runs", err);
+	*out = rows;
+	return rc;
 }
 
 /* --- decisions and the journal -------------------------------------- */
 
-static int64_t
+int64_t
 now_s(void)
 {
 	return (int64_t)time(NULL);
@@ -2159,11 +2210,29 @@ store_note_release(struct store_note *nt)
 	memset(nt, 0, sizeof *nt);
 }
 
+static void
+note_fill(sqlite3_stmt *s, void *item)
+{
+	struct store_note *nt = item;
+
+	nt->id = sqlite3_column_int64(s, 0);
+	nt->at = sqlite3_column_int64(s, 1);
+	nt->text = col_text(s, 2);
+	nt->by = col_text(s, 3);
+}
+
+static void
+note_free(void *item)
+{
+	store_note_release(item);
+}
+
 int
 store_note_list(struct store *st, const char *cand_id,
     struct store_note **out, size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -2172,102 +2241,10 @@ store_note_list(struct store *st, const char *cand_id,
 	    " cand_id = ?1 ORDER BY id", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_note *nt;
-
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		nt = &(*out)[(*n)++];
-		nt->id = sqlite3_column_int64(s, 0);
-		nt->at = sqlite3_column_int64(s, 1);
-		nt->text = col_text(s, 2);
-		nt->by = col_text(s, 3);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read notes");
-	return 0;
-}
-
-int
-store_view_save(struct store *st, const char *name, const char *filter,
-    const char *by, struct err *err)
-{
-	sqlite3_stmt *s;
-
-	if (name == NULL || *name == '\0' || strpbrk(name, " \t") != NULL)
-		return err_set(err, "a view wants a name without blanks");
-	/* a bad filter is refused now, not when the view is applied */
-	if (filter != NULL && *filter != '\0') {
-		size_t cnt;
-
-		if (store_query_count(st, filter, &cnt, err) < 0)
-			return -1;
-	}
-	if (prepare(st, &s, "INSERT OR REPLACE INTO view(name, filter, by, at)"
-	    " VALUES (?1, ?2, ?3, ?4)", err) < 0)
-		return -1;
-	bind_text(s, 1, name);
-	bind_text(s, 2, filter != NULL ? filter : "");
-	bind_text(s, 3, by);
-	sqlite3_bind_int64(s, 4, now_s());
-	return step_done(st, s, "save view", err);
-}
-
-int
-store_view_get(struct store *st, const char *name, char **filter,
-    struct err *err)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	*filter = NULL;
-	if (prepare(st, &s, "SELECT filter FROM view WHERE name = ?1",
-	    err) < 0)
-		return -1;
-	bind_text(s, 1, name);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*filter = col_text(s, 0);
-	sqlite3_finalize(s);
-	if (rc == SQLITE_DONE)
-		return 1;
-	if (rc != SQLITE_ROW)
-		return err_sqlite(err, st->db, "read view");
-	return 0;
-}
-
-void
-store_view_release(struct store_view *v)
-{
-	if (v == NULL)
-		return;
-	free(v->name);
-	free(v->filter);
-	memset(v, 0, sizeof *v);
-}
-
-int
-store_view_list(struct store *st, struct store_view **out, size_t *n,
-    struct err *err)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (prepare(st, &s, "SELECT name, filter FROM view ORDER BY name",
-	    err) < 0)
-		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		(*out)[*n].name = col_text(s, 0);
-		(*out)[*n].filter = col_text(s, 1);
-		(*n)++;
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read views");
-	return 0;
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, note_fill, note_free,
+	    &rows, n, "read notes", err);
+	*out = rows;
+	return rc;
 }
 
 int
@@ -2290,11 +2267,32 @@ store_event_release(struct store_event *e)
 	memset(e, 0, sizeof *e);
 }
 
+static void
+event_fill(sqlite3_stmt *s, void *item)
+{
+	struct store_event *e = item;
+
+	e->id = sqlite3_column_int64(s, 0);
+	e->at = sqlite3_column_int64(s, 1);
+	e->who = col_text(s, 2);
+	e->action = col_text(s, 3);
+	e->cand_id = col_text(s, 4);
+	e->detail = col_text(s, 5);
+	e->undone = 0;
+}
+
+static void
+event_free(void *item)
+{
+	store_event_release(item);
+}
+
 int
 store_event_list(struct store *st, const char *cand_id,
     struct store_event **out, size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -2303,23 +2301,10 @@ store_event_list(struct store *st, const char *cand_id,
 	    " event WHERE ?1 IS NULL OR cand_id = ?1 ORDER BY id", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_event *e;
-
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		e = &(*out)[(*n)++];
-		e->id = sqlite3_column_int64(s, 0);
-		e->at = sqlite3_column_int64(s, 1);
-		e->who = col_text(s, 2);
-		e->action = col_text(s, 3);
-		e->cand_id = col_text(s, 4);
-		e->detail = col_text(s, 5);
-		e->undone = 0;
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read events");
-	return 0;
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, event_fill, event_free,
+	    &rows, n, "read events", err);
+	*out = rows;
+	return rc;
 }
 
 void
@@ -2374,1158 +2359,6 @@ store_decision_get(struct store *st, const char *cand_id,
 	return 0;
 }
 
-/* --- the queue and filters ------------------------------------------ */
-
-/*
- * Every table of the queue.  q (queue, schema v6) has one narrow row per
- * candidate with the columns filters and statistics read most; counts
- * and statistics join the others only when they need them (queue_from).
- */
-#define QUEUE_FROM " FROM queue q" QUEUE_JOINS
-#define QUEUE_JOINS \
-	" JOIN candidate c ON c.seq = q.seq" \
-	" JOIN task t ON t.id = q.task_id" \
-	" LEFT JOIN run r ON r.id = c.run_id" \
-	" LEFT JOIN label l ON l.id = c.label_id" \
-	" LEFT JOIN review v ON v.id = c.review_id"
-
-#define QUEUE_COLS \
-	"c.seq, c.id, c.task_id, t.benchmark, t.domain, c.origin, c.kind," \
-	" c.lang, c.parent, c.source, t.env, r.verdict, r.stage, r.metrics," \
-	" coalesce(l.category, r.category), coalesce(l.subcategory," \
-	" CASE WHEN l.id IS NULL THEN r.subcategory END)," \
-	" CASE WHEN l.id IS NOT NULL THEN l.by" \
-	" WHEN r.category IS NOT NULL THEN 'auto' END," \
-	" coalesce(v.status, 'unreviewed'), v.by"
-
-static const struct {
-	const char	*key;
-	const char	*expr;
-} filter_keys[] = {
-	{ "id", "c.id" },
-	{ "task", "q.task_id" },
-	{ "benchmark", "t.benchmark" },
-	{ "domain", "t.domain" },
-	{ "origin", "q.origin" },
-	{ "model", "q.origin" },
-	{ "kind", "q.kind" },
-	{ "lang", "q.lang" },
-	{ "env", "t.env" },
-	{ "verdict", "q.verdict" },
-	{ "stage", "q.stage" },
-	/* as QUEUE_COLS: the current label's, else the latest run's */
-	{ "category", "q.category" },
-	{ "subcategory", "q.subcategory" },
-	{ "status", "q.status" },
-	{ "source", "c.source" },
-	{ "parent", "c.parent" },
-	{ "split", "t.split" },
-	{ "license", "t.license" },
-};
-
-/* Where a grep= predicate sits in a compiled filter (filter_fast). */
-struct filter_grep {
-	size_t	 at, len;	/* its text in where */
-	size_t	 val;		/* its FTS5 string in vals */
-	int	 neg;
-};
-
-/* A compiled filter: WHERE text and its bound values in order. */
-struct filter {
-	struct buf	 where;
-	char		**vals;
-	size_t		 nvals;
-	struct filter_grep *greps;
-	size_t		 ngreps;
-	int		 drive;		/* grep_table() slot to page by; -1 */
-	int		 only;		/* drive is all the filter: */
-	size_t		 count;		/* its count, known */
-};
-
-static void
-filter_release(struct filter *f)
-{
-	buf_release(&f->where);
-	for (size_t i = 0; i < f->nvals; i++)
-		free(f->vals[i]);
-	free(f->vals);
-	free(f->greps);
-}
-
-/*
- * Keys with a closed set of values: an unknown value (a typo, PASS) is an
- * error rather than a silently empty queue.  1 (err set) when bad.
- */
-static int
-filter_value_bad(const char *key, const char *val, struct err *err)
-{
-	static const struct { const char *key, *values; } sets[] = {
-		{ "verdict", " pass fail timeout skipped env-error task-defect"
-		    " none " },
-		{ "status", " unreviewed accepted rejected flagged " },
-		{ "category", " compile api functional format performance"
-		    " none " },
-		{ "kind", " direct repair optimization " },
-	};
-
-	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
-		char *padded;
-		int found;
-
-		if (strcmp(sets[i].key, key) != 0)
-			continue;
-		padded = xasprintf(" %s ", val);
-		found = *val != '\0' && strchr(val, ' ') == NULL &&
-		    strstr(sets[i].values, padded) != NULL;
-		free(padded);
-		if (!found) {
-			err_set(err, "unknown %s '%s' (known:%.*s)", key, val,
-			    (int)strlen(sets[i].values) - 1, sets[i].values);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/*
- * The end of the predicate at p: the next blank outside double quotes,
- * so that a quoted value (grep="a b", inner quotes doubled) may hold
- * blanks.
- */
-static const char *
-filter_word_end(const char *p, const char **open)
-{
-	int quoted = 0;
-
-	*open = NULL;	/* the quote left open, if any */
-	for (; *p != '\0'; p++) {
-		if (*p == '"') {
-			if (quoted && p[1] == '"') {
-				p++;
-			} else {
-				quoted = !quoted;
-				*open = quoted ? p : NULL;
-			}
-		} else if (!quoted && (*p == ' ' || *p == '\t')) {
-			break;
-		}
-	}
-	return p;
-}
-
-/* A value in double quotes loses them (in place); "" inside is one ". */
-static void
-filter_unquote(char *val)
-{
-	char *w = val;
-	size_t len = strlen(val);
-
-	if (len < 2 || val[0] != '"' || val[len - 1] != '"')
-		return;
-	val[len - 1] = '\0';
-	for (const char *r = val + 1; *r != '\0'; r++) {
-		if (r[0] == '"' && r[1] == '"')
-			r++;
-		*w++ = *r;
-	}
-	*w = '\0';
-}
-
-/*
- * grep=TEXT: candidates whose code, logs or task spec hold TEXT as a
- * phrase.  TEXT is bound as an FTS5 string ("..." with inner quotes
- * doubled), so that ( [ <= - are plain text and never query syntax.
- */
-static void
-filter_grep(struct filter *f, const char *text, int neg)
-{
-	struct buf q = BUF_INIT;
-	size_t k = f->nvals + 1;
-
-	buf_adds(&q, "\"");
-	for (const char *r = text; *r != '\0'; r++) {
-		if (*r == '"')
-			buf_addc(&q, '"');
-		buf_addc(&q, *r);
-	}
-	buf_adds(&q, "\"");
-	f->greps = xreallocarray(f->greps, f->ngreps + 1, sizeof *f->greps);
-	f->greps[f->ngreps].at = f->where.len;
-	f->greps[f->ngreps].val = f->nvals;
-	f->greps[f->ngreps].neg = neg;
-	/*
-	 * A candidate's search rows are its seq << 16 and on, a task's are
-	 * negative (schema v6).  The IS NOT NULL keeps NOT IN from meeting
-	 * a NULL (unknown).
-	 */
-	buf_printf(&f->where, " AND %s(q.seq IN (SELECT rowid >> 16 FROM"
-	    " search WHERE search MATCH ?%zu AND rowid >= 0) OR q.task_id IN"
-	    " (SELECT task FROM search WHERE search MATCH ?%zu AND rowid < 0"
-	    " AND task IS NOT NULL))", neg ? "NOT " : "", k, k);
-	f->greps[f->ngreps].len = f->where.len - f->greps[f->ngreps].at;
-	f->ngreps++;
-	f->vals = xreallocarray(f->vals, f->nvals + 1, sizeof *f->vals);
-	f->vals[f->nvals++] = xstrdup(buf_str(&q));
-	buf_release(&q);
-}
-
-static int filter_disagree(struct filter *, const char *, int, int,
-    struct err *);
-
-/*
- * dup=yes|no: a near-duplicate that an export drops (in a cluster of
- * `assay dedup`, not the one kept), or not.  contaminated=yes|no: shares
- * long n-grams with a benchmark (`assay contamination`), or not.
- */
-static int
-filter_flag(struct filter *f, const char *word, size_t klen,
-    const char *val, int neg, int like, struct err *err)
-{
-	int yes, dup = klen == 3;
-
-	if (like || (strcmp(val, "yes") != 0 && strcmp(val, "no") != 0))
-		return err_set(err, "%.*s wants yes or no, as %.*s=yes",
-		    (int)klen, word, (int)klen, word);
-	yes = (strcmp(val, "yes") == 0) != neg;
-	buf_printf(&f->where, " AND c.id %sIN (%s)", yes ? "" : "NOT ", dup ?
-	    "SELECT cand_id FROM dup WHERE NOT keep" :
-	    "SELECT cand_id FROM contamination");
-	return 0;
-}
-
-/* KEY~TEXT as a LIKE pattern: %TEXT%, with % _ and \ in TEXT plain. */
-static char *
-filter_like(const char *text)
-{
-	struct buf b = BUF_INIT;
-
-	buf_addc(&b, '%');
-	for (; *text != '\0'; text++) {
-		if (*text == '%' || *text == '_' || *text == '\\')
-			buf_addc(&b, '\\');
-		buf_addc(&b, *text);
-	}
-	buf_addc(&b, '%');
-	return buf_detach(&b, NULL);
-}
-
-static int
-filter_compile(const char *text, struct filter *f, struct err *err)
-{
-	const char *p = text != NULL ? text : "";
-
-	memset(f, 0, sizeof *f);
-	buf_adds(&f->where, " WHERE 1");
-	while (*p != '\0') {
-		const char *end, *op, *open;
-		size_t klen, i;
-		char *word, *val;
-		int neg = 0, like = 0;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '\0')
-			break;
-		end = filter_word_end(p, &open);
-		if (open != NULL) {
-			err_set(err, "filter: unterminated quote at column %zu:"
-			    " %s", (size_t)(open - text) + 1, open);
-			filter_release(f);
-			return -1;
-		}
-		word = xstrndup(p, (size_t)(end - p));
-		p = end;
-		op = strpbrk(word, "=~!");
-		if (op == NULL || op == word) {
-			err_set(err, "bad filter predicate '%s': want KEY=VALUE,"
-			    " KEY!=VALUE or KEY~TEXT", word);
-			free(word);
-			filter_release(f);
-			return -1;
-		}
-		klen = (size_t)(op - word);
-		if (op[0] == '!' && op[1] == '=') {
-			neg = 1;
-			val = (char *)op + 2;
-		} else if (op[0] == '~') {
-			like = 1;
-			val = (char *)op + 1;
-		} else if (op[0] == '=') {
-			val = (char *)op + 1;
-		} else {
-			err_set(err, "bad filter predicate '%s'", word);
-			free(word);
-			filter_release(f);
-			return -1;
-		}
-		filter_unquote(val);
-		if (klen == 4 && strncmp(word, "grep", 4) == 0 &&
-		    *val == '\0') {
-			err_set(err, "bad filter predicate '%s': grep wants"
-			    " a text", word);
-			free(word);
-			filter_release(f);
-			return -1;
-		}
-		if (klen == 4 && strncmp(word, "grep", 4) == 0) {
-			filter_grep(f, val, neg);
-			free(word);
-			continue;
-		}
-		if ((klen == 3 && strncmp(word, "dup", 3) == 0) ||
-		    (klen == 12 && strncmp(word, "contaminated", 12) == 0)) {
-			int bad = filter_flag(f, word, klen, val, neg, like,
-			    err) < 0;
-
-			free(word);
-			if (bad) {
-				filter_release(f);
-				return -1;
-			}
-			continue;
-		}
-		if (klen == 8 && strncmp(word, "disagree", 8) == 0) {
-			int bad = filter_disagree(f, val, neg, like, err) < 0;
-
-			free(word);
-			if (bad) {
-				filter_release(f);
-				return -1;
-			}
-			continue;
-		}
-		for (i = 0; i < sizeof filter_keys / sizeof filter_keys[0]; i++)
-			if (strlen(filter_keys[i].key) == klen &&
-			    strncmp(filter_keys[i].key, word, klen) == 0)
-				break;
-		if (i == sizeof filter_keys / sizeof filter_keys[0]) {
-			err_set(err, "unknown filter key '%.*s' (known: id task"
-			    " benchmark domain origin model kind lang env verdict"
-			    " stage category subcategory status source parent"
-			    " split license grep disagree dup contaminated)",
-			    (int)klen,
-			    word);
-			free(word);
-			filter_release(f);
-			return -1;
-		}
-		if (!like && filter_value_bad(filter_keys[i].key, val, err)) {
-			free(word);
-			filter_release(f);
-			return -1;
-		}
-		if (!like && strcmp(val, "none") == 0) {
-			buf_printf(&f->where, " AND %s IS %sNULL",
-			    filter_keys[i].expr, neg ? "NOT " : "");
-		} else {
-			if (like)
-				/* LIKE folds ASCII case as lower() did,
-				 * without a new string per row */
-				buf_printf(&f->where, " AND coalesce(%s, '')"
-				    " LIKE ?%zu ESCAPE '\\'",
-				    filter_keys[i].expr, f->nvals + 1);
-			else if (!neg && *val != '\0')
-				/* plain, so that an index can serve it */
-				buf_printf(&f->where, " AND %s = ?%zu",
-				    filter_keys[i].expr, f->nvals + 1);
-			else
-				buf_printf(&f->where, " AND coalesce(%s, '') %s ?%zu",
-				    filter_keys[i].expr, neg ? "!=" : "=",
-				    f->nvals + 1);
-			f->vals = xreallocarray(f->vals, f->nvals + 1,
-			    sizeof *f->vals);
-			f->vals[f->nvals++] = like ? filter_like(val) :
-			    xstrdup(val);
-		}
-		free(word);
-	}
-	return 0;
-}
-
-static void
-filter_bind(const struct filter *f, sqlite3_stmt *s)
-{
-	for (size_t i = 0; i < f->nvals; i++)
-		bind_text(s, (int)i + 1, f->vals[i]);
-}
-
-void
-store_row_release(struct store_row *r)
-{
-	if (r == NULL)
-		return;
-	free(r->id);
-	free(r->task);
-	free(r->benchmark);
-	free(r->domain);
-	free(r->origin);
-	free(r->kind);
-	free(r->lang);
-	free(r->parent);
-	free(r->source);
-	free(r->env);
-	free(r->verdict);
-	free(r->stage);
-	free(r->metrics);
-	free(r->category);
-	free(r->subcategory);
-	free(r->category_source);
-	free(r->status);
-	free(r->reviewed_by);
-	memset(r, 0, sizeof *r);
-}
-
-static void
-row_from_stmt(sqlite3_stmt *s, struct store_row *r)
-{
-	r->seq = sqlite3_column_int64(s, 0);
-	r->id = col_text(s, 1);
-	r->task = col_text(s, 2);
-	r->benchmark = col_text(s, 3);
-	r->domain = col_text(s, 4);
-	r->origin = col_text(s, 5);
-	r->kind = col_text(s, 6);
-	r->lang = col_text(s, 7);
-	r->parent = col_text(s, 8);
-	r->source = col_text(s, 9);
-	r->env = col_text(s, 10);
-	r->verdict = col_text(s, 11);
-	r->stage = col_text(s, 12);
-	r->metrics = col_text(s, 13);
-	r->category = col_text(s, 14);
-	r->subcategory = col_text(s, 15);
-	r->category_source = col_text(s, 16);
-	r->status = col_text(s, 17);
-	r->reviewed_by = col_text(s, 18);
-}
-
-/* 1 when text names the table alias a ("c" in "c.id"), outside words. */
-static int
-names_alias(const char *text, char a)
-{
-	for (const char *p = text; (p = strchr(p, a)) != NULL; p++) {
-		if (p[1] != '.')
-			continue;
-		if (p == text || !(p[-1] == '_' || p[-1] == '.' ||
-		    (p[-1] >= 'a' && p[-1] <= 'z') ||
-		    (p[-1] >= 'A' && p[-1] <= 'Z') ||
-		    (p[-1] >= '0' && p[-1] <= '9')))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * The FROM of a count or a GROUP BY over the queue: queue q, and the
- * wide tables only when text (the columns and the WHERE) names them.
- * Why: at a million candidates, a count that touches each candidate or
- * run row reads gigabytes; one that stays on q reads an index.
- */
-static void
-queue_joins(struct buf *sql, const char *text)
-{
-	int r = names_alias(text, 'r'), l = names_alias(text, 'l');
-	int v = names_alias(text, 'v');
-	int c = r || l || v || names_alias(text, 'c');
-
-	if (c)
-		buf_adds(sql, " JOIN candidate c ON c.seq = q.seq");
-	if (names_alias(text, 't'))
-		buf_adds(sql, " JOIN task t ON t.id = q.task_id");
-	if (r)
-		buf_adds(sql, " LEFT JOIN run r ON r.id = c.run_id");
-	if (l)
-		buf_adds(sql, " LEFT JOIN label l ON l.id = c.label_id");
-	if (v)
-		buf_adds(sql, " LEFT JOIN review v ON v.id = c.review_id");
-}
-
-static void
-queue_from(struct buf *sql, const char *text)
-{
-	buf_adds(sql, " FROM queue q");
-	queue_joins(sql, text);
-}
-
-/* How many rows search ever had: it grows with every new text. */
-static int
-search_version(struct store *st, int64_t *out, struct err *err)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	*out = 0;
-	if (prepare(st, &s, "SELECT n FROM search_gen", err) < 0)
-		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "search version");
-	return 0;
-}
-
-/*
- * The slot of the temporary table temp.grep_<slot> holding the seqs of
- * the candidates that match the FTS5 string query, filled now unless a
- * fill of the same query is still valid.  0 or -1.
- */
-static int
-grep_table(struct store *st, const char *query, int *slot,
-    struct err *err)
-{
-	struct store_grep *g = NULL;
-	sqlite3_stmt *s;
-	char sql[512];
-	int64_t version;
-	int k = 0;
-
-	if (search_version(st, &version, err) < 0)
-		return -1;
-	for (int i = 0; i < STORE_GREPS; i++) {
-		if (st->greps[i].query != NULL &&
-		    strcmp(st->greps[i].query, query) == 0) {
-			k = i;
-			g = &st->greps[i];
-			break;
-		}
-		if (st->greps[i].used < st->greps[k].used)
-			k = i;
-	}
-	*slot = k;
-	if (g != NULL && g->version == version) {
-		g->used = ++st->grep_clock;
-		return 0;
-	}
-	g = &st->greps[k];
-	free(g->query);
-	g->query = NULL;
-	snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS temp.grep_%d;"
-	    " CREATE TEMP TABLE grep_%d(seq INTEGER PRIMARY KEY);", k, k);
-	if (exec(st, sql, err) < 0)
-		return -1;
-	/* a spec's words match every candidate of its task */
-	snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO temp.grep_%d"
-	    " SELECT rowid >> 16 FROM search WHERE search MATCH ?1 AND"
-	    " rowid >= 0 UNION ALL SELECT q.seq FROM queue q WHERE q.task_id"
-	    " IN (SELECT task FROM search WHERE search MATCH ?1 AND rowid < 0"
-	    " AND task IS NOT NULL)", k);
-	if (prepare(st, &s, sql, err) < 0)
-		return -1;
-	bind_text(s, 1, query);
-	if (step_done(st, s, "search", err) < 0)
-		return -1;
-	g->count = (size_t)sqlite3_changes(st->db);
-	g->query = xstrdup(query);
-	g->version = version;
-	g->used = ++st->grep_clock;
-	return 0;
-}
-
-/*
- * Turn f's grep= predicates into lookups in their grep_table(), so that
- * a page or a count does not search again.  The full-text form that
- * filter_compile() wrote stays correct for every other caller.
- */
-static int
-filter_fast(struct store *st, struct filter *f, struct err *err)
-{
-	struct buf w = BUF_INIT;
-	size_t from = 0, rest = f->where.len - strlen(" WHERE 1");
-
-	f->drive = -1;
-	f->only = 0;
-	if (f->ngreps == 0)
-		return 0;
-	for (size_t i = 0; i < f->ngreps; i++) {
-		const struct filter_grep *g = &f->greps[i];
-		int slot;
-
-		if (grep_table(st, f->vals[g->val], &slot, err) < 0) {
-			buf_release(&w);
-			return -1;
-		}
-		buf_add(&w, f->where.p + from, g->at - from);
-		buf_printf(&w, " AND q.seq %sIN temp.grep_%d", g->neg ?
-		    "NOT " : "", slot);
-		if (!g->neg)
-			f->drive = slot;
-		/* one grep= and nothing else: its table is the queue */
-		if (f->ngreps == 1 && !g->neg && g->len == rest) {
-			f->only = 1;
-			f->count = st->greps[slot].count;
-		}
-		from = g->at + g->len;
-	}
-	buf_add(&w, f->where.p + from, f->where.len - from);
-	buf_release(&f->where);
-	f->where = w;
-	f->ngreps = 0;
-	return 0;
-}
-
-/* filter_compile() then filter_fast(); f is released on failure. */
-static int
-filter_open(struct store *st, const char *text, struct filter *f,
-    struct err *err)
-{
-	if (filter_compile(text, f, err) < 0)
-		return -1;
-	if (filter_fast(st, f, err) < 0) {
-		filter_release(f);
-		return -1;
-	}
-	return 0;
-}
-
-int
-store_query_count(struct store *st, const char *filter, size_t *n,
-    struct err *err)
-{
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
-	int rc;
-
-	*n = 0;
-	if (filter_open(st, filter, &f, err) < 0)
-		return -1;
-	if (f.only) {
-		*n = f.count;
-		filter_release(&f);
-		return 0;
-	}
-	buf_adds(&sql, "SELECT count(*)");
-	queue_from(&sql, buf_str(&f.where));
-	buf_adds(&sql, buf_str(&f.where));
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
-		return -1;
-	}
-	filter_bind(&f, s);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*n = (size_t)sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	filter_release(&f);
-	if (rc != SQLITE_ROW)
-		return err_sqlite(err, st->db, "count");
-	return 0;
-}
-
-/* Read the rows of a prepared page statement into *out (up to limit). */
-static int
-page_read(struct store *st, sqlite3_stmt *s, size_t limit,
-    struct store_row **out, size_t *n, struct err *err)
-{
-	int rc = SQLITE_DONE;
-
-	*out = NULL;
-	*n = 0;
-	if (limit > 0)
-		*out = xcalloc(limit, sizeof **out);
-	while (*n < limit && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		row_from_stmt(s, &(*out)[(*n)++]);
-	if (*n < limit && rc != SQLITE_DONE) {
-		for (size_t i = 0; i < *n; i++)
-			store_row_release(&(*out)[i]);
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return err_sqlite(err, st->db, "page");
-	}
-	return 0;
-}
-
-int
-store_query_page(struct store *st, const char *filter, size_t offset,
-    size_t limit, struct store_row **out, size_t *n, struct err *err)
-{
-	return store_query_seek(st, filter, 0, 1, offset, limit, out, n, err);
-}
-
-int
-store_query_seek(struct store *st, const char *filter, int64_t from,
-    int dir, size_t skip, size_t limit, struct store_row **out, size_t *n,
-    struct err *err)
-{
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (filter_open(st, filter, &f, err) < 0)
-		return -1;
-	/*
-	 * A search pages through its own table of matches (CROSS JOIN keeps
-	 * it outermost): from the seek on, not from its first match.
-	 */
-	if (f.drive >= 0)
-		buf_printf(&sql, "SELECT " QUEUE_COLS " FROM temp.grep_%d gk"
-		    " CROSS JOIN queue q ON q.seq = gk.seq" QUEUE_JOINS "%s"
-		    " AND gk.seq %s ?%zu ORDER BY gk.seq %s LIMIT %zu"
-		    " OFFSET %zu", f.drive, buf_str(&f.where), dir < 0 ? "<" : ">",
-		    f.nvals + 1, dir < 0 ? "DESC" : "ASC", limit, skip);
-	else
-		buf_printf(&sql, "SELECT " QUEUE_COLS QUEUE_FROM "%s AND q.seq"
-		    " %s ?%zu ORDER BY q.seq %s LIMIT %zu OFFSET %zu",
-		    buf_str(&f.where), dir < 0 ? "<" : ">", f.nvals + 1,
-		    dir < 0 ? "DESC" : "ASC", limit, skip);
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
-		return -1;
-	}
-	filter_bind(&f, s);
-	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
-	rc = page_read(st, s, limit, out, n, err);
-	sqlite3_finalize(s);
-	filter_release(&f);
-	if (rc < 0)
-		return -1;
-	/* ascending either way */
-	for (size_t i = 0; dir < 0 && i < *n / 2; i++) {
-		struct store_row t = (*out)[i];
-
-		(*out)[i] = (*out)[*n - 1 - i];
-		(*out)[*n - 1 - i] = t;
-	}
-	return 0;
-}
-
-int
-store_query_nth(struct store *st, const char *filter, int64_t from, int dir,
-    size_t skip, int64_t *seq, struct err *err)
-{
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
-	int rc;
-
-	*seq = 0;
-	if (filter_open(st, filter, &f, err) < 0)
-		return -1;
-	/* only the seq: the rows skipped are narrow queue (or match) rows */
-	if (f.drive >= 0) {
-		buf_printf(&sql, "SELECT gk.seq FROM temp.grep_%d gk CROSS JOIN"
-		    " queue q ON q.seq = gk.seq", f.drive);
-		queue_joins(&sql, buf_str(&f.where));
-		buf_printf(&sql, "%s AND gk.seq %s ?%zu ORDER BY gk.seq %s"
-		    " LIMIT 1 OFFSET %zu", buf_str(&f.where), dir < 0 ? "<" :
-		    ">", f.nvals + 1, dir < 0 ? "DESC" : "ASC", skip);
-	} else {
-		buf_adds(&sql, "SELECT q.seq");
-		queue_from(&sql, buf_str(&f.where));
-		buf_printf(&sql, "%s AND q.seq %s ?%zu ORDER BY q.seq %s"
-		    " LIMIT 1 OFFSET %zu", buf_str(&f.where), dir < 0 ? "<" :
-		    ">", f.nvals + 1, dir < 0 ? "DESC" : "ASC", skip);
-	}
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
-		return -1;
-	}
-	filter_bind(&f, s);
-	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*seq = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	filter_release(&f);
-	if (rc == SQLITE_DONE)
-		return 1;
-	if (rc != SQLITE_ROW)
-		return err_sqlite(err, st->db, "seek");
-	return 0;
-}
-
-int
-store_query_position(struct store *st, const char *filter, int64_t seq,
-    size_t *index, struct err *err)
-{
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
-	int rc, found = 1;
-
-	if (filter_open(st, filter, &f, err) < 0)
-		return -1;
-	buf_adds(&sql, "SELECT count(*), max(q.seq)");
-	queue_from(&sql, buf_str(&f.where));
-	buf_printf(&sql, "%s AND q.seq <= ?%zu", buf_str(&f.where),
-	    f.nvals + 1);
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
-		return -1;
-	}
-	filter_bind(&f, s);
-	sqlite3_bind_int64(s, (int)f.nvals + 1, seq);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW && sqlite3_column_int64(s, 1) == seq) {
-		*index = (size_t)sqlite3_column_int64(s, 0) - 1;
-		found = 0;
-	}
-	sqlite3_finalize(s);
-	filter_release(&f);
-	if (rc != SQLITE_ROW)
-		return err_sqlite(err, st->db, "locate");
-	return found;
-}
-
-int
-store_query_index(struct store *st, const char *filter, const char *cand_id,
-    size_t *index, struct err *err)
-{
-	sqlite3_stmt *s;
-	int64_t seq;
-	int rc;
-
-	if (prepare(st, &s, "SELECT seq FROM candidate WHERE id = ?1",
-	    err) < 0)
-		return -1;
-	bind_text(s, 1, cand_id);
-	rc = sqlite3_step(s);
-	seq = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "locate");
-	if (rc == SQLITE_DONE)
-		return -1;
-	rc = store_query_position(st, filter, seq, index, err);
-	return rc == 0 ? 0 : -1;
-}
-
-int
-store_query_match(struct store *st, const char *filter, const char *cand_id,
-    int *match, struct err *err)
-{
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
-	int rc;
-
-	*match = 0;
-	if (filter_open(st, filter, &f, err) < 0)
-		return -1;
-	buf_adds(&sql, "SELECT 1");
-	queue_from(&sql, "c.");
-	buf_printf(&sql, "%s AND c.id = ?%zu", buf_str(&f.where),
-	    f.nvals + 1);
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
-		return -1;
-	}
-	filter_bind(&f, s);
-	bind_text(s, (int)f.nvals + 1, cand_id);
-	rc = sqlite3_step(s);
-	*match = rc == SQLITE_ROW;
-	sqlite3_finalize(s);
-	filter_release(&f);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "match");
-	return 0;
-}
-
-/* assay_find(a, ...): 1 when the find's regex matches an argument. */
-static void
-find_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	const regex_t *re = sqlite3_user_data(ctx);
-
-	for (int i = 0; i < argc; i++) {
-		const unsigned char *t = sqlite3_value_text(argv[i]);
-
-		if (t != NULL &&
-		    regexec(re, (const char *)t, 0, NULL, 0) == 0) {
-			sqlite3_result_int(ctx, 1);
-			return;
-		}
-	}
-	sqlite3_result_int(ctx, 0);
-}
-
-int
-store_query_find(struct store *st, const char *filter, const char *pattern,
-    int64_t from, int dir, int64_t *seq, struct err *err)
-{
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s = NULL;
-	regex_t re;
-	char ebuf[128];
-	int rc;
-
-	*seq = 0;
-	rc = regcomp(&re, pattern, REG_EXTENDED | REG_ICASE | REG_NOSUB);
-	if (rc != 0) {
-		regerror(rc, &re, ebuf, sizeof ebuf);
-		return err_set(err, "/%s: %s", pattern, ebuf);
-	}
-	if (filter_open(st, filter, &f, err) < 0) {
-		regfree(&re);
-		return -1;
-	}
-	/* the columns the queue shows, all on the narrow queue row */
-	buf_adds(&sql, "SELECT q.seq");
-	queue_from(&sql, buf_str(&f.where));
-	buf_printf(&sql, "%s AND q.seq %s ?%zu AND assay_find(q.id, q.task_id,"
-	    " q.origin, q.verdict, q.category) ORDER BY q.seq %s LIMIT 1",
-	    buf_str(&f.where), dir < 0 ? "<" : ">", f.nvals + 1,
-	    dir < 0 ? "DESC" : "ASC");
-	if (sqlite3_create_function(st->db, "assay_find", -1, SQLITE_UTF8,
-	    &re, find_fn, NULL, NULL) != SQLITE_OK) {
-		err_sqlite(err, st->db, "find");
-		rc = -1;
-		goto out;
-	}
-	rc = prepare(st, &s, buf_str(&sql), err);
-	if (rc < 0)
-		goto out;
-	filter_bind(&f, s);
-	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		*seq = sqlite3_column_int64(s, 0);
-		rc = 0;
-	} else if (rc == SQLITE_DONE) {
-		rc = 1;
-	} else {
-		rc = err_sqlite(err, st->db, "find");
-	}
-out:
-	sqlite3_finalize(s);
-	/* the function points at re: it goes before re does */
-	sqlite3_create_function(st->db, "assay_find", -1, SQLITE_UTF8, NULL,
-	    NULL, NULL, NULL);
-	buf_release(&sql);
-	filter_release(&f);
-	regfree(&re);
-	return rc;
-}
-
-int
-store_query_each(struct store *st, const char *filter,
-    int (*cb)(const struct store_row *row, void *arg), void *arg,
-    struct err *err)
-{
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
-	int rc, stop = 0;
-
-	if (filter_open(st, filter, &f, err) < 0)
-		return -1;
-	buf_printf(&sql, "SELECT " QUEUE_COLS QUEUE_FROM "%s ORDER BY q.seq",
-	    buf_str(&f.where));
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
-		return -1;
-	}
-	filter_bind(&f, s);
-	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_row r;
-
-		memset(&r, 0, sizeof r);
-		row_from_stmt(s, &r);
-		stop = cb(&r, arg);
-		store_row_release(&r);
-	}
-	sqlite3_finalize(s);
-	filter_release(&f);
-	if (stop)
-		return stop;
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "query");
-	return 0;
-}
-
-/* --- statistics ---------------------------------------------------- */
-
-void
-store_stat_release(struct store_stat *c)
-{
-	if (c == NULL)
-		return;
-	free(c->group);
-	free(c->verdict);
-	free(c->category);
-	free(c->subcategory);
-	memset(c, 0, sizeof *c);
-}
-
-const char *
-store_stat_bucket(const struct store_stat *c)
-{
-	const char *vd = c->verdict;
-
-	if (vd != NULL && strcmp(vd, "pass") == 0)
-		return "pass";
-	if (c->category != NULL)
-		return c->category;
-	if (vd == NULL)
-		return "unverified";
-	if (strcmp(vd, "fail") == 0 || strcmp(vd, "timeout") == 0)
-		return "unlabelled";
-	return vd;
-}
-
-int
-store_stats(struct store *st, const char *filter, const char *group_key,
-    struct store_stat **out, size_t *n, struct err *err)
-{
-	struct filter f;
-	struct buf sql = BUF_INIT, names = BUF_INIT;
-	const char *gexpr = NULL;
-	sqlite3_stmt *s;
-	size_t cap = 0;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	for (size_t i = 0; i < sizeof filter_keys / sizeof filter_keys[0]; i++)
-		if (group_key != NULL && strcmp(filter_keys[i].key,
-		    group_key) == 0)
-			gexpr = filter_keys[i].expr;
-	if (gexpr == NULL)
-		return err_set(err, "cannot group by '%s'", group_key != NULL ?
-		    group_key : "");
-	if (filter_open(st, filter, &f, err) < 0)
-		return -1;
-	/*
-	 * The category and subcategory of the queue (q, as QUEUE_COLS).
-	 * A task's column (benchmark, domain, env) is joined once the
-	 * candidates are counted per task: a million rows are counted on
-	 * the queue_task_stats index, not joined a million times.
-	 */
-	if (strcmp(buf_str(&f.where), " WHERE 1") == 0 &&
-	    (strncmp(gexpr, "t.", 2) == 0 || strcmp(gexpr, "q.origin") == 0 ||
-	    strcmp(gexpr, "q.task_id") == 0)) {
-		/* the whole queue: its counts are kept (queue_sum) */
-		int task = gexpr[0] == 't';
-
-		buf_printf(&sql, "SELECT %s%s AS g, nullif(s.verdict, '') AS vd,"
-		    " nullif(s.category, '') AS cat, nullif(s.subcategory, '')"
-		    " AS sub, sum(s.n) FROM queue_sum s%s WHERE s.n > 0",
-		    task ? gexpr : "s.", task ? "" : gexpr + 2, task ?
-		    " JOIN task t ON t.id = s.task_id" : "");
-	} else if (strncmp(gexpr, "t.", 2) == 0) {
-		buf_printf(&sql, "SELECT %s AS g, vd, cat, sub, sum(k) FROM"
-		    " (SELECT q.task_id AS tid, q.verdict AS vd, q.category AS"
-		    " cat, q.subcategory AS sub, count(*) AS k", gexpr);
-		queue_from(&sql, buf_str(&f.where));
-		buf_printf(&sql, "%s GROUP BY tid, vd, cat, sub) JOIN task t"
-		    " ON t.id = tid", buf_str(&f.where));
-	} else {
-		buf_printf(&names, "%s %s", gexpr, buf_str(&f.where));
-		buf_printf(&sql, "SELECT %s AS g, q.verdict AS vd,"
-		    " q.category AS cat, q.subcategory AS sub, count(*)",
-		    gexpr);
-		queue_from(&sql, buf_str(&names));
-		buf_adds(&sql, buf_str(&f.where));
-		buf_release(&names);
-	}
-	buf_adds(&sql, " GROUP BY g, vd, cat, sub ORDER BY g, vd, cat, sub");
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
-		return -1;
-	}
-	filter_bind(&f, s);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_stat *c;
-
-		if (*n == cap) {
-			cap = cap > 0 ? cap * 2 : 32;
-			*out = xreallocarray(*out, cap, sizeof **out);
-		}
-		c = &(*out)[(*n)++];
-		c->group = col_text(s, 0);
-		if (c->group == NULL)
-			c->group = xstrdup("");
-		c->verdict = col_text(s, 1);
-		c->category = col_text(s, 2);
-		c->subcategory = col_text(s, 3);
-		c->count = (size_t)sqlite3_column_int64(s, 4);
-	}
-	sqlite3_finalize(s);
-	filter_release(&f);
-	if (rc != SQLITE_DONE) {
-		for (size_t i = 0; i < *n; i++)
-			store_stat_release(&(*out)[i]);
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return err_sqlite(err, st->db, "stats");
-	}
-	return 0;
-}
-
-/* --- reviewers: agreement, disagreements, throughput ----------------- */
-
-/*
- * The labels that stand, as the CTEs live and votes.  An undo of the
- * decision that gave a label (or of its redo) takes the label back and
- * a redo gives it again, so a label stands when the newest journal event
- * that gave it or took it back is not an undo.  A label given to settle
- * a disagreement (store_label_final) is final; votes are each reviewer's
- * newest standing label that is not final, one per (candidate, reviewer).
- */
-#define LIVE_CTE(scope) \
-	" live AS (SELECT l.id, l.cand_id, l.by, l.category," \
-	"  l.final" \
-	"  FROM label l WHERE " scope " l.by != 'auto' AND coalesce((SELECT" \
-	"   e.action FROM event e WHERE e.cand_id = l.cand_id" \
-	"   AND e.field = 'label'" \
-	"   AND ((e.action IN ('label', 'redo') AND e.after = l.id)" \
-	"   OR (e.action = 'undo' AND e.before = l.id))" \
-	"   ORDER BY e.id DESC LIMIT 1), 'label') != 'undo'),"
-#define VOTES_CTE \
-	" votes AS (SELECT cand_id, by, category, id FROM live" \
-	"  WHERE NOT final AND id IN (SELECT max(id) FROM live" \
-	"  WHERE NOT final GROUP BY cand_id, by))"
-#define REVIEW_CTES LIVE_CTE("") VOTES_CTE
-
-/*
- * The candidates in disagreement: two reviewers' votes differ, and no
- * final label came after the newest vote.
- */
-#define DISAGREE_IDS \
-	"WITH" REVIEW_CTES \
-	" SELECT v.cand_id FROM votes v GROUP BY v.cand_id" \
-	" HAVING count(DISTINCT v.category) > 1 AND max(v.id) > coalesce(" \
-	" (SELECT max(f.id) FROM live f WHERE f.final" \
-	" AND f.cand_id = v.cand_id), 0)"
-
-/* disagree=yes|no (or !=): a candidate in disagreement, or not. */
-static int
-filter_disagree(struct filter *f, const char *val, int neg, int like,
-    struct err *err)
-{
-	int yes;
-
-	if (like || (strcmp(val, "yes") != 0 && strcmp(val, "no") != 0))
-		return err_set(err, "disagree wants yes or no, as "
-		    "disagree=yes");
-	yes = (strcmp(val, "yes") == 0) != neg;
-	buf_printf(&f->where, " AND c.id %sIN (" DISAGREE_IDS ")",
-	    yes ? "" : "NOT ");
-	return 0;
-}
-
 int
 store_label_final(struct store *st, const char *cand_id,
     const char *category, const char *by, int64_t run_id,
@@ -3552,182 +2385,6 @@ store_label_final(struct store *st, const char *cand_id,
 	return decide(st, s, cand_id, "label", by, detail, err);
 }
 
-/* " WHERE <col> IN (the filter's candidates)", or "" for no filter;
- * f is compiled (and must be released) either way. */
-static int
-review_scope(const char *filter, const char *col, struct filter *f,
-    struct buf *sql, struct err *err)
-{
-	if (filter_compile(filter, f, err) < 0)
-		return -1;
-	if (filter != NULL && *filter != '\0')
-		buf_printf(sql, " WHERE %s IN (SELECT c.id" QUEUE_FROM "%s)",
-		    col, buf_str(&f->where));
-	return 0;
-}
-
-int
-store_agreement(struct store *st, const char *filter,
-    struct agreement_pair **out, size_t *n, struct err *err)
-{
-	struct buf sql = BUF_INIT;
-	struct filter f;
-	sqlite3_stmt *s;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	buf_adds(&sql, "WITH" REVIEW_CTES " SELECT a.by, b.by, a.category,"
-	    " b.category, count(*) FROM votes a JOIN votes b"
-	    " ON b.cand_id = a.cand_id AND a.by < b.by");
-	if (review_scope(filter, "a.cand_id", &f, &sql, err) < 0) {
-		buf_release(&sql);
-		return -1;
-	}
-	buf_adds(&sql, " GROUP BY a.by, b.by, a.category, b.category"
-	    " ORDER BY a.by, b.by");
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
-		return -1;
-	}
-	filter_bind(&f, s);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *a = (const char *)sqlite3_column_text(s, 0);
-		const char *b = (const char *)sqlite3_column_text(s, 1);
-		int i = category_from_name(
-		    (const char *)sqlite3_column_text(s, 2));
-		int j = category_from_name(
-		    (const char *)sqlite3_column_text(s, 3));
-		struct agreement_pair *p = *n > 0 ? &(*out)[*n - 1] : NULL;
-
-		if (p == NULL || strcmp(p->a, a) != 0 || strcmp(p->b, b) != 0) {
-			*out = xreallocarray(*out, *n + 1, sizeof **out);
-			p = &(*out)[(*n)++];
-			memset(p, 0, sizeof *p);
-			p->a = xstrdup(a);
-			p->b = xstrdup(b);
-		}
-		if (i >= 0 && j >= 0)	/* the schema allows no other */
-			p->m[i][j] += (size_t)sqlite3_column_int64(s, 4);
-	}
-	sqlite3_finalize(s);
-	filter_release(&f);
-	if (rc != SQLITE_DONE) {
-		for (size_t i = 0; i < *n; i++)
-			agreement_pair_release(&(*out)[i]);
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return err_sqlite(err, st->db, "agreement");
-	}
-	for (size_t i = 0; i < *n; i++)
-		agreement_kappa(&(*out)[i]);
-	return 0;
-}
-
-int
-store_throughput(struct store *st, const char *filter,
-    struct agreement_rate **out, size_t *n, struct err *err)
-{
-	struct buf sql = BUF_INIT;
-	struct filter f;
-	sqlite3_stmt *s;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	buf_adds(&sql, "SELECT who, at FROM (SELECT id, who, at, cand_id"
-	    " FROM event WHERE action IN ('label', 'review'))");
-	if (review_scope(filter, "cand_id", &f, &sql, err) < 0) {
-		buf_release(&sql);
-		return -1;
-	}
-	buf_adds(&sql, " ORDER BY who, at, id");
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
-		return -1;
-	}
-	filter_bind(&f, s);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *who = (const char *)sqlite3_column_text(s, 0);
-		struct agreement_rate *r = *n > 0 ? &(*out)[*n - 1] : NULL;
-
-		if (r == NULL || strcmp(r->who, who) != 0) {
-			*out = xreallocarray(*out, *n + 1, sizeof **out);
-			r = &(*out)[(*n)++];
-			memset(r, 0, sizeof *r);
-			r->who = xstrdup(who);
-		}
-		agreement_rate_add(r, sqlite3_column_int64(s, 1));
-	}
-	sqlite3_finalize(s);
-	filter_release(&f);
-	if (rc != SQLITE_DONE) {
-		for (size_t i = 0; i < *n; i++)
-			agreement_rate_release(&(*out)[i]);
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return err_sqlite(err, st->db, "throughput");
-	}
-	return 0;
-}
-
-void
-store_vote_release(struct store_vote *v)
-{
-	if (v == NULL)
-		return;
-	free(v->by);
-	free(v->category);
-	memset(v, 0, sizeof *v);
-}
-
-int
-store_votes(struct store *st, const char *cand_id, struct store_vote **out,
-    size_t *n, struct err *err)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	/* one candidate's labels, found through the journal's index */
-	if (prepare(st, &s, "WITH" LIVE_CTE("l.id IN (SELECT e0.after FROM"
-	    " event e0 WHERE e0.cand_id = ?1 AND e0.action = 'label') AND")
-	    VOTES_CTE " SELECT by, category, 0, id"
-	    " FROM votes WHERE cand_id = ?1 UNION ALL SELECT by, category, 1,"
-	    " id FROM live WHERE cand_id = ?1 AND final AND id = (SELECT"
-	    " max(id) FROM live WHERE cand_id = ?1 AND final)"
-	    " ORDER BY 3, 1", err) < 0)
-		return -1;
-	bind_text(s, 1, cand_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_vote *v;
-
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		v = &(*out)[(*n)++];
-		v->by = col_text(s, 0);
-		v->category = col_text(s, 1);
-		v->final = sqlite3_column_int(s, 2);
-		v->label_id = sqlite3_column_int64(s, 3);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		for (size_t i = 0; i < *n; i++)
-			store_vote_release(&(*out)[i]);
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return err_sqlite(err, st->db, "votes");
-	}
-	return 0;
-}
-
 /* --- export helpers -------------------------------------------------- */
 
 void
@@ -3743,11 +2400,33 @@ store_label_release(struct store_label *l)
 	memset(l, 0, sizeof *l);
 }
 
+static void
+label_fill(sqlite3_stmt *s, void *item)
+{
+	struct store_label *l = item;
+
+	l->id = sqlite3_column_int64(s, 0);
+	l->at = sqlite3_column_int64(s, 1);
+	l->category = col_text(s, 2);
+	l->subcategory = col_text(s, 3);
+	l->note = col_text(s, 4);
+	l->by = col_text(s, 5);
+	l->evidence = col_text(s, 6);
+	l->current = sqlite3_column_int(s, 7);
+}
+
+static void
+label_free(void *item)
+{
+	store_label_release(item);
+}
+
 int
 store_label_list(struct store *st, const char *cand_id,
     struct store_label **out, size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
+	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -3758,30 +2437,10 @@ store_label_list(struct store *st, const char *cand_id,
 	    " ORDER BY l.id", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_label *l;
-
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		l = &(*out)[(*n)++];
-		l->id = sqlite3_column_int64(s, 0);
-		l->at = sqlite3_column_int64(s, 1);
-		l->category = col_text(s, 2);
-		l->subcategory = col_text(s, 3);
-		l->note = col_text(s, 4);
-		l->by = col_text(s, 5);
-		l->evidence = col_text(s, 6);
-		l->current = sqlite3_column_int(s, 7);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		for (size_t i = 0; i < *n; i++)
-			store_label_release(&(*out)[i]);
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return err_sqlite(err, st->db, "read labels");
-	}
-	return 0;
+	rc = rows_read(st, s, sizeof **out, SIZE_MAX, label_fill, label_free,
+	    &rows, n, "read labels", err);
+	*out = rows;
+	return rc;
 }
 
 int
@@ -4102,202 +2761,6 @@ store_label_is_final(struct store *st, const char *cand_id,
 	return 0;
 }
 
-/* --- benchmarks ------------------------------------------------------ */
-
-/* One candidate copied by store_bench_fill(). */
-struct fill_src {
-	int64_t	 seq, run_id;
-	char	*id, *task_id, *origin, *lang;
-	char	*code;
-	size_t	 code_len;
-};
-
-/* A line comment in lang, so that a copy still compiles as its source. */
-static const char *
-fill_comment(const char *lang)
-{
-	if (lang != NULL && (strcmp(lang, "python") == 0 ||
-	    strcmp(lang, "triton") == 0))
-		return "#";
-	if (lang != NULL && strcmp(lang, "asm") == 0)
-		return ";";
-	return "//";
-}
-
-static int
-fill_sources(struct store *st, struct fill_src **out, size_t *n,
-    struct err *err)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (prepare(st, &s, "SELECT seq, coalesce(run_id, 0), id, task_id,"
-	    " origin, lang, code FROM candidate ORDER BY seq", err) < 0)
-		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct fill_src *f;
-
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		f = &(*out)[(*n)++];
-		f->seq = sqlite3_column_int64(s, 0);
-		f->run_id = sqlite3_column_int64(s, 1);
-		f->id = col_text(s, 2);
-		f->task_id = col_text(s, 3);
-		f->origin = col_text(s, 4);
-		f->lang = col_text(s, 5);
-		f->code = col_blob(s, 6, &f->code_len);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read candidates");
-	return 0;
-}
-
-/* The statements of one copy, prepared once. */
-enum { FILL_TAKEN, FILL_CAND, FILL_RUN, FILL_POINT, FILL_REC, FILL_N };
-
-static int
-fill_one(struct store *st, sqlite3_stmt **s, const struct fill_src *f,
-    size_t copy, struct err *err)
-{
-	struct buf code = BUF_INIT, ident = BUF_INIT;
-	char hash[HASH_HEX_LEN + 1], hex[HASH_HEX_LEN + 1];
-	char *id = NULL;
-	int rc = -1, taken = 1;
-
-	buf_add(&code, f->code, f->code_len);
-	if (f->code_len > 0 && f->code[f->code_len - 1] != '\n')
-		buf_addc(&code, '\n');
-	buf_printf(&code, "%s assay bench copy %zu of %s\n",
-	    fill_comment(f->lang), copy, f->id);
-	hash_sha256(code.p, code.len, hash);
-	/* the id store_candidate_add() would give it */
-	buf_printf(&ident, "%s%c%s%c%s", f->task_id, 0, f->origin, 0, hash);
-	hash_sha256(ident.p, ident.len, hex);
-	for (int k = 7; k <= HASH_HEX_LEN && taken; k++) {
-		free(id);
-		id = xasprintf("c%.*s", k, hex);
-		sqlite3_reset(s[FILL_TAKEN]);
-		bind_text(s[FILL_TAKEN], 1, id);
-		taken = sqlite3_step(s[FILL_TAKEN]) == SQLITE_ROW;
-	}
-	sqlite3_reset(s[FILL_CAND]);
-	bind_text(s[FILL_CAND], 1, id);
-	sqlite3_bind_blob(s[FILL_CAND], 2, code.p, (int)code.len,
-	    SQLITE_STATIC);
-	bind_text(s[FILL_CAND], 3, hash);
-	sqlite3_bind_int64(s[FILL_CAND], 4, f->seq);
-	if (sqlite3_step(s[FILL_CAND]) != SQLITE_DONE) {
-		err_sqlite(err, st->db, "copy candidate");
-		goto out;
-	}
-	if (f->run_id > 0) {
-		sqlite3_reset(s[FILL_RUN]);
-		bind_text(s[FILL_RUN], 1, id);
-		sqlite3_bind_int64(s[FILL_RUN], 2, f->run_id);
-		if (sqlite3_step(s[FILL_RUN]) != SQLITE_DONE) {
-			err_sqlite(err, st->db, "copy run");
-			goto out;
-		}
-		sqlite3_reset(s[FILL_POINT]);
-		sqlite3_bind_int64(s[FILL_POINT], 1,
-		    sqlite3_last_insert_rowid(st->db));
-		bind_text(s[FILL_POINT], 2, id);
-		if (sqlite3_step(s[FILL_POINT]) != SQLITE_DONE) {
-			err_sqlite(err, st->db, "copy run pointer");
-			goto out;
-		}
-	}
-	sqlite3_reset(s[FILL_REC]);
-	bind_text(s[FILL_REC], 1, id);
-	bind_text(s[FILL_REC], 2, f->id);
-	if (sqlite3_step(s[FILL_REC]) != SQLITE_DONE) {
-		err_sqlite(err, st->db, "copy recorded");
-		goto out;
-	}
-	rc = 0;
-out:
-	free(id);
-	buf_release(&code);
-	buf_release(&ident);
-	return rc;
-}
-
-int
-store_bench_fill(struct store *st, size_t total, size_t *added,
-    struct err *err)
-{
-	static const char *const sql[FILL_N] = {
-		"SELECT 1 FROM candidate WHERE id = ?1",
-		"INSERT INTO candidate(id, task_id, origin, origin_raw, kind,"
-		" lang, parent, source, code, code_hash, extra) SELECT ?1,"
-		" task_id, origin, origin_raw, kind, lang, parent, source, ?2,"
-		" ?3, extra FROM candidate WHERE seq = ?4",
-		"INSERT INTO run(cand_id, env, verdict, stage, subcategory,"
-		" category, evidence, command, toolchain, inputs, input_key,"
-		" metrics, exit_code, wall_ms, started, log, diagnostics,"
-		" evidence_line) SELECT ?1, env, verdict, stage, subcategory,"
-		" category, evidence, command, toolchain, inputs, input_key,"
-		" metrics, exit_code, wall_ms, started, log, diagnostics,"
-		" evidence_line FROM run WHERE id = ?2",
-		"UPDATE candidate SET run_id = ?1 WHERE id = ?2",
-		"INSERT INTO recorded(cand_id, verdict, stage, log, extra)"
-		" SELECT ?1, verdict, stage, log, extra FROM recorded"
-		" WHERE cand_id = ?2 ORDER BY id",
-	};
-	sqlite3_stmt *s[FILL_N] = { NULL };
-	struct fill_src *src = NULL;
-	size_t nsrc = 0, have = 0, batch = 0;
-	int rc = -1;
-
-	*added = 0;
-	if (store_query_count(st, NULL, &have, err) < 0 ||
-	    fill_sources(st, &src, &nsrc, err) < 0)
-		goto out;
-	if (nsrc == 0 && total > 0) {
-		err_set(err, "no candidates to copy: import some first");
-		goto out;
-	}
-	for (int i = 0; i < FILL_N; i++)
-		if (prepare(st, &s[i], sql[i], err) < 0)
-			goto out;
-	for (size_t copy = 1; have < total; copy++) {
-		for (size_t i = 0; i < nsrc && have < total; i++) {
-			if (batch == 0 && store_begin(st, err) < 0)
-				goto out;
-			if (fill_one(st, s, &src[i], copy, err) < 0) {
-				store_rollback(st);
-				goto out;
-			}
-			have++;
-			(*added)++;
-			/* commit in slices: the WAL stays small */
-			if (++batch == 20000) {
-				if (store_commit(st, err) < 0)
-					goto out;
-				batch = 0;
-			}
-		}
-	}
-	if (batch > 0 && store_commit(st, err) < 0)
-		goto out;
-	rc = 0;
-out:
-	for (int i = 0; i < FILL_N; i++)
-		sqlite3_finalize(s[i]);
-	for (size_t i = 0; i < nsrc; i++) {
-		free(src[i].id);
-		free(src[i].task_id);
-		free(src[i].origin);
-		free(src[i].lang);
-		free(src[i].code);
-	}
-	free(src);
-	return rc;
-}
-
 /* --- the model loop -------------------------------------------------- */
 
 int
@@ -4436,19 +2899,3 @@ store_claim_release(struct store *st, const char *cand_id,
 	return step_done(st, s, "release claim", err);
 }
 
-char *
-store_filter_quote(const char *v)
-{
-	struct buf b = BUF_INIT;
-
-	if (*v != '\0' && strpbrk(v, " \t\"") == NULL)
-		return xstrdup(v);
-	buf_addc(&b, '"');
-	for (; *v != '\0'; v++) {
-		if (*v == '"')
-			buf_addc(&b, '"');
-		buf_addc(&b, *v);
-	}
-	buf_addc(&b, '"');
-	return buf_detach(&b, NULL);
-}

@@ -15,7 +15,7 @@
  * stays.
  */
 #define _GNU_SOURCE
-#include "ui/pane.h"
+#include "ui/wb.h"
 #include "model/vocab.h"
 
 #include <errno.h>
@@ -30,23 +30,61 @@
 #define BATCH_REFRESH_MS	300	/* re-read the view at most this often */
 #define BATCH_MAX_JOBS		64
 
+/* The state of :verify, owned by wb->batch. */
+struct batch {
+	int		 pid;		/* the child `assay verify`; 0: none */
+	int		 fd;		/* its stdout and stderr */
+	struct buf	 part;		/* a line not ended yet */
+	size_t		 done, total;	/* [done/total] of its last line */
+	size_t		 results, pass, fail;	/* runs it stored */
+	size_t		 seen;		/* results when the view was read */
+	size_t		 unchanged;	/* from verify's summary line */
+	int		 summary;	/* 1: that line was read */
+	int64_t		 t0, refreshed;	/* ms */
+	int		 jobs, cancelled;
+	char		 last_err[256];
+};
+
+/* The state, made on first use. */
+static struct batch *
+batch_of(struct wb *wb)
+{
+	if (wb->batch == NULL) {
+		wb->batch = xcalloc(1, sizeof *wb->batch);
+		wb->batch->fd = -1;
+	}
+	return wb->batch;
+}
+
 int
 batch_running(const struct wb *wb)
 {
-	return wb->batch.pid > 0;
+	return wb->batch != NULL && wb->batch->pid > 0;
 }
 
 int
 batch_fd(const struct wb *wb)
 {
-	return wb->batch.pid > 0 ? wb->batch.fd : -1;
+	return batch_running(wb) ? wb->batch->fd : -1;
+}
+
+int
+batch_progress(const struct wb *wb, size_t *done, size_t *total,
+    size_t *fail)
+{
+	if (!batch_running(wb))
+		return 0;
+	*done = wb->batch->done;
+	*total = wb->batch->total;
+	*fail = wb->batch->fail;
+	return 1;
 }
 
 /* Parse "[k/N] ID VERDICT ..." into the counts. */
 static void
 batch_line(struct wb *wb, const char *line)
 {
-	struct wb_batch *b = &wb->batch;
+	struct batch *b = batch_of(wb);
 	size_t k, n;
 	char id[64], verdict[32];
 
@@ -77,7 +115,7 @@ batch_line(struct wb *wb, const char *line)
 static void
 batch_end(struct wb *wb)
 {
-	struct wb_batch *b = &wb->batch;
+	struct batch *b = batch_of(wb);
 	int st = 0;
 	char dur[32];
 
@@ -106,7 +144,7 @@ batch_end(struct wb *wb)
 void
 batch_io(struct wb *wb)
 {
-	struct wb_batch *b = &wb->batch;
+	struct batch *b = batch_of(wb);
 	char chunk[4096];
 	ssize_t n;
 	int eof = 0;
@@ -156,9 +194,9 @@ batch_io(struct wb *wb)
 int
 batch_timeout(const struct wb *wb)
 {
-	const struct wb_batch *b = &wb->batch;
+	const struct batch *b = wb->batch;
 
-	if (b->pid <= 0 || b->results == b->seen)
+	if (b == NULL || b->pid <= 0 || b->results == b->seen)
 		return -1;
 	/* a result read but not shown yet: show it when its time comes */
 	return (int)(BATCH_REFRESH_MS - (wb_now_ms() - b->refreshed) > 0 ?
@@ -168,7 +206,7 @@ batch_timeout(const struct wb *wb)
 void
 batch_cancel(struct wb *wb)
 {
-	struct wb_batch *b = &wb->batch;
+	struct batch *b = batch_of(wb);
 
 	if (b->pid <= 0)
 		return;
@@ -183,10 +221,15 @@ batch_cancel(struct wb *wb)
 void
 batch_stop(struct wb *wb)
 {
-	if (wb->batch.pid <= 0)
+	if (wb->batch == NULL)
 		return;
-	batch_cancel(wb);
-	batch_end(wb);
+	if (wb->batch->pid > 0) {
+		batch_cancel(wb);
+		batch_end(wb);
+	}
+	buf_release(&wb->batch->part);
+	free(wb->batch);
+	wb->batch = NULL;
 }
 
 /* Default parallelism: the CPUs, at most 8. */
@@ -201,7 +244,7 @@ batch_default_jobs(void)
 int
 batch_start(struct wb *wb, const char *arg)
 {
-	struct wb_batch *b = &wb->batch;
+	struct batch *b = batch_of(wb);
 	char self[4096], jobs[32], timeout[32], *copy, *tok, *save = NULL;
 	char **argv;
 	long nj = batch_default_jobs();

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "ui/pane.h"
+#include "ui/wb.h"
 
 /* One timed key. */
 struct bench_key {

@@ -5,7 +5,7 @@
  * UTF-8 output, word wrapping, scrolling and the short forms of queue
  * columns.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 #include "model/vocab.h"
 
 #include <stdio.h>

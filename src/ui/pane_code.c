@@ -4,12 +4,14 @@
  * (and their message after the line where it fits), and the evidence
  * of a failed run on the last row.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 #include "model/vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "lang/syntax.h"
 
 /* The first diagnostic on line (1-based), or NULL. */
 static const struct diag *
@@ -152,6 +154,90 @@ code_rows(const char *text, const size_t *at, size_t line, int maxcol)
 }
 
 /*
+ * The pane's own state: the syntax tree of the candidate it was parsed
+ * for (NULL: none, or no grammar for its language).
+ */
+struct code_pane {
+	unsigned long	 gen;		/* wb->cur_gen it was parsed at */
+	int		 parsed;	/* syn is for gen */
+	struct syntax	*syn;
+};
+
+static void
+code_parse(struct pane *p)
+{
+	struct code_pane *cp = p->priv;
+	const struct wb_cur *c = &p->wb->cur;
+	struct err err;
+
+	syntax_free(cp->syn);
+	cp->syn = NULL;
+	cp->parsed = 1;
+	if (c->id == NULL || c->cand.id == NULL)
+		return;
+	if (syntax_parse(&cp->syn, c->cand.lang, c->cand.code ?
+	    c->cand.code : "", c->cand.code_len, &err) < 0)
+		cp->syn = NULL;
+}
+
+/*
+ * A candidate loaded since the last look (wb->cur_gen moved): parse it,
+ * and show its first diagnosed line a third down the pane.  Parsed again
+ * in place after open (the grammars became ready).
+ */
+static void
+code_sync(struct pane *p)
+{
+	struct code_pane *cp = p->priv;
+	const struct wb_cur *c = &p->wb->cur;
+
+	if (cp->parsed && cp->gen == p->wb->cur_gen)
+		return;
+	if (cp->gen == p->wb->cur_gen) {	/* open: the same candidate */
+		code_parse(p);
+		return;
+	}
+	cp->gen = p->wb->cur_gen;
+	code_parse(p);
+	if (c->id == NULL || !c->has_run)
+		return;
+	for (size_t i = 0; i < c->run.ndiags; i++) {
+		int line = c->run.diags[i].cand_line;
+
+		if (line > 0) {
+			int rows = p->rows - 1;
+			int top = line - 1 - rows / 3;
+			int max = (int)syntax_nlines(cp->syn) - rows;
+
+			if (cp->syn != NULL && top > max)
+				top = max;
+			p->scroll = top > 0 ? top : 0;
+			break;
+		}
+	}
+}
+
+/* Parse the candidate again (the grammars are ready now). */
+static int
+code_open(struct pane *p, const struct pane_place *at)
+{
+	struct code_pane *cp = p->priv;
+
+	(void)at;
+	cp->parsed = 0;
+	return 0;
+}
+
+static void
+code_close(struct pane *p)
+{
+	struct code_pane *cp = p->priv;
+
+	syntax_free(cp->syn);
+	cp->syn = NULL;
+}
+
+/*
  * Draw line (0-based) at row y from its column hs, highlighted; returns
  * the column the drawing reached (in line columns).
  */
@@ -160,14 +246,15 @@ code_line(struct pane *p, WINDOW *win, int y, int x0, size_t line,
     const size_t *at, int hs, int maxcol)
 {
 	struct wb_cur *c = &p->wb->cur;
+	const struct code_pane *cp = p->priv;
 	const char *text = c->cand.code;
 	const struct syn_span *sp = NULL;
 	size_t ls, le, nspans = 0, pos = 0;
 	int col = 0;
 
 	code_span(text, at, line, &ls, &le);
-	if (c->syn != NULL && line < syntax_nlines(c->syn))
-		sp = syntax_line_spans(c->syn, line, &nspans);
+	if (cp->syn != NULL && line < syntax_nlines(cp->syn))
+		sp = syntax_line_spans(cp->syn, line, &nspans);
 	for (size_t s = 0; s < nspans && col < hs + maxcol; s++) {
 		size_t st = sp[s].start, en = sp[s].end;
 
@@ -229,6 +316,7 @@ code_draw(struct pane *p, WINDOW *win)
 	int rows = p->rows, nw, gut, maxcol, total, k = 0;
 	char num[32];
 
+	code_sync(p);
 	if (c->id == NULL || text == NULL) {
 		pane_puts(win, 0, 0, p->cols, "no candidate",
 		    theme_attr(THEME_DIM));
@@ -339,6 +427,7 @@ code_key(struct pane *p, int key, enum action a)
 	char num[32];
 
 	(void)key;	/* the workbench's actions only */
+	code_sync(p);
 	if (c->cand.code == NULL)
 		return 0;
 	at = code_lines(c->cand.code, c->cand.code_len, &nlines);
@@ -404,7 +493,10 @@ code_title(struct pane *p, char *buf, size_t n)
 
 const struct pane_ops pane_code_ops = {
 	.name = "candidate",
+	.priv_size = sizeof(struct code_pane),
+	.open = code_open,
 	.draw = code_draw,
 	.key = code_key,
 	.title = code_title,
+	.close = code_close,
 };

@@ -11,7 +11,7 @@
  * splits the result into lines, pairs them for side by side and colours
  * them.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 
 #include <stdio.h>
 #include <stdlib.h>

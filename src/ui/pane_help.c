@@ -4,7 +4,7 @@
  * workbench, the program in the pane, the stats and diff sheets and the
  * prompt.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 
 #include <stdio.h>
 #include <string.h>

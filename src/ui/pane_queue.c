@@ -5,7 +5,7 @@
  * category suggested by the toolchain (source "auto") ends in "?" and is
  * dim; a label by a person is plain and in the label colour.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * decisions, then the task's spec, interface and files.  Word-wrapped
  * and scrolled when focused.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 #include "model/vocab.h"
 
 #include <stdio.h>

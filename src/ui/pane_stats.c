@@ -19,13 +19,15 @@
  * without a category.  What is left (a failure without a category,
  * skipped) is "other", which no single filter names.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 #include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "model/agreement.h"
 
 static const char *const stats_by[] = { "benchmark", "model", "domain",
     "env", "reviewers", "agreement" };

@@ -1,7 +1,7 @@
 /*
  * pane_term.c - the toolchain pane: a terminal (term.h) fed either by a
- * verification job running on a pty (verify.h) or by $EDITOR on a pty
- * (pty.h).  term.c knows nothing of ptys and pty.c nothing of screens;
+ * verification job of the verify service (service.h) on a pty, or by
+ * $EDITOR on a pty (pty.h).  term.c knows nothing of ptys and pty.c nothing of screens;
  * this file wires them together (Neovim's terminal is decoupled from its
  * feeder the same way).
  *
@@ -22,7 +22,8 @@
  * verdict rests on (else its end, where a harness prints its results).
  */
 #define _GNU_SOURCE
-#include "ui/pane.h"
+#include "ui/pane_term.h"
+#include "ui/wb.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,21 +37,24 @@
 #include <unistd.h>
 
 #include "app/decide.h"
-#include "exchange/dataset.h"
 #include "base/hash.h"
+#include "exchange/dataset.h"
+#include "exec/pty.h"
+#include "exec/term.h"
+#include "verify/service.h"
+#include "verify/verify.h"
 #include "model/vocab.h"
 
 /*
  * The pane's own state (its priv): the terminal and what feeds it, and
  * the view of it.  Nothing outside this file reads it; the workbench asks
- * through the term_pane_* functions (pane.h).
+ * through the term_pane_* functions (pane_term.h).
  */
 struct term_pane {
 	struct term		*term;
-	struct verify_job	*job;
-	int64_t			 job_t0;	/* ms */
-	char			*verify_next;	/* verify it when the job,
-						   its task's reference, ends */
+	struct vsvc		*vs;		/* v's batch: the reference
+						   and its candidate */
+	int64_t			 job_t0;	/* ms, its job's start */
 	struct pty		 ed;		/* the editor; pid > 0: runs */
 	char			*ed_dir, *ed_path, *ed_cand;
 	char			 ed_hash[SAMPLE_HASH_HEX];
@@ -83,7 +87,7 @@ term_pane_busy(const struct wb *wb)
 {
 	struct term_pane *tp = term_pane_of(wb);
 
-	return tp->job != NULL || tp->ed.pid > 0;
+	return tp->vs != NULL || tp->ed.pid > 0;
 }
 
 int
@@ -91,8 +95,12 @@ term_pane_fd(const struct wb *wb)
 {
 	struct term_pane *tp = term_pane_of(wb);
 
-	if (tp->job != NULL)
-		return verify_job_fd(tp->job);
+	if (tp->vs != NULL) {
+		struct pollfd *fds;
+
+		/* one job at a time in the pane */
+		return vsvc_pollfds(tp->vs, &fds) > 0 ? fds[0].fd : -1;
+	}
 	if (tp->ed.pid > 0)
 		return tp->ed.fd;
 	return -1;
@@ -103,8 +111,8 @@ term_pane_timeout(const struct wb *wb)
 {
 	struct term_pane *tp = term_pane_of(wb);
 
-	if (tp->job != NULL) {
-		int t = verify_job_timeout_ms(tp->job);
+	if (tp->vs != NULL) {
+		int t = vsvc_timeout_ms(tp->vs);
 
 		return t < 100 ? t : 100;	/* reap, clock in the title */
 	}
@@ -180,7 +188,7 @@ term_pane_unhold(struct wb *wb, enum action a)
 int
 term_pane_verifying(const struct wb *wb)
 {
-	return term_pane_of(wb)->job != NULL;
+	return term_pane_of(wb)->vs != NULL;
 }
 
 int
@@ -278,17 +286,90 @@ job_out(const char *bytes, size_t len, void *arg)
 	wb->dirty = 1;
 }
 
+/*
+ * The verify service's hooks (service.h): the pane shows the bytes of
+ * its one job at a time and says what became of each run; the service
+ * decides what runs, in which order, and stores it.
+ */
+static void
+svc_starting(void *arg, const struct candidate *c, const struct task *t,
+    int *rows, int *cols)
+{
+	struct wb *wb = arg;
+	char line[256];
+	int r = wb->panes[WB_TERM].rows, cl = wb->panes[WB_TERM].cols;
+
+	auto_zoom(wb);
+	if (wb->auto_zoom) {
+		/* the job starts at the zoomed size */
+		r = LINES - 2;
+		cl = COLS - 2;
+	}
+	*rows = r > 0 ? r : 24;
+	*cols = cl > 0 ? cl : 80;
+	term_start(wb, *rows, *cols);
+	snprintf(line, sizeof line, "\033[1m\xc2\xbb verify %s \xc2\xb7 %s "
+	    "\xc2\xb7 %s\033[0m\r\n", c->id, c->task_id, t->env ? t->env : "?");
+	feed_str(wb, line);
+}
+
+static void
+svc_started(void *arg, struct verify_job *j, const struct candidate *c,
+    const struct task *t)
+{
+	struct wb *wb = arg;
+	struct term_pane *tp = term_pane_of(wb);
+
+	(void)j;
+	tp->job_t0 = wb_now_ms();
+	tp->term_cand = xstrdup(c->id);
+	snprintf(tp->term_title, sizeof tp->term_title, "%s \xc2\xb7 %s",
+	    t->env ? t->env : "", c->id);
+	wb_msg(wb, 0, "verifying %s (x cancels)", c->id);
+	wb->dirty = 1;
+}
+
+static void
+svc_problem(void *arg, enum vsvc_problem what, const char *id,
+    const char *msg)
+{
+	struct wb *wb = arg;
+
+	if (what == VSVC_START) {
+		char *m = xasprintf("\033[31massay: %s\033[0m\r\n", msg);
+
+		feed_str(wb, m);
+		free(m);
+		auto_unzoom(wb);
+		wb->dirty = 1;
+	}
+	if (id != NULL)
+		wb_msg(wb, 1, "verify %s: %s", id, msg);
+	else
+		wb_msg(wb, 1, "verify: %s", msg);
+}
+
+static void svc_finished(void *arg, const struct vsvc_result *res);
+
 int
-term_pane_verify(struct wb *wb, const char *id)
+wb_verify(struct wb *wb, const char *id)
 {
 	struct term_pane *tp = term_pane_of(wb);
-	struct candidate c = { 0 };
-	struct task t = { 0 };
+	struct vsvc_opts o = {
+		.vo = wb->vopts, .jobs = 1, .use_pty = 1,
+		/* v runs the candidate again; its task's reference only
+		 * when it never ran, first, to judge the candidate by */
+		.force = 1, .refs = VSVC_REFS_UNRUN,
+	};
+	struct vsvc_hooks h = {
+		.starting = svc_starting, .started = svc_started,
+		.output = job_out, .finished = svc_finished,
+		.problem = svc_problem, .arg = wb,
+	};
+	char *ids[1];
 	struct err err;
-	char line[256];
-	int rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols;
 
-	if (tp->job != NULL) {
+	if (tp->vs != NULL) {
 		wb_msg(wb, 1, "a verification is running: x cancels it");
 		return -1;
 	}
@@ -300,86 +381,38 @@ term_pane_verify(struct wb *wb, const char *id)
 		wb_msg(wb, 1, "no candidate selected");
 		return -1;
 	}
-	if (store_candidate_get(wb->st, id, &c, &err) != 0 ||
-	    store_task_get(wb->st, c.task_id, &t, &err) != 0) {
-		wb_msg(wb, 1, "verify %s: %s", id, err.msg);
-		candidate_release(&c);
-		task_release(&t);
+	ids[0] = xstrdup(id);	/* id may be wb->cur.id */
+	if (vsvc_new(&tp->vs, wb->st, &o, &h, ids, 1, &err) < 0) {
+		wb_msg(wb, 1, "verify %s: %s", ids[0], err.msg);
+		free(ids[0]);
 		return -1;
 	}
-	auto_zoom(wb);
-	if (wb->auto_zoom) {
-		/* the job starts at the zoomed size */
-		rows = LINES - 2;
-		cols = COLS - 2;
-	}
-	rows = rows > 0 ? rows : 24;
-	cols = cols > 0 ? cols : 80;
-	term_start(wb, rows, cols);
-	snprintf(line, sizeof line, "\033[1m\xc2\xbb verify %s \xc2\xb7 %s "
-	    "\xc2\xb7 %s\033[0m\r\n", c.id, c.task_id, t.env ? t.env : "?");
-	feed_str(wb, line);
-	if (verify_job_start(&tp->job, &wb->vopts, &t, &c, 1, rows, cols,
-	    &err) < 0) {
-		char *m = xasprintf("\033[31massay: %s\033[0m\r\n", err.msg);
-
-		feed_str(wb, m);
-		free(m);
-		wb_msg(wb, 1, "verify %s: %s", c.id, err.msg);
-		auto_unzoom(wb);
-		candidate_release(&c);
-		task_release(&t);
-		wb->dirty = 1;
+	if (vsvc_start(tp->vs) == 1) {
+		/* it could not start: a hook said why */
+		vsvc_free(tp->vs);
+		tp->vs = NULL;
+		free(ids[0]);
 		return -1;
 	}
-	tp->job_t0 = wb_now_ms();
-	tp->term_cand = xstrdup(c.id);
-	snprintf(tp->term_title, sizeof tp->term_title, "%s \xc2\xb7 %s",
-	    t.env ? t.env : "", c.id);
-	wb_msg(wb, 0, "verifying %s (x cancels)", c.id);
-	candidate_release(&c);
-	task_release(&t);
-	wb->dirty = 1;
-	return 0;
-}
-
-int
-wb_verify(struct wb *wb, const char *id)
-{
-	struct term_pane *tp = term_pane_of(wb);
-	char *ref = NULL, *next;
-	struct err err;
-	int rc;
-
-	if (id == NULL || tp->job != NULL || tp->ed.pid > 0 ||
-	    verify_reference_pending(wb->st, id, &ref, &err) < 0 ||
-	    ref == NULL)
-		return term_pane_verify(wb, id);	/* it says why not */
-	next = xstrdup(id);	/* id may be wb->cur.id */
-	rc = term_pane_verify(wb, ref);
-	if (rc == 0) {
-		free(tp->verify_next);
-		tp->verify_next = next;
+	if (vsvc_count(tp->vs) > 1)
 		wb_msg(wb, 0, "verifying the task's reference %s first, then"
-		    " %s (x cancels)", ref, next);
-	} else {
-		free(next);
-	}
-	free(ref);
-	return rc;
+		    " %s (x cancels)", vsvc_id(tp->vs, 0), ids[0]);
+	free(ids[0]);
+	return 0;
 }
 
 void
 term_pane_cancel(struct wb *wb)
 {
 	struct term_pane *tp = term_pane_of(wb);
+	struct verify_job *j = tp->vs != NULL ? vsvc_job(tp->vs, 0) : NULL;
 
-	if (tp->job == NULL) {
+	if (j == NULL) {
 		wb_msg(wb, 1, "no verification is running");
 		return;
 	}
-	verify_job_cancel(tp->job);
-	wb_msg(wb, 0, "cancelling %s", verify_job_cand(tp->job));
+	wb_msg(wb, 0, "cancelling %s", verify_job_cand(j));
+	vsvc_cancel(tp->vs);
 }
 
 /*
@@ -482,64 +515,49 @@ term_pane_follow(struct wb *wb)
 		show_evidence(wb, c->run.evidence);
 }
 
-/* The job ended: store its run and show the verdict. */
+/* A job ended, its run stored by the service: show the verdict. */
 static void
-job_finish(struct wb *wb)
+svc_finished(void *arg, const struct vsvc_result *res)
 {
+	struct wb *wb = arg;
 	struct term_pane *tp = term_pane_of(wb);
-	struct run r;
-	struct err err;
+	const struct run *r = res->run;
 	char line[512], dur[32];
-	int pass, cancelled;
+	int pass, cancelled = res->cancelled;
 
-	verify_job_result(tp->job, &r);
-	verify_judge_reference(wb->st, tp->job, &r);
-	pass = verdict_is(r.verdict, VERDICT_PASS);
-	cancelled = r.subcategory != NULL &&
-	    strcmp(r.subcategory, "cancelled") == 0;
-	pane_duration(r.wall_ms, dur, sizeof dur);
+	pass = verdict_is(r->verdict, VERDICT_PASS);
+	pane_duration(r->wall_ms, dur, sizeof dur);
 	snprintf(line, sizeof line, "\r\n\033[1;%dm\xc2\xbb %s: %s%s%s"
 	    "%s%s (%s)\033[0m\r\n", pass ? 32 : cancelled ? 33 : 31,
-	    r.cand_id, r.verdict, r.stage ? " \xc2\xb7 " : "",
-	    r.stage ? r.stage : "", r.category ? " \xc2\xb7 suggests " : "",
-	    r.category ? r.category : "", dur);
+	    r->cand_id, r->verdict, r->stage ? " \xc2\xb7 " : "",
+	    r->stage ? r->stage : "", r->category ? " \xc2\xb7 suggests " : "",
+	    r->category ? r->category : "", dur);
 	feed_str(wb, line);
 	if (cancelled) {
-		wb_msg(wb, 0, "%s: cancelled; no run stored", r.cand_id);
-	} else if (store_run_add(wb->st, &r, &err) < 0) {
-		wb_msg(wb, 1, "store run of %s: %s", r.cand_id, err.msg);
+		wb_msg(wb, 0, "%s: cancelled; no run stored", r->cand_id);
+	} else if (!res->stored) {
+		wb_msg(wb, 1, "store run of %s: %s", r->cand_id, res->error);
 	} else {
-		wb_msg(wb, 0, "%s: %s%s%s (run #%lld, %s)", r.cand_id,
-		    r.verdict, r.stage ? " at " : "", r.stage ? r.stage : "",
-		    (long long)r.id, dur);
+		wb_msg(wb, 0, "%s: %s%s%s (run #%lld, %s)", r->cand_id,
+		    r->verdict, r->stage ? " at " : "", r->stage ? r->stage : "",
+		    (long long)r->id, dur);
 	}
 	snprintf(tp->term_title, sizeof tp->term_title, "%s \xc2\xb7 %s "
-	    "\xc2\xb7 %s", r.env ? r.env : "", r.cand_id, cancelled ?
-	    "cancelled" : r.verdict);
+	    "\xc2\xb7 %s", r->env ? r->env : "", r->cand_id, cancelled ?
+	    "cancelled" : r->verdict);
 	/* The message that decided the verdict matters most: show the run
 	 * from the line that holds it (a compile error near the start);
 	 * else its end, where the harness's results and the verdict are. */
 	if (!pass && !cancelled)
-		show_evidence(wb, r.evidence);
-	run_release(&r);
-	verify_job_free(tp->job);
-	tp->job = NULL;
+		show_evidence(wb, r->evidence);
 	/* a small screen keeps the zoom until a key, to read the output */
 	if (cancelled)
 		auto_unzoom(wb);
 	else if (wb->auto_zoom)
 		wb->auto_zoom = WB_AZ_HOLD;
 	wb_view_changed(wb);	/* its row may leave the view */
-	if (tp->verify_next != NULL) {
-		/* That was the task's reference (wb_verify): now the
-		 * candidate, judged in its light; not after an x. */
-		char *next = tp->verify_next;
-
-		tp->verify_next = NULL;
-		if (!cancelled)
-			term_pane_verify(wb, next);
-		free(next);
-	}
+	/* Then the service starts the next one (the candidate after its
+	 * task's reference), unless cancelled. */
 }
 
 /* Remove the editor's temporary file and directory. */
@@ -921,11 +939,12 @@ term_pane_io(struct wb *wb)
 {
 	struct term_pane *tp = term_pane_of(wb);
 
-	if (tp->job != NULL) {
-		if (verify_job_step(tp->job, job_out, wb) == 1)
-			job_finish(wb);
-		else
-			wb->dirty = 1;	/* the clock in the title */
+	if (tp->vs != NULL) {
+		if (vsvc_step(tp->vs) == 1) {
+			vsvc_free(tp->vs);
+			tp->vs = NULL;
+		}
+		wb->dirty = 1;	/* the clock in the title */
 		return;
 	}
 	if (tp->ed.pid > 0) {
@@ -1034,10 +1053,8 @@ term_pane_stop(struct wb *wb)
 {
 	struct term_pane *tp = term_pane_of(wb);
 
-	if (tp->job != NULL) {
-		verify_job_free(tp->job);
-		tp->job = NULL;
-	}
+	vsvc_free(tp->vs);
+	tp->vs = NULL;
 	if (tp->ed.pid > 0) {
 		pty_release(&tp->ed);
 		ed_cleanup(wb);
@@ -1272,8 +1289,8 @@ term_resize_pane(struct pane *p, int rows, int cols)
 	if (rows <= tr && cols <= tc)
 		return;
 	term_resize(tp->term, rows > tr ? rows : tr, cols > tc ? cols : tc);
-	if (tp->job != NULL)
-		verify_job_resize(tp->job, rows > tr ? rows : tr,
+	if (tp->vs != NULL)
+		vsvc_resize(tp->vs, rows > tr ? rows : tr,
 		    cols > tc ? cols : tc);
 }
 
@@ -1382,9 +1399,10 @@ term_title(struct pane *p, char *buf, size_t n)
 			snprintf(pos, sizeof pos, "lines %d-%d/%d \xc2\xb7 ",
 			    v.top + 1, v.top + p->rows, v.total);
 	}
-	if (tp->job != NULL)	/* progress: the stage and the clock */
+	if (tp->vs != NULL && vsvc_job(tp->vs, 0) != NULL)
+		/* progress: the stage and the clock */
 		snprintf(buf, n, "%s%s \xc2\xb7 %s \xc2\xb7 running %.1f s",
-		    pos, tp->term_title, verify_job_stage(tp->job),
+		    pos, tp->term_title, verify_job_stage(vsvc_job(tp->vs, 0)),
 		    (wb_now_ms() - tp->job_t0) / 1000.0);
 	else if (tp->ed.pid > 0)
 		snprintf(buf, n, "%s%s \xc2\xb7 %s", pos, tp->term_title,
@@ -1410,8 +1428,6 @@ term_close(struct pane *p)
 {
 	struct term_pane *tp = p->priv;
 
-	free(tp->verify_next);
-	tp->verify_next = NULL;
 	free(tp->term_cand);
 	tp->term_cand = NULL;
 	term_free(tp->term);

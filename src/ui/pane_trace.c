@@ -4,7 +4,7 @@
  * from it, each with the verdict of its latest run.  When that run is a
  * pipeline's (pipeline.h), each env's stages follow the candidate's row.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,203 @@
 
 #include "verify/pipeline.h"
 #include "model/vocab.h"
+
+/* One step of the trace: a candidate of the chain and its latest run. */
+struct trace_link {
+	char	*id, *origin, *kind, *verdict, *stage, *feedback;
+	int	 current;
+	int	 depth;		/* branches above it (for the indent) */
+};
+
+/* The pane's own state: the chain of the candidate it was read for. */
+struct trace_pane {
+	unsigned long	 gen;		/* wb->cur_gen it was read at */
+	struct trace_link *trace;	/* ancestors, it, its repairs */
+	size_t		 ntrace;
+	int		 trace_fresh;	/* place the view anew */
+};
+
+static void
+link_release(struct trace_link *l)
+{
+	free(l->id);
+	free(l->origin);
+	free(l->kind);
+	free(l->verdict);
+	free(l->stage);
+	free(l->feedback);
+}
+
+/* The toolchain feedback a repair answers: first error, else evidence. */
+static char *
+feedback_of(const struct run *r)
+{
+	/* The triaged evidence is the message that decided the verdict;
+	 * else the first error (never a warning or a note: "no GPU" is a
+	 * note beside a launch-limit failure). */
+	if (r->evidence != NULL && *r->evidence != '\0')
+		return xstrdup(r->evidence);
+	for (size_t i = 0; i < r->ndiags; i++) {
+		const struct diag *d = &r->diags[i];
+
+		if (d->severity == NULL || strcmp(d->severity, "error") != 0 ||
+		    d->message == NULL)
+			continue;
+		if (d->line > 0)
+			return xasprintf("%s:%d: %s", d->file ? d->file : "",
+			    d->line, d->message);
+		return xstrdup(d->message);
+	}
+	if (r->subcategory != NULL)
+		return xstrdup(r->subcategory);
+	return NULL;
+}
+
+static void
+trace_add(struct trace_pane *c, const char *id, const char *origin,
+    const char *kind, const struct run *r, const char *verdict,
+    const char *stage, int current)
+{
+	struct trace_link *l;
+
+	c->trace = xreallocarray(c->trace, c->ntrace + 1,
+	    sizeof *c->trace);
+	l = &c->trace[c->ntrace++];
+	memset(l, 0, sizeof *l);
+	l->id = xstrdup(id);
+	l->origin = xstrdup(origin);
+	l->kind = xstrdup(kind);
+	l->current = current;
+	if (r != NULL) {
+		l->verdict = xstrdup(r->verdict);
+		l->stage = xstrdup(r->stage);
+		l->feedback = feedback_of(r);
+	} else {
+		l->verdict = xstrdup(verdict);
+		l->stage = xstrdup(stage);
+	}
+}
+
+#define TRACE_MAX	256	/* links shown; a chain is rarely 10 */
+
+/*
+ * The repairs of id, depth first (each followed by its own repairs), so
+ * that the whole tree of the chain shows: a repair that failed and the
+ * one after it that passed.  depth counts the branches above (a parent
+ * with more than one repair indents its repairs).
+ */
+static void
+trace_descend(const struct wb *wb, struct trace_pane *c, const char *id,
+    int depth)
+{
+	struct store_row *kids = NULL;
+	struct err err;
+	size_t nkids = 0;
+	char *f = xasprintf("parent=%s", id);
+
+	if (store_query_page(wb->st, f, 0, TRACE_MAX, &kids, &nkids,
+	    &err) < 0) {
+		free(f);
+		return;
+	}
+	free(f);
+	for (size_t i = 0; i < nkids; i++) {
+		struct run r;
+		int has;
+
+		if (c->ntrace < TRACE_MAX) {
+			has = store_run_latest(wb->st, kids[i].id, &r,
+			    &err) == 0;
+			trace_add(c, kids[i].id, kids[i].origin, kids[i].kind,
+			    has ? &r : NULL, kids[i].verdict, kids[i].stage,
+			    0);
+			c->trace[c->ntrace - 1].depth = depth +
+			    (nkids > 1 ? 1 : 0);
+			if (has)
+				run_release(&r);
+			trace_descend(wb, c, kids[i].id, depth +
+			    (nkids > 1 ? 1 : 0));
+		}
+		store_row_release(&kids[i]);
+	}
+	free(kids);
+}
+
+/* Ancestors (oldest first), the candidate, then its repairs' tree. */
+static void
+trace_load(const struct wb *wb, struct trace_pane *c)
+{
+	const struct wb_cur *cur = &wb->cur;
+	char *chain[64];
+	size_t nchain = 0;
+	char *parent = xstrdup(cur->cand.parent);
+	struct err err;
+
+	while (parent != NULL && nchain < 64) {
+		struct candidate pc = { 0 };
+
+		chain[nchain++] = parent;
+		if (store_candidate_get(wb->st, parent, &pc, &err) != 0) {
+			parent = NULL;
+			break;
+		}
+		parent = xstrdup(pc.parent);
+		candidate_release(&pc);
+	}
+	free(parent);	/* past 64 ancestors */
+	for (size_t i = nchain; i-- > 0;) {
+		struct candidate pc = { 0 };
+		struct run pr = { 0 };
+		int has;
+
+		if (store_candidate_get(wb->st, chain[i], &pc, &err) != 0) {
+			free(chain[i]);
+			continue;
+		}
+		has = store_run_latest(wb->st, chain[i], &pr, &err) == 0;
+		trace_add(c, pc.id, pc.origin, pc.kind, has ? &pr : NULL, NULL,
+		    NULL, 0);
+		if (has)
+			run_release(&pr);
+		candidate_release(&pc);
+		free(chain[i]);
+	}
+	trace_add(c, cur->cand.id, cur->cand.origin, cur->cand.kind,
+	    cur->has_run ? &cur->run : NULL, NULL, NULL, 1);
+	trace_descend(wb, c, cur->cand.id, 0);
+	c->trace_fresh = 1;
+}
+
+static void
+trace_release(struct trace_pane *t)
+{
+	for (size_t i = 0; i < t->ntrace; i++)
+		link_release(&t->trace[i]);
+	free(t->trace);
+	t->trace = NULL;
+	t->ntrace = 0;
+}
+
+/*
+ * The chain of the candidate on screen, read again when another one was
+ * loaded (wb->cur_gen moved): the pane's own copy.
+ */
+static struct trace_pane *
+trace_sync(struct pane *p)
+{
+	struct trace_pane *t = p->priv;
+	const struct wb *wb = p->wb;
+
+	if (t->gen == wb->cur_gen)
+		return t;
+	trace_release(t);
+	t->gen = wb->cur_gen;
+	if (wb->cur.id != NULL && wb->cur.cand.id != NULL)
+		trace_load(wb, t);
+	return t;
+}
+
+
 
 struct trace_line {
 	int		 link;		/* index into the trace */
@@ -31,13 +228,13 @@ trace_steps(const struct wb_cur *c, struct pipeline_step **st, size_t *n)
 
 /* The rows of the trace; returns how many, fills up to max. */
 static size_t
-trace_lines(const struct wb_cur *c, size_t nsteps, struct trace_line *out,
-    size_t max)
+trace_lines(const struct trace_pane *t, size_t nsteps,
+    struct trace_line *out, size_t max)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < c->ntrace; i++) {
-		const struct wb_link *l = &c->trace[i];
+	for (size_t i = 0; i < t->ntrace; i++) {
+		const struct trace_link *l = &t->trace[i];
 
 		if (n < max)
 			out[n] = (struct trace_line){ (int)i, 0, -1 };
@@ -101,7 +298,7 @@ step_draw(struct pane *p, WINDOW *win, int y, const struct pipeline_step *s)
  * env-error), padded to 11 columns.
  */
 static void
-trace_role(const struct wb_link *l, char *buf, size_t n)
+trace_role(const struct trace_link *l, char *buf, size_t n)
 {
 	const char *v = l->verdict, *t;
 	int repair = cand_kind_from_name(l->kind) == KIND_REPAIR;
@@ -127,15 +324,15 @@ trace_role(const struct wb_link *l, char *buf, size_t n)
 static void
 trace_place(struct pane *p, const struct trace_line *lines, size_t n)
 {
-	struct wb_cur *c = &p->wb->cur;
+	struct trace_pane *t = p->priv;
 	int cur_row = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (c->trace[lines[i].link].current && !lines[i].feedback &&
+		if (t->trace[lines[i].link].current && !lines[i].feedback &&
 		    lines[i].step < 0)
 			cur_row = (int)i;
-	if (c->trace_fresh && p->rows > 0) {
-		c->trace_fresh = 0;
+	if (t->trace_fresh && p->rows > 0) {
+		t->trace_fresh = 0;
 		p->scroll = cur_row + 2 > p->rows ? cur_row + 2 - p->rows : 0;
 	}
 	if (p->scroll > (int)n - p->rows)
@@ -145,23 +342,30 @@ trace_place(struct pane *p, const struct trace_line *lines, size_t n)
 }
 
 static void
+trace_close(struct pane *p)
+{
+	trace_release(p->priv);
+}
+
+static void
 trace_draw(struct pane *p, WINDOW *win)
 {
-	struct wb_cur *c = &p->wb->cur;
+	const struct wb_cur *c = &p->wb->cur;
+	const struct trace_pane *t = trace_sync(p);
 	struct trace_line *lines;
 	struct pipeline_step *steps;
 	size_t n, nsteps;
 
-	if (c->id == NULL || c->ntrace == 0)
+	if (c->id == NULL || t->ntrace == 0)
 		return;
 	trace_steps(c, &steps, &nsteps);
-	n = trace_lines(c, nsteps, NULL, 0);
+	n = trace_lines(t, nsteps, NULL, 0);
 	lines = xcalloc(n, sizeof *lines);
-	trace_lines(c, nsteps, lines, n);
+	trace_lines(t, nsteps, lines, n);
 	trace_place(p, lines, n);
 	for (int y = 0; y < p->rows && (size_t)(y + p->scroll) < n; y++) {
 		struct trace_line *tl = &lines[y + p->scroll];
-		const struct wb_link *l = &c->trace[tl->link];
+		const struct trace_link *l = &t->trace[tl->link];
 		const char *role;
 		char buf[256];
 		int x = 0;
@@ -180,7 +384,7 @@ trace_draw(struct pane *p, WINDOW *win)
 			continue;
 		}
 		if (l->current)
-			role = c->ntrace == 1 ? "" : "\xe2\x96\xb6 ";
+			role = t->ntrace == 1 ? "" : "\xe2\x96\xb6 ";
 		else
 			role = "  ";
 		x += pane_puts(win, y, x, p->cols, role, theme_attr(
@@ -200,7 +404,7 @@ trace_draw(struct pane *p, WINDOW *win)
 		pane_puts(win, y, x, p->cols - x, buf, theme_attr(
 		    pane_verdict_elem(l->verdict)));
 	}
-	if (c->ntrace == 1 && n < (size_t)p->rows && c->has_run &&
+	if (t->ntrace == 1 && n < (size_t)p->rows && c->has_run &&
 	    c->run.verdict && !verdict_is(c->run.verdict, VERDICT_PASS))
 		pane_puts(win, (int)n, 2, p->cols - 2,
 		    "no repair yet: e edits it into one", theme_attr(
@@ -217,7 +421,7 @@ trace_key(struct pane *p, int key, enum action a)
 
 	(void)key;	/* the workbench's actions only */
 	trace_steps(&p->wb->cur, &steps, &nsteps);
-	n = trace_lines(&p->wb->cur, nsteps, NULL, 0);
+	n = trace_lines(trace_sync(p), nsteps, NULL, 0);
 	pipeline_steps_free(steps, nsteps);
 	return pane_scroll(p, a, n);
 }
@@ -225,15 +429,15 @@ trace_key(struct pane *p, int key, enum action a)
 static void
 trace_title(struct pane *p, char *buf, size_t n)
 {
+	const struct trace_pane *t = trace_sync(p);
 	struct pipeline_step *steps;
-	size_t k = p->wb->cur.ntrace, nsteps, lines;
-
+	size_t k = t->ntrace, nsteps, lines;
 	struct trace_line *tl;
 
 	trace_steps(&p->wb->cur, &steps, &nsteps);
-	lines = trace_lines(&p->wb->cur, nsteps, NULL, 0);
+	lines = trace_lines(t, nsteps, NULL, 0);
 	tl = xcalloc(lines + 1, sizeof *tl);
-	trace_lines(&p->wb->cur, nsteps, tl, lines);
+	trace_lines(t, nsteps, tl, lines);
 	trace_place(p, tl, lines);	/* the title is drawn first */
 	free(tl);
 	pipeline_steps_free(steps, nsteps);
@@ -252,7 +456,9 @@ trace_title(struct pane *p, char *buf, size_t n)
 
 const struct pane_ops pane_trace_ops = {
 	.name = "trace",
+	.priv_size = sizeof(struct trace_pane),
 	.draw = trace_draw,
 	.key = trace_key,
 	.title = trace_title,
+	.close = trace_close,
 };

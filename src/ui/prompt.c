@@ -17,7 +17,7 @@
  * common prefix and a menu above the status bar, which the next Tab
  * (BTab backwards) walks.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 
 #include <dirent.h>
 #include <stdio.h>

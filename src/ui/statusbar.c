@@ -3,7 +3,8 @@
  * question, the `:` line, a message, or key hints read from the live
  * keymap (so a remapped key shows as it is bound).
  */
-#include "ui/pane.h"
+#include "ui/pane_term.h"
+#include "ui/wb.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -102,6 +103,7 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 {
 	attr_t base = theme_attr(THEME_STATUS);
 	char left[512], right[512];
+	size_t done, total, fail;
 	int x, lmax;
 
 	wmove(win, y, 0);
@@ -135,10 +137,9 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	if (wb->nmarks > 0)
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 %zu marked ", wb->nmarks);
-	if (wb->batch.pid > 0)	/* :verify in the background */
+	if (batch_progress(wb, &done, &total, &fail))	/* :verify */
 		snprintf(left + strlen(left), sizeof left - strlen(left),
-		    "\xc2\xb7 verify %zu/%zu (%zu fail) ", wb->batch.done,
-		    wb->batch.total, wb->batch.fail);
+		    "\xc2\xb7 verify %zu/%zu (%zu fail) ", done, total, fail);
 	x = pane_puts(win, y, 0, cols, left, base | A_BOLD);
 	snprintf(left, sizeof left, " %s \xc2\xb7 %s ", wb->filter ?
 	    wb->filter : "all", wb->reviewer);

@@ -31,7 +31,9 @@
 #include "app/config.h"
 #include "app/decide.h"
 #include "exchange/dataset.h"
-#include "ui/pane.h"
+#include "lang/syntax.h"
+#include "ui/pane_term.h"
+#include "ui/wb.h"
 #include "model/vocab.h"
 
 #define UI_FRAME_MS	10	/* coalesce terminal output redraws */
@@ -1067,6 +1069,7 @@ static void
 ui_action(struct wb *wb, enum action a)
 {
 	struct pane *p = &wb->panes[wb->focus];
+	size_t done, total, fail;
 
 	switch (a) {
 	case ACTION_MOVE_DOWN: case ACTION_MOVE_UP:
@@ -1187,13 +1190,11 @@ ui_action(struct wb *wb, enum action a)
 			wb->ask = WB_ASK_QUIT;
 			wb_msg(wb, 0, "%s is running in the toolchain pane; "
 			    "quit anyway? y/n", term_pane_verifying(wb) ?
-			    "a verification" :
-			    "the editor");
-		} else if (batch_running(wb)) {
+			    "a verification" : "the editor");
+		} else if (batch_progress(wb, &done, &total, &fail)) {
 			wb->ask = WB_ASK_QUIT;
 			wb_msg(wb, 0, ":verify is running (%zu of %zu); quit and "
-			    "cancel it (what it stored stays)? y/n",
-			    wb->batch.done, wb->batch.total);
+			    "cancel it (what it stored stays)? y/n", done, total);
 		} else {
 			wb->quit = 1;
 		}
@@ -1515,7 +1516,6 @@ ui_init_curses(struct wb *wb)
 static void
 ui_syntax_init(struct wb *wb)
 {
-	struct wb_cur *c = &wb->cur;
 	struct err err;
 	char *gdir;
 
@@ -1527,12 +1527,7 @@ ui_syntax_init(struct wb *wb)
 	if (syntax_init(gdir, &err) < 0)
 		wb_msg(wb, 1, "highlighting: %s", err.msg);
 	free(gdir);
-	if (c->id != NULL && c->cand.id != NULL) {
-		syntax_free(c->syn);
-		if (syntax_parse(&c->syn, c->cand.lang, c->cand.code ?
-		    c->cand.code : "", c->cand.code_len, &err) < 0)
-			c->syn = NULL;
-	}
+	(void)pane_open(&wb->panes[WB_CODE], NULL);	/* parse it again */
 	wb->dirty = 1;
 }
 

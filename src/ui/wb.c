@@ -1,10 +1,10 @@
 /*
  * wb.c - the workbench model: the queue page read from the store, the
- * candidate on screen with its task, runs, recorded results, syntax and
- * trace, and the status message.  Reads through store.h only; draws
+ * candidate on screen with its task, runs, recorded results, notes and
+ * votes, and the status message.  Reads through store.h only; draws
  * nothing.  Called by ui.c and the panes.
  */
-#include "ui/pane.h"
+#include "ui/wb.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -41,17 +41,6 @@ rows_free(struct wb *wb)
 }
 
 static void
-link_release(struct wb_link *l)
-{
-	free(l->id);
-	free(l->origin);
-	free(l->kind);
-	free(l->verdict);
-	free(l->stage);
-	free(l->feedback);
-}
-
-static void
 cur_release(struct wb_cur *c)
 {
 	free(c->id);
@@ -69,148 +58,7 @@ cur_release(struct wb_cur *c)
 	for (size_t i = 0; i < c->nvotes; i++)
 		store_vote_release(&c->votes[i]);
 	free(c->votes);
-	syntax_free(c->syn);
-	for (size_t i = 0; i < c->ntrace; i++)
-		link_release(&c->trace[i]);
-	free(c->trace);
 	memset(c, 0, sizeof *c);
-}
-
-/* The toolchain feedback a repair answers: first error, else evidence. */
-static char *
-feedback_of(const struct run *r)
-{
-	/* The triaged evidence is the message that decided the verdict;
-	 * else the first error (never a warning or a note: "no GPU" is a
-	 * note beside a launch-limit failure). */
-	if (r->evidence != NULL && *r->evidence != '\0')
-		return xstrdup(r->evidence);
-	for (size_t i = 0; i < r->ndiags; i++) {
-		const struct diag *d = &r->diags[i];
-
-		if (d->severity == NULL || strcmp(d->severity, "error") != 0 ||
-		    d->message == NULL)
-			continue;
-		if (d->line > 0)
-			return xasprintf("%s:%d: %s", d->file ? d->file : "",
-			    d->line, d->message);
-		return xstrdup(d->message);
-	}
-	if (r->subcategory != NULL)
-		return xstrdup(r->subcategory);
-	return NULL;
-}
-
-static void
-trace_add(struct wb_cur *c, const char *id, const char *origin,
-    const char *kind, const struct run *r, const char *verdict,
-    const char *stage, int current)
-{
-	struct wb_link *l;
-
-	c->trace = xreallocarray(c->trace, c->ntrace + 1, sizeof *c->trace);
-	l = &c->trace[c->ntrace++];
-	memset(l, 0, sizeof *l);
-	l->id = xstrdup(id);
-	l->origin = xstrdup(origin);
-	l->kind = xstrdup(kind);
-	l->current = current;
-	if (r != NULL) {
-		l->verdict = xstrdup(r->verdict);
-		l->stage = xstrdup(r->stage);
-		l->feedback = feedback_of(r);
-	} else {
-		l->verdict = xstrdup(verdict);
-		l->stage = xstrdup(stage);
-	}
-}
-
-#define TRACE_MAX	256	/* links shown; a chain is rarely 10 */
-
-/*
- * The repairs of id, depth first (each followed by its own repairs), so
- * that the whole tree of the chain shows: a repair that failed and the
- * one after it that passed.  depth counts the branches above (a parent
- * with more than one repair indents its repairs).
- */
-static void
-trace_descend(struct wb *wb, struct wb_cur *c, const char *id, int depth)
-{
-	struct store_row *kids = NULL;
-	struct err err;
-	size_t nkids = 0;
-	char *f = xasprintf("parent=%s", id);
-
-	if (store_query_page(wb->st, f, 0, TRACE_MAX, &kids, &nkids,
-	    &err) < 0) {
-		free(f);
-		return;
-	}
-	free(f);
-	for (size_t i = 0; i < nkids; i++) {
-		struct run r;
-		int has;
-
-		if (c->ntrace < TRACE_MAX) {
-			has = store_run_latest(wb->st, kids[i].id, &r,
-			    &err) == 0;
-			trace_add(c, kids[i].id, kids[i].origin, kids[i].kind,
-			    has ? &r : NULL, kids[i].verdict, kids[i].stage,
-			    0);
-			c->trace[c->ntrace - 1].depth = depth +
-			    (nkids > 1 ? 1 : 0);
-			if (has)
-				run_release(&r);
-			trace_descend(wb, c, kids[i].id, depth +
-			    (nkids > 1 ? 1 : 0));
-		}
-		store_row_release(&kids[i]);
-	}
-	free(kids);
-}
-
-/* Ancestors (oldest first), the candidate, then its repairs' tree. */
-static void
-trace_load(struct wb *wb, struct wb_cur *c)
-{
-	char *chain[64];
-	size_t nchain = 0;
-	char *parent = xstrdup(c->cand.parent);
-	struct err err;
-
-	while (parent != NULL && nchain < 64) {
-		struct candidate pc = { 0 };
-
-		chain[nchain++] = parent;
-		if (store_candidate_get(wb->st, parent, &pc, &err) != 0) {
-			parent = NULL;
-			break;
-		}
-		parent = xstrdup(pc.parent);
-		candidate_release(&pc);
-	}
-	free(parent);	/* past 64 ancestors */
-	for (size_t i = nchain; i-- > 0;) {
-		struct candidate pc = { 0 };
-		struct run pr = { 0 };
-		int has;
-
-		if (store_candidate_get(wb->st, chain[i], &pc, &err) != 0) {
-			free(chain[i]);
-			continue;
-		}
-		has = store_run_latest(wb->st, chain[i], &pr, &err) == 0;
-		trace_add(c, pc.id, pc.origin, pc.kind, has ? &pr : NULL, NULL,
-		    NULL, 0);
-		if (has)
-			run_release(&pr);
-		candidate_release(&pc);
-		free(chain[i]);
-	}
-	trace_add(c, c->cand.id, c->cand.origin, c->cand.kind,
-	    c->has_run ? &c->run : NULL, NULL, NULL, 1);
-	trace_descend(wb, c, c->cand.id, 0);
-	c->trace_fresh = 1;
 }
 
 /*
@@ -228,6 +76,7 @@ wb_load(struct wb *wb, const char *id)
 
 	cur_release(c);
 	id = NULL;	/* may be freed now */
+	wb->cur_gen++;
 	wb->dirty = 1;
 	wb->panes[WB_SPEC].scroll = 0;
 	wb->panes[WB_CODE].scroll = 0;
@@ -260,27 +109,6 @@ wb_load(struct wb *wb, const char *id)
 		c->row = row[0];
 	free(row);
 	free(f);
-	if (syntax_parse(&c->syn, c->cand.lang, c->cand.code ? c->cand.code :
-	    "", c->cand.code_len, &err) < 0)
-		c->syn = NULL;
-	trace_load(wb, c);
-	/* Show the first diagnosed line. */
-	if (c->has_run) {
-		for (size_t i = 0; i < c->run.ndiags; i++) {
-			int line = c->run.diags[i].cand_line;
-
-			if (line > 0) {
-				int rows = wb->panes[WB_CODE].rows - 1;
-				int top = line - 1 - rows / 3;
-				int max = (int)syntax_nlines(c->syn) - rows;
-
-				if (c->syn != NULL && top > max)
-					top = max;
-				wb->panes[WB_CODE].scroll = top > 0 ? top : 0;
-				break;
-			}
-		}
-	}
 }
 
 const struct store_row *

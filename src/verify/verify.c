@@ -1,42 +1,18 @@
 /*
- * verify.c - candidate runs: work directory, sandbox, limits, processes,
- * output capture and the hand-over to the env's judge; see verify.h.
+ * verify.c - candidate runs: a job per candidate that prepares its env's
+ * plan in a work directory (exec/workdir.h), runs each stage in the
+ * sandbox (exec/sandbox.h) on a pipe or a pty, captures and caps its
+ * output, enforces the wall clock and the disk cap, and hands the
+ * stages' results to the env's judge and the triage; see verify.h.
  *
- * Every stage is one command line built here:
- *
- *   prlimit --cpu=S --as=B --fsize=B --nproc=N -- \
- *     [setpriv --reuid=UID --regid=UID --clear-groups --] \
- *     bwrap --unshare-all --die-with-parent --ro-bind /usr /usr ... \
- *       --bind WORKDIR /work --bind WORKDIR/.assay-tmp /tmp \
- *       --remount-ro /dev --remount-ro / --chdir /work -- TOOL ARGS
- *
- * so that the limits hold for everything the tool starts, root drops to
- * an unprivileged uid before the sandbox (RLIMIT_NPROC is not enforced
- * for root), and the same text reproduces the run by hand.  The child is
- * started in its own session; the wall clock and the output cap kill the
- * whole process group.
- *
- * What runs is not quite that text (docs/security.md, ADR 0006): the
- * wrappers start with an environment of PATH alone, never the caller's
- * (bubblewrap is PID 1 of the sandbox, and /proc/1/environ there is its
- * environment), and bwrap's own options, which name host paths, go
- * through a pipe (--args 3), so that /proc/1/cmdline shows only
- * "bwrap --args 3 ... -- TOOL ARGS".  A stage's secret goes through
- * another pipe (ENV_NONCE_FD), never a command line.  bwrap loads a
- * seccomp filter from fd 4 (--seccomp 4, sysfilter.h) and forbids new
- * user namespaces (--disable-userns).  The only writable
- * places are /work and /tmp, both in the work directory, whose size is
- * the job's disk cap; / and /dev are read-only (no /dev/shm).
+ * The child of each stage is started in its own session; the wall clock
+ * and the output cap kill the whole process group.  The exact command
+ * line of each stage (sandbox_argv()) is recorded in the run.
  */
 #define _GNU_SOURCE
 #include "verify/verify.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -58,7 +34,8 @@
 #include "verify/pipeline.h"
 #include "exec/pty.h"
 #include "store/store.h"
-#include "exec/sysfilter.h"
+#include "exec/sandbox.h"
+#include "exec/workdir.h"
 #include "verify/triage.h"
 
 /*
@@ -119,12 +96,6 @@ struct verify_job {
 	char			 stage_label[PIPELINE_NAME + 20];
 };
 
-/*
- * As root, the group of the stages that use the lasting compiler cache
- * (cache_dir()): their uids differ from job to job, the cache is shared.
- */
-#define CACHE_GID ((gid_t)(VERIFY_UID_BASE - 1))
-
 /* The stop member m's judge sees: the job's, or that it was killed. */
 static enum env_stop
 member_stop(const struct verify_job *j, const struct verify_member *m)
@@ -149,503 +120,55 @@ now_ms(void)
 
 /* --- the sandbox command line ---------------------------------------- */
 
-struct argv_buf {
-	char	**v;
-	size_t	  n;
-	/* bwrap's options are v[opt_start, opt_end): they go through a
-	 * pipe (--args), the rest is the command line.  0, 0: no bwrap. */
-	size_t	  opt_start, opt_end;
-};
-
-/* The per-stage /tmp, a directory of the work directory. */
-#define TMP_DIR ".assay-tmp"
-
-/*
- * The whole environment of the wrappers (prlimit, setpriv, bwrap), so
- * that none of the caller's reaches the sandbox: bwrap is its PID 1.
- */
-static char clean_path[] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
-static char clean_lang[] = "LANG=C.UTF-8";
-static char *clean_env[] = { clean_path, clean_lang, NULL };
-
-static void
-av_add(struct argv_buf *a, const char *s)
+/* The limits of member m's stages. */
+static struct sandbox_limits
+limits(const struct verify_job *j, const struct verify_member *m)
 {
-	a->v = xreallocarray(a->v, a->n + 2, sizeof *a->v);
-	a->v[a->n++] = xstrdup(s);
-	a->v[a->n] = NULL;
-}
+	struct sandbox_limits l = {
+		.timeout_s = m->plan.timeout_s, .cpu_s = j->o.cpu_s,
+		.mem_mb = j->o.mem_mb, .fsize_mb = j->o.fsize_mb,
+		.nproc = j->o.nproc, .disk_mb = j->o.disk_mb,
+	};
 
-static void
-av_addf(struct argv_buf *a, const char *fmt, long v)
-{
-	char tmp[64];
-
-	snprintf(tmp, sizeof tmp, fmt, v);
-	av_add(a, tmp);
-}
-
-/*
- * A wrapper (prlimit, setpriv, bwrap) by the caller's PATH, as execvp
- * would find it: the wrappers themselves run with clean_env's PATH.
- */
-static void
-av_add_tool(struct argv_buf *a, const char *name)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL;
-
-	if (path == NULL || *path == '\0')
-		path = "/usr/bin:/bin";
-	copy = xstrdup(path);
-	for (dir = strtok_r(copy, ":", &save); dir != NULL;
-	    dir = strtok_r(NULL, ":", &save)) {
-		char *full = xasprintf("%s/%s", *dir != '\0' ? dir : ".", name);
-
-		if (access(full, X_OK) == 0) {
-			av_add(a, full);
-			free(full);
-			free(copy);
-			return;
-		}
-		free(full);
-	}
-	free(copy);
-	av_add(a, name);
-}
-
-static void
-av_free(struct argv_buf *a)
-{
-	for (size_t i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-	a->v = NULL;
-	a->n = 0;
-}
-
-/* Top-level system directories: bound read-only, or linked like the host. */
-static void
-add_system(struct argv_buf *a)
-{
-	static const char *const dirs[] = { "bin", "sbin", "lib", "lib32",
-	    "lib64", "libx32" };
-	char target[256];
-
-	av_add(a, "--ro-bind");
-	av_add(a, "/usr");
-	av_add(a, "/usr");
-	av_add(a, "--ro-bind");
-	av_add(a, "/etc");
-	av_add(a, "/etc");
-	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-		char path[64];
-		ssize_t n;
-		struct stat sb;
-
-		snprintf(path, sizeof path, "/%s", dirs[i]);
-		n = readlink(path, target, sizeof target - 1);
-		if (n > 0) {
-			target[n] = '\0';
-			av_add(a, "--symlink");
-			av_add(a, target);
-			av_add(a, path);
-		} else if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			av_add(a, "--ro-bind");
-			av_add(a, path);
-			av_add(a, path);
-		}
-	}
+	return l;
 }
 
 /*
  * The command line of stage s of member m, run in dir.  A stage that
- * may use the lasting compiler cache (env_stage.cache) gets it bound at
- * /ccache, and as root runs with the cache's group (CACHE_GID); no other
- * stage sees it.
- */
-/*
- * The NVIDIA device nodes (/dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia0
- * ...) and /sys, read-only, which the CUDA driver library reads to find
- * the GPUs.  The driver's user-space libraries are under /usr already.
+ * may use the lasting compiler cache (env_stage.cache) gets it; a stage
+ * of the project venv (env_stage.venv) sees it at ENV_VENV_MOUNT.
  */
 static void
-add_gpu(struct argv_buf *a)
+build_argv(const struct verify_job *j, const struct verify_member *m,
+    const struct env_stage *s, const char *dir, struct sandbox_argv *a)
 {
-	DIR *d = opendir("/dev");
-	struct dirent *de;
+	struct sandbox_cmd c = {
+		.argv = s->argv, .ro = (const char *const *)s->ro, .dir = dir,
+		.workdir = j->workdir,
+		.cache = s->cache ? j->cache_dir : NULL,
+		.venv = s->venv ? env_venv_dir() : NULL,
+		.venv_mount = ENV_VENV_MOUNT,
+		.no_proc = s->no_proc, .gpu = s->gpu,
+		.unconfined = j->o.no_sandbox, .uid = j->uid,
+		.lim = limits(j, m),
+	};
 
-	while (d != NULL && (de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, "nvidia", 6) != 0)
-			continue;
-		char *path = xasprintf("/dev/%s", de->d_name);
-
-		av_add(a, "--dev-bind");
-		av_add(a, path);
-		av_add(a, path);
-		free(path);
-	}
-	if (d != NULL)
-		closedir(d);
-	av_add(a, "--ro-bind");
-	av_add(a, "/sys");
-	av_add(a, "/sys");
+	sandbox_argv(&c, a);
 }
 
 /* RLIMIT_CPU of the current member's stages, in seconds. */
 static long
 cpu_limit_s(const struct verify_job *j)
 {
-	return j->o.cpu_s > 0 ? j->o.cpu_s : CUR(j)->plan.timeout_s + 5;
-}
+	struct sandbox_limits l = limits(j, CUR(j));
 
-static void
-build_argv(const struct verify_job *j, const struct verify_member *m,
-    const struct env_stage *s, const char *dir, struct argv_buf *a)
-{
-	long timeout = m->plan.timeout_s;
-	int cache = s->cache && j->cache_dir != NULL;
-	/* A GPU is there when the kernel driver is loaded: its /proc entry
-	 * exists.  /dev/nvidiactl alone is not enough: installing CUDA's
-	 * user-space libraries can create the node with no driver. */
-	int gpu = s->gpu && access("/proc/driver/nvidia/version", F_OK) == 0 &&
-	    access("/dev/nvidiactl", F_OK) == 0;
-	const char *venv = s->venv ? env_venv_dir() : NULL;
-
-	av_add_tool(a, "prlimit");
-	av_addf(a, "--cpu=%ld", j->o.cpu_s > 0 ? j->o.cpu_s : timeout + 5);
-	if (gpu)
-		av_add(a, "--as=unlimited");
-	else
-		av_addf(a, "--as=%ld", (j->o.mem_mb > 0 ? j->o.mem_mb : 4096) <<
-		    20);
-	av_addf(a, "--fsize=%ld", (j->o.fsize_mb > 0 ? j->o.fsize_mb : 64) <<
-	    20);
-	av_addf(a, "--nproc=%ld", j->o.nproc > 0 ? j->o.nproc : 256);
-	av_add(a, "--");
-	if (!j->o.no_sandbox) {
-		if (geteuid() == 0) {
-			av_add_tool(a, "setpriv");
-			av_addf(a, "--reuid=%ld", (long)j->uid);
-			av_addf(a, "--regid=%ld", cache ? (long)CACHE_GID :
-			    (long)j->uid);
-			av_add(a, "--clear-groups");
-			av_add(a, "--");
-		}
-		av_add_tool(a, "bwrap");
-		a->opt_start = a->n;
-		av_add(a, "--unshare-all");
-		/* No user namespace inside: with --unshare-user (which
-		 * --unshare-all only tries) bwrap can forbid more. */
-		av_add(a, "--unshare-user");
-		av_add(a, "--disable-userns");
-		av_add(a, "--die-with-parent");
-		add_system(a);
-		if (!s->no_proc) {
-			av_add(a, "--proc");
-			av_add(a, "/proc");
-		}
-		av_add(a, "--dev");
-		av_add(a, "/dev");
-		av_add(a, "--bind");
-		av_add(a, dir);
-		av_add(a, "/work");
-		/* Task data files: the code under test reads, never writes
-		 * them (env_stage.ro). */
-		for (size_t i = 0; s->ro[i] != NULL; i++) {
-			char *src = xasprintf("%s/%s", dir, s->ro[i]);
-			char *dst = xasprintf("/work/%s", s->ro[i]);
-
-			av_add(a, "--ro-bind");
-			av_add(a, src);
-			av_add(a, dst);
-			free(src);
-			free(dst);
-		}
-		/* Not a tmpfs: what is written there counts against the
-		 * job's disk cap, and hitting it is seen (resource-limit). */
-		{
-			char *tmp = xasprintf("%s/" TMP_DIR, j->workdir);
-
-			av_add(a, "--bind");
-			av_add(a, tmp);
-			av_add(a, "/tmp");
-			free(tmp);
-		}
-		if (cache) {
-			av_add(a, "--bind");
-			av_add(a, j->cache_dir);
-			av_add(a, "/ccache");
-		}
-		if (gpu)
-			add_gpu(a);
-		if (s->venv && venv != NULL) {
-			av_add(a, "--ro-bind");
-			av_add(a, venv);
-			av_add(a, ENV_VENV_MOUNT);
-		}
-		/* bwrap's root and /dev are tmpfs the sandbox's uid owns:
-		 * read-only once set up, so that nothing unbounded is
-		 * writable (/dev/shm included). */
-		av_add(a, "--remount-ro");
-		av_add(a, "/dev");
-		av_add(a, "--remount-ro");
-		av_add(a, "/");
-		av_add(a, "--chdir");
-		av_add(a, "/work");
-		/* Nothing of the caller's environment goes in. */
-		av_add(a, "--clearenv");
-		av_add(a, "--setenv");
-		av_add(a, "PATH");
-		av_add(a, "/usr/bin:/bin");
-		av_add(a, "--setenv");
-		av_add(a, "HOME");
-		av_add(a, "/work");
-		av_add(a, "--setenv");
-		av_add(a, "TMPDIR");
-		av_add(a, "/tmp");
-		av_add(a, "--setenv");
-		av_add(a, "LANG");
-		av_add(a, "C.UTF-8");
-		av_add(a, "--setenv");
-		av_add(a, "TERM");
-		av_add(a, "xterm-256color");
-		if (cache) {
-			av_add(a, "--setenv");
-			av_add(a, "CCACHE_DIR");
-			av_add(a, "/ccache");
-			/* Group-writable: as root each job's uid differs. */
-			av_add(a, "--setenv");
-			av_add(a, "CCACHE_UMASK");
-			av_add(a, "007");
-		}
-		a->opt_end = a->n;
-		av_add(a, "--");
-	}
-	for (size_t i = 0; s->argv[i] != NULL; i++) {
-		const char *arg = s->argv[i];
-		size_t ml = strlen(ENV_VENV_MOUNT);
-
-		/* Unconfined, the venv is where it is. */
-		if (j->o.no_sandbox && s->venv && venv != NULL &&
-		    strncmp(arg, ENV_VENV_MOUNT, ml) == 0 && arg[ml] == '/') {
-			char *p = xasprintf("%s%s", venv, arg + ml);
-
-			av_add(a, p);
-			free(p);
-		} else
-			av_add(a, arg);
-	}
-}
-
-/*
- * A pipe holding data, its write end closed: the read end, moved to fd 10
- * or above (close-on-exec), or -1 with err.  data must fit the pipe.
- */
-static int
-data_pipe(const void *data, size_t len, struct err *err)
-{
-	int fds[2], fd;
-
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return err_set(err, "pipe: %s", strerror(errno));
-	if (len > 65536 && fcntl(fds[1], F_SETPIPE_SZ, (int)len) < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return err_set(err, "pipe: %zu bytes of sandbox options", len);
-	}
-	if (len > 0 && write(fds[1], data, len) != (ssize_t)len) {
-		err_set(err, "pipe: %s", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	close(fds[1]);
-	fd = fcntl(fds[0], F_DUPFD_CLOEXEC, 10);
-	close(fds[0]);
-	if (fd < 0)
-		return err_set(err, "fcntl: %s", strerror(errno));
-	return fd;
-}
-
-/* The stage's fds 3, 4, 5 and the argv it executes; see stage_io_make(). */
-struct stage_io {
-	int		 fds[3];
-	struct argv_buf	 exec;
-};
-
-static void
-stage_io_release(struct stage_io *io)
-{
-	for (int i = 0; i < 3; i++)
-		if (io->fds[i] >= 0)
-			close(io->fds[i]);
-	av_free(&io->exec);
-}
-
-/*
- * From the stage's full command line a: fd 3 carries bwrap's options
- * (NUL-separated, for --args 3), fd 4 the seccomp filter when there is
- * one, fd 5 (ENV_NONCE_FD) the secret for a stage that reads it; the
- * others are /dev/null.  0 or -1 with err.
- */
-static int
-stage_io_make(const struct verify_job *j, const struct env_stage *s,
-    const struct argv_buf *a, struct stage_io *io, struct err *err)
-{
-	struct buf opts = BUF_INIT;
-	int rc = -1;
-
-	memset(io, 0, sizeof *io);
-	io->fds[0] = io->fds[1] = io->fds[2] = -1;
-	for (size_t i = a->opt_start; i < a->opt_end; i++)
-		buf_add(&opts, a->v[i], strlen(a->v[i]) + 1);
-	io->fds[0] = data_pipe(opts.p, opts.len, err);
-	if (io->fds[0] < 0)
-		goto out;
-	if (a->opt_end != 0) {
-		const void *prog;
-		size_t len;
-
-		if (sysfilter_bpf(&prog, &len, err) < 0)
-			goto out;
-		io->fds[1] = data_pipe(prog, len, err);
-	} else
-		io->fds[1] = data_pipe("", 0, err);
-	if (io->fds[1] < 0)
-		goto out;
-	if (s->nonce_fd) {
-		char *line = xasprintf("%s\n", CUR(j)->plan.nonce);
-
-		io->fds[2] = data_pipe(line, strlen(line), err);
-		free(line);
-	} else
-		io->fds[2] = data_pipe("", 0, err);
-	if (io->fds[2] < 0)
-		goto out;
-	if (a->opt_end == 0) {
-		for (size_t i = 0; i < a->n; i++)
-			av_add(&io->exec, a->v[i]);
-	} else {
-		for (size_t i = 0; i < a->opt_start; i++)
-			av_add(&io->exec, a->v[i]);
-		av_add(&io->exec, "--args");
-		av_add(&io->exec, "3");
-		av_add(&io->exec, "--seccomp");
-		av_add(&io->exec, "4");
-		for (size_t i = a->opt_end; i < a->n; i++)
-			av_add(&io->exec, a->v[i]);
-	}
-	rc = 0;
-out:
-	buf_release(&opts);
-	if (rc < 0)
-		stage_io_release(io);
-	return rc;
-}
-
-/* Shell-quote s onto b when it needs it. */
-static void
-shell_quote(struct buf *b, const char *s)
-{
-	if (*s != '\0' && strspn(s, "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") == strlen(s)) {
-		buf_adds(b, s);
-		return;
-	}
-	buf_addc(b, '\'');
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			buf_adds(b, "'\\''");
-		else
-			buf_addc(b, *s);
-	}
-	buf_addc(b, '\'');
-}
-
-/*
- * Run "bwrap ... true" as the stages would (as root, under setpriv); with
- * strict, also --unshare-user --disable-userns and the seccomp filter on
- * fd 3.  The wait status, or -1 with err.
- */
-static int
-sandbox_try(int strict, struct err *err)
-{
-	char *const argv_root[] = { "setpriv", "--reuid=65534", "--regid=65534",
-	    "--clear-groups", "--", "bwrap", "--unshare-all", "--ro-bind",
-	    "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink",
-	    "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--",
-	    "true", NULL };
-	char *const argv_strict[] = { "setpriv", "--reuid=65534",
-	    "--regid=65534", "--clear-groups", "--", "bwrap", "--unshare-all",
-	    "--unshare-user", "--disable-userns", "--seccomp", "3",
-	    "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
-	    "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-	    "--", "true", NULL };
-	char *const *argv = strict ? argv_strict : argv_root;
-	int status, null, fd = -1;
-	pid_t pid;
-
-	if (geteuid() != 0)
-		argv += 5;
-	if (strict) {
-		const void *prog;
-		size_t len;
-
-		if (sysfilter_bpf(&prog, &len, err) < 0)
-			return -1;
-		fd = data_pipe(prog, len, err);
-		if (fd < 0)
-			return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		if (fd >= 0)
-			close(fd);
-		return err_set(err, "fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(null, 1);
-		dup2(null, 2);
-		if (fd >= 0)
-			dup2(fd, 3);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (fd >= 0)
-		close(fd);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return status;
+	return sandbox_cpu_s(&l);
 }
 
 int
 verify_sandbox_check(struct err *err)
 {
-	int status = sandbox_try(1, err);
-
-	if (status == -1)
-		return -1;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return err_set(err, "the sandbox cannot start: bwrap is not"
-		    " installed (Debian package bubblewrap); --no-sandbox runs"
-		    " candidates unconfined");
-	/* Without the filter and --disable-userns it starts: this bwrap
-	 * or kernel lacks them. */
-	status = sandbox_try(0, err);
-	if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return err_set(err, "the sandbox cannot start: bwrap refused"
-		    " --disable-userns or the seccomp filter (bubblewrap 0.8 or"
-		    " later and a kernel with seccomp are needed);"
-		    " --no-sandbox runs candidates unconfined");
-	return err_set(err, "the sandbox cannot start: bwrap failed (are"
-	    " unprivileged user namespaces disabled? see"
-	    " /proc/sys/kernel/unprivileged_userns_clone); --no-sandbox runs"
-	    " candidates unconfined");
+	return sandbox_check(err);
 }
 
 /* --- toolchain identity and input keys ------------------------------ */
@@ -753,227 +276,6 @@ verify_input_key_tool(const struct task *t, const struct candidate *c,
 	hash_final(h, hex);
 }
 
-/* --- work directories ------------------------------------------------ */
-
-static int
-rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)sb;
-	(void)type;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-/* Remove a directory tree we made; symlinks are removed, not followed. */
-static void
-rm_tree(const char *path)
-{
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static int64_t disk_total;	/* nftw has no user argument */
-
-static int
-disk_add(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)path;
-	(void)type;
-	(void)ftw;
-	disk_total += (int64_t)sb->st_blocks * 512;
-	return 0;
-}
-
-/* Bytes the work directory takes on disk. */
-static int64_t
-disk_usage(const char *dir)
-{
-	disk_total = 0;
-	nftw(dir, disk_add, 16, FTW_PHYS);
-	return disk_total;
-}
-
-/*
- * As root the stages run as the job's own uid, which must be able to
- * reach the work directory: every directory above it needs o+x.
- */
-static int
-root_reachable(const char *dir, unsigned uid, struct err *err)
-{
-	char *path = xstrdup(dir), *slash;
-	struct stat sb;
-
-	while ((slash = strrchr(path, '/')) != NULL) {
-		*slash = '\0';
-		if (*path == '\0')
-			break;
-		if (stat(path, &sb) == 0 && !(sb.st_mode & S_IXOTH)) {
-			err_set(err, "the sandbox user (uid %u) cannot reach %s:"
-			    " %s is not searchable by others (chmod o+x it, or"
-			    " set TMPDIR elsewhere)", uid, dir, path);
-			free(path);
-			return -1;
-		}
-	}
-	free(path);
-	return 0;
-}
-
-/* mkdir -p path with mode for what it makes; 0 or -1. */
-static int
-mkdirs(const char *path, mode_t mode)
-{
-	char *p = xstrdup(path);
-	struct stat sb;
-
-	for (char *q = p + 1; *q != '\0'; q++) {
-		if (*q != '/')
-			continue;
-		*q = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*q = '/';
-	}
-	free(p);
-	if (mkdir(path, mode) < 0 && errno != EEXIST)
-		return -1;
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode) ? 0 : -1;
-}
-
-/*
- * The lasting compiler cache that build stages share (env_stage.cache):
- * $ASSAY_CCACHE_DIR, else $XDG_CACHE_HOME/assay/ccache, else
- * $HOME/.cache/assay/ccache, made when missing.  As root every job runs
- * as a uid of its own, which must reach the directory (/root is 0700):
- * then, when the home is closed, /var/cache/assay/ccache; the cache
- * belongs to group CACHE_GID, mode 2770, the group a cached stage runs
- * with, so no other user can plant objects in it.  New string, or NULL
- * when it cannot be had: builds then run without it, slower, not wrong.
- */
-static char *
-cache_dir(void)
-{
-	const char *env = getenv("ASSAY_CCACHE_DIR");
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	char *dir;
-	struct err err;
-
-	if (env != NULL && *env == '/')
-		dir = xstrdup(env);
-	else if (xdg != NULL && *xdg == '/')
-		dir = xasprintf("%s/assay/ccache", xdg);
-	else if (home != NULL && *home == '/')
-		dir = xasprintf("%s/.cache/assay/ccache", home);
-	else
-		dir = xstrdup("/var/cache/assay/ccache");
-	if (geteuid() == 0 && root_reachable(dir, CACHE_GID, &err) < 0) {
-		free(dir);
-		dir = xstrdup("/var/cache/assay/ccache");
-	}
-	if (mkdirs(dir, 0700) < 0) {
-		free(dir);
-		return NULL;
-	}
-	if (geteuid() == 0 && (chown(dir, 0, CACHE_GID) < 0 ||
-	    chmod(dir, 02770) < 0)) {
-		free(dir);
-		return NULL;
-	}
-	return dir;
-}
-
-/*
- * Remove work directories that an assay killed mid-run left behind
- * (kill -9 skips the cleanup): "assay-run-PID-*" whose PID is gone.
- * A kept directory (--keep-workdir, with its reproduce.sh) stays.
- * Once per process and work root.
- */
-static void
-sweep_stale(const char *root)
-{
-	static char swept[PATH_MAX];
-	DIR *d;
-	struct dirent *e;
-
-	if (strcmp(swept, root) == 0)
-		return;
-	snprintf(swept, sizeof swept, "%s", root);
-	d = opendir(root);
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		char *end, *path, *keep;
-		long pid;
-		struct stat sb;
-
-		if (strncmp(e->d_name, "assay-run-", 10) != 0)
-			continue;
-		pid = strtol(e->d_name + 10, &end, 10);
-		if (end == e->d_name + 10 || *end != '-' || pid <= 0 ||
-		    (kill((pid_t)pid, 0) == 0 || errno == EPERM))
-			continue;
-		path = xasprintf("%s/%s", root, e->d_name);
-		keep = xasprintf("%s/reproduce.sh", path);
-		if (lstat(path, &sb) == 0 && S_ISDIR(sb.st_mode) &&
-		    (sb.st_uid == geteuid() || geteuid() == 0) &&
-		    stat(keep, &sb) != 0)
-			rm_tree(path);
-		free(keep);
-		free(path);
-	}
-	closedir(d);
-}
-
-static int
-make_workdir(struct verify_job *j, struct err *err)
-{
-	const char *root = j->o.workroot;
-	char *tmpl;
-
-	if (root == NULL)
-		root = getenv("TMPDIR");
-	if (root == NULL || *root == '\0')
-		root = "/tmp";
-	sweep_stale(root);
-	/* The pid in the name tells a later assay whose directory it was. */
-	tmpl = xasprintf("%s/assay-run-%ld-XXXXXX", root, (long)getpid());
-	if (mkdtemp(tmpl) == NULL) {
-		err_set(err, "work directory in %s: %s", root, strerror(errno));
-		free(tmpl);
-		return -1;
-	}
-	j->workdir = tmpl;
-	if (geteuid() == 0 && !j->o.no_sandbox &&
-	    root_reachable(tmpl, j->uid, err) < 0)
-		return -1;
-	return 0;
-}
-
-static uid_t chown_uid;	/* nftw has no user argument */
-
-static int
-chown_dir(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	if (type == FTW_D && chown(path, chown_uid, chown_uid) == 0)
-		chmod(path, 0755);
-	return 0;
-}
-
-/* The sandbox uid must own the directories it writes into. */
-static void
-chown_workdir(const char *dir, uid_t uid)
-{
-	if (geteuid() != 0)
-		return;
-	chown_uid = uid;
-	nftw(dir, chown_dir, 16, FTW_PHYS);
-}
-
 /* --- processes ------------------------------------------------------- */
 
 /* Append output to the log, up to the cap. */
@@ -1071,63 +373,14 @@ flush_live(struct verify_job *j, verify_output_fn out, void *arg, int final)
 }
 
 static int
-spawn_pipe(struct verify_job *j, const char *dir, const struct stage_io *io,
-    struct err *err)
-{
-	char *const *argv = io->exec.v;
-	int fds[2];
-	sigset_t all, old;
-	pid_t pid;
-
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return err_set(err, "pipe: %s", strerror(errno));
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
-	pid = fork();
-	if (pid < 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		close(fds[0]);
-		close(fds[1]);
-		return err_set(err, "fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		setsid();
-		for (int s = 1; s < NSIG; s++)
-			signal(s, SIG_DFL);
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		dup2(null, 0);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		for (int i = 0; i < 3; i++)
-			dup2(io->fds[i], 3 + i);
-		closefrom(6);
-		if (chdir(dir) < 0)
-			_exit(126);
-		environ = clean_env;
-		execvp(argv[0], argv);
-		dprintf(2, "assay: cannot run %s: %s\n", argv[0],
-		    strerror(errno));
-		_exit(127);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(fds[1]);
-	fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
-	j->pid = pid;
-	j->fd = fds[0];
-	return 0;
-}
-
-static int
 start_stage(struct verify_job *j, struct err *err)
 {
 	struct verify_member *m = CUR(j);
 	struct env_stage *s = CUR_STAGE(j);
-	struct argv_buf a = { 0 };
-	struct stage_io io;
+	struct sandbox_argv a;
+	struct sandbox_io io;
 	struct buf line = BUF_INIT;
-	char *dir, *rel, *tmp;
+	char *dir, *rel;
 	int rc;
 
 	dir = s->subdir[0] != '\0' ? xasprintf("%s/%s", m->dir, s->subdir) :
@@ -1137,31 +390,19 @@ start_stage(struct verify_job *j, struct err *err)
 	    m->sub, s->subdir) : xstrdup(m->sub[0] != '\0' ? m->sub :
 	    s->subdir);
 	/* A fresh /tmp for each stage, in the work directory. */
-	tmp = xasprintf("%s/" TMP_DIR, j->workdir);
-	rm_tree(tmp);
-	if (mkdir(tmp, 0700) < 0) {
-		err_set(err, "%s: %s", tmp, strerror(errno));
-		free(tmp);
+	if (workdir_fresh_tmp(j->workdir, geteuid() == 0 && !j->o.no_sandbox ?
+	    j->uid : (uid_t)-1, err) < 0) {
 		free(dir);
 		free(rel);
 		return -1;
 	}
-	if (geteuid() == 0 && !j->o.no_sandbox && chown(tmp, j->uid,
-	    j->uid) < 0) {
-		err_set(err, "chown %s: %s", tmp, strerror(errno));
-		free(tmp);
-		free(dir);
-		free(rel);
-		return -1;
-	}
-	free(tmp);
 	build_argv(j, m, s, dir, &a);
 	/* The stage header shows the tool command; the full sandboxed line
 	 * goes into the run's command for show. */
 	buf_adds(&line, "$");
 	for (size_t i = 0; s->argv[i] != NULL; i++) {
 		buf_addc(&line, ' ');
-		shell_quote(&line, s->argv[i]);
+		sandbox_quote(&line, s->argv[i]);
 	}
 	buf_addc(&line, '\n');
 	if (rel[0] != '\0')
@@ -1169,7 +410,7 @@ start_stage(struct verify_job *j, struct err *err)
 	for (size_t i = 0; i < a.n; i++) {
 		if (i > 0)
 			buf_addc(&j->command, ' ');
-		shell_quote(&j->command, a.v[i]);
+		sandbox_quote(&j->command, a.v[i]);
 	}
 	buf_adds(&j->command, rel[0] != '\0' ? ")\n" : "\n");
 	if (j->nm > 1 && j->stage == 0 && m->nran == 0) {
@@ -1188,15 +429,15 @@ start_stage(struct verify_job *j, struct err *err)
 		    m->env->name, s->name);
 	else
 		snprintf(j->stage_label, sizeof j->stage_label, "%s", s->name);
-	rc = stage_io_make(j, s, &a, &io, err);
+	rc = sandbox_io_make(&a, s->nonce_fd ? m->plan.nonce : NULL, &io,
+	    err);
 	if (rc == 0 && j->use_pty)
-		rc = pty_spawn_clean(&j->pty, io.exec.v, dir, clean_env, io.fds,
-		    3, j->rows, j->cols, 1, err);
+		rc = pty_spawn_clean(&j->pty, io.exec.v, dir, sandbox_env(),
+		    io.fds, 3, j->rows, j->cols, 1, err);
 	else if (rc == 0)
-		rc = spawn_pipe(j, dir, &io, err);
-	if (io.exec.v != NULL)
-		stage_io_release(&io);
-	av_free(&a);
+		rc = sandbox_spawn_pipe(dir, &io, &j->pid, &j->fd, err);
+	sandbox_io_release(&io);
+	sandbox_argv_free(&a);
 	free(dir);
 	free(rel);
 	if (rc < 0)
@@ -1256,7 +497,7 @@ member_prepare(struct verify_job *j, size_t k, const char *name,
 	for (size_t s = 0; s < m->plan.nstages; s++)
 		if (m->plan.stages[s].cache && j->cache_dir == NULL &&
 		    !o->no_sandbox)
-			j->cache_dir = cache_dir();
+			j->cache_dir = workdir_cache();
 	return 0;
 }
 
@@ -1307,7 +548,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 
 		if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
 			r = (uint32_t)getpid() ^ (uint32_t)now_ms();
-		j->uid = (uid_t)(VERIFY_UID_BASE + r % VERIFY_UID_SPAN);
+		j->uid = (uid_t)(SANDBOX_UID_BASE + r % SANDBOX_UID_SPAN);
 	}
 	j->nm = (size_t)n;
 	j->use_pty = use_pty;
@@ -1354,14 +595,15 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 		*out = j;
 		return 0;
 	}
-	if (make_workdir(j, err) < 0)
+	if (workdir_make(j->o.workroot, geteuid() == 0 && !j->o.no_sandbox ?
+	    j->uid : 0, &j->workdir, err) < 0)
 		goto fail;
 	for (size_t k = 0; k < j->nm; k++) {
 		if (member_prepare(j, k, names[k], names, t, err) < 0)
 			goto fail;
 		total += j->m[k].plan.timeout_s;
 	}
-	chown_workdir(j->workdir, j->uid);
+	workdir_chown(j->workdir, j->uid);
 	j->t0 = now_ms();
 	/* The wall clock covers the whole run: every member's share. */
 	j->deadline = j->t0 + total * 1000;
@@ -1450,31 +692,6 @@ verify_judge_reference(struct store *st, const struct verify_job *j,
 		verify_apply_reference(r, verdict, 0);
 	free(ref);
 	free(verdict);
-}
-
-int
-verify_reference_pending(struct store *st, const char *cand_id,
-    char **ref_id, struct err *err)
-{
-	struct candidate c;
-	char *ref = NULL, *verdict = NULL;
-	int rc;
-
-	*ref_id = NULL;
-	rc = store_candidate_get(st, cand_id, &c, err);
-	if (rc != 0)
-		return rc < 0 ? -1 : err_set(err, "no candidate %s", cand_id);
-	rc = store_task_reference(st, c.task_id, &ref, &verdict, err);
-	candidate_release(&c);
-	if (rc < 0)
-		return -1;
-	if (ref != NULL && verdict == NULL && strcmp(ref, cand_id) != 0) {
-		*ref_id = ref;
-		ref = NULL;
-	}
-	free(ref);
-	free(verdict);
-	return 0;
 }
 
 const char *
@@ -1646,10 +863,10 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 	/* The file-size limit is per file: cap the whole directory too,
 	 * looking four times a second. */
 	if (j->stop == ENV_STOP_NONE && now_ms() >= j->disk_check) {
-		long cap = j->o.disk_mb > 0 ? j->o.disk_mb : 256;
+		struct sandbox_limits l = limits(j, CUR(j));
 
 		j->disk_check = now_ms() + 250;
-		if (disk_usage(j->workdir) > (int64_t)cap << 20)
+		if (workdir_usage(j->workdir) > sandbox_disk_bytes(&l))
 			j->stop = ENV_STOP_DISK;
 	}
 	if (j->stop != ENV_STOP_NONE) {
@@ -1954,7 +1171,7 @@ verify_job_free(struct verify_job *j)
 		finish_stage(j, code);
 	}
 	if (j->workdir != NULL && !j->kept)
-		rm_tree(j->workdir);
+		workdir_remove(j->workdir);
 	free(j->workdir);
 	task_release(&j->task);
 	candidate_release(&j->cand);

@@ -1,8 +1,9 @@
 /*
- * verify.h - run a candidate through its env: a fresh work directory, the
- * sandbox (bubblewrap), resource limits, a wall-clock timeout over the
- * whole process group, a cap on captured output, then the env's verdict.
- * design.md section 7.
+ * verify.h - run a candidate through its env: a fresh work directory
+ * (exec/workdir.h), the sandbox and its resource limits
+ * (exec/sandbox.h), a wall-clock timeout over the whole process group, a
+ * cap on captured output, then the env's verdict.  design.md section 7.
+ * A batch of candidates goes through the verify service (service.h).
  *
  * A run is a job that advances without blocking: the caller polls
  * verify_job_fd() and calls verify_job_step(), so the headless verify
@@ -29,14 +30,6 @@
 #include "model/sample.h"
 
 #define VERIFY_OUTPUT_CAP (16u << 20)	/* bytes of captured output */
-/*
- * As root, each job runs as a uid of its own drawn from
- * [VERIFY_UID_BASE, VERIFY_UID_BASE + VERIFY_UID_SPAN): RLIMIT_NPROC
- * counts every process of a uid, so a shared uid ("nobody") let
- * concurrent jobs, or a fork bomb in one of them, starve the others.
- */
-#define VERIFY_UID_BASE 2000000000u
-#define VERIFY_UID_SPAN 1000000u
 
 struct verify_opts {
 	int	 no_sandbox;	/* 1: run without bubblewrap (loudly) */
@@ -52,8 +45,8 @@ struct verify_opts {
 };
 
 /*
- * Can the sandbox start here?  Runs "bwrap ... true" once.  0, or -1
- * with err saying why (bubblewrap missing, user namespaces disabled).
+ * Can the sandbox start here?  sandbox_check() (exec/sandbox.h), for the
+ * front ends.  0, or -1 with err saying why.
  */
 int	verify_sandbox_check(struct err *err);
 
@@ -159,16 +152,6 @@ struct store;
  */
 void	verify_judge_reference(struct store *st, const struct verify_job *j,
 	    struct run *r);
-
-/*
- * Reference first in the workbench: the reference of candidate cand_id's
- * task when it has never run and is not cand_id itself, into *ref_id
- * (new, caller frees); NULL when cand_id can be judged at once.  The
- * caller verifies the reference, then the candidate, so that
- * verify_judge_reference() has a verdict to judge it by.  0 or -1.
- */
-int	verify_reference_pending(struct store *st, const char *cand_id,
-	    char **ref_id, struct err *err);
 
 /* Path of the kept work directory or NULL.  Borrowed. */
 const char *verify_job_workdir(const struct verify_job *j);

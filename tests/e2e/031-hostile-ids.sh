@@ -55,6 +55,34 @@ refused "$(printf '{"task": {"id": "local/f", "domain": "chip", "env": "iverilog
     "file name '-ofoo_tb.sv': a file name begins with a letter"
 refused "$(printf '{"task": {"id": "local/f", "domain": "chip", "env": "iverilog", "files": {"../x.sv": "x"}}}')" \
     "file name '../x.sv'"
+# Benchmark, env and origin names: no control characters, line
+# separators or direction controls, at most 200 bytes (they are shown in
+# lists, panes, stats and exports).
+refused "$(printf '{"task": {"id": "local/b", "benchmark": "b\\u001b]0;pwned\\u0007", "domain": "chip", "env": "iverilog", %s}}' "$TB")" \
+    "task local/b: benchmark 'b\\\\x1b]0;pwned\\\\x07': a benchmark name holds no control characters (U+001B at byte 1)"
+refused "$(printf '{"task": {"id": "local/b", "benchmark": "b\\u2028x", "domain": "chip", "env": "iverilog", %s}}' "$TB")" \
+    "benchmark .*line separators or direction controls (U+2028"
+refused "$(printf '{"task": {"id": "local/e", "domain": "chip", "env": "iverilog\\n", %s}}' "$TB")" \
+    "task local/e: env 'iverilog\\\\n': an env name holds no control characters"
+refused "$(printf '{"task": {"id": "local/e", "domain": "chip", "env": "iver\\u202elog", %s}}' "$TB")" \
+    "env .*direction controls (U+202E"
+refused "$(printf '{"task": "local/ok", "candidate": {"origin": "gpt\\u001b[2J", "code": "module TopModule; endmodule // o1\\n"}}')" \
+    "origin 'gpt\\\\x1b\\[2J': an origin holds no control characters"
+refused "$(printf '{"task": "local/ok", "candidate": {"origin": "a\\u2066b", "code": "module TopModule; endmodule // o2\\n"}}')" \
+    "origin .*direction controls (U+2066"
+refused "$(printf '{"task": "local/ok", "candidate": {"origin": "%s", "code": "module TopModule; endmodule // o3\\n"}}' "$(printf '%0201d' 0)")" \
+    "an origin is at most 200 bytes"
+refused "$(printf '{"task": "local/ok", "candidate": {"origin": " m", "code": "module TopModule; endmodule // o4\\n"}}')" \
+    "origin ' m': an origin has no leading or trailing space"
+# A model name is an origin: generate and repair refuse a bad one before
+# any request.
+for cmd in generate repair; do
+	"$ASSAY" --db "$DB" $cmd --endpoint http://127.0.0.1:9 --model \
+	    "$(printf 'm\033]0;x\007')" --where task=local/ok >/dev/null 2>"$T/err"
+	expect_eq "$cmd refuses a model name with ESC" $? 2
+	grep -q "model 'm\\\\x1b\]0;x\\\\x07': a model name (its candidates' origin) holds no control characters" "$T/err" ||
+	    fail "$cmd: message: $(cat "$T/err")"
+done
 # Label categories and review statuses: the valid words, never SQL.
 refused "$(cand c-7 ', "labels": [{"category": "syntax"}]')" \
     "unknown category 'syntax' (compile api functional format performance)"
@@ -124,3 +152,11 @@ if command -v sqlite3 >/dev/null && command -v iverilog >/dev/null; then
 	[ -e foo_tb.sv ] || [ -e "$T/foo_tb.sv" ] && fail "iverilog wrote foo_tb.sv"
 fi
 echo "ok: hostile ids and names refused with FILE:LINE"
+
+# Printable UTF-8 in a label imports.
+printf '{"task": "local/ok", "candidate": {"origin": "Zo\\u00eb/gpt-4o:t=0.2", "code": "module TopModule; endmodule // o5\\n"}}\n' > "$T/label-ok.jsonl"
+"$ASSAY" --db "$DB" import "$T/label-ok.jsonl" >/dev/null 2>"$T/err" ||
+    fail "a printable origin was refused: $(cat "$T/err")"
+"$ASSAY" --db "$DB" list --json | grep -q '"origin": *"Zoë/gpt-4o:t=0.2"' ||
+    fail "the printable origin is not listed as imported"
+echo "ok: a printable origin imports"

@@ -1,5 +1,6 @@
-# 280: assay repair ID --file FILE (issue 9 item 2): a person's repair made
-# headless through the decision layer, the same as the workbench's e: the
+# 280: assay repair ID --file FILE and assay note ID TEXT (issue 9 item 2),
+# the decision layer made headless: a person's repair made
+# through it is the same as the workbench's e: the
 # reviewer is its origin and the journal's who; undo takes back decisions,
 # not the repair; stdin works; the failed code handed back is refused as
 # the model's repair loop refuses it; a bad id or file is a clear error.
@@ -27,6 +28,16 @@ grep -q '"who":"tester","action":"repair"' "$T/show" ||
 expect_eq "undo" "$("$ASSAY" --db "$DB" undo)" "undid label compile of r-1"
 expect_eq "the repair stays" "$(count "parent=r-1")" 1
 expect_eq "nothing more" "$("$ASSAY" --db "$DB" undo)" "nothing to undo by tester"
+
+# a free note, headless: journalled, shown, never undone
+expect_eq "note" "$("$ASSAY" --db "$DB" note r-1 width is off by one)" \
+    "r-1 noted by tester"
+"$ASSAY" --db "$DB" show r-1 | grep -q "width is off by one" ||
+    fail "the note is not shown"
+expect_eq "a note is not undone" "$("$ASSAY" --db "$DB" undo)" \
+    "nothing to undo by tester"
+"$ASSAY" --db "$DB" note r-1 >/dev/null 2>&1
+expect_eq "note without text exit" $? 2
 
 # the same code again is the same candidate: nothing new
 expect_eq "again" "$("$ASSAY" --db "$DB" repair r-1 --file "$T/fix.v")" \

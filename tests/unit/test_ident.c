@@ -1,7 +1,8 @@
 /*
  * test_ident.c - unit tests for ident.c and textsafe.c (cmocka): what
- * ids, task ids, domains, file names and reviewer names may hold, and
- * how untrusted text is made safe to print (issue 10, items 9 and 15).
+ * ids, task ids, domains, file names, reviewer names and labels
+ * (benchmark, env, origin) may hold, and how untrusted text is made safe
+ * to print (issue 10, items 9 and 15).
  * Each hostile value comes from the red-team report in the issue.
  */
 #include <stdarg.h>
@@ -119,6 +120,56 @@ test_ident_reviewers(void **state)
 	assert_int_equal(ident_check_reviewer("", &e), -1);
 }
 
+/* Benchmark, env and origin names: printable UTF-8, bounded, the
+ * message names the field and the offending character. */
+static void
+test_ident_labels(void **state)
+{
+	static const char *const good[] = { "verilog-eval-v2", "iverilog+yosys",
+	    "gpt-4o-2024-08-06", "org/model:tag@t=0.2", "Zo\xc3\xab's run",
+	    "\xe7\x8e\x8b\xe4\xbc\x9f", "a <b>", "x", NULL };
+	static const char *const bad[] = { "", " lead", "trail ", "a\nb",
+	    "a\rb", "a\tb", "a\x1b]0;title\x07", "a\x1b[2J", "a\x7f",
+	    "a\xc2\x9b" "b",		/* C1 CSI */
+	    "a\xe2\x80\xa8" "b",	/* line separator */
+	    "a\xe2\x80\xa9" "b",	/* paragraph separator */
+	    "a\xe2\x80\xae" "b",	/* right-to-left override */
+	    "a\xe2\x81\xa6" "b",	/* left-to-right isolate */
+	    "a\xe2\x80\x8f" "b",	/* right-to-left mark */
+	    "a\xd8\x9c" "b",		/* Arabic letter mark */
+	    "\xff", "a\xc3", "\xc0\xaf", NULL };
+	char longest[IDENT_LABEL_MAX + 2];
+	struct err e;
+
+	(void)state;
+	for (size_t i = 0; good[i] != NULL; i++)
+		assert_int_equal(ident_check_label(good[i], "a benchmark name",
+		    &e), 0);
+	for (size_t i = 0; bad[i] != NULL; i++)
+		assert_int_equal(ident_check_label(bad[i], "an origin", &e),
+		    -1);
+	assert_int_equal(ident_check_label(NULL, "an env name", &e), -1);
+	assert_string_equal(e.msg, "an env name must not be empty");
+	assert_int_equal(ident_check_label("m\x1b]0;x\x07", "an origin", &e),
+	    -1);
+	assert_string_equal(e.msg, "an origin holds no control characters"
+	    " (U+001B at byte 1)");
+	assert_int_equal(ident_check_label("a\xe2\x80\xae" "b",
+	    "a benchmark name", &e), -1);
+	assert_string_equal(e.msg, "a benchmark name holds no line separators"
+	    " or direction controls (U+202E at byte 1)");
+	memset(longest, 'a', sizeof longest);
+	longest[IDENT_LABEL_MAX] = '\0';
+	assert_int_equal(ident_check_label(longest, "an origin", &e), 0);
+	longest[IDENT_LABEL_MAX] = 'a';
+	longest[IDENT_LABEL_MAX + 1] = '\0';
+	assert_int_equal(ident_check_label(longest, "an origin", &e), -1);
+	assert_string_equal(e.msg, "an origin is at most 200 bytes (this one"
+	    " has 201)");
+	/* The reviewer's rule is the label's and '<' '>'. */
+	assert_int_equal(ident_check_reviewer("a <b>", &e), -1);
+}
+
 static void
 test_ident_show(void **state)
 {
@@ -184,6 +235,7 @@ main(void)
 		cmocka_unit_test(test_ident_task_ids),
 		cmocka_unit_test(test_ident_domains_files),
 		cmocka_unit_test(test_ident_reviewers),
+		cmocka_unit_test(test_ident_labels),
 		cmocka_unit_test(test_ident_show),
 		cmocka_unit_test(test_textsafe_terminal),
 		cmocka_unit_test(test_textsafe_utf8),

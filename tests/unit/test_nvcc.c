@@ -1,6 +1,6 @@
 /*
  * test_nvcc.c - unit tests for the nvcc env (cmocka): the launch-limit
- * analysis of syntax.c (syntax_cuda_launch_check) on the RMS-normalisation
+ * analysis of lang/cuda_launch.c (cuda_launch_check) on the RMS-normalisation
  * case and on legal configurations, what prepare() writes and plans, and
  * what judge() makes of real nvcc 13 output and of the harness's lines.
  *
@@ -28,14 +28,14 @@
 #include "base/err.h"
 #include "base/hash.h"
 #include "model/sample.h"
-#include "lang/syntax.h"
+#include "lang/cuda_launch.h"
 #include "testlib.h"
 #include "envtest.h"
 
 extern const struct env_ops env_nvcc;
 
 /* sm_90 (CUDA C++ Programming Guide, technical specifications). */
-static const struct syn_launch_limits sm90 = {
+static const struct cuda_launch_limits sm90 = {
 	.grid_x = 2147483647LL,
 	.grid_yz = 65535,
 	.block_xy = 1024,
@@ -52,13 +52,13 @@ fx_setup(void **state)
 }
 
 /* The issues of code; *n their count.  New array. */
-static struct syn_launch_issue *
+static struct cuda_launch_issue *
 check(const char *code, size_t *n)
 {
-	struct syn_launch_issue *is;
+	struct cuda_launch_issue *is;
 	struct err err;
 
-	if (syntax_cuda_launch_check(code, strlen(code), &sm90, &is, n,
+	if (cuda_launch_check(code, strlen(code), &sm90, &is, n,
 	    &err) < 0)
 		fail_msg("check: %s", err.msg);
 	for (size_t i = 0; i < *n; i++)
@@ -96,13 +96,13 @@ static const char rms_gridy[] =
 static void
 test_nvcc_launch_rmsnorm_grid_y(void **state)
 {
-	struct syn_launch_issue *is;
+	struct cuda_launch_issue *is;
 	size_t n;
 
 	(void)state;
 	is = check(rms_gridy, &n);
 	assert_int_equal(n, 1);
-	assert_int_equal(is[0].kind, SYN_LAUNCH_GRID);
+	assert_int_equal(is[0].kind, CUDA_LAUNCH_GRID);
 	assert_int_equal(is[0].line, 14);		/* grid.y = ... */
 	assert_int_equal(is[0].launch_line, 17);
 	assert_true(is[0].value == 262144);
@@ -147,7 +147,7 @@ test_nvcc_launch_rmsnorm_other_forms(void **state)
 	    "\tdim3 grid = {2, (unsigned)spatial};\n"
 	    "\tk<<<grid, 64>>>(x);\n"
 	    "}\n";
-	struct syn_launch_issue *is;
+	struct cuda_launch_issue *is;
 	size_t n;
 
 	(void)state;
@@ -176,7 +176,7 @@ test_nvcc_launch_rmsnorm_other_forms(void **state)
 
 	is = check(local, &n);
 	assert_int_equal(n, 1);
-	assert_int_equal(is[0].kind, SYN_LAUNCH_GRID);
+	assert_int_equal(is[0].kind, CUDA_LAUNCH_GRID);
 	assert_int_equal(is[0].line, 4);
 	free(is);
 }
@@ -210,7 +210,7 @@ test_nvcc_launch_legal_configurations(void **state)
 	    "\tbig<<<1, 256, 227 * 1024>>>(p);\n"	/* the opt-in */
 	    "\tbig<<<1, 256, 48 * 1024>>>(p);\n"	/* none needed */
 	    "}\n";
-	struct syn_launch_issue *is;
+	struct cuda_launch_issue *is;
 	size_t n = 99;
 
 	(void)state;
@@ -243,44 +243,44 @@ test_nvcc_launch_each_limit(void **state)
 	    "\te<<<1, 128, 100001>>>(p);\n"		/* over its opt-in */
 	    "\te<<<1, 128, 228 * 1024>>>(p);\n"		/* over 227 KiB */
 	    "}\n";
-	struct syn_launch_issue *is;
+	struct cuda_launch_issue *is;
 	size_t n;
 
 	(void)state;
 	is = check(code, &n);
 	assert_int_equal(n, 9);
 	/* Source order; dynamic shared memory last. */
-	assert_int_equal(is[0].kind, SYN_LAUNCH_STATIC_SMEM);
+	assert_int_equal(is[0].kind, CUDA_LAUNCH_STATIC_SMEM);
 	assert_int_equal(is[0].line, 4);
 	assert_true(is[0].value == 32768 + 32 * 129 * 4);
 	assert_true(is[0].limit == 49152);
-	assert_int_equal(is[1].kind, SYN_LAUNCH_THREADS);
+	assert_int_equal(is[1].kind, CUDA_LAUNCH_THREADS);
 	assert_int_equal(is[1].line, 10);
 	assert_int_equal(is[1].launch_line, 11);
 	assert_true(is[1].value == 2048);
 	assert_string_equal(is[1].msg, "blockDim 32 x 64 x 1 = 2048 threads"
 	    " per block is over the limit of 1024 in the launch of k at line"
 	    " 11");
-	assert_int_equal(is[2].kind, SYN_LAUNCH_GRID);
+	assert_int_equal(is[2].kind, CUDA_LAUNCH_GRID);
 	assert_non_null(strstr(is[2].msg, "gridDim.z = 70000"));
-	assert_int_equal(is[3].kind, SYN_LAUNCH_BLOCK);
+	assert_int_equal(is[3].kind, CUDA_LAUNCH_BLOCK);
 	assert_non_null(strstr(is[3].msg, "blockDim.z = 128 is over the limit"
 	    " of 64"));
-	assert_int_equal(is[4].kind, SYN_LAUNCH_GRID);
+	assert_int_equal(is[4].kind, CUDA_LAUNCH_GRID);
 	assert_non_null(strstr(is[4].msg, "gridDim.x = 2147483648LL ="
 	    " 2147483648"));
 	/* blockDim.x over 1024: one issue, not a second for the threads. */
-	assert_int_equal(is[5].kind, SYN_LAUNCH_BLOCK);
+	assert_int_equal(is[5].kind, CUDA_LAUNCH_BLOCK);
 	assert_non_null(strstr(is[5].msg, "blockDim.x = 2048"));
-	assert_int_equal(is[6].kind, SYN_LAUNCH_DYN_SMEM);
+	assert_int_equal(is[6].kind, CUDA_LAUNCH_DYN_SMEM);
 	assert_int_equal(is[6].line, 14);
 	assert_true(is[6].value == 65536);
 	assert_non_null(strstr(is[6].msg, "without cudaFuncSetAttribute(d,"));
-	assert_int_equal(is[7].kind, SYN_LAUNCH_DYN_SMEM);
+	assert_int_equal(is[7].kind, CUDA_LAUNCH_DYN_SMEM);
 	assert_true(is[7].limit == 100000);
 	assert_non_null(strstr(is[7].msg, "over the 100000 bytes its"
 	    " cudaFuncSetAttribute opts in to"));
-	assert_int_equal(is[8].kind, SYN_LAUNCH_DYN_SMEM);
+	assert_int_equal(is[8].kind, CUDA_LAUNCH_DYN_SMEM);
 	assert_true(is[8].limit == 227 * 1024);
 	assert_non_null(strstr(is[8].msg, "over the target's limit of 232448"));
 	free(is);
@@ -326,7 +326,7 @@ test_nvcc_launch_unknown_values_not_reported(void **state)
 	    "{\n"
 	    "\tk<<<dim3(1, N), 256>>>(p);\n"
 	    "}\n";
-	struct syn_launch_issue *is;
+	struct cuda_launch_issue *is;
 	size_t n = 99;
 
 	(void)state;
@@ -348,7 +348,7 @@ static void
 check_cases(const struct lc_case *cases, size_t ncases)
 {
 	for (size_t i = 0; i < ncases; i++) {
-		struct syn_launch_issue *is;
+		struct cuda_launch_issue *is;
 		size_t n;
 
 		print_message("%s\n", cases[i].name);
@@ -668,7 +668,7 @@ static void
 test_nvcc_launch_hostile_input(void **state)
 {
 	struct buf b = BUF_INIT;
-	struct syn_launch_issue *is;
+	struct cuda_launch_issue *is;
 	size_t n;
 
 	(void)state;
@@ -692,15 +692,19 @@ test_nvcc_launch_hostile_input(void **state)
 
 /* A plan as prepare() leaves it, for judge() alone. */
 static void
-judge_plan(struct env_plan *p, const char *nonce, const char *precheck)
+judge_plan(struct env_plan *p, const char *nonce,
+    const struct cuda_launch_issue *launch)
 {
 	static const char *const none[] = { "true", NULL };
 
 	env_plan_init(p);
 	p->cand_file = xstrdup("candidate.cu");
 	snprintf(p->nonce, sizeof p->nonce, "%s", nonce);
-	if (precheck != NULL)
-		buf_adds(&p->precheck, precheck);
+	if (launch != NULL) {
+		p->launch = xcalloc(1, sizeof *p->launch);
+		*p->launch = *launch;
+		p->nlaunch = 1;
+	}
 	env_plan_stage(p, "compile", none);
 	env_plan_stage(p, "build", none);
 	env_plan_stage_in(p, "run", none, "run");
@@ -828,9 +832,14 @@ test_nvcc_judge_harness_lines(void **state)
 
 static const char no_gpu[] = "T0123 no-gpu: CUDA driver version is"
     " insufficient for CUDA runtime version\n";
-static const char finding[] = "14\tgrid\tgridDim.y = spatial_size = 262144"
-    " is over the limit of 65535 in the launch of rms_norm_kernel at line"
-    " 17\tgrid.y = spatial_size;\n";
+/* What the analysis finds in the paper's case (test_nvcc_prepare_plans_stages). */
+static const struct cuda_launch_issue finding = {
+	.kind = CUDA_LAUNCH_GRID, .line = 14, .launch_line = 17,
+	.value = 262144, .limit = 65535,
+	.msg = "gridDim.y = spatial_size = 262144 is over the limit of 65535"
+	    " in the launch of rms_norm_kernel at line 17",
+	.quote = "grid.y = spatial_size;",
+};
 
 /* No GPU: skipped, never fail; unless a launch limit is broken. */
 static void
@@ -858,7 +867,7 @@ test_nvcc_judge_no_gpu_and_findings(void **state)
 	run_release(&r);
 	env_plan_release(&p);
 
-	judge_plan(&p, "T0123", finding);
+	judge_plan(&p, "T0123", &finding);
 	judge_logs(&p, logs, e77, &r);
 	assert_str(r.verdict, "fail");
 	assert_str(r.stage, "limits");
@@ -1056,10 +1065,13 @@ test_nvcc_prepare_plans_stages(void **state)
 	assert_string_equal(plan.stages[2].subdir, "run");
 	assert_string_equal(plan.stages[2].argv[0], "./harness");
 	/* The paper's case is found before anything runs. */
-	assert_non_null(strstr(buf_str(&plan.precheck), "14\tgrid\tgridDim.y"
-	    " = spatial_size = 262144 is over the limit of 65535"));
-	assert_non_null(strstr(buf_str(&plan.precheck),
-	    "\tgrid.y = spatial_size;\n"));
+	assert_int_equal(plan.nlaunch, 1);
+	assert_int_equal(plan.launch[0].kind, finding.kind);
+	assert_int_equal(plan.launch[0].line, finding.line);
+	assert_int_equal(plan.launch[0].launch_line, finding.launch_line);
+	assert_string_equal(plan.launch[0].msg, finding.msg);
+	assert_string_equal(plan.launch[0].quote, finding.quote);
+	assert_string_equal(buf_str(&plan.precheck), "");
 	/* The helper header is share/envs/nvcc/assay_harness.h. */
 	helper = env_share("nvcc/assay_harness.h", &len);
 	assert_non_null(helper);

@@ -576,6 +576,44 @@ test_queue_bench_fill(void **state)
 	assert_int_equal(count(f->st, NULL), 100);
 }
 
+/*
+ * A copy's id is the one the candidate id rule gives its identity: the
+ * same task, model and code added to another store through
+ * store_candidate_add() get the same id.
+ */
+static void
+test_queue_bench_fill_ids(void **state)
+{
+	struct fx *f = *state;
+	struct store_row *rows;
+	struct candidate c;
+	struct store *other;
+	struct err err;
+	char path[PATH_MAX], *id;
+	size_t added, n;
+
+	assert_int_equal(store_bench_fill(f->st, NCANDS + 3, &added, &err), 0);
+	assert_int_equal(store_query_page(f->st, NULL, NCANDS, 3, &rows, &n,
+	    &err), 0);
+	assert_int_equal(n, 3);
+	snprintf(path, sizeof path, "%s/other.db", f->dir);
+	assert_int_equal(store_open(&other, path, &err), 0);
+	put_task(other, "t/a", "Build a counter.");
+	put_task(other, "t/b", "Build a shifter with a haystack.");
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(store_candidate_get(f->st, rows[i].id, &c,
+		    &err), 0);
+		assert_non_null(strstr(c.code, "assay bench copy 1 of "));
+		id = add_cand(other, c.task_id, c.origin, c.code);
+		assert_string_equal(id, rows[i].id);
+		free(id);
+		candidate_release(&c);
+		store_row_release(&rows[i]);
+	}
+	free(rows);
+	store_close(other);
+}
+
 int
 main(void)
 {
@@ -593,6 +631,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_queue_grep_sees_new_text,
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_queue_bench_fill,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queue_bench_fill_ids,
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_queue_import_bulk_equals_triggers, fx_setup,

@@ -1,0 +1,247 @@
+/*
+ * workdir.c - work directories, their /tmp, size and removal, and the
+ * compiler cache; see workdir.h.
+ */
+#define _GNU_SOURCE
+#include "exec/workdir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "exec/sandbox.h"
+
+static int
+rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void
+workdir_remove(const char *path)
+{
+	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int64_t disk_total;	/* nftw has no user argument */
+
+static int
+disk_add(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)path;
+	(void)type;
+	(void)ftw;
+	disk_total += (int64_t)sb->st_blocks * 512;
+	return 0;
+}
+
+int64_t
+workdir_usage(const char *dir)
+{
+	disk_total = 0;
+	nftw(dir, disk_add, 16, FTW_PHYS);
+	return disk_total;
+}
+
+/*
+ * As root the stages run as the job's own uid, which must be able to
+ * reach the work directory: every directory above it needs o+x.
+ */
+static int
+root_reachable(const char *dir, unsigned uid, struct err *err)
+{
+	char *path = xstrdup(dir), *slash;
+	struct stat sb;
+
+	while ((slash = strrchr(path, '/')) != NULL) {
+		*slash = '\0';
+		if (*path == '\0')
+			break;
+		if (stat(path, &sb) == 0 && !(sb.st_mode & S_IXOTH)) {
+			err_set(err, "the sandbox user (uid %u) cannot reach %s:"
+			    " %s is not searchable by others (chmod o+x it, or"
+			    " set TMPDIR elsewhere)", uid, dir, path);
+			free(path);
+			return -1;
+		}
+	}
+	free(path);
+	return 0;
+}
+
+/* mkdir -p path with mode for what it makes; 0 or -1. */
+static int
+mkdirs(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path);
+	struct stat sb;
+
+	for (char *q = p + 1; *q != '\0'; q++) {
+		if (*q != '/')
+			continue;
+		*q = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*q = '/';
+	}
+	free(p);
+	if (mkdir(path, mode) < 0 && errno != EEXIST)
+		return -1;
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode) ? 0 : -1;
+}
+
+char *
+workdir_cache(void)
+{
+	const char *env = getenv("ASSAY_CCACHE_DIR");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *dir;
+	struct err err;
+
+	if (env != NULL && *env == '/')
+		dir = xstrdup(env);
+	else if (xdg != NULL && *xdg == '/')
+		dir = xasprintf("%s/assay/ccache", xdg);
+	else if (home != NULL && *home == '/')
+		dir = xasprintf("%s/.cache/assay/ccache", home);
+	else
+		dir = xstrdup("/var/cache/assay/ccache");
+	if (geteuid() == 0 && root_reachable(dir, SANDBOX_CACHE_GID, &err) < 0) {
+		free(dir);
+		dir = xstrdup("/var/cache/assay/ccache");
+	}
+	if (mkdirs(dir, 0700) < 0) {
+		free(dir);
+		return NULL;
+	}
+	if (geteuid() == 0 && (chown(dir, 0, SANDBOX_CACHE_GID) < 0 ||
+	    chmod(dir, 02770) < 0)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/*
+ * Remove work directories that an assay killed mid-run left behind
+ * (kill -9 skips the cleanup): "assay-run-PID-*" whose PID is gone.
+ * A kept directory (--keep-workdir, with its reproduce.sh) stays.
+ * Once per process and work root.
+ */
+static void
+sweep_stale(const char *root)
+{
+	static char swept[PATH_MAX];
+	DIR *d;
+	struct dirent *e;
+
+	if (strcmp(swept, root) == 0)
+		return;
+	snprintf(swept, sizeof swept, "%s", root);
+	d = opendir(root);
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char *end, *path, *keep;
+		long pid;
+		struct stat sb;
+
+		if (strncmp(e->d_name, "assay-run-", 10) != 0)
+			continue;
+		pid = strtol(e->d_name + 10, &end, 10);
+		if (end == e->d_name + 10 || *end != '-' || pid <= 0 ||
+		    (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+			continue;
+		path = xasprintf("%s/%s", root, e->d_name);
+		keep = xasprintf("%s/reproduce.sh", path);
+		if (lstat(path, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+		    (sb.st_uid == geteuid() || geteuid() == 0) &&
+		    stat(keep, &sb) != 0)
+			workdir_remove(path);
+		free(keep);
+		free(path);
+	}
+	closedir(d);
+}
+
+int
+workdir_make(const char *root, uid_t reach_uid, char **path,
+    struct err *err)
+{
+	char *tmpl;
+
+	*path = NULL;
+	if (root == NULL || *root == '\0')
+		root = getenv("TMPDIR");
+	if (root == NULL || *root == '\0')
+		root = "/tmp";
+	sweep_stale(root);
+	/* The pid in the name tells a later assay whose directory it was. */
+	tmpl = xasprintf("%s/assay-run-%ld-XXXXXX", root, (long)getpid());
+	if (mkdtemp(tmpl) == NULL) {
+		err_set(err, "work directory in %s: %s", root, strerror(errno));
+		free(tmpl);
+		return -1;
+	}
+	*path = tmpl;
+	if (reach_uid != 0 && root_reachable(tmpl, reach_uid, err) < 0)
+		return -1;
+	return 0;
+}
+
+static uid_t chown_uid;	/* nftw has no user argument */
+
+static int
+chown_dir(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (type == FTW_D && chown(path, chown_uid, chown_uid) == 0)
+		chmod(path, 0755);
+	return 0;
+}
+
+/* The sandbox uid must own the directories it writes into. */
+void
+workdir_chown(const char *dir, uid_t uid)
+{
+	if (geteuid() != 0)
+		return;
+	chown_uid = uid;
+	nftw(dir, chown_dir, 16, FTW_PHYS);
+}
+
+int
+workdir_fresh_tmp(const char *workdir, uid_t owner, struct err *err)
+{
+	char *tmp = xasprintf("%s/" SANDBOX_TMP, workdir);
+
+	workdir_remove(tmp);
+	if (mkdir(tmp, 0700) < 0) {
+		err_set(err, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (owner != (uid_t)-1 && chown(tmp, owner, owner) < 0) {
+		err_set(err, "chown %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}

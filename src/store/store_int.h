@@ -1,0 +1,192 @@
+/*
+ * store_int.h - what the files of src/store/ share, and nobody else.
+ *
+ * The store is one module in several files: store.c (opening, the
+ * schema and its migrations, transactions, tasks, candidates, runs, the
+ * journal and its decisions, the import's hot path), filter.c (the
+ * filter language compiled to SQL, the grep= tables), queue.c (pages,
+ * seeks, counts and saved views over a filter), stats.c (statistics and
+ * reviewer agreement) and bench.c (the scale bench's copies).  They
+ * share the connection (struct store), the SQLite helpers of store.c and
+ * the compiled filter.  Only files in src/store/ include this header;
+ * everything else sees store.h.
+ */
+#ifndef ASSAY_STORE_INT_H
+#define ASSAY_STORE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "store/store.h"
+
+/*
+ * A grep= result kept as the temporary table grep_<slot> of candidate
+ * seqs, so that paging through a search that matches half a million
+ * candidates does not search again for every page.  It stays valid
+ * while the search index gains no row (search_gen is the same).
+ */
+#define STORE_GREPS	4
+struct store_grep {
+	char	*query;		/* the FTS5 string; NULL: free */
+	int64_t	 version;	/* search_gen.n when it was filled */
+	uint64_t used;		/* for least recently used */
+	size_t	 count;		/* its rows */
+};
+
+struct store {
+	sqlite3	*db;
+	int	 in_tx;		/* an explicit store_begin() is open */
+	int	 readonly;	/* the file cannot be written: reads only */
+	int64_t	 batch;		/* journal batch of new events; 0: none */
+	struct store_grep greps[STORE_GREPS];
+	uint64_t grep_clock;
+	/* Statements of the import's hot path, prepared once (hot()). */
+	sqlite3_stmt *hot[12];
+	/* store_import_begin(): where the import's rows start. */
+	int	 bulk;
+	int64_t	 bulk_task, bulk_seq, bulk_rec, bulk_note;
+};
+
+/* --- SQLite helpers (store.c) --------------------------------------- */
+
+/* err gets "what: <SQLite's message>", copied now; returns -1. */
+int	err_sqlite(struct err *err, sqlite3 *db, const char *what);
+/* Prepare sql into *out (finalize it); -1 with err set. */
+int	prepare(struct store *st, sqlite3_stmt **out, const char *sql,
+	    struct err *err);
+/* Run sql (no result rows, may be several statements); -1 with err. */
+int	exec(struct store *st, const char *sql, struct err *err);
+/* Step a statement that must finish (INSERT/UPDATE) and finalize it. */
+int	step_done(struct store *st, sqlite3_stmt *s, const char *what,
+	    struct err *err);
+/*
+ * Every list reader reads its rows with this: step s (finalized here)
+ * until done or limit rows (SIZE_MAX: all), each into a zeroed item of
+ * size bytes that fill() fills; *out gets the array (NULL when empty),
+ * *n its length.  On an error the items read so far go to release(),
+ * the array is freed, *out is NULL, *n 0, and -1 returns with err set.
+ */
+int	rows_read(struct store *st, sqlite3_stmt *s, size_t size,
+	    size_t limit, void (*fill)(sqlite3_stmt *, void *),
+	    void (*release)(void *), void **out, size_t *n, const char *what,
+	    struct err *err);
+/* Seconds since the epoch, as decisions and views record it. */
+int64_t	now_s(void);
+/* Bind v (NULL: SQL NULL) as text, copied. */
+void	bind_text(sqlite3_stmt *s, int i, const char *v);
+/* Column i as a new string (NULL for SQL NULL); col_blob also its length. */
+char	*col_text(sqlite3_stmt *s, int i);
+char	*col_blob(sqlite3_stmt *s, int i, size_t *len);
+
+/*
+ * The candidate id rule (docs/adr/0011): "c" and the first n hex digits
+ * of SHA-256(task_id NUL origin NUL code_hash), n from 7 up to the first
+ * id not taken.  cand_id_hex() writes the digest; cand_id_at() the id of
+ * n digits (a new string).
+ */
+void	cand_id_hex(const char *task_id, const char *origin,
+	    const char *code_hash, char hex[HASH_HEX_LEN + 1]);
+char	*cand_id_at(const char *hex, int n);
+#define CAND_ID_MIN	7
+
+/* --- the filter (filter.c) ------------------------------------------- */
+
+/*
+ * Every table of the queue.  q (queue, schema v6) has one narrow row per
+ * candidate with the columns filters and statistics read most; counts
+ * and statistics join the others only when they need them (queue_from).
+ */
+#define QUEUE_FROM " FROM queue q" QUEUE_JOINS
+#define QUEUE_JOINS \
+	" JOIN candidate c ON c.seq = q.seq" \
+	" JOIN task t ON t.id = q.task_id" \
+	" LEFT JOIN run r ON r.id = c.run_id" \
+	" LEFT JOIN label l ON l.id = c.label_id" \
+	" LEFT JOIN review v ON v.id = c.review_id"
+
+#define QUEUE_COLS \
+	"c.seq, c.id, c.task_id, t.benchmark, t.domain, c.origin, c.kind," \
+	" c.lang, c.parent, c.source, t.env, r.verdict, r.stage, r.metrics," \
+	" coalesce(l.category, r.category), coalesce(l.subcategory," \
+	" CASE WHEN l.id IS NULL THEN r.subcategory END)," \
+	" CASE WHEN l.id IS NOT NULL THEN l.by" \
+	" WHEN r.category IS NOT NULL THEN 'auto' END," \
+	" coalesce(v.status, 'unreviewed'), v.by"
+
+/* Where a grep= predicate sits in a compiled filter (filter_fast). */
+struct filter_grep {
+	size_t	 at, len;	/* its text in where */
+	size_t	 val;		/* its FTS5 string in vals */
+	int	 neg;
+};
+
+/* A compiled filter: WHERE text and its bound values in order. */
+struct filter {
+	struct buf	 where;
+	char		**vals;
+	size_t		 nvals;
+	struct filter_grep *greps;
+	size_t		 ngreps;
+	int		 drive;		/* grep_table() slot to page by; -1 */
+	int		 only;		/* drive is all the filter: */
+	size_t		 count;		/* its count, known */
+};
+
+/* Compile text ("" or NULL: everything) into f; f is released on failure. */
+int	filter_compile(const char *text, struct filter *f, struct err *err);
+/* filter_compile(), then its grep= turned into lookups in temp tables. */
+int	filter_open(struct store *st, const char *text, struct filter *f,
+	    struct err *err);
+void	filter_release(struct filter *f);
+/* Bind f's values as ?1 .. ?nvals of s. */
+void	filter_bind(const struct filter *f, sqlite3_stmt *s);
+/* The SQL expression of a filter key ("task": "q.task_id"); NULL if none. */
+const char *filter_key_expr(const char *key);
+/* The FROM of a count or GROUP BY over q: the wide tables only when text
+ * (the columns and the WHERE) names their alias. */
+void	queue_from(struct buf *sql, const char *text);
+void	queue_joins(struct buf *sql, const char *text);
+
+/* --- the reviewers' labels (filter.c, stats.c) ----------------------- */
+
+/*
+ * The labels that stand, as the CTEs live and votes.  An undo of the
+ * decision that gave a label (or of its redo) takes the label back and
+ * a redo gives it again, so a label stands when the newest journal event
+ * that gave it or took it back is not an undo.  A label given to settle
+ * a disagreement (store_label_final) is final; votes are each reviewer's
+ * newest standing label that is not final, one per (candidate, reviewer).
+ */
+#define LIVE_CTE(scope) \
+	" live AS (SELECT l.id, l.cand_id, l.by, l.category," \
+	"  l.final" \
+	"  FROM label l WHERE " scope " l.by != 'auto' AND coalesce((SELECT" \
+	"   e.action FROM event e WHERE e.cand_id = l.cand_id" \
+	"   AND e.field = 'label'" \
+	"   AND ((e.action IN ('label', 'redo') AND e.after = l.id)" \
+	"   OR (e.action = 'undo' AND e.before = l.id))" \
+	"   ORDER BY e.id DESC LIMIT 1), 'label') != 'undo'),"
+#define VOTES_CTE \
+	" votes AS (SELECT cand_id, by, category, id FROM live" \
+	"  WHERE NOT final AND id IN (SELECT max(id) FROM live" \
+	"  WHERE NOT final GROUP BY cand_id, by))"
+#define REVIEW_CTES LIVE_CTE("") VOTES_CTE
+
+/*
+ * The candidates in disagreement: two reviewers' votes differ, and no
+ * final label came after the newest vote.
+ */
+#define DISAGREE_IDS \
+	"WITH" REVIEW_CTES \
+	" SELECT v.cand_id FROM votes v GROUP BY v.cand_id" \
+	" HAVING count(DISTINCT v.category) > 1 AND max(v.id) > coalesce(" \
+	" (SELECT max(f.id) FROM live f WHERE f.final" \
+	" AND f.cand_id = v.cand_id), 0)"
+
+
+#endif /* ASSAY_STORE_INT_H */

@@ -1,0 +1,327 @@
+/*
+ * wb.h - the workbench's model, for the files of src/ui only.
+ *
+ * struct wb is the queue page, the selection and the candidate on
+ * screen, the marks, the layout and the status line (message, question,
+ * prompt).  Each pane keeps its own state (pane.h); the toolchain pane's
+ * functions are in pane_term.h.  Nothing is drawn outside ui_frame();
+ * I/O handlers and decisions only change the model and mark it dirty.
+ */
+#ifndef ASSAY_UI_WB_H
+#define ASSAY_UI_WB_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app/config.h"
+#include "app/history.h"
+#include "app/keymap.h"
+#include "base/buf.h"
+#include "model/sample.h"
+#include "store/store.h"
+#include "ui/pane.h"
+#include "ui/ui.h"
+#include "verify/verify.h"
+
+struct batch;
+
+/*
+ * v and e zoom a small toolchain pane: while the program runs (RUN), and
+ * after a verification ended until the next key that is not a scroll
+ * key (HOLD), so that its output can be read.
+ */
+enum wb_auto_zoom { WB_AZ_NONE, WB_AZ_RUN, WB_AZ_HOLD };
+
+/* A y/n question in the status bar and what a "y" does. */
+enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT, WB_ASK_BULK,
+    WB_ASK_LABEL };
+
+/*
+ * The `:` and `/` lines beyond their text (prompt.c): the history and
+ * where Up/Down are in it, and the completions of the word at the end.
+ */
+struct wb_prompt {
+	struct history	 hist;
+	long		 pos;		/* the entry shown; -1: typed */
+	char		*typed;		/* the line before Up; owned */
+	char		**comps;	/* ncomps completions; owned */
+	size_t		 ncomps;
+	size_t		 comp;		/* the one chosen; ncomps: none */
+	size_t		 word;		/* where the completed word starts */
+	int		 cycling;	/* the next Tab walks comps */
+};
+
+/* The candidate on screen and everything shown about it. */
+struct wb_cur {
+	char		*id;		/* NULL: nothing selected */
+	struct candidate cand;
+	struct task	 task;
+	struct store_row row;		/* its queue row (decisions) */
+	struct run	 run;		/* latest run, if has_run */
+	int		 has_run;
+	struct recorded	*rec;
+	size_t		 nrec;
+	struct store_note *notes;	/* its free notes, oldest first */
+	size_t		 nnotes;
+	struct store_vote *votes;	/* reviewers' labels (store_votes) */
+	size_t		 nvotes;
+};
+
+/*
+ * The navigation stack (VisiData's sheets): what Esc, or q in a
+ * sub-view, goes back to.  A drill-down from the stats sheet, a :view
+ * and a zoom push one; the entry holds what was there before.  Owns its
+ * strings.
+ */
+enum wb_nav_kind { WB_NAV_FILTER, WB_NAV_ZOOM };
+struct wb_nav {
+	int	 kind;		/* enum wb_nav_kind */
+	char	*filter;	/* the filter before, NULL: all */
+	char	*id;		/* the candidate under the cursor then */
+	struct pane *sheet;	/* a drill-down from it: open it again */
+	struct pane_place place;	/* where its cursor was */
+	char	 what[64];	/* for the message: "stats drill-down" */
+};
+
+struct wb {
+	struct store		*st;		/* borrowed */
+	const struct ui_opts	*o;		/* borrowed */
+	struct verify_opts	 vopts;
+	struct keymap		 km;
+	struct config		 cfg;		/* theme, mouse, advance */
+	char			*reviewer;
+	char			*filter;	/* NULL: everything */
+
+	/* The queue: only the visible page is held. */
+	size_t			 count, sel, top;
+	struct store_row	*rows;
+	size_t			 nrows, rows_off;
+	int			 stale;		/* re-read the page */
+	/*
+	 * With stale: the view changed around the cursor (a refresh, a
+	 * bulk decision, a run stored), so the cursor follows its
+	 * candidate, not its row number (wb_view_changed).
+	 */
+	int			 follow;
+	/*
+	 * The candidate under the cursor changed by itself (it left the
+	 * view): decision keys do nothing until this time (ms, monotonic).
+	 */
+	int64_t			 guard_until;
+	int			 detached;	/* cur is not in the queue */
+	struct wb_cur		 cur;
+	/*
+	 * Counts the loads of cur (wb_load): a pane that keeps what it
+	 * derived from the candidate (the code's syntax tree, the trace's
+	 * chain) derives it again when this moved.
+	 */
+	unsigned long		 cur_gen;
+	/* Marked candidates (Space), in memory only; owns the ids. */
+	char			**marks;
+	size_t			 nmarks;
+	char			*bulk;		/* the :command a y runs */
+
+	/* Layout. */
+	struct pane		 panes[WB_NPANES];
+	struct pane		 sheets[WB_NSHEETS];
+	int			 focus;		/* enum wb_pane */
+	int			 zoom;		/* zoomed pane or -1 */
+	int			 auto_zoom;	/* enum wb_auto_zoom */
+	int			 zoom_before;	/* zoom before auto_zoom */
+	int			 focus_before;	/* focus before auto_zoom */
+	int			 relayout;
+	int			 resized;	/* the terminal changed size */
+
+	/* Bytes of program output since the last frame (the toolchain
+	 * pane adds them): a flood draws less often. */
+	size_t			 term_fed;
+
+	/* The status bar. */
+	char			 msg[512];
+	int			 msg_err;
+	enum wb_ask		 ask;
+	char			 ask_id[80];	/* what WB_ASK_ACCEPT, _LABEL
+						   ask of */
+	char			 ask_cat[32];	/* the WB_ASK_LABEL category */
+	int			 prompt_open;	/* the : or / line */
+	char			 prompt_kind;	/* ':' or '/' */
+	char			 prompt[256];
+	size_t			 prompt_len;
+	struct wb_prompt	 pr;
+
+	/* `/` search: the pattern, compiled (search_ok) */
+	char			*search;
+	regex_t			 search_re;
+	int			 search_ok;
+
+	struct batch		*batch;		/* :verify (batch.c); owned,
+						   NULL: never started */
+	struct wb_nav		*nav;		/* nnav, the top last */
+	size_t			 nnav;
+
+	int			 quit;
+	int			 dirty;
+	int			 redraw_all;
+};
+
+/* --- wb.c: the model -------------------------------------------------- */
+
+/* Status bar message; err_msg != 0 shows it as an error. */
+void	wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/* Re-read the count and the visible page when stale or scrolled, and
+ * load the selected candidate when it changed. */
+void	wb_sync(struct wb *wb, int page_rows);
+
+/* The visible row at absolute index i, or NULL when not loaded. */
+const struct store_row *wb_row(const struct wb *wb, size_t i);
+
+/* Move the selection to index i (clamped). */
+void	wb_select(struct wb *wb, size_t i);
+
+/* Select candidate id: in the queue when the filter has it, else shown
+ * on its own (until it matches: wb_sync checks again when stale).  Marks
+ * everything stale.  id is borrowed and may point into wb->cur. */
+void	wb_select_id(struct wb *wb, const char *id);
+
+/*
+ * After a decision on id, the candidate under the selection: move to the
+ * next row (when advance) if it is still in the filter; if it left, the
+ * next row has taken its place.  Why not count again: at a million
+ * candidates a count and a position cost tens of milliseconds each, and
+ * a decision changes one row (store_query_match tells).  Any other id,
+ * or a candidate shown outside the queue, is counted and placed anew.
+ */
+void	wb_advance(struct wb *wb, const char *id, int advance);
+
+/*
+ * Candidate id changed (undo, redo, a bulk action): count the queue and
+ * read its page again together, and select id (shown on its own when it
+ * is not in the filter), as wb_select_id().
+ */
+void	wb_changed(struct wb *wb, const char *id);
+
+/* Load candidate id as the current one (NULL clears).  id is borrowed
+ * and may be wb->cur.id, which this frees: it works on a copy. */
+void	wb_load(struct wb *wb, const char *id);
+
+/* Mark the queue and the current candidate for re-reading. */
+void	wb_refresh(struct wb *wb);
+
+/*
+ * The view changed around the cursor (C-l, a bulk decision, an undo of
+ * many, a run stored): re-read it and keep the cursor on the candidate
+ * it was on.  When that candidate left the view the cursor goes to the
+ * nearest following one (else the nearest before it), the status line
+ * says so ("c072ba25 left the view; now on c23842e5") and decision keys
+ * are refused for WB_GUARD_MS (wb_guarded).
+ */
+void	wb_view_changed(struct wb *wb);
+#define WB_GUARD_MS	700
+
+/* Monotonic milliseconds. */
+int64_t	wb_now_ms(void);
+
+/* 1 when a decision key must not act now: the candidate under the
+ * cursor changed by itself less than WB_GUARD_MS ago. */
+int	wb_guarded(const struct wb *wb);
+
+/* Set a new filter (NULL or "" for all); 0, or -1 with a message.
+ * filter is borrowed and may be wb->filter. */
+int	wb_set_filter(struct wb *wb, const char *filter);
+
+/*
+ * `/`: compile pattern (POSIX extended, ignoring case) as the search and
+ * go to its first match after the selection.  0, or -1 with a message.
+ */
+int	wb_search_set(struct wb *wb, const char *pattern);
+/* n / N: the next (dir 1) or previous (dir -1) match in the filter,
+ * reading pages from the store as needed and wrapping around. */
+void	wb_search_next(struct wb *wb, int dir);
+
+void	wb_release(struct wb *wb);
+
+/*
+ * The navigation stack.  wb_nav_filter: push the filter in force and the
+ * candidate under the cursor (with the sheet it came from and its
+ * cursor, from->place, when from is not NULL), then set filter; what names the step in messages.  0, or
+ * -1 with a message (nothing pushed).  wb_nav_zoom: push a zoom (the
+ * caller zooms).  wb_nav_unzoom: drop the newest zoom entry (z gave the
+ * layout back).  wb_nav_pop: go back one step: 0, or 1 when the stack is
+ * empty.
+ */
+int	wb_nav_filter(struct wb *wb, const char *filter, struct pane *from,
+	    const char *what);
+void	wb_nav_zoom(struct wb *wb);
+void	wb_nav_unzoom(struct wb *wb);
+int	wb_nav_pop(struct wb *wb);
+void	wb_nav_release(struct wb *wb);
+
+/* Marks: toggle id (1 when it is marked now), ask, clear all. */
+int	wb_mark_toggle(struct wb *wb, const char *id);
+int	wb_marked(const struct wb *wb, const char *id);
+void	wb_marks_clear(struct wb *wb);
+
+/*
+ * The path of the running assay program into buf (n bytes), for the
+ * workbench's child commands (:verify, R, :repair): 0, or -1 with a
+ * message "WHAT: cannot find the assay program: ...".
+ */
+int	wb_assay_path(struct wb *wb, const char *what, char *buf, size_t n);
+
+/* --- prompt.c: the `:` and `/` lines ---------------------------------- */
+
+/* Load the history (a message says when it cannot be read). */
+void	prompt_init(struct wb *wb);
+void	prompt_release(struct wb *wb);
+/* Open the prompt kind (':' or '/') with text (may be NULL). */
+void	prompt_open(struct wb *wb, char kind, const char *text);
+/*
+ * A key while the prompt is open.  Returns 1 when Enter ran the line:
+ * it is in out (size n), the prompt is closed and the line is in the
+ * history.  0 otherwise (Esc closes the prompt).
+ */
+int	prompt_key(struct wb *wb, int key, char *out, size_t n);
+/* Draw the completion menu above the status bar, if one is open. */
+void	prompt_draw_menu(struct wb *wb);
+
+/* --- batch.c: :verify in the background ------------------------------ */
+
+/*
+ * :verify [JOBS] [force]: verify the marked candidates, else the view
+ * (its filter), JOBS at a time (default: the CPUs, at most 8), through a
+ * child `assay verify` whose progress lines are read here.  0, or -1
+ * with a message.
+ */
+int	batch_start(struct wb *wb, const char *arg);
+int	batch_running(const struct wb *wb);
+/* The fd to poll while it runs, else -1; the poll timeout it needs
+ * (ms, -1: none). */
+int	batch_fd(const struct wb *wb);
+int	batch_timeout(const struct wb *wb);
+/* While it runs (1): its progress, from its last line; else 0. */
+int	batch_progress(const struct wb *wb, size_t *done, size_t *total,
+	    size_t *fail);
+/* Read its progress; re-read the view as results land; finish it. */
+void	batch_io(struct wb *wb);
+/* x, C-c: end it (what it stored stays).  batch_stop also reaps it and
+ * frees its state (quitting). */
+void	batch_cancel(struct wb *wb);
+void	batch_stop(struct wb *wb);
+
+/* --- mouse.c ---------------------------------------------------------- */
+
+/*
+ * A mouse event at screen row y, column x: a click (button 1, 3) selects
+ * the queue row or focuses the pane under it, the wheel (dir -1 up, 1
+ * down, 0 for a click) scrolls what is under it.
+ */
+void	mouse_event(struct wb *wb, int y, int x, int button, int dir);
+
+/* --- statusbar.c ------------------------------------------------------ */
+
+void	statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols);
+
+#endif

@@ -1,0 +1,478 @@
+/*
+ * service.c - the verify service: a batch of candidates through verify
+ * jobs, reference first, claimed, skipped when unchanged, stored; see
+ * service.h.  One pool for the verify command and the workbench's pane.
+ */
+#define _GNU_SOURCE
+#include "verify/service.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "store/store.h"
+
+struct vsvc_slot {
+	struct verify_job	*job;
+	int			 is_ref;
+};
+
+struct vsvc {
+	struct store		*st;
+	struct vsvc_opts	 o;
+	struct vsvc_hooks	 h;
+	char			**ids;
+	size_t			 n, next;
+	struct vsvc_slot	*run;		/* o.jobs slots, nrun used */
+	struct pollfd		*pfd;		/* o.jobs */
+	size_t			 nrun, refs_running;
+	int			 stopped;	/* vsvc_cancel() */
+	char			*holder;	/* claims, or NULL */
+	int			 ttl_s;
+	time_t			 t_start, renewed;
+	struct vsvc_summary	 sum;
+};
+
+void
+vsvc_tally_add(struct vsvc_tally *t, const char *verdict)
+{
+	if (strcmp(verdict, "pass") == 0)
+		t->pass++;
+	else if (strcmp(verdict, "fail") == 0)
+		t->fail++;
+	else if (strcmp(verdict, "timeout") == 0)
+		t->timeout++;
+	else if (strcmp(verdict, "skipped") == 0)
+		t->skipped++;
+	else if (strcmp(verdict, "env-error") == 0)
+		t->env_error++;
+	else if (strcmp(verdict, "task-defect") == 0)
+		t->task_defect++;
+	else
+		t->other++;
+}
+
+/*
+ * How long a claim on a candidate lasts unless renewed: a killed
+ * verify's claims lapse after this (issue 10, item 14).
+ * ASSAY_CLAIM_TTL_S overrides it, for tests of the lapse.
+ */
+static int
+claim_ttl(void)
+{
+	const char *v = getenv("ASSAY_CLAIM_TTL_S");
+	long n = v != NULL ? strtol(v, NULL, 10) : 0;
+
+	return n >= 1 && n <= 86400 ? (int)n : 60;
+}
+
+/* Who claims: this host, this process and a random word, new string. */
+static char *
+claim_holder(void)
+{
+	char host[256] = "";
+	unsigned r = 0;
+	FILE *f = fopen("/dev/urandom", "rb");
+
+	if (f != NULL) {
+		if (fread(&r, sizeof r, 1, f) != 1)
+			r = 0;
+		fclose(f);
+	}
+	gethostname(host, sizeof host - 1);
+	return xasprintf("%s:%ld:%08x", host, (long)getpid(),
+	    r ^ (unsigned)time(NULL));
+}
+
+static void
+problem(struct vsvc *s, enum vsvc_problem what, const char *id,
+    const char *msg)
+{
+	if (s->h.problem != NULL)
+		s->h.problem(s->h.arg, what, id, msg);
+}
+
+static int
+listed(char *const *v, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i], id) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Put the references of the batch's tasks at the front of s->ids,
+ * adding those not selected; with VSVC_REFS_UNRUN only those that never
+ * ran.  A candidate's failure is only the model's fault when the
+ * reference passes.  Returns how many references lead, or -1 with err.
+ */
+static int
+references_first(struct vsvc *s, struct err *err)
+{
+	char **refs = NULL, **v;
+	size_t nrefs = 0, k = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct candidate c;
+		char *ref = NULL, *verdict = NULL;
+		int rc;
+
+		/* One that cannot be read says so when it would start. */
+		if (store_candidate_get(s->st, s->ids[i], &c, NULL) != 0)
+			continue;
+		rc = store_task_reference(s->st, c.task_id, &ref, &verdict,
+		    err);
+		candidate_release(&c);
+		if (rc < 0) {
+			for (size_t r = 0; r < nrefs; r++)
+				free(refs[r]);
+			free(refs);
+			return -1;
+		}
+		if (ref != NULL && !listed(refs, nrefs, ref) &&
+		    (s->o.refs == VSVC_REFS_ALL || verdict == NULL)) {
+			refs = xreallocarray(refs, nrefs + 1, sizeof *refs);
+			refs[nrefs++] = ref;
+			ref = NULL;
+		}
+		free(ref);
+		free(verdict);
+	}
+	v = xreallocarray(NULL, s->n + nrefs + 1, sizeof *v);
+	for (size_t r = 0; r < nrefs; r++)
+		v[k++] = refs[r];
+	for (size_t i = 0; i < s->n; i++) {
+		if (listed(refs, nrefs, s->ids[i]))
+			free(s->ids[i]);
+		else
+			v[k++] = s->ids[i];
+	}
+	v[k] = NULL;
+	free(refs);
+	free(s->ids);
+	s->ids = v;
+	s->n = k;
+	return (int)nrefs;
+}
+
+int
+vsvc_new(struct vsvc **out, struct store *st, const struct vsvc_opts *o,
+    const struct vsvc_hooks *h, char *const *ids, size_t n, struct err *err)
+{
+	struct vsvc *s = xcalloc(1, sizeof *s);
+	int nrefs;
+
+	*out = NULL;
+	s->st = st;
+	s->o = *o;
+	if (s->o.jobs < 1)
+		s->o.jobs = 1;
+	if (h != NULL)
+		s->h = *h;
+	s->ids = xcalloc(n + 1, sizeof *s->ids);
+	for (size_t i = 0; i < n; i++)
+		s->ids[i] = xstrdup(ids[i]);
+	s->n = n;
+	nrefs = references_first(s, err);
+	if (nrefs < 0) {
+		vsvc_free(s);
+		return -1;
+	}
+	s->sum.refs = (size_t)nrefs;
+	s->sum.total = s->n;
+	s->run = xcalloc((size_t)s->o.jobs, sizeof *s->run);
+	s->pfd = xcalloc((size_t)s->o.jobs, sizeof *s->pfd);
+	if (s->o.claim) {
+		s->holder = claim_holder();
+		s->ttl_s = claim_ttl();
+	}
+	s->t_start = s->renewed = time(NULL);
+	*out = s;
+	return 0;
+}
+
+size_t
+vsvc_count(const struct vsvc *s)
+{
+	return s->n;
+}
+
+const char *
+vsvc_id(const struct vsvc *s, size_t i)
+{
+	return i < s->n ? s->ids[i] : NULL;
+}
+
+static void
+release_claim(struct vsvc *s, const char *id)
+{
+	if (s->holder != NULL)
+		store_claim_release(s->st, id, s->holder, NULL);
+}
+
+/*
+ * Whether candidate c needs no run now: its latest run has the input key
+ * it would have (without force), or (with force) another verify stored
+ * one after this batch began.  Counts it when so.
+ */
+static int
+unchanged(struct vsvc *s, const struct task *t, const struct candidate *c)
+{
+	struct run last;
+	char key[SAMPLE_HASH_HEX];
+	int skip;
+
+	if (store_run_latest(s->st, c->id, &last, NULL) != 0)
+		return 0;
+	/* After its first second: times are whole seconds, and a run an
+	 * earlier verify stored in the second this one began is not newer
+	 * (e2e 050 ran into it). */
+	skip = s->o.force ? last.started > (int64_t)s->t_start :
+	    verify_input_key(t, c, s->o.vo.timeout_s, key, NULL) == 0 &&
+	    strcmp(key, last.input_key) == 0;
+	if (skip) {
+		s->sum.unchanged++;
+		vsvc_tally_add(&s->sum.tally, last.verdict);
+		if (strcmp(last.verdict, "pass") != 0)
+			s->sum.not_pass++;
+	}
+	run_release(&last);
+	return skip;
+}
+
+/* Start the candidate at s->next, or account for why not. */
+static void
+start_next(struct vsvc *s)
+{
+	size_t at = s->next++;
+	const char *id = s->ids[at];
+	struct candidate c = { 0 };
+	struct task t = { 0 };
+	struct verify_job *j;
+	struct err err;
+	int got = 1, rows = s->o.rows, cols = s->o.cols, rc;
+
+	/* Claimed first: another verify on this database may be running
+	 * it now (issue 10, item 14). */
+	if (s->holder != NULL &&
+	    store_claim(s->st, id, s->holder, s->ttl_s, &got, &err) < 0) {
+		/* A database busy past its lock timeout: run it
+		 * unclaimed; the run still reaches the caller, who keeps
+		 * it (no run is lost to a lock). */
+		if (s->sum.unclaimed++ == 0) {
+			char *m = xasprintf("cannot claim candidates (%s);"
+			    " running them unclaimed", err.msg);
+
+			problem(s, VSVC_NOTE, NULL, m);
+			free(m);
+		}
+		got = 1;
+	}
+	if (!got) {
+		s->sum.busy++;
+		return;
+	}
+	rc = store_candidate_get(s->st, id, &c, &err);
+	if (rc == 0) {
+		rc = store_task_get(s->st, c.task_id, &t, &err);
+		if (rc > 0)
+			err_set(&err, "no task %s", c.task_id);
+	} else if (rc > 0) {
+		err_set(&err, "no candidate %s", id);
+	}
+	if (rc != 0) {
+		s->sum.load_errors++;
+		problem(s, VSVC_LOAD, id, err.msg);
+		release_claim(s, id);
+		candidate_release(&c);
+		task_release(&t);
+		return;
+	}
+	if (unchanged(s, &t, &c)) {
+		release_claim(s, id);
+	} else {
+		if (s->h.starting != NULL)
+			s->h.starting(s->h.arg, &c, &t, &rows, &cols);
+		if (verify_job_start(&j, &s->o.vo, &t, &c, s->o.use_pty, rows,
+		    cols, &err) < 0) {
+			s->sum.start_errors++;
+			problem(s, VSVC_START, id, err.msg);
+			release_claim(s, id);
+		} else {
+			s->run[s->nrun].job = j;
+			s->run[s->nrun].is_ref = at < s->sum.refs;
+			s->refs_running += s->run[s->nrun].is_ref;
+			s->nrun++;
+			if (s->h.started != NULL)
+				s->h.started(s->h.arg, j, &c, &t);
+		}
+	}
+	candidate_release(&c);
+	task_release(&t);
+}
+
+/* Fill the pool; the references' phase ends before the rest starts. */
+static void
+fill(struct vsvc *s)
+{
+	while (!s->stopped && s->nrun < (size_t)s->o.jobs && s->next < s->n &&
+	    !(s->next >= s->sum.refs && s->refs_running > 0))
+		start_next(s);
+}
+
+static int
+over(const struct vsvc *s)
+{
+	return s->nrun == 0 && (s->stopped || s->next >= s->n);
+}
+
+int
+vsvc_start(struct vsvc *s)
+{
+	fill(s);
+	return over(s);
+}
+
+size_t
+vsvc_pollfds(struct vsvc *s, struct pollfd **fds)
+{
+	for (size_t i = 0; i < s->nrun; i++) {
+		s->pfd[i].fd = verify_job_fd(s->run[i].job);
+		s->pfd[i].events = POLLIN;
+		s->pfd[i].revents = 0;
+	}
+	*fds = s->pfd;
+	return s->nrun;
+}
+
+int
+vsvc_timeout_ms(const struct vsvc *s)
+{
+	int timeout = 1000;
+
+	for (size_t i = 0; i < s->nrun; i++) {
+		int t = verify_job_timeout_ms(s->run[i].job);
+
+		if (t < timeout)
+			timeout = t;
+	}
+	return timeout < 0 ? 0 : timeout;
+}
+
+/* The job in slot i finished: judge, store, tell, free. */
+static void
+finish(struct vsvc *s, size_t i)
+{
+	struct verify_job *j = s->run[i].job;
+	struct vsvc_result res = { 0 };
+	struct run r;
+	struct err err;
+
+	verify_job_result(j, &r);
+	verify_judge_reference(s->st, j, &r);
+	res.run = &r;
+	res.job = j;
+	res.cancelled = r.subcategory != NULL &&
+	    strcmp(r.subcategory, "cancelled") == 0 && s->stopped;
+	if (res.cancelled) {
+		s->sum.cancelled++;
+	} else if (store_run_add(s->st, &r, &err) == 0) {
+		/* A busy database was waited for (store_lock_timeout()). */
+		res.stored = 1;
+		s->sum.done++;
+		vsvc_tally_add(&s->sum.tally, r.verdict);
+	} else {
+		res.error = err.msg;
+		s->sum.not_stored++;
+	}
+	s->sum.finished++;
+	if (!res.cancelled && strcmp(r.verdict, "pass") != 0)
+		s->sum.not_pass++;
+	res.k = s->sum.finished + s->sum.unchanged;
+	res.n = s->n;
+	if (s->h.finished != NULL)
+		s->h.finished(s->h.arg, &res);
+	release_claim(s, r.cand_id);
+	run_release(&r);
+	verify_job_free(j);
+	s->refs_running -= s->run[i].is_ref;
+	s->run[i] = s->run[--s->nrun];
+}
+
+int
+vsvc_step(struct vsvc *s)
+{
+	if (s->holder != NULL && s->nrun > 0 &&
+	    time(NULL) - s->renewed >= s->ttl_s / 3) {
+		struct err err;
+
+		/* Still alive: a long run keeps its claims. */
+		s->renewed = time(NULL);
+		if (store_claims_renew(s->st, s->holder, s->ttl_s, &err) < 0)
+			problem(s, VSVC_NOTE, NULL, err.msg);
+	}
+	for (size_t i = 0; i < s->nrun; ) {
+		if (verify_job_step(s->run[i].job, s->h.output, s->h.arg))
+			finish(s, i);	/* slot i now holds the last job */
+		else
+			i++;
+	}
+	fill(s);
+	return over(s);
+}
+
+void
+vsvc_cancel(struct vsvc *s)
+{
+	s->stopped = 1;
+	for (size_t i = 0; i < s->nrun; i++)
+		verify_job_cancel(s->run[i].job);
+}
+
+size_t
+vsvc_running(const struct vsvc *s)
+{
+	return s->nrun;
+}
+
+struct verify_job *
+vsvc_job(struct vsvc *s, size_t i)
+{
+	return i < s->nrun ? s->run[i].job : NULL;
+}
+
+void
+vsvc_resize(struct vsvc *s, int rows, int cols)
+{
+	for (size_t i = 0; i < s->nrun; i++)
+		verify_job_resize(s->run[i].job, rows, cols);
+}
+
+const struct vsvc_summary *
+vsvc_summary(const struct vsvc *s)
+{
+	return &s->sum;
+}
+
+void
+vsvc_free(struct vsvc *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->nrun; i++)
+		verify_job_free(s->run[i].job);
+	if (s->holder != NULL)
+		store_claim_release(s->st, NULL, s->holder, NULL);
+	for (size_t i = 0; i < s->n; i++)
+		free(s->ids[i]);
+	free(s->ids);
+	free(s->run);
+	free(s->pfd);
+	free(s->holder);
+	free(s);
+}

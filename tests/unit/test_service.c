@@ -1,0 +1,621 @@
+/*
+ * test_service.c - the verify service (src/verify/service.c): reference
+ * first, the input-key skip, claims, storing under a held lock, cancel,
+ * and a pool no larger than its jobs.  Real parts: a SQLite store in a
+ * mkdtemp directory, the iverilog env's real stages run without the
+ * sandbox (vo.no_sandbox: the sandbox has e2e tests of its own), polled
+ * as the verify command and the workbench poll them.  Skipped when
+ * iverilog is not installed.
+ *
+ * The designs are a 2-input AND under a VerilogEval-style testbench
+ * that counts mismatches against a & b: the reference and "good" pass,
+ * "bad" (a | b) mismatches on two of four inputs and fails.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "envs/env.h"
+#include "model/sample.h"
+#include "store/store.h"
+#include "verify/service.h"
+#include "testlib.h"
+
+extern const struct env_ops env_iverilog;
+
+static const char tb[] =
+    "module tb;\n"
+    "  reg a, b; wire y; integer i, errors = 0;\n"
+    "  TopModule dut(.a(a), .b(b), .y(y));\n"
+    "  initial begin\n"
+    "    for (i = 0; i < 4; i = i + 1) begin\n"
+    "      {a, b} = i; #1;\n"
+    "      if (y !== (a & b)) errors = errors + 1;\n"
+    "    end\n"
+    "    $display(\"Mismatches: %1d in %1d samples\", errors, 4);\n"
+    "    $finish;\n"
+    "  end\n"
+    "endmodule\n";
+
+/* A testbench that never finishes by itself: the job runs until killed. */
+static const char tb_forever[] =
+    "module tb;\n"
+    "  reg a, b; wire y;\n"
+    "  TopModule dut(.a(a), .b(b), .y(y));\n"
+    "  initial begin a = 0; b = 0; forever #1 a = ~a; end\n"
+    "endmodule\n";
+
+static const char ref_and[] =
+    "module TopModule(input a, input b, output y);\n"
+    "  assign y = a & b;\n"
+    "endmodule\n";
+static const char good_and[] =
+    "module TopModule(input a, input b, output y);\n"
+    "  assign y = b & a;\n"
+    "endmodule\n";
+static const char bad_and[] =
+    "module TopModule(input a, input b, output y);\n"
+    "  assign y = a | b;\n"
+    "endmodule\n";
+
+struct fx {
+	char		 dir[64];
+	char		 db[96];
+	struct store	*st;
+	char		*ref, *good, *bad;	/* candidate ids */
+};
+
+/* What the hooks heard. */
+struct heard {
+	size_t	 started, finished, stored, cancelled, problems;
+	size_t	 max_running;		/* jobs running at once, at most */
+	char	 order[16][16];		/* candidate ids as they started */
+	int	 cand_before_ref;	/* a candidate started while its
+					   task's reference ran */
+	struct vsvc *s;
+	const char *ref;
+};
+
+static void
+put_task(struct store *st, const char *id, const char *bench)
+{
+	struct task t;
+	struct err err;
+	int ins;
+
+	memset(&t, 0, sizeof t);
+	t.id = xstrdup(id);
+	t.benchmark = xstrdup("local");
+	t.domain = xstrdup("chip");
+	t.env = xstrdup("iverilog");
+	t.env_params = xstrdup("{\"top\":\"tb\"}");
+	t.spec = xstrdup("An AND gate.");
+	t.source = xstrdup("test_service");
+	task_add_file(&t, "tb.sv", "testbench", bench, strlen(bench));
+	if (store_task_put(st, &t, &ins, &err) < 0)
+		fail_msg("store_task_put: %s", err.msg);
+	task_release(&t);
+}
+
+static char *
+add_cand(struct store *st, const char *task, const char *origin,
+    const char *code)
+{
+	struct candidate c;
+	struct err err;
+	int ins;
+	char *id;
+
+	memset(&c, 0, sizeof c);
+	c.task_id = xstrdup(task);
+	c.origin = xstrdup(origin);
+	c.kind = xstrdup("direct");
+	c.lang = xstrdup("verilog");
+	c.source = xstrdup("test_service:1");
+	c.code = xstrdup(code);
+	c.code_len = strlen(code);
+	hash_sha256(c.code, c.code_len, c.code_hash);
+	if (store_candidate_add(st, &c, &ins, &err) < 0)
+		fail_msg("store_candidate_add: %s", err.msg);
+	id = xstrdup(c.id);
+	candidate_release(&c);
+	return id;
+}
+
+static int
+fx_setup(void **state)
+{
+	struct fx *f = xcalloc(1, sizeof *f);
+	struct err err;
+
+	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-service-XXXXXX");
+	if (mkdtemp(f->dir) == NULL) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->db, sizeof f->db, "%s/assay.db", f->dir);
+	if (store_open(&f->st, f->db, &err) < 0) {
+		print_error("store_open: %s\n", err.msg);
+		rm_rf(f->dir);
+		free(f);
+		return -1;
+	}
+	put_task(f->st, "local/and2", tb);
+	f->ref = add_cand(f->st, "local/and2", "reference", ref_and);
+	f->good = add_cand(f->st, "local/and2", "model-x", good_and);
+	f->bad = add_cand(f->st, "local/and2", "model-y", bad_and);
+	*state = f;
+	return 0;
+}
+
+static int
+fx_teardown(void **state)
+{
+	struct fx *f = *state;
+
+	store_close(f->st);
+	rm_rf(f->dir);
+	free(f->ref);
+	free(f->good);
+	free(f->bad);
+	free(f);
+	return 0;
+}
+
+static void
+need_iverilog(void)
+{
+	char ver[256];
+	struct err err;
+
+	if (env_iverilog.toolchain(ver, sizeof ver, &err) < 0) {
+		print_message("%s; skipped\n", err.msg);
+		skip();
+	}
+}
+
+static struct vsvc_opts
+opts(const struct fx *f, int jobs)
+{
+	struct vsvc_opts o = { .jobs = jobs, .claim = 1,
+	    .refs = VSVC_REFS_ALL };
+
+	o.vo.no_sandbox = 1;
+	o.vo.workroot = f->dir;
+	o.vo.timeout_s = 20;
+	return o;
+}
+
+static void
+on_started(void *arg, struct verify_job *j, const struct candidate *c,
+    const struct task *t)
+{
+	struct heard *h = arg;
+
+	(void)j;
+	(void)t;
+	if (h->started < 16)
+		snprintf(h->order[h->started], sizeof h->order[0], "%s", c->id);
+	h->started++;
+	if (vsvc_running(h->s) > h->max_running)
+		h->max_running = vsvc_running(h->s);
+	if (h->ref != NULL && strcmp(c->id, h->ref) != 0) {
+		for (size_t i = 0; i < vsvc_running(h->s); i++)
+			if (strcmp(verify_job_cand(vsvc_job(h->s, i)),
+			    h->ref) == 0)
+				h->cand_before_ref = 1;
+	}
+}
+
+static void
+on_finished(void *arg, const struct vsvc_result *res)
+{
+	struct heard *h = arg;
+
+	h->finished++;
+	h->stored += res->stored;
+	h->cancelled += res->cancelled;
+	assert_true(res->k >= 1 && res->k <= res->n);
+	if (!res->stored && !res->cancelled)
+		assert_non_null(res->error);
+}
+
+static void
+on_problem(void *arg, enum vsvc_problem what, const char *id,
+    const char *msg)
+{
+	struct heard *h = arg;
+
+	(void)what;
+	(void)id;
+	(void)msg;
+	h->problems++;
+}
+
+/* Run a batch over ids to its end, polling as the callers do. */
+static struct vsvc_summary
+run_batch(struct fx *f, const struct vsvc_opts *o, char **ids, size_t n,
+    struct heard *h)
+{
+	struct vsvc_hooks hk = { .started = on_started,
+	    .finished = on_finished, .problem = on_problem, .arg = h };
+	struct vsvc_summary sum;
+	struct vsvc *s;
+	struct err err;
+	int over, rounds = 0;
+
+	if (vsvc_new(&s, f->st, o, &hk, ids, n, &err) < 0)
+		fail_msg("vsvc_new: %s", err.msg);
+	h->s = s;
+	over = vsvc_start(s);
+	while (!over) {
+		struct pollfd *fds;
+		size_t nfd = vsvc_pollfds(s, &fds);
+
+		assert_true(nfd <= (size_t)o->jobs);
+		assert_true(vsvc_timeout_ms(s) >= 0 &&
+		    vsvc_timeout_ms(s) <= 1000);
+		poll(fds, nfd, vsvc_timeout_ms(s));
+		over = vsvc_step(s);
+		assert_true(++rounds < 100000);
+	}
+	assert_int_equal(vsvc_running(s), 0);
+	sum = *vsvc_summary(s);
+	vsvc_free(s);
+	return sum;
+}
+
+/* The latest stored verdict of id, new string or NULL. */
+static char *
+verdict_of(struct fx *f, const char *id)
+{
+	struct run r;
+	char *v;
+
+	if (store_run_latest(f->st, id, &r, NULL) != 0)
+		return NULL;
+	v = xstrdup(r.verdict);
+	run_release(&r);
+	return v;
+}
+
+static void
+assert_verdict(struct fx *f, const char *id, const char *want)
+{
+	char *v = verdict_of(f, id);
+
+	if (v == NULL)
+		fail_msg("%s: no run, want %s", id, want);
+	if (strcmp(v, want) != 0) {
+		print_error("%s: %s, want %s\n", id, v, want);
+		free(v);
+		fail();
+	}
+	free(v);
+}
+
+/* The reference is added in front, runs alone, then the rest at once. */
+static void
+test_reference_first(void **state)
+{
+	struct fx *f = *state;
+	struct vsvc_opts o = opts(f, 4);
+	struct heard h = { .ref = f->ref };
+	char *ids[] = { f->bad, f->good };
+	struct vsvc_summary sum;
+
+	need_iverilog();
+	sum = run_batch(f, &o, ids, 2, &h);
+	assert_int_equal(sum.total, 3);
+	assert_int_equal(sum.refs, 1);
+	assert_string_equal(h.order[0], f->ref);
+	assert_int_equal(h.cand_before_ref, 0);
+	assert_int_equal(h.started, 3);
+	assert_int_equal(sum.done, 3);
+	assert_int_equal(sum.finished, 3);
+	assert_int_equal(sum.tally.pass, 2);
+	assert_int_equal(sum.tally.fail, 1);
+	assert_int_equal(sum.not_pass, 1);
+	assert_int_equal(sum.not_stored, 0);
+	assert_int_equal(h.stored, 3);
+	assert_verdict(f, f->ref, "pass");
+	assert_verdict(f, f->good, "pass");
+	assert_verdict(f, f->bad, "fail");
+}
+
+/* Unchanged inputs are not run again; force runs them. */
+static void
+test_input_key_skip(void **state)
+{
+	struct fx *f = *state;
+	struct vsvc_opts o = opts(f, 2);
+	struct heard h = { 0 }, h2 = { 0 }, h3 = { 0 };
+	char *ids[] = { f->bad, f->good };
+	struct vsvc_summary sum;
+
+	need_iverilog();
+	sum = run_batch(f, &o, ids, 2, &h);
+	assert_int_equal(sum.done, 3);
+	sum = run_batch(f, &o, ids, 2, &h2);
+	assert_int_equal(h2.started, 0);
+	assert_int_equal(sum.done, 0);
+	assert_int_equal(sum.unchanged, 3);
+	assert_int_equal(sum.tally.pass, 2);
+	assert_int_equal(sum.tally.fail, 1);
+	assert_int_equal(sum.not_pass, 1);
+	/* A new timeout is a new input. */
+	o.vo.timeout_s = 21;
+	sum = run_batch(f, &o, ids + 1, 1, &h3);
+	assert_int_equal(sum.done, 2);	/* the reference and good */
+	assert_int_equal(sum.unchanged, 0);
+	memset(&h3, 0, sizeof h3);
+	o.force = 1;
+	sum = run_batch(f, &o, ids + 1, 1, &h3);
+	assert_int_equal(sum.done, 2);
+	assert_int_equal(sum.unchanged, 0);
+}
+
+/* The workbench's mode: the reference only when it never ran. */
+static void
+test_reference_unrun(void **state)
+{
+	struct fx *f = *state;
+	struct vsvc_opts o = opts(f, 1);
+	struct heard h = { 0 }, h2 = { 0 };
+	char *ids[] = { f->bad };
+	struct vsvc_summary sum;
+	struct vsvc *s;
+	struct err err;
+
+	need_iverilog();
+	o.refs = VSVC_REFS_UNRUN;
+	o.force = 1;
+	o.claim = 0;
+	sum = run_batch(f, &o, ids, 1, &h);
+	assert_int_equal(sum.refs, 1);
+	assert_string_equal(h.order[0], f->ref);
+	assert_int_equal(sum.done, 2);
+	/* Now the reference has a run: v runs the candidate alone. */
+	if (vsvc_new(&s, f->st, &o, NULL, ids, 1, &err) < 0)
+		fail_msg("vsvc_new: %s", err.msg);
+	assert_int_equal(vsvc_count(s), 1);
+	assert_string_equal(vsvc_id(s, 0), f->bad);
+	vsvc_free(s);
+	sum = run_batch(f, &o, ids, 1, &h2);
+	assert_int_equal(sum.done, 1);
+	assert_int_equal(h2.started, 1);
+}
+
+/* A defective reference makes its candidates' failures task-defect. */
+static void
+test_defective_reference(void **state)
+{
+	struct fx *f = *state;
+	struct vsvc_opts o = opts(f, 2);
+	struct heard h = { 0 };
+	char *ref, *bad, *ids[1];
+	struct vsvc_summary sum;
+
+	need_iverilog();
+	put_task(f->st, "local/and2-defect", tb);
+	/* Its reference is an OR: it fails its own testbench. */
+	ref = add_cand(f->st, "local/and2-defect", "reference", bad_and);
+	bad = add_cand(f->st, "local/and2-defect", "model-y",
+	    "module TopModule(input a, input b, output y);\n"
+	    "  assign y = a ^ b;\nendmodule\n");
+	ids[0] = bad;
+	sum = run_batch(f, &o, ids, 1, &h);
+	assert_int_equal(sum.done, 2);
+	assert_int_equal(sum.tally.task_defect, 2);
+	assert_verdict(f, ref, "task-defect");
+	assert_verdict(f, bad, "task-defect");
+	free(ref);
+	free(bad);
+}
+
+/* A candidate another verify holds is left to it. */
+static void
+test_claims(void **state)
+{
+	struct fx *f = *state;
+	struct vsvc_opts o = opts(f, 2);
+	struct heard h = { 0 };
+	char *ids[] = { f->bad, f->good };
+	struct vsvc_summary sum;
+	struct err err;
+	int got = 0;
+
+	need_iverilog();
+	if (store_claim(f->st, f->good, "elsewhere:1:0", 600, &got, &err) < 0)
+		fail_msg("store_claim: %s", err.msg);
+	assert_int_equal(got, 1);
+	sum = run_batch(f, &o, ids, 2, &h);
+	assert_int_equal(sum.busy, 1);
+	assert_int_equal(sum.done, 2);
+	assert_null(verdict_of(f, f->good));
+	/* Its own claims are gone when the batch ends. */
+	if (store_claim(f->st, f->bad, "elsewhere:1:0", 600, &got, &err) < 0)
+		fail_msg("store_claim: %s", err.msg);
+	assert_int_equal(got, 1);
+}
+
+/*
+ * Another writer holds the database past the lock timeout: the runs
+ * finish, none is stored, each reaches the caller unstored, and the
+ * summary counts them as not stored, not as verified (issue 13).
+ */
+static void
+test_locked_store(void **state)
+{
+	struct fx *f = *state;
+	struct vsvc_opts o = opts(f, 2);
+	struct heard h = { 0 };
+	char *ids[] = { f->good };
+	struct vsvc_summary sum;
+	sqlite3 *other;
+
+	need_iverilog();
+	o.claim = 0;
+	o.refs = VSVC_REFS_UNRUN;
+	assert_int_equal(sqlite3_open(f->db, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL,
+	    NULL), SQLITE_OK);
+	store_lock_timeout(f->st, 200);
+	sum = run_batch(f, &o, ids, 1, &h);
+	sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(other);
+	assert_int_equal(sum.finished, 2);
+	assert_int_equal(sum.not_stored, 2);
+	assert_int_equal(sum.done, 0);
+	assert_int_equal(sum.tally.pass, 0);
+	assert_int_equal(h.stored, 0);
+	assert_int_equal(h.finished, 2);
+	assert_null(verdict_of(f, f->good));
+	assert_null(verdict_of(f, f->ref));
+}
+
+/* x: the running job stops, is not stored, and nothing else starts. */
+static void
+test_cancel(void **state)
+{
+	struct fx *f = *state;
+	struct vsvc_opts o = opts(f, 1);
+	struct heard h = { 0 };
+	struct vsvc_hooks hk = { .started = on_started,
+	    .finished = on_finished, .problem = on_problem, .arg = &h };
+	char *a, *b, *ids[2];
+	struct vsvc *s;
+	struct err err;
+	int over;
+
+	need_iverilog();
+	o.claim = 0;
+	put_task(f->st, "local/forever", tb_forever);
+	a = add_cand(f->st, "local/forever", "model-x", good_and);
+	b = add_cand(f->st, "local/forever", "model-y", bad_and);
+	ids[0] = a;
+	ids[1] = b;
+	if (vsvc_new(&s, f->st, &o, &hk, ids, 2, &err) < 0)
+		fail_msg("vsvc_new: %s", err.msg);
+	h.s = s;
+	assert_int_equal(vsvc_start(s), 0);
+	assert_int_equal(vsvc_running(s), 1);
+	vsvc_cancel(s);
+	do {
+		struct pollfd *fds;
+		size_t nfd = vsvc_pollfds(s, &fds);
+
+		poll(fds, nfd, vsvc_timeout_ms(s));
+		over = vsvc_step(s);
+	} while (!over);
+	assert_int_equal(h.started, 1);
+	assert_int_equal(h.cancelled, 1);
+	assert_int_equal(vsvc_summary(s)->cancelled, 1);
+	assert_int_equal(vsvc_summary(s)->done, 0);
+	vsvc_free(s);
+	assert_null(verdict_of(f, a));
+	assert_null(verdict_of(f, b));
+	free(a);
+	free(b);
+}
+
+/* More candidates than jobs: never more jobs at once than asked. */
+static void
+test_pool_bound(void **state)
+{
+	struct fx *f = *state;
+	struct vsvc_opts o = opts(f, 2);
+	struct heard h = { 0 };
+	char *ids[6];
+	struct vsvc_summary sum;
+
+	need_iverilog();
+	for (int i = 0; i < 6; i++) {
+		char *code = xasprintf("module TopModule(input a, input b,"
+		    " output y);\n  assign y = a & b; // %d\nendmodule\n", i);
+
+		ids[i] = add_cand(f->st, "local/and2", "model-z", code);
+		free(code);
+	}
+	sum = run_batch(f, &o, ids, 6, &h);
+	assert_int_equal(sum.done, 7);
+	assert_int_equal(sum.tally.pass, 7);
+	assert_true(h.max_running <= 2);
+	assert_true(h.max_running >= 1);
+	for (int i = 0; i < 6; i++)
+		free(ids[i]);
+}
+
+/* Unknown ids are reported, the rest still run. */
+static void
+test_load_error(void **state)
+{
+	struct fx *f = *state;
+	struct vsvc_opts o = opts(f, 2);
+	struct heard h = { 0 };
+	char *ids[] = { "cdeadbe", f->good };
+	struct vsvc_summary sum;
+
+	need_iverilog();
+	sum = run_batch(f, &o, ids, 2, &h);
+	assert_int_equal(sum.load_errors, 1);
+	assert_int_equal(h.problems, 1);
+	assert_int_equal(sum.done, 2);
+}
+
+static void
+test_tally(void **state)
+{
+	struct vsvc_tally t = { 0 };
+	static const char *const v[] = { "pass", "fail", "timeout",
+	    "skipped", "env-error", "task-defect", "weird", "pass" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		vsvc_tally_add(&t, v[i]);
+	assert_int_equal(t.pass, 2);
+	assert_int_equal(t.fail, 1);
+	assert_int_equal(t.timeout, 1);
+	assert_int_equal(t.skipped, 1);
+	assert_int_equal(t.env_error, 1);
+	assert_int_equal(t.task_defect, 1);
+	assert_int_equal(t.other, 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tally),
+		cmocka_unit_test_setup_teardown(test_reference_first,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_input_key_skip,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_reference_unrun,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_defective_reference,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_claims,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_locked_store,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_cancel,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_pool_bound,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_load_error,
+		    fx_setup, fx_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
