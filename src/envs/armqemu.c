@@ -1457,7 +1457,7 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	if (nres == 1 && stop != ENV_STOP_NONE) {
 		env_verdict(r, VERDICT_FAIL, CATEGORY_COMPILE, "resource-limit",
-		    "the build passed the work directory's" " size cap");
+		    "the build passed the work directory's size cap");
 		goto out;
 	}
 	if (res[0].exit_code == 127 || memmem(res[0].log, res[0].log_len,
@@ -1504,7 +1504,7 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 	if (stop == ENV_STOP_DISK) {
 		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
 		    "resource-limit",
-		    "the run's files passed the work" " directory's size cap");
+		    "the run's files passed the work directory's size cap");
 		goto out;
 	}
 	status = tagged(run->log, run->log_len, plan->nonce, "qemu-exit");

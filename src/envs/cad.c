@@ -862,7 +862,7 @@ judge_iou_error(const struct task *t, const struct env_stage_result *s,
 		goto out;
 	}
 	env_verdict(r, VERDICT_FAIL, category_from_name(category), sub,
-	    line != NULL ? line : HELPER " failed without" " a message");
+	    line != NULL ? line : HELPER " failed without a message");
 out:
 	free(line);
 	free(name);
@@ -967,7 +967,7 @@ judge_stages(const struct task *t, const struct env_plan *plan,
 		/* The work directory's size cap or the file-size limit. */
 		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
 		    "resource-limit",
-		    "the run wrote more than the limits" " allow");
+		    "the run wrote more than the limits allow");
 		return;
 	}
 	if (strcmp(name, "probe") == 0) {
@@ -980,7 +980,7 @@ judge_stages(const struct task *t, const struct env_plan *plan,
 		} else {
 			env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
 			    "toolchain-missing",
-			    "cannot run " PYTHON " to look" " for cadquery");
+			    "cannot run " PYTHON " to look for cadquery");
 		}
 		free(why);
 		return;

@@ -1594,7 +1594,7 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
 		verdict(r, VERDICT_FAIL, NULL,
 		    nres <= 2 ? CATEGORY_COMPILE : CATEGORY_FUNCTIONAL,
 		    "resource-limit",
-		    "the work directory or a file passed its" " size limit");
+		    "the work directory or a file passed its size limit");
 		goto out;
 	}
 	if (res[0].exit_code == 127 || (nres >= 2 && res[1].exit_code == 127)) {
