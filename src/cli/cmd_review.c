@@ -37,12 +37,12 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 			return cli_usage_error("review", "bad option%s", "");
 	}
 	if (optind + 2 != argc)
-		return cli_usage_error("review", "want ID and accept|reject|flag%s",
+		return cli_usage_error("review", "want ID and accept|reject|flag|reset%s",
 		    "");
 	status = status_name(status_from_verb(argv[optind + 1]));
 	if (status == NULL)
 		return cli_usage_error("review", "unknown decision '%s' (accept"
-		    " reject flag)", argv[optind + 1]);
+		    " reject flag reset)", argv[optind + 1]);
 	if (cli_open_store(g, &st) < 0)
 		return 2;
 	if ((id = cli_resolve(st, argv[optind])) == NULL) {
@@ -81,7 +81,7 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 }
 
 const struct cli_cmd cli_cmd_review = {
-	"review", "review ID accept|reject|flag [--note TEXT]",
+	"review", "review ID accept|reject|flag|reset [--note TEXT]",
 	  "Set a candidate's review status.",
 	cmd_review
 };
