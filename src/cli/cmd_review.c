@@ -37,8 +37,8 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 			return cli_usage_error("review", "bad option%s", "");
 	}
 	if (optind + 2 != argc)
-		return cli_usage_error("review", "want ID and accept|reject|flag|reset%s",
-		    "");
+		return cli_usage_error("review", "want ID and"
+		    " accept|reject|flag|reset%s", "");
 	status = status_name(status_from_verb(argv[optind + 1]));
 	if (status == NULL)
 		return cli_usage_error("review", "unknown decision '%s' (accept"
