@@ -12,6 +12,7 @@
  *	mouse off
  *	set advance off
  *	bind K label-functional
+ *	bind 1 label compile
  *	unbind C-b
  *
  * Lines starting with "generator" configure the model loop (model.h):

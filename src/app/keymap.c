@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "app/command.h"
+#include "base/buf.h"
 #include "base/err.h"
 
 #define ACTION_NAME(id, name, help) name,
@@ -165,6 +167,9 @@ keymap_release(struct keymap *km)
 		return;
 	for (int t = 0; t < KEYMAP_NTABLES; t++)
 		free(km->binds[t]);
+	for (size_t i = 0; i < km->ncmds; i++)
+		free(km->cmds[i].line);
+	free(km->cmds);
 	memset(km, 0, sizeof *km);
 }
 
@@ -186,6 +191,36 @@ keymap_defaults(struct keymap *km)
 		keymap_bind(km, table_defaults[i].table, key,
 		    table_defaults[i].action);
 	}
+}
+
+void
+keymap_bind_command(struct keymap *km, int key, const char *line)
+{
+	for (size_t i = 0; i < km->ncmds; i++) {
+		if (km->cmds[i].key != key)
+			continue;
+		free(km->cmds[i].line);
+		memmove(&km->cmds[i], &km->cmds[i + 1], (km->ncmds - i - 1) *
+		    sizeof *km->cmds);
+		km->ncmds--;
+		break;
+	}
+	if (line == NULL)
+		return;
+	keymap_bind(km, KEYMAP_GLOBAL, key, ACTION_NONE);
+	km->cmds = xreallocarray(km->cmds, km->ncmds + 1, sizeof *km->cmds);
+	km->cmds[km->ncmds].key = key;
+	km->cmds[km->ncmds].line = xstrdup(line);
+	km->ncmds++;
+}
+
+const char *
+keymap_command(const struct keymap *km, int key)
+{
+	for (size_t i = 0; i < km->ncmds; i++)
+		if (km->cmds[i].key == key)
+			return km->cmds[i].line;
+	return NULL;
 }
 
 void
@@ -447,39 +482,20 @@ keymap_table_parse(const char *name, enum keymap_table *out,
 }
 
 /* Split line into at most max blank-separated words in place. */
-static size_t
-split_words(char *line, char **w, size_t max)
-{
-	size_t n = 0;
-	char *p = line;
-
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-			p++;
-		if (*p == '\0')
-			break;
-		if (n == max)
-			return max + 1;
-		w[n++] = p;
-		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r' &&
-		    *p != '\n')
-			p++;
-		if (*p == '\0')
-			break;
-		*p++ = '\0';
-	}
-	return n;
-}
-
 int
 keymap_parse_line(struct keymap *km, const char *line, struct err *err)
 {
-	char *copy = xstrdup(line), *w[5];
-	size_t n = split_words(copy, w, 4), i = 1;
 	enum keymap_table t = KEYMAP_GLOBAL;
 	enum action a = ACTION_NONE;
-	int key, rc = -1, bind;
+	int key, rc = -1, bind, n, i = 1, table;
+	char **w = cmd_words(line, &n);
 
+	/* cmd_words splits at blanks; a line ends in its newline */
+	if (n > 0 && w[n - 1][strcspn(w[n - 1], "\r\n")] != '\0') {
+		w[n - 1][strcspn(w[n - 1], "\r\n")] = '\0';
+		if (w[n - 1][0] == '\0')
+			n--;
+	}
 	if (n == 0 || w[0][0] == '#') {
 		rc = 0;
 		goto out;
@@ -489,23 +505,46 @@ keymap_parse_line(struct keymap *km, const char *line, struct err *err)
 		err_set(err, "unknown command '%s' (bind or unbind)", w[0]);
 		goto out;
 	}
-	if (n == (bind ? 4u : 3u)) {
-		if (keymap_table_parse(w[1], &t, err) < 0)
-			goto out;
+	table = n > 2 && keymap_table_parse(w[1], &t, NULL) == 0;
+	if (table)
 		i = 2;
-	} else if (n != (bind ? 3u : 2u)) {
-		err_set(err, bind ? "usage: bind [TABLE] KEY ACTION" :
-		    "usage: unbind [TABLE] KEY");
+	if (bind ? n < i + 2 : n != i + 1) {
+		err_set(err, bind ? "usage: bind [TABLE] KEY ACTION, or bind"
+		    " KEY COMMAND LINE" : "usage: unbind [TABLE] KEY");
 		goto out;
 	}
 	if (keymap_key_parse(w[i], &key, err) < 0)
 		goto out;
+	if (bind && (n > i + 2 || w[i + 1][0] == ':')) {
+		/* a `:` command line: the words after the key */
+		struct buf l = BUF_INIT;
+
+		if (t != KEYMAP_GLOBAL) {
+			err_set(err, "a command line binds in the global table"
+			    " only");
+			goto out;
+		}
+		for (int j = i + 1; j < n; j++)
+			buf_printf(&l, "%s%s", j > i + 1 ? " " : "",
+			    j == i + 1 && w[j][0] == ':' ? w[j] + 1 : w[j]);
+		if (l.len == 0) {
+			buf_release(&l);
+			err_set(err, "bind %s: an empty command line", w[i]);
+			goto out;
+		}
+		keymap_bind_command(km, key, buf_str(&l));
+		buf_release(&l);
+		rc = 0;
+		goto out;
+	}
 	if (bind && keymap_action_parse(w[i + 1], &a, err) < 0)
 		goto out;
+	if (t == KEYMAP_GLOBAL)
+		keymap_bind_command(km, key, NULL);
 	keymap_bind(km, t, key, a);
 	rc = 0;
 out:
-	free(copy);
+	cmd_words_free(w);
 	return rc;
 }
 

@@ -65,11 +65,19 @@ struct keymap_binding {
 	enum action	 action;
 };
 
+/* A key of the global table bound to a `:` command line (owned). */
+struct keymap_command {
+	int		 key;
+	char		*line;
+};
+
 /* The tables; each owns its array of bindings. */
 struct keymap {
 	struct keymap_binding	*binds[KEYMAP_NTABLES];
 	size_t			 n[KEYMAP_NTABLES];
 	size_t			 cap[KEYMAP_NTABLES];
+	struct keymap_command	*cmds;		/* global table only */
+	size_t			 ncmds;
 };
 
 /* Empty tables (keymap_init) or the defaults of design.md section 6. */
@@ -84,6 +92,16 @@ void	keymap_release(struct keymap *km);
  */
 void	keymap_bind(struct keymap *km, enum keymap_table t, int key,
 	    enum action a);
+
+/*
+ * Bind key of the global table to the `:` command line line (copied),
+ * replacing what key did there (its action too); NULL removes it.  The
+ * workbench runs the line as if typed after `:`.
+ */
+void	keymap_bind_command(struct keymap *km, int key, const char *line);
+
+/* The command line key runs in the global table, or NULL. */
+const char *keymap_command(const struct keymap *km, int key);
 
 /* The action of key in table, ACTION_NONE when unbound. */
 enum action keymap_lookup(const struct keymap *km, enum keymap_table t,
@@ -121,7 +139,9 @@ int	keymap_table_parse(const char *name, enum keymap_table *out,
 	    struct err *err);
 
 /*
- * One line of a key file: "bind [TABLE] KEY ACTION" or
+ * One line of a key file: "bind [TABLE] KEY ACTION", "bind KEY COMMAND
+ * LINE" (two words or more, or one after ':': a `:` command line, in the
+ * global table: `bind 1 label compile`, `bind 9 :views`) or
  * "unbind [TABLE] KEY" (TABLE defaults to global); blank lines and
  * lines starting with '#' do nothing.  0, or -1 with err (km unchanged).
  */

@@ -1,8 +1,12 @@
 /*
  * cli.c - the table of headless commands (design.md section 5), one
- * file each (cmd_NAME.c defines cli_cmd_NAME), and their dispatch:
- * cli_run finds the command and runs it; help and the top-level usage
- * are read from the table.
+ * file each (cmd_NAME.c defines the entry cli_cmd_NAME, app/command.h),
+ * and their dispatch: cli_run finds the command, cli_exec parses its
+ * arguments by the entry's spec and runs it.  `assay help`, `assay help
+ * CMD` and the top-level usage are written from the table.
+ *
+ * Adding a command is one file, src/cli/cmd_NAME.c ending in its entry
+ * cli_cmd_NAME, and one line X(NAME) in CLI_COMMANDS below.
  */
 #include "cli/cli.h"
 #include "cli/cli_shared.h"
@@ -10,101 +14,112 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/command.h"
+#include "base/buf.h"
+
 #define VERSION "0.1.0"
 
-static int cmd_help(const struct cli_global *, int, char **);
+static int cmd_help(struct cmd_ctx *, struct cmd_args *, struct err *);
 
-static const struct cli_cmd cli_cmd_help = {
-	"help", "help [COMMAND]", "Show help.", cmd_help
+static const struct cmd_entry cli_cmd_help = {
+	"help", NULL, NULL, 0, 1,
+	"help [COMMAND]",
+	"Show help: the usage of every command, or COMMAND's usage and help.",
+	CMD_CLI, cmd_help
 };
 
-/* The commands in the order of the usage; NULL ends it. */
-static const struct cli_cmd *const cmds[] = {
-	&cli_cmd_import,
-	&cli_cmd_verify,
-	&cli_cmd_merge,
-	&cli_cmd_slurm,
-	&cli_cmd_list,
-	&cli_cmd_show,
-	&cli_cmd_label,
-	&cli_cmd_review,
-	&cli_cmd_note,
-	&cli_cmd_dedup,
-	&cli_cmd_contamination,
-	&cli_cmd_split,
-	&cli_cmd_undo,
-	&cli_cmd_redo,
-	&cli_cmd_commit,
-	&cli_cmd_export,
-	&cli_cmd_stats,
-	&cli_cmd_generate,
-	&cli_cmd_repair,
-	&cli_cmd_envs,
+/* The commands, one line each, in the order of the usage. */
+#define CLI_COMMANDS(X) \
+	X(import) \
+	X(verify) \
+	X(merge) \
+	X(slurm) \
+	X(list) \
+	X(show) \
+	X(label) \
+	X(review) \
+	X(note) \
+	X(dedup) \
+	X(contamination) \
+	X(split) \
+	X(undo) \
+	X(redo) \
+	X(commit) \
+	X(export) \
+	X(stats) \
+	X(generate) \
+	X(repair) \
+	X(envs)
+
+#define CLI_DECLARE(name)	extern const struct cmd_entry cli_cmd_##name;
+#define CLI_ENTRY(name)		&cli_cmd_##name,
+CLI_COMMANDS(CLI_DECLARE)
+
+static const struct cmd_entry *const cmds[] = {
+	CLI_COMMANDS(CLI_ENTRY)
 	&cli_cmd_help,
-	NULL
 };
 
-static const struct cli_cmd *
-find_cmd(const char *name)
-{
-	for (size_t i = 0; cmds[i] != NULL; i++)
-		if (strcmp(cmds[i]->name, name) == 0)
-			return cmds[i];
-	return NULL;
-}
+static const struct cmd_table table = { cmds, sizeof cmds / sizeof cmds[0] };
 
 int
 cli_is_command(const char *name)
 {
-	return find_cmd(name) != NULL;
+	return cmd_find(&table, name) != NULL;
 }
 
 void
 cli_usage(void)
 {
+	struct buf b = BUF_INIT;
+
 	printf("assay %s - a workbench for execution-verified code samples\n\n"
 	    "usage: assay [--db FILE] [--reviewer NAME] [--where FILTER]"
 	    " [--repo DIR]\n"
 	    "             [--no-sandbox] [--dump-screen FILE]   open the"
 	    " workbench\n", VERSION);
-	for (size_t i = 0; cmds[i] != NULL; i++)
-		printf("       assay [--db FILE] %s\n", cmds[i]->usage);
+	cmd_usage_all(&table, CMD_CLI, "       assay [--db FILE] ", &b);
+	fwrite(b.p != NULL ? b.p : "", 1, b.len, stdout);
+	buf_release(&b);
 	printf("       assay --version\n\nEvery command takes --help."
 	    "  The database defaults to ./assay.db.\n");
 }
 
 static int
-cmd_help(const struct cli_global *g, int argc, char **argv)
+cmd_help(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	const struct cli_cmd *c;
+	const struct cmd_entry *c;
+	struct buf b = BUF_INIT;
 
-	(void)g;
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
-	    strcmp(argv[1], "-h") == 0) {
+	(void)ctx;
+	(void)err;
+	if (a->npos == 0) {
 		cli_usage();
 		return 0;
 	}
-	c = find_cmd(argv[1]);
+	c = cmd_find(&table, a->pos[0]);
 	if (c == NULL) {
-		fprintf(stderr, "assay: no command '%s'\n", argv[1]);
+		fprintf(stderr, "assay: no command '%s'\n", a->pos[0]);
 		return 2;
 	}
-	printf("usage: assay %s\n\n%s\n", c->usage, c->help);
+	cmd_help_text(c, "assay", &b);
+	fwrite(b.p != NULL ? b.p : "", 1, b.len, stdout);
+	buf_release(&b);
 	return 0;
 }
 
 int
 cli_run(const struct cli_global *g, int argc, char **argv)
 {
-	const struct cli_cmd *c = find_cmd(argv[0]);
+	const struct cmd_entry *c = cmd_find(&table, argv[0]);
 
 	if (c == NULL) {
 		fprintf(stderr, "assay: no command '%s'; see assay --help\n",
 		    argv[0]);
 		return 2;
 	}
-	cli_set_commands(cmds);
-	return c->run(g, argc, argv);
+	cli_set_commands(&table);
+	return cli_exec(g, c, argc, argv);
 }
 
 const char *cli_version(void);

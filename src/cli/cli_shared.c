@@ -17,27 +17,44 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/ident.h"
+#include "base/jsonx.h"
 #include "base/textsafe.h"
 #include "store/store.h"
 #include "model/vocab.h"
 
 /* The command table, handed down by cli.c (which owns it) so that the
  * usage errors below can print a command's usage without calling up. */
-static const struct cli_cmd *const *commands;
+static const struct cmd_table *commands;
 
 void
-cli_set_commands(const struct cli_cmd *const *table)
+cli_set_commands(const struct cmd_table *table)
 {
 	commands = table;
 }
 
-const struct cli_cmd *
-cli_find(const char *name)
+int
+cli_exec(const struct cli_global *g, const struct cmd_entry *e, int argc,
+    char **argv)
 {
-	for (size_t i = 0; commands != NULL && commands[i] != NULL; i++)
-		if (strcmp(commands[i]->name, name) == 0)
-			return commands[i];
-	return NULL;
+	struct cmd_ctx ctx = { .entry = e, .front = (void *)g };
+	struct cmd_args a;
+	struct err err;
+	int rc;
+
+	err_clear(&err);
+	if (cmd_parse(e, argc, argv, &a, &err) < 0)
+		rc = cli_usage_error(e->name, "%s", err.msg);
+	else if (a.help) {
+		struct buf b = BUF_INIT;
+
+		cmd_help_text(e, "assay", &b);
+		fwrite(b.p != NULL ? b.p : "", 1, b.len, stdout);
+		buf_release(&b);
+		rc = 0;
+	} else
+		rc = e->exec(&ctx, &a, &err);
+	cmd_args_release(&a);
+	return rc;
 }
 
 /* Open the database; only import may create it (a typo'd --db must not
@@ -69,29 +86,13 @@ cli_open_store(const struct cli_global *g, struct store **st)
 int
 cli_usage_error(const char *cmd, const char *fmt, const char *arg)
 {
-	const struct cli_cmd *c = cli_find(cmd);
+	const struct cmd_entry *c = commands != NULL ?
+	    cmd_find(commands, cmd) : NULL;
 
 	fprintf(stderr, "assay %s: ", cmd);
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nusage: assay %s\n", c != NULL ? c->usage : "");
 	return 2;
-}
-
-/* Wants --help?  Prints the command's help and returns 1. */
-int
-cli_wants_help(const char *name, int argc, char **argv)
-{
-	const struct cli_cmd *c = cli_find(name);
-
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: assay %s\n\n%s\n", c->usage, c->help);
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* Resolve an id or unique prefix; prints the error.  New string or NULL. */
@@ -219,33 +220,6 @@ cli_parse_seconds(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
-/* s as a JSON string (invalid UTF-8 as U+FFFD: jansson refuses it, and a
- * refused field would drop the whole row), or null. */
-json_t *
-cli_jstr_or_null(const char *s)
-{
-	struct buf b = BUF_INIT;
-	json_t *v;
-
-	if (s == NULL)
-		return json_null();
-	v = json_string(s);
-	if (v != NULL)
-		return v;
-	safe_utf8(&b, s, strlen(s));
-	v = json_stringn(b.p != NULL ? b.p : "", b.len);
-	buf_release(&b);
-	return v;
-}
-
-json_t *
-cli_jraw(const char *txt)
-{
-	json_t *v = txt != NULL ? json_loads(txt, 0, NULL) : NULL;
-
-	return v != NULL ? v : json_null();
-}
-
 /*
  * Untrusted text (candidate code, logs, origins, notes) to stdout: its
  * control characters, escape sequences and invalid UTF-8 as visible
@@ -323,15 +297,15 @@ cli_row_json(const struct store_row *r)
 	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:o,"
 	    " s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
 	    "id", r->id, "task", r->task, "benchmark", r->benchmark,
-	    "domain", r->domain, "origin", cli_jstr_or_null(r->origin), "kind",
+	    "domain", r->domain, "origin", jsonx_str_or_null(r->origin), "kind",
 	    r->kind,
-	    "lang", r->lang, "parent", cli_jstr_or_null(r->parent),
-	    "source", cli_jstr_or_null(r->source), "verdict",
-	    cli_jstr_or_null(r->verdict), "stage", cli_jstr_or_null(r->stage),
-	    "metrics", cli_jraw(r->metrics), "category", cli_jstr_or_null(r->category),
-	    "subcategory", cli_jstr_or_null(r->subcategory),
-	    "category_source", cli_jstr_or_null(r->category_source),
-	    "status", r->status, "env", cli_jstr_or_null(r->env));
+	    "lang", r->lang, "parent", jsonx_str_or_null(r->parent),
+	    "source", jsonx_str_or_null(r->source), "verdict",
+	    jsonx_str_or_null(r->verdict), "stage", jsonx_str_or_null(r->stage),
+	    "metrics", jsonx_parse_or_null(r->metrics), "category", jsonx_str_or_null(r->category),
+	    "subcategory", jsonx_str_or_null(r->subcategory),
+	    "category_source", jsonx_str_or_null(r->category_source),
+	    "status", r->status, "env", jsonx_str_or_null(r->env));
 }
 
 void

@@ -12,36 +12,33 @@
 
 #include <jansson.h>
 
+#include "app/command.h"
 #include "base/buf.h"
 #include "cli/cli.h"
 #include "store/store.h"
 
 /*
- * One headless command: its name, usage line (after "assay "), help text
- * and the function that runs it with argv[0] the name; run returns the
- * exit status.  Each cmd_NAME.c defines cli_cmd_NAME; cli.c lists them.
+ * The headless commands: each cmd_NAME.c defines its entry cli_cmd_NAME
+ * (app/command.h: name, argument spec, usage, help, flags, exec) and
+ * cli.c lists them.  exec gets the struct cli_global as ctx->front and
+ * prints its own messages to stdout and stderr (err is its scratch).
  */
-struct cli_cmd {
-	const char	*name;
-	const char	*usage;
-	const char	*help;
-	int		(*run)(const struct cli_global *, int, char **);
-};
-
-extern const struct cli_cmd cli_cmd_import, cli_cmd_verify, cli_cmd_merge,
-    cli_cmd_slurm, cli_cmd_list, cli_cmd_show, cli_cmd_label, cli_cmd_review,
-    cli_cmd_dedup, cli_cmd_contamination, cli_cmd_split, cli_cmd_undo,
-    cli_cmd_redo, cli_cmd_commit, cli_cmd_export, cli_cmd_stats,
-    cli_cmd_generate, cli_cmd_repair, cli_cmd_envs, cli_cmd_note;
+extern const struct cmd_entry cli_cmd_verify;	/* for cli_verify_ids */
 
 /*
- * Hand the NULL-terminated command table down (cli.c does, before it
- * runs a command), for cli_find, cli_usage_error and cli_wants_help.
+ * Hand the command table down (cli.c does, before it runs a command),
+ * for cli_usage_error.
  */
-void	cli_set_commands(const struct cli_cmd *const *table);
+void	cli_set_commands(const struct cmd_table *table);
 
-/* The entry named name in the table handed down, or NULL. */
-const struct cli_cmd *cli_find(const char *name);
+/*
+ * Run e on argv (argv[0] its name) with g's global options: the
+ * arguments are parsed by e's spec (a usage error prints why and the
+ * usage, exit status 2; --help prints the help), then e->exec runs.
+ * Returns the exit status.
+ */
+int	cli_exec(const struct cli_global *g, const struct cmd_entry *e,
+	    int argc, char **argv);
 
 /*
  * Open the database of g; only import may create it (create 1): a
@@ -53,10 +50,6 @@ int	cli_open_store_mode(const struct cli_global *g, struct store **st,
 
 /* cli_open_store_mode(g, st, 0). */
 int	cli_open_store(const struct cli_global *g, struct store **st);
-
-/* argv asks for --help (before any "--"): print the command's help and
- * return 1; else 0. */
-int	cli_wants_help(const char *name, int argc, char **argv);
 
 /* Print "assay CMD: <fmt with arg>" and the usage to stderr; returns 2. */
 int	cli_usage_error(const char *cmd, const char *fmt, const char *arg);
@@ -104,13 +97,6 @@ void	cli_summary_print(const struct cli_summary *s, int json);
 
 /* Parse whole seconds in lo..hi into *out; 0 or -1. */
 int	cli_parse_seconds(const char *s, long lo, long hi, long *out);
-
-/* s as a new JSON string (invalid UTF-8 as U+FFFD: jansson refuses it,
- * and a refused field would drop the whole row), or null. */
-json_t	*cli_jstr_or_null(const char *s);
-
-/* txt parsed as JSON (new reference), or null when NULL or invalid. */
-json_t	*cli_jraw(const char *txt);
 
 /*
  * One field of a table row (an origin, a benchmark, an env name) as a

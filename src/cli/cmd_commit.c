@@ -4,7 +4,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,31 +12,28 @@
 #include "exchange/dataset.h"
 #include "store/store.h"
 
+static const struct cmd_opt commit_opts[] = {
+	{ "repo", 0, CMD_VALUE, 'r' },
+	{ "message", 'm', CMD_VALUE, 'm' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_commit(const struct cli_global *g, int argc, char **argv)
+cmd_commit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "message", required_argument, NULL, 'm' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	const char *repo = "dataset", *msg = NULL;
 	struct dataset_result res;
 	struct store *st;
-	struct err err;
 	char *by;
 	int ch, rc;
 
-	if (cli_wants_help("commit", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "m:", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'r')
-			repo = optarg;
+			repo = val;
 		else if (ch == 'm')
-			msg = optarg;
-		else
-			return cli_usage_error("commit", "bad option%s", "");
+			msg = val;
 	}
 	if (cli_open_store(g, &st) < 0)
 		return 2;
@@ -46,9 +42,9 @@ cmd_commit(const struct cli_global *g, int argc, char **argv)
 		store_close(st);
 		return 2;
 	}
-	rc = dataset_commit(st, repo, msg, by, &res, &err);
+	rc = dataset_commit(st, repo, msg, by, &res, err);
 	if (rc < 0)
-		fprintf(stderr, "assay commit: %s\n", err.msg);
+		fprintf(stderr, "assay commit: %s\n", err->msg);
 	else if (!res.committed)
 		printf("nothing new to commit (%zu accepted samples in %s)\n",
 		    res.samples, repo);
@@ -62,12 +58,13 @@ cmd_commit(const struct cli_global *g, int argc, char **argv)
 	return rc < 0 ? 2 : 0;
 }
 
-const struct cli_cmd cli_cmd_commit = {
-	"commit", "commit [--repo DIR] [-m TEXT]",
+const struct cmd_entry cli_cmd_commit = {
+	"commit", NULL, commit_opts, 0, 0,
+	"commit [--repo DIR] [-m TEXT]",
 	  "Write the accepted candidates into the dataset repository\n"
 	  "(default ./dataset) and commit, one trailer block per sample.  Each\n"
 	  "task's verification files go under its folder once, and the\n"
 	  "ancestors of a repair that are not accepted go in as context, so\n"
 	  "that import --format dataset and verify rebuild everything.",
-	cmd_commit
+	CMD_CLI, cmd_commit
 };

@@ -4,7 +4,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,45 +13,44 @@
 #include "exchange/contam.h"
 #include "store/store.h"
 
+static const struct cmd_opt contamination_opts[] = {
+	{ "against", 0, CMD_VALUE, 'a' },
+	{ "where", 0, CMD_VALUE, 'w' },
+	{ "ngram", 0, CMD_VALUE, 'n' },
+	{ "min", 0, CMD_VALUE, 'm' },
+	{ "quiet", 'q', CMD_FLAG, 'q' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_contamination(const struct cli_global *g, int argc, char **argv)
+cmd_contamination(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "against", required_argument, NULL, 'a' },
-		{ "where", required_argument, NULL, 'w' },
-		{ "ngram", required_argument, NULL, 'n' },
-		{ "min", required_argument, NULL, 'm' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct contam_opts o = { NULL, 0, NULL, 13, 1 };
 	struct contam_report rep;
 	struct buf where = BUF_INIT;
 	const char **against = NULL;
 	size_t nagainst = 0;
 	struct store *st;
-	struct err err;
 	char *end;
 	long v;
 	int ch, quiet = 0, rc;
 
-	if (cli_wants_help("contamination", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'a') {
 			against = xreallocarray(against, nagainst + 1,
 			    sizeof *against);
-			against[nagainst++] = optarg;
+			against[nagainst++] = val;
 		} else if (ch == 'w') {
-			cli_where_add(&where, optarg);
+			cli_where_add(&where, val);
 		} else if (ch == 'n' || ch == 'm') {
-			v = strtol(optarg, &end, 10);
+			v = strtol(val, &end, 10);
 			if (*end != '\0' || v < 1 || v > 100) {
 				free(against);
 				buf_release(&where);
 				return cli_usage_error("contamination", "bad number"
-				    " '%s' (1 to 100)", optarg);
+				    " '%s' (1 to 100)", val);
 			}
 			if (ch == 'n')
 				o.ngram = (int)v;
@@ -60,17 +58,13 @@ cmd_contamination(const struct cli_global *g, int argc, char **argv)
 				o.min_shared = (size_t)v;
 		} else if (ch == 'q') {
 			quiet = 1;
-		} else {
-			free(against);
-			buf_release(&where);
-			return cli_usage_error("contamination", "bad option%s", "");
 		}
 	}
 	/* --against A B C: the words after it are benchmarks too */
-	for (; optind < argc; optind++) {
+	for (int i = 0; i < a->npos; i++) {
 		against = xreallocarray(against, nagainst + 1,
 		    sizeof *against);
-		against[nagainst++] = argv[optind];
+		against[nagainst++] = a->pos[i];
 	}
 	if (nagainst == 0) {
 		buf_release(&where);
@@ -85,11 +79,11 @@ cmd_contamination(const struct cli_global *g, int argc, char **argv)
 	o.against = against;
 	o.nagainst = nagainst;
 	o.where = WHERE(where);
-	rc = contam_run(st, &o, &rep, &err);
+	rc = contam_run(st, &o, &rep, err);
 	buf_release(&where);
 	store_close(st);
 	if (rc < 0) {
-		fprintf(stderr, "assay contamination: %s\n", err.msg);
+		fprintf(stderr, "assay contamination: %s\n", err->msg);
 		free(against);
 		return 2;
 	}
@@ -107,8 +101,9 @@ cmd_contamination(const struct cli_global *g, int argc, char **argv)
 	return 0;
 }
 
-const struct cli_cmd cli_cmd_contamination = {
-	"contamination", "contamination --against BENCHMARK... [--where"
+const struct cmd_entry cli_cmd_contamination = {
+	"contamination", NULL, contamination_opts, 0, CMD_MANY,
+	"contamination --against BENCHMARK... [--where"
 	  " FILTER] [--ngram N]\n              [--min K] [--quiet]",
 	  "Flag the samples whose code or task spec shares word N-grams\n"
 	  "(default 13) with a benchmark's tasks: an imported benchmark by name\n"
@@ -119,5 +114,5 @@ const struct cli_cmd cli_cmd_contamination = {
 	  "unless --keep-contaminated.  A benchmark's own candidates are not\n"
 	  "checked against it; the marks against the benchmarks named are\n"
 	  "replaced.",
-	cmd_contamination
+	CMD_CLI, cmd_contamination
 };

@@ -4,7 +4,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,39 +13,38 @@
 #include "curate/dedup.h"
 #include "store/store.h"
 
+static const struct cmd_opt dedup_opts[] = {
+	{ "where", 0, CMD_VALUE, 'w' },
+	{ "threshold", 0, CMD_VALUE, 't' },
+	{ "exact-only", 0, CMD_FLAG, 'e' },
+	{ "dry-run", 0, CMD_FLAG, 'n' },
+	{ "quiet", 'q', CMD_FLAG, 'q' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_dedup(const struct cli_global *g, int argc, char **argv)
+cmd_dedup(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "where", required_argument, NULL, 'w' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "exact-only", no_argument, NULL, 'e' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct dedup_opts o = { NULL, 0.8, 0, 0 };
 	struct dedup_report rep;
 	struct buf where = BUF_INIT;
 	struct store *st;
-	struct err err;
 	char *end;
 	int ch, quiet = 0, rc;
 
-	if (cli_wants_help("dedup", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'w') {
-			cli_where_add(&where, optarg);
+			cli_where_add(&where, val);
 		} else if (ch == 't') {
-			o.threshold = strtod(optarg, &end);
+			o.threshold = strtod(val, &end);
 			if (*end != '\0' || !(o.threshold > 0) ||
 			    o.threshold > 1) {
 				buf_release(&where);
 				return cli_usage_error("dedup", "bad threshold '%s':"
 				    " want a Jaccard similarity above 0, at most"
-				    " 1", optarg);
+				    " 1", val);
 			}
 		} else if (ch == 'e') {
 			o.exact_only = 1;
@@ -54,26 +52,18 @@ cmd_dedup(const struct cli_global *g, int argc, char **argv)
 			o.dry_run = 1;
 		} else if (ch == 'q') {
 			quiet = 1;
-		} else {
-			buf_release(&where);
-			return cli_usage_error("dedup", "bad option%s", "");
 		}
-	}
-	if (optind < argc) {
-		buf_release(&where);
-		return cli_usage_error("dedup", "unexpected argument '%s'",
-		    argv[optind]);
 	}
 	if (cli_open_store(g, &st) < 0) {
 		buf_release(&where);
 		return 2;
 	}
 	o.where = WHERE(where);
-	rc = dedup_run(st, &o, &rep, &err);
+	rc = dedup_run(st, &o, &rep, err);
 	buf_release(&where);
 	store_close(st);
 	if (rc < 0) {
-		fprintf(stderr, "assay dedup: %s\n", err.msg);
+		fprintf(stderr, "assay dedup: %s\n", err->msg);
 		return 2;
 	}
 	if (o.exact_only)
@@ -105,8 +95,9 @@ cmd_dedup(const struct cli_global *g, int argc, char **argv)
 	return 0;
 }
 
-const struct cli_cmd cli_cmd_dedup = {
-	"dedup", "dedup [--where FILTER] [--threshold J] [--exact-only]"
+const struct cmd_entry cli_cmd_dedup = {
+	"dedup", NULL, dedup_opts, 0, 0,
+	"dedup [--where FILTER] [--threshold J] [--exact-only]"
 	  " [--dry-run] [--quiet]",
 	  "Find exact and near-duplicate samples and mark them (the dup=\n"
 	  "filter; sft export keeps one of each cluster).  Code is compared\n"
@@ -117,5 +108,5 @@ const struct cli_cmd cli_cmd_dedup = {
 	  "the passing, then accepted, then earliest sample.  Prints the\n"
 	  "clusters (--quiet: the summary only); the marks of the previous run\n"
 	  "are replaced (--dry-run stores nothing).",
-	cmd_dedup
+	CMD_CLI, cmd_dedup
 };

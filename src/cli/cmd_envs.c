@@ -12,22 +12,20 @@
 #include "verify/verify.h"
 
 static int
-cmd_envs(const struct cli_global *g, int argc, char **argv)
+cmd_envs(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	const struct env_ops *const *list;
-	struct err err;
 	size_t n, missing = 0, partly = 0;
 
-	(void)g;
-	if (cli_wants_help("envs", argc, argv))
-		return 0;
+	(void)ctx;
+	(void)a;
 	list = env_list(&n);
 	printf("%-10s %-9s %-8s %s\n", "ENV", "DOMAIN", "PRESENT", "TOOLCHAIN");
 	for (size_t i = 0; i < n; i++) {
 		const struct env_ops *e = list[i];
 		char id[ERR_MSG_MAX], lacks[256];
 
-		if (verify_toolchain(e->name, id, sizeof id, &err) == 0) {
+		if (verify_toolchain(e->name, id, sizeof id, err) == 0) {
 			/* Present, but maybe without a part some candidates
 			 * need (torch, a GPU, CadQuery): say what and how to
 			 * get it, as for a missing one. */
@@ -46,18 +44,18 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 		}
 		missing++;
 		printf("%-10s %-9s %-8s %s\n", e->name, e->domain, "no",
-		    err.msg);
+		    err->msg);
 		if (e->packages != NULL)
 			printf("%-29s install: apt-get install %s\n", "",
 			    e->packages);
 		if (e->missing_hint != NULL)
 			printf("%-29s %s\n", "", e->missing_hint);
 	}
-	if (verify_sandbox_check(&err) == 0)
+	if (verify_sandbox_check(err) == 0)
 		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "yes",
 		    "bubblewrap");
 	else
-		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "no", err.msg);
+		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "no", err->msg);
 	/* The project venv: each package, its version and where from. */
 	{
 		static const char *const pkgs[] = { "cadquery", "cadquery-ocp",
@@ -95,8 +93,9 @@ cmd_envs(const struct cli_global *g, int argc, char **argv)
 	return 0;
 }
 
-const struct cli_cmd cli_cmd_envs = {
-	"envs", "envs", "List the toolchain envs and whether they are"
+const struct cmd_entry cli_cmd_envs = {
+	"envs", NULL, NULL, 0, 0,
+	"envs", "List the toolchain envs and whether they are"
 	  " installed.",
-	cmd_envs
+	CMD_CLI, cmd_envs
 };

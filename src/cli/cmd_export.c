@@ -4,7 +4,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,21 +24,24 @@ export_on_signal(int sig)
 	export_stop = sig;
 }
 
+static const struct cmd_opt export_opts[] = {
+	{ "where", 0, CMD_VALUE, 'w' },
+	{ "format", 0, CMD_VALUE, 'f' },
+	{ "output", 'o', CMD_VALUE, 'o' },
+	{ "trajectory", 0, CMD_VALUE, 't' },
+	{ "include-failing", 0, CMD_FLAG, 'F' },
+	{ "shards", 0, CMD_VALUE, 'N' },
+	{ "split", 0, CMD_VALUE, 'S' },
+	{ "keep-dups", 0, CMD_FLAG, 'D' },
+	{ "keep-contaminated", 0, CMD_FLAG, 'C' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_export(const struct cli_global *g, int argc, char **argv)
+cmd_export(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "where", required_argument, NULL, 'w' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "trajectory", required_argument, NULL, 't' },
-		{ "include-failing", no_argument, NULL, 'F' },
-		{ "shards", required_argument, NULL, 'N' },
-		{ "split", required_argument, NULL, 'S' },
-		{ "keep-dups", no_argument, NULL, 'D' },
-		{ "keep-contaminated", no_argument, NULL, 'C' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct split_spec spec;
 	struct export_opts opts = { EXPORT_SFT, NULL, &export_stop,
 	    EXPORT_TRAJ_WHOLE, 0 };
@@ -49,55 +51,43 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 	struct buf where = BUF_INIT;
 	const char *out = NULL;
 	struct store *st;
-	struct err err;
 	int ch, rc;
 
-	if (cli_wants_help("export", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'w') {
-			cli_where_add(&where, optarg);
+			cli_where_add(&where, val);
 		} else if (ch == 'f') {
-			if (export_format_parse(optarg, &opts.format, &err) < 0) {
+			if (export_format_parse(val, &opts.format, err) < 0) {
 				buf_release(&where);
-				return cli_usage_error("export", "%s", err.msg);
+				return cli_usage_error("export", "%s", err->msg);
 			}
 		} else if (ch == 'o') {
-			out = strcmp(optarg, "-") == 0 ? NULL : optarg;
+			out = strcmp(val, "-") == 0 ? NULL : val;
 		} else if (ch == 't') {
-			if (export_trajectory_parse(optarg, &opts.trajectory,
-			    &err) < 0) {
+			if (export_trajectory_parse(val, &opts.trajectory,
+			    err) < 0) {
 				buf_release(&where);
-				return cli_usage_error("export", "%s", err.msg);
+				return cli_usage_error("export", "%s", err->msg);
 			}
 		} else if (ch == 'F') {
 			opts.include_failing = 1;
 		} else if (ch == 'N') {
-			if (cli_parse_seconds(optarg, 1, 100000, &shards) < 0) {
+			if (cli_parse_seconds(val, 1, 100000, &shards) < 0) {
 				buf_release(&where);
 				return cli_usage_error("export", "--shards wants"
-				    " 1..100000, not '%s'", optarg);
+				    " 1..100000, not '%s'", val);
 			}
 		} else if (ch == 'D') {
 			opts.keep_dups = 1;
 		} else if (ch == 'C') {
 			opts.keep_contaminated = 1;
 		} else if (ch == 'S') {
-			if (split_parse(optarg, &spec, &err) < 0) {
+			if (split_parse(val, &spec, err) < 0) {
 				buf_release(&where);
-				return cli_usage_error("export", "%s", err.msg);
+				return cli_usage_error("export", "%s", err->msg);
 			}
 			opts.split = &spec;
-		} else {
-			buf_release(&where);
-			return cli_usage_error("export", "bad option%s", "");
 		}
-	}
-	if (optind < argc) {
-		buf_release(&where);
-		return cli_usage_error("export", "unexpected argument '%s'",
-		    argv[optind]);
 	}
 	if (shards > 0 && (opts.format != EXPORT_RAW || out == NULL)) {
 		buf_release(&where);
@@ -112,11 +102,11 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 	if (shards > 0) {
 		struct export_slice *v;
 
-		rc = export_shards(st, &opts, out, (unsigned)shards, &v, &err);
+		rc = export_shards(st, &opts, out, (unsigned)shards, &v, err);
 		buf_release(&where);
 		store_close(st);
 		if (rc < 0) {
-			fprintf(stderr, "assay export: %s\n", err.msg);
+			fprintf(stderr, "assay export: %s\n", err->msg);
 			return 2;
 		}
 		for (long i = 0; i < shards; i++)
@@ -136,15 +126,15 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	if (out != NULL)
-		rc = export_file(st, &opts, out, &rep, &err);
+		rc = export_file(st, &opts, out, &rep, err);
 	else
-		rc = export_stream(st, &opts, stdout, &rep, &err);
+		rc = export_stream(st, &opts, stdout, &rep, err);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	buf_release(&where);
 	store_close(st);
 	if (rc < 0) {
-		fprintf(stderr, "assay export: %s%s\n", err.msg, out != NULL ?
+		fprintf(stderr, "assay export: %s%s\n", err->msg, out != NULL ?
 		    "; nothing written" : "");
 		if (export_stop != 0) {
 			/* Die of the signal, as the caller asked. */
@@ -179,8 +169,9 @@ cmd_export(const struct cli_global *g, int argc, char **argv)
 	return 0;
 }
 
-const struct cli_cmd cli_cmd_export = {
-	"export", "export [--where FILTER] [--format sft|raw] [-o FILE]\n"
+const struct cmd_entry cli_cmd_export = {
+	"export", NULL, export_opts, 0, 0,
+	"export [--where FILTER] [--format sft|raw] [-o FILE]\n"
 	  "              [--trajectory whole|last] [--include-failing]\n"
 	  "              [--split NAME=SHARE,...] [--keep-dups]"
 	  " [--keep-contaminated]\n"
@@ -210,5 +201,5 @@ const struct cli_cmd cli_cmd_export = {
 	  "by task (a task's reference and candidates together), each one\n"
 	  "importable alone, and DIR/manifest.json (files, counts, sha256,\n"
 	  "filter), for verify --input on a cluster (docs/cluster.md).",
-	cmd_export
+	CMD_CLI, cmd_export
 };

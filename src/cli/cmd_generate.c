@@ -5,7 +5,6 @@
 #include "cli/cli_shared.h"
 #include "cli/model_loop.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,20 +33,18 @@ task_empty(const char *task_id, void *arg)
 }
 
 static int
-cmd_generate(const struct cli_global *g, int argc, char **argv)
+cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
+	const struct cli_global *g = ctx->front;
 	struct loop_opts o;
 	struct store *st = NULL;
 	struct idset tasks = { 0 };
 	struct gen_report rep = { 0 };
-	struct gen_ctx ctx;
+	struct gen_ctx gc;
 	char *by = NULL;
-	struct err err;
 	int rc;
 
-	if (cli_wants_help("generate", argc, argv))
-		return 0;
-	if ((rc = loop_parse("generate", argc, argv, &o)) != 0)
+	if ((rc = loop_parse("generate", a, &o)) != 0)
 		goto out;
 	rc = 2;
 	if (o.file != NULL || o.have_rounds || o.verify_hand) {
@@ -56,26 +53,26 @@ cmd_generate(const struct cli_global *g, int argc, char **argv)
 		    "--verify");
 		goto out;
 	}
-	if (optind < argc && o.have_where) {
+	if (a->npos > 0 && o.have_where) {
 		cli_usage_error("generate", "give IDs or --where, not both%s",
 		    "");
 		goto out;
 	}
-	if (model_cfg_check(&o.cfg, &err) < 0) {
-		fprintf(stderr, "assay generate: %s\n", err.msg);
+	if (model_cfg_check(&o.cfg, err) < 0) {
+		fprintf(stderr, "assay generate: %s\n", err->msg);
 		goto out;
 	}
 	if (cli_open_store(g, &st) < 0)
 		goto out;
-	if (optind < argc) {
+	if (a->npos > 0) {
 		/* The tasks of the candidates named. */
-		if (loop_each_id(st, argc - optind, argv + optind, task_of_row,
+		if (loop_each_id(st, a->npos, a->pos, task_of_row,
 		    &tasks) < 0)
 			goto out;
 	} else if (store_query_each(st, o.have_where ? buf_str(&o.where) :
-	    NULL, task_of_row, &tasks, &err) < 0 || (!o.have_where &&
-	    store_task_each_empty(st, task_empty, &tasks, &err) < 0)) {
-		fprintf(stderr, "assay generate: %s\n", err.msg);
+	    NULL, task_of_row, &tasks, err) < 0 || (!o.have_where &&
+	    store_task_each_empty(st, task_empty, &tasks, err) < 0)) {
+		fprintf(stderr, "assay generate: %s\n", err->msg);
 		goto out;
 	}
 	if (tasks.n == 0) {
@@ -88,10 +85,10 @@ cmd_generate(const struct cli_global *g, int argc, char **argv)
 		goto out;
 	}
 	by = config_reviewer(g->reviewer);
-	ctx = (struct gen_ctx){ st, &o.cfg, by, o.jobs,
+	gc = (struct gen_ctx){ st, &o.cfg, by, o.jobs,
 	    o.json ? NULL : loop_progress, "generate" };
-	if (gen_direct(&ctx, tasks.v, tasks.n, o.samples, &rep, &err) < 0) {
-		fprintf(stderr, "assay generate: %s\n", err.msg);
+	if (gen_direct(&gc, tasks.v, tasks.n, o.samples, &rep, err) < 0) {
+		fprintf(stderr, "assay generate: %s\n", err->msg);
 		goto out;
 	}
 	loop_print_summary("generate", &rep, o.json, 0);
@@ -120,8 +117,9 @@ out:
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_generate = {
-	"generate", "generate [--where FILTER | ID...] [--samples K] [--temperature T]\n"
+const struct cmd_entry cli_cmd_generate = {
+	"generate", NULL, loop_spec, 0, CMD_MANY,
+	"generate [--where FILTER | ID...] [--samples K] [--temperature T]\n"
     "             [--endpoint URL --model NAME [--api-key-env VAR] |"
     " --command CMD]\n"
     "             [--jobs N] [--max-tokens N] [--timeout S] [--retries N]"
@@ -148,5 +146,5 @@ const struct cli_cmd cli_cmd_generate = {
     "  --no-verify    store the answers without verifying them\n"
     "  --json         print one summary object\n"
     "Exit status 1 when a request failed (the others are kept).",
-	cmd_generate
+	CMD_CLI, cmd_generate
 };

@@ -3,7 +3,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,59 +44,54 @@ import_progress(size_t rows, size_t done, size_t total, void *arg)
 	m->shown = 1;
 }
 
+static const struct cmd_opt import_opts[] = {
+	{ "format", 'f', CMD_VALUE, 'f' },
+	{ "keep-going", 'k', CMD_FLAG, 'k' },
+	{ "json", 0, CMD_FLAG, 'J' },
+	{ "license", 0, CMD_VALUE, 'L' },
+	{ "repository", 0, CMD_VALUE, 'R' },
+	{ "id-prefix", 0, CMD_VALUE, 'p' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_import(const struct cli_global *g, int argc, char **argv)
+cmd_import(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "keep-going", no_argument, NULL, 'k' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "license", required_argument, NULL, 'L' },
-		{ "repository", required_argument, NULL, 'R' },
-		{ "id-prefix", required_argument, NULL, 'p' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct import_opts o = { .format = IMPORT_AUTO };
 	struct import_meter meter = { 0 };
 	size_t tasks = 0, cands = 0, existing = 0, skipped = 0, files = 0;
 	int failed = -1;
 	struct store *st;
-	struct err err;
 	char *by;
 	int ch, status = 0, json = 0;
 
-	if (cli_wants_help("import", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "f:k", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'f') {
-			if (import_format_parse(optarg, &o.format, &err) < 0)
-				return cli_usage_error("import", "%s", err.msg);
+			if (import_format_parse(val, &o.format, err) < 0)
+				return cli_usage_error("import", "%s", err->msg);
 		} else if (ch == 'k') {
 			o.keep_going = 1;
 		} else if (ch == 'J') {
 			json = 1;
 		} else if (ch == 'L') {
-			if (*optarg == '\0' || strpbrk(optarg, " \t\n") != NULL)
+			if (*val == '\0' || strpbrk(val, " \t\n") != NULL)
 				return cli_usage_error("import", "bad licence '%s':"
-				    " want an SPDX id such as MIT", optarg);
-			o.license = optarg;
+				    " want an SPDX id such as MIT", val);
+			o.license = val;
 		} else if (ch == 'R') {
-			if (*optarg == '\0' || strpbrk(optarg, " \t\n") != NULL)
+			if (*val == '\0' || strpbrk(val, " \t\n") != NULL)
 				return cli_usage_error("import", "bad repository"
-				    " '%s': want URL@COMMIT", optarg);
-			o.repository = optarg;
+				    " '%s': want URL@COMMIT", val);
+			o.repository = val;
 		} else if (ch == 'p') {
-			if (ident_check_id(optarg, &err) < 0)
+			if (ident_check_id(val, err) < 0)
 				return cli_usage_error("import", "--id-prefix: %s",
-				    err.msg);
-			o.id_prefix = optarg;
-		} else {
-			return cli_usage_error("import", "bad option", "");
+				    err->msg);
+			o.id_prefix = val;
 		}
 	}
-	if (optind >= argc)
-		return cli_usage_error("import", "no PATH given%s", "");
 	if (cli_open_store_mode(g, &st, 1) < 0)
 		return 2;
 	by = cli_reviewer(g);
@@ -111,20 +105,20 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 		o.progress = import_progress;
 		o.progress_arg = &meter;
 	}
-	for (int i = optind; i < argc; i++) {
+	for (int i = 0; i < a->npos; i++) {
 		struct import_report rep;
 		int rc;
 
 		import_report_init(&rep);
-		meter.path = argv[i];
+		meter.path = a->pos[i];
 		meter.shown = 0;
 		clock_gettime(CLOCK_MONOTONIC, &meter.t0);
-		rc = import_path(st, argv[i], &o, &rep, &err);
+		rc = import_path(st, a->pos[i], &o, &rep, err);
 		if (meter.shown)
 			fputc('\n', stderr);
 		if (rc < 0) {
-			fprintf(stderr, "assay: %s\n", err.msg);
-			fprintf(stderr, "assay: %s: nothing imported\n", argv[i]);
+			fprintf(stderr, "assay: %s\n", err->msg);
+			fprintf(stderr, "assay: %s: nothing imported\n", a->pos[i]);
 			status = 2;
 			failed = i;
 		} else if (json) {
@@ -137,7 +131,7 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 		} else {
 			fputs(buf_str(&rep.warnings), stderr);
 			printf("%s: %zu new task%s, %zu new candidate%s (%zu"
-			    " already there)", argv[i], rep.tasks_added,
+			    " already there)", a->pos[i], rep.tasks_added,
 			    rep.tasks_added == 1 ? "" : "s", rep.cands_added,
 			    rep.cands_added == 1 ? "" : "s", rep.cands_existing);
 			if (rep.skipped > 0)
@@ -154,26 +148,27 @@ cmd_import(const struct cli_global *g, int argc, char **argv)
 		    "tasks_added", (json_int_t)tasks, "candidates_added",
 		    (json_int_t)cands, "candidates_existing",
 		    (json_int_t)existing, "skipped", (json_int_t)skipped,
-		    "failed", failed >= 0 ? json_string(argv[failed]) :
+		    "failed", failed >= 0 ? json_string(a->pos[failed]) :
 		    json_null()));
-	if (failed >= 0 && argc - optind > 1) {
+	if (failed >= 0 && a->npos > 1) {
 		/* Which files are in, which is not, which were not read. */
 		fprintf(stderr, "assay: imported:");
-		for (int i = optind; i < failed; i++)
-			fprintf(stderr, " %s", argv[i]);
+		for (int i = 0; i < failed; i++)
+			fprintf(stderr, " %s", a->pos[i]);
 		fprintf(stderr, "%s\nassay: failed: %s\nassay: not tried:",
-		    failed == optind ? " none" : "", argv[failed]);
-		for (int i = failed + 1; i < argc; i++)
-			fprintf(stderr, " %s", argv[i]);
-		fprintf(stderr, "%s\n", failed + 1 == argc ? " none" : "");
+		    failed == 0 ? " none" : "", a->pos[failed]);
+		for (int i = failed + 1; i < a->npos; i++)
+			fprintf(stderr, " %s", a->pos[i]);
+		fprintf(stderr, "%s\n", failed + 1 == a->npos ? " none" : "");
 	}
 	free(by);
 	store_close(st);
 	return status;
 }
 
-const struct cli_cmd cli_cmd_import = {
-	"import", "import [--format F] [--keep-going] [--id-prefix P] [--json]\n"
+const struct cmd_entry cli_cmd_import = {
+	"import", NULL, import_opts, 1, CMD_MANY,
+	"import [--format F] [--keep-going] [--id-prefix P] [--json]\n"
 	  "              [--license SPDX] [--repository URL@COMMIT] PATH...",
 	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
 	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, rtllm, dataset (a\n"
@@ -196,5 +191,5 @@ const struct cli_cmd cli_cmd_import = {
 	  "On a terminal a progress line shows rows, rate and time left.\n"
 	  "--json prints one summary object (files, tasks_added,\n"
 	  "candidates_added, candidates_existing, skipped, failed).",
-	cmd_import
+	CMD_CLI, cmd_import
 };

@@ -4,7 +4,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,38 +13,33 @@
 #include "store/store.h"
 #include "model/vocab.h"
 
+static const struct cmd_opt label_opts[] = {
+	{ "sub", 0, CMD_VALUE, 's' },
+	{ "note", 0, CMD_VALUE, 'n' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_label(const struct cli_global *g, int argc, char **argv)
+cmd_label(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "sub", required_argument, NULL, 's' },
-		{ "note", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	const char *sub = NULL, *note = NULL, *cat;
 	struct store *st;
-	struct err err;
 	char *id, *by, names[80], why[160];
 	int ch, rc;
 
-	if (cli_wants_help("label", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 's')
-			sub = optarg;
+			sub = val;
 		else if (ch == 'n')
-			note = optarg;
-		else
-			return cli_usage_error("label", "bad option%s", "");
+			note = val;
 	}
-	if (optind + 2 != argc)
-		return cli_usage_error("label", "want ID and CATEGORY%s", "");
 	if (sub != NULL && *sub == '\0')
 		sub = NULL;
 	if (note != NULL && *note == '\0')
 		note = NULL;
-	cat = argv[optind + 1];
+	cat = a->pos[1];
 	if (category_from_name(cat) == CATEGORY_NONE) {
 		snprintf(why, sizeof why, "unknown category '%.64s' (%s)", cat,
 		    category_list(names, sizeof names, " "));
@@ -53,7 +47,7 @@ cmd_label(const struct cli_global *g, int argc, char **argv)
 	}
 	if (cli_open_store(g, &st) < 0)
 		return 2;
-	if ((id = cli_resolve(st, argv[optind])) == NULL) {
+	if ((id = cli_resolve(st, a->pos[0])) == NULL) {
 		store_close(st);
 		return 2;
 	}
@@ -63,9 +57,9 @@ cmd_label(const struct cli_global *g, int argc, char **argv)
 		store_close(st);
 		return 2;
 	}
-	rc = decide_label(st, id, cat, sub, note, by, NULL, &err);
+	rc = decide_label(st, id, cat, sub, note, by, NULL, err);
 	if (rc < 0)
-		fprintf(stderr, "assay label: %s\n", err.msg);
+		fprintf(stderr, "assay label: %s\n", err->msg);
 	else
 		printf("%s labelled %s%s%s by %s\n", id, cat, sub != NULL ? "/" :
 		    "", sub != NULL ? sub : "", by);
@@ -75,9 +69,10 @@ cmd_label(const struct cli_global *g, int argc, char **argv)
 	return rc < 0 ? 2 : 0;
 }
 
-const struct cli_cmd cli_cmd_label = {
-	"label", "label ID CATEGORY [--sub TEXT] [--note TEXT]",
+const struct cmd_entry cli_cmd_label = {
+	"label", NULL, label_opts, 2, 2,
+	"label ID CATEGORY [--sub TEXT] [--note TEXT]",
 	  "Label a candidate with one of the five failure categories:\n"
 	  "compile api functional format performance.",
-	cmd_label
+	CMD_CLI | CMD_TARGETS, cmd_label
 };

@@ -3,7 +3,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,38 +57,32 @@ list_one(const struct store_row *r, void *arg)
 	return 0;
 }
 
+static const struct cmd_opt list_opts[] = {
+	{ "where", 0, CMD_VALUE, 'w' },
+	{ "json", 0, CMD_FLAG, 'j' },
+	{ "view", 0, CMD_VALUE, 'v' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_list(const struct cli_global *g, int argc, char **argv)
+cmd_list(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "where", required_argument, NULL, 'w' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "view", required_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct list_ctx c = { 0 };
 	const char *view = NULL;
 	struct buf where = BUF_INIT;
 	struct store *st;
-	struct err err;
 	int ch, rc;
 
-	if (cli_wants_help("list", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'w')
-			cli_where_add(&where, optarg);
+			cli_where_add(&where, val);
 		else if (ch == 'j')
 			c.json = 1;
 		else if (ch == 'v')
-			view = optarg;
-		else
-			return cli_usage_error("list", "bad option%s", "");
+			view = val;
 	}
-	if (optind < argc)
-		return cli_usage_error("list", "unexpected argument '%s'",
-		    argv[optind]);
 	if (cli_open_store(g, &st) < 0)
 		return 2;
 	if (view != NULL) {
@@ -97,13 +90,13 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 		char *vf = NULL;
 		struct buf w = BUF_INIT;
 
-		rc = store_view_get(st, view, &vf, &err);
+		rc = store_view_get(st, view, &vf, err);
 		if (rc != 0) {
 			if (rc == 1)
 				fprintf(stderr, "assay list: no view %s\n",
 				    view);
 			else
-				fprintf(stderr, "assay list: %s\n", err.msg);
+				fprintf(stderr, "assay list: %s\n", err->msg);
 			buf_release(&where);
 			store_close(st);
 			return 2;
@@ -116,8 +109,8 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 		where = w;
 		free(vf);
 	}
-	if (store_query_count(st, WHERE(where), &c.n, &err) < 0) {
-		fprintf(stderr, "assay list: %s\n", err.msg);
+	if (store_query_count(st, WHERE(where), &c.n, err) < 0) {
+		fprintf(stderr, "assay list: %s\n", err->msg);
 		buf_release(&where);
 		store_close(st);
 		return 2;
@@ -126,7 +119,7 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 	if (!c.json)
 		printf("%-10s %-40s %-26s %-9s %-8s %-11s %s\n", "ID", "TASK",
 		    "ORIGIN", "VERDICT", "STAGE", "CATEGORY", "STATUS");
-	rc = store_query_each(st, WHERE(where), list_one, &c, &err);
+	rc = store_query_each(st, WHERE(where), list_one, &c, err);
 	buf_release(&where);
 	buf_release(&c.out);
 	store_close(st);
@@ -136,14 +129,15 @@ cmd_list(const struct cli_global *g, int argc, char **argv)
 		    c.escaped, c.escaped == 1 ? "" : "s", c.escaped == 1 ? "" :
 		    "s");
 	if (rc < 0) {
-		fprintf(stderr, "assay list: %s\n", err.msg);
+		fprintf(stderr, "assay list: %s\n", err->msg);
 		return 2;
 	}
 	return 0;
 }
 
-const struct cli_cmd cli_cmd_list = {
-	"list", "list [--where FILTER] [--view NAME] [--json]",
+const struct cmd_entry cli_cmd_list = {
+	"list", NULL, list_opts, 0, 0,
+	"list [--where FILTER] [--view NAME] [--json]",
 	  "List candidates.  FILTER: space-separated key=value, key!=value or\n"
 	  "key~text over id task benchmark domain origin model kind lang env\n"
 	  "verdict stage category subcategory status source parent split\n"
@@ -156,5 +150,5 @@ const struct cli_cmd cli_cmd_list = {
 	  "--view NAME starts from the filter saved as NAME (:save NAME in\n"
 	  "the workbench); --where narrows it.\n"
 	  "--json prints one JSON object per line.",
-	cmd_list
+	CMD_CLI, cmd_list
 };

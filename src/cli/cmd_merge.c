@@ -5,7 +5,6 @@
 #include "cli/cli_shared.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,46 +153,44 @@ merge_line(struct merge_ctx *m, const char *file, size_t lineno,
 	free(task);
 }
 
+static const struct cmd_opt merge_opts[] = {
+	{ "json", 0, CMD_FLAG, 'J' },
+	{ "lock-timeout", 0, CMD_VALUE, 'L' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_merge(const struct cli_global *g, int argc, char **argv)
+cmd_merge(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "lock-timeout", required_argument, NULL, 'L' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct merge_ctx m = { .sum = { .command = "merge" } };
 	long lock_s = 60;
 	int ch, json = 0;
 
-	if (cli_wants_help("merge", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	(void)err;
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'J')
 			json = 1;
-		else if (ch == 'L' && cli_parse_seconds(optarg, 0, 86400,
+		else if (ch == 'L' && cli_parse_seconds(val, 0, 86400,
 		    &lock_s) == 0)
 			continue;
 		else
-			return cli_usage_error("merge", ch == 'L' ?
-			    "--lock-timeout wants whole seconds, 0..86400%s" :
-			    "bad option%s", "");
+			return cli_usage_error("merge", "--lock-timeout wants"
+			    " whole seconds, 0..86400%s", "");
 	}
-	if (optind >= argc)
-		return cli_usage_error("merge", "no RESULTS file given%s", "");
 	if (cli_open_store(g, &m.st) < 0)
 		return 2;
 	store_lock_timeout(m.st, (int)lock_s * 1000);
 	m.tty = isatty(STDERR_FILENO);
-	for (int i = optind; i < argc; i++) {
-		FILE *f = fopen(argv[i], "r");
+	for (int i = 0; i < a->npos; i++) {
+		FILE *f = fopen(a->pos[i], "r");
 		char *line = NULL;
 		size_t cap = 0, lineno = 0;
 		ssize_t n;
 
 		if (f == NULL) {
-			fprintf(stderr, "assay merge: %s: %s\n", argv[i],
+			fprintf(stderr, "assay merge: %s: %s\n", a->pos[i],
 			    strerror(errno));
 			m.status = 2;
 			continue;
@@ -203,7 +200,7 @@ cmd_merge(const struct cli_global *g, int argc, char **argv)
 			m.lines++;
 			if (n == 1 && line[0] == '\n')
 				continue;
-			merge_line(&m, argv[i], lineno, line, (size_t)n);
+			merge_line(&m, a->pos[i], lineno, line, (size_t)n);
 			if (m.tty && m.lines % 1000 == 0)
 				fprintf(stderr, "\rmerge: %zu lines, %zu runs"
 				    " stored, %zu already there ", m.lines,
@@ -222,8 +219,9 @@ cmd_merge(const struct cli_global *g, int argc, char **argv)
 	return m.status;
 }
 
-const struct cli_cmd cli_cmd_merge = {
-	"merge", "merge [--json] [--lock-timeout S] RESULTS...",
+const struct cmd_entry cli_cmd_merge = {
+	"merge", NULL, merge_opts, 1, CMD_MANY,
+	"merge [--json] [--lock-timeout S] RESULTS...",
 	  "Fold run results files (verify --results; docs/formats.md) into the\n"
 	  "database.  A run whose candidate is not here, belongs to another\n"
 	  "task, or was made on other inputs (its input key differs) is\n"
@@ -234,5 +232,5 @@ const struct cli_cmd cli_cmd_merge = {
 	  "here.  A merged run becomes its candidate's latest unless a run\n"
 	  "that started later is here.  Exit status: 0; 2 when lines were refused or a file could\n"
 	  "not be read; 3 when runs could not be stored.",
-	cmd_merge
+	CMD_CLI, cmd_merge
 };

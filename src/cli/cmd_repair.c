@@ -6,7 +6,6 @@
 #include "cli/model_loop.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,33 +243,31 @@ show_answers(struct store *st, const struct gen_report *rep)
 }
 
 static int
-cmd_repair(const struct cli_global *g, int argc, char **argv)
+cmd_repair(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
+	const struct cli_global *g = ctx->front;
 	struct loop_opts o;
 	struct store *st = NULL;
 	struct idset leaves = { 0 };
 	struct gen_report total = { 0 };
-	struct err err;
 	char name[128], *by = NULL;
 	json_t *rounds = NULL;
 	size_t ncand = 0;
 	int rc;
 
-	if (cli_wants_help("repair", argc, argv))
-		return 0;
-	if ((rc = loop_parse("repair", argc, argv, &o)) != 0)
+	if ((rc = loop_parse("repair", a, &o)) != 0)
 		goto done;
 	rc = 2;
 	if (o.file != NULL) {
-		if (optind + 1 != argc || o.have_where || o.have_rounds) {
+		if (a->npos != 1 || o.have_where || o.have_rounds) {
 			cli_usage_error("repair", "--file takes one candidate"
 			    " ID%s", "");
 			goto done;
 		}
-		rc = repair_by_hand(g, &o, argv[optind]);
+		rc = repair_by_hand(g, &o, a->pos[0]);
 		goto done;
 	}
-	if (optind < argc && o.have_where) {
+	if (a->npos > 0 && o.have_where) {
 		cli_usage_error("repair", "give IDs or --where, not both%s",
 		    "");
 		goto done;
@@ -280,28 +277,28 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 		    "");
 		goto done;
 	}
-	if (model_cfg_check(&o.cfg, &err) < 0) {
-		fprintf(stderr, "assay repair: %s\n", err.msg);
+	if (model_cfg_check(&o.cfg, err) < 0) {
+		fprintf(stderr, "assay repair: %s\n", err->msg);
 		goto done;
 	}
 	if (cli_open_store(g, &st) < 0)
 		goto done;
 	{
 		struct pick p = { st, model_name(&o.cfg, name, sizeof name),
-		    &leaves, &err, 0 };
+		    &leaves, err, 0 };
 
-		if (optind < argc) {
-			if (loop_each_id(st, argc - optind, argv + optind, pick_one,
+		if (a->npos > 0) {
+			if (loop_each_id(st, a->npos, a->pos, pick_one,
 			    &p) < 0) {
 				if (p.failed)
 					fprintf(stderr, "assay repair: %s\n",
-					    err.msg);
+					    err->msg);
 				goto done;
 			}
 		} else if (store_query_each(st, o.have_where ?
-		    buf_str(&o.where) : NULL, pick_one, &p, &err) < 0 ||
+		    buf_str(&o.where) : NULL, pick_one, &p, err) < 0 ||
 		    p.failed) {
-			fprintf(stderr, "assay repair: %s\n", err.msg);
+			fprintf(stderr, "assay repair: %s\n", err->msg);
 			goto done;
 		}
 	}
@@ -320,7 +317,7 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 	rc = 0;
 	for (int round = 1; round <= o.rounds && leaves.n > 0; round++) {
 		struct gen_report rep = { 0 };
-		struct gen_ctx ctx = { st, &o.cfg, by, o.jobs,
+		struct gen_ctx gc = { st, &o.cfg, by, o.jobs,
 		    o.json ? NULL : loop_progress, "repair" };
 		struct idset next = { 0 };
 
@@ -328,12 +325,12 @@ cmd_repair(const struct cli_global *g, int argc, char **argv)
 			rc = 2;
 			break;
 		}
-		ctx.st = st;
+		gc.st = st;
 		if (o.show)
 			show_requests(st, &leaves, model_name(&o.cfg, name,
 			    sizeof name));
-		if (gen_repair(&ctx, leaves.v, leaves.n, &rep, &err) < 0) {
-			fprintf(stderr, "assay repair: %s\n", err.msg);
+		if (gen_repair(&gc, leaves.v, leaves.n, &rep, err) < 0) {
+			fprintf(stderr, "assay repair: %s\n", err->msg);
 			gen_report_release(&rep);
 			rc = 2;
 			break;
@@ -395,8 +392,9 @@ done:
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_repair = {
-	"repair", "repair ID --file FILE|- [--verify]\n"
+const struct cmd_entry cli_cmd_repair = {
+	"repair", NULL, loop_spec, 0, CMD_MANY,
+	"repair ID --file FILE|- [--verify]\n"
     "       assay repair [--where FILTER | ID...] [--rounds R] [generator"
     " options]"
     "\n             [--jobs N] [--no-verify] [--json] [--show]",
@@ -419,5 +417,5 @@ const struct cli_cmd cli_cmd_repair = {
     "for generate.  --show prints the feedback each request ends with\n"
     "and each answer (the workbench's R runs this in the toolchain\n"
     "pane).  Exit status 1 when a request failed.",
-	cmd_repair
+	CMD_CLI, cmd_repair
 };

@@ -4,7 +4,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,38 +13,32 @@
 #include "store/store.h"
 #include "model/vocab.h"
 
+static const struct cmd_opt review_opts[] = {
+	{ "note", 0, CMD_VALUE, 'n' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_review(const struct cli_global *g, int argc, char **argv)
+cmd_review(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "note", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	const char *note = NULL, *status = NULL;
 	struct store *st;
-	struct err err;
 	char *id, *by;
 	int ch, rc;
 
-	if (cli_wants_help("review", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'n')
-			note = optarg;
-		else
-			return cli_usage_error("review", "bad option%s", "");
+			note = val;
 	}
-	if (optind + 2 != argc)
-		return cli_usage_error("review", "want ID and"
-		    " accept|reject|flag|reset%s", "");
-	status = status_name(status_from_verb(argv[optind + 1]));
+	status = status_name(status_from_verb(a->pos[1]));
 	if (status == NULL)
 		return cli_usage_error("review", "unknown decision '%s' (accept"
-		    " reject flag reset)", argv[optind + 1]);
+		    " reject flag reset)", a->pos[1]);
 	if (cli_open_store(g, &st) < 0)
 		return 2;
-	if ((id = cli_resolve(st, argv[optind])) == NULL) {
+	if ((id = cli_resolve(st, a->pos[0])) == NULL) {
 		store_close(st);
 		return 2;
 	}
@@ -59,7 +52,7 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 		struct run run;
 
 		/* The workbench asks; headless, say it. */
-		if (store_run_latest(st, id, &run, &err) == 0) {
+		if (store_run_latest(st, id, &run, err) == 0) {
 			if (!verdict_is(run.verdict, VERDICT_PASS))
 				fprintf(stderr, "assay: note: %s's latest verdict is"
 				    " %s; accepted anyway\n", id, run.verdict);
@@ -69,9 +62,9 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 			    " accepted anyway\n", id);
 		}
 	}
-	rc = decide_review(st, id, status, note, by, &err);
+	rc = decide_review(st, id, status, note, by, err);
 	if (rc < 0)
-		fprintf(stderr, "assay review: %s\n", err.msg);
+		fprintf(stderr, "assay review: %s\n", err->msg);
 	else
 		printf("%s %s by %s\n", id, status, by);
 	free(by);
@@ -80,8 +73,9 @@ cmd_review(const struct cli_global *g, int argc, char **argv)
 	return rc < 0 ? 2 : 0;
 }
 
-const struct cli_cmd cli_cmd_review = {
-	"review", "review ID accept|reject|flag|reset [--note TEXT]",
+const struct cmd_entry cli_cmd_review = {
+	"review", NULL, review_opts, 2, 2,
+	"review ID accept|reject|flag|reset [--note TEXT]",
 	  "Set a candidate's review status.",
-	cmd_review
+	CMD_CLI | CMD_TARGETS, cmd_review
 };

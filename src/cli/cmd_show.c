@@ -4,7 +4,6 @@
 #include "cli/cli_shared.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include <jansson.h>
 
 #include "base/err.h"
+#include "base/jsonx.h"
 #include "store/store.h"
 #include "verify/pipeline.h"
 
@@ -32,18 +32,18 @@ run_json(const struct run *r, int with_log)
 	o = json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
 	    " s:o, s:i, s:I, s:I, s:o}",
 	    "id", (json_int_t)r->id, "env", r->env, "verdict", r->verdict,
-	    "stage", cli_jstr_or_null(r->stage),
-	    "subcategory", cli_jstr_or_null(r->subcategory),
-	    "category", cli_jstr_or_null(r->category),
-	    "evidence", cli_jstr_or_null(r->evidence),
+	    "stage", jsonx_str_or_null(r->stage),
+	    "subcategory", jsonx_str_or_null(r->subcategory),
+	    "category", jsonx_str_or_null(r->category),
+	    "evidence", jsonx_str_or_null(r->evidence),
 	    "evidence_line", r->evidence_line > 0 ?
 	    json_integer(r->evidence_line) : json_null(),
-	    "metrics", cli_jraw(r->metrics),
-	    "toolchain", cli_jstr_or_null(r->toolchain),
-	    "inputs", cli_jraw(r->inputs),
+	    "metrics", jsonx_parse_or_null(r->metrics),
+	    "toolchain", jsonx_str_or_null(r->toolchain),
+	    "inputs", jsonx_parse_or_null(r->inputs),
 	    "exit_code", r->exit_code, "wall_ms", (json_int_t)r->wall_ms,
 	    "started", (json_int_t)r->started,
-	    "command", cli_jstr_or_null(r->command));
+	    "command", jsonx_str_or_null(r->command));
 	json_object_set_new(o, "diagnostics", diags);
 	{
 		/* A pipeline's members, as the trace pane shows them. */
@@ -62,8 +62,8 @@ run_json(const struct run *r, int with_log)
 				json_array_append_new(a, json_pack("{s:s, s:s,"
 				    " s:o, s:o, s:o}", "env", st[i].env,
 				    "verdict", st[i].verdict, "stage",
-				    cli_jstr_or_null(st[i].stage), "subcategory",
-				    cli_jstr_or_null(st[i].subcategory), "stages",
+				    jsonx_str_or_null(st[i].stage), "subcategory",
+				    jsonx_str_or_null(st[i].subcategory), "stages",
 				    stages));
 			}
 			json_object_set_new(o, "pipeline", a);
@@ -119,13 +119,16 @@ print_diag(FILE *o, const struct diag *d)
 	    "  <- candidate" : "");
 }
 
+static const struct cmd_opt show_opts[] = {
+	{ "json", 0, CMD_FLAG, 'j' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_show(const struct cli_global *g, int argc, char **argv)
+cmd_show(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct candidate c;
 	struct task t;
 	struct run *runs = NULL;
@@ -137,46 +140,38 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 	struct store_row *row = NULL;
 	size_t nrow = 0;
 	struct store *st;
-	struct err err;
 	char *id, *filter;
 	int json = 0, ch;
 
-	if (cli_wants_help("show", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'j')
 			json = 1;
-		else
-			return cli_usage_error("show", "bad option%s", "");
 	}
-	if (optind + 1 != argc)
-		return cli_usage_error("show", "want one ID%s", "");
 	if (cli_open_store(g, &st) < 0)
 		return 2;
-	if ((id = cli_resolve(st, argv[optind])) == NULL) {
+	if ((id = cli_resolve(st, a->pos[0])) == NULL) {
 		store_close(st);
 		return 2;
 	}
-	if (store_candidate_get(st, id, &c, &err) != 0 ||
-	    store_task_get(st, c.task_id, &t, &err) != 0 ||
-	    store_run_list(st, id, &runs, &nruns, &err) < 0 ||
-	    store_recorded_list(st, id, &recs, &nrecs, &err) < 0 ||
-	    store_event_list(st, id, &evs, &nevs, &err) < 0 ||
-	    store_note_list(st, id, &notes, &nnotes, &err) < 0 ||
-	    store_decision_get(st, id, &d, &err) < 0) {
-		fprintf(stderr, "assay show: %s\n", err.msg);
+	if (store_candidate_get(st, id, &c, err) != 0 ||
+	    store_task_get(st, c.task_id, &t, err) != 0 ||
+	    store_run_list(st, id, &runs, &nruns, err) < 0 ||
+	    store_recorded_list(st, id, &recs, &nrecs, err) < 0 ||
+	    store_event_list(st, id, &evs, &nevs, err) < 0 ||
+	    store_note_list(st, id, &notes, &nnotes, err) < 0 ||
+	    store_decision_get(st, id, &d, err) < 0) {
+		fprintf(stderr, "assay show: %s\n", err->msg);
 		store_close(st);
 		free(id);
 		return 2;
 	}
 	filter = xasprintf("id=%s", id);
-	if (store_query_index(st, filter, id, &idx, &err) == 0)
-		store_query_page(st, filter, 0, 1, &row, &nrow, &err);
+	if (store_query_index(st, filter, id, &idx, err) == 0)
+		store_query_page(st, filter, 0, 1, &row, &nrow, err);
 	free(filter);
 	if (json) {
 		json_t *o = nrow == 1 ? cli_row_json(&row[0]) : json_object();
-		json_t *files = json_array(), *a;
+		json_t *files = json_array(), *arr;
 
 		json_t *to;
 
@@ -189,7 +184,7 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 		}
 		to = json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", t.id,
 		    "benchmark", t.benchmark, "domain", t.domain, "env", t.env,
-		    "env_params", cli_jraw(t.env_params));
+		    "env_params", jsonx_parse_or_null(t.env_params));
 		cli_jtext(to, "spec", t.spec, t.spec != NULL ? strlen(t.spec) : 0);
 		cli_jtext(to, "interface", t.interface, t.interface != NULL ?
 		    strlen(t.interface) : 0);
@@ -198,7 +193,7 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 		json_object_set_new(to, "files", files);
 		json_object_set_new(o, "task", to);
 		if (c.extra != NULL) {
-			json_t *ex = cli_jraw(c.extra), *gen;
+			json_t *ex = jsonx_parse_or_null(c.extra), *gen;
 
 			/* What produced a model's candidate (generate.h). */
 			gen = json_object_get(ex, "generation");
@@ -208,44 +203,44 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 		}
 		cli_jtext(o, "code", c.code, c.code_len);
 		json_object_set_new(o, "code_hash", json_string(c.code_hash));
-		json_object_set_new(o, "origin_raw", cli_jstr_or_null(c.origin_raw));
-		a = json_array();
+		json_object_set_new(o, "origin_raw", jsonx_str_or_null(c.origin_raw));
+		arr = json_array();
 		for (size_t i = 0; i < nruns; i++)
-			json_array_append_new(a, run_json(&runs[i], 1));
-		json_object_set_new(o, "runs", a);
-		a = json_array();
+			json_array_append_new(arr, run_json(&runs[i], 1));
+		json_object_set_new(o, "runs", arr);
+		arr = json_array();
 		for (size_t i = 0; i < nrecs; i++) {
 			json_t *rec = json_pack("{s:o, s:o}", "verdict",
-			    cli_jstr_or_null(recs[i].verdict), "stage",
-			    cli_jstr_or_null(recs[i].stage));
+			    jsonx_str_or_null(recs[i].verdict), "stage",
+			    jsonx_str_or_null(recs[i].stage));
 
 			cli_jtext(rec, "log", recs[i].log, recs[i].log != NULL ?
 			    strlen(recs[i].log) : 0);
-			json_object_set_new(rec, "raw", cli_jraw(recs[i].extra));
-			json_array_append_new(a, rec);
+			json_object_set_new(rec, "raw", jsonx_parse_or_null(recs[i].extra));
+			json_array_append_new(arr, rec);
 		}
-		json_object_set_new(o, "recorded", a);
+		json_object_set_new(o, "recorded", arr);
 		json_object_set_new(o, "label", d.category != NULL ?
 		    json_pack("{s:s, s:o, s:o, s:o}", "category", d.category,
-		    "subcategory", cli_jstr_or_null(d.subcategory), "by",
-		    cli_jstr_or_null(d.label_by), "note", cli_jstr_or_null(d.label_note)) :
+		    "subcategory", jsonx_str_or_null(d.subcategory), "by",
+		    jsonx_str_or_null(d.label_by), "note", jsonx_str_or_null(d.label_note)) :
 		    json_null());
 		json_object_set_new(o, "review", json_pack("{s:s, s:o, s:o}",
-		    "status", d.status, "note", cli_jstr_or_null(d.review_note),
-		    "by", cli_jstr_or_null(d.review_by)));
-		a = json_array();
+		    "status", d.status, "note", jsonx_str_or_null(d.review_note),
+		    "by", jsonx_str_or_null(d.review_by)));
+		arr = json_array();
 		for (size_t i = 0; i < nevs; i++)
-			json_array_append_new(a, json_pack("{s:I, s:I, s:s, s:s,"
+			json_array_append_new(arr, json_pack("{s:I, s:I, s:s, s:s,"
 			    " s:o}", "id", (json_int_t)evs[i].id, "at",
 			    (json_int_t)evs[i].at, "who", evs[i].who, "action",
-			    evs[i].action, "detail", cli_jstr_or_null(evs[i].detail)));
-		json_object_set_new(o, "events", a);
-		a = json_array();
+			    evs[i].action, "detail", jsonx_str_or_null(evs[i].detail)));
+		json_object_set_new(o, "events", arr);
+		arr = json_array();
 		for (size_t i = 0; i < nnotes; i++)
-			json_array_append_new(a, json_pack("{s:s, s:s, s:I}",
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:I}",
 			    "text", notes[i].text, "by", notes[i].by, "at",
 			    (json_int_t)notes[i].at));
-		json_object_set_new(o, "notes", a);
+		json_object_set_new(o, "notes", arr);
 		cli_print_json(o);
 	} else {
 		char *mem = NULL;
@@ -294,7 +289,7 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 				fprintf(o, "suggested category: %s%s%s\n",
 				    r->category, r->subcategory != NULL ? "/" : "",
 				    r->subcategory != NULL ? r->subcategory : "");
-			/* A pass, a skip or an env-error has evidence too
+			/* A pass, arr skip or an env-error has evidence too
 			 * ("skipped: no GPU"), as show --json says. */
 			if (r->category != NULL || r->evidence != NULL)
 				fprintf(o, "evidence: %s\n", r->evidence != NULL ?
@@ -341,10 +336,11 @@ cmd_show(const struct cli_global *g, int argc, char **argv)
 	return 0;
 }
 
-const struct cli_cmd cli_cmd_show = {
-	"show", "show ID [--json]",
+const struct cmd_entry cli_cmd_show = {
+	"show", NULL, show_opts, 1, 1,
+	"show ID [--json]",
 	  "Show a candidate: task, code, recorded results, every run with its\n"
 	  "diagnostics, log and the command that reproduces it, labels, review\n"
 	  "notes and events.",
-	cmd_show
+	CMD_CLI | CMD_TARGETS, cmd_show
 };

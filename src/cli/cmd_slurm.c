@@ -5,7 +5,6 @@
 #include "cli/cli_shared.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,16 +80,19 @@ slice_done(const char *marker, const char *sha)
 	return done;
 }
 
+static const struct cmd_opt slurm_opts[] = {
+	{ "jobs", 'j', CMD_VALUE, 'j' },
+	{ "timeout", 0, CMD_VALUE, 't' },
+	{ "sbatch-arg", 0, CMD_VALUE, 'a' },
+	{ "dry-run", 0, CMD_FLAG, 'n' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_slurm(const struct cli_global *g, int argc, char **argv)
+cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "sbatch-arg", required_argument, NULL, 'a' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct buf extra = BUF_INIT, script = BUF_INIT, cmd = BUF_INIT;
 	struct buf list = BUF_INIT, verify = BUF_INIT;
 	long jobs = 1, timeout_s = 0, vid, mid;
@@ -98,38 +100,29 @@ cmd_slurm(const struct cli_global *g, int argc, char **argv)
 	unsigned *todo = NULL;
 	size_t ntodo = 0, nslices, i;
 	int ch, dry = 0, rc = 2;
-	struct err err;
 	json_t *man = NULL, *v;
 	ssize_t n;
 
-	if (cli_wants_help("slurm", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "j:", lo, NULL)) != -1) {
-		if (ch == 'j' && cli_parse_seconds(optarg, 1, 256, &jobs) == 0)
+	while ((ch = cmd_next(a, &val)) != -1) {
+		if (ch == 'j' && cli_parse_seconds(val, 1, 256, &jobs) == 0)
 			continue;
-		if (ch == 't' && cli_parse_seconds(optarg, 1, 86400,
+		if (ch == 't' && cli_parse_seconds(val, 1, 86400,
 		    &timeout_s) == 0)
 			continue;
 		if (ch == 'a') {
 			buf_addc(&extra, ' ');
-			sh_quote(&extra, optarg);
+			sh_quote(&extra, val);
 		} else if (ch == 'n') {
 			dry = 1;
 		} else {
 			buf_release(&extra);
 			return cli_usage_error("slurm", ch == 'j' ? "--jobs wants"
-			    " 1..256%s" : ch == 't' ? "--timeout wants whole"
-			    " seconds, 1..86400%s" : "bad option%s", "");
+			    " 1..256%s" : "--timeout wants whole seconds,"
+			    " 1..86400%s", "");
 		}
 	}
-	if (optind + 1 != argc) {
-		buf_release(&extra);
-		return cli_usage_error("slurm", "wants one DIR (export --shards -o"
-		    " DIR)%s", "");
-	}
-	dir = realpath(argv[optind], NULL);
-	path = xasprintf("%s/manifest.json", argv[optind]);
+	dir = realpath(a->pos[0], NULL);
+	path = xasprintf("%s/manifest.json", a->pos[0]);
 	man = json_load_file(path, 0, NULL);
 	if (dir == NULL || !json_is_array(json_object_get(man, "slices"))) {
 		fprintf(stderr, "assay slurm: %s: no manifest of export"
@@ -204,8 +197,8 @@ cmd_slurm(const struct cli_global *g, int argc, char **argv)
 	buf_adds(&script, " --json\n");
 	free(path);
 	path = xasprintf("%s/verify.sbatch", dir);
-	if (atomic_write(path, buf_str(&script), &err) < 0) {
-		fprintf(stderr, "assay slurm: %s\n", err.msg);
+	if (atomic_write(path, buf_str(&script), err) < 0) {
+		fprintf(stderr, "assay slurm: %s\n", err->msg);
 		goto out;
 	}
 	buf_reset(&script);
@@ -222,8 +215,8 @@ cmd_slurm(const struct cli_global *g, int argc, char **argv)
 	buf_adds(&script, "/results/slice-*.jsonl\n");
 	free(path);
 	path = xasprintf("%s/merge.sbatch", dir);
-	if (atomic_write(path, buf_str(&script), &err) < 0) {
-		fprintf(stderr, "assay slurm: %s\n", err.msg);
+	if (atomic_write(path, buf_str(&script), err) < 0) {
+		fprintf(stderr, "assay slurm: %s\n", err->msg);
 		goto out;
 	}
 	array_ranges(&list, todo, ntodo);
@@ -270,8 +263,9 @@ out:
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_slurm = {
-	"slurm", "slurm [--jobs N] [--timeout S] [--sbatch-arg ARG]..."
+const struct cmd_entry cli_cmd_slurm = {
+	"slurm", NULL, slurm_opts, 1, 1,
+	"slurm [--jobs N] [--timeout S] [--sbatch-arg ARG]..."
 	  " [--dry-run] DIR",
 	  "Verify the shards in DIR (export --format raw --shards N -o DIR) on\n"
 	  "a Slurm cluster: writes DIR/verify.sbatch, a job array of one task\n"
@@ -287,5 +281,5 @@ const struct cli_cmd cli_cmd_slurm = {
 	  "  --sbatch-arg ARG  pass ARG to both sbatch calls (--partition=gpu)\n"
 	  "  --dry-run         write the scripts, print the sbatch commands\n"
 	  "See docs/cluster.md.",
-	cmd_slurm
+	CMD_CLI, cmd_slurm
 };

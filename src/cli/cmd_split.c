@@ -4,7 +4,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,75 +41,72 @@ split_count_one(const char *task_id, const char *split, int hand, void *arg)
 	return 0;
 }
 
+static const struct cmd_opt split_opts[] = {
+	{ "ratios", 0, CMD_VALUE, 'r' },
+	{ "set", 0, CMD_VALUE, 's' },
+	{ "clear", 0, CMD_FLAG, 'c' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_split(const struct cli_global *g, int argc, char **argv)
+cmd_split(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "ratios", required_argument, NULL, 'r' },
-		{ "set", required_argument, NULL, 's' },
-		{ "clear", no_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct split_spec spec;
 	struct split_count cnt;
 	const char *ratios = NULL, *set = NULL;
 	struct store *st;
-	struct err err;
 	char *by;
 	int ch, clear = 0, rc = 0;
 
-	if (cli_wants_help("split", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'r')
-			ratios = optarg;
+			ratios = val;
 		else if (ch == 's')
-			set = optarg;
+			set = val;
 		else if (ch == 'c')
 			clear = 1;
-		else
-			return cli_usage_error("split", "bad option%s", "");
 	}
-	if ((set != NULL || clear) != (optind < argc))
+	if ((set != NULL || clear) != (a->npos > 0))
 		return cli_usage_error("split", "--set NAME and --clear take TASK"
 		    " ids, and only they%s", "");
 	if (set != NULL && clear)
 		return cli_usage_error("split", "--set or --clear, not both%s", "");
-	if (ratios != NULL && split_parse(ratios, &spec, &err) < 0)
-		return cli_usage_error("split", "%s", err.msg);
+	if (ratios != NULL && split_parse(ratios, &spec, err) < 0)
+		return cli_usage_error("split", "%s", err->msg);
 	if (set != NULL) {
 		struct split_spec one;
 		char *txt = xasprintf("%s=1", set);
 
-		rc = split_parse(txt, &one, &err);
+		rc = split_parse(txt, &one, err);
 		free(txt);
 		if (rc < 0)
-			return cli_usage_error("split", "%s", err.msg);
+			return cli_usage_error("split", "%s", err->msg);
 	}
 	if (cli_open_store(g, &st) < 0)
 		return 2;
 	by = config_reviewer(g->reviewer);
-	for (int i = optind; i < argc && rc == 0; i++) {
-		if (store_task_split_set(st, argv[i], clear ? NULL : set, 1, by,
-		    &err) < 0) {
-			fprintf(stderr, "assay split: %s\n", err.msg);
+	for (int i = 0; i < a->npos && rc == 0; i++) {
+		if (store_task_split_set(st, a->pos[i], clear ? NULL : set, 1, by,
+		    err) < 0) {
+			fprintf(stderr, "assay split: %s\n", err->msg);
 			rc = 2;
 		} else {
-			printf("%s: %s\n", argv[i], clear ? "split by hash" :
+			printf("%s: %s\n", a->pos[i], clear ? "split by hash" :
 			    set);
 		}
 	}
 	if (rc == 0 && ratios != NULL && split_assign(st, &spec, NULL,
-	    &err) < 0) {
-		fprintf(stderr, "assay split: %s\n", err.msg);
+	    err) < 0) {
+		fprintf(stderr, "assay split: %s\n", err->msg);
 		rc = 2;
 	}
-	if (rc == 0 && optind == argc) {
+	if (rc == 0 && a->npos == 0) {
 		memset(&cnt, 0, sizeof cnt);
 		if (store_task_split_each(st, split_count_one, &cnt,
-		    &err) != 0) {
-			fprintf(stderr, "assay split: %s\n", err.msg);
+		    err) != 0) {
+			fprintf(stderr, "assay split: %s\n", err->msg);
 			rc = 2;
 		}
 		for (size_t i = 0; i < cnt.nnames; i++) {
@@ -128,8 +124,9 @@ cmd_split(const struct cli_global *g, int argc, char **argv)
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_split = {
-	"split", "split [--ratios NAME=SHARE,...] | --set NAME TASK... |"
+const struct cmd_entry cli_cmd_split = {
+	"split", NULL, split_opts, 0, CMD_MANY,
+	"split [--ratios NAME=SHARE,...] | --set NAME TASK... |"
 	  " --clear TASK...",
 	  "Train/valid/test splits of the tasks (every sample of a task is in\n"
 	  "its task's split; the split= filter).  --ratios\n"
@@ -139,5 +136,5 @@ const struct cli_cmd cli_cmd_split = {
 	  "the TASKs by hand (kept by every assignment, journalled); --clear\n"
 	  "gives them back to the hash.  Then, or alone, prints the tasks per\n"
 	  "split.",
-	cmd_split
+	CMD_CLI, cmd_split
 };

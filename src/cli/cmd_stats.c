@@ -4,7 +4,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include <jansson.h>
 
 #include "base/buf.h"
+#include "base/duration.h"
 #include "base/err.h"
 #include "envs/verilog.h"
 #include "generate/generate.h"
@@ -304,17 +304,6 @@ stats_agreement(struct store *st, const char *where, const char *fmt)
 	return 0;
 }
 
-/* "1:02:03" for people; "-" for nothing. */
-static void
-hms(int64_t s, char *buf, size_t n)
-{
-	if (s <= 0)
-		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, "%lld:%02lld:%02lld", (long long)(s / 3600),
-		    (long long)(s / 60 % 60), (long long)(s % 60));
-}
-
 /*
  * A time (seconds since 1970) as local "YYYY-MM-DD HH:MM".  Why: a time
  * localtime_r cannot convert (a journal from an old import with an "at"
@@ -362,7 +351,7 @@ stats_reviewers(struct store *st, const char *where, const char *fmt)
 			snprintf(rate, sizeof rate, "-");
 		else
 			snprintf(rate, sizeof rate, "%.1f", ph);
-		hms(r[i].active_s, act, sizeof act);
+		duration_hms(r[i].active_s, act, sizeof act);
 		when(r[i].first, t0, sizeof t0);
 		when(r[i].last, t1, sizeof t1);
 		if (strcmp(fmt, "table") == 0) {
@@ -505,43 +494,40 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 	return 0;
 }
 
+static const struct cmd_opt stats_opts[] = {
+	{ "by", 0, CMD_VALUE, 'b' },
+	{ "where", 0, CMD_VALUE, 'w' },
+	{ "format", 0, CMD_VALUE, 'f' },
+	{ "recorded", 0, CMD_FLAG, 'r' },
+	{ "agreement", 0, CMD_FLAG, 'a' },
+	{ "reviewers", 0, CMD_FLAG, 'R' },
+	{ "generation", 0, CMD_FLAG, 'G' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_stats(const struct cli_global *g, int argc, char **argv)
+cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "by", required_argument, NULL, 'b' },
-		{ "where", required_argument, NULL, 'w' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "recorded", no_argument, NULL, 'r' },
-		{ "agreement", no_argument, NULL, 'a' },
-		{ "reviewers", no_argument, NULL, 'R' },
-		{ "generation", no_argument, NULL, 'G' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct stats_ctx s = { .by = "benchmark" };
 	int people = 0;	/* 'a' agreement, 'R' reviewers */
 	const char *fmt = "table", *ka, *kb;
 	struct buf where = BUF_INIT;
 	struct store *st;
-	struct err err;
 	int ch;
 
-	if (cli_wants_help("stats", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'b')
-			s.by = optarg;
+			s.by = val;
 		else if (ch == 'w')
-			cli_where_add(&where, optarg);
+			cli_where_add(&where, val);
 		else if (ch == 'f')
-			fmt = optarg;
+			fmt = val;
 		else if (ch == 'r')
 			s.recorded = 1;
 		else if (ch == 'a' || ch == 'R' || ch == 'G')
 			people = ch;
-		else
-			return cli_usage_error("stats", "bad option%s", "");
 	}
 	if (strcmp(s.by, "benchmark") != 0 && strcmp(s.by, "model") != 0 &&
 	    strcmp(s.by, "domain") != 0 && strcmp(s.by, "env") != 0 &&
@@ -566,9 +552,9 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 	}
 	s.st = st;
 	if ((s.recorded ? store_query_each(st, WHERE(where), stats_one, &s,
-	    &err) : stats_cells(&s, WHERE(where), &err)) < 0) {
+	    err) : stats_cells(&s, WHERE(where), err)) < 0) {
 		buf_release(&where);
-		fprintf(stderr, "assay stats: %s\n", err.msg);
+		fprintf(stderr, "assay stats: %s\n", err->msg);
 		store_close(st);
 		return 2;
 	}
@@ -636,8 +622,9 @@ cmd_stats(const struct cli_global *g, int argc, char **argv)
 	return 0;
 }
 
-const struct cli_cmd cli_cmd_stats = {
-	"stats", "stats [--by benchmark|model|domain|env|license|split]"
+const struct cmd_entry cli_cmd_stats = {
+	"stats", NULL, stats_opts, 0, 0,
+	"stats [--by benchmark|model|domain|env|license|split]"
 	  " [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"
 	  "             [--recorded | --agreement | --reviewers |"
@@ -665,5 +652,5 @@ const struct cli_cmd cli_cmd_stats = {
 	  "candidates, pass rate, pass@1 and pass@k (k the fewest samples of\n"
 	  "a task; Chen et al. 2021), repairs tried and passing per round,\n"
 	  "tokens and time; --by model shows it under its table.",
-	cmd_stats
+	CMD_CLI, cmd_stats
 };

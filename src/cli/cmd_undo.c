@@ -4,7 +4,6 @@
  */
 #include "cli/cli_shared.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,32 +12,25 @@
 #include "base/err.h"
 #include "store/store.h"
 
+static const struct cmd_opt undo_redo_opts[] = {
+	{ "any", 0, CMD_FLAG, 'a' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
+undo_redo(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err, int redo)
 {
-	static const struct option lo[] = {
-		{ "any", no_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *name = redo ? "redo" : "undo";
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct store *st;
 	struct store_step step;
-	struct err err;
 	char what[512], *by;
 	int rc, any = 0, ch;
 
-	if (cli_wants_help(name, argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'a')
 			any = 1;
-		else
-			return cli_usage_error(name, "bad option%s", "");
 	}
-	if (optind < argc)
-		return cli_usage_error(name, "unexpected argument '%s'",
-		    argv[optind]);
 	if (cli_open_store(g, &st) < 0)
 		return 2;
 	by = cli_reviewer(g);
@@ -46,9 +38,9 @@ undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
 		store_close(st);
 		return 2;
 	}
-	rc = decide_undo(st, redo, by, any, &step, &err);
+	rc = decide_undo(st, redo, by, any, &step, err);
 	if (rc < 0)
-		fprintf(stderr, "assay: %s\n", err.msg);
+		fprintf(stderr, "assay: %s\n", err->msg);
 	else
 		printf("%s\n", decide_undo_text(rc, redo, by, any, &step, what,
 		    sizeof what));
@@ -58,27 +50,29 @@ undo_redo(const struct cli_global *g, int argc, char **argv, int redo)
 }
 
 static int
-cmd_undo(const struct cli_global *g, int argc, char **argv)
+cmd_undo(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	return undo_redo(g, argc, argv, 0);
+	return undo_redo(ctx, a, err, 0);
 }
 
 static int
-cmd_redo(const struct cli_global *g, int argc, char **argv)
+cmd_redo(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	return undo_redo(g, argc, argv, 1);
+	return undo_redo(ctx, a, err, 1);
 }
 
-const struct cli_cmd cli_cmd_undo = {
-	"undo", "undo [--any]", "Undo your latest label or review (the\n"
+const struct cmd_entry cli_cmd_undo = {
+	"undo", NULL, undo_redo_opts, 0, 0,
+	"undo [--any]", "Undo your latest label or review (the\n"
 	  "reviewer's: --reviewer, ASSAY_REVIEWER, git, the login).  Another\n"
 	  "reviewer's decisions are never undone; when someone decided the\n"
 	  "same candidate since, it is refused.  --any: the latest of anyone's.",
-	cmd_undo
+	CMD_CLI, cmd_undo
 };
 
-const struct cli_cmd cli_cmd_redo = {
-	"redo", "redo [--any]", "Redo your latest undone label or review\n"
+const struct cmd_entry cli_cmd_redo = {
+	"redo", NULL, undo_redo_opts, 0, 0,
+	"redo [--any]", "Redo your latest undone label or review\n"
 	  "(none once you decided anew).  --any: the latest of anyone's.",
-	cmd_redo
+	CMD_CLI, cmd_redo
 };

@@ -5,7 +5,6 @@
 #include "cli/cli_shared.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -316,26 +315,29 @@ verify_on_signal(int sig)
 	verify_stop = sig;
 }
 
+static const struct cmd_opt verify_opts[] = {
+	{ "jobs", 'j', CMD_VALUE, 'j' },
+	{ "shard", 0, CMD_VALUE, 's' },
+	{ "env", 0, CMD_VALUE, 'e' },
+	{ "where", 0, CMD_VALUE, 'w' },
+	{ "force", 0, CMD_FLAG, 'f' },
+	{ "check", 0, CMD_FLAG, 'c' },
+	{ "keep-workdir", 0, CMD_OPTIONAL, 'k' },
+	{ "no-sandbox", 0, CMD_FLAG, 'n' },
+	{ "timeout", 0, CMD_VALUE, 't' },
+	{ "quiet", 'q', CMD_FLAG, 'q' },
+	{ "results", 0, CMD_VALUE, 'r' },
+	{ "input", 0, CMD_VALUE, 'i' },
+	{ "lock-timeout", 0, CMD_VALUE, 'L' },
+	{ "json", 0, CMD_FLAG, 'J' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
 static int
-cmd_verify(const struct cli_global *g, int argc, char **argv)
+cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
-	static const struct option lo[] = {
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "shard", required_argument, NULL, 's' },
-		{ "env", required_argument, NULL, 'e' },
-		{ "where", required_argument, NULL, 'w' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "check", no_argument, NULL, 'c' },
-		{ "keep-workdir", optional_argument, NULL, 'k' },
-		{ "no-sandbox", no_argument, NULL, 'n' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "lock-timeout", required_argument, NULL, 'L' },
-		{ "json", no_argument, NULL, 'J' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_global *g = ctx->front;
+	const char *val = NULL;
 	struct verify_opts vo = { 0 };
 	struct idlist ids = { 0 };
 	struct buf where = BUF_INIT;
@@ -352,52 +354,48 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 	struct results *w = NULL;
 	struct store *st = NULL;
 	struct sigaction sa, old_int, old_term;
-	struct err err;
 	char *holder = NULL;
 	time_t t_start = time(NULL), renewed = t_start;
 	size_t busy = 0, unclaimed = 0;
 
-	if (cli_wants_help("verify", argc, argv))
-		return 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "j:q", lo, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		switch (ch) {
 		case 'j': {
 			char *end;
 
-			jobs = strtol(optarg, &end, 10);
+			jobs = strtol(val, &end, 10);
 			if (*end != '\0')
 				jobs = 0;
 		}
 			if (jobs < 1 || jobs > 256)
 				return cli_usage_error("verify", "--jobs wants 1..256,"
-				    " not '%s'", optarg);
+				    " not '%s'", val);
 			break;
 		case 's': {
 			char *end, *mid;
 
-			shard_i = strtol(optarg, &mid, 10);
-			shard_n = *mid == '/' && mid != optarg ?
+			shard_i = strtol(val, &mid, 10);
+			shard_n = *mid == '/' && mid != val ?
 			    strtol(mid + 1, &end, 10) : 0;
 			if (*mid != '/' || mid[1] < '0' || mid[1] > '9' ||
-			    *end != '\0' || optarg[0] < '0' || optarg[0] > '9' ||
+			    *end != '\0' || val[0] < '0' || val[0] > '9' ||
 			    shard_n < 1 || shard_n > 1000000 || shard_i < 0 ||
 			    shard_i >= shard_n)
 				return cli_usage_error("verify", "--shard wants I/N"
-				    " with 0 <= I < N, not '%s'", optarg);
+				    " with 0 <= I < N, not '%s'", val);
 			break;
 		}
 		case 'e': {
 			char names[PIPELINE_MAX][PIPELINE_NAME];
 
 			/* An env, or a pipeline of them ("iverilog+yosys"). */
-			if (pipeline_split(optarg, names, &err) < 0)
-				return cli_usage_error("verify", "%s", err.msg);
+			if (pipeline_split(val, names, err) < 0)
+				return cli_usage_error("verify", "%s", err->msg);
 		}
-			ids.env = optarg;
+			ids.env = val;
 			break;
 		case 'w':
-			cli_where_add(&where, optarg);
+			cli_where_add(&where, val);
 			break;
 		case 'f':
 			force = 1;
@@ -406,10 +404,10 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			check = 1;
 			break;
 		case 'k':
-			if (optarg != NULL && strcmp(optarg, "all") != 0)
+			if (val != NULL && strcmp(val, "all") != 0)
 				return cli_usage_error("verify", "--keep-workdir takes"
-				    " no value or =all, not '%s'", optarg);
-			vo.keep_workdir = optarg != NULL ? 2 : 1;
+				    " no value or =all, not '%s'", val);
+			vo.keep_workdir = val != NULL ? 2 : 1;
 			break;
 		case 'n':
 			vo.no_sandbox = 1;
@@ -417,9 +415,9 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		case 't': {
 			long v;
 
-			if (cli_parse_seconds(optarg, 1, 86400, &v) < 0)
+			if (cli_parse_seconds(val, 1, 86400, &v) < 0)
 				return cli_usage_error("verify", "--timeout wants whole"
-				    " seconds, 1..86400, not '%s'", optarg);
+				    " seconds, 1..86400, not '%s'", val);
 			vo.timeout_s = (int)v;
 			break;
 		}
@@ -427,35 +425,33 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			quiet = 1;
 			break;
 		case 'r':
-			results_path = optarg;
+			results_path = val;
 			break;
 		case 'i':
-			input = optarg;
+			input = val;
 			break;
 		case 'L':
-			if (cli_parse_seconds(optarg, 0, 86400, &lock_s) < 0)
+			if (cli_parse_seconds(val, 0, 86400, &lock_s) < 0)
 				return cli_usage_error("verify", "--lock-timeout wants"
-				    " whole seconds, 0..86400, not '%s'", optarg);
+				    " whole seconds, 0..86400, not '%s'", val);
 			break;
 		case 'J':
 			json = 1;
 			break;
-		default:
-			return cli_usage_error("verify", "bad option%s", "");
 		}
 	}
 	if (input != NULL && results_path == NULL)
 		return cli_usage_error("verify", "--input wants --results OUT, where"
 		    " the runs go%s", "");
-	if (input != NULL && (optind < argc || shard_n > 1))
+	if (input != NULL && (a->npos > 0 || shard_n > 1))
 		return cli_usage_error("verify", "--input verifies the whole slice:"
 		    " no IDs or --shard%s", "");
 	if (vo.no_sandbox)
 		fprintf(stderr, "assay: WARNING: --no-sandbox: candidates run"
 		    " unconfined, with only resource limits\n");
-	else if (verify_sandbox_check(&err) < 0) {
+	else if (verify_sandbox_check(err) < 0) {
 		fprintf(stderr, "assay: refusing to run candidates: %s\n",
-		    err.msg);
+		    err->msg);
 		return 2;
 	}
 	sum.input = input != NULL;
@@ -470,14 +466,14 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 	}
 	store_lock_timeout(st, (int)lock_s * 1000);
 	holder = claim_holder();
-	if (results_path != NULL && results_open(&w, results_path, &err) < 0) {
-		fprintf(stderr, "assay: %s\n", err.msg);
+	if (results_path != NULL && results_open(&w, results_path, err) < 0) {
+		fprintf(stderr, "assay: %s\n", err->msg);
 		status = 2;
 		goto out;
 	}
-	if (optind < argc) {
-		for (int i = optind; i < argc; i++) {
-			char *id = cli_resolve(st, argv[i]);
+	if (a->npos > 0) {
+		for (int i = 0; i < a->npos; i++) {
+			char *id = cli_resolve(st, a->pos[i]);
 
 			if (id == NULL) {
 				status = 2;
@@ -486,8 +482,8 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			ids.v = xreallocarray(ids.v, ids.n + 1, sizeof *ids.v);
 			ids.v[ids.n++] = id;
 		}
-	} else if (store_query_each(st, WHERE(where), collect_id, &ids, &err) < 0) {
-		fprintf(stderr, "assay verify: %s\n", err.msg);
+	} else if (store_query_each(st, WHERE(where), collect_id, &ids, err) < 0) {
+		fprintf(stderr, "assay verify: %s\n", err->msg);
 		status = 2;
 		goto out;
 	}
@@ -539,28 +535,28 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			/* Claimed first: another verify on this database
 			 * may be running it now (issue 10, item 14). */
 			if (store_claim(st, id, holder, CLAIM_TTL_S, &got,
-			    &err) < 0) {
+			    err) < 0) {
 				/* A database busy past --lock-timeout: run it
 				 * unclaimed; the run still reaches the
 				 * results file (no run is lost to a lock). */
 				if (unclaimed++ == 0)
 					fprintf(stderr, "assay: cannot claim"
 					    " candidates (%s); running them"
-					    " unclaimed\n", err.msg);
+					    " unclaimed\n", err->msg);
 				got = 1;
 			}
 			if (!got) {
 				busy++;
 				continue;
 			}
-			if (store_candidate_get(st, id, &c, &err) != 0 ||
-			    store_task_get(st, c.task_id, &t, &err) != 0) {
+			if (store_candidate_get(st, id, &c, err) != 0 ||
+			    store_task_get(st, c.task_id, &t, err) != 0) {
 				fprintf(stderr, "assay: %s: cannot load\n", id);
-				store_claim_release(st, id, holder, &err);
+				store_claim_release(st, id, holder, err);
 				status = 2;
 				continue;
 			}
-			have = store_run_latest(st, id, &last, &err);
+			have = store_run_latest(st, id, &last, err);
 			/* Unchanged since its last run, or (with --force)
 			 * run by another verify since this one began: after
 			 * its first second, since times are whole seconds and
@@ -570,7 +566,7 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			    verify_input_key(&t, &c, vo.timeout_s, key, NULL) == 0 &&
 			    strcmp(key, last.input_key) == 0) ||
 			    (force && last.started > (int64_t)t_start))) {
-				store_claim_release(st, id, holder, &err);
+				store_claim_release(st, id, holder, err);
 				sum.unchanged++;
 				cli_tally_add(&sum.tally, last.verdict);
 				if (!verdict_is(last.verdict, VERDICT_PASS))
@@ -582,8 +578,8 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			}
 			if (have == 0)
 				run_release(&last);
-			if (verify_job_start(&j, &vo, &t, &c, 0, 0, 0, &err) < 0) {
-				fprintf(stderr, "assay: %s: %s\n", id, err.msg);
+			if (verify_job_start(&j, &vo, &t, &c, 0, 0, 0, err) < 0) {
+				fprintf(stderr, "assay: %s: %s\n", id, err->msg);
 				store_claim_release(st, id, holder, NULL);
 				failed_check++;
 				status = status == 0 ? 2 : status;
@@ -612,8 +608,8 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			/* Still alive: a long run keeps its claims. */
 			renewed = time(NULL);
 			if (store_claims_renew(st, holder, CLAIM_TTL_S,
-			    &err) < 0)
-				fprintf(stderr, "assay: %s\n", err.msg);
+			    err) < 0)
+				fprintf(stderr, "assay: %s\n", err->msg);
 		}
 		for (size_t i = 0; i < nrun; ) {
 			struct run r;
@@ -629,10 +625,10 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 			 * a run that still cannot be stored is kept in the
 			 * results file and counted apart, so that the
 			 * summary says what the database holds. */
-			stored = store_run_add(st, &r, &err) == 0;
+			stored = store_run_add(st, &r, err) == 0;
 			if (!stored) {
 				fprintf(stderr, "assay: %s: not stored: %s\n",
-				    r.cand_id, err.msg);
+				    r.cand_id, err->msg);
 				sum.not_stored++;
 			} else {
 				sum.done++;
@@ -682,8 +678,8 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 		const char *path = results_path != NULL ? results_path :
 		    fallback;
 
-		if (results_close(w, &err) < 0) {
-			fprintf(stderr, "assay: %s\n", err.msg);
+		if (results_close(w, err) < 0) {
+			fprintf(stderr, "assay: %s\n", err->msg);
 			status = 2;
 		} else if (results_path == NULL) {
 			fprintf(stderr, "assay: %zu run%s could not be stored;"
@@ -698,8 +694,8 @@ cmd_verify(const struct cli_global *g, int argc, char **argv)
 	if (input != NULL && status == 0 && sum.not_stored == 0) {
 		size_t left = 1;
 
-		if (store_query_count(st, "verdict=none", &left, &err) < 0)
-			fprintf(stderr, "assay: %s\n", err.msg);
+		if (store_query_count(st, "verdict=none", &left, err) < 0)
+			fprintf(stderr, "assay: %s\n", err->msg);
 		else if (left > 0)
 			fprintf(stderr, "assay: %s: %zu candidate%s without a"
 			    " run; no completion marker\n", input, left,
@@ -754,13 +750,14 @@ cli_verify_ids(const struct cli_global *g, char **ids, size_t n, int jobs,
 	argv[argc++] = "--";
 	for (size_t i = 0; i < n; i++)
 		argv[argc++] = ids[i];
-	rc = cmd_verify(g, argc, argv);
+	rc = cli_exec(g, &cli_cmd_verify, argc, argv);
 	free(argv);
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_verify = {
-	"verify", "verify [--jobs N] [--shard I/N] [--env NAME] [--where"
+const struct cmd_entry cli_cmd_verify = {
+	"verify", NULL, verify_opts, 0, CMD_MANY,
+	"verify [--jobs N] [--shard I/N] [--env NAME] [--where"
 	  " FILTER]\n              [--force] [--check] [--keep-workdir[=all]]"
 	  " [--no-sandbox]\n              [--timeout S] [--quiet] [--json]"
 	  " [--results FILE]\n              [--lock-timeout S] [--input SLICE]"
@@ -793,5 +790,5 @@ const struct cli_cmd cli_cmd_verify = {
 	  "Exit status: 0; 1 with --check when a candidate did not pass (a gate\n"
 	  "for scripts, not for job dependencies); 2 on errors or an incomplete\n"
 	  "slice; 3 when runs could not be stored.",
-	cmd_verify
+	CMD_CLI, cmd_verify
 };

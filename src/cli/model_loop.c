@@ -8,7 +8,6 @@
 #include "cli/model_loop.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,26 +30,27 @@ enum {
 	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE, O_VERIFY, O_SHOW
 };
 
-static const struct option gen_opts[] = {
-	{ "where", required_argument, NULL, O_WHERE },
-	{ "samples", required_argument, NULL, O_SAMPLES },
-	{ "temperature", required_argument, NULL, O_TEMP },
-	{ "endpoint", required_argument, NULL, O_ENDPOINT },
-	{ "model", required_argument, NULL, O_MODEL },
-	{ "api-key-env", required_argument, NULL, O_KEYENV },
-	{ "command", required_argument, NULL, O_COMMAND },
-	{ "jobs", required_argument, NULL, O_JOBS },
-	{ "max-tokens", required_argument, NULL, O_MAXTOK },
-	{ "timeout", required_argument, NULL, O_TIMEOUT },
-	{ "retries", required_argument, NULL, O_RETRIES },
-	{ "rate", required_argument, NULL, O_RATE },
-	{ "no-verify", no_argument, NULL, O_NOVERIFY },
-	{ "json", no_argument, NULL, O_JSON },
-	{ "rounds", required_argument, NULL, O_ROUNDS },
-	{ "file", required_argument, NULL, O_FILE },
-	{ "verify", no_argument, NULL, O_VERIFY },
-	{ "show", no_argument, NULL, O_SHOW },
-	{ NULL, 0, NULL, 0 }
+/* The options of generate and repair (each refuses the other's own). */
+const struct cmd_opt loop_spec[] = {
+	{ "where", 0, CMD_VALUE, O_WHERE },
+	{ "samples", 0, CMD_VALUE, O_SAMPLES },
+	{ "temperature", 0, CMD_VALUE, O_TEMP },
+	{ "endpoint", 0, CMD_VALUE, O_ENDPOINT },
+	{ "model", 0, CMD_VALUE, O_MODEL },
+	{ "api-key-env", 0, CMD_VALUE, O_KEYENV },
+	{ "command", 0, CMD_VALUE, O_COMMAND },
+	{ "jobs", 0, CMD_VALUE, O_JOBS },
+	{ "max-tokens", 0, CMD_VALUE, O_MAXTOK },
+	{ "timeout", 0, CMD_VALUE, O_TIMEOUT },
+	{ "retries", 0, CMD_VALUE, O_RETRIES },
+	{ "rate", 0, CMD_VALUE, O_RATE },
+	{ "no-verify", 0, CMD_FLAG, O_NOVERIFY },
+	{ "json", 0, CMD_FLAG, O_JSON },
+	{ "rounds", 0, CMD_VALUE, O_ROUNDS },
+	{ "file", 0, CMD_VALUE, O_FILE },
+	{ "verify", 0, CMD_FLAG, O_VERIFY },
+	{ "show", 0, CMD_FLAG, O_SHOW },
+	{ NULL, 0, CMD_FLAG, 0 }
 };
 
 static int
@@ -73,14 +73,15 @@ whole(const char *cmd, const char *opt, const char *v, long lo, long hi,
 	return 0;
 }
 
-/* Parse argv into o (config file first).  0, or the exit status. */
+/* Parse a into o (config file first).  0, or the exit status. */
 int
-loop_parse(const char *cmd, int argc, char **argv, struct loop_opts *o)
+loop_parse(const char *cmd, struct cmd_args *a, struct loop_opts *o)
 {
 	char *path = config_path("config");
 	struct err err;
 	char line[4096];
 	long n;
+	const char *val;
 	int ch, rc;
 
 	memset(o, 0, sizeof *o);
@@ -96,33 +97,32 @@ loop_parse(const char *cmd, int argc, char **argv, struct loop_opts *o)
 		return 2;
 	}
 	free(path);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", gen_opts, NULL)) != -1) {
+	while ((ch = cmd_next(a, &val)) != -1) {
 		const char *name = NULL;
 
 		switch (ch) {
 		case O_WHERE:
 			if (o->where.len > 0)
 				buf_addc(&o->where, ' ');
-			buf_adds(&o->where, optarg);
+			buf_adds(&o->where, val);
 			o->have_where = 1;
 			break;
 		case O_SAMPLES:
-			if ((rc = whole(cmd, "--samples", optarg, 1, 1000,
+			if ((rc = whole(cmd, "--samples", val, 1, 1000,
 			    &n)) != 0)
 				return rc;
 			o->samples = (int)n;
 			o->have_samples = 1;
 			break;
 		case O_ROUNDS:
-			if ((rc = whole(cmd, "--rounds", optarg, 1, 100,
+			if ((rc = whole(cmd, "--rounds", val, 1, 100,
 			    &n)) != 0)
 				return rc;
 			o->rounds = (int)n;
 			o->have_rounds = 1;
 			break;
 		case O_JOBS:
-			if ((rc = whole(cmd, "--jobs", optarg, 1, 256, &n)) != 0)
+			if ((rc = whole(cmd, "--jobs", val, 1, 256, &n)) != 0)
 				return rc;
 			o->jobs = (int)n;
 			break;
@@ -139,7 +139,7 @@ loop_parse(const char *cmd, int argc, char **argv, struct loop_opts *o)
 			o->json = 1;
 			break;
 		case O_FILE:
-			o->file = optarg;
+			o->file = val;
 			break;
 		case O_TEMP: name = "temperature"; break;
 		case O_ENDPOINT: name = "endpoint"; break;
@@ -150,8 +150,6 @@ loop_parse(const char *cmd, int argc, char **argv, struct loop_opts *o)
 		case O_TIMEOUT: name = "timeout"; break;
 		case O_RETRIES: name = "retries"; break;
 		case O_RATE: name = "rate"; break;
-		default:
-			return cli_usage_error(cmd, "bad option%s", "");
 		}
 		if (name == NULL)
 			continue;
@@ -163,7 +161,7 @@ loop_parse(const char *cmd, int argc, char **argv, struct loop_opts *o)
 			free(o->cfg.endpoint);
 			o->cfg.endpoint = NULL;
 		}
-		snprintf(line, sizeof line, "generator %s %s", name, optarg);
+		snprintf(line, sizeof line, "generator %s %s", name, val);
 		if (model_cfg_line(&o->cfg, line, &err) < 0)
 			return cli_usage_error(cmd, "%s", err.msg);
 	}

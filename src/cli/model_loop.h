@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "app/command.h"
 #include "base/buf.h"
 #include "cli/cli.h"
 #include "generate/generate.h"
@@ -25,10 +26,13 @@ struct loop_opts {
 	int		 have_where, have_samples, have_rounds;
 };
 
-/* Parse argv of command cmd into o (config file first).  0, or the exit
- * status after printing why.  Release o with loop_release either way. */
-int	loop_parse(const char *cmd, int argc, char **argv,
-	    struct loop_opts *o);
+/* The options of both commands, for their entries' spec. */
+extern const struct cmd_opt loop_spec[];
+
+/* Parse the options of command cmd (a) into o, the config file first.
+ * 0, or the exit status after printing why.  Release o with
+ * loop_release either way. */
+int	loop_parse(const char *cmd, struct cmd_args *a, struct loop_opts *o);
 void	loop_release(struct loop_opts *o);
 
 /* gen_progress callback: "what: done/n answered" on a terminal's

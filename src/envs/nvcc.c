@@ -3,20 +3,25 @@
  *
  * Compiles the candidate for env_params.arch with ptxas' resource report,
  * checks its launch configurations statically, then builds and runs the
- * task's harness (a host program) linked with it:
+ * task's harness (a host program) without and with it:
  *   NVCC -arch=ARCH -O2 -Xptxas -v,-warn-spills -c candidate.cu -o candidate.o
- *   NVCC -arch=ARCH -O2 -DASSAY_NONCE="NONCE" -DASSAY_SM=NN -c HARNESS
- *     -o harness.o; objcopy --keep-global-symbol=... candidate.o;
- *     NVCC -arch=ARCH -O2 -o run/harness harness.o candidate.o
- *     (the candidate exports only what the harness needs of it: isolate)
- *   ./harness                                  (in run/, all it sees)
+ *   NVCC -arch=ARCH -O2 -DASSAY_SM=NN -c HARNESS -o harness.o;
+ *     a stub of the symbols only the candidate gives (as stub.s);
+ *     NVCC ... -o run/harness-want harness.o stub.o;
+ *     objcopy --keep-global-symbol=... candidate.o;
+ *     NVCC ... -o run/harness harness.o candidate.o;
+ *     cc -O2 -o run/check assay_check.c -lseccomp        (isolate)
+ *   ./check                     (in run/, the secret on fd 5)
  * NVCC is the absolute path of nvcc (/usr/local/cuda/bin first, then PATH): the
  * CUDA toolkit is no Debian package, and the sandbox's PATH is
  * /usr/bin:/bin.  The harness includes assay_harness.h
- * (share/envs/nvcc), whose helpers print the harness's lines with the
- * per-run nonce: the result, its metrics (avg_kernel_ms ...), or that
- * there is no GPU (it then exits 77: the run is skipped, not failed).
- * The candidate is compiled alone, so it never sees the nonce's macro.
+ * (share/envs/nvcc), whose helpers send records (expected or produced
+ * values, metrics, no GPU) to run/check on a pipe.  check (ADR 0020), no
+ * candidate code in it, holds the per-run secret, runs harness-want
+ * (the expected values, computed with no candidate code in the process)
+ * and then harness, compares, and prints the lines the judge believes:
+ * the result, its metrics (avg_kernel_ms ...), or that there is no GPU
+ * (exit 77: the run is skipped, not failed).  No secret is compiled in.
  *
  * The static checks (cuda_launch_check(): grid and block
  * dimensions, threads per block, static and dynamic shared memory
@@ -48,27 +53,43 @@
 #define CAND_OBJ	"candidate.o"
 #define HELPER_FILE	"assay_harness.h"
 #define RUN_DIR		"run"
+#define CHECK_SRC	"assay_check.c"
+#define STUB_SRC	"stub.s"
+#define STUB_OBJ	"stub.o"
 
 /*
- * The build stage ("$1" nvcc, "$2" -arch, "$3" the nonce's -D, "$4"
- * -DASSAY_SM, "$5" the harness): the harness is compiled alone, linked
- * once without the candidate (into nothing kept) to learn which symbols
- * only the candidate can give it, and the candidate's object keeps those
- * global and no other (objcopy): a candidate that defined fwrite, fputs
- * or malloc would otherwise run inside the harness's own calls and read
- * the result line's secret.  Then the real link.
+ * The build stage ("$1" nvcc, "$2" -arch, "$3" -DASSAY_SM, "$4" the
+ * harness): the harness is compiled alone, linked once without the
+ * candidate (into nothing kept) to learn which symbols only the
+ * candidate can give it.  Those become a stub (each a function that
+ * returns at once), and the harness linked with the stub is
+ * run/harness-want, which computes the expected values with no
+ * candidate code in its process.  The candidate's object keeps those
+ * symbols global and no other (objcopy: a candidate that defined fwrite
+ * or malloc would otherwise run inside the harness's own calls), and the
+ * harness linked with it is run/harness.  run/check, assay's checker
+ * (share/envs/nvcc/assay_check.c, plain C), holds the run's secret, runs
+ * both and compares (ADR 0020).  No secret is compiled into anything.
  */
 static const char isolate[] =
-    "c=$1 a=$2 o=$3 m=$4 h=$5\n"
-    "\"$c\" \"$a\" -O2 \"$o\" \"$m\" -c \"$h\" -o harness.o || exit\n"
+    "c=$1 a=$2 m=$3 h=$4\n"
+    "\"$c\" \"$a\" -O2 \"$m\" -c \"$h\" -o harness.o || exit\n"
     "k=$(\"$c\" \"$a\" -o harness.probe harness.o -Xlinker --no-demangle"
     " 2>&1 | sed -n \"s/.*undefined reference to \\`\\([^']*\\)'.*/\\1/p\""
     " | sort -u)\n"
     "rm -f harness.probe\n"
+    "{ printf '\\t.text\\n'\n"
+    "  for x in $k; do printf '\\t.globl \"%s\"\\n\\t.type \"%s\", @function\\n"
+    "\"%s\":\\n\\txorl %%eax, %%eax\\n\\tret\\n' \"$x\" \"$x\" \"$x\"; done\n"
+    "  printf '\\t.section .note.GNU-stack,\"\",@progbits\\n'; } > " STUB_SRC "\n"
+    "as -o " STUB_OBJ " " STUB_SRC " || exit\n"
+    "\"$c\" \"$a\" -O2 -o " RUN_DIR "/harness-want harness.o " STUB_OBJ
+    " || exit\n"
     "set -- --keep-global-symbol=assay_no_symbol\n"
     "for x in $k; do set -- \"$@\" \"--keep-global-symbol=$x\"; done\n"
     "objcopy \"$@\" " CAND_OBJ " || exit\n"
-    "exec \"$c\" \"$a\" -O2 -o " RUN_DIR "/harness harness.o " CAND_OBJ "\n";
+    "\"$c\" \"$a\" -O2 -o " RUN_DIR "/harness harness.o " CAND_OBJ " || exit\n"
+    "exec cc -O2 -o " RUN_DIR "/check " CHECK_SRC " -lseccomp\n";
 #define SKIP_EXIT	77	/* the harness's "no GPU here" */
 #define NO_GPU_EVIDENCE	"skipped: no GPU"
 
@@ -231,7 +252,7 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 	const char *nvcc = nvcc_path();
 	char *arch = env_param_str(t, "arch");
 	char *harness = env_param_str(t, "harness");
-	char *archopt = NULL, *nonceopt = NULL, *smopt = NULL;
+	char *archopt = NULL, *smopt = NULL;
 	int rc = -1;
 
 	if (nvcc == NULL) {
@@ -263,6 +284,9 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 		    strcmp(f->name, HELPER_FILE) == 0 ||
 		    strcmp(f->name, "harness.o") == 0 ||
 		    strcmp(f->name, "harness.probe") == 0 ||
+		    strcmp(f->name, CHECK_SRC) == 0 ||
+		    strcmp(f->name, STUB_SRC) == 0 ||
+		    strcmp(f->name, STUB_OBJ) == 0 ||
 		    strcmp(f->name, RUN_DIR) == 0) {
 			err_set(err, "task file name %s is reserved by nvcc",
 			    f->name);
@@ -286,29 +310,33 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 		env_plan_stage(plan, "compile", compile);
 	}
 	if (harness != NULL) {
-		size_t len;
+		size_t len, clen;
 		const char *helper = env_share("nvcc/" HELPER_FILE, &len);
+		const char *check = env_share("nvcc/" CHECK_SRC, &clen);
 
-		if (helper == NULL) {
+		if (helper == NULL || check == NULL) {
 			err_set(err, "share/envs/nvcc/%s is not built in",
-			    HELPER_FILE);
+			    helper == NULL ? HELPER_FILE : CHECK_SRC);
 			goto out;
 		}
 		if (env_write_input(plan, workdir, HELPER_FILE, helper, len,
-		    err) < 0 || env_mkdir(workdir, RUN_DIR, err) < 0)
+		    err) < 0 || env_write_input(plan, workdir, CHECK_SRC,
+		    check, clen, err) < 0 || env_mkdir(workdir, RUN_DIR,
+		    err) < 0)
 			goto out;
+		/* The secret reaches run/check alone, on fd 5: it is in no
+		 * binary and no process the candidate's code runs in. */
 		env_nonce(plan->nonce, sizeof plan->nonce, 16, 'T');
-		nonceopt = xasprintf("-DASSAY_NONCE=\"%s\"", plan->nonce);
 		smopt = xasprintf("-DASSAY_SM=%d", env_atoi(arch + 3));
 		{
 			const char *const build[] = { "sh", "-c", isolate,
-			    "build", nvcc, archopt, nonceopt, smopt, harness,
-			    NULL };
-			const char *const run[] = { "./harness", NULL };
+			    "build", nvcc, archopt, smopt, harness, NULL };
+			const char *const run[] = { "./check", NULL };
 
 			env_plan_stage(plan, "build", build);
 			env_plan_stage_in(plan, "run", run, RUN_DIR);
 			plan->stages[plan->nstages - 1].gpu = 1;
+			plan->stages[plan->nstages - 1].nonce_fd = 1;
 		}
 	}
 	rc = 0;
@@ -316,7 +344,6 @@ out:
 	free(arch);
 	free(harness);
 	free(archopt);
-	free(nonceopt);
 	free(smopt);
 	return rc;
 }
@@ -630,6 +657,7 @@ struct nv_run {
 	char	*detail;	/* new */
 	int	 no_gpu;	/* "NONCE no-gpu: why" */
 	char	*why;		/* new */
+	char	*harness_error;	/* "NONCE harness-error: why" (new) */
 	char	*last;		/* the last untagged line, for a crash (new) */
 };
 
@@ -688,6 +716,9 @@ scan_run(const struct env_plan *plan, const char *log, size_t len,
 			free(o->detail);
 			o->detail = xstrdup(colon != NULL ? colon + 1 +
 			    (colon[1] == ' ') : s);
+		} else if (strncmp(q, "harness-error:", 14) == 0) {
+			free(o->harness_error);
+			o->harness_error = xstrdup(q + 14 + (q[14] == ' '));
 		} else if (strncmp(q, "no-gpu:", 7) == 0) {
 			o->no_gpu = 1;
 			free(o->why);
@@ -856,6 +887,14 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *res,
 		add_findings(plan, f, nf, "warning", r);
 		return;
 	}
+	if (o->harness_error != NULL) {
+		/* The harness failed with no candidate in its process: no
+		 * expected values, nothing to judge the candidate by. */
+		env_set(&r->stage, "run");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, "harness-error",
+		    o->harness_error);
+		return;
+	}
 	if (o->no_gpu && res->exit_code == SKIP_EXIT) {
 		run_add_diag(r, "", 0, 0, "note", o->why != NULL ? o->why :
 		    "no GPU", 0);
@@ -972,6 +1011,7 @@ out:
 	free(s.first_link);
 	free(o.detail);
 	free(o.why);
+	free(o.harness_error);
 	free(o.last);
 }
 

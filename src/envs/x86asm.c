@@ -1633,7 +1633,7 @@ speed:
 		    " valgrind does not know?): the timing ratio alone"
 		    " decides", 0);
 check:
-	if (strcmp(r->verdict, "pass") != 0)
+	if (!verdict_is(r->verdict, VERDICT_PASS))
 		goto out;
 	if (!valgrind)
 		run_add_diag(r, "", 0, 0, "note", "callgrind not run: valgrind"

@@ -25,16 +25,20 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "app/command.h"
 #include "app/config.h"
 #include "model/vocab.h"
 
 #define PROMPT_HISTORY_MAX	500
 
-/* The commands of the `:` line (ui_command), then every action name. */
-static const char *const prompt_commands[] = { "filter", "where", "grep",
-    "goto", "show", "label", "review", "note", "unmark", "save", "view",
-    "views", "repair", "generate", "bind", "unbind", "set", "theme",
-    "mouse", "advance" };
+/* The commands of the `:` line (ui.c's table), then every action name. */
+static const struct cmd_table *commands;
+
+void
+prompt_commands(const struct cmd_table *t)
+{
+	commands = t;
+}
 
 static const char *const filter_keys[] = { "id", "task", "benchmark",
     "domain", "origin", "model", "kind", "lang", "env", "verdict", "stage",
@@ -308,8 +312,11 @@ comp_collect(struct wb *wb, char **w, size_t k, const char *word,
 	enum keymap_table t;
 
 	if (k == 0) {
-		comp_words(l, prompt_commands, sizeof prompt_commands /
-		    sizeof prompt_commands[0], word);
+		for (size_t i = 0; commands != NULL && i < commands->n; i++) {
+			comp_add(l, "", commands->v[i]->name, word);
+			if (commands->v[i]->alias != NULL)
+				comp_add(l, "", commands->v[i]->alias, word);
+		}
 		for (int a = 1; a < ACTION_COUNT; a++)
 			comp_add(l, "", keymap_action_name((enum action)a),
 			    word);

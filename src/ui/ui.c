@@ -28,11 +28,12 @@
 #include <wchar.h>
 
 #include "ui/bench.h"
+#include "app/command.h"
 #include "app/config.h"
 #include "app/decide.h"
 #include "exchange/dataset.h"
 #include "lang/syntax.h"
-#include "ui/pane_term.h"
+#include "ui/panes/term.h"
 #include "ui/wb.h"
 #include "model/vocab.h"
 
@@ -971,12 +972,235 @@ ui_verify_one(struct wb *wb)
 	return 1;
 }
 
+/*
+ * The `:` commands, one table entry each (app/command.h): the name,
+ * alias, argument counts, usage and help, and the function that runs it
+ * on the workbench (ctx->front) with the words typed after it (and, for
+ * free text, ctx->line as typed).  A line whose first word is no entry
+ * is an action name (keymap.h), else an error.
+ */
+#define WB(ctx)	((struct wb *)(ctx)->front)
+
+static int
+wbc_filter(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	(void)a;
+	(void)err;
+	/* the status bar shows the filter and the count: no message */
+	(void)wb_nav_filter(WB(ctx), ctx->line, 0, "filter");
+	return 0;
+}
+
+static int
+wbc_grep(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	(void)a;
+	(void)err;
+	ui_grep(WB(ctx), ctx->line);
+	return 0;
+}
+
+static int
+wbc_goto(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	(void)err;
+	ui_goto(WB(ctx), a->npos > 0 ? a->pos[0] : "");
+	return 0;
+}
+
+static int
+wbc_bind(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	struct wb *wb = WB(ctx);
+	char *l = xasprintf("%s %s", ctx->entry->name, ctx->line);
+
+	(void)a;
+	if (keymap_parse_line(&wb->km, l, err) < 0)
+		wb_msg(wb, 1, "%s", err->msg);
+	else
+		wb_msg(wb, 0, "%s", l);
+	free(l);
+	return 0;
+}
+
+static int
+wbc_bulk(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	(void)a;
+	(void)err;
+	ui_bulk(WB(ctx), ctx->entry->name, ctx->line);
+	return 0;
+}
+
+static int
+wbc_model(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	const char *verb = ctx->entry->name, *arg = ctx->line;
+
+	(void)a;
+	(void)err;
+	if (*arg != '\0' && strspn(arg, "0123456789") != strlen(arg))
+		wb_msg(WB(ctx), 1, ":%s takes a number (%s), not '%s'", verb,
+		    strcmp(verb, "repair") == 0 ? "rounds" :
+		    "samples per task", arg);
+	else
+		term_pane_model_run(WB(ctx), verb, arg);
+	return 0;
+}
+
+static int
+wbc_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	struct wb *wb = WB(ctx);
+
+	(void)a;
+	(void)err;
+	/* :verify over the marks or the view, in the background; alone in
+	 * a view of one, v's live run */
+	if (*ctx->line != '\0' || wb->nmarks > 0 || !ui_verify_one(wb))
+		(void)batch_start(wb, ctx->line);
+	return 0;
+}
+
+static int
+wbc_unmark(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	struct wb *wb = WB(ctx);
+	size_t n = wb->nmarks;
+
+	(void)a;
+	(void)err;
+	wb_marks_clear(wb);
+	if (n == 0)
+		wb_msg(wb, 0, "no candidate was marked");
+	else
+		wb_msg(wb, 0, "unmarked %zu candidate%s", n, n == 1 ? "" : "s");
+	return 0;
+}
+
+static int
+wbc_save(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	(void)a;
+	(void)err;
+	ui_view_save(WB(ctx), ctx->line);
+	return 0;
+}
+
+static int
+wbc_view(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	(void)a;
+	(void)err;
+	ui_view(WB(ctx), ctx->line);
+	return 0;
+}
+
+static int
+wbc_views(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	(void)a;
+	(void)err;
+	ui_views(WB(ctx));
+	return 0;
+}
+
+static int
+wbc_set(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	(void)a;
+	(void)err;
+	ui_set(WB(ctx), ctx->entry->name, ctx->line);
+	return 0;
+}
+
+static int
+wbc_quit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	(void)a;
+	(void)err;
+	wb_nav_release(WB(ctx));	/* out at once, from any depth */
+	ui_action(WB(ctx), ACTION_QUIT);
+	return 0;
+}
+
+#define WBC	CMD_WORKBENCH
+#define WBT	(CMD_WORKBENCH | CMD_TEXT)
+
+static const struct cmd_entry wbc_filter_e = { "filter", "where", NULL, 0,
+    CMD_MANY, "filter [FILTER]", "Show the candidates FILTER matches (the"
+    " language of list --where); none: all.", WBT, wbc_filter };
+static const struct cmd_entry wbc_grep_e = { "grep", NULL, NULL, 0,
+    CMD_MANY, "grep TEXT", "Show the candidates whose code, logs or spec"
+    " hold TEXT.", WBT, wbc_grep };
+static const struct cmd_entry wbc_goto_e = { "goto", "show", NULL, 0, 1,
+    "goto ID", "Go to the candidate ID (or a unique prefix).", WBC,
+    wbc_goto };
+static const struct cmd_entry wbc_label_e = { "label", NULL, NULL, 0,
+    CMD_MANY, "label CATEGORY [SUB]", "Label the marked candidates, or the"
+    " one under the cursor.", WBT | CMD_TARGETS | CMD_CONFIRM, wbc_bulk };
+static const struct cmd_entry wbc_review_e = { "review", NULL, NULL, 0,
+    CMD_MANY, "review accept|reject|flag", "Review the marked candidates,"
+    " or the one under the cursor.", WBT | CMD_TARGETS | CMD_CONFIRM,
+    wbc_bulk };
+static const struct cmd_entry wbc_note_e = { "note", NULL, NULL, 0,
+    CMD_MANY, "note TEXT", "Note TEXT on the marked candidates, or the one"
+    " under the cursor.", WBT | CMD_TARGETS, wbc_bulk };
+static const struct cmd_entry wbc_unmark_e = { "unmark", NULL, NULL, 0, 0,
+    "unmark", "Clear the marks.", WBC, wbc_unmark };
+static const struct cmd_entry wbc_save_e = { "save", NULL, NULL, 0,
+    CMD_MANY, "save NAME", "Save the filter as the view NAME.", WBT,
+    wbc_save };
+static const struct cmd_entry wbc_view_e = { "view", NULL, NULL, 0,
+    CMD_MANY, "view NAME", "Show the saved view NAME.", WBT, wbc_view };
+static const struct cmd_entry wbc_views_e = { "views", NULL, NULL, 0, 0,
+    "views", "List the saved views.", WBC, wbc_views };
+static const struct cmd_entry wbc_repair_e = { "repair", NULL, NULL, 0, 1,
+    "repair [ROUNDS]", "Ask the model to repair the failed candidates"
+    " (marked, or the view's).", WBT | CMD_TARGETS, wbc_model };
+static const struct cmd_entry wbc_generate_e = { "generate", NULL, NULL, 0,
+    1, "generate [SAMPLES]", "Ask the model for candidates of the tasks"
+    " (marked, or the view's).", WBT | CMD_TARGETS, wbc_model };
+static const struct cmd_entry wbc_verify_e = { "verify", NULL, NULL, 0, 2,
+    "verify [JOBS] [force]", "Verify the marked candidates, else the view,"
+    " JOBS at a time, in the background.", WBC | CMD_TARGETS, wbc_verify };
+static const struct cmd_entry wbc_bind_e = { "bind", NULL, NULL, 0,
+    CMD_MANY, "bind [TABLE] KEY ACTION", "Bind KEY to ACTION.", WBT,
+    wbc_bind };
+static const struct cmd_entry wbc_unbind_e = { "unbind", NULL, NULL, 0,
+    CMD_MANY, "unbind [TABLE] KEY", "Unbind KEY.", WBT, wbc_bind };
+static const struct cmd_entry wbc_set_e = { "set", NULL, NULL, 0, CMD_MANY,
+    "set [NAME [VALUE]]", "Show or change a setting (theme, mouse,"
+    " advance).", WBT, wbc_set };
+static const struct cmd_entry wbc_theme_e = { "theme", NULL, NULL, 0,
+    CMD_MANY, "theme [NAME]", "set theme.", WBT, wbc_set };
+static const struct cmd_entry wbc_mouse_e = { "mouse", NULL, NULL, 0,
+    CMD_MANY, "mouse [on|off]", "set mouse.", WBT, wbc_set };
+static const struct cmd_entry wbc_advance_e = { "advance", NULL, NULL, 0,
+    CMD_MANY, "advance [on|off]", "set advance.", WBT, wbc_set };
+static const struct cmd_entry wbc_quit_e = { "quit", "q", NULL, 0, 0,
+    "quit", "Leave the workbench.", WBC, wbc_quit };
+
+/* The `:` commands, in the order Tab offers them. */
+static const struct cmd_entry *const wb_cmds[] = {
+	&wbc_filter_e, &wbc_grep_e, &wbc_goto_e, &wbc_label_e, &wbc_review_e,
+	&wbc_note_e, &wbc_unmark_e, &wbc_save_e, &wbc_view_e, &wbc_views_e,
+	&wbc_repair_e, &wbc_generate_e, &wbc_verify_e, &wbc_bind_e,
+	&wbc_unbind_e, &wbc_set_e, &wbc_theme_e, &wbc_mouse_e,
+	&wbc_advance_e, &wbc_quit_e,
+};
+static const struct cmd_table wb_table = { wb_cmds,
+    sizeof wb_cmds / sizeof wb_cmds[0] };
+
 static void
 ui_command(struct wb *wb, char *line)
 {
+	const struct cmd_entry *e;
+	struct cmd_args args;
 	struct err err;
 	enum action a;
-	char *arg;
+	char **argv, *arg;
+	int argc;
 
 	while (*line == ' ')
 		line++;
@@ -990,64 +1214,37 @@ ui_command(struct wb *wb, char *line)
 		arg[n - 1] = '\0';
 	if (*line == '\0')
 		return;
-	if (strcmp(line, "filter") == 0 || strcmp(line, "where") == 0) {
-		/* the status bar shows the filter and the count: no message */
-		(void)wb_nav_filter(wb, arg, 0, "filter");
-	} else if (strcmp(line, "grep") == 0) {
-		ui_grep(wb, arg);
-	} else if (strcmp(line, "goto") == 0 || strcmp(line, "show") == 0) {
-		ui_goto(wb, arg);
-	} else if (strcmp(line, "bind") == 0 || strcmp(line, "unbind") == 0) {
+	if ((e = cmd_find(&wb_table, line)) == NULL) {
+		struct buf names = BUF_INIT;
+
+		if (keymap_action_parse(line, &a, &err) == 0) {
+			ui_action(wb, a);
+			return;
+		}
+		/* the commands the table has, so the message cannot drift */
+		for (size_t i = 0; i < wb_table.n; i++)
+			buf_printf(&names, "%s, ", wb_table.v[i]->name);
+		wb_msg(wb, 1, "unknown command '%s' (%san action name; Tab"
+		    " completes)", line, buf_str(&names));
+		buf_release(&names);
+		return;
+	}
+	{
 		char *l = xasprintf("%s %s", line, arg);
 
-		if (keymap_parse_line(&wb->km, l, &err) < 0)
-			wb_msg(wb, 1, "%s", err.msg);
-		else
-			wb_msg(wb, 0, "%s", l);
+		argv = cmd_words(l, &argc);
 		free(l);
-	} else if (strcmp(line, "label") == 0 || strcmp(line, "review") == 0 ||
-	    strcmp(line, "note") == 0) {
-		ui_bulk(wb, line, arg);
-	} else if (strcmp(line, "repair") == 0 ||
-	    strcmp(line, "generate") == 0) {
-		if (*arg != '\0' && strspn(arg, "0123456789") != strlen(arg))
-			wb_msg(wb, 1, ":%s takes a number (%s), not '%s'",
-			    line, strcmp(line, "repair") == 0 ? "rounds" :
-			    "samples per task", arg);
-		else
-			term_pane_model_run(wb, line, arg);
-	} else if (strcmp(line, "verify") == 0 && (*arg != '\0' ||
-	    wb->nmarks > 0 || !ui_verify_one(wb))) {
-		/* :verify over the marks or the view, in the background */
-		(void)batch_start(wb, arg);
-	} else if (strcmp(line, "unmark") == 0) {
-		size_t n = wb->nmarks;
-
-		wb_marks_clear(wb);
-		if (n == 0)
-			wb_msg(wb, 0, "no candidate was marked");
-		else
-			wb_msg(wb, 0, "unmarked %zu candidate%s", n, n == 1 ?
-			    "" : "s");
-	} else if (strcmp(line, "save") == 0) {
-		ui_view_save(wb, arg);
-	} else if (strcmp(line, "view") == 0) {
-		ui_view(wb, arg);
-	} else if (strcmp(line, "views") == 0) {
-		ui_views(wb);
-	} else if (strcmp(line, "set") == 0 || config_values(line) != NULL) {
-		ui_set(wb, line, arg);
-	} else if (strcmp(line, "q") == 0 || strcmp(line, "quit") == 0) {
-		wb_nav_release(wb);	/* out at once, from any depth */
-		ui_action(wb, ACTION_QUIT);
-	} else if (keymap_action_parse(line, &a, &err) == 0) {
-		ui_action(wb, a);
-	} else {
-		wb_msg(wb, 1, "unknown command '%s' (filter, grep, goto, "
-		    "label, review, note, unmark, save, view, views, repair, "
-		    "generate, bind, unbind, set or an action name; Tab "
-		    "completes)", line);
 	}
+	err_clear(&err);
+	if (cmd_parse(e, argc, argv, &args, &err) < 0)
+		wb_msg(wb, 1, ":%s: %s (:%s)", e->name, err.msg, e->usage);
+	else {
+		struct cmd_ctx ctx = { .entry = e, .front = wb, .line = arg };
+
+		(void)e->exec(&ctx, &args, &err);
+	}
+	cmd_args_release(&args);
+	cmd_words_free(argv);
 }
 
 static void
@@ -1291,6 +1488,14 @@ ui_key(struct wb *wb, int key)
 	/* a zoom held after a run: scroll keys read, other keys end it */
 	if (term_pane_unhold(wb, a))
 		return;
+	if (a == ACTION_NONE && keymap_command(&wb->km, key) != NULL) {
+		/* bind KEY COMMAND LINE: as if typed after `:` */
+		char *line = xstrdup(keymap_command(&wb->km, key));
+
+		ui_command(wb, line);
+		free(line);
+		return;
+	}
 	if (a == ACTION_NONE) {
 		char name[32];
 
@@ -1577,6 +1782,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	keymap_defaults(&wb.km);
 	config_init(&wb.cfg);
 	prompt_init(&wb);
+	prompt_commands(&wb_table);
 	for (int i = 0; i < WB_NPANES; i++) {
 		pane_init(&wb.panes[i], ui_panes[i], &wb);
 		(void)pane_open(&wb.panes[i], NULL);

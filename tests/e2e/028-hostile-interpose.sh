@@ -22,6 +22,11 @@
 #   fwrite     an empty vadd and an extern "C" fwrite that printed the
 #              secret's result line: never a pass (skipped without a GPU,
 #              fail/mismatch with one)
+#   cuda-ctor  an empty vadd and a constructor that searched the image
+#              for the secret, printed the result line, wrote a "pass"
+#              record and _exit(0)ed before main: no binary holds the
+#              secret, the checker compares values: never a pass
+#              (skipped without a GPU, fail with one: ADR 0020)
 # arm-qemu (task gpio_led):
 #   stderr     touches no register and writes the expected
 #              "GPIOA: unimplemented device write" lines to semihosting's
@@ -174,6 +179,34 @@ extern "C" size_t fwrite(const void *p, size_t size, size_t nmemb, FILE *f)
 	return (size_t)syscall(SYS_write, fileno(f), p, len) / (size ? size : 1);
 }
 '''
+# The red team's round 2: a constructor (CUDA objects need them; they
+# cannot be refused) that searches the image for the secret and prints
+# the result line before main.  No binary holds a secret now.
+CTOR = r'''#include <cstdio>
+#include <unistd.h>
+void vadd(const float *a, const float *b, float *c, int n)
+{
+	(void)a; (void)b; (void)c; (void)n;
+}
+extern "C" char __executable_start[], _end[];
+static int ishex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+__attribute__((constructor)) static void forge(void)
+{
+	for (char *p = __executable_start + 1; p + 18 < _end; p++) {
+		if (p[0] != 'T' || p[16] != ' ' || p[-1] != 0) continue;
+		int ok = 1;
+		for (int i = 1; i < 16; i++) if (!ishex(p[i])) { ok = 0; break; }
+		if (!ok) continue;
+		char line[64];
+		int k = snprintf(line, sizeof line, "%.16s result pass\n", p);
+		write(1, line, k);
+		_exit(0);
+	}
+	write(1, "result pass\n", 12);
+	write(3, "pass\n", 5);
+	_exit(0);
+}
+'''
 STDERR = r'''#include <stdio.h>
 #include "stm32f4xx.h"
 /* Touches no register: writes the trace QEMU would write, through semihosting stderr. */
@@ -198,6 +231,7 @@ if os.environ["HAVE_X86"] == "1":
     add(X, "helper", SUM % ("", "\t.globl helper\nhelper:\tret\n"))
 if os.environ["HAVE_NVCC"] == "1":
     add("assay-examples/vadd", "fwrite", FWRITE)
+    add("assay-examples/vadd", "cuda-ctor", CTOR)
 if os.environ["HAVE_ARM"] == "1":
     add("embedded-demo/gpio_led", "stderr", STDERR)
 with open(sys.argv[1], "w") as f:
@@ -229,12 +263,14 @@ if [ $have_x86 = 1 ]; then
 	    fail "printf: the harness's own equivalence line is not FAIL"
 fi
 if [ $have_nvcc = 1 ]; then
-	v=$("$ASSAY" --db "$DB" list --json --where origin=fwrite |
-	    sed -n 's/.*"verdict":"\([^"]*\)".*/\1/p')
-	case $v in
-	skipped|fail) echo "ok: fwrite = $v" ;;
-	*) fail "fwrite: got '$v', want skipped (no GPU) or fail" ;;
-	esac
+	for o in fwrite cuda-ctor; do
+		v=$("$ASSAY" --db "$DB" list --json --where origin=$o |
+		    sed -n 's/.*"verdict":"\([^"]*\)".*/\1/p')
+		case $v in
+		skipped|fail) echo "ok: $o = $v" ;;
+		*) fail "$o: got '$v', want skipped (no GPU) or fail" ;;
+		esac
+	done
 fi
 if [ $have_arm = 1 ]; then
 	want stderr fail/functional/register-write

@@ -214,6 +214,46 @@ test_keymap_parse_line(void **state)
 	keymap_release(&km);
 }
 
+/* bind KEY COMMAND LINE: a key of the global table runs a `:` line. */
+static void
+test_keymap_bind_command(void **state)
+{
+	struct keymap km;
+	struct err err;
+
+	(void)state;
+	keymap_init(&km);
+	keymap_defaults(&km);
+	assert_int_equal(keymap_parse_line(&km, "bind 1 label compile\n",
+	    &err), 0);
+	assert_string_equal(keymap_command(&km, '1'), "label compile");
+	/* a key that had an action loses it, and the other way round */
+	assert_int_equal(keymap_parse_line(&km, "bind a review  accept",
+	    &err), 0);
+	assert_string_equal(keymap_command(&km, 'a'), "review accept");
+	assert_int_equal(keymap_lookup(&km, KEYMAP_GLOBAL, 'a'), ACTION_NONE);
+	assert_int_equal(keymap_parse_line(&km, "bind a move-down", &err), 0);
+	assert_null(keymap_command(&km, 'a'));
+	assert_int_equal(keymap_lookup(&km, KEYMAP_GLOBAL, 'a'),
+	    ACTION_MOVE_DOWN);
+	/* one word after ':'; filters keep their quotes */
+	assert_int_equal(keymap_parse_line(&km, "bind 9 :views", &err), 0);
+	assert_string_equal(keymap_command(&km, '9'), "views");
+	assert_int_equal(keymap_parse_line(&km,
+	    "bind 8 filter grep=\"a  b\"", &err), 0);
+	assert_string_equal(keymap_command(&km, '8'), "filter grep=\"a  b\"");
+	assert_int_equal(keymap_parse_line(&km, "unbind 1", &err), 0);
+	assert_null(keymap_command(&km, '1'));
+	/* only in the global table; a bad key is still an error */
+	assert_int_equal(keymap_parse_line(&km, "bind stats x label compile",
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "global table"));
+	assert_int_equal(keymap_parse_line(&km, "bind nope label compile",
+	    &err), -1);
+	assert_int_equal(keymap_parse_line(&km, "bind 7 :", &err), -1);
+	keymap_release(&km);
+}
+
 static void
 test_keymap_load_file(void **state)
 {
@@ -250,6 +290,7 @@ main(void)
 		cmocka_unit_test(test_keymap_bind_replace_unbind),
 		cmocka_unit_test(test_keymap_actions),
 		cmocka_unit_test(test_keymap_parse_line),
+		cmocka_unit_test(test_keymap_bind_command),
 		cmocka_unit_test(test_keymap_load_file),
 	};
 

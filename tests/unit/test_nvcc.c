@@ -783,6 +783,12 @@ test_nvcc_judge_harness_lines(void **state)
 	const char *skip77[] = { "", "", "", NULL };
 	const int ok[] = { 0, 0, 0 }, one[] = { 0, 0, 1 };
 	const int segv[] = { 0, 0, 128 + SIGSEGV }, e77[] = { 0, 0, 77 };
+	const char *harness_err[] = { "", "", "T0123 harness-error: the"
+	    " harness without the candidate failed: runtime-error cudaMalloc:"
+	    " out of memory\n", NULL };
+	const char *harness_err_fake[] = { "", "", "candidate output: T0123"
+	    " harness-error: x\nharness-error: y\n", NULL };
+	const int three[] = { 0, 0, 3 };
 	struct env_plan p;
 	struct run r;
 
@@ -827,7 +833,50 @@ test_nvcc_judge_harness_lines(void **state)
 	assert_str(r.verdict, "fail");
 	assert_str(r.subcategory, "runtime-error");
 	run_release(&r);
+
+	/* The checker could not get the expected values: the harness
+	 * failed with no candidate in it, never the candidate's fail. */
+	judge_logs(&p, harness_err, three, &r);
+	assert_str(r.verdict, "env-error");
+	assert_str(r.subcategory, "harness-error");
+	assert_str(r.evidence, "the harness without the candidate failed:"
+	    " runtime-error cudaMalloc: out of memory");
+	run_release(&r);
+	/* ... unless the candidate printed it: untagged, not believed. */
+	judge_logs(&p, harness_err_fake, one, &r);
+	assert_str(r.verdict, "fail");
+	run_release(&r);
 	env_plan_release(&p);
+}
+
+/*
+ * The helpers the task's harness includes: no secret anywhere (the
+ * checker holds it, ADR 0020), records on fd 3, and in the want run (no
+ * candidate in the process) the expected values sent and nothing judged.
+ */
+static void
+test_nvcc_harness_header_holds_no_secret(void **state)
+{
+	size_t len;
+	const char *h = env_share("nvcc/assay_harness.h", &len);
+	const char *c = env_share("nvcc/assay_check.c", &len);
+
+	(void)state;
+	assert_non_null(h);
+	assert_non_null(c);
+	assert_null(strstr(h, "NONCE"));
+	assert_non_null(strstr(h, "#define ASSAY_RECORD_FD\t3"));
+	assert_non_null(strstr(h, "assay_put(w ? want : got, n *"
+	    " sizeof(float));\n\tif (w)\n\t\treturn;"));
+	assert_non_null(strstr(h, "std::strcmp(m, \"want\") == 0"));
+	/* The checker: undumpable before it reads the secret, the want run
+	 * first, the candidate's under the filter. */
+	assert_true(strstr(c, "prctl(PR_SET_DUMPABLE, 0);") <
+	    strstr(c, "k = read(5, secret"));
+	assert_true(strstr(c, "run_harness(\"./harness-want\", \"want\","
+	    " \"want.log\", 0, &want);") < strstr(c, "run_harness("
+	    "\"./harness\", \"got\", \"candidate.log\", 1, &got);"));
+	assert_non_null(strstr(c, "if (candidate)\n\t\t\tchild_filter();"));
 }
 
 static const char no_gpu[] = "T0123 no-gpu: CUDA driver version is"
@@ -1025,7 +1074,7 @@ test_nvcc_prepare_plans_stages(void **state)
 	struct err err;
 	size_t len;
 	const char *helper;
-	char *path, *got, *opt;
+	char *path, *got;
 
 	need_tool(&env_nvcc);
 	make_task(&t, "local/rms", "nvcc", "{\"harness\":\"harness.cu\"}");
@@ -1045,25 +1094,44 @@ test_nvcc_prepare_plans_stages(void **state)
 	assert_string_equal(plan.stages[0].argv[4], "-v,-warn-spills");
 	assert_string_equal(plan.stages[0].argv[6], "candidate.cu");
 	assert_string_equal(plan.stages[1].name, "build");
-	/* sh -c ISOLATE build NVCC ARCH NONCE SM HARNESS: the harness
-	 * alone, a probe link, then candidate.o keeps global only what the
-	 * harness needs of it. */
+	/* sh -c ISOLATE build NVCC ARCH SM HARNESS: the harness alone, a
+	 * probe link, a stub of what only the candidate gives (the harness
+	 * without the candidate, harness-want), candidate.o keeping global
+	 * only what the harness needs of it, and the checker (ADR 0020). */
 	assert_string_equal(plan.stages[1].argv[0], "sh");
+	assert_non_null(strstr(plan.stages[1].argv[2], "as -o stub.o stub.s"));
+	assert_non_null(strstr(plan.stages[1].argv[2], "-o run/harness-want"
+	    " harness.o stub.o"));
 	assert_non_null(strstr(plan.stages[1].argv[2], "objcopy \"$@\""
 	    " candidate.o"));
 	assert_non_null(strstr(plan.stages[1].argv[2], "-o run/harness"
 	    " harness.o candidate.o"));
+	assert_non_null(strstr(plan.stages[1].argv[2], "cc -O2 -o run/check"
+	    " assay_check.c -lseccomp"));
 	assert_non_null(strstr(plan.stages[1].argv[4], "/nvcc"));
 	assert_string_equal(plan.stages[1].argv[5], "-arch=sm_90");
-	opt = xasprintf("-DASSAY_NONCE=\"%s\"", plan.nonce);
-	assert_string_equal(plan.stages[1].argv[6], opt);
-	free(opt);
-	assert_string_equal(plan.stages[1].argv[7], "-DASSAY_SM=90");
-	assert_string_equal(plan.stages[1].argv[8], "harness.cu");
-	assert_null(plan.stages[1].argv[9]);
+	assert_string_equal(plan.stages[1].argv[6], "-DASSAY_SM=90");
+	assert_string_equal(plan.stages[1].argv[7], "harness.cu");
+	assert_null(plan.stages[1].argv[8]);
+	/* No secret in any binary: no argument of any stage holds it. */
+	for (size_t i = 0; i < plan.nstages; i++)
+		for (size_t a = 0; plan.stages[i].argv[a] != NULL; a++)
+			assert_null(strstr(plan.stages[i].argv[a], plan.nonce));
 	assert_string_equal(plan.stages[2].name, "run");
 	assert_string_equal(plan.stages[2].subdir, "run");
-	assert_string_equal(plan.stages[2].argv[0], "./harness");
+	assert_string_equal(plan.stages[2].argv[0], "./check");
+	assert_null(plan.stages[2].argv[1]);
+	assert_int_equal(plan.stages[2].nonce_fd, 1);
+	assert_int_equal(plan.stages[0].nonce_fd, 0);
+	assert_int_equal(plan.stages[1].nonce_fd, 0);
+	/* The checker's source is share/envs/nvcc/assay_check.c. */
+	helper = env_share("nvcc/assay_check.c", &len);
+	assert_non_null(helper);
+	path = xasprintf("%s/assay_check.c", f->dir);
+	got = read_text(path);
+	free(path);
+	assert_string_equal(got, helper);
+	free(got);
 	/* The paper's case is found before anything runs. */
 	assert_int_equal(plan.nlaunch, 1);
 	assert_int_equal(plan.launch[0].kind, finding.kind);
@@ -1329,6 +1397,7 @@ main(void)
 		cmocka_unit_test(test_nvcc_launch_hostile_input),
 		cmocka_unit_test(test_nvcc_judge_ptxas_metrics),
 		cmocka_unit_test(test_nvcc_judge_harness_lines),
+		cmocka_unit_test(test_nvcc_harness_header_holds_no_secret),
 		cmocka_unit_test(test_nvcc_judge_no_gpu_and_findings),
 		cmocka_unit_test(test_nvcc_judge_compile_messages),
 		cmocka_unit_test(test_nvcc_judge_build_errors),

@@ -1,51 +1,102 @@
 /*
  * assay_harness.h - helpers for the harness of an nvcc task (assay,
- * docs/envs/nvcc.md).  assay writes this file next to the harness and
- * builds it with
- *   nvcc -arch=sm_XX -O2 -DASSAY_NONCE="SECRET" -DASSAY_SM=XX
- *        -o run/harness HARNESS candidate.o
- * The harness is the task's host program: it calls the candidate's entry
- * (declared in the task's interface), checks the result against its own
- * reference, times the candidate with CUDA events, and ends with
- * assay_pass() or assay_fail().  assay believes only the lines these
- * helpers print, which start with the per-run secret; the candidate,
- * compiled apart, never sees it.  The lines:
- *   SECRET no-gpu: WHY               then exit 77: the run is skipped
- *   SECRET metric NAME VALUE         a number for the run's metrics
- *   SECRET result pass               then exit 0
- *   SECRET result fail SUB: DETAIL   then exit 1; SUB is mismatch,
+ * docs/envs/nvcc.md, ADR 0020).  assay writes this file next to the
+ * harness and builds the harness twice:
+ *   run/harness-want   linked with a stub in place of the candidate
+ *   run/harness        linked with the candidate
+ * both from one harness.o (nvcc -arch=sm_XX -O2 -DASSAY_SM=XX -c
+ * HARNESS).  The harness is the task's host program: it makes inputs
+ * (the same in every run: seed its generator), computes the expected
+ * result on the host, calls the candidate's entry, checks the result with
+ * assay_expect_close(), times the candidate with CUDA events, and ends
+ * with assay_pass() or assay_fail().
+ *
+ * No secret is compiled in, and nothing printed here is believed: the
+ * helpers write records to fd 3, a pipe of assay's checker (run/check),
+ * which holds the run's secret and runs both binaries.  In the want run
+ * (ASSAY_HARNESS_MODE=want, no candidate code in the process)
+ * assay_expect_close() sends the expected values; in the candidate's run
+ * it sends what the candidate produced.  The checker compares the two,
+ * at the want run's tolerances, and prints the result.  Records:
+ *   no-gpu WHY                       then exit 77
+ *   metric NAME VALUE
+ *   expect N ATOL RTOL\n + N floats  (host byte order)
+ *   pass                             then exit 0
+ *   fail SUB DETAIL                  then exit 1; SUB is mismatch,
  *                                    launch-error or runtime-error
  */
 #ifndef ASSAY_HARNESS_H
 #define ASSAY_HARNESS_H
 
+#include <cerrno>
 #include <cmath>
 #include <cstdarg>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+
+#include <unistd.h>
 
 #include <cuda_runtime.h>
 
-#ifndef ASSAY_NONCE
-#define ASSAY_NONCE "untagged"
-#endif
 #ifndef ASSAY_SM
 #define ASSAY_SM 0
 #endif
 
-/* One tagged line on stdout, flushed before anything else can happen. */
-static void
-assay_line(const char *fmt, ...)
-{
-	va_list ap;
+#define ASSAY_RECORD_FD	3	/* the checker's pipe */
 
-	fputs(ASSAY_NONCE " ", stdout);
+/* The want run: the harness without the candidate (a stub in its
+ * place), which sends the expected values and checks nothing. */
+static bool
+assay_want_mode(void)
+{
+	const char *m = std::getenv("ASSAY_HARNESS_MODE");
+
+	return m != NULL && std::strcmp(m, "want") == 0;
+}
+
+/* n bytes to the checker; without a checker (the harness run by hand),
+ * to nowhere. */
+static void
+assay_put(const void *p, size_t n)
+{
+	const char *b = (const char *)p;
+
+	while (n > 0) {
+		ssize_t k = write(ASSAY_RECORD_FD, b, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return;
+		b += k;
+		n -= (size_t)k;
+	}
+}
+
+/* One record line, and a copy on stdout for a person. */
+static void
+assay_record(const char *fmt, ...)
+{
+	char line[768];
+	va_list ap;
+	int n;
+
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	n = vsnprintf(line, sizeof line - 1, fmt, ap);
 	va_end(ap);
-	fputc('\n', stdout);
-	fflush(stdout);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof line - 2)
+		n = (int)sizeof line - 2;
+	for (int i = 0; i < n; i++)
+		if (line[i] == '\n' || line[i] == '\r')
+			line[i] = ' ';
+	std::printf("assay: %.*s\n", n, line);
+	std::fflush(stdout);
+	line[n] = '\n';
+	assay_put(line, (size_t)n + 1);
 }
 
 /* The run is a fail: SUB (mismatch, launch-error, runtime-error), why. */
@@ -58,23 +109,25 @@ assay_fail(const char *sub, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	assay_line("result fail %s: %s", sub, msg);
-	exit(1);
+	assay_record("fail %s %s", sub, msg);
+	std::exit(1);
 }
 
 [[noreturn]] static void
 assay_pass(void)
 {
-	assay_line("result pass");
-	exit(0);
+	assay_record("pass");
+	std::exit(0);
 }
 
 /* A number for the run's metrics; say the unit in the name
- * (avg_kernel_ms). */
+ * (avg_kernel_ms).  Measured in the candidate's process: reported, never
+ * a verdict. */
 static void
 assay_metric(const char *name, double value)
 {
-	assay_line("metric %s %.6g", name, value);
+	if (!assay_want_mode())
+		assay_record("metric %s %.6g", name, value);
 }
 
 /* A CUDA call of the harness itself that must work. */
@@ -98,35 +151,39 @@ assay_require_gpu(void)
 	cudaError_t e = cudaGetDeviceCount(&n);
 
 	if (e != cudaSuccess) {
-		assay_line("no-gpu: %s", cudaGetErrorString(e));
-		exit(77);
+		assay_record("no-gpu %s", cudaGetErrorString(e));
+		std::exit(77);
 	}
 	if (n == 0) {
-		assay_line("no-gpu: no CUDA device");
-		exit(77);
+		assay_record("no-gpu no CUDA device");
+		std::exit(77);
 	}
 	ASSAY_CUDA(cudaGetDeviceProperties(&p, 0));
 	cudaDriverGetVersion(&drv);
 	cudaRuntimeGetVersion(&rt);
-	printf("assay: device 0: %s, sm_%d%d, driver %d, runtime %d\n",
+	std::printf("assay: device 0: %s, sm_%d%d, driver %d, runtime %d\n",
 	    p.name, p.major, p.minor, drv, rt);
 	if (p.major * 10 + p.minor < ASSAY_SM) {
-		assay_line("no-gpu: %s is sm_%d%d, older than the target sm_%d",
-		    p.name, p.major, p.minor, ASSAY_SM);
-		exit(77);
+		assay_record("no-gpu %s is sm_%d%d, older than the target"
+		    " sm_%d", p.name, p.major, p.minor, ASSAY_SM);
+		std::exit(77);
 	}
 }
 
 /*
  * After the candidate's entry has launched its kernels: a launch error
  * ("invalid configuration argument": a grid or block over the limits)
- * or a fault while they ran fails the run.
+ * or a fault while they ran fails the run.  Nothing to check in the want
+ * run.
  */
 static void
 assay_check_launch(const char *what)
 {
-	cudaError_t e = cudaGetLastError();
+	cudaError_t e;
 
+	if (assay_want_mode())
+		return;
+	e = cudaGetLastError();
 	if (e != cudaSuccess)
 		assay_fail("launch-error", "%s: %s", what,
 		    cudaGetErrorString(e));
@@ -138,8 +195,10 @@ assay_check_launch(const char *what)
 
 /*
  * got[i] against want[i] (host arrays of n): |got - want| <= atol +
- * rtol * |want| everywhere, else a mismatch naming the first index that
- * is off, how many are, and the largest error.
+ * rtol * |want| everywhere.  The checker is sent want (the want run) or
+ * got (the candidate's run) and compares them across the two runs; the
+ * candidate's run also compares here, to fail early with the first index
+ * that is off, how many are, and the largest error.
  */
 static void
 assay_expect_close(const float *got, const float *want, size_t n,
@@ -147,7 +206,12 @@ assay_expect_close(const float *got, const float *want, size_t n,
 {
 	size_t bad = 0, first = 0;
 	double worst = 0;
+	bool w = assay_want_mode();
 
+	assay_record("expect %zu %.17g %.17g", n, atol, rtol);
+	assay_put(w ? want : got, n * sizeof(float));
+	if (w)
+		return;
 	for (size_t i = 0; i < n; i++) {
 		double d = std::fabs((double)got[i] - (double)want[i]);
 
@@ -167,7 +231,7 @@ assay_expect_close(const float *got, const float *want, size_t n,
 /*
  * Milliseconds per call of launch() on the GPU: warmup calls, then iters
  * calls between two CUDA events, each checked with
- * assay_check_launch().
+ * assay_check_launch().  The want run times nothing.
  */
 template <class F>
 static double
@@ -176,6 +240,8 @@ assay_time_ms(F launch, int warmup, int iters)
 	cudaEvent_t start, stop;
 	float ms = 0;
 
+	if (assay_want_mode())
+		return 0;
 	for (int i = 0; i < warmup; i++)
 		launch();
 	assay_check_launch("warm-up");

@@ -1,0 +1,225 @@
+/*
+ * test_command.c - unit tests for the command table's parser, lookup and
+ * help (app/command.c), cmocka: every option form the spec allows, the
+ * usage errors every command shares (unknown option, prefix, missing
+ * value, value on a flag, too few or too many arguments), --help, and
+ * the help and usage written from the entries, the words of a `:` line
+ * and free text (issue 9, item 1).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "app/command.h"
+
+static const struct cmd_opt opts[] = {
+	{ "where", 0, CMD_VALUE, 'w' },
+	{ "json", 0, CMD_FLAG, 'J' },
+	{ "quiet", 'q', CMD_FLAG, 'q' },
+	{ "jobs", 'j', CMD_VALUE, 'j' },
+	{ "keep", 0, CMD_OPTIONAL, 'k' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
+
+static int
+nop(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	(void)ctx;
+	(void)a;
+	(void)err;
+	return 0;
+}
+
+static const struct cmd_entry demo = {
+	"demo", "dm", opts, 1, 2, "demo [--where F] [--json] [-q] ID [ID]",
+	"A command for the tests.", CMD_CLI | CMD_WORKBENCH, nop
+};
+static const struct cmd_entry other = {
+	"other", NULL, NULL, 0, 0, "other", "No arguments.", CMD_WORKBENCH, nop
+};
+
+/* Parse the words of line (blank-separated, no quoting) by demo. */
+static int
+parse(const char *line, struct cmd_args *a, struct err *err, char **buf,
+    char **argv)
+{
+	int argc = 0;
+
+	*buf = strdup(line);
+	for (char *w = strtok(*buf, " "); w != NULL; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	return cmd_parse(&demo, argc, argv, a, err);
+}
+
+static void
+test_forms(void **state)
+{
+	char *buf, *argv[16];
+	struct cmd_args a;
+	struct err err;
+	const char *v;
+	int ch;
+
+	(void)state;
+	assert_int_equal(parse("demo --where a=b c1 --json -qj4 --keep=all"
+	    " -- -x", &a, &err, &buf, argv), 0);
+	assert_int_equal(a.npos, 2);
+	assert_string_equal(a.pos[0], "c1");
+	assert_string_equal(a.pos[1], "-x");
+	assert_int_equal(cmd_next(&a, &v), 'w');
+	assert_string_equal(v, "a=b");
+	assert_int_equal(cmd_next(&a, &v), 'J');
+	assert_null(v);
+	assert_int_equal(cmd_next(&a, &v), 'q');
+	assert_int_equal(ch = cmd_next(&a, &v), 'j');
+	assert_string_equal(v, "4");
+	assert_int_equal(cmd_next(&a, &v), 'k');
+	assert_string_equal(v, "all");
+	assert_int_equal(cmd_next(&a, &v), -1);
+	assert_true(cmd_has(&a, 'w', &v));
+	assert_false(cmd_has(&a, 'x', NULL));
+	cmd_args_release(&a);
+	free(buf);
+
+	/* --name=value, -j VALUE, a bare optional, "-" as an argument */
+	assert_int_equal(parse("demo --where=x=1 -j 8 --keep -", &a, &err,
+	    &buf, argv), 0);
+	assert_int_equal(a.npos, 1);
+	assert_string_equal(a.pos[0], "-");
+	assert_int_equal(cmd_next(&a, &v), 'w');
+	assert_string_equal(v, "x=1");
+	assert_int_equal(cmd_next(&a, &v), 'j');
+	assert_string_equal(v, "8");
+	assert_int_equal(cmd_next(&a, &v), 'k');
+	assert_null(v);
+	cmd_args_release(&a);
+	free(buf);
+}
+
+static void
+test_errors(void **state)
+{
+	static const struct {
+		const char	*line, *msg;
+	} bad[] = {
+		{ "demo c1 --dry-run", "unknown option '--dry-run'" },
+		{ "demo c1 --jso", "unknown option '--jso'" },
+		{ "demo c1 -z", "unknown option '-z'" },
+		{ "demo c1 -qz", "unknown option '-z'" },
+		{ "demo c1 --where", "--where wants a value" },
+		{ "demo c1 -j", "-j wants a value" },
+		{ "demo c1 --json=yes", "--json takes no value" },
+		{ "demo", "missing argument" },
+		{ "demo c1 c2 c3", "unexpected argument 'c3'" },
+	};
+	char *buf, *argv[16];
+	struct cmd_args a;
+	struct err err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err.msg[0] = '\0';
+		assert_int_equal(parse(bad[i].line, &a, &err, &buf, argv), -1);
+		if (strstr(err.msg, bad[i].msg) == NULL)
+			fail_msg("%s: '%s', want '%s'", bad[i].line, err.msg,
+			    bad[i].msg);
+		cmd_args_release(&a);
+		free(buf);
+	}
+}
+
+static void
+test_help(void **state)
+{
+	char *buf, *argv[16];
+	struct cmd_args a;
+	struct err err;
+
+	(void)state;
+	/* --help wins over what else is wrong, but not after "--" */
+	assert_int_equal(parse("demo --bogus --help", &a, &err, &buf, argv),
+	    0);
+	assert_true(a.help);
+	cmd_args_release(&a);
+	free(buf);
+	assert_int_equal(parse("demo -- --help", &a, &err, &buf, argv), 0);
+	assert_false(a.help);
+	assert_string_equal(a.pos[0], "--help");
+	cmd_args_release(&a);
+	free(buf);
+}
+
+static void
+test_table(void **state)
+{
+	const struct cmd_entry *v[] = { &demo, &other };
+	struct cmd_table t = { v, 2 };
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	assert_ptr_equal(cmd_find(&t, "demo"), &demo);
+	assert_ptr_equal(cmd_find(&t, "dm"), &demo);
+	assert_ptr_equal(cmd_find(&t, "other"), &other);
+	assert_null(cmd_find(&t, "dem"));
+	cmd_help_text(&demo, "assay", &b);
+	assert_string_equal(buf_str(&b), "usage: assay demo [--where F]"
+	    " [--json] [-q] ID [ID]\nalias: dm\n\nA command for the tests.\n");
+	buf_reset(&b);
+	cmd_usage_all(&t, CMD_CLI, "  assay ", &b);
+	assert_string_equal(buf_str(&b), "  assay demo [--where F] [--json]"
+	    " [-q] ID [ID]\n");
+	buf_reset(&b);
+	cmd_usage_all(&t, CMD_WORKBENCH, ":", &b);
+	assert_non_null(strstr(buf_str(&b), ":other\n"));
+	buf_release(&b);
+}
+
+static void
+test_text(void **state)
+{
+	static const struct cmd_entry note = { "note", NULL, NULL, 0,
+	    CMD_MANY, "note TEXT", "Note.", CMD_WORKBENCH | CMD_TEXT, nop };
+	struct cmd_args a;
+	struct err err;
+	char **v;
+	int n;
+
+	(void)state;
+	v = cmd_words("  note -x  grep=\"a  b\" --help ", &n);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[0], "note");
+	assert_string_equal(v[1], "-x");
+	assert_string_equal(v[2], "grep=\"a  b\"");
+	assert_string_equal(v[3], "--help");
+	assert_null(v[4]);
+	/* free text: no options, --help included, every word an argument */
+	assert_int_equal(cmd_parse(&note, n, v, &a, &err), 0);
+	assert_false(a.help);
+	assert_int_equal(a.npos, 3);
+	assert_string_equal(a.pos[0], "-x");
+	cmd_args_release(&a);
+	cmd_words_free(v);
+	v = cmd_words("", &n);
+	assert_int_equal(n, 0);
+	cmd_words_free(v);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_forms),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
