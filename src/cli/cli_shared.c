@@ -17,6 +17,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/ident.h"
+#include "base/jsonx.h"
 #include "base/textsafe.h"
 #include "store/store.h"
 
@@ -223,33 +224,6 @@ cli_parse_seconds(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
-/* s as a JSON string (invalid UTF-8 as U+FFFD: jansson refuses it, and a
- * refused field would drop the whole row), or null. */
-json_t *
-cli_jstr_or_null(const char *s)
-{
-	struct buf b = BUF_INIT;
-	json_t *v;
-
-	if (s == NULL)
-		return json_null();
-	v = json_string(s);
-	if (v != NULL)
-		return v;
-	safe_utf8(&b, s, strlen(s));
-	v = json_stringn(b.p != NULL ? b.p : "", b.len);
-	buf_release(&b);
-	return v;
-}
-
-json_t *
-cli_jraw(const char *txt)
-{
-	json_t *v = txt != NULL ? json_loads(txt, 0, NULL) : NULL;
-
-	return v != NULL ? v : json_null();
-}
-
 /*
  * Untrusted text (candidate code, logs, origins, notes) to stdout: its
  * control characters, escape sequences and invalid UTF-8 as visible
@@ -327,15 +301,15 @@ cli_row_json(const struct store_row *r)
 	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:o,"
 	    " s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
 	    "id", r->id, "task", r->task, "benchmark", r->benchmark,
-	    "domain", r->domain, "origin", cli_jstr_or_null(r->origin), "kind",
+	    "domain", r->domain, "origin", jsonx_str_or_null(r->origin), "kind",
 	    r->kind,
-	    "lang", r->lang, "parent", cli_jstr_or_null(r->parent),
-	    "source", cli_jstr_or_null(r->source), "verdict",
-	    cli_jstr_or_null(r->verdict), "stage", cli_jstr_or_null(r->stage),
-	    "metrics", cli_jraw(r->metrics), "category", cli_jstr_or_null(r->category),
-	    "subcategory", cli_jstr_or_null(r->subcategory),
-	    "category_source", cli_jstr_or_null(r->category_source),
-	    "status", r->status, "env", cli_jstr_or_null(r->env));
+	    "lang", r->lang, "parent", jsonx_str_or_null(r->parent),
+	    "source", jsonx_str_or_null(r->source), "verdict",
+	    jsonx_str_or_null(r->verdict), "stage", jsonx_str_or_null(r->stage),
+	    "metrics", jsonx_parse_or_null(r->metrics), "category", jsonx_str_or_null(r->category),
+	    "subcategory", jsonx_str_or_null(r->subcategory),
+	    "category_source", jsonx_str_or_null(r->category_source),
+	    "status", r->status, "env", jsonx_str_or_null(r->env));
 }
 
 void

@@ -98,13 +98,6 @@ void	cli_summary_print(const struct cli_summary *s, int json);
 /* Parse whole seconds in lo..hi into *out; 0 or -1. */
 int	cli_parse_seconds(const char *s, long lo, long hi, long *out);
 
-/* s as a new JSON string (invalid UTF-8 as U+FFFD: jansson refuses it,
- * and a refused field would drop the whole row), or null. */
-json_t	*cli_jstr_or_null(const char *s);
-
-/* txt parsed as JSON (new reference), or null when NULL or invalid. */
-json_t	*cli_jraw(const char *txt);
-
 /*
  * One field of a table row (an origin, a benchmark, an env name) as a
  * new string that is safe on a terminal and stays on its line: every

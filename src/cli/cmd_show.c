@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "base/err.h"
+#include "base/jsonx.h"
 #include "store/store.h"
 #include "verify/pipeline.h"
 
@@ -31,18 +32,18 @@ run_json(const struct run *r, int with_log)
 	o = json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
 	    " s:o, s:i, s:I, s:I, s:o}",
 	    "id", (json_int_t)r->id, "env", r->env, "verdict", r->verdict,
-	    "stage", cli_jstr_or_null(r->stage),
-	    "subcategory", cli_jstr_or_null(r->subcategory),
-	    "category", cli_jstr_or_null(r->category),
-	    "evidence", cli_jstr_or_null(r->evidence),
+	    "stage", jsonx_str_or_null(r->stage),
+	    "subcategory", jsonx_str_or_null(r->subcategory),
+	    "category", jsonx_str_or_null(r->category),
+	    "evidence", jsonx_str_or_null(r->evidence),
 	    "evidence_line", r->evidence_line > 0 ?
 	    json_integer(r->evidence_line) : json_null(),
-	    "metrics", cli_jraw(r->metrics),
-	    "toolchain", cli_jstr_or_null(r->toolchain),
-	    "inputs", cli_jraw(r->inputs),
+	    "metrics", jsonx_parse_or_null(r->metrics),
+	    "toolchain", jsonx_str_or_null(r->toolchain),
+	    "inputs", jsonx_parse_or_null(r->inputs),
 	    "exit_code", r->exit_code, "wall_ms", (json_int_t)r->wall_ms,
 	    "started", (json_int_t)r->started,
-	    "command", cli_jstr_or_null(r->command));
+	    "command", jsonx_str_or_null(r->command));
 	json_object_set_new(o, "diagnostics", diags);
 	{
 		/* A pipeline's members, as the trace pane shows them. */
@@ -61,8 +62,8 @@ run_json(const struct run *r, int with_log)
 				json_array_append_new(a, json_pack("{s:s, s:s,"
 				    " s:o, s:o, s:o}", "env", st[i].env,
 				    "verdict", st[i].verdict, "stage",
-				    cli_jstr_or_null(st[i].stage), "subcategory",
-				    cli_jstr_or_null(st[i].subcategory), "stages",
+				    jsonx_str_or_null(st[i].stage), "subcategory",
+				    jsonx_str_or_null(st[i].subcategory), "stages",
 				    stages));
 			}
 			json_object_set_new(o, "pipeline", a);
@@ -183,7 +184,7 @@ cmd_show(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		}
 		to = json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", t.id,
 		    "benchmark", t.benchmark, "domain", t.domain, "env", t.env,
-		    "env_params", cli_jraw(t.env_params));
+		    "env_params", jsonx_parse_or_null(t.env_params));
 		cli_jtext(to, "spec", t.spec, t.spec != NULL ? strlen(t.spec) : 0);
 		cli_jtext(to, "interface", t.interface, t.interface != NULL ?
 		    strlen(t.interface) : 0);
@@ -192,9 +193,9 @@ cmd_show(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		json_object_set_new(to, "files", files);
 		json_object_set_new(o, "task", to);
 		if (c.extra != NULL) {
-			json_t *ex = cli_jraw(c.extra), *gen;
+			json_t *ex = jsonx_parse_or_null(c.extra), *gen;
 
-			/* What produced arr model's candidate (generate.h). */
+			/* What produced a model's candidate (generate.h). */
 			gen = json_object_get(ex, "generation");
 			if (gen != NULL)
 				json_object_set(o, "generation", gen);
@@ -202,7 +203,7 @@ cmd_show(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		}
 		cli_jtext(o, "code", c.code, c.code_len);
 		json_object_set_new(o, "code_hash", json_string(c.code_hash));
-		json_object_set_new(o, "origin_raw", cli_jstr_or_null(c.origin_raw));
+		json_object_set_new(o, "origin_raw", jsonx_str_or_null(c.origin_raw));
 		arr = json_array();
 		for (size_t i = 0; i < nruns; i++)
 			json_array_append_new(arr, run_json(&runs[i], 1));
@@ -210,29 +211,29 @@ cmd_show(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		arr = json_array();
 		for (size_t i = 0; i < nrecs; i++) {
 			json_t *rec = json_pack("{s:o, s:o}", "verdict",
-			    cli_jstr_or_null(recs[i].verdict), "stage",
-			    cli_jstr_or_null(recs[i].stage));
+			    jsonx_str_or_null(recs[i].verdict), "stage",
+			    jsonx_str_or_null(recs[i].stage));
 
 			cli_jtext(rec, "log", recs[i].log, recs[i].log != NULL ?
 			    strlen(recs[i].log) : 0);
-			json_object_set_new(rec, "raw", cli_jraw(recs[i].extra));
+			json_object_set_new(rec, "raw", jsonx_parse_or_null(recs[i].extra));
 			json_array_append_new(arr, rec);
 		}
 		json_object_set_new(o, "recorded", arr);
 		json_object_set_new(o, "label", d.category != NULL ?
 		    json_pack("{s:s, s:o, s:o, s:o}", "category", d.category,
-		    "subcategory", cli_jstr_or_null(d.subcategory), "by",
-		    cli_jstr_or_null(d.label_by), "note", cli_jstr_or_null(d.label_note)) :
+		    "subcategory", jsonx_str_or_null(d.subcategory), "by",
+		    jsonx_str_or_null(d.label_by), "note", jsonx_str_or_null(d.label_note)) :
 		    json_null());
 		json_object_set_new(o, "review", json_pack("{s:s, s:o, s:o}",
-		    "status", d.status, "note", cli_jstr_or_null(d.review_note),
-		    "by", cli_jstr_or_null(d.review_by)));
+		    "status", d.status, "note", jsonx_str_or_null(d.review_note),
+		    "by", jsonx_str_or_null(d.review_by)));
 		arr = json_array();
 		for (size_t i = 0; i < nevs; i++)
 			json_array_append_new(arr, json_pack("{s:I, s:I, s:s, s:s,"
 			    " s:o}", "id", (json_int_t)evs[i].id, "at",
 			    (json_int_t)evs[i].at, "who", evs[i].who, "action",
-			    evs[i].action, "detail", cli_jstr_or_null(evs[i].detail)));
+			    evs[i].action, "detail", jsonx_str_or_null(evs[i].detail)));
 		json_object_set_new(o, "events", arr);
 		arr = json_array();
 		for (size_t i = 0; i < nnotes; i++)

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "base/buf.h"
+#include "base/duration.h"
 #include "base/err.h"
 #include "envs/verilog.h"
 #include "generate/generate.h"
@@ -302,17 +303,6 @@ stats_agreement(struct store *st, const char *where, const char *fmt)
 	return 0;
 }
 
-/* "1:02:03" for people; "-" for nothing. */
-static void
-hms(int64_t s, char *buf, size_t n)
-{
-	if (s <= 0)
-		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, "%lld:%02lld:%02lld", (long long)(s / 3600),
-		    (long long)(s / 60 % 60), (long long)(s % 60));
-}
-
 /*
  * A time (seconds since 1970) as local "YYYY-MM-DD HH:MM".  Why: a time
  * localtime_r cannot convert (a journal from an old import with an "at"
@@ -360,7 +350,7 @@ stats_reviewers(struct store *st, const char *where, const char *fmt)
 			snprintf(rate, sizeof rate, "-");
 		else
 			snprintf(rate, sizeof rate, "%.1f", ph);
-		hms(r[i].active_s, act, sizeof act);
+		duration_hms(r[i].active_s, act, sizeof act);
 		when(r[i].first, t0, sizeof t0);
 		when(r[i].last, t1, sizeof t1);
 		if (strcmp(fmt, "table") == 0) {

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "base/buf.h"
+#include "base/jsonx.h"
 #include "base/hash.h"
 #include "base/ident.h"
 #include "base/strset.h"
@@ -104,20 +105,6 @@ json_text(json_t *o, size_t flags)
 	return r;
 }
 
-static json_t *
-jstr_or_null(const char *s)
-{
-	return s != NULL ? json_string(s) : json_null();
-}
-
-static json_t *
-json_or_null(const char *txt)
-{
-	json_t *v = txt != NULL ? json_loads(txt, 0, NULL) : NULL;
-
-	return v != NULL ? v : json_null();
-}
-
 /* The folder of a task: <domain>/<task-id>. */
 static char *
 task_dir(const struct task *t)
@@ -150,11 +137,11 @@ add_task(struct collect *c, const struct task *t)
 	src = dataset_rel_source(t->source, t->benchmark);
 	o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}",
 	    "id", t->id, "benchmark", t->benchmark, "domain", t->domain,
-	    "env", t->env, "env_params", json_or_null(t->env_params),
-	    "spec", jstr_or_null(t->spec), "interface",
-	    jstr_or_null(t->interface), "files", files, "source",
-	    jstr_or_null(src));
-	json_object_set_new(o, "license", jstr_or_null(t->license));
+	    "env", t->env, "env_params", jsonx_parse_or_null(t->env_params),
+	    "spec", jsonx_str_or_null(t->spec), "interface",
+	    jsonx_str_or_null(t->interface), "files", files, "source",
+	    jsonx_str_or_null(src));
+	json_object_set_new(o, "license", jsonx_str_or_null(t->license));
 	if (t->license_source != NULL)
 		json_object_set_new(o, "license_source",
 		    json_string(t->license_source));
@@ -163,7 +150,7 @@ add_task(struct collect *c, const struct task *t)
 		json_object_set_new(o, "split_by", json_string(t->split_hand ?
 		    "hand" : "hash"));
 	}
-	extra = json_or_null(t->extra);
+	extra = jsonx_parse_or_null(t->extra);
 	if (json_is_object(extra) && json_object_size(extra) > 0)
 		json_object_set(o, "extra", extra);
 	json_decref(extra);
@@ -285,22 +272,22 @@ add_candidate(struct collect *c, const char *id, int context)
 	    " s:o, s:o}",
 	    "id", cand.id, "task", cand.task_id, "origin", cand.origin,
 	    "kind", cand.kind, "lang", cand.lang,
-	    "parent", jstr_or_null(cand.parent),
-	    "source", jstr_or_null(src),
+	    "parent", jsonx_str_or_null(cand.parent),
+	    "source", jsonx_str_or_null(src),
 	    "code", json_sprintf("%s.%s", cand.id, dataset_ext(cand.lang)),
 	    "code_sha256", hex,
 	    "role", context ? "context" : "sample",
 	    "label", d.category != NULL ? json_pack("{s:s, s:o, s:o}",
-	    "category", d.category, "subcategory", jstr_or_null(d.subcategory),
-	    "by", jstr_or_null(d.label_by)) : json_null(),
+	    "category", d.category, "subcategory", jsonx_str_or_null(d.subcategory),
+	    "by", jsonx_str_or_null(d.label_by)) : json_null(),
 	    "review", json_pack("{s:s, s:o, s:o}", "status", d.status,
-	    "note", jstr_or_null(d.review_note), "by",
-	    jstr_or_null(d.review_by)));
+	    "note", jsonx_str_or_null(d.review_note), "by",
+	    jsonx_str_or_null(d.review_by)));
 	if (cand.origin_raw != NULL)
 		json_object_set_new(o, "origin_raw",
 		    json_string(cand.origin_raw));
 	/* a sample inherits its task's licence */
-	json_object_set_new(o, "license", jstr_or_null(t.license));
+	json_object_set_new(o, "license", jsonx_str_or_null(t.license));
 	free(src);
 	s->domain = xstrdup(t.domain);
 	s->benchmark = xstrdup(t.benchmark);
@@ -310,12 +297,12 @@ add_candidate(struct collect *c, const char *id, int context)
 	if (have_run == 0)
 		json_object_set_new(o, "run", json_pack("{s:s, s:o, s:o, s:o,"
 		    " s:o, s:o, s:o}", "verdict", run.verdict,
-		    "stage", jstr_or_null(run.stage),
-		    "subcategory", jstr_or_null(run.subcategory),
-		    "metrics", json_or_null(run.metrics),
-		    "toolchain", jstr_or_null(run.toolchain),
-		    "inputs", json_or_null(run.inputs),
-		    "env", jstr_or_null(run.env)));
+		    "stage", jsonx_str_or_null(run.stage),
+		    "subcategory", jsonx_str_or_null(run.subcategory),
+		    "metrics", jsonx_parse_or_null(run.metrics),
+		    "toolchain", jsonx_str_or_null(run.toolchain),
+		    "inputs", jsonx_parse_or_null(run.inputs),
+		    "env", jsonx_str_or_null(run.env)));
 	else
 		json_object_set_new(o, "run", json_null());
 	if (!context) {
@@ -331,7 +318,7 @@ add_candidate(struct collect *c, const char *id, int context)
 		    s->dir, cand.id, dataset_ext(cand.lang)));
 		json_object_set_new(l, "domain", json_string(t.domain));
 		json_object_set_new(l, "benchmark", json_string(t.benchmark));
-		json_object_set_new(l, "split", jstr_or_null(t.split));
+		json_object_set_new(l, "split", jsonx_str_or_null(t.split));
 		s->line = json_text(l, JSON_COMPACT | JSON_SORT_KEYS);
 	}
 	{

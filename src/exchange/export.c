@@ -19,6 +19,7 @@
 
 #include "base/atomic.h"
 #include "base/buf.h"
+#include "base/jsonx.h"
 #include "base/hash.h"
 #include "exchange/import.h"
 #include "model/sample.h"
@@ -96,12 +97,6 @@ export_filter(enum export_format format, const char *where)
 }
 
 /* --- JSON helpers ---------------------------------------------------- */
-
-static json_t *
-jstr_or_null(const char *s)
-{
-	return s != NULL ? json_string(s) : json_null();
-}
 
 /* The JSON text txt as a value; NULL when txt is NULL or not JSON. */
 static json_t *
@@ -239,7 +234,7 @@ labels_json(struct export_ctx *x, const char *cand_id)
 		/* a label that settled a disagreement, not a vote */
 		if (final)
 			json_object_set_new(o, "final", json_true());
-		json_object_set_new(o, "by", jstr_or_null(l[i].by));
+		json_object_set_new(o, "by", jsonx_str_or_null(l[i].by));
 		json_object_set_new(o, "at", json_integer(l[i].at));
 		json_array_append_new(a, o);
 	}
@@ -263,7 +258,7 @@ notes_json(struct export_ctx *x, const char *cand_id)
 	for (size_t i = 0; i < n; i++) {
 		json_array_append_new(a, json_pack("{s:o, s:o, s:I}", "text",
 		    jtext(nt[i].text, strlen(nt[i].text)), "by",
-		    jstr_or_null(nt[i].by), "at", (json_int_t)nt[i].at));
+		    jsonx_str_or_null(nt[i].by), "at", (json_int_t)nt[i].at));
 		store_note_release(&nt[i]);
 	}
 	free(nt);
@@ -429,8 +424,8 @@ raw_one(struct export_ctx *x, const char *id, int depth)
 	json_object_set_new(co, "kind", json_string(c.kind));
 	json_object_set_new(co, "lang", json_string(c.lang));
 	json_object_set_new(co, "code", code);
-	json_object_set_new(co, "parent", jstr_or_null(c.parent));
-	json_object_set_new(co, "source", jstr_or_null(c.source));
+	json_object_set_new(co, "parent", jsonx_str_or_null(c.parent));
+	json_object_set_new(co, "source", jsonx_str_or_null(c.source));
 	extra = jparse(c.extra);
 	if (json_is_object(extra))
 		merge_unknown(co, extra, "$row");
@@ -723,9 +718,9 @@ provenance_json(const struct task *t)
 		json_object_set_new(files, t->files[i].name, json_string(hex));
 	}
 	return json_pack("{s:o, s:o, s:o, s:o}", "license",
-	    jstr_or_null(t->license), "license_source",
-	    jstr_or_null(t->license_source), "source",
-	    jstr_or_null(t->source), "files", files);
+	    jsonx_str_or_null(t->license), "license_source",
+	    jsonx_str_or_null(t->license_source), "source",
+	    jsonx_str_or_null(t->source), "files", files);
 }
 
 /* Does env (a name or a pipeline "a+b") judge speed? */
@@ -964,7 +959,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 			    " s:s, s:o, s:b}", "message",
 			    (json_int_t)json_array_size(msgs), "candidate",
 			    chain[i].id, "origin", chain[i].origin, "verdict",
-			    jstr_or_null(v), "target", 0));
+			    jsonx_str_or_null(v), "target", 0));
 			free(v);
 			add_turn(msgs, &chain[i], 0);
 			free(fb);
@@ -976,7 +971,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		json_array_append_new(turns, json_pack("{s:I, s:s, s:s, s:o,"
 		    " s:b}", "message", (json_int_t)json_array_size(msgs),
 		    "candidate", c.id, "origin", c.origin, "verdict",
-		    jstr_or_null(have_r == 0 ? r.verdict : NULL), "target",
+		    jsonx_str_or_null(have_r == 0 ? r.verdict : NULL), "target",
 		    1));
 		add_turn(msgs, &c, 1);
 	} else if (have_p) {
@@ -1010,9 +1005,9 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	json_object_set_new(meta, "benchmark", json_string(t.benchmark));
 	json_object_set_new(meta, "domain", json_string(t.domain));
 	json_object_set_new(meta, "env", json_string(t.env));
-	json_object_set_new(meta, "toolchain", jstr_or_null(have_r == 0 ?
+	json_object_set_new(meta, "toolchain", jsonx_str_or_null(have_r == 0 ?
 	    r.toolchain : NULL));
-	json_object_set_new(meta, "verdict", jstr_or_null(have_r == 0 ?
+	json_object_set_new(meta, "verdict", jsonx_str_or_null(have_r == 0 ?
 	    r.verdict : NULL));
 	json_object_set_new(meta, "verified", json_boolean(verified));
 	if (!verified)
@@ -1020,14 +1015,14 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		    json_string("include-failing"));
 	if (speedup > 0)
 		json_object_set_new(meta, "speedup", json_real(speedup));
-	json_object_set_new(meta, "split", jstr_or_null(t.split));
-	json_object_set_new(meta, "license", jstr_or_null(t.license));
+	json_object_set_new(meta, "split", jsonx_str_or_null(t.split));
+	json_object_set_new(meta, "license", jsonx_str_or_null(t.license));
 	json_object_set_new(meta, "provenance", provenance_json(&t));
 	json_object_set_new(meta, "labels", labels);
-	json_object_set_new(meta, "reviewer", jstr_or_null(d.review_by));
+	json_object_set_new(meta, "reviewer", jsonx_str_or_null(d.review_by));
 	json_object_set_new(meta, "status", json_string(d.status));
 	json_object_set_new(meta, "candidate", json_string(c.id));
-	json_object_set_new(meta, "parent", jstr_or_null(c.parent != NULL &&
+	json_object_set_new(meta, "parent", jsonx_str_or_null(c.parent != NULL &&
 	    (nchain > 0 || have_p) ? c.parent : NULL));
 	json_object_set_new(meta, "kind", json_string(c.kind));
 	json_object_set_new(meta, "origin", json_string(c.origin));

@@ -29,6 +29,7 @@
 
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/file.h"
 
 const TSLanguage *tree_sitter_c(void);
 const TSLanguage *tree_sitter_cuda(void);
@@ -172,39 +173,6 @@ syn_group_for(const char *name, uint32_t len)
 			return syn_prefixes[i].group;
 	}
 	return SYN_NONE;
-}
-
-/* Read a whole file into a new NUL-terminated string. */
-static int
-syn_read_file(const char *path, char **out, size_t *len, struct err *err)
-{
-	FILE *f;
-	char *p = NULL;
-	size_t n = 0, cap = 0, got;
-
-	f = fopen(path, "rb");
-	if (f == NULL)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	for (;;) {
-		if (cap - n < 4096) {
-			cap = cap != 0 ? cap * 2 : 8192;
-			p = xrealloc(p, cap);
-		}
-		got = fread(p + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(p);
-		fclose(f);
-		return err_set(err, "%s: read error", path);
-	}
-	fclose(f);
-	p[n] = '\0';
-	*out = p;
-	*len = n;
-	return 0;
 }
 
 /*
@@ -438,7 +406,7 @@ syn_lang_load(struct syn_lang *l, const char *dir, struct err *err)
 		    TREE_SITTER_LANGUAGE_VERSION);
 		goto out;
 	}
-	if (syn_read_file(path, &src, &n, err) != 0)
+	if (file_read(path, &src, &n, err) != 0)
 		goto out;
 	if (n > UINT32_MAX) {
 		err_set(err, "%s: too large", path);

@@ -33,7 +33,7 @@
 #include "app/decide.h"
 #include "exchange/dataset.h"
 #include "lang/syntax.h"
-#include "ui/pane_term.h"
+#include "ui/panes/term.h"
 #include "ui/wb.h"
 
 #define UI_FRAME_MS	10	/* coalesce terminal output redraws */

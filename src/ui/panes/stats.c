@@ -1,5 +1,5 @@
 /*
- * pane_stats.c - `s`, the statistics sheet: the error analysis of the
+ * panes/stats.c - `s`, the statistics sheet: the error analysis of the
  * queue's filter as a table, one row per group (benchmark, model, domain
  * or env; Tab cycles) and a last row for all, one column per failure
  * category and per verdict, each cell a count with its share of the row.
@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/duration.h"
 #include "model/agreement.h"
 
 static const char *const stats_by[] = { "benchmark", "model", "domain",
@@ -393,17 +394,6 @@ stats_follow(struct pane *p, size_t row, int body)
 		p->scroll = (int)row - body + 1;
 }
 
-/* "1:02:03", "-" for nothing. */
-static void
-stats_hms(int64_t sec, char *buf, size_t n)
-{
-	if (sec <= 0)
-		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, "%lld:%02lld:%02lld", (long long)(sec / 3600),
-		    (long long)(sec / 60 % 60), (long long)(sec % 60));
-}
-
 /* The reviewers page: one row per reviewer. */
 static void
 stats_draw_reviewers(struct pane *p, WINDOW *win)
@@ -431,7 +421,7 @@ stats_draw_reviewers(struct pane *p, WINDOW *win)
 		double ph = agreement_rate_per_hour(a);
 		char who[64];
 
-		stats_hms(a->active_s, act, sizeof act);
+		duration_hms(a->active_s, act, sizeof act);
 		if (ph < 0)
 			snprintf(rate, sizeof rate, "-");
 		else

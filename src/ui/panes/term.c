@@ -1,9 +1,9 @@
 /*
- * pane_term.c - the toolchain pane: a terminal (term.h) fed either by a
- * verification job of the verify service (service.h) on a pty, or by
- * $EDITOR on a pty (pty.h).  term.c knows nothing of ptys and pty.c nothing of screens;
- * this file wires them together (Neovim's terminal is decoupled from its
- * feeder the same way).
+ * panes/term.c - the toolchain pane: a terminal (term.h) fed either by
+ * a verification job of the verify service (service.h) on a pty, or by
+ * $EDITOR on a pty (pty.h).  term.c knows nothing of ptys and pty.c
+ * nothing of screens; this file wires them together (Neovim's terminal
+ * is decoupled from its feeder the same way).
  *
  * I/O handlers only feed the terminal and mark the model dirty; the
  * cells are drawn by term_draw() inside the frame.  While the editor
@@ -22,7 +22,7 @@
  * verdict rests on (else its end, where a harness prints its results).
  */
 #define _GNU_SOURCE
-#include "ui/pane_term.h"
+#include "ui/panes/term.h"
 #include "ui/wb.h"
 
 #include <errno.h>
@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "app/decide.h"
+#include "base/file.h"
 #include "base/hash.h"
 #include "exchange/dataset.h"
 #include "exec/pty.h"
@@ -47,7 +48,7 @@
 /*
  * The pane's own state (its priv): the terminal and what feeds it, and
  * the view of it.  Nothing outside this file reads it; the workbench asks
- * through the term_pane_* functions (pane_term.h).
+ * through the term_pane_* functions (panes/term.h).
  */
 struct term_pane {
 	struct term		*term;
@@ -578,26 +579,6 @@ ed_cleanup(struct wb *wb)
 	tp->kbd = 0;
 }
 
-static char *
-read_file(const char *path, size_t *len)
-{
-	struct buf b = BUF_INIT;
-	char chunk[8192];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	while ((n = read(fd, chunk, sizeof chunk)) > 0)
-		buf_add(&b, chunk, (size_t)n);
-	close(fd);
-	if (n < 0) {
-		buf_release(&b);
-		return NULL;
-	}
-	return buf_detach(&b, len);
-}
-
 /*
  * The edit of parent reproduced the code of candidate rep->id, which
  * exists (decide_repair recorded it as a repair of parent too): say so
@@ -645,10 +626,8 @@ ed_finish(struct wb *wb)
 
 	pty_release(&tp->ed);
 	st = tp->ed.status;
-	code = read_file(tp->ed_path, &len);
-	if (code == NULL) {
-		wb_msg(wb, 1, "editor: cannot read %s: %s", tp->ed_path,
-		    strerror(errno));
+	if (file_read(tp->ed_path, &code, &len, &err) < 0) {
+		wb_msg(wb, 1, "editor: cannot read %s", err.msg);
 		goto out;
 	}
 	hash_sha256(code, len, hash);

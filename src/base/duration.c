@@ -1,0 +1,17 @@
+/*
+ * duration.c - spans of seconds as text; see duration.h.
+ */
+#include "base/duration.h"
+
+#include <stdio.h>
+
+const char *
+duration_hms(int64_t s, char *buf, size_t n)
+{
+	if (s <= 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%lld:%02lld:%02lld", (long long)(s / 3600),
+		    (long long)(s / 60 % 60), (long long)(s % 60));
+	return buf;
+}

@@ -1,0 +1,118 @@
+/*
+ * test_base.c - unit tests (cmocka) for the small helpers of src/base/
+ * that several floors share: jsonx (C strings and stored JSON text as
+ * JSON values), file_read (a whole file) and duration_hms.  Each was
+ * written two or three times before (export, dataset, the CLI, the
+ * workbench); where the copies disagreed the tests pin the behaviour
+ * kept.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "base/buf.h"
+#include "base/duration.h"
+#include "base/err.h"
+#include "base/file.h"
+#include "base/jsonx.h"
+#include "testlib.h"
+
+/* NULL is null; text is a string.  Invalid UTF-8 (0xff) is kept as
+ * U+FFFD: export's and the dataset's copies returned NULL for it, which
+ * dropped the field, or the whole object built with json_pack; the
+ * CLI's copy replaced the byte, and that is the behaviour kept. */
+static void
+test_jsonx_str_or_null(void **state)
+{
+	json_t *v;
+
+	(void)state;
+	v = jsonx_str_or_null(NULL);
+	assert_true(json_is_null(v));
+	json_decref(v);
+	v = jsonx_str_or_null("plain");
+	assert_string_equal(json_string_value(v), "plain");
+	json_decref(v);
+	v = jsonx_str_or_null("bad \xff byte");
+	assert_non_null(v);
+	assert_string_equal(json_string_value(v), "bad \xef\xbf\xbd byte");
+	json_decref(v);
+}
+
+static void
+test_jsonx_parse_or_null(void **state)
+{
+	json_t *v;
+
+	(void)state;
+	v = jsonx_parse_or_null(NULL);
+	assert_true(json_is_null(v));
+	json_decref(v);
+	v = jsonx_parse_or_null("{\"a\": 1");
+	assert_true(json_is_null(v));
+	json_decref(v);
+	v = jsonx_parse_or_null("{\"a\": 1}");
+	assert_int_equal(json_integer_value(json_object_get(v, "a")), 1);
+	json_decref(v);
+}
+
+/* A file with a NUL inside comes back whole, NUL-terminated; a missing
+ * one is an error that names it. */
+static void
+test_file_read(void **state)
+{
+	char dir[] = "/tmp/assay-test-base-XXXXXX", path[PATH_MAX], *out;
+	struct err err;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/f", dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite("ab\0cd", 1, 5, f), 5);
+	fclose(f);
+	assert_int_equal(file_read(path, &out, &len, &err), 0);
+	assert_int_equal(len, 5);
+	assert_memory_equal(out, "ab\0cd", 6);
+	free(out);
+	snprintf(path, sizeof path, "%s/missing", dir);
+	assert_int_equal(file_read(path, &out, &len, &err), -1);
+	assert_null(out);
+	assert_non_null(strstr(err.msg, "/missing: No such file"));
+	rm_rf(dir);
+}
+
+static void
+test_duration_hms(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(duration_hms(0, b, sizeof b), "-");
+	assert_string_equal(duration_hms(-5, b, sizeof b), "-");
+	assert_string_equal(duration_hms(59, b, sizeof b), "0:00:59");
+	assert_string_equal(duration_hms(3723, b, sizeof b), "1:02:03");
+	assert_string_equal(duration_hms(100 * 3600, b, sizeof b),
+	    "100:00:00");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jsonx_str_or_null),
+		cmocka_unit_test(test_jsonx_parse_or_null),
+		cmocka_unit_test(test_file_read),
+		cmocka_unit_test(test_duration_hms),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
