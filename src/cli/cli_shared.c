@@ -20,7 +20,6 @@
 #include "base/jsonx.h"
 #include "base/textsafe.h"
 #include "store/store.h"
-#include "model/vocab.h"
 
 /* The command table, handed down by cli.c (which owns it) so that the
  * usage errors below can print a command's usage without calling up. */
@@ -154,23 +153,9 @@ cli_where_add(struct buf *w, const char *v)
 }
 
 void
-cli_tally_add(struct cli_tally *t, const char *verdict)
-{
-	switch (verdict_from_name(verdict)) {
-	case VERDICT_PASS:		t->pass++; break;
-	case VERDICT_FAIL:		t->fail++; break;
-	case VERDICT_TIMEOUT:		t->timeout++; break;
-	case VERDICT_SKIPPED:		t->skipped++; break;
-	case VERDICT_ENV_ERROR:		t->env_error++; break;
-	case VERDICT_TASK_DEFECT:	t->task_defect++; break;
-	default:			t->other++; break;
-	}
-}
-
-void
 cli_summary_print(const struct cli_summary *s, int json)
 {
-	const struct cli_tally *t = &s->tally;
+	const struct vsvc_tally *t = &s->tally;
 
 	if (json) {
 		json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
