@@ -25,7 +25,7 @@ SAN	= -fsanitize=address,undefined -fno-omit-frame-pointer \
 FRONT	 = cli ui
 LAYERS	 = $(filter-out $(FRONT),$(notdir $(patsubst %/,%,$(wildcard src/*/))))
 CORE_SRC = $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
-UI_SRC	 = $(wildcard src/ui/*.c)
+UI_SRC	 = $(wildcard src/ui/*.c src/ui/panes/*.c)
 CLI_SRC	 = $(wildcard src/cli/*.c)
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/share.o
 UI_OBJ	 = $(UI_SRC:%.c=$(BUILD)/%.o)

@@ -153,28 +153,9 @@ cli_where_add(struct buf *w, const char *v)
 }
 
 void
-cli_tally_add(struct cli_tally *t, const char *verdict)
-{
-	if (strcmp(verdict, "pass") == 0)
-		t->pass++;
-	else if (strcmp(verdict, "fail") == 0)
-		t->fail++;
-	else if (strcmp(verdict, "timeout") == 0)
-		t->timeout++;
-	else if (strcmp(verdict, "skipped") == 0)
-		t->skipped++;
-	else if (strcmp(verdict, "env-error") == 0)
-		t->env_error++;
-	else if (strcmp(verdict, "task-defect") == 0)
-		t->task_defect++;
-	else
-		t->other++;
-}
-
-void
 cli_summary_print(const struct cli_summary *s, int json)
 {
-	const struct cli_tally *t = &s->tally;
+	const struct vsvc_tally *t = &s->tally;
 
 	if (json) {
 		json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"

@@ -16,6 +16,7 @@
 #include "base/buf.h"
 #include "cli/cli.h"
 #include "store/store.h"
+#include "verify/service.h"
 
 /*
  * The headless commands: each cmd_NAME.c defines its entry cli_cmd_NAME
@@ -71,14 +72,6 @@ void	cli_where_add(struct buf *w, const char *v);
 /* The filter of a where buffer: its text, or NULL when empty. */
 #define WHERE(w) ((w).len > 0 ? buf_str(&(w)) : NULL)
 
-/* Runs counted by verdict. */
-struct cli_tally {
-	size_t	 pass, fail, timeout, skipped, env_error, task_defect, other;
-};
-
-/* Count one run of verdict (a verdict name; others count as other). */
-void	cli_tally_add(struct cli_tally *t, const char *verdict);
-
 /* The summary verify and merge print: one line, or one JSON object. */
 struct cli_summary {
 	const char	*command;	/* "verify" or "merge" */
@@ -86,7 +79,7 @@ struct cli_summary {
 	size_t		 unchanged;	/* verify: skipped; merge: already in */
 	size_t		 not_stored;	/* runs kept only in a results file */
 	size_t		 refused;	/* merge: stale or foreign lines */
-	struct cli_tally tally;
+	struct vsvc_tally tally;	/* by verdict (vsvc_tally_add()) */
 	const char	*results;	/* results file, or NULL */
 	int		 input;		/* verify --input */
 	int		 complete;	/* --input: the marker was written */

@@ -20,7 +20,7 @@
 struct merge_ctx {
 	struct store	*st;
 	struct cli_summary	 sum;
-	struct cli_tally	 pending;	/* runs of the open batch */
+	struct vsvc_tally	 pending;	/* runs of the open batch */
 	size_t		 npending, lines;
 	int		 tty, status;
 };
@@ -39,7 +39,7 @@ merge_flush(struct merge_ctx *m)
 		store_rollback(m->st);
 		m->sum.not_stored += m->npending;
 	} else {
-		struct cli_tally *t = &m->sum.tally, *p = &m->pending;
+		struct vsvc_tally *t = &m->sum.tally, *p = &m->pending;
 
 		m->sum.done += m->npending;
 		t->pass += p->pass;
@@ -127,7 +127,7 @@ merge_line(struct merge_ctx *m, const char *file, size_t lineno,
 		m->status = 2;
 	} else if (rc == 2) {
 		m->sum.unchanged++;
-		cli_tally_add(&m->sum.tally, r.verdict);
+		vsvc_tally_add(&m->sum.tally, r.verdict);
 	} else if (rc < 0) {
 		fprintf(stderr, "%s:%zu: %s\n", file, lineno, err.msg);
 		m->sum.not_stored++;
@@ -145,7 +145,7 @@ merge_line(struct merge_ctx *m, const char *file, size_t lineno,
 		m->npending = 0;
 	} else {
 		m->npending++;
-		cli_tally_add(&m->pending, r.verdict);
+		vsvc_tally_add(&m->pending, r.verdict);
 		if (m->npending >= MERGE_BATCH)
 			merge_flush(m);
 	}

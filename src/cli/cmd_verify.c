@@ -1,6 +1,9 @@
 /*
- * cmd_verify.c - `assay verify`: run candidates through their env (the
- * CLI pool).  Moved from cli.c.
+ * cmd_verify.c - `assay verify`: pick the candidates (IDs, --where,
+ * --shard, a slice of --input), run them through the verify service
+ * (verify/service.h: references first, claims, the input-key skip, the
+ * pool, storing), keep each run in the results file, print progress and
+ * the summary.
  */
 #include "cli/cli_shared.h"
 
@@ -22,6 +25,7 @@
 #include "exchange/results.h"
 #include "store/store.h"
 #include "verify/pipeline.h"
+#include "verify/service.h"
 #include "verify/verify.h"
 
 struct idlist {
@@ -51,60 +55,6 @@ shard_of(const char *id)
 	for (; *id != '\0'; id++)
 		h = (h ^ (unsigned char)*id) * 16777619u;
 	return h & 0xffffffffu;
-}
-
-/*
- * Put the references of the batch's tasks at the front of ids, adding
- * those not selected, and return how many there are.  A candidate's
- * failure is only the model's fault when the reference passes.
- */
-static size_t
-references_first(struct store *st, struct idlist *ids)
-{
-	struct idlist refs = { 0 }, rest = { 0 };
-	struct err err;
-
-	for (size_t i = 0; i < ids->n; i++) {
-		struct candidate c;
-		char *ref = NULL, *verdict = NULL;
-		int seen = 0;
-
-		if (store_candidate_get(st, ids->v[i], &c, &err) != 0)
-			continue;
-		if (store_task_reference(st, c.task_id, &ref, &verdict,
-		    &err) == 0 && ref != NULL) {
-			for (size_t k = 0; k < refs.n && !seen; k++)
-				seen = strcmp(refs.v[k], ref) == 0;
-			if (!seen) {
-				refs.v = xreallocarray(refs.v, refs.n + 1,
-				    sizeof *refs.v);
-				refs.v[refs.n++] = ref;
-				ref = NULL;
-			}
-		}
-		free(ref);
-		free(verdict);
-		candidate_release(&c);
-	}
-	for (size_t i = 0; i < ids->n; i++) {
-		int is = 0;
-
-		for (size_t k = 0; k < refs.n && !is; k++)
-			is = strcmp(refs.v[k], ids->v[i]) == 0;
-		if (is) {
-			free(ids->v[i]);
-			continue;
-		}
-		rest.v = xreallocarray(rest.v, rest.n + 1, sizeof *rest.v);
-		rest.v[rest.n++] = ids->v[i];
-	}
-	free(ids->v);
-	ids->v = xreallocarray(refs.v, refs.n + rest.n + 1, sizeof *ids->v);
-	for (size_t i = 0; i < rest.n; i++)
-		ids->v[refs.n + i] = rest.v[i];
-	ids->n = refs.n + rest.n;
-	free(rest.v);
-	return refs.n;
 }
 
 /*
@@ -273,38 +223,6 @@ keep_run(struct results **w, char **fallback, const struct run *r,
 	}
 }
 
-/* How long a verify's claim on a candidate lasts unless renewed: a
- * killed verify's claims lapse after this (issue 10, item 14).
- * ASSAY_CLAIM_TTL_S overrides it, for tests of the lapse. */
-#define CLAIM_TTL_S claim_ttl()
-
-static int
-claim_ttl(void)
-{
-	const char *v = getenv("ASSAY_CLAIM_TTL_S");
-	long n = v != NULL ? strtol(v, NULL, 10) : 0;
-
-	return n >= 1 && n <= 86400 ? (int)n : 60;
-}
-
-/* Who claims: this host, this process and a random word, new string. */
-static char *
-claim_holder(void)
-{
-	char host[256] = "";
-	unsigned r = 0;
-	FILE *f = fopen("/dev/urandom", "rb");
-
-	if (f != NULL) {
-		if (fread(&r, sizeof r, 1, f) != 1)
-			r = 0;
-		fclose(f);
-	}
-	gethostname(host, sizeof host - 1);
-	return xasprintf("%s:%ld:%08x", host, (long)getpid(),
-	    r ^ (unsigned)time(NULL));
-}
-
 /* SIGTERM (Slurm's scancel and time limit) or SIGINT during verify. */
 static volatile sig_atomic_t verify_stop;
 
@@ -313,6 +231,60 @@ verify_on_signal(int sig)
 {
 	verify_stop = sig;
 }
+
+/* What the pool's hooks need of cmd_verify (verify/service.h). */
+struct pool {
+	struct results	**w;		/* --results, or the fallback */
+	char		**fallback;
+	int		 *status;
+	int		  quiet, timeout_s;
+};
+
+/* A run finished: keep it in the results file, say so. */
+static void
+pool_finished(void *arg, const struct vsvc_result *res)
+{
+	struct pool *p = arg;
+	const struct run *r = res->run;
+	const char *kept = verify_job_workdir(res->job);
+
+	/* A busy database was waited for (--lock-timeout); a run that
+	 * still could not be stored is kept in the results file and
+	 * counted apart, so that the summary says what the database
+	 * holds. */
+	if (!res->stored)
+		fprintf(stderr, "assay: %s: not stored: %s\n", r->cand_id,
+		    res->error);
+	keep_run(p->w, p->fallback, r, verify_job_task(res->job),
+	    p->timeout_s, res->stored, p->status);
+	/* "[k/N] ID VERDICT" first: the workbench's :verify reads it
+	 * (ADR 0012). */
+	if (!p->quiet)
+		fprintf(stderr, "[%zu/%zu] %s %s%s%s%s%s%s\n", res->k, res->n,
+		    r->cand_id, r->verdict,
+		    r->stage != NULL ? " " : "",
+		    r->stage != NULL ? r->stage : "",
+		    r->subcategory != NULL ? " " : "",
+		    r->subcategory != NULL ? r->subcategory : "",
+		    res->stored ? "" : " (not stored)");
+	if (kept != NULL && !p->quiet)
+		fprintf(stderr, "  work directory kept: %s"
+		    " (reproduce.sh runs it again)\n", kept);
+}
+
+static void
+pool_problem(void *arg, enum vsvc_problem what, const char *id,
+    const char *msg)
+{
+	(void)arg;
+	if (what == VSVC_LOAD)
+		fprintf(stderr, "assay: %s: cannot load\n", id);
+	else if (id != NULL)
+		fprintf(stderr, "assay: %s: %s\n", id, msg);
+	else
+		fprintf(stderr, "assay: %s\n", msg);
+}
+
 
 static const struct cmd_opt verify_opts[] = {
 	{ "jobs", 'j', CMD_VALUE, 'j' },
@@ -342,20 +314,16 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	struct buf where = BUF_INIT;
 	long jobs = 1, shard_i = 0, shard_n = 1, lock_s = 60;
 	int force = 0, check = 0, quiet = 0, json = 0, ch, status = 0;
-	struct verify_job **running = NULL;
-	int is_ref[256] = { 0 };
-	size_t next = 0, nrun = 0, finished = 0, todo;
-	size_t nrefs, refs_running = 0;
 	size_t failed_check = 0;
 	struct cli_summary sum = { .command = "verify" };
 	const char *results_path = NULL, *input = NULL;
 	char *scratch = NULL, *fallback = NULL;
 	struct results *w = NULL;
 	struct store *st = NULL;
+	struct vsvc *pool = NULL;
+	const struct vsvc_summary *ps;
 	struct sigaction sa, old_int, old_term;
-	char *holder = NULL;
-	time_t t_start = time(NULL), renewed = t_start;
-	size_t busy = 0, unclaimed = 0;
+	int over;
 
 	while ((ch = cmd_next(a, &val)) != -1) {
 		switch (ch) {
@@ -464,7 +432,6 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		return 2;
 	}
 	store_lock_timeout(st, (int)lock_s * 1000);
-	holder = claim_holder();
 	if (results_path != NULL && results_open(&w, results_path, err) < 0) {
 		fprintf(stderr, "assay: %s\n", err->msg);
 		status = 2;
@@ -500,175 +467,56 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		}
 		ids.n = k;
 	}
-	/* Reference first: each task's reference runs, to the end, before
-	 * any other candidate of the batch is judged. */
-	nrefs = references_first(st, &ids);
-	todo = ids.n;
-	running = xcalloc((size_t)jobs, sizeof *running);
-	/* Stopped, verify kills its runs, keeps what it stored, and leaves
-	 * no results file, temporary file, marker or scratch database
-	 * behind, so a relaunch redoes the slice cleanly. */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = verify_on_signal;
-	sigemptyset(&sa.sa_mask);
-	verify_stop = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	while ((next < ids.n || nrun > 0) && !verify_stop) {
-		struct pollfd pfd[256];
-		int timeout = 1000;
+	{
+		/* The verify service (verify/service.h): references first,
+		 * claims, the input-key skip, the pool, storing each run. */
+		struct vsvc_opts so = { .vo = vo, .jobs = (int)jobs,
+		    .force = force, .claim = 1, .refs = VSVC_REFS_ALL };
+		struct pool pc = { .w = &w, .fallback = &fallback,
+		    .status = &status, .quiet = quiet,
+		    .timeout_s = vo.timeout_s };
+		struct vsvc_hooks h = { .finished = pool_finished,
+		    .problem = pool_problem, .arg = &pc };
 
-		/* Fill the pool; the references' phase ends before the rest. */
-		while (nrun < (size_t)jobs && next < ids.n &&
-		    !(next >= nrefs && refs_running > 0)) {
-			const char *id = ids.v[next++];
-			struct candidate c;
-			struct task t;
-			struct run last;
-			char key[SAMPLE_HASH_HEX];
-			struct verify_job *j;
-			int have;
-
-			int got;
-
-			/* Claimed first: another verify on this database
-			 * may be running it now (issue 10, item 14). */
-			if (store_claim(st, id, holder, CLAIM_TTL_S, &got,
-			    err) < 0) {
-				/* A database busy past --lock-timeout: run it
-				 * unclaimed; the run still reaches the
-				 * results file (no run is lost to a lock). */
-				if (unclaimed++ == 0)
-					fprintf(stderr, "assay: cannot claim"
-					    " candidates (%s); running them"
-					    " unclaimed\n", err->msg);
-				got = 1;
-			}
-			if (!got) {
-				busy++;
-				continue;
-			}
-			if (store_candidate_get(st, id, &c, err) != 0 ||
-			    store_task_get(st, c.task_id, &t, err) != 0) {
-				fprintf(stderr, "assay: %s: cannot load\n", id);
-				store_claim_release(st, id, holder, err);
-				status = 2;
-				continue;
-			}
-			have = store_run_latest(st, id, &last, err);
-			/* Unchanged since its last run, or (with --force)
-			 * run by another verify since this one began: after
-			 * its first second, since times are whole seconds and
-			 * a run an earlier verify stored in the second this
-			 * one began is not newer (e2e 050 ran into it). */
-			if (have == 0 && ((!force &&
-			    verify_input_key(&t, &c, vo.timeout_s, key, NULL) == 0 &&
-			    strcmp(key, last.input_key) == 0) ||
-			    (force && last.started > (int64_t)t_start))) {
-				store_claim_release(st, id, holder, err);
-				sum.unchanged++;
-				cli_tally_add(&sum.tally, last.verdict);
-				if (strcmp(last.verdict, "pass") != 0)
-					failed_check++;
-				run_release(&last);
-				candidate_release(&c);
-				task_release(&t);
-				continue;
-			}
-			if (have == 0)
-				run_release(&last);
-			if (verify_job_start(&j, &vo, &t, &c, 0, 0, 0, err) < 0) {
-				fprintf(stderr, "assay: %s: %s\n", id, err->msg);
-				store_claim_release(st, id, holder, NULL);
-				failed_check++;
-				status = status == 0 ? 2 : status;
-			} else {
-				is_ref[nrun] = next - 1 < nrefs;
-				refs_running += is_ref[nrun];
-				running[nrun++] = j;
-			}
-			candidate_release(&c);
-			task_release(&t);
+		if (vsvc_new(&pool, st, &so, &h, ids.v, ids.n, err) < 0) {
+			fprintf(stderr, "assay verify: %s\n", err->msg);
+			status = 2;
+			goto out;
 		}
-		if (nrun == 0)
-			continue;
-		for (size_t i = 0; i < nrun; i++) {
-			int t = verify_job_timeout_ms(running[i]);
+		/* Stopped, verify kills its runs, keeps what it stored, and
+		 * leaves no results file, temporary file, marker or scratch
+		 * database behind, so a relaunch redoes the slice cleanly. */
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = verify_on_signal;
+		sigemptyset(&sa.sa_mask);
+		verify_stop = 0;
+		sigaction(SIGINT, &sa, &old_int);
+		sigaction(SIGTERM, &sa, &old_term);
+		over = vsvc_start(pool);
+		while (!over && !verify_stop) {
+			struct pollfd *pfd;
+			size_t n = vsvc_pollfds(pool, &pfd);
 
-			pfd[i].fd = verify_job_fd(running[i]);
-			pfd[i].events = POLLIN;
-			pfd[i].revents = 0;
-			if (t < timeout)
-				timeout = t;
+			if (poll(pfd, n, vsvc_timeout_ms(pool)) < 0 &&
+			    errno != EINTR)
+				break;
+			over = vsvc_step(pool);
 		}
-		if (poll(pfd, nrun, timeout) < 0 && errno != EINTR)
-			break;
-		if (time(NULL) - renewed >= CLAIM_TTL_S / 3) {
-			/* Still alive: a long run keeps its claims. */
-			renewed = time(NULL);
-			if (store_claims_renew(st, holder, CLAIM_TTL_S,
-			    err) < 0)
-				fprintf(stderr, "assay: %s\n", err->msg);
-		}
-		for (size_t i = 0; i < nrun; ) {
-			struct run r;
-			int stored;
-
-			if (!verify_job_step(running[i], NULL, NULL)) {
-				i++;
-				continue;
-			}
-			verify_job_result(running[i], &r);
-			verify_judge_reference(st, running[i], &r);
-			/* A busy database is waited for (--lock-timeout);
-			 * a run that still cannot be stored is kept in the
-			 * results file and counted apart, so that the
-			 * summary says what the database holds. */
-			stored = store_run_add(st, &r, err) == 0;
-			if (!stored) {
-				fprintf(stderr, "assay: %s: not stored: %s\n",
-				    r.cand_id, err->msg);
-				sum.not_stored++;
-			} else {
-				sum.done++;
-				cli_tally_add(&sum.tally, r.verdict);
-			}
-			keep_run(&w, &fallback, &r,
-			    verify_job_task(running[i]), vo.timeout_s, stored,
-			    &status);
-			store_claim_release(st, r.cand_id, holder, NULL);
-			finished++;
-			if (strcmp(r.verdict, "pass") != 0)
-				failed_check++;
-			if (!quiet)
-				fprintf(stderr, "[%zu/%zu] %s %s%s%s%s%s%s\n",
-				    finished + sum.unchanged, todo, r.cand_id,
-				    r.verdict,
-				    r.stage != NULL ? " " : "",
-				    r.stage != NULL ? r.stage : "",
-				    r.subcategory != NULL ? " " : "",
-				    r.subcategory != NULL ? r.subcategory : "",
-				    stored ? "" : " (not stored)");
-			if (verify_job_workdir(running[i]) != NULL && !quiet)
-				fprintf(stderr, "  work directory kept: %s"
-				    " (reproduce.sh runs it again)\n",
-				    verify_job_workdir(running[i]));
-			run_release(&r);
-			verify_job_free(running[i]);
-			refs_running -= is_ref[i];
-			running[i] = running[--nrun];
-			is_ref[i] = is_ref[nrun];
-		}
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	ps = vsvc_summary(pool);
+	sum.done = ps->done;
+	sum.unchanged = ps->unchanged;
+	sum.not_stored = ps->not_stored;
+	sum.tally = ps->tally;
+	failed_check = ps->not_pass + ps->start_errors;
+	if ((ps->load_errors > 0 || ps->start_errors > 0) && status == 0)
+		status = 2;
 	if (verify_stop) {
-		for (size_t i = 0; i < nrun; i++)
-			verify_job_free(running[i]);
-		nrun = 0;
 		fprintf(stderr, "assay verify: stopped by signal %d after %zu"
-		    " run%s; %s\n", (int)verify_stop, finished,
-		    finished == 1 ? "" : "s", w != NULL ? "no results file"
+		    " run%s; %s\n", (int)verify_stop, ps->finished,
+		    ps->finished == 1 ? "" : "s", w != NULL ? "no results file"
 		    " written" : "the stored runs stay");
 		status = 128 + (int)verify_stop;
 		goto out;
@@ -701,22 +549,21 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 			    left == 1 ? "" : "s");
 		else
 			sum.complete = write_marker(input, results_path,
-			    finished, ids.n) == 0;
+			    ps->finished, vsvc_count(pool)) == 0;
 		if (!sum.complete)
 			status = 2;
 	}
-	if (busy > 0)
+	if (ps->busy > 0)
 		fprintf(stderr, "assay: %zu candidate%s left to another verify"
-		    " running on this database\n", busy, busy == 1 ? "" : "s");
+		    " running on this database\n", ps->busy,
+		    ps->busy == 1 ? "" : "s");
 	cli_summary_print(&sum, json);
 out:
-	if (st != NULL && holder != NULL)
-		store_claim_release(st, NULL, holder, NULL);
-	free(holder);
+	/* Kills what still runs (not stored), releases the claims. */
+	vsvc_free(pool);
 	for (size_t i = 0; i < ids.n; i++)
 		free(ids.v[i]);
 	free(ids.v);
-	free(running);
 	buf_release(&where);
 	results_abort(w);
 	free(fallback);

@@ -22,12 +22,15 @@
 #include "base/hash.h"
 #include "base/ident.h"
 
+static void bulk_end(struct store *);
+
 /* The slots of st->hot. */
 enum hot_stmt {
 	HOT_CAND_FIND, HOT_ID_TAKEN, HOT_CAND_INSERT, HOT_RECORDED_INSERT,
 	HOT_TASK_INSERT, HOT_TASK_FILE_INSERT, HOT_SAVEPOINT, HOT_RELEASE,
-	HOT_TASK_ENV
+	HOT_TASK_ENV, HOT_SEARCH_DOC, HOT_SEARCH_NEXT, HOT_CAND_TASK, HOT_N
 };
+_Static_assert(HOT_N <= STORE_HOT, "struct store holds STORE_HOT statements");
 
 /*
  * Parts of migration 5 -> 6, so never edit them either.  MIG6_QUEUE_ROW
@@ -538,6 +541,16 @@ bind_text(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
 }
 
+/* For a hot statement, stepped and reset before v goes away. */
+static void
+bind_static(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v == NULL)
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
+}
+
 char *
 col_text(sqlite3_stmt *s, int i)
 {
@@ -692,6 +705,7 @@ store_close(struct store *st)
 		free(st->greps[i].query);
 	for (size_t i = 0; i < sizeof st->hot / sizeof st->hot[0]; i++)
 		sqlite3_finalize(st->hot[i]);
+	bulk_end(st);
 	sqlite3_close(st->db);
 	free(st);
 }
@@ -740,7 +754,7 @@ store_rollback(struct store *st)
 {
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = 0;
-	st->bulk = 0;
+	bulk_end(st);
 }
 
 /* One int64 of a statement without parameters. */
@@ -763,6 +777,67 @@ query_int64(struct store *st, const char *sql, int64_t *out,
 	return 0;
 }
 
+/*
+ * The per-row triggers an import sets aside (schema v8 names them; their
+ * WHEN on the bulk table stays for older binaries).  Dropped inside the
+ * import's transaction and created again, from their own text, before
+ * it commits: no other connection ever sees them gone, and a rollback
+ * brings them back with everything else.  A trigger that is there at
+ * all, even one whose WHEN says no, makes each insert of its table a
+ * statement with a savepoint of its own, and every savepoint makes FTS5
+ * write out what it holds.
+ */
+static const char bulk_trigger_names[] = "'search_task', 'search_candidate',"
+    " 'search_recorded', 'search_note', 'queue_insert', 'queue_sum_insert'";
+
+static void
+bulk_end(struct store *st)
+{
+	free(st->bulk_triggers);
+	st->bulk_triggers = NULL;
+	free(st->bulk_last_id);
+	st->bulk_last_id = NULL;
+	st->bulk = 0;
+}
+
+/* Keep the text of the import's triggers in st->bulk_triggers and drop
+ * them (inside the open transaction). */
+static int
+bulk_set_aside(struct store *st, struct err *err)
+{
+	struct buf create = BUF_INIT, drop = BUF_INIT;
+	sqlite3_stmt *s;
+	char sql[256];
+	int rc;
+
+	snprintf(sql, sizeof sql, "SELECT name, sql FROM sqlite_schema WHERE"
+	    " type = 'trigger' AND sql IS NOT NULL AND name IN (%s)"
+	    " ORDER BY rowid", bulk_trigger_names);
+	if (prepare(st, &s, sql, err) < 0)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		buf_printf(&create, "%s;\n", sqlite3_column_text(s, 1));
+		buf_printf(&drop, "DROP TRIGGER \"%s\";",
+		    sqlite3_column_text(s, 0));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		err_sqlite(err, st->db, "read the import's triggers");
+		goto fail;
+	}
+	if (drop.len > 0 && exec(st, buf_str(&drop), err) < 0)
+		goto fail;
+	buf_release(&drop);
+	st->bulk_triggers = create.len > 0 ? xstrdup(buf_str(&create)) :
+	    NULL;
+	buf_release(&create);
+	return 0;
+fail:
+	buf_release(&create);
+	buf_release(&drop);
+	return -1;
+}
+
 int
 store_import_begin(struct store *st, struct err *err)
 {
@@ -776,12 +851,59 @@ store_import_begin(struct store *st, struct err *err)
 	    &st->bulk_rec, err) < 0 ||
 	    query_int64(st, "SELECT coalesce(max(id), 0) FROM note",
 	    &st->bulk_note, err) < 0 ||
-	    exec(st, "INSERT INTO bulk VALUES (1)", err) < 0 ||
+	    query_int64(st, "SELECT coalesce(min(rowid), 0) FROM search"
+	    " WHERE rowid < 0", &st->bulk_task_doc, err) < 0 ||
+	    bulk_set_aside(st, err) < 0 ||
 	    exec(st, "PRAGMA cache_size = -131072", err) < 0) {
 		store_rollback(st);
 		return -1;
 	}
 	st->bulk = 1;
+	st->bulk_docs = 0;
+	return 0;
+}
+
+/*
+ * In bulk, the search rows of a candidate's code and recorded logs are
+ * added as the rows come, with the rowids the triggers would give them:
+ * a new candidate's code at seq << 16 and its logs right after it.  A
+ * plain insert into search, with no trigger on the candidate or recorded
+ * table to open a savepoint, lets FTS5 gather its terms for many rows.
+ */
+static int
+bulk_doc(struct store *st, int64_t rowid, const char *body, size_t len,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (hot(st, HOT_SEARCH_DOC, &s, "INSERT INTO search(rowid, body)"
+	    " VALUES (?1, ?2)", err) < 0)
+		return -1;
+	sqlite3_bind_int64(s, 1, rowid);
+	sqlite3_bind_text(s, 2, body, (int)len, SQLITE_STATIC);
+	if (hot_step(st, s, "add to the search index", err) < 0)
+		return -1;
+	st->bulk_docs++;
+	return 0;
+}
+
+/* A log or note of cand_id, after the candidate's last search row (the
+ * triggers' rule, for a candidate that is not the one added last). */
+static int
+bulk_doc_next(struct store *st, const char *cand_id, const char *body,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (hot(st, HOT_SEARCH_NEXT, &s, "INSERT INTO search(rowid, body)"
+	    " SELECT " MIG6_DOC("c.seq") ", ?2 FROM candidate c"
+	    " WHERE c.id = ?1", err) < 0)
+		return -1;
+	sqlite3_bind_text(s, 1, cand_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, body, -1, SQLITE_STATIC);
+	if (hot_step(st, s, "add to the search index", err) < 0)
+		return -1;
+	st->bulk_docs += sqlite3_changes(st->db);
 	return 0;
 }
 
@@ -795,25 +917,10 @@ store_import_begin(struct store *st, struct err *err)
  */
 
 static const char *const publish_sql[] = {
-	"INSERT INTO search(rowid, body, task) SELECT (SELECT"
-	" coalesce(min(rowid), 0) FROM search WHERE rowid < 0) -"
+	"INSERT INTO search(rowid, body, task) SELECT ?5 -"
 	" row_number() OVER (ORDER BY t.rowid), coalesce(t.spec, '') ||"
 	" char(10) || coalesce(t.interface, ''), t.id FROM task t"
-	" WHERE t.rowid > ?1",
-	"INSERT INTO search(rowid, body) SELECT seq << 16, CAST(code AS TEXT)"
-	" FROM candidate WHERE seq > ?2 ORDER BY seq",
-	/* A new candidate's logs follow its code: no need to read search
-	 * (and so to copy every log into a temporary table first). */
-	"INSERT INTO search(rowid, body) SELECT (c.seq << 16) + row_number()"
-	" OVER (PARTITION BY c.seq ORDER BY r.id), r.log FROM recorded r"
-	" JOIN candidate c ON c.id = r.cand_id WHERE r.id > ?3 AND"
-	" c.seq > ?2 AND r.log IS NOT NULL",
-	"INSERT INTO search(rowid, body) SELECT coalesce((SELECT max(x.rowid)"
-	" FROM search x WHERE x.rowid BETWEEN c.seq << 16 AND"
-	" (c.seq << 16) + 65535), (c.seq << 16) - 1) + row_number() OVER"
-	" (PARTITION BY c.seq ORDER BY r.id), r.log FROM recorded r"
-	" JOIN candidate c ON c.id = r.cand_id WHERE r.id > ?3 AND"
-	" c.seq <= ?2 AND r.log IS NOT NULL",
+	" WHERE t.rowid > ?1 ORDER BY 1",
 	"INSERT INTO search(rowid, body) SELECT coalesce((SELECT max(x.rowid)"
 	" FROM search x WHERE x.rowid BETWEEN c.seq << 16 AND"
 	" (c.seq << 16) + 65535), (c.seq << 16) - 1) + row_number() OVER"
@@ -828,7 +935,7 @@ static const char *const publish_sql[] = {
 int
 store_import_publish(struct store *st, struct err *err)
 {
-	int64_t added = 0;
+	int64_t added = st->bulk_docs;
 
 	if (!st->bulk)
 		return 0;
@@ -842,7 +949,8 @@ store_import_publish(struct store *st, struct err *err)
 			const char *name = sqlite3_bind_parameter_name(s, k);
 			int64_t v = name == NULL ? 0 : name[1] == '1' ?
 			    st->bulk_task : name[1] == '2' ? st->bulk_seq :
-			    name[1] == '3' ? st->bulk_rec : st->bulk_note;
+			    name[1] == '3' ? st->bulk_rec : name[1] == '4' ?
+			    st->bulk_note : st->bulk_task_doc;
 
 			sqlite3_bind_int64(s, k, v);
 		}
@@ -854,12 +962,13 @@ store_import_publish(struct store *st, struct err *err)
 	{
 		char sql[96];
 
-		snprintf(sql, sizeof sql, "UPDATE search_gen SET n = n + %lld;"
-		    " DELETE FROM bulk;", (long long)added);
-		if (exec(st, sql, err) < 0)
+		snprintf(sql, sizeof sql, "UPDATE search_gen SET n = n + %lld",
+		    (long long)added);
+		if (exec(st, sql, err) < 0 || (st->bulk_triggers != NULL &&
+		    exec(st, st->bulk_triggers, err) < 0))
 			return -1;
 	}
-	st->bulk = 0;
+	bulk_end(st);
 	return 0;
 }
 
@@ -1189,13 +1298,46 @@ id_taken(struct store *st, const char *id, int *taken, struct err *err)
 	return 0;
 }
 
+/* Insert c as it is; *inserted 0 when its id or its identity is taken
+ * (ON CONFLICT: the insert's own unique lookups are the checks). */
+static int
+candidate_insert(struct store *st, const struct candidate *c, int *inserted,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (hot(st, HOT_CAND_INSERT, &s, "INSERT INTO candidate(id, task_id,"
+	    " origin, origin_raw, kind, lang, parent, source, code, code_hash,"
+	    " extra)"
+	    " VALUES (?1, ?2, ?3, ?4, coalesce(?5, 'direct'), ?6, ?7, ?8, ?9,"
+	    " ?10, ?11) ON CONFLICT DO NOTHING", err) < 0)
+		return -1;
+	bind_static(s, 1, c->id);
+	bind_static(s, 2, c->task_id);
+	bind_static(s, 3, c->origin);
+	bind_static(s, 4, c->origin_raw);
+	bind_static(s, 5, c->kind);
+	bind_static(s, 6, c->lang);
+	bind_static(s, 7, c->parent);
+	bind_static(s, 8, c->source);
+	sqlite3_bind_blob(s, 9, c->code != NULL ? c->code : "",
+	    (int)c->code_len, SQLITE_STATIC);
+	bind_static(s, 10, c->code_hash);
+	bind_static(s, 11, c->extra);
+	if (hot_step(st, s, "insert candidate", err) < 0)
+		return -1;
+	*inserted = sqlite3_changes(st->db) > 0;
+	return 0;
+}
+
 int
 store_candidate_add(struct store *st, struct candidate *c, int *inserted,
     struct err *err)
 {
 	sqlite3_stmt *s;
-	char *existing, show[96];
+	char *existing, show[96], hex[HASH_HEX_LEN + 1];
 	struct err e;
+	int ins = 0;
 
 	*inserted = 0;
 	if (c->id != NULL && ident_check_id(c->id, &e) < 0)
@@ -1207,76 +1349,72 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 	if (ident_check_label(c->origin, "an origin", &e) < 0)
 		return err_set(err, "origin '%s': %s", ident_show(c->origin,
 		    show, sizeof show), e.msg);
-	if (candidate_find(st, c, &existing, err) < 0)
-		return -1;
-	if (existing != NULL) {
-		free(c->id);
-		c->id = existing;
-		return 0;
-	}
+	hex[0] = '\0';
 	if (c->id == NULL) {
 		/* A git-like short id of the identity, longer on a clash. */
-		char hex[HASH_HEX_LEN + 1];
-		struct buf b = BUF_INIT;
-		int taken = 1;
-
-		buf_printf(&b, "%s%c%s%c%s", c->task_id, 0, c->origin, 0,
-		    c->code_hash);
-		hash_sha256(b.p, b.len, hex);
-		buf_release(&b);
-		for (int n = 7; n <= HASH_HEX_LEN && taken; n++) {
+		cand_id_hex(c->task_id, c->origin, c->code_hash, hex);
+		c->id = cand_id_at(hex, CAND_ID_MIN);
+	}
+	/* Most rows are new: try the insert first, look why when it
+	 * adds nothing. */
+	if (candidate_insert(st, c, &ins, err) < 0)
+		return -1;
+	if (!ins) {
+		if (candidate_find(st, c, &existing, err) < 0)
+			return -1;
+		if (existing != NULL) {
 			free(c->id);
-			c->id = xasprintf("c%.*s", n, hex);
-			if (id_taken(st, c->id, &taken, err) < 0)
+			c->id = existing;
+			return 0;
+		}
+		if (hex[0] != '\0') {
+			int taken = 1;
+
+			for (int n = CAND_ID_MIN + 1; n <= HASH_HEX_LEN &&
+			    taken; n++) {
+				free(c->id);
+				c->id = cand_id_at(hex, n);
+				if (id_taken(st, c->id, &taken, err) < 0)
+					return -1;
+			}
+			if (candidate_insert(st, c, &ins, err) < 0)
 				return -1;
 		}
-	} else {
+	}
+	if (!ins) {
 		char *other = NULL;
 		int rc;
 
 		/* An explicit id names one candidate: say whose it is
 		 * (docs/adr/0011), not "UNIQUE constraint failed". */
-		if (prepare(st, &s, "SELECT task_id FROM candidate WHERE"
-		    " id = ?1", err) < 0)
+		if (hot(st, HOT_CAND_TASK, &s, "SELECT task_id FROM candidate"
+		    " WHERE id = ?1", err) < 0)
 			return -1;
-		bind_text(s, 1, c->id);
+		bind_static(s, 1, c->id);
 		rc = sqlite3_step(s);
 		if (rc == SQLITE_ROW)
 			other = col_text(s, 0);
-		sqlite3_finalize(s);
+		hot_done(s);
 		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 			return err_sqlite(err, st->db, "check id");
-		if (other != NULL) {
-			err_set(err, "candidate id '%s' is already taken by"
-			    " another candidate (of task %s%s); give the"
-			    " candidate another id, or import with --id-prefix",
-			    c->id, other, strcmp(other, c->task_id) == 0 ?
-			    ", this row's task" : "");
-			free(other);
-			return -1;
-		}
+		err_set(err, "candidate id '%s' is already taken by another"
+		    " candidate (of task %s%s); give the candidate another id,"
+		    " or import with --id-prefix", c->id, other != NULL ?
+		    other : "?", other != NULL && strcmp(other,
+		    c->task_id) == 0 ? ", this row's task" : "");
+		free(other);
+		return -1;
 	}
-	if (hot(st, HOT_CAND_INSERT, &s, "INSERT INTO candidate(id, task_id,"
-	    " origin, origin_raw, kind, lang, parent, source, code, code_hash,"
-	    " extra)"
-	    " VALUES (?1, ?2, ?3, ?4, coalesce(?5, 'direct'), ?6, ?7, ?8, ?9,"
-	    " ?10, ?11)", err) < 0)
-		return -1;
-	bind_text(s, 1, c->id);
-	bind_text(s, 2, c->task_id);
-	bind_text(s, 3, c->origin);
-	bind_text(s, 4, c->origin_raw);
-	bind_text(s, 5, c->kind);
-	bind_text(s, 6, c->lang);
-	bind_text(s, 7, c->parent);
-	bind_text(s, 8, c->source);
-	sqlite3_bind_blob(s, 9, c->code != NULL ? c->code : "",
-	    (int)c->code_len, SQLITE_TRANSIENT);
-	bind_text(s, 10, c->code_hash);
-	bind_text(s, 11, c->extra);
-	if (hot_step(st, s, "insert candidate", err) < 0)
-		return -1;
 	*inserted = 1;
+	if (st->bulk) {
+		free(st->bulk_last_id);
+		st->bulk_last_id = xstrdup(c->id);
+		st->bulk_last_seq = sqlite3_last_insert_rowid(st->db);
+		st->bulk_last_doc = st->bulk_last_seq << 16;
+		if (bulk_doc(st, st->bulk_last_doc, c->code != NULL ? c->code :
+		    "", c->code_len, err) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -1364,12 +1502,20 @@ store_recorded_add(struct store *st, const char *cand_id,
 	    " verdict, stage, log, extra) VALUES (?1, ?2, ?3, ?4, ?5)",
 	    err) < 0)
 		return -1;
-	bind_text(s, 1, cand_id);
-	bind_text(s, 2, r->verdict);
-	bind_text(s, 3, r->stage);
-	bind_text(s, 4, r->log);
-	bind_text(s, 5, r->extra);
-	return hot_step(st, s, "insert recorded", err);
+	bind_static(s, 1, cand_id);
+	bind_static(s, 2, r->verdict);
+	bind_static(s, 3, r->stage);
+	bind_static(s, 4, r->log);
+	bind_static(s, 5, r->extra);
+	if (hot_step(st, s, "insert recorded", err) < 0)
+		return -1;
+	if (!st->bulk || r->log == NULL)
+		return 0;
+	/* The search row the trigger would have added. */
+	if (st->bulk_last_id != NULL && strcmp(cand_id, st->bulk_last_id) == 0)
+		return bulk_doc(st, ++st->bulk_last_doc, r->log, strlen(r->log),
+		    err);
+	return bulk_doc_next(st, cand_id, r->log, err);
 }
 
 static void

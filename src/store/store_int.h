@@ -38,6 +38,7 @@ struct store_grep {
 	size_t	 count;		/* its rows */
 };
 
+#define STORE_HOT	16	/* slots for the import's hot statements */
 struct store {
 	sqlite3	*db;
 	int	 in_tx;		/* an explicit store_begin() is open */
@@ -46,10 +47,16 @@ struct store {
 	struct store_grep greps[STORE_GREPS];
 	uint64_t grep_clock;
 	/* Statements of the import's hot path, prepared once (hot()). */
-	sqlite3_stmt *hot[12];
+	sqlite3_stmt *hot[STORE_HOT];
 	/* store_import_begin(): where the import's rows start. */
 	int	 bulk;
 	int64_t	 bulk_task, bulk_seq, bulk_rec, bulk_note;
+	int64_t	 bulk_task_doc;	/* the lowest search rowid of a task */
+	char	*bulk_triggers;	/* the CREATE TRIGGERs set aside */
+	int64_t	 bulk_docs;	/* search rows the import added itself */
+	/* The candidate added last in bulk, whose logs come next. */
+	char	*bulk_last_id;
+	int64_t	 bulk_last_seq, bulk_last_doc;
 };
 
 /* --- SQLite helpers (store.c) --------------------------------------- */

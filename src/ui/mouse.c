@@ -8,7 +8,7 @@
  * top (help, stats, diff).  While a question or the `:` line waits, or a
  * program in the toolchain pane has the keyboard, the mouse does nothing.
  */
-#include "ui/pane_term.h"
+#include "ui/panes/term.h"
 #include "ui/wb.h"
 
 #define MOUSE_WHEEL_ROWS	3

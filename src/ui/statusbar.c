@@ -3,7 +3,7 @@
  * question, the `:` line, a message, or key hints read from the live
  * keymap (so a remapped key shows as it is bound).
  */
-#include "ui/pane_term.h"
+#include "ui/panes/term.h"
 #include "ui/wb.h"
 
 #include <stdio.h>

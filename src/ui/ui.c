@@ -33,7 +33,7 @@
 #include "app/decide.h"
 #include "exchange/dataset.h"
 #include "lang/syntax.h"
-#include "ui/pane_term.h"
+#include "ui/panes/term.h"
 #include "ui/wb.h"
 
 #define UI_FRAME_MS	10	/* coalesce terminal output redraws */
@@ -759,7 +759,7 @@ ui_view(struct wb *wb, const char *name)
 		wb_msg(wb, 1, "no view %s (:views lists them)", name);
 	else if (rc < 0)
 		wb_msg(wb, 1, "view %s: %s", name, err.msg);
-	else if (wb_nav_filter(wb, filter, 0, "view") == 0)
+	else if (wb_nav_filter(wb, filter, NULL, "view") == 0)
 		wb_msg(wb, 0, "view %s: %s (Esc goes back)", name,
 		    filter != NULL && *filter != '\0' ? filter : "all");
 	free(filter);
@@ -967,7 +967,8 @@ ui_grep(struct wb *wb, const char *text)
 		buf_printf(&f, "grep=%s", q);
 		free(q);
 	}
-	if (wb_nav_filter(wb, buf_str(&f), 0, "grep") == 0 && wb->count == 0)
+	if (wb_nav_filter(wb, buf_str(&f), NULL, "grep") == 0 &&
+	    wb->count == 0)
 		wb_msg(wb, 0, "no candidate holds that text");
 	buf_release(&f);
 }
@@ -997,7 +998,7 @@ wbc_filter(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	(void)a;
 	(void)err;
 	/* the status bar shows the filter and the count: no message */
-	(void)wb_nav_filter(WB(ctx), ctx->line, 0, "filter");
+	(void)wb_nav_filter(WB(ctx), ctx->line, NULL, "filter");
 	return 0;
 }
 

@@ -4,7 +4,7 @@
  * struct wb is the queue page, the selection and the candidate on
  * screen, the marks, the layout and the status line (message, question,
  * prompt).  Each pane keeps its own state (pane.h); the toolchain pane's
- * functions are in pane_term.h.  Nothing is drawn outside ui_frame();
+ * functions are in panes/term.h.  Nothing is drawn outside ui_frame();
  * I/O handlers and decisions only change the model and mark it dirty.
  */
 #ifndef ASSAY_UI_WB_H
@@ -246,8 +246,9 @@ void	wb_release(struct wb *wb);
 /*
  * The navigation stack.  wb_nav_filter: push the filter in force and the
  * candidate under the cursor (with the sheet it came from and its
- * cursor, from->place, when from is not NULL), then set filter; what names the step in messages.  0, or
- * -1 with a message (nothing pushed).  wb_nav_zoom: push a zoom (the
+ * cursor, from->place, when from is not NULL), then set filter; what
+ * names the step in messages.  0, or -1 with a message (nothing
+ * pushed).  wb_nav_zoom: push a zoom (the
  * caller zooms).  wb_nav_unzoom: drop the newest zoom entry (z gave the
  * layout back).  wb_nav_pop: go back one step: 0, or 1 when the stack is
  * empty.

@@ -476,7 +476,8 @@ test_queue_import_bulk_equals_triggers(void **state)
 	static const char *const filters[] = { "grep=zebra_word",
 	    "grep=code_0", "grep=code_1", "grep=recorded_log_1",
 	    "grep=two_logs", "grep=note_word", "grep=okapi_word",
-	    "grep=extra_log", "model=model-a", "", "task=t/bulk2" };
+	    "grep=extra_log", "grep=late_log",
+	    "model=model-a", "", "task=t/bulk2" };
 	struct fx *f = *state;
 	char dir[] = "/tmp/assay-bulk-XXXXXX", *path, *a[6], *b[6], *c[6];
 	char *d[6];
@@ -500,11 +501,17 @@ test_queue_import_bulk_equals_triggers(void **state)
 	fill_rows(bulk, 1, c);
 	rec.log = (char *)"extra_log";
 	assert_int_equal(store_recorded_add(bulk, b[2], &rec, &err), 0);
+	/* a log of a new candidate that is not the one added last */
+	rec.log = (char *)"late_log";
+	assert_int_equal(store_recorded_add(bulk, c[1], &rec, &err), 0);
 	assert_int_equal(store_import_publish(bulk, &err), 0);
 	assert_int_equal(store_commit(bulk, &err), 0);
 	assert_int_equal(store_begin(f->st, &err), 0);
 	fill_rows(f->st, 1, d);
+	rec.log = (char *)"extra_log";
 	assert_int_equal(store_recorded_add(f->st, a[2], &rec, &err), 0);
+	rec.log = (char *)"late_log";
+	assert_int_equal(store_recorded_add(f->st, d[1], &rec, &err), 0);
 	assert_int_equal(store_commit(f->st, &err), 0);
 	for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++) {
 		struct store_row *pa, *pb;
@@ -531,6 +538,7 @@ test_queue_import_bulk_equals_triggers(void **state)
 		rows_free(pb, nb);
 	}
 	assert_int_equal(count(bulk, "grep=extra_log"), 1);
+	assert_int_equal(count(bulk, "grep=late_log"), 1);
 	assert_int_equal(count(bulk, "grep=two_logs"), 2);	/* each round */
 	assert_int_equal(count(bulk, ""), 12);
 	/* A rolled back import leaves no row, in search or queue. */

@@ -1,5 +1,5 @@
 /*
- * pane_diff.c - `d`: a zoomed sheet with a diff around the current
+ * panes/diff.c - `d`: a zoomed sheet with a diff around the current
  * candidate: reference -> candidate (its task's reference), parent ->
  * candidate (for a repair), and candidate -> repair (its newest
  * repair); Tab goes through those that exist.  `s` switches between the

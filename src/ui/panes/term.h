@@ -1,11 +1,11 @@
 /*
- * pane_term.h - the toolchain pane's functions for the workbench (its
- * state is the pane's own, in pane_term.c): verify, edit and model runs
+ * panes/term.h - the toolchain pane's functions for the workbench (its
+ * state is the pane's own, in panes/term.c): verify, edit and model runs
  * in the pane, its I/O in the frame loop, the keyboard while its program
  * has it, and the zoom it makes.
  */
-#ifndef ASSAY_UI_PANE_TERM_H
-#define ASSAY_UI_PANE_TERM_H
+#ifndef ASSAY_UI_PANES_TERM_H
+#define ASSAY_UI_PANES_TERM_H
 
 #include <stddef.h>
 

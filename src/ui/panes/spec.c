@@ -1,5 +1,5 @@
 /*
- * pane_spec.c - what the candidate answers and how it fared: the
+ * panes/spec.c - what the candidate answers and how it fared: the
  * candidate, assay's latest verdict next to the recorded ones, the
  * decisions, then the task's spec, interface and files.  Word-wrapped
  * and scrolled when focused.

@@ -1,5 +1,5 @@
 /*
- * pane_queue.c - the queue: one row per candidate of the filter, read a
+ * panes/queue.c - the queue: one row per candidate of the filter, read a
  * page at a time (wb_sync), with the selection and its columns (id,
  * domain, verdict, category, status, origin as width allows).  A
  * category suggested by the toolchain (source "auto") ends in "?" and is

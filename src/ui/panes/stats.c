@@ -1,5 +1,5 @@
 /*
- * pane_stats.c - `s`, the statistics sheet: the error analysis of the
+ * panes/stats.c - `s`, the statistics sheet: the error analysis of the
  * queue's filter as a table, one row per group (benchmark, model, domain
  * or env; Tab cycles) and a last row for all, one column per failure
  * category and per verdict, each cell a count with its share of the row.

@@ -1,5 +1,5 @@
 /*
- * pane_help.c - `?`: every action with the keys the live keymap binds to
+ * panes/help.c - `?`: every action with the keys the live keymap binds to
  * it and its help text (tig's REQ_INFO listing), table by table: the
  * workbench, the program in the pane, the stats and diff sheets and the
  * prompt.

@@ -1,5 +1,5 @@
 /*
- * pane_trace.c - the trajectory of the candidate on screen: its
+ * panes/trace.c - the trajectory of the candidate on screen: its
  * ancestors (failed -> feedback -> repair), itself, and the repairs made
  * from it, each with the verdict of its latest run.  When that run is a
  * pipeline's (pipeline.h), each env's stages follow the candidate's row.

@@ -1,9 +1,9 @@
 /*
- * pane_term.c - the toolchain pane: a terminal (term.h) fed either by a
- * verification job of the verify service (service.h) on a pty, or by
- * $EDITOR on a pty (pty.h).  term.c knows nothing of ptys and pty.c nothing of screens;
- * this file wires them together (Neovim's terminal is decoupled from its
- * feeder the same way).
+ * panes/term.c - the toolchain pane: a terminal (term.h) fed either by
+ * a verification job of the verify service (service.h) on a pty, or by
+ * $EDITOR on a pty (pty.h).  term.c knows nothing of ptys and pty.c
+ * nothing of screens; this file wires them together (Neovim's terminal
+ * is decoupled from its feeder the same way).
  *
  * I/O handlers only feed the terminal and mark the model dirty; the
  * cells are drawn by term_draw() inside the frame.  While the editor
@@ -22,7 +22,7 @@
  * verdict rests on (else its end, where a harness prints its results).
  */
 #define _GNU_SOURCE
-#include "ui/pane_term.h"
+#include "ui/panes/term.h"
 #include "ui/wb.h"
 
 #include <errno.h>
@@ -48,7 +48,7 @@
 /*
  * The pane's own state (its priv): the terminal and what feeds it, and
  * the view of it.  Nothing outside this file reads it; the workbench asks
- * through the term_pane_* functions (pane_term.h).
+ * through the term_pane_* functions (panes/term.h).
  */
 struct term_pane {
 	struct term		*term;

@@ -1,5 +1,5 @@
 /*
- * pane_code.c - the candidate's code: highlighted through syntax.h,
+ * panes/code.c - the candidate's code: highlighted through syntax.h,
  * with line numbers, the latest run's diagnostics marked in the gutter
  * (and their message after the line where it fits), and the evidence
  * of a failed run on the last row.
