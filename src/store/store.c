@@ -994,6 +994,7 @@ store_savepoint(struct store *st, struct err *err)
 	/* Once per imported row: prepared once. */
 	if (hot(st, HOT_SAVEPOINT, &s, "SAVEPOINT row", err) < 0)
 		return -1;
+	st->bulk_docs_row = st->bulk_docs;
 	return hot_step(st, s, "SAVEPOINT row", err);
 }
 
@@ -1002,8 +1003,14 @@ store_savepoint_end(struct store *st, int keep)
 {
 	sqlite3_stmt *s;
 
-	if (!keep)
+	if (!keep) {
 		sqlite3_exec(st->db, "ROLLBACK TO row", NULL, NULL, NULL);
+		/* The row's search rows are gone: so is their count, and
+		 * its candidate is no longer the one added last. */
+		st->bulk_docs = st->bulk_docs_row;
+		free(st->bulk_last_id);
+		st->bulk_last_id = NULL;
+	}
 	if (hot(st, HOT_RELEASE, &s, "RELEASE row", NULL) == 0)
 		hot_step(st, s, "RELEASE row", NULL);
 }
