@@ -54,16 +54,16 @@ struct stats_sheet {
 	size_t	  ndisagree;	/* candidates in disagreement */
 };
 
+/* A category's column: its short name, its name, its failures. */
+#define STATS_CAT_(id, name, key, rank, sh) \
+	{ sh, name, "category=" name " verdict!=pass" },
+
 static const struct {
 	const char	*head;		/* column heading */
 	const char	*name;		/* for the cursor line */
 	const char	*filter;	/* what Enter adds, NULL: none */
 } stats_cols[STATS_NCOLS] = {
-	{ "comp", "compile", "category=compile verdict!=pass" },
-	{ "api", "api", "category=api verdict!=pass" },
-	{ "func", "functional", "category=functional verdict!=pass" },
-	{ "fmt", "format", "category=format verdict!=pass" },
-	{ "perf", "performance", "category=performance verdict!=pass" },
+	VOCAB_CATEGORIES(STATS_CAT_)
 	{ "pass", "pass", "verdict=pass" },
 	{ "enverr", "env-error", "verdict=env-error category=none" },
 	{ "defect", "task-defect", "verdict=task-defect category=none" },
