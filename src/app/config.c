@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/command.h"
+#include "base/buf.h"
 #include "base/err.h"
 #include "generate/model.h"
 #include "exchange/vcs.h"
@@ -226,46 +228,116 @@ words(const char *line, char **copy, char **w, size_t max)
 	return n;
 }
 
+/*
+ * The config file's lines are commands of a table (app/command.h), the
+ * words of the `:` line that change settings; ctx->front is a struct
+ * cfg_target, ctx->line the words after the name.
+ */
+struct cfg_target {
+	struct config	*c;
+	struct keymap	*km;
+};
+
+static int
+cfg_set(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	struct cfg_target *t = ctx->front;
+	int set = strcmp(ctx->entry->name, "set") == 0;
+
+	return config_set(t->c, set ? a->pos[0] : ctx->entry->name,
+	    a->pos[set], err) < 0 ? 2 : 0;
+}
+
+static int
+cfg_bind(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	struct cfg_target *t = ctx->front;
+	char *l = xasprintf("%s %s", ctx->entry->name, ctx->line);
+	int rc = keymap_parse_line(t->km, l, err);
+
+	(void)a;
+	free(l);
+	return rc < 0 ? 2 : 0;
+}
+
+/* The model loop's lines (model.h): checked here, used there. */
+static int
+cfg_generator(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	struct model_cfg scratch;
+	char *l = xasprintf("generator %s", ctx->line);
+	int rc;
+
+	(void)a;
+	model_cfg_init(&scratch);
+	rc = model_cfg_line(&scratch, l, err);
+	model_cfg_release(&scratch);
+	free(l);
+	return rc < 0 ? 2 : 0;
+}
+
+#define CFG	CMD_TEXT
+static const struct cmd_entry cfg_set_e = { "set", NULL, NULL, 2, 2,
+    "set NAME VALUE", "Set theme, mouse or advance.", CFG, cfg_set };
+static const struct cmd_entry cfg_theme_e = { "theme", NULL, NULL, 1, 1,
+    "theme VALUE", "dark, light, mono or a .theme file.", CFG, cfg_set };
+static const struct cmd_entry cfg_mouse_e = { "mouse", NULL, NULL, 1, 1,
+    "mouse VALUE", "on or off.", CFG, cfg_set };
+static const struct cmd_entry cfg_advance_e = { "advance", NULL, NULL, 1, 1,
+    "advance VALUE", "on or off.", CFG, cfg_set };
+static const struct cmd_entry cfg_bind_e = { "bind", NULL, NULL, 0,
+    CMD_MANY, "bind [TABLE] KEY ACTION", "keymap.h.", CFG, cfg_bind };
+static const struct cmd_entry cfg_unbind_e = { "unbind", NULL, NULL, 0,
+    CMD_MANY, "unbind [TABLE] KEY", "keymap.h.", CFG, cfg_bind };
+static const struct cmd_entry cfg_generator_e = { "generator", NULL, NULL,
+    0, CMD_MANY, "generator NAME VALUE", "model.h.", CFG, cfg_generator };
+
+static const struct cmd_entry *const cfg_cmds[] = { &cfg_set_e,
+    &cfg_theme_e, &cfg_mouse_e, &cfg_advance_e, &cfg_bind_e, &cfg_unbind_e,
+    &cfg_generator_e };
+static const struct cmd_table cfg_table = { cfg_cmds,
+    sizeof cfg_cmds / sizeof cfg_cmds[0] };
+
 int
 config_parse_line(struct config *c, struct keymap *km, const char *line,
     struct err *err)
 {
-	char *copy, *w[4];
-	size_t n = words(line, &copy, w, 3);
-	int rc = -1, is_set;
+	struct cfg_target t = { c, km };
+	const struct cmd_entry *e;
+	struct cmd_args a;
+	char *copy = xstrdup(line), *rest, **w;
+	int n, rc = -1;
 
+	copy[strcspn(copy, "\r\n")] = '\0';
+	w = cmd_words(copy, &n);
 	if (n == 0 || w[0][0] == '#') {
 		rc = 0;
 		goto out;
 	}
-	if (strcmp(w[0], "bind") == 0 || strcmp(w[0], "unbind") == 0) {
-		rc = keymap_parse_line(km, line, err);
-		goto out;
-	}
-	if (strcmp(w[0], "generator") == 0) {
-		/* The model loop's (model.h): checked here, used there. */
-		struct model_cfg scratch;
+	if ((e = cmd_find(&cfg_table, w[0])) == NULL) {
+		struct buf names = BUF_INIT;
 
-		model_cfg_init(&scratch);
-		rc = model_cfg_line(&scratch, line, err);
-		model_cfg_release(&scratch);
+		for (size_t i = 0; i < cfg_table.n; i++)
+			buf_printf(&names, "%s%s", i > 0 ? ", " : "",
+			    cfg_table.v[i]->name);
+		err_set(err, "unknown setting '%s' (%s)", w[0],
+		    buf_str(&names));
+		buf_release(&names);
 		goto out;
 	}
-	is_set = strcmp(w[0], "set") == 0;
-	if (is_set && n != 3) {
-		err_set(err, "usage: set NAME VALUE");
-		goto out;
+	rest = copy + strspn(copy, " \t");
+	rest += strcspn(rest, " \t");
+	rest += strspn(rest, " \t");
+	if (cmd_parse(e, n, w, &a, err) < 0)
+		err_set(err, "usage: %s", e->usage);
+	else {
+		struct cmd_ctx ctx = { .entry = e, .front = &t, .line = rest };
+
+		rc = e->exec(&ctx, &a, err) == 0 ? 0 : -1;
 	}
-	if (!is_set && n != 2) {
-		if (config_values(w[0]) != NULL)
-			err_set(err, "usage: %s VALUE", w[0]);
-		else
-			err_set(err, "unknown setting '%s' (theme, mouse, "
-			    "advance, bind, unbind)", w[0]);
-		goto out;
-	}
-	rc = config_set(c, w[is_set], w[is_set + 1], err);
+	cmd_args_release(&a);
 out:
+	cmd_words_free(w);
 	free(copy);
 	return rc;
 }

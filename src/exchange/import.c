@@ -29,6 +29,7 @@
 #include "base/ident.h"
 #include "model/sample.h"
 #include "exchange/vcs.h"
+#include "model/vocab.h"
 
 void
 import_report_init(struct import_report *r)
@@ -80,162 +81,6 @@ import_format_name(enum import_format f)
 }
 
 /* --- small helpers --------------------------------------------------- */
-
-/*
- * The input import_path() is reading.  A pipe (import /dev/stdin,
- * import <(...)) can be read once: it is read whole before the format is
- * told, and import_read() hands out copies of that.  root is the real
- * path of the directory being imported: a file under it that resolves
- * outside it (a symlink to a host file) is refused.  Set and cleared by
- * import_path(); import is single-threaded.
- */
-static struct {
-	const char	*pipe_path;
-	char		*pipe_data;
-	size_t		 pipe_len;
-	char		*root;		/* realpath of the directory */
-	char		*lexroot;	/* its path as given, absolute */
-} cur;
-
-/* path made absolute and its "." and ".." parts resolved by name, not
- * through the file system: new string. */
-static char *
-lexical(const char *path)
-{
-	char cwd[PATH_MAX], *in, *tok, *save = NULL;
-	struct buf b = BUF_INIT;
-
-	if (path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL)
-		in = xstrdup(path);
-	else
-		in = xasprintf("%s/%s", cwd, path);
-	for (tok = strtok_r(in, "/", &save); tok != NULL;
-	    tok = strtok_r(NULL, "/", &save)) {
-		if (strcmp(tok, ".") == 0)
-			continue;
-		if (strcmp(tok, "..") == 0) {
-			char *slash = b.len > 0 ? strrchr(b.p, '/') : NULL;
-
-			b.len = slash != NULL ? (size_t)(slash - b.p) : 0;
-			if (b.p != NULL)
-				b.p[b.len] = '\0';
-			continue;
-		}
-		buf_printf(&b, "/%s", tok);
-	}
-	free(in);
-	if (b.len == 0)
-		buf_adds(&b, "/");
-	return buf_detach(&b, NULL);
-}
-
-/* Is path dir itself or below it?  Both absolute, normalised. */
-static int
-below(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return strcmp(dir, "/") == 0 || (strncmp(path, dir, n) == 0 &&
-	    (path[n] == '/' || path[n] == '\0'));
-}
-
-/*
- * During a directory import: refuse a file that a symlink takes out of
- * the imported directory (a link to a host file posing as a spec).  A
- * path named inside the directory must resolve inside it; a file beside
- * it that an importer reads by design (a KernelBench dump's problems in
- * ../levelN) may not itself be a link out of the directory's parent.
- */
-static int
-symlink_out(const char *path, struct err *err)
-{
-	char *lex = lexical(path), *real = realpath(path, NULL);
-	char *up = xstrdup(cur.root), *slash = strrchr(up, '/');
-	struct stat sb;
-	int bad = 0;
-
-	if (slash != NULL)
-		slash[slash == up ? 1 : 0] = '\0';
-	if (real != NULL) {
-		if (below(lex, cur.lexroot))
-			bad = !below(real, cur.root);
-		else
-			bad = lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) &&
-			    !below(real, up);
-	}
-	if (bad)
-		err_set(err, "%s: resolves to %s, outside %s: refused (a"
-		    " symlink out of the imported directory)", path, real,
-		    cur.root);
-	free(lex);
-	free(real);
-	free(up);
-	return bad ? -1 : 0;
-}
-
-/* Read all of fd into a new buffer ("" when empty). */
-static int
-read_fd(int fd, const char *path, char **out, size_t *len, struct err *err)
-{
-	struct buf b = BUF_INIT;
-	char chunk[65536];
-	ssize_t n;
-
-	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			buf_release(&b);
-			return err_set(err, "%s: %s", path, strerror(errno));
-		}
-		if (b.len > IMPORT_READ_MAX) {
-			buf_release(&b);
-			return err_set(err, "%s: larger than %d MiB", path,
-			    IMPORT_READ_MAX >> 20);
-		}
-		buf_add(&b, chunk, (size_t)n);
-	}
-	buf_adds(&b, "");
-	*out = buf_detach(&b, len);
-	return 0;
-}
-
-int
-import_read(const char *path, char **out, size_t *len, struct err *err)
-{
-	struct stat sb;
-	int fd, rc;
-
-	*out = NULL;
-	*len = 0;
-	if (cur.pipe_path != NULL && strcmp(path, cur.pipe_path) == 0) {
-		*out = xmalloc(cur.pipe_len + 1);
-		memcpy(*out, cur.pipe_data, cur.pipe_len);
-		(*out)[cur.pipe_len] = '\0';
-		*len = cur.pipe_len;
-		return 0;
-	}
-	if (cur.root != NULL && symlink_out(path, err) < 0)
-		return -1;
-	/* O_NONBLOCK: a FIFO named like a benchmark file must not hang the
-	 * import; it is refused below. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return err_set(err, "%s: not a regular file, refused", path);
-	}
-	rc = read_fd(fd, path, out, len, err);
-	close(fd);
-	return rc;
-}
-
-static int
-read_file(const char *path, char **out, size_t *len, struct err *err)
-{
-	return import_read(path, out, len, err);
-}
 
 char *
 import_nan_to_null(const char *line, size_t len, size_t *outlen)
@@ -351,59 +196,6 @@ set_code(struct candidate *c, const char *code)
 	hash_sha256(c->code, c->code_len, c->code_hash);
 }
 
-/* Store a task and count it. */
-static int
-put_task(struct store *st, const struct task *t, struct import_report *rep,
-    struct err *err)
-{
-	int inserted;
-
-	if (store_task_put(st, t, &inserted, err) < 0)
-		return -1;
-	if (inserted)
-		rep->tasks_added++;
-	else
-		rep->tasks_existing++;
-	return 0;
-}
-
-/* Store a candidate (and its recorded result if new) and count it. */
-static int
-put_candidate(struct store *st, struct candidate *c, const struct recorded *r,
-    size_t nrec, struct import_report *rep, int *inserted, struct err *err)
-{
-	int ins;
-
-	if (store_candidate_add(st, c, &ins, err) < 0)
-		return -1;
-	if (inserted != NULL)
-		*inserted = ins;
-	if (!ins) {
-		rep->cands_existing++;
-		return 0;
-	}
-	rep->cands_added++;
-	for (size_t i = 0; i < nrec; i++)
-		if (store_recorded_add(st, c->id, &r[i], err) < 0)
-			return -1;
-	return 0;
-}
-
-int
-import_put_task(struct store *st, const struct task *t,
-    struct import_report *rep, struct err *err)
-{
-	return put_task(st, t, rep, err);
-}
-
-int
-import_put_candidate(struct store *st, struct candidate *c,
-    const struct recorded *r, size_t nrec, struct import_report *rep,
-    int *inserted, struct err *err)
-{
-	return put_candidate(st, c, r, nrec, rep, inserted, err);
-}
-
 /* Line-by-line JSONL with file:line errors; cb gets each parsed object. */
 typedef int (*row_fn)(struct store *st, json_t *row, const char *path,
     size_t line, void *arg, struct import_report *rep, struct err *err);
@@ -417,7 +209,7 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 	char *data, *p, *end;
 	size_t len, line = 0, rows = 0;
 
-	if (read_file(path, &data, &len, err) < 0)
+	if (import_read(path, &data, &len, err) < 0)
 		return -1;
 	p = data;
 	end = data + len;
@@ -572,7 +364,7 @@ rtlfixer_row(struct store *st, json_t *row, const char *path, size_t line,
 		t.extra = json_dumps(x, JSON_COMPACT);
 		json_decref(x);
 	}
-	if (put_task(st, &t, rep, err) < 0)
+	if (import_put_task(st, &t, rep, err) < 0)
 		goto out;
 
 	code = v1_code(prompt, sol);
@@ -607,7 +399,7 @@ rtlfixer_row(struct store *st, json_t *row, const char *path, size_t line,
 		r.stage = xstrdup("simulate");
 		r.log = xstrdup(serr);
 	}
-	if (put_candidate(st, &c, &r, r.extra != NULL ? 1 : 0, rep, NULL,
+	if (import_put_candidate(st, &c, &r, r.extra != NULL ? 1 : 0, rep, NULL,
 	    err) < 0)
 		goto out;
 	rc = 0;
@@ -869,7 +661,7 @@ assay_task(struct store *st, json_t *to, const char *path, size_t line,
 		return -1;
 	}
 	t.extra = unknown_fields(to, task_known);
-	if (put_task(st, &t, rep, err) < 0)
+	if (import_put_task(st, &t, rep, err) < 0)
 		goto out;
 	*task_id = xstrdup(t.id);
 	*env = xstrdup(t.env);
@@ -883,7 +675,7 @@ assay_task(struct store *st, json_t *to, const char *path, size_t line,
 		c.lang = xstrdup(lang_of_env(t.env));
 		c.source = xasprintf("%s:%zu", path, line);
 		set_code(&c, jstr(to, "reference"));
-		rc = put_candidate(st, &c, NULL, 0, rep, NULL, err);
+		rc = import_put_candidate(st, &c, NULL, 0, rep, NULL, err);
 		candidate_release(&c);
 		if (rc < 0)
 			goto out;
@@ -947,8 +739,7 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 	    "unknown");
 	c.kind = xstrdup(jstr(co, "kind") != NULL ? jstr(co, "kind") :
 	    "direct");
-	if (strcmp(c.kind, "direct") != 0 && strcmp(c.kind, "repair") != 0 &&
-	    strcmp(c.kind, "optimization") != 0) {
+	if (cand_kind_from_name(c.kind) == KIND_NONE) {
 		row_error(err, path, line, "\"kind\" must be direct, repair or"
 		    " optimization");
 		goto out;
@@ -1027,7 +818,7 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 		r->log = jdup(v, "log");
 		r->extra = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	}
-	if (put_candidate(st, &c, recs, nrec, rep, &inserted, err) < 0)
+	if (import_put_candidate(st, &c, recs, nrec, rep, &inserted, err) < 0)
 		goto out;
 	if (inserted && assay_decisions(st, row, c.id, opts->by != NULL ?
 	    opts->by : "import", path, line, err) < 0)
@@ -1044,60 +835,6 @@ out:
 }
 
 /* --- VerilogEval v2: the problem directory -------------------------- */
-
-int
-import_has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int
-name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int
-import_list_dir(const char *dir, char ***out, size_t *n, struct err *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	*out = NULL;
-	*n = 0;
-	if (d == NULL)
-		return err_set(err, "%s: %s", dir, strerror(errno));
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		(*out)[(*n)++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (*n > 1)
-		qsort(*out, *n, sizeof **out, name_cmp);
-	return 0;
-}
-
-void
-import_free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-int
-import_read_file(const char *path, char **out, size_t *len, struct err *err)
-{
-	if (read_file(path, out, len, err) < 0)
-		return -1;
-	if (*out == NULL)
-		*out = xstrdup("");
-	return 0;
-}
 
 /* Replace whole-word "RefModule" with "TopModule". */
 static char *
@@ -1143,9 +880,9 @@ vev2_problem(struct store *st, const char *dir, const char *prob,
 	struct candidate c = { 0 };
 	int rc = -1;
 
-	if (read_file(ppath, &prompt, &plen, err) < 0 ||
-	    read_file(tpath, &test, &tlen, err) < 0 ||
-	    read_file(rpath, &ref, &rlen, err) < 0)
+	if (import_read(ppath, &prompt, &plen, err) < 0 ||
+	    import_read(tpath, &test, &tlen, err) < 0 ||
+	    import_read(rpath, &ref, &rlen, err) < 0)
 		goto out;
 	if (strstr(ref, "RefModule") == NULL) {
 		err_set(err, "%s: no module RefModule in the reference", rpath);
@@ -1160,7 +897,7 @@ vev2_problem(struct store *st, const char *dir, const char *prob,
 	t.source = xasprintf("%s/%s", dir, prob);
 	task_add_file(&t, base_name(tpath), "testbench", test, tlen);
 	task_add_file(&t, base_name(rpath), "reference", ref, rlen);
-	if (put_task(st, &t, rep, err) < 0)
+	if (import_put_task(st, &t, rep, err) < 0)
 		goto out;
 	code = rename_module(ref);
 	c.task_id = xstrdup(t.id);
@@ -1169,7 +906,7 @@ vev2_problem(struct store *st, const char *dir, const char *prob,
 	c.lang = xstrdup("verilog");
 	c.source = xstrdup(rpath);
 	set_code(&c, code);
-	if (put_candidate(st, &c, NULL, 0, rep, NULL, err) < 0)
+	if (import_put_candidate(st, &c, NULL, 0, rep, NULL, err) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -1254,7 +991,7 @@ load_jsonl(const char *path, json_t **out, struct err *err)
 	size_t len, line = 0;
 
 	*out = NULL;
-	if (read_file(path, &data, &len, err) < 0)
+	if (import_read(path, &data, &len, err) < 0)
 		return -1;
 	*out = json_array();
 	for (p = data, end = data + len; p < end; ) {
@@ -1348,7 +1085,7 @@ vev1_set(struct store *st, const char *dir, struct import_report *rep,
 		t.interface = xstrdup(prompt);
 		t.source = xasprintf("%s:%zu", pe, line);
 		task_add_file(&t, "test.sv", "testbench", test, strlen(test));
-		if (put_task(st, &t, rep, err) < 0) {
+		if (import_put_task(st, &t, rep, err) < 0) {
 			task_release(&t);
 			goto out;
 		}
@@ -1361,7 +1098,7 @@ vev1_set(struct store *st, const char *dir, struct import_report *rep,
 			c.source = xasprintf("%s:%zu", pe, line);
 			set_code(&c, code);
 			free(code);
-			if (put_candidate(st, &c, NULL, 0, rep, NULL, err) < 0) {
+			if (import_put_candidate(st, &c, NULL, 0, rep, NULL, err) < 0) {
 				candidate_release(&c);
 				task_release(&t);
 				goto out;
@@ -1423,7 +1160,7 @@ vev1_set(struct store *st, const char *dir, struct import_report *rep,
 			    JSON_PRESERVE_ORDER);
 			json_decref(keep);
 		}
-		rc = put_candidate(st, &c, &rec, rec.verdict != NULL ? 1 : 0,
+		rc = import_put_candidate(st, &c, &rec, rec.verdict != NULL ? 1 : 0,
 		    rep, NULL, err);
 		candidate_release(&c);
 		recorded_release(&rec);
@@ -1492,18 +1229,12 @@ detect(const char *path, enum import_format *out, struct err *err)
 
 	if (stat(path, &sb) < 0)
 		return err_set(err, "%s: %s", path, strerror(errno));
-	if (import_rtllm_detect(path)) {
-		*out = IMPORT_RTLLM;
-		return 0;
-	}
-	if (import_realbench_detect(path)) {
-		*out = IMPORT_REALBENCH;
-		return 0;
-	}
-	if (import_kernelbench_detect(path)) {
-		*out = IMPORT_KERNELBENCH;
-		return 0;
-	}
+	/* the importers of the table that know their layout first */
+	for (size_t i = 0; i < nimporters; i++)
+		if (!importers[i].late && importers[i].detect(path)) {
+			*out = importers[i].format;
+			return 0;
+		}
 	if (S_ISDIR(sb.st_mode)) {
 		char **names;
 		size_t n;
@@ -1525,10 +1256,11 @@ detect(const char *path, enum import_format *out, struct err *err)
 			}
 		}
 		import_free_names(names, n);
-		if (import_dataset_detect(path)) {
-			*out = IMPORT_DATASET;
-			return 0;
-		}
+		for (size_t i = 0; i < nimporters; i++)
+			if (importers[i].late && importers[i].detect(path)) {
+				*out = importers[i].format;
+				return 0;
+			}
 		return err_set(err, "%s: cannot tell the format of this"
 		    " directory (want a VerilogEval v2 problem directory or"
 		    " the v1 ExampleEval.jsonl set); give --format", path);
@@ -1662,33 +1394,12 @@ import_path(struct store *st, const char *path,
     struct err *err)
 {
 	enum import_format f = opts->format;
-	struct stat sb;
 	int rc;
 
-	memset(&cur, 0, sizeof cur);
-	if (stat(path, &sb) < 0)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	if (S_ISDIR(sb.st_mode)) {
-		cur.root = realpath(path, NULL);
-		cur.lexroot = lexical(path);
-	} else if (!S_ISREG(sb.st_mode)) {
-		/* A pipe can be read once: read it now, so that telling
-		 * the format does not eat the rows. */
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-		if (fd < 0)
-			return err_set(err, "%s: %s", path, strerror(errno));
-		rc = read_fd(fd, path, &cur.pipe_data, &cur.pipe_len, err);
-		close(fd);
-		if (rc < 0)
-			return -1;
-		cur.pipe_path = path;
-	}
+	if (import_guard_begin(path, err) < 0)
+		return -1;
 	rc = import_in(st, path, f, opts, rep, err);
-	free(cur.pipe_data);
-	free(cur.root);
-	free(cur.lexroot);
-	memset(&cur, 0, sizeof cur);
+	import_guard_end();
 	return rc;
 }
 
@@ -1722,18 +1433,6 @@ import_in(struct store *st, const char *path, enum import_format f,
 	case IMPORT_VEV2:
 		rc = vev2_dir(st, path, rep, err);
 		break;
-	case IMPORT_RTLLM:
-		rc = import_rtllm(st, path, opts, rep, err);
-		break;
-	case IMPORT_REALBENCH:
-		rc = import_realbench(st, path, opts, rep, err);
-		break;
-	case IMPORT_KERNELBENCH:
-		rc = import_kernelbench(st, path, opts, rep, err);
-		break;
-	case IMPORT_DATASET:
-		rc = import_dataset(st, path, opts, rep, err);
-		break;
 	case IMPORT_VEV1: {
 		struct stat sb;
 
@@ -1747,8 +1446,13 @@ import_in(struct store *st, const char *path, enum import_format f,
 		break;
 	}
 	default:
-		rc = err_set(err, "%s: no reader for format %s", path,
-		    import_format_name(f));
+		rc = -2;
+		for (size_t i = 0; i < nimporters && rc == -2; i++)
+			if (importers[i].format == f)
+				rc = importers[i].run(st, path, opts, rep, err);
+		if (rc == -2)
+			rc = err_set(err, "%s: no reader for format %s", path,
+			    import_format_name(f));
 	}
 	free(dir);
 	if (rc == 0)

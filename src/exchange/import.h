@@ -104,6 +104,15 @@ int	import_read(const char *path, char **out, size_t *len,
 /* The latest decision time an import takes: 9999-12-31T23:59:59Z. */
 #define IMPORT_AT_MAX	253402300799LL
 
+/*
+ * The guard import_read() reads under, set by import_path() around one
+ * import: path read now when it is a pipe, or its real path kept as the
+ * root when it is a directory.  0, or -1 with err ("path: why");
+ * import_guard_end() forgets it.
+ */
+int	import_guard_begin(const char *path, struct err *err);
+void	import_guard_end(void);
+
 int	import_list_dir(const char *dir, char ***out, size_t *n,
 	    struct err *err);
 void	import_free_names(char **names, size_t n);
@@ -196,6 +205,27 @@ int	import_kernelbench(struct store *st, const char *path,
 	    struct err *err);
 /* Is path a directory import_kernelbench() reads?  1 or 0. */
 int	import_kernelbench_detect(const char *path);
+
+/*
+ * The importers of a file of their own (importers.c): the format they
+ * read, whether a path is theirs (for --format auto) and the reader,
+ * called by import_path() inside its transaction (0, or -1 with err).
+ * late: asked only for a directory that is no VerilogEval layout.
+ * Adding an importer is its file, an enum import_format value with its
+ * name, and one line of the table.
+ */
+struct importer {
+	const char		*name;
+	enum import_format	 format;
+	int			 late;
+	int			(*detect)(const char *path);
+	int			(*run)(struct store *st, const char *path,
+				    const struct import_opts *opts,
+				    struct import_report *rep,
+				    struct err *err);
+};
+extern const struct importer importers[];
+extern const size_t nimporters;
 
 /*
  * The role of a task file by its name, for a task of env (docs/formats.md):

@@ -11,7 +11,7 @@
  * counts and filters at a million candidates) and queue_sum (the whole
  * queue's statistics, kept by triggers).  An import sets those triggers
  * aside in its own transaction and catches up in bulk before its commit
- * (store_import_begin, schema v8).
+ * (store_import_begin, docs/adr/0014).
  *
  * Every decision (label, review, undo) is its own committed transaction
  * and appends to the journal, so a killed program never loses one.
@@ -33,7 +33,7 @@
 #include "base/err.h"
 #include "model/sample.h"
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 
 struct store;
 
@@ -65,13 +65,18 @@ int	store_commit(struct store *st, struct err *err);
 void	store_rollback(struct store *st);
 
 /*
- * An import's transaction (issue 13): store_import_begin() is
- * store_begin() that also sets the search index and the queue aside for
- * the rows it adds (their per-row triggers stand down, schema v8), and
- * store_import_publish() adds those rows to both in bulk, inside the
- * same transaction, just before the caller's store_commit().  Nothing is
- * visible to others before the commit, so a file stays all-or-nothing;
- * store_rollback() drops both.  0 or -1.
+ * An import's transaction (issue 13, docs/adr/0014): store_import_begin()
+ * is store_begin() that also drops the per-row insert triggers of the
+ * search index and the queue (keeping their text); while it is open,
+ * store_candidate_add() and store_recorded_add() add a candidate's code
+ * and recorded logs to the search index themselves, with the rowids the
+ * triggers give.  store_import_publish() adds the new tasks' specs, the
+ * notes, the queue rows and the statistics in bulk and creates the
+ * triggers again, inside the same transaction, just before the caller's
+ * store_commit().  Nothing is visible to others before the commit, so a
+ * file stays all-or-nothing; store_rollback() undoes all of it, triggers
+ * included.  The write lock is held from store_import_begin() to the
+ * commit.  0 or -1.
  */
 int	store_import_begin(struct store *st, struct err *err);
 int	store_import_publish(struct store *st, struct err *err);

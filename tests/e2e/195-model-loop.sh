@@ -161,22 +161,20 @@ python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])][2]; pr
 expect_eq "alice's repair passes" \
     "$(count "origin=alice parent=$orig verdict=pass")" 1
 
-# Model output and imported names reach tables and messages escaped:
-# a newline in an origin cannot start a list row, an escape sequence in
-# a benchmark or env name cannot drive the terminal.
+# Imported names with control characters are refused at import with
+# FILE:LINE (docs/formats.md), and the message itself is escaped: an
+# escape sequence in a benchmark or env name cannot drive the terminal,
+# a newline in an origin cannot start a row.  Nothing of the file is kept.
 printf '%s\n' '{"task": {"id": "t/esc", "domain": "chip", "benchmark": "b\u001b]0;PWN\u0007", "env": "iverilog\u001b[2J", "spec": "x", "files": {}}, "candidate": {"id": "c-esc1", "origin": "m\nAssay-Verdict: pass", "code": "module x; endmodule"}}' \
     >"$T/esc.jsonl"
-"$ASSAY" --db "$T/esc.db" import "$T/esc.jsonl" >/dev/null || fail "import esc"
-"$ASSAY" --db "$T/esc.db" list >"$T/esc.list" 2>/dev/null
-"$ASSAY" --db "$T/esc.db" stats >"$T/esc.stats"
-"$ASSAY" --db "$T/esc.db" stats --format csv >>"$T/esc.stats"
-"$ASSAY" --db "$T/esc.db" verify >/dev/null 2>"$T/esc.err"
-if grep -q "$(printf '\033')" "$T/esc.list" "$T/esc.stats" "$T/esc.err"; then
+"$ASSAY" --db "$T/esc.db" import "$T/esc.jsonl" >"$T/esc.out" 2>"$T/esc.err" &&
+    fail "a benchmark name with an escape sequence was imported"
+grep -q 'esc.jsonl:1: ' "$T/esc.err" || fail "no FILE:LINE: $(cat "$T/esc.err")"
+if grep -q "$(printf '\033')" "$T/esc.out" "$T/esc.err"; then
 	fail "an escape sequence reached the terminal"
 fi
-grep -q '^Assay-Verdict' "$T/esc.list" && fail "a newline in an origin made a row"
-expect_eq "list rows" "$(wc -l <"$T/esc.list" | tr -d ' ')" 2
-grep -q 'b\\x1b\]0;PWN' "$T/esc.stats" || fail "stats lacks the escaped benchmark"
+"$ASSAY" --db "$T/esc.db" list --json >"$T/esc.list" 2>/dev/null
+expect_eq "rows kept from the refused file" "$(wc -l <"$T/esc.list" | tr -d ' ')" 0
 
 # --- HTTP: a chat-completions server on 127.0.0.1 ----------------------
 KEY="sk-test-$$-canary-key"

@@ -69,3 +69,22 @@ expect_eq "codes indexed" "$(sqlite3 "$T/one.db" "SELECT count(*) FROM candidate
     "$(sqlite3 "$T/one.db" "SELECT count(*) FROM candidate")"
 expect_eq "logs indexed" "$(sqlite3 "$T/one.db" "SELECT count(*) FROM search WHERE rowid > 0 AND rowid & 65535 > 0")" \
     "$(sqlite3 "$T/one.db" "SELECT count(*) FROM recorded WHERE log IS NOT NULL")"
+
+# --keep-going: a row that fails after its candidate was added (a label
+# with a bad "at") leaves no search row, and the count of rows ever
+# added (search_gen, which keeps grep= results current) is exact.
+printf '%s\n' \
+    '{"task":{"id":"t/kg","env":"iverilog","spec":"kg spec"},"candidate":{"origin":"m","code":"module alpha_word; endmodule\n"},"recorded":[{"verdict":"fail","log":"alpha_log"}]}' \
+    '{"task":"t/kg","candidate":{"origin":"m","code":"module beta_word; endmodule\n"},"recorded":[{"verdict":"fail","log":"beta_log"}],"labels":[{"category":"compile","at":-5}]}' \
+    '{"task":"t/kg","candidate":{"origin":"m","code":"module gamma_word; endmodule\n"},"recorded":[{"verdict":"fail","log":"gamma_log"},{"verdict":"fail","log":"gamma_second"}]}' \
+    >"$T/kg.jsonl"
+"$ASSAY" --db "$T/kg.db" import --keep-going "$T/kg.jsonl" >/dev/null 2>&1 ||
+    fail "import --keep-going"
+for w in alpha_word alpha_log gamma_word gamma_log gamma_second; do
+	expect_eq "grep=$w after a skipped row" "$(DB=$T/kg.db count "grep=$w")" 1
+done
+expect_eq "grep=beta_word (skipped)" "$(DB=$T/kg.db count grep=beta_word)" 0
+expect_eq "grep=beta_log (skipped)" "$(DB=$T/kg.db count grep=beta_log)" 0
+expect_eq "search_gen counts the rows there" \
+    "$(sqlite3 "$T/kg.db" "SELECT n FROM search_gen")" \
+    "$(sqlite3 "$T/kg.db" "SELECT count(*) FROM search")"

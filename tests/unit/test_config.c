@@ -92,6 +92,21 @@ test_config_settings(void **state)
 	assert_int_equal(config_parse_line(&c, &km, "set mouse", &err), -1);
 	assert_int_equal(config_parse_line(&c, &km, "set nothing 1", &err),
 	    -1);
+	/* every line is a command of the config file's table: its usage
+	 * for a wrong number of words, the table's names for an unknown one */
+	assert_int_equal(config_parse_line(&c, &km, "theme light extra",
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "usage: theme VALUE"));
+	assert_int_equal(config_parse_line(&c, &km, "set mouse on off", &err),
+	    -1);
+	assert_non_null(strstr(err.msg, "usage: set NAME VALUE"));
+	assert_int_equal(config_parse_line(&c, &km, "colour red", &err), -1);
+	assert_non_null(strstr(err.msg, "advance, bind, unbind, generator"));
+	assert_int_equal(config_parse_line(&c, &km,
+	    "generator endpoint http://127.0.0.1:8080/v1\r\n", &err), 0);
+	assert_int_equal(config_parse_line(&c, &km, "generator temperature 3",
+	    &err), -1);
+	assert_string_equal(c.theme, "light");
 
 	/* bindings go to the keymap */
 	assert_int_equal(config_parse_line(&c, &km, "bind K label-api", &err),
