@@ -11,9 +11,7 @@
 #include "app/decide.h"
 #include "base/err.h"
 #include "store/store.h"
-
-static const char *const categories[] = { "compile", "api", "functional",
-	"format", "performance" };
+#include "model/vocab.h"
 
 static const struct cmd_opt label_opts[] = {
 	{ "sub", 0, CMD_VALUE, 's' },
@@ -28,8 +26,8 @@ cmd_label(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	const char *val = NULL;
 	const char *sub = NULL, *note = NULL, *cat;
 	struct store *st;
-	char *id, *by;
-	int ch, ok = 0, rc;
+	char *id, *by, names[80], why[160];
+	int ch, rc;
 
 	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 's')
@@ -42,11 +40,11 @@ cmd_label(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	if (note != NULL && *note == '\0')
 		note = NULL;
 	cat = a->pos[1];
-	for (size_t i = 0; i < 5; i++)
-		ok = ok || strcmp(cat, categories[i]) == 0;
-	if (!ok)
-		return cli_usage_error("label", "unknown category '%s' (compile api"
-		    " functional format performance)", cat);
+	if (category_from_name(cat) == CATEGORY_NONE) {
+		snprintf(why, sizeof why, "unknown category '%.64s' (%s)", cat,
+		    category_list(names, sizeof names, " "));
+		return cli_usage_error("label", "%s", why);
+	}
 	if (cli_open_store(g, &st) < 0)
 		return 2;
 	if ((id = cli_resolve(st, a->pos[0])) == NULL) {

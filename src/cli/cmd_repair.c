@@ -22,6 +22,7 @@
 #include "generate/generate.h"
 #include "generate/model.h"
 #include "store/store.h"
+#include "model/vocab.h"
 
 static char *
 read_all(const char *path, size_t *len, struct err *err)
@@ -116,8 +117,7 @@ struct pick {
 static int
 repairable(const char *verdict)
 {
-	return verdict != NULL && (strcmp(verdict, "fail") == 0 ||
-	    strcmp(verdict, "timeout") == 0);
+	return verdict_failed(verdict);
 }
 
 static int
@@ -147,7 +147,7 @@ pick_one(const struct store_row *row, void *arg)
 	if (store_task_reference(p->st, row->task, &ref, &rv, p->err) < 0)
 		goto fail;
 	if (ref != NULL && strcmp(ref, row->id) != 0 && rv != NULL &&
-	    strcmp(rv, "pass") != 0)
+	    !verdict_is(rv, VERDICT_PASS))
 		goto out;	/* the task's fault, not the candidate's */
 	for (;;) {
 		char *f = xasprintf("parent=%s kind=repair origin=%s", leaf,

@@ -11,6 +11,7 @@
 #include "app/decide.h"
 #include "base/err.h"
 #include "store/store.h"
+#include "model/vocab.h"
 
 static const struct cmd_opt review_opts[] = {
 	{ "note", 0, CMD_VALUE, 'n' },
@@ -22,10 +23,6 @@ cmd_review(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	const struct cli_global *g = ctx->front;
 	const char *val = NULL;
-	static const struct { const char *verb, *status; } verbs[] = {
-		{ "accept", "accepted" }, { "reject", "rejected" },
-		{ "flag", "flagged" }, { "reset", "unreviewed" },
-	};
 	const char *note = NULL, *status = NULL;
 	struct store *st;
 	char *id, *by;
@@ -35,12 +32,10 @@ cmd_review(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		if (ch == 'n')
 			note = val;
 	}
-	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-		if (strcmp(a->pos[1], verbs[i].verb) == 0)
-			status = verbs[i].status;
+	status = status_name(status_from_verb(a->pos[1]));
 	if (status == NULL)
 		return cli_usage_error("review", "unknown decision '%s' (accept"
-		    " reject flag)", a->pos[1]);
+		    " reject flag reset)", a->pos[1]);
 	if (cli_open_store(g, &st) < 0)
 		return 2;
 	if ((id = cli_resolve(st, a->pos[0])) == NULL) {
@@ -53,12 +48,12 @@ cmd_review(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		store_close(st);
 		return 2;
 	}
-	if (strcmp(status, "accepted") == 0) {
+	if (status_from_name(status) == STATUS_ACCEPTED) {
 		struct run run;
 
 		/* The workbench asks; headless, say it. */
 		if (store_run_latest(st, id, &run, err) == 0) {
-			if (strcmp(run.verdict, "pass") != 0)
+			if (!verdict_is(run.verdict, VERDICT_PASS))
 				fprintf(stderr, "assay: note: %s's latest verdict is"
 				    " %s; accepted anyway\n", id, run.verdict);
 			run_release(&run);
@@ -80,7 +75,7 @@ cmd_review(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 
 const struct cmd_entry cli_cmd_review = {
 	"review", NULL, review_opts, 2, 2,
-	"review ID accept|reject|flag [--note TEXT]",
+	"review ID accept|reject|flag|reset [--note TEXT]",
 	  "Set a candidate's review status.",
 	CMD_CLI | CMD_TARGETS, cmd_review
 };

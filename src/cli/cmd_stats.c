@@ -19,6 +19,7 @@
 #include "generate/generate.h"
 #include "model/agreement.h"
 #include "store/store.h"
+#include "model/vocab.h"
 
 /* One counted cell of a stats table. */
 struct stats_cell {
@@ -61,7 +62,7 @@ verdict_stage(const char *verdict, const char *stage)
 {
 	if (verdict == NULL)
 		return xstrdup("unverified");
-	if (strcmp(verdict, "pass") == 0 || stage == NULL)
+	if (verdict_is(verdict, VERDICT_PASS) || stage == NULL)
 		return xstrdup(verdict);
 	return xasprintf("%s/%s", verdict, stage);
 }
@@ -250,8 +251,8 @@ stats_agreement(struct store *st, const char *where, const char *fmt)
 					    "%zu\n", p[i].n, p[i].agree,
 					    p[i].po, p[i].pe, strcmp(kappa,
 					    "-") == 0 ? "" : kappa,
-					    agreement_category_name(r),
-					    agreement_category_name(c),
+					    category_name(r),
+					    category_name(c),
 					    p[i].m[r][c]);
 				}
 			}
@@ -281,10 +282,10 @@ stats_agreement(struct store *st, const char *where, const char *fmt)
 		printf("\n%s (rows) by %s (columns)\n%-12s", p[i].a, p[i].b,
 		    "");
 		for (int c = 0; c < AGREEMENT_NCAT; c++)
-			printf(" %11s", agreement_category_name(c));
+			printf(" %11s", category_name(c));
 		putchar('\n');
 		for (int r = 0; r < AGREEMENT_NCAT; r++) {
-			printf("%-12s", agreement_category_name(r));
+			printf("%-12s", category_name(r));
 			for (int c = 0; c < AGREEMENT_NCAT; c++)
 				printf(" %11zu", p[i].m[r][c]);
 			putchar('\n');

@@ -22,6 +22,7 @@
 #include "generate/generate.h"
 #include "generate/model.h"
 #include "store/store.h"
+#include "model/vocab.h"
 
 enum {
 	O_WHERE = 1000, O_SAMPLES, O_TEMP, O_ENDPOINT, O_MODEL, O_KEYENV,
@@ -230,7 +231,7 @@ loop_count_pass(const struct cli_global *g, char **ids, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char *v = loop_verdict_of(st, ids[i]);
 
-		pass += v != NULL && strcmp(v, "pass") == 0;
+		pass += verdict_is(v, VERDICT_PASS);
 		free(v);
 	}
 	store_close(st);

@@ -15,6 +15,7 @@
 #include "base/buf.h"
 #include "base/hash.h"
 #include "lang/syntax.h"
+#include "model/vocab.h"
 
 
 
@@ -259,7 +260,7 @@ collect_one(const struct store_row *row, void *arg)
 	it = &c->v[c->n++];
 	it->id = xstrdup(row->id);
 	it->seq = row->seq;
-	it->pass = row->verdict != NULL && strcmp(row->verdict, "pass") == 0;
+	it->pass = verdict_is(row->verdict, VERDICT_PASS);
 	it->accepted = row->status != NULL && strcmp(row->status,
 	    "accepted") == 0;
 	hash_sha256(norm, len, hex);

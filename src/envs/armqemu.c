@@ -59,7 +59,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -590,34 +589,11 @@ find_renode(void)
 }
 
 static int
-task_has(const struct task *t, const char *name)
-{
-	for (size_t i = 0; i < t->nfiles; i++)
-		if (strcmp(t->files[i].name, name) == 0)
-			return 1;
-	return 0;
-}
-
-static int
 has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), k = strlen(suffix);
 
 	return n > k && strcmp(s + n - k, suffix) == 0;
-}
-
-static void
-make_nonce(char *out, size_t n)
-{
-	unsigned char raw[8];
-
-	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
-		for (size_t i = 0; i < sizeof raw; i++)
-			raw[i] = (unsigned char)(rand() ^ getpid());
-	for (size_t i = 0; i < sizeof raw && 2 * i + 2 < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", raw[i]);
-	/* A word of its own: no digit run a firmware prints by chance. */
-	out[0] = 'A';
 }
 
 /* The build stage: gcc_flags, startup.c, main.c, the task's sources, libm. */
@@ -765,7 +741,7 @@ armqemu_prepare(const struct task *t, const struct candidate *c,
 	}
 	plan->cand_file = xstrdup(CAND_FILE);
 	plan->timeout_s = p.timeout_s + BUILD_MARGIN_S;
-	make_nonce(plan->nonce, sizeof plan->nonce);
+	env_nonce(plan->nonce, sizeof plan->nonce, 16, 'A');
 	for (size_t i = 0; i < t->nfiles; i++) {
 		const char *f = t->files[i].name;
 
@@ -800,8 +776,9 @@ armqemu_prepare(const struct task *t, const struct candidate *c,
 			    share_files[i]);
 			goto out;
 		}
-		if (!task_has(t, share_files[i]) && env_write_input(plan,
-		    workdir, share_files[i], data, len, err) < 0)
+		if (task_file_by_name(t, share_files[i]) == NULL &&
+		    env_write_input(plan, workdir, share_files[i], data, len,
+		    err) < 0)
 			goto out;
 	}
 	if (t->env_params != NULL)
@@ -1055,40 +1032,6 @@ link_error(const char *msg, size_t len, const char *line, size_t llen,
 	free(name);
 }
 
-/*
- * "FILE:LINE:COL: KIND: MSG" (gcc) or "FILE:LINE: MSG" (ld with -g).
- * Fills file (borrowed span), lineno and msg; 1 when it is one.
- */
-static int
-located(const char *line, size_t len, const char **file, size_t *flen,
-    int *lineno, const char **msg)
-{
-	const char *p = line, *end = line + len, *c;
-	int num = 0, digits = 0;
-
-	c = memchr(p, ':', len);
-	if (c == NULL || c == line || memchr(line, ' ', (size_t)(c - line)))
-		return 0;
-	for (p = c + 1; p < end && *p >= '0' && *p <= '9'; p++) {
-		num = env_digit(num, *p);
-		digits++;
-	}
-	if (digits == 0 || p >= end || *p != ':')
-		return 0;
-	p++;
-	while (p < end && *p >= '0' && *p <= '9')	/* the column */
-		p++;
-	if (p < end && *p == ':')
-		p++;
-	while (p < end && *p == ' ')
-		p++;
-	*file = line;
-	*flen = (size_t)(c - line);
-	*lineno = num;
-	*msg = p;
-	return 1;
-}
-
 /* Memory use from -Wl,--print-memory-usage: "FLASH: 1096 B 1 MB ...". */
 static void
 memory_use(const char *line, long *flash, long *ram)
@@ -1105,30 +1048,20 @@ memory_use(const char *line, long *flash, long *ram)
 		*ram = used;
 }
 
-/* One located build message (file, line, text after the location). */
+/* One located build message (env_located()); line is all of it. */
 static void
-build_diag(const struct env_plan *plan, const char *file, size_t flen,
-    int lineno, const char *text, const char *line, struct run *r,
-    struct build_fail *f)
+build_diag(const struct env_plan *plan, const struct env_located *loc,
+    const char *line, struct run *r, struct build_fail *f)
 {
-	char *fname = xstrndup(file, flen);
-	const char *base = strrchr(fname, '/'), *sev = "error", *body = text;
-	int cl = names(file, flen, plan->cand_file) ? lineno : 0;
+	char *fname = xstrndup(loc->file, loc->flen);
+	const char *base = strrchr(fname, '/');
+	const char *sev = loc->severity != NULL ? loc->severity : "error";
+	const char *body = loc->msg;
+	int cl = names(loc->file, loc->flen, plan->cand_file) ? loc->line : 0;
 
 	/* The sandbox's /work/main.c is main.c. */
 	base = base != NULL ? base + 1 : fname;
-	if (strncmp(text, "warning: ", 9) == 0) {
-		sev = "warning";
-		body = text + 9;
-	} else if (strncmp(text, "note: ", 6) == 0) {
-		sev = "note";
-		body = text + 6;
-	} else if (strncmp(text, "fatal error: ", 13) == 0) {
-		body = text + 13;
-	} else if (strncmp(text, "error: ", 7) == 0) {
-		body = text + 7;
-	}
-	if (strcmp(sev, "error") == 0 && body == text)
+	if (loc->severity == NULL)
 		link_error(body, strlen(body), line, strlen(line), cl, f);
 	else if (strcmp(sev, "error") == 0)
 		compile_error(body, strlen(body), line, strlen(line), cl, f);
@@ -1138,7 +1071,7 @@ build_diag(const struct env_plan *plan, const char *file, size_t flen,
 	if (strcmp(sev, "note") == 0 && cl > 0 && f->errors == 1 &&
 	    f->evidence != NULL && f->line == 0)
 		f->line = cl;
-	run_add_diag(r, base, lineno, 0, sev, body, cl);
+	run_add_diag(r, base, loc->line, 0, sev, body, cl);
 	free(fname);
 }
 
@@ -1153,9 +1086,7 @@ scan_build(const struct env_plan *plan, const char *log, size_t len,
 
 	while (next_line(&p, end, &span, &l)) {
 		char *line = xstrndup(span, l), *s = line, *ld;
-		const char *file, *msg;
-		size_t flen;
-		int lineno;
+		struct env_located loc;
 
 		memory_use(line, flash, ram);
 		/* ".../bin/ld: main.c:7: undefined reference to `f'" */
@@ -1163,9 +1094,8 @@ scan_build(const struct env_plan *plan, const char *log, size_t len,
 		if (ld != NULL && memchr(line, ' ', (size_t)(ld - line)) ==
 		    NULL)
 			s = ld + 4;
-		if (located(s, strlen(s), &file, &flen, &lineno, &msg) &&
-		    flen < 256)
-			build_diag(plan, file, flen, lineno, msg, s, r, f);
+		if (env_located(s, strlen(s), &loc) && loc.flen < 256)
+			build_diag(plan, &loc, s, r, f);
 		else if (s != line && strstr(s, "in function") == NULL) {
 			/* "region `RAM' overflowed by 73728 bytes" */
 			link_error(s, strlen(s), s, strlen(s), 0, f);
@@ -1460,10 +1390,7 @@ set_timeout(struct run *r, const char *why, char *poll)
 	char *ev = poll != NULL ? xasprintf("%s; %s", why, poll) :
 	    xstrdup(why);
 
-	env_set(&r->verdict, "timeout");
-	env_set(&r->subcategory, "timeout");
-	env_set(&r->category, "functional");
-	env_set(&r->evidence, ev);
+	env_verdict(r, VERDICT_TIMEOUT, CATEGORY_FUNCTIONAL, "timeout", ev);
 	free(ev);
 	free(poll);
 }
@@ -1520,7 +1447,7 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 	if (params_read(t, &p, &err) < 0)
 		memset(&p, 0, sizeof p);
 	if (nres == 0) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		goto out;
 	}
 	env_set(&r->stage, "build");
@@ -1529,36 +1456,30 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 	    "the build", r))
 		goto out;
 	if (nres == 1 && stop != ENV_STOP_NONE) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "compile");
-		env_set(&r->evidence, "the build passed the work directory's"
-		    " size cap");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_COMPILE, "resource-limit",
+		    "the build passed the work directory's size cap");
 		goto out;
 	}
 	if (res[0].exit_code == 127 || memmem(res[0].log, res[0].log_len,
 	    "cannot find -l", 14) != NULL || memmem(res[0].log,
 	    res[0].log_len, "nano.specs: No such", 19) != NULL) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-missing");
-		env_set(&r->evidence, "arm-none-eabi-gcc or newlib is missing"
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-missing",
+		    "arm-none-eabi-gcc or newlib is missing"
 		    " (gcc-arm-none-eabi libnewlib-arm-none-eabi)");
 		goto out;
 	}
 	if (res[0].exit_code != 0) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->category, bf.category != NULL ? bf.category :
-		    "compile");
-		env_set(&r->subcategory, bf.sub != NULL ? bf.sub : "other");
-		env_set(&r->evidence, bf.evidence != NULL ? bf.evidence :
-		    "the build failed without a message");
+		env_verdict(r, VERDICT_FAIL, category_from_name(bf.category !=
+		    NULL ? bf.category : "compile"),
+		    bf.sub != NULL ? bf.sub : "other", bf.evidence != NULL ?
+		    bf.evidence : "the build failed without a message");
 		r->evidence_line = bf.line;
 		goto out;
 	}
 	if (strstr(buf_str(&plan->precheck), "renode-missing") != NULL) {
-		env_set(&r->verdict, "skipped");
-		env_set(&r->subcategory, "simulator-missing");
-		env_set(&r->evidence, "the task asks for Renode"
+		env_verdict(r, VERDICT_SKIPPED, CATEGORY_NONE,
+		    "simulator-missing", "the task asks for Renode"
 		    " (env_params.simulator), which is not installed here:"
 		    " Debian has no package (renode.io)");
 		goto out;
@@ -1568,38 +1489,34 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 	uart = nres >= 3 ? &res[2] : NULL;
 	trace = nres >= 4 ? &res[3] : NULL;
 	if (run == NULL) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		goto out;
 	}
 	if (uart != NULL)
 		ut = uart_text(plan, uart->log, uart->log_len, &un, &total);
 	if (env_judge_limits(stop, res[nres - 1].exit_code, "functional",
 	    "the firmware", r)) {
-		if (strcmp(r->verdict, "timeout") == 0)
+		if (verdict_is(r->verdict, VERDICT_TIMEOUT))
 			set_timeout(r, "the run hit its wall-clock timeout"
 			    " before the firmware exited", NULL);
 		goto out;
 	}
 	if (stop == ENV_STOP_DISK) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, "the run's files passed the work"
-		    " directory's size cap");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "resource-limit",
+		    "the run's files passed the work directory's size cap");
 		goto out;
 	}
 	status = tagged(run->log, run->log_len, plan->nonce, "qemu-exit");
 	if (status == NULL) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "simulator-error");
-		env_set(&r->evidence, "the run stage gave no exit status");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "simulator-error", "the run stage gave no exit status");
 		goto out;
 	}
 	code = strtol(status, NULL, 10);
 	if (code == 127) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-missing");
-		env_set(&r->evidence, "the simulator could not be started");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-missing", "the simulator could not be started");
 		goto out;
 	}
 	if ((code == 124 && memmem(run->log, run->log_len,
@@ -1617,10 +1534,8 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 	if (code == 128 + SIGSYS) {
 		/* QEMU's own sandbox (-sandbox spawn=deny) killed it: the
 		 * firmware asked the host to run a command (SYS_SYSTEM). */
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "forbidden-call");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, "QEMU's sandbox stopped the firmware:"
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "forbidden-call", "QEMU's sandbox stopped the firmware:"
 		    " it asked the host to run a command (semihosting"
 		    " SYS_SYSTEM)");
 		goto out;
@@ -1631,10 +1546,8 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		ev = xasprintf("QEMU's register trace passed the file-size"
 		    " limit%s%s", poll != NULL ? "; " : "", poll != NULL ?
 		    poll : "");
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, ev);
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "resource-limit", ev);
 		if (poll != NULL)
 			source_line(plan, run, "poll-at", ev, r);
 		free(poll);
@@ -1651,11 +1564,9 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		if ((code == EXIT_FAULT || code == EXIT_UNHANDLED) &&
 		    fault != NULL && code != p.expect_exit) {
 			ev = line_dup(fault, end);
-			env_set(&r->verdict, "fail");
-			env_set(&r->category, "functional");
-			env_set(&r->subcategory, code == EXIT_FAULT ?
-			    "hardfault" : "unhandled-interrupt");
-			env_set(&r->evidence, ev);
+			env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, code
+			    == EXIT_FAULT ? "hardfault" : "unhandled-interrupt",
+			    ev);
 			source_line(plan, run, "fault-at", ev, r);
 			goto out;
 		}
@@ -1663,19 +1574,16 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 			/* A fault in the fault handler, or with a broken
 			 * stack: the core locks up and QEMU aborts. */
 			ev = line_dup(lock, end);
-			env_set(&r->verdict, "fail");
-			env_set(&r->category, "functional");
-			env_set(&r->subcategory, "hardfault");
-			env_set(&r->evidence, ev);
+			env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+			    "hardfault", ev);
 			goto out;
 		}
 		if (code > 128 || (code == 1 && qerr != NULL &&
 		    strstr(buf_str(&plan->precheck), "renode") == NULL)) {
 			ev = qerr != NULL ? line_dup(qerr, end) :
 			    xasprintf("the simulator died (status %ld)", code);
-			env_set(&r->verdict, "env-error");
-			env_set(&r->subcategory, "simulator-error");
-			env_set(&r->evidence, ev);
+			env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+			    "simulator-error", ev);
 			goto out;
 		}
 	}
@@ -1716,12 +1624,10 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 			w = NULL;
 		}
 		if (sub == NULL) {
-			env_set(&r->verdict, "pass");
+			env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 		} else {
-			env_set(&r->verdict, "fail");
-			env_set(&r->category, "functional");
-			env_set(&r->subcategory, sub);
-			env_set(&r->evidence, why);
+			env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, sub,
+			    why);
 		}
 		free(why);
 		free(u);

@@ -687,19 +687,21 @@ line_with(const char *log, size_t len, const char *prefix)
 	return NULL;
 }
 
-/* A failed Python exception's category and subcategory, by its name. */
-static const struct {
-	const char *exc, *category, *sub;
-} py_rules[] = {
-	{ "SyntaxError", "compile", "syntax-error" },
-	{ "IndentationError", "compile", "syntax-error" },
-	{ "TabError", "compile", "syntax-error" },
-	{ "NameError", "api", "name-error" },
-	{ "AttributeError", "api", "attribute-error" },
-	{ "TypeError", "api", "type-error" },
-	{ "ImportError", "api", "import-error" },
-	{ "ModuleNotFoundError", "api", "import-error" },
+/*
+ * Triage rules (docs/triage.md): a failed script's exception by its
+ * name, matched against "NAME: message" (a bare NAME gets its colon).
+ */
+static const struct env_rule cad_rules[] = {
+	{ "cadquery", "^SyntaxError:", CATEGORY_COMPILE, "syntax-error" },
+	{ "cadquery", "^IndentationError:", CATEGORY_COMPILE, "syntax-error" },
+	{ "cadquery", "^TabError:", CATEGORY_COMPILE, "syntax-error" },
+	{ "cadquery", "^NameError:", CATEGORY_API, "name-error" },
+	{ "cadquery", "^AttributeError:", CATEGORY_API, "attribute-error" },
+	{ "cadquery", "^TypeError:", CATEGORY_API, "type-error" },
+	{ "cadquery", "^ImportError:", CATEGORY_API, "import-error" },
+	{ "cadquery", "^ModuleNotFoundError:", CATEGORY_API, "import-error" },
 };
+#define CAD_NRULES (sizeof cad_rules / sizeof cad_rules[0])
 
 /*
  * A traceback in the cadquery stage's log: its last unindented line (the
@@ -750,28 +752,24 @@ static void
 judge_script(const struct env_plan *plan, const struct env_stage_result *s,
     struct run *r)
 {
+	const struct env_rule *rule = NULL;
 	char *exc = NULL, *own;
 	int line = 0;
-	size_t n = sizeof py_rules / sizeof py_rules[0], i = n;
 
-	env_set(&r->verdict, "fail");
 	env_set(&r->stage, "cadquery");
+	env_verdict(r, VERDICT_FAIL, CATEGORY_NONE, NULL, NULL);
 	own = line_with(s->log, s->log_len, "cq_run: ");
 	if (s->exit_code == SKIP_STATUS && line_with_free(s, "skipped: ") &&
 	    !line_with_free(s, "cq_run: running ")) {
 		/* cadquery did not import: the script never ran. */
-		env_set(&r->verdict, "skipped");
-		env_set(&r->stage, "cadquery");
-		env_set(&r->subcategory, "toolchain-missing");
-		env_set(&r->evidence, "skipped: cadquery does not import");
+		env_verdict(r, VERDICT_SKIPPED, CATEGORY_NONE,
+		    "toolchain-missing", "skipped: cadquery does not import");
 		goto out;
 	}
 	switch (s->exit_code) {
 	case CQ_NO_RESULT:
-		env_set(&r->category, "format");
-		env_set(&r->subcategory, "no-result");
-		env_set(&r->evidence, own != NULL ? own + 8 :
-		    "the script made no result");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FORMAT, "no-result",
+		    own != NULL ? own + 8 : "the script made no result");
 		goto out;
 	case CQ_RAISED:
 	case CQ_SYNTAX:
@@ -784,21 +782,15 @@ judge_script(const struct env_plan *plan, const struct env_stage_result *s,
 	if (exc != NULL) {
 		/* "OCP.StdFail.StdFail_NotDone: ..." and "NameError: ...":
 		 * the name is what comes before the colon. */
-		size_t nl = strcspn(exc, ":");
+		char *text = exc[strcspn(exc, ":")] == ':' ? xstrdup(exc) :
+		    xasprintf("%s:", exc);
 
-		for (i = 0; i < n; i++)
-			if (strlen(py_rules[i].exc) == nl &&
-			    strncmp(exc, py_rules[i].exc, nl) == 0)
-				break;
+		rule = env_rule_find(cad_rules, CAD_NRULES, "cadquery", text);
+		free(text);
 	}
-	if (i < n) {
-		env_set(&r->category, py_rules[i].category);
-		env_set(&r->subcategory, py_rules[i].sub);
-	} else {
-		env_set(&r->category, "functional");
-		env_set(&r->subcategory, s->exit_code == CQ_EXPORT ?
-		    "export-failed" : "script-error");
-	}
+	env_verdict_rule(r, VERDICT_FAIL, rule, CATEGORY_FUNCTIONAL,
+	    s->exit_code == CQ_EXPORT ? "export-failed" : "script-error",
+	    NULL);
 	if (exc != NULL) {
 		run_add_diag(r, line > 0 ? plan->cand_file : "", line, 0,
 		    "error", exc, line);
@@ -846,10 +838,10 @@ judge_iou_error(const struct task *t, const struct env_stage_result *s,
 	default:
 		/* 127: not found; 126: cannot run; a signal: a crash; 1:
 		 * bad usage, assay's own fault. */
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, s->exit_code == 127 ||
-		    s->exit_code == 126 ? "toolchain-missing" :
-		    s->exit_code > 128 ? "toolchain-crash" : "toolchain-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, s->exit_code ==
+		    127 || s->exit_code == 126 ? "toolchain-missing" :
+		    s->exit_code > 128 ? "toolchain-crash" : "toolchain-error",
+		    NULL);
 		if (line != NULL)
 			env_set(&r->evidence, line);
 		else {
@@ -865,16 +857,12 @@ judge_iou_error(const struct task *t, const struct env_stage_result *s,
 	    strncmp(line, HELPER ": " REF_DIR "/", strlen(HELPER ": " REF_DIR
 	    "/")) == 0)) {
 		/* The task's own solid is at fault, not the candidate. */
-		env_set(&r->verdict, "task-defect");
-		env_set(&r->subcategory, "bad-reference");
-		env_set(&r->evidence, line);
+		env_verdict(r, VERDICT_TASK_DEFECT, CATEGORY_NONE,
+		    "bad-reference", line);
 		goto out;
 	}
-	env_set(&r->verdict, "fail");
-	env_set(&r->category, category);
-	env_set(&r->subcategory, sub);
-	env_set(&r->evidence, line != NULL ? line : HELPER " failed without"
-	    " a message");
+	env_verdict(r, VERDICT_FAIL, category_from_name(category), sub,
+	    line != NULL ? line : HELPER " failed without a message");
 out:
 	free(line);
 	free(name);
@@ -896,9 +884,8 @@ judge_iou(const struct task *t, const struct env_stage_result *s,
 	}
 	if (line == NULL || sscanf(line, "vA=%lf vB=%lf vInter=%lf vUnion=%lf"
 	    " IoU=%lf", &va, &vb, &vi, &vu, &iou) != 5) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "no-result-line");
-		env_set(&r->evidence, HELPER " printed no IoU line");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "no-result-line", HELPER " printed no IoU line");
 		goto out;
 	}
 	if (min < 0)
@@ -932,7 +919,7 @@ judge_iou(const struct task *t, const struct env_stage_result *s,
 	free(r->metrics);
 	r->metrics = m;
 	if (iou >= min) {
-		env_set(&r->verdict, "pass");
+		env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 	} else {
 		char *ev, *hint = NULL;
 
@@ -945,11 +932,9 @@ judge_iou(const struct task *t, const struct env_stage_result *s,
 		    " reference %.3f, common %.3f, volume %+.1f%%)%s", iou, min,
 		    va, vb, vi, vb > 0 ? 100.0 * (va - vb) / vb : 0.0,
 		    hint != NULL ? hint : "");
-		env_set(&r->verdict, "fail");
-		env_set(&r->category, "functional");
-		env_set(&r->subcategory, hint != NULL ? "wrong-orientation" :
-		    "geometry-mismatch");
-		env_set(&r->evidence, ev);
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    hint != NULL ? "wrong-orientation" : "geometry-mismatch",
+		    ev);
 		free(ev);
 		free(hint);
 	}
@@ -969,7 +954,7 @@ judge_stages(const struct task *t, const struct env_plan *plan,
 	const char *name;
 
 	if (last == NULL) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		return;
 	}
 	name = plan->stages[nres - 1].name;
@@ -980,26 +965,22 @@ judge_stages(const struct task *t, const struct env_plan *plan,
 		return;
 	if (stop != ENV_STOP_NONE || last->exit_code == 128 + 25) {
 		/* The work directory's size cap or the file-size limit. */
-		env_set(&r->verdict, "fail");
-		env_set(&r->category, "functional");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->evidence, "the run wrote more than the limits"
-		    " allow");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "resource-limit",
+		    "the run wrote more than the limits allow");
 		return;
 	}
 	if (strcmp(name, "probe") == 0) {
 		char *why = line_with(last->log, last->log_len, "skipped: ");
 
 		if (last->exit_code == SKIP_STATUS && why != NULL) {
-			env_set(&r->verdict, "skipped");
-			env_set(&r->subcategory, "toolchain-missing");
-			env_set(&r->evidence,
+			env_verdict(r, VERDICT_SKIPPED, CATEGORY_NONE,
+			    "toolchain-missing",
 			    "skipped: cadquery not installed");
 		} else {
-			env_set(&r->verdict, "env-error");
-			env_set(&r->subcategory, "toolchain-missing");
-			env_set(&r->evidence, "cannot run " PYTHON " to look"
-			    " for cadquery");
+			env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+			    "toolchain-missing",
+			    "cannot run " PYTHON " to look for cadquery");
 		}
 		free(why);
 		return;
@@ -1011,8 +992,8 @@ judge_stages(const struct task *t, const struct env_plan *plan,
 		traceback_of(last->log, last->log_len, &exc);
 		if (exc == NULL)
 			exc = line_with(last->log, last->log_len, "cq_run: ");
-		env_set(&r->verdict, "task-defect");
-		env_set(&r->subcategory, "bad-reference");
+		env_verdict(r, VERDICT_TASK_DEFECT, CATEGORY_NONE,
+		    "bad-reference", NULL);
 		{
 			char *ev = xasprintf("the reference script failed"
 			    " (status %d): %s", last->exit_code, exc != NULL ?
@@ -1047,7 +1028,8 @@ judge_prose(const struct env_plan *plan, struct run *r)
 	int line;
 
 	if (p == NULL || r->verdict == NULL ||
-	    (strcmp(r->verdict, "pass") != 0 && strcmp(r->verdict, "fail") != 0))
+	    (!verdict_is(r->verdict, VERDICT_PASS) &&
+	    !verdict_is(r->verdict, VERDICT_FAIL)))
 		return;
 	line = env_atoi(p + 6);
 	p += 6 + strspn(p + 6, "0123456789");
@@ -1056,16 +1038,13 @@ judge_prose(const struct env_plan *plan, struct run *r)
 	iou = r->metrics != NULL ? strstr(r->metrics, "\"iou\":") : NULL;
 	if (iou != NULL)
 		v = strtod(iou + 6, NULL);
-	if (strcmp(r->verdict, "pass") == 0)
+	if (verdict_is(r->verdict, VERDICT_PASS))
 		ev = xasprintf("candidate line %d: %s; the solid itself passes"
 		    " (IoU %.6f)", line, msg, v);
 	else
 		ev = xasprintf("candidate line %d: %s; symptom: %s", line,
 		    msg, r->evidence != NULL ? r->evidence : "the run failed");
-	env_set(&r->verdict, "fail");
-	env_set(&r->category, "format");
-	env_set(&r->subcategory, "prose");
-	env_set(&r->evidence, ev);
+	env_verdict(r, VERDICT_FAIL, CATEGORY_FORMAT, "prose", ev);
 	r->evidence_line = line;
 	run_add_diag(r, plan->cand_file, line, 0, "error", msg, line);
 	free(msg);
@@ -1089,22 +1068,20 @@ judge_fence(const struct env_plan *plan, struct run *r)
 	int line;
 
 	if (p == NULL || r->verdict == NULL ||
-	    (strcmp(r->verdict, "pass") != 0 && strcmp(r->verdict, "fail")))
+	    (!verdict_is(r->verdict, VERDICT_PASS) &&
+	    !verdict_is(r->verdict, VERDICT_FAIL)))
 		return;
 	line = atoi(p + strlen(PRE_FENCE));
 	iou = r->metrics != NULL ? strstr(r->metrics, "\"iou\":") : NULL;
 	if (iou != NULL)
 		v = strtod(iou + 6, NULL);
-	if (strcmp(r->verdict, "pass") == 0)
+	if (verdict_is(r->verdict, VERDICT_PASS))
 		ev = xasprintf("candidate line %d: %s; the script inside passes"
 		    " (IoU %.6f)", line, msg, v);
 	else
 		ev = xasprintf("candidate line %d: %s; symptom: %s", line, msg,
 		    r->evidence != NULL ? r->evidence : "the run failed");
-	env_set(&r->verdict, "fail");
-	env_set(&r->category, "format");
-	env_set(&r->subcategory, "markdown-fence");
-	env_set(&r->evidence, ev);
+	env_verdict(r, VERDICT_FAIL, CATEGORY_FORMAT, "markdown-fence", ev);
 	r->evidence_line = line;
 	run_add_diag(r, plan->cand_file, line, 0, "error", msg, line);
 	free(ev);
@@ -1131,5 +1108,7 @@ const struct env_ops env_cad = {
 	.toolchain = cad_toolchain,
 	.partial = cad_partial,
 	.prepare = cad_prepare,
+	.rules = cad_rules,
+	.nrules = CAD_NRULES,
 	.judge = cad_judge,
 };

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,7 +20,36 @@
 #include <jansson.h>
 
 #include "base/hash.h"
+#include "base/strset.h"
 #include "base/ident.h"
+
+void
+env_nonce(char *out, size_t n, size_t digits, char lead)
+{
+	unsigned char raw[32];
+	size_t bytes, i;
+	ssize_t got;
+
+	if (n == 0)
+		return;
+	if (digits > n - 1)
+		digits = n - 1;
+	bytes = (digits + 1) / 2;
+	if (bytes > sizeof raw)
+		bytes = sizeof raw;
+	do
+		got = getrandom(raw, bytes, 0);
+	while (got < 0 && errno == EINTR);
+	if (got != (ssize_t)bytes)
+		for (i = 0; i < bytes; i++)
+			raw[i] = (unsigned char)(rand() ^ getpid());
+	for (i = 0; i < digits && i < 2 * bytes; i++)
+		out[i] = "0123456789abcdef"[i % 2 == 0 ? raw[i / 2] >> 4 :
+		    raw[i / 2] & 15];
+	out[i] = '\0';
+	if (i > 0)
+		out[0] = lead;
+}
 
 /* The table scripts/embed.sh generates from share/envs. */
 struct env_share_file {
@@ -72,6 +102,167 @@ env_set(char **field, const char *v)
 	*field = xstrdup(v);
 }
 
+void
+env_verdict(struct run *r, enum verdict v, enum category cat,
+    const char *subcategory, const char *evidence)
+{
+	const char *vn = verdict_name(v), *cn = category_name(cat);
+	char *sub = subcategory != NULL ? xstrdup(subcategory) : NULL;
+	char *ev = evidence != NULL ? xstrdup(evidence) : NULL;
+
+	if (vn == NULL)
+		ASSAY_BUG("env_verdict: not a verdict");
+	env_set(&r->verdict, vn);
+	env_set(&r->category, cn);
+	free(r->subcategory);
+	r->subcategory = sub;
+	free(r->evidence);
+	r->evidence = ev;
+}
+
+void
+env_diags_dedup(struct run *r)
+{
+	struct strset seen = STRSET_INIT;
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->ndiags; i++) {
+		struct diag *d = &r->diags[i];
+		/* \x1f: a unit separator no field is split on */
+		char *key = xasprintf("%s\x1f%d\x1f%d\x1f%d\x1f%s\x1f%s",
+		    d->file != NULL ? d->file : "", d->line, d->col,
+		    d->cand_line, d->severity != NULL ? d->severity : "",
+		    d->message != NULL ? d->message : "");
+
+		if (strset_add(&seen, key))
+			r->diags[k++] = *d;
+		else
+			diag_release(d);
+		free(key);
+	}
+	r->ndiags = k;
+	strset_release(&seen);
+}
+
+int
+env_located(const char *line, size_t len, struct env_located *loc)
+{
+	static const struct { const char *word, *severity; } sevs[] = {
+		{ "error:", "error" }, { "Error:", "error" },
+		{ "fatal error:", "error" }, { "Fatal error:", "error" },
+		{ "warning:", "warning" }, { "Warning:", "warning" },
+		{ "note:", "note" }, { "sorry:", "sorry" },
+	};
+	const char *p, *end = line + len, *colon = memchr(line, ':', len);
+	int n;
+
+	memset(loc, 0, sizeof *loc);
+	if (colon == NULL || colon == line || memchr(line, ' ',
+	    (size_t)(colon - line)) != NULL)
+		return 0;
+	p = colon + 1;
+	if (env_digits(&p, end, &loc->line) == 0 || p >= end || *p != ':')
+		return 0;
+	p++;
+	{
+		const char *q = p;
+
+		if (env_digits(&q, end, &n) > 0 && q < end && *q == ':') {
+			loc->col = n;
+			p = q + 1;
+		}
+	}
+	while (p < end && *p == ' ')
+		p++;
+	for (size_t i = 0; i < sizeof sevs / sizeof sevs[0]; i++) {
+		size_t k = strlen(sevs[i].word);
+
+		if ((size_t)(end - p) >= k && memcmp(p, sevs[i].word, k) == 0) {
+			loc->severity = sevs[i].severity;
+			p += k;
+			break;
+		}
+	}
+	while (p < end && *p == ' ')
+		p++;
+	loc->file = line;
+	loc->flen = (size_t)(colon - line);
+	loc->msg = p;
+	loc->msglen = (size_t)(end - p);
+	return 1;
+}
+
+int
+env_rule_matches(const char *pattern, const char *text)
+{
+	const char *p = pattern, *t = text;
+	int anchored = *p == '^';
+
+	if (anchored)
+		p++;
+	for (;;) {
+		size_t n = strcspn(p, "*");
+		const char *at;
+
+		if (anchored) {
+			at = strncmp(t, p, n) == 0 ? t : NULL;
+			anchored = 0;
+		} else {
+			char *part = xstrndup(p, n);
+
+			at = strstr(t, part);
+			free(part);
+		}
+		if (at == NULL)
+			return 0;
+		t = at + n;
+		p += n;
+		if (*p == '\0')
+			return 1;
+		p++;	/* the '*' */
+	}
+}
+
+/* Is stage one of the blank-separated names of list? */
+static int
+stage_in(const char *list, const char *stage)
+{
+	size_t n = strlen(stage);
+
+	for (const char *p = list; *p != '\0'; ) {
+		size_t k = strcspn(p, " ");
+
+		if (k == n && strncmp(p, stage, n) == 0)
+			return 1;
+		p += k;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+const struct env_rule *
+env_rule_find(const struct env_rule *rules, size_t n, const char *stage,
+    const char *text)
+{
+	if (text == NULL || stage == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (stage_in(rules[i].stage, stage) &&
+		    env_rule_matches(rules[i].pattern, text))
+			return &rules[i];
+	return NULL;
+}
+
+void
+env_verdict_rule(struct run *r, enum verdict v, const struct env_rule *rule,
+    enum category category, const char *subcategory, const char *evidence)
+{
+	if (rule != NULL)
+		env_verdict(r, v, rule->category, rule->subcategory, evidence);
+	else
+		env_verdict(r, v, category, subcategory, evidence);
+}
+
 int
 env_judge_limits(enum env_stop stop, int exit_code, const char *category,
     const char *what, struct run *r)
@@ -79,16 +270,13 @@ env_judge_limits(enum env_stop stop, int exit_code, const char *category,
 	char *ev;
 
 	if (stop == ENV_STOP_OUTPUT) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "output-limit");
-		env_set(&r->category, category);
-		env_set(&r->evidence, "the output passed the capture cap");
+		env_verdict(r, VERDICT_FAIL, category_from_name(category),
+		    "output-limit", "the output passed the capture cap");
 		return 1;
 	}
 	if (stop == ENV_STOP_KILLED) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "harness-killed");
-		env_set(&r->category, category);
+		env_verdict(r, VERDICT_FAIL, category_from_name(category),
+		    "harness-killed", NULL);
 		ev = xasprintf("%s was killed (SIGKILL) from inside the"
 		    " sandbox, well within its CPU limit: the candidate killed"
 		    " the harness", what);
@@ -100,9 +288,8 @@ env_judge_limits(enum env_stop stop, int exit_code, const char *category,
 	    (exit_code != 128 + SIGXCPU && exit_code != 128 + SIGKILL)))
 		return 0;
 	/* Wall clock, or the CPU limit (SIGXCPU, then SIGKILL). */
-	env_set(&r->verdict, "timeout");
-	env_set(&r->subcategory, "timeout");
-	env_set(&r->category, category);
+	env_verdict(r, VERDICT_TIMEOUT, category_from_name(category), "timeout",
+	    NULL);
 	ev = xasprintf("%s hit its %s", what, stop == ENV_STOP_TIMEOUT ?
 	    "wall-clock timeout" : "CPU-time limit");
 	env_set(&r->evidence, ev);

@@ -17,6 +17,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "model/sample.h"
+#include "model/vocab.h"
 
 #define ENV_MAX_STAGES 4
 #define ENV_MAX_ARGS 64
@@ -144,6 +145,27 @@ enum env_stop {
 	ENV_STOP_KILLED
 };
 
+/*
+ * A triage rule (docs/triage.md): a message of stage whose text matches
+ * pattern is evidence of category/subcategory.  stage is a stage name of
+ * the env ("compile"), several separated by blanks ("lint build"), or
+ * ENV_RULE_WARNING: a warning, of any stage, that explains a failure
+ * seen later (a truncated literal behind mismatches), which
+ * triage_apply() reads after the judge.  pattern is text the message
+ * holds; '^' at its start ties it to the message's start and '*' stands
+ * for any text between two parts ("^CompilationError:*NameError").  Each
+ * env holds its rules as data, first match wins; env_rule_find() is the
+ * one engine that reads them.
+ */
+struct env_rule {
+	const char	*stage;
+	const char	*pattern;
+	enum category	 category;
+	const char	*subcategory;
+};
+
+#define ENV_RULE_WARNING "warning"
+
 struct env_ops {
 	const char	*name;		/* "iverilog" */
 	const char	*domain;	/* "chip" */
@@ -197,6 +219,14 @@ struct env_ops {
 	char	*(*tops)(const struct task *t);
 
 	/*
+	 * The env's triage rules, first match wins (NULL, 0: none); its
+	 * judge reads those of its stages, triage_apply() those of
+	 * ENV_RULE_WARNING.  Borrowed for the life of the program.
+	 */
+	const struct env_rule *rules;
+	size_t		 nrules;
+
+	/*
 	 * Read the stages' results into r: verdict, stage, subcategory,
 	 * diagnostics, metrics, category and evidence.  May rewrite the log
 	 * in r (e.g. remove the nonce).  Never fails: anything unexpected is
@@ -212,6 +242,15 @@ const struct env_ops *env_find(const char *name);
 const struct env_ops *const *env_list(size_t *n);
 
 /* Helpers for envs. */
+/*
+ * A per-run secret (env_plan.nonce) into out (n bytes): lead, then
+ * random hex digits, digits characters in all (held at n - 1), NUL-
+ * terminated.  lead is a letter: the secret is then a word of its own
+ * (no digit run a program prints by chance) and a name in Verilog, C and
+ * Python.  Reads getrandom(); should it fail, rand() and the pid (weak,
+ * but the run still has a secret).  Never fails.
+ */
+void	env_nonce(char *out, size_t n, size_t digits, char lead);
 /*
  * The decimal digits at *p (up to end, or the first non-digit when end
  * is NULL) as an int in *out, held at INT_MAX (env_digit()), *p moved
@@ -229,6 +268,62 @@ int	env_atoi(const char *s);
  * leaves *field NULL.  Never fails (xstrdup() dies on OOM).
  */
 void	env_set(char **field, const char *v);
+/*
+ * A located message as gcc, GNU as, ld and Icarus Verilog print it:
+ * "FILE:LINE:COL: SEVERITY: MESSAGE", "FILE:LINE: SEVERITY: MESSAGE" or
+ * "FILE:LINE: MESSAGE" (ld with -g; Icarus' "syntax error").  FILE holds
+ * no blank.  SEVERITY is "error", "warning", "note", "sorry" or gcc's
+ * "fatal error" (an error), also capitalised as GNU as writes them.
+ */
+struct env_located {
+	const char	*file;		/* a span of the line, flen bytes */
+	size_t		 flen;
+	int		 line, col;	/* held at INT_MAX; col 0: none */
+	const char	*severity;	/* "error", "warning", "note", "sorry";
+					   NULL when the line names none */
+	const char	*msg;		/* after the severity and blanks */
+	size_t		 msglen;
+};
+/* Parse line (len bytes, no newline) into *loc; 1 when it is such a
+ * message, else 0.  Everything in loc points into line. */
+int	env_located(const char *line, size_t len, struct env_located *loc);
+
+/*
+ * The one de-duplication policy for diagnostics: drop every diagnostic of
+ * r that is the same as an earlier one in all its fields (file, line,
+ * column, candidate line, severity, message), keeping the first and the
+ * order.  A linker names an undefined symbol at every call site, nvcc
+ * repeats an error for each pass.  Linear in the number of diagnostics.
+ */
+void	env_diags_dedup(struct run *r);
+
+/*
+ * The first of rules[0..n) for stage (a stage name, or ENV_RULE_WARNING)
+ * whose pattern text matches (env_rule_matches()), or NULL (none, or
+ * text NULL).  Borrowed from rules.
+ */
+const struct env_rule *env_rule_find(const struct env_rule *rules,
+	    size_t n, const char *stage, const char *text);
+/* Does text match pattern (struct env_rule): its parts in order, the
+ * first at text's start when pattern starts with '^'?  1 or 0. */
+int	env_rule_matches(const char *pattern, const char *text);
+/*
+ * env_verdict() with rule's category and subcategory; when rule is NULL
+ * (no rule matched), with category and subcategory instead.
+ */
+void	env_verdict_rule(struct run *r, enum verdict v,
+	    const struct env_rule *rule, enum category category,
+	    const char *subcategory, const char *evidence);
+
+/*
+ * A judge's finding in one call: r's verdict (v, which must be a
+ * verdict), category (CATEGORY_NONE: none), subcategory and evidence are
+ * replaced by copies of the arguments (NULL: none); the old values are
+ * freed after the new ones are copied, so an argument may be one of r's
+ * fields.  The stage and everything else of r are left alone.
+ */
+void	env_verdict(struct run *r, enum verdict v, enum category cat,
+	    const char *subcategory, const char *evidence);
 /*
  * The verdict of a run that hit the output cap or the wall clock
  * (stop), or the CPU limit (exit_code, the last stage's, is 128 + SIGXCPU

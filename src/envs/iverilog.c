@@ -57,7 +57,7 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	size_t n = 0;
 	int rc = 0;
 
-	verilog_nonce(plan->nonce, sizeof plan->nonce);
+	env_nonce(plan->nonce, sizeof plan->nonce, 16, 'T');
 	plan->cand_file = xstrdup(CAND_FILE);
 	plan->timeout_s = (int)env_param_int(t, "timeout_s", 30);
 	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
@@ -112,7 +112,7 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	argv[n++] = "-o";
 	/* The image holds the nonce: it goes where code in the simulation
 	 * cannot name it (a random directory, and no /proc there). */
-	verilog_nonce(img, sizeof img);
+	env_nonce(img, sizeof img, 16, 'T');
 	image = xasprintf("run/%s/sim", img);
 	rundir = xasprintf("run/%s", img);
 	argv[n++] = image;
@@ -151,85 +151,89 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 }
 
 /*
- * Parse one line of iverilog's output: "FILE:LINE: [error:|warning:|
- * sorry:] MESSAGE", "FILE:LINE: syntax error", or "FILE:LINE:      :
- * note".  Returns 1 and fills the parts when it is such a line.
+ * Parse one line of iverilog's output (env_located()): "FILE:LINE:
+ * [error:|warning:|sorry:] MESSAGE", "FILE:LINE: syntax error" (an
+ * error), or "FILE:LINE:      : note".  Returns 1 and fills the parts
+ * when it is such a line.
  */
 static int
 parse_diag_line(const char *line, size_t len, char *file, size_t fn,
     int *lineno, char *sev, size_t sn, const char **msg, size_t *msglen)
 {
-	const char *p = line, *end = line + len, *colon;
-	size_t flen;
-	int num = 0, digits = 0;
+	struct env_located loc;
 
-	colon = memchr(p, ':', len);
-	if (colon == NULL || colon == p)
+	if (!env_located(line, len, &loc) || loc.flen >= fn)
 		return 0;
-	flen = (size_t)(colon - p);
-	if (memchr(p, ' ', flen) != NULL || flen >= fn)
-		return 0;
-	p = colon + 1;
-	while (p < end && *p >= '0' && *p <= '9') {
-		num = env_digit(num, *p);
-		p++;
-		digits++;
-	}
-	if (digits == 0 || p >= end || *p != ':')
-		return 0;
-	memcpy(file, line, flen);
-	file[flen] = '\0';
-	*lineno = num;
-	p++;
-	while (p < end && *p == ' ')
-		p++;
-	if ((size_t)(end - p) >= 6 && memcmp(p, "error:", 6) == 0) {
-		snprintf(sev, sn, "error");
-		p += 6;
-	} else if ((size_t)(end - p) >= 8 && memcmp(p, "warning:", 8) == 0) {
-		snprintf(sev, sn, "warning");
-		p += 8;
-	} else if ((size_t)(end - p) >= 6 && memcmp(p, "sorry:", 6) == 0) {
-		snprintf(sev, sn, "sorry");
-		p += 6;
-	} else if (p < end && *p == ':') {
+	memcpy(file, loc.file, loc.flen);
+	file[loc.flen] = '\0';
+	*lineno = loc.line;
+	*msg = loc.msg;
+	*msglen = loc.msglen;
+	if (loc.severity == NULL && loc.msglen > 0 && *loc.msg == ':') {
 		snprintf(sev, sn, "note");
-		p++;
-	} else if ((size_t)(end - p) >= 12 && memcmp(p, "syntax error", 12) == 0) {
-		snprintf(sev, sn, "error");
+		for ((*msg)++, (*msglen)--; *msglen > 0 && **msg == ' ';
+		    (*msg)++, (*msglen)--)
+			;
 	} else {
 		/* "Unknown module type", "Malformed statement", ... */
-		snprintf(sev, sn, "error");
+		snprintf(sev, sn, "%s", loc.severity != NULL ? loc.severity :
+		    "error");
 	}
-	while (p < end && *p == ' ')
-		p++;
-	*msg = p;
-	*msglen = (size_t)(end - p);
 	return 1;
 }
 
-/* A subcategory for a compile error, from VerilogEval's result codes. */
+/*
+ * Triage rules (docs/triage.md), first match wins.  A compile error's
+ * subcategory, from VerilogEval's result codes; then the warnings that
+ * explain a functional failure when they point into the candidate
+ * (Icarus Verilog 11's messages, from the RTLFixer logs and our runs).
+ */
+static const struct env_rule iverilog_rules[] = {
+	{ "compile", "syntax error", CATEGORY_COMPILE, "syntax-error" },
+	{ "compile", "cast", CATEGORY_COMPILE, "explicit-cast" },
+	{ "compile", "zero width", CATEGORY_COMPILE, "zero-width-constant" },
+	{ "compile", "Zero width", CATEGORY_COMPILE, "zero-width-constant" },
+	{ "compile", "not a valid l-value", CATEGORY_COMPILE,
+	  "declared-as-wire" },
+	{ "compile", "declared here as wire", CATEGORY_COMPILE,
+	  "declared-as-wire" },
+	{ "compile", "Unknown module type", CATEGORY_COMPILE,
+	  "unknown-module" },
+	{ "compile", "Unable to bind", CATEGORY_COMPILE, "unable-to-bind" },
+	{ "compile", "is not a port of", CATEGORY_COMPILE, "port-mismatch" },
+	{ "compile", "port", CATEGORY_COMPILE, "port-mismatch" },
+	{ "compile", "Malformed", CATEGORY_COMPILE, "syntax-error" },
+	{ ENV_RULE_WARNING, "xtra digits given for sized", CATEGORY_COMPILE,
+	  "malformed-literal" },
+	{ ENV_RULE_WARNING, "Numeric constant truncated", CATEGORY_COMPILE,
+	  "malformed-literal" },
+	{ ENV_RULE_WARNING, " expects ", CATEGORY_COMPILE, "port-width" },
+	{ ENV_RULE_WARNING, "found no sensitivities", CATEGORY_COMPILE,
+	  "always-no-sensitivity" },
+	{ ENV_RULE_WARNING, "always_comb process has no sensitivities",
+	  CATEGORY_COMPILE, "always-no-sensitivity" },
+	{ ENV_RULE_WARNING, "dangling input port", CATEGORY_COMPILE,
+	  "port-mismatch" },
+	{ ENV_RULE_WARNING, "is selecting after the vector", CATEGORY_COMPILE,
+	  "width-mismatch" },
+	{ ENV_RULE_WARNING, "is selecting before the vector",
+	  CATEGORY_COMPILE, "width-mismatch" },
+	{ ENV_RULE_WARNING, "bit select", CATEGORY_COMPILE, "width-mismatch" },
+	{ ENV_RULE_WARNING, "implicit definition of wire", CATEGORY_COMPILE,
+	  "undeclared-net" },
+	{ ENV_RULE_WARNING, "coerced to inout", CATEGORY_COMPILE,
+	  "port-mismatch" },
+};
+#define IVERILOG_NRULES (sizeof iverilog_rules / sizeof iverilog_rules[0])
+
+/* A subcategory for a compile error; "other" when no rule knows it. */
 static const char *
 compile_subcategory(const char *msg)
 {
-	static const struct { const char *needle, *sub; } rules[] = {
-		{ "syntax error", "syntax-error" },
-		{ "cast", "explicit-cast" },
-		{ "zero width", "zero-width-constant" },
-		{ "Zero width", "zero-width-constant" },
-		{ "not a valid l-value", "declared-as-wire" },
-		{ "declared here as wire", "declared-as-wire" },
-		{ "Unknown module type", "unknown-module" },
-		{ "Unable to bind", "unable-to-bind" },
-		{ "is not a port of", "port-mismatch" },
-		{ "port", "port-mismatch" },
-		{ "Malformed", "syntax-error" },
-	};
+	const struct env_rule *rule = env_rule_find(iverilog_rules,
+	    IVERILOG_NRULES, "compile", msg);
 
-	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-		if (strstr(msg, rules[i].needle) != NULL)
-			return rules[i].sub;
-	return "other";
+	return rule != NULL ? rule->subcategory : "other";
 }
 
 /*
@@ -299,33 +303,29 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		    &sorries, &first_error);
 	env_set(&r->stage, nres >= 3 ? "simulate" : "compile");
 	if (last == NULL) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		goto out;
 	}
 	if (env_judge_limits(stop, last->exit_code, "functional", "the run",
 	    r))
 		goto out;
 	if (stop == ENV_STOP_DISK) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, "the work directory passed its size cap");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "resource-limit", "the work directory passed its size cap");
 		goto out;
 	}
 	if (last->exit_code == 128 + 25 || (last->log != NULL &&
 	    (memmem(last->log, last->log_len, "out of memory", 13) != NULL ||
 	    memmem(last->log, last->log_len, "bad_alloc", 9) != NULL))) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, last->exit_code == 128 + 25 ?
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "resource-limit", last->exit_code == 128 + 25 ?
 		    "a file passed the file-size limit" :
 		    "the run ran out of memory");
 		goto out;
 	}
 	if (nres == 1 && res[0].exit_code == 127) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-missing");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-missing", NULL);
 		goto out;
 	}
 	if (nres == 1 && res[0].exit_code != 0) {
@@ -349,9 +349,8 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 			const char *name = strchr(hint + 12, '\t');
 			size_t nl = name != NULL ? strcspn(name + 1, "\n") : 0;
 
-			env_set(&r->verdict, "fail");
-			env_set(&r->category, "compile");
-			env_set(&r->subcategory, "unable-to-bind");
+			env_verdict(r, VERDICT_FAIL, CATEGORY_COMPILE,
+			    "unable-to-bind", NULL);
 			free(r->evidence);
 			r->evidence = xasprintf("%s:%d: error: '%.*s' is not"
 			    " declared (found by assay: Icarus stopped at a"
@@ -370,15 +369,12 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		if (sorries > 0 && own == NULL) {
 			/* Only toolchain limitations, and errors in the task's
 			 * own files: not the candidate's fault. */
-			env_set(&r->verdict, "env-error");
-			env_set(&r->subcategory, "toolchain-limitation");
-			env_set(&r->evidence, sorry->message);
+			env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+			    "toolchain-limitation", sorry->message);
 			goto out;
 		}
-		env_set(&r->verdict, "fail");
-		env_set(&r->category, "compile");
-		env_set(&r->subcategory, first_error != NULL ?
-		    compile_subcategory(first_error) : "other");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_COMPILE, first_error !=
+		    NULL ? compile_subcategory(first_error) : "other", NULL);
 		if (own != NULL && sorry != NULL) {
 			/* The candidate's own error decides; the sorry is
 			 * context. */
@@ -404,10 +400,8 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		/* Compiles with the testbench, not alone: it leans on names
 		 * outside its own modules. */
 		scan_diags(plan, res[1].log, res[1].log_len, r, &e2, &s2, &first);
-		env_set(&r->verdict, "fail");
-		env_set(&r->category, "functional");
-		env_set(&r->subcategory, "out-of-module-reference");
-		env_set(&r->evidence, first != NULL ? first :
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "out-of-module-reference", first != NULL ? first :
 		    "the candidate does not elaborate on its own");
 		free(first);
 		goto out;
@@ -426,5 +420,7 @@ const struct env_ops env_iverilog = {
 	.toolchain = iverilog_toolchain,
 	.prepare = iverilog_prepare,
 	.tops = verilog_expected_tops,
+	.rules = iverilog_rules,
+	.nrules = IVERILOG_NRULES,
 	.judge = iverilog_judge,
 };

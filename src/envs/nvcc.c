@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -246,29 +245,6 @@ precheck(const char *arch, const struct candidate *c, struct env_plan *plan,
 	    &plan->nlaunch, err);
 }
 
-/* A per-run secret in hex: "T" and 15 more digits. */
-static void
-make_nonce(char *out, size_t n)
-{
-	unsigned char raw[8];
-
-	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
-		for (size_t i = 0; i < sizeof raw; i++)
-			raw[i] = (unsigned char)(rand() ^ getpid());
-	for (size_t i = 0; i < sizeof raw && 2 * i + 2 < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", raw[i]);
-	out[0] = 'T';
-}
-
-static int
-task_has(const struct task *t, const char *name)
-{
-	for (size_t i = 0; i < t->nfiles; i++)
-		if (strcmp(t->files[i].name, name) == 0)
-			return 1;
-	return 0;
-}
-
 static int
 nvcc_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
@@ -290,7 +266,7 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 		    arch);
 		goto out;
 	}
-	if (harness != NULL && !task_has(t, harness)) {
+	if (harness != NULL && task_file_by_name(t, harness) == NULL) {
 		err_set(err, "env_params.harness '%s' is not a task file",
 		    harness);
 		goto out;
@@ -350,7 +326,7 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 			goto out;
 		/* The secret reaches run/check alone, on fd 5: it is in no
 		 * binary and no process the candidate's code runs in. */
-		make_nonce(plan->nonce, sizeof plan->nonce);
+		env_nonce(plan->nonce, sizeof plan->nonce, 16, 'T');
 		smopt = xasprintf("-DASSAY_SM=%d", env_atoi(arch + 3));
 		{
 			const char *const build[] = { "sh", "-c", isolate,
@@ -472,47 +448,67 @@ cuda_header(const char *msg)
 	return 0;
 }
 
+/*
+ * Triage rules (docs/triage.md), first match wins: a compile or build
+ * error's subcategory.  An api rule's error is an API knowledge gap only
+ * when the message names CUDA's API (cuda_name(), cuda_header()); else
+ * it is compile.
+ */
+static const struct env_rule nvcc_rules[] = {
+	{ "compile build", "is undefined", CATEGORY_API,
+	  "undefined-identifier" },
+	{ "compile build", "no instance of overloaded function", CATEGORY_API,
+	  "argument-mismatch" },
+	{ "compile build", "no instance of function template", CATEGORY_API,
+	  "argument-mismatch" },
+	{ "compile build", "has no member", CATEGORY_API, "no-member" },
+	{ "compile build", "cannot open source file", CATEGORY_API,
+	  "missing-header" },
+	{ "compile build", "No such file or directory", CATEGORY_API,
+	  "missing-header" },
+	{ "compile build", "too many arguments", CATEGORY_COMPILE,
+	  "argument-mismatch" },
+	{ "compile build", "too few arguments", CATEGORY_COMPILE,
+	  "argument-mismatch" },
+	{ "compile build", "calling a __host__ function", CATEGORY_COMPILE,
+	  "host-device" },
+	{ "compile build", "calling a __device__ function", CATEGORY_COMPILE,
+	  "host-device" },
+	{ "compile build", "calling a __global__ function", CATEGORY_COMPILE,
+	  "host-device" },
+	{ "compile build", "cannot be used to initialize", CATEGORY_COMPILE,
+	  "type-mismatch" },
+	{ "compile build", "argument of type", CATEGORY_COMPILE,
+	  "type-mismatch" },
+	{ "compile build", "a value of type", CATEGORY_COMPILE,
+	  "type-mismatch" },
+	{ "compile build", "expected a", CATEGORY_COMPILE, "syntax-error" },
+	{ "compile build", "expected an", CATEGORY_COMPILE, "syntax-error" },
+	{ "compile build", "unrecognized token", CATEGORY_COMPILE,
+	  "syntax-error" },
+	{ "compile build", "too much shared data", CATEGORY_COMPILE,
+	  "shared-memory-limit" },
+	{ "compile build", "too many resources", CATEGORY_COMPILE,
+	  "register-limit" },
+};
+#define NVCC_NRULES (sizeof nvcc_rules / sizeof nvcc_rules[0])
+
 /* A subcategory for an error message; *api says when it is CUDA's API
  * that the candidate does not know. */
 static const char *
 error_sub(const char *msg, int *api)
 {
-	static const struct {
-		const char	*needle, *sub;
-		int		 api;	/* 1 when it names a CUDA API */
-	} rules[] = {
-		{ "is undefined", "undefined-identifier", 1 },
-		{ "no instance of overloaded function", "argument-mismatch", 1 },
-		{ "no instance of function template", "argument-mismatch", 1 },
-		{ "has no member", "no-member", 1 },
-		{ "cannot open source file", "missing-header", 1 },
-		{ "No such file or directory", "missing-header", 1 },
-		{ "too many arguments", "argument-mismatch", 0 },
-		{ "too few arguments", "argument-mismatch", 0 },
-		{ "calling a __host__ function", "host-device", 0 },
-		{ "calling a __device__ function", "host-device", 0 },
-		{ "calling a __global__ function", "host-device", 0 },
-		{ "cannot be used to initialize", "type-mismatch", 0 },
-		{ "argument of type", "type-mismatch", 0 },
-		{ "a value of type", "type-mismatch", 0 },
-		{ "expected a", "syntax-error", 0 },
-		{ "expected an", "syntax-error", 0 },
-		{ "unrecognized token", "syntax-error", 0 },
-		{ "too much shared data", "shared-memory-limit", 0 },
-		{ "too many resources", "register-limit", 0 },
-	};
+	const struct env_rule *rule = env_rule_find(nvcc_rules, NVCC_NRULES,
+	    "compile", msg);
 
 	*api = 0;
-	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
-		if (strstr(msg, rules[i].needle) == NULL)
-			continue;
-		if (strcmp(rules[i].sub, "missing-header") == 0)
-			*api = cuda_header(msg);
-		else
-			*api = rules[i].api && cuda_name(msg);
-		return rules[i].sub;
-	}
-	return "other";
+	if (rule == NULL)
+		return "other";
+	if (strcmp(rule->subcategory, "missing-header") == 0)
+		*api = cuda_header(msg);
+	else
+		*api = rule->category == CATEGORY_API && cuda_name(msg);
+	return rule->subcategory;
 }
 
 /* The error line of the candidate's build, counted and remembered. */
@@ -562,29 +558,6 @@ scan_ptxas(struct nv_scan *s, const char *line)
 	}
 }
 
-static int
-same(const char *a, const char *b)
-{
-	return strcmp(a != NULL ? a : "", b != NULL ? b : "") == 0;
-}
-
-/* run_add_diag(), once: the linker names an undefined symbol at every
- * call site, nvcc repeats an error for each pass. */
-static void
-nv_diag(struct run *r, const char *file, int line, int col,
-    const char *severity, const char *message, int cand_line)
-{
-	for (size_t i = 0; i < r->ndiags; i++) {
-		const struct diag *d = &r->diags[i];
-
-		if (d->line == line && d->col == col &&
-		    d->cand_line == cand_line && same(d->file, file) &&
-		    same(d->severity, severity) && same(d->message, message))
-			return;
-	}
-	run_add_diag(r, file, line, col, severity, message, cand_line);
-}
-
 /*
  * One stage's log (compile: build == 0; build: 1) into diagnostics and
  * s.  In the build, messages of the harness's source are the task's, not
@@ -625,7 +598,7 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 			int err = strstr(sev, "error") != NULL;
 
 			if (in_cand || err)
-				nv_diag(r, file, lineno, 0, err ? "error" :
+				run_add_diag(r, file, lineno, 0, err ? "error" :
 				    strcmp(sev, "warning") == 0 ? "warning" :
 				    "note", msg, in_cand ? lineno : 0);
 			if (err && build && !in_cand) {
@@ -641,7 +614,7 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 			const char *msg = line + m[3].rm_so;
 			int err = line[m[2].rm_so] != 'w';
 
-			nv_diag(r, "", 0, 0, err ? "error" : "warning", msg,
+			run_add_diag(r, "", 0, 0, err ? "error" : "warning", msg,
 			    0);
 			if (strstr(msg, "Unsupported gpu architecture") != NULL ||
 			    strstr(msg, "is not defined for option") != NULL)
@@ -660,7 +633,7 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 			int undef = u[0] == 'u';
 			const char *name = strchr(u, '`') + 1;
 
-			nv_diag(r, "", 0, 0, "error", u, 0);
+			run_add_diag(r, "", 0, 0, "error", u, 0);
 			s->link++;
 			if (undef && (strncmp(name, "cu", 2) == 0 ||
 			    strncmp(name, "nccl", 4) == 0))
@@ -788,11 +761,9 @@ static void
 fail(struct run *r, const char *stage, const char *category,
     const char *sub, const char *evidence)
 {
-	env_set(&r->verdict, "fail");
 	env_set(&r->stage, stage);
-	env_set(&r->category, category);
-	env_set(&r->subcategory, sub);
-	env_set(&r->evidence, evidence);
+	env_verdict(r, VERDICT_FAIL, category_from_name(category), sub,
+	    evidence);
 }
 
 /* A stage that ran out of memory or disk, or died of a signal. */
@@ -818,26 +789,24 @@ judge_compile(const struct nv_scan *s, const struct env_stage_result *res,
 	char *ev;
 
 	if (res->exit_code == 127) {
-		env_set(&r->verdict, "env-error");
 		env_set(&r->stage, "compile");
-		env_set(&r->subcategory, "toolchain-missing");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-missing", NULL);
 		return;
 	}
 	if (s->unsupported > 0) {
 		/* The task asks for a target this nvcc does not have. */
-		env_set(&r->verdict, "env-error");
 		env_set(&r->stage, "compile");
-		env_set(&r->subcategory, "unsupported-arch");
-		env_set(&r->evidence, r->ndiags > 0 ? r->diags[0].message :
-		    NULL);
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "unsupported-arch",
+		    r->ndiags > 0 ? r->diags[0].message : NULL);
 		return;
 	}
 	if (res->exit_code > 128 && s->errors == 0) {
 		ev = xasprintf("nvcc died of signal %d", res->exit_code - 128);
-		env_set(&r->verdict, "env-error");
 		env_set(&r->stage, "compile");
-		env_set(&r->subcategory, "toolchain-crash");
-		env_set(&r->evidence, ev);
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-crash", ev);
 		free(ev);
 		return;
 	}
@@ -860,10 +829,9 @@ judge_build(const struct nv_scan *s, const struct env_stage_result *res,
 	if (s->harness > 0) {
 		/* The harness does not compile: every candidate would fail
 		 * alike.  The task is at fault. */
-		env_set(&r->verdict, "task-defect");
 		env_set(&r->stage, "build");
-		env_set(&r->subcategory, "harness-error");
-		env_set(&r->evidence, s->first_harness);
+		env_verdict(r, VERDICT_TASK_DEFECT, CATEGORY_NONE,
+		    "harness-error", s->first_harness);
 		return;
 	}
 	if (s->link > 0) {
@@ -876,10 +844,9 @@ judge_build(const struct nv_scan *s, const struct env_stage_result *res,
 		fail(r, "build", "compile", s->sub, s->first);
 		return;
 	}
-	env_set(&r->verdict, "env-error");
 	env_set(&r->stage, "build");
-	env_set(&r->subcategory, res->exit_code > 128 ? "toolchain-crash" :
-	    "build-failed");
+	env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+	    res->exit_code > 128 ? "toolchain-crash" : "build-failed", NULL);
 }
 
 /* The static findings as diagnostics, errors when they decide. */
@@ -888,7 +855,7 @@ add_findings(const struct env_plan *plan, const struct cuda_launch_issue *f, siz
     const char *sev, struct run *r)
 {
 	for (size_t i = 0; i < n; i++)
-		nv_diag(r, plan->cand_file, f[i].line, 0, sev, f[i].msg,
+		run_add_diag(r, plan->cand_file, f[i].line, 0, sev, f[i].msg,
 		    f[i].line);
 }
 
@@ -915,32 +882,30 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *res,
 	if (o->pass && res->exit_code == 0) {
 		/* A real GPU ran it and the harness checked it: that beats
 		 * what the static check thought. */
-		env_set(&r->verdict, "pass");
 		env_set(&r->stage, "run");
+		env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 		add_findings(plan, f, nf, "warning", r);
 		return;
 	}
 	if (o->harness_error != NULL) {
 		/* The harness failed with no candidate in its process: no
 		 * expected values, nothing to judge the candidate by. */
-		env_set(&r->verdict, "env-error");
 		env_set(&r->stage, "run");
-		env_set(&r->subcategory, "harness-error");
-		env_set(&r->evidence, o->harness_error);
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, "harness-error",
+		    o->harness_error);
 		return;
 	}
 	if (o->no_gpu && res->exit_code == SKIP_EXIT) {
-		nv_diag(r, "", 0, 0, "note", o->why != NULL ? o->why :
+		run_add_diag(r, "", 0, 0, "note", o->why != NULL ? o->why :
 		    "no GPU", 0);
 		if (nf > 0) {
 			add_findings(plan, f, nf, "error", r);
 			judge_findings(plan, f, NULL, r);
 			return;
 		}
-		env_set(&r->verdict, "skipped");
 		env_set(&r->stage, "run");
-		env_set(&r->subcategory, "no-gpu");
-		env_set(&r->evidence, NO_GPU_EVIDENCE);
+		env_verdict(r, VERDICT_SKIPPED, CATEGORY_NONE, "no-gpu",
+		    NO_GPU_EVIDENCE);
 		return;
 	}
 	if (o->fail)
@@ -982,7 +947,7 @@ nvcc_judge(const struct task *t, const struct env_plan *plan,
 
 	(void)t;
 	if (nres == 0) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		goto out;
 	}
 	scan_log(plan, res[0].log, res[0].log_len, 0, &s, r);
@@ -1033,9 +998,12 @@ nvcc_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	/* No harness: compiling for the target is the whole check. */
-	env_set(&r->verdict, "pass");
 	env_set(&r->stage, "compile");
+	env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 out:
+	/* the linker names an undefined symbol at every call site, nvcc
+	 * repeats an error for each pass */
+	env_diags_dedup(r);
 	set_metrics(r, m);
 	json_decref(m);
 	free(s.first);
@@ -1062,5 +1030,7 @@ const struct env_ops env_nvcc = {
 	    " skipped",
 	.toolchain = nvcc_toolchain,
 	.prepare = nvcc_prepare,
+	.rules = nvcc_rules,
+	.nrules = NVCC_NRULES,
 	.judge = nvcc_judge,
 };

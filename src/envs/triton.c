@@ -16,7 +16,7 @@
  * prints marker lines that start with a per-run nonce (which it reads
  * from a file and removes before loading the candidate) and hold one
  * JSON object each; the judge believes only those.  A Python exception
- * maps to a category by the small rule table py_rules[] (a NameError,
+ * maps to a category by the small rule table triton_rules[] (a NameError,
  * TypeError or AttributeError is an API knowledge gap, as TritonBench
  * counts them); correct kernels pass unless slower than the reference
  * (performance), and a speedup over 10x is marked suspicious-speedup.
@@ -30,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -80,51 +79,54 @@ static const char probe_py[] =
     "print('; '.join(p))\n";
 
 /*
- * What a Python exception from the candidate means, first match wins:
- * its class name and, when needle is set, a text in its message.
+ * Triage rules (docs/triage.md): what a Python exception from the
+ * candidate means, first match wins, matched against "TYPE: message".
  * Triton reports errors inside @triton.jit code as CompilationError
- * with the cause in the message.
+ * with the cause in the message.  Anything else is functional/
+ * runtime-error.
  */
-static const struct py_rule {
-	const char	*type;
-	const char	*needle;
-	const char	*category;
-	const char	*subcategory;
-} py_rules[] = {
-	{ "NameError", NULL, "api", "name-error" },
-	{ "TypeError", NULL, "api", "type-error" },
-	{ "AttributeError", NULL, "api", "attribute-error" },
-	{ "ModuleNotFoundError", NULL, "api", "unknown-module" },
-	{ "ImportError", NULL, "api", "import-error" },
-	{ "CompilationError", "NameError", "api", "name-error" },
-	{ "CompilationError", "AttributeError", "api", "attribute-error" },
-	{ "CompilationError", "TypeError", "api", "type-error" },
-	{ "CompilationError", NULL, "compile", "triton-compile-error" },
-	{ "SyntaxError", NULL, "compile", "syntax-error" },
-	{ "IndentationError", NULL, "compile", "syntax-error" },
-	{ "TabError", NULL, "compile", "syntax-error" },
-	{ "OutOfResources", NULL, "compile", "out-of-resources" },
-	{ "OutOfMemoryError", NULL, "functional", "resource-limit" },
-	{ "RuntimeError", "out of memory", "functional", "resource-limit" },
-	{ "RuntimeError", "illegal memory access", "functional",
-	  "illegal-memory-access" },
-	{ "AssertionError", NULL, "functional", "assertion" },
+static const struct env_rule triton_rules[] = {
+	{ "check eval", "^NameError:", CATEGORY_API, "name-error" },
+	{ "check eval", "^TypeError:", CATEGORY_API, "type-error" },
+	{ "check eval", "^AttributeError:", CATEGORY_API, "attribute-error" },
+	{ "check eval", "^ModuleNotFoundError:", CATEGORY_API,
+	  "unknown-module" },
+	{ "check eval", "^ImportError:", CATEGORY_API, "import-error" },
+	{ "check eval", "^CompilationError:*NameError", CATEGORY_API,
+	  "name-error" },
+	{ "check eval", "^CompilationError:*AttributeError", CATEGORY_API,
+	  "attribute-error" },
+	{ "check eval", "^CompilationError:*TypeError", CATEGORY_API,
+	  "type-error" },
+	{ "check eval", "^CompilationError:", CATEGORY_COMPILE,
+	  "triton-compile-error" },
+	{ "check eval", "^SyntaxError:", CATEGORY_COMPILE, "syntax-error" },
+	{ "check eval", "^IndentationError:", CATEGORY_COMPILE,
+	  "syntax-error" },
+	{ "check eval", "^TabError:", CATEGORY_COMPILE, "syntax-error" },
+	{ "check eval", "^OutOfResources:", CATEGORY_COMPILE,
+	  "out-of-resources" },
+	{ "check eval", "^OutOfMemoryError:", CATEGORY_FUNCTIONAL,
+	  "resource-limit" },
+	{ "check eval", "^RuntimeError:*out of memory", CATEGORY_FUNCTIONAL,
+	  "resource-limit" },
+	{ "check eval", "^RuntimeError:*illegal memory access",
+	  CATEGORY_FUNCTIONAL, "illegal-memory-access" },
+	{ "check eval", "^AssertionError:", CATEGORY_FUNCTIONAL, "assertion" },
 };
+#define TRITON_NRULES (sizeof triton_rules / sizeof triton_rules[0])
 
-static const struct py_rule *
+/* The rule for an exception of class type, or NULL (runtime-error). */
+static const struct env_rule *
 py_rule(const char *type, const char *message)
 {
-	static const struct py_rule other = { NULL, NULL, "functional",
-	    "runtime-error" };
+	char *text = xasprintf("%s: %s", type, message != NULL ? message :
+	    "");
+	const struct env_rule *rule = env_rule_find(triton_rules,
+	    TRITON_NRULES, "eval", text);
 
-	for (size_t i = 0; i < sizeof py_rules / sizeof py_rules[0]; i++) {
-		const struct py_rule *p = &py_rules[i];
-
-		if (strcmp(p->type, type) == 0 && (p->needle == NULL ||
-		    (message != NULL && strstr(message, p->needle) != NULL)))
-			return p;
-	}
-	return &other;
+	free(text);
+	return rule;
 }
 
 /* The harness as compiled into the binary. */
@@ -189,21 +191,6 @@ triton_partial(const char *identity, char *buf, size_t n)
 	return len > 0;
 }
 
-/* A per-run secret for the harness's marker lines. */
-static void
-make_nonce(char *out, size_t n)
-{
-	unsigned char raw[8];
-	size_t i;
-
-	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
-		for (i = 0; i < sizeof raw; i++)
-			raw[i] = (unsigned char)(rand() ^ getpid());
-	for (i = 0; i < sizeof raw && 2 * i + 2 < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", raw[i]);
-	out[0] = 'K';
-}
-
 /* Write the nonce where the harness reads it; not an input of the run. */
 static int
 write_nonce(const char *workdir, const char *nonce, struct err *err)
@@ -251,7 +238,7 @@ triton_prepare(const struct task *t, const struct candidate *c,
 	if (h == NULL)
 		return err_set(err, "share/envs/triton/%s is not compiled in",
 		    HARNESS);
-	make_nonce(plan->nonce, sizeof plan->nonce);
+	env_nonce(plan->nonce, sizeof plan->nonce, 16, 'K');
 	plan->cand_file = xstrdup(CAND_FILE);
 	plan->timeout_s = (int)env_param_int(t, "timeout_s", 300);
 	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
@@ -418,15 +405,13 @@ static void
 judge_exception(const char *type, const char *message, int line,
     struct run *r)
 {
-	const struct py_rule *p = py_rule(type, message);
+	const struct env_rule *rule = py_rule(type, message);
 	char *msg = first_line(message);
 	char *ev = *msg != '\0' ? xasprintf("%s: %s", type, msg) :
 	    xstrdup(type);
 
-	env_set(&r->verdict, "fail");
-	env_set(&r->category, p->category);
-	env_set(&r->subcategory, p->subcategory);
-	env_set(&r->evidence, ev);
+	env_verdict_rule(r, VERDICT_FAIL, rule, CATEGORY_FUNCTIONAL,
+	    "runtime-error", ev);
 	r->evidence_line = line > 0 ? line : 0;
 	run_add_diag(r, CAND_FILE, line, 0, "error", ev, line > 0 ? line : 0);
 	free(ev);
@@ -517,8 +502,8 @@ judge_cpu_result(json_t *res, struct run *r)
 	free(r->metrics);
 	r->metrics = json_dumps(met, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(met);
-	env_set(&r->verdict, "pass");
 	env_set(&r->stage, "correctness");
+	env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 	ev = xasprintf("correct %s in %d of %d trials (atol = rtol = %g, %d"
 	    " Triton launches); timing skipped: no GPU", where != NULL ?
 	    where : "on the CPU", (int)jnum(res, "correct_trials", 0),
@@ -552,19 +537,18 @@ judge_result(const struct task *t, json_t *res, struct run *r)
 	json_decref(met);
 	env_set(&r->stage, "timing");
 	if (sp > SUSPICIOUS_SPEEDUP) {
-		env_set(&r->verdict, "pass");
-		env_set(&r->subcategory, "suspicious-speedup");
+		env_verdict(r, VERDICT_PASS, CATEGORY_NONE,
+		    "suspicious-speedup", NULL);
 		ev = xasprintf("speedup %.2fx is over %.0fx, KernelBench's sign"
 		    " of reward hacking: %.4f ms against %.4f ms; review it",
 		    sp, SUSPICIOUS_SPEEDUP, ms, ref);
 	} else if (sp < min) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->category, "performance");
-		env_set(&r->subcategory, "slower-than-reference");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_PERFORMANCE,
+		    "slower-than-reference", NULL);
 		ev = xasprintf("speedup %.2fx: %.4f ms against %.4f ms for the"
 		    " PyTorch reference", sp, ms, ref);
 	} else {
-		env_set(&r->verdict, "pass");
+		env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 		ev = xasprintf("speedup %.2fx: %.4f ms against %.4f ms", sp, ms,
 		    ref);
 	}
@@ -600,15 +584,12 @@ judge_check(const struct env_stage_result *s, struct run *r)
 			}
 		}
 		ev = xasprintf("skipped: %.*s", (int)wl, why);
-		env_set(&r->verdict, "skipped");
-		env_set(&r->subcategory, sub);
-		env_set(&r->evidence, ev);
+		env_verdict(r, VERDICT_SKIPPED, CATEGORY_NONE, sub, ev);
 		free(ev);
 		return;
 	}
-	env_set(&r->verdict, "env-error");
-	env_set(&r->subcategory, s->exit_code == 127 ? "toolchain-missing" :
-	    "harness-failed");
+	env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+	    s->exit_code == 127 ? "toolchain-missing" : "harness-failed", NULL);
 	ev = last_line(log, s->log_len);
 	env_set(&r->evidence, ev);
 	free(ev);
@@ -624,7 +605,7 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 	char *ev;
 
 	if (last == NULL) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		return;
 	}
 	if (nres >= 2)
@@ -637,10 +618,8 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 	    "timing") == 0 ? "performance" : "functional", "the run", r))
 		goto out;
 	if (stop == ENV_STOP_DISK) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, "the work directory passed its size cap");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "resource-limit", "the work directory passed its size cap");
 		goto out;
 	}
 	if (nres == 1 && last->exit_code != 0) {
@@ -648,8 +627,8 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (nres == 1) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->evidence, "the eval stage did not run");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL,
+		    "the eval stage did not run");
 		goto out;
 	}
 	if (m.skip != NULL && last->exit_code == SKIP_STATUS) {
@@ -668,18 +647,16 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 		ev = xasprintf("skipped: %s", jstr(m.skip, "reason") != NULL ?
 		    jstr(m.skip, "reason") :
 		    "torch, triton or a GPU is missing");
-		env_set(&r->verdict, "skipped");
-		env_set(&r->subcategory, jstr(m.skip, "sub") != NULL ?
-		    jstr(m.skip, "sub") : "toolchain-missing");
-		env_set(&r->evidence, ev);
+		env_verdict(r, VERDICT_SKIPPED, CATEGORY_NONE, jstr(m.skip,
+		    "sub") != NULL ? jstr(m.skip, "sub") : "toolchain-missing",
+		    ev);
 		free(ev);
 		goto out;
 	}
 	if (m.defect != NULL) {
 		/* The task's own Model fails: not the candidate's fault. */
-		env_set(&r->verdict, "task-defect");
-		env_set(&r->subcategory, "reference-fails");
-		env_set(&r->evidence, jstr(m.defect, "message"));
+		env_verdict(r, VERDICT_TASK_DEFECT, CATEGORY_NONE,
+		    "reference-fails", jstr(m.defect, "message"));
 		goto out;
 	}
 	if (m.error != NULL) {
@@ -691,11 +668,10 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 	if (m.fail != NULL) {
 		const char *sub = jstr(m.fail, "sub");
 
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, sub != NULL ? sub : "other");
-		env_set(&r->category, sub != NULL && strcmp(sub,
-		    "missing-modelnew") == 0 ? "format" : "functional");
-		env_set(&r->evidence, jstr(m.fail, "message"));
+		env_verdict(r, VERDICT_FAIL, sub != NULL &&
+		    strcmp(sub, "missing-modelnew") == 0 ? CATEGORY_FORMAT :
+		    CATEGORY_FUNCTIONAL, sub != NULL ? sub : "other",
+		    jstr(m.fail, "message"));
 		if (sub != NULL && strcmp(sub, "mismatch") == 0) {
 			free(r->metrics);
 			r->metrics = xasprintf("{\"correct_trials\":%d,"
@@ -716,28 +692,24 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 	}
 	/* No word from the harness: the process died, or the candidate
 	 * ended it (sys.exit, os._exit) before a result. */
-	env_set(&r->verdict, "fail");
+	env_verdict(r, VERDICT_FAIL, CATEGORY_NONE, NULL, NULL);
 	if (last->exit_code == 128 + 25) {
-		env_set(&r->category, "functional");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->evidence, "a file passed the file-size limit");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "resource-limit", "a file passed the file-size limit");
 	} else if (last->log != NULL && judge_traceback(last->log,
 	    last->log_len, r)) {
 		;
 	} else if (last->exit_code > 128) {
-		env_set(&r->category, "functional");
-		env_set(&r->subcategory, "crash");
 		ev = xasprintf("the run died of signal %d", last->exit_code -
 		    128);
-		env_set(&r->evidence, ev);
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, "crash", ev);
 		free(ev);
 	} else {
-		env_set(&r->category, "functional");
-		env_set(&r->subcategory, "no-result");
 		ev = xasprintf("the harness reported no result (exit status"
 		    " %d): the process ended before it could",
 		    last->exit_code);
-		env_set(&r->evidence, ev);
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, "no-result",
+		    ev);
 		free(ev);
 	}
 out:
@@ -759,5 +731,7 @@ const struct env_ops env_triton = {
 	.toolchain = triton_toolchain,
 	.partial = triton_partial,
 	.prepare = triton_prepare,
+	.rules = triton_rules,
+	.nrules = TRITON_NRULES,
 	.judge = triton_judge,
 };

@@ -146,7 +146,7 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	size_t n = 0;
 	int rc = -1;
 
-	verilog_nonce(plan->nonce, sizeof plan->nonce);
+	env_nonce(plan->nonce, sizeof plan->nonce, 16, 'T');
 	if (cand != NULL && !plain_file(cand)) {
 		err_set(err, "cand_file '%s' must be a plain .v or .sv file"
 		    " name", cand);
@@ -211,7 +211,7 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	/* The simulation sees only run/, not the tagged testbench; the
 	 * image, which holds the nonce, lies in a directory with a random
 	 * name, and the simulation has no /proc to learn it from. */
-	verilog_nonce(img, sizeof img);
+	env_nonce(img, sizeof img, 16, 'T');
 	sub = xasprintf("%s/%s", RUN_DIR, img);
 	if (env_mkdir(workdir, RUN_DIR, err) < 0 ||
 	    env_mkdir(workdir, sub, err) < 0)
@@ -322,25 +322,40 @@ parse_msg(const char *line, char *sev, size_t sn, char *code, size_t cn,
 	return 1;
 }
 
-/* A subcategory for an error, first matching needle wins. */
-static const struct {
-	const char *needle, *sub, *category;
-} error_rules[] = {
-	{ "syntax error", "syntax-error", "compile" },
-	{ "Too many digits", "malformed-literal", "compile" },
-	{ "was not found in design", "missing-top", "format" },
-	{ "Cannot find file containing module", "unknown-module", "compile" },
-	{ "PINNOTFOUND", "port-mismatch", "compile" },
-	{ "Pin not found", "port-mismatch", "compile" },
-	{ "PROCASSWIRE", "declared-as-wire", "compile" },
+/*
+ * Triage rules (docs/triage.md), first match wins: a failed lint or
+ * build's first error; then the warnings that explain a functional
+ * failure when they point into the candidate (Verilator 5.006).
+ */
+static const struct env_rule verilator_rules[] = {
+	{ "lint build", "syntax error", CATEGORY_COMPILE, "syntax-error" },
+	{ "lint build", "Too many digits", CATEGORY_COMPILE,
+	  "malformed-literal" },
+	{ "lint build", "was not found in design", CATEGORY_FORMAT,
+	  "missing-top" },
+	{ "lint build", "Cannot find file containing module",
+	  CATEGORY_COMPILE, "unknown-module" },
+	{ "lint build", "PINNOTFOUND", CATEGORY_COMPILE, "port-mismatch" },
+	{ "lint build", "Pin not found", CATEGORY_COMPILE, "port-mismatch" },
+	{ "lint build", "PROCASSWIRE", CATEGORY_COMPILE, "declared-as-wire" },
 	/* tb.stats1.errors: the candidate leans on the testbench. */
-	{ "Can't find definition of scope", "out-of-module-reference",
-	    "functional" },
-	{ "Can't find definition", "unable-to-bind", "compile" },
-	{ "cast", "explicit-cast", "compile" },
-	{ "ero width", "zero-width-constant", "compile" },
-	{ "NEEDTIMINGOPT", "timing", "compile" },
+	{ "lint build", "Can't find definition of scope", CATEGORY_FUNCTIONAL,
+	  "out-of-module-reference" },
+	{ "lint build", "Can't find definition", CATEGORY_COMPILE,
+	  "unable-to-bind" },
+	{ "lint build", "cast", CATEGORY_COMPILE, "explicit-cast" },
+	{ "lint build", "ero width", CATEGORY_COMPILE,
+	  "zero-width-constant" },
+	{ "lint build", "NEEDTIMINGOPT", CATEGORY_COMPILE, "timing" },
+	{ ENV_RULE_WARNING, "WIDTH", CATEGORY_COMPILE, "width-mismatch" },
+	{ ENV_RULE_WARNING, "Too many digits", CATEGORY_COMPILE,
+	  "malformed-literal" },
+	{ ENV_RULE_WARNING, "PINMISSING", CATEGORY_COMPILE, "port-mismatch" },
+	{ ENV_RULE_WARNING, "LATCH", CATEGORY_FUNCTIONAL, "latch" },
+	{ ENV_RULE_WARNING, "MULTIDRIVEN", CATEGORY_FUNCTIONAL,
+	  "multiple-drivers" },
 };
+#define VERILATOR_NRULES (sizeof verilator_rules / sizeof verilator_rules[0])
 
 /* What one stage's messages come to. */
 struct scan {
@@ -413,39 +428,24 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 static void
 judge_failed(const struct scan *s, const char *stage, struct run *r)
 {
-	size_t n = sizeof error_rules / sizeof error_rules[0], i = n;
-
 	env_set(&r->stage, stage);
 	if (s->unsupported > 0 && s->own == 0) {
 		/* Only Verilator's limitations, and errors in the task's own
 		 * files: not the candidate's fault
 		 * (docs/adr/0004-sorry-is-env-error.md). */
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-limitation");
-		env_set(&r->evidence, s->first_error);
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-limitation", s->first_error);
 		return;
 	}
 	if (s->errors == 0 && strcmp(stage, "build") == 0) {
 		/* The C++ side failed: Verilator accepted the design. */
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "build-failed");
-		env_set(&r->evidence, "the C++ build of the model failed");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, "build-failed",
+		    "the C++ build of the model failed");
 		return;
 	}
-	env_set(&r->verdict, "fail");
-	if (s->first_error != NULL)
-		for (i = 0; i < n; i++)
-			if (strstr(s->first_error, error_rules[i].needle) !=
-			    NULL)
-				break;
-	if (i < n) {
-		env_set(&r->category, error_rules[i].category);
-		env_set(&r->subcategory, error_rules[i].sub);
-	} else {
-		env_set(&r->category, "compile");
-		env_set(&r->subcategory, "other");
-	}
-	env_set(&r->evidence, s->first_error != NULL ? s->first_error :
+	env_verdict_rule(r, VERDICT_FAIL, env_rule_find(verilator_rules,
+	    VERILATOR_NRULES, stage, s->first_error), CATEGORY_COMPILE,
+	    "other", s->first_error != NULL ? s->first_error :
 	    "verilator failed without a message");
 }
 
@@ -527,7 +527,7 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 
 	env_set(&r->stage, stage);
 	if (last == NULL) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		return;
 	}
 	scan_log(plan, res[0].log, res[0].log_len, 0, &lint, r);
@@ -542,26 +542,23 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 	    has(last, "out of memory") ||
 	    has(last, "bad_alloc") || has(last, "virtual memory exhausted") ||
 	    has(last, "Cannot allocate memory")) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, sim ? "functional" : "compile");
-		env_set(&r->evidence, stop != ENV_STOP_NONE ?
-		    "the work directory passed its size cap" :
-		    last->exit_code == 128 + 25 ?
-		    "a file passed the file-size limit" :
+		env_verdict(r, VERDICT_FAIL, sim ? CATEGORY_FUNCTIONAL :
+		    CATEGORY_COMPILE, "resource-limit", stop != ENV_STOP_NONE ?
+		    "the work directory passed its size cap" : last->exit_code
+		    == 128 + 25 ? "a file passed the file-size limit" :
 		    "the run ran out of memory");
 		goto out;
 	}
 	if (!sim && last->exit_code == 127) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-missing");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-missing", NULL);
 		goto out;
 	}
 	if (res[0].exit_code != 0) {
 		judge_failed(&lint, "lint", r);
 		/* A limitation of Verilator's does not excuse a forbidden
 		 * construct. */
-		if (strcmp(r->verdict, "env-error") == 0 &&
+		if (verdict_is(r->verdict, VERDICT_ENV_ERROR) &&
 		    verilog_has_finding(plan))
 			verilog_judge_precheck(plan, r);
 		goto out;
@@ -571,7 +568,7 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (nres == 1) {
-		env_set(&r->verdict, "pass");
+		env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 		free(r->metrics);
 		r->metrics = xasprintf("{\"warnings\":%d}", lint.warnings);
 		goto out;
@@ -596,5 +593,7 @@ const struct env_ops env_verilator = {
 	.toolchain = verilator_toolchain,
 	.prepare = verilator_prepare,
 	.tops = verilog_expected_tops,
+	.rules = verilator_rules,
+	.nrules = VERILATOR_NRULES,
 	.judge = verilator_judge,
 };

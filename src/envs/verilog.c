@@ -14,26 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "base/buf.h"
 #include "lang/syntax.h"
-
-void
-verilog_nonce(char *out, size_t n)
-{
-	unsigned char raw[8];
-	size_t i;
-
-	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
-		for (i = 0; i < sizeof raw; i++)
-			raw[i] = (unsigned char)(rand() ^ getpid());
-	for (i = 0; i < sizeof raw && 2 * i + 2 < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", raw[i]);
-	/* A name a candidate cannot guess, and no Verilog escape in it. */
-	out[0] = 'T';
-}
 
 /*
  * code with comments blanked and string contents blanked (quotes and
@@ -721,10 +705,7 @@ read_line(const struct vline *l, const char *pass_re, const char *fail_re,
 static void
 judge_fail(struct run *r, const char *sub, const char *evidence)
 {
-	env_set(&r->verdict, "fail");
-	env_set(&r->category, "functional");
-	env_set(&r->subcategory, sub);
-	env_set(&r->evidence, evidence);
+	env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, sub, evidence);
 }
 
 void
@@ -758,9 +739,8 @@ verilog_judge_sim(const struct task *t, const struct env_plan *plan,
 	env_set(&r->stage, "simulate");
 	if (bad) {
 		/* The task's contract is broken, not the candidate. */
-		env_set(&r->verdict, "task-defect");
-		env_set(&r->subcategory, "bad-contract");
-		env_set(&r->evidence, err.msg);
+		env_verdict(r, VERDICT_TASK_DEFECT, CATEGORY_NONE,
+		    "bad-contract", err.msg);
 		goto out;
 	}
 	if (vl.untagged_verdicts > 0)
@@ -806,7 +786,7 @@ verilog_judge_sim(const struct task *t, const struct env_plan *plan,
 			    " before the testbench finished (a $finish"
 			    " outside the testbench?)");
 		else
-			env_set(&r->verdict, "pass");
+			env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 	} else {
 		judge_fail(r, "no-verdict", "the testbench printed no verdict"
 		    " line (docs/envs.md, \"Verdict contract\")");
@@ -1748,9 +1728,7 @@ verilog_judge_precheck(const struct env_plan *plan, struct run *r)
 		msg = tab + 1;
 		tab[strcspn(tab + 1, "\n") + 1] = '\0';
 	}
-	env_set(&r->verdict, "fail");
-	env_set(&r->category, "functional");
-	env_set(&r->subcategory, sub);
+	env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, sub, NULL);
 	free(r->evidence);
 	r->evidence = xasprintf("%s:%d: %s", plan->cand_file, line, msg);
 	r->evidence_line = line;

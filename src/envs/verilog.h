@@ -29,14 +29,6 @@
 #define VERILOG_RESULT_TAG "Mismatches: "
 
 /*
- * A new per-run secret into out (n bytes, NUL-terminated; up to 16 hex
- * digits fit in n = 17 or more), the first one replaced by 'T' so that it
- * is a name a candidate cannot guess and holds no Verilog escape.  Uses
- * getrandom(), else rand() and the pid.  Never fails.
- */
-void	verilog_nonce(char *out, size_t n);
-
-/*
  * Our copy of a testbench's len bytes at src (docs/adr/0005): every line
  * an output task ($display, $write, $strobe, $monitor and their b/h/o
  * forms) begins gets "NONCE " (in its format string after leading "\n"s

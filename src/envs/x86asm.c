@@ -40,7 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -625,28 +624,6 @@ std_line(const char *code, size_t len)
 
 /* --- prepare ---------------------------------------------------------- */
 
-static const struct task_file *
-task_file(const struct task *t, const char *name)
-{
-	for (size_t i = 0; i < t->nfiles; i++)
-		if (strcmp(t->files[i].name, name) == 0)
-			return &t->files[i];
-	return NULL;
-}
-
-static void
-make_nonce(char *out, size_t n)
-{
-	unsigned char raw[12];
-
-	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
-		for (size_t i = 0; i < sizeof raw; i++)
-			raw[i] = (unsigned char)(rand() ^ getpid());
-	for (size_t i = 0; i < sizeof raw && 2 * i + 2 < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", raw[i]);
-	out[0] = 'X';
-}
-
 /* Can a value of type t be v? */
 static int
 fits(enum x86sig_type t, json_int_t v)
@@ -818,7 +795,7 @@ setup_read(const struct task *t, struct setup *su, char *why, size_t wn)
 		    " %s", su->sig.name, symbol);
 		goto out;
 	}
-	if (task_file(t, REF_FILE) == NULL) {
+	if (task_file_by_name(t, REF_FILE) == NULL) {
 		snprintf(why, wn, "no %s: the reference is a task file of that"
 		    " name", REF_FILE);
 		goto out;
@@ -849,7 +826,7 @@ static int
 x86asm_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
-	const struct task_file *input = task_file(t, INPUT_FILE);
+	const struct task_file *input = task_file_by_name(t, INPUT_FILE);
 	struct setup su;
 	struct x86sig *sig = &su.sig;
 	struct buf gen = BUF_INIT;
@@ -857,7 +834,7 @@ x86asm_prepare(const struct task *t, const struct candidate *c,
 	int intel, rc = -1;
 
 	memset(&su, 0, sizeof su);
-	make_nonce(plan->nonce, sizeof plan->nonce);
+	env_nonce(plan->nonce, sizeof plan->nonce, 24, 'X');
 	plan->cand_file = xstrdup(CAND_FILE);
 	plan->timeout_s = (int)env_param_int(t, "timeout_s", 60);
 	if (t->env_params != NULL)
@@ -1025,69 +1002,25 @@ base_name(const char *path)
 
 /*
  * "FILE:LINE: SEV: MSG" (as), "FILE:LINE:COL: SEV: MSG" (gcc),
- * "FILE:LINE: MSG" (ld with -g).  Fills the parts; 1 when it is such
- * a line.  file is the base name.
+ * "FILE:LINE: MSG" (ld with -g; an error), read by env_located().
+ * Fills the parts; 1 when it is such a line.  file is the base name.
  */
 static int
 parse_located(const char *line, char *file, size_t fn, int *lineno,
     int *col, char *sev, size_t sn, const char **msg)
 {
-	const char *p = line, *colon;
-	size_t flen;
-	int num = 0, digits = 0;
+	struct env_located loc;
+	char *tmp;
 
-	colon = strchr(p, ':');
-	if (colon == NULL || colon == p)
+	if (!env_located(line, strlen(line), &loc))
 		return 0;
-	flen = (size_t)(colon - p);
-	if (memchr(p, ' ', flen) != NULL)
-		return 0;
-	p = colon + 1;
-	while (*p >= '0' && *p <= '9') {
-		num = env_digit(num, *p);
-		p++;
-		digits++;
-	}
-	if (digits == 0 || *p != ':')
-		return 0;
-	*lineno = num;
-	*col = 0;
-	p++;
-	if (*p >= '0' && *p <= '9') {
-		int c = 0;
-
-		while (*p >= '0' && *p <= '9')
-			c = env_digit(c, *p++);
-		if (*p != ':')
-			return 0;
-		*col = c;
-		p++;
-	}
-	{
-		char *tmp = xstrndup(line, flen);
-
-		snprintf(file, fn, "%s", base_name(tmp));
-		free(tmp);
-	}
-	while (*p == ' ')
-		p++;
-	snprintf(sev, sn, "error");
-	if (strncmp(p, "Error:", 6) == 0 || strncmp(p, "error:", 6) == 0)
-		p += 6;
-	else if (strncmp(p, "Fatal error:", 12) == 0 ||
-	    strncmp(p, "fatal error:", 12) == 0)
-		p += 12;
-	else if (strncmp(p, "Warning:", 8) == 0 ||
-	    strncmp(p, "warning:", 8) == 0) {
-		snprintf(sev, sn, "warning");
-		p += 8;
-	} else if (strncmp(p, "note:", 5) == 0) {
-		snprintf(sev, sn, "note");
-		p += 5;
-	}
-	while (*p == ' ')
-		p++;
-	*msg = p;
+	tmp = xstrndup(loc.file, loc.flen);
+	snprintf(file, fn, "%s", base_name(tmp));
+	free(tmp);
+	*lineno = loc.line;
+	*col = loc.col;
+	snprintf(sev, sn, "%s", loc.severity != NULL ? loc.severity : "error");
+	*msg = loc.msg;
 	return 1;
 }
 
@@ -1118,29 +1051,6 @@ env_file(const char *name)
 		if (strcmp(name, files[i]) == 0)
 			return 1;
 	return 0;
-}
-
-/*
- * run_add_diag(), but a diagnostic identical to one of the last 32 is
- * dropped: the linker reports an undefined symbol once per call, a few
- * lines apart.  Only the last few, so that a flood of assembler errors
- * costs no more than it did.
- */
-static void
-add_diag(struct run *r, const char *file, int line, int col,
-    const char *sev, const char *msg, int cand_line)
-{
-	for (size_t i = r->ndiags > 32 ? r->ndiags - 32 : 0; i < r->ndiags;
-	    i++) {
-		const struct diag *d = &r->diags[i];
-
-		if (d->line == line && d->col == col &&
-		    d->cand_line == cand_line && strcmp(d->file, file) == 0 &&
-		    strcmp(d->severity, sev) == 0 &&
-		    strcmp(d->message, msg) == 0)
-			return;
-	}
-	run_add_diag(r, file, line, col, sev, msg, cand_line);
 }
 
 static void
@@ -1187,13 +1097,14 @@ scan_tool_log(const struct env_plan *plan, const char *log, size_t len,
 				 * nothing about the candidate: one diagnostic
 				 * for all its calls. */
 				if (env_file(file))
-					add_diag(r, "", 0, 0, "error", msg, 0);
+					run_add_diag(r, "", 0, 0, "error", msg,
+					    0);
 				else
-					add_diag(r, file, lineno, 0, "error",
+					run_add_diag(r, file, lineno, 0, "error",
 					    msg, cl);
 			} else {
 				norm = xstrdup(ld);
-				add_diag(r, "", 0, 0, "error", norm, 0);
+				run_add_diag(r, "", 0, 0, "error", norm, 0);
 			}
 			if (strstr(line, "undefined reference to") != NULL &&
 			    s->undefined == NULL) {
@@ -1215,7 +1126,7 @@ scan_tool_log(const struct env_plan *plan, const char *log, size_t len,
 		    &col, sev, sizeof sev, &msg)) {
 			int in_cand = strcmp(file, plan->cand_file) == 0;
 
-			add_diag(r, file, lineno, col, sev, msg, in_cand ?
+			run_add_diag(r, file, lineno, col, sev, msg, in_cand ?
 			    lineno : 0);
 			if (strcmp(sev, "error") == 0) {
 				s->ref_mismatch |= strstr(msg, "assay_ref_") !=
@@ -1350,45 +1261,39 @@ scan_count_log(const struct env_plan *plan, const char *log, size_t len,
 	}
 }
 
-/* A subcategory for an assembler error. */
-static const char *
-asm_subcategory(const char *msg)
-{
-	static const struct { const char *needle, *sub; } rules[] = {
-		{ "no such instruction", "unknown-instruction" },
-		{ "operand", "operand-mismatch" },
-		{ "invalid instruction suffix", "operand-mismatch" },
-		{ "ambiguous", "operand-mismatch" },
-		{ "already defined", "duplicate-symbol" },
-		{ "unknown pseudo-op", "unknown-directive" },
-		{ "bad register", "bad-register" },
-		{ "bad memory operand", "bad-operand" },
-		{ "junk", "syntax-error" },
-		{ "bad expression", "syntax-error" },
-		{ "invalid character", "syntax-error" },
-		{ "unbalanced", "syntax-error" },
-		{ "missing", "syntax-error" },
-	};
+/*
+ * Triage rules (docs/triage.md), first match wins: an assembler error's
+ * subcategory; "assembler-error" when none matches.
+ */
+static const struct env_rule x86asm_rules[] = {
+	{ "assemble", "no such instruction", CATEGORY_COMPILE,
+	  "unknown-instruction" },
+	{ "assemble", "operand", CATEGORY_COMPILE, "operand-mismatch" },
+	{ "assemble", "invalid instruction suffix", CATEGORY_COMPILE,
+	  "operand-mismatch" },
+	{ "assemble", "ambiguous", CATEGORY_COMPILE, "operand-mismatch" },
+	{ "assemble", "already defined", CATEGORY_COMPILE,
+	  "duplicate-symbol" },
+	{ "assemble", "unknown pseudo-op", CATEGORY_COMPILE,
+	  "unknown-directive" },
+	{ "assemble", "bad register", CATEGORY_COMPILE, "bad-register" },
+	{ "assemble", "bad memory operand", CATEGORY_COMPILE, "bad-operand" },
+	{ "assemble", "junk", CATEGORY_COMPILE, "syntax-error" },
+	{ "assemble", "bad expression", CATEGORY_COMPILE, "syntax-error" },
+	{ "assemble", "invalid character", CATEGORY_COMPILE, "syntax-error" },
+	{ "assemble", "unbalanced", CATEGORY_COMPILE, "syntax-error" },
+	{ "assemble", "missing", CATEGORY_COMPILE, "syntax-error" },
+};
+#define X86ASM_NRULES (sizeof x86asm_rules / sizeof x86asm_rules[0])
 
-	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-		if (strstr(msg, rules[i].needle) != NULL)
-			return rules[i].sub;
-	return "assembler-error";
-}
-
+/* env_verdict(), and the stage when stage is not NULL. */
 static void
-verdict(struct run *r, const char *v, const char *stage, const char *cat,
+verdict(struct run *r, enum verdict v, const char *stage, enum category cat,
     const char *sub, const char *evidence)
 {
-	env_set(&r->verdict, v);
 	if (stage != NULL)
 		env_set(&r->stage, stage);
-	free(r->category);
-	r->category = cat != NULL ? xstrdup(cat) : NULL;
-	free(r->subcategory);
-	r->subcategory = sub != NULL ? xstrdup(sub) : NULL;
-	free(r->evidence);
-	r->evidence = evidence != NULL ? xstrdup(evidence) : NULL;
+	env_verdict(r, v, cat, sub, evidence);
 }
 
 /* Is the timing's difference noise: within 3 %, or a ns a call? */
@@ -1475,40 +1380,42 @@ judge_build(const struct task *t, const struct env_plan *plan,
 		/* The reference and the signature disagree. */
 		ev = xasprintf("ref.c does not match env_params.signature: %s",
 		    s->first_error);
-		verdict(r, "task-defect", "build", NULL, "signature-mismatch",
-		    ev);
+		verdict(r, VERDICT_TASK_DEFECT, "build", CATEGORY_NONE,
+		    "signature-mismatch", ev);
 		free(ev);
 	} else if (f != NULL && strcmp(f, "ld") != 0 &&
 	    strcmp(f, plan->cand_file) != 0 && !env_file(f)) {
 		/* ref.c, or a header of the task's. */
 		ev = xasprintf("the reference does not build: %s",
 		    s->first_error);
-		verdict(r, "task-defect", "build", NULL, "reference-build", ev);
+		verdict(r, VERDICT_TASK_DEFECT, "build", CATEGORY_NONE,
+		    "reference-build", ev);
 		free(ev);
 	} else if (s->undefined != NULL && sym != NULL &&
 	    strcmp(s->undefined, sym) == 0) {
 		ev = xasprintf("the candidate defines no global symbol %s"
 		    " (undefined reference to `%s'): add \".globl %s\" and its"
 		    " label", sym, sym, sym);
-		verdict(r, "fail", "build", "compile", "missing-symbol", ev);
+		verdict(r, VERDICT_FAIL, "build", CATEGORY_COMPILE,
+		    "missing-symbol", ev);
 		free(ev);
 	} else if (s->undefined != NULL) {
-		verdict(r, "fail", "build", "compile", "undefined-symbol",
-		    s->first_error);
+		verdict(r, VERDICT_FAIL, "build", CATEGORY_COMPILE,
+		    "undefined-symbol", s->first_error);
 		r->evidence_line = s->undefined_line;
 	} else if (s->multiple > 0) {
-		verdict(r, "fail", "build", "compile", "duplicate-symbol",
-		    s->first_error);
+		verdict(r, VERDICT_FAIL, "build", CATEGORY_COMPILE,
+		    "duplicate-symbol", s->first_error);
 	} else if (s->relocation > 0) {
-		verdict(r, "fail", "build", "compile", "relocation",
-		    s->first_error);
+		verdict(r, VERDICT_FAIL, "build", CATEGORY_COMPILE,
+		    "relocation", s->first_error);
 	} else if (f != NULL && strcmp(f, "ld") != 0) {
 		/* The generated harness or abi.s: assay's own fault. */
-		verdict(r, "env-error", "build", NULL, "harness-build",
-		    s->first_error);
+		verdict(r, VERDICT_ENV_ERROR, "build", CATEGORY_NONE,
+		    "harness-build", s->first_error);
 	} else {
-		verdict(r, "fail", "build", "compile", "link-error",
-		    s->first_error != NULL ? s->first_error :
+		verdict(r, VERDICT_FAIL, "build", CATEGORY_COMPILE,
+		    "link-error", s->first_error != NULL ? s->first_error :
 		    "the link failed without a message");
 	}
 	free(sym);
@@ -1539,7 +1446,8 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *run,
 	if (s->reference != NULL) {
 		ev = xasprintf("the reference failed on its own input: %s",
 		    s->reference);
-		verdict(r, "task-defect", "run", NULL, "reference-crash", ev);
+		verdict(r, VERDICT_TASK_DEFECT, "run", CATEGORY_NONE,
+		    "reference-crash", ev);
 		free(ev);
 		return;
 	}
@@ -1552,7 +1460,7 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *run,
 		    s->first_mismatch : "mismatches", s->mismatches, s->cases,
 		    s->have_abi && !s->abi_pass ? "; the ABI check failed"
 		    " too" : "");
-		verdict(r, "fail", "run", "functional", sub, ev);
+		verdict(r, VERDICT_FAIL, "run", CATEGORY_FUNCTIONAL, sub, ev);
 		free(ev);
 		return;
 	}
@@ -1560,7 +1468,8 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *run,
 		const char *p = s->abi_regs != NULL ? s->abi_regs : "";
 		char reg[8];
 
-		verdict(r, "fail", "run", "functional", "abi-violation",
+		verdict(r, VERDICT_FAIL, "run", CATEGORY_FUNCTIONAL,
+		    "abi-violation",
 		    s->abi_line != NULL ? s->abi_line : "abi: FAIL");
 		/* The first of the things not kept whose line is known. */
 		r->evidence_line = 0;
@@ -1575,7 +1484,7 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *run,
 	}
 	if (s->crash > 0 && s->first_mismatch != NULL) {
 		/* While timing, after the cases passed. */
-		verdict(r, "fail", "run", "functional", "crash",
+		verdict(r, VERDICT_FAIL, "run", CATEGORY_FUNCTIONAL, "crash",
 		    s->first_mismatch);
 		return;
 	}
@@ -1586,12 +1495,12 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *run,
 		    xasprintf("no result from the harness (exit status %d):"
 		    " the candidate ended the process or broke the harness",
 		    run->exit_code);
-		verdict(r, "fail", "run", "functional", run->exit_code > 128 ?
-		    "crash" : "no-result-line", ev);
+		verdict(r, VERDICT_FAIL, "run", CATEGORY_FUNCTIONAL,
+		    run->exit_code > 128 ? "crash" : "no-result-line", ev);
 		free(ev);
 		return;
 	}
-	verdict(r, "pass", "run", NULL, NULL, NULL);
+	verdict(r, VERDICT_PASS, "run", CATEGORY_NONE, NULL, NULL);
 }
 
 /*
@@ -1616,7 +1525,8 @@ judge_isolate(const struct env_stage_result *as, struct run *r)
 
 			if (colon != NULL) {
 				*colon = '\0';
-				verdict(r, "fail", "assemble", "compile", line,
+				verdict(r, VERDICT_FAIL, "assemble",
+				    CATEGORY_COMPILE, line,
 				    colon + 1 + strspn(colon + 1, " "));
 				free(line);
 				return 1;
@@ -1634,6 +1544,7 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
     struct run *r)
 {
 	struct scan s;
+	const struct env_rule *rule;
 	const struct env_stage_result *last = nres > 0 ? &res[nres - 1] : NULL;
 	const char *pre = buf_str(&plan->precheck);
 	int copied = strstr(pre, "copied-input\n") != NULL;
@@ -1646,16 +1557,19 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
 	if (strncmp(pre, "defect ", 7) == 0) {
 		char *msg = xstrndup(pre + 7, strcspn(pre + 7, "\n"));
 
-		verdict(r, "task-defect", "check", NULL, "bad-task", msg);
+		verdict(r, VERDICT_TASK_DEFECT, "check", CATEGORY_NONE,
+		    "bad-task", msg);
 		free(msg);
 		return;
 	}
 	if (last == NULL) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		return;
 	}
 	for (size_t i = 0; i < nres && i < 2; i++)
 		scan_tool_log(plan, res[i].log, res[i].log_len, &s, r);
+	/* the linker names an undefined symbol once per call */
+	env_diags_dedup(r);
 	if (nres >= 3)
 		scan_run_log(plan, res[2].log, res[2].log_len, &s);
 	if (nres >= 4) {
@@ -1677,14 +1591,15 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
 	    slow ? "timing" : "the run", r))
 		goto out;
 	if (stop == ENV_STOP_DISK || last->exit_code == 128 + 25) {
-		verdict(r, "fail", NULL, nres <= 2 ? "compile" : "functional",
-		    "resource-limit", "the work directory or a file passed its"
-		    " size limit");
+		verdict(r, VERDICT_FAIL, NULL,
+		    nres <= 2 ? CATEGORY_COMPILE : CATEGORY_FUNCTIONAL,
+		    "resource-limit",
+		    "the work directory or a file passed its size limit");
 		goto out;
 	}
 	if (res[0].exit_code == 127 || (nres >= 2 && res[1].exit_code == 127)) {
-		verdict(r, "env-error", NULL, NULL, "toolchain-missing",
-		    "as or gcc could not be started");
+		verdict(r, VERDICT_ENV_ERROR, NULL, CATEGORY_NONE,
+		    "toolchain-missing", "as or gcc could not be started");
 		goto out;
 	}
 	if (res[0].exit_code != 0 && judge_isolate(&res[0], r))
@@ -1695,9 +1610,11 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
 		for (size_t i = 0; i < r->ndiags && msg == NULL; i++)
 			if (strcmp(r->diags[i].severity, "error") == 0)
 				msg = r->diags[i].message;
-		verdict(r, "fail", "assemble", "compile", msg != NULL ?
-		    asm_subcategory(msg) : "assembler-error",
-		    s.first_error != NULL ? s.first_error :
+		rule = env_rule_find(x86asm_rules, X86ASM_NRULES, "assemble",
+		    msg);
+		env_set(&r->stage, "assemble");
+		env_verdict_rule(r, VERDICT_FAIL, rule, CATEGORY_COMPILE,
+		    "assembler-error", s.first_error != NULL ? s.first_error :
 		    "the assembler failed without a message");
 		goto out;
 	}
@@ -1716,7 +1633,7 @@ speed:
 		    " valgrind does not know?): the timing ratio alone"
 		    " decides", 0);
 check:
-	if (strcmp(r->verdict, "pass") != 0)
+	if (!verdict_is(r->verdict, VERDICT_PASS))
 		goto out;
 	if (!valgrind)
 		run_add_diag(r, "", 0, 0, "note", "callgrind not run: valgrind"
@@ -1728,7 +1645,8 @@ check:
 		char *why = xasprintf("the candidate is input.s unchanged,"
 		    " modulo whitespace and comments (%s)", ev);
 
-		verdict(r, "fail", NULL, "performance", "copied-input", why);
+		verdict(r, VERDICT_FAIL, NULL, CATEGORY_PERFORMANCE,
+		    "copied-input", why);
 		free(why);
 	} else if (s.time_ratio <= 1 - NOISE && !time_noise(&s) &&
 	    !(s.ir_ref > 0 && s.ir_cand > 0 && (double)s.ir_ref /
@@ -1740,7 +1658,7 @@ check:
 		char *why = xasprintf("correct but slower than the reference:"
 		    " %s", ev);
 
-		verdict(r, "fail", NULL, "performance",
+		verdict(r, VERDICT_FAIL, NULL, CATEGORY_PERFORMANCE,
 		    "slower-than-reference", why);
 		free(why);
 	} else {
@@ -1765,5 +1683,7 @@ const struct env_ops env_x86asm = {
 	.toolchain = x86asm_toolchain,
 	.partial = x86asm_partial,
 	.prepare = x86asm_prepare,
+	.rules = x86asm_rules,
+	.nrules = X86ASM_NRULES,
 	.judge = x86asm_judge,
 };

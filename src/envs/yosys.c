@@ -94,15 +94,6 @@ script_safe(const char *s)
 }
 
 static int
-task_has(const struct task *t, const char *name)
-{
-	for (size_t i = 0; i < t->nfiles; i++)
-		if (strcmp(t->files[i].name, name) == 0)
-			return 1;
-	return 0;
-}
-
-static int
 yosys_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
@@ -120,7 +111,8 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 		    top);
 		goto out;
 	}
-	if (lib != NULL && (!script_safe(lib) || !task_has(t, lib))) {
+	if (lib != NULL && (!script_safe(lib) ||
+	    task_file_by_name(t, lib) == NULL)) {
 		err_set(err, "liberty file '%s' is not a task file", lib);
 		goto out;
 	}
@@ -233,42 +225,37 @@ cand_lines(const char *text, size_t len, const char *cand, int *lines,
 	return k;
 }
 
-/* A subcategory for a synthesis failure, first matching needle wins. */
-static const struct {
-	const char *needle, *sub, *category;
-} synth_rules[] = {
-	{ "syntax error", "syntax-error", "compile" },
-	{ DRIVERS_MSG, "multiple-drivers", "compile" },
-	{ "is used but has no driver", "undriven", "compile" },
-	{ "found logic loop", "combinational-loop", "compile" },
-	{ "While loops are only allowed", "unsynthesizable", "compile" },
-	{ "only allowed in constant functions", "unsynthesizable", "compile" },
-	{ "is not constant", "unsynthesizable", "compile" },
-	{ "does not have a port named", "port-mismatch", "compile" },
-	{ "Module `", "missing-top", "format" },
-	{ "is not part of the design", "unknown-module", "compile" },
-	{ "is implicitly declared", "unable-to-bind", "compile" },
-	{ "not declared", "unable-to-bind", "compile" },
-	{ "unsupported", "unsynthesizable", "compile" },
-	{ "Unsupported", "unsynthesizable", "compile" },
+/*
+ * Triage rules (docs/triage.md), first match wins: a failed synthesis's
+ * first problem or error; then the warnings that explain a functional
+ * failure when they point into the candidate.
+ */
+static const struct env_rule yosys_rules[] = {
+	{ "synth", "syntax error", CATEGORY_COMPILE, "syntax-error" },
+	{ "synth", DRIVERS_MSG, CATEGORY_COMPILE, "multiple-drivers" },
+	{ "synth", "is used but has no driver", CATEGORY_COMPILE,
+	  "undriven" },
+	{ "synth", "found logic loop", CATEGORY_COMPILE,
+	  "combinational-loop" },
+	{ "synth", "While loops are only allowed", CATEGORY_COMPILE,
+	  "unsynthesizable" },
+	{ "synth", "only allowed in constant functions", CATEGORY_COMPILE,
+	  "unsynthesizable" },
+	{ "synth", "is not constant", CATEGORY_COMPILE, "unsynthesizable" },
+	{ "synth", "does not have a port named", CATEGORY_COMPILE,
+	  "port-mismatch" },
+	/* "Module `X' not found!"; another "Module `" message is not */
+	{ "synth", "Module `*not found", CATEGORY_FORMAT, "missing-top" },
+	{ "synth", "is not part of the design", CATEGORY_COMPILE,
+	  "unknown-module" },
+	{ "synth", "is implicitly declared", CATEGORY_COMPILE,
+	  "unable-to-bind" },
+	{ "synth", "not declared", CATEGORY_COMPILE, "unable-to-bind" },
+	{ "synth", "unsupported", CATEGORY_COMPILE, "unsynthesizable" },
+	{ "synth", "Unsupported", CATEGORY_COMPILE, "unsynthesizable" },
+	{ ENV_RULE_WARNING, "Latch inferred", CATEGORY_FUNCTIONAL, "latch" },
 };
-
-static size_t
-synth_rule(const char *msg)
-{
-	size_t n = sizeof synth_rules / sizeof synth_rules[0];
-
-	for (size_t i = 0; i < n; i++)
-		if (strstr(msg, synth_rules[i].needle) != NULL) {
-			/* "Module `X' not found!" is a missing top; another
-			 * "Module `" message is not. */
-			if (strcmp(synth_rules[i].sub, "missing-top") == 0 &&
-			    strstr(msg, "not found") == NULL)
-				continue;
-			return i;
-		}
-	return n;
-}
+#define YOSYS_NRULES (sizeof yosys_rules / sizeof yosys_rules[0])
 
 /* Is this warning one that makes check -assert fail? */
 static int
@@ -442,12 +429,11 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 	struct synth_scan s = { .cells = -1, .mapped = -1, .area = -1 };
 	const struct env_stage_result *last = nres > 0 ? &res[nres - 1] : NULL;
 	struct buf m = BUF_INIT;
-	size_t rule;
 	int area_ok;
 
 	(void)t;
 	if (last == NULL) {
-		env_set(&r->verdict, "env-error");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		return;
 	}
 	/* synth, stat (cat), area, area-stat (cat) */
@@ -473,25 +459,22 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 	    r))
 		goto out;
 	if (res[0].exit_code == 127) {
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-missing");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-missing", NULL);
 		goto out;
 	}
 	if (stop != ENV_STOP_NONE || res[0].exit_code == 128 + 25 ||
 	    memmem(res[0].log, res[0].log_len, "bad_alloc", 9) != NULL) {
 		/* The file-size or memory limit, or the work directory's
 		 * size cap. */
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "resource-limit");
-		env_set(&r->category, "compile");
-		env_set(&r->evidence, "synthesis ran out of memory or disk");
+		env_verdict(r, VERDICT_FAIL, CATEGORY_COMPILE, "resource-limit",
+		    "synthesis ran out of memory or disk");
 		goto out;
 	}
 	if (res[0].exit_code > 128) {
 		/* An abort or a crash of yosys itself, not a verdict. */
-		env_set(&r->verdict, "env-error");
-		env_set(&r->subcategory, "toolchain-crash");
-		env_set(&r->evidence, s.first_error);
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-crash", s.first_error);
 		goto out;
 	}
 	/* env_params.latches false: a latch is a defect (a combinational
@@ -499,15 +482,13 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 	if (res[0].exit_code == 0 && s.drivers == 0 &&
 	    !env_param_bool(t, "latches", 1) && (s.first_latch != NULL ||
 	    s.latches > 0)) {
-		env_set(&r->verdict, "fail");
-		env_set(&r->subcategory, "latch");
-		env_set(&r->category, "functional");
-		env_set(&r->evidence, s.first_latch != NULL ? s.first_latch :
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, "latch",
+		    s.first_latch != NULL ? s.first_latch :
 		    "the netlist holds latches");
 		goto out;
 	}
 	if (res[0].exit_code == 0 && s.drivers == 0) {
-		env_set(&r->verdict, "pass");
+		env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 		if (nres >= 3 && res[2].exit_code != 0)
 			run_add_diag(r, "", 0, 0, "note", "no area: the netlist"
 			    " could not be mapped onto the liberty file", 0);
@@ -527,18 +508,9 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 		if (why == NULL || (s.first_error != NULL &&
 		    strstr(s.first_error, "problems in 'check") == NULL))
 			why = s.first_error;
-		rule = why != NULL ? synth_rule(why) :
-		    sizeof synth_rules / sizeof synth_rules[0];
-		env_set(&r->verdict, "fail");
-		if (rule < sizeof synth_rules / sizeof synth_rules[0]) {
-			env_set(&r->subcategory, synth_rules[rule].sub);
-			env_set(&r->category, synth_rules[rule].category);
-		} else {
-			env_set(&r->subcategory, "other");
-			env_set(&r->category, "compile");
-		}
-		env_set(&r->evidence, why != NULL ? why :
-		    "yosys failed without a message");
+		env_verdict_rule(r, VERDICT_FAIL, env_rule_find(yosys_rules,
+		    YOSYS_NRULES, "synth", why), CATEGORY_COMPILE, "other",
+		    why != NULL ? why : "yosys failed without a message");
 	}
 out:
 	buf_release(&m);
@@ -554,5 +526,7 @@ const struct env_ops env_yosys = {
 	.packages = "yosys",
 	.toolchain = yosys_toolchain,
 	.prepare = yosys_prepare,
+	.rules = yosys_rules,
+	.nrules = YOSYS_NRULES,
 	.judge = yosys_judge,
 };

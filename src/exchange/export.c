@@ -24,6 +24,7 @@
 #include "exchange/import.h"
 #include "model/sample.h"
 #include "base/strset.h"
+#include "model/vocab.h"
 
 /* How much of a failed run's log a repair sample quotes. */
 #define EXPORT_LOG_LINES	40
@@ -753,9 +754,9 @@ export_verified(const char *kind, const char *env, const char *verdict,
 
 	if (speedup != NULL)
 		*speedup = 0;
-	if (verdict == NULL || strcmp(verdict, "pass") != 0)
+	if (!verdict_is(verdict, VERDICT_PASS))
 		return 0;
-	if (!(kind != NULL && strcmp(kind, "optimization") == 0) &&
+	if (cand_kind_from_name(kind) != KIND_OPTIMIZATION &&
 	    !env_judges_speed(env))
 		return 1;
 	m = jparse(metrics);
@@ -846,7 +847,7 @@ repair_chain(struct export_ctx *x, const struct candidate *c,
 			break;		/* a parent not in the store: stop */
 		k++;
 		if (x->opts->trajectory == EXPORT_TRAJ_LAST ||
-		    strcmp(v[k - 1].kind, "repair") != 0)
+		    cand_kind_from_name(v[k - 1].kind) != KIND_REPAIR)
 			break;
 		next = v[k - 1].parent;
 	}
@@ -934,10 +935,11 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		rc = 0;
 		goto out;
 	}
-	if (c.parent != NULL && strcmp(c.kind, "repair") == 0) {
+	if (c.parent != NULL && cand_kind_from_name(c.kind) == KIND_REPAIR) {
 		if (repair_chain(x, &c, &chain, &nchain) < 0)
 			goto out;
-	} else if (c.parent != NULL && strcmp(c.kind, "direct") != 0) {
+	} else if (c.parent != NULL &&
+	    cand_kind_from_name(c.kind) != KIND_DIRECT) {
 		found = store_candidate_get(x->st, c.parent, &p, x->err);
 		if (found < 0)
 			goto out;

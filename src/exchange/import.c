@@ -29,6 +29,7 @@
 #include "base/ident.h"
 #include "model/sample.h"
 #include "exchange/vcs.h"
+#include "model/vocab.h"
 
 void
 import_report_init(struct import_report *r)
@@ -738,8 +739,7 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 	    "unknown");
 	c.kind = xstrdup(jstr(co, "kind") != NULL ? jstr(co, "kind") :
 	    "direct");
-	if (strcmp(c.kind, "direct") != 0 && strcmp(c.kind, "repair") != 0 &&
-	    strcmp(c.kind, "optimization") != 0) {
+	if (cand_kind_from_name(c.kind) == KIND_NONE) {
 		row_error(err, path, line, "\"kind\" must be direct, repair or"
 		    " optimization");
 		goto out;

@@ -13,6 +13,7 @@
 #include "exchange/export.h"
 #include "base/hash.h"
 #include "exchange/import.h"
+#include "model/vocab.h"
 
 /* Chains longer than this are cut (a loop in parents, or a runaway). */
 #define GEN_CHAIN_MAX 64
@@ -315,7 +316,7 @@ gen_repair_messages(struct store *st, const char *cand_id, int *round,
 			goto out;
 		}
 		n++;
-		if (strcmp(chain[n - 1].kind, "repair") != 0)
+		if (cand_kind_from_name(chain[n - 1].kind) != KIND_REPAIR)
 			break;
 		id = chain[n - 1].parent;
 	}
@@ -457,7 +458,7 @@ gen_row(const struct store_gen_row *r, void *arg)
 {
 	struct gen_acc *a = arg;
 	struct gen_stat *s;
-	int pass = r->verdict != NULL && strcmp(r->verdict, "pass") == 0;
+	int pass = verdict_is(r->verdict, VERDICT_PASS);
 	const char *id = r->id;
 
 	if (a->keep != NULL && bsearch(&id, a->keep, a->nkeep,
@@ -470,7 +471,7 @@ gen_row(const struct store_gen_row *r, void *arg)
 	if (r->completion_tokens > 0)
 		s->completion_tokens += r->completion_tokens;
 	s->latency_ms += r->latency_ms;
-	if (strcmp(r->kind, "repair") == 0) {
+	if (cand_kind_from_name(r->kind) == KIND_REPAIR) {
 		int k = r->round < 1 ? 0 : r->round > GEN_ROUNDS_MAX ?
 		    GEN_ROUNDS_MAX - 1 : r->round - 1;
 

@@ -7,26 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const cat_names[AGREEMENT_NCAT] = { "compile", "api",
-    "functional", "format", "performance" };
-
-int
-agreement_category(const char *name)
-{
-	for (int i = 0; name != NULL && i < AGREEMENT_NCAT; i++)
-		if (strcmp(name, cat_names[i]) == 0)
-			return i;
-	return -1;
-}
-
-const char *
-agreement_category_name(int i)
-{
-	if (i < 0 || i >= AGREEMENT_NCAT)
-		return "";
-	return cat_names[i];
-}
-
 void
 agreement_pair_release(struct agreement_pair *p)
 {

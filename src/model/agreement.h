@@ -25,14 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define AGREEMENT_NCAT		5	/* design.md section 3, key order */
-#define AGREEMENT_IDLE_S	300	/* a longer pause is a break */
+#include "model/vocab.h"
 
-/* The index (0..4) of a category name, in the order of the keys 1-5
- * (compile api functional format performance); -1 for another name. */
-int	agreement_category(const char *name);
-/* The name of index i, "" out of range. */
-const char *agreement_category_name(int i);
+#define AGREEMENT_NCAT		CATEGORY_N	/* vocab.h, key order */
+#define AGREEMENT_IDLE_S	300	/* a longer pause is a break */
 
 /* Two reviewers' labels on the candidates both labelled. */
 struct agreement_pair {

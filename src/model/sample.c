@@ -119,6 +119,15 @@ task_file_by_role(const struct task *t, const char *role)
 	return NULL;
 }
 
+const struct task_file *
+task_file_by_name(const struct task *t, const char *name)
+{
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (strcmp(t->files[i].name, name) == 0)
+			return &t->files[i];
+	return NULL;
+}
+
 void
 run_add_diag(struct run *r, const char *file, int line, int col,
     const char *severity, const char *message, int cand_line)

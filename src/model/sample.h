@@ -109,6 +109,9 @@ void	task_add_file(struct task *t, const char *name, const char *role,
 /* The task file of that role, or NULL.  Borrowed from t. */
 const struct task_file *task_file_by_role(const struct task *t,
 	    const char *role);
+/* The task file named name, or NULL.  Borrowed from t. */
+const struct task_file *task_file_by_name(const struct task *t,
+	    const char *name);
 
 /* Append a diagnostic (copies the strings) to r. */
 void	run_add_diag(struct run *r, const char *file, int line, int col,

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/vocab.h"
+
 static const struct {
 	const char	*key;
 	const char	*expr;
@@ -67,12 +69,10 @@ static int
 filter_value_bad(const char *key, const char *val, struct err *err)
 {
 	static const struct { const char *key, *values; } sets[] = {
-		{ "verdict", " pass fail timeout skipped env-error task-defect"
-		    " none " },
-		{ "status", " unreviewed accepted rejected flagged " },
-		{ "category", " compile api functional format performance"
-		    " none " },
-		{ "kind", " direct repair optimization " },
+		{ "verdict", " " VOCAB_VERDICTS(VOCAB_WORD_) "none " },
+		{ "status", " " VOCAB_STATUSES(VOCAB_WORD_) },
+		{ "category", " " VOCAB_CATEGORIES(VOCAB_WORD_) "none " },
+		{ "kind", " " VOCAB_KINDS(VOCAB_WORD_) },
 	};
 
 	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/agreement.h"
+#include "model/vocab.h"
 
 /* --- statistics ---------------------------------------------------- */
 
@@ -30,13 +31,13 @@ store_stat_bucket(const struct store_stat *c)
 {
 	const char *vd = c->verdict;
 
-	if (vd != NULL && strcmp(vd, "pass") == 0)
+	if (verdict_is(vd, VERDICT_PASS))
 		return "pass";
 	if (c->category != NULL)
 		return c->category;
 	if (vd == NULL)
 		return "unverified";
-	if (strcmp(vd, "fail") == 0 || strcmp(vd, "timeout") == 0)
+	if (verdict_failed(vd))
 		return "unlabelled";
 	return vd;
 }
@@ -174,9 +175,9 @@ store_agreement(struct store *st, const char *filter,
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *a = (const char *)sqlite3_column_text(s, 0);
 		const char *b = (const char *)sqlite3_column_text(s, 1);
-		int i = agreement_category(
+		int i = category_from_name(
 		    (const char *)sqlite3_column_text(s, 2));
-		int j = agreement_category(
+		int j = category_from_name(
 		    (const char *)sqlite3_column_text(s, 3));
 		struct agreement_pair *p = *n > 0 ? &(*out)[*n - 1] : NULL;
 

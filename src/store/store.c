@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "model/vocab.h"
 #include "base/buf.h"
 #include "base/hash.h"
 #include "base/ident.h"
@@ -469,6 +470,19 @@ static const char *const migrations[] = {
 	"  WHERE e.cand_id = label.cand_id AND e.action = 'label'"
 	"  AND e.after = label.id"
 	"  AND e.detail = 'label ' || label.category || ' (final)');",
+	/*
+	 * 9 -> 10: a run's category is one of the five (model/vocab.h), as
+	 * a label's always was.  SQLite cannot add a CHECK to a column
+	 * without copying the table (every log of every run), so two
+	 * triggers hold the same check (docs/adr/0024-vocabulary.md).  Rows
+	 * stored before stay as they are.
+	 */
+	"CREATE TRIGGER run_category_insert BEFORE INSERT ON run"
+	"  WHEN NOT " VOCAB_SQL_CHECK("new.category", VOCAB_CATEGORIES)
+	"  BEGIN SELECT RAISE(ABORT, 'run.category: not a category'); END;"
+	"CREATE TRIGGER run_category_update BEFORE UPDATE OF category ON run"
+	"  WHEN NOT " VOCAB_SQL_CHECK("new.category", VOCAB_CATEGORIES)
+	"  BEGIN SELECT RAISE(ABORT, 'run.category: not a category'); END;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1111,15 +1125,12 @@ check_by(const char *by, struct err *err)
 int
 check_category(const char *category, struct err *err)
 {
-	static const char *const cats[] = { "compile", "api", "functional",
-		"format", "performance" };
-	char a[96];
+	char a[96], names[80];
 
-	for (size_t i = 0; category != NULL && i < 5; i++)
-		if (strcmp(category, cats[i]) == 0)
-			return 0;
-	return err_set(err, "unknown category '%s' (compile api functional"
-	    " format performance)", ident_show(category, a, sizeof a));
+	if (category_from_name(category) != CATEGORY_NONE)
+		return 0;
+	return err_set(err, "unknown category '%s' (%s)", ident_show(category,
+	    a, sizeof a), category_list(names, sizeof names, " "));
 }
 
 int
@@ -1646,9 +1657,16 @@ store_run_insert(struct store *st, struct run *r, int latest,
     struct err *err)
 {
 	sqlite3_stmt *s;
-	char *diags = diags_to_json(r);
+	char *diags;
 	int own_tx = !st->in_tx;
 
+	if (verdict_from_name(r->verdict) == VERDICT_NONE)
+		return err_set(err, "run of %s: unknown verdict '%s'",
+		    r->cand_id != NULL ? r->cand_id : "?",
+		    r->verdict != NULL ? r->verdict : "(none)");
+	if (r->category != NULL && check_category(r->category, err) < 0)
+		return -1;
+	diags = diags_to_json(r);
 	if (own_tx && store_begin(st, err) < 0) {
 		free(diags);
 		return -1;

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "ui/wb.h"
+#include "model/vocab.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -104,7 +105,7 @@ batch_line(struct wb *wb, const char *line)
 	b->done = k;
 	b->total = n;
 	b->results++;
-	if (strcmp(verdict, "pass") == 0)
+	if (verdict_is(verdict, VERDICT_PASS))
 		b->pass++;
 	else
 		b->fail++;

@@ -6,6 +6,7 @@
  * columns.
  */
 #include "ui/wb.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -369,9 +370,9 @@ pane_verdict_elem(const char *verdict)
 {
 	if (verdict == NULL)
 		return THEME_DIM;
-	if (strcmp(verdict, "pass") == 0)
+	if (verdict_is(verdict, VERDICT_PASS))
 		return THEME_PASS;
-	if (strcmp(verdict, "fail") == 0)
+	if (verdict_is(verdict, VERDICT_FAIL))
 		return THEME_FAIL;
 	return THEME_OTHER;
 }
@@ -379,44 +380,29 @@ pane_verdict_elem(const char *verdict)
 const char *
 pane_short_verdict(const char *verdict)
 {
+	const char *s = verdict_short(verdict_from_name(verdict));
+
 	if (verdict == NULL)
 		return "-";
-	if (strcmp(verdict, "env-error") == 0)
-		return "env-err";
-	if (strcmp(verdict, "task-defect") == 0)
-		return "defect";
-	if (strcmp(verdict, "skipped") == 0)
-		return "skip";
-	return verdict;
+	return s != NULL ? s : verdict;
 }
 
 const char *
 pane_short_category(const char *category)
 {
-	static const char *const map[][2] = {
-		{ "compile", "comp" }, { "api", "api" },
-		{ "functional", "func" }, { "format", "fmt" },
-		{ "performance", "perf" },
-	};
+	const char *s = category_short(category_from_name(category));
 
 	if (category == NULL)
 		return "-";
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (strcmp(category, map[i][0]) == 0)
-			return map[i][1];
-	return category;
+	return s != NULL ? s : category;
 }
 
 const char *
 pane_short_status(const char *status)
 {
-	if (status == NULL || strcmp(status, "unreviewed") == 0)
+	const char *s = status_short(status_from_name(status));
+
+	if (status == NULL)
 		return "-";
-	if (strcmp(status, "accepted") == 0)
-		return "acc";
-	if (strcmp(status, "rejected") == 0)
-		return "rej";
-	if (strcmp(status, "flagged") == 0)
-		return "flag";
-	return status;
+	return s != NULL ? s : status;
 }

@@ -27,6 +27,7 @@
 
 #include "app/command.h"
 #include "app/config.h"
+#include "model/vocab.h"
 
 #define PROMPT_HISTORY_MAX	500
 
@@ -49,20 +50,17 @@ static const struct {
 	const char	*key;
 	const char	*values[9];
 } closed_sets[] = {
-	{ "verdict", { "pass", "fail", "timeout", "skipped", "env-error",
-	    "task-defect", "none" } },
-	{ "status", { "unreviewed", "accepted", "rejected", "flagged" } },
-	{ "category", { "compile", "api", "functional", "format",
-	    "performance", "none" } },
-	{ "kind", { "direct", "repair", "optimization" } },
+	{ "verdict", { VOCAB_VERDICTS(VOCAB_NAME_) "none" } },
+	{ "status", { VOCAB_STATUSES(VOCAB_NAME_) } },
+	{ "category", { VOCAB_CATEGORIES(VOCAB_NAME_) "none" } },
+	{ "kind", { VOCAB_KINDS(VOCAB_NAME_) } },
 	{ "disagree", { "yes", "no" } },
 	{ "dup", { "yes", "no" } },
 	{ "contaminated", { "yes", "no" } },
 };
 
-static const char *const categories[] = { "compile", "api", "functional",
-    "format", "performance" };
-static const char *const reviews[] = { "accept", "reject", "flag" };
+static const char *const categories[] = { VOCAB_CATEGORIES(VOCAB_NAME_) };
+static const char *const reviews[] = { VOCAB_STATUSES(VOCAB_VERB_) };
 
 void
 prompt_init(struct wb *wb)
@@ -328,9 +326,9 @@ comp_collect(struct wb *wb, char **w, size_t k, const char *word,
 	    k == 1) {
 		comp_views(wb, l, word);
 	} else if (strcmp(cmd, "label") == 0 && k == 1) {
-		comp_words(l, categories, 5, word);
+		comp_words(l, categories, CATEGORY_N, word);
 	} else if (strcmp(cmd, "review") == 0 && k == 1) {
-		comp_words(l, reviews, 3, word);
+		comp_words(l, reviews, STATUS_N, word);
 	} else if ((strcmp(cmd, "goto") == 0 || strcmp(cmd, "show") == 0) &&
 	    k == 1) {
 		comp_ids(wb, l, word);

@@ -35,6 +35,7 @@
 #include "lang/syntax.h"
 #include "ui/panes/term.h"
 #include "ui/wb.h"
+#include "model/vocab.h"
 
 #define UI_FRAME_MS	10	/* coalesce terminal output redraws */
 /*
@@ -386,8 +387,7 @@ ui_cur_passes(const struct wb *wb)
 {
 	const struct wb_cur *c = &wb->cur;
 
-	return c->has_run && c->run.verdict != NULL &&
-	    strcmp(c->run.verdict, "pass") == 0;
+	return c->has_run && verdict_is(c->run.verdict, VERDICT_PASS);
 }
 
 /*
@@ -462,8 +462,7 @@ ui_accept(struct wb *wb)
 		wb_msg(wb, 1, "no candidate selected");
 		return;
 	}
-	if (c->has_run && c->run.verdict != NULL &&
-	    strcmp(c->run.verdict, "pass") == 0) {
+	if (c->has_run && verdict_is(c->run.verdict, VERDICT_PASS)) {
 		ui_review(wb, "accepted");
 		return;
 	}
@@ -525,9 +524,6 @@ ui_commit(struct wb *wb)
 
 /* --- marks and bulk decisions (:label :review :note) -------------------- */
 
-static const char *const ui_categories[] = { "compile", "api", "functional",
-    "format", "performance" };
-
 /* Space: mark or unmark the selected candidate, then advance. */
 static void
 ui_mark(struct wb *wb)
@@ -552,30 +548,24 @@ static int
 ui_bulk_check(struct wb *wb, const char *verb, const char *arg,
     const char **status)
 {
-	char cat[32];
+	char cat[32], names[80];
 
 	*status = NULL;
 	if (strcmp(verb, "label") == 0) {
 		size_t n = strcspn(arg, " ");
 
 		snprintf(cat, sizeof cat, "%.*s", (int)n, arg);
-		for (size_t i = 0; i < sizeof ui_categories /
-		    sizeof ui_categories[0]; i++)
-			if (strcmp(cat, ui_categories[i]) == 0)
-				return 0;
-		wb_msg(wb, 1, "label wants a category: compile api "
-		    "functional format performance [SUB]");
+		if (category_from_name(cat) != CATEGORY_NONE)
+			return 0;
+		wb_msg(wb, 1, "label wants a category: %s [SUB]",
+		    category_list(names, sizeof names, " "));
 		return -1;
 	}
 	if (strcmp(verb, "review") == 0) {
-		if (strcmp(arg, "accept") == 0)
-			*status = "accepted";
-		else if (strcmp(arg, "reject") == 0)
-			*status = "rejected";
-		else if (strcmp(arg, "flag") == 0)
-			*status = "flagged";
-		else {
-			wb_msg(wb, 1, "review wants accept, reject or flag");
+		*status = status_name(status_from_verb(arg));
+		if (*status == NULL) {
+			wb_msg(wb, 1, "review wants accept, reject, flag or"
+			    " reset");
 			return -1;
 		}
 		return 0;
@@ -677,7 +667,7 @@ ui_bulk_warning(struct wb *wb, const char *verb, const char *status,
 {
 	char **ids = wb->nmarks > 0 ? wb->marks : &wb->cur.id;
 	size_t nids = wb->nmarks > 0 ? wb->nmarks : 1, npass = 0, nnone = 0;
-	int accept = status != NULL && strcmp(status, "accepted") == 0;
+	int accept = status_from_name(status) == STATUS_ACCEPTED;
 
 	buf[0] = '\0';
 	if (!accept && strcmp(verb, "label") != 0)
@@ -691,7 +681,7 @@ ui_bulk_warning(struct wb *wb, const char *verb, const char *status,
 			nnone++;
 			continue;
 		}
-		if (r.verdict != NULL && strcmp(r.verdict, "pass") == 0)
+		if (verdict_is(r.verdict, VERDICT_PASS))
 			npass++;
 		run_release(&r);
 	}

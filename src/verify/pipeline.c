@@ -13,6 +13,7 @@
 
 #include "envs/env.h"
 #include "base/buf.h"
+#include "model/vocab.h"
 
 int
 pipeline_is(const char *env)
@@ -84,26 +85,17 @@ pipeline_params(const char *params, const char *member,
 	return r;
 }
 
-/* design.md section 3: the earliest cause wins. */
+/* design.md section 3: the earliest cause wins (vocab.h's rank). */
 static int
 rank(const char *category)
 {
-	static const char *const order[] = { "format", "compile", "api",
-	    "functional", "performance" };
-
-	for (size_t i = 0; category != NULL &&
-	    i < sizeof order / sizeof order[0]; i++)
-		if (strcmp(category, order[i]) == 0)
-			return (int)i;
-	return (int)(sizeof order / sizeof order[0]);
+	return category_rank(category_from_name(category));
 }
 
 static int
 failed(const struct run *r)
 {
-	return r != NULL && r->verdict != NULL &&
-	    (strcmp(r->verdict, "fail") == 0 ||
-	    strcmp(r->verdict, "timeout") == 0);
+	return r != NULL && verdict_failed(r->verdict);
 }
 
 static void
@@ -161,7 +153,7 @@ pipeline_combine(const struct pipeline_member *m, size_t n,
 		const struct run *r = m[i].run;
 
 		if (decider == NULL && r != NULL && (r->verdict == NULL ||
-		    strcmp(r->verdict, "pass") != 0))
+		    !verdict_is(r->verdict, VERDICT_PASS)))
 			decider = &m[i];
 		if (failed(r) && (cause == NULL || rank(r->category) <
 		    rank(cause->run->category)))
@@ -327,7 +319,7 @@ pipeline_steps_free(struct pipeline_step *s, size_t n)
 int
 pipeline_step_failed(const struct pipeline_step *s, size_t k)
 {
-	if (strcmp(s->verdict, "pass") == 0 || k >= s->nstages)
+	if (verdict_is(s->verdict, VERDICT_PASS) || k >= s->nstages)
 		return 0;
 	/* yosys judges at synth when area and area-stat ran after it. */
 	for (size_t i = 0; s->stage != NULL && i < s->nstages; i++)

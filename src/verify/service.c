@@ -15,6 +15,7 @@
 
 #include "base/err.h"
 #include "store/store.h"
+#include "model/vocab.h"
 
 struct vsvc_slot {
 	struct verify_job	*job;
@@ -40,20 +41,15 @@ struct vsvc {
 void
 vsvc_tally_add(struct vsvc_tally *t, const char *verdict)
 {
-	if (strcmp(verdict, "pass") == 0)
-		t->pass++;
-	else if (strcmp(verdict, "fail") == 0)
-		t->fail++;
-	else if (strcmp(verdict, "timeout") == 0)
-		t->timeout++;
-	else if (strcmp(verdict, "skipped") == 0)
-		t->skipped++;
-	else if (strcmp(verdict, "env-error") == 0)
-		t->env_error++;
-	else if (strcmp(verdict, "task-defect") == 0)
-		t->task_defect++;
-	else
-		t->other++;
+	switch (verdict_from_name(verdict)) {
+	case VERDICT_PASS:		t->pass++; break;
+	case VERDICT_FAIL:		t->fail++; break;
+	case VERDICT_TIMEOUT:		t->timeout++; break;
+	case VERDICT_SKIPPED:		t->skipped++; break;
+	case VERDICT_ENV_ERROR:		t->env_error++; break;
+	case VERDICT_TASK_DEFECT:	t->task_defect++; break;
+	default:			t->other++; break;
+	}
 }
 
 /*
@@ -238,7 +234,7 @@ unchanged(struct vsvc *s, const struct task *t, const struct candidate *c)
 	if (skip) {
 		s->sum.unchanged++;
 		vsvc_tally_add(&s->sum.tally, last.verdict);
-		if (strcmp(last.verdict, "pass") != 0)
+		if (!verdict_is(last.verdict, VERDICT_PASS))
 			s->sum.not_pass++;
 	}
 	run_release(&last);
@@ -391,7 +387,7 @@ finish(struct vsvc *s, size_t i)
 		s->sum.not_stored++;
 	}
 	s->sum.finished++;
-	if (!res.cancelled && strcmp(r.verdict, "pass") != 0)
+	if (!res.cancelled && !verdict_is(r.verdict, VERDICT_PASS))
 		s->sum.not_pass++;
 	res.k = s->sum.finished + s->sum.unchanged;
 	res.n = s->n;

@@ -1,6 +1,7 @@
 /*
  * triage.c - failure categories from diagnostics and code; see triage.h.
- * The rules are data: add a line to rules[] to teach assay a new cause.
+ * The rules are data, held by each env (struct env_rule, its rules[]):
+ * add a line there to teach assay a new cause.
  */
 #include "verify/triage.h"
 
@@ -9,45 +10,8 @@
 #include <string.h>
 
 #include "base/err.h"
-
-/*
- * Warnings that explain a functional failure when they point into the
- * candidate.  Messages as the tools print them (Icarus Verilog 11,
- * Verilator 5.006), taken from the RTLFixer logs and runs of our own.
- */
-static const struct triage_rule rules[] = {
-	{ "iverilog", "xtra digits given for sized", "compile",
-	  "malformed-literal" },
-	{ "iverilog", "Numeric constant truncated", "compile",
-	  "malformed-literal" },
-	{ "iverilog", " expects ", "compile", "port-width" },
-	{ "iverilog", "found no sensitivities", "compile",
-	  "always-no-sensitivity" },
-	{ "iverilog", "always_comb process has no sensitivities", "compile",
-	  "always-no-sensitivity" },
-	{ "iverilog", "dangling input port", "compile", "port-mismatch" },
-	{ "iverilog", "is selecting after the vector", "compile",
-	  "width-mismatch" },
-	{ "iverilog", "is selecting before the vector", "compile",
-	  "width-mismatch" },
-	{ "iverilog", "bit select", "compile", "width-mismatch" },
-	{ "iverilog", "implicit definition of wire", "compile",
-	  "undeclared-net" },
-	{ "iverilog", "coerced to inout", "compile", "port-mismatch" },
-	{ "verilator", "WIDTH", "compile", "width-mismatch" },
-	{ "verilator", "Too many digits", "compile", "malformed-literal" },
-	{ "verilator", "PINMISSING", "compile", "port-mismatch" },
-	{ "verilator", "LATCH", "functional", "latch" },
-	{ "verilator", "MULTIDRIVEN", "functional", "multiple-drivers" },
-	{ "yosys", "Latch inferred", "functional", "latch" },
-};
-
-const struct triage_rule *
-triage_rules(size_t *n)
-{
-	*n = sizeof rules / sizeof rules[0];
-	return rules;
-}
+#include "envs/env.h"
+#include "model/vocab.h"
 
 static void
 set(char **field, const char *v)
@@ -397,11 +361,11 @@ void
 triage_apply(const char *env, const struct candidate *c, const char *tops,
     struct run *r)
 {
+	const struct env_ops *ops = env_find(env);
 	const char *fmt;
 	int line, compiled;
 
-	if (r->verdict == NULL || (strcmp(r->verdict, "fail") != 0 &&
-	    strcmp(r->verdict, "timeout") != 0))
+	if (!verdict_failed(r->verdict))
 		return;
 	/* format wins: a fenced answer fails to compile because of it. */
 	compiled = r->stage != NULL && strcmp(r->stage, "compile") != 0;
@@ -420,7 +384,7 @@ triage_apply(const char *env, const struct candidate *c, const char *tops,
 
 		free(missing);
 
-		set(&r->category, "format");
+		set(&r->category, category_name(CATEGORY_FORMAT));
 		set(&r->subcategory, fmt);
 		set(&r->evidence, ev);
 		r->evidence_line = line;
@@ -428,32 +392,29 @@ triage_apply(const char *env, const struct candidate *c, const char *tops,
 		return;
 	}
 	/* A warning on a candidate line can explain a functional failure. */
-	if (r->category != NULL && strcmp(r->category, "functional") == 0 &&
-	    r->subcategory != NULL && strcmp(r->subcategory, "mismatch") == 0) {
+	if (category_from_name(r->category) == CATEGORY_FUNCTIONAL &&
+	    r->subcategory != NULL && strcmp(r->subcategory, "mismatch") == 0 &&
+	    ops != NULL) {
 		for (size_t d = 0; d < r->ndiags; d++) {
 			const struct diag *dg = &r->diags[d];
+			const struct env_rule *rule;
+			char *ev;
 
 			if (dg->cand_line <= 0 || strcmp(dg->severity, "warning"))
 				continue;
-			for (size_t k = 0; k < sizeof rules / sizeof rules[0];
-			    k++) {
-				char *ev;
-
-				if ((rules[k].env != NULL &&
-				    strcmp(rules[k].env, env) != 0) ||
-				    strstr(dg->message, rules[k].needle) == NULL)
-					continue;
-				ev = xasprintf("%s:%d: warning: %s; symptom: %s",
-				    dg->file, dg->line, dg->message,
-				    r->evidence != NULL ? r->evidence :
-				    "mismatches");
-				set(&r->category, rules[k].category);
-				set(&r->subcategory, rules[k].subcategory);
-				set(&r->evidence, ev);
-				r->evidence_line = dg->cand_line;
-				free(ev);
-				return;
-			}
+			rule = env_rule_find(ops->rules, ops->nrules,
+			    ENV_RULE_WARNING, dg->message);
+			if (rule == NULL)
+				continue;
+			ev = xasprintf("%s:%d: warning: %s; symptom: %s",
+			    dg->file, dg->line, dg->message, r->evidence != NULL ?
+			    r->evidence : "mismatches");
+			set(&r->category, category_name(rule->category));
+			set(&r->subcategory, rule->subcategory);
+			set(&r->evidence, ev);
+			r->evidence_line = dg->cand_line;
+			free(ev);
+			return;
 		}
 	}
 	if (r->evidence_line != 0)

@@ -3,12 +3,13 @@
  * own output and the candidate's code (design.md section 3; issue 3).
  *
  * An env's judge already suggests a category from its stage (compile
- * errors, mismatches).  triage_apply() refines that with two tables:
- * format rules over the candidate's code (markdown fences, prose around
- * the code, a missing top module), which win over everything by the
- * taxonomy's precedence, and per-env rules for warnings that explain a
- * functional failure (a literal truncated at line 152 explains 86
- * mismatches: the cause is a malformed literal, category compile).  The
+ * errors, mismatches), with its own rules (struct env_rule, env.h).
+ * triage_apply() refines that: format rules over the candidate's code
+ * (markdown fences, prose around the code, a missing top module), which
+ * win over everything by the taxonomy's precedence, then the env's
+ * ENV_RULE_WARNING rules for warnings that explain a functional failure
+ * (a literal truncated at line 152 explains 86 mismatches: the cause is
+ * a malformed literal, category compile).  The
  * evidence then names the cause, the symptom follows it, and
  * evidence_line is the candidate line it points to: the line of the
  * diagnostic the evidence quotes, none when that one lies outside the
@@ -23,18 +24,6 @@
 #include <stddef.h>
 
 #include "model/sample.h"
-
-/* One rule: a diagnostic of env (NULL: any env) whose message holds
- * needle is evidence of category/subcategory. */
-struct triage_rule {
-	const char	*env;
-	const char	*needle;
-	const char	*category;
-	const char	*subcategory;
-};
-
-/* The rules, for docs and tests: *n receives the count.  Borrowed. */
-const struct triage_rule *triage_rules(size_t *n);
 
 /*
  * Refine r (a run of candidate c in env) when its verdict is fail or

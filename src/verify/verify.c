@@ -37,6 +37,7 @@
 #include "exec/sandbox.h"
 #include "exec/workdir.h"
 #include "verify/triage.h"
+#include "model/vocab.h"
 
 /*
  * One env of the job: the only one, or a member of a pipeline
@@ -657,12 +658,10 @@ verify_apply_reference(struct run *r, const char *ref_verdict,
 {
 	char *sub;
 
-	if (ref_verdict == NULL || (strcmp(ref_verdict, "fail") != 0 &&
-	    strcmp(ref_verdict, "timeout") != 0 &&
-	    strcmp(ref_verdict, "task-defect") != 0))
+	if (!verdict_failed(ref_verdict) &&
+	    !verdict_is(ref_verdict, VERDICT_TASK_DEFECT))
 		return;
-	if (strcmp(r->verdict, "fail") != 0 &&
-	    strcmp(r->verdict, "timeout") != 0)
+	if (!verdict_failed(r->verdict))
 		return;
 	/* A reference whose testbench states no verdict shows a task
 	 * without a contract, not a broken reference. */
@@ -1135,7 +1134,7 @@ verify_job_result(struct verify_job *j, struct run *r)
 			r->input_key[0] = '\0';
 	}
 	j->kept = j->o.keep_workdir == 2 || (j->o.keep_workdir == 1 &&
-	    strcmp(r->verdict, "pass") != 0);
+	    !verdict_is(r->verdict, VERDICT_PASS));
 	if (j->kept) {
 		/* The exact commands, to run again by hand in this directory. */
 		char *path = xasprintf("%s/reproduce.sh", j->workdir);

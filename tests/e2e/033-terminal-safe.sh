@@ -10,9 +10,18 @@ ESC=$(printf '\033')
 # The candidate prints a title sequence, a NUL, an invalid byte and
 # OSC 52 from inside the simulation; its code holds hidden text.
 cat > "$T/rows.jsonl" <<'ROWS'
-{"task": {"id": "local/esc", "domain": "chip", "env": "iverilog", "env_params": {"top": "tb"}, "files": {"tb.sv": "module tb; TopModule dut(); initial #1 $finish; endmodule\n"}}, "candidate": {"id": "c-esc", "origin": "m\u001b]0;owned\u0007", "code": "module TopModule;\n// \u001b[8mhidden\u001b[0m\ninitial begin $write(\"A%cB\\n\", 8'd0); $write(\"%c]0;pwned%c\\n\", 8'd27, 8'd7); $write(\"%c\\n\", 8'hff); $write(\"%c]52;c;ZXZpbA==%c\\n\", 8'd27, 8'd7); end\nendmodule\n"}, "notes": [{"text": "see \u009b2J here"}]}
+{"task": {"id": "local/esc", "domain": "chip", "env": "iverilog", "env_params": {"top": "tb"}, "files": {"tb.sv": "module tb; TopModule dut(); initial #1 $finish; endmodule\n"}}, "candidate": {"id": "c-esc", "origin": "m", "code": "module TopModule;\n// \u001b[8mhidden\u001b[0m\ninitial begin $write(\"A%cB\\n\", 8'd0); $write(\"%c]0;pwned%c\\n\", 8'd27, 8'd7); $write(\"%c\\n\", 8'hff); $write(\"%c]52;c;ZXZpbA==%c\\n\", 8'd27, 8'd7); end\nendmodule\n"}, "notes": [{"text": "see \u009b2J here"}]}
 ROWS
 "$ASSAY" --db "$DB" import "$T/rows.jsonl" >/dev/null || fail "import"
+# The importer refuses an origin with control characters (FILE:LINE);
+# one planted past it (an older database, a hand edit) is still shown
+# escaped below.
+sed 's/"origin": "m"/"origin": "m\\u001b]0;owned\\u0007"/; s/c-esc/c-esc2/' "$T/rows.jsonl" > "$T/bad.jsonl"
+"$ASSAY" --db "$DB" import "$T/bad.jsonl" >/dev/null 2>"$T/err" && fail "an origin with ESC was imported"
+grep -q 'bad.jsonl:1: .*origin' "$T/err" || fail "no FILE:LINE for the origin: $(cat "$T/err")"
+command -v sqlite3 >/dev/null || skip "no sqlite3 to plant an origin"
+sqlite3 "$DB" "UPDATE candidate SET origin = 'm' || char(27) || ']0;owned' || char(7) WHERE id = 'c-esc';
+    UPDATE queue SET origin = 'm' || char(27) || ']0;owned' || char(7) WHERE id = 'c-esc';" || fail "sqlite3"
 "$ASSAY" --db "$DB" verify c-esc >/dev/null 2>&1
 "$ASSAY" --db "$DB" show --json c-esc > "$T/show.json" || fail "show --json"
 grep -q '"runs": *\[{' "$T/show.json" || skip "no run (sandbox unavailable?)"

@@ -1,7 +1,8 @@
 /*
  * test_envs.c - unit tests for the envs' shared helpers (envs.c): the
  * checked number parsing every log parser uses (issue 10), held at
- * INT_MAX, and the limits' verdicts (a killed harness).
+ * INT_MAX, the limits' verdicts (a killed harness), env_verdict(), the
+ * one located-message parser and the one nonce.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,6 +94,125 @@ test_env_judge_limits_killed(void **state)
 	assert_null(r.verdict);
 }
 
+/* A finding replaces all four fields; an argument may be r's own. */
+static void
+test_env_verdict(void **state)
+{
+	struct run r;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	env_verdict(&r, VERDICT_FAIL, CATEGORY_COMPILE, "syntax-error",
+	    "x.sv:3: syntax error");
+	env_verdict(&r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, r.subcategory,
+	    r.evidence);
+	assert_string_equal(r.verdict, "fail");
+	assert_string_equal(r.category, "functional");
+	assert_string_equal(r.subcategory, "syntax-error");
+	assert_string_equal(r.evidence, "x.sv:3: syntax error");
+	env_verdict(&r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
+	assert_string_equal(r.verdict, "env-error");
+	assert_null(r.category);
+	assert_null(r.subcategory);
+	assert_null(r.evidence);
+	run_release(&r);
+}
+
+static void
+located(const char *line, int ok, const char *file, int lineno, int col,
+    const char *sev, const char *msg)
+{
+	struct env_located loc;
+
+	assert_int_equal(env_located(line, strlen(line), &loc), ok);
+	if (!ok)
+		return;
+	assert_int_equal((int)loc.flen, (int)strlen(file));
+	assert_memory_equal(loc.file, file, loc.flen);
+	assert_int_equal(loc.line, lineno);
+	assert_int_equal(loc.col, col);
+	if (sev == NULL)
+		assert_null(loc.severity);
+	else
+		assert_string_equal(loc.severity, sev);
+	assert_int_equal((int)loc.msglen, (int)strlen(msg));
+	assert_memory_equal(loc.msg, msg, loc.msglen);
+}
+
+/* gcc, GNU as (capitalised), ld with -g, Icarus Verilog. */
+static void
+test_env_located(void **state)
+{
+	(void)state;
+	located("main.c:7:12: error: 'x' undeclared", 1, "main.c", 7, 12,
+	    "error", "'x' undeclared");
+	located("main.c:7:12: fatal error: a.h: No such file", 1, "main.c", 7,
+	    12, "error", "a.h: No such file");
+	located("k.s:3: Error: no such instruction: `movx'", 1, "k.s", 3, 0,
+	    "error", "no such instruction: `movx'");
+	located("k.s:4: Warning: end of file", 1, "k.s", 4, 0, "warning",
+	    "end of file");
+	located("main.c:9: undefined reference to `f'", 1, "main.c", 9, 0,
+	    NULL, "undefined reference to `f'");
+	located("candidate.sv:2: sorry: constant selects", 1, "candidate.sv",
+	    2, 0, "sorry", "constant selects");
+	located("candidate.sv:5: syntax error", 1, "candidate.sv", 5, 0, NULL,
+	    "syntax error");
+	located("tb.sv:9:      : The instance is here", 1, "tb.sv", 9, 0, NULL,
+	    ": The instance is here");
+	located("a b.c:1: error: x", 0, NULL, 0, 0, NULL, NULL);
+	located(":1: error: x", 0, NULL, 0, 0, NULL, NULL);
+	located("main.c:x: error", 0, NULL, 0, 0, NULL, NULL);
+	located("main.c:12", 0, NULL, 0, 0, NULL, NULL);
+	located("f.c:99999999999999999999: m", 1, "f.c", INT_MAX, 0, NULL,
+	    "m");
+}
+
+/* Same in every field: dropped, the first kept, the order kept. */
+static void
+test_env_diags_dedup(void **state)
+{
+	struct run r;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	run_add_diag(&r, "main.c", 7, 0, "error", "undefined reference", 7);
+	run_add_diag(&r, "main.c", 9, 0, "error", "undefined reference", 9);
+	run_add_diag(&r, "main.c", 7, 0, "error", "undefined reference", 7);
+	run_add_diag(&r, "main.c", 7, 0, "warning", "undefined reference", 7);
+	run_add_diag(&r, "main.c", 7, 2, "error", "undefined reference", 7);
+	for (int i = 0; i < 100; i++)
+		run_add_diag(&r, "k.cu", 1, 0, "error", "expected a \";\"", 1);
+	run_add_diag(&r, "main.c", 9, 0, "error", "undefined reference", 9);
+	env_diags_dedup(&r);
+	assert_int_equal(r.ndiags, 5);
+	assert_int_equal(r.diags[1].line, 9);
+	assert_string_equal(r.diags[2].severity, "warning");
+	assert_int_equal(r.diags[3].col, 2);
+	assert_string_equal(r.diags[4].file, "k.cu");
+	run_release(&r);
+}
+
+static void
+test_env_nonce(void **state)
+{
+	char a[33], b[33], small[5];
+
+	(void)state;
+	env_nonce(a, sizeof a, 16, 'T');
+	env_nonce(b, sizeof b, 24, 'X');
+	assert_int_equal(strlen(a), 16);
+	assert_int_equal(strlen(b), 24);
+	assert_int_equal(a[0], 'T');
+	assert_int_equal(b[0], 'X');
+	assert_int_equal(strspn(a + 1, "0123456789abcdef"), 15);
+	env_nonce(small, sizeof small, 16, 'A');
+	assert_int_equal(strlen(small), 4);
+	env_nonce(a, sizeof a, 16, 'T');
+	env_nonce(b, sizeof b, 16, 'T');
+	assert_string_not_equal(a, b);
+}
+
 int
 main(void)
 {
@@ -100,6 +220,10 @@ main(void)
 		cmocka_unit_test(test_env_digits),
 		cmocka_unit_test(test_env_atoi),
 		cmocka_unit_test(test_env_judge_limits_killed),
+		cmocka_unit_test(test_env_verdict),
+		cmocka_unit_test(test_env_located),
+		cmocka_unit_test(test_env_diags_dedup),
+		cmocka_unit_test(test_env_nonce),
 	};
 
 	return cmocka_run_group_tests_name("envs", tests, NULL, NULL);

@@ -174,8 +174,8 @@ test_triage_every_rule_maps_its_real_line(void **state)
 		"implicit definition of wire 'xnor_out'.",
 		"output port out is coerced to inout.",
 	};
-	size_t n, hit = 0;
-	const struct triage_rule *rules = triage_rules(&n);
+	size_t n = 0, hit = 0;
+	const struct env_ops *iv = env_find("iverilog");
 
 	(void)state;
 	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
@@ -191,8 +191,47 @@ test_triage_every_rule_maps_its_real_line(void **state)
 		candidate_release(&c);
 	}
 	assert_int_equal(hit, sizeof lines / sizeof lines[0]);
-	assert_true(n >= 11);
-	assert_non_null(rules[0].needle);
+	for (size_t i = 0; i < iv->nrules; i++)
+		n += strcmp(iv->rules[i].stage, ENV_RULE_WARNING) == 0;
+	assert_int_equal(n, 11);
+}
+
+/* The one rule engine: parts in order, '^' at the start, stage lists. */
+static void
+test_triage_rule_engine(void **state)
+{
+	static const struct env_rule rules[] = {
+		{ "check eval", "^CompilationError:*NameError", CATEGORY_API,
+		  "name-error" },
+		{ "check eval", "^NameError:", CATEGORY_API, "name-error" },
+		{ "synth", "Module `*not found", CATEGORY_FORMAT,
+		  "missing-top" },
+		{ ENV_RULE_WARNING, "LATCH", CATEGORY_FUNCTIONAL, "latch" },
+	};
+	size_t n = sizeof rules / sizeof rules[0];
+
+	(void)state;
+	assert_true(env_rule_matches("^Name", "NameError: x"));
+	assert_false(env_rule_matches("^Name", "A NameError: x"));
+	assert_true(env_rule_matches("a*c", "xxabbbcxx"));
+	assert_false(env_rule_matches("c*a", "abc"));
+	assert_ptr_equal(env_rule_find(rules, n, "eval",
+	    "CompilationError: at 3:4: NameError('x')"), &rules[0]);
+	assert_null(env_rule_find(rules, n, "eval",
+	    "RuntimeError: NameError: x"));
+	assert_ptr_equal(env_rule_find(rules, n, "check", "NameError: x"),
+	    &rules[1]);
+	assert_null(env_rule_find(rules, n, "run", "NameError: x"));
+	assert_ptr_equal(env_rule_find(rules, n, "synth",
+	    "ERROR: Module `top' not found!"), &rules[2]);
+	assert_null(env_rule_find(rules, n, "synth",
+	    "ERROR: Module `top' has no port"));
+	/* a warning rule is for triage only, and the reverse */
+	assert_null(env_rule_find(rules, n, "lint", "%Warning-LATCH: x"));
+	assert_ptr_equal(env_rule_find(rules, n, ENV_RULE_WARNING,
+	    "%Warning-LATCH: x"), &rules[3]);
+	assert_null(env_rule_find(rules, n, ENV_RULE_WARNING, "NameError: x"));
+	assert_null(env_rule_find(rules, n, "synth", NULL));
 }
 
 static void
@@ -543,6 +582,7 @@ main(void)
 		cmocka_unit_test(test_triage_truncation_warning_explains_mismatches),
 		cmocka_unit_test(test_triage_warning_outside_candidate_explains_nothing),
 		cmocka_unit_test(test_triage_every_rule_maps_its_real_line),
+		cmocka_unit_test(test_triage_rule_engine),
 		cmocka_unit_test(test_triage_leaves_passes_and_env_errors),
 		cmocka_unit_test(test_triage_mismatch_points_to_the_driving_line),
 		cmocka_unit_test(test_triage_evidence_line_is_the_quoted_error),

@@ -5,6 +5,7 @@
  * of a failed run on the last row.
  */
 #include "ui/wb.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static char *
 code_evidence(const struct wb_cur *c)
 {
 	if (!c->has_run || c->run.verdict == NULL ||
-	    strcmp(c->run.verdict, "pass") == 0)
+	    verdict_is(c->run.verdict, VERDICT_PASS))
 		return NULL;
 	/* Triage's cause, and the candidate line it points to, first. */
 	if (c->run.evidence_line > 0 && c->run.evidence != NULL)

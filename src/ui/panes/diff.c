@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "exchange/vcs.h"
+#include "model/vocab.h"
 
 /*
  * The sheet's own state: the diff in force, split into lines, and for
@@ -287,7 +288,7 @@ diff_open(struct pane *p, const struct pane_place *at)
 		return -1;
 	}
 	diff_release(d);
-	if (c->kind != NULL && strcmp(c->kind, "repair") == 0 &&
+	if (cand_kind_from_name(c->kind) == KIND_REPAIR &&
 	    c->parent != NULL)
 		d->ids[DIFF_PARENT] = xstrdup(c->parent);
 	if (c->task_id != NULL &&

@@ -5,6 +5,7 @@
  * and scrolled when focused.
  */
 #include "ui/wb.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,10 +189,10 @@ spec_build(struct wb *wb, struct spec_doc *d)
 		 * skipped run (no GPU here) judged nothing: no disagreement. */
 		if (c->has_run && c->rec[i].verdict != NULL &&
 		    c->run.verdict != NULL &&
-		    strcmp(c->run.verdict, "skipped") != 0) {
+		    !verdict_is(c->run.verdict, VERDICT_SKIPPED)) {
 			differs = strcmp(c->rec[i].verdict, c->run.verdict) != 0 ||
 			    (c->rec[i].stage != NULL && c->run.stage != NULL &&
-			    strcmp(c->run.verdict, "pass") != 0 &&
+			    !verdict_is(c->run.verdict, VERDICT_PASS) &&
 			    strcmp(c->rec[i].stage, c->run.stage) != 0);
 		}
 		if (differs)

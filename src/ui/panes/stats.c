@@ -20,6 +20,7 @@
  * skipped) is "other", which no single filter names.
  */
 #include "ui/wb.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,16 +54,16 @@ struct stats_sheet {
 	size_t	  ndisagree;	/* candidates in disagreement */
 };
 
+/* A category's column: its short name, its name, its failures. */
+#define STATS_CAT_(id, name, key, rank, sh) \
+	{ sh, name, "category=" name " verdict!=pass" },
+
 static const struct {
 	const char	*head;		/* column heading */
 	const char	*name;		/* for the cursor line */
 	const char	*filter;	/* what Enter adds, NULL: none */
 } stats_cols[STATS_NCOLS] = {
-	{ "comp", "compile", "category=compile verdict!=pass" },
-	{ "api", "api", "category=api verdict!=pass" },
-	{ "func", "functional", "category=functional verdict!=pass" },
-	{ "fmt", "format", "category=format verdict!=pass" },
-	{ "perf", "performance", "category=performance verdict!=pass" },
+	VOCAB_CATEGORIES(STATS_CAT_)
 	{ "pass", "pass", "verdict=pass" },
 	{ "enverr", "env-error", "verdict=env-error category=none" },
 	{ "defect", "task-defect", "verdict=task-defect category=none" },
@@ -487,12 +488,12 @@ stats_draw_agreement(struct pane *p, WINDOW *win)
 	snprintf(buf, sizeof buf, "%-12s", "");
 	for (int c = 0; c < AGREEMENT_NCAT; c++)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " %11s",
-		    agreement_category_name(c));
+		    category_name(c));
 	pane_puts(win, y++, 0, p->cols, buf, theme_attr(THEME_DIM));
 	for (int r = 0; r < AGREEMENT_NCAT; r++, y++) {
 		int cx = 12;
 
-		pane_puts(win, y, 0, 12, agreement_category_name(r),
+		pane_puts(win, y, 0, 12, category_name(r),
 		    theme_attr(THEME_DIM));
 		for (int c = 0; c < AGREEMENT_NCAT; c++, cx += 12) {
 			snprintf(buf, sizeof buf, " %11zu", a->m[r][c]);

@@ -44,6 +44,7 @@
 #include "exec/term.h"
 #include "verify/service.h"
 #include "verify/verify.h"
+#include "model/vocab.h"
 
 /*
  * The pane's own state (its priv): the terminal and what feeds it, and
@@ -494,7 +495,7 @@ term_pane_follow(struct wb *wb)
 		    " it here, e edits it\033[0m\r\n");
 		return;
 	}
-	pass = c->run.verdict != NULL && strcmp(c->run.verdict, "pass") == 0;
+	pass = verdict_is(c->run.verdict, VERDICT_PASS);
 	pane_duration(c->run.wall_ms, dur, sizeof dur);
 	snprintf(line, sizeof line, "\033[2m\xc2\xbb run #%lld of %s "
 	    "\xc2\xb7 %s (the stored log; v runs it again)\033[0m\r\n",
@@ -525,7 +526,7 @@ svc_finished(void *arg, const struct vsvc_result *res)
 	char line[512], dur[32];
 	int pass, cancelled = res->cancelled;
 
-	pass = r->verdict != NULL && strcmp(r->verdict, "pass") == 0;
+	pass = verdict_is(r->verdict, VERDICT_PASS);
 	pane_duration(r->wall_ms, dur, sizeof dur);
 	snprintf(line, sizeof line, "\r\n\033[1;%dm\xc2\xbb %s: %s%s%s"
 	    "%s%s (%s)\033[0m\r\n", pass ? 32 : cancelled ? 33 : 31,

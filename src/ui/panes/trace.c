@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "verify/pipeline.h"
+#include "model/vocab.h"
 
 /* One step of the trace: a candidate of the chain and its latest run. */
 struct trace_link {
@@ -245,7 +246,7 @@ trace_lines(const struct trace_pane *t, size_t nsteps,
 			n++;
 		}
 		if (l->feedback != NULL && (l->verdict == NULL ||
-		    strcmp(l->verdict, "pass") != 0)) {
+		    !verdict_is(l->verdict, VERDICT_PASS))) {
 			if (n < max)
 				out[n] = (struct trace_line){ (int)i, 1, -1 };
 			n++;
@@ -261,7 +262,7 @@ trace_lines(const struct trace_pane *t, size_t nsteps,
 static void
 step_draw(struct pane *p, WINDOW *win, int y, const struct pipeline_step *s)
 {
-	int pass = strcmp(s->verdict, "pass") == 0, x = 4;
+	int pass = verdict_is(s->verdict, VERDICT_PASS), x = 4;
 	char buf[128];
 
 	snprintf(buf, sizeof buf, "%-9s", s->env);
@@ -300,13 +301,13 @@ static void
 trace_role(const struct trace_link *l, char *buf, size_t n)
 {
 	const char *v = l->verdict, *t;
-	int repair = l->kind != NULL && strcmp(l->kind, "repair") == 0;
+	int repair = cand_kind_from_name(l->kind) == KIND_REPAIR;
 
 	if (v == NULL)
 		t = "not run";
-	else if (strcmp(v, "pass") == 0)
+	else if (verdict_is(v, VERDICT_PASS))
 		t = repair ? "repaired \xe2\x9c\x93" : "passed \xe2\x9c\x93";
-	else if (strcmp(v, "fail") == 0)
+	else if (verdict_is(v, VERDICT_FAIL))
 		t = "failed";
 	else
 		t = v;
@@ -404,7 +405,7 @@ trace_draw(struct pane *p, WINDOW *win)
 		    pane_verdict_elem(l->verdict)));
 	}
 	if (t->ntrace == 1 && n < (size_t)p->rows && c->has_run &&
-	    c->run.verdict && strcmp(c->run.verdict, "pass") != 0)
+	    c->run.verdict && !verdict_is(c->run.verdict, VERDICT_PASS))
 		pane_puts(win, (int)n, 2, p->cols - 2,
 		    "no repair yet: e edits it into one", theme_attr(
 		    THEME_DIM));
