@@ -3,10 +3,11 @@
  *
  * The store is one module in several files: store.c (opening, the
  * schema and its migrations, transactions, tasks, candidates, runs, the
- * journal and its decisions, the import's hot path), filter.c (the
- * filter language compiled to SQL, the grep= tables), queue.c (pages,
- * seeks, counts and saved views over a filter), stats.c (statistics and
- * reviewer agreement) and bench.c (the scale bench's copies).  They
+ * import's hot path), journal.c (decisions, undo and redo, the
+ * journal), filter.c (the filter language compiled to SQL, the grep=
+ * tables), queue.c (pages, seeks, counts and saved views over a
+ * filter), stats.c (statistics and reviewer agreement) and bench.c (the
+ * scale bench's copies).  They
  * share the connection (struct store), the SQLite helpers of store.c and
  * the compiled filter.  Only files in src/store/ include this header;
  * everything else sees store.h.
@@ -83,6 +84,10 @@ int	rows_read(struct store *st, sqlite3_stmt *s, size_t size,
 	    size_t limit, void (*fill)(sqlite3_stmt *, void *),
 	    void (*release)(void *), void **out, size_t *n, const char *what,
 	    struct err *err);
+/* What a reviewer name and a category may be (ident.h, the schema):
+ * 0, or -1 with err in words. */
+int	check_by(const char *by, struct err *err);
+int	check_category(const char *category, struct err *err);
 /* Seconds since the epoch, as decisions and views record it. */
 int64_t	now_s(void);
 /* Bind v (NULL: SQL NULL) as text, copied. */

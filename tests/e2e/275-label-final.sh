@@ -10,16 +10,22 @@ cat >"$T/in.jsonl" <<'JSONL'
 {"task":"local/f1","candidate":{"id":"f-2","origin":"gpt-x","code":"module top_module(input a); endmodule\n"},"labels":[{"category":"format","by":"ann","at":1700000000},{"category":"compile","by":"bob","at":1700000060}]}
 JSONL
 "$ASSAY" --db "$DB" import "$T/in.jsonl" >/dev/null || fail import
+"$ASSAY" --db "$T/fresh.db" import "$T/in.jsonl" >/dev/null || fail import
 expect_eq "final column" "$(sqlite3 "$DB" \
     "SELECT group_concat(by || '=' || final, ' ') FROM (SELECT by, final FROM label ORDER BY id)")" \
     "ann=0 bob=0 cyd=1 ann=0 bob=0"
 
-# Back to v8: the column gone, the journal's prose the only witness.
-sqlite3 "$DB" "ALTER TABLE label DROP COLUMN final; PRAGMA user_version = 8;" ||
-    fail "downgrade to v8"
+# Back to v8: the column gone, the journal's prose the only witness, and
+# what the migrations after 9 made undone too (a new migration that
+# creates an object adds its DROP here).
+sqlite3 "$DB" "ALTER TABLE label DROP COLUMN final;
+    DROP TRIGGER IF EXISTS run_category_insert;
+    DROP TRIGGER IF EXISTS run_category_update;
+    PRAGMA user_version = 8;" || fail "downgrade to v8"
 expect_eq "disagreements after migrating" "$("$ASSAY" --db "$DB" list \
     --where disagree=yes --json | sed 's/.*"id":"\([^"]*\)".*/\1/')" f-2
-expect_eq "schema" "$(sqlite3 "$DB" "PRAGMA user_version")" 9
+expect_eq "schema" "$(sqlite3 "$DB" "PRAGMA user_version")" \
+    "$(sqlite3 "$T/fresh.db" "PRAGMA user_version")"
 expect_eq "final again" "$(sqlite3 "$DB" \
     "SELECT group_concat(by, ' ') FROM label WHERE final")" cyd
 "$ASSAY" --db "$DB" export --format raw >"$T/raw.jsonl" || fail export
