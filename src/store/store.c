@@ -474,7 +474,7 @@ static const char *const migrations[] = {
 	 * 9 -> 10: a run's category is one of the five (model/vocab.h), as
 	 * a label's always was.  SQLite cannot add a CHECK to a column
 	 * without copying the table (every log of every run), so two
-	 * triggers hold the same check (docs/adr/0024-vocabulary.md).  Rows
+	 * triggers hold the same check (docs/adr/0026-vocabulary.md).  Rows
 	 * stored before stay as they are.
 	 */
 	"CREATE TRIGGER run_category_insert BEFORE INSERT ON run"
