@@ -7,9 +7,86 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "base/err.h"
 #include "envs/env.h"
 #include "verify/verify.h"
+
+/*
+ * envs --json: one object, {"envs": [{name, domain, present ("yes",
+ * "partly", "no"), toolchain (its identity, or why it cannot run),
+ * missing, install, hint, without_gpu}], "sandbox": {present, detail},
+ * "venv": {present, dir, versions}}; the same facts as the table.
+ */
+static int
+envs_json(void)
+{
+	static const char *const pkgs[] = { "cadquery", "cadquery-ocp",
+	    "torch", "triton", "numpy", NULL };
+	const struct env_ops *const *list;
+	json_t *root = json_object(), *arr = json_array(), *o;
+	struct err err = { 0 };
+	char id[ERR_MSG_MAX], lacks[256], vers[ERR_MSG_MAX];
+	const char *dir;
+	size_t n;
+	char *text;
+
+	list = env_list(&n);
+	for (size_t i = 0; i < n; i++) {
+		const struct env_ops *e = list[i];
+		int ok = verify_toolchain(e->name, id, sizeof id, &err) == 0;
+		int part = ok && e->partial != NULL &&
+		    e->partial(id, lacks, sizeof lacks);
+
+		o = json_pack("{s:s, s:s, s:s, s:s}", "name", e->name,
+		    "domain", e->domain, "present",
+		    !ok ? "no" : part ? "partly" : "yes",
+		    "toolchain", ok ? id : err.msg);
+		json_object_set_new(o, "missing", part ? json_string(lacks) :
+		    json_null());
+		json_object_set_new(o, "install", !ok && e->packages != NULL ?
+		    json_string(e->packages) : json_null());
+		json_object_set_new(o, "hint", (!ok || part) &&
+		    e->missing_hint != NULL ? json_string(e->missing_hint) :
+		    json_null());
+		json_object_set_new(o, "without_gpu", json_string(
+		    e->without_gpu != NULL ? e->without_gpu :
+		    "everything (needs no GPU)"));
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(root, "envs", arr);
+	{
+		int ok = verify_sandbox_check(&err) == 0;
+
+		json_object_set_new(root, "sandbox", json_pack("{s:b, s:s}",
+		    "present", ok, "detail", ok ? "bubblewrap" : err.msg));
+	}
+	dir = env_venv_dir();
+	o = json_object();
+	json_object_set_new(o, "dir", dir != NULL ? json_string(dir) :
+	    json_null());
+	if (dir != NULL && env_venv_versions(pkgs, vers, sizeof vers) == 0) {
+		json_object_set_new(o, "present", json_true());
+		json_object_set_new(o, "versions", json_string(vers));
+	} else {
+		json_object_set_new(o, "present", json_false());
+		json_object_set_new(o, "versions", json_null());
+	}
+	json_object_set_new(root, "venv", o);
+	text = json_dumps(root, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(root);
+	if (text == NULL)
+		return 1;
+	printf("%s\n", text);
+	free(text);
+	return 0;
+}
+
+static const struct cmd_opt envs_opts[] = {
+	{ "json", 0, CMD_FLAG, 'J' },
+	{ NULL, 0, CMD_FLAG, 0 }
+};
 
 static int
 cmd_envs(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
@@ -18,7 +95,8 @@ cmd_envs(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	size_t n, missing = 0, partly = 0;
 
 	(void)ctx;
-	(void)a;
+	if (cmd_has(a, 'J', NULL))
+		return envs_json();
 	list = env_list(&n);
 	printf("%-10s %-9s %-8s %s\n", "ENV", "DOMAIN", "PRESENT", "TOOLCHAIN");
 	for (size_t i = 0; i < n; i++) {
@@ -94,8 +172,10 @@ cmd_envs(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 }
 
 const struct cmd_entry cli_cmd_envs = {
-	"envs", NULL, NULL, 0, 0,
-	"envs", "List the toolchain envs and whether they are"
-	  " installed.",
+	"envs", NULL, envs_opts, 0, 0,
+	"envs [--json]", "List the toolchain envs and whether they are"
+	  " installed.\n--json prints one object: envs (name, domain, present"
+	  " yes|partly|no,\ntoolchain, missing, install, hint, without_gpu),"
+	  " sandbox and venv.",
 	CMD_CLI, cmd_envs
 };

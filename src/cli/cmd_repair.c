@@ -405,17 +405,16 @@ const struct cmd_entry cli_cmd_repair = {
     "once (else assay verify ID does).\n"
     "Without: ask the model for a repair of every failed candidate\n"
     "FILTER matches, or of the IDs given (verdict fail or timeout; a\n"
-    "candidate whose task's\n"
-    "reference does not pass is left alone: its failure is not its\n"
-    "own).  The model sees the conversation so far: the task, each\n"
-    "code of the chain and the toolchain's feedback on it, as the SFT\n"
-    "export writes a trajectory.  Each answer is stored as a repair\n"
-    "(parent the failed candidate, origin the model) and verified; one\n"
-    "that fails again is sent back, until it passes or R rounds\n"
-    "(--rounds, default 1) are spent.  A chain this model already\n"
-    "repaired goes on from its newest repair.  Generator options as\n"
-    "for generate.  --show prints the feedback each request ends with\n"
-    "and each answer (the workbench's R runs this in the toolchain\n"
-    "pane).  Exit status 1 when a request failed.",
+    "candidate whose task's reference does not pass is left alone: its\n"
+    "failure is not its own).  The model sees the conversation so far:\n"
+    "the task, each code of the chain and the toolchain's feedback on\n"
+    "it, as the SFT export writes a trajectory.  Each answer is stored\n"
+    "as a repair (parent the failed candidate, origin the model) and\n"
+    "verified; one that fails again is sent back, until it passes or R\n"
+    "rounds (--rounds, default 1) are spent.  A chain this model\n"
+    "already repaired goes on from its newest repair.  Generator\n"
+    "options as for generate.  --show prints the feedback each request\n"
+    "ends with and each answer (the workbench's R runs this in the\n"
+    "toolchain pane).  Exit status 1 when a request failed.",
 	CMD_CLI, cmd_repair
 };

@@ -29,7 +29,12 @@ usage_error() {
 
 usage_error "undo --dry-run" "unknown option '--dry-run'" undo --dry-run
 expect_eq "undo --dry-run undid nothing" "$(cat_of c-1)" compile
-usage_error "envs --json" "unknown option '--json'" envs --json
+usage_error "envs --jsn" "unknown option '--jsn'" envs --jsn
+# envs --json now means it: one object with every env the table lists.
+"$ASSAY" envs --json > "$T/envs.json" || fail "envs --json"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); n=[e["name"] for e in o["envs"]]; assert "iverilog" in n and "x86-asm" in n and len(n) == 8, n; assert all(e["present"] in ("yes","partly","no") for e in o["envs"]); assert "present" in o["sandbox"] and "present" in o["venv"]' "$T/envs.json" ||
+    fail "envs --json: $(cat "$T/envs.json")"
+expect_eq "envs --json table rows" "$("$ASSAY" envs | awk 'NR>1 && /^[a-z]/ && $0 !~ /^(sandbox|venv) / {n++} /^$/ {exit} END {print n}')" 8
 usage_error "envs with an argument" "unexpected argument 'x'" envs x
 usage_error "stats with an argument" "unexpected argument 'x'" stats x
 usage_error "undo with an argument" "unexpected argument 'c-1'" undo c-1
