@@ -10,12 +10,13 @@
 "$ASSAY" --db "$DB" list --json | head -n 2 | json_field id >"$T/ids"
 ID=$(sed -n 2p "$T/ids")
 
+# a key bound to a command line in the config file (read at start)
+mkdir -p "$HOME/.config/assay"
+printf 'bind 2 goto %s\n' "$ID" >"$HOME/.config/assay/config"
+
 start 120 40
 wait_for "1/174"
 
-# a key bound to a command line, in the config file and on the `:` line
-mkdir -p "$HOME/.config/assay"
-printf 'bind 2 goto %s\n' "$ID" >"$HOME/.config/assay/config"
 
 # too many arguments: the reason and the usage, nothing done
 command_line "goto $ID extra"
@@ -28,6 +29,9 @@ ok "a command refuses arguments its entry does not take"
 # keys bound to command lines run them as if typed after `:`
 keys 2
 wait_for " 2/174 "
+# the config file's binding replaced 2's label action: nothing labelled
+"$ASSAY" --db "$DB" list --json | grep -q '"category":"' &&
+    fail "key 2 labelled a candidate instead of running its command line"
 command_line "bind 3 filter id=$ID"
 wait_for "bind 3 filter id=$ID"
 keys 3
@@ -35,6 +39,17 @@ wait_for " 1/1 "
 command_line "filter"
 wait_for " 1/174 "
 ok "bind KEY COMMAND LINE, from the config file and the \`:\` line"
+
+# ? lists the keys bound to command lines, after the action tables
+keys '?'
+wait_for "help"
+keys G
+wait_for "Keys bound to : command lines"
+wait_for ":goto $ID"
+wait_for ":filter id=$ID"
+keys q
+wait_gone "Keys bound to : command lines"
+ok "? lists the keys bound to command lines"
 
 # an alias runs its entry
 command_line "show $ID"

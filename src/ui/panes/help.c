@@ -88,6 +88,28 @@ help_rows(const struct wb *wb, WINDOW *win, int scroll, int rows, int cols)
 		}
 		y++;
 	}
+	/* Keys bound to `:` command lines (bind 1 label compile), in the
+	 * order they were bound; the global table's keys. */
+	if (wb->km.ncmds > 0) {
+		int r = (int)y - scroll;
+
+		if (win != NULL && r >= 0 && r < rows)
+			pane_puts(win, r, 0, cols, "Keys bound to : command lines",
+			    theme_attr(THEME_HEADER));
+		y++;
+		for (size_t i = 0; i < wb->km.ncmds; i++) {
+			char k[16], line[256];
+
+			keymap_key_name(wb->km.cmds[i].key, k, sizeof k);
+			snprintf(line, sizeof line, ":%s", wb->km.cmds[i].line);
+			r = (int)y - scroll;
+			if (win != NULL && r >= 0 && r < rows)
+				pane_puts(win, r, 1, 15, k,
+				    theme_attr(THEME_HELP_KEY));
+			y += help_text(win, (int)y - scroll, rows, cols, line);
+		}
+		y++;
+	}
 	return y;
 }
 
