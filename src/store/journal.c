@@ -552,18 +552,12 @@ int
 store_note_list(struct store *st, const char *cand_id,
     struct store_note **out, size_t *n, struct err *err)
 {
-	sqlite3_stmt *s;
 	void *rows;
-	int rc;
+	int rc = rows_by_cand(st, "SELECT id, at, text, by FROM note WHERE"
+	    " cand_id = ?1 ORDER BY id", cand_id,
+	    sizeof **out, note_fill, note_free, &rows, n,
+	    "read notes", err);
 
-	*out = NULL;
-	*n = 0;
-	if (prepare(st, &s, "SELECT id, at, text, by FROM note WHERE"
-	    " cand_id = ?1 ORDER BY id", err) < 0)
-		return -1;
-	bind_text(s, 1, cand_id);
-	rc = rows_read(st, s, sizeof **out, SIZE_MAX, note_fill, note_free,
-	    &rows, n, "read notes", err);
 	*out = rows;
 	return rc;
 }
@@ -612,18 +606,12 @@ int
 store_event_list(struct store *st, const char *cand_id,
     struct store_event **out, size_t *n, struct err *err)
 {
-	sqlite3_stmt *s;
 	void *rows;
-	int rc;
+	int rc = rows_by_cand(st, "SELECT id, at, who, action, cand_id, detail FROM"
+	    " event WHERE ?1 IS NULL OR cand_id = ?1 ORDER BY id", cand_id,
+	    sizeof **out, event_fill, event_free, &rows, n,
+	    "read events", err);
 
-	*out = NULL;
-	*n = 0;
-	if (prepare(st, &s, "SELECT id, at, who, action, cand_id, detail FROM"
-	    " event WHERE ?1 IS NULL OR cand_id = ?1 ORDER BY id", err) < 0)
-		return -1;
-	bind_text(s, 1, cand_id);
-	rc = rows_read(st, s, sizeof **out, SIZE_MAX, event_fill, event_free,
-	    &rows, n, "read events", err);
 	*out = rows;
 	return rc;
 }

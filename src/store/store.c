@@ -1039,6 +1039,23 @@ step_done(struct store *st, sqlite3_stmt *s, const char *what,
  * err says what failed: no reader returns a half-filled list.
  */
 int
+rows_by_cand(struct store *st, const char *sql, const char *cand_id,
+    size_t size, void (*fill)(sqlite3_stmt *, void *),
+    void (*release)(void *), void **out, size_t *n, const char *what,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	*out = NULL;
+	*n = 0;
+	if (prepare(st, &s, sql, err) < 0)
+		return -1;
+	bind_text(s, 1, cand_id);
+	return rows_read(st, s, size, SIZE_MAX, fill, release, out, n, what,
+	    err);
+}
+
+int
 rows_read(struct store *st, sqlite3_stmt *s, size_t size, size_t limit,
     void (*fill)(sqlite3_stmt *, void *), void (*release)(void *),
     void **out, size_t *n, const char *what, struct err *err)
@@ -1563,18 +1580,12 @@ int
 store_recorded_list(struct store *st, const char *cand_id,
     struct recorded **out, size_t *n, struct err *err)
 {
-	sqlite3_stmt *s;
 	void *rows;
-	int rc;
+	int rc = rows_by_cand(st, "SELECT verdict, stage, log, extra FROM recorded"
+	    " WHERE cand_id = ?1 ORDER BY id", cand_id,
+	    sizeof **out, recorded_fill, recorded_free, &rows, n,
+	    "read recorded", err);
 
-	*out = NULL;
-	*n = 0;
-	if (prepare(st, &s, "SELECT verdict, stage, log, extra FROM recorded"
-	    " WHERE cand_id = ?1 ORDER BY id", err) < 0)
-		return -1;
-	bind_text(s, 1, cand_id);
-	rc = rows_read(st, s, sizeof **out, SIZE_MAX, recorded_fill,
-	    recorded_free, &rows, n, "read recorded", err);
 	*out = rows;
 	return rc;
 }
@@ -1828,18 +1839,12 @@ int
 store_run_list(struct store *st, const char *cand_id, struct run **out,
     size_t *n, struct err *err)
 {
-	sqlite3_stmt *s;
 	void *rows;
-	int rc;
+	int rc = rows_by_cand(st, "SELECT " RUN_COLS " FROM run WHERE cand_id = ?1"
+	    " ORDER BY id", cand_id,
+	    sizeof **out, run_fill, run_free, &rows, n,
+	    "read runs", err);
 
-	*out = NULL;
-	*n = 0;
-	if (prepare(st, &s, "SELECT " RUN_COLS " FROM run WHERE cand_id = ?1"
-	    " ORDER BY id", err) < 0)
-		return -1;
-	bind_text(s, 1, cand_id);
-	rc = rows_read(st, s, sizeof **out, SIZE_MAX, run_fill, run_free,
-	    &rows, n, "read runs", err);
 	*out = rows;
 	return rc;
 }
@@ -1884,20 +1889,14 @@ int
 store_label_list(struct store *st, const char *cand_id,
     struct store_label **out, size_t *n, struct err *err)
 {
-	sqlite3_stmt *s;
 	void *rows;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (prepare(st, &s, "SELECT l.id, l.at, l.category, l.subcategory,"
+	int rc = rows_by_cand(st, "SELECT l.id, l.at, l.category, l.subcategory,"
 	    " l.note, l.by, l.evidence, l.id IS c.label_id FROM label l"
 	    " JOIN candidate c ON c.id = l.cand_id WHERE l.cand_id = ?1"
-	    " ORDER BY l.id", err) < 0)
-		return -1;
-	bind_text(s, 1, cand_id);
-	rc = rows_read(st, s, sizeof **out, SIZE_MAX, label_fill, label_free,
-	    &rows, n, "read labels", err);
+	    " ORDER BY l.id", cand_id,
+	    sizeof **out, label_fill, label_free, &rows, n,
+	    "read labels", err);
+
 	*out = rows;
 	return rc;
 }

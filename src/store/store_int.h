@@ -84,6 +84,12 @@ int	rows_read(struct store *st, sqlite3_stmt *s, size_t size,
 	    size_t limit, void (*fill)(sqlite3_stmt *, void *),
 	    void (*release)(void *), void **out, size_t *n, const char *what,
 	    struct err *err);
+/* rows_read over sql, whose ?1 is bound to cand_id: the readers of one
+ * candidate's history (recorded, runs, labels, notes, events). */
+int	rows_by_cand(struct store *st, const char *sql, const char *cand_id,
+	    size_t size, void (*fill)(sqlite3_stmt *, void *),
+	    void (*release)(void *), void **out, size_t *n, const char *what,
+	    struct err *err);
 /* What a reviewer name and a category may be (ident.h, the schema):
  * 0, or -1 with err in words. */
 int	check_by(const char *by, struct err *err);
