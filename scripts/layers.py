@@ -64,6 +64,10 @@ for path in src_files:
                 continue
             bad.append(f'{path}:{n}: include "{inc}" without its folder')
             continue
+        if inc.startswith('.') or '/./' in inc or '/../' in inc:
+            # a relative path would reach round the floors: name the folder
+            bad.append(f'{path}:{n}: include "{inc}" by a relative path; write "folder/x.h"')
+            continue
         g = inc.split('/')[0]
         if g not in FLOORS:
             continue

@@ -25,6 +25,10 @@ lint && fail "an include without its folder passed"
 grep -q 'src/base/a.c:1: include "a.h" without its folder' out || fail "bare include: $(cat out)"
 rm src/base/a.h
 
+printf '#include "../store/store.h"\nint a(void);\nint a(void) { return 1; }\n' > src/base/a.c
+lint && fail "an upward include by a relative path passed"
+grep -q 'src/base/a.c:1: include "../store/store.h" by a relative path' out || fail "relative include: $(cat out)"
+
 printf 'int store_open(void);\nint a(void);\nint a(void) { return store_open(); }\n' > src/base/a.c
 build; lint && fail "an upward call passed"
 grep -q 'src/base/a.c: calls store_open of src/store/store.c' out || fail "upward call: $(cat out)"
