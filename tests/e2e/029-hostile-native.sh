@@ -23,7 +23,8 @@
 #               never writes"), no forged line starts a line of the log
 #   signal      correct, but SIGSTOPs its parent, the reference's worker,
 #               PID 1, its group and everyone, and opens a pidfd; a sum
-#               off by one if any got through: passes (all refused)
+#               off by one if any got through: equivalent (all
+#               refused); pass, or slower than gcc -O2 on some machines
 #   ctor        correct, with a constructor that prints the result
 #               lines before main: fail/forbidden-section
 #   exit0       wrong; calls _exit(0) on its first call:
@@ -222,10 +223,12 @@ int64_t sum(const int32_t *a, size_t n)
 }
 EOF
 CC="gcc -O1 -S -masm=intel -fno-asynchronous-unwind-tables -fcf-protection=none"
+# The correct ones are built as ref.c is (-O2), so they usually pass.
 for c in scan proc fds signal ctor exit0; do
-	$CC -o "$T/c/$c.s" "$T/c/$c.c" || fail "gcc -S $c.c"
+	opt=; [ "$c" = signal ] && opt=-O2
+	$CC $opt -o "$T/c/$c.s" "$T/c/$c.c" || fail "gcc -S $c.c"
 done
-$CC -DRIGHT -o "$T/c/scan-right.s" "$T/c/scan.c" || fail "gcc -S scan.c"
+$CC -O2 -DRIGHT -o "$T/c/scan-right.s" "$T/c/scan.c" || fail "gcc -S scan.c"
 python3 - "$T/c" > "$T/native.jsonl" <<'EOF'
 import json, sys
 d = sys.argv[1]
@@ -248,6 +251,19 @@ get() {
 want() {
 	expect_eq "native-$1" "$(get "$1" verdict)/$(get "$1" category)/$(get \
 	    "$1" subcategory)" "$2"
+}
+# want_correct ORIGIN: the candidate is a correct sum, so equivalence and
+# the ABI check pass; whether it then beats gcc -O2 depends on the
+# machine (CI's came out 1.1x slower by clock and count), so a
+# performance failure is as good an answer as a pass here.  A forged or
+# leaked value would make it functional/mismatch or crash instead.
+want_correct() {
+	v="$(get "$1" verdict)/$(get "$1" category)/$(get "$1" subcategory)"
+	case "$v" in
+	pass/null/null|fail/performance/slower-than-reference)
+		echo "ok: native-$1: $v (equivalent, ABI kept)" ;;
+	*)	fail "native-$1: got '$v', want pass or slower-than-reference" ;;
+	esac
 }
 # shown ORIGIN: show's text (the stored log, secret removed).
 shown() {
@@ -273,7 +289,7 @@ grep -q '^candidate output: .* equivalence: PASS' "$T/scan.show" ||
     fail "scan: found no token to forge with (the test proves nothing)"
 echo "ok: scan: its forged lines are marked candidate output"
 
-want scan-right pass/null/null
+want_correct scan-right
 ratio=$("$ASSAY" --db "$DB" list --json --where origin=native-scan-right |
     sed -n 's/.*"time_ratio":\([0-9.]*\).*/\1/p')
 [ -n "$ratio" ] || fail "scan-right: no time_ratio"
@@ -317,7 +333,7 @@ if grep -q '^\(equivalence: PASS\|abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept
 fi
 echo "ok: fds: no forged line in the stage's output"
 
-want signal pass/null/null
+want_correct signal
 want ctor fail/compile/forbidden-section
 want exit0 fail/functional/crash
 shown exit0
