@@ -17,8 +17,8 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/ident.h"
-#include "base/jsonx.h"
 #include "base/textsafe.h"
+#include "model/codec.h"
 #include "store/store.h"
 
 /* The command table, handed down by cli.c (which owns it) so that the
@@ -248,49 +248,21 @@ cli_safe_print(const char *cmd, const char *s, size_t len)
 	buf_release(&b);
 }
 
-/*
- * Set o[key] to s (len bytes) as a JSON string, whatever its bytes: an
- * invalid UTF-8 byte or a NUL becomes U+FFFD, and o[key "_replaced"]
- * says how many were (jansson refuses such strings, and show --json
- * once dropped the whole log).  s NULL sets null.
- */
-void
-cli_jtext(json_t *o, const char *key, const char *s, size_t len)
-{
-	struct buf b = BUF_INIT;
-	size_t n;
-
-	if (s == NULL) {
-		json_object_set_new(o, key, json_null());
-		return;
-	}
-	n = safe_utf8(&b, s, len);
-	json_object_set_new(o, key, json_stringn(b.p != NULL ? b.p : "",
-	    b.len));
-	if (n > 0) {
-		char *k = xasprintf("%s_replaced", key);
-
-		json_object_set_new(o, k, json_integer((json_int_t)n));
-		free(k);
-	}
-	buf_release(&b);
-}
-
 json_t *
 cli_row_json(const struct store_row *r)
 {
 	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:o,"
 	    " s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
 	    "id", r->id, "task", r->task, "benchmark", r->benchmark,
-	    "domain", r->domain, "origin", jsonx_str_or_null(r->origin), "kind",
+	    "domain", r->domain, "origin", codec_str(r->origin), "kind",
 	    r->kind,
-	    "lang", r->lang, "parent", jsonx_str_or_null(r->parent),
-	    "source", jsonx_str_or_null(r->source), "verdict",
-	    jsonx_str_or_null(r->verdict), "stage", jsonx_str_or_null(r->stage),
-	    "metrics", jsonx_parse_or_null(r->metrics), "category", jsonx_str_or_null(r->category),
-	    "subcategory", jsonx_str_or_null(r->subcategory),
-	    "category_source", jsonx_str_or_null(r->category_source),
-	    "status", r->status, "env", jsonx_str_or_null(r->env));
+	    "lang", r->lang, "parent", codec_str(r->parent),
+	    "source", codec_str(r->source), "verdict",
+	    codec_str(r->verdict), "stage", codec_str(r->stage),
+	    "metrics", codec_json_text(r->metrics), "category", codec_str(r->category),
+	    "subcategory", codec_str(r->subcategory),
+	    "category_source", codec_str(r->category_source),
+	    "status", r->status, "env", codec_str(r->env));
 }
 
 void

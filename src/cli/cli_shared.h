@@ -108,14 +108,6 @@ char	*cli_vis(const char *s, size_t *escaped);
  */
 void	cli_safe_print(const char *cmd, const char *s, size_t len);
 
-/*
- * Set o[key] to s (len bytes) as a JSON string, whatever its bytes: an
- * invalid UTF-8 byte or a NUL becomes U+FFFD, and o[key "_replaced"]
- * says how many were (jansson refuses such strings, and show --json
- * once dropped the whole log).  s NULL sets null.
- */
-void	cli_jtext(json_t *o, const char *key, const char *s, size_t len);
-
 /* A list row as a new JSON object (list --json, show --json). */
 json_t	*cli_row_json(const struct store_row *r);
 

@@ -12,66 +12,39 @@
 #include <jansson.h>
 
 #include "base/err.h"
-#include "base/jsonx.h"
+#include "model/codec.h"
 #include "store/store.h"
 #include "verify/pipeline.h"
 
+/* A run as show --json writes it: the codec's, its pipeline's members
+ * as the trace pane shows them, and its log. */
 static json_t *
-run_json(const struct run *r, int with_log)
+run_json(const struct run *r)
 {
-	json_t *diags = json_array();
-	json_t *o;
+	static const struct codec_ctx x = { .profile = CODEC_SHOW };
+	json_t *o = codec_run(r, &x);
+	struct pipeline_step *st;
+	size_t n;
 
-	for (size_t i = 0; i < r->ndiags; i++)
-		json_array_append_new(diags, json_pack("{s:s, s:i, s:i, s:s, s:s,"
-		    " s:o}", "file", r->diags[i].file, "line", r->diags[i].line,
-		    "col", r->diags[i].col, "severity", r->diags[i].severity,
-		    "message", r->diags[i].message, "cand_line",
-		    r->diags[i].cand_line > 0 ? json_integer(r->diags[i].cand_line) :
-		    json_null()));
-	o = json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-	    " s:o, s:i, s:I, s:I, s:o}",
-	    "id", (json_int_t)r->id, "env", r->env, "verdict", r->verdict,
-	    "stage", jsonx_str_or_null(r->stage),
-	    "subcategory", jsonx_str_or_null(r->subcategory),
-	    "category", jsonx_str_or_null(r->category),
-	    "evidence", jsonx_str_or_null(r->evidence),
-	    "evidence_line", r->evidence_line > 0 ?
-	    json_integer(r->evidence_line) : json_null(),
-	    "metrics", jsonx_parse_or_null(r->metrics),
-	    "toolchain", jsonx_str_or_null(r->toolchain),
-	    "inputs", jsonx_parse_or_null(r->inputs),
-	    "exit_code", r->exit_code, "wall_ms", (json_int_t)r->wall_ms,
-	    "started", (json_int_t)r->started,
-	    "command", jsonx_str_or_null(r->command));
-	json_object_set_new(o, "diagnostics", diags);
-	{
-		/* A pipeline's members, as the trace pane shows them. */
-		struct pipeline_step *st;
-		size_t n;
+	if (pipeline_steps(r->env, r->metrics, &st, &n) == 0) {
+		json_t *a = json_array();
 
-		if (pipeline_steps(r->env, r->metrics, &st, &n) == 0) {
-			json_t *a = json_array();
+		for (size_t i = 0; i < n; i++) {
+			json_t *stages = json_array();
 
-			for (size_t i = 0; i < n; i++) {
-				json_t *stages = json_array();
-
-				for (size_t k = 0; k < st[i].nstages; k++)
-					json_array_append_new(stages,
-					    json_string(st[i].stages[k]));
-				json_array_append_new(a, json_pack("{s:s, s:s,"
-				    " s:o, s:o, s:o}", "env", st[i].env,
-				    "verdict", st[i].verdict, "stage",
-				    jsonx_str_or_null(st[i].stage), "subcategory",
-				    jsonx_str_or_null(st[i].subcategory), "stages",
-				    stages));
-			}
-			json_object_set_new(o, "pipeline", a);
-			pipeline_steps_free(st, n);
+			for (size_t k = 0; k < st[i].nstages; k++)
+				json_array_append_new(stages,
+				    json_string(st[i].stages[k]));
+			json_array_append_new(a, json_pack("{s:s, s:s, s:o,"
+			    " s:o, s:o}", "env", st[i].env, "verdict",
+			    st[i].verdict, "stage", codec_str(st[i].stage),
+			    "subcategory", codec_str(st[i].subcategory),
+			    "stages", stages));
 		}
+		json_object_set_new(o, "pipeline", a);
+		pipeline_steps_free(st, n);
 	}
-	if (with_log)
-		cli_jtext(o, "log", r->log, r->log_len);
+	codec_put_shown(o, "log", r->log, r->log_len);
 	return o;
 }
 
@@ -171,74 +144,39 @@ cmd_show(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	free(filter);
 	if (json) {
 		json_t *o = nrow == 1 ? cli_row_json(&row[0]) : json_object();
-		json_t *files = json_array(), *arr;
+		static const struct codec_ctx x = { .profile = CODEC_SHOW };
+		json_t *arr;
 
-		json_t *to;
-
-		for (size_t i = 0; i < t.nfiles; i++) {
-			json_t *f = json_pack("{s:s, s:s}", "name",
-			    t.files[i].name, "role", t.files[i].role);
-
-			cli_jtext(f, "content", t.files[i].data, t.files[i].len);
-			json_array_append_new(files, f);
-		}
-		to = json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", t.id,
-		    "benchmark", t.benchmark, "domain", t.domain, "env", t.env,
-		    "env_params", jsonx_parse_or_null(t.env_params));
-		cli_jtext(to, "spec", t.spec, t.spec != NULL ? strlen(t.spec) : 0);
-		cli_jtext(to, "interface", t.interface, t.interface != NULL ?
-		    strlen(t.interface) : 0);
-		cli_jtext(to, "source", t.source, t.source != NULL ?
-		    strlen(t.source) : 0);
-		json_object_set_new(to, "files", files);
-		json_object_set_new(o, "task", to);
-		if (c.extra != NULL) {
-			json_t *ex = jsonx_parse_or_null(c.extra), *gen;
-
-			/* What produced a model's candidate (generate.h). */
-			gen = json_object_get(ex, "generation");
-			if (gen != NULL)
-				json_object_set(o, "generation", gen);
-			json_decref(ex);
-		}
-		cli_jtext(o, "code", c.code, c.code_len);
-		json_object_set_new(o, "code_hash", json_string(c.code_hash));
-		json_object_set_new(o, "origin_raw", jsonx_str_or_null(c.origin_raw));
+		json_object_set_new(o, "task", codec_task(&t, &x, NULL));
+		codec_candidate_put(o, &c, &x, NULL);
 		arr = json_array();
 		for (size_t i = 0; i < nruns; i++)
-			json_array_append_new(arr, run_json(&runs[i], 1));
+			json_array_append_new(arr, run_json(&runs[i]));
 		json_object_set_new(o, "runs", arr);
 		arr = json_array();
-		for (size_t i = 0; i < nrecs; i++) {
-			json_t *rec = json_pack("{s:o, s:o}", "verdict",
-			    jsonx_str_or_null(recs[i].verdict), "stage",
-			    jsonx_str_or_null(recs[i].stage));
-
-			cli_jtext(rec, "log", recs[i].log, recs[i].log != NULL ?
-			    strlen(recs[i].log) : 0);
-			json_object_set_new(rec, "raw", jsonx_parse_or_null(recs[i].extra));
-			json_array_append_new(arr, rec);
-		}
+		for (size_t i = 0; i < nrecs; i++)
+			json_array_append_new(arr, codec_recorded(&recs[i], &x));
 		json_object_set_new(o, "recorded", arr);
 		json_object_set_new(o, "label", d.category != NULL ?
 		    json_pack("{s:s, s:o, s:o, s:o}", "category", d.category,
-		    "subcategory", jsonx_str_or_null(d.subcategory), "by",
-		    jsonx_str_or_null(d.label_by), "note", jsonx_str_or_null(d.label_note)) :
+		    "subcategory", codec_str(d.subcategory), "by",
+		    codec_str(d.label_by), "note", codec_str(d.label_note)) :
 		    json_null());
 		json_object_set_new(o, "review", json_pack("{s:s, s:o, s:o}",
-		    "status", d.status, "note", jsonx_str_or_null(d.review_note),
-		    "by", jsonx_str_or_null(d.review_by)));
+		    "status", d.status, "note", codec_str(d.review_note),
+		    "by", codec_str(d.review_by)));
 		arr = json_array();
 		for (size_t i = 0; i < nevs; i++)
 			json_array_append_new(arr, json_pack("{s:I, s:I, s:s, s:s,"
 			    " s:o}", "id", (json_int_t)evs[i].id, "at",
 			    (json_int_t)evs[i].at, "who", evs[i].who, "action",
-			    evs[i].action, "detail", jsonx_str_or_null(evs[i].detail)));
+			    evs[i].action, "detail", codec_str(evs[i].detail)));
 		json_object_set_new(o, "events", arr);
 		arr = json_array();
 		for (size_t i = 0; i < nnotes; i++)
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:I}",
-			    "text", notes[i].text, "by", notes[i].by, "at",
+			json_array_append_new(arr, json_pack("{s:o, s:o, s:I}",
+			    "text", codec_str(notes[i].text), "by",
+			    codec_str(notes[i].by), "at",
 			    (json_int_t)notes[i].at));
 		json_object_set_new(o, "notes", arr);
 		cli_print_json(o);

@@ -1,7 +1,8 @@
 /*
  * dataset.c - accepted candidates as files and one git commit; see
- * dataset.h and docs/formats.md "The dataset in git".  task.json is
- * written with jansson (sorted keys, indented) so that it diffs well; a
+ * dataset.h and docs/formats.md "The dataset in git".  Tasks, candidates
+ * and runs are written by the codec (model/codec.h, CODEC_DATASET).
+ * task.json is indented, in the codec's key order, so that it diffs well; a
  * sample's JSON is one line (sorted keys) so that line-oriented readers
  * take the samples as JSON Lines.  Nothing changes when nothing changed.
  */
@@ -14,11 +15,11 @@
 #include <jansson.h>
 
 #include "base/buf.h"
-#include "base/jsonx.h"
 #include "base/hash.h"
 #include "base/ident.h"
 #include "base/strset.h"
 #include "exchange/vcs.h"
+#include "model/codec.h"
 
 /* A repair chain longer than this is a cycle. */
 #define DATASET_DEPTH_MAX	1000
@@ -116,8 +117,8 @@ task_dir(const struct task *t)
 static void
 add_task(struct collect *c, const struct task *t)
 {
-	char *dir, *src, hex[HASH_HEX_LEN + 1];
-	json_t *files = json_array(), *o, *extra;
+	struct codec_ctx x = { .profile = CODEC_DATASET };
+	char *dir, *src, *text;
 
 	if (!strset_add(&c->tasks, t->id))
 		return;
@@ -128,42 +129,16 @@ add_task(struct collect *c, const struct task *t)
 
 		memcpy(data, f->data, f->len);
 		data[f->len] = '\0';
-		hash_sha256(f->data, f->len, hex);
-		json_array_append_new(files, json_pack("{s:s, s:s, s:o, s:s}",
-		    "name", f->name, "role", f->role, "path",
-		    json_sprintf("files/%s", f->name), "sha256", hex));
 		file_add(c, xasprintf("%s/files/%s", dir, f->name), data, f->len);
 	}
 	src = dataset_rel_source(t->source, t->benchmark);
-	o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}",
-	    "id", t->id, "benchmark", t->benchmark, "domain", t->domain,
-	    "env", t->env, "env_params", jsonx_parse_or_null(t->env_params),
-	    "spec", jsonx_str_or_null(t->spec), "interface",
-	    jsonx_str_or_null(t->interface), "files", files, "source",
-	    jsonx_str_or_null(src));
-	json_object_set_new(o, "license", jsonx_str_or_null(t->license));
-	if (t->license_source != NULL)
-		json_object_set_new(o, "license_source",
-		    json_string(t->license_source));
-	if (t->split != NULL) {
-		json_object_set_new(o, "split", json_string(t->split));
-		json_object_set_new(o, "split_by", json_string(t->split_hand ?
-		    "hand" : "hash"));
-	}
-	extra = jsonx_parse_or_null(t->extra);
-	if (json_is_object(extra) && json_object_size(extra) > 0)
-		json_object_set(o, "extra", extra);
-	json_decref(extra);
+	x.source = src;
+	/* keys in the order built, env_params in its own order: the text
+	 * verify hashes is the same after import */
+	text = json_text(codec_task(t, &x, NULL), JSON_INDENT(2) |
+	    JSON_PRESERVE_ORDER);
+	file_add(c, xasprintf("%s/task.json", dir), text, strlen(text));
 	free(src);
-	{
-		/* keys in the order built, env_params in its own order: the
-		 * text verify hashes is the same after import */
-		char *text = json_text(o, JSON_INDENT(2) |
-		    JSON_PRESERVE_ORDER);
-
-		file_add(c, xasprintf("%s/task.json", dir), text,
-		    strlen(text));
-	}
 	free(dir);
 }
 
@@ -222,8 +197,9 @@ add_candidate(struct collect *c, const char *id, int context)
 	struct task t;
 	struct run run;
 	struct store_decision d;
+	struct codec_ctx x = { .profile = CODEC_DATASET };
 	json_t *o;
-	char *src, hex[HASH_HEX_LEN + 1];
+	char *src, *file;
 	int have_run, found;
 
 	found = store_candidate_get(c->st, id, &cand, c->err);
@@ -266,45 +242,32 @@ add_candidate(struct collect *c, const char *id, int context)
 	file_add(c, xasprintf("%s/%s.%s", s->dir, cand.id,
 	    dataset_ext(cand.lang)), xstrndup(cand.code, cand.code_len),
 	    cand.code_len);
-	hash_sha256(cand.code, cand.code_len, hex);
 	src = dataset_rel_source(cand.source, t.benchmark);
-	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:s,"
-	    " s:o, s:o}",
-	    "id", cand.id, "task", cand.task_id, "origin", cand.origin,
-	    "kind", cand.kind, "lang", cand.lang,
-	    "parent", jsonx_str_or_null(cand.parent),
-	    "source", jsonx_str_or_null(src),
-	    "code", json_sprintf("%s.%s", cand.id, dataset_ext(cand.lang)),
-	    "code_sha256", hex,
-	    "role", context ? "context" : "sample",
-	    "label", d.category != NULL ? json_pack("{s:s, s:o, s:o}",
-	    "category", d.category, "subcategory", jsonx_str_or_null(d.subcategory),
-	    "by", jsonx_str_or_null(d.label_by)) : json_null(),
-	    "review", json_pack("{s:s, s:o, s:o}", "status", d.status,
-	    "note", jsonx_str_or_null(d.review_note), "by",
-	    jsonx_str_or_null(d.review_by)));
-	if (cand.origin_raw != NULL)
-		json_object_set_new(o, "origin_raw",
-		    json_string(cand.origin_raw));
+	file = xasprintf("%s.%s", cand.id, dataset_ext(cand.lang));
+	x.source = src;
+	x.code_file = file;
+	o = json_object();
+	codec_candidate_put(o, &cand, &x, NULL);
+	json_object_set_new(o, "role", json_string(context ? "context" :
+	    "sample"));
+	json_object_set_new(o, "label", d.category != NULL ? json_pack(
+	    "{s:s, s:o, s:o}", "category", d.category, "subcategory",
+	    codec_str(d.subcategory), "by", codec_str(d.label_by)) :
+	    json_null());
+	json_object_set_new(o, "review", json_pack("{s:s, s:o, s:o}",
+	    "status", d.status, "note", codec_str(d.review_note), "by",
+	    codec_str(d.review_by)));
 	/* a sample inherits its task's licence */
-	json_object_set_new(o, "license", jsonx_str_or_null(t.license));
+	json_object_set_new(o, "license", codec_str(t.license));
 	free(src);
+	free(file);
 	s->domain = xstrdup(t.domain);
 	s->benchmark = xstrdup(t.benchmark);
 	s->kind = xstrdup(cand.kind);
 	s->license = xstrdup(t.license != NULL ? t.license : "none");
 	s->split = xstrdup(t.split != NULL ? t.split : "none");
-	if (have_run == 0)
-		json_object_set_new(o, "run", json_pack("{s:s, s:o, s:o, s:o,"
-		    " s:o, s:o, s:o}", "verdict", run.verdict,
-		    "stage", jsonx_str_or_null(run.stage),
-		    "subcategory", jsonx_str_or_null(run.subcategory),
-		    "metrics", jsonx_parse_or_null(run.metrics),
-		    "toolchain", jsonx_str_or_null(run.toolchain),
-		    "inputs", jsonx_parse_or_null(run.inputs),
-		    "env", jsonx_str_or_null(run.env)));
-	else
-		json_object_set_new(o, "run", json_null());
+	json_object_set_new(o, "run", have_run == 0 ? codec_run(&run, &x) :
+	    json_null());
 	if (!context) {
 		/* the line of samples.jsonl: the same, with the code, the
 		 * task's domain, benchmark and split, and where it lives */
@@ -318,7 +281,7 @@ add_candidate(struct collect *c, const char *id, int context)
 		    s->dir, cand.id, dataset_ext(cand.lang)));
 		json_object_set_new(l, "domain", json_string(t.domain));
 		json_object_set_new(l, "benchmark", json_string(t.benchmark));
-		json_object_set_new(l, "split", jsonx_str_or_null(t.split));
+		json_object_set_new(l, "split", codec_str(t.split));
 		s->line = json_text(l, JSON_COMPACT | JSON_SORT_KEYS);
 	}
 	{

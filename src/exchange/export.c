@@ -3,7 +3,8 @@
  * docs/formats.md.  Rows come from store_query_each in import order, and
  * each candidate, its task, runs and decisions are read one at a time,
  * so memory holds one sample plus the set of task ids already written.
- * JSON is built with jansson and written through the caller's callback.
+ * A task, candidate and recorded result are written by the codec
+ * (model/codec.h, CODEC_RAW); lines go through the caller's callback.
  */
 #include "exchange/export.h"
 
@@ -19,9 +20,10 @@
 
 #include "base/atomic.h"
 #include "base/buf.h"
-#include "base/jsonx.h"
+#include "base/textsafe.h"
 #include "base/hash.h"
 #include "exchange/import.h"
+#include "model/codec.h"
 #include "model/sample.h"
 #include "base/strset.h"
 #include "model/vocab.h"
@@ -106,76 +108,6 @@ jparse(const char *txt)
 	return txt != NULL ? json_loads(txt, 0, NULL) : NULL;
 }
 
-/* Add src's members that dst does not have yet (known fields win). */
-static void
-merge_unknown(json_t *dst, json_t *src, const char *skip)
-{
-	const char *k;
-	json_t *v;
-
-	json_object_foreach(src, k, v)
-		if ((skip == NULL || strcmp(k, skip) != 0) &&
-		    json_object_get(dst, k) == NULL)
-			json_object_set(dst, k, v);
-}
-
-/*
- * A copy of n bytes of s that is valid UTF-8 (bad bytes become U+FFFD
- * and NUL becomes a space), so that text from a toolchain can go into a
- * JSON string.  New string.
- */
-static char *
-utf8_clean(const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	struct buf b = BUF_INIT;
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned char c = p[i];
-		size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ?
-		    3 : (c >> 3) == 30 ? 4 : 0;
-		int ok = len > 0 && i + len <= n;
-
-		for (size_t k = 1; ok && k < len; k++)
-			ok = (p[i + k] & 0xc0) == 0x80;
-		/* Overlong forms, surrogates and code points past U+10FFFF. */
-		if (ok && ((len == 2 && c < 0xc2) ||
-		    (c == 0xe0 && p[i + 1] < 0xa0) ||
-		    (c == 0xed && p[i + 1] >= 0xa0) ||
-		    (c == 0xf0 && p[i + 1] < 0x90) ||
-		    (c == 0xf4 && p[i + 1] >= 0x90) || c > 0xf4))
-			ok = 0;
-		if (!ok) {
-			buf_adds(&b, "\xef\xbf\xbd");
-			i++;
-			continue;
-		}
-		if (c == 0)
-			buf_addc(&b, ' ');
-		else
-			buf_add(&b, p + i, len);
-		i += len;
-	}
-	buf_adds(&b, "");
-	return buf_detach(&b, NULL);
-}
-
-/* A JSON string of text that may not be UTF-8 (logs, toolchain output). */
-static json_t *
-jtext(const char *s, size_t n)
-{
-	json_t *v = json_stringn(s, n);
-	char *clean;
-
-	if (v != NULL)
-		return v;
-	clean = utf8_clean(s, n);
-	v = json_string(clean);
-	free(clean);
-	return v;
-}
-
 /* Write o as one line and count it; consumes o. */
 static int
 emit(struct export_ctx *x, json_t *o)
@@ -227,15 +159,15 @@ labels_json(struct export_ctx *x, const char *cand_id)
 			json_object_set_new(o, "subcategory",
 			    json_string(l[i].subcategory));
 		if (l[i].note != NULL)
-			json_object_set_new(o, "note", jtext(l[i].note,
+			json_object_set_new(o, "note", codec_text(l[i].note,
 			    strlen(l[i].note)));
 		if (l[i].evidence != NULL)
-			json_object_set_new(o, "evidence", jtext(l[i].evidence,
+			json_object_set_new(o, "evidence", codec_text(l[i].evidence,
 			    strlen(l[i].evidence)));
 		/* a label that settled a disagreement, not a vote */
 		if (final)
 			json_object_set_new(o, "final", json_true());
-		json_object_set_new(o, "by", jsonx_str_or_null(l[i].by));
+		json_object_set_new(o, "by", codec_str(l[i].by));
 		json_object_set_new(o, "at", json_integer(l[i].at));
 		json_array_append_new(a, o);
 	}
@@ -258,8 +190,8 @@ notes_json(struct export_ctx *x, const char *cand_id)
 	a = json_array();
 	for (size_t i = 0; i < n; i++) {
 		json_array_append_new(a, json_pack("{s:o, s:o, s:I}", "text",
-		    jtext(nt[i].text, strlen(nt[i].text)), "by",
-		    jsonx_str_or_null(nt[i].by), "at", (json_int_t)nt[i].at));
+		    codec_text(nt[i].text, strlen(nt[i].text)), "by",
+		    codec_str(nt[i].by), "at", (json_int_t)nt[i].at));
 		store_note_release(&nt[i]);
 	}
 	free(nt);
@@ -268,79 +200,9 @@ notes_json(struct export_ctx *x, const char *cand_id)
 
 /* --- raw ------------------------------------------------------------- */
 
-static json_t *
-task_json(const struct task *t, struct err *err)
-{
-	json_t *o = json_object(), *files = json_object(), *params, *extra;
-	int explicit = 0;
-
-	json_object_set_new(o, "id", json_string(t->id));
-	json_object_set_new(o, "benchmark", json_string(t->benchmark));
-	json_object_set_new(o, "domain", json_string(t->domain));
-	json_object_set_new(o, "env", json_string(t->env));
-	params = jparse(t->env_params);
-	json_object_set_new(o, "env_params", params != NULL ? params :
-	    json_object());
-	if (t->spec != NULL)
-		json_object_set_new(o, "spec", jtext(t->spec,
-		    strlen(t->spec)));
-	if (t->interface != NULL)
-		json_object_set_new(o, "interface", jtext(t->interface,
-		    strlen(t->interface)));
-	if (t->source != NULL)
-		json_object_set_new(o, "source", json_string(t->source));
-	/* Name -> text when every role is the one its name gives, else
-	 * the explicit [{"name", "role", "text"}] (docs/formats.md). */
-	for (size_t i = 0; i < t->nfiles && !explicit; i++)
-		explicit = strcmp(t->files[i].role, import_file_role(
-		    t->files[i].name, t->env)) != 0;
-	if (explicit) {
-		json_decref(files);
-		files = json_array();
-	}
-	for (size_t i = 0; i < t->nfiles; i++) {
-		json_t *v = json_stringn(t->files[i].data, t->files[i].len);
-
-		if (v == NULL) {
-			json_decref(files);
-			json_decref(o);
-			err_set(err, "task %s: file %s is not UTF-8 text; the"
-			    " raw format cannot carry it", t->id,
-			    t->files[i].name);
-			return NULL;
-		}
-		if (explicit)
-			json_array_append_new(files, json_pack("{s:s, s:s,"
-			    " s:o}", "name", t->files[i].name, "role",
-			    t->files[i].role, "text", v));
-		else
-			json_object_set_new(files, t->files[i].name, v);
-	}
-	json_object_set_new(o, "files", files);
-	extra = jparse(t->extra);
-	if (json_is_object(extra))
-		merge_unknown(o, extra, NULL);
-	json_decref(extra);
-	return o;
-}
-
-static json_t *
-recorded_json(const struct recorded *r)
-{
-	json_t *o = jparse(r->extra);
-
-	if (!json_is_object(o)) {
-		json_decref(o);
-		o = json_object();
-	}
-	if (r->verdict != NULL)
-		json_object_set_new(o, "verdict", json_string(r->verdict));
-	if (r->stage != NULL)
-		json_object_set_new(o, "stage", json_string(r->stage));
-	if (r->log != NULL)
-		json_object_set_new(o, "log", jtext(r->log, strlen(r->log)));
-	return o;
-}
+/* The codec of the raw format: files by text, roles by their names. */
+static const struct codec_ctx raw_codec = { .profile = CODEC_RAW,
+	.file_role = import_file_role };
 
 static int raw_one(struct export_ctx *, const char *, int);
 
@@ -378,7 +240,7 @@ raw_one(struct export_ctx *x, const char *id, int depth)
 	struct recorded *recs = NULL;
 	struct store_decision d;
 	size_t nrec = 0;
-	json_t *row = NULL, *co, *extra = NULL, *a, *code;
+	json_t *row = NULL, *co, *a;
 	int rc = -1, found, have_d = 0;
 
 	if (depth > EXPORT_DEPTH_MAX)
@@ -402,7 +264,7 @@ raw_one(struct export_ctx *x, const char *id, int depth)
 				    c.id, c.task_id);
 			goto out;
 		}
-		to = task_json(&t, x->err);
+		to = codec_task(&t, &raw_codec, x->err);
 		task_release(&t);
 		if (to == NULL)
 			goto out;
@@ -410,26 +272,11 @@ raw_one(struct export_ctx *x, const char *id, int depth)
 		strset_add(&x->tasks, c.task_id);
 		x->rep->tasks++;
 	}
-	code = json_stringn(c.code, c.code_len);
-	if (code == NULL) {
-		err_set(x->err, "candidate %s: code is not UTF-8 text; the raw"
-		    " format cannot carry it", c.id);
+	co = json_object();
+	if (codec_candidate_put(co, &c, &raw_codec, x->err) < 0) {
+		json_decref(co);
 		goto out;
 	}
-	co = json_object();
-	json_object_set_new(co, "id", json_string(c.id));
-	json_object_set_new(co, "origin", json_string(c.origin));
-	if (c.origin_raw != NULL)
-		json_object_set_new(co, "origin_raw",
-		    json_string(c.origin_raw));
-	json_object_set_new(co, "kind", json_string(c.kind));
-	json_object_set_new(co, "lang", json_string(c.lang));
-	json_object_set_new(co, "code", code);
-	json_object_set_new(co, "parent", jsonx_str_or_null(c.parent));
-	json_object_set_new(co, "source", jsonx_str_or_null(c.source));
-	extra = jparse(c.extra);
-	if (json_is_object(extra))
-		merge_unknown(co, extra, "$row");
 	json_object_set_new(row, "candidate", co);
 
 	if (store_recorded_list(x->st, c.id, &recs, &nrec, x->err) < 0)
@@ -437,7 +284,8 @@ raw_one(struct export_ctx *x, const char *id, int depth)
 	if (nrec > 0) {
 		a = json_array();
 		for (size_t i = 0; i < nrec; i++)
-			json_array_append_new(a, recorded_json(&recs[i]));
+			json_array_append_new(a, codec_recorded(&recs[i],
+			    &raw_codec));
 		json_object_set_new(row, "recorded", a);
 	}
 	a = labels_json(x, c.id);
@@ -454,7 +302,7 @@ raw_one(struct export_ctx *x, const char *id, int depth)
 		json_t *rv = json_pack("{s:s}", "status", d.status);
 
 		if (d.review_note != NULL)
-			json_object_set_new(rv, "note", jtext(d.review_note,
+			json_object_set_new(rv, "note", codec_text(d.review_note,
 			    strlen(d.review_note)));
 		json_object_set_new(rv, "by", json_string(d.review_by));
 		json_object_set_new(rv, "at", json_integer(d.review_at));
@@ -467,13 +315,11 @@ raw_one(struct export_ctx *x, const char *id, int depth)
 		json_object_set_new(row, "notes", a);
 	else
 		json_decref(a);
-	if (json_is_object(json_object_get(extra, "$row")))
-		merge_unknown(row, json_object_get(extra, "$row"), NULL);
+	codec_row_unknown(row, &c);
 	rc = emit(x, row);
 	row = NULL;
 out:
 	json_decref(row);
-	json_decref(extra);
 	for (size_t i = 0; i < nrec; i++)
 		recorded_release(&recs[i]);
 	free(recs);
@@ -507,7 +353,7 @@ raw_empty_task(const char *task_id, void *arg)
 		x->failed = 1;
 		return 1;
 	}
-	to = task_json(&t, x->err);
+	to = codec_task(&t, &raw_codec, x->err);
 	task_release(&t);
 	if (to == NULL || emit(x, json_pack("{s:o}", "task", to)) < 0) {
 		x->failed = 1;
@@ -567,14 +413,11 @@ static void
 log_excerpt(struct buf *b, const char *log, size_t len)
 {
 	size_t n = 0, lines = 0;
-	char *clean;
 
 	while (n < len && n < EXPORT_LOG_BYTES && lines < EXPORT_LOG_LINES)
 		if (log[n++] == '\n')
 			lines++;
-	clean = utf8_clean(log, n);
-	buf_adds(b, clean);
-	free(clean);
+	safe_utf8(b, log, n);
 	if (n > 0 && log[n - 1] != '\n')
 		buf_addc(b, '\n');
 	if (n < len)
@@ -719,9 +562,9 @@ provenance_json(const struct task *t)
 		json_object_set_new(files, t->files[i].name, json_string(hex));
 	}
 	return json_pack("{s:o, s:o, s:o, s:o}", "license",
-	    jsonx_str_or_null(t->license), "license_source",
-	    jsonx_str_or_null(t->license_source), "source",
-	    jsonx_str_or_null(t->source), "files", files);
+	    codec_str(t->license), "license_source",
+	    codec_str(t->license_source), "source",
+	    codec_str(t->source), "files", files);
 }
 
 /* Does env (a name or a pipeline "a+b") judge speed? */
@@ -792,7 +635,7 @@ static void
 add_turn(json_t *msgs, const struct candidate *c, int weight)
 {
 	json_t *m = json_pack("{s:s, s:o}", "role", "assistant", "content",
-	    jtext(c->code, c->code_len));
+	    codec_text(c->code, c->code_len));
 
 	if (weight >= 0)
 		json_object_set_new(m, "weight", json_integer(weight));
@@ -951,7 +794,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	if (nchain > 0) {
 		/* failed -> feedback -> ... -> the repair: the target */
 		turns = json_array();
-		add_msg(msgs, "user", jtext(req, strlen(req)));
+		add_msg(msgs, "user", codec_text(req, strlen(req)));
 		for (size_t i = 0; i < nchain; i++) {
 			char *v;
 
@@ -961,19 +804,19 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 			    " s:s, s:o, s:b}", "message",
 			    (json_int_t)json_array_size(msgs), "candidate",
 			    chain[i].id, "origin", chain[i].origin, "verdict",
-			    jsonx_str_or_null(v), "target", 0));
+			    codec_str(v), "target", 0));
 			free(v);
 			add_turn(msgs, &chain[i], 0);
 			free(fb);
 			fb = feedback(x, chain[i].id, &fb_source);
 			if (fb == NULL)
 				goto out;
-			add_msg(msgs, "user", jtext(fb, strlen(fb)));
+			add_msg(msgs, "user", codec_text(fb, strlen(fb)));
 		}
 		json_array_append_new(turns, json_pack("{s:I, s:s, s:s, s:o,"
 		    " s:b}", "message", (json_int_t)json_array_size(msgs),
 		    "candidate", c.id, "origin", c.origin, "verdict",
-		    jsonx_str_or_null(have_r == 0 ? r.verdict : NULL), "target",
+		    codec_str(have_r == 0 ? r.verdict : NULL), "target",
 		    1));
 		add_turn(msgs, &c, 1);
 	} else if (have_p) {
@@ -984,11 +827,11 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		    " Answer with the complete code only.", req, p.code,
 		    p.code_len > 0 && p.code[p.code_len - 1] == '\n' ? "" :
 		    "\n");
-		add_msg(msgs, "user", jtext(b.p, b.len));
+		add_msg(msgs, "user", codec_text(b.p, b.len));
 		buf_release(&b);
 		add_turn(msgs, &c, -1);
 	} else {
-		add_msg(msgs, "user", jtext(req, strlen(req)));
+		add_msg(msgs, "user", codec_text(req, strlen(req)));
 		add_turn(msgs, &c, -1);
 	}
 	if (export_messages_check(msgs, why, sizeof why) < 0) {
@@ -1007,9 +850,9 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	json_object_set_new(meta, "benchmark", json_string(t.benchmark));
 	json_object_set_new(meta, "domain", json_string(t.domain));
 	json_object_set_new(meta, "env", json_string(t.env));
-	json_object_set_new(meta, "toolchain", jsonx_str_or_null(have_r == 0 ?
+	json_object_set_new(meta, "toolchain", codec_str(have_r == 0 ?
 	    r.toolchain : NULL));
-	json_object_set_new(meta, "verdict", jsonx_str_or_null(have_r == 0 ?
+	json_object_set_new(meta, "verdict", codec_str(have_r == 0 ?
 	    r.verdict : NULL));
 	json_object_set_new(meta, "verified", json_boolean(verified));
 	if (!verified)
@@ -1017,14 +860,14 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		    json_string("include-failing"));
 	if (speedup > 0)
 		json_object_set_new(meta, "speedup", json_real(speedup));
-	json_object_set_new(meta, "split", jsonx_str_or_null(t.split));
-	json_object_set_new(meta, "license", jsonx_str_or_null(t.license));
+	json_object_set_new(meta, "split", codec_str(t.split));
+	json_object_set_new(meta, "license", codec_str(t.license));
 	json_object_set_new(meta, "provenance", provenance_json(&t));
 	json_object_set_new(meta, "labels", labels);
-	json_object_set_new(meta, "reviewer", jsonx_str_or_null(d.review_by));
+	json_object_set_new(meta, "reviewer", codec_str(d.review_by));
 	json_object_set_new(meta, "status", json_string(d.status));
 	json_object_set_new(meta, "candidate", json_string(c.id));
-	json_object_set_new(meta, "parent", jsonx_str_or_null(c.parent != NULL &&
+	json_object_set_new(meta, "parent", codec_str(c.parent != NULL &&
 	    (nchain > 0 || have_p) ? c.parent : NULL));
 	json_object_set_new(meta, "kind", json_string(c.kind));
 	json_object_set_new(meta, "origin", json_string(c.origin));
@@ -1278,10 +1121,4 @@ export_feedback(struct store *st, const char *cand_id, const char **source,
 	x.st = st;
 	x.err = err;
 	return feedback(&x, cand_id, source);
-}
-
-json_t *
-export_json_text(const char *s, size_t n)
-{
-	return jtext(s, n);
 }

@@ -187,13 +187,6 @@ int	export_shards(struct store *st, const struct export_opts *opts,
 	    struct err *err);
 
 /*
- * A JSON string of n bytes that may not be UTF-8 (code, logs): as is
- * when valid, else bad bytes as U+FFFD and NUL as a space.  New
- * reference.
- */
-json_t	*export_json_text(const char *s, size_t n);
-
-/*
  * The prompts of an SFT row, for the model loop (generate.c) to ask a
  * model exactly what the export later trains on:
  * export_system_prompt(): the system turn for a task's domain and the

@@ -17,10 +17,11 @@
 #include <stddef.h>
 
 #include "base/err.h"
+#include "model/codec.h"
 #include "model/sample.h"
 
-/* The version every line carries as "assay_run". */
-#define RESULTS_VERSION 1
+/* The version every line carries as "assay_run" (the codec's). */
+#define RESULTS_VERSION CODEC_RESULT_VERSION
 
 struct results;
 
@@ -35,7 +36,8 @@ int	results_open(struct results **out, const char *path, struct err *err);
  * Append run r of a candidate of task task_id, verified with the timeout
  * override timeout_s (0: the task's own), as one line; stored says
  * whether the run is in the database that verify wrote (0: it could not
- * be stored, and this line is where it is kept).  0 or -1 with err.
+ * be stored, and this line is where it is kept).  The line is the
+ * codec's (codec_run, CODEC_RESULT).  0 or -1 with err.
  */
 int	results_add(struct results *w, const struct run *r, const char *task_id,
 	    int timeout_s, int stored, struct err *err);
@@ -57,8 +59,8 @@ void	results_abort(struct results *w);
  * Parse one line of a results file (len bytes, no newline needed) into
  * *out (a run with no id; release it), the task id into *task_id (new,
  * caller frees), the timeout override into *timeout_s and the "stored"
- * flag into *stored.  0, or -1 with err saying what is wrong (the
- * caller adds file:line).
+ * flag into *stored (codec_run_parse).  0, or -1 with err saying what
+ * is wrong (the caller adds file:line).
  */
 int	results_parse(const char *line, size_t len, struct run *out,
 	    char **task_id, int *timeout_s, int *stored, struct err *err);

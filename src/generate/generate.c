@@ -13,6 +13,7 @@
 #include "exchange/export.h"
 #include "base/hash.h"
 #include "exchange/import.h"
+#include "model/codec.h"
 #include "model/vocab.h"
 
 /* Chains longer than this are cut (a loop in parents, or a runaway). */
@@ -37,7 +38,7 @@ static void
 add_msg(json_t *msgs, const char *role, const char *text, size_t len)
 {
 	json_array_append_new(msgs, json_pack("{s:s, s:o}", "role", role,
-	    "content", export_json_text(text, len)));
+	    "content", codec_text(text, len)));
 }
 
 /* The endpoint as stored: scheme://host[:port]/path, no user, no query. */
@@ -82,7 +83,7 @@ generation_json(const struct gen_ctx *g, json_t *messages,
 		    json_integer(g->cfg->max_tokens));
 	json_object_set_new(gen, "params", params);
 	json_object_set(gen, "request", messages);
-	json_object_set_new(gen, "answer", export_json_text(r->text,
+	json_object_set_new(gen, "answer", codec_text(r->text,
 	    strlen(r->text)));
 	json_object_set_new(gen, "finish_reason", r->finish != NULL ?
 	    json_string(r->finish) : json_null());

@@ -47,6 +47,27 @@ if command -v sqlite3 >/dev/null; then
 	grep -qxF "  note: three" "$T/show" ||
 		fail "no file: $(grep '^  ' "$T/show")"
 	echo "ok: diagnostics with and without a line or a file"
+	# --json writes them as a run result line does (src/model/codec.h):
+	# a line that points nowhere is 0, not null, and so is the run's
+	# evidence line; the run's fields agree with its result line.
+	"$ASSAY" --db "$DB" show --json "$id" >"$T/json" || fail "show --json"
+	jq -e '.runs[0].diagnostics[1].cand_line == 0 and
+	    .runs[0].diagnostics[0].cand_line == 3 and
+	    .runs[0].evidence_line == 0' "$T/json" >/dev/null ||
+		fail "cand_line/evidence_line: $(jq -c '.runs[0] | del(.log, .command)' "$T/json")"
+	ASSAY_LIBEXEC=$T/none "$ASSAY" --db "$T/r.db" import \
+	    examples/3d/plate_hole.jsonl >/dev/null || fail "import r.db"
+	ASSAY_LIBEXEC=$T/none "$ASSAY" --db "$T/r.db" verify --where \
+	    "env=cad origin=reference" --results "$T/r.jsonl" >/dev/null 2>&1
+	"$ASSAY" --db "$T/r.db" show --json "$id" >"$T/r.show" || fail "show r.db"
+	jq -e -s '.[0] as $r | .[1].runs[0] as $s | [$r.env, $r.verdict,
+	    $r.stage, $r.category, $r.subcategory, $r.evidence,
+	    $r.evidence_line, $r.metrics, $r.toolchain, $r.inputs] ==
+	    [$s.env, $s.verdict, $s.stage, $s.category, $s.subcategory,
+	    $s.evidence, $s.evidence_line, $s.metrics, $s.toolchain, $s.inputs]' \
+	    "$T/r.jsonl" "$T/r.show" >/dev/null ||
+		fail "result line and show --json disagree: $(cat "$T/r.jsonl")"
+	echo "ok: show --json writes a run's fields as its result line does"
 else
 	echo "skipped part: no sqlite3 program to plant diagnostics"
 fi

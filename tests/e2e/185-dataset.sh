@@ -79,6 +79,54 @@ assert all(r["role"] == "sample" and r["code_text"] and r["license"] == "MIT"
 git -C "$T/ds" ls-files | grep -q "^README.md$" || fail "README.md not committed"
 echo "ok: the card and samples.jsonl"
 
+# One codec (src/model/codec.h): the raw export, the dataset and show
+# --json write a candidate's, its task's and its latest run's fields the
+# same way (the source aside, which the dataset makes relative).
+"$ASSAY" --db "$DB" export --format raw --where "id=$r2" >"$T/agree.raw" ||
+    fail "export raw $r2"
+for id in "$root" "$r1" "$r2"; do
+	"$ASSAY" --db "$DB" show --json "$id" >"$T/agree.$id.show" || fail "show $id"
+done
+python3 - "$T" "$T/ds/$tdir" "$root" "$r1" "$r2" <<'PY' || fail "export, dataset and show disagree"
+import hashlib, json, sys
+t, d, ids = sys.argv[1], sys.argv[2], sys.argv[3:]
+raw = [json.loads(l) for l in open(t + "/agree.raw")]
+rc = {r["candidate"]["id"]: r["candidate"] for r in raw}
+rt = [r["task"] for r in raw if isinstance(r["task"], dict)][0]
+dt = json.load(open(d + "/task.json"))
+def same(what, *vals):
+    if any(v != vals[0] for v in vals):
+        sys.exit("%s: %r" % (what, vals))
+for id in ids:
+    s = json.load(open("%s/agree.%s.show" % (t, id)))
+    ds = json.load(open("%s/%s.json" % (d, id)))
+    r = rc[id]
+    for k in ("id", "origin", "kind", "lang", "parent"):
+        same(id + " " + k, r[k], ds[k], s[k])
+    # only when there is one: null is not "none" (show wrote null)
+    same(id + " origin_raw", [x.get("origin_raw") for x in (r, ds, s)
+         if "origin_raw" in x], [x["origin_raw"] for x in (r, ds, s)
+         if x.get("origin_raw") is not None])
+    code = open("%s/%s" % (d, ds["code"]), encoding="utf-8").read()
+    same(id + " code", r["code"], s["code"], code)
+    same(id + " code hash", ds["code_sha256"], s["code_hash"],
+         hashlib.sha256(code.encode()).hexdigest())
+    for k in ("id", "benchmark", "domain", "env", "env_params", "spec"):
+        same(id + " task " + k, rt[k], dt[k], s["task"][k])
+    same(id + " interface", rt.get("interface"), dt["interface"],
+         s["task"]["interface"])
+    files = sorted((f["name"], f["role"], f["content"]) for f in s["task"]["files"])
+    same(id + " files", sorted(rt["files"].items()) if isinstance(rt["files"], dict)
+         else sorted((f["name"], f["text"]) for f in rt["files"]),
+         [(n, c) for n, _, c in files])
+    same(id + " file hashes", sorted((f["name"], f["role"], f["sha256"]) for f in dt["files"]),
+         [(n, role, hashlib.sha256(c.encode()).hexdigest()) for n, role, c in files])
+    run = max(s["runs"], key=lambda x: x["id"])
+    for k in ("verdict", "stage", "subcategory", "metrics", "toolchain", "inputs", "env"):
+        same(id + " run " + k, ds["run"][k], run[k])
+PY
+echo "ok: export, dataset and show agree on the candidates, task and runs"
+
 # The verdicts and input hashes before, then from the dataset alone.
 verdicts() {
 	"$ASSAY" --db "$1" list --json --where "status=accepted" |

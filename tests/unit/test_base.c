@@ -1,7 +1,7 @@
 /*
  * test_base.c - unit tests (cmocka) for the small helpers of src/base/
- * that several floors share: jsonx (C strings and stored JSON text as
- * JSON values), file_read (a whole file) and duration_hms.  Each was
+ * that several floors share: file_read (a whole file) and duration_hms
+ * (the JSON helpers became model/codec.h, test_codec.c).  Each was
  * written two or three times before (export, dataset, the CLI, the
  * workbench); where the copies disagreed the tests pin the behaviour
  * kept.
@@ -20,47 +20,7 @@
 #include "base/duration.h"
 #include "base/err.h"
 #include "base/file.h"
-#include "base/jsonx.h"
 #include "testlib.h"
-
-/* NULL is null; text is a string.  Invalid UTF-8 (0xff) is kept as
- * U+FFFD: export's and the dataset's copies returned NULL for it, which
- * dropped the field, or the whole object built with json_pack; the
- * CLI's copy replaced the byte, and that is the behaviour kept. */
-static void
-test_jsonx_str_or_null(void **state)
-{
-	json_t *v;
-
-	(void)state;
-	v = jsonx_str_or_null(NULL);
-	assert_true(json_is_null(v));
-	json_decref(v);
-	v = jsonx_str_or_null("plain");
-	assert_string_equal(json_string_value(v), "plain");
-	json_decref(v);
-	v = jsonx_str_or_null("bad \xff byte");
-	assert_non_null(v);
-	assert_string_equal(json_string_value(v), "bad \xef\xbf\xbd byte");
-	json_decref(v);
-}
-
-static void
-test_jsonx_parse_or_null(void **state)
-{
-	json_t *v;
-
-	(void)state;
-	v = jsonx_parse_or_null(NULL);
-	assert_true(json_is_null(v));
-	json_decref(v);
-	v = jsonx_parse_or_null("{\"a\": 1");
-	assert_true(json_is_null(v));
-	json_decref(v);
-	v = jsonx_parse_or_null("{\"a\": 1}");
-	assert_int_equal(json_integer_value(json_object_get(v, "a")), 1);
-	json_decref(v);
-}
 
 /* A file with a NUL inside comes back whole, NUL-terminated; a missing
  * one is an error that names it. */
@@ -108,8 +68,6 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_jsonx_str_or_null),
-		cmocka_unit_test(test_jsonx_parse_or_null),
 		cmocka_unit_test(test_file_read),
 		cmocka_unit_test(test_duration_hms),
 	};
