@@ -221,9 +221,6 @@ void	import_v1_task(struct task *t, const char *benchmark,
  * "Prob068_countbcd_ref.sv" a reference.  Static string.
  */
 const char *import_file_role(const char *name, const char *env);
-/* Is role one a task file may have (testbench, reference, source,
- * data)?  1 or 0. */
-int	import_role_valid(const char *role);
 
 /*
  * The model name of an RTLFixer / VerilogEval generation log name, by

@@ -16,16 +16,13 @@
 
 #include <jansson.h>
 
+#include "model/codec.h"
 #include "model/sample.h"
 #include "model/vocab.h"
 
-static const char *const task_known[] = { "id", "domain", "benchmark", "env",
-	"env_params", "spec", "interface", "files", "reference", "source",
-	NULL };
-static const char *const cand_known[] = { "id", "origin", "origin_raw",
-	"kind", "lang", "code", "parent", "source", NULL };
-static const char *const row_known[] = { "task", "candidate", "recorded",
-	"labels", "review", "notes", NULL };
+/* The assay JSONL is the codec's raw format; a file's role by its name. */
+static const struct codec_ctx raw_codec = { .profile = CODEC_RAW,
+	.file_role = import_file_role };
 
 /*
  * A decision's "at" (seconds since the epoch) as export wrote it into
@@ -118,97 +115,19 @@ assay_decisions(struct store *st, json_t *row, const char *cand_id,
 }
 
 static int
-assay_files(struct task *t, json_t *files, const char *path, size_t line,
-    struct err *err)
-{
-	const char *key;
-	json_t *v;
-	size_t i;
-
-	if (files == NULL)
-		return 0;
-	if (json_is_object(files)) {
-		json_object_foreach(files, key, v) {
-			if (!json_is_string(v))
-				return import_row_error(err, path, line,
-				    "a task file"
-				    " must be a string");
-			task_add_file(t, key, import_file_role(key, t->env),
-			    json_string_value(v), json_string_length(v));
-		}
-		return 0;
-	}
-	if (!json_is_array(files))
-		return import_row_error(err, path, line,
-		    "\"files\" must be an object"
-		    " of name -> text, or an array of {\"name\", \"text\","
-		    " \"role\"}");
-	json_array_foreach(files, i, v) {
-		const char *name = import_jstr(v, "name"),
-		    *role = import_jstr(v, "role");
-		json_t *text = json_object_get(v, "text");
-
-		if (name == NULL || !json_is_string(text))
-			return import_row_error(err, path, line,
-			    "a task file needs"
-			    " a \"name\" and a \"text\" string");
-		if (json_object_get(v, "role") != NULL &&
-		    !import_role_valid(role))
-			return import_row_error(err, path, line, "a task file's"
-			    " \"role\" must be testbench, reference, source or"
-			    " data");
-		for (size_t k = 0; k < t->nfiles; k++)
-			if (strcmp(t->files[k].name, name) == 0)
-				return import_row_error(err, path, line,
-				    "two task"
-				    " files of one name");
-		task_add_file(t, name, role != NULL ? role :
-		    import_file_role(name, t->env), json_string_value(text),
-		    json_string_length(text));
-	}
-	return 0;
-}
-
-static int
 assay_task(struct store *st, json_t *to, const char *path, size_t line,
     struct import_report *rep, char **task_id, char **env, struct err *err)
 {
-	struct task t = { 0 };
-	json_t *files, *params;
+	struct task t;
+	struct err e;
 	int rc = -1;
 
-	if (import_jstr(to, "id") == NULL)
-		return import_row_error(err, path, line,
-		    "task without an \"id\"");
-	if (import_jstr(to, "env") == NULL)
-		return import_row_error(err, path, line,
-		    "task without an \"env\"");
-	t.id = import_jdup(to, "id");
-	t.benchmark = xstrdup(import_jstr(to, "benchmark") != NULL ?
-	    import_jstr(to, "benchmark") : "local");
-	t.domain = xstrdup(import_jstr(to, "domain") != NULL ?
-	    import_jstr(to, "domain") : "chip");
-	t.env = import_jdup(to, "env");
-	params = json_object_get(to, "env_params");
-	if (params != NULL && !json_is_object(params)) {
+	if (codec_task_parse(to, &raw_codec, &t, &e) < 0) {
 		task_release(&t);
-		return import_row_error(err, path, line,
-		    "\"env_params\" must be an"
-		    " object");
+		return import_row_error(err, path, line, e.msg);
 	}
-	if (params != NULL)
-		t.env_params = json_dumps(params, JSON_COMPACT |
-		    JSON_PRESERVE_ORDER);
-	t.spec = import_jdup(to, "spec");
-	t.interface = import_jdup(to, "interface");
-	t.source = import_jstr(to, "source") != NULL ?
-	    import_jdup(to, "source") : xasprintf("%s:%zu", path, line);
-	files = json_object_get(to, "files");
-	if (assay_files(&t, files, path, line, err) < 0) {
-		task_release(&t);
-		return -1;
-	}
-	t.extra = import_unknown_fields(to, task_known);
+	if (t.source == NULL)
+		t.source = xasprintf("%s:%zu", path, line);
 	if (import_put_task(st, &t, rep, err) < 0)
 		goto out;
 	*task_id = xstrdup(t.id);
@@ -243,6 +162,7 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 	json_t *co = json_object_get(row, "candidate");
 	char *task_id = NULL, *env = NULL;
 	struct candidate c = { 0 };
+	struct err e;
 	struct recorded *recs = NULL;
 	size_t nrec = 0;
 	json_t *v;
@@ -277,65 +197,22 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 		rc = 0;
 		goto out;
 	}
-	if (!json_is_object(co) || import_jstr(co, "code") == NULL) {
-		import_row_error(err, path, line,
-		    "\"candidate\" needs a \"code\" string");
+	if (codec_candidate_parse(row, &raw_codec, &c, &e) < 0) {
+		import_row_error(err, path, line, e.msg);
 		goto out;
 	}
 	c.task_id = xstrdup(task_id);
-	if (import_jstr(co, "id") != NULL && opts->id_prefix != NULL)
-		c.id = xasprintf("%s%s", opts->id_prefix,
-		    import_jstr(co, "id"));
-	else
-		c.id = import_jdup(co, "id");
-	c.origin = xstrdup(import_jstr(co, "origin") != NULL ?
-	    import_jstr(co, "origin") : "unknown");
-	c.kind = xstrdup(import_jstr(co, "kind") != NULL ?
-	    import_jstr(co, "kind") : "direct");
-	if (cand_kind_from_name(c.kind) == KIND_NONE) {
-		import_row_error(err, path, line,
-		    "\"kind\" must be direct, repair or"
-		    " optimization");
-		goto out;
+	if (c.id != NULL && opts->id_prefix != NULL) {
+		char *p = xasprintf("%s%s", opts->id_prefix, c.id);
+
+		free(c.id);
+		c.id = p;
 	}
-	c.lang = xstrdup(import_jstr(co, "lang") != NULL ?
-	    import_jstr(co, "lang") : import_lang_of_env(env));
-	c.origin_raw = import_jdup(co, "origin_raw");
-	c.parent = import_jdup(co, "parent");
+	if (c.lang == NULL)
+		c.lang = xstrdup(import_lang_of_env(env));
 	/* A row written by assay export keeps where it first came from. */
-	c.source = import_jstr(co, "source") != NULL ?
-	    import_jdup(co, "source") : xasprintf("%s:%zu", path, line);
-	import_set_code(&c, import_jstr(co, "code"));
-	{
-		/* Unknown candidate fields, and unknown row fields under
-		 * "$row", so that a round trip loses nothing. */
-		json_t *x = json_object(), *rx = json_object();
-		const char *k;
-
-		json_object_foreach(co, k, v) {
-			int known = 0;
-
-			for (i = 0; cand_known[i] != NULL && !known; i++)
-				known = strcmp(cand_known[i], k) == 0;
-			if (!known)
-				json_object_set(x, k, v);
-		}
-		json_object_foreach(row, k, v) {
-			int known = 0;
-
-			for (i = 0; row_known[i] != NULL && !known; i++)
-				known = strcmp(row_known[i], k) == 0;
-			if (!known)
-				json_object_set(rx, k, v);
-		}
-		if (json_object_size(rx) > 0)
-			json_object_set(x, "$row", rx);
-		if (json_object_size(x) > 0)
-			c.extra = json_dumps(x, JSON_COMPACT |
-			    JSON_PRESERVE_ORDER);
-		json_decref(x);
-		json_decref(rx);
-	}
+	if (c.source == NULL)
+		c.source = xasprintf("%s:%zu", path, line);
 	if (c.parent != NULL) {
 		char *pid = NULL;
 		int prc = 1;
@@ -363,15 +240,8 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 		c.parent = pid;
 	}
 	json_array_foreach(json_object_get(row, "recorded"), i, v) {
-		struct recorded *r;
-
 		recs = xreallocarray(recs, nrec + 1, sizeof *recs);
-		r = &recs[nrec++];
-		memset(r, 0, sizeof *r);
-		r->verdict = import_jdup(v, "verdict");
-		r->stage = import_jdup(v, "stage");
-		r->log = import_jdup(v, "log");
-		r->extra = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		codec_recorded_parse(v, &recs[nrec++]);
 	}
 	if (import_put_candidate(st, &c, recs, nrec, rep, &inserted, err) < 0)
 		goto out;

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "base/hash.h"
+#include "model/codec.h"
 #include "model/sample.h"
 
 /* Folders deeper than this are not a dataset's (a link loop?). */
@@ -40,6 +41,19 @@ struct ds {
 	struct pending		*v;
 	size_t			 n;
 };
+
+/* A dataset's JSON is the codec's dataset format. */
+static const struct codec_ctx ds_codec = { .profile = CODEC_DATASET };
+
+/* err as "where: what it said". */
+static void
+err_prefix(struct err *err, const char *where)
+{
+	struct err e2;
+
+	err_set(&e2, "%s: %s", where, err->msg);
+	*err = e2;
+}
 
 static int
 is_dir(const char *path)
@@ -138,37 +152,16 @@ ds_task(struct ds *d, const char *dir)
 {
 	char *path = xasprintf("%s/task.json", dir);
 	struct task t = { 0 };
-	json_t *o = load_json(path, d->err), *f, *v;
+	json_t *o = load_json(path, d->err), *f;
 	size_t i;
 	int rc = -1, inserted;
 
 	if (o == NULL)
 		goto out;
-	if (jstr(o, "id") == NULL || jstr(o, "env") == NULL ||
-	    jstr(o, "domain") == NULL || jstr(o, "benchmark") == NULL) {
-		err_set(d->err, "%s: a task needs \"id\", \"benchmark\","
-		    " \"domain\" and \"env\"", path);
+	if (codec_task_parse(o, &ds_codec, &t, d->err) < 0) {
+		err_prefix(d->err, path);
 		goto out;
 	}
-	t.id = jdup(o, "id");
-	t.benchmark = jdup(o, "benchmark");
-	t.domain = jdup(o, "domain");
-	t.env = jdup(o, "env");
-	v = json_object_get(o, "env_params");
-	if (json_is_object(v))
-		t.env_params = json_dumps(v, JSON_COMPACT |
-		    JSON_PRESERVE_ORDER);
-	t.spec = jdup(o, "spec");
-	t.interface = jdup(o, "interface");
-	t.source = jdup(o, "source");
-	t.split = jdup(o, "split");
-	t.license = jdup(o, "license");
-	t.license_source = jdup(o, "license_source");
-	t.split_hand = t.split != NULL && jstr(o, "split_by") != NULL &&
-	    strcmp(jstr(o, "split_by"), "hand") == 0;
-	v = json_object_get(o, "extra");
-	if (json_is_object(v))
-		t.extra = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_array_foreach(json_object_get(o, "files"), i, f) {
 		char *data;
 		size_t len;
@@ -257,20 +250,8 @@ ds_candidate(struct ds *d, const struct pending *pd)
 	size_t len;
 	int rc = -1, inserted;
 
-	if (jstr(o, "id") == NULL || jstr(o, "task") == NULL ||
-	    jstr(o, "code") == NULL || jstr(o, "origin") == NULL ||
-	    jstr(o, "kind") == NULL || jstr(o, "lang") == NULL) {
-		return err_set(d->err, "%s: a sample needs \"id\", \"task\","
-		    " \"origin\", \"kind\", \"lang\" and \"code\"", pd->path);
-	}
-	c.id = jdup(o, "id");
-	c.task_id = jdup(o, "task");
-	c.origin = jdup(o, "origin");
-	c.origin_raw = jdup(o, "origin_raw");
-	c.kind = jdup(o, "kind");
-	c.lang = jdup(o, "lang");
-	c.parent = jdup(o, "parent");
-	c.source = jdup(o, "source");
+	if (codec_candidate_parse(o, &ds_codec, &c, d->err) < 0)
+		goto out;
 	if (read_checked(pd->dir, jstr(o, "code"), jstr(o, "code_sha256"),
 	    pd->path, &c.code, &len, d->err) < 0)
 		goto out;
@@ -312,12 +293,8 @@ ds_candidate(struct ds *d, const struct pending *pd)
 		goto out;
 	rc = 0;
 out:
-	if (rc < 0 && strstr(d->err->msg, pd->path) == NULL) {
-		struct err e2;
-
-		err_set(&e2, "%s: %s", pd->path, d->err->msg);
-		*d->err = e2;
-	}
+	if (rc < 0 && strstr(d->err->msg, pd->path) == NULL)
+		err_prefix(d->err, pd->path);
 	candidate_release(&c);
 	return rc;
 }

@@ -604,17 +604,3 @@ import_file_role(const char *name, const char *env)
 		return "reference";
 	return "source";
 }
-
-int
-import_role_valid(const char *role)
-{
-	return role != NULL && (strcmp(role, "testbench") == 0 ||
-	    strcmp(role, "reference") == 0 || strcmp(role, "source") == 0 ||
-	    strcmp(role, "data") == 0);
-}
-
-/*
- * A task's "files": an object of name -> text, each file's role by its
- * name (import_file_role()), or an array of {"name", "text", "role"}
- * objects, "role" optional, for a role the name does not say.
- */

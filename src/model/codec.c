@@ -653,3 +653,238 @@ out:
 	}
 	return 0;
 }
+
+/* --- the assay JSONL read back ---------------------------------------- */
+
+/* The fields the raw writers write, which the readers take as fields. */
+static const char *const task_fields[] = { "id", "domain", "benchmark",
+	"env", "env_params", "spec", "interface", "files", "reference",
+	"source", NULL };
+static const char *const cand_fields[] = { "id", "origin", "origin_raw",
+	"kind", "lang", "code", "parent", "source", NULL };
+static const char *const row_fields[] = { "task", "candidate", "recorded",
+	"labels", "review", "notes", NULL };
+static const char *const file_roles[] = { "testbench", "reference",
+	"source", "data", NULL };
+
+static int
+listed(const char *const *list, const char *k)
+{
+	for (size_t i = 0; k != NULL && list[i] != NULL; i++)
+		if (strcmp(list[i], k) == 0)
+			return 1;
+	return 0;
+}
+
+/* o's members that are not in known, as a new object. */
+static json_t *
+unknown_of(json_t *o, const char *const *known)
+{
+	json_t *u = json_object(), *v;
+	const char *k;
+
+	json_object_foreach(o, k, v)
+		if (!listed(known, k))
+			json_object_set(u, k, v);
+	return u;
+}
+
+/* o[key] as a new string, or NULL when it is not a string. */
+static char *
+dup_of(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? xstrndup(json_string_value(v),
+	    json_string_length(v)) : NULL;
+}
+
+static char *
+dup_or(json_t *o, const char *key, const char *dflt)
+{
+	char *s = dup_of(o, key);
+
+	return s != NULL ? s : xstrdup(dflt);
+}
+
+/* An object as its text, key order kept. */
+static char *
+text_of_json(json_t *o)
+{
+	return json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+}
+
+static int
+files_parse(struct task *t, json_t *files, const struct codec_ctx *x,
+    struct err *err)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (files == NULL)
+		return 0;
+	if (json_is_object(files)) {
+		json_object_foreach(files, key, v) {
+			if (!json_is_string(v))
+				return err_set(err, "a task file must be a"
+				    " string");
+			task_add_file(t, key, x->file_role(key, t->env),
+			    json_string_value(v), json_string_length(v));
+		}
+		return 0;
+	}
+	if (!json_is_array(files))
+		return err_set(err, "\"files\" must be an object of name ->"
+		    " text, or an array of {\"name\", \"text\", \"role\"}");
+	json_array_foreach(files, i, v) {
+		const char *name = json_string_value(json_object_get(v,
+		    "name"));
+		const char *role = json_string_value(json_object_get(v,
+		    "role"));
+		json_t *text = json_object_get(v, "text");
+
+		if (name == NULL || !json_is_string(text))
+			return err_set(err, "a task file needs a \"name\" and"
+			    " a \"text\" string");
+		if (json_object_get(v, "role") != NULL &&
+		    !listed(file_roles, role))
+			return err_set(err, "a task file's \"role\" must be"
+			    " testbench, reference, source or data");
+		if (task_file_by_name(t, name) != NULL)
+			return err_set(err, "two task files of one name");
+		task_add_file(t, name, role != NULL ? role :
+		    x->file_role(name, t->env), json_string_value(text),
+		    json_string_length(text));
+	}
+	return 0;
+}
+
+/* task.json (CODEC_DATASET) read back, its files aside. */
+static int
+task_parse_dataset(json_t *o, struct task *out, struct err *err)
+{
+	json_t *v;
+
+	out->id = dup_of(o, "id");
+	out->benchmark = dup_of(o, "benchmark");
+	out->domain = dup_of(o, "domain");
+	out->env = dup_of(o, "env");
+	if (out->id == NULL || out->env == NULL || out->domain == NULL ||
+	    out->benchmark == NULL)
+		return err_set(err, "a task needs \"id\", \"benchmark\","
+		    " \"domain\" and \"env\"");
+	v = json_object_get(o, "env_params");
+	if (json_is_object(v))
+		out->env_params = text_of_json(v);
+	out->spec = dup_of(o, "spec");
+	out->interface = dup_of(o, "interface");
+	out->source = dup_of(o, "source");
+	out->split = dup_of(o, "split");
+	out->license = dup_of(o, "license");
+	out->license_source = dup_of(o, "license_source");
+	v = json_object_get(o, "split_by");
+	out->split_hand = out->split != NULL && json_is_string(v) &&
+	    strcmp(json_string_value(v), "hand") == 0;
+	v = json_object_get(o, "extra");
+	if (json_is_object(v))
+		out->extra = text_of_json(v);
+	return 0;
+}
+
+int
+codec_task_parse(json_t *to, const struct codec_ctx *x, struct task *out,
+    struct err *err)
+{
+	json_t *params = json_object_get(to, "env_params"), *u;
+
+	memset(out, 0, sizeof *out);
+	if (x->profile == CODEC_DATASET)
+		return task_parse_dataset(to, out, err);
+	out->id = dup_of(to, "id");
+	if (out->id == NULL)
+		return err_set(err, "task without an \"id\"");
+	out->env = dup_of(to, "env");
+	if (out->env == NULL)
+		return err_set(err, "task without an \"env\"");
+	out->benchmark = dup_or(to, "benchmark", "local");
+	out->domain = dup_or(to, "domain", "chip");
+	if (params != NULL && !json_is_object(params))
+		return err_set(err, "\"env_params\" must be an object");
+	if (params != NULL)
+		out->env_params = text_of_json(params);
+	out->spec = dup_of(to, "spec");
+	out->interface = dup_of(to, "interface");
+	out->source = dup_of(to, "source");
+	if (files_parse(out, json_object_get(to, "files"), x, err) < 0)
+		return -1;
+	u = unknown_of(to, task_fields);
+	if (json_object_size(u) > 0)
+		out->extra = text_of_json(u);
+	json_decref(u);
+	return 0;
+}
+
+int
+codec_candidate_parse(json_t *row, const struct codec_ctx *x,
+    struct candidate *out, struct err *err)
+{
+	json_t *co = json_object_get(row, "candidate"), *u, *ru;
+
+	memset(out, 0, sizeof *out);
+	if (x->profile == CODEC_DATASET) {
+		/* <id>.json; its code is in the file "code" names */
+		out->id = dup_of(row, "id");
+		out->task_id = dup_of(row, "task");
+		out->origin = dup_of(row, "origin");
+		out->kind = dup_of(row, "kind");
+		out->lang = dup_of(row, "lang");
+		if (out->id == NULL || out->task_id == NULL ||
+		    out->origin == NULL || out->kind == NULL ||
+		    out->lang == NULL || !json_is_string(json_object_get(row,
+		    "code")))
+			return err_set(err, "a sample needs \"id\", \"task\","
+			    " \"origin\", \"kind\", \"lang\" and \"code\"");
+		out->origin_raw = dup_of(row, "origin_raw");
+		out->parent = dup_of(row, "parent");
+		out->source = dup_of(row, "source");
+		return 0;
+	}
+	if (!json_is_object(co) || !json_is_string(json_object_get(co,
+	    "code")))
+		return err_set(err, "\"candidate\" needs a \"code\" string");
+	out->id = dup_of(co, "id");
+	out->origin = dup_or(co, "origin", "unknown");
+	out->kind = dup_or(co, "kind", "direct");
+	if (cand_kind_from_name(out->kind) == KIND_NONE)
+		return err_set(err, "\"kind\" must be direct, repair or"
+		    " optimization");
+	out->lang = dup_of(co, "lang");
+	out->origin_raw = dup_of(co, "origin_raw");
+	out->parent = dup_of(co, "parent");
+	out->source = dup_of(co, "source");
+	out->code = dup_of(co, "code");
+	out->code_len = strlen(out->code);
+	hash_sha256(out->code, out->code_len, out->code_hash);
+	/* Unknown candidate fields, and unknown row fields under "$row",
+	 * so that a round trip loses nothing. */
+	u = unknown_of(co, cand_fields);
+	ru = unknown_of(row, row_fields);
+	if (json_object_size(ru) > 0)
+		json_object_set(u, "$row", ru);
+	if (json_object_size(u) > 0)
+		out->extra = text_of_json(u);
+	json_decref(u);
+	json_decref(ru);
+	return 0;
+}
+
+void
+codec_recorded_parse(json_t *v, struct recorded *out)
+{
+	memset(out, 0, sizeof *out);
+	out->verdict = dup_of(v, "verdict");
+	out->stage = dup_of(v, "stage");
+	out->log = dup_of(v, "log");
+	out->extra = text_of_json(v);
+}

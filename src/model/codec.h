@@ -147,6 +147,55 @@ json_t	*codec_run(const struct run *r, const struct codec_ctx *x);
 int	 codec_run_parse(const char *line, size_t len, struct run *out,
 	    char **task_id, int *timeout_s, int *stored, struct err *err);
 
+/* --- read back: the assay JSONL (CODEC_RAW) and the dataset --------
+ * The fields each reader knows are the ones codec_task and
+ * codec_candidate_put write; the raw reader puts the others in extra,
+ * where the raw writers find them again, so a round trip loses nothing.
+ * A reader's -1 comes with err saying what is wrong, without the place:
+ * the importer adds PATH:LINE or the file.  The struct is zeroed first
+ * and released by the caller, also after an error.
+ */
+
+/*
+ * A task object.
+ *   RAW:     "id" and "env" required; "benchmark" "local" and "domain"
+ *            "chip" when absent; "env_params" an object, kept as its
+ *            text in its key order; "spec", "interface" and "source" as
+ *            given (NULL when absent); "files" an object of name -> text,
+ *            each role by x->file_role, or an array of {"name", "text",
+ *            "role"} ("role" testbench, reference, source or data; by
+ *            the name when absent); every other field but "reference"
+ *            (which the importer makes a candidate) into extra.
+ *   DATASET: task.json: "id", "benchmark", "domain" and "env" required;
+ *            env_params, spec, interface, source, license,
+ *            license_source, split (by hand when "split_by" is "hand")
+ *            and the "extra" object; the files are the importer's (read
+ *            from the checkout, each against its sha256).
+ */
+int	 codec_task_parse(json_t *to, const struct codec_ctx *x,
+	    struct task *out, struct err *err);
+
+/*
+ * A candidate.
+ *   RAW:     the "candidate" of row: "code" required; "origin" "unknown"
+ *            and "kind" "direct" when absent, the kind one of vocab.h's;
+ *            "id", "origin_raw", "lang", "parent" and "source" as given
+ *            (NULL when absent); the code up to a NUL, and its hash; the
+ *            candidate's other fields into extra, and the row's other
+ *            fields into extra's "$row".  The task and the defaults that
+ *            need the store or the envs (lang, source) are the
+ *            importer's.
+ *   DATASET: row is <id>.json: "id", "task", "origin", "kind", "lang"
+ *            and "code" (its file's name) required; origin_raw, parent
+ *            and source; the code is the importer's to read and check.
+ */
+int	 codec_candidate_parse(json_t *row, const struct codec_ctx *x,
+	    struct candidate *out, struct err *err);
+
+/* A recorded result of a row: "verdict", "stage" and "log" as given
+ * (NULL when absent), the whole object as its extra. */
+void	 codec_recorded_parse(json_t *v, struct recorded *out);
+
 /* --- text, for the fields around these (labels, notes, messages) ---- */
 
 /* n bytes of text as a JSON string: as they are when valid UTF-8, else

@@ -8,7 +8,8 @@
  * from db/extra.jsonl; the run result line has the key order and value
  * forms `verify --results` wrote at 804692a for candidate e-2 of that
  * file, with a short command and log; the sha256 of "module tb;
- * endmodule\n" is the one that run's inputs record for tb.sv.  Where
+ * endmodule\n" is the one that run's inputs record for tb.sv; the row
+ * read back is that raw line without its decisions.  Where
  * the writers disagreed before (show --json wrote evidence_line and
  * cand_line as null when 0 and origin_raw as null when absent; the
  * result line dropped a string key that was not UTF-8), the tests pin
@@ -466,6 +467,125 @@ test_codec_recorded(void **state)
 	recorded_release(&r);
 }
 
+/* The assay JSONL read back: the golden row of e-1 (as the raw export
+ * wrote it, decisions left out) parses into the structs that write it
+ * again byte for byte; a bad row says what is wrong. */
+static void
+test_codec_raw_parse(void **state)
+{
+	static const char line[] = "{\"task\":{\"id\":\"local/e1\","
+	    "\"benchmark\":\"local\",\"domain\":\"chip\",\"env\":"
+	    "\"iverilog\",\"env_params\":{},\"spec\":\"a wire\",\"source\":"
+	    "\"db/extra.jsonl:1\",\"files\":{\"tb.sv\":\"module tb;"
+	    " endmodule\\n\"},\"colour\":\"blue\"},\"candidate\":{\"id\":"
+	    "\"e-1\",\"origin\":\"gpt-x\",\"kind\":\"direct\",\"lang\":"
+	    "\"verilog\",\"code\":\"module top_module(); endmodule\\n\","
+	    "\"parent\":null,\"source\":\"db/extra.jsonl:1\",\"mood\":"
+	    "\"bold\"},\"recorded\":[{\"verdict\":\"fail\",\"log\":"
+	    "\"boom\",\"tool\":\"iv 10\"}],\"batch\":7}";
+	struct codec_ctx x = { .profile = CODEC_RAW,
+	    .file_role = import_file_role };
+	json_t *row = json_loads(line, 0, NULL), *out, *co, *a;
+	struct task t;
+	struct candidate c;
+	struct recorded r;
+	struct err err;
+	char *s;
+
+	(void)state;
+	assert_non_null(row);
+	assert_int_equal(codec_task_parse(json_object_get(row, "task"), &x,
+	    &t, &err), 0);
+	assert_int_equal(codec_candidate_parse(row, &x, &c, &err), 0);
+	assert_string_equal(c.extra, "{\"mood\":\"bold\",\"$row\":"
+	    "{\"batch\":7}}");
+	assert_string_equal(c.code_hash,
+	    "68349c32bb5e977bdec986f2c0ee28be8755905c217390558b01454ea6777dce");
+	codec_recorded_parse(json_array_get(json_object_get(row, "recorded"),
+	    0), &r);
+	out = json_object();
+	json_object_set_new(out, "task", codec_task(&t, &x, &err));
+	co = json_object();
+	assert_int_equal(codec_candidate_put(co, &c, &x, &err), 0);
+	json_object_set_new(out, "candidate", co);
+	a = json_array();
+	json_array_append_new(a, codec_recorded(&r, &x));
+	json_object_set_new(out, "recorded", a);
+	codec_row_unknown(out, &c);
+	s = text_of(out, 0);
+	assert_string_equal(s, line);
+	free(s);
+	task_release(&t);
+	candidate_release(&c);
+	recorded_release(&r);
+	json_decref(row);
+
+	row = json_loads("{\"id\":\"t\",\"env\":\"iverilog\",\"files\":"
+	    "[{\"name\":\"a.v\",\"text\":\"\",\"role\":\"golden\"}]}", 0,
+	    NULL);
+	assert_int_equal(codec_task_parse(row, &x, &t, &err), -1);
+	assert_string_equal(err.msg, "a task file's \"role\" must be testbench,"
+	    " reference, source or data");
+	task_release(&t);
+	json_decref(row);
+	row = json_loads("{\"candidate\":{\"code\":\"x\",\"kind\":"
+	    "\"rewrite\"}}", 0, NULL);
+	assert_int_equal(codec_candidate_parse(row, &x, &c, &err), -1);
+	assert_string_equal(err.msg, "\"kind\" must be direct, repair or"
+	    " optimization");
+	candidate_release(&c);
+	json_decref(row);
+}
+
+/* task.json and <id>.json read back give the fields they were written
+ * from (the files and the code are read from the checkout, not here). */
+static void
+test_codec_dataset_parse(void **state)
+{
+	struct codec_ctx x = { .profile = CODEC_DATASET,
+	    .source = "extra.jsonl:1", .code_file = "e-1.sv" };
+	struct task t, back;
+	struct candidate c, cb;
+	struct err err;
+	json_t *o;
+
+	(void)state;
+	task_e1(&t);
+	t.split = xstrdup("test");
+	t.split_hand = 1;
+	o = codec_task(&t, &x, NULL);
+	assert_int_equal(codec_task_parse(o, &x, &back, &err), 0);
+	json_decref(o);
+	assert_string_equal(back.id, "local/e1");
+	assert_string_equal(back.env_params, "{}");
+	assert_string_equal(back.source, "extra.jsonl:1");
+	assert_string_equal(back.license_source, "--license");
+	assert_string_equal(back.split, "test");
+	assert_int_equal(back.split_hand, 1);
+	assert_string_equal(back.extra, "{\"colour\":\"blue\"}");
+	assert_null(back.interface);
+	task_release(&back);
+	task_release(&t);
+
+	cand_e1(&c);
+	o = json_object();
+	assert_int_equal(codec_candidate_put(o, &c, &x, NULL), 0);
+	assert_int_equal(codec_candidate_parse(o, &x, &cb, &err), 0);
+	assert_string_equal(cb.id, "e-1");
+	assert_string_equal(cb.task_id, "local/e1");
+	assert_string_equal(cb.kind, "direct");
+	assert_null(cb.parent);
+	assert_null(cb.code);
+	candidate_release(&cb);
+	json_object_del(o, "lang");
+	assert_int_equal(codec_candidate_parse(o, &x, &cb, &err), -1);
+	assert_string_equal(err.msg, "a sample needs \"id\", \"task\","
+	    " \"origin\", \"kind\", \"lang\" and \"code\"");
+	candidate_release(&cb);
+	json_decref(o);
+	candidate_release(&c);
+}
+
 int
 main(void)
 {
@@ -478,6 +598,8 @@ main(void)
 		cmocka_unit_test(test_codec_run_profiles_agree),
 		cmocka_unit_test(test_codec_text),
 		cmocka_unit_test(test_codec_recorded),
+		cmocka_unit_test(test_codec_raw_parse),
+		cmocka_unit_test(test_codec_dataset_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
