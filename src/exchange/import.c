@@ -206,17 +206,21 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 {
 	/* Every caller passes its import_opts as the rows' arg. */
 	const struct import_opts *opts = arg;
-	char *data, *p, *end;
+	struct import_text in;
+	const char *data, *p, *end;
 	size_t len, line = 0, rows = 0;
 
-	if (import_read(path, &data, &len, err) < 0)
+	/* Mapped, not read: a million rows are more than a gigabyte. */
+	if (import_map(path, &in, err) < 0)
 		return -1;
-	p = data;
+	data = p = in.data;
+	len = in.len;
 	end = data + len;
 	while (p < end) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
-		char *txt = p, *fixed = NULL;
+		const char *txt = p;
+		char *fixed = NULL;
 		size_t tl = l;
 		json_error_t jerr;
 		json_t *row;
@@ -283,7 +287,7 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 		if (rc < 0) {
 			if (!keep_going) {
 				err_set(err, "%s", rowerr.msg);
-				free(data);
+				import_unmap(&in);
 				return -1;
 			}
 			rep->skipped++;
@@ -295,7 +299,7 @@ each_jsonl(struct store *st, const char *path, int nan_ok, int keep_going,
 	if (rows == 0)
 		buf_printf(&rep->warnings, "%s: empty file, nothing imported\n",
 		    path);
-	free(data);
+	import_unmap(&in);
 	return 0;
 }
 
@@ -686,6 +690,44 @@ out:
 	return rc;
 }
 
+/*
+ * A recorded object of an assay row as its extra column: without the
+ * verdict, stage and log its own columns hold, where an export puts them
+ * back in the same place (recorded_json() in export.c sets the ones
+ * extra has where they are and adds the others last, in that order), so
+ * that the log is not stored twice and a round trip keeps the object
+ * byte for byte.  Only string members at the end of the object, in that
+ * order, are left out (deleted from v).  New string.
+ */
+static char *
+recorded_extra(json_t *v)
+{
+	static const char *const tail[] = { "verdict", "stage", "log" };
+	const char *keys[64], *k;
+	size_t n = 0, last = 3;
+	json_t *x;
+
+	json_object_foreach(v, k, x) {
+		if (n == sizeof keys / sizeof keys[0])
+			break;
+		keys[n++] = k;
+	}
+	if (n < json_object_size(v))
+		n = 0;		/* too many members to look at: keep all */
+	while (n > 0) {
+		size_t c = 0;
+
+		while (c < last && strcmp(tail[c], keys[n - 1]) != 0)
+			c++;
+		if (c == last || !json_is_string(json_object_get(v,
+		    keys[n - 1])))
+			break;
+		json_object_del(v, keys[--n]);
+		last = c;
+	}
+	return json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+}
+
 static int
 assay_row(struct store *st, json_t *row, const char *path, size_t line,
     void *arg, struct import_report *rep, struct err *err)
@@ -816,7 +858,7 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 		r->verdict = jdup(v, "verdict");
 		r->stage = jdup(v, "stage");
 		r->log = jdup(v, "log");
-		r->extra = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		r->extra = recorded_extra(v);
 	}
 	if (import_put_candidate(st, &c, recs, nrec, rep, &inserted, err) < 0)
 		goto out;
@@ -1222,10 +1264,11 @@ static int
 detect(const char *path, enum import_format *out, struct err *err)
 {
 	struct stat sb;
+	struct import_text in;
 	json_error_t jerr;
 	json_t *row;
-	char *p, *data, lead = 0;
-	size_t len, line;
+	char *p, lead = 0;
+	size_t line;
 
 	if (stat(path, &sb) < 0)
 		return err_set(err, "%s: %s", path, strerror(errno));
@@ -1272,10 +1315,10 @@ detect(const char *path, enum import_format *out, struct err *err)
 		*out = IMPORT_VEV1;
 		return 0;
 	}
-	if (import_read(path, &data, &len, err) < 0)
+	if (import_map(path, &in, err) < 0)
 		return -1;
-	line = first_row(data, len, &row, &jerr, &lead);
-	free(data);
+	line = first_row(in.data, in.len, &row, &jerr, &lead);
+	import_unmap(&in);
 	if (line == 0) {
 		*out = IMPORT_ASSAY;	/* empty: nothing to read */
 		return 0;

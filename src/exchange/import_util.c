@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -167,6 +168,55 @@ import_read(const char *path, char **out, size_t *len, struct err *err)
 	rc = read_fd(fd, path, out, len, err);
 	close(fd);
 	return rc;
+}
+
+int
+import_map(const char *path, struct import_text *out, struct err *err)
+{
+	struct stat sb;
+	void *p;
+	int fd;
+
+	memset(out, 0, sizeof *out);
+	out->data = "";
+	if (cur.pipe_path != NULL && strcmp(path, cur.pipe_path) == 0) {
+		out->data = cur.pipe_data;
+		out->len = cur.pipe_len;
+		return 0;
+	}
+	if (cur.root != NULL && symlink_out(path, err) < 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return err_set(err, "%s: not a regular file, refused", path);
+	}
+	if (sb.st_size == 0) {
+		close(fd);
+		return 0;
+	}
+	p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	/* Read once, front to back: the kernel may read ahead and drop
+	 * what is behind. */
+	madvise(p, (size_t)sb.st_size, MADV_SEQUENTIAL);
+	out->data = p;
+	out->len = (size_t)sb.st_size;
+	out->mapped = 1;
+	return 0;
+}
+
+void
+import_unmap(struct import_text *t)
+{
+	if (t->mapped)
+		munmap((void *)t->data, t->len);
+	memset(t, 0, sizeof *t);
+	t->data = "";
 }
 
 int

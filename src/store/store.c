@@ -24,6 +24,7 @@
 #include "base/ident.h"
 
 static void bulk_end(struct store *);
+static void bulk_env_forget(struct store *);
 
 /* The slots of st->hot. */
 enum hot_stmt {
@@ -804,9 +805,19 @@ query_int64(struct store *st, const char *sql, int64_t *out,
 static const char bulk_trigger_names[] = "'search_task', 'search_candidate',"
     " 'search_recorded', 'search_note', 'queue_insert', 'queue_sum_insert'";
 
+/* The task env store_task_env() keeps for an import's next row. */
+static void
+bulk_env_forget(struct store *st)
+{
+	free(st->bulk_env_id);
+	free(st->bulk_env);
+	st->bulk_env_id = st->bulk_env = NULL;
+}
+
 static void
 bulk_end(struct store *st)
 {
+	bulk_env_forget(st);
 	free(st->bulk_triggers);
 	st->bulk_triggers = NULL;
 	free(st->bulk_last_id);
@@ -1010,6 +1021,8 @@ store_savepoint_end(struct store *st, int keep)
 		st->bulk_docs = st->bulk_docs_row;
 		free(st->bulk_last_id);
 		st->bulk_last_id = NULL;
+		/* and a task it added may be gone with it */
+		bulk_env_forget(st);
 	}
 	if (hot(st, HOT_RELEASE, &s, "RELEASE row", NULL) == 0)
 		hot_step(st, s, "RELEASE row", NULL);
@@ -1209,6 +1222,13 @@ store_task_env(struct store *st, const char *id, char **env,
 	int rc;
 
 	*env = NULL;
+	/* An import's rows name the same few tasks over and over; within
+	 * its transaction a task's env cannot change. */
+	if (st->bulk && st->bulk_env_id != NULL &&
+	    strcmp(st->bulk_env_id, id) == 0) {
+		*env = xstrdup(st->bulk_env);
+		return 0;
+	}
 	if (hot(st, HOT_TASK_ENV, &s, "SELECT env FROM task WHERE id = ?1",
 	    err) < 0)
 		return -1;
@@ -1219,6 +1239,11 @@ store_task_env(struct store *st, const char *id, char **env,
 	hot_done(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "read task");
+	if (rc == SQLITE_ROW && st->bulk && *env != NULL) {
+		bulk_env_forget(st);
+		st->bulk_env_id = xstrdup(id);
+		st->bulk_env = xstrdup(*env);
+	}
 	return rc == SQLITE_ROW ? 0 : 1;
 }
 
