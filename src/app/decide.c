@@ -19,6 +19,7 @@
 #include "base/hash.h"
 #include "base/ident.h"
 #include "model/sample.h"
+#include "model/vocab.h"
 
 /* Close what begin_own() opened: commit on rc 0, else roll back. */
 static int
@@ -139,6 +140,44 @@ decide_bulk(struct store *st, const struct decide_act *act,
 		return -1;
 	}
 	return 0;
+}
+
+const char *
+decide_warning(struct store *st, const struct decide_act *act,
+    char *const *ids, size_t n, char *buf, size_t len)
+{
+	int accept = act->kind == DECIDE_REVIEW &&
+	    status_from_name(act->status) == STATUS_ACCEPTED;
+	size_t npass = 0, nnone = 0;
+
+	buf[0] = '\0';
+	if (!accept && act->kind != DECIDE_LABEL)
+		return buf;
+	for (size_t i = 0; i < n; i++) {
+		struct err err;
+		struct run r;
+
+		if (store_run_latest(st, ids[i], &r, &err) != 0) {
+			nnone++;
+			continue;
+		}
+		if (verdict_is(r.verdict, VERDICT_PASS))
+			npass++;
+		run_release(&r);
+	}
+	if (n == 1 && accept && npass == 0)
+		snprintf(buf, len, " although it %s", nnone ? "never ran" :
+		    "does not pass");
+	else if (n == 1 && !accept && npass == 1)
+		snprintf(buf, len, " although it passes");
+	else if (accept && npass < n)
+		snprintf(buf, len, " although %zu of them do%s not pass%s",
+		    n - npass, n - npass == 1 ? "es" : "", nnone > 0 ?
+		    " or never ran" : "");
+	else if (!accept && npass > 0)
+		snprintf(buf, len, " although %zu of them pass%s", npass,
+		    npass == 1 ? "es" : "");
+	return buf;
 }
 
 void

@@ -1,6 +1,10 @@
 /*
- * import.h - readers for the assay JSONL format and the public benchmark
- * layouts (VerilogEval v1 and v2, RTLFixer); see docs/formats.md.
+ * import.h - importing the assay JSONL format and the public benchmark
+ * layouts (VerilogEval v1 and v2, RTLFixer, RealBench, RTLLM,
+ * KernelBench) and the dataset checkout; see docs/formats.md.  One file
+ * a format (import_FORMAT.c), one line each in the table
+ * (importers.h); import.c tells the format and holds the transaction,
+ * import_util.c what the readers share.
  *
  * Identity: a task id is "<benchmark>/<problem>"; a candidate is its
  * (task, origin, code hash), so importing the same rows again adds
@@ -19,18 +23,16 @@
 
 #include "base/buf.h"
 #include "base/err.h"
+#include "exchange/importers.h"
 #include "store/store.h"
 
+struct json_t;
+
+/* IMPORT_AUTO, then one format a line of the table, IMPORT_ASSAY ... */
+#define IMPORT_FORMAT_ENUM(e, file)	IMPORT_##e,
 enum import_format {
 	IMPORT_AUTO,
-	IMPORT_ASSAY,
-	IMPORT_VEV2,		/* verilog-eval-v2 problem directory */
-	IMPORT_VEV1,		/* verilog-eval-v1: four JSONL files */
-	IMPORT_RTLFIXER,
-	IMPORT_REALBENCH,	/* RealBench folders and samples JSONL */
-	IMPORT_KERNELBENCH,	/* KernelBench problems, kernel dumps, results */
-	IMPORT_DATASET,		/* a checkout of the dataset assay commit writes */
-	IMPORT_RTLLM		/* RTLLM design folders and _MODEL/tK samples */
+	IMPORTERS(IMPORT_FORMAT_ENUM)
 };
 
 struct import_opts {
@@ -66,9 +68,11 @@ struct import_report {
 void	import_report_init(struct import_report *r);
 void	import_report_release(struct import_report *r);
 
-/* Parse a --format name ("auto", "assay", ...).  0, or -1 with err. */
+/* Parse a --format name ("auto", or an importer's name: "assay",
+ * "verilog-eval-v2", ...).  0, or -1 with err naming the known ones. */
 int	import_format_parse(const char *name, enum import_format *out,
 	    struct err *err);
+/* The --format name of f.  Static string. */
 const char *import_format_name(enum import_format f);
 
 /*
@@ -82,7 +86,7 @@ int	import_path(struct store *st, const char *path,
 	    struct err *err);
 
 /*
- * Helpers the importers share (import.c).  import_list_dir(): the
+ * Helpers the importers share (import_util.c).  import_list_dir(): the
  * sorted names of dir's entries, dot files left out, into *out (a new
  * array of new strings, freed with import_free_names()); 0, or -1 with
  * err ("dir: reason").  import_has_suffix(): 1 when s ends with suffix.
@@ -141,24 +145,6 @@ int	import_read_file(const char *path, char **out, size_t *len,
 	    struct err *err);
 
 /*
- * A dataset checkout (import_dataset.c, docs/formats.md "The dataset in
- * git"): every <domain>/<task-id>/task.json under path becomes a task
- * with its verification files from files/ (roles and sha256 as
- * task.json records them; a file whose hash differs is an error), every
- * <id>.json beside it a candidate with the id, parent, origin and kind
- * it records and the code its "code" names (hash checked), parents
- * first.  The run a sample records becomes a recorded result (verdict,
- * stage; never trusted, as always), its label and review decisions of
- * their "by" (else opts->by).  Called by import_path() inside its
- * transaction.  0, or -1 with err ("path: ...").
- */
-int	import_dataset(struct store *st, const char *path,
-	    const struct import_opts *opts, struct import_report *rep,
-	    struct err *err);
-/* Does directory path look like a dataset checkout?  1 or 0. */
-int	import_dataset_detect(const char *path);
-
-/*
  * Store a task, or a candidate and, when it is new, its nrec recorded
  * results, counting it in rep as added or already there (*inserted, may
  * be NULL, says which for a candidate).  For the importers; 0, or -1
@@ -170,77 +156,75 @@ int	import_put_candidate(struct store *st, struct candidate *c,
 	    const struct recorded *r, size_t nrec, struct import_report *rep,
 	    int *inserted, struct err *err);
 
-/*
- * RTLLM v2.0 in its own layout (import_rtllm.c, docs/formats.md): every
- * folder under path holding design_description.txt and testbench.v is
- * the task rtllm/DESIGN (env iverilog, top the testbench's own module,
- * the testbench and the data files as task files, the description as
- * spec) with its verified_*.v, renamed to the module the testbench
- * instantiates, as the candidate of origin reference; every
- * _MODEL/tK/DESIGN.v under path (or beside it) a candidate of origin
- * gpt-3.5 (_chatgpt35), gpt-4 (_chatgpt4) or MODEL.  Called by
- * import_path() inside its transaction.  0, or -1 with err.
- */
-int	import_rtllm(struct store *st, const char *path,
-	    const struct import_opts *opts, struct import_report *rep,
-	    struct err *err);
-/* Is path an RTLLM root or design folder?  1 or 0. */
+/* Is path an RTLLM root or design folder (import_rtllm.c)?  1 or 0. */
 int	import_rtllm_detect(const char *path);
 
 /*
- * RealBench (import_realbench.c, docs/formats.md): path is the RealBench
- * root, a module folder (one holding verification/) or a samples JSONL
- * file.  Called by import_path() inside its transaction.  0, or -1 with
- * err ("path:line: ...").
- */
-int	import_realbench(struct store *st, const char *path,
-	    const struct import_opts *opts, struct import_report *rep,
-	    struct err *err);
-/* Does path look like RealBench (for --format auto)?  1 or 0. */
-int	import_realbench_detect(const char *path);
-
-/*
- * KernelBench (import_kernelbench.c, docs/formats.md).  path
- * is the data directory (levelN/ problem directories and kernel dumps:
- * DUMP/kernels/levelL_problemP_*.py with DUMP/results*.jsonl), one
- * levelN/ directory, one dump, or one results file of a dump (a dump
- * brings the problems of the levelN/ directories beside it).  Problems
- * become tasks "kernelbench/levelN/<file name without .py>" (benchmark
- * kernelbench, domain gpu, env triton, the problem as the task file of
- * role reference), kernels candidates (lang python), rows recorded
- * results of the kernel they name, an equal one never twice.  The rows'
- * "*_us" fields hold milliseconds: they are kept and repeated as
- * runtime_ms and ref_runtime_ms; a speedup over 10x gets the flag
- * "suspicious-speedup" in the recorded extra and log.  Called by
- * import_path() inside its transaction.  0, or -1 with err
- * ("path[:line]: ...").
- */
-int	import_kernelbench(struct store *st, const char *path,
-	    const struct import_opts *opts, struct import_report *rep,
-	    struct err *err);
-/* Is path a directory import_kernelbench() reads?  1 or 0. */
-int	import_kernelbench_detect(const char *path);
-
-/*
- * The importers of a file of their own (importers.c): the format they
- * read, whether a path is theirs (for --format auto) and the reader,
- * called by import_path() inside its transaction (0, or -1 with err).
- * late: asked only for a directory that is no VerilogEval layout.
- * Adding an importer is its file, an enum import_format value with its
- * name, and one line of the table.
+ * An importer: its --format name; detect(path), 1 when the path's layout
+ * (its name, a directory's entries) is its format, else 0 (may be NULL);
+ * detect_row(row), 1 when the first row of a file is of its format, row
+ * NULL for a file with no row (may be NULL); run(), the reader, called
+ * by import_path() inside its transaction: 0, or -1 with err
+ * ("path[:line]: ...").  import_FILE.c defines importer_FILE and
+ * importers.h lists it; --format auto asks them in that order.
  */
 struct importer {
-	const char		*name;
-	enum import_format	 format;
-	int			 late;
-	int			(*detect)(const char *path);
-	int			(*run)(struct store *st, const char *path,
-				    const struct import_opts *opts,
-				    struct import_report *rep,
-				    struct err *err);
+	const char	*name;
+	int		(*detect)(const char *path);
+	int		(*detect_row)(const struct json_t *row);
+	int		(*run)(struct store *st, const char *path,
+			    const struct import_opts *opts,
+			    struct import_report *rep, struct err *err);
 };
-extern const struct importer importers[];
-extern const size_t nimporters;
+#define IMPORTER_DECLARE(e, file) \
+	extern const struct importer importer_##file;
+IMPORTERS(IMPORTER_DECLARE)
+
+/*
+ * The row loop of the JSONL readers (import_util.c): each non-blank line
+ * of path parsed (bare NaN read as null when nan_ok) and handed to cb as
+ * a JSON object with its 1-based line, in one savepoint each when
+ * opts->keep_going (a failed row is then skipped, listed in
+ * rep->warnings and not counted).  An error names "path:line: ..."; a
+ * store error is given that place too.  Progress goes to
+ * opts->progress.  0, or -1 with err (the first bad row without
+ * keep_going).
+ */
+typedef int (*import_row_fn)(struct store *st, struct json_t *row,
+    const char *path, size_t line, const struct import_opts *opts,
+    struct import_report *rep, struct err *err);
+int	import_each_jsonl(struct store *st, const char *path, int nan_ok,
+	    const struct import_opts *opts, import_row_fn cb,
+	    struct import_report *rep, struct err *err);
+
+/* "path:line: what" into err, for a row's own error; returns -1. */
+int	import_row_error(struct err *err, const char *path, size_t line,
+	    const char *what);
+
+/* The string member key of o (borrowed from o), or NULL when o is no
+ * object or key no string; import_jdup(): a new copy, or NULL. */
+const char *import_jstr(struct json_t *o, const char *key);
+char	*import_jdup(struct json_t *o, const char *key);
+
+/* A JSON object of o's members not named in known (NULL-terminated),
+ * as compact text: new string, or NULL when there are none. */
+char	*import_unknown_fields(struct json_t *o, const char *const *known);
+
+/* Set c's code to a copy of code, with its length and sha256. */
+void	import_set_code(struct candidate *c, const char *code);
+
+/* The VerilogEval v1 and RTLFixer rule for a candidate's code: the
+ * solution as it is when it holds "module top_module", else prompt
+ * (NULL: none) then solution.  New string. */
+char	*import_v1_code(const char *prompt, const char *solution);
+
+/* The task of a VerilogEval v1 problem in benchmark (verilog-eval-v1, or
+ * rtlfixer, which reuses its problems): id BENCHMARK/TASK_ID, domain
+ * chip, env iverilog with the test bench tb as top and the candidate
+ * compiled last.  Sets those fields of t (new strings). */
+void	import_v1_task(struct task *t, const char *benchmark,
+	    const char *task_id);
+
 
 /*
  * The role of a task file by its name, for a task of env (docs/formats.md):

@@ -338,7 +338,7 @@ parent_ready(struct ds *d, const struct pending *pd)
 	return found < 0 ? -1 : found == 0;
 }
 
-int
+static int
 import_dataset(struct store *st, const char *path,
     const struct import_opts *opts, struct import_report *rep,
     struct err *err)
@@ -411,7 +411,7 @@ out:
 	return rc;
 }
 
-int
+static int
 import_dataset_detect(const char *path)
 {
 	for (size_t i = 0; i < sizeof domains / sizeof domains[0]; i++) {
@@ -424,3 +424,7 @@ import_dataset_detect(const char *path)
 	}
 	return 0;
 }
+
+const struct importer importer_dataset = {
+	"dataset", import_dataset_detect, NULL, import_dataset
+};

@@ -223,7 +223,7 @@ kb_is_level(const char *dir)
 	return yes;
 }
 
-int
+static int
 import_kernelbench_detect(const char *path)
 {
 	char *p = kb_trim(path);
@@ -970,7 +970,7 @@ kb_dumps(struct kb_ctx *x, const char *root, struct err *err)
 	return rc;
 }
 
-int
+static int
 import_kernelbench(struct store *st, const char *path,
     const struct import_opts *opts, struct import_report *rep,
     struct err *err)
@@ -1030,3 +1030,16 @@ out:
 	free(p);
 	return rc;
 }
+
+/* A first row of a dump's results file names its problem and kernel. */
+static int
+import_kernelbench_detect_row(const json_t *row)
+{
+	return row != NULL && json_object_get(row, "problem_id") != NULL &&
+	    json_object_get(row, "kernel_path") != NULL;
+}
+
+const struct importer importer_kernelbench = {
+	"kernelbench", import_kernelbench_detect,
+	import_kernelbench_detect_row, import_kernelbench
+};

@@ -639,7 +639,7 @@ rb_samples(struct store *st, const char *path, const char *root,
 
 /* --- the entry points ------------------------------------------------- */
 
-int
+static int
 import_realbench_detect(const char *path)
 {
 	char *p = trimmed(path), *s;
@@ -683,7 +683,7 @@ import_realbench_detect(const char *path)
 	return r;
 }
 
-int
+static int
 import_realbench(struct store *st, const char *path,
     const struct import_opts *opts, struct import_report *rep,
     struct err *err)
@@ -741,3 +741,7 @@ out:
 	free(p);
 	return rc;
 }
+
+const struct importer importer_realbench = {
+	"realbench", import_realbench_detect, NULL, import_realbench
+};

@@ -588,7 +588,7 @@ out:
 	return rc;
 }
 
-int
+static int
 import_rtllm(struct store *st, const char *path,
     const struct import_opts *opts, struct import_report *rep,
     struct err *err)
@@ -682,3 +682,7 @@ import_rtllm_detect(const char *path)
 	import_free_names(names, n);
 	return yes;
 }
+
+const struct importer importer_rtllm = {
+	"rtllm", import_rtllm_detect, NULL, import_rtllm
+};

@@ -1,9 +1,11 @@
 /*
  * import_util.c - what the importers share (import.h): reading input
  * under the import's guard, listing directories, storing and counting
- * tasks and candidates.  Below every importer file and import.c, so that
- * the readers of each format (import_*.c) and the dispatch (import.c)
- * use it and never each other.
+ * tasks and candidates, the JSONL row loop with its file:line errors,
+ * the JSON getters, the roles of task files and the model names of
+ * generation logs.  Below every importer file and import.c, so that the
+ * readers of each format (import_*.c) and the dispatch (import.c) use it
+ * and never each other.
  */
 #include "exchange/import.h"
 
@@ -14,10 +16,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
+#include "base/hash.h"
+#include "envs/env.h"
+#include "envs/verilog.h"
 #include "model/sample.h"
 
 /*
@@ -348,3 +356,319 @@ import_put_candidate(struct store *st, struct candidate *c,
 			return -1;
 	return 0;
 }
+
+/* --- the row readers' helpers ---------------------------------------- */
+
+char *
+import_nan_to_null(const char *line, size_t len, size_t *outlen)
+{
+	struct buf b = BUF_INIT;
+	int in_str = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = line[i];
+
+		if (in_str) {
+			buf_addc(&b, ch);
+			if (ch == '\\' && i + 1 < len)
+				buf_addc(&b, line[++i]);
+			else if (ch == '"')
+				in_str = 0;
+			continue;
+		}
+		if (ch == '"') {
+			in_str = 1;
+		} else if (ch == 'N' && i + 3 <= len &&
+		    memcmp(line + i, "NaN", 3) == 0 &&
+		    (i == 0 || strchr(" \t:,[", line[i - 1]) != NULL) &&
+		    (i + 3 == len || strchr(" \t\r\n,]}", line[i + 3]) != NULL)) {
+			buf_adds(&b, "null");
+			i += 2;
+			continue;
+		}
+		buf_addc(&b, ch);
+	}
+	return buf_detach(&b, outlen);
+}
+
+char *
+import_model_from_log(const char *log)
+{
+	static const char *const markers[] = { "_cot_", "_react_",
+	    "_openaifunc_" };
+	const char *end = strstr(log, "_pass_at_k");
+	const char *best = NULL;
+	size_t n;
+
+	if (end == NULL)
+		end = log + strlen(log);
+	for (size_t m = 0; m < sizeof markers / sizeof markers[0]; m++) {
+		size_t ml = strlen(markers[m]);
+
+		for (const char *p = log; (p = strstr(p, markers[m])) != NULL &&
+		    p < end; p++)
+			if (best == NULL || p + ml > best)
+				best = p + ml;
+	}
+	if (best == NULL) {
+		/* "..._reflexion-verilog_2_gpt-4": after the last _<digits>_ */
+		for (const char *p = log; p < end; p++) {
+			const char *q = p + 1;
+
+			if (*p != '_' || q >= end || *q < '0' || *q > '9')
+				continue;
+			while (q < end && *q >= '0' && *q <= '9')
+				q++;
+			if (q < end && *q == '_')
+				best = q + 1;
+		}
+	}
+	if (best == NULL || best >= end)
+		return xstrdup(log);
+	n = (size_t)(end - best);
+	return xstrndup(best, n);
+}
+
+const char *
+import_jstr(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+char *
+import_jdup(json_t *o, const char *key)
+{
+	return xstrdup(import_jstr(o, key));
+}
+
+char *
+import_unknown_fields(json_t *o, const char *const *known)
+{
+	json_t *extra = json_object(), *v;
+	const char *key;
+	char *txt = NULL;
+
+	json_object_foreach(o, key, v) {
+		int k = 0;
+
+		for (size_t i = 0; known[i] != NULL && !k; i++)
+			k = strcmp(known[i], key) == 0;
+		if (!k)
+			json_object_set(extra, key, v);
+	}
+	if (json_object_size(extra) > 0)
+		txt = json_dumps(extra, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(extra);
+	return txt;
+}
+
+void
+import_set_code(struct candidate *c, const char *code)
+{
+	free(c->code);
+	c->code = xstrdup(code);
+	c->code_len = strlen(code);
+	hash_sha256(c->code, c->code_len, c->code_hash);
+}
+
+int
+import_each_jsonl(struct store *st, const char *path, int nan_ok,
+    const struct import_opts *opts, import_row_fn cb,
+    struct import_report *rep, struct err *err)
+{
+	int keep_going = opts->keep_going;
+	struct import_text in;
+	const char *data, *p, *end;
+	size_t len, line = 0, rows = 0;
+
+	/* Mapped, not read: a million rows are more than a gigabyte. */
+	if (import_map(path, &in, err) < 0)
+		return -1;
+	data = p = in.data;
+	len = in.len;
+	end = data + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *txt = p;
+		char *fixed = NULL;
+		size_t tl = l;
+		json_error_t jerr;
+		json_t *row;
+		struct err rowerr;
+		int rc;
+
+		line++;
+		p += l + (nl != NULL);
+		if (opts->progress != NULL && line % IMPORT_PROGRESS_ROWS == 0)
+			opts->progress(line, (size_t)(p - data), len,
+			    opts->progress_arg);
+		while (tl > 0 && (txt[tl - 1] == '\r' || txt[tl - 1] == ' '))
+			tl--;
+		if (tl == 0)
+			continue;
+		if (nan_ok)
+			txt = fixed = import_nan_to_null(txt, tl, &tl);
+		row = json_loadb(txt, tl, JSON_REJECT_DUPLICATES, &jerr);
+		free(fixed);
+		rows++;
+		if (row == NULL || !json_is_object(row)) {
+			if (row == NULL && json_error_code(&jerr) ==
+			    json_error_invalid_utf8)
+				err_set(&rowerr, "%s:%zu: invalid UTF-8 (%s, column"
+				    " %d)", path, line, jerr.text, jerr.column);
+			else if (row == NULL)
+				err_set(&rowerr, "%s:%zu: invalid JSON: %s (column"
+				    " %d)", path, line, jerr.text, jerr.column);
+			else
+				err_set(&rowerr, "%s:%zu: a row must be a JSON"
+				    " object", path, line);
+			json_decref(row);
+			rc = -1;
+		} else {
+			/* A savepoint per row: a skipped row leaves nothing,
+			 * not even in the counts. */
+			struct import_report before = *rep;
+
+			err_clear(&rowerr);
+			/* Without keep_going a bad row fails the whole
+			 * file, so a row needs no savepoint of its own
+			 * (each one journals every page the row changes). */
+			rc = keep_going ? store_savepoint(st, &rowerr) : 0;
+			if (rc == 0) {
+				rc = cb(st, row, path, line, opts, rep,
+				    &rowerr);
+				if (keep_going)
+					store_savepoint_end(st, rc == 0);
+			}
+			if (rc < 0) {
+				rep->tasks_added = before.tasks_added;
+				rep->tasks_existing = before.tasks_existing;
+				rep->cands_added = before.cands_added;
+				rep->cands_existing = before.cands_existing;
+			}
+			json_decref(row);
+			if (rc < 0 && strncmp(rowerr.msg, path, strlen(path)) != 0) {
+				struct err e2;
+
+				/* A store failure: say where it happened. */
+				err_set(&e2, "%s:%zu: %s", path, line, rowerr.msg);
+				rowerr = e2;
+			}
+		}
+		if (rc < 0) {
+			if (!keep_going) {
+				err_set(err, "%s", rowerr.msg);
+				import_unmap(&in);
+				return -1;
+			}
+			rep->skipped++;
+			buf_printf(&rep->warnings, "%s (skipped)\n", rowerr.msg);
+		}
+	}
+	if (opts->progress != NULL)
+		opts->progress(line, len, len, opts->progress_arg);
+	if (rows == 0)
+		buf_printf(&rep->warnings, "%s: empty file, nothing imported\n",
+		    path);
+	import_unmap(&in);
+	return 0;
+}
+
+int
+import_row_error(struct err *err, const char *path, size_t line,
+    const char *what)
+{
+	return err_set(err, "%s:%zu: %s", path, line, what);
+}
+
+void
+import_v1_task(struct task *t, const char *benchmark, const char *task_id)
+{
+	t->id = xasprintf("%s/%s", benchmark, task_id);
+	t->benchmark = xstrdup(benchmark);
+	t->domain = xstrdup("chip");
+	t->env = xstrdup("iverilog");
+	t->env_params = xstrdup("{\"top\":\"tb\",\"timeout_s\":30,"
+	    "\"candidate_last\":true}");
+}
+
+char *
+import_v1_code(const char *prompt, const char *solution)
+{
+	if (strstr(solution, "module top_module") != NULL)
+		return xstrdup(solution);
+	return xasprintf("%s%s", prompt != NULL ? prompt : "", solution);
+}
+
+/* --- the roles of task files --------------------------------------- */
+
+const char *
+import_lang_of_env(const char *env)
+{
+	const struct env_ops *e = env_find(env);
+
+	/* A pipeline "iverilog+yosys" is in the language of its first env. */
+	if (e == NULL && env != NULL && strchr(env, '+') != NULL) {
+		char *first = xstrndup(env, strcspn(env, "+"));
+
+		e = env_find(first);
+		free(first);
+	}
+	return e != NULL ? e->lang : "text";
+}
+
+/* Is one of name's words (split at '_', '-', '.') in words, ignoring
+ * case? */
+static int
+has_word(const char *name, const char *const *words)
+{
+	const char *p = name;
+
+	while (*p != '\0') {
+		size_t n = strcspn(p, "_-.");
+
+		for (size_t i = 0; n > 0 && words[i] != NULL; i++)
+			if (strlen(words[i]) == n &&
+			    strncasecmp(p, words[i], n) == 0)
+				return 1;
+		p += n;
+		if (*p != '\0')
+			p++;
+	}
+	return 0;
+}
+
+const char *
+import_file_role(const char *name, const char *env)
+{
+	static const char *const tb[] = { "tb", "test", "testbench", NULL };
+	static const char *const ref[] = { "ref", "reference", "golden",
+	    NULL };
+
+	if (strcmp(import_lang_of_env(env), "verilog") == 0) {
+		struct task_file f = { (char *)name, (char *)"source", NULL, 0 };
+
+		if (verilog_is_data(&f))
+			return "data";
+	}
+	if (has_word(name, tb))
+		return "testbench";
+	if (has_word(name, ref))
+		return "reference";
+	return "source";
+}
+
+int
+import_role_valid(const char *role)
+{
+	return role != NULL && (strcmp(role, "testbench") == 0 ||
+	    strcmp(role, "reference") == 0 || strcmp(role, "source") == 0 ||
+	    strcmp(role, "data") == 0);
+}
+
+/*
+ * A task's "files": an object of name -> text, each file's role by its
+ * name (import_file_role()), or an array of {"name", "text", "role"}
+ * objects, "role" optional, for a role the name does not say.
+ */

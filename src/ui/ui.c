@@ -29,6 +29,7 @@
 
 #include "ui/bench.h"
 #include "app/command.h"
+#include "app/commands.h"
 #include "app/config.h"
 #include "app/decide.h"
 #include "exchange/dataset.h"
@@ -473,29 +474,13 @@ ui_accept(struct wb *wb)
 	    "(never run)");
 }
 
+static void ui_command_run(struct wb *wb, const char *line, int confirmed);
+
+/* u and C-r: the :undo and :redo command lines. */
 static void
 ui_undo(struct wb *wb, int redo)
 {
-	struct store_step step;
-	struct err err;
-	char what[512];
-	int rc;
-
-	rc = decide_undo(wb->st, redo, wb->reviewer, 0, &step, &err);
-	if (rc < 0) {
-		wb_msg(wb, 1, "%s: %s", redo ? "redo" : "undo", err.msg);
-		return;
-	}
-	wb_msg(wb, 0, "%s", decide_undo_text(rc, redo, wb->reviewer, 0, &step,
-	    what, sizeof what));
-	if (rc == 1)
-		return;
-	/* one candidate: go back to it; a bulk action's: the cursor keeps
-	 * its own */
-	if (step.count == 1)
-		wb_changed(wb, step.cand_id);
-	else
-		wb_view_changed(wb);
+	ui_command_run(wb, redo ? "redo" : "undo", 0);
 }
 
 static void
@@ -537,191 +522,6 @@ ui_mark(struct wb *wb)
 	wb_mark_toggle(wb, wb->cur.id);
 	if (!wb->detached)
 		q->ops->key(q, 0, ACTION_MOVE_DOWN);
-}
-
-/*
- * Check a :label, :review or :note command (verb, arg) and say what it
- * does in words; 0, or -1 with a message.  For :review, *status is the
- * review status.
- */
-static int
-ui_bulk_check(struct wb *wb, const char *verb, const char *arg,
-    const char **status)
-{
-	char cat[32], names[80];
-
-	*status = NULL;
-	if (strcmp(verb, "label") == 0) {
-		size_t n = strcspn(arg, " ");
-
-		snprintf(cat, sizeof cat, "%.*s", (int)n, arg);
-		if (category_from_name(cat) != CATEGORY_NONE)
-			return 0;
-		wb_msg(wb, 1, "label wants a category: %s [SUB]",
-		    category_list(names, sizeof names, " "));
-		return -1;
-	}
-	if (strcmp(verb, "review") == 0) {
-		*status = status_name(status_from_verb(arg));
-		if (*status == NULL) {
-			wb_msg(wb, 1, "review wants accept, reject, flag or"
-			    " reset");
-			return -1;
-		}
-		return 0;
-	}
-	if (*arg == '\0') {
-		wb_msg(wb, 1, "note wants a text, e.g. :note width off by one");
-		return -1;
-	}
-	return 0;
-}
-
-/* The decision of a checked bulk command (verb, arg; status for
- * :review).  cat holds the category of a :label. */
-static void
-ui_bulk_act(const char *verb, const char *arg, const char *status,
-    char *cat, size_t ncat, struct decide_act *a)
-{
-	memset(a, 0, sizeof *a);
-	if (strcmp(verb, "label") == 0) {
-		const char *sub = arg + strcspn(arg, " ");
-
-		snprintf(cat, ncat, "%.*s", (int)strcspn(arg, " "), arg);
-		while (*sub == ' ')
-			sub++;
-		a->kind = DECIDE_LABEL;
-		a->category = cat;
-		a->sub = *sub != '\0' ? sub : NULL;
-	} else if (strcmp(verb, "review") == 0) {
-		a->kind = DECIDE_REVIEW;
-		a->status = status;
-	} else {
-		a->kind = DECIDE_NOTE;
-		a->note = arg;
-	}
-}
-
-/* Run wb->bulk on the marked candidates (or the selected one) as one
- * journal batch: one u takes it all back. */
-static void
-ui_bulk_run(struct wb *wb)
-{
-	char *line = wb->bulk, *arg, *one[1], cat[32];
-	char **ids = wb->nmarks > 0 ? wb->marks : one;
-	size_t n = wb->nmarks > 0 ? wb->nmarks : 1, failed;
-	const char *status;
-	struct decide_act act;
-	struct err err;
-
-	wb->bulk = NULL;
-	if (line == NULL)
-		return;
-	arg = line + strcspn(line, " ");
-	if (*arg != '\0')
-		*arg++ = '\0';
-	one[0] = wb->cur.id;
-	if (one[0] == NULL && wb->nmarks == 0) {
-		wb_msg(wb, 1, "no candidate selected");
-		goto out;
-	}
-	if (ui_bulk_check(wb, line, arg, &status) < 0)
-		goto out;
-	ui_bulk_act(line, arg, status, cat, sizeof cat, &act);
-	if (decide_bulk(wb->st, &act, ids, n, wb->reviewer, &failed,
-	    &err) < 0) {
-		if (failed < n)
-			wb_msg(wb, 1, "%s %s: %s (nothing changed)", line,
-			    ids[failed], err.msg);
-		else
-			wb_msg(wb, 1, "%s: %s", line, err.msg);
-		goto out;
-	}
-	if (n == 1)
-		wb_msg(wb, 0, "%s %s: %s", line, ids[0], arg);
-	else
-		wb_msg(wb, 0, "%s %zu candidates: %s (u undoes all)", line, n,
-		    arg);
-	if (wb->nmarks > 0 && strcmp(line, "note") != 0)
-		wb_marks_clear(wb);
-	/* the marked rows may leave the view: the cursor keeps its
-	 * candidate, not its row number */
-	wb_view_changed(wb);
-out:
-	free(line);
-}
-
-/*
- * :label CATEGORY [SUB], :review accept|reject|flag, :note TEXT: on the
- * marked candidates after a y/n that states the count; a note on the
- * selected candidate alone, with nothing marked, is added at once (m).
- */
-/*
- * What a bulk decision should warn of, into buf: an accept of candidates
- * whose latest verdict is not pass, a failure label on passing ones
- * (" although 2 of them do not pass"); "" when nothing.
- */
-static void
-ui_bulk_warning(struct wb *wb, const char *verb, const char *status,
-    char *buf, size_t n)
-{
-	char **ids = wb->nmarks > 0 ? wb->marks : &wb->cur.id;
-	size_t nids = wb->nmarks > 0 ? wb->nmarks : 1, npass = 0, nnone = 0;
-	int accept = status_from_name(status) == STATUS_ACCEPTED;
-
-	buf[0] = '\0';
-	if (!accept && strcmp(verb, "label") != 0)
-		return;
-	for (size_t i = 0; i < nids; i++) {
-		struct err err;
-		struct run r;
-
-		if (ids[i] == NULL ||
-		    store_run_latest(wb->st, ids[i], &r, &err) != 0) {
-			nnone++;
-			continue;
-		}
-		if (verdict_is(r.verdict, VERDICT_PASS))
-			npass++;
-		run_release(&r);
-	}
-	if (accept && npass < nids)
-		snprintf(buf, n, " although %zu of them do%s not pass%s",
-		    nids - npass, nids - npass == 1 ? "es" : "", nnone > 0 ?
-		    " or never ran" : "");
-	else if (!accept && npass > 0)
-		snprintf(buf, n, " although %zu of them pass%s", npass,
-		    npass == 1 ? "es" : "");
-	if (nids == 1 && buf[0] != '\0')	/* "of them" for one */
-		snprintf(buf, n, " although it %s", accept ? (nnone ?
-		    "never ran" : "does not pass") : "passes");
-}
-
-static void
-ui_bulk(struct wb *wb, const char *verb, const char *arg)
-{
-	const char *status;
-	char warn[96];
-
-	if (ui_bulk_check(wb, verb, arg, &status) < 0)
-		return;
-	if (wb->nmarks == 0 && wb->cur.id == NULL) {
-		wb_msg(wb, 1, "no candidate selected");
-		return;
-	}
-	free(wb->bulk);
-	wb->bulk = xasprintf("%s %s", verb, arg);
-	if (wb->nmarks == 0 && strcmp(verb, "note") == 0) {
-		ui_bulk_run(wb);
-		return;
-	}
-	wb->ask = WB_ASK_BULK;
-	ui_bulk_warning(wb, verb, status, warn, sizeof warn);
-	if (wb->nmarks > 0)
-		wb_msg(wb, 0, "%s %zu marked candidate%s %s%s? y/n", verb,
-		    wb->nmarks, wb->nmarks == 1 ? "" : "s", arg, warn);
-	else
-		wb_msg(wb, 0, "%s %s %s%s? y/n", verb, wb->cur.id, arg, warn);
 }
 
 /* --- saved views --------------------------------------------------------- */
@@ -1025,15 +825,6 @@ wbc_bind(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 }
 
 static int
-wbc_bulk(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
-{
-	(void)a;
-	(void)err;
-	ui_bulk(WB(ctx), ctx->entry->name, ctx->line);
-	return 0;
-}
-
-static int
 wbc_model(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	const char *verb = ctx->entry->name, *arg = ctx->line;
@@ -1137,16 +928,6 @@ static const struct cmd_entry wbc_grep_e = { "grep", NULL, NULL, 0,
 static const struct cmd_entry wbc_goto_e = { "goto", "show", NULL, 0, 1,
     "goto ID", "Go to the candidate ID (or a unique prefix).", WBC,
     wbc_goto };
-static const struct cmd_entry wbc_label_e = { "label", NULL, NULL, 0,
-    CMD_MANY, "label CATEGORY [SUB]", "Label the marked candidates, or the"
-    " one under the cursor.", WBT | CMD_TARGETS | CMD_CONFIRM, wbc_bulk };
-static const struct cmd_entry wbc_review_e = { "review", NULL, NULL, 0,
-    CMD_MANY, "review accept|reject|flag", "Review the marked candidates,"
-    " or the one under the cursor.", WBT | CMD_TARGETS | CMD_CONFIRM,
-    wbc_bulk };
-static const struct cmd_entry wbc_note_e = { "note", NULL, NULL, 0,
-    CMD_MANY, "note TEXT", "Note TEXT on the marked candidates, or the one"
-    " under the cursor.", WBT | CMD_TARGETS, wbc_bulk };
 static const struct cmd_entry wbc_unmark_e = { "unmark", NULL, NULL, 0, 0,
     "unmark", "Clear the marks.", WBC, wbc_unmark };
 static const struct cmd_entry wbc_save_e = { "save", NULL, NULL, 0,
@@ -1182,10 +963,13 @@ static const struct cmd_entry wbc_advance_e = { "advance", NULL, NULL, 0,
 static const struct cmd_entry wbc_quit_e = { "quit", "q", NULL, 0, 0,
     "quit", "Leave the workbench.", WBC, wbc_quit };
 
-/* The `:` commands, in the order Tab offers them. */
+/* The `:` commands, in the order Tab offers them: the workbench's own
+ * and the ones both front ends run (app/commands.h). */
+#define WB_APP_ENTRY(name)	&app_cmd_##name,
 static const struct cmd_entry *const wb_cmds[] = {
-	&wbc_filter_e, &wbc_grep_e, &wbc_goto_e, &wbc_label_e, &wbc_review_e,
-	&wbc_note_e, &wbc_unmark_e, &wbc_save_e, &wbc_view_e, &wbc_views_e,
+	&wbc_filter_e, &wbc_grep_e, &wbc_goto_e,
+	APP_COMMANDS(WB_APP_ENTRY)
+	&wbc_unmark_e, &wbc_save_e, &wbc_view_e, &wbc_views_e,
 	&wbc_repair_e, &wbc_generate_e, &wbc_verify_e, &wbc_bind_e,
 	&wbc_unbind_e, &wbc_set_e, &wbc_theme_e, &wbc_mouse_e,
 	&wbc_advance_e, &wbc_quit_e,
@@ -1193,18 +977,56 @@ static const struct cmd_entry *const wb_cmds[] = {
 static const struct cmd_table wb_table = { wb_cmds,
     sizeof wb_cmds / sizeof wb_cmds[0] };
 
+/* A command's output and messages go to the status line. */
 static void
-ui_command(struct wb *wb, char *line)
+ui_cmd_out(void *arg, const char *s, size_t n)
+{
+	while (n > 0 && s[n - 1] == '\n')
+		n--;
+	wb_msg(arg, 0, "%.*s", (int)n, s);
+}
+
+static void
+ui_cmd_diag(void *arg, const char *s)
+{
+	wb_msg(arg, 1, "%s", s);
+}
+
+/* A shared command asks: keep its line to run again on a y. */
+static int
+ui_cmd_ask(struct cmd_ctx *ctx, const char *question)
+{
+	struct wb *wb = ctx->front;
+
+	free(wb->bulk);
+	wb->bulk = xasprintf("%s %s", ctx->entry->name, ctx->line);
+	wb->ask = WB_ASK_BULK;
+	wb_msg(wb, 0, "%s? y/n", question);
+	return 0;
+}
+
+/*
+ * Run a `:` command line (a bound key's, the config file's): the entry
+ * it names, with the words after it, on the workbench; a line whose
+ * first word is no entry is an action name.  A command both front ends
+ * share (CMD_STORE) runs on the database as the reviewer, its targets
+ * the marked candidates, else the one under the cursor; confirmed says
+ * the y was given to this very line.
+ */
+static void
+ui_command_run(struct wb *wb, const char *text, int confirmed)
 {
 	const struct cmd_entry *e;
 	struct cmd_args args;
 	struct err err;
 	enum action a;
-	char **argv, *arg;
+	char **argv, *arg, *line = xstrdup(text);
 	int argc;
 
-	while (*line == ' ')
-		line++;
+	arg = line;
+	while (*arg == ' ')
+		arg++;
+	memmove(line, arg, strlen(arg) + 1);
 	arg = line + strcspn(line, " ");
 	if (*arg != '\0')
 		*arg++ = '\0';
@@ -1214,13 +1036,13 @@ ui_command(struct wb *wb, char *line)
 	for (size_t n = strlen(arg); n > 0 && arg[n - 1] == ' '; n--)
 		arg[n - 1] = '\0';
 	if (*line == '\0')
-		return;
+		goto out;
 	if ((e = cmd_find(&wb_table, line)) == NULL) {
 		struct buf names = BUF_INIT;
 
 		if (keymap_action_parse(line, &a, &err) == 0) {
 			ui_action(wb, a);
-			return;
+			goto out;
 		}
 		/* the commands the table has, so the message cannot drift */
 		for (size_t i = 0; i < wb_table.n; i++)
@@ -1228,7 +1050,7 @@ ui_command(struct wb *wb, char *line)
 		wb_msg(wb, 1, "unknown command '%s' (%san action name; Tab"
 		    " completes)", line, buf_str(&names));
 		buf_release(&names);
-		return;
+		goto out;
 	}
 	{
 		char *l = xasprintf("%s %s", line, arg);
@@ -1237,15 +1059,41 @@ ui_command(struct wb *wb, char *line)
 		free(l);
 	}
 	err_clear(&err);
-	if (cmd_parse(e, argc, argv, &args, &err) < 0)
+	if (cmd_parse_front(e, CMD_WORKBENCH, argc, argv, &args, &err) < 0)
 		wb_msg(wb, 1, ":%s: %s (:%s)", e->name, err.msg, e->usage);
+	else if (args.help)
+		wb_msg(wb, 0, ":%s - %s", e->usage, e->help);
 	else {
 		struct cmd_ctx ctx = { .entry = e, .front = wb, .line = arg };
+		char *one = wb->cur.id;
 
-		(void)e->exec(&ctx, &args, &err);
+		if (e->flags & CMD_STORE) {
+			ctx.st = wb->st;
+			ctx.by = wb->reviewer;
+			ctx.ids = wb->nmarks > 0 ? wb->marks : &one;
+			ctx.nids = wb->nmarks > 0 ? wb->nmarks : one != NULL;
+			ctx.confirmed = confirmed;
+			ctx.ask = ui_cmd_ask;
+			ctx.out = ui_cmd_out;
+			ctx.diag = ui_cmd_diag;
+			ctx.arg = wb;
+		}
+		if (e->exec(&ctx, &args, &err) != 0 && err.msg[0] != '\0')
+			wb_msg(wb, 1, "%s: %s", e->name, err.msg);
+		if (ctx.changed && ctx.clear_marks && wb->nmarks > 0)
+			wb_marks_clear(wb);
+		/* one candidate undone: go back to it; else the rows may
+		 * leave the view and the cursor keeps its candidate */
+		if (ctx.focus != NULL)
+			wb_changed(wb, ctx.focus);
+		else if (ctx.changed)
+			wb_view_changed(wb);
+		free(ctx.focus);
 	}
 	cmd_args_release(&args);
 	cmd_words_free(argv);
+out:
+	free(line);
 }
 
 static void
@@ -1258,7 +1106,7 @@ ui_prompt_key(struct wb *wb, int key)
 	if (wb->prompt_kind == '/')
 		(void)wb_search_set(wb, line);
 	else
-		ui_command(wb, line);
+		ui_command_run(wb, line, 0);
 }
 
 /* --- dispatch ------------------------------------------------------------ */
@@ -1453,8 +1301,14 @@ ui_key(struct wb *wb, int key)
 			wb->bulk = NULL;
 			return;
 		}
-		if (ask == WB_ASK_BULK)
-			ui_bulk_run(wb);
+		if (ask == WB_ASK_BULK) {
+			char *line = wb->bulk;
+
+			wb->bulk = NULL;
+			if (line != NULL)
+				ui_command_run(wb, line, 1);
+			free(line);
+		}
 		else if (ask == WB_ASK_ACCEPT && (wb->cur.id == NULL ||
 		    strcmp(wb->cur.id, wb->ask_id) != 0))
 			wb_msg(wb, 1, "not accepted: the candidate under the "
@@ -1491,10 +1345,7 @@ ui_key(struct wb *wb, int key)
 		return;
 	if (a == ACTION_NONE && keymap_command(&wb->km, key) != NULL) {
 		/* bind KEY COMMAND LINE: as if typed after `:` */
-		char *line = xstrdup(keymap_command(&wb->km, key));
-
-		ui_command(wb, line);
-		free(line);
+		ui_command_run(wb, keymap_command(&wb->km, key), 0);
 		return;
 	}
 	if (a == ACTION_NONE) {

@@ -68,7 +68,7 @@ wait_for "1/174"
 command_line "review flag"
 wait_for "review $A flag? y/n"
 keys y
-wait_for "review $A: flag"
+wait_for "$A flagged by tester"
 row "$A" | grep -q -F '"status":"flagged"' || fail "$A is not flagged"
 ok ":review with nothing marked decides the selected candidate"
 keys q
