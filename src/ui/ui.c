@@ -117,14 +117,14 @@ ui_layout(struct wb *wb)
 	int H = LINES, W = COLS, body = H - 1, qw, rx, rw;
 	int spec, term, trace, code, y;
 
-	wb->relayout = 0;
+	wb->lay.relayout = 0;
 	for (int i = 0; i < WB_NPANES; i++)
-		if (wb->zoom >= 0 && i != wb->zoom)
-			pane_place(&wb->panes[i], 0, 0, 0, 0);
+		if (wb->lay.zoom >= 0 && i != wb->lay.zoom)
+			pane_place(&wb->lay.panes[i], 0, 0, 0, 0);
 	for (int i = 0; i < WB_NSHEETS; i++)
-		pane_place(&wb->sheets[i], 1, 1, body - 1, W - 2);
-	if (wb->zoom >= 0) {
-		pane_place(&wb->panes[wb->zoom], 1, 1, body - 1, W - 2);
+		pane_place(&wb->lay.sheets[i], 1, 1, body - 1, W - 2);
+	if (wb->lay.zoom >= 0) {
+		pane_place(&wb->lay.panes[wb->lay.zoom], 1, 1, body - 1, W - 2);
 		return;
 	}
 	qw = queue_width(W);
@@ -144,15 +144,15 @@ ui_layout(struct wb *wb)
 		if (spec < 2)
 			spec = 2;
 	}
-	pane_place(&wb->panes[WB_QUEUE], 1, 1, body - 1, qw);
+	pane_place(&wb->lay.panes[WB_QUEUE], 1, 1, body - 1, qw);
 	y = 0;
-	pane_place(&wb->panes[WB_SPEC], y + 1, rx, spec - 1, rw);
+	pane_place(&wb->lay.panes[WB_SPEC], y + 1, rx, spec - 1, rw);
 	y += spec;
-	pane_place(&wb->panes[WB_CODE], y + 1, rx, code - 1, rw);
+	pane_place(&wb->lay.panes[WB_CODE], y + 1, rx, code - 1, rw);
 	y += code;
-	pane_place(&wb->panes[WB_TERM], y + 1, rx, term - 1, rw);
+	pane_place(&wb->lay.panes[WB_TERM], y + 1, rx, term - 1, rw);
 	y += term;
-	pane_place(&wb->panes[WB_TRACE], y + 1, rx, body - y - 1, rw);
+	pane_place(&wb->lay.panes[WB_TRACE], y + 1, rx, body - y - 1, rw);
 }
 
 /* --- drawing ------------------------------------------------------------- */
@@ -171,8 +171,8 @@ draw_title(struct wb *wb, struct pane *p, int focused, int y, int x, int w,
 		pane_puts(stdscr, y, x + i, 1, ui_box.h, border);
 	pane_puts(stdscr, y, x + w - 1, 1, right_corner, border);
 	snprintf(name, sizeof name, " %s%s ", p->ops->name,
-	    wb->zoom < 0 || p != &wb->panes[wb->zoom] ? "" :
-	    wb->auto_zoom == WB_AZ_HOLD ? " (zoomed until a key)" :
+	    wb->lay.zoom < 0 || p != &wb->lay.panes[wb->lay.zoom] ? "" :
+	    wb->lay.auto_zoom == WB_AZ_HOLD ? " (zoomed until a key)" :
 	    " (zoomed)");
 	used = pane_puts(stdscr, y, x + 2, w - 4, name, theme_attr(focused ?
 	    THEME_TITLE_FOCUS : THEME_TITLE));
@@ -203,39 +203,39 @@ static void
 ui_frame(struct wb *wb)
 {
 	int body = LINES - 1, W = COLS, r, c, vis;
-	struct pane *q = &wb->panes[WB_QUEUE], *sheet;
+	struct pane *q = &wb->lay.panes[WB_QUEUE], *sheet;
 
-	if (wb->relayout) {
+	if (wb->lay.relayout) {
 		ui_layout(wb);
 		/* shrunk while a program runs in the pane: zoom it */
-		if (wb->resized && wb->zoom < 0 && (term_pane_verifying(wb) ||
+		if (wb->lay.resized && wb->lay.zoom < 0 && (term_pane_verifying(wb) ||
 		    term_pane_kbd(wb))) {
 			term_pane_zoom(wb, 1);
-			if (wb->relayout)
+			if (wb->lay.relayout)
 				ui_layout(wb);
 		}
-		wb->resized = 0;
+		wb->lay.resized = 0;
 	}
 	wb_sync(wb, q->rows > 1 ? q->rows - 1 : 20);
 	term_pane_follow(wb);	/* the run of the candidate on screen */
 	werase(stdscr);
 	sheet = pane_sheet(wb);
-	if (sheet != NULL || wb->zoom >= 0) {
-		struct pane *p = sheet != NULL ? sheet : &wb->panes[wb->zoom];
+	if (sheet != NULL || wb->lay.zoom >= 0) {
+		struct pane *p = sheet != NULL ? sheet : &wb->lay.panes[wb->lay.zoom];
 
-		draw_title(wb, p, sheet != NULL || wb->focus == wb->zoom, 0, 0,
+		draw_title(wb, p, sheet != NULL || wb->lay.focus == wb->lay.zoom, 0, 0,
 		    W, ui_box.tl, ui_box.tr);
 		draw_vline(0, 1, body);
 		draw_vline(W - 1, 1, body);
 	} else {
 		int qx = q->cols + 1;
 
-		draw_title(wb, q, wb->focus == WB_QUEUE, 0, 0, qx + 1,
+		draw_title(wb, q, wb->lay.focus == WB_QUEUE, 0, 0, qx + 1,
 		    ui_box.tl, ui_box.tee_t);
 		for (int i = WB_SPEC; i < WB_NPANES; i++) {
-			struct pane *p = &wb->panes[i];
+			struct pane *p = &wb->lay.panes[i];
 
-			draw_title(wb, p, wb->focus == i, p->y - 1, qx, W - qx,
+			draw_title(wb, p, wb->lay.focus == i, p->y - 1, qx, W - qx,
 			    i == WB_SPEC ? ui_box.tee_t : ui_box.tee_l,
 			    i == WB_SPEC ? ui_box.tr : ui_box.tee_r);
 		}
@@ -244,7 +244,7 @@ ui_frame(struct wb *wb)
 			int is_title = 0;
 
 			for (int i = WB_CODE; i < WB_NPANES; i++)
-				if (wb->panes[i].y - 1 == y)
+				if (wb->lay.panes[i].y - 1 == y)
 					is_title = 1;
 			if (is_title)
 				continue;
@@ -257,7 +257,7 @@ ui_frame(struct wb *wb)
 	statusbar_draw(wb, stdscr, LINES - 1, W);
 	wnoutrefresh(stdscr);
 	for (int i = 0; i < WB_NPANES && sheet == NULL; i++) {
-		struct pane *p = &wb->panes[i];
+		struct pane *p = &wb->lay.panes[i];
 
 		if (p->win == NULL)
 			continue;
@@ -271,14 +271,14 @@ ui_frame(struct wb *wb)
 		wnoutrefresh(sheet->win);
 	}
 	prompt_draw_menu(wb);
-	if (sheet == NULL && wb->panes[WB_TERM].win != NULL &&
+	if (sheet == NULL && wb->lay.panes[WB_TERM].win != NULL &&
 	    term_pane_cursor(wb, &r, &c, &vis) == 0) {
-		wmove(wb->panes[WB_TERM].win, r, c);
-		wnoutrefresh(wb->panes[WB_TERM].win);
+		wmove(wb->lay.panes[WB_TERM].win, r, c);
+		wnoutrefresh(wb->lay.panes[WB_TERM].win);
 		curs_set(vis ? 1 : 0);
-	} else if (wb->prompt_open) {
-		wmove(stdscr, LINES - 1, 1 + pane_width(wb->prompt,
-		    wb->prompt_len));
+	} else if (wb->pr.open) {
+		wmove(stdscr, LINES - 1, 1 + pane_width(wb->pr.text,
+		    wb->pr.len));
 		wnoutrefresh(stdscr);
 		curs_set(1);
 	} else {
@@ -513,7 +513,7 @@ ui_commit(struct wb *wb)
 static void
 ui_mark(struct wb *wb)
 {
-	struct pane *q = &wb->panes[WB_QUEUE];
+	struct pane *q = &wb->lay.panes[WB_QUEUE];
 
 	if (wb->cur.id == NULL) {
 		wb_msg(wb, 1, "no candidate selected");
@@ -1099,11 +1099,11 @@ out:
 static void
 ui_prompt_key(struct wb *wb, int key)
 {
-	char line[sizeof wb->prompt];
+	char line[sizeof wb->pr.text];
 
 	if (prompt_key(wb, key, line, sizeof line) == 0)
 		return;
-	if (wb->prompt_kind == '/')
+	if (wb->pr.kind == '/')
 		(void)wb_search_set(wb, line);
 	else
 		ui_command_run(wb, line, 0);
@@ -1114,7 +1114,7 @@ ui_prompt_key(struct wb *wb, int key)
 static void
 ui_action(struct wb *wb, enum action a)
 {
-	struct pane *p = &wb->panes[wb->focus];
+	struct pane *p = &wb->lay.panes[wb->lay.focus];
 	size_t done, total, fail;
 
 	switch (a) {
@@ -1123,53 +1123,53 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_MOVE_FIRST: case ACTION_MOVE_LAST:
 		/* the focused pane scrolls; others move the queue */
 		if (p->ops->key == NULL || !p->ops->key(p, 0, a))
-			wb->panes[WB_QUEUE].ops->key(&wb->panes[WB_QUEUE], 0,
+			wb->lay.panes[WB_QUEUE].ops->key(&wb->lay.panes[WB_QUEUE], 0,
 			    a);
 		break;
 	case ACTION_SCROLL_LEFT: case ACTION_SCROLL_RIGHT:
 	case ACTION_WRAP:
 		/* the focused candidate or toolchain pane; else the
 		 * candidate's, as j and k move the queue from any pane */
-		if (wb->focus != WB_TERM || !p->ops->key(p, 0, a))
-			wb->panes[WB_CODE].ops->key(&wb->panes[WB_CODE], 0,
+		if (wb->lay.focus != WB_TERM || !p->ops->key(p, 0, a))
+			wb->lay.panes[WB_CODE].ops->key(&wb->lay.panes[WB_CODE], 0,
 			    a);
 		break;
 	case ACTION_ENTER:
 		if (p->ops->key != NULL && p->ops->key(p, 0, a))
 			break;
-		wb->focus = WB_CODE;
-		if (wb->zoom >= 0)
-			wb->zoom = WB_CODE;
-		wb->relayout = 1;
+		wb->lay.focus = WB_CODE;
+		if (wb->lay.zoom >= 0)
+			wb->lay.zoom = WB_CODE;
+		wb->lay.relayout = 1;
 		break;
 	case ACTION_NEXT_PANE:
 	case ACTION_PREV_PANE:
-		wb->focus = (wb->focus + (a == ACTION_NEXT_PANE ? 1 :
+		wb->lay.focus = (wb->lay.focus + (a == ACTION_NEXT_PANE ? 1 :
 		    WB_NPANES - 1)) % WB_NPANES;
-		if (wb->zoom >= 0) {
-			wb->zoom = wb->focus;
-			wb->auto_zoom = 0;
-			wb->relayout = 1;
+		if (wb->lay.zoom >= 0) {
+			wb->lay.zoom = wb->lay.focus;
+			wb->lay.auto_zoom = 0;
+			wb->lay.relayout = 1;
 		}
 		break;
 	case ACTION_ZOOM:
-		if (wb->zoom < 0 && !wb->auto_zoom)
+		if (wb->lay.zoom < 0 && !wb->lay.auto_zoom)
 			wb_nav_zoom(wb);	/* Esc gives the layout back */
-		else if (wb->zoom == wb->focus && !wb->auto_zoom)
+		else if (wb->lay.zoom == wb->lay.focus && !wb->lay.auto_zoom)
 			wb_nav_unzoom(wb);
-		wb->zoom = wb->zoom == wb->focus ? -1 : wb->focus;
-		wb->auto_zoom = 0;
-		wb->relayout = 1;
+		wb->lay.zoom = wb->lay.zoom == wb->lay.focus ? -1 : wb->lay.focus;
+		wb->lay.auto_zoom = 0;
+		wb->lay.relayout = 1;
 		break;
 	case ACTION_BACK:
 		if (wb_nav_pop(wb) == 0)
 			break;
-		if (wb->zoom >= 0) {	/* a zoom v or e made */
-			wb->zoom = -1;
-			wb->auto_zoom = 0;
-			wb->relayout = 1;
-		} else if (wb->focus != WB_QUEUE) {
-			wb->focus = WB_QUEUE;
+		if (wb->lay.zoom >= 0) {	/* a zoom v or e made */
+			wb->lay.zoom = -1;
+			wb->lay.auto_zoom = 0;
+			wb->lay.relayout = 1;
+		} else if (wb->lay.focus != WB_QUEUE) {
+			wb->lay.focus = WB_QUEUE;
 		} else {
 			wb_msg(wb, 0, "nothing to go back to (q quits)");
 		}
@@ -1216,17 +1216,17 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_SEARCH_NEXT:	wb_search_next(wb, 1); break;
 	case ACTION_SEARCH_PREV:	wb_search_next(wb, -1); break;
 	case ACTION_STATS:
-		(void)pane_open(&wb->sheets[WB_STATS], NULL);
+		(void)pane_open(&wb->lay.sheets[WB_STATS], NULL);
 		break;
 	case ACTION_DIFF:
-		(void)pane_open(&wb->sheets[WB_DIFF], NULL);
+		(void)pane_open(&wb->lay.sheets[WB_DIFF], NULL);
 		break;
 	case ACTION_HELP:
-		(void)pane_open(&wb->sheets[WB_HELP], NULL);
+		(void)pane_open(&wb->lay.sheets[WB_HELP], NULL);
 		break;
 	case ACTION_REDRAW:
 		clearok(curscr, TRUE);
-		wb->relayout = 1;
+		wb->lay.relayout = 1;
 		wb_view_changed(wb);
 		break;
 	case ACTION_QUIT:
@@ -1282,7 +1282,7 @@ ui_decision(enum action a)
 static void
 ui_key(struct wb *wb, int key)
 {
-	struct pane *q = &wb->panes[WB_QUEUE], *sheet;
+	struct pane *q = &wb->lay.panes[WB_QUEUE], *sheet;
 	enum action a;
 
 	/* keys that came in one read act on what the last one selected */
@@ -1325,7 +1325,7 @@ ui_key(struct wb *wb, int key)
 			wb->quit = 1;
 		return;
 	}
-	if (wb->prompt_open) {
+	if (wb->pr.open) {
 		ui_prompt_key(wb, key);
 		return;
 	}
@@ -1584,7 +1584,7 @@ ui_syntax_init(struct wb *wb)
 	if (syntax_init(gdir, &err) < 0)
 		wb_msg(wb, 1, "highlighting: %s", err.msg);
 	free(gdir);
-	(void)pane_open(&wb->panes[WB_CODE], NULL);	/* parse it again */
+	(void)pane_open(&wb->lay.panes[WB_CODE], NULL);	/* parse it again */
 	wb->dirty = 1;
 }
 
@@ -1605,9 +1605,9 @@ static void
 ui_panes_free(struct wb *wb)
 {
 	for (int i = 0; i < WB_NPANES; i++)
-		pane_free(&wb->panes[i]);
+		pane_free(&wb->lay.panes[i]);
 	for (int i = 0; i < WB_NSHEETS; i++)
-		pane_free(&wb->sheets[i]);
+		pane_free(&wb->lay.sheets[i]);
 }
 
 int
@@ -1625,9 +1625,9 @@ ui_run(struct store *st, const struct ui_opts *o)
 	wb.o = o;
 	wb.vopts = o->vopts != NULL ? *o->vopts : vdefault;
 	wb.reviewer = xstrdup(o->reviewer != NULL ? o->reviewer : "unknown");
-	wb.zoom = -1;
-	wb.focus = WB_QUEUE;
-	wb.relayout = 1;
+	wb.lay.zoom = -1;
+	wb.lay.focus = WB_QUEUE;
+	wb.lay.relayout = 1;
 	wb.stale = 1;
 	wb.dirty = 1;
 	keymap_init(&wb.km);
@@ -1636,11 +1636,11 @@ ui_run(struct store *st, const struct ui_opts *o)
 	prompt_init(&wb);
 	prompt_commands(&wb_table);
 	for (int i = 0; i < WB_NPANES; i++) {
-		pane_init(&wb.panes[i], ui_panes[i], &wb);
-		(void)pane_open(&wb.panes[i], NULL);
+		pane_init(&wb.lay.panes[i], ui_panes[i], &wb);
+		(void)pane_open(&wb.lay.panes[i], NULL);
 	}
 	for (int i = 0; i < WB_NSHEETS; i++)
-		pane_init(&wb.sheets[i], ui_sheets[i], &wb);
+		pane_init(&wb.lay.sheets[i], ui_sheets[i], &wb);
 
 	ui_load_keys(&wb);
 	if (o->filter != NULL && *o->filter != '\0' &&
@@ -1671,7 +1671,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 		int64_t now = wb_now_ms();
 		wint_t ch;
 
-		if (wb.dirty || wb.relayout) {
+		if (wb.dirty || wb.lay.relayout) {
 			int every = wb.term_fed > UI_FLOOD_BYTES ? UI_FLOOD_MS :
 			    UI_FRAME_MS;
 
@@ -1729,8 +1729,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 				continue;
 			}
 			if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
-				wb.relayout = 1;
-				wb.resized = 1;
+				wb.lay.relayout = 1;
+				wb.lay.resized = 1;
 				wb.redraw_all = 1;
 				continue;
 			}
