@@ -1692,6 +1692,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	config_init(&wb.cfg);
 	prompt_init(&wb);
 	prompt_commands(&wb_table);
+	wb.km.commands = &wb_table;
 	for (int i = 0; i < WB_NPANES; i++) {
 		pane_init(&wb.lay.panes[i], ui_panes[i], &wb);
 		(void)pane_open(&wb.lay.panes[i], NULL);
