@@ -882,9 +882,43 @@ codec_candidate_parse(json_t *row, const struct codec_ctx *x,
 void
 codec_recorded_parse(json_t *v, struct recorded *out)
 {
+	static const char *const tail[] = { "verdict", "stage", "log" };
+	const char *keys[64], *k;
+	size_t n = 0, last = 3;
+	json_t *x;
+
 	memset(out, 0, sizeof *out);
 	out->verdict = dup_of(v, "verdict");
 	out->stage = dup_of(v, "stage");
 	out->log = dup_of(v, "log");
-	out->extra = text_of_json(v);
+	/*
+	 * The extra column holds the object without the verdict, stage and
+	 * log its own columns hold, where codec_recorded puts them back in
+	 * the same place (it sets the ones extra has where they are and
+	 * adds the others last, in that order), so that the log is not
+	 * stored twice and a round trip keeps the object byte for byte
+	 * (docs/adr/0030).  Only string members at the end of the object,
+	 * in that order, are left out.
+	 */
+	json_object_foreach(v, k, x) {
+		if (n == sizeof keys / sizeof keys[0])
+			break;
+		keys[n++] = k;
+	}
+	if (n < json_object_size(v))
+		n = 0;		/* too many members to look at: keep all */
+	x = json_copy(v);
+	while (n > 0) {
+		size_t c = 0;
+
+		while (c < last && strcmp(tail[c], keys[n - 1]) != 0)
+			c++;
+		if (c == last || !json_is_string(json_object_get(v,
+		    keys[n - 1])))
+			break;
+		json_object_del(x, keys[--n]);
+		last = c;
+	}
+	out->extra = text_of_json(x);
+	json_decref(x);
 }

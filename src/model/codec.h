@@ -193,7 +193,9 @@ int	 codec_candidate_parse(json_t *row, const struct codec_ctx *x,
 	    struct candidate *out, struct err *err);
 
 /* A recorded result of a row: "verdict", "stage" and "log" as given
- * (NULL when absent), the whole object as its extra. */
+ * (NULL when absent); as its extra the object without those of them
+ * that end it, in that order, as strings (codec_recorded puts them back
+ * there, docs/adr/0030). */
 void	 codec_recorded_parse(json_t *v, struct recorded *out);
 
 /* --- text, for the fields around these (labels, notes, messages) ---- */
