@@ -42,8 +42,10 @@ cmd_decide(struct cmd_ctx *ctx, struct cmd_args *a,
 	if (cmd_targets(ctx, a, &ids, &n, err) < 0)
 		return 2;
 	decide_warning(ctx->st, act, ids, n, warn, sizeof warn);
-	if (ctx->ask != NULL && !ctx->confirmed &&
-	    (act->kind != DECIDE_NOTE || n > 1)) {
+	/* one candidate is asked about only with a reason (keys 1-5 do
+	 * the same); several always, with their count */
+	if (ctx->ask != NULL && !ctx->confirmed && (n > 1 ||
+	    warn[0] != '\0')) {
 		if (n == 1)
 			buf_printf(&b, "%s %s %s%s", verb, ids[0], arg, warn);
 		else		/* the workbench's own targets are its marks */
@@ -80,8 +82,9 @@ cmd_decide(struct cmd_ctx *ctx, struct cmd_args *a,
 			rc = 2;
 			goto out;
 		}
-		buf_printf(&b, "%s %zu candidates: %s by %s (one undo takes all"
-		    " back)", verb, n, arg, ctx->by);
+		buf_printf(&b, "%s %zu candidates: %s by %s%s", verb, n, arg,
+		    ctx->by, act->kind != DECIDE_NOTE ? " (one undo takes all"
+		    " back)" : "");
 	}
 	cmd_printf(ctx, "%s\n", buf_str(&b));
 	ctx->changed = 1;

@@ -22,28 +22,33 @@ exec_label(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	struct decide_act act = { .kind = DECIDE_LABEL };
 	const char *val = NULL;
-	char names[80], *sub;
+	char names[80], *sub, *arg;
 	int ch, rc;
 
+	if (cmd_once(a, err) < 0)
+		return 2;
 	act.category = a->pos[0];
 	if (category_from_name(act.category) == CATEGORY_NONE)
-		return err_set(err, "unknown category '%.64s' (%s)",
-		    act.category, category_list(names, sizeof names, " ")), 2;
-	sub = cmd_join(ctx, a, 1);
+		return err_set(err, "unknown category '%.64s' (%s)%s",
+		    act.category, category_list(names, sizeof names, " "),
+		    cmd_has(a, CMD_KEY_WHERE, NULL) && ctx->line == NULL ?
+		    "; with --where no ID comes first" : ""), 2;
+	sub = cmd_join(a, 1);
 	act.sub = *sub != '\0' ? sub : NULL;
 	while ((ch = cmd_next(a, &val)) != -1) {
-		if (ch == 's')
+		if (ch == 's' && act.sub != sub)
 			act.sub = val != NULL && *val != '\0' ? val : NULL;
-		else if (ch == 'n')
+		else if (ch == 's') {
+			free(sub);
+			return err_set(err, "a subcategory twice: SUB words and"
+			    " --sub"), 2;
+		} else if (ch == 'n')
 			act.note = val != NULL && *val != '\0' ? val : NULL;
 	}
-	{
-		char *arg = xasprintf("%s%s%s", act.category, act.sub != NULL ?
-		    " " : "", act.sub != NULL ? act.sub : "");
-
-		rc = cmd_decide(ctx, a, &act, arg, err);
-		free(arg);
-	}
+	arg = xasprintf("%s%s%s", act.category, act.sub != NULL ? "/" : "",
+	    act.sub != NULL ? act.sub : "");
+	rc = cmd_decide(ctx, a, &act, arg, err);
+	free(arg);
 	free(sub);
 	return rc;
 }

@@ -16,9 +16,12 @@ static int
 exec_note(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	struct decide_act act = { .kind = DECIDE_NOTE };
-	char *text = cmd_join(ctx, a, 0);
+	char *text;
 	int rc;
 
+	if (cmd_once(a, err) < 0)
+		return 2;
+	text = cmd_join(a, 0);
 	act.note = text;
 	rc = cmd_decide(ctx, a, &act, text, err);
 	free(text);

@@ -22,10 +22,14 @@ exec_review(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	const char *val = NULL;
 	int ch;
 
+	if (cmd_once(a, err) < 0)
+		return 2;
 	act.status = status_name(status_from_verb(a->pos[0]));
 	if (act.status == NULL)
 		return err_set(err, "unknown decision '%.64s' (accept reject"
-		    " flag reset)", a->pos[0]), 2;
+		    " flag reset)%s", a->pos[0], cmd_has(a, CMD_KEY_WHERE,
+		    NULL) && ctx->line == NULL ? "; with --where no ID comes"
+		    " first" : ""), 2;
 	while ((ch = cmd_next(a, &val)) != -1)
 		if (ch == 'n')
 			act.note = val != NULL && *val != '\0' ? val : NULL;

@@ -107,6 +107,23 @@ parse_short(struct cmd_args *a, int *i, struct err *err)
 	return 0;
 }
 
+/* "a b" -> a b, "say ""hi""" -> say "hi", in place; other words as
+ * they are. */
+static void
+unquote(char *w)
+{
+	size_t len = strlen(w), o = 0;
+
+	if (len < 2 || w[0] != '"' || w[len - 1] != '"')
+		return;
+	for (size_t i = 1; i + 1 < len; i++) {
+		w[o++] = w[i];
+		if (w[i] == '"' && w[i + 1] == '"' && i + 2 < len)
+			i++;
+	}
+	w[o] = '\0';
+}
+
 int
 cmd_parse(const struct cmd_entry *e, int argc, char **argv,
     struct cmd_args *a, struct err *err)
@@ -136,6 +153,12 @@ cmd_parse_front(const struct cmd_entry *e, unsigned front, int argc,
 			return 0;
 		}
 
+	/* Words of a `:` line: a word wholly in double quotes is one
+	 * argument without them (a filter of several predicates, a note
+	 * with blanks), "" inside it one quote; free text keeps them. */
+	if (front == CMD_WORKBENCH && !(e->flags & CMD_TEXT))
+		for (int i = 1; i < argc; i++)
+			unquote(argv[i]);
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 
@@ -165,8 +188,10 @@ cmd_parse_front(const struct cmd_entry *e, unsigned front, int argc,
 		return err_set(err, "missing argument%s", e->min - a->npos > 1 ?
 		    "s" : "");
 	if (e->max != CMD_MANY && a->npos > e->max)
-		return err_set(err, "unexpected argument '%s'",
-		    a->pos[e->max]);
+		return err_set(err, "unexpected argument '%s'%s",
+		    a->pos[e->max], front == CMD_CLI && CMD_SHARED_TARGETS(e) &&
+		    cmd_has(a, CMD_KEY_WHERE, NULL) ?
+		    "; with --where no ID comes first" : "");
 	return 0;
 }
 
@@ -300,25 +325,28 @@ cmd_ids_free(char **ids, size_t n)
 }
 
 char *
-cmd_join(const struct cmd_ctx *ctx, const struct cmd_args *a, int from)
+cmd_join(const struct cmd_args *a, int from)
 {
 	struct buf b = BUF_INIT;
 
 	for (int i = from; i < a->npos; i++) {
-		const char *w = a->pos[i];
-		size_t len = strlen(w);
-
 		if (i > from)
 			buf_adds(&b, " ");
-		if (ctx->line != NULL && len >= 2 && w[0] == '"' &&
-		    w[len - 1] == '"')
-			buf_add(&b, w + 1, len - 2);
-		else
-			buf_adds(&b, w);
+		buf_adds(&b, a->pos[i]);
 	}
 	return buf_detach(&b, NULL);
 }
 
+int
+cmd_once(const struct cmd_args *a, struct err *err)
+{
+	for (size_t i = 0; i < a->ngiven; i++)
+		for (size_t k = i + 1; k < a->ngiven; k++)
+			if (a->given[k].opt == a->given[i].opt)
+				return err_set(err, "--%s given twice",
+				    a->given[i].opt->name);
+	return 0;
+}
 char **
 cmd_words(const char *line, int *argc)
 {

@@ -192,7 +192,10 @@ int	cmd_parse(const struct cmd_entry *e, int argc, char **argv,
  * cmd_parse() as the front end front (CMD_CLI or CMD_WORKBENCH) reads
  * it: on the command line a shared command (CMD_SHARED_TARGETS) takes
  * its ID as the first positional argument, unless --where is given,
- * into a->target, and min and max count the arguments after it.
+ * into a->target, and min and max count the arguments after it.  From
+ * the workbench (words of a `:` line, cmd_words), a word wholly in
+ * double quotes loses them, "" inside standing for one quote, unless the
+ * entry takes free text (CMD_TEXT): argv's strings are changed in place.
  */
 int	cmd_parse_front(const struct cmd_entry *e, unsigned front, int argc,
 	    char **argv, struct cmd_args *a, struct err *err);
@@ -210,11 +213,14 @@ void	cmd_ids_free(char **ids, size_t n);
 
 /*
  * The positional arguments from index from, joined by blanks, as a new
- * string ("" when none).  Words read from a `:` or config line
- * (ctx->line set) lose the double quotes that wrapped them.
+ * string ("" when none).  (Words of a `:` line have lost the double
+ * quotes that wrapped them in cmd_parse_front.)
  */
-char	*cmd_join(const struct cmd_ctx *ctx, const struct cmd_args *a,
-	    int from);
+char	*cmd_join(const struct cmd_args *a, int from);
+
+/* Refuse an option given twice ("--sub given twice"), for a command
+ * where the last would silently win.  0 or -1 with err. */
+int	cmd_once(const struct cmd_args *a, struct err *err);
 void	cmd_args_release(struct cmd_args *a);
 
 /*

@@ -34,10 +34,11 @@ APP_COMMANDS(APP_DECLARE)
  * messages) on the command's targets (cmd_targets: --where, else the
  * front end's), the way both front ends do it: where the front end can
  * ask (ctx->ask) and has not yet, it asks first, stating the count and
- * decide_warning()'s words (a note on one candidate is made at once);
+ * decide_warning()'s words (one candidate without a warning is decided
+ * at once);
  * where it cannot, a warning goes to diag and the decision is made.
  * One candidate is one decision, several one journal batch (one undo
- * takes all back).  Prints "ID labelled compile by ann" or "label 3
+ * takes a batch of labels or reviews back; notes are never undone).  Prints "ID labelled compile by ann" or "label 3
  * candidates: compile by ann (one undo takes all back)".  Sets
  * ctx->changed (and clear_marks unless a note).  Returns the exit
  * status: 0 done or asked, 2 with err set (nothing changed).

@@ -137,9 +137,14 @@ cli_usage_error(const char *cmd, const char *fmt, const char *arg)
 	const struct cmd_entry *c = commands != NULL ?
 	    cmd_find(commands, cmd) : NULL;
 
+	struct buf u = BUF_INIT;
+
+	if (c != NULL)		/* with ID after a shared command's name */
+		cmd_usage_line(c, CMD_CLI, &u);
 	fprintf(stderr, "assay %s: ", cmd);
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nusage: assay %s\n", c != NULL ? c->usage : "");
+	fprintf(stderr, "\nusage: assay %s\n", buf_str(&u));
+	buf_release(&u);
 	return 2;
 }
 

@@ -275,6 +275,15 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 			filter_release(f);
 			return -1;
 		}
+		/* KEY~ with no text would match every row: a typo, not a
+		 * wish (a bulk decision on it would take them all) */
+		if (like && *val == '\0') {
+			err_set(err, "bad filter predicate '%s': ~ wants a"
+			    " text", word);
+			free(word);
+			filter_release(f);
+			return -1;
+		}
 		if (klen == 4 && strncmp(word, "grep", 4) == 0) {
 			filter_grep(f, val, neg);
 			free(word);

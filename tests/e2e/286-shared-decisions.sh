@@ -66,3 +66,57 @@ expect_eq "no api label" "$(count "category=api")" 0
 # help names the ID first on the command line
 "$ASSAY" help review | head -n 1 | grep -q "^usage: assay review ID accept|reject|flag|reset" ||
     fail "help review: $("$ASSAY" help review | head -n 1)"
+
+# an option given twice is refused, not the last one silently kept; a
+# SUB word and --sub together too
+"$ASSAY" --db "$DB" label --where "task~mux" --where "task~q2" format \
+    2>"$T/err"
+expect_eq "--where twice: exit" $? 2
+grep -q -- "--where given twice" "$T/err" || fail "$(cat "$T/err")"
+"$ASSAY" --db "$DB" label "$REF" compile a b --sub d 2>"$T/err"
+expect_eq "SUB and --sub: exit" $? 2
+expect_eq "no format label" "$(count "category=format")" 0
+
+# an ID and --where together: the message says why
+"$ASSAY" --db "$DB" review "$REF" --where "task~mux" accept 2>"$T/err"
+grep -q "with --where no ID comes first" "$T/err" || fail "$(cat "$T/err")"
+# a usage error shows ID in the usage, as help does
+"$ASSAY" --db "$DB" label "$REF" 2>"$T/err"
+grep -q "^usage: assay label ID CATEGORY" "$T/err" || fail "$(cat "$T/err")"
+
+# text that would reach a terminal raw is refused: an escape in a
+# subcategory, a control character or invalid UTF-8 in a note, a blank
+# note; KEY~ with no text (it would match every candidate)
+"$ASSAY" --db "$DB" label "$REF" compile --sub "$(printf 'x\033[2Jy')" \
+    2>"$T/err"
+expect_eq "escape in a sub: exit" $? 2
+grep -q "subcategory" "$T/err" || fail "$(cat "$T/err")"
+"$ASSAY" --db "$DB" note "$REF" "$(printf 'a\033]0;t\007b')" 2>"$T/err"
+expect_eq "control character in a note: exit" $? 2
+"$ASSAY" --db "$DB" note "$REF" "$(printf 'bad \377 utf8')" 2>"$T/err"
+expect_eq "invalid UTF-8 in a note: exit" $? 2
+"$ASSAY" --db "$DB" note "$REF" "   " 2>"$T/err"
+expect_eq "blank note: exit" $? 2
+"$ASSAY" --db "$DB" note "$REF" "$(printf 'two\nlines\tand a tab')" ||
+    fail "a note with a newline and a tab"
+"$ASSAY" --db "$DB" label --where "id~" api 2>"$T/err"
+expect_eq "id~ with no text: exit" $? 2
+grep -q "~ wants a text" "$T/err" || fail "$(cat "$T/err")"
+expect_eq "no api label" "$(count "category=api")" 0
+
+# notes are never undone, and a bulk note does not say otherwise
+"$ASSAY" --db "$DB" note --where "task~mux" again >"$T/out" ||
+    fail "note --where"
+grep -q "undo" "$T/out" && fail "a bulk note promises an undo: $(cat "$T/out")"
+
+# a step another reviewer undid counts as undone for its owner too: her
+# undo goes on to her step before it instead of refusing for ever
+A1=$(id_of "task~mux origin!=reference")
+"$ASSAY" --db "$DB" label "$A1" api >/dev/null || fail "label $A1"
+"$ASSAY" --db "$DB" label "$REF" format >/dev/null || fail "label $REF"
+ASSAY_REVIEWER=bob "$ASSAY" --db "$DB" undo --any >"$T/out" ||
+    fail "bob undo --any"
+grep -q "of $REF" "$T/out" || fail "bob's undo: $(cat "$T/out")"
+"$ASSAY" --db "$DB" undo >"$T/out" 2>"$T/err" ||
+    fail "ann's undo after bob's: $(cat "$T/err")"
+expect_eq "ann's undo" "$(cat "$T/out")" "undid label api of $A1"

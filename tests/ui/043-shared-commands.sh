@@ -41,6 +41,22 @@ keys n
 wait_for "cancelled"
 row "$ID" | grep -q '"status":"unreviewed"' || fail "accepted after n"
 
+# a filter of several predicates, quoted as one word; quotes around a
+# --sub value are not kept (the same database as the CLI's)
+M=$(n_where "task~mux verdict=none")
+command_line "label format --sub \"two words\" --where \"task~mux verdict=none\""
+wait_for "label $M candidates format/two words? y/n"
+keys y
+wait_for "label $M candidates: format/two words by tester"
+[ "$(n_where "category=format subcategory=\"two words\"")" = "$M" ] ||
+    fail "the quoted sub or filter was not read as one"
+command_line "undo"
+wait_for "undid label format/two words of $M candidates"
+
+# a key bound to a command that does not exist is refused at once
+command_line "bind 6 labl compile"
+wait_for "bind 6: unknown command 'labl'"
+
 # usage errors name the entry's usage, as the CLI does
 command_line "label bogus"
 wait_for "label: unknown category 'bogus'"

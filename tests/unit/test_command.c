@@ -231,7 +231,6 @@ test_shared_targets(void **state)
 	char *v2[] = { "label", "--where", "task~mux", "compile", NULL };
 	char *v3[] = { "label", "c1a2", NULL };
 	char *v4[] = { "label", NULL };
-	struct cmd_ctx ctx = { .entry = &label };
 	struct buf b = BUF_INIT;
 	struct cmd_args a;
 	struct err err;
@@ -244,7 +243,7 @@ test_shared_targets(void **state)
 	assert_string_equal(a.target, "c1a2");
 	assert_int_equal(a.npos, 3);
 	assert_string_equal(a.pos[0], "compile");
-	s = cmd_join(&ctx, &a, 1);
+	s = cmd_join(&a, 1);
 	assert_string_equal(s, "wide bus");
 	free(s);
 	cmd_args_release(&a);		/* frees the vector it moved on */
@@ -278,31 +277,73 @@ test_shared_targets(void **state)
 	buf_release(&b);
 }
 
-/* Words of a `:` line lose the quotes that wrap them; the CLI's keep
- * what the shell gave. */
+/* Words of a `:` line lose the double quotes that wrap them (""
+ * inside is one quote), option values too; the CLI's keep what the
+ * shell gave, and free text (CMD_TEXT) keeps them. */
 static void
 test_join(void **state)
 {
-	static const struct cmd_entry note = { "note", NULL, NULL, 0,
+	static const struct cmd_opt o[] = {
+		{ "where", 0, CMD_VALUE, CMD_KEY_WHERE },
+		{ NULL, 0, CMD_FLAG, 0 }
+	};
+	static const struct cmd_entry note = { "note", NULL, o, 0,
 	    CMD_MANY, "note TEXT", "Note.", CMD_WORKBENCH, nop };
-	char *v[] = { "note", "\"a  b\"", "c\"", "\"", NULL };
-	struct cmd_ctx ctx = { .entry = &note, .line = "\"a  b\" c\" \"" };
+	static const struct cmd_entry text = { "filter", NULL, NULL, 0,
+	    CMD_MANY, "filter F", "Filter.", CMD_WORKBENCH | CMD_TEXT, nop };
+	const char *where = NULL;
 	struct cmd_args a;
 	struct err err;
-	char *s;
+	char **v, *s;
+	int n;
 
 	(void)state;
-	assert_int_equal(cmd_parse(&note, 4, v, &a, &err), 0);
-	s = cmd_join(&ctx, &a, 0);
-	assert_string_equal(s, "a  b c\" \"");
+	v = cmd_words("note \"a  b\" \"say \"\"hi\"\"\" --where"
+	    " \"task~q2 verdict=fail\"", &n);
+	assert_int_equal(cmd_parse_front(&note, CMD_WORKBENCH, n, v, &a, &err),
+	    0);
+	assert_true(cmd_has(&a, CMD_KEY_WHERE, &where));
+	assert_string_equal(where, "task~q2 verdict=fail");
+	s = cmd_join(&a, 0);
+	assert_string_equal(s, "a  b say \"hi\"");
 	free(s);
-	ctx.line = NULL;
-	s = cmd_join(&ctx, &a, 0);
-	assert_string_equal(s, "\"a  b\" c\" \"");
-	free(s);
-	s = cmd_join(&ctx, &a, 3);
+	s = cmd_join(&a, 2);
 	assert_string_equal(s, "");
 	free(s);
+	cmd_args_release(&a);
+	cmd_words_free(v);
+	/* the CLI: as the shell gave them */
+	v = cmd_words("note \"a\"", &n);
+	assert_int_equal(cmd_parse_front(&note, CMD_CLI, n, v, &a, &err), 0);
+	assert_string_equal(a.pos[0], "\"a\"");
+	cmd_args_release(&a);
+	cmd_words_free(v);
+	/* free text keeps its quotes for the filter language */
+	v = cmd_words("filter grep=\"a b\" \"x\"", &n);
+	assert_int_equal(cmd_parse_front(&text, CMD_WORKBENCH, n, v, &a, &err),
+	    0);
+	assert_string_equal(a.pos[0], "grep=\"a b\"");
+	assert_string_equal(a.pos[1], "\"x\"");
+	cmd_args_release(&a);
+	cmd_words_free(v);
+}
+
+/* An option a command reads once is refused the second time. */
+static void
+test_once(void **state)
+{
+	char *v1[] = { "demo", "--where", "a", "--where", "b", "x", NULL };
+	char *v2[] = { "demo", "--where", "a", "-q", "x", NULL };
+	struct cmd_args a;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(cmd_parse(&demo, 6, v1, &a, &err), 0);
+	assert_int_equal(cmd_once(&a, &err), -1);
+	assert_string_equal(err.msg, "--where given twice");
+	cmd_args_release(&a);
+	assert_int_equal(cmd_parse(&demo, 5, v2, &a, &err), 0);
+	assert_int_equal(cmd_once(&a, &err), 0);
 	cmd_args_release(&a);
 }
 
@@ -317,6 +358,7 @@ main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_shared_targets),
 		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -417,6 +417,36 @@ test_decide_undo_says_what_in_a_struct(void **state)
 	    sizeof text), want);
 }
 
+/*
+ * A step another reviewer undid (undo --any) counts as undone for its
+ * owner too: ann's undo goes on to her step before it instead of
+ * refusing for ever ("someone else decided it since"), and her redo
+ * brings back both, newest undo first.
+ */
+static void
+test_decide_undo_past_a_step_another_undid(void **state)
+{
+	struct fx *f = *state;
+	struct store_step step;
+	struct err err;
+
+	assert_int_equal(decide_label(f->st, f->a, "api", NULL, NULL, "ann",
+	    NULL, &err), 0);
+	assert_int_equal(decide_label(f->st, f->b, "format", NULL, NULL,
+	    "ann", NULL, &err), 0);
+	assert_int_equal(decide_undo(f->st, 0, "bob", 1, &step, &err), 0);
+	assert_string_equal(step.cand_id, f->b);
+	assert_int_equal(decide_undo(f->st, 0, "ann", 0, &step, &err), 0);
+	assert_string_equal(step.cand_id, f->a);
+	assert_string_equal(step.detail, "label api");
+	assert_int_equal(decide_undo(f->st, 0, "ann", 0, &step, &err), 1);
+	assert_int_equal(decide_undo(f->st, 1, "ann", 0, &step, &err), 0);
+	assert_string_equal(step.cand_id, f->a);
+	assert_int_equal(decide_undo(f->st, 1, "ann", 0, &step, &err), 0);
+	assert_string_equal(step.cand_id, f->b);
+	assert_int_equal(decide_undo(f->st, 1, "ann", 0, &step, &err), 1);
+}
+
 /* The candidate id, origin, kind and parent of id, "/"-joined. */
 static void
 cand_row(struct store *st, const char *id, char *buf, size_t n)
@@ -550,6 +580,7 @@ main(void)
 		FX_TEST(test_decide_repair_reproducing_a_candidate_says_so),
 		FX_TEST(test_decide_repair_refusals_change_nothing),
 		FX_TEST(test_decide_warning_words),
+		FX_TEST(test_decide_undo_past_a_step_another_undid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
