@@ -3,6 +3,8 @@
  */
 #include "app/command.h"
 
+#include "store/store.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,9 +107,33 @@ parse_short(struct cmd_args *a, int *i, struct err *err)
 	return 0;
 }
 
+/* "a b" -> a b, "say ""hi""" -> say "hi", in place; other words as
+ * they are. */
+static void
+unquote(char *w)
+{
+	size_t len = strlen(w), o = 0;
+
+	if (len < 2 || w[0] != '"' || w[len - 1] != '"')
+		return;
+	for (size_t i = 1; i + 1 < len; i++) {
+		w[o++] = w[i];
+		if (w[i] == '"' && w[i + 1] == '"' && i + 2 < len)
+			i++;
+	}
+	w[o] = '\0';
+}
+
 int
 cmd_parse(const struct cmd_entry *e, int argc, char **argv,
     struct cmd_args *a, struct err *err)
+{
+	return cmd_parse_front(e, 0, argc, argv, a, err);
+}
+
+int
+cmd_parse_front(const struct cmd_entry *e, unsigned front, int argc,
+    char **argv, struct cmd_args *a, struct err *err)
 {
 	int rest = 0;
 
@@ -127,6 +153,12 @@ cmd_parse(const struct cmd_entry *e, int argc, char **argv,
 			return 0;
 		}
 
+	/* Words of a `:` line: a word wholly in double quotes is one
+	 * argument without them (a filter of several predicates, a note
+	 * with blanks), "" inside it one quote; free text keeps them. */
+	if (front == CMD_WORKBENCH && !(e->flags & CMD_TEXT))
+		for (int i = 1; i < argc; i++)
+			unquote(argv[i]);
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 
@@ -143,12 +175,23 @@ cmd_parse(const struct cmd_entry *e, int argc, char **argv,
 		    parse_short(a, &i, err)) < 0)
 			return -1;
 	}
+	if (front == CMD_CLI && CMD_SHARED_TARGETS(e) &&
+	    !cmd_has(a, CMD_KEY_WHERE, NULL)) {
+		if (a->npos == 0)
+			return err_set(err, "missing argument%s (an ID, or"
+			    " --where FILTER)", e->min > 0 ? "s" : "");
+		a->target = a->pos[0];
+		a->pos++;
+		a->npos--;
+	}
 	if (a->npos < e->min)
 		return err_set(err, "missing argument%s", e->min - a->npos > 1 ?
 		    "s" : "");
 	if (e->max != CMD_MANY && a->npos > e->max)
-		return err_set(err, "unexpected argument '%s'",
-		    a->pos[e->max]);
+		return err_set(err, "unexpected argument '%s'%s",
+		    a->pos[e->max], front == CMD_CLI && CMD_SHARED_TARGETS(e) &&
+		    cmd_has(a, CMD_KEY_WHERE, NULL) ?
+		    "; with --where no ID comes first" : "");
 	return 0;
 }
 
@@ -156,6 +199,8 @@ void
 cmd_args_release(struct cmd_args *a)
 {
 	free(a->given);
+	if (a->target != NULL)		/* cmd_parse_front moved pos on */
+		a->pos--;
 	free(a->pos);
 	memset(a, 0, sizeof *a);
 }
@@ -187,9 +232,24 @@ cmd_has(const struct cmd_args *a, int key, const char **value)
 }
 
 void
-cmd_help_text(const struct cmd_entry *e, const char *prefix, struct buf *b)
+cmd_usage_line(const struct cmd_entry *e, unsigned front, struct buf *b)
 {
-	buf_printf(b, "usage: %s %s\n", prefix, e->usage);
+	size_t n = strlen(e->name);
+
+	if (front == CMD_CLI && CMD_SHARED_TARGETS(e) &&
+	    strncmp(e->usage, e->name, n) == 0)
+		buf_printf(b, "%s ID%s", e->name, e->usage + n);
+	else
+		buf_adds(b, e->usage);
+}
+
+void
+cmd_help_text(const struct cmd_entry *e, unsigned front, const char *prefix,
+    struct buf *b)
+{
+	buf_printf(b, "usage: %s ", prefix);
+	cmd_usage_line(e, front, b);
+	buf_adds(b, "\n");
 	if (e->alias != NULL)
 		buf_printf(b, "alias: %s\n", e->alias);
 	buf_printf(b, "\n%s\n", e->help);
@@ -200,10 +260,93 @@ cmd_usage_all(const struct cmd_table *t, unsigned flag, const char *prefix,
     struct buf *b)
 {
 	for (size_t i = 0; i < t->n && t->v[i] != NULL; i++)
-		if (t->v[i]->flags & flag)
-			buf_printf(b, "%s%s\n", prefix, t->v[i]->usage);
+		if (t->v[i]->flags & flag) {
+			buf_adds(b, prefix);
+			cmd_usage_line(t->v[i], flag, b);
+			buf_adds(b, "\n");
+		}
 }
 
+/* The ids of the candidates a filter matches (cmd_targets). */
+struct ids {
+	char	**v;
+	size_t	  n, cap;
+};
+
+static int
+add_row(const struct store_row *row, void *arg)
+{
+	struct ids *ids = arg;
+
+	if (ids->n == ids->cap) {
+		ids->cap = ids->cap ? ids->cap * 2 : 64;
+		ids->v = xreallocarray(ids->v, ids->cap, sizeof *ids->v);
+	}
+	ids->v[ids->n++] = xstrdup(row->id);
+	return 0;
+}
+
+int
+cmd_targets(struct cmd_ctx *ctx, struct cmd_args *a, char ***out, size_t *n,
+    struct err *err)
+{
+	struct ids ids = { NULL, 0, 0 };
+	const char *where = NULL;
+
+	*out = NULL;
+	*n = 0;
+	if (cmd_has(a, CMD_KEY_WHERE, &where)) {
+		if (where == NULL || *where == '\0')
+			return err_set(err, "--where wants a filter");
+		if (store_query_each(ctx->st, where, add_row, &ids, err) < 0) {
+			cmd_ids_free(ids.v, ids.n);
+			return -1;
+		}
+		if (ids.n == 0)
+			return err_set(err, "%s matches no candidate", where);
+	} else {
+		if (ctx->nids == 0)
+			return err_set(err, "no candidate selected");
+		ids.v = xcalloc(ctx->nids, sizeof *ids.v);
+		for (ids.n = 0; ids.n < ctx->nids; ids.n++)
+			ids.v[ids.n] = xstrdup(ctx->ids[ids.n]);
+	}
+	*out = ids.v;
+	*n = ids.n;
+	return 0;
+}
+
+void
+cmd_ids_free(char **ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+char *
+cmd_join(const struct cmd_args *a, int from)
+{
+	struct buf b = BUF_INIT;
+
+	for (int i = from; i < a->npos; i++) {
+		if (i > from)
+			buf_adds(&b, " ");
+		buf_adds(&b, a->pos[i]);
+	}
+	return buf_detach(&b, NULL);
+}
+
+int
+cmd_once(const struct cmd_args *a, struct err *err)
+{
+	for (size_t i = 0; i < a->ngiven; i++)
+		for (size_t k = i + 1; k < a->ngiven; k++)
+			if (a->given[k].opt == a->given[i].opt)
+				return err_set(err, "--%s given twice",
+				    a->given[i].opt->name);
+	return 0;
+}
 char **
 cmd_words(const char *line, int *argc)
 {

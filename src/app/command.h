@@ -48,6 +48,22 @@ struct cmd_opt {
 #define CMD_CONFIRM	0x8	/* asks before it acts in the workbench */
 #define CMD_TEXT	0x10	/* takes free text: no options, every word
 				 * is an argument, ctx->line the text */
+#define CMD_STORE	0x20	/* runs on the front end's open database
+				 * and reviewer: ctx->st and ctx->by */
+
+/*
+ * A command with CMD_CLI, CMD_WORKBENCH and CMD_TARGETS is shared by both
+ * front ends (src/app/commands.h lists them) and takes its targets from
+ * the front end: on the command line, an ID before its arguments (a
+ * unique prefix; cmd_parse_front() takes it out of the positional
+ * arguments), in the workbench the marked candidates, else the one under
+ * the cursor; in both, --where FILTER (the option whose key is
+ * CMD_KEY_WHERE) in their place: every candidate the filter matches.
+ */
+#define CMD_SHARED_TARGETS(e) \
+	(((e)->flags & (CMD_CLI | CMD_WORKBENCH | CMD_TARGETS)) == \
+	    (CMD_CLI | CMD_WORKBENCH | CMD_TARGETS))
+#define CMD_KEY_WHERE	2000
 
 /* Positional arguments without an upper bound. */
 #define CMD_MANY	(-1)
@@ -102,6 +118,9 @@ struct cmd_args {
 	size_t			 ngiven;
 	char			**pos;
 	int			 npos;
+	const char		*target;	/* cmd_parse_front(CMD_CLI) of a
+						 * shared command: its ID,
+						 * or NULL with --where */
 	int			 help;		/* --help or -h was given */
 	size_t			 next;		/* cmd_next's place */
 };
@@ -115,6 +134,7 @@ struct cmd_args {
  * stdout, diag(arg, text) for its messages (stderr, or the workbench's
  * status line).  NULL out or diag print to stdout and stderr.
  */
+struct store;
 struct cmd_ctx {
 	const struct cmd_entry	*entry;
 	void			*front;
@@ -122,6 +142,33 @@ struct cmd_ctx {
 	void			(*out)(void *arg, const char *s, size_t n);
 	void			(*diag)(void *arg, const char *s);
 	void			*arg;
+
+	/*
+	 * For a CMD_STORE entry, set by the front end: the open database
+	 * and the reviewer (borrowed); the default targets of a
+	 * CMD_TARGETS entry, full candidate ids (borrowed; the CLI's ID,
+	 * the workbench's marks or cursor; none: nids 0); whether the
+	 * person already said yes to this very line (confirmed 1), and
+	 * ask, how the front end asks (NULL: it cannot, as the CLI: the
+	 * command warns on diag and goes on).  ask shows question (no
+	 * "? y/n") and keeps the line to run again with confirmed 1 on a
+	 * yes; it returns 0.
+	 */
+	struct store		*st;
+	const char		*by;
+	char *const		*ids;
+	size_t			 nids;
+	int			 confirmed;
+	int			(*ask)(struct cmd_ctx *ctx, const char *question);
+
+	/*
+	 * Set by exec for the front end to follow: changed, decisions
+	 * moved (the workbench refreshes its view; clear_marks, it also
+	 * clears its marks); focus, a new string naming the candidate to
+	 * show (the front end frees it).
+	 */
+	int			 changed, clear_marks;
+	char			*focus;
 };
 
 /* The entry named name (or whose alias is name) in t, or NULL. */
@@ -140,6 +187,40 @@ const struct cmd_entry *cmd_find(const struct cmd_table *t, const char *name);
  */
 int	cmd_parse(const struct cmd_entry *e, int argc, char **argv,
 	    struct cmd_args *a, struct err *err);
+
+/*
+ * cmd_parse() as the front end front (CMD_CLI or CMD_WORKBENCH) reads
+ * it: on the command line a shared command (CMD_SHARED_TARGETS) takes
+ * its ID as the first positional argument, unless --where is given,
+ * into a->target, and min and max count the arguments after it.  From
+ * the workbench (words of a `:` line, cmd_words), a word wholly in
+ * double quotes loses them, "" inside standing for one quote, unless the
+ * entry takes free text (CMD_TEXT): argv's strings are changed in place.
+ */
+int	cmd_parse_front(const struct cmd_entry *e, unsigned front, int argc,
+	    char **argv, struct cmd_args *a, struct err *err);
+
+/*
+ * The targets of a shared command: with --where FILTER, the ids of every
+ * candidate FILTER matches on ctx->st (in import order), else a copy of
+ * ctx->ids.  *ids is a new vector of *n new strings (cmd_ids_free).  0,
+ * or -1 with err (a bad filter, or none to act on: "no candidate
+ * selected", "FILTER matches no candidate").
+ */
+int	cmd_targets(struct cmd_ctx *ctx, struct cmd_args *a, char ***ids,
+	    size_t *n, struct err *err);
+void	cmd_ids_free(char **ids, size_t n);
+
+/*
+ * The positional arguments from index from, joined by blanks, as a new
+ * string ("" when none).  (Words of a `:` line have lost the double
+ * quotes that wrapped them in cmd_parse_front.)
+ */
+char	*cmd_join(const struct cmd_args *a, int from);
+
+/* Refuse an option given twice ("--sub given twice"), for a command
+ * where the last would silently win.  0 or -1 with err. */
+int	cmd_once(const struct cmd_args *a, struct err *err);
 void	cmd_args_release(struct cmd_args *a);
 
 /*
@@ -155,14 +236,23 @@ int	cmd_has(const struct cmd_args *a, int key, const char **value);
 
 /*
  * The help of e: "usage: PREFIX USAGE", a blank line and the help
- * text, each ending in a newline, appended to b.  prefix is "assay" for
- * the CLI.  With an alias, a line "alias: ALIAS" follows the usage.
+ * text, each ending in a newline, appended to b, as front end front
+ * (CMD_CLI or CMD_WORKBENCH) shows it (cmd_usage_line).  prefix is
+ * "assay" for the CLI.  With an alias, a line "alias: ALIAS" follows the
+ * usage.
  */
-void	cmd_help_text(const struct cmd_entry *e, const char *prefix,
+void	cmd_help_text(const struct cmd_entry *e, unsigned front,
+	    const char *prefix, struct buf *b);
+
+/* e's usage as front end front shows it, appended to b: on the command
+ * line (CMD_CLI) a shared command (CMD_SHARED_TARGETS) has "ID" after
+ * its name. */
+void	cmd_usage_line(const struct cmd_entry *e, unsigned front,
 	    struct buf *b);
 
 /* The usage lines of every entry of t with flag, one "PREFIX USAGE" a
- * line, in the table's order, appended to b. */
+ * line, in the table's order, as front end flag shows them, appended to
+ * b. */
 void	cmd_usage_all(const struct cmd_table *t, unsigned flag,
 	    const char *prefix, struct buf *b);
 

@@ -19,7 +19,9 @@
 
 #include "base/hash.h"
 #include "base/ident.h"
+#include "base/textsafe.h"
 #include "model/sample.h"
+#include "model/vocab.h"
 
 /* Close what begin_own() opened: commit on rc 0, else roll back. */
 static int
@@ -59,6 +61,47 @@ label_on_latest(struct store *st, const struct decide_act *act,
 	return rc;
 }
 
+/*
+ * A note's text: valid UTF-8, not blank, no control characters but
+ * newline and tab (it is printed by show and drawn by the spec pane; an
+ * escape sequence in it would reach the reviewer's terminal).
+ */
+static int
+note_check(const char *text, struct err *err)
+{
+	size_t len = strlen(text), k;
+	int blank = 1;
+	unsigned cp;
+
+	for (size_t i = 0; i < len; i += k) {
+		k = safe_utf8_len(text + i, len - i, &cp);
+		if (k == 0)
+			return err_set(err, "the note is not valid UTF-8 (byte"
+			    " %zu)", i + 1);
+		if ((cp < 0x20 && cp != '\n' && cp != '\t') || cp == 0x7f ||
+		    (cp >= 0x80 && cp < 0xa0))
+			return err_set(err, "the note holds a control character"
+			    " (U+%04X at byte %zu)", cp, i + 1);
+		if (cp != ' ' && cp != '\n' && cp != '\t')
+			blank = 0;
+	}
+	if (blank)
+		return err_set(err, "the note is empty");
+	return 0;
+}
+
+/* What a person typed, checked before anything is opened. */
+static int
+act_check(const struct decide_act *act, struct err *err)
+{
+	if (act->sub != NULL && ident_check_label(act->sub, "a subcategory",
+	    err) < 0)
+		return -1;
+	if (act->note != NULL && note_check(act->note, err) < 0)
+		return -1;
+	return 0;
+}
+
 int
 decide_one(struct store *st, const struct decide_act *act,
     const char *cand_id, const char *by, struct decide_out *out,
@@ -68,6 +111,8 @@ decide_one(struct store *st, const struct decide_act *act,
 
 	if (out != NULL)
 		memset(out, 0, sizeof *out);
+	if (act_check(act, err) < 0)
+		return -1;
 	if (own && store_begin(st, err) < 0)
 		return -1;
 	switch (act->kind) {
@@ -140,6 +185,44 @@ decide_bulk(struct store *st, const struct decide_act *act,
 		return -1;
 	}
 	return 0;
+}
+
+const char *
+decide_warning(struct store *st, const struct decide_act *act,
+    char *const *ids, size_t n, char *buf, size_t len)
+{
+	int accept = act->kind == DECIDE_REVIEW &&
+	    status_from_name(act->status) == STATUS_ACCEPTED;
+	size_t npass = 0, nnone = 0;
+
+	buf[0] = '\0';
+	if (!accept && act->kind != DECIDE_LABEL)
+		return buf;
+	for (size_t i = 0; i < n; i++) {
+		struct err err;
+		struct run r;
+
+		if (store_run_latest(st, ids[i], &r, &err) != 0) {
+			nnone++;
+			continue;
+		}
+		if (verdict_is(r.verdict, VERDICT_PASS))
+			npass++;
+		run_release(&r);
+	}
+	if (n == 1 && accept && npass == 0)
+		snprintf(buf, len, " although it %s", nnone ? "never ran" :
+		    "does not pass");
+	else if (n == 1 && !accept && npass == 1)
+		snprintf(buf, len, " although it passes");
+	else if (accept && npass < n)
+		snprintf(buf, len, " although %zu of them do%s not pass%s",
+		    n - npass, n - npass == 1 ? "es" : "", nnone > 0 ?
+		    " or never ran" : "");
+	else if (!accept && npass > 0)
+		snprintf(buf, len, " although %zu of them pass%s", npass,
+		    npass == 1 ? "es" : "");
+	return buf;
 }
 
 void

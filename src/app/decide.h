@@ -94,6 +94,18 @@ int	decide_bulk(struct store *st, const struct decide_act *act,
 	    char *const *ids, size_t n, const char *by, size_t *failed,
 	    struct err *err);
 
+/*
+ * What a person should be asked, or told, before act on the n candidates
+ * ids[] (full ids): a failure label on candidates whose latest run
+ * passes, an accept of ones whose latest verdict is not pass or that
+ * never ran.  Into buf of len bytes: " although it passes", " although
+ * 2 of them do not pass or never ran", "" when nothing (any other act:
+ * always "").  Reads each candidate's latest run; one that cannot be
+ * read counts as never ran.  Returns buf.
+ */
+const char *decide_warning(struct store *st, const struct decide_act *act,
+	    char *const *ids, size_t n, char *buf, size_t len);
+
 /* A repair made by decide_repair(). */
 struct decide_repair {
 	char	*id;		/* new string: the repair's candidate id */

@@ -532,6 +532,20 @@ keymap_parse_line(struct keymap *km, const char *line, struct err *err)
 			err_set(err, "bind %s: an empty command line", w[i]);
 			goto out;
 		}
+		if (km->commands != NULL) {
+			/* refused now, not when the key is pressed */
+			const char *c = w[i + 1] + (w[i + 1][0] == ':');
+			enum action na;
+			struct err e2;
+
+			if (cmd_find(km->commands, c) == NULL &&
+			    keymap_action_parse(c, &na, &e2) < 0) {
+				err_set(err, "bind %s: unknown command '%s'",
+				    w[i], c);
+				buf_release(&l);
+				goto out;
+			}
+		}
 		keymap_bind_command(km, key, buf_str(&l));
 		buf_release(&l);
 		rc = 0;

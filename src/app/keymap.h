@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "app/action.h"
+#include "app/command.h"
 #include "base/err.h"
 
 #define KEYMAP_KEY_BASE	0x110000	/* first code past Unicode */
@@ -78,6 +79,9 @@ struct keymap {
 	size_t			 cap[KEYMAP_NTABLES];
 	struct keymap_command	*cmds;		/* global table only */
 	size_t			 ncmds;
+	/* The front end's commands (NULL: not known): a command line
+	 * bound to a key must start with one of them or an action name. */
+	const struct cmd_table	*commands;
 };
 
 /* Empty tables (keymap_init) or the defaults of design.md section 6. */

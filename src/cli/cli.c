@@ -6,7 +6,9 @@
  * CMD` and the top-level usage are written from the table.
  *
  * Adding a command is one file, src/cli/cmd_NAME.c ending in its entry
- * cli_cmd_NAME, and one line X(NAME) in CLI_COMMANDS below.
+ * cli_cmd_NAME, and one line X(NAME) in CLI_COMMANDS below; a command
+ * the workbench runs too is one file in src/app and one line in
+ * APP_COMMANDS (app/commands.h), which this table takes whole.
  */
 #include "cli/cli.h"
 #include "cli/cli_shared.h"
@@ -15,6 +17,7 @@
 #include <string.h>
 
 #include "app/command.h"
+#include "app/commands.h"
 #include "base/buf.h"
 
 #define VERSION "0.1.0"
@@ -36,14 +39,9 @@ static const struct cmd_entry cli_cmd_help = {
 	X(slurm) \
 	X(list) \
 	X(show) \
-	X(label) \
-	X(review) \
-	X(note) \
 	X(dedup) \
 	X(contamination) \
 	X(split) \
-	X(undo) \
-	X(redo) \
 	X(commit) \
 	X(export) \
 	X(stats) \
@@ -53,10 +51,12 @@ static const struct cmd_entry cli_cmd_help = {
 
 #define CLI_DECLARE(name)	extern const struct cmd_entry cli_cmd_##name;
 #define CLI_ENTRY(name)		&cli_cmd_##name,
+#define APP_ENTRY(name)		&app_cmd_##name,
 CLI_COMMANDS(CLI_DECLARE)
 
 static const struct cmd_entry *const cmds[] = {
 	CLI_COMMANDS(CLI_ENTRY)
+	APP_COMMANDS(APP_ENTRY)
 	&cli_cmd_help,
 };
 
@@ -102,7 +102,7 @@ cmd_help(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		fprintf(stderr, "assay: no command '%s'\n", a->pos[0]);
 		return 2;
 	}
-	cmd_help_text(c, "assay", &b);
+	cmd_help_text(c, CMD_CLI, "assay", &b);
 	fwrite(b.p != NULL ? b.p : "", 1, b.len, stdout);
 	buf_release(&b);
 	return 0;

@@ -31,6 +31,53 @@ cli_set_commands(const struct cmd_table *table)
 	commands = table;
 }
 
+/* A shared command's messages: "assay NAME: TEXT" on stderr. */
+static void
+diag_line(void *arg, const char *s)
+{
+	const struct cmd_entry *e = arg;
+
+	fprintf(stderr, "assay %s: %s\n", e->name, s);
+}
+
+/*
+ * Run a CMD_STORE entry (a command the workbench shares, app/commands.h)
+ * on the database of g, as the reviewer, on its ID (a->target) when it
+ * was given.  The exit status; err's message printed on failure.
+ */
+static int
+exec_on_store(const struct cli_global *g, struct cmd_ctx *ctx,
+    struct cmd_args *a)
+{
+	struct store *st;
+	struct err err;
+	char *id = NULL, *by = NULL;
+	int rc = 2;
+
+	if (cli_open_store(g, &st) < 0)
+		return 2;
+	if (a->target != NULL && (id = cli_resolve(st, a->target)) == NULL)
+		goto out;
+	if ((by = cli_reviewer(g)) == NULL)
+		goto out;
+	ctx->st = st;
+	ctx->by = by;
+	ctx->ids = id != NULL ? &id : NULL;
+	ctx->nids = id != NULL ? 1 : 0;
+	ctx->diag = diag_line;
+	ctx->arg = (void *)ctx->entry;
+	err_clear(&err);
+	rc = ctx->entry->exec(ctx, a, &err);
+	if (rc != 0 && err.msg[0] != '\0')
+		fprintf(stderr, "assay %s: %s\n", ctx->entry->name, err.msg);
+	free(ctx->focus);
+out:
+	free(by);
+	free(id);
+	store_close(st);
+	return rc;
+}
+
 int
 cli_exec(const struct cli_global *g, const struct cmd_entry *e, int argc,
     char **argv)
@@ -41,16 +88,18 @@ cli_exec(const struct cli_global *g, const struct cmd_entry *e, int argc,
 	int rc;
 
 	err_clear(&err);
-	if (cmd_parse(e, argc, argv, &a, &err) < 0)
+	if (cmd_parse_front(e, CMD_CLI, argc, argv, &a, &err) < 0)
 		rc = cli_usage_error(e->name, "%s", err.msg);
 	else if (a.help) {
 		struct buf b = BUF_INIT;
 
-		cmd_help_text(e, "assay", &b);
+		cmd_help_text(e, CMD_CLI, "assay", &b);
 		fwrite(b.p != NULL ? b.p : "", 1, b.len, stdout);
 		buf_release(&b);
 		rc = 0;
-	} else
+	} else if (e->flags & CMD_STORE)
+		rc = exec_on_store(g, &ctx, &a);
+	else
 		rc = e->exec(&ctx, &a, &err);
 	cmd_args_release(&a);
 	return rc;
@@ -88,9 +137,14 @@ cli_usage_error(const char *cmd, const char *fmt, const char *arg)
 	const struct cmd_entry *c = commands != NULL ?
 	    cmd_find(commands, cmd) : NULL;
 
+	struct buf u = BUF_INIT;
+
+	if (c != NULL)		/* with ID after a shared command's name */
+		cmd_usage_line(c, CMD_CLI, &u);
 	fprintf(stderr, "assay %s: ", cmd);
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nusage: assay %s\n", c != NULL ? c->usage : "");
+	fprintf(stderr, "\nusage: assay %s\n", buf_str(&u));
+	buf_release(&u);
 	return 2;
 }
 

@@ -121,10 +121,11 @@ static int
 detect(const char *path, enum import_format *out, struct err *err)
 {
 	struct stat sb;
+	struct import_text in;
 	json_error_t jerr;
 	json_t *row;
-	char *data, lead = 0;
-	size_t len, line;
+	char lead = 0;
+	size_t line;
 
 	if (stat(path, &sb) < 0)
 		return err_set(err, "%s: %s", path, strerror(errno));
@@ -145,10 +146,10 @@ detect(const char *path, enum import_format *out, struct err *err)
 		    " directory (want a VerilogEval v2 problem directory or"
 		    " the v1 ExampleEval.jsonl set); give --format", path);
 	}
-	if (import_read(path, &data, &len, err) < 0)
+	if (import_map(path, &in, err) < 0)
 		return -1;
-	line = first_row(data, len, &row, &jerr, &lead);
-	free(data);
+	line = first_row(in.data, in.len, &row, &jerr, &lead);
+	import_unmap(&in);
 	if (line > 0 && row == NULL && (lead == '{' || lead == '[')) {
 		/* JSON that jansson refused (a number out of range, too
 		 * deep, a duplicate key): that is the error, not the

@@ -102,6 +102,21 @@ int	import_path(struct store *st, const char *path,
 int	import_read(const char *path, char **out, size_t *len,
 	    struct err *err);
 
+/*
+ * The text of a JSONL file, however large, without reading it into
+ * memory: the file at path mapped read-only (t->data, t->len bytes, not
+ * NUL-terminated; "" and 0 when empty), under the same guard and
+ * refusals as import_read(); the input given as a pipe is its buffer.
+ * Give it back with import_unmap().  0, or -1 with err ("path: why").
+ */
+struct import_text {
+	const char	*data;
+	size_t		 len;
+	int		 mapped;	/* data is an mmap of the file */
+};
+int	import_map(const char *path, struct import_text *t, struct err *err);
+void	import_unmap(struct import_text *t);
+
 /* Most bytes one input file may hold (import_read refuses more). */
 #define IMPORT_READ_MAX	(1 << 30)
 

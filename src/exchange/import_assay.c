@@ -234,6 +234,44 @@ out:
 	return rc;
 }
 
+/*
+ * A recorded object of an assay row as its extra column: without the
+ * verdict, stage and log its own columns hold, where an export puts them
+ * back in the same place (recorded_json() in export.c sets the ones
+ * extra has where they are and adds the others last, in that order), so
+ * that the log is not stored twice and a round trip keeps the object
+ * byte for byte (docs/adr/0030).  Only string members at the end of the
+ * object, in that order, are left out (deleted from v).  New string.
+ */
+static char *
+recorded_extra(json_t *v)
+{
+	static const char *const tail[] = { "verdict", "stage", "log" };
+	const char *keys[64], *k;
+	size_t n = 0, last = 3;
+	json_t *x;
+
+	json_object_foreach(v, k, x) {
+		if (n == sizeof keys / sizeof keys[0])
+			break;
+		keys[n++] = k;
+	}
+	if (n < json_object_size(v))
+		n = 0;		/* too many members to look at: keep all */
+	while (n > 0) {
+		size_t c = 0;
+
+		while (c < last && strcmp(tail[c], keys[n - 1]) != 0)
+			c++;
+		if (c == last || !json_is_string(json_object_get(v,
+		    keys[n - 1])))
+			break;
+		json_object_del(v, keys[--n]);
+		last = c;
+	}
+	return json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+}
+
 static int
 assay_row(struct store *st, json_t *row, const char *path, size_t line,
     const struct import_opts *opts, struct import_report *rep,
@@ -371,7 +409,7 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 		r->verdict = import_jdup(v, "verdict");
 		r->stage = import_jdup(v, "stage");
 		r->log = import_jdup(v, "log");
-		r->extra = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		r->extra = recorded_extra(v);
 	}
 	if (import_put_candidate(st, &c, recs, nrec, rep, &inserted, err) < 0)
 		goto out;

@@ -650,18 +650,22 @@ import_realbench_detect(const char *path)
 		r = module_dir(p) || is_dir(s);
 		free(s);
 	} else if (import_has_suffix(p, ".jsonl")) {
-		char *data, *q, *end;
-		size_t len;
+		struct import_text in;
+		const char *data, *q, *end;
 		struct err e;
 
-		if (import_read(p, &data, &len, &e) < 0)
-			data = NULL;
-		for (q = data, end = data + len; data != NULL && q < end; ) {
-			char *nl = memchr(q, '\n', (size_t)(end - q));
+		data = import_map(p, &in, &e) == 0 ? in.data : NULL;
+		end = data != NULL ? data + in.len : NULL;
+		for (q = data; data != NULL && q < end; ) {
+			const char *nl = memchr(q, '\n', (size_t)(end - q));
 			size_t l = nl != NULL ? (size_t)(nl - q) : (size_t)(end - q);
 			json_t *row;
+			size_t k = 0;
 
-			if (strspn(q, " \t\r\n") >= l) {
+			while (k < l && (q[k] == ' ' || q[k] == '\t' ||
+			    q[k] == '\r'))
+				k++;
+			if (k == l) {
 				q += l + (nl != NULL);
 				continue;
 			}
@@ -672,7 +676,8 @@ import_realbench_detect(const char *path)
 			json_decref(row);
 			break;
 		}
-		free(data);
+		if (data != NULL)
+			import_unmap(&in);
 	}
 	free(p);
 	return r;

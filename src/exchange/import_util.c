@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -175,6 +176,55 @@ import_read(const char *path, char **out, size_t *len, struct err *err)
 	rc = read_fd(fd, path, out, len, err);
 	close(fd);
 	return rc;
+}
+
+int
+import_map(const char *path, struct import_text *out, struct err *err)
+{
+	struct stat sb;
+	void *p;
+	int fd;
+
+	memset(out, 0, sizeof *out);
+	out->data = "";
+	if (cur.pipe_path != NULL && strcmp(path, cur.pipe_path) == 0) {
+		out->data = cur.pipe_data;
+		out->len = cur.pipe_len;
+		return 0;
+	}
+	if (cur.root != NULL && symlink_out(path, err) < 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return err_set(err, "%s: not a regular file, refused", path);
+	}
+	if (sb.st_size == 0) {
+		close(fd);
+		return 0;
+	}
+	p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	/* Read once, front to back: the kernel may read ahead and drop
+	 * what is behind. */
+	madvise(p, (size_t)sb.st_size, MADV_SEQUENTIAL);
+	out->data = p;
+	out->len = (size_t)sb.st_size;
+	out->mapped = 1;
+	return 0;
+}
+
+void
+import_unmap(struct import_text *t)
+{
+	if (t->mapped)
+		munmap((void *)t->data, t->len);
+	memset(t, 0, sizeof *t);
+	t->data = "";
 }
 
 int
@@ -427,17 +477,21 @@ import_each_jsonl(struct store *st, const char *path, int nan_ok,
     struct import_report *rep, struct err *err)
 {
 	int keep_going = opts->keep_going;
-	char *data, *p, *end;
+	struct import_text in;
+	const char *data, *p, *end;
 	size_t len, line = 0, rows = 0;
 
-	if (import_read(path, &data, &len, err) < 0)
+	/* Mapped, not read: a million rows are more than a gigabyte. */
+	if (import_map(path, &in, err) < 0)
 		return -1;
-	p = data;
+	data = p = in.data;
+	len = in.len;
 	end = data + len;
 	while (p < end) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
-		char *txt = p, *fixed = NULL;
+		const char *txt = p;
+		char *fixed = NULL;
 		size_t tl = l;
 		json_error_t jerr;
 		json_t *row;
@@ -505,7 +559,7 @@ import_each_jsonl(struct store *st, const char *path, int nan_ok,
 		if (rc < 0) {
 			if (!keep_going) {
 				err_set(err, "%s", rowerr.msg);
-				free(data);
+				import_unmap(&in);
 				return -1;
 			}
 			rep->skipped++;
@@ -517,7 +571,7 @@ import_each_jsonl(struct store *st, const char *path, int nan_ok,
 	if (rows == 0)
 		buf_printf(&rep->warnings, "%s: empty file, nothing imported\n",
 		    path);
-	free(data);
+	import_unmap(&in);
 	return 0;
 }
 

@@ -167,8 +167,9 @@ filter_grep(struct filter *f, const char *text, int neg)
 	 */
 	buf_printf(&f->where, " AND %s(q.seq IN (SELECT rowid >> 16 FROM"
 	    " search WHERE search MATCH ?%zu AND rowid >= 0) OR q.task_id IN"
-	    " (SELECT task FROM search WHERE search MATCH ?%zu AND rowid < 0"
-	    " AND task IS NOT NULL))", neg ? "NOT " : "", k, k);
+	    " (SELECT task_id FROM search_spec WHERE doc IN (SELECT rowid"
+	    " FROM search WHERE search MATCH ?%zu AND rowid < 0)))",
+	    neg ? "NOT " : "", k, k);
 	f->greps[f->ngreps].len = f->where.len - f->greps[f->ngreps].at;
 	f->ngreps++;
 	f->vals = xreallocarray(f->vals, f->nvals + 1, sizeof *f->vals);
@@ -270,6 +271,15 @@ filter_compile(const char *text, struct filter *f, struct err *err)
 		    *val == '\0') {
 			err_set(err, "bad filter predicate '%s': grep wants"
 			    " a text", word);
+			free(word);
+			filter_release(f);
+			return -1;
+		}
+		/* KEY~ with no text would match every row: a typo, not a
+		 * wish (a bulk decision on it would take them all) */
+		if (like && *val == '\0') {
+			err_set(err, "bad filter predicate '%s': ~ wants a"
+			    " text", word);
 			free(word);
 			filter_release(f);
 			return -1;
@@ -466,8 +476,8 @@ grep_table(struct store *st, const char *query, int *slot,
 	snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO temp.grep_%d"
 	    " SELECT rowid >> 16 FROM search WHERE search MATCH ?1 AND"
 	    " rowid >= 0 UNION ALL SELECT q.seq FROM queue q WHERE q.task_id"
-	    " IN (SELECT task FROM search WHERE search MATCH ?1 AND rowid < 0"
-	    " AND task IS NOT NULL)", k);
+	    " IN (SELECT task_id FROM search_spec WHERE doc IN (SELECT rowid"
+	    " FROM search WHERE search MATCH ?1 AND rowid < 0))", k);
 	if (prepare(st, &s, sql, err) < 0)
 		return -1;
 	bind_text(s, 1, query);

@@ -242,10 +242,19 @@ journal_target(struct store *st, int redo, const char *who, int64_t *found,
 
 	*found = 0;
 	/* who: only that reviewer's steps (their decisions, their undos and
-	 * redos), so that one reviewer's undo never takes back another's. */
+	 * redos), so that one reviewer's undo never takes back another's;
+	 * and what others did to those steps (an undo --any of one of them,
+	 * a redo of that undo), so that a step someone else undid counts as
+	 * undone here too. */
 	if (prepare(st, &s, "SELECT id, action, coalesce(target, 0) FROM event"
 	    " WHERE action IN ('label', 'review', 'undo', 'redo')"
-	    " AND (?1 IS NULL OR who = ?1) ORDER BY id DESC", err) < 0)
+	    " AND (?1 IS NULL OR who = ?1"
+	    "  OR (action = 'undo' AND target IN"
+	    "   (SELECT id FROM event WHERE who = ?1))"
+	    "  OR (action = 'redo' AND target IN (SELECT id FROM event"
+	    "   WHERE action = 'undo' AND target IN"
+	    "    (SELECT id FROM event WHERE who = ?1))))"
+	    " ORDER BY id DESC", err) < 0)
 		return -1;
 	bind_text(s, 1, who);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {

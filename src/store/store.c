@@ -24,6 +24,7 @@
 #include "base/ident.h"
 
 static void bulk_end(struct store *);
+static void bulk_env_forget(struct store *);
 
 /* The slots of st->hot. */
 enum hot_stmt {
@@ -483,6 +484,35 @@ static const char *const migrations[] = {
 	"CREATE TRIGGER run_category_update BEFORE UPDATE OF category ON run"
 	"  WHEN NOT " VOCAB_SQL_CHECK("new.category", VOCAB_CATEGORIES)
 	"  BEGIN SELECT RAISE(ABORT, 'run.category: not a category'); END;",
+	/*
+	 * 10 -> 11: the search index keeps no copy of the text it indexes
+	 * (a contentless FTS5 table, issue 13): the code, logs, notes and
+	 * specs are in their own tables, and a search reads only rowids.
+	 * The copy was a fifth of an imported database.  The task a spec's
+	 * row (a negative rowid) belongs to moves to search_spec; the
+	 * trigger that adds a task's row adds it there too.
+	 */
+	"CREATE TABLE search_spec (doc INTEGER PRIMARY KEY,"
+	"  task_id TEXT NOT NULL);"
+	"INSERT INTO search_spec SELECT rowid, task FROM search"
+	"  WHERE rowid < 0 AND task IS NOT NULL;"
+	"CREATE TABLE search_move (doc INTEGER PRIMARY KEY, body TEXT);"
+	"INSERT INTO search_move SELECT rowid, body FROM search;"
+	"DROP TRIGGER search_task;"
+	"DROP TABLE search;"
+	"CREATE VIRTUAL TABLE search USING fts5(body, content = '',"
+	"  tokenize = \"unicode61 tokenchars '_'\");"
+	"INSERT INTO search(rowid, body) SELECT doc, body FROM search_move"
+	"  ORDER BY doc;"
+	"DROP TABLE search_move;"
+	"CREATE TRIGGER search_task AFTER INSERT ON task"
+	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
+	"  INSERT INTO search_spec(doc, task_id) VALUES ((SELECT"
+	"  coalesce(min(doc), 0) - 1 FROM search_spec), new.id);"
+	"  INSERT INTO search(rowid, body) VALUES ((SELECT min(doc) FROM"
+	"  search_spec), coalesce(new.spec, '') || char(10) ||"
+	"  coalesce(new.interface, ''));" MIG6_GEN
+	"END;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -804,9 +834,19 @@ query_int64(struct store *st, const char *sql, int64_t *out,
 static const char bulk_trigger_names[] = "'search_task', 'search_candidate',"
     " 'search_recorded', 'search_note', 'queue_insert', 'queue_sum_insert'";
 
+/* The task env store_task_env() keeps for an import's next row. */
+static void
+bulk_env_forget(struct store *st)
+{
+	free(st->bulk_env_id);
+	free(st->bulk_env);
+	st->bulk_env_id = st->bulk_env = NULL;
+}
+
 static void
 bulk_end(struct store *st)
 {
+	bulk_env_forget(st);
 	free(st->bulk_triggers);
 	st->bulk_triggers = NULL;
 	free(st->bulk_last_id);
@@ -931,10 +971,12 @@ bulk_doc_next(struct store *st, const char *cand_id, const char *body,
  */
 
 static const char *const publish_sql[] = {
-	"INSERT INTO search(rowid, body, task) SELECT ?5 -"
-	" row_number() OVER (ORDER BY t.rowid), coalesce(t.spec, '') ||"
-	" char(10) || coalesce(t.interface, ''), t.id FROM task t"
-	" WHERE t.rowid > ?1 ORDER BY 1",
+	"INSERT INTO search_spec(doc, task_id) SELECT ?5 -"
+	" row_number() OVER (ORDER BY t.rowid), t.id FROM task t"
+	" WHERE t.rowid > ?1",
+	"INSERT INTO search(rowid, body) SELECT s.doc, coalesce(t.spec, '')"
+	" || char(10) || coalesce(t.interface, '') FROM search_spec s"
+	" JOIN task t ON t.id = s.task_id WHERE s.doc < ?5 ORDER BY s.doc",
 	"INSERT INTO search(rowid, body) SELECT coalesce((SELECT max(x.rowid)"
 	" FROM search x WHERE x.rowid BETWEEN c.seq << 16 AND"
 	" (c.seq << 16) + 65535), (c.seq << 16) - 1) + row_number() OVER"
@@ -970,7 +1012,7 @@ store_import_publish(struct store *st, struct err *err)
 		}
 		if (step_done(st, s, "publish the import", err) < 0)
 			return -1;
-		if (strncmp(publish_sql[i], "INSERT INTO search", 18) == 0)
+		if (strncmp(publish_sql[i], "INSERT INTO search(", 19) == 0)
 			added += sqlite3_changes(st->db);
 	}
 	{
@@ -1010,6 +1052,8 @@ store_savepoint_end(struct store *st, int keep)
 		st->bulk_docs = st->bulk_docs_row;
 		free(st->bulk_last_id);
 		st->bulk_last_id = NULL;
+		/* and a task it added may be gone with it */
+		bulk_env_forget(st);
 	}
 	if (hot(st, HOT_RELEASE, &s, "RELEASE row", NULL) == 0)
 		hot_step(st, s, "RELEASE row", NULL);
@@ -1209,6 +1253,13 @@ store_task_env(struct store *st, const char *id, char **env,
 	int rc;
 
 	*env = NULL;
+	/* An import's rows name the same few tasks over and over; within
+	 * its transaction a task's env cannot change. */
+	if (st->bulk && st->bulk_env_id != NULL &&
+	    strcmp(st->bulk_env_id, id) == 0) {
+		*env = xstrdup(st->bulk_env);
+		return 0;
+	}
 	if (hot(st, HOT_TASK_ENV, &s, "SELECT env FROM task WHERE id = ?1",
 	    err) < 0)
 		return -1;
@@ -1219,6 +1270,11 @@ store_task_env(struct store *st, const char *id, char **env,
 	hot_done(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "read task");
+	if (rc == SQLITE_ROW && st->bulk && *env != NULL) {
+		bulk_env_forget(st);
+		st->bulk_env_id = xstrdup(id);
+		st->bulk_env = xstrdup(*env);
+	}
 	return rc == SQLITE_ROW ? 0 : 1;
 }
 
@@ -1285,11 +1341,16 @@ void
 cand_id_hex(const char *task_id, const char *origin, const char *code_hash,
     char hex[HASH_HEX_LEN + 1])
 {
-	struct buf b = BUF_INIT;
+	size_t nt = strlen(task_id) + 1, no = strlen(origin) + 1;
+	size_t nh = strlen(code_hash);
+	char *p = xmalloc(nt + no + nh);
 
-	buf_printf(&b, "%s%c%s%c%s", task_id, 0, origin, 0, code_hash);
-	hash_sha256(b.p, b.len, hex);
-	buf_release(&b);
+	/* task NUL origin NUL code hash, once per imported row */
+	memcpy(p, task_id, nt);
+	memcpy(p + nt, origin, no);
+	memcpy(p + nt + no, code_hash, nh);
+	hash_sha256(p, nt + no + nh, hex);
+	free(p);
 }
 
 char *

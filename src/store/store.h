@@ -33,7 +33,7 @@
 #include "base/err.h"
 #include "model/sample.h"
 
-#define STORE_SCHEMA_VERSION 10
+#define STORE_SCHEMA_VERSION 11
 
 struct store;
 

@@ -59,6 +59,8 @@ struct store {
 	/* The candidate added last in bulk, whose logs come next. */
 	char	*bulk_last_id;
 	int64_t	 bulk_last_seq, bulk_last_doc;
+	/* The task store_task_env() read last in bulk, and its env. */
+	char	*bulk_env_id, *bulk_env;
 };
 
 /* --- SQLite helpers (store.c) --------------------------------------- */

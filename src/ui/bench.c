@@ -152,9 +152,9 @@ bench_is_query(struct wb *wb, int key)
 {
 	enum action a;
 
-	if (wb->prompt_open)
+	if (wb->pr.open)
 		return key == KEYMAP_KEY_ENTER;
-	if (wb->sheets[WB_STATS].shown)
+	if (wb->lay.sheets[WB_STATS].shown)
 		return key == KEYMAP_KEY_TAB || key == KEYMAP_KEY_ENTER;
 	if (pane_sheet(wb) != NULL || wb->ask != WB_ASK_NONE)
 		return 0;

@@ -18,7 +18,7 @@ static int
 mouse_pane(const struct wb *wb, int y, int x)
 {
 	for (int i = 0; i < WB_NPANES; i++) {
-		const struct pane *p = &wb->panes[i];
+		const struct pane *p = &wb->lay.panes[i];
 
 		if (p->win == NULL)
 			continue;
@@ -33,7 +33,7 @@ static void
 mouse_wheel(struct wb *wb, struct pane *p, int dir)
 {
 	enum action a = dir < 0 ? ACTION_MOVE_UP : ACTION_MOVE_DOWN;
-	struct pane *q = &wb->panes[WB_QUEUE];
+	struct pane *q = &wb->lay.panes[WB_QUEUE];
 
 	for (int i = 0; i < MOUSE_WHEEL_ROWS; i++) {
 		if (p != q && p->ops->key != NULL && p->ops->key(p, 0, a))
@@ -48,7 +48,7 @@ mouse_event(struct wb *wb, int y, int x, int button, int dir)
 	struct pane *p, *sheet;
 	int i;
 
-	if (wb->prompt_open || wb->ask != WB_ASK_NONE ||
+	if (wb->pr.open || wb->ask != WB_ASK_NONE ||
 	    term_pane_kbd(wb))
 		return;
 	wb->dirty = 1;
@@ -64,13 +64,13 @@ mouse_event(struct wb *wb, int y, int x, int button, int dir)
 	i = mouse_pane(wb, y, x);
 	if (i < 0)
 		return;
-	p = &wb->panes[i];
+	p = &wb->lay.panes[i];
 	if (dir != 0) {
 		mouse_wheel(wb, p, dir);
 		return;
 	}
 	(void)button;
-	wb->focus = i;
+	wb->lay.focus = i;
 	if (i == WB_QUEUE && y - p->y >= 1) {
 		size_t row = wb->top + (size_t)(y - p->y - 1);
 

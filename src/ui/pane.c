@@ -49,8 +49,8 @@ struct pane *
 pane_sheet(struct wb *wb)
 {
 	for (int i = 0; i < WB_NSHEETS; i++)
-		if (wb->sheets[i].shown)
-			return &wb->sheets[i];
+		if (wb->lay.sheets[i].shown)
+			return &wb->lay.sheets[i];
 	return NULL;
 }
 

@@ -105,12 +105,12 @@ prompt_open(struct wb *wb, char kind, const char *text)
 {
 	size_t n = text != NULL ? strlen(text) : 0;
 
-	if (n >= sizeof wb->prompt)
-		n = sizeof wb->prompt - 1;
-	wb->prompt_open = 1;
-	wb->prompt_kind = kind;
-	memcpy(wb->prompt, text != NULL ? text : "", n);
-	wb->prompt_len = n;
+	if (n >= sizeof wb->pr.text)
+		n = sizeof wb->pr.text - 1;
+	wb->pr.open = 1;
+	wb->pr.kind = kind;
+	memcpy(wb->pr.text, text != NULL ? text : "", n);
+	wb->pr.len = n;
 	wb->pr.pos = -1;
 	free(wb->pr.typed);
 	wb->pr.typed = NULL;
@@ -122,10 +122,10 @@ prompt_set(struct wb *wb, const char *text)
 {
 	size_t n = strlen(text);
 
-	if (n >= sizeof wb->prompt)
-		n = sizeof wb->prompt - 1;
-	memcpy(wb->prompt, text, n);
-	wb->prompt_len = n;
+	if (n >= sizeof wb->pr.text)
+		n = sizeof wb->pr.text - 1;
+	memcpy(wb->pr.text, text, n);
+	wb->pr.len = n;
 }
 
 /* Up (dir -1) and Down (dir 1) through the lines of this prompt that
@@ -141,9 +141,9 @@ prompt_history(struct wb *wb, int dir)
 		if (dir > 0)
 			return;
 		free(p->typed);
-		p->typed = xstrndup(wb->prompt, wb->prompt_len);
+		p->typed = xstrndup(wb->pr.text, wb->pr.len);
 	}
-	prefix = xasprintf("%c%s", wb->prompt_kind, p->typed);
+	prefix = xasprintf("%c%s", wb->pr.kind, p->typed);
 	i = history_find(&p->hist, p->pos < 0 ? (long)p->hist.n : p->pos,
 	    dir, prefix);
 	free(prefix);
@@ -366,9 +366,9 @@ comp_collect(struct wb *wb, char **w, size_t k, const char *word,
 static void
 comp_put(struct wb *wb, const char *s, int blank)
 {
-	char line[sizeof wb->prompt];
+	char line[sizeof wb->pr.text];
 
-	snprintf(line, sizeof line, "%.*s%s%s", (int)wb->pr.word, wb->prompt,
+	snprintf(line, sizeof line, "%.*s%s%s", (int)wb->pr.word, wb->pr.text,
 	    s, blank ? " " : "");
 	prompt_set(wb, line);
 }
@@ -382,7 +382,7 @@ prompt_complete(struct wb *wb, int dir)
 	size_t k = 0, lcp;
 	int quoted = 0;
 
-	if (wb->prompt_kind != ':')
+	if (wb->pr.kind != ':')
 		return;
 	if (p->cycling && p->ncomps > 1) {
 		if (p->comp == p->ncomps)	/* none chosen yet */
@@ -396,19 +396,19 @@ prompt_complete(struct wb *wb, int dir)
 	comps_clear(p);
 	/* the word being completed starts after the last unquoted blank */
 	p->word = 0;
-	for (size_t i = 0; i < wb->prompt_len; i++) {
-		if (wb->prompt[i] == '"')
+	for (size_t i = 0; i < wb->pr.len; i++) {
+		if (wb->pr.text[i] == '"')
 			quoted = !quoted;
-		else if (wb->prompt[i] == ' ' && !quoted)
+		else if (wb->pr.text[i] == ' ' && !quoted)
 			p->word = i + 1;
 	}
 	if (quoted)
 		return;
-	line = xstrndup(wb->prompt, p->word);
+	line = xstrndup(wb->pr.text, p->word);
 	for (char *s = strtok(line, " "); s != NULL && k < 16;
 	    s = strtok(NULL, " "))
 		w[k++] = s;
-	word = xstrndup(wb->prompt + p->word, wb->prompt_len - p->word);
+	word = xstrndup(wb->pr.text + p->word, wb->pr.len - p->word);
 	comp_collect(wb, w, k, word, &l);
 	free(line);
 	if (l.n == 0) {		/* nothing fits: the line stays */
@@ -464,14 +464,14 @@ prompt_key(struct wb *wb, int key, char *out, size_t n)
 		char *h;
 
 		/* a completed word leaves a blank: not worth keeping */
-		while (wb->prompt_len > 0 && wb->prompt_kind == ':' &&
-		    wb->prompt[wb->prompt_len - 1] == ' ')
-			wb->prompt_len--;
-		snprintf(out, n, "%.*s", (int)wb->prompt_len, wb->prompt);
-		wb->prompt_open = 0;
+		while (wb->pr.len > 0 && wb->pr.kind == ':' &&
+		    wb->pr.text[wb->pr.len - 1] == ' ')
+			wb->pr.len--;
+		snprintf(out, n, "%.*s", (int)wb->pr.len, wb->pr.text);
+		wb->pr.open = 0;
 		wb->msg[0] = '\0';
-		if (wb->prompt_len > 0) {
-			h = xasprintf("%c%s", wb->prompt_kind, out);
+		if (wb->pr.len > 0) {
+			h = xasprintf("%c%s", wb->pr.kind, out);
 			if (history_add(&p->hist, h, &err) < 0)
 				wb_msg(wb, 1, "history: %s", err.msg);
 			free(h);
@@ -482,7 +482,7 @@ prompt_key(struct wb *wb, int key, char *out, size_t n)
 	if (a == ACTION_PROMPT_LEAVE) {
 		if (was_cycling)	/* Esc first closes the menu */
 			return 0;
-		wb->prompt_open = 0;
+		wb->pr.open = 0;
 		return 0;
 	}
 	if (a == ACTION_PROMPT_COMPLETE || a == ACTION_PROMPT_COMPLETE_BACK) {
@@ -499,27 +499,27 @@ prompt_key(struct wb *wb, int key, char *out, size_t n)
 	}
 	p->pos = -1;	/* editing ends the walk through the history */
 	if (a == ACTION_PROMPT_DELETE_CHAR) {
-		if (wb->prompt_len == 0) {
-			wb->prompt_open = 0;
+		if (wb->pr.len == 0) {
+			wb->pr.open = 0;
 			return 0;
 		}
 		do
-			wb->prompt_len--;
-		while (wb->prompt_len > 0 &&
-		    (wb->prompt[wb->prompt_len] & 0xC0) == 0x80);
+			wb->pr.len--;
+		while (wb->pr.len > 0 &&
+		    (wb->pr.text[wb->pr.len] & 0xC0) == 0x80);
 		return 0;
 	}
 	if (a == ACTION_PROMPT_CLEAR) {
-		wb->prompt_len = 0;
+		wb->pr.len = 0;
 		return 0;
 	}
 	if (a == ACTION_PROMPT_DELETE_WORD) {
-		while (wb->prompt_len > 0 && wb->prompt[wb->prompt_len - 1] ==
+		while (wb->pr.len > 0 && wb->pr.text[wb->pr.len - 1] ==
 		    ' ')
-			wb->prompt_len--;
-		while (wb->prompt_len > 0 && wb->prompt[wb->prompt_len - 1] !=
+			wb->pr.len--;
+		while (wb->pr.len > 0 && wb->pr.text[wb->pr.len - 1] !=
 		    ' ')
-			wb->prompt_len--;
+			wb->pr.len--;
 		return 0;
 	}
 	if (key >= 32 && key < KEYMAP_KEY_BASE && key != 127) {
@@ -529,9 +529,9 @@ prompt_key(struct wb *wb, int key, char *out, size_t n)
 
 		memset(&st, 0, sizeof st);
 		k = wcrtomb(mb, (wchar_t)key, &st);
-		if (k != (size_t)-1 && wb->prompt_len + k < sizeof wb->prompt) {
-			memcpy(wb->prompt + wb->prompt_len, mb, k);
-			wb->prompt_len += k;
+		if (k != (size_t)-1 && wb->pr.len + k < sizeof wb->pr.text) {
+			memcpy(wb->pr.text + wb->pr.len, mb, k);
+			wb->pr.len += k;
 		}
 	}
 	return 0;
@@ -545,7 +545,7 @@ prompt_draw_menu(struct wb *wb)
 	int y = LINES - 2, x = 1, start = 0;
 	WINDOW *win;
 
-	if (!wb->prompt_open || p->ncomps < 2 || y < 0)
+	if (!wb->pr.open || p->ncomps < 2 || y < 0)
 		return;
 	win = newwin(1, COLS, y, 0);
 	if (win == NULL)

@@ -118,11 +118,11 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		pane_puts(win, y, 1, cols - 1, wb->msg, a);
 		return;
 	}
-	if (wb->prompt_open) {
+	if (wb->pr.open) {
 		char line[300];
 
-		snprintf(line, sizeof line, "%c%.*s", wb->prompt_kind ?
-		    wb->prompt_kind : ':', (int)wb->prompt_len, wb->prompt);
+		snprintf(line, sizeof line, "%c%.*s", wb->pr.kind ?
+		    wb->pr.kind : ':', (int)wb->pr.len, wb->pr.text);
 		pane_puts(win, y, 0, cols, line, base);
 		return;
 	}

@@ -29,6 +29,7 @@
 
 #include "ui/bench.h"
 #include "app/command.h"
+#include "app/commands.h"
 #include "app/config.h"
 #include "app/decide.h"
 #include "exchange/dataset.h"
@@ -116,14 +117,14 @@ ui_layout(struct wb *wb)
 	int H = LINES, W = COLS, body = H - 1, qw, rx, rw;
 	int spec, term, trace, code, y;
 
-	wb->relayout = 0;
+	wb->lay.relayout = 0;
 	for (int i = 0; i < WB_NPANES; i++)
-		if (wb->zoom >= 0 && i != wb->zoom)
-			pane_place(&wb->panes[i], 0, 0, 0, 0);
+		if (wb->lay.zoom >= 0 && i != wb->lay.zoom)
+			pane_place(&wb->lay.panes[i], 0, 0, 0, 0);
 	for (int i = 0; i < WB_NSHEETS; i++)
-		pane_place(&wb->sheets[i], 1, 1, body - 1, W - 2);
-	if (wb->zoom >= 0) {
-		pane_place(&wb->panes[wb->zoom], 1, 1, body - 1, W - 2);
+		pane_place(&wb->lay.sheets[i], 1, 1, body - 1, W - 2);
+	if (wb->lay.zoom >= 0) {
+		pane_place(&wb->lay.panes[wb->lay.zoom], 1, 1, body - 1, W - 2);
 		return;
 	}
 	qw = queue_width(W);
@@ -143,15 +144,15 @@ ui_layout(struct wb *wb)
 		if (spec < 2)
 			spec = 2;
 	}
-	pane_place(&wb->panes[WB_QUEUE], 1, 1, body - 1, qw);
+	pane_place(&wb->lay.panes[WB_QUEUE], 1, 1, body - 1, qw);
 	y = 0;
-	pane_place(&wb->panes[WB_SPEC], y + 1, rx, spec - 1, rw);
+	pane_place(&wb->lay.panes[WB_SPEC], y + 1, rx, spec - 1, rw);
 	y += spec;
-	pane_place(&wb->panes[WB_CODE], y + 1, rx, code - 1, rw);
+	pane_place(&wb->lay.panes[WB_CODE], y + 1, rx, code - 1, rw);
 	y += code;
-	pane_place(&wb->panes[WB_TERM], y + 1, rx, term - 1, rw);
+	pane_place(&wb->lay.panes[WB_TERM], y + 1, rx, term - 1, rw);
 	y += term;
-	pane_place(&wb->panes[WB_TRACE], y + 1, rx, body - y - 1, rw);
+	pane_place(&wb->lay.panes[WB_TRACE], y + 1, rx, body - y - 1, rw);
 }
 
 /* --- drawing ------------------------------------------------------------- */
@@ -170,8 +171,8 @@ draw_title(struct wb *wb, struct pane *p, int focused, int y, int x, int w,
 		pane_puts(stdscr, y, x + i, 1, ui_box.h, border);
 	pane_puts(stdscr, y, x + w - 1, 1, right_corner, border);
 	snprintf(name, sizeof name, " %s%s ", p->ops->name,
-	    wb->zoom < 0 || p != &wb->panes[wb->zoom] ? "" :
-	    wb->auto_zoom == WB_AZ_HOLD ? " (zoomed until a key)" :
+	    wb->lay.zoom < 0 || p != &wb->lay.panes[wb->lay.zoom] ? "" :
+	    wb->lay.auto_zoom == WB_AZ_HOLD ? " (zoomed until a key)" :
 	    " (zoomed)");
 	used = pane_puts(stdscr, y, x + 2, w - 4, name, theme_attr(focused ?
 	    THEME_TITLE_FOCUS : THEME_TITLE));
@@ -202,39 +203,39 @@ static void
 ui_frame(struct wb *wb)
 {
 	int body = LINES - 1, W = COLS, r, c, vis;
-	struct pane *q = &wb->panes[WB_QUEUE], *sheet;
+	struct pane *q = &wb->lay.panes[WB_QUEUE], *sheet;
 
-	if (wb->relayout) {
+	if (wb->lay.relayout) {
 		ui_layout(wb);
 		/* shrunk while a program runs in the pane: zoom it */
-		if (wb->resized && wb->zoom < 0 && (term_pane_verifying(wb) ||
+		if (wb->lay.resized && wb->lay.zoom < 0 && (term_pane_verifying(wb) ||
 		    term_pane_kbd(wb))) {
 			term_pane_zoom(wb, 1);
-			if (wb->relayout)
+			if (wb->lay.relayout)
 				ui_layout(wb);
 		}
-		wb->resized = 0;
+		wb->lay.resized = 0;
 	}
 	wb_sync(wb, q->rows > 1 ? q->rows - 1 : 20);
 	term_pane_follow(wb);	/* the run of the candidate on screen */
 	werase(stdscr);
 	sheet = pane_sheet(wb);
-	if (sheet != NULL || wb->zoom >= 0) {
-		struct pane *p = sheet != NULL ? sheet : &wb->panes[wb->zoom];
+	if (sheet != NULL || wb->lay.zoom >= 0) {
+		struct pane *p = sheet != NULL ? sheet : &wb->lay.panes[wb->lay.zoom];
 
-		draw_title(wb, p, sheet != NULL || wb->focus == wb->zoom, 0, 0,
+		draw_title(wb, p, sheet != NULL || wb->lay.focus == wb->lay.zoom, 0, 0,
 		    W, ui_box.tl, ui_box.tr);
 		draw_vline(0, 1, body);
 		draw_vline(W - 1, 1, body);
 	} else {
 		int qx = q->cols + 1;
 
-		draw_title(wb, q, wb->focus == WB_QUEUE, 0, 0, qx + 1,
+		draw_title(wb, q, wb->lay.focus == WB_QUEUE, 0, 0, qx + 1,
 		    ui_box.tl, ui_box.tee_t);
 		for (int i = WB_SPEC; i < WB_NPANES; i++) {
-			struct pane *p = &wb->panes[i];
+			struct pane *p = &wb->lay.panes[i];
 
-			draw_title(wb, p, wb->focus == i, p->y - 1, qx, W - qx,
+			draw_title(wb, p, wb->lay.focus == i, p->y - 1, qx, W - qx,
 			    i == WB_SPEC ? ui_box.tee_t : ui_box.tee_l,
 			    i == WB_SPEC ? ui_box.tr : ui_box.tee_r);
 		}
@@ -243,7 +244,7 @@ ui_frame(struct wb *wb)
 			int is_title = 0;
 
 			for (int i = WB_CODE; i < WB_NPANES; i++)
-				if (wb->panes[i].y - 1 == y)
+				if (wb->lay.panes[i].y - 1 == y)
 					is_title = 1;
 			if (is_title)
 				continue;
@@ -256,7 +257,7 @@ ui_frame(struct wb *wb)
 	statusbar_draw(wb, stdscr, LINES - 1, W);
 	wnoutrefresh(stdscr);
 	for (int i = 0; i < WB_NPANES && sheet == NULL; i++) {
-		struct pane *p = &wb->panes[i];
+		struct pane *p = &wb->lay.panes[i];
 
 		if (p->win == NULL)
 			continue;
@@ -270,14 +271,14 @@ ui_frame(struct wb *wb)
 		wnoutrefresh(sheet->win);
 	}
 	prompt_draw_menu(wb);
-	if (sheet == NULL && wb->panes[WB_TERM].win != NULL &&
+	if (sheet == NULL && wb->lay.panes[WB_TERM].win != NULL &&
 	    term_pane_cursor(wb, &r, &c, &vis) == 0) {
-		wmove(wb->panes[WB_TERM].win, r, c);
-		wnoutrefresh(wb->panes[WB_TERM].win);
+		wmove(wb->lay.panes[WB_TERM].win, r, c);
+		wnoutrefresh(wb->lay.panes[WB_TERM].win);
 		curs_set(vis ? 1 : 0);
-	} else if (wb->prompt_open) {
-		wmove(stdscr, LINES - 1, 1 + pane_width(wb->prompt,
-		    wb->prompt_len));
+	} else if (wb->pr.open) {
+		wmove(stdscr, LINES - 1, 1 + pane_width(wb->pr.text,
+		    wb->pr.len));
 		wnoutrefresh(stdscr);
 		curs_set(1);
 	} else {
@@ -473,29 +474,13 @@ ui_accept(struct wb *wb)
 	    "(never run)");
 }
 
+static void ui_command_run(struct wb *wb, const char *line, int confirmed);
+
+/* u and C-r: the :undo and :redo command lines. */
 static void
 ui_undo(struct wb *wb, int redo)
 {
-	struct store_step step;
-	struct err err;
-	char what[512];
-	int rc;
-
-	rc = decide_undo(wb->st, redo, wb->reviewer, 0, &step, &err);
-	if (rc < 0) {
-		wb_msg(wb, 1, "%s: %s", redo ? "redo" : "undo", err.msg);
-		return;
-	}
-	wb_msg(wb, 0, "%s", decide_undo_text(rc, redo, wb->reviewer, 0, &step,
-	    what, sizeof what));
-	if (rc == 1)
-		return;
-	/* one candidate: go back to it; a bulk action's: the cursor keeps
-	 * its own */
-	if (step.count == 1)
-		wb_changed(wb, step.cand_id);
-	else
-		wb_view_changed(wb);
+	ui_command_run(wb, redo ? "redo" : "undo", 0);
 }
 
 static void
@@ -528,7 +513,7 @@ ui_commit(struct wb *wb)
 static void
 ui_mark(struct wb *wb)
 {
-	struct pane *q = &wb->panes[WB_QUEUE];
+	struct pane *q = &wb->lay.panes[WB_QUEUE];
 
 	if (wb->cur.id == NULL) {
 		wb_msg(wb, 1, "no candidate selected");
@@ -537,191 +522,6 @@ ui_mark(struct wb *wb)
 	wb_mark_toggle(wb, wb->cur.id);
 	if (!wb->detached)
 		q->ops->key(q, 0, ACTION_MOVE_DOWN);
-}
-
-/*
- * Check a :label, :review or :note command (verb, arg) and say what it
- * does in words; 0, or -1 with a message.  For :review, *status is the
- * review status.
- */
-static int
-ui_bulk_check(struct wb *wb, const char *verb, const char *arg,
-    const char **status)
-{
-	char cat[32], names[80];
-
-	*status = NULL;
-	if (strcmp(verb, "label") == 0) {
-		size_t n = strcspn(arg, " ");
-
-		snprintf(cat, sizeof cat, "%.*s", (int)n, arg);
-		if (category_from_name(cat) != CATEGORY_NONE)
-			return 0;
-		wb_msg(wb, 1, "label wants a category: %s [SUB]",
-		    category_list(names, sizeof names, " "));
-		return -1;
-	}
-	if (strcmp(verb, "review") == 0) {
-		*status = status_name(status_from_verb(arg));
-		if (*status == NULL) {
-			wb_msg(wb, 1, "review wants accept, reject, flag or"
-			    " reset");
-			return -1;
-		}
-		return 0;
-	}
-	if (*arg == '\0') {
-		wb_msg(wb, 1, "note wants a text, e.g. :note width off by one");
-		return -1;
-	}
-	return 0;
-}
-
-/* The decision of a checked bulk command (verb, arg; status for
- * :review).  cat holds the category of a :label. */
-static void
-ui_bulk_act(const char *verb, const char *arg, const char *status,
-    char *cat, size_t ncat, struct decide_act *a)
-{
-	memset(a, 0, sizeof *a);
-	if (strcmp(verb, "label") == 0) {
-		const char *sub = arg + strcspn(arg, " ");
-
-		snprintf(cat, ncat, "%.*s", (int)strcspn(arg, " "), arg);
-		while (*sub == ' ')
-			sub++;
-		a->kind = DECIDE_LABEL;
-		a->category = cat;
-		a->sub = *sub != '\0' ? sub : NULL;
-	} else if (strcmp(verb, "review") == 0) {
-		a->kind = DECIDE_REVIEW;
-		a->status = status;
-	} else {
-		a->kind = DECIDE_NOTE;
-		a->note = arg;
-	}
-}
-
-/* Run wb->bulk on the marked candidates (or the selected one) as one
- * journal batch: one u takes it all back. */
-static void
-ui_bulk_run(struct wb *wb)
-{
-	char *line = wb->bulk, *arg, *one[1], cat[32];
-	char **ids = wb->nmarks > 0 ? wb->marks : one;
-	size_t n = wb->nmarks > 0 ? wb->nmarks : 1, failed;
-	const char *status;
-	struct decide_act act;
-	struct err err;
-
-	wb->bulk = NULL;
-	if (line == NULL)
-		return;
-	arg = line + strcspn(line, " ");
-	if (*arg != '\0')
-		*arg++ = '\0';
-	one[0] = wb->cur.id;
-	if (one[0] == NULL && wb->nmarks == 0) {
-		wb_msg(wb, 1, "no candidate selected");
-		goto out;
-	}
-	if (ui_bulk_check(wb, line, arg, &status) < 0)
-		goto out;
-	ui_bulk_act(line, arg, status, cat, sizeof cat, &act);
-	if (decide_bulk(wb->st, &act, ids, n, wb->reviewer, &failed,
-	    &err) < 0) {
-		if (failed < n)
-			wb_msg(wb, 1, "%s %s: %s (nothing changed)", line,
-			    ids[failed], err.msg);
-		else
-			wb_msg(wb, 1, "%s: %s", line, err.msg);
-		goto out;
-	}
-	if (n == 1)
-		wb_msg(wb, 0, "%s %s: %s", line, ids[0], arg);
-	else
-		wb_msg(wb, 0, "%s %zu candidates: %s (u undoes all)", line, n,
-		    arg);
-	if (wb->nmarks > 0 && strcmp(line, "note") != 0)
-		wb_marks_clear(wb);
-	/* the marked rows may leave the view: the cursor keeps its
-	 * candidate, not its row number */
-	wb_view_changed(wb);
-out:
-	free(line);
-}
-
-/*
- * :label CATEGORY [SUB], :review accept|reject|flag, :note TEXT: on the
- * marked candidates after a y/n that states the count; a note on the
- * selected candidate alone, with nothing marked, is added at once (m).
- */
-/*
- * What a bulk decision should warn of, into buf: an accept of candidates
- * whose latest verdict is not pass, a failure label on passing ones
- * (" although 2 of them do not pass"); "" when nothing.
- */
-static void
-ui_bulk_warning(struct wb *wb, const char *verb, const char *status,
-    char *buf, size_t n)
-{
-	char **ids = wb->nmarks > 0 ? wb->marks : &wb->cur.id;
-	size_t nids = wb->nmarks > 0 ? wb->nmarks : 1, npass = 0, nnone = 0;
-	int accept = status_from_name(status) == STATUS_ACCEPTED;
-
-	buf[0] = '\0';
-	if (!accept && strcmp(verb, "label") != 0)
-		return;
-	for (size_t i = 0; i < nids; i++) {
-		struct err err;
-		struct run r;
-
-		if (ids[i] == NULL ||
-		    store_run_latest(wb->st, ids[i], &r, &err) != 0) {
-			nnone++;
-			continue;
-		}
-		if (verdict_is(r.verdict, VERDICT_PASS))
-			npass++;
-		run_release(&r);
-	}
-	if (accept && npass < nids)
-		snprintf(buf, n, " although %zu of them do%s not pass%s",
-		    nids - npass, nids - npass == 1 ? "es" : "", nnone > 0 ?
-		    " or never ran" : "");
-	else if (!accept && npass > 0)
-		snprintf(buf, n, " although %zu of them pass%s", npass,
-		    npass == 1 ? "es" : "");
-	if (nids == 1 && buf[0] != '\0')	/* "of them" for one */
-		snprintf(buf, n, " although it %s", accept ? (nnone ?
-		    "never ran" : "does not pass") : "passes");
-}
-
-static void
-ui_bulk(struct wb *wb, const char *verb, const char *arg)
-{
-	const char *status;
-	char warn[96];
-
-	if (ui_bulk_check(wb, verb, arg, &status) < 0)
-		return;
-	if (wb->nmarks == 0 && wb->cur.id == NULL) {
-		wb_msg(wb, 1, "no candidate selected");
-		return;
-	}
-	free(wb->bulk);
-	wb->bulk = xasprintf("%s %s", verb, arg);
-	if (wb->nmarks == 0 && strcmp(verb, "note") == 0) {
-		ui_bulk_run(wb);
-		return;
-	}
-	wb->ask = WB_ASK_BULK;
-	ui_bulk_warning(wb, verb, status, warn, sizeof warn);
-	if (wb->nmarks > 0)
-		wb_msg(wb, 0, "%s %zu marked candidate%s %s%s? y/n", verb,
-		    wb->nmarks, wb->nmarks == 1 ? "" : "s", arg, warn);
-	else
-		wb_msg(wb, 0, "%s %s %s%s? y/n", verb, wb->cur.id, arg, warn);
 }
 
 /* --- saved views --------------------------------------------------------- */
@@ -1025,15 +825,6 @@ wbc_bind(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 }
 
 static int
-wbc_bulk(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
-{
-	(void)a;
-	(void)err;
-	ui_bulk(WB(ctx), ctx->entry->name, ctx->line);
-	return 0;
-}
-
-static int
 wbc_model(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	const char *verb = ctx->entry->name, *arg = ctx->line;
@@ -1137,16 +928,6 @@ static const struct cmd_entry wbc_grep_e = { "grep", NULL, NULL, 0,
 static const struct cmd_entry wbc_goto_e = { "goto", "show", NULL, 0, 1,
     "goto ID", "Go to the candidate ID (or a unique prefix).", WBC,
     wbc_goto };
-static const struct cmd_entry wbc_label_e = { "label", NULL, NULL, 0,
-    CMD_MANY, "label CATEGORY [SUB]", "Label the marked candidates, or the"
-    " one under the cursor.", WBT | CMD_TARGETS | CMD_CONFIRM, wbc_bulk };
-static const struct cmd_entry wbc_review_e = { "review", NULL, NULL, 0,
-    CMD_MANY, "review accept|reject|flag", "Review the marked candidates,"
-    " or the one under the cursor.", WBT | CMD_TARGETS | CMD_CONFIRM,
-    wbc_bulk };
-static const struct cmd_entry wbc_note_e = { "note", NULL, NULL, 0,
-    CMD_MANY, "note TEXT", "Note TEXT on the marked candidates, or the one"
-    " under the cursor.", WBT | CMD_TARGETS, wbc_bulk };
 static const struct cmd_entry wbc_unmark_e = { "unmark", NULL, NULL, 0, 0,
     "unmark", "Clear the marks.", WBC, wbc_unmark };
 static const struct cmd_entry wbc_save_e = { "save", NULL, NULL, 0,
@@ -1182,10 +963,13 @@ static const struct cmd_entry wbc_advance_e = { "advance", NULL, NULL, 0,
 static const struct cmd_entry wbc_quit_e = { "quit", "q", NULL, 0, 0,
     "quit", "Leave the workbench.", WBC, wbc_quit };
 
-/* The `:` commands, in the order Tab offers them. */
+/* The `:` commands, in the order Tab offers them: the workbench's own
+ * and the ones both front ends run (app/commands.h). */
+#define WB_APP_ENTRY(name)	&app_cmd_##name,
 static const struct cmd_entry *const wb_cmds[] = {
-	&wbc_filter_e, &wbc_grep_e, &wbc_goto_e, &wbc_label_e, &wbc_review_e,
-	&wbc_note_e, &wbc_unmark_e, &wbc_save_e, &wbc_view_e, &wbc_views_e,
+	&wbc_filter_e, &wbc_grep_e, &wbc_goto_e,
+	APP_COMMANDS(WB_APP_ENTRY)
+	&wbc_unmark_e, &wbc_save_e, &wbc_view_e, &wbc_views_e,
 	&wbc_repair_e, &wbc_generate_e, &wbc_verify_e, &wbc_bind_e,
 	&wbc_unbind_e, &wbc_set_e, &wbc_theme_e, &wbc_mouse_e,
 	&wbc_advance_e, &wbc_quit_e,
@@ -1193,18 +977,56 @@ static const struct cmd_entry *const wb_cmds[] = {
 static const struct cmd_table wb_table = { wb_cmds,
     sizeof wb_cmds / sizeof wb_cmds[0] };
 
+/* A command's output and messages go to the status line. */
 static void
-ui_command(struct wb *wb, char *line)
+ui_cmd_out(void *arg, const char *s, size_t n)
+{
+	while (n > 0 && s[n - 1] == '\n')
+		n--;
+	wb_msg(arg, 0, "%.*s", (int)n, s);
+}
+
+static void
+ui_cmd_diag(void *arg, const char *s)
+{
+	wb_msg(arg, 1, "%s", s);
+}
+
+/* A shared command asks: keep its line to run again on a y. */
+static int
+ui_cmd_ask(struct cmd_ctx *ctx, const char *question)
+{
+	struct wb *wb = ctx->front;
+
+	free(wb->bulk);
+	wb->bulk = xasprintf("%s %s", ctx->entry->name, ctx->line);
+	wb->ask = WB_ASK_BULK;
+	wb_msg(wb, 0, "%s? y/n", question);
+	return 0;
+}
+
+/*
+ * Run a `:` command line (a bound key's, the config file's): the entry
+ * it names, with the words after it, on the workbench; a line whose
+ * first word is no entry is an action name.  A command both front ends
+ * share (CMD_STORE) runs on the database as the reviewer, its targets
+ * the marked candidates, else the one under the cursor; confirmed says
+ * the y was given to this very line.
+ */
+static void
+ui_command_run(struct wb *wb, const char *text, int confirmed)
 {
 	const struct cmd_entry *e;
 	struct cmd_args args;
 	struct err err;
 	enum action a;
-	char **argv, *arg;
+	char **argv, *arg, *line = xstrdup(text);
 	int argc;
 
-	while (*line == ' ')
-		line++;
+	arg = line;
+	while (*arg == ' ')
+		arg++;
+	memmove(line, arg, strlen(arg) + 1);
 	arg = line + strcspn(line, " ");
 	if (*arg != '\0')
 		*arg++ = '\0';
@@ -1214,13 +1036,13 @@ ui_command(struct wb *wb, char *line)
 	for (size_t n = strlen(arg); n > 0 && arg[n - 1] == ' '; n--)
 		arg[n - 1] = '\0';
 	if (*line == '\0')
-		return;
+		goto out;
 	if ((e = cmd_find(&wb_table, line)) == NULL) {
 		struct buf names = BUF_INIT;
 
 		if (keymap_action_parse(line, &a, &err) == 0) {
 			ui_action(wb, a);
-			return;
+			goto out;
 		}
 		/* the commands the table has, so the message cannot drift */
 		for (size_t i = 0; i < wb_table.n; i++)
@@ -1228,7 +1050,7 @@ ui_command(struct wb *wb, char *line)
 		wb_msg(wb, 1, "unknown command '%s' (%san action name; Tab"
 		    " completes)", line, buf_str(&names));
 		buf_release(&names);
-		return;
+		goto out;
 	}
 	{
 		char *l = xasprintf("%s %s", line, arg);
@@ -1237,28 +1059,54 @@ ui_command(struct wb *wb, char *line)
 		free(l);
 	}
 	err_clear(&err);
-	if (cmd_parse(e, argc, argv, &args, &err) < 0)
+	if (cmd_parse_front(e, CMD_WORKBENCH, argc, argv, &args, &err) < 0)
 		wb_msg(wb, 1, ":%s: %s (:%s)", e->name, err.msg, e->usage);
+	else if (args.help)
+		wb_msg(wb, 0, ":%s - %s", e->usage, e->help);
 	else {
 		struct cmd_ctx ctx = { .entry = e, .front = wb, .line = arg };
+		char *one = wb->cur.id;
 
-		(void)e->exec(&ctx, &args, &err);
+		if (e->flags & CMD_STORE) {
+			ctx.st = wb->st;
+			ctx.by = wb->reviewer;
+			ctx.ids = wb->nmarks > 0 ? wb->marks : &one;
+			ctx.nids = wb->nmarks > 0 ? wb->nmarks : one != NULL;
+			ctx.confirmed = confirmed;
+			ctx.ask = ui_cmd_ask;
+			ctx.out = ui_cmd_out;
+			ctx.diag = ui_cmd_diag;
+			ctx.arg = wb;
+		}
+		if (e->exec(&ctx, &args, &err) != 0 && err.msg[0] != '\0')
+			wb_msg(wb, 1, "%s: %s", e->name, err.msg);
+		if (ctx.changed && ctx.clear_marks && wb->nmarks > 0)
+			wb_marks_clear(wb);
+		/* one candidate undone: go back to it; else the rows may
+		 * leave the view and the cursor keeps its candidate */
+		if (ctx.focus != NULL)
+			wb_changed(wb, ctx.focus);
+		else if (ctx.changed)
+			wb_view_changed(wb);
+		free(ctx.focus);
 	}
 	cmd_args_release(&args);
 	cmd_words_free(argv);
+out:
+	free(line);
 }
 
 static void
 ui_prompt_key(struct wb *wb, int key)
 {
-	char line[sizeof wb->prompt];
+	char line[sizeof wb->pr.text];
 
 	if (prompt_key(wb, key, line, sizeof line) == 0)
 		return;
-	if (wb->prompt_kind == '/')
+	if (wb->pr.kind == '/')
 		(void)wb_search_set(wb, line);
 	else
-		ui_command(wb, line);
+		ui_command_run(wb, line, 0);
 }
 
 /* --- dispatch ------------------------------------------------------------ */
@@ -1266,7 +1114,7 @@ ui_prompt_key(struct wb *wb, int key)
 static void
 ui_action(struct wb *wb, enum action a)
 {
-	struct pane *p = &wb->panes[wb->focus];
+	struct pane *p = &wb->lay.panes[wb->lay.focus];
 	size_t done, total, fail;
 
 	switch (a) {
@@ -1275,53 +1123,53 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_MOVE_FIRST: case ACTION_MOVE_LAST:
 		/* the focused pane scrolls; others move the queue */
 		if (p->ops->key == NULL || !p->ops->key(p, 0, a))
-			wb->panes[WB_QUEUE].ops->key(&wb->panes[WB_QUEUE], 0,
+			wb->lay.panes[WB_QUEUE].ops->key(&wb->lay.panes[WB_QUEUE], 0,
 			    a);
 		break;
 	case ACTION_SCROLL_LEFT: case ACTION_SCROLL_RIGHT:
 	case ACTION_WRAP:
 		/* the focused candidate or toolchain pane; else the
 		 * candidate's, as j and k move the queue from any pane */
-		if (wb->focus != WB_TERM || !p->ops->key(p, 0, a))
-			wb->panes[WB_CODE].ops->key(&wb->panes[WB_CODE], 0,
+		if (wb->lay.focus != WB_TERM || !p->ops->key(p, 0, a))
+			wb->lay.panes[WB_CODE].ops->key(&wb->lay.panes[WB_CODE], 0,
 			    a);
 		break;
 	case ACTION_ENTER:
 		if (p->ops->key != NULL && p->ops->key(p, 0, a))
 			break;
-		wb->focus = WB_CODE;
-		if (wb->zoom >= 0)
-			wb->zoom = WB_CODE;
-		wb->relayout = 1;
+		wb->lay.focus = WB_CODE;
+		if (wb->lay.zoom >= 0)
+			wb->lay.zoom = WB_CODE;
+		wb->lay.relayout = 1;
 		break;
 	case ACTION_NEXT_PANE:
 	case ACTION_PREV_PANE:
-		wb->focus = (wb->focus + (a == ACTION_NEXT_PANE ? 1 :
+		wb->lay.focus = (wb->lay.focus + (a == ACTION_NEXT_PANE ? 1 :
 		    WB_NPANES - 1)) % WB_NPANES;
-		if (wb->zoom >= 0) {
-			wb->zoom = wb->focus;
-			wb->auto_zoom = 0;
-			wb->relayout = 1;
+		if (wb->lay.zoom >= 0) {
+			wb->lay.zoom = wb->lay.focus;
+			wb->lay.auto_zoom = 0;
+			wb->lay.relayout = 1;
 		}
 		break;
 	case ACTION_ZOOM:
-		if (wb->zoom < 0 && !wb->auto_zoom)
+		if (wb->lay.zoom < 0 && !wb->lay.auto_zoom)
 			wb_nav_zoom(wb);	/* Esc gives the layout back */
-		else if (wb->zoom == wb->focus && !wb->auto_zoom)
+		else if (wb->lay.zoom == wb->lay.focus && !wb->lay.auto_zoom)
 			wb_nav_unzoom(wb);
-		wb->zoom = wb->zoom == wb->focus ? -1 : wb->focus;
-		wb->auto_zoom = 0;
-		wb->relayout = 1;
+		wb->lay.zoom = wb->lay.zoom == wb->lay.focus ? -1 : wb->lay.focus;
+		wb->lay.auto_zoom = 0;
+		wb->lay.relayout = 1;
 		break;
 	case ACTION_BACK:
 		if (wb_nav_pop(wb) == 0)
 			break;
-		if (wb->zoom >= 0) {	/* a zoom v or e made */
-			wb->zoom = -1;
-			wb->auto_zoom = 0;
-			wb->relayout = 1;
-		} else if (wb->focus != WB_QUEUE) {
-			wb->focus = WB_QUEUE;
+		if (wb->lay.zoom >= 0) {	/* a zoom v or e made */
+			wb->lay.zoom = -1;
+			wb->lay.auto_zoom = 0;
+			wb->lay.relayout = 1;
+		} else if (wb->lay.focus != WB_QUEUE) {
+			wb->lay.focus = WB_QUEUE;
 		} else {
 			wb_msg(wb, 0, "nothing to go back to (q quits)");
 		}
@@ -1368,17 +1216,17 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_SEARCH_NEXT:	wb_search_next(wb, 1); break;
 	case ACTION_SEARCH_PREV:	wb_search_next(wb, -1); break;
 	case ACTION_STATS:
-		(void)pane_open(&wb->sheets[WB_STATS], NULL);
+		(void)pane_open(&wb->lay.sheets[WB_STATS], NULL);
 		break;
 	case ACTION_DIFF:
-		(void)pane_open(&wb->sheets[WB_DIFF], NULL);
+		(void)pane_open(&wb->lay.sheets[WB_DIFF], NULL);
 		break;
 	case ACTION_HELP:
-		(void)pane_open(&wb->sheets[WB_HELP], NULL);
+		(void)pane_open(&wb->lay.sheets[WB_HELP], NULL);
 		break;
 	case ACTION_REDRAW:
 		clearok(curscr, TRUE);
-		wb->relayout = 1;
+		wb->lay.relayout = 1;
 		wb_view_changed(wb);
 		break;
 	case ACTION_QUIT:
@@ -1434,7 +1282,7 @@ ui_decision(enum action a)
 static void
 ui_key(struct wb *wb, int key)
 {
-	struct pane *q = &wb->panes[WB_QUEUE], *sheet;
+	struct pane *q = &wb->lay.panes[WB_QUEUE], *sheet;
 	enum action a;
 
 	/* keys that came in one read act on what the last one selected */
@@ -1453,8 +1301,14 @@ ui_key(struct wb *wb, int key)
 			wb->bulk = NULL;
 			return;
 		}
-		if (ask == WB_ASK_BULK)
-			ui_bulk_run(wb);
+		if (ask == WB_ASK_BULK) {
+			char *line = wb->bulk;
+
+			wb->bulk = NULL;
+			if (line != NULL)
+				ui_command_run(wb, line, 1);
+			free(line);
+		}
 		else if (ask == WB_ASK_ACCEPT && (wb->cur.id == NULL ||
 		    strcmp(wb->cur.id, wb->ask_id) != 0))
 			wb_msg(wb, 1, "not accepted: the candidate under the "
@@ -1471,7 +1325,7 @@ ui_key(struct wb *wb, int key)
 			wb->quit = 1;
 		return;
 	}
-	if (wb->prompt_open) {
+	if (wb->pr.open) {
 		ui_prompt_key(wb, key);
 		return;
 	}
@@ -1491,10 +1345,7 @@ ui_key(struct wb *wb, int key)
 		return;
 	if (a == ACTION_NONE && keymap_command(&wb->km, key) != NULL) {
 		/* bind KEY COMMAND LINE: as if typed after `:` */
-		char *line = xstrdup(keymap_command(&wb->km, key));
-
-		ui_command(wb, line);
-		free(line);
+		ui_command_run(wb, keymap_command(&wb->km, key), 0);
 		return;
 	}
 	if (a == ACTION_NONE) {
@@ -1733,7 +1584,7 @@ ui_syntax_init(struct wb *wb)
 	if (syntax_init(gdir, &err) < 0)
 		wb_msg(wb, 1, "highlighting: %s", err.msg);
 	free(gdir);
-	(void)pane_open(&wb->panes[WB_CODE], NULL);	/* parse it again */
+	(void)pane_open(&wb->lay.panes[WB_CODE], NULL);	/* parse it again */
 	wb->dirty = 1;
 }
 
@@ -1754,9 +1605,9 @@ static void
 ui_panes_free(struct wb *wb)
 {
 	for (int i = 0; i < WB_NPANES; i++)
-		pane_free(&wb->panes[i]);
+		pane_free(&wb->lay.panes[i]);
 	for (int i = 0; i < WB_NSHEETS; i++)
-		pane_free(&wb->sheets[i]);
+		pane_free(&wb->lay.sheets[i]);
 }
 
 int
@@ -1774,9 +1625,9 @@ ui_run(struct store *st, const struct ui_opts *o)
 	wb.o = o;
 	wb.vopts = o->vopts != NULL ? *o->vopts : vdefault;
 	wb.reviewer = xstrdup(o->reviewer != NULL ? o->reviewer : "unknown");
-	wb.zoom = -1;
-	wb.focus = WB_QUEUE;
-	wb.relayout = 1;
+	wb.lay.zoom = -1;
+	wb.lay.focus = WB_QUEUE;
+	wb.lay.relayout = 1;
 	wb.stale = 1;
 	wb.dirty = 1;
 	keymap_init(&wb.km);
@@ -1784,12 +1635,13 @@ ui_run(struct store *st, const struct ui_opts *o)
 	config_init(&wb.cfg);
 	prompt_init(&wb);
 	prompt_commands(&wb_table);
+	wb.km.commands = &wb_table;
 	for (int i = 0; i < WB_NPANES; i++) {
-		pane_init(&wb.panes[i], ui_panes[i], &wb);
-		(void)pane_open(&wb.panes[i], NULL);
+		pane_init(&wb.lay.panes[i], ui_panes[i], &wb);
+		(void)pane_open(&wb.lay.panes[i], NULL);
 	}
 	for (int i = 0; i < WB_NSHEETS; i++)
-		pane_init(&wb.sheets[i], ui_sheets[i], &wb);
+		pane_init(&wb.lay.sheets[i], ui_sheets[i], &wb);
 
 	ui_load_keys(&wb);
 	if (o->filter != NULL && *o->filter != '\0' &&
@@ -1820,7 +1672,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 		int64_t now = wb_now_ms();
 		wint_t ch;
 
-		if (wb.dirty || wb.relayout) {
+		if (wb.dirty || wb.lay.relayout) {
 			int every = wb.term_fed > UI_FLOOD_BYTES ? UI_FLOOD_MS :
 			    UI_FRAME_MS;
 
@@ -1878,8 +1730,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 				continue;
 			}
 			if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
-				wb.relayout = 1;
-				wb.resized = 1;
+				wb.lay.relayout = 1;
+				wb.lay.resized = 1;
 				wb.redraw_all = 1;
 				continue;
 			}

@@ -78,10 +78,10 @@ wb_load(struct wb *wb, const char *id)
 	id = NULL;	/* may be freed now */
 	wb->cur_gen++;
 	wb->dirty = 1;
-	wb->panes[WB_SPEC].scroll = 0;
-	wb->panes[WB_CODE].scroll = 0;
-	wb->panes[WB_CODE].hscroll = 0;
-	wb->panes[WB_TRACE].scroll = 0;
+	wb->lay.panes[WB_SPEC].scroll = 0;
+	wb->lay.panes[WB_CODE].scroll = 0;
+	wb->lay.panes[WB_CODE].hscroll = 0;
+	wb->lay.panes[WB_TRACE].scroll = 0;
 	if (keep == NULL)
 		return;
 	c->id = keep;
@@ -488,11 +488,11 @@ wb_search_walk(struct wb *wb, int dir)
 	}
 	r = wb->detached ? NULL : wb_row(wb, wb->sel);
 	from = r != NULL ? r->seq : dir > 0 ? 0 : INT64_MAX;
-	rc = store_query_find(wb->st, wb->filter, wb->search, from, dir, &seq,
+	rc = store_query_find(wb->st, wb->filter, wb->find.pattern, from, dir, &seq,
 	    &err);
 	if (rc == 1 && r != NULL) {
 		wrapped = 1;
-		rc = store_query_find(wb->st, wb->filter, wb->search, dir > 0 ?
+		rc = store_query_find(wb->st, wb->filter, wb->find.pattern, dir > 0 ?
 		    0 : INT64_MAX, dir, &seq, &err);
 		/* around once: what is left is the selection itself */
 		if (rc == 0 && (dir > 0 ? seq > r->seq : seq < r->seq))
@@ -503,7 +503,7 @@ wb_search_walk(struct wb *wb, int dir)
 		return;
 	}
 	if (rc == 1) {
-		wb_msg(wb, 1, "pattern not found: %s", wb->search);
+		wb_msg(wb, 1, "pattern not found: %s", wb->find.pattern);
 		return;
 	}
 	if (store_query_position(wb->st, wb->filter, seq, &idx, &err) != 0) {
@@ -512,10 +512,10 @@ wb_search_walk(struct wb *wb, int dir)
 	}
 	wb_select(wb, idx);
 	if (wrapped)
-		wb_msg(wb, 0, "/%s: search hit %s, continued at %s", wb->search,
+		wb_msg(wb, 0, "/%s: search hit %s, continued at %s", wb->find.pattern,
 		    dir > 0 ? "BOTTOM" : "TOP", dir > 0 ? "TOP" : "BOTTOM");
 	else
-		wb_msg(wb, 0, "/%s", wb->search);
+		wb_msg(wb, 0, "/%s", wb->find.pattern);
 }
 
 int
@@ -525,26 +525,26 @@ wb_search_set(struct wb *wb, const char *pattern)
 	int rc;
 
 	if (*pattern == '\0') {
-		if (wb->search == NULL) {
+		if (wb->find.pattern == NULL) {
 			wb_msg(wb, 1, "no search pattern");
 			return -1;
 		}
 		wb_search_walk(wb, 1);	/* `/` Enter: search again */
 		return 0;
 	}
-	if (wb->search_ok)
-		regfree(&wb->search_re);
-	wb->search_ok = 0;
-	free(wb->search);
-	wb->search = xstrdup(pattern);
-	rc = regcomp(&wb->search_re, pattern, REG_EXTENDED | REG_ICASE |
+	if (wb->find.ok)
+		regfree(&wb->find.re);
+	wb->find.ok = 0;
+	free(wb->find.pattern);
+	wb->find.pattern = xstrdup(pattern);
+	rc = regcomp(&wb->find.re, pattern, REG_EXTENDED | REG_ICASE |
 	    REG_NOSUB);
 	if (rc != 0) {
-		regerror(rc, &wb->search_re, ebuf, sizeof ebuf);
+		regerror(rc, &wb->find.re, ebuf, sizeof ebuf);
 		wb_msg(wb, 1, "/%s: %s", pattern, ebuf);
 		return -1;
 	}
-	wb->search_ok = 1;
+	wb->find.ok = 1;
 	wb_search_walk(wb, 1);
 	return 0;
 }
@@ -552,7 +552,7 @@ wb_search_set(struct wb *wb, const char *pattern)
 void
 wb_search_next(struct wb *wb, int dir)
 {
-	if (!wb->search_ok) {
+	if (!wb->find.ok) {
 		wb_msg(wb, 1, "no search pattern (/ searches)");
 		return;
 	}
@@ -562,11 +562,11 @@ wb_search_next(struct wb *wb, int dir)
 void
 wb_release(struct wb *wb)
 {
-	if (wb->search_ok)
-		regfree(&wb->search_re);
-	wb->search_ok = 0;
-	free(wb->search);
-	wb->search = NULL;
+	if (wb->find.ok)
+		regfree(&wb->find.re);
+	wb->find.ok = 0;
+	free(wb->find.pattern);
+	wb->find.pattern = NULL;
 	wb_nav_release(wb);
 	rows_free(wb);
 	cur_release(&wb->cur);
@@ -693,8 +693,8 @@ nav_push(struct wb *wb, int kind, const char *what)
 {
 	struct wb_nav *n;
 
-	wb->nav = xreallocarray(wb->nav, wb->nnav + 1, sizeof *wb->nav);
-	n = &wb->nav[wb->nnav++];
+	wb->nav.v = xreallocarray(wb->nav.v, wb->nav.n + 1, sizeof *wb->nav.v);
+	n = &wb->nav.v[wb->nav.n++];
 	memset(n, 0, sizeof *n);
 	n->kind = kind;
 	snprintf(n->what, sizeof n->what, "%s", what);
@@ -748,13 +748,13 @@ wb_nav_zoom(struct wb *wb)
 void
 wb_nav_unzoom(struct wb *wb)
 {
-	for (size_t i = wb->nnav; i-- > 0;) {
-		if (wb->nav[i].kind != WB_NAV_ZOOM)
+	for (size_t i = wb->nav.n; i-- > 0;) {
+		if (wb->nav.v[i].kind != WB_NAV_ZOOM)
 			continue;
-		nav_release(&wb->nav[i]);
-		memmove(&wb->nav[i], &wb->nav[i + 1], (wb->nnav - i - 1) *
-		    sizeof *wb->nav);
-		wb->nnav--;
+		nav_release(&wb->nav.v[i]);
+		memmove(&wb->nav.v[i], &wb->nav.v[i + 1], (wb->nav.n - i - 1) *
+		    sizeof *wb->nav.v);
+		wb->nav.n--;
 		return;
 	}
 }
@@ -764,15 +764,15 @@ wb_nav_pop(struct wb *wb)
 {
 	struct wb_nav n;
 
-	if (wb->nnav == 0)
+	if (wb->nav.n == 0)
 		return 1;
-	n = wb->nav[--wb->nnav];
+	n = wb->nav.v[--wb->nav.n];
 	wb->dirty = 1;
 	if (n.kind == WB_NAV_ZOOM) {
-		if (wb->zoom >= 0) {
-			wb->zoom = -1;
-			wb->auto_zoom = WB_AZ_NONE;
-			wb->relayout = 1;
+		if (wb->lay.zoom >= 0) {
+			wb->lay.zoom = -1;
+			wb->lay.auto_zoom = WB_AZ_NONE;
+			wb->lay.relayout = 1;
 		}
 		wb_msg(wb, 0, "zoom closed");
 		nav_release(&n);
@@ -799,11 +799,11 @@ wb_nav_pop(struct wb *wb)
 void
 wb_nav_release(struct wb *wb)
 {
-	for (size_t i = 0; i < wb->nnav; i++)
-		nav_release(&wb->nav[i]);
-	free(wb->nav);
-	wb->nav = NULL;
-	wb->nnav = 0;
+	for (size_t i = 0; i < wb->nav.n; i++)
+		nav_release(&wb->nav.v[i]);
+	free(wb->nav.v);
+	wb->nav.v = NULL;
+	wb->nav.n = 0;
 }
 
 int

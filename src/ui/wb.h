@@ -2,9 +2,14 @@
  * wb.h - the workbench's model, for the files of src/ui only.
  *
  * struct wb is the queue page, the selection and the candidate on
- * screen, the marks, the layout and the status line (message, question,
- * prompt).  Each pane keeps its own state (pane.h); the toolchain pane's
- * functions are in panes/term.h.  Nothing is drawn outside ui_frame();
+ * screen, the marks and the status line (message, question); what else
+ * the workbench holds is a part of its own, changed by its own module:
+ * the layout (struct wb_layout: pane.c, ui.c), the `:` and `/` lines
+ * (struct wb_prompt: prompt.c), the search (struct wb_search: wb.c's
+ * wb_search_*), the navigation stack (struct wb_navstack: wb_nav_*), the
+ * background verification (struct batch: batch.c).  Each pane keeps its
+ * own state (pane.h); the toolchain pane's functions are in
+ * panes/term.h.  Nothing is drawn outside ui_frame();
  * I/O handlers and decisions only change the model and mark it dirty.
  */
 #ifndef ASSAY_UI_WB_H
@@ -38,10 +43,15 @@ enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT, WB_ASK_BULK,
     WB_ASK_LABEL };
 
 /*
- * The `:` and `/` lines beyond their text (prompt.c): the history and
- * where Up/Down are in it, and the completions of the word at the end.
+ * The `:` and `/` lines (prompt.c, which alone changes it): whether one
+ * is open and which, its text, the history and where Up/Down are in it,
+ * and the completions of the word at the end.
  */
 struct wb_prompt {
+	int		 open;		/* the : or / line is open */
+	char		 kind;		/* ':' or '/' */
+	char		 text[256];
+	size_t		 len;
 	struct history	 hist;
 	long		 pos;		/* the entry shown; -1: typed */
 	char		*typed;		/* the line before Up; owned */
@@ -50,6 +60,14 @@ struct wb_prompt {
 	size_t		 comp;		/* the one chosen; ncomps: none */
 	size_t		 word;		/* where the completed word starts */
 	int		 cycling;	/* the next Tab walks comps */
+};
+
+/* `/` search (wb_search_set, wb_search_next): the pattern, compiled
+ * when ok. */
+struct wb_search {
+	char		*pattern;	/* owned; NULL: none yet */
+	regex_t		 re;
+	int		 ok;
 };
 
 /* The candidate on screen and everything shown about it. */
@@ -82,6 +100,25 @@ struct wb_nav {
 	struct pane *sheet;	/* a drill-down from it: open it again */
 	struct pane_place place;	/* where its cursor was */
 	char	 what[64];	/* for the message: "stats drill-down" */
+};
+
+/* The navigation stack: n entries, the top last (wb_nav_*). */
+struct wb_navstack {
+	struct wb_nav	*v;
+	size_t		 n;
+};
+
+/* The panes and where they are (pane.c lays them out, ui.c zooms). */
+struct wb_layout {
+	struct pane	 panes[WB_NPANES];
+	struct pane	 sheets[WB_NSHEETS];
+	int		 focus;		/* enum wb_pane */
+	int		 zoom;		/* zoomed pane or -1 */
+	int		 auto_zoom;	/* enum wb_auto_zoom */
+	int		 zoom_before;	/* zoom before auto_zoom */
+	int		 focus_before;	/* focus before auto_zoom */
+	int		 relayout;
+	int		 resized;	/* the terminal changed size */
 };
 
 struct wb {
@@ -122,16 +159,7 @@ struct wb {
 	size_t			 nmarks;
 	char			*bulk;		/* the :command a y runs */
 
-	/* Layout. */
-	struct pane		 panes[WB_NPANES];
-	struct pane		 sheets[WB_NSHEETS];
-	int			 focus;		/* enum wb_pane */
-	int			 zoom;		/* zoomed pane or -1 */
-	int			 auto_zoom;	/* enum wb_auto_zoom */
-	int			 zoom_before;	/* zoom before auto_zoom */
-	int			 focus_before;	/* focus before auto_zoom */
-	int			 relayout;
-	int			 resized;	/* the terminal changed size */
+	struct wb_layout	 lay;
 
 	/* Bytes of program output since the last frame (the toolchain
 	 * pane adds them): a flood draws less often. */
@@ -144,21 +172,12 @@ struct wb {
 	char			 ask_id[80];	/* what WB_ASK_ACCEPT, _LABEL
 						   ask of */
 	char			 ask_cat[32];	/* the WB_ASK_LABEL category */
-	int			 prompt_open;	/* the : or / line */
-	char			 prompt_kind;	/* ':' or '/' */
-	char			 prompt[256];
-	size_t			 prompt_len;
-	struct wb_prompt	 pr;
-
-	/* `/` search: the pattern, compiled (search_ok) */
-	char			*search;
-	regex_t			 search_re;
-	int			 search_ok;
+	struct wb_prompt	 pr;		/* prompt.c's */
+	struct wb_search	 find;		/* wb_search_*'s */
 
 	struct batch		*batch;		/* :verify (batch.c); owned,
 						   NULL: never started */
-	struct wb_nav		*nav;		/* nnav, the top last */
-	size_t			 nnav;
+	struct wb_navstack	 nav;		/* wb_nav_*'s */
 
 	int			 quit;
 	int			 dirty;

@@ -21,6 +21,12 @@ expect_eq "final column" "$(sqlite3 "$DB" \
 sqlite3 "$DB" "ALTER TABLE label DROP COLUMN final;
     DROP TRIGGER IF EXISTS run_category_insert;
     DROP TRIGGER IF EXISTS run_category_update;
+    DROP TRIGGER search_task; DROP TABLE search;
+    CREATE VIRTUAL TABLE search USING fts5(body, task UNINDEXED);
+    INSERT INTO search(rowid, body, task) SELECT doc, '', task_id
+      FROM search_spec;
+    DROP TABLE search_spec;
+    CREATE TRIGGER search_task AFTER INSERT ON task BEGIN SELECT 1; END;
     PRAGMA user_version = 8;" || fail "downgrade to v8"
 expect_eq "disagreements after migrating" "$("$ASSAY" --db "$DB" list \
     --where disagree=yes --json | sed 's/.*"id":"\([^"]*\)".*/\1/')" f-2

@@ -13,7 +13,7 @@ keys m
 wait_for ":note"
 keys -l "port width off by one"
 keys Enter
-wait_for "note $ID: port width off by one"
+wait_for "$ID noted by tester"
 pane spec | grep -q -F "port width off by one (tester)" ||
     fail "the note is not in the spec pane"
 ok "m adds a note, shown in the spec pane"

@@ -167,7 +167,7 @@ test_table(void **state)
 	assert_ptr_equal(cmd_find(&t, "dm"), &demo);
 	assert_ptr_equal(cmd_find(&t, "other"), &other);
 	assert_null(cmd_find(&t, "dem"));
-	cmd_help_text(&demo, "assay", &b);
+	cmd_help_text(&demo, CMD_CLI, "assay", &b);
 	assert_string_equal(buf_str(&b), "usage: assay demo [--where F]"
 	    " [--json] [-q] ID [ID]\nalias: dm\n\nA command for the tests.\n");
 	buf_reset(&b);
@@ -210,6 +210,143 @@ test_text(void **state)
 	cmd_words_free(v);
 }
 
+/*
+ * A command both front ends run (CMD_SHARED_TARGETS): on the command line
+ * its first positional argument is the target ID unless --where is
+ * given, and its usage shows ID after the name there only; min and max
+ * count what follows the ID.
+ */
+static void
+test_shared_targets(void **state)
+{
+	static const struct cmd_opt label_opts[] = {
+		{ "sub", 0, CMD_VALUE, 's' },
+		{ "where", 0, CMD_VALUE, CMD_KEY_WHERE },
+		{ NULL, 0, CMD_FLAG, 0 }
+	};
+	static const struct cmd_entry label = { "label", NULL, label_opts, 1,
+	    CMD_MANY, "label CATEGORY [SUB...] [--where FILTER]", "Label.",
+	    CMD_CLI | CMD_WORKBENCH | CMD_TARGETS | CMD_STORE, nop };
+	char *v1[] = { "label", "c1a2", "compile", "wide", "bus", NULL };
+	char *v2[] = { "label", "--where", "task~mux", "compile", NULL };
+	char *v3[] = { "label", "c1a2", NULL };
+	char *v4[] = { "label", NULL };
+	struct buf b = BUF_INIT;
+	struct cmd_args a;
+	struct err err;
+	char *s;
+
+	(void)state;
+	assert_true(CMD_SHARED_TARGETS(&label));
+	assert_false(CMD_SHARED_TARGETS(&demo));
+	assert_int_equal(cmd_parse_front(&label, CMD_CLI, 5, v1, &a, &err), 0);
+	assert_string_equal(a.target, "c1a2");
+	assert_int_equal(a.npos, 3);
+	assert_string_equal(a.pos[0], "compile");
+	s = cmd_join(&a, 1);
+	assert_string_equal(s, "wide bus");
+	free(s);
+	cmd_args_release(&a);		/* frees the vector it moved on */
+	/* the workbench: no ID, every word an argument */
+	assert_int_equal(cmd_parse_front(&label, CMD_WORKBENCH, 5, v1, &a,
+	    &err), 0);
+	assert_null(a.target);
+	assert_int_equal(a.npos, 4);
+	cmd_args_release(&a);
+	/* --where in place of the ID */
+	assert_int_equal(cmd_parse_front(&label, CMD_CLI, 4, v2, &a, &err), 0);
+	assert_null(a.target);
+	assert_int_equal(a.npos, 1);
+	assert_string_equal(a.pos[0], "compile");
+	cmd_args_release(&a);
+	/* an ID alone is too few: the category counts after it */
+	assert_int_equal(cmd_parse_front(&label, CMD_CLI, 2, v3, &a, &err), -1);
+	assert_string_equal(err.msg, "missing argument");
+	cmd_args_release(&a);
+	assert_int_equal(cmd_parse_front(&label, CMD_CLI, 1, v4, &a, &err), -1);
+	assert_non_null(strstr(err.msg, "an ID, or --where FILTER"));
+	cmd_args_release(&a);
+
+	cmd_help_text(&label, CMD_CLI, "assay", &b);
+	assert_string_equal(buf_str(&b), "usage: assay label ID CATEGORY"
+	    " [SUB...] [--where FILTER]\n\nLabel.\n");
+	buf_reset(&b);
+	cmd_usage_line(&label, CMD_WORKBENCH, &b);
+	assert_string_equal(buf_str(&b), "label CATEGORY [SUB...] [--where"
+	    " FILTER]");
+	buf_release(&b);
+}
+
+/* Words of a `:` line lose the double quotes that wrap them (""
+ * inside is one quote), option values too; the CLI's keep what the
+ * shell gave, and free text (CMD_TEXT) keeps them. */
+static void
+test_join(void **state)
+{
+	static const struct cmd_opt o[] = {
+		{ "where", 0, CMD_VALUE, CMD_KEY_WHERE },
+		{ NULL, 0, CMD_FLAG, 0 }
+	};
+	static const struct cmd_entry note = { "note", NULL, o, 0,
+	    CMD_MANY, "note TEXT", "Note.", CMD_WORKBENCH, nop };
+	static const struct cmd_entry text = { "filter", NULL, NULL, 0,
+	    CMD_MANY, "filter F", "Filter.", CMD_WORKBENCH | CMD_TEXT, nop };
+	const char *where = NULL;
+	struct cmd_args a;
+	struct err err;
+	char **v, *s;
+	int n;
+
+	(void)state;
+	v = cmd_words("note \"a  b\" \"say \"\"hi\"\"\" --where"
+	    " \"task~q2 verdict=fail\"", &n);
+	assert_int_equal(cmd_parse_front(&note, CMD_WORKBENCH, n, v, &a, &err),
+	    0);
+	assert_true(cmd_has(&a, CMD_KEY_WHERE, &where));
+	assert_string_equal(where, "task~q2 verdict=fail");
+	s = cmd_join(&a, 0);
+	assert_string_equal(s, "a  b say \"hi\"");
+	free(s);
+	s = cmd_join(&a, 2);
+	assert_string_equal(s, "");
+	free(s);
+	cmd_args_release(&a);
+	cmd_words_free(v);
+	/* the CLI: as the shell gave them */
+	v = cmd_words("note \"a\"", &n);
+	assert_int_equal(cmd_parse_front(&note, CMD_CLI, n, v, &a, &err), 0);
+	assert_string_equal(a.pos[0], "\"a\"");
+	cmd_args_release(&a);
+	cmd_words_free(v);
+	/* free text keeps its quotes for the filter language */
+	v = cmd_words("filter grep=\"a b\" \"x\"", &n);
+	assert_int_equal(cmd_parse_front(&text, CMD_WORKBENCH, n, v, &a, &err),
+	    0);
+	assert_string_equal(a.pos[0], "grep=\"a b\"");
+	assert_string_equal(a.pos[1], "\"x\"");
+	cmd_args_release(&a);
+	cmd_words_free(v);
+}
+
+/* An option a command reads once is refused the second time. */
+static void
+test_once(void **state)
+{
+	char *v1[] = { "demo", "--where", "a", "--where", "b", "x", NULL };
+	char *v2[] = { "demo", "--where", "a", "-q", "x", NULL };
+	struct cmd_args a;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(cmd_parse(&demo, 6, v1, &a, &err), 0);
+	assert_int_equal(cmd_once(&a, &err), -1);
+	assert_string_equal(err.msg, "--where given twice");
+	cmd_args_release(&a);
+	assert_int_equal(cmd_parse(&demo, 5, v2, &a, &err), 0);
+	assert_int_equal(cmd_once(&a, &err), 0);
+	cmd_args_release(&a);
+}
+
 int
 main(void)
 {
@@ -219,6 +356,9 @@ main(void)
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_shared_targets),
+		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

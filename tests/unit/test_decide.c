@@ -166,6 +166,72 @@ events(struct store *st)
 	return n;
 }
 
+/* Store a passing run of id. */
+static void
+add_pass(struct store *st, const char *id)
+{
+	struct run r;
+	struct err err;
+
+	memset(&r, 0, sizeof r);
+	r.cand_id = xstrdup(id);
+	r.env = xstrdup("iverilog");
+	r.verdict = xstrdup("pass");
+	r.stage = xstrdup("simulate");
+	if (store_run_add(st, &r, &err) < 0)
+		fail_msg("store_run_add: %s", err.msg);
+	run_release(&r);
+}
+
+/*
+ * What both front ends ask or warn before a decision (decide_warning):
+ * a failure label on passing candidates, an accept of ones that fail or
+ * never ran, in words for one and for several; nothing for a review
+ * other than accept, a note, or a label on failing candidates.
+ * a passes, b fails, c never ran.
+ */
+static void
+test_decide_warning_words(void **state)
+{
+	struct fx *f = *state;
+	struct decide_act label = { .kind = DECIDE_LABEL, .category = "api" };
+	struct decide_act accept = { .kind = DECIDE_REVIEW,
+	    .status = "accepted" };
+	struct decide_act reject = { .kind = DECIDE_REVIEW,
+	    .status = "rejected" };
+	struct decide_act note = { .kind = DECIDE_NOTE, .note = "x" };
+	char *all[3], w[96];
+
+	add_pass(f->st, f->a);
+	add_run(f->st, f->b, "an error");
+	all[0] = f->a;
+	all[1] = f->b;
+	all[2] = f->c;
+	assert_string_equal(decide_warning(f->st, &label, &f->a, 1, w,
+	    sizeof w), " although it passes");
+	assert_string_equal(decide_warning(f->st, &label, &f->b, 1, w,
+	    sizeof w), "");
+	assert_string_equal(decide_warning(f->st, &label, all, 3, w,
+	    sizeof w), " although 1 of them passes");
+	assert_string_equal(decide_warning(f->st, &accept, &f->a, 1, w,
+	    sizeof w), "");
+	assert_string_equal(decide_warning(f->st, &accept, &f->b, 1, w,
+	    sizeof w), " although it does not pass");
+	assert_string_equal(decide_warning(f->st, &accept, &f->c, 1, w,
+	    sizeof w), " although it never ran");
+	assert_string_equal(decide_warning(f->st, &accept, all, 3, w,
+	    sizeof w), " although 2 of them do not pass or never ran");
+	assert_string_equal(decide_warning(f->st, &accept, all, 2, w,
+	    sizeof w), " although 1 of them does not pass");
+	assert_string_equal(decide_warning(f->st, &reject, &f->a, 1, w,
+	    sizeof w), "");
+	assert_string_equal(decide_warning(f->st, &note, &f->a, 1, w,
+	    sizeof w), "");
+	/* truncated, never overrun */
+	assert_string_equal(decide_warning(f->st, &label, &f->a, 1, w, 8),
+	    " althou");
+}
+
 static void
 test_decide_label_rests_on_latest_run(void **state)
 {
@@ -349,6 +415,36 @@ test_decide_undo_says_what_in_a_struct(void **state)
 	snprintf(want, sizeof want, "redid label functional of %s", f->b);
 	assert_string_equal(decide_undo_text(rc, 1, "ann", 0, &step, text,
 	    sizeof text), want);
+}
+
+/*
+ * A step another reviewer undid (undo --any) counts as undone for its
+ * owner too: ann's undo goes on to her step before it instead of
+ * refusing for ever ("someone else decided it since"), and her redo
+ * brings back both, newest undo first.
+ */
+static void
+test_decide_undo_past_a_step_another_undid(void **state)
+{
+	struct fx *f = *state;
+	struct store_step step;
+	struct err err;
+
+	assert_int_equal(decide_label(f->st, f->a, "api", NULL, NULL, "ann",
+	    NULL, &err), 0);
+	assert_int_equal(decide_label(f->st, f->b, "format", NULL, NULL,
+	    "ann", NULL, &err), 0);
+	assert_int_equal(decide_undo(f->st, 0, "bob", 1, &step, &err), 0);
+	assert_string_equal(step.cand_id, f->b);
+	assert_int_equal(decide_undo(f->st, 0, "ann", 0, &step, &err), 0);
+	assert_string_equal(step.cand_id, f->a);
+	assert_string_equal(step.detail, "label api");
+	assert_int_equal(decide_undo(f->st, 0, "ann", 0, &step, &err), 1);
+	assert_int_equal(decide_undo(f->st, 1, "ann", 0, &step, &err), 0);
+	assert_string_equal(step.cand_id, f->a);
+	assert_int_equal(decide_undo(f->st, 1, "ann", 0, &step, &err), 0);
+	assert_string_equal(step.cand_id, f->b);
+	assert_int_equal(decide_undo(f->st, 1, "ann", 0, &step, &err), 1);
 }
 
 /* The candidate id, origin, kind and parent of id, "/"-joined. */
@@ -557,6 +653,8 @@ main(void)
 		FX_TEST(test_decide_repair_reproducing_a_candidate_says_so),
 		FX_TEST(test_decide_repair_refusals_change_nothing),
 		FX_TEST(test_decide_repair_by_a_model_is_the_same_rule),
+		FX_TEST(test_decide_warning_words),
+		FX_TEST(test_decide_undo_past_a_step_another_undid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

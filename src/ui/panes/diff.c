@@ -340,7 +340,7 @@ diff_key(struct pane *p, int key, enum action a)
 	}
 	if (da == ACTION_NONE && a == ACTION_HELP) {
 		/* over the sheet; it comes back */
-		(void)pane_open(&wb->sheets[WB_HELP], NULL);
+		(void)pane_open(&wb->lay.sheets[WB_HELP], NULL);
 		return 1;
 	}
 	if (da == ACTION_DIFF_LAYOUT) {

@@ -64,7 +64,7 @@ static void
 queue_draw(struct pane *p, WINDOW *win)
 {
 	struct wb *wb = p->wb;
-	int dom, origin, focused = wb->focus == WB_QUEUE;
+	int dom, origin, focused = wb->lay.focus == WB_QUEUE;
 	char head[128];
 
 	queue_cols(p->cols, &dom, &origin);

@@ -158,7 +158,7 @@ spec_build(struct wb *wb, struct spec_doc *d)
 	 */
 	if (c->task.spec != NULL)
 		doc_add(d, "spec", THEME_NORMAL, 0, spec_gist(c->task.spec,
-		    wb->panes[WB_SPEC].cols - SPEC_LABEL));
+		    wb->lay.panes[WB_SPEC].cols - SPEC_LABEL));
 	if (c->has_run) {
 		buf_printf(&b, "%s", c->run.verdict ? c->run.verdict : "?");
 		if (c->run.stage != NULL)

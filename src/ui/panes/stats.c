@@ -311,7 +311,7 @@ stats_key(struct pane *p, int key, enum action a)
 	}
 	if (sa == ACTION_NONE && a == ACTION_HELP) {
 		/* over the sheet; it comes back */
-		(void)pane_open(&wb->sheets[WB_HELP], NULL);
+		(void)pane_open(&wb->lay.sheets[WB_HELP], NULL);
 		return 1;
 	}
 	if (at->page >= STATS_REVIEWERS && (sa == ACTION_CELL_LEFT ||

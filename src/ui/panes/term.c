@@ -78,7 +78,7 @@ struct term_pane {
 static struct term_pane *
 term_pane_of(const struct wb *wb)
 {
-	return wb->panes[WB_TERM].priv;
+	return wb->lay.panes[WB_TERM].priv;
 }
 
 #define TERM_SMALL_ROWS 10	/* a smaller pane zooms for v and e */
@@ -126,34 +126,34 @@ term_pane_timeout(const struct wb *wb)
 static void
 auto_zoom(struct wb *wb)
 {
-	if (wb->auto_zoom == WB_AZ_HOLD) {
+	if (wb->lay.auto_zoom == WB_AZ_HOLD) {
 		/* a new run while the last one's zoom is held keeps it */
-		wb->auto_zoom = WB_AZ_RUN;
+		wb->lay.auto_zoom = WB_AZ_RUN;
 		return;
 	}
-	if (wb->auto_zoom || wb->zoom == WB_TERM)
+	if (wb->lay.auto_zoom || wb->lay.zoom == WB_TERM)
 		return;
-	if (wb->panes[WB_TERM].rows >= TERM_SMALL_ROWS)
+	if (wb->lay.panes[WB_TERM].rows >= TERM_SMALL_ROWS)
 		return;
-	wb->zoom_before = wb->zoom;
-	wb->focus_before = wb->focus;
-	wb->zoom = WB_TERM;
-	wb->focus = WB_TERM;	/* j/k scroll the output */
-	wb->auto_zoom = WB_AZ_RUN;
-	wb->relayout = 1;
+	wb->lay.zoom_before = wb->lay.zoom;
+	wb->lay.focus_before = wb->lay.focus;
+	wb->lay.zoom = WB_TERM;
+	wb->lay.focus = WB_TERM;	/* j/k scroll the output */
+	wb->lay.auto_zoom = WB_AZ_RUN;
+	wb->lay.relayout = 1;
 }
 
 static void
 auto_unzoom(struct wb *wb)
 {
-	if (!wb->auto_zoom)
+	if (!wb->lay.auto_zoom)
 		return;
-	wb->auto_zoom = WB_AZ_NONE;
-	if (wb->zoom == WB_TERM) {
-		wb->zoom = wb->zoom_before;
-		wb->focus = wb->focus_before;
+	wb->lay.auto_zoom = WB_AZ_NONE;
+	if (wb->lay.zoom == WB_TERM) {
+		wb->lay.zoom = wb->lay.zoom_before;
+		wb->lay.focus = wb->lay.focus_before;
 	}
-	wb->relayout = 1;
+	wb->lay.relayout = 1;
 }
 
 void
@@ -168,7 +168,7 @@ term_pane_zoom(struct wb *wb, int on)
 int
 term_pane_unhold(struct wb *wb, enum action a)
 {
-	if (wb->auto_zoom != WB_AZ_HOLD)
+	if (wb->lay.auto_zoom != WB_AZ_HOLD)
 		return 0;
 	switch (a) {
 	case ACTION_MOVE_DOWN: case ACTION_MOVE_UP:
@@ -214,7 +214,7 @@ term_pane_keyboard(struct wb *wb, int on)
 		return;
 	}
 	tp->kbd = 1;
-	wb->focus = WB_TERM;
+	wb->lay.focus = WB_TERM;
 	auto_zoom(wb);
 }
 
@@ -250,7 +250,7 @@ term_start(struct wb *wb, int rows, int cols)
 	}
 	tp->term_follow = 1;
 	tp->term_top = 0;
-	wb->panes[WB_TERM].hscroll = 0;
+	wb->lay.panes[WB_TERM].hscroll = 0;
 	free(tp->term_cand);	/* the caller says whose, if anyone's */
 	tp->term_cand = NULL;
 }
@@ -298,10 +298,10 @@ svc_starting(void *arg, const struct candidate *c, const struct task *t,
 {
 	struct wb *wb = arg;
 	char line[256];
-	int r = wb->panes[WB_TERM].rows, cl = wb->panes[WB_TERM].cols;
+	int r = wb->lay.panes[WB_TERM].rows, cl = wb->lay.panes[WB_TERM].cols;
 
 	auto_zoom(wb);
-	if (wb->auto_zoom) {
+	if (wb->lay.auto_zoom) {
 		/* the job starts at the zoomed size */
 		r = LINES - 2;
 		cl = COLS - 2;
@@ -476,7 +476,7 @@ term_pane_follow(struct wb *wb)
 {
 	struct term_pane *tp = term_pane_of(wb);
 	struct wb_cur *c = &wb->cur;
-	struct pane *p = &wb->panes[WB_TERM];
+	struct pane *p = &wb->lay.panes[WB_TERM];
 	char line[512], dur[32];
 	int pass;
 
@@ -554,8 +554,8 @@ svc_finished(void *arg, const struct vsvc_result *res)
 	/* a small screen keeps the zoom until a key, to read the output */
 	if (cancelled)
 		auto_unzoom(wb);
-	else if (wb->auto_zoom)
-		wb->auto_zoom = WB_AZ_HOLD;
+	else if (wb->lay.auto_zoom)
+		wb->lay.auto_zoom = WB_AZ_HOLD;
 	wb_view_changed(wb);	/* its row may leave the view */
 	/* Then the service starts the next one (the candidate after its
 	 * task's reference), unless cancelled. */
@@ -748,7 +748,7 @@ assay_in_pane(struct wb *wb, char *const *args, size_t nargs,
 	struct term_pane *tp = term_pane_of(wb);
 	struct err err;
 	char self[4096], **argv;
-	int rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols;
+	int rows = wb->lay.panes[WB_TERM].rows, cols = wb->lay.panes[WB_TERM].cols;
 	size_t n = 0;
 
 	if (term_pane_busy(wb)) {
@@ -848,7 +848,7 @@ term_pane_edit(struct wb *wb)
 	struct wb_cur *c = &wb->cur;
 	struct err err;
 	char *dir, *argv[6];
-	int fd, rows = wb->panes[WB_TERM].rows, cols = wb->panes[WB_TERM].cols;
+	int fd, rows = wb->lay.panes[WB_TERM].rows, cols = wb->lay.panes[WB_TERM].cols;
 	const char *tmp = getenv("TMPDIR");
 
 	if (term_pane_busy(wb)) {
@@ -882,7 +882,7 @@ term_pane_edit(struct wb *wb)
 	close(fd);
 	hash_sha256(c->cand.code, c->cand.code_len, tp->ed_hash);
 	auto_zoom(wb);
-	if (wb->auto_zoom) {
+	if (wb->lay.auto_zoom) {
 		rows = LINES - 2;
 		cols = COLS - 2;
 	}
@@ -903,7 +903,7 @@ term_pane_edit(struct wb *wb)
 		return -1;
 	}
 	tp->kbd = 1;
-	wb->focus = WB_TERM;
+	wb->lay.focus = WB_TERM;
 	snprintf(tp->term_title, sizeof tp->term_title, "%s \xc2\xb7 %s",
 	    getenv("EDITOR") && *getenv("EDITOR") ? getenv("EDITOR") : "vi",
 	    c->cand.id);
@@ -1000,7 +1000,7 @@ term_pane_key(struct wb *wb, int key)
 	if (keymap_lookup(&wb->km, KEYMAP_TERM, key) == ACTION_KEYBOARD) {
 		tp->kbd = 0;
 		auto_unzoom(wb);
-		wb->focus = WB_TERM;	/* Enter hands it back */
+		wb->lay.focus = WB_TERM;	/* Enter hands it back */
 		wb_msg(wb, 0, "keyboard: workbench (C-] or Enter on the "
 		    "toolchain pane gives it back to the program)");
 		return;
