@@ -124,6 +124,20 @@ static const struct cmd_opt show_opts[] = {
 	{ NULL, 0, CMD_FLAG, 0 }
 };
 
+/* "note      TEXT (BY)", a note of several lines indented under its
+ * first, so that it cannot pass for another field of show. */
+static void
+show_note(FILE *o, const char *what, const char *text, const char *by)
+{
+	fprintf(o, "note      %s", what);
+	for (const char *p = text; *p != '\0'; p++)
+		if (*p == '\n')
+			fputs("\n          ", o);
+		else
+			fputc(*p, o);
+	fprintf(o, " (%s)\n", by != NULL ? by : "?");
+}
+
 static int
 cmd_show(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
@@ -263,9 +277,13 @@ cmd_show(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 			    d.subcategory != NULL ? d.subcategory : "",
 			    d.label_by);
 		fprintf(o, "\n");
+		if (d.label_note != NULL)
+			show_note(o, "on the label: ", d.label_note, d.label_by);
+		if (d.review_note != NULL)
+			show_note(o, "on the review: ", d.review_note,
+			    d.review_by);
 		for (size_t i = 0; i < nnotes; i++)
-			fprintf(o, "note      %s (%s)\n", notes[i].text,
-			    notes[i].by);
+			show_note(o, "", notes[i].text, notes[i].by);
 		fprintf(o, "\n--- code ---\n");
 		fwrite(c.code, 1, c.code_len, o);
 		fprintf(o, "%s", c.code_len > 0 &&

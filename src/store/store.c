@@ -772,8 +772,14 @@ store_schema_version(struct store *st)
 int
 store_begin(struct store *st, struct err *err)
 {
-	if (exec(st, "BEGIN IMMEDIATE", err) < 0)
-		return -1;
+	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK) {
+		if ((sqlite3_errcode(st->db) & 0xff) == SQLITE_BUSY)
+			return err_set(err, "database is locked: another writer"
+			    " (an import, a verify, a sqlite3 shell) holds it;"
+			    " nothing was changed, try again when it is done");
+		return err_sqlite(err, st->db, "BEGIN IMMEDIATE");
+	}
 	st->in_tx = 1;
 	return 0;
 }

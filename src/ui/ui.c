@@ -61,11 +61,30 @@ ui_on_signal(int sig)
 	ui_signalled = sig;
 }
 
+/*
+ * Bracketed paste (xterm's mode 2004, which tmux, VTE and most terminals
+ * honour): the terminal wraps pasted text in ESC [200~ ... ESC [201~, so
+ * that a paste is text, never keys.  Without it, the 3 and 1 of a
+ * coloured compiler line's ESC[31m pasted into the `:` line labelled the
+ * candidate.  The two markers come back from curses as these codes.
+ */
+#define UI_KEY_PASTE_BEGIN	(KEY_MAX + 1)
+#define UI_KEY_PASTE_END	(KEY_MAX + 2)
+
+static void
+ui_paste_mode(int on)
+{
+	fputs(on ? "\033[?2004h" : "\033[?2004l", stdout);
+	fflush(stdout);
+}
+
 static void
 ui_restore(void)
 {
-	if (!isendwin())
+	if (!isendwin()) {
 		endwin();
+		ui_paste_mode(0);
+	}
 }
 
 /* --- layout -------------------------------------------------------------- */
@@ -1375,6 +1394,41 @@ ui_key(struct wb *wb, int key)
 	ui_action(wb, a);
 }
 
+/*
+ * One character of a bracketed paste (paste: its state, 1 inside one, 2
+ * inside an escape sequence the paste holds).  Into an open `:` or `/`
+ * line it is text: a newline or a tab as a blank, an escape sequence
+ * (colours copied with a compiler's output) and other control
+ * characters dropped; with no line open the paste is ignored, never read
+ * as keys.
+ */
+static void
+ui_paste_char(struct wb *wb, int *paste, int rc, wint_t ch)
+{
+	if (*paste == 2) {		/* ESC [ params final */
+		if (rc != KEY_CODE_YES && ch >= 0x40 && ch <= 0x7e &&
+		    ch != '[')
+			*paste = 1;
+		return;
+	}
+	if (rc == KEY_CODE_YES)
+		return;
+	if (ch == 0x1b) {
+		*paste = 2;
+		return;
+	}
+	if (ch == '\n' || ch == '\r' || ch == '\t')
+		ch = ' ';
+	if (ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0))
+		return;
+	if (!wb->pr.open) {
+		wb_msg(wb, 1, "a paste is text for the : or / line; here it"
+		    " was ignored");
+		return;
+	}
+	ui_key(wb, (int)ch);
+}
+
 /* A curses key into a keymap key; -1 for keys the keymap cannot name. */
 static int
 ui_keycode(int rc, wint_t ch)
@@ -1549,6 +1603,9 @@ ui_init_curses(struct wb *wb)
 	nonl();
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
+	define_key("\033[200~", UI_KEY_PASTE_BEGIN);
+	define_key("\033[201~", UI_KEY_PASTE_END);
+	ui_paste_mode(1);
 	/* Esc alone must not lag: 25 ms is ample for a sequence's bytes */
 	set_escdelay(25);
 	curs_set(0);
@@ -1618,7 +1675,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	struct sigaction sa;
 	int64_t last_frame = 0;
 	struct bench *bench = NULL;
-	int syntax_ready = 0;
+	int syntax_ready = 0, paste = 0;	/* inside a bracketed paste */
 
 	memset(&wb, 0, sizeof wb);
 	wb.st = st;
@@ -1724,6 +1781,20 @@ ui_run(struct store *st, const struct ui_opts *o)
 		while ((rc = wget_wch(stdscr, &ch)) != ERR) {
 			int key;
 
+			if (rc == KEY_CODE_YES && ch == UI_KEY_PASTE_BEGIN) {
+				paste = 1;
+				continue;
+			}
+			if (rc == KEY_CODE_YES && ch == UI_KEY_PASTE_END) {
+				paste = 0;
+				wb.redraw_all = 1;
+				continue;
+			}
+			if (paste) {
+				ui_paste_char(&wb, &paste, rc, ch);
+				continue;
+			}
+
 			if (rc == KEY_CODE_YES && ch == KEY_MOUSE) {
 				ui_mouse(&wb);
 				wb.redraw_all = 1;
@@ -1752,6 +1823,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	batch_stop(&wb);	/* what it stored stays */
 	ui_panes_free(&wb);
 	endwin();
+	ui_paste_mode(0);
 	syntax_shutdown();
 	prompt_release(&wb);
 	config_release(&wb.cfg);
