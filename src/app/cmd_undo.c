@@ -51,16 +51,20 @@ exec_redo(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 
 const struct cmd_entry app_cmd_undo = {
 	"undo", NULL, undo_redo_opts, 0, 0,
-	"undo [--any]", "Undo your latest label or review (the\n"
-	  "reviewer's: --reviewer, ASSAY_REVIEWER, git, the login).  Another\n"
-	  "reviewer's decisions are never undone; when someone decided the\n"
-	  "same candidate since, it is refused.  --any: the latest of anyone's.",
+	"undo [--any]",
+	  "Undo your latest label or review, or the whole batch of a bulk\n"
+	  "decision (yours: --reviewer, ASSAY_REVIEWER, git, the login).\n"
+	  "Another reviewer's decisions are never undone; when someone\n"
+	  "decided the same candidate since, it is refused.  A step someone\n"
+	  "else undid counts as undone.  --any: the latest of anyone's.\n"
+	  "Notes and repairs are never undone.",
 	CMD_CLI | CMD_WORKBENCH | CMD_STORE, exec_undo
 };
 
 const struct cmd_entry app_cmd_redo = {
 	"redo", NULL, undo_redo_opts, 0, 0,
-	"redo [--any]", "Redo your latest undone label or review\n"
-	  "(none once you decided anew).  --any: the latest of anyone's.",
+	"redo [--any]",
+	  "Redo your latest undone label or review, or batch (none once you\n"
+	  "decided anew).  --any: the latest of anyone's.",
 	CMD_CLI | CMD_WORKBENCH | CMD_STORE, exec_redo
 };

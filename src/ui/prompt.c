@@ -309,6 +309,7 @@ comp_collect(struct wb *wb, char **w, size_t k, const char *word,
     struct comp_list *l)
 {
 	const char *cmd = k > 0 ? w[0] : "";
+	const struct cmd_entry *e;
 	enum keymap_table t;
 
 	if (k == 0) {
@@ -320,7 +321,15 @@ comp_collect(struct wb *wb, char **w, size_t k, const char *word,
 		for (int a = 1; a < ACTION_COUNT; a++)
 			comp_add(l, "", keymap_action_name((enum action)a),
 			    word);
-	} else if (strcmp(cmd, "filter") == 0 || strcmp(cmd, "where") == 0) {
+	} else if (word[0] == '-' && (e = cmd_find(commands, cmd)) != NULL &&
+	    !(e->flags & CMD_TEXT)) {
+		/* an option of the command's entry: --where, --sub */
+		for (const struct cmd_opt *o = e->opts; o != NULL &&
+		    o->name != NULL; o++)
+			comp_add(l, "--", o->name, word + (word[1] == '-' ?
+			    2 : 1));
+	} else if (strcmp(cmd, "filter") == 0 || strcmp(cmd, "where") == 0 ||
+	    (k >= 2 && strcmp(w[k - 1], "--where") == 0)) {
 		comp_filter(l, word);
 	} else if ((strcmp(cmd, "view") == 0 || strcmp(cmd, "save") == 0) &&
 	    k == 1) {

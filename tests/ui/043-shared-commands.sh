@@ -53,6 +53,17 @@ wait_for "label $M candidates: format/two words by tester"
 command_line "undo"
 wait_for "undid label format/two words of $M candidates"
 
+# Tab completes a command's options, and filter keys after --where
+keys :
+keys -l "label api --wh"
+keys Tab
+wait_for ":label api --where"
+keys -l "verd"
+keys Tab
+wait_for ":label api --where verdict"
+keys Escape
+wait_gone ":label api --where"
+
 # a key bound to a command that does not exist is refused at once
 command_line "bind 6 labl compile"
 wait_for "bind 6: unknown command 'labl'"
