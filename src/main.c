@@ -13,6 +13,7 @@
 #include "app/config.h"
 #include "base/err.h"
 #include "base/ident.h"
+#include "exec/sandbox.h"
 #include "store/store.h"
 #include "ui/ui.h"
 #include "verify/verify.h"
@@ -161,7 +162,7 @@ main(int argc, char **argv)
 	uo.reviewer = reviewer;
 	uo.data_dir = data_dir;
 	uo.vopts = &vo;
-	if (!vo.no_sandbox && verify_sandbox_check(&err) < 0) {
+	if (!vo.no_sandbox && sandbox_check(&err) < 0) {
 		fprintf(stderr, "assay: %s\nassay: the workbench opens, but v"
 		    " will refuse to run candidates\n", err.msg);
 	}

@@ -11,6 +11,7 @@
 
 #include "base/err.h"
 #include "envs/env.h"
+#include "exec/sandbox.h"
 #include "verify/verify.h"
 
 /*
@@ -57,7 +58,7 @@ envs_json(void)
 	}
 	json_object_set_new(root, "envs", arr);
 	{
-		int ok = verify_sandbox_check(&err) == 0;
+		int ok = sandbox_check(&err) == 0;
 
 		json_object_set_new(root, "sandbox", json_pack("{s:b, s:s}",
 		    "present", ok, "detail", ok ? "bubblewrap" : err.msg));
@@ -129,7 +130,7 @@ cmd_envs(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		if (e->missing_hint != NULL)
 			printf("%-29s %s\n", "", e->missing_hint);
 	}
-	if (verify_sandbox_check(err) == 0)
+	if (sandbox_check(err) == 0)
 		printf("%-10s %-9s %-8s %s\n", "sandbox", "-", "yes",
 		    "bubblewrap");
 	else

@@ -23,6 +23,7 @@
 #include "base/err.h"
 #include "exchange/import.h"
 #include "exchange/results.h"
+#include "exec/sandbox.h"
 #include "store/store.h"
 #include "verify/pipeline.h"
 #include "verify/service.h"
@@ -416,7 +417,7 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	if (vo.no_sandbox)
 		fprintf(stderr, "assay: WARNING: --no-sandbox: candidates run"
 		    " unconfined, with only resource limits\n");
-	else if (verify_sandbox_check(err) < 0) {
+	else if (sandbox_check(err) < 0) {
 		fprintf(stderr, "assay: refusing to run candidates: %s\n",
 		    err->msg);
 		return 2;

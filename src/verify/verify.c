@@ -19,10 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,7 +30,7 @@
 #include "base/buf.h"
 #include "base/hash.h"
 #include "verify/pipeline.h"
-#include "exec/pty.h"
+#include "exec/proc.h"
 #include "store/store.h"
 #include "exec/sandbox.h"
 #include "exec/workdir.h"
@@ -68,13 +66,11 @@ struct verify_job {
 	size_t			 nm;
 	char			*workdir;
 	char			 toolchain[ERR_MSG_MAX];
-	int			 use_pty, rows, cols;
+	int			 use_pty, rows, cols;	/* a pty of rows x cols */
 
 	size_t			 mi;		/* current member */
 	size_t			 stage;		/* its current stage */
-	pid_t			 pid;		/* pipe child, -1 when none */
-	int			 fd;		/* pipe read end, -1 when none */
-	struct pty		 pty;
+	struct proc		 proc;		/* the stage's process */
 	int			 running;
 	struct buf		 log;		/* merged, capped */
 	size_t			 live_off;	/* log bytes shown live so far */
@@ -164,12 +160,6 @@ cpu_limit_s(const struct verify_job *j)
 	struct sandbox_limits l = limits(j, CUR(j));
 
 	return sandbox_cpu_s(&l);
-}
-
-int
-verify_sandbox_check(struct err *err)
-{
-	return sandbox_check(err);
 }
 
 /* --- toolchain identity and input keys ------------------------------ */
@@ -432,11 +422,8 @@ start_stage(struct verify_job *j, struct err *err)
 		snprintf(j->stage_label, sizeof j->stage_label, "%s", s->name);
 	rc = sandbox_io_make(&a, s->nonce_fd ? m->plan.nonce : NULL, &io,
 	    err);
-	if (rc == 0 && j->use_pty)
-		rc = pty_spawn_clean(&j->pty, io.exec.v, dir, sandbox_env(),
-		    io.fds, 3, j->rows, j->cols, 1, err);
-	else if (rc == 0)
-		rc = sandbox_spawn_pipe(dir, &io, &j->pid, &j->fd, err);
+	if (rc == 0)
+		rc = proc_start(&j->proc, dir, &io, j->rows, j->cols, err);
 	sandbox_io_release(&io);
 	sandbox_argv_free(&a);
 	free(dir);
@@ -555,10 +542,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	j->use_pty = use_pty;
 	j->rows = rows > 0 ? rows : 24;
 	j->cols = cols > 0 ? cols : 80;
-	j->pid = -1;
-	j->fd = -1;
-	j->pty.fd = -1;
-	j->pty.pid = -1;
+	proc_init(&j->proc, use_pty);
 	buf_init(&j->log);
 	buf_init(&j->command);
 	for (size_t k = 0; k < j->nm; k++)
@@ -624,7 +608,7 @@ verify_job_fd(const struct verify_job *j)
 {
 	if (!j->running)
 		return -1;
-	return j->use_pty ? j->pty.fd : j->fd;
+	return proc_fd(&j->proc);
 }
 
 int
@@ -702,49 +686,16 @@ verify_job_workdir(const struct verify_job *j)
 static void
 kill_group(struct verify_job *j)
 {
-	if (j->use_pty) {
-		if (j->pty.pid > 0)
-			pty_kill(&j->pty, SIGKILL);
-	} else if (j->pid > 0) {
-		kill(-j->pid, SIGKILL);
-		kill(j->pid, SIGKILL);
-	}
+	proc_kill(&j->proc);
 }
 
 /* Non-blocking reap; 1 when the stage's process has ended. */
 static int
 reap(struct verify_job *j, int *code)
 {
-	int status;
-
-	if (j->use_pty) {
-		if (j->pty.pid < 0)
-			return 1;
-		if (!pty_reap(&j->pty))
-			return 0;
-		status = j->pty.status;
-		j->stage_cpu_ms = j->pty.cpu_ms;
-	} else {
-		struct rusage ru;
-		pid_t r;
-
-		memset(&ru, 0, sizeof ru);
-		r = wait4(j->pid, &status, WNOHANG, &ru);
-		if (r == 0)
-			return 0;
-		if (r < 0)
-			status = 0;
-		j->pid = -1;
-		j->stage_cpu_ms = (int64_t)(ru.ru_utime.tv_sec +
-		    ru.ru_stime.tv_sec) * 1000 + (ru.ru_utime.tv_usec +
-		    ru.ru_stime.tv_usec) / 1000;
-	}
-	if (WIFEXITED(status))
-		*code = WEXITSTATUS(status);
-	else if (WIFSIGNALED(status))
-		*code = 128 + WTERMSIG(status);
-	else
-		*code = -1;
+	if (!proc_reap(&j->proc, code))
+		return 0;
+	j->stage_cpu_ms = j->proc.cpu_ms;
 	return 1;
 }
 
@@ -759,30 +710,12 @@ drain(struct verify_job *j)
 	size_t total = 0;
 
 	while (total < (256u << 10)) {
-		ssize_t n;
+		ssize_t n = proc_read(&j->proc, chunk, sizeof chunk);
 
-		if (j->use_pty) {
-			if (j->pty.fd < 0)
-				return 1;
-			n = pty_read(&j->pty, chunk, sizeof chunk);
-			if (n < 0)
-				return 1;
-			if (n == 0)
-				return 0;
-		} else {
-			if (j->fd < 0)
-				return 1;
-			n = read(j->fd, chunk, sizeof chunk);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0 && errno == EAGAIN)
-				return 0;
-			if (n <= 0) {
-				close(j->fd);
-				j->fd = -1;
-				return 1;
-			}
-		}
+		if (n < 0)
+			return 1;
+		if (n == 0)
+			return 0;
 		log_add(j, chunk, (size_t)n);
 		total += (size_t)n;
 		if (j->stop == ENV_STOP_OUTPUT)
@@ -831,12 +764,7 @@ finish_stage(struct verify_job *j, int code)
 	r->exit_code = code;
 	CUR(j)->stage_end[j->stage] = j->log.len;
 	j->running = 0;
-	if (j->use_pty)
-		pty_release(&j->pty);
-	else if (j->fd >= 0) {
-		close(j->fd);
-		j->fd = -1;
-	}
+	proc_close(&j->proc);
 }
 
 int
@@ -898,7 +826,7 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 	if (j->use_pty) {
 		/* What the child wrote before it exited is still in the pty;
 		 * bounded, in case a grandchild keeps the slave open. */
-		for (int i = 0; i < 64 && j->pty.fd >= 0 &&
+		for (int i = 0; i < 64 && proc_fd(&j->proc) >= 0 &&
 		    j->stop == ENV_STOP_NONE; i++)
 			if (drain(j) == 1)
 				break;
@@ -975,8 +903,7 @@ verify_job_resize(struct verify_job *j, int rows, int cols)
 {
 	j->rows = rows;
 	j->cols = cols;
-	if (j->use_pty && j->pty.fd >= 0)
-		pty_resize(&j->pty, rows, cols);
+	proc_resize(&j->proc, rows, cols);
 }
 
 /* Each stage's share of the log, for the judges. */

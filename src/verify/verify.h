@@ -44,11 +44,6 @@ struct verify_opts {
 	long	 disk_mb;	/* cap on the work directory's size; 0: 256 */
 };
 
-/*
- * Can the sandbox start here?  sandbox_check() (exec/sandbox.h), for the
- * front ends.  0, or -1 with err saying why.
- */
-int	verify_sandbox_check(struct err *err);
 
 /*
  * The toolchain identity of env (cached per process) into buf.  0, or -1

@@ -31,6 +31,7 @@
 #include "model/sample.h"
 #include "testlib.h"
 #include "envtest.h"
+#include "exec/sandbox.h"
 #include "verify/verify.h"
 
 extern const struct env_ops env_armqemu;
@@ -88,7 +89,7 @@ verify_arm(struct fx *f, const char *params, const char *code,
 	memset(&o, 0, sizeof o);
 	o.workroot = f->dir;
 	o.timeout_s = timeout_s;
-	if (verify_sandbox_check(&err) < 0) {
+	if (sandbox_check(&err) < 0) {
 		print_message("%s: running unsandboxed\n", err.msg);
 		o.no_sandbox = 1;
 	}

@@ -28,6 +28,7 @@
 #include "base/err.h"
 #include "base/hash.h"
 #include "model/sample.h"
+#include "exec/sandbox.h"
 #include "verify/verify.h"
 #include "testlib.h"
 #include "envtest.h"
@@ -585,7 +586,7 @@ test_cad_cadquery_through_verify(void **state)
 	/* As root the run's own uid must reach its work directory. */
 	assert_int_equal(chmod(f->dir, 0711), 0);
 	vo.workroot = f->dir;
-	if (verify_sandbox_check(&err) < 0) {
+	if (sandbox_check(&err) < 0) {
 		print_message("%s; running unconfined\n", err.msg);
 		vo.no_sandbox = 1;
 	}

@@ -42,6 +42,7 @@
 #include "model/sample.h"
 #include "store/store.h"
 #include "testlib.h"
+#include "exec/sandbox.h"
 #include "verify/verify.h"
 
 extern const struct env_ops env_triton;
@@ -725,7 +726,7 @@ test_triton_skips_through_verify(void **state)
 	const char *sub, *why;
 
 	need_data(f);
-	if (verify_sandbox_check(&err) < 0) {
+	if (sandbox_check(&err) < 0) {
 		print_message("%s; skipped\n", err.msg);
 		skip();
 	}

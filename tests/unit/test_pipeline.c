@@ -25,6 +25,7 @@
 #include "base/hash.h"
 #include "verify/pipeline.h"
 #include "model/sample.h"
+#include "exec/sandbox.h"
 #include "verify/verify.h"
 #include "testlib.h"
 #include "envtest.h"
@@ -308,7 +309,7 @@ verify_here(struct fx *f, const struct task *t, const char *code,
 	/* As root the run's own uid must reach its work directory. */
 	assert_int_equal(chmod(f->dir, 0711), 0);
 	vo.workroot = f->dir;
-	if (verify_sandbox_check(&err) < 0) {
+	if (sandbox_check(&err) < 0) {
 		print_message("%s; running unconfined\n", err.msg);
 		vo.no_sandbox = 1;
 	}

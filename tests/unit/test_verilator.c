@@ -38,6 +38,7 @@
 #include "base/hash.h"
 #include "model/sample.h"
 #include "verify/triage.h"
+#include "exec/sandbox.h"
 #include "verify/verify.h"
 #include "testlib.h"
 #include "envtest.h"
@@ -704,7 +705,7 @@ test_verilator_cache_only_for_the_build(void **state)
 		print_message("ccache is not installed; skipped\n");
 		skip();
 	}
-	if (verify_sandbox_check(&err) < 0) {
+	if (sandbox_check(&err) < 0) {
 		print_message("%s; the sandbox binds the cache; skipped\n",
 		    err.msg);
 		skip();
