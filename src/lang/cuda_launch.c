@@ -674,46 +674,37 @@ lc_push(struct lc *c, TSNode n)
 
 /* --- names ------------------------------------------------------------ */
 
-/* The latest name before pos in scope, else at file scope; NULL: none. */
-static const struct lc_name *
-lc_lookup(const struct lc *c, const char *s, size_t len, int scope,
-    uint32_t pos)
-{
-	const struct lc_name *file = NULL;
-
-	for (size_t i = c->nnames; i-- > 0; ) {
-		const struct lc_name *e = &c->names[i];
-
-		if (e->pos >= pos || pos >= e->end || strlen(e->name) != len ||
-		    memcmp(e->name, s, len) != 0)
-			continue;
-		if (scope != 0 && e->scope == scope)
-			return e;
-		if (e->scope == 0 && file == NULL)
-			file = e;
-	}
-	return file;
+/*
+ * LC_LOOKUP(fn, type, arr, n) defines fn(c, s, len, scope, pos): the
+ * latest entry of c->arr (a struct type with name, scope, pos and end)
+ * named s..len whose block holds pos, in scope, else the latest at file
+ * scope; NULL: none.  Plain names and dim3s are looked up by one rule.
+ */
+#define LC_LOOKUP(fn, type, arr, n)					\
+static const struct type *						\
+fn(const struct lc *c, const char *s, size_t len, int scope,		\
+    uint32_t pos)							\
+{									\
+	const struct type *file = NULL;					\
+									\
+	for (size_t i = c->n; i-- > 0; ) {				\
+		const struct type *e = &c->arr[i];			\
+									\
+		if (e->pos >= pos || pos >= e->end ||			\
+		    strlen(e->name) != len ||				\
+		    memcmp(e->name, s, len) != 0)			\
+			continue;					\
+		if (scope != 0 && e->scope == scope)			\
+			return e;					\
+		if (e->scope == 0 && file == NULL)			\
+			file = e;					\
+	}								\
+	return file;							\
 }
 
-static const struct lc_dim3 *
-lc_lookup_dim3(const struct lc *c, const char *s, size_t len, int scope,
-    uint32_t pos)
-{
-	const struct lc_dim3 *file = NULL;
-
-	for (size_t i = c->ndims; i-- > 0; ) {
-		const struct lc_dim3 *e = &c->dims[i];
-
-		if (e->pos >= pos || pos >= e->end || strlen(e->name) != len ||
-		    memcmp(e->name, s, len) != 0)
-			continue;
-		if (scope != 0 && e->scope == scope)
-			return e;
-		if (e->scope == 0 && file == NULL)
-			file = e;
-	}
-	return file;
-}
+LC_LOOKUP(lc_lookup, lc_name, names, nnames)
+LC_LOOKUP(lc_lookup_dim3, lc_dim3, dims, ndims)
+#undef LC_LOOKUP
 
 /* The dim3 named by identifier n, unless a plain name hides it. */
 static const struct lc_dim3 *

@@ -166,6 +166,13 @@ int	filter_open(struct store *st, const char *text, struct filter *f,
 void	filter_release(struct filter *f);
 /* Bind f's values as ?1 .. ?nvals of s. */
 void	filter_bind(const struct filter *f, sqlite3_stmt *s);
+/*
+ * Prepare the query that sql holds (its WHERE from f), release sql and
+ * bind f's values as ?1 .. ?nvals: 0, the statement in *s for the caller
+ * to finalize.  -1 with err set: sql and f are both released.
+ */
+int	filter_prepare(struct store *st, struct filter *f, struct buf *sql,
+	    sqlite3_stmt **s, struct err *err);
 /* The SQL expression of a filter key ("task": "q.task_id"); NULL if none. */
 const char *filter_key_expr(const char *key);
 /* The FROM of a count or GROUP BY over q: the wide tables only when text
