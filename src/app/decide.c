@@ -6,8 +6,9 @@
  * import) around the store's own decision calls, which insert the history
  * row, move the candidate's pointer and append to the journal.  What is
  * decided here and nowhere else: what a label rests on (the latest run,
- * read inside the label's transaction), who makes a repair (the reviewer,
- * as its origin and in the journal), and what undo says it did.  It does
+ * read inside the label's transaction), how a repair is stored and who
+ * makes it (the reviewer or the model it ran as its origin, the reviewer
+ * in the journal), and what undo says it did.  It does
  * not ask or print; the front ends do (docs/adr/0019-decision-layer.md).
  */
 #include "app/decide.h"
@@ -242,7 +243,7 @@ decide_repair_release(struct decide_repair *r)
  */
 static int
 repair_reproduced(struct store *st, const char *parent, const char *by,
-    struct decide_repair *r, struct err *err)
+    const char *origin, struct decide_repair *r, struct err *err)
 {
 	struct candidate ex = { 0 };
 	char *note;
@@ -256,7 +257,7 @@ repair_reproduced(struct store *st, const char *parent, const char *by,
 	rc = 0;
 	if (ex.parent == NULL || strcmp(ex.parent, parent) != 0) {
 		note = xasprintf("also a repair of %s: a repair of it by %s"
-		    " reproduced this code", parent, by);
+		    " reproduced this code", parent, origin);
 		rc = store_event_add(st, by, "repair", r->id, note, err) < 0 ||
 		    store_note_add(st, r->id, note, by, err) < 0 ? -1 : 0;
 		free(note);
@@ -266,39 +267,42 @@ repair_reproduced(struct store *st, const char *parent, const char *by,
 }
 
 int
-decide_repair(struct store *st, const char *parent, const char *code,
-    size_t len, const char *by, const char *source, struct decide_repair *r,
-    struct err *err)
+decide_repair_make(struct store *st, const struct decide_repair_in *in,
+    const char *by, struct decide_repair *r, struct err *err)
 {
 	struct candidate old = { 0 }, c = { 0 };
+	const char *origin = in->origin != NULL ? in->origin : by;
 	int own, rc, inserted = 0;
 	char *detail;
 
 	memset(r, 0, sizeof *r);
-	/* the origin of a row: the same rule as the journal's who */
+	/* the journal's who; a reviewer's repair is also its origin */
 	if (ident_check_reviewer(by, err) < 0)
 		return -1;
-	rc = store_candidate_get(st, parent, &old, err);
+	rc = store_candidate_get(st, in->parent, &old, err);
 	if (rc != 0)
-		return rc < 0 ? -1 : err_set(err, "no candidate %s", parent);
-	hash_sha256(code != NULL ? code : "", len, c.code_hash);
+		return rc < 0 ? -1 : err_set(err, "no candidate %s",
+		    in->parent);
+	hash_sha256(in->code != NULL ? in->code : "", in->len, c.code_hash);
 	if (strcmp(c.code_hash, old.code_hash) == 0) {
 		candidate_release(&old);
-		return err_set(err, "this is the code of %s itself: nothing"
-		    " stored", parent);
+		err_set(err, "this is the code of %s itself: nothing stored",
+		    in->parent);
+		return 1;
 	}
 	c.task_id = xstrdup(old.task_id);
-	c.origin = xstrdup(by);
+	c.origin = xstrdup(origin);
 	c.kind = xstrdup("repair");
 	c.lang = xstrdup(old.lang);
 	c.parent = xstrdup(old.id);
-	c.source = source != NULL ? xstrdup(source) : xasprintf("repair of %s"
-	    " by %s", old.id, by);
-	c.code = xmalloc(len + 1);
-	if (len > 0)
-		memcpy(c.code, code, len);
-	c.code[len] = '\0';
-	c.code_len = len;
+	c.source = in->source != NULL ? xstrdup(in->source) :
+	    xasprintf("repair of %s by %s", old.id, origin);
+	c.extra = xstrdup(in->extra);
+	c.code = xmalloc(in->len + 1);
+	if (in->len > 0)
+		memcpy(c.code, in->code, in->len);
+	c.code[in->len] = '\0';
+	c.code_len = in->len;
 	own = !store_in_tx(st);
 	if (own && store_begin(st, err) < 0) {
 		rc = -1;
@@ -312,11 +316,13 @@ decide_repair(struct store *st, const char *parent, const char *code,
 	if (rc == 0 && inserted) {
 		r->origin = xstrdup(c.origin);
 		r->parent = xstrdup(c.parent);
-		detail = xasprintf("repair of %s", old.id);
+		/* who made it, when that is not who ran it (a model) */
+		detail = strcmp(origin, by) == 0 ? xasprintf("repair of %s",
+		    old.id) : xasprintf("repair of %s by %s", old.id, origin);
 		rc = store_event_add(st, by, "repair", c.id, detail, err);
 		free(detail);
 	} else if (rc == 0) {
-		rc = repair_reproduced(st, old.id, by, r, err);
+		rc = repair_reproduced(st, old.id, by, origin, r, err);
 	}
 	rc = end_own(st, own, rc, err);
 	if (rc < 0)
@@ -325,6 +331,17 @@ out:
 	candidate_release(&old);
 	candidate_release(&c);
 	return rc;
+}
+
+int
+decide_repair(struct store *st, const char *parent, const char *code,
+    size_t len, const char *by, const char *source, struct decide_repair *r,
+    struct err *err)
+{
+	struct decide_repair_in in = { parent, code, len, NULL, source,
+	    NULL };
+
+	return decide_repair_make(st, &in, by, r, err) != 0 ? -1 : 0;
 }
 
 int

@@ -8,7 +8,10 @@
  * commands (src/cli: label, review, note, repair, undo, redo), so that a
  * rule about a decision is written once: a label rests on the latest
  * run, read in the label's own transaction; a repair is a candidate made
- * by the reviewer (its origin) and journalled as a "repair" event; undo
+ * by the reviewer or by a model the reviewer runs (its origin), refused
+ * when it hands the parent's code back, never stored twice, and
+ * journalled as a "repair" event under the reviewer (the model's repair
+ * loop in src/generate is handed decide_repair_make() by its caller); undo
  * and redo say what they moved in a struct, not in prose to be parsed
  * back.  Every call is one SQLite transaction that also appends to the
  * journal (design.md section 2), or joins the transaction of a batch
@@ -113,20 +116,47 @@ struct decide_repair {
 /* Free the strings of r; NULL-safe and idempotent. */
 void	decide_repair_release(struct decide_repair *r);
 
+/* What a repair is made of (decide_repair_make()); all borrowed. */
+struct decide_repair_in {
+	const char	*parent;	/* the failed candidate, a full id */
+	const char	*code;		/* len bytes */
+	size_t		 len;
+	const char	*origin;	/* its author: NULL for the reviewer,
+					 * by; else a model's name */
+	const char	*source;	/* where it came from ("edit of
+					 * c1a2b3c"); NULL: "repair of PARENT
+					 * by ORIGIN" */
+	const char	*extra;		/* JSON text kept with it (a model's
+					 * generation record); NULL: none */
+};
+
 /*
- * Store code (len bytes, borrowed) as a repair of candidate parent (a
- * full id) by reviewer by: a candidate of parent's task and language,
- * kind "repair", parent as its parent, by as its origin, source as its
- * source (where it came from: "edit of c1a2b3c"; NULL: "repair of PARENT
- * by BY"), journalled as a "repair" event ("repair of PARENT") under by,
- * in one transaction.  Code identical to the
- * parent's is refused (-1): handing the failed code back repairs nothing,
- * as the model's repair loop refuses it too.  Code that is some other
- * candidate of the task already is not stored twice: r->inserted is 0,
- * r->id names it and, when it is not yet a repair of parent, the journal
- * and a note on it say it repairs parent too.  A repair is never undone
- * (like a note): undo and redo take back labels and reviews.  *r is
- * filled on 0 (release it); on -1 nothing changed and err says why.
+ * The one rule for a repair, whoever makes it (the workbench's editor,
+ * `assay repair --file`, the model's repair loop): in->code as a repair
+ * of candidate in->parent, a candidate of parent's task and language,
+ * kind "repair", parent as its parent, in->origin as its origin (the
+ * reviewer by when NULL), with in->source and in->extra, journalled as
+ * a "repair" event under by ("repair of PARENT", "repair of PARENT by
+ * ORIGIN" when the origin is not by), in one transaction (or the
+ * caller's).  by must be a reviewer name (ident_check_reviewer()): the
+ * person who made the repair or ran the model.  Code identical to the
+ * parent's is refused: 1, err says so, nothing stored (handing the
+ * failed code back repairs nothing; the model loop ends that chain).
+ * Code that is already a candidate of the task by that origin is not
+ * stored twice: r->inserted is 0, r->id names it and, when it is not yet
+ * a repair of parent, the journal and a note on it say it repairs parent
+ * too.  A repair is never undone (like a note): undo and redo take back
+ * labels and reviews.  *r is filled on 0 (release it); on 1 or -1
+ * nothing changed and err says why.
+ */
+int	decide_repair_make(struct store *st, const struct decide_repair_in *in,
+	    const char *by, struct decide_repair *r, struct err *err);
+
+/*
+ * A reviewer's repair: decide_repair_make() of code (len bytes) as a
+ * repair of parent by by, with source (NULL: "repair of PARENT by BY"),
+ * no extra; code identical to the parent's is an error here (-1).  0, or
+ * -1 with err.
  */
 int	decide_repair(struct store *st, const char *parent, const char *code,
 	    size_t len, const char *by, const char *source,

@@ -52,6 +52,30 @@ read_all(const char *path, size_t *len, struct err *err)
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * A model's answer c to a repair request, stored by the decision layer's
+ * one rule for a repair (decide_repair_make()): the model's name its
+ * origin, the person running the loop (g->by) the journal's who.
+ */
+static int
+store_model_repair(struct gen_ctx *g, struct candidate *c, int *inserted,
+    struct err *err)
+{
+	struct decide_repair_in in = { c->parent, c->code, c->code_len,
+	    c->origin, c->source, c->extra };
+	struct decide_repair r;
+	int rc;
+
+	rc = decide_repair_make(g->st, &in, g->by, &r, err);
+	if (rc == 0) {
+		free(c->id);
+		c->id = xstrdup(r.id);
+		*inserted = r.inserted;
+		decide_repair_release(&r);
+	}
+	return rc;
+}
+
 /* A person's repair of id from a file: stored, journalled, verified. */
 static int
 repair_by_hand(const struct cli_global *g, struct loop_opts *o,
@@ -318,7 +342,8 @@ cmd_repair(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	for (int round = 1; round <= o.rounds && leaves.n > 0; round++) {
 		struct gen_report rep = { 0 };
 		struct gen_ctx gc = { st, &o.cfg, by, o.jobs,
-		    o.json ? NULL : loop_progress, "repair" };
+		    o.json ? NULL : loop_progress, "repair",
+		    store_model_repair };
 		struct idset next = { 0 };
 
 		if (st == NULL && cli_open_store(g, &st) < 0) {

@@ -1,30 +1,29 @@
 /*
  * registry.c - the table of toolchain envs.  Every env is a const struct
- * env_ops in its own file (env.h); adding one is that file and one line
- * here.  Nothing in an env file calls back into this table.
+ * env_ops in its own file (env.h), named env_NAME; adding one is that
+ * file and one line X(NAME) in ENVS here.  Nothing in an env file calls back into this table.
  */
 #include "envs/env.h"
 
 #include <string.h>
 
-extern const struct env_ops env_iverilog;
-extern const struct env_ops env_verilator;
-extern const struct env_ops env_yosys;
-extern const struct env_ops env_nvcc;
-extern const struct env_ops env_triton;
-extern const struct env_ops env_armqemu;
-extern const struct env_ops env_x86asm;
-extern const struct env_ops env_cad;
+/* The envs, one line each, in the order `assay envs` lists them. */
+#define ENVS(X) \
+	X(iverilog) \
+	X(verilator) \
+	X(yosys) \
+	X(nvcc) \
+	X(triton) \
+	X(armqemu) \
+	X(x86asm) \
+	X(cad)
+
+#define ENV_DECLARE(name)	extern const struct env_ops env_##name;
+#define ENV_ENTRY(name)		&env_##name,
+ENVS(ENV_DECLARE)
 
 static const struct env_ops *const envs[] = {
-	&env_iverilog,
-	&env_verilator,
-	&env_yosys,
-	&env_nvcc,
-	&env_triton,
-	&env_armqemu,
-	&env_x86asm,
-	&env_cad,
+	ENVS(ENV_ENTRY)
 };
 
 const struct env_ops *

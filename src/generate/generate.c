@@ -114,7 +114,6 @@ report_id(struct gen_report *rep, const char *id, int added)
 /* One job of a batch: where its answer goes. */
 struct job {
 	char	*task_id, *lang, *parent;	/* parent NULL: direct */
-	char	 parent_hash[SAMPLE_HASH_HEX];	/* its code's, for a repair */
 	int	 round;
 	json_t	*messages;
 };
@@ -148,8 +147,9 @@ run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
 	    g->arg);
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		struct candidate c = { 0 };
+		struct err serr;
 		json_t *extra;
-		int inserted = 0;
+		int inserted = 0, stored;
 
 		if (rc[i] != 0) {
 			if (rep->failed == 0)
@@ -179,19 +179,21 @@ run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
 		c.extra = json_dumps(extra, JSON_COMPACT);
 		json_decref(extra);
 		hash_sha256(c.code, c.code_len, c.code_hash);
-		if (jobs[i].parent != NULL &&
-		    strcmp(c.code_hash, jobs[i].parent_hash) == 0) {
+		stored = jobs[i].parent != NULL ? g->store_repair(g, &c,
+		    &inserted, &serr) : store_candidate_add(g->st, &c,
+		    &inserted, &serr);
+		if (stored == 1) {
 			/* The failed code handed back: no repair, and the
 			 * chain ends here. */
 			rep->duplicates++;
 			candidate_release(&c);
 			continue;
 		}
-		if (store_candidate_add(g->st, &c, &inserted, err) < 0) {
+		if (stored < 0) {
+			*err = serr;
 			ret = -1;
 		} else {
-			char *detail = xasprintf("%s by %s%s", c.kind, origin,
-			    inserted ? "" : " (the same code as before)");
+			char *detail = xasprintf("%s by %s", c.kind, origin);
 
 			report_id(rep, c.id, inserted);
 			if (inserted)
@@ -204,9 +206,10 @@ run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
 				rep->completion_tokens +=
 				    out[i].completion_tokens;
 			rep->latency_ms += out[i].latency_ms;
-			if (inserted && store_event_add(g->st, g->by,
-			    jobs[i].parent != NULL ? "repair" : "generate",
-			    c.id, detail, err) < 0)
+			/* a repair is journalled by store_repair */
+			if (inserted && jobs[i].parent == NULL &&
+			    store_event_add(g->st, g->by, "generate", c.id,
+			    detail, err) < 0)
 				ret = -1;
 			free(detail);
 		}
@@ -359,10 +362,13 @@ int
 gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
     struct gen_report *rep, struct err *err)
 {
-	struct job *jobs = xcalloc(n + 1, sizeof *jobs);
+	struct job *jobs;
 	size_t nj = 0;
 	int rc = 0;
 
+	if (g->store_repair == NULL)
+		return err_set(err, "no way to store a repair (store_repair)");
+	jobs = xcalloc(n + 1, sizeof *jobs);
 	for (size_t i = 0; i < n; i++) {
 		struct candidate c;
 		struct job *j;
@@ -385,7 +391,6 @@ gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
 		j->task_id = xstrdup(c.task_id);
 		j->lang = xstrdup(c.lang);
 		j->parent = xstrdup(c.id);
-		memcpy(j->parent_hash, c.code_hash, sizeof j->parent_hash);
 		j->round = round;
 		j->messages = m;
 		candidate_release(&c);

@@ -17,11 +17,15 @@
  * the parameters, the request's messages, the raw answer, finish
  * reason, token usage, latency, tries, the repair round and the time.
  * The API key is in none of it.  A request that fails makes no
- * candidate, and neither does an answer that hands back the failed
- * candidate's own code (counted as the same code; its chain ends).
- * Each stored answer is journalled ("generate" or "repair"
- * by the person who ran the command).  Verification is the caller's:
- * the report lists the candidates to verify.
+ * candidate.  A direct answer is stored here and journalled as
+ * "generate" by the person who ran the command.  A repair answer is
+ * handed to the caller's store_repair, the decision layer's one rule for
+ * every repair (app/decide.h, decide_repair_make(): it lies above this
+ * floor, so the caller hands it down): journalled as "repair" by that
+ * person, and an answer that hands back the failed candidate's own code
+ * is no repair (counted as the same code; its chain ends).
+ * Verification is the caller's: the report lists the candidates to
+ * verify.
  */
 #ifndef ASSAY_GENERATE_H
 #define ASSAY_GENERATE_H
@@ -33,6 +37,7 @@
 
 #include "base/err.h"
 #include "generate/model.h"
+#include "model/sample.h"
 #include "store/store.h"
 
 struct gen_ctx {
@@ -42,6 +47,18 @@ struct gen_ctx {
 	int			 jobs;	/* requests at once, >= 1 */
 	void			(*progress)(size_t done, size_t n, void *arg);
 	void			*arg;
+	/*
+	 * Stores the answer to a repair request; gen_repair() needs it.
+	 * c holds the parent, the model's name as origin, the source
+	 * ("repair of PARENT by MODEL, round N"), the code and the
+	 * generation record as extra.  Sets c->id (new string) and
+	 * *inserted (0: that code was a candidate already); returns 0, 1
+	 * when the code is the parent's own (nothing stored), or -1 with
+	 * err.
+	 */
+	int			(*store_repair)(struct gen_ctx *g,
+				    struct candidate *c, int *inserted,
+				    struct err *err);
 };
 
 struct gen_report {
@@ -67,7 +84,8 @@ int	gen_direct(struct gen_ctx *g, char **task_ids, size_t n, int samples,
 
 /*
  * One repair round: ask for a repair of each of the n failed candidates
- * and store each answer as a `repair` child of it.  0 or -1 as above.
+ * and hand each answer to g->store_repair as a `repair` child of it.
+ * 0 or -1 as above.
  */
 int	gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
 	    struct gen_report *rep, struct err *err);

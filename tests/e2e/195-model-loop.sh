@@ -86,7 +86,13 @@ assert g["model"] == "fixer-1" and g["generator"] == "command", g
 assert g["round"] in (1, 2), g
 assert g["request"][0]["role"] == "system", g["request"][0]
 assert g["answer"].startswith("module top_module"), g["answer"][:40]
-assert any(e["action"] == "repair" for e in o["events"]), o["events"]
+# The decision layer's rule (decide_repair_make): the person who ran the
+# loop is the journal's who, the model its origin, named in the detail.
+ev = [e for e in o["events"] if e["action"] == "repair"]
+assert len(ev) == 1, o["events"]
+assert ev[0]["who"] == "tester", ev[0]
+assert ev[0]["detail"] == "repair of %s by fixer-1" % o["parent"], ev[0]
+assert o["origin"] == "fixer-1" and o["kind"] == "repair", o
 print("ok: request, answer and round stored; journalled")
 PY
 

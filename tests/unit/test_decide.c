@@ -508,16 +508,32 @@ test_decide_repair_is_the_reviewers_and_journalled(void **state)
 	decide_repair_release(&r);	/* idempotent */
 }
 
+/* id carries one note: that it repairs parent too, reproduced by who. */
+static void
+assert_reproduced_note(struct store *st, const char *id, const char *parent,
+    const char *who)
+{
+	struct store_note *nt;
+	struct err err;
+	char want[256];
+	size_t n;
+
+	assert_int_equal(store_note_list(st, id, &nt, &n, &err), 0);
+	assert_int_equal(n, 1);
+	snprintf(want, sizeof want, "also a repair of %s: a repair of it by"
+	    " %s reproduced this code", parent, who);
+	assert_string_equal(nt[0].text, want);
+	store_note_release(&nt[0]);
+	free(nt);
+}
+
 static void
 test_decide_repair_reproducing_a_candidate_says_so(void **state)
 {
 	struct fx *f = *state;
 	const char *code = "module fixed; endmodule\n";
 	struct decide_repair r1, r2;
-	struct store_note *nt;
 	struct err err;
-	char want[256];
-	size_t n;
 
 	assert_int_equal(decide_repair(f->st, f->a, code, strlen(code), "ann",
 	    NULL, &r1, &err), 0);
@@ -527,13 +543,7 @@ test_decide_repair_reproducing_a_candidate_says_so(void **state)
 	assert_int_equal(r2.inserted, 0);
 	assert_string_equal(r2.id, r1.id);
 	assert_string_equal(r2.parent, f->a);
-	assert_int_equal(store_note_list(f->st, r1.id, &nt, &n, &err), 0);
-	assert_int_equal(n, 1);
-	snprintf(want, sizeof want, "also a repair of %s: a repair of it by"
-	    " ann reproduced this code", f->b);
-	assert_string_equal(nt[0].text, want);
-	store_note_release(&nt[0]);
-	free(nt);
+	assert_reproduced_note(f->st, r1.id, f->b, "ann");
 	decide_repair_release(&r1);
 	decide_repair_release(&r2);
 }
@@ -564,6 +574,69 @@ test_decide_repair_refusals_change_nothing(void **state)
 	assert_int_equal(store_in_tx(f->st), 0);
 }
 
+/*
+ * A model's repair goes through the same rule: the model its origin, the
+ * person who ran it the journal's who, the generation record kept, the
+ * parent's own code refused (1, nothing stored), and a repeat of the
+ * model's earlier answer recorded as a repair of the new parent too.
+ */
+static void
+test_decide_repair_by_a_model_is_the_same_rule(void **state)
+{
+	struct fx *f = *state;
+	const char *code = "module fixed; endmodule\n";
+	const char *same = "module a; endmodule\n";
+	struct decide_repair_in in = { f->a, code, strlen(code), "fixer-1",
+	    NULL, "{\"generation\":{\"round\":1}}" };
+	struct decide_repair r, r2;
+	struct candidate c;
+	struct store_event *e;
+	struct err err;
+	char row[512], want[512];
+	size_t n;
+
+	assert_int_equal(decide_repair_make(f->st, &in, "ann", &r, &err), 0);
+	assert_int_equal(r.inserted, 1);
+	assert_string_equal(r.origin, "fixer-1");
+	cand_row(f->st, r.id, row, sizeof row);
+	snprintf(want, sizeof want, "fixer-1/repair/%s/%s", f->a, code);
+	assert_string_equal(row, want);
+	assert_int_equal(store_candidate_get(f->st, r.id, &c, &err), 0);
+	assert_string_equal(c.extra, "{\"generation\":{\"round\":1}}");
+	snprintf(want, sizeof want, "repair of %s by fixer-1", f->a);
+	assert_string_equal(c.source, want);
+	candidate_release(&c);
+	assert_int_equal(store_event_list(f->st, r.id, &e, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(e[0].who, "ann");
+	assert_string_equal(e[0].action, "repair");
+	assert_string_equal(e[0].detail, want);
+	store_event_release(&e[0]);
+	free(e);
+
+	/* the failed code handed back: 1, and nothing more is stored */
+	in.code = same;
+	in.len = strlen(same);
+	assert_int_equal(decide_repair_make(f->st, &in, "ann", &r2, &err), 1);
+	snprintf(want, sizeof want, "this is the code of %s itself: nothing"
+	    " stored", f->a);
+	assert_string_equal(err.msg, want);
+	assert_null(r2.id);
+	assert_int_equal(events(f->st), 1);
+	assert_int_equal(store_in_tx(f->st), 0);
+
+	/* the same answer for b: the model's candidate, a repair of b too */
+	in.parent = f->b;
+	in.code = code;
+	in.len = strlen(code);
+	assert_int_equal(decide_repair_make(f->st, &in, "ann", &r2, &err), 0);
+	assert_int_equal(r2.inserted, 0);
+	assert_string_equal(r2.id, r.id);
+	assert_reproduced_note(f->st, r.id, f->b, "fixer-1");
+	decide_repair_release(&r);
+	decide_repair_release(&r2);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -579,6 +652,7 @@ main(void)
 		FX_TEST(test_decide_repair_is_the_reviewers_and_journalled),
 		FX_TEST(test_decide_repair_reproducing_a_candidate_says_so),
 		FX_TEST(test_decide_repair_refusals_change_nothing),
+		FX_TEST(test_decide_repair_by_a_model_is_the_same_rule),
 		FX_TEST(test_decide_warning_words),
 		FX_TEST(test_decide_undo_past_a_step_another_undid),
 	};
