@@ -423,27 +423,19 @@ store_view_save(struct store *st, const char *name, const char *filter,
 	return step_done(st, s, "save view", err);
 }
 
+static void
+view_filter_fill(sqlite3_stmt *s, void *item)
+{
+	*(char **)item = col_text(s, 0);
+}
+
 int
 store_view_get(struct store *st, const char *name, char **filter,
     struct err *err)
 {
-	sqlite3_stmt *s;
-	int rc;
-
 	*filter = NULL;
-	if (prepare(st, &s, "SELECT filter FROM view WHERE name = ?1",
-	    err) < 0)
-		return -1;
-	bind_text(s, 1, name);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*filter = col_text(s, 0);
-	sqlite3_finalize(s);
-	if (rc == SQLITE_DONE)
-		return 1;
-	if (rc != SQLITE_ROW)
-		return err_sqlite(err, st->db, "read view");
-	return 0;
+	return row_by_key(st, "SELECT filter FROM view WHERE name = ?1", name,
+	    view_filter_fill, filter, "read view", err);
 }
 
 void

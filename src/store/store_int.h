@@ -92,6 +92,14 @@ int	rows_by_cand(struct store *st, const char *sql, const char *cand_id,
 	    size_t size, void (*fill)(sqlite3_stmt *, void *),
 	    void (*release)(void *), void **out, size_t *n, const char *what,
 	    struct err *err);
+/*
+ * The one way a reader of a single row reads it: sql, whose ?1 is bound
+ * to key, stepped once; fill(s, item) when there is a row.  0, 1 when
+ * there is none (item untouched), -1 with err ("what: ...").
+ */
+int	row_by_key(struct store *st, const char *sql, const char *key,
+	    void (*fill)(sqlite3_stmt *, void *), void *item,
+	    const char *what, struct err *err);
 /* What a reviewer name and a category may be (ident.h, the schema):
  * 0, or -1 with err in words. */
 int	check_by(const char *by, struct err *err);
