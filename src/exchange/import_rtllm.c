@@ -105,32 +105,13 @@ skip_comment(const char *code, size_t len, size_t i)
 static size_t
 declared(const char *code, char ***out)
 {
-	size_t len = strlen(code), n = 0;
+	size_t len = strlen(code), n = 0, l;
+	const char *p = code, *name;
 
 	*out = NULL;
-	for (size_t i = 0; i < len; ) {
-		size_t j, k;
-
-		i = skip_comment(code, len, i);
-		if (i >= len)
-			break;
-		if (len - i <= 6 || memcmp(code + i, "module", 6) != 0 ||
-		    (i > 0 && verilog_is_ident((unsigned char)code[i - 1])) ||
-		    verilog_is_ident((unsigned char)code[i + 6])) {
-			i++;
-			continue;
-		}
-		j = i + 6;
-		while (j < len && strchr(" \t\r\n", code[j]) != NULL)
-			j++;
-		for (k = j; k < len && verilog_is_ident((unsigned char)code[k]);
-		    k++)
-			;
-		if (k > j) {
-			*out = xreallocarray(*out, n + 1, sizeof **out);
-			(*out)[n++] = xstrndup(code + j, k - j);
-		}
-		i = k > j ? k : j;
+	while ((name = verilog_next_module(code, len, &p, &l)) != NULL) {
+		*out = xreallocarray(*out, n + 1, sizeof **out);
+		(*out)[n++] = xstrndup(name, l);
 	}
 	return n;
 }
