@@ -69,6 +69,19 @@ buf_addc(struct buf *b, char c)
 }
 
 void
+buf_add_quoted(struct buf *b, const char *s)
+{
+	buf_addc(b, '\'');
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '\'');
+}
+
+void
 buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;

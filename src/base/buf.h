@@ -22,6 +22,11 @@ void	buf_reset(struct buf *b);		/* len = 0, keeps memory */
 void	buf_add(struct buf *b, const void *p, size_t n);
 void	buf_adds(struct buf *b, const char *s);
 void	buf_addc(struct buf *b, char c);
+/*
+ * Add s quoted for a POSIX shell, always in single quotes, a quote in it
+ * as '\'' ("it's" becomes 'it'\''s'): one word whatever s holds.
+ */
+void	buf_add_quoted(struct buf *b, const char *s);
 void	buf_printf(struct buf *b, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* The contents as a string: borrowed, "" when empty, valid until next add. */

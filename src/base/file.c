@@ -1,11 +1,12 @@
 /*
- * file.c - a whole file read into memory; see file.h.
+ * file.c - a whole file read into memory, paths; see file.h.
  */
 #include "base/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -36,4 +37,50 @@ file_read(const char *path, char **out, size_t *len, struct err *err)
 	close(fd);
 	*out = buf_detach(&b, len);
 	return 0;
+}
+
+int
+file_is_dir(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+int
+file_is_reg(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+char *
+file_trim(const char *path)
+{
+	size_t n = strlen(path);
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	return xstrndup(path, n);
+}
+
+const char *
+file_base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
+char *
+file_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
 }

@@ -1,5 +1,6 @@
 /*
- * file.h - a whole file read into memory.  Never prints.
+ * file.h - a whole file read into memory, and the few path tests and
+ * cuts the importers share.  Never prints.
  */
 #ifndef ASSAY_FILE_H
 #define ASSAY_FILE_H
@@ -15,5 +16,18 @@
  */
 int	file_read(const char *path, char **out, size_t *len,
 	    struct err *err);
+
+/* Is path (links followed) a directory / a regular file?  1 or 0. */
+int	file_is_dir(const char *path);
+int	file_is_reg(const char *path);
+/* path without its trailing slashes ("/" stays "/"): new, caller frees. */
+char	*file_trim(const char *path);
+/* The last component of a trimmed path: borrowed from path. */
+const char *file_base(const char *path);
+/*
+ * The directory of a trimmed path: new string, caller frees; "." for a
+ * bare name, "/" for a name at the root.
+ */
+char	*file_dir(const char *path);
 
 #endif

@@ -17,20 +17,6 @@
 #include "base/buf.h"
 #include "base/err.h"
 
-/* s quoted for sh: 'it'\''s'. */
-static void
-sh_quote(struct buf *b, const char *s)
-{
-	buf_addc(b, '\'');
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			buf_adds(b, "'\\''");
-		else
-			buf_addc(b, *s);
-	}
-	buf_addc(b, '\'');
-}
-
 /* "0-2,5,7-8" from the sorted indexes v[0..n). */
 static void
 array_ranges(struct buf *b, const unsigned *v, size_t n)
@@ -111,7 +97,7 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 			continue;
 		if (ch == 'a') {
 			buf_addc(&extra, ' ');
-			sh_quote(&extra, val);
+			buf_add_quoted(&extra, val);
 		} else if (ch == 'n') {
 			dry = 1;
 		} else {
@@ -186,11 +172,11 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	buf_printf(&script, "%s/logs/verify-%%A_%%a.out\n#SBATCH"
 	    " --cpus-per-task=%ld\nset -eu\ni=$(printf %%04d"
 	    " \"$SLURM_ARRAY_TASK_ID\")\nexec ", dir, jobs);
-	sh_quote(&script, self);
+	buf_add_quoted(&script, self);
 	buf_adds(&script, " verify --input ");
-	sh_quote(&script, dir);
+	buf_add_quoted(&script, dir);
 	buf_adds(&script, "/slice-$i.jsonl --results ");
-	sh_quote(&script, dir);
+	buf_add_quoted(&script, dir);
 	buf_printf(&script, "/results/slice-$i.jsonl --jobs %ld", jobs);
 	if (timeout_s > 0)
 		buf_printf(&script, " --timeout %ld", timeout_s);
@@ -207,11 +193,11 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	    " array succeeded (--dependency=afterok).\n#SBATCH"
 	    " --job-name=assay-merge\n#SBATCH --output=%s/logs/merge-%%j.out\n"
 	    "set -eu\nexec ", dir);
-	sh_quote(&script, self);
+	buf_add_quoted(&script, self);
 	buf_adds(&script, " --db ");
-	sh_quote(&script, db);
+	buf_add_quoted(&script, db);
 	buf_adds(&script, " merge --json ");
-	sh_quote(&script, dir);
+	buf_add_quoted(&script, dir);
 	buf_adds(&script, "/results/slice-*.jsonl\n");
 	free(path);
 	path = xasprintf("%s/merge.sbatch", dir);
@@ -222,7 +208,7 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	array_ranges(&list, todo, ntodo);
 	buf_printf(&verify, "sbatch --parsable%s --array=%s ",
 	    buf_str(&extra), buf_str(&list));
-	sh_quote(&verify, dir);
+	buf_add_quoted(&verify, dir);
 	buf_adds(&verify, "/verify.sbatch");
 	if (dry) {
 		printf("%s\nsbatch --parsable%s --dependency=afterok:JOBID '%s/"
@@ -237,7 +223,7 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	}
 	buf_printf(&cmd, "sbatch --parsable%s --dependency=afterok:%ld ",
 	    buf_str(&extra), vid);
-	sh_quote(&cmd, dir);
+	buf_add_quoted(&cmd, dir);
 	buf_adds(&cmd, "/merge.sbatch");
 	mid = sbatch_run(buf_str(&cmd));
 	if (mid < 0) {

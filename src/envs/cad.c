@@ -1013,78 +1013,75 @@ judge_stages(const struct task *t, const struct env_plan *plan,
 }
 
 /*
- * Prose around STEP text (prepare()'s "prose LINE WHERE") is a format
- * failure, the earliest cause: before the header OCCT cannot read the
- * file, and after its end it reads it, but the answer is still not a
- * STEP file.  A run the candidate is not to blame for (skipped,
- * env-error, task-defect) or one out of time keeps its verdict.
+ * A format failure prepare() found (subcategory sub, at candidate line
+ * line, message msg) turns a pass or a fail into a fail of category
+ * format, the earliest cause: what the run did is its symptom (passed
+ * names what passed, "the solid itself").  A run the candidate is not to
+ * blame for (skipped, env-error, task-defect) or one out of time keeps
+ * its verdict.
+ */
+static void
+judge_format(const struct env_plan *plan, struct run *r, int line,
+    const char *msg, const char *sub, const char *passed)
+{
+	const char *iou;
+	char *ev;
+	double v = -1;
+
+	if (r->verdict == NULL || (!verdict_is(r->verdict, VERDICT_PASS) &&
+	    !verdict_is(r->verdict, VERDICT_FAIL)))
+		return;
+	iou = r->metrics != NULL ? strstr(r->metrics, "\"iou\":") : NULL;
+	if (iou != NULL)
+		v = strtod(iou + 6, NULL);
+	if (verdict_is(r->verdict, VERDICT_PASS))
+		ev = xasprintf("candidate line %d: %s; %s passes (IoU %.6f)",
+		    line, msg, passed, v);
+	else
+		ev = xasprintf("candidate line %d: %s; symptom: %s", line, msg,
+		    r->evidence != NULL ? r->evidence : "the run failed");
+	env_verdict(r, VERDICT_FAIL, CATEGORY_FORMAT, sub, ev);
+	r->evidence_line = line;
+	run_add_diag(r, plan->cand_file, line, 0, "error", msg, line);
+	free(ev);
+}
+
+/*
+ * Prose around STEP text (prepare()'s "prose LINE WHERE"): before the
+ * header OCCT cannot read the file, and after its end it reads it, but
+ * the answer is still not a STEP file.
  */
 static void
 judge_prose(const struct env_plan *plan, struct run *r)
 {
-	const char *p = strstr(buf_str(&plan->precheck), "prose "), *iou;
-	char *where, *ev, *msg;
-	double v = -1;
+	const char *p = strstr(buf_str(&plan->precheck), "prose ");
+	char *where, *msg;
 	int line;
 
-	if (p == NULL || r->verdict == NULL ||
-	    (!verdict_is(r->verdict, VERDICT_PASS) &&
-	    !verdict_is(r->verdict, VERDICT_FAIL)))
+	if (p == NULL)
 		return;
 	line = env_atoi(p + 6);
 	p += 6 + strspn(p + 6, "0123456789");
 	where = xstrndup(p + 1, strcspn(p + 1, "\n"));
 	msg = xasprintf("prose %s", where);
-	iou = r->metrics != NULL ? strstr(r->metrics, "\"iou\":") : NULL;
-	if (iou != NULL)
-		v = strtod(iou + 6, NULL);
-	if (verdict_is(r->verdict, VERDICT_PASS))
-		ev = xasprintf("candidate line %d: %s; the solid itself passes"
-		    " (IoU %.6f)", line, msg, v);
-	else
-		ev = xasprintf("candidate line %d: %s; symptom: %s", line,
-		    msg, r->evidence != NULL ? r->evidence : "the run failed");
-	env_verdict(r, VERDICT_FAIL, CATEGORY_FORMAT, "prose", ev);
-	r->evidence_line = line;
-	run_add_diag(r, plan->cand_file, line, 0, "error", msg, line);
+	judge_format(plan, r, line, msg, "prose", "the solid itself");
 	free(msg);
-	free(ev);
 	free(where);
 }
 
 /*
- * A script answer in a markdown fence (prepare()'s "fence LINE") is a
- * format failure, whatever the code inside did: its pass or its failure
- * is the symptom.  A run the candidate is not to blame for keeps its
- * verdict.
+ * A script answer in a markdown fence (prepare()'s "fence LINE"),
+ * whatever the code inside did.
  */
 static void
 judge_fence(const struct env_plan *plan, struct run *r)
 {
-	const char *p = strstr(buf_str(&plan->precheck), PRE_FENCE), *iou;
-	const char *msg = "a markdown fence around the script";
-	char *ev;
-	double v = -1;
-	int line;
+	const char *p = strstr(buf_str(&plan->precheck), PRE_FENCE);
 
-	if (p == NULL || r->verdict == NULL ||
-	    (!verdict_is(r->verdict, VERDICT_PASS) &&
-	    !verdict_is(r->verdict, VERDICT_FAIL)))
-		return;
-	line = atoi(p + strlen(PRE_FENCE));
-	iou = r->metrics != NULL ? strstr(r->metrics, "\"iou\":") : NULL;
-	if (iou != NULL)
-		v = strtod(iou + 6, NULL);
-	if (verdict_is(r->verdict, VERDICT_PASS))
-		ev = xasprintf("candidate line %d: %s; the script inside passes"
-		    " (IoU %.6f)", line, msg, v);
-	else
-		ev = xasprintf("candidate line %d: %s; symptom: %s", line, msg,
-		    r->evidence != NULL ? r->evidence : "the run failed");
-	env_verdict(r, VERDICT_FAIL, CATEGORY_FORMAT, "markdown-fence", ev);
-	r->evidence_line = line;
-	run_add_diag(r, plan->cand_file, line, 0, "error", msg, line);
-	free(ev);
+	if (p != NULL)
+		judge_format(plan, r, atoi(p + strlen(PRE_FENCE)),
+		    "a markdown fence around the script", "markdown-fence",
+		    "the script inside");
 }
 
 static void

@@ -435,6 +435,25 @@ env_write_input(struct env_plan *p, const char *workdir, const char *name,
 }
 
 int
+env_write_task_files(struct env_plan *p, const char *workdir,
+    const struct task *t, const char *const *reserved, const char *by,
+    struct err *err)
+{
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+
+		for (size_t r = 0; reserved[r] != NULL; r++)
+			if (strcmp(f->name, reserved[r]) == 0)
+				return err_set(err, "task file name %s is"
+				    " reserved by %s", f->name, by);
+		if (env_write_input(p, workdir, f->name, f->data, f->len,
+		    err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
 env_plan_data(struct env_plan *p, const char *workdir, const char *name,
     const char *data, size_t len, struct err *err)
 {

@@ -365,6 +365,16 @@ int	env_mkdir(const char *workdir, const char *name, struct err *err);
 int	env_write_input(struct env_plan *p, const char *workdir,
 	    const char *name, const char *data, size_t len, struct err *err);
 /*
+ * Write each file of t into workdir as env_write_input() does, in the
+ * task's order, refusing the first whose name is in reserved (a list
+ * ended by NULL: the names the env writes itself) with "task file name
+ * NAME is reserved by BY".  0, or -1 with err set (files before the
+ * refused or failed one are written).
+ */
+int	env_write_task_files(struct env_plan *p, const char *workdir,
+	    const struct task *t, const char *const *reserved, const char *by,
+	    struct err *err);
+/*
  * Checked number parsing for log parsers, whose input is partly the
  * candidate's: env_digit() is num * 10 + the digit c, and env_add() is
  * a + b, each held at INT_MAX / LONG_MAX (LONG_MIN) instead of

@@ -253,6 +253,9 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 	char *arch = env_param_str(t, "arch");
 	char *harness = env_param_str(t, "harness");
 	char *archopt = NULL, *smopt = NULL;
+	static const char *const reserved[] = { CAND_FILE, CAND_OBJ,
+	    HELPER_FILE, "harness.o", "harness.probe", CHECK_SRC, STUB_SRC,
+	    STUB_OBJ, RUN_DIR, NULL };
 	int rc = -1;
 
 	if (nvcc == NULL) {
@@ -276,26 +279,8 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
 	    err) < 0)
 		goto out;
-	for (size_t i = 0; i < t->nfiles; i++) {
-		const struct task_file *f = &t->files[i];
-
-		if (strcmp(f->name, CAND_FILE) == 0 ||
-		    strcmp(f->name, CAND_OBJ) == 0 ||
-		    strcmp(f->name, HELPER_FILE) == 0 ||
-		    strcmp(f->name, "harness.o") == 0 ||
-		    strcmp(f->name, "harness.probe") == 0 ||
-		    strcmp(f->name, CHECK_SRC) == 0 ||
-		    strcmp(f->name, STUB_SRC) == 0 ||
-		    strcmp(f->name, STUB_OBJ) == 0 ||
-		    strcmp(f->name, RUN_DIR) == 0) {
-			err_set(err, "task file name %s is reserved by nvcc",
-			    f->name);
-			goto out;
-		}
-		if (env_write_input(plan, workdir, f->name, f->data, f->len,
-		    err) < 0)
-			goto out;
-	}
+	if (env_write_task_files(plan, workdir, t, reserved, "nvcc", err) < 0)
+		goto out;
 	if (t->env_params != NULL)
 		env_note_input(plan, "env_params", t->env_params,
 		    strlen(t->env_params));

@@ -228,6 +228,8 @@ triton_prepare(const struct task *t, const struct candidate *c,
 	const struct task_file *ref = task_file_by_role(t, "reference");
 	const char *h;
 	char trials[24], correct[24], atol[32], rtol[32], seed[24];
+	static const char *const reserved[] = { CAND_FILE, HARNESS,
+	    NONCE_FILE, NULL };
 	size_t hlen;
 
 	if (ref == NULL)
@@ -244,18 +246,9 @@ triton_prepare(const struct task *t, const struct candidate *c,
 	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
 	    err) < 0)
 		return -1;
-	for (size_t i = 0; i < t->nfiles; i++) {
-		const struct task_file *f = &t->files[i];
-
-		if (strcmp(f->name, CAND_FILE) == 0 ||
-		    strcmp(f->name, HARNESS) == 0 ||
-		    strcmp(f->name, NONCE_FILE) == 0)
-			return err_set(err, "task file name %s is reserved by"
-			    " the triton env", f->name);
-		if (env_write_input(plan, workdir, f->name, f->data, f->len,
-		    err) < 0)
-			return -1;
-	}
+	if (env_write_task_files(plan, workdir, t, reserved, "the triton env",
+	    err) < 0)
+		return -1;
 	if (env_write_input(plan, workdir, HARNESS, h, hlen, err) < 0 ||
 	    write_nonce(workdir, plan->nonce, err) < 0)
 		return -1;

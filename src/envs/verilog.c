@@ -815,48 +815,60 @@ verilog_guess_top(const char *code, size_t len)
 	return verilog_pick_top(code, len, NULL);
 }
 
+const char *
+verilog_next_module(const char *code, size_t codelen, const char **p,
+    size_t *len)
+{
+	const char *end = code + codelen;
+
+	while (*p < end) {
+		const char *s = *p, *q;
+
+		if (s + 1 < end && s[0] == '/' && s[1] == '/') {
+			q = memchr(s, '\n', (size_t)(end - s));
+			*p = q != NULL ? q : end;
+			continue;
+		}
+		if (s + 1 < end && s[0] == '/' && s[1] == '*') {
+			q = memmem(s + 2, (size_t)(end - s - 2), "*/", 2);
+			*p = q != NULL ? q + 2 : end;
+			continue;
+		}
+		if ((size_t)(end - s) > 6 && memcmp(s, "module", 6) == 0 &&
+		    (s == code || !verilog_is_ident((unsigned char)s[-1])) &&
+		    !verilog_is_ident((unsigned char)s[6])) {
+			s += 6;
+			while (s < end && (*s == ' ' || *s == '\t' ||
+			    *s == '\n' || *s == '\r'))
+				s++;
+			for (q = s; q < end && verilog_is_ident((unsigned char)*q);
+			    q++)
+				;
+			*p = q;
+			if (q == s)
+				continue;
+			*len = (size_t)(q - s);
+			return s;
+		}
+		(*p)++;
+	}
+	return NULL;
+}
+
 char *
 verilog_pick_top(const char *code, size_t len, const char *tops)
 {
-	const char *p = code, *end = code + len;
+	const char *p = code, *n;
+	size_t nl;
 
-	while (p < end) {
-		const char *q;
+	while ((n = verilog_next_module(code, len, &p, &nl)) != NULL) {
+		char *name = xstrndup(n, nl);
 
-		if (p + 1 < end && p[0] == '/' && p[1] == '/') {
-			q = memchr(p, '\n', (size_t)(end - p));
-			p = q != NULL ? q : end;
-			continue;
-		}
-		if (p + 1 < end && p[0] == '/' && p[1] == '*') {
-			q = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
-			p = q != NULL ? q + 2 : end;
-			continue;
-		}
-		if ((size_t)(end - p) > 6 && memcmp(p, "module", 6) == 0 &&
-		    (p == code || !verilog_is_ident((unsigned char)p[-1])) &&
-		    !verilog_is_ident((unsigned char)p[6])) {
-			char *name;
-
-			q = p + 6;
-			while (q < end && (*q == ' ' || *q == '\t' ||
-			    *q == '\n' || *q == '\r'))
-				q++;
-			p = q;
-			while (q < end && verilog_is_ident((unsigned char)*q))
-				q++;
-			if (q == p)
-				continue;
-			name = xstrndup(p, (size_t)(q - p));
-			if (tops != NULL ? in_list(tops, name) :
-			    strcmp(name, "TopModule") == 0 ||
-			    strcmp(name, "top_module") == 0)
-				return name;
-			free(name);
-			p = q;
-			continue;
-		}
-		p++;
+		if (tops != NULL ? in_list(tops, name) :
+		    strcmp(name, "TopModule") == 0 ||
+		    strcmp(name, "top_module") == 0)
+			return name;
+		free(name);
 	}
 	/* No answer to the task's interface: name what it asked for, so
 	 * that the tool reports the missing top (format/missing-top)

@@ -205,6 +205,15 @@ long	verilog_failure_count(const char *log, size_t len);
 
 /* Is ch part of a Verilog simple identifier ([A-Za-z0-9_$])? */
 int	verilog_is_ident(int ch);
+/*
+ * The next module that code declares ("module NAME", a whole word, not
+ * in a // or block comment) from *p on: the start of NAME in code, its
+ * length in *len, and *p moved past it; NULL when there is none.  A
+ * lexical scan for naming a top, not a parse: "module" in a string
+ * counts.  *p starts at code.
+ */
+const char *verilog_next_module(const char *code, size_t codelen,
+	    const char **p, size_t *len);
 
 /*
  * The candidate's top module when the task names none: TopModule or

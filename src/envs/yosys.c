@@ -100,6 +100,8 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 	char *top = env_param_str(t, "top");
 	char *lib = env_param_str(t, "liberty");
 	char *synth = NULL, *area = NULL;
+	const char *reserved[] = { CAND_FILE, NETLIST_FILE, STAT_FILE,
+	    AREA_FILE, NULL, NULL };
 	int rc = -1;
 
 	plan->cand_file = xstrdup(CAND_FILE);
@@ -119,22 +121,10 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 	if (env_write_input(plan, workdir, CAND_FILE, c->code, c->code_len,
 	    err) < 0)
 		goto out;
-	for (size_t i = 0; i < t->nfiles; i++) {
-		const struct task_file *f = &t->files[i];
-
-		if (strcmp(f->name, CAND_FILE) == 0 ||
-		    strcmp(f->name, NETLIST_FILE) == 0 ||
-		    strcmp(f->name, STAT_FILE) == 0 ||
-		    strcmp(f->name, AREA_FILE) == 0 ||
-		    (lib == NULL && strcmp(f->name, LIB_FILE) == 0)) {
-			err_set(err, "task file name %s is reserved by yosys",
-			    f->name);
-			goto out;
-		}
-		if (env_write_input(plan, workdir, f->name, f->data, f->len,
-		    err) < 0)
-			goto out;
-	}
+	/* the liberty file is the env's own unless the task names one */
+	reserved[4] = lib == NULL ? LIB_FILE : NULL;
+	if (env_write_task_files(plan, workdir, t, reserved, "yosys", err) < 0)
+		goto out;
 	if (lib == NULL) {
 		if (env_write_input(plan, workdir, LIB_FILE, cmos_cells_lib,
 		    sizeof cmos_cells_lib - 1, err) < 0)

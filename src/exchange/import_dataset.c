@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "base/file.h"
 #include "base/hash.h"
 #include "model/codec.h"
 #include "model/sample.h"
@@ -53,14 +54,6 @@ err_prefix(struct err *err, const char *where)
 
 	err_set(&e2, "%s: %s", where, err->msg);
 	*err = e2;
-}
-
-static int
-is_dir(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
 static const char *
@@ -212,7 +205,7 @@ ds_folder(struct ds *d, const char *dir, int depth)
 		return -1;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		p = xasprintf("%s/%s", dir, names[i]);
-		if (is_dir(p)) {
+		if (file_is_dir(p)) {
 			/* a task's verification files are not tasks */
 			if (!(is_task && strcmp(names[i], "files") == 0))
 				rc = ds_folder(d, p, depth + 1);
@@ -325,13 +318,13 @@ import_dataset(struct store *st, const char *path,
 	size_t left;
 	int rc = -1, found = 0;
 
-	if (!is_dir(path))
+	if (!file_is_dir(path))
 		return err_set(err, "%s: a dataset is a directory (a checkout"
 		    " of the repository assay commit writes)", path);
 	for (size_t i = 0; i < sizeof domains / sizeof domains[0]; i++) {
 		char *p = xasprintf("%s/%s", path, domains[i]);
 
-		if (is_dir(p)) {
+		if (file_is_dir(p)) {
 			found = 1;
 			if (ds_folder(&d, p, 0) < 0) {
 				free(p);
@@ -393,7 +386,7 @@ import_dataset_detect(const char *path)
 {
 	for (size_t i = 0; i < sizeof domains / sizeof domains[0]; i++) {
 		char *p = xasprintf("%s/%s", path, domains[i]);
-		int yes = is_dir(p);
+		int yes = file_is_dir(p);
 
 		free(p);
 		if (yes)

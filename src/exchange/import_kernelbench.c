@@ -27,6 +27,7 @@
 
 #include <jansson.h>
 
+#include "base/file.h"
 #include "base/hash.h"
 #include "model/sample.h"
 
@@ -67,47 +68,6 @@ kb_read(const char *path, char **out, size_t *len, struct err *err)
 
 
 
-
-static int
-kb_is_dir(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
-/* path without trailing slashes: new string ("/" stays "/"). */
-static char *
-kb_trim(const char *path)
-{
-	size_t n = strlen(path);
-
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	return xstrndup(path, n);
-}
-
-/* The last component of a trimmed path: borrowed from path. */
-static const char *
-kb_base(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash != NULL ? slash + 1 : path;
-}
-
-/* The directory of a trimmed path: new string, "." when it has none. */
-static char *
-kb_parent(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (slash == NULL)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
 
 /* N of a directory named "levelN", else -1. */
 static int
@@ -174,7 +134,7 @@ kb_has_levels(const char *dir)
 	for (size_t i = 0; i < n && !yes; i++) {
 		char *p = xasprintf("%s/%s", dir, names[i]);
 
-		yes = kb_level_of(names[i]) >= 0 && kb_is_dir(p);
+		yes = kb_level_of(names[i]) >= 0 && file_is_dir(p);
 		free(p);
 	}
 	import_free_names(names, n);
@@ -207,7 +167,7 @@ kb_is_level(const char *dir)
 	size_t n;
 	int yes = 0;
 
-	if (kb_level_of(kb_base(dir)) < 0 || import_list_dir(dir, &names, &n,
+	if (kb_level_of(file_base(dir)) < 0 || import_list_dir(dir, &names, &n,
 	    NULL) < 0)
 		return 0;
 	for (size_t i = 0; i < n && !yes; i++) {
@@ -226,10 +186,10 @@ kb_is_level(const char *dir)
 static int
 import_kernelbench_detect(const char *path)
 {
-	char *p = kb_trim(path);
+	char *p = file_trim(path);
 	int yes;
 
-	yes = kb_is_dir(p) && (kb_has_levels(p) || kb_is_level(p) ||
+	yes = file_is_dir(p) && (kb_has_levels(p) || kb_is_level(p) ||
 	    kb_is_dump(p));
 	free(p);
 	return yes;
@@ -515,7 +475,7 @@ kb_levels(struct kb_ctx *x, const char *root, struct err *err)
 		int level = kb_level_of(names[i]);
 		char *p = xasprintf("%s/%s", root, names[i]);
 
-		if (level >= 0 && kb_is_dir(p))
+		if (level >= 0 && file_is_dir(p))
 			rc = kb_level(x, p, level, err);
 		free(p);
 	}
@@ -582,7 +542,7 @@ kb_row_check(json_t *row, const char *path, size_t line, struct kb_row *r,
 	if (json_object_get(row, "speedup") != NULL &&
 	    kb_num(row, "speedup", &sp, path, line, err) < 0)
 		return -1;
-	base = kb_base(kp);
+	base = file_base(kp);
 	if (kb_kernel_name(base, &level, &pid) < 0)
 		return err_set(err, "%s:%zu: kernel_path '%s' does not name a"
 		    " levelL_problemP_*.py kernel", path, line, kp);
@@ -796,7 +756,7 @@ kb_kernel(struct kb_ctx *x, const char *dump, const char *file,
 	c.origin = xstrdup(model != NULL ? model : "unknown");
 	/* Neither the kernels nor the rows name the model: keep which dump
 	 * they came from. */
-	c.origin_raw = xstrdup(model != NULL ? model : kb_base(dump));
+	c.origin_raw = xstrdup(model != NULL ? model : file_base(dump));
 	c.kind = xstrdup("direct");
 	c.lang = xstrdup("python");
 	c.source = xstrdup(path);
@@ -955,7 +915,7 @@ kb_dumps(struct kb_ctx *x, const char *root, struct err *err)
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *p = xasprintf("%s/%s", root, names[i]);
 
-		if (kb_is_dir(p) && kb_level_of(names[i]) < 0) {
+		if (file_is_dir(p) && kb_level_of(names[i]) < 0) {
 			if (kb_is_dump(p))
 				rc = kb_dump(x, p, NULL, err);
 			else
@@ -976,7 +936,7 @@ import_kernelbench(struct store *st, const char *path,
     struct err *err)
 {
 	struct kb_ctx x = { st, opts, rep, NULL, 0 };
-	char *p = kb_trim(path), *root = NULL, *dump = NULL;
+	char *p = file_trim(path), *root = NULL, *dump = NULL;
 	struct stat sb;
 	int rc = -1;
 
@@ -986,8 +946,8 @@ import_kernelbench(struct store *st, const char *path,
 	}
 	if (!S_ISDIR(sb.st_mode)) {
 		/* One results file: its dump, the problems beside it. */
-		dump = kb_parent(p);
-		root = kb_parent(dump);
+		dump = file_dir(p);
+		root = file_dir(dump);
 		if (!import_has_suffix(p, ".jsonl") || !kb_is_dump(dump)) {
 			err_set(err, "%s: not a results file of a KernelBench"
 			    " dump (DUMP/results*.jsonl beside DUMP/kernels/);"
@@ -996,16 +956,16 @@ import_kernelbench(struct store *st, const char *path,
 			goto out;
 		}
 		if (kb_levels(&x, root, err) < 0 ||
-		    kb_dump(&x, dump, kb_base(p), err) < 0)
+		    kb_dump(&x, dump, file_base(p), err) < 0)
 			goto out;
 	} else if (kb_has_levels(p)) {
 		if (kb_levels(&x, p, err) < 0 || kb_dumps(&x, p, err) < 0)
 			goto out;
-	} else if (kb_level_of(kb_base(p)) >= 0) {
-		if (kb_level(&x, p, kb_level_of(kb_base(p)), err) < 0)
+	} else if (kb_level_of(file_base(p)) >= 0) {
+		if (kb_level(&x, p, kb_level_of(file_base(p)), err) < 0)
 			goto out;
 	} else if (kb_is_dump(p)) {
-		root = kb_parent(p);
+		root = file_dir(p);
 		if (kb_levels(&x, root, err) < 0 || kb_dump(&x, p, NULL,
 		    err) < 0)
 			goto out;

@@ -29,6 +29,7 @@
 
 #include <jansson.h>
 
+#include "base/file.h"
 #include "base/hash.h"
 #include "model/sample.h"
 
@@ -44,66 +45,16 @@ rb_read(const char *path, char **out, size_t *len, struct err *err)
 	return import_read(path, out, len, err);
 }
 
-static int
-is_dir(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
-static int
-is_file(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
 
 
 
-
-
-/* The last path component, borrowed from path (a trailing '/' ignored
- * by the callers, who strip it). */
-static const char *
-base(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash != NULL ? slash + 1 : path;
-}
-
-/* The parent directory of path, new string ("." for a bare name). */
-static char *
-parent(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (slash == NULL)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
-/* path without trailing slashes, new string. */
-static char *
-trimmed(const char *path)
-{
-	size_t n = strlen(path);
-
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	return xstrndup(path, n);
-}
 
 /* Is dir a module folder (it holds verification/)? */
 static int
 module_dir(const char *dir)
 {
 	char *v = xasprintf("%s/%s", dir, RB_VERIF);
-	int r = is_dir(v);
+	int r = file_is_dir(v);
 
 	free(v);
 	return r;
@@ -205,21 +156,6 @@ verif_role(const char *name, const char *module)
 }
 
 static int
-put_task(struct store *st, const struct task *t, struct import_report *rep,
-    struct err *err)
-{
-	int inserted;
-
-	if (store_task_put(st, t, &inserted, err) < 0)
-		return -1;
-	if (inserted)
-		rep->tasks_added++;
-	else
-		rep->tasks_existing++;
-	return 0;
-}
-
-static int
 put_candidate(struct store *st, struct candidate *c,
     const struct recorded *r, struct import_report *rep, struct err *err)
 {
@@ -247,9 +183,9 @@ static int
 rb_module(struct store *st, const char *dir, struct import_report *rep,
     struct err *err)
 {
-	char *d = trimmed(dir), *vdir = xasprintf("%s/%s", d, RB_VERIF);
-	const char *name = base(d);
-	char *cat = parent(d), *golden = NULL, *gpath = NULL, *x;
+	char *d = file_trim(dir), *vdir = xasprintf("%s/%s", d, RB_VERIF);
+	const char *name = file_base(d);
+	char *cat = file_dir(d), *golden = NULL, *gpath = NULL, *x;
 	char **names = NULL;
 	size_t n = 0, glen = 0, tbs = 0;
 	struct task t = { 0 };
@@ -290,7 +226,7 @@ rb_module(struct store *st, const char *dir, struct import_report *rep,
 			continue;
 		}
 		path = xasprintf("%s/%s", vdir, names[i]);
-		if (!is_file(path)) {
+		if (!file_is_reg(path)) {
 			free(path);
 			continue;
 		}
@@ -310,24 +246,25 @@ rb_module(struct store *st, const char *dir, struct import_report *rep,
 	}
 	/* The golden design; the copy in verification/ when it is absent. */
 	gpath = xasprintf("%s/%s.v", d, name);
-	if (!is_file(gpath)) {
+	if (!file_is_reg(gpath)) {
 		free(gpath);
 		gpath = xasprintf("%s/%s_top.sv", vdir, name);
 	}
-	if (is_file(gpath) && rb_read(gpath, &golden, &glen, err) < 0)
+	if (file_is_reg(gpath) && rb_read(gpath, &golden, &glen, err) < 0)
 		goto out;
 	if (golden != NULL)
 		t.interface = interface_of(golden, name);
 	x = xasprintf("%s/%s.md.gpg", d, name);
 	t.spec = xasprintf("RealBench %s/%s.  Its specification ships"
 	    " encrypted (%s.md.gpg%s); the interface is the golden design's.",
-	    base(cat), name, name, is_file(x) ? "" : ", not in this copy");
-	extra = json_pack("{s:s, s:s}", "category", base(cat),
-	    "encrypted_spec", base(x));
+	    file_base(cat), name, name,
+	    file_is_reg(x) ? "" : ", not in this copy");
+	extra = json_pack("{s:s, s:s}", "category", file_base(cat),
+	    "encrypted_spec", file_base(x));
 	t.extra = json_dumps(extra, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(extra);
 	free(x);
-	if (put_task(st, &t, rep, err) < 0)
+	if (import_put_task(st, &t, rep, err) < 0)
 		goto out;
 	if (golden != NULL) {
 		c.task_id = xstrdup(t.id);
@@ -372,7 +309,7 @@ rb_modules(struct store *st, const char *root, struct import_report *rep,
 	for (size_t i = 0; i < ncat && rc == 0; i++) {
 		char *cdir = xasprintf("%s/%s", root, cats[i]);
 
-		if (strcmp(cats[i], RB_SAMPLES) != 0 && is_dir(cdir) &&
+		if (strcmp(cats[i], RB_SAMPLES) != 0 && file_is_dir(cdir) &&
 		    import_list_dir(cdir, &mods, &nmod, err) == 0) {
 			for (size_t k = 0; k < nmod && rc == 0; k++) {
 				char *m = xasprintf("%s/%s", cdir, mods[k]);
@@ -402,7 +339,7 @@ rb_modules(struct store *st, const char *root, struct import_report *rep,
 static char *
 model_of(const char *path, const char *root)
 {
-	char *m = xstrdup(base(path)), *dot;
+	char *m = xstrdup(file_base(path)), *dot;
 
 	if (import_has_suffix(m, ".jsonl"))
 		m[strlen(m) - 6] = '\0';
@@ -412,7 +349,7 @@ model_of(const char *path, const char *root)
 	if (dot != NULL && dot != m && root != NULL) {
 		char *c = xasprintf("%s/%s", root, dot + 1);
 
-		if (is_dir(c))
+		if (file_is_dir(c))
 			*dot = '\0';
 		free(c);
 	}
@@ -524,7 +461,7 @@ rb_row(struct store *st, json_t *row, struct rb_file *f, size_t line,
 		rc = -1;
 	}
 	c.origin = xstrdup(f->model);
-	c.origin_raw = xstrdup(base(f->path));
+	c.origin_raw = xstrdup(file_base(f->path));
 	c.kind = xstrdup("direct");
 	c.lang = xstrdup("verilog");
 	c.source = xasprintf("%s:%zu", f->path, line);
@@ -642,12 +579,12 @@ rb_samples(struct store *st, const char *path, const char *root,
 static int
 import_realbench_detect(const char *path)
 {
-	char *p = trimmed(path), *s;
+	char *p = file_trim(path), *s;
 	int r = 0;
 
-	if (is_dir(p)) {
+	if (file_is_dir(p)) {
 		s = xasprintf("%s/%s", p, RB_SAMPLES);
-		r = module_dir(p) || is_dir(s);
+		r = module_dir(p) || file_is_dir(s);
 		free(s);
 	} else if (import_has_suffix(p, ".jsonl")) {
 		struct import_text in;
@@ -688,19 +625,19 @@ import_realbench(struct store *st, const char *path,
     const struct import_opts *opts, struct import_report *rep,
     struct err *err)
 {
-	char *p = trimmed(path), *sdir = NULL, *root = NULL;
+	char *p = file_trim(path), *sdir = NULL, *root = NULL;
 	char **names = NULL;
 	size_t n = 0, mods = 0, files = 0;
 	int rc = -1;
 
-	if (!is_dir(p)) {
+	if (!file_is_dir(p)) {
 		/* A samples file: module folders sit beside its folder. */
-		if (!is_file(p)) {
+		if (!file_is_reg(p)) {
 			err_set(err, "%s: %s", p, strerror(ENOENT));
 			goto out;
 		}
-		sdir = parent(p);
-		root = parent(sdir);
+		sdir = file_dir(p);
+		root = file_dir(sdir);
 		rc = rb_samples(st, p, root, opts->keep_going, rep, err);
 		goto out;
 	}
@@ -711,13 +648,14 @@ import_realbench(struct store *st, const char *path,
 	if (rb_modules(st, p, rep, &mods, err) < 0)
 		goto out;
 	sdir = xasprintf("%s/%s", p, RB_SAMPLES);
-	if (is_dir(sdir)) {
+	if (file_is_dir(sdir)) {
 		if (import_list_dir(sdir, &names, &n, err) < 0)
 			goto out;
 		for (size_t i = 0; i < n; i++) {
 			char *f = xasprintf("%s/%s", sdir, names[i]);
 
-			if (import_has_suffix(names[i], ".jsonl") && is_file(f)) {
+			if (import_has_suffix(names[i], ".jsonl") &&
+			    file_is_reg(f)) {
 				files++;
 				if (rb_samples(st, f, p, opts->keep_going, rep,
 				    err) < 0) {

@@ -29,6 +29,7 @@
 #include <jansson.h>
 
 #include "envs/verilog.h"
+#include "base/file.h"
 #include "base/hash.h"
 #include "model/sample.h"
 
@@ -36,29 +37,13 @@
 #define RT_TB "testbench.v"
 #define RT_DEPTH 8	/* how deep design folders are looked for */
 
-static int
-rt_is_dir(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
-static int
-rt_is_file(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
 /* Does dir hold an RTLLM design (its description and testbench)? */
 static int
 design_dir(const char *dir)
 {
 	char *a = xasprintf("%s/%s", dir, RT_SPEC);
 	char *b = xasprintf("%s/%s", dir, RT_TB);
-	int yes = rt_is_file(a) && rt_is_file(b);
+	int yes = file_is_reg(a) && file_is_reg(b);
 
 	free(a);
 	free(b);
@@ -74,7 +59,7 @@ sample_dir(const char *dir, const char *name)
 	struct err err;
 	int yes = 0;
 
-	if (name[0] != '_' || name[1] == '\0' || !rt_is_dir(dir) ||
+	if (name[0] != '_' || name[1] == '\0' || !file_is_dir(dir) ||
 	    import_list_dir(dir, &names, &n, &err) < 0)
 		return 0;
 	for (size_t i = 0; i < n && !yes; i++)
@@ -120,32 +105,13 @@ skip_comment(const char *code, size_t len, size_t i)
 static size_t
 declared(const char *code, char ***out)
 {
-	size_t len = strlen(code), n = 0;
+	size_t len = strlen(code), n = 0, l;
+	const char *p = code, *name;
 
 	*out = NULL;
-	for (size_t i = 0; i < len; ) {
-		size_t j, k;
-
-		i = skip_comment(code, len, i);
-		if (i >= len)
-			break;
-		if (len - i <= 6 || memcmp(code + i, "module", 6) != 0 ||
-		    (i > 0 && verilog_is_ident((unsigned char)code[i - 1])) ||
-		    verilog_is_ident((unsigned char)code[i + 6])) {
-			i++;
-			continue;
-		}
-		j = i + 6;
-		while (j < len && strchr(" \t\r\n", code[j]) != NULL)
-			j++;
-		for (k = j; k < len && verilog_is_ident((unsigned char)code[k]);
-		    k++)
-			;
-		if (k > j) {
-			*out = xreallocarray(*out, n + 1, sizeof **out);
-			(*out)[n++] = xstrndup(code + j, k - j);
-		}
-		i = k > j ? k : j;
+	while ((name = verilog_next_module(code, len, &p, &l)) != NULL) {
+		*out = xreallocarray(*out, n + 1, sizeof **out);
+		(*out)[n++] = xstrndup(name, l);
 	}
 	return n;
 }
@@ -397,7 +363,7 @@ rt_design(struct store *st, const char *dir, const char *design,
 			refpath = p;
 			continue;
 		}
-		if (!verilog_is_data(&f) || !rt_is_file(p)) {
+		if (!verilog_is_data(&f) || !file_is_reg(p)) {
 			buf_printf(&rep->warnings, "%s: not part of an RTLLM"
 			    " design (testbench.v, verified_*.v, data files),"
 			    " ignored\n", p);
@@ -487,7 +453,7 @@ rt_walk(struct store *st, const char *dir, const char *root, int depth,
 			(*samples)[(*nsamples)++] = sub;
 			continue;
 		}
-		if (rt_is_dir(sub))
+		if (file_is_dir(sub))
 			rc = rt_walk(st, sub, root, depth - 1, designs, samples,
 			    nsamples, rep, err);
 		free(sub);
@@ -515,7 +481,7 @@ rt_samples(struct store *st, const char *dir, struct import_report *rep,
 		char *tdir = xasprintf("%s/%s", dir, trials[i]), **files;
 		size_t nf;
 
-		if (trials[i][0] != 't' || !rt_is_dir(tdir) ||
+		if (trials[i][0] != 't' || !file_is_dir(tdir) ||
 		    import_list_dir(tdir, &files, &nf, err) < 0) {
 			free(tdir);
 			continue;
@@ -643,7 +609,7 @@ import_rtllm_detect(const char *path)
 	struct err err;
 	int yes = 0;
 
-	if (!rt_is_dir(path))
+	if (!file_is_dir(path))
 		return 0;
 	if (design_dir(path))
 		return 1;
@@ -656,13 +622,14 @@ import_rtllm_detect(const char *path)
 		size_t ns;
 
 		yes = sample_dir(a, names[i]);
-		if (!yes && rt_is_dir(a) && import_list_dir(a, &sub, &ns, &err) == 0) {
+		if (!yes && file_is_dir(a) &&
+		    import_list_dir(a, &sub, &ns, &err) == 0) {
 			for (size_t k = 0; k < ns && !yes; k++) {
 				char *b = xasprintf("%s/%s", a, sub[k]), **d;
 				size_t nd;
 
 				yes = design_dir(b);
-				if (!yes && rt_is_dir(b) &&
+				if (!yes && file_is_dir(b) &&
 				    import_list_dir(b, &d, &nd, &err) == 0) {
 					for (size_t j = 0; j < nd && !yes; j++) {
 						char *c = xasprintf("%s/%s", b,

@@ -147,6 +147,29 @@ read_fd(int fd, const char *path, char **out, size_t *len, struct err *err)
 	return 0;
 }
 
+/*
+ * Open an input file of the import for reading, its stat in *sb: the fd,
+ * or -1 with err.  Refused: a link out of the imported tree, and anything
+ * but a regular file.  O_NONBLOCK: a FIFO named like a benchmark file
+ * must not hang the import; it is refused after the open.
+ */
+static int
+open_input(const char *path, struct stat *sb, struct err *err)
+{
+	int fd;
+
+	if (cur.root != NULL && symlink_out(path, err) < 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	if (fstat(fd, sb) < 0 || !S_ISREG(sb->st_mode)) {
+		close(fd);
+		return err_set(err, "%s: not a regular file, refused", path);
+	}
+	return fd;
+}
+
 int
 import_read(const char *path, char **out, size_t *len, struct err *err)
 {
@@ -162,17 +185,9 @@ import_read(const char *path, char **out, size_t *len, struct err *err)
 		*len = cur.pipe_len;
 		return 0;
 	}
-	if (cur.root != NULL && symlink_out(path, err) < 0)
-		return -1;
-	/* O_NONBLOCK: a FIFO named like a benchmark file must not hang the
-	 * import; it is refused below. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = open_input(path, &sb, err);
 	if (fd < 0)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return err_set(err, "%s: not a regular file, refused", path);
-	}
+		return -1;
 	rc = read_fd(fd, path, out, len, err);
 	close(fd);
 	return rc;
@@ -192,15 +207,9 @@ import_map(const char *path, struct import_text *out, struct err *err)
 		out->len = cur.pipe_len;
 		return 0;
 	}
-	if (cur.root != NULL && symlink_out(path, err) < 0)
-		return -1;
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = open_input(path, &sb, err);
 	if (fd < 0)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return err_set(err, "%s: not a regular file, refused", path);
-	}
+		return -1;
 	if (sb.st_size == 0) {
 		close(fd);
 		return 0;

@@ -410,14 +410,7 @@ sandbox_quote(struct buf *b, const char *s)
 		buf_adds(b, s);
 		return;
 	}
-	buf_addc(b, '\'');
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			buf_adds(b, "'\\''");
-		else
-			buf_addc(b, *s);
-	}
-	buf_addc(b, '\'');
+	buf_add_quoted(b, s);
 }
 
 /*

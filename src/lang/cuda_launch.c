@@ -19,6 +19,7 @@
 #include <tree_sitter/api.h>
 
 #include "base/err.h"
+#include "lang/parse.h"
 
 const TSLanguage *tree_sitter_cuda(void);
 
@@ -674,46 +675,37 @@ lc_push(struct lc *c, TSNode n)
 
 /* --- names ------------------------------------------------------------ */
 
-/* The latest name before pos in scope, else at file scope; NULL: none. */
-static const struct lc_name *
-lc_lookup(const struct lc *c, const char *s, size_t len, int scope,
-    uint32_t pos)
-{
-	const struct lc_name *file = NULL;
-
-	for (size_t i = c->nnames; i-- > 0; ) {
-		const struct lc_name *e = &c->names[i];
-
-		if (e->pos >= pos || pos >= e->end || strlen(e->name) != len ||
-		    memcmp(e->name, s, len) != 0)
-			continue;
-		if (scope != 0 && e->scope == scope)
-			return e;
-		if (e->scope == 0 && file == NULL)
-			file = e;
-	}
-	return file;
+/*
+ * LC_LOOKUP(fn, type, arr, n) defines fn(c, s, len, scope, pos): the
+ * latest entry of c->arr (a struct type with name, scope, pos and end)
+ * named s..len whose block holds pos, in scope, else the latest at file
+ * scope; NULL: none.  Plain names and dim3s are looked up by one rule.
+ */
+#define LC_LOOKUP(fn, type, arr, n)					\
+static const struct type *						\
+fn(const struct lc *c, const char *s, size_t len, int scope,		\
+    uint32_t pos)							\
+{									\
+	const struct type *file = NULL;					\
+									\
+	for (size_t i = c->n; i-- > 0; ) {				\
+		const struct type *e = &c->arr[i];			\
+									\
+		if (e->pos >= pos || pos >= e->end ||			\
+		    strlen(e->name) != len ||				\
+		    memcmp(e->name, s, len) != 0)			\
+			continue;					\
+		if (scope != 0 && e->scope == scope)			\
+			return e;					\
+		if (e->scope == 0 && file == NULL)			\
+			file = e;					\
+	}								\
+	return file;							\
 }
 
-static const struct lc_dim3 *
-lc_lookup_dim3(const struct lc *c, const char *s, size_t len, int scope,
-    uint32_t pos)
-{
-	const struct lc_dim3 *file = NULL;
-
-	for (size_t i = c->ndims; i-- > 0; ) {
-		const struct lc_dim3 *e = &c->dims[i];
-
-		if (e->pos >= pos || pos >= e->end || strlen(e->name) != len ||
-		    memcmp(e->name, s, len) != 0)
-			continue;
-		if (scope != 0 && e->scope == scope)
-			return e;
-		if (e->scope == 0 && file == NULL)
-			file = e;
-	}
-	return file;
-}
+LC_LOOKUP(lc_lookup, lc_name, names, nnames)
+LC_LOOKUP(lc_lookup_dim3, lc_dim3, dims, ndims)
+#undef LC_LOOKUP
 
 /* The dim3 named by identifier n, unless a plain name hides it. */
 static const struct lc_dim3 *
@@ -1555,13 +1547,9 @@ lc_scan_written(struct lc *c, TSNode body)
 		} else if (strcmp(t, "goto_statement") == 0) {
 			c->has_goto = 1;
 		}
-		if (ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto out;
+		if (!syntax_walk_next(&cur, 1))
+			break;
 	}
-out:
 	ts_tree_cursor_delete(&cur);
 }
 
@@ -1695,13 +1683,9 @@ lc_prepass(struct lc *c, TSNode root)
 		else if (lc_is(n, "preproc_def") ||
 		    lc_is(n, "preproc_function_def"))
 			lc_macro_ids(c, lc_field(n, "value"));
-		if (ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto out;
+		if (!syntax_walk_next(&cur, 1))
+			break;
 	}
-out:
 	ts_tree_cursor_delete(&cur);
 }
 
@@ -2549,24 +2533,14 @@ cuda_launch_check(const char *text, size_t len,
     size_t *n, struct err *err)
 {
 	struct lc c;
-	TSParser *parser;
 	TSTree *tree;
 	TSTreeCursor cur;
 
 	*out = NULL;
 	*n = 0;
-	if (len >= UINT32_MAX)
-		return err_set(err, "cuda: text too large (%zu bytes)", len);
-	parser = ts_parser_new();
-	if (!ts_parser_set_language(parser, tree_sitter_cuda())) {
-		ts_parser_delete(parser);
-		return err_set(err, "grammar 'cuda': ABI %u rejected by the"
-		    " runtime", ts_language_version(tree_sitter_cuda()));
-	}
-	tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
-	ts_parser_delete(parser);
-	if (tree == NULL)
-		return err_set(err, "cuda: the parser gave no tree");
+	if (syntax_tree(tree_sitter_cuda(), "cuda", "cuda", text, len, &tree,
+	    err) < 0)
+		return -1;
 	memset(&c, 0, sizeof c);
 	c.src = text;
 	c.lim = lim;

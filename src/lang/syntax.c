@@ -30,6 +30,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/file.h"
+#include "lang/parse.h"
 
 const TSLanguage *tree_sitter_c(void);
 const TSLanguage *tree_sitter_cuda(void);
@@ -709,6 +710,39 @@ syn_split_lines(struct syntax *s, const char *text, size_t len,
 }
 
 int
+syntax_tree(const TSLanguage *lang, const char *grammar, const char *name,
+    const char *text, size_t len, TSTree **out, struct err *err)
+{
+	TSParser *parser;
+
+	*out = NULL;
+	if (len >= UINT32_MAX)
+		return err_set(err, "%s: text too large (%zu bytes)", name, len);
+	parser = ts_parser_new();
+	if (!ts_parser_set_language(parser, lang)) {
+		ts_parser_delete(parser);
+		return err_set(err, "grammar '%s': ABI %u rejected by the"
+		    " runtime", grammar, ts_language_version(lang));
+	}
+	*out = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+	ts_parser_delete(parser);
+	if (*out == NULL)
+		return err_set(err, "%s: the parser gave no tree", name);
+	return 0;
+}
+
+int
+syntax_walk_next(TSTreeCursor *cur, int descend)
+{
+	if (descend && ts_tree_cursor_goto_first_child(cur))
+		return 1;
+	while (!ts_tree_cursor_goto_next_sibling(cur))
+		if (!ts_tree_cursor_goto_parent(cur))
+			return 0;
+	return 1;
+}
+
+int
 syntax_parse(struct syntax **out, const char *lang, const char *text,
     size_t len, struct err *err)
 {
@@ -770,7 +804,6 @@ syntax_tokens(const char *lang, const char *text, size_t len, char **out,
 	struct buf b = BUF_INIT, c = BUF_INIT;
 	char **names = NULL;
 	size_t nnames = 0;
-	TSParser *parser;
 	TSTree *tree;
 	TSTreeCursor cur;
 
@@ -781,18 +814,8 @@ syntax_tokens(const char *lang, const char *text, size_t len, char **out,
 		*ids = NULL;
 	if (l == NULL)
 		return 0;
-	if (len >= UINT32_MAX)
-		return err_set(err, "%s: text too large (%zu bytes)", lang, len);
-	parser = ts_parser_new();
-	if (!ts_parser_set_language(parser, l->fn())) {
-		ts_parser_delete(parser);
-		return err_set(err, "grammar '%s': ABI %u rejected by the"
-		    " runtime", l->name, ts_language_version(l->fn()));
-	}
-	tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
-	ts_parser_delete(parser);
-	if (tree == NULL)
-		return err_set(err, "%s: the parser gave no tree", lang);
+	if (syntax_tree(l->fn(), l->name, lang, text, len, &tree, err) < 0)
+		return -1;
 	cur = ts_tree_cursor_new(ts_tree_root_node(tree));
 	for (;;) {
 		TSNode node = ts_tree_cursor_current_node(&cur);
@@ -829,13 +852,9 @@ syntax_tokens(const char *lang, const char *text, size_t len, char **out,
 				buf_add(&c, text + a, e - a);
 			}
 		}
-		if (!comment && ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
+		if (!syntax_walk_next(&cur, !comment))
+			break;
 	}
-done:
 	ts_tree_cursor_delete(&cur);
 	ts_tree_delete(tree);
 	for (size_t k = 0; k < nnames; k++)
@@ -1067,24 +1086,14 @@ int
 syntax_verilog_scan(const char *text, size_t len, struct syn_verilog *out,
     struct err *err)
 {
-	TSParser *parser;
 	TSTree *tree;
 	TSTreeCursor cur;
 	int module = -1;
 
 	memset(out, 0, sizeof *out);
-	if (len >= UINT32_MAX)
-		return err_set(err, "verilog: text too large (%zu bytes)", len);
-	parser = ts_parser_new();
-	if (!ts_parser_set_language(parser, tree_sitter_verilog())) {
-		ts_parser_delete(parser);
-		return err_set(err, "grammar 'verilog': ABI %u rejected by the"
-		    " runtime", ts_language_version(tree_sitter_verilog()));
-	}
-	tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
-	ts_parser_delete(parser);
-	if (tree == NULL)
-		return err_set(err, "verilog: the parser gave no tree");
+	if (syntax_tree(tree_sitter_verilog(), "verilog", "verilog", text, len,
+	    &tree, err) < 0)
+		return -1;
 	out->has_error = ts_node_has_error(ts_tree_root_node(tree));
 	cur = ts_tree_cursor_new(ts_tree_root_node(tree));
 	for (;;) {
@@ -1130,13 +1139,9 @@ syntax_verilog_scan(const char *text, size_t len, struct syn_verilog *out,
 			    (int)ts_node_start_point(n).row + 1;
 			out->nuses++;
 		}
-		if (ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
+		if (!syntax_walk_next(&cur, 1))
+			break;
 	}
-done:
 	ts_tree_cursor_delete(&cur);
 	ts_tree_delete(tree);
 	return 0;

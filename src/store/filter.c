@@ -546,6 +546,21 @@ filter_open(struct store *st, const char *text, struct filter *f,
 	return 0;
 }
 
+int
+filter_prepare(struct store *st, struct filter *f, struct buf *sql,
+    sqlite3_stmt **s, struct err *err)
+{
+	int rc = prepare(st, s, buf_str(sql), err);
+
+	buf_release(sql);
+	if (rc < 0) {
+		filter_release(f);
+		return -1;
+	}
+	filter_bind(f, *s);
+	return 0;
+}
+
 /* disagree=yes|no (or !=): a candidate in disagreement, or not. */
 static int
 filter_disagree(struct filter *f, const char *val, int neg, int like,

@@ -83,13 +83,8 @@ store_query_count(struct store *st, const char *filter, size_t *n,
 	buf_adds(&sql, "SELECT count(*)");
 	queue_from(&sql, buf_str(&f.where));
 	buf_adds(&sql, buf_str(&f.where));
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
+	if (filter_prepare(st, &f, &sql, &s, err) < 0)
 		return -1;
-	}
-	filter_bind(&f, s);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*n = (size_t)sqlite3_column_int64(s, 0);
@@ -149,13 +144,8 @@ store_query_seek(struct store *st, const char *filter, int64_t from,
 		    " %s ?%zu ORDER BY q.seq %s LIMIT %zu OFFSET %zu",
 		    buf_str(&f.where), dir < 0 ? "<" : ">", f.nvals + 1,
 		    dir < 0 ? "DESC" : "ASC", limit, skip);
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
+	if (filter_prepare(st, &f, &sql, &s, err) < 0)
 		return -1;
-	}
-	filter_bind(&f, s);
 	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
 	rc = rows_read(st, s, sizeof **out, limit, row_fill, row_free, &rows,
 	    n, "page", err);
@@ -200,13 +190,8 @@ store_query_nth(struct store *st, const char *filter, int64_t from, int dir,
 		    " LIMIT 1 OFFSET %zu", buf_str(&f.where), dir < 0 ? "<" :
 		    ">", f.nvals + 1, dir < 0 ? "DESC" : "ASC", skip);
 	}
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
+	if (filter_prepare(st, &f, &sql, &s, err) < 0)
 		return -1;
-	}
-	filter_bind(&f, s);
 	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
@@ -235,13 +220,8 @@ store_query_position(struct store *st, const char *filter, int64_t seq,
 	queue_from(&sql, buf_str(&f.where));
 	buf_printf(&sql, "%s AND q.seq <= ?%zu", buf_str(&f.where),
 	    f.nvals + 1);
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
+	if (filter_prepare(st, &f, &sql, &s, err) < 0)
 		return -1;
-	}
-	filter_bind(&f, s);
 	sqlite3_bind_int64(s, (int)f.nvals + 1, seq);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW && sqlite3_column_int64(s, 1) == seq) {
@@ -294,13 +274,8 @@ store_query_match(struct store *st, const char *filter, const char *cand_id,
 	queue_from(&sql, "c.");
 	buf_printf(&sql, "%s AND c.id = ?%zu", buf_str(&f.where),
 	    f.nvals + 1);
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
+	if (filter_prepare(st, &f, &sql, &s, err) < 0)
 		return -1;
-	}
-	filter_bind(&f, s);
 	bind_text(s, (int)f.nvals + 1, cand_id);
 	rc = sqlite3_step(s);
 	*match = rc == SQLITE_ROW;
@@ -402,13 +377,8 @@ store_query_each(struct store *st, const char *filter,
 		return -1;
 	buf_printf(&sql, "SELECT " QUEUE_COLS QUEUE_FROM "%s ORDER BY q.seq",
 	    buf_str(&f.where));
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
+	if (filter_prepare(st, &f, &sql, &s, err) < 0)
 		return -1;
-	}
-	filter_bind(&f, s);
 	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_row r;
 
@@ -453,27 +423,19 @@ store_view_save(struct store *st, const char *name, const char *filter,
 	return step_done(st, s, "save view", err);
 }
 
+static void
+view_filter_fill(sqlite3_stmt *s, void *item)
+{
+	*(char **)item = col_text(s, 0);
+}
+
 int
 store_view_get(struct store *st, const char *name, char **filter,
     struct err *err)
 {
-	sqlite3_stmt *s;
-	int rc;
-
 	*filter = NULL;
-	if (prepare(st, &s, "SELECT filter FROM view WHERE name = ?1",
-	    err) < 0)
-		return -1;
-	bind_text(s, 1, name);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*filter = col_text(s, 0);
-	sqlite3_finalize(s);
-	if (rc == SQLITE_DONE)
-		return 1;
-	if (rc != SQLITE_ROW)
-		return err_sqlite(err, st->db, "read view");
-	return 0;
+	return row_by_key(st, "SELECT filter FROM view WHERE name = ?1", name,
+	    view_filter_fill, filter, "read view", err);
 }
 
 void

@@ -115,13 +115,8 @@ store_stats(struct store *st, const char *filter, const char *group_key,
 		buf_release(&names);
 	}
 	buf_adds(&sql, " GROUP BY g, vd, cat, sub ORDER BY g, vd, cat, sub");
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
+	if (filter_prepare(st, &f, &sql, &s, err) < 0)
 		return -1;
-	}
-	filter_bind(&f, s);
 	rc = rows_read(st, s, sizeof **out, SIZE_MAX, stat_fill, stat_free,
 	    &rows, n, "stats", err);
 	*out = rows;
@@ -165,13 +160,8 @@ store_agreement(struct store *st, const char *filter,
 	}
 	buf_adds(&sql, " GROUP BY a.by, b.by, a.category, b.category"
 	    " ORDER BY a.by, b.by");
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
+	if (filter_prepare(st, &f, &sql, &s, err) < 0)
 		return -1;
-	}
-	filter_bind(&f, s);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *a = (const char *)sqlite3_column_text(s, 0);
 		const char *b = (const char *)sqlite3_column_text(s, 1);
@@ -224,13 +214,8 @@ store_throughput(struct store *st, const char *filter,
 		return -1;
 	}
 	buf_adds(&sql, " ORDER BY who, at, id");
-	rc = prepare(st, &s, buf_str(&sql), err);
-	buf_release(&sql);
-	if (rc < 0) {
-		filter_release(&f);
+	if (filter_prepare(st, &f, &sql, &s, err) < 0)
 		return -1;
-	}
-	filter_bind(&f, s);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *who = (const char *)sqlite3_column_text(s, 0);
 		struct agreement_rate *r = *n > 0 ? &(*out)[*n - 1] : NULL;

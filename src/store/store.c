@@ -1111,6 +1111,28 @@ rows_by_cand(struct store *st, const char *sql, const char *cand_id,
 }
 
 int
+row_by_key(struct store *st, const char *sql, const char *key,
+    void (*fill)(sqlite3_stmt *, void *), void *item, const char *what,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (prepare(st, &s, sql, err) < 0)
+		return -1;
+	bind_text(s, 1, key);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		fill(s, item);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_DONE)
+		return 1;
+	if (rc != SQLITE_ROW)
+		return err_sqlite(err, st->db, what);
+	return 0;
+}
+
+int
 rows_read(struct store *st, sqlite3_stmt *s, size_t size, size_t limit,
     void (*fill)(sqlite3_stmt *, void *), void (*release)(void *),
     void **out, size_t *n, const char *what, struct err *err)
@@ -1289,26 +1311,11 @@ store_task_env(struct store *st, const char *id, char **env,
 	return rc == SQLITE_ROW ? 0 : 1;
 }
 
-int
-store_task_get(struct store *st, const char *id, struct task *out,
-    struct err *err)
+static void
+task_fill(sqlite3_stmt *s, void *item)
 {
-	sqlite3_stmt *s;
-	int rc;
+	struct task *out = item;
 
-	memset(out, 0, sizeof *out);
-	if (prepare(st, &s, "SELECT id, benchmark, domain, env, env_params,"
-	    " spec, interface, source, extra, license, license_source, split,"
-	    " split_hand FROM task WHERE id = ?1", err) < 0)
-		return -1;
-	bind_text(s, 1, id);
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(s);
-		if (rc == SQLITE_DONE)
-			return 1;
-		return err_sqlite(err, st->db, "read task");
-	}
 	out->id = col_text(s, 0);
 	out->benchmark = col_text(s, 1);
 	out->domain = col_text(s, 2);
@@ -1322,7 +1329,22 @@ store_task_get(struct store *st, const char *id, struct task *out,
 	out->license_source = col_text(s, 10);
 	out->split = col_text(s, 11);
 	out->split_hand = sqlite3_column_int(s, 12);
-	sqlite3_finalize(s);
+}
+
+int
+store_task_get(struct store *st, const char *id, struct task *out,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	rc = row_by_key(st, "SELECT id, benchmark, domain, env, env_params,"
+	    " spec, interface, source, extra, license, license_source, split,"
+	    " split_hand FROM task WHERE id = ?1", id, task_fill, out,
+	    "read task", err);
+	if (rc != 0)
+		return rc;
 	if (prepare(st, &s, "SELECT name, role, data FROM task_file"
 	    " WHERE task_id = ?1 ORDER BY rowid", err) < 0)
 		goto fail;
@@ -1531,26 +1553,11 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 	return 0;
 }
 
-int
-store_candidate_get(struct store *st, const char *id, struct candidate *out,
-    struct err *err)
+static void
+candidate_fill(sqlite3_stmt *s, void *item)
 {
-	sqlite3_stmt *s;
-	int rc;
+	struct candidate *out = item;
 
-	memset(out, 0, sizeof *out);
-	if (prepare(st, &s, "SELECT id, task_id, origin, origin_raw, kind,"
-	    " lang, parent, source, code, code_hash, extra FROM candidate"
-	    " WHERE id = ?1", err) < 0)
-		return -1;
-	bind_text(s, 1, id);
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(s);
-		if (rc == SQLITE_DONE)
-			return 1;
-		return err_sqlite(err, st->db, "read candidate");
-	}
 	out->id = col_text(s, 0);
 	out->task_id = col_text(s, 1);
 	out->origin = col_text(s, 2);
@@ -1563,7 +1570,20 @@ store_candidate_get(struct store *st, const char *id, struct candidate *out,
 	snprintf(out->code_hash, sizeof out->code_hash, "%s",
 	    (const char *)sqlite3_column_text(s, 9));
 	out->extra = col_text(s, 10);
-	sqlite3_finalize(s);
+}
+
+int
+store_candidate_get(struct store *st, const char *id, struct candidate *out,
+    struct err *err)
+{
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	rc = row_by_key(st, "SELECT id, task_id, origin, origin_raw, kind,"
+	    " lang, parent, source, code, code_hash, extra FROM candidate"
+	    " WHERE id = ?1", id, candidate_fill, out, "read candidate", err);
+	if (rc != 0)
+		return rc;
 	if (out->code == NULL)
 		out->code = xstrdup("");
 	return 0;
@@ -1872,33 +1892,20 @@ run_from_row(sqlite3_stmt *s, struct run *r)
 	r->evidence_line = sqlite3_column_int(s, 18);
 }
 
-int
-store_run_latest(struct store *st, const char *cand_id, struct run *out,
-    struct err *err)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	memset(out, 0, sizeof *out);
-	if (prepare(st, &s, "SELECT " RUN_COLS " FROM run WHERE id ="
-	    " (SELECT run_id FROM candidate WHERE id = ?1)", err) < 0)
-		return -1;
-	bind_text(s, 1, cand_id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		run_from_row(s, out);
-	sqlite3_finalize(s);
-	if (rc == SQLITE_DONE)
-		return 1;
-	if (rc != SQLITE_ROW)
-		return err_sqlite(err, st->db, "read run");
-	return 0;
-}
-
 static void
 run_fill(sqlite3_stmt *s, void *item)
 {
 	run_from_row(s, item);
+}
+
+int
+store_run_latest(struct store *st, const char *cand_id, struct run *out,
+    struct err *err)
+{
+	memset(out, 0, sizeof *out);
+	return row_by_key(st, "SELECT " RUN_COLS " FROM run WHERE id ="
+	    " (SELECT run_id FROM candidate WHERE id = ?1)", cand_id,
+	    run_fill, out, "read run", err);
 }
 
 static void

@@ -92,6 +92,14 @@ int	rows_by_cand(struct store *st, const char *sql, const char *cand_id,
 	    size_t size, void (*fill)(sqlite3_stmt *, void *),
 	    void (*release)(void *), void **out, size_t *n, const char *what,
 	    struct err *err);
+/*
+ * The one way a reader of a single row reads it: sql, whose ?1 is bound
+ * to key, stepped once; fill(s, item) when there is a row.  0, 1 when
+ * there is none (item untouched), -1 with err ("what: ...").
+ */
+int	row_by_key(struct store *st, const char *sql, const char *key,
+	    void (*fill)(sqlite3_stmt *, void *), void *item,
+	    const char *what, struct err *err);
 /* What a reviewer name and a category may be (ident.h, the schema):
  * 0, or -1 with err in words. */
 int	check_by(const char *by, struct err *err);
@@ -166,6 +174,13 @@ int	filter_open(struct store *st, const char *text, struct filter *f,
 void	filter_release(struct filter *f);
 /* Bind f's values as ?1 .. ?nvals of s. */
 void	filter_bind(const struct filter *f, sqlite3_stmt *s);
+/*
+ * Prepare the query that sql holds (its WHERE from f), release sql and
+ * bind f's values as ?1 .. ?nvals: 0, the statement in *s for the caller
+ * to finalize.  -1 with err set: sql and f are both released.
+ */
+int	filter_prepare(struct store *st, struct filter *f, struct buf *sql,
+	    sqlite3_stmt **s, struct err *err);
 /* The SQL expression of a filter key ("task": "q.task_id"); NULL if none. */
 const char *filter_key_expr(const char *key);
 /* The FROM of a count or GROUP BY over q: the wide tables only when text

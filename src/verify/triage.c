@@ -11,6 +11,7 @@
 
 #include "base/err.h"
 #include "envs/env.h"
+#include "envs/verilog.h"
 #include "model/vocab.h"
 
 static void
@@ -81,51 +82,22 @@ has_word(const char *code, size_t len, const char *w)
 }
 
 /* Does code declare "module NAME" for a name of the space-separated
- * list names?  Comments are skipped. */
+ * list names?  Comments are skipped (verilog_next_module()). */
 static int
 declares_one(const char *code, size_t len, const char *names)
 {
-	const char *p = code, *end = code + len;
+	const char *p = code, *n, *w;
+	size_t nl;
 
-	while (p < end) {
-		const char *q;
+	while ((n = verilog_next_module(code, len, &p, &nl)) != NULL)
+		for (w = names; *w != '\0'; ) {
+			size_t wl = strcspn(w, " ");
 
-		if (p + 1 < end && p[0] == '/' && p[1] == '/') {
-			q = memchr(p, '\n', (size_t)(end - p));
-			p = q != NULL ? q : end;
-			continue;
+			if (wl == nl && memcmp(w, n, nl) == 0)
+				return 1;
+			w += wl;
+			w += *w == ' ';
 		}
-		if (p + 1 < end && p[0] == '/' && p[1] == '*') {
-			q = p + 2;
-			while (q + 1 < end && !(q[0] == '*' && q[1] == '/'))
-				q++;
-			p = q + 2;
-			continue;
-		}
-		if ((size_t)(end - p) > 6 && memcmp(p, "module", 6) == 0 &&
-		    (p == code || !is_ident(p[-1])) && !is_ident(p[6])) {
-			const char *n = p + 6, *w;
-			size_t nl;
-
-			while (n < end && (*n == ' ' || *n == '\t' ||
-			    *n == '\n' || *n == '\r'))
-				n++;
-			for (q = n; q < end && is_ident(*q); q++)
-				;
-			nl = (size_t)(q - n);
-			for (w = names; nl > 0 && *w != '\0'; ) {
-				size_t wl = strcspn(w, " ");
-
-				if (wl == nl && memcmp(w, n, nl) == 0)
-					return 1;
-				w += wl;
-				w += *w == ' ';
-			}
-			p = q;
-			continue;
-		}
-		p++;
-	}
 	return 0;
 }
 

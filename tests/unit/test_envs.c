@@ -12,8 +12,12 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/err.h"
 #include "envs/env.h"
 #include "model/sample.h"
 
@@ -213,6 +217,51 @@ test_env_nonce(void **state)
 	assert_string_not_equal(a, b);
 }
 
+/*
+ * env_write_task_files(): every task file is written and noted as an
+ * input until one has a name the env keeps for itself, which is refused
+ * by name (the message nvcc, yosys and triton gave before it was one).
+ */
+static void
+test_env_write_task_files(void **state)
+{
+	char dir[] = "/tmp/assay-envs-XXXXXX", path[64];
+	struct task_file files[] = {
+		{ "a.v", "source", "a", 1 },
+		{ "out.txt", "data", "b", 1 },
+		{ "c.v", "source", "c", 1 },
+	};
+	struct task t = { .id = "t/1", .files = files, .nfiles = 3 };
+	static const char *const reserved[] = { "cand.v", "out.txt", NULL };
+	static const char *const none[] = { NULL };
+	struct env_plan plan;
+	struct err err = { "" };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	env_plan_init(&plan);
+	assert_int_equal(env_write_task_files(&plan, dir, &t, reserved,
+	    "the test env", &err), -1);
+	assert_string_equal(err.msg, "task file name out.txt is reserved by"
+	    " the test env");
+	snprintf(path, sizeof path, "%s/a.v", dir);
+	assert_int_equal(access(path, F_OK), 0);	/* written before */
+	snprintf(path, sizeof path, "%s/c.v", dir);
+	assert_int_equal(access(path, F_OK), -1);	/* never reached */
+	snprintf(path, sizeof path, "%s/a.v", dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/c.v", dir);
+	assert_int_equal(env_write_task_files(&plan, dir, &t, none, "x",
+	    &err), 0);
+	assert_int_equal(access(path, F_OK), 0);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+		unlink(path);
+	}
+	rmdir(dir);
+	env_plan_release(&plan);
+}
+
 int
 main(void)
 {
@@ -224,6 +273,7 @@ main(void)
 		cmocka_unit_test(test_env_located),
 		cmocka_unit_test(test_env_diags_dedup),
 		cmocka_unit_test(test_env_nonce),
+		cmocka_unit_test(test_env_write_task_files),
 	};
 
 	return cmocka_run_group_tests_name("envs", tests, NULL, NULL);

@@ -14,9 +14,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "envs/env.h"
+#include "envs/verilog.h"
 #include "base/err.h"
 #include "model/sample.h"
 #include "verify/triage.h"
@@ -109,6 +111,41 @@ test_triage_missing_top_only_when_compile_failed(void **state)
 	assert_string_equal(triage_format(code, strlen(code), "verilog", 0,
 	    &line), "missing-top");
 	assert_null(triage_format(code, strlen(code), "verilog", 1, &line));
+}
+
+/*
+ * The top a task names is looked for as verilog_pick_top() looks for it
+ * (verilog_next_module()): '$' belongs to a Verilog identifier, so
+ * "top$x" does not declare "top" (triage once stopped the name at '$'
+ * and found "top"), and a module in a comment declares nothing.
+ */
+static void
+test_triage_top_read_as_the_env_reads(void **state)
+{
+	const char *dollar = "module top$x(input a, output b);\n"
+	    "  assign b = a;\nendmodule\n";
+	const char *commented = "// module top(input a);\n"
+	    "/* module top */ module other(input a, output b);\n"
+	    "  assign b = a;\nendmodule\n";
+	const char *good = "module helper(input a, output b);\n"
+	    "  assign b = a;\nendmodule\n"
+	    "module top(input a, output b);\n  assign b = a;\nendmodule\n";
+	char *name;
+	int line;
+
+	(void)state;
+	assert_string_equal(triage_format_tops(dollar, strlen(dollar),
+	    "verilog", 0, "top", &line), "missing-top");
+	name = verilog_pick_top(dollar, strlen(dollar), "top");
+	assert_string_equal(name, "top");	/* not found: the first asked */
+	free(name);
+	assert_string_equal(triage_format_tops(commented, strlen(commented),
+	    "verilog", 0, "top", &line), "missing-top");
+	assert_null(triage_format_tops(good, strlen(good), "verilog", 0,
+	    "other top", &line));
+	name = verilog_pick_top(good, strlen(good), "other top");
+	assert_string_equal(name, "top");
+	free(name);
 }
 
 static void
@@ -579,6 +616,7 @@ main(void)
 		cmocka_unit_test(test_triage_prose_before_and_after_code),
 		cmocka_unit_test(test_triage_clean_code_is_no_format_violation),
 		cmocka_unit_test(test_triage_missing_top_only_when_compile_failed),
+		cmocka_unit_test(test_triage_top_read_as_the_env_reads),
 		cmocka_unit_test(test_triage_truncation_warning_explains_mismatches),
 		cmocka_unit_test(test_triage_warning_outside_candidate_explains_nothing),
 		cmocka_unit_test(test_triage_every_rule_maps_its_real_line),

@@ -1,0 +1,34 @@
+/*
+ * parse.h - one tree-sitter parse for the files of src/lang that walk a
+ * tree (syntax.c, cuda_launch.c): the size limit, the ABI check and the
+ * messages are the same for every grammar.  Not for use outside
+ * src/lang: the types are tree-sitter's.
+ */
+#ifndef ASSAY_PARSE_H
+#define ASSAY_PARSE_H
+
+#include <stddef.h>
+
+#include <tree_sitter/api.h>
+
+#include "base/err.h"
+
+/*
+ * Parse text (len bytes) with the grammar lang, called grammar in the
+ * ABI message and name in the others: 0 and the tree in *out, new,
+ * caller frees with ts_tree_delete().  -1 with err: the text is 4 GiB or
+ * more ("NAME: text too large"), the runtime rejects the grammar's ABI,
+ * or the parser gives no tree.  Defined in syntax.c.
+ */
+int	syntax_tree(const TSLanguage *lang, const char *grammar,
+	    const char *name, const char *text, size_t len, TSTree **out,
+	    struct err *err);
+/*
+ * Step cur on in a walk in document order (pre-order) of the node it was
+ * made at: into the first child when descend is true and there is one,
+ * else to the next sibling of the nearest node, itself or above, that has
+ * one.  0 when the walk is over (cur is then back at its first node).
+ */
+int	syntax_walk_next(TSTreeCursor *cur, int descend);
+
+#endif
