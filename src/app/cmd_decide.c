@@ -95,6 +95,6 @@ cmd_decide(struct cmd_ctx *ctx, struct cmd_args *a,
 	}
 out:
 	buf_release(&b);
-	cmd_ids_free(ids, n);
+	strv_free(ids, n);
 	return rc;
 }

@@ -299,7 +299,7 @@ cmd_targets(struct cmd_ctx *ctx, struct cmd_args *a, char ***out, size_t *n,
 		if (where == NULL || *where == '\0')
 			return err_set(err, "--where wants a filter");
 		if (store_query_each(ctx->st, where, add_row, &ids, err) < 0) {
-			cmd_ids_free(ids.v, ids.n);
+			strv_free(ids.v, ids.n);
 			return -1;
 		}
 		if (ids.n == 0)
@@ -316,13 +316,6 @@ cmd_targets(struct cmd_ctx *ctx, struct cmd_args *a, char ***out, size_t *n,
 	return 0;
 }
 
-void
-cmd_ids_free(char **ids, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(ids[i]);
-	free(ids);
-}
 
 char *
 cmd_join(const struct cmd_args *a, int from)

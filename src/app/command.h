@@ -203,13 +203,12 @@ int	cmd_parse_front(const struct cmd_entry *e, unsigned front, int argc,
 /*
  * The targets of a shared command: with --where FILTER, the ids of every
  * candidate FILTER matches on ctx->st (in import order), else a copy of
- * ctx->ids.  *ids is a new vector of *n new strings (cmd_ids_free).  0,
+ * ctx->ids.  *ids is a new vector of *n new strings (strv_free).  0,
  * or -1 with err (a bad filter, or none to act on: "no candidate
  * selected", "FILTER matches no candidate").
  */
 int	cmd_targets(struct cmd_ctx *ctx, struct cmd_args *a, char ***ids,
 	    size_t *n, struct err *err);
-void	cmd_ids_free(char **ids, size_t n);
 
 /*
  * The positional arguments from index from, joined by blanks, as a new

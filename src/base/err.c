@@ -109,6 +109,14 @@ xstrdup(const char *s)
 	return s != NULL ? xstrndup(s, strlen(s)) : NULL;
 }
 
+void
+strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; v != NULL && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 char *
 xstrndup(const char *s, size_t n)
 {

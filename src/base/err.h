@@ -48,6 +48,9 @@ void	*xcalloc(size_t nmemb, size_t size);
 void	*xrealloc(void *p, size_t n);
 void	*xreallocarray(void *p, size_t nmemb, size_t size);
 char	*xstrdup(const char *s);		/* NULL gives NULL */
+/* Free the n strings of v and v itself (a vector of new strings, as
+ * xstrdup makes them); NULL-safe. */
+void	strv_free(char **v, size_t n);
 char	*xstrndup(const char *s, size_t n);
 /* New string, caller frees. */
 char	*xasprintf(const char *fmt, ...)

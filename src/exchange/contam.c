@@ -234,11 +234,11 @@ bench_path(struct table *t, const char *path, int n, int depth,
 
 			free(p);
 			if (rc < 0) {
-				import_free_names(names, nn);
+				strv_free(names, nn);
 				return -1;
 			}
 		}
-		import_free_names(names, nn);
+		strv_free(names, nn);
 		return 0;
 	}
 	if (import_read_file(path, &data, &len, err) < 0)

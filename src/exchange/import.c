@@ -141,7 +141,7 @@ detect(const char *path, enum import_format *out, struct err *err)
 		/* A directory that cannot be read says why. */
 		if (import_list_dir(path, &names, &n, err) < 0)
 			return -1;
-		import_free_names(names, n);
+		strv_free(names, n);
 		return err_set(err, "%s: cannot tell the format of this"
 		    " directory (want a VerilogEval v2 problem directory or"
 		    " the v1 ExampleEval.jsonl set); give --format", path);

@@ -88,7 +88,7 @@ int	import_path(struct store *st, const char *path,
 /*
  * Helpers the importers share (import_util.c).  import_list_dir(): the
  * sorted names of dir's entries, dot files left out, into *out (a new
- * array of new strings, freed with import_free_names()); 0, or -1 with
+ * array of new strings, freed with strv_free()); 0, or -1 with
  * err ("dir: reason").  import_has_suffix(): 1 when s ends with suffix.
  */
 /*
@@ -134,7 +134,6 @@ void	import_guard_end(void);
 
 int	import_list_dir(const char *dir, char ***out, size_t *n,
 	    struct err *err);
-void	import_free_names(char **names, size_t n);
 int	import_has_suffix(const char *s, const char *suffix);
 
 /*

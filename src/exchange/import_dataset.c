@@ -227,7 +227,7 @@ ds_folder(struct ds *d, const char *dir, int depth)
 		}
 		free(p);
 	}
-	import_free_names(names, n);
+	strv_free(names, n);
 	return rc;
 }
 

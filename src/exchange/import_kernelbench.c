@@ -137,7 +137,7 @@ kb_has_levels(const char *dir)
 		yes = kb_level_of(names[i]) >= 0 && file_is_dir(p);
 		free(p);
 	}
-	import_free_names(names, n);
+	strv_free(names, n);
 	return yes;
 }
 
@@ -153,7 +153,7 @@ kb_is_dump(const char *dir)
 	if (import_list_dir(k, &names, &n, NULL) == 0) {
 		for (size_t i = 0; i < n && !yes; i++)
 			yes = kb_kernel_name(names[i], &level, &pid) == 0;
-		import_free_names(names, n);
+		strv_free(names, n);
 	}
 	free(k);
 	return yes;
@@ -179,7 +179,7 @@ kb_is_level(const char *dir)
 			free(stem);
 		}
 	}
-	import_free_names(names, n);
+	strv_free(names, n);
 	return yes;
 }
 
@@ -436,7 +436,7 @@ kb_level(struct kb_ctx *x, const char *dir, int level, struct err *err)
 		}
 		if (store_savepoint(x->st, err) < 0) {
 			free(stem);
-			import_free_names(names, n);
+			strv_free(names, n);
 			return -1;
 		}
 		rc = kb_problem(x, dir, names[i], level, pid, stem, &e);
@@ -448,13 +448,13 @@ kb_level(struct kb_ctx *x, const char *dir, int level, struct err *err)
 		}
 		if (!x->opts->keep_going) {
 			*err = e;
-			import_free_names(names, n);
+			strv_free(names, n);
 			return -1;
 		}
 		x->rep->skipped++;
 		buf_printf(&x->rep->warnings, "%s (skipped)\n", e.msg);
 	}
-	import_free_names(names, n);
+	strv_free(names, n);
 	if (nprob == 0)
 		buf_printf(&x->rep->warnings, "%s: no problems (N_Name.py)\n",
 		    dir);
@@ -479,7 +479,7 @@ kb_levels(struct kb_ctx *x, const char *root, struct err *err)
 			rc = kb_level(x, p, level, err);
 		free(p);
 	}
-	import_free_names(names, n);
+	strv_free(names, n);
 	return rc;
 }
 
@@ -896,8 +896,8 @@ out:
 		free(rows[i].kernel);
 	}
 	free(rows);
-	import_free_names(files, nfiles);
-	import_free_names(kernels, nkernels);
+	strv_free(files, nfiles);
+	strv_free(kernels, nkernels);
 	free(kdir);
 	return rc;
 }
@@ -926,7 +926,7 @@ kb_dumps(struct kb_ctx *x, const char *root, struct err *err)
 		}
 		free(p);
 	}
-	import_free_names(names, n);
+	strv_free(names, n);
 	return rc;
 }
 

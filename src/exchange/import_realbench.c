@@ -80,7 +80,7 @@ find_module(const char *root, const char *name)
 		else
 			free(dir);
 	}
-	import_free_names(cats, n);
+	strv_free(cats, n);
 	return found;
 }
 
@@ -284,7 +284,7 @@ rb_module(struct store *st, const char *dir, struct import_report *rep,
 	}
 	rc = 0;
 out:
-	import_free_names(names, n);
+	strv_free(names, n);
 	task_release(&t);
 	candidate_release(&c);
 	free(golden);
@@ -320,11 +320,11 @@ rb_modules(struct store *st, const char *root, struct import_report *rep,
 				}
 				free(m);
 			}
-			import_free_names(mods, nmod);
+			strv_free(mods, nmod);
 		}
 		free(cdir);
 	}
-	import_free_names(cats, ncat);
+	strv_free(cats, ncat);
 	return rc;
 }
 
@@ -673,7 +673,7 @@ import_realbench(struct store *st, const char *path,
 	}
 	rc = 0;
 out:
-	import_free_names(names, n);
+	strv_free(names, n);
 	free(sdir);
 	free(root);
 	free(p);

@@ -66,7 +66,7 @@ sample_dir(const char *dir, const char *name)
 		yes = names[i][0] == 't' && names[i][1] >= '0' &&
 		    names[i][1] <= '9' &&
 		    strspn(names[i] + 1, "0123456789") == strlen(names[i] + 1);
-	import_free_names(names, n);
+	strv_free(names, n);
 	return yes;
 }
 
@@ -415,8 +415,8 @@ rt_design(struct store *st, const char *dir, const char *design,
 out:
 	task_release(&t);
 	candidate_release(&c);
-	import_free_names(names, n);
-	import_free_names(mods, nm);
+	strv_free(names, n);
+	strv_free(mods, nm);
 	free(tb);
 	free(spec);
 	free(ref);
@@ -458,7 +458,7 @@ rt_walk(struct store *st, const char *dir, const char *root, int depth,
 			    nsamples, rep, err);
 		free(sub);
 	}
-	import_free_names(names, n);
+	strv_free(names, n);
 	return rc;
 }
 
@@ -501,7 +501,7 @@ rt_samples(struct store *st, const char *dir, struct import_report *rep,
 			found = store_task_get(st, c.task_id, &t, err);
 			if (found < 0) {
 				candidate_release(&c);
-				import_free_names(files, nf);
+				strv_free(files, nf);
 				free(tdir);
 				goto out;
 			}
@@ -515,7 +515,7 @@ rt_samples(struct store *st, const char *dir, struct import_report *rep,
 			if (import_read(path, &code, &clen, err) < 0) {
 				free(path);
 				candidate_release(&c);
-				import_free_names(files, nf);
+				strv_free(files, nf);
 				free(tdir);
 				goto out;
 			}
@@ -534,13 +534,13 @@ rt_samples(struct store *st, const char *dir, struct import_report *rep,
 			    err);
 			candidate_release(&c);
 			if (rc < 0) {
-				import_free_names(files, nf);
+				strv_free(files, nf);
 				free(tdir);
 				goto out;
 			}
 			rc = -1;
 		}
-		import_free_names(files, nf);
+		strv_free(files, nf);
 		free(tdir);
 	}
 	if (orphans > 0)
@@ -549,7 +549,7 @@ rt_samples(struct store *st, const char *dir, struct import_report *rep,
 		    " its testbench cannot be judged)\n", dir, orphans);
 	rc = 0;
 out:
-	import_free_names(trials, nt);
+	strv_free(trials, nt);
 	free(origin);
 	return rc;
 }
@@ -595,8 +595,8 @@ import_rtllm(struct store *st, const char *path,
 		    RT_TB);
 	for (size_t i = 0; rc == 0 && i < nsamples; i++)
 		rc = rt_samples(st, samples[i], rep, err);
-	import_free_names(samples, nsamples);
-	import_free_names(names, n);
+	strv_free(samples, nsamples);
+	strv_free(names, n);
 	free(root);
 	return rc;
 }
@@ -638,15 +638,15 @@ import_rtllm_detect(const char *path)
 						yes = design_dir(c);
 						free(c);
 					}
-					import_free_names(d, nd);
+					strv_free(d, nd);
 				}
 				free(b);
 			}
-			import_free_names(sub, ns);
+			strv_free(sub, ns);
 		}
 		free(a);
 	}
-	import_free_names(names, n);
+	strv_free(names, n);
 	return yes;
 }
 

@@ -309,13 +309,6 @@ import_list_dir(const char *dir, char ***out, size_t *n, struct err *err)
 	return 0;
 }
 
-void
-import_free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
 
 int
 import_read_file(const char *path, char **out, size_t *len, struct err *err)

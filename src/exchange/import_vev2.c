@@ -130,7 +130,7 @@ vev2_dir(struct store *st, const char *dir, struct import_report *rep,
 				    name);
 			} else if (vev2_problem(st, dir, prob, rep, err) < 0) {
 				free(prob);
-				import_free_names(names, n);
+				strv_free(names, n);
 				return -1;
 			} else {
 				probs++;
@@ -153,7 +153,7 @@ vev2_dir(struct store *st, const char *dir, struct import_report *rep,
 		buf_printf(&rep->warnings, "%s/%s: not part of a problem "
 		    "(_prompt.txt, _test.sv, _ref.sv), ignored\n", dir, name);
 	}
-	import_free_names(names, n);
+	strv_free(names, n);
 	if (probs == 0)
 		return err_set(err, "%s: no VerilogEval v2 problems"
 		    " (*_prompt.txt with _test.sv and _ref.sv)", dir);
@@ -175,7 +175,7 @@ vev2_detect(const char *path)
 		return 0;
 	for (size_t i = 0; i < n && !yes; i++)
 		yes = import_has_suffix(names[i], "_prompt.txt");
-	import_free_names(names, n);
+	strv_free(names, n);
 	return yes;
 }
 

@@ -107,10 +107,13 @@ fx_teardown(void **state)
 	return 0;
 }
 
-/* Store a failed run of id with evidence; its run id. */
+/* Store a run of id with verdict and evidence (NULL: none); its run
+ * id.  A failed run fails at compile. */
 static int64_t
-add_run(struct store *st, const char *id, const char *evidence)
+put_run(struct store *st, const char *id, const char *verdict,
+    const char *evidence)
 {
+	int fail = strcmp(verdict, "fail") == 0;
 	struct run r;
 	struct err err;
 	int64_t rid;
@@ -118,15 +121,22 @@ add_run(struct store *st, const char *id, const char *evidence)
 	memset(&r, 0, sizeof r);
 	r.cand_id = xstrdup(id);
 	r.env = xstrdup("iverilog");
-	r.verdict = xstrdup("fail");
-	r.stage = xstrdup("compile");
-	r.category = xstrdup("compile");
+	r.verdict = xstrdup(verdict);
+	r.stage = xstrdup(fail ? "compile" : "simulate");
+	r.category = fail ? xstrdup("compile") : NULL;
 	r.evidence = xstrdup(evidence);
 	if (store_run_add(st, &r, &err) < 0)
 		fail_msg("store_run_add: %s", err.msg);
 	rid = r.id;
 	run_release(&r);
 	return rid;
+}
+
+/* Store a failed run of id with evidence; its run id. */
+static int64_t
+add_run(struct store *st, const char *id, const char *evidence)
+{
+	return put_run(st, id, "fail", evidence);
 }
 
 /* The evidence of id's current label (new string), NULL when none. */
@@ -166,23 +176,6 @@ events(struct store *st)
 	return n;
 }
 
-/* Store a passing run of id. */
-static void
-add_pass(struct store *st, const char *id)
-{
-	struct run r;
-	struct err err;
-
-	memset(&r, 0, sizeof r);
-	r.cand_id = xstrdup(id);
-	r.env = xstrdup("iverilog");
-	r.verdict = xstrdup("pass");
-	r.stage = xstrdup("simulate");
-	if (store_run_add(st, &r, &err) < 0)
-		fail_msg("store_run_add: %s", err.msg);
-	run_release(&r);
-}
-
 /*
  * What both front ends ask or warn before a decision (decide_warning):
  * a failure label on passing candidates, an accept of ones that fail or
@@ -202,7 +195,7 @@ test_decide_warning_words(void **state)
 	struct decide_act note = { .kind = DECIDE_NOTE, .note = "x" };
 	char *all[3], w[96];
 
-	add_pass(f->st, f->a);
+	put_run(f->st, f->a, "pass", NULL);
 	add_run(f->st, f->b, "an error");
 	all[0] = f->a;
 	all[1] = f->b;
