@@ -54,14 +54,24 @@ hash_final(struct hash_ctx *h, char *hex)
 	free(h);
 }
 
+/* Twice per imported row: one context and one fetched digest per
+ * thread, kept, instead of a new context and a digest looked up by name
+ * each time (a third of the hashing). */
+static _Thread_local EVP_MD_CTX *md;
+static _Thread_local EVP_MD *sha;
+
+void
+hash_thread_end(void)
+{
+	EVP_MD_CTX_free(md);
+	EVP_MD_free(sha);
+	md = NULL;
+	sha = NULL;
+}
+
 void
 hash_sha256(const void *data, size_t len, char *hex)
 {
-	/* Twice per imported row: one context and one fetched digest per
-	 * thread, kept, instead of a new context and a digest looked up by
-	 * name each time (a third of the hashing). */
-	static _Thread_local EVP_MD_CTX *md;
-	static _Thread_local EVP_MD *sha;
 	unsigned char out[EVP_MAX_MD_SIZE];
 	unsigned int n = 0;
 

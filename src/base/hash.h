@@ -13,8 +13,12 @@
 
 struct hash_ctx;
 
-/* hex receives 64 hex digits and a NUL (HASH_HEX_LEN + 1 bytes). */
+/* hex receives 64 hex digits and a NUL (HASH_HEX_LEN + 1 bytes).  Keeps
+ * a digest context per thread: a thread that called it gives that back
+ * with hash_thread_end() before it ends. */
 void	hash_sha256(const void *data, size_t len, char *hex);
+/* Free the calling thread's digest context (none: a no-op). */
+void	hash_thread_end(void);
 
 /* Incremental form: new context, feed, then final (which frees it). */
 struct hash_ctx *hash_new(void);

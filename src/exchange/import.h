@@ -187,13 +187,33 @@ IMPORTERS(IMPORTER_DECLARE)
  * rep->warnings and not counted).  An error names "path:line: ..."; a
  * store error is given that place too.  Progress goes to
  * opts->progress.  0, or -1 with err (the first bad row without
- * keep_going).
+ * keep_going).  The rows are parsed ahead on a thread of their own
+ * (import_rows.h, docs/adr/0031); cb runs on the caller's thread, in
+ * file order.  row is borrowed for the call.
  */
 typedef int (*import_row_fn)(struct store *st, struct json_t *row,
     const char *path, size_t line, const struct import_opts *opts,
     struct import_report *rep, struct err *err);
 int	import_each_jsonl(struct store *st, const char *path, int nan_ok,
 	    const struct import_opts *opts, import_row_fn cb,
+	    struct import_report *rep, struct err *err);
+
+/*
+ * The same loop for a reader that does part of a row's work ahead, on
+ * the parsing thread: prep(row) (the row alone, never the store; its
+ * result may be NULL) runs there as each row is parsed, prep_free frees
+ * what it made (there too, after cb), and cb gets it as prep (borrowed:
+ * cb may change it, and must leave in it only what prep_free frees).
+ */
+typedef void	*(*import_prep_fn)(struct json_t *row);
+typedef void	 (*import_prep_free_fn)(void *prep);
+typedef int (*import_prep_row_fn)(struct store *st, struct json_t *row,
+    void *prep, const char *path, size_t line,
+    const struct import_opts *opts, struct import_report *rep,
+    struct err *err);
+int	import_each_jsonl_prep(struct store *st, const char *path,
+	    import_prep_fn prep, import_prep_free_fn prep_free,
+	    const struct import_opts *opts, import_prep_row_fn cb,
 	    struct import_report *rep, struct err *err);
 
 /* "path:line: what" into err, for a row's own error; returns -1. */

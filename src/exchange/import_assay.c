@@ -153,20 +153,62 @@ out:
 	return rc;
 }
 
+/*
+ * What a row's candidate is, decoded on the parsing thread (import.h,
+ * import_each_jsonl_prep()): its fields, code hash and unknown members
+ * (or the codec's refusal), and its recorded results.  assay_row() adds
+ * what needs the store; assay_prep_free() frees it all.
+ */
+struct assay_prep {
+	struct candidate	 c;
+	int			 rc;	/* codec_candidate_parse()'s */
+	struct err		 err;	/* its refusal, when rc < 0 */
+	struct recorded		*recs;
+	size_t			 nrec;
+};
+
+static void *
+assay_prep(json_t *row)
+{
+	struct assay_prep *p;
+	json_t *v;
+	size_t i;
+
+	if (json_object_get(row, "candidate") == NULL)
+		return NULL;
+	p = xcalloc(1, sizeof *p);
+	p->rc = codec_candidate_parse(row, &raw_codec, &p->c, &p->err);
+	if (p->rc < 0)
+		return p;
+	json_array_foreach(json_object_get(row, "recorded"), i, v) {
+		p->recs = xreallocarray(p->recs, p->nrec + 1, sizeof *p->recs);
+		codec_recorded_parse(v, &p->recs[p->nrec++]);
+	}
+	return p;
+}
+
+static void
+assay_prep_free(void *arg)
+{
+	struct assay_prep *p = arg;
+
+	for (size_t i = 0; i < p->nrec; i++)
+		recorded_release(&p->recs[i]);
+	free(p->recs);
+	candidate_release(&p->c);
+	free(p);
+}
+
 static int
-assay_row(struct store *st, json_t *row, const char *path, size_t line,
-    const struct import_opts *opts, struct import_report *rep,
+assay_row(struct store *st, json_t *row, void *arg, const char *path,
+    size_t line, const struct import_opts *opts, struct import_report *rep,
     struct err *err)
 {
+	struct assay_prep *p = arg;
 	json_t *to = json_object_get(row, "task");
 	json_t *co = json_object_get(row, "candidate");
 	char *task_id = NULL, *env = NULL;
-	struct candidate c = { 0 };
-	struct err e;
-	struct recorded *recs = NULL;
-	size_t nrec = 0;
-	json_t *v;
-	size_t i;
+	struct candidate *c;
 	int rc = -1, inserted = 0;
 
 	if (to == NULL && co == NULL)
@@ -197,30 +239,33 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 		rc = 0;
 		goto out;
 	}
-	if (codec_candidate_parse(row, &raw_codec, &c, &e) < 0) {
-		import_row_error(err, path, line, e.msg);
+	if (p->rc < 0) {
+		import_row_error(err, path, line, p->err.msg);
 		goto out;
 	}
-	c.task_id = xstrdup(task_id);
-	if (c.id != NULL && opts->id_prefix != NULL) {
-		char *p = xasprintf("%s%s", opts->id_prefix, c.id);
+	/* The prepared candidate, completed in place: assay_prep_free()
+	 * frees it, on the thread that made most of it. */
+	c = &p->c;
+	c->task_id = xstrdup(task_id);
+	if (c->id != NULL && opts->id_prefix != NULL) {
+		char *pfx = xasprintf("%s%s", opts->id_prefix, c->id);
 
-		free(c.id);
-		c.id = p;
+		free(c->id);
+		c->id = pfx;
 	}
-	if (c.lang == NULL)
-		c.lang = xstrdup(import_lang_of_env(env));
+	if (c->lang == NULL)
+		c->lang = xstrdup(import_lang_of_env(env));
 	/* A row written by assay export keeps where it first came from. */
-	if (c.source == NULL)
-		c.source = xasprintf("%s:%zu", path, line);
-	if (c.parent != NULL) {
+	if (c->source == NULL)
+		c->source = xasprintf("%s:%zu", path, line);
+	if (c->parent != NULL) {
 		char *pid = NULL;
 		int prc = 1;
 
 		/* With --id-prefix the parent is first looked for among
 		 * this file's own (prefixed) ids. */
 		if (opts->id_prefix != NULL) {
-			char *pp = xasprintf("%s%s", opts->id_prefix, c.parent);
+			char *pp = xasprintf("%s%s", opts->id_prefix, c->parent);
 
 			prc = store_candidate_resolve(st, pp, &pid, err);
 			free(pp);
@@ -230,30 +275,23 @@ assay_row(struct store *st, json_t *row, const char *path, size_t line,
 			}
 		}
 		if (prc != 0 &&
-		    store_candidate_resolve(st, c.parent, &pid, err) != 0) {
+		    store_candidate_resolve(st, c->parent, &pid, err) != 0) {
 			free(pid);
 			import_row_error(err, path, line,
 			    "unknown parent candidate");
 			goto out;
 		}
-		free(c.parent);
-		c.parent = pid;
+		free(c->parent);
+		c->parent = pid;
 	}
-	json_array_foreach(json_object_get(row, "recorded"), i, v) {
-		recs = xreallocarray(recs, nrec + 1, sizeof *recs);
-		codec_recorded_parse(v, &recs[nrec++]);
-	}
-	if (import_put_candidate(st, &c, recs, nrec, rep, &inserted, err) < 0)
+	if (import_put_candidate(st, c, p->recs, p->nrec, rep, &inserted,
+	    err) < 0)
 		goto out;
-	if (inserted && assay_decisions(st, row, c.id, opts->by != NULL ?
+	if (inserted && assay_decisions(st, row, c->id, opts->by != NULL ?
 	    opts->by : "import", path, line, err) < 0)
 		goto out;
 	rc = 0;
 out:
-	for (i = 0; i < nrec; i++)
-		recorded_release(&recs[i]);
-	free(recs);
-	candidate_release(&c);
 	free(task_id);
 	free(env);
 	return rc;
@@ -271,7 +309,8 @@ assay_run(struct store *st, const char *path,
     const struct import_opts *opts, struct import_report *rep,
     struct err *err)
 {
-	return import_each_jsonl(st, path, 0, opts, assay_row, rep, err);
+	return import_each_jsonl_prep(st, path, assay_prep, assay_prep_free,
+	    opts, assay_row, rep, err);
 }
 
 const struct importer importer_assay = {

@@ -932,6 +932,87 @@ test_import_keep_going_skips_bad_line(void **state)
 }
 
 /*
+ * A file big enough to be parsed ahead on a thread of its own (ADR
+ * 0031): 3,000 rows of one task, row 1,777 cut short.  Without
+ * keep_going the error names line 1,777 and nothing stays; with it just
+ * that row is skipped, and the candidates of the other rows are there,
+ * each with its own line as its source (the rows came in file order).
+ */
+static char *
+big_rows(struct fx *f)
+{
+	struct buf b = BUF_INIT;
+	char *path;
+
+	buf_adds(&b, "{\"task\": {\"id\": \"local/big\", \"env\": \"iverilog\"}}\n");
+	for (int k = 2; k <= 3000; k++) {
+		if (k == 1777)
+			buf_adds(&b, "{\"task\": \"local/big\", \"candidate\":"
+			    " {\"code\":\n");
+		else
+			buf_printf(&b, "{\"task\": \"local/big\", \"candidate\":"
+			    " {\"origin\": \"m\", \"code\": \"module m%d; endmodule"
+			    " // padding the row past a few dozen bytes\"}}\n", k);
+	}
+	assert_true(b.len > 64 * 1024);
+	path = write_file(f, "big.jsonl", buf_str(&b), b.len);
+	buf_release(&b);
+	return path;
+}
+
+static void
+test_import_big_file_bad_row(void **state)
+{
+	struct fx *f = *state;
+	struct import_opts o = { IMPORT_AUTO, 0, "tester" };
+	struct import_report rep;
+	struct candidate c;
+	struct err err;
+	char *path = keep(f, big_rows(f)), *want;
+
+	import_report_init(&rep);
+	assert_int_equal(import_path(f->st, path, &o, &rep, &err), -1);
+	want = keep(f, xasprintf("%s:1777: invalid JSON", path));
+	if (strncmp(err.msg, want, strlen(want)) != 0)
+		fail_msg("error \"%s\" does not start with \"%s\"", err.msg,
+		    want);
+	import_report_release(&rep);
+	assert_int_equal(count(f->st, NULL), 0);
+
+	o.keep_going = 1;
+	import_report_init(&rep);
+	assert_int_equal(import_path(f->st, path, &o, &rep, &err), 0);
+	assert_int_equal(rep.skipped, 1);
+	assert_int_equal(rep.cands_added, 2998);
+	assert_non_null(strstr(buf_str(&rep.warnings), want));
+	import_report_release(&rep);
+	assert_int_equal(count(f->st, NULL), 2998);
+	/* the candidate of row 2,500 has that row's line as its source:
+	 * adding its identity again gives its id */
+	{
+		struct candidate q = { 0 };
+		char *src = xasprintf("%s:2500", path);
+		int ins = 1;
+
+		q.task_id = xstrdup("local/big");
+		q.origin = xstrdup("m");
+		q.kind = xstrdup("direct");
+		q.lang = xstrdup("verilog");
+		import_set_code(&q, "module m2500; endmodule // padding the"
+		    " row past a few dozen bytes");
+		if (store_candidate_add(f->st, &q, &ins, &err) < 0)
+			fail_msg("add: %s", err.msg);
+		assert_int_equal(ins, 0);
+		assert_int_equal(store_candidate_get(f->st, q.id, &c, &err), 0);
+		assert_string_equal(c.source, src);
+		free(src);
+		candidate_release(&c);
+		candidate_release(&q);
+	}
+	assert_int_equal(count(f->st, NULL), 2998);
+}
+
+/*
  * A line that fails after its task was written (the candidate's "kind" is
  * bad) is skipped whole under keep_going: its task does not stay.
  */
@@ -1391,6 +1472,7 @@ main(void)
 		FX_TEST(test_import_malformed_line_rolls_back_file),
 		FX_TEST(test_import_keep_going_skips_bad_line),
 		FX_TEST(test_import_keep_going_skips_whole_line),
+		FX_TEST(test_import_big_file_bad_row),
 		FX_TEST(test_import_bad_row_rolls_back_earlier_rows),
 		FX_TEST(test_import_invalid_utf8_is_error),
 		FX_TEST(test_import_empty_file_warns),
