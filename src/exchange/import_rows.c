@@ -2,7 +2,7 @@
  * import_rows.c - a JSONL input's rows parsed on a thread of their own
  * (import_rows.h, docs/adr/0031).
  *
- * A ring of RING chunks of CHUNK rows each: the parser fills the chunk
+ * A ring of RING chunks of up to CHUNK rows each: the parser fills the chunk
  * at tail and publishes it, the caller reads the chunk at head without
  * the lock and gives it back when it has taken its last row.  A chunk
  * is the parser's from the moment it is free until it is published,
@@ -23,7 +23,10 @@
 #include "base/hash.h"
 #include "exchange/import.h"
 
-#define CHUNK	64	/* rows handed over at once */
+#define CHUNK	64	/* rows handed over at once, at most */
+#define CHUNK_BYTES (1u << 20)	/* a chunk ends after a row past this much
+				 * input, so that rows of megabytes (logs)
+				 * are not parsed 512 ahead */
 #define RING	8	/* chunks parsed ahead at most */
 
 struct chunk {
@@ -153,17 +156,20 @@ drop(struct import_rows *r, struct chunk *c)
 }
 
 /*
- * Fill c with up to CHUNK rows, after freeing the ones it held: the
- * rows are freed by the thread that made them, for a block freed by
- * another thread than its allocator's waits for the lock of that
- * thread's malloc arena (a third of the import's time went to it).
- * 0 when the input had no row left.
+ * Fill c with up to CHUNK rows, or fewer that end past CHUNK_BYTES of
+ * the input, after freeing the ones it held: the rows are freed by the
+ * thread that made them, for a block freed by another thread than its
+ * allocator's waits for the lock of that thread's malloc arena.  The
+ * rows it holds; 0 when the input had no row left.
  */
 static size_t
 fill(struct import_rows *r, struct chunk *c)
 {
+	const char *from = r->p;
+
 	drop(r, c);
-	while (c->n < CHUNK && parse_line(r, &c->rows[c->n]))
+	while (c->n < CHUNK && (size_t)(r->p - from) < CHUNK_BYTES &&
+	    parse_line(r, &c->rows[c->n]))
 		c->n++;
 	return c->n;
 }
@@ -190,11 +196,12 @@ parser(void *arg)
 		pthread_mutex_lock(&r->lock);
 		if (n > 0)
 			r->count++;
-		if (n < CHUNK)
+		/* parse_line() passed over the blank lines at the end */
+		if (n == 0 || r->p == r->end)
 			r->eof = 1;
 		pthread_cond_signal(&r->filled);
 		pthread_mutex_unlock(&r->lock);
-		if (n < CHUNK)
+		if (n == 0 || r->p == r->end)
 			break;
 		tail = (tail + 1) % RING;
 	}

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -201,6 +202,40 @@ test_import_rows_close_early(void **state)
 	free(in);
 }
 
+/*
+ * Rows of 100 KB (a model's long log): the parser stops a chunk after
+ * a megabyte of input, so it is never more than about 8 MB of input
+ * ahead, not 512 rows (51 MB).  Every row still comes, in order.
+ */
+static void
+test_import_rows_big_rows_bounded(void **state)
+{
+	size_t len;
+	char *in = make_input(300, 100 * 1000, &len);
+	struct import_rows *r;
+	struct import_row row;
+	int threaded;
+
+	(void)state;
+	preps_made = preps_freed = 0;
+	r = import_rows_open("in.jsonl", in, len, 0, prep_row, prep_free);
+	assert_int_equal(import_rows_next(r, &row), 1);
+	assert_int_equal(row.line, 1);
+	/* wait until the parser has filled the ring (or reached the
+	 * end: it must not) */
+	for (int i = 0; i < 200 && __atomic_load_n(&preps_made,
+	    __ATOMIC_SEQ_CST) < 88; i++)
+		usleep(10000);
+	import_rows_close(r);
+	/* 8 chunks of 11 rows (the 11th ends past the megabyte) */
+	assert_true(preps_made <= 88);
+	assert_int_equal(preps_made, preps_freed);
+	preps_made = preps_freed = 0;
+	read_all(in, len, 300, &threaded);
+	assert_true(threaded);
+	free(in);
+}
+
 /* An empty input, and one of blank lines only, have no rows. */
 static void
 test_import_rows_empty(void **state)
@@ -255,6 +290,7 @@ main(void)
 		cmocka_unit_test(test_import_rows_threaded_in_order),
 		cmocka_unit_test(test_import_rows_small_input_inline),
 		cmocka_unit_test(test_import_rows_close_early),
+		cmocka_unit_test(test_import_rows_big_rows_bounded),
 		cmocka_unit_test(test_import_rows_empty),
 		cmocka_unit_test(test_import_rows_nan),
 	};
