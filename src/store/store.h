@@ -83,7 +83,9 @@ int	store_import_publish(struct store *st, struct err *err);
 
 /*
  * A savepoint inside the open transaction, so that one row of an import
- * can be undone alone; end it with keep = 1 (release) or 0 (roll back).
+ * can be undone alone; end it with keep = 1 (release) or 0 (roll back;
+ * a row that changed nothing is released, which leaves the same, and is
+ * cheap where a ROLLBACK TO after a schema change is not).
  */
 int	store_savepoint(struct store *st, struct err *err);
 void	store_savepoint_end(struct store *st, int keep);

@@ -56,6 +56,7 @@ struct store {
 	char	*bulk_triggers;	/* the CREATE TRIGGERs set aside */
 	int64_t	 bulk_docs;	/* search rows the import added itself */
 	int64_t	 bulk_docs_row;	/* bulk_docs at the row's savepoint */
+	int64_t	 row_changes;	/* the connection's changes at it */
 	/* The candidate added last in bulk, whose logs come next. */
 	char	*bulk_last_id;
 	int64_t	 bulk_last_seq, bulk_last_doc;

@@ -1013,6 +1013,61 @@ test_import_big_file_bad_row(void **state)
 }
 
 /*
+ * keep_going over rows that fail before they write anything (an unknown
+ * task, an unknown parent) and rows that fail after (a task written,
+ * then a bad kind), mixed with good rows: each bad row is skipped whole,
+ * the good rows are all there, and the search index holds the good
+ * rows' code only.  (A row that wrote nothing is released rather than
+ * rolled back; one that wrote is rolled back.)
+ */
+static void
+test_import_keep_going_mixed_failures(void **state)
+{
+	struct fx *f = *state;
+	struct import_opts o = { IMPORT_ASSAY, 1, "tester" };
+	struct import_report rep;
+	struct buf b = BUF_INIT;
+	struct task t;
+	struct err err;
+	char *path;
+
+	buf_adds(&b, "{\"task\": {\"id\": \"local/mix\", \"env\": \"iverilog\"}}\n");
+	for (int k = 2; k <= 600; k++) {
+		if (k % 3 == 0)
+			buf_printf(&b, "{\"task\": \"local/none\", \"candidate\":"
+			    " {\"code\": \"lost_word_%d\"}}\n", k);
+		else if (k % 5 == 0)
+			buf_printf(&b, "{\"task\": \"local/mix\", \"candidate\":"
+			    " {\"code\": \"orphan_word_%d\", \"parent\":"
+			    " \"cnosuch\"}}\n", k);
+		else if (k % 7 == 0)
+			buf_printf(&b, "{\"task\": {\"id\": \"local/half%d\","
+			    " \"env\": \"iverilog\"}, \"candidate\": {\"code\":"
+			    " \"half_word_%d\", \"kind\": \"sideways\"}}\n", k, k);
+		else
+			buf_printf(&b, "{\"task\": \"local/mix\", \"candidate\":"
+			    " {\"code\": \"module good_word_%d; endmodule\"}}\n",
+			    k);
+	}
+	path = keep(f, write_file(f, "mix.jsonl", buf_str(&b), b.len));
+	buf_release(&b);
+	import_report_init(&rep);
+	assert_int_equal(import_path(f->st, path, &o, &rep, &err), 0);
+	/* 2..600: 200 multiples of 3; of the rest, 80 of 5, then 45 of 7
+	 * (counted in Python over the same rule) */
+	assert_int_equal(rep.skipped, 200 + 80 + 45);
+	assert_int_equal(rep.cands_added, 599 - 200 - 80 - 45);
+	assert_int_equal(rep.tasks_added, 1);
+	import_report_release(&rep);
+	assert_int_equal(count(f->st, NULL), 274);
+	assert_int_equal(count(f->st, "grep=lost_word_3"), 0);
+	assert_int_equal(count(f->st, "grep=orphan_word_5"), 0);
+	assert_int_equal(count(f->st, "grep=half_word_7"), 0);
+	assert_int_equal(count(f->st, "grep=good_word_599"), 1);
+	assert_int_equal(store_task_get(f->st, "local/half7", &t, &err), 1);
+}
+
+/*
  * A line that fails after its task was written (the candidate's "kind" is
  * bad) is skipped whole under keep_going: its task does not stay.
  */
@@ -1473,6 +1528,7 @@ main(void)
 		FX_TEST(test_import_keep_going_skips_bad_line),
 		FX_TEST(test_import_keep_going_skips_whole_line),
 		FX_TEST(test_import_big_file_bad_row),
+		FX_TEST(test_import_keep_going_mixed_failures),
 		FX_TEST(test_import_bad_row_rolls_back_earlier_rows),
 		FX_TEST(test_import_invalid_utf8_is_error),
 		FX_TEST(test_import_empty_file_warns),
