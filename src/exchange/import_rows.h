@@ -43,7 +43,7 @@ struct import_rows;
 /*
  * Start reading the len bytes at data (the input named path, which
  * must stay mapped until import_rows_close()), NaN read as null when
- * nan_ok (KernelBench's Python-written rows), each row given to prep
+ * nan_ok (the RTLFixer rows pandas wrote), each row given to prep
  * (may be NULL) once parsed.  Never fails: without a thread the rows
  * are parsed on demand.  path is borrowed.
  */
