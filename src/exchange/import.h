@@ -201,9 +201,12 @@ int	import_each_jsonl(struct store *st, const char *path, int nan_ok,
 /*
  * The same loop for a reader that does part of a row's work ahead, on
  * the parsing thread: prep(row) (the row alone, never the store; its
- * result may be NULL) runs there as each row is parsed, prep_free frees
- * what it made (there too, after cb), and cb gets it as prep (borrowed:
- * cb may change it, and must leave in it only what prep_free frees).
+ * result may be NULL) runs there as each row is parsed, and cb gets it
+ * as prep (borrowed: cb may change it, and must leave in it only what
+ * prep_free frees).  prep_free frees it after cb, on the parsing thread
+ * (on the caller's for the rows left when the loop ends, and for an
+ * input too small for a thread).  Both must use no globals but
+ * thread-local ones.
  */
 typedef void	*(*import_prep_fn)(struct json_t *row);
 typedef void	 (*import_prep_free_fn)(void *prep);
