@@ -26,10 +26,18 @@ command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 # The project venv (scripts/venv.sh) is made with Debian's python3.
 PKGS="$PKGS python3-venv"
 
+# Debian's nvidia-cuda-toolkit (CUDA 11.8) refuses gcc 12 as its host
+# compiler and depends on `g++-11 | clang-14 | ...`.  apt takes the first
+# alternative already there, and clang (above, for the fuzzers) brings
+# clang-14, so the toolkit's own dependency never pulls g++-11 in: name it.
+# The nvcc env proves which host compiler works (-ccbin; src/envs/nvcc.c).
 cuda=""
-if [ "${ASSAY_NO_CUDA:-0}" != 1 ] && ! command -v nvcc >/dev/null 2>&1 &&
-    [ ! -x /usr/local/cuda/bin/nvcc ]; then
-	cuda="nvidia-cuda-toolkit"
+if [ "${ASSAY_NO_CUDA:-0}" != 1 ]; then
+	PKGS="$PKGS g++-11"
+	if ! command -v nvcc >/dev/null 2>&1 &&
+	    [ ! -x /usr/local/cuda/bin/nvcc ]; then
+		cuda="nvidia-cuda-toolkit"
+	fi
 fi
 
 missing=""
