@@ -5,6 +5,13 @@
 suite=$1
 assay=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 pass=0 fail=0 skip=0 failed=""
+# Every test proves an env's toolchain once (its smoke test, cached per
+# toolchain): one cache for the suite, whatever HOME a test gives itself.
+if [ -z "${ASSAY_SMOKE_DIR:-}" ]; then
+	ASSAY_SMOKE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/assay-smoke.XXXXXX")
+	export ASSAY_SMOKE_DIR
+	trap 'rm -rf "$ASSAY_SMOKE_DIR"' EXIT
+fi
 for t in tests/"$suite"/[0-9]*.sh; do
 	[ -f "$t" ] || continue
 	log=$(mktemp)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -22,6 +23,7 @@
 #include "base/hash.h"
 #include "base/strset.h"
 #include "base/ident.h"
+#include "base/textsafe.h"
 
 void
 env_nonce(char *out, size_t n, size_t digits, char lead)
@@ -142,6 +144,65 @@ env_diags_dedup(struct run *r)
 	}
 	r->ndiags = k;
 	strset_release(&seen);
+}
+
+const char *
+env_stage_output(const char *log, size_t len, size_t *outlen)
+{
+	const char *nl;
+
+	if (len >= 2 && log[0] == '$' && log[1] == ' ' &&
+	    (nl = memchr(log, '\n', len)) != NULL) {
+		*outlen = len - (size_t)(nl + 1 - log);
+		return nl + 1;
+	}
+	*outlen = log != NULL ? len : 0;
+	return log;
+}
+
+char *
+env_first_error(const char *log, size_t len)
+{
+	const char *p, *end, *first = NULL, *pick = NULL;
+	size_t firstlen = 0, picklen = 0;
+	struct buf b = BUF_INIT;
+
+	p = env_stage_output(log, len, &len);
+	end = p + len;
+
+	while (p < end && pick == NULL) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl != NULL ? nl : end;
+
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t' ||
+		    e[-1] == '\r'))
+			e--;
+		if (e > p) {
+			if (first == NULL) {
+				first = p;
+				firstlen = (size_t)(e - p);
+			}
+			for (const char *q = p; q + 5 <= e; q++)
+				if (strncasecmp(q, "error", 5) == 0) {
+					pick = p;
+					picklen = (size_t)(e - p);
+					break;
+				}
+		}
+		p = nl != NULL ? nl + 1 : end;
+	}
+	if (pick == NULL) {
+		pick = first;
+		picklen = firstlen;
+	}
+	if (pick == NULL)
+		return NULL;
+	if (picklen > 300)
+		picklen = 300;
+	safe_text(&b, pick, picklen, 0);
+	return buf_detach(&b, NULL);
 }
 
 int

@@ -186,6 +186,16 @@ struct env_ops {
 	const char	*without_gpu;
 
 	/*
+	 * Optional (NULL: reinstalling its packages is the advice).  What
+	 * to do about a toolchain whose smoke test fails (verify/smoke.h),
+	 * read from its identity (toolchain()'s string, borrowed) and
+	 * whether it ran sandboxed, into buf (n bytes); leave buf empty for
+	 * the default advice.  Pure.
+	 */
+	void	(*broken_hint)(const char *identity, int sandboxed, char *buf,
+		    size_t n);
+
+	/*
 	 * Identity of the installed toolchain into buf ("Icarus Verilog
 	 * version 11.0 (stable)").  -1 with err when it is not installed.
 	 */
@@ -284,6 +294,23 @@ struct env_located {
 	const char	*msg;		/* after the severity and blanks */
 	size_t		 msglen;
 };
+/*
+ * A stage's output: its log (len bytes) past the "$ COMMAND" line that
+ * verify.c puts first, which names the files on the command line but is
+ * not the tool's.  Points into log; *outlen its length.
+ */
+const char *env_stage_output(const char *log, size_t len, size_t *outlen);
+/*
+ * The line of a tool's log (len bytes; a stage's header line is skipped,
+ * env_stage_output()) to quote as the evidence of its
+ * failure: the first line that says "error" in any case ("ERROR: No
+ * supported gcc/g++ host compiler found", "nvcc fatal", a located
+ * error), else the first line that is not blank; trimmed of blanks and
+ * carriage returns, cut at 300 bytes, made terminal-safe.  New string,
+ * or NULL when the log holds nothing but blanks: only then may a
+ * verdict say a tool "failed without an error message".
+ */
+char	*env_first_error(const char *log, size_t len);
 /* Parse line (len bytes, no newline) into *loc; 1 when it is such a
  * message, else 0.  Everything in loc points into line. */
 int	env_located(const char *line, size_t len, struct env_located *loc);

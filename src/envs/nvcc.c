@@ -59,7 +59,8 @@
 
 /*
  * The build stage ("$1" nvcc, "$2" -arch, "$3" -DASSAY_SM, "$4" the
- * harness): the harness is compiled alone, linked once without the
+ * harness, "$5" the host compiler for -ccbin, empty for nvcc's own:
+ * nvcc_ccbin()): the harness is compiled alone, linked once without the
  * candidate (into nothing kept) to learn which symbols only the
  * candidate can give it.  Those become a stub (each a function that
  * returns at once), and the harness linked with the stub is
@@ -72,10 +73,11 @@
  * both and compares (ADR 0020).  No secret is compiled into anything.
  */
 static const char isolate[] =
-    "c=$1 a=$2 m=$3 h=$4\n"
-    "\"$c\" \"$a\" -O2 \"$m\" -c \"$h\" -o harness.o || exit\n"
-    "k=$(\"$c\" \"$a\" -o harness.probe harness.o -Xlinker --no-demangle"
-    " 2>&1 | sed -n \"s/.*undefined reference to \\`\\([^']*\\)'.*/\\1/p\""
+    "c=$1 a=$2 m=$3 h=$4 b=$5\n"
+    "\"$c\" ${b:+-ccbin} ${b:+\"$b\"} \"$a\" -O2 \"$m\" -c \"$h\" -o harness.o"
+    " || exit\n"
+    "k=$(\"$c\" ${b:+-ccbin} ${b:+\"$b\"} \"$a\" -o harness.probe harness.o"
+    " -Xlinker --no-demangle 2>&1 | sed -n \"s/.*undefined reference to \\`\\([^']*\\)'.*/\\1/p\""
     " | sort -u)\n"
     "rm -f harness.probe\n"
     "{ printf '\\t.text\\n'\n"
@@ -83,12 +85,14 @@ static const char isolate[] =
     "\"%s\":\\n\\txorl %%eax, %%eax\\n\\tret\\n' \"$x\" \"$x\" \"$x\"; done\n"
     "  printf '\\t.section .note.GNU-stack,\"\",@progbits\\n'; } > " STUB_SRC "\n"
     "as -o " STUB_OBJ " " STUB_SRC " || exit\n"
-    "\"$c\" \"$a\" -O2 -o " RUN_DIR "/harness-want harness.o " STUB_OBJ
+    "\"$c\" ${b:+-ccbin} ${b:+\"$b\"} \"$a\" -O2 -o " RUN_DIR "/harness-want"
+    " harness.o " STUB_OBJ
     " || exit\n"
     "set -- --keep-global-symbol=assay_no_symbol\n"
     "for x in $k; do set -- \"$@\" \"--keep-global-symbol=$x\"; done\n"
     "objcopy \"$@\" " CAND_OBJ " || exit\n"
-    "\"$c\" \"$a\" -O2 -o " RUN_DIR "/harness harness.o " CAND_OBJ " || exit\n"
+    "\"$c\" ${b:+-ccbin} ${b:+\"$b\"} \"$a\" -O2 -o " RUN_DIR "/harness"
+    " harness.o " CAND_OBJ " || exit\n"
     "exec cc -O2 -o " RUN_DIR "/check " CHECK_SRC " -lseccomp\n";
 #define SKIP_EXIT	77	/* the harness's "no GPU here" */
 #define NO_GPU_EVIDENCE	"skipped: no GPU"
@@ -149,21 +153,75 @@ nvcc_driver(char *buf, size_t n)
 	fclose(f);
 }
 
+/*
+ * The host compiler nvcc is proven to accept, for -ccbin: "" when nvcc's
+ * own choice works, else the absolute path (under /usr, which the
+ * sandbox sees) of the first of HOSTS that does; NULL when none does.
+ * CUDA's crt/host_config.h refuses a GNU C++ newer than the toolkit
+ * supports (Debian 12's CUDA 11.8: gcc 11 at most), and Debian's nvcc
+ * looks for g++-11 ... g++-6 only, stopping with "No supported gcc/g++
+ * host compiler found" where clang-14 alone is there (issue 21).  The
+ * proof is nvcc preprocessing an empty CUDA file with it (-E -x cu:
+ * cuda_runtime.h and its host_config.h check, well under a second), once
+ * per process.
+ */
+static const char *
+nvcc_ccbin(const char *nvcc)
+{
+	static const char *const hosts[] = { "g++-13", "g++-12", "g++-11",
+	    "g++-10", "g++-9", "clang-16", "clang-15", "clang-14",
+	    "clang-13", NULL };
+	static char path[PATH_MAX];
+	static int done, found;
+	const char *argv[] = { "/bin/sh", "-c", NULL, NULL };
+	char out[16];
+
+	if (done)
+		return found ? path : NULL;
+	done = 1;
+	path[0] = '\0';
+	for (int i = -1; hosts[i < 0 ? 0 : i] != NULL; i++) {
+		char real[PATH_MAX], *cmd;
+		int rc;
+
+		if (i >= 0) {
+			snprintf(path, sizeof path, "/usr/bin/%s", hosts[i]);
+			if (access(path, X_OK) != 0 ||
+			    realpath(path, real) == NULL ||
+			    strncmp(real, "/usr/", 5) != 0)
+				continue;
+		}
+		cmd = xasprintf("'%s' %s%s%s -E -x cu -o /dev/null /dev/null"
+		    " >/dev/null 2>&1 && echo ok", nvcc, i >= 0 ? "-ccbin '" :
+		    "", i >= 0 ? path : "", i >= 0 ? "'" : "");
+		argv[2] = cmd;
+		rc = env_tool_version(argv, out, sizeof out);
+		free(cmd);
+		if (rc == 0 && strcmp(out, "ok") == 0) {
+			if (i < 0)
+				path[0] = '\0';
+			found = 1;
+			return path;
+		}
+	}
+	path[0] = '\0';
+	return NULL;
+}
+
 static int
 nvcc_toolchain(char *buf, size_t n, struct err *err)
 {
-	const char *nvcc = nvcc_path();
-	char real[PATH_MAX], ver[256], drv[96], *cmd;
+	const char *nvcc = nvcc_path(), *host;
+	char ver[256], drv[96], *cmd;
 	const char *argv[] = { "/bin/sh", "-c", NULL, NULL };
 	int rc;
 
 	if (nvcc == NULL)
 		return err_set(err, "nvcc is not installed (not on PATH, no"
 		    " /usr/local/cuda/bin/nvcc)");
-	/* The sandbox sees /usr only. */
-	if (realpath(nvcc, real) == NULL || strncmp(real, "/usr/", 5) != 0)
-		return err_set(err, "nvcc at %s is outside /usr, which is all"
-		    " of the system the sandbox sees", nvcc);
+	/* One outside /usr, which is all of the system the sandbox sees,
+	 * is present but cannot run sandboxed: its smoke test says so
+	 * (nvcc_smoke_hint()). */
 	if (strchr(nvcc, '\'') != NULL)
 		return err_set(err, "nvcc path %s has a quote", nvcc);
 	/* Shell built-ins only: PATH may be anything. */
@@ -177,8 +235,38 @@ nvcc_toolchain(char *buf, size_t n, struct err *err)
 		    " \"Cuda compilation tools, release\" line (a wrapper"
 		    " whose CUDA toolkit has moved?)", nvcc);
 	nvcc_driver(drv, sizeof drv);
-	snprintf(buf, n, "%s; %s", ver, drv);
+	/* The host compiler is part of the toolchain: a run made with
+	 * another one (or with none that works) is another run. */
+	host = nvcc_ccbin(nvcc);
+	snprintf(buf, n, "%s; host compiler %s; %s", ver, host == NULL ?
+	    "none accepted" : host[0] == '\0' ? "nvcc's default" : host, drv);
 	return 0;
+}
+
+/* What to do when the smoke test fails, from the identity's host
+ * compiler and where nvcc lives (env_ops.broken_hint). */
+static void
+nvcc_broken_hint(const char *identity, int sandboxed, char *buf, size_t n)
+{
+	const char *nvcc = nvcc_path();
+	char real[PATH_MAX];
+
+	buf[0] = '\0';
+	if (sandboxed && nvcc != NULL && (realpath(nvcc, real) == NULL ||
+	    strncmp(real, "/usr/", 5) != 0))
+		snprintf(buf, n, "nvcc at %s is outside /usr, which is all of"
+		    " the system the sandbox sees: install a CUDA toolkit under"
+		    " /usr (make deps installs Debian's), or verify with"
+		    " --no-sandbox", nvcc);
+	else if (strstr(identity, "host compiler none accepted") != NULL)
+		snprintf(buf, n, "nvcc accepts none of the host compilers here:"
+		    " install one this CUDA supports (Debian's CUDA 11.8:"
+		    " apt-get install g++-11; make deps does), then look again"
+		    " with assay envs");
+	else
+		snprintf(buf, n, "try nvcc by hand on a small .cu file; make"
+		    " deps installs Debian's CUDA 11.8 and g++-11, NVIDIA's"
+		    " toolkit in /usr/local/cuda is used first");
 }
 
 /* --- prepare ---------------------------------------------------------- */
@@ -249,7 +337,7 @@ static int
 nvcc_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
-	const char *nvcc = nvcc_path();
+	const char *nvcc = nvcc_path(), *host;
 	char *arch = env_param_str(t, "arch");
 	char *harness = env_param_str(t, "harness");
 	char *archopt = NULL, *smopt = NULL;
@@ -288,11 +376,20 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 		goto out;
 
 	archopt = xasprintf("-arch=%s", arch);
+	/* The host compiler nvcc_toolchain() proved; none proven leaves
+	 * nvcc to its own, whose error the run then shows. */
+	host = nvcc_ccbin(nvcc);
+	if (host == NULL)
+		host = "";
 	{
 		const char *const compile[] = { nvcc, archopt, "-O2", "-Xptxas",
 		    "-v,-warn-spills", "-c", CAND_FILE, "-o", CAND_OBJ, NULL };
+		const char *const compile_cc[] = { nvcc, "-ccbin", host,
+		    archopt, "-O2", "-Xptxas", "-v,-warn-spills", "-c",
+		    CAND_FILE, "-o", CAND_OBJ, NULL };
 
-		env_plan_stage(plan, "compile", compile);
+		env_plan_stage(plan, "compile", host[0] != '\0' ? compile_cc :
+		    compile);
 	}
 	if (harness != NULL) {
 		size_t len, clen;
@@ -315,7 +412,8 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 		smopt = xasprintf("-DASSAY_SM=%d", env_atoi(arch + 3));
 		{
 			const char *const build[] = { "sh", "-c", isolate,
-			    "build", nvcc, archopt, smopt, harness, NULL };
+			    "build", nvcc, archopt, smopt, harness, host,
+			    NULL };
 			const char *const run[] = { "./check", NULL };
 
 			env_plan_stage(plan, "build", build);
@@ -767,10 +865,38 @@ judge_resources(const struct env_stage_result *res, const struct nv_scan *s,
 	return 0;
 }
 
-static void
-judge_compile(const struct nv_scan *s, const struct env_stage_result *res,
-    struct run *r)
+/*
+ * A stage of nvcc's that failed on a log naming no file of the run's
+ * (the candidate's, or the harness's in the build): the toolchain's
+ * fault, never the candidate's or the task's (issue 21).  Debian's nvcc
+ * with no host compiler it accepts, or crt/host_config.h refusing the
+ * one it found, fail so on every input.  env-error/toolchain-error with
+ * the tool's first error line as the evidence; 1 when judged so.
+ */
+static int
+judge_toolchain(const char *stage, const struct env_stage_result *res,
+    const char *const *names, struct run *r)
 {
+	size_t len;
+	const char *out = env_stage_output(res->log, res->log_len, &len);
+	char *ev;
+
+	for (size_t i = 0; names[i] != NULL; i++)
+		if (memmem(out, len, names[i], strlen(names[i])) != NULL)
+			return 0;
+	ev = env_first_error(res->log, res->log_len);
+	env_set(&r->stage, stage);
+	env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, "toolchain-error",
+	    ev != NULL ? ev : "nvcc failed without an error message");
+	free(ev);
+	return 1;
+}
+
+static void
+judge_compile(const struct env_plan *plan, const struct nv_scan *s,
+    const struct env_stage_result *res, struct run *r)
+{
+	const char *const names[] = { plan->cand_file, NULL };
 	char *ev;
 
 	if (res->exit_code == 127) {
@@ -787,6 +913,8 @@ judge_compile(const struct nv_scan *s, const struct env_stage_result *res,
 		    r->ndiags > 0 ? r->diags[0].message : NULL);
 		return;
 	}
+	if (res->exit_code < 128 && judge_toolchain("compile", res, names, r))
+		return;
 	if (res->exit_code > 128 && s->errors == 0) {
 		ev = xasprintf("nvcc died of signal %d", res->exit_code - 128);
 		env_set(&r->stage, "compile");
@@ -797,10 +925,12 @@ judge_compile(const struct nv_scan *s, const struct env_stage_result *res,
 	}
 	/* compile before api (design.md section 3): api only when every
 	 * error is about CUDA's API. */
+	ev = s->first != NULL ? NULL : env_first_error(res->log, res->log_len);
 	fail(r, "compile", s->errors > 0 && s->api == s->errors ? "api" :
 	    "compile", s->errors > 0 && s->api == s->errors ? "undefined-api" :
 	    s->sub != NULL ? s->sub : "other", s->first != NULL ? s->first :
-	    "nvcc failed without an error message");
+	    ev != NULL ? ev : "nvcc failed without an error message");
+	free(ev);
 	if (s->errors > 0 && s->api == s->errors && s->sub != NULL &&
 	    strcmp(s->sub, "undefined-identifier") != 0)
 		env_set(&r->subcategory, strcmp(s->sub, "missing-header") == 0 ?
@@ -808,9 +938,19 @@ judge_compile(const struct nv_scan *s, const struct env_stage_result *res,
 }
 
 static void
-judge_build(const struct nv_scan *s, const struct env_stage_result *res,
+judge_build(const struct task *t, const struct env_plan *plan,
+    const struct nv_scan *s, const struct env_stage_result *res,
     struct run *r)
 {
+	char *harness = env_param_str(t, "harness");
+	const char *const names[] = { plan->cand_file, CAND_OBJ,
+	    harness != NULL ? harness : plan->cand_file, NULL };
+	int tool = res->exit_code < 128 &&
+	    judge_toolchain("build", res, names, r);
+
+	free(harness);
+	if (tool)
+		return;
 	if (s->harness > 0) {
 		/* The harness does not compile: every candidate would fail
 		 * alike.  The task is at fault. */
@@ -930,7 +1070,6 @@ nvcc_judge(const struct task *t, const struct env_plan *plan,
 	json_t *m = json_object();
 	const char *stage;
 
-	(void)t;
 	if (nres == 0) {
 		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		goto out;
@@ -960,12 +1099,12 @@ nvcc_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	if (res[0].exit_code != 0) {
 		add_findings(plan, f, nf, "error", r);
-		judge_compile(&s, &res[0], r);
+		judge_compile(plan, &s, &res[0], r);
 		goto out;
 	}
 	if (nres >= 2 && res[1].exit_code != 0) {
 		add_findings(plan, f, nf, "error", r);
-		judge_build(&s, &res[1], r);
+		judge_build(t, plan, &s, &res[1], r);
 		goto out;
 	}
 	if (stop == ENV_STOP_DISK) {
@@ -1014,6 +1153,7 @@ const struct env_ops env_nvcc = {
 	    " the harness also needs an NVIDIA GPU and driver, else runs are"
 	    " skipped",
 	.toolchain = nvcc_toolchain,
+	.broken_hint = nvcc_broken_hint,
 	.prepare = nvcc_prepare,
 	.rules = nvcc_rules,
 	.nrules = NVCC_NRULES,

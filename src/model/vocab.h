@@ -76,6 +76,8 @@
 	X(SUB_NO_RESULT,	"no-result",		"result")	\
 	X(SUB_TOOLCHAIN_MISSING, "toolchain-missing",	"env")		\
 	X(SUB_TOOLCHAIN_CRASH,	"toolchain-crash",	"env")		\
+	X(SUB_TOOLCHAIN_BROKEN,	"toolchain-broken",	"env")		\
+	X(SUB_TOOLCHAIN_ERROR,	"toolchain-error",	"env")		\
 	X(SUB_REFERENCE_FAILS,	"reference-fails",	"defect")
 
 #define VOCAB_ENUM_(id, ...)	id,

@@ -16,6 +16,8 @@
 #include "base/err.h"
 #include "store/store.h"
 #include "model/vocab.h"
+#include "verify/pipeline.h"
+#include "verify/smoke.h"
 
 struct vsvc_slot {
 	struct verify_job	*job;
@@ -36,6 +38,7 @@ struct vsvc {
 	int			 ttl_s;
 	time_t			 t_start, renewed;
 	struct vsvc_summary	 sum;
+	char			*broken_told;	/* "\nENV\n..." noted */
 };
 
 void
@@ -225,6 +228,13 @@ unchanged(struct vsvc *s, const struct task *t, const struct candidate *c)
 
 	if (store_run_latest(s->st, c->id, &last, NULL) != 0)
 		return 0;
+	/* env-error says nothing of the candidate, and the environment
+	 * may have been repaired without a new toolchain identity (a
+	 * package reinstalled): such a run is made again (issue 21). */
+	if (verdict_is(last.verdict, VERDICT_ENV_ERROR)) {
+		run_release(&last);
+		return 0;
+	}
 	/* After its first second: times are whole seconds, and a run an
 	 * earlier verify stored in the second this one began is not newer
 	 * (e2e 050 ran into it). */
@@ -239,6 +249,46 @@ unchanged(struct vsvc *s, const struct task *t, const struct candidate *c)
 	}
 	run_release(&last);
 	return skip;
+}
+
+/*
+ * A task's env whose toolchain fails its smoke test is told once per
+ * batch, before its first candidate starts: every run of it will be
+ * env-error/toolchain-broken, and the note says why and what to do.
+ */
+static void
+tell_broken(struct vsvc *s, const struct task *t)
+{
+	char names[PIPELINE_MAX][PIPELINE_NAME], id[ERR_MSG_MAX];
+	int n;
+
+	if (s->o.vo.no_smoke)
+		return;
+	n = pipeline_split(t->env, names, NULL);
+	for (int k = 0; k < n; k++) {
+		const struct smoke_result *sm;
+		char *key, *m;
+
+		if (verify_toolchain(names[k], id, sizeof id, NULL) < 0)
+			continue;
+		key = xasprintf("\n%s\n", names[k]);
+		if (s->broken_told != NULL && strstr(s->broken_told, key) !=
+		    NULL) {
+			free(key);
+			continue;
+		}
+		sm = verify_smoke(names[k], &s->o.vo);
+		if (sm->state == SMOKE_BROKEN) {
+			m = verify_smoke_evidence(names[k], sm);
+			problem(s, VSVC_NOTE, NULL, m);
+			free(m);
+		}
+		m = xasprintf("%s%s", s->broken_told != NULL ?
+		    s->broken_told : "", key + (s->broken_told != NULL));
+		free(s->broken_told);
+		s->broken_told = m;
+		free(key);
+	}
 }
 
 /* Start the candidate at s->next, or account for why not. */
@@ -292,6 +342,7 @@ start_next(struct vsvc *s)
 	if (unchanged(s, &t, &c)) {
 		release_claim(s, id);
 	} else {
+		tell_broken(s, &t);
 		if (s->h.starting != NULL)
 			s->h.starting(s->h.arg, &c, &t, &rows, &cols);
 		if (verify_job_start(&j, &s->o.vo, &t, &c, s->o.use_pty, rows,
@@ -470,5 +521,6 @@ vsvc_free(struct vsvc *s)
 	free(s->run);
 	free(s->pfd);
 	free(s->holder);
+	free(s->broken_told);
 	free(s);
 }

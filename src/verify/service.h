@@ -14,7 +14,11 @@
  *     and released when each ends;
  *   - the input-key skip: a candidate whose latest run has the input key
  *     it would have now is not run again (with opts.force: unless that
- *     run was stored by another verify since this batch began);
+ *     run was stored by another verify since this batch began); a
+ *     latest run that is env-error always runs again;
+ *   - a broken toolchain: an env whose smoke test fails (smoke.h) is
+ *     told once, as a VSVC_NOTE, before its first candidate starts;
+ *     its runs are env-error/toolchain-broken (verify_job_start());
  *   - start, step: at most opts.jobs jobs at once, advanced without ever
  *     blocking: the caller polls the fds of vsvc_pollfds() and calls
  *     vsvc_step();

@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "verify/verify.h"
+#include "verify/smoke.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -89,6 +90,10 @@ struct verify_job {
 	 * with this reason and nothing starts. */
 	char			*missing;
 	int			 missing_shown;	/* told to the live output */
+	/* The env's smoke test failed (smoke.h): the evidence, the stage
+	 * and log of the failing sample (borrowed from smoke's cache). */
+	char			*broken;
+	const struct smoke_result *broken_smoke;
 	char			*cache_dir;	/* lasting compiler cache or NULL */
 	char			 stage_label[PIPELINE_NAME + 20];
 };
@@ -554,6 +559,18 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 		j->missing = missing_reason(names, (size_t)n, err != NULL ?
 		    err->msg : "toolchain missing");
 		snprintf(j->toolchain, sizeof j->toolchain, "missing");
+	} else if (!o->no_smoke) {
+		/* Proven, not assumed (issue 21): a toolchain that fails its
+		 * own smoke test decides nothing about this candidate. */
+		for (int k = 0; k < n && j->broken == NULL; k++) {
+			const struct smoke_result *sm = verify_smoke(names[k],
+			    o);
+
+			if (sm->state == SMOKE_BROKEN) {
+				j->broken = verify_smoke_evidence(names[k], sm);
+				j->broken_smoke = sm;
+			}
+		}
 	}
 	/* Keep our own copies: the caller's may go away mid-run. */
 	j->task.id = xstrdup(t->id);
@@ -573,7 +590,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	j->cand.code = xstrndup(c->code, c->code_len);
 	j->cand.code_len = c->code_len;
 	memcpy(j->cand.code_hash, c->code_hash, sizeof j->cand.code_hash);
-	if (j->missing != NULL) {
+	if (j->missing != NULL || j->broken != NULL) {
 		j->t0 = now_ms();
 		j->started = (int64_t)time(NULL);
 		j->done = 1;
@@ -773,9 +790,11 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 	int eof, code;
 
 	if (j->done) {
-		if (j->missing != NULL && !j->missing_shown && out != NULL) {
-			char *msg = xasprintf("assay: skipped: %s\r\n",
-			    j->missing);
+		if ((j->missing != NULL || j->broken != NULL) &&
+		    !j->missing_shown && out != NULL) {
+			char *msg = j->missing != NULL ?
+			    xasprintf("assay: skipped: %s\r\n", j->missing) :
+			    xasprintf("assay: not run: %s\r\n", j->broken);
 
 			out(msg, strlen(msg), arg);
 			free(msg);
@@ -999,15 +1018,30 @@ verify_job_result(struct verify_job *j, struct run *r)
 	r->cand_id = xstrdup(j->cand.id);
 	r->env = xstrdup(j->env_name);
 	r->toolchain = xstrdup(j->toolchain);
-	if (j->missing != NULL) {
+	if (j->missing != NULL || j->broken != NULL) {
+		/* Nothing ran: the toolchain is missing, or broken. */
+		const struct smoke_result *sm = j->broken_smoke;
+
 		r->inputs = xstrdup("{}");
 		r->command = xstrdup("");
 		r->started = j->started;
 		r->exit_code = -1;
-		r->verdict = xstrdup("skipped");
-		r->subcategory = xstrdup("no-toolchain");
-		r->evidence = xasprintf("skipped: %s", j->missing);
-		r->log = xasprintf("assay: skipped: %s\n", j->missing);
+		if (j->missing != NULL) {
+			r->verdict = xstrdup("skipped");
+			r->subcategory = xstrdup("no-toolchain");
+			r->evidence = xasprintf("skipped: %s", j->missing);
+			r->log = xasprintf("assay: skipped: %s\n", j->missing);
+		} else {
+			r->verdict = xstrdup("env-error");
+			r->subcategory = xstrdup("toolchain-broken");
+			r->stage = sm->stage != NULL ? xstrdup(sm->stage) :
+			    NULL;
+			r->evidence = xstrdup(j->broken);
+			r->log = xasprintf("assay: not run: %s\n%s%s",
+			    j->broken, sm->log != NULL ? "assay: the smoke"
+			    " test's log:\n" : "", sm->log != NULL ? sm->log :
+			    "");
+		}
 		r->log_len = strlen(r->log);
 		return;
 	}
@@ -1111,5 +1145,6 @@ verify_job_free(struct verify_job *j)
 	buf_release(&j->command);
 	free(j->sandbox_error);
 	free(j->missing);
+	free(j->broken);
 	free(j);
 }

@@ -42,6 +42,13 @@ struct verify_opts {
 	long	 fsize_mb;	/* RLIMIT_FSIZE in MiB; 0: 64 */
 	long	 nproc;		/* RLIMIT_NPROC; 0: 256 */
 	long	 disk_mb;	/* cap on the work directory's size; 0: 256 */
+	/*
+	 * 0: a job first proves its env's toolchain with the env's smoke
+	 * test (smoke.h), and a broken one makes the run env-error/
+	 * toolchain-broken without running it; 1: not (the smoke test's
+	 * own jobs).
+	 */
+	int	 no_smoke;
 };
 
 

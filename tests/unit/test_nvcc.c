@@ -716,7 +716,9 @@ judge_logs(const struct env_plan *p, const char *const *logs,
     const int *codes, struct run *r)
 {
 	struct env_stage_result res[3];
-	struct task t = { 0 };
+	/* A build stage is planned only for a task with a harness. */
+	struct task t = { .env_params = (char *)"{\"harness\":"
+	    "\"harness.cu\"}" };
 	size_t n = 0;
 
 	memset(res, 0, sizeof res);
@@ -1062,6 +1064,68 @@ test_nvcc_judge_build_errors(void **state)
 	env_plan_release(&p);
 }
 
+/*
+ * The toolchain's own failures (issue 21): a compile or build that fails
+ * on a log naming no file of the run is env-error/toolchain-error with
+ * the tool's first error line, never the candidate's or the task's.
+ * The logs are what Debian's CUDA 11.8 printed on a fresh Debian 12
+ * machine: its nvcc wrapper with clang-14 and no g++-11, and
+ * crt/host_config.h with gcc 12 as the host compiler (-ccbin g++-12).
+ */
+static void
+test_nvcc_judge_toolchain_errors(void **state)
+{
+	const char *nohost[] = { "$ /usr/bin/nvcc -arch=sm_90 -O2 -c"
+	    " candidate.cu -o candidate.o\nERROR: No supported gcc/g++ host"
+	    " compiler found, but clang-14 is available.\n       Use 'nvcc"
+	    " -ccbin clang-14' to use that instead.\n", NULL };
+	const char *gcc12[] = { "", "In file included from"
+	    " /usr/include/cuda_runtime.h:83,\n                 from"
+	    " <command-line>:\n/usr/include/crt/host_config.h:132:2: error:"
+	    " #error -- unsupported GNU version! gcc versions later than 11"
+	    " are not supported!\n", NULL };
+	const char *empty[] = { "$ /usr/bin/nvcc -c candidate.cu\n \n",
+	    NULL };
+	const char *mine[] = { "candidate.cu(3): error: expected a \";\"\n",
+	    NULL };
+	const int codes[] = { 1, 1 }, build[] = { 0, 1 };
+	struct env_plan p;
+	struct run r;
+
+	(void)state;
+	judge_plan(&p, "T0123", NULL);
+	judge_logs(&p, nohost, codes, &r);
+	assert_str(r.verdict, "env-error");
+	assert_str(r.stage, "compile");
+	assert_str(r.subcategory, "toolchain-error");
+	assert_null(r.category);
+	assert_str(r.evidence, "ERROR: No supported gcc/g++ host compiler"
+	    " found, but clang-14 is available.");
+	run_release(&r);
+
+	/* The harness's build, refused in a system header: not the task's
+	 * harness-error, not the candidate's. */
+	judge_logs(&p, gcc12, build, &r);
+	assert_str(r.verdict, "env-error");
+	assert_str(r.stage, "build");
+	assert_str(r.subcategory, "toolchain-error");
+	assert_non_null(strstr(r.evidence, "unsupported GNU version"));
+	run_release(&r);
+
+	/* Only an empty log is "without an error message". */
+	judge_logs(&p, empty, codes, &r);
+	assert_str(r.verdict, "env-error");
+	assert_str(r.evidence, "nvcc failed without an error message");
+	run_release(&r);
+
+	/* An error on the candidate's line stays the candidate's. */
+	judge_logs(&p, mine, codes, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.category, "compile");
+	run_release(&r);
+	env_plan_release(&p);
+}
+
 /* --- prepare ----------------------------------------------------------- */
 
 static void
@@ -1112,7 +1176,12 @@ test_nvcc_prepare_plans_stages(void **state)
 	assert_string_equal(plan.stages[1].argv[5], "-arch=sm_90");
 	assert_string_equal(plan.stages[1].argv[6], "-DASSAY_SM=90");
 	assert_string_equal(plan.stages[1].argv[7], "harness.cu");
-	assert_null(plan.stages[1].argv[8]);
+	/* The host compiler nvcc was proven to accept: "" for nvcc's own
+	 * choice, else a path the sandbox sees (issue 21). */
+	assert_non_null(plan.stages[1].argv[8]);
+	assert_true(plan.stages[1].argv[8][0] == '\0' ||
+	    strncmp(plan.stages[1].argv[8], "/usr/", 5) == 0);
+	assert_null(plan.stages[1].argv[9]);
 	/* No secret in any binary: no argument of any stage holds it. */
 	for (size_t i = 0; i < plan.nstages; i++)
 		for (size_t a = 0; plan.stages[i].argv[a] != NULL; a++)
@@ -1401,6 +1470,7 @@ main(void)
 		cmocka_unit_test(test_nvcc_judge_no_gpu_and_findings),
 		cmocka_unit_test(test_nvcc_judge_compile_messages),
 		cmocka_unit_test(test_nvcc_judge_build_errors),
+		cmocka_unit_test(test_nvcc_judge_toolchain_errors),
 		FX_TEST(test_nvcc_prepare_plans_stages),
 		FX_TEST(test_nvcc_compile_pass_and_metrics),
 		FX_TEST(test_nvcc_compile_errors_on_candidate_lines),

@@ -1,0 +1,102 @@
+#!/bin/sh
+# fresh-check.sh [--keep] [--root DIR] [-- COMMAND...]
+#
+# The fresh-machine check (issue 21): a clean Debian 12 root made with
+# debootstrap, a clone of this checkout's HEAD and a copy of ../shared
+# put in it, and `CI=true bash .ci/run` (or COMMAND) run there under
+# chroot, as CI runs it on a new machine.  Nothing installed on this
+# machine by hand can hide a missing install step in it: the root starts
+# with what a new machine of the project's kind has before `make deps`
+# (Debian's minbase, plus make, git, gcc, python3 and ca-certificates),
+# and `make test` installs the rest itself.
+#
+# Run it before submitting any change to scripts/deps.sh, the Makefile's
+# set-up or scripts/venv.sh.  It needs root, debootstrap (installed when
+# missing) and the network to Debian's and PyPI's mirrors; it downloads
+# everything (about 2 GB of Debian packages and 3.2 GB of wheels) and
+# takes 40 to 60 minutes on 2 cores, too slow for CI.
+#
+#   --root DIR   build the root there (default /var/tmp/assay-fresh-PID);
+#                it is removed at the end unless --keep
+#   --keep       keep the root (to look into, or to rerun COMMAND in)
+#   COMMAND      run instead of .ci/run, in the clone (e.g. `make demo`)
+#
+# Exit status: that of the command in the root; 2 for bad usage.
+set -eu
+keep=0
+root=/var/tmp/assay-fresh-$$
+while [ $# -gt 0 ]; do
+	case $1 in
+	--keep) keep=1 ;;
+	--root) root=$2; shift ;;
+	--) shift; break ;;
+	-h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "fresh-check: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ "$(id -u)" -eq 0 ] || { echo "fresh-check: needs root (debootstrap, chroot)" >&2; exit 2; }
+src=$(cd "$(dirname "$0")/.." && pwd)
+shared=$(cd "$src/.." && pwd)/shared
+[ -d "$shared" ] || { echo "fresh-check: no $shared beside the checkout" >&2; exit 2; }
+mirror=${ASSAY_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+
+if ! command -v debootstrap >/dev/null 2>&1; then
+	echo "fresh-check: installing debootstrap"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+fi
+
+mounted=""
+cleanup() {
+	for m in $mounted; do umount -l "$m" 2>/dev/null || true; done
+	if [ $keep -eq 0 ]; then rm -rf "$root"; else echo "fresh-check: root kept in $root"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+start=$(date +%s)
+if [ ! -x "$root/usr/bin/apt-get" ]; then
+	echo "fresh-check: debootstrap bookworm into $root ($mirror)"
+	debootstrap --variant=minbase \
+	    --include=make,git,gcc,g++,python3,ca-certificates,procps \
+	    bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 || {
+		tail -n 20 "$root.debootstrap.log" >&2; exit 1; }
+	rm -f "$root.debootstrap.log"
+	printf '%s\n' 'Types: deb' "URIs: $mirror" \
+	    'Suites: bookworm bookworm-updates' 'Components: main' \
+	    'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
+	    >"$root/etc/apt/sources.list.d/debian.sources"
+	rm -f "$root/etc/apt/sources.list"
+fi
+echo "fresh-check: root ready after $(( $(date +%s) - start )) s"
+
+mkdir -p "$root/work"
+rm -rf "$root/work/main" "$root/work/shared"
+git clone -q "$src" "$root/work/main"
+git -C "$root/work/main" log --oneline -1
+cp -a "$shared" "$root/work/shared"
+chmod -R a-w "$root/work/shared"
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+
+for m in proc sys dev dev/pts; do
+	mkdir -p "$root/$m"
+	case $m in
+	proc) mount -t proc proc "$root/proc" ;;
+	sys) mount --rbind /sys "$root/sys" ;;
+	dev) mount --rbind /dev "$root/dev" ;;
+	dev/pts) continue ;;
+	esac
+	mounted="$root/$m $mounted"
+done
+mkdir -p "$root/tmp" && chmod 1777 "$root/tmp"
+
+if [ $# -eq 0 ]; then
+	set -- bash .ci/run
+fi
+echo "fresh-check: running '$*' in the clean root"
+rc=0
+chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin \
+    LANG=C.UTF-8 TERM="${TERM:-xterm}" CI=true \
+    sh -c 'cd /work/main && exec "$@"' sh "$@" || rc=$?
+echo "fresh-check: exit $rc after $(( $(date +%s) - start )) s in all"
+exit $rc
