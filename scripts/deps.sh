@@ -31,6 +31,11 @@ PKGS="$PKGS python3-venv"
 # alternative already there, and clang (above, for the fuzzers) brings
 # clang-14, so the toolkit's own dependency never pulls g++-11 in: name it.
 # The nvcc env proves which host compiler works (-ccbin; src/envs/nvcc.c).
+# The other alternatives among these packages' dependencies (`apt-cache
+# depends`: libc6-dev | libc-dev, debconf | debconf-2.0, the toolkit's
+# nvidia-opencl-dev | opencl-dev) are met by the same package on every
+# machine and decide no toolchain; a new package whose dependency offers
+# a choice that matters is named here the same way.
 cuda=""
 if [ "${ASSAY_NO_CUDA:-0}" != 1 ]; then
 	PKGS="$PKGS g++-11"

@@ -1470,10 +1470,13 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (res[0].exit_code != 0) {
+		char *why = env_evidence(bf.evidence, res[0].log,
+		    res[0].log_len, "the build");
+
 		env_verdict(r, VERDICT_FAIL, category_from_name(bf.category !=
 		    NULL ? bf.category : "compile"),
-		    bf.sub != NULL ? bf.sub : "other", bf.evidence != NULL ?
-		    bf.evidence : "the build failed without a message");
+		    bf.sub != NULL ? bf.sub : "other", why);
+		free(why);
 		r->evidence_line = bf.line;
 		goto out;
 	}

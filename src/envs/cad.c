@@ -861,8 +861,13 @@ judge_iou_error(const struct task *t, const struct env_stage_result *s,
 		    "bad-reference", line);
 		goto out;
 	}
-	env_verdict(r, VERDICT_FAIL, category_from_name(category), sub,
-	    line != NULL ? line : HELPER " failed without a message");
+	{
+		char *ev = env_evidence(line, s->log, s->log_len, HELPER);
+
+		env_verdict(r, VERDICT_FAIL, category_from_name(category),
+		    sub, ev);
+		free(ev);
+	}
 out:
 	free(line);
 	free(name);

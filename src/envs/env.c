@@ -205,6 +205,18 @@ env_first_error(const char *log, size_t len)
 	return buf_detach(&b, NULL);
 }
 
+char *
+env_evidence(const char *ev, const char *log, size_t len, const char *tool)
+{
+	char *line;
+
+	if (ev != NULL)
+		return xstrdup(ev);
+	line = log != NULL ? env_first_error(log, len) : NULL;
+	return line != NULL ? line : xasprintf("%s failed without a message",
+	    tool);
+}
+
 int
 env_located(const char *line, size_t len, struct env_located *loc)
 {

@@ -311,6 +311,14 @@ const char *env_stage_output(const char *log, size_t len, size_t *outlen);
  * verdict say a tool "failed without an error message".
  */
 char	*env_first_error(const char *log, size_t len);
+/*
+ * A failure's evidence: a copy of ev when the judge found one, else the
+ * tool's first error line in its stage's log (log, len:
+ * env_first_error()), else "TOOL failed without a message", which is
+ * then true.  New string.
+ */
+char	*env_evidence(const char *ev, const char *log, size_t len,
+	    const char *tool);
 /* Parse line (len bytes, no newline) into *loc; 1 when it is such a
  * message, else 0.  Everything in loc points into line. */
 int	env_located(const char *line, size_t len, struct env_located *loc);

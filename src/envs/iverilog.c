@@ -385,8 +385,13 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 			env_set(&r->subcategory, compile_subcategory(
 			    own->message));
 		}
-		env_set(&r->evidence, first_error != NULL ? first_error :
-		    "iverilog failed without a message");
+		{
+			char *ev = env_evidence(first_error, res[0].log,
+			    res[0].log_len, "iverilog");
+
+			env_set(&r->evidence, ev);
+			free(ev);
+		}
 		goto out;
 	}
 	if (verilog_has_finding(plan)) {

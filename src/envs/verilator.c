@@ -426,8 +426,11 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 
 /* Verdict for a failed lint or build stage. */
 static void
-judge_failed(const struct scan *s, const char *stage, struct run *r)
+judge_failed(const struct scan *s, const char *stage,
+    const struct env_stage_result *res, struct run *r)
 {
+	char *ev;
+
 	env_set(&r->stage, stage);
 	if (s->unsupported > 0 && s->own == 0) {
 		/* Only Verilator's limitations, and errors in the task's own
@@ -443,10 +446,12 @@ judge_failed(const struct scan *s, const char *stage, struct run *r)
 		    "the C++ build of the model failed");
 		return;
 	}
+	ev = env_evidence(s->first_error, res->log, res->log_len,
+	    "verilator");
 	env_verdict_rule(r, VERDICT_FAIL, env_rule_find(verilator_rules,
 	    VERILATOR_NRULES, stage, s->first_error), CATEGORY_COMPILE,
-	    "other", s->first_error != NULL ? s->first_error :
-	    "verilator failed without a message");
+	    "other", ev);
+	free(ev);
 }
 
 static int
@@ -555,7 +560,7 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (res[0].exit_code != 0) {
-		judge_failed(&lint, "lint", r);
+		judge_failed(&lint, "lint", &res[0], r);
 		/* A limitation of Verilator's does not excuse a forbidden
 		 * construct. */
 		if (verdict_is(r->verdict, VERDICT_ENV_ERROR) &&
@@ -574,7 +579,7 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (res[1].exit_code != 0) {
-		judge_failed(&build, "build", r);
+		judge_failed(&build, "build", &res[1], r);
 		goto out;
 	}
 	if (nres >= 3)

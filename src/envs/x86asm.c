@@ -1371,7 +1371,7 @@ speed_words(const struct scan *s, int valgrind)
 
 static void
 judge_build(const struct task *t, const struct env_plan *plan,
-    struct scan *s, struct run *r)
+    struct scan *s, const struct env_stage_result *res, struct run *r)
 {
 	char *sym = env_param_str(t, "symbol"), *ev;
 	const char *f = s->first_error_file;
@@ -1414,9 +1414,11 @@ judge_build(const struct task *t, const struct env_plan *plan,
 		verdict(r, VERDICT_ENV_ERROR, "build", CATEGORY_NONE,
 		    "harness-build", s->first_error);
 	} else {
+		ev = env_evidence(s->first_error, res->log, res->log_len,
+		    "the link");
 		verdict(r, VERDICT_FAIL, "build", CATEGORY_COMPILE,
-		    "link-error", s->first_error != NULL ? s->first_error :
-		    "the link failed without a message");
+		    "link-error", ev);
+		free(ev);
 	}
 	free(sym);
 }
@@ -1613,13 +1615,15 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
 		rule = env_rule_find(x86asm_rules, X86ASM_NRULES, "assemble",
 		    msg);
 		env_set(&r->stage, "assemble");
+		ev = env_evidence(s.first_error, res[0].log, res[0].log_len,
+		    "the assembler");
 		env_verdict_rule(r, VERDICT_FAIL, rule, CATEGORY_COMPILE,
-		    "assembler-error", s.first_error != NULL ? s.first_error :
-		    "the assembler failed without a message");
+		    "assembler-error", ev);
+		free(ev);
 		goto out;
 	}
 	if (res[1].exit_code != 0) {
-		judge_build(t, plan, &s, r);
+		judge_build(t, plan, &s, &res[1], r);
 		goto out;
 	}
 	judge_run(plan, &res[2], &s, r);

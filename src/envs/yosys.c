@@ -494,13 +494,16 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 	 * first error does. */
 	{
 		const char *why = s.first_problem;
+		char *ev;
 
 		if (why == NULL || (s.first_error != NULL &&
 		    strstr(s.first_error, "problems in 'check") == NULL))
 			why = s.first_error;
+		ev = env_evidence(why, res[0].log, res[0].log_len, "yosys");
 		env_verdict_rule(r, VERDICT_FAIL, env_rule_find(yosys_rules,
 		    YOSYS_NRULES, "synth", why), CATEGORY_COMPILE, "other",
-		    why != NULL ? why : "yosys failed without a message");
+		    ev);
+		free(ev);
 	}
 out:
 	buf_release(&m);

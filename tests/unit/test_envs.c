@@ -262,6 +262,61 @@ test_env_write_task_files(void **state)
 	env_plan_release(&plan);
 }
 
+/*
+ * The evidence of a tool's failure is its first error line; "failed
+ * without a message" only for a log with nothing in it (issue 21).
+ * verify.c puts the stage's "$ COMMAND" line first, which is not the
+ * tool's and names the candidate's file.
+ */
+static void
+test_env_first_error(void **state)
+{
+	const char debian[] = "$ /usr/bin/nvcc -c candidate.cu\n"
+	    "ERROR: No supported gcc/g++ host compiler found, but clang-14 is"
+	    " available.\n       Use 'nvcc -ccbin clang-14' to use that"
+	    " instead.\n";
+	const char located[] = "In file included from x.h:1,\n"
+	    "/usr/include/crt/host_config.h:132:2: error: #error --"
+	    " unsupported GNU version!\r\n";
+	const char plain[] = "\n   \n  Segmentation fault  \n";
+	const char esc[] = "boom \033]52;c;AAAA\007 Error\n";
+	char *l;
+	size_t n;
+
+	(void)state;
+	l = env_first_error(debian, strlen(debian));
+	assert_string_equal(l, "ERROR: No supported gcc/g++ host compiler"
+	    " found, but clang-14 is available.");
+	free(l);
+	l = env_first_error(located, strlen(located));
+	assert_string_equal(l, "/usr/include/crt/host_config.h:132:2: error:"
+	    " #error -- unsupported GNU version!");
+	free(l);
+	/* No line says error: the first that is not blank, trimmed. */
+	l = env_first_error(plain, strlen(plain));
+	assert_string_equal(l, "Segmentation fault");
+	free(l);
+	/* The candidate's bytes never drive the terminal. */
+	l = env_first_error(esc, strlen(esc));
+	assert_null(strchr(l, '\033'));
+	assert_non_null(strstr(l, "\\x1b"));
+	free(l);
+	assert_null(env_first_error("$ nvcc x.cu\n \n", 14));
+	assert_null(env_first_error("", 0));
+	/* The header alone is skipped. */
+	assert_string_equal(env_stage_output(debian, strlen(debian), &n),
+	    debian + strlen("$ /usr/bin/nvcc -c candidate.cu\n"));
+	l = env_evidence(NULL, plain, strlen(plain), "yosys");
+	assert_string_equal(l, "Segmentation fault");
+	free(l);
+	l = env_evidence(NULL, "", 0, "yosys");
+	assert_string_equal(l, "yosys failed without a message");
+	free(l);
+	l = env_evidence("mine", plain, strlen(plain), "yosys");
+	assert_string_equal(l, "mine");
+	free(l);
+}
+
 int
 main(void)
 {
@@ -274,6 +329,7 @@ main(void)
 		cmocka_unit_test(test_env_diags_dedup),
 		cmocka_unit_test(test_env_nonce),
 		cmocka_unit_test(test_env_write_task_files),
+		cmocka_unit_test(test_env_first_error),
 	};
 
 	return cmocka_run_group_tests_name("envs", tests, NULL, NULL);
