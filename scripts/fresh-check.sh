@@ -77,6 +77,18 @@ git -C "$root/work/main" log --oneline -1
 cp -a "$shared" "$root/work/shared"
 chmod -R a-w "$root/work/shared"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# What a new machine of this workplace has besides Debian: its trust
+# settings (a CA of its own in the system store, pip's and npm's
+# settings naming that store).  Nothing else of this machine goes in.
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+	mkdir -p "$root/usr/local/share/ca-certificates"
+	cp /usr/local/share/ca-certificates/*.crt \
+	    "$root/usr/local/share/ca-certificates/"
+	chroot "$root" update-ca-certificates >/dev/null 2>&1 || true
+fi
+for f in /etc/pip.conf /etc/npmrc; do
+	[ -f "$f" ] && cp "$f" "$root$f"
+done
 
 for m in proc sys dev dev/pts; do
 	mkdir -p "$root/$m"
@@ -95,8 +107,19 @@ if [ $# -eq 0 ]; then
 fi
 echo "fresh-check: running '$*' in the clean root"
 rc=0
-chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin \
-    LANG=C.UTF-8 TERM="${TERM:-xterm}" CI=true \
-    sh -c 'cd /work/main && exec "$@"' sh "$@" || rc=$?
+# The environment CI has: no variable of this session's, but those of
+# the machine that point tools at its trust store or proxy (paths and
+# host names: no blank in them).
+envs="HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 CI=true"
+envs="$envs TERM=${TERM:-xterm}"
+for v in SSL_CERT_FILE SSL_CERT_DIR PIP_CERT REQUESTS_CA_BUNDLE \
+    CURL_CA_BUNDLE NODE_EXTRA_CA_CERTS GIT_SSL_CAINFO PIP_DEFAULT_TIMEOUT \
+    http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
+	eval "val=\${$v-}"
+	[ -z "$val" ] || envs="$envs $v=$val"
+done
+# shellcheck disable=SC2086
+chroot "$root" /usr/bin/env -i $envs sh -c 'cd /work/main && exec "$@"' \
+    sh "$@" || rc=$?
 echo "fresh-check: exit $rc after $(( $(date +%s) - start )) s in all"
 exit $rc

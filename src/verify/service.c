@@ -228,10 +228,17 @@ unchanged(struct vsvc *s, const struct task *t, const struct candidate *c)
 
 	if (store_run_latest(s->st, c->id, &last, NULL) != 0)
 		return 0;
-	/* env-error says nothing of the candidate, and the environment
-	 * may have been repaired without a new toolchain identity (a
-	 * package reinstalled): such a run is made again (issue 21). */
-	if (verdict_is(last.verdict, VERDICT_ENV_ERROR)) {
+	/* An env-error of the machine's state says nothing of the
+	 * candidate, and the machine may have been repaired without a new
+	 * toolchain identity (a package reinstalled, the sandbox's
+	 * namespaces freed): such a run is made again (issue 21).  One of
+	 * the toolchain's fixed limits (toolchain-limitation, unsupported-
+	 * arch) would only come out the same. */
+	if (verdict_is(last.verdict, VERDICT_ENV_ERROR) &&
+	    last.subcategory != NULL &&
+	    (strcmp(last.subcategory, "toolchain-broken") == 0 ||
+	    strcmp(last.subcategory, "toolchain-error") == 0 ||
+	    strcmp(last.subcategory, "sandbox-failure") == 0)) {
 		run_release(&last);
 		return 0;
 	}

@@ -15,7 +15,8 @@
  *   - the input-key skip: a candidate whose latest run has the input key
  *     it would have now is not run again (with opts.force: unless that
  *     run was stored by another verify since this batch began); a
- *     latest run that is env-error always runs again;
+ *     latest run that is env-error of the machine's state
+ *     (toolchain-broken, toolchain-error, sandbox-failure) runs again;
  *   - a broken toolchain: an env whose smoke test fails (smoke.h) is
  *     told once, as a VSVC_NOTE, before its first candidate starts;
  *     its runs are env-error/toolchain-broken (verify_job_start());

@@ -362,6 +362,13 @@ smoke_run(const char *env, const struct verify_opts *o,
 	}
 	if (sample_start(&s, "good", o, &g, out) < 0)
 		goto done;
+	if (verdict_is(g.verdict, VERDICT_ENV_ERROR) && g.subcategory != NULL &&
+	    strcmp(g.subcategory, "sandbox-failure") == 0) {
+		/* The sandbox failed, not the toolchain: nothing proven
+		 * either way, nothing cached; the candidates' runs say
+		 * sandbox-failure themselves. */
+		goto out;
+	}
 	if (!good_ok(&g)) {
 		broken(out, "good", &g, NULL);
 		goto done;

@@ -28,7 +28,11 @@
 #include "verify/verify.h"
 
 enum smoke_state {
-	SMOKE_NONE,	/* the env has no smoke test: assumed to work */
+	/* the env has no smoke test, or its good sample met a sandbox
+	 * failure (env-error/sandbox-failure: the machine's namespaces,
+	 * not the toolchain): nothing proven, the candidates run and say
+	 * so themselves */
+	SMOKE_NONE,
 	SMOKE_OK,	/* proven here */
 	SMOKE_BROKEN	/* the toolchain is here but does not work */
 };
