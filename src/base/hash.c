@@ -1,10 +1,15 @@
-/* hash.c - SHA-256 through OpenSSL's EVP interface; see hash.h. */
+/* hash.c - SHA-256 and HMAC-SHA256 through OpenSSL; see hash.h. */
 #include "base/hash.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
 
 #include "base/err.h"
 
@@ -84,6 +89,35 @@ hash_sha256(const void *data, size_t len, char *hex)
 	    EVP_DigestFinal_ex(md, out, &n) != 1)
 		fatal("sha256: digest failed");
 	hex_of(out, n, hex);
+}
+
+void
+hash_hmac_sha256(const void *key, size_t keylen, const void *data,
+    size_t len, char *hex)
+{
+	unsigned char out[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	if (keylen > INT_MAX || HMAC(EVP_sha256(), key, (int)keylen,
+	    len > 0 ? data : (const void *)"", len, out, &n) == NULL)
+		fatal("hmac-sha256: libcrypto failed");
+	hex_of(out, n, hex);
+}
+
+int
+hash_random(void *buf, size_t n)
+{
+	if (n > INT_MAX || RAND_bytes(buf, (int)n) != 1)
+		return -1;
+	return 0;
+}
+
+int
+hash_equal(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	return la == lb && CRYPTO_memcmp(a, b, la) == 0;
 }
 
 uint64_t
