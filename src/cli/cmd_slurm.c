@@ -436,7 +436,10 @@ const struct cmd_entry cli_cmd_slurm = {
 	  "                    --cpus-per-task), default 1\n"
 	  "  --timeout S       verify --timeout for every run\n"
 	  "  --sbatch-arg ARG  pass ARG to both sbatch calls (--partition=gpu)\n"
-	  "  --dry-run         write the scripts, print the sbatch commands\n"
-	  "See docs/cluster.md.",
+	  "  --dry-run         write the scripts, print the sbatch commands as\n"
+	  "                    shell text that makes exactly those calls\n"
+	  "Paths and values with control characters are refused; #SBATCH\n"
+	  "values are quoted.  The manifest's results key must be in --db (a\n"
+	  "manifest from before keys gets one).  See docs/cluster.md.",
 	CMD_CLI, cmd_slurm
 };
