@@ -21,6 +21,7 @@
 #include "base/atomic.h"
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/secret.h"
 #include "exchange/import.h"
 #include "exchange/results.h"
 #include "exec/sandbox.h"
@@ -464,6 +465,9 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		store_close(st);
 		return 2;
 	}
+	/* Unreachable in the sandbox; under --no-sandbox a candidate could
+	 * read it, and then its plain bytes at least are kept nowhere. */
+	secret_add(key.key);
 	store_lock_timeout(st, (int)lock_s * 1000);
 	if (results_path != NULL && results_open(&w, results_path, &key,
 	    err) < 0) {
