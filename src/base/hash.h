@@ -39,6 +39,9 @@ void	hash_hmac_sha256(const void *key, size_t keylen, const void *data,
  */
 int	hash_random(void *buf, size_t n);
 
+/* The n bytes at data as 2n lowercase hex digits and a NUL into hex. */
+void	hash_hex(const void *data, size_t n, char *hex);
+
 /*
  * Do the NUL-terminated strings a and b hold the same bytes?  The time
  * depends on their lengths only, not on where they differ (for MACs).

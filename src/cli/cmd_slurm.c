@@ -185,12 +185,7 @@ campaign_key(const struct cli_global *g, json_t *man, const char *path,
 	if (cli_open_store(g, &st) < 0)
 		return -1;
 	if (k != NULL) {
-		const char *id = json_string_value(json_object_get(k, "id"));
-		const char *kk = json_string_value(json_object_get(k, "key"));
-
-		snprintf(key.id, sizeof key.id, "%s", id != NULL ? id : "");
-		snprintf(key.key, sizeof key.key, "%s", kk != NULL ? kk : "");
-		if (results_key_check(&key, err) < 0) {
+		if (results_key_from_json(k, &key, err) < 0) {
 			fprintf(stderr, "assay slurm: %s: %s\n", path, err->msg);
 			rc = -1;
 		} else if ((rc = store_results_key_get(st, key.id, key.key,

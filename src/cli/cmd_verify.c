@@ -118,14 +118,8 @@ slice_check(const char *slice, struct results_key *key)
 		free(man);
 		return -1;
 	}
-	v = json_object_get(m, "results_key");
-	snprintf(key->id, sizeof key->id, "%s",
-	    json_string_value(json_object_get(v, "id")) != NULL ?
-	    json_string_value(json_object_get(v, "id")) : "");
-	snprintf(key->key, sizeof key->key, "%s",
-	    json_string_value(json_object_get(v, "key")) != NULL ?
-	    json_string_value(json_object_get(v, "key")) : "");
-	if (results_key_check(key, &err) < 0) {
+	if (results_key_from_json(json_object_get(m, "results_key"), key,
+	    &err) < 0) {
 		fprintf(stderr, "assay: %s: no results key (%s); an export"
 		    " made before runs were authenticated: run assay slurm"
 		    " on it, or export the shards again\n", man, err.msg);

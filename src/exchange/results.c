@@ -59,6 +59,20 @@ results_key_check(const struct results_key *k, struct err *err)
 	return 0;
 }
 
+int
+results_key_from_json(const json_t *o, struct results_key *k,
+    struct err *err)
+{
+	const char *id = json_string_value(json_object_get(o, "id"));
+	const char *key = json_string_value(json_object_get(o, "key"));
+
+	if (o == NULL)
+		return err_set(err, "no \"results_key\"");
+	snprintf(k->id, sizeof k->id, "%s", id != NULL ? id : "");
+	snprintf(k->key, sizeof k->key, "%s", key != NULL ? key : "");
+	return results_key_check(k, err);
+}
+
 /* The MAC of the n bytes at p under k. */
 static void
 mac_of(const struct results_key *k, const char *p, size_t n, char *hex)

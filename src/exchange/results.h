@@ -23,6 +23,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "base/err.h"
 #include "model/codec.h"
 #include "model/sample.h"
@@ -49,6 +51,14 @@ struct results;
  * lowercase hex digits?  0 or -1 with err (the key is never quoted).
  */
 int	results_key_check(const struct results_key *k, struct err *err);
+
+/*
+ * The key of a shard manifest's "results_key" object ({"id", "key"}; o
+ * may be NULL) into k, checked as results_key_check() does.  0, or -1
+ * with err (a missing key says so).
+ */
+int	results_key_from_json(const json_t *o, struct results_key *k,
+	    struct err *err);
 
 /*
  * Start writing the results file path: a new temporary file beside it,

@@ -664,11 +664,7 @@ random_hex(char *out, size_t n, struct err *err)
 
 	if (n > sizeof raw || hash_random(raw, n) < 0)
 		return err_set(err, "no random bytes for a key");
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = "0123456789abcdef"[raw[i] >> 4];
-		out[2 * i + 1] = "0123456789abcdef"[raw[i] & 15];
-	}
-	out[2 * n] = '\0';
+	hash_hex(raw, n, out);
 	return 0;
 }
 
