@@ -167,14 +167,14 @@ slice_done(const char *marker, const char *sha)
 
 /*
  * The campaign's results key (exchange/results.h): the manifest man (at
- * path) must name one the database holds, or merge would refuse every
+ * path) must name one the database (g->db, whose real path is db) holds, or merge would refuse every
  * run.  A manifest of an export made before keys gets a new one, kept
  * in the database and written into the manifest (mode 0600).  0 or -1
  * (printed).
  */
 static int
-campaign_key(const struct cli_global *g, json_t *man, const char *path,
-    struct err *err)
+campaign_key(const struct cli_global *g, const char *db, json_t *man,
+    const char *path, struct err *err)
 {
 	json_t *k = json_object_get(man, "results_key");
 	struct results_key key = { "", "" };
@@ -196,7 +196,7 @@ campaign_key(const struct cli_global *g, json_t *man, const char *path,
 				fprintf(stderr, "assay slurm: %s: results key %s"
 				    " is not in %s: these shards were exported"
 				    " from another database, whose merge alone"
-				    " accepts their runs\n", path, key.id, g->db);
+				    " accepts their runs\n", path, key.id, db);
 			rc = -1;
 		}
 		store_close(st);
@@ -263,17 +263,31 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 			    " 1..86400%s", "");
 		}
 	}
+	/* Every path that goes into a script is checked before any is
+	 * used, and shown escaped when refused. */
 	dir = realpath(a->pos[0], NULL);
-	path = xasprintf("%s/manifest.json", a->pos[0]);
+	if (dir == NULL) {
+		char *vis = cli_vis(a->pos[0], NULL);
+
+		fprintf(stderr, "assay slurm: %s: %s\n", vis, strerror(errno));
+		free(vis);
+		goto out;
+	}
+	if (dir_check(dir) < 0)
+		goto out;
+	path = xasprintf("%s/manifest.json", dir);
 	man = json_load_file(path, 0, NULL);
-	if (dir == NULL || !json_is_array(json_object_get(man, "slices"))) {
+	if (!json_is_array(json_object_get(man, "slices"))) {
 		fprintf(stderr, "assay slurm: %s: no manifest of export"
 		    " --shards\n", path);
 		goto out;
 	}
 	if (access(g->db, F_OK) != 0 || (db = realpath(g->db, NULL)) == NULL) {
+		char *vis = cli_vis(g->db, NULL);
+
 		fprintf(stderr, "assay slurm: no database at %s (the merge job"
-		    " writes into it; --db names it)\n", g->db);
+		    " writes into it; --db names it)\n", vis);
+		free(vis);
 		goto out;
 	}
 	n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -282,12 +296,10 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		goto out;
 	}
 	self[n] = '\0';
-	/* Every path that goes into a script, checked before any is
-	 * written. */
-	if (dir_check(dir) < 0 || script_safe("the database", db) < 0 ||
+	if (script_safe("the database", db) < 0 ||
 	    script_safe("this program's path", self) < 0)
 		goto out;
-	if (campaign_key(g, man, path, err) < 0)
+	if (campaign_key(g, db, man, path, err) < 0)
 		goto out;
 	nslices = json_array_size(json_object_get(man, "slices"));
 	json_array_foreach(json_object_get(man, "slices"), i, v) {
