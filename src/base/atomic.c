@@ -29,6 +29,13 @@ atomic_sync_dir(const char *path)
 FILE *
 atomic_create(const char *path, char **tmp, struct err *err)
 {
+	return atomic_create_mode(path, 0666, tmp, err);
+}
+
+FILE *
+atomic_create_mode(const char *path, unsigned mode, char **tmp,
+    struct err *err)
+{
 	mode_t mask;
 	FILE *f;
 	int fd;
@@ -43,7 +50,7 @@ atomic_create(const char *path, char **tmp, struct err *err)
 	}
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || (f = fdopen(fd, "w")) == NULL) {
+	if (fchmod(fd, (mode_t)mode & 0777 & ~mask) < 0 || (f = fdopen(fd, "w")) == NULL) {
 		err_set(err, "%s: %s", *tmp, strerror(errno));
 		close(fd);
 		unlink(*tmp);
@@ -77,8 +84,15 @@ atomic_commit(FILE *f, const char *tmp, const char *path, struct err *err)
 int
 atomic_write(const char *path, const char *text, struct err *err)
 {
+	return atomic_write_mode(path, text, 0666, err);
+}
+
+int
+atomic_write_mode(const char *path, const char *text, unsigned mode,
+    struct err *err)
+{
 	char *tmp;
-	FILE *f = atomic_create(path, &tmp, err);
+	FILE *f = atomic_create_mode(path, mode, &tmp, err);
 	int rc;
 
 	if (f == NULL)

@@ -19,6 +19,14 @@
 FILE	*atomic_create(const char *path, char **tmp, struct err *err);
 
 /*
+ * atomic_create() with the permission bits mode (0600: a file only its
+ * owner may read, such as a shard manifest holding a key) less the
+ * umask.  NULL with err.
+ */
+FILE	*atomic_create_mode(const char *path, unsigned mode, char **tmp,
+	    struct err *err);
+
+/*
  * Flush, fsync and close f (made by atomic_create as tmp), rename tmp
  * over path and fsync the directory.  On failure tmp is removed.  0 or
  * -1 with err.
@@ -31,5 +39,9 @@ void	atomic_sync_dir(const char *path);
 
 /* Write text to path atomically.  0 or -1 with err. */
 int	atomic_write(const char *path, const char *text, struct err *err);
+
+/* atomic_write() with the permission bits mode less the umask. */
+int	atomic_write_mode(const char *path, const char *text, unsigned mode,
+	    struct err *err);
 
 #endif

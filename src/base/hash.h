@@ -1,7 +1,8 @@
 /*
- * hash.h - SHA-256 (FIPS 180-4) of byte strings, as lowercase hex.
- * The only module that calls OpenSSL's libcrypto.  Used for code hashes,
- * input hashes of runs and candidate ids.
+ * hash.h - SHA-256 (FIPS 180-4) of byte strings, as lowercase hex, and
+ * HMAC-SHA256 (RFC 2104) with random keys.  The only module that calls
+ * OpenSSL's libcrypto.  Used for code hashes, input hashes of runs,
+ * candidate ids and the MACs of run results (exchange/results.h).
  */
 #ifndef ASSAY_HASH_H
 #define ASSAY_HASH_H
@@ -24,6 +25,29 @@ void	hash_thread_end(void);
 struct hash_ctx *hash_new(void);
 void	hash_update(struct hash_ctx *h, const void *data, size_t len);
 void	hash_final(struct hash_ctx *h, char *hex);
+
+/*
+ * HMAC-SHA256 of data (len bytes) under key (keylen bytes), as 64 hex
+ * digits and a NUL into hex (HASH_HEX_LEN + 1 bytes).  Thread-safe.
+ */
+void	hash_hmac_sha256(const void *key, size_t keylen, const void *data,
+	    size_t len, char *hex);
+
+/*
+ * n bytes from libcrypto's CSPRNG (seeded by the kernel) into buf.
+ * 0, or -1 when the generator failed (nothing usable in buf).
+ */
+int	hash_random(void *buf, size_t n);
+
+/* The n bytes at data as 2n lowercase hex digits and a NUL into hex. */
+void	hash_hex(const void *data, size_t n, char *hex);
+
+/*
+ * Do the NUL-terminated strings a and b hold the same bytes?  The time
+ * depends on their lengths only, not on where they differ (for MACs).
+ * 1 or 0.
+ */
+int	hash_equal(const char *a, const char *b);
 
 /*
  * Fast non-cryptographic hashes for in-memory tables (dedup, contam):

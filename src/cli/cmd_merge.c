@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/err.h"
 #include "exchange/results.h"
 #include "store/store.h"
@@ -23,7 +24,69 @@ struct merge_ctx {
 	struct vsvc_tally	 pending;	/* runs of the open batch */
 	size_t		 npending, lines;
 	int		 tty, status;
+	struct results_key	 key;		/* the last key found, or "" */
 };
+
+/*
+ * "FILE:LINE: why" on stderr, the whole message made terminal-safe: a
+ * file name, an id or a value quoted from a line cannot drive the
+ * terminal (docs/security.md).
+ */
+static void
+merge_say(const char *file, size_t lineno, const char *why)
+{
+	char *f = cli_vis(file, NULL), *w = cli_vis(why, NULL);
+
+	fprintf(stderr, "%s:%zu: %s\n", f, lineno, w);
+	free(f);
+	free(w);
+}
+
+static void
+merge_refuse(struct merge_ctx *m, const char *file, size_t lineno,
+    const char *why)
+{
+	merge_say(file, lineno, why);
+	m->sum.refused++;
+	m->status = 2;
+}
+
+/*
+ * Is the line authenticated under a key of this database?  0, or 1 with
+ * why; -1 on a store error (err).
+ */
+static int
+merge_mac(struct merge_ctx *m, const char *line, size_t len, char *why,
+    size_t n, struct err *err)
+{
+	char id[STORE_KEY_ID + 1];
+	struct err e;
+	int rc;
+
+	if (results_line_key(line, len, id, &e) < 0) {
+		snprintf(why, n, "%s", e.msg);
+		return 1;
+	}
+	if (strcmp(id, m->key.id) != 0) {
+		rc = store_results_key_get(m->st, id, m->key.key, err);
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			m->key.id[0] = '\0';
+			snprintf(why, n, "unknown results key %s: the line was"
+			    " not made by a verify of this database or of"
+			    " shards it exported (merge it into that one)",
+			    id);
+			return 1;
+		}
+		memcpy(m->key.id, id, sizeof id);
+	}
+	if (results_line_check(line, len, &m->key, &e) < 0) {
+		snprintf(why, n, "%s", e.msg);
+		return 1;
+	}
+	return 0;
+}
 
 /* Commit the open batch; its runs count once it is in. */
 static int
@@ -76,6 +139,7 @@ merge_check(struct store *st, const struct run *r, const char *task_id,
 		return 1;
 	}
 	if (strcmp(c.task_id, task_id) != 0) {
+		/* The message is made safe as a whole (merge_say). */
 		snprintf(why, n, "foreign: candidate %s is of task %s here,"
 		    " the run says %s", r->cand_id, c.task_id, task_id);
 		candidate_release(&c);
@@ -102,19 +166,60 @@ merge_check(struct store *st, const struct run *r, const char *task_id,
 	return rc;
 }
 
+/*
+ * One line of f into b (its newline kept), at most max bytes: a longer
+ * one is read to its end and dropped, with *over set.  0 at the end of
+ * the file, else 1.
+ */
+static int
+read_line(FILE *f, struct buf *b, size_t max, int *over)
+{
+	int c, any = 0;
+
+	buf_reset(b);
+	*over = 0;
+	while ((c = getc_unlocked(f)) != EOF) {
+		any = 1;
+		if (b->len < max)
+			buf_addc(b, (char)c);
+		else
+			*over = 1;
+		if (c == '\n')
+			break;
+	}
+	return any;
+}
+
 static void
 merge_line(struct merge_ctx *m, const char *file, size_t lineno,
     const char *line, size_t len)
 {
 	struct run r;
 	struct err err;
-	char *task = NULL, why[ERR_MSG_MAX];
+	char *task = NULL, why[ERR_MSG_MAX + 32];
 	int tmo = 0, stored, rc, exists;
 
+	/* Nothing in the line is believed before its MAC. */
+	rc = merge_mac(m, line, len, why, sizeof why, &err);
+	if (rc != 0) {
+		if (rc > 0) {
+			merge_refuse(m, file, lineno, why);
+		} else {
+			merge_say(file, lineno, err.msg);
+			m->sum.not_stored++;
+		}
+		return;
+	}
 	if (results_parse(line, len, &r, &task, &tmo, &stored, &err) < 0) {
-		fprintf(stderr, "%s:%zu: %s\n", file, lineno, err.msg);
-		m->sum.refused++;
-		m->status = 2;
+		merge_refuse(m, file, lineno, err.msg);
+		return;
+	}
+	if (r.log_len > VERIFY_OUTPUT_CAP) {
+		snprintf(why, sizeof why, "a log of %zu bytes, over verify's"
+		    " cap of %u", r.log_len, VERIFY_OUTPUT_CAP);
+		merge_refuse(m, file, lineno, why);
+		run_release(&r);
+		free(task);
 		return;
 	}
 	rc = merge_check(m->st, &r, task, tmo, why, sizeof why, &err);
@@ -122,23 +227,21 @@ merge_line(struct merge_ctx *m, const char *file, size_t lineno,
 		rc = store_run_exists(m->st, &r, &exists, &err) < 0 ? -1 :
 		    exists ? 2 : 0;
 	if (rc == 1) {
-		fprintf(stderr, "%s:%zu: %s\n", file, lineno, why);
-		m->sum.refused++;
-		m->status = 2;
+		merge_refuse(m, file, lineno, why);
 	} else if (rc == 2) {
 		m->sum.unchanged++;
 		vsvc_tally_add(&m->sum.tally, r.verdict);
 	} else if (rc < 0) {
-		fprintf(stderr, "%s:%zu: %s\n", file, lineno, err.msg);
+		merge_say(file, lineno, err.msg);
 		m->sum.not_stored++;
 	} else if (m->npending == 0 && store_begin(m->st, &err) < 0) {
-		fprintf(stderr, "%s:%zu: not stored: %s\n", file, lineno,
-		    err.msg);
+		snprintf(why, sizeof why, "not stored: %s", err.msg);
+		merge_say(file, lineno, why);
 		m->sum.not_stored++;
 	} else if (store_run_insert(m->st, &r, 2, &err) < 0) {
 		/* Inside the batch: the whole batch goes back. */
-		fprintf(stderr, "%s:%zu: not stored: %s\n", file, lineno,
-		    err.msg);
+		snprintf(why, sizeof why, "not stored: %s", err.msg);
+		merge_say(file, lineno, why);
 		store_rollback(m->st);
 		m->sum.not_stored += m->npending + 1;
 		memset(&m->pending, 0, sizeof m->pending);
@@ -185,28 +288,36 @@ cmd_merge(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	m.tty = isatty(STDERR_FILENO);
 	for (int i = 0; i < a->npos; i++) {
 		FILE *f = fopen(a->pos[i], "r");
-		char *line = NULL;
-		size_t cap = 0, lineno = 0;
-		ssize_t n;
+		struct buf line = BUF_INIT;
+		size_t lineno = 0;
+		int over;
 
 		if (f == NULL) {
-			fprintf(stderr, "assay merge: %s: %s\n", a->pos[i],
+			char *vis = cli_vis(a->pos[i], NULL);
+
+			fprintf(stderr, "assay merge: %s: %s\n", vis,
 			    strerror(errno));
+			free(vis);
 			m.status = 2;
 			continue;
 		}
-		while ((n = getline(&line, &cap, f)) > 0) {
+		while (read_line(f, &line, RESULTS_LINE_MAX, &over) > 0) {
 			lineno++;
 			m.lines++;
-			if (n == 1 && line[0] == '\n')
+			if (over) {
+				merge_refuse(&m, a->pos[i], lineno, "a line over"
+				    " 128 MiB, longer than any verify writes");
 				continue;
-			merge_line(&m, a->pos[i], lineno, line, (size_t)n);
+			}
+			if (line.len == 1 && line.p[0] == '\n')
+				continue;
+			merge_line(&m, a->pos[i], lineno, line.p, line.len);
 			if (m.tty && m.lines % 1000 == 0)
 				fprintf(stderr, "\rmerge: %zu lines, %zu runs"
 				    " stored, %zu already there ", m.lines,
 				    m.sum.done + m.npending, m.sum.unchanged);
 		}
-		free(line);
+		buf_release(&line);
 		fclose(f);
 	}
 	merge_flush(&m);
@@ -223,7 +334,10 @@ const struct cmd_entry cli_cmd_merge = {
 	"merge", NULL, merge_opts, 1, CMD_MANY,
 	"merge [--json] [--lock-timeout S] RESULTS...",
 	  "Fold run results files (verify --results; docs/formats.md) into the\n"
-	  "database.  A run whose candidate is not here, belongs to another\n"
+	  "database.  A line without a MAC under a key of this database (its\n"
+	  "own, or that of shards it exported), or with a wrong one, is\n"
+	  "refused before anything in it is read.  A run whose candidate is\n"
+	  "not here, belongs to another\n"
 	  "task, or was made on other inputs (its input key differs) is\n"
 	  "refused with FILE:LINE and the reason; the rest merge.  A run that\n"
 	  "is already here is not added again, so merging twice adds nothing.\n"

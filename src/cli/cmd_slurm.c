@@ -16,6 +16,9 @@
 #include "base/atomic.h"
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/textsafe.h"
+#include "exchange/results.h"
+#include "store/store.h"
 
 /* "0-2,5,7-8" from the sorted indexes v[0..n). */
 static void
@@ -34,6 +37,102 @@ array_ranges(struct buf *b, const unsigned *v, size_t n)
 			buf_printf(b, "%u", v[i]);
 		i = k + 1;
 	}
+}
+
+/*
+ * May the path or value s go into a job script or an sbatch command
+ * line?  Not with anything the terminal-safe text would escape (control
+ * characters, a newline above all: it ends an #SBATCH line and starts a
+ * shell command on the node; C1 controls, direction overrides, invalid
+ * UTF-8).  what names it in the message.  0, or -1 (printed).
+ */
+static int
+script_safe(const char *what, const char *s)
+{
+	struct buf b = BUF_INIT;
+	int rc = 0;
+
+	if (safe_text(&b, s, strlen(s), 0) > 0) {
+		buf_adds(&b, "");
+		fprintf(stderr, "assay slurm: %s '%s' holds control characters"
+		    " or invalid UTF-8 (shown escaped); it cannot go into a job"
+		    " script\n", what, buf_str(&b));
+		rc = -1;
+	}
+	buf_release(&b);
+	return rc;
+}
+
+/*
+ * "--output=VALUE" for an #SBATCH line: VALUE in double quotes, '"' and
+ * '\\' escaped with a backslash (sbatch's reading of a quoted #SBATCH
+ * value: a backslash escapes the next character, quotes may be single
+ * or double, an unquoted '#' starts a comment), '%' doubled (sbatch's
+ * filename pattern: "%%" is a '%'); then pattern, which holds the
+ * replacement symbols.  The directory may not hold a backslash (in a
+ * pattern it turns every replacement symbol off) nor the words sbatch
+ * reads as a heterogeneous job's separator: dir_check().
+ */
+static void
+sbatch_output(struct buf *b, const char *dir, const char *pattern)
+{
+	buf_adds(b, "#SBATCH --output=\"");
+	for (const char *p = dir; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_addc(b, '\\');
+		if (*p == '%')
+			buf_addc(b, '%');
+		buf_addc(b, *p);
+	}
+	buf_printf(b, "%s\"\n", pattern);
+}
+
+/* Can dir go into an #SBATCH --output value?  0 or -1 (printed). */
+static int
+dir_check(const char *dir)
+{
+	char *lower;
+	int found;
+
+	if (script_safe("the shard directory", dir) < 0)
+		return -1;
+	if (strchr(dir, '\\') != NULL) {
+		fprintf(stderr, "assay slurm: %s: a backslash in the shard"
+		    " directory's path turns off sbatch's %%A, %%a and %%j in"
+		    " the log names; move it\n", dir);
+		return -1;
+	}
+	lower = xstrdup(dir);
+	for (size_t i = 0; lower[i] != '\0'; i++)
+		if (lower[i] >= 'A' && lower[i] <= 'Z')
+			lower[i] = (char)(lower[i] - 'A' + 'a');
+	found = strstr(lower, "hetjob") != NULL || strstr(lower,
+	    "packjob") != NULL;
+	free(lower);
+	if (found) {
+		fprintf(stderr, "assay slurm: %s: sbatch reads 'hetjob' or"
+		    " 'packjob' in an #SBATCH line as the separator of a"
+		    " heterogeneous job; move the shard directory\n", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The sbatch command line that submits script (in dir): --parsable, the
+ * --sbatch-arg values, then opt (--array=..., --dependency=...).  The
+ * one text both the real run and --dry-run use.
+ */
+static void
+sbatch_cmd(struct buf *b, const struct buf *extra, const char *opt,
+    const char *dir, const char *script)
+{
+	char *path = xasprintf("%s/%s", dir, script);
+
+	buf_reset(b);
+	buf_printf(b, "sbatch --parsable%s %s ", buf_str(extra), opt);
+	buf_add_quoted(b, path);
+	free(path);
 }
 
 /* Run cmd (sh -c) and read the job id sbatch --parsable prints. */
@@ -66,6 +165,59 @@ slice_done(const char *marker, const char *sha)
 	return done;
 }
 
+/*
+ * The campaign's results key (exchange/results.h): the manifest man (at
+ * path) must name one the database (g->db, whose real path is db) holds, or merge would refuse every
+ * run.  A manifest of an export made before keys gets a new one, kept
+ * in the database and written into the manifest (mode 0600).  0 or -1
+ * (printed).
+ */
+static int
+campaign_key(const struct cli_global *g, const char *db, json_t *man,
+    const char *path, struct err *err)
+{
+	json_t *k = json_object_get(man, "results_key");
+	struct results_key key = { "", "" };
+	struct store *st;
+	char *txt;
+	int rc;
+
+	if (cli_open_store(g, &st) < 0)
+		return -1;
+	if (k != NULL) {
+		if (results_key_from_json(k, &key, err) < 0) {
+			fprintf(stderr, "assay slurm: %s: %s\n", path, err->msg);
+			rc = -1;
+		} else if ((rc = store_results_key_get(st, key.id, key.key,
+		    err)) != 0) {
+			if (rc < 0)
+				fprintf(stderr, "assay slurm: %s\n", err->msg);
+			else
+				fprintf(stderr, "assay slurm: %s: results key %s"
+				    " is not in %s: these shards were exported"
+				    " from another database, whose merge alone"
+				    " accepts their runs\n", path, key.id, db);
+			rc = -1;
+		}
+		store_close(st);
+		return rc;
+	}
+	rc = store_results_key_new(st, path, key.id, key.key, err);
+	store_close(st);
+	if (rc < 0) {
+		fprintf(stderr, "assay slurm: %s\n", err->msg);
+		return -1;
+	}
+	json_object_set_new(man, "results_key", json_pack("{s:s, s:s}", "id",
+	    key.id, "key", key.key));
+	txt = json_dumps(man, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	rc = atomic_write_mode(path, txt, 0600, err);
+	free(txt);
+	if (rc < 0)
+		fprintf(stderr, "assay slurm: %s\n", err->msg);
+	return rc;
+}
+
 static const struct cmd_opt slurm_opts[] = {
 	{ "jobs", 'j', CMD_VALUE, 'j' },
 	{ "timeout", 0, CMD_VALUE, 't' },
@@ -82,7 +234,7 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	struct buf extra = BUF_INIT, script = BUF_INIT, cmd = BUF_INIT;
 	struct buf list = BUF_INIT, verify = BUF_INIT;
 	long jobs = 1, timeout_s = 0, vid, mid;
-	char self[4096], *dir = NULL, *db = NULL, *path = NULL;
+	char self[4096], *dir = NULL, *db = NULL, *path = NULL, *opt = NULL;
 	unsigned *todo = NULL;
 	size_t ntodo = 0, nslices, i;
 	int ch, dry = 0, rc = 2;
@@ -96,6 +248,10 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    &timeout_s) == 0)
 			continue;
 		if (ch == 'a') {
+			if (script_safe("--sbatch-arg", val) < 0) {
+				buf_release(&extra);
+				return 2;
+			}
 			buf_addc(&extra, ' ');
 			buf_add_quoted(&extra, val);
 		} else if (ch == 'n') {
@@ -107,17 +263,31 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 			    " 1..86400%s", "");
 		}
 	}
+	/* Every path that goes into a script is checked before any is
+	 * used, and shown escaped when refused. */
 	dir = realpath(a->pos[0], NULL);
-	path = xasprintf("%s/manifest.json", a->pos[0]);
+	if (dir == NULL) {
+		char *vis = cli_vis(a->pos[0], NULL);
+
+		fprintf(stderr, "assay slurm: %s: %s\n", vis, strerror(errno));
+		free(vis);
+		goto out;
+	}
+	if (dir_check(dir) < 0)
+		goto out;
+	path = xasprintf("%s/manifest.json", dir);
 	man = json_load_file(path, 0, NULL);
-	if (dir == NULL || !json_is_array(json_object_get(man, "slices"))) {
+	if (!json_is_array(json_object_get(man, "slices"))) {
 		fprintf(stderr, "assay slurm: %s: no manifest of export"
 		    " --shards\n", path);
 		goto out;
 	}
 	if (access(g->db, F_OK) != 0 || (db = realpath(g->db, NULL)) == NULL) {
+		char *vis = cli_vis(g->db, NULL);
+
 		fprintf(stderr, "assay slurm: no database at %s (the merge job"
-		    " writes into it; --db names it)\n", g->db);
+		    " writes into it; --db names it)\n", vis);
+		free(vis);
 		goto out;
 	}
 	n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -126,6 +296,11 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		goto out;
 	}
 	self[n] = '\0';
+	if (script_safe("the database", db) < 0 ||
+	    script_safe("this program's path", self) < 0)
+		goto out;
+	if (campaign_key(g, db, man, path, err) < 0)
+		goto out;
 	nslices = json_array_size(json_object_get(man, "slices"));
 	json_array_foreach(json_object_get(man, "slices"), i, v) {
 		const char *file = json_string_value(json_object_get(v, "file"));
@@ -167,11 +342,11 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	}
 	buf_adds(&script, "#!/bin/sh\n# Written by assay slurm: verifies slice"
 	    " $SLURM_ARRAY_TASK_ID of the\n# shards in this directory, in a"
-	    " scratch database on the node.\n#SBATCH --job-name=assay-verify\n"
-	    "#SBATCH --output=");
-	buf_printf(&script, "%s/logs/verify-%%A_%%a.out\n#SBATCH"
-	    " --cpus-per-task=%ld\nset -eu\ni=$(printf %%04d"
-	    " \"$SLURM_ARRAY_TASK_ID\")\nexec ", dir, jobs);
+	    " scratch database on the node.\n#SBATCH"
+	    " --job-name=\"assay-verify\"\n");
+	sbatch_output(&script, dir, "/logs/verify-%A_%a.out");
+	buf_printf(&script, "#SBATCH --cpus-per-task=\"%ld\"\nset -eu\n"
+	    "i=$(printf %%04d \"$SLURM_ARRAY_TASK_ID\")\nexec ", jobs);
 	buf_add_quoted(&script, self);
 	buf_adds(&script, " verify --input ");
 	buf_add_quoted(&script, dir);
@@ -188,11 +363,12 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		goto out;
 	}
 	buf_reset(&script);
-	buf_printf(&script, "#!/bin/sh\n# Written by assay slurm: folds the"
+	buf_adds(&script, "#!/bin/sh\n# Written by assay slurm: folds the"
 	    " results of every slice into the\n# database; runs after the"
 	    " array succeeded (--dependency=afterok).\n#SBATCH"
-	    " --job-name=assay-merge\n#SBATCH --output=%s/logs/merge-%%j.out\n"
-	    "set -eu\nexec ", dir);
+	    " --job-name=\"assay-merge\"\n");
+	sbatch_output(&script, dir, "/logs/merge-%j.out");
+	buf_adds(&script, "set -eu\nexec ");
 	buf_add_quoted(&script, self);
 	buf_adds(&script, " --db ");
 	buf_add_quoted(&script, db);
@@ -206,13 +382,15 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		goto out;
 	}
 	array_ranges(&list, todo, ntodo);
-	buf_printf(&verify, "sbatch --parsable%s --array=%s ",
-	    buf_str(&extra), buf_str(&list));
-	buf_add_quoted(&verify, dir);
-	buf_adds(&verify, "/verify.sbatch");
+	opt = xasprintf("--array=%s", buf_str(&list));
+	sbatch_cmd(&verify, &extra, opt, dir, "verify.sbatch");
 	if (dry) {
-		printf("%s\nsbatch --parsable%s --dependency=afterok:JOBID '%s/"
-		    "merge.sbatch'\n", buf_str(&verify), buf_str(&extra), dir);
+		/* Exactly what would run, as a shell reads it: the array's
+		 * id comes from the first command. */
+		sbatch_cmd(&cmd, &extra, "--dependency=afterok:\"${JOBID%%;*}\"",
+		    dir, "merge.sbatch");
+		printf("JOBID=$(%s) &&\n%s\n", buf_str(&verify),
+		    buf_str(&cmd));
 		rc = 0;
 		goto out;
 	}
@@ -221,10 +399,9 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		fprintf(stderr, "assay slurm: %s failed\n", buf_str(&verify));
 		goto out;
 	}
-	buf_printf(&cmd, "sbatch --parsable%s --dependency=afterok:%ld ",
-	    buf_str(&extra), vid);
-	buf_add_quoted(&cmd, dir);
-	buf_adds(&cmd, "/merge.sbatch");
+	free(opt);
+	opt = xasprintf("--dependency=afterok:%ld", vid);
+	sbatch_cmd(&cmd, &extra, opt, dir, "merge.sbatch");
 	mid = sbatch_run(buf_str(&cmd));
 	if (mid < 0) {
 		fprintf(stderr, "assay slurm: %s failed (the array %ld is"
@@ -243,6 +420,7 @@ out:
 	buf_release(&list);
 	buf_release(&verify);
 	free(todo);
+	free(opt);
 	free(path);
 	free(dir);
 	free(db);
@@ -265,7 +443,10 @@ const struct cmd_entry cli_cmd_slurm = {
 	  "                    --cpus-per-task), default 1\n"
 	  "  --timeout S       verify --timeout for every run\n"
 	  "  --sbatch-arg ARG  pass ARG to both sbatch calls (--partition=gpu)\n"
-	  "  --dry-run         write the scripts, print the sbatch commands\n"
-	  "See docs/cluster.md.",
+	  "  --dry-run         write the scripts, print the sbatch commands as\n"
+	  "                    shell text that makes exactly those calls\n"
+	  "Paths and values with control characters are refused; #SBATCH\n"
+	  "values are quoted.  The manifest's results key must be in --db (a\n"
+	  "manifest from before keys gets one).  See docs/cluster.md.",
 	CMD_CLI, cmd_slurm
 };

@@ -21,6 +21,7 @@
 #include "base/atomic.h"
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/secret.h"
 #include "exchange/import.h"
 #include "exchange/results.h"
 #include "exec/sandbox.h"
@@ -92,12 +93,13 @@ write_marker(const char *slice, const char *results, size_t runs,
 }
 
 /*
- * A slice with a manifest.json beside it (export --shards) must have the
- * sha256 the manifest gives it: a slice changed or cut short since the
- * export is refused.  0 or -1 (printed).
+ * A slice of export --shards has its manifest.json beside it: the slice
+ * must have the sha256 the manifest gives it (a slice changed or cut
+ * short since the export is refused), and the manifest's results key
+ * goes to *key (the runs' MACs, results.h).  0 or -1 (printed).
  */
 static int
-slice_check(const char *slice)
+slice_check(const char *slice, struct results_key *key)
 {
 	const char *slash = strrchr(slice, '/');
 	const char *base = slash != NULL ? slash + 1 : slice;
@@ -110,6 +112,21 @@ slice_check(const char *slice)
 	int rc = 0;
 
 	m = json_load_file(man, 0, NULL);
+	if (m == NULL) {
+		fprintf(stderr, "assay: %s: no manifest of export --shards"
+		    " beside the slice (its results key is there)\n", man);
+		free(man);
+		return -1;
+	}
+	if (results_key_from_json(json_object_get(m, "results_key"), key,
+	    &err) < 0) {
+		fprintf(stderr, "assay: %s: no results key (%s); an export"
+		    " made before runs were authenticated: run assay slurm"
+		    " on it, or export the shards again\n", man, err.msg);
+		json_decref(m);
+		free(man);
+		return -1;
+	}
 	json_array_foreach(json_object_get(m, "slices"), i, v) {
 		const char *file = json_string_value(json_object_get(v, "file"));
 		const char *sum = json_string_value(json_object_get(v,
@@ -139,7 +156,8 @@ slice_check(const char *slice)
  * scratch_remove()).  0 or -1 (printed).
  */
 static int
-scratch_open(const char *slice, struct store **st, char **dir)
+scratch_open(const char *slice, struct store **st, char **dir,
+    struct results_key *key)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct import_opts o = { .format = IMPORT_ASSAY, .by = "assay" };
@@ -148,7 +166,7 @@ scratch_open(const char *slice, struct store **st, char **dir)
 	char *db;
 	int rc;
 
-	if (slice_check(slice) < 0)
+	if (slice_check(slice, key) < 0)
 		return -1;
 	*dir = xasprintf("%s/assay-slice.XXXXXX", tmp != NULL && *tmp != '\0' ?
 	    tmp : "/tmp");
@@ -201,15 +219,16 @@ scratch_remove(const char *dir)
  * working directory, opened on the first such run.
  */
 static void
-keep_run(struct results **w, char **fallback, const struct run *r,
-    const char *task_id, int timeout_s, int stored, int *status)
+keep_run(struct results **w, char **fallback, const struct results_key *key,
+    const struct run *r, const char *task_id, int timeout_s, int stored,
+    int *status)
 {
 	struct err err;
 
 	if (*w == NULL && !stored) {
 		*fallback = xasprintf("assay-unstored-%lld-%ld.jsonl",
 		    (long long)time(NULL), (long)getpid());
-		if (results_open(w, *fallback, &err) < 0) {
+		if (results_open(w, *fallback, key, &err) < 0) {
 			fprintf(stderr, "assay: %s\n", err.msg);
 			free(*fallback);
 			*fallback = NULL;
@@ -237,6 +256,7 @@ verify_on_signal(int sig)
 struct pool {
 	struct results	**w;		/* --results, or the fallback */
 	char		**fallback;
+	const struct results_key *key;	/* of their lines */
 	int		 *status;
 	int		  quiet, timeout_s;
 };
@@ -256,7 +276,7 @@ pool_finished(void *arg, const struct vsvc_result *res)
 	if (!res->stored)
 		fprintf(stderr, "assay: %s: not stored: %s\n", r->cand_id,
 		    res->error);
-	keep_run(p->w, p->fallback, r, verify_job_task(res->job),
+	keep_run(p->w, p->fallback, p->key, r, verify_job_task(res->job),
 	    p->timeout_s, res->stored, p->status);
 	/* "[k/N] ID VERDICT" first: the workbench's :verify reads it
 	 * (ADR 0012). */
@@ -320,6 +340,7 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	const char *results_path = NULL, *input = NULL;
 	char *scratch = NULL, *fallback = NULL;
 	struct results *w = NULL;
+	struct results_key key;
 	struct store *st = NULL;
 	struct vsvc *pool = NULL;
 	const struct vsvc_summary *ps;
@@ -424,16 +445,26 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	}
 	sum.input = input != NULL;
 	if (input != NULL) {
-		if (scratch_open(input, &st, &scratch) < 0) {
+		if (scratch_open(input, &st, &scratch, &key) < 0) {
 			scratch_remove(scratch);
 			free(scratch);
 			return 2;
 		}
 	} else if (cli_open_store(g, &st) < 0) {
 		return 2;
+	} else if (store_results_key_own(st, key.id, key.key, err) < 0) {
+		/* Runs outside a campaign are authenticated with the
+		 * database's own key: merge them back into it. */
+		fprintf(stderr, "assay: %s\n", err->msg);
+		store_close(st);
+		return 2;
 	}
+	/* Unreachable in the sandbox; under --no-sandbox a candidate could
+	 * read it, and then its plain bytes at least are kept nowhere. */
+	secret_add(key.key);
 	store_lock_timeout(st, (int)lock_s * 1000);
-	if (results_path != NULL && results_open(&w, results_path, err) < 0) {
+	if (results_path != NULL && results_open(&w, results_path, &key,
+	    err) < 0) {
 		fprintf(stderr, "assay: %s\n", err->msg);
 		status = 2;
 		goto out;
@@ -473,7 +504,7 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		 * claims, the input-key skip, the pool, storing each run. */
 		struct vsvc_opts so = { .vo = vo, .jobs = (int)jobs,
 		    .force = force, .claim = 1, .refs = VSVC_REFS_ALL };
-		struct pool pc = { .w = &w, .fallback = &fallback,
+		struct pool pc = { .w = &w, .fallback = &fallback, .key = &key,
 		    .status = &status, .quiet = quiet,
 		    .timeout_s = vo.timeout_s };
 		struct vsvc_hooks h = { .finished = pool_finished,
@@ -625,7 +656,9 @@ const struct cmd_entry cli_cmd_verify = {
 	  "  --quiet, -q        no progress lines\n"
 	  "  --json             the summary as one JSON object\n"
 	  "  --results FILE     also write each run as a JSON line to FILE\n"
-	  "                     (docs/formats.md), renamed into place when done\n"
+	  "                     (docs/formats.md), renamed into place when done,\n"
+	  "                     each line with a MAC under the database's own\n"
+	  "                     key (merge accepts it into this database only)\n"
 	  "  --lock-timeout S   wait up to S seconds (default 60) for another\n"
 	  "                     writer's lock; a run still not stored is kept\n"
 	  "                     in the results file (else assay-unstored-*.jsonl)\n"
@@ -633,7 +666,8 @@ const struct cmd_entry cli_cmd_verify = {
 	  "  --input SLICE      verify a slice of `export --shards` in a scratch\n"
 	  "                     database of its own (--db is not used); with\n"
 	  "                     --results OUT, writes OUT.done when every\n"
-	  "                     candidate of the slice has a run\n"
+	  "                     candidate of the slice has a run; the lines'\n"
+	  "                     MACs use the campaign key of the manifest\n"
 	  "Exit status: 0; 1 with --check when a candidate did not pass (a gate\n"
 	  "for scripts, not for job dependencies); 2 on errors or an incomplete\n"
 	  "slice; 3 when runs could not be stored.",

@@ -179,7 +179,9 @@ struct export_slice {
  * into the directory dir (made if missing), each with every task it
  * holds whole and any parent outside it, so that each imports on its
  * own; then dir/manifest.json (slice files, counts, sha256 of each, the
- * filter).  Each file is written atomically (export_file()).  *slices
+ * filter, and "results_key": a new campaign key stored in st, with
+ * which the nodes authenticate their runs; results.h), mode 0600.
+ * Each file is written atomically (export_file()).  *slices
  * is a new array of nshards (caller frees) or NULL.  0 or -1 with err.
  */
 int	export_shards(struct store *st, const struct export_opts *opts,

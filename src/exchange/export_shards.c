@@ -24,6 +24,7 @@ export_shards(struct store *st, const struct export_opts *opts,
     struct err *err)
 {
 	struct export_opts o = *opts;
+	struct results_key key;
 	struct export_slice *v;
 	json_t *man = NULL, *arr;
 	char *filter = NULL, *path = NULL, *txt = NULL;
@@ -66,18 +67,23 @@ export_shards(struct store *st, const struct export_opts *opts,
 		    (json_int_t)v[i].candidates, "bytes",
 		    (json_int_t)v[i].bytes, "sha256", v[i].sha256));
 	}
+	/* The campaign's results key: the nodes' verify --input MACs its
+	 * run lines with it, merge checks them with the database's copy
+	 * (results.h).  Only the owner may read the manifest. */
+	if (store_results_key_new(st, dir, key.id, key.key, err) < 0)
+		goto out;
 	filter = export_filter(opts->format, opts->where);
-	man = json_pack("{s:i, s:o, s:s, s:I, s:I, s:I, s:I, s:o}",
+	man = json_pack("{s:i, s:o, s:s, s:I, s:I, s:I, s:I, s:o, s:{s:s, s:s}}",
 	    "assay_shards", 1, "filter", filter != NULL ? json_string(filter) :
 	    json_null(), "partition", "fnv1a32(task id) mod shards", "shards",
 	    (json_int_t)nshards, "tasks", (json_int_t)ntasks, "candidates",
 	    (json_int_t)ncands, "created", (json_int_t)time(NULL), "slices",
-	    arr);
+	    arr, "results_key", "id", key.id, "key", key.key);
 	arr = NULL;
 	txt = json_dumps(man, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	free(path);
 	path = xasprintf("%s/manifest.json", dir);
-	if (atomic_write(path, txt, err) < 0)
+	if (atomic_write_mode(path, txt, 0600, err) < 0)
 		goto out;
 	*slices = v;
 	v = NULL;

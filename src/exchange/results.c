@@ -15,21 +15,82 @@
 #include <jansson.h>
 
 #include "base/atomic.h"
+#include "base/buf.h"
 #include "base/hash.h"
+#include "base/ident.h"
 #include "model/codec.h"
 
 struct results {
 	char	*path, *tmp;
 	FILE	*f;
 	size_t	 n;
+	struct results_key key;
 };
 
-int
-results_open(struct results **out, const char *path, struct err *err)
+/*
+ * A line ends in MAC_KEY_OPEN ID '"' MAC_OPEN HEX '"}': the MAC covers
+ * every byte before MAC_OPEN.
+ */
+#define MAC_KEY_OPEN	",\"mac_key\":\""
+#define MAC_OPEN	",\"mac\":\""
+#define MAC_TAIL	(sizeof MAC_OPEN - 1 + HASH_HEX_LEN + 2)
+#define KEY_TAIL	(sizeof MAC_KEY_OPEN - 1 + STORE_KEY_ID + 1)
+
+static int
+is_hex(const char *s, size_t n)
 {
-	struct results *w = xcalloc(1, sizeof *w);
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' &&
+		    s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+int
+results_key_check(const struct results_key *k, struct err *err)
+{
+	if (strlen(k->id) != STORE_KEY_ID || !is_hex(k->id, STORE_KEY_ID))
+		return err_set(err, "a results key id is %d hex digits",
+		    STORE_KEY_ID);
+	if (strlen(k->key) != STORE_KEY_HEX || !is_hex(k->key,
+	    STORE_KEY_HEX))
+		return err_set(err, "a results key is %d hex digits",
+		    STORE_KEY_HEX);
+	return 0;
+}
+
+int
+results_key_from_json(const json_t *o, struct results_key *k,
+    struct err *err)
+{
+	const char *id = json_string_value(json_object_get(o, "id"));
+	const char *key = json_string_value(json_object_get(o, "key"));
+
+	if (o == NULL)
+		return err_set(err, "no \"results_key\"");
+	snprintf(k->id, sizeof k->id, "%s", id != NULL ? id : "");
+	snprintf(k->key, sizeof k->key, "%s", key != NULL ? key : "");
+	return results_key_check(k, err);
+}
+
+/* The MAC of the n bytes at p under k. */
+static void
+mac_of(const struct results_key *k, const char *p, size_t n, char *hex)
+{
+	hash_hmac_sha256(k->key, STORE_KEY_HEX, p, n, hex);
+}
+
+int
+results_open(struct results **out, const char *path,
+    const struct results_key *key, struct err *err)
+{
+	struct results *w;
 
 	*out = NULL;
+	if (results_key_check(key, err) < 0)
+		return -1;
+	w = xcalloc(1, sizeof *w);
+	w->key = *key;
 	w->f = atomic_create(path, &w->tmp, err);
 	if (w->f == NULL) {
 		free(w);
@@ -48,17 +109,29 @@ results_add(struct results *w, const struct run *r, const char *task_id,
 	    .timeout_s = timeout_s, .stored = stored };
 	json_t *o = codec_run(r, &x);
 	char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	char mac[HASH_HEX_LEN + 1];
+	struct buf line = BUF_INIT;
+	size_t n;
 	int rc = 0;
 
 	json_decref(o);
-	if (txt == NULL)
+	if (txt == NULL || (n = strlen(txt)) < 2 || txt[n - 1] != '}') {
+		free(txt);
 		return err_set(err, "%s: cannot encode the run of %s", w->tmp,
 		    r->cand_id);
-	if (fputs(txt, w->f) == EOF || fputc('\n', w->f) == EOF)
+	}
+	/* The object without its '}', the key's id, then the MAC of all
+	 * that. */
+	buf_add(&line, txt, n - 1);
+	free(txt);
+	buf_printf(&line, MAC_KEY_OPEN "%s\"", w->key.id);
+	mac_of(&w->key, line.p, line.len, mac);
+	buf_printf(&line, MAC_OPEN "%s\"}\n", mac);
+	if (fwrite(line.p, 1, line.len, w->f) != line.len)
 		rc = err_set(err, "write %s: %s", w->tmp, strerror(errno));
 	else
 		w->n++;
-	free(txt);
+	buf_release(&line);
 	return rc;
 }
 
@@ -91,12 +164,83 @@ results_abort(struct results *w)
 	free(w);
 }
 
+/* len without a trailing newline. */
+static size_t
+chomp(const char *line, size_t len)
+{
+	if (len > 0 && line[len - 1] == '\n')
+		len--;
+	return len;
+}
+
+int
+results_line_key(const char *line, size_t len, char *id, struct err *err)
+{
+	const char *mac, *key;
+
+	len = chomp(line, len);
+	if (len < 2 + KEY_TAIL + MAC_TAIL)
+		goto none;
+	mac = line + len - MAC_TAIL;
+	key = mac - KEY_TAIL;
+	if (memcmp(mac, MAC_OPEN, sizeof MAC_OPEN - 1) != 0 ||
+	    !is_hex(mac + sizeof MAC_OPEN - 1, HASH_HEX_LEN) ||
+	    memcmp(line + len - 2, "\"}", 2) != 0 ||
+	    memcmp(key, MAC_KEY_OPEN, sizeof MAC_KEY_OPEN - 1) != 0 ||
+	    !is_hex(key + sizeof MAC_KEY_OPEN - 1, STORE_KEY_ID) ||
+	    mac[-1] != '"')
+		goto none;
+	memcpy(id, key + sizeof MAC_KEY_OPEN - 1, STORE_KEY_ID);
+	id[STORE_KEY_ID] = '\0';
+	return 0;
+none:
+	return err_set(err, "no MAC: a run result line ends in \"mac_key\""
+	    " and \"mac\" (a file written before runs were authenticated,"
+	    " assay_run 1, or one cut or edited; verify those candidates"
+	    " again)");
+}
+
+int
+results_line_check(const char *line, size_t len,
+    const struct results_key *key, struct err *err)
+{
+	char id[STORE_KEY_ID + 1], want[HASH_HEX_LEN + 1];
+	char got[HASH_HEX_LEN + 1];
+
+	if (results_line_key(line, len, id, err) < 0)
+		return -1;
+	len = chomp(line, len);
+	memcpy(got, line + len - 2 - HASH_HEX_LEN, HASH_HEX_LEN);
+	got[HASH_HEX_LEN] = '\0';
+	mac_of(key, line, len - MAC_TAIL, want);
+	if (strcmp(id, key->id) != 0 || !hash_equal(got, want))
+		return err_set(err, "wrong MAC: the line is not as verify"
+		    " wrote it under results key %s (edited, or made with"
+		    " another key)", id);
+	return 0;
+}
+
 int
 results_parse(const char *line, size_t len, struct run *out, char **task_id,
     int *timeout_s, int *stored, struct err *err)
 {
-	return codec_run_parse(line, len, out, task_id, timeout_s, stored,
-	    err);
+	struct err why;
+
+	if (codec_run_parse(line, len, out, task_id, timeout_s, stored,
+	    err) < 0)
+		return -1;
+	if (ident_check_id(out->cand_id, &why) < 0)
+		err_set(err, "\"candidate\": %s", why.msg);
+	else if (ident_check_task_id(*task_id, &why) < 0)
+		err_set(err, "\"task\": %s", why.msg);
+	else if (ident_check_label(out->env, "an env name", &why) < 0)
+		err_set(err, "\"env\": %s", why.msg);
+	else
+		return 0;
+	run_release(out);
+	free(*task_id);
+	*task_id = NULL;
+	return -1;
 }
 
 char *

@@ -4,6 +4,13 @@
  * other machines (a Slurm array task, docs/cluster.md) travel back to
  * the main database, where `assay merge` folds them in.
  *
+ * Each line ends in "mac_key" and "mac": the HMAC-SHA256, under a key
+ * the merging database holds, of every byte of the line before
+ * ',"mac":' (docs/adr/0032-authenticated-run-results.md).  The key is
+ * the database's own (store_results_key_own) or a shard campaign's
+ * (export --shards, kept in the database and the 0600 manifest); a line
+ * edited by anyone without it no longer verifies.
+ *
  * A results file is written to "<path>.tmp-XXXXXX" beside path and
  * renamed over path only when complete, so a reader never sees half a
  * file.  Completion markers ("<path>.done") say that every candidate of
@@ -16,21 +23,50 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "base/err.h"
 #include "model/codec.h"
 #include "model/sample.h"
+#include "store/store.h"
 
 /* The version every line carries as "assay_run" (the codec's). */
 #define RESULTS_VERSION CODEC_RESULT_VERSION
 
+/* The longest line merge reads: a 16 MiB log, each byte escaped as
+ * \u00XX, and the rest of the run. */
+#define RESULTS_LINE_MAX	((size_t)128 << 20)
+
+/* A results key: its id (STORE_KEY_ID hex digits) and the key itself
+ * (STORE_KEY_HEX hex digits, used as the HMAC key's bytes). */
+struct results_key {
+	char	id[STORE_KEY_ID + 1];
+	char	key[STORE_KEY_HEX + 1];
+};
+
 struct results;
 
 /*
- * Start writing the results file path: a new temporary file beside it.
- * *out is new; end with results_close() or results_abort().  0 or -1
- * with err.
+ * Is k well formed: an id of STORE_KEY_ID and a key of STORE_KEY_HEX
+ * lowercase hex digits?  0 or -1 with err (the key is never quoted).
  */
-int	results_open(struct results **out, const char *path, struct err *err);
+int	results_key_check(const struct results_key *k, struct err *err);
+
+/*
+ * The key of a shard manifest's "results_key" object ({"id", "key"}; o
+ * may be NULL) into k, checked as results_key_check() does.  0, or -1
+ * with err (a missing key says so).
+ */
+int	results_key_from_json(const json_t *o, struct results_key *k,
+	    struct err *err);
+
+/*
+ * Start writing the results file path: a new temporary file beside it,
+ * each line authenticated under key (copied).  *out is new; end with
+ * results_close() or results_abort().  0 or -1 with err.
+ */
+int	results_open(struct results **out, const char *path,
+	    const struct results_key *key, struct err *err);
 
 /*
  * Append run r of a candidate of task task_id, verified with the timeout
@@ -56,11 +92,29 @@ int	results_close(struct results *w, struct err *err);
 void	results_abort(struct results *w);
 
 /*
+ * The id of the key a line (len bytes, a trailing newline allowed) says
+ * it was authenticated with, into id (STORE_KEY_ID + 1 bytes).  0, or
+ * -1 with err when the line does not end in "mac_key" and "mac" (a line
+ * of a version 1 file, written before MACs, or one cut or edited).
+ */
+int	results_line_key(const char *line, size_t len, char *id,
+	    struct err *err);
+
+/*
+ * Does the line's MAC match key (constant time)?  0, or -1 with err
+ * ("wrong MAC: ...").  Check it before believing anything in the line.
+ */
+int	results_line_check(const char *line, size_t len,
+	    const struct results_key *key, struct err *err);
+
+/*
  * Parse one line of a results file (len bytes, no newline needed) into
  * *out (a run with no id; release it), the task id into *task_id (new,
  * caller frees), the timeout override into *timeout_s and the "stored"
- * flag into *stored (codec_run_parse).  0, or -1 with err saying what
- * is wrong (the caller adds file:line).
+ * flag into *stored (codec_run_parse).  The candidate id, task id and
+ * env must pass ident.h's rules (no control characters).  The MAC is
+ * not checked here (results_line_check).  0, or -1 with err saying
+ * what is wrong (the caller adds file:line).
  */
 int	results_parse(const char *line, size_t len, struct run *out,
 	    char **task_id, int *timeout_s, int *stored, struct err *err);

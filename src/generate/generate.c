@@ -152,6 +152,16 @@ run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
 		json_t *extra;
 		int inserted = 0, stored;
 
+		if (rc[i] == 0 && out[i].redacted > 0) {
+			/* An endpoint that echoed its request: the answer
+			 * is not code of the model's, and it held the key. */
+			err_set(&errs[i], "the answer holds the API key of %s"
+			    " (%zu time%s, redacted); not stored: does the"
+			    " endpoint echo its request?", g->cfg->key_env !=
+			    NULL ? g->cfg->key_env : "the generator",
+			    out[i].redacted, out[i].redacted == 1 ? "" : "s");
+			rc[i] = -1;
+		}
 		if (rc[i] != 0) {
 			if (rep->failed == 0)
 				snprintf(rep->first_error,

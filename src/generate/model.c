@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/secret.h"
 #include "base/http.h"
 #include "base/ident.h"
 
@@ -185,6 +186,8 @@ model_cfg_check(const struct model_cfg *cfg, struct err *err)
 	if (cfg->key_env != NULL && getenv(cfg->key_env) == NULL)
 		return err_set(err, "the API key variable %s is not set",
 		    cfg->key_env);
+	if (cfg->key_env != NULL)
+		secret_add(getenv(cfg->key_env));
 	if (cfg->model != NULL && ident_check_label(cfg->model,
 	    "a model name (its candidates' origin)", &e) < 0) {
 		char show[96];
@@ -575,6 +578,9 @@ model_chat(const struct model_cfg *cfg, json_t *messages,
 
 	json_decref(req);
 	memset(out, 0, sizeof *out);
+	/* The key is a secret wherever an answer or an error shows it. */
+	if (cfg->key_env != NULL)
+		secret_add(getenv(cfg->key_env));
 	/* A command that exits without reading its request, or a server
 	 * that closes early, must be an error, not the end of assay. */
 	signal(SIGPIPE, SIG_IGN);
@@ -605,6 +611,21 @@ model_chat(const struct model_cfg *cfg, json_t *messages,
 			err_set(err, "%s (after %d tries)", m, attempts);
 		}
 		rc = -1;
+		/* A server's message may quote the request's headers. */
+		secret_redact_in(err->msg, sizeof err->msg);
+	} else {
+		size_t n, count;
+		char *r = secret_redact(out->text, strlen(out->text), &n,
+		    &count);
+
+		if (r != NULL) {
+			free(out->text);
+			out->text = r;
+			out->redacted = count;
+		}
+		if (out->finish != NULL)
+			out->redacted += secret_redact_in(out->finish,
+			    strlen(out->finish) + 1);
 	}
 	free(body);
 	return rc;

@@ -13,7 +13,10 @@
  * The API key is read from the environment variable the configuration
  * names, at the moment of each request, and is sent in the
  * Authorization header only: no struct here holds it, so nothing that
- * stores a request or a reply can store it.
+ * stores a request or a reply can store it.  Its value is a secret
+ * (base/secret.h): an answer or an error message that holds it (an
+ * endpoint that echoes its request) comes back with it redacted, and
+ * the reply says how often (model_reply.redacted).
  *
  * Requests are retried with exponential backoff (1 s, 2 s, 4 s ... or
  * the server's Retry-After) on HTTP 429 and 5xx and on transport
@@ -70,7 +73,8 @@ int	model_cfg_load(struct model_cfg *cfg, const char *path,
  * Is cfg usable: exactly one of endpoint and command; a model name with
  * an endpoint, which becomes its candidates' origin and must pass
  * ident_check_label(); the key variable set in the environment when
- * named.
+ * named, whose value then becomes a secret (secret_add()), so that the
+ * runs this process makes are redacted too.
  * 0, or -1 with err saying what to add.
  */
 int	model_cfg_check(const struct model_cfg *cfg, struct err *err);
@@ -86,6 +90,8 @@ struct model_reply {
 	int64_t	 prompt_tokens, completion_tokens;	/* -1: not reported */
 	int64_t	 latency_ms;	/* of the try that answered */
 	int	 attempts;	/* tries made, >= 1 */
+	size_t	 redacted;	/* secrets replaced in text and finish:
+				 * the answer must not be kept */
 };
 
 void	model_reply_release(struct model_reply *r);	/* NULL-safe */
@@ -101,6 +107,7 @@ json_t	*model_request(const struct model_cfg *cfg, json_t *messages);
  * Ask the generator once (with retries).  0 with *out, or -1 with err:
  * "HTTP 400: <message>", "timed out after 120 s", "malformed answer:
  * no choices[0].message.content", "command exited 3: <stderr tail>".
+ * Secrets are redacted in out's text and finish reason and in err.
  * Thread-safe after http_init().  Sets SIGPIPE to be ignored (a
  * command that exits without reading its request is an error, not a
  * signal).

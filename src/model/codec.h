@@ -46,8 +46,9 @@
 #include "model/sample.h"
 
 /* The version of the run result line ("assay_run"); a reader refuses
- * another. */
-#define CODEC_RESULT_VERSION	1
+ * another.  2: the line ends in "mac_key" and "mac" (exchange/results.h),
+ * which version 1 lines lack. */
+#define CODEC_RESULT_VERSION	2
 
 enum codec_profile {
 	CODEC_RAW,

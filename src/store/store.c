@@ -513,6 +513,20 @@ static const char *const migrations[] = {
 	"  search_spec), coalesce(new.spec, '') || char(10) ||"
 	"  coalesce(new.interface, ''));" MIG6_GEN
 	"END;",
+	/*
+	 * 11 -> 12: the keys that authenticate run results (verify
+	 * --results, merge; docs/adr/0032-authenticated-run-results.md):
+	 * the database's own key ("database", made by migrate() right
+	 * after this step) and one per shard campaign ("campaign", made by
+	 * export --shards).  The key is 64 hex digits; id is a random name
+	 * that a results line carries, never derived from the key.
+	 */
+	"CREATE TABLE results_key (id TEXT PRIMARY KEY,"
+	"  key TEXT NOT NULL CHECK (length(key) = 64),"
+	"  kind TEXT NOT NULL CHECK (kind IN ('database', 'campaign')),"
+	"  note TEXT, created INTEGER NOT NULL);"
+	"CREATE UNIQUE INDEX results_key_database ON results_key(kind)"
+	"  WHERE kind = 'database';",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -642,6 +656,47 @@ query_int(struct store *st, const char *sql, int *out, struct err *err)
 	return 0;
 }
 
+/* n random bytes as 2n hex digits and a NUL into out.  0 or -1. */
+static int
+random_hex(char *out, size_t n, struct err *err)
+{
+	unsigned char raw[32];
+
+	if (n > sizeof raw || hash_random(raw, n) < 0)
+		return err_set(err, "no random bytes for a key");
+	hash_hex(raw, n, out);
+	return 0;
+}
+
+static int
+key_insert(struct store *st, const char *id, const char *key,
+    const char *kind, const char *note, struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (prepare(st, &s, "INSERT INTO results_key(id, key, kind, note,"
+	    " created) VALUES (?1, ?2, ?3, ?4, ?5)", err) < 0)
+		return -1;
+	bind_text(s, 1, id);
+	bind_text(s, 2, key);
+	bind_text(s, 3, kind);
+	bind_text(s, 4, note);
+	sqlite3_bind_int64(s, 5, (sqlite3_int64)time(NULL));
+	return step_done(st, s, "store a results key", err);
+}
+
+/* The database's own results key, made once (migration 11 -> 12). */
+static int
+key_own_make(struct store *st, struct err *err)
+{
+	char id[STORE_KEY_ID + 1], key[STORE_KEY_HEX + 1];
+
+	if (random_hex(id, STORE_KEY_ID / 2, err) < 0 ||
+	    random_hex(key, STORE_KEY_HEX / 2, err) < 0)
+		return -1;
+	return key_insert(st, id, key, "database", NULL, err);
+}
+
 static int
 migrate(struct store *st, struct err *err)
 {
@@ -676,6 +731,10 @@ migrate(struct store *st, struct err *err)
 			goto fail;
 		}
 	}
+	/* The database's own results key, in the migration's transaction,
+	 * so that no reader ever sees the table without it. */
+	if (version < 12 && key_own_make(st, err) < 0)
+		goto fail;
 	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", NMIGRATIONS);
 	if (exec(st, sql, err) < 0 || exec(st, "COMMIT", err) < 0)
 		goto fail;
@@ -2200,6 +2259,72 @@ store_generation_each(struct store *st,
 	if (rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "read generated candidates");
 	return 0;
+}
+
+/* --- results keys ---------------------------------------------------- */
+
+/* One key by a WHERE on kind or id; 0, 1 none, -1. */
+static int
+key_read(struct store *st, const char *sql, const char *arg, char *id,
+    char *key, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (prepare(st, &s, sql, err) < 0)
+		return -1;
+	bind_text(s, 1, arg);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		const char *i = (const char *)sqlite3_column_text(s, 0);
+		const char *k = (const char *)sqlite3_column_text(s, 1);
+
+		if (i == NULL || k == NULL || strlen(i) > STORE_KEY_ID ||
+		    strlen(k) != STORE_KEY_HEX) {
+			sqlite3_finalize(s);
+			return err_set(err, "results_key: a malformed key");
+		}
+		if (id != NULL)
+			memcpy(id, i, strlen(i) + 1);
+		memcpy(key, k, STORE_KEY_HEX + 1);
+		sqlite3_finalize(s);
+		return 0;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read a results key");
+	return 1;
+}
+
+int
+store_results_key_own(struct store *st, char *id, char *key,
+    struct err *err)
+{
+	int rc = key_read(st, "SELECT id, key FROM results_key WHERE"
+	    " kind = ?1", "database", id, key, err);
+
+	if (rc > 0)
+		return err_set(err, "the database has no results key of its"
+		    " own (results_key emptied by hand?)");
+	return rc;
+}
+
+int
+store_results_key_get(struct store *st, const char *id, char *key,
+    struct err *err)
+{
+	return key_read(st, "SELECT id, key FROM results_key WHERE id = ?1",
+	    id, NULL, key, err);
+}
+
+int
+store_results_key_new(struct store *st, const char *note, char *id,
+    char *key, struct err *err)
+{
+	if (random_hex(id, STORE_KEY_ID / 2, err) < 0 ||
+	    random_hex(key, STORE_KEY_HEX / 2, err) < 0)
+		return -1;
+	return key_insert(st, id, key, "campaign", note, err);
 }
 
 /* --- claims: one verify at a time per candidate ---------------------- */

@@ -33,7 +33,7 @@
 #include "base/err.h"
 #include "model/sample.h"
 
-#define STORE_SCHEMA_VERSION 11
+#define STORE_SCHEMA_VERSION 12
 
 struct store;
 
@@ -165,6 +165,35 @@ int	store_run_insert(struct store *st, struct run *r, int latest,
  */
 int	store_run_exists(struct store *st, const struct run *r, int *exists,
 	    struct err *err);
+
+/*
+ * Results keys (exchange/results.h, docs/adr/0032): the HMAC keys that
+ * authenticate run result lines, each with an id the lines name.  A
+ * key is STORE_KEY_HEX hex digits, an id STORE_KEY_ID; both buffers
+ * take one byte more for the NUL.  Keys are secrets: nothing prints,
+ * exports or journals them.
+ */
+#define STORE_KEY_HEX	64
+#define STORE_KEY_ID	16
+
+/*
+ * The database's own key (made when the database was made or migrated
+ * to schema 12): what `verify --results` uses outside a shard campaign.
+ * id (may be NULL) and key are written.  0 or -1 with err.
+ */
+int	store_results_key_own(struct store *st, char *id, char *key,
+	    struct err *err);
+
+/* The key named id into key.  0, 1 when there is none, or -1. */
+int	store_results_key_get(struct store *st, const char *id, char *key,
+	    struct err *err);
+
+/*
+ * A new random key for a shard campaign, stored with note (the shard
+ * directory; may be NULL); its id and key are written.  0 or -1.
+ */
+int	store_results_key_new(struct store *st, const char *note, char *id,
+	    char *key, struct err *err);
 
 /* The latest run of a candidate.  0, 1 when it has none, or -1. */
 int	store_run_latest(struct store *st, const char *cand_id, struct run *out,

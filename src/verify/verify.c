@@ -30,6 +30,7 @@
 #include "envs/env.h"
 #include "base/buf.h"
 #include "base/hash.h"
+#include "base/secret.h"
 #include "verify/pipeline.h"
 #include "exec/proc.h"
 #include "store/store.h"
@@ -332,6 +333,41 @@ strip_nonce(char *text, size_t len, const char *nonce)
 	return w;
 }
 
+/* *s (a NUL-terminated text) with the configured secrets redacted. */
+static void
+redact_str(char **s)
+{
+	char *r;
+
+	if (*s != NULL && (r = secret_redact(*s, strlen(*s), NULL,
+	    NULL)) != NULL) {
+		free(*s);
+		*s = r;
+	}
+}
+
+/*
+ * No configured secret (base/secret.h: the generator's API key) in
+ * anything of a run that is kept or shown: its log, evidence, command
+ * and diagnostics.
+ */
+static void
+redact_run(struct run *r)
+{
+	size_t n;
+	char *t = secret_redact(r->log, r->log_len, &n, NULL);
+
+	if (t != NULL) {
+		free(r->log);
+		r->log = t;
+		r->log_len = n;
+	}
+	redact_str(&r->evidence);
+	redact_str(&r->command);
+	for (size_t i = 0; i < r->ndiags; i++)
+		redact_str(&r->diags[i].message);
+}
+
 /*
  * Show the log's new bytes live, whole lines at a time so that the nonce
  * is never split; a partial line waits unless it is long or final.
@@ -362,6 +398,16 @@ flush_live(struct verify_job *j, verify_output_fn out, void *arg, int final)
 	n = end - j->live_off;
 	for (size_t i = 0; i < j->nm; i++)
 		n = strip_nonce(chunk, n, j->m[i].plan.nonce);
+	{
+		size_t rl;
+		char *r = secret_redact(chunk, n, &rl, NULL);
+
+		if (r != NULL) {
+			free(chunk);
+			chunk = r;
+			n = rl;
+		}
+	}
 	if (n > 0)
 		out(chunk, n, arg);
 	free(chunk);
@@ -1086,6 +1132,7 @@ verify_job_result(struct verify_job *j, struct run *r)
 		r->log_len = strip_nonce(r->log, r->log_len,
 		    j->m[k].plan.nonce);
 	r->log[r->log_len] = '\0';
+	redact_run(r);
 	{
 		/* input_key: the same hash verify_input_key() computes. */
 		struct task t = j->task;

@@ -6,6 +6,11 @@
 # second merge adds nothing, and a stale or foreign line is refused with
 # FILE:LINE while the rest merge.  With a lock released after 2 s and the
 # default --lock-timeout, verify waits and stores every run.
+# Issue 22 item 5: each line carries a MAC under the database's own key;
+# a verdict edited to pass, a line without its MAC, of the version
+# before MACs, of another key or with another line's MAC is refused,
+# and ids, task ids and envs with control characters and a log over
+# verify's cap are refused with nothing raw on the terminal.
 . "$(dirname "$0")/lib.sh"
 need_data
 command -v iverilog >/dev/null || skip "iverilog not installed"
@@ -54,24 +59,114 @@ expect_eq "second merge adds nothing" "$out" \
     "verified 0, unchanged 9: pass 6, fail 3, timeout 0, env-error 0, task-defect 0, skipped 0"
 expect_eq "runs after the second merge" "$(runs)" 9
 
+# The results file holds no key; the database's own key made its MACs.
+KID=$(sqlite3 "$DB" "SELECT id FROM results_key WHERE kind = 'database'")
+KEY=$(sqlite3 "$DB" "SELECT key FROM results_key WHERE kind = 'database'")
+[ ${#KEY} -eq 64 ] || fail "no results key of the database"
+grep -q "$KEY" "$T/r1.jsonl" && fail "the key is in the results file"
+expect_eq "lines authenticated with the database's key" \
+    "$(grep -c "\"mac_key\":\"$KID\",\"mac\":\"[0-9a-f]\{64\}\"}\$" "$T/r1.jsonl")" 9
+
+# sign FILE KEY ID: each line's MAC made again as verify makes it, by
+# someone who holds the key (the checks below the MAC need such lines).
+sign() {
+	python3 - "$@" <<'PY'
+import hashlib, hmac, sys
+path, key, kid = sys.argv[1:4]
+out = []
+for l in open(path, encoding="utf-8"):
+    l = l.rstrip("\n")
+    i = l.rfind(',"mac_key":"')
+    body = (l[:i] if i >= 0 else l[:-1]) + ',"mac_key":"%s"' % kid
+    mac = hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
+    out.append(body + ',"mac":"%s"}' % mac)
+open(path, "w", encoding="utf-8").write("\n".join(out) + "\n")
+PY
+}
+
 # A stale line (another code hash's key), a foreign one (no such
 # candidate) and a task that does not match are refused; the rest merge.
 head -n 1 "$T/r1.jsonl" | jq -c '.input_key = ("0" * 64) | .started += 1' > "$T/bad.jsonl"
 head -n 1 "$T/r1.jsonl" | jq -c '.candidate = "cffffff0"' >> "$T/bad.jsonl"
 head -n 1 "$T/r1.jsonl" | jq -c '.task = "rtlfixer/other" | .started += 2' >> "$T/bad.jsonl"
+sign "$T/bad.jsonl" "$KEY" "$KID"
 echo '{"assay_run": 1' >> "$T/bad.jsonl"
 sed -n 2p "$T/r1.jsonl" | jq -c '.started += 5' >> "$T/bad.jsonl"
+sign "$T/bad.jsonl" "$KEY" "$KID"
+sed -i '4s/.*/{"assay_run": 1/' "$T/bad.jsonl"
 "$ASSAY" --db "$DB" merge "$T/bad.jsonl" >"$T/m2.out" 2>"$T/m2.err"
 expect_eq "merge exit with refused lines" $? 2
 grep -q "^$T/bad.jsonl:1: stale: " "$T/m2.err" || fail "stale: $(cat "$T/m2.err")"
 grep -q "^$T/bad.jsonl:2: foreign: no candidate cffffff0" "$T/m2.err" || fail "foreign: $(cat "$T/m2.err")"
 grep -q "^$T/bad.jsonl:3: foreign: candidate .* is of task verilog-eval-v1/" "$T/m2.err" || fail "task: $(cat "$T/m2.err")"
-grep -q "^$T/bad.jsonl:4: invalid JSON" "$T/m2.err" || fail "bad JSON: $(cat "$T/m2.err")"
+grep -q "^$T/bad.jsonl:4: no MAC" "$T/m2.err" || fail "bad JSON: $(cat "$T/m2.err")"
 case $(cat "$T/m2.out") in
 "verified 1, unchanged 0: "*"; refused 4") echo "ok: the good line merged" ;;
 *) fail "merge with bad lines: $(cat "$T/m2.out")" ;;
 esac
 expect_eq "runs after the partial merge" "$(runs)" 10
+
+# --- issue 22 item 5: a results file cannot be edited ------------------
+# The red team's forgery: a real fail line with its verdict edited to
+# pass (and a later start, so that it would be the latest run).
+latest() { "$ASSAY" --db "$DB" list --json --where "id=$1" | jq -r .verdict; }
+fl=$(grep -m 1 '"verdict":"fail"' "$T/r1.jsonl")
+fid=$(printf '%s\n' "$fl" | jq -r .candidate)
+printf '%s\n' "$fl" | jq -c '.verdict = "pass" | .stage = null | .started += 100' > "$T/forged.jsonl"
+# The same edit with the MAC taken away, a file of the version before
+# MACs, a line authenticated by another database's key, a MAC of
+# another line.
+printf '%s\n' "$fl" | jq -c '.verdict = "pass" | .started += 101 | del(.mac_key, .mac)' >> "$T/forged.jsonl"
+printf '%s\n' "$fl" | jq -c '.assay_run = 1 | .verdict = "pass" | .started += 102 | del(.mac_key, .mac)' >> "$T/forged.jsonl"
+printf '%s\n' "$fl" | jq -c '.verdict = "pass" | .started += 103' > "$T/other.jsonl"
+sign "$T/other.jsonl" "$(printf '%064d' 7)" 0123456789abcdef
+cat "$T/other.jsonl" >> "$T/forged.jsonl"
+mac2=$(sed -n 2p "$T/r1.jsonl" | jq -r .mac)
+printf '%s\n' "$fl" | jq -c --arg m "$mac2" '.verdict = "pass" | .started += 104 | .mac = $m' >> "$T/forged.jsonl"
+"$ASSAY" --db "$DB" merge "$T/forged.jsonl" >"$T/m3.out" 2>"$T/m3.err"
+expect_eq "merge exit with forged lines" $? 2
+cat "$T/m3.err"
+grep -q "^$T/forged.jsonl:1: wrong MAC" "$T/m3.err" || fail "edited verdict: $(cat "$T/m3.err")"
+grep -q "^$T/forged.jsonl:2: no MAC" "$T/m3.err" || fail "MAC removed"
+grep -q "^$T/forged.jsonl:3: no MAC.*assay_run 1" "$T/m3.err" || fail "version 1 line"
+grep -q "^$T/forged.jsonl:4: unknown results key 0123456789abcdef" "$T/m3.err" || fail "foreign key"
+grep -q "^$T/forged.jsonl:5: wrong MAC" "$T/m3.err" || fail "MAC of another line"
+expect_eq "forged lines refused" "$(sed 's/.*refused //' "$T/m3.out")" 5
+expect_eq "the forged candidate's latest verdict" "$(latest "$fid")" fail
+expect_eq "runs after the forgeries" "$(runs)" 10
+
+# Lines the key authenticates are still checked: ids, task ids and envs
+# with control characters are refused, and nothing of them reaches the
+# terminal raw (ESC sequences did, in "foreign" errors); so is a log
+# over verify's 16 MiB cap.  The file's own name is shown escaped too.
+bad="$T/$(printf 'bad\033]0;PWN\007').jsonl"
+{
+	printf '%s\n' "$fl" | jq -c '.candidate = "c\u001b[2Jx" | .started += 200'
+	printf '%s\n' "$fl" | jq -c '.task = "verilog-eval-v1/x\u001b]0;PWN\u0007" | .started += 201'
+	printf '%s\n' "$fl" | jq -c '.env = "iverilog\u001b[31m" | .started += 202'
+	printf '%s\n' "$fl" | jq -c '.env = "iverilog\nAssay-Verdict: pass" | .started += 203'
+} > "$bad"
+python3 - "$fl" >>"$bad" <<'PY'
+import json, sys
+o = json.loads(sys.argv[1])
+o["log"] = "x" * (16 * 1024 * 1024 + 1)
+o["started"] += 204
+print(json.dumps(o, separators=(",", ":")))
+PY
+sign "$bad" "$KEY" "$KID"
+"$ASSAY" --db "$DB" merge "$bad" >"$T/m4.out" 2>"$T/m4.err"
+expect_eq "merge exit with hostile ids" $? 2
+cat -v "$T/m4.err"
+if grep -q "$(printf '\033')" "$T/m4.out" "$T/m4.err"; then
+	fail "an escape sequence reached the terminal"
+fi
+grep -q 'bad\\x1b\]0;PWN\\x07\.jsonl:1: "candidate"' "$T/m4.err" || fail "candidate id: $(cat -v "$T/m4.err")"
+grep -q ':2: "task"' "$T/m4.err" || fail "task id"
+grep -q ':3: "env"' "$T/m4.err" || fail "env"
+grep -q ':4: "env"' "$T/m4.err" || fail "env with a newline"
+grep -q ":5: a log of 16777217 bytes, over verify's cap" "$T/m4.err" || fail "log over the cap"
+expect_eq "hostile lines refused" "$(sed 's/.*refused //' "$T/m4.out")" 5
+expect_eq "runs after the hostile lines" "$(runs)" 10
 
 # A lock held for 2 s is waited for: every run stored, exit 0.
 hold_lock

@@ -234,4 +234,45 @@ if grep -a -r -q "$KEY" "$T/http.db" "$T/raw.jsonl" "$T/sft.jsonl" \
 fi
 echo "ok: the API key is in no database, output or export"
 grep -q '"generation"' "$T/raw.jsonl" || fail "raw export keeps the generation record"
+
+# --- issue 22 item 7: an endpoint that echoes the key -------------------
+# ECHO answers with the Authorization header in a comment above the
+# module, ECHOERR with a 400 whose message quotes it; a command
+# generator prints the key it was given.  No answer that holds the key
+# is stored (each is a failed request whose error shows it redacted),
+# and nothing assay writes or prints holds it.  (A run log that would
+# show it is redacted: unit test_service.)
+cat >"$T/echo-tasks.jsonl" <<J
+{"task": {"id": "t/echo", "domain": "chip", "benchmark": "http", "env": "iverilog", "spec": "ECHO task", "files": {}}}
+{"task": {"id": "t/echoerr", "domain": "chip", "benchmark": "http", "env": "iverilog", "spec": "ECHOERR task", "files": {}}}
+J
+"$ASSAY" --db "$T/echo.db" import "$T/echo-tasks.jsonl" >/dev/null || fail "import echo tasks"
+"$ASSAY" --db "$T/echo.db" generate --endpoint "http://127.0.0.1:$port/v1" \
+    --model tiny-coder --api-key-env TEST_API_KEY --temperature 0.2 \
+    --timeout 10 --retries 0 --no-verify --json >"$T/echo.out" 2>"$T/echo.err"
+expect_eq "echo generate exit (both refused)" $? 1
+cat "$T/echo.out" "$T/echo.err"
+grep -q '"asked":2' "$T/echo.out" || fail "echo: asked 2"
+grep -q '"added":0' "$T/echo.out" || fail "echo: an answer holding the key was stored"
+grep -q '"failed":2' "$T/echo.out" || fail "echo: both failed"
+grep -q "t/echo: the answer holds the API key of TEST_API_KEY (1 time, redacted); not stored" \
+    "$T/echo.err" || fail "echo: the reason"
+grep -q "t/echoerr: HTTP 400: bad request; you sent Authorization: Bearer \[redacted\]" \
+    "$T/echo.err" || fail "echoerr: the redacted error"
+expect_eq "candidates from echoing answers" \
+    "$("$ASSAY" --db "$T/echo.db" list --json --where origin=tiny-coder | wc -l | tr -d ' ')" 0
+# A command generator that prints the key it was handed.
+"$ASSAY" --db "$T/echo.db" generate --api-key-env TEST_API_KEY \
+    --command 'printf "module top_module(output y); // %s\n  assign y = 1;\nendmodule\n" "$TEST_API_KEY"' \
+    --model cmd-echo --no-verify >"$T/cmd.out" 2>"$T/cmd.err"
+expect_eq "command echo exit" $? 1
+grep -q "holds the API key of TEST_API_KEY" "$T/cmd.err" || fail "command echo: $(cat "$T/cmd.err")"
+expect_eq "candidates from the echoing command" \
+    "$("$ASSAY" --db "$T/echo.db" list --json --where origin=cmd-echo | wc -l | tr -d ' ')" 0
+"$ASSAY" --db "$T/echo.db" export --format raw >"$T/echo-raw.jsonl" || fail "export echo db"
+if grep -a -r -q -- "$KEY" "$T/echo.db"* "$T/echo.out" "$T/echo.err" "$T/cmd.out" \
+    "$T/cmd.err" "$T/echo-raw.jsonl"; then
+	fail "the API key reached the database, the terminal or an export"
+fi
+echo "ok: an echoed key is refused, redacted where shown, stored nowhere"
 echo "195: ok"

@@ -7,7 +7,9 @@
 # tasks and the merge after it; the merged database must hold the same
 # verdicts, stages and categories per candidate as a plain verify, a
 # re-submission must submit nothing, and a task cancelled mid-way
-# (scancel) leaves nothing and is the only one run again.
+# (scancel) leaves nothing and is the only one run again.  The shard
+# directory's name holds a space, both quotes, '#', '%' and '$(...)':
+# sbatch must read every #SBATCH value whole (issue 22 item 6).
 . "$(dirname "$0")/lib.sh"
 need_data
 command -v iverilog >/dev/null || skip "iverilog not installed"
@@ -97,15 +99,19 @@ expect_eq "of them, off loopback" "$(awk '{print $4}' "$T/ss.mine" | grep -vc '^
 cp "$DB" "$T/plain.db"
 "$ASSAY" --db "$T/plain.db" verify --jobs 2 --quiet --timeout 60 >/dev/null || fail "plain verify"
 
-# The cluster path of docs/cluster.md.
-"$ASSAY" --db "$DB" export --format raw --shards 4 -o "$T/work" >/dev/null || fail "export --shards"
-out=$("$ASSAY" --db "$DB" slurm --jobs 1 --timeout 60 "$T/work") || fail "assay slurm: $out"
+# The cluster path of docs/cluster.md, in a directory whose name has
+# what a shell or sbatch would read (issue 22 item 6): every #SBATCH
+# value is quoted as sbatch reads it, '%' doubled in the log names.
+WK="$T/work d'q\"x #h %p \$(touch PWNED)"
+"$ASSAY" --db "$DB" export --format raw --shards 4 -o "$WK" >/dev/null || fail "export --shards"
+out=$("$ASSAY" --db "$DB" slurm --jobs 1 --timeout 60 "$WK") || fail "assay slurm: $out"
 echo "$out"
 case $out in
 "submitted array job "*" over 4 of 4 slices (0-3) and merge job "*) ;;
 *) fail "submit: $out" ;;
 esac
-grep -q '^#SBATCH --output=.*/logs/verify-%A_%a.out$' "$T/work/verify.sbatch" || fail "no %a in the output name"
+grep -qxF "#SBATCH --output=\"$T/work d'q\\\"x #h %%p \$(touch PWNED)/logs/verify-%A_%a.out\"" "$WK/verify.sbatch" ||
+    fail "the output name: $(grep output "$WK/verify.sbatch")"
 merge_job=${out##* merge job }; merge_job=${merge_job%% *}
 wait_jobs() {
 	i=0
@@ -116,11 +122,12 @@ wait_jobs() {
 }
 wait_jobs
 for i in 0 1 2 3; do
-	[ -f "$T/work/results/slice-000$i.jsonl.done" ] || fail "no marker for slice $i: $(tail -n 5 "$T/work/logs/verify-"*"_$i.out")"
-	[ -f "$(ls "$T/work/logs/verify-"*"_$i.out")" ] || fail "no log of task $i"
+	[ -f "$WK/results/slice-000$i.jsonl.done" ] || fail "no marker for slice $i: $(tail -n 5 "$WK/logs/verify-"*"_$i.out")"
+	[ -f "$(ls "$WK/logs/verify-"*"_$i.out")" ] || fail "no log of task $i"
 done
-[ -f "$T/work/logs/merge-$merge_job.out" ] || fail "merge job $merge_job did not run"
-expect_eq "merged by the merge job" "$(jq -c '[.verified, .refused, .not_stored]' "$T/work/logs/merge-$merge_job.out")" "[174,0,0]"
+[ -f "$WK/logs/merge-$merge_job.out" ] || fail "merge job $merge_job did not run: $(ls "$T" "$WK/logs")"
+[ ! -e "$T/PWNED" ] && [ ! -e "$WK/PWNED" ] && [ ! -e "$S/spool/PWNED" ] || fail "the directory's name ran a command"
+expect_eq "merged by the merge job" "$(jq -c '[.verified, .refused, .not_stored]' "$WK/logs/merge-$merge_job.out")" "[174,0,0]"
 
 # The same database a plain verify makes: per candidate, verdict, stage,
 # category and subcategory.
@@ -134,7 +141,7 @@ expect_eq "syntax passes" "$(count "verdict=pass")" 6
 
 # Re-submitting runs nothing.
 jobs_before=$(scontrol show jobs 2>/dev/null | grep -c '^JobId=')
-out=$("$ASSAY" --db "$DB" slurm "$T/work") || fail "re-submit: $out"
+out=$("$ASSAY" --db "$DB" slurm "$WK") || fail "re-submit: $out"
 case $out in
 "all 4 slices of "*"nothing submitted"*) echo "ok: re-submission submits nothing" ;;
 *) fail "re-submit: $out" ;;
@@ -145,8 +152,8 @@ expect_eq "no new job" "$(scontrol show jobs 2>/dev/null | grep -c '^JobId=')" "
 # gone) and its array task cancelled (scancel: SIGTERM) after its third
 # run; it leaves no results file, temporary file or marker, the merge
 # after it never runs, and the next submission runs slice 2 only.
-rm "$T/work/results/slice-0002.jsonl.done" "$T/work/results/slice-0002.jsonl"
-out=$("$ASSAY" --db "$DB" slurm --jobs 1 --timeout 60 "$T/work") || fail "re-submit: $out"
+rm "$WK/results/slice-0002.jsonl.done" "$WK/results/slice-0002.jsonl"
+out=$("$ASSAY" --db "$DB" slurm --jobs 1 --timeout 60 "$WK") || fail "re-submit: $out"
 case $out in
 *" over 1 of 4 slices (2) "*) echo "ok: only slice 2 submitted" ;;
 *) fail "re-submit after a loss: $out" ;;
@@ -154,7 +161,7 @@ esac
 array=${out#submitted array job }; array=${array%% *}
 merge2=${out##* merge job }; merge2=${merge2%% *}
 i=0
-until grep -q '^\[3/' "$T/work/logs/verify-${array}_2.out" 2>/dev/null; do
+until grep -q '^\[3/' "$WK/logs/verify-${array}_2.out" 2>/dev/null; do
 	i=$((i + 1)); [ $i -lt 600 ] || fail "slice 2 never ran: $(squeue)"; sleep 0.5
 done
 scancel "$array"
@@ -164,16 +171,16 @@ while squeue -h -j "$array" 2>/dev/null | grep -q .; do
 done
 scancel "$merge2" 2>/dev/null	# its dependency can no longer be met
 wait_jobs
-grep -q "stopped by signal 15" "$T/work/logs/verify-${array}_2.out" || fail "the task was not stopped: $(tail -n 3 "$T/work/logs/verify-${array}_2.out")"
-[ ! -f "$T/work/logs/merge-$merge2.out" ] || fail "the merge ran after a cancelled task"
-expect_eq "left by the cancelled task" "$(ls "$T/work/results" | grep -c 'slice-0002')" 0
-out=$("$ASSAY" --db "$DB" slurm --jobs 2 --timeout 60 "$T/work") || fail "re-submit after the kill: $out"
+grep -q "stopped by signal 15" "$WK/logs/verify-${array}_2.out" || fail "the task was not stopped: $(tail -n 3 "$WK/logs/verify-${array}_2.out")"
+[ ! -f "$WK/logs/merge-$merge2.out" ] || fail "the merge ran after a cancelled task"
+expect_eq "left by the cancelled task" "$(ls "$WK/results" | grep -c 'slice-0002')" 0
+out=$("$ASSAY" --db "$DB" slurm --jobs 2 --timeout 60 "$WK") || fail "re-submit after the kill: $out"
 case $out in
 *" over 1 of 4 slices (2) "*) echo "ok: only the killed slice submitted" ;;
 *) fail "re-submit after the kill: $out" ;;
 esac
 wait_jobs
-[ -f "$T/work/results/slice-0002.jsonl.done" ] || fail "slice 2 not redone"
+[ -f "$WK/results/slice-0002.jsonl.done" ] || fail "slice 2 not redone"
 facts "$DB" > "$T/slurm2.facts"
 cmp "$T/plain.facts" "$T/slurm2.facts" || fail "after the re-run: $(diff "$T/plain.facts" "$T/slurm2.facts" | head)"
 echo "ok: the same verdicts after the re-run"

@@ -310,7 +310,7 @@ test_codec_run_result(void **state)
 	(void)state;
 	run_e2(&r);
 	s = text_of(codec_run(&r, &x), 0);
-	assert_string_equal(s, "{\"assay_run\":1,\"candidate\":\"e-2\","
+	assert_string_equal(s, "{\"assay_run\":2,\"candidate\":\"e-2\","
 	    "\"task\":\"local/roles\",\"env\":\"iverilog\",\"verdict\":\"pass\","
 	    "\"stage\":\"simulate\",\"category\":null,\"subcategory\":null,"
 	    "\"evidence\":null,\"evidence_line\":0,\"diagnostics\":[],"
@@ -349,7 +349,7 @@ test_codec_run_result(void **state)
 	run_release(&back);
 	free(s);
 
-	s = xstrdup("{\"assay_run\":1,\"candidate\":\"c\",\"task\":\"t\","
+	s = xstrdup("{\"assay_run\":2,\"candidate\":\"c\",\"task\":\"t\","
 	    "\"env\":\"e\",\"verdict\":\"great\"}");
 	assert_int_equal(codec_run_parse(s, strlen(s), &back, &task, &tmo,
 	    &stored, &err), -1);

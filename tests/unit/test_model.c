@@ -3,6 +3,9 @@
  * pass@k (model.c, generate.c), and err_set()'s escaping of the
  * untrusted names its messages quote (err.c).  The requests themselves are tested
  * end to end against a real server and a command (tests/e2e/195).
+ * Issue 22 item 7: configured secrets are redacted (secret.c), and a
+ * generator that echoes the API key gets it back redacted, in the
+ * answer and in its error.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -13,6 +16,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "base/secret.h"
 #include "generate/generate.h"
 #include "generate/model.h"
 
@@ -101,10 +105,116 @@ test_err_set_is_terminal_safe(void **state)
 	assert_string_equal(err.msg, "caf\xc3\xa9");
 }
 
+/* want's length is wantlen, or strlen(want) when 0. */
+static void
+redacts_to_n(const char *in, size_t len, const char *want, size_t wantlen,
+    size_t n)
+{
+	size_t outlen, count = 99;
+	char *r = secret_redact(in, len, &outlen, &count);
+
+	if (want == NULL) {
+		assert_null(r);
+		assert_int_equal(count, 0);
+		return;
+	}
+	assert_non_null(r);
+	if (wantlen == 0)
+		wantlen = strlen(want);
+	assert_int_equal(outlen, wantlen);
+	assert_memory_equal(r, want, outlen);
+	assert_int_equal(count, n);
+	free(r);
+}
+
+#define redacts_to(in, len, want, n) redacts_to_n(in, len, want, 0, n)
+
+static void
+test_secret_redact(void **state)
+{
+	char msg[24], big[64];
+
+	(void)state;
+	secret_clear();
+	redacts_to("sk-abcdefgh", 11, NULL, 0);		/* none yet */
+	assert_int_equal(secret_add("short"), -1);	/* < SECRET_MIN */
+	assert_int_equal(secret_add(NULL), -1);
+	assert_int_equal(secret_add("sk-abcdefgh"), 0);
+	assert_int_equal(secret_add("sk-abcdefgh"), 0);	/* once */
+	assert_int_equal(secret_add("sk-abcdefgh-longer"), 0);
+	redacts_to("plain text", 10, NULL, 0);
+	redacts_to("sk-abcdefgh", 11, SECRET_MARK, 1);
+	/* at both ends, twice in a row, the longest secret first */
+	redacts_to("Bearer sk-abcdefghsk-abcdefgh!", 30,
+	    "Bearer " SECRET_MARK SECRET_MARK "!", 2);
+	redacts_to("k=sk-abcdefgh-longer;", 21, "k=" SECRET_MARK ";", 1);
+	/* NULs do not end the text */
+	redacts_to_n("a\0sk-abcdefgh\0b", 15, "a\0" SECRET_MARK "\0b",
+	    sizeof SECRET_MARK + 3, 1);
+	/* a secret cut short is not one */
+	redacts_to("sk-abcdefg", 10, NULL, 0);
+	/* in place, cut to fit */
+	snprintf(msg, sizeof msg, "HTTP 401: sk-abcdefgh");
+	assert_int_equal(secret_redact_in(msg, sizeof msg), 1);
+	assert_string_equal(msg, "HTTP 401: " SECRET_MARK);
+	memcpy(big, "key sk-abcdefgh sk-abcdefgh", 28);
+	assert_int_equal(secret_redact_in(big, sizeof msg), 2);
+	assert_string_equal(big, "key [redacted] [redacte");
+	secret_clear();
+	redacts_to("sk-abcdefgh", 11, NULL, 0);
+}
+
+/* A generator that echoes the key: answer and error come back
+ * redacted, the reply says so. */
+static void
+test_model_chat_redacts_the_key(void **state)
+{
+	static const char key[] = "sk-test-0123456789-canary";
+	struct model_cfg cfg;
+	struct model_reply out;
+	struct err err;
+	json_t *msgs = json_pack("[{s:s, s:s}]", "role", "user", "content",
+	    "hi");
+
+	(void)state;
+	secret_clear();
+	setenv("ASSAY_TEST_KEY", key, 1);
+	model_cfg_init(&cfg);
+	cfg.key_env = strdup("ASSAY_TEST_KEY");
+	cfg.command = strdup("printf 'module m; // Authorization: Bearer %s"
+	    "\\n' \"$ASSAY_TEST_KEY\"");
+	cfg.timeout_s = 10;
+	assert_int_equal(model_cfg_check(&cfg, &err), 0);
+	assert_int_equal(model_chat(&cfg, msgs, &out, &err), 0);
+	assert_null(strstr(out.text, key));
+	assert_string_equal(out.text, "module m; // Authorization: Bearer "
+	    SECRET_MARK "\n");
+	assert_int_equal(out.redacted, 1);
+	model_reply_release(&out);
+	/* An honest answer: nothing redacted. */
+	free(cfg.command);
+	cfg.command = strdup("printf 'module m; endmodule'");
+	assert_int_equal(model_chat(&cfg, msgs, &out, &err), 0);
+	assert_int_equal(out.redacted, 0);
+	model_reply_release(&out);
+	/* The error of a command that prints it. */
+	free(cfg.command);
+	cfg.command = strdup("echo \"bad key $ASSAY_TEST_KEY\" >&2; exit 3");
+	assert_int_equal(model_chat(&cfg, msgs, &out, &err), -1);
+	assert_null(strstr(err.msg, key));
+	assert_non_null(strstr(err.msg, "bad key " SECRET_MARK));
+	model_cfg_release(&cfg);
+	json_decref(msgs);
+	unsetenv("ASSAY_TEST_KEY");
+	secret_clear();
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_secret_redact),
+		cmocka_unit_test(test_model_chat_redacts_the_key),
 		cmocka_unit_test(test_cfg_lines),
 		cmocka_unit_test(test_model_name),
 		cmocka_unit_test(test_pass_at_k),

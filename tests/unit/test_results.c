@@ -3,7 +3,9 @@
  * a run written as a results line and read back has every field (a
  * log that is not UTF-8 included), the file appears only when closed,
  * an aborted one leaves nothing, and bad lines are refused with the
- * reason.
+ * reason.  Issue 22 item 5: each line carries a MAC that any edit, a
+ * wrong key, a cut line or a version 1 line fails; ids and envs with
+ * control characters are refused; HMAC-SHA256 meets RFC 4231.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -19,9 +21,15 @@
 
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/hash.h"
 #include "exchange/results.h"
 #include "model/sample.h"
 #include "testlib.h"
+
+static const struct results_key key1 = { "0123456789abcdef",
+    "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff" };
+static const struct results_key key2 = { "fedcba9876543210",
+    "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100" };
 
 static void
 fill_run(struct run *r)
@@ -63,7 +71,7 @@ test_results_round_trip(void **state)
 	assert_non_null(mkdtemp(dir));
 	path = xasprintf("%s/out.jsonl", dir);
 	fill_run(&r);
-	assert_int_equal(results_open(&w, path, &err), 0);
+	assert_int_equal(results_open(&w, path, &key1, &err), 0);
 	assert_int_equal(results_add(w, &r, "rtlfixer/t1", 60, 0, &err), 0);
 	assert_int_equal(results_count(w), 1);
 	/* Not there until complete. */
@@ -105,7 +113,7 @@ test_results_round_trip(void **state)
 
 	/* An aborted file leaves neither it nor its temporary file. */
 	tmp = xasprintf("%s/aborted.jsonl", dir);
-	assert_int_equal(results_open(&w, tmp, &err), 0);
+	assert_int_equal(results_open(&w, tmp, &key1, &err), 0);
 	assert_int_equal(results_add(w, &r, "rtlfixer/t1", 0, 1, &err), 0);
 	results_abort(w);
 	assert_int_equal(access(tmp, F_OK), -1);
@@ -123,14 +131,22 @@ test_results_bad_lines(void **state)
 		{ "{", "invalid JSON" },
 		{ "[1]", "not a JSON object" },
 		{ "{\"candidate\":\"c1\"}", "no \"assay_run\"" },
-		{ "{\"assay_run\":2}", "version 2" },
-		{ "{\"assay_run\":1,\"task\":\"t\",\"env\":\"e\","
+		{ "{\"assay_run\":1}", "version 1" },
+		{ "{\"assay_run\":2,\"task\":\"t\",\"env\":\"e\","
 		  "\"verdict\":\"pass\"}", "\"candidate\" is missing" },
-		{ "{\"assay_run\":1,\"candidate\":\"c1\",\"task\":\"t\","
+		{ "{\"assay_run\":2,\"candidate\":\"c1\",\"task\":\"t\","
 		  "\"env\":\"e\",\"verdict\":\"great\"}", "unknown verdict" },
-		{ "{\"assay_run\":1,\"candidate\":\"c1\",\"task\":\"t\","
+		{ "{\"assay_run\":2,\"candidate\":\"c1\",\"task\":\"t\","
 		  "\"env\":\"e\",\"verdict\":\"pass\",\"started\":\"x\"}",
 		  "\"started\" must be an integer" },
+		/* ids and names with control characters (issue 22.5) */
+		{ "{\"assay_run\":2,\"candidate\":\"c1\\u001b[2J\",\"task\":"
+		  "\"t\",\"env\":\"e\",\"verdict\":\"pass\"}", "\"candidate\"" },
+		{ "{\"assay_run\":2,\"candidate\":\"c1\",\"task\":\"t\\nx\","
+		  "\"env\":\"e\",\"verdict\":\"pass\"}", "\"task\"" },
+		{ "{\"assay_run\":2,\"candidate\":\"c1\",\"task\":\"t\","
+		  "\"env\":\"iverilog\\u001b]0;x\\u0007\",\"verdict\":\"pass\"}",
+		  "\"env\"" },
 	};
 	struct run r;
 	struct err err;
@@ -148,12 +164,120 @@ test_results_bad_lines(void **state)
 	}
 }
 
+/* The first line of the results file a run r makes under key k. */
+static char *
+line_of(const struct results_key *k, const struct run *r)
+{
+	char dir[] = "/tmp/assay-results-XXXXXX", *path, line[65536];
+	struct results *w;
+	struct err err;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/out.jsonl", dir);
+	assert_int_equal(results_open(&w, path, k, &err), 0);
+	assert_int_equal(results_add(w, r, "rtlfixer/t1", 0, 1, &err), 0);
+	assert_int_equal(results_close(w, &err), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof line, f));
+	fclose(f);
+	free(path);
+	rm_rf(dir);
+	return xstrdup(line);
+}
+
+/* Issue 22 item 5: an edited verdict, any edited byte, another key, a
+ * line cut or without its MAC, all refused; the line as written passes. */
+static void
+test_results_mac(void **state)
+{
+	struct run r;
+	struct err err;
+	char id[STORE_KEY_ID + 1], *line, *edit, *p;
+	size_t len;
+
+	(void)state;
+	fill_run(&r);
+	line = line_of(&key1, &r);
+	len = strlen(line);
+	assert_int_equal(results_line_key(line, len, id, &err), 0);
+	assert_string_equal(id, key1.id);
+	assert_int_equal(results_line_check(line, len, &key1, &err), 0);
+	/* Without its newline too. */
+	assert_int_equal(results_line_check(line, len - 1, &key1, &err), 0);
+
+	/* The red team's edit: fail -> pass. */
+	edit = xstrdup(line);
+	p = strstr(edit, "\"verdict\":\"fail\"");
+	assert_non_null(p);
+	memcpy(p, "\"verdict\":\"pass\"", 16);
+	assert_int_equal(results_line_check(edit, len, &key1, &err), -1);
+	assert_non_null(strstr(err.msg, "wrong MAC"));
+	/* Every single byte before the MAC matters. */
+	for (size_t i = 0; i < len - 1; i++) {
+		memcpy(edit, line, len);
+		edit[i] ^= 0x01;
+		if (results_line_check(edit, len, &key1, &err) == 0)
+			fail_msg("byte %zu flipped still verifies", i);
+	}
+	free(edit);
+	/* Another key, or the right id with another key's MAC. */
+	assert_int_equal(results_line_check(line, len, &key2, &err), -1);
+	assert_non_null(strstr(err.msg, "wrong MAC"));
+	edit = line_of(&key2, &r);
+	memcpy(strstr(edit, key2.id), key1.id, STORE_KEY_ID);
+	assert_int_equal(results_line_check(edit, strlen(edit), &key1, &err),
+	    -1);
+	free(edit);
+	/* A line cut before its end, and a version 1 line. */
+	assert_int_equal(results_line_check(line, len - 3, &key1, &err), -1);
+	assert_non_null(strstr(err.msg, "no MAC"));
+	edit = xstrdup("{\"assay_run\":1,\"candidate\":\"c1\",\"task\":\"t\","
+	    "\"env\":\"e\",\"verdict\":\"pass\"}\n");
+	assert_int_equal(results_line_key(edit, strlen(edit), id, &err), -1);
+	assert_non_null(strstr(err.msg, "assay_run 1"));
+	free(edit);
+	/* A results file needs a well-formed key. */
+	{
+		struct results_key bad = key1;
+		struct results *w;
+
+		bad.key[10] = 'X';
+		assert_int_equal(results_open(&w, "/tmp/never", &bad, &err),
+		    -1);
+		assert_null(strstr(err.msg, key1.key));
+	}
+	free(line);
+	run_release(&r);
+}
+
+/* HMAC-SHA256 test cases 1 and 2 of RFC 4231. */
+static void
+test_results_hmac_rfc4231(void **state)
+{
+	char hex[HASH_HEX_LEN + 1], key[20];
+
+	(void)state;
+	memset(key, 0x0b, sizeof key);
+	hash_hmac_sha256(key, sizeof key, "Hi There", 8, hex);
+	assert_string_equal(hex, "b0344c61d8db38535ca8afceaf0bf12b"
+	    "881dc200c9833da726e9376c2e32cff7");
+	hash_hmac_sha256("Jefe", 4, "what do ya want for nothing?", 28, hex);
+	assert_string_equal(hex, "5bdcc146bf60754e6a042426089575c7"
+	    "5a003f089d2739839dec58b964ec3843");
+	assert_int_equal(hash_equal(hex, hex), 1);
+	assert_int_equal(hash_equal(hex, "5bdc"), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_results_round_trip),
 		cmocka_unit_test(test_results_bad_lines),
+		cmocka_unit_test(test_results_mac),
+		cmocka_unit_test(test_results_hmac_rfc4231),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

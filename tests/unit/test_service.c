@@ -7,6 +7,9 @@
  * as the verify command and the workbench poll them.  Skipped when
  * iverilog is not installed.
  *
+ * Issue 22 item 7: a configured secret a design prints is redacted in
+ * the stored run.
+ *
  * The designs are a 2-input AND under a VerilogEval-style testbench
  * that counts mismatches against a & b: the reference and "good" pass,
  * "bad" (a | b) mismatches on two of four inputs and fails.
@@ -25,6 +28,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/hash.h"
+#include "base/secret.h"
 #include "envs/env.h"
 #include "model/sample.h"
 #include "store/store.h"
@@ -592,11 +596,46 @@ test_tally(void **state)
 	assert_int_equal(t.other, 1);
 }
 
+/* A design that prints the generator's API key (it reached the code
+ * some other way): the stored log, evidence and all hold it redacted. */
+static void
+test_secret_in_run_log(void **state)
+{
+	static const char key[] = "sk-test-4242-canary-key";
+	static const char leaky[] =
+	    "module TopModule(input a, input b, output y);\n"
+	    "  assign y = a & b;\n"
+	    "  initial $display(\"Authorization: Bearer sk-test-4242-canary-key\");\n"
+	    "endmodule\n";
+	struct fx *f = *state;
+	struct vsvc_opts o = opts(f, 1);
+	struct heard h = { 0 };
+	char *id = add_cand(f->st, "local/and2", "model-z", leaky);
+	char *ids[] = { id };
+	struct run r;
+	struct err err;
+
+	need_iverilog();
+	secret_clear();
+	assert_int_equal(secret_add(key), 0);
+	run_batch(f, &o, ids, 1, &h);
+	assert_int_equal(store_run_latest(f->st, id, &r, &err), 0);
+	assert_string_equal(r.verdict, "pass");
+	assert_int_equal(strlen(r.log), r.log_len);
+	assert_null(strstr(r.log, key));
+	assert_non_null(strstr(r.log, "Authorization: Bearer " SECRET_MARK));
+	run_release(&r);
+	secret_clear();
+	free(id);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tally),
+		cmocka_unit_test_setup_teardown(test_secret_in_run_log,
+		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_reference_first,
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_input_key_skip,

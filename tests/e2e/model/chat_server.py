@@ -7,6 +7,9 @@ marker in the first user turn:
   SLOW    sleeps 30 s (the client's timeout must end it)
   BROKEN  answers 200 with a body that is not JSON
   OTHER   answers with a fixed module
+  ECHO    answers with a module whose comment echoes the request's
+          Authorization header, as a debugging proxy might (issue 22.7)
+  ECHOERR answers 400 with an error message that echoes it
 Each request body is appended to $SERVER_LOG; a body without model,
 messages or temperature, or a wrong key, gets 400.
 Prints its port on stdout, then serves until killed (at most 120 s).
@@ -67,6 +70,17 @@ class H(BaseHTTPRequestHandler):
             return self.reply(200, "{}")
         if "BROKEN" in text:
             return self.reply(200, "this is not json")
+        auth = self.headers.get("Authorization")
+        if "ECHOERR" in text:
+            return self.reply(400, json.dumps({"error": {
+                "message": "bad request; you sent Authorization: %s" % auth}}))
+        if "ECHO" in text:
+            body = {"id": "x", "object": "chat.completion", "model": req["model"],
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content":
+                                             "// request headers: Authorization: %s\n%s"
+                                             % (auth, ANSWER)}}]}
+            return self.reply(200, json.dumps(body))
         body = {"id": "x", "object": "chat.completion", "model": req["model"],
                 "choices": [{"index": 0, "finish_reason": "stop",
                              "message": {"role": "assistant", "content": ANSWER}}],
