@@ -6,7 +6,7 @@
  *
  * Each line ends in "mac_key" and "mac": the HMAC-SHA256, under a key
  * the merging database holds, of every byte of the line before
- * ',"mac":' (docs/adr/0032-authenticated-run-results.md).  The key is
+ * ',"mac":' (docs/adr/0033-authenticated-run-results.md).  The key is
  * the database's own (store_results_key_own) or a shard campaign's
  * (export --shards, kept in the database and the 0600 manifest); a line
  * edited by anyone without it no longer verifies.

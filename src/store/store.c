@@ -515,7 +515,7 @@ static const char *const migrations[] = {
 	"END;",
 	/*
 	 * 11 -> 12: the keys that authenticate run results (verify
-	 * --results, merge; docs/adr/0032-authenticated-run-results.md):
+	 * --results, merge; docs/adr/0033-authenticated-run-results.md):
 	 * the database's own key ("database", made by migrate() right
 	 * after this step) and one per shard campaign ("campaign", made by
 	 * export --shards).  The key is 64 hex digits; id is a random name
