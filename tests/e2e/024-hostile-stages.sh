@@ -33,6 +33,11 @@
 #                forged trace lines to regtrace.log (the names the uart
 #                and regtrace stages read now), and tries to overwrite
 #                fw.elf and image.elf, through semihosting
+# cad (when CadQuery is in the project venv):
+#   cad-link     a CadQuery script whose exit handler replaces the
+#                exported candidate.step with a link to the reference's
+#                solid; the helper's lstat refused it before, and now it
+#                is never sealed: the iou stage has no candidate.step
 . "$(dirname "$0")/lib.sh"
 command -v bwrap >/dev/null || skip "bubblewrap not installed"
 command -v python3 >/dev/null || skip "python3 not installed"
@@ -41,6 +46,8 @@ have_arm=0 have_x86=0
 command -v qemu-system-arm >/dev/null && command -v arm-none-eabi-gcc \
     >/dev/null && have_arm=1
 [ "$(uname -m)" = x86_64 ] && command -v gcc >/dev/null && have_x86=1
+have_cad=0
+"$ASSAY" envs | grep '^cad ' | grep -q 'CadQuery [0-9]' && have_cad=1
 [ $((have_arm + have_x86)) -gt 0 ] || skip "neither arm-qemu nor x86-asm"
 mkdir "$T/c"
 
@@ -133,6 +140,10 @@ EOF
 	done
 fi
 
+if [ $have_cad = 1 ]; then
+	"$ASSAY" --db "$DB" import "$EX/3d/cadquery/cadquery.jsonl" \
+	    >/dev/null || fail "import cadquery"
+fi
 if [ $have_arm = 1 ]; then
 	for t in gpio_led usart2_config uart_hello; do
 		"$ASSAY" --db "$DB" import "$EX/embedded/$t.jsonl" >/dev/null ||
@@ -140,9 +151,10 @@ if [ $have_arm = 1 ]; then
 	done
 fi
 
-python3 - "$T/c" $have_x86 $have_arm > "$T/stages.jsonl" <<'EOF'
+python3 - "$T/c" $have_x86 $have_arm $have_cad > "$T/stages.jsonl" <<'EOF'
 import json, sys
 d, x86, arm = sys.argv[1], sys.argv[2] == "1", sys.argv[3] == "1"
+cad = sys.argv[4] == "1"
 W = "%s: unimplemented device write (size 4, offset 0x%03x, value 0x%08x)"
 
 def symbols(lines):
@@ -162,9 +174,20 @@ def symbols(lines):
             "\\n\");\n" + "".join("extern void t%d(void);\n" % i
                                   for i in range(len(lines))), calls)
 
-def row(task, origin, code):
-    print(json.dumps({"task": task, "candidate": {"origin": origin,
-                                                  "code": code}}))
+def row(task, origin, code, lang=None):
+    c = {"origin": origin, "code": code}
+    if lang:
+        c["lang"] = lang
+    print(json.dumps({"task": task, "candidate": c}))
+
+if cad:
+    row("cad-cq/bracket", "stage-cad-link",
+        "import atexit, os\nimport cadquery as cq\n"
+        "result = cq.Workplane('XY').box(1, 1, 1)\n"
+        "def swap():\n    os.remove('candidate.step')\n"
+        "    os.symlink('../ref/reference.step', 'candidate.step')\n"
+        "    print('linked to the reference')\n"
+        "atexit.register(swap)\n", "python")
 
 if x86:
     for o in ["swap-check", "patch-bench", "valgrindrc"]:
@@ -283,6 +306,14 @@ if [ $have_arm = 1 ]; then
 		    fail "semihost: the firmware rewrote $f"
 	done
 	expect_eq "semihost: register writes" "$(metric semihost reg_writes)" 0
+fi
+if [ $have_cad = 1 ]; then
+	want cad-link fail/compile/unreadable-step
+	shown cad-link
+	grep -q '^linked to the reference' "$T/cad-link.show" ||
+	    fail "cad-link: no link was made (the test proves nothing)"
+	grep -q 'candidate.step, made by the cadquery stage, was not sealed' \
+	    "$T/cad-link.show" || fail "cad-link: no word of the refused seal"
 fi
 expect_eq "work directories left" "$(ls "$T/work" | wc -l | tr -d ' ')" 0
 echo "ok: no stage ran or read what a candidate wrote"
