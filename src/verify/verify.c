@@ -449,10 +449,10 @@ seal_files(struct verify_job *j, struct verify_member *m, char *const *paths,
 		char *dst;
 		struct err e;
 
-		if (strlen(name) >= sizeof m->sealed[0].name ||
-		    sealed_find(m, name) >= 0 || m->nsealed == sizeof
+		/* check_seals() made sure of this. */
+		if (sealed_find(m, name) >= 0 || m->nsealed == sizeof
 		    m->sealed / sizeof m->sealed[0])
-			ASSAY_BUG("a sealed name is too long, twice or too many");
+			ASSAY_BUG("a file sealed twice");
 		dst = sealed_path(j, m, name);
 		if (workdir_seal(dir, paths[i], dst, (int64_t)fsize << 20,
 		    m->sealed[m->nsealed].hex, &e) == 0) {
@@ -609,15 +609,35 @@ start_stage(struct verify_job *j, struct err *err)
 
 /*
  * An env's plan must say where each used file comes from: every name a
- * stage uses is sealed by prepare() or an earlier stage, and a stage in
- * a sealed area reads no data files of its subdirectory (they would not
- * be there).  0, or -1 with err naming the env's mistake.
+ * stage uses is sealed by prepare() or an earlier stage, no name is
+ * sealed twice, and a stage in a sealed area reads no data files of its
+ * subdirectory (they would not be there).  0, or -1 with err naming the
+ * env's mistake.
  */
 static int
 check_seals(const struct verify_member *m, struct err *err)
 {
 	const struct env_plan *p = &m->plan;
+	const char *names[ENV_MAX_SEAL * (ENV_MAX_STAGES + 1)];
+	size_t n = 0;
 
+	for (size_t k = 0; k <= p->nstages; k++) {
+		char *const *list = k == 0 ? p->seal : p->stages[k - 1].seal;
+
+		for (size_t i = 0; list[i] != NULL; i++) {
+			const char *name = seal_name(list[i]);
+
+			for (size_t q = 0; q < n; q++)
+				if (strcmp(names[q], name) == 0)
+					return err_set(err, "env %s: %s is"
+					    " sealed twice", m->env->name,
+					    name);
+			if (strlen(name) >= sizeof m->sealed[0].name)
+				return err_set(err, "env %s: sealed name %s is"
+				    " too long", m->env->name, name);
+			names[n++] = name;
+		}
+	}
 	for (size_t k = 0; k < p->nstages; k++) {
 		const struct env_stage *s = &p->stages[k];
 
