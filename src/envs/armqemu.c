@@ -44,11 +44,12 @@
  * ev/uart.txt and ev/regtrace.log are sealed after the run stage, and the
  * uart and regtrace stages each read their copy in a sealed area of
  * their own: nothing the firmware wrote through semihosting is there.
- * The run stage sees only its area (the images and what QEMU writes) and has
- * no /proc, so the firmware's semihosting file calls reach nothing else;
- * the evidence (UART, trace) is in run/ev/, mode 0 while QEMU runs, so
- * they cannot reach that either: only QEMU writes it, and UART bytes are
- * those the firmware wrote to the USART's data register (docs/security.md).  The judge checks
+ * The run stage sees only its area (the images, read-only, and what QEMU
+ * writes) and has no /proc, so the firmware's semihosting file calls
+ * reach nothing else; the evidence (UART, trace) is in ev/ of that area,
+ * mode 0 while QEMU runs, so they cannot reach that either: only QEMU
+ * writes it, and UART bytes are those the firmware wrote to the USART's
+ * data register (docs/security.md).  The judge checks
  * the task's expect_exit, expect_uart and expect_writes (a write
  * narrower than its register counts at its byte lane: BSRRH is BSRR's
  * high half); a HardFault ends the run through startup.c's handler with
@@ -80,9 +81,9 @@
 #define ELF_FILE "fw.elf"
 #define IMAGE_FILE "image.elf"		/* fw.elf without symbols: QEMU's */
 /*
- * The evidence, in run/ev/: the shell opens the UART's file, QEMU writes
- * it through an inherited fd (-add-fd, /dev/fdset/1), and ev/ has mode 0
- * while QEMU runs.  The trace is QEMU's -D log, never its stderr: the
+ * The evidence, in ev/ of the run stage's area: the shell opens the
+ * UART's file, QEMU writes it through an inherited fd (-add-fd,
+ * /dev/fdset/1), and ev/ has mode 0 while QEMU runs.  The trace is QEMU's -D log, never its stderr: the
  * firmware's semihosting ":tt" opened for append IS QEMU's stderr, and
  * wrote "GPIOA: unimplemented device write ..." lines of its own there.
  * The log's name is random (semihosting cannot list a directory) and it
