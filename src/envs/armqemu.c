@@ -11,14 +11,20 @@
  *
  *   build     arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard
  *             -mfpu=fpv4-sp-d16 ... -T stm32f405.ld -o run/fw.elf
- *             startup.c main.c [task sources]
- *   run       in run/: qemu-system-arm -M netduinoplus2 -display none
+ *             startup.c main.c [task sources], then a symbol name with
+ *             a byte outside printable ASCII is refused and the image
+ *             QEMU runs is fw.elf without symbols (run/image.elf):
+ *             QEMU's in_asm log prints a block's symbol, which would
+ *             let a name holding a newline write a line of the trace;
+ *             both files are sealed (verify.c)
+ *   run       in a sealed area with fw.elf and image.elf, read-only:
+ *             qemu-system-arm -M netduinoplus2 -display none
  *             -monitor none -add-fd fd=3,set=1 -chardev
  *             file,id=uart,path=/dev/fdset/1 -serial chardev:uart
  *             -chardev stdio,id=semihost -semihosting-config
  *             enable=on,target=native,chardev=semihost -sandbox
  *             on,spawn=deny,... -icount shift=0 -d
- *             unimp,guest_errors,in_asm -kernel fw.elf -D .trace-RANDOM
+ *             unimp,guest_errors,in_asm -kernel image.elf -D .trace-RANDOM
  *             2>ev/stderr.log (fd 3 is ev/uart.txt; the -d log, moved to
  *             ev/regtrace.log once QEMU is gone, has a random name the
  *             firmware cannot learn, and semihosting's stderr, which is
@@ -35,11 +41,15 @@
  *             QEMU's disassembly, then how many reads there were and the
  *             trace's last lines
  *
- * The run stage sees only run/ (the image and what QEMU writes) and has
- * no /proc, so the firmware's semihosting file calls reach nothing else;
- * the evidence (UART, trace) is in run/ev/, mode 0 while QEMU runs, so
- * they cannot reach that either: only QEMU writes it, and UART bytes are
- * those the firmware wrote to the USART's data register (docs/security.md).  The judge checks
+ * ev/uart.txt and ev/regtrace.log are sealed after the run stage, and the
+ * uart and regtrace stages each read their copy in a sealed area of
+ * their own: nothing the firmware wrote through semihosting is there.
+ * The run stage sees only its area (the images, read-only, and what QEMU
+ * writes) and has no /proc, so the firmware's semihosting file calls
+ * reach nothing else; the evidence (UART, trace) is in ev/ of that area,
+ * mode 0 while QEMU runs, so they cannot reach that either: only QEMU
+ * writes it, and UART bytes are those the firmware wrote to the USART's
+ * data register (docs/security.md).  The judge checks
  * the task's expect_exit, expect_uart and expect_writes (a write
  * narrower than its register counts at its byte lane: BSRRH is BSRR's
  * high half); a HardFault ends the run through startup.c's handler with
@@ -69,10 +79,11 @@
 #define CAND_FILE "main.c"
 #define RUN_DIR "run"
 #define ELF_FILE "fw.elf"
+#define IMAGE_FILE "image.elf"		/* fw.elf without symbols: QEMU's */
 /*
- * The evidence, in run/ev/: the shell opens the UART's file, QEMU writes
- * it through an inherited fd (-add-fd, /dev/fdset/1), and ev/ has mode 0
- * while QEMU runs.  The trace is QEMU's -D log, never its stderr: the
+ * The evidence, in ev/ of the run stage's area: the shell opens the
+ * UART's file, QEMU writes it through an inherited fd (-add-fd,
+ * /dev/fdset/1), and ev/ has mode 0 while QEMU runs.  The trace is QEMU's -D log, never its stderr: the
  * firmware's semihosting ":tt" opened for append IS QEMU's stderr, and
  * wrote "GPIOA: unimplemented device write ..." lines of its own there.
  * The log's name is random (semihosting cannot list a directory) and it
@@ -81,8 +92,12 @@
  * /proc/self/fd/N): only QEMU writes them.
  */
 #define EV_DIR "ev"
-#define UART_FILE EV_DIR "/uart.txt"
-#define TRACE_FILE EV_DIR "/regtrace.log"
+/* The build stage's refusal of a symbol name (build_script). */
+#define FORBIDDEN_SYMBOL "arm-qemu: forbidden-symbol: "
+#define UART_NAME "uart.txt"
+#define TRACE_NAME "regtrace.log"
+#define UART_FILE EV_DIR "/" UART_NAME
+#define TRACE_FILE EV_DIR "/" TRACE_NAME
 #define STDERR_FILE EV_DIR "/stderr.log"
 #define LIBM "-lm"			/* after the sources */
 #define RESC_FILE "run.resc"
@@ -169,7 +184,35 @@ static const char *const qemu_tail[] = { "-chardev",
     "enable=on,target=native,chardev=semihost", "-sandbox",
     "on,obsolete=deny,elevateprivileges=deny,spawn=deny,"
     "resourcecontrol=deny", "-icount", "shift=0", "-d",
-    "unimp,guest_errors,in_asm", "-kernel", ELF_FILE };
+    "unimp,guest_errors,in_asm", "-kernel", IMAGE_FILE };
+
+/*
+ * The build stage ("$0" is arm-none-eabi-gcc, "$@" its arguments): after
+ * the link, a symbol name with a byte outside printable ASCII (a control
+ * character: a newline) is refused, one line "arm-qemu: forbidden-
+ * symbol: ..." (readelf shows a control character as ^X), and the image
+ * QEMU runs is the firmware without symbols or debug information: QEMU's
+ * in_asm log names each block's symbol ("IN: main"), and a name holding a
+ * newline and a "GPIOA: unimplemented device write ..." line wrote that
+ * line into the register trace (issue 22).  addr2line still reads fw.elf.
+ */
+#define ELF_PATH RUN_DIR "/" ELF_FILE
+static const char build_script[] =
+    "\"$0\" \"$@\" || exit\n"
+    "set -- $(LC_ALL=C arm-none-eabi-readelf -SW " ELF_PATH " | sed -n"
+    " 's/.*\\] \\.strtab  *STRTAB  *[0-9a-f]*  *\\([0-9a-f]*\\)"
+    "  *\\([0-9a-f]*\\) .*/\\1 \\2/p')\n"
+    "[ $# -eq 2 ] || { echo \"arm-qemu: forbidden-symbol: " ELF_PATH " has"
+    " no symbol table to check\"; exit 1; }\n"
+    "n=$(tail -c +$((0x$1 + 1)) " ELF_PATH " | head -c $((0x$2)) |"
+    " LC_ALL=C tr -d '\\000\\040-\\176' | wc -c)\n"
+    "[ \"$n\" -eq 0 ] || { echo \"arm-qemu: forbidden-symbol: a symbol name"
+    " holds a control character or a byte outside printable ASCII: $("
+    "LC_ALL=C arm-none-eabi-readelf -sW " ELF_PATH " | LC_ALL=C grep -m 1"
+    " -e '\\^' -e '[^ -~]' | sed 's/^ *[0-9]*: *[0-9a-f]* *[0-9a-fx]*"
+    " [A-Z]* *[A-Z]* *[A-Z]* *[A-Z0-9]* //' | cut -c 1-200)\"; exit 1; }\n"
+    "exec arm-none-eabi-objcopy --strip-all " ELF_PATH " " RUN_DIR "/"
+    IMAGE_FILE "\n";
 
 /*
  * The run stage's script (%1$d timeout_s; "$@" is QEMU's command line;
@@ -229,12 +272,12 @@ static const char run_script[] =
 #define NOT_ASM "-e '^IN:' -e '^0x[0-9a-f]*:  ' -e '^-\\{16\\}$' -e '^$'"
 static const char trace_script[] =
     "IFS= read -r n <&5; exec 5<&-;"
-    " echo \"$n trace $(wc -c < " TRACE_FILE ") bytes\";"
-    " grep -v -e 'unimplemented device read' " NOT_ASM " " TRACE_FILE
+    " echo \"$n trace $(wc -c < " TRACE_NAME ") bytes\";"
+    " grep -v -e 'unimplemented device read' " NOT_ASM " " TRACE_NAME
     " | head -c %1$d | sed '$a\\';"
     " echo \"$n trace-reads"
-    " $(grep -c 'unimplemented device read' " TRACE_FILE ")\";"
-    " grep -v " NOT_ASM " " TRACE_FILE " | tail -n 3"
+    " $(grep -c 'unimplemented device read' " TRACE_NAME ")\";"
+    " grep -v " NOT_ASM " " TRACE_NAME " | tail -n 3"
     " | sed \"s/^/$n trace-last /\"";
 
 /* One entry of env_params.expect_writes. */
@@ -541,6 +584,7 @@ armqemu_toolchain(char *buf, size_t n, struct err *err)
 		for (size_t i = 0; i < sizeof qemu_tail / sizeof qemu_tail[0];
 		    i++)
 			hash_update(h, qemu_tail[i], strlen(qemu_tail[i]) + 1);
+		hash_update(h, build_script, sizeof build_script);
 		hash_update(h, run_script, sizeof run_script);
 		hash_update(h, trace_script, sizeof trace_script);
 
@@ -603,6 +647,12 @@ plan_build(const struct task *t, struct env_plan *plan)
 	const char *argv[ENV_MAX_ARGS];
 	size_t n = 0;
 
+	static const char *const made[] = { ELF_PATH, RUN_DIR "/" IMAGE_FILE,
+	    NULL };
+
+	argv[n++] = "sh";
+	argv[n++] = "-c";
+	argv[n++] = build_script;
 	argv[n++] = "arm-none-eabi-gcc";
 	for (size_t i = 0; i < sizeof gcc_flags / sizeof gcc_flags[0]; i++)
 		argv[n++] = gcc_flags[i];
@@ -618,6 +668,25 @@ plan_build(const struct task *t, struct env_plan *plan)
 	argv[n++] = LIBM;
 	argv[n] = NULL;
 	env_plan_stage(plan, "build", argv);
+	env_plan_seal(plan, made);
+}
+
+/*
+ * The run stage (QEMU's or Renode's) runs the firmware, in a sealed area
+ * with the images (and what else uses lists) read-only; the evidence it
+ * leaves, ev/uart.txt and ev/regtrace.log, is sealed for the next ones.
+ */
+static void
+plan_run(struct env_plan *plan, const char *const *argv,
+    const char *const *use)
+{
+	static const char *const ev[] = { UART_FILE, TRACE_FILE, NULL };
+
+	env_plan_stage(plan, "run", argv);
+	env_plan_use(plan, use);
+	env_plan_seal(plan, ev);
+	plan->stages[plan->nstages - 1].nonce_fd = 1;
+	plan->stages[plan->nstages - 1].candidate = 1;
 }
 
 static void
@@ -644,8 +713,12 @@ plan_qemu(const struct arm_params *p, struct env_plan *plan)
 	for (size_t i = 0; i < sizeof qemu_tail / sizeof qemu_tail[0]; i++)
 		argv[n++] = qemu_tail[i];
 	argv[n] = NULL;
-	env_plan_stage_in(plan, "run", argv, RUN_DIR);
-	plan->stages[plan->nstages - 1].nonce_fd = 1;
+	{
+		static const char *const use[] = { ELF_FILE, IMAGE_FILE,
+		    NULL };
+
+		plan_run(plan, argv, use);
+	}
 	plan->stages[plan->nstages - 1].no_proc = 1;
 	free(script);
 }
@@ -690,9 +763,13 @@ plan_renode(const struct arm_params *p, const char *renode,
 		const char *const argv[] = { "sh", "-c", script, "renode",
 		    renode, "--disable-xwt", "--console", "--plain", "-e",
 		    "include @" RESC_FILE, NULL };
+		static const char *const sealed[] = { RUN_DIR "/" RESC_FILE,
+		    NULL };
+		static const char *const use[] = { ELF_FILE, RESC_FILE, NULL };
 
-		env_plan_stage_in(plan, "run", argv, RUN_DIR);
-		plan->stages[plan->nstages - 1].nonce_fd = 1;
+		/* prepare()'s script, sealed with the build's files. */
+		env_plan_seal(plan, sealed);
+		plan_run(plan, argv, use);
 	}
 	free(script);
 	return 0;
@@ -706,16 +783,21 @@ plan_print(struct env_plan *plan)
 
 	uart = xasprintf("IFS= read -r n <&5; exec 5<&-;"
 	    " echo \"$n uart $(wc -c < %s) bytes\"; head -c %d %s;"
-	    " [ -z \"$(tail -c 1 %s)\" ] || echo", UART_FILE, UART_CAP,
-	    UART_FILE, UART_FILE);
+	    " [ -z \"$(tail -c 1 %s)\" ] || echo", UART_NAME, UART_CAP,
+	    UART_NAME, UART_NAME);
 	trace = xasprintf(trace_script, TRACE_CAP);
 	{
 		const char *const s1[] = { "sh", "-c", uart, NULL };
 		const char *const s2[] = { "sh", "-c", trace, NULL };
+		static const char *const u1[] = { UART_NAME, NULL };
+		static const char *const u2[] = { TRACE_NAME, NULL };
 
-		env_plan_stage_in(plan, "uart", s1, RUN_DIR);
+		/* Each in a sealed area with its file alone. */
+		env_plan_stage(plan, "uart", s1);
+		env_plan_use(plan, u1);
 		plan->stages[plan->nstages - 1].nonce_fd = 1;
-		env_plan_stage_in(plan, "regtrace", s2, RUN_DIR);
+		env_plan_stage(plan, "regtrace", s2);
+		env_plan_use(plan, u2);
 		plan->stages[plan->nstages - 1].nonce_fd = 1;
 	}
 	free(uart);
@@ -1208,27 +1290,40 @@ reg_name(const char *periph, unsigned long off)
 	return NULL;
 }
 
-/* One "-d unimp" write: "GPIOA: unimplemented device write (size 4,
- * offset 0x014, value 0x000000a5)". */
+/*
+ * One "-d unimp" write: "GPIOA: unimplemented device write (size 4,
+ * offset 0x014, value 0x000000a5)", the whole line and nothing else,
+ * from a peripheral QEMU traces (traced[]): a line that only holds one
+ * (a symbol name's text after "IN: ") is no write.  1 and the fields,
+ * else 0.
+ */
 static int
 trace_write(const char *line, size_t l, char *periph, size_t pn, int *size,
     unsigned long *off, unsigned long *val)
 {
 	static const char mark[] = ": unimplemented device write (";
 	const char *m = memmem(line, l, mark, sizeof mark - 1);
-	char *rest;
-	int k;
+	char *rest, tail;
+	size_t i;
+	int k, used = 0;
 
 	if (m == NULL || (size_t)(m - line) >= pn)
 		return 0;
 	memcpy(periph, line, (size_t)(m - line));
 	periph[m - line] = '\0';
+	for (i = 0; i < sizeof traced / sizeof traced[0]; i++)
+		if (strcmp(periph, traced[i].qemu) == 0)
+			break;
+	if (i == sizeof traced / sizeof traced[0])
+		return 0;
 	rest = xstrndup(m + sizeof mark - 1, (size_t)(line + l - m) -
 	    (sizeof mark - 1));
-	k = sscanf(rest, "size %d, offset 0x%lx, value 0x%lx)", size, off,
-	    val);
+	k = sscanf(rest, "size %d, offset 0x%lx, value 0x%lx%c%n", size, off,
+	    val, &tail, &used);
+	k = k == 4 && tail == ')' && rest[used] == '\0' &&
+	    strspn(rest, "sizeoftvalu ,0123456789abcdefx") == (size_t)used - 1;
 	free(rest);
-	return k == 3;
+	return k;
 }
 
 /*
@@ -1440,7 +1535,7 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 	struct buf m = BUF_INIT;
 	const struct env_stage_result *run, *uart, *trace;
 	long flash = -1, ram = -1, total = -1, nwrites = -1, code = -1;
-	const char *ut = NULL;
+	const char *ut = NULL, *sym;
 	size_t un = 0;
 	char *status = NULL, *ev = NULL;
 
@@ -1467,6 +1562,18 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		    "toolchain-missing",
 		    "arm-none-eabi-gcc or newlib is missing"
 		    " (gcc-arm-none-eabi libnewlib-arm-none-eabi)");
+		goto out;
+	}
+	if (res[0].exit_code != 0 && (sym = line_with(res[0].log,
+	    res[0].log_len, FORBIDDEN_SYMBOL)) != NULL) {
+		const char *nl = memchr(sym, '\n', (size_t)(res[0].log +
+		    res[0].log_len - sym));
+		size_t skip = strlen(FORBIDDEN_SYMBOL);
+
+		ev = xstrndup(sym + skip, (size_t)((nl != NULL ? nl :
+		    res[0].log + res[0].log_len) - sym) - skip);
+		env_verdict(r, VERDICT_FAIL, CATEGORY_COMPILE,
+		    "forbidden-symbol", ev);
 		goto out;
 	}
 	if (res[0].exit_code != 0) {

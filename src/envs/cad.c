@@ -21,7 +21,10 @@
  *   /usr/bin/python3 -I -c PROBE                              (probe, cq/)
  *   /usr/bin/python3 -I -u cq_run.py candidate.py candidate.step
  *                                                             (cadquery, cq/)
- *   ./assay-iou cq/candidate.step reference.step              (iou)
+ *   ./assay-iou candidate.step reference.step                 (iou)
+ * The iou stage runs in a sealed area (ADR 0034): the helper, the
+ * candidate's solid and the reference's, sealed where each was made, and
+ * nothing else; a script's output that is a link is never sealed.
  * The probe exits 77 when cadquery does not import, and the run is then
  * skipped: the candidate's code never ran, so it cannot fake that.
  * Nothing runs here but the version queries; verify.c runs the stages.
@@ -317,6 +320,17 @@ is_py_name(const char *name)
 }
 
 /*
+ * The reference's solid as the iou stage names it (borrowed): the
+ * reference file itself, or for a script (name of a .py) the solid its
+ * reference stage made, REF_DEFAULT.
+ */
+static const char *
+iou_ref_name(const char *name)
+{
+	return is_py_name(name) ? REF_DEFAULT : name;
+}
+
+/*
  * A script answer wrapped in markdown: the code of its first fenced
  * block, with every other line (the fences, prose before and after)
  * blanked, so that line numbers stay the candidate's.  Returns the
@@ -551,8 +565,8 @@ cad_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
 	const struct task_file *ref = NULL;
-	char *name = ref_name(t), *cq = NULL, *cand_step = NULL;
-	char *ref_step = NULL, *ref_dir = NULL, min_arg[32];
+	char *name = ref_name(t), *cq = NULL;
+	char *ref_dir = NULL, min_arg[32];
 	struct buf code = BUF_INIT;
 	int script = is_script(c), ref_script, rc = -1, fence = 0;
 	double min = iou_min(t);
@@ -589,12 +603,10 @@ cad_prepare(const struct task *t, const struct candidate *c,
 		if (env_write_input(plan, ref_dir, name, ref->data, ref->len,
 		    err) < 0 || write_runner(plan, workdir, REF_DIR, err) < 0)
 			goto out;
-		ref_step = xstrdup(REF_DIR "/" REF_DEFAULT);
 	} else {
 		if (env_write_input(plan, workdir, name, ref->data, ref->len,
 		    err) < 0)
 			goto out;
-		ref_step = xstrdup(name);
 	}
 	if (copy_helper(plan, workdir, err) < 0)
 		goto out;
@@ -613,7 +625,6 @@ cad_prepare(const struct task *t, const struct candidate *c,
 		if (prose > 0)
 			buf_printf(&plan->precheck, "prose %d %s\n", prose,
 			    where);
-		cand_step = xstrdup(STEP_FILE);
 	} else {
 		/* A fenced answer: the code inside the fence runs, so that
 		 * the judge can tell what the script does as well as the
@@ -637,7 +648,6 @@ cad_prepare(const struct task *t, const struct candidate *c,
 		    code.len, err) < 0 ||
 		    write_runner(plan, workdir, CQ_DIR, err) < 0)
 			goto out;
-		cand_step = xasprintf("%s/%s", CQ_DIR, STEP_FILE);
 	}
 	{
 		const char *const probe[] = { "-I", "-c", probe_py, NULL };
@@ -646,24 +656,49 @@ cad_prepare(const struct task *t, const struct candidate *c,
 		    REF_DEFAULT, NULL };
 		const char *const run[] = { "-I", "-u", RUNNER_FILE,
 		    SCRIPT_FILE, STEP_FILE, NULL };
-		const char *const iou[] = { "./" HELPER, cand_step, ref_step,
+		/*
+		 * The iou stage runs in a sealed area (ADR 0034) with the
+		 * helper, the candidate's solid and the reference's, each
+		 * sealed where it was made: by prepare(), or when the
+		 * reference's or the candidate's script ended.  So it reads
+		 * the script's answer as a regular file it wrote, never a
+		 * link, and nothing else of cq/.
+		 */
+		const char *iou_ref = iou_ref_name(name);
+		const char *const iou[] = { "./" HELPER, STEP_FILE, iou_ref,
 		    "--orient", min_arg, NULL };
+		const char *const use[] = { HELPER, STEP_FILE, iou_ref, NULL };
+		const char *const ref_made[] = { REF_DEFAULT, NULL };
+		const char *const cand_made[] = { STEP_FILE, NULL };
+		const char *prepared[4];
+		size_t np = 0;
 
+		prepared[np++] = HELPER;
+		if (!ref_script)
+			prepared[np++] = name;
+		if (!script)
+			prepared[np++] = STEP_FILE;
+		prepared[np] = NULL;
+		env_plan_seal(plan, prepared);
 		if (script || ref_script)
 			python_stage(plan, "probe", script ? CQ_DIR : REF_DIR,
 			    probe);
-		if (ref_script)
+		if (ref_script) {
 			python_stage(plan, "reference", REF_DIR, ref_run);
-		if (script)
+			env_plan_seal(plan, ref_made);
+		}
+		if (script) {
 			python_stage(plan, "cadquery", CQ_DIR, run);
+			env_plan_seal(plan, cand_made);
+			plan->stages[plan->nstages - 1].candidate = 1;
+		}
 		env_plan_stage(plan, "iou", iou);
+		env_plan_use(plan, use);
 	}
 	rc = 0;
 out:
 	free(name);
 	free(cq);
-	free(cand_step);
-	free(ref_step);
 	free(ref_dir);
 	buf_release(&code);
 	return rc;
@@ -815,7 +850,8 @@ judge_iou_error(const struct task *t, const struct env_stage_result *s,
     struct run *r)
 {
 	char *line = line_with(s->log, s->log_len, HELPER ": ");
-	char *name = ref_name(t), *refp = xasprintf(HELPER ": %s: ", name);
+	char *name = ref_name(t);
+	char *refp = xasprintf(HELPER ": %s: ", iou_ref_name(name));
 	const char *sub, *category = "functional";
 
 	switch (s->exit_code) {
@@ -853,9 +889,7 @@ judge_iou_error(const struct task *t, const struct env_stage_result *s,
 		}
 		goto out;
 	}
-	if (line != NULL && (strncmp(line, refp, strlen(refp)) == 0 ||
-	    strncmp(line, HELPER ": " REF_DIR "/", strlen(HELPER ": " REF_DIR
-	    "/")) == 0)) {
+	if (line != NULL && strncmp(line, refp, strlen(refp)) == 0) {
 		/* The task's own solid is at fault, not the candidate. */
 		env_verdict(r, VERDICT_TASK_DEFECT, CATEGORY_NONE,
 		    "bad-reference", line);

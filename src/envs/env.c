@@ -370,6 +370,30 @@ env_judge_limits(enum env_stop stop, int exit_code, const char *category,
 	return 1;
 }
 
+/* Free a NULL-terminated list of strings (the list itself is not). */
+static void
+free_list(char **list)
+{
+	for (size_t i = 0; list[i] != NULL; i++)
+		free(list[i]);
+}
+
+/* Append copies of add to the NULL-terminated list (ENV_MAX_SEAL + 1). */
+static void
+add_list(char **list, const char *const *add)
+{
+	size_t n = 0;
+
+	while (list[n] != NULL)
+		n++;
+	for (size_t i = 0; add[i] != NULL; i++) {
+		if (n == ENV_MAX_SEAL)
+			ASSAY_BUG("more than ENV_MAX_SEAL sealed files");
+		list[n++] = xstrdup(add[i]);
+	}
+	list[n] = NULL;
+}
+
 void
 env_plan_init(struct env_plan *p)
 {
@@ -389,12 +413,30 @@ env_plan_release(struct env_plan *p)
 			free(p->stages[s].argv[i]);
 		for (size_t i = 0; p->stages[s].ro[i] != NULL; i++)
 			free(p->stages[s].ro[i]);
+		free_list(p->stages[s].seal);
+		free_list(p->stages[s].use);
 	}
+	free_list(p->seal);
 	free(p->cand_file);
 	buf_release(&p->inputs);
 	buf_release(&p->precheck);
 	free(p->launch);
 	memset(p, 0, sizeof *p);
+}
+
+void
+env_plan_seal(struct env_plan *p, const char *const *paths)
+{
+	add_list(p->nstages > 0 ? p->stages[p->nstages - 1].seal : p->seal,
+	    paths);
+}
+
+void
+env_plan_use(struct env_plan *p, const char *const *names)
+{
+	if (p->nstages == 0)
+		ASSAY_BUG("env_plan_use() before any stage");
+	add_list(p->stages[p->nstages - 1].use, names);
 }
 
 void

@@ -22,6 +22,7 @@
 #define ENV_MAX_STAGES 4
 #define ENV_MAX_ARGS 64
 #define ENV_MAX_RO 16		/* read-only data files of a stage */
+#define ENV_MAX_SEAL 8		/* files a stage seals or uses */
 
 /* One command of a run, e.g. compile then simulate. */
 struct env_stage {
@@ -82,6 +83,35 @@ struct env_stage {
 	 * venv's own path where an argument starts with ENV_VENV_MOUNT.
 	 */
 	int	 venv;
+	/*
+	 * 1: candidate code runs in this stage, natively or in a program
+	 * that executes it (QEMU, vvp, a Verilator model, Python): what
+	 * the stage can write is the candidate's to write.  Every later
+	 * stage of the env runs in a sealed work area (below), never in
+	 * the directories this one could write.
+	 */
+	int	 candidate;
+	/*
+	 * Files this stage makes that a later stage runs or reads: paths
+	 * relative to the stage's /work ("run/check", "ev/uart.txt"), no
+	 * ".." and no symbolic link on the way (owned, NULL-terminated).
+	 * When the stage ends with status 0, verify.c copies each, a
+	 * regular file, into the job's seal store (a directory no sandbox
+	 * binds) under its last component ("check") with its SHA-256.
+	 * env_plan_seal() fills it.
+	 */
+	char	*seal[ENV_MAX_SEAL + 1];
+	/*
+	 * Sealed files this stage runs or reads, by name ("check"; owned,
+	 * NULL-terminated): sealed by an earlier stage or from prepare()'s
+	 * files (env_plan.seal).  A stage that uses sealed files, or that
+	 * comes after a candidate stage, runs in a fresh work area that
+	 * verify.c makes for it (/work is that area, subdir is ignored):
+	 * it holds these files alone, each checked against its hash when
+	 * it is put there and bound read-only, so that no process of the
+	 * stage can replace or rewrite it.  env_plan_use() fills it.
+	 */
+	char	*use[ENV_MAX_SEAL + 1];
 };
 
 #define ENV_NONCE_FD 5
@@ -120,6 +150,12 @@ struct env_plan {
 	 */
 	struct cuda_launch_issue *launch;
 	size_t	 nlaunch;
+	/*
+	 * Files prepare() wrote that a stage uses (env_stage.use): paths
+	 * relative to the env's work directory, sealed by verify.c right
+	 * after prepare(), before any stage runs (owned, NULL-terminated).
+	 */
+	char	*seal[ENV_MAX_SEAL + 1];
 };
 
 /* How each stage ended, as verify.c saw it. */
@@ -378,6 +414,16 @@ void	env_plan_stage(struct env_plan *p, const char *name,
 /* The same, for a stage that sees only the subdirectory subdir. */
 void	env_plan_stage_in(struct env_plan *p, const char *name,
 	    const char *const *argv, const char *subdir);
+/*
+ * Seal: the last stage planned makes the files paths (relative to its
+ * /work, NULL-terminated) for a later stage (env_stage.seal); with no
+ * stage planned yet, they are prepare()'s own files (env_plan.seal).
+ * Use: the last stage planned runs or reads the sealed files names
+ * (env_stage.use).  A name is the last component of its sealed path.
+ * Copies the strings; more than ENV_MAX_SEAL is a bug (ASSAY_BUG).
+ */
+void	env_plan_seal(struct env_plan *p, const char *const *paths);
+void	env_plan_use(struct env_plan *p, const char *const *names);
 /*
  * A task data file for the last stage planned (a simulation that reads
  * it at run time by its bare name): write data (len bytes) to

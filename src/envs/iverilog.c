@@ -136,6 +136,9 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 		if (!verilog_has_finding(plan)) {
 			env_plan_stage_in(plan, "simulate", sim, "run");
 			plan->stages[plan->nstages - 1].no_proc = 1;
+			/* The design runs here: a stage after it would get
+			 * a sealed area (ADR 0034). */
+			plan->stages[plan->nstages - 1].candidate = 1;
 		}
 	}
 	rc = env_mkdir(workdir, "run", err) < 0 ||

@@ -416,10 +416,21 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 			    NULL };
 			const char *const run[] = { "./check", NULL };
 
+			/* The three programs are sealed once built and run
+			 * from hash-checked, read-only copies in an area of
+			 * the run stage's own (issue 22). */
+			static const char *const made[] = { RUN_DIR "/check",
+			    RUN_DIR "/harness-want", RUN_DIR "/harness", NULL };
+			static const char *const progs[] = { "check",
+			    "harness-want", "harness", NULL };
+
 			env_plan_stage(plan, "build", build);
-			env_plan_stage_in(plan, "run", run, RUN_DIR);
+			env_plan_seal(plan, made);
+			env_plan_stage(plan, "run", run);
+			env_plan_use(plan, progs);
 			plan->stages[plan->nstages - 1].gpu = 1;
 			plan->stages[plan->nstages - 1].nonce_fd = 1;
+			plan->stages[plan->nstages - 1].candidate = 1;
 		}
 	}
 	rc = 0;

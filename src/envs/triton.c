@@ -284,6 +284,9 @@ triton_prepare(const struct task *t, const struct candidate *c,
 		plan->stages[plan->nstages - 1].gpu = 1;
 		plan->stages[plan->nstages - 2].venv = venv;
 		plan->stages[plan->nstages - 1].venv = venv;
+		/* The candidate runs in eval's worker: a stage after it
+		 * would get a sealed area (ADR 0034). */
+		plan->stages[plan->nstages - 1].candidate = 1;
 	}
 	return 0;
 }

@@ -247,6 +247,9 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 
 		env_plan_stage_in(plan, "simulate", sim, RUN_DIR);
 		plan->stages[plan->nstages - 1].no_proc = 1;
+		/* The design's model runs here: a stage after it would get
+		 * a sealed area (ADR 0034). */
+		plan->stages[plan->nstages - 1].candidate = 1;
 	}
 	/* Data files the testbench opens by bare name, read-only. */
 	if (verilog_write_data(plan, workdir, t, img, err) < 0)

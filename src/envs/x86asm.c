@@ -938,13 +938,28 @@ x86asm_prepare(const struct task *t, const struct candidate *c,
 		    NULL)
 			as[n++] = "note.s";
 		as[n] = NULL;
+		/* The two programs are sealed once built: the run and count
+		 * stages each get copies checked against their hashes, read-
+		 * only, in a work area of their own, so that the candidate's
+		 * process (bench, in the run stage) can neither replace check
+		 * nor leave anything (a .valgrindrc, another bench) for the
+		 * count stage (issue 22). */
+		static const char *const made[] = { "run/check", "run/bench",
+		    NULL };
+		static const char *const progs[] = { "check", "bench", NULL };
+
 		env_plan_stage(plan, "assemble", as);
 		env_plan_stage(plan, "build", build);
-		env_plan_stage_in(plan, "run", run, "run");
+		env_plan_seal(plan, made);
+		env_plan_stage(plan, "run", run);
+		env_plan_use(plan, progs);
 		plan->stages[plan->nstages - 1].nonce_fd = 1;
+		plan->stages[plan->nstages - 1].candidate = 1;
 		if (have_valgrind()) {
-			env_plan_stage_in(plan, "count", count, "run");
+			env_plan_stage(plan, "count", count);
+			env_plan_use(plan, progs);
 			plan->stages[plan->nstages - 1].nonce_fd = 1;
+			plan->stages[plan->nstages - 1].candidate = 1;
 		}
 		else
 			buf_adds(&plan->precheck, "no-valgrind\n");

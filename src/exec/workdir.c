@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
@@ -224,6 +225,232 @@ workdir_chown(const char *dir, uid_t uid)
 		return;
 	chown_uid = uid;
 	nftw(dir, chown_dir, 16, FTW_PHYS);
+}
+
+int
+workdir_fresh_dir(const char *path, uid_t owner, struct err *err)
+{
+	workdir_remove(path);
+	if (mkdir(path, 0755) < 0)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	/* mkdir applies the umask. */
+	if (chmod(path, 0755) < 0 || (owner != (uid_t)-1 &&
+	    chown(path, owner, owner) < 0))
+		return err_set(err, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+int
+workdir_seal_store(const char *workdir, char **path, struct err *err)
+{
+	*path = xasprintf("%s.seal", workdir);
+	if (mkdir(*path, 0700) < 0) {
+		err_set(err, "%s: %s", *path, strerror(errno));
+		free(*path);
+		*path = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Open path under dir for reading without following a symbolic link in
+ * any component (the stage that made it may have planted one); a FIFO
+ * does not block.  The fd, or -1 with err.
+ */
+static int
+open_beneath(const char *dir, const char *path, struct err *err)
+{
+	char *copy = xstrdup(path), *save = NULL, *part, *next;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0) {
+		err_set(err, "%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (*path == '\0' || *path == '/') {
+		err_set(err, "%s: not a relative path", path);
+		close(fd);
+		fd = -1;
+		goto out;
+	}
+	for (part = strtok_r(copy, "/", &save); part != NULL; part = next) {
+		int last, nfd;
+
+		next = strtok_r(NULL, "/", &save);
+		last = next == NULL;
+		if (strcmp(part, ".") == 0 || strcmp(part, "..") == 0) {
+			err_set(err, "%s: names . or ..", path);
+			close(fd);
+			fd = -1;
+			goto out;
+		}
+		nfd = openat(fd, part, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		    (last ? O_NONBLOCK : O_DIRECTORY));
+		if (nfd < 0) {
+			err_set(err, "%s: %s", path, errno == ENOENT ?
+			    "missing" : errno == ELOOP || errno == ENOTDIR ?
+			    "a symbolic link or not a directory on the way" :
+			    strerror(errno));
+			close(fd);
+			fd = -1;
+			goto out;
+		}
+		close(fd);
+		fd = nfd;
+	}
+out:
+	free(copy);
+	return fd;
+}
+
+/*
+ * Copy from fd to a new file dst (mode), hashing what is copied into
+ * hex; at most max bytes (-1: no limit).  0 or -1 with err (dst is
+ * removed then).
+ */
+static int
+copy_hashed(int fd, const char *dst, mode_t mode, int64_t max, char *hex,
+    struct err *err)
+{
+	char chunk[65536];
+	struct hash_ctx *h = hash_new();
+	int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600);
+	int64_t total = 0;
+	int rc = -1;
+
+	if (out < 0) {
+		err_set(err, "%s: %s", dst, strerror(errno));
+		hash_final(h, hex);
+		return -1;
+	}
+	for (;;) {
+		ssize_t k = read(fd, chunk, sizeof chunk);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			err_set(err, "read: %s", strerror(errno));
+			goto out;
+		}
+		if (k == 0)
+			break;
+		total += k;
+		if (max >= 0 && total > max) {
+			err_set(err, "more than %lld bytes", (long long)max);
+			goto out;
+		}
+		hash_update(h, chunk, (size_t)k);
+		for (ssize_t off = 0; off < k; ) {
+			ssize_t w = write(out, chunk + off, (size_t)(k - off));
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				err_set(err, "%s: %s", dst, strerror(errno));
+				goto out;
+			}
+			off += w;
+		}
+	}
+	if (fchmod(out, mode) < 0) {
+		err_set(err, "%s: %s", dst, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	hash_final(h, hex);
+	if (close(out) < 0 && rc == 0)
+		rc = err_set(err, "%s: %s", dst, strerror(errno));
+	if (rc < 0)
+		unlink(dst);
+	return rc;
+}
+
+int
+workdir_seal(const char *dir, const char *path, const char *dst,
+    int64_t max, char *hex, struct err *err)
+{
+	struct stat sb;
+	int fd = open_beneath(dir, path, err), rc;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return err_set(err, "%s: not a regular file", path);
+	}
+	if (sb.st_size > max) {
+		close(fd);
+		return err_set(err, "%s: more than %lld bytes", path,
+		    (long long)max);
+	}
+	/* Back to blocking reads: it is a regular file. */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	rc = copy_hashed(fd, dst, sb.st_mode & S_IXUSR ? 0555 : 0444, max,
+	    hex, err);
+	close(fd);
+	return rc;
+}
+
+/* SHA-256 of the file at path into hex; 0 or -1 with err. */
+static int
+hash_file(const char *path, char *hex, struct err *err)
+{
+	char chunk[65536];
+	struct hash_ctx *h;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	h = hash_new();
+	for (;;) {
+		ssize_t k = read(fd, chunk, sizeof chunk);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			hash_final(h, hex);
+			close(fd);
+			return k < 0 ? err_set(err, "%s: %s", path,
+			    strerror(errno)) : 0;
+		}
+		hash_update(h, chunk, (size_t)k);
+	}
+}
+
+int
+workdir_unseal(const char *src, const char *hex, const char *dst,
+    struct err *err)
+{
+	char got[HASH_HEX_LEN + 1];
+	const char *name = strrchr(dst, '/') != NULL ? strrchr(dst, '/') + 1 :
+	    dst;
+	struct stat sb;
+	int rc, fd;
+
+	if (hash_file(src, got, err) < 0)
+		return -1;
+	if (strcmp(got, hex) != 0)
+		return err_set(err, "%s changed after it was sealed", name);
+	if (link(src, dst) == 0)
+		return 0;
+	/* Another file system: a copy, checked as it is made. */
+	fd = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb) < 0) {
+		err_set(err, "%s: %s", src, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	rc = copy_hashed(fd, dst, sb.st_mode & 0777, -1, got, err);
+	close(fd);
+	if (rc == 0 && strcmp(got, hex) != 0) {
+		unlink(dst);
+		rc = err_set(err, "%s changed after it was sealed", name);
+	}
+	return rc;
 }
 
 int

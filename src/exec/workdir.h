@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "base/err.h"
+#include "base/hash.h"
 
 /*
  * Make a new work directory under root (NULL or "": $TMPDIR, else /tmp),
@@ -41,6 +42,45 @@ void	workdir_chown(const char *dir, uid_t uid);
  * owner when that is not (uid_t)-1 (as root, sandboxed).  0 or -1.
  */
 int	workdir_fresh_tmp(const char *workdir, uid_t owner, struct err *err);
+
+/*
+ * A fresh, empty directory path: whatever is there is removed (links
+ * are removed, not followed), then it is made with mode 0755 and given
+ * to owner when that is not (uid_t)-1.  0 or -1 with err.
+ */
+int	workdir_fresh_dir(const char *path, uid_t owner, struct err *err);
+
+/*
+ * The seal store of the job whose work directory is workdir: the
+ * directory "WORKDIR.seal" beside it, made here with mode 0700 and the
+ * caller's owner, which no sandbox ever binds (so no stage can write
+ * it).  *path is new.  0, or -1 with err: one that is there already is
+ * refused, never reused.  A stale one goes with its work directory
+ * (workdir_make()'s sweep).
+ */
+int	workdir_seal_store(const char *workdir, char **path, struct err *err);
+
+/*
+ * Seal a file a stage made: dir/path (relative; no component empty,
+ * "." or "..", and each opened without following a symbolic link) must
+ * be a regular file of at most max bytes.  It is copied to dst (a path
+ * in the seal store), a new file of mode 0555 when its owner could
+ * execute it, else 0444, and its SHA-256 put in hex (HASH_HEX_LEN + 1
+ * bytes).  0, or -1 with err saying why ("missing", "a symbolic link
+ * or not a directory on the way", "not a regular file", "more than N
+ * bytes", a read or write error).
+ */
+int	workdir_seal(const char *dir, const char *path, const char *dst,
+	    int64_t max, char *hex, struct err *err);
+
+/*
+ * Put the sealed file src (in the seal store) at dst for a stage, once
+ * its SHA-256 is found to be hex: a hard link, or a copy (checked the
+ * same way as it is made) where the file system refuses one.  0, or -1
+ * with err ("... changed after it was sealed").
+ */
+int	workdir_unseal(const char *src, const char *hex, const char *dst,
+	    struct err *err);
 
 /*
  * The lasting compiler cache that build stages share: $ASSAY_CCACHE_DIR,

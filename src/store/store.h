@@ -167,7 +167,7 @@ int	store_run_exists(struct store *st, const struct run *r, int *exists,
 	    struct err *err);
 
 /*
- * Results keys (exchange/results.h, docs/adr/0032): the HMAC keys that
+ * Results keys (exchange/results.h, docs/adr/0033): the HMAC keys that
  * authenticate run result lines, each with an id the lines name.  A
  * key is STORE_KEY_HEX hex digits, an id STORE_KEY_ID; both buffers
  * take one byte more for the NUL.  Keys are secrets: nothing prints,

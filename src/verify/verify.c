@@ -56,6 +56,13 @@ struct verify_member {
 	size_t			 nran;		/* stages started */
 	int			 killed;	/* its last stage died of a SIGKILL
 						   none of ours sent */
+	/* The files sealed for its stages (env_stage.seal, env_plan.seal),
+	 * by name, with the SHA-256 each had when it was sealed. */
+	struct {
+		char	 name[64];
+		char	 hex[HASH_HEX_LEN + 1];
+	}			 sealed[ENV_MAX_SEAL * (ENV_MAX_STAGES + 1)];
+	size_t			 nsealed;
 };
 
 
@@ -96,6 +103,8 @@ struct verify_job {
 	char			*broken;
 	const struct smoke_result *broken_smoke;
 	char			*cache_dir;	/* lasting compiler cache or NULL */
+	char			*seal_dir;	/* the seal store, once made */
+	char			*stage_dir;	/* where the current stage runs */
 	char			 stage_label[PIPELINE_NAME + 20];
 };
 
@@ -137,16 +146,18 @@ limits(const struct verify_job *j, const struct verify_member *m)
 }
 
 /*
- * The command line of stage s of member m, run in dir.  A stage that
- * may use the lasting compiler cache (env_stage.cache) gets it; a stage
- * of the project venv (env_stage.venv) sees it at ENV_VENV_MOUNT.
+ * The command line of stage s of member m, run in dir with the files ro
+ * (names under dir) bound read-only.  A stage that may use the lasting
+ * compiler cache (env_stage.cache) gets it; a stage of the project venv
+ * (env_stage.venv) sees it at ENV_VENV_MOUNT.
  */
 static void
 build_argv(const struct verify_job *j, const struct verify_member *m,
-    const struct env_stage *s, const char *dir, struct sandbox_argv *a)
+    const struct env_stage *s, const char *dir, const char *const *ro,
+    struct sandbox_argv *a)
 {
 	struct sandbox_cmd c = {
-		.argv = s->argv, .ro = (const char *const *)s->ro, .dir = dir,
+		.argv = s->argv, .ro = ro, .dir = dir,
 		.workdir = j->workdir,
 		.cache = s->cache ? j->cache_dir : NULL,
 		.venv = s->venv ? env_venv_dir() : NULL,
@@ -414,6 +425,151 @@ flush_live(struct verify_job *j, verify_output_fn out, void *arg, int final)
 	j->live_off = end;
 }
 
+/* --- sealed files and work areas ------------------------------------ */
+
+/* The owner of what a stage writes: the job's uid as root, sandboxed. */
+static uid_t
+stage_owner(const struct verify_job *j)
+{
+	return geteuid() == 0 && !j->o.no_sandbox ? j->uid : (uid_t)-1;
+}
+
+/* The last component of a sealed path: its name. */
+static const char *
+seal_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
+/* The index of name among m's sealed files, or -1. */
+static int
+sealed_find(const struct verify_member *m, const char *name)
+{
+	for (size_t i = 0; i < m->nsealed; i++)
+		if (strcmp(m->sealed[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Where member k's sealed file name lies in the store (new). */
+static char *
+sealed_path(const struct verify_job *j, const struct verify_member *m,
+    const char *name)
+{
+	return xasprintf("%s/%zu-%s", j->seal_dir, (size_t)(m - j->m), name);
+}
+
+/*
+ * Does stage k of m run in a sealed work area: it uses sealed files, or
+ * a stage before it ran candidate code (which could write everywhere
+ * that stage could)?
+ */
+static int
+needs_area(const struct verify_member *m, size_t k)
+{
+	if (m->plan.stages[k].use[0] != NULL)
+		return 1;
+	for (size_t i = 0; i < k; i++)
+		if (m->plan.stages[i].candidate)
+			return 1;
+	return 0;
+}
+
+/*
+ * Seal the files paths (relative to dir) of member m, made by by ("the
+ * build stage", "prepare"): each is copied into the seal store with its
+ * hash.  One that cannot be sealed (missing, a link, not a regular
+ * file, too big) is not: a note in the log says so, and a stage that
+ * uses it runs without it.  0, or -1 with err when the store fails.
+ */
+static int
+seal_files(struct verify_job *j, struct verify_member *m, char *const *paths,
+    const char *dir, const char *by, struct err *err)
+{
+	long fsize = j->o.fsize_mb > 0 ? j->o.fsize_mb : 64;
+
+	if (paths[0] == NULL)
+		return 0;
+	if (j->seal_dir == NULL && workdir_seal_store(j->workdir,
+	    &j->seal_dir, err) < 0)
+		return -1;
+	for (size_t i = 0; paths[i] != NULL; i++) {
+		const char *name = seal_name(paths[i]);
+		char *dst;
+		struct err e;
+
+		/* check_seals() made sure of this. */
+		if (sealed_find(m, name) >= 0 || m->nsealed == sizeof
+		    m->sealed / sizeof m->sealed[0])
+			ASSAY_BUG("a file sealed twice");
+		dst = sealed_path(j, m, name);
+		if (workdir_seal(dir, paths[i], dst, (int64_t)fsize << 20,
+		    m->sealed[m->nsealed].hex, &e) == 0) {
+			snprintf(m->sealed[m->nsealed].name,
+			    sizeof m->sealed[0].name, "%s", name);
+			m->nsealed++;
+		} else {
+			char *note = xasprintf("assay: %s, made by %s, was not"
+			    " sealed: %s\n", paths[i], by, e.msg);
+
+			log_add(j, note, strlen(note));
+			free(note);
+		}
+		free(dst);
+	}
+	return 0;
+}
+
+/*
+ * A fresh work area for stage s of member m, in *dir (new), holding the
+ * sealed files it uses, each checked against its hash: ro gets their
+ * names (borrowed from s), to be bound read-only.  A file that was not
+ * sealed is left out (its note is in the log).  The stage's header in
+ * the recorded command says what it got.  0, or -1 with err (a sealed
+ * file changed, or the area cannot be made): the sandbox's failure.
+ */
+static int
+make_area(struct verify_job *j, struct verify_member *m,
+    const struct env_stage *s, char **dir, char **rel, const char **ro,
+    struct err *err)
+{
+	size_t n = 0;
+
+	*rel = xasprintf(".assay-stage-%s%s%s", m->sub, m->sub[0] != '\0' ?
+	    "-" : "", s->name);
+	*dir = xasprintf("%s/%s", j->workdir, *rel);
+	if (workdir_fresh_dir(*dir, stage_owner(j), err) < 0)
+		return -1;
+	buf_printf(&j->command, "# %s runs in %s, with", s->name, *rel);
+	for (size_t i = 0; s->use[i] != NULL; i++) {
+		int k = sealed_find(m, s->use[i]);
+		char *src, *dst;
+		int rc;
+
+		if (k < 0) {
+			buf_printf(&j->command, " %s (not sealed)", s->use[i]);
+			continue;
+		}
+		src = sealed_path(j, m, s->use[i]);
+		dst = xasprintf("%s/%s", *dir, s->use[i]);
+		rc = workdir_unseal(src, m->sealed[k].hex, dst, err);
+		free(src);
+		free(dst);
+		if (rc < 0)
+			return -1;
+		buf_printf(&j->command, " %s (sha256 %.16s)", s->use[i],
+		    m->sealed[k].hex);
+		ro[n++] = s->use[i];
+	}
+	if (n == 0)
+		buf_adds(&j->command, " nothing sealed");
+	buf_adds(&j->command, "\n");
+	ro[n] = NULL;
+	return 0;
+}
+
 static int
 start_stage(struct verify_job *j, struct err *err)
 {
@@ -422,23 +578,37 @@ start_stage(struct verify_job *j, struct err *err)
 	struct sandbox_argv a;
 	struct sandbox_io io;
 	struct buf line = BUF_INIT;
+	const char *area_ro[ENV_MAX_SEAL + 1];
+	const char *const *ro = (const char *const *)s->ro;
 	char *dir, *rel;
 	int rc;
 
-	dir = s->subdir[0] != '\0' ? xasprintf("%s/%s", m->dir, s->subdir) :
-	    xstrdup(m->dir);
-	/* Where the stage runs, relative to the work directory. */
-	rel = m->sub[0] != '\0' && s->subdir[0] != '\0' ? xasprintf("%s/%s",
-	    m->sub, s->subdir) : xstrdup(m->sub[0] != '\0' ? m->sub :
-	    s->subdir);
 	/* A fresh /tmp for each stage, in the work directory. */
-	if (workdir_fresh_tmp(j->workdir, geteuid() == 0 && !j->o.no_sandbox ?
-	    j->uid : (uid_t)-1, err) < 0) {
-		free(dir);
-		free(rel);
+	if (workdir_fresh_tmp(j->workdir, stage_owner(j), err) < 0)
 		return -1;
+	if (needs_area(m, j->stage)) {
+		struct err e;
+
+		if (make_area(j, m, s, &dir, &rel, area_ro, &e) < 0) {
+			free(j->sandbox_error);
+			j->sandbox_error = xasprintf("the sealed work area of"
+			    " %s: %s", s->name, e.msg);
+			free(dir);
+			free(rel);
+			return err_set(err, "%s", j->sandbox_error);
+		}
+		ro = area_ro;
+	} else {
+		dir = s->subdir[0] != '\0' ? xasprintf("%s/%s", m->dir,
+		    s->subdir) : xstrdup(m->dir);
+		/* Where the stage runs, relative to the work directory. */
+		rel = m->sub[0] != '\0' && s->subdir[0] != '\0' ?
+		    xasprintf("%s/%s", m->sub, s->subdir) :
+		    xstrdup(m->sub[0] != '\0' ? m->sub : s->subdir);
 	}
-	build_argv(j, m, s, dir, &a);
+	free(j->stage_dir);
+	j->stage_dir = xstrdup(dir);
+	build_argv(j, m, s, dir, ro, &a);
 	/* The stage header shows the tool command; the full sandboxed line
 	 * goes into the run's command for show. */
 	buf_adds(&line, "$");
@@ -489,6 +659,65 @@ start_stage(struct verify_job *j, struct err *err)
 }
 
 /*
+ * An env's plan must say where each used file comes from: every name a
+ * stage uses is sealed by prepare() or an earlier stage, no name is
+ * sealed twice, and a stage in a sealed area reads no data files of its
+ * subdirectory (they would not be there).  0, or -1 with err naming the
+ * env's mistake.
+ */
+static int
+check_seals(const struct verify_member *m, struct err *err)
+{
+	const struct env_plan *p = &m->plan;
+	const char *names[ENV_MAX_SEAL * (ENV_MAX_STAGES + 1)];
+	size_t n = 0;
+
+	for (size_t k = 0; k <= p->nstages; k++) {
+		char *const *list = k == 0 ? p->seal : p->stages[k - 1].seal;
+
+		for (size_t i = 0; list[i] != NULL; i++) {
+			const char *name = seal_name(list[i]);
+
+			for (size_t q = 0; q < n; q++)
+				if (strcmp(names[q], name) == 0)
+					return err_set(err, "env %s: %s is"
+					    " sealed twice", m->env->name,
+					    name);
+			if (strlen(name) >= sizeof m->sealed[0].name)
+				return err_set(err, "env %s: sealed name %s is"
+				    " too long", m->env->name, name);
+			names[n++] = name;
+		}
+	}
+	for (size_t k = 0; k < p->nstages; k++) {
+		const struct env_stage *s = &p->stages[k];
+
+		if (needs_area(m, k) && s->ro[0] != NULL)
+			return err_set(err, "env %s: stage %s reads data files"
+			    " but runs in a sealed work area", m->env->name,
+			    s->name);
+		for (size_t i = 0; s->use[i] != NULL; i++) {
+			int found = 0;
+
+			for (size_t q = 0; p->seal[q] != NULL && !found; q++)
+				found = strcmp(seal_name(p->seal[q]),
+				    s->use[i]) == 0;
+			for (size_t e = 0; e < k && !found; e++)
+				for (size_t q = 0; p->stages[e].seal[q] != NULL &&
+				    !found; q++)
+					found = strcmp(seal_name(
+					    p->stages[e].seal[q]), s->use[i]) ==
+					    0;
+			if (!found)
+				return err_set(err, "env %s: stage %s uses %s,"
+				    " which nothing before it seals",
+				    m->env->name, s->name, s->use[i]);
+		}
+	}
+	return 0;
+}
+
+/*
  * Member k of the job: env, its copy of the task (its own env_params in
  * a pipeline), its part of the work directory, and prepare().  0 or -1.
  */
@@ -533,6 +762,11 @@ member_prepare(struct verify_job *j, size_t k, const char *name,
 	buf_adds(&m->plan.inputs, "}");
 	if (m->plan.nstages == 0)
 		return err_set(err, "env %s planned no stages", name);
+	if (check_seals(m, err) < 0)
+		return -1;
+	/* prepare()'s own files a stage uses: sealed before anything runs. */
+	if (seal_files(j, m, m->plan.seal, m->dir, "prepare", err) < 0)
+		return -1;
 	for (size_t s = 0; s < m->plan.nstages; s++)
 		if (m->plan.stages[s].cache && j->cache_dir == NULL &&
 		    !o->no_sandbox)
@@ -935,6 +1169,17 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 	/* A stage that failed ends its env; a pipeline goes on with the
 	 * next one, which judges the candidate in its own right. */
 	if (code == 0 && j->stage + 1 < CUR(j)->plan.nstages) {
+		char *by = xasprintf("the %s stage", CUR_STAGE(j)->name);
+		struct err e;
+		int rc = seal_files(j, CUR(j), CUR_STAGE(j)->seal, j->stage_dir,
+		    by, &e);
+
+		free(by);
+		if (rc < 0) {
+			j->sandbox_error = xasprintf("sealing: %s", e.msg);
+			j->done = 1;
+			return 1;
+		}
 		j->stage++;
 	} else if (j->mi + 1 < j->nm) {
 		j->mi++;
@@ -1188,6 +1433,10 @@ verify_job_free(struct verify_job *j)
 		free(j->m[k].dir);
 	}
 	free(j->cache_dir);
+	if (j->seal_dir != NULL)
+		workdir_remove(j->seal_dir);
+	free(j->seal_dir);
+	free(j->stage_dir);
 	buf_release(&j->log);
 	buf_release(&j->command);
 	free(j->sandbox_error);

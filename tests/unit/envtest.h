@@ -22,6 +22,7 @@
 #include "envs/env.h"
 #include "base/err.h"
 #include "base/hash.h"
+#include "exec/workdir.h"
 #include "model/sample.h"
 #include "testlib.h"
 
@@ -338,12 +339,80 @@ outcome_release(struct outcome *o)
  * run's log is every stage's log in turn.  Fails the test when prepare()
  * fails.  Release o with outcome_release().
  */
+/*
+ * Files sealed for a plan's stages, as verify.c seals them (env.h,
+ * env_stage.seal and use): kept in the fixture's ".seal-test", by name.
+ */
+struct test_seals {
+	char	*store;
+	char	 name[ENV_MAX_SEAL * (ENV_MAX_STAGES + 1)][64];
+	char	 hex[ENV_MAX_SEAL * (ENV_MAX_STAGES + 1)][HASH_HEX_LEN + 1];
+	size_t	 n;
+};
+
+/* Seal paths (relative to dir) into ts, as verify.c does. */
+static inline void
+test_seal(struct test_seals *ts, const char *dir, char *const *paths)
+{
+	for (size_t i = 0; paths[i] != NULL; i++) {
+		const char *name = strrchr(paths[i], '/') != NULL ?
+		    strrchr(paths[i], '/') + 1 : paths[i];
+		char *dst = xasprintf("%s/%s", ts->store, name);
+		struct err err;
+
+		if (workdir_seal(dir, paths[i], dst, (int64_t)64 << 20,
+		    ts->hex[ts->n], &err) == 0)
+			snprintf(ts->name[ts->n++], sizeof ts->name[0], "%s",
+			    name);
+		free(dst);
+	}
+}
+
+/*
+ * Where stage k of plan runs, as verify.c decides (new): its subdir, or,
+ * when it uses sealed files or comes after a candidate stage, a fresh
+ * area in the fixture with those files, checked against their hashes.
+ */
+static inline char *
+test_stage_dir(struct fx *f, const struct env_plan *plan, size_t k,
+    struct test_seals *ts)
+{
+	const struct env_stage *st = &plan->stages[k];
+	int area = st->use[0] != NULL;
+	char *dir;
+	struct err err;
+
+	for (size_t i = 0; i < k; i++)
+		area |= plan->stages[i].candidate;
+	if (!area)
+		return st->subdir[0] != '\0' ? xasprintf("%s/%s", f->dir,
+		    st->subdir) : xstrdup(f->dir);
+	dir = xasprintf("%s/.area-%s", f->dir, st->name);
+	if (workdir_fresh_dir(dir, (uid_t)-1, &err) < 0)
+		fail_msg("area: %s", err.msg);
+	for (size_t i = 0; st->use[i] != NULL; i++)
+		for (size_t q = 0; q < ts->n; q++) {
+			char *src, *dst;
+
+			if (strcmp(ts->name[q], st->use[i]) != 0)
+				continue;
+			src = xasprintf("%s/%s", ts->store, ts->name[q]);
+			dst = xasprintf("%s/%s", dir, ts->name[q]);
+			if (workdir_unseal(src, ts->hex[q], dst, &err) < 0)
+				fail_msg("unseal: %s", err.msg);
+			free(src);
+			free(dst);
+		}
+	return dir;
+}
+
 static inline void
 run_plan(struct fx *f, const struct env_ops *env, const struct task *t,
     const struct candidate *c, unsigned alarm_s, struct outcome *o)
 {
 	struct env_stage_result res[ENV_MAX_STAGES];
 	struct buf all = BUF_INIT;
+	struct test_seals ts = { .n = 0 };
 	struct err err;
 
 	memset(o, 0, sizeof *o);
@@ -351,20 +420,26 @@ run_plan(struct fx *f, const struct env_ops *env, const struct task *t,
 	env_plan_init(&o->plan);
 	if (env->prepare(t, c, f->dir, &o->plan, &err) < 0)
 		fail_msg("prepare: %s", err.msg);
+	ts.store = xasprintf("%s/.seal-test", f->dir);
+	workdir_remove(ts.store);
+	if (mkdir(ts.store, 0700) < 0)
+		fail_msg("mkdir %s", ts.store);
+	test_seal(&ts, f->dir, o->plan.seal);
 	for (size_t s = 0; s < o->plan.nstages; s++) {
-		const char *sub = o->plan.stages[s].subdir;
-		char *dir = sub[0] != '\0' ? xasprintf("%s/%s", f->dir, sub) :
-		    xstrdup(f->dir);
+		char *dir = test_stage_dir(f, &o->plan, s, &ts);
 
 		res[s].ran = 1;
 		res[s].exit_code = run_stage_nonce(dir, o->plan.stages[s].argv,
 		    &o->logs[s], alarm_s, o->plan.stages[s].nonce_fd ?
 		    o->plan.nonce : NULL);
-		free(dir);
 		o->nres = s + 1;
+		if (res[s].exit_code == 0)
+			test_seal(&ts, dir, o->plan.stages[s].seal);
+		free(dir);
 		if (res[s].exit_code != 0)
 			break;
 	}
+	free(ts.store);
 	for (size_t s = 0; s < o->nres; s++) {
 		res[s].log = buf_str(&o->logs[s]);
 		res[s].log_len = o->logs[s].len;

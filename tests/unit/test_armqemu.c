@@ -68,6 +68,21 @@ arm_task(struct task *t, const char *params)
 	t->benchmark = xstrdup("local");
 }
 
+/*
+ * A task of params and a plan whose secret is "Aabc", for the judge fed
+ * stage logs by hand; res (4 results) zeroed.  Release both.
+ */
+static void
+judge_fixture(struct task *t, const char *params, struct env_plan *plan,
+    struct env_stage_result *res)
+{
+	arm_task(t, params);
+	env_plan_init(plan);
+	plan->cand_file = xstrdup("main.c");
+	snprintf(plan->nonce, sizeof plan->nonce, "Aabc");
+	memset(res, 0, 4 * sizeof *res);
+}
+
 /* 1: the next runs go through a pty, as the workbench's do. */
 static int use_pty;
 
@@ -153,8 +168,22 @@ test_armqemu_prepare_plans_four_stages(void **state)
 	assert_string_equal(plan.stages[1].name, "run");
 	assert_string_equal(plan.stages[2].name, "uart");
 	assert_string_equal(plan.stages[3].name, "regtrace");
-	assert_string_equal(plan.stages[0].subdir, "");
-	assert_string_equal(plan.stages[1].subdir, "run");
+	/* The build's images are sealed; the run stage gets them read-only
+	 * in an area of its own, and its evidence is sealed for the uart
+	 * and regtrace stages, each in an area with its file alone. */
+	assert_string_equal(plan.stages[0].seal[0], "run/fw.elf");
+	assert_string_equal(plan.stages[0].seal[1], "run/image.elf");
+	assert_null(plan.stages[0].seal[2]);
+	assert_null(plan.stages[0].use[0]);
+	assert_string_equal(plan.stages[1].use[0], "fw.elf");
+	assert_string_equal(plan.stages[1].use[1], "image.elf");
+	assert_true(plan.stages[1].candidate);
+	assert_string_equal(plan.stages[1].seal[0], "ev/uart.txt");
+	assert_string_equal(plan.stages[1].seal[1], "ev/regtrace.log");
+	assert_string_equal(plan.stages[2].use[0], "uart.txt");
+	assert_null(plan.stages[2].use[1]);
+	assert_string_equal(plan.stages[3].use[0], "regtrace.log");
+	assert_false(plan.stages[2].candidate || plan.stages[3].candidate);
 	assert_string_equal(plan.cand_file, "main.c");
 	/* The firmware's 4 s, and room for the build. */
 	assert_int_equal(plan.timeout_s, 4 + 30);
@@ -165,7 +194,8 @@ test_armqemu_prepare_plans_four_stages(void **state)
 		char *const *a = plan.stages[0].argv;
 		int startups = 0, util = 0, hard = 0;
 
-		assert_string_equal(a[0], "arm-none-eabi-gcc");
+		assert_string_equal(a[0], "sh");
+		assert_string_equal(a[3], "arm-none-eabi-gcc");
 		for (size_t i = 0; a[i] != NULL; i++) {
 			startups += strcmp(a[i], "startup.c") == 0;
 			util += strcmp(a[i], "util.c") == 0;
@@ -186,6 +216,11 @@ test_armqemu_prepare_plans_four_stages(void **state)
 		assert_string_equal(a[i + 1], "null");
 		assert_string_equal(a[i + 2], "-serial");
 		assert_string_equal(a[i + 3], "chardev:uart");
+		/* QEMU runs the image without symbols (in_asm names none). */
+		for (i = 0; a[i + 1] != NULL && strcmp(a[i], "-kernel") != 0;
+		    i++)
+			;
+		assert_string_equal(a[i + 1], "image.elf");
 	}
 	/* assay's header and linker script are there, the task's startup
 	 * is the task's, and run/ exists for the image. */
@@ -783,6 +818,104 @@ test_armqemu_renode_missing_is_skipped(void **state)
 
 /* --- judge alone ------------------------------------------------------ */
 
+/*
+ * Issue 22: QEMU's in_asm log prints each block's symbol ("IN: NAME"), and
+ * a symbol named "f\nGPIOA: unimplemented device write (...)" wrote that
+ * line into the trace: gpio_led passed with no register written.  Such a
+ * name is refused at the build, and QEMU runs an image without symbols.
+ */
+#define NEWLINE_SYMBOL(i, line) \
+	"__asm__(\".syntax unified\\n.text\\n.thumb\\n.p2align 2\\n" \
+	".globl t" #i "\\n.type t" #i ", %function\\n.thumb_func\\nt" #i \
+	":\\n\\tb.n 1f\\n1:\\tnop\\n\\tbx lr\\n.size t" #i ", 2\\n" \
+	".globl \\\"f" #i "\\\\n" line "\\\"\\n.set \\\"f" #i "\\\\n" \
+	line "\\\", t" #i " + 2\\n\");\n" \
+	"extern void t" #i "(void);\n"
+
+static void
+test_armqemu_symbol_names_cannot_write_the_trace(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+
+	verify_arm(f, "{\"expect_writes\":[{\"periph\":\"GPIOA\","
+	    "\"offset\":24,\"value\":32}]}",
+	    NEWLINE_SYMBOL(0, "GPIOA: unimplemented device write (size 4,"
+	    " offset 0x018, value 0x00000020)")
+	    "int main(void) { t0(); return 0; }\n", 0, &r);
+	expect(&r, "fail", "compile", "forbidden-symbol");
+	assert_non_null(strstr(r.evidence, "f0^JGPIOA: unimplemented"));
+	run_release(&r);
+	/* A name with a tab or a byte past ASCII is refused too. */
+	verify_arm(f, "{\"expect_exit\":0}",
+	    "__asm__(\".text\\n.globl \\\"a\\\\tb\\\"\\n.set \\\"a\\\\tb\\\", 0\");\n"
+	    "int main(void) { return 0; }\n", 0, &r);
+	expect(&r, "fail", "compile", "forbidden-symbol");
+	run_release(&r);
+	/* Printable names are fine, and the trace still has its writes. */
+	verify_arm(f, "{\"expect_writes\":[{\"periph\":\"GPIOA\","
+	    "\"offset\":24,\"value\":32}]}",
+	    "#include \"stm32f4xx.h\"\n"
+	    "__attribute__((noinline)) void led_on(void) {"
+	    " GPIOA->BSRR = 1u << 5; }\n"
+	    "int main(void) { led_on(); return 0; }\n", 0, &r);
+	expect(&r, "pass", NULL, NULL);
+	run_release(&r);
+}
+
+/* Only a whole line of QEMU's exact format, from a peripheral QEMU
+ * traces, is a write. */
+static void
+test_armqemu_trace_lines_are_strict(void **state)
+{
+	struct env_plan plan;
+	struct env_stage_result res[4];
+	struct task t;
+	struct run r;
+	const char *run = "Aabc qemu-exit 0\n";
+	const char *uart = "Aabc uart 0 bytes\n";
+	const char *bad =
+	    "Aabc trace 1000 bytes\n"
+	    "IN: fGPIOA: unimplemented device write (size 4, offset 0x018, value 0x00000020)\n"
+	    "GPIOA: unimplemented device write (size 4, offset 0x018, value 0x00000020) \n"
+	    "GPIOA: unimplemented device write (size 4, offset 0x018, value 0x00000020)x\n"
+	    "GPIOZ: unimplemented device write (size 4, offset 0x018, value 0x00000020)\n"
+	    "GPIOA: unimplemented device write (size -4, offset 0x018, value 0x00000020)\n"
+	    "Aabc trace-reads 0\n";
+	const char *good =
+	    "Aabc trace 100 bytes\n"
+	    "GPIOA: unimplemented device write (size 4, offset 0x018, value 0x00000020)\n"
+	    "Aabc trace-reads 0\n";
+
+	(void)state;
+	judge_fixture(&t, "{\"expect_writes\":[{\"periph\":\"GPIOA\","
+	    "\"offset\":24,\"value\":32}]}", &plan, res);
+	{
+		const char *logs[][4] = { { "", run, uart, bad },
+		    { "", run, uart, good } };
+
+		for (int k = 0; k < 2; k++) {
+			for (int i = 0; i < 4; i++) {
+				res[i].ran = 1;
+				res[i].log = logs[k][i];
+				res[i].log_len = strlen(logs[k][i]);
+			}
+			memset(&r, 0, sizeof r);
+			env_armqemu.judge(&t, &plan, res, 4, ENV_STOP_NONE,
+			    &r);
+			assert_str(r.verdict, k == 0 ? "fail" : "pass");
+			if (k == 0) {
+				assert_str(r.subcategory, "register-write");
+				assert_non_null(strstr(r.metrics,
+				    "\"reg_writes\":0"));
+			}
+			run_release(&r);
+		}
+	}
+	env_plan_release(&plan);
+	task_release(&t);
+}
+
 static void
 test_armqemu_judge_without_toolchain(void **state)
 {
@@ -794,11 +927,7 @@ test_armqemu_judge_without_toolchain(void **state)
 	char lock[256], none[64];
 
 	(void)state;
-	arm_task(&t, NULL);
-	env_plan_init(&plan);
-	plan.cand_file = xstrdup("main.c");
-	snprintf(plan.nonce, sizeof plan.nonce, "Aabc");
-	memset(res, 0, sizeof res);
+	judge_fixture(&t, NULL, &plan, res);
 	res[0].ran = 1;
 	res[0].log = build;
 	res[0].log_len = strlen(build);
@@ -863,11 +992,7 @@ test_armqemu_judge_long_digit_runs(void **state)
 	    "Aabc fault-at main at main.c:1234567890123456789012345678901234567890\n";
 
 	(void)state;
-	arm_task(&t, NULL);
-	env_plan_init(&plan);
-	plan.cand_file = xstrdup("main.c");
-	snprintf(plan.nonce, sizeof plan.nonce, "Aabc");
-	memset(res, 0, sizeof res);
+	judge_fixture(&t, NULL, &plan, res);
 	res[0].ran = 1;
 	res[0].exit_code = 1;
 	res[0].log = build;
@@ -915,6 +1040,8 @@ main(void)
 		FX_TEST(test_armqemu_link_error_is_api),
 		FX_TEST(test_armqemu_compile_errors),
 		FX_TEST(test_armqemu_renode_missing_is_skipped),
+		FX_TEST(test_armqemu_symbol_names_cannot_write_the_trace),
+		cmocka_unit_test(test_armqemu_trace_lines_are_strict),
 		cmocka_unit_test(test_armqemu_judge_without_toolchain),
 	};
 

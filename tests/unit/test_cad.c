@@ -192,6 +192,14 @@ test_cad_prepare_step_plan(void **state)
 	assert_string_equal(plan.stages[0].argv[0], "./assay-iou");
 	assert_string_equal(plan.stages[0].argv[1], "candidate.step");
 	assert_string_equal(plan.stages[0].argv[2], "reference.step");
+	/* Each is sealed from prepare()'s files and used in the iou
+	 * stage's own area (ADR 0034). */
+	assert_string_equal(plan.seal[0], "assay-iou");
+	assert_string_equal(plan.seal[1], "reference.step");
+	assert_string_equal(plan.seal[2], "candidate.step");
+	assert_string_equal(plan.stages[0].use[0], "assay-iou");
+	assert_string_equal(plan.stages[0].use[1], "candidate.step");
+	assert_string_equal(plan.stages[0].use[2], "reference.step");
 	/* Below iou_min (0.95 here) the helper tries right-angle turns. */
 	assert_string_equal(plan.stages[0].argv[3], "--orient");
 	assert_string_equal(plan.stages[0].argv[4], "0.950000");
@@ -258,9 +266,13 @@ test_cad_prepare_script_plan(void **state)
 	assert_string_equal(plan.stages[1].argv[3], "cq_run.py");
 	assert_string_equal(plan.stages[1].argv[4], "candidate.py");
 	assert_string_equal(plan.stages[1].argv[5], "candidate.step");
+	/* The script runs candidate code; its solid is sealed when it ends
+	 * and the iou stage reads that copy in an area of its own. */
+	assert_true(plan.stages[1].candidate);
+	assert_string_equal(plan.stages[1].seal[0], "candidate.step");
 	assert_string_equal(plan.stages[2].name, "iou");
-	assert_string_equal(plan.stages[2].subdir, "");
-	assert_string_equal(plan.stages[2].argv[1], "cq/candidate.step");
+	assert_string_equal(plan.stages[2].argv[1], "candidate.step");
+	assert_string_equal(plan.stages[2].use[1], "candidate.step");
 	/* The script and the runner sit in cq/, the helper outside it. */
 	path = xasprintf("%s/cq/candidate.py", f->dir);
 	text = read_text(path);
@@ -534,18 +546,35 @@ test_cad_script_output_link_refused(void **state)
 	link = xasprintf("%s/cq/candidate.step", f->dir);
 	assert_int_equal(symlink("../reference.step", link), 0);
 	free(link);
-	memset(res, 0, sizeof res);
-	res[0].ran = res[1].ran = res[2].ran = 1;
-	res[0].log = res[1].log = "";
-	res[2].exit_code = run_stage(f->dir, plan.stages[2].argv, &log, 60);
+	/* As verify.c does: the script's solid is not sealed (a link), so
+	 * the iou stage's area has none, and the helper says so. */
+	{
+		struct test_seals ts = { .n = 0 };
+		char *cq = xasprintf("%s/cq", f->dir), *dir;
+
+		ts.store = xasprintf("%s/.seal-test", f->dir);
+		assert_int_equal(mkdir(ts.store, 0700), 0);
+		test_seal(&ts, f->dir, plan.seal);
+		test_seal(&ts, cq, plan.stages[1].seal);
+		assert_int_equal(ts.n, 2);	/* the helper, the reference */
+		dir = test_stage_dir(f, &plan, 2, &ts);
+		memset(res, 0, sizeof res);
+		res[0].ran = res[1].ran = res[2].ran = 1;
+		res[0].log = res[1].log = "";
+		res[2].exit_code = run_stage(dir, plan.stages[2].argv, &log,
+		    60);
+		free(dir);
+		free(cq);
+		free(ts.store);
+	}
 	res[2].log = buf_str(&log);
 	res[2].log_len = log.len;
 	memset(&r, 0, sizeof r);
 	env_cad.judge(&t, &plan, res, 3, ENV_STOP_NONE, &r);
 	assert_str(r.verdict, "fail");
 	assert_str(r.subcategory, "unreadable-step");
-	assert_str(r.evidence, "assay-iou: cq/candidate.step: not a regular"
-	    " file");
+	assert_non_null(strstr(r.evidence, "assay-iou: candidate.step: cannot"
+	    " open"));
 	run_release(&r);
 	buf_release(&log);
 	env_plan_release(&plan);

@@ -1186,8 +1186,16 @@ test_nvcc_prepare_plans_stages(void **state)
 	for (size_t i = 0; i < plan.nstages; i++)
 		for (size_t a = 0; plan.stages[i].argv[a] != NULL; a++)
 			assert_null(strstr(plan.stages[i].argv[a], plan.nonce));
+	/* The programs are sealed after the build and run from checked,
+	 * read-only copies in an area of the run stage's own (issue 22). */
+	assert_string_equal(plan.stages[1].seal[0], "run/check");
+	assert_string_equal(plan.stages[1].seal[1], "run/harness-want");
+	assert_string_equal(plan.stages[1].seal[2], "run/harness");
 	assert_string_equal(plan.stages[2].name, "run");
-	assert_string_equal(plan.stages[2].subdir, "run");
+	assert_string_equal(plan.stages[2].use[0], "check");
+	assert_string_equal(plan.stages[2].use[1], "harness-want");
+	assert_string_equal(plan.stages[2].use[2], "harness");
+	assert_true(plan.stages[2].candidate);
 	assert_string_equal(plan.stages[2].argv[0], "./check");
 	assert_null(plan.stages[2].argv[1]);
 	assert_int_equal(plan.stages[2].nonce_fd, 1);

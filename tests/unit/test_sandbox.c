@@ -3,8 +3,9 @@
  * (cmocka): the command line a stage runs under (limits and their
  * defaults, bwrap's options and binds, the venv, unconfined), the fds a
  * stage reads its options and secret from, a start on a pipe with the
- * clean environment (a real prlimit and sh), and work directories (made,
- * sized, swept when stale, removed).  The sandbox starting for real is
+ * clean environment (a real prlimit and sh), work directories (made,
+ * sized, swept when stale, removed), and the seal store and stage areas
+ * (files sealed, refused, checked by hash).  The sandbox starting for real is
  * e2e 050 and 026.
  */
 #define _GNU_SOURCE
@@ -26,6 +27,7 @@
 
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/hash.h"
 #include "exec/sandbox.h"
 #include "exec/workdir.h"
 #include "testlib.h"
@@ -331,6 +333,119 @@ test_workdir(void **state)
 	rm_rf(root);
 }
 
+/* Write text to path with mode; 0 or -1. */
+static int
+put(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	ssize_t n = fd < 0 ? -1 : write(fd, text, strlen(text));
+
+	if (fd >= 0)
+		close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/*
+ * Sealed files (issue 22): what a stage made is copied out of its reach
+ * with its hash, never through a symbolic link or from a FIFO, and put
+ * into a later stage's fresh area only while its hash holds.
+ */
+static void
+test_workdir_seal(void **state)
+{
+	char root[] = "/tmp/assay-test-seal-XXXXXX";
+	char hex[HASH_HEX_LEN + 1], want[HASH_HEX_LEN + 1];
+	char *dir = NULL, *store = NULL, *p, *q, *area;
+	struct err err;
+	struct stat sb, sb2;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	assert_int_equal(workdir_make(root, 0, &dir, &err), 0);
+	assert_int_equal(workdir_seal_store(dir, &store, &err), 0);
+	assert_int_equal(stat(store, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0700);
+	/* Never reused. */
+	assert_int_equal(workdir_seal_store(dir, &p, &err), -1);
+	p = xasprintf("%s/run", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	free(p);
+	p = xasprintf("%s/run/check", dir);
+	assert_int_equal(put(p, "#!/bin/sh\necho checked\n", 0755), 0);
+	free(p);
+	q = xasprintf("%s/check", store);
+	assert_int_equal(workdir_seal(dir, "run/check", q, 1 << 20, hex,
+	    &err), 0);
+	hash_sha256("#!/bin/sh\necho checked\n", 23, want);
+	assert_string_equal(hex, want);
+	assert_int_equal(stat(q, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0555);
+	/* What the stage's directory holds now does not matter. */
+	p = xasprintf("%s/run/check", dir);
+	assert_int_equal(put(p, "#!/bin/sh\necho forged\n", 0755), 0);
+	free(p);
+	/* Into a fresh area: linked, the same bytes, the hash checked. */
+	area = xasprintf("%s/.assay-stage-count", dir);
+	assert_int_equal(mkdir(area, 0700), 0);
+	p = xasprintf("%s/left-over", area);
+	assert_int_equal(put(p, "x", 0644), 0);
+	assert_int_equal(workdir_fresh_dir(area, (uid_t)-1, &err), 0);
+	assert_int_not_equal(stat(p, &sb), 0);
+	assert_int_equal(stat(area, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0755);
+	free(p);
+	p = xasprintf("%s/check", area);
+	assert_int_equal(workdir_unseal(q, hex, p, &err), 0);
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(stat(q, &sb2), 0);
+	assert_true(sb.st_ino == sb2.st_ino);
+	unlink(p);
+	/* A sealed file that changed is refused, and says so. */
+	assert_int_equal(chmod(q, 0644), 0);
+	assert_int_equal(put(q, "#!/bin/sh\necho forged\n", 0644), 0);
+	assert_int_equal(workdir_unseal(q, hex, p, &err), -1);
+	assert_non_null(strstr(err.msg, "check changed after it was sealed"));
+	assert_int_not_equal(stat(p, &sb), 0);
+	free(p);
+	free(q);
+	/* Not sealed: a symbolic link, at the end or on the way; a FIFO
+	 * (without blocking); "..", an absolute path; too big; missing. */
+	p = xasprintf("%s/run/link", dir);
+	assert_int_equal(symlink("check", p), 0);
+	free(p);
+	p = xasprintf("%s/ev", dir);
+	assert_int_equal(symlink("run", p), 0);
+	free(p);
+	p = xasprintf("%s/run/fifo", dir);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	free(p);
+	{
+		static const char *const bad[] = { "run/link", "ev/check",
+		    "run/fifo", "run/../run/check", "/etc/passwd",
+		    "run/check", "run/none", "" };
+		static const char *const why[] = { "symbolic link",
+		    "symbolic link", "not a regular file", "names . or ..",
+		    "not a relative path", "more than 8 bytes", "missing",
+		    "not a relative path" };
+
+		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			q = xasprintf("%s/bad%zu", store, i);
+			assert_int_equal(workdir_seal(dir, bad[i], q,
+			    i == 5 ? 8 : 1 << 20, hex, &err), -1);
+			if (strstr(err.msg, why[i]) == NULL)
+				fail_msg("%s: %s", bad[i], err.msg);
+			assert_int_not_equal(stat(q, &sb), 0);
+			free(q);
+		}
+	}
+	free(area);
+	workdir_remove(store);
+	workdir_remove(dir);
+	free(store);
+	free(dir);
+	rm_rf(root);
+}
+
 int
 main(void)
 {
@@ -342,6 +457,7 @@ main(void)
 		cmocka_unit_test(test_spawn_pipe_clean_env),
 		cmocka_unit_test(test_sandbox_quote),
 		cmocka_unit_test(test_workdir),
+		cmocka_unit_test(test_workdir_seal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

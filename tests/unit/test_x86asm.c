@@ -507,8 +507,16 @@ test_x86asm_prepare_plans_the_stages(void **state)
 	p = strstr(plan.stages[1].argv[2], "cand.o");
 	assert_non_null(p);
 	assert_null(strstr(p + 1, "cand.o"));	/* never in check */
+	/* check and bench are sealed once built; the run and count stages
+	 * run them read-only in areas of their own (issue 22). */
+	assert_string_equal(plan.stages[1].seal[0], "run/check");
+	assert_string_equal(plan.stages[1].seal[1], "run/bench");
+	assert_null(plan.stages[1].seal[2]);
+	assert_false(plan.stages[1].candidate);
 	assert_string_equal(plan.stages[2].name, "run");
-	assert_string_equal(plan.stages[2].subdir, "run");
+	assert_string_equal(plan.stages[2].use[0], "check");
+	assert_string_equal(plan.stages[2].use[1], "bench");
+	assert_true(plan.stages[2].candidate);
 	assert_string_equal(plan.stages[2].argv[0], "./check");
 	assert_string_equal(plan.stages[2].argv[1], "check");
 	/* The secret comes on fd 5, never the command line. */
@@ -516,7 +524,8 @@ test_x86asm_prepare_plans_the_stages(void **state)
 	assert_int_equal(plan.stages[2].nonce_fd, 1);
 	if (have_valgrind()) {
 		assert_string_equal(plan.stages[3].name, "count");
-		assert_string_equal(plan.stages[3].subdir, "run");
+		assert_string_equal(plan.stages[3].use[0], "check");
+		assert_string_equal(plan.stages[3].use[1], "bench");
 		assert_string_equal(plan.stages[3].argv[0], "./check");
 		assert_string_equal(plan.stages[3].argv[1], "count");
 		assert_null(plan.stages[3].argv[2]);

@@ -28,7 +28,8 @@
  * The secret is in no binary and in no process that runs candidate code;
  * this process is undumpable, and the candidate's runs under a seccomp
  * filter that lets them signal only themselves.  What the harnesses
- * print comes back marked, after the result.
+ * print comes back marked, after the result; the want run's output is
+ * read before the candidate's run starts, which could rewrite it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -281,20 +282,28 @@ ended(int status, char *buf, size_t n)
 	return buf;
 }
 
-/* Up to CHECK_SHOWN bytes of a harness's output, each line marked. */
+/*
+ * Up to CHECK_SHOWN bytes of a harness's output, read from log into out
+ * (CHECK_SHOWN + 1 bytes) when it is read: the want run's right after it
+ * ends, before any candidate code runs in this directory (which could
+ * rewrite the file).
+ */
 static void
-show_log(const char *log, const char *mark)
+read_log(const char *log, char *out)
 {
-	static char buf[CHECK_SHOWN + 1];
 	int fd = open(log, O_RDONLY);
-	ssize_t k = fd < 0 ? 0 : read(fd, buf, CHECK_SHOWN);
+	ssize_t k = fd < 0 ? 0 : read(fd, out, CHECK_SHOWN);
 
 	if (fd >= 0)
 		close(fd);
-	if (k <= 0)
-		return;
-	buf[k] = '\0';
-	for (char *p = buf; *p != '\0';) {
+	out[k > 0 ? k : 0] = '\0';
+}
+
+/* A harness's output read by read_log(), each line marked. */
+static void
+show_log(const char *buf, const char *mark)
+{
+	for (const char *p = buf; *p != '\0';) {
 		size_t l = strcspn(p, "\n");
 
 		printf("%s: %.*s\n", mark, (int)l, p);
@@ -370,6 +379,7 @@ int
 main(void)
 {
 	static struct outcome want, got;
+	static char want_log[CHECK_SHOWN + 1], got_log[CHECK_SHOWN + 1];
 	char why[600], how[96];
 	const char *diff;
 	ssize_t k;
@@ -390,6 +400,7 @@ main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	run_harness("./harness-want", "want", "want.log", 0, &want);
+	read_log("want.log", want_log);
 	if (want.no_gpu) {
 		say("no-gpu: %s", want.why);
 		rc = 77;
@@ -433,7 +444,8 @@ main(void)
 		rc = 0;
 	}
 out:
-	show_log("want.log", "harness output (without the candidate)");
-	show_log("candidate.log", "candidate output");
+	read_log("candidate.log", got_log);
+	show_log(want_log, "harness output (without the candidate)");
+	show_log(got_log, "candidate output");
 	return rc;
 }
