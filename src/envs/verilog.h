@@ -187,8 +187,9 @@ char	*verilog_undeclared(const char *code, size_t len);
 /*
  * The modules a candidate of t must define (env_ops.tops), space-
  * separated: those the task's testbench files instantiate and no task
- * file defines (the Verilog grammar; RTLLM's "adder_8bit uut(...)",
- * VerilogEval's TopModule), else those the task's interface declares.
+ * file defines (the Verilog grammar; RTLLM's "adder_8bit uut(...)" and
+ * "alu uut(a, b, ...)", ports by position, VerilogEval's TopModule),
+ * else those the task's interface declares.
  * New string, or NULL when neither names one (triage then expects
  * VerilogEval's TopModule or top_module).
  */

@@ -519,6 +519,16 @@ test_verdict_expected_tops(void **state)
 	assert_str(tops, "TopModule");
 	free(tops);
 	task_release(&t);
+	/* Issue 22 item 8: ports connected by position ("alu uut(a, b,
+	 * aluc, r, ...)"), which the grammar reads as a primitive's
+	 * instance; no interface to fall back on. */
+	data_task(f, &t, NULL,
+	    "rtllm/Miscellaneous/RISC-V/alu/testbench.v", "testbench",
+	    (char *)NULL);
+	tops = verilog_expected_tops(&t);
+	assert_str(tops, "alu");
+	free(tops);
+	task_release(&t);
 	make_task(&t, "local/x", "iverilog", NULL);
 	t.interface = xstrdup("module my_alu(input [3:0] a, output y);");
 	tops = verilog_expected_tops(&t);
