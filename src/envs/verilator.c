@@ -585,6 +585,16 @@ out:
 	free(run.first_error);
 }
 
+/* The module a candidate must define: env_params.dut_top when the task
+ * names it (RealBench), else the one its testbench instantiates. */
+static char *
+verilator_tops(const struct task *t)
+{
+	char *dut = env_param_str(t, "dut_top");
+
+	return dut != NULL ? dut : verilog_expected_tops(t);
+}
+
 const struct env_ops env_verilator = {
 	.name = "verilator",
 	.domain = "chip",
@@ -592,7 +602,7 @@ const struct env_ops env_verilator = {
 	.packages = "verilator g++ make",
 	.toolchain = verilator_toolchain,
 	.prepare = verilator_prepare,
-	.tops = verilog_expected_tops,
+	.tops = verilator_tops,
 	.rules = verilator_rules,
 	.nrules = VERILATOR_NRULES,
 	.judge = verilator_judge,

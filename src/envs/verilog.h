@@ -190,8 +190,8 @@ char	*verilog_undeclared(const char *code, size_t len);
  * file defines (the Verilog grammar; RTLLM's "adder_8bit uut(...)" and
  * "alu uut(a, b, ...)", ports by position, VerilogEval's TopModule),
  * else those the task's interface declares.
- * New string, or NULL when neither names one (triage then expects
- * VerilogEval's TopModule or top_module).
+ * New string, or NULL when neither names one (triage then reads the
+ * modules the compile log could not find).
  */
 char	*verilog_expected_tops(const struct task *t);
 
