@@ -3,7 +3,7 @@
  *
  * Compiles and simulates as the VerilogEval harness does:
  *   iverilog -Wall -Winfloop -Wno-timescale -g2012 -s tb -o sim FILES
- *   vvp -n sim
+ *   vvp -n sim -none
  * FILES is the candidate then the task files (v2), or the task files then
  * the candidate when env_params.candidate_last is true (v1 / RTLFixer,
  * whose harness compiles test + completion).  The image goes to
@@ -127,8 +127,12 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 		static const char *const iso[] = { "iverilog", "-g2012",
 		    "-Wno-timescale", "-t", "null", CAND_FILE, NULL };
 		/* The simulation sees only run/, not the tagged
-		 * testbench. */
-		const char *const sim[] = { "vvp", "-n", image + 4, NULL };
+		 * testbench.  -none: the testbench's $dumpfile writes no
+		 * waveform, which would hold the reference's outputs for
+		 * anything in the simulation to read back (docs/security.md,
+		 * "Files of the harness"). */
+		const char *const sim[] = { "vvp", "-n", image + 4, "-none",
+		    NULL };
 
 		env_plan_stage(plan, "isolate", iso);
 		/* A candidate with a finding of the static checks never
