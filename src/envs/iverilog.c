@@ -14,7 +14,9 @@
  * the testbench starts with a per-run secret, so a candidate that prints
  * a verdict line itself cannot pass; the secret is removed from the
  * stored log afterwards (verilog.h).  A candidate with a finding of
- * verilog_check_candidate() is compiled but never simulated.
+ * verilog_check_candidate() is compiled but never simulated; that
+ * includes any system call that reaches a file (verilog.h), and the
+ * simulation writes no waveform (vvp's -none).
  * Task data files (any name not ending in .v, .sv, .vh, .svh, .vlib, or
  * role "data") are not compiled: they go read-only into run/, where the
  * simulation opens them by their bare names.
@@ -65,6 +67,12 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 		free(top);
 		return -1;
 	}
+	/* A bad env_params.design_reads is the task's error. */
+	if (verilog_design_reads(t, &found, err) < 0) {
+		free(top);
+		return -1;
+	}
+	free(found);
 	found = verilog_check_task(t, c->code, c->code_len);
 	if (found != NULL)
 		buf_printf(&plan->precheck, "%s\n", found);

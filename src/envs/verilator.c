@@ -174,6 +174,10 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 		goto out;
 	/* $c, DPI, `systemc_*: C++ of the candidate's in the model; with a
 	 * finding only lint runs. */
+	/* A bad env_params.design_reads is the task's error. */
+	if (verilog_design_reads(t, &found, err) < 0)
+		goto out;
+	free(found);
 	found = verilog_check_task(t, c->code, c->code_len);
 	if (found != NULL)
 		buf_adds(&plan->precheck, found);

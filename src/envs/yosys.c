@@ -23,8 +23,11 @@
  * an area that cannot be mapped (a flop the liberty file has no cell for)
  * leaves the verdict alone.  LIB is
  * env_params.liberty (a task file) or assay's own cmos_cells.lib, embedded
- * here (a copy is share/cmos_cells.lib).  Nothing runs here but the
- * version query; verify.c runs the stages.
+ * here (a copy is share/cmos_cells.lib).  yosys reads the files of
+ * $readmemh while it elaborates: a candidate with a system call that
+ * verilog_check_calls() refuses is never synthesised, its only stage
+ * ("check") runs yosys -V.  Nothing runs here but the version query;
+ * verify.c runs the stages.
  */
 #define _GNU_SOURCE
 #include "envs/env.h"
@@ -99,7 +102,7 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 {
 	char *top = env_param_str(t, "top");
 	char *lib = env_param_str(t, "liberty");
-	char *synth = NULL, *area = NULL;
+	char *synth = NULL, *area = NULL, *found = NULL;
 	const char *reserved[] = { CAND_FILE, NETLIST_FILE, STAT_FILE,
 	    AREA_FILE, NULL, NULL };
 	int rc = -1;
@@ -135,6 +138,22 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 		env_note_input(plan, "env_params", t->env_params,
 		    strlen(t->env_params));
 
+	/* yosys reads the files of $readmemh while it elaborates: the
+	 * candidate may name only the data files the task allows
+	 * (docs/security.md, "Files of the harness"). */
+	if (verilog_design_reads(t, &found, err) < 0)
+		goto out;
+	free(found);
+	found = verilog_check_calls(t, c->code, c->code_len);
+	if (found != NULL) {
+		/* Nothing reads the candidate; the stage names the tool. */
+		static const char *const ver[] = { "yosys", "-V", NULL };
+
+		buf_printf(&plan->precheck, "%s\n", found);
+		env_plan_stage(plan, "check", ver);
+		rc = 0;
+		goto out;
+	}
 	synth = xasprintf("read_verilog -sv %s; hierarchy -check -top %s;"
 	    " proc; rename -src; check -assert; synth -top %s;"
 	    " tee -q -o %s stat; check -assert; write_rtlil %s",
@@ -163,6 +182,7 @@ out:
 	free(lib);
 	free(synth);
 	free(area);
+	free(found);
 	return rc;
 }
 
@@ -424,6 +444,12 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 	(void)t;
 	if (last == NULL) {
 		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
+		return;
+	}
+	if (verilog_has_finding(plan)) {
+		/* A call that reaches files: never synthesised. */
+		env_set(&r->stage, "check");
+		verilog_judge_precheck(plan, r);
 		return;
 	}
 	/* synth, stat (cat), area, area-stat (cat) */
