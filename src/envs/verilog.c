@@ -809,12 +809,6 @@ verilog_is_ident(int ch)
 	    (ch >= '0' && ch <= '9') || ch == '_' || ch == '$';
 }
 
-char *
-verilog_guess_top(const char *code, size_t len)
-{
-	return verilog_pick_top(code, len, NULL);
-}
-
 const char *
 verilog_next_module(const char *code, size_t codelen, const char **p,
     size_t *len)

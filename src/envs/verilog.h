@@ -253,19 +253,12 @@ const char *verilog_next_module(const char *code, size_t codelen,
 	    const char **p, size_t *len);
 
 /*
- * The candidate's top module when the task names none: TopModule or
- * top_module (VerilogEval v2 / v1 and RTLFixer) when code declares it,
- * else "TopModule", so that the tool says the task's top is missing
- * rather than judging some other module.  Comments are skipped.  New string; caller frees
- * with free().
- */
-char	*verilog_guess_top(const char *code, size_t len);
-
-/*
- * verilog_guess_top() for a task that expects the modules in tops
- * (space-separated, verilog_expected_tops(); NULL: TopModule or
- * top_module): the first module code declares whose name is in tops,
- * else the first name of tops.  New string; caller frees.
+ * The candidate's top module for a task that expects the modules in
+ * tops (space-separated, verilog_expected_tops(); NULL: VerilogEval's
+ * TopModule or top_module): the first module code declares whose name
+ * is in tops (comments skipped), else the first name of tops, or
+ * "TopModule", so that the tool says the task's top is missing rather
+ * than judging some other module.  New string; caller frees.
  */
 char	*verilog_pick_top(const char *code, size_t len, const char *tops);
 

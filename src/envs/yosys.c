@@ -96,6 +96,16 @@ script_safe(const char *s)
 	return 1;
 }
 
+/* The module a candidate must define: env_params.top when the task names
+ * it, else the one its files or interface name (verilog_expected_tops()). */
+static char *
+yosys_tops(const struct task *t)
+{
+	char *top = env_param_str(t, "top");
+
+	return top != NULL ? top : verilog_expected_tops(t);
+}
+
 static int
 yosys_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
@@ -109,8 +119,16 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 
 	plan->cand_file = xstrdup(CAND_FILE);
 	plan->timeout_s = (int)env_param_int(t, "timeout_s", 60);
-	if (top == NULL)
-		top = verilog_guess_top(c->code, c->code_len);
+	if (top == NULL) {
+		/* The module the task expects (its interface's, or the one
+		 * its testbench instantiates) that the candidate declares,
+		 * else the first of them, which yosys then reports missing;
+		 * TopModule or top_module when the task names none. */
+		char *tops = yosys_tops(t);
+
+		top = verilog_pick_top(c->code, c->code_len, tops);
+		free(tops);
+	}
 	if (!script_safe(top)) {
 		err_set(err, "top module name '%s' is not a plain identifier",
 		    top);
@@ -542,6 +560,7 @@ const struct env_ops env_yosys = {
 	.packages = "yosys",
 	.toolchain = yosys_toolchain,
 	.prepare = yosys_prepare,
+	.tops = yosys_tops,
 	.rules = yosys_rules,
 	.nrules = YOSYS_NRULES,
 	.judge = yosys_judge,
