@@ -1645,9 +1645,9 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		/* QEMU's own sandbox (-sandbox spawn=deny) killed it: the
 		 * firmware asked the host to run a command (SYS_SYSTEM). */
 		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
-		    "forbidden-call", "QEMU's sandbox stopped the firmware:"
-		    " it asked the host to run a command (semihosting"
-		    " SYS_SYSTEM)");
+		    subcategory_name(SUB_FORBIDDEN_CALL), "QEMU's sandbox"
+		    " stopped the firmware: it asked the host to run a"
+		    " command (semihosting SYS_SYSTEM)");
 		goto out;
 	}
 	if (code == 128 + 25) {		/* SIGXFSZ */

@@ -648,6 +648,41 @@ env_param_str(const struct task *t, const char *key)
 }
 
 int
+env_param_strv(const struct task *t, const char *key, char ***v, size_t *n,
+    struct err *err)
+{
+	json_t *root, *val = param(t, key, &root), *e;
+	size_t i;
+	int rc = 0;
+
+	*v = NULL;
+	*n = 0;
+	if (json_is_string(val)) {
+		*v = xmalloc(sizeof **v);
+		(*v)[(*n)++] = xstrdup(json_string_value(val));
+	} else if (json_is_array(val)) {
+		*v = xcalloc(json_array_size(val) + 1, sizeof **v);
+		json_array_foreach(val, i, e) {
+			if (!json_is_string(e)) {
+				strv_free(*v, *n);
+				*v = NULL;
+				*n = 0;
+				rc = -1;
+				break;
+			}
+			(*v)[(*n)++] = xstrdup(json_string_value(e));
+		}
+	} else if (val != NULL && !json_is_null(val)) {
+		rc = -1;
+	}
+	if (rc < 0)
+		err_set(err, "env_params.%s: a string or an array of strings",
+		    key);
+	json_decref(root);
+	return rc;
+}
+
+int
 env_tool_version(const char *const *argv, char *buf, size_t n)
 {
 	int fds[2], status;

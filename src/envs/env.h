@@ -473,6 +473,14 @@ int	env_param_bool(const struct task *t, const char *key, int def);
 /* New string or NULL. */
 char	*env_param_str(const struct task *t, const char *key);
 /*
+ * A list of strings of env_params: key's value as a string (one) or an
+ * array of strings, into *v (new, free with strv_free()) and *n; none
+ * (NULL, 0) when the key is absent or null.  -1 with err when the value
+ * is anything else ("env_params.KEY: a string or an array of strings").
+ */
+int	env_param_strv(const struct task *t, const char *key, char ***v,
+	    size_t *n, struct err *err);
+/*
  * A file of share/envs compiled into the binary (scripts/embed.sh): the
  * device header, startup code or linker script an env writes into the
  * work directory.  name is relative to share/envs ("arm/stm32f4.h").

@@ -3,7 +3,7 @@
  *
  * Compiles and simulates as the VerilogEval harness does:
  *   iverilog -Wall -Winfloop -Wno-timescale -g2012 -s tb -o sim FILES
- *   vvp -n sim
+ *   vvp -n sim -none
  * FILES is the candidate then the task files (v2), or the task files then
  * the candidate when env_params.candidate_last is true (v1 / RTLFixer,
  * whose harness compiles test + completion).  The image goes to
@@ -14,7 +14,9 @@
  * the testbench starts with a per-run secret, so a candidate that prints
  * a verdict line itself cannot pass; the secret is removed from the
  * stored log afterwards (verilog.h).  A candidate with a finding of
- * verilog_check_candidate() is compiled but never simulated.
+ * verilog_check_candidate() is compiled but never simulated; that
+ * includes any system call that reaches a file (verilog.h), and the
+ * simulation writes no waveform (vvp's -none).
  * Task data files (any name not ending in .v, .sv, .vh, .svh, .vlib, or
  * role "data") are not compiled: they go read-only into run/, where the
  * simulation opens them by their bare names.
@@ -65,6 +67,12 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 		free(top);
 		return -1;
 	}
+	/* A bad env_params.design_reads is the task's error. */
+	if (verilog_design_reads(t, &found, err) < 0) {
+		free(top);
+		return -1;
+	}
+	free(found);
 	found = verilog_check_task(t, c->code, c->code_len);
 	if (found != NULL)
 		buf_printf(&plan->precheck, "%s\n", found);
@@ -127,8 +135,12 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 		static const char *const iso[] = { "iverilog", "-g2012",
 		    "-Wno-timescale", "-t", "null", CAND_FILE, NULL };
 		/* The simulation sees only run/, not the tagged
-		 * testbench. */
-		const char *const sim[] = { "vvp", "-n", image + 4, NULL };
+		 * testbench.  -none: the testbench's $dumpfile writes no
+		 * waveform, which would hold the reference's outputs for
+		 * anything in the simulation to read back (docs/security.md,
+		 * "Files of the harness"). */
+		const char *const sim[] = { "vvp", "-n", image + 4, "-none",
+		    NULL };
 
 		env_plan_stage(plan, "isolate", iso);
 		/* A candidate with a finding of the static checks never

@@ -174,6 +174,10 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 		goto out;
 	/* $c, DPI, `systemc_*: C++ of the candidate's in the model; with a
 	 * finding only lint runs. */
+	/* A bad env_params.design_reads is the task's error. */
+	if (verilog_design_reads(t, &found, err) < 0)
+		goto out;
+	free(found);
 	found = verilog_check_task(t, c->code, c->code_len);
 	if (found != NULL)
 		buf_adds(&plan->precheck, found);
@@ -593,6 +597,16 @@ out:
 	free(run.first_error);
 }
 
+/* The module a candidate must define: env_params.dut_top when the task
+ * names it (RealBench), else the one its testbench instantiates. */
+static char *
+verilator_tops(const struct task *t)
+{
+	char *dut = env_param_str(t, "dut_top");
+
+	return dut != NULL ? dut : verilog_expected_tops(t);
+}
+
 const struct env_ops env_verilator = {
 	.name = "verilator",
 	.domain = "chip",
@@ -600,7 +614,7 @@ const struct env_ops env_verilator = {
 	.packages = "verilator g++ make",
 	.toolchain = verilator_toolchain,
 	.prepare = verilator_prepare,
-	.tops = verilog_expected_tops,
+	.tops = verilator_tops,
 	.rules = verilator_rules,
 	.nrules = VERILATOR_NRULES,
 	.judge = verilator_judge,

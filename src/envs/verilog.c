@@ -809,12 +809,6 @@ verilog_is_ident(int ch)
 	    (ch >= '0' && ch <= '9') || ch == '_' || ch == '$';
 }
 
-char *
-verilog_guess_top(const char *code, size_t len)
-{
-	return verilog_pick_top(code, len, NULL);
-}
-
 const char *
 verilog_next_module(const char *code, size_t codelen, const char **p,
     size_t *len)
@@ -1465,6 +1459,152 @@ check_metacomments(const char *code, size_t len, struct buf *out)
 	}
 }
 
+/*
+ * The system tasks and functions a candidate may call (docs/security.md,
+ * "Files of the harness"): output, simulation end, time, conversions,
+ * queries, mathematics, bit vectors, severity, sampled values, random
+ * numbers and string formatting.  Nothing here opens, reads, writes,
+ * seeks, flushes or dumps a file, reads the command line, or switches
+ * off the testbench's checks ($assertoff, $monitoroff, $dumpoff): the
+ * testbench's waveform, its data and its open descriptors are the
+ * harness's.  Any other name, Icarus Verilog's and Verilator's own
+ * included, is refused.
+ */
+static const char *const design_calls[] = {
+	"$display", "$displayb", "$displayh", "$displayo",
+	"$write", "$writeb", "$writeh", "$writeo",
+	"$strobe", "$strobeb", "$strobeh", "$strobeo",
+	"$monitor", "$monitorb", "$monitorh", "$monitoro",
+	"$sformat", "$sformatf", "$swrite", "$swriteb", "$swriteh",
+	"$swriteo", "$sscanf",
+	"$finish", "$stop",
+	"$time", "$stime", "$realtime",
+	"$signed", "$unsigned", "$cast", "$itor", "$rtoi", "$bitstoreal",
+	"$realtobits", "$bitstoshortreal", "$shortrealtobits",
+	"$bits", "$typename", "$isunbounded", "$size", "$dimensions",
+	"$unpacked_dimensions", "$left", "$right", "$low", "$high",
+	"$increment",
+	"$clog2", "$ln", "$log10", "$exp", "$sqrt", "$pow", "$floor", "$ceil",
+	"$sin", "$cos", "$tan", "$asin", "$acos", "$atan", "$atan2", "$hypot",
+	"$sinh", "$cosh", "$tanh", "$asinh", "$acosh", "$atanh", "$abs",
+	"$min", "$max",
+	"$countbits", "$countones", "$onehot", "$onehot0", "$isunknown",
+	"$fatal", "$error", "$warning", "$info",
+	"$sampled", "$rose", "$fell", "$stable", "$changed", "$past",
+	"$random", "$urandom", "$urandom_range", "$dist_chi_square",
+	"$dist_erlang", "$dist_exponential", "$dist_normal", "$dist_poisson",
+	"$dist_t", "$dist_uniform",
+};
+
+/* May a candidate call the system task or function of length k at p? */
+static int
+design_call(const char *p, size_t k)
+{
+	for (size_t i = 0; i < sizeof design_calls / sizeof design_calls[0];
+	    i++)
+		if (strlen(design_calls[i]) == k && memcmp(design_calls[i], p,
+		    k) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is the name of length k at p $readmemh or $readmemb? */
+static int
+is_readmem(const char *p, size_t k)
+{
+	return k == 9 && (memcmp(p, "$readmemh", 9) == 0 ||
+	    memcmp(p, "$readmemb", 9) == 0);
+}
+
+/* The $readmemh/$readmemb calls of masked code m. */
+static size_t
+count_readmem(const char *m, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i + 9 <= len; i++)
+		if (m[i] == '$' && (i == 0 || !verilog_is_ident(
+		    (unsigned char)m[i - 1])) && is_readmem(m + i, 9) &&
+		    (i + 9 == len || !verilog_is_ident(
+		    (unsigned char)m[i + 9])))
+			n++;
+	return n;
+}
+
+/*
+ * Does the $readmem call whose name ends at m[i] read a file of reads
+ * (space-separated names, may be NULL), named by a plain string literal
+ * in code (m masked from code, same offsets)?  The name must be a
+ * literal: a variable or a macro could name any file.
+ */
+static int
+reads_allowed(const char *m, size_t len, const char *code, size_t i,
+    const char *reads)
+{
+	size_t e;
+	char *name;
+	int ok;
+
+	i = skip_blank(m, i, len);
+	if (i >= len || m[i] != '(')
+		return 0;
+	i = skip_blank(m, i + 1, len);
+	if (i >= len || m[i] != '"')
+		return 0;
+	for (e = i + 1; e < len && m[e] != '"' && m[e] != '\n'; e++)
+		;
+	if (e >= len || m[e] != '"')
+		return 0;
+	name = xstrndup(code + i + 1, e - i - 1);
+	ok = name[0] != '\0' && strpbrk(name, " \t\\\"") == NULL &&
+	    in_list(reads, name);
+	free(name);
+	return ok;
+}
+
+/*
+ * Is the macro use at m[i] (a backquote) glued to the name before it, so
+ * that the tools read the two as one ("$`F" with F "fopen" is $fopen,
+ * "$write`W" with W "memh" is $writememh, "`D`F" with D "$")?  A system
+ * name or another macro use right before the backquote glues; a plain
+ * identifier ("8'h`V") cannot make a system name.
+ */
+static int
+glued_before(const char *m, size_t i)
+{
+	size_t j = i;
+
+	while (j > 0 && verilog_is_ident((unsigned char)m[j - 1]))
+		j--;
+	return j < i && (m[j] == '$' || (j > 0 && m[j - 1] == '`'));
+}
+
+/*
+ * Is the macro use at m[i] one with arguments whose ")" is followed at
+ * once by a name, "$" or another macro ("`D(x)fopen"): the expansion and
+ * that text would be one token to the tools?
+ */
+static int
+glued_after(const char *m, size_t len, size_t i)
+{
+	size_t k = i + 1;
+	int depth = 0;
+
+	while (k < len && verilog_is_ident((unsigned char)m[k]))
+		k++;
+	k = skip_blank(m, k, len);
+	if (k >= len || m[k] != '(')
+		return 0;
+	for (; k < len; k++) {
+		depth += (m[k] == '(' || m[k] == '[' || m[k] == '{') -
+		    (m[k] == ')' || m[k] == ']' || m[k] == '}');
+		if (depth == 0)
+			break;
+	}
+	return k + 1 < len && (verilog_is_ident((unsigned char)m[k + 1]) ||
+	    m[k + 1] == '`');
+}
+
 /* Is the `ifdef etc. NAME at m[i] a macro the candidate defines itself? */
 static int
 own_macro(const struct macros *ms, const char *m, size_t len, size_t i)
@@ -1481,9 +1621,15 @@ own_macro(const struct macros *ms, const char *m, size_t len, size_t i)
 /*
  * The lexical findings of masked code m (before or after the macros are
  * expanded): directives, calls and keywords a candidate may not use.
+ * code is the text m was masked from (same offsets), before the macros
+ * are expanded; NULL after, when string literals cannot be read.  reads
+ * (may be NULL) names the data files $readmemh/$readmemb may read.
+ * calls_only: only what reaches files or code outside the design (system
+ * calls, `include, macros glued to names), for yosys.
  */
 static void
-check_tokens(const char *m, size_t len, const struct macros *ms,
+check_tokens(const char *m, size_t len, const char *code,
+    const struct macros *ms, const char *reads, int calls_only,
     struct buf *out)
 {
 	static const char *const keywords[] = {
@@ -1496,8 +1642,23 @@ check_tokens(const char *m, size_t len, const struct macros *ms,
 		const char *p = m + i;
 		size_t k;
 
+		if (*p == '`' && i > 0 && (glued_before(m, i) ||
+		    glued_after(m, len, i))) {
+			for (k = 1; verilog_is_ident((unsigned char)p[k]); k++)
+				;
+			finding(out, line_at(m, i), "forbidden-construct",
+			    xasprintf("%.*s glued to the name beside it is not"
+			    " allowed in a candidate: the tools would read the"
+			    " two as one name", (int)k, p));
+			continue;
+		}
+		/* An escaped identifier ("\\" then "$fopen ") is the
+		 * system task $fopen to Icarus Verilog. */
 		if (i > 0 && (verilog_is_ident((unsigned char)m[i - 1]) ||
-		    m[i - 1] == '\\'))
+		    (m[i - 1] == '\\' && *p != '$')))
+			continue;
+		if (calls_only && *p != '$' && !(*p == '`' &&
+		    directive_at(m, len, i, "include")))
 			continue;
 		if (*p == '`' && strncmp(p, "`define", 7) == 0 &&
 		    !verilog_is_ident((unsigned char)p[7])) {
@@ -1567,12 +1728,34 @@ check_tokens(const char *m, size_t len, const struct macros *ms,
 				    " it runs code outside the design",
 				    (int)k, p));
 			else if ((k == 5 && strncmp(p, "$root", 5) == 0) ||
-			    (k == 5 && strncmp(p, "$unit", 5) == 0))
-				finding(out, line_at(m, i),
-				    "out-of-module-reference", xasprintf(
-				    "%.*s is not allowed in a candidate: it"
-				    " reaches outside its modules", (int)k,
+			    (k == 5 && strncmp(p, "$unit", 5) == 0)) {
+				if (!calls_only)
+					finding(out, line_at(m, i),
+					    "out-of-module-reference",
+					    xasprintf("%.*s is not allowed in"
+					    " a candidate: it reaches outside"
+					    " its modules", (int)k, p));
+			} else if (is_readmem(p, k) && (code != NULL ?
+			    !reads_allowed(m, len, code, i + k, reads) :
+			    reads == NULL)) {
+				finding(out, line_at(m, i), subcategory_name(
+				    SUB_FORBIDDEN_CALL), xasprintf("%.*s is"
+				    " not allowed in a candidate but of a data"
+				    " file its task names in"
+				    " env_params.design_reads, by a string"
+				    " literal (%s): the testbench's files are"
+				    " the harness's", (int)k, p, reads != NULL ?
+				    reads : "the task names none"));
+			} else if (k > 1 && !is_readmem(p, k) &&
+			    !design_call(p, k)) {
+				finding(out, line_at(m, i), subcategory_name(
+				    SUB_FORBIDDEN_CALL), xasprintf("%.*s is"
+				    " not allowed in a candidate: a design may"
+				    " not reach the simulation's files (the"
+				    " testbench's waveform, data and outputs),"
+				    " its descriptors or its controls", (int)k,
 				    p));
+			}
 		} else if ((strncmp(p, "import", 6) == 0 ||
 		    strncmp(p, "export", 6) == 0) && !verilog_is_ident(
 		    (unsigned char)p[6])) {
@@ -1660,28 +1843,38 @@ check_unit_scope(const char *m, size_t len, const struct lexmod *mods,
 	}
 }
 
-/* verilog_check_candidate() with the task's words (declared()). */
+/*
+ * verilog_check_candidate() with the task's words (declared()) and the
+ * data files the design may read (reads, space-separated, may be NULL);
+ * calls_only: only the system calls and what could hide them (yosys,
+ * verilog_check_calls()).  The grammar is needed for the references
+ * only: the lexical checks run when it cannot read the code.
+ */
 static char *
-check_candidate(const char *code, size_t len, const char *words)
+check_candidate(const char *code, size_t len, const char *words,
+    const char *reads, int calls_only)
 {
 	struct syn_verilog v;
 	struct buf out = BUF_INIT, x = BUF_INIT;
 	struct macros ms = { NULL, 0, 0 };
 	struct err err;
 	char *m = mask_code(code, len);
+	int parsed = 0;
+	size_t nread = 0;
 
-	if (syntax_verilog_scan(code, len, &v, &err) < 0) {
-		syntax_verilog_release(&v);
-		free(m);
-		return NULL;
-	}
-	check_tokens(m, len, NULL, &out);
-	if (out.len == 0)
+	memset(&v, 0, sizeof v);
+	if (!calls_only)
+		parsed = syntax_verilog_scan(code, len, &v, &err) == 0;
+	check_tokens(m, len, code, NULL, reads, calls_only, &out);
+	if (out.len == 0 && !calls_only)
 		check_metacomments(code, len, &out);
 	/* What every tool sees: the candidate's macros expanded. */
 	if (out.len == 0)
 		collect_macros(m, len, &ms, &out);
 	if (out.len == 0) {
+		/* Each $readmem the expansion holds must be one of the
+		 * code's own, whose literal the first pass read. */
+		nread = count_readmem(m, len);
 		expand_macros(&ms, m, len, 0, &x, &ms.overflow);
 		buf_addc(&x, '\0');
 		x.len--;
@@ -1690,10 +1883,16 @@ check_candidate(const char *code, size_t len, const char *words)
 			    " candidate's macros expand too deep or too large"));
 	}
 	if (out.len == 0)
-		check_tokens(buf_str(&x), x.len, &ms, &out);
-	if (out.len == 0)
+		check_tokens(buf_str(&x), x.len, NULL, &ms, reads, calls_only,
+		    &out);
+	if (out.len == 0 && count_readmem(buf_str(&x), x.len) != nread)
+		finding(&out, 1, subcategory_name(SUB_FORBIDDEN_CALL),
+		    xstrdup("a macro that holds $readmemh or $readmemb is not"
+		    " allowed in a candidate: the file it reads must be a"
+		    " literal of the call"));
+	if (out.len == 0 && parsed)
 		check_references(buf_str(&x), x.len, &v, words, &out);
-	if (out.len == 0) {
+	if (out.len == 0 && parsed) {
 		size_t nmods;
 		struct lexmod *mods = lex_modules(buf_str(&x), x.len, &v,
 		    &nmods);
@@ -1902,7 +2101,58 @@ verilog_failure_count(const char *log, size_t len)
 char *
 verilog_check_candidate(const char *code, size_t len)
 {
-	return check_candidate(code, len, NULL);
+	return check_candidate(code, len, NULL, NULL, 0);
+}
+
+int
+verilog_design_reads(const struct task *t, char **reads, struct err *err)
+{
+	char **v;
+	size_t n;
+	struct buf b = BUF_INIT;
+
+	*reads = NULL;
+	if (env_param_strv(t, "design_reads", &v, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct task_file *f = task_file_by_name(t, v[i]);
+
+		if (f == NULL || !verilog_is_data(f) || strpbrk(v[i],
+		    " \t\n\"\\") != NULL) {
+			err_set(err, "env_params.design_reads: '%s' is not a"
+			    " data file of task %s", v[i], t->id);
+			strv_free(v, n);
+			buf_release(&b);
+			return -1;
+		}
+		add_name(&b, v[i]);
+	}
+	strv_free(v, n);
+	if (b.len > 0)
+		*reads = buf_detach(&b, NULL);
+	buf_release(&b);
+	return 0;
+}
+
+/* verilog_design_reads(), its errors read as no file at all (the env's
+ * prepare() reports them). */
+static char *
+design_reads(const struct task *t)
+{
+	char *reads;
+	struct err err;
+
+	return verilog_design_reads(t, &reads, &err) == 0 ? reads : NULL;
+}
+
+char *
+verilog_check_calls(const struct task *t, const char *code, size_t len)
+{
+	char *reads = design_reads(t);
+	char *r = check_candidate(code, len, NULL, reads, 1);
+
+	free(reads);
+	return r;
 }
 
 /* The words (identifiers) of masked code m into b, space-separated. */
@@ -1931,7 +2181,7 @@ char *
 verilog_check_task(const struct task *t, const char *code, size_t len)
 {
 	struct buf words = BUF_INIT;
-	char *r;
+	char *r, *reads;
 
 	for (size_t i = 0; i < t->nfiles; i++) {
 		const struct task_file *f = &t->files[i];
@@ -1945,7 +2195,9 @@ verilog_check_task(const struct task *t, const char *code, size_t len)
 		add_words(&words, fm, f->len);
 		free(fm);
 	}
-	r = check_candidate(code, len, buf_str(&words));
+	reads = design_reads(t);
+	r = check_candidate(code, len, buf_str(&words), reads, 0);
+	free(reads);
 	buf_release(&words);
 	if (r == NULL)
 		r = verilog_check_moddup(t, code, len);

@@ -131,11 +131,45 @@ void	verilog_judge_sim(const struct task *t, const struct env_plan *plan,
  * neither instantiates nor declares (nor is its own name): a reference
  * into the testbench however the candidate's other modules are named.
  * Modules and instances come from the Verilog grammar
- * (syntax_verilog_scan()).  Returns NULL, or a new string
- * "LINE\tSUBCATEGORY\tMESSAGE" (subcategory forbidden-construct or
- * out-of-module-reference) for plan->precheck; caller frees.
+ * (syntax_verilog_scan()).  Also a call of a system task or function a
+ * design may not make (forbidden-call; docs/security.md, "Files of the
+ * harness"): anything but output, simulation end, time, conversions,
+ * queries, mathematics, bit vectors, severity, sampled values, random
+ * numbers and string formatting, so no $fopen, $fgets, $fseek,
+ * $readmem*, $writemem*, $dump*, $fwrite ..., $assertoff or
+ * $value$plusargs, spelt plainly, as an escaped identifier ("\$fopen ")
+ * or made by a macro; and a macro use glued to the system name or macro
+ * use before it ("$`F"), or whose arguments' ")" the next name follows
+ * at once ("`D(x)fopen"), which the tools read as one name
+ * (forbidden-construct).  Returns NULL, or a new string
+ * "LINE\tSUBCATEGORY\tMESSAGE" (subcategory forbidden-construct,
+ * forbidden-call or out-of-module-reference) for plan->precheck; caller
+ * frees.
  */
 char	*verilog_check_candidate(const char *code, size_t len);
+
+/*
+ * The data files of task t its design may read (env_params.design_reads:
+ * a name or an array of names of t's data files, verilog_is_data()), as
+ * a new space-separated string into *reads (caller frees; NULL when the
+ * task names none).  Only $readmemh/$readmemb with one of them as a
+ * string literal may read a file; every other file of the run is the
+ * harness's.  0, or -1 with err when a name is not a data file of t or
+ * the value is not a string or an array of strings.
+ */
+int	verilog_design_reads(const struct task *t, char **reads,
+	    struct err *err);
+
+/*
+ * For yosys, which synthesises the candidate alone: only the system
+ * calls of verilog_check_candidate() (the files env_params.design_reads
+ * names allowed to $readmemh/$readmemb), `include, and macros glued to
+ * names, with the candidate's macros expanded.  yosys reads $readmemh
+ * files while it elaborates.  NULL or a new finding as
+ * verilog_check_candidate() returns; caller frees.
+ */
+char	*verilog_check_calls(const struct task *t, const char *code,
+	    size_t len);
 
 /*
  * A module (interface, package, program ...) of the candidate's whose
@@ -154,8 +188,10 @@ char	*verilog_check_moddup(const struct task *t, const char *code,
  * struct, a generate block) only when no compiled file of t uses that
  * name, since a name declared in a narrower scope (a function's argument
  * "testbench") leaves the reference to resolve upwards, into the
- * testbench.  NULL or a new finding as verilog_check_candidate()
- * returns; caller frees.
+ * testbench.  $readmemh/$readmemb may read the files of
+ * env_params.design_reads (verilog_design_reads(); a bad value allows
+ * none).  NULL or a new finding as verilog_check_candidate() returns;
+ * caller frees.
  */
 char	*verilog_check_task(const struct task *t, const char *code,
 	    size_t len);
@@ -187,10 +223,11 @@ char	*verilog_undeclared(const char *code, size_t len);
 /*
  * The modules a candidate of t must define (env_ops.tops), space-
  * separated: those the task's testbench files instantiate and no task
- * file defines (the Verilog grammar; RTLLM's "adder_8bit uut(...)",
- * VerilogEval's TopModule), else those the task's interface declares.
- * New string, or NULL when neither names one (triage then expects
- * VerilogEval's TopModule or top_module).
+ * file defines (the Verilog grammar; RTLLM's "adder_8bit uut(...)" and
+ * "alu uut(a, b, ...)", ports by position, VerilogEval's TopModule),
+ * else those the task's interface declares.
+ * New string, or NULL when neither names one (triage then reads the
+ * modules the compile log could not find).
  */
 char	*verilog_expected_tops(const struct task *t);
 
@@ -216,19 +253,12 @@ const char *verilog_next_module(const char *code, size_t codelen,
 	    const char **p, size_t *len);
 
 /*
- * The candidate's top module when the task names none: TopModule or
- * top_module (VerilogEval v2 / v1 and RTLFixer) when code declares it,
- * else "TopModule", so that the tool says the task's top is missing
- * rather than judging some other module.  Comments are skipped.  New string; caller frees
- * with free().
- */
-char	*verilog_guess_top(const char *code, size_t len);
-
-/*
- * verilog_guess_top() for a task that expects the modules in tops
- * (space-separated, verilog_expected_tops(); NULL: TopModule or
- * top_module): the first module code declares whose name is in tops,
- * else the first name of tops.  New string; caller frees.
+ * The candidate's top module for a task that expects the modules in
+ * tops (space-separated, verilog_expected_tops(); NULL: VerilogEval's
+ * TopModule or top_module): the first module code declares whose name
+ * is in tops (comments skipped), else the first name of tops, or
+ * "TopModule", so that the tool says the task's top is missing rather
+ * than judging some other module.  New string; caller frees.
  */
 char	*verilog_pick_top(const char *code, size_t len, const char *tops);
 

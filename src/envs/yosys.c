@@ -23,8 +23,11 @@
  * an area that cannot be mapped (a flop the liberty file has no cell for)
  * leaves the verdict alone.  LIB is
  * env_params.liberty (a task file) or assay's own cmos_cells.lib, embedded
- * here (a copy is share/cmos_cells.lib).  Nothing runs here but the
- * version query; verify.c runs the stages.
+ * here (a copy is share/cmos_cells.lib).  yosys reads the files of
+ * $readmemh while it elaborates: a candidate with a system call that
+ * verilog_check_calls() refuses is never synthesised, its only stage
+ * ("check") runs yosys -V.  Nothing runs here but the version query;
+ * verify.c runs the stages.
  */
 #define _GNU_SOURCE
 #include "envs/env.h"
@@ -93,21 +96,39 @@ script_safe(const char *s)
 	return 1;
 }
 
+/* The module a candidate must define: env_params.top when the task names
+ * it, else the one its files or interface name (verilog_expected_tops()). */
+static char *
+yosys_tops(const struct task *t)
+{
+	char *top = env_param_str(t, "top");
+
+	return top != NULL ? top : verilog_expected_tops(t);
+}
+
 static int
 yosys_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
 	char *top = env_param_str(t, "top");
 	char *lib = env_param_str(t, "liberty");
-	char *synth = NULL, *area = NULL;
+	char *synth = NULL, *area = NULL, *found = NULL;
 	const char *reserved[] = { CAND_FILE, NETLIST_FILE, STAT_FILE,
 	    AREA_FILE, NULL, NULL };
 	int rc = -1;
 
 	plan->cand_file = xstrdup(CAND_FILE);
 	plan->timeout_s = (int)env_param_int(t, "timeout_s", 60);
-	if (top == NULL)
-		top = verilog_guess_top(c->code, c->code_len);
+	if (top == NULL) {
+		/* The module the task expects (its interface's, or the one
+		 * its testbench instantiates) that the candidate declares,
+		 * else the first of them, which yosys then reports missing;
+		 * TopModule or top_module when the task names none. */
+		char *tops = yosys_tops(t);
+
+		top = verilog_pick_top(c->code, c->code_len, tops);
+		free(tops);
+	}
 	if (!script_safe(top)) {
 		err_set(err, "top module name '%s' is not a plain identifier",
 		    top);
@@ -135,6 +156,22 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 		env_note_input(plan, "env_params", t->env_params,
 		    strlen(t->env_params));
 
+	/* yosys reads the files of $readmemh while it elaborates: the
+	 * candidate may name only the data files the task allows
+	 * (docs/security.md, "Files of the harness"). */
+	if (verilog_design_reads(t, &found, err) < 0)
+		goto out;
+	free(found);
+	found = verilog_check_calls(t, c->code, c->code_len);
+	if (found != NULL) {
+		/* Nothing reads the candidate; the stage names the tool. */
+		static const char *const ver[] = { "yosys", "-V", NULL };
+
+		buf_printf(&plan->precheck, "%s\n", found);
+		env_plan_stage(plan, "check", ver);
+		rc = 0;
+		goto out;
+	}
 	synth = xasprintf("read_verilog -sv %s; hierarchy -check -top %s;"
 	    " proc; rename -src; check -assert; synth -top %s;"
 	    " tee -q -o %s stat; check -assert; write_rtlil %s",
@@ -163,6 +200,7 @@ out:
 	free(lib);
 	free(synth);
 	free(area);
+	free(found);
 	return rc;
 }
 
@@ -426,6 +464,12 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		return;
 	}
+	if (verilog_has_finding(plan)) {
+		/* A call that reaches files: never synthesised. */
+		env_set(&r->stage, "check");
+		verilog_judge_precheck(plan, r);
+		return;
+	}
 	/* synth, stat (cat), area, area-stat (cat) */
 	for (size_t i = 0; i < nres; i++)
 		scan_log(plan, res[i].log, res[i].log_len, i >= 2, &s, r);
@@ -519,6 +563,7 @@ const struct env_ops env_yosys = {
 	.packages = "yosys",
 	.toolchain = yosys_toolchain,
 	.prepare = yosys_prepare,
+	.tops = yosys_tops,
 	.rules = yosys_rules,
 	.nrules = YOSYS_NRULES,
 	.judge = yosys_judge,

@@ -1055,7 +1055,10 @@ vs_add_name(struct syn_verilog *v, int module, char *type, char *name,
 }
 
 /* The instances of a module_instantiation (or checker_instantiation, as
- * the grammar reads "stub good1();") node n. */
+ * the grammar reads "stub good1();", or udp_instantiation, as it reads
+ * an instance whose ports connect by position: "alu uut(a, b, r);")
+ * node n.  A primitive's instance and a module's look alike; which one
+ * it is, only the declarations tell. */
 static void
 vs_instances(struct syn_verilog *v, int module, const char *src, TSNode n)
 {
@@ -1069,7 +1072,8 @@ vs_instances(struct syn_verilog *v, int module, const char *src, TSNode n)
 	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
 		TSNode ch = ts_node_named_child(n, i), ni;
 
-		if (vs_is(ch, "hierarchical_instance"))
+		if (vs_is(ch, "hierarchical_instance") ||
+		    vs_is(ch, "udp_instance"))
 			ni = vs_child(ch, "name_of_instance");
 		else if (vs_is(ch, "name_of_instance"))
 			ni = ch;
@@ -1121,7 +1125,8 @@ syntax_verilog_scan(const char *text, size_t len, struct syn_verilog *out,
 			m->line = (int)ts_node_start_point(n).row + 1;
 			module = (int)out->nmodules++;
 		} else if (strcmp(type, "module_instantiation") == 0 ||
-		    strcmp(type, "checker_instantiation") == 0) {
+		    strcmp(type, "checker_instantiation") == 0 ||
+		    strcmp(type, "udp_instantiation") == 0) {
 			vs_instances(out, module, text, n);
 		} else if ((strcmp(type, "simple_identifier") == 0 ||
 		    strcmp(type, "escaped_identifier") == 0) &&

@@ -60,8 +60,11 @@
  * Subcategories that several envs give, by family: X(ENUM, name,
  * family).  The limits verify.c enforces (design.md section 7,
  * env_judge_limits()), the format rules of triage, and the findings
- * every env makes the same way.  An env's own subcategories (VerilogEval
- * result codes, Verilator's warning names ...) stay in its rules.
+ * every env makes the same way (forbidden-call: a call a candidate may
+ * not make, semihosting's shell in arm-qemu, a system task that reaches
+ * the simulation's files in the Verilog envs).  An env's own
+ * subcategories (VerilogEval result codes, Verilator's warning names
+ * ...) stay in its rules.
  */
 #define VOCAB_SUBCATEGORIES(X) \
 	X(SUB_OUTPUT_LIMIT,	"output-limit",		"limit")	\
@@ -78,7 +81,8 @@
 	X(SUB_TOOLCHAIN_CRASH,	"toolchain-crash",	"env")		\
 	X(SUB_TOOLCHAIN_BROKEN,	"toolchain-broken",	"env")		\
 	X(SUB_TOOLCHAIN_ERROR,	"toolchain-error",	"env")		\
-	X(SUB_REFERENCE_FAILS,	"reference-fails",	"defect")
+	X(SUB_REFERENCE_FAILS,	"reference-fails",	"defect")	\
+	X(SUB_FORBIDDEN_CALL,	"forbidden-call",	"finding")
 
 #define VOCAB_ENUM_(id, ...)	id,
 /* The names of a list as array initialisers: { VOCAB_VERDICTS(VOCAB_NAME_) } */

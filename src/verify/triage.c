@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "base/err.h"
 #include "envs/env.h"
 #include "envs/verilog.h"
@@ -329,32 +330,67 @@ quoted_diag(const struct run *r)
 	return best;
 }
 
+/*
+ * The modules a compile log says it could not find (Icarus Verilog's
+ * "Unknown module type: NAME", on the line that instantiates it),
+ * space-separated: the modules the task's files expect, as the tool read
+ * them.  New string, or NULL when the log names none.
+ */
+static char *
+unknown_modules(const struct run *r)
+{
+	static const char tag[] = "Unknown module type: ";
+	struct buf b = BUF_INIT;
+
+	for (size_t d = 0; d < r->ndiags; d++) {
+		const char *m = strstr(r->diags[d].message, tag), *e;
+
+		if (m == NULL)
+			continue;
+		m += sizeof tag - 1;
+		for (e = m; verilog_is_ident((unsigned char)*e); e++)
+			;
+		if (e == m)
+			continue;
+		if (b.len > 0)
+			buf_addc(&b, ' ');
+		buf_add(&b, m, (size_t)(e - m));
+	}
+	return b.len > 0 ? buf_detach(&b, NULL) : NULL;
+}
+
 void
 triage_apply(const char *env, const struct candidate *c, const char *tops,
     struct run *r)
 {
 	const struct env_ops *ops = env_find(env);
 	const char *fmt;
+	char *known;
 	int line, compiled;
 
 	if (!verdict_failed(r->verdict))
 		return;
+	/* The modules the task expects: those tops() reads from its files,
+	 * else those the compile log could not find.  When neither names
+	 * one, the tool found every module the testbench instantiates: a
+	 * compile failure is the error it is, never a missing top. */
+	known = tops != NULL ? xstrdup(tops) : unknown_modules(r);
 	/* format wins: a fenced answer fails to compile because of it. */
-	compiled = r->stage != NULL && strcmp(r->stage, "compile") != 0;
+	compiled = (r->stage != NULL && strcmp(r->stage, "compile") != 0) ||
+	    known == NULL;
 	fmt = triage_format_tops(c->code, c->code_len, c->lang, compiled,
-	    tops, &line);
+	    known, &line);
 	if (fmt != NULL) {
-		char *missing = xasprintf("no module %s", tops != NULL ? tops :
-		    "TopModule or top_module");
+		char *missing = xasprintf("no module %s", known);
 		char *ev = xasprintf("candidate line %d: %s%s%s", line,
 		    strcmp(fmt, "markdown-fence") == 0 ?
 		    "a markdown fence around the code" :
 		    strcmp(fmt, "prose") == 0 ? "prose around the code" :
-		    tops != NULL ? missing : "no TopModule or top_module",
-		    r->evidence != NULL ? "; symptom: " : "",
+		    missing, r->evidence != NULL ? "; symptom: " : "",
 		    r->evidence != NULL ? r->evidence : "");
 
 		free(missing);
+		free(known);
 
 		set(&r->category, category_name(CATEGORY_FORMAT));
 		set(&r->subcategory, fmt);
@@ -363,6 +399,7 @@ triage_apply(const char *env, const struct candidate *c, const char *tops,
 		free(ev);
 		return;
 	}
+	free(known);
 	/* A warning on a candidate line can explain a functional failure. */
 	if (category_from_name(r->category) == CATEGORY_FUNCTIONAL &&
 	    r->subcategory != NULL && strcmp(r->subcategory, "mismatch") == 0 &&

@@ -27,10 +27,15 @@
 
 /*
  * Refine r (a run of candidate c in env) when its verdict is fail or
- * timeout: format first (tops: the module names the task expects,
- * space-separated, from the env's tops(); NULL: VerilogEval's TopModule
- * and top_module), then a warning on a candidate line that
- * explains a functional failure.  Sets category, subcategory, evidence
+ * timeout: format first, then a warning on a candidate line that
+ * explains a functional failure.  tops: the module names the task
+ * expects, space-separated, from the env's tops(); NULL: those r's
+ * compile log could not find (Icarus Verilog's "Unknown module type:
+ * NAME").  A compile failure is format/missing-top only when the
+ * candidate declares none of them; when neither names a module, the tool
+ * found every module the testbench instantiates, and it never is (an
+ * RTLLM alu with an undeclared rst_n is compile/unable-to-bind, not a
+ * missing TopModule).  Sets category, subcategory, evidence
  * and evidence_line; leaves other runs alone.
  *
  * An evidence_line the env's judge set stays.  Otherwise it is the

@@ -18,6 +18,7 @@ cat > "$T/hostile.jsonl" <<JSONL
 {"task": "$TASK", "candidate": {"origin": "copier", "code": "module TopModule(output zero);\n  assign zero = good1.zero;\nendmodule\n"}}
 {"task": "$TASK", "candidate": {"origin": "counter-hack", "code": "module TopModule(output zero);\n  assign zero = 1'b1;\n  final begin tb.stats1.errors = 0; tb.stats1.errors_zero = 0; end\nendmodule\n"}}
 {"task": "$TASK", "candidate": {"origin": "forger-finish", "code": "module TopModule(output zero);\n  assign zero = 1'b1;\n  initial begin\n    \$display(\"Mismatches: 0 in 20 samples\");\n    \$finish;\n  end\nendmodule\n"}}
+{"task": {"id": "local/escape-tb", "env": "iverilog", "env_params": {"top": "tb"}, "files": {"tb.sv": "module tb;\n  wire z;\n  integer f;\n  TopModule dut(.zero(z));\n  initial begin\n    f = \$fopen(\"$OUT/escaped-tb.txt\", \"w\");\n    \$fdisplay(f, \"pwned\");\n    \$fclose(f);\n    f = \$fopen(\"../escaped-tb2.txt\", \"w\");\n    \$fdisplay(f, \"pwned\");\n    \$fclose(f);\n    #1 \$display(\"Mismatches: %0d in 1 samples\", z !== 1'b0);\n    \$finish;\n  end\nendmodule\n"}}, "candidate": {"origin": "escape-tb", "code": "module TopModule(output zero);\n  assign zero = 1'b0;\nendmodule\n"}}
 JSONL
 "$ASSAY" --db "$DB" import "$DATA/verilog-eval-v2" >/dev/null || fail "import v2"
 "$ASSAY" --db "$DB" import "$T/hostile.jsonl" || fail "import hostile"
@@ -29,10 +30,20 @@ verdict() { "$ASSAY" --db "$DB" list --where "origin=$1" | awk 'NR==2 {sub(/\?$/
 sub() { "$ASSAY" --db "$DB" show "$("$ASSAY" --db "$DB" list --where "origin=$1" | awk 'NR==2 {print $1}')" --json |
     grep -o '"subcategory":"[a-z-]*"' | head -n 1; }
 
-expect_eq "escape verdict" "$(verdict escape)" "pass -"
-[ ! -e "$OUT/escaped.txt" ] || fail "a candidate wrote $OUT/escaped.txt"
-[ ! -e "$T/escaped2.txt" ] || fail "a candidate wrote outside its work directory"
-ls /tmp/escaped2.txt 2>/dev/null && fail "a candidate wrote /tmp/escaped2.txt"
+# A candidate's $fopen is refused before it runs (issue 22); the same
+# writes from a testbench, whose code runs in the same simulation, show
+# that the sandbox stops them too.
+expect_eq "escape verdict" "$(verdict escape)" "fail functional"
+expect_eq "escape subcategory" "$(sub escape)" '"subcategory":"forbidden-call"'
+"$ASSAY" --db "$DB" verify --quiet --timeout 5 --where "task=local/escape-tb" >/dev/null || fail "verify escape-tb"
+expect_eq "escape-tb verdict" "$(verdict escape-tb)" "pass -"
+for f in escaped.txt escaped-tb.txt; do
+	[ ! -e "$OUT/$f" ] || fail "the simulation wrote $OUT/$f"
+done
+for f in escaped2.txt escaped-tb2.txt; do
+	[ ! -e "$T/$f" ] || fail "the simulation wrote outside its work directory: $f"
+	ls "/tmp/$f" 2>/dev/null && fail "the simulation wrote /tmp/$f"
+done
 expect_eq "outside untouched" "$(stat -c "%Y %h" "$OUT"; find "$OUT" -mindepth 1)" "$before_out"
 expect_eq "endless verdict" "$(verdict endless)" "timeout functional"
 expect_eq "flood verdict" "$(verdict flood)" "fail functional"
@@ -60,10 +71,11 @@ forger=$("$ASSAY" --db "$DB" list --where origin=forger | awk 'NR==2 {print $1}'
 grep -q "^Mismatches: 20 in 20 samples$" "$T/forger.txt" || fail "result line not as the harness prints it"
 grep -q " finish$" "$T/forger.txt" && fail "finish marker left in the log"
 echo "ok: stored log has no secret marks"
-# Many files each under the file-size limit: the work directory's own
+# Many files each under the file-size limit (written by the testbench: a
+# candidate's $fopen is refused, issue 22): the work directory's own
 # size cap (256 MiB) ends it, within seconds.
 cat > "$T/disk.jsonl" <<JSONL
-{"task": "$TASK", "candidate": {"origin": "disk-filler", "code": "module TopModule(output zero);\n  assign zero = 1'b0;\n  integer f, i, k;\n  initial begin\n    for (k = 0; k < 40; k = k + 1) begin\n      f = \$fopen(\$sformatf(\"big%0d.txt\", k), \"w\");\n      for (i = 0; i < 1000000; i = i + 1)\n        \$fdisplay(f, \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\");\n      \$fclose(f);\n    end\n  end\nendmodule\n"}}
+{"task": {"id": "local/disk-tb", "env": "iverilog", "env_params": {"top": "tb"}, "files": {"tb.sv": "module tb;\n  wire z;\n  TopModule dut(.zero(z));\n  integer f, i, k;\n  initial begin\n    for (k = 0; k < 40; k = k + 1) begin\n      f = \$fopen(\$sformatf(\"big%0d.txt\", k), \"w\");\n      for (i = 0; i < 1000000; i = i + 1)\n        \$fdisplay(f, \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\");\n      \$fclose(f);\n    end\n    \$display(\"Mismatches: 0 in 1 samples\");\n  end\nendmodule\n"}}, "candidate": {"origin": "disk-filler", "code": "module TopModule(output zero);\n  assign zero = 1'b0;\nendmodule\n"}}
 JSONL
 "$ASSAY" --db "$DB" import "$T/disk.jsonl" >/dev/null || fail "import disk"
 "$ASSAY" --db "$DB" verify --quiet --timeout 120 --where origin=disk-filler >/dev/null || fail "verify disk"

@@ -6,7 +6,9 @@
 #   replay     reads the compiled image (sim, run/sim, /proc/self/exe,
 #              /proc/self/cmdline) for the per-run secret, prints the
 #              result and finish lines with it and $finishes in a final
-#              block, so that the testbench's own final never runs
+#              block, so that the testbench's own final never runs; its
+#              $fopen is refused before it runs (issue 22), and a
+#              testbench that tries the same paths (probe) finds none
 #   printer    prints RTLLM's "Your Design Passed" itself in a task whose
 #              testbench is RTLLM-style
 #   second     prints a second result line beside the testbench's
@@ -136,6 +138,26 @@ rows = [
     "  end\n"
     "endmodule\n"}},
 ]
+# The simulation's sandbox, whatever the checks let through: a testbench
+# (whose code runs in the same simulation) opens the paths the replay
+# tried, and opens none.
+probe = tb.replace("endmodule", """  integer pfd;
+  task probe(input [8*64-1:0] path);
+    begin
+      pfd = $fopen(path, "rb");
+      if (pfd == 0) $display("replay: cannot open %0s", path);
+      else begin $display("replay: opened %0s", path); $fclose(pfd); end
+    end
+  endtask
+  initial begin
+    probe("sim"); probe("run/sim"); probe("../sim"); probe("/proc/self/exe");
+    probe("/proc/self/cmdline"); probe("/proc/self/mem"); probe("/dev/fd/3");
+  end
+endmodule""")
+assert probe != tb
+rows.append({"task": dict(rtllm, id="local/and2-probe", files={"testbench.v": probe}),
+             "candidate": {"origin": "probe", "code":
+             "module and2(input a, input b, output y);\n  assign y = a & b;\nendmodule\n"}})
 # A testbench that states no verdict (issue 11 item 1, reference first):
 # its reference cannot pass, so the task is a task-defect and a wrong
 # candidate's failure is unjudged.
@@ -155,6 +177,8 @@ PY
     --where "task=local/and2" >/dev/null || fail "verify and2"
 "$ASSAY" --db "$DB" verify --quiet --jobs 2 --timeout 30 \
     --where "task=local/and2-quiet" >/dev/null || fail "verify and2-quiet"
+"$ASSAY" --db "$DB" verify --quiet --jobs 2 --timeout 30 \
+    --where "task=local/and2-probe" >/dev/null || fail "verify and2-probe"
 
 id() {
 	w="origin=$1"
@@ -172,6 +196,7 @@ expect_eq "stubs evidence line" "$(field stubs evidence_line)" 2
 for o in replay replay-rtllm printer second finisher; do
 	expect_eq "$o verdict" "$(field $o verdict)" fail
 done
+expect_eq "replay subcategory" "$(field replay subcategory)" forbidden-call
 expect_eq "printer subcategory" "$(field printer subcategory)" mismatch
 expect_eq "second subcategory" "$(field second subcategory)" mismatch
 expect_eq "finisher subcategory" "$(field finisher subcategory)" no-verdict
@@ -180,18 +205,21 @@ expect_eq "finisher subcategory" "$(field finisher subcategory)" no-verdict
 q=$("$ASSAY" --db "$DB" list --where "origin=reference task=local/and2-quiet" | awk 'NR==2 {print $1}')
 expect_eq "quiet reference" "$("$ASSAY" --db "$DB" show "$q" --json | python3 -c "import json,sys; r=json.load(sys.stdin)['runs'][-1]; print(r['verdict'], r['subcategory'])")" "task-defect no-verdict"
 expect_eq "quiet-wrong" "$(field quiet-wrong verdict) $(field quiet-wrong subcategory)" "task-defect unjudged-fail"
-# The replay found nothing to read: the image has a random name and the
-# simulation has no /proc.
+# The replay never ran; the probe found nothing to read: the image has a
+# random name and the simulation has no /proc.
 "$ASSAY" --db "$DB" show "$(id replay)" | sed -n '/^log:$/,$p' > "$T/replay.txt"
-grep -q "replay: cannot open /proc/self/exe" "$T/replay.txt" || fail "replay did not try /proc/self/exe"
+grep -q "replay:" "$T/replay.txt" && fail "the refused replay ran: $(grep 'replay:' "$T/replay.txt")"
+expect_eq "probe verdict (an honest and2)" "$(field probe verdict)" pass
+"$ASSAY" --db "$DB" show "$(id probe)" | sed -n '/^log:$/,$p' > "$T/replay.txt"
+grep -q "replay: cannot open /proc/self/exe" "$T/replay.txt" || fail "the probe did not try /proc/self/exe"
 grep -q "replay: opened" "$T/replay.txt" && fail "replay opened a file: $(grep 'replay: opened' "$T/replay.txt")"
 grep -q "replay: found" "$T/replay.txt" && fail "replay found the secret"
-echo "ok: the replay could open neither the image nor /proc"
+echo "ok: the probe could open neither the image nor /proc"
 
 # The secret reaches no stored log: no output line holds a 16-character
 # secret (T and 15 hex digits; the "$ " command lines name the image's
 # random directory, which is not the secret), and no marker is left.
-for o in reference stubs replay replay-rtllm printer second finisher; do
+for o in reference stubs replay replay-rtllm printer second finisher probe; do
 	"$ASSAY" --db "$DB" show "$(id $o)" | sed -n '/^log:$/,$p' |
 	    grep -v '^\$ ' >> "$T/all.txt"
 done

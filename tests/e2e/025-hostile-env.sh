@@ -2,9 +2,11 @@
 # item 1).  verify runs with a canary variable in its environment and
 # HOME under a directory named after the canary, over candidates that
 # print /proc/1/environ, /proc/1/cmdline and /proc/self/mountinfo from
-# inside the sandbox: Verilog ($fopen), x86-64 assembly (raw syscalls)
-# and firmware (semihosting SYS_OPEN/SYS_READ; after issue 10 item 6 the
-# firmware can open nothing, which the test accepts).  The canary must be
+# inside the sandbox: Verilog ($fopen; after issue 22 a candidate's
+# $fopen is refused before it runs, which the test accepts), x86-64
+# assembly (raw syscalls) and firmware (semihosting SYS_OPEN/SYS_READ;
+# after issue 10 item 6 the firmware can open nothing, which the test
+# accepts).  The canary must be
 # in no stored run (show --json of every candidate and the database file
 # itself), and the reads must have worked: each log shows the sandbox's
 # own environment (PATH=...) and bwrap's command line without its
@@ -67,6 +69,8 @@ for origin in leak-verilog leak-x86 leak-firmware; do
 	    sed 's/^candidate output: //' > "$T/$origin.log"
 	[ $origin = leak-firmware ] && grep -q '^open refused' "$T/$origin.log" && {
 		echo "ok: $origin: semihosting opens nothing"; continue; }
+	[ $origin = leak-verilog ] && grep -q '"subcategory":"forbidden-call"' "$T/$origin.json" && {
+		echo "ok: $origin: its \$fopen is refused before it runs"; continue; }
 	# The Verilog simulation runs without /proc (ADR 0005): all three
 	# opens must fail.
 	[ $origin = leak-verilog ] && [ "$(grep -c '^open refused' "$T/$origin.log")" = 3 ] && {

@@ -5,7 +5,9 @@
 # $fopen("golden.txt", "r")), under the sandbox.  A candidate that
 # rewrites the expected values before the testbench reads them (which
 # passes when run by hand: the forged file is what the testbench reads)
-# must not pass.  The same task runs under verilator when it is installed.
+# must not pass: its $fopen is refused before it runs (fail/forbidden-call,
+# issue 22), and the file is read-only in the sandbox besides.  The same
+# task runs under verilator when it is installed.
 . "$(dirname "$0")/lib.sh"
 command -v iverilog >/dev/null || skip "iverilog not installed"
 
@@ -86,9 +88,11 @@ for e in $envs; do
 	expect_eq "$e: a wrong design fails" "$(v "task=local/data-$e origin=wrong")" '"verdict":"fail"'
 	expect_eq "$e: the forger cannot rewrite golden.txt" "$(v "task=local/data-$e origin=forger")" '"verdict":"fail"'
 	id=$("$ASSAY" --db "$DB" list --where "task=local/data-$e origin=forger" | awk 'NR==2 {print $1}')
-	"$ASSAY" --db "$DB" show "$id" --json | grep -q '"mismatches":4' ||
-	    fail "$e: the forger should mismatch on all 4 samples"
-	# The data files are inputs of the run, hashed, and bound read-only.
+	"$ASSAY" --db "$DB" show "$id" --json | grep -q '"subcategory":"forbidden-call"' ||
+	    fail "$e: the forger's \$fopen should be refused"
+	# The data files are inputs of the run, hashed, and bound read-only
+	# (the wrong design's run: the forger's never simulates).
+	id=$("$ASSAY" --db "$DB" list --where "task=local/data-$e origin=wrong" | awk 'NR==2 {print $1}')
 	"$ASSAY" --db "$DB" show "$id" --json > "$T/show.json"
 	grep -q '\\"golden.txt\\":\\"' "$T/show.json" || grep -q '"golden.txt":"' "$T/show.json" ||
 	    fail "$e: golden.txt is not among the run's inputs"

@@ -94,6 +94,36 @@ printf 'module pe(input clk, rst, input [31:0] a, b, output [31:0] c);\n  assign
 "$ASSAY" --db "$DB" verify --quiet --where origin=x > /dev/null || fail "verify pe sample"
 expect_eq "pe's syntax error" "$(v 'origin=x' subcategory)" '"subcategory":"syntax-error"'
 expect_eq "a sample printing the pass line itself" "$(v 'origin=my-model' verdict)" '"verdict":"fail"'
+# alu's testbench connects ports by position too ("alu uut(a,b,aluc,...)"),
+# which the grammar reads as a primitive's instance.  A task row without
+# the interface (written by another pipeline) must still expect alu:
+# three gpt-3.5 alu samples use an rst_n they never declare, and were
+# format/missing-top "no TopModule or top_module" (issue 22 item 8).
+"$ASSAY" --db "$DB" export --format raw --where "task=rtllm/alu origin=reference" > "$T/alu-ref.jsonl"
+python3 - "$T/alu-ref.jsonl" "$T/alu-noif.jsonl" <<'PY' || fail "write alu-noif.jsonl"
+import json, sys
+row = json.loads(open(sys.argv[1]).readline())
+row["task"].pop("interface", None)
+head = "module alu(input [31:0] a, input [31:0] b, input [5:0] aluc,\n" \
+       "    output reg [31:0] r, output zero, output carry, output negative,\n" \
+       "    output overflow, output flag);\n"
+body = "  assign {zero, carry, negative, overflow, flag} = 5'b0;\n" \
+       "  always @(posedge aluc[0] or negedge rst_n)\n" \
+       "    if (!rst_n) r <= 0; else r <= a + b;\nendmodule\n"
+rows = [row,
+        {"task": "rtllm/alu", "candidate": {"origin": "rstn", "code": head + body}},
+        {"task": "rtllm/alu", "candidate": {"origin": "renamed",
+         "code": head.replace("module alu(", "module alu32(") + body.replace("rst_n", "aluc[1]")}}]
+open(sys.argv[2], "w").write("".join(json.dumps(r) + "\n" for r in rows))
+PY
+"$ASSAY" --db "$T/noif.db" import "$T/alu-noif.jsonl" > /dev/null || fail "import alu without interface"
+"$ASSAY" --db "$T/noif.db" verify --quiet > /dev/null || fail "verify alu without interface"
+nf() { "$ASSAY" --db "$T/noif.db" list --json --where "origin=$1" | python3 -c "import json,sys; r=json.loads(sys.stdin.readline()); print(r['verdict'], r['category'], r['subcategory'])"; }
+expect_eq "alu without interface: its reference" "$(nf reference)" "pass None None"
+expect_eq "alu without interface: undeclared rst_n" "$(nf rstn)" "fail compile unable-to-bind"
+expect_eq "alu without interface: named alu32" "$(nf renamed)" "fail format missing-top"
+"$ASSAY" --db "$T/noif.db" show "$("$ASSAY" --db "$T/noif.db" list --where origin=renamed | awk 'NR==2 {print $1}')" |
+    grep -q "^evidence: candidate line 1: no module alu;" || fail "the missing top is not alu"
 
 # Upstream's own layout in one tree: design folders and _chatgpt35/ inside PATH.
 U=$T/upstream

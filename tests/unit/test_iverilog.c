@@ -177,7 +177,9 @@ test_iverilog_prepare_plans_harness_commands(void **state)
 	assert_string_equal(plan.stages[2].argv[1], "-n");
 	assert_string_equal(plan.stages[2].argv[2], plan.stages[0].argv[8] +
 	    4);
-	assert_null(plan.stages[2].argv[3]);
+	/* No waveform: the testbench's $dumpfile writes nothing. */
+	assert_string_equal(plan.stages[2].argv[3], "-none");
+	assert_null(plan.stages[2].argv[4]);
 	assert_string_equal(plan.stages[2].subdir, "run");
 	/* No /proc for the simulation: it cannot read its own image. */
 	assert_int_equal(plan.stages[2].no_proc, 1);

@@ -148,6 +148,62 @@ test_triage_top_read_as_the_env_reads(void **state)
 	free(name);
 }
 
+/*
+ * Issue 22 item 8: with no module named by the task's files (tops()
+ * NULL), the module a task expects is the one the compile log could not
+ * find; when the log found them all, a compile failure is the error it
+ * is.  An RTLLM alu with an undeclared rst_n was format/missing-top "no
+ * TopModule or top_module".
+ */
+static void
+test_triage_missing_top_from_the_log(void **state)
+{
+	static const char alu[] =
+	    "module alu(input [31:0] a, input [31:0] b, output reg [31:0] r);\n"
+	    "  always @(posedge a[0] or negedge rst_n)\n"
+	    "    if (!rst_n) r <= 0; else r <= a + b;\n"
+	    "endmodule\n";
+	static const char alu32[] =
+	    "module alu32(input [31:0] a, input [31:0] b, output [31:0] r);\n"
+	    "  assign r = a + b;\nendmodule\n";
+	struct candidate c;
+	struct run r;
+
+	(void)state;
+	cand(&c, alu);
+	failed_run(&r, "compile", "compile", "unable-to-bind",
+	    "candidate.sv:2: error: Unable to bind wire/reg/memory `rst_n'"
+	    " in `test_alu.uut'");
+	run_add_diag(&r, "candidate.sv", 2, 0, "error", "Unable to bind"
+	    " wire/reg/memory `rst_n' in `test_alu.uut'", 2);
+	triage_apply("iverilog", &c, NULL, &r);
+	assert_string_equal(r.category, "compile");
+	assert_string_equal(r.subcategory, "unable-to-bind");
+	assert_int_equal(r.evidence_line, 2);
+	run_release(&r);
+	/* The same with the module the task names. */
+	failed_run(&r, "compile", "compile", "unable-to-bind",
+	    "candidate.sv:2: error: Unable to bind wire/reg/memory `rst_n'"
+	    " in `test_alu.uut'");
+	triage_apply("iverilog", &c, "alu", &r);
+	assert_string_equal(r.category, "compile");
+	run_release(&r);
+	candidate_release(&c);
+	/* Named otherwise: the log says which module is missing. */
+	cand(&c, alu32);
+	failed_run(&r, "compile", "compile", "unknown-module",
+	    "testbench.v:16: error: Unknown module type: alu");
+	run_add_diag(&r, "testbench.v", 16, 0, "error",
+	    "Unknown module type: alu", 0);
+	triage_apply("iverilog", &c, NULL, &r);
+	assert_string_equal(r.category, "format");
+	assert_string_equal(r.subcategory, "missing-top");
+	assert_non_null(strstr(r.evidence, "no module alu;"));
+	assert_null(strstr(r.evidence, "TopModule"));
+	run_release(&r);
+	candidate_release(&c);
+}
+
 static void
 test_triage_truncation_warning_explains_mismatches(void **state)
 {
@@ -617,6 +673,7 @@ main(void)
 		cmocka_unit_test(test_triage_clean_code_is_no_format_violation),
 		cmocka_unit_test(test_triage_missing_top_only_when_compile_failed),
 		cmocka_unit_test(test_triage_top_read_as_the_env_reads),
+		cmocka_unit_test(test_triage_missing_top_from_the_log),
 		cmocka_unit_test(test_triage_truncation_warning_explains_mismatches),
 		cmocka_unit_test(test_triage_warning_outside_candidate_explains_nothing),
 		cmocka_unit_test(test_triage_every_rule_maps_its_real_line),

@@ -424,6 +424,62 @@ test_verdict_candidate_checks(void **state)
 		{ "module TopModule(output zero);\n`ifdef YOSYS\n"
 		  "`endif\nendmodule\n", "forbidden-construct", 2 },
 		{ "`define A 1\n`define A 2\n", "forbidden-construct", 2 },
+		/* Issue 22 item 1: the testbench's waveform read back, and
+		 * every other way to a file, a descriptor or a control of
+		 * the simulation's. */
+		{ "module TopModule(output zero);\n  integer fd;\n"
+		  "  initial fd = $fopen(\"wave.vcd\", \"r\");\n"
+		  "endmodule\n", "forbidden-call", 3 },
+		{ "module TopModule(output zero);\n"
+		  "  initial $dumpflush;\nendmodule\n", "forbidden-call", 2 },
+		{ "module TopModule(output zero);\n  reg [7:0] l;\n"
+		  "  initial $fgets(l, 32'h8000_0003);\nendmodule\n",
+		  "forbidden-call", 3 },
+		{ "module TopModule(output zero);\n  integer r;\n"
+		  "  initial r = $fseek(32'h8000_0003, 0, 0);\nendmodule\n",
+		  "forbidden-call", 3 },
+		{ "module TopModule(output zero);\n  reg [7:0] m[0:3];\n"
+		  "  initial $readmemh(\"reference.dat\", m);\nendmodule\n",
+		  "forbidden-call", 3 },
+		{ "module TopModule(output zero);\n  reg [7:0] m[0:3];\n"
+		  "  initial $writememh(\"out.hex\", m);\nendmodule\n",
+		  "forbidden-call", 3 },
+		{ "module TopModule(output zero);\n"
+		  "  initial $fdisplay(32'h8000_0001, \"Mismatches: 0\");\n"
+		  "endmodule\n", "forbidden-call", 2 },
+		{ "module TopModule(output zero);\n"
+		  "  initial $fopenr(\"wave.vcd\");\nendmodule\n",
+		  "forbidden-call", 2 },
+		{ "module TopModule(output zero);\n  integer fd;\n"
+		  "  initial $ivlh_file_open(fd, \"wave.vcd\", 0);\n"
+		  "endmodule\n", "forbidden-call", 3 },
+		{ "module TopModule(output zero);\n  reg [8*8:1] s;\n"
+		  "  initial if ($value$plusargs(\"%s\", s)) ;\n"
+		  "endmodule\n", "forbidden-call", 3 },
+		{ "module TopModule(output zero);\n"
+		  "  initial $assertoff;\nendmodule\n", "forbidden-call", 2 },
+		/* Icarus reads the escaped identifier as the task. */
+		{ "module TopModule(output zero);\n  integer fd;\n"
+		  "  initial fd = \\$fopen (\"wave.vcd\", \"r\");\n"
+		  "endmodule\n", "forbidden-call", 3 },
+		/* In a macro, used or not. */
+		{ "`define OPEN $fopen\nmodule TopModule(output zero);\n"
+		  "endmodule\n", "forbidden-call", 1 },
+		/* Glued to a macro: the tools read "$fopen" and
+		 * "$writememh" (Icarus Verilog 11 and Verilator 5.006). */
+		{ "`define F fopen\nmodule TopModule(output zero);\n"
+		  "  integer fd;\n  initial fd = $`F(\"wave.vcd\", \"r\");\n"
+		  "endmodule\n", "forbidden-construct", 4 },
+		{ "`define W memh\nmodule TopModule(output zero);\n"
+		  "  reg [7:0] m[0:1];\n  initial $write`W(\"o\", m);\n"
+		  "endmodule\n", "forbidden-construct", 4 },
+		{ "`define D $\n`define F fopen\n"
+		  "module TopModule(output zero);\n  integer fd;\n"
+		  "  initial fd = `D`F(\"wave.vcd\");\nendmodule\n",
+		  "forbidden-construct", 5 },
+		{ "`define D(x) x\nmodule TopModule(output zero);\n"
+		  "  integer fd;\n  initial fd = `D($)fopen(\"wave.vcd\");\n"
+		  "endmodule\n", "forbidden-construct", 4 },
 	};
 	/* What a candidate may do: its own instances, structs, blocks,
 	 * generate loops; words in comments and strings. */
@@ -442,6 +498,8 @@ test_verdict_candidate_checks(void **state)
 	    "  // verilator lint_off UNUSED\n"
 	    "`define OWN 1\n"
 	    "`ifdef OWN\n  wire [31:0] c = $clog2(8) + $countones(in);\n`endif\n"
+	    "  initial $display(\"%0d %0t\", $signed(in), $time);\n"
+	    "  wire [7:0] r = 8'h`OWN + $unsigned($bits(in));\n"
 	    "endmodule\n"
 	    "module sub(input x, output y); assign y = x; endmodule\n";
 	char *r;
@@ -519,6 +577,16 @@ test_verdict_expected_tops(void **state)
 	assert_str(tops, "TopModule");
 	free(tops);
 	task_release(&t);
+	/* Issue 22 item 8: ports connected by position ("alu uut(a, b,
+	 * aluc, r, ...)"), which the grammar reads as a primitive's
+	 * instance; no interface to fall back on. */
+	data_task(f, &t, NULL,
+	    "rtllm/Miscellaneous/RISC-V/alu/testbench.v", "testbench",
+	    (char *)NULL);
+	tops = verilog_expected_tops(&t);
+	assert_str(tops, "alu");
+	free(tops);
+	task_release(&t);
 	make_task(&t, "local/x", "iverilog", NULL);
 	t.interface = xstrdup("module my_alu(input [3:0] a, output y);");
 	tops = verilog_expected_tops(&t);
@@ -527,6 +595,97 @@ test_verdict_expected_tops(void **state)
 	free(t.interface);
 	t.interface = NULL;
 	assert_null(verilog_expected_tops(&t));
+	task_release(&t);
+}
+
+/*
+ * Issue 22 item 1: env_params.design_reads names the data files a design
+ * may $readmemh, by a literal; nothing else of the run is readable, and a
+ * name that is not a data file of the task is the task's error.
+ * verilog_check_calls() (yosys) checks the calls alone.
+ */
+static void
+test_verdict_design_reads(void **state)
+{
+	static const char rom[] =
+	    "module TopModule(input [1:0] a, output [7:0] q);\n"
+	    "  reg [7:0] m[0:3];\n"
+	    "  initial $readmemh(\"rom.hex\", m);\n"
+	    "  assign q = m[a];\n"
+	    "endmodule\n";
+	static const char *const refused[] = {
+		/* another file: the testbench's expected values */
+		"module TopModule(output [7:0] q);\n  reg [7:0] m[0:3];\n"
+		"  initial $readmemh(\"reference.dat\", m);\nendmodule\n",
+		/* a name the check cannot read */
+		"module TopModule(output [7:0] q);\n  reg [7:0] m[0:3];\n"
+		"  reg [8*8:1] n = \"rom.hex\";\n"
+		"  initial $readmemh(n, m);\nendmodule\n",
+		/* a macro that makes the call */
+		"`define R(f) $readmemh(f, m)\n"
+		"module TopModule(output [7:0] q);\n  reg [7:0] m[0:3];\n"
+		"  initial `R(\"reference.dat\");\nendmodule\n",
+		"`define R $readmemh(\"rom.hex\", m)\n"
+		"module TopModule(output [7:0] q);\n  reg [7:0] m[0:3];\n"
+		"  initial `R;\nendmodule\n",
+		/* the allowed file, opened as a file */
+		"module TopModule(output [7:0] q);\n  integer fd;\n"
+		"  initial fd = $fopen(\"rom.hex\", \"r\");\nendmodule\n",
+	};
+	static const char forced[] =
+	    "module m(output z);\n  initial force z = 0;\nendmodule\n";
+	struct task t;
+	struct err err;
+	char *r, *reads;
+
+	(void)state;
+	make_task(&t, "local/rom", "iverilog",
+	    "{\"top\":\"tb\",\"design_reads\":[\"rom.hex\"]}");
+	task_add_file(&t, "rom.hex", "data", "00\n01\n", 6);
+	task_add_file(&t, "reference.dat", "data", "00\n", 3);
+	assert_int_equal(verilog_design_reads(&t, &reads, &err), 0);
+	assert_str(reads, "rom.hex");
+	free(reads);
+	r = verilog_check_task(&t, rom, strlen(rom));
+	if (r != NULL)
+		fail_msg("allowed read: %s", r);
+	r = verilog_check_calls(&t, rom, strlen(rom));
+	if (r != NULL)
+		fail_msg("allowed read (yosys): %s", r);
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		r = verilog_check_task(&t, refused[i], strlen(refused[i]));
+		if (r == NULL || strstr(r, "\tforbidden-call\t") == NULL)
+			fail_msg("case %zu: %s", i, r != NULL ? r : "none");
+		free(r);
+		r = verilog_check_calls(&t, refused[i], strlen(refused[i]));
+		if (r == NULL || strstr(r, "\tforbidden-call\t") == NULL)
+			fail_msg("case %zu (yosys): %s", i, r != NULL ? r :
+			    "none");
+		free(r);
+	}
+	/* yosys checks the calls alone: force is the simulation's. */
+	r = verilog_check_calls(&t, forced, strlen(forced));
+	assert_null(r);
+	task_release(&t);
+	/* Without design_reads no file at all. */
+	make_task(&t, "local/rom", "iverilog", "{\"top\":\"tb\"}");
+	task_add_file(&t, "rom.hex", "data", "00\n01\n", 6);
+	r = verilog_check_task(&t, rom, strlen(rom));
+	assert_non_null(r);
+	assert_non_null(strstr(r, "3\tforbidden-call\t$readmemh"));
+	free(r);
+	task_release(&t);
+	/* A name that is not a data file, or not a string. */
+	make_task(&t, "local/rom", "iverilog", "{\"design_reads\":"
+	    "\"test.sv\"}");
+	task_add_file(&t, "test.sv", "testbench", "module tb; endmodule\n",
+	    21);
+	assert_int_equal(verilog_design_reads(&t, &reads, &err), -1);
+	assert_non_null(strstr(err.msg, "'test.sv' is not a data file"));
+	task_release(&t);
+	make_task(&t, "local/rom", "iverilog", "{\"design_reads\":[1]}");
+	assert_int_equal(verilog_design_reads(&t, &reads, &err), -1);
+	assert_non_null(strstr(err.msg, "a string or an array of strings"));
 	task_release(&t);
 }
 
@@ -647,6 +806,7 @@ main(void)
 		FX_TEST(test_verdict_task_patterns_and_exit),
 		FX_TEST(test_verdict_candidate_lines_are_not_the_testbench),
 		FX_TEST(test_verdict_expected_tops),
+		cmocka_unit_test(test_verdict_design_reads),
 		FX_TEST(test_verdict_names_in_triage),
 		FX_TEST(test_verdict_sorry_does_not_excuse_a_finding),
 	};

@@ -53,6 +53,23 @@ verify_here(struct fx *f, const char *params, const char *code,
 	candidate_release(&c);
 }
 
+/* verify_here() for a task with no env_params whose interface is
+ * interface. */
+static void
+verify_named(struct fx *f, const char *interface, const char *code,
+    struct outcome *o)
+{
+	struct task t;
+	struct candidate c;
+
+	make_task(&t, "local/synth", "yosys", NULL);
+	t.interface = xstrdup(interface);
+	make_cand(&c, "local/synth", code);
+	run_plan(f, &env_yosys, &t, &c, 60, o);
+	task_release(&t);
+	candidate_release(&c);
+}
+
 /* --- prepare ---------------------------------------------------------- */
 
 static void
@@ -388,6 +405,22 @@ test_yosys_missing_top_is_format(void **state)
 	assert_str(o.run.verdict, "fail");
 	assert_str(o.run.category, "format");
 	assert_str(o.run.subcategory, "missing-top");
+	outcome_release(&o);
+	/* Issue 22 item 8: a task whose interface names its module (an
+	 * RTLLM alu) synthesises that module, not TopModule. */
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+	verify_named(f, "module alu(input a, output y);",
+	    "module alu(input a, output y); assign y = ~a; endmodule\n", &o);
+	assert_str(o.run.verdict, "pass");
+	outcome_release(&o);
+	rm_rf(f->dir);
+	assert_int_equal(mkdir(f->dir, 0700), 0);
+	verify_named(f, "module alu(input a, output y);",
+	    "module alu32(input a, output y); assign y = ~a; endmodule\n",
+	    &o);
+	assert_str(o.run.subcategory, "missing-top");
+	assert_str(o.run.evidence, "ERROR: Module `alu' not found!");
 	outcome_release(&o);
 }
 
