@@ -169,6 +169,8 @@ vsvc_new(struct vsvc **out, struct store *st, const struct vsvc_opts *o,
 	*out = NULL;
 	s->st = st;
 	s->o = *o;
+	/* Every batch proves its envs' toolchains first (smoke.h). */
+	s->o.vo.smoke = verify_smoke;
 	if (s->o.jobs < 1)
 		s->o.jobs = 1;
 	if (h != NULL)
@@ -269,7 +271,7 @@ tell_broken(struct vsvc *s, const struct task *t)
 	char names[PIPELINE_MAX][PIPELINE_NAME], id[ERR_MSG_MAX];
 	int n;
 
-	if (s->o.vo.no_smoke)
+	if (s->o.vo.smoke == NULL)
 		return;
 	n = pipeline_split(t->env, names, NULL);
 	for (int k = 0; k < n; k++) {
@@ -284,7 +286,7 @@ tell_broken(struct vsvc *s, const struct task *t)
 			free(key);
 			continue;
 		}
-		sm = verify_smoke(names[k], &s->o.vo);
+		sm = s->o.vo.smoke(names[k], &s->o.vo);
 		if (sm->state == SMOKE_BROKEN) {
 			m = verify_smoke_evidence(names[k], sm);
 			problem(s, VSVC_NOTE, NULL, m);

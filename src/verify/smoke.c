@@ -120,7 +120,6 @@ sample_run(const struct sample *s, const struct candidate *c,
 
 	so.no_sandbox = o->no_sandbox;
 	so.workroot = o->workroot;
-	so.no_smoke = 1;
 	if (verify_job_start(&j, &so, &s->task, c, 0, 24, 80, err) < 0)
 		return -1;
 	while (!verify_job_step(j, NULL, NULL)) {
@@ -418,12 +417,4 @@ verify_smoke(const char *env, const struct verify_opts *o)
 	memset(&slot->r, 0, sizeof slot->r);
 	smoke_run(env, o, &slot->r);
 	return &slot->r;
-}
-
-char *
-verify_smoke_evidence(const char *env, const struct smoke_result *s)
-{
-	return xasprintf("%s is broken here: its smoke test failed, %s; %s",
-	    env, s->detail != NULL ? s->detail : "for no reason given",
-	    s->hint != NULL ? s->hint : "repair it (make deps)");
 }

@@ -27,27 +27,6 @@
 #include "base/err.h"
 #include "verify/verify.h"
 
-enum smoke_state {
-	/* the env has no smoke test, or its good sample met a sandbox
-	 * failure (env-error/sandbox-failure: the machine's namespaces,
-	 * not the toolchain): nothing proven, the candidates run and say
-	 * so themselves */
-	SMOKE_NONE,
-	SMOKE_OK,	/* proven here */
-	SMOKE_BROKEN	/* the toolchain is here but does not work */
-};
-
-struct smoke_result {
-	enum smoke_state state;
-	int	 cached;	/* 1: from the disk cache, nothing ran now */
-	/* SMOKE_BROKEN: what failed, "the known-good sample: env-error at
-	 * compile: ERROR: No supported gcc/g++ host compiler found ..." */
-	char	*detail;
-	char	*hint;		/* SMOKE_BROKEN: what to do */
-	char	*stage;		/* SMOKE_BROKEN: the stage that failed, or NULL */
-	char	*log;		/* SMOKE_BROKEN: that sample's log, or NULL */
-};
-
 /*
  * The smoke test of env (one env, not a pipeline), run now or taken from
  * a cache, with the sandbox and work root of o (its limits are not
@@ -60,11 +39,5 @@ struct smoke_result {
 const struct smoke_result *verify_smoke(const char *env,
 	    const struct verify_opts *o);
 
-/*
- * What verify stores for a candidate of an env whose smoke test failed:
- * the evidence line ("the toolchain is broken: its smoke test ...; what
- * to do").  New string.
- */
-char	*verify_smoke_evidence(const char *env, const struct smoke_result *s);
 
 #endif

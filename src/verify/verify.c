@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE
 #include "verify/verify.h"
-#include "verify/smoke.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -839,12 +838,11 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 		j->missing = missing_reason(names, (size_t)n, err != NULL ?
 		    err->msg : "toolchain missing");
 		snprintf(j->toolchain, sizeof j->toolchain, "missing");
-	} else if (!o->no_smoke) {
+	} else if (o->smoke != NULL) {
 		/* Proven, not assumed (issue 21): a toolchain that fails its
 		 * own smoke test decides nothing about this candidate. */
 		for (int k = 0; k < n && j->broken == NULL; k++) {
-			const struct smoke_result *sm = verify_smoke(names[k],
-			    o);
+			const struct smoke_result *sm = o->smoke(names[k], o);
 
 			if (sm->state == SMOKE_BROKEN) {
 				j->broken = verify_smoke_evidence(names[k], sm);
@@ -1043,6 +1041,12 @@ wrapper_failure(const struct verify_job *j, const char **line)
 	p = nl + 1;
 	nl = memchr(p, '\n', len);
 	if (nl == NULL || nl + 1 != p + len)
+		return 0;
+	/* A tool the sandbox cannot see ("bwrap: execvp /opt/x/nvcc: No
+	 * such file or directory") is no transient failure of the sandbox
+	 * but the toolchain's: its env judges it, and its smoke test finds
+	 * it broken (issue 21). */
+	if (memmem(p, (size_t)(nl - p), ": execvp ", 9) != NULL)
 		return 0;
 	for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++) {
 		if (strncmp(p, tools[i], strlen(tools[i])) == 0) {
@@ -1443,4 +1447,12 @@ verify_job_free(struct verify_job *j)
 	free(j->missing);
 	free(j->broken);
 	free(j);
+}
+
+char *
+verify_smoke_evidence(const char *env, const struct smoke_result *s)
+{
+	return xasprintf("%s is broken here: its smoke test failed, %s; %s",
+	    env, s->detail != NULL ? s->detail : "for no reason given",
+	    s->hint != NULL ? s->hint : "repair it (make deps)");
 }

@@ -43,13 +43,46 @@ struct verify_opts {
 	long	 nproc;		/* RLIMIT_NPROC; 0: 256 */
 	long	 disk_mb;	/* cap on the work directory's size; 0: 256 */
 	/*
-	 * 0: a job first proves its env's toolchain with the env's smoke
-	 * test (smoke.h), and a broken one makes the run env-error/
-	 * toolchain-broken without running it; 1: not (the smoke test's
-	 * own jobs).
+	 * The proof of an env's toolchain, asked of each env of a job
+	 * before it runs (verify_smoke() of smoke.h, which the verify
+	 * service sets): one that says SMOKE_BROKEN makes the run
+	 * env-error/toolchain-broken without running anything.  NULL: not
+	 * asked (the smoke test's own jobs, unit tests of one env).  The
+	 * result is borrowed and must outlive the job.
 	 */
-	int	 no_smoke;
+	const struct smoke_result *(*smoke)(const char *env,
+	    const struct verify_opts *o);
 };
+
+/* An env's smoke test's outcome (smoke.h). */
+enum smoke_state {
+	/* the env has no smoke test, or its good sample met a sandbox
+	 * failure (env-error/sandbox-failure: the machine's namespaces,
+	 * not the toolchain): nothing proven, the candidates run and say
+	 * so themselves */
+	SMOKE_NONE,
+	SMOKE_OK,	/* proven here */
+	SMOKE_BROKEN	/* the toolchain is here but does not work */
+};
+
+struct smoke_result {
+	enum smoke_state state;
+	int	 cached;	/* 1: from the disk cache, nothing ran now */
+	/* SMOKE_BROKEN: what failed, "the known-good sample: env-error at
+	 * compile: ERROR: No supported gcc/g++ host compiler found ..." */
+	char	*detail;
+	char	*hint;		/* SMOKE_BROKEN: what to do */
+	char	*stage;		/* SMOKE_BROKEN: the stage that failed, or NULL */
+	char	*log;		/* SMOKE_BROKEN: that sample's log, or NULL */
+};
+
+/*
+ * What verify stores for a candidate of an env whose smoke test failed:
+ * the evidence line ("the toolchain is broken: its smoke test ...; what
+ * to do").  New string.
+ */
+char	*verify_smoke_evidence(const char *env, const struct smoke_result *s);
+
 
 
 /*
