@@ -3,16 +3,16 @@
 #
 # The fresh-machine check (issue 21): a clean Debian 12 root made with
 # debootstrap, a clone of this checkout's HEAD and a copy of ../shared
-# put in it, and `CI=true bash .ci/run` (or COMMAND) run there under
-# chroot, as CI runs it on a new machine.  Nothing installed on this
+# put in it, and `CI=true bash .ci/run` (or COMMAND) run there in a
+# bubblewrap of that root, as CI runs it on a new machine.  Nothing installed on this
 # machine by hand can hide a missing install step in it: the root starts
 # with what a new machine of the project's kind has before `make deps`
 # (Debian's minbase, plus make, git, gcc, python3 and ca-certificates),
 # and `make test` installs the rest itself.
 #
 # Run it before submitting any change to scripts/deps.sh, the Makefile's
-# set-up or scripts/venv.sh.  It needs root, debootstrap (installed when
-# missing) and the network to Debian's and PyPI's mirrors; it downloads
+# set-up or scripts/venv.sh.  It needs root, debootstrap and bubblewrap
+# (installed when missing) and the network to Debian's and PyPI's mirrors; it downloads
 # everything (about 2 GB of Debian packages and 3.2 GB of wheels) and
 # takes 40 to 60 minutes on 2 cores, too slow for CI.
 #
@@ -35,20 +35,20 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ "$(id -u)" -eq 0 ] || { echo "fresh-check: needs root (debootstrap, chroot)" >&2; exit 2; }
+[ "$(id -u)" -eq 0 ] || { echo "fresh-check: needs root (debootstrap, bubblewrap as root)" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/.." && pwd)
 shared=$(cd "$src/.." && pwd)/shared
 [ -d "$shared" ] || { echo "fresh-check: no $shared beside the checkout" >&2; exit 2; }
 mirror=${ASSAY_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
-if ! command -v debootstrap >/dev/null 2>&1; then
-	echo "fresh-check: installing debootstrap"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
-fi
+for tool in debootstrap bwrap:bubblewrap; do
+	command -v "${tool%%:*}" >/dev/null 2>&1 && continue
+	echo "fresh-check: installing ${tool#*:}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${tool#*:}" \
+	    >/dev/null
+done
 
-mounted=""
 cleanup() {
-	for m in $mounted; do umount -l "$m" 2>/dev/null || true; done
 	if [ $keep -eq 0 ]; then rm -rf "$root"; else echo "fresh-check: root kept in $root"; fi
 }
 trap cleanup EXIT
@@ -90,16 +90,6 @@ for f in /etc/pip.conf /etc/npmrc; do
 	[ -f "$f" ] && cp "$f" "$root$f"
 done
 
-for m in proc sys dev dev/pts; do
-	mkdir -p "$root/$m"
-	case $m in
-	proc) mount -t proc proc "$root/proc" ;;
-	sys) mount --rbind /sys "$root/sys" ;;
-	dev) mount --rbind /dev "$root/dev" ;;
-	dev/pts) continue ;;
-	esac
-	mounted="$root/$m $mounted"
-done
 mkdir -p "$root/tmp" && chmod 1777 "$root/tmp"
 
 if [ $# -eq 0 ]; then
@@ -118,8 +108,15 @@ for v in SSL_CERT_FILE SSL_CERT_DIR PIP_CERT REQUESTS_CA_BUNDLE \
 	eval "val=\${$v-}"
 	[ -z "$val" ] || envs="$envs $v=$val"
 done
+# The root is entered with bubblewrap, not chroot: the kernel refuses a
+# new user namespace to a chrooted process, and assay's own sandbox (a
+# bubblewrap of its own) needs one.  Root keeps its capabilities, the
+# host's /dev (ptys for the UI tests), /sys and /proc (bound whole: a
+# /proc with bubblewrap's read-only covers is not "fully visible", and
+# the kernel then refuses the /proc of assay's own sandbox).
 # shellcheck disable=SC2086
-chroot "$root" /usr/bin/env -i $envs sh -c 'cd /work/main && exec "$@"' \
-    sh "$@" || rc=$?
+bwrap --bind "$root" / --dev-bind /dev /dev --bind /proc /proc --ro-bind /sys /sys \
+    --cap-add ALL --die-with-parent --chdir /work/main \
+    /usr/bin/env -i $envs "$@" || rc=$?
 echo "fresh-check: exit $rc after $(( $(date +%s) - start )) s in all"
 exit $rc
