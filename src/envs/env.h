@@ -19,7 +19,7 @@
 #include "model/sample.h"
 #include "model/vocab.h"
 
-#define ENV_MAX_STAGES 4
+#define ENV_MAX_STAGES 6
 #define ENV_MAX_ARGS 64
 #define ENV_MAX_RO 16		/* read-only data files of a stage */
 #define ENV_MAX_SEAL 8		/* files a stage seals or uses */

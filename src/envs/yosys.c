@@ -38,6 +38,7 @@
 
 #include "base/buf.h"
 #include "envs/verilog.h"
+#include "envs/yosys_equiv.h"
 
 #define CAND_FILE "candidate.sv"
 #define LIB_FILE "cmos_cells.lib"
@@ -83,19 +84,6 @@ yosys_toolchain(char *buf, size_t n, struct err *err)
 	return 0;
 }
 
-/* Why: names go into a yosys script, where ';' or a space would split it. */
-static int
-script_safe(const char *s)
-{
-	if (*s == '\0')
-		return 0;
-	for (; *s != '\0'; s++)
-		if (!verilog_is_ident((unsigned char)*s) && *s != '.' &&
-		    *s != '-')
-			return 0;
-	return 1;
-}
-
 /* The module a candidate must define: env_params.top when the task names
  * it, else the one its files or interface name (verilog_expected_tops()). */
 static char *
@@ -106,19 +94,77 @@ yosys_tops(const struct task *t)
 	return top != NULL ? top : verilog_expected_tops(t);
 }
 
+/*
+ * The files the miter stage reads, sealed from prepare()'s (ADR 0034):
+ * the candidate, the reference and the data files the candidate may
+ * $readmemh (reads, space-separated, may be NULL).  Into names (max
+ * entries, NULL-terminated); the strings point into reads or are static.
+ */
+static void
+equiv_files(const char *ref, char *reads, const char **names, size_t max)
+{
+	size_t k = 0;
+
+	names[k++] = CAND_FILE;
+	names[k++] = ref;
+	for (char *save = NULL, *w = reads != NULL ? strtok_r(reads, " ",
+	    &save) : NULL; w != NULL && k + 1 < max; w = strtok_r(NULL, " ",
+	    &save))
+		names[k++] = w;
+	names[k] = NULL;
+}
+
+/* Seal the miter stage's files (before any stage is planned). */
+static void
+plan_equiv_seal(struct env_plan *plan, const char *ref, const char *reads)
+{
+	char *copy = reads != NULL ? xstrdup(reads) : NULL;
+	const char *names[ENV_MAX_SEAL + 1];
+
+	equiv_files(ref, copy, names, ENV_MAX_SEAL + 1);
+	env_plan_seal(plan, names);
+	free(copy);
+}
+
+/*
+ * The miter stage, in a work area holding only the sealed candidate,
+ * reference and data files, seals the miter; the equiv stage proves it
+ * in an area holding that alone, so no file the candidate's design was
+ * read beside reaches the proof.
+ */
+static void
+plan_equiv(struct env_plan *plan, const char *ref, const char *reads,
+    const char *miter, const char *prove)
+{
+	char *copy = reads != NULL ? xstrdup(reads) : NULL;
+	const char *names[ENV_MAX_SEAL + 1];
+	const char *const s1[] = { "yosys", "-q", "-p", miter, NULL };
+	const char *const s2[] = { "yosys", "-p", prove, NULL };
+	const char *const out[] = { YOSYS_EQUIV_MITER, NULL };
+
+	equiv_files(ref, copy, names, ENV_MAX_SEAL + 1);
+	env_plan_stage(plan, "miter", s1);
+	env_plan_use(plan, names);
+	env_plan_seal(plan, out);
+	env_plan_stage(plan, "equiv", s2);
+	env_plan_use(plan, out);
+	free(copy);
+}
+
 static int
 yosys_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
 {
 	char *top = env_param_str(t, "top");
 	char *lib = env_param_str(t, "liberty");
-	char *synth = NULL, *area = NULL, *found = NULL;
+	char *synth = NULL, *area = NULL, *found = NULL, *reads = NULL;
+	char *miter = NULL, *prove = NULL;
 	const char *reserved[] = { CAND_FILE, NETLIST_FILE, STAT_FILE,
-	    AREA_FILE, NULL, NULL };
-	int rc = -1;
+	    AREA_FILE, YOSYS_EQUIV_MITER, NULL, NULL };
+	struct yosys_equiv eq = { 0 };
+	int rc = -1, equiv;
 
 	plan->cand_file = xstrdup(CAND_FILE);
-	plan->timeout_s = (int)env_param_int(t, "timeout_s", 60);
 	if (top == NULL) {
 		/* The module the task expects (its interface's, or the one
 		 * its testbench instantiates) that the candidate declares,
@@ -129,12 +175,16 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 		top = verilog_pick_top(c->code, c->code_len, tops);
 		free(tops);
 	}
-	if (!script_safe(top)) {
+	if (!yosys_script_safe(top)) {
 		err_set(err, "top module name '%s' is not a plain identifier",
 		    top);
 		goto out;
 	}
-	if (lib != NULL && (!script_safe(lib) ||
+	if ((equiv = yosys_equiv_params(t, top, &eq, err)) < 0)
+		goto out;
+	/* A proof takes longer than a synthesis (docs/envs.md). */
+	plan->timeout_s = (int)env_param_int(t, "timeout_s", equiv ? 120 : 60);
+	if (lib != NULL && (!yosys_script_safe(lib) ||
 	    task_file_by_name(t, lib) == NULL)) {
 		err_set(err, "liberty file '%s' is not a task file", lib);
 		goto out;
@@ -143,7 +193,7 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 	    err) < 0)
 		goto out;
 	/* the liberty file is the env's own unless the task names one */
-	reserved[4] = lib == NULL ? LIB_FILE : NULL;
+	reserved[5] = lib == NULL ? LIB_FILE : NULL;
 	if (env_write_task_files(plan, workdir, t, reserved, "yosys", err) < 0)
 		goto out;
 	if (lib == NULL) {
@@ -159,9 +209,8 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 	/* yosys reads the files of $readmemh while it elaborates: the
 	 * candidate may name only the data files the task allows
 	 * (docs/security.md, "Files of the harness"). */
-	if (verilog_design_reads(t, &found, err) < 0)
+	if (verilog_design_reads(t, &reads, err) < 0)
 		goto out;
-	free(found);
 	found = verilog_check_calls(t, c->code, c->code_len);
 	if (found != NULL) {
 		/* Nothing reads the candidate; the stage names the tool. */
@@ -189,17 +238,30 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 		const char *const s3[] = { "yosys", "-q", "-p", area, NULL };
 		const char *const s4[] = { "cat", AREA_FILE, NULL };
 
+		if (equiv)
+			plan_equiv_seal(plan, eq.ref_file, reads);
 		env_plan_stage(plan, "synth", s1);
 		env_plan_stage(plan, "stat", s2);
+		if (equiv) {
+			/* A proof's share of the run: half, so that a SAT
+			 * instance that runs out says how far it came. */
+			miter = yosys_equiv_miter_script(&eq, CAND_FILE, top);
+			prove = yosys_equiv_sat_script(&eq, plan->timeout_s / 2);
+			plan_equiv(plan, eq.ref_file, reads, miter, prove);
+		}
 		env_plan_stage(plan, "area", s3);
 		env_plan_stage(plan, "area-stat", s4);
 	}
 	rc = 0;
 out:
+	yosys_equiv_release(&eq);
 	free(top);
 	free(lib);
 	free(synth);
 	free(area);
+	free(miter);
+	free(prove);
+	free(reads);
 	free(found);
 	return rc;
 }
@@ -282,6 +344,12 @@ static const struct env_rule yosys_rules[] = {
 	{ "synth", "unsupported", CATEGORY_COMPILE, "unsynthesizable" },
 	{ "synth", "Unsupported", CATEGORY_COMPILE, "unsynthesizable" },
 	{ ENV_RULE_WARNING, "Latch inferred", CATEGORY_FUNCTIONAL, "latch" },
+	/* the equivalence's miter (yosys_equiv.c) */
+	{ "miter", "has no port", CATEGORY_COMPILE, "port-mismatch" },
+	{ "miter", "is not a port of the reference", CATEGORY_COMPILE,
+	  "port-mismatch" },
+	{ "miter", "is a blackbox", CATEGORY_COMPILE, "unknown-module" },
+	{ "miter", "syntax error", CATEGORY_COMPILE, "syntax-error" },
 };
 #define YOSYS_NRULES (sizeof yosys_rules / sizeof yosys_rules[0])
 
@@ -449,17 +517,195 @@ scan_log(const struct env_plan *plan, const char *log, size_t len,
 	}
 }
 
+/* The index of the stage named name among the first n of plan, or -1. */
+static int
+stage_index(const struct env_plan *plan, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n && i < plan->nstages; i++)
+		if (strcmp(plan->stages[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The miter's first error, in words for a port that does not match:
+ * yosys says "No matching port in gate module was found for \d!" (the
+ * reference's d has no port of its name, direction and width in the
+ * candidate) or "... in gold module ... \z!" (the candidate's z is
+ * none of the reference's).  New string, or NULL when the log has no
+ * ERROR line.
+ */
+static char *
+miter_error(const char *log, size_t len)
+{
+	static const struct {
+		const char *yosys, *lead, *tail;
+	} ports[] = {
+		{ "ERROR: No matching port in gate module was found for ",
+		  "the candidate has no port ", " of the reference's direction"
+		  " and width (its ports must be the reference's)" },
+		{ "ERROR: No matching port in gold module was found for ",
+		  "the candidate's port ", " is not a port of the reference"
+		  " (name, direction and width must match)" },
+	};
+	const char *p = log, *end = log + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+
+		for (size_t i = 0; i < sizeof ports / sizeof ports[0]; i++) {
+			size_t k = strlen(ports[i].yosys);
+			const char *n = p + k, *e = p + l;
+
+			if (l <= k || memcmp(p, ports[i].yosys, k) != 0)
+				continue;
+			n += *n == '\\';
+			e -= e > n && e[-1] == '!';
+			return xasprintf("%s%.*s%s", ports[i].lead,
+			    (int)(e - n), n, ports[i].tail);
+		}
+		if ((l > 7 && memcmp(p, "ERROR: ", 7) == 0) ||
+		    memmem(p, l, ": ERROR: ", 9) != NULL)
+			return xstrndup(p, l);
+		p = nl != NULL ? nl + 1 : end;
+	}
+	return NULL;
+}
+
+/* The equivalence's metrics, after the others in m (an open object). */
+static void
+equiv_metrics(struct buf *m, const struct yosys_equiv_scan *q)
+{
+	const char *what = NULL;
+	int steps = q->base;
+
+	switch (q->result) {
+	case YOSYS_EQUIV_PROVEN:
+		what = q->state == 0 ? "combinational" : "induction";
+		steps = q->state == 0 ? 0 : q->induction;
+		break;
+	case YOSYS_EQUIV_BOUNDED:
+		what = "bounded";
+		break;
+	case YOSYS_EQUIV_DIFFERENT:
+		what = "not-equivalent";
+		steps = q->fail_step;
+		break;
+	case YOSYS_EQUIV_UNFINISHED:
+		what = "unfinished";
+		break;
+	case YOSYS_EQUIV_NONE:
+		return;
+	}
+	buf_printf(m, ",\"equiv\":\"%s\"", what);
+	if (steps > 0)
+		buf_printf(m, ",\"equiv_steps\":%d", steps);
+}
+
+/*
+ * The verdict of the equivalence stages (miter at im, equiv at ie; -1
+ * when they did not run; depth the bound asked for) of a candidate whose
+ * synthesis passed: 1 when it decided r (not a pass), 0 for a pass, with
+ * a note that says what was proven (docs/envs.md).
+ */
+static int
+judge_equiv(const struct env_stage_result *res, int im, int ie, long depth,
+    const struct yosys_equiv_scan *q, struct run *r)
+{
+	char *ev, *note;
+
+	if (im < 0) {
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-error", "the equivalence proof did not run");
+		return 1;
+	}
+	if (res[im].exit_code != 0) {
+		char *why = miter_error(res[im].log, res[im].log_len);
+
+		env_set(&r->stage, "miter");
+		ev = env_evidence(why, res[im].log, res[im].log_len, "yosys");
+		env_verdict_rule(r, VERDICT_FAIL, env_rule_find(yosys_rules,
+		    YOSYS_NRULES, "miter", ev), CATEGORY_COMPILE, "other", ev);
+		free(why);
+		free(ev);
+		return 1;
+	}
+	env_set(&r->stage, "equiv");
+	if (ie < 0 || res[ie].exit_code != 0 ||
+	    q->result == YOSYS_EQUIV_NONE) {
+		/* The solver cannot read the netlist, or said nothing: not
+		 * a verdict on the candidate (docs/adr/0004). */
+		ev = ie < 0 ? xstrdup("the equivalence proof did not run") :
+		    env_evidence(NULL, res[ie].log, res[ie].log_len, "yosys");
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+		    "toolchain-limitation", ev);
+		free(ev);
+		return 1;
+	}
+	switch (q->result) {
+	case YOSYS_EQUIV_DIFFERENT:
+		if (q->fail_step > 0) {
+			char *step = yosys_equiv_step_text(q, q->fail_step, 1);
+
+			ev = xasprintf("not equivalent to the reference: %s",
+			    q->state == 0 && q->fail_step == 1 ?
+			    step + strlen("step 1: ") : step);
+			free(step);
+		} else {
+			ev = xstrdup("not equivalent to the reference (the"
+			    " solver's counterexample could not be read)");
+		}
+		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+		    "not-equivalent", ev);
+		free(ev);
+		for (int i = 1; i <= q->steps; i++) {
+			char *step = yosys_equiv_step_text(q, i, 0);
+
+			note = xasprintf("counterexample %s", step);
+			run_add_diag(r, "", 0, 0, i == q->fail_step ? "error" :
+			    "note", note, 0);
+			free(note);
+			free(step);
+		}
+		return 1;
+	case YOSYS_EQUIV_UNFINISHED:
+		ev = xasprintf("the equivalence proof ran out of time: a SAT"
+		    " instance passed its limit after the first %d of the %ld"
+		    " steps asked for were proven equal", q->base, depth);
+		env_verdict(r, VERDICT_TIMEOUT, CATEGORY_FUNCTIONAL, "timeout",
+		    ev);
+		free(ev);
+		return 1;
+	case YOSYS_EQUIV_PROVEN:
+		note = q->state == 0 ? xstrdup("equivalent to the reference for"
+		    " all inputs (combinational)") : xasprintf("equivalent to"
+		    " the reference: proven by induction (length %d) from an"
+		    " unknown initial state, for every input sequence",
+		    q->induction);
+		break;
+	default:
+		note = xasprintf("equal to the reference for the first %d steps"
+		    " (a clock cycle is two) from an unknown initial state, for"
+		    " every input sequence; not proven beyond", q->base);
+		break;
+	}
+	run_add_diag(r, "", 0, 0, "note", note, 0);
+	free(note);
+	return 0;
+}
+
 static void
 yosys_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
     struct run *r)
 {
 	struct synth_scan s = { .cells = -1, .mapped = -1, .area = -1 };
+	struct yosys_equiv_scan q = { .state = -1 };
 	const struct env_stage_result *last = nres > 0 ? &res[nres - 1] : NULL;
 	struct buf m = BUF_INIT;
-	int area_ok;
+	int area_ok, ia, ias, im, ie, equiv, proof;
 
-	(void)t;
 	if (last == NULL) {
 		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
 		return;
@@ -470,10 +716,21 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 		verilog_judge_precheck(plan, r);
 		return;
 	}
-	/* synth, stat (cat), area, area-stat (cat) */
+	/* synth, stat (cat), [miter, equiv,] area, area-stat (cat) */
+	ia = stage_index(plan, nres, "area");
+	ias = stage_index(plan, nres, "area-stat");
+	im = stage_index(plan, nres, "miter");
+	ie = stage_index(plan, nres, "equiv");
+	equiv = stage_index(plan, plan->nstages, "miter") >= 0;
+	proof = (im >= 0 && (size_t)im == nres - 1) ||
+	    (ie >= 0 && (size_t)ie == nres - 1);
 	for (size_t i = 0; i < nres; i++)
-		scan_log(plan, res[i].log, res[i].log_len, i >= 2, &s, r);
-	area_ok = nres >= 4 && res[3].exit_code == 0;
+		if ((int)i != im && (int)i != ie)
+			scan_log(plan, res[i].log, res[i].log_len, (int)i == ia
+			    || (int)i == ias, &s, r);
+	if (ie >= 0)
+		yosys_equiv_scan(res[ie].log, res[ie].log_len, &q);
+	area_ok = ias >= 0 && res[ias].exit_code == 0;
 	env_set(&r->stage, "synth");
 	if (s.cells >= 0) {
 		buf_printf(&m, "{\"cells\":%ld", s.cells);
@@ -485,13 +742,29 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 			buf_printf(&m, ",\"mapped_cells\":%ld", s.mapped);
 		if (area_ok && s.unmapped > 0)
 			buf_printf(&m, ",\"unmapped_cells\":%ld", s.unmapped);
+		equiv_metrics(&m, &q);
 		buf_adds(&m, "}");
 		free(r->metrics);
 		r->metrics = buf_detach(&m, NULL);
 	}
-	if (env_judge_limits(stop, last->exit_code, "compile", "synthesis",
-	    r))
+	if (proof) {
+		/* The proof ran out of time or space, not the synthesis. */
+		env_set(&r->stage, plan->stages[nres - 1].name);
+		if (env_judge_limits(stop, last->exit_code, "functional",
+		    "the equivalence proof", r))
+			goto out;
+		if (stop != ENV_STOP_NONE || last->exit_code == 128 + 25 ||
+		    memmem(last->log, last->log_len, "bad_alloc", 9) != NULL) {
+			env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
+			    "resource-limit", "the equivalence proof ran out"
+			    " of memory or disk");
+			goto out;
+		}
+		env_set(&r->stage, "synth");
+	} else if (env_judge_limits(stop, last->exit_code, "compile",
+	    "synthesis", r)) {
 		goto out;
+	}
 	if (res[0].exit_code == 127) {
 		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
 		    "toolchain-missing", NULL);
@@ -522,8 +795,11 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (res[0].exit_code == 0 && s.drivers == 0) {
+		if (equiv && judge_equiv(res, im, ie, env_param_int(t,
+		    "equiv_depth", YOSYS_EQUIV_DEPTH), &q, r))
+			goto out;
 		env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
-		if (nres >= 3 && res[2].exit_code != 0)
+		if (ia >= 0 && res[ia].exit_code != 0)
 			run_add_diag(r, "", 0, 0, "note", "no area: the netlist"
 			    " could not be mapped onto the liberty file", 0);
 		else if (s.unmapped > 0)
@@ -550,6 +826,7 @@ yosys_judge(const struct task *t, const struct env_plan *plan,
 		free(ev);
 	}
 out:
+	yosys_equiv_scan_release(&q);
 	buf_release(&m);
 	free(s.first_error);
 	free(s.first_problem);
