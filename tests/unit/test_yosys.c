@@ -28,6 +28,7 @@
 #include "model/sample.h"
 #include "testlib.h"
 #include "envtest.h"
+#include "envs/yosys_equiv.h"
 
 extern const struct env_ops env_yosys;
 
@@ -187,18 +188,28 @@ test_yosys_prepare_liberty_and_top_params(void **state)
 
 /* --- real runs ------------------------------------------------------- */
 
-static void
-test_yosys_dff8r_reference_passes(void **state)
+/* The shared VerilogEval v2 dff8r reference (new); skips the test
+ * without yosys or the data. */
+static char *
+dff8r_ref(struct fx *f)
 {
-	struct fx *f = *state;
-	struct outcome o;
-	char *path, *ref, *code, *p;
+	char *path, *ref;
 
 	need_tool(&env_yosys);
 	need_data(f);
 	path = xasprintf("%s/verilog-eval-v2/Prob041_dff8r_ref.sv", f->data);
 	ref = read_text(path);
 	free(path);
+	return ref;
+}
+
+static void
+test_yosys_dff8r_reference_passes(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+	char *ref = dff8r_ref(f), *code, *p;
+
 	p = strstr(ref, "module RefModule");
 	assert_non_null(p);
 	code = xasprintf("%.*smodule TopModule%s", (int)(p - ref), ref,
@@ -476,23 +487,43 @@ test_yosys_logic_loop_and_unknown_module(void **state)
 
 /* --- judge without running ------------------------------------------ */
 
+/*
+ * Judge nres stage results (logs, exit codes) of a plan of the stages
+ * names (NULL-terminated; NULL: none planned) for a task with params
+ * (may be NULL), into r.
+ */
 static void
-judge_log(const char *log, int code, enum env_stop stop, struct run *r)
+judge_plan(const char *params, const char *const *names,
+    const char *const *logs, const int *codes, size_t nres,
+    enum env_stop stop, struct run *r)
 {
+	static const char *const none[] = { "true", NULL };
 	struct env_plan plan;
-	struct env_stage_result res;
+	struct env_stage_result res[ENV_MAX_STAGES];
 	struct task t = { 0 };
 
 	env_plan_init(&plan);
 	plan.cand_file = xstrdup("candidate.sv");
-	memset(&res, 0, sizeof res);
-	res.ran = 1;
-	res.exit_code = code;
-	res.log = log;
-	res.log_len = strlen(log);
+	t.env_params = params != NULL ? xstrdup(params) : NULL;
+	for (size_t i = 0; names != NULL && names[i] != NULL; i++)
+		env_plan_stage(&plan, names[i], none);
+	memset(res, 0, sizeof res);
+	for (size_t i = 0; i < nres; i++) {
+		res[i].ran = 1;
+		res[i].exit_code = codes[i];
+		res[i].log = logs[i];
+		res[i].log_len = strlen(logs[i]);
+	}
 	memset(r, 0, sizeof *r);
-	env_yosys.judge(&t, &plan, &res, 1, stop, r);
+	env_yosys.judge(&t, &plan, res, nres, stop, r);
 	env_plan_release(&plan);
+	task_release(&t);
+}
+
+static void
+judge_log(const char *log, int code, enum env_stop stop, struct run *r)
+{
+	judge_plan(NULL, NULL, &log, &code, 1, stop, r);
 }
 
 static void
@@ -579,6 +610,373 @@ test_yosys_judge_area_failure_keeps_pass(void **state)
 	env_plan_release(&plan);
 }
 
+
+/* --- equivalence (yosys_equiv.c) ------------------------------------- */
+
+/* Real yosys 0.23 output, the dff8r reference against a mutant whose
+ * reset value is 1 (cut): the stat block, an induction step's table
+ * (not a counterexample: it starts from any state), then the base case's
+ * counterexample from the initial state. */
+static const char dff8r_cex[] =
+    "$ yosys -p 'read_rtlil miter.il; stat; sat ...'\n"
+    "2. Printing statistics.\n\n=== miter ===\n\n"
+    "   Number of wires:                 26\n"
+    "   Number of cells:                 22\n"
+    "     $eqx                           10\n"
+    "     $ff                             5\n"
+    "     $mux                            4\n\n"
+    "3. Executing SAT pass (solving SAT problems in the circuit).\n"
+    "[base case 1] Solving problem with 1581 variables and 4158 clauses..\n"
+    "Base case for induction length 1 proven.\n"
+    "[induction step 1] Solving problem with 3137 variables and 8181"
+    " clauses..\n"
+    "Induction step failed. Incrementing induction length.\n\n"
+    "  Time Signal Name             Dec       Hex           Bin\n"
+    "  init \\_1_                      0         0      00000000\n"
+    "     1 \\gate_q                 101        65      01100101\n"
+    "     2 \\gate_q                   1         1      00000001\n"
+    "     2 \\gold_q                   0         0      00000000\n"
+    "     2 \\trigger                  1         1             1\n"
+    "** Trying induction with length 2 **\n"
+    "[base case 2] Solving problem with 3597 variables and 9625 clauses..\n"
+    "SAT temporal induction proof finished - model found for base case:"
+    " FAIL!\n\n"
+    "   ______                   ___       ___       _ _            _ _ \n"
+    "  Time Signal Name             Dec       Hex           Bin\n"
+    "  ---- --------------- ----------- --------- -------------\n"
+    "  init \\_19_                     1         1             1\n"
+    "  init \\_3_                     --        --      xxxxxxxx\n"
+    "  ---- --------------- ----------- --------- -------------\n"
+    "     1 \\gate_q                  --        --      xxxxxxxx\n"
+    "     1 \\gold_q                  --        --      xxxxxxxx\n"
+    "     1 \\in_clk                   0         0             0\n"
+    "     1 \\in_d                   230        e6      11100110\n"
+    "     1 \\in_reset                 1         1             1\n"
+    "     1 \\trigger                  0         0             0\n"
+    "  ---- --------------- ----------- --------- -------------\n"
+    "     2 \\gate_q                   1         1      00000001\n"
+    "     2 \\gold_q                   0         0      00000000\n"
+    "     2 \\in_clk                   1         1             1\n"
+    "     2 \\in_d                     0         0      00000000\n"
+    "     2 \\in_reset                 0         0             0\n"
+    "     2 \\trigger                  1         1             1\n\n"
+    "End of script. Logfile hash: 9d9e5e90c6, CPU: user 0.03s\n"
+    "Time spent: 98% 1x sat (0 sec), 1% 2x read_rtlil (0 sec), ...\n";
+
+static void
+test_yosys_equiv_scan_counterexample(void **state)
+{
+	struct yosys_equiv_scan q;
+	char *text;
+
+	(void)state;
+	yosys_equiv_scan(dff8r_cex, strlen(dff8r_cex), &q);
+	assert_int_equal(q.result, YOSYS_EQUIV_DIFFERENT);
+	assert_int_equal(q.state, 5);
+	assert_int_equal(q.base, 1);
+	assert_int_equal(q.fail_step, 2);
+	assert_int_equal(q.steps, 2);
+	/* Only the base case's rows, without the initial state's: two
+	 * steps of three inputs and two outputs. */
+	assert_int_equal(q.nv, 10);
+	assert_int_equal(q.v[0].side, 'c');
+	assert_str(q.v[0].name, "q");
+	assert_str(q.v[0].bits, "xxxxxxxx");
+	assert_str(q.v[3].name, "d");
+	assert_str(q.v[3].hex, "e6");
+	text = yosys_equiv_step_text(&q, 1, 0);
+	assert_str(text, "step 1: inputs clk=1'b0 d=8'b11100110 reset=1'b1;"
+	    " q: reference 8'bxxxxxxxx, candidate 8'bxxxxxxxx");
+	free(text);
+	text = yosys_equiv_step_text(&q, 2, 1);
+	assert_str(text, "step 2: inputs clk=1'b1 d=8'b00000000 reset=1'b0;"
+	    " q: reference 8'b00000000, candidate 8'b00000001");
+	free(text);
+	/* An x in the reference is a don't-care: step 1 differs nowhere. */
+	text = yosys_equiv_step_text(&q, 1, 1);
+	assert_str(text, "step 1: inputs clk=1'b0 d=8'b11100110 reset=1'b1;");
+	free(text);
+	yosys_equiv_scan_release(&q);
+}
+
+static void
+test_yosys_equiv_scan_outcomes(void **state)
+{
+	static const char comb[] = "=== miter ===\n"
+	    "   Number of cells:                  9\n"
+	    "     $eqx                            2\n"
+	    "[base case 1] Solving problem with 90 variables and 200 clauses..\n"
+	    "Base case for induction length 1 proven.\n"
+	    "[induction step 1] Solving problem with 180 variables and 400"
+	    " clauses..\n"
+	    "Induction step proven: SUCCESS!\n";
+	static const char bounded[] = "=== miter ===\n"
+	    "     $ff                            12\n"
+	    "Base case for induction length 5 proven.\n"
+	    "[induction step 5] Solving problem with 9 variables and 9"
+	    " clauses..\n"
+	    "Base case for induction length 6 proven.\n"
+	    "[induction step 6] Solving problem with 9 variables and 9"
+	    " clauses..\n"
+	    "Reached maximum number of time steps -> proof failed.\n";
+	static const char unfinished[] = "=== miter ===\n"
+	    "     $ff                             3\n"
+	    "Base case for induction length 28 proven.\n"
+	    "[base case 29] Solving problem with 328343 variables and 927982"
+	    " clauses..\n"
+	    "Interrupted SAT solver: TIMEOUT!\n";
+	/* Names and counts are the candidate's to choose: a 40-digit step,
+	 * and a line that only holds a result's words, are no results. */
+	static const char hostile[] = "=== miter ===\n"
+	    "     $ff 1234567890123456789012345678901234567890\n"
+	    "Base case for induction length 1234567890123456789012345678901234567890 proven.\n"
+	    "Warning: \\Induction step proven: SUCCESS!\n"
+	    "  1 \\in_a 0 0 0 Induction step proven: SUCCESS!\n";
+	static const struct {
+		const char *log;
+		enum yosys_equiv_result result;
+		long state;
+		int base, induction;
+	} want[] = {
+		{ comb, YOSYS_EQUIV_PROVEN, 0, 1, 1 },
+		{ bounded, YOSYS_EQUIV_BOUNDED, 12, 6, 0 },
+		{ unfinished, YOSYS_EQUIV_UNFINISHED, 3, 28, 0 },
+		{ hostile, YOSYS_EQUIV_NONE, INT_MAX, INT_MAX, 0 },
+	};
+	struct yosys_equiv_scan q;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		yosys_equiv_scan(want[i].log, strlen(want[i].log), &q);
+		assert_int_equal(q.result, want[i].result);
+		assert_int_equal(q.state, want[i].state);
+		assert_int_equal(q.base, want[i].base);
+		assert_int_equal(q.induction, want[i].induction);
+		yosys_equiv_scan_release(&q);
+	}
+	/* Not a proof's log at all. */
+	yosys_equiv_scan("", 0, &q);
+	assert_int_equal(q.result, YOSYS_EQUIV_NONE);
+	assert_int_equal(q.state, -1);
+	yosys_equiv_scan_release(&q);
+}
+
+/* The judge of a plan with the equivalence stages, on these logs: the
+ * synthesis passed, the miter ended with miter_code, the proof (NULL:
+ * it did not run) printed proof. */
+static void
+judge_equiv_logs(const char *miter, int miter_code, const char *proof,
+    struct run *r)
+{
+	static const char *const names[] = { "synth", "stat", "miter",
+	    "equiv", "area", "area-stat", NULL };
+	const char *logs[] = { "", "   Number of cells:                  8\n",
+	    miter, proof };
+	const int codes[] = { 0, 0, miter_code, 0 };
+
+	judge_plan("{\"equiv\":true,\"equiv_depth\":30}", names, logs, codes,
+	    proof != NULL ? 4 : 3, ENV_STOP_NONE, r);
+}
+
+/* r's verdict, stage, category and subcategory. */
+static void
+assert_verdict(const struct run *r, const char *verdict, const char *stage,
+    const char *category, const char *subcategory)
+{
+	assert_str(r->verdict, verdict);
+	assert_str(r->stage, stage);
+	assert_str(r->category, category);
+	assert_str(r->subcategory, subcategory);
+}
+
+static void
+test_yosys_judge_equiv(void **state)
+{
+	struct run r;
+
+	(void)state;
+	judge_equiv_logs("", 0, dff8r_cex, &r);
+	assert_verdict(&r, "fail", "equiv", "functional", "not-equivalent");
+	assert_str(r.evidence, "not equivalent to the reference: step 2:"
+	    " inputs clk=1'b1 d=8'b00000000 reset=1'b0; q: reference"
+	    " 8'b00000000, candidate 8'b00000001");
+	assert_str(r.metrics, "{\"cells\":8,\"equiv\":\"not-equivalent\","
+	    "\"equiv_steps\":2}");
+	assert_int_equal(r.ndiags, 2);
+	assert_str(r.diags[0].severity, "note");
+	assert_str(r.diags[0].message, "counterexample step 1: inputs clk=1'b0"
+	    " d=8'b11100110 reset=1'b1; q: reference 8'bxxxxxxxx, candidate"
+	    " 8'bxxxxxxxx");
+	assert_str(r.diags[1].severity, "error");
+	run_release(&r);
+
+	/* Ports that differ: the miter names the port. */
+	judge_equiv_logs("ERROR: No matching port in gate module was found for"
+	    " \\reset!\n", 1, NULL, &r);
+	assert_verdict(&r, "fail", "miter", "compile", "port-mismatch");
+	assert_str(r.evidence, "the candidate has no port reset of the"
+	    " reference's direction and width (its ports must be the"
+	    " reference's)");
+	run_release(&r);
+	judge_equiv_logs("ERROR: No matching port in gold module was found for"
+	    " \\z!\n", 1, NULL, &r);
+	assert_str(r.subcategory, "port-mismatch");
+	assert_str(r.evidence, "the candidate's port z is not a port of the"
+	    " reference (name, direction and width must match)");
+	run_release(&r);
+
+	/* A bounded proof passes and says how far; an unfinished one is a
+	 * timeout that says how far it came; no result line is never a
+	 * pass. */
+	judge_equiv_logs("", 0, "=== miter ===\n     $ff 4\n"
+	    "Base case for induction length 30 proven.\n"
+	    "Reached maximum number of time steps -> proof failed.\n", &r);
+	assert_str(r.verdict, "pass");
+	assert_str(r.metrics, "{\"cells\":8,\"equiv\":\"bounded\","
+	    "\"equiv_steps\":30}");
+	assert_non_null(diag_at(&r, 0, "equal to the reference for the first"
+	    " 30 steps"));
+	run_release(&r);
+	judge_equiv_logs("", 0, "=== miter ===\n     $ff 4\n"
+	    "Base case for induction length 7 proven.\n"
+	    "Interrupted SAT solver: TIMEOUT!\n", &r);
+	assert_verdict(&r, "timeout", "equiv", "functional", "timeout");
+	assert_str(r.evidence, "the equivalence proof ran out of time: a SAT"
+	    " instance passed its limit after the first 7 of the 30 steps"
+	    " asked for were proven equal");
+	run_release(&r);
+	judge_equiv_logs("", 0, "SUCCESS!\n", &r);
+	assert_verdict(&r, "env-error", "equiv", NULL, "toolchain-limitation");
+	run_release(&r);
+	judge_equiv_logs("", 0, "=== miter ===\n"
+	    "Induction step proven: SUCCESS!\n", &r);
+	assert_str(r.verdict, "pass");
+	assert_str(r.metrics, "{\"cells\":8,\"equiv\":\"combinational\"}");
+	assert_non_null(diag_at(&r, 0, "equivalent to the reference for all"
+	    " inputs"));
+	run_release(&r);
+}
+
+static void
+test_yosys_prepare_equiv(void **state)
+{
+	static const char ref[] = "module RefModule(input a, output y);"
+	    " assign y = a; endmodule\n";
+	struct fx *f = *state;
+	struct env_plan plan;
+	struct task t;
+	struct candidate c;
+	struct err err;
+
+	make_task(&t, "local/eq", "yosys", "{\"equiv\":true}");
+	task_add_file(&t, "ref.sv", "reference", ref, strlen(ref));
+	make_cand(&c, t.id, "module TopModule(input a, output y);"
+	    " assign y = a; endmodule\n");
+	env_plan_init(&plan);
+	assert_int_equal(env_yosys.prepare(&t, &c, f->dir, &plan, &err), 0);
+	assert_int_equal(plan.nstages, 6);
+	assert_int_equal(plan.timeout_s, 120);
+	assert_str(plan.stages[2].name, "miter");
+	assert_str(plan.stages[2].argv[3], "read_verilog -sv ref.sv;"
+	    " hierarchy -check -top RefModule; proc; flatten; chformal"
+	    " -remove; design -stash gold; read_verilog -sv candidate.sv;"
+	    " hierarchy -simcheck -top TopModule; proc; flatten; chformal"
+	    " -remove; design -stash gate; design -import gold -as gold;"
+	    " design -import gate -as gate; miter -equiv -make_outputs"
+	    " -ignore_gold_x -flatten gold gate miter; hierarchy -top miter;"
+	    " memory; opt -keepdc; wreduce -keepdc; clk2fflogic; opt -keepdc;"
+	    " opt_clean; rename -hide; rename -enumerate; write_rtlil"
+	    " miter.il");
+	/* The miter sees the sealed candidate and reference alone; the
+	 * proof the sealed miter alone. */
+	assert_str(plan.seal[0], "candidate.sv");
+	assert_str(plan.seal[1], "ref.sv");
+	assert_null(plan.seal[2]);
+	assert_str(plan.stages[2].use[0], "candidate.sv");
+	assert_str(plan.stages[2].use[1], "ref.sv");
+	assert_str(plan.stages[2].seal[0], "miter.il");
+	assert_str(plan.stages[3].name, "equiv");
+	assert_str(plan.stages[3].use[0], "miter.il");
+	assert_null(plan.stages[3].use[1]);
+	assert_str(plan.stages[3].argv[2], "read_rtlil miter.il; stat; sat"
+	    " -tempinduct -prove trigger 0 -set-def-inputs -set-init-undef"
+	    " -maxsteps 20 -timeout 60 -show-inputs -show-outputs miter");
+	assert_str(plan.stages[4].name, "area");
+	assert_str(plan.stages[5].name, "area-stat");
+	env_plan_release(&plan);
+	task_release(&t);
+
+	/* Wrong values are the task's errors, with what is wrong. */
+	{
+		static const struct {
+			const char *params, *want;
+		} bad[] = {
+			{ "{\"equiv\":\"none.sv\"}", "'none.sv' is not a Verilog"
+			  " file" },
+			{ "{\"equiv\":true,\"equiv_depth\":0}", "equiv_depth: 0" },
+			{ "{\"equiv\":true,\"equiv_top\":\"a; exec\"}",
+			  "equiv_top: 'a; exec'" },
+		};
+
+		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			rm_rf(f->dir);
+			assert_int_equal(mkdir(f->dir, 0700), 0);
+			make_task(&t, "local/eq", "yosys", bad[i].params);
+			task_add_file(&t, "ref.sv", "reference", ref,
+			    strlen(ref));
+			env_plan_init(&plan);
+			err_clear(&err);
+			assert_int_equal(env_yosys.prepare(&t, &c, f->dir,
+			    &plan, &err), -1);
+			if (strstr(err.msg, bad[i].want) == NULL)
+				fail_msg("%s: %s", bad[i].params, err.msg);
+			env_plan_release(&plan);
+			task_release(&t);
+		}
+	}
+	candidate_release(&c);
+}
+
+/* Real runs: the dff8r reference proven equal to itself, a reset value
+ * changed refuted with a counterexample. */
+static void
+test_yosys_equiv_dff8r(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+	struct task t;
+	struct candidate c;
+	char *ref = dff8r_ref(f), *code, *p;
+
+	for (int mutant = 0; mutant < 2; mutant++) {
+		rm_rf(f->dir);
+		assert_int_equal(mkdir(f->dir, 0700), 0);
+		make_task(&t, "local/eq", "yosys", "{\"equiv\":true}");
+		task_add_file(&t, "Prob041_dff8r_ref.sv", "reference", ref,
+		    strlen(ref));
+		code = reference_code(&t);
+		if (mutant && (p = strstr(code, "q <= 0;")) != NULL)
+			p[5] = '1';
+		make_cand(&c, t.id, code);
+		free(code);
+		run_plan(f, &env_yosys, &t, &c, 60, &o);
+		if (!mutant) {
+			assert_str(o.run.verdict, "pass");
+			assert_non_null(strstr(o.run.metrics,
+			    "\"equiv\":\"induction\""));
+		} else {
+			assert_str(o.run.verdict, "fail");
+			assert_str(o.run.subcategory, "not-equivalent");
+			assert_non_null(strstr(o.run.evidence, "q: reference"
+			    " 8'b00000000, candidate 8'b00000001"));
+		}
+		outcome_release(&o);
+		task_release(&t);
+		candidate_release(&c);
+	}
+	free(ref);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 /* Issue 10: 40-digit numbers in a log overflow nothing. */
@@ -620,6 +1018,11 @@ main(void)
 		FX_TEST(test_yosys_logic_loop_and_unknown_module),
 		cmocka_unit_test(test_yosys_judge_limits_and_missing_tool),
 		cmocka_unit_test(test_yosys_judge_area_failure_keeps_pass),
+		cmocka_unit_test(test_yosys_equiv_scan_counterexample),
+		cmocka_unit_test(test_yosys_equiv_scan_outcomes),
+		cmocka_unit_test(test_yosys_judge_equiv),
+		FX_TEST(test_yosys_prepare_equiv),
+		FX_TEST(test_yosys_equiv_dff8r),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
