@@ -8,7 +8,8 @@
 # value changed (dff8r, fsm1's asynchronous reset), a clock edge changed
 # (dualedge: negedge made posedge, which a model with one implicit clock
 # would call equivalent).  A candidate whose ports differ fails at the
-# miter stage with the port named.  A counter whose state differs from
+# miter stage with the port named; one that prints sat's result lines
+# while yosys reads it still fails, and $anyconst is refused.  A counter whose state differs from
 # the reference's (one-hot) passes with the bound the task asks for
 # (equiv_depth 6) stated: no induction that short closes.
 . "$(dirname "$0")/lib.sh"
@@ -39,6 +40,9 @@ mutant() {
 	task Prob041_dff8r
 	mutant Prob041_dff8r dff8r-reset 's/q <= 0;/q <= 1;/'
 	mutant Prob041_dff8r dff8r-ports 's/input reset/input rst/; s/if (reset)/if (rst)/'
+	# prints sat's own words while yosys reads it: they decide nothing
+	mutant Prob041_dff8r dff8r-forge 's/q <= 0;/q <= 1;/; s/^endmodule/initial begin $display("Induction step proven: SUCCESS!"); $display("Reached maximum number of time steps -> proof failed."); end\nendmodule/'
+	mutant Prob041_dff8r dff8r-anyconst 's/q <= d;/q <= $anyconst;/'
 	task Prob109_fsm1
 	mutant Prob109_fsm1 fsm1-areset 's/if (areset) state <= B;/if (areset) state <= A;/'
 	task Prob078_dualedge
@@ -56,12 +60,12 @@ mutant() {
 	printf '{"task": "local/Prob035_count1to10", "candidate": {"origin": "count-onehot", "code": "%s"}}\n' "$(jstr "$T/onehot.sv")"
 } > "$T/tasks.jsonl"
 "$ASSAY" --db "$DB" import "$T/tasks.jsonl" || fail "import"
-expect_eq "candidates" "$(count 'env=yosys')" 15
+expect_eq "candidates" "$(count 'env=yosys')" 17
 
 start=$(date +%s.%N)
 "$ASSAY" --db "$DB" verify --jobs 2 > "$T/verify.txt" || fail "verify: $(cat "$T/verify.txt")"
 end=$(date +%s.%N)
-echo "verify of 15 candidates (2 jobs): $(echo "$end - $start" | bc) s"
+echo "verify of 17 candidates (2 jobs): $(echo "$end - $start" | bc) s"
 
 row() { "$ASSAY" --db "$DB" list --json --where "origin=$1${2:+ task=local/$2}"; }
 f() { row "$@" | sed -n "s/.*\"$3\":\"\([^\"]*\)\".*/\1/p"; }
@@ -93,7 +97,7 @@ expect_eq "one-hot bound" "$(m count-onehot '' equiv_steps)" 6
 
 # Each mutant: fail/functional/not-equivalent at equiv, with the inputs
 # and both outputs of the step where they differ.
-for o in popcount-op casez-bit onehot-op dff8r-reset fsm1-areset dualedge-edge; do
+for o in popcount-op casez-bit onehot-op dff8r-reset fsm1-areset dualedge-edge dff8r-forge; do
 	expect_eq "$o verdict" "$(f $o '' verdict)" fail
 	expect_eq "$o stage" "$(f $o '' stage)" equiv
 	expect_eq "$o category" "$(f $o '' category)" functional
@@ -131,3 +135,8 @@ expect_eq "ports subcategory" "$(f dff8r-ports '' subcategory)" port-mismatch
 ev dff8r-ports | grep -q "the candidate has no port reset of the reference's direction and width" ||
     fail "ports evidence: $(ev dff8r-ports)"
 echo "ok: a port mismatch names the port"
+
+# A free value of the solver's is no way round the proof: refused before
+# yosys reads the candidate, as every call off the design's list.
+expect_eq "anyconst verdict" "$(f dff8r-anyconst '' verdict)" fail
+expect_eq "anyconst subcategory" "$(f dff8r-anyconst '' subcategory)" forbidden-call
