@@ -659,14 +659,20 @@ judge_equiv(const struct env_stage_result *res, int im, int ie, long depth,
 		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
 		    "not-equivalent", ev);
 		free(ev);
-		for (int i = 1; i <= q->steps; i++) {
-			char *step = yosys_equiv_step_text(q, i, 0);
+		/* A diagnostic per step of the table, in its order, as many
+		 * as a proof can have steps. */
+		for (size_t i = 0, k = 0; i < q->nv &&
+		    k <= YOSYS_EQUIV_MAX_DEPTH; k++) {
+			int n = q->v[i].step;
+			char *step = yosys_equiv_step_text(q, n, 0);
 
 			note = xasprintf("counterexample %s", step);
-			run_add_diag(r, "", 0, 0, i == q->fail_step ? "error" :
+			run_add_diag(r, "", 0, 0, n == q->fail_step ? "error" :
 			    "note", note, 0);
 			free(note);
 			free(step);
+			while (i < q->nv && q->v[i].step == n)
+				i++;
 		}
 		return 1;
 	case YOSYS_EQUIV_UNFINISHED:

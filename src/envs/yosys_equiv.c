@@ -292,7 +292,11 @@ table_row(struct yosys_equiv_scan *s, const char *line, size_t len)
 	}
 	if (step > s->steps)
 		s->steps = step;
-	s->v = xreallocarray(s->v, s->nv + 1, sizeof *s->v);
+	/* Doubling at each power of two: a long table costs its length. */
+	if (s->nv >= 8 && (s->nv & (s->nv - 1)) == 0)
+		s->v = xreallocarray(s->v, s->nv * 2, sizeof *s->v);
+	else if (s->nv == 0)
+		s->v = xreallocarray(NULL, 8, sizeof *s->v);
 	v = &s->v[s->nv++];
 	v->step = step;
 	v->side = side;
@@ -400,22 +404,29 @@ yosys_equiv_step_text(const struct yosys_equiv_scan *s, int step,
     int only_diff)
 {
 	struct buf b = BUF_INIT;
+	size_t lo = 0, hi;
 	int first = 1;
 
+	/* The table lists a step's rows together: only they are read, so
+	 * that a long trace costs its length, not its square. */
+	while (lo < s->nv && s->v[lo].step != step)
+		lo++;
+	for (hi = lo; hi < s->nv && s->v[hi].step == step; hi++)
+		;
 	buf_printf(&b, "step %d: inputs", step);
-	for (size_t i = 0; i < s->nv; i++)
-		if (s->v[i].step == step && s->v[i].side == 'i') {
+	for (size_t i = lo; i < hi; i++)
+		if (s->v[i].side == 'i') {
 			buf_printf(&b, " %s=", s->v[i].name);
 			literal(&b, &s->v[i]);
 		}
 	buf_adds(&b, ";");
-	for (size_t i = 0; i < s->nv; i++) {
+	for (size_t i = lo; i < hi; i++) {
 		const struct yosys_equiv_value *r = &s->v[i], *c = NULL;
 
-		if (r->step != step || r->side != 'r')
+		if (r->side != 'r')
 			continue;
-		for (size_t j = 0; j < s->nv && c == NULL; j++)
-			if (s->v[j].step == step && s->v[j].side == 'c' &&
+		for (size_t j = lo; j < hi && c == NULL; j++)
+			if (s->v[j].side == 'c' &&
 			    strcmp(s->v[j].name, r->name) == 0)
 				c = &s->v[j];
 		if (only_diff && c != NULL && !differs(r->bits, c->bits))

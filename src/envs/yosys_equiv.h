@@ -109,7 +109,8 @@ void	yosys_equiv_scan_release(struct yosys_equiv_scan *s);
  * One step of s's counterexample in words (new string):
  * "step 2: inputs clk=1'b0 d=8'h00 reset=1'b0; q: reference 8'h00,
  * candidate 8'h01".  With only_diff, only the outputs whose defined
- * reference bits the candidate does not match.
+ * reference bits the candidate does not match.  Reads the first run of
+ * rows of that step (the table keeps a step's rows together).
  */
 char	*yosys_equiv_step_text(const struct yosys_equiv_scan *s, int step,
 	    int only_diff);

@@ -11,7 +11,9 @@
  * why the run stopped (b % 5, enum env_stop), bytes 2-5 each stage's exit
  * status (0, 1, 2, 127, 134, 137, 152 or 153 by b % 8), then the logs,
  * separated by the byte 0x01.  The plan has the env's stage names and
- * the nonce FUZZ_NONCE, which the seeds use.
+ * the nonce FUZZ_NONCE, which the seeds use.  For yosys, byte 0's top
+ * bit asks for the equivalence's stages (synth, stat, miter, equiv) and
+ * a task with env_params.equiv.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -32,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The env's stage names, in the order its prepare() plans them. */
 static const char *const *
-stage_names(const char *env)
+stage_names(const char *env, int equiv)
 {
 	static const char *const iv[] = { "compile", "isolate", "simulate",
 		"simulate" };
@@ -40,6 +42,8 @@ stage_names(const char *env)
 		"simulate" };
 	static const char *const ys[] = { "synth", "stat", "area",
 		"area-stat" };
+	static const char *const eq[] = { "synth", "stat", "miter",
+		"equiv" };
 	static const char *const x86[] = { "assemble", "build", "run",
 		"count" };
 	static const char *const arm[] = { "build", "run", "uart",
@@ -50,7 +54,7 @@ stage_names(const char *env)
 	if (strcmp(env, "verilator") == 0)
 		return vl;
 	if (strcmp(env, "yosys") == 0)
-		return ys;
+		return equiv ? eq : ys;
 	if (strcmp(env, "x86-asm") == 0)
 		return x86;
 	return arm;
@@ -59,7 +63,7 @@ stage_names(const char *env)
 /* A task such as the env's importers make, with the params its judge
  * reads. */
 static void
-make_task(struct task *t, const char *env)
+make_task(struct task *t, const char *env, int equiv)
 {
 	memset(t, 0, sizeof *t);
 	t->id = strdup("fuzz/t");
@@ -74,6 +78,8 @@ make_task(struct task *t, const char *env)
 		t->env_params = strdup("{\"symbol\": \"sum_i32\", \"signature\":"
 		    " \"int32_t sum_i32(const int32_t *a, size_t n)\","
 		    " \"syntax\": \"att\"}");
+	else if (equiv)
+		t->env_params = strdup("{\"equiv\": true, \"equiv_depth\": 20}");
 	else
 		t->env_params = strdup("{\"top\": \"tb\", \"timeout_s\": 30}");
 }
@@ -82,7 +88,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const int codes[] = { 0, 1, 2, 127, 134, 137, 152, 153 };
-	const char *const *names = stage_names(FUZZ_ENV.name);
+	int equiv = size > 0 && (data[0] & 0x80) != 0;
+	const char *const *names = stage_names(FUZZ_ENV.name, equiv);
 	struct env_stage_result res[4];
 	struct env_plan plan;
 	struct task t;
@@ -123,7 +130,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		res[i].log_len = len;
 		off += len + (sep != NULL);
 	}
-	make_task(&t, FUZZ_ENV.name);
+	make_task(&t, FUZZ_ENV.name, equiv);
 	memset(&r, 0, sizeof r);
 	/* verify.c hands the judge the whole merged log in r too. */
 	r.log_len = size - 6;
