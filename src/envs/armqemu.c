@@ -231,14 +231,17 @@ static const char build_script[] =
  *   QEMU translates such a load again as a block of its own, logs it
  *   (in_asm) and runs it at once: the read line right after a one-
  *   instruction block says which instruction reads that register.
+ *   Only whole read lines count: a trace the file-size limit cut ends in
+ *   part of one ("RCC: unimplemented device read  (size 4, off"), and
+ *   the last whole one before it is the poll.
  */
 #define POLL_AWK \
 	"/^IN:/ { b = 1; n = 0; cut = \"\"; next }" \
 	" b && /^0x[0-9a-f]+:/ { n++; a = substr($1, 1, length($1) - 1);" \
 	" next }" \
 	" b { b = 0; cut = n == 1 ? a : \"\" }" \
-	" /: unimplemented device read/ { if (cut != \"\") at[$0] = cut;" \
-	" cut = \"\"; last = $0; next }" \
+	" /: unimplemented device read +\\(size [0-9]+, offset 0x[0-9a-f]+\\)$/" \
+	" { if (cut != \"\") at[$0] = cut; cut = \"\"; last = $0; next }" \
 	" /: unimplemented device write/ { cut = \"\" }" \
 	" END { if (last in at) print at[last] }"
 static const char run_script[] =
