@@ -56,6 +56,11 @@
 #define CHECK_SRC	"assay_check.c"
 #define STUB_SRC	"stub.s"
 #define STUB_OBJ	"stub.o"
+/* The harness compiled for the want run: -DASSAY_WANT_RUN=1 fixes
+ * assay_want_mode() at compile time, so the candidate's run cannot turn
+ * itself into a want run (issue 22: it flipped an environment variable
+ * the harness read at every call). */
+#define WANT_OBJ	"harness-want.o"
 
 /*
  * The build stage ("$1" nvcc, "$2" -arch, "$3" -DASSAY_SM, "$4" the
@@ -76,6 +81,8 @@ static const char isolate[] =
     "c=$1 a=$2 m=$3 h=$4 b=$5\n"
     "\"$c\" ${b:+-ccbin} ${b:+\"$b\"} \"$a\" -O2 \"$m\" -c \"$h\" -o harness.o"
     " || exit\n"
+    "\"$c\" ${b:+-ccbin} ${b:+\"$b\"} \"$a\" -O2 \"$m\" -DASSAY_WANT_RUN=1 -c \"$h\""
+    " -o " WANT_OBJ " || exit\n"
     "k=$(\"$c\" ${b:+-ccbin} ${b:+\"$b\"} \"$a\" -o harness.probe harness.o"
     " -Xlinker --no-demangle 2>&1 | sed -n \"s/.*undefined reference to \\`\\([^']*\\)'.*/\\1/p\""
     " | sort -u)\n"
@@ -86,7 +93,7 @@ static const char isolate[] =
     "  printf '\\t.section .note.GNU-stack,\"\",@progbits\\n'; } > " STUB_SRC "\n"
     "as -o " STUB_OBJ " " STUB_SRC " || exit\n"
     "\"$c\" ${b:+-ccbin} ${b:+\"$b\"} \"$a\" -O2 -o " RUN_DIR "/harness-want"
-    " harness.o " STUB_OBJ
+    " " WANT_OBJ " " STUB_OBJ
     " || exit\n"
     "set -- --keep-global-symbol=assay_no_symbol\n"
     "for x in $k; do set -- \"$@\" \"--keep-global-symbol=$x\"; done\n"
@@ -342,7 +349,8 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 	char *harness = env_param_str(t, "harness");
 	char *archopt = NULL, *smopt = NULL;
 	static const char *const reserved[] = { CAND_FILE, CAND_OBJ,
-	    HELPER_FILE, "harness.o", "harness.probe", CHECK_SRC, STUB_SRC,
+	    HELPER_FILE, "harness.o", WANT_OBJ, "harness.probe", CHECK_SRC,
+	    STUB_SRC,
 	    STUB_OBJ, RUN_DIR, NULL };
 	int rc = -1;
 
