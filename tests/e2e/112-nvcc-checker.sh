@@ -1,6 +1,4 @@
 # 112: the nvcc env's checker (share/envs/nvcc/assay_check.c, ADR 0020)
-# (which run a harness binary is, is compiled in: a stand-in exits 9 when
-# ASSAY_HARNESS_MODE, which a candidate could set, reaches it at all)
 # without a GPU: it is built as the build stage builds it (cc -O2
 # -lseccomp) and run as the run stage runs it (./check, the secret on fd
 # 5) against stand-in harnesses, shell scripts that write the records
@@ -23,6 +21,9 @@
 #   nogpu      the want run finds no GPU: no-gpu, exit 77
 #   wantfails  the harness fails without the candidate: harness-error,
 #              exit 3, never the candidate's fail
+# Which run a harness binary is, is compiled in (ASSAY_WANT_RUN): each
+# stand-in exits 9 when ASSAY_HARNESS_MODE, which a candidate could set,
+# reaches it at all (issue 22).
 . "$(dirname "$0")/lib.sh"
 command -v cc >/dev/null || skip "no C compiler"
 [ -f /usr/include/seccomp.h ] || skip "libseccomp-dev not installed"
