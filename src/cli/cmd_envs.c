@@ -60,22 +60,25 @@ envs_json(const struct verify_opts *vo)
 	list = env_list(&n);
 	for (size_t i = 0; i < n; i++) {
 		const struct env_ops *e = list[i];
-		int ok = verify_toolchain(e->name, id, sizeof id, &err) == 0;
+		int tc = verify_toolchain(e->name, id, sizeof id, &err);
+		int ok = tc == 0, dead = tc == ENV_TOOL_BROKEN;
 		int part = ok && e->partial != NULL &&
 		    e->partial(id, lacks, sizeof lacks);
 		const struct smoke_result *sm = ok ? prove(e->name, vo) : NULL;
-		int broken = sm != NULL && sm->state == SMOKE_BROKEN;
+		int broken = dead || (sm != NULL && sm->state == SMOKE_BROKEN);
 
 		o = json_pack("{s:s, s:s, s:s, s:s}", "name", e->name,
 		    "domain", e->domain, "present",
-		    !ok ? "no" : broken ? "broken" : part ? "partly" : "yes",
+		    broken ? "broken" : !ok ? "no" : part ? "partly" : "yes",
 		    "toolchain", ok ? id : err.msg);
 		json_object_set_new(o, "smoke", json_string(sm == NULL ?
 		    "not run" : sm->state == SMOKE_OK ? "passed" :
 		    broken ? "failed" : "none"));
-		json_object_set_new(o, "error", broken ?
-		    json_string(sm->detail) : json_null());
-		json_object_set_new(o, "fix", broken && sm->hint != NULL ?
+		json_object_set_new(o, "error", dead ? json_string(err.msg) :
+		    broken ? json_string(sm->detail) : json_null());
+		json_object_set_new(o, "fix", dead ? json_string("repair its"
+		    " installation (make deps), then look again with assay"
+		    " envs") : broken && sm->hint != NULL ?
 		    json_string(sm->hint) : json_null());
 		json_object_set_new(o, "missing", part ? json_string(lacks) :
 		    json_null());
@@ -139,8 +142,19 @@ cmd_envs(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	for (size_t i = 0; i < n; i++) {
 		const struct env_ops *e = list[i];
 		char id[ERR_MSG_MAX], lacks[256];
+		int tc = verify_toolchain(e->name, id, sizeof id, err);
 
-		if (verify_toolchain(e->name, id, sizeof id, err) == 0) {
+		if (tc == ENV_TOOL_BROKEN) {
+			/* Installed, and it does not run (issue 21). */
+			broken++;
+			printf("%-10s %-9s %-8s %s\n", e->name, e->domain,
+			    "broken", "(it does not run)");
+			printf("%-29s error: %s\n", "", err->msg);
+			printf("%-29s fix: repair its installation (make deps),"
+			    " then look again with assay envs\n", "");
+			continue;
+		}
+		if (tc == 0) {
 			/* Present, but maybe without a part some candidates
 			 * need (torch, a GPU, CadQuery): say what and how to
 			 * get it, as for a missing one. */

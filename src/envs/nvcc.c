@@ -232,15 +232,21 @@ nvcc_toolchain(char *buf, size_t n, struct err *err)
 	if (strchr(nvcc, '\'') != NULL)
 		return err_set(err, "nvcc path %s has a quote", nvcc);
 	/* Shell built-ins only: PATH may be anything. */
-	cmd = xasprintf("'%s' --version 2>&1 | while read -r l; do case $l in"
-	    " 'Cuda compilation tools'*) echo \"$l\";; esac; done", nvcc);
+	/* The release line; anything else it said, when it has none, is
+	 * the error to show. */
+	cmd = xasprintf("o=$('%s' --version 2>&1); r=0; printf '%%s\\n' \"$o\" |"
+	    " { while read -r l; do case $l in 'Cuda compilation tools'*)"
+	    " echo \"$l\"; r=1;; esac; done; [ $r = 1 ] && exit 0;"
+	    " printf '%%s\\n' \"$o\"; exit 127; }", nvcc);
 	argv[2] = cmd;
 	rc = env_tool_version(argv, ver, sizeof ver);
 	free(cmd);
-	if (rc < 0)
-		return err_set(err, "%s does not run, or its --version has no"
-		    " \"Cuda compilation tools, release\" line (a wrapper"
-		    " whose CUDA toolkit has moved?)", nvcc);
+	if (rc < 0) {
+		/* It is there, and does not run: broken, not missing. */
+		err_set(err, "%s does not run: %s (or its --version has no"
+		    " \"Cuda compilation tools, release\" line)", nvcc, ver);
+		return ENV_TOOL_BROKEN;
+	}
 	nvcc_driver(drv, sizeof drv);
 	/* The host compiler is part of the toolchain: a run made with
 	 * another one (or with none that works) is another run. */

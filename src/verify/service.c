@@ -16,6 +16,7 @@
 #include "base/err.h"
 #include "store/store.h"
 #include "model/vocab.h"
+#include "envs/env.h"
 #include "verify/pipeline.h"
 #include "verify/smoke.h"
 
@@ -278,7 +279,10 @@ tell_broken(struct vsvc *s, const struct task *t)
 		const struct smoke_result *sm;
 		char *key, *m;
 
-		if (verify_toolchain(names[k], id, sizeof id, NULL) < 0)
+		struct err te = { 0 };
+		int tc = verify_toolchain(names[k], id, sizeof id, &te);
+
+		if (tc < 0 && tc != ENV_TOOL_BROKEN)
 			continue;
 		key = xasprintf("\n%s\n", names[k]);
 		if (s->broken_told != NULL && strstr(s->broken_told, key) !=
@@ -286,8 +290,14 @@ tell_broken(struct vsvc *s, const struct task *t)
 			free(key);
 			continue;
 		}
-		sm = s->o.vo.smoke(names[k], &s->o.vo);
-		if (sm->state == SMOKE_BROKEN) {
+		if (tc == ENV_TOOL_BROKEN) {
+			m = xasprintf("%s is broken here (it does not run: %s);"
+			    " every candidate of it is env-error", names[k],
+			    te.msg);
+			problem(s, VSVC_NOTE, NULL, m);
+			free(m);
+		} else if ((sm = s->o.vo.smoke(names[k], &s->o.vo))->state ==
+		    SMOKE_BROKEN) {
 			m = verify_smoke_evidence(names[k], sm);
 			problem(s, VSVC_NOTE, NULL, m);
 			free(m);
