@@ -21,6 +21,8 @@
  * one runs where someone watches (the first call on a machine takes
  * seconds: a Verilator build, a PyTorch import).
  */
+static int recheck;	/* --recheck: not from the disk cache */
+
 static const struct smoke_result *
 prove(const char *env, const struct verify_opts *vo)
 {
@@ -30,7 +32,7 @@ prove(const char *env, const struct verify_opts *vo)
 	if (tty)
 		fprintf(stderr, "assay: proving %s (its smoke test) ...\r",
 		    env);
-	sm = verify_smoke(env, vo);
+	sm = recheck ? verify_smoke_again(env, vo) : verify_smoke(env, vo);
 	if (tty)
 		fprintf(stderr, "\033[K");
 	return sm;
@@ -123,6 +125,7 @@ envs_json(const struct verify_opts *vo)
 static const struct cmd_opt envs_opts[] = {
 	{ "json", 0, CMD_FLAG, 'J' },
 	{ "no-sandbox", 0, CMD_FLAG, 'n' },
+	{ "recheck", 0, CMD_FLAG, 'r' },
 	{ NULL, 0, CMD_FLAG, 0 }
 };
 
@@ -135,6 +138,7 @@ cmd_envs(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 
 	(void)ctx;
 	vo.no_sandbox = cmd_has(a, 'n', NULL);
+	recheck = cmd_has(a, 'r', NULL);
 	if (cmd_has(a, 'J', NULL))
 		return envs_json(&vo);
 	list = env_list(&n);
@@ -241,11 +245,13 @@ cmd_envs(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 
 const struct cmd_entry cli_cmd_envs = {
 	"envs", NULL, envs_opts, 0, 0,
-	"envs [--json] [--no-sandbox]", "List the toolchain envs and whether"
+	"envs [--json] [--no-sandbox] [--recheck]", "List the toolchain envs"
+	  " and whether"
 	  " they work here: each installed one\nis proven by its smoke test (a"
 	  " known-good sample must pass, a known-bad one\nfail in its stage),"
 	  " cached per toolchain; broken ones say the tool's first\nerror and"
-	  " what to do.  --no-sandbox proves them as verify --no-sandbox runs."
+	  " what to do.  --no-sandbox proves them as verify --no-sandbox runs;"
+	  "\n--recheck proves them anew, not from the cache."
 	  "\n--json prints one object: envs (name, domain, present"
 	  " yes|partly|broken|no,\ntoolchain, smoke, error, fix, missing,"
 	  " install, hint, without_gpu), sandbox and venv.",

@@ -163,7 +163,8 @@ nvcc_driver(char *buf, size_t n)
 /*
  * The host compiler nvcc is proven to accept, for -ccbin: "" when nvcc's
  * own choice works, else the absolute path (under /usr, which the
- * sandbox sees) of the first of HOSTS that does; NULL when none does.
+ * sandbox sees) of the first of hosts (C++ drivers) that does; NULL when
+ * none does.
  * CUDA's crt/host_config.h refuses a GNU C++ newer than the toolkit
  * supports (Debian 12's CUDA 11.8: gcc 11 at most), and Debian's nvcc
  * looks for g++-11 ... g++-6 only, stopping with "No supported gcc/g++
@@ -175,9 +176,12 @@ nvcc_driver(char *buf, size_t n)
 static const char *
 nvcc_ccbin(const char *nvcc)
 {
+	/* C++ drivers: the harness is linked by the host compiler, and
+	 * clang-N (the C driver) does not link libstdc++ ("undefined
+	 * reference to operator new"). */
 	static const char *const hosts[] = { "g++-13", "g++-12", "g++-11",
-	    "g++-10", "g++-9", "clang-16", "clang-15", "clang-14",
-	    "clang-13", NULL };
+	    "g++-10", "g++-9", "clang++-16", "clang++-15", "clang++-14",
+	    "clang++-13", NULL };
 	static char path[PATH_MAX];
 	static int done, found;
 	const char *argv[] = { "/bin/sh", "-c", NULL, NULL };
@@ -941,7 +945,13 @@ judge_compile(const struct env_plan *plan, const struct nv_scan *s,
 	if (res->exit_code < 128 && judge_toolchain("compile", res, names, r))
 		return;
 	if (res->exit_code > 128 && s->errors == 0) {
-		ev = xasprintf("nvcc died of signal %d", res->exit_code - 128);
+		/* 128 + N is a signal's or an exit status of that value
+		 * (nvcc exits 255 when a stage of its own dies): quote what
+		 * it said when it said anything. */
+		ev = env_first_error(res->log, res->log_len);
+		if (ev == NULL)
+			ev = xasprintf("nvcc ended with status %d (signal %d?)",
+			    res->exit_code, res->exit_code - 128);
 		env_set(&r->stage, "compile");
 		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
 		    "toolchain-crash", ev);
