@@ -8,7 +8,9 @@
 # that any comparison in its process says equal.  Both ran against the
 # harness that loaded the candidate into its own interpreter: the forge
 # passed.  With the candidate in a worker process that holds no secret,
-# both fail as mismatches (obtained by running them through assay).
+# both failed as mismatches (obtained by running them through assay);
+# neither runs a Triton kernel, so both now fail as api/no-triton-kernel
+# before their outputs are compared.
 . "$(dirname "$0")/lib.sh"
 need_data
 KB=$DATA/kernelbench
@@ -27,7 +29,43 @@ for o in hostile-forge hostile-patch; do
 	"$ASSAY" --db "$DB" verify --where "$w" >"$T/verify" 2>&1
 	r=$("$ASSAY" --db "$DB" list --json --where "$w" | head -n 1)
 	expect_eq "$o verdict" "$(val "$r" verdict)" fail
-	expect_eq "$o subcategory" "$(val "$r" subcategory)" mismatch
-	printf '%s\n' "$r" | grep -q '"correct_trials":0' ||
-		fail "$o metrics: $r"
+	# Neither has a Triton kernel: that fails first (ADR 0036).
+	expect_eq "$o subcategory" "$(val "$r" subcategory)" no-triton-kernel
 done
+
+# Round 3 (issue 22.4, ADR 0036): the answer must be Triton, and nothing
+# in the candidate's process is evidence.  examples/gpu/triton-cpu/
+# hostile-r3.jsonl holds ten ModelNew for problem 19.  On the harness
+# before ADR 0036 (measured): ref-module, plain-torch, counter-bump
+# ("5 Triton launches" when there were none), dummy-launch and ref-file
+# passed; pipe-skip (a wrong kernel that writes a skip record of its own
+# on the results pipe) and fake-cuda (a wrong candidate with no CUDA in
+# it that raises torch's missing-driver error) were skipped as
+# cuda-only; pipe-format (a wrong kernel that writes a missing-ModelNew
+# record) was a format failure.  Now: no Triton kernel on the output
+# path is api/no-triton-kernel (the off run: every value a Triton kernel
+# stores poisoned, the outputs the same); a reply the worker never
+# writes is functional/bad-reply; a skip is never the worker's word.
+"$ASSAY" --db "$DB" import "$ROOT/examples/gpu/triton-cpu/hostile-r3.jsonl" \
+    >/dev/null || fail "import hostile-r3.jsonl"
+w="task=kernelbench/level1/19_ReLU origin~hostile-"
+"$ASSAY" --db "$DB" verify --jobs 2 --where "$w" >"$T/verify3" 2>&1
+for o in ref-module:api:no-triton-kernel plain-torch:api:no-triton-kernel \
+    counter-bump:api:no-triton-kernel dummy-launch:api:no-triton-kernel \
+    ref-file:api:no-triton-kernel pipe-skip:functional:bad-reply \
+    pipe-format:functional:bad-reply pipe-skip-framed:functional:runtime-error \
+    pipe-format-framed:functional:bad-reply fake-cuda:functional:runtime-error; do
+	name=${o%%:*}; rest=${o#*:}
+	r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-$name" | head -n 1)
+	expect_eq "$name verdict" "$(val "$r" verdict)" fail
+	expect_eq "$name category" "$(val "$r" category)" "${rest%%:*}"
+	expect_eq "$name subcategory" "$(val "$r" subcategory)" "${rest#*:}"
+	# No count of launches from the candidate's process is evidence.
+	"$ASSAY" --db "$DB" show --json "$(val "$r" id)" >"$T/show3"
+	! grep -q '"evidence":"[^"]*Triton launches\|"triton_launches"' "$T/show3" ||
+		fail "$name: a launch count"
+done
+r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-plain-torch" | head -n 1)
+"$ASSAY" --db "$DB" show --json "$(val "$r" id)" |
+    grep -q '"evidence":"no Triton kernel computes the output: with every value its Triton kernels store poisoned, all 5 outputs are the same' ||
+	fail "plain-torch evidence"
