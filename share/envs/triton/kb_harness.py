@@ -44,12 +44,13 @@ anything else on the pipe fails the candidate; a reply that is not a full
 set of outputs is believed only as a failure; a skip is never the
 worker's word (the checker decides cuda-only from its own reading of the
 source); and no launch count is taken from it.  Triton is proved on the
-output path by a second worker, the "off" run: the same candidate and
-inputs with every value a Triton kernel stores replaced by NaN (or the
-bitwise complement), in Triton's interpreter.  When each of its outputs
-is the same as the first run's, Triton computed none of them: the
-candidate fails as api/no-triton-kernel.  The worker's timings are its
-own word: a speedup over 10x is flagged for review by the env.
+output path by POISONED more trials on fresh random seeds at random
+places among the correctness trials, in which every value a Triton
+kernel stores is NaN (or the bitwise complement) in Triton's
+interpreter: when the output of any of them is still right, Triton did
+not compute it, and the candidate fails as api/no-triton-kernel.  The
+worker's timings on a GPU are its own word: a speedup over 10x is
+flagged for review by the env.
 """
 
 import importlib.util
@@ -76,6 +77,8 @@ CUDA_ONLY = ("Found no NVIDIA driver", "NVIDIA driver", "No CUDA GPUs are availa
 NONCE = ""
 MARK_FD = 1     # a copy of stdout taken before the candidate runs
 REPLY_MAX = 1 << 34     # the most bytes a worker's reply may take
+POISONED = 3            # trials with Triton's stores poisoned (ADR 0036)
+POISON = [False]        # the worker's: poison this trial's stores
 CAND_NAME = "kb_candidate"
 REF_NAME = "kb_reference"
 
@@ -447,9 +450,9 @@ class Tools:
         return stats(times)
 
 
-def load_reference(ref_path, tl):
+def load_reference(ref_path, tl, name=REF_NAME):
     """The task's module, its sizes cut on the CPU, and what changed."""
-    ref = load(REF_NAME, ref_path)
+    ref = load(name, ref_path)
     for name in ("Model", "get_inputs", "get_init_inputs"):
         if not hasattr(ref, name):
             raise AttributeError("the reference defines no %s" % name)
@@ -505,25 +508,26 @@ def cmd_eval(argv):
     # candidate's.
     emit("phase", phase="reference")
     try:
-        ref, sizes = load_reference(ref_path, tl)
+        ref, sizes, ref_model, trial_seeds = reference(ref_path, tl, opts)
         if sizes:
             say("on the CPU: sizes cut: %s" % ", ".join(
                 "%s %s->%s" % (k, v[0], v[1])
                 for k, v in sorted(sizes.items())))
-        init_inputs = tl.to_dev(ref.get_init_inputs())
-        with torch.no_grad():
-            tl.seed(opts["--seed"])
-            ref_model = ref.Model(*tl.clone(init_inputs)).to(tl.dev)
-        tl.seed(opts["--seed"])
-        trial_seeds = [int(torch.randint(0, 2 ** 32 - 1, (1,)).item())
-                       for _ in range(n)]
-        ref_outs = []
-        for s in trial_seeds:
-            tl.seed(s)
-            inputs = tl.to_dev(ref.get_inputs())
-            with torch.no_grad():
-                ref_outs.append(ref_model(*inputs))
-            tl.sync(tl.dev)
+        # The Triton check (ADR 0036): POISONED more trials on inputs of
+        # fresh random seeds, at random places among the trials, in which
+        # every value a Triton kernel stores is poisoned.  Where there is
+        # a GPU, they are made by a worker of their own on the CPU path.
+        check_tl = tl if cpu else Tools(torch, True)
+        if cpu:
+            check = (ref, ref_model)
+        else:
+            cref, _, cmodel, _ = reference(ref_path, check_tl, opts,
+                                           REF_NAME + "_cpu")
+            check = (cref, cmodel)
+        plan = poison_plan(trial_seeds)
+        ref_outs = outputs(tl, ref, ref_model, trial_seeds)
+        check_outs = outputs(check_tl, check[0], check[1],
+                             [s for s, _ in plan])
         ref_stats = None
         if not cpu:
             tl.seed(opts["--seed"])
@@ -534,10 +538,14 @@ def cmd_eval(argv):
         emit("defect", message="%s: %s" % (type(e).__name__, e))
         return 1
 
-    cfg = {"cpu": cpu, "seed": opts["--seed"], "seeds": trial_seeds,
-           "trials": opts["--trials"]}
+    base = {"seed": opts["--seed"], "trials": opts["--trials"]}
+    if cpu:
+        cfg = dict(base, cpu=True, seeds=[s for s, _ in plan],
+                   poison=[p for _, p in plan])
+    else:
+        cfg = dict(base, cpu=False, seeds=trial_seeds, poison=[])
     phases = ("load", "init", "correctness", "timing")
-    got, status, bad = run_worker(ref_path, cand_path, cfg, False)
+    got, status, bad = run_worker(ref_path, cand_path, cfg)
     reached = phase_of(got)
     for p in phases:
         emit("phase", phase=p)
@@ -547,8 +555,12 @@ def cmd_eval(argv):
         emit("fail", phase=reached, sub="bad-reply", message=bad)
         return 1
     outs = got.get("outs") if got is not None else None
-    if not (isinstance(outs, list) and len(outs) == n):
+    if not (isinstance(outs, list) and len(outs) == len(cfg["seeds"])):
         return worker_failed(got, status, src, cpu)
+    checked = None
+    if cpu:
+        checked = outs
+        outs = [o for o, (_, p) in zip(outs, plan) if not p]
     for i, ref_out in enumerate(ref_outs):
         o = outs[i]
         if type(o) is not torch.Tensor:
@@ -561,33 +573,29 @@ def cmd_eval(argv):
                  trial=i + 1, message="output shape %s, want %s" % (
                      list(o.shape), list(ref_out.shape)))
             return 1
-
-    # Triton on the output path (ADR 0036): the off run.  On a GPU both
-    # runs of this check are made on the CPU path (Triton's interpreter,
-    # sizes cut), the first one again at those sizes.
-    on_outs = outs
     if not cpu:
         say("the Triton check on the CPU: the candidate at cut sizes in"
             " Triton's interpreter")
-        first, _, fbad = run_worker(ref_path, cand_path, dict(cfg, cpu=True),
-                                    False)
-        on_outs = first.get("outs") if first is not None and \
-            fbad is None else None
-        if not (isinstance(on_outs, list) and len(on_outs) == n and all(
-                type(o) is torch.Tensor for o in on_outs)):
-            on_outs = None
+        cfg = dict(base, cpu=True, seeds=[s for s, _ in plan],
+                   poison=[p for _, p in plan])
+        cgot, _, cbad = run_worker(ref_path, cand_path, cfg)
+        checked = cgot.get("outs") if cgot is not None and cbad is None \
+            else None
+        if not (isinstance(checked, list) and len(checked) == len(plan)):
+            checked = None
             say("the Triton check was not made: the candidate does not run"
                 " on the CPU path")
     changed = None
-    if on_outs is not None:
-        changed = triton_changed(ref_path, cand_path, dict(cfg, cpu=True),
-                                 on_outs, opts)
-    if changed == 0:
+    if checked is not None:
+        changed = triton_changed(plan, checked, check_outs, opts,
+                                 check_tl.dev)
+    if changed is not None and changed < POISONED:
         emit("fail", phase="correctness", sub="no-triton-kernel",
-             trials=n, message="no Triton kernel computes the output: with"
-             " every value its Triton kernels store poisoned, all %d"
-             " outputs are the same (the task asks for forward to run"
-             " Triton kernels)" % n)
+             trials=POISONED, message="no Triton kernel computes the"
+             " output: with every value its Triton kernels store poisoned,"
+             " %d of %d outputs are still right (the task asks for"
+             " forward to run Triton kernels)" % (POISONED - changed,
+                                                  POISONED))
         return 1
     passed = 0
     first_bad = None
@@ -628,7 +636,8 @@ def cmd_eval(argv):
         emit("result", device="cpu", correct_trials=passed, trials=n,
              max_abs_diff=max_diff, atol=opts["--atol"],
              rtol=opts["--rtol"], sizes=sizes, triton_changed=changed,
-             where=where.strip(), timing="skipped: no GPU",
+             triton_poisoned=POISONED, where=where.strip(),
+             timing="skipped: no GPU",
              torch=torch.__version__)
         return 0
     new_stats = got.get("stats")
@@ -647,43 +656,75 @@ def cmd_eval(argv):
          runtime_ms=new_stats["mean"], ref_runtime_ms=ref_stats["mean"],
          speedup=speedup, runtime_stats=new_stats,
          ref_runtime_stats=ref_stats, hardware=hw, triton_changed=changed,
-         torch=torch.__version__)
+         triton_poisoned=POISONED, torch=torch.__version__)
     return 0
 
 
-def triton_changed(ref_path, cand_path, cfg, outs, opts):
-    """How many of outs (the candidate's outputs on the CPU path) change
-    when the same candidate runs again, in a worker of its own, with
-    every value its Triton kernels store poisoned.  Compared here: the
-    worker's word is only its outputs; an off run that sends none
-    changed them all."""
+def reference(ref_path, tl, opts, name=REF_NAME):
+    """The task's module (sizes cut on the CPU), what was cut, its Model
+    built under the seed, and the correctness trials' seeds drawn from
+    it as KernelBench draws them."""
     import torch
-    n = len(outs)
-    say("the off run: the same candidate with every value its Triton"
-        " kernels store poisoned")
-    off, status, bad = run_worker(ref_path, cand_path, cfg, True)
-    off_outs = off.get("outs") if off is not None and bad is None else None
-    if not isinstance(off_outs, list):
-        say("the off run ended without outputs (status %d): the outputs"
-            " depend on Triton" % status)
-        off_outs = []
+    ref, sizes = load_reference(ref_path, tl, name)
+    init_inputs = tl.to_dev(ref.get_init_inputs())
+    with torch.no_grad():
+        tl.seed(opts["--seed"])
+        model = ref.Model(*tl.clone(init_inputs)).to(tl.dev)
+    tl.seed(opts["--seed"])
+    seeds = [int(torch.randint(0, 2 ** 32 - 1, (1,)).item())
+             for _ in range(opts["--correct-trials"])]
+    return ref, sizes, model, seeds
+
+
+def outputs(tl, ref, model, seeds):
+    """model's outputs on ref.get_inputs() under each of seeds."""
+    import torch
+    outs = []
+    for s in seeds:
+        tl.seed(s)
+        inputs = tl.to_dev(ref.get_inputs())
+        with torch.no_grad():
+            outs.append(model(*inputs))
+        tl.sync(tl.dev)
+    return outs
+
+
+def poison_plan(seeds):
+    """The trials of the CPU path: (seed, poisoned) for each correctness
+    trial in its order, and POISONED more on fresh random seeds at random
+    places among them (os.urandom: nothing the candidate can predict from
+    the public seed)."""
+    import random
+    rng = random.SystemRandom()
+    plan = [(s, False) for s in seeds]
+    for _ in range(POISONED):
+        plan.insert(rng.randrange(len(plan) + 1),
+                    (rng.randrange(2 ** 32 - 1), True))
+    return plan
+
+
+def triton_changed(plan, outs, ref_outs, opts, dev):
+    """How many of the poisoned trials' outputs are not right (not the
+    reference's at the judge's tolerance, or none at all).  Compared
+    with the reference, not with another run of the candidate's: a
+    candidate that moves its output between runs gains nothing."""
+    import torch
     changed = 0
-    for i in range(n):
-        a = outs[i]
-        b = off_outs[i] if i < len(off_outs) else None
-        same = type(b) is torch.Tensor and tuple(b.shape) == \
-            tuple(a.shape) and bool(torch.allclose(
-                a, b.to(dtype=a.dtype), atol=opts["--atol"],
+    for (_, poisoned), o, r in zip(plan, outs, ref_outs):
+        if not poisoned:
+            continue
+        right = type(o) is torch.Tensor and tuple(o.shape) == \
+            tuple(r.shape) and bool(torch.allclose(
+                r, o.to(device=dev, dtype=r.dtype), atol=opts["--atol"],
                 rtol=opts["--rtol"]))
-        changed += not same
-    say("outputs that change with Triton's stores poisoned: %d of %d"
-        % (changed, n))
+        changed += not right
+    say("poisoned trials whose output is not right: %d of %d" % (
+        changed, POISONED))
     return changed
 
 
-def run_worker(ref_path, cand_path, cfg, off):
-    """Run the candidate in a worker (off: Triton's stores poisoned) and
-    read its reply: (the dict or None, exit status, why the reply is not
+def run_worker(ref_path, cand_path, cfg):
+    """Run the candidate in a worker and read its reply: (the dict or None, exit status, why the reply is not
     one the worker writes or None).  Its configuration goes through its
     stdin, not its command line; its stdout goes to our stderr (not the
     marker channel); the reply comes on a pipe of its own, one frame: an
@@ -709,7 +750,7 @@ def run_worker(ref_path, cand_path, cfg, off):
         sys.exit(1)
     os.close(cin)
     os.close(wfd)
-    conf = dict(cfg, off=bool(off), fd=wfd)
+    conf = dict(cfg, fd=wfd)
     try:
         os.write(cout, (json.dumps(conf) + "\n").encode())
     except OSError:
@@ -795,14 +836,17 @@ def worker_failed(got, status, src, cpu):
 
 
 def poison_stores():
-    """Off run: every value a Triton kernel stores in the interpreter
-    (plain, masked, atomic, through a descriptor) becomes NaN, or its
-    bitwise complement for integers: an output a kernel computes cannot
-    come out right."""
+    """Make every value a Triton kernel stores in the interpreter (plain,
+    masked, atomic, through a descriptor) NaN, or its bitwise complement
+    for integers, while POISON[0] is true: an output a kernel computes
+    cannot come out right.  Installed in every CPU-path worker, set only
+    for the poisoned trials."""
     import numpy as np
     from triton.runtime import interpreter as ti
 
     def bad(h):
+        if not POISON[0]:
+            return h
         d = h.data
         if d.dtype.kind == "f":
             v = np.full_like(d, np.nan)
@@ -865,7 +909,7 @@ def cmd_worker(argv):
                     cand_line=cand_line(e, cand_path),
                     gap=interp_gap(e))
 
-    if cfg.get("off"):
+    if cpu:
         try:
             poison_stores()
         except Exception as e:
@@ -896,15 +940,26 @@ def cmd_worker(argv):
         return failed("init", e)
     state["phase"] = "correctness"
     outs = []
+    poison = cfg.get("poison") or []
     for i, s in enumerate(cfg["seeds"]):
         tl.seed(s)
         inputs = tl.to_dev(ref.get_inputs())
+        POISON[0] = i < len(poison) and poison[i] is True
         try:
             with torch.no_grad(), tl.shim():
                 o = new_model(*inputs)
             tl.sync(tl.dev)
-        except BaseException as e:
-            return failed("correctness", e)
+        except Exception as e:
+            if not POISON[0]:
+                return failed("correctness", e)
+            o = None    # poisoned values may well make it fail
+        finally:
+            poisoned, POISON[0] = POISON[0], False
+        if poisoned:
+            outs.append(o.detach().cpu().contiguous().clone()
+                        .as_subclass(torch.Tensor)
+                        if isinstance(o, torch.Tensor) else None)
+            continue
         if not isinstance(o, torch.Tensor):
             return send(event="fail", sub="not-a-tensor", message="ModelNew"
                         " returned %s, not a tensor" % type(o).__name__)
