@@ -21,6 +21,8 @@
  * one runs where someone watches (the first call on a machine takes
  * seconds: a Verilator build, a PyTorch import).
  */
+static int recheck;	/* --recheck: not from the disk cache */
+
 static const struct smoke_result *
 prove(const char *env, const struct verify_opts *vo)
 {
@@ -30,7 +32,7 @@ prove(const char *env, const struct verify_opts *vo)
 	if (tty)
 		fprintf(stderr, "assay: proving %s (its smoke test) ...\r",
 		    env);
-	sm = verify_smoke(env, vo);
+	sm = recheck ? verify_smoke_again(env, vo) : verify_smoke(env, vo);
 	if (tty)
 		fprintf(stderr, "\033[K");
 	return sm;
@@ -60,22 +62,25 @@ envs_json(const struct verify_opts *vo)
 	list = env_list(&n);
 	for (size_t i = 0; i < n; i++) {
 		const struct env_ops *e = list[i];
-		int ok = verify_toolchain(e->name, id, sizeof id, &err) == 0;
+		int tc = verify_toolchain(e->name, id, sizeof id, &err);
+		int ok = tc == 0, dead = tc == ENV_TOOL_BROKEN;
 		int part = ok && e->partial != NULL &&
 		    e->partial(id, lacks, sizeof lacks);
 		const struct smoke_result *sm = ok ? prove(e->name, vo) : NULL;
-		int broken = sm != NULL && sm->state == SMOKE_BROKEN;
+		int broken = dead || (sm != NULL && sm->state == SMOKE_BROKEN);
 
 		o = json_pack("{s:s, s:s, s:s, s:s}", "name", e->name,
 		    "domain", e->domain, "present",
-		    !ok ? "no" : broken ? "broken" : part ? "partly" : "yes",
+		    broken ? "broken" : !ok ? "no" : part ? "partly" : "yes",
 		    "toolchain", ok ? id : err.msg);
 		json_object_set_new(o, "smoke", json_string(sm == NULL ?
 		    "not run" : sm->state == SMOKE_OK ? "passed" :
 		    broken ? "failed" : "none"));
-		json_object_set_new(o, "error", broken ?
-		    json_string(sm->detail) : json_null());
-		json_object_set_new(o, "fix", broken && sm->hint != NULL ?
+		json_object_set_new(o, "error", dead ? json_string(err.msg) :
+		    broken ? json_string(sm->detail) : json_null());
+		json_object_set_new(o, "fix", dead ? json_string("repair its"
+		    " installation (make deps), then look again with assay"
+		    " envs") : broken && sm->hint != NULL ?
 		    json_string(sm->hint) : json_null());
 		json_object_set_new(o, "missing", part ? json_string(lacks) :
 		    json_null());
@@ -120,6 +125,7 @@ envs_json(const struct verify_opts *vo)
 static const struct cmd_opt envs_opts[] = {
 	{ "json", 0, CMD_FLAG, 'J' },
 	{ "no-sandbox", 0, CMD_FLAG, 'n' },
+	{ "recheck", 0, CMD_FLAG, 'r' },
 	{ NULL, 0, CMD_FLAG, 0 }
 };
 
@@ -132,6 +138,7 @@ cmd_envs(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 
 	(void)ctx;
 	vo.no_sandbox = cmd_has(a, 'n', NULL);
+	recheck = cmd_has(a, 'r', NULL);
 	if (cmd_has(a, 'J', NULL))
 		return envs_json(&vo);
 	list = env_list(&n);
@@ -139,8 +146,19 @@ cmd_envs(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	for (size_t i = 0; i < n; i++) {
 		const struct env_ops *e = list[i];
 		char id[ERR_MSG_MAX], lacks[256];
+		int tc = verify_toolchain(e->name, id, sizeof id, err);
 
-		if (verify_toolchain(e->name, id, sizeof id, err) == 0) {
+		if (tc == ENV_TOOL_BROKEN) {
+			/* Installed, and it does not run (issue 21). */
+			broken++;
+			printf("%-10s %-9s %-8s %s\n", e->name, e->domain,
+			    "broken", "(it does not run)");
+			printf("%-29s error: %s\n", "", err->msg);
+			printf("%-29s fix: repair its installation (make deps),"
+			    " then look again with assay envs\n", "");
+			continue;
+		}
+		if (tc == 0) {
 			/* Present, but maybe without a part some candidates
 			 * need (torch, a GPU, CadQuery): say what and how to
 			 * get it, as for a missing one. */
@@ -227,11 +245,13 @@ cmd_envs(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 
 const struct cmd_entry cli_cmd_envs = {
 	"envs", NULL, envs_opts, 0, 0,
-	"envs [--json] [--no-sandbox]", "List the toolchain envs and whether"
+	"envs [--json] [--no-sandbox] [--recheck]", "List the toolchain envs"
+	  " and whether"
 	  " they work here: each installed one\nis proven by its smoke test (a"
 	  " known-good sample must pass, a known-bad one\nfail in its stage),"
 	  " cached per toolchain; broken ones say the tool's first\nerror and"
-	  " what to do.  --no-sandbox proves them as verify --no-sandbox runs."
+	  " what to do.  --no-sandbox proves them as verify --no-sandbox runs;"
+	  "\n--recheck proves them anew, not from the cache."
 	  "\n--json prints one object: envs (name, domain, present"
 	  " yes|partly|broken|no,\ntoolchain, smoke, error, fix, missing,"
 	  " install, hint, without_gpu), sandbox and venv.",

@@ -25,8 +25,13 @@ list_one(const struct store_row *r, void *arg)
 	char cat[24];
 
 	c->n++;
+	/* A pass with a subcategory (triton's cpu-interpreter, its
+	 * suspicious-speedup) shows it: a pass that is not a full one. */
 	snprintf(cat, sizeof cat, "%s%s", r->category != NULL ? r->category :
-	    "-", r->category != NULL && r->category_source != NULL &&
+	    r->verdict != NULL && strcmp(r->verdict, "pass") == 0 &&
+	    r->subcategory != NULL && *r->subcategory != '\0' ?
+	    r->subcategory : "-", r->category != NULL &&
+	    r->category_source != NULL &&
 	    strcmp(r->category_source, "auto") == 0 ? "?" : "");
 	if (c->json) {
 		cli_print_json(cli_row_json(r));

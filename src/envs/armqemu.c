@@ -231,14 +231,17 @@ static const char build_script[] =
  *   QEMU translates such a load again as a block of its own, logs it
  *   (in_asm) and runs it at once: the read line right after a one-
  *   instruction block says which instruction reads that register.
+ *   Only whole read lines count: a trace the file-size limit cut ends in
+ *   part of one ("RCC: unimplemented device read  (size 4, off"), and
+ *   the last whole one before it is the poll.
  */
 #define POLL_AWK \
 	"/^IN:/ { b = 1; n = 0; cut = \"\"; next }" \
 	" b && /^0x[0-9a-f]+:/ { n++; a = substr($1, 1, length($1) - 1);" \
 	" next }" \
 	" b { b = 0; cut = n == 1 ? a : \"\" }" \
-	" /: unimplemented device read/ { if (cut != \"\") at[$0] = cut;" \
-	" cut = \"\"; last = $0; next }" \
+	" /: unimplemented device read +\\(size [0-9]+, offset 0x[0-9a-f]+\\)$/" \
+	" { if (cut != \"\") at[$0] = cut; cut = \"\"; last = $0; next }" \
 	" /: unimplemented device write/ { cut = \"\" }" \
 	" END { if (last in at) print at[last] }"
 static const char run_script[] =
@@ -259,7 +262,7 @@ static const char run_script[] =
     "[ $# -eq 0 ] || arm-none-eabi-addr2line -e " ELF_FILE " -f -i -p -s"
     " $(printf '0x%%x 0x%%x' $(( 0x$1 & ~1 )) $(( (0x$2 & ~1) - 2 )))"
     " | sed \"s/^/$n fault-at /\"; "
-    "case $(sed -n \"s/^$n qemu-exit //p\" console.txt) in 124|137|153)"
+    "case $(sed -n \"s/^.*$n qemu-exit //p\" console.txt) in 124|137|153)"
     " set -- $(awk '" POLL_AWK "' " TRACE_FILE ");"
     " [ $# -eq 0 ] || arm-none-eabi-addr2line -e " ELF_FILE " -f -i -p -s"
     " \"$1\" | sed \"s/^/$n poll-at /\";; esac; exit 0";
@@ -917,9 +920,16 @@ tagged(const char *log, size_t len, const char *nonce, const char *tag)
 	size_t l;
 	char *r = NULL;
 
-	while (r == NULL && next_line(&p, end, &line, &l))
-		if (l >= wl && memcmp(line, want, wl) == 0)
-			r = xstrndup(line + wl, l - wl);
+	/* Anywhere in a line, not only at its start: the nonce is the
+	 * stage shell's alone, and firmware whose last console output has
+	 * no newline ("doneSECRET qemu-exit 0") would otherwise lose the
+	 * status line, honest or not (docs/security.md, Known gaps). */
+	while (r == NULL && next_line(&p, end, &line, &l)) {
+		const char *at = l >= wl ? memmem(line, l, want, wl) : NULL;
+
+		if (at != NULL)
+			r = xstrndup(at + wl, l - (size_t)(at - line) - wl);
+	}
 	free(want);
 	return r;
 }

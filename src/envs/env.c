@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -682,10 +684,13 @@ env_param_strv(const struct task *t, const char *key, char ***v, size_t *n,
 	return rc;
 }
 
+#define TOOL_QUERY_S 30	/* a version query, at most */
+
 int
 env_tool_version(const char *const *argv, char *buf, size_t n)
 {
-	int fds[2], status;
+	int fds[2], status, hung = 0;
+	time_t deadline;
 	char tmp[512];
 	size_t len = 0;
 	ssize_t k;
@@ -702,6 +707,7 @@ env_tool_version(const char *const *argv, char *buf, size_t n)
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDONLY);
 
+		setpgid(0, 0);
 		dup2(null, 0);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
@@ -711,8 +717,20 @@ env_tool_version(const char *const *argv, char *buf, size_t n)
 		_exit(127);
 	}
 	close(fds[1]);
+	deadline = time(NULL) + TOOL_QUERY_S;
 	for (;;) {
 		char sink[512];
+		struct pollfd pf = { .fd = fds[0], .events = POLLIN };
+		time_t left = deadline - time(NULL);
+
+		/* A tool that hangs on its version query (a broken wrapper)
+		 * must not hang assay: killed, and it does not run. */
+		if (left <= 0 || (poll(&pf, 1, (int)left * 1000) == 0)) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			hung = 1;
+			break;
+		}
 
 		/* Keep only the start, but drain it all: the tool must not
 		 * die of SIGPIPE. */
@@ -731,8 +749,16 @@ env_tool_version(const char *const *argv, char *buf, size_t n)
 	tmp[len] = '\0';
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127 || len == 0)
+	if (hung || !WIFEXITED(status) || WEXITSTATUS(status) == 127 ||
+	    len == 0) {
+		/* What it said, for the caller's message. */
+		char *line = env_first_error(tmp, len);
+
+		snprintf(buf, n, "%s", hung ? "it did not answer within"
+		    " 30 s" : line != NULL ? line : "it printed nothing");
+		free(line);
 		return -1;
+	}
 	tmp[strcspn(tmp, "\n")] = '\0';
 	/* "Icarus Verilog version 11.0 (stable) ()": drop an empty "()". */
 	len = strlen(tmp);

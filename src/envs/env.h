@@ -116,6 +116,9 @@ struct env_stage {
 
 #define ENV_NONCE_FD 5
 
+/* toolchain()'s "installed but does not run" (struct env_ops). */
+#define ENV_TOOL_BROKEN (-2)
+
 /* Where a venv stage sees the project venv, and its Python there. */
 #define ENV_VENV_MOUNT "/venv"
 #define ENV_VENV_PYTHON ENV_VENV_MOUNT "/bin/python3"
@@ -233,7 +236,11 @@ struct env_ops {
 
 	/*
 	 * Identity of the installed toolchain into buf ("Icarus Verilog
-	 * version 11.0 (stable)").  -1 with err when it is not installed.
+	 * version 11.0 (stable)").  -1 with err when it is not installed;
+	 * ENV_TOOL_BROKEN with err (the tool's first error line) when it is
+	 * installed but does not run (its version query fails: a library
+	 * missing, a wrapper that hangs): a broken toolchain, not a missing
+	 * one (issue 21).
 	 */
 	int	(*toolchain)(char *buf, size_t n, struct err *err);
 
@@ -511,8 +518,13 @@ const char *env_python(int *venv);
  * sandbox (trusted).  0, or -1 when the venv's Python cannot run.
  */
 int	env_venv_versions(const char *const *names, char *buf, size_t n);
-/* First line of a command's output (trusted, outside any sandbox) into
- * buf; -1 when it cannot run. */
+/*
+ * First line of a command's output (trusted, outside any sandbox) into
+ * buf; -1 when it cannot run, exits 127, prints nothing, fails or does
+ * not answer within 30 s (then killed, with its process group), with
+ * buf holding its first error line (env_first_error()) or why, for the
+ * caller's message.
+ */
 int	env_tool_version(const char *const *argv, char *buf, size_t n);
 
 #endif

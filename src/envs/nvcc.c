@@ -56,6 +56,11 @@
 #define CHECK_SRC	"assay_check.c"
 #define STUB_SRC	"stub.s"
 #define STUB_OBJ	"stub.o"
+/* The harness compiled for the want run: -DASSAY_WANT_RUN=1 fixes
+ * assay_want_mode() at compile time, so the candidate's run cannot turn
+ * itself into a want run (issue 22: it flipped an environment variable
+ * the harness read at every call). */
+#define WANT_OBJ	"harness-want.o"
 
 /*
  * The build stage ("$1" nvcc, "$2" -arch, "$3" -DASSAY_SM, "$4" the
@@ -76,6 +81,8 @@ static const char isolate[] =
     "c=$1 a=$2 m=$3 h=$4 b=$5\n"
     "\"$c\" ${b:+-ccbin} ${b:+\"$b\"} \"$a\" -O2 \"$m\" -c \"$h\" -o harness.o"
     " || exit\n"
+    "\"$c\" ${b:+-ccbin} ${b:+\"$b\"} \"$a\" -O2 \"$m\" -DASSAY_WANT_RUN=1 -c \"$h\""
+    " -o " WANT_OBJ " || exit\n"
     "k=$(\"$c\" ${b:+-ccbin} ${b:+\"$b\"} \"$a\" -o harness.probe harness.o"
     " -Xlinker --no-demangle 2>&1 | sed -n \"s/.*undefined reference to \\`\\([^']*\\)'.*/\\1/p\""
     " | sort -u)\n"
@@ -86,7 +93,7 @@ static const char isolate[] =
     "  printf '\\t.section .note.GNU-stack,\"\",@progbits\\n'; } > " STUB_SRC "\n"
     "as -o " STUB_OBJ " " STUB_SRC " || exit\n"
     "\"$c\" ${b:+-ccbin} ${b:+\"$b\"} \"$a\" -O2 -o " RUN_DIR "/harness-want"
-    " harness.o " STUB_OBJ
+    " " WANT_OBJ " " STUB_OBJ
     " || exit\n"
     "set -- --keep-global-symbol=assay_no_symbol\n"
     "for x in $k; do set -- \"$@\" \"--keep-global-symbol=$x\"; done\n"
@@ -156,7 +163,8 @@ nvcc_driver(char *buf, size_t n)
 /*
  * The host compiler nvcc is proven to accept, for -ccbin: "" when nvcc's
  * own choice works, else the absolute path (under /usr, which the
- * sandbox sees) of the first of HOSTS that does; NULL when none does.
+ * sandbox sees) of the first of hosts (C++ drivers) that does; NULL when
+ * none does.
  * CUDA's crt/host_config.h refuses a GNU C++ newer than the toolkit
  * supports (Debian 12's CUDA 11.8: gcc 11 at most), and Debian's nvcc
  * looks for g++-11 ... g++-6 only, stopping with "No supported gcc/g++
@@ -168,9 +176,12 @@ nvcc_driver(char *buf, size_t n)
 static const char *
 nvcc_ccbin(const char *nvcc)
 {
+	/* C++ drivers: the harness is linked by the host compiler, and
+	 * clang-N (the C driver) does not link libstdc++ ("undefined
+	 * reference to operator new"). */
 	static const char *const hosts[] = { "g++-13", "g++-12", "g++-11",
-	    "g++-10", "g++-9", "clang-16", "clang-15", "clang-14",
-	    "clang-13", NULL };
+	    "g++-10", "g++-9", "clang++-16", "clang++-15", "clang++-14",
+	    "clang++-13", NULL };
 	static char path[PATH_MAX];
 	static int done, found;
 	const char *argv[] = { "/bin/sh", "-c", NULL, NULL };
@@ -225,15 +236,21 @@ nvcc_toolchain(char *buf, size_t n, struct err *err)
 	if (strchr(nvcc, '\'') != NULL)
 		return err_set(err, "nvcc path %s has a quote", nvcc);
 	/* Shell built-ins only: PATH may be anything. */
-	cmd = xasprintf("'%s' --version 2>&1 | while read -r l; do case $l in"
-	    " 'Cuda compilation tools'*) echo \"$l\";; esac; done", nvcc);
+	/* The release line; anything else it said, when it has none, is
+	 * the error to show. */
+	cmd = xasprintf("o=$('%s' --version 2>&1); r=0; printf '%%s\\n' \"$o\" |"
+	    " { while read -r l; do case $l in 'Cuda compilation tools'*)"
+	    " echo \"$l\"; r=1;; esac; done; [ $r = 1 ] && exit 0;"
+	    " printf '%%s\\n' \"$o\"; exit 127; }", nvcc);
 	argv[2] = cmd;
 	rc = env_tool_version(argv, ver, sizeof ver);
 	free(cmd);
-	if (rc < 0)
-		return err_set(err, "%s does not run, or its --version has no"
-		    " \"Cuda compilation tools, release\" line (a wrapper"
-		    " whose CUDA toolkit has moved?)", nvcc);
+	if (rc < 0) {
+		/* It is there, and does not run: broken, not missing. */
+		err_set(err, "%s does not run: %s (or its --version has no"
+		    " \"Cuda compilation tools, release\" line)", nvcc, ver);
+		return ENV_TOOL_BROKEN;
+	}
 	nvcc_driver(drv, sizeof drv);
 	/* The host compiler is part of the toolchain: a run made with
 	 * another one (or with none that works) is another run. */
@@ -342,7 +359,8 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 	char *harness = env_param_str(t, "harness");
 	char *archopt = NULL, *smopt = NULL;
 	static const char *const reserved[] = { CAND_FILE, CAND_OBJ,
-	    HELPER_FILE, "harness.o", "harness.probe", CHECK_SRC, STUB_SRC,
+	    HELPER_FILE, "harness.o", WANT_OBJ, "harness.probe", CHECK_SRC,
+	    STUB_SRC,
 	    STUB_OBJ, RUN_DIR, NULL };
 	int rc = -1;
 
@@ -927,7 +945,13 @@ judge_compile(const struct env_plan *plan, const struct nv_scan *s,
 	if (res->exit_code < 128 && judge_toolchain("compile", res, names, r))
 		return;
 	if (res->exit_code > 128 && s->errors == 0) {
-		ev = xasprintf("nvcc died of signal %d", res->exit_code - 128);
+		/* 128 + N is a signal's or an exit status of that value
+		 * (nvcc exits 255 when a stage of its own dies): quote what
+		 * it said when it said anything. */
+		ev = env_first_error(res->log, res->log_len);
+		if (ev == NULL)
+			ev = xasprintf("nvcc ended with status %d (signal %d?)",
+			    res->exit_code, res->exit_code - 128);
 		env_set(&r->stage, "compile");
 		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
 		    "toolchain-crash", ev);

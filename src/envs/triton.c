@@ -4,22 +4,28 @@
  * PyTorch module) against the task's PyTorch Model.
  *
  * Two stages, both assay's harness (share/envs/triton/kb_harness.py) on
- * Debian's interpreter, the one the sandbox sees (only /usr is bound):
+ * the project venv's interpreter (else Debian's):
  *
- *   /usr/bin/python3 -I -B kb_harness.py check
- *   /usr/bin/python3 -I -B kb_harness.py eval REFERENCE candidate.py
- *       --trials 100 --correct-trials 5 --atol 1e-4 --rtol 1e-4 --seed 42
+ *   python3 -I -B kb_harness.py check
+ *   python3 -I -B kb_harness.py eval REFERENCE candidate.py
+ *       --trials 100 --correct-trials 5 --atol 1e-4 --rtol 1e-4
+ *       --cpu-atol 0.01 --cpu-rtol 0.01 --seed 42
  *
  * check exits 77 with the reason when torch, triton or a GPU is missing
  * (no candidate code has run then, so it cannot fake that): the run is
  * skipped, its subcategory and evidence say what is missing.  eval
  * prints marker lines that start with a per-run nonce (which it reads
  * from a file and removes before loading the candidate) and hold one
- * JSON object each; the judge believes only those.  A Python exception
- * maps to a category by the small rule table triton_rules[] (a NameError,
- * TypeError or AttributeError is an API knowledge gap, as TritonBench
- * counts them); correct kernels pass unless slower than the reference
- * (performance), and a speedup over 10x is marked suspicious-speedup.
+ * JSON object each; the judge believes only those.  The candidate runs
+ * in a worker process whose reply is data, never a verdict; trials at
+ * random places with Triton's stores poisoned prove that a Triton
+ * kernel computes the output, else api/no-triton-kernel (ADR 0036).  A Python
+ * exception maps to a category by the small rule table triton_rules[]
+ * (a NameError, TypeError or AttributeError is an API knowledge gap, as
+ * TritonBench counts them); correct kernels pass unless slower than the
+ * reference (performance), a speedup over 10x is marked
+ * suspicious-speedup, and a pass from Triton's interpreter on the CPU is
+ * marked cpu-interpreter.
  */
 #define _GNU_SOURCE
 #include "envs/env.h"
@@ -45,6 +51,8 @@
 
 /* KernelBench's rule: a speedup over this is suspicious. */
 #define SUSPICIOUS_SPEEDUP 10.0
+/* KernelBench's atol = rtol, used where there is no GPU. */
+#define CPU_TOL 1e-2
 
 /*
  * The version query: one line of what the interpreter can import.  It
@@ -228,6 +236,7 @@ triton_prepare(const struct task *t, const struct candidate *c,
 	const struct task_file *ref = task_file_by_role(t, "reference");
 	const char *h;
 	char trials[24], correct[24], atol[32], rtol[32], seed[24];
+	char catol[32], crtol[32];
 	static const char *const reserved[] = { CAND_FILE, HARNESS,
 	    NONCE_FILE, NULL };
 	size_t hlen;
@@ -264,6 +273,12 @@ triton_prepare(const struct task *t, const struct candidate *c,
 	    "correct_trials", 5));
 	snprintf(atol, sizeof atol, "%g", param_num(t, "atol", 1e-4));
 	snprintf(rtol, sizeof rtol, "%g", param_num(t, "rtol", 1e-4));
+	/* The CPU path's tolerances are named too: the logged command says
+	 * what the judge uses where there is no GPU. */
+	snprintf(catol, sizeof catol, "%g", param_num(t, "cpu_atol",
+	    CPU_TOL));
+	snprintf(crtol, sizeof crtol, "%g", param_num(t, "cpu_rtol",
+	    CPU_TOL));
 	snprintf(seed, sizeof seed, "%ld", env_param_int(t, "seed", 42));
 	{
 		int venv;
@@ -273,7 +288,8 @@ triton_prepare(const struct task *t, const struct candidate *c,
 		const char *eval[] = { py, "-I", "-B", HARNESS, "eval",
 		    ref->name, CAND_FILE, "--trials", trials,
 		    "--correct-trials", correct, "--atol", atol, "--rtol", rtol,
-		    "--seed", seed, NULL };
+		    "--cpu-atol", catol, "--cpu-rtol", crtol, "--seed", seed,
+		    NULL };
 
 		env_plan_stage(plan, "check", check);
 		env_plan_stage(plan, "eval", eval);
@@ -468,19 +484,25 @@ judge_traceback(const char *log, size_t len, struct run *r)
 	return 1;
 }
 
-/* A correct kernel: pass, slower than min_speedup fails (performance),
- * over 10x is suspicious. */
 /*
  * A kernel found correct on the CPU (no GPU): pass at stage correctness,
- * with the trials, the tolerance and the sizes it ran at; no timing.
+ * marked as what it is (subcategory cpu-interpreter, metrics mode
+ * "cpu-interpreter, sizes cut"), with the trials, the tolerance, the
+ * sizes it ran at and how many of the trials with Triton's stores
+ * poisoned came out wrong; no timing.
  */
 static void
 judge_cpu_result(json_t *res, struct run *r)
 {
 	json_t *met = json_object();
+	json_t *sizes = json_object_get(res, "sizes");
 	const char *where = jstr(res, "where");
+	int cut = json_is_object(sizes) && json_object_size(sizes) > 0;
+	const char *mode = cut ? "cpu-interpreter, sizes cut" :
+	    "cpu-interpreter";
 	char *ev;
 
+	json_object_set_new(met, "mode", json_string(mode));
 	json_object_set(met, "correct_trials", json_object_get(res,
 	    "correct_trials") != NULL ? json_object_get(res,
 	    "correct_trials") : json_null());
@@ -490,25 +512,30 @@ judge_cpu_result(json_t *res, struct run *r)
 	    "max_abs_diff", 0)));
 	json_object_set_new(met, "atol", json_real(jnum(res, "atol", 0)));
 	json_object_set_new(met, "device", json_string("cpu"));
-	json_object_set_new(met, "triton_launches", json_integer(
-	    (json_int_t)jnum(res, "triton_launches", 0)));
-	if (json_is_object(json_object_get(res, "sizes")))
-		json_object_set(met, "sizes", json_object_get(res, "sizes"));
+	json_object_set_new(met, "triton_changed", json_integer(
+	    (json_int_t)jnum(res, "triton_changed", 0)));
+	json_object_set_new(met, "triton_poisoned", json_integer(
+	    (json_int_t)jnum(res, "triton_poisoned", 0)));
+	if (json_is_object(sizes))
+		json_object_set(met, "sizes", sizes);
 	json_object_set_new(met, "timing", json_string("skipped: no GPU"));
 	free(r->metrics);
 	r->metrics = json_dumps(met, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(met);
 	env_set(&r->stage, "correctness");
-	env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
-	ev = xasprintf("correct %s in %d of %d trials (atol = rtol = %g, %d"
-	    " Triton launches); timing skipped: no GPU", where != NULL ?
-	    where : "on the CPU", (int)jnum(res, "correct_trials", 0),
-	    (int)jnum(res, "trials", 0), jnum(res, "atol", 0),
-	    (int)jnum(res, "triton_launches", 0));
-	env_set(&r->evidence, ev);
+	ev = xasprintf("pass (%s): correct %s in %d of %d trials (atol = rtol"
+	    " = %g); Triton on the output path: with its stores poisoned, %d"
+	    " of %d more trials come out wrong; timing skipped: no GPU", mode,
+	    where != NULL ? where : "on the CPU", (int)jnum(res,
+	    "correct_trials", 0), (int)jnum(res, "trials", 0), jnum(res,
+	    "atol", 0), (int)jnum(res, "triton_changed", 0), (int)jnum(res,
+	    "triton_poisoned", 0));
+	env_verdict(r, VERDICT_PASS, CATEGORY_NONE, "cpu-interpreter", ev);
 	free(ev);
 }
 
+/* A correct kernel: pass, slower than min_speedup fails (performance),
+ * over 10x is suspicious. */
 static void
 judge_result(const struct task *t, json_t *res, struct run *r)
 {
@@ -591,6 +618,22 @@ judge_check(const struct env_stage_result *s, struct run *r)
 	free(ev);
 }
 
+/*
+ * The category of a failure the harness reports as sub: no ModelNew is
+ * format, no Triton kernel on the output path is an API gap (the task
+ * asks for Triton), the rest (a mismatch, a reply the worker never
+ * writes) functional.
+ */
+static enum category
+fail_category(const char *sub)
+{
+	if (sub != NULL && strcmp(sub, "missing-modelnew") == 0)
+		return CATEGORY_FORMAT;
+	if (sub != NULL && strcmp(sub, "no-triton-kernel") == 0)
+		return CATEGORY_API;
+	return CATEGORY_FUNCTIONAL;
+}
+
 static void
 triton_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
@@ -664,10 +707,8 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 	if (m.fail != NULL) {
 		const char *sub = jstr(m.fail, "sub");
 
-		env_verdict(r, VERDICT_FAIL, sub != NULL &&
-		    strcmp(sub, "missing-modelnew") == 0 ? CATEGORY_FORMAT :
-		    CATEGORY_FUNCTIONAL, sub != NULL ? sub : "other",
-		    jstr(m.fail, "message"));
+		env_verdict(r, VERDICT_FAIL, fail_category(sub),
+		    sub != NULL ? sub : "other", jstr(m.fail, "message"));
 		if (sub != NULL && strcmp(sub, "mismatch") == 0) {
 			free(r->metrics);
 			r->metrics = xasprintf("{\"correct_trials\":%d,"

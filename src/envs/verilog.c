@@ -417,7 +417,31 @@ struct vline {
 	char	*text;
 };
 
-/* The lines of log; *n receives the count.  New; free with free_lines(). */
+static void
+add_line(struct vline **v, size_t *n, struct buf *b, int tagged, int mark)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[*n].mark = mark;
+	(*v)[*n].tagged = tagged;
+	(*v)[*n].text = buf_detach(b, NULL);
+	(*n)++;
+}
+
+/*
+ * The lines of log; *n receives the count.  New; free with free_lines().
+ *
+ * The nonce starts a tagged line wherever it stands, not only at the
+ * start of an output line: a design that writes text without a newline
+ * ($write(" ")) just before the testbench prints a fail line would
+ * otherwise make that line the design's, untagged and ignored, and pass
+ * (issue 22, docs/security.md "Known gaps").  Only the testbench holds
+ * the nonce, so the text after it is the testbench's; the text before
+ * it on that line is a line of its own, untagged.  A nonce inside a
+ * tagged line is the testbench's own continuation ($write then
+ * $display) and is only removed; one followed by "!error " or
+ * "!fatal " is the mark the simulator's own "ERROR: file:line: "
+ * prefix carries for $error and $fatal, and marks the line.
+ */
 static struct vline *
 split_lines(const char *log, size_t len, const char *nonce, size_t *n)
 {
@@ -430,30 +454,37 @@ split_lines(const char *log, size_t len, const char *nonce, size_t *n)
 		const char *e = memchr(p, '\n', (size_t)(end - p));
 		size_t l = e != NULL ? (size_t)(e - p) : (size_t)(end - p);
 		struct buf b = BUF_INIT;
-
-		int mark = 0;
+		int mark = 0, tagged = nl > 0 && l >= nl &&
+		    memcmp(p, nonce, nl) == 0;
 
 		for (size_t i = 0; i < l; ) {
 			if (nl > 0 && i + nl <= l && memcmp(p + i, nonce, nl) ==
 			    0) {
+				size_t at = i;
+
 				i += nl + (i + nl < l && p[i + nl] == ' ');
 				/* $error's and $fatal's mark, inside the
 				 * simulator's "ERROR: file:line: " line. */
-				if (i > nl + 1 && i + 7 <= l && (memcmp(p + i,
+				if (at > 0 && i + 7 <= l && (memcmp(p + i,
 				    "!error ", 7) == 0 || memcmp(p + i,
 				    "!fatal ", 7) == 0)) {
 					mark = p[i + 1];
 					i += 7;
+					continue;
+				}
+				if (!tagged) {
+					/* The design's text before it. */
+					if (b.len > 0)
+						add_line(&v, n, &b, 0, mark);
+					buf_init(&b);
+					mark = 0;
+					tagged = 1;
 				}
 				continue;
 			}
 			buf_addc(&b, p[i++]);
 		}
-		v = xreallocarray(v, *n + 1, sizeof *v);
-		v[*n].mark = mark;
-		v[*n].tagged = nl > 0 && l >= nl && memcmp(p, nonce, nl) == 0;
-		v[*n].text = buf_detach(&b, NULL);
-		(*n)++;
+		add_line(&v, n, &b, tagged, mark);
 		p += l + (e != NULL);
 	}
 	return v;

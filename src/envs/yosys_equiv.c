@@ -1,6 +1,6 @@
 /*
  * yosys_equiv.c - formal equivalence of a candidate with its task's
- * reference in Yosys 0.23 (yosys_equiv.h; docs/envs.md; ADR 0036).
+ * reference in Yosys 0.23 (yosys_equiv.h; docs/envs.md; ADR 0037).
  *
  * The miter stage:
  *   read_verilog -sv REF; hierarchy -check -top REFTOP; proc; flatten;

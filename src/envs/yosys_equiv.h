@@ -1,6 +1,6 @@
 /*
  * yosys_equiv.h - formal equivalence of a yosys candidate with its task's
- * reference (docs/envs.md, "yosys", equivalence; ADR 0036).
+ * reference (docs/envs.md, "yosys", equivalence; ADR 0037).
  *
  * A task asks for it with env_params.equiv.  Two stages follow the
  * synthesis: "miter" reads the reference and the candidate, each into a

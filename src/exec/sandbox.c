@@ -208,6 +208,11 @@ sandbox_argv(const struct sandbox_cmd *c, struct sandbox_argv *a)
 		av_add(a, "--unshare-user");
 		av_add(a, "--disable-userns");
 		av_add(a, "--die-with-parent");
+		/* A session of its own, without a controlling terminal: on
+		 * the workbench's pty any process of the stage could open
+		 * /dev/tty and write unmarked lines at the start of the log,
+		 * or push input with TIOCSTI (issue 22, "Known gaps"). */
+		av_add(a, "--new-session");
 		add_system(a);
 		if (!c->no_proc) {
 			av_add(a, "--proc");

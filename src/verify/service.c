@@ -16,6 +16,7 @@
 #include "base/err.h"
 #include "store/store.h"
 #include "model/vocab.h"
+#include "envs/env.h"
 #include "verify/pipeline.h"
 #include "verify/smoke.h"
 
@@ -278,7 +279,10 @@ tell_broken(struct vsvc *s, const struct task *t)
 		const struct smoke_result *sm;
 		char *key, *m;
 
-		if (verify_toolchain(names[k], id, sizeof id, NULL) < 0)
+		struct err te = { 0 };
+		int tc = verify_toolchain(names[k], id, sizeof id, &te);
+
+		if (tc < 0 && tc != ENV_TOOL_BROKEN)
 			continue;
 		key = xasprintf("\n%s\n", names[k]);
 		if (s->broken_told != NULL && strstr(s->broken_told, key) !=
@@ -286,8 +290,14 @@ tell_broken(struct vsvc *s, const struct task *t)
 			free(key);
 			continue;
 		}
-		sm = s->o.vo.smoke(names[k], &s->o.vo);
-		if (sm->state == SMOKE_BROKEN) {
+		if (tc == ENV_TOOL_BROKEN) {
+			m = xasprintf("%s is broken here (it does not run: %s);"
+			    " every candidate of it is env-error", names[k],
+			    te.msg);
+			problem(s, VSVC_NOTE, NULL, m);
+			free(m);
+		} else if ((sm = s->o.vo.smoke(names[k], &s->o.vo))->state ==
+		    SMOKE_BROKEN) {
 			m = verify_smoke_evidence(names[k], sm);
 			problem(s, VSVC_NOTE, NULL, m);
 			free(m);
@@ -420,6 +430,40 @@ vsvc_timeout_ms(const struct vsvc *s)
 	return timeout < 0 ? 0 : timeout;
 }
 
+/*
+ * A reference failed: before its task is called defective, its envs'
+ * toolchains are proven anew where a cached proof vouched for them
+ * (verify_smoke_again()).  A toolchain that fails now made the reference
+ * fail: its run becomes env-error/toolchain-broken, and the jobs after
+ * it are not run (verify_job_start() reads the same result).
+ */
+static void
+reprove(struct vsvc *s, struct run *r)
+{
+	char names[PIPELINE_MAX][PIPELINE_NAME];
+	int n = pipeline_split(r->env, names, NULL);
+
+	for (int k = 0; k < n; k++) {
+		const struct smoke_result *sm = verify_smoke_again(names[k],
+		    &s->o.vo);
+		char *ev, *m;
+
+		if (sm->state != SMOKE_BROKEN)
+			continue;
+		ev = verify_smoke_evidence(names[k], sm);
+		m = xasprintf("%s; its reference failed, and the toolchain,"
+		    " proven again, fails its smoke test", ev);
+		problem(s, VSVC_NOTE, NULL, m);
+		free(m);
+		env_set(&r->verdict, "env-error");
+		env_set(&r->subcategory, "toolchain-broken");
+		env_set(&r->category, NULL);
+		env_set(&r->evidence, ev);
+		free(ev);
+		return;
+	}
+}
+
 /* The job in slot i finished: judge, store, tell, free. */
 static void
 finish(struct vsvc *s, size_t i)
@@ -430,6 +474,9 @@ finish(struct vsvc *s, size_t i)
 	struct err err;
 
 	verify_job_result(j, &r);
+	if (s->run[i].is_ref && s->o.vo.smoke != NULL &&
+	    verdict_failed(r.verdict))
+		reprove(s, &r);
 	verify_judge_reference(s->st, j, &r);
 	res.run = &r;
 	res.job = j;

@@ -26,6 +26,7 @@
 static struct smoke_slot {
 	char	env[32];
 	int	no_sandbox;
+	int	reproven;	/* verify_smoke_again() ran it anew */
 	struct smoke_result r;
 } slots[16];
 static size_t nslots;
@@ -307,7 +308,16 @@ cache_has(const char *hex)
 	if (dir == NULL)
 		return 0;
 	path = xasprintf("%s/%s", dir, hex);
-	ok = access(path, F_OK) == 0;
+	{
+		/* Only a file cache_put() wrote: "ok\tENV\t...". */
+		char head[4] = { 0 };
+		FILE *f = fopen(path, "r");
+
+		ok = f != NULL && fread(head, 1, 3, f) == 3 &&
+		    memcmp(head, "ok\t", 3) == 0;
+		if (f != NULL)
+			fclose(f);
+	}
 	free(path);
 	free(dir);
 	return ok;
@@ -334,7 +344,7 @@ cache_put(const char *env, const char *hex)
 /* --- the test ------------------------------------------------------------- */
 
 static void
-smoke_run(const char *env, const struct verify_opts *o,
+smoke_run(const char *env, const struct verify_opts *o, int use_cache,
     struct smoke_result *out)
 {
 	struct sample s;
@@ -354,7 +364,7 @@ smoke_run(const char *env, const struct verify_opts *o,
 		return;
 	}
 	have_fp = fingerprint(env, &s, o, hex) == 0;
-	if (have_fp && cache_has(hex)) {
+	if (use_cache && have_fp && cache_has(hex)) {
 		out->state = SMOKE_OK;
 		out->cached = 1;
 		goto out;
@@ -415,6 +425,24 @@ verify_smoke(const char *env, const struct verify_opts *o)
 	snprintf(slot->env, sizeof slot->env, "%s", env);
 	slot->no_sandbox = o->no_sandbox != 0;
 	memset(&slot->r, 0, sizeof slot->r);
-	smoke_run(env, o, &slot->r);
+	smoke_run(env, o, 1, &slot->r);
+	return &slot->r;
+}
+
+const struct smoke_result *
+verify_smoke_again(const char *env, const struct verify_opts *o)
+{
+	const struct smoke_result *sm = verify_smoke(env, o);
+	struct smoke_slot *slot = NULL;
+
+	for (size_t i = 0; i < nslots; i++)
+		if (&slots[i].r == sm)
+			slot = &slots[i];
+	if (slot == NULL || slot->reproven || sm->state != SMOKE_OK ||
+	    !sm->cached)
+		return sm;
+	slot->reproven = 1;
+	memset(&slot->r, 0, sizeof slot->r);
+	smoke_run(env, o, 0, &slot->r);
 	return &slot->r;
 }

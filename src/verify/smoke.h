@@ -39,5 +39,17 @@
 const struct smoke_result *verify_smoke(const char *env,
 	    const struct verify_opts *o);
 
+/*
+ * verify_smoke(), proven anew when its pass came from the disk cache:
+ * the verify service asks it when a reference fails, since a toolchain
+ * can break in a way its fingerprint does not see (a helper program or
+ * a library of its own replaced or lost), and then every reference
+ * would become task-defect and every candidate fail (issue 21).  At
+ * most once per env and process; a pass proven in this process is
+ * believed.  The result is the process's from then on.
+ */
+const struct smoke_result *verify_smoke_again(const char *env,
+	    const struct verify_opts *o);
+
 
 #endif

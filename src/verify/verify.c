@@ -183,7 +183,7 @@ cpu_limit_s(const struct verify_job *j)
 static struct {
 	char	env[32];
 	char	id[ERR_MSG_MAX];
-	int	ok;
+	int	rc;	/* toolchain()'s: 0, -1 missing, ENV_TOOL_BROKEN */
 } tool_cache[8];
 
 /* The identity of one env, cached per process. */
@@ -199,9 +199,10 @@ toolchain_one(const char *env, char *buf, size_t n, struct err *err)
 		if (tool_cache[i].env[0] == '\0')
 			break;
 		if (strcmp(tool_cache[i].env, env) == 0) {
-			if (!tool_cache[i].ok)
-				return err_set(err, "%s: %s", env,
-				    tool_cache[i].id);
+			if (tool_cache[i].rc < 0) {
+				err_set(err, "%s: %s", env, tool_cache[i].id);
+				return tool_cache[i].rc;
+			}
 			snprintf(buf, n, "%s", tool_cache[i].id);
 			return 0;
 		}
@@ -209,13 +210,22 @@ toolchain_one(const char *env, char *buf, size_t n, struct err *err)
 	if (i == sizeof tool_cache / sizeof tool_cache[0])
 		i = 0;
 	snprintf(tool_cache[i].env, sizeof tool_cache[i].env, "%s", env);
-	if (e->toolchain(tool_cache[i].id, sizeof tool_cache[i].id, err) < 0) {
-		snprintf(tool_cache[i].id, sizeof tool_cache[i].id, "%s",
-		    err != NULL ? err->msg : "toolchain missing");
-		tool_cache[i].ok = 0;
-		return -1;
+	{
+		struct err e2 = { 0 };
+		int rc = e->toolchain(tool_cache[i].id,
+		    sizeof tool_cache[i].id, &e2);
+
+		if (rc < 0) {
+			snprintf(tool_cache[i].id, sizeof tool_cache[i].id,
+			    "%s", e2.msg);
+			tool_cache[i].rc = rc == ENV_TOOL_BROKEN ?
+			    ENV_TOOL_BROKEN : -1;
+			if (err != NULL)
+				*err = e2;
+			return tool_cache[i].rc;
+		}
 	}
-	tool_cache[i].ok = 1;
+	tool_cache[i].rc = 0;
 	snprintf(buf, n, "%s", tool_cache[i].id);
 	return 0;
 }
@@ -237,8 +247,10 @@ verify_toolchain(const char *env, char *buf, size_t n, struct err *err)
 	for (int i = 0; i < k; i++) {
 		size_t len = strlen(buf);
 
-		if (toolchain_one(names[i], one, sizeof one, err) < 0)
-			return -1;
+		int rc = toolchain_one(names[i], one, sizeof one, err);
+
+		if (rc < 0)
+			return rc;
 		snprintf(buf + len, n - len, "%s%s", i > 0 ? " + " : "", one);
 	}
 	return 0;
@@ -807,7 +819,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	struct verify_job *j;
 	struct err e;
 	int64_t total = 0;
-	int n;
+	int n, tc;
 
 	*out = NULL;
 	n = pipeline_split(t->env, names, &e);
@@ -831,12 +843,18 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	buf_init(&j->command);
 	for (size_t k = 0; k < j->nm; k++)
 		env_plan_init(&j->m[k].plan);
-	if (verify_toolchain(t->env, j->toolchain, sizeof j->toolchain,
-	    err) < 0) {
+	tc = verify_toolchain(t->env, j->toolchain, sizeof j->toolchain, &e);
+	if (tc == ENV_TOOL_BROKEN) {
+		/* Installed, but it does not even answer its version query:
+		 * broken, not missing (issue 21). */
+		j->broken = xasprintf("the toolchain is broken here: %s;"
+		    " repair it (make deps), then look again with assay envs",
+		    e.msg);
+		snprintf(j->toolchain, sizeof j->toolchain, "broken");
+	} else if (tc < 0) {
 		/* Not installed here: a skipped run that says what to
 		 * install, not an error that stops a batch (design.md 2). */
-		j->missing = missing_reason(names, (size_t)n, err != NULL ?
-		    err->msg : "toolchain missing");
+		j->missing = missing_reason(names, (size_t)n, e.msg);
 		snprintf(j->toolchain, sizeof j->toolchain, "missing");
 	} else if (o->smoke != NULL) {
 		/* Proven, not assumed (issue 21): a toolchain that fails its
@@ -1329,13 +1347,13 @@ verify_job_result(struct verify_job *j, struct run *r)
 		} else {
 			r->verdict = xstrdup("env-error");
 			r->subcategory = xstrdup("toolchain-broken");
-			r->stage = sm->stage != NULL ? xstrdup(sm->stage) :
-			    NULL;
+			r->stage = sm != NULL && sm->stage != NULL ?
+			    xstrdup(sm->stage) : NULL;
 			r->evidence = xstrdup(j->broken);
 			r->log = xasprintf("assay: not run: %s\n%s%s",
-			    j->broken, sm->log != NULL ? "assay: the smoke"
-			    " test's log:\n" : "", sm->log != NULL ? sm->log :
-			    "");
+			    j->broken, sm != NULL && sm->log != NULL ?
+			    "assay: the smoke test's log:\n" : "",
+			    sm != NULL && sm->log != NULL ? sm->log : "");
 		}
 		r->log_len = strlen(r->log);
 		return;

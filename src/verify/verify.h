@@ -87,7 +87,8 @@ char	*verify_smoke_evidence(const char *env, const struct smoke_result *s);
 
 /*
  * The toolchain identity of env (cached per process) into buf.  0, or -1
- * with err when the toolchain is missing.
+ * with err when the toolchain is missing, or ENV_TOOL_BROKEN (envs/env.h)
+ * with err when it is installed but does not run.
  */
 int	verify_toolchain(const char *env, char *buf, size_t n, struct err *err);
 

@@ -88,3 +88,25 @@ if command -v nvcc >/dev/null 2>&1 && "$ASSAY" envs | grep -Eq '^nvcc +gpu +yes 
 	    "$(count 'verdict=fail stage=compile')" 2
 	echo "ok: after the repair every candidate ran again"
 fi
+
+# An nvcc that does not even start (its shared library gone): broken, not
+# missing; every candidate env-error/toolchain-broken with the loader's
+# line, never skipped/no-toolchain.
+cat >"$T/bin/nvcc" <<'SH'
+#!/bin/sh
+echo "nvcc: error while loading shared libraries: libnvvm.so.4: cannot open shared object file: No such file or directory" >&2
+exit 127
+SH
+PATH=$T/bin:$PATH "$ASSAY" envs --no-sandbox >"$T/envs3" 2>&1
+grep -Eq '^nvcc +gpu +broken ' "$T/envs3" || fail "not broken: $(cat "$T/envs3")"
+grep -A1 '^nvcc ' "$T/envs3" | grep -q "error: .*libnvvm.so.4: cannot open shared object file" ||
+	fail "no loader line: $(grep -A2 '^nvcc ' "$T/envs3")"
+DB2=$T/start.db
+"$ASSAY" --db "$DB2" import "$EX"/*.jsonl >/dev/null || fail "import"
+PATH=$T/bin:$PATH "$ASSAY" --db "$DB2" verify --no-sandbox --jobs 2 >"$T/v4" 2>&1
+expect_eq "not started: env-error/toolchain-broken" \
+    "$("$ASSAY" --db "$DB2" list --json --where 'verdict=env-error subcategory=toolchain-broken' | wc -l | tr -d ' ')" 9
+expect_eq "not started: skipped" \
+    "$("$ASSAY" --db "$DB2" list --json --where 'verdict=skipped' | wc -l | tr -d ' ')" 0
+grep -q "libnvvm.so.4" "$T/v4" || fail "the note lacks the loader's line: $(cat "$T/v4")"
+echo "ok: an nvcc that does not start is broken, not missing"

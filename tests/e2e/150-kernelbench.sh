@@ -70,7 +70,8 @@ if [ "$sub" = cpu ]; then
 	# M = N = 8: 5 of 5 trials match.
 	echo "$row" | grep -q '"verdict":"pass"' || fail "not pass on the CPU: $row"
 	echo "$row" | grep -q '"stage":"correctness"' || fail "not at correctness: $row"
-	grep -q '"evidence":"correct on the CPU' "$T/run.json" || fail "evidence: $(grep -o '"evidence":"[^"]*' "$T/run.json")"
+	grep -q '"evidence":"pass (cpu-interpreter, sizes cut): correct on the CPU' "$T/run.json" || fail "evidence: $(grep -o '"evidence":"[^"]*' "$T/run.json")"
+	echo "$row" | grep -q '"subcategory":"cpu-interpreter"' || fail "not marked cpu-interpreter: $row"
 	grep -q 'timing skipped: no GPU' "$T/run.json" || fail "timing not said to be skipped"
 	echo "ok: verify -> pass at correctness on the CPU"
 	exit 0

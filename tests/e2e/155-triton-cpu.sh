@@ -5,7 +5,9 @@
 # allocates on the "cuda" device by name), verifies them all with the
 # project venv's PyTorch and Triton where no GPU is: the reference on the
 # CPU, the kernels in Triton's interpreter, problem sizes cut to 8
-# (batches, channels and features to 2), atol = rtol = 1e-2.  Prints,
+# (batches, channels and features to 2), atol = rtol = 1e-2, with three
+# more trials at random places in which every value the kernels store is
+# poisoned, to prove that Triton computes the output (ADR 0036).  Prints,
 # per kernel, what the CPU path concluded beside what was recorded on
 # the H200.
 #
@@ -67,10 +69,21 @@ for task in 1_Square_matrix_multiplication_ 4_Matrix_vector_multiplication_ \
 		continue
 	fi
 	expect_eq "$task verdict" "$v" pass
-	grep -q '"evidence":"correct on the CPU (Triton.s interpreter; sizes cut: ' "$T/show.json" ||
+	# A pass of Triton's interpreter at cut sizes says so (ADR 0036):
+	# in its subcategory, its metrics, the evidence, list and show.
+	expect_eq "$task subcategory" "$(val "$r" subcategory)" cpu-interpreter
+	printf '%s\n' "$r" | grep -q '"mode":"cpu-interpreter, sizes cut"' ||
+		fail "$task metrics: $r"
+	grep -q '"evidence":"pass (cpu-interpreter, sizes cut): correct on the CPU (Triton.s interpreter; sizes cut: ' "$T/show.json" ||
 		fail "$task evidence: $(grep -o '"evidence":"[^"]*' "$T/show.json")"
-	grep -q 'in 5 of 5 trials (atol = rtol = 0.01, [1-9][0-9]* Triton launches); timing skipped: no GPU' "$T/show.json" ||
-		fail "$task: trials, launches or timing: $(grep -o '"evidence":"[^"]*' "$T/show.json")"
+	grep -q 'in 5 of 5 trials (atol = rtol = 0.01); Triton on the output path: with its stores poisoned, 3 of 3 more trials come out wrong; timing skipped: no GPU' "$T/show.json" ||
+		fail "$task: trials, Triton or timing: $(grep -o '"evidence":"[^"]*' "$T/show.json")"
+	grep -q 'pass (cpu-interpreter, sizes cut)' "$T/show" || fail "$task: show"
+	"$ASSAY" --db "$DB" list --where "task=kernelbench/level1/$task origin=unknown" |
+	    grep -q ' pass  *correctness cpu-interpreter ' || fail "$task: list"
+	# The logged command names the tolerance the judge used.
+	grep -q -- '--cpu-atol 0.01 --cpu-rtol 0.01' "$T/show" ||
+		fail "$task: the command: $(grep -- '--atol' "$T/show")"
 done
 
 # The wrong kernel fails, the one that needs CUDA is skipped: never pass.

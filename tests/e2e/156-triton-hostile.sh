@@ -31,3 +31,45 @@ for o in hostile-forge hostile-patch; do
 	printf '%s\n' "$r" | grep -q '"correct_trials":0' ||
 		fail "$o metrics: $r"
 done
+
+# Round 3 (issue 22.4, ADR 0036): the answer must be Triton, and nothing
+# in the candidate's process is evidence.  examples/gpu/triton-cpu/
+# hostile-r3.jsonl holds twelve ModelNew for problem 19.  On the harness
+# before ADR 0036 (measured): ref-module, plain-torch, counter-bump
+# ("5 Triton launches" when there were none), dummy-launch, ref-file,
+# second-run and noise (plain PyTorch that behaves otherwise in a later
+# process: they also passed a first design that ran the poisoned check
+# as a second worker and compared it with the first) passed; pipe-skip
+# (a wrong kernel that writes a skip record of its own on the results
+# pipe) and fake-cuda (a wrong candidate with no CUDA in
+# it that raises torch's missing-driver error) were skipped as
+# cuda-only; pipe-format (a wrong kernel that writes a missing-ModelNew
+# record) was a format failure.  Now: no Triton kernel on the output
+# path is api/no-triton-kernel (three more trials at random places in
+# which every value a Triton kernel stores is poisoned, and the output
+# still right); a reply the worker never
+# writes is functional/bad-reply; a skip is never the worker's word.
+"$ASSAY" --db "$DB" import "$ROOT/examples/gpu/triton-cpu/hostile-r3.jsonl" \
+    >/dev/null || fail "import hostile-r3.jsonl"
+w="task=kernelbench/level1/19_ReLU origin~hostile-"
+"$ASSAY" --db "$DB" verify --jobs 2 --where "$w" >"$T/verify3" 2>&1
+for o in ref-module:api:no-triton-kernel plain-torch:api:no-triton-kernel \
+    counter-bump:api:no-triton-kernel dummy-launch:api:no-triton-kernel \
+    ref-file:api:no-triton-kernel second-run:api:no-triton-kernel \
+    noise:api:no-triton-kernel pipe-skip:functional:bad-reply \
+    pipe-format:functional:bad-reply pipe-skip-framed:functional:runtime-error \
+    pipe-format-framed:functional:bad-reply fake-cuda:functional:runtime-error; do
+	name=${o%%:*}; rest=${o#*:}
+	r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-$name" | head -n 1)
+	expect_eq "$name verdict" "$(val "$r" verdict)" fail
+	expect_eq "$name category" "$(val "$r" category)" "${rest%%:*}"
+	expect_eq "$name subcategory" "$(val "$r" subcategory)" "${rest#*:}"
+	# No count of launches from the candidate's process is evidence.
+	"$ASSAY" --db "$DB" show --json "$(val "$r" id)" >"$T/show3"
+	! grep -q '"evidence":"[^"]*Triton launches\|"triton_launches"' "$T/show3" ||
+		fail "$name: a launch count"
+done
+r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-plain-torch" | head -n 1)
+"$ASSAY" --db "$DB" show --json "$(val "$r" id)" |
+    grep -q '"evidence":"no Triton kernel computes the output: with every value its Triton kernels store poisoned, 3 of 3 outputs are still right' ||
+	fail "plain-torch evidence"

@@ -610,6 +610,19 @@ test_armqemu_exit_code(void **state)
 	expect(&r, "pass", NULL, NULL);
 	assert_non_null(strstr(r.metrics, "\"exit\":7"));
 	run_release(&r);
+	/* Console output without a final newline leaves the status line
+	 * in the middle of a line: still the status (issue 22, it was
+	 * env-error "the run stage gave no exit status"). */
+	verify_arm(f, NULL, "#include \"assay.h\"\n"
+	    "int main(void) { assay_puts(\"no newline\"); return 1; }\n", 0,
+	    &r);
+	expect(&r, "fail", "functional", "exit-code");
+	assert_str(r.evidence, "the firmware exited with 1, expected 0");
+	run_release(&r);
+	verify_arm(f, NULL, "#include \"assay.h\"\n"
+	    "int main(void) { assay_puts(\"done\"); return 0; }\n", 0, &r);
+	expect(&r, "pass", NULL, NULL);
+	run_release(&r);
 }
 
 static void

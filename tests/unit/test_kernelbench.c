@@ -680,6 +680,12 @@ test_triton_prepare(void **state)
 	assert_string_equal(plan.stages[1].argv[8], "100");
 	assert_string_equal(plan.stages[1].argv[10], "5");
 	assert_string_equal(plan.stages[1].argv[12], "0.0001");
+	/* the CPU path's tolerance, which the judge uses there, is on the
+	 * command line too */
+	assert_string_equal(plan.stages[1].argv[15], "--cpu-atol");
+	assert_string_equal(plan.stages[1].argv[16], "0.01");
+	assert_string_equal(plan.stages[1].argv[17], "--cpu-rtol");
+	assert_string_equal(plan.stages[1].argv[18], "0.01");
 	/* the candidate and the harness as written, hashed in inputs */
 	p = xasprintf("%s/candidate.py", wd);
 	text = read_text(p);
@@ -739,7 +745,7 @@ test_triton_skips_through_verify(void **state)
 	} else {
 		/* No GPU, torch and triton there: correctness on the CPU. */
 		sub = NULL;
-		why = "correct on the CPU";
+		why = "pass (cpu-interpreter, sizes cut): correct on the CPU";
 	}
 	load_problem12(f, &t, &c);
 	/* work directories in $TMPDIR or /tmp, where the sandbox's uid
@@ -764,7 +770,12 @@ test_triton_skips_through_verify(void **state)
 		assert_non_null(strstr(r.evidence, "timing skipped: no GPU"));
 		assert_non_null(strstr(r.metrics, "\"device\":\"cpu\""));
 		assert_non_null(strstr(r.metrics, "\"correct_trials\":5"));
-		assert_non_null(strstr(r.metrics, "\"triton_launches\":5"));
+		/* Triton computes each output: poisoned, all 3 go wrong */
+		assert_non_null(strstr(r.metrics, "\"triton_changed\":3"));
+		assert_non_null(strstr(r.metrics,
+		    "\"mode\":\"cpu-interpreter, sizes cut\""));
+		assert_string_equal(r.subcategory, "cpu-interpreter");
+		assert_null(strstr(r.evidence, "launches"));
 		run_release(&r);
 		candidate_release(&c);
 		task_release(&t);
@@ -1044,6 +1055,72 @@ test_triton_judge_markers(void **state)
 	run_release(&r);
 }
 
+/*
+ * ADR 0036: no Triton kernel on the output path is an API gap; a reply
+ * the worker never writes is the candidate's functional failure; a pass
+ * of Triton's interpreter on the CPU is marked as one, in its
+ * subcategory, metrics and evidence, and carries no launch count.
+ */
+static void
+test_triton_judge_triton_evidence(void **state)
+{
+	struct run r;
+	const char *ok = "assay-triton: ok\n";
+
+	(void)state;
+	judge(ok, 0, "KTEST {\"event\": \"phase\", \"phase\": \"correctness\"}"
+	    "\nKTEST {\"event\": \"fail\", \"phase\": \"correctness\", \"sub\":"
+	    " \"no-triton-kernel\", \"trials\": 5, \"message\": \"no Triton"
+	    " kernel computes the output\"}\n", 1, NULL, &r);
+	assert_string_equal(r.verdict, "fail");
+	assert_string_equal(r.stage, "correctness");
+	assert_string_equal(r.category, "api");
+	assert_string_equal(r.subcategory, "no-triton-kernel");
+	assert_string_equal(r.evidence, "no Triton kernel computes the output");
+	run_release(&r);
+
+	judge(ok, 0, "KTEST {\"event\": \"fail\", \"phase\": \"load\", \"sub\":"
+	    " \"bad-reply\", \"message\": \"the candidate wrote on it\"}\n", 1,
+	    NULL, &r);
+	assert_string_equal(r.verdict, "fail");
+	assert_string_equal(r.category, "functional");
+	assert_string_equal(r.subcategory, "bad-reply");
+	run_release(&r);
+
+	judge(ok, 0, "KTEST {\"event\": \"phase\", \"phase\": \"correctness\"}"
+	    "\nKTEST {\"event\": \"result\", \"device\": \"cpu\","
+	    " \"correct_trials\": 5, \"trials\": 5, \"max_abs_diff\": 0.0,"
+	    " \"atol\": 0.01, \"rtol\": 0.01, \"sizes\": {\"dim\": [393216, 8]},"
+	    " \"triton_changed\": 2, \"triton_poisoned\": 3,"
+	    " \"triton_launches\": 99,"
+	    " \"where\": \"on the CPU (Triton's interpreter; sizes cut: dim"
+	    " 393216->8)\", \"timing\": \"skipped: no GPU\"}\n", 0, NULL, &r);
+	assert_string_equal(r.verdict, "pass");
+	assert_string_equal(r.stage, "correctness");
+	assert_null(r.category);
+	assert_string_equal(r.subcategory, "cpu-interpreter");
+	assert_string_equal(r.evidence, "pass (cpu-interpreter, sizes cut):"
+	    " correct on the CPU (Triton's interpreter; sizes cut: dim"
+	    " 393216->8) in 5 of 5 trials (atol = rtol = 0.01); Triton on the"
+	    " output path: with its stores poisoned, 2 of 3 more trials come"
+	    " out wrong; timing skipped: no GPU");
+	assert_non_null(strstr(r.metrics,
+	    "\"mode\":\"cpu-interpreter, sizes cut\""));
+	assert_non_null(strstr(r.metrics, "\"triton_changed\":2"));
+	assert_non_null(strstr(r.metrics, "\"triton_poisoned\":3"));
+	assert_null(strstr(r.metrics, "launches"));
+	run_release(&r);
+
+	/* sizes the problem did not need cut: the mode says only that */
+	judge(ok, 0, "KTEST {\"event\": \"result\", \"device\": \"cpu\","
+	    " \"correct_trials\": 5, \"trials\": 5, \"atol\": 0.01,"
+	    " \"sizes\": {}, \"triton_changed\": 5}\n", 0, NULL, &r);
+	assert_string_equal(r.subcategory, "cpu-interpreter");
+	assert_non_null(strstr(r.metrics, "\"mode\":\"cpu-interpreter\""));
+	assert_true(strncmp(r.evidence, "pass (cpu-interpreter): ", 24) == 0);
+	run_release(&r);
+}
+
 int
 main(void)
 {
@@ -1064,6 +1141,7 @@ main(void)
 		T(test_triton_judge_real_check),
 		T(test_triton_judge_python_errors),
 		T(test_triton_judge_markers),
+		T(test_triton_judge_triton_evidence),
 #undef T
 	};
 

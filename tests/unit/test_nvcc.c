@@ -870,7 +870,13 @@ test_nvcc_harness_header_holds_no_secret(void **state)
 	assert_non_null(strstr(h, "#define ASSAY_RECORD_FD\t3"));
 	assert_non_null(strstr(h, "assay_put(w ? want : got, n *"
 	    " sizeof(float));\n\tif (w)\n\t\treturn;"));
-	assert_non_null(strstr(h, "std::strcmp(m, \"want\") == 0"));
+	/* Which run it is was compiled in: the candidate's process cannot
+	 * make itself the want run through its environment (issue 22: an
+	 * entry that set ASSAY_HARNESS_MODE=want sent the harness's own
+	 * expected values and passed). */
+	assert_non_null(strstr(h, "return ASSAY_WANT_RUN != 0;"));
+	assert_null(strstr(h, "getenv"));
+	assert_null(strstr(c, "setenv(\"ASSAY_HARNESS_MODE\""));
 	/* The checker: undumpable before it reads the secret, the want run
 	 * first, the candidate's under the filter. */
 	assert_true(strstr(c, "prctl(PR_SET_DUMPABLE, 0);") <
@@ -1165,7 +1171,10 @@ test_nvcc_prepare_plans_stages(void **state)
 	assert_string_equal(plan.stages[1].argv[0], "sh");
 	assert_non_null(strstr(plan.stages[1].argv[2], "as -o stub.o stub.s"));
 	assert_non_null(strstr(plan.stages[1].argv[2], "-o run/harness-want"
-	    " harness.o stub.o"));
+	    " harness-want.o stub.o"));
+	/* The want run is one by how it was compiled (issue 22). */
+	assert_non_null(strstr(plan.stages[1].argv[2], "-DASSAY_WANT_RUN=1"
+	    " -c \"$h\" -o harness-want.o"));
 	assert_non_null(strstr(plan.stages[1].argv[2], "objcopy \"$@\""
 	    " candidate.o"));
 	assert_non_null(strstr(plan.stages[1].argv[2], "-o run/harness"

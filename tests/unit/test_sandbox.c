@@ -28,6 +28,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/hash.h"
+#include "exec/proc.h"
 #include "exec/sandbox.h"
 #include "exec/workdir.h"
 #include "testlib.h"
@@ -263,6 +264,75 @@ test_spawn_pipe_clean_env(void **state)
 	free(out);
 }
 
+/*
+ * On the workbench's pty no process of a stage has a controlling
+ * terminal (bwrap --new-session): /dev/tty cannot be opened, so nothing
+ * writes unmarked lines into the log or pushes input (issue 22).  Run
+ * for real, sandboxed, on a pty.
+ */
+static void
+test_pty_stage_has_no_terminal(void **state)
+{
+	char *sh[] = { "/bin/sh", "-c", "if (echo x >/dev/tty) 2>/dev/null;"
+	    " then echo tty-open; else echo tty-refused; fi; [ -t 1 ] && echo"
+	    " stdout-is-a-tty", NULL };
+	char dir[] = "/tmp/assay-test-pty-XXXXXX", *tmp;
+	struct sandbox_cmd c = { .argv = sh, .lim = { .timeout_s = 10 } };
+	struct sandbox_argv a;
+	struct sandbox_io io;
+	struct proc p;
+	struct buf out = BUF_INIT;
+	struct err err;
+	int code = -1;
+
+	(void)state;
+	if (sandbox_check(&err) < 0)
+		skip();
+	assert_non_null(mkdtemp(dir));
+	tmp = xasprintf("%s/%s", dir, SANDBOX_TMP);
+	assert_int_equal(mkdir(tmp, 0777), 0);
+	c.dir = dir;
+	c.workdir = dir;
+	c.uid = geteuid() == 0 ? (uid_t)SANDBOX_UID_BASE : 0;
+	if (geteuid() == 0) {
+		assert_int_equal(chown(dir, c.uid, c.uid), 0);
+		assert_int_equal(chown(tmp, c.uid, c.uid), 0);
+	}
+	sandbox_argv(&c, &a);
+	assert_true(find(&a, a.opt_start, "--new-session") >= 0);
+	assert_int_equal(sandbox_io_make(&a, "", &io, &err), 0);
+	proc_init(&p, 1);
+	if (proc_start(&p, dir, &io, 24, 80, &err) < 0)
+		fail_msg("%s", err.msg);
+	sandbox_io_release(&io);
+	sandbox_argv_free(&a);
+	for (int i = 0; i < 1000 && !proc_reap(&p, &code); i++) {
+		char chunk[256];
+		ssize_t n;
+
+		while ((n = proc_read(&p, chunk, sizeof chunk)) > 0)
+			buf_add(&out, chunk, (size_t)n);
+		usleep(10000);
+	}
+	{
+		char chunk[256];
+		ssize_t n;
+
+		while ((n = proc_read(&p, chunk, sizeof chunk)) > 0)
+			buf_add(&out, chunk, (size_t)n);
+	}
+	proc_close(&p);
+	if (code != 0 || strstr(buf_str(&out), "tty-refused") == NULL)
+		fail_msg("exit %d, output: %s", code, buf_str(&out));
+	assert_null(strstr(buf_str(&out), "tty-open"));
+	/* Still a terminal on its output: the pane shows it live. */
+	assert_non_null(strstr(buf_str(&out), "stdout-is-a-tty"));
+	buf_release(&out);
+	rmdir(tmp);
+	rmdir(dir);
+	free(tmp);
+}
+
 static void
 test_sandbox_quote(void **state)
 {
@@ -456,6 +526,7 @@ main(void)
 		cmocka_unit_test(test_io_fds),
 		cmocka_unit_test(test_spawn_pipe_clean_env),
 		cmocka_unit_test(test_sandbox_quote),
+		cmocka_unit_test(test_pty_stage_has_no_terminal),
 		cmocka_unit_test(test_workdir),
 		cmocka_unit_test(test_workdir_seal),
 	};

@@ -2,10 +2,10 @@
  * assay_harness.h - helpers for the harness of an nvcc task (assay,
  * docs/envs/nvcc.md, ADR 0020).  assay writes this file next to the
  * harness and builds the harness twice:
- *   run/harness-want   linked with a stub in place of the candidate
- *   run/harness        linked with the candidate
- * both from one harness.o (nvcc -arch=sm_XX -O2 -DASSAY_SM=XX -c
- * HARNESS).  The harness is the task's host program: it makes inputs
+ *   run/harness-want   from harness-want.o (-DASSAY_WANT_RUN=1), linked
+ *                      with a stub in place of the candidate
+ *   run/harness        from harness.o, linked with the candidate
+ * (nvcc -arch=sm_XX -O2 -DASSAY_SM=XX -c HARNESS).  The harness is the task's host program: it makes inputs
  * (the same in every run: seed its generator), computes the expected
  * result on the host, calls the candidate's entry, checks the result with
  * assay_expect_close(), times the candidate with CUDA events, and ends
@@ -14,7 +14,7 @@
  * No secret is compiled in, and nothing printed here is believed: the
  * helpers write records to fd 3, a pipe of assay's checker (run/check),
  * which holds the run's secret and runs both binaries.  In the want run
- * (ASSAY_HARNESS_MODE=want, no candidate code in the process)
+ * (built with ASSAY_WANT_RUN=1, no candidate code in the process)
  * assay_expect_close() sends the expected values; in the candidate's run
  * it sends what the candidate produced.  The checker compares the two,
  * at the want run's tolerances, and prints the result.  Records:
@@ -46,14 +46,18 @@
 
 #define ASSAY_RECORD_FD	3	/* the checker's pipe */
 
+#ifndef ASSAY_WANT_RUN
+#define ASSAY_WANT_RUN 0
+#endif
+
 /* The want run: the harness without the candidate (a stub in its
- * place), which sends the expected values and checks nothing. */
+ * place), which sends the expected values and checks nothing.  Fixed
+ * when the harness is compiled, never read at run time: the candidate's
+ * process must not be able to make itself the want run. */
 static bool
 assay_want_mode(void)
 {
-	const char *m = std::getenv("ASSAY_HARNESS_MODE");
-
-	return m != NULL && std::strcmp(m, "want") == 0;
+	return ASSAY_WANT_RUN != 0;
 }
 
 /* n bytes to the checker; without a checker (the harness run by hand),

@@ -36,15 +36,29 @@ defect, result).  The nonce comes from the file "nonce", which is read and
 removed before any candidate code runs.  The candidate runs in a worker
 process ("kb_harness.py worker", a fresh interpreter) that never holds
 the nonce and whose stdout is not the marker channel; it sends its
-outputs over a pipe and this process compares them (ADR 0020).  The
-worker's timings are its own word: a speedup over 10x is flagged for
-review by the env.
+outputs over a pipe and this process compares them (ADR 0020).
+
+Everything in the worker is the candidate's to rewrite, so its reply is
+data, never a verdict (ADR 0036): one length-framed torch.save dict,
+anything else on the pipe fails the candidate; a reply that is not a full
+set of outputs is believed only as a failure; a skip is never the
+worker's word (the checker decides cuda-only from its own reading of the
+source); and no launch count is taken from it.  Triton is proved on the
+output path by POISONED more trials on fresh random seeds at random
+places among the correctness trials, in which every value a Triton
+kernel stores is NaN (or the bitwise complement) in Triton's
+interpreter: when the output of any of them is still right, Triton did
+not compute it, and the candidate fails as api/no-triton-kernel.  The
+worker's timings on a GPU are its own word: a speedup over 10x is
+flagged for review by the env.
 """
 
 import importlib.util
 import json
 import math
 import os
+import re
+import struct
 import sys
 import traceback
 
@@ -62,6 +76,9 @@ CUDA_ONLY = ("Found no NVIDIA driver", "NVIDIA driver", "No CUDA GPUs are availa
              " on the same device", "CUDA_HOME", "nvcc")
 NONCE = ""
 MARK_FD = 1     # a copy of stdout taken before the candidate runs
+REPLY_MAX = 1 << 34     # the most bytes a worker's reply may take
+POISONED = 3            # trials with Triton's stores poisoned (ADR 0036)
+POISON = [False]        # the worker's: poison this trial's stores
 CAND_NAME = "kb_candidate"
 REF_NAME = "kb_reference"
 
@@ -202,28 +219,64 @@ class GpuShim:
         return False
 
 
-def cuda_only(exc):
-    """Why exc says the candidate cannot run on the CPU, or None."""
-    text = "%s: %s" % (type(exc).__name__, exc)
+def cuda_only(type_name, message):
+    """Why an exception of type_name saying message means that the
+    candidate cannot run on the CPU, or None.  The worker's report of its
+    exception is its own word: the checker believes it only where its own
+    reading of the source agrees (source_needs_gpu())."""
+    text = "%s: %s" % (type_name, message)
     for needle in CUDA_ONLY:
         if needle in text:
             return text.splitlines()[0][:300]
-    # Triton's interpreter lacks some of what the GPU backend has.
-    if isinstance(exc, NotImplementedError):
-        for fr in traceback.extract_tb(exc.__traceback__):
-            if "triton" in fr.filename and "interpreter" in fr.filename:
-                return "Triton's interpreter cannot run it: " + \
-                    text.splitlines()[0][:300]
     return None
 
 
-def cpu_skip_source(cand_path):
-    """Why the candidate's source cannot run on the CPU, before it runs."""
+def interp_gap(exc):
+    """True when exc is a NotImplementedError raised inside Triton's
+    interpreter (worker side; the checker checks the source too)."""
+    if not isinstance(exc, NotImplementedError):
+        return False
+    for fr in traceback.extract_tb(exc.__traceback__):
+        if "triton" in fr.filename and "interpreter" in fr.filename:
+            return True
+    return False
+
+
+# What in a candidate's text makes it need a GPU, as the checker reads
+# it: a device named "cuda", a CUDA API of torch beyond what the CPU
+# path stands in for (synchronize, is_available), CUDA C++ or CuPy.
+CUDA_SOURCE = re.compile(
+    r"""["']cuda(:\d+)?["']|torch\.cuda\.(?!synchronize\b|is_available\b)"""
+    r"""[A-Za-z_]|\bcupy\b|numba\.cuda|cpp_extension|load_inline""")
+# What Triton's interpreter does not have (NotImplementedError there).
+INTERP_SOURCE = re.compile(r"inline_asm|libdevice|extern_elementwise")
+
+
+def source_needs_gpu(src, type_name, message, gap):
+    """The reason the checker skips a candidate whose worker failed with
+    type_name: message (gap: inside Triton's interpreter), or None: its
+    own reading of the source must find what needs a GPU."""
+    why = cuda_only(type_name, message)
+    if why is not None and CUDA_SOURCE.search(src):
+        return why
+    if gap and type_name == "NotImplementedError" and \
+            INTERP_SOURCE.search(src):
+        return "Triton's interpreter cannot run it: %s" % (
+            "%s: %s" % (type_name, message)).splitlines()[0][:300]
+    return None
+
+
+def read_source(cand_path):
+    """The candidate's text, as the checker reads it (never run here)."""
     try:
         with open(cand_path, encoding="utf-8", errors="replace") as f:
-            src = f.read()
+            return f.read()
     except OSError:
-        return None
+        return ""
+
+
+def cpu_skip_source(src):
+    """Why the candidate's source cannot run on the CPU, before it runs."""
     for needle, why in (("load_inline", "a CUDA C++ extension"
                          " (torch.utils.cpp_extension.load_inline)"),
                         ("cpp_extension", "a CUDA C++ extension"
@@ -332,7 +385,8 @@ def stats(times):
 def parse_opts(argv):
     """(reference, candidate, options) of eval's arguments, or None."""
     opts = {"--trials": 100, "--correct-trials": 5, "--atol": 1e-4,
-            "--rtol": 1e-4, "--seed": 42}
+            "--rtol": 1e-4, "--cpu-atol": CPU_TOL, "--cpu-rtol": CPU_TOL,
+            "--seed": 42}
     if len(argv) < 2:
         say("usage: eval REFERENCE CANDIDATE [options]")
         return None
@@ -396,9 +450,9 @@ class Tools:
         return stats(times)
 
 
-def load_reference(ref_path, tl):
+def load_reference(ref_path, tl, name=REF_NAME):
     """The task's module, its sizes cut on the CPU, and what changed."""
-    ref = load(REF_NAME, ref_path)
+    ref = load(name, ref_path)
     for name in ("Model", "get_inputs", "get_init_inputs"):
         if not hasattr(ref, name):
             raise AttributeError("the reference defines no %s" % name)
@@ -438,12 +492,14 @@ def cmd_eval(argv):
     import subprocess
     import torch
     cpu = cpu_mode()
+    src = read_source(cand_path)
     if cpu:
-        why = cpu_skip_source(cand_path)
+        why = cpu_skip_source(src)
         if why is not None:
             emit("skip", sub="cuda-only", reason=why)
             return EXIT_SKIP
-        opts["--atol"] = opts["--rtol"] = CPU_TOL
+        opts["--atol"] = opts["--cpu-atol"]
+        opts["--rtol"] = opts["--cpu-rtol"]
     tl = Tools(torch, cpu)
     allclose = torch.allclose
     n = opts["--correct-trials"]
@@ -452,25 +508,26 @@ def cmd_eval(argv):
     # candidate's.
     emit("phase", phase="reference")
     try:
-        ref, sizes = load_reference(ref_path, tl)
+        ref, sizes, ref_model, trial_seeds = reference(ref_path, tl, opts)
         if sizes:
             say("on the CPU: sizes cut: %s" % ", ".join(
                 "%s %s->%s" % (k, v[0], v[1])
                 for k, v in sorted(sizes.items())))
-        init_inputs = tl.to_dev(ref.get_init_inputs())
-        with torch.no_grad():
-            tl.seed(opts["--seed"])
-            ref_model = ref.Model(*tl.clone(init_inputs)).to(tl.dev)
-        tl.seed(opts["--seed"])
-        trial_seeds = [int(torch.randint(0, 2 ** 32 - 1, (1,)).item())
-                       for _ in range(n)]
-        ref_outs = []
-        for s in trial_seeds:
-            tl.seed(s)
-            inputs = tl.to_dev(ref.get_inputs())
-            with torch.no_grad():
-                ref_outs.append(ref_model(*inputs))
-            tl.sync(tl.dev)
+        # The Triton check (ADR 0036): POISONED more trials on inputs of
+        # fresh random seeds, at random places among the trials, in which
+        # every value a Triton kernel stores is poisoned.  Where there is
+        # a GPU, they are made by a worker of their own on the CPU path.
+        check_tl = tl if cpu else Tools(torch, True)
+        if cpu:
+            check = (ref, ref_model)
+        else:
+            cref, _, cmodel, _ = reference(ref_path, check_tl, opts,
+                                           REF_NAME + "_cpu")
+            check = (cref, cmodel)
+        plan = poison_plan(trial_seeds)
+        ref_outs = outputs(tl, ref, ref_model, trial_seeds)
+        check_outs = outputs(check_tl, check[0], check[1],
+                             [s for s, _ in plan])
         ref_stats = None
         if not cpu:
             tl.seed(opts["--seed"])
@@ -481,77 +538,70 @@ def cmd_eval(argv):
         emit("defect", message="%s: %s" % (type(e).__name__, e))
         return 1
 
-    # The worker: a fresh interpreter with no secret, stdout onto our
-    # stderr (not the marker channel), its results on a pipe of its own.
-    rfd, wfd = os.pipe()
-    try:
-        worker = subprocess.Popen(
-            [sys.executable, "-I", "-B", os.path.abspath(__file__),
-             "worker", ref_path, cand_path, str(wfd), json.dumps(
-                 {"cpu": cpu, "seed": opts["--seed"], "seeds": trial_seeds,
-                  "trials": opts["--trials"]})],
-            stdin=subprocess.DEVNULL, stdout=2, stderr=2, pass_fds=(wfd,),
-            close_fds=True)
-    except OSError as e:
-        emit("defect", message="cannot start the worker: %s" % e)
-        return 1
-    os.close(wfd)
-    chunks = []
-    with os.fdopen(rfd, "rb") as f:
-        while True:
-            c = f.read(1 << 20)
-            if not c:
-                break
-            chunks.append(c)
-    status = worker.wait()
-    import io
-    try:
-        got = torch.load(io.BytesIO(b"".join(chunks)), weights_only=True) \
-            if chunks else None
-        if not isinstance(got, dict):
-            got = None
-    except Exception as e:
-        say("the worker's results do not read: %s: %s" % (
-            type(e).__name__, e))
-        got = None
+    base = {"seed": opts["--seed"], "trials": opts["--trials"]}
+    if cpu:
+        cfg = dict(base, cpu=True, seeds=[s for s, _ in plan],
+                   poison=[p for _, p in plan])
+    else:
+        cfg = dict(base, cpu=False, seeds=trial_seeds, poison=[])
     phases = ("load", "init", "correctness", "timing")
-    reached = got.get("phase") if got is not None else None
+    got, status, bad = run_worker(ref_path, cand_path, cfg)
+    reached = phase_of(got)
     for p in phases:
         emit("phase", phase=p)
-        if p == reached or (got is None and p == "load"):
+        if p == reached:
             break
-    if got is None or "outs" not in got:
-        ev = got.get("event") if got is not None else None
-        fields = got.get("fields") if got is not None else None
-        # The candidate's own word is believed only where it loses.
-        if ev in ("error", "fail", "skip") and isinstance(fields, dict):
-            emit(ev, **fields)
-            return EXIT_SKIP if ev == "skip" else 1
-        say("the candidate's process ended without results (status %d)"
-            % status)
-        return status if status > 0 else 128 - status if status < 0 else 1
-    outs = got["outs"]
-    launches = got.get("launches", 0)
+    if bad is not None:
+        emit("fail", phase=reached, sub="bad-reply", message=bad)
+        return 1
+    outs = got.get("outs") if got is not None else None
+    if not (isinstance(outs, list) and len(outs) == len(cfg["seeds"])):
+        return worker_failed(got, status, src, cpu)
+    checked = None
+    if cpu:
+        checked = outs
+        outs = [o for o, (_, p) in zip(outs, plan) if not p]
+    for i, ref_out in enumerate(ref_outs):
+        o = outs[i]
+        if type(o) is not torch.Tensor:
+            emit("fail", phase="correctness", sub="not-a-tensor",
+                 trial=i + 1, message="ModelNew returned %s, not a tensor"
+                 % type(o).__name__)
+            return 1
+        if tuple(o.shape) != tuple(ref_out.shape):
+            emit("fail", phase="correctness", sub="shape-mismatch",
+                 trial=i + 1, message="output shape %s, want %s" % (
+                     list(o.shape), list(ref_out.shape)))
+            return 1
+    if not cpu:
+        say("the Triton check on the CPU: the candidate at cut sizes in"
+            " Triton's interpreter")
+        cfg = dict(base, cpu=True, seeds=[s for s, _ in plan],
+                   poison=[p for _, p in plan])
+        cgot, _, cbad = run_worker(ref_path, cand_path, cfg)
+        checked = cgot.get("outs") if cgot is not None and cbad is None \
+            else None
+        if not (isinstance(checked, list) and len(checked) == len(plan)):
+            checked = None
+            say("the Triton check was not made: the candidate does not run"
+                " on the CPU path")
+    changed = None
+    if checked is not None:
+        changed = triton_changed(plan, checked, check_outs, opts,
+                                 check_tl.dev)
+    if changed is not None and changed < POISONED:
+        emit("fail", phase="correctness", sub="no-triton-kernel",
+             trials=POISONED, message="no Triton kernel computes the"
+             " output: with every value its Triton kernels store poisoned,"
+             " %d of %d outputs are still right (the task asks for"
+             " forward to run Triton kernels)" % (POISONED - changed,
+                                                  POISONED))
+        return 1
     passed = 0
     first_bad = None
     max_diff = 0.0
     for i, ref_out in enumerate(ref_outs):
-        new_out = outs[i] if isinstance(outs, list) and i < len(outs) \
-            else None
-        if not isinstance(new_out, torch.Tensor) or \
-                type(new_out) is not torch.Tensor:
-            emit("fail", phase="correctness", sub="not-a-tensor",
-                 trial=i + 1, message="ModelNew returned %s, not a tensor"
-                 % got.get("types", ["?"] * n)[i] if i < len(
-                     got.get("types", [])) else "nothing")
-            return 1
-        new_out = new_out.to(tl.dev)
-        if tuple(new_out.shape) != tuple(ref_out.shape):
-            emit("fail", phase="correctness", sub="shape-mismatch",
-                 trial=i + 1, message="output shape %s, want %s" % (
-                     list(new_out.shape), list(ref_out.shape)))
-            return 1
-        new_cmp = new_out.to(dtype=ref_out.dtype)
+        new_cmp = outs[i].to(device=tl.dev, dtype=ref_out.dtype)
         diff = (new_cmp - ref_out).abs()
         d = float(diff.max().item()) if diff.numel() else 0.0
         ok = bool(allclose(ref_out, new_cmp, atol=opts["--atol"],
@@ -580,14 +630,14 @@ def cmd_eval(argv):
                  where))
         return 1
     if cpu:
-        # No GPU: no timing to report, and none is made up.  The launch
-        # count is the worker's word: evidence, not a verdict.
-        say("correct%s in %d of %d trials; %d Triton launches; timing"
-            " skipped: no GPU" % (where, passed, n, launches))
+        # No GPU: no timing to report, and none is made up.
+        say("correct%s in %d of %d trials; timing skipped: no GPU" % (
+            where, passed, n))
         emit("result", device="cpu", correct_trials=passed, trials=n,
              max_abs_diff=max_diff, atol=opts["--atol"],
-             rtol=opts["--rtol"], sizes=sizes, triton_launches=launches,
-             where=where.strip(), timing="skipped: no GPU",
+             rtol=opts["--rtol"], sizes=sizes, triton_changed=changed,
+             triton_poisoned=POISONED, where=where.strip(),
+             timing="skipped: no GPU",
              torch=torch.__version__)
         return 0
     new_stats = got.get("stats")
@@ -605,21 +655,240 @@ def cmd_eval(argv):
     emit("result", correct_trials=passed, trials=n, max_abs_diff=max_diff,
          runtime_ms=new_stats["mean"], ref_runtime_ms=ref_stats["mean"],
          speedup=speedup, runtime_stats=new_stats,
-         ref_runtime_stats=ref_stats, hardware=hw,
-         torch=torch.__version__)
+         ref_runtime_stats=ref_stats, hardware=hw, triton_changed=changed,
+         triton_poisoned=POISONED, torch=torch.__version__)
     return 0
 
 
+def reference(ref_path, tl, opts, name=REF_NAME):
+    """The task's module (sizes cut on the CPU), what was cut, its Model
+    built under the seed, and the correctness trials' seeds drawn from
+    it as KernelBench draws them."""
+    import torch
+    ref, sizes = load_reference(ref_path, tl, name)
+    init_inputs = tl.to_dev(ref.get_init_inputs())
+    with torch.no_grad():
+        tl.seed(opts["--seed"])
+        model = ref.Model(*tl.clone(init_inputs)).to(tl.dev)
+    tl.seed(opts["--seed"])
+    seeds = [int(torch.randint(0, 2 ** 32 - 1, (1,)).item())
+             for _ in range(opts["--correct-trials"])]
+    return ref, sizes, model, seeds
+
+
+def outputs(tl, ref, model, seeds):
+    """model's outputs on ref.get_inputs() under each of seeds."""
+    import torch
+    outs = []
+    for s in seeds:
+        tl.seed(s)
+        inputs = tl.to_dev(ref.get_inputs())
+        with torch.no_grad():
+            outs.append(model(*inputs))
+        tl.sync(tl.dev)
+    return outs
+
+
+def poison_plan(seeds):
+    """The trials of the CPU path: (seed, poisoned) for each correctness
+    trial in its order, and POISONED more on fresh random seeds at random
+    places among them (os.urandom: nothing the candidate can predict from
+    the public seed)."""
+    import random
+    rng = random.SystemRandom()
+    plan = [(s, False) for s in seeds]
+    for _ in range(POISONED):
+        plan.insert(rng.randrange(len(plan) + 1),
+                    (rng.randrange(2 ** 32 - 1), True))
+    return plan
+
+
+def triton_changed(plan, outs, ref_outs, opts, dev):
+    """How many of the poisoned trials' outputs are not right (not the
+    reference's at the judge's tolerance, or none at all).  Compared
+    with the reference, not with another run of the candidate's: a
+    candidate that moves its output between runs gains nothing."""
+    import torch
+    changed = 0
+    for (_, poisoned), o, r in zip(plan, outs, ref_outs):
+        if not poisoned:
+            continue
+        right = type(o) is torch.Tensor and tuple(o.shape) == \
+            tuple(r.shape) and bool(torch.allclose(
+                r, o.to(device=dev, dtype=r.dtype), atol=opts["--atol"],
+                rtol=opts["--rtol"]))
+        changed += not right
+    say("poisoned trials whose output is not right: %d of %d" % (
+        changed, POISONED))
+    return changed
+
+
+def run_worker(ref_path, cand_path, cfg):
+    """Run the candidate in a worker and read its reply: (the dict or None, exit status, why the reply is not
+    one the worker writes or None).  Its configuration goes through its
+    stdin, not its command line; its stdout goes to our stderr (not the
+    marker channel); the reply comes on a pipe of its own, one frame: an
+    8-byte big-endian length and that many bytes of torch.save, loaded
+    with weights_only.  Bytes before, after or instead of one frame are
+    the candidate's own writing (bad)."""
+    import io
+    import subprocess
+    import torch
+    cin, cout = os.pipe()
+    rfd, wfd = os.pipe()
+    try:
+        worker = subprocess.Popen(
+            [sys.executable, "-I", "-B", os.path.abspath(__file__),
+             "worker", ref_path, cand_path],
+            stdin=cin, stdout=2, stderr=2, pass_fds=(wfd,), close_fds=True)
+    except OSError as e:
+        os.close(cin)
+        os.close(cout)
+        os.close(rfd)
+        os.close(wfd)
+        emit("defect", message="cannot start the worker: %s" % e)
+        sys.exit(1)
+    os.close(cin)
+    os.close(wfd)
+    conf = dict(cfg, fd=wfd)
+    try:
+        os.write(cout, (json.dumps(conf) + "\n").encode())
+    except OSError:
+        pass
+    os.close(cout)
+    data = bytearray()
+    with os.fdopen(rfd, "rb") as f:
+        while len(data) <= REPLY_MAX:
+            c = f.read(1 << 20)
+            if not c:
+                break
+            data += c
+    status = worker.wait()
+    if not data:
+        return None, status, None
+    if len(data) < 8:
+        return None, status, "the candidate's process sent %d bytes, not" \
+            " a reply the worker writes" % len(data)
+    size = struct.unpack(">Q", bytes(data[:8]))[0]
+    if size != len(data) - 8:
+        return None, status, "the candidate's process sent %d bytes on" \
+            " the results pipe, not the one reply the worker writes (the" \
+            " candidate wrote on it)" % len(data)
+    try:
+        got = torch.load(io.BytesIO(bytes(data[8:])), weights_only=True)
+    except Exception as e:
+        return None, status, "the reply does not read: %s: %s" % (
+            type(e).__name__, str(e).splitlines()[0][:200] if str(e)
+            else "")
+    if not isinstance(got, dict):
+        return None, status, "the reply is a %s, not the worker's" \
+            % type(got).__name__
+    return got, status, None
+
+
+def phase_of(got):
+    """The phase a worker's reply names, if it is one of eval's."""
+    p = got.get("phase") if got is not None else None
+    return p if p in ("load", "init", "correctness", "timing") else "load"
+
+
+def worker_failed(got, status, src, cpu):
+    """The marker for a worker that sent no outputs: its report is its
+    own word, believed only where the candidate loses.  A skip is the
+    checker's: the worker's exception must say CUDA (or Triton's
+    interpreter) and the checker's reading of the source must agree."""
+    ev = got.get("event") if got is not None else None
+    if ev == "error":
+        tn = str(got.get("type", "Exception"))[:100]
+        msg = str(got.get("message", ""))[:4000]
+        line = got.get("cand_line") if type(got.get("cand_line")) is int \
+            else 0
+        why = source_needs_gpu(src, tn, msg, got.get("gap") is True) \
+            if cpu else None
+        if why is not None:
+            emit("skip", sub="cuda-only", phase=phase_of(got),
+                 cand_line=line,
+                 reason="the candidate cannot run without a GPU: %s" % why)
+            return EXIT_SKIP
+        emit("error", phase=phase_of(got), type=tn,
+             module=str(got.get("module", ""))[:200], message=msg,
+             cand_line=line)
+        return 1
+    if ev == "fail" and got.get("sub") in ("missing-modelnew",
+                                           "not-a-tensor"):
+        sub = got.get("sub")
+        if sub == "missing-modelnew" and re.search(r"\bModelNew\b", src):
+            emit("fail", phase="load", sub="bad-reply", message="the"
+                 " candidate's process says it has no ModelNew, which its"
+                 " source names")
+            return 1
+        emit("fail", phase=phase_of(got), sub=sub,
+             message=str(got.get("message", ""))[:4000])
+        return 1
+    if got is not None:
+        emit("fail", phase=phase_of(got), sub="bad-reply",
+             message="the candidate's process sent a reply the worker never"
+             " writes")
+        return 1
+    say("the candidate's process ended without results (status %d)"
+        % status)
+    return status if status > 0 else 128 - status if status < 0 else 1
+
+
+def poison_stores():
+    """Make every value a Triton kernel stores in the interpreter (plain,
+    masked, atomic, through a descriptor) NaN, or its bitwise complement
+    for integers, while POISON[0] is true: an output a kernel computes
+    cannot come out right.  Installed in every CPU-path worker, set only
+    for the poisoned trials."""
+    import numpy as np
+    from triton.runtime import interpreter as ti
+
+    def bad(h):
+        if not POISON[0]:
+            return h
+        d = h.data
+        if d.dtype.kind == "f":
+            v = np.full_like(d, np.nan)
+        elif d.dtype == np.uint16 and "bf16" in str(h.dtype):
+            v = np.full_like(d, 0x7fc0)
+        elif d.dtype.kind == "b":
+            v = ~d
+        else:
+            v = np.invert(d)
+        return ti.TensorHandle(v, h.dtype)
+
+    B = ti.InterpreterBuilder
+    store, rmw, cas = (B.create_masked_store, B.create_atomic_rmw,
+                       B.create_atomic_cas)
+    B.create_masked_store = lambda self, ptrs, value, mask, cp: \
+        store(self, ptrs, bad(value), mask, cp)
+    B.create_atomic_rmw = lambda self, op, ptr, val, mask, sem, scope: \
+        rmw(self, op, ptr, bad(val), mask, sem, scope)
+    B.create_atomic_cas = lambda self, ptr, cmp, val, sem, scope: \
+        cas(self, ptr, cmp, bad(val), sem, scope)
+    if hasattr(B, "create_descriptor_store"):
+        dstore = B.create_descriptor_store
+        B.create_descriptor_store = lambda self, desc, value, idx: \
+            dstore(self, desc, bad(value), idx)
+
+
 def cmd_worker(argv):
-    """The candidate's process: no secret, no marker channel.  Builds
-    ModelNew as the checker built Model, runs it on the inputs of the
-    checker's seeds and writes one torch.save dict to the descriptor
-    argv[2]: {"phase", "outs"|("event", "fields"), "launches",
-    "stats"}."""
+    """The candidate's process: no secret, no marker channel.  Reads its
+    configuration from stdin, builds ModelNew as the checker built Model,
+    runs it on the inputs of the checker's seeds and writes one frame
+    (run_worker()) to the descriptor it names: {"phase", "outs"} or
+    {"phase", "event", ...}, and "stats" on a GPU."""
+    cfg = json.loads(sys.stdin.readline())
+    os.close(0)
+    os.open(os.devnull, os.O_RDONLY)
+    if cfg["cpu"]:
+        # The CPU path, also for the Triton check on a GPU: set before
+        # triton is imported, which reads it then.
+        os.environ["TRITON_INTERPRET"] = "1"
     import io
     import torch
-    ref_path, cand_path, out = argv[0], argv[1], int(argv[2])
-    cfg = json.loads(argv[3])
+    ref_path, cand_path, out = argv[0], argv[1], int(cfg["fd"])
     cpu = bool(cfg["cpu"])
     tl = Tools(torch, cpu)
     state = {"phase": "load"}
@@ -628,37 +897,23 @@ def cmd_worker(argv):
         state.update(fields)
         buf = io.BytesIO()
         torch.save(state, buf)
+        data = buf.getvalue()
         with os.fdopen(out, "wb") as f:
-            f.write(buf.getvalue())
+            f.write(struct.pack(">Q", len(data)) + data)
         return 0
 
-    def lose(event, **fields):
-        return send(event=event, fields=clean(fields))
-
     def failed(phase, e):
-        why = cuda_only(e) if cpu else None
         traceback.print_exc()
-        if why is not None:
-            return lose("skip", sub="cuda-only", phase=phase,
-                        cand_line=cand_line(e, cand_path),
-                        reason="the candidate cannot run without a GPU: %s"
-                        % why)
-        return lose("error", phase=phase, type=type(e).__name__,
+        return send(event="error", phase=phase, type=type(e).__name__,
                     module=type(e).__module__, message=str(e)[:4000],
-                    cand_line=cand_line(e, cand_path))
+                    cand_line=cand_line(e, cand_path),
+                    gap=interp_gap(e))
 
-    launches = [0]
     if cpu:
         try:
-            from triton.runtime.interpreter import InterpretedFunction
-            run0 = InterpretedFunction.run
-
-            def counted(self, *a, **k):
-                launches[0] += 1
-                return run0(self, *a, **k)
-            InterpretedFunction.run = counted
+            poison_stores()
         except Exception as e:
-            say("cannot count the interpreter's launches: %s" % e)
+            say("cannot poison Triton's stores: %s" % e)
     try:
         ref, _ = load_reference(ref_path, tl)
         init_inputs = tl.to_dev(ref.get_init_inputs())
@@ -671,7 +926,7 @@ def cmd_worker(argv):
         return failed("load", e)
     model_new = getattr(cand, "ModelNew", None)
     if model_new is None or not callable(model_new):
-        return lose("fail", phase="load", sub="missing-modelnew",
+        return send(event="fail", sub="missing-modelnew",
                     message="the candidate defines no ModelNew class")
     state["phase"] = "init"
     try:
@@ -685,19 +940,29 @@ def cmd_worker(argv):
         return failed("init", e)
     state["phase"] = "correctness"
     outs = []
+    poison = cfg.get("poison") or []
     for i, s in enumerate(cfg["seeds"]):
         tl.seed(s)
         inputs = tl.to_dev(ref.get_inputs())
+        POISON[0] = i < len(poison) and poison[i] is True
         try:
             with torch.no_grad(), tl.shim():
                 o = new_model(*inputs)
             tl.sync(tl.dev)
-        except BaseException as e:
-            return failed("correctness", e)
+        except Exception as e:
+            if not POISON[0]:
+                return failed("correctness", e)
+            o = None    # poisoned values may well make it fail
+        finally:
+            poisoned, POISON[0] = POISON[0], False
+        if poisoned:
+            outs.append(o.detach().cpu().contiguous().clone()
+                        .as_subclass(torch.Tensor)
+                        if isinstance(o, torch.Tensor) else None)
+            continue
         if not isinstance(o, torch.Tensor):
-            return lose("fail", phase="correctness", sub="not-a-tensor",
-                        trial=i + 1, message="ModelNew returned %s, not a"
-                        " tensor" % type(o).__name__)
+            return send(event="fail", sub="not-a-tensor", message="ModelNew"
+                        " returned %s, not a tensor" % type(o).__name__)
         outs.append(o.detach().cpu().contiguous().clone()
                     .as_subclass(torch.Tensor))
     stats_ = None
@@ -709,7 +974,7 @@ def cmd_worker(argv):
                               cfg["trials"])
         except BaseException as e:
             return failed("timing", e)
-    return send(outs=outs, launches=launches[0], stats=stats_)
+    return send(outs=outs, stats=stats_)
 
 
 def main():
