@@ -34,6 +34,7 @@
 #include "app/decide.h"
 #include "exchange/dataset.h"
 #include "lang/syntax.h"
+#include "verify/smoke.h"
 #include "ui/panes/term.h"
 #include "ui/wb.h"
 #include "model/vocab.h"
@@ -1244,6 +1245,9 @@ ui_action(struct wb *wb, enum action a)
 		(void)pane_open(&wb->lay.sheets[WB_HELP], NULL);
 		break;
 	case ACTION_REDRAW:
+		/* Re-read: a toolchain found broken is proven again at the
+		 * next verify (it may have been repaired meanwhile). */
+		verify_smoke_forget();
 		clearok(curscr, TRUE);
 		wb->lay.relayout = 1;
 		wb_view_changed(wb);

@@ -27,6 +27,7 @@ static struct smoke_slot {
 	char	env[32];
 	int	no_sandbox;
 	int	reproven;	/* verify_smoke_again() ran it anew */
+	int	stale;		/* verify_smoke_forget(): ask anew */
 	struct smoke_result r;
 } slots[16];
 static size_t nslots;
@@ -415,7 +416,7 @@ verify_smoke(const char *env, const struct verify_opts *o)
 	struct smoke_slot *slot;
 
 	for (size_t i = 0; i < nslots; i++)
-		if (strcmp(slots[i].env, env) == 0 &&
+		if (!slots[i].stale && strcmp(slots[i].env, env) == 0 &&
 		    slots[i].no_sandbox == (o->no_sandbox != 0))
 			return &slots[i].r;
 	if (nslots == sizeof slots / sizeof slots[0] ||
@@ -427,6 +428,15 @@ verify_smoke(const char *env, const struct verify_opts *o)
 	memset(&slot->r, 0, sizeof slot->r);
 	smoke_run(env, o, 1, &slot->r);
 	return &slot->r;
+}
+
+void
+verify_smoke_forget(void)
+{
+	/* Kept, not freed: a job may still hold a broken result. */
+	for (size_t i = 0; i < nslots; i++)
+		if (slots[i].r.state != SMOKE_OK)
+			slots[i].stale = 1;
 }
 
 const struct smoke_result *

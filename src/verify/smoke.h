@@ -51,5 +51,14 @@ const struct smoke_result *verify_smoke(const char *env,
 const struct smoke_result *verify_smoke_again(const char *env,
 	    const struct verify_opts *o);
 
+/*
+ * Forget this process's results that are not a pass, so that the next
+ * verify_smoke() proves those envs again: a long-running workbench whose
+ * toolchain was repaired sees it at C-l (redraw and re-read) without a
+ * restart.  Results already handed out stay valid.  At most 16 results
+ * are kept per process; past that, an env is assumed to work.
+ */
+void	verify_smoke_forget(void);
+
 
 #endif
