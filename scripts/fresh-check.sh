@@ -100,7 +100,8 @@ rc=0
 # The environment CI has: no variable of this session's, but those of
 # the machine that point tools at its trust store or proxy (paths and
 # host names: no blank in them).
-envs="HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 CI=true"
+envs="HOME=/root LANG=C.UTF-8 CI=true"
+envs="$envs PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 envs="$envs TERM=${TERM:-xterm}"
 for v in SSL_CERT_FILE SSL_CERT_DIR PIP_CERT REQUESTS_CA_BUNDLE \
     CURL_CA_BUNDLE NODE_EXTRA_CA_CERTS GIT_SSL_CAINFO PIP_DEFAULT_TIMEOUT \

@@ -1637,6 +1637,14 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
 		free(ev);
 		goto out;
 	}
+	/* A run that ended before the stage it would be judged by (a
+	 * fuzzer's input; verify runs every stage of a passing run) says
+	 * nothing of the candidate: never read a stage that did not run. */
+	if (nres < 2 || (res[1].exit_code == 0 && nres < 3)) {
+		verdict(r, VERDICT_ENV_ERROR, NULL, CATEGORY_NONE, NULL,
+		    "the run ended before its stages did");
+		goto out;
+	}
 	if (res[1].exit_code != 0) {
 		judge_build(t, plan, &s, &res[1], r);
 		goto out;
