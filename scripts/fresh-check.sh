@@ -14,7 +14,7 @@
 # set-up or scripts/venv.sh.  It needs root, debootstrap and bubblewrap
 # (installed when missing) and the network to Debian's and PyPI's mirrors; it downloads
 # everything (about 2 GB of Debian packages and 3.2 GB of wheels) and
-# takes 40 to 60 minutes on 2 cores, too slow for CI.
+# takes about 40 minutes on 2 cores, too slow for CI (README, Tests).
 #
 #   --root DIR   build the root there (default /var/tmp/assay-fresh-PID);
 #                it is removed at the end unless --keep
