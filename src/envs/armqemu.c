@@ -28,7 +28,7 @@
  *             2>ev/stderr.log (fd 3 is ev/uart.txt; the -d log, moved to
  *             ev/regtrace.log once QEMU is gone, has a random name the
  *             firmware cannot learn, and semihosting's stderr, which is
- *             QEMU's, is not the trace), under timeout(1) and sh, which
+ *             QEMU's, is not the trace), under a waiter (perl) and sh, which
  *             prints QEMU's exit status after a per-run secret (read from
  *             fd 5; a non-zero status must not stop the run before the
  *             next stages), QEMU's own messages, and addr2line's source
@@ -244,15 +244,39 @@ static const char build_script[] =
 	" { if (cut != \"\") at[$0] = cut; cut = \"\"; last = $0; next }" \
 	" /: unimplemented device write/ { cut = \"\" }" \
 	" END { if (last in at) print at[last] }"
+/*
+ * QEMU's waiter (perl-base is Essential in Debian): runs QEMU under a
+ * wall clock (SIGTERM at $t seconds, SIGKILL one second later, as
+ * timeout -k 1 did) and prints how it ended after the secret: "qemu-exit
+ * N" for an exit, and also "qemu-signal S" when a signal ended it and
+ * "qemu-timeout T" when the clock did.  A shell's $? cannot tell QEMU
+ * killed by signal 6 from firmware that exits 134 through semihosting
+ * (SYS_EXIT_EXTENDED takes any status), nor timeout(1)'s 124 from an
+ * exit(124): the firmware chose its verdict (env-error, timeout) that
+ * way.  No single quote and no percent sign: it sits in the shell's
+ * quotes of a printf format.
+ */
+#define QEMU_WAIT_PL \
+	"my ($n, $t, @c) = @ARGV; my $p = fork; defined $p or die \"fork\";" \
+	" if (!$p) { exec { $c[0] } @c; exit 127 }" \
+	" my $to = 0; $SIG{ALRM} = sub { if ($to++) { kill \"KILL\", $p }" \
+	" else { kill \"TERM\", $p; alarm 1 } }; alarm $t; my $w;" \
+	" do { $w = waitpid($p, 0) } until $w == $p || ($w < 0 && !$!{EINTR});" \
+	" my $s = $?; alarm 0; $| = 1;" \
+	" print \"$n qemu-timeout $t\\n\" if $to;" \
+	" if ($s & 127) { print \"$n qemu-signal \", $s & 127, \"\\n\";" \
+	" print \"$n qemu-exit \", 128 + ($s & 127), \"\\n\" }" \
+	" else { print \"$n qemu-exit \", ($to ? 124 : $s >> 8), \"\\n\" }"
 static const char run_script[] =
     "IFS= read -r n <&5; exec 5<&-; ulimit -c 0; rm -rf " EV_DIR "; "
     "mkdir -m 700 " EV_DIR "; exec 3>" UART_FILE " 4>" STDERR_FILE "; "
     "chmod 0 " EV_DIR "; "
     "r=$(od -An -N12 -tx1 /dev/urandom 2>/dev/null | tr -dc 0-9a-f); "
     "r=.trace-${r:-$n}; "
-    "{ timeout --foreground -k 1 %1$d qemu-system-arm \"$@\" -D \"$r\""
-    " 2>&4 </dev/null;"
-    " echo \"$n qemu-exit $?\"; } | tee console.txt; exec 3>&- 4>&-; "
+    "{ perl -e '" QEMU_WAIT_PL "' \"$n\" %1$d qemu-system-arm \"$@\""
+    " -D \"$r\" 2>&4 </dev/null; } | tee console.txt;"
+    " exec 3>&- 4>&-; "
+    "grep -q '^IN:' \"$r\" 2>/dev/null && echo \"$n fw-ran 1\"; "
     "chmod 700 " EV_DIR "; "
     "mv -f \"$r\" " TRACE_FILE " 2>/dev/null || : > " TRACE_FILE "; "
     "grep -e '^qemu' -e 'terminating on signal' " STDERR_FILE
@@ -262,10 +286,11 @@ static const char run_script[] =
     "[ $# -eq 0 ] || arm-none-eabi-addr2line -e " ELF_FILE " -f -i -p -s"
     " $(printf '0x%%x 0x%%x' $(( 0x$1 & ~1 )) $(( (0x$2 & ~1) - 2 )))"
     " | sed \"s/^/$n fault-at /\"; "
-    "case $(sed -n \"s/^.*$n qemu-exit //p\" console.txt) in 124|137|153)"
+    "if grep -q -e \"$n qemu-timeout \" -e \"$n qemu-signal 25$\""
+    " console.txt; then"
     " set -- $(awk '" POLL_AWK "' " TRACE_FILE ");"
     " [ $# -eq 0 ] || arm-none-eabi-addr2line -e " ELF_FILE " -f -i -p -s"
-    " \"$1\" | sed \"s/^/$n poll-at /\";; esac; exit 0";
+    " \"$1\" | sed \"s/^/$n poll-at /\"; fi; exit 0";
 
 /*
  * The regtrace stage (%1$d the cap; the nonce on fd 5): the trace
@@ -1545,6 +1570,8 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 	struct buf m = BUF_INIT;
 	const struct env_stage_result *run, *uart, *trace;
 	long flash = -1, ram = -1, total = -1, nwrites = -1, code = -1;
+	long sig = 0;
+	int timed = 0, ran = 0;
 	const char *ut = NULL, *sym;
 	size_t un = 0;
 	char *status = NULL, *ev = NULL;
@@ -1634,13 +1661,38 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	code = strtol(status, NULL, 10);
-	if (code == 127) {
+	/* How QEMU ended, from the waiter's lines (QEMU_WAIT_PL), which
+	 * carry the secret: a signal, the clock, or an exit whose status
+	 * may be the firmware's own choice. */
+	{
+		char *s = tagged(run->log, run->log_len, plan->nonce,
+		    "qemu-signal");
+		char *tm = tagged(run->log, run->log_len, plan->nonce,
+		    "qemu-timeout");
+		char *fr = tagged(run->log, run->log_len, plan->nonce,
+		    "fw-ran");
+
+		if (s != NULL)
+			sig = strtol(s, NULL, 10);
+		timed = tm != NULL;
+		ran = fr != NULL;
+		free(s);
+		free(tm);
+		free(fr);
+		/* Renode runs under timeout(1) and sh: its status is all
+		 * there is (a Renode task checks only its UART). */
+		if (strstr(buf_str(&plan->precheck), "renode") != NULL) {
+			timed = code == 124 || code == 137;
+			sig = code > 128 && !timed ? code - 128 : 0;
+			ran = 1;
+		}
+	}
+	if (code == 127 && !ran && sig == 0) {
 		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
 		    "toolchain-missing", "the simulator could not be started");
 		goto out;
 	}
-	if ((code == 124 && memmem(run->log, run->log_len,
-	    "terminating on signal 15", 24) != NULL) || code == 137) {
+	if (timed) {
 		char *poll = polling(plan, trace);
 		int polled = poll != NULL;
 
@@ -1651,7 +1703,7 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 			source_line(plan, run, "poll-at", r->evidence, r);
 		goto out;
 	}
-	if (code == 128 + SIGSYS) {
+	if (sig == SIGSYS) {
 		/* QEMU's own sandbox (-sandbox spawn=deny) killed it: the
 		 * firmware asked the host to run a command (SYS_SYSTEM). */
 		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
@@ -1660,7 +1712,7 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		    " command (semihosting SYS_SYSTEM)");
 		goto out;
 	}
-	if (code == 128 + 25) {		/* SIGXFSZ */
+	if (sig == SIGXFSZ) {
 		char *poll = polling(plan, trace);
 
 		ev = xasprintf("QEMU's register trace passed the file-size"
@@ -1690,7 +1742,7 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 			source_line(plan, run, "fault-at", ev, r);
 			goto out;
 		}
-		if (code == 128 + 6 && lock != NULL) {
+		if (sig == SIGABRT && lock != NULL) {
 			/* A fault in the fault handler, or with a broken
 			 * stack: the core locks up and QEMU aborts. */
 			ev = line_dup(lock, end);
@@ -1698,7 +1750,12 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 			    "hardfault", ev);
 			goto out;
 		}
-		if (code > 128 || (code == 1 && qerr != NULL &&
+		/* QEMU's failure: a signal ended it, or it exited non-zero
+		 * before the firmware's first instruction.  An error line
+		 * alone decides nothing (the firmware writes QEMU's stderr
+		 * through semihosting), nor does a status over 128 (the
+		 * firmware's exit status is its own). */
+		if (sig != 0 || (!ran && code != 0 &&
 		    strstr(buf_str(&plan->precheck), "renode") == NULL)) {
 			ev = qerr != NULL ? line_dup(qerr, end) :
 			    xasprintf("the simulator died (status %ld)", code);

@@ -722,6 +722,58 @@ test_armqemu_timeout(void **state)
 	run_release(&r);
 }
 
+/*
+ * Issue 22: the firmware cannot choose QEMU's verdicts.  Semihosting's
+ * SYS_EXIT_EXTENDED gives QEMU any exit status, and ":tt" opened for
+ * append is QEMU's own stderr, so a status of 134 or 124, or a
+ * "qemu-system-arm: ..." line, is the firmware's word: each of these is
+ * a failure of the firmware's exit status, never env-error or timeout.
+ */
+static void
+test_armqemu_firmware_cannot_fake_qemu_ending(void **state)
+{
+	struct fx *f = *state;
+	struct run r;
+#define TT_WRITE(text) \
+	"static void tt(const char *s) { uint32_t o[3] = {" \
+	" (uint32_t)\":tt\", 8, 3 }; int fd = (int)assay_semihost(1, o);" \
+	" uint32_t w[3] = { (uint32_t)fd, (uint32_t)s, 0 };" \
+	" while (s[w[2]]) w[2]++; assay_semihost(5, w); }\n" \
+	"int main(void) { tt(\"" text "\"); "
+	static const struct {
+		const char *main;
+		const char *status;
+	} fw[] = {
+		/* QEMU aborted (a lock-up): 128 + SIGABRT. */
+		{ TT_WRITE("qemu: fatal: Lockup: can't escalate 3 to"
+		    " HardFault\\n") "assay_exit(134); }\n", "134" },
+		/* QEMU stopped by its clock. */
+		{ TT_WRITE("qemu-system-arm: terminating on signal 15 from"
+		    " pid 1\\n") "assay_exit(124); }\n", "124" },
+		/* QEMU's own error at start. */
+		{ TT_WRITE("qemu-system-arm: -kernel image.elf: could not"
+		    " load kernel\\n") "assay_exit(1); }\n", "1" },
+		/* QEMU killed by SIGSEGV, and by SIGSYS. */
+		{ "int main(void) { assay_exit(139); }\n", "139" },
+		{ "int main(void) { assay_exit(159); }\n", "159" },
+	};
+#undef TT_WRITE
+
+	for (size_t i = 0; i < sizeof fw / sizeof fw[0]; i++) {
+		char *src = xasprintf("#include \"assay.h\"\n%s",
+		    fw[i].main);
+		char *want = xasprintf("the firmware exited with %s, expected"
+		    " 0", fw[i].status);
+
+		verify_arm(f, NULL, src, 0, &r);
+		expect(&r, "fail", "functional", "exit-code");
+		assert_non_null(strstr(r.evidence, want));
+		run_release(&r);
+		free(want);
+		free(src);
+	}
+}
+
 static void
 test_armqemu_link_error_is_api(void **state)
 {
@@ -947,7 +999,7 @@ test_armqemu_judge_without_toolchain(void **state)
 	/* A lock-up (a fault with a broken stack): QEMU aborts. */
 	snprintf(lock, sizeof lock, "qemu: fatal: Lockup: can't escalate 3"
 	    " to HardFault (current priority -1)\nR00=fffffff0\nAabc"
-	    " qemu-exit 134\n");
+	    " qemu-signal 6\nAabc qemu-exit 134\n");
 	res[1].ran = 1;
 	res[1].log = lock;
 	res[1].log_len = strlen(lock);
@@ -1050,6 +1102,7 @@ main(void)
 		FX_TEST(test_armqemu_exit_code),
 		FX_TEST(test_armqemu_hardfault),
 		FX_TEST(test_armqemu_timeout),
+		FX_TEST(test_armqemu_firmware_cannot_fake_qemu_ending),
 		FX_TEST(test_armqemu_link_error_is_api),
 		FX_TEST(test_armqemu_compile_errors),
 		FX_TEST(test_armqemu_renode_missing_is_skipped),
