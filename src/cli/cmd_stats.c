@@ -444,6 +444,8 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 			    (json_int_t)v[i].completion_tokens, "requests",
 			    (json_int_t)v[i].requests, "latency_ms",
 			    (json_int_t)v[i].latency_ms);
+			json_object_set_new(o, "failed_requests",
+			    json_integer((json_int_t)v[i].failed));
 			line = json_dumps(o, JSON_COMPACT);
 			printf("%s\n", line);
 			free(line);
@@ -486,9 +488,9 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 			printf(" %9s", cell);
 		}
 		printf(" %10lld %10lld %9.2f\n", (long long)v[i].prompt_tokens,
-		    (long long)v[i].completion_tokens, v[i].requests > 0 ?
-		    (double)v[i].latency_ms / 1000.0 / (double)v[i].requests :
-		    0);
+		    (long long)v[i].completion_tokens, v[i].requests >
+		    v[i].failed ? (double)v[i].latency_ms / 1000.0 /
+		    (double)(v[i].requests - v[i].failed) : 0);
 	}
 	gen_stats_release(v, n);
 	return 0;
@@ -649,8 +651,10 @@ const struct cmd_entry cli_cmd_stats = {
 	  "reviewer's previous one; a pause over 5 minutes is a break, and\n"
 	  "the decision after it is not timed.\n"
 	  "--generation: per model that made candidates (generate, repair):\n"
-	  "candidates, pass rate, pass@1 and pass@k (k the fewest samples of\n"
-	  "a task; Chen et al. 2021), repairs tried and passing per round,\n"
-	  "tokens and time; --by model shows it under its table.",
+	  "its samples (every answer, the same code twice counted twice),\n"
+	  "pass rate, pass@1 and pass@k over the samples drawn (k the fewest\n"
+	  "samples of a task; Chen et al. 2021), repairs tried and passing\n"
+	  "per round, requests sent, tokens and time; --by model shows it\n"
+	  "under its table.",
 	CMD_CLI, cmd_stats
 };

@@ -128,6 +128,30 @@ job_release(struct job *j)
 	json_decref(j->messages);
 }
 
+/*
+ * Record one answer (r) of job j as an attempt of the candidate cand_id,
+ * or a request that got none (r NULL, why in e).  0 or -1 (store).
+ */
+static int
+attempt_add(struct gen_ctx *g, const struct job *j, const char *cand_id,
+    const struct model_reply *r, const struct err *e, struct err *err)
+{
+	struct store_attempt a = { 0 };
+	char name[128];
+
+	a.task_id = j->task_id;
+	a.cand_id = cand_id;
+	a.parent = j->parent;
+	a.model = model_name(g->cfg, name, sizeof name);
+	a.kind = j->parent != NULL ? "repair" : "direct";
+	a.round = j->round;
+	a.prompt_tokens = r != NULL ? r->prompt_tokens : -1;
+	a.completion_tokens = r != NULL ? r->completion_tokens : -1;
+	a.latency_ms = r != NULL ? r->latency_ms : 0;
+	a.error = r == NULL && e != NULL ? e->msg : NULL;
+	return store_attempt_add(g->st, &a, err);
+}
+
 /* Ask every job, then store each answer.  0 or -1 (store). */
 static int
 run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
@@ -163,6 +187,9 @@ run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
 			rc[i] = -1;
 		}
 		if (rc[i] != 0) {
+			if (attempt_add(g, &jobs[i], NULL, NULL, &errs[i],
+			    err) < 0)
+				ret = -1;
 			if (rep->failed == 0)
 				snprintf(rep->first_error,
 				    sizeof rep->first_error, "%s",
@@ -195,7 +222,10 @@ run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
 		    &inserted, &serr);
 		if (stored == 1) {
 			/* The failed code handed back: no repair, and the
-			 * chain ends here. */
+			 * chain ends here; the sample is the parent's code. */
+			if (attempt_add(g, &jobs[i], jobs[i].parent, &out[i],
+			    NULL, err) < 0)
+				ret = -1;
 			rep->duplicates++;
 			candidate_release(&c);
 			continue;
@@ -206,6 +236,10 @@ run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
 		} else {
 			char *detail = xasprintf("%s by %s", c.kind, origin);
 
+			/* every sample, also one whose code was stored */
+			if (attempt_add(g, &jobs[i], c.id, &out[i], NULL,
+			    err) < 0)
+				ret = -1;
 			report_id(rep, c.id, inserted);
 			if (inserted)
 				rep->added++;
@@ -477,11 +511,18 @@ gen_row(const struct store_gen_row *r, void *arg)
 	int pass = verdict_is(r->verdict, VERDICT_PASS);
 	const char *id = r->id;
 
-	if (a->keep != NULL && bsearch(&id, a->keep, a->nkeep,
-	    sizeof *a->keep, cmp_str) == NULL)
+	/* A filter keeps the samples of the candidates it matches; a
+	 * failed request has none. */
+	if (a->keep != NULL && (id == NULL || bsearch(&id, a->keep,
+	    a->nkeep, sizeof *a->keep, cmp_str) == NULL))
 		return 0;
 	s = stat_of(a, r->model);
 	s->requests++;
+	if (r->id == NULL) {
+		/* a request that got no answer: sent, but no sample */
+		s->failed++;
+		return 0;
+	}
 	if (r->prompt_tokens > 0)
 		s->prompt_tokens += r->prompt_tokens;
 	if (r->completion_tokens > 0)
@@ -532,7 +573,7 @@ gen_stats(struct store *st, const char *filter, struct gen_stat **out,
 		else
 			qsort(a.keep, a.nkeep, sizeof *a.keep, cmp_str);
 	}
-	if (rc == 0 && store_generation_each(st, gen_row, &a, err) < 0)
+	if (rc == 0 && store_attempt_each(st, gen_row, &a, err) < 0)
 		rc = -1;
 	for (size_t i = 0; rc == 0 && i < a.n; i++) {
 		struct gen_stat *s = &a.v[i];

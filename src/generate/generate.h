@@ -108,25 +108,33 @@ json_t	*gen_repair_messages(struct store *st, const char *cand_id,
 /* One model's figures. */
 struct gen_stat {
 	char	*model;			/* owned */
-	size_t	 generated, passed;	/* direct candidates, and passing */
+	size_t	 generated, passed;	/* direct samples (every answer,
+					 * the same code twice counts
+					 * twice), and passing */
 	size_t	 tasks;			/* tasks it generated for */
 	double	 pass1;			/* mean over tasks of pass@1 */
 	int	 k;			/* the k of passk: the fewest samples
 					 * of a task, when > 1; else 0 */
 	double	 passk;			/* mean over tasks of pass@k */
 	size_t	 tried[GEN_ROUNDS_MAX], fixed[GEN_ROUNDS_MAX];
-					/* repairs made in round r+1, passing */
+					/* repair answers of round r+1,
+					 * passing */
 	int64_t	 prompt_tokens, completion_tokens;	/* reported sums */
 	int64_t	 latency_ms;		/* sum over its candidates */
-	size_t	 requests;		/* candidates that carry a record */
+	size_t	 requests;		/* requests sent: every answer and
+					 * every request that got none */
+	size_t	 failed;		/* requests that got no answer */
 };
 
 /*
- * Per model, the figures of its candidates among those filter matches
- * (NULL: all): pass rate, pass@1 and pass@k with the unbiased estimator
- * of Chen et al. 2021 (1 - C(n-c, k) / C(n, k) per task, averaged),
- * repairs tried and passing per round, tokens and time.  A candidate
- * counts by its latest verdict.  *out is a new array of *n sorted by
+ * Per model, the figures of its samples (store_attempt_each: every
+ * answer it gave, an answer whose code was already a candidate counted
+ * again) among the candidates filter matches (NULL: all, and the failed
+ * requests too): pass rate, pass@1 and pass@k with the unbiased
+ * estimator of Chen et al. 2021 (1 - C(n-c, k) / C(n, k) per task over
+ * the n samples drawn, c of them passing, averaged), repairs tried and
+ * passing per round, tokens and time.  A sample counts by the latest
+ * verdict of the candidate its code is.  *out is a new array of *n sorted by
  * model; free with gen_stats_release.  0 or -1.
  */
 int	gen_stats(struct store *st, const char *filter, struct gen_stat **out,

@@ -527,6 +527,30 @@ static const char *const migrations[] = {
 	"  note TEXT, created INTEGER NOT NULL);"
 	"CREATE UNIQUE INDEX results_key_database ON results_key(kind)"
 	"  WHERE kind = 'database';",
+	/*
+	 * 12 -> 13: every answer a model gave is an attempt (issue 25 item
+	 * 5), also when its code was a candidate already: pass@k counts the
+	 * samples drawn, duplicates included, and the requests sent.
+	 * cand_id is the candidate the answer's code is (for a repair that
+	 * handed back its parent's code, the parent); NULL for a request
+	 * that got no answer (error says why).  kind and round are the
+	 * request's, which may differ from the candidate's (a repair that
+	 * answered an earlier direct candidate's code).  Candidates made
+	 * before this schema have their generation record and no attempt:
+	 * the statistics count each of them once (store_attempt_each).
+	 */
+	"CREATE TABLE attempt (id INTEGER PRIMARY KEY,"
+	"  task_id TEXT NOT NULL,"
+	"  cand_id TEXT REFERENCES candidate(id),"
+	"  parent TEXT,"
+	"  model TEXT NOT NULL,"
+	"  kind TEXT NOT NULL CHECK (kind IN ('direct', 'repair')),"
+	"  round INTEGER NOT NULL,"
+	"  prompt_tokens INTEGER, completion_tokens INTEGER,"
+	"  latency_ms INTEGER NOT NULL DEFAULT 0,"
+	"  error TEXT,"
+	"  at INTEGER NOT NULL);"
+	"CREATE INDEX attempt_cand ON attempt(cand_id);",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -2216,24 +2240,62 @@ store_task_each_empty(struct store *st,
 /* --- the model loop -------------------------------------------------- */
 
 int
-store_generation_each(struct store *st,
+store_attempt_add(struct store *st, const struct store_attempt *a,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (a->task_id == NULL || a->model == NULL || a->kind == NULL)
+		return err_set(err, "attempt: no task, model or kind");
+	if (prepare(st, &s, "INSERT INTO attempt(task_id, cand_id, parent,"
+	    " model, kind, round, prompt_tokens, completion_tokens,"
+	    " latency_ms, error, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+	    " ?9, ?10, ?11)", err) < 0)
+		return -1;
+	bind_text(s, 1, a->task_id);
+	bind_text(s, 2, a->cand_id);
+	bind_text(s, 3, a->parent);
+	bind_text(s, 4, a->model);
+	bind_text(s, 5, a->kind);
+	sqlite3_bind_int(s, 6, a->round);
+	if (a->prompt_tokens >= 0)
+		sqlite3_bind_int64(s, 7, a->prompt_tokens);
+	if (a->completion_tokens >= 0)
+		sqlite3_bind_int64(s, 8, a->completion_tokens);
+	sqlite3_bind_int64(s, 9, a->latency_ms);
+	bind_text(s, 10, a->error);
+	sqlite3_bind_int64(s, 11, now_s());
+	return step_done(st, s, "record an attempt", err);
+}
+
+int
+store_attempt_each(struct store *st,
     int (*cb)(const struct store_gen_row *row, void *arg), void *arg,
     struct err *err)
 {
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, stop = 0;
 
-	if (prepare(st, &s, "SELECT c.id, c.task_id, c.kind,"
+	/* The attempts, then the generated candidates that have none (made
+	 * before schema 13, or imported): one each, from their record. */
+	if (prepare(st, &s, "SELECT a.cand_id, a.task_id, a.kind, a.model,"
+	    " (SELECT r.verdict FROM candidate c JOIN run r ON"
+	    " r.id = c.run_id WHERE c.id = a.cand_id), a.round,"
+	    " a.prompt_tokens, a.completion_tokens, a.latency_ms, a.error,"
+	    " 0 AS part, a.id AS ord FROM attempt a"
+	    " UNION ALL"
+	    " SELECT c.id, c.task_id, c.kind,"
 	    " json_extract(c.extra, '$.generation.model'),"
 	    " (SELECT r.verdict FROM run r WHERE r.id = c.run_id),"
 	    " json_extract(c.extra, '$.generation.round'),"
 	    " json_extract(c.extra, '$.generation.usage.prompt_tokens'),"
 	    " json_extract(c.extra, '$.generation.usage.completion_tokens'),"
-	    " json_extract(c.extra, '$.generation.latency_ms')"
+	    " json_extract(c.extra, '$.generation.latency_ms'), NULL, 1, c.seq"
 	    " FROM candidate c WHERE c.extra IS NOT NULL"
 	    " AND json_valid(c.extra)"
 	    " AND json_type(c.extra, '$.generation') = 'object'"
-	    " ORDER BY c.seq", err) < 0)
+	    " AND NOT EXISTS (SELECT 1 FROM attempt a WHERE a.cand_id = c.id)"
+	    " ORDER BY part, ord", err) < 0)
 		return -1;
 	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_gen_row r;
@@ -2249,6 +2311,7 @@ store_generation_each(struct store *st,
 		r.completion_tokens = sqlite3_column_type(s, 7) ==
 		    SQLITE_NULL ? -1 : sqlite3_column_int64(s, 7);
 		r.latency_ms = sqlite3_column_int64(s, 8);
+		r.error = (const char *)sqlite3_column_text(s, 9);
 		if (r.model == NULL)
 			r.model = "?";
 		stop = cb(&r, arg);
@@ -2257,7 +2320,7 @@ store_generation_each(struct store *st,
 	if (stop)
 		return stop;
 	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read generated candidates");
+		return err_sqlite(err, st->db, "read the models' attempts");
 	return 0;
 }
 

@@ -33,7 +33,7 @@
 #include "base/err.h"
 #include "model/sample.h"
 
-#define STORE_SCHEMA_VERSION 12
+#define STORE_SCHEMA_VERSION 13
 
 struct store;
 
@@ -693,18 +693,43 @@ struct store_gen_row {
 	const char	*id, *task, *kind;	/* borrowed for the call */
 	const char	*model;		/* extra.generation.model */
 	const char	*verdict;	/* of the latest run, or NULL */
+	const char	*error;		/* a request that got no answer: why
+					 * (id NULL); else NULL */
 	int		 round;		/* 0 direct, 1.. repair rounds */
 	int64_t		 prompt_tokens, completion_tokens;	/* -1: none */
 	int64_t		 latency_ms;
 };
 
 /*
- * Visit every candidate with an extra.generation record, in import
- * order: cb returns 0 to go on, non-zero to stop (that value is
- * returned).  0 or -1.
+ * Visit every attempt (schema 13: one per answer a model gave, or per
+ * request that failed), in the order made, then every candidate with an
+ * extra.generation record but no attempt (made before schema 13, or
+ * imported from another database) as one attempt read from that
+ * record: cb returns 0 to go on, non-zero to stop (that value is
+ * returned).  For an attempt, kind and round are the request's; id and
+ * verdict are those of the candidate its answer is (NULL for a failed
+ * request, with error set).  0 or -1.
  */
-int	store_generation_each(struct store *st,
+int	store_attempt_each(struct store *st,
 	    int (*cb)(const struct store_gen_row *row, void *arg), void *arg,
+	    struct err *err);
+
+/* One answer a model gave (or a request that got none). */
+struct store_attempt {
+	const char	*task_id;	/* required */
+	const char	*cand_id;	/* the candidate its code is; NULL:
+					 * no answer */
+	const char	*parent;	/* a repair's failed candidate */
+	const char	*model;		/* required */
+	const char	*kind;		/* "direct" or "repair" */
+	int		 round;		/* 0 direct, 1.. repair rounds */
+	int64_t		 prompt_tokens, completion_tokens;	/* -1: none */
+	int64_t		 latency_ms;
+	const char	*error;		/* why a request failed, or NULL */
+};
+
+/* Record attempt a (its own transaction).  0 or -1. */
+int	store_attempt_add(struct store *st, const struct store_attempt *a,
 	    struct err *err);
 
 /*

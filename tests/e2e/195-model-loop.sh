@@ -120,13 +120,56 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 assert [r["model"] for r in rows] == ["fixer-1"], rows
 r = rows[0]
-assert r["generated"] == 1 and r["passed"] == 0, r
+# the same fenced answer twice: two samples of one candidate
+assert r["generated"] == 2 and r["passed"] == 0, r
 assert r["repairs"][0] == {"round": 1, "tried": 3, "passed": 1}, r["repairs"]
 assert r["repairs"][1] == {"round": 2, "tried": 2, "passed": 1}, r["repairs"]
 print("ok: stats --generation counts repairs per round")
 PY
 "$ASSAY" --db "$DB" stats --by model | grep -q "repair r1" ||
     fail "stats --by model shows the models' table"
+
+# pass@k over the samples drawn (issue 25 item 5): five samples of one
+# task, four of them the same failing code and one passing.  Two
+# candidates are stored, five attempts recorded: pass@1 is
+# 1 - C(4,1)/C(5,1) = 0.2 (counting distinct code gave 0.5) and five
+# requests were sent (counting candidates gave 2).
+python3 - "$T/rows.jsonl" "$T" <<'PY' || fail "sampler answers"
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])][0]
+open(sys.argv[2] + "/good.v", "w").write(r["prompt"] + r["canonical_solution"])
+open(sys.argv[2] + "/bad.v", "w").write(r["prompt"] + "endmodule\n")
+PY
+cat >"$T/sampler.py" <<'PY'
+import json, os, sys
+json.load(sys.stdin)
+path = os.environ["SAMPLER_COUNT"]
+n = int(open(path).read()) if os.path.exists(path) else 0
+open(path, "w").write(str(n + 1))
+sys.stdout.write(open(os.environ["SAMPLER_DIR"] + ("/good.v" if n == 2 else "/bad.v")).read())
+PY
+SAMPLER_COUNT=$T/sampler.n SAMPLER_DIR=$T "$ASSAY" --db "$DB" generate \
+    --where task=rtlfixer/2012_q2b --samples 5 --jobs 1 \
+    --command "python3 $T/sampler.py" --model sampler-1 --json \
+    >"$T/sampler.json" 2>"$T/sampler.err" ||
+    fail "generate --samples 5: $(cat "$T/sampler.err")"
+grep -q '"asked":5,"added":2,"same_code":3' "$T/sampler.json" ||
+    fail "five samples, two codes: $(cat "$T/sampler.json")"
+expect_eq "sampler candidates" "$(count 'origin=sampler-1')" 2
+"$ASSAY" --db "$DB" stats --generation --format json \
+    --where origin=sampler-1 >"$T/pk.json" || fail "stats --generation"
+python3 - "$T/pk.json" <<'PY' || fail "pass@k over samples: $(cat "$T/pk.json")"
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+assert [x["model"] for x in r] == ["sampler-1"], r
+r = r[0]
+assert r["generated"] == 5 and r["passed"] == 1 and r["tasks"] == 1, r
+assert abs(r["pass@1"] - 0.2) < 1e-9, r["pass@1"]
+# k = 5 samples of the task: one passes among them
+assert r["pass@k"] == {"k": 5, "value": 1.0}, r["pass@k"]
+assert r["requests"] == 5 and r["failed_requests"] == 0, r
+print("ok: pass@1 0.2 over five samples with duplicates, 5 requests")
+PY
 
 # A model that hands back the failed code: no repair is stored, and
 # --json prints one object on stdout whatever verify says.

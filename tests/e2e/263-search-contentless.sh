@@ -42,7 +42,7 @@ sqlite3 "$DB" "DROP TRIGGER search_task; DROP TABLE search;
       coalesce(new.spec, '') || char(10) || coalesce(new.interface, ''),
       new.id); UPDATE search_gen SET n = n + 1;
     END;
-    DROP TABLE results_key;
+    DROP TABLE results_key; DROP TABLE attempt;
     PRAGMA user_version = 10;" || fail "downgrade to v10"
 expect_eq "v10 keeps the text" "$(sqlite3 "$DB" \
     "SELECT count(*) FROM search WHERE body LIKE '%elaboration%'" |

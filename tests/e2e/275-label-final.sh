@@ -27,7 +27,7 @@ sqlite3 "$DB" "ALTER TABLE label DROP COLUMN final;
       FROM search_spec;
     DROP TABLE search_spec;
     CREATE TRIGGER search_task AFTER INSERT ON task BEGIN SELECT 1; END;
-    DROP TABLE results_key;
+    DROP TABLE results_key; DROP TABLE attempt;
     PRAGMA user_version = 8;" || fail "downgrade to v8"
 expect_eq "disagreements after migrating" "$("$ASSAY" --db "$DB" list \
     --where disagree=yes --json | sed 's/.*"id":"\([^"]*\)".*/\1/')" f-2
