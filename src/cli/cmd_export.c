@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/file.h"
 #include "curate/split.h"
 #include "exchange/export.h"
 #include "store/store.h"
@@ -34,6 +35,7 @@ static const struct cmd_opt export_opts[] = {
 	{ "split", 0, CMD_VALUE, 'S' },
 	{ "keep-dups", 0, CMD_FLAG, 'D' },
 	{ "keep-contaminated", 0, CMD_FLAG, 'C' },
+	{ "for", 0, CMD_VALUE, 'T' },
 	{ NULL, 0, CMD_FLAG, 0 }
 };
 
@@ -51,7 +53,7 @@ cmd_export(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	struct buf where = BUF_INIT;
 	const char *out = NULL;
 	struct store *st;
-	int ch, rc;
+	int ch, rc, have_for = 0, to_dir = 0;
 
 	while ((ch = cmd_next(a, &val)) != -1) {
 		if (ch == 'w') {
@@ -69,6 +71,12 @@ cmd_export(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 				buf_release(&where);
 				return cli_usage_error("export", "%s", err->msg);
 			}
+		} else if (ch == 'T') {
+			if (export_target_parse(val, &opts.target, err) < 0) {
+				buf_release(&where);
+				return cli_usage_error("export", "%s", err->msg);
+			}
+			have_for = 1;
 		} else if (ch == 'F') {
 			opts.include_failing = 1;
 		} else if (ch == 'N') {
@@ -93,6 +101,34 @@ cmd_export(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		buf_release(&where);
 		return cli_usage_error("export", "--shards wants --format raw and"
 		    " -o DIR%s", "");
+	}
+	/* -o DIR/ (or an existing folder): a dataset folder with its card */
+	if (out != NULL && shards == 0 && (file_is_dir(out) ||
+	    out[strlen(out) - 1] == '/'))
+		to_dir = 1;
+	if (have_for && opts.format != EXPORT_SFT) {
+		buf_release(&where);
+		return cli_usage_error("export", "--for shapes sft rows, not"
+		    " --format raw%s", "");
+	}
+	if (to_dir && opts.format != EXPORT_SFT) {
+		buf_release(&where);
+		return cli_usage_error("export", "-o DIR writes a dataset"
+		    " folder of sft rows; --format raw takes -o FILE (or"
+		    " --shards N -o DIR)%s", "");
+	}
+	/* Failing rows never share a stream with the ones to learn. */
+	if (opts.include_failing && opts.format == EXPORT_SFT && out == NULL) {
+		buf_release(&where);
+		return cli_usage_error("export", "--include-failing writes the"
+		    " failing rows to a file of their own: give -o FILE (they"
+		    " go to FILE's .failing.jsonl) or -o DIR/ (config"
+		    " failing)%s", "");
+	}
+	if (opts.target == EXPORT_FOR_LLAMAFACTORY && !to_dir) {
+		buf_release(&where);
+		return cli_usage_error("export", "--for llamafactory writes a"
+		    " folder with its dataset_info.json: give -o DIR/%s", "");
 	}
 	if (cli_open_store(g, &st) < 0) {
 		buf_release(&where);
@@ -125,7 +161,9 @@ cmd_export(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	export_stop = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	if (out != NULL)
+	if (to_dir)
+		rc = export_dir(st, &opts, out, &rep, err);
+	else if (out != NULL)
 		rc = export_file(st, &opts, out, &rep, err);
 	else
 		rc = export_stream(st, &opts, stdout, &rep, err);
@@ -144,9 +182,19 @@ cmd_export(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		return 2;
 	}
 	if (out != NULL)
-		printf("exported %zu line%s (%s) to %s\n", rep.lines,
+		printf("exported %zu line%s (%s%s%s) to %s%s\n", rep.lines,
 		    rep.lines == 1 ? "" : "s", opts.format == EXPORT_RAW ?
-		    "raw" : "sft", out);
+		    "raw" : "sft", have_for ? " for " : "", have_for ?
+		    export_target_name(opts.target) : "", out, to_dir ?
+		    " (a dataset folder: README.md, data/)" : "");
+	if (rep.failing > 0) {
+		char *fp = to_dir ? xasprintf("%s/failing/", out) :
+		    export_failing_path(out);
+
+		printf("of which %zu failing, to %s (never with the rows to"
+		    " learn)\n", rep.failing, fp);
+		free(fp);
+	}
 	for (size_t i = 0; opts.split != NULL && i < opts.split->n; i++)
 		fprintf(stderr, "%s%s %zu", i == 0 ? "assay export: tasks by"
 		    " split: " : ", ", opts.split->name[i], rep.split[i]);
@@ -171,7 +219,8 @@ cmd_export(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 
 const struct cmd_entry cli_cmd_export = {
 	"export", NULL, export_opts, 0, 0,
-	"export [--where FILTER] [--format sft|raw] [-o FILE]\n"
+	"export [--where FILTER] [--format sft|raw] [-o FILE|-o DIR/]\n"
+	  "              [--for assay|openai|trl|llamafactory|incoder]\n"
 	  "              [--trajectory whole|last] [--include-failing]\n"
 	  "              [--split NAME=SHARE,...] [--keep-dups]"
 	  " [--keep-contaminated]\n"
@@ -185,7 +234,19 @@ const struct cmd_entry cli_cmd_export = {
 	  "        the env judges speed) unless --include-failing.  A repair\n"
 	  "        holds its whole chain of failed ancestors, each failed turn\n"
 	  "        with \"weight\": 0 and the row with only_last_turn_loss;\n"
-	  "        --trajectory last keeps only the direct parent\n"
+	  "        --trajectory last keeps only the direct parent.  Every\n"
+	  "        row has the same keys, absent values null.\n"
+	  "--for TARGET shapes sft rows for a trainer, each learning only\n"
+	  "the final code: openai (messages, weight on assistant turns),\n"
+	  "trl (prompt/completion: the failed attempts and feedback in the\n"
+	  "prompt), llamafactory (-o DIR/ with dataset_info.json and\n"
+	  "mask_history), incoder (only_last_turn_loss); assay, the default,\n"
+	  "carries every mask.\n"
+	  "-o DIR/ (or an existing folder) writes a dataset folder:\n"
+	  "data/<split>.jsonl, README.md whose front matter (licence,\n"
+	  "configs, features) load_dataset(DIR) reads.  --include-failing\n"
+	  "rows go apart: DIR/failing/ (config failing) or FILE's\n"
+	  ".failing.jsonl; never to stdout.\n"
 	  "sft leaves out the near-duplicates assay dedup marked (one of each\n"
 	  "cluster stays; --keep-dups) and the samples assay contamination\n"
 	  "flagged (--keep-contaminated), and says how many.\n"

@@ -48,6 +48,7 @@ struct export_ctx {
 	struct err		*err;
 	struct strset		 tasks;		/* raw: written */
 	struct strset		 parents;	/* raw: off-filter */
+	struct export_line	 line;		/* what the next line is */
 	int			 failed;
 };
 
@@ -116,12 +117,16 @@ emit(struct export_ctx *x, json_t *o)
 	size_t len;
 	int rc;
 
-	json_decref(o);
-	if (s == NULL)
+	if (s == NULL) {
+		json_decref(o);
 		return err_set(x->err, "cannot encode a line as JSON");
+	}
 	len = strlen(s);
 	s[len] = '\n';		/* json_dumps's NUL becomes the newline */
-	rc = x->write(s, len + 1, x->arg, x->err);
+	x->line.row = o;
+	rc = x->write(s, len + 1, &x->line, x->arg, x->err);
+	x->line.row = NULL;
+	json_decref(o);
 	free(s);
 	if (rc < 0)
 		return -1;
@@ -132,7 +137,7 @@ emit(struct export_ctx *x, json_t *o)
 /* Labels up to the current one (the history that made it current),
  * oldest first, as JSON objects.  NULL and err on failure. */
 static json_t *
-labels_json(struct export_ctx *x, const char *cand_id)
+labels_json(struct export_ctx *x, const char *cand_id, int stable)
 {
 	struct store_label *l;
 	size_t n, upto = 0;
@@ -155,18 +160,22 @@ labels_json(struct export_ctx *x, const char *cand_id)
 			a = NULL;
 			break;
 		}
-		if (l[i].subcategory != NULL)
+		/* raw: the keys that have a value (the round trip gives
+		 * the same bytes); sft: every key, null when absent */
+		if (l[i].subcategory != NULL || stable)
 			json_object_set_new(o, "subcategory",
-			    json_string(l[i].subcategory));
-		if (l[i].note != NULL)
-			json_object_set_new(o, "note", codec_text(l[i].note,
-			    strlen(l[i].note)));
-		if (l[i].evidence != NULL)
-			json_object_set_new(o, "evidence", codec_text(l[i].evidence,
-			    strlen(l[i].evidence)));
+			    codec_str(l[i].subcategory));
+		if (l[i].note != NULL || stable)
+			json_object_set_new(o, "note", l[i].note != NULL ?
+			    codec_text(l[i].note, strlen(l[i].note)) :
+			    json_null());
+		if (l[i].evidence != NULL || stable)
+			json_object_set_new(o, "evidence", l[i].evidence !=
+			    NULL ? codec_text(l[i].evidence,
+			    strlen(l[i].evidence)) : json_null());
 		/* a label that settled a disagreement, not a vote */
-		if (final)
-			json_object_set_new(o, "final", json_true());
+		if (final || stable)
+			json_object_set_new(o, "final", json_boolean(final));
 		json_object_set_new(o, "by", codec_str(l[i].by));
 		json_object_set_new(o, "at", json_integer(l[i].at));
 		json_array_append_new(a, o);
@@ -288,7 +297,7 @@ raw_one(struct export_ctx *x, const char *id, int depth)
 			    &raw_codec));
 		json_object_set_new(row, "recorded", a);
 	}
-	a = labels_json(x, c.id);
+	a = labels_json(x, c.id, 0);
 	if (a == NULL)
 		goto out;
 	if (json_array_size(a) > 0)
@@ -554,12 +563,15 @@ feedback(struct export_ctx *x, const char *parent, const char **source)
 static json_t *
 provenance_json(const struct task *t)
 {
-	json_t *files = json_object();
+	json_t *files = json_array();
 	char hex[SAMPLE_HASH_HEX];
 
+	/* a list of {name, sha256}: file names as keys would make every
+	 * task's files a column type of its own */
 	for (size_t i = 0; i < t->nfiles; i++) {
 		hash_sha256(t->files[i].data, t->files[i].len, hex);
-		json_object_set_new(files, t->files[i].name, json_string(hex));
+		json_array_append_new(files, json_pack("{s:o, s:s}", "name",
+		    codec_str(t->files[i].name), "sha256", hex));
 	}
 	return json_pack("{s:o, s:o, s:o, s:o}", "license",
 	    codec_str(t->license), "license_source",
@@ -630,16 +642,23 @@ export_trajectory_parse(const char *name, enum export_trajectory *out,
 	return 0;
 }
 
-/* An assistant turn; weight < 0 leaves the key out. */
+/* An assistant turn with its weight (1: the turn to learn). */
 static void
 add_turn(json_t *msgs, const struct candidate *c, int weight)
 {
-	json_t *m = json_pack("{s:s, s:o}", "role", "assistant", "content",
-	    codec_text(c->code, c->code_len));
+	json_array_append_new(msgs, json_pack("{s:s, s:o, s:i}", "role",
+	    "assistant", "content", codec_text(c->code, c->code_len),
+	    "weight", weight));
+}
 
-	if (weight >= 0)
-		json_object_set_new(m, "weight", json_integer(weight));
-	json_array_append_new(msgs, m);
+/* The entry of meta.turns for an assistant turn at index message. */
+static json_t *
+turn_json(size_t message, const struct candidate *c, const char *verdict,
+    int target)
+{
+	return json_pack("{s:I, s:s, s:s, s:o, s:b}", "message",
+	    (json_int_t)message, "candidate", c->id, "origin", c->origin,
+	    "verdict", codec_str(verdict), "target", target);
 }
 
 /* The verdict of a candidate's latest run, a new string or NULL. */
@@ -791,20 +810,17 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	sys = export_system_prompt(&t, c.lang);
 	req = requirement(&t);
 	add_msg(msgs, "system", json_string(sys));
+	turns = json_array();
 	if (nchain > 0) {
 		/* failed -> feedback -> ... -> the repair: the target */
-		turns = json_array();
 		add_msg(msgs, "user", codec_text(req, strlen(req)));
 		for (size_t i = 0; i < nchain; i++) {
 			char *v;
 
 			if (latest_verdict(x, chain[i].id, &v) < 0)
 				goto out;
-			json_array_append_new(turns, json_pack("{s:I, s:s,"
-			    " s:s, s:o, s:b}", "message",
-			    (json_int_t)json_array_size(msgs), "candidate",
-			    chain[i].id, "origin", chain[i].origin, "verdict",
-			    codec_str(v), "target", 0));
+			json_array_append_new(turns, turn_json(
+			    json_array_size(msgs), &chain[i], v, 0));
 			free(v);
 			add_turn(msgs, &chain[i], 0);
 			free(fb);
@@ -813,12 +829,6 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 				goto out;
 			add_msg(msgs, "user", codec_text(fb, strlen(fb)));
 		}
-		json_array_append_new(turns, json_pack("{s:I, s:s, s:s, s:o,"
-		    " s:b}", "message", (json_int_t)json_array_size(msgs),
-		    "candidate", c.id, "origin", c.origin, "verdict",
-		    codec_str(have_r == 0 ? r.verdict : NULL), "target",
-		    1));
-		add_turn(msgs, &c, 1);
 	} else if (have_p) {
 		struct buf b = BUF_INIT;
 
@@ -829,11 +839,12 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		    "\n");
 		add_msg(msgs, "user", codec_text(b.p, b.len));
 		buf_release(&b);
-		add_turn(msgs, &c, -1);
 	} else {
 		add_msg(msgs, "user", codec_text(req, strlen(req)));
-		add_turn(msgs, &c, -1);
 	}
+	json_array_append_new(turns, turn_json(json_array_size(msgs), &c,
+	    have_r == 0 ? r.verdict : NULL, 1));
+	add_turn(msgs, &c, 1);
 	if (export_messages_check(msgs, why, sizeof why) < 0) {
 		err_set(x->err, "candidate %s: %s", c.id, why);
 		goto out;
@@ -842,7 +853,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	if (store_decision_get(x->st, c.id, &d, x->err) < 0)
 		goto out;
 	have_d = 1;
-	labels = labels_json(x, c.id);
+	labels = labels_json(x, c.id, 1);
 	if (labels == NULL)
 		goto out;
 	meta = json_object();
@@ -855,11 +866,8 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	json_object_set_new(meta, "verdict", codec_str(have_r == 0 ?
 	    r.verdict : NULL));
 	json_object_set_new(meta, "verified", json_boolean(verified));
-	if (!verified)
-		json_object_set_new(meta, "included_by",
-		    json_string("include-failing"));
-	if (speedup > 0)
-		json_object_set_new(meta, "speedup", json_real(speedup));
+	json_object_set_new(meta, "speedup", speedup > 0 ?
+	    json_real(speedup) : json_null());
 	json_object_set_new(meta, "split", codec_str(t.split));
 	json_object_set_new(meta, "license", codec_str(t.license));
 	json_object_set_new(meta, "provenance", provenance_json(&t));
@@ -872,19 +880,16 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	json_object_set_new(meta, "kind", json_string(c.kind));
 	json_object_set_new(meta, "origin", json_string(c.origin));
 	json_object_set_new(meta, "lang", json_string(c.lang));
-	if (fb_source != NULL)
-		json_object_set_new(meta, "feedback", json_string(fb_source));
-	if (turns != NULL) {
-		json_object_set_new(meta, "turns", turns);
-		turns = NULL;
-	}
-	o = json_pack("{s:o}", "messages", msgs);
+	json_object_set_new(meta, "feedback", codec_str(fb_source));
+	json_object_set_new(meta, "turns", turns);
+	turns = NULL;
+	o = export_shape(x->opts->target, msgs, meta);
 	msgs = NULL;
-	/* InCoder's binarize_data.py: learn only the last assistant turn */
-	if (nchain > 0)
-		json_object_set_new(o, "only_last_turn_loss", json_true());
-	json_object_set_new(o, "meta", meta);
+	x->line.split = t.split;
+	x->line.license = t.license;
+	x->line.failing = !verified;
 	rc = emit(x, o);
+	memset(&x->line, 0, sizeof x->line);
 out:
 	json_decref(msgs);
 	json_decref(turns);
@@ -1018,8 +1023,10 @@ export_run(struct store *st, const struct export_opts *opts,
 /* --- writers --------------------------------------------------------- */
 
 static int
-write_stream(const char *data, size_t len, void *arg, struct err *err)
+write_stream(const char *data, size_t len, const struct export_line *line,
+    void *arg, struct err *err)
 {
+	(void)line;
 	if (fwrite(data, 1, len, arg) != len)
 		return err_set(err, "write: %s", strerror(errno));
 	return 0;
@@ -1034,66 +1041,6 @@ export_stream(struct store *st, const struct export_opts *opts, FILE *out,
 	if (fflush(out) != 0)
 		return err_set(err, "write: %s", strerror(errno));
 	return 0;
-}
-
-int
-export_file(struct store *st, const struct export_opts *opts,
-    const char *path, struct export_report *rep, struct err *err)
-{
-	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
-	FILE *f = NULL;
-	mode_t mask;
-	int fd, rc = -1;
-
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err_set(err, "%s: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	/* mkstemp makes 0600; give what a plain create would. */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0) {
-		err_set(err, "%s: %s", tmp, strerror(errno));
-		close(fd);
-		goto out;
-	}
-	f = fdopen(fd, "w");
-	if (f == NULL) {
-		err_set(err, "%s: %s", tmp, strerror(errno));
-		close(fd);
-		goto out;
-	}
-	if (export_stream(st, opts, f, rep, err) < 0)
-		goto out;
-	if (fsync(fileno(f)) < 0) {
-		err_set(err, "fsync %s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	if (opts->cancel != NULL && *opts->cancel) {
-		err_set(err, "interrupted");
-		goto out;
-	}
-	if (fclose(f) != 0) {
-		f = NULL;
-		err_set(err, "%s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	f = NULL;
-	if (rename(tmp, path) < 0) {
-		err_set(err, "rename %s to %s: %s", tmp, path, strerror(errno));
-		goto out;
-	}
-	atomic_sync_dir(path);
-	rc = 0;
-out:
-	if (f != NULL)
-		fclose(f);
-	if (rc < 0)
-		unlink(tmp);
-	free(tmp);
-	return rc;
 }
 
 /* --- the prompts, for the model loop -------------------------------- */

@@ -44,6 +44,31 @@ enum export_format {
 	EXPORT_RAW
 };
 
+/*
+ * Whose reader an sft row is written for (--for; docs/formats.md
+ * "Export for a trainer").  Every target learns only the last assistant
+ * turn, by its trainer's own convention:
+ *   ASSAY         the stable schema: messages {role, content, weight}
+ *                 (weight 0/1 on assistant turns, null on the others),
+ *                 only_last_turn_loss, meta
+ *   OPENAI        OpenAI's chat fine-tuning lines: messages only, weight
+ *                 on the assistant turns alone
+ *   TRL           TRL's conversational prompt/completion: the failed
+ *                 trajectory and its feedback in prompt, the final code
+ *                 alone in completion (completion_only_loss); meta
+ *   LLAMAFACTORY  sharegpt-style messages {role, content} and meta, read
+ *                 through dataset_info.json, trained with mask_history
+ *   INCODER       messages {role, content}, only_last_turn_loss (the
+ *                 binarize_data.py rule), meta
+ */
+enum export_target {
+	EXPORT_FOR_ASSAY,
+	EXPORT_FOR_OPENAI,
+	EXPORT_FOR_TRL,
+	EXPORT_FOR_LLAMAFACTORY,
+	EXPORT_FOR_INCODER
+};
+
 /* How much of a repair chain an sft row holds. */
 enum export_trajectory {
 	EXPORT_TRAJ_WHOLE,	/* every failed ancestor, one turn each */
@@ -77,6 +102,8 @@ struct export_opts {
 	 * contaminated= predicate in where decides instead. */
 	int			 keep_dups;
 	int			 keep_contaminated;
+	/* sft: whose reader the rows are for (default EXPORT_FOR_ASSAY). */
+	enum export_target	 target;
 };
 
 struct export_report {
@@ -88,17 +115,42 @@ struct export_report {
 	size_t	 split[SPLIT_MAX];	/* tasks per split, with opts->split */
 	size_t	 dups;		/* sft: near-duplicates left out */
 	size_t	 contaminated;	/* sft: contaminated samples left out */
+	size_t	 failing;	/* sft, include_failing: rows written to
+				 * the failing file or config */
+};
+
+/* What a line is, for a writer that sorts lines into files. */
+struct export_line {
+	const json_t	*row;		/* the line as JSON, borrowed */
+	const char	*split;		/* sft: its task's split, or NULL */
+	const char	*license;	/* sft: its task's licence, or NULL */
+	int		 failing;	/* sft: not a verified positive
+					 * (include_failing) */
 };
 
 /*
- * Write len bytes (one whole line, newline included); 0 or -1 with err.
+ * Write len bytes (one whole line, newline included), which line
+ * describes (borrowed for the call); 0 or -1 with err.
  */
-typedef int (*export_write_fn)(const char *data, size_t len, void *arg,
-    struct err *err);
+typedef int (*export_write_fn)(const char *data, size_t len,
+    const struct export_line *line, void *arg, struct err *err);
 
 /* Parse "sft" or "raw".  0, or -1 with err. */
 int	export_format_parse(const char *name, enum export_format *out,
 	    struct err *err);
+
+/* Parse "assay", "openai", "trl", "llamafactory" or "incoder".  0, or
+ * -1 with err. */
+int	export_target_parse(const char *name, enum export_target *out,
+	    struct err *err);
+const char *export_target_name(enum export_target t);
+
+/*
+ * An sft row for target from its messages (the stable form: {role,
+ * content} with "weight" on the assistant turns, the last one learnt)
+ * and its meta; consumes both, returns a new reference.
+ */
+json_t	*export_shape(enum export_target target, json_t *msgs, json_t *meta);
 
 /* Parse "whole" or "last".  0, or -1 with err. */
 int	export_trajectory_parse(const char *name,
@@ -146,10 +198,37 @@ int	export_stream(struct store *st, const struct export_opts *opts,
  * directory is fsynced after).  On any failure, interruption included,
  * the temporary file is removed and path is left as it was.  The new
  * file gets the mode a plain create would (0666 less the umask).
- * 0 or -1 with err.
+ * sft rows that are not verified positives (include_failing) go to
+ * export_failing_path(path) instead, written the same way, so that a
+ * trainer reading path never learns one.  A row that carries a value at
+ * a field path the first MiB of its file does not is moved to the front
+ * (card.h), so that a reader inferring types from the head sees them
+ * all.  0 or -1 with err.
  */
 int	export_file(struct store *st, const struct export_opts *opts,
 	    const char *path, struct export_report *rep, struct err *err);
+
+/* Where export_file() writes path's failing rows: "x.jsonl" gives
+ * "x.failing.jsonl", anything else "<path>.failing".  New string. */
+char	*export_failing_path(const char *path);
+
+/*
+ * sft into the folder dir (made if missing), a dataset a trainer loads
+ * as it is (docs/formats.md "Export", docs/adr/0040):
+ *   dir/data/<split>.jsonl     the verified rows of each split (a task
+ *                              without a split: train)
+ *   dir/failing/<split>.jsonl  the rows include_failing adds
+ *   dir/README.md              the card: YAML front matter with the
+ *                              licences, configs "default" (data/) and
+ *                              "failing", the features, and how to load
+ *   dir/dataset_info.json, dir/llamafactory_args.yaml
+ *                              (EXPORT_FOR_LLAMAFACTORY)
+ * Each file is written as export_file() writes one.  Files of an
+ * earlier export that this one does not write are left as they were.
+ * 0 or -1 with err.
+ */
+int	export_dir(struct store *st, const struct export_opts *opts,
+	    const char *dir, struct export_report *rep, struct err *err);
 
 /*
  * Do the sft messages (a JSON array of {role, content}) alternate as

@@ -28,6 +28,7 @@
 
 #include "base/buf.h"
 #include "base/err.h"
+#include "exchange/card.h"
 #include "exchange/export.h"
 #include "exchange/import.h"
 #include "model/sample.h"
@@ -278,7 +279,8 @@ assert_same_content(struct store *a, struct store *b)
 	seen_release(&sb);
 }
 
-static int to_buf(const char *, size_t, void *, struct err *);
+static int to_buf(const char *, size_t, const struct export_line *, void *,
+    struct err *);
 
 static void
 test_export_raw_round_trip(void **state)
@@ -379,9 +381,11 @@ test_export_raw_round_trip(void **state)
 
 /* The export callback: lines into a buffer. */
 static int
-to_buf(const char *data, size_t len, void *arg, struct err *err)
+to_buf(const char *data, size_t len, const struct export_line *line,
+    void *arg, struct err *err)
 {
 	(void)err;
+	(void)line;
 	buf_add(arg, data, len);
 	return 0;
 }
@@ -451,8 +455,10 @@ test_export_sft_repair(void **state)
 	line = json_loads(buf_str(&b), 0, NULL);
 	assert_non_null(line);
 	assert_true(json_is_false(meta_get(line, "verified")));
-	assert_string_equal(json_string_value(meta_get(line, "included_by")),
-	    "include-failing");
+	/* issue 25 item 1: every key in every row, absent values null */
+	assert_non_null(json_object_get(json_object_get(line, "meta"),
+	    "speedup"));
+	assert_true(json_is_null(meta_get(line, "speedup")));
 	json_decref(line);
 	buf_reset(&b);
 	o.include_failing = 0;
@@ -526,7 +532,17 @@ test_export_sft_repair(void **state)
 	assert_int_equal(json_array_size(json_object_get(line, "messages")), 3);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(
 	    line, "meta"), "candidate")), "e-1");
-	assert_null(json_object_get(line, "only_last_turn_loss"));
+	/* a direct row has the repair row's keys: the flag, a weight on
+	 * every message (null but on the assistant's), one turn */
+	assert_true(json_is_true(json_object_get(line,
+	    "only_last_turn_loss")));
+	assert_true(json_is_null(json_object_get(json_array_get(
+	    json_object_get(line, "messages"), 1), "weight")));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(
+	    json_object_get(line, "messages"), 2), "weight")), 1);
+	assert_int_equal(json_array_size(meta_get(line, "turns")), 1);
+	assert_true(json_is_null(meta_get(line, "parent")));
+	assert_true(json_is_null(meta_get(line, "feedback")));
 	json_decref(line);
 	buf_release(&b);
 	free(rows);
@@ -770,6 +786,95 @@ test_export_file_interrupted(void **state)
 	free(rows);
 }
 
+/* A repair chain in the stable form, and its meta. */
+static json_t *
+chain_msgs(void)
+{
+	return json_loads("[{\"role\":\"system\",\"content\":\"S\"},"
+	    "{\"role\":\"user\",\"content\":\"R\"},"
+	    "{\"role\":\"assistant\",\"content\":\"bad\",\"weight\":0},"
+	    "{\"role\":\"user\",\"content\":\"F\"},"
+	    "{\"role\":\"assistant\",\"content\":\"good\",\"weight\":1}]",
+	    0, NULL);
+}
+
+/* issue 25 item 4: each target's shape learns the last turn only. */
+static void
+test_export_shape(void **state)
+{
+	json_t *o, *m;
+
+	(void)state;
+	/* assay: every message has a weight, null but on assistants */
+	o = export_shape(EXPORT_FOR_ASSAY, chain_msgs(), json_object());
+	m = json_object_get(o, "messages");
+	assert_true(json_is_null(json_object_get(json_array_get(m, 1),
+	    "weight")));
+	assert_int_equal(json_integer_value(json_object_get(
+	    json_array_get(m, 2), "weight")), 0);
+	assert_true(json_is_true(json_object_get(o, "only_last_turn_loss")));
+	assert_non_null(json_object_get(o, "meta"));
+	json_decref(o);
+	/* openai: weight on assistant turns only, no meta */
+	o = export_shape(EXPORT_FOR_OPENAI, chain_msgs(), json_object());
+	m = json_object_get(o, "messages");
+	assert_null(json_object_get(json_array_get(m, 1), "weight"));
+	assert_int_equal(json_integer_value(json_object_get(
+	    json_array_get(m, 4), "weight")), 1);
+	assert_null(json_object_get(o, "meta"));
+	assert_int_equal(json_object_size(o), 1);
+	json_decref(o);
+	/* trl: the failed turn and feedback are prompt, the code alone
+	 * the completion */
+	o = export_shape(EXPORT_FOR_TRL, chain_msgs(), json_object());
+	assert_int_equal(json_array_size(json_object_get(o, "prompt")), 4);
+	m = json_object_get(o, "completion");
+	assert_int_equal(json_array_size(m), 1);
+	assert_string_equal(json_string_value(json_object_get(
+	    json_array_get(m, 0), "content")), "good");
+	assert_null(json_object_get(json_array_get(m, 0), "weight"));
+	assert_null(json_object_get(o, "messages"));
+	json_decref(o);
+	/* incoder: the flag its binarize_data.py reads */
+	o = export_shape(EXPORT_FOR_INCODER, chain_msgs(), json_object());
+	assert_true(json_is_true(json_object_get(o, "only_last_turn_loss")));
+	assert_null(json_object_get(json_array_get(json_object_get(o,
+	    "messages"), 2), "weight"));
+	json_decref(o);
+}
+
+/* A row that carries a type the head does not show moves to the front;
+ * one whose types the head shows does not. */
+static void
+test_card_head(void **state)
+{
+	struct card_head h = { STRSET_INIT, 0 };
+	json_t *plain = json_loads("{\"a\":\"x\",\"b\":null,"
+	    "\"l\":[]}", 0, NULL);
+	json_t *rich = json_loads("{\"a\":\"x\",\"b\":1.5,"
+	    "\"l\":[{\"k\":null}]}", 0, NULL);
+	json_t *richer = json_loads("{\"a\":\"y\",\"b\":2.5,"
+	    "\"l\":[{\"k\":\"v\"}]}", 0, NULL);
+	size_t n = 0;
+
+	(void)state;
+	/* the head: a MiB of rows with b null and l empty */
+	while (h.bytes < CARD_HEAD_BYTES) {
+		assert_int_equal(card_head_feed(&h, plain, 1000), 0);
+		n++;
+	}
+	assert_true(n > 1000);
+	assert_int_equal(card_head_feed(&h, plain, 1000), 0);
+	assert_int_equal(card_head_feed(&h, rich, 1000), 1);	/* b, l */
+	assert_int_equal(card_head_feed(&h, rich, 1000), 0);	/* seen */
+	assert_int_equal(card_head_feed(&h, richer, 1000), 1);	/* l[].k */
+	assert_int_equal(card_head_feed(&h, richer, 1000), 0);
+	card_head_release(&h);
+	json_decref(plain);
+	json_decref(rich);
+	json_decref(richer);
+}
+
 int
 main(void)
 {
@@ -781,6 +886,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_export_sft_chain,
 		    fx_setup, fx_teardown),
 		cmocka_unit_test(test_export_verified),
+		cmocka_unit_test(test_export_shape),
+		cmocka_unit_test(test_card_head),
 		cmocka_unit_test(test_export_filter_default),
 		cmocka_unit_test_setup_teardown(
 		    test_export_parent_outside_filter, fx_setup, fx_teardown),
