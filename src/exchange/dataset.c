@@ -18,14 +18,18 @@
 #include "base/hash.h"
 #include "base/ident.h"
 #include "base/strset.h"
+#include "exchange/card.h"
+#include "exchange/export.h"
 #include "exchange/vcs.h"
 #include "model/codec.h"
 
 /* A repair chain longer than this is a cycle. */
 #define DATASET_DEPTH_MAX	1000
 
+/* The folders a commit owns: the domains, and the split files the card
+ * configures (data/: verified samples, failing/: the others). */
 static const char *const managed[] = { "chip", "gpu", "embedded",
-	"compiler", "3d" };
+	"compiler", "3d", "data", "failing" };
 
 const char *
 dataset_ext(const char *lang)
@@ -68,9 +72,20 @@ struct sample_files {
 	char	*id, *dir, *verdict, *category, *reviewer, *toolchain;
 	char	*parent;	/* or NULL */
 	int	 context;	/* an ancestor that is not accepted */
-	/* for the card and samples.jsonl (samples only) */
+	/* for the card and the split files (samples only) */
 	char	*domain, *benchmark, *kind, *license, *split;
-	char	*line;		/* its samples.jsonl line, newline included */
+	char	*line;		/* its data/ line, newline included */
+	json_t	*row;		/* that line as JSON (card_head_feed) */
+	int	 verified;	/* a verified positive (export_verified) */
+};
+
+/* The split files and what the card says of them. */
+struct splits {
+	struct card_file	 files[2 * 64];
+	char			 names[2 * 64][40];
+	char			*paths[2 * 64];		/* owned */
+	size_t			 n;
+	size_t			 other;		/* samples past 64 splits */
 };
 
 struct collect {
@@ -185,6 +200,71 @@ one_line(const char *s)
 	return r;
 }
 
+/* A JSON object of name -> sha256 text as a list of {name, sha256}. */
+static json_t *
+hash_list(const char *text)
+{
+	json_t *m = text != NULL ? json_loads(text, 0, NULL) : NULL;
+	json_t *a = json_array(), *v;
+	const char *k;
+
+	json_object_foreach(m, k, v)
+		json_array_append_new(a, json_pack("{s:s, s:o}", "name", k,
+		    "sha256", json_is_string(v) ? json_incref(v) :
+		    json_null()));
+	json_decref(m);
+	return a;
+}
+
+/*
+ * A sample's line in its split file: every key of card_features_sample,
+ * in its order, absent values null, so that every line has one type per
+ * column whatever its kind (issue 25 item 1).  New reference.
+ */
+static json_t *
+sample_line(const struct sample_files *s, const struct candidate *c,
+    const struct task *t, const struct run *r,
+    const struct store_decision *d, const char *source)
+{
+	json_t *o = json_object();
+	json_t *code = json_stringn(c->code, c->code_len);
+
+	json_object_set_new(o, "id", json_string(c->id));
+	json_object_set_new(o, "task", json_string(t->id));
+	json_object_set_new(o, "domain", json_string(t->domain));
+	json_object_set_new(o, "benchmark", codec_str(t->benchmark));
+	json_object_set_new(o, "split", codec_str(t->split));
+	json_object_set_new(o, "path", json_sprintf("%s/%s.%s", s->dir,
+	    c->id, dataset_ext(c->lang)));
+	json_object_set_new(o, "origin", codec_str(c->origin));
+	json_object_set_new(o, "origin_raw", codec_str(c->origin_raw));
+	json_object_set_new(o, "kind", codec_str(c->kind));
+	json_object_set_new(o, "lang", codec_str(c->lang));
+	json_object_set_new(o, "parent", codec_str(c->parent));
+	json_object_set_new(o, "source", codec_str(source));
+	json_object_set_new(o, "license", codec_str(t->license));
+	/* code that is not UTF-8 is in its file only */
+	json_object_set_new(o, "code", code != NULL ? code : json_null());
+	json_object_set_new(o, "code_sha256", json_string(c->code_hash));
+	json_object_set_new(o, "label", json_pack("{s:o, s:o, s:o}",
+	    "category", codec_str(d->category), "subcategory",
+	    codec_str(d->category != NULL ? d->subcategory : NULL), "by",
+	    codec_str(d->category != NULL ? d->label_by : NULL)));
+	json_object_set_new(o, "review", json_pack("{s:o, s:o, s:o}",
+	    "status", codec_str(d->status), "note", codec_str(d->review_note),
+	    "by", codec_str(d->review_by)));
+	json_object_set_new(o, "run", json_pack("{s:o, s:o, s:o, s:o, s:o,"
+	    " s:o, s:o}", "verdict", codec_str(r != NULL ? r->verdict : NULL),
+	    "stage", codec_str(r != NULL ? r->stage : NULL), "subcategory",
+	    codec_str(r != NULL ? r->subcategory : NULL), "env",
+	    codec_str(r != NULL ? r->env : NULL), "toolchain",
+	    codec_str(r != NULL ? r->toolchain : NULL), "metrics",
+	    codec_str(r != NULL ? r->metrics : NULL), "inputs",
+	    hash_list(r != NULL ? r->inputs : NULL)));
+	json_object_set_new(o, "verified", json_boolean(s->verified));
+	return o;
+}
+
 /*
  * Write candidate id into the set: its code and its one-line JSON, its
  * task once.  0 or -1 with err.
@@ -259,7 +339,6 @@ add_candidate(struct collect *c, const char *id, int context)
 	    codec_str(d.review_by)));
 	/* a sample inherits its task's licence */
 	json_object_set_new(o, "license", codec_str(t.license));
-	free(src);
 	free(file);
 	s->domain = xstrdup(t.domain);
 	s->benchmark = xstrdup(t.benchmark);
@@ -269,20 +348,14 @@ add_candidate(struct collect *c, const char *id, int context)
 	json_object_set_new(o, "run", have_run == 0 ? codec_run(&run, &x) :
 	    json_null());
 	if (!context) {
-		/* the line of samples.jsonl: the same, with the code, the
-		 * task's domain, benchmark and split, and where it lives */
-		json_t *l = json_deep_copy(o);
-		json_t *code = json_stringn(cand.code, cand.code_len);
-
-		/* code that is not UTF-8 is in its file only */
-		json_object_set_new(l, "code_text", code != NULL ? code :
-		    json_null());
-		json_object_set_new(l, "path", json_sprintf("%s/%s.%s",
-		    s->dir, cand.id, dataset_ext(cand.lang)));
-		json_object_set_new(l, "domain", json_string(t.domain));
-		json_object_set_new(l, "benchmark", json_string(t.benchmark));
-		json_object_set_new(l, "split", codec_str(t.split));
-		s->line = json_text(l, JSON_COMPACT | JSON_SORT_KEYS);
+		s->verified = have_run == 0 && export_verified(cand.kind,
+		    t.env, run.verdict, run.metrics, NULL);
+		s->row = sample_line(s, &cand, &t, have_run == 0 ? &run :
+		    NULL, &d, src);
+		s->line = json_dumps(s->row, JSON_COMPACT |
+		    JSON_PRESERVE_ORDER);
+		s->line = xrealloc(s->line, strlen(s->line) + 2);
+		strcat(s->line, "\n");
 	}
 	{
 		char *text = json_text(o, JSON_COMPACT | JSON_SORT_KEYS);
@@ -291,6 +364,7 @@ add_candidate(struct collect *c, const char *id, int context)
 		    strlen(text));
 	}
 	s->parent = cand.parent != NULL ? xstrdup(cand.parent) : NULL;
+	free(src);
 	candidate_release(&cand);
 	task_release(&t);
 	if (have_run == 0)
@@ -361,6 +435,7 @@ samples_free(struct sample_files *v, size_t n)
 		free(v[i].license);
 		free(v[i].split);
 		free(v[i].line);
+		json_decref(v[i].row);
 	}
 	free(v);
 }
@@ -438,7 +513,8 @@ count_of(struct store *st, const char *filter, struct err *err)
 
 /* README.md at the dataset's root: what is in it, how to load it. */
 static char *
-card(struct collect *c, size_t nsamples, struct err *err)
+card(struct collect *c, size_t nsamples, const struct splits *sp,
+    struct err *err)
 {
 	struct tally dom = { 0 }, bench = { 0 }, kind = { 0 }, verdict = { 0 },
 	    cat = { 0 }, lic = { 0 }, tool = { 0 }, split = { 0 };
@@ -463,6 +539,9 @@ card(struct collect *c, size_t nsamples, struct err *err)
 	contam_all = count_of(c->st, "contaminated=yes", err);
 	if (dups < 0 || dups_all < 0 || contam < 0 || contam_all < 0)
 		return NULL;
+	/* the front matter the hub and load_dataset(".") read */
+	card_front_matter(&b, lic.name, lic.len, sp->files, sp->n,
+	    card_features_sample);
 	buf_printf(&b, "# Execution-verified code samples\n\n"
 	    "Written by `assay commit`: the accepted samples of an assay"
 	    " database, each re-run through a real toolchain, with the"
@@ -500,27 +579,43 @@ card(struct collect *c, size_t nsamples, struct err *err)
 	    dups, dups_all, contam, contam_all);
 	buf_adds(&b, "## Layout\n\n"
 	    "```\n"
-	    "samples.jsonl                    one sample per line: the sample"
-	    " JSON with its code (code_text), domain, benchmark and split\n"
+	    "data/<split>.jsonl               the verified samples of a"
+	    " split, one per line (config default)\n"
+	    "failing/<split>.jsonl            accepted samples without a"
+	    " passing run (config failing)\n"
 	    "<domain>/<task-id>/task.json     the task: spec, interface, env,"
 	    " env_params, licence, source, files with sha256\n"
 	    "<domain>/<task-id>/files/        its verification files\n"
 	    "<domain>/<task-id>/<id>.<ext>    a sample's code\n"
 	    "<domain>/<task-id>/<id>.json     the sample, one JSON object on"
 	    " one line\n"
-	    "```\n\n"
+	    "```\n\n");
+	buf_adds(&b, "| config | split | file | samples |\n"
+	    "|---|---|---|---:|\n");
+	for (size_t i = 0; i < sp->n; i++)
+		buf_printf(&b, "| %s | %s | `%s` | %zu |\n",
+		    sp->files[i].config, sp->files[i].split,
+		    sp->files[i].path, sp->files[i].rows);
+	if (sp->other > 0)
+		buf_printf(&b, "\n%zu samples of splits past the 64th are"
+		    " in their folders only.\n", sp->other);
+	buf_adds(&b, "\nA task without a split is in `train`.  A sample"
+	    " whose latest run is not a pass (with its speedup where the"
+	    " env judges speed) is in `failing/`, never in `data/`.\n\n"
 	    "## Loading\n\n"
 	    "```python\n"
 	    "from datasets import load_dataset\n"
-	    "ds = load_dataset(\"json\", data_files=\"samples.jsonl\","
-	    " split=\"train\")\n"
-	    "train = ds.filter(lambda r: r[\"split\"] == \"train\")\n"
+	    "ds = load_dataset(\"path/to/this/repository\")"
+	    "    # config default: the verified samples, by split\n"
+	    "failing = load_dataset(\"path/to/this/repository\","
+	    " \"failing\")\n"
 	    "```\n\n"
-	    "`samples.jsonl` and every `<id>.json` hold one JSON object per"
-	    " line, so line-oriented readers (`jq`, `wc -l`, pandas"
-	    " `read_json(lines=True)`) work on them.  For chat rows with"
-	    " repair trajectories and loss masks: `assay import --format"
-	    " dataset .` into a database, then `assay export --format sft`"
+	    "Every line of a split file has the same keys"
+	    " (`dataset_info` above); an absent value is null, `run.metrics`"
+	    " is the env's measures as JSON text, and `run.inputs` lists"
+	    " `{name, sha256}`.  For chat rows with repair trajectories and"
+	    " loss masks: `assay import --format dataset .` into a"
+	    " database, then `assay export --format sft -o DIR/`"
 	    " (docs/formats.md of assay).\n");
 	return buf_detach(&b, NULL);
 }
@@ -535,23 +630,121 @@ line_cmp(const void *a, const void *b)
 	return d != 0 ? d : strcmp(x->id, y->id);
 }
 
-/* samples.jsonl: every sample's line, by folder and id. */
-static char *
-samples_jsonl(struct collect *c, size_t nsamples, size_t *len)
+static void
+splits_release(struct splits *sp)
+{
+	for (size_t i = 0; i < sp->n; i++)
+		free(sp->paths[i]);
+}
+
+/* Splits in the order a reader expects: train, valid, test, the rest. */
+static int
+split_rank(const char *s)
+{
+	static const char *const order[] = { "train", "valid",
+	    "validation", "dev", "test" };
+
+	for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++)
+		if (strcmp(s, order[i]) == 0)
+			return i;
+	return 100;
+}
+
+static int
+file_cmp(const void *a, const void *b)
+{
+	const struct card_file *x = a, *y = b;
+	int d = strcmp(x->config, y->config);	/* default before failing */
+
+	if (d == 0)
+		d = split_rank(x->split) - split_rank(y->split);
+	return d != 0 ? d : strcmp(x->split, y->split);
+}
+
+/*
+ * data/<split>.jsonl for the verified samples and failing/<split>.jsonl
+ * for the others (accepted, but not a verified positive: the card's
+ * config "failing", never "default"), each by folder and id with the
+ * rows that carry a type its head does not show first (card.h).
+ */
+static void
+split_files(struct collect *c, size_t nsamples, struct splits *sp)
 {
 	const struct sample_files **v = xreallocarray(NULL, nsamples + 1,
 	    sizeof *v);
-	struct buf b = BUF_INIT;
 
 	for (size_t i = 0; i < nsamples; i++)
 		v[i] = &c->v[i];
 	qsort(v, nsamples, sizeof *v, line_cmp);
-	for (size_t i = 0; i < nsamples; i++)
-		if (v[i]->line != NULL)
-			buf_adds(&b, v[i]->line);
+	for (int failing = 0; failing <= 1; failing++) {
+		for (size_t i = 0; i < nsamples; i++) {
+			char name[40];
+			size_t k, first = sp->n;
+
+			/* data/: the verified; failing/: the others */
+			if (v[i]->verified == failing || v[i]->line == NULL)
+				continue;
+			card_split_name(v[i]->split != NULL && strcmp(
+			    v[i]->split, "none") != 0 ? v[i]->split : NULL,
+			    name, sizeof name);
+			for (k = 0; k < sp->n; k++)
+				if (strcmp(sp->names[k], name) == 0 &&
+				    (strcmp(sp->files[k].config, "failing") ==
+				    0) == failing)
+					break;
+			if (k < sp->n)
+				continue;	/* written with its split */
+			if (sp->n == sizeof sp->files / sizeof sp->files[0]) {
+				sp->other++;
+				continue;
+			}
+			snprintf(sp->names[first], sizeof sp->names[first],
+			    "%s", name);
+			sp->paths[first] = xasprintf("%s/%s.jsonl", failing ?
+			    "failing" : "data", name);
+			sp->files[first].config = failing ? "failing" :
+			    "default";
+			sp->files[first].split = sp->names[first];
+			sp->files[first].path = sp->paths[first];
+			sp->n++;
+			{
+				struct card_head h = { STRSET_INIT, 0 };
+				struct buf head = BUF_INIT, rest = BUF_INIT;
+
+				for (size_t j = i; j < nsamples; j++) {
+					char n2[40];
+
+					if (v[j]->verified == failing ||
+					    v[j]->line == NULL)
+						continue;
+					card_split_name(v[j]->split != NULL &&
+					    strcmp(v[j]->split, "none") != 0 ?
+					    v[j]->split : NULL, n2, sizeof n2);
+					if (strcmp(n2, name) != 0)
+						continue;
+					sp->files[first].rows++;
+					if (card_head_feed(&h, v[j]->row,
+					    strlen(v[j]->line)))
+						buf_adds(&head, v[j]->line);
+					else
+						buf_adds(&rest, v[j]->line);
+				}
+				card_head_release(&h);
+				buf_add(&head, rest.p != NULL ? rest.p : "",
+				    rest.len);
+				buf_release(&rest);
+				buf_adds(&head, "");
+				{
+					size_t len = head.len;
+
+					file_add(c, xstrdup(sp->paths[first]),
+					    buf_detach(&head, NULL), len);
+				}
+			}
+		}
+	}
 	free(v);
-	buf_adds(&b, "");
-	return buf_detach(&b, len);
+	qsort(sp->files, sp->n, sizeof sp->files[0], file_cmp);
 }
 
 /* The candidate id a dataset path belongs to, or NULL (task.json, a
@@ -579,6 +772,7 @@ dataset_commit(struct store *st, const char *repo_dir, const char *message,
 	struct collect c = { .st = st, .err = err, .ids = STRSET_INIT,
 	    .tasks = STRSET_INIT };
 	struct vcs_commit_opts o = { 0 };
+	struct splits sp;
 	struct vcs_change *ch = NULL;
 	struct vcs_result vr;
 	size_t nch = 0, nsamples;
@@ -588,6 +782,7 @@ dataset_commit(struct store *st, const char *repo_dir, const char *message,
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
+	memset(&sp, 0, sizeof sp);
 	if (ident_check_reviewer(reviewer, err) < 0)
 		return -1;
 	if (store_query_each(st, "status=accepted", collect_one, &c, err) < 0 ||
@@ -598,14 +793,13 @@ dataset_commit(struct store *st, const char *repo_dir, const char *message,
 	if (collect_context(&c, nsamples) < 0)
 		goto out;
 	{
-		char *text = card(&c, nsamples, err);
-		size_t len;
+		char *text;
 
+		split_files(&c, nsamples, &sp);
+		text = card(&c, nsamples, &sp, err);
 		if (text == NULL)
 			goto out;
 		file_add(&c, xstrdup("README.md"), text, strlen(text));
-		text = samples_jsonl(&c, nsamples, &len);
-		file_add(&c, xstrdup("samples.jsonl"), text, len);
 	}
 	res->context = c.n - nsamples;
 	o.repo_dir = repo_dir;
@@ -698,6 +892,7 @@ out:
 	samples_free(c.v, c.n);
 	strset_release(&c.ids);
 	strset_release(&c.tasks);
+	splits_release(&sp);
 	buf_release(&msg);
 	buf_release(&body);
 	buf_release(&trailers);
