@@ -188,9 +188,12 @@ cmd_export(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    export_target_name(opts.target) : "", out, to_dir ?
 		    " (a dataset folder: README.md, data/)" : "");
 	if (rep.failing > 0) {
-		char *fp = to_dir ? xasprintf("%.*s/failing/",
-		    (int)strcspn(out, "") - (out[strlen(out) - 1] == '/'),
-		    out) :
+		size_t n = strlen(out);
+		char *fp;
+
+		while (n > 1 && out[n - 1] == '/')
+			n--;
+		fp = to_dir ? xasprintf("%.*s/failing/", (int)n, out) :
 		    export_failing_path(out);
 
 		printf("of which %zu failing, to %s (never with the rows to"

@@ -755,8 +755,9 @@ path_sample(const char *path)
 	const char *base = strrchr(path, '/');
 	const char *dot;
 
-	if (base == NULL || strstr(path, "/files/") != NULL)
-		return NULL;
+	if (base == NULL || strstr(path, "/files/") != NULL ||
+	    strncmp(path, "data/", 5) == 0 || strncmp(path, "failing/", 8) == 0)
+		return NULL;	/* a task's file, or a split file */
 	base++;
 	if (strcmp(base, "task.json") == 0)
 		return NULL;

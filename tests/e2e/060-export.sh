@@ -76,15 +76,21 @@ expect_eq "repair with its parent" "$(wc -l <"$T/rep.jsonl" | tr -d ' ')" 2
 expect_eq "sft lines, unverified" "$(wc -l <"$T/sft.jsonl" | tr -d ' ')" 0
 grep -q "left out 1 candidate without a passing verdict" "$T/sft.err" ||
     fail "no word of the unverified: $(cat "$T/sft.err")"
-"$ASSAY" --db "$DB" export --include-failing >"$T/sft.jsonl" 2>/dev/null ||
+# --include-failing writes them to a file of their own, never with the
+# rows to learn (issue 25 item 3), and never to stdout.
+"$ASSAY" --db "$DB" export --include-failing >/dev/null 2>&1
+expect_eq "--include-failing to stdout" $? 2
+"$ASSAY" --db "$DB" export --include-failing -o "$T/sft.jsonl" >/dev/null ||
     fail "export sft --include-failing"
-expect_eq "sft lines" "$(wc -l <"$T/sft.jsonl" | tr -d ' ')" 1
+expect_eq "sft lines to learn" "$(wc -l <"$T/sft.jsonl" | tr -d ' ')" 0
+expect_eq "sft lines failing" "$(wc -l <"$T/sft.failing.jsonl" | tr -d ' ')" 1
 grep -q '"role":"system".*"role":"user".*"role":"assistant","content":"module top_module (.*","weight":0}.*"role":"user","content":"The toolchain says: fail at stage compile.*Y1 is not a valid l-value.*"role":"assistant","content":"module top_module(input.*","weight":1}],"only_last_turn_loss":true' \
-    "$T/sft.jsonl" || fail "sft repair trajectory"
-grep -q "\"meta\":{\"task\":\"$task\".*\"verified\":false,\"included_by\":\"include-failing\".*\"reviewer\":\"ann\".*\"candidate\":\"r-1\",\"parent\":\"$parent\"" \
-    "$T/sft.jsonl" || fail "sft meta"
-n=$("$ASSAY" --db "$DB" export --include-failing --where "status!=rejected" |
-    wc -l | tr -d ' ')
+    "$T/sft.failing.jsonl" || fail "sft repair trajectory"
+grep -q "\"meta\":{\"task\":\"$task\".*\"verified\":false,\"speedup\":null.*\"reviewer\":\"ann\".*\"candidate\":\"r-1\",\"parent\":\"$parent\"" \
+    "$T/sft.failing.jsonl" || fail "sft meta"
+"$ASSAY" --db "$DB" export --include-failing --where "status!=rejected" \
+    -o "$T/all.jsonl" >/dev/null || fail "export status!=rejected"
+n=$(cat "$T/all.jsonl" "$T/all.failing.jsonl" | wc -l | tr -d ' ')
 expect_eq "sft with a status filter" "$n" "$(count "status!=rejected")"
 if command -v iverilog >/dev/null; then
 	"$ASSAY" --db "$DB" verify --quiet r-1 >/dev/null

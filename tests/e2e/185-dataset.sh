@@ -60,24 +60,27 @@ git -C "$T/ds" log -1 --format=%B | awk '
 	END { exit bad }' || fail "a trailer block is not its own paragraph"
 echo "ok: the dataset holds tasks, files, samples and context"
 
-# The card and samples.jsonl (issue 14 item 8).
+# The card and the split files (issue 14 item 8, issue 25 items 2-3).
 card=$T/ds/README.md
 for want in "^4 samples of [0-9]* tasks, and 2 context candidates" \
     "^| chip | 4 |$" "^| pass | 4 |$" "^| direct | 3 |$" "^| repair | 1 |$" \
     "^| MIT | 4 |$" "^| Icarus Verilog version" "^## Splits" \
     "near-duplicates: 0 of these samples" "contamination: 0 of these samples" \
-    'load_dataset("json", data_files="samples.jsonl"'; do
+    '^license: mit$' '^- config_name: default$' '^    path: data/train.jsonl$' \
+    'load_dataset("path/to/this/repository")'; do
 	grep -q -e "$want" "$card" || fail "card lacks '$want': $(cat "$card")"
 done
-expect_eq "samples.jsonl lines" "$(wc -l <"$T/ds/samples.jsonl" | tr -d ' ')" 4
+[ "$(head -n 1 "$card")" = "---" ] || fail "the card opens with no front matter"
+expect_eq "data/train.jsonl lines" "$(wc -l <"$T/ds/data/train.jsonl" | tr -d ' ')" 4
 python3 -c '
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-assert all(r["role"] == "sample" and r["code_text"] and r["license"] == "MIT"
-           for r in rows), rows
-' "$T/ds/samples.jsonl" || fail "samples.jsonl rows"
+assert all(r["verified"] and r["code"] and r["license"] == "MIT"
+           and isinstance(r["run"]["inputs"], list) for r in rows), rows
+assert len({tuple(r) for r in rows}) == 1, "rows with different keys"
+' "$T/ds/data/train.jsonl" || fail "data/train.jsonl rows"
 git -C "$T/ds" ls-files | grep -q "^README.md$" || fail "README.md not committed"
-echo "ok: the card and samples.jsonl"
+echo "ok: the card and the split files"
 
 # One codec (src/model/codec.h): the raw export, the dataset and show
 # --json write a candidate's, its task's and its latest run's fields the

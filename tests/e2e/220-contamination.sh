@@ -34,11 +34,11 @@ grep -q "^x-leak shares .*Prob041_.*_ref.sv)$" "$T/out2" || fail "dir: $(cat "$T
 grep -q "x-clean" "$T/out2" && fail "x-clean flagged against the directory"
 echo "ok: against the directory"
 
-"$ASSAY" --db "$DB" export --include-failing >"$T/sft" 2>"$T/err" || fail export
+export_all "$DB" >"$T/sft" 2>"$T/err" || fail export
 grep -q '"candidate":"x-leak"' "$T/sft" && fail "the contaminated sample is exported"
 grep -q '"candidate":"x-clean"' "$T/sft" || fail "the clean sample is not exported"
 grep -q "left out 1 contaminated sample" "$T/err" || fail "no word: $(cat "$T/err")"
-"$ASSAY" --db "$DB" export --include-failing --keep-contaminated 2>/dev/null |
+export_all "$DB" --keep-contaminated 2>/dev/null |
     grep -q '"candidate":"x-leak"' || fail "--keep-contaminated"
 echo "ok: export leaves it out"
 

@@ -24,9 +24,10 @@ printf '{"task":{"id":"local/inv","env":"iverilog","spec":"an inverter"},"candid
 expect_eq "by hand" "$(count "license=Apache-2.0")" 1
 "$ASSAY" --db "$DB" show p-1 --json | grep -q '"source":"https://example.org/mine@0123abcd:rows.jsonl:1"' ||
     fail "task source: $("$ASSAY" --db "$DB" show p-1 --json | grep -o '"source":"[^"]*"')"
-"$ASSAY" --db "$DB" export --include-failing --where id=p-1 2>/dev/null >"$T/sft"
-grep -q '"license":"Apache-2.0","provenance":{"license":"Apache-2.0","license_source":"--license","source":"https://example.org/mine@0123abcd:rows.jsonl:1","files":{}}' \
-    "$T/sft" || fail "export meta: $(cat "$T/sft")"
+"$ASSAY" --db "$DB" export --include-failing --where id=p-1 -o "$T/sft" \
+    >/dev/null 2>&1 || fail "export p-1"
+grep -q '"license":"Apache-2.0","provenance":{"license":"Apache-2.0","license_source":"--license","source":"https://example.org/mine@0123abcd:rows.jsonl:1","files":\[\]}' \
+    "$T/sft.failing" || fail "export meta: $(cat "$T/sft.failing")"
 echo "ok: licence read and given"
 
 # A file in a git work tree: its repository and commit.
@@ -40,9 +41,10 @@ head=$(git -C "$T/repo" rev-parse HEAD | cut -c1-12)
 "$ASSAY" --db "$DB" show p-2 --json | grep -q "\"source\":\"repo@$head:data/rows.jsonl:1\"" ||
     fail "git source: $("$ASSAY" --db "$DB" show p-2 --json | grep -o '"source":"[^"]*"' | head -n 1)"
 expect_eq "licence from the work tree's LICENSE" "$(count "license=MIT id=p-2")" 1
-"$ASSAY" --db "$DB" export --include-failing --where id=p-2 2>/dev/null |
-    grep -q '"license_source":"repo/LICENSE","source":"repo@'"$head"':data/rows.jsonl:1","files":{"tb.sv":"[0-9a-f]\{64\}"}' ||
-    fail "provenance of p-2"
+"$ASSAY" --db "$DB" export --include-failing --where id=p-2 -o "$T/sft2.jsonl" \
+    >/dev/null 2>&1 || fail "export p-2"
+grep -q '"license_source":"repo/LICENSE","source":"repo@'"$head"':data/rows.jsonl:1","files":\[{"name":"tb.sv","sha256":"[0-9a-f]\{64\}"}\]' \
+    "$T/sft2.failing.jsonl" || fail "provenance of p-2"
 echo "ok: repository and commit from git"
 
 "$ASSAY" --db "$DB" commit --repo "$T/ds" >/dev/null || fail commit

@@ -39,7 +39,7 @@ expect_eq "hand split kept" "$("$ASSAY" --db "$A" list --json \
 "$ASSAY" --db "$A" split | grep -q "^test .*(1 by hand)$" || fail "hand count"
 id=$("$ASSAY" --db "$A" list --where "task=$task" | awk 'NR == 2 {print $1}')
 "$ASSAY" --db "$A" review "$id" accept >/dev/null 2>&1
-"$ASSAY" --db "$A" export --include-failing --split "$R" --where "id=$id" \
+export_all "$A" --split "$R" --where "id=$id" \
     2>/dev/null | grep -q '"split":"test"' || fail "meta.split"
 "$ASSAY" --db "$A" split --clear "$task" >/dev/null || fail "split --clear"
 "$ASSAY" --db "$A" split --ratios "$R" >/dev/null

@@ -36,11 +36,11 @@ fi
 echo "ok: the made case"
 
 # export: the accepted d-ws, d-ren, d-other; d-ren is a dropped copy
-"$ASSAY" --db "$DB" export --include-failing >"$T/sft" 2>"$T/err" || fail export
+export_all "$DB" >"$T/sft" 2>"$T/err" || fail export
 expect_eq "sft rows" "$(wc -l <"$T/sft" | tr -d ' ')" 2
 grep -q "dropped 1 near-duplicate " "$T/err" || fail "no word of the drop: $(cat "$T/err")"
 grep -q '"candidate":"d-ren"' "$T/sft" && fail "the dropped copy is exported"
-expect_eq "--keep-dups rows" "$("$ASSAY" --db "$DB" export --include-failing \
+expect_eq "--keep-dups rows" "$(export_all "$DB" \
     --keep-dups 2>/dev/null | wc -l | tr -d ' ')" 3
 echo "ok: export keeps one per cluster"
 

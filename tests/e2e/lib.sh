@@ -15,3 +15,17 @@ expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; echo "ok: $1 = 
 # count candidates of a list --where FILTER
 count() { "$ASSAY" --db "$DB" list --json --where "$1" | wc -l | tr -d ' '; }
 need_data() { [ -d "$DATA" ] || skip "no shared data at $DATA"; }
+# export_all DB ARG... - an sft export of DB with --include-failing: the
+# rows to learn, then the failing ones, on stdout (the export writes
+# them to two files, never one stream; issue 25 item 3).  Its notices
+# stay on stderr; the exit status is the export's.
+export_all() {
+	_db=$1
+	shift
+	_o=$T/export-all.jsonl
+	rm -f "$_o" "$T/export-all.failing.jsonl"
+	"$ASSAY" --db "$_db" export --include-failing -o "$_o" "$@" >/dev/null ||
+	    return $?
+	cat "$_o"
+	[ ! -e "$T/export-all.failing.jsonl" ] || cat "$T/export-all.failing.jsonl"
+}
