@@ -13,7 +13,7 @@
 # Run it before submitting any change to scripts/deps.sh, the Makefile's
 # set-up or scripts/venv.sh.  It needs root, debootstrap and bubblewrap
 # (installed when missing) and the network to Debian's and PyPI's mirrors; it downloads
-# everything (about 2 GB of Debian packages and 3.2 GB of wheels) and
+# everything (about 2 GB of Debian packages and 3.3 GB of wheels) and
 # takes about 40 minutes on 2 cores, too slow for CI (README, Tests).
 #
 #   --root DIR   build the root there (default /var/tmp/assay-fresh-PID);

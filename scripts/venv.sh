@@ -1,6 +1,8 @@
 #!/bin/sh
 # venv.sh DIR - make or bring up to date assay's project venv in DIR: the
-# Python side of the cad and triton envs (CadQuery, PyTorch, Triton), for
+# Python side of the cad and triton envs (CadQuery, PyTorch, Triton) and
+# the trainers' readers the export is tested with (datasets, transformers,
+# TRL), for
 # Debian's own /usr/bin/python3 (Debian 12: Python 3.11), which refuses
 # `pip install` into the system (PEP 668).  Run by `make deps`.
 #
@@ -9,8 +11,8 @@
 # --no-deps: what is not listed is not installed, and a wheel that changed
 # is refused.  A venv's .assay-requirements holds the SHA-256 of the list
 # it was made from: an unchanged list costs nothing.  A first install
-# downloads about 3.2 GB and takes 6.4 GB of disk and 8 to 11 minutes
-# on 2 cores (docs/envs/triton.md, cad.md).
+# downloads about 3.3 GB and takes 6.9 GB of disk and 8 to 11 minutes
+# on 2 cores (docs/envs/triton.md, cad.md, docs/formats.md).
 #
 # As root the venv itself lives in a store shared by every checkout of
 # the machine, /var/cache/assay/venv-HASH (HASH: the list's, so a new
@@ -44,9 +46,9 @@ make_venv() {
 		    "-m venv)"
 		/usr/bin/python3 -m venv "$target"
 	fi
-	echo "deps: installing CadQuery, PyTorch and Triton into $target" \
-	    "from PyPI (scripts/venv-requirements.txt, pinned by hash; about" \
-	    "3.2 GB to download the first time)"
+	echo "deps: installing CadQuery, PyTorch, Triton and the trainers'" \
+	    "readers into $target from PyPI (scripts/venv-requirements.txt," \
+	    "pinned by hash; about 3.3 GB to download the first time)"
 	# Only PyPI: a wheel found elsewhere (PIP_FIND_LINKS) would not
 	# match its hash.
 	env -u PIP_FIND_LINKS -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL \
