@@ -249,6 +249,18 @@ card_split_name(const char *split, char *out, size_t n)
 	out[i] = '\0';
 }
 
+int
+card_split_rank(const char *split)
+{
+	static const char *const order[] = { "train", "valid",
+	    "validation", "dev", "test" };
+
+	for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++)
+		if (strcmp(split, order[i]) == 0)
+			return i;
+	return 100;
+}
+
 /* --- the head --------------------------------------------------------- */
 
 /*

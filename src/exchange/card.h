@@ -62,6 +62,10 @@ void	card_front_matter(struct buf *b, const char *const *licenses,
  */
 void	card_split_name(const char *split, char *out, size_t n);
 
+/* Where split goes among a card's files: train, valid, validation, dev,
+ * test first in that order (0..4), any other after (100). */
+int	card_split_rank(const char *split);
+
 /*
  * The head of a JSON Lines file.  Readers infer each column's type from
  * the first rows (HF datasets from its first 10 MiB, pyarrow from its

@@ -637,19 +637,6 @@ splits_release(struct splits *sp)
 		free(sp->paths[i]);
 }
 
-/* Splits in the order a reader expects: train, valid, test, the rest. */
-static int
-split_rank(const char *s)
-{
-	static const char *const order[] = { "train", "valid",
-	    "validation", "dev", "test" };
-
-	for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++)
-		if (strcmp(s, order[i]) == 0)
-			return i;
-	return 100;
-}
-
 static int
 file_cmp(const void *a, const void *b)
 {
@@ -657,7 +644,7 @@ file_cmp(const void *a, const void *b)
 	int d = strcmp(x->config, y->config);	/* default before failing */
 
 	if (d == 0)
-		d = split_rank(x->split) - split_rank(y->split);
+		d = card_split_rank(x->split) - card_split_rank(y->split);
 	return d != 0 ? d : strcmp(x->split, y->split);
 }
 

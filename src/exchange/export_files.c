@@ -285,19 +285,6 @@ dir_write(const char *data, size_t len, const struct export_line *line,
 	return sink_write(&o->v[i], data, len, line->row, err);
 }
 
-/* Splits in the order a reader expects: train, valid, test, the rest. */
-static int
-split_rank(const char *s)
-{
-	static const char *const order[] = { "train", "valid",
-	    "validation", "dev", "test" };
-
-	for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++)
-		if (strcmp(s, order[i]) == 0)
-			return i;
-	return 100;
-}
-
 static int
 sink_cmp(const void *a, const void *b)
 {
@@ -305,7 +292,7 @@ sink_cmp(const void *a, const void *b)
 	int d = x->failing - y->failing;
 
 	if (d == 0)
-		d = split_rank(x->split) - split_rank(y->split);
+		d = card_split_rank(x->split) - card_split_rank(y->split);
 	return d != 0 ? d : strcmp(x->split, y->split);
 }
 
@@ -432,7 +419,24 @@ dir_llamafactory(const struct dir_out *o, const struct card_file *files,
 	    " (assay export --for llamafactory):\n# merge into your training"
 	    " YAML.  mask_history learns the last turn only; the\n# failed"
 	    " attempts and their feedback before it are context.\n"
-	    "dataset_dir: .\ndataset: assay_train\nmask_history: true\n");
+	    "dataset_dir: .\n");
+	/* train on the default config's splits but the held-out ones */
+	for (size_t i = 0, n = 0; i < nfiles; i++) {
+		int held = card_split_rank(files[i].split) > 0 &&
+		    card_split_rank(files[i].split) < 100;
+
+		if (strcmp(files[i].config, "default") != 0 || held)
+			continue;
+		buf_printf(&args, "%sassay_%s", n++ == 0 ? "dataset: " : ",",
+		    files[i].split);
+	}
+	/* a dataset line was started: end it */
+	if (args.p[args.len - 1] != '\n')
+		buf_adds(&args, "\n");
+	else
+		buf_adds(&args, "# no split to train on: give tasks splits"
+		    " (assay split) and export again\n");
+	buf_adds(&args, "mask_history: true\n");
 	p = xasprintf("%s/llamafactory_args.yaml", o->dir);
 	rc = atomic_write(p, buf_str(&args), err);
 	free(p);
