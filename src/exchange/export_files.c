@@ -478,8 +478,8 @@ export_dir(struct store *st, const struct export_opts *opts,
 		goto out;
 	}
 	if (o.n == 0) {
-		/* nothing to train on: an empty train split, so that the
-		 * card still loads */
+		/* nothing to train on: the folder still has its layout
+		 * (an empty train split, which datasets refuses to load) */
 		o.v = xcalloc(1, sizeof *o.v);
 		p = xasprintf("%s/data/train.jsonl", dir);
 		rc = sink_open(&o.v[0], p, err);
