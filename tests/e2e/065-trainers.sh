@@ -103,12 +103,13 @@ done
 "$PY" "$CHECK" commit "$T/verilog-eval-v1" r-f2 || fail "the committed repo"
 
 # 4. Each trainer learns only the final code.
-for target in assay openai trl llamafactory incoder; do
+targets="assay openai trl llamafactory incoder"
+for target in $targets; do
 	"$ASSAY" --db "$DB" export --for "$target" --where id=r-ok -o "$T/for-$target/" \
 	    >/dev/null || fail "export --for $target"
-	"$PY" "$CHECK" loss "$target" "$T/for-$target" "$T/f1.v" "$T/f2.v" ||
-	    fail "--for $target"
 done
+"$PY" "$CHECK" loss "$(echo $targets | tr ' ' ,)" "$T/for-" "$T/f1.v" "$T/f2.v" ||
+    fail "--for"
 "$ASSAY" --db "$DB" export --for llamafactory --where id=r-ok -o "$T/lf.jsonl" \
     >/dev/null 2>&1
 expect_eq "--for llamafactory wants a folder" $? 2

@@ -12,8 +12,10 @@ the project venv's Python).
                                        the failing config, the card's
                                        features, DatasetCard.load
     check.py commit REPO FAILING_ID    the same for an `assay commit` repo
-    check.py loss TARGET DIR FAILED... the tokens that carry loss for each
-                                       --for target: only the final code's
+    check.py loss T1,T2.. PREFIX FAILED...
+                                       the tokens that carry loss for each
+                                       --for target (its export in
+                                       PREFIX<target>): only the final code's
 
 No model or data set is downloaded: the tokenizer is a WordLevel one
 built here from the export's own text, with a ChatML chat template, and
@@ -227,7 +229,14 @@ def texts_of(rows):
     return out
 
 
-def loss(target, d, *failed_files):
+def loss(targets, prefix, *failed_files):
+    """For each of the comma-separated targets, the export in
+    PREFIX<target> (one process: the libraries load once)."""
+    for target in targets.split(","):
+        loss_one(target, prefix + target, failed_files)
+
+
+def loss_one(target, d, failed_files):
     failed = [open(f).read() for f in failed_files]
     rows = rows_of(d)
     if len(rows) != 1:
