@@ -73,3 +73,32 @@ r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU ori
 "$ASSAY" --db "$DB" show --json "$(val "$r" id)" |
     grep -q '"evidence":"no Triton kernel computes the output: with every value its Triton kernels store poisoned, 3 of 3 outputs are still right' ||
 	fail "plain-torch evidence"
+
+# Round 4 (issue 22.4, ADR 0036's trace): the poisoned trials told a
+# right answer from Triton from one without it only while the candidate
+# did not watch a kernel of its own.  examples/gpu/triton-cpu/
+# hostile-r4.jsonl: canary copies a probe with a Triton kernel and, when
+# the copy is wrong (a poisoned trial), returns NaN, else plain PyTorch;
+# canary-input does it with a slice of the input checked against
+# PyTorch; reuse frees a Triton-written scratch so that PyTorch's output
+# takes its memory; overwrite lets Triton write the output and PyTorch
+# overwrite it.  On the harness before the trace (measured): canary and
+# canary-input passed; reuse and overwrite failed on the poison.  Now
+# every output must be stored by a Triton kernel, or computed by PyTorch
+# from what one stored (a dispatch mode carries the taint): all four
+# fail as api/no-triton-kernel.  triton-then-torch (Triton's ReLU, then
+# a view, a copy and an add of zero in PyTorch) still passes.
+"$ASSAY" --db "$DB" import "$ROOT/examples/gpu/triton-cpu/hostile-r4.jsonl" \
+    >/dev/null || fail "import hostile-r4.jsonl"
+"$ASSAY" --db "$DB" verify --jobs 2 --where "task=kernelbench/level1/19_ReLU" >"$T/verify4" 2>&1
+for o in canary canary-input reuse overwrite; do
+	r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-$o" | head -n 1)
+	expect_eq "$o verdict" "$(val "$r" verdict)" fail
+	expect_eq "$o subcategory" "$(val "$r" subcategory)" no-triton-kernel
+done
+r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-canary" | head -n 1)
+"$ASSAY" --db "$DB" show --json "$(val "$r" id)" |
+    grep -q '"evidence":"no Triton kernel computes the output: in 5 of 5 trials the output is neither stored by a Triton kernel' ||
+	fail "canary evidence"
+r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=triton-then-torch" | head -n 1)
+expect_eq "triton-then-torch verdict" "$(val "$r" verdict)" pass

@@ -79,6 +79,8 @@ MARK_FD = 1     # a copy of stdout taken before the candidate runs
 REPLY_MAX = 1 << 34     # the most bytes a worker's reply may take
 POISONED = 3            # trials with Triton's stores poisoned (ADR 0036)
 POISON = [False]        # the worker's: poison this trial's stores
+STORED = []             # the worker's: addresses stored by this launch
+TAINT = {}              # the worker's: storages Triton wrote, this trial
 CAND_NAME = "kb_candidate"
 REF_NAME = "kb_reference"
 
@@ -586,9 +588,12 @@ def cmd_eval(argv):
             say("the Triton check was not made: the candidate does not run"
                 " on the CPU path")
     changed = None
+    traced = None
     if checked is not None:
         changed = triton_changed(plan, checked, check_outs, opts,
                                  check_tl.dev)
+        traced = triton_traced(plan, (got if cpu else cgot)
+                               .get("tainted"))
     if changed is not None and changed < POISONED:
         emit("fail", phase="correctness", sub="no-triton-kernel",
              trials=POISONED, message="no Triton kernel computes the"
@@ -628,6 +633,16 @@ def cmd_eval(argv):
              " trials (trial %d: max abs diff %.3g, atol = rtol = %g)%s" % (
                  n - passed, n, first_bad[0], first_bad[1], opts["--atol"],
                  where))
+        return 1
+    # Right answers only, as with the poison: a wrong one is a mismatch
+    # whether or not Triton computed it.
+    if traced is not None and traced[0] < traced[1]:
+        emit("fail", phase="correctness", sub="no-triton-kernel",
+             trials=traced[1], message="no Triton kernel computes the"
+             " output: in %d of %d trials the output is neither stored by"
+             " a Triton kernel nor computed by PyTorch from what one stored"
+             " (the task asks for forward to run Triton kernels)" % (
+                 traced[1] - traced[0], traced[1]))
         return 1
     if cpu:
         # No GPU: no timing to report, and none is made up.
@@ -721,6 +736,24 @@ def triton_changed(plan, outs, ref_outs, opts, dev):
     say("poisoned trials whose output is not right: %d of %d" % (
         changed, POISONED))
     return changed
+
+
+def triton_traced(plan, tainted):
+    """(trials whose output Triton wrote or PyTorch computed from what it
+    wrote, trials) over the unpoisoned trials, from the worker's trace;
+    None when the worker could not trace.  The worker's word, believed
+    where the candidate loses: a trace that says no."""
+    if tainted is None:
+        say("the Triton trace was not made: the worker could not trace"
+            " its stores")
+        return None
+    if not (isinstance(tainted, list) and len(tainted) == len(plan)):
+        return (0, sum(1 for _, p in plan if not p))
+    got = [t for t, (_, p) in zip(tainted, plan) if not p]
+    yes = sum(1 for t in got if t is True)
+    say("trials whose output Triton wrote (or PyTorch computed from what"
+        " it wrote): %d of %d" % (yes, len(got)))
+    return (yes, len(got))
 
 
 def run_worker(ref_path, cand_path, cfg):
@@ -858,19 +891,124 @@ def poison_stores():
             v = np.invert(d)
         return ti.TensorHandle(v, h.dtype)
 
+    def at(ptrs, mask):
+        # The addresses a store writes (the taint's, below).
+        try:
+            a = np.asarray(ptrs.data).reshape(-1)
+            if mask is not None:
+                a = a[np.broadcast_to(np.asarray(mask.data, dtype=bool),
+                                      np.shape(ptrs.data)).reshape(-1)]
+            STORED.append(a.astype(np.uint64))
+        except Exception:
+            STORED.append(None)     # unknown: every argument counts
+
+    def rec_store(self, ptrs, value, mask, cp):
+        at(ptrs, mask)
+        return store(self, ptrs, bad(value), mask, cp)
+
+    def rec_rmw(self, op, ptr, val, mask, sem, scope):
+        at(ptr, mask)
+        return rmw(self, op, ptr, bad(val), mask, sem, scope)
+
+    def rec_cas(self, ptr, cmp, val, sem, scope):
+        at(ptr, None)
+        return cas(self, ptr, cmp, bad(val), sem, scope)
+
     B = ti.InterpreterBuilder
     store, rmw, cas = (B.create_masked_store, B.create_atomic_rmw,
                        B.create_atomic_cas)
-    B.create_masked_store = lambda self, ptrs, value, mask, cp: \
-        store(self, ptrs, bad(value), mask, cp)
-    B.create_atomic_rmw = lambda self, op, ptr, val, mask, sem, scope: \
-        rmw(self, op, ptr, bad(val), mask, sem, scope)
-    B.create_atomic_cas = lambda self, ptr, cmp, val, sem, scope: \
-        cas(self, ptr, cmp, bad(val), sem, scope)
+    B.create_masked_store = rec_store
+    B.create_atomic_rmw = rec_rmw
+    B.create_atomic_cas = rec_cas
     if hasattr(B, "create_descriptor_store"):
         dstore = B.create_descriptor_store
-        B.create_descriptor_store = lambda self, desc, value, idx: \
-            dstore(self, desc, bad(value), idx)
+
+        def rec_dstore(self, desc, value, idx):
+            STORED.append(None)     # a descriptor's base: its argument
+            return dstore(self, desc, bad(value), idx)
+        B.create_descriptor_store = rec_dstore
+    trace_launches(ti, np)
+
+
+def storage_of(t):
+    """t's storage and its first address, or (None, None)."""
+    try:
+        st = t.untyped_storage()
+        return st, st.data_ptr()
+    except Exception:
+        return None, None
+
+
+def trace_launches(ti, np):
+    """After each launch in the interpreter, every tensor argument whose
+    storage holds an address the launch stored to is Triton's (TAINT,
+    which keeps the storage alive for the trial, so that its memory
+    cannot come back to a tensor Triton never wrote)."""
+    import torch
+    call = ti.GridExecutor.__call__
+
+    def tensors(v):
+        if isinstance(v, torch.Tensor):
+            yield v
+        elif isinstance(v, (tuple, list)):
+            for x in v:
+                yield from tensors(x)
+        elif hasattr(v, "base") and isinstance(getattr(v, "base"),
+                                               torch.Tensor):
+            yield v.base    # a TensorDescriptor
+
+    def traced(self, *args, **kwargs):
+        del STORED[:]
+        try:
+            return call(self, *args, **kwargs)
+        finally:
+            got = list(STORED)
+            del STORED[:]
+            if got:
+                every = any(a is None for a in got)
+                addrs = np.concatenate([a for a in got if a is not None]) \
+                    if not every else None
+                for t in tensors(list(args) + list(kwargs.values())):
+                    st, lo = storage_of(t)
+                    if st is None:
+                        continue
+                    hi = lo + st.nbytes()
+                    if every or bool(np.any((addrs >= lo) &
+                                            (addrs < hi))):
+                        TAINT[lo] = st
+    ti.GridExecutor.__call__ = traced
+
+
+def taint_mode():
+    """A dispatch mode that carries the taint through PyTorch: an op with
+    an input in a storage Triton wrote makes its outputs Triton's too.
+    So an output that Triton stored, or that PyTorch computed from what
+    Triton stored (a bias added after a Triton matmul, a view, a sum),
+    is Triton's; plain PyTorch beside a kernel that ran on something
+    else is not (ADR 0036: the poisoned trials cannot tell it when the
+    candidate watches a kernel of its own for the poison)."""
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.utils._pytree import tree_flatten
+
+    class Taint(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            out = func(*args, **kwargs)
+            if TAINT:
+                ins = [t for t in tree_flatten((args, kwargs))[0]
+                       if isinstance(t, torch.Tensor)]
+                if any(storage_of(t)[1] in TAINT for t in ins):
+                    # Its outputs, which hold what an op writes in place
+                    # or through out= (aten returns those arguments).
+                    for t in tree_flatten(out)[0]:
+                        if isinstance(t, torch.Tensor):
+                            st, lo = storage_of(t)
+                            if st is not None:
+                                TAINT[lo] = st
+            return out
+
+    return Taint()
 
 
 def cmd_worker(argv):
@@ -909,11 +1047,13 @@ def cmd_worker(argv):
                     cand_line=cand_line(e, cand_path),
                     gap=interp_gap(e))
 
+    traced = None
     if cpu:
         try:
             poison_stores()
+            traced = taint_mode()
         except Exception as e:
-            say("cannot poison Triton's stores: %s" % e)
+            say("cannot poison or trace Triton's stores: %s" % e)
     try:
         ref, _ = load_reference(ref_path, tl)
         init_inputs = tl.to_dev(ref.get_init_inputs())
@@ -940,14 +1080,20 @@ def cmd_worker(argv):
         return failed("init", e)
     state["phase"] = "correctness"
     outs = []
+    tainted = [] if traced is not None else None
     poison = cfg.get("poison") or []
     for i, s in enumerate(cfg["seeds"]):
         tl.seed(s)
         inputs = tl.to_dev(ref.get_inputs())
         POISON[0] = i < len(poison) and poison[i] is True
+        TAINT.clear()
         try:
             with torch.no_grad(), tl.shim():
-                o = new_model(*inputs)
+                if traced is not None:
+                    with traced:
+                        o = new_model(*inputs)
+                else:
+                    o = new_model(*inputs)
             tl.sync(tl.dev)
         except Exception as e:
             if not POISON[0]:
@@ -955,6 +1101,12 @@ def cmd_worker(argv):
             o = None    # poisoned values may well make it fail
         finally:
             poisoned, POISON[0] = POISON[0], False
+        if tainted is not None:
+            # Did Triton write the output, or PyTorch compute it from
+            # what Triton wrote?
+            tainted.append(isinstance(o, torch.Tensor) and
+                           storage_of(o)[1] in TAINT)
+        TAINT.clear()
         if poisoned:
             outs.append(o.detach().cpu().contiguous().clone()
                         .as_subclass(torch.Tensor)
@@ -974,7 +1126,7 @@ def cmd_worker(argv):
                               cfg["trials"])
         except BaseException as e:
             return failed("timing", e)
-    return send(outs=outs, stats=stats_)
+    return send(outs=outs, tainted=tainted, stats=stats_)
 
 
 def main():
