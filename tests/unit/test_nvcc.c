@@ -869,7 +869,11 @@ test_nvcc_harness_header_holds_no_secret(void **state)
 	assert_null(strstr(h, "NONCE"));
 	assert_non_null(strstr(h, "#define ASSAY_RECORD_FD\t3"));
 	assert_non_null(strstr(h, "assay_put(w ? want : got, n *"
-	    " sizeof(float));\n\tif (w)\n\t\treturn;"));
+	    " sizeof(float));\n}"));
+	/* The candidate's run reads no expected value: the checker
+	 * compares, and the harness computes them only in the want run
+	 * (issue 22: an entry could copy them from its process). */
+	assert_null(strstr(h, "want["));
 	/* Which run it is was compiled in: the candidate's process cannot
 	 * make itself the want run through its environment (issue 22: an
 	 * entry that set ASSAY_HARNESS_MODE=want sent the harness's own
