@@ -201,7 +201,7 @@ assay_check_launch(const char *what)
 }
 
 /*
- * got[i] against want[i] (host arrays of n): |got - want| <= atol +
+ * got against want (host arrays of n floats): |got - want| <= atol +
  * rtol * |want| everywhere.  The checker is sent want (the want run) or
  * got (the candidate's run) and compares them across the two runs: it
  * names the first index that is off, how many are, and the largest
