@@ -236,9 +236,12 @@ until squeue -h -j "$array" -o %T 2>/dev/null | grep -q PENDING; do
 	sleep 0.5
 done
 scontrol show job "$array" | grep -o 'Restarts=[0-9]*' >"$T/restarts"
-# RESUME is refused while the killed task is still completing on it.
+# RESUME is refused while the killed task is still completing on it;
+# with ReturnToService=2 the node may come back by itself once its slurmd
+# registers again.
 i=0
-until scontrol update NodeName=localhost State=RESUME 2>/dev/null; do
+until scontrol update NodeName=localhost State=RESUME 2>/dev/null ||
+    sinfo -h -N -o %t | grep -qE '^(idle|mix|alloc)$'; do
 	i=$((i + 1)); [ $i -lt 120 ] || fail "node resume: $(sinfo -N)"; sleep 0.5
 done
 # Slurm holds a requeued batch job back two minutes (its BeginTime):
