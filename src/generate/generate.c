@@ -625,15 +625,17 @@ gen_row(const struct store_gen_row *r, void *arg)
 		return 0;
 	s = stat_of(a, r->model);
 	s->requests++;
+	/* Tokens spent count also where the answer made no candidate (an
+	 * empty answer of a reasoning model used its budget). */
+	if (r->prompt_tokens > 0)
+		s->prompt_tokens += r->prompt_tokens;
+	if (r->completion_tokens > 0)
+		s->completion_tokens += r->completion_tokens;
 	if (r->id == NULL) {
 		/* a request that got no answer: sent, but no sample */
 		s->failed++;
 		return 0;
 	}
-	if (r->prompt_tokens > 0)
-		s->prompt_tokens += r->prompt_tokens;
-	if (r->completion_tokens > 0)
-		s->completion_tokens += r->completion_tokens;
 	s->latency_ms += r->latency_ms;
 	if (cand_kind_from_name(r->kind) == KIND_REPAIR) {
 		int k = r->round < 1 ? 0 : r->round > GEN_ROUNDS_MAX ?
