@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <curl/curl.h>
 
@@ -36,7 +37,8 @@ http_init(struct err *err)
 struct sink {
 	struct buf	 body;
 	int		 too_big;
-	long		 retry_after_s;
+	long		 after_ms;	/* retry-after-ms, or -1 */
+	long		 after_s;	/* Retry-After in seconds, or -1 */
 };
 
 static size_t
@@ -53,25 +55,56 @@ on_body(char *p, size_t size, size_t n, void *arg)
 	return len;
 }
 
-/* Retry-After: delay-seconds only; an HTTP-date is left alone (-1). */
+/*
+ * The value of header name (lowercase, with its colon) in the line p
+ * (len bytes), trimmed, into v (n bytes); 0 when the line is another.
+ */
+static int
+header_value(const char *p, size_t len, const char *name, char *v, size_t n)
+{
+	size_t i = strlen(name), k = 0;
+
+	if (len <= i || strncasecmp(p, name, i) != 0)
+		return 0;
+	while (i < len && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	while (i < len && p[i] != '\r' && p[i] != '\n' && k + 1 < n)
+		v[k++] = p[i++];
+	while (k > 0 && (v[k - 1] == ' ' || v[k - 1] == '\t'))
+		k--;
+	v[k] = '\0';
+	return 1;
+}
+
+/*
+ * retry-after-ms: milliseconds, a decimal number (the OpenAI SDKs read
+ * it as a float); Retry-After: delay-seconds, else an HTTP-date.  A
+ * value that is neither, negative or over a day is ignored.
+ */
 static size_t
 on_header(char *p, size_t size, size_t n, void *arg)
 {
 	struct sink *s = arg;
 	size_t len = size * n;
-	static const char name[] = "retry-after:";
-	char digits[16];
-	size_t i = sizeof name - 1, k = 0;
+	char v[64], *end;
+	double d;
 
-	if (len > i && strncasecmp(p, name, i) == 0) {
-		while (i < len && (p[i] == ' ' || p[i] == '\t'))
-			i++;
-		while (i < len && p[i] >= '0' && p[i] <= '9' &&
-		    k < sizeof digits - 1)
-			digits[k++] = p[i++];
-		digits[k] = '\0';
-		if (k > 0 && k < 7)
-			s->retry_after_s = strtol(digits, NULL, 10);
+	if (header_value(p, len, "retry-after-ms:", v, sizeof v)) {
+		d = strtod(v, &end);
+		if (end != v && *end == '\0' && d >= 0 && d <= 86400e3)
+			s->after_ms = (long)(d + 0.5);
+	} else if (header_value(p, len, "retry-after:", v, sizeof v)) {
+		long secs = strtol(v, &end, 10);
+
+		if (end != v && *end == '\0') {
+			if (secs >= 0 && secs <= 86400)
+				s->after_s = secs;
+		} else {
+			time_t at = curl_getdate(v, NULL), now = time(NULL);
+
+			if (at != (time_t)-1 && at - now <= 86400)
+				s->after_s = at > now ? (long)(at - now) : 0;
+		}
 	}
 	return len;
 }
@@ -81,7 +114,7 @@ http_post_json(const char *url, const char *bearer, const char *body,
     size_t len, long timeout_s, long connect_s, struct http_response *out,
     struct err *err)
 {
-	struct sink s = { BUF_INIT, 0, -1 };
+	struct sink s = { BUF_INIT, 0, -1, -1 };
 	struct curl_slist *hdr = NULL;
 	char *auth = NULL;
 	CURL *h;
@@ -136,7 +169,8 @@ http_post_json(const char *url, const char *bearer, const char *body,
 		return err_set(err, "%s", curl_easy_strerror(rc));
 	}
 	out->status = status;
-	out->retry_after_s = s.retry_after_s;
+	out->retry_after_ms = s.after_ms >= 0 ? s.after_ms : s.after_s >= 0 ?
+	    s.after_s * 1000 : -1;
 	out->len = s.body.len;
 	out->body = buf_detach(&s.body, NULL);
 	if (out->body == NULL)

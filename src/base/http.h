@@ -24,8 +24,12 @@ struct http_response {
 	long	 status;	/* HTTP status, e.g. 200, 429 */
 	char	*body;		/* owned, NUL-terminated (len bytes before it) */
 	size_t	 len;
-	long	 retry_after_s;	/* Retry-After in seconds (RFC 9110 10.2.3,
-				 * the delay-seconds form), -1 when absent */
+	long	 retry_after_ms;	/* how long the server asks to wait, in
+				 * milliseconds, -1 when it does not say:
+				 * retry-after-ms (OpenAI's header, what its
+				 * SDKs read first) when present, else
+				 * Retry-After (RFC 9110 10.2.3) as
+				 * delay-seconds or an HTTP-date from now */
 };
 
 /*

@@ -230,6 +230,8 @@ cli_summary_print(const struct cli_summary *s, int json)
 		if (s->input)
 			json_object_set_new(o, "complete",
 			    json_boolean(s->complete));
+		if (s->more != NULL)
+			json_object_update(o, s->more);
 		cli_print_json(o);
 		return;
 	}

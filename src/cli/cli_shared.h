@@ -83,6 +83,8 @@ struct cli_summary {
 	const char	*results;	/* results file, or NULL */
 	int		 input;		/* verify --input */
 	int		 complete;	/* --input: the marker was written */
+	json_t		*more;		/* more fields for the JSON object
+					 * (borrowed), or NULL */
 };
 
 /* Print s to stdout: one line, or (json) one JSON object. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -16,6 +17,7 @@
 #include "base/atomic.h"
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/hash.h"
 #include "base/textsafe.h"
 #include "exchange/results.h"
 #include "store/store.h"
@@ -119,20 +121,144 @@ dir_check(const char *dir)
 }
 
 /*
- * The sbatch command line that submits script (in dir): --parsable, the
- * --sbatch-arg values, then opt (--array=..., --dependency=...).  The
- * one text both the real run and --dry-run use.
+ * The sbatch command line that submits script (in dir) with its
+ * argument arg (NULL: none): --parsable, --requeue (a task on a node
+ * that fails goes back to the queue) with its log appended to, the
+ * --sbatch-arg values (which may override those), then opt (--job-name,
+ * --array, --dependency).  The one text both the real run and --dry-run
+ * use.
  */
 static void
 sbatch_cmd(struct buf *b, const struct buf *extra, const char *opt,
-    const char *dir, const char *script)
+    const char *dir, const char *script, const char *arg)
 {
 	char *path = xasprintf("%s/%s", dir, script);
 
 	buf_reset(b);
-	buf_printf(b, "sbatch --parsable%s %s ", buf_str(extra), opt);
+	buf_printf(b, "sbatch --parsable --requeue --open-mode=append%s %s ",
+	    buf_str(extra), opt);
 	buf_add_quoted(b, path);
+	if (arg != NULL)
+		buf_printf(b, " %s", arg);
 	free(path);
+}
+
+/* Run cmd (sh -c): 0 when it exits 0. */
+static int
+shell_ok(const char *cmd)
+{
+	int st = system(cmd);
+
+	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/*
+ * The cluster's MaxArraySize (`scontrol show config`): an array index
+ * must be below it.  Slurm's default, 1001, when scontrol does not say.
+ */
+static long
+max_array_size(void)
+{
+	FILE *p = popen("scontrol show config 2>/dev/null", "r");
+	char line[512];
+	long v = 1001, n;
+
+	if (p == NULL)
+		return v;
+	while (fgets(line, sizeof line, p) != NULL)
+		if (sscanf(line, "MaxArraySize = %ld", &n) == 1 && n > 0)
+			v = n;
+	pclose(p);
+	return v;
+}
+
+/* What squeue says is queued for this campaign. */
+struct queued {
+	unsigned char	*slice;		/* per slice: a task of it is queued */
+	long		*arrays;	/* array job ids with a queued task */
+	size_t		 narrays;
+	long		 merge;		/* a pending merge job, or -1 */
+	long		 merge_running;	/* a merge job running, or -1 */
+};
+
+static void
+queued_array(struct queued *q, long id)
+{
+	for (size_t i = 0; i < q->narrays; i++)
+		if (q->arrays[i] == id)
+			return;
+	q->arrays = xreallocarray(q->arrays, q->narrays + 1,
+	    sizeof *q->arrays);
+	q->arrays[q->narrays++] = id;
+}
+
+/*
+ * The jobs of this campaign (their names hold tag) that squeue lists as
+ * waiting or running: verify tasks ("assay-verify-TAG-BASE", slice BASE
+ * plus the task's index) and merge jobs ("assay-merge-TAG").  0, or -1
+ * when squeue cannot be asked (printed): submitting blind could run a
+ * slice twice.
+ */
+static int
+queue_read(const char *tag, size_t nslices, struct queued *q)
+{
+	FILE *p = popen("squeue --me --noheader --array --states="
+	    "PENDING,RUNNING,CONFIGURING,SUSPENDED,REQUEUED,REQUEUE_HOLD,"
+	    "RESIZING --format='%F|%K|%j|%T' 2>&1", "r");
+	char line[1024], verify[96], merge[96];
+	int rc;
+
+	q->slice = xcalloc(nslices + 1, 1);
+	q->merge = q->merge_running = -1;
+	if (p == NULL) {
+		fprintf(stderr, "assay slurm: cannot run squeue: %s\n",
+		    strerror(errno));
+		return -1;
+	}
+	snprintf(verify, sizeof verify, "assay-verify-%s-", tag);
+	snprintf(merge, sizeof merge, "assay-merge-%s", tag);
+	while (fgets(line, sizeof line, p) != NULL) {
+		char *f[4], *save = NULL, *t = line;
+		long job, idx, base;
+		int k = 0;
+
+		line[strcspn(line, "\n")] = '\0';
+		while (k < 4 && (f[k] = strtok_r(t, "|", &save)) != NULL) {
+			t = NULL;
+			k++;
+		}
+		if (k < 4)
+			continue;
+		job = strtol(f[0], NULL, 10);
+		if (strcmp(f[2], merge) == 0) {
+			if (strcmp(f[3], "RUNNING") == 0)
+				q->merge_running = job;
+			else
+				q->merge = job;
+		} else if (strncmp(f[2], verify, strlen(verify)) == 0) {
+			base = strtol(f[2] + strlen(verify), NULL, 10);
+			idx = strtol(f[1], NULL, 10);
+			if (base >= 0 && idx >= 0 && (size_t)(base + idx) <
+			    nslices)
+				q->slice[base + idx] = 1;
+			queued_array(q, job);
+		}
+	}
+	rc = pclose(p);
+	if (rc != 0) {
+		fprintf(stderr, "assay slurm: squeue failed (exit %d): cannot"
+		    " see which slices are queued already; nothing"
+		    " submitted\n", WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+queued_release(struct queued *q)
+{
+	free(q->slice);
+	free(q->arrays);
 }
 
 /* Run cmd (sh -c) and read the job id sbatch --parsable prints. */
@@ -150,19 +276,6 @@ sbatch_run(const char *cmd)
 	if (pclose(p) != 0)
 		return -1;
 	return id > 0 ? id : -1;
-}
-
-/* Is slice i done: a marker whose slice checksum is the manifest's? */
-static int
-slice_done(const char *marker, const char *sha)
-{
-	json_t *m = json_load_file(marker, 0, NULL);
-	const char *have = json_string_value(json_object_get(m,
-	    "slice_sha256"));
-	int done = have != NULL && sha != NULL && strcmp(have, sha) == 0;
-
-	json_decref(m);
-	return done;
 }
 
 /*
@@ -223,20 +336,96 @@ static const struct cmd_opt slurm_opts[] = {
 	{ "timeout", 0, CMD_VALUE, 't' },
 	{ "sbatch-arg", 0, CMD_VALUE, 'a' },
 	{ "dry-run", 0, CMD_FLAG, 'n' },
+	{ "throttle", 0, CMD_VALUE, 'T' },
 	{ NULL, 0, CMD_FLAG, 0 }
 };
+
+/*
+ * The verify and merge scripts, written afresh each time (atomically).
+ * 0 or -1 (printed).
+ */
+static int
+write_scripts(const char *dir, const char *self, const char *db, long jobs,
+    long timeout_s, struct err *err)
+{
+	struct buf script = BUF_INIT;
+	char *path;
+	int rc;
+
+	buf_adds(&script, "#!/bin/sh\n# Written by assay slurm: verifies slice"
+	    " $1 + $SLURM_ARRAY_TASK_ID of the\n# shards in this directory, in"
+	    " a scratch database on the node.\n#SBATCH"
+	    " --job-name=\"assay-verify\"\n");
+	sbatch_output(&script, dir, "/logs/verify-%A_%a.out");
+	buf_printf(&script, "#SBATCH --cpus-per-task=\"%ld\"\nset -eu\n"
+	    "i=$(printf %%04d $((${1:-0} + SLURM_ARRAY_TASK_ID)))\n"
+	    "echo \"assay slurm: slice $i on $(hostname)\"\nexec ", jobs);
+	buf_add_quoted(&script, self);
+	buf_adds(&script, " verify --input ");
+	buf_add_quoted(&script, dir);
+	buf_adds(&script, "/slice-$i.jsonl --results ");
+	buf_add_quoted(&script, dir);
+	buf_printf(&script, "/results/slice-$i.jsonl --jobs %ld", jobs);
+	if (timeout_s > 0)
+		buf_printf(&script, " --timeout %ld", timeout_s);
+	buf_adds(&script, " --json\n");
+	path = xasprintf("%s/verify.sbatch", dir);
+	rc = atomic_write(path, buf_str(&script), err);
+	free(path);
+	if (rc == 0) {
+		buf_reset(&script);
+		buf_adds(&script, "#!/bin/sh\n# Written by assay slurm: folds the"
+		    " results of every complete slice\n# into the database and"
+		    " says which are missing; runs after the\n# arrays ended,"
+		    " however they ended (--dependency=afterany).\n#SBATCH"
+		    " --job-name=\"assay-merge\"\n");
+		sbatch_output(&script, dir, "/logs/merge-%j.out");
+		buf_adds(&script, "set -eu\nexec ");
+		buf_add_quoted(&script, self);
+		buf_adds(&script, " --db ");
+		buf_add_quoted(&script, db);
+		buf_adds(&script, " merge --json --shards ");
+		buf_add_quoted(&script, dir);
+		buf_adds(&script, "\n");
+		path = xasprintf("%s/merge.sbatch", dir);
+		rc = atomic_write(path, buf_str(&script), err);
+		free(path);
+	}
+	if (rc < 0)
+		fprintf(stderr, "assay slurm: %s\n", err->msg);
+	buf_release(&script);
+	return rc;
+}
+
+/* mkdir DIR/name unless it is there.  0 or -1 (printed). */
+static int
+make_subdir(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int rc = 0;
+
+	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "assay slurm: %s: %s\n", path, strerror(errno));
+		rc = -1;
+	}
+	free(path);
+	return rc;
+}
 
 static int
 cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	const struct cli_global *g = ctx->front;
 	const char *val = NULL;
-	struct buf extra = BUF_INIT, script = BUF_INIT, cmd = BUF_INIT;
-	struct buf list = BUF_INIT, verify = BUF_INIT;
-	long jobs = 1, timeout_s = 0, vid, mid;
+	struct buf extra = BUF_INIT, cmd = BUF_INIT, list = BUF_INIT;
+	struct buf dep = BUF_INIT, out = BUF_INIT;
+	struct queued q = { 0 };
+	long jobs = 1, timeout_s = 0, throttle = 0, maxarr, merge_id = -1;
+	long first_id = -1;
 	char self[4096], *dir = NULL, *db = NULL, *path = NULL, *opt = NULL;
+	char tag[HASH_HEX_LEN + 1];
 	unsigned *todo = NULL;
-	size_t ntodo = 0, nslices, i;
+	size_t ntodo = 0, nslices, nqueued = 0, i, narrays = 0;
 	int ch, dry = 0, rc = 2;
 	json_t *man = NULL, *v;
 	ssize_t n;
@@ -246,6 +435,9 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 			continue;
 		if (ch == 't' && cli_parse_seconds(val, 1, 86400,
 		    &timeout_s) == 0)
+			continue;
+		if (ch == 'T' && cli_parse_seconds(val, 1, 100000,
+		    &throttle) == 0)
 			continue;
 		if (ch == 'a') {
 			if (script_safe("--sbatch-arg", val) < 0) {
@@ -259,7 +451,8 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		} else {
 			buf_release(&extra);
 			return cli_usage_error("slurm", ch == 'j' ? "--jobs wants"
-			    " 1..256%s" : "--timeout wants whole seconds,"
+			    " 1..256%s" : ch == 'T' ? "--throttle wants 1..100000"
+			    " tasks at once%s" : "--timeout wants whole seconds,"
 			    " 1..86400%s", "");
 		}
 	}
@@ -301,7 +494,13 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		goto out;
 	if (campaign_key(g, db, man, path, err) < 0)
 		goto out;
+	/* The campaign's jobs are named by its directory: a second
+	 * assay slurm finds them in the queue. */
+	hash_sha256(dir, strlen(dir), tag);
+	tag[12] = '\0';
 	nslices = json_array_size(json_object_get(man, "slices"));
+	if (queue_read(tag, nslices, &q) < 0)
+		goto out;
 	json_array_foreach(json_object_get(man, "slices"), i, v) {
 		const char *file = json_string_value(json_object_get(v, "file"));
 		char *marker;
@@ -312,113 +511,153 @@ cmd_slurm(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 			goto out;
 		}
 		marker = xasprintf("%s/results/%s.done", dir, file);
-		if (!slice_done(marker, json_string_value(json_object_get(v,
-		    "sha256")))) {
+		if (q.slice[i])
+			nqueued++;
+		else if (!results_marker_ok(marker,
+		    json_string_value(json_object_get(v, "sha256")))) {
 			todo = xreallocarray(todo, ntodo + 1, sizeof *todo);
 			todo[ntodo++] = (unsigned)i;
 		}
 		free(marker);
 	}
-	if (ntodo == 0) {
+	if (ntodo == 0 && nqueued == 0) {
 		printf("all %zu slices of %s have their completion marker;"
-		    " nothing submitted\n(assay --db %s merge %s/results/*.jsonl"
-		    " folds them in, again or for the first time)\n", nslices,
-		    dir, db, dir);
+		    " nothing submitted\n", nslices, dir);
+		if (q.merge >= 0 || q.merge_running >= 0)
+			printf("(merge job %ld is queued)\n", q.merge >= 0 ?
+			    q.merge : q.merge_running);
+		else
+			printf("(assay --db %s merge --shards %s folds them in,"
+			    " again or for the first time)\n", db, dir);
 		rc = 0;
 		goto out;
 	}
-	/* The scripts, written afresh each time (atomically). */
-	free(path);
-	path = xasprintf("%s/results", dir);
-	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "assay slurm: %s: %s\n", path, strerror(errno));
-		goto out;
-	}
-	free(path);
-	path = xasprintf("%s/logs", dir);
-	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "assay slurm: %s: %s\n", path, strerror(errno));
-		goto out;
-	}
-	buf_adds(&script, "#!/bin/sh\n# Written by assay slurm: verifies slice"
-	    " $SLURM_ARRAY_TASK_ID of the\n# shards in this directory, in a"
-	    " scratch database on the node.\n#SBATCH"
-	    " --job-name=\"assay-verify\"\n");
-	sbatch_output(&script, dir, "/logs/verify-%A_%a.out");
-	buf_printf(&script, "#SBATCH --cpus-per-task=\"%ld\"\nset -eu\n"
-	    "i=$(printf %%04d \"$SLURM_ARRAY_TASK_ID\")\nexec ", jobs);
-	buf_add_quoted(&script, self);
-	buf_adds(&script, " verify --input ");
-	buf_add_quoted(&script, dir);
-	buf_adds(&script, "/slice-$i.jsonl --results ");
-	buf_add_quoted(&script, dir);
-	buf_printf(&script, "/results/slice-$i.jsonl --jobs %ld", jobs);
-	if (timeout_s > 0)
-		buf_printf(&script, " --timeout %ld", timeout_s);
-	buf_adds(&script, " --json\n");
-	free(path);
-	path = xasprintf("%s/verify.sbatch", dir);
-	if (atomic_write(path, buf_str(&script), err) < 0) {
-		fprintf(stderr, "assay slurm: %s\n", err->msg);
-		goto out;
-	}
-	buf_reset(&script);
-	buf_adds(&script, "#!/bin/sh\n# Written by assay slurm: folds the"
-	    " results of every slice into the\n# database; runs after the"
-	    " array succeeded (--dependency=afterok).\n#SBATCH"
-	    " --job-name=\"assay-merge\"\n");
-	sbatch_output(&script, dir, "/logs/merge-%j.out");
-	buf_adds(&script, "set -eu\nexec ");
-	buf_add_quoted(&script, self);
-	buf_adds(&script, " --db ");
-	buf_add_quoted(&script, db);
-	buf_adds(&script, " merge --json ");
-	buf_add_quoted(&script, dir);
-	buf_adds(&script, "/results/slice-*.jsonl\n");
-	free(path);
-	path = xasprintf("%s/merge.sbatch", dir);
-	if (atomic_write(path, buf_str(&script), err) < 0) {
-		fprintf(stderr, "assay slurm: %s\n", err->msg);
-		goto out;
-	}
-	array_ranges(&list, todo, ntodo);
-	opt = xasprintf("--array=%s", buf_str(&list));
-	sbatch_cmd(&verify, &extra, opt, dir, "verify.sbatch");
-	if (dry) {
-		/* Exactly what would run, as a shell reads it: the array's
-		 * id comes from the first command. */
-		sbatch_cmd(&cmd, &extra, "--dependency=afterok:\"${JOBID%%;*}\"",
-		    dir, "merge.sbatch");
-		printf("JOBID=$(%s) &&\n%s\n", buf_str(&verify),
-		    buf_str(&cmd));
+	if (ntodo == 0 && q.merge >= 0) {
+		printf("nothing submitted: the %zu slice%s not complete %s"
+		    " queued or running already (array job%s", nqueued,
+		    nqueued == 1 ? "" : "s", nqueued == 1 ? "is" : "are",
+		    q.narrays == 1 ? "" : "s");
+		for (i = 0; i < q.narrays; i++)
+			printf(" %ld", q.arrays[i]);
+		printf("), and merge job %ld waits for them\n", q.merge);
 		rc = 0;
 		goto out;
 	}
-	vid = sbatch_run(buf_str(&verify));
-	if (vid < 0) {
-		fprintf(stderr, "assay slurm: %s failed\n", buf_str(&verify));
+	if (make_subdir(dir, "results") < 0 || make_subdir(dir, "logs") < 0 ||
+	    write_scripts(dir, self, db, jobs, timeout_s, err) < 0)
 		goto out;
+	/* One array per MaxArraySize slices (an index must be below it):
+	 * the script verifies slice BASE + its index. */
+	maxarr = max_array_size();
+	buf_adds(&dep, "afterany");
+	for (i = 0; i < q.narrays; i++)
+		buf_printf(&dep, ":%ld", q.arrays[i]);
+	for (size_t k = 0; k < ntodo; ) {
+		unsigned base = todo[k] - todo[k] % (unsigned)maxarr;
+		unsigned idx[1024];
+		size_t m = 0, e = k;
+		char arg[16];
+		long id;
+
+		buf_reset(&list);
+		/* The slices of this base, their indexes from 0. */
+		while (e < ntodo && todo[e] - base < (unsigned)maxarr) {
+			if (m == sizeof idx / sizeof idx[0]) {
+				array_ranges(&list, idx, m);
+				m = 0;
+			}
+			idx[m++] = todo[e] - base;
+			e++;
+		}
+		array_ranges(&list, idx, m);
+		free(opt);
+		opt = throttle > 0 ? xasprintf("--job-name=assay-verify-%s-%u"
+		    " --array=%s%%%ld", tag, base, buf_str(&list), throttle) :
+		    xasprintf("--job-name=assay-verify-%s-%u --array=%s", tag,
+		    base, buf_str(&list));
+		snprintf(arg, sizeof arg, "%u", base);
+		sbatch_cmd(&cmd, &extra, opt, dir, "verify.sbatch", arg);
+		narrays++;
+		if (dry) {
+			/* Exactly what would run, as a shell reads it: each
+			 * array's id comes from its sbatch. */
+			buf_printf(&out, "JOB%zu=$(%s) &&\n", narrays,
+			    buf_str(&cmd));
+			buf_printf(&dep, ":\"${JOB%zu%%%%;*}\"", narrays);
+		} else if ((id = sbatch_run(buf_str(&cmd))) < 0) {
+			fprintf(stderr, "assay slurm: %s failed%s\n",
+			    buf_str(&cmd), narrays > 1 ? " (the arrays before"
+			    " it are submitted: assay slurm again submits the"
+			    " rest)" : "");
+			goto out;
+		} else {
+			struct buf abs = BUF_INIT;
+
+			array_ranges(&abs, &todo[k], e - k);
+			buf_printf(&dep, ":%ld", id);
+			buf_printf(&out, "%s%ld (slices %s)", narrays > 1 ?
+			    ", " : "", id, buf_str(&abs));
+			if (narrays == 1)
+				first_id = id;
+			buf_release(&abs);
+		}
+		k = e;
 	}
-	free(opt);
-	opt = xasprintf("--dependency=afterok:%ld", vid);
-	sbatch_cmd(&cmd, &extra, opt, dir, "merge.sbatch");
-	mid = sbatch_run(buf_str(&cmd));
-	if (mid < 0) {
-		fprintf(stderr, "assay slurm: %s failed (the array %ld is"
-		    " submitted; scancel %ld, or merge by hand)\n",
-		    buf_str(&cmd), vid, vid);
-		goto out;
+	/* The merge runs after the arrays however they end, so that a
+	 * failed task cannot leave it pending forever; it merges the
+	 * complete slices and names the others.  A merge already pending
+	 * waits for the new arrays too. */
+	if (q.merge >= 0) {
+		free(opt);
+		opt = xasprintf("scontrol update JobId=%ld Dependency=%s",
+		    q.merge, buf_str(&dep));
+		if (dry)
+			buf_printf(&out, "%s\n", opt);
+		else if (shell_ok(opt) == 0)
+			merge_id = q.merge;
 	}
-	printf("submitted array job %ld over %zu of %zu slices (%s) and merge"
-	    " job %ld after it\n", vid, ntodo, nslices, buf_str(&list), mid);
+	if (merge_id < 0 && !(dry && q.merge >= 0)) {
+		free(opt);
+		opt = xasprintf("--job-name=assay-merge-%s"
+		    " --kill-on-invalid-dep=yes --dependency=%s", tag,
+		    buf_str(&dep));
+		sbatch_cmd(&cmd, &extra, opt, dir, "merge.sbatch", NULL);
+		if (dry) {
+			buf_printf(&out, "%s\n", buf_str(&cmd));
+		} else if ((merge_id = sbatch_run(buf_str(&cmd))) < 0) {
+			fprintf(stderr, "assay slurm: %s failed (the arrays are"
+			    " submitted: merge by hand, assay --db %s merge"
+			    " --shards %s)\n", buf_str(&cmd), db, dir);
+			goto out;
+		}
+	}
+	if (dry)
+		fputs(buf_str(&out), stdout);
+	else if (ntodo == 0)
+		printf("submitted merge job %ld after the %zu slice%s queued"
+		    " already\n", merge_id, nqueued, nqueued == 1 ? "" : "s");
+	else {
+		buf_reset(&list);
+		array_ranges(&list, todo, ntodo);
+		if (narrays == 1)
+			printf("submitted array job %ld over %zu of %zu slices"
+			    " (%s)", first_id, ntodo, nslices, buf_str(&list));
+		else
+			printf("submitted array jobs %s over %zu of %zu slices",
+			    buf_str(&out), ntodo, nslices);
+		printf(" and merge job %ld after %s%s\n", merge_id,
+		    narrays == 1 ? "it" : "them", nqueued > 0 ? " and the"
+		    " slices queued already" : "");
+	}
 	rc = 0;
 out:
 	json_decref(man);
+	queued_release(&q);
 	buf_release(&extra);
-	buf_release(&script);
 	buf_release(&cmd);
 	buf_release(&list);
-	buf_release(&verify);
+	buf_release(&dep);
+	buf_release(&out);
 	free(todo);
 	free(opt);
 	free(path);
@@ -429,20 +668,25 @@ out:
 
 const struct cmd_entry cli_cmd_slurm = {
 	"slurm", NULL, slurm_opts, 1, 1,
-	"slurm [--jobs N] [--timeout S] [--sbatch-arg ARG]..."
+	"slurm [--jobs N] [--timeout S] [--throttle N] [--sbatch-arg ARG]..."
 	  " [--dry-run] DIR",
 	  "Verify the shards in DIR (export --format raw --shards N -o DIR) on\n"
 	  "a Slurm cluster: writes DIR/verify.sbatch, a job array of one task\n"
 	  "per slice (verify --input, each in a scratch database, logs in\n"
-	  "DIR/logs/verify-JOB_TASK.out, results in DIR/results), and\n"
-	  "DIR/merge.sbatch, which merges every results file into --db, then\n"
-	  "submits the array over the slices without a completion marker and\n"
-	  "the merge with --dependency=afterok on it.  Submitting again runs\n"
-	  "only the slices not yet complete; nothing when all are.\n"
+	  "DIR/logs/verify-JOB_TASK.out, results and stats in DIR/results),\n"
+	  "and DIR/merge.sbatch (merge --shards DIR into --db), then submits\n"
+	  "the slices neither complete nor queued already, as arrays of at\n"
+	  "most the cluster's MaxArraySize tasks (--requeue: a node that fails\n"
+	  "sends its tasks back to the queue), and one merge job after them\n"
+	  "however they end (--dependency=afterany): it merges the complete\n"
+	  "slices and names the missing ones.  The jobs are named by DIR, so\n"
+	  "that submitting again submits nothing that squeue shows queued or\n"
+	  "running, and nothing when every slice is complete.\n"
 	  "  --jobs N          candidates at a time in each task (and its\n"
 	  "                    --cpus-per-task), default 1\n"
 	  "  --timeout S       verify --timeout for every run\n"
-	  "  --sbatch-arg ARG  pass ARG to both sbatch calls (--partition=gpu)\n"
+	  "  --throttle N      at most N tasks of each array at once (%N)\n"
+	  "  --sbatch-arg ARG  pass ARG to every sbatch call (--partition=gpu)\n"
 	  "  --dry-run         write the scripts, print the sbatch commands as\n"
 	  "                    shell text that makes exactly those calls\n"
 	  "Paths and values with control characters are refused; #SBATCH\n"

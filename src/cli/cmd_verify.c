@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,6 +91,43 @@ write_marker(const char *slice, const char *results, size_t runs,
 	free(txt);
 	free(path);
 	return rc;
+}
+
+/*
+ * The slice's statistics (results.h) beside its results file, written
+ * before its marker: the wall time since t0, the CPU time of this
+ * process and of the toolchains it ran.  Consumes stats.  0 or -1
+ * (printed).
+ */
+static int
+write_stats(const char *slice, const char *results, json_t *stats,
+    size_t candidates, long long started, struct timespec t0)
+{
+	char hex[SAMPLE_HASH_HEX];
+	struct rusage self, kids;
+	struct timespec t1;
+	struct err err;
+	double cpu;
+
+	if (results_file_sha256(slice, hex, &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		json_decref(stats);
+		return -1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	cpu = (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec +
+	    kids.ru_utime.tv_sec + kids.ru_stime.tv_sec) +
+	    (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec +
+	    kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) / 1e6;
+	if (results_stats_write(results, stats, slice, hex, candidates,
+	    started, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec -
+	    t0.tv_nsec) / 1e9, cpu, &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -259,6 +297,7 @@ struct pool {
 	const struct results_key *key;	/* of their lines */
 	int		 *status;
 	int		  quiet, timeout_s;
+	json_t		 *stats;	/* verify --input: the slice's stats */
 };
 
 /* A run finished: keep it in the results file, say so. */
@@ -278,6 +317,8 @@ pool_finished(void *arg, const struct vsvc_result *res)
 		    res->error);
 	keep_run(p->w, p->fallback, p->key, r, verify_job_task(res->job),
 	    p->timeout_s, res->stored, p->status);
+	if (p->stats != NULL)
+		results_stats_run(p->stats, r);
 	/* "[k/N] ID VERDICT" first: the workbench's :verify reads it
 	 * (ADR 0012). */
 	if (!p->quiet)
@@ -346,7 +387,11 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	const struct vsvc_summary *ps;
 	struct sigaction sa, old_int, old_term;
 	int over;
+	json_t *stats = NULL;
+	long long started = (long long)time(NULL);
+	struct timespec t0;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((ch = cmd_next(a, &val)) != -1) {
 		switch (ch) {
 		case 'j': {
@@ -444,6 +489,8 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		return 2;
 	}
 	sum.input = input != NULL;
+	if (input != NULL)
+		stats = results_stats_new();
 	if (input != NULL) {
 		if (scratch_open(input, &st, &scratch, &key) < 0) {
 			scratch_remove(scratch);
@@ -506,7 +553,7 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    .force = force, .claim = 1, .refs = VSVC_REFS_ALL };
 		struct pool pc = { .w = &w, .fallback = &fallback, .key = &key,
 		    .status = &status, .quiet = quiet,
-		    .timeout_s = vo.timeout_s };
+		    .timeout_s = vo.timeout_s, .stats = stats };
 		struct vsvc_hooks h = { .finished = pool_finished,
 		    .problem = pool_problem, .arg = &pc };
 
@@ -579,9 +626,14 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 			fprintf(stderr, "assay: %s: %zu candidate%s without a"
 			    " run; no completion marker\n", input, left,
 			    left == 1 ? "" : "s");
-		else
-			sum.complete = write_marker(input, results_path,
-			    ps->finished, vsvc_count(pool)) == 0;
+		else {
+			/* The stats first: a marker means both are there. */
+			sum.complete = write_stats(input, results_path, stats,
+			    vsvc_count(pool), started, t0) == 0 &&
+			    write_marker(input, results_path, ps->finished,
+			    vsvc_count(pool)) == 0;
+			stats = NULL;	/* consumed */
+		}
 		if (!sum.complete)
 			status = 2;
 	}
@@ -598,6 +650,7 @@ out:
 	free(ids.v);
 	buf_release(&where);
 	results_abort(w);
+	json_decref(stats);
 	free(fallback);
 	store_close(st);
 	scratch_remove(scratch);

@@ -27,7 +27,8 @@
 enum {
 	O_WHERE = 1000, O_SAMPLES, O_TEMP, O_ENDPOINT, O_MODEL, O_KEYENV,
 	O_COMMAND, O_JOBS, O_MAXTOK, O_TIMEOUT, O_RETRIES, O_RATE,
-	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE, O_VERIFY, O_SHOW
+	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE, O_VERIFY, O_SHOW, O_TOKPARAM,
+	O_N
 };
 
 /* The options of generate and repair (each refuses the other's own). */
@@ -41,6 +42,8 @@ const struct cmd_opt loop_spec[] = {
 	{ "command", 0, CMD_VALUE, O_COMMAND },
 	{ "jobs", 0, CMD_VALUE, O_JOBS },
 	{ "max-tokens", 0, CMD_VALUE, O_MAXTOK },
+	{ "max-tokens-param", 0, CMD_VALUE, O_TOKPARAM },
+	{ "n", 0, CMD_VALUE, O_N },
 	{ "timeout", 0, CMD_VALUE, O_TIMEOUT },
 	{ "retries", 0, CMD_VALUE, O_RETRIES },
 	{ "rate", 0, CMD_VALUE, O_RATE },
@@ -147,6 +150,8 @@ loop_parse(const char *cmd, struct cmd_args *a, struct loop_opts *o)
 		case O_KEYENV: name = "api-key-env"; break;
 		case O_COMMAND: name = "command"; break;
 		case O_MAXTOK: name = "max-tokens"; break;
+		case O_TOKPARAM: name = "max-tokens-param"; break;
+		case O_N: name = "n"; break;
 		case O_TIMEOUT: name = "timeout"; break;
 		case O_RETRIES: name = "retries"; break;
 		case O_RATE: name = "rate"; break;
@@ -251,6 +256,17 @@ loop_summary_json(const struct gen_report *rep, int round, long passed)
 	    (json_int_t)rep->completion_tokens, "latency_ms",
 	    (json_int_t)rep->latency_ms);
 
+	json_object_set_new(o, "requests", json_integer((json_int_t)
+	    rep->requests));
+	json_object_set_new(o, "cached_tokens", json_integer(
+	    rep->cached_tokens));
+	json_object_set_new(o, "reasoning_tokens", json_integer(
+	    rep->reasoning_tokens));
+	json_object_set_new(o, "refusals", json_integer((json_int_t)
+	    rep->refusals));
+	/* A cost only where the price table priced every response. */
+	json_object_set_new(o, "cost_usd", rep->priced > 0 && rep->priced ==
+	    rep->requests ? json_real(rep->cost_usd) : json_null());
 	if (round > 0)
 		json_object_set_new(o, "round", json_integer(round));
 	if (passed >= 0)
@@ -277,11 +293,20 @@ loop_print_summary(const char *cmd, const struct gen_report *rep, int json,
 	printf("asked %zu, stored %zu new", rep->asked, rep->added);
 	if (rep->duplicates > 0)
 		printf(", %zu the same code as before", rep->duplicates);
+	if (rep->refusals > 0)
+		printf(" (%zu refusal%s)", rep->refusals, rep->refusals == 1 ?
+		    "" : "s");
 	if (rep->failed > 0)
 		printf(", %zu failed", rep->failed);
+	if (rep->requests != rep->asked)
+		printf("; %zu request%s", rep->requests, rep->requests == 1 ?
+		    "" : "s");
 	if (rep->prompt_tokens + rep->completion_tokens > 0)
 		printf("; %lld+%lld tokens", (long long)rep->prompt_tokens,
 		    (long long)rep->completion_tokens);
+	if (rep->priced > 0)
+		printf("; $%.4f%s", rep->cost_usd, rep->priced < rep->requests ?
+		    " (some responses unpriced)" : "");
 	printf("\n");
 }
 

@@ -250,6 +250,158 @@ results_marker_path(const char *results)
 }
 
 int
+results_marker_ok(const char *marker, const char *sha)
+{
+	json_t *m = json_load_file(marker, 0, NULL);
+	const char *have = json_string_value(json_object_get(m,
+	    "slice_sha256"));
+	int done = have != NULL && sha != NULL && strcmp(have, sha) == 0;
+
+	json_decref(m);
+	return done;
+}
+
+/* --- per-slice statistics -------------------------------------------- */
+
+/* o[key] += v, o[key] made a number when absent. */
+static void
+add_num(json_t *o, const char *key, double v)
+{
+	json_t *have = json_object_get(o, key);
+
+	if (json_is_integer(have) && v == (double)(json_int_t)v)
+		json_object_set_new(o, key, json_integer(
+		    json_integer_value(have) + (json_int_t)v));
+	else if (json_is_number(have))
+		json_object_set_new(o, key, json_real(json_number_value(have) +
+		    v));
+	else if (v == (double)(json_int_t)v)
+		json_object_set_new(o, key, json_integer((json_int_t)v));
+	else
+		json_object_set_new(o, key, json_real(v));
+}
+
+/* o[key], an object, made when absent.  Borrowed. */
+static json_t *
+sub(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_object(v)) {
+		v = json_object();
+		json_object_set_new(o, key, v);
+	}
+	return v;
+}
+
+/* Every number of from added into to, objects merged the same way. */
+static void
+add_tree(json_t *to, json_t *from)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(from, k, v) {
+		if (json_is_number(v))
+			add_num(to, k, json_number_value(v));
+		else if (json_is_object(v))
+			add_tree(sub(to, k), v);
+	}
+}
+
+json_t *
+results_stats_new(void)
+{
+	return json_pack("{s:i, s:i, s:{}, s:i, s:{}}", "runs", 0, "run_wall_ms",
+	    0, "verdicts", "candidates", 0, "envs");
+}
+
+void
+results_stats_run(json_t *st, const struct run *r)
+{
+	json_t *env = sub(sub(st, "envs"), r->env != NULL ? r->env : "?");
+
+	add_num(st, "runs", 1);
+	add_num(st, "run_wall_ms", (double)r->wall_ms);
+	add_num(sub(st, "verdicts"), r->verdict != NULL ? r->verdict : "?", 1);
+	add_num(env, "runs", 1);
+	add_num(env, "wall_ms", (double)r->wall_ms);
+	add_num(sub(env, "toolchains"), r->toolchain != NULL &&
+	    *r->toolchain != '\0' ? r->toolchain : "(none)", 1);
+}
+
+char *
+results_stats_path(const char *results)
+{
+	return xasprintf("%s.stats.json", results);
+}
+
+int
+results_stats_write(const char *results, json_t *st, const char *slice,
+    const char *sha, size_t candidates, long long started, double wall_s,
+    double cpu_s, struct err *err)
+{
+	char host[256] = "", *path, *txt;
+	int rc;
+
+	gethostname(host, sizeof host - 1);
+	json_object_set_new(st, "assay_stats", json_integer(1));
+	json_object_set_new(st, "slice", json_string(slice));
+	json_object_set_new(st, "slice_sha256", json_string(sha));
+	json_object_set_new(st, "host", codec_str(host));
+	json_object_set_new(st, "candidates", json_integer((json_int_t)
+	    candidates));
+	json_object_set_new(st, "started", json_integer(started));
+	json_object_set_new(st, "wall_s", json_real(wall_s));
+	json_object_set_new(st, "cpu_s", json_real(cpu_s));
+	txt = json_dumps(st, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(st);
+	path = results_stats_path(results);
+	rc = atomic_write(path, txt, err);
+	free(path);
+	free(txt);
+	return rc;
+}
+
+int
+results_stats_sum(json_t *total, const char *path, struct err *err)
+{
+	json_error_t je;
+	json_t *o = json_load_file(path, 0, &je), *hosts, *h;
+
+	if (o == NULL)
+		return err_set(err, "%s:%d: %s", path, je.line, je.text);
+	if (!json_is_integer(json_object_get(o, "assay_stats"))) {
+		json_decref(o);
+		return err_set(err, "%s: not a slice's stats file (no"
+		    " assay_stats)", path);
+	}
+	/* The start, the sha and the host are the slice's own. */
+	json_object_del(o, "assay_stats");
+	json_object_del(o, "started");
+	add_num(total, "slices", 1);
+	add_tree(total, o);
+	hosts = json_object_get(total, "hosts");
+	if (!json_is_array(hosts)) {
+		hosts = json_array();
+		json_object_set_new(total, "hosts", hosts);
+	}
+	h = json_object_get(o, "host");
+	if (json_is_string(h)) {
+		size_t i;
+		json_t *v;
+		int seen = 0;
+
+		json_array_foreach(hosts, i, v)
+			seen |= json_equal(v, h);
+		if (!seen)
+			json_array_append(hosts, h);
+	}
+	json_decref(o);
+	return 0;
+}
+
+int
 results_file_sha256(const char *path, char *hex, struct err *err)
 {
 	struct hash_ctx *h;

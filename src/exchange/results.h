@@ -123,6 +123,50 @@ int	results_parse(const char *line, size_t len, struct run *out,
  * string, caller frees. */
 char	*results_marker_path(const char *results);
 
+/*
+ * Does the completion marker at marker say its slice is the one whose
+ * sha256 the manifest gives (sha)?  1 yes; 0 when it is missing,
+ * unreadable or of another slice.
+ */
+int	results_marker_ok(const char *marker, const char *sha);
+
+/*
+ * Per-slice statistics, as datatrove keeps one stats file per task and
+ * sums them at the end: verify --input writes "<results>.stats.json"
+ * beside its results file when the slice is complete, and merge --shards
+ * sums those of the slices it merges (docs/formats.md, "Slice
+ * statistics").  They are a report, not runs: nothing of them goes into
+ * the database, and they carry no MAC.
+ *
+ * A stats object is a JSON object; results_stats_run() counts one run
+ * into it: "runs", "verdicts" {VERDICT: n}, "run_wall_ms", and per env
+ * "envs" {ENV: {"runs", "wall_ms", "toolchains" {IDENTITY: runs}}}.
+ */
+json_t	*results_stats_new(void);
+void	 results_stats_run(json_t *st, const struct run *r);
+
+/* "<results>.stats.json".  New string, caller frees. */
+char	*results_stats_path(const char *results);
+
+/*
+ * Complete st (consumed) with the slice (its path and sha256), the
+ * candidates it holds, the host, the start (Unix seconds) and the wall
+ * and CPU seconds the task took (its own and its children's: the
+ * toolchains), and write it atomically to results_stats_path(results).
+ * 0 or -1 with err.
+ */
+int	results_stats_write(const char *results, json_t *st, const char *slice,
+	    const char *sha, size_t candidates, long long started,
+	    double wall_s, double cpu_s, struct err *err);
+
+/*
+ * Add the stats file at path into total (an object; sums of every
+ * number, "verdicts", "envs" and "toolchains" merged, "slices" counted,
+ * the hosts listed).  0, or -1 with err (a file missing or not a stats
+ * file).
+ */
+int	results_stats_sum(json_t *total, const char *path, struct err *err);
+
 /* sha256 of the file at path, read in chunks, into hex (65 bytes).  0 or
  * -1 with err. */
 int	results_file_sha256(const char *path, char *hex, struct err *err);

@@ -58,11 +58,13 @@ endpoint_public(const char *url)
 	    (int)(end - host), host);
 }
 
-/* extra.generation of one answer.  New reference. */
+/* extra.generation of answer k of reply r; with_usage: the response's
+ * usage and cost go on this record.  New reference. */
 static json_t *
 generation_json(const struct gen_ctx *g, json_t *messages,
-    const struct model_reply *r, int round)
+    const struct model_reply *r, size_t k, int with_usage, int round)
 {
+	const struct model_answer *a = &r->answers[k];
 	json_t *gen = json_object(), *params = json_object(), *usage;
 	char name[128], *ep = NULL;
 
@@ -79,21 +81,40 @@ generation_json(const struct gen_ctx *g, json_t *messages,
 		json_object_set_new(params, "temperature",
 		    json_real(g->cfg->temperature));
 	if (g->cfg->max_tokens > 0)
-		json_object_set_new(params, "max_tokens",
+		json_object_set_new(params, g->cfg->completion_tokens_param ?
+		    "max_completion_tokens" : "max_tokens",
 		    json_integer(g->cfg->max_tokens));
+	if (r->n_asked > 1)
+		json_object_set_new(params, "n", json_integer(r->n_asked));
 	json_object_set_new(gen, "params", params);
 	json_object_set(gen, "request", messages);
-	json_object_set_new(gen, "answer", codec_text(r->text,
-	    strlen(r->text)));
-	json_object_set_new(gen, "finish_reason", r->finish != NULL ?
-	    json_string(r->finish) : json_null());
+	json_object_set_new(gen, "answer", codec_text(a->text,
+	    strlen(a->text)));
+	if (a->refusal != NULL)
+		json_object_set_new(gen, "refusal", codec_text(a->refusal,
+		    strlen(a->refusal)));
+	json_object_set_new(gen, "finish_reason", a->finish != NULL ?
+	    json_string(a->finish) : json_null());
+	json_object_set_new(gen, "served_model", r->served != NULL ?
+	    codec_str(r->served) : json_null());
+	json_object_set_new(gen, "response_id", r->id != NULL ?
+	    codec_str(r->id) : json_null());
+	json_object_set_new(gen, "choice", json_integer((json_int_t)k));
 	usage = json_object();
-	if (r->prompt_tokens >= 0)
-		json_object_set_new(usage, "prompt_tokens",
-		    json_integer(r->prompt_tokens));
-	if (r->completion_tokens >= 0)
-		json_object_set_new(usage, "completion_tokens",
-		    json_integer(r->completion_tokens));
+	if (with_usage) {
+		static const char *const names[] = { "prompt_tokens",
+		    "completion_tokens", "cached_tokens", "reasoning_tokens" };
+		const int64_t v[] = { r->prompt_tokens, r->completion_tokens,
+		    r->cached_tokens, r->reasoning_tokens };
+
+		for (size_t i = 0; i < 4; i++)
+			if (v[i] >= 0)
+				json_object_set_new(usage, names[i],
+				    json_integer(v[i]));
+		if (r->cost_usd >= 0)
+			json_object_set_new(gen, "cost_usd",
+			    json_real(r->cost_usd));
+	}
 	json_object_set_new(gen, "usage", usage);
 	json_object_set_new(gen, "latency_ms", json_integer(r->latency_ms));
 	json_object_set_new(gen, "attempts", json_integer(r->attempts));
@@ -112,10 +133,11 @@ report_id(struct gen_report *rep, const char *id, int added)
 	rep->ids[rep->nids++] = xstrdup(id);
 }
 
-/* One job of a batch: where its answer goes. */
+/* One job of a batch: where its answers go. */
 struct job {
 	char	*task_id, *lang, *parent;	/* parent NULL: direct */
 	int	 round;
+	int	 want;		/* answers to ask for, >= 1 */
 	json_t	*messages;
 };
 
@@ -129,15 +151,20 @@ job_release(struct job *j)
 }
 
 /*
- * Record one answer (r) of job j as an attempt of the candidate cand_id,
- * or a request that got none (r NULL, why in e).  0 or -1 (store).
+ * Record an answer of job j (answer k of reply r) as an attempt of the
+ * candidate cand_id, or one that made none (cand_id NULL, why in error);
+ * r NULL: a request that got no answer.  A response's usage and latency
+ * go on the attempt of its first answer (k == 0), so that the
+ * statistics count each request once.  0 or -1 (store).
  */
 static int
 attempt_add(struct gen_ctx *g, const struct job *j, const char *cand_id,
-    const struct model_reply *r, const struct err *e, struct err *err)
+    const struct model_reply *r, size_t k, const char *error,
+    struct err *err)
 {
 	struct store_attempt a = { 0 };
 	char name[128];
+	int first = r != NULL && k == 0;
 
 	a.task_id = j->task_id;
 	a.cand_id = cand_id;
@@ -145,11 +172,155 @@ attempt_add(struct gen_ctx *g, const struct job *j, const char *cand_id,
 	a.model = model_name(g->cfg, name, sizeof name);
 	a.kind = j->parent != NULL ? "repair" : "direct";
 	a.round = j->round;
-	a.prompt_tokens = r != NULL ? r->prompt_tokens : -1;
-	a.completion_tokens = r != NULL ? r->completion_tokens : -1;
-	a.latency_ms = r != NULL ? r->latency_ms : 0;
-	a.error = r == NULL && e != NULL ? e->msg : NULL;
+	a.prompt_tokens = first ? r->prompt_tokens : -1;
+	a.completion_tokens = first ? r->completion_tokens : -1;
+	a.latency_ms = first ? r->latency_ms : 0;
+	a.error = cand_id == NULL ? error : NULL;
 	return store_attempt_add(g->st, &a, err);
+}
+
+/* One answer that made no candidate: counted, with why. */
+static void
+report_failed(struct gen_report *rep, const struct job *j, const char *why)
+{
+	if (rep->failed == 0)
+		snprintf(rep->first_error, sizeof rep->first_error, "%s", why);
+	rep->errors = xreallocarray(rep->errors, rep->failed + 1,
+	    sizeof *rep->errors);
+	rep->errors[rep->failed++] = j->parent != NULL ? xasprintf("%s (repair"
+	    " of %s): %s", j->task_id, j->parent, why) : xasprintf("%s: %s",
+	    j->task_id, why);
+}
+
+/* Is s only white space (or empty)? */
+static int
+blank(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+			return 0;
+	return 1;
+}
+
+/* A response's figures into the report, once per response. */
+static void
+report_reply(struct gen_report *rep, const struct model_reply *r)
+{
+	rep->requests++;
+	if (r->prompt_tokens > 0)
+		rep->prompt_tokens += r->prompt_tokens;
+	if (r->completion_tokens > 0)
+		rep->completion_tokens += r->completion_tokens;
+	if (r->cached_tokens > 0)
+		rep->cached_tokens += r->cached_tokens;
+	if (r->reasoning_tokens > 0)
+		rep->reasoning_tokens += r->reasoning_tokens;
+	if (r->cost_usd >= 0) {
+		rep->cost_usd += r->cost_usd;
+		rep->priced++;
+	}
+	rep->latency_ms += r->latency_ms;
+}
+
+/*
+ * Store answer k of reply r of job j as a candidate.  *usage_left: the
+ * response's usage is still to be recorded (it goes on the first new
+ * candidate).  0, or -1 when the store fails (err).
+ */
+static int
+store_answer(struct gen_ctx *g, const struct job *j,
+    const struct model_reply *r, size_t k, int *usage_left,
+    struct gen_report *rep, struct err *err)
+{
+	const struct model_answer *a = &r->answers[k];
+	struct candidate c = { 0 };
+	struct err serr;
+	char name[128];
+	const char *origin = model_name(g->cfg, name, sizeof name);
+	json_t *extra;
+	int inserted = 0, stored, ret = 0;
+
+	if (r->redacted > 0) {
+		/* An endpoint that echoed its request: the answer is not
+		 * code of the model's, and it held the key. */
+		char *why = xasprintf("the answer holds the API key of %s (%zu"
+		    " time%s, redacted); not stored: does the endpoint echo"
+		    " its request?", g->cfg->key_env != NULL ?
+		    g->cfg->key_env : "the generator", r->redacted,
+		    r->redacted == 1 ? "" : "s");
+
+		report_failed(rep, j, why);
+		ret = attempt_add(g, j, NULL, r, k, why, err);
+		free(why);
+		return ret;
+	}
+	if (a->refusal == NULL && blank(a->text)) {
+		/* No code and no refusal: a reasoning model that spent its
+		 * budget thinking, or a server that answered nothing. */
+		char spent[64] = "";
+		char *why;
+
+		if (r->reasoning_tokens > 0)
+			snprintf(spent, sizeof spent, ", %lld reasoning tokens",
+			    (long long)r->reasoning_tokens);
+		why = xasprintf("empty answer (finish_reason %s%s): no"
+		    " candidate%s", a->finish != NULL ? a->finish : "none",
+		    spent, a->finish != NULL && strcmp(a->finish, "length") ==
+		    0 ? "; raise max-tokens" : "");
+		report_failed(rep, j, why);
+		ret = attempt_add(g, j, NULL, r, k, why, err);
+		free(why);
+		return ret;
+	}
+	extra = json_pack("{s:o}", "generation", generation_json(g,
+	    j->messages, r, k, *usage_left, j->round));
+	c.task_id = xstrdup(j->task_id);
+	c.origin = xstrdup(origin);
+	c.kind = xstrdup(j->parent != NULL ? "repair" : "direct");
+	c.lang = xstrdup(j->lang);
+	c.parent = xstrdup(j->parent);
+	c.source = j->parent != NULL ? xasprintf("repair of %s by %s, round"
+	    " %d", j->parent, origin, j->round) : xasprintf("generated by %s",
+	    origin);
+	/* A refusal is no code: the candidate is empty, and verifying
+	 * it is a format failure (the refusal is in the record). */
+	c.code = xstrdup(a->refusal != NULL ? "" : a->text);
+	c.code_len = strlen(c.code);
+	c.extra = json_dumps(extra, JSON_COMPACT);
+	json_decref(extra);
+	hash_sha256(c.code, c.code_len, c.code_hash);
+	stored = j->parent != NULL ? g->store_repair(g, &c, &inserted,
+	    &serr) : store_candidate_add(g->st, &c, &inserted, &serr);
+	if (stored == 1) {
+		/* The failed code handed back: no repair, and the chain
+		 * ends here; the sample is the parent's code. */
+		rep->duplicates++;
+		ret = attempt_add(g, j, j->parent, r, k, NULL, err);
+	} else if (stored < 0) {
+		*err = serr;
+		ret = -1;
+	} else {
+		char *detail = xasprintf("%s by %s", c.kind, origin);
+
+		/* every sample, also one whose code was stored */
+		if (attempt_add(g, j, c.id, r, k, NULL, err) < 0)
+			ret = -1;
+		report_id(rep, c.id, inserted);
+		if (inserted) {
+			rep->added++;
+			*usage_left = 0;
+		} else {
+			rep->duplicates++;
+		}
+		rep->refusals += a->refusal != NULL;
+		/* a repair is journalled by store_repair */
+		if (inserted && j->parent == NULL && store_event_add(g->st,
+		    g->by, "generate", c.id, detail, err) < 0)
+			ret = -1;
+		free(detail);
+	}
+	candidate_release(&c);
+	return ret;
 }
 
 /* Ask every job, then store each answer.  0 or -1 (store). */
@@ -158,111 +329,42 @@ run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
     struct gen_report *rep, struct err *err)
 {
 	json_t **msgs = xcalloc(n ? n : 1, sizeof *msgs);
-	struct model_reply *out = xcalloc(n ? n : 1, sizeof *out);
+	int *want = xcalloc(n ? n : 1, sizeof *want);
+	struct model_replies *out = xcalloc(n ? n : 1, sizeof *out);
 	int *rc = xcalloc(n ? n : 1, sizeof *rc);
 	struct err *errs = xcalloc(n ? n : 1, sizeof *errs);
-	char name[128];
-	const char *origin = model_name(g->cfg, name, sizeof name);
 	int ret = 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		msgs[i] = jobs[i].messages;
-	rep->asked += n;
-	model_chat_many(g->cfg, msgs, n, g->jobs, out, rc, errs, g->progress,
-	    g->arg);
+		want[i] = jobs[i].want;
+		rep->asked += (size_t)jobs[i].want;
+	}
+	model_chat_many(g->cfg, msgs, want, n, g->jobs, out, rc, errs,
+	    g->progress, g->arg);
 	for (size_t i = 0; i < n && ret == 0; i++) {
-		struct candidate c = { 0 };
-		struct err serr;
-		json_t *extra;
-		int inserted = 0, stored;
+		for (size_t v = 0; v < out[i].nv && ret == 0; v++) {
+			const struct model_reply *r = &out[i].v[v];
+			int usage_left = 1;
 
-		if (rc[i] == 0 && out[i].redacted > 0) {
-			/* An endpoint that echoed its request: the answer
-			 * is not code of the model's, and it held the key. */
-			err_set(&errs[i], "the answer holds the API key of %s"
-			    " (%zu time%s, redacted); not stored: does the"
-			    " endpoint echo its request?", g->cfg->key_env !=
-			    NULL ? g->cfg->key_env : "the generator",
-			    out[i].redacted, out[i].redacted == 1 ? "" : "s");
-			rc[i] = -1;
+			report_reply(rep, r);
+			for (size_t k = 0; k < r->nanswers && ret == 0; k++)
+				ret = store_answer(g, &jobs[i], r, k,
+				    &usage_left, rep, err);
 		}
-		if (rc[i] != 0) {
-			if (attempt_add(g, &jobs[i], NULL, NULL, &errs[i],
-			    err) < 0)
-				ret = -1;
-			if (rep->failed == 0)
-				snprintf(rep->first_error,
-				    sizeof rep->first_error, "%s",
-				    errs[i].msg);
-			rep->errors = xreallocarray(rep->errors,
-			    rep->failed + 1, sizeof *rep->errors);
-			rep->errors[rep->failed++] = jobs[i].parent != NULL ?
-			    xasprintf("%s (repair of %s): %s", jobs[i].task_id,
-			    jobs[i].parent, errs[i].msg) : xasprintf("%s: %s",
-			    jobs[i].task_id, errs[i].msg);
-			continue;
-		}
-		extra = json_pack("{s:o}", "generation", generation_json(g,
-		    msgs[i], &out[i], jobs[i].round));
-		c.task_id = xstrdup(jobs[i].task_id);
-		c.origin = xstrdup(origin);
-		c.kind = xstrdup(jobs[i].parent != NULL ? "repair" : "direct");
-		c.lang = xstrdup(jobs[i].lang);
-		c.parent = xstrdup(jobs[i].parent);
-		c.source = jobs[i].parent != NULL ? xasprintf("repair of %s by"
-		    " %s, round %d", jobs[i].parent, origin, jobs[i].round) :
-		    xasprintf("generated by %s", origin);
-		c.code = xstrdup(out[i].text);
-		c.code_len = strlen(out[i].text);
-		c.extra = json_dumps(extra, JSON_COMPACT);
-		json_decref(extra);
-		hash_sha256(c.code, c.code_len, c.code_hash);
-		stored = jobs[i].parent != NULL ? g->store_repair(g, &c,
-		    &inserted, &serr) : store_candidate_add(g->st, &c,
-		    &inserted, &serr);
-		if (stored == 1) {
-			/* The failed code handed back: no repair, and the
-			 * chain ends here; the sample is the parent's code. */
-			if (attempt_add(g, &jobs[i], jobs[i].parent, &out[i],
-			    NULL, err) < 0)
-				ret = -1;
-			rep->duplicates++;
-			candidate_release(&c);
-			continue;
-		}
-		if (stored < 0) {
-			*err = serr;
+		/* The answers a failed request left unasked; the request
+		 * is an attempt that got none. */
+		for (size_t k = out[i].answers; rc[i] != 0 &&
+		    k < (size_t)jobs[i].want; k++)
+			report_failed(rep, &jobs[i], errs[i].msg);
+		if (rc[i] != 0 && ret == 0 && attempt_add(g, &jobs[i], NULL,
+		    NULL, 0, errs[i].msg, err) < 0)
 			ret = -1;
-		} else {
-			char *detail = xasprintf("%s by %s", c.kind, origin);
-
-			/* every sample, also one whose code was stored */
-			if (attempt_add(g, &jobs[i], c.id, &out[i], NULL,
-			    err) < 0)
-				ret = -1;
-			report_id(rep, c.id, inserted);
-			if (inserted)
-				rep->added++;
-			else
-				rep->duplicates++;
-			if (out[i].prompt_tokens > 0)
-				rep->prompt_tokens += out[i].prompt_tokens;
-			if (out[i].completion_tokens > 0)
-				rep->completion_tokens +=
-				    out[i].completion_tokens;
-			rep->latency_ms += out[i].latency_ms;
-			/* a repair is journalled by store_repair */
-			if (inserted && jobs[i].parent == NULL &&
-			    store_event_add(g->st, g->by, "generate", c.id,
-			    detail, err) < 0)
-				ret = -1;
-			free(detail);
-		}
-		candidate_release(&c);
 	}
 	for (size_t i = 0; i < n; i++)
-		model_reply_release(&out[i]);
+		model_replies_release(&out[i]);
 	free(msgs);
+	free(want);
 	free(out);
 	free(rc);
 	free(errs);
@@ -326,12 +428,16 @@ gen_direct(struct gen_ctx *g, char **task_ids, size_t n, int samples,
 		}
 		sys = export_system_prompt(&t, lang);
 		req = export_requirement(&t);
-		for (int k = 0; k < samples; k++) {
+		/* One request asks every sample with "n" (the generator
+		 * asks again for what a server's reply lacks), else one
+		 * request a sample. */
+		for (int k = 0; k < (g->cfg->use_n ? 1 : samples); k++) {
 			struct job *j = &jobs[nj++];
 
 			j->task_id = xstrdup(t.id);
 			j->lang = xstrdup(lang);
 			j->round = 0;
+			j->want = g->cfg->use_n ? samples : 1;
 			j->messages = json_array();
 			add_msg(j->messages, "system", sys, strlen(sys));
 			add_msg(j->messages, "user", req, strlen(req));
@@ -437,6 +543,7 @@ gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
 		j->lang = xstrdup(c.lang);
 		j->parent = xstrdup(c.id);
 		j->round = round;
+		j->want = 1;
 		j->messages = m;
 		candidate_release(&c);
 	}
@@ -518,15 +625,17 @@ gen_row(const struct store_gen_row *r, void *arg)
 		return 0;
 	s = stat_of(a, r->model);
 	s->requests++;
+	/* Tokens spent count also where the answer made no candidate (an
+	 * empty answer of a reasoning model used its budget). */
+	if (r->prompt_tokens > 0)
+		s->prompt_tokens += r->prompt_tokens;
+	if (r->completion_tokens > 0)
+		s->completion_tokens += r->completion_tokens;
 	if (r->id == NULL) {
 		/* a request that got no answer: sent, but no sample */
 		s->failed++;
 		return 0;
 	}
-	if (r->prompt_tokens > 0)
-		s->prompt_tokens += r->prompt_tokens;
-	if (r->completion_tokens > 0)
-		s->completion_tokens += r->completion_tokens;
 	s->latency_ms += r->latency_ms;
 	if (cand_kind_from_name(r->kind) == KIND_REPAIR) {
 		int k = r->round < 1 ? 0 : r->round > GEN_ROUNDS_MAX ?

@@ -15,9 +15,18 @@
  * failed candidate), and under extra.generation the model, the
  * generator (endpoint URL without credentials or query, or "command"),
  * the parameters, the request's messages, the raw answer, finish
- * reason, token usage, latency, tries, the repair round and the time.
- * The API key is in none of it.  A request that fails makes no
- * candidate.  A direct answer is stored here and journalled as
+ * reason, the model that served it, the response's id and the choice,
+ * token usage (cached and reasoning tokens where reported) and its cost
+ * from the price table, latency, tries, the repair round and the time.
+ * A response of n choices is one request: its usage and cost go on the
+ * record of its first answer stored as a new candidate, so that a sum
+ * over records counts each request once.  The API key is in none of
+ * it.  A request that fails makes no candidate, and neither does an
+ * empty answer (a reasoning model that spent its tokens before
+ * answering: finish_reason "length"), which is counted as failed.  A
+ * refusal (content null, message.refusal set) is a candidate with no
+ * code and the refusal under extra.generation.refusal: verified, it
+ * fails as a `format` failure, subcategory `refusal` (triage.h).  A direct answer is stored here and journalled as
  * "generate" by the person who ran the command.  A repair answer is
  * handed to the caller's store_repair, the decision layer's one rule for
  * every repair (app/decide.h, decide_repair_make(): it lies above this
@@ -69,13 +78,20 @@ struct gen_report {
 	char	  first_error[ERR_MSG_MAX];	/* of the first failed request */
 	char	**errors;	/* each failed request: "TASK[ (repair of ID)]: why" */
 	int64_t	  prompt_tokens, completion_tokens;	/* reported sums */
+	int64_t	  cached_tokens, reasoning_tokens;	/* reported sums */
+	double	  cost_usd;	/* sum over priced responses */
+	size_t	  priced;	/* responses with a cost */
+	size_t	  requests;	/* responses received */
+	size_t	  refusals;	/* answers that were refusals */
 	int64_t	  latency_ms;	/* sum over answered requests */
 };
 
 void	gen_report_release(struct gen_report *r);	/* NULL-safe */
 
 /*
- * Ask for samples (>= 1) direct candidates of each of the n tasks.
+ * Ask for samples (>= 1) direct candidates of each of the n tasks: one
+ * request per task with "n" when g->cfg->use_n (model.h), else one
+ * request per sample.
  * 0 (rep filled; failed requests are counted there, with the first
  * error), or -1 with err when the store fails.
  */

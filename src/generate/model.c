@@ -31,6 +31,7 @@ model_cfg_init(struct model_cfg *cfg)
 	cfg->temperature = -1;
 	cfg->timeout_s = 120;
 	cfg->retries = 4;
+	cfg->use_n = 1;
 }
 
 void
@@ -42,6 +43,9 @@ model_cfg_release(struct model_cfg *cfg)
 	free(cfg->command);
 	free(cfg->model);
 	free(cfg->key_env);
+	for (size_t i = 0; i < cfg->nprices; i++)
+		free(cfg->prices[i].model);
+	free(cfg->prices);
 	model_cfg_init(cfg);
 }
 
@@ -64,6 +68,37 @@ set_str(char **dst, const char *v)
 {
 	free(*dst);
 	*dst = xstrdup(v);
+}
+
+/* "MODEL INPUT CACHED OUTPUT" into the price table (a row for MODEL
+ * already there is replaced).  0, or -1 with err. */
+static int
+price_line(struct model_cfg *cfg, const char *v, struct err *err)
+{
+	char model[256], a[64], b[64], c[64], extra[2];
+	double d[3];
+	struct model_price *p = NULL;
+
+	if (sscanf(v, "%255s %63s %63s %63s %1s", model, a, b, c,
+	    extra) != 4 || parse_num(a, 0, 1e6, &d[0]) < 0 ||
+	    parse_num(b, 0, 1e6, &d[1]) < 0 || parse_num(c, 0, 1e6,
+	    &d[2]) < 0)
+		return err_set(err, "generator price wants MODEL INPUT CACHED"
+		    " OUTPUT, three prices in US dollars per million tokens"
+		    " (prompt, cached prompt, completion), not '%s'", v);
+	for (size_t i = 0; i < cfg->nprices; i++)
+		if (strcmp(cfg->prices[i].model, model) == 0)
+			p = &cfg->prices[i];
+	if (p == NULL) {
+		cfg->prices = xreallocarray(cfg->prices, cfg->nprices + 1,
+		    sizeof *cfg->prices);
+		p = &cfg->prices[cfg->nprices++];
+		p->model = xstrdup(model);
+	}
+	p->input = d[0];
+	p->cached = d[1];
+	p->output = d[2];
+	return 0;
 }
 
 int
@@ -128,10 +163,29 @@ model_cfg_line(struct model_cfg *cfg, const char *line, struct err *err)
 			    " number of requests per second", v);
 		else
 			cfg->rate = d;
+	} else if (IS("max-tokens-param")) {
+		if (strcmp(v, "max_completion_tokens") == 0)
+			cfg->completion_tokens_param = 1;
+		else if (strcmp(v, "max_tokens") == 0)
+			cfg->completion_tokens_param = 0;
+		else
+			rc = err_set(err, "generator max-tokens-param: '%s' is"
+			    " neither max_completion_tokens nor max_tokens", v);
+	} else if (IS("n")) {
+		if (strcmp(v, "on") == 0)
+			cfg->use_n = 1;
+		else if (strcmp(v, "off") == 0)
+			cfg->use_n = 0;
+		else
+			rc = err_set(err, "generator n: '%s' is neither on nor"
+			    " off", v);
+	} else if (IS("price")) {
+		rc = price_line(cfg, v, err);
 	} else
 		rc = err_set(err, "unknown generator setting '%.*s' (endpoint,"
 		    " command, model, api-key-env, temperature, max-tokens,"
-		    " timeout, retries, rate)", (int)nlen, name);
+		    " max-tokens-param, n, price, timeout, retries, rate)",
+		    (int)nlen, name);
 #undef IS
 	free(val);
 	return rc;
@@ -225,13 +279,73 @@ model_reply_release(struct model_reply *r)
 {
 	if (r == NULL)
 		return;
-	free(r->text);
-	free(r->finish);
+	for (size_t i = 0; i < r->nanswers; i++) {
+		free(r->answers[i].text);
+		free(r->answers[i].refusal);
+		free(r->answers[i].finish);
+	}
+	free(r->answers);
+	free(r->id);
+	free(r->served);
 	memset(r, 0, sizeof *r);
 }
 
+void
+model_replies_release(struct model_replies *r)
+{
+	if (r == NULL)
+		return;
+	for (size_t i = 0; i < r->nv; i++)
+		model_reply_release(&r->v[i]);
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}
+
+static const struct model_price *
+price_of(const struct model_cfg *cfg, const char *name)
+{
+	for (size_t i = 0; name != NULL && i < cfg->nprices; i++)
+		if (strcmp(cfg->prices[i].model, name) == 0)
+			return &cfg->prices[i];
+	return NULL;
+}
+
+double
+model_cost(const struct model_cfg *cfg, const char *served, int64_t prompt,
+    int64_t cached, int64_t completion)
+{
+	const struct model_price *p = price_of(cfg, served);
+
+	if (p == NULL)
+		p = price_of(cfg, cfg->model);
+	if (p == NULL || prompt < 0 || completion < 0)
+		return -1;
+	if (cached < 0)
+		cached = 0;
+	if (cached > prompt)
+		cached = prompt;
+	return ((double)(prompt - cached) * p->input + (double)cached *
+	    p->cached + (double)completion * p->output) / 1e6;
+}
+
+/* Has a server refused "n" (HTTP 400 to a request that sent it)?  Then
+ * it is not sent again by this process. */
+static int n_refused;
+static pthread_mutex_t n_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int
+n_allowed(const struct model_cfg *cfg)
+{
+	int r;
+
+	pthread_mutex_lock(&n_lock);
+	r = cfg->use_n && !n_refused;
+	pthread_mutex_unlock(&n_lock);
+	return r;
+}
+
 json_t *
-model_request(const struct model_cfg *cfg, json_t *messages)
+model_request(const struct model_cfg *cfg, json_t *messages, int n)
 {
 	json_t *o = json_object();
 
@@ -242,8 +356,11 @@ model_request(const struct model_cfg *cfg, json_t *messages)
 		json_object_set_new(o, "temperature",
 		    json_real(cfg->temperature));
 	if (cfg->max_tokens > 0)
-		json_object_set_new(o, "max_tokens",
+		json_object_set_new(o, cfg->completion_tokens_param ?
+		    "max_completion_tokens" : "max_tokens",
 		    json_integer(cfg->max_tokens));
+	if (n > 1)
+		json_object_set_new(o, "n", json_integer(n));
 	return o;
 }
 
@@ -286,13 +403,37 @@ rate_wait(const struct model_cfg *cfg)
 	sleep_ms(at - now_ms());
 }
 
-/* A chat-completions response object into *out.  0, or -1 with err. */
+/* The integer at key of o, or -1. */
+static int64_t
+int_or_none(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? json_integer_value(v) : -1;
+}
+
+static char *
+str_or_null(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? xstrndup(json_string_value(v),
+	    json_string_length(v)) : NULL;
+}
+
+/*
+ * A chat-completions response object into *out: every choice, whose
+ * message has a content string or, refusing, a null content and a
+ * refusal string; the id, the model that served it and the usage.
+ * 0, or -1 with err.
+ */
 static int
 parse_response(const char *body, size_t len, struct model_reply *out,
     struct err *err)
 {
 	json_error_t je;
-	json_t *o = json_loadb(body, len, 0, &je), *ch, *msg, *c, *u, *f;
+	json_t *o = json_loadb(body, len, 0, &je), *ch, *v, *u;
+	size_t i;
 	int rc = -1;
 
 	if (o == NULL || !json_is_object(o)) {
@@ -301,24 +442,40 @@ parse_response(const char *body, size_t len, struct model_reply *out,
 		goto out;
 	}
 	ch = json_object_get(o, "choices");
-	msg = json_object_get(json_array_get(ch, 0), "message");
-	c = json_object_get(msg, "content");
-	if (!json_is_string(c)) {
+	if (json_array_size(ch) == 0) {
 		err_set(err, "malformed answer: no choices[0].message.content"
 		    " string");
 		goto out;
 	}
-	out->text = xstrndup(json_string_value(c), json_string_length(c));
-	f = json_object_get(json_array_get(ch, 0), "finish_reason");
-	out->finish = json_is_string(f) ? xstrdup(json_string_value(f)) :
-	    NULL;
+	out->answers = xcalloc(json_array_size(ch), sizeof *out->answers);
+	json_array_foreach(ch, i, v) {
+		json_t *msg = json_object_get(v, "message");
+		json_t *c = json_object_get(msg, "content");
+		json_t *r = json_object_get(msg, "refusal");
+		struct model_answer *a = &out->answers[out->nanswers];
+
+		if (!json_is_string(c) && !(json_is_null(c) &&
+		    json_is_string(r))) {
+			err_set(err, "malformed answer: choices[%zu].message"
+			    " has no content string (and no refusal)", i);
+			goto out;
+		}
+		a->text = json_is_string(c) ? xstrndup(json_string_value(c),
+		    json_string_length(c)) : xstrdup("");
+		a->refusal = json_is_string(c) ? NULL : str_or_null(msg,
+		    "refusal");
+		a->finish = str_or_null(v, "finish_reason");
+		out->nanswers++;
+	}
+	out->id = str_or_null(o, "id");
+	out->served = str_or_null(o, "model");
 	u = json_object_get(o, "usage");
-	out->prompt_tokens = json_is_integer(json_object_get(u,
-	    "prompt_tokens")) ? json_integer_value(json_object_get(u,
-	    "prompt_tokens")) : -1;
-	out->completion_tokens = json_is_integer(json_object_get(u,
-	    "completion_tokens")) ? json_integer_value(json_object_get(u,
-	    "completion_tokens")) : -1;
+	out->prompt_tokens = int_or_none(u, "prompt_tokens");
+	out->completion_tokens = int_or_none(u, "completion_tokens");
+	out->cached_tokens = int_or_none(json_object_get(u,
+	    "prompt_tokens_details"), "cached_tokens");
+	out->reasoning_tokens = int_or_none(json_object_get(u,
+	    "completion_tokens_details"), "reasoning_tokens");
 	rc = 0;
 out:
 	json_decref(o);
@@ -356,19 +513,20 @@ chat_url(const char *endpoint)
 }
 
 /*
- * One try over HTTP.  0 answered (out set), 1 retryable (err, *wait_s
- * the server's Retry-After or -1), -1 final (err).
+ * One try over HTTP.  0 answered (out set), 1 retryable (err, *wait_ms
+ * the wait the server asked for or -1), 2 the server refused the "n"
+ * the body sent (HTTP 400; err), -1 final (err).
  */
 static int
-try_http(const struct model_cfg *cfg, const char *body, size_t len,
-    struct model_reply *out, long *wait_s, struct err *err)
+try_http(const struct model_cfg *cfg, const char *body, size_t len, int n,
+    struct model_reply *out, long *wait_ms, struct err *err)
 {
 	struct http_response r;
 	const char *key = cfg->key_env != NULL ? getenv(cfg->key_env) : NULL;
 	char *url = chat_url(cfg->endpoint);
 	int rc;
 
-	*wait_s = -1;
+	*wait_ms = -1;
 	rc = http_post_json(url, key, body, len, cfg->timeout_s,
 	    cfg->timeout_s < 10 ? cfg->timeout_s : 10, &r, err);
 	free(url);
@@ -376,14 +534,15 @@ try_http(const struct model_cfg *cfg, const char *body, size_t len,
 		return 1;
 	if (r.status == 429 || r.status >= 500) {
 		http_error(&r, err);
-		*wait_s = r.retry_after_s;
+		*wait_ms = r.retry_after_ms;
 		http_response_release(&r);
 		return 1;
 	}
 	if (r.status != 200) {
 		http_error(&r, err);
+		rc = r.status == 400 && n > 1 ? 2 : -1;
 		http_response_release(&r);
-		return -1;
+		return rc;
 	}
 	rc = parse_response(r.body, r.len, out, err);
 	http_response_release(&r);
@@ -556,8 +715,12 @@ reap:
 		if (*s == '{' && parse_response(o.p, o.len, out, NULL) == 0) {
 			rc = 0;
 		} else {
-			out->text = xstrndup(buf_str(&o), o.len);
+			model_reply_release(out);
+			out->answers = xcalloc(1, sizeof *out->answers);
+			out->answers[0].text = xstrndup(buf_str(&o), o.len);
+			out->nanswers = 1;
 			out->prompt_tokens = out->completion_tokens = -1;
+			out->cached_tokens = out->reasoning_tokens = -1;
 		}
 	}
 	buf_release(&o);
@@ -565,18 +728,47 @@ reap:
 	return rc;
 }
 
+/* Secrets in the answers of out replaced; how many. */
+static size_t
+redact_reply(struct model_reply *out)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < out->nanswers; i++) {
+		struct model_answer *a = &out->answers[i];
+		char **fields[] = { &a->text, &a->refusal };
+
+		for (size_t f = 0; f < 2; f++) {
+			size_t n, count;
+			char *r;
+
+			if (*fields[f] == NULL)
+				continue;
+			r = secret_redact(*fields[f], strlen(*fields[f]), &n,
+			    &count);
+			if (r != NULL) {
+				free(*fields[f]);
+				*fields[f] = r;
+				total += count;
+			}
+		}
+		if (a->finish != NULL)
+			total += secret_redact_in(a->finish,
+			    strlen(a->finish) + 1);
+	}
+	return total;
+}
+
 int
-model_chat(const struct model_cfg *cfg, json_t *messages,
+model_chat(const struct model_cfg *cfg, json_t *messages, int n,
     struct model_reply *out, struct err *err)
 {
-	json_t *req = model_request(cfg, messages);
-	char *body = json_dumps(req, JSON_COMPACT);
-	size_t len = strlen(body);
 	int64_t backoff = 1000, t0;
-	long wait_s = -1;
-	int rc = -1;
+	long wait_ms = -1;
+	int rc = -1, sent_n;
+	char *body = NULL;
+	size_t len = 0;
 
-	json_decref(req);
 	memset(out, 0, sizeof *out);
 	/* The key is a secret wherever an answer or an error shows it. */
 	if (cfg->key_env != NULL)
@@ -584,21 +776,43 @@ model_chat(const struct model_cfg *cfg, json_t *messages,
 	/* A command that exits without reading its request, or a server
 	 * that closes early, must be an error, not the end of assay. */
 	signal(SIGPIPE, SIG_IGN);
+	sent_n = n > 1 && n_allowed(cfg) ? n : 1;
 	for (int attempt = 1; ; attempt++) {
+		if (body == NULL) {
+			json_t *req = model_request(cfg, messages, sent_n);
+
+			body = json_dumps(req, JSON_COMPACT);
+			len = strlen(body);
+			json_decref(req);
+		}
 		rate_wait(cfg);
 		t0 = now_ms();
+		model_reply_release(out);
 		if (cfg->command != NULL)
 			rc = try_command(cfg, body, len, out, err);
 		else
-			rc = try_http(cfg, body, len, out, &wait_s, err);
+			rc = try_http(cfg, body, len, sent_n, out, &wait_ms,
+			    err);
 		out->attempts = attempt;
 		out->latency_ms = now_ms() - t0;
+		if (rc == 2) {
+			/* "n" refused: the same request without it, at
+			 * once, and never again from this process. */
+			pthread_mutex_lock(&n_lock);
+			n_refused = 1;
+			pthread_mutex_unlock(&n_lock);
+			sent_n = 1;
+			free(body);
+			body = NULL;
+			continue;
+		}
 		if (rc <= 0 || attempt > cfg->retries)
 			break;
-		sleep_ms(wait_s >= 0 ? wait_s * 1000 : backoff);
+		sleep_ms(wait_ms >= 0 ? wait_ms : backoff);
 		if (backoff < 60000)
 			backoff *= 2;
 	}
+	out->n_asked = sent_n;
 	if (rc != 0) {
 		int attempts = out->attempts;
 
@@ -614,18 +828,10 @@ model_chat(const struct model_cfg *cfg, json_t *messages,
 		/* A server's message may quote the request's headers. */
 		secret_redact_in(err->msg, sizeof err->msg);
 	} else {
-		size_t n, count;
-		char *r = secret_redact(out->text, strlen(out->text), &n,
-		    &count);
-
-		if (r != NULL) {
-			free(out->text);
-			out->text = r;
-			out->redacted = count;
-		}
-		if (out->finish != NULL)
-			out->redacted += secret_redact_in(out->finish,
-			    strlen(out->finish) + 1);
+		out->redacted = redact_reply(out);
+		out->cost_usd = model_cost(cfg, out->served,
+		    out->prompt_tokens, out->cached_tokens,
+		    out->completion_tokens);
 	}
 	free(body);
 	return rc;
@@ -636,13 +842,46 @@ model_chat(const struct model_cfg *cfg, json_t *messages,
 struct pool {
 	const struct model_cfg	*cfg;
 	json_t			**messages;
-	struct model_reply	*out;
+	const int		*want;
+	struct model_replies	*out;
 	int			*rc;
 	struct err		*errs;
 	size_t			 n, next, done;
 	pthread_mutex_t		 lock;
 	pthread_cond_t		 cond;
 };
+
+/* Conversation i until it has its answers or a request fails. */
+static void
+ask(struct pool *p, size_t i)
+{
+	struct model_replies *r = &p->out[i];
+
+	memset(r, 0, sizeof *r);
+	p->rc[i] = 0;
+	while (r->answers < (size_t)p->want[i]) {
+		struct model_reply one;
+		int left = p->want[i] - (int)r->answers;
+
+		if (model_chat(p->cfg, p->messages[i], left, &one,
+		    &p->errs[i]) < 0) {
+			p->rc[i] = -1;
+			return;
+		}
+		if (one.nanswers > (size_t)left) {
+			/* More than asked: the rest are not ours. */
+			for (size_t k = (size_t)left; k < one.nanswers; k++) {
+				free(one.answers[k].text);
+				free(one.answers[k].refusal);
+				free(one.answers[k].finish);
+			}
+			one.nanswers = (size_t)left;
+		}
+		r->v = xreallocarray(r->v, r->nv + 1, sizeof *r->v);
+		r->v[r->nv++] = one;
+		r->answers += one.nanswers;
+	}
+}
 
 static void *
 worker(void *arg)
@@ -656,8 +895,7 @@ worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (i == p->n)
 			return NULL;
-		p->rc[i] = model_chat(p->cfg, p->messages[i], &p->out[i],
-		    &p->errs[i]);
+		ask(p, i);
 		pthread_mutex_lock(&p->lock);
 		p->done++;
 		pthread_cond_signal(&p->cond);
@@ -666,11 +904,11 @@ worker(void *arg)
 }
 
 size_t
-model_chat_many(const struct model_cfg *cfg, json_t **messages, size_t n,
-    int jobs, struct model_reply *out, int *rc, struct err *errs,
-    void (*progress)(size_t, size_t, void *), void *arg)
+model_chat_many(const struct model_cfg *cfg, json_t **messages,
+    const int *want, size_t n, int jobs, struct model_replies *out, int *rc,
+    struct err *errs, void (*progress)(size_t, size_t, void *), void *arg)
 {
-	struct pool p = { cfg, messages, out, rc, errs, n, 0, 0,
+	struct pool p = { cfg, messages, want, out, rc, errs, n, 0, 0,
 	    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
 	pthread_t *th;
 	size_t nth = jobs < 1 ? 1 : (size_t)jobs, started = 0, seen = 0,

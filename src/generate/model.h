@@ -2,10 +2,11 @@
  * model.h - the generator: any model endpoint that answers a chat.
  *
  * A generator is either an OpenAI-compatible chat-completions endpoint
- * (POST {"model", "messages", "temperature", "max_tokens"} to
- * .../chat/completions; the answer is choices[0].message.content and
- * usage.prompt_tokens / completion_tokens, as the OpenAI API reference
- * and llama.cpp's and vLLM's servers define them) or a command run with
+ * (POST {"model", "messages", "temperature", "max_tokens" or
+ * "max_completion_tokens", "n"} to .../chat/completions; each answer is
+ * choices[i].message.content, or its refusal, and usage.prompt_tokens /
+ * completion_tokens with their details, as the OpenAI API reference and
+ * llama.cpp's and vLLM's servers define them) or a command run with
  * `sh -c` that reads the same request JSON on its standard input and
  * writes the answer on its standard output: either such a response
  * object, or the answer's text itself.
@@ -19,9 +20,17 @@
  * the reply says how often (model_reply.redacted).
  *
  * Requests are retried with exponential backoff (1 s, 2 s, 4 s ... or
- * the server's Retry-After) on HTTP 429 and 5xx and on transport
- * errors, up to cfg->retries times; the rate limit spaces the starts of
- * requests at least 1/rate seconds apart across every thread.
+ * the wait the server asks for: retry-after-ms, else Retry-After) on
+ * HTTP 429 and 5xx and on transport errors, up to cfg->retries times;
+ * the rate limit spaces the starts of requests at least 1/rate seconds
+ * apart across every thread.
+ *
+ * Several samples of one conversation are asked in one request with
+ * "n" (cfg->use_n): a server that answers with fewer choices (one that
+ * ignores n) is asked again for the rest, and one that refuses n with
+ * HTTP 400 (llama.cpp's server: "Only one completion choice is
+ * allowed") is asked the same request without it, and for the rest of
+ * the process never with it again.
  */
 #ifndef ASSAY_MODEL_H
 #define ASSAY_MODEL_H
@@ -43,9 +52,28 @@ struct model_cfg {
 	long	 timeout_s;	/* per request, default 120 */
 	int	 retries;	/* extra tries on 429/5xx/transport, default 4 */
 	double	 rate;		/* requests started per second; 0: no limit */
+	int	 completion_tokens_param;	/* 1: send the limit as
+				 * max_completion_tokens (the OpenAI API's
+				 * name; max_tokens is deprecated there and
+				 * refused by its reasoning models), 0:
+				 * max_tokens (the default: llama.cpp, vLLM
+				 * and older servers read it) */
+	int	 use_n;		/* ask K samples in one request ("n"),
+				 * default 1 */
+	struct model_price *prices;	/* the price table, nprices rows */
+	size_t	 nprices;
 };
 
-/* Defaults: no generator, temperature unset, 120 s, 4 retries. */
+/* One row of the price table: US dollars per million tokens. */
+struct model_price {
+	char	*model;		/* a served or requested model name, exact */
+	double	 input;		/* prompt tokens not read from a cache */
+	double	 cached;	/* prompt tokens read from the cache */
+	double	 output;	/* completion tokens (reasoning included) */
+};
+
+/* Defaults: no generator, temperature unset, 120 s, 4 retries, n used,
+ * max_tokens, no prices. */
 void	model_cfg_init(struct model_cfg *cfg);
 void	model_cfg_release(struct model_cfg *cfg);	/* NULL-safe */
 
@@ -56,6 +84,10 @@ void	model_cfg_release(struct model_cfg *cfg);	/* NULL-safe */
  *	generator api-key-env OPENAI_API_KEY
  *	generator command llama-cli -m model.gguf --json
  *	generator temperature 0.2 | max-tokens N | timeout S | retries N | rate R
+ *	generator max-tokens-param max_completion_tokens | max_tokens
+ *	generator n on | off
+ *	generator price MODEL INPUT CACHED OUTPUT   (USD per 1M tokens;
+ *	                                            one line per model)
  * The value is the rest of the line.  Lines that do not start with
  * "generator" are ignored (0).  0, or -1 with err.
  */
@@ -83,47 +115,90 @@ int	model_cfg_check(const struct model_cfg *cfg, struct err *err);
  * the command's first word without its directory.  Borrowed or static. */
 const char *model_name(const struct model_cfg *cfg, char *buf, size_t n);
 
-/* One answer. */
+/* One answer of a reply (one choice of a chat-completions response). */
+struct model_answer {
+	char	*text;		/* the content, exactly as given; "" for a
+				 * refusal (owned) */
+	char	*refusal;	/* message.refusal when the model refused
+				 * (content null), else NULL (owned) */
+	char	*finish;	/* finish_reason, or NULL (owned) */
+};
+
+/* One response: its answers, what served it, what it cost. */
 struct model_reply {
-	char	*text;		/* the answer, exactly as given (owned) */
-	char	*finish;	/* finish_reason, or NULL */
+	struct model_answer *answers;	/* nanswers >= 1 on success */
+	size_t	 nanswers;
+	char	*id;		/* the response's id, or NULL */
+	char	*served;	/* the model that served it (its "model"),
+				 * or NULL */
 	int64_t	 prompt_tokens, completion_tokens;	/* -1: not reported */
+	int64_t	 cached_tokens;		/* usage.prompt_tokens_details.
+					 * cached_tokens, -1: not reported */
+	int64_t	 reasoning_tokens;	/* usage.completion_tokens_details.
+					 * reasoning_tokens, -1: not reported */
+	double	 cost_usd;	/* from the price table, -1: no price for
+				 * the model or no usage */
+	int	 n_asked;	/* the n sent (1: none) */
 	int64_t	 latency_ms;	/* of the try that answered */
 	int	 attempts;	/* tries made, >= 1 */
-	size_t	 redacted;	/* secrets replaced in text and finish:
-				 * the answer must not be kept */
+	size_t	 redacted;	/* secrets replaced in the answers' text,
+				 * refusal and finish: the answer must not
+				 * be kept */
 };
 
 void	model_reply_release(struct model_reply *r);	/* NULL-safe */
 
 /*
- * The request body for messages (a JSON array of {"role","content"},
- * borrowed): {"model", "messages", "temperature"?, "max_tokens"?}.
- * New reference.
+ * The cost in US dollars of prompt tokens (cached of them from the
+ * cache; < 0: none) and completion tokens, at the price-table row of
+ * served, else of cfg->model (exact names; either may be NULL); -1
+ * when neither has a row or a count is missing (< 0).
  */
-json_t	*model_request(const struct model_cfg *cfg, json_t *messages);
+double	model_cost(const struct model_cfg *cfg, const char *served,
+	    int64_t prompt, int64_t cached, int64_t completion);
 
 /*
- * Ask the generator once (with retries).  0 with *out, or -1 with err:
- * "HTTP 400: <message>", "timed out after 120 s", "malformed answer:
- * no choices[0].message.content", "command exited 3: <stderr tail>".
- * Secrets are redacted in out's text and finish reason and in err.
- * Thread-safe after http_init().  Sets SIGPIPE to be ignored (a
- * command that exits without reading its request is an error, not a
- * signal).
+ * The request body for messages (a JSON array of {"role","content"},
+ * borrowed): {"model", "messages", "temperature"?, "max_tokens" or
+ * "max_completion_tokens"?, "n"? (when n > 1)}.  New reference.
  */
-int	model_chat(const struct model_cfg *cfg, json_t *messages,
+json_t	*model_request(const struct model_cfg *cfg, json_t *messages, int n);
+
+/*
+ * Ask the generator once (with retries) for n >= 1 answers: n is sent
+ * when n > 1, cfg->use_n is set and the server has not refused it; the
+ * reply may hold fewer (or, from a server that ignores n, one).  0 with
+ * *out, or -1 with err: "HTTP 400: <message>", "timed out after 120 s",
+ * "malformed answer: no choices[0].message.content", "command exited 3:
+ * <stderr tail>".  Secrets are redacted in out's answers and in err.
+ * Thread-safe after http_init().  Sets SIGPIPE to be ignored (a command
+ * that exits without reading its request is an error, not a signal).
+ */
+int	model_chat(const struct model_cfg *cfg, json_t *messages, int n,
 	    struct model_reply *out, struct err *err);
 
+/* What one conversation of model_chat_many() got: its responses. */
+struct model_replies {
+	struct model_reply *v;	/* nv responses, in the order made */
+	size_t	 nv;
+	size_t	 answers;	/* answers in all of them */
+};
+
+void	model_replies_release(struct model_replies *r);	/* NULL-safe */
+
 /*
- * Ask n conversations, at most jobs (>= 1) at a time on worker threads.
- * rc[i] is 0 with out[i] set, or -1 with errs[i].  progress, when not
- * NULL, is called on the calling thread after each answer with the
- * number done so far.  Returns the number that failed.
+ * Ask n conversations for want[i] >= 1 answers each, at most jobs (>= 1)
+ * conversations at a time on worker threads: a conversation is asked
+ * again for the answers its replies lacked until it has want[i] or a
+ * request fails.  out[i] holds the responses got (even when a later one
+ * failed), rc[i] is 0 when out[i] has want[i] answers, else -1 with
+ * errs[i].  progress, when not NULL, is called on the calling thread
+ * after each conversation with the number done so far.  Returns the
+ * number that failed.
  */
 size_t	model_chat_many(const struct model_cfg *cfg, json_t **messages,
-	    size_t n, int jobs, struct model_reply *out, int *rc,
-	    struct err *errs, void (*progress)(size_t done, size_t n, void *),
-	    void *arg);
+	    const int *want, size_t n, int jobs, struct model_replies *out,
+	    int *rc, struct err *errs,
+	    void (*progress)(size_t done, size_t n, void *), void *arg);
 
 #endif

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "base/buf.h"
 #include "base/err.h"
 #include "envs/env.h"
@@ -359,6 +361,33 @@ unknown_modules(const struct run *r)
 	return b.len > 0 ? buf_detach(&b, NULL) : NULL;
 }
 
+/* Does c hold no code (nothing but white space)? */
+static int
+no_code(const struct candidate *c)
+{
+	for (size_t i = 0; i < c->code_len; i++)
+		if (c->code[i] != ' ' && c->code[i] != '\t' &&
+		    c->code[i] != '\n' && c->code[i] != '\r')
+			return 0;
+	return 1;
+}
+
+/*
+ * Was c a model's refusal: a generation record (generate.h) with a
+ * refusal?  It names the subcategory only: an empty candidate fails
+ * whatever its record says.
+ */
+static int
+refusal_of(const struct candidate *c)
+{
+	json_t *x = c->extra != NULL ? json_loads(c->extra, 0, NULL) : NULL;
+	int r = json_is_string(json_object_get(json_object_get(x,
+	    "generation"), "refusal"));
+
+	json_decref(x);
+	return r;
+}
+
 void
 triage_apply(const char *env, const struct candidate *c, const char *tops,
     struct run *r)
@@ -370,6 +399,19 @@ triage_apply(const char *env, const struct candidate *c, const char *tops,
 
 	if (!verdict_failed(r->verdict))
 		return;
+	/* No code at all: nothing to compile or run, whatever the env
+	 * says of an empty file (format wins, design.md section 3). */
+	if (no_code(c)) {
+		int refused = refusal_of(c);
+
+		set(&r->category, category_name(CATEGORY_FORMAT));
+		set(&r->subcategory, refused ? "refusal" : "no-code");
+		set(&r->evidence, refused ? "the model refused; the refusal is"
+		    " the generation record's (show)" : "the candidate holds"
+		    " no code");
+		r->evidence_line = 0;
+		return;
+	}
 	/* The modules the task expects: those tops() reads from its files,
 	 * else those the compile log could not find.  When neither names
 	 * one, the tool found every module the testbench instantiates: a

@@ -27,7 +27,9 @@
 
 /*
  * Refine r (a run of candidate c in env) when its verdict is fail or
- * timeout: format first, then a warning on a candidate line that
+ * timeout: format first (a candidate with no code at all is
+ * format/no-code, or format/refusal when its generation record holds
+ * the model's refusal), then a warning on a candidate line that
  * explains a functional failure.  tops: the module names the task
  * expects, space-separated, from the env's tops(); NULL: those r's
  * compile log could not find (Icarus Verilog's "Unknown module type:

@@ -886,6 +886,8 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	j->cand.code = xstrndup(c->code, c->code_len);
 	j->cand.code_len = c->code_len;
 	memcpy(j->cand.code_hash, c->code_hash, sizeof j->cand.code_hash);
+	/* Triage reads a generation record's refusal (triage.h). */
+	j->cand.extra = c->extra != NULL ? xstrdup(c->extra) : NULL;
 	if (j->missing != NULL || j->broken != NULL) {
 		j->t0 = now_ms();
 		j->started = (int64_t)time(NULL);

@@ -13,6 +13,11 @@
 #   exactly the sbatch calls the real submission makes.
 # - The campaign key: a manifest from another database is refused (its
 #   merge would refuse every run); one from before keys gets a key.
+# - Issue 25 item 8, what the stand-ins can show (210 runs it on a real
+#   Slurm): --shards 1500 is cut at MaxArraySize (scontrol) into arrays
+#   of indexes below it, each with the %N throttle; a campaign whose
+#   slices squeue lists as queued submits nothing again; a failed squeue
+#   submits nothing at all.
 . "$(dirname "$0")/lib.sh"
 need_data
 command -v jq >/dev/null || skip "no jq"
@@ -31,8 +36,22 @@ n=$(($(cat "$FAKE_N" 2>/dev/null || echo 100) + 1))
 echo $n >"$FAKE_N"
 echo "$n"
 SH
-chmod +x "$T/bin/sbatch"
+# squeue: prints $FAKE_QUEUE (lines of %F|%K|%j|%T), fails with
+# FAKE_SQUEUE_FAIL; scontrol show config: MaxArraySize $FAKE_MAXARRAY.
+cat >"$T/bin/squeue" <<'SH'
+#!/bin/sh
+[ -z "${FAKE_SQUEUE_FAIL:-}" ] || { echo "squeue: error: cannot connect" >&2; exit 1; }
+[ ! -f "${FAKE_QUEUE:-/nonexistent}" ] || cat "$FAKE_QUEUE"
+SH
+cat >"$T/bin/scontrol" <<'SH'
+#!/bin/sh
+{ for a in "$@"; do printf '%s\n' "$a"; done; echo --; } >>"$FAKE_SCONTROL_LOG"
+[ "$*" = "show config" ] && echo "MaxArraySize            = ${FAKE_MAXARRAY:-1001}"
+exit 0
+SH
+chmod +x "$T/bin/sbatch" "$T/bin/squeue" "$T/bin/scontrol"
 export PATH="$T/bin:$PATH" FAKE_LOG="$T/sbatch.log" FAKE_N="$T/sbatch.n"
+export FAKE_SCONTROL_LOG="$T/scontrol.log"
 
 "$ASSAY" --db "$DB" import "$DATA/verilog-eval-v1" >/dev/null || fail "import"
 
@@ -101,17 +120,76 @@ cmp "$T/dry.calls" "$FAKE_LOG" || fail "dry run and real run differ: $(diff "$T/
 expect_eq "sbatch calls" "$(grep -c '^--$' "$FAKE_LOG")" 2
 grep -qxF -- "$SA" "$FAKE_LOG" || fail "--sbatch-arg not passed whole"
 grep -qxF -- "$Q/merge.sbatch" "$FAKE_LOG" || fail "the merge script's path"
-grep -qx -- "--dependency=afterok:101" "$FAKE_LOG" || fail "dependency on the array"
+# The merge runs after the array however it ends, and is killed (not
+# left pending) should its dependency become invalid.
+grep -qx -- "--dependency=afterany:101" "$FAKE_LOG" || fail "dependency on the array"
+grep -qx -- "--kill-on-invalid-dep=yes" "$FAKE_LOG" || fail "--kill-on-invalid-dep"
+expect_eq "--requeue on every sbatch" "$(grep -cx -- "--requeue" "$FAKE_LOG")" 2
+tag=$(grep -o '^--job-name=assay-merge-[0-9a-f]*$' "$FAKE_LOG" | sed 's/.*-//')
+[ ${#tag} -eq 12 ] || fail "the campaign's tag: $(grep job-name "$FAKE_LOG")"
+grep -qx -- "--job-name=assay-verify-$tag-0" "$FAKE_LOG" || fail "the array's name"
 for f in PWNED2 PWNED3; do
 	[ ! -e "$T/$f" ] && [ ! -e "$f" ] || fail "a name ran a command ($f)"
 done
 echo "ok: --dry-run prints exactly what runs"
 
+# --- a second submission while the slices are queued ----------------------
+# squeue lists both slices' tasks and the merge as pending: nothing is
+# submitted twice.  With slice 1 alone queued, slice 0 is submitted and
+# the pending merge made to wait for both arrays (scontrol update).
+printf '101|0|assay-verify-%s-0|PENDING\n101|1|assay-verify-%s-0|PENDING\n102|N/A|assay-merge-%s|PENDING\n' \
+    "$tag" "$tag" "$tag" >"$T/queue"
+rm -f "$FAKE_LOG"
+FAKE_QUEUE=$T/queue "$ASSAY" --db "$DB" slurm "$Q" >"$T/again.out" 2>&1 || fail "again: $(cat "$T/again.out")"
+cat "$T/again.out"
+grep -q "nothing submitted: the 2 slices not complete are queued or running already (array job 101), and merge job 102 waits for them" \
+    "$T/again.out" || fail "again: $(cat "$T/again.out")"
+[ ! -e "$FAKE_LOG" ] || fail "sbatch was called again: $(cat "$FAKE_LOG")"
+# Another campaign's jobs (another tag) do not count.
+sed "s/$tag/000000000000/" "$T/queue" >"$T/queue.other"
+FAKE_QUEUE=$T/queue.other "$ASSAY" --db "$DB" slurm --dry-run "$Q" >"$T/other-q.out" 2>&1 ||
+    fail "other queue: $(cat "$T/other-q.out")"
+grep -q -- "--array=0-1 " "$T/other-q.out" || fail "another campaign's jobs counted: $(cat "$T/other-q.out")"
+grep -v '|0|' "$T/queue" >"$T/queue.one"
+: >"$FAKE_SCONTROL_LOG"
+FAKE_QUEUE=$T/queue.one "$ASSAY" --db "$DB" slurm "$Q" >"$T/one.out" 2>&1 || fail "one: $(cat "$T/one.out")"
+cat "$T/one.out"
+expect_eq "sbatch calls with slice 1 queued" "$(grep -c '^--$' "$FAKE_LOG")" 1
+grep -qx -- "--array=0" "$FAKE_LOG" || fail "slice 0 alone: $(cat "$FAKE_LOG")"
+grep -qx "Dependency=afterany:101:103" "$FAKE_SCONTROL_LOG" ||
+    fail "the pending merge not made to wait: $(cat "$FAKE_SCONTROL_LOG")"
+grep -qx "JobId=102" "$FAKE_SCONTROL_LOG" || fail "the merge's id"
+# A squeue that fails: nothing is submitted blind.
+rm -f "$FAKE_LOG"
+FAKE_SQUEUE_FAIL=1 "$ASSAY" --db "$DB" slurm "$Q" >"$T/sq.out" 2>&1
+expect_eq "exit when squeue fails" $? 2
+grep -q "squeue failed (exit 1): cannot see which slices are queued already; nothing submitted" "$T/sq.out" ||
+    fail "squeue failure: $(cat "$T/sq.out")"
+[ ! -e "$FAKE_LOG" ] || fail "sbatch was called blind"
+echo "ok: queued slices are not submitted twice"
+
+# --- 1500 slices, MaxArraySize 1001, --throttle 8 ---------------------------
+"$ASSAY" --db "$DB" export --format raw --shards 1500 -o "$T/big" >/dev/null || fail "export 1500"
+FAKE_MAXARRAY=1001 "$ASSAY" --db "$DB" slurm --dry-run --throttle 8 "$T/big" >"$T/big.out" 2>&1 ||
+    fail "1500: $(cat "$T/big.out")"
+expect_eq "arrays for 1500 slices" "$(grep -c '^JOB[0-9]*=\$(sbatch' "$T/big.out")" 2
+grep -q "^JOB1=.*--job-name=assay-verify-[0-9a-f]*-0 --array=0-1000%8 '$T/big/verify.sbatch' 0) &&\$" "$T/big.out" ||
+    fail "first array: $(head -n 1 "$T/big.out")"
+grep -q "^JOB2=.*--job-name=assay-verify-[0-9a-f]*-1001 --array=0-498%8 '$T/big/verify.sbatch' 1001) &&\$" "$T/big.out" ||
+    fail "second array: $(sed -n 2p "$T/big.out")"
+grep -q -- '--dependency=afterany:"${JOB1%%;\*}":"${JOB2%%;\*}" ' "$T/big.out" ||
+    fail "the merge after both: $(tail -n 1 "$T/big.out")"
+# The script verifies slice BASE + its index: task 498 of the second is
+# slice 1499.
+(cd "$T" && rm -f "$FAKE_LOG" && SLURM_ARRAY_TASK_ID=498 sh -x "$T/big/verify.sbatch" 1001 2>&1 | grep -q "slice-1499.jsonl") ||
+    fail "slice 1001 + 498"
+echo "ok: 1500 slices in arrays below MaxArraySize, throttled"
+
 # --- the campaign key ---------------------------------------------------
 expect_eq "manifest mode" "$(stat -c %a "$Q/manifest.json")" 600
 expect_eq "campaign key in the database" \
     "$(sqlite3 "$DB" "SELECT count(*) FROM results_key WHERE kind = 'campaign' AND id = '$(jq -r .results_key.id "$Q/manifest.json")' AND key = '$(jq -r .results_key.key "$Q/manifest.json")'")" 1
-grep -q "$(jq -r .results_key.key "$Q/manifest.json")" "$Q/verify.sbatch" "$Q/merge.sbatch" "$FAKE_LOG" &&
+grep -q "$(jq -r .results_key.key "$Q/manifest.json")" "$Q/verify.sbatch" "$Q/merge.sbatch" "$T/dry.calls" &&
     fail "the key is in a script or on a command line"
 # Shards of another database: their runs would all be refused.
 "$ASSAY" --db "$T/other.db" import "$DATA/verilog-eval-v1" >/dev/null || fail "import other"

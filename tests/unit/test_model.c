@@ -58,6 +58,120 @@ test_cfg_lines(void **state)
 	model_cfg_release(&c);
 }
 
+/* The limit's name, n and the price table (issue 25 item 7); the cost
+ * is worked by hand: 400 uncached prompt tokens at 2.50, 600 cached at
+ * 1.25 and 200 completion tokens at 10.00 US dollars per million are
+ * (1000 + 750 + 2000) / 1e6 = 0.00375. */
+static void
+test_cfg_endpoint_fields(void **state)
+{
+	struct model_cfg c;
+	struct err err;
+	json_t *msgs = json_array(), *req;
+
+	(void)state;
+	model_cfg_init(&c);
+	assert_int_equal(c.use_n, 1);
+	assert_int_equal(c.completion_tokens_param, 0);
+	assert_int_equal(model_cfg_line(&c, "generator max-tokens 512", &err),
+	    0);
+	req = model_request(&c, msgs, 3);
+	assert_int_equal(json_integer_value(json_object_get(req,
+	    "max_tokens")), 512);
+	assert_null(json_object_get(req, "max_completion_tokens"));
+	assert_int_equal(json_integer_value(json_object_get(req, "n")), 3);
+	json_decref(req);
+	assert_int_equal(model_cfg_line(&c,
+	    "generator max-tokens-param max_completion_tokens", &err), 0);
+	req = model_request(&c, msgs, 1);
+	assert_int_equal(json_integer_value(json_object_get(req,
+	    "max_completion_tokens")), 512);
+	assert_null(json_object_get(req, "max_tokens"));
+	assert_null(json_object_get(req, "n"));	/* n = 1 is not sent */
+	json_decref(req);
+	assert_int_equal(model_cfg_line(&c, "generator max-tokens-param x",
+	    &err), -1);
+	assert_int_equal(model_cfg_line(&c, "generator n off", &err), 0);
+	assert_int_equal(c.use_n, 0);
+	assert_int_equal(model_cfg_line(&c, "generator n 2", &err), -1);
+	/* The price table: exact names, the served model's row first. */
+	c.model = strdup("gpt-x");
+	assert_int_equal(model_cfg_line(&c,
+	    "generator price gpt-x-2026-01-01 2.50 1.25 10.00", &err), 0);
+	assert_int_equal(model_cfg_line(&c, "generator price gpt-x 1 0.5 4",
+	    &err), 0);
+	assert_int_equal(model_cfg_line(&c, "generator price gpt-x 1 0.5",
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "MODEL INPUT CACHED OUTPUT"));
+	assert_int_equal(model_cfg_line(&c, "generator price gpt-x 1 0.5 -4",
+	    &err), -1);
+	assert_int_equal(c.nprices, 2);
+	assert_true(fabs(model_cost(&c, "gpt-x-2026-01-01", 1000, 600, 200) -
+	    0.00375) < 1e-12);
+	/* Another snapshot: the requested model's row (42 + 84 = 126). */
+	assert_true(fabs(model_cost(&c, "gpt-x-2027", 42, -1, 21) -
+	    126e-6) < 1e-12);
+	/* No usage, or no row: no cost. */
+	assert_true(model_cost(&c, NULL, -1, -1, 21) < 0);
+	free(c.model);
+	c.model = strdup("other");
+	assert_true(model_cost(&c, "unknown", 42, 0, 21) < 0);
+	/* A row again replaces it. */
+	assert_int_equal(model_cfg_line(&c, "generator price gpt-x 2 1 8",
+	    &err), 0);
+	assert_int_equal(c.nprices, 2);
+	assert_true(fabs(model_cost(&c, "gpt-x", 1000000, 0, 0) - 2.0) <
+	    1e-12);
+	model_cfg_release(&c);
+	json_decref(msgs);
+}
+
+/* A command's chat-completions response: choices, a refusal, the usage
+ * details; plain text is one answer. */
+static void
+test_model_chat_response(void **state)
+{
+	struct model_cfg cfg;
+	struct model_reply out;
+	struct err err;
+	json_t *msgs = json_pack("[{s:s, s:s}]", "role", "user", "content",
+	    "hi");
+
+	(void)state;
+	model_cfg_init(&cfg);
+	cfg.timeout_s = 10;
+	cfg.command = strdup("cat >/dev/null; printf '%s' '{\"id\":\"r-1\","
+	    "\"model\":\"m-2026\",\"choices\":[{\"index\":0,\"message\":"
+	    "{\"content\":\"a\"},\"finish_reason\":\"stop\"},{\"index\":1,"
+	    "\"message\":{\"content\":null,\"refusal\":\"no\"},"
+	    "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":10,"
+	    "\"completion_tokens\":5,\"prompt_tokens_details\":"
+	    "{\"cached_tokens\":4},\"completion_tokens_details\":"
+	    "{\"reasoning_tokens\":3}}}'");
+	assert_int_equal(model_chat(&cfg, msgs, 2, &out, &err), 0);
+	assert_int_equal(out.nanswers, 2);
+	assert_string_equal(out.answers[0].text, "a");
+	assert_null(out.answers[0].refusal);
+	assert_string_equal(out.answers[1].text, "");
+	assert_string_equal(out.answers[1].refusal, "no");
+	assert_string_equal(out.id, "r-1");
+	assert_string_equal(out.served, "m-2026");
+	assert_int_equal(out.prompt_tokens, 10);
+	assert_int_equal(out.cached_tokens, 4);
+	assert_int_equal(out.reasoning_tokens, 3);
+	assert_true(out.cost_usd < 0);	/* no price table */
+	model_reply_release(&out);
+	free(cfg.command);
+	cfg.command = strdup("cat >/dev/null; printf 'module m; endmodule'");
+	assert_int_equal(model_chat(&cfg, msgs, 1, &out, &err), 0);
+	assert_int_equal(out.nanswers, 1);
+	assert_string_equal(out.answers[0].text, "module m; endmodule");
+	assert_int_equal(out.cached_tokens, -1);
+	model_reply_release(&out);
+	model_cfg_release(&cfg);
+	json_decref(msgs);
+}
+
 static void
 test_model_name(void **state)
 {
@@ -185,22 +299,22 @@ test_model_chat_redacts_the_key(void **state)
 	    "\\n' \"$ASSAY_TEST_KEY\"");
 	cfg.timeout_s = 10;
 	assert_int_equal(model_cfg_check(&cfg, &err), 0);
-	assert_int_equal(model_chat(&cfg, msgs, &out, &err), 0);
-	assert_null(strstr(out.text, key));
-	assert_string_equal(out.text, "module m; // Authorization: Bearer "
-	    SECRET_MARK "\n");
+	assert_int_equal(model_chat(&cfg, msgs, 1, &out, &err), 0);
+	assert_null(strstr(out.answers[0].text, key));
+	assert_string_equal(out.answers[0].text, "module m; // Authorization:"
+	    " Bearer " SECRET_MARK "\n");
 	assert_int_equal(out.redacted, 1);
 	model_reply_release(&out);
 	/* An honest answer: nothing redacted. */
 	free(cfg.command);
 	cfg.command = strdup("printf 'module m; endmodule'");
-	assert_int_equal(model_chat(&cfg, msgs, &out, &err), 0);
+	assert_int_equal(model_chat(&cfg, msgs, 1, &out, &err), 0);
 	assert_int_equal(out.redacted, 0);
 	model_reply_release(&out);
 	/* The error of a command that prints it. */
 	free(cfg.command);
 	cfg.command = strdup("echo \"bad key $ASSAY_TEST_KEY\" >&2; exit 3");
-	assert_int_equal(model_chat(&cfg, msgs, &out, &err), -1);
+	assert_int_equal(model_chat(&cfg, msgs, 1, &out, &err), -1);
 	assert_null(strstr(err.msg, key));
 	assert_non_null(strstr(err.msg, "bad key " SECRET_MARK));
 	model_cfg_release(&cfg);
@@ -216,6 +330,8 @@ main(void)
 		cmocka_unit_test(test_secret_redact),
 		cmocka_unit_test(test_model_chat_redacts_the_key),
 		cmocka_unit_test(test_cfg_lines),
+		cmocka_unit_test(test_cfg_endpoint_fields),
+		cmocka_unit_test(test_model_chat_response),
 		cmocka_unit_test(test_model_name),
 		cmocka_unit_test(test_pass_at_k),
 		cmocka_unit_test(test_err_set_is_terminal_safe),

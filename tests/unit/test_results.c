@@ -270,6 +270,99 @@ test_results_hmac_rfc4231(void **state)
 	assert_int_equal(hash_equal(hex, "5bdc"), 0);
 }
 
+/*
+ * Issue 25 item 8: a slice's stats file, and two summed as merge
+ * --shards sums them.  Worked by hand: slice A ran two iverilog runs
+ * (fail 1234 ms, pass 766 ms), slice B one on another toolchain (pass
+ * 500 ms); the sum has 3 runs, 2500 ms, pass 2, fail 1, and iverilog
+ * with two toolchains.
+ */
+static void
+test_results_stats(void **state)
+{
+	char dir[] = "/tmp/assay-stats.XXXXXX", *ra, *rb, *pa, *pb, *marker;
+	json_t *a, *b, *total, *ivl;
+	struct run r;
+	struct err err;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	ra = xasprintf("%s/slice-0000.jsonl", dir);
+	rb = xasprintf("%s/slice-0001.jsonl", dir);
+	a = results_stats_new();
+	fill_run(&r);
+	results_stats_run(a, &r);
+	free(r.verdict);
+	r.verdict = xstrdup("pass");
+	r.wall_ms = 766;
+	results_stats_run(a, &r);
+	run_release(&r);
+	assert_int_equal(results_stats_write(ra, a, "s0", "aa", 2, 1700000000,
+	    3.5, 2.25, &err), 0);
+	b = results_stats_new();
+	fill_run(&r);
+	free(r.verdict);
+	r.verdict = xstrdup("pass");
+	free(r.toolchain);
+	r.toolchain = xstrdup("Icarus Verilog version 12.0 (stable)");
+	r.wall_ms = 500;
+	results_stats_run(b, &r);
+	run_release(&r);
+	assert_int_equal(results_stats_write(rb, b, "s1", "bb", 1, 1700000001,
+	    1.5, 0.75, &err), 0);
+	pa = results_stats_path(ra);
+	pb = results_stats_path(rb);
+	assert_true(strstr(pa, "slice-0000.jsonl.stats.json") != NULL);
+	total = json_object();
+	assert_int_equal(results_stats_sum(total, pa, &err), 0);
+	assert_int_equal(results_stats_sum(total, pb, &err), 0);
+	assert_int_equal(json_integer_value(json_object_get(total, "slices")),
+	    2);
+	assert_int_equal(json_integer_value(json_object_get(total, "runs")), 3);
+	assert_int_equal(json_integer_value(json_object_get(total,
+	    "candidates")), 3);
+	assert_int_equal(json_integer_value(json_object_get(total,
+	    "run_wall_ms")), 2500);
+	assert_true(json_number_value(json_object_get(total, "wall_s")) ==
+	    5.0);
+	assert_true(json_number_value(json_object_get(total, "cpu_s")) == 3.0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+	    total, "verdicts"), "pass")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+	    total, "verdicts"), "fail")), 1);
+	ivl = json_object_get(json_object_get(total, "envs"), "iverilog");
+	assert_int_equal(json_integer_value(json_object_get(ivl, "runs")), 3);
+	assert_int_equal(json_object_size(json_object_get(ivl, "toolchains")),
+	    2);
+	assert_int_equal(json_array_size(json_object_get(total, "hosts")), 1);
+	/* Not a stats file. */
+	f = fopen(ra, "w");
+	fputs("{\"runs\": 1}", f);
+	fclose(f);
+	assert_int_equal(results_stats_sum(total, ra, &err), -1);
+	assert_non_null(strstr(err.msg, "not a slice's stats file"));
+	/* A marker counts only for its slice. */
+	marker = results_marker_path(ra);
+	f = fopen(marker, "w");
+	fputs("{\"slice_sha256\": \"aa\"}", f);
+	fclose(f);
+	assert_int_equal(results_marker_ok(marker, "aa"), 1);
+	assert_int_equal(results_marker_ok(marker, "bb"), 0);
+	assert_int_equal(results_marker_ok("/nonexistent.done", "aa"), 0);
+	unlink(marker);
+	unlink(pa);
+	unlink(pb);
+	unlink(ra);
+	rmdir(dir);
+	free(marker);
+	free(pa);
+	free(pb);
+	free(ra);
+	free(rb);
+	json_decref(total);
+}
+
 int
 main(void)
 {
@@ -278,6 +371,7 @@ main(void)
 		cmocka_unit_test(test_results_bad_lines),
 		cmocka_unit_test(test_results_mac),
 		cmocka_unit_test(test_results_hmac_rfc4231),
+		cmocka_unit_test(test_results_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,8 +10,19 @@ marker in the first user turn:
   ECHO    answers with a module whose comment echoes the request's
           Authorization header, as a debugging proxy might (issue 22.7)
   ECHOERR answers 400 with an error message that echoes it
-Each request body is appended to $SERVER_LOG; a body without model,
-messages or temperature, or a wrong key, gets 400.
+  REFUSE  refuses: content null and a refusal (the OpenAI API's shape)
+  REASON  answers nothing (content "", finish_reason "length") after 64
+          reasoning tokens, as a reasoning model out of max tokens does
+  CACHED  answers from a dated snapshot with cached prompt tokens and
+          reasoning tokens in the usage's details
+  MSWAIT  the first request gets 429 with Retry-After: 5 and
+          retry-after-ms: 200, the next an answer
+  NO_N    "n" above 1 gets 400, as llama.cpp's server answers it
+  IGNORE_N  answers one choice whatever n asks
+Otherwise the answer has n choices (the request's "n", default 1), the
+first the answer file's text, choice i that text and "// choice i".
+Each request body is appended to $SERVER_LOG with its arrival time; a
+body without model, messages or temperature, or a wrong key, gets 400.
 Prints its port on stdout, then serves until killed (at most 120 s).
 """
 import json
@@ -25,6 +36,9 @@ KEY = os.environ["SERVER_KEY"]
 LOG = os.environ["SERVER_LOG"]
 ANSWER = open(os.environ["SERVER_ANSWER"]).read()
 seen_rate = [0]
+seen_ratems = [0]
+served = [0]
+id_lock = threading.Lock()
 
 
 class H(BaseHTTPRequestHandler):
@@ -47,6 +61,7 @@ class H(BaseHTTPRequestHandler):
         with open(LOG, "a") as f:
             f.write(json.dumps({"path": self.path,
                                 "auth": self.headers.get("Authorization"),
+                                "t": time.monotonic(),
                                 "body": raw.decode()}) + "\n")
         if self.path != "/v1/chat/completions":
             return self.reply(404, '{"error":{"message":"no such path"}}')
@@ -65,6 +80,10 @@ class H(BaseHTTPRequestHandler):
             seen_rate[0] += 1
             return self.reply(429, '{"error":{"message":"slow down"}}',
                               [("Retry-After", "1")])
+        if "MSWAIT" in text and seen_ratems[0] == 0:
+            seen_ratems[0] += 1
+            return self.reply(429, '{"error":{"message":"slow down"}}',
+                              [("Retry-After", "5"), ("retry-after-ms", "200")])
         if "SLOW" in text:
             time.sleep(30)
             return self.reply(200, "{}")
@@ -81,11 +100,39 @@ class H(BaseHTTPRequestHandler):
                                              "// request headers: Authorization: %s\n%s"
                                              % (auth, ANSWER)}}]}
             return self.reply(200, json.dumps(body))
-        body = {"id": "x", "object": "chat.completion", "model": req["model"],
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": ANSWER}}],
-                "usage": {"prompt_tokens": 42, "completion_tokens": 7,
-                          "total_tokens": 49}}
+        n = req.get("n", 1)
+        if "NO_N" in text and n != 1:
+            return self.reply(400, json.dumps({"error": {
+                "code": 400, "type": "invalid_request_error",
+                "message": "Only one completion choice is allowed"}}))
+        if "IGNORE_N" in text:
+            n = 1
+        usage = {"prompt_tokens": 42, "completion_tokens": 7 * n,
+                 "total_tokens": 42 + 7 * n}
+        model = req["model"]
+        choices = [{"index": i, "finish_reason": "stop",
+                    "message": {"role": "assistant", "refusal": None,
+                                "content": ANSWER + ("// choice %d\n" % i if i else "")}}
+                   for i in range(n)]
+        if "REFUSE" in text:
+            choices = [{"index": 0, "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": None,
+                                    "refusal": "I can't help with that request."}}]
+        elif "REASON" in text:
+            choices = [{"index": 0, "finish_reason": "length",
+                        "message": {"role": "assistant", "content": ""}}]
+            usage = {"prompt_tokens": 42, "completion_tokens": 64, "total_tokens": 106,
+                     "completion_tokens_details": {"reasoning_tokens": 64}}
+        elif "CACHED" in text:
+            model = req["model"] + "-2026-01-01"
+            usage = {"prompt_tokens": 1000, "completion_tokens": 200, "total_tokens": 1200,
+                     "prompt_tokens_details": {"cached_tokens": 600},
+                     "completion_tokens_details": {"reasoning_tokens": 150}}
+        with id_lock:
+            served[0] += 1
+            rid = "chatcmpl-test-%d" % served[0]
+        body = {"id": rid, "object": "chat.completion",
+                "model": model, "choices": choices, "usage": usage}
         return self.reply(200, json.dumps(body))
 
 
