@@ -385,6 +385,36 @@ jnum(json_t *o, const char *key, double def)
 	return json_is_number(v) ? json_number_value(v) : def;
 }
 
+/*
+ * The metrics of a verdict on the CPU path: the sizes the problem was
+ * cut to (marker "sizes") and, for a skip at the reference, every cut
+ * tried ("sizes_tried"), added to met (owned by the caller).
+ */
+static void
+cpu_sizes(json_t *marker, json_t *met)
+{
+	json_t *v = json_object_get(marker, "sizes");
+
+	if (json_is_object(v) && json_object_size(v) > 0)
+		json_object_set(met, "sizes", v);
+	v = json_object_get(marker, "sizes_tried");
+	if (json_is_array(v))
+		json_object_set(met, "sizes_tried", v);
+}
+
+/* met as the run's metrics, unless it is empty; takes met.  Reals to
+ * six digits, as %g writes them. */
+static void
+set_metrics(struct run *r, json_t *met)
+{
+	if (json_object_size(met) > 0) {
+		free(r->metrics);
+		r->metrics = json_dumps(met, JSON_COMPACT |
+		    JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	}
+	json_decref(met);
+}
+
 /* The first line of s, at most 300 bytes: new string. */
 static char *
 first_line(const char *s)
@@ -634,6 +664,34 @@ fail_category(const char *sub)
 	return CATEGORY_FUNCTIONAL;
 }
 
+/*
+ * What ran in phase, for a limit's evidence ("the correctness phase
+ * (ModelNew's forward, in Triton's interpreter on the CPU)"); cpu: the
+ * check stage found no GPU.  New string.
+ */
+static char *
+phase_what(const char *phase, int cpu)
+{
+	static const struct {
+		const char *phase, *what;
+	} phases[] = {
+		{ "check", "the check stage (no candidate code)" },
+		{ "reference", "the task's reference (before any candidate"
+		    " code ran)" },
+		{ "load", "the load phase (the candidate's module)" },
+		{ "init", "the init phase (building ModelNew)" },
+		{ "timing", "the timing phase (ModelNew's timed runs)" },
+	};
+
+	if (strcmp(phase, "correctness") == 0)
+		return xasprintf("the correctness phase (ModelNew's forward%s)",
+		    cpu ? ", in Triton's interpreter on the CPU" : "");
+	for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++)
+		if (strcmp(phase, phases[i].phase) == 0)
+			return xstrdup(phases[i].what);
+	return xasprintf("the %s phase", phase);
+}
+
 static void
 triton_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
@@ -641,7 +699,9 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 {
 	const struct env_stage_result *last = nres > 0 ? &res[nres - 1] : NULL;
 	struct marks m = { 0 };
-	char *ev;
+	char *ev, *what;
+	json_t *met;
+	int limit;
 
 	if (last == NULL) {
 		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, NULL, NULL);
@@ -652,9 +712,24 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 		    res[1].log_len, &m);
 	env_set(&r->stage, nres == 1 ? "check" : m.phase);
 	/* Slow but running in timing is performance; stuck before it is an
-	 * endless loop, functional. */
-	if (env_judge_limits(stop, last->exit_code, strcmp(m.phase,
-	    "timing") == 0 ? "performance" : "functional", "the run", r))
+	 * endless loop, functional.  The evidence names the phase that ran
+	 * out, which the harness marks as the worker enters it. */
+	what = phase_what(nres == 1 ? "check" : m.phase, res[0].log != NULL &&
+	    memmem(res[0].log, res[0].log_len, TAG "no GPU",
+	    strlen(TAG "no GPU")) != NULL);
+	limit = env_judge_limits(stop, last->exit_code, strcmp(m.phase,
+	    "timing") == 0 ? "performance" : "functional", what, r);
+	free(what);
+	if (limit && nres >= 2 && strcmp(m.phase, "reference") == 0 &&
+	    r->verdict != NULL && strcmp(r->verdict, "timeout") == 0) {
+		/* No candidate code had run: the task's time, not its. */
+		ev = xasprintf("skipped: %s", r->evidence != NULL ?
+		    r->evidence : "the task's reference ran out of time");
+		env_verdict(r, VERDICT_SKIPPED, CATEGORY_NONE,
+		    "reference-timeout", ev);
+		free(ev);
+	}
+	if (limit)
 		goto out;
 	if (stop == ENV_STOP_DISK) {
 		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
@@ -690,6 +765,9 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 		    "sub") != NULL ? jstr(m.skip, "sub") : "toolchain-missing",
 		    ev);
 		free(ev);
+		met = json_object();
+		cpu_sizes(m.skip, met);
+		set_metrics(r, met);
 		goto out;
 	}
 	if (m.defect != NULL) {
@@ -702,6 +780,9 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 		judge_exception(jstr(m.error, "type") != NULL ? jstr(m.error,
 		    "type") : "Exception", jstr(m.error, "message"),
 		    (int)jnum(m.error, "cand_line", 0), r);
+		met = json_object();
+		cpu_sizes(m.error, met);
+		set_metrics(r, met);
 		goto out;
 	}
 	if (m.fail != NULL) {
@@ -709,14 +790,18 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 
 		env_verdict(r, VERDICT_FAIL, fail_category(sub),
 		    sub != NULL ? sub : "other", jstr(m.fail, "message"));
+		met = json_object();
 		if (sub != NULL && strcmp(sub, "mismatch") == 0) {
-			free(r->metrics);
-			r->metrics = xasprintf("{\"correct_trials\":%d,"
-			    "\"trials\":%d,\"max_abs_diff\":%g}",
-			    (int)jnum(m.fail, "correct_trials", 0),
-			    (int)jnum(m.fail, "trials", 0),
-			    jnum(m.fail, "max_abs_diff", 0));
+			json_object_set_new(met, "correct_trials",
+			    json_integer((json_int_t)jnum(m.fail,
+			    "correct_trials", 0)));
+			json_object_set_new(met, "trials", json_integer(
+			    (json_int_t)jnum(m.fail, "trials", 0)));
+			json_object_set_new(met, "max_abs_diff", json_real(
+			    jnum(m.fail, "max_abs_diff", 0)));
 		}
+		cpu_sizes(m.fail, met);
+		set_metrics(r, met);
 		goto out;
 	}
 	if (m.result != NULL && last->exit_code == 0) {
@@ -759,8 +844,9 @@ const struct env_ops env_triton = {
 	.lang = "python",
 	.packages = "python3",
 	.without_gpu = "correctness on the CPU (Triton's interpreter, sizes"
-	    " cut to 8 and batches to 2, atol = rtol = 1e-2); timing skipped:"
-	    " no GPU; a kernel that needs CUDA is skipped",
+	    " cut to 8 and batches to 2, larger where the reference needs it,"
+	    " atol = rtol = 1e-2); timing skipped: no GPU; a kernel that needs"
+	    " CUDA or hits a limit of the interpreter is skipped",
 	.missing_hint = "torch and triton come from PyPI into the project"
 	    " venv (make deps); without a GPU, correctness is checked on the"
 	    " CPU (Triton's interpreter) and timing is skipped; without torch"

@@ -803,8 +803,8 @@ test_triton_skips_through_verify(void **state)
 /* Judge the stage logs (check, then eval when eval_log is not NULL)
  * with the nonce "KTEST". */
 static void
-judge(const char *check_log, int check_rc, const char *eval_log,
-    int eval_rc, const char *params, struct run *r)
+judge_stop(const char *check_log, int check_rc, const char *eval_log,
+    int eval_rc, const char *params, enum env_stop stop, struct run *r)
 {
 	struct env_stage_result res[2] = { { 0 } };
 	struct env_plan plan;
@@ -827,10 +827,18 @@ judge(const char *check_log, int check_rc, const char *eval_log,
 		res[1].log_len = strlen(eval_log);
 	}
 	memset(r, 0, sizeof *r);
-	env_triton.judge(&t, &plan, res, eval_log != NULL ? 2 : 1,
-	    ENV_STOP_NONE, r);
+	env_triton.judge(&t, &plan, res, eval_log != NULL ? 2 : 1, stop, r);
 	env_plan_release(&plan);
 	task_release(&t);
+}
+
+/* The same, the run not stopped. */
+static void
+judge(const char *check_log, int check_rc, const char *eval_log,
+    int eval_rc, const char *params, struct run *r)
+{
+	judge_stop(check_log, check_rc, eval_log, eval_rc, params,
+	    ENV_STOP_NONE, r);
 }
 
 /* Output and exit status of the shell command cmd. */
@@ -959,6 +967,85 @@ test_triton_judge_python_errors(void **state)
 	assert_string_equal(r.category, "compile");
 	assert_string_equal(r.subcategory, "syntax-error");
 	assert_int_equal(r.evidence_line, 1);
+	run_release(&r);
+}
+
+/*
+ * The CPU path (issue 23): a timeout names the phase that ran out, and
+ * one while the task's reference runs is no candidate's; a skip of the
+ * path's own keeps its subcategory and names the sizes in its metrics.
+ */
+static void
+test_triton_judge_cpu_path(void **state)
+{
+	struct run r;
+	const char *nogpu = "assay-triton: no GPU: correctness on the CPU\n"
+	    "assay-triton: ok\n";
+	const char *phases = "KTEST {\"event\": \"phase\", \"phase\":"
+	    " \"reference\"}\nKTEST {\"event\": \"phase\", \"phase\":"
+	    " \"load\"}\nKTEST {\"event\": \"phase\", \"phase\":"
+	    " \"correctness\"}\n";
+
+	(void)state;
+	judge_stop(nogpu, 0, phases, 137, NULL, ENV_STOP_TIMEOUT, &r);
+	assert_string_equal(r.verdict, "timeout");
+	assert_string_equal(r.stage, "correctness");
+	assert_string_equal(r.category, "functional");
+	assert_string_equal(r.evidence, "the correctness phase (ModelNew's"
+	    " forward, in Triton's interpreter on the CPU) hit its wall-clock"
+	    " timeout");
+	run_release(&r);
+
+	judge_stop("assay-triton: ok\n", 0, "KTEST {\"event\": \"phase\","
+	    " \"phase\": \"reference\"}\n", 137, NULL, ENV_STOP_TIMEOUT, &r);
+	assert_string_equal(r.verdict, "skipped");
+	assert_string_equal(r.stage, "reference");
+	assert_string_equal(r.subcategory, "reference-timeout");
+	assert_null(r.category);
+	assert_string_equal(r.evidence, "skipped: the task's reference"
+	    " (before any candidate code ran) hit its wall-clock timeout");
+	run_release(&r);
+
+	judge(nogpu, 0, "KTEST {\"event\": \"phase\", \"phase\":"
+	    " \"reference\"}\nKTEST {\"event\": \"skip\", \"phase\":"
+	    " \"reference\", \"sub\": \"sizes\", \"reason\": \"the task's"
+	    " reference fails at every cut\", \"sizes_tried\": [{\"h\":"
+	    " [224, 8]}, {\"h\": [224, 16]}]}\n", 77, NULL, &r);
+	assert_string_equal(r.verdict, "skipped");
+	assert_string_equal(r.stage, "reference");
+	assert_string_equal(r.subcategory, "sizes");
+	assert_string_equal(r.evidence, "skipped: the task's reference fails"
+	    " at every cut");
+	assert_string_equal(r.metrics, "{\"sizes_tried\":[{\"h\":[224,8]},"
+	    "{\"h\":[224,16]}]}");
+	run_release(&r);
+
+	judge(nogpu, 0, "KTEST {\"event\": \"phase\", \"phase\":"
+	    " \"correctness\"}\nKTEST {\"event\": \"skip\", \"phase\":"
+	    " \"correctness\", \"sub\": \"interpreter-limit\", \"reason\":"
+	    " \"Triton's interpreter cannot run it\", \"cand_line\": 12,"
+	    " \"sizes\": {\"dim\": [4096, 8]}}\n", 77, NULL, &r);
+	assert_string_equal(r.verdict, "skipped");
+	assert_string_equal(r.subcategory, "interpreter-limit");
+	assert_int_equal(r.evidence_line, 12);
+	assert_string_equal(r.metrics, "{\"sizes\":{\"dim\":[4096,8]}}");
+	run_release(&r);
+
+	judge(nogpu, 0, "KTEST {\"event\": \"fail\", \"phase\":"
+	    " \"correctness\", \"sub\": \"mismatch\", \"correct_trials\": 3,"
+	    " \"trials\": 5, \"max_abs_diff\": 0.125, \"message\": \"differs\","
+	    " \"sizes\": {\"dim\": [4096, 8]}}\n", 1, NULL, &r);
+	assert_string_equal(r.subcategory, "mismatch");
+	assert_string_equal(r.metrics, "{\"correct_trials\":3,\"trials\":5,"
+	    "\"max_abs_diff\":0.125,\"sizes\":{\"dim\":[4096,8]}}");
+	run_release(&r);
+
+	/* A failure without a marker's sizes has no metrics of its own. */
+	judge(nogpu, 0, "KTEST {\"event\": \"error\", \"phase\":"
+	    " \"correctness\", \"type\": \"NameError\", \"message\": \"x\"}\n",
+	    1, NULL, &r);
+	assert_string_equal(r.subcategory, "name-error");
+	assert_null(r.metrics);
 	run_release(&r);
 }
 
@@ -1141,6 +1228,7 @@ main(void)
 		T(test_triton_judge_real_check),
 		T(test_triton_judge_python_errors),
 		T(test_triton_judge_markers),
+		T(test_triton_judge_cpu_path),
 		T(test_triton_judge_triton_evidence),
 #undef T
 	};

@@ -21,14 +21,19 @@ Without a GPU (no /dev/nvidiactl in the sandbox, or torch finds no CUDA
 device) but with torch and triton, eval checks correctness on the CPU:
 Triton's interpreter runs the candidate's kernels (TRITON_INTERPRET=1,
 set before triton is imported), the reference runs on the CPU, the sizes
-the problem file sets as module-level integers are cut to CPU_SIZE_CAP,
-batch, channel and feature counts to CPU_BATCH_CAP (the interpreter runs
-each program instance in numpy), the outputs are
-compared with KernelBench's tolerance CPU_TOL, and nothing is timed.
+the problem file sets as module-level integers are cut by value to the
+first cut of CPU_CUTS at which the reference runs (the interpreter runs
+each program instance in numpy), the outputs are compared with
+KernelBench's tolerance CPU_TOL, and nothing is timed.  A failure the
+CPU path causes is a skip, never the candidate's failure: a reference
+that runs at no cut (sizes), a reference or candidate that needs a GPU
+(gpu-only, cuda-only), a known limit of Triton's interpreter that the
+worker cannot work around (interpreter-limit); the limits it can work
+around (bf16 arithmetic, int masks, @triton.autotune, libdevice) are
+fixed in the worker before the candidate loads (interp_fixes()).
 While the candidate's code runs, tensors say is_cuda and .cuda() keeps a
 tensor where it is, so that wrapper code written for the GPU reaches its
-kernels; an allocation on a "cuda" device, a CUDA-only API or a CUDA C++
-extension cannot run here and the run is skipped with that reason.
+kernels.
 
 The judge reads only the marker lines of the eval stage: the run's nonce,
 a blank, one JSON object with an "event" key (phase, skip, error, fail,
@@ -64,16 +69,28 @@ import traceback
 
 EXIT_SKIP = 77
 CPU_TOL = 1e-2          # KernelBench's atol = rtol on the CPU path
-CPU_SIZE_CAP = 8        # module-level sizes of the problem, on the CPU
-CPU_BATCH_CAP = 2       # the same for batch, channel and feature counts
+# The cuts of the problem's module-level sizes on the CPU, tried in turn
+# until the reference runs: (the cap of a size, the cap of a batch,
+# channel or feature count).  A value with several roles takes the
+# larger cap.
+CPU_CUTS = ((8, 2), (16, 4), (32, 8), (64, 16))
 BATCH_WORDS = ("batch", "channel", "feature")
-# What the CUDA runtime and torch say where there is no GPU: a candidate
-# that hits one of these cannot run on the CPU.
+# Sizes that are an operator's parameter, never cut: a kernel of 11 cut to
+# 8 is another problem.
+KEEP_WORDS = ("kernel", "stride", "pad", "dilation", "group", "window",
+              "pool")
+# What the CUDA runtime, torch and Triton say where there is no GPU: a
+# candidate that hits one of these cannot run on the CPU.
 CUDA_ONLY = ("Found no NVIDIA driver", "NVIDIA driver", "No CUDA GPUs are available",
              "Torch not compiled with CUDA", "CUDA driver",
              "no CUDA-capable device", "Cannot access accelerator device",
              "CUDA error", "cudaGetDeviceCount", "Expected all tensors to be"
              " on the same device", "CUDA_HOME", "nvcc")
+# Exceptions of the reference that no size can cause: the task's at once,
+# without trying a larger cut.
+SIZE_FREE = ("NameError", "AttributeError", "ImportError",
+             "ModuleNotFoundError", "SyntaxError", "IndentationError",
+             "TypeError", "NotImplementedError", "KeyError")
 NONCE = ""
 MARK_FD = 1     # a copy of stdout taken before the candidate runs
 REPLY_MAX = 1 << 34     # the most bytes a worker's reply may take
@@ -81,6 +98,7 @@ POISONED = 3            # trials with Triton's stores poisoned (ADR 0036)
 POISON = [False]        # the worker's: poison this trial's stores
 STORED = []             # the worker's: addresses stored by this launch
 TAINT = {}              # the worker's: storages Triton wrote, this trial
+CUT = {}                # the checker's: the sizes cut on the CPU path
 CAND_NAME = "kb_candidate"
 REF_NAME = "kb_reference"
 
@@ -102,8 +120,11 @@ def clean(v):
 
 
 def emit(event, **fields):
-    """A marker line for the judge (eval stage only)."""
+    """A marker line for the judge (eval stage only).  On the CPU path a
+    verdict's marker names the sizes the problem was cut to (CUT)."""
     fields = clean(dict(fields))
+    if CUT and event in ("skip", "error", "fail") and "sizes" not in fields:
+        fields["sizes"] = dict(CUT)
     fields["event"] = event
     line = json.dumps(fields, sort_keys=True, default=str)
     for f in (sys.stdout, sys.stderr):
@@ -233,15 +254,17 @@ def cuda_only(type_name, message):
     return None
 
 
-def interp_gap(exc):
-    """True when exc is a NotImplementedError raised inside Triton's
-    interpreter (worker side; the checker checks the source too)."""
-    if not isinstance(exc, NotImplementedError):
-        return False
-    for fr in traceback.extract_tb(exc.__traceback__):
-        if "triton" in fr.filename and "interpreter" in fr.filename:
-            return True
-    return False
+def code_text(src):
+    """src without its comments (tokenize), so that a word in a comment
+    is not read as code; src itself when it does not tokenize."""
+    import io
+    import tokenize
+    try:
+        toks = [t for t in tokenize.generate_tokens(io.StringIO(src).readline)
+                if t.type != tokenize.COMMENT]
+        return tokenize.untokenize(toks)
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return src
 
 
 # What in a candidate's text makes it need a GPU, as the checker reads
@@ -250,21 +273,106 @@ def interp_gap(exc):
 CUDA_SOURCE = re.compile(
     r"""["']cuda(:\d+)?["']|torch\.cuda\.(?!synchronize\b|is_available\b)"""
     r"""[A-Za-z_]|\bcupy\b|numba\.cuda|cpp_extension|load_inline""")
-# What Triton's interpreter does not have (NotImplementedError there).
-INTERP_SOURCE = re.compile(r"inline_asm|libdevice|extern_elementwise")
+# Triton's own GPU queries (the driver's device properties, its
+# benchmarker), which say "0 active drivers" without one.
+DRIVER_SOURCE = re.compile(r"\bdriver\.active\b|\bdo_bench(_cudagraph)?\(")
+# The same for the task's reference, which runs without the shim: also
+# .cuda() and .to("cuda").
+REF_CUDA_SOURCE = re.compile(CUDA_SOURCE.pattern + r"|\.cuda\(")
+# A test of a tensor's device that the shim cannot answer as a GPU would
+# (it answers is_cuda): the device's type, a comparison of devices,
+# is_cpu, get_device().
+DEVICE_TEST = re.compile(
+    r"""\.device\.type\b|\.device\s*[!=]=|[!=]=\s*[\w.]+\.device\b|"""
+    r"""\bis_cpu\b|\.get_device\(\s*\)|\bstr\(\s*[\w.]+\.device\s*\)""")
+# Known limits of Triton's interpreter that the worker does not work
+# around (docs/envs/triton.md, "Interpreter limits"): the limit's name,
+# the exception it raises (its exact text, as type: message, possibly
+# wrapped in InterpreterError) and what the candidate's code must call.
+# The limits it works around (interp_fixes()) are not here: their
+# message comes only from a candidate that undid the fix, and must not
+# skip it.
+INTERP_LIMITS = (
+    ("inline-asm", re.compile(r"NotImplementedError.*inline_asm not"
+                              r" supported in interpreter mode"),
+     re.compile(r"\binline_asm(_elementwise)?\s*\(")),
+)
+# A libdevice function LIBDEVICE lacks (interp_fixes()): the symbol.
+LIBDEVICE_GAP = re.compile(r"NotImplementedError.*extern function __nv_(\w+)"
+                           r" has no interpreter implementation")
 
 
-def source_needs_gpu(src, type_name, message, gap):
-    """The reason the checker skips a candidate whose worker failed with
-    type_name: message (gap: inside Triton's interpreter), or None: its
-    own reading of the source must find what needs a GPU."""
+def interp_limit(code, type_name, message):
+    """The known interpreter limit (name, why) that an exception of
+    type_name saying message is, when code (comment-free) uses what
+    hits it; else None."""
+    text = "%s: %s" % (type_name, message)
+    why = "Triton's interpreter cannot run it (interpreter limit %s): " + \
+        text.splitlines()[0][:300]
+    for name, says, uses in INTERP_LIMITS:
+        if says.search(text) and uses.search(code):
+            return name, why % name
+    # A function the table lacks, which the code calls by its name: a
+    # candidate that raises the message itself gains nothing it could
+    # not get by calling the function.
+    m = LIBDEVICE_GAP.search(text)
+    if m and libdevice_name(m.group(1)) is None:
+        base = re.sub(r"f$", "", m.group(1))
+        if re.search(r"\b(%s|%s)\s*\(" % (re.escape(m.group(1)),
+                                         re.escape(base)), code) and \
+                re.search(r"\blibdevice\b", code):
+            return "libdevice", why % "libdevice"
+    return None
+
+
+def device_check(src, line):
+    """The text of the candidate's line when it (an assert or a raise)
+    or one of the two before it tests the device in a way the CPU path
+    cannot pass, else None."""
+    lines = src.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    here = lines[line - 1].strip()
+    if not re.match(r"(assert|raise)\b", here):
+        return None
+    window = code_text("\n".join(l.strip() for l in
+                                 lines[max(0, line - 3):line]) + "\n")
+    return here[:200] if DEVICE_TEST.search(window) else None
+
+
+def device_branch(src):
+    """(line, text) of the first test of the device in the candidate's
+    code that the CPU path cannot pass, or None."""
+    code = code_text(src)
+    for i, l in enumerate(code.splitlines()):
+        if DEVICE_TEST.search(l) or "torch.cuda.is_available()" in l:
+            return i + 1, l.strip()[:200]
+    return None
+
+
+def source_needs_gpu(src, type_name, message, line):
+    """(subcategory, reason) when the checker skips a candidate whose
+    worker failed with type_name: message on the candidate's line, or
+    None.  Its own reading of the source must find what needs a GPU (or
+    hits a known limit of the interpreter): the worker's report alone
+    never makes a skip (ADR 0036)."""
+    code = code_text(src)
     why = cuda_only(type_name, message)
-    if why is not None and CUDA_SOURCE.search(src):
-        return why
-    if gap and type_name == "NotImplementedError" and \
-            INTERP_SOURCE.search(src):
-        return "Triton's interpreter cannot run it: %s" % (
-            "%s: %s" % (type_name, message)).splitlines()[0][:300]
+    if why is not None and CUDA_SOURCE.search(code):
+        return "cuda-only", "the candidate cannot run without a GPU: " + why
+    if "0 active drivers" in message and DRIVER_SOURCE.search(code):
+        return "cuda-only", "the candidate cannot run without a GPU: it" \
+            " asks Triton's driver: %s: %s" % (
+                type_name, message.splitlines()[0][:200])
+    lim = interp_limit(code, type_name, message)
+    if lim is not None:
+        return "interpreter-limit", lim[1]
+    test = device_check(src, line)
+    if test is not None:
+        return "cuda-only", "the candidate cannot run without a GPU: it" \
+            " requires a CUDA device (line %d: %s): %s" % (
+                line, test, ("%s: %s" % (type_name, message))
+                .splitlines()[0][:200])
     return None
 
 
@@ -279,6 +387,7 @@ def read_source(cand_path):
 
 def cpu_skip_source(src):
     """Why the candidate's source cannot run on the CPU, before it runs."""
+    src = code_text(src)
     for needle, why in (("load_inline", "a CUDA C++ extension"
                          " (torch.utils.cpp_extension.load_inline)"),
                         ("cpp_extension", "a CUDA C++ extension"
@@ -290,34 +399,41 @@ def cpu_skip_source(src):
     return None
 
 
+def size_ints(v):
+    """The integers of a module-level size: an int, or a tuple or list
+    of ints (input_shape = (32768,)); [] for anything else."""
+    if type(v) is int:
+        return [v]
+    if isinstance(v, (tuple, list)) and v and all(type(x) is int for x in v):
+        return list(v)
+    return []
+
+
 def shrink_sizes(mod, cap, batch_cap):
     """Cut the problem's module-level integer sizes (and the integers of
-    its tuples and lists of sizes, input_shape = (32768,)) to cap, and
-    those named for batches, channels or features to batch_cap: the
-    interpreter runs one program instance at a time, and a 5-d pooling
-    at 8 in every dimension takes minutes.  Sizes equal before stay equal
-    (HingeLoss broadcasts input_shape against batch_size): the cut is by
-    value, the smaller cap winning.  Returns what changed."""
-    def ints(v):
-        if type(v) is int:
-            return [v]
-        if isinstance(v, (tuple, list)) and v and \
-                all(type(x) is int for x in v):
-            return list(v)
-        return []
-
-    to = {}
+    its tuples and lists of sizes) to cap, and those named for batches,
+    channels or features to batch_cap: the interpreter runs one program
+    instance at a time, and a 5-d pooling at 8 in every dimension takes
+    minutes.  The cut is by value, so sizes equal before stay equal
+    (HingeLoss broadcasts input_shape against batch_size); a value with
+    several roles takes the larger cap (batch_size = height = width =
+    128 is a spatial size too, and a 3x3 convolution needs more than 2),
+    and an operator's parameter (kernel_size, stride, padding, groups:
+    KEEP_WORDS) is never cut, nor a value it shares.
+    Returns what changed: name -> [old, new]."""
+    keep = {}
     for name, v in vars(mod).items():
         if name.startswith("_"):
             continue
-        c = batch_cap if any(w in name.lower() for w in BATCH_WORDS) \
-            else cap
-        for x in ints(v):
-            if x > c:
-                to[x] = min(to.get(x, c), c)
+        low = name.lower()
+        c = math.inf if any(w in low for w in KEEP_WORDS) else \
+            batch_cap if any(w in low for w in BATCH_WORDS) else cap
+        for x in size_ints(v):
+            keep[x] = max(keep.get(x, 0), c)
+    to = {x: c for x, c in keep.items() if x > c}
     changed = {}
     for name, v in list(vars(mod).items()):
-        if name.startswith("_") or not ints(v):
+        if name.startswith("_") or not size_ints(v):
             continue
         if type(v) is int:
             new = to.get(v, v)
@@ -327,6 +443,24 @@ def shrink_sizes(mod, cap, batch_cap):
             setattr(mod, name, new)
             changed[name] = [v, new]
     return changed
+
+
+def apply_sizes(mod, sizes):
+    """Set the sizes the checker chose (name -> [old, new]) in the
+    worker's copy of the problem: the same cut, not one of its own."""
+    for name, (old, new) in sizes.items():
+        cur = getattr(mod, name, None)
+        if size_ints(cur) != size_ints(old) or \
+                len(size_ints(new)) != len(size_ints(cur)):
+            raise ValueError("the problem's %s is %r, not %r" % (
+                name, cur, old))
+        setattr(mod, name, new if type(cur) is int else type(cur)(new))
+
+
+def sizes_text(sizes):
+    """"batch_size 128->8, height 128->8": the cut, for the evidence."""
+    return ", ".join("%s %s->%s" % (k, v[0], v[1])
+                     for k, v in sorted(sizes.items()))
 
 
 def read_nonce():
@@ -452,14 +586,18 @@ class Tools:
         return stats(times)
 
 
-def load_reference(ref_path, tl, name=REF_NAME):
-    """The task's module, its sizes cut on the CPU, and what changed."""
+def load_reference(ref_path, tl, name=REF_NAME, cut=None, sizes=None):
+    """The task's module and what changed in it: its sizes cut by cut
+    (size cap, batch cap), or set to sizes (the checker's choice, in the
+    worker), or neither (the GPU path)."""
     ref = load(name, ref_path)
     for name in ("Model", "get_inputs", "get_init_inputs"):
         if not hasattr(ref, name):
             raise AttributeError("the reference defines no %s" % name)
-    sizes = shrink_sizes(ref, CPU_SIZE_CAP, CPU_BATCH_CAP) if tl.cpu else {}
-    return ref, sizes
+    if sizes:
+        apply_sizes(ref, sizes)
+        return ref, dict(sizes)
+    return ref, shrink_sizes(ref, cut[0], cut[1]) if cut else {}
 
 
 def undumpable():
@@ -507,47 +645,63 @@ def cmd_eval(argv):
     n = opts["--correct-trials"]
 
     # The task's own files: a failure here is the task's, not the
-    # candidate's.
+    # candidate's, and on the CPU path it may be the path's (a skip).
     emit("phase", phase="reference")
+    seeds = trial_seeds(tl, opts)
+    # The Triton check (ADR 0036): POISONED more trials on inputs of
+    # fresh random seeds, at random places among the trials, in which
+    # every value a Triton kernel stores is poisoned.  Where there is a
+    # GPU, they are made by a worker of their own on the CPU path.
+    plan = poison_plan(seeds)
+    plan_seeds = [s for s, _ in plan]
+    check_tl = tl if cpu else Tools(torch, True)
+    check_sizes = None
+    check_outs = None
+    ref_stats = None
     try:
-        ref, sizes, ref_model, trial_seeds = reference(ref_path, tl, opts)
-        if sizes:
-            say("on the CPU: sizes cut: %s" % ", ".join(
-                "%s %s->%s" % (k, v[0], v[1])
-                for k, v in sorted(sizes.items())))
-        # The Triton check (ADR 0036): POISONED more trials on inputs of
-        # fresh random seeds, at random places among the trials, in which
-        # every value a Triton kernel stores is poisoned.  Where there is
-        # a GPU, they are made by a worker of their own on the CPU path.
-        check_tl = tl if cpu else Tools(torch, True)
         if cpu:
-            check = (ref, ref_model)
+            ref, sizes, ref_model, check_outs = cut_reference(
+                ref_path, tl, opts, plan_seeds, REF_NAME)
+            ref_outs = [o for o, (_, p) in zip(check_outs, plan) if not p]
+            check_sizes = sizes
+            CUT.update(sizes)
+            if sizes:
+                say("on the CPU: sizes cut: %s" % sizes_text(sizes))
         else:
-            cref, _, cmodel, _ = reference(ref_path, check_tl, opts,
-                                           REF_NAME + "_cpu")
-            check = (cref, cmodel)
-        plan = poison_plan(trial_seeds)
-        ref_outs = outputs(tl, ref, ref_model, trial_seeds)
-        check_outs = outputs(check_tl, check[0], check[1],
-                             [s for s, _ in plan])
-        ref_stats = None
-        if not cpu:
+            ref, sizes = load_reference(ref_path, tl)
+            ref_model = build_model(ref, tl, opts)
+            ref_outs = outputs(tl, ref, ref_model, seeds)
             tl.seed(opts["--seed"])
             ref_stats = tl.timed(ref_model, tl.to_dev(ref.get_inputs()),
                                  opts["--trials"])
     except Exception as e:
-        traceback.print_exc()
-        emit("defect", message="%s: %s" % (type(e).__name__, e))
-        return 1
+        return reference_failed(e, ref_path, cpu)
+    if not cpu:
+        try:
+            _, check_sizes, _, check_outs = cut_reference(
+                ref_path, check_tl, opts, plan_seeds, REF_NAME + "_cpu")
+        except Exception as e:
+            say("the Triton check cannot be made: the reference does not"
+                " run on the CPU path: %s: %s" % (type(e).__name__, str(e)
+                                                  .splitlines()[0][:200]))
 
     base = {"seed": opts["--seed"], "trials": opts["--trials"]}
     if cpu:
-        cfg = dict(base, cpu=True, seeds=[s for s, _ in plan],
-                   poison=[p for _, p in plan])
+        cfg = dict(base, cpu=True, seeds=plan_seeds,
+                   poison=[p for _, p in plan], sizes=check_sizes)
     else:
-        cfg = dict(base, cpu=False, seeds=trial_seeds, poison=[])
+        cfg = dict(base, cpu=False, seeds=seeds, poison=[], sizes={})
     phases = ("load", "init", "correctness", "timing")
-    got, status, bad = run_worker(ref_path, cand_path, cfg)
+    # The candidate's phase as its worker goes: a timeout names it.
+    emit("phase", phase="load")
+    now = [0]
+
+    def progress(p):
+        if p in phases[now[0] + 1:] and (p != "timing" or not cpu):
+            now[0] = phases.index(p)
+            emit("phase", phase=p)
+
+    got, status, bad = run_worker(ref_path, cand_path, cfg, progress)
     reached = phase_of(got)
     for p in phases:
         emit("phase", phase=p)
@@ -575,12 +729,12 @@ def cmd_eval(argv):
                  trial=i + 1, message="output shape %s, want %s" % (
                      list(o.shape), list(ref_out.shape)))
             return 1
-    if not cpu:
+    if not cpu and check_outs is not None:
         say("the Triton check on the CPU: the candidate at cut sizes in"
             " Triton's interpreter")
-        cfg = dict(base, cpu=True, seeds=[s for s, _ in plan],
-                   poison=[p for _, p in plan])
-        cgot, _, cbad = run_worker(ref_path, cand_path, cfg)
+        cfg = dict(base, cpu=True, seeds=plan_seeds,
+                   poison=[p for _, p in plan], sizes=check_sizes)
+        cgot, _, cbad = run_worker(ref_path, cand_path, cfg, None)
         checked = cgot.get("outs") if cgot is not None and cbad is None \
             else None
         if not (isinstance(checked, list) and len(checked) == len(plan)):
@@ -595,6 +749,17 @@ def cmd_eval(argv):
         traced = triton_traced(plan, (got if cpu else cgot)
                                .get("tainted"))
     if changed is not None and changed < POISONED:
+        # A candidate that tests the device and, off a GPU, computes
+        # without Triton: the CPU path cannot tell (on a GPU it runs).
+        test = device_branch(src) if cpu else None
+        if test is not None:
+            emit("skip", sub="cuda-only", phase="correctness",
+                 cand_line=test[0], reason="the candidate cannot run"
+                 " without a GPU: it tests the device (line %d: %s) and,"
+                 " on the CPU, with every value its Triton kernels store"
+                 " poisoned, %d of %d outputs are still right" % (
+                     test[0], test[1], POISONED - changed, POISONED))
+            return EXIT_SKIP
         emit("fail", phase="correctness", sub="no-triton-kernel",
              trials=POISONED, message="no Triton kernel computes the"
              " output: with every value its Triton kernels store poisoned,"
@@ -622,9 +787,7 @@ def cmd_eval(argv):
     where = ""
     if cpu:
         where = " on the CPU (Triton's interpreter%s)" % (
-            "; sizes cut: " + ", ".join("%s %s->%s" % (k, v[0], v[1])
-                                        for k, v in sorted(sizes.items()))
-            if sizes else "")
+            "; sizes cut: " + sizes_text(sizes) if sizes else "")
     if passed < n:
         emit("fail", phase="correctness", sub="mismatch",
              correct_trials=passed, trials=n, trial=first_bad[0],
@@ -675,20 +838,96 @@ def cmd_eval(argv):
     return 0
 
 
-def reference(ref_path, tl, opts, name=REF_NAME):
-    """The task's module (sizes cut on the CPU), what was cut, its Model
-    built under the seed, and the correctness trials' seeds drawn from
-    it as KernelBench draws them."""
+def trial_seeds(tl, opts):
+    """The correctness trials' seeds, drawn from the seed as KernelBench
+    draws them."""
     import torch
-    ref, sizes = load_reference(ref_path, tl, name)
+    tl.seed(opts["--seed"])
+    return [int(torch.randint(0, 2 ** 32 - 1, (1,)).item())
+            for _ in range(opts["--correct-trials"])]
+
+
+def build_model(ref, tl, opts):
+    """The task's Model from get_init_inputs() under the seed."""
+    import torch
     init_inputs = tl.to_dev(ref.get_init_inputs())
     with torch.no_grad():
         tl.seed(opts["--seed"])
-        model = ref.Model(*tl.clone(init_inputs)).to(tl.dev)
-    tl.seed(opts["--seed"])
-    seeds = [int(torch.randint(0, 2 ** 32 - 1, (1,)).item())
-             for _ in range(opts["--correct-trials"])]
-    return ref, sizes, model, seeds
+        return ref.Model(*tl.clone(init_inputs)).to(tl.dev)
+
+
+class CutsFailed(Exception):
+    """The reference runs at no cut of its sizes: each cut tried (name
+    -> [old, new]) and the exception it gave at the last."""
+
+    def __init__(self, tried, exc):
+        super().__init__("%s: %s" % (type(exc).__name__, exc))
+        self.tried = tried
+        self.exc = exc
+
+
+def cut_reference(ref_path, tl, opts, seeds, name):
+    """On the CPU path: the task's module, the sizes cut, its Model and
+    its outputs on seeds, at the first cut of CPU_CUTS at which the
+    reference builds and gives outputs with elements (a cut can leave a
+    convolution's image smaller than its kernel).  Raises the reference's
+    own exception when nothing was cut or no size can have caused it
+    (SIZE_FREE, or a GPU it needs), CutsFailed when no cut runs."""
+    tried = []
+    last = None
+    for cut in CPU_CUTS:
+        ref, sizes = load_reference(ref_path, tl, name, cut)
+        if tried and sizes == tried[-1]:
+            continue
+        try:
+            model = build_model(ref, tl, opts)
+            outs = outputs(tl, ref, model, seeds)
+            for o in outs:
+                if isinstance(o, tl.torch.Tensor) and o.numel() == 0:
+                    raise ValueError("the reference's output has no"
+                                     " elements (shape %s)" % (
+                                         list(o.shape),))
+            if tried:
+                say("on the CPU: the reference runs at the cut %s" %
+                    sizes_text(sizes))
+            return ref, sizes, model, outs
+        except Exception as e:
+            if not sizes or type(e).__name__ in SIZE_FREE or \
+                    cuda_only(type(e).__name__, str(e)) is not None or \
+                    "not implemented for" in str(e):
+                raise
+            say("on the CPU: the reference fails at the cut %s: %s: %s" % (
+                sizes_text(sizes), type(e).__name__,
+                str(e).splitlines()[0][:200] if str(e) else ""))
+            tried.append(sizes)
+            last = e
+    raise CutsFailed(tried, last)
+
+
+def reference_failed(e, ref_path, cpu):
+    """The marker for a task whose reference failed: skipped when the
+    failure is the CPU path's (sizes that no cut makes valid, a GPU the
+    reference needs, an operator torch has only for the GPU), else
+    task-defect."""
+    if isinstance(e, CutsFailed):
+        traceback.print_exception(type(e.exc), e.exc, e.exc.__traceback__)
+        emit("skip", sub="sizes", phase="reference",
+             sizes_tried=e.tried, reason="the task's reference fails at"
+             " every cut of its sizes on the CPU (%d cuts, the largest: %s):"
+             " %s" % (len(e.tried), sizes_text(e.tried[-1]),
+                      str(e).splitlines()[0][:300]))
+        return EXIT_SKIP
+    traceback.print_exc()
+    text = ("%s: %s" % (type(e).__name__, e)).splitlines()[0][:300]
+    if cpu and ((cuda_only(type(e).__name__, str(e)) is not None and
+                 REF_CUDA_SOURCE.search(code_text(read_source(ref_path))))
+                or "not implemented for" in str(e)):
+        emit("skip", sub="gpu-only", phase="reference",
+             reason="the task's reference cannot run without a GPU: %s"
+             % text)
+        return EXIT_SKIP
+    emit("defect", message="%s: %s" % (type(e).__name__, e))
+    return 1
 
 
 def outputs(tl, ref, model, seeds):
@@ -756,46 +995,67 @@ def triton_traced(plan, tainted):
     return (yes, len(got))
 
 
-def run_worker(ref_path, cand_path, cfg):
-    """Run the candidate in a worker and read its reply: (the dict or None, exit status, why the reply is not
-    one the worker writes or None).  Its configuration goes through its
-    stdin, not its command line; its stdout goes to our stderr (not the
-    marker channel); the reply comes on a pipe of its own, one frame: an
-    8-byte big-endian length and that many bytes of torch.save, loaded
-    with weights_only.  Bytes before, after or instead of one frame are
-    the candidate's own writing (bad)."""
+def run_worker(ref_path, cand_path, cfg, progress):
+    """Run the candidate in a worker and read its reply: (the dict or
+    None, exit status, why the reply is not one the worker writes or
+    None).  Its configuration goes through its stdin, not its command
+    line; its stdout goes to our stderr (not the marker channel); the
+    reply comes on a pipe of its own, one frame: an 8-byte big-endian
+    length and that many bytes of torch.save, loaded with weights_only.
+    Bytes before, after or instead of one frame are the candidate's own
+    writing (bad).  A second pipe carries the phases the worker enters
+    (a line each), given to progress (when not None) as they come: they
+    only name where a timeout struck, never a verdict."""
     import io
+    import selectors
     import subprocess
     import torch
     cin, cout = os.pipe()
     rfd, wfd = os.pipe()
+    pfd, pwfd = os.pipe()
     try:
         worker = subprocess.Popen(
             [sys.executable, "-I", "-B", os.path.abspath(__file__),
              "worker", ref_path, cand_path],
-            stdin=cin, stdout=2, stderr=2, pass_fds=(wfd,), close_fds=True)
+            stdin=cin, stdout=2, stderr=2, pass_fds=(wfd, pwfd),
+            close_fds=True)
     except OSError as e:
-        os.close(cin)
-        os.close(cout)
-        os.close(rfd)
-        os.close(wfd)
+        for fd in (cin, cout, rfd, wfd, pfd, pwfd):
+            os.close(fd)
         emit("defect", message="cannot start the worker: %s" % e)
         sys.exit(1)
     os.close(cin)
     os.close(wfd)
-    conf = dict(cfg, fd=wfd)
+    os.close(pwfd)
+    conf = dict(cfg, fd=wfd, progress=pwfd)
     try:
         os.write(cout, (json.dumps(conf) + "\n").encode())
     except OSError:
         pass
     os.close(cout)
     data = bytearray()
-    with os.fdopen(rfd, "rb") as f:
-        while len(data) <= REPLY_MAX:
-            c = f.read(1 << 20)
+    line = b""
+    sel = selectors.DefaultSelector()
+    sel.register(rfd, selectors.EVENT_READ, "reply")
+    sel.register(pfd, selectors.EVENT_READ, "progress")
+    left = 2
+    while left:
+        for key, _ in sel.select():
+            c = os.read(key.fd, 1 << 20)
             if not c:
-                break
-            data += c
+                sel.unregister(key.fd)
+                os.close(key.fd)
+                left -= 1
+            elif key.data == "reply":
+                if len(data) <= REPLY_MAX:
+                    data += c
+            else:
+                line = (line + c)[-4096:]
+                while b"\n" in line:
+                    p, line = line.split(b"\n", 1)
+                    if progress is not None:
+                        progress(p.decode("ascii", "replace").strip())
+    sel.close()
     status = worker.wait()
     if not data:
         return None, status, None
@@ -828,20 +1088,19 @@ def phase_of(got):
 def worker_failed(got, status, src, cpu):
     """The marker for a worker that sent no outputs: its report is its
     own word, believed only where the candidate loses.  A skip is the
-    checker's: the worker's exception must say CUDA (or Triton's
-    interpreter) and the checker's reading of the source must agree."""
+    checker's: the worker's exception must say CUDA (or a known limit of
+    Triton's interpreter, or fail on a device test) and the checker's
+    reading of the source must agree (source_needs_gpu())."""
     ev = got.get("event") if got is not None else None
     if ev == "error":
         tn = str(got.get("type", "Exception"))[:100]
         msg = str(got.get("message", ""))[:4000]
         line = got.get("cand_line") if type(got.get("cand_line")) is int \
             else 0
-        why = source_needs_gpu(src, tn, msg, got.get("gap") is True) \
-            if cpu else None
+        why = source_needs_gpu(src, tn, msg, line) if cpu else None
         if why is not None:
-            emit("skip", sub="cuda-only", phase=phase_of(got),
-                 cand_line=line,
-                 reason="the candidate cannot run without a GPU: %s" % why)
+            emit("skip", sub=why[0], phase=phase_of(got), cand_line=line,
+                 reason=why[1])
             return EXIT_SKIP
         emit("error", phase=phase_of(got), type=tn,
              module=str(got.get("module", ""))[:200], message=msg,
@@ -866,6 +1125,269 @@ def worker_failed(got, status, src, cpu):
     say("the candidate's process ended without results (status %d)"
         % status)
     return status if status > 0 else 128 - status if status < 0 else 1
+
+
+# --- Triton's interpreter: the limits the worker works around ----------
+#
+# docs/envs/triton.md, "Interpreter limits"; tests/e2e/157-triton-limits.sh
+# runs a tiny kernel for each, without the fix (the limit must still be
+# there: when it is not, a Triton upgrade fixed it and the fix goes) and
+# with it (the answer must be right).  Each fix acts only on the operand
+# types that hit its limit, so other kernels run the interpreter's own
+# code; none of them can make a wrong answer right or skip anything.
+
+# libdevice's functions by name (the symbol without __nv_ and the f of
+# its fp32 form): numpy's, computed in the operands' type.  Each entry
+# takes numpy and math and gives the function.
+LIBDEVICE = {
+    "sin": lambda np, m: np.sin, "cos": lambda np, m: np.cos,
+    "tan": lambda np, m: np.tan, "asin": lambda np, m: np.arcsin,
+    "acos": lambda np, m: np.arccos, "atan": lambda np, m: np.arctan,
+    "sinh": lambda np, m: np.sinh, "cosh": lambda np, m: np.cosh,
+    "tanh": lambda np, m: np.tanh, "asinh": lambda np, m: np.arcsinh,
+    "acosh": lambda np, m: np.arccosh, "atanh": lambda np, m: np.arctanh,
+    "exp": lambda np, m: np.exp, "exp2": lambda np, m: np.exp2,
+    "exp10": lambda np, m: lambda x: np.power(x.dtype.type(10), x),
+    "expm1": lambda np, m: np.expm1, "log": lambda np, m: np.log,
+    "log2": lambda np, m: np.log2, "log10": lambda np, m: np.log10,
+    "log1p": lambda np, m: np.log1p, "sqrt": lambda np, m: np.sqrt,
+    "cbrt": lambda np, m: np.cbrt,
+    "rsqrt": lambda np, m: lambda x: 1 / np.sqrt(x),
+    "rcbrt": lambda np, m: lambda x: 1 / np.cbrt(x),
+    "rcp": lambda np, m: lambda x: 1 / x,
+    "floor": lambda np, m: np.floor, "ceil": lambda np, m: np.ceil,
+    "trunc": lambda np, m: np.trunc,
+    "round": lambda np, m: lambda x: np.copysign(
+        np.floor(np.abs(x) + 0.5), x),
+    "rint": lambda np, m: np.rint, "nearbyint": lambda np, m: np.rint,
+    "fabs": lambda np, m: np.abs, "abs": lambda np, m: np.abs,
+    "erf": lambda np, m: np.vectorize(m.erf, otypes=[np.float64]),
+    "erfc": lambda np, m: np.vectorize(m.erfc, otypes=[np.float64]),
+    "lgamma": lambda np, m: np.vectorize(m.lgamma, otypes=[np.float64]),
+    "tgamma": lambda np, m: np.vectorize(m.gamma, otypes=[np.float64]),
+    "normcdf": lambda np, m: np.vectorize(
+        lambda x: 0.5 * m.erfc(-x / m.sqrt(2)), otypes=[np.float64]),
+    "sinpi": lambda np, m: lambda x: np.sin(np.pi * x),
+    "cospi": lambda np, m: lambda x: np.cos(np.pi * x),
+    "pow": lambda np, m: np.power, "powi": lambda np, m: np.power,
+    "atan2": lambda np, m: np.arctan2, "hypot": lambda np, m: np.hypot,
+    "copysign": lambda np, m: np.copysign, "fmod": lambda np, m: np.fmod,
+    "remainder": lambda np, m: lambda x, y: x - np.rint(x / y) * y,
+    "fdim": lambda np, m: lambda x, y: np.maximum(x - y, 0),
+    "fmax": lambda np, m: np.fmax, "fmin": lambda np, m: np.fmin,
+    "nextafter": lambda np, m: np.nextafter, "add": lambda np, m: np.add,
+    "sub": lambda np, m: np.subtract, "mul": lambda np, m: np.multiply,
+    "div": lambda np, m: np.divide, "dividef": lambda np, m: np.divide,
+    "fma": lambda np, m: lambda x, y, z: x * y + z,
+    "saturate": lambda np, m: lambda x: np.clip(x, 0, 1),
+    "isnan": lambda np, m: np.isnan, "isinf": lambda np, m: np.isinf,
+    "isfinite": lambda np, m: np.isfinite,
+    "finite": lambda np, m: np.isfinite, "signbit": lambda np, m: np.signbit,
+    "ldexp": lambda np, m: np.ldexp, "scalbn": lambda np, m: np.ldexp,
+}
+
+
+def libdevice_name(symbol):
+    """The LIBDEVICE name of a libdevice symbol (__nv_tanhf: tanh,
+    __nv_fast_expf: exp, __nv_fdiv_rn: div, __nv_isnand: isnan), or
+    None when the table has none."""
+    n = symbol[5:] if symbol.startswith("__nv_") else symbol
+    if n.startswith("fast_"):
+        n = n[5:]
+    m = re.match(r"([fd])?(add|sub|mul|div|rcp|sqrt|rsqrt)_r[nzdu]$", n)
+    if m:
+        n = m.group(2)
+    n = re.sub(r"^(fmaf?)_r[nzdu]$", "fma", n)
+    if n.startswith("f") and n[1:] in ("dividef", "rsqrt_rn"):
+        n = n[1:]
+    for cand in (n, n[:-1] if n.endswith(("f", "d")) else None,
+                 n[:-2] if n.endswith("ll") else None):
+        if cand and cand in LIBDEVICE:
+            return cand
+    return None
+
+
+def interp_fixes():
+    """Work around the limits of Triton's interpreter (3.9) that a right
+    kernel hits, in the worker before the candidate loads; returns their
+    names.  bf16: arithmetic, comparisons, reductions and tl.dot on
+    bfloat16 operands work on the raw 16-bit storage (a 16x16 product is
+    2.3e10 off): they are computed in fp32 and rounded back.  mask: a
+    mask built as block & scalar comes out int32 and loads and stores
+    refuse it ("mask has unsupported dtype"): it is made bool.  autotune:
+    the autotuner asks for a driver to benchmark its configs ("0 active
+    drivers"): the first config runs, as on a GPU whose benchmark chose
+    it.  libdevice: the libdevice functions are not callable in the
+    interpreter (a stub, or a missing _semantic) and extern calls are not
+    implemented: they call numpy's (LIBDEVICE); a function it lacks
+    raises NotImplementedError, which the checker skips as an interpreter
+    limit."""
+    import math
+    import numpy as np
+    import triton.language as tl
+    from triton.runtime import interpreter as ti
+    B = ti.InterpreterBuilder
+    TH = ti.TensorHandle
+    bf16 = tl.bfloat16
+    f32 = tl.float32
+    done = []
+
+    def is_bf(h):
+        return getattr(h, "dtype", None) == bf16 and \
+            h.data.dtype == np.uint16
+
+    def up(b, h):
+        return b.cast_impl(h, f32) if is_bf(h) else h
+
+    def down(b, h):
+        return b.cast_impl(h, bf16) if h.data.dtype == np.float32 else h
+
+    binary, unary, ternary = B.binary_op, B.unary_op, B.ternary_op
+    fma, dot, cast = B.create_fma, B.create_dot, B.cast_impl
+
+    def cast_impl(self, src, dst_type):
+        # fp32 -> bf16 truncates where a GPU rounds to nearest even; and
+        # only bf16 <-> fp32 converts the values: other casts to or from
+        # bf16 (an int, a bool) would copy the number into the storage.
+        to, frm = dst_type.scalar, src.dtype.scalar
+        if to == bf16 and frm == f32:
+            bits = np.ascontiguousarray(src.data, np.float32).view(np.uint32)
+            rne = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) &
+                                               np.uint32(1))) >> np.uint32(16)
+            nan = np.isnan(src.data)
+            out = np.where(nan, np.uint32(0x7FC0), rne).astype(np.uint16)
+            return TH(out.reshape(np.shape(src.data)), bf16)
+        if (to == bf16) == (frm == bf16) or f32 in (to, frm):
+            return cast(self, src, dst_type)
+        return cast(self, cast(self, src, f32), dst_type)
+
+    def binary_op(self, lhs, rhs, op):
+        if not (is_bf(lhs) or is_bf(rhs)):
+            return binary(self, lhs, rhs, op)
+        r = binary(self, up(self, lhs), up(self, rhs), op)
+        if lhs.dtype == bf16 and r.data.dtype == np.float32:
+            return down(self, r)
+        return TH(r.data, lhs.dtype.scalar)   # a comparison, as before
+
+    def unary_op(self, arg, op):
+        if not is_bf(arg):
+            return unary(self, arg, op)
+        return down(self, unary(self, up(self, arg), op))
+
+    def ternary_op(self, a, b, c, op):
+        # np.where picks the stored bits, which is right as it is.
+        if op is np.where or not any(is_bf(h) for h in (a, b, c)):
+            return ternary(self, a, b, c, op)
+        r = ternary(self, up(self, a), up(self, b), up(self, c), op)
+        return down(self, r) if c.dtype == bf16 else r
+
+    def create_fma(self, x, y, z):
+        if not any(is_bf(h) for h in (x, y, z)):
+            return fma(self, x, y, z)
+        r = fma(self, up(self, x), up(self, y), up(self, z))
+        return down(self, r) if z.dtype == bf16 else r
+
+    def create_dot(self, a, b, d, prec, imprecise):
+        if not any(is_bf(h) for h in (a, b, d)):
+            return dot(self, a, b, d, prec, imprecise)
+        r = dot(self, up(self, a), up(self, b), up(self, d), prec, imprecise)
+        return down(self, r) if d.dtype == bf16 else r
+
+    B.binary_op, B.unary_op, B.ternary_op = binary_op, unary_op, ternary_op
+    B.cast_impl = cast_impl
+    B.create_fma, B.create_dot = create_fma, create_dot
+
+    def bf_tensor(t):
+        """A bf16 tl.tensor of the interpreter as fp32."""
+        h = ti.interpreter_builder.cast_impl(t.handle, f32)
+        return tl.core.tensor(h, tl.block_type(f32, list(t.type.shape))
+                              if t.type.is_block() else f32)
+
+    def to_bf(t):
+        if not isinstance(t, tl.core.tensor) or t.dtype != f32:
+            return t
+        h = ti.interpreter_builder.cast_impl(t.handle, bf16)
+        return tl.core.tensor(h, tl.block_type(bf16, list(t.type.shape))
+                              if t.type.is_block() else bf16)
+
+    def bf_reduce(orig):
+        def run(self, input, *args, **kwargs):
+            if not (isinstance(input, tl.core.tensor) and is_bf(input.handle)):
+                return orig(self, input, *args, **kwargs)
+            r = orig(self, bf_tensor(input), *args, **kwargs)
+            if isinstance(r, (list, tuple)):
+                return type(r)(to_bf(x) for x in r)
+            return to_bf(r)
+        return run
+
+    ti.ReduceOps.sum = bf_reduce(ti.ReduceOps.sum)
+    ti.ReduceOps.min_max = bf_reduce(ti.ReduceOps.min_max)
+    ti.ScanOps.cumsum = bf_reduce(ti.ScanOps.cumsum)
+    ti.ScanOps.cumprod = bf_reduce(ti.ScanOps.cumprod)
+    done.append("bf16")
+
+    def as_bool(m):
+        if m is None or m.data.dtype == np.bool_:
+            return m
+        return TH(m.data.astype(np.bool_), tl.int1)
+
+    load, store, rmw = (B.create_masked_load, B.create_masked_store,
+                        B.create_atomic_rmw)
+    B.create_masked_load = lambda self, ptrs, mask, other, cp, vol: \
+        load(self, ptrs, as_bool(mask), other, cp, vol)
+    B.create_masked_store = lambda self, ptrs, value, mask, cp: \
+        store(self, ptrs, value, as_bool(mask), cp)
+    B.create_atomic_rmw = lambda self, op, ptr, val, mask, sem, scope: \
+        rmw(self, op, ptr, val, as_bool(mask), sem, scope)
+    done.append("mask")
+
+    from triton.runtime.autotuner import Autotuner
+
+    def no_bench(kernel_call, quantiles=None):
+        # Every config the same time: min() keeps the first.
+        return [0.0, 0.0, 0.0]
+
+    Autotuner.do_bench = property(lambda self: no_bench)
+    done.append("autotune")
+
+    import importlib
+    sem = ti.interpreter_semantic
+    impls = {}
+
+    def extern(self, lib, path, symbol, args, ret, pure):
+        name = libdevice_name(symbol)
+        if name is None:
+            raise NotImplementedError("extern function %s has no"
+                                      " interpreter implementation" % symbol)
+        if name not in impls:
+            impls[name] = LIBDEVICE[name](np, math)
+        out = np.asarray(impls[name](*[a.data for a in args]))
+        scalar = getattr(ret, "scalar", ret)
+        return TH(out.astype(ti._get_np_dtype(scalar)), scalar)
+
+    B.create_extern_elementwise = extern
+
+    def with_semantic(fn):
+        def call(*args, **kwargs):
+            kwargs.pop("_semantic", None)
+            return fn(*args, _semantic=sem, **kwargs)
+        call.__name__ = fn.__name__
+        return call
+
+    cuda = importlib.import_module("triton.language.extra.cuda.libdevice")
+    try:
+        stub = importlib.import_module("triton.language.extra.libdevice")
+    except ImportError:
+        stub = None
+    for name, fn in list(vars(cuda).items()):
+        if tl.core.is_builtin(fn):
+            call = with_semantic(fn)
+            setattr(cuda, name, call)
+            # What the compiler's module map does for the generic module.
+            if stub is not None and hasattr(stub, name):
+                setattr(stub, name, call)
+    done.append("libdevice")
+    return done
 
 
 def poison_stores():
@@ -1027,9 +1549,18 @@ def cmd_worker(argv):
     import io
     import torch
     ref_path, cand_path, out = argv[0], argv[1], int(cfg["fd"])
+    prog = cfg.get("progress")
     cpu = bool(cfg["cpu"])
     tl = Tools(torch, cpu)
     state = {"phase": "load"}
+
+    def enter(phase):
+        """The phase, for the checker's log (names a timeout)."""
+        state["phase"] = phase
+        try:
+            os.write(prog, (phase + "\n").encode())
+        except (OSError, TypeError):
+            pass
 
     def send(**fields):
         state.update(fields)
@@ -1044,18 +1575,25 @@ def cmd_worker(argv):
         traceback.print_exc()
         return send(event="error", phase=phase, type=type(e).__name__,
                     module=type(e).__module__, message=str(e)[:4000],
-                    cand_line=cand_line(e, cand_path),
-                    gap=interp_gap(e))
+                    cand_line=cand_line(e, cand_path))
 
     traced = None
     if cpu:
+        # Before the candidate loads: what the interpreter gets wrong is
+        # fixed first, and the poison wraps the fixed stores.
+        try:
+            fixed = interp_fixes()
+            say("Triton's interpreter: worked around: %s" % ", ".join(fixed))
+        except Exception as e:
+            say("cannot work around the interpreter's limits: %s: %s" % (
+                type(e).__name__, e))
         try:
             poison_stores()
             traced = taint_mode()
         except Exception as e:
             say("cannot poison or trace Triton's stores: %s" % e)
     try:
-        ref, _ = load_reference(ref_path, tl)
+        ref, _ = load_reference(ref_path, tl, sizes=cfg.get("sizes") or None)
         init_inputs = tl.to_dev(ref.get_init_inputs())
     except BaseException as e:
         return failed("load", e)
@@ -1068,7 +1606,7 @@ def cmd_worker(argv):
     if model_new is None or not callable(model_new):
         return send(event="fail", sub="missing-modelnew",
                     message="the candidate defines no ModelNew class")
-    state["phase"] = "init"
+    enter("init")
     try:
         with torch.no_grad(), tl.shim():
             tl.seed(cfg["seed"])
@@ -1078,7 +1616,7 @@ def cmd_worker(argv):
         tl.sync(tl.dev)
     except BaseException as e:
         return failed("init", e)
-    state["phase"] = "correctness"
+    enter("correctness")
     outs = []
     tainted = [] if traced is not None else None
     poison = cfg.get("poison") or []
@@ -1119,7 +1657,7 @@ def cmd_worker(argv):
                     .as_subclass(torch.Tensor))
     stats_ = None
     if not cpu:
-        state["phase"] = "timing"
+        enter("timing")
         tl.seed(cfg["seed"])
         try:
             stats_ = tl.timed(new_model, tl.to_dev(ref.get_inputs()),
