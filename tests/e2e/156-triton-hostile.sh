@@ -14,9 +14,7 @@ need_data
 KB=$DATA/kernelbench
 [ -d "$KB/level1" ] || skip "no KernelBench data at $KB"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-tri=$("$ASSAY" envs | grep '^triton ')
-printf '%s\n' "$tri" | grep -Eq '; torch [0-9][^;]*; triton [0-9]' ||
-	skip "no torch and triton in the project venv (make deps): $tri"
+need_triton
 
 "$ASSAY" --db "$DB" import "$KB" >/dev/null 2>&1 || fail "import"
 "$ASSAY" --db "$DB" import "$ROOT/examples/gpu/triton-cpu/hostile.jsonl" \

@@ -29,3 +29,12 @@ export_all() {
 	cat "$_o"
 	[ ! -e "$T/export-all.failing.jsonl" ] || cat "$T/export-all.failing.jsonl"
 }
+# need_triton [no-gpu]: skip unless the project venv has torch and triton
+# (assay envs), and with no-gpu unless no GPU is here (the CPU path runs).
+need_triton() {
+	tri=$("$ASSAY" envs | grep '^triton ')
+	printf '%s\n' "$tri" | grep -Eq '; torch [0-9][^;]*; triton [0-9]' ||
+		skip "no torch and triton in the project venv (make deps): $tri"
+	[ "${1:-}" != no-gpu ] || printf '%s\n' "$tri" | grep -q '; no GPU' ||
+		skip "a GPU is here: the GPU path runs instead (150-kernelbench.sh)"
+}
