@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "base/buf.h"
+#include "base/hash.h"
 #include "base/textsafe.h"
 
 const char *const ident_domains[5] = { "chip", "gpu", "embedded",
@@ -103,6 +104,34 @@ ident_check_task_id(const char *s, struct err *err)
 		return err_set(err, "a task id has at most %d '/' parts",
 		    IDENT_TASK_PARTS);
 	return 0;
+}
+
+char *
+ident_fit_task_id(const char *s)
+{
+	struct buf b = BUF_INIT;
+	const char *p;
+
+	if (s == NULL)
+		return NULL;
+	for (p = s; ; ) {
+		size_t l = strcspn(p, "/");
+
+		if (l > IDENT_MAX) {
+			char hex[65];
+
+			hash_sha256(p, l, hex);
+			buf_add(&b, p, IDENT_MAX - 9);
+			buf_printf(&b, "-%.8s", hex);
+		} else {
+			buf_add(&b, p, l);
+		}
+		if (p[l] == '\0')
+			break;
+		buf_adds(&b, "/");
+		p += l + 1;
+	}
+	return buf_detach(&b, NULL);
 }
 
 int

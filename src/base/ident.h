@@ -47,6 +47,17 @@ int	ident_check_id(const char *s, struct err *err);
  */
 int	ident_check_task_id(const char *s, struct err *err);
 
+/*
+ * s with every '/' part longer than IDENT_MAX bytes shortened to its
+ * first IDENT_MAX - 9 bytes, '-' and the first 8 hex digits of the
+ * part's SHA-256: the same long name always gives the same id, so an
+ * importer that names a task after a long file (KernelBench's level 1
+ * problem 79 is 86 bytes) and a row that refers to it by that name meet.
+ * Nothing else is changed or checked.  A new string the caller frees;
+ * NULL for NULL.
+ */
+char	*ident_fit_task_id(const char *s);
+
 /* A domain: one of ident_domains exactly.  0 or -1 with err. */
 int	ident_check_domain(const char *s, struct err *err);
 

@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "base/ident.h"
 #include "model/codec.h"
 #include "model/sample.h"
 #include "model/vocab.h"
@@ -222,7 +223,7 @@ assay_row(struct store *st, json_t *row, void *arg, const char *path,
 	} else if (json_is_string(to)) {
 		int found;
 
-		task_id = xstrdup(json_string_value(to));
+		task_id = ident_fit_task_id(json_string_value(to));
 		found = store_task_env(st, task_id, &env, err);
 		if (found < 0)
 			goto out;

@@ -22,6 +22,29 @@ expect_eq "benchmark, domain, env, lang" \
 grep -q "0 new tasks, 0 new candidates (10 already there)" "$T/out" ||
     fail "re-import added: $(cat "$T/out")"
 
+# KernelBench's own level 1 problem 79 has an 86-byte file name, over a
+# task id part's 64 bytes: the importer refused it.  A long name is
+# shortened with its hash, and a row naming the task by the long id meets
+# it (ident_fit_task_id; the name here is problem 79's, the problem
+# ReLU's).
+long=79_conv_transposed_1D_asymmetric_input_square_kernel___padded____strided____dilated__
+mkdir -p "$T/kb79/level1"
+cp "$KB/level1/19_ReLU.py" "$T/kb79/level1/$long.py"
+"$ASSAY" --db "$DB" import "$T/kb79" >"$T/out" 2>"$T/err" ||
+	fail "import of a long problem name: $(cat "$T/err")"
+grep -q "1 new task" "$T/out" || fail "long name: $(cat "$T/out") $(cat "$T/err")"
+printf '{"task": "kernelbench/level1/%s", "candidate": {"origin": "long-name", "lang": "python", "code": "class ModelNew: pass\\n"}}\n' \
+    "$long" >"$T/long.jsonl"
+"$ASSAY" --db "$DB" import "$T/long.jsonl" >"$T/out" 2>"$T/err" ||
+	fail "a row naming the long task: $(cat "$T/err")"
+lid=$("$ASSAY" --db "$DB" list --json --where "origin=long-name" |
+    grep -o '"task":"[^"]*"' | cut -d'"' -f4)
+case $lid in
+kernelbench/level1/79_conv_transposed_1D_asymmetric_input_square_kernel___-????????) ;;
+*) fail "long task id: '$lid'" ;;
+esac
+echo "ok: a long problem name imports as $lid"
+
 "$ASSAY" --db "$DB" list >"$T/list" || fail "list"
 grep -q "kernelbench/level1/12_Matmul_with_diagonal_matrices_" "$T/list" ||
     fail "problem 12 not listed"

@@ -32,7 +32,7 @@ need_triton no-gpu
 "$ASSAY" --db "$DB" import "$KB" >/dev/null 2>&1 || fail "import"
 "$ASSAY" --db "$DB" import "$ROOT/examples/gpu/triton-cpu/relu.jsonl" \
     >/dev/null || fail "import relu.jsonl"
-expect_eq "candidates" "$(count 'env=triton')" 12
+expect_eq "candidates" "$(count 'env=triton')" 13
 "$ASSAY" --db "$DB" verify --jobs 2 --where "env=triton" >"$T/verify" 2>&1
 tail -n 1 "$T/verify"
 
@@ -92,6 +92,12 @@ expect_eq "relu-wrong category" "$(val "$r" category)" functional
 expect_eq "relu-wrong subcategory" "$(val "$r" subcategory)" mismatch
 printf '%s\n' "$r" | grep -q '"correct_trials":0' || fail "relu-wrong metrics: $r"
 echo "ok: relu-wrong fails in 5 of 5 trials"
+r=$(row 19_ReLU relu-half)
+expect_eq "relu-half verdict" "$(val "$r" verdict)" fail
+expect_eq "relu-half subcategory" "$(val "$r" subcategory)" dtype-mismatch
+"$ASSAY" --db "$DB" show --json "$(val "$r" id)" |
+    grep -q '"evidence":"output dtype float16, want float32' ||
+	fail "relu-half evidence"
 r=$(row 19_ReLU relu-cuda)
 expect_eq "relu-cuda verdict" "$(val "$r" verdict)" skipped
 expect_eq "relu-cuda subcategory" "$(val "$r" subcategory)" cuda-only
@@ -101,4 +107,5 @@ expect_eq "relu-cuda category" "$(val "$r" category)" null
 	fail "relu-cuda evidence"
 printf '%-40s %-28s %s\n' "19_ReLU relu-wrong (ours)" "-" "fail mismatch" >>"$T/table"
 printf '%-40s %-28s %s\n' "19_ReLU relu-cuda (ours)" "-" "skipped cuda-only" >>"$T/table"
+printf '%-40s %-28s %s\n' "19_ReLU relu-half (ours)" "-" "fail dtype-mismatch" >>"$T/table"
 cat "$T/table"

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
@@ -15,6 +16,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/ident.h"
+#include "base/hash.h"
 #include "base/textsafe.h"
 
 static void
@@ -227,12 +229,44 @@ test_textsafe_utf8(void **state)
 	buf_release(&b);
 }
 
+/* A part over IDENT_MAX bytes is shortened with its hash, always the same
+ * way, and the result is a valid task id; a short id is unchanged.
+ * KernelBench's level 1 problem 79 is the real case (86 bytes). */
+static void
+test_ident_fit_task_id(void **state)
+{
+	const char *kb = "kernelbench/level1/79_conv_transposed_1D_asymmetric"
+	    "_input_square_kernel___padded____strided____dilated__";
+	char *a = ident_fit_task_id(kb), *b = ident_fit_task_id(kb);
+	char *s = ident_fit_task_id("kernelbench/level1/19_ReLU");
+	char hex[65];
+	struct err err;
+	const char *last;
+
+	(void)state;
+	assert_int_equal(ident_check_task_id(kb, &err), -1);
+	assert_string_equal(a, b);
+	assert_int_equal(ident_check_task_id(a, &err), 0);
+	last = strrchr(a, '/') + 1;
+	assert_int_equal(strlen(last), IDENT_MAX);
+	hash_sha256(strrchr(kb, '/') + 1, strlen(strrchr(kb, '/') + 1), hex);
+	assert_memory_equal(last, strrchr(kb, '/') + 1, IDENT_MAX - 9);
+	assert_int_equal(last[IDENT_MAX - 9], '-');
+	assert_memory_equal(last + IDENT_MAX - 8, hex, 8);
+	assert_string_equal(s, "kernelbench/level1/19_ReLU");
+	assert_null(ident_fit_task_id(NULL));
+	free(a);
+	free(b);
+	free(s);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ident_ids),
 		cmocka_unit_test(test_ident_task_ids),
+		cmocka_unit_test(test_ident_fit_task_id),
 		cmocka_unit_test(test_ident_domains_files),
 		cmocka_unit_test(test_ident_reviewers),
 		cmocka_unit_test(test_ident_labels),

@@ -729,6 +729,16 @@ def cmd_eval(argv):
                  trial=i + 1, message="output shape %s, want %s" % (
                      list(o.shape), list(ref_out.shape)))
             return 1
+        if o.dtype != ref_out.dtype:
+            # KernelBench compares the outputs as they are, and
+            # torch.allclose of two dtypes raises ("Float did not match
+            # Half"): a candidate whose output is fp16 for an fp32
+            # reference fails there, so it fails here too.
+            emit("fail", phase="correctness", sub="dtype-mismatch",
+                 trial=i + 1, message="output dtype %s, want %s" % (
+                     str(o.dtype).replace("torch.", ""),
+                     str(ref_out.dtype).replace("torch.", "")))
+            return 1
     if not cpu and check_outs is not None:
         say("the Triton check on the CPU: the candidate at cut sizes in"
             " Triton's interpreter")
