@@ -319,8 +319,6 @@ pool_finished(void *arg, const struct vsvc_result *res)
 	    p->timeout_s, res->stored, p->status);
 	if (p->stats != NULL)
 		results_stats_run(p->stats, r);
-	/* "[k/N] ID VERDICT" first: the workbench's :verify reads it
-	 * (ADR 0012). */
 	if (!p->quiet)
 		fprintf(stderr, "[%zu/%zu] %s %s%s%s%s%s%s\n", res->k, res->n,
 		    r->cand_id, r->verdict,

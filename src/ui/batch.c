@@ -1,184 +1,250 @@
 /*
  * batch.c - :verify, background verification of many candidates from
- * the workbench.
+ * the workbench, through the verify service (verify/service.h) in this
+ * process (ADR 0039).
  *
- * Why a child `assay verify` and not a second scheduler here: the CLI's
- * pool (cli.c cmd_verify) already runs the references first, skips
- * unchanged inputs, waits for a busy database (--lock-timeout) and keeps
- * every run; running it as a child process reuses all of that as it is,
- * and the workbench's loop only reads its progress lines
- * ("[k/N] ID VERDICT [STAGE] [SUB]" on stderr) from a pipe.  Each run is
- * stored by the child the moment it ends, so the queue re-reads its
- * view as results land (the cursor follows its candidate,
- * wb_view_changed), and moving and deciding go on meanwhile.  x or C-c
- * cancels: the child's process group is terminated; what it stored
- * stays.
+ * The service is the one `assay verify` drives: references first,
+ * claims, the input-key skip, a pool of jobs on pipes, each run stored
+ * the moment it is judged.  Here the frame loop drives it: its jobs'
+ * fds are polled with the keyboard's (batch_pollfds), and batch_io()
+ * steps it, so moving and deciding go on meanwhile.  Its hooks count
+ * what it stored; the queue re-reads its view at most every
+ * BATCH_REFRESH_MS as results land, and the cursor stays where the
+ * reviewer put it (a row that leaves the view stays on screen, dimmed:
+ * wb_view_changed).  x or C-c cancels: running jobs are stopped, what was
+ * stored stays.
+ *
+ * The ids of a view are read a page at a time, BATCH_PAGE per step, so
+ * that a view of a million does not stop the screen while it is read.
  */
-#define _GNU_SOURCE
 #include "ui/wb.h"
-#include "model/vocab.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include "model/vocab.h"
+#include "verify/service.h"
 
 #define BATCH_REFRESH_MS	300	/* re-read the view at most this often */
 #define BATCH_MAX_JOBS		64
+#define BATCH_PAGE		2048	/* ids of the view read per step */
 
 /* The state of :verify, owned by wb->batch. */
 struct batch {
-	int		 pid;		/* the child `assay verify`; 0: none */
-	int		 fd;		/* its stdout and stderr */
-	struct buf	 part;		/* a line not ended yet */
-	size_t		 done, total;	/* [done/total] of its last line */
-	size_t		 results, pass, fail;	/* runs it stored */
+	struct vsvc	*vs;		/* running; NULL: not (yet) */
+	int		 reading;	/* the view's ids are being read */
+	char		*filter;	/* the view read; owned */
+	int64_t		 after;		/* the last seq read */
+	char		**ids;		/* nids read so far; owned */
+	size_t		 nids, cap;
+	size_t		 expect;	/* the view's count when started */
+	struct vsvc_opts o;
+	size_t		 results, pass, fail;	/* runs stored */
 	size_t		 seen;		/* results when the view was read */
-	size_t		 unchanged;	/* from verify's summary line */
-	int		 summary;	/* 1: that line was read */
 	int64_t		 t0, refreshed;	/* ms */
-	int		 jobs, cancelled;
+	int		 cancelled;
 	char		 last_err[256];
 };
-
-/* The state, made on first use. */
-static struct batch *
-batch_of(struct wb *wb)
-{
-	if (wb->batch == NULL) {
-		wb->batch = xcalloc(1, sizeof *wb->batch);
-		wb->batch->fd = -1;
-	}
-	return wb->batch;
-}
 
 int
 batch_running(const struct wb *wb)
 {
-	return wb->batch != NULL && wb->batch->pid > 0;
-}
-
-int
-batch_fd(const struct wb *wb)
-{
-	return batch_running(wb) ? wb->batch->fd : -1;
+	return wb->batch != NULL && (wb->batch->vs != NULL ||
+	    wb->batch->reading);
 }
 
 int
 batch_progress(const struct wb *wb, size_t *done, size_t *total,
     size_t *fail)
 {
+	const struct vsvc_summary *s;
+
 	if (!batch_running(wb))
 		return 0;
-	*done = wb->batch->done;
-	*total = wb->batch->total;
+	if (wb->batch->vs == NULL) {
+		*done = 0;
+		*total = wb->batch->expect;
+		*fail = 0;
+		return 1;
+	}
+	s = vsvc_summary(wb->batch->vs);
+	*done = s->finished + s->unchanged + s->busy + s->load_errors +
+	    s->start_errors;
+	*total = s->total;
 	*fail = wb->batch->fail;
 	return 1;
 }
 
-/* Parse "[k/N] ID VERDICT ..." into the counts. */
+/* The service's hooks: count what it stored, keep what went wrong. */
 static void
-batch_line(struct wb *wb, const char *line)
+on_finished(void *arg, const struct vsvc_result *res)
 {
-	struct batch *b = batch_of(wb);
-	size_t k, n;
-	char id[64], verdict[32];
+	struct batch *b = ((struct wb *)arg)->batch;
 
-	/* verify's summary: "verified N, unchanged M: ..." (skips print
-	 * no [k/N] line of their own) */
-	if (sscanf(line, "verified %zu, unchanged %zu", &k, &n) == 2) {
-		b->unchanged = n;
-		b->summary = 1;
+	if (res->cancelled)
+		return;
+	if (!res->stored) {
+		snprintf(b->last_err, sizeof b->last_err, "%s: not stored: %s",
+		    res->run->cand_id, res->error != NULL ? res->error : "?");
 		return;
 	}
-	if (sscanf(line, "[%zu/%zu] %63s %31s", &k, &n, id, verdict) != 4) {
-		/* anything else is worth seeing: an error of the child */
-		if (strncmp(line, "assay", 5) == 0) {
-			snprintf(b->last_err, sizeof b->last_err, "%s", line);
-		}
-		return;
-	}
-	b->done = k;
-	b->total = n;
 	b->results++;
-	if (verdict_is(verdict, VERDICT_PASS))
+	if (verdict_is(res->run->verdict, VERDICT_PASS))
 		b->pass++;
 	else
 		b->fail++;
 }
 
-/* The child ended: say how it went and read the view again. */
+static void
+on_problem(void *arg, enum vsvc_problem what, const char *id,
+    const char *msg)
+{
+	struct wb *wb = arg;
+	struct batch *b = wb->batch;
+
+	if (what == VSVC_NOTE) {
+		/* about the whole batch (a broken toolchain): say it now */
+		wb_msg(wb, 1, ":verify: %s", msg);
+		return;
+	}
+	snprintf(b->last_err, sizeof b->last_err, "%s: %s", id != NULL ? id :
+	    "?", msg);
+}
+
+/* The batch is over: say how it went and read the view again. */
 static void
 batch_end(struct wb *wb)
 {
-	struct batch *b = batch_of(wb);
-	int st = 0;
+	struct batch *b = wb->batch;
+	const struct vsvc_summary *s = b->vs != NULL ? vsvc_summary(b->vs) :
+	    NULL;
+	size_t total = s != NULL ? s->total : b->nids, left;
+	size_t unchanged = s != NULL ? s->unchanged : 0;
+	size_t handled = s != NULL ? s->finished + s->unchanged : 0;
 	char dur[32];
 
-	while (waitpid(b->pid, &st, 0) < 0 && errno == EINTR)
-		;
-	b->pid = 0;
-	if (b->fd >= 0)
-		close(b->fd);
-	b->fd = -1;
-	buf_release(&b->part);
+	left = total > handled ? total - handled : 0;
 	pane_duration(wb_now_ms() - b->t0, dur, sizeof dur);
 	if (b->cancelled)
 		wb_msg(wb, 0, ":verify cancelled after %zu result%s (stored); "
 		    "%zu left unverified", b->results, b->results == 1 ? "" :
-		    "s", b->total > b->done ? b->total - b->done : 0);
-	else if (WIFEXITED(st) && WEXITSTATUS(st) == 2 && b->last_err[0])
+		    "s", left);
+	else if (b->last_err[0] != '\0' && b->results == 0 && unchanged == 0)
 		wb_msg(wb, 1, ":verify: %s", b->last_err);
 	else
-		wb_msg(wb, 0, ":verify done in %s: %zu verified (%zu pass, %zu "
-		    "not), %zu unchanged", dur, b->results, b->pass, b->fail,
-		    b->summary ? b->unchanged : b->done > b->results ?
-		    b->done - b->results : 0);
+		wb_msg(wb, b->last_err[0] != '\0', ":verify done in %s: %zu "
+		    "verified (%zu pass, %zu not), %zu unchanged%s%s", dur,
+		    b->results, b->pass, b->fail, unchanged,
+		    b->last_err[0] != '\0' ? "; last problem: " : "",
+		    b->last_err);
+	vsvc_free(b->vs);
+	b->vs = NULL;
+	b->reading = 0;
+	for (size_t i = 0; i < b->nids; i++)
+		free(b->ids[i]);
+	free(b->ids);
+	b->ids = NULL;
+	b->nids = b->cap = 0;
+	free(b->filter);
+	b->filter = NULL;
 	wb_view_changed(wb);
+}
+
+static void
+batch_add_id(struct batch *b, const char *id)
+{
+	if (b->nids == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 256;
+		b->ids = xreallocarray(b->ids, b->cap, sizeof *b->ids);
+	}
+	b->ids[b->nids++] = xstrdup(id);
+}
+
+/* Make the service over the ids read and start it. */
+static void
+batch_launch(struct wb *wb)
+{
+	struct batch *b = wb->batch;
+	struct vsvc_hooks h = { .finished = on_finished,
+	    .problem = on_problem, .arg = wb };
+	struct err err;
+
+	b->reading = 0;
+	if (b->nids == 0) {
+		snprintf(b->last_err, sizeof b->last_err, "the view is empty");
+		batch_end(wb);
+		return;
+	}
+	if (vsvc_new(&b->vs, wb->st, &b->o, &h, b->ids, b->nids, &err) < 0) {
+		snprintf(b->last_err, sizeof b->last_err, "%.200s", err.msg);
+		batch_end(wb);
+		return;
+	}
+	/* the service keeps its own copy */
+	for (size_t i = 0; i < b->nids; i++)
+		free(b->ids[i]);
+	free(b->ids);
+	b->ids = NULL;
+	b->nids = b->cap = 0;
+	if (vsvc_start(b->vs) == 1)
+		batch_end(wb);
+}
+
+/* Read the next page of the view's ids; launch when all are read. */
+static void
+batch_read(struct wb *wb)
+{
+	struct batch *b = wb->batch;
+	struct store_row *rows = NULL;
+	struct err err;
+	size_t n = 0;
+
+	if (store_query_seek(wb->st, b->filter, b->after, 1, 0, BATCH_PAGE,
+	    &rows, &n, &err) < 0) {
+		snprintf(b->last_err, sizeof b->last_err, "%.200s", err.msg);
+		batch_end(wb);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		batch_add_id(b, rows[i].id);
+		b->after = rows[i].seq;
+		store_row_release(&rows[i]);
+	}
+	free(rows);
+	if (n < BATCH_PAGE && !b->cancelled)
+		batch_launch(wb);
+	else if (b->cancelled)
+		batch_end(wb);
+}
+
+void
+batch_pollfds(struct wb *wb, struct wb_pollset *ps)
+{
+	struct pollfd *fds;
+	size_t n;
+
+	if (wb->batch == NULL || wb->batch->vs == NULL)
+		return;
+	n = vsvc_pollfds(wb->batch->vs, &fds);
+	for (size_t i = 0; i < n; i++)
+		wb_pollset_add(ps, fds[i].fd, POLLIN);
 }
 
 void
 batch_io(struct wb *wb)
 {
-	struct batch *b = batch_of(wb);
-	char chunk[4096];
-	ssize_t n;
-	int eof = 0;
+	struct batch *b = wb->batch;
 
-	if (b->pid <= 0)
+	if (!batch_running(wb))
 		return;
-	for (;;) {
-		n = read(b->fd, chunk, sizeof chunk);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			eof = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
-			break;
-		}
-		buf_add(&b->part, chunk, (size_t)n);
+	if (b->reading) {
+		batch_read(wb);
+		wb->dirty = 1;
+		return;
 	}
-	/* whole lines only; a partial one waits for its end */
-	for (;;) {
-		const char *s = buf_str(&b->part);
-		const char *nl = memchr(s, '\n', b->part.len);
-		size_t len;
-		char *line;
-
-		if (nl == NULL)
-			break;
-		len = (size_t)(nl - s);
-		line = xstrndup(s, len);
-		batch_line(wb, line);
-		free(line);
-		/* drop the line and its newline */
-		memmove(b->part.p, b->part.p + len + 1, b->part.len - len);
-		b->part.len -= len + 1;
-	}
-	if (eof) {
+	if (vsvc_step(b->vs) == 1) {
 		batch_end(wb);
 		return;
 	}
@@ -195,27 +261,36 @@ int
 batch_timeout(const struct wb *wb)
 {
 	const struct batch *b = wb->batch;
+	int t;
 
-	if (b == NULL || b->pid <= 0 || b->results == b->seen)
+	if (!batch_running(wb))
 		return -1;
-	/* a result read but not shown yet: show it when its time comes */
-	return (int)(BATCH_REFRESH_MS - (wb_now_ms() - b->refreshed) > 0 ?
-	    BATCH_REFRESH_MS - (wb_now_ms() - b->refreshed) : 0);
+	if (b->reading)
+		return 0;	/* the next page at once */
+	t = vsvc_timeout_ms(b->vs);
+	if (b->results != b->seen) {
+		/* a result stored but not shown yet: show it in time */
+		int64_t due = BATCH_REFRESH_MS - (wb_now_ms() - b->refreshed);
+
+		if (due < t)
+			t = due > 0 ? (int)due : 0;
+	}
+	return t;
 }
 
 void
 batch_cancel(struct wb *wb)
 {
-	struct batch *b = batch_of(wb);
+	struct batch *b = wb->batch;
+	size_t done = 0, total = 0, fail;
 
-	if (b->pid <= 0)
+	if (!batch_running(wb))
 		return;
+	(void)batch_progress(wb, &done, &total, &fail);
 	b->cancelled = 1;
-	/* the child leads its own group: its jobs' processes go with it */
-	if (kill(-b->pid, SIGTERM) < 0)
-		(void)kill(b->pid, SIGTERM);
-	wb_msg(wb, 0, "cancelling :verify after %zu of %zu", b->done,
-	    b->total);
+	if (b->vs != NULL)
+		vsvc_cancel(b->vs);	/* steps on until its jobs end */
+	wb_msg(wb, 0, "cancelling :verify after %zu of %zu", done, total);
 }
 
 void
@@ -223,11 +298,10 @@ batch_stop(struct wb *wb)
 {
 	if (wb->batch == NULL)
 		return;
-	if (wb->batch->pid > 0) {
-		batch_cancel(wb);
-		batch_end(wb);
+	if (batch_running(wb)) {
+		wb->batch->cancelled = 1;
+		batch_end(wb);	/* vsvc_free kills what runs */
 	}
-	buf_release(&wb->batch->part);
 	free(wb->batch);
 	wb->batch = NULL;
 }
@@ -244,16 +318,15 @@ batch_default_jobs(void)
 int
 batch_start(struct wb *wb, const char *arg)
 {
-	struct batch *b = batch_of(wb);
-	char self[4096], jobs[32], timeout[32], *copy, *tok, *save = NULL;
-	char **argv;
+	struct batch *b;
+	char *copy, *tok, *save = NULL;
 	long nj = batch_default_jobs();
-	int force = 0, fds[2], n = 0;
-	pid_t pid;
+	int force = 0;
+	size_t done, total, fail;
 
-	if (b->pid > 0) {
+	if (batch_progress(wb, &done, &total, &fail)) {
 		wb_msg(wb, 1, ":verify is running (%zu of %zu; x cancels it)",
-		    b->done, b->total);
+		    done, total);
 		return -1;
 	}
 	copy = xstrdup(arg != NULL ? arg : "");
@@ -278,70 +351,31 @@ batch_start(struct wb *wb, const char *arg)
 		wb_msg(wb, 1, ":verify: the view is empty");
 		return -1;
 	}
-	if (wb_assay_path(wb, ":verify", self, sizeof self) < 0)
-		return -1;
-	snprintf(jobs, sizeof jobs, "%ld", nj);
-	snprintf(timeout, sizeof timeout, "%d", wb->vopts.timeout_s);
-	argv = xcalloc(wb->nmarks + 16, sizeof *argv);
-	argv[n++] = self;
-	argv[n++] = "--db";
-	argv[n++] = (char *)wb->o->db_path;
-	argv[n++] = "verify";
-	argv[n++] = "--jobs";
-	argv[n++] = jobs;
-	if (force)
-		argv[n++] = "--force";
-	if (wb->vopts.no_sandbox)
-		argv[n++] = "--no-sandbox";
-	if (wb->vopts.timeout_s > 0) {
-		argv[n++] = "--timeout";
-		argv[n++] = timeout;
-	}
-	if (wb->nmarks > 0) {
-		for (size_t i = 0; i < wb->nmarks; i++)
-			argv[n++] = wb->marks[i];
-	} else if (wb->filter != NULL) {
-		argv[n++] = "--where";
-		argv[n++] = wb->filter;
-	}
-	argv[n] = NULL;
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		wb_msg(wb, 1, ":verify: pipe: %s", strerror(errno));
-		free(argv);
-		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		wb_msg(wb, 1, ":verify: fork: %s", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		free(argv);
-		return -1;
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDWR);
-
-		setsid();	/* its own group: cancel ends all of it */
-		if (nul >= 0)
-			dup2(nul, STDIN_FILENO);
-		dup2(fds[1], STDOUT_FILENO);
-		dup2(fds[1], STDERR_FILENO);
-		execv(self, argv);
-		dprintf(STDERR_FILENO, "assay: exec %s: %s\n", self,
-		    strerror(errno));
-		_exit(2);
-	}
-	close(fds[1]);
-	(void)fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+	if (wb->batch == NULL)
+		wb->batch = xcalloc(1, sizeof *wb->batch);
+	b = wb->batch;
 	memset(b, 0, sizeof *b);
-	b->pid = pid;
-	b->fd = fds[0];
+	/* as `assay verify` runs it: every reference first, claimed, an
+	 * unchanged input skipped (force: run again), jobs on pipes */
+	b->o.vo = wb->vopts;
+	b->o.jobs = (int)nj;
+	b->o.force = force;
+	b->o.claim = 1;
+	b->o.refs = VSVC_REFS_ALL;
 	b->t0 = wb_now_ms();
 	b->refreshed = b->t0;
-	b->total = wb->nmarks > 0 ? wb->nmarks : wb->count;
-	b->jobs = (int)nj;
-	wb_msg(wb, 0, ":verify %zu candidate%s, %ld at a time, in the "
-	    "background (x cancels)", b->total, b->total == 1 ? "" : "s", nj);
-	free(argv);
+	b->expect = wb->nmarks > 0 ? wb->nmarks : wb->count;
+	if (wb->nmarks > 0) {
+		for (size_t i = 0; i < wb->nmarks; i++)
+			batch_add_id(b, wb->marks[i]);
+		batch_launch(wb);
+	} else {
+		b->filter = xstrdup(wb->filter);
+		b->reading = 1;
+	}
+	if (batch_running(wb))
+		wb_msg(wb, 0, ":verify %zu candidate%s, %ld at a time, in the "
+		    "background (x cancels)", b->expect, b->expect == 1 ? "" :
+		    "s", nj);
 	return 0;
 }

@@ -3,8 +3,9 @@
  * panes, key dispatch through the keymap, the decisions (label, review,
  * undo, commit) and the one function that draws, ui_frame().
  *
- * The loop polls stdin and the toolchain pane's fd (a verify job or the
- * editor).  Keys are handled at once and redrawn at once; terminal
+ * The loop polls stdin and the fds of every long operation running in
+ * this process (ui_services: the toolchain pane's program, :verify's
+ * jobs).  Keys are handled at once and redrawn at once; terminal
  * output only marks the model dirty and is drawn at most every
  * UI_FRAME_MS, so a chatty compiler costs a redraw per 10 ms, not per
  * read.  Every decision goes straight to the store, which commits it:
@@ -1649,6 +1650,24 @@ ui_syntax_init(struct wb *wb)
 	wb->dirty = 1;
 }
 
+/*
+ * The long operations the frame loop drives, each in this process: its
+ * fds join the keyboard's in one poll(), and it is stepped after each
+ * (ADR 0039).  None is a child assay whose output is parsed.
+ */
+static const struct ui_service {
+	const char *name;
+	int	(*running)(const struct wb *);
+	void	(*pollfds)(struct wb *, struct wb_pollset *);
+	int	(*wait_ms)(const struct wb *);	/* ms, -1: none */
+	void	(*step)(struct wb *);
+} ui_services[] = {
+	{ "toolchain pane", term_pane_busy, term_pane_pollfds,
+	    term_pane_timeout, term_pane_io },
+	{ ":verify", batch_running, batch_pollfds, batch_timeout, batch_io },
+};
+#define UI_NSERVICES	(sizeof ui_services / sizeof ui_services[0])
+
 /* The panes of the layout (enum wb_pane) and the sheets (enum wb_sheet):
  * the only place that names them; everything else goes through their
  * operations. */
@@ -1680,6 +1699,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	int64_t last_frame = 0;
 	struct bench *bench = NULL;
 	int syntax_ready = 0, paste = 0;	/* inside a bracketed paste */
+	struct wb_pollset ps = { 0 };
 
 	memset(&wb, 0, sizeof wb);
 	wb.st = st;
@@ -1728,8 +1748,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	if (o->bench_keys != NULL)	/* replays the keys, then quits */
 		bench = bench_run(&wb, ui_frame, ui_key, ui_syntax_init);
 	while (!wb.quit && !ui_signalled) {
-		struct pollfd pfd[3];
-		int nfd = 1, timeout = -1, fd, rc, t;
+		int timeout = -1, rc, t;
 		int64_t now = wb_now_ms();
 		wint_t ch;
 
@@ -1755,33 +1774,24 @@ ui_run(struct store *st, const struct ui_opts *o)
 				timeout = (int)(every - (now - last_frame));
 			}
 		}
-		pfd[0].fd = STDIN_FILENO;
-		pfd[0].events = POLLIN;
-		fd = term_pane_fd(&wb);
-		if (fd >= 0) {
-			pfd[1].fd = fd;
-			pfd[1].events = POLLIN;
-			nfd = 2;
+		/* stdin, then every running service's fds: a poll set made
+		 * afresh each turn, as many as run */
+		ps.n = 0;
+		wb_pollset_add(&ps, STDIN_FILENO, POLLIN);
+		for (size_t i = 0; i < UI_NSERVICES; i++) {
+			if (!ui_services[i].running(&wb))
+				continue;
+			ui_services[i].pollfds(&wb, &ps);
+			t = ui_services[i].wait_ms(&wb);
+			if (t >= 0 && (timeout < 0 || t < timeout))
+				timeout = t;
 		}
-		fd = batch_fd(&wb);
-		if (fd >= 0) {
-			pfd[nfd].fd = fd;
-			pfd[nfd].events = POLLIN;
-			nfd++;
-		}
-		t = term_pane_timeout(&wb);
-		if (t >= 0 && (timeout < 0 || t < timeout))
-			timeout = t;
-		t = batch_timeout(&wb);
-		if (t >= 0 && (timeout < 0 || t < timeout))
-			timeout = t;
-		rc = poll(pfd, (nfds_t)nfd, timeout);
+		rc = poll(ps.v, (nfds_t)ps.n, timeout);
 		if (rc < 0 && errno != EINTR)
 			break;
-		if (batch_running(&wb))
-			batch_io(&wb);
-		if (term_pane_busy(&wb))
-			term_pane_io(&wb);
+		for (size_t i = 0; i < UI_NSERVICES; i++)
+			if (ui_services[i].running(&wb))
+				ui_services[i].step(&wb);
 		while ((rc = wget_wch(stdscr, &ch)) != ERR) {
 			int key;
 
@@ -1825,6 +1835,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 		ui_dump(o->dump_screen);
 	term_pane_stop(&wb);
 	batch_stop(&wb);	/* what it stored stays */
+	wb_pollset_release(&ps);
 	ui_panes_free(&wb);
 	endwin();
 	ui_paste_mode(0);

@@ -819,3 +819,27 @@ wb_assay_path(struct wb *wb, const char *what, char *buf, size_t n)
 	buf[len] = '\0';
 	return 0;
 }
+
+/* --- the frame loop's poll set ------------------------------------------- */
+
+void
+wb_pollset_add(struct wb_pollset *ps, int fd, short events)
+{
+	if (fd < 0)
+		return;
+	if (ps->n == ps->cap) {
+		ps->cap = ps->cap ? ps->cap * 2 : 8;
+		ps->v = xreallocarray(ps->v, ps->cap, sizeof *ps->v);
+	}
+	ps->v[ps->n].fd = fd;
+	ps->v[ps->n].events = events;
+	ps->v[ps->n].revents = 0;
+	ps->n++;
+}
+
+void
+wb_pollset_release(struct wb_pollset *ps)
+{
+	free(ps->v);
+	memset(ps, 0, sizeof *ps);
+}

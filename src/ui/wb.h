@@ -15,6 +15,7 @@
 #ifndef ASSAY_UI_WB_H
 #define ASSAY_UI_WB_H
 
+#include <poll.h>
 #include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -311,27 +312,43 @@ void	prompt_draw_menu(struct wb *wb);
 struct cmd_table;
 void	prompt_commands(const struct cmd_table *t);
 
+/* --- the frame loop's poll set ----------------------------------------- */
+
+/*
+ * The fds the frame loop polls in one poll(): stdin, then each running
+ * service's (the toolchain pane's program, :verify's jobs), added every
+ * turn by their *_pollfds functions.  Owns its array; grows as needed.
+ */
+struct wb_pollset {
+	struct pollfd	*v;
+	size_t		 n, cap;
+};
+/* Add fd (ignored when < 0) with events. */
+void	wb_pollset_add(struct wb_pollset *ps, int fd, short events);
+void	wb_pollset_release(struct wb_pollset *ps);
+
 /* --- batch.c: :verify in the background ------------------------------ */
 
 /*
  * :verify [JOBS] [force]: verify the marked candidates, else the view
- * (its filter), JOBS at a time (default: the CPUs, at most 8), through a
- * child `assay verify` whose progress lines are read here.  0, or -1
- * with a message.
+ * (its filter), JOBS at a time (default: the CPUs, at most 8), through
+ * the verify service in this process (verify/service.h), driven by the
+ * frame loop.  0, or -1 with a message.
  */
 int	batch_start(struct wb *wb, const char *arg);
 int	batch_running(const struct wb *wb);
-/* The fd to poll while it runs, else -1; the poll timeout it needs
- * (ms, -1: none). */
-int	batch_fd(const struct wb *wb);
+/* Add its jobs' fds to ps; the poll timeout it needs (ms, -1: none). */
+void	batch_pollfds(struct wb *wb, struct wb_pollset *ps);
 int	batch_timeout(const struct wb *wb);
-/* While it runs (1): its progress, from its last line; else 0. */
+/* While it runs (1): candidates handled, of total, and the runs stored
+ * that did not pass; else 0. */
 int	batch_progress(const struct wb *wb, size_t *done, size_t *total,
 	    size_t *fail);
-/* Read its progress; re-read the view as results land; finish it. */
+/* Step it (after poll): read the view's ids, advance the jobs, store
+ * their runs, re-read the view as results land, finish it. */
 void	batch_io(struct wb *wb);
-/* x, C-c: end it (what it stored stays).  batch_stop also reaps it and
- * frees its state (quitting). */
+/* x, C-c: cancel it (its jobs stop; what it stored stays).  batch_stop
+ * ends it at once and frees its state (quitting). */
 void	batch_cancel(struct wb *wb);
 void	batch_stop(struct wb *wb);
 

@@ -1,11 +1,12 @@
 # 028-background-verify.sh - issue 12, "background verification from the
 # workbench": :verify over a view of hundreds (the RTLFixer syntax and
 # simulate sets without one model's rows, 364 candidates) runs through
-# the CLI's verify pool, 4 at a time, in the background: the status line
-# shows the progress, the rows get their verdicts as results land, and
-# moving and labelling go on meanwhile (the labels land on the candidates
-# shown); at the end every candidate of the view has a stored run.  A
-# second :verify is cancelled with x: it stops, what it stored stays.
+# the verify service (in the workbench since issue 24), 4 at a time, in
+# the background: the status line shows the progress, the rows get
+# their verdicts as results land, and moving and labelling go on
+# meanwhile (the labels land on the candidates shown); at the end
+# every candidate of the view has a stored run.  A second :verify is
+# cancelled with x: it stops, what it stored stays.
 . "$(dirname "$0")/lib.sh"
 command -v iverilog >/dev/null 2>&1 || skip "iverilog is not installed"
 

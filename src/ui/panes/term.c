@@ -91,20 +91,20 @@ term_pane_busy(const struct wb *wb)
 	return tp->vs != NULL || tp->ed.pid > 0;
 }
 
-int
-term_pane_fd(const struct wb *wb)
+void
+term_pane_pollfds(struct wb *wb, struct wb_pollset *ps)
 {
 	struct term_pane *tp = term_pane_of(wb);
 
 	if (tp->vs != NULL) {
 		struct pollfd *fds;
+		size_t n = vsvc_pollfds(tp->vs, &fds);
 
-		/* one job at a time in the pane */
-		return vsvc_pollfds(tp->vs, &fds) > 0 ? fds[0].fd : -1;
+		for (size_t i = 0; i < n; i++)
+			wb_pollset_add(ps, fds[i].fd, POLLIN);
+	} else if (tp->ed.pid > 0) {
+		wb_pollset_add(ps, tp->ed.fd, POLLIN);
 	}
-	if (tp->ed.pid > 0)
-		return tp->ed.fd;
-	return -1;
 }
 
 int

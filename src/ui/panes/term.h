@@ -59,8 +59,9 @@ const char *term_pane_program(const struct wb *wb);
  * when the workbench has the keyboard. */
 int	term_pane_cursor(const struct wb *wb, int *row, int *col,
 	    int *visible);
-/* The fd to poll, or -1. */
-int	term_pane_fd(const struct wb *wb);
+/* Add the fds of what runs in the pane to ps (wb.h). */
+struct wb_pollset;
+void	term_pane_pollfds(struct wb *wb, struct wb_pollset *ps);
 /* Poll timeout the pane needs (ms), -1 for none. */
 int	term_pane_timeout(const struct wb *wb);
 /* Read what is ready, advance the job, finish it or the editor. */
