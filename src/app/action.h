@@ -47,6 +47,8 @@
 	    "Edit the candidate in $EDITOR; a saved change becomes a repair") \
 	ACTION(MODEL_REPAIR, "model-repair", \
 	    "Ask the model (generator in the config) for a repair; verify it") \
+	ACTION(GOTO_NEW, "goto-new", \
+	    "Go to the candidate a model run or the editor made last") \
 	ACTION(KEYBOARD, "keyboard", \
 	    "Give the keyboard to the program in the pane, or take it back") \
 	ACTION(LABEL_COMPILE, "label-compile", \

@@ -96,6 +96,7 @@ static const struct {
 	{ "a", ACTION_ACCEPT },
 	{ "r", ACTION_REJECT },
 	{ "R", ACTION_MODEL_REPAIR },
+	{ "o", ACTION_GOTO_NEW },
 	{ "f", ACTION_FLAG },
 	{ "Space", ACTION_MARK },
 	{ "m", ACTION_NOTE },

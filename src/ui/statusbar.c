@@ -115,7 +115,7 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		wmove(win, y, 0);
 		for (int i = 0; i < cols; i++)
 			waddch(win, ' ' | a);
-		pane_puts(win, y, 1, cols - 1, wb->msg, a);
+		pane_puts(win, y, 1, cols - 1, wb->question, a);
 		return;
 	}
 	if (wb->pr.open) {
@@ -126,7 +126,10 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		pane_puts(win, y, 0, cols, line, base);
 		return;
 	}
-	if (wb->count == 0)
+	if (wb->gone)
+		snprintf(left, sizeof left, " %.8s left the view ",
+		    wb->cur.id ? wb->cur.id : "");
+	else if (wb->count == 0)
 		snprintf(left, sizeof left, " 0/0 ");
 	else if (wb->detached)
 		snprintf(left, sizeof left, " %s (not in filter) ",

@@ -430,11 +430,10 @@ ui_label(struct wb *wb, const char *category, int confirmed)
 		return;
 	}
 	if (!confirmed && ui_cur_passes(wb)) {
-		wb->ask = WB_ASK_LABEL;
 		snprintf(wb->ask_id, sizeof wb->ask_id, "%s", c->id);
 		snprintf(wb->ask_cat, sizeof wb->ask_cat, "%s", category);
-		wb_msg(wb, 0, "label %s %s although its latest run passes? y/n",
-		    c->id, category);
+		wb_ask(wb, WB_ASK_LABEL, "label %s %s although its latest run "
+		    "passes? y/n", c->id, category);
 		return;
 	}
 	if (ui_disagree_queue(wb) && !wb->detached) {
@@ -488,11 +487,10 @@ ui_accept(struct wb *wb)
 		ui_review(wb, "accepted");
 		return;
 	}
-	wb->ask = WB_ASK_ACCEPT;
 	snprintf(wb->ask_id, sizeof wb->ask_id, "%s", c->id);
-	wb_msg(wb, 0, "accept %s although its latest verdict is %s? y/n",
-	    c->id, c->has_run && c->run.verdict ? c->run.verdict : "none "
-	    "(never run)");
+	wb_ask(wb, WB_ASK_ACCEPT, "accept %s although its latest verdict is "
+	    "%s? y/n", c->id, c->has_run && c->run.verdict ? c->run.verdict :
+	    "none (never run)");
 }
 
 static void ui_command_run(struct wb *wb, const char *line, int confirmed);
@@ -541,7 +539,7 @@ ui_mark(struct wb *wb)
 		return;
 	}
 	wb_mark_toggle(wb, wb->cur.id);
-	if (!wb->detached)
+	if (!wb->detached || wb->gone)
 		q->ops->key(q, 0, ACTION_MOVE_DOWN);
 }
 
@@ -1021,8 +1019,7 @@ ui_cmd_ask(struct cmd_ctx *ctx, const char *question)
 
 	free(wb->bulk);
 	wb->bulk = xasprintf("%s %s", ctx->entry->name, ctx->line);
-	wb->ask = WB_ASK_BULK;
-	wb_msg(wb, 0, "%s? y/n", question);
+	wb_ask(wb, WB_ASK_BULK, "%s? y/n", question);
 	return 0;
 }
 
@@ -1210,6 +1207,15 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_MODEL_REPAIR:
 		term_pane_model_repair(wb);
 		break;
+	case ACTION_GOTO_NEW:
+		if (wb->made == NULL) {
+			wb_msg(wb, 1, "no candidate made yet (R asks the model"
+			    " for a repair)");
+			break;
+		}
+		wb_select_id(wb, wb->made);
+		wb_msg(wb, 0, "on %s, made last", wb->made);
+		break;
 	case ACTION_KEYBOARD:
 		term_pane_keyboard(wb, 1);
 		break;
@@ -1257,14 +1263,13 @@ ui_action(struct wb *wb, enum action a)
 		if (wb_nav_pop(wb) == 0)	/* q in a sub-view goes back */
 			break;
 		if (term_pane_busy(wb)) {
-			wb->ask = WB_ASK_QUIT;
-			wb_msg(wb, 0, "%s is running in the toolchain pane; "
-			    "quit anyway? y/n", term_pane_verifying(wb) ?
+			wb_ask(wb, WB_ASK_QUIT, "%s is running in the toolchain"
+			    " pane; quit anyway? y/n", term_pane_verifying(wb) ?
 			    "a verification" : "the editor");
 		} else if (batch_progress(wb, &done, &total, &fail)) {
-			wb->ask = WB_ASK_QUIT;
-			wb_msg(wb, 0, ":verify is running (%zu of %zu); quit and "
-			    "cancel it (what it stored stays)? y/n", done, total);
+			wb_ask(wb, WB_ASK_QUIT, ":verify is running (%zu of %zu);"
+			    " quit and cancel it (what it stored stays)? y/n",
+			    done, total);
 		} else {
 			wb->quit = 1;
 		}
@@ -1285,21 +1290,6 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_NONE:
 	case ACTION_COUNT:
 		break;
-	}
-}
-
-/* Actions that decide about the candidate under the cursor. */
-static int
-ui_decision(enum action a)
-{
-	switch (a) {
-	case ACTION_LABEL_COMPILE: case ACTION_LABEL_API:
-	case ACTION_LABEL_FUNCTIONAL: case ACTION_LABEL_FORMAT:
-	case ACTION_LABEL_PERFORMANCE: case ACTION_ACCEPT:
-	case ACTION_REJECT: case ACTION_FLAG: case ACTION_MARK:
-		return 1;
-	default:
-		return 0;
 	}
 }
 
@@ -1377,21 +1367,6 @@ ui_key(struct wb *wb, int key)
 
 		keymap_key_name(key, name, sizeof name);
 		wb_msg(wb, 1, "%s is not bound (? lists the keys)", name);
-		return;
-	}
-	if (ui_decision(a) && wb_guarded(wb)) {
-		char name[32];
-
-		/* the candidate under the cursor changed by itself: the
-		 * key was meant for the one before */
-		keymap_key_name(key, name, sizeof name);
-		if (strstr(wb->msg, " ignored: look") == NULL) {
-			char *was = xstrdup(wb->msg);	/* wb_msg writes it */
-
-			wb_msg(wb, 1, "%s (%s ignored: look, then press it "
-			    "again)", was, name);
-			free(was);
-		}
 		return;
 	}
 	if (a != ACTION_QUIT)	/* --dump-screen keeps the message */

@@ -30,6 +30,27 @@ wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
 	wb->dirty = 1;
 }
 
+void
+wb_ask(struct wb *wb, enum wb_ask kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(wb->question, sizeof wb->question, fmt, ap);
+	va_end(ap);
+	for (char *p = wb->question; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	wb->ask = kind;
+	wb->dirty = 1;
+}
+
+size_t
+wb_shown(const struct wb *wb)
+{
+	return wb->count + (wb->gone ? 1 : 0);
+}
+
 static void
 rows_free(struct wb *wb)
 {
@@ -237,18 +258,24 @@ wb_sync_page(struct wb *wb, size_t h)
 	struct err err;
 	size_t want, n;
 
-	if (wb->count == 0)
+	size_t shown = wb_shown(wb);
+
+	/* a row that left the view under the cursor sits before row sel,
+	 * or after the last one (sel == count) */
+	if (shown == 0)
 		wb->sel = 0;
-	else if (wb->sel >= wb->count)
-		wb->sel = wb->count - 1;
+	else if (wb->sel >= shown)
+		wb->sel = shown - 1;
 	/* keep the selection on screen */
 	if (wb->sel < wb->top)
 		wb->top = wb->sel;
 	if (wb->sel >= wb->top + h)
 		wb->top = wb->sel - h + 1;
-	if (wb->top + h > wb->count)
-		wb->top = wb->count > h ? wb->count - h : 0;
-	want = wb->count - wb->top < h ? wb->count - wb->top : h;
+	if (wb->top + h > shown)
+		wb->top = shown > h ? shown - h : 0;
+	want = wb->count > wb->top ? wb->count - wb->top : 0;
+	if (want > h)
+		want = h;
 	if (!wb->stale && wb->rows_off == wb->top && wb->nrows >= want)
 		return;
 	if (!wb->stale && wb_slide(wb, wb->top, want) == 0)
@@ -270,8 +297,8 @@ wb_sync_page(struct wb *wb, size_t h)
 	 * count a row that is not drawn */
 	if (n < want) {
 		wb->count = wb->top + n;
-		if (wb->sel >= wb->count)
-			wb->sel = wb->count > 0 ? wb->count - 1 : 0;
+		if (wb->sel >= wb_shown(wb))
+			wb->sel = wb_shown(wb) > 0 ? wb_shown(wb) - 1 : 0;
 	}
 }
 
@@ -284,38 +311,39 @@ wb_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int
-wb_guarded(const struct wb *wb)
-{
-	return wb->guard_until != 0 && wb_now_ms() < wb->guard_until;
-}
-
 /*
  * The view was counted afresh: put the selection on the candidate it
- * was on, or, when that left the view, on the nearest following one (by
- * import order, its seq), else the nearest before it.  Returns the id
- * that left (new string) or NULL when the cursor stayed on its own.
+ * was on.  When that left the view it stays under the cursor, shown in
+ * its place (wb->gone): before the nearest following row by import
+ * order (its seq), or after the last.
  */
-static char *
+static void
 wb_follow(struct wb *wb)
 {
 	struct err err;
 	int64_t seq = wb->cur.row.seq, next;
 	size_t idx;
 
-	if (wb->cur.id == NULL || wb->count == 0)
-		return NULL;
-	if (store_query_index(wb->st, wb->filter, wb->cur.id, &idx,
-	    &err) == 0) {
+	if (wb->cur.id == NULL)
+		return;
+	if (wb->count > 0 && store_query_index(wb->st, wb->filter, wb->cur.id,
+	    &idx, &err) == 0) {
 		wb->sel = idx;
-		return NULL;
+		wb->detached = wb->gone = 0;
+		return;
 	}
-	if (seq > 0 && (store_query_nth(wb->st, wb->filter, seq, 1, 0, &next,
-	    &err) == 0 || store_query_nth(wb->st, wb->filter, seq, -1, 0,
-	    &next, &err) == 0) && store_query_position(wb->st, wb->filter,
+	if (wb->count == 0)
+		idx = 0;
+	else if (seq > 0 && store_query_nth(wb->st, wb->filter, seq, 1, 0,
+	    &next, &err) == 0 && store_query_position(wb->st, wb->filter,
 	    next, &idx, &err) == 0)
-		wb->sel = idx;
-	return xstrdup(wb->cur.id);
+		;	/* before the next row */
+	else if (seq > 0)
+		idx = wb->count;	/* none follows: after the last */
+	else
+		idx = wb->sel < wb->count ? wb->sel : wb->count;
+	wb->sel = idx;
+	wb->detached = wb->gone = 1;
 }
 
 void
@@ -324,7 +352,6 @@ wb_sync(struct wb *wb, int page_rows)
 	const struct store_row *r;
 	struct err err;
 	size_t h = page_rows > 0 ? (size_t)page_rows : 1;
-	char *left = NULL;
 
 	if (wb->stale) {
 		size_t n;
@@ -340,8 +367,8 @@ wb_sync(struct wb *wb, int page_rows)
 		 * so a seek from them would miss it.  Read it afresh.
 		 */
 		rows_free(wb);
-		if (wb->follow && !wb->detached)
-			left = wb_follow(wb);
+		if (wb->follow && (!wb->detached || wb->gone))
+			wb_follow(wb);
 	}
 	wb->follow = 0;
 	wb_sync_page(wb, h);
@@ -355,7 +382,7 @@ wb_sync(struct wb *wb, int page_rows)
 
 		if (store_query_index(wb->st, wb->filter, wb->cur.id, &idx,
 		    &err) == 0) {
-			wb->detached = 0;
+			wb->detached = wb->gone = 0;
 			wb->sel = idx;
 			wb_sync_page(wb, h);
 		}
@@ -372,29 +399,24 @@ wb_sync(struct wb *wb, int page_rows)
 		wb_load(wb, r->id);
 	}
 	wb->stale = 0;
-	if (left != NULL) {
-		/* say it, and keep the next keys off the new candidate */
-		if (wb->cur.id != NULL) {
-			wb_msg(wb, 0, "%.8s left the view; now on %.8s", left,
-			    wb->cur.id);
-			wb->guard_until = wb_now_ms() + WB_GUARD_MS;
-		} else {
-			wb_msg(wb, 0, "%.8s left the view; the view is empty",
-			    left);
-		}
-		free(left);
-	}
 }
 
 void
 wb_select(struct wb *wb, size_t i)
 {
-	if (wb->count == 0)
+	if (wb->count == 0) {
+		/* an empty view: the candidate shown outside it goes */
+		if (wb->detached) {
+			wb->detached = wb->gone = 0;
+			wb_load(wb, NULL);
+		}
 		return;
+	}
 	if (i >= wb->count)
 		i = wb->count - 1;
 	wb->sel = i;
 	wb->detached = 0;	/* moving goes back to the queue */
+	wb->gone = 0;
 	wb->dirty = 1;
 }
 
@@ -410,6 +432,7 @@ wb_select_id(struct wb *wb, const char *id)
 	wb->follow = 0;		/* the selection is id, wherever it is */
 	rc = store_query_index(wb->st, wb->filter, keep, &idx, &err);
 	wb->detached = rc != 0;
+	wb->gone = 0;
 	if (rc == 0)
 		wb->sel = idx;
 	/*
@@ -454,7 +477,7 @@ wb_set_filter(struct wb *wb, const char *filter)
 	wb->count = n;
 	wb->sel = 0;
 	wb->top = 0;
-	wb->detached = 0;
+	wb->detached = wb->gone = 0;
 	wb->follow = 0;
 	/*
 	 * The page held belongs to the old filter; the count is fresh, so
@@ -575,6 +598,8 @@ wb_release(struct wb *wb)
 	wb_marks_clear(wb);
 	free(wb->bulk);
 	wb->bulk = NULL;
+	free(wb->made);
+	wb->made = NULL;
 	keymap_release(&wb->km);
 	wb->filter = NULL;
 	wb->reviewer = NULL;
@@ -646,8 +671,15 @@ wb_advance(struct wb *wb, const char *id, int advance)
 	size_t n;
 	int in;
 
+	if (wb->gone && !advance) {
+		/* it stays under the cursor, as it is now */
+		wb_refresh(wb);
+		return;
+	}
 	if (wb->detached) {
-		wb->detached = 0;
+		/* on to the row after it (a row that left the view sits
+		 * before row sel) */
+		wb->detached = wb->gone = 0;
 		wb_refresh(wb);
 		return;
 	}

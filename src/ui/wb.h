@@ -142,12 +142,21 @@ struct wb {
 	 * candidate, not its row number (wb_view_changed).
 	 */
 	int			 follow;
-	/*
-	 * The candidate under the cursor changed by itself (it left the
-	 * view): decision keys do nothing until this time (ms, monotonic).
-	 */
-	int64_t			 guard_until;
 	int			 detached;	/* cur is not in the queue */
+	/*
+	 * With detached: the candidate under the cursor left the view when
+	 * it changed around it (a run stored, another reviewer's label).
+	 * The cursor never moves by itself, so it stays on screen where it
+	 * was, dimmed and marked: a row shown before the view's row sel
+	 * (sel == count: after the last), until the reviewer moves.
+	 */
+	int			 gone;
+	/*
+	 * The candidate a model run or the editor made last (R, :repair),
+	 * announced on the status line, never selected by itself: the
+	 * goto-new key goes to it.  Owned; NULL: none.
+	 */
+	char			*made;
 	struct wb_cur		 cur;
 	/*
 	 * Counts the loads of cur (wb_load): a pane that keeps what it
@@ -169,7 +178,10 @@ struct wb {
 	/* The status bar. */
 	char			 msg[512];
 	int			 msg_err;
+	/* A y/n question (wb_ask): shown instead of msg until answered,
+	 * so that no message written meanwhile hides it. */
 	enum wb_ask		 ask;
+	char			 question[512];
 	char			 ask_id[80];	/* what WB_ASK_ACCEPT, _LABEL
 						   ask of */
 	char			 ask_cat[32];	/* the WB_ASK_LABEL category */
@@ -189,6 +201,14 @@ struct wb {
 
 /* Status bar message; err_msg != 0 shows it as an error. */
 void	wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/*
+ * Ask a y/n question: kind says what a y does.  It stays on the status
+ * line until answered, whatever messages come meanwhile (a background
+ * verify's, a model run's).
+ */
+void	wb_ask(struct wb *wb, enum wb_ask kind, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 
 /* Re-read the count and the visible page when stale or scrolled, and
@@ -232,21 +252,19 @@ void	wb_refresh(struct wb *wb);
 
 /*
  * The view changed around the cursor (C-l, a bulk decision, an undo of
- * many, a run stored): re-read it and keep the cursor on the candidate
- * it was on.  When that candidate left the view the cursor goes to the
- * nearest following one (else the nearest before it), the status line
- * says so ("c072ba25 left the view; now on c23842e5") and decision keys
- * are refused for WB_GUARD_MS (wb_guarded).
+ * many, a run stored, another process's commit): re-read it and keep
+ * the cursor on the candidate it was on.  The cursor moves only by the
+ * reviewer's keys: when that candidate left the view it stays on screen
+ * in its place, dimmed and marked (wb->gone), until the reviewer moves.
  */
 void	wb_view_changed(struct wb *wb);
-#define WB_GUARD_MS	700
+
+/* Rows the queue shows: the view's, and the one that left it under the
+ * cursor. */
+size_t	wb_shown(const struct wb *wb);
 
 /* Monotonic milliseconds. */
 int64_t	wb_now_ms(void);
-
-/* 1 when a decision key must not act now: the candidate under the
- * cursor changed by itself less than WB_GUARD_MS ago. */
-int	wb_guarded(const struct wb *wb);
 
 /* Set a new filter (NULL or "" for all); 0, or -1 with a message.
  * filter is borrowed and may be wb->filter. */

@@ -4,10 +4,10 @@
 # marked rows above the cursor takes them out of the view: the cursor
 # stays on its candidate (it used to keep row 5, now another candidate).
 # (2) A headless `assay verify` changes the view behind the workbench's
-# back; C-l re-reads it: the candidate under the cursor left the view,
-# the cursor is on the nearest following one, the status line says so,
-# and a label key sent with the C-l is refused, not applied to the
-# candidate the reviewer never saw.
+# back; C-l re-reads it: the candidate under the cursor left the view.
+# Since issue 24 the cursor never moves by itself: the candidate stays on
+# screen under it, dimmed and marked; a label key lands on it (the one
+# the reviewer sees) and advances to the row after it.
 . "$(dirname "$0")/lib.sh"
 command -v iverilog >/dev/null 2>&1 || skip "iverilog is not installed"
 
@@ -51,21 +51,28 @@ F=$(id_n 6)
 selected "$E" "before the headless verify"
 "$ASSAY" --db "$DB" verify --quiet "$(id_n 2)" "$E" >/dev/null 2>&1
 [ "$(row "$E" | json_field verdict)" != "" ] || fail "no verdict for $E"
-keys C-l 3
-wait_for "$(short "$E") left the view; now on $(short "$F")"
+keys C-l
+# the cursor never moves by itself (issue 24): E stays under it, marked,
+# in its place (after row 3 of the 172 left)
+wait_for "$(short "$E") left the view"
+wait_for " -/172 "
+screen | grep -q -E "^│▶×$(short "$E") .* left view" ||
+    fail "$E is not shown under the cursor, marked"
+screen | grep -A1 -E "^│▶×$(short "$E") " | tail -n 1 |
+    grep -q -E "^│  $(short "$F") " || fail "$F is not the row after $E"
+ok "C-l after a headless verify: the cursor stays on $(short "$E"), marked"
+
+# a label key lands on E, the candidate the reviewer sees, and advances
+# to the row after it
+keys 3
+wait_for "labelled $E functional"
 wait_for " 4/172 "
-selected "$F" "after C-l"
-wait_for "3 ignored"
+selected "$F" "after the label"
+screen | grep -q -F "left the view" && fail "the row that left is still shown"
 [ "$(cat_of "$F")" = "" ] || [ "$(cat_of "$F")" = null ] ||
     fail "$F was labelled by a key meant for $E: $(cat_of "$F")"
-row "$F" | grep -q -F '"category_source":"tester"' &&
-    fail "$F was labelled by a key meant for $E"
-ok "C-l after a headless verify: the cursor on the next, the key refused"
-
-# after the guard, keys act again, on the candidate shown
-sleep 1
 keys 3
 wait_for "labelled $F functional"
-ok "after the guard the label lands on $(short "$F")"
+ok "the key lands on $(short "$E"); the next on $(short "$F")"
 command_line q	# :q leaves every view at once
 wait_for "ASSAY-EXIT 0"

@@ -1,8 +1,9 @@
 # 040-model-repair.sh - issue 15, "In the workbench": R asks the
 # generator of the config file for a repair of the current candidate;
 # the feedback sent and the answer show in the toolchain pane, the
-# answer is verified there at once, the workbench selects it, and the
-# trace shows the round.  The model is a deterministic script
+# answer is verified there at once, the status line announces it with
+# the key that goes to it (the cursor stays: issue 24), and the trace
+# shows the round.  The model is a deterministic script
 # (tests/e2e/model/fixer.py) that answers the task's canonical solution.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "no python3 for the test's model"
@@ -43,6 +44,12 @@ R=$(row "$REP")
 [ "$(echo "$R" | json_field verdict)" = pass ] || fail "verdict: $R"
 ok "R made repair $REP of $ID, verified: pass"
 screen | grep -q "$REP" || fail "the workbench does not show $REP"
+# announced, never selected (issue 24): the cursor stays on $ID
+screen | tail -n 1 | grep -q -F "repair $REP of $ID by the model: pass (o goes to it)" ||
+    fail "the status line does not announce $REP with its key"
+screen | grep -q -E "^│▶ $ID " || fail "the cursor left $ID by itself"
+wait_for "candidate $ID"
+ok "the repair is announced; the cursor stays on $ID"
 # the pane showed what was asked and answered
 pane toolchain | grep -q "repair round 1: asked 1, stored 1 new" ||
     fail "the pane lacks the repair's summary"
@@ -53,6 +60,11 @@ keys Tab Tab Tab
 keys g
 wait_for "asking fixer-ui to repair $ID" 10
 ok "the toolchain pane showed the request and the answer verified; the trace shows the round"
+keys Escape
+keys o
+wait_for "on $REP, made last"
+screen | grep -q -E "^│▶ $REP " || fail "o did not go to $REP"
+ok "o goes to the repair"
 
 # :repair 2 over the view: only 2012_q2fsm still fails; its first
 # answer is wrong, the second round passes.

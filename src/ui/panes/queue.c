@@ -18,9 +18,13 @@ queue_cols(int cols, int *dom, int *origin)
 	*origin = cols >= 44;
 }
 
+/*
+ * One row; gone: the candidate under the cursor that left the view,
+ * dimmed, marked with a cross, its origin column saying so.
+ */
 static void
 queue_row(WINDOW *win, int y, int cols, const struct store_row *r, int sel,
-    int focused, int marked)
+    int focused, int marked, int gone)
 {
 	attr_t base = sel ? theme_attr(focused ? THEME_CURSOR :
 	    THEME_CURSOR_IDLE) : theme_attr(THEME_NORMAL);
@@ -30,12 +34,15 @@ queue_row(WINDOW *win, int y, int cols, const struct store_row *r, int sel,
 	char buf[64];
 
 	queue_cols(cols, &dom, &origin);
+	if (gone)
+		base |= A_DIM;
 	wmove(win, y, 0);
 	for (int i = 0; i < cols; i++)
 		waddch(win, ' ' | base);
 	/* the cursor, else the mark, in the first column; both: "▶*" */
-	x += pane_puts(win, y, x, 2, sel ? (marked ? "\xe2\x96\xb6*" :
-	    "\xe2\x96\xb6 ") : marked ? "* " : "  ", base);
+	x += pane_puts(win, y, x, 2, gone ? "\xe2\x96\xb6\xc3\x97" : sel ?
+	    (marked ? "\xe2\x96\xb6*" : "\xe2\x96\xb6 ") : marked ? "* " :
+	    "  ", base);
 	snprintf(buf, sizeof buf, "%-8.8s", r->id);
 	x += pane_puts(win, y, x, 9, buf, base);
 	x++;
@@ -53,7 +60,9 @@ queue_row(WINDOW *win, int y, int cols, const struct store_row *r, int sel,
 	    theme_attr(THEME_DIM) : theme_attr(THEME_LABEL)) + 1;
 	snprintf(buf, sizeof buf, "%-4s", pane_short_status(r->status));
 	x += pane_puts(win, y, x, 4, buf, base) + 1;
-	if (origin && x < cols && r->origin != NULL) {
+	if (gone && x < cols) {
+		pane_puts(win, y, x, cols - x, "left view", base);
+	} else if (origin && x < cols && r->origin != NULL) {
 		pane_cut(r->origin, cols - x, buf, sizeof buf);
 		pane_puts(win, y, x, cols - x, buf, sel ? base :
 		    theme_attr(THEME_DIM));
@@ -71,7 +80,7 @@ queue_draw(struct pane *p, WINDOW *win)
 	snprintf(head, sizeof head, "  %-8s %s%-7s %-5s %-4s %s", "id",
 	    dom ? "dom  " : "", "verdict", "cat", "st", origin ? "origin" : "");
 	pane_puts(win, 0, 0, p->cols, head, theme_attr(THEME_HEADER));
-	if (wb->count == 0) {
+	if (wb_shown(wb) == 0) {
 		pane_puts(win, 2, 2, p->cols - 2, wb->filter ?
 		    "no candidate matches the filter" : "no candidates: "
 		    "assay import PATH", theme_attr(THEME_DIM));
@@ -79,12 +88,24 @@ queue_draw(struct pane *p, WINDOW *win)
 	}
 	for (int y = 1; y < p->rows; y++) {
 		size_t i = wb->top + (size_t)(y - 1);
-		const struct store_row *r = wb_row(wb, i);
+		const struct store_row *r;
+		struct store_row ghost;
+		int gone = wb->gone && i == wb->sel;
 
-		if (r == NULL)
+		if (gone) {
+			/* its row as it is now (wb_load), else its id */
+			ghost = wb->cur.row;
+			if (ghost.id == NULL)
+				ghost.id = wb->cur.id;
+			r = &ghost;
+		} else {
+			r = wb_row(wb, wb->gone && i > wb->sel ? i - 1 : i);
+		}
+		if (r == NULL || r->id == NULL)
 			break;
-		queue_row(win, y, p->cols, r, i == wb->sel && !wb->detached,
-		    focused, wb->nmarks > 0 && wb_marked(wb, r->id));
+		queue_row(win, y, p->cols, r, i == wb->sel && (!wb->detached ||
+		    gone), focused, wb->nmarks > 0 && wb_marked(wb, r->id),
+		    gone);
 	}
 }
 
@@ -97,13 +118,15 @@ queue_key(struct pane *p, int key, enum action a)
 	(void)key;	/* the workbench's actions only */
 	switch (a) {
 	case ACTION_MOVE_DOWN:
+		/* from a row that left the view: the row after it (the
+		 * last, when none follows; none in an empty view) */
 		if (wb->sel + 1 < wb->count || wb->detached)
 			wb_select(wb, wb->detached ? wb->sel : wb->sel + 1);
 		return 1;
 	case ACTION_MOVE_UP:
 		if (wb->sel > 0 || wb->detached)
-			wb_select(wb, wb->detached || wb->sel == 0 ? wb->sel :
-			    wb->sel - 1);
+			wb_select(wb, (wb->detached && !wb->gone) ||
+			    wb->sel == 0 ? wb->sel : wb->sel - 1);
 		return 1;
 	case ACTION_PAGE_DOWN:
 		wb_select(wb, wb->sel + page);
@@ -127,7 +150,9 @@ queue_title(struct pane *p, char *buf, size_t n)
 {
 	struct wb *wb = p->wb;
 
-	if (wb->count == 0)
+	if (wb->detached)	/* the cursor is on no row of the view */
+		snprintf(buf, n, "-/%zu", wb->count);
+	else if (wb->count == 0)
 		snprintf(buf, n, "0");
 	else
 		snprintf(buf, n, "%zu/%zu", wb->sel + 1, wb->count);

@@ -718,11 +718,25 @@ model_finish(struct wb *wb)
 	tp->kbd = 0;
 	wb_refresh(wb);
 	if (id != NULL && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
-		wb_select_id(wb, id);
-		wb_msg(wb, 0, "repair %s of %s by the model: %s", id,
-		    tp->ed_cand, wb->cur.has_run && wb->cur.run.verdict != NULL ?
-		    wb->cur.run.verdict :
-		    "not verified");
+		/* announced, never selected: the cursor moves only by the
+		 * reviewer's keys (issue 24) */
+		char *v = NULL, key[16] = "";
+		struct run r;
+		int k;
+
+		if (store_run_latest(wb->st, id, &r, &err) == 0) {
+			v = xstrdup(r.verdict);
+			run_release(&r);
+		}
+		if (keymap_keys(&wb->km, KEYMAP_GLOBAL, ACTION_GOTO_NEW, &k,
+		    1) > 0)
+			keymap_key_name(k, key, sizeof key);
+		free(wb->made);
+		wb->made = xstrdup(id);
+		wb_msg(wb, 0, "repair %s of %s by the model: %s%s%s%s", id,
+		    tp->ed_cand, v != NULL ? v : "not verified", *key ?
+		    " (" : "", key, *key ? " goes to it)" : "");
+		free(v);
 	}
 	/* The story stays while its candidate is on screen; moving shows
 	 * the next one's stored log (issue 12). */
