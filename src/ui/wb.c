@@ -14,18 +14,25 @@
 #include <time.h>
 #include <unistd.h>
 
+/* fmt into line (n bytes) as one line: the status bar has no room for
+ * more. */
+static void
+status_line(char *line, size_t n, const char *fmt, va_list ap)
+{
+	vsnprintf(line, n, fmt, ap);
+	for (char *p = line; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+}
+
 void
 wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(wb->msg, sizeof wb->msg, fmt, ap);
+	status_line(wb->msg, sizeof wb->msg, fmt, ap);
 	va_end(ap);
-	/* one line: the status bar has no room for more */
-	for (char *p = wb->msg; *p != '\0'; p++)
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			*p = ' ';
 	wb->msg_err = is_err;
 	wb->dirty = 1;
 }
@@ -36,11 +43,8 @@ wb_ask(struct wb *wb, enum wb_ask kind, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(wb->question, sizeof wb->question, fmt, ap);
+	status_line(wb->question, sizeof wb->question, fmt, ap);
 	va_end(ap);
-	for (char *p = wb->question; *p != '\0'; p++)
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			*p = ' ';
 	wb->ask = kind;
 	wb->dirty = 1;
 }
