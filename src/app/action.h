@@ -38,7 +38,7 @@
 	ACTION(ZOOM, "zoom", \
 	    "Zoom the focused pane, or restore the layout") \
 	ACTION(BACK, "back", \
-	    "Go back: undo a drill-down, a view or a zoom; else to the queue") \
+	    "Focus the queue; from it, go back a drill-down, view or zoom") \
 	ACTION(VERIFY, "verify", \
 	    "Verify the candidate live in the toolchain pane") \
 	ACTION(CANCEL, "cancel", \
@@ -130,7 +130,7 @@
 	ACTION(PROMPT_CLEAR, "prompt-clear", \
 	    "Prompt: clear the line") \
 	ACTION(QUIT, "quit", \
-	    "Go back in a sub-view; quit at the top (asks while one runs)")
+	    "As back; at the top, quit (asks while something runs)")
 
 #define ACTION_ENUM(id, name, help) ACTION_##id,
 enum action {

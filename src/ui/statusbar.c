@@ -137,6 +137,11 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	else
 		snprintf(left, sizeof left, " %zu/%zu ", wb->sel + 1,
 		    wb->count);
+	/* a pane other than the queue has the focus (where the scroll
+	 * keys act; Esc gives it back): name it */
+	if (wb->lay.focus != WB_QUEUE)
+		snprintf(left + strlen(left), sizeof left - strlen(left),
+		    "\xc2\xb7 %s ", wb->lay.panes[wb->lay.focus].ops->name);
 	if (wb->nmarks > 0)
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 %zu marked ", wb->nmarks);

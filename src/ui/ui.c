@@ -737,6 +737,7 @@ ui_set(struct wb *wb, const char *cmd, const char *arg)
 /* --- the `:` line -------------------------------------------------------- */
 
 static void ui_action(struct wb *wb, enum action a);
+static void ui_quit(struct wb *wb);
 
 static void
 ui_goto(struct wb *wb, const char *prefix)
@@ -931,7 +932,7 @@ wbc_quit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	(void)a;
 	(void)err;
 	wb_nav_release(WB(ctx));	/* out at once, from any depth */
-	ui_action(WB(ctx), ACTION_QUIT);
+	ui_quit(WB(ctx));
 	return 0;
 }
 
@@ -1129,11 +1130,52 @@ ui_prompt_key(struct wb *wb, int key)
 
 /* --- dispatch ------------------------------------------------------------ */
 
+/* Quit, asking first while something runs that quitting would stop. */
+static void
+ui_quit(struct wb *wb)
+{
+	size_t done, total, fail;
+
+	if (term_pane_busy(wb)) {
+		wb_ask(wb, WB_ASK_QUIT, "%s is running in the toolchain pane; "
+		    "quit anyway? y/n", term_pane_verifying(wb) ?
+		    "a verification" : "the editor");
+	} else if (batch_progress(wb, &done, &total, &fail)) {
+		wb_ask(wb, WB_ASK_QUIT, ":verify is running (%zu of %zu); quit "
+		    "and cancel it (what it stored stays)? y/n", done, total);
+	} else {
+		wb->quit = 1;
+	}
+}
+
+/*
+ * Esc and q give the focus back to the queue before they do anything
+ * else, so that leaving a pane never drops a filter or a view (issue
+ * 24): a zoomed pane goes back into the layout with it.  1 when the
+ * focus was elsewhere and is the queue's now.
+ */
+static int
+ui_focus_back(struct wb *wb)
+{
+	if (wb->lay.focus == WB_QUEUE)
+		return 0;
+	if (wb->lay.zoom >= 0) {
+		if (!wb->lay.auto_zoom)
+			wb_nav_unzoom(wb);	/* its stack entry goes too */
+		wb->lay.zoom = -1;
+		wb->lay.auto_zoom = WB_AZ_NONE;
+		wb->lay.relayout = 1;
+	}
+	wb->lay.focus = WB_QUEUE;
+	wb_msg(wb, 0, "focus: queue%s", wb->nav.n > 0 ? " (Esc again goes"
+	    " back a view)" : "");
+	return 1;
+}
+
 static void
 ui_action(struct wb *wb, enum action a)
 {
 	struct pane *p = &wb->lay.panes[wb->lay.focus];
-	size_t done, total, fail;
 
 	switch (a) {
 	case ACTION_MOVE_DOWN: case ACTION_MOVE_UP:
@@ -1180,14 +1222,13 @@ ui_action(struct wb *wb, enum action a)
 		wb->lay.relayout = 1;
 		break;
 	case ACTION_BACK:
-		if (wb_nav_pop(wb) == 0)
+		/* the focus first; views only from the queue */
+		if (ui_focus_back(wb) || wb_nav_pop(wb) == 0)
 			break;
 		if (wb->lay.zoom >= 0) {	/* a zoom v or e made */
 			wb->lay.zoom = -1;
 			wb->lay.auto_zoom = 0;
 			wb->lay.relayout = 1;
-		} else if (wb->lay.focus != WB_QUEUE) {
-			wb->lay.focus = WB_QUEUE;
 		} else {
 			wb_msg(wb, 0, "nothing to go back to (q quits)");
 		}
@@ -1260,19 +1301,11 @@ ui_action(struct wb *wb, enum action a)
 		wb_view_changed(wb);
 		break;
 	case ACTION_QUIT:
-		if (wb_nav_pop(wb) == 0)	/* q in a sub-view goes back */
+		/* from another pane, back to the queue; in a sub-view, back
+		 * to the view before (saying so); else quit */
+		if (ui_focus_back(wb) || wb_nav_pop(wb) == 0)
 			break;
-		if (term_pane_busy(wb)) {
-			wb_ask(wb, WB_ASK_QUIT, "%s is running in the toolchain"
-			    " pane; quit anyway? y/n", term_pane_verifying(wb) ?
-			    "a verification" : "the editor");
-		} else if (batch_progress(wb, &done, &total, &fail)) {
-			wb_ask(wb, WB_ASK_QUIT, ":verify is running (%zu of %zu);"
-			    " quit and cancel it (what it stored stays)? y/n",
-			    done, total);
-		} else {
-			wb->quit = 1;
-		}
+		ui_quit(wb);
 		break;
 	case ACTION_CLOSE: case ACTION_CELL_LEFT: case ACTION_CELL_RIGHT:
 	case ACTION_NEXT_GROUPING: case ACTION_PREV_GROUPING:

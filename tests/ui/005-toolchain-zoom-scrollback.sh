@@ -84,5 +84,8 @@ wait_for "\$ iverilog"
 screen | grep -q -E "lines 1-[0-9]+/[0-9]+" || fail "no position after PgUp"
 ok "G and PgUp scroll the toolchain pane's scrollback"
 
+# q from the focused toolchain pane gives the focus back first (issue 24)
+keys q
+wait_for "focus: queue"
 keys q
 wait_for "ASSAY-EXIT 0"

@@ -62,6 +62,7 @@ struct term_pane {
 	int			 ed_model;	/* ed runs `assay repair`, not
 						 * the editor (R) */
 	int			 kbd;		/* 1: the program has keys */
+	int			 ed_focus;	/* the focus before e */
 	char			 term_title[128];
 	/* The candidate whose run the terminal shows (live or its stored
 	 * log), NULL: none or another program's output (term_pane_follow) */
@@ -627,6 +628,13 @@ ed_finish(struct wb *wb)
 
 	pty_release(&tp->ed);
 	st = tp->ed.status;
+	/* the program that had the keyboard is gone: the focus goes back
+	 * to where it was before e (through the auto zoom, which gives it
+	 * back when it ends) */
+	if (wb->lay.auto_zoom)
+		wb->lay.focus_before = tp->ed_focus;
+	else if (wb->lay.focus == WB_TERM)
+		wb->lay.focus = tp->ed_focus;
 	if (file_read(tp->ed_path, &code, &len, &err) < 0) {
 		wb_msg(wb, 1, "editor: cannot read %s", err.msg);
 		goto out;
@@ -909,6 +917,8 @@ term_pane_edit(struct wb *wb)
 	rows = rows > 0 ? rows : 24;
 	cols = cols > 0 ? cols : 80;
 	term_start(wb, rows, cols);
+	tp->ed_focus = wb->lay.auto_zoom ? wb->lay.focus_before :
+	    wb->lay.focus;
 	if (pty_spawn(&tp->ed, argv, tp->ed_dir, NULL, rows, cols, 0,
 	    &err) < 0) {
 		wb_msg(wb, 1, "editor: %s", err.msg);

@@ -1,0 +1,63 @@
+# 047-esc-gives-focus-back.sh - issue 24, item D of what a new user met:
+# Esc did two jobs.  With the toolchain pane focused, Esc popped the
+# filter instead of giving the focus back, and q did the same: filters
+# were lost.  Now Esc and q give the focus back to the queue first, the
+# status bar names a focused pane, and filters and views pop only when
+# the queue has the focus (q then goes back a view, saying so; at the top
+# it quits).
+. "$(dirname "$0")/lib.sh"
+
+"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
+    >/dev/null || fail "import"
+N=$("$ASSAY" --db "$DB" list --json | wc -l)
+F="origin=starchat"
+NF=$("$ASSAY" --db "$DB" list --json --where "$F" | wc -l)
+status() { screen | tail -n 1; }
+# focused NAME: the status bar names the pane that has the focus
+focused() {
+	n=50
+	until status | grep -q -E "^ [0-9]+/[0-9]+ · $1 "; do
+		n=$((n - 1)); [ $n -gt 0 ] || fail "the status bar does not name $1: $(status)"
+		sleep 0.1
+	done
+}
+
+start 120 40
+wait_for " 1/$N "
+command_line "filter $F"
+wait_for " 1/$NF "
+
+# Tab to the toolchain pane: the status bar names it
+keys Tab Tab Tab
+focused toolchain
+keys Escape
+wait_for "focus: queue"
+status | grep -q -F "$F" || fail "Esc dropped the filter: $(status)"
+status | grep -q -F "· toolchain" && fail "the status bar still names the pane"
+screen | grep -q " 1/$NF " || fail "the view changed"
+ok "Esc from the toolchain pane gives the focus back; the filter stays"
+
+keys Tab Tab Tab
+focused toolchain
+keys q
+wait_for "focus: queue"
+status | grep -q -F "$F" || fail "q dropped the filter: $(status)"
+screen | grep -q "ASSAY-EXIT" && fail "q quit from the toolchain pane"
+ok "q from the toolchain pane gives the focus back; the filter stays"
+
+# a zoomed candidate pane: Esc gives the layout and the focus back
+keys Tab z
+wait_for "(zoomed)"
+keys Escape
+wait_for "focus: queue"
+wait_gone "(zoomed)"
+status | grep -q -F "$F" || fail "Esc from a zoom dropped the filter"
+ok "Esc from a zoomed pane gives the layout and the focus back"
+
+# from the queue, Esc goes back a view; q at the top quits
+keys Escape
+wait_for "back from the filter to all"
+wait_for " 1/$N "
+keys q
+wait_for "ASSAY-EXIT 0"
+ok "from the queue, Esc goes back a view; q at the top quits"
