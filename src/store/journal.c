@@ -649,7 +649,8 @@ store_decision_get(struct store *st, const char *cand_id,
 
 	memset(out, 0, sizeof *out);
 	if (prepare(st, &s, "SELECT l.category, l.subcategory, l.by, l.note,"
-	    " l.at, v.status, v.note, v.by, v.at FROM candidate c"
+	    " l.at, v.status, v.note, v.by, v.at, l.run_id, l.final"
+	    " FROM candidate c"
 	    " LEFT JOIN label l ON l.id = c.label_id"
 	    " LEFT JOIN review v ON v.id = c.review_id WHERE c.id = ?1",
 	    err) < 0)
@@ -666,6 +667,8 @@ store_decision_get(struct store *st, const char *cand_id,
 		out->review_note = col_text(s, 6);
 		out->review_by = col_text(s, 7);
 		out->review_at = sqlite3_column_int64(s, 8);
+		out->label_run_id = sqlite3_column_int64(s, 9);
+		out->label_final = sqlite3_column_int(s, 10);
 	}
 	sqlite3_finalize(s);
 	if (rc == SQLITE_DONE)

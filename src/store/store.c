@@ -853,14 +853,35 @@ store_schema_version(struct store *st)
 }
 
 int
+store_data_version(struct store *st, int64_t *v, struct err *err)
+{
+	int n = 0;
+
+	/* the WAL index's change counter: no page of the file is read */
+	if (query_int(st, "PRAGMA data_version", &n, err) < 0)
+		return -1;
+	*v = n;
+	return 0;
+}
+
+int
+store_locked_out(const struct store *st)
+{
+	return st->locked_out;
+}
+
+int
 store_begin(struct store *st, struct err *err)
 {
+	st->locked_out = 0;
 	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
 	    SQLITE_OK) {
-		if ((sqlite3_errcode(st->db) & 0xff) == SQLITE_BUSY)
+		if ((sqlite3_errcode(st->db) & 0xff) == SQLITE_BUSY) {
+			st->locked_out = 1;
 			return err_set(err, "database is locked: another writer"
 			    " (an import, a verify, a sqlite3 shell) holds it;"
 			    " nothing was changed, try again when it is done");
+		}
 		return err_sqlite(err, st->db, "BEGIN IMMEDIATE");
 	}
 	st->in_tx = 1;

@@ -53,6 +53,23 @@ void	store_close(struct store *st);		/* NULL-safe */
  */
 void	store_lock_timeout(struct store *st, int ms);
 
+/*
+ * Whether the last store_begin() (which every decision, run and claim
+ * opens with) failed because another connection held the write lock past
+ * the lock timeout: a caller that must not wait may keep what it meant
+ * to write and try again later.  1 or 0.
+ */
+int	store_locked_out(const struct store *st);
+
+/*
+ * SQLite's data_version of this connection into *v: it changes when
+ * another connection (another process: a headless verify, another
+ * reviewer, a merge) commits, never for this one's own commits.  Costs
+ * no read of the file, so a screen can ask it on a timer to know when to
+ * read again.  0 or -1.
+ */
+int	store_data_version(struct store *st, int64_t *v, struct err *err);
+
 /* PRAGMA user_version of the open database. */
 int	store_schema_version(struct store *st);
 
@@ -539,6 +556,8 @@ struct store_decision {
 	char	*category, *subcategory, *label_by, *label_note;
 	char	*status, *review_note, *review_by;
 	int64_t	 label_at, review_at;
+	int64_t	 label_run_id;	/* the run the label rests on, 0: none */
+	int	 label_final;	/* the label is a final one */
 };
 void	store_decision_release(struct store_decision *d);
 int	store_decision_get(struct store *st, const char *cand_id,

@@ -44,6 +44,8 @@ struct store {
 	sqlite3	*db;
 	int	 in_tx;		/* an explicit store_begin() is open */
 	int	 readonly;	/* the file cannot be written: reads only */
+	int	 locked_out;	/* the last store_begin() found the lock
+				 * held past the lock timeout */
 	int64_t	 batch;		/* journal batch of new events; 0: none */
 	struct store_grep greps[STORE_GREPS];
 	uint64_t grep_clock;

@@ -1794,9 +1794,14 @@ ui_run(struct store *st, const struct ui_opts *o)
 			if (t >= 0 && (timeout < 0 || t < timeout))
 				timeout = t;
 		}
+		/* the live store: look for other processes' commits */
+		t = wb_live_wait(&wb);
+		if (timeout < 0 || t < timeout)
+			timeout = t;
 		rc = poll(ps.v, (nfds_t)ps.n, timeout);
 		if (rc < 0 && errno != EINTR)
 			break;
+		wb_live(&wb);
 		for (size_t i = 0; i < UI_NSERVICES; i++)
 			if (ui_services[i].running(&wb))
 				ui_services[i].step(&wb);

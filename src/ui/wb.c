@@ -463,6 +463,31 @@ wb_view_changed(struct wb *wb)
 }
 
 int
+wb_live_wait(const struct wb *wb)
+{
+	int64_t left = wb->live_at - wb_now_ms();
+
+	return left < 0 ? 0 : left > WB_LIVE_MS ? WB_LIVE_MS : (int)left;
+}
+
+void
+wb_live(struct wb *wb)
+{
+	int64_t v, now = wb_now_ms();
+
+	if (now < wb->live_at)
+		return;
+	wb->live_at = now + WB_LIVE_MS;
+	if (store_data_version(wb->st, &v, NULL) < 0)
+		return;
+	/* this connection's own commits leave it as it is */
+	if (wb->live_seen && v != wb->data_version)
+		wb_view_changed(wb);
+	wb->data_version = v;
+	wb->live_seen = 1;
+}
+
+int
 wb_set_filter(struct wb *wb, const char *filter)
 {
 	struct err err;

@@ -192,6 +192,13 @@ struct wb {
 						   NULL: never started */
 	struct wb_navstack	 nav;		/* wb_nav_*'s */
 
+	/*
+	 * The live store (wb_live): the data_version last read, when it is
+	 * read next (ms, monotonic), and whether it was read yet.
+	 */
+	int64_t			 data_version, live_at;
+	int			 live_seen;
+
 	int			 quit;
 	int			 dirty;
 	int			 redraw_all;
@@ -262,6 +269,18 @@ void	wb_view_changed(struct wb *wb);
 /* Rows the queue shows: the view's, and the one that left it under the
  * cursor. */
 size_t	wb_shown(const struct wb *wb);
+
+/*
+ * The store is live: every WB_LIVE_MS, ask the store whether another
+ * process committed (store_data_version: no read of the file); when one
+ * did (a headless verify's runs, another reviewer's labels, a merge),
+ * re-read the view and the candidate on screen, the cursor staying where
+ * it is (wb_view_changed).  wb_live_wait: the ms until the next look, for
+ * the frame loop's poll.
+ */
+#define WB_LIVE_MS	500
+void	wb_live(struct wb *wb);
+int	wb_live_wait(const struct wb *wb);
 
 /* Monotonic milliseconds. */
 int64_t	wb_now_ms(void);

@@ -67,6 +67,9 @@ struct term_pane {
 	/* The candidate whose run the terminal shows (live or its stored
 	 * log), NULL: none or another program's output (term_pane_follow) */
 	char			*term_cand;
+	/* The stored run shown for term_cand (its id; 0: "no run yet"),
+	 * or -1 for a live run's or a model run's output, which stays. */
+	int64_t			 term_run;
 	/*
 	 * The view of the terminal: its bottom (follow), or from line
 	 * term_top, an absolute line number (term_sb_total()), so that new
@@ -254,6 +257,7 @@ term_start(struct wb *wb, int rows, int cols)
 	wb->lay.panes[WB_TERM].hscroll = 0;
 	free(tp->term_cand);	/* the caller says whose, if anyone's */
 	tp->term_cand = NULL;
+	tp->term_run = -1;
 }
 
 static void
@@ -484,10 +488,15 @@ term_pane_follow(struct wb *wb)
 	if (term_pane_busy(wb) || tp->term == NULL || c->id == NULL ||
 	    c->cand.id == NULL || p->rows < 1)
 		return;
-	if (tp->term_cand != NULL && strcmp(tp->term_cand, c->id) == 0)
+	/* the same candidate: shown again only when it got a newer run
+	 * (another process stored one: the live store) */
+	if (tp->term_cand != NULL && strcmp(tp->term_cand, c->id) == 0 &&
+	    (tp->term_run < 0 || tp->term_run == (c->has_run ? c->run.id :
+	    0)))
 		return;
 	term_start(wb, p->rows, p->cols);
 	tp->term_cand = xstrdup(c->id);
+	tp->term_run = c->has_run ? c->run.id : 0;
 	wb->dirty = 1;
 	if (!c->has_run) {
 		snprintf(tp->term_title, sizeof tp->term_title, "%s "
