@@ -67,8 +67,9 @@ cmd_decide(struct cmd_ctx *ctx, struct cmd_args *a,
 		}
 		buf_printf(&b, "%s ", ids[0]);
 		did(act, &b);
-		buf_printf(&b, " by %s%s", ctx->by, act->kind == DECIDE_LABEL &&
-		    o.run_id == 0 ? " (no run yet)" : "");
+		buf_printf(&b, " by %s%s%s", ctx->by, act->kind ==
+		    DECIDE_LABEL && o.run_id == 0 ? " (no run yet)" : "",
+		    o.unchanged ? " already: nothing changed" : "");
 	} else {
 		if (decide_bulk(ctx->st, act, ids, n, ctx->by, &failed,
 		    err) < 0) {

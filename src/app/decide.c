@@ -35,6 +35,59 @@ end_own(struct store *st, int own, int rc, struct err *err)
 	return -1;
 }
 
+/* Two optional strings are the same (NULL only equals NULL). */
+static int
+same_str(const char *a, const char *b)
+{
+	return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
+}
+
+/*
+ * Whether act by by would change nothing on the candidate d describes:
+ * its current label or review is by by and says the same, and (a label)
+ * rests on the same run.  Such a decision is not made: it would only
+ * add a journal event (pressing f sixteen times wrote sixteen, which
+ * inflated the throughput and took sixteen undos).  A note always adds.
+ */
+static int
+changes_nothing(const struct decide_act *act, const struct store_decision *d,
+    const char *by, int64_t run_id)
+{
+	switch (act->kind) {
+	case DECIDE_LABEL:
+		return d->category != NULL && same_str(d->label_by, by) &&
+		    strcmp(d->category, act->category) == 0 &&
+		    d->label_final == (act->final != 0) &&
+		    d->label_run_id == run_id && (act->final ||
+		    (same_str(d->subcategory, act->sub) &&
+		    same_str(d->label_note, act->note)));
+	case DECIDE_REVIEW:
+		return d->review_by != NULL && same_str(d->review_by, by) &&
+		    same_str(d->status, act->status) &&
+		    same_str(d->review_note, act->note);
+	default:
+		return 0;
+	}
+}
+
+/* Caller holds a transaction: the current decision, read in it, and
+ * *same 1 when act changes nothing.  0 or -1. */
+static int
+unchanged(struct store *st, const struct decide_act *act, const char *cand_id,
+    const char *by, int64_t run_id, int *same, struct err *err)
+{
+	struct store_decision d;
+
+	*same = 0;
+	if (act->kind == DECIDE_NOTE)
+		return 0;
+	if (store_decision_get(st, cand_id, &d, err) < 0)
+		return -1;
+	*same = changes_nothing(act, &d, by, run_id);
+	store_decision_release(&d);
+	return 0;
+}
+
 /* Caller holds a transaction: the latest run is read in it. */
 static int
 label_on_latest(struct store *st, const struct decide_act *act,
@@ -42,11 +95,21 @@ label_on_latest(struct store *st, const struct decide_act *act,
     struct err *err)
 {
 	struct run r;
-	int has, rc;
+	int has, rc, same;
 
 	has = store_run_latest(st, cand_id, &r, err);
 	if (has < 0)
 		return -1;
+	if (out != NULL)
+		out->run_id = has == 0 ? r.id : 0;
+	rc = unchanged(st, act, cand_id, by, has == 0 ? r.id : 0, &same, err);
+	if (rc < 0 || same) {
+		if (out != NULL)
+			out->unchanged = same;
+		if (has == 0)
+			run_release(&r);
+		return rc;
+	}
 	if (act->final)
 		rc = store_label_final(st, cand_id, act->category, by,
 		    has == 0 ? r.id : 0, has == 0 ? r.evidence : NULL, err);
@@ -54,8 +117,6 @@ label_on_latest(struct store *st, const struct decide_act *act,
 		rc = store_label_set(st, cand_id, act->category, act->sub,
 		    act->note, by, has == 0 ? r.id : 0, has == 0 ?
 		    r.evidence : NULL, err);
-	if (rc == 0 && out != NULL)
-		out->run_id = has == 0 ? r.id : 0;
 	if (has == 0)
 		run_release(&r);
 	return rc;
@@ -107,7 +168,7 @@ decide_one(struct store *st, const struct decide_act *act,
     const char *cand_id, const char *by, struct decide_out *out,
     struct err *err)
 {
-	int own = !store_in_tx(st), rc;
+	int own = !store_in_tx(st), rc, same;
 
 	if (out != NULL)
 		memset(out, 0, sizeof *out);
@@ -120,8 +181,12 @@ decide_one(struct store *st, const struct decide_act *act,
 		rc = label_on_latest(st, act, cand_id, by, out, err);
 		break;
 	case DECIDE_REVIEW:
-		rc = store_review_set(st, cand_id, act->status, act->note, by,
-		    err);
+		rc = unchanged(st, act, cand_id, by, 0, &same, err);
+		if (rc == 0 && same && out != NULL)
+			out->unchanged = 1;
+		if (rc == 0 && !same)
+			rc = store_review_set(st, cand_id, act->status,
+			    act->note, by, err);
 		break;
 	case DECIDE_NOTE:
 		rc = store_note_add(st, cand_id, act->note, by, err);

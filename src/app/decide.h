@@ -58,6 +58,8 @@ struct decide_act {
 /* What one decision rested on. */
 struct decide_out {
 	int64_t	 run_id;	/* DECIDE_LABEL: the latest run, 0: none */
+	int	 unchanged;	/* 1: it changed nothing, so nothing was
+				 * stored or journalled (decide_one()) */
 };
 
 /*
@@ -65,7 +67,10 @@ struct decide_out {
  * under by.  A label records the candidate's latest run and its evidence
  * as what it rests on, read in the same transaction as the label, so a
  * run stored between the front end's look and the label cannot be
- * missed.  Inside an open transaction (a batch, an import) it joins it;
+ * missed.  A label or review that changes nothing (the candidate's
+ * current one is by by, says the same and, a label, rests on the same
+ * run) is not made and not journalled: out->unchanged says so.
+ * Inside an open transaction (a batch, an import) it joins it;
  * otherwise it is its own.  out may be NULL.  0 or -1 with err (an
  * unknown category or status, an empty note, a bad reviewer name, a
  * candidate that does not exist); nothing changed on -1.

@@ -630,6 +630,84 @@ test_decide_repair_by_a_model_is_the_same_rule(void **state)
 	decide_repair_release(&r2);
 }
 
+/* How many journal events of id have action (label, review). */
+static size_t
+events_of(struct store *st, const char *id, const char *action)
+{
+	struct store_event *e;
+	struct err err;
+	size_t n, k = 0;
+
+	if (store_event_list(st, id, &e, &n, &err) < 0)
+		fail_msg("store_event_list: %s", err.msg);
+	for (size_t i = 0; i < n; i++) {
+		k += strcmp(e[i].action, action) == 0;
+		store_event_release(&e[i]);
+	}
+	free(e);
+	return k;
+}
+
+/*
+ * A decision that changes nothing is not made: the same review or label
+ * by the same reviewer (a label on the same run) adds no event, and out
+ * says so (issue 24: f pressed sixteen times wrote sixteen events).
+ * Another reviewer's, another subcategory's, a newer run's is made.
+ */
+static void
+test_decide_same_decision_is_not_journalled(void **state)
+{
+	struct fx *f = *state;
+	struct decide_act fin = { .kind = DECIDE_LABEL, .category = "api",
+	    .final = 1 };
+	struct decide_out out;
+	struct err err;
+
+	for (int i = 0; i < 16; i++) {
+		struct decide_act a = { .kind = DECIDE_REVIEW,
+		    .status = "flagged" };
+
+		assert_int_equal(decide_one(f->st, &a, f->a, "ann", &out,
+		    &err), 0);
+		assert_int_equal(out.unchanged, i > 0);
+	}
+	assert_int_equal(events_of(f->st, f->a, "review"), 1);
+	assert_int_equal(decide_review(f->st, f->a, "flagged", NULL, "bob",
+	    &err), 0);
+	assert_int_equal(events_of(f->st, f->a, "review"), 2);
+	assert_int_equal(decide_review(f->st, f->a, "flagged", "why", "bob",
+	    &err), 0);
+	assert_int_equal(events_of(f->st, f->a, "review"), 3);
+
+	/* a label: the same on the same run is nothing; a newer run or
+	 * another subcategory makes it again */
+	assert_int_equal(decide_label(f->st, f->b, "compile", NULL, NULL,
+	    "ann", &out, &err), 0);
+	assert_int_equal(out.unchanged, 0);
+	assert_int_equal(decide_label(f->st, f->b, "compile", NULL, NULL,
+	    "ann", &out, &err), 0);
+	assert_int_equal(out.unchanged, 1);
+	assert_int_equal(events_of(f->st, f->b, "label"), 1);
+	add_run(f->st, f->b, "an error");
+	assert_int_equal(decide_label(f->st, f->b, "compile", NULL, NULL,
+	    "ann", &out, &err), 0);
+	assert_int_equal(out.unchanged, 0);
+	assert_int_equal(decide_label(f->st, f->b, "compile", "syntax", NULL,
+	    "ann", &out, &err), 0);
+	assert_int_equal(out.unchanged, 0);
+	assert_int_equal(events_of(f->st, f->b, "label"), 3);
+
+	/* a final label twice is one; over a vote of the same words it is
+	 * a decision of its own */
+	assert_int_equal(decide_label(f->st, f->c, "api", NULL, NULL, "cyd",
+	    NULL, &err), 0);
+	assert_int_equal(decide_one(f->st, &fin, f->c, "cyd", &out, &err), 0);
+	assert_int_equal(out.unchanged, 0);
+	assert_int_equal(decide_one(f->st, &fin, f->c, "cyd", &out, &err), 0);
+	assert_int_equal(out.unchanged, 1);
+	assert_int_equal(events_of(f->st, f->c, "label"), 2);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -648,6 +726,7 @@ main(void)
 		FX_TEST(test_decide_repair_by_a_model_is_the_same_rule),
 		FX_TEST(test_decide_warning_words),
 		FX_TEST(test_decide_undo_past_a_step_another_undid),
+		FX_TEST(test_decide_same_decision_is_not_journalled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,47 @@
+# 050-no-op-decisions.sh - issue 24, item G of what a new user met: a
+# repeated decision was journalled every time (f pressed 16 times wrote
+# 16 events, which inflated the throughput and took 16 undos).  Now a
+# label or review that changes nothing (the same, by the same reviewer,
+# on the same run) is not made: one event, and one u takes it back.
+. "$(dirname "$0")/lib.sh"
+command -v sqlite3 >/dev/null 2>&1 || skip "no sqlite3 shell to read the journal"
+
+"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
+    >/dev/null || fail "import"
+"$ASSAY" --db "$DB" list --json | json_field id >"$T/ids"
+N=$(wc -l <"$T/ids")
+A=$(sed -n 1p "$T/ids")
+events() {	# ACTION: the journal's events of that action on A
+	sqlite3 "$DB" "SELECT count(*) FROM event WHERE cand_id = '$A' AND action = '$1'"
+}
+
+start 120 40
+wait_for " 1/$N "
+command_line "advance off"
+wait_for "advance off"
+i=0
+while [ $i -lt 16 ]; do keys f; i=$((i + 1)); done
+wait_for "flagged"
+sleep 1
+[ "$(events review)" -eq 1 ] || fail "16 f wrote $(events review) review events"
+keys 1 1 1
+wait_for "compile"
+sleep 1
+[ "$(events label)" -eq 1 ] || fail "3 labels wrote $(events label) label events"
+ok "16 f and 3 times 1 made one review and one label"
+
+# one u takes the label back, the next the review
+keys u
+wait_for "undid label compile of $A"
+keys u
+wait_for "undid review flagged of $A"
+[ "$(row "$A" | json_field status)" = unreviewed ] ||
+    fail "two undos left $A $(row "$A" | json_field status)"
+ok "one undo each"
+
+# the same review by another reviewer is a decision of its own
+"$ASSAY" --db "$DB" --reviewer bob review "$A" flag >/dev/null
+"$ASSAY" --db "$DB" --reviewer bob review "$A" flag >/dev/null
+[ "$(events review)" -eq 2 ] || fail "bob's flags: $(events review) review events, want 2"
+ok "the headless review is one event too"
+quit_all
