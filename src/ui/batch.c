@@ -362,6 +362,7 @@ batch_start(struct wb *wb, const char *arg)
 	b->o.force = force;
 	b->o.claim = 1;
 	b->o.refs = VSVC_REFS_ALL;
+	b->o.lock_wait_ms = WB_RUN_WAIT_MS;	/* a held lock: no freeze */
 	b->t0 = wb_now_ms();
 	b->refreshed = b->t0;
 	b->expect = wb->nmarks > 0 ? wb->nmarks : wb->count;

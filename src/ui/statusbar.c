@@ -145,6 +145,9 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	if (wb->nmarks > 0)
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 %zu marked ", wb->nmarks);
+	if (wb->npending > 0)	/* decisions that wait for the lock */
+		snprintf(left + strlen(left), sizeof left - strlen(left),
+		    "\xc2\xb7 %zu pending ", wb->npending);
 	if (batch_progress(wb, &done, &total, &fail))	/* :verify */
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 verify %zu/%zu (%zu fail) ", done, total, fail);

@@ -382,22 +382,28 @@ ui_label_final(struct wb *wb, const char *category)
 	struct wb_cur *c = &wb->cur;
 	struct decide_act a = { .kind = DECIDE_LABEL, .category = category,
 	    .final = 1 };
+	struct decide_out out;
 	struct buf votes = BUF_INIT;
 	struct err err;
-	char *id;
+	char *id = xstrdup(c->id);
+	int rc = wb_decide(wb, &a, id, &out, &err);
 
-	if (decide_one(wb->st, &a, c->id, wb->reviewer, NULL, &err) < 0) {
-		wb_msg(wb, 1, "label %s: %s", c->id, err.msg);
+	if (rc < 0) {
+		wb_msg(wb, 1, "label %s: %s", id, err.msg);
+		free(id);
 		return;
 	}
 	for (size_t i = 0; i < c->nvotes; i++)
 		if (!c->votes[i].final)
 			buf_printf(&votes, "%s%s %s", votes.len > 0 ? ", " : "",
 			    c->votes[i].by, c->votes[i].category);
-	id = xstrdup(c->id);
-	wb_msg(wb, 0, "final label %s for %s%s%s%s", category, id,
-	    votes.len > 0 ? " (" : "", buf_str(&votes), votes.len > 0 ? ")" :
-	    "");
+	if (rc == 0 && out.unchanged)
+		wb_msg(wb, 0, "%s has the final label %s already: nothing "
+		    "changed", id, category);
+	else if (rc == 0)
+		wb_msg(wb, 0, "final label %s for %s%s%s%s", category, id,
+		    votes.len > 0 ? " (" : "", buf_str(&votes),
+		    votes.len > 0 ? ")" : "");
 	buf_release(&votes);
 	ui_advance(wb, id);
 	free(id);
@@ -421,9 +427,11 @@ static void
 ui_label(struct wb *wb, const char *category, int confirmed)
 {
 	struct wb_cur *c = &wb->cur;
+	struct decide_act a = { .kind = DECIDE_LABEL, .category = category };
 	struct decide_out out;
 	struct err err;
 	char *id;
+	int rc;
 
 	if (c->id == NULL || c->cand.id == NULL) {
 		wb_msg(wb, 1, "no candidate selected");
@@ -436,18 +444,24 @@ ui_label(struct wb *wb, const char *category, int confirmed)
 		    "passes? y/n", c->id, category);
 		return;
 	}
-	if (ui_disagree_queue(wb) && !wb->detached) {
+	if (ui_disagree_queue(wb) && (!wb->detached || wb->gone)) {
 		ui_label_final(wb, category);
 		return;
 	}
-	if (decide_label(wb->st, c->id, category, NULL, NULL, wb->reviewer,
-	    &out, &err) < 0) {
-		wb_msg(wb, 1, "label %s: %s", c->id, err.msg);
+	id = xstrdup(c->id);
+	rc = wb_decide(wb, &a, id, &out, &err);
+	if (rc < 0) {
+		wb_msg(wb, 1, "label %s: %s", id, err.msg);
+		free(id);
 		return;
 	}
-	id = xstrdup(c->id);
-	wb_msg(wb, 0, "labelled %s %s%s", id, category, out.run_id != 0 ? "" :
-	    " (no run yet)");
+	/* a pending one (rc 1) said so itself */
+	if (rc == 0 && out.unchanged)
+		wb_msg(wb, 0, "%s is labelled %s by you already: nothing "
+		    "changed", id, category);
+	else if (rc == 0)
+		wb_msg(wb, 0, "labelled %s %s%s", id, category,
+		    out.run_id != 0 ? "" : " (no run yet)");
 	ui_advance(wb, id);
 	free(id);
 }
@@ -456,20 +470,28 @@ static void
 ui_review(struct wb *wb, const char *status)
 {
 	struct wb_cur *c = &wb->cur;
+	struct decide_act a = { .kind = DECIDE_REVIEW, .status = status };
+	struct decide_out out;
 	struct err err;
 	char *id;
+	int rc;
 
 	if (c->id == NULL || c->cand.id == NULL) {
 		wb_msg(wb, 1, "no candidate selected");
 		return;
 	}
-	if (decide_review(wb->st, c->id, status, NULL, wb->reviewer,
-	    &err) < 0) {
-		wb_msg(wb, 1, "%s %s: %s", status, c->id, err.msg);
+	id = xstrdup(c->id);
+	rc = wb_decide(wb, &a, id, &out, &err);
+	if (rc < 0) {
+		wb_msg(wb, 1, "%s %s: %s", status, id, err.msg);
+		free(id);
 		return;
 	}
-	id = xstrdup(c->id);
-	wb_msg(wb, 0, "%s %s", status, id);
+	if (rc == 0 && out.unchanged)
+		wb_msg(wb, 0, "%s is %s by you already: nothing changed", id,
+		    status);
+	else if (rc == 0)
+		wb_msg(wb, 0, "%s %s", status, id);
 	ui_advance(wb, id);
 	free(id);
 }
@@ -1136,7 +1158,12 @@ ui_quit(struct wb *wb)
 {
 	size_t done, total, fail;
 
-	if (term_pane_busy(wb)) {
+	if (wb->npending > 0) {
+		wb_ask(wb, WB_ASK_QUIT, "%zu decision%s wait%s for the "
+		    "database (another process holds its lock); quit and drop "
+		    "them? y/n", wb->npending, wb->npending == 1 ? "" : "s",
+		    wb->npending == 1 ? "s" : "");
+	} else if (term_pane_busy(wb)) {
 		wb_ask(wb, WB_ASK_QUIT, "%s is running in the toolchain pane; "
 		    "quit anyway? y/n", term_pane_verifying(wb) ?
 		    "a verification" : "the editor");
@@ -1673,6 +1700,8 @@ static const struct ui_service {
 	{ "toolchain pane", term_pane_busy, term_pane_pollfds,
 	    term_pane_timeout, term_pane_io },
 	{ ":verify", batch_running, batch_pollfds, batch_timeout, batch_io },
+	{ "pending decisions", pending_running, pending_pollfds,
+	    pending_wait, pending_step },
 };
 #define UI_NSERVICES	(sizeof ui_services / sizeof ui_services[0])
 
@@ -1753,6 +1782,9 @@ ui_run(struct store *st, const struct ui_opts *o)
 		return 1;
 	}
 	ui_init_curses(&wb);
+	/* never wait long for another process's lock: what the workbench
+	 * writes waits in this process instead (pending.c) */
+	store_lock_timeout(st, WB_LOCK_MS);
 	if (o->bench_keys != NULL)	/* replays the keys, then quits */
 		bench = bench_run(&wb, ui_frame, ui_key, ui_syntax_init);
 	while (!wb.quit && !ui_signalled) {
@@ -1848,6 +1880,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 		ui_dump(o->dump_screen);
 	term_pane_stop(&wb);
 	batch_stop(&wb);	/* what it stored stays */
+	pending_release(&wb);	/* the question said they are dropped */
 	wb_pollset_release(&ps);
 	ui_panes_free(&wb);
 	endwin();

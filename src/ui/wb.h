@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "app/config.h"
+#include "app/decide.h"
 #include "app/history.h"
 #include "app/keymap.h"
 #include "base/buf.h"
@@ -31,6 +32,7 @@
 #include "verify/verify.h"
 
 struct batch;
+struct pending;
 
 /*
  * v and e zoom a small toolchain pane: while the program runs (RUN), and
@@ -191,6 +193,12 @@ struct wb {
 	struct batch		*batch;		/* :verify (batch.c); owned,
 						   NULL: never started */
 	struct wb_navstack	 nav;		/* wb_nav_*'s */
+
+	/* Decisions that wait for the store's write lock (pending.c):
+	 * npending, oldest first; the next try at pending_at (ms). */
+	struct pending		*pending;
+	size_t			 npending;
+	int64_t			 pending_at;
 
 	/*
 	 * The live store (wb_live): the data_version last read, when it is
@@ -388,6 +396,36 @@ void	batch_io(struct wb *wb);
  * ends it at once and frees its state (quitting). */
 void	batch_cancel(struct wb *wb);
 void	batch_stop(struct wb *wb);
+
+/* --- pending.c: decisions that wait for the lock --------------------- */
+
+/*
+ * How long the workbench's connection waits for a write lock another
+ * process holds (ms): short, so that no key freezes the screen; what it
+ * meant to write waits in this process instead (pending.c, and the
+ * verify service's lock_wait_ms).
+ */
+#define WB_LOCK_MS	20
+/* How long a finished run may wait for the lock before it is given up. */
+#define WB_RUN_WAIT_MS	(10 * 60 * 1000)
+
+/*
+ * Make decision act on id as the reviewer (decide_one()): 0 when made
+ * (out says what it rested on, or that it changed nothing), -1 with err
+ * when refused; 1 when another process holds the write lock, or earlier
+ * decisions still wait for it: then it waits too, in order, and is made
+ * when the lock frees (the status line says so).  act's strings are
+ * copied.
+ */
+int	wb_decide(struct wb *wb, const struct decide_act *act, const char *id,
+	    struct decide_out *out, struct err *err);
+/* The waiting decisions as a service of the frame loop (a timer). */
+int	pending_running(const struct wb *wb);
+void	pending_pollfds(struct wb *wb, struct wb_pollset *ps);
+int	pending_wait(const struct wb *wb);
+void	pending_step(struct wb *wb);
+/* Drop what waits (quitting: the question said so). */
+void	pending_release(struct wb *wb);
 
 /* --- mouse.c ---------------------------------------------------------- */
 

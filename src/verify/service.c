@@ -25,6 +25,15 @@ struct vsvc_slot {
 	int			 is_ref;
 };
 
+/* A finished run the store refused while another connection held its
+ * write lock (opts.lock_wait_ms): tried again until until_ms. */
+struct vsvc_wait {
+	struct verify_job	*job;
+	struct run		 run;
+	int			 is_ref;
+	int64_t			 until_ms;
+};
+
 struct vsvc {
 	struct store		*st;
 	struct vsvc_opts	 o;
@@ -34,6 +43,9 @@ struct vsvc {
 	struct vsvc_slot	*run;		/* o.jobs slots, nrun used */
 	struct pollfd		*pfd;		/* o.jobs */
 	size_t			 nrun, refs_running;
+	struct vsvc_wait	*wait;		/* nwait runs to store yet */
+	size_t			 nwait;
+	int64_t			 retry_at;	/* ms: the next try */
 	int			 stopped;	/* vsvc_cancel() */
 	char			*holder;	/* claims, or NULL */
 	int			 ttl_s;
@@ -394,8 +406,21 @@ fill(struct vsvc *s)
 static int
 over(const struct vsvc *s)
 {
-	return s->nrun == 0 && (s->stopped || s->next >= s->n);
+	return s->nrun == 0 && s->nwait == 0 && (s->stopped ||
+	    s->next >= s->n);
 }
+
+/* Monotonic milliseconds. */
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+#define VSVC_RETRY_MS	200	/* a locked store is tried this often */
 
 int
 vsvc_start(struct vsvc *s)
@@ -426,6 +451,12 @@ vsvc_timeout_ms(const struct vsvc *s)
 
 		if (t < timeout)
 			timeout = t;
+	}
+	if (s->nwait > 0) {
+		int64_t t = s->retry_at - now_ms();
+
+		if (t < timeout)
+			timeout = t < 0 ? 0 : (int)t;
 	}
 	return timeout < 0 ? 0 : timeout;
 }
@@ -464,47 +495,101 @@ reprove(struct vsvc *s, struct run *r)
 	}
 }
 
-/* The job in slot i finished: judge, store, tell, free. */
-static void
-finish(struct vsvc *s, size_t i)
+/*
+ * Store run r of job j and tell hooks.finished, then free both: 1.  0
+ * when the store refused it because another connection held the write
+ * lock and it may wait for it until until_ms (opts.lock_wait_ms): the
+ * caller keeps it and tries again.
+ */
+static int
+store_and_tell(struct vsvc *s, struct verify_job *j, struct run *r,
+    int is_ref, int64_t until_ms)
 {
-	struct verify_job *j = s->run[i].job;
 	struct vsvc_result res = { 0 };
-	struct run r;
 	struct err err;
 
-	verify_job_result(j, &r);
-	if (s->run[i].is_ref && s->o.vo.smoke != NULL &&
-	    verdict_failed(r.verdict))
-		reprove(s, &r);
-	verify_judge_reference(s->st, j, &r);
-	res.run = &r;
+	res.run = r;
 	res.job = j;
-	res.cancelled = r.subcategory != NULL &&
-	    strcmp(r.subcategory, "cancelled") == 0 && s->stopped;
+	res.cancelled = r->subcategory != NULL &&
+	    strcmp(r->subcategory, "cancelled") == 0 && s->stopped;
 	if (res.cancelled) {
 		s->sum.cancelled++;
-	} else if (store_run_add(s->st, &r, &err) == 0) {
+	} else if (store_run_add(s->st, r, &err) == 0) {
 		/* A busy database was waited for (store_lock_timeout()). */
 		res.stored = 1;
 		s->sum.done++;
-		vsvc_tally_add(&s->sum.tally, r.verdict);
+		vsvc_tally_add(&s->sum.tally, r->verdict);
+	} else if (s->o.lock_wait_ms > 0 && store_locked_out(s->st) &&
+	    now_ms() < until_ms) {
+		return 0;
 	} else {
 		res.error = err.msg;
 		s->sum.not_stored++;
 	}
 	s->sum.finished++;
-	if (!res.cancelled && !verdict_is(r.verdict, VERDICT_PASS))
+	if (!res.cancelled && !verdict_is(r->verdict, VERDICT_PASS))
 		s->sum.not_pass++;
 	res.k = s->sum.finished + s->sum.unchanged;
 	res.n = s->n;
 	if (s->h.finished != NULL)
 		s->h.finished(s->h.arg, &res);
-	release_claim(s, r.cand_id);
-	run_release(&r);
+	release_claim(s, r->cand_id);
+	run_release(r);
 	verify_job_free(j);
-	s->refs_running -= s->run[i].is_ref;
+	/* a reference counts as running until its run is stored: the
+	 * candidates after it are judged by it */
+	s->refs_running -= is_ref;
+	return 1;
+}
+
+/* The job in slot i finished: judge, then store (now, or when the lock
+ * frees), tell, free. */
+static void
+finish(struct vsvc *s, size_t i)
+{
+	struct verify_job *j = s->run[i].job;
+	int is_ref = s->run[i].is_ref;
+	struct run r;
+
+	verify_job_result(j, &r);
+	if (is_ref && s->o.vo.smoke != NULL && verdict_failed(r.verdict))
+		reprove(s, &r);
+	verify_judge_reference(s->st, j, &r);
 	s->run[i] = s->run[--s->nrun];
+	if (store_and_tell(s, j, &r, is_ref, now_ms() + s->o.lock_wait_ms))
+		return;
+	s->wait = xreallocarray(s->wait, s->nwait + 1, sizeof *s->wait);
+	s->wait[s->nwait].job = j;
+	s->wait[s->nwait].run = r;
+	s->wait[s->nwait].is_ref = is_ref;
+	s->wait[s->nwait].until_ms = now_ms() + s->o.lock_wait_ms;
+	s->nwait++;
+	s->retry_at = now_ms() + VSVC_RETRY_MS;
+}
+
+/* Try the runs that wait for the lock again, oldest first, while the
+ * store takes them. */
+static void
+store_waiting(struct vsvc *s)
+{
+	size_t i = 0;
+
+	if (s->nwait == 0 || now_ms() < s->retry_at)
+		return;
+	s->retry_at = now_ms() + VSVC_RETRY_MS;
+	while (i < s->nwait) {
+		struct vsvc_wait *w = &s->wait[i];
+
+		if (!store_and_tell(s, w->job, &w->run, w->is_ref,
+		    w->until_ms)) {
+			if (store_locked_out(s->st))
+				break;	/* still held: the rest wait too */
+			i++;
+			continue;
+		}
+		memmove(w, w + 1, (s->nwait - i - 1) * sizeof *w);
+		s->nwait--;
+	}
 }
 
 int
@@ -519,6 +604,7 @@ vsvc_step(struct vsvc *s)
 		if (store_claims_renew(s->st, s->holder, s->ttl_s, &err) < 0)
 			problem(s, VSVC_NOTE, NULL, err.msg);
 	}
+	store_waiting(s);
 	for (size_t i = 0; i < s->nrun; ) {
 		if (verify_job_step(s->run[i].job, s->h.output, s->h.arg))
 			finish(s, i);	/* slot i now holds the last job */
@@ -569,6 +655,11 @@ vsvc_free(struct vsvc *s)
 		return;
 	for (size_t i = 0; i < s->nrun; i++)
 		verify_job_free(s->run[i].job);
+	for (size_t i = 0; i < s->nwait; i++) {
+		run_release(&s->wait[i].run);
+		verify_job_free(s->wait[i].job);
+	}
+	free(s->wait);
 	if (s->holder != NULL)
 		store_claim_release(s->st, NULL, s->holder, NULL);
 	for (size_t i = 0; i < s->n; i++)

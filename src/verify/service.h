@@ -28,7 +28,9 @@
  *     (store_lock_timeout(), `--lock-timeout`); a run that still cannot
  *     be stored is handed to the caller with stored 0 (the CLI keeps it
  *     in a results file) and counted in not_stored, never in done, so
- *     the summary says what the database holds (issue 13);
+ *     the summary says what the database holds (issue 13); with
+ *     opts.lock_wait_ms the service waits for the lock itself, trying
+ *     again at later steps, so that a caller's screen never stops;
  *   - summary: counts by verdict, runs stored, unchanged, not stored.
  *
  * The service never prints: the caller hears through hooks (struct
@@ -74,6 +76,17 @@ struct vsvc_opts {
 	enum vsvc_refs refs;
 	int	 use_pty;	/* jobs on a pty (the pane) or a pipe */
 	int	 rows, cols;	/* the pty's size; hooks.starting may change */
+	/*
+	 * 0: a busy store is waited for inside store_run_add(), as long as
+	 * its lock timeout says (the verify command).  > 0: the caller must
+	 * never wait (the workbench sets a short lock timeout): a run the
+	 * store refuses because another connection holds the write lock
+	 * (store_locked_out()) is kept and tried again at each step, every
+	 * 200 ms at most, for up to this many ms after it finished; then
+	 * it is not stored.  A reference waiting so still holds back the
+	 * candidates after it.
+	 */
+	int	 lock_wait_ms;
 };
 
 /* What vsvc_hooks.problem reports. */

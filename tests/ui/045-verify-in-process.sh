@@ -8,9 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v iverilog >/dev/null 2>&1 || skip "iverilog is not installed"
 
-"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
-    >/dev/null || fail "import"
-N=$("$ASSAY" --db "$DB" list --json | wc -l)
+import_syntax
 
 start 120 40
 wait_for " 1/$N "

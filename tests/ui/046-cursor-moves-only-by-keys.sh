@@ -11,12 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v iverilog >/dev/null 2>&1 || skip "iverilog is not installed"
 
-"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
-    >/dev/null || fail "import"
-"$ASSAY" --db "$DB" list --json | json_field id >"$T/ids"
-N=$(wc -l <"$T/ids")
-id_n() { sed -n "$1p" "$T/ids"; }
-short() { echo "$1" | cut -c1-8; }
+import_syntax
 C=$(id_n 3)
 
 start 120 40 "--where verdict=none"

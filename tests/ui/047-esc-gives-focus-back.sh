@@ -7,9 +7,7 @@
 # it quits).
 . "$(dirname "$0")/lib.sh"
 
-"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
-    >/dev/null || fail "import"
-N=$("$ASSAY" --db "$DB" list --json | wc -l)
+import_syntax
 F="origin=starchat"
 NF=$("$ASSAY" --db "$DB" list --json --where "$F" | wc -l)
 status() { screen | tail -n 1; }

@@ -6,11 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 command -v sqlite3 >/dev/null 2>&1 || skip "no sqlite3 shell to read the journal"
 
-"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
-    >/dev/null || fail "import"
-"$ASSAY" --db "$DB" list --json | json_field id >"$T/ids"
-N=$(wc -l <"$T/ids")
-A=$(sed -n 1p "$T/ids")
+import_syntax
+A=$(id_n 1)
 events() {	# ACTION: the journal's events of that action on A
 	sqlite3 "$DB" "SELECT count(*) FROM event WHERE cand_id = '$A' AND action = '$1'"
 }
@@ -21,11 +18,11 @@ command_line "advance off"
 wait_for "advance off"
 i=0
 while [ $i -lt 16 ]; do keys f; i=$((i + 1)); done
-wait_for "flagged"
+wait_for "$A is flagged by you already: nothing changed"
 sleep 1
 [ "$(events review)" -eq 1 ] || fail "16 f wrote $(events review) review events"
 keys 1 1 1
-wait_for "compile"
+wait_for "$A is labelled compile by you already: nothing changed"
 sleep 1
 [ "$(events label)" -eq 1 ] || fail "3 labels wrote $(events label) label events"
 ok "16 f and 3 times 1 made one review and one label"

@@ -106,3 +106,15 @@ quit_all() {
 	done
 	wait_for "ASSAY-EXIT 0"
 }
+
+# import_syntax: the RTLFixer syntax set (174 candidates) into $DB, its
+# ids in import order in $T/ids and their number in $N; id_n K is the
+# K-th, short ID its first 8 characters (as the queue shows it).
+import_syntax() {
+	"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
+	    >/dev/null || fail "import the syntax set"
+	"$ASSAY" --db "$DB" list --json | json_field id >"$T/ids"
+	N=$(wc -l <"$T/ids")
+}
+id_n() { sed -n "$1p" "$T/ids"; }
+short() { echo "$1" | cut -c1-8; }

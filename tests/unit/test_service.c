@@ -488,6 +488,69 @@ test_locked_store(void **state)
 	assert_null(verdict_of(f, f->ref));
 }
 
+/*
+ * With opts.lock_wait_ms (the workbench, whose connection waits for a
+ * lock only briefly): a run the store refuses under a held lock is kept
+ * and stored when the lock frees; the reference waiting so holds back
+ * the candidate after it, and nothing reaches hooks.finished unstored.
+ */
+static void
+test_locked_store_waits(void **state)
+{
+	struct fx *f = *state;
+	struct vsvc_opts o = opts(f, 2);
+	struct heard h = { 0 };
+	struct vsvc_hooks hk = { .started = on_started,
+	    .finished = on_finished, .problem = on_problem, .arg = &h };
+	char *ids[] = { f->good };
+	struct vsvc *s;
+	struct err err;
+	sqlite3 *other;
+	int over, rounds = 0;
+
+	need_iverilog();
+	o.claim = 0;
+	o.refs = VSVC_REFS_UNRUN;
+	o.lock_wait_ms = 60000;
+	assert_int_equal(sqlite3_open(f->db, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL,
+	    NULL), SQLITE_OK);
+	store_lock_timeout(f->st, 10);
+	assert_int_equal(vsvc_new(&s, f->st, &o, &hk, ids, 1, &err), 0);
+	h.s = s;
+	over = vsvc_start(s);
+	/* the reference runs and finishes; its run waits for the lock */
+	while (!over && !(vsvc_running(s) == 0 && rounds > 0)) {
+		struct pollfd *fds;
+		size_t nfd = vsvc_pollfds(s, &fds);
+
+		poll(fds, nfd, vsvc_timeout_ms(s));
+		over = vsvc_step(s);
+		assert_true(++rounds < 100000);
+	}
+	assert_false(over);
+	assert_int_equal(h.started, 1);		/* the reference only */
+	assert_int_equal(h.finished, 0);	/* waiting, not given up */
+	assert_true(vsvc_timeout_ms(s) <= 200);
+	sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(other);
+	while (!over) {
+		struct pollfd *fds;
+		size_t nfd = vsvc_pollfds(s, &fds);
+
+		poll(fds, nfd, vsvc_timeout_ms(s));
+		over = vsvc_step(s);
+		assert_true(++rounds < 100000);
+	}
+	assert_int_equal(vsvc_summary(s)->done, 2);
+	assert_int_equal(vsvc_summary(s)->not_stored, 0);
+	vsvc_free(s);
+	assert_int_equal(h.started, 2);
+	assert_int_equal(h.stored, 2);
+	assert_verdict(f, f->ref, "pass");
+	assert_verdict(f, f->good, "pass");
+}
+
 /* x: the running job stops, is not stored, and nothing else starts. */
 static void
 test_cancel(void **state)
@@ -647,6 +710,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_claims,
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_locked_store,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_locked_store_waits,
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_cancel,
 		    fx_setup, fx_teardown),

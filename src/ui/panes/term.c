@@ -366,6 +366,7 @@ wb_verify(struct wb *wb, const char *id)
 		/* v runs the candidate again; its task's reference only
 		 * when it never ran, first, to judge the candidate by */
 		.force = 1, .refs = VSVC_REFS_UNRUN,
+		.lock_wait_ms = WB_RUN_WAIT_MS,	/* a held lock: no freeze */
 	};
 	struct vsvc_hooks h = {
 		.starting = svc_starting, .started = svc_started,
@@ -657,8 +658,12 @@ ed_finish(struct wb *wb)
 		goto out;
 	}
 	source = xasprintf("edit of %s", tp->ed_cand);
+	/* the reviewer's edit must not be lost to a held lock: this one
+	 * write waits as long as a command would */
+	store_lock_timeout(wb->st, 5000);
 	rc = decide_repair(wb->st, tp->ed_cand, code, len, wb->reviewer,
 	    source, &rep, &err);
+	store_lock_timeout(wb->st, WB_LOCK_MS);
 	free(source);
 	free(code);
 	if (rc < 0) {

@@ -1,0 +1,153 @@
+/*
+ * pending.c - decisions that wait for the store's write lock, so that a
+ * held lock never stops the screen.
+ *
+ * The workbench's connection waits WB_LOCK_MS at most for a lock another
+ * process holds (an import, a headless verify storing a run, a sqlite3
+ * shell): a decision key then does not freeze the screen for the 5 s of
+ * the store's usual timeout.  A decision the store refuses for that
+ * reason (store_locked_out()) is kept here, in order, shown as pending
+ * on the status line, and made when the lock frees: the frame loop
+ * drives this queue as one of its services (pending_running,
+ * pending_wait, pending_step), trying every PENDING_RETRY_MS.  While
+ * decisions wait, the next ones queue behind them, so they are made in
+ * the order the keys came.  A decision that fails for another reason is
+ * dropped with its message.  Called by ui.c (keys 1-5, a, r, f).
+ */
+#include "ui/wb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PENDING_RETRY_MS	250
+
+/* One decision that waits: its act (strings owned) on id. */
+struct pending {
+	enum decide_kind kind;
+	char		*category, *status, *id;
+	int		 final;
+};
+
+/* Make p now: decide_one().  0, or -1 with err. */
+static int
+pending_make(struct wb *wb, const struct pending *p, struct decide_out *out,
+    struct err *err)
+{
+	struct decide_act a = { .kind = p->kind, .category = p->category,
+	    .status = p->status, .final = p->final };
+
+	return decide_one(wb->st, &a, p->id, wb->reviewer, out, err);
+}
+
+/* "label compile c1a2b3c", "review flagged c1a2b3c" into buf. */
+static const char *
+pending_text(const struct pending *p, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s %s%s %.8s", p->kind == DECIDE_LABEL ? "label" :
+	    "review", p->kind == DECIDE_LABEL ? p->category : p->status,
+	    p->final ? " (final)" : "", p->id);
+	return buf;
+}
+
+static void
+pending_free(struct pending *p)
+{
+	free(p->category);
+	free(p->status);
+	free(p->id);
+}
+
+int
+wb_decide(struct wb *wb, const struct decide_act *act, const char *id,
+    struct decide_out *out, struct err *err)
+{
+	struct pending *p;
+	char what[128];
+
+	memset(out, 0, sizeof *out);
+	/* while some wait, the next wait behind them: keys keep order */
+	if (wb->npending == 0) {
+		if (decide_one(wb->st, act, id, wb->reviewer, out, err) == 0)
+			return 0;
+		if (!store_locked_out(wb->st))
+			return -1;
+	}
+	wb->pending = xreallocarray(wb->pending, wb->npending + 1,
+	    sizeof *wb->pending);
+	p = &wb->pending[wb->npending++];
+	p->kind = act->kind;
+	p->category = xstrdup(act->category);
+	p->status = xstrdup(act->status);
+	p->id = xstrdup(id);
+	p->final = act->final;
+	wb->pending_at = wb_now_ms() + PENDING_RETRY_MS;
+	wb_msg(wb, 0, "%s waits: another process holds the database's lock "
+	    "(%zu pending; made when it frees)", pending_text(p, what,
+	    sizeof what), wb->npending);
+	return 1;
+}
+
+int
+pending_running(const struct wb *wb)
+{
+	return wb->npending > 0;
+}
+
+int
+pending_wait(const struct wb *wb)
+{
+	int64_t t = wb->pending_at - wb_now_ms();
+
+	return t < 0 ? 0 : (int)t;
+}
+
+void
+pending_pollfds(struct wb *wb, struct wb_pollset *ps)
+{
+	(void)wb;	/* a timer only */
+	(void)ps;
+}
+
+void
+pending_step(struct wb *wb)
+{
+	struct decide_out out;
+	struct err err;
+	char what[128];
+	size_t made = 0;
+
+	if (wb->npending == 0 || wb_now_ms() < wb->pending_at)
+		return;
+	wb->pending_at = wb_now_ms() + PENDING_RETRY_MS;
+	while (wb->npending > 0) {
+		struct pending *p = &wb->pending[0];
+
+		if (pending_make(wb, p, &out, &err) < 0) {
+			if (store_locked_out(wb->st))
+				break;	/* still held */
+			wb_msg(wb, 1, "%s (pending) failed: %s",
+			    pending_text(p, what, sizeof what), err.msg);
+		} else {
+			made++;
+		}
+		pending_free(p);
+		memmove(p, p + 1, --wb->npending * sizeof *p);
+	}
+	if (made == 0)
+		return;
+	if (wb->npending == 0)
+		wb_msg(wb, 0, "the database is free: %zu pending decision%s "
+		    "made", made, made == 1 ? "" : "s");
+	wb_view_changed(wb);	/* their rows; the cursor stays */
+}
+
+void
+pending_release(struct wb *wb)
+{
+	for (size_t i = 0; i < wb->npending; i++)
+		pending_free(&wb->pending[i]);
+	free(wb->pending);
+	wb->pending = NULL;
+	wb->npending = 0;
+}

@@ -1,0 +1,46 @@
+# 049-held-lock.sh - issue 24, item F of what a new user met: the screen
+# froze for about 5 s on a decision key while another process held the
+# database's write lock.  Now the key's decision waits in the workbench,
+# shown as pending, keys keep working at once, and it is made when the
+# lock frees.  The lock is held by a sqlite3 shell (BEGIN IMMEDIATE).
+. "$(dirname "$0")/lib.sh"
+command -v sqlite3 >/dev/null 2>&1 || skip "no sqlite3 shell to hold the lock"
+
+import_syntax
+A=$(id_n 1)
+ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+start 120 40
+wait_for " 1/$N "
+# hold the write lock for 6 s
+(echo "BEGIN IMMEDIATE;"; echo "SELECT 'locked';"; sleep 6; echo "COMMIT;") |
+    sqlite3 "$DB" >"$T/locker" 2>&1 &
+n=0
+until grep -q locked "$T/locker" 2>/dev/null; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "sqlite3 did not take the lock"
+	sleep 0.1
+done
+t0=$(ms)
+keys f
+wait_for "review flagged $A waits" 3
+t1=$(ms)
+[ $((t1 - t0)) -lt 1500 ] || fail "the key took $((t1 - t0)) ms to answer"
+wait_for " 2/$N "	# it advanced, as after a decision
+screen | tail -n 1 | grep -q "· 1 pending" || fail "no pending count: $(screen | tail -n 1)"
+t0=$(ms)
+keys j k j
+wait_for " 3/$N " 3
+t1=$(ms)
+[ $((t1 - t0)) -lt 1500 ] || fail "moving took $((t1 - t0)) ms"
+grep -q locked "$T/locker" && [ "$(row "$A" | json_field status)" = unreviewed ] ||
+    fail "the decision was made while the lock was held"
+ok "under a held lock the key answers at once: pending, and keys move"
+
+# the lock frees: the decision is made, the cursor stays
+wait_for "1 pending decision made" 15
+[ "$(row "$A" | json_field status)" = flagged ] ||
+    fail "after the lock: $A is $(row "$A" | json_field status)"
+screen | grep -q " 3/$N " || fail "the cursor moved"
+screen | tail -n 1 | grep -q "· [0-9]* pending" && fail "still pending"
+ok "when the lock frees the pending decision is made"
+quit_all
