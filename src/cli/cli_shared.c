@@ -235,15 +235,23 @@ cli_summary_print(const struct cli_summary *s, int json)
 		cli_print_json(o);
 		return;
 	}
-	printf("verified %zu, unchanged %zu: pass %zu, fail %zu, timeout %zu,"
-	    " env-error %zu, task-defect %zu, skipped %zu", s->done,
+	cli_summary_line(stdout, s);
+}
+
+void
+cli_summary_line(FILE *f, const struct cli_summary *s)
+{
+	const struct vsvc_tally *t = &s->tally;
+
+	fprintf(f, "verified %zu, unchanged %zu: pass %zu, fail %zu, timeout"
+	    " %zu, env-error %zu, task-defect %zu, skipped %zu", s->done,
 	    s->unchanged, t->pass, t->fail, t->timeout, t->env_error,
 	    t->task_defect, t->skipped);
 	if (s->not_stored > 0)
-		printf("; not stored %zu", s->not_stored);
+		fprintf(f, "; not stored %zu", s->not_stored);
 	if (s->refused > 0)
-		printf("; refused %zu", s->refused);
-	printf("\n");
+		fprintf(f, "; refused %zu", s->refused);
+	fprintf(f, "\n");
 }
 
 /* Parse whole seconds in lo..hi into *out; 0 or -1. */

@@ -9,6 +9,7 @@
 #define ASSAY_CLI_SHARED_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -24,7 +25,6 @@
  * cli.c lists them.  exec gets the struct cli_global as ctx->front and
  * prints its own messages to stdout and stderr (err is its scratch).
  */
-extern const struct cmd_entry cli_cmd_verify;	/* for cli_verify_ids */
 
 /*
  * Hand the command table down (cli.c does, before it runs a command),
@@ -89,6 +89,8 @@ struct cli_summary {
 
 /* Print s to stdout: one line, or (json) one JSON object. */
 void	cli_summary_print(const struct cli_summary *s, int json);
+/* Its one line ("verified N, unchanged M: pass ...") to f. */
+void	cli_summary_line(FILE *f, const struct cli_summary *s);
 
 /* Parse whole seconds in lo..hi into *out; 0 or -1. */
 int	cli_parse_seconds(const char *s, long lo, long hi, long *out);
@@ -117,11 +119,13 @@ json_t	*cli_row_json(const struct store_row *r);
 void	cli_print_json(json_t *o);
 
 /*
- * `assay verify --jobs jobs [--quiet] ID...` over the n ids, references
- * first, printing its summary as verify does (cmd_verify.c).  Returns
- * verify's exit status (0, or 2 on bad input or a store failure).
+ * Verify the n ids in st through the verify service (verify/service.h)
+ * as `assay verify --jobs jobs ID...` would: references first, claimed,
+ * an unchanged input skipped; a "[k/N] ID VERDICT" line on stderr per
+ * run unless quiet, then verify's summary line on stdout.  0, or 2 when
+ * a candidate could not be loaded or started or the store failed.
  */
-int	cli_verify_ids(const struct cli_global *g, char **ids, size_t n,
-	    int jobs, int quiet);
+int	cli_verify_ids(struct store *st, char **ids, size_t n, int jobs,
+	    int quiet);
 
 #endif

@@ -39,8 +39,8 @@ cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	struct loop_opts o;
 	struct store *st = NULL;
 	struct idset tasks = { 0 };
-	struct gen_report rep = { 0 };
 	struct gen_ctx gc;
+	json_t *rounds = NULL;
 	char *by = NULL;
 	int rc;
 
@@ -85,23 +85,15 @@ cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		goto out;
 	}
 	by = config_reviewer(g->reviewer);
-	gc = (struct gen_ctx){ st, &o.cfg, by, o.jobs,
-	    o.json ? NULL : loop_progress, "generate" };
-	if (gen_direct(&gc, tasks.v, tasks.n, o.samples, &rep, err) < 0) {
-		fprintf(stderr, "assay generate: %s\n", err->msg);
-		goto out;
-	}
-	loop_print_summary("generate", &rep, o.json, 0);
-	rc = rep.failed > 0 ? 1 : 0;
-	store_close(st);
-	st = NULL;
-	if (o.verify && rep.nids > 0 && loop_verify_quietly(g, rep.ids, rep.nids,
-	    o.jobs, o.json) == 2)
-		rc = 2;
+	gc = (struct gen_ctx){ st, &o.cfg, by, NULL };
+	rounds = json_array();
+	rc = loop_run(st, &gc, GLOOP_GENERATE, "generate", &o, tasks.v,
+	    tasks.n, rounds, NULL);
 	if (o.json) {
-		json_t *obj = loop_summary_json(&rep, 0, o.verify ? loop_count_pass(g,
-		    rep.ids, rep.nids) : -1);
+		/* the one round's object, with the command and its tasks */
+		json_t *obj = json_array_get(rounds, 0);
 
+		obj = obj != NULL ? json_incref(obj) : json_object();
 		json_object_set_new(obj, "command", json_string("generate"));
 		json_object_set_new(obj, "tasks", json_integer((json_int_t)
 		    tasks.n));
@@ -110,7 +102,7 @@ cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 out:
 	if (st != NULL)
 		store_close(st);
-	gen_report_release(&rep);
+	json_decref(rounds);
 	loop_idset_release(&tasks);
 	free(by);
 	loop_release(&o);

@@ -52,30 +52,6 @@ read_all(const char *path, size_t *len, struct err *err)
 	return buf_detach(&b, NULL);
 }
 
-/*
- * A model's answer c to a repair request, stored by the decision layer's
- * one rule for a repair (decide_repair_make()): the model's name its
- * origin, the person running the loop (g->by) the journal's who.
- */
-static int
-store_model_repair(struct gen_ctx *g, struct candidate *c, int *inserted,
-    struct err *err)
-{
-	struct decide_repair_in in = { c->parent, c->code, c->code_len,
-	    c->origin, c->source, c->extra };
-	struct decide_repair r;
-	int rc;
-
-	rc = decide_repair_make(g->st, &in, g->by, &r, err);
-	if (rc == 0) {
-		free(c->id);
-		c->id = xstrdup(r.id);
-		*inserted = r.inserted;
-		decide_repair_release(&r);
-	}
-	return rc;
-}
-
 /* A person's repair of id from a file: stored, journalled, verified. */
 static int
 repair_by_hand(const struct cli_global *g, struct loop_opts *o,
@@ -115,13 +91,13 @@ repair_by_hand(const struct cli_global *g, struct loop_opts *o,
 	printf("%s %s repair of %s by %s\n", rep.id, rep.inserted ? "new" :
 	    "already there:", id, by);
 	rc = 0;
-out:
-	store_close(st);
-	if (rc == 0 && o->verify_hand) {
+	if (o->verify_hand) {
 		char *ids[1] = { rep.id };
 
-		rc = cli_verify_ids(g, ids, 1, 1, 0) == 2 ? 2 : 0;
+		rc = cli_verify_ids(st, ids, 1, 1, 0);
 	}
+out:
+	store_close(st);
 	decide_repair_release(&rep);
 	free(code);
 	free(by);
@@ -129,6 +105,7 @@ out:
 	return rc;
 }
 
+/* What to repair: the leaves of the failed candidates' chains. */
 struct pick {
 	struct store	*st;
 	const char	*origin;
@@ -137,133 +114,20 @@ struct pick {
 	int		 failed;
 };
 
-/* Is this verdict a failure of the candidate's own, to repair? */
-static int
-repairable(const char *verdict)
-{
-	return verdict_failed(verdict);
-}
-
-static int
-newest_child(const struct store_row *row, void *arg)
-{
-	char **out = arg;
-
-	free(*out);
-	*out = xstrdup(row->id);
-	return 0;
-}
-
-/*
- * A failed candidate of the filter: follow this model's repairs of it
- * to the newest one; keep that leaf when it failed too.
- */
 static int
 pick_one(const struct store_row *row, void *arg)
 {
 	struct pick *p = arg;
-	char *ref = NULL, *rv = NULL, *leaf = xstrdup(row->id), *child;
-	char *qo = store_filter_quote(p->origin);
-	int own = repairable(row->verdict), depth = 0;
+	char *leaf;
 
-	if (!own)
-		goto out;
-	if (store_task_reference(p->st, row->task, &ref, &rv, p->err) < 0)
-		goto fail;
-	if (ref != NULL && strcmp(ref, row->id) != 0 && rv != NULL &&
-	    !verdict_is(rv, VERDICT_PASS))
-		goto out;	/* the task's fault, not the candidate's */
-	for (;;) {
-		char *f = xasprintf("parent=%s kind=repair origin=%s", leaf,
-		    qo);
-		int r;
-
-		child = NULL;
-		r = store_query_each(p->st, f, newest_child, &child, p->err);
-		free(f);
-		if (r < 0)
-			goto fail;
-		if (child == NULL || ++depth > 100)
-			break;
-		free(leaf);
-		leaf = child;
+	if (gen_repair_leaf(p->st, p->origin, row, &leaf, p->err) < 0) {
+		p->failed = 1;
+		return 1;
 	}
-	free(child);
-	if (strcmp(leaf, row->id) != 0) {
-		char *v = loop_verdict_of(p->st, leaf);
-
-		own = repairable(v);
-		free(v);
-	}
-	if (own)
+	if (leaf != NULL)
 		loop_idset_add(p->leaves, leaf);
-out:
-	free(ref);
-	free(rv);
 	free(leaf);
-	free(qo);
 	return 0;
-fail:
-	p->failed = 1;
-	free(ref);
-	free(rv);
-	free(leaf);
-	free(qo);
-	return 1;
-}
-
-/* Text from a model or a toolchain onto a terminal, its escape
- * sequences shown escaped (textsafe.h), lines kept. */
-static void
-put_text(const char *s)
-{
-	struct buf b = BUF_INIT;
-
-	safe_text(&b, s, strlen(s), SAFE_KEEP_LINES);
-	fwrite(b.p != NULL ? b.p : "", 1, b.len, stdout);
-	buf_release(&b);
-}
-
-/* --show: the feedback each request ends with, before it is sent. */
-static void
-show_requests(struct store *st, const struct idset *leaves,
-    const char *model)
-{
-	for (size_t i = 0; i < leaves->n; i++) {
-		struct err err;
-		int round = 0;
-		json_t *m = gen_repair_messages(st, leaves->v[i], &round, &err);
-		json_t *last = json_array_get(m, json_array_size(m) - 1);
-		const char *fb = json_string_value(json_object_get(last,
-		    "content"));
-
-		printf("\033[1m--- asking %s to repair %s (round %d) ---"
-		    "\033[0m\n", model, leaves->v[i], round);
-		put_text(fb != NULL ? fb : (m == NULL ? err.msg : ""));
-		putchar('\n');
-		json_decref(m);
-	}
-	fflush(stdout);
-}
-
-/* --show: each answer as stored. */
-static void
-show_answers(struct store *st, const struct gen_report *rep)
-{
-	for (size_t i = 0; i < rep->nids; i++) {
-		struct candidate c;
-		struct err err;
-
-		if (store_candidate_get(st, rep->ids[i], &c, &err) != 0)
-			continue;
-		printf("\033[1m--- answer: %s, repair of %s ---\033[0m\n",
-		    c.id, c.parent != NULL ? c.parent : "?");
-		put_text(c.code);
-		if (c.code_len == 0 || c.code[c.code_len - 1] != '\n')
-			putchar('\n');
-		candidate_release(&c);
-	}
-	fflush(stdout);
 }
 
 static int
@@ -273,10 +137,10 @@ cmd_repair(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	struct loop_opts o;
 	struct store *st = NULL;
 	struct idset leaves = { 0 };
-	struct gen_report total = { 0 };
 	char name[128], *by = NULL;
 	json_t *rounds = NULL;
 	size_t ncand = 0;
+	struct gen_report total = { 0 };
 	int rc;
 
 	if ((rc = loop_parse("repair", a, &o)) != 0)
@@ -338,67 +202,11 @@ cmd_repair(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	rounds = json_array();
 	ncand = leaves.n;
 	by = config_reviewer(g->reviewer);
-	rc = 0;
-	for (int round = 1; round <= o.rounds && leaves.n > 0; round++) {
-		struct gen_report rep = { 0 };
-		struct gen_ctx gc = { st, &o.cfg, by, o.jobs,
-		    o.json ? NULL : loop_progress, "repair",
-		    store_model_repair };
-		struct idset next = { 0 };
+	{
+		struct gen_ctx gc = { st, &o.cfg, by, decide_repair_model };
 
-		if (st == NULL && cli_open_store(g, &st) < 0) {
-			rc = 2;
-			break;
-		}
-		gc.st = st;
-		if (o.show)
-			show_requests(st, &leaves, model_name(&o.cfg, name,
-			    sizeof name));
-		if (gen_repair(&gc, leaves.v, leaves.n, &rep, err) < 0) {
-			fprintf(stderr, "assay repair: %s\n", err->msg);
-			gen_report_release(&rep);
-			rc = 2;
-			break;
-		}
-		if (o.show)
-			show_answers(st, &rep);
-		loop_print_summary("repair", &rep, o.json, round);
-		if (rep.failed > 0)
-			rc = 1;
-		total.asked += rep.asked;
-		total.added += rep.added;
-		store_close(st);
-		st = NULL;
-		if (o.verify && rep.nids > 0 && loop_verify_quietly(g, rep.ids,
-		    rep.nids, o.jobs, o.json) == 2) {
-			gen_report_release(&rep);
-			rc = 2;
-			break;
-		}
-		json_array_append_new(rounds, loop_summary_json(&rep, round,
-		    o.verify ? loop_count_pass(g, rep.ids, rep.nids) : -1));
-		if (!o.verify) {
-			gen_report_release(&rep);
-			break;
-		}
-		if (cli_open_store(g, &st) < 0) {
-			gen_report_release(&rep);
-			rc = 2;
-			break;
-		}
-		/* What failed again goes on to the next round; an answer
-		 * that repeats code already there ends its chain. */
-		for (size_t i = 0; i < rep.nids; i++) {
-			char *v = rep.is_new[i] ? loop_verdict_of(st, rep.ids[i]) :
-			    NULL;
-
-			if (repairable(v))
-				loop_idset_add(&next, rep.ids[i]);
-			free(v);
-		}
-		gen_report_release(&rep);
-		loop_idset_release(&leaves);
-		leaves = next;
+		rc = loop_run(st, &gc, GLOOP_REPAIR, "repair", &o, leaves.v,
+		    leaves.n, rounds, &total);
 	}
 done:
 	if (st != NULL)
@@ -411,7 +219,6 @@ done:
 	else
 		json_decref(rounds);
 	loop_idset_release(&leaves);
-	gen_report_release(&total);
 	free(by);
 	loop_release(&o);
 	return rc;

@@ -319,14 +319,12 @@ pool_finished(void *arg, const struct vsvc_result *res)
 	    p->timeout_s, res->stored, p->status);
 	if (p->stats != NULL)
 		results_stats_run(p->stats, r);
-	if (!p->quiet)
-		fprintf(stderr, "[%zu/%zu] %s %s%s%s%s%s%s\n", res->k, res->n,
-		    r->cand_id, r->verdict,
-		    r->stage != NULL ? " " : "",
-		    r->stage != NULL ? r->stage : "",
-		    r->subcategory != NULL ? " " : "",
-		    r->subcategory != NULL ? r->subcategory : "",
-		    res->stored ? "" : " (not stored)");
+	if (!p->quiet) {
+		char line[512];
+
+		fprintf(stderr, "%s\n", vsvc_result_line(res, line,
+		    sizeof line));
+	}
 	if (kept != NULL && !p->quiet)
 		fprintf(stderr, "  work directory kept: %s"
 		    " (reproduce.sh runs it again)\n", kept);
@@ -662,25 +660,51 @@ out:
 	return check && failed_check > 0 ? 1 : 0;
 }
 
-int
-cli_verify_ids(const struct cli_global *g, char **ids, size_t n, int jobs,
-    int quiet)
+/* cli_verify_ids()'s hook: the run's line unless quiet (arg). */
+static void
+ids_finished(void *arg, const struct vsvc_result *res)
 {
-	char **argv = xcalloc(n + 6, sizeof *argv);
-	char jb[16];
-	int argc = 0, rc;
+	char line[512];
 
-	snprintf(jb, sizeof jb, "%d", jobs < 1 ? 1 : jobs > 256 ? 256 : jobs);
-	argv[argc++] = "verify";
-	argv[argc++] = "--jobs";
-	argv[argc++] = jb;
-	if (quiet)
-		argv[argc++] = "--quiet";
-	argv[argc++] = "--";
-	for (size_t i = 0; i < n; i++)
-		argv[argc++] = ids[i];
-	rc = cli_exec(g, &cli_cmd_verify, argc, argv);
-	free(argv);
+	if (!*(int *)arg)
+		fprintf(stderr, "%s\n", vsvc_result_line(res, line,
+		    sizeof line));
+}
+
+int
+cli_verify_ids(struct store *st, char **ids, size_t n, int jobs, int quiet)
+{
+	struct vsvc_opts so = { .jobs = jobs < 1 ? 1 : jobs, .claim = 1,
+	    .refs = VSVC_REFS_ALL };
+	struct vsvc_hooks h = { .finished = ids_finished,
+	    .problem = pool_problem, .arg = &quiet };
+	struct cli_summary sum = { .command = "verify" };
+	const struct vsvc_summary *ps;
+	struct vsvc *pool;
+	struct err err;
+	int over, rc;
+
+	if (vsvc_new(&pool, st, &so, &h, ids, n, &err) < 0) {
+		fprintf(stderr, "assay verify: %s\n", err.msg);
+		return 2;
+	}
+	over = vsvc_start(pool);
+	while (!over) {
+		struct pollfd *pfd;
+		size_t np = vsvc_pollfds(pool, &pfd);
+
+		if (poll(pfd, np, vsvc_timeout_ms(pool)) < 0 && errno != EINTR)
+			break;
+		over = vsvc_step(pool);
+	}
+	ps = vsvc_summary(pool);
+	sum.done = ps->done;
+	sum.unchanged = ps->unchanged;
+	sum.not_stored = ps->not_stored;
+	sum.tally = ps->tally;
+	cli_summary_print(&sum, 0);
+	rc = ps->load_errors > 0 || ps->start_errors > 0 ? 2 : 0;
+	vsvc_free(pool);
 	return rc;
 }
 

@@ -1,13 +1,14 @@
 /*
  * model_loop.c - what the commands of the model loop (cmd_generate.c,
  * cmd_repair.c) share: their options (config file first, the command
- * line wins), progress, the id sets, counting passes, the summary
- * lines and objects, and verifying what they made.  Moved from
- * cli_model.c.
+ * line wins), the id sets, the summary objects, and the plain poll loop
+ * that drives the round loop service (generate/loop.h) with hooks that
+ * print what the commands print.
  */
 #include "cli/model_loop.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "base/err.h"
 #include "cli/cli_shared.h"
 #include "generate/generate.h"
+#include "generate/loop.h"
 #include "generate/model.h"
 #include "store/store.h"
 #include "model/vocab.h"
@@ -209,40 +211,6 @@ loop_idset_release(struct idset *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* The latest verdict of id (NULL when none; new string). */
-char *
-loop_verdict_of(struct store *st, const char *id)
-{
-	struct run r;
-	struct err err;
-	char *v = NULL;
-
-	if (store_run_latest(st, id, &r, &err) == 0) {
-		v = xstrdup(r.verdict);
-		run_release(&r);
-	}
-	return v;
-}
-
-/* How many of ids now pass. */
-long
-loop_count_pass(const struct cli_global *g, char **ids, size_t n)
-{
-	struct store *st;
-	long pass = 0;
-
-	if (cli_open_store(g, &st) < 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		char *v = loop_verdict_of(st, ids[i]);
-
-		pass += verdict_is(v, VERDICT_PASS);
-		free(v);
-	}
-	store_close(st);
-	return pass;
-}
-
 /* A round's figures as JSON (new reference); passed, when >= 0, is how
  * many of its answers pass. */
 json_t *
@@ -277,39 +245,6 @@ loop_summary_json(const struct gen_report *rep, int round, long passed)
 	return o;
 }
 
-/* The errors on stderr and, without --json, the summary line. */
-void
-loop_print_summary(const char *cmd, const struct gen_report *rep, int json,
-    int round)
-{
-	for (size_t i = 0; i < rep->failed; i++)
-		fprintf(stderr, "assay %s: %s\n", cmd, rep->errors[i]);
-	if (json)
-		return;
-	if (round > 0)
-		printf("%s round %d: ", cmd, round);
-	else
-		printf("%s: ", cmd);
-	printf("asked %zu, stored %zu new", rep->asked, rep->added);
-	if (rep->duplicates > 0)
-		printf(", %zu the same code as before", rep->duplicates);
-	if (rep->refusals > 0)
-		printf(" (%zu refusal%s)", rep->refusals, rep->refusals == 1 ?
-		    "" : "s");
-	if (rep->failed > 0)
-		printf(", %zu failed", rep->failed);
-	if (rep->requests != rep->asked)
-		printf("; %zu request%s", rep->requests, rep->requests == 1 ?
-		    "" : "s");
-	if (rep->prompt_tokens + rep->completion_tokens > 0)
-		printf("; %lld+%lld tokens", (long long)rep->prompt_tokens,
-		    (long long)rep->completion_tokens);
-	if (rep->priced > 0)
-		printf("; $%.4f%s", rep->cost_usd, rep->priced < rep->requests ?
-		    " (some responses unpriced)" : "");
-	printf("\n");
-}
-
 /* One JSON object as a line on stdout; consumes o. */
 void
 loop_print_object(json_t *o)
@@ -321,27 +256,177 @@ loop_print_object(json_t *o)
 	json_decref(o);
 }
 
-/*
- * verify the ids; with --json its summary goes to stderr, so that
- * stdout holds the command's one object.  Returns verify's status.
- */
-int
-loop_verify_quietly(const struct cli_global *g, char **ids, size_t n, int jobs,
-    int json)
-{
-	int saved = -1, rc;
+/* --- driving the round loop (generate/loop.h) ---------------------------- */
 
+/* What the hooks print with: the command's options and its store. */
+struct show {
+	const char		*verb;
+	int			 rounds_shown;	/* repair: "round N" */
+	const struct loop_opts	*o;
+	struct store		*st;
+	char			 model[128];
+	int			 tty;		/* stderr is a terminal */
+	json_t			*rounds;	/* --json: one object a round */
+};
+
+static void
+say(const char *text)
+{
+	if (text != NULL)
+		fputs(text, stdout);
 	fflush(stdout);
-	if (json) {
-		saved = dup(1);
-		dup2(2, 1);
+}
+
+static void
+on_asking(void *arg, const char *cand_id, int round, const char *feedback)
+{
+	struct show *w = arg;
+	char *t;
+
+	if (!w->o->show)
+		return;
+	t = gloop_request_text(w->model, cand_id, round, feedback);
+	say(t);
+	free(t);
+}
+
+static void
+on_answered(void *arg, size_t done, size_t n)
+{
+	struct show *w = arg;
+
+	if (!w->o->json)
+		loop_progress(done, n, (void *)w->verb);
+}
+
+/* The round's answers are stored: --show prints them, then the errors
+ * and (without --json) the summary line. */
+static void
+on_stored(void *arg, int round, const struct gen_report *rep)
+{
+	struct show *w = arg;
+	char *t;
+
+	for (size_t i = 0; w->o->show && i < rep->nids; i++) {
+		t = gloop_answer_text(w->st, rep->ids[i]);
+		say(t);
+		free(t);
 	}
-	rc = cli_verify_ids(g, ids, n, jobs, json || !isatty(2));
-	fflush(stdout);
-	if (saved >= 0) {
-		dup2(saved, 1);
-		close(saved);
+	for (size_t i = 0; i < rep->failed; i++)
+		fprintf(stderr, "assay %s: %s\n", w->verb, rep->errors[i]);
+	if (!w->o->json) {
+		t = gloop_summary_text(w->verb, rep, w->rounds_shown ? round :
+		    0);
+		say(t);
+		free(t);
 	}
+	if (w->rounds != NULL && !w->o->verify)
+		json_array_append_new(w->rounds, loop_summary_json(rep,
+		    w->rounds_shown ? round : 0, -1));
+}
+
+/* The round's answers are verified: verify's summary line (on stderr
+ * with --json, whose stdout holds the command's one object). */
+static void
+on_verified(void *arg, int round, const struct gen_report *rep,
+    size_t passed, const struct vsvc_summary *vs)
+{
+	struct show *w = arg;
+	struct cli_summary sum = { .command = "verify" };
+
+	if (vs != NULL) {
+		sum.done = vs->done;
+		sum.unchanged = vs->unchanged;
+		sum.not_stored = vs->not_stored;
+		sum.tally = vs->tally;
+		cli_summary_line(w->o->json ? stderr : stdout, &sum);
+	}
+	if (w->rounds != NULL)
+		json_array_append_new(w->rounds, loop_summary_json(rep,
+		    w->rounds_shown ? round : 0, (long)passed));
+}
+
+/* A verified run's line on a terminal's stderr, as verify prints it. */
+static void
+on_run(void *arg, const struct vsvc_result *res)
+{
+	struct show *w = arg;
+	char line[512];
+
+	if (w->tty && !w->o->json)
+		fprintf(stderr, "%s\n", vsvc_result_line(res, line,
+		    sizeof line));
+}
+
+static void
+on_problem(void *arg, enum vsvc_problem what, const char *id,
+    const char *msg)
+{
+	(void)arg;
+	(void)what;
+	if (id != NULL)
+		fprintf(stderr, "assay: %s: %s\n", id, msg);
+	else
+		fprintf(stderr, "assay: %s\n", msg);
+}
+
+int
+loop_run(struct store *st, const struct gen_ctx *g, enum gloop_kind kind,
+    const char *verb, const struct loop_opts *o, char **ids, size_t n,
+    json_t *rounds, struct gen_report *total)
+{
+	struct show w = { verb, kind == GLOOP_REPAIR, o, st, "", isatty(2),
+	    rounds };
+	struct gloop_opts lo = { .kind = kind, .samples = o->samples,
+	    .rounds = o->rounds, .jobs = o->jobs, .verify = o->verify };
+	struct gloop_hooks h = { .asking = on_asking,
+	    .answered = on_answered, .stored = on_stored,
+	    .verified = on_verified, .arg = &w };
+	struct gloop *l;
+	struct err err;
+	int over, rc;
+
+	{
+		char name[128];
+
+		snprintf(w.model, sizeof w.model, "%s", model_name(g->cfg,
+		    name, sizeof name));
+	}
+	/* as `assay verify --jobs N` would verify them */
+	lo.vo.jobs = o->jobs;
+	lo.vo.claim = 1;
+	lo.vo.refs = VSVC_REFS_ALL;
+	h.verify.finished = on_run;
+	h.verify.problem = on_problem;
+	if (gloop_new(&l, g, &lo, &h, ids, n, &err) < 0) {
+		fprintf(stderr, "assay %s: %s\n", verb, err.msg);
+		return 2;
+	}
+	over = gloop_start(l);
+	while (!over) {
+		struct pollfd *pfd;
+		size_t np = gloop_pollfds(l, &pfd);
+
+		if (poll(pfd, np, gloop_timeout_ms(l)) < 0 && errno != EINTR)
+			break;
+		over = gloop_step(l);
+	}
+	rc = gloop_total(l)->failed > 0 ? 1 : 0;
+	if (total != NULL) {
+		*total = *gloop_total(l);
+		total->ids = NULL;	/* the sums only */
+		total->is_new = NULL;
+		total->errors = NULL;
+		total->nids = 0;
+		total->failed = gloop_total(l)->failed;
+	}
+	if (gloop_error(l) != NULL) {
+		fprintf(stderr, "assay %s: %s\n", verb, gloop_error(l));
+		rc = 2;
+	} else if (gloop_verify_errors(l) > 0) {
+		rc = 2;
+	}
+	gloop_free(l);
 	return rc;
 }
 

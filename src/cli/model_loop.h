@@ -14,6 +14,7 @@
 #include "base/buf.h"
 #include "cli/cli.h"
 #include "generate/generate.h"
+#include "generate/loop.h"
 #include "generate/model.h"
 #include "store/store.h"
 
@@ -48,28 +49,27 @@ struct idset {
 void	loop_idset_add(struct idset *s, const char *id);
 void	loop_idset_release(struct idset *s);
 
-/* The latest verdict of id (NULL when none; new string). */
-char	*loop_verdict_of(struct store *st, const char *id);
-
-/* How many of ids now pass; -1 when the store cannot be opened. */
-long	loop_count_pass(const struct cli_global *g, char **ids, size_t n);
-
 /* A round's figures as JSON (new reference); passed, when >= 0, is how
  * many of its answers pass; round > 0 is set as "round". */
 json_t	*loop_summary_json(const struct gen_report *rep, int round,
 	    long passed);
 
-/* The errors on stderr and, without json, the summary line on stdout. */
-void	loop_print_summary(const char *cmd, const struct gen_report *rep,
-	    int json, int round);
-
 /* One JSON object as a line on stdout; consumes o. */
 void	loop_print_object(json_t *o);
 
-/* Verify the ids; with json its summary goes to stderr, so that stdout
- * holds the command's one object.  Returns verify's status. */
-int	loop_verify_quietly(const struct cli_global *g, char **ids, size_t n,
-	    int jobs, int json);
+/*
+ * Drive the round loop (generate/loop.h) over ids (tasks, or the failed
+ * candidates to repair) to its end with a plain poll loop, printing what
+ * the command prints: --show's requests and answers, each round's errors
+ * and summary line, verify's lines and summary.  rounds (may be NULL)
+ * gets one object a round for --json.  Returns the exit status: 0, 1
+ * when a request failed, 2 when the store failed or a candidate could
+ * not be verified.  total (may be NULL) gets the sums over the rounds
+ * (no ids or errors: nothing to release).
+ */
+int	loop_run(struct store *st, const struct gen_ctx *g,
+	    enum gloop_kind kind, const char *verb, const struct loop_opts *o,
+	    char **ids, size_t n, json_t *rounds, struct gen_report *total);
 
 /* cb over the queue row of each id (or unique prefix) named.  0, or -1
  * after printing why (an unknown id is bad input). */

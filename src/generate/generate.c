@@ -28,7 +28,7 @@ gen_report_release(struct gen_report *r)
 		free(r->ids[i]);
 	free(r->ids);
 	free(r->is_new);
-	for (size_t i = 0; i < r->failed; i++)
+	for (size_t i = 0; r->errors != NULL && i < r->failed; i++)
 		free(r->errors[i]);
 	free(r->errors);
 	memset(r, 0, sizeof *r);
@@ -139,6 +139,18 @@ struct job {
 	int	 round;
 	int	 want;		/* answers to ask for, >= 1 */
 	json_t	*messages;
+};
+
+/*
+ * A batch: the requests, built from the store; the responses, asked
+ * without it (gen_batch_ask(), on any thread); stored from them.
+ */
+struct gen_batch {
+	struct job		*jobs;
+	size_t			 n;
+	struct model_replies	*out;
+	int			*rc;
+	struct err		*errs;
 };
 
 static void
@@ -323,65 +335,124 @@ store_answer(struct gen_ctx *g, const struct job *j,
 	return ret;
 }
 
-/* Ask every job, then store each answer.  0 or -1 (store). */
+void
+gen_batch_free(struct gen_batch *b)
+{
+	if (b == NULL)
+		return;
+	for (size_t i = 0; i < b->n; i++) {
+		job_release(&b->jobs[i]);
+		model_replies_release(&b->out[i]);
+	}
+	free(b->jobs);
+	free(b->out);
+	free(b->rc);
+	free(b->errs);
+	free(b);
+}
+
+/* A batch with room for n jobs. */
+static struct gen_batch *
+batch_new(size_t n)
+{
+	struct gen_batch *b = xcalloc(1, sizeof *b);
+
+	b->jobs = xcalloc(n + 1, sizeof *b->jobs);
+	b->out = xcalloc(n + 1, sizeof *b->out);
+	b->rc = xcalloc(n + 1, sizeof *b->rc);
+	b->errs = xcalloc(n + 1, sizeof *b->errs);
+	return b;
+}
+
+/* Hand a built batch out, or free it when building failed (rc < 0). */
 static int
-run_jobs(struct gen_ctx *g, struct job *jobs, size_t n,
+batch_done(struct gen_batch *b, int rc, struct gen_batch **out)
+{
+	if (rc < 0) {
+		gen_batch_free(b);
+		*out = NULL;
+		return -1;
+	}
+	*out = b;
+	return 0;
+}
+
+size_t
+gen_batch_size(const struct gen_batch *b)
+{
+	return b->n;
+}
+
+const char *
+gen_batch_parent(const struct gen_batch *b, size_t i)
+{
+	return i < b->n ? b->jobs[i].parent : NULL;
+}
+
+int
+gen_batch_round(const struct gen_batch *b, size_t i)
+{
+	return i < b->n ? b->jobs[i].round : 0;
+}
+
+const char *
+gen_batch_feedback(const struct gen_batch *b, size_t i)
+{
+	json_t *m = i < b->n ? b->jobs[i].messages : NULL;
+
+	return json_string_value(json_object_get(json_array_get(m,
+	    json_array_size(m) - 1), "content"));
+}
+
+size_t
+gen_batch_ask(const struct model_cfg *cfg, int jobs, struct gen_batch *b,
+    void (*progress)(size_t done, size_t n, void *arg), void *arg)
+{
+	json_t **msgs = xcalloc(b->n + 1, sizeof *msgs);
+	int *want = xcalloc(b->n + 1, sizeof *want);
+	size_t failed;
+
+	for (size_t i = 0; i < b->n; i++) {
+		msgs[i] = b->jobs[i].messages;
+		want[i] = b->jobs[i].want;
+	}
+	failed = model_chat_many(cfg, msgs, want, b->n, jobs, b->out, b->rc,
+	    b->errs, progress, arg);
+	free(msgs);
+	free(want);
+	return failed;
+}
+
+int
+gen_batch_store(struct gen_ctx *g, struct gen_batch *b,
     struct gen_report *rep, struct err *err)
 {
-	json_t **msgs = xcalloc(n ? n : 1, sizeof *msgs);
-	int *want = xcalloc(n ? n : 1, sizeof *want);
-	struct model_replies *out = xcalloc(n ? n : 1, sizeof *out);
-	int *rc = xcalloc(n ? n : 1, sizeof *rc);
-	struct err *errs = xcalloc(n ? n : 1, sizeof *errs);
 	int ret = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		msgs[i] = jobs[i].messages;
-		want[i] = jobs[i].want;
-		rep->asked += (size_t)jobs[i].want;
-	}
-	model_chat_many(g->cfg, msgs, want, n, g->jobs, out, rc, errs,
-	    g->progress, g->arg);
-	for (size_t i = 0; i < n && ret == 0; i++) {
-		for (size_t v = 0; v < out[i].nv && ret == 0; v++) {
-			const struct model_reply *r = &out[i].v[v];
+	for (size_t i = 0; i < b->n; i++)
+		rep->asked += (size_t)b->jobs[i].want;
+	for (size_t i = 0; i < b->n && ret == 0; i++) {
+		struct job *j = &b->jobs[i];
+
+		for (size_t v = 0; v < b->out[i].nv && ret == 0; v++) {
+			const struct model_reply *r = &b->out[i].v[v];
 			int usage_left = 1;
 
 			report_reply(rep, r);
 			for (size_t k = 0; k < r->nanswers && ret == 0; k++)
-				ret = store_answer(g, &jobs[i], r, k,
-				    &usage_left, rep, err);
+				ret = store_answer(g, j, r, k, &usage_left,
+				    rep, err);
 		}
 		/* The answers a failed request left unasked; the request
 		 * is an attempt that got none. */
-		for (size_t k = out[i].answers; rc[i] != 0 &&
-		    k < (size_t)jobs[i].want; k++)
-			report_failed(rep, &jobs[i], errs[i].msg);
-		if (rc[i] != 0 && ret == 0 && attempt_add(g, &jobs[i], NULL,
-		    NULL, 0, errs[i].msg, err) < 0)
+		for (size_t k = b->out[i].answers; b->rc[i] != 0 &&
+		    k < (size_t)j->want; k++)
+			report_failed(rep, j, b->errs[i].msg);
+		if (b->rc[i] != 0 && ret == 0 && attempt_add(g, j, NULL, NULL,
+		    0, b->errs[i].msg, err) < 0)
 			ret = -1;
 	}
-	for (size_t i = 0; i < n; i++)
-		model_replies_release(&out[i]);
-	free(msgs);
-	free(want);
-	free(out);
-	free(rc);
-	free(errs);
 	return ret;
-}
-
-/* Run the batch unless building it failed (rc < 0), then free it. */
-static int
-finish_jobs(struct gen_ctx *g, struct job *jobs, size_t nj, int rc,
-    struct gen_report *rep, struct err *err)
-{
-	if (rc == 0)
-		rc = run_jobs(g, jobs, nj, rep, err);
-	for (size_t i = 0; i < nj; i++)
-		job_release(&jobs[i]);
-	free(jobs);
-	return rc;
 }
 
 /* The language of a task's candidates: its reference's, else its env's. */
@@ -403,11 +474,10 @@ task_lang(struct store *st, const struct task *t, struct err *err)
 }
 
 int
-gen_direct(struct gen_ctx *g, char **task_ids, size_t n, int samples,
-    struct gen_report *rep, struct err *err)
+gen_batch_direct(struct gen_ctx *g, char *const *task_ids, size_t n,
+    int samples, struct gen_batch **out, struct err *err)
 {
-	struct job *jobs = xcalloc(n * (size_t)samples + 1, sizeof *jobs);
-	size_t nj = 0;
+	struct gen_batch *b = batch_new(n * (size_t)samples);
 	int rc = 0;
 
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -432,7 +502,7 @@ gen_direct(struct gen_ctx *g, char **task_ids, size_t n, int samples,
 		 * asks again for what a server's reply lacks), else one
 		 * request a sample. */
 		for (int k = 0; k < (g->cfg->use_n ? 1 : samples); k++) {
-			struct job *j = &jobs[nj++];
+			struct job *j = &b->jobs[b->n++];
 
 			j->task_id = xstrdup(t.id);
 			j->lang = xstrdup(lang);
@@ -447,7 +517,7 @@ gen_direct(struct gen_ctx *g, char **task_ids, size_t n, int samples,
 		free(lang);
 		task_release(&t);
 	}
-	return finish_jobs(g, jobs, nj, rc, rep, err);
+	return batch_done(b, rc, out);
 }
 
 json_t *
@@ -510,16 +580,16 @@ out:
 }
 
 int
-gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
-    struct gen_report *rep, struct err *err)
+gen_batch_repair(struct gen_ctx *g, char *const *cand_ids, size_t n,
+    struct gen_batch **out, struct err *err)
 {
-	struct job *jobs;
-	size_t nj = 0;
+	struct gen_batch *b;
 	int rc = 0;
 
+	*out = NULL;
 	if (g->store_repair == NULL)
 		return err_set(err, "no way to store a repair (store_repair)");
-	jobs = xcalloc(n + 1, sizeof *jobs);
+	b = batch_new(n);
 	for (size_t i = 0; i < n; i++) {
 		struct candidate c;
 		struct job *j;
@@ -538,7 +608,7 @@ gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
 			    cand_ids[i]);
 			break;
 		}
-		j = &jobs[nj++];
+		j = &b->jobs[b->n++];
 		j->task_id = xstrdup(c.task_id);
 		j->lang = xstrdup(c.lang);
 		j->parent = xstrdup(c.id);
@@ -547,7 +617,7 @@ gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
 		j->messages = m;
 		candidate_release(&c);
 	}
-	return finish_jobs(g, jobs, nj, rc, rep, err);
+	return batch_done(b, rc, out);
 }
 
 /* --- stats ------------------------------------------------------------- */

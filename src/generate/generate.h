@@ -53,11 +53,9 @@ struct gen_ctx {
 	struct store		*st;
 	const struct model_cfg	*cfg;
 	const char		*by;	/* who runs it, for the journal */
-	int			 jobs;	/* requests at once, >= 1 */
-	void			(*progress)(size_t done, size_t n, void *arg);
-	void			*arg;
 	/*
-	 * Stores the answer to a repair request; gen_repair() needs it.
+	 * Stores the answer to a repair request; gen_batch_repair() needs
+	 * it.
 	 * c holds the parent, the model's name as origin, the source
 	 * ("repair of PARENT by MODEL, round N"), the code and the
 	 * generation record as extra.  Sets c->id (new string) and
@@ -89,22 +87,44 @@ struct gen_report {
 void	gen_report_release(struct gen_report *r);	/* NULL-safe */
 
 /*
- * Ask for samples (>= 1) direct candidates of each of the n tasks: one
- * request per task with "n" when g->cfg->use_n (model.h), else one
- * request per sample.
- * 0 (rep filled; failed requests are counted there, with the first
- * error), or -1 with err when the store fails.
+ * A batch of requests to the generator, in three steps, so that a
+ * caller can wait for the answers without waiting on them (the round
+ * loop, loop.h, asks on a thread of its own and polls):
+ *   - built from the store: gen_batch_direct() asks for samples (>= 1)
+ *     direct candidates of each of the n tasks, gen_batch_repair() for a
+ *     repair of each of the n failed candidates (their conversations so
+ *     far, gen_repair_messages());
+ *   - asked: gen_batch_ask() sends every request, at most jobs at once,
+ *     and touches no store (any thread; progress as model_chat_many());
+ *     returns how many failed;
+ *   - stored: gen_batch_store() makes each answer a candidate (a direct
+ *     one stored and journalled as "generate" by g->by, a repair handed
+ *     to g->store_repair) and counts into rep, each sample recorded as
+ *     an attempt (store_attempt_add()); a failed request, an answer
+ *     that holds the API key and an empty answer make none and are
+ *     counted as failed, with their reasons.  With g->cfg->use_n a
+ *     direct batch asks each task's samples in one request.
+ * Building and storing return 0, or -1 with err when the store fails;
+ * *out is new (gen_batch_free(), NULL-safe).
  */
-int	gen_direct(struct gen_ctx *g, char **task_ids, size_t n, int samples,
+struct gen_batch;
+int	gen_batch_direct(struct gen_ctx *g, char *const *task_ids, size_t n,
+	    int samples, struct gen_batch **out, struct err *err);
+int	gen_batch_repair(struct gen_ctx *g, char *const *cand_ids, size_t n,
+	    struct gen_batch **out, struct err *err);
+size_t	gen_batch_ask(const struct model_cfg *cfg, int jobs,
+	    struct gen_batch *b, void (*progress)(size_t done, size_t n,
+	    void *arg), void *arg);
+int	gen_batch_store(struct gen_ctx *g, struct gen_batch *b,
 	    struct gen_report *rep, struct err *err);
-
-/*
- * One repair round: ask for a repair of each of the n failed candidates
- * and hand each answer to g->store_repair as a `repair` child of it.
- * 0 or -1 as above.
- */
-int	gen_repair(struct gen_ctx *g, char **cand_ids, size_t n,
-	    struct gen_report *rep, struct err *err);
+void	gen_batch_free(struct gen_batch *b);
+/* Its requests: how many, and the i-th's candidate to repair (NULL: a
+ * direct one), round and the feedback its conversation ends with
+ * (borrowed from the batch). */
+size_t	gen_batch_size(const struct gen_batch *b);
+const char *gen_batch_parent(const struct gen_batch *b, size_t i);
+int	gen_batch_round(const struct gen_batch *b, size_t i);
+const char *gen_batch_feedback(const struct gen_batch *b, size_t i);
 
 /*
  * The conversation that asks for a repair of cand_id: system,

@@ -49,6 +49,21 @@ model_cfg_release(struct model_cfg *cfg)
 	model_cfg_init(cfg);
 }
 
+void
+model_cfg_copy(struct model_cfg *dst, const struct model_cfg *src)
+{
+	*dst = *src;
+	dst->endpoint = xstrdup(src->endpoint);
+	dst->command = xstrdup(src->command);
+	dst->model = xstrdup(src->model);
+	dst->key_env = xstrdup(src->key_env);
+	dst->prices = xcalloc(src->nprices + 1, sizeof *dst->prices);
+	for (size_t i = 0; i < src->nprices; i++) {
+		dst->prices[i] = src->prices[i];
+		dst->prices[i].model = xstrdup(src->prices[i].model);
+	}
+}
+
 static int
 parse_num(const char *v, double lo, double hi, double *out)
 {

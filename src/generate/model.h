@@ -76,6 +76,8 @@ struct model_price {
  * max_tokens, no prices. */
 void	model_cfg_init(struct model_cfg *cfg);
 void	model_cfg_release(struct model_cfg *cfg);	/* NULL-safe */
+/* dst becomes a copy of src with strings of its own (release it). */
+void	model_cfg_copy(struct model_cfg *dst, const struct model_cfg *src);
 
 /*
  * One line of the config file that starts with "generator" (config.h):

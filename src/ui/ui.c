@@ -878,7 +878,7 @@ wbc_model(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    strcmp(verb, "repair") == 0 ? "rounds" :
 		    "samples per task", arg);
 	else
-		term_pane_model_run(WB(ctx), verb, arg);
+		mrun_start(WB(ctx), verb, arg);
 	return 0;
 }
 
@@ -1166,7 +1166,8 @@ ui_quit(struct wb *wb)
 	} else if (term_pane_busy(wb)) {
 		wb_ask(wb, WB_ASK_QUIT, "%s is running in the toolchain pane; "
 		    "quit anyway? y/n", term_pane_verifying(wb) ?
-		    "a verification" : "the editor");
+		    "a verification" : mrun_running(wb) ? "a model run" :
+		    "the editor");
 	} else if (batch_progress(wb, &done, &total, &fail)) {
 		wb_ask(wb, WB_ASK_QUIT, ":verify is running (%zu of %zu); quit "
 		    "and cancel it (what it stored stays)? y/n", done, total);
@@ -1264,16 +1265,20 @@ ui_action(struct wb *wb, enum action a)
 		wb_verify(wb, wb->cur.id);
 		break;
 	case ACTION_CANCEL:
-		if (!term_pane_verifying(wb) && batch_running(wb))
+		if (term_pane_verifying(wb))
+			term_pane_cancel(wb);
+		else if (mrun_running(wb))
+			mrun_cancel(wb);
+		else if (batch_running(wb))
 			batch_cancel(wb);
 		else
-			term_pane_cancel(wb);
+			term_pane_cancel(wb);	/* says none runs */
 		break;
 	case ACTION_EDIT:
 		term_pane_edit(wb);
 		break;
 	case ACTION_MODEL_REPAIR:
-		term_pane_model_repair(wb);
+		mrun_repair_one(wb);
 		break;
 	case ACTION_GOTO_NEW:
 		if (wb->made == NULL) {
@@ -1700,6 +1705,7 @@ static const struct ui_service {
 	{ "toolchain pane", term_pane_busy, term_pane_pollfds,
 	    term_pane_timeout, term_pane_io },
 	{ ":verify", batch_running, batch_pollfds, batch_timeout, batch_io },
+	{ "model run", mrun_running, mrun_pollfds, mrun_timeout, mrun_step },
 	{ "pending decisions", pending_running, pending_pollfds,
 	    pending_wait, pending_step },
 };
@@ -1878,6 +1884,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	ui_frame(&wb);
 	if (o->dump_screen != NULL)
 		ui_dump(o->dump_screen);
+	mrun_stop(&wb);		/* an answer on its way is left to it */
 	term_pane_stop(&wb);
 	batch_stop(&wb);	/* what it stored stays */
 	pending_release(&wb);	/* the question said they are dropped */

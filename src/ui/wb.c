@@ -6,7 +6,6 @@
  */
 #include "ui/wb.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -865,20 +864,6 @@ wb_nav_release(struct wb *wb)
 	free(wb->nav.v);
 	wb->nav.v = NULL;
 	wb->nav.n = 0;
-}
-
-int
-wb_assay_path(struct wb *wb, const char *what, char *buf, size_t n)
-{
-	ssize_t len = readlink("/proc/self/exe", buf, n - 1);
-
-	if (len <= 0) {
-		wb_msg(wb, 1, "%s: cannot find the assay program: %s", what,
-		    strerror(errno));
-		return -1;
-	}
-	buf[len] = '\0';
-	return 0;
 }
 
 /* --- the frame loop's poll set ------------------------------------------- */

@@ -32,6 +32,7 @@
 #include "verify/verify.h"
 
 struct batch;
+struct mrun;
 struct pending;
 
 /*
@@ -192,6 +193,9 @@ struct wb {
 
 	struct batch		*batch;		/* :verify (batch.c); owned,
 						   NULL: never started */
+	struct mrun		*mrun;		/* R, :repair, :generate
+						   (model_run.c); owned,
+						   NULL: none runs */
 	struct wb_navstack	 nav;		/* wb_nav_*'s */
 
 	/* Decisions that wait for the store's write lock (pending.c):
@@ -330,12 +334,6 @@ int	wb_mark_toggle(struct wb *wb, const char *id);
 int	wb_marked(const struct wb *wb, const char *id);
 void	wb_marks_clear(struct wb *wb);
 
-/*
- * The path of the running assay program into buf (n bytes), for the
- * workbench's child commands (:verify, R, :repair): 0, or -1 with a
- * message "WHAT: cannot find the assay program: ...".
- */
-int	wb_assay_path(struct wb *wb, const char *what, char *buf, size_t n);
 
 /* --- prompt.c: the `:` and `/` lines ---------------------------------- */
 
@@ -396,6 +394,27 @@ void	batch_io(struct wb *wb);
  * ends it at once and frees its state (quitting). */
 void	batch_cancel(struct wb *wb);
 void	batch_stop(struct wb *wb);
+
+/* --- model_run.c: R, :repair, :generate -------------------------------- */
+
+/*
+ * R: a repair of the candidate on screen (the newest of the model's
+ * chain from it, when that failed too), one round, verified; :repair
+ * [ROUNDS] and :generate [SAMPLES] over the marked candidates, else the
+ * view.  The generator is the config file's; the round loop service
+ * (generate/loop.h) runs in this process, its story in the toolchain
+ * pane.  0, or -1 with a message.
+ */
+int	mrun_repair_one(struct wb *wb);
+int	mrun_start(struct wb *wb, const char *verb, const char *count);
+/* As a service of the frame loop. */
+int	mrun_running(const struct wb *wb);
+void	mrun_pollfds(struct wb *wb, struct wb_pollset *ps);
+int	mrun_timeout(const struct wb *wb);
+void	mrun_step(struct wb *wb);
+/* x: stop after what is asked now.  mrun_stop: end it (quitting). */
+void	mrun_cancel(struct wb *wb);
+void	mrun_stop(struct wb *wb);
 
 /* --- pending.c: decisions that wait for the lock --------------------- */
 

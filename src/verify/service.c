@@ -54,6 +54,19 @@ struct vsvc {
 	char			*broken_told;	/* "\nENV\n..." noted */
 };
 
+const char *
+vsvc_result_line(const struct vsvc_result *res, char *buf, size_t n)
+{
+	const struct run *r = res->run;
+
+	snprintf(buf, n, "[%zu/%zu] %s %s%s%s%s%s%s", res->k, res->n,
+	    r->cand_id, r->verdict, r->stage != NULL ? " " : "",
+	    r->stage != NULL ? r->stage : "", r->subcategory != NULL ? " " : "",
+	    r->subcategory != NULL ? r->subcategory : "", res->stored ? "" :
+	    " (not stored)");
+	return buf;
+}
+
 void
 vsvc_tally_add(struct vsvc_tally *t, const char *verdict)
 {

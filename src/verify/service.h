@@ -106,6 +106,11 @@ struct vsvc_result {
 	size_t		 k, n;		/* k-th of n candidates handled */
 };
 
+/* "[k/N] ID VERDICT[ STAGE][ SUBCATEGORY][ (not stored)]", the line the
+ * commands print for a finished run, into buf (n bytes); returns buf. */
+const char *vsvc_result_line(const struct vsvc_result *res, char *buf,
+	    size_t n);
+
 /*
  * What the caller hears, each optional (NULL).  Called from inside
  * vsvc_start() and vsvc_step(); a hook must not free the service.

@@ -69,7 +69,17 @@ ok "o goes to the repair"
 # :repair 2 over the view: only 2012_q2fsm still fails; its first
 # answer is wrong, the second round passes.
 keys Escape
+# the model takes a second now, to look at the processes meanwhile: the
+# round loop runs in the workbench (issue 24), no child assay
+cat >"$HOME/.config/assay/config" <<CFG
+generator command sleep 1; FIXER_ANSWERS=$T/answers.json python3 $M/fixer.py
+generator model fixer-ui
+CFG
 command_line "repair 2"
+wait_for "repair over the view" 10
+others=$(ps -e -o args= | grep -F "$ASSAY " | grep -v -F -x "$ASSAY --db $DB" |
+    grep -v -F "grep" || true)
+[ -z "$others" ] || fail "assay processes besides the workbench: $others"
 wait_for "the model run is done" 90
 n=$("$ASSAY" --db "$DB" list --json --where "origin=fixer-ui task=rtlfixer/2012_q2fsm" | wc -l)
 [ "$n" -eq 2 ] || fail ":repair 2 made $n repairs of $ID2, want 2"

@@ -59,8 +59,8 @@ struct term_pane {
 	struct pty		 ed;		/* the editor; pid > 0: runs */
 	char			*ed_dir, *ed_path, *ed_cand;
 	char			 ed_hash[SAMPLE_HASH_HEX];
-	int			 ed_model;	/* ed runs `assay repair`, not
-						 * the editor (R) */
+	int			 claimed;	/* a model run writes here
+						 * (term_pane_claim) */
 	int			 kbd;		/* 1: the program has keys */
 	int			 ed_focus;	/* the focus before e */
 	char			 term_title[128];
@@ -92,7 +92,7 @@ term_pane_busy(const struct wb *wb)
 {
 	struct term_pane *tp = term_pane_of(wb);
 
-	return tp->vs != NULL || tp->ed.pid > 0;
+	return tp->vs != NULL || tp->ed.pid > 0 || tp->claimed;
 }
 
 void
@@ -650,10 +650,17 @@ ed_finish(struct wb *wb)
 		goto out;
 	}
 	hash_sha256(code, len, hash);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		/* an editor's way to abandon an edit (vim's :cq): no
+		 * candidate, whatever the file holds (docs/formats.md) */
+		wb_msg(wb, 0, "the editor exited with %s %d: nothing saved",
+		    WIFEXITED(st) ? "status" : "signal", WIFEXITED(st) ?
+		    WEXITSTATUS(st) : WTERMSIG(st));
+		free(code);
+		goto out;
+	}
 	if (strcmp(hash, tp->ed_hash) == 0) {
-		wb_msg(wb, 0, "editor closed%s: no change, nothing saved",
-		    WIFEXITED(st) && WEXITSTATUS(st) != 0 ?
-		    " with an error" : "");
+		wb_msg(wb, 0, "editor closed: no change, nothing saved");
 		free(code);
 		goto out;
 	}
@@ -692,189 +699,44 @@ out:
 	wb_refresh(wb);
 }
 
-/* The newest repair of parent (kind repair): new string or NULL. */
-static int
-newest_repair(const struct store_row *row, void *arg)
-{
-	char **out = arg;
-
-	free(*out);
-	*out = xstrdup(row->id);
-	return 0;
-}
-
-/* `assay repair` exited: select what it made and say how it went. */
-static void
-model_finish(struct wb *wb)
+int
+term_pane_claim(struct wb *wb, const char *title)
 {
 	struct term_pane *tp = term_pane_of(wb);
-	int st = tp->ed.status;
-	char *filter, *id = NULL;
-	struct err err;
-
-	pty_release(&tp->ed);
-	if (tp->ed_cand == NULL) {
-		/* :repair or :generate over many: the pane has the story */
-		tp->ed_model = 0;
-		tp->kbd = 0;
-		wb_refresh(wb);
-		wb_msg(wb, !WIFEXITED(st) || WEXITSTATUS(st) != 0, "the model"
-		    " run %s; its output is in the toolchain pane until you"
-		    " move", WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "is done" :
-		    "ended with an error");
-		free(tp->term_cand);
-		tp->term_cand = xstrdup(wb->cur.id);
-		memset(&tp->ed, 0, sizeof tp->ed);
-		tp->ed.fd = -1;
-		wb->dirty = 1;
-		return;
-	}
-	filter = xasprintf("parent=%s kind=repair", tp->ed_cand);
-	if (store_query_each(wb->st, filter, newest_repair, &id, &err) < 0)
-		wb_msg(wb, 1, "%s", err.msg);
-	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || id == NULL)
-		wb_msg(wb, 1, "the model made no repair of %s: see the"
-		    " toolchain pane", tp->ed_cand);
-	free(filter);
-	tp->ed_model = 0;
-	tp->kbd = 0;
-	wb_refresh(wb);
-	if (id != NULL && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
-		/* announced, never selected: the cursor moves only by the
-		 * reviewer's keys (issue 24) */
-		char *v = NULL, key[16] = "";
-		struct run r;
-		int k;
-
-		if (store_run_latest(wb->st, id, &r, &err) == 0) {
-			v = xstrdup(r.verdict);
-			run_release(&r);
-		}
-		if (keymap_keys(&wb->km, KEYMAP_GLOBAL, ACTION_GOTO_NEW, &k,
-		    1) > 0)
-			keymap_key_name(k, key, sizeof key);
-		free(wb->made);
-		wb->made = xstrdup(id);
-		wb_msg(wb, 0, "repair %s of %s by the model: %s%s%s%s", id,
-		    tp->ed_cand, v != NULL ? v : "not verified", *key ?
-		    " (" : "", key, *key ? " goes to it)" : "");
-		free(v);
-	}
-	/* The story stays while its candidate is on screen; moving shows
-	 * the next one's stored log (issue 12). */
-	free(tp->term_cand);
-	tp->term_cand = xstrdup(wb->cur.id);
-	free(id);
-	free(tp->ed_cand);
-	tp->ed_cand = NULL;
-	memset(&tp->ed, 0, sizeof tp->ed);
-	tp->ed.fd = -1;
-	wb->dirty = 1;
-}
-
-/*
- * Run `assay --db DB --reviewer NAME ARGS...` in the toolchain pane, as
- * the editor runs there; model_finish() follows when it exits.  cand:
- * the candidate whose newest repair to select then, or NULL.
- */
-static int
-assay_in_pane(struct wb *wb, char *const *args, size_t nargs,
-    const char *cand, const char *title)
-{
-	struct term_pane *tp = term_pane_of(wb);
-	struct err err;
-	char self[4096], **argv;
-	int rows = wb->lay.panes[WB_TERM].rows, cols = wb->lay.panes[WB_TERM].cols;
-	size_t n = 0;
+	int rows = wb->lay.panes[WB_TERM].rows;
+	int cols = wb->lay.panes[WB_TERM].cols;
 
 	if (term_pane_busy(wb)) {
 		wb_msg(wb, 1, "the toolchain pane is busy (x cancels a "
 		    "verification)");
 		return -1;
 	}
-	if (wb_assay_path(wb, title, self, sizeof self) < 0)
-		return -1;
-	argv = xcalloc(nargs + 6, sizeof *argv);
-	argv[n++] = self;
-	argv[n++] = "--db";
-	argv[n++] = (char *)wb->o->db_path;
-	argv[n++] = "--reviewer";
-	argv[n++] = wb->reviewer;
-	for (size_t i = 0; i < nargs; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	rows = rows > 0 ? rows : 24;
-	cols = cols > 0 ? cols : 80;
-	term_start(wb, rows, cols);
-	if (pty_spawn(&tp->ed, argv, NULL, NULL, rows, cols, 0, &err) < 0) {
-		wb_msg(wb, 1, "%s: %s", title, err.msg);
-		free(argv);
-		return -1;
-	}
-	free(argv);
-	tp->ed_cand = xstrdup(cand);
-	tp->ed_model = 1;
+	term_start(wb, rows > 0 ? rows : 24, cols > 0 ? cols : 80);
+	tp->claimed = 1;
 	snprintf(tp->term_title, sizeof tp->term_title, "%s", title);
 	wb->dirty = 1;
 	return 0;
 }
 
-int
-term_pane_model_repair(struct wb *wb)
+void
+term_pane_print(struct wb *wb, const char *text)
 {
-	struct wb_cur *c = &wb->cur;
-	char *where, *args[7], title[96];
-	int rc;
-
-	if (c->id == NULL) {
-		wb_msg(wb, 1, "no candidate selected");
-		return -1;
-	}
-	where = xasprintf("id=%s", c->id);
-	args[0] = "repair";
-	args[1] = "--where";
-	args[2] = where;
-	args[3] = "--rounds";
-	args[4] = "1";
-	args[5] = "--show";
-	args[6] = NULL;
-	snprintf(title, sizeof title, "model repair \xc2\xb7 %s", c->id);
-	rc = assay_in_pane(wb, args, 6, c->id, title);
-	free(where);
-	if (rc == 0)
-		wb_msg(wb, 0, "asking the model for a repair of %s ...",
-		    c->id);
-	return rc;
+	if (text != NULL)
+		job_out(text, strlen(text), wb);
 }
 
-int
-term_pane_model_run(struct wb *wb, const char *verb, const char *count)
+void
+term_pane_release(struct wb *wb)
 {
-	char **args = xcalloc(wb->nmarks + 8, sizeof *args), title[96];
-	size_t n = 0;
-	int rc;
+	struct term_pane *tp = term_pane_of(wb);
 
-	args[n++] = (char *)verb;
-	args[n++] = strcmp(verb, "repair") == 0 ? "--rounds" : "--samples";
-	args[n++] = (char *)(count != NULL && *count != '\0' ? count : "1");
-	if (strcmp(verb, "repair") == 0)
-		args[n++] = "--show";
-	if (wb->nmarks > 0) {
-		for (size_t i = 0; i < wb->nmarks; i++)
-			args[n++] = wb->marks[i];
-	} else if (wb->filter != NULL && *wb->filter != '\0') {
-		args[n++] = "--where";
-		args[n++] = wb->filter;
-	}
-	snprintf(title, sizeof title, "model %s \xc2\xb7 %s", verb,
-	    wb->nmarks > 0 ? "marked" : "view");
-	rc = assay_in_pane(wb, args, n, NULL, title);
-	if (rc == 0)
-		wb_msg(wb, 0, "%s over the %s: it runs in the toolchain pane;"
-		    " moving and deciding go on", verb, wb->nmarks > 0 ?
-		    "marked candidates" : "view");
-	free(args);
-	return rc;
+	tp->claimed = 0;
+	/* the story stays while its candidate is on screen; moving shows
+	 * the next one's stored log (issue 12) */
+	free(tp->term_cand);
+	tp->term_cand = xstrdup(wb->cur.id);
+	tp->term_run = -1;
+	wb->dirty = 1;
 }
 
 int
@@ -995,10 +857,7 @@ term_pane_io(struct wb *wb)
 			while (tp->ed.fd >= 0 && (n = pty_read(&tp->ed, chunk,
 			    sizeof chunk)) > 0 && tp->term != NULL)
 				term_feed(tp->term, chunk, (size_t)n);
-			if (tp->ed_model)
-				model_finish(wb);
-			else
-				ed_finish(wb);
+			ed_finish(wb);
 		}
 	}
 }

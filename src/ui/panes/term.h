@@ -27,21 +27,15 @@ void	term_pane_cancel(struct wb *wb);
 /* Open $EDITOR on the current candidate.  0 or -1 (message). */
 int	term_pane_edit(struct wb *wb);
 /*
- * R: run `assay repair --where id=ID --rounds 1 --show` on the current
- * candidate in the toolchain pane (the generator from the config file,
- * model.h), so the feedback sent, the answer and its verification show
- * there; when it exits, select the repair it made.  0 or -1 (message).
+ * A model run (model_run.c) writes into the pane: claim it (the pane is
+ * cleared and titled; -1 with a message when it is busy), print text
+ * (lines ending in \n), release it when the run ends (its story stays
+ * while the candidate on screen does).
  */
-int	term_pane_model_repair(struct wb *wb);
-/*
- * :repair [ROUNDS] and :generate [SAMPLES]: `assay repair` (with
- * --show) or `assay generate` over the marked candidates, else the
- * view's filter, in the toolchain pane; the workbench refreshes when it
- * exits.  verb: "repair" or "generate".  0 or -1 (message).
- */
-int	term_pane_model_run(struct wb *wb, const char *verb,
-	    const char *count);
-/* A job or an editor is running. */
+int	term_pane_claim(struct wb *wb, const char *title);
+void	term_pane_print(struct wb *wb, const char *text);
+void	term_pane_release(struct wb *wb);
+/* A job, the editor or a model run has the pane. */
 int	term_pane_busy(const struct wb *wb);
 /* A verification job is running. */
 int	term_pane_verifying(const struct wb *wb);
