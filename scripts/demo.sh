@@ -38,12 +38,24 @@ fi
 # Verify the examples, the references and the syntax set up front (under
 # a minute); the rest verify live with v in the workbench.  A toolchain
 # this machine lacks gives skipped or env-error with the reason, and
-# `assay envs` says what to install.
-"$assay" --db "$db" verify --jobs 2 --quiet --where "domain!=chip" || true
+# `assay envs` says what to install.  One line shows how far each set
+# is: verify's "[k/N] ID VERDICT" lines, counted as they come.
+verify_set() {	# WHAT FILTER
+	echo "assay demo: verifying $1 ..."
+	"$assay" --db "$db" verify --jobs 2 --where "$2" 2>&1 >/dev/null |
+	    awk -v what="$1" '
+	    /^\[[0-9]+\/[0-9]+\] / {
+		k = substr($1, 2, length($1) - 2)
+		printf "\rassay demo: %s %s done (%s %s)        ", what, k, $2, $3
+		fflush()
+		next
+	    }
+	    { print }	# a message of verify: as it is
+	    END { printf "\n" }'
+}
+verify_set "the examples" "domain!=chip"
 if [ -d "$data" ]; then
-	"$assay" --db "$db" verify --jobs 2 --quiet \
-	    --where "source~verilogeval-syntax" || true
-	"$assay" --db "$db" verify --jobs 2 --quiet \
-	    --where "benchmark=verilog-eval-v2" || true
+	verify_set "the RTLFixer syntax set" "source~verilogeval-syntax"
+	verify_set "VerilogEval v2" "benchmark=verilog-eval-v2"
 fi
 exec "$assay" --db "$db" --repo demo-dataset

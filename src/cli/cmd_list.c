@@ -47,7 +47,7 @@ list_one(const struct store_row *r, void *arg)
 
 		/* Field by field, so that a newline in a field cannot
 		 * start a row of its own. */
-		buf_printf(&line, "%-10s %-40s %-26.26s %-9s %-8s %-11s %s\n",
+		buf_printf(&line, "%-10s %-40s %-26.26s %-11s %-9s %-12s %s\n",
 		    id, task, origin, r->verdict != NULL ?
 		    r->verdict : "-", r->stage != NULL ? r->stage : "-", cat,
 		    r->status);
@@ -122,7 +122,7 @@ cmd_list(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	}
 	c.n = 0;
 	if (!c.json)
-		printf("%-10s %-40s %-26s %-9s %-8s %-11s %s\n", "ID", "TASK",
+		printf("%-10s %-40s %-26s %-11s %-9s %-12s %s\n", "ID", "TASK",
 		    "ORIGIN", "VERDICT", "STAGE", "CATEGORY", "STATUS");
 	rc = store_query_each(st, WHERE(where), list_one, &c, err);
 	buf_release(&where);

@@ -456,31 +456,83 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 	}
 	if (under)
 		printf("\n");
-	if (n == 0) {
+	if (n == 0 && strcmp(fmt, "table") == 0) {
 		printf("no candidate was made by a model (assay generate,"
 		    " assay repair)\n");
 		gen_stats_release(v, n);
 		return 0;
 	}
-	printf("%-20s %9s %6s %7s %12s", "model", "generated", "pass",
-	    "pass@1", "pass@k");
-	for (int r = 0; r < rounds; r++)
-		printf(" %8s%d", "repair r", r + 1);
-	printf(" %10s %10s %9s\n", "tokens in", "tokens out", "s/request");
+	/* table, csv or md: the same columns, one row per model */
+	if (strcmp(fmt, "csv") == 0) {
+		printf("model,generated,passed,pass@1,pass@k,k");
+		for (int r = 0; r < rounds; r++)
+			printf(",repair_r%d_passed,repair_r%d_tried", r + 1,
+			    r + 1);
+		printf(",prompt_tokens,completion_tokens,s_per_request\n");
+	} else if (strcmp(fmt, "md") == 0) {
+		printf("| model | generated | pass | pass@1 | pass@k |");
+		for (int r = 0; r < rounds; r++)
+			printf(" repair r%d |", r + 1);
+		printf(" tokens in | tokens out | s/request |\n|---|---:|---:|"
+		    "---:|---:|");
+		for (int r = 0; r < rounds; r++)
+			printf("---:|");
+		printf("---:|---:|---:|\n");
+	} else {
+		printf("%-20s %9s %6s %7s %12s", "model", "generated", "pass",
+		    "pass@1", "pass@k");
+		for (int r = 0; r < rounds; r++)
+			printf(" %8s%d", "repair r", r + 1);
+		printf(" %10s %10s %9s\n", "tokens in", "tokens out",
+		    "s/request");
+	}
 	for (size_t i = 0; i < n; i++) {
-		char pk[32], cell[32];
+		char pk[32], p1[16], cell[32];
+		double spr = v[i].requests > v[i].failed ?
+		    (double)v[i].latency_ms / 1000.0 /
+		    (double)(v[i].requests - v[i].failed) : 0;
 
 		if (v[i].k > 0)
 			snprintf(pk, sizeof pk, "%.3f (k=%d)", v[i].passk,
 			    v[i].k);
 		else
 			snprintf(pk, sizeof pk, "-");
-		char p1[16];
-
 		if (v[i].tasks > 0)
 			snprintf(p1, sizeof p1, "%.3f", v[i].pass1);
 		else
 			snprintf(p1, sizeof p1, "-");	/* repairs only */
+		if (strcmp(fmt, "csv") == 0) {
+			csv_field(v[i].model);
+			printf(",%zu,%zu,", v[i].generated, v[i].passed);
+			if (v[i].tasks > 0)
+				printf("%.4f", v[i].pass1);
+			if (v[i].k > 0)
+				printf(",%.4f,%d", v[i].passk, v[i].k);
+			else
+				printf(",,");
+			for (int r = 0; r < rounds; r++)
+				printf(",%zu,%zu", v[i].fixed[r],
+				    v[i].tried[r]);
+			printf(",%lld,%lld,%.2f\n",
+			    (long long)v[i].prompt_tokens,
+			    (long long)v[i].completion_tokens, spr);
+			continue;
+		}
+		if (strcmp(fmt, "md") == 0) {
+			char *model = cli_vis(v[i].model, NULL);
+
+			printf("| %s | %zu | %zu | %s | %s |", model,
+			    v[i].generated, v[i].passed, p1, pk);
+			free(model);
+			for (int r = 0; r < rounds; r++) {
+				round_cell(&v[i], r, cell, sizeof cell);
+				printf(" %s |", cell);
+			}
+			printf(" %lld | %lld | %.2f |\n",
+			    (long long)v[i].prompt_tokens,
+			    (long long)v[i].completion_tokens, spr);
+			continue;
+		}
 		printf("%-20.20s %9zu %6zu %7s %12s", v[i].model,
 		    v[i].generated, v[i].passed, p1, pk);
 		for (int r = 0; r < rounds; r++) {
@@ -488,9 +540,7 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 			printf(" %9s", cell);
 		}
 		printf(" %10lld %10lld %9.2f\n", (long long)v[i].prompt_tokens,
-		    (long long)v[i].completion_tokens, v[i].requests >
-		    v[i].failed ? (double)v[i].latency_ms / 1000.0 /
-		    (double)(v[i].requests - v[i].failed) : 0);
+		    (long long)v[i].completion_tokens, spr);
 	}
 	gen_stats_release(v, n);
 	return 0;

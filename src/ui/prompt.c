@@ -45,6 +45,13 @@ static const char *const filter_keys[] = { "id", "task", "benchmark",
     "category", "subcategory", "status", "source", "parent", "split",
     "license", "grep", "disagree", "dup", "contaminated" };
 
+const char *const *
+prompt_filter_keys(size_t *n)
+{
+	*n = sizeof filter_keys / sizeof filter_keys[0];
+	return filter_keys;
+}
+
 /* Keys with a closed set of values (store.c filter_value_bad). */
 static const struct {
 	const char	*key;

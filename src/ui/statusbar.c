@@ -76,8 +76,13 @@ hints(const struct wb *wb, int width, char *buf, size_t n)
 				    key, list[i].word);
 		}
 	}
-	/* take hints by rank while they fit (two blanks between) */
-	for (int rank = 0; rank < (int)NHINTS; rank++) {
+	/*
+	 * take hints by rank until one does not fit (two blanks between):
+	 * a less important short one never takes the place of a more
+	 * important long one (at 80 columns "e edit" used to stay where
+	 * "[1-5] label" went)
+	 */
+	for (int rank = 0, full = 0; rank < (int)NHINTS && !full; rank++) {
 		for (size_t i = 0; i < NHINTS; i++) {
 			int w;
 
@@ -85,10 +90,12 @@ hints(const struct wb *wb, int width, char *buf, size_t n)
 				continue;
 			w = pane_width(text[i], strlen(text[i])) +
 			    (used > 0 ? 2 : 0);
-			if (used + w <= width) {
-				show[i] = 1;
-				used += w;
+			if (used + w > width) {
+				full = 1;
+				break;
 			}
+			show[i] = 1;
+			used += w;
 		}
 	}
 	buf[0] = '\0';

@@ -782,16 +782,34 @@ ui_goto(struct wb *wb, const char *prefix)
 /*
  * :grep TEXT - the queue becomes the candidates whose code, logs or spec
  * hold TEXT (the store's grep= predicate, full-text); TEXT is quoted as
- * a filter value, so blanks and quotes in it are plain text.
+ * a filter value, so blanks and quotes in it are plain text, but for a
+ * pair of double quotes around all of it, which the filter language
+ * would read as quoting.
  */
 static void
 ui_grep(struct wb *wb, const char *text)
 {
 	struct buf f = BUF_INIT;
+	char *plain = NULL;
+	size_t n = strlen(text);
 
 	if (*text == '\0') {
 		wb_msg(wb, 1, "grep wants a text, e.g. :grep __syncthreads");
 		return;
+	}
+	/* :grep "a b" is the phrase a b, as grep="a b" in a filter: the
+	 * quotes are the filter language's, not part of the text ("" is
+	 * a quote in it) */
+	if (n >= 2 && text[0] == '"' && text[n - 1] == '"') {
+		char *w = plain = xstrndup(text + 1, n - 2);
+
+		for (const char *r = plain; *r != '\0'; r++) {
+			*w++ = *r;
+			if (r[0] == '"' && r[1] == '"')
+				r++;
+		}
+		*w = '\0';
+		text = plain;
 	}
 	{
 		char *q = store_filter_quote(text);
@@ -799,6 +817,7 @@ ui_grep(struct wb *wb, const char *text)
 		buf_printf(&f, "grep=%s", q);
 		free(q);
 	}
+	free(plain);
 	if (wb_nav_filter(wb, buf_str(&f), NULL, "grep") == 0 &&
 	    wb->count == 0)
 		wb_msg(wb, 0, "no candidate holds that text");
@@ -1603,10 +1622,11 @@ ui_data_path(const char *dir, const char *rel)
  * whether it can move the cursor.  0, or -1 after saying why on stderr.
  */
 static int
-ui_open_terminal(void)
+ui_open_terminal(int keys_replayed)
 {
 	const char *term = getenv("TERM");
 	char *cup;
+
 
 	if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0) {
 		fprintf(stderr, "assay: the terminal %s%s%s cannot show the "
@@ -1630,6 +1650,15 @@ ui_open_terminal(void)
 		    "cursor, so it cannot show the workbench; set TERM to your "
 		    "terminal's type, or use the headless commands (assay "
 		    "help)\n", term);
+		return -1;
+	}
+	/* keys come from stdin: a pipe or a file would be read as keys,
+	 * or at its end poll() says "readable" for ever (30 % of a CPU) */
+	if (!keys_replayed && !isatty(STDIN_FILENO)) {
+		endwin();
+		fprintf(stderr, "assay: the workbench reads its keys from a "
+		    "terminal, and stdin is not one; run it in a terminal, or "
+		    "use the headless commands (assay help)\n");
 		return -1;
 	}
 	return 0;
@@ -1780,7 +1809,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 
 	setlocale(LC_ALL, "");
-	if (ui_open_terminal() < 0) {
+	if (ui_open_terminal(o->bench_keys != NULL) < 0) {
 		ui_panes_free(&wb);
 		prompt_release(&wb);
 		config_release(&wb.cfg);

@@ -348,6 +348,9 @@ void	prompt_open(struct wb *wb, char kind, const char *text);
  * history.  0 otherwise (Esc closes the prompt).
  */
 int	prompt_key(struct wb *wb, int key, char *out, size_t n);
+/* The filter language's keys, as Tab completes them (n of them;
+ * static). */
+const char *const *prompt_filter_keys(size_t *n);
 /* Draw the completion menu above the status bar, if one is open. */
 void	prompt_draw_menu(struct wb *wb);
 /* The `:` commands Tab completes, names and aliases (ui.c hands its

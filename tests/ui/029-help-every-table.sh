@@ -26,18 +26,6 @@ keys s
 wait_for "─ stats "
 keys ?
 wait_for "live keymap"
-# in_help PATTERN: page through the help from its top until PATTERN shows
-in_help() {
-	keys g
-	sleep 0.2
-	k=0
-	while ! screen | grep -q -E "$1" && [ $k -lt 12 ]; do
-		keys PgDn
-		sleep 0.2
-		k=$((k + 1))
-	done
-	screen | grep -q -E "$1"
-}
 in_help "h Left +cell-left +Stats: move the cell cursor left" ||
     fail "the stats keys are not in the help"
 in_help "Enter +drill +Stats: filter the queue to the cell" ||

@@ -118,3 +118,17 @@ import_syntax() {
 }
 id_n() { sed -n "$1p" "$T/ids"; }
 short() { echo "$1" | cut -c1-8; }
+
+# in_help PATTERN: page through the open help from its top until the
+# extended regular expression PATTERN shows; 1 when it never does.
+in_help() {
+	keys g
+	sleep 0.2
+	k=0
+	while ! screen | grep -q -E -- "$1" && [ $k -lt 20 ]; do
+		keys PgDn
+		sleep 0.2
+		k=$((k + 1))
+	done
+	screen | grep -q -E -- "$1"
+}

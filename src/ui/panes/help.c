@@ -2,12 +2,30 @@
  * panes/help.c - `?`: every action with the keys the live keymap binds to
  * it and its help text (tig's REQ_INFO listing), table by table: the
  * workbench, the program in the pane, the stats and diff sheets and the
- * prompt.
+ * prompt; then the `:` commands from their table and the filter keys.
  */
 #include "ui/wb.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "app/command.h"
+
+/* Where the action's name and its help text start when there is room
+ * (100 columns): the longest name, prompt-complete-back, is 20. */
+#define HELP_NAME_X	17
+#define HELP_TEXT_X	39
+
+/* A heading at row y (less scroll) of rows; win NULL only counts. */
+static void
+help_heading_at(WINDOW *win, size_t y, int scroll, int rows, int cols,
+    const char *text)
+{
+	int r = (int)y - scroll;
+
+	if (win != NULL && r >= 0 && r < rows)
+		pane_puts(win, r, 0, cols, text, theme_attr(THEME_HEADER));
+}
 
 /*
  * The help text of an action from row r, in the column after the keys
@@ -18,7 +36,7 @@ static size_t
 help_text(WINDOW *win, int r, int rows, int cols, const char *text)
 {
 	struct pane_line lines[8];
-	int hx = cols >= 100 ? 36 : 17;
+	int hx = cols >= 100 ? HELP_TEXT_X : 17;
 	size_t n = pane_wrap(text, cols - hx > 20 ? cols - hx : 20, lines, 8);
 
 	for (size_t i = 0; i < n && i < 8; i++, r++)
@@ -38,6 +56,59 @@ static const char *const help_heading[KEYMAP_NTABLES] = {
 	    "scroll, ? shows this)",
 	"The : and / prompt (table prompt; other keys type)",
 };
+
+/*
+ * The `:` commands, from the table the prompt runs (their usage, then
+ * the first line of their help), and the filter language's keys; from
+ * row *y on, which it advances.  win NULL only counts.
+ */
+static void
+help_commands(const struct wb *wb, WINDOW *win, size_t *yp, int scroll,
+    int rows, int cols)
+{
+	size_t y = *yp;
+
+	if (wb->km.commands != NULL) {
+		const struct cmd_table *t = wb->km.commands;
+
+		help_heading_at(win, y++, scroll, rows, cols, "The : commands"
+		    " (Tab completes them; :CMD --help says more)");
+		for (size_t i = 0; i < t->n && t->v[i] != NULL; i++) {
+			const struct cmd_entry *e = t->v[i];
+			char line[512];
+			int r = (int)y - scroll;
+
+			if (e->alias != NULL)
+				snprintf(line, sizeof line, ":%s (or :%s) "
+				    "\xe2\x80\x94 %.*s", e->usage, e->alias,
+				    (int)strcspn(e->help, "\n"), e->help);
+			else
+				snprintf(line, sizeof line, ":%s \xe2\x80\x94 "
+				    "%.*s", e->usage, (int)strcspn(e->help, "\n"),
+				    e->help);
+			if (win != NULL && r >= 0 && r < rows)
+				pane_puts(win, r, 1, 15, e->name,
+				    theme_attr(THEME_HELP_KEY));
+			y += help_text(win, (int)y - scroll, rows, cols, line);
+		}
+		y++;
+	}
+	{
+		size_t n;
+		const char *const *keys = prompt_filter_keys(&n);
+		char line[512];
+		size_t len = 0;
+
+		help_heading_at(win, y++, scroll, rows, cols, "Filter keys"
+		    " (:filter KEY=VALUE ..., also != ~ and grep=TEXT)");
+		for (size_t i = 0; i < n && len < sizeof line; i++)
+			len += (size_t)snprintf(line + len, sizeof line - len,
+			    "%s%s", i > 0 ? " " : "", keys[i]);
+		y += help_text(win, (int)y - scroll, rows, cols, line);
+		y++;
+	}
+	*yp = y;
+}
 
 /*
  * Rows of the help: a heading per table, then a row per action (more
@@ -79,7 +150,8 @@ help_rows(const struct wb *wb, WINDOW *win, int scroll, int rows, int cols)
 				pane_puts(win, r, 1, 15, names,
 				    theme_attr(THEME_HELP_KEY));
 				if (cols >= 100)
-					pane_puts(win, r, 17, 18,
+					pane_puts(win, r, HELP_NAME_X,
+					    HELP_TEXT_X - HELP_NAME_X - 1,
 					    keymap_action_name((enum action)a),
 					    theme_attr(THEME_DIM));
 			}
@@ -87,6 +159,9 @@ help_rows(const struct wb *wb, WINDOW *win, int scroll, int rows, int cols)
 			    keymap_action_help((enum action)a));
 		}
 		y++;
+		/* what the : line runs, after the keys that open it */
+		if (t == KEYMAP_GLOBAL)
+			help_commands(wb, win, &y, scroll, rows, cols);
 	}
 	/* Keys bound to `:` command lines (bind 1 label compile), in the
 	 * order they were bound; the global table's keys. */

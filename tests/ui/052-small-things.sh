@@ -1,0 +1,96 @@
+# 052-small-things.sh - issue 24, I of what a new user met, each small:
+# the workbench with stdin not a terminal refuses (it spun at 30 % of a
+# CPU); `:grep "a b"` searches the phrase, not its quote marks; `?`
+# lists the `:` commands and the filter keys, and action names whole
+# (prompt-history-prev was cut); at 80 columns the hint bar keeps the
+# most important hints (it dropped label, accept and reject and kept
+# "e edit"); a share under 1 % shows as "<1%", not "0%"; `list` keeps
+# its columns for task-defect and env-error; `stats --generation` honours
+# --format csv and md.
+. "$(dirname "$0")/lib.sh"
+
+import_syntax
+A=$(id_n 1)
+
+# stdin not a terminal: a refusal at once, exit 1
+echo q | timeout 5 "$ASSAY" --db "$DB" >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] || fail "stdin from a pipe: exit $rc, want 1"
+grep -q "stdin is not one" "$T/err" || fail "no reason: $(cat "$T/err")"
+ok "with stdin not a terminal the workbench refuses"
+
+# one label of 174 for the stats sheet: under 1 % (0.57 % rounds to 1)
+"$ASSAY" --db "$DB" import "$DATA/rtlfixer/verilogeval-simulate.jsonl" \
+    >/dev/null || fail "import simulate"
+"$ASSAY" --db "$DB" label "$A" api >/dev/null || fail "label"
+TOTAL=$("$ASSAY" --db "$DB" list --json | wc -l)
+
+start 120 40
+wait_for " 1/$TOTAL "
+command_line 'grep "Unable to bind"'
+wait_for "grep=\"Unable to bind\""
+n=$(screen | sed -n 's/.*─ \([0-9]*\)\/\([0-9]*\) ─.*/\2/p' | head -n 1)
+[ -n "$n" ] && [ "$n" -gt 0 ] || fail ':grep "Unable to bind" found nothing'
+ok ":grep \"a b\" finds the phrase ($n candidates)"
+keys Escape
+wait_for " 1/$TOTAL "
+
+keys s
+wait_for "─ stats "
+screen | grep -q "<1%" || fail "the stats sheet has no <1% share"
+screen | grep -q -E " 1 +0%" && fail "a share of 1 shows as 0%"
+keys Escape
+ok "a share under 1 % shows as <1%"
+
+keys ?
+wait_for "live keymap"
+in_help "prompt-history-prev " || fail "? cuts prompt-history-prev"
+in_help "The : commands" || fail "? lists no : commands"
+in_help ":verify \[JOBS\] \[force\]" || fail "? lists no :verify"
+in_help "Filter keys" || fail "? lists no filter keys"
+in_help "verdict stage category" || fail "? lists no filter key names"
+keys q
+wait_gone "live keymap"
+ok "? lists the : commands, the filter keys and whole action names"
+keys q
+wait_for "ASSAY-EXIT 0"
+
+# 80 columns, a long reviewer name: hints by rank, none skipped
+start 80 24 "--reviewer a-reviewer-with-a-long-name --where verdict=none"
+wait_for "a-reviewer-with-a-long-name"
+bar=$(screen | tail -n 1)
+echo "$bar" | grep -q "? help" || fail "no help hint: $bar"
+prev=1
+for h in "v verify" "[1-5] label" "a accept" "r reject" "e edit" "f flag" \
+    "u undo" "q quit" "c commit"; do
+	if echo "$bar" | grep -q -F "$h"; then
+		[ $prev -eq 1 ] || fail "'$h' shows while a more important hint does not: $bar"
+	else
+		prev=0
+	fi
+done
+echo "$bar" | grep -q -F "[1-5] label" || fail "80 columns drop the label hint: $bar"
+ok "at 80 columns the hints are the most important ones: $bar"
+keys q
+wait_for "ASSAY-EXIT 0"
+
+# list: a task-defect and an env-error row keep the columns
+"$ASSAY" --db "$DB" list >"$T/list"
+awk 'NR == 1 { c = index($0, "STAGE") } NR > 1 { if (substr($0, c - 1, 1) != " ") bad = 1 }
+    END { exit bad }' "$T/list" || fail "list: a row runs into the STAGE column"
+head -n 1 "$T/list" | grep -q "VERDICT     STAGE" ||
+    fail "list: the VERDICT column is narrower than task-defect"
+ok "list's VERDICT column holds task-defect and env-error"
+
+# stats --generation in csv and md
+"$ASSAY" --db "$DB" generate --where "id=$A" --no-verify --model m1 \
+    --command 'printf "module top_module(); endmodule\n"' >/dev/null ||
+    fail "generate"
+"$ASSAY" --db "$DB" stats --generation --format csv >"$T/csv"
+head -n 1 "$T/csv" | grep -q "^model,generated,passed,pass@1" ||
+    fail "csv: $(head -n 1 "$T/csv")"
+grep -q "^m1,1,0," "$T/csv" || fail "csv row: $(cat "$T/csv")"
+"$ASSAY" --db "$DB" stats --generation --format md >"$T/md"
+head -n 2 "$T/md" | tail -n 1 | grep -q "^|---|---:|" || fail "md: $(cat "$T/md")"
+grep -q "^| m1 | 1 | 0 |" "$T/md" || fail "md row: $(cat "$T/md")"
+ok "stats --generation --format csv and md"
