@@ -232,6 +232,8 @@ loop_summary_json(const struct gen_report *rep, int round, long passed)
 	    rep->reasoning_tokens));
 	json_object_set_new(o, "refusals", json_integer((json_int_t)
 	    rep->refusals));
+	json_object_set_new(o, "retried", json_integer((json_int_t)
+	    rep->retried));
 	/* A cost only where the price table priced every response. */
 	json_object_set_new(o, "cost_usd", rep->priced > 0 && rep->priced ==
 	    rep->requests ? json_real(rep->cost_usd) : json_null());
@@ -308,7 +310,7 @@ on_stored(void *arg, int round, const struct gen_report *rep)
 	char *t;
 
 	for (size_t i = 0; w->o->show && i < rep->nids; i++) {
-		t = gloop_answer_text(w->st, rep->ids[i]);
+		t = gloop_answer_text(w->st, rep, i);
 		say(t);
 		free(t);
 	}
@@ -416,6 +418,7 @@ loop_run(struct store *st, const struct gen_ctx *g, enum gloop_kind kind,
 		*total = *gloop_total(l);
 		total->ids = NULL;	/* the sums only */
 		total->is_new = NULL;
+		total->asked_for = NULL;
 		total->errors = NULL;
 		total->nids = 0;
 		total->failed = gloop_total(l)->failed;

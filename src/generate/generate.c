@@ -24,9 +24,13 @@ gen_report_release(struct gen_report *r)
 {
 	if (r == NULL)
 		return;
-	for (size_t i = 0; i < r->nids; i++)
+	for (size_t i = 0; i < r->nids; i++) {
 		free(r->ids[i]);
+		if (r->asked_for != NULL)
+			free(r->asked_for[i]);
+	}
 	free(r->ids);
+	free(r->asked_for);
 	free(r->is_new);
 	for (size_t i = 0; r->errors != NULL && i < r->failed; i++)
 		free(r->errors[i]);
@@ -124,12 +128,16 @@ generation_json(const struct gen_ctx *g, json_t *messages,
 }
 
 static void
-report_id(struct gen_report *rep, const char *id, int added)
+report_id(struct gen_report *rep, const char *id, int added,
+    const char *asked_for)
 {
 	rep->ids = xreallocarray(rep->ids, rep->nids + 1, sizeof *rep->ids);
 	rep->is_new = xreallocarray(rep->is_new, rep->nids + 1,
 	    sizeof *rep->is_new);
+	rep->asked_for = xreallocarray(rep->asked_for, rep->nids + 1,
+	    sizeof *rep->asked_for);
 	rep->is_new[rep->nids] = added;
+	rep->asked_for[rep->nids] = xstrdup(asked_for);
 	rep->ids[rep->nids++] = xstrdup(id);
 }
 
@@ -219,6 +227,8 @@ static void
 report_reply(struct gen_report *rep, const struct model_reply *r)
 {
 	rep->requests++;
+	if (r->attempts > 1)	/* HTTP 429, 5xx or the transport */
+		rep->retried++;
 	if (r->prompt_tokens > 0)
 		rep->prompt_tokens += r->prompt_tokens;
 	if (r->completion_tokens > 0)
@@ -317,7 +327,7 @@ store_answer(struct gen_ctx *g, const struct job *j,
 		/* every sample, also one whose code was stored */
 		if (attempt_add(g, j, c.id, r, k, NULL, err) < 0)
 			ret = -1;
-		report_id(rep, c.id, inserted);
+		report_id(rep, c.id, inserted, j->parent);
 		if (inserted) {
 			rep->added++;
 			*usage_left = 0;

@@ -71,6 +71,10 @@ struct gen_ctx {
 struct gen_report {
 	char	**ids;		/* answered candidates (new or existing) */
 	int	 *is_new;	/* per id: 1 new, 0 the same code as before */
+	char	**asked_for;	/* per id: the candidate whose repair was
+				 * asked (NULL: a direct one); an answer
+				 * that repeats code already there is a
+				 * candidate with a parent of its own */
 	size_t	  nids;
 	size_t	  asked, added, duplicates, failed;
 	char	  first_error[ERR_MSG_MAX];	/* of the first failed request */
@@ -81,6 +85,7 @@ struct gen_report {
 	size_t	  priced;	/* responses with a cost */
 	size_t	  requests;	/* responses received */
 	size_t	  refusals;	/* answers that were refusals */
+	size_t	  retried;	/* responses that took more than one try */
 	int64_t	  latency_ms;	/* sum over answered requests */
 };
 

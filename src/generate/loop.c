@@ -242,6 +242,7 @@ answers_in(struct gloop *l)
 	l->total.priced += l->rep.priced;
 	l->total.requests += l->rep.requests;
 	l->total.refusals += l->rep.refusals;
+	l->total.retried += l->rep.retried;
 	l->total.latency_ms += l->rep.latency_ms;
 	if (l->total.first_error[0] == '\0')
 		memcpy(l->total.first_error, l->rep.first_error,
@@ -518,15 +519,24 @@ gloop_request_text(const char *model, const char *cand_id, int round,
 }
 
 char *
-gloop_answer_text(struct store *st, const char *id)
+gloop_answer_text(struct store *st, const struct gen_report *rep, size_t i)
 {
 	struct candidate c;
 	struct buf b = BUF_INIT;
+	const char *asked = rep->asked_for != NULL ? rep->asked_for[i] : NULL;
 
-	if (store_candidate_get(st, id, &c, NULL) != 0)
+	if (i >= rep->nids || store_candidate_get(st, rep->ids[i], &c,
+	    NULL) != 0)
 		return NULL;
-	buf_printf(&b, "\033[1m--- answer: %s, repair of %s ---\033[0m\n",
-	    c.id, c.parent != NULL ? c.parent : "?");
+	/* the candidate it was asked for: an answer that repeats code
+	 * already there is that candidate, whose own parent is another */
+	if (asked != NULL)
+		buf_printf(&b, "\033[1m--- answer: %s, repair of %s%s ---"
+		    "\033[0m\n", c.id, asked, rep->is_new[i] ? "" :
+		    " (the same code as before)");
+	else
+		buf_printf(&b, "\033[1m--- answer: %s, %s of %s ---\033[0m\n",
+		    c.id, c.kind != NULL ? c.kind : "candidate", c.task_id);
 	add_safe(&b, c.code, c.code_len);
 	candidate_release(&c);
 	return buf_detach(&b, NULL);
@@ -561,6 +571,9 @@ gloop_summary_text(const char *verb, const struct gen_report *rep,
 	if (rep->priced > 0)
 		buf_printf(&b, "; $%.4f%s", rep->cost_usd, rep->priced <
 		    rep->requests ? " (some responses unpriced)" : "");
+	if (rep->retried > 0)
+		buf_printf(&b, "; %zu retried (HTTP 429, 5xx or the network)",
+		    rep->retried);
 	buf_addc(&b, '\n');
 	return buf_detach(&b, NULL);
 }

@@ -130,13 +130,15 @@ int	gen_repair_leaf(struct store *st, const char *origin,
  * text made safe for a terminal, lines kept):
  *   gloop_request_text: "--- asking MODEL to repair ID (round R) ---"
  *     and the feedback;
- *   gloop_answer_text: "--- answer: ID, repair of PARENT ---" and its
- *     code (NULL when it cannot be read);
+ *   gloop_answer_text: "--- answer: ID, repair of PARENT ---" and the
+ *     code of rep's i-th answer, PARENT the candidate it was asked for
+ *     (NULL when it cannot be read);
  *   gloop_summary_text: "VERB round R: asked 3, stored 2 new, 1 failed;
- *     T+T tokens" (round 0: "VERB: ..."). */
+ *     T+T tokens; 1 retried ..." (round 0: "VERB: ..."). */
 char	*gloop_request_text(const char *model, const char *cand_id,
 	    int round, const char *feedback);
-char	*gloop_answer_text(struct store *st, const char *id);
+char	*gloop_answer_text(struct store *st, const struct gen_report *rep,
+	    size_t i);
 char	*gloop_summary_text(const char *verb, const struct gen_report *rep,
 	    int round);
 

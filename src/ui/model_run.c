@@ -74,7 +74,7 @@ on_stored(void *arg, int round, const struct gen_report *rep)
 		} else if (m->made == NULL) {
 			m->made = xstrdup(rep->ids[i]);
 		}
-		t = gloop_answer_text(wb->st, rep->ids[i]);
+		t = gloop_answer_text(wb->st, rep, i);
 		term_pane_print(wb, t);
 		free(t);
 	}

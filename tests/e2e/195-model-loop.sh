@@ -252,6 +252,8 @@ grep -q '"asked":4' "$T/http.out" || fail "asked 4"
 grep -q '"added":2' "$T/http.out" || fail "RATE (after a 429) and OTHER stored"
 grep -q '"failed":2' "$T/http.out" || fail "SLOW and BROKEN failed"
 grep -q '"prompt_tokens":84' "$T/http.out" || fail "usage summed"
+# the 429 that was retried shows (issue 24, H: retries never showed)
+grep -q '"retried":1' "$T/http.out" || fail "the retried request is not counted"
 expect_eq "stored from the server" "$("$ASSAY" --db "$T/http.db" list --json --where origin=tiny-coder | wc -l | tr -d ' ')" 2
 expect_eq "rate-limited task answered" "$("$ASSAY" --db "$T/http.db" list --json --where 'origin=tiny-coder task=t/rate' | wc -l | tr -d ' ')" 1
 # The server saw the key, model, temperature; 429 was retried.
@@ -318,4 +320,36 @@ if grep -a -r -q -- "$KEY" "$T/echo.db"* "$T/echo.out" "$T/echo.err" "$T/cmd.out
 	fail "the API key reached the database, the terminal or an export"
 fi
 echo "ok: an echoed key is refused, redacted where shown, stored nowhere"
+# Two failed candidates of one task answered with the same code (issue
+# 24, H): the second answer is that candidate, a repair of the first
+# parent; --show names each answer with the candidate it was asked for,
+# never the stored candidate's own parent.
+if command -v iverilog >/dev/null 2>&1; then
+	python3 - "$DATA/rtlfixer/verilogeval-syntax.jsonl" "$T" <<'PY' || fail "same-code rows"
+import json, sys
+rows = [json.loads(l.replace("NaN", "null")) for l in open(sys.argv[1])]
+a = [r for r in rows if r["task_id"] == "2012_q2b"][:2]
+open(sys.argv[2] + "/same.jsonl", "w").write("".join(json.dumps(r) + "\n" for r in a))
+good = a[0]["prompt"] + a[0]["canonical_solution"]
+json.dump({a[0]["detail_description"].strip()[:60]: [good]},
+          open(sys.argv[2] + "/same.json", "w"))
+PY
+	"$ASSAY" --db "$T/same.db" import --format rtlfixer "$T/same.jsonl" >/dev/null ||
+	    fail "import same"
+	"$ASSAY" --db "$T/same.db" verify --quiet >/dev/null
+	"$ASSAY" --db "$T/same.db" list --json --where verdict=fail |
+	    python3 -c 'import json, sys; [print(json.loads(l)["id"]) for l in sys.stdin]' \
+	    >"$T/same.ids"
+	expect_eq "failed candidates of 2012_q2b" "$(wc -l <"$T/same.ids" | tr -d ' ')" 2
+	FIXER_ANSWERS=$T/same.json "$ASSAY" --db "$T/same.db" repair --show \
+	    --jobs 1 --command "$FIX" --model same-1 --no-verify >"$T/same.out" 2>&1 ||
+	    fail "repair same: $(cat "$T/same.out")"
+	for p in $(cat "$T/same.ids"); do
+		grep -q -- "--- answer: c[0-9a-f]*, repair of $p" "$T/same.out" ||
+		    fail "no answer shown as a repair of $p: $(cat "$T/same.out")"
+	done
+	grep -q "(the same code as before)" "$T/same.out" ||
+	    fail "the repeated answer is not said to repeat"
+	echo "ok: each answer is shown under the candidate it was asked for"
+fi
 echo "195: ok"
