@@ -20,6 +20,11 @@
 #include "verify/pipeline.h"
 #include "verify/smoke.h"
 
+/* A batch of at most this many looks for its references in vsvc_new();
+ * a larger one VSVC_PREP_MS at a time in vsvc_start() and vsvc_step(). */
+#define VSVC_PREP_NOW	1024
+#define VSVC_PREP_MS	8
+
 struct vsvc_slot {
 	struct verify_job	*job;
 	int			 is_ref;
@@ -43,6 +48,10 @@ struct vsvc {
 	struct vsvc_slot	*run;		/* o.jobs slots, nrun used */
 	struct pollfd		*pfd;		/* o.jobs */
 	size_t			 nrun, refs_running;
+	size_t			 prep;		/* ids looked at for refs */
+	char			**refs;		/* nrefs found so far */
+	size_t			 nrefs;
+	int			 prepped;	/* references first, done */
 	struct vsvc_wait	*wait;		/* nwait runs to store yet */
 	size_t			 nwait;
 	int64_t			 retry_at;	/* ms: the next try */
@@ -131,58 +140,87 @@ listed(char *const *v, size_t n, const char *id)
 }
 
 /*
- * Put the references of the batch's tasks at the front of s->ids,
- * adding those not selected; with VSVC_REFS_UNRUN only those that never
- * ran.  A candidate's failure is only the model's fault when the
- * reference passes.  Returns how many references lead, or -1 with err.
+ * Look for the references of the batch's tasks, from s->ids[s->prep]
+ * on, for about budget_ms (0: to the end): with VSVC_REFS_UNRUN only
+ * those that never ran.  A candidate's failure is only the model's fault
+ * when the reference passes.  When every id was looked at, the
+ * references go to the front of s->ids (added when not selected) and
+ * the batch may start (s->prepped).  0, or -1 with err.
  */
 static int
-references_first(struct vsvc *s, struct err *err)
+references_first(struct vsvc *s, int budget_ms, struct err *err)
 {
-	char **refs = NULL, **v;
-	size_t nrefs = 0, k = 0;
+	struct timespec t0, t;
+	char **v;
+	size_t k = 0;
 
-	for (size_t i = 0; i < s->n; i++) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (; s->prep < s->n; s->prep++) {
 		struct candidate c;
 		char *ref = NULL, *verdict = NULL;
 		int rc;
 
+		if (budget_ms > 0 && (s->prep & 63) == 0) {
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec -
+			    t0.tv_nsec) / 1000000 >= budget_ms)
+				return 0;	/* the rest at the next step */
+		}
 		/* One that cannot be read says so when it would start. */
-		if (store_candidate_get(s->st, s->ids[i], &c, NULL) != 0)
+		if (store_candidate_get(s->st, s->ids[s->prep], &c, NULL) != 0)
 			continue;
 		rc = store_task_reference(s->st, c.task_id, &ref, &verdict,
 		    err);
 		candidate_release(&c);
-		if (rc < 0) {
-			for (size_t r = 0; r < nrefs; r++)
-				free(refs[r]);
-			free(refs);
+		if (rc < 0)
 			return -1;
-		}
-		if (ref != NULL && !listed(refs, nrefs, ref) &&
+		if (ref != NULL && !listed(s->refs, s->nrefs, ref) &&
 		    (s->o.refs == VSVC_REFS_ALL || verdict == NULL)) {
-			refs = xreallocarray(refs, nrefs + 1, sizeof *refs);
-			refs[nrefs++] = ref;
+			s->refs = xreallocarray(s->refs, s->nrefs + 1,
+			    sizeof *s->refs);
+			s->refs[s->nrefs++] = ref;
 			ref = NULL;
 		}
 		free(ref);
 		free(verdict);
 	}
-	v = xreallocarray(NULL, s->n + nrefs + 1, sizeof *v);
-	for (size_t r = 0; r < nrefs; r++)
-		v[k++] = refs[r];
+	v = xreallocarray(NULL, s->n + s->nrefs + 1, sizeof *v);
+	for (size_t r = 0; r < s->nrefs; r++)
+		v[k++] = s->refs[r];
 	for (size_t i = 0; i < s->n; i++) {
-		if (listed(refs, nrefs, s->ids[i]))
+		if (listed(s->refs, s->nrefs, s->ids[i]))
 			free(s->ids[i]);
 		else
 			v[k++] = s->ids[i];
 	}
 	v[k] = NULL;
-	free(refs);
+	free(s->refs);
+	s->refs = NULL;
 	free(s->ids);
 	s->ids = v;
 	s->n = k;
-	return (int)nrefs;
+	s->sum.refs = s->nrefs;
+	s->sum.total = s->n;
+	s->nrefs = 0;	/* they are in ids now */
+	s->prepped = 1;
+	return 0;
+}
+
+/* Look for references within a step's budget; a store failure ends the
+ * batch with a note.  1 while there is more to look at. */
+static int
+prepare(struct vsvc *s)
+{
+	struct err err;
+
+	if (s->prepped)
+		return 0;
+	if (references_first(s, VSVC_PREP_MS, &err) < 0) {
+		problem(s, VSVC_NOTE, NULL, err.msg);
+		s->stopped = 1;
+		s->prepped = 1;	/* nothing starts */
+	}
+	return !s->prepped;
 }
 
 int
@@ -190,7 +228,6 @@ vsvc_new(struct vsvc **out, struct store *st, const struct vsvc_opts *o,
     const struct vsvc_hooks *h, char *const *ids, size_t n, struct err *err)
 {
 	struct vsvc *s = xcalloc(1, sizeof *s);
-	int nrefs;
 
 	*out = NULL;
 	s->st = st;
@@ -205,13 +242,12 @@ vsvc_new(struct vsvc **out, struct store *st, const struct vsvc_opts *o,
 	for (size_t i = 0; i < n; i++)
 		s->ids[i] = xstrdup(ids[i]);
 	s->n = n;
-	nrefs = references_first(s, err);
-	if (nrefs < 0) {
+	/* a batch of a few: its references now; a large one's a slice a
+	 * step, so that a caller's screen never waits for them all */
+	if (n <= VSVC_PREP_NOW && references_first(s, 0, err) < 0) {
 		vsvc_free(s);
 		return -1;
 	}
-	s->sum.refs = (size_t)nrefs;
-	s->sum.total = s->n;
 	s->run = xcalloc((size_t)s->o.jobs, sizeof *s->run);
 	s->pfd = xcalloc((size_t)s->o.jobs, sizeof *s->pfd);
 	if (s->o.claim) {
@@ -411,7 +447,7 @@ start_next(struct vsvc *s)
 static void
 fill(struct vsvc *s)
 {
-	while (!s->stopped && s->nrun < (size_t)s->o.jobs && s->next < s->n &&
+	while (s->prepped && !s->stopped && s->nrun < (size_t)s->o.jobs && s->next < s->n &&
 	    !(s->next >= s->sum.refs && s->refs_running > 0))
 		start_next(s);
 }
@@ -420,7 +456,7 @@ static int
 over(const struct vsvc *s)
 {
 	return s->nrun == 0 && s->nwait == 0 && (s->stopped ||
-	    s->next >= s->n);
+	    (s->prepped && s->next >= s->n));
 }
 
 /* Monotonic milliseconds. */
@@ -438,6 +474,7 @@ now_ms(void)
 int
 vsvc_start(struct vsvc *s)
 {
+	prepare(s);
 	fill(s);
 	return over(s);
 }
@@ -459,6 +496,8 @@ vsvc_timeout_ms(const struct vsvc *s)
 {
 	int timeout = 1000;
 
+	if (!s->prepped && !s->stopped)
+		return 0;	/* more references to look for at once */
 	for (size_t i = 0; i < s->nrun; i++) {
 		int t = verify_job_timeout_ms(s->run[i].job);
 
@@ -617,6 +656,8 @@ vsvc_step(struct vsvc *s)
 		if (store_claims_renew(s->st, s->holder, s->ttl_s, &err) < 0)
 			problem(s, VSVC_NOTE, NULL, err.msg);
 	}
+	if (prepare(s))
+		return over(s);
 	store_waiting(s);
 	for (size_t i = 0; i < s->nrun; ) {
 		if (verify_job_step(s->run[i].job, s->h.output, s->h.arg))
@@ -673,6 +714,9 @@ vsvc_free(struct vsvc *s)
 		verify_job_free(s->wait[i].job);
 	}
 	free(s->wait);
+	for (size_t i = 0; i < s->nrefs; i++)
+		free(s->refs[i]);
+	free(s->refs);
 	if (s->holder != NULL)
 		store_claim_release(s->st, NULL, s->holder, NULL);
 	for (size_t i = 0; i < s->n; i++)

@@ -150,9 +150,14 @@ struct vsvc_summary {
 
 /*
  * A batch over ids[0..n) (copied; no duplicates expected) in st
- * (borrowed, must outlive the service).  Reorders them reference first;
- * nothing starts yet.  *out is new; free with vsvc_free().  0 or -1
- * with err (a store error while looking up references).
+ * (borrowed, must outlive the service).  Reorders them reference first:
+ * a batch of up to 1024 here, a larger one a few milliseconds of
+ * looking at each vsvc_start() and vsvc_step() before any job starts,
+ * so that a caller's loop never waits for a million lookups (its
+ * vsvc_count() grows by the references when they are all found; a store
+ * error then ends the batch with a VSVC_NOTE).  Nothing starts yet.
+ * *out is new; free with vsvc_free().  0 or -1 with err (a store error
+ * while looking up references).
  */
 int	vsvc_new(struct vsvc **out, struct store *st, const struct vsvc_opts *o,
 	    const struct vsvc_hooks *h, char *const *ids, size_t n,

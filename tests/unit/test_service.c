@@ -8,7 +8,9 @@
  * iverilog is not installed.
  *
  * Issue 22 item 7: a configured secret a design prints is redacted in
- * the stored run.
+ * the stored run.  Issue 24: a large batch looks for its references a
+ * slice a step; the round loop (generate/loop.h) asks on its thread,
+ * stores through the decision layer and verifies through this service.
  *
  * The designs are a 2-input AND under a VerilogEval-style testbench
  * that counts mismatches against a & b: the reference and "good" pass,
@@ -32,6 +34,9 @@
 #include "envs/env.h"
 #include "model/sample.h"
 #include "store/store.h"
+#include "app/decide.h"
+#include "generate/loop.h"
+#include "generate/model.h"
 #include "verify/service.h"
 #include "testlib.h"
 
@@ -692,6 +697,210 @@ test_secret_in_run_log(void **state)
 	free(id);
 }
 
+/*
+ * A batch larger than vsvc_new() looks through at once (1024): its
+ * references are found a slice a step, so vsvc_new() returns before
+ * they lead; the batch still runs the reference first, and the ids that
+ * are no candidates fail to load as they come (issue 24: a view of a
+ * million must not stop the workbench's screen while it is looked at).
+ */
+static void
+test_large_batch_prepares_in_steps(void **state)
+{
+	struct fx *f = *state;
+	struct vsvc_opts o = opts(f, 2);
+	struct heard h = { 0 };
+	size_t n = 1100;
+	char **ids = xcalloc(n + 1, sizeof *ids);
+	struct vsvc_summary sum;
+	struct vsvc *s;
+	struct err err;
+
+	need_iverilog();
+	o.claim = 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		ids[i] = xasprintf("cnone%04zu", i);
+	ids[n - 1] = xstrdup(f->good);
+	assert_int_equal(vsvc_new(&s, f->st, &o, NULL, ids, n, &err), 0);
+	assert_int_equal(vsvc_count(s), n);	/* no reference in front yet */
+	vsvc_free(s);
+	h.ref = f->ref;
+	sum = run_batch(f, &o, ids, n, &h);
+	assert_int_equal(sum.total, n + 1);
+	assert_int_equal(sum.refs, 1);
+	assert_string_equal(h.order[0], f->ref);
+	assert_false(h.cand_before_ref);
+	assert_int_equal(sum.load_errors, n - 1);
+	assert_int_equal(sum.done, 2);
+	assert_verdict(f, f->good, "pass");
+	strv_free(ids, n);
+}
+
+/* --- the round loop (generate/loop.h) over this verify service -------- */
+
+/* What the round loop's hooks heard. */
+struct lheard {
+	size_t	 asking, answered, stored, verified, passed, added;
+	int	 round;
+	char	 asked_for[32];
+};
+
+static void
+l_asking(void *arg, const char *cand_id, int round, const char *feedback)
+{
+	struct lheard *h = arg;
+
+	assert_non_null(feedback);
+	h->asking++;
+	h->round = round;
+	snprintf(h->asked_for, sizeof h->asked_for, "%s", cand_id);
+}
+
+static void
+l_answered(void *arg, size_t done, size_t n)
+{
+	struct lheard *h = arg;
+
+	assert_true(done >= 1 && done <= n);
+	h->answered++;
+}
+
+static void
+l_stored(void *arg, int round, const struct gen_report *rep)
+{
+	struct lheard *h = arg;
+
+	(void)round;
+	h->stored++;
+	h->added += rep->added;
+}
+
+static void
+l_verified(void *arg, int round, const struct gen_report *rep,
+    size_t passed, const struct vsvc_summary *vs)
+{
+	struct lheard *h = arg;
+
+	(void)round;
+	(void)rep;
+	assert_non_null(vs);
+	h->verified++;
+	h->passed += passed;
+}
+
+/* A command generator that answers the code in file path. */
+static void
+loop_cfg(struct model_cfg *cfg, const char *path, const char *prefix)
+{
+	model_cfg_init(cfg);
+	cfg->command = xasprintf("%scat %s", prefix, path);
+	cfg->model = xstrdup("fixer-t");
+}
+
+/* Drive l to its end as the commands do; 0 when it ended. */
+static void
+loop_run_all(struct gloop *l)
+{
+	int over = gloop_start(l), rounds = 0;
+
+	while (!over) {
+		struct pollfd *fds;
+		size_t nfd = gloop_pollfds(l, &fds);
+		int t = gloop_timeout_ms(l);
+
+		assert_true(t >= 0 && t <= 1000);
+		poll(fds, nfd, t);
+		over = gloop_step(l);
+		assert_true(++rounds < 100000);
+	}
+}
+
+/*
+ * A repair round: the failed candidate's conversation is asked (on the
+ * loop's thread), the answer stored by the decision layer's rule as a
+ * repair of it, verified by the verify service in the same poll loop,
+ * and, passing, ends the loop after one round of the two allowed.
+ */
+static void
+test_loop_repairs_and_verifies(void **state)
+{
+	struct fx *f = *state;
+	struct vsvc_opts vo = opts(f, 1);
+	struct gloop_opts o = { .kind = GLOOP_REPAIR, .rounds = 2, .jobs = 1,
+	    .verify = 1 };
+	struct lheard h = { 0 };
+	struct gloop_hooks hk = { .asking = l_asking, .answered = l_answered,
+	    .stored = l_stored, .verified = l_verified, .arg = &h };
+	struct model_cfg cfg;
+	struct gen_ctx g;
+	struct heard vh = { 0 };
+	struct gloop *l;
+	struct err err;
+	char *path = xasprintf("%s/answer.v", f->dir), *ids[1] = { f->bad };
+	FILE *fp;
+
+	need_iverilog();
+	vo.claim = 0;
+	(void)run_batch(f, &vo, ids, 1, &vh);	/* bad fails first */
+	assert_verdict(f, f->bad, "fail");
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(good_and, fp);
+	fputs("// repaired\n", fp);
+	fclose(fp);
+	loop_cfg(&cfg, path, "");
+	g = (struct gen_ctx){ f->st, &cfg, "tester", decide_repair_model };
+	o.vo = vo;
+	assert_int_equal(gloop_new(&l, &g, &o, &hk, ids, 1, &err), 0);
+	loop_run_all(l);
+	assert_null(gloop_error(l));
+	assert_int_equal(gloop_round(l), 1);	/* it passed: no round 2 */
+	assert_int_equal(gloop_total(l)->asked, 1);
+	assert_int_equal(gloop_total(l)->added, 1);
+	assert_int_equal(gloop_total(l)->failed, 0);
+	assert_int_equal(gloop_verify_errors(l), 0);
+	gloop_free(l);
+	assert_int_equal(h.asking, 1);
+	assert_int_equal(h.round, 1);
+	assert_string_equal(h.asked_for, f->bad);
+	assert_true(h.answered >= 1);
+	assert_int_equal(h.stored, 1);
+	assert_int_equal(h.verified, 1);
+	assert_int_equal(h.passed, 1);
+	model_cfg_release(&cfg);
+	free(path);
+}
+
+/*
+ * Freed while its request is being asked (the workbench quitting): the
+ * asking thread is left to end by itself and frees what it holds.
+ */
+static void
+test_loop_freed_while_asking(void **state)
+{
+	struct fx *f = *state;
+	struct gloop_opts o = { .kind = GLOOP_GENERATE, .samples = 1,
+	    .jobs = 1, .verify = 0 };
+	struct model_cfg cfg;
+	struct gen_ctx g;
+	struct gloop *l;
+	struct err err;
+	char *path = xasprintf("%s/slow.v", f->dir), *ids[1] = { "local/and2" };
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(good_and, fp);
+	fclose(fp);
+	loop_cfg(&cfg, path, "sleep 1; ");
+	g = (struct gen_ctx){ f->st, &cfg, "tester", decide_repair_model };
+	assert_int_equal(gloop_new(&l, &g, &o, NULL, ids, 1, &err), 0);
+	assert_int_equal(gloop_start(l), 0);
+	gloop_free(l);
+	model_cfg_release(&cfg);	/* the thread has a copy */
+	sleep(2);			/* its answer comes, unread */
+	free(path);
+}
+
 int
 main(void)
 {
@@ -718,6 +927,12 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_pool_bound,
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_load_error,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_large_batch_prepares_in_steps,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_repairs_and_verifies,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_freed_while_asking,
 		    fx_setup, fx_teardown),
 	};
 
