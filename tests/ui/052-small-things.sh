@@ -6,7 +6,8 @@
 # most important hints (it dropped label, accept and reject and kept
 # "e edit"); a share under 1 % shows as "<1%", not "0%"; `list` keeps
 # its columns for task-defect and env-error; `stats --generation` honours
-# --format csv and md.
+# --format csv and md; the spec pane gives assay's evidence a line of its
+# own instead of the dataset's log on the recorded line.
 . "$(dirname "$0")/lib.sh"
 
 import_syntax
@@ -94,3 +95,18 @@ grep -q "^m1,1,0," "$T/csv" || fail "csv row: $(cat "$T/csv")"
 head -n 2 "$T/md" | tail -n 1 | grep -q "^|---|---:|" || fail "md: $(cat "$T/md")"
 grep -q "^| m1 | 1 | 0 |" "$T/md" || fail "md row: $(cat "$T/md")"
 ok "stats --generation --format csv and md"
+
+# the spec pane: assay's evidence on a line of its own; the recorded line
+# shows the dataset's log only where it disagrees (it stood where the
+# evidence belongs)
+if command -v iverilog >/dev/null 2>&1; then
+	"$ASSAY" --db "$DB" verify --quiet "$A" >/dev/null 2>&1
+	start 120 40 "--where id=$A"
+	wait_for "run #"
+	pane spec | grep -q -E "^evidence +candidate\.sv:[0-9]+: " ||
+	    fail "no evidence line of assay's: $(pane spec)"
+	pane spec | grep -q -E "^recorded +fail \(compile\) *$" ||
+	    fail "the recorded line holds the dataset's log: $(pane spec)"
+	ok "assay's evidence has its own line; the recorded one agrees, short"
+	quit_all
+fi

@@ -141,6 +141,7 @@ spec_build(struct wb *wb, struct spec_doc *d)
 	struct wb_cur *c = &wb->cur;
 	struct buf b = BUF_INIT;
 	char dur[32];
+	int has_evidence;
 
 	if (c->id == NULL || c->cand.id == NULL)
 		return;
@@ -176,6 +177,9 @@ spec_build(struct wb *wb, struct spec_doc *d)
 		doc_add(d, "assay", THEME_DIM, 0,
 		    xstrdup("not run yet (v verifies)"));
 	}
+	has_evidence = c->has_run && c->run.evidence != NULL &&
+	    *c->run.evidence != '\0' && !verdict_is(c->run.verdict,
+	    VERDICT_PASS);
 	for (size_t i = 0; i < c->nrec; i++) {
 		char *line = first_line(c->rec[i].log);
 		int differs = 0;
@@ -205,12 +209,20 @@ spec_build(struct wb *wb, struct spec_doc *d)
 			buf_printf(&b, " \xc2\xb7 assay says %s%s%s",
 			    c->run.verdict, c->run.stage != NULL ? " at " : "",
 			    c->run.stage != NULL ? c->run.stage : "");
-		if (*line != '\0')
+		/* the recorded log only where it says something assay's
+		 * evidence (below) does not: a disagreement, a flag, or no
+		 * evidence of assay's */
+		if (*line != '\0' && (differs || flagged || !has_evidence))
 			buf_printf(&b, ": %s", line);
 		free(line);
 		doc_add(d, i == 0 ? "recorded" : "", differs || flagged ?
 		    THEME_EVIDENCE : THEME_DIM, 0, buf_detach(&b, NULL));
 	}
+	/* what assay's verdict rests on, on a line of its own (the recorded
+	 * line used to show the dataset's log where it belongs) */
+	if (has_evidence)
+		doc_add(d, "evidence", THEME_EVIDENCE, 0,
+		    first_line(c->run.evidence));
 	for (size_t i = 0; i < c->nnotes; i++) {
 		buf_printf(&b, "%s (%s)", c->notes[i].text, c->notes[i].by);
 		doc_add(d, i == 0 ? "notes" : "", THEME_NORMAL, 0,
