@@ -393,24 +393,15 @@ gen_batch_size(const struct gen_batch *b)
 	return b->n;
 }
 
-const char *
-gen_batch_parent(const struct gen_batch *b, size_t i)
+void
+gen_batch_request(const struct gen_batch *b, size_t i, const char **parent,
+    int *round, const char **feedback)
 {
-	return i < b->n ? b->jobs[i].parent : NULL;
-}
+	json_t *m = b->jobs[i].messages;
 
-int
-gen_batch_round(const struct gen_batch *b, size_t i)
-{
-	return i < b->n ? b->jobs[i].round : 0;
-}
-
-const char *
-gen_batch_feedback(const struct gen_batch *b, size_t i)
-{
-	json_t *m = i < b->n ? b->jobs[i].messages : NULL;
-
-	return json_string_value(json_object_get(json_array_get(m,
+	*parent = b->jobs[i].parent;
+	*round = b->jobs[i].round;
+	*feedback = json_string_value(json_object_get(json_array_get(m,
 	    json_array_size(m) - 1), "content"));
 }
 

@@ -123,13 +123,12 @@ size_t	gen_batch_ask(const struct model_cfg *cfg, int jobs,
 int	gen_batch_store(struct gen_ctx *g, struct gen_batch *b,
 	    struct gen_report *rep, struct err *err);
 void	gen_batch_free(struct gen_batch *b);
-/* Its requests: how many, and the i-th's candidate to repair (NULL: a
- * direct one), round and the feedback its conversation ends with
- * (borrowed from the batch). */
+/* Its requests: how many, and of the i-th (< size) the candidate to
+ * repair (NULL: a direct one), the round and the feedback its
+ * conversation ends with (strings borrowed from the batch). */
 size_t	gen_batch_size(const struct gen_batch *b);
-const char *gen_batch_parent(const struct gen_batch *b, size_t i);
-int	gen_batch_round(const struct gen_batch *b, size_t i);
-const char *gen_batch_feedback(const struct gen_batch *b, size_t i);
+void	gen_batch_request(const struct gen_batch *b, size_t i,
+	    const char **parent, int *round, const char **feedback);
 
 /*
  * The conversation that asks for a repair of cand_id: system,

@@ -137,12 +137,15 @@ round_start(struct gloop *l)
 		fail_with(l, err.msg);
 		return;
 	}
-	if (l->h.asking != NULL)
-		for (size_t i = 0; i < gen_batch_size(b); i++)
-			if (gen_batch_parent(b, i) != NULL)
-				l->h.asking(l->h.arg, gen_batch_parent(b, i),
-				    gen_batch_round(b, i),
-				    gen_batch_feedback(b, i));
+	for (size_t i = 0; l->h.asking != NULL && i < gen_batch_size(b);
+	    i++) {
+		const char *parent, *feedback;
+		int r;
+
+		gen_batch_request(b, i, &parent, &r, &feedback);
+		if (parent != NULL)
+			l->h.asking(l->h.arg, parent, r, feedback);
+	}
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		gen_batch_free(b);
 		snprintf(err.msg, sizeof err.msg, "pipe: %s", strerror(errno));

@@ -375,6 +375,29 @@ ui_disagree_queue(const struct wb *wb)
 	return 0;
 }
 
+/*
+ * A decision key's act on the candidate under the cursor (wb_decide():
+ * made, or waiting for the lock, which says so itself): its id (new
+ * string) with *made 1 when made now and out filled, or NULL after
+ * saying why it was refused (verb names it).
+ */
+static char *
+ui_decide_cur(struct wb *wb, const struct decide_act *a, const char *verb,
+    int *made, struct decide_out *out)
+{
+	struct err err;
+	char *id = xstrdup(wb->cur.id);	/* the decision may reload cur */
+	int rc = wb_decide(wb, a, id, out, &err);
+
+	if (rc < 0) {
+		wb_msg(wb, 1, "%s %s: %s", verb, id, err.msg);
+		free(id);
+		return NULL;
+	}
+	*made = rc == 0;
+	return id;
+}
+
 /* 1-5 in the disagreement queue: the final label, over the votes. */
 static void
 ui_label_final(struct wb *wb, const char *category)
@@ -384,23 +407,19 @@ ui_label_final(struct wb *wb, const char *category)
 	    .final = 1 };
 	struct decide_out out;
 	struct buf votes = BUF_INIT;
-	struct err err;
-	char *id = xstrdup(c->id);
-	int rc = wb_decide(wb, &a, id, &out, &err);
+	char *id;
+	int rc;
 
-	if (rc < 0) {
-		wb_msg(wb, 1, "label %s: %s", id, err.msg);
-		free(id);
+	if ((id = ui_decide_cur(wb, &a, "label", &rc, &out)) == NULL)
 		return;
-	}
 	for (size_t i = 0; i < c->nvotes; i++)
 		if (!c->votes[i].final)
 			buf_printf(&votes, "%s%s %s", votes.len > 0 ? ", " : "",
 			    c->votes[i].by, c->votes[i].category);
-	if (rc == 0 && out.unchanged)
+	if (rc && out.unchanged)
 		wb_msg(wb, 0, "%s has the final label %s already: nothing "
 		    "changed", id, category);
-	else if (rc == 0)
+	else if (rc)
 		wb_msg(wb, 0, "final label %s for %s%s%s%s", category, id,
 		    votes.len > 0 ? " (" : "", buf_str(&votes),
 		    votes.len > 0 ? ")" : "");
@@ -429,7 +448,6 @@ ui_label(struct wb *wb, const char *category, int confirmed)
 	struct wb_cur *c = &wb->cur;
 	struct decide_act a = { .kind = DECIDE_LABEL, .category = category };
 	struct decide_out out;
-	struct err err;
 	char *id;
 	int rc;
 
@@ -448,18 +466,13 @@ ui_label(struct wb *wb, const char *category, int confirmed)
 		ui_label_final(wb, category);
 		return;
 	}
-	id = xstrdup(c->id);
-	rc = wb_decide(wb, &a, id, &out, &err);
-	if (rc < 0) {
-		wb_msg(wb, 1, "label %s: %s", id, err.msg);
-		free(id);
+	if ((id = ui_decide_cur(wb, &a, "label", &rc, &out)) == NULL)
 		return;
-	}
-	/* a pending one (rc 1) said so itself */
-	if (rc == 0 && out.unchanged)
+	/* a pending one (not made yet) said so itself */
+	if (rc && out.unchanged)
 		wb_msg(wb, 0, "%s is labelled %s by you already: nothing "
 		    "changed", id, category);
-	else if (rc == 0)
+	else if (rc)
 		wb_msg(wb, 0, "labelled %s %s%s", id, category,
 		    out.run_id != 0 ? "" : " (no run yet)");
 	ui_advance(wb, id);
@@ -469,28 +482,21 @@ ui_label(struct wb *wb, const char *category, int confirmed)
 static void
 ui_review(struct wb *wb, const char *status)
 {
-	struct wb_cur *c = &wb->cur;
 	struct decide_act a = { .kind = DECIDE_REVIEW, .status = status };
 	struct decide_out out;
-	struct err err;
 	char *id;
-	int rc;
+	int made;
 
-	if (c->id == NULL || c->cand.id == NULL) {
+	if (wb->cur.id == NULL || wb->cur.cand.id == NULL) {
 		wb_msg(wb, 1, "no candidate selected");
 		return;
 	}
-	id = xstrdup(c->id);
-	rc = wb_decide(wb, &a, id, &out, &err);
-	if (rc < 0) {
-		wb_msg(wb, 1, "%s %s: %s", status, id, err.msg);
-		free(id);
+	if ((id = ui_decide_cur(wb, &a, status, &made, &out)) == NULL)
 		return;
-	}
-	if (rc == 0 && out.unchanged)
+	if (made && out.unchanged)
 		wb_msg(wb, 0, "%s is %s by you already: nothing changed", id,
 		    status);
-	else if (rc == 0)
+	else if (made)
 		wb_msg(wb, 0, "%s %s", status, id);
 	ui_advance(wb, id);
 	free(id);
@@ -563,63 +569,6 @@ ui_mark(struct wb *wb)
 	wb_mark_toggle(wb, wb->cur.id);
 	if (!wb->detached || wb->gone)
 		q->ops->key(q, 0, ACTION_MOVE_DOWN);
-}
-
-/* --- saved views --------------------------------------------------------- */
-
-static void
-ui_view_save(struct wb *wb, const char *name)
-{
-	struct err err;
-
-	if (store_view_save(wb->st, name, wb->filter, wb->reviewer, &err) < 0)
-		wb_msg(wb, 1, "save: %s", err.msg);
-	else
-		wb_msg(wb, 0, "saved view %s: %s", name, wb->filter ?
-		    wb->filter : "all");
-}
-
-static void
-ui_view(struct wb *wb, const char *name)
-{
-	struct err err;
-	char *filter = NULL;
-	int rc = store_view_get(wb->st, name, &filter, &err);
-
-	if (rc == 1)
-		wb_msg(wb, 1, "no view %s (:views lists them)", name);
-	else if (rc < 0)
-		wb_msg(wb, 1, "view %s: %s", name, err.msg);
-	else if (wb_nav_filter(wb, filter, NULL, "view") == 0)
-		wb_msg(wb, 0, "view %s: %s (Esc goes back)", name,
-		    filter != NULL && *filter != '\0' ? filter : "all");
-	free(filter);
-}
-
-static void
-ui_views(struct wb *wb)
-{
-	struct store_view *v;
-	struct buf b = BUF_INIT;
-	struct err err;
-	size_t n;
-
-	if (store_view_list(wb->st, &v, &n, &err) < 0) {
-		wb_msg(wb, 1, "views: %s", err.msg);
-		return;
-	}
-	if (n == 0)
-		buf_adds(&b, "no saved views (:save NAME saves the filter)");
-	else
-		buf_adds(&b, "views:");
-	for (size_t i = 0; i < n; i++) {
-		buf_printf(&b, " %s (%s)", v[i].name, *v[i].filter != '\0' ?
-		    v[i].filter : "all");
-		store_view_release(&v[i]);
-	}
-	free(v);
-	wb_msg(wb, 0, "%s", buf_str(&b));
-	buf_release(&b);
 }
 
 /* --- settings: theme, mouse, advance (config file and :set) ------------ */
@@ -931,30 +880,69 @@ wbc_unmark(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	return 0;
 }
 
+/* :save NAME, :view NAME, :views: the saved views (store_view_*). */
 static int
 wbc_save(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
+	struct wb *wb = WB(ctx);
+
 	(void)a;
-	(void)err;
-	ui_view_save(WB(ctx), ctx->line);
+	if (store_view_save(wb->st, ctx->line, wb->filter, wb->reviewer,
+	    err) < 0)
+		wb_msg(wb, 1, "save: %s", err->msg);
+	else
+		wb_msg(wb, 0, "saved view %s: %s", ctx->line, wb->filter ?
+		    wb->filter : "all");
 	return 0;
 }
 
 static int
 wbc_view(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
+	struct wb *wb = WB(ctx);
+	const char *name = ctx->line;
+	char *filter = NULL;
+	int rc = store_view_get(wb->st, name, &filter, err);
+
 	(void)a;
-	(void)err;
-	ui_view(WB(ctx), ctx->line);
+	if (rc == 1)
+		wb_msg(wb, 1, "no view %s (:views lists them)", name);
+	else if (rc < 0)
+		wb_msg(wb, 1, "view %s: %s", name, err->msg);
+	else if (wb_nav_filter(wb, filter, NULL, "view") == 0)
+		wb_msg(wb, 0, "view %s: %s (Esc goes back)", name,
+		    filter != NULL && *filter != '\0' ? filter : "all");
+	free(filter);
+	err_clear(err);		/* said on the status line */
 	return 0;
 }
 
 static int
 wbc_views(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
+	struct wb *wb = WB(ctx);
+	struct store_view *v;
+	struct buf b = BUF_INIT;
+	size_t n;
+
 	(void)a;
-	(void)err;
-	ui_views(WB(ctx));
+	if (store_view_list(wb->st, &v, &n, err) < 0) {
+		wb_msg(wb, 1, "views: %s", err->msg);
+		err_clear(err);
+		return 0;
+	}
+	if (n == 0)
+		buf_adds(&b, "no saved views (:save NAME saves the filter)");
+	else
+		buf_adds(&b, "views:");
+	for (size_t i = 0; i < n; i++) {
+		buf_printf(&b, " %s (%s)", v[i].name, *v[i].filter != '\0' ?
+		    v[i].filter : "all");
+		store_view_release(&v[i]);
+	}
+	free(v);
+	wb_msg(wb, 0, "%s", buf_str(&b));
+	buf_release(&b);
 	return 0;
 }
 

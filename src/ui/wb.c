@@ -41,11 +41,11 @@ wb_ask(struct wb *wb, enum wb_ask kind, const char *fmt, ...)
 {
 	va_list ap;
 
+	wb->ask = kind;
+	wb->dirty = 1;
 	va_start(ap, fmt);
 	status_line(wb->question, sizeof wb->question, fmt, ap);
 	va_end(ap);
-	wb->ask = kind;
-	wb->dirty = 1;
 }
 
 size_t
