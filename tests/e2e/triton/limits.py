@@ -224,6 +224,22 @@ def main():
                   kb.sizes_text(cut), "batch_size 128->8, bias_shape"
                   " (128, 1, 1)->(8, 1, 1), height 128->8, in_channels"
                   " 64->2, out_channels 128->8, width 128->8"))
+    # The worker's trace of Triton's stores (ADR 0042) is its word,
+    # believed where it says no: a reply whose trace is malformed (not a
+    # list, the wrong length, a truthy non-bool) counts as no trace of
+    # Triton, never as a yes; only a worker that says it could not trace
+    # (None) leaves the decision to the poisoned trials.
+    plan = [(1, False), (2, True), (3, False)]
+    for what, tainted, want in (
+            ("trace: both unpoisoned trials Triton's", [True, False, True],
+             (2, 2)),
+            ("trace: one not Triton's", [True, True, False], (1, 2)),
+            ("trace: 1 for True", [1, True, 1], (0, 2)),
+            ("trace: too short", [True, True], (0, 2)),
+            ("trace: a string", "yes", (0, 2)),
+            ("trace: a dict", {"0": True}, (0, 2)),
+            ("trace: not made", None, None)):
+        cases.append((what, kb.triton_traced(plan, tainted), want))
     for what, got, want in cases:
         print("%-45s %s" % (what, got))
         if got != want:
