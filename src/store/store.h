@@ -33,7 +33,7 @@
 #include "base/err.h"
 #include "model/sample.h"
 
-#define STORE_SCHEMA_VERSION 13
+#define STORE_SCHEMA_VERSION 14
 
 struct store;
 
@@ -135,6 +135,16 @@ int	store_task_get(struct store *st, const char *id, struct task *out,
  */
 int	store_candidate_add(struct store *st, struct candidate *c,
 	    int *inserted, struct err *err);
+
+/*
+ * The failed turns before candidate id in its repair trajectory: 0 for a
+ * candidate that is not a repair with a parent, else its parent's count
+ * plus one, following parents while they are repairs (the chain the sft
+ * export turns into one multi-turn sample), at most 1000 (a cycle).
+ * *depth; 0, 1 when there is no such candidate, or -1.
+ */
+int	store_repair_depth(struct store *st, const char *id, int *depth,
+	    struct err *err);
 
 /* Load candidate id (code included).  0, 1 when not found, or -1. */
 int	store_candidate_get(struct store *st, const char *id,
