@@ -1111,12 +1111,57 @@ bulk_end(struct store *st)
  */
 #define BULK_REBUILD_MIN	4096
 
+/* *keep gains text at its end (a new string; *keep may be NULL). */
+static void
+text_append(char **keep, const char *text)
+{
+	char *all = xasprintf("%s%s", *keep != NULL ? *keep : "", text);
+
+	free(*keep);
+	*keep = all;
+}
+
+/*
+ * Set aside the schema objects of kind ("TRIGGER", "INDEX") that s (a
+ * prepared SELECT of their name and the text that makes them again after
+ * prefix) gives: dropped inside the open transaction, the statements
+ * that make them again appended to *keep.  s is finalized.  0 or -1.
+ */
+static int
+schema_aside(struct store *st, sqlite3_stmt *s, const char *kind,
+    const char *prefix, char **keep, struct err *err)
+{
+	struct buf create = BUF_INIT, drop = BUF_INIT;
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		buf_printf(&create, "%s%s;\n", prefix,
+		    sqlite3_column_text(s, 1));
+		buf_printf(&drop, "DROP %s \"%s\";", kind,
+		    sqlite3_column_text(s, 0));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		err_sqlite(err, st->db, "read what an import sets aside");
+		goto fail;
+	}
+	if (drop.len > 0 && exec(st, buf_str(&drop), err) < 0)
+		goto fail;
+	if (create.len > 0)
+		text_append(keep, buf_str(&create));
+	buf_release(&create);
+	buf_release(&drop);
+	return 0;
+fail:
+	buf_release(&create);
+	buf_release(&drop);
+	return -1;
+}
+
 static int
 bulk_indexes_aside(struct store *st, const char *table, struct err *err)
 {
-	struct buf create = BUF_INIT, drop = BUF_INIT;
 	sqlite3_stmt *s;
-	int rc;
 
 	if (prepare(st, &s, "SELECT name, substr(sql, 14) FROM sqlite_schema s"
 	    " WHERE type = 'index' AND tbl_name = ?1 AND sql LIKE"
@@ -1125,33 +1170,8 @@ bulk_indexes_aside(struct store *st, const char *table, struct err *err)
 	    err) < 0)
 		return -1;
 	bind_text(s, 1, table);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		buf_printf(&create, "CREATE INDEX %s;\n",
-		    sqlite3_column_text(s, 1));
-		buf_printf(&drop, "DROP INDEX \"%s\";",
-		    sqlite3_column_text(s, 0));
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		err_sqlite(err, st->db, "read the indexes of an import");
-		goto fail;
-	}
-	if (drop.len > 0 && exec(st, buf_str(&drop), err) < 0)
-		goto fail;
-	if (create.len > 0) {
-		char *all = xasprintf("%s%s", st->bulk_indexes != NULL ?
-		    st->bulk_indexes : "", buf_str(&create));
-
-		free(st->bulk_indexes);
-		st->bulk_indexes = all;
-	}
-	buf_release(&create);
-	buf_release(&drop);
-	return 0;
-fail:
-	buf_release(&create);
-	buf_release(&drop);
-	return -1;
+	return schema_aside(st, s, "INDEX", "CREATE INDEX ", &st->bulk_indexes,
+	    err);
 }
 
 /*
@@ -1257,14 +1277,8 @@ bulk_switch(struct store *st, struct err *err)
 		return err_sqlite(err, st->db, "read the identities");
 	if (exec(st, "DROP INDEX candidate_ident", err) < 0)
 		return -1;
-	{
-		char *all = xasprintf("%sCREATE UNIQUE INDEX candidate_ident"
-		    " ON candidate(ident);\n", st->bulk_indexes != NULL ?
-		    st->bulk_indexes : "");
-
-		free(st->bulk_indexes);
-		st->bulk_indexes = all;
-	}
+	text_append(&st->bulk_indexes, "CREATE UNIQUE INDEX candidate_ident"
+	    " ON candidate(ident);\n");
 	return 0;
 }
 
@@ -1273,37 +1287,15 @@ bulk_switch(struct store *st, struct err *err)
 static int
 bulk_set_aside(struct store *st, struct err *err)
 {
-	struct buf create = BUF_INIT, drop = BUF_INIT;
 	sqlite3_stmt *s;
 	char sql[256];
-	int rc;
 
 	snprintf(sql, sizeof sql, "SELECT name, sql FROM sqlite_schema WHERE"
 	    " type = 'trigger' AND sql IS NOT NULL AND name IN (%s)"
 	    " ORDER BY rowid", bulk_trigger_names);
 	if (prepare(st, &s, sql, err) < 0)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		buf_printf(&create, "%s;\n", sqlite3_column_text(s, 1));
-		buf_printf(&drop, "DROP TRIGGER \"%s\";",
-		    sqlite3_column_text(s, 0));
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		err_sqlite(err, st->db, "read the import's triggers");
-		goto fail;
-	}
-	if (drop.len > 0 && exec(st, buf_str(&drop), err) < 0)
-		goto fail;
-	buf_release(&drop);
-	st->bulk_triggers = create.len > 0 ? xstrdup(buf_str(&create)) :
-	    NULL;
-	buf_release(&create);
-	return 0;
-fail:
-	buf_release(&create);
-	buf_release(&drop);
-	return -1;
+	return schema_aside(st, s, "TRIGGER", "", &st->bulk_triggers, err);
 }
 
 int
