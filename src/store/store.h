@@ -11,7 +11,9 @@
  * counts and filters at a million candidates) and queue_sum (the whole
  * queue's statistics, kept by triggers).  An import sets those triggers
  * aside in its own transaction and catches up in bulk before its commit
- * (store_import_begin, docs/adr/0014).
+ * (store_import_begin, docs/adr/0014); a large one also builds the
+ * identity index and the task and model indexes at its end
+ * (docs/adr/0043).
  *
  * Every decision (label, review, undo) is its own committed transaction
  * and appends to the journal, so a killed program never loses one.
@@ -128,7 +130,9 @@ int	store_task_get(struct store *st, const char *id, struct task *out,
 
 /*
  * Insert c unless a candidate with the same (task, origin, code hash)
- * exists.  c->code_hash must be set.  When c->id is NULL a short stable
+ * exists (looked up by its 16-byte identity key, candidate.ident, schema
+ * v14; a key shared by a row whose task, origin or code differ is an
+ * error, not a duplicate).  c->code_hash must be set.  When c->id is NULL a short stable
  * id is derived from that identity (7 hex digits of its sha256 after a
  * "c", longer on a clash) and stored in c->id.  On a duplicate, c->id is
  * set to the existing id and *inserted is 0.  0 or -1.
