@@ -632,7 +632,7 @@ struct store_dup {
 	const char	*cand_id;
 	const char	*cluster;	/* the id of the candidate kept */
 	int		 exact;		/* same normalised code as the kept */
-	double		 similarity;	/* estimated Jaccard with the kept */
+	double		 similarity;	/* Jaccard with the kept (its shingles) */
 	int		 keep;		/* the one an export keeps */
 };
 
