@@ -76,6 +76,40 @@ _Static_assert(HOT_N <= STORE_HOT, "struct store holds STORE_HOT statements");
 	r ".category, ''), coalesce(" r ".subcategory, '')"
 
 /*
+ * Parts of migrations 1, 6 and 8 that migration 13 -> 14 makes again
+ * when it copies the candidate table: its columns after origin_raw's
+ * kind, and its triggers.  Never edit them either.
+ */
+#define MIG1_CAND_REST \
+	"  lang       TEXT NOT NULL," \
+	"  parent     TEXT REFERENCES candidate(id)," \
+	"  source     TEXT," \
+	"  code       BLOB NOT NULL," \
+	"  code_hash  TEXT NOT NULL," \
+	"  extra      TEXT," \
+	"  created    INTEGER NOT NULL DEFAULT (unixepoch())," \
+	"  run_id     INTEGER REFERENCES run(id)," \
+	"  label_id   INTEGER REFERENCES label(id)," \
+	"  review_id  INTEGER REFERENCES review(id)"
+#define MIG6_QUEUE_UPDATE \
+	"CREATE TRIGGER queue_update AFTER UPDATE OF run_id, label_id," \
+	"  review_id ON candidate BEGIN" \
+	"  UPDATE queue SET (verdict, stage, category, subcategory, status) =" \
+	"  (SELECT" MIG6_FACTS " WHERE c.seq = new.seq) WHERE seq = new.seq;" \
+	"END;"
+#define MIG8_SEARCH_CANDIDATE \
+	"CREATE TRIGGER search_candidate AFTER INSERT ON candidate" \
+	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN" \
+	"  INSERT INTO search(rowid, body) VALUES (new.seq << 16," \
+	"  CAST(new.code AS TEXT));" MIG6_GEN \
+	"END;"
+#define MIG8_QUEUE_INSERT \
+	"CREATE TRIGGER queue_insert AFTER INSERT ON candidate" \
+	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN" \
+	"  INSERT INTO queue " MIG6_QUEUE_ROW " WHERE c.seq = new.seq;" \
+	"END;"
+
+/*
  * Migrations: entry i moves the schema from version i to i + 1.  Append
  * only; never edit an entry that has shipped.
  */
@@ -108,16 +142,7 @@ static const char *const migrations[] = {
 	"  origin_raw TEXT,"
 	"  kind       TEXT NOT NULL DEFAULT 'direct'"
 	"             CHECK (kind IN ('direct','repair','optimization')),"
-	"  lang       TEXT NOT NULL,"
-	"  parent     TEXT REFERENCES candidate(id),"
-	"  source     TEXT,"
-	"  code       BLOB NOT NULL,"
-	"  code_hash  TEXT NOT NULL,"
-	"  extra      TEXT,"
-	"  created    INTEGER NOT NULL DEFAULT (unixepoch()),"
-	"  run_id     INTEGER REFERENCES run(id),"
-	"  label_id   INTEGER REFERENCES label(id),"
-	"  review_id  INTEGER REFERENCES review(id),"
+	MIG1_CAND_REST ","
 	"  UNIQUE (task_id, origin, code_hash)"
 	");"
 	"CREATE TABLE recorded ("
@@ -296,11 +321,7 @@ static const char *const migrations[] = {
 	"CREATE TRIGGER queue_insert AFTER INSERT ON candidate BEGIN"
 	"  INSERT INTO queue " MIG6_QUEUE_ROW " WHERE c.seq = new.seq;"
 	"END;"
-	"CREATE TRIGGER queue_update AFTER UPDATE OF run_id, label_id,"
-	"  review_id ON candidate BEGIN"
-	"  UPDATE queue SET (verdict, stage, category, subcategory, status) ="
-	"  (SELECT" MIG6_FACTS " WHERE c.seq = new.seq) WHERE seq = new.seq;"
-	"END;"
+	MIG6_QUEUE_UPDATE
 	"CREATE TRIGGER queue_sum_insert AFTER INSERT ON queue BEGIN"
 	"  INSERT INTO queue_sum VALUES (" MIG6_SUM_KEY("new") ", 1)"
 	"  ON CONFLICT DO UPDATE SET n = n + 1;"
@@ -447,11 +468,7 @@ static const char *const migrations[] = {
 	"  coalesce(new.spec, '') || char(10) || coalesce(new.interface, ''),"
 	"  new.id);" MIG6_GEN
 	"END;"
-	"CREATE TRIGGER search_candidate AFTER INSERT ON candidate"
-	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
-	"  INSERT INTO search(rowid, body) VALUES (new.seq << 16,"
-	"  CAST(new.code AS TEXT));" MIG6_GEN
-	"END;"
+	MIG8_SEARCH_CANDIDATE
 	"CREATE TRIGGER search_recorded AFTER INSERT ON recorded"
 	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
 	"  INSERT INTO search(rowid, body) SELECT " MIG6_DOC("c.seq") ","
@@ -463,10 +480,7 @@ static const char *const migrations[] = {
 	"  INSERT INTO search(rowid, body) SELECT " MIG6_DOC("c.seq") ","
 	"  new.text FROM candidate c WHERE c.id = new.cand_id;" MIG6_GEN
 	"END;"
-	"CREATE TRIGGER queue_insert AFTER INSERT ON candidate"
-	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
-	"  INSERT INTO queue " MIG6_QUEUE_ROW " WHERE c.seq = new.seq;"
-	"END;"
+	MIG8_QUEUE_INSERT
 	"CREATE TRIGGER queue_sum_insert AFTER INSERT ON queue"
 	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
 	"  INSERT INTO queue_sum VALUES (" MIG6_SUM_KEY("new") ", 1)"
@@ -593,16 +607,7 @@ static const char *const migrations[] = {
 	"  kind       TEXT NOT NULL DEFAULT 'direct'"
 	"             CHECK (kind = 'direct' OR kind = 'repair' OR"
 	"             kind = 'optimization'),"
-	"  lang       TEXT NOT NULL,"
-	"  parent     TEXT REFERENCES candidate(id),"
-	"  source     TEXT,"
-	"  code       BLOB NOT NULL,"
-	"  code_hash  TEXT NOT NULL,"
-	"  extra      TEXT,"
-	"  created    INTEGER NOT NULL DEFAULT (unixepoch()),"
-	"  run_id     INTEGER REFERENCES run(id),"
-	"  label_id   INTEGER REFERENCES label(id),"
-	"  review_id  INTEGER REFERENCES review(id)"
+	MIG1_CAND_REST
 	");"
 	"INSERT INTO candidate_new SELECT seq, id, " MIG14_IDENT("task_id,"
 	"  origin, code_hash") ", task_id, origin, origin_raw, kind, lang,"
@@ -632,20 +637,9 @@ static const char *const migrations[] = {
 	"CREATE INDEX recorded_cand ON recorded(cand_seq);"
 	/* the triggers of the two tables, as migrations 6 and 8 made them
 	 * (a recorded row's candidate is its cand_seq now) */
-	"CREATE TRIGGER queue_update AFTER UPDATE OF run_id, label_id,"
-	"  review_id ON candidate BEGIN"
-	"  UPDATE queue SET (verdict, stage, category, subcategory, status) ="
-	"  (SELECT" MIG6_FACTS " WHERE c.seq = new.seq) WHERE seq = new.seq;"
-	"END;"
-	"CREATE TRIGGER search_candidate AFTER INSERT ON candidate"
-	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
-	"  INSERT INTO search(rowid, body) VALUES (new.seq << 16,"
-	"  CAST(new.code AS TEXT));" MIG6_GEN
-	"END;"
-	"CREATE TRIGGER queue_insert AFTER INSERT ON candidate"
-	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
-	"  INSERT INTO queue " MIG6_QUEUE_ROW " WHERE c.seq = new.seq;"
-	"END;"
+	MIG6_QUEUE_UPDATE
+	MIG8_SEARCH_CANDIDATE
+	MIG8_QUEUE_INSERT
 	"CREATE TRIGGER search_recorded AFTER INSERT ON recorded"
 	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
 	"  INSERT INTO search(rowid, body) SELECT " MIG6_DOC("new.cand_seq")
