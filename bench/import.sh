@@ -12,7 +12,9 @@
 # line "// assay bench copy K", so it is a new candidate.  The rows file
 # is kept in $ASSAY_IMPORT_DIR (default build-scale/, git ignores it).
 #
-# Target: assay at most 1.5 times the baseline's wall time.
+# Target: assay at most 1.5 times the baseline's wall time and CPU time,
+# each side's best of two rounds (issue 25 item 9: measured on a machine
+# whose cores are busy, where a second thread buys no time).
 #
 #   sh bench/import.sh [build/assay [N]]
 #
@@ -58,7 +60,7 @@ cpu() { awk 'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + $4 }'; 
 # Baseline, assay, baseline, assay: the load of the machine moves.  The
 # wall times are the figures; the CPU seconds say how much of a ratio
 # is the load of other work (waits for a core or the disk are not CPU).
-best_b="" best_a=""
+best_b="" best_a="" best_cb="" best_ca=""
 for round in 1 2; do
 	rm -f "$T"/b.db*
 	t0=$(now)
@@ -75,8 +77,12 @@ for round in 1 2; do
 	    "(CPU $(awk -v a="$ca" -v b="$cb" 'BEGIN { printf "%.2f", a / b }'))"
 	best_b=$(awk -v x="$b" -v y="${best_b:-$b}" 'BEGIN { print (x < y ? x : y) }')
 	best_a=$(awk -v x="$a" -v y="${best_a:-$a}" 'BEGIN { print (x < y ? x : y) }')
+	best_cb=$(awk -v x="$cb" -v y="${best_cb:-$cb}" 'BEGIN { print (x < y ? x : y) }')
+	best_ca=$(awk -v x="$ca" -v y="${best_ca:-$ca}" 'BEGIN { print (x < y ? x : y) }')
 done
 say "import: database $(du -m "$T/a.db" | cut -f1) MB; baseline's $(du -m "$T/b.db" | cut -f1) MB"
 say "import: load average $(cut -d' ' -f1-3 /proc/loadavg) after"
 say "import: best of two: baseline $best_b s, assay $best_a s ($(awk -v a="$best_a" -v n="$n" 'BEGIN { printf "%.0f", n / a }') rows/s)," \
     "ratio $(awk -v a="$best_a" -v b="$best_b" 'BEGIN { printf "%.2f", a / b }') (target 1.50)"
+say "import: best of two, CPU: baseline $best_cb s, assay $best_ca s," \
+    "ratio $(awk -v a="$best_ca" -v b="$best_cb" 'BEGIN { printf "%.2f", a / b }') (target 1.50)"

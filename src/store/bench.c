@@ -70,7 +70,9 @@ fill_one(struct store *st, sqlite3_stmt **s, const struct fill_src *f,
 {
 	struct buf code = BUF_INIT;
 	char hash[HASH_HEX_LEN + 1], hex[HASH_HEX_LEN + 1];
+	unsigned char key[CAND_IDENT];
 	char *id = NULL;
+	int64_t seq;
 	int rc = -1, taken = 1;
 
 	buf_add(&code, f->code, f->code_len);
@@ -79,8 +81,9 @@ fill_one(struct store *st, sqlite3_stmt **s, const struct fill_src *f,
 	buf_printf(&code, "%s assay bench copy %zu of %s\n",
 	    fill_comment(f->lang), copy, f->id);
 	hash_sha256(code.p, code.len, hash);
-	/* the id store_candidate_add() would give it */
+	/* the id and identity key store_candidate_add() would give it */
 	cand_id_hex(f->task_id, f->origin, hash, hex);
+	cand_ident(hex, key);
 	for (int k = CAND_ID_MIN; k <= HASH_HEX_LEN && taken; k++) {
 		free(id);
 		id = cand_id_at(hex, k);
@@ -94,10 +97,12 @@ fill_one(struct store *st, sqlite3_stmt **s, const struct fill_src *f,
 	    SQLITE_STATIC);
 	bind_text(s[FILL_CAND], 3, hash);
 	sqlite3_bind_int64(s[FILL_CAND], 4, f->seq);
+	sqlite3_bind_blob(s[FILL_CAND], 5, key, CAND_IDENT, SQLITE_STATIC);
 	if (sqlite3_step(s[FILL_CAND]) != SQLITE_DONE) {
 		err_sqlite(err, st->db, "copy candidate");
 		goto out;
 	}
+	seq = sqlite3_last_insert_rowid(st->db);
 	if (f->run_id > 0) {
 		sqlite3_reset(s[FILL_RUN]);
 		bind_text(s[FILL_RUN], 1, id);
@@ -116,8 +121,8 @@ fill_one(struct store *st, sqlite3_stmt **s, const struct fill_src *f,
 		}
 	}
 	sqlite3_reset(s[FILL_REC]);
-	bind_text(s[FILL_REC], 1, id);
-	bind_text(s[FILL_REC], 2, f->id);
+	sqlite3_bind_int64(s[FILL_REC], 1, seq);
+	sqlite3_bind_int64(s[FILL_REC], 2, f->seq);
 	if (sqlite3_step(s[FILL_REC]) != SQLITE_DONE) {
 		err_sqlite(err, st->db, "copy recorded");
 		goto out;
@@ -136,9 +141,9 @@ store_bench_fill(struct store *st, size_t total, size_t *added,
 	static const char *const sql[FILL_N] = {
 		"SELECT 1 FROM candidate WHERE id = ?1",
 		"INSERT INTO candidate(id, task_id, origin, origin_raw, kind,"
-		" lang, parent, source, code, code_hash, extra) SELECT ?1,"
-		" task_id, origin, origin_raw, kind, lang, parent, source, ?2,"
-		" ?3, extra FROM candidate WHERE seq = ?4",
+		" lang, parent, source, code, code_hash, extra, ident) SELECT"
+		" ?1, task_id, origin, origin_raw, kind, lang, parent, source,"
+		" ?2, ?3, extra, ?5 FROM candidate WHERE seq = ?4",
 		"INSERT INTO run(cand_id, env, verdict, stage, subcategory,"
 		" category, evidence, command, toolchain, inputs, input_key,"
 		" metrics, exit_code, wall_ms, started, log, diagnostics,"
@@ -147,9 +152,9 @@ store_bench_fill(struct store *st, size_t total, size_t *added,
 		" metrics, exit_code, wall_ms, started, log, diagnostics,"
 		" evidence_line FROM run WHERE id = ?2",
 		"UPDATE candidate SET run_id = ?1 WHERE id = ?2",
-		"INSERT INTO recorded(cand_id, verdict, stage, log, extra)"
+		"INSERT INTO recorded(cand_seq, verdict, stage, log, extra)"
 		" SELECT ?1, verdict, stage, log, extra FROM recorded"
-		" WHERE cand_id = ?2 ORDER BY id",
+		" WHERE cand_seq = ?2 ORDER BY id",
 	};
 	sqlite3_stmt *s[FILL_N] = { NULL };
 	struct fill_src *src = NULL;

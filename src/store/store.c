@@ -25,12 +25,16 @@
 
 static void bulk_end(struct store *);
 static void bulk_env_forget(struct store *);
+static void ident_sql(sqlite3_context *, int, sqlite3_value **);
+struct ident_set;
+static void ident_free(struct ident_set *);
 
 /* The slots of st->hot. */
 enum hot_stmt {
 	HOT_CAND_FIND, HOT_ID_TAKEN, HOT_CAND_INSERT, HOT_RECORDED_INSERT,
 	HOT_TASK_INSERT, HOT_TASK_FILE_INSERT, HOT_SAVEPOINT, HOT_RELEASE,
-	HOT_TASK_ENV, HOT_SEARCH_DOC, HOT_SEARCH_NEXT, HOT_CAND_TASK, HOT_N
+	HOT_TASK_ENV, HOT_SEARCH_DOC, HOT_SEARCH_NEXT, HOT_CAND_TASK,
+	HOT_CAND_SEQ, HOT_CAND_FIND_SEQ, HOT_N
 };
 _Static_assert(HOT_N <= STORE_HOT, "struct store holds STORE_HOT statements");
 
@@ -48,6 +52,14 @@ _Static_assert(HOT_N <= STORE_HOT, "struct store holds STORE_HOT statements");
 	"(SELECT coalesce(max(rowid) + 1, (" S ") << 16) FROM search" \
 	" WHERE rowid BETWEEN (" S ") << 16 AND ((" S ") << 16) + 65535)"
 #define MIG6_GEN	" UPDATE search_gen SET n = n + 1;"
+/*
+ * Part of migration 13 -> 14: the identity key of a candidate from its
+ * columns, by the SQL function assay_ident() that store_open() defines
+ * on its connection (ident_sql(): the first 16 bytes of the SHA-256 of
+ * task NUL origin NUL code hash, the digest whose hex a derived id
+ * starts with).
+ */
+#define MIG14_IDENT(cols)	"assay_ident(" cols ")"
 #define MIG6_QUEUE_ROW \
 	"SELECT c.seq, c.id, c.task_id, c.origin, c.kind, c.lang," MIG6_FACTS
 #define MIG6_FACTS \
@@ -62,6 +74,40 @@ _Static_assert(HOT_N <= STORE_HOT, "struct store holds STORE_HOT statements");
 #define MIG6_SUM_KEY(r) \
 	r ".task_id, " r ".origin, coalesce(" r ".verdict, ''), coalesce(" \
 	r ".category, ''), coalesce(" r ".subcategory, '')"
+
+/*
+ * Parts of migrations 1, 6 and 8 that migration 13 -> 14 makes again
+ * when it copies the candidate table: its columns after origin_raw's
+ * kind, and its triggers.  Never edit them either.
+ */
+#define MIG1_CAND_REST \
+	"  lang       TEXT NOT NULL," \
+	"  parent     TEXT REFERENCES candidate(id)," \
+	"  source     TEXT," \
+	"  code       BLOB NOT NULL," \
+	"  code_hash  TEXT NOT NULL," \
+	"  extra      TEXT," \
+	"  created    INTEGER NOT NULL DEFAULT (unixepoch())," \
+	"  run_id     INTEGER REFERENCES run(id)," \
+	"  label_id   INTEGER REFERENCES label(id)," \
+	"  review_id  INTEGER REFERENCES review(id)"
+#define MIG6_QUEUE_UPDATE \
+	"CREATE TRIGGER queue_update AFTER UPDATE OF run_id, label_id," \
+	"  review_id ON candidate BEGIN" \
+	"  UPDATE queue SET (verdict, stage, category, subcategory, status) =" \
+	"  (SELECT" MIG6_FACTS " WHERE c.seq = new.seq) WHERE seq = new.seq;" \
+	"END;"
+#define MIG8_SEARCH_CANDIDATE \
+	"CREATE TRIGGER search_candidate AFTER INSERT ON candidate" \
+	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN" \
+	"  INSERT INTO search(rowid, body) VALUES (new.seq << 16," \
+	"  CAST(new.code AS TEXT));" MIG6_GEN \
+	"END;"
+#define MIG8_QUEUE_INSERT \
+	"CREATE TRIGGER queue_insert AFTER INSERT ON candidate" \
+	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN" \
+	"  INSERT INTO queue " MIG6_QUEUE_ROW " WHERE c.seq = new.seq;" \
+	"END;"
 
 /*
  * Migrations: entry i moves the schema from version i to i + 1.  Append
@@ -96,16 +142,7 @@ static const char *const migrations[] = {
 	"  origin_raw TEXT,"
 	"  kind       TEXT NOT NULL DEFAULT 'direct'"
 	"             CHECK (kind IN ('direct','repair','optimization')),"
-	"  lang       TEXT NOT NULL,"
-	"  parent     TEXT REFERENCES candidate(id),"
-	"  source     TEXT,"
-	"  code       BLOB NOT NULL,"
-	"  code_hash  TEXT NOT NULL,"
-	"  extra      TEXT,"
-	"  created    INTEGER NOT NULL DEFAULT (unixepoch()),"
-	"  run_id     INTEGER REFERENCES run(id),"
-	"  label_id   INTEGER REFERENCES label(id),"
-	"  review_id  INTEGER REFERENCES review(id),"
+	MIG1_CAND_REST ","
 	"  UNIQUE (task_id, origin, code_hash)"
 	");"
 	"CREATE TABLE recorded ("
@@ -284,11 +321,7 @@ static const char *const migrations[] = {
 	"CREATE TRIGGER queue_insert AFTER INSERT ON candidate BEGIN"
 	"  INSERT INTO queue " MIG6_QUEUE_ROW " WHERE c.seq = new.seq;"
 	"END;"
-	"CREATE TRIGGER queue_update AFTER UPDATE OF run_id, label_id,"
-	"  review_id ON candidate BEGIN"
-	"  UPDATE queue SET (verdict, stage, category, subcategory, status) ="
-	"  (SELECT" MIG6_FACTS " WHERE c.seq = new.seq) WHERE seq = new.seq;"
-	"END;"
+	MIG6_QUEUE_UPDATE
 	"CREATE TRIGGER queue_sum_insert AFTER INSERT ON queue BEGIN"
 	"  INSERT INTO queue_sum VALUES (" MIG6_SUM_KEY("new") ", 1)"
 	"  ON CONFLICT DO UPDATE SET n = n + 1;"
@@ -435,11 +468,7 @@ static const char *const migrations[] = {
 	"  coalesce(new.spec, '') || char(10) || coalesce(new.interface, ''),"
 	"  new.id);" MIG6_GEN
 	"END;"
-	"CREATE TRIGGER search_candidate AFTER INSERT ON candidate"
-	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
-	"  INSERT INTO search(rowid, body) VALUES (new.seq << 16,"
-	"  CAST(new.code AS TEXT));" MIG6_GEN
-	"END;"
+	MIG8_SEARCH_CANDIDATE
 	"CREATE TRIGGER search_recorded AFTER INSERT ON recorded"
 	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
 	"  INSERT INTO search(rowid, body) SELECT " MIG6_DOC("c.seq") ","
@@ -451,10 +480,7 @@ static const char *const migrations[] = {
 	"  INSERT INTO search(rowid, body) SELECT " MIG6_DOC("c.seq") ","
 	"  new.text FROM candidate c WHERE c.id = new.cand_id;" MIG6_GEN
 	"END;"
-	"CREATE TRIGGER queue_insert AFTER INSERT ON candidate"
-	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
-	"  INSERT INTO queue " MIG6_QUEUE_ROW " WHERE c.seq = new.seq;"
-	"END;"
+	MIG8_QUEUE_INSERT
 	"CREATE TRIGGER queue_sum_insert AFTER INSERT ON queue"
 	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
 	"  INSERT INTO queue_sum VALUES (" MIG6_SUM_KEY("new") ", 1)"
@@ -551,6 +577,74 @@ static const char *const migrations[] = {
 	"  error TEXT,"
 	"  at INTEGER NOT NULL);"
 	"CREATE INDEX attempt_cand ON attempt(cand_id);",
+	/*
+	 * 13 -> 14: an import that keeps up on a machine with no spare
+	 * core (issue 25 item 9, docs/adr/0043).  A candidate's identity
+	 * (task, origin, code hash) is one 16-byte key, ident (the first
+	 * half of the SHA-256 its derived id is the start of: MIG14_IDENT),
+	 * in place of a unique index of three text columns (about 130 bytes
+	 * a row, compared byte by byte at every level); recorded results
+	 * name their candidate by seq, so that their index takes each new
+	 * row at its end and their foreign key is a rowid lookup, where the
+	 * random id took each at a random place.  SQLite cannot drop a
+	 * table's UNIQUE or change a column, so both tables are copied
+	 * (migrate() turns foreign keys off around this step, and renames
+	 * with legacy_alter_table so that the other tables' references and
+	 * triggers keep naming "candidate"), and their triggers are made
+	 * again as they were.
+	 */
+	"PRAGMA legacy_alter_table = ON;"
+	"CREATE TABLE candidate_new ("
+	"  seq        INTEGER PRIMARY KEY,"
+	"  id         TEXT NOT NULL UNIQUE,"
+	"  ident      BLOB NOT NULL CHECK (length(ident) = 16),"
+	"  task_id    TEXT NOT NULL REFERENCES task(id),"
+	"  origin     TEXT NOT NULL,"
+	"  origin_raw TEXT,"
+	/* the same check as v1's kind IN (...), which SQLite checks by
+	 * building a temporary table of the three names at every insert
+	 * (a tenth of an imported row's SQLite time); comparisons do not */
+	"  kind       TEXT NOT NULL DEFAULT 'direct'"
+	"             CHECK (kind = 'direct' OR kind = 'repair' OR"
+	"             kind = 'optimization'),"
+	MIG1_CAND_REST
+	");"
+	"INSERT INTO candidate_new SELECT seq, id, " MIG14_IDENT("task_id,"
+	"  origin, code_hash") ", task_id, origin, origin_raw, kind, lang,"
+	"  parent, source, code, code_hash, extra, created, run_id, label_id,"
+	"  review_id FROM candidate ORDER BY seq;"
+	"CREATE TABLE recorded_new ("
+	"  id       INTEGER PRIMARY KEY,"
+	"  cand_seq INTEGER NOT NULL REFERENCES candidate(seq),"
+	"  verdict  TEXT,"
+	"  stage    TEXT,"
+	"  log      TEXT,"
+	"  extra    TEXT"
+	");"
+	"INSERT INTO recorded_new SELECT r.id, c.seq, r.verdict, r.stage,"
+	"  r.log, r.extra FROM recorded r JOIN candidate c ON c.id = r.cand_id"
+	"  ORDER BY r.id;"
+	"DROP TABLE recorded;"
+	"DROP TABLE candidate;"
+	"ALTER TABLE candidate_new RENAME TO candidate;"
+	"ALTER TABLE recorded_new RENAME TO recorded;"
+	"PRAGMA legacy_alter_table = OFF;"
+	/* an index of its own, not the column's UNIQUE: a large import
+	 * sets it aside and checks identities in memory (bulk_switch()) */
+	"CREATE UNIQUE INDEX candidate_ident ON candidate(ident);"
+	"CREATE INDEX candidate_task ON candidate(task_id);"
+	"CREATE INDEX candidate_parent ON candidate(parent);"
+	"CREATE INDEX recorded_cand ON recorded(cand_seq);"
+	/* the triggers of the two tables, as migrations 6 and 8 made them
+	 * (a recorded row's candidate is its cand_seq now) */
+	MIG6_QUEUE_UPDATE
+	MIG8_SEARCH_CANDIDATE
+	MIG8_QUEUE_INSERT
+	"CREATE TRIGGER search_recorded AFTER INSERT ON recorded"
+	"  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN"
+	"  INSERT INTO search(rowid, body) SELECT " MIG6_DOC("new.cand_seq")
+	"  , new.log WHERE new.log IS NOT NULL;" MIG6_GEN
+	"END;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -735,8 +829,15 @@ migrate(struct store *st, struct err *err)
 	if (st->readonly)
 		return err_set(err, "the database is read-only and needs"
 		    " migrating from schema v%d to v%d", version, NMIGRATIONS);
-	if (exec(st, "BEGIN IMMEDIATE", err) < 0)
+	/* Migration 13 -> 14 copies the candidate and recorded tables and
+	 * drops the old ones, which other tables reference: foreign keys
+	 * are off for it (a pragma that does nothing inside a
+	 * transaction).  The rows are copied as they are, so no reference
+	 * breaks. */
+	if (version < 14 && exec(st, "PRAGMA foreign_keys = OFF", err) < 0)
 		return -1;
+	if (exec(st, "BEGIN IMMEDIATE", err) < 0)
+		goto fail;
 	if (query_int(st, "PRAGMA user_version", &version, err) < 0)
 		goto fail;
 	if (version > NMIGRATIONS) {
@@ -762,9 +863,11 @@ migrate(struct store *st, struct err *err)
 	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", NMIGRATIONS);
 	if (exec(st, sql, err) < 0 || exec(st, "COMMIT", err) < 0)
 		goto fail;
-	return 0;
+	return exec(st, "PRAGMA foreign_keys = ON", err);
 fail:
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_exec(st->db, "PRAGMA legacy_alter_table = OFF;"
+	    " PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 	return -1;
 }
 
@@ -779,8 +882,18 @@ store_open(struct store **out, const char *path, struct err *err)
 	/* A file we may not write is opened for reading: list, show and
 	 * stats work; a decision fails with SQLite's "readonly" message. */
 	st->readonly = access(path, F_OK) == 0 && access(path, W_OK) != 0;
-	if (sqlite3_open_v2(path, &st->db, st->readonly ? SQLITE_OPEN_READONLY :
-	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	/*
+	 * One thread uses a connection at a time (the import's parsing
+	 * thread never touches the store), so neither SQLite's per-call
+	 * connection mutex nor its memory statistics, which take a global
+	 * mutex at every allocation, are needed: together 3 % of an
+	 * import's CPU.  The statistics can be turned off only before
+	 * SQLite's first use; later calls are refused and change nothing.
+	 */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_NOMUTEX |
+	    (st->readonly ? SQLITE_OPEN_READONLY :
+	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE), NULL) != SQLITE_OK) {
 		err_set(err, "open %s: %s", path, st->db != NULL ?
 		    sqlite3_errmsg(st->db) : "out of memory");
 		goto fail;
@@ -802,10 +915,16 @@ store_open(struct store **out, const char *path, struct err *err)
 	}
 	sqlite3_finalize(s);
 	s = NULL;
-	/* Per connection, not stored in the file. */
+	/* Per connection, not stored in the file; so is the function
+	 * migration 13 -> 14 computes identity keys with. */
 	if (exec(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
 	    err) < 0)
 		goto fail;
+	if (sqlite3_create_function(st->db, "assay_ident", 3, SQLITE_UTF8 |
+	    SQLITE_DETERMINISTIC, NULL, ident_sql, NULL, NULL) != SQLITE_OK) {
+		err_sqlite(err, st->db, "define assay_ident()");
+		goto fail;
+	}
 	if (migrate(st, err) < 0) {
 		struct err e2;
 
@@ -959,9 +1078,207 @@ bulk_end(struct store *st)
 	bulk_env_forget(st);
 	free(st->bulk_triggers);
 	st->bulk_triggers = NULL;
-	free(st->bulk_last_id);
-	st->bulk_last_id = NULL;
+	free(st->bulk_indexes);
+	st->bulk_indexes = NULL;
+	st->bulk_added = 0;
+	st->bulk_cand_aside = 0;
+	ident_free(st->bulk_idents);
+	st->bulk_idents = NULL;
+	free(st->last_id);
+	st->last_id = NULL;
 	st->bulk = 0;
+}
+
+/*
+ * An import that adds more rows to a table than it had, and at least
+ * BULK_REBUILD_MIN, builds some of the table's indexes again at its end
+ * instead of keeping them up row by row: CREATE INDEX sorts the keys
+ * once, where each insert put its row at its place in every index.  It
+ * pays for the indexes whose leading column is a task or a model (at a
+ * million rows each row went to one of several hundred places in them);
+ * an index of a column the new rows leave empty or alike (verdict,
+ * status, kind, parent) takes each at its end and costs less kept up
+ * than built again.  The indexes are dropped inside the import's
+ * transaction, outside any row's savepoint, their text kept in
+ * st->bulk_indexes, and made again before the commit, so no other
+ * connection ever sees them gone and a rollback brings them back.
+ */
+#define BULK_REBUILD_MIN	4096
+
+/* The search index's pending terms during an import, and FTS5's own
+ * default, which the publish puts back (bytes, as SQL text). */
+#define BULK_FTS_HASH		"67108864"
+#define FTS_HASH_DEFAULT	"1048576"
+
+/* *keep gains text at its end (a new string; *keep may be NULL). */
+static void
+text_append(char **keep, const char *text)
+{
+	char *all = xasprintf("%s%s", *keep != NULL ? *keep : "", text);
+
+	free(*keep);
+	*keep = all;
+}
+
+/*
+ * Set aside the schema objects of kind ("TRIGGER", "INDEX") that s (a
+ * prepared SELECT of their name and the text that makes them again after
+ * prefix) gives: dropped inside the open transaction, the statements
+ * that make them again appended to *keep.  s is finalized.  0 or -1.
+ */
+static int
+schema_aside(struct store *st, sqlite3_stmt *s, const char *kind,
+    const char *prefix, char **keep, struct err *err)
+{
+	struct buf create = BUF_INIT, drop = BUF_INIT;
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		buf_printf(&create, "%s%s;\n", prefix,
+		    sqlite3_column_text(s, 1));
+		buf_printf(&drop, "DROP %s \"%s\";", kind,
+		    sqlite3_column_text(s, 0));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		err_sqlite(err, st->db, "read what an import sets aside");
+		goto fail;
+	}
+	if (drop.len > 0 && exec(st, buf_str(&drop), err) < 0)
+		goto fail;
+	if (create.len > 0)
+		text_append(keep, buf_str(&create));
+	buf_release(&create);
+	buf_release(&drop);
+	return 0;
+fail:
+	buf_release(&create);
+	buf_release(&drop);
+	return -1;
+}
+
+static int
+bulk_indexes_aside(struct store *st, const char *table, struct err *err)
+{
+	sqlite3_stmt *s;
+
+	if (prepare(st, &s, "SELECT name, substr(sql, 14) FROM sqlite_schema s"
+	    " WHERE type = 'index' AND tbl_name = ?1 AND sql LIKE"
+	    " 'CREATE INDEX %' AND (SELECT name FROM pragma_index_info(s.name)"
+	    " WHERE seqno = 0) IN ('task_id', 'origin') ORDER BY rowid",
+	    err) < 0)
+		return -1;
+	bind_text(s, 1, table);
+	return schema_aside(st, s, "INDEX", "CREATE INDEX ", &st->bulk_indexes,
+	    err);
+}
+
+/*
+ * The identities of the candidates while a large import has set their
+ * unique index aside (bulk_switch()): identity key -> seq, by open
+ * addressing (the key is half a SHA-256: its first 8 bytes are its
+ * hash).  An entry of a row rolled back later (--keep-going) names a
+ * seq that is gone or now another candidate's, so a hit is checked
+ * against the row (candidate_find()).
+ */
+struct ident_set {
+	unsigned char	(*key)[CAND_IDENT];
+	int64_t		 *seq;		/* 0: an empty slot */
+	size_t		  cap, n;
+};
+
+static size_t
+ident_slot(const struct ident_set *t, const unsigned char *key)
+{
+	uint64_t h;
+	size_t i;
+
+	memcpy(&h, key, sizeof h);
+	i = (size_t)h & (t->cap - 1);
+	while (t->seq[i] != 0 && memcmp(t->key[i], key, CAND_IDENT) != 0)
+		i = (i + 1) & (t->cap - 1);
+	return i;
+}
+
+static void
+ident_put(struct ident_set *t, const unsigned char *key, int64_t seq)
+{
+	size_t i;
+
+	if (2 * (t->n + 1) > t->cap) {
+		struct ident_set old = *t;
+
+		t->cap = t->cap > 0 ? 2 * t->cap : (size_t)1 << 16;
+		t->key = xcalloc(t->cap, sizeof *t->key);
+		t->seq = xcalloc(t->cap, sizeof *t->seq);
+		t->n = 0;
+		for (size_t k = 0; k < old.cap; k++)
+			if (old.seq[k] != 0)
+				ident_put(t, old.key[k], old.seq[k]);
+		free(old.key);
+		free(old.seq);
+	}
+	i = ident_slot(t, key);
+	if (t->seq[i] == 0)
+		t->n++;
+	memcpy(t->key[i], key, CAND_IDENT);
+	t->seq[i] = seq;
+}
+
+/* The seq key was put with, or 0. */
+static int64_t
+ident_get(const struct ident_set *t, const unsigned char *key)
+{
+	return t->cap > 0 ? t->seq[ident_slot(t, key)] : 0;
+}
+
+static void
+ident_free(struct ident_set *t)
+{
+	if (t == NULL)
+		return;
+	free(t->key);
+	free(t->seq);
+	free(t);
+}
+
+/*
+ * Once an import has added BULK_REBUILD_MIN candidates and more than the
+ * table had, the candidate's task index is set aside (bulk_indexes_aside)
+ * and so is its unique identity index: every identity the table holds
+ * is read into st->bulk_idents, which answers the import's duplicate
+ * checks from then on (at a million rows the index took each new row at
+ * a random place; CREATE UNIQUE INDEX sorts them once, at the publish).
+ * Called before a row, never inside its savepoint, so that no ROLLBACK TO
+ * brings an index back behind the import's back.
+ */
+static int
+bulk_switch(struct store *st, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (!st->bulk || st->bulk_cand_aside || st->bulk_added <
+	    BULK_REBUILD_MIN || st->bulk_added <= st->bulk_seq)
+		return 0;
+	st->bulk_cand_aside = 1;
+	if (bulk_indexes_aside(st, "candidate", err) < 0)
+		return -1;
+	st->bulk_idents = xcalloc(1, sizeof *st->bulk_idents);
+	if (prepare(st, &s, "SELECT seq, ident FROM candidate", err) < 0)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		if (sqlite3_column_bytes(s, 1) == CAND_IDENT)
+			ident_put(st->bulk_idents, sqlite3_column_blob(s, 1),
+			    sqlite3_column_int64(s, 0));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read the identities");
+	if (exec(st, "DROP INDEX candidate_ident", err) < 0)
+		return -1;
+	text_append(&st->bulk_indexes, "CREATE UNIQUE INDEX candidate_ident"
+	    " ON candidate(ident);\n");
+	return 0;
 }
 
 /* Keep the text of the import's triggers in st->bulk_triggers and drop
@@ -969,37 +1286,15 @@ bulk_end(struct store *st)
 static int
 bulk_set_aside(struct store *st, struct err *err)
 {
-	struct buf create = BUF_INIT, drop = BUF_INIT;
 	sqlite3_stmt *s;
 	char sql[256];
-	int rc;
 
 	snprintf(sql, sizeof sql, "SELECT name, sql FROM sqlite_schema WHERE"
 	    " type = 'trigger' AND sql IS NOT NULL AND name IN (%s)"
 	    " ORDER BY rowid", bulk_trigger_names);
 	if (prepare(st, &s, sql, err) < 0)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		buf_printf(&create, "%s;\n", sqlite3_column_text(s, 1));
-		buf_printf(&drop, "DROP TRIGGER \"%s\";",
-		    sqlite3_column_text(s, 0));
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		err_sqlite(err, st->db, "read the import's triggers");
-		goto fail;
-	}
-	if (drop.len > 0 && exec(st, buf_str(&drop), err) < 0)
-		goto fail;
-	buf_release(&drop);
-	st->bulk_triggers = create.len > 0 ? xstrdup(buf_str(&create)) :
-	    NULL;
-	buf_release(&create);
-	return 0;
-fail:
-	buf_release(&create);
-	buf_release(&drop);
-	return -1;
+	return schema_aside(st, s, "TRIGGER", "", &st->bulk_triggers, err);
 }
 
 int
@@ -1023,7 +1318,14 @@ store_import_begin(struct store *st, struct err *err)
 	     * recorded indexes at random places (about 200 MB of pages);
 	     * with 128 MiB they were written out to the WAL and read back
 	     * (1,000,000 rows: 92 s of CPU, 84 s with 512 MiB). */
-	    exec(st, "PRAGMA cache_size = -524288", err) < 0) {
+	    exec(st, "PRAGMA cache_size = -524288", err) < 0 ||
+	    /* FTS5 writes its pending terms out as a segment whenever
+	     * they pass hashsize (1 MiB), and merges the segments as they
+	     * pile up: with 64 MiB an import writes a sixty-fourth of the
+	     * segments and merges them less (on one core, 6 % less CPU at
+	     * 200,000 rows, 9 % at a million); the publish sets it back */
+	    exec(st, "INSERT INTO search(search, rank) VALUES ('hashsize',"
+	    " " BULK_FTS_HASH ")", err) < 0) {
 		store_rollback(st);
 		return -1;
 	}
@@ -1059,16 +1361,15 @@ bulk_doc(struct store *st, int64_t rowid, const char *body, size_t len,
 /* A log or note of cand_id, after the candidate's last search row (the
  * triggers' rule, for a candidate that is not the one added last). */
 static int
-bulk_doc_next(struct store *st, const char *cand_id, const char *body,
+bulk_doc_next(struct store *st, int64_t seq, const char *body,
     struct err *err)
 {
 	sqlite3_stmt *s;
 
 	if (hot(st, HOT_SEARCH_NEXT, &s, "INSERT INTO search(rowid, body)"
-	    " SELECT " MIG6_DOC("c.seq") ", ?2 FROM candidate c"
-	    " WHERE c.id = ?1", err) < 0)
+	    " SELECT " MIG6_DOC("?1") ", ?2", err) < 0)
 		return -1;
-	sqlite3_bind_text(s, 1, cand_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 1, seq);
 	sqlite3_bind_text(s, 2, body, -1, SQLITE_STATIC);
 	if (hot_step(st, s, "add to the search index", err) < 0)
 		return -1;
@@ -1106,10 +1407,17 @@ static const char *const publish_sql[] = {
 int
 store_import_publish(struct store *st, struct err *err)
 {
-	int64_t added = st->bulk_docs;
+	int64_t added = st->bulk_docs, last;
 
 	if (!st->bulk)
 		return 0;
+	/* the queue rows all come now: its indexes are built after them
+	 * when they are more than the queue had */
+	if (query_int64(st, "SELECT coalesce(max(seq), 0) FROM candidate",
+	    &last, err) < 0 || (last - st->bulk_seq >= BULK_REBUILD_MIN &&
+	    last - st->bulk_seq > st->bulk_seq &&
+	    bulk_indexes_aside(st, "queue", err) < 0))
+		return -1;
 	for (size_t i = 0; i < sizeof publish_sql / sizeof publish_sql[0];
 	    i++) {
 		sqlite3_stmt *s;
@@ -1135,8 +1443,13 @@ store_import_publish(struct store *st, struct err *err)
 
 		snprintf(sql, sizeof sql, "UPDATE search_gen SET n = n + %lld",
 		    (long long)added);
-		if (exec(st, sql, err) < 0 || (st->bulk_triggers != NULL &&
-		    exec(st, st->bulk_triggers, err) < 0))
+		if (exec(st, sql, err) < 0 || exec(st, "INSERT INTO"
+		    " search(search, rank) VALUES ('hashsize', "
+		    FTS_HASH_DEFAULT ")", err) < 0 ||
+		    (st->bulk_indexes != NULL &&
+		    exec(st, st->bulk_indexes, err) < 0) ||
+		    (st->bulk_triggers != NULL && exec(st, st->bulk_triggers,
+		    err) < 0))
 			return -1;
 	}
 	bulk_end(st);
@@ -1149,11 +1462,15 @@ store_savepoint(struct store *st, struct err *err)
 	sqlite3_stmt *s;
 
 	/* Once per imported row: prepared once. */
-	if (hot(st, HOT_SAVEPOINT, &s, "SAVEPOINT row", err) < 0)
+	if (bulk_switch(st, err) < 0 ||
+	    hot(st, HOT_SAVEPOINT, &s, "SAVEPOINT row", err) < 0)
 		return -1;
 	st->bulk_docs_row = st->bulk_docs;
 	st->row_changes = sqlite3_total_changes64(st->db);
-	return hot_step(st, s, "SAVEPOINT row", err);
+	if (hot_step(st, s, "SAVEPOINT row", err) < 0)
+		return -1;
+	st->in_row = 1;
+	return 0;
 }
 
 void
@@ -1176,13 +1493,14 @@ store_savepoint_end(struct store *st, int keep)
 		/* The row's search rows are gone: so is their count, and
 		 * its candidate is no longer the one added last. */
 		st->bulk_docs = st->bulk_docs_row;
-		free(st->bulk_last_id);
-		st->bulk_last_id = NULL;
+		free(st->last_id);
+		st->last_id = NULL;
 		/* and a task it added may be gone with it */
 		bulk_env_forget(st);
 	}
 	if (hot(st, HOT_RELEASE, &s, "RELEASE row", NULL) == 0)
 		hot_step(st, s, "RELEASE row", NULL);
+	st->in_row = 0;
 }
 
 /* Step a statement that must finish (INSERT/UPDATE); finalizes it. */
@@ -1508,25 +1826,85 @@ cand_id_at(const char *hex, int n)
 }
 
 static int
-candidate_find(struct store *st, const struct candidate *c, char **id,
-    struct err *err)
+hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ?
+	    c - 'a' + 10 : 0;
+}
+
+void
+cand_ident(const char *hex, unsigned char ident[CAND_IDENT])
+{
+	for (int i = 0; i < CAND_IDENT; i++)
+		ident[i] = (unsigned char)(hex_digit(hex[2 * i]) << 4 |
+		    hex_digit(hex[2 * i + 1]));
+}
+
+/* assay_ident(task_id, origin, code_hash): the identity key of
+ * migration 13 -> 14 (MIG14_IDENT). */
+static void
+ident_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *v[3];
+	char hex[HASH_HEX_LEN + 1];
+	unsigned char key[CAND_IDENT];
+
+	for (int i = 0; i < 3 && i < argc; i++) {
+		v[i] = (const char *)sqlite3_value_text(argv[i]);
+		if (v[i] == NULL) {
+			sqlite3_result_null(ctx);
+			return;
+		}
+	}
+	cand_id_hex(v[0], v[1], v[2], hex);
+	cand_ident(hex, key);
+	sqlite3_result_blob(ctx, key, CAND_IDENT, SQLITE_TRANSIENT);
+}
+
+/*
+ * The candidate whose identity key is c's: its id in *id, NULL when
+ * there is none.  The key is 128 bits of a SHA-256, so two identities
+ * that share it would be a collision made on purpose: the row found
+ * must have c's task, origin and code hash, or c is refused.
+ */
+static int
+candidate_find(struct store *st, const struct candidate *c,
+    const unsigned char *key, int64_t seq, char **id, struct err *err)
 {
 	sqlite3_stmt *s;
-	int rc;
+	int rc, same = 0;
 
 	*id = NULL;
-	if (hot(st, HOT_CAND_FIND, &s, "SELECT id FROM candidate WHERE"
-	    " task_id = ?1 AND origin = ?2 AND code_hash = ?3", err) < 0)
+	/* seq: the row st->bulk_idents names, if it is still that one */
+	if (seq > 0 ? hot(st, HOT_CAND_FIND_SEQ, &s, "SELECT id, task_id = ?2"
+	    " AND origin = ?3 AND code_hash = ?4 FROM candidate WHERE"
+	    " seq = ?5 AND ident = ?1", err) < 0 : hot(st, HOT_CAND_FIND, &s,
+	    "SELECT id, task_id = ?2 AND origin = ?3 AND code_hash = ?4"
+	    " FROM candidate WHERE ident = ?1", err) < 0)
 		return -1;
-	bind_text(s, 1, c->task_id);
-	bind_text(s, 2, c->origin);
-	bind_text(s, 3, c->code_hash);
+	sqlite3_bind_blob(s, 1, key, CAND_IDENT, SQLITE_STATIC);
+	if (seq > 0)
+		sqlite3_bind_int64(s, 5, seq);
+	bind_static(s, 2, c->task_id);
+	bind_static(s, 3, c->origin);
+	bind_static(s, 4, c->code_hash);
 	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
+	if (rc == SQLITE_ROW) {
 		*id = col_text(s, 0);
+		same = sqlite3_column_int(s, 1);
+	}
 	hot_done(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "find candidate");
+	if (*id != NULL && !same) {
+		err_set(err, "candidate of task %s, origin %s: its identity key"
+		    " is candidate %s's, whose task, origin or code differ (a"
+		    " SHA-256 collision made on purpose?); not imported",
+		    c->task_id, c->origin, *id);
+		free(*id);
+		*id = NULL;
+		return -1;
+	}
 	return 0;
 }
 
@@ -1551,17 +1929,18 @@ id_taken(struct store *st, const char *id, int *taken, struct err *err)
 /* Insert c as it is; *inserted 0 when its id or its identity is taken
  * (ON CONFLICT: the insert's own unique lookups are the checks). */
 static int
-candidate_insert(struct store *st, const struct candidate *c, int *inserted,
-    struct err *err)
+candidate_insert(struct store *st, const struct candidate *c,
+    const unsigned char *key, int *inserted, struct err *err)
 {
 	sqlite3_stmt *s;
 
 	if (hot(st, HOT_CAND_INSERT, &s, "INSERT INTO candidate(id, task_id,"
 	    " origin, origin_raw, kind, lang, parent, source, code, code_hash,"
-	    " extra)"
+	    " extra, ident)"
 	    " VALUES (?1, ?2, ?3, ?4, coalesce(?5, 'direct'), ?6, ?7, ?8, ?9,"
-	    " ?10, ?11) ON CONFLICT DO NOTHING", err) < 0)
+	    " ?10, ?11, ?12) ON CONFLICT DO NOTHING", err) < 0)
 		return -1;
+	sqlite3_bind_blob(s, 12, key, CAND_IDENT, SQLITE_STATIC);
 	bind_static(s, 1, c->id);
 	bind_static(s, 2, c->task_id);
 	bind_static(s, 3, c->origin);
@@ -1586,8 +1965,10 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 {
 	sqlite3_stmt *s;
 	char *existing, show[96], hex[HASH_HEX_LEN + 1];
+	unsigned char key[CAND_IDENT];
 	struct err e;
-	int ins = 0;
+	int64_t seq;
+	int ins = 0, derived;
 
 	*inserted = 0;
 	if (c->id != NULL && ident_check_id(c->id, &e) < 0)
@@ -1599,25 +1980,43 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 	if (ident_check_label(c->origin, "an origin", &e) < 0)
 		return err_set(err, "origin '%s': %s", ident_show(c->origin,
 		    show, sizeof show), e.msg);
-	hex[0] = '\0';
-	if (c->id == NULL) {
-		/* A git-like short id of the identity, longer on a clash. */
-		cand_id_hex(c->task_id, c->origin, c->code_hash, hex);
-		c->id = cand_id_at(hex, CAND_ID_MIN);
-	}
-	/* Most rows are new: try the insert first, look why when it
-	 * adds nothing. */
-	if (candidate_insert(st, c, &ins, err) < 0)
+	/* The identity key, and a git-like short id of it when the row
+	 * names none, longer on a clash. */
+	cand_id_hex(c->task_id, c->origin, c->code_hash, hex);
+	cand_ident(hex, key);
+	derived = c->id == NULL;
+	if (!st->in_row && bulk_switch(st, err) < 0)
 		return -1;
-	if (!ins) {
-		if (candidate_find(st, c, &existing, err) < 0)
+	/* Set aside, the identity index is the set in memory. */
+	if (st->bulk_idents != NULL && (seq = ident_get(st->bulk_idents,
+	    key)) > 0) {
+		if (candidate_find(st, c, key, seq, &existing, err) < 0)
 			return -1;
 		if (existing != NULL) {
 			free(c->id);
 			c->id = existing;
 			return 0;
 		}
-		if (hex[0] != '\0') {
+	}
+	if (derived)
+		c->id = cand_id_at(hex, CAND_ID_MIN);
+	/* Most rows are new: try the insert first, look why when it
+	 * adds nothing. */
+	if (candidate_insert(st, c, key, &ins, err) < 0)
+		return -1;
+	if (!ins) {
+		/* (with the set, the identity is known to be new: only
+		 * the id can have been taken) */
+		existing = NULL;
+		if (st->bulk_idents == NULL && candidate_find(st, c, key, 0,
+		    &existing, err) < 0)
+			return -1;
+		if (existing != NULL) {
+			free(c->id);
+			c->id = existing;
+			return 0;
+		}
+		if (derived) {
 			int taken = 1;
 
 			for (int n = CAND_ID_MIN + 1; n <= HASH_HEX_LEN &&
@@ -1627,7 +2026,7 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 				if (id_taken(st, c->id, &taken, err) < 0)
 					return -1;
 			}
-			if (candidate_insert(st, c, &ins, err) < 0)
+			if (candidate_insert(st, c, key, &ins, err) < 0)
 				return -1;
 		}
 	}
@@ -1656,11 +2055,15 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 		return -1;
 	}
 	*inserted = 1;
+	/* its recorded rows come next: they name it by seq */
+	free(st->last_id);
+	st->last_id = xstrdup(c->id);
+	st->last_seq = sqlite3_last_insert_rowid(st->db);
+	if (st->bulk_idents != NULL)
+		ident_put(st->bulk_idents, key, st->last_seq);
 	if (st->bulk) {
-		free(st->bulk_last_id);
-		st->bulk_last_id = xstrdup(c->id);
-		st->bulk_last_seq = sqlite3_last_insert_rowid(st->db);
-		st->bulk_last_doc = st->bulk_last_seq << 16;
+		st->bulk_added++;
+		st->bulk_last_doc = st->last_seq << 16;
 		if (bulk_doc(st, st->bulk_last_doc, c->code != NULL ? c->code :
 		    "", c->code_len, err) < 0)
 			return -1;
@@ -1705,6 +2108,33 @@ store_candidate_get(struct store *st, const char *id, struct candidate *out,
 }
 
 int
+store_repair_depth(struct store *st, const char *id, int *depth,
+    struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*depth = 0;
+	if (prepare(st, &s, "WITH RECURSIVE chain(id, parent, kind, n) AS"
+	    " (SELECT id, parent, kind, 0 FROM candidate WHERE id = ?1"
+	    " UNION ALL SELECT c.id, c.parent, c.kind, chain.n + 1"
+	    " FROM chain JOIN candidate c ON c.id = chain.parent"
+	    " WHERE chain.kind = 'repair' AND chain.n < 1000)"
+	    " SELECT max(n), count(*) FROM chain", err) < 0)
+		return -1;
+	bind_text(s, 1, id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && sqlite3_column_int(s, 1) == 0)
+		rc = SQLITE_DONE;
+	else if (rc == SQLITE_ROW)
+		*depth = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "read repair chain");
+	return rc == SQLITE_ROW ? 0 : 1;
+}
+
+int
 store_candidate_resolve(struct store *st, const char *prefix, char **out,
     struct err *err)
 {
@@ -1740,17 +2170,49 @@ store_candidate_resolve(struct store *st, const char *prefix, char **out,
 	return 0;
 }
 
+/* The seq of candidate id: 0, 1 when there is none, or -1. */
+static int
+cand_seq(struct store *st, const char *id, int64_t *seq, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*seq = 0;
+	if (st->last_id != NULL && strcmp(id, st->last_id) == 0) {
+		*seq = st->last_seq;
+		return 0;
+	}
+	if (hot(st, HOT_CAND_SEQ, &s, "SELECT seq FROM candidate WHERE"
+	    " id = ?1", err) < 0)
+		return -1;
+	bind_static(s, 1, id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*seq = sqlite3_column_int64(s, 0);
+	hot_done(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_sqlite(err, st->db, "find candidate");
+	return rc == SQLITE_ROW ? 0 : 1;
+}
+
 int
 store_recorded_add(struct store *st, const char *cand_id,
     const struct recorded *r, struct err *err)
 {
 	sqlite3_stmt *s;
+	int64_t seq;
+	int rc;
 
-	if (hot(st, HOT_RECORDED_INSERT, &s, "INSERT INTO recorded(cand_id,"
+	/* The candidate added last, most of the time: no lookup. */
+	rc = cand_seq(st, cand_id, &seq, err);
+	if (rc != 0)
+		return rc < 0 ? -1 : err_set(err, "recorded result of"
+		    " candidate %s: no such candidate", cand_id);
+	if (hot(st, HOT_RECORDED_INSERT, &s, "INSERT INTO recorded(cand_seq,"
 	    " verdict, stage, log, extra) VALUES (?1, ?2, ?3, ?4, ?5)",
 	    err) < 0)
 		return -1;
-	bind_static(s, 1, cand_id);
+	sqlite3_bind_int64(s, 1, seq);
 	bind_static(s, 2, r->verdict);
 	bind_static(s, 3, r->stage);
 	bind_static(s, 4, r->log);
@@ -1760,10 +2222,10 @@ store_recorded_add(struct store *st, const char *cand_id,
 	if (!st->bulk || r->log == NULL)
 		return 0;
 	/* The search row the trigger would have added. */
-	if (st->bulk_last_id != NULL && strcmp(cand_id, st->bulk_last_id) == 0)
+	if (st->last_id != NULL && strcmp(cand_id, st->last_id) == 0)
 		return bulk_doc(st, ++st->bulk_last_doc, r->log, strlen(r->log),
 		    err);
-	return bulk_doc_next(st, cand_id, r->log, err);
+	return bulk_doc_next(st, seq, r->log, err);
 }
 
 static void
@@ -1789,7 +2251,8 @@ store_recorded_list(struct store *st, const char *cand_id,
 {
 	void *rows;
 	int rc = rows_by_cand(st, "SELECT verdict, stage, log, extra FROM recorded"
-	    " WHERE cand_id = ?1 ORDER BY id", cand_id,
+	    " WHERE cand_seq = (SELECT seq FROM candidate WHERE id = ?1)"
+	    " ORDER BY id", cand_id,
 	    sizeof **out, recorded_fill, recorded_free, &rows, n,
 	    "read recorded", err);
 

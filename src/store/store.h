@@ -11,7 +11,9 @@
  * counts and filters at a million candidates) and queue_sum (the whole
  * queue's statistics, kept by triggers).  An import sets those triggers
  * aside in its own transaction and catches up in bulk before its commit
- * (store_import_begin, docs/adr/0014).
+ * (store_import_begin, docs/adr/0014); a large one also builds the
+ * identity index and the task and model indexes at its end
+ * (docs/adr/0043).
  *
  * Every decision (label, review, undo) is its own committed transaction
  * and appends to the journal, so a killed program never loses one.
@@ -33,7 +35,7 @@
 #include "base/err.h"
 #include "model/sample.h"
 
-#define STORE_SCHEMA_VERSION 13
+#define STORE_SCHEMA_VERSION 14
 
 struct store;
 
@@ -128,13 +130,25 @@ int	store_task_get(struct store *st, const char *id, struct task *out,
 
 /*
  * Insert c unless a candidate with the same (task, origin, code hash)
- * exists.  c->code_hash must be set.  When c->id is NULL a short stable
+ * exists (looked up by its 16-byte identity key, candidate.ident, schema
+ * v14; a key shared by a row whose task, origin or code differ is an
+ * error, not a duplicate).  c->code_hash must be set.  When c->id is NULL a short stable
  * id is derived from that identity (7 hex digits of its sha256 after a
  * "c", longer on a clash) and stored in c->id.  On a duplicate, c->id is
  * set to the existing id and *inserted is 0.  0 or -1.
  */
 int	store_candidate_add(struct store *st, struct candidate *c,
 	    int *inserted, struct err *err);
+
+/*
+ * The failed turns before candidate id in its repair trajectory: 0 for a
+ * candidate that is not a repair with a parent, else its parent's count
+ * plus one, following parents while they are repairs (the chain the sft
+ * export turns into one multi-turn sample), at most 1000 (a cycle).
+ * *depth; 0, 1 when there is no such candidate, or -1.
+ */
+int	store_repair_depth(struct store *st, const char *id, int *depth,
+	    struct err *err);
 
 /* Load candidate id (code included).  0, 1 when not found, or -1. */
 int	store_candidate_get(struct store *st, const char *id,
@@ -618,7 +632,7 @@ struct store_dup {
 	const char	*cand_id;
 	const char	*cluster;	/* the id of the candidate kept */
 	int		 exact;		/* same normalised code as the kept */
-	double		 similarity;	/* estimated Jaccard with the kept */
+	double		 similarity;	/* Jaccard with the kept (its shingles) */
 	int		 keep;		/* the one an export keeps */
 };
 

@@ -56,12 +56,19 @@ struct store {
 	int64_t	 bulk_task, bulk_seq, bulk_rec, bulk_note;
 	int64_t	 bulk_task_doc;	/* the lowest search rowid of a task */
 	char	*bulk_triggers;	/* the CREATE TRIGGERs set aside */
+	char	*bulk_indexes;	/* the CREATE INDEXes set aside */
+	int64_t	 bulk_added;	/* candidates the import added */
+	int	 bulk_cand_aside; /* the candidate's indexes set aside */
+	struct ident_set *bulk_idents;	/* their identities, then */
+	int	 in_row;	/* a row's savepoint is open */
 	int64_t	 bulk_docs;	/* search rows the import added itself */
 	int64_t	 bulk_docs_row;	/* bulk_docs at the row's savepoint */
 	int64_t	 row_changes;	/* the connection's changes at it */
-	/* The candidate added last in bulk, whose logs come next. */
-	char	*bulk_last_id;
-	int64_t	 bulk_last_seq, bulk_last_doc;
+	/* The candidate added last, whose recorded rows come next (they
+	 * name it by seq), and in bulk the rowid of its last search row;
+	 * forgotten at a rollback. */
+	char	*last_id;
+	int64_t	 last_seq, bulk_last_doc;
 	/* The task store_task_env() read last in bulk, and its env. */
 	char	*bulk_env_id, *bulk_env;
 };
@@ -125,6 +132,15 @@ void	cand_id_hex(const char *task_id, const char *origin,
 	    const char *code_hash, char hex[HASH_HEX_LEN + 1]);
 char	*cand_id_at(const char *hex, int n);
 #define CAND_ID_MIN	7
+
+/*
+ * The identity key of a candidate (schema v14, docs/adr/0043): the
+ * first CAND_IDENT bytes of the digest cand_id_hex() gives as hex, into
+ * ident.  Unique per candidate (candidate.ident), in place of a unique
+ * (task, origin, code hash) of three text columns.
+ */
+#define CAND_IDENT	16
+void	cand_ident(const char *hex, unsigned char ident[CAND_IDENT]);
 
 /* --- the filter (filter.c) ------------------------------------------- */
 

@@ -1,12 +1,16 @@
-# 210: deduplication (issue 14 item 5).  A made case: a module, the same
-# module with other whitespace and comments (an exact copy once both are
-# normalised), a near copy with a renamed signal its comment gone too,
-# and an unrelated module.  dedup puts the first three in one cluster
-# (identifiers are numbered by first use before shingling, so a
-# consistent renaming costs nothing) and leaves the fourth alone; dup= filters; the sft export keeps one
-# per cluster and says how many it dropped.  Then the figure on the
-# shared RTLFixer sets (golden: this implementation's count when the
-# test was written, 64 permutations, shingles of 5, threshold 0.8).
+# 250: deduplication (issue 14 item 5, issue 25 item 6).  A made case: a
+# module, the same module with other whitespace and comments (an exact
+# copy once both are normalised), a near copy with a renamed signal its
+# comment gone too, and an unrelated module.  dedup puts the first three
+# in one cluster (identifiers are numbered by first use within each
+# shingle, so a consistent renaming costs nothing) and leaves the fourth
+# alone; dup= filters; the sft export keeps one per cluster and says how
+# many it dropped.  A repair trajectory whose final code an earlier
+# direct sample already has is the one kept, so that the export keeps
+# its failed turn and feedback.  Then the figure on the shared RTLFixer
+# sets (golden: this implementation's count, which bench/dedup-recall.sh
+# finds to be every pair at or over 0.8 by brute force and no other:
+# recall and precision 1.0; shingles of 5, threshold 0.8).
 . "$(dirname "$0")/lib.sh"
 need_data
 cat >"$T/made.jsonl" <<'ROWS'
@@ -47,13 +51,31 @@ echo "ok: export keeps one per cluster"
 "$ASSAY" --db "$DB" dedup --threshold 1.5 >/dev/null 2>&1
 expect_eq "bad threshold" $? 2
 
+# A repair trajectory over an earlier duplicate: t-d (direct, imported
+# first) and t-r (a repair of the failed t-p) end in the same code; both
+# accepted, neither verified.  The trajectory is kept, not the earliest.
+cat >"$T/traj.jsonl" <<'ROWS'
+{"task":{"id":"made/inv","env":"iverilog","spec":"an inverter"},"candidate":{"id":"t-d","origin":"m1","code":"module top_module(input in, output out);\n  assign out = ~in;\nendmodule\n"},"review":{"status":"accepted","by":"ann"}}
+{"task":"made/inv","candidate":{"id":"t-p","origin":"m2","code":"module top_module(input in, output out);\n  assign out = in;\nendmodule\n"}}
+{"task":"made/inv","candidate":{"id":"t-r","origin":"m2","kind":"repair","parent":"t-p","code":"module top_module(input in, output out);\n  // fixed: invert\n  assign out = ~in;\nendmodule\n"},"review":{"status":"accepted","by":"ann"}}
+ROWS
+"$ASSAY" --db "$T/t.db" import "$T/traj.jsonl" >/dev/null || fail "import trajectory"
+"$ASSAY" --db "$T/t.db" dedup >"$T/t.out" || fail "dedup trajectory"
+expect_eq "the trajectory kept" "$(grep '^cluster' "$T/t.out")" \
+    "cluster t-r (2): t-r kept, t-d exact"
+export_all "$T/t.db" >"$T/t.sft" 2>/dev/null || fail "export trajectory"
+grep -q '"candidate":"t-d"' "$T/t.sft" && fail "the direct copy is exported"
+grep '"candidate":"t-r"' "$T/t.sft" | grep -q '"turns":\[{[^]]*"candidate":"t-p"' ||
+    fail "no whole trajectory of t-r: $(cat "$T/t.sft")"
+echo "ok: the repair trajectory is kept over an earlier duplicate"
+
 # The shared RTLFixer sets.
 "$ASSAY" --db "$T/r.db" import "$DATA/rtlfixer/verilogeval-syntax.jsonl" \
     "$DATA/rtlfixer/verilogeval-simulate.jsonl" >/dev/null 2>&1 || fail "import rtlfixer"
 "$ASSAY" --db "$T/r.db" dedup --quiet >"$T/r.out" || fail "dedup rtlfixer"
 cat "$T/r.out"
 expect_eq "RTLFixer figure" "$(tail -n 1 "$T/r.out")" \
-    "30 clusters; 35 duplicates to drop (11 exact, 24 near)"
+    "43 clusters; 56 duplicates to drop (10 exact, 46 near)"
 "$ASSAY" --db "$T/r.db" dedup --quiet --exact-only --dry-run | tail -n 1 |
     grep -q "^11 clusters; 12 duplicates to drop (12 exact, 0 near)" ||
     fail "RTLFixer exact figure"

@@ -20,8 +20,10 @@ done >"$T/before.txt"
 grep -q "^Karnaugh [1-9]" "$T/before.txt" ||
     fail "no spec match to compare: $(cat "$T/before.txt")"
 
-# Back to v10: the table with its copy of the text and a task column, the
-# rows as the triggers of v6 numbered them, the v8 trigger of a task.
+# Back to v10: v13's candidate and recorded tables (lib.sh), then the
+# table with its copy of the text and a task column, the rows as the
+# triggers of v6 numbered them, the v8 trigger of a task.
+downgrade_v13 "$DB" || fail "downgrade to v13"
 sqlite3 "$DB" "DROP TRIGGER search_task; DROP TABLE search;
     CREATE VIRTUAL TABLE search USING fts5(body, task UNINDEXED,
       tokenize = \"unicode61 tokenchars '_'\");

@@ -38,3 +38,32 @@ need_triton() {
 	[ "${1:-}" != no-gpu ] || printf '%s\n' "$tri" | grep -q '; no GPU' ||
 		skip "a GPU is here: the GPU path runs instead (150-kernelbench.sh)"
 }
+# downgrade_v13 DB - a database of schema v14 put back as schema v13
+# made it (docs/adr/0043): the candidate's unique (task, origin, code
+# hash) instead of its identity key, recorded rows naming their
+# candidate by id, and the triggers of both tables as v13 had them.  The
+# tests of migrations start here and go further back themselves.
+downgrade_v13() {
+	sqlite3 "$1" "BEGIN;
+CREATE TEMP TABLE c_save AS SELECT seq, id, task_id, origin, origin_raw,
+  kind, lang, parent, source, code, code_hash, extra, created, run_id,
+  label_id, review_id FROM candidate;
+CREATE TEMP TABLE r_save AS SELECT r.id, c.id AS cand_id, r.verdict,
+  r.stage, r.log, r.extra FROM recorded r JOIN candidate c
+  ON c.seq = r.cand_seq;
+DROP TABLE recorded;
+DROP TABLE candidate;
+CREATE TABLE candidate (  seq        INTEGER PRIMARY KEY,  id         TEXT NOT NULL UNIQUE,  task_id    TEXT NOT NULL REFERENCES task(id),  origin     TEXT NOT NULL,  origin_raw TEXT,  kind       TEXT NOT NULL DEFAULT 'direct'             CHECK (kind IN ('direct','repair','optimization')),  lang       TEXT NOT NULL,  parent     TEXT REFERENCES candidate(id),  source     TEXT,  code       BLOB NOT NULL,  code_hash  TEXT NOT NULL,  extra      TEXT,  created    INTEGER NOT NULL DEFAULT (unixepoch()),  run_id     INTEGER REFERENCES run(id),  label_id   INTEGER REFERENCES label(id),  review_id  INTEGER REFERENCES review(id),  UNIQUE (task_id, origin, code_hash));
+CREATE TABLE recorded (  id      INTEGER PRIMARY KEY,  cand_id TEXT NOT NULL REFERENCES candidate(id),  verdict TEXT,  stage   TEXT,  log     TEXT,  extra   TEXT);
+INSERT INTO candidate SELECT * FROM c_save ORDER BY seq;
+INSERT INTO recorded SELECT * FROM r_save ORDER BY id;
+CREATE INDEX recorded_cand ON recorded(cand_id);
+CREATE INDEX candidate_task ON candidate(task_id);
+CREATE TRIGGER queue_update AFTER UPDATE OF run_id, label_id,  review_id ON candidate BEGIN  UPDATE queue SET (verdict, stage, category, subcategory, status) =  (SELECT r.verdict, r.stage, coalesce(l.category, r.category), coalesce(l.subcategory, CASE WHEN l.id IS NULL THEN r.subcategory END), coalesce(v.status, 'unreviewed') FROM candidate c LEFT JOIN run r ON r.id = c.run_id LEFT JOIN label l ON l.id = c.label_id LEFT JOIN review v ON v.id = c.review_id WHERE c.seq = new.seq) WHERE seq = new.seq;END;
+CREATE INDEX candidate_parent ON candidate(parent);
+CREATE TRIGGER search_candidate AFTER INSERT ON candidate  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN  INSERT INTO search(rowid, body) VALUES (new.seq << 16,  CAST(new.code AS TEXT)); UPDATE search_gen SET n = n + 1;END;
+CREATE TRIGGER search_recorded AFTER INSERT ON recorded  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN  INSERT INTO search(rowid, body) SELECT (SELECT coalesce(max(rowid) + 1, (c.seq) << 16) FROM search WHERE rowid BETWEEN (c.seq) << 16 AND ((c.seq) << 16) + 65535),  new.log FROM candidate c WHERE c.id = new.cand_id  AND new.log IS NOT NULL; UPDATE search_gen SET n = n + 1;END;
+CREATE TRIGGER queue_insert AFTER INSERT ON candidate  WHEN NOT EXISTS (SELECT 1 FROM bulk) BEGIN  INSERT INTO queue SELECT c.seq, c.id, c.task_id, c.origin, c.kind, c.lang, r.verdict, r.stage, coalesce(l.category, r.category), coalesce(l.subcategory, CASE WHEN l.id IS NULL THEN r.subcategory END), coalesce(v.status, 'unreviewed') FROM candidate c LEFT JOIN run r ON r.id = c.run_id LEFT JOIN label l ON l.id = c.label_id LEFT JOIN review v ON v.id = c.review_id WHERE c.seq = new.seq;END;
+PRAGMA user_version = 13;
+COMMIT;"
+}

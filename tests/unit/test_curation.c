@@ -1,7 +1,8 @@
 /*
  * test_curation.c - unit tests for the training-data curation pieces of
  * issue 14: splits (parsing, stability, shares), dedup (normalising,
- * MinHash, the LSH layout), contamination is end to end (e2e 220), and
+ * shingles, MinHash, the LSH layout; issue 25 item 6), contamination is
+ * end to end (e2e 220), and
  * the SPDX ids of licence texts.
  */
 #include <setjmp.h>
@@ -101,6 +102,85 @@ test_dedup_normalise(void **state)
 	free(na);
 }
 
+/* The shingle set of code in lang (dedup_normalise's ids form). */
+static void
+shingles_of(const char *lang, const char *code, uint32_t **set, size_t *n)
+{
+	char *norm, *ids;
+	size_t len, idslen;
+	struct err err;
+
+	assert_int_equal(dedup_normalise(lang, code, strlen(code), &norm, &len,
+	    &ids, &idslen, &err), 0);
+	dedup_shingles(ids, idslen, set, n);
+	free(norm);
+	free(ids);
+}
+
+/*
+ * Issue 25 item 6: with the identifiers numbered by first use over the
+ * whole file, one new signal near the top renumbered every name after
+ * it, and a one-line edit took the similarity from 0.83 to 0.55.  Each
+ * shingle numbers its own names now: the edit changes the few shingles
+ * it falls in, and a consistent renaming still changes none.
+ */
+#define SH_HEAD \
+	"module top_module(input clk, input reset, input [3:0] d,\n" \
+	"    output reg [3:0] q, output reg [3:0] r);\n"
+#define SH_BODY \
+	"  always @(posedge clk) begin\n" \
+	"    if (reset) begin q <= 4'd0; r <= 4'd0; end\n" \
+	"    else begin q <= d; r <= q + d; end\n" \
+	"  end\n" \
+	"  assign_sum: assert property (@(posedge clk) r == r);\n" \
+	"endmodule\n"
+
+static void
+test_dedup_shingles(void **state)
+{
+	const char *a = SH_HEAD SH_BODY;
+	/* one new signal declared near the top, used nowhere else */
+	const char *b = SH_HEAD "  wire unused_tmp;\n" SH_BODY;
+	/* every name changed consistently */
+	const char *c =
+	    "module top_module(input ck, input rst, input [3:0] data,\n"
+	    "    output reg [3:0] qq, output reg [3:0] acc);\n"
+	    "  always @(posedge ck) begin\n"
+	    "    if (rst) begin qq <= 4'd0; acc <= 4'd0; end\n"
+	    "    else begin qq <= data; acc <= qq + data; end\n"
+	    "  end\n"
+	    "  assign_sum: assert property (@(posedge ck) acc == acc);\n"
+	    "endmodule\n";
+	uint32_t *sa, *sb, *sc, *e;
+	size_t na, nb, nc, ne;
+	double j;
+
+	(void)state;
+	shingles_of("verilog", a, &sa, &na);
+	shingles_of("verilog", b, &sb, &nb);
+	shingles_of("verilog", c, &sc, &nc);
+	assert_true(na > 40);
+	for (size_t i = 1; i < na; i++)
+		assert_true(sa[i - 1] < sa[i]);	/* ascending, distinct */
+	/* the inserted line touches at most the shingles around it */
+	j = dedup_jaccard(sa, na, sb, nb);
+	if (j < 0.85)
+		fail_msg("one declared signal: J %.3f, want >= 0.85", j);
+	assert_true(dedup_jaccard(sa, na, sc, nc) == 1.0);
+	/* fewer tokens than a shingle make one; none make none */
+	dedup_shingles("a b", 3, &e, &ne);
+	assert_int_equal(ne, 1);
+	free(e);
+	dedup_shingles("", 0, &e, &ne);
+	assert_int_equal(ne, 0);
+	assert_null(e);
+	assert_true(dedup_jaccard(NULL, 0, NULL, 0) == 1.0);
+	assert_true(dedup_jaccard(sa, na, NULL, 0) == 0.0);
+	free(sa);
+	free(sb);
+	free(sc);
+}
+
 static void
 test_dedup_minhash(void **state)
 {
@@ -108,25 +188,57 @@ test_dedup_minhash(void **state)
 	    " endmodule";
 	const char *c = "module n ( input [ 7 : 0 ] x , output [ 7 : 0 ] y )"
 	    " ; always @ ( * ) y = x + 1 ; endmodule";
-	uint32_t sa[DEDUP_PERM], sb[DEDUP_PERM], sc[DEDUP_PERM];
+	uint32_t sa[DEDUP_PERM], sb[DEDUP_PERM], sc[DEDUP_PERM], *xa, *xc;
+	size_t na, nc, same = 0;
+
+	(void)state;
+	dedup_shingles(a, strlen(a), &xa, &na);
+	dedup_shingles(c, strlen(c), &xc, &nc);
+	dedup_minhash(xa, na, sa);
+	dedup_minhash(xa, na, sb);
+	dedup_minhash(xc, nc, sc);
+	assert_memory_equal(sa, sb, sizeof sa);
+	for (size_t i = 0; i < DEDUP_PERM; i++)
+		same += sa[i] == sc[i];
+	/* unrelated: few equal values (the estimate of J, here 0) */
+	assert_true(same < DEDUP_PERM / 4);
+	assert_true(dedup_jaccard(xa, na, xc, nc) < 0.1);
+	free(xa);
+	free(xc);
+}
+
+/* 1 - (1 - t^r)^b: the chance that a pair at J = t shares a band */
+static double
+p_band(double t, size_t b, size_t r)
+{
+	double tr = 1, miss = 1;
+
+	for (size_t i = 0; i < r; i++)
+		tr *= t;
+	for (size_t i = 0; i < b; i++)
+		miss *= 1 - tr;
+	return 1 - miss;
+}
+
+/* The layout: the most rows a band can have while a pair at the
+ * threshold is still a candidate with chance DEDUP_LSH_RECALL. */
+static void
+test_dedup_lsh_params(void **state)
+{
+	static const double ts[] = { 0.5, 0.7, 0.8, 0.85, 0.9, 0.95 };
 	size_t bands, rows;
 
 	(void)state;
-	dedup_minhash(a, strlen(a), sa);
-	dedup_minhash(a, strlen(a), sb);
-	dedup_minhash(c, strlen(c), sc);
-	assert_true(dedup_similarity(sa, sb) == 1.0);
-	assert_true(dedup_similarity(sa, sc) < 0.3);
-	/* fewer tokens than a shingle still give a signature */
-	dedup_minhash("a b", 3, sb);
-	assert_true(sb[0] != UINT32_MAX);
-	/* the band layout (this implementation's choice at 64 values) */
 	dedup_lsh_params(0.8, &bands, &rows);
-	assert_int_equal(bands, 5);
-	assert_int_equal(rows, 11);
-	assert_true(bands * rows <= DEDUP_PERM);
-	dedup_lsh_params(0.5, &bands, &rows);
-	assert_true(bands > 5);	/* a lower threshold: more, shorter bands */
+	assert_int_equal(bands, 16);
+	assert_int_equal(rows, 4);
+	for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+		dedup_lsh_params(ts[i], &bands, &rows);
+		assert_true(bands * rows <= DEDUP_PERM);
+		assert_true(p_band(ts[i], bands, rows) >= DEDUP_LSH_RECALL);
+		assert_true(p_band(ts[i], DEDUP_PERM / (rows + 1), rows + 1) <
+		    DEDUP_LSH_RECALL);
+	}
 }
 
 static void
@@ -161,7 +273,9 @@ main(void)
 		cmocka_unit_test(test_split_parse),
 		cmocka_unit_test(test_split_of),
 		cmocka_unit_test(test_dedup_normalise),
+		cmocka_unit_test(test_dedup_shingles),
 		cmocka_unit_test(test_dedup_minhash),
+		cmocka_unit_test(test_dedup_lsh_params),
 		cmocka_unit_test(test_license_spdx),
 	};
 

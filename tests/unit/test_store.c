@@ -3,9 +3,10 @@
  * schema version, WAL mode, task and candidate identity, short ids and
  * their prefixes, decisions and undo/redo through the journal, the queue
  * filter and paging, and runs.  Each test works on its own database in a
- * mkdtemp directory and removes it at the end.  SQLite is reached only
+ * mkdtemp directory and removes it at the end.  SQLite is reached
  * through store.h; what SQLite writes is checked on the filesystem (the
- * database header, the -wal file).
+ * database header, the -wal file) and, for the schema a large import
+ * must leave as it found it, by a connection of its own (sql_int).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "base/buf.h"
 #include "base/err.h"
@@ -476,6 +478,107 @@ test_store_candidate_identity_and_short_id(void **state)
 	free(b);
 	free(c);
 	free(d);
+}
+
+/* The one integer sql gives on a connection of its own to path. */
+static int
+sql_int(const char *path, const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *s;
+	int v = -1;
+
+	assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+	return v;
+}
+
+/*
+ * An import that adds more candidates than the table had (and at least
+ * 4096) sets the unique identity index and the task indexes aside and
+ * builds them again at the publish (docs/adr/0043): a duplicate after
+ * that point is still found (in memory), an explicit id already taken
+ * is still refused, a row rolled back to its savepoint leaves no
+ * identity behind, and once committed the indexes are all there and the
+ * database is sound.
+ */
+static void
+test_store_import_large_sets_indexes_aside(void **state)
+{
+	struct fx *f = *state;
+	struct candidate c;
+	struct err err;
+	char code[64], *first, *again;
+	int ins = -1;
+
+	put_task(f->st, "local/big");
+	/* 100 candidates before: the import adds far more */
+	assert_int_equal(store_begin(f->st, &err), 0);
+	for (int i = 0; i < 100; i++) {
+		snprintf(code, sizeof code, "module before%d; endmodule\n", i);
+		free(add_cand(f->st, "local/big", "m", code, &ins));
+	}
+	assert_int_equal(store_commit(f->st, &err), 0);
+	first = add_cand(f->st, "local/big", "m", "module before0; endmodule\n",
+	    &ins);
+	assert_int_equal(ins, 0);
+	assert_int_equal(store_import_begin(f->st, &err), 0);
+	for (int i = 0; i < 5000; i++) {
+		snprintf(code, sizeof code, "module big%d; endmodule\n", i);
+		free(add_cand(f->st, "local/big", "m", code, &ins));
+		assert_int_equal(ins, 1);
+	}
+	/* past the switch: an old and a new identity are found */
+	again = add_cand(f->st, "local/big", "m", "module before0; endmodule\n",
+	    &ins);
+	assert_int_equal(ins, 0);
+	assert_string_equal(again, first);
+	free(again);
+	free(add_cand(f->st, "local/big", "m", "module big4999; endmodule\n",
+	    &ins));
+	assert_int_equal(ins, 0);
+	/* an explicit id that is taken, for a new identity */
+	make_cand(&c, "local/big", "m", "module taken; endmodule\n");
+	c.id = xstrdup(first);
+	assert_int_equal(store_candidate_add(f->st, &c, &ins, &err), -1);
+	assert_non_null(strstr(err.msg, "already taken"));
+	candidate_release(&c);
+	/* a row rolled back: its identity is new again afterwards */
+	assert_int_equal(store_savepoint(f->st, &err), 0);
+	free(add_cand(f->st, "local/big", "m", "module gone; endmodule\n",
+	    &ins));
+	assert_int_equal(ins, 1);
+	store_savepoint_end(f->st, 0);
+	assert_int_equal(store_savepoint(f->st, &err), 0);
+	free(add_cand(f->st, "local/big", "m", "module other; endmodule\n",
+	    &ins));
+	store_savepoint_end(f->st, 1);
+	free(add_cand(f->st, "local/big", "m", "module gone; endmodule\n",
+	    &ins));
+	assert_int_equal(ins, 1);
+	assert_int_equal(store_import_publish(f->st, &err), 0);
+	assert_int_equal(store_commit(f->st, &err), 0);
+	assert_int_equal(count(f->st, NULL), 5102);
+	assert_int_equal(count(f->st, "task=local/big"), 5102);
+	assert_int_equal(sql_int(f->db, "SELECT count(*) FROM sqlite_schema"
+	    " WHERE name IN ('candidate_ident', 'candidate_task',"
+	    " 'candidate_parent', 'queue_task', 'queue_origin',"
+	    " 'queue_task_stats', 'queue_origin_stats', 'queue_verdict')"), 8);
+	assert_int_equal(sql_int(f->db, "SELECT count(DISTINCT ident) FROM"
+	    " candidate"), 5102);
+	assert_int_equal(sql_int(f->db, "SELECT count(*) FROM pragma_integrity_check"
+	    " WHERE integrity_check = 'ok'"), 1);
+	/* the identity index is back: a duplicate is found by it */
+	again = add_cand(f->st, "local/big", "m", "module big17; endmodule\n",
+	    &ins);
+	assert_int_equal(ins, 0);
+	free(again);
+	free(first);
 }
 
 static void
@@ -1560,6 +1663,7 @@ main(void)
 		FX_TEST(test_store_not_a_database_is_error_naming_it),
 		FX_TEST(test_store_task_inserted_once),
 		FX_TEST(test_store_candidate_identity_and_short_id),
+		FX_TEST(test_store_import_large_sets_indexes_aside),
 		FX_TEST(test_store_candidate_needs_existing_task),
 		FX_TEST(test_store_candidate_resolve_prefix),
 		FX_TEST(test_store_recorded_kept_verbatim),
