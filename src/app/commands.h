@@ -16,7 +16,7 @@
 #define ASSAY_COMMANDS_H
 
 #include "app/command.h"
-#include "app/decide.h"
+#include "decide/decide.h"
 
 #define APP_COMMANDS(X) \
 	X(label) \

@@ -32,7 +32,7 @@
 #include "app/command.h"
 #include "app/commands.h"
 #include "app/config.h"
-#include "app/decide.h"
+#include "decide/decide.h"
 #include "exchange/dataset.h"
 #include "lang/syntax.h"
 #include "verify/smoke.h"

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "app/config.h"
-#include "app/decide.h"
+#include "decide/decide.h"
 #include "app/history.h"
 #include "app/keymap.h"
 #include "base/buf.h"

@@ -18,7 +18,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "app/decide.h"
+#include "decide/decide.h"
 #include "base/err.h"
 #include "base/hash.h"
 #include "model/sample.h"
