@@ -534,15 +534,14 @@ keymap_parse_line(struct keymap *km, const char *line, struct err *err)
 			goto out;
 		}
 		if (km->commands != NULL) {
-			/* refused now, not when the key is pressed */
+			/* refused now, not when the key is pressed: an
+			 * unknown command, or one a key may not run */
 			const char *c = w[i + 1] + (w[i + 1][0] == ':');
-			enum action na;
 			struct err e2;
 
-			if (cmd_find(km->commands, c) == NULL &&
-			    keymap_action_parse(c, &na, &e2) < 0) {
-				err_set(err, "bind %s: unknown command '%s'",
-				    w[i], c);
+			if (cmd_lookup(km->commands, c, CMD_KEY, &e2) ==
+			    NULL) {
+				err_set(err, "bind %s: %s", w[i], e2.msg);
 				buf_release(&l);
 				goto out;
 			}

@@ -521,13 +521,14 @@ ui_accept(struct wb *wb)
 	    "none (never run)");
 }
 
-static void ui_command_run(struct wb *wb, const char *line, int confirmed);
+static void ui_command_run(struct wb *wb, const char *line, unsigned where,
+    int confirmed);
 
 /* u and C-r: the :undo and :redo command lines. */
 static void
 ui_undo(struct wb *wb, int redo)
 {
-	ui_command_run(wb, redo ? "redo" : "undo", 0);
+	ui_command_run(wb, redo ? "redo" : "undo", CMD_KEY, 0);
 }
 
 static void
@@ -648,61 +649,20 @@ ui_mouse_set(struct wb *wb)
 }
 
 /*
- * :set NAME VALUE, or NAME VALUE for theme, mouse and advance; without
- * a value it says the value, without a name all of them.
+ * A setting a command changed (cmd_set.c: ctx->setting): a theme is
+ * loaded, the mouse switched; the command said the new value already.
  */
 static void
-ui_set(struct wb *wb, const char *cmd, const char *arg)
+ui_setting_apply(struct wb *wb, const char *name)
 {
-	char name[32], value[256], now[256];
-	struct err err;
-	size_t n;
-
-	if (strcmp(cmd, "set") == 0) {
-		n = strcspn(arg, " ");
-		snprintf(name, sizeof name, "%.*s", (int)(n < 31 ? n : 31),
-		    arg);
-		arg += n;
-		while (*arg == ' ')
-			arg++;
-	} else {
-		snprintf(name, sizeof name, "%.31s", cmd);
-	}
-	snprintf(value, sizeof value, "%s", arg);
-	if (*name == '\0') {
-		char t[128], m[8], a[8];
-
-		config_get(&wb->cfg, "theme", t, sizeof t);
-		config_get(&wb->cfg, "mouse", m, sizeof m);
-		config_get(&wb->cfg, "advance", a, sizeof a);
-		wb_msg(wb, 0, "theme %s \xc2\xb7 mouse %s \xc2\xb7 advance "
-		    "%s%s", t, m, a, ui_colors() ? "" : " (no colours: mono)");
+	if (name == NULL)
 		return;
-	}
-	if (*value == '\0') {
-		config_get(&wb->cfg, name, now, sizeof now);
-		if (*now == '\0')
-			wb_msg(wb, 1, "unknown setting '%s' (theme, mouse, "
-			    "advance)", name);
-		else
-			wb_msg(wb, 0, "%s %s", name, now);
-		return;
-	}
-	if (config_set(&wb->cfg, name, value, &err) < 0) {
-		wb_msg(wb, 1, "set: %s", err.msg);
-		return;
-	}
-	if (strcmp(name, "theme") == 0) {
-		if (ui_theme(wb, wb->cfg.theme) < 0)
-			return;
-		wb_msg(wb, 0, "theme %s%s", wb->cfg.theme, ui_colors() ? "" :
-		    " (no colours here: the mono theme stays)");
-		return;
-	}
-	if (strcmp(name, "mouse") == 0)
+	if (strcmp(name, "theme") == 0 && ui_theme(wb, wb->cfg.theme) == 0 &&
+	    !ui_colors())
+		wb_msg(wb, 0, "theme %s (no colours here: the mono theme"
+		    " stays)", wb->cfg.theme);
+	else if (strcmp(name, "mouse") == 0)
 		ui_mouse_set(wb);
-	config_get(&wb->cfg, name, now, sizeof now);
-	wb_msg(wb, 0, "%s %s", name, now);
 }
 
 /* --- the `:` line -------------------------------------------------------- */
@@ -820,21 +780,6 @@ wbc_goto(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 }
 
 static int
-wbc_bind(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
-{
-	struct wb *wb = WB(ctx);
-	char *l = xasprintf("%s %s", ctx->entry->name, ctx->line);
-
-	(void)a;
-	if (keymap_parse_line(&wb->km, l, err) < 0)
-		wb_msg(wb, 1, "%s", err->msg);
-	else
-		wb_msg(wb, 0, "%s", l);
-	free(l);
-	return 0;
-}
-
-static int
 wbc_model(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	const char *verb = ctx->entry->name, *arg = ctx->line;
@@ -947,15 +892,6 @@ wbc_views(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 }
 
 static int
-wbc_set(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
-{
-	(void)a;
-	(void)err;
-	ui_set(WB(ctx), ctx->entry->name, ctx->line);
-	return 0;
-}
-
-static int
 wbc_quit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	(void)a;
@@ -965,66 +901,40 @@ wbc_quit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	return 0;
 }
 
-#define WBC	CMD_WORKBENCH
-#define WBT	(CMD_WORKBENCH | CMD_TEXT)
+/* The workbench's own `:` commands (a key may run them: bind 9 :views);
+ * the one table (main.c) lists them by UI_COMMANDS (ui.h). */
+#define WBC	(CMD_WORKBENCH | CMD_KEY)
+#define WBT	(CMD_WORKBENCH | CMD_KEY | CMD_TEXT)
 
-static const struct cmd_entry wbc_filter_e = { "filter", "where", NULL, 0,
+const struct cmd_entry ui_cmd_filter = { "filter", "where", NULL, 0,
     CMD_MANY, "filter [FILTER]", "Show the candidates FILTER matches (the"
     " language of list --where); none: all.", WBT, wbc_filter };
-static const struct cmd_entry wbc_grep_e = { "grep", NULL, NULL, 0,
+const struct cmd_entry ui_cmd_grep = { "grep", NULL, NULL, 0,
     CMD_MANY, "grep TEXT", "Show the candidates whose code, logs or spec"
     " hold TEXT.", WBT, wbc_grep };
-static const struct cmd_entry wbc_goto_e = { "goto", "show", NULL, 0, 1,
+const struct cmd_entry ui_cmd_goto = { "goto", "show", NULL, 0, 1,
     "goto ID", "Go to the candidate ID (or a unique prefix).", WBC,
     wbc_goto };
-static const struct cmd_entry wbc_unmark_e = { "unmark", NULL, NULL, 0, 0,
+const struct cmd_entry ui_cmd_unmark = { "unmark", NULL, NULL, 0, 0,
     "unmark", "Clear the marks.", WBC, wbc_unmark };
-static const struct cmd_entry wbc_save_e = { "save", NULL, NULL, 0,
+const struct cmd_entry ui_cmd_save = { "save", NULL, NULL, 0,
     CMD_MANY, "save NAME", "Save the filter as the view NAME.", WBT,
     wbc_save };
-static const struct cmd_entry wbc_view_e = { "view", NULL, NULL, 0,
+const struct cmd_entry ui_cmd_view = { "view", NULL, NULL, 0,
     CMD_MANY, "view NAME", "Show the saved view NAME.", WBT, wbc_view };
-static const struct cmd_entry wbc_views_e = { "views", NULL, NULL, 0, 0,
+const struct cmd_entry ui_cmd_views = { "views", NULL, NULL, 0, 0,
     "views", "List the saved views.", WBC, wbc_views };
-static const struct cmd_entry wbc_repair_e = { "repair", NULL, NULL, 0, 1,
+const struct cmd_entry ui_cmd_repair = { "repair", NULL, NULL, 0, 1,
     "repair [ROUNDS]", "Ask the model to repair the failed candidates"
     " (marked, or the view's).", WBT | CMD_TARGETS, wbc_model };
-static const struct cmd_entry wbc_generate_e = { "generate", NULL, NULL, 0,
+const struct cmd_entry ui_cmd_generate = { "generate", NULL, NULL, 0,
     1, "generate [SAMPLES]", "Ask the model for candidates of the tasks"
     " (marked, or the view's).", WBT | CMD_TARGETS, wbc_model };
-static const struct cmd_entry wbc_verify_e = { "verify", NULL, NULL, 0, 2,
+const struct cmd_entry ui_cmd_verify = { "verify", NULL, NULL, 0, 2,
     "verify [JOBS] [force]", "Verify the marked candidates, else the view,"
     " JOBS at a time, in the background.", WBC | CMD_TARGETS, wbc_verify };
-static const struct cmd_entry wbc_bind_e = { "bind", NULL, NULL, 0,
-    CMD_MANY, "bind [TABLE] KEY ACTION", "Bind KEY to ACTION.", WBT,
-    wbc_bind };
-static const struct cmd_entry wbc_unbind_e = { "unbind", NULL, NULL, 0,
-    CMD_MANY, "unbind [TABLE] KEY", "Unbind KEY.", WBT, wbc_bind };
-static const struct cmd_entry wbc_set_e = { "set", NULL, NULL, 0, CMD_MANY,
-    "set [NAME [VALUE]]", "Show or change a setting (theme, mouse,"
-    " advance).", WBT, wbc_set };
-static const struct cmd_entry wbc_theme_e = { "theme", NULL, NULL, 0,
-    CMD_MANY, "theme [NAME]", "set theme.", WBT, wbc_set };
-static const struct cmd_entry wbc_mouse_e = { "mouse", NULL, NULL, 0,
-    CMD_MANY, "mouse [on|off]", "set mouse.", WBT, wbc_set };
-static const struct cmd_entry wbc_advance_e = { "advance", NULL, NULL, 0,
-    CMD_MANY, "advance [on|off]", "set advance.", WBT, wbc_set };
-static const struct cmd_entry wbc_quit_e = { "quit", "q", NULL, 0, 0,
+const struct cmd_entry ui_cmd_quit = { "quit", "q", NULL, 0, 0,
     "quit", "Leave the workbench.", WBC, wbc_quit };
-
-/* The `:` commands, in the order Tab offers them: the workbench's own
- * and the ones both front ends run (app/commands.h). */
-#define WB_APP_ENTRY(name)	&app_cmd_##name,
-static const struct cmd_entry *const wb_cmds[] = {
-	&wbc_filter_e, &wbc_grep_e, &wbc_goto_e,
-	APP_COMMANDS(WB_APP_ENTRY)
-	&wbc_unmark_e, &wbc_save_e, &wbc_view_e, &wbc_views_e,
-	&wbc_repair_e, &wbc_generate_e, &wbc_verify_e, &wbc_bind_e,
-	&wbc_unbind_e, &wbc_set_e, &wbc_theme_e, &wbc_mouse_e,
-	&wbc_advance_e, &wbc_quit_e,
-};
-static const struct cmd_table wb_table = { wb_cmds,
-    sizeof wb_cmds / sizeof wb_cmds[0] };
 
 /* A command's output and messages go to the status line. */
 static void
@@ -1053,21 +963,85 @@ ui_cmd_ask(struct cmd_ctx *ctx, const char *question)
 	return 0;
 }
 
+/* A key action's command runs the action (ctx->action). */
+static void
+ui_ctx_action(struct cmd_ctx *ctx, int a)
+{
+	ui_action(ctx->front, (enum action)a);
+}
+
 /*
- * Run a `:` command line (a bound key's, the config file's): the entry
- * it names, with the words after it, on the workbench; a line whose
- * first word is no entry is an action name.  A command both front ends
- * share (CMD_STORE) runs on the database as the reviewer, its targets
- * the marked candidates, else the one under the cursor; confirmed says
- * the y was given to this very line.
+ * Run entry e of the one table on the workbench from where (CMD_KEY or
+ * CMD_WORKBENCH), on its parsed args (arg: the text after its name, as
+ * typed): the database and the reviewer, its targets the marked
+ * candidates, else the one under the cursor; the settings and the keys;
+ * the key actions; its output and messages on the status line.
+ * confirmed says the y was given to this very line.  Then follows what
+ * the command did: marks cleared, the view read again, a setting
+ * applied.
  */
 static void
-ui_command_run(struct wb *wb, const char *text, int confirmed)
+ui_entry_run(struct wb *wb, const struct cmd_entry *e, unsigned where,
+    struct cmd_args *args, const char *arg, int confirmed)
 {
+	struct cmd_ctx ctx = { .entry = e, .where = where, .front = wb,
+	    .line = arg, .out = ui_cmd_out, .diag = ui_cmd_diag, .arg = wb,
+	    .cfg = &wb->cfg, .km = &wb->km, .action = ui_ctx_action };
+	char *one = wb->cur.id;
+	struct err err;
+
+	err_clear(&err);
+	if (e->flags & CMD_STORE) {
+		ctx.st = wb->st;
+		ctx.by = wb->reviewer;
+		ctx.ids = wb->nmarks > 0 ? wb->marks : &one;
+		ctx.nids = wb->nmarks > 0 ? wb->nmarks : one != NULL;
+		ctx.confirmed = confirmed;
+		ctx.ask = ui_cmd_ask;
+	}
+	if (e->exec(&ctx, args, &err) != 0 && err.msg[0] != '\0')
+		wb_msg(wb, 1, "%s: %s", e->name, err.msg);
+	ui_setting_apply(wb, ctx.setting);
+	if (ctx.changed && ctx.clear_marks && wb->nmarks > 0)
+		wb_marks_clear(wb);
+	/* one candidate undone: go back to it; else the rows may leave
+	 * the view and the cursor keeps its candidate */
+	if (ctx.focus != NULL)
+		wb_changed(wb, ctx.focus);
+	else if (ctx.changed)
+		wb_view_changed(wb);
+	free(ctx.focus);
+}
+
+/* A key's action: its command of the one table (every key action is
+ * one, app_action_cmds), run from a key. */
+static void
+ui_key_action(struct wb *wb, enum action a)
+{
+	const struct cmd_entry *e = app_action_cmd(a);
+	struct cmd_args args;
+	struct err err;
+	char *argv[] = { (char *)e->name, NULL };
+
+	if (cmd_parse(e, 1, argv, &args, &err) == 0)
+		ui_entry_run(wb, e, CMD_KEY, &args, "", 0);
+	cmd_args_release(&args);
+}
+
+/*
+ * Run a command line: typed after `:` (where CMD_WORKBENCH) or bound to
+ * a key (CMD_KEY): the entry of the one table it names that runs there,
+ * with the words after it (ui_entry_run).  A command that runs
+ * elsewhere (`:export`, `:generator`) is refused with where it runs.
+ */
+static void
+ui_command_run(struct wb *wb, const char *text, unsigned where,
+    int confirmed)
+{
+	const struct cmd_table *t = wb->o->commands;
 	const struct cmd_entry *e;
 	struct cmd_args args;
 	struct err err;
-	enum action a;
 	char **argv, *arg, *line = xstrdup(text);
 	int argc;
 
@@ -1085,19 +1059,22 @@ ui_command_run(struct wb *wb, const char *text, int confirmed)
 		arg[n - 1] = '\0';
 	if (*line == '\0')
 		goto out;
-	if ((e = cmd_find(&wb_table, line)) == NULL) {
+	if (cmd_find(t, line) == NULL) {
 		struct buf names = BUF_INIT;
 
-		if (keymap_action_parse(line, &a, &err) == 0) {
-			ui_action(wb, a);
-			goto out;
-		}
-		/* the commands the table has, so the message cannot drift */
-		for (size_t i = 0; i < wb_table.n; i++)
-			buf_printf(&names, "%s, ", wb_table.v[i]->name);
+		/* the commands the table has, so the message cannot drift;
+		 * the key actions are named as "an action name" */
+		for (size_t i = 0; i < t->n && t->v[i] != NULL; i++)
+			if ((t->v[i]->flags & CMD_WORKBENCH) &&
+			    app_action_of(t->v[i]) == ACTION_NONE)
+				buf_printf(&names, "%s, ", t->v[i]->name);
 		wb_msg(wb, 1, "unknown command '%s' (%san action name; Tab"
 		    " completes)", line, buf_str(&names));
 		buf_release(&names);
+		goto out;
+	}
+	if ((e = cmd_lookup(t, line, where, &err)) == NULL) {
+		wb_msg(wb, 1, "%s", err.msg);
 		goto out;
 	}
 	{
@@ -1111,33 +1088,8 @@ ui_command_run(struct wb *wb, const char *text, int confirmed)
 		wb_msg(wb, 1, ":%s: %s (:%s)", e->name, err.msg, e->usage);
 	else if (args.help)
 		wb_msg(wb, 0, ":%s - %s", e->usage, e->help);
-	else {
-		struct cmd_ctx ctx = { .entry = e, .front = wb, .line = arg };
-		char *one = wb->cur.id;
-
-		if (e->flags & CMD_STORE) {
-			ctx.st = wb->st;
-			ctx.by = wb->reviewer;
-			ctx.ids = wb->nmarks > 0 ? wb->marks : &one;
-			ctx.nids = wb->nmarks > 0 ? wb->nmarks : one != NULL;
-			ctx.confirmed = confirmed;
-			ctx.ask = ui_cmd_ask;
-			ctx.out = ui_cmd_out;
-			ctx.diag = ui_cmd_diag;
-			ctx.arg = wb;
-		}
-		if (e->exec(&ctx, &args, &err) != 0 && err.msg[0] != '\0')
-			wb_msg(wb, 1, "%s: %s", e->name, err.msg);
-		if (ctx.changed && ctx.clear_marks && wb->nmarks > 0)
-			wb_marks_clear(wb);
-		/* one candidate undone: go back to it; else the rows may
-		 * leave the view and the cursor keeps its candidate */
-		if (ctx.focus != NULL)
-			wb_changed(wb, ctx.focus);
-		else if (ctx.changed)
-			wb_view_changed(wb);
-		free(ctx.focus);
-	}
+	else
+		ui_entry_run(wb, e, where, &args, arg, confirmed);
 	cmd_args_release(&args);
 	cmd_words_free(argv);
 out:
@@ -1154,7 +1106,7 @@ ui_prompt_key(struct wb *wb, int key)
 	if (wb->pr.kind == '/')
 		(void)wb_search_set(wb, line);
 	else
-		ui_command_run(wb, line, 0);
+		ui_command_run(wb, line, CMD_WORKBENCH, 0);
 }
 
 /* --- dispatch ------------------------------------------------------------ */
@@ -1392,7 +1344,7 @@ ui_key(struct wb *wb, int key)
 
 			wb->bulk = NULL;
 			if (line != NULL)
-				ui_command_run(wb, line, 1);
+				ui_command_run(wb, line, CMD_WORKBENCH, 1);
 			free(line);
 		}
 		else if (ask == WB_ASK_ACCEPT && (wb->cur.id == NULL ||
@@ -1431,7 +1383,7 @@ ui_key(struct wb *wb, int key)
 		return;
 	if (a == ACTION_NONE && keymap_command(&wb->km, key) != NULL) {
 		/* bind KEY COMMAND LINE: as if typed after `:` */
-		ui_command_run(wb, keymap_command(&wb->km, key), 0);
+		ui_command_run(wb, keymap_command(&wb->km, key), CMD_KEY, 0);
 		return;
 	}
 	if (a == ACTION_NONE) {
@@ -1443,7 +1395,7 @@ ui_key(struct wb *wb, int key)
 	}
 	if (a != ACTION_QUIT)	/* --dump-screen keeps the message */
 		wb->msg[0] = '\0';
-	ui_action(wb, a);
+	ui_key_action(wb, a);
 }
 
 /*
@@ -1775,8 +1727,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 	keymap_defaults(&wb.km);
 	config_init(&wb.cfg);
 	prompt_init(&wb);
-	prompt_commands(&wb_table);
-	wb.km.commands = &wb_table;
+	prompt_commands(o->commands);
+	wb.km.commands = o->commands;
 	for (int i = 0; i < WB_NPANES; i++) {
 		pane_init(&wb.lay.panes[i], ui_panes[i], &wb);
 		(void)pane_open(&wb.lay.panes[i], NULL);
