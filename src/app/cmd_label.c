@@ -14,6 +14,7 @@ static const struct cmd_opt label_opts[] = {
 	{ "sub", 0, CMD_VALUE, 's' },
 	{ "note", 0, CMD_VALUE, 'n' },
 	{ "where", 0, CMD_VALUE, CMD_KEY_WHERE },
+	{ "final", 0, CMD_FLAG, 'f' },
 	{ NULL, 0, CMD_FLAG, 0 }
 };
 
@@ -44,6 +45,13 @@ exec_label(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 			    " --sub"), 2;
 		} else if (ch == 'n')
 			act.note = val != NULL && *val != '\0' ? val : NULL;
+		else if (ch == 'f')
+			act.final = 1;
+	}
+	if (act.final && (act.sub != NULL || act.note != NULL)) {
+		free(sub);
+		return err_set(err, "a final label is no vote: it takes no"
+		    " subcategory and no note"), 2;
 	}
 	arg = xasprintf("%s%s%s", act.category, act.sub != NULL ? "/" : "",
 	    act.sub != NULL ? act.sub : "");
@@ -55,14 +63,18 @@ exec_label(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 
 const struct cmd_entry app_cmd_label = {
 	"label", NULL, label_opts, 1, CMD_MANY,
-	"label CATEGORY [SUB...] [--sub TEXT] [--note TEXT] [--where FILTER]",
+	"label CATEGORY [SUB...] [--sub TEXT] [--note TEXT] [--final]"
+	" [--where FILTER]",
 	  "Label with one of the five failure categories: compile api\n"
 	  "functional format performance, and a subcategory (SUB or --sub).\n"
 	  "The targets: ID (or a unique prefix), in the workbench the marked\n"
 	  "candidates or the one under the cursor; --where FILTER instead:\n"
 	  "every candidate FILTER matches, as one batch that one undo takes\n"
 	  "back.  A failure label on a candidate that passes is asked about\n"
-	  "in the workbench and noted on stderr on the command line.",
-	CMD_CLI | CMD_WORKBENCH | CMD_TARGETS | CMD_CONFIRM | CMD_STORE,
+	  "in the workbench and noted on stderr on the command line.\n"
+	  "--final: the final word on a disagreement (no vote; the keys 1-5\n"
+	  "give it in a disagreement=yes queue).",
+	CMD_CLI | CMD_WORKBENCH | CMD_KEY | CMD_TARGETS | CMD_CONFIRM |
+	    CMD_STORE,
 	exec_label
 };

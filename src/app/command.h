@@ -145,6 +145,8 @@ struct cmd_args {
 struct store;
 struct config;
 struct keymap;
+struct decide_act;
+struct decide_out;
 struct cmd_ctx {
 	const struct cmd_entry	*entry;
 	unsigned		 where;		/* where it runs from: CMD_CLI,
@@ -200,6 +202,18 @@ struct cmd_ctx {
 	 * there are no keys (the command line): the entry refuses.
 	 */
 	void			(*action)(struct cmd_ctx *ctx, int action);
+
+	/*
+	 * How the front end makes one decision of a CMD_STORE entry on
+	 * one target (NULL: decide_one() on st as by): the workbench's
+	 * keeps it waiting while another process holds the database's
+	 * lock.  0 made (out filled), 1 waiting (it said so itself), -1
+	 * with err.
+	 */
+	int			(*decide)(struct cmd_ctx *ctx,
+				    const struct decide_act *act,
+				    const char *id, struct decide_out *out,
+				    struct err *err);
 };
 
 /* The entry named name (or whose alias is name) in t, or NULL. */
@@ -210,8 +224,9 @@ const struct cmd_entry *cmd_find(const struct cmd_table *t, const char *name);
  * (one of CMD_CLI, CMD_WORKBENCH, CMD_KEY, CMD_CONFIG), or NULL with err
  * saying why: no such command ("unknown command 'frob'"), or one that
  * runs elsewhere ("export runs only on the command line (assay
- * export)", "zoom runs only on the : line (:zoom) and from a key").  A name may stand twice in t for two places (`assay verify`,
- * `:verify`): the first that runs there is found.
+ * export)", "zoom runs only on the : line (:zoom) and from a key").  A
+ * name may stand twice in t for two places (`assay verify`, `:verify`):
+ * the first that runs there is found.
  */
 const struct cmd_entry *cmd_lookup(const struct cmd_table *t,
 	    const char *name, unsigned where, struct err *err);

@@ -351,14 +351,6 @@ ui_dump(const char *path)
 
 /* --- decisions ----------------------------------------------------------- */
 
-/* After a decision on id: advance past it when it is still in the queue
- * (unless `advance off` keeps the selection on it). */
-static void
-ui_advance(struct wb *wb, const char *id)
-{
-	wb_advance(wb, id, wb->cfg.advance);
-}
-
 /*
  * The queue is the disagreement queue: its filter has the predicate
  * disagree=yes, so that 1-5 give the final label.
@@ -376,159 +368,24 @@ ui_disagree_queue(const struct wb *wb)
 }
 
 /*
- * A decision key's act on the candidate under the cursor (wb_decide():
- * made, or waiting for the lock, which says so itself): its id (new
- * string) with *made 1 when made now and out filled, or NULL after
- * saying why it was refused (verb names it).
+ * The decision keys (1-5, a, r, f) run the label and review commands
+ * both front ends run (app/commands.h, cmd_decide()): one warning rule
+ * (decide_warning(), asked about here), one journal, one set of
+ * messages.  A key acts on the candidate under the cursor, never the
+ * marks; its decision waits in the process while another holds the
+ * database's lock (wb_decide()); then the cursor moves on (advance).
+ * In the disagreement queue 1-5 give the final label (--final).
  */
-static char *
-ui_decide_cur(struct wb *wb, const struct decide_act *a, const char *verb,
-    int *made, struct decide_out *out)
-{
-	struct err err;
-	char *id = xstrdup(wb->cur.id);	/* the decision may reload cur */
-	int rc = wb_decide(wb, a, id, out, &err);
-
-	if (rc < 0) {
-		wb_msg(wb, 1, "%s %s: %s", verb, id, err.msg);
-		free(id);
-		return NULL;
-	}
-	*made = rc == 0;
-	return id;
-}
-
-/* 1-5 in the disagreement queue: the final label, over the votes. */
-static void
-ui_label_final(struct wb *wb, const char *category)
-{
-	struct wb_cur *c = &wb->cur;
-	struct decide_act a = { .kind = DECIDE_LABEL, .category = category,
-	    .final = 1 };
-	struct decide_out out;
-	struct buf votes = BUF_INIT;
-	char *id;
-	int rc;
-
-	if ((id = ui_decide_cur(wb, &a, "label", &rc, &out)) == NULL)
-		return;
-	for (size_t i = 0; i < c->nvotes; i++)
-		if (!c->votes[i].final)
-			buf_printf(&votes, "%s%s %s", votes.len > 0 ? ", " : "",
-			    c->votes[i].by, c->votes[i].category);
-	if (rc && out.unchanged)
-		wb_msg(wb, 0, "%s has the final label %s already: nothing "
-		    "changed", id, category);
-	else if (rc)
-		wb_msg(wb, 0, "final label %s for %s%s%s%s", category, id,
-		    votes.len > 0 ? " (" : "", buf_str(&votes),
-		    votes.len > 0 ? ")" : "");
-	buf_release(&votes);
-	ui_advance(wb, id);
-	free(id);
-}
-
-/* The latest verdict of the candidate on screen is pass. */
-static int
-ui_cur_passes(const struct wb *wb)
-{
-	const struct wb_cur *c = &wb->cur;
-
-	return c->has_run && verdict_is(c->run.verdict, VERDICT_PASS);
-}
-
-/*
- * 1-5: label the candidate on screen with category.  A failure category
- * on a candidate whose latest run passes asks first (confirmed: the y
- * was given).
- */
-static void
-ui_label(struct wb *wb, const char *category, int confirmed)
-{
-	struct wb_cur *c = &wb->cur;
-	struct decide_act a = { .kind = DECIDE_LABEL, .category = category };
-	struct decide_out out;
-	char *id;
-	int rc;
-
-	if (c->id == NULL || c->cand.id == NULL) {
-		wb_msg(wb, 1, "no candidate selected");
-		return;
-	}
-	if (!confirmed && ui_cur_passes(wb)) {
-		snprintf(wb->ask_id, sizeof wb->ask_id, "%s", c->id);
-		snprintf(wb->ask_cat, sizeof wb->ask_cat, "%s", category);
-		wb_ask(wb, WB_ASK_LABEL, "label %s %s although its latest run "
-		    "passes? y/n", c->id, category);
-		return;
-	}
-	if (ui_disagree_queue(wb) && (!wb->detached || wb->gone)) {
-		ui_label_final(wb, category);
-		return;
-	}
-	if ((id = ui_decide_cur(wb, &a, "label", &rc, &out)) == NULL)
-		return;
-	/* a pending one (not made yet) said so itself */
-	if (rc && out.unchanged)
-		wb_msg(wb, 0, "%s is labelled %s by you already: nothing "
-		    "changed", id, category);
-	else if (rc)
-		wb_msg(wb, 0, "labelled %s %s%s", id, category,
-		    out.run_id != 0 ? "" : " (no run yet)");
-	ui_advance(wb, id);
-	free(id);
-}
-
-static void
-ui_review(struct wb *wb, const char *status)
-{
-	struct decide_act a = { .kind = DECIDE_REVIEW, .status = status };
-	struct decide_out out;
-	char *id;
-	int made;
-
-	if (wb->cur.id == NULL || wb->cur.cand.id == NULL) {
-		wb_msg(wb, 1, "no candidate selected");
-		return;
-	}
-	if ((id = ui_decide_cur(wb, &a, status, &made, &out)) == NULL)
-		return;
-	if (made && out.unchanged)
-		wb_msg(wb, 0, "%s is %s by you already: nothing changed", id,
-		    status);
-	else if (made)
-		wb_msg(wb, 0, "%s %s", status, id);
-	ui_advance(wb, id);
-	free(id);
-}
-
-static void
-ui_accept(struct wb *wb)
-{
-	struct wb_cur *c = &wb->cur;
-
-	if (c->id == NULL || c->cand.id == NULL) {
-		wb_msg(wb, 1, "no candidate selected");
-		return;
-	}
-	if (c->has_run && verdict_is(c->run.verdict, VERDICT_PASS)) {
-		ui_review(wb, "accepted");
-		return;
-	}
-	snprintf(wb->ask_id, sizeof wb->ask_id, "%s", c->id);
-	wb_ask(wb, WB_ASK_ACCEPT, "accept %s although its latest verdict is "
-	    "%s? y/n", c->id, c->has_run && c->run.verdict ? c->run.verdict :
-	    "none (never run)");
-}
+static void ui_decide_key(struct wb *wb, const char *line);
 
 static void ui_command_run(struct wb *wb, const char *line, unsigned where,
-    int confirmed);
+    int confirmed, int key);
 
 /* u and C-r: the :undo and :redo command lines. */
 static void
 ui_undo(struct wb *wb, int redo)
 {
-	ui_command_run(wb, redo ? "redo" : "undo", CMD_KEY, 0);
+	ui_command_run(wb, redo ? "redo" : "undo", CMD_KEY, 0, 0);
 }
 
 static void
@@ -959,8 +816,22 @@ ui_cmd_ask(struct cmd_ctx *ctx, const char *question)
 
 	free(wb->bulk);
 	wb->bulk = xasprintf("%s %s", ctx->entry->name, ctx->line);
+	/* a decision key's question is about the candidate it was asked
+	 * on: a y after the cursor moved does nothing */
+	wb->ask_key = ctx->decide != NULL;
+	snprintf(wb->ask_id, sizeof wb->ask_id, "%s", ctx->nids > 0 ?
+	    ctx->ids[0] : "");
 	wb_ask(wb, WB_ASK_BULK, "%s? y/n", question);
 	return 0;
+}
+
+/* A decision key's decision: wb_decide(), which keeps it waiting while
+ * another process holds the database's lock. */
+static int
+ui_ctx_decide(struct cmd_ctx *ctx, const struct decide_act *act,
+    const char *id, struct decide_out *out, struct err *err)
+{
+	return wb_decide(ctx->front, act, id, out, err);
 }
 
 /* A key action's command runs the action (ctx->action). */
@@ -982,7 +853,7 @@ ui_ctx_action(struct cmd_ctx *ctx, int a)
  */
 static void
 ui_entry_run(struct wb *wb, const struct cmd_entry *e, unsigned where,
-    struct cmd_args *args, const char *arg, int confirmed)
+    struct cmd_args *args, const char *arg, int confirmed, int key)
 {
 	struct cmd_ctx ctx = { .entry = e, .where = where, .front = wb,
 	    .line = arg, .out = ui_cmd_out, .diag = ui_cmd_diag, .arg = wb,
@@ -998,6 +869,11 @@ ui_entry_run(struct wb *wb, const struct cmd_entry *e, unsigned where,
 		ctx.nids = wb->nmarks > 0 ? wb->nmarks : one != NULL;
 		ctx.confirmed = confirmed;
 		ctx.ask = ui_cmd_ask;
+		if (key) {	/* a decision key: the cursor's, waiting */
+			ctx.ids = &one;
+			ctx.nids = one != NULL;
+			ctx.decide = ui_ctx_decide;
+		}
 	}
 	if (e->exec(&ctx, args, &err) != 0 && err.msg[0] != '\0')
 		wb_msg(wb, 1, "%s: %s", e->name, err.msg);
@@ -1006,7 +882,9 @@ ui_entry_run(struct wb *wb, const struct cmd_entry *e, unsigned where,
 		wb_marks_clear(wb);
 	/* one candidate undone: go back to it; else the rows may leave
 	 * the view and the cursor keeps its candidate */
-	if (ctx.focus != NULL)
+	if (ctx.focus != NULL && key)
+		wb_advance(wb, ctx.focus, wb->cfg.advance);
+	else if (ctx.focus != NULL)
 		wb_changed(wb, ctx.focus);
 	else if (ctx.changed)
 		wb_view_changed(wb);
@@ -1024,7 +902,7 @@ ui_key_action(struct wb *wb, enum action a)
 	char *argv[] = { (char *)e->name, NULL };
 
 	if (cmd_parse(e, 1, argv, &args, &err) == 0)
-		ui_entry_run(wb, e, CMD_KEY, &args, "", 0);
+		ui_entry_run(wb, e, CMD_KEY, &args, "", 0, 0);
 	cmd_args_release(&args);
 }
 
@@ -1036,7 +914,7 @@ ui_key_action(struct wb *wb, enum action a)
  */
 static void
 ui_command_run(struct wb *wb, const char *text, unsigned where,
-    int confirmed)
+    int confirmed, int key)
 {
 	const struct cmd_table *t = wb->o->commands;
 	const struct cmd_entry *e;
@@ -1089,10 +967,28 @@ ui_command_run(struct wb *wb, const char *text, unsigned where,
 	else if (args.help)
 		wb_msg(wb, 0, ":%s - %s", e->usage, e->help);
 	else
-		ui_entry_run(wb, e, where, &args, arg, confirmed);
+		ui_entry_run(wb, e, where, &args, arg, confirmed, key);
 	cmd_args_release(&args);
 	cmd_words_free(argv);
 out:
+	free(line);
+}
+
+static void
+ui_decide_key(struct wb *wb, const char *verb_args)
+{
+	int final;
+	char *line;
+
+	if (wb->cur.id == NULL || wb->cur.cand.id == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return;
+	}
+	/* the final word, on a row of the disagreement queue */
+	final = strncmp(verb_args, "label ", 6) == 0 &&
+	    ui_disagree_queue(wb) && (!wb->detached || wb->gone);
+	line = xasprintf("%s%s", verb_args, final ? " --final" : "");
+	ui_command_run(wb, line, CMD_KEY, 0, 1);
 	free(line);
 }
 
@@ -1106,7 +1002,7 @@ ui_prompt_key(struct wb *wb, int key)
 	if (wb->pr.kind == '/')
 		(void)wb_search_set(wb, line);
 	else
-		ui_command_run(wb, line, CMD_WORKBENCH, 0);
+		ui_command_run(wb, line, CMD_WORKBENCH, 0, 0);
 }
 
 /* --- dispatch ------------------------------------------------------------ */
@@ -1251,16 +1147,18 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_KEYBOARD:
 		term_pane_keyboard(wb, 1);
 		break;
-	case ACTION_LABEL_COMPILE:	ui_label(wb, "compile", 0); break;
-	case ACTION_LABEL_API:		ui_label(wb, "api", 0); break;
-	case ACTION_LABEL_FUNCTIONAL:	ui_label(wb, "functional", 0); break;
-	case ACTION_LABEL_FORMAT:	ui_label(wb, "format", 0); break;
-	case ACTION_LABEL_PERFORMANCE:
-		ui_label(wb, "performance", 0);
+	case ACTION_LABEL_COMPILE:	ui_decide_key(wb, "label compile"); break;
+	case ACTION_LABEL_API:		ui_decide_key(wb, "label api"); break;
+	case ACTION_LABEL_FUNCTIONAL:
+		ui_decide_key(wb, "label functional");
 		break;
-	case ACTION_ACCEPT:		ui_accept(wb); break;
-	case ACTION_REJECT:		ui_review(wb, "rejected"); break;
-	case ACTION_FLAG:		ui_review(wb, "flagged"); break;
+	case ACTION_LABEL_FORMAT:	ui_decide_key(wb, "label format"); break;
+	case ACTION_LABEL_PERFORMANCE:
+		ui_decide_key(wb, "label performance");
+		break;
+	case ACTION_ACCEPT:		ui_decide_key(wb, "review accept"); break;
+	case ACTION_REJECT:		ui_decide_key(wb, "review reject"); break;
+	case ACTION_FLAG:		ui_decide_key(wb, "review flag"); break;
 	case ACTION_MARK:		ui_mark(wb); break;
 	case ACTION_NOTE:
 		prompt_open(wb, ':', "note ");
@@ -1333,8 +1231,7 @@ ui_key(struct wb *wb, int key)
 		wb->msg[0] = '\0';
 		if (key != 'y' && key != 'Y') {
 			wb_msg(wb, 0, ask == WB_ASK_QUIT ? "not quitting" :
-			    ask == WB_ASK_ACCEPT ? "not accepted" :
-			    ask == WB_ASK_LABEL ? "not labelled" : "cancelled");
+			    "cancelled");
 			free(wb->bulk);
 			wb->bulk = NULL;
 			return;
@@ -1343,22 +1240,16 @@ ui_key(struct wb *wb, int key)
 			char *line = wb->bulk;
 
 			wb->bulk = NULL;
-			if (line != NULL)
-				ui_command_run(wb, line, CMD_WORKBENCH, 1);
+			if (line != NULL && wb->ask_key && (wb->cur.id == NULL ||
+			    strcmp(wb->cur.id, wb->ask_id) != 0))
+				wb_msg(wb, 1, "not done: the candidate under the "
+				    "cursor changed (%.8s asked about)",
+				    wb->ask_id);
+			else if (line != NULL)
+				ui_command_run(wb, line, wb->ask_key ? CMD_KEY :
+				    CMD_WORKBENCH, 1, wb->ask_key);
 			free(line);
 		}
-		else if (ask == WB_ASK_ACCEPT && (wb->cur.id == NULL ||
-		    strcmp(wb->cur.id, wb->ask_id) != 0))
-			wb_msg(wb, 1, "not accepted: the candidate under the "
-			    "cursor changed (%.8s asked about)", wb->ask_id);
-		else if (ask == WB_ASK_ACCEPT)
-			ui_review(wb, "accepted");
-		else if (ask == WB_ASK_LABEL && (wb->cur.id == NULL ||
-		    strcmp(wb->cur.id, wb->ask_id) != 0))
-			wb_msg(wb, 1, "not labelled: the candidate under the "
-			    "cursor changed (%.8s asked about)", wb->ask_id);
-		else if (ask == WB_ASK_LABEL)
-			ui_label(wb, wb->ask_cat, 1);
 		else if (ask == WB_ASK_QUIT)
 			wb->quit = 1;
 		return;
@@ -1383,7 +1274,8 @@ ui_key(struct wb *wb, int key)
 		return;
 	if (a == ACTION_NONE && keymap_command(&wb->km, key) != NULL) {
 		/* bind KEY COMMAND LINE: as if typed after `:` */
-		ui_command_run(wb, keymap_command(&wb->km, key), CMD_KEY, 0);
+		ui_command_run(wb, keymap_command(&wb->km, key), CMD_KEY, 0,
+		    0);
 		return;
 	}
 	if (a == ACTION_NONE) {

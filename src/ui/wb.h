@@ -43,8 +43,7 @@ struct pending;
 enum wb_auto_zoom { WB_AZ_NONE, WB_AZ_RUN, WB_AZ_HOLD };
 
 /* A y/n question in the status bar and what a "y" does. */
-enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT, WB_ASK_BULK,
-    WB_ASK_LABEL };
+enum wb_ask { WB_ASK_NONE, WB_ASK_QUIT, WB_ASK_BULK };
 
 /*
  * The `:` and `/` lines (prompt.c, which alone changes it): whether one
@@ -185,9 +184,10 @@ struct wb {
 	 * so that no message written meanwhile hides it. */
 	enum wb_ask		 ask;
 	char			 question[512];
-	char			 ask_id[80];	/* what WB_ASK_ACCEPT, _LABEL
-						   ask of */
-	char			 ask_cat[32];	/* the WB_ASK_LABEL category */
+	char			 ask_id[80];	/* the candidate a decision
+						   key's question is about */
+	int			 ask_key;	/* bulk is a decision key's
+						   line (ui.c) */
 	struct wb_prompt	 pr;		/* prompt.c's */
 	struct wb_search	 find;		/* wb_search_*'s */
 
