@@ -45,9 +45,8 @@ exec_label(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 			    " --sub"), 2;
 		} else if (ch == 'n')
 			act.note = val != NULL && *val != '\0' ? val : NULL;
-		else if (ch == 'f')
-			act.final = 1;
 	}
+	act.final = cmd_has(a, 'f', NULL);
 	if (act.final && (act.sub != NULL || act.note != NULL)) {
 		free(sub);
 		return err_set(err, "a final label is no vote: it takes no"
@@ -63,8 +62,7 @@ exec_label(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 
 const struct cmd_entry app_cmd_label = {
 	"label", NULL, label_opts, 1, CMD_MANY,
-	"label CATEGORY [SUB...] [--sub TEXT] [--note TEXT] [--final]"
-	" [--where FILTER]",
+	"label CATEGORY [SUB...] [--sub TEXT] [--note TEXT] [--where FILTER]",
 	  "Label with one of the five failure categories: compile api\n"
 	  "functional format performance, and a subcategory (SUB or --sub).\n"
 	  "The targets: ID (or a unique prefix), in the workbench the marked\n"
@@ -72,8 +70,8 @@ const struct cmd_entry app_cmd_label = {
 	  "every candidate FILTER matches, as one batch that one undo takes\n"
 	  "back.  A failure label on a candidate that passes is asked about\n"
 	  "in the workbench and noted on stderr on the command line.\n"
-	  "--final: the final word on a disagreement (no vote; the keys 1-5\n"
-	  "give it in a disagreement=yes queue).",
+	  "With --final (and no SUB, --sub or --note): the final word on a\n"
+	  "disagreement, no vote; the keys 1-5 give it in a disagree=yes queue.",
 	CMD_CLI | CMD_WORKBENCH | CMD_KEY | CMD_TARGETS | CMD_CONFIRM |
 	    CMD_STORE,
 	exec_label
