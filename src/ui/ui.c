@@ -33,7 +33,6 @@
 #include "app/commands.h"
 #include "app/config.h"
 #include "decide/decide.h"
-#include "exchange/dataset.h"
 #include "lang/syntax.h"
 #include "verify/smoke.h"
 #include "ui/panes/term.h"
@@ -386,30 +385,6 @@ static void
 ui_undo(struct wb *wb, int redo)
 {
 	ui_command_run(wb, redo ? "redo" : "undo", CMD_KEY, 0, 0);
-}
-
-static void
-ui_commit(struct wb *wb)
-{
-	const char *repo = wb->o->repo_dir ? wb->o->repo_dir : "dataset";
-	struct dataset_result res;
-	struct err err;
-
-	memset(&res, 0, sizeof res);
-	wb_msg(wb, 0, "committing to %s ...", repo);
-	if (dataset_commit(wb->st, repo, NULL, wb->reviewer, &res, &err) < 0) {
-		wb_msg(wb, 1, "commit: %s", err.msg);
-		return;
-	}
-	if (!res.committed)
-		wb_msg(wb, 0, "nothing new to commit (%zu samples in %s)",
-		    res.samples, repo);
-	else
-		wb_msg(wb, 0, "committed %zu sample%s (%.7s): %zu added, %zu "
-		    "changed, %zu removed; %zu in %s", res.added +
-		    res.modified + res.removed, res.added + res.modified +
-		    res.removed == 1 ? "" : "s", res.oid, res.added,
-		    res.modified, res.removed, res.samples, repo);
 }
 
 /* --- marks and bulk decisions (:label :review :note) -------------------- */
@@ -1126,6 +1101,8 @@ ui_action(struct wb *wb, enum action a)
 			mrun_cancel(wb);
 		else if (batch_running(wb))
 			batch_cancel(wb);
+		else if (commit_running(wb))
+			commit_cancel(wb);
 		else
 			term_pane_cancel(wb);	/* says none runs */
 		break;
@@ -1165,7 +1142,7 @@ ui_action(struct wb *wb, enum action a)
 		break;
 	case ACTION_UNDO:		ui_undo(wb, 0); break;
 	case ACTION_REDO:		ui_undo(wb, 1); break;
-	case ACTION_COMMIT:		ui_commit(wb); break;
+	case ACTION_COMMIT:		commit_start(wb); break;
 	case ACTION_PROMPT:
 	case ACTION_SEARCH:
 		prompt_open(wb, a == ACTION_SEARCH ? '/' : ':', NULL);
@@ -1569,6 +1546,8 @@ static const struct ui_service {
 	{ "model run", mrun_running, mrun_pollfds, mrun_timeout, mrun_step },
 	{ "pending decisions", pending_running, pending_pollfds,
 	    pending_wait, pending_step },
+	{ "commit", commit_running, commit_pollfds, commit_timeout,
+	    commit_step },
 };
 #define UI_NSERVICES	(sizeof ui_services / sizeof ui_services[0])
 
@@ -1748,6 +1727,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	mrun_stop(&wb);		/* an answer on its way is left to it */
 	term_pane_stop(&wb);
 	batch_stop(&wb);	/* what it stored stays */
+	commit_stop(&wb);	/* git's files are never left half written */
 	pending_release(&wb);	/* the question said they are dropped */
 	wb_pollset_release(&ps);
 	ui_panes_free(&wb);

@@ -32,6 +32,7 @@
 #include "verify/verify.h"
 
 struct batch;
+struct dsvc;
 struct mrun;
 struct pending;
 
@@ -191,6 +192,8 @@ struct wb {
 	struct wb_prompt	 pr;		/* prompt.c's */
 	struct wb_search	 find;		/* wb_search_*'s */
 
+	struct dsvc		*commit;	/* c (commit.c); owned, NULL:
+						   none runs */
 	struct batch		*batch;		/* :verify (batch.c); owned,
 						   NULL: never started */
 	struct mrun		*mrun;		/* R, :repair, :generate
@@ -397,6 +400,23 @@ void	batch_io(struct wb *wb);
  * ends it at once and frees its state (quitting). */
 void	batch_cancel(struct wb *wb);
 void	batch_stop(struct wb *wb);
+
+/* --- commit.c: c in the background ------------------------------------ */
+
+/*
+ * c: commit the accepted candidates to the dataset repository (--repo)
+ * through the commit service (exchange/dataset_svc.h): the store is
+ * read now, git writes on the service's thread, the status line says
+ * what was committed when it ends.  As a service of the frame loop;
+ * x cancels it before git writes; commit_stop waits for git (quitting).
+ */
+void	commit_start(struct wb *wb);
+int	commit_running(const struct wb *wb);
+void	commit_pollfds(struct wb *wb, struct wb_pollset *ps);
+int	commit_timeout(const struct wb *wb);
+void	commit_step(struct wb *wb);
+void	commit_cancel(struct wb *wb);
+void	commit_stop(struct wb *wb);
 
 /* --- model_run.c: R, :repair, :generate -------------------------------- */
 
