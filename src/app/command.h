@@ -7,7 +7,10 @@
  * argument is the same usage error (exit status 2) for every command;
  * `assay help` and `assay help CMD` are written from the entries.
  *
- * The CLI's table is src/cli/cli.c (entries in src/cli/cmd_*.c).  A
+ * There is one table (src/main.c, ADR 0047): the headless commands
+ * (src/cli/cmd_*.c), the workbench's own (src/ui/ui.c), the ones both
+ * run and the config file's (src/app/cmd_*.c) and every key action
+ * (src/app/cmd_action.c), each entry flagged with where it runs.  A
  * command defined in src/app/ prints only through its ctx (cmd_printf),
  * never to stdout, and knows no curses, so that the workbench's `:`
  * line can run the same entry.  Knows no front end: what one needs

@@ -3,10 +3,9 @@
  * on the command line is `:label ...` in the workbench (on the marked
  * candidates, else the one under the cursor) and a key bound to
  * "label compile".  Each is one entry (app/command.h) in its own file,
- * src/app/cmd_NAME.c, defining app_cmd_NAME; the CLI's table
- * (src/cli/cli.c) and the workbench's (src/ui/ui.c) both take every
- * entry of APP_COMMANDS.  Adding a command to both front ends is one
- * file and one line here.
+ * src/app/cmd_NAME.c, defining app_cmd_NAME; the one table (src/main.c)
+ * takes every entry of APP_COMMANDS.  Adding a command to both front
+ * ends is one file and one line here.
  *
  * They print only through their ctx and take the database, the
  * reviewer and the default targets from it; asking first is the front
