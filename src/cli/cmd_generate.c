@@ -85,7 +85,7 @@ cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		goto out;
 	}
 	by = config_reviewer(g->reviewer);
-	gc = (struct gen_ctx){ st, &o.cfg, by, NULL };
+	gc = (struct gen_ctx){ st, &o.cfg, by };
 	rounds = json_array();
 	rc = loop_run(st, &gc, GLOOP_GENERATE, "generate", &o, tasks.v,
 	    tasks.n, rounds, NULL);

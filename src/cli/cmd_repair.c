@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "app/config.h"
-#include "app/decide.h"
+#include "decide/decide.h"
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/hash.h"
@@ -203,7 +203,7 @@ cmd_repair(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	ncand = leaves.n;
 	by = config_reviewer(g->reviewer);
 	{
-		struct gen_ctx gc = { st, &o.cfg, by, decide_repair_model };
+		struct gen_ctx gc = { st, &o.cfg, by };
 
 		rc = loop_run(st, &gc, GLOOP_REPAIR, "repair", &o, leaves.v,
 		    leaves.n, rounds, &total);

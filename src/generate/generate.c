@@ -12,6 +12,7 @@
 #include "base/buf.h"
 #include "exchange/export.h"
 #include "base/hash.h"
+#include "decide/decide.h"
 #include "exchange/import.h"
 #include "model/codec.h"
 #include "model/vocab.h"
@@ -245,6 +246,31 @@ report_reply(struct gen_report *rep, const struct model_reply *r)
 }
 
 /*
+ * A model's answer c to a repair request, stored by the decision layer's
+ * one rule for a repair (decide_repair_make()): the model's name
+ * (c->origin) its origin, the person running the loop (g->by) the
+ * journal's who.  Sets c->id and *inserted; 0, 1 (the parent's own code:
+ * nothing stored) or -1.
+ */
+static int
+store_repair(struct gen_ctx *g, struct candidate *c, int *inserted,
+    struct err *err)
+{
+	struct decide_repair_in in = { c->parent, c->code, c->code_len,
+	    c->origin, c->source, c->extra };
+	struct decide_repair r;
+	int rc = decide_repair_make(g->st, &in, g->by, &r, err);
+
+	if (rc == 0) {
+		free(c->id);
+		c->id = xstrdup(r.id);
+		*inserted = r.inserted;
+		decide_repair_release(&r);
+	}
+	return rc;
+}
+
+/*
  * Store answer k of reply r of job j as a candidate.  *usage_left: the
  * response's usage is still to be recorded (it goes on the first new
  * candidate).  0, or -1 when the store fails (err).
@@ -311,7 +337,7 @@ store_answer(struct gen_ctx *g, const struct job *j,
 	c.extra = json_dumps(extra, JSON_COMPACT);
 	json_decref(extra);
 	hash_sha256(c.code, c.code_len, c.code_hash);
-	stored = j->parent != NULL ? g->store_repair(g, &c, &inserted,
+	stored = j->parent != NULL ? store_repair(g, &c, &inserted,
 	    &serr) : store_candidate_add(g->st, &c, &inserted, &serr);
 	if (stored == 1) {
 		/* The failed code handed back: no repair, and the chain
@@ -335,7 +361,7 @@ store_answer(struct gen_ctx *g, const struct job *j,
 			rep->duplicates++;
 		}
 		rep->refusals += a->refusal != NULL;
-		/* a repair is journalled by store_repair */
+		/* a repair is journalled by decide_repair_make() */
 		if (inserted && j->parent == NULL && store_event_add(g->st,
 		    g->by, "generate", c.id, detail, err) < 0)
 			ret = -1;
@@ -588,8 +614,6 @@ gen_batch_repair(struct gen_ctx *g, char *const *cand_ids, size_t n,
 	int rc = 0;
 
 	*out = NULL;
-	if (g->store_repair == NULL)
-		return err_set(err, "no way to store a repair (store_repair)");
 	b = batch_new(n);
 	for (size_t i = 0; i < n; i++) {
 		struct candidate c;

@@ -28,11 +28,11 @@
  * code and the refusal under extra.generation.refusal: verified, it
  * fails as a `format` failure, subcategory `refusal` (triage.h).  A direct answer is stored here and journalled as
  * "generate" by the person who ran the command.  A repair answer is
- * handed to the caller's store_repair, the decision layer's one rule for
- * every repair (app/decide.h, decide_repair_make(): it lies above this
- * floor, so the caller hands it down): journalled as "repair" by that
- * person, and an answer that hands back the failed candidate's own code
- * is no repair (counted as the same code; its chain ends).
+ * stored by the decision layer's one rule for every repair
+ * (decide/decide.h, decide_repair_make(), a floor below this one):
+ * journalled as "repair" by that person, and an answer that hands back
+ * the failed candidate's own code is no repair (counted as the same
+ * code; its chain ends).
  * Verification is the caller's: the report lists the candidates to
  * verify.
  */
@@ -53,19 +53,6 @@ struct gen_ctx {
 	struct store		*st;
 	const struct model_cfg	*cfg;
 	const char		*by;	/* who runs it, for the journal */
-	/*
-	 * Stores the answer to a repair request; gen_batch_repair() needs
-	 * it.
-	 * c holds the parent, the model's name as origin, the source
-	 * ("repair of PARENT by MODEL, round N"), the code and the
-	 * generation record as extra.  Sets c->id (new string) and
-	 * *inserted (0: that code was a candidate already); returns 0, 1
-	 * when the code is the parent's own (nothing stored), or -1 with
-	 * err.
-	 */
-	int			(*store_repair)(struct gen_ctx *g,
-				    struct candidate *c, int *inserted,
-				    struct err *err);
 };
 
 struct gen_report {
@@ -103,8 +90,8 @@ void	gen_report_release(struct gen_report *r);	/* NULL-safe */
  *     and touches no store (any thread; progress as model_chat_many());
  *     returns how many failed;
  *   - stored: gen_batch_store() makes each answer a candidate (a direct
- *     one stored and journalled as "generate" by g->by, a repair handed
- *     to g->store_repair) and counts into rep, each sample recorded as
+ *     one stored and journalled as "generate" by g->by, a repair by
+ *     decide_repair_make()) and counts into rep, each sample recorded as
  *     an attempt (store_attempt_add()); a failed request, an answer
  *     that holds the API key and an empty answer make none and are
  *     counted as failed, with their reasons.  With g->cfg->use_n a

@@ -12,8 +12,8 @@
  *     the service's own, which touches no store and tells the caller's
  *     loop through a pipe (the fd to poll) as answers come;
  *   - store: the answers become candidates (gen_batch_store(); a repair
- *     through the decision layer's rule the caller hands down in
- *     gen_ctx.store_repair);
+ *     by the decision layer's rule, decide_repair_make(), a floor
+ *     below);
  *   - verify: with opts.verify, the answered candidates are verified by
  *     a verify service (opts.vo) that the round drives in the same poll
  *     loop;

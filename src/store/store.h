@@ -259,7 +259,7 @@ int	store_review_set(struct store *st, const char *cand_id,
  * refused with err (-1) rather than taking theirs away.  A short
  * description of what changed goes into what (may be NULL; the words of
  * store_step_text).  Returns 0, 1 when there is nothing to undo/redo, or
- * -1.  The front ends call decide_undo() (app/decide.h), which returns
+ * -1.  The front ends call decide_undo() (decide/decide.h), which returns
  * what moved as a struct store_step.
  */
 int	store_undo(struct store *st, const char *by, char *what, size_t n,
