@@ -47,7 +47,8 @@ static const struct cmd_entry cli_cmd_help = {
 	X(stats) \
 	X(generate) \
 	X(repair) \
-	X(envs)
+	X(envs) \
+	X(task)
 
 #define CLI_DECLARE(name)	extern const struct cmd_entry cli_cmd_##name;
 #define CLI_ENTRY(name)		&cli_cmd_##name,

@@ -1,0 +1,382 @@
+/*
+ * task_new.c - a structured task from real code (task_new.h).
+ */
+#include "exchange/task_new.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "base/file.h"
+#include "base/ident.h"
+#include "envs/verilog.h"
+#include "envs/yosys_equiv.h"
+#include "exchange/import.h"
+#include "lang/vheader.h"
+#include "model/codec.h"
+
+#define TN_TIMEOUT_SIM 60	/* s: RTLLM's testbenches run in < 1 s */
+#define TN_TIMEOUT_EQUIV 240	/* s: the proof's half is sat's limit */
+
+static const struct codec_ctx tn_codec = { .profile = CODEC_RAW,
+	.file_role = import_file_role };
+
+static int
+has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+/* The interface text of m: its header as a Verilog declaration with a
+ * port a line, the width in bits beside a range with names in it. */
+static char *
+interface_text(const struct vh_module *m, const char *name)
+{
+	struct buf b = BUF_INIT;
+	size_t np = 0;
+
+	buf_printf(&b, "module %s", name);
+	for (size_t i = 0; i < m->nparams; i++)
+		np += !m->params[i].local;
+	if (np > 0) {
+		size_t k = 0;
+
+		buf_adds(&b, " #(\n");
+		for (size_t i = 0; i < m->nparams; i++) {
+			const struct vh_param *p = &m->params[i];
+
+			if (p->local)
+				continue;
+			buf_printf(&b, "    parameter %s%s%s%s\n", p->name,
+			    p->value != NULL ? " = " : "",
+			    p->value != NULL ? p->value : "",
+			    ++k < np ? "," : "");
+		}
+		buf_adds(&b, ")");
+	}
+	buf_adds(&b, " (\n");
+	for (size_t i = 0; i < m->nports; i++) {
+		const struct vh_port *p = &m->ports[i];
+		int names = p->range != NULL &&
+		    strspn(p->range, "[]:0123456789 ") != strlen(p->range);
+
+		buf_printf(&b, "    %s", p->dir);
+		if (p->type != NULL)
+			buf_printf(&b, " %s", p->type);
+		if (p->is_signed)
+			buf_adds(&b, " signed");
+		if (p->range != NULL)
+			buf_printf(&b, " %s", p->range);
+		buf_printf(&b, " %s%s", p->name, p->unpacked != NULL ?
+		    p->unpacked : "");
+		buf_adds(&b, i + 1 < m->nports ? "," : "");
+		if (names && p->width > 0)
+			buf_printf(&b, "  // %ld bits", p->width);
+		buf_addc(&b, '\n');
+	}
+	buf_adds(&b, ");\n");
+	return buf_detach(&b, NULL);
+}
+
+/* The ports and parameters of m as the task's extra: {"module", "ports":
+ * [{name, dir, type, range, width, signed}], "parameters": [{name,
+ * value}]}; width null when it does not evaluate. */
+static char *
+interface_json(const struct vh_module *m, const char *name)
+{
+	json_t *o = json_object(), *ports = json_array(), *params =
+	    json_array();
+	char *s;
+
+	for (size_t i = 0; i < m->nports; i++) {
+		const struct vh_port *p = &m->ports[i];
+		json_t *e = json_object();
+
+		json_object_set_new(e, "name", json_string(p->name));
+		json_object_set_new(e, "dir", json_string(p->dir));
+		json_object_set_new(e, "type", p->type != NULL ?
+		    json_string(p->type) : json_null());
+		json_object_set_new(e, "range", p->range != NULL ?
+		    json_string(p->range) : json_null());
+		json_object_set_new(e, "width", p->width > 0 ?
+		    json_integer(p->width) : json_null());
+		json_object_set_new(e, "signed", json_boolean(p->is_signed));
+		if (p->unpacked != NULL)
+			json_object_set_new(e, "unpacked",
+			    json_string(p->unpacked));
+		json_array_append_new(ports, e);
+	}
+	for (size_t i = 0; i < m->nparams; i++)
+		if (!m->params[i].local)
+			json_array_append_new(params, json_pack("{s:s, s:o}",
+			    "name", m->params[i].name, "value",
+			    m->params[i].value != NULL ?
+			    json_string(m->params[i].value) : json_null()));
+	json_object_set_new(o, "module", json_string(name));
+	json_object_set_new(o, "ports", ports);
+	json_object_set_new(o, "parameters", params);
+	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	return s;
+}
+
+/* The first module a testbench declares (its own top): new, or NULL. */
+static char *
+tb_top(const char *tb, size_t len)
+{
+	const char *p = tb, *name;
+	size_t l;
+
+	name = verilog_next_module(tb, len, &p, &l);
+	return name != NULL ? xstrndup(name, l) : NULL;
+}
+
+static int
+verilog_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
+    const char *code, size_t len, struct task_new *tn, struct err *err)
+{
+	const char *path = files[0];
+	struct vh_file vf;
+	const struct vh_module *m;
+	struct task *t = &tn->task;
+	char *tb = NULL, *ref = NULL, *top = NULL;
+	size_t tblen = 0;
+	json_t *params;
+	int rc = -1;
+
+	if (vh_scan(code, len, &vf, err) < 0)
+		return -1;
+	m = o->top != NULL && o->testbench == NULL ? vh_find(&vf, o->top) :
+	    vh_top(&vf, code);
+	if (vf.nmodules == 0) {
+		err_set(err, "%s:%d: no module the Verilog grammar can read",
+		    path, vf.error_line > 0 ? vf.error_line : 1);
+		goto out;
+	}
+	if (m == NULL) {
+		err_set(err, "%s: no module %s (it declares %s%s)", path,
+		    o->top, vf.modules[0].name, vf.nmodules > 1 ? ", ..." :
+		    "");
+		goto out;
+	}
+	if (m->nports == 0) {
+		err_set(err, "%s:%d: module %s: no port the Verilog grammar can"
+		    " read%s", path, vf.error_line > 0 ? vf.error_line :
+		    m->line, m->name, vf.has_error ? " (it cannot read this"
+		    " line)" : "");
+		goto out;
+	}
+	if (vf.has_error)
+		buf_printf(&tn->warnings, "%s:%d: the Verilog grammar cannot"
+		    " read this line; the ports are what it read\n", path,
+		    vf.error_line);
+	for (size_t i = 0; i < m->nports; i++)
+		if (m->ports[i].width == 0)
+			buf_printf(&tn->warnings, "%s:%d: port %s: the width of"
+			    " %s is not known without elaboration\n", path,
+			    m->ports[i].line, m->ports[i].name,
+			    m->ports[i].range);
+	t->domain = xstrdup("chip");
+	t->benchmark = xstrdup("local");
+	t->source = xstrdup(path);
+	if (o->testbench != NULL) {
+		char *want;
+
+		if (file_read(o->testbench, &tb, &tblen, err) < 0)
+			goto out;
+		top = tb_top(tb, tblen);
+		if (top == NULL) {
+			err_set(err, "%s: no module in the testbench",
+			    o->testbench);
+			goto out;
+		}
+		t->env = xstrdup(o->env != NULL ? o->env : "iverilog");
+		params = json_pack("{s:s, s:i}", "top", top, "timeout_s",
+		    o->timeout_s > 0 ? o->timeout_s : TN_TIMEOUT_SIM);
+		task_add_file(t, file_base(o->testbench), "testbench", tb,
+		    tblen);
+		/* the module the testbench instantiates is the task's */
+		want = verilog_expected_tops(t);
+		if (want != NULL)
+			want[strcspn(want, " ")] = '\0';
+		if (o->top != NULL && want != NULL &&
+		    strcmp(o->top, want) != 0) {
+			err_set(err, "%s: the testbench instantiates %s, not"
+			    " --top %s", o->testbench, want, o->top);
+			free(want);
+			json_decref(params);
+			goto out;
+		}
+		tn->module = want != NULL ? want : xstrdup(o->top != NULL ?
+		    o->top : m->name);
+		if (vh_find(&vf, tn->module) == NULL)
+			buf_printf(&tn->warnings, "%s: module %s renamed %s,"
+			    " the module %s instantiates\n", path, m->name,
+			    tn->module, file_base(o->testbench));
+		ref = vh_find(&vf, tn->module) != NULL ? xstrdup(code) :
+		    verilog_rename_word(code, m->name, tn->module);
+	} else {
+		const char *ext = has_suffix(path, ".sv") ? "sv" : "v";
+		char *fname;
+
+		t->env = xstrdup(o->env != NULL ? o->env : "yosys");
+		if (strcmp(t->env, "yosys") != 0) {
+			err_set(err, "%s: without a testbench the task is"
+			    " judged by equivalence with yosys, not env %s",
+			    path, t->env);
+			goto out;
+		}
+		tn->module = xstrdup(m->name);
+		if (!yosys_script_safe(tn->module)) {
+			err_set(err, "%s:%d: module name %s cannot go into a"
+			    " yosys script", path, m->line, tn->module);
+			goto out;
+		}
+		params = json_pack("{s:b, s:s, s:i}", "equiv", 1, "equiv_top",
+		    tn->module, "timeout_s", o->timeout_s > 0 ?
+		    o->timeout_s : TN_TIMEOUT_EQUIV);
+		fname = xasprintf("%s_ref.%s", tn->module, ext);
+		task_add_file(t, fname, "reference", code, len);
+		free(fname);
+		ref = xstrdup(code);
+	}
+	t->env_params = json_dumps(params, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(params);
+	for (size_t i = 1; i < nfiles; i++) {
+		char *data;
+		size_t dl;
+
+		if (file_read(files[i], &data, &dl, err) < 0)
+			goto out;
+		task_add_file(t, file_base(files[i]), "data", data, dl);
+		free(data);
+	}
+	t->id = o->id != NULL ? xstrdup(o->id) : xasprintf("local/%s",
+	    tn->module);
+	if (ident_check_task_id(t->id, err) < 0)
+		goto out;
+	t->interface = interface_text(m, tn->module);
+	tn->nports = m->nports;
+	t->extra = interface_json(m, tn->module);
+	if (o->spec_file != NULL) {
+		size_t sl;
+
+		if (file_read(o->spec_file, &t->spec, &sl, err) < 0)
+			goto out;
+	} else if (m->comment != NULL) {
+		t->spec = xstrdup(m->comment);
+	} else {
+		t->spec = xstrdup(TASK_NEW_SKELETON);
+		tn->skeleton = 1;
+	}
+	tn->ref.task_id = xstrdup(t->id);
+	tn->ref.origin = xstrdup("reference");
+	tn->ref.kind = xstrdup("direct");
+	tn->ref.lang = xstrdup("verilog");
+	tn->ref.source = xstrdup(path);
+	import_set_code(&tn->ref, ref);
+	rc = 0;
+out:
+	free(ref);
+	free(tb);
+	free(top);
+	vh_release(&vf);
+	return rc;
+}
+
+int
+task_new_build(char *const *files, size_t nfiles,
+    const struct task_new_opts *o, struct task_new *out, struct err *err)
+{
+	char *code;
+	size_t len;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	buf_init(&out->warnings);
+	if (nfiles == 0)
+		return err_set(err, "no file");
+	if (!has_suffix(files[0], ".v") && !has_suffix(files[0], ".sv"))
+		return err_set(err, "%s: not a Verilog or SystemVerilog file"
+		    " (.v, .sv); C, CUDA and CadQuery files are not made into"
+		    " tasks yet", files[0]);
+	if (file_read(files[0], &code, &len, err) < 0)
+		return -1;
+	if (memchr(code, '\0', len) != NULL) {
+		free(code);
+		return err_set(err, "%s: a NUL byte: not a text file",
+		    files[0]);
+	}
+	rc = verilog_task(files, nfiles, o, code, len, out, err);
+	free(code);
+	return rc;
+}
+
+void
+task_new_release(struct task_new *tn)
+{
+	task_release(&tn->task);
+	candidate_release(&tn->ref);
+	free(tn->module);
+	buf_release(&tn->warnings);
+	memset(tn, 0, sizeof *tn);
+}
+
+char *
+task_new_jsonl(const struct task_new *tn, struct err *err)
+{
+	json_t *t = codec_task(&tn->task, &tn_codec, err), *row;
+	char *s;
+
+	if (t == NULL)
+		return NULL;
+	json_object_set_new(t, "reference", codec_text(tn->ref.code,
+	    tn->ref.code_len));
+	row = json_pack("{s:o}", "task", t);
+	s = json_dumps(row, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(row);
+	return s;
+}
+
+int
+task_new_read_back(struct task_new *tn, const char *text, struct err *err)
+{
+	json_error_t je;
+	json_t *row = json_loads(text, 0, &je), *to;
+	struct task t;
+	const char *ref;
+
+	if (row == NULL)
+		return err_set(err, "line %d, column %d: %s", je.line,
+		    je.column, je.text);
+	to = json_object_get(row, "task");
+	ref = json_string_value(json_object_get(to, "reference"));
+	if (!json_is_object(to) || ref == NULL || *ref == '\0') {
+		json_decref(row);
+		return err_set(err, "no \"task\" with its \"reference\"");
+	}
+	if (codec_task_parse(to, &tn_codec, &t, err) < 0 ||
+	    ident_check_task_id(t.id, err) < 0) {
+		task_release(&t);
+		json_decref(row);
+		return -1;
+	}
+	if (t.source == NULL)
+		t.source = tn->task.source != NULL ?
+		    xstrdup(tn->task.source) : NULL;
+	task_release(&tn->task);
+	tn->task = t;
+	free(tn->ref.task_id);
+	tn->ref.task_id = xstrdup(t.id);
+	free(tn->ref.code);
+	tn->ref.code = NULL;
+	import_set_code(&tn->ref, ref);
+	tn->skeleton = t.spec == NULL || strstr(t.spec, TASK_NEW_SKELETON)
+	    != NULL;
+	json_decref(row);
+	return 0;
+}
