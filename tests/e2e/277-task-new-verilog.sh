@@ -127,4 +127,12 @@ expect_eq "edited spec" "$(jq -r .row.task.spec "$T/ed.json")" "Sums in_data whi
     fail "export"
 grep '"local/acc"' "$T/sft.jsonl" | grep -q 'Interface:\\nmodule acc #(\\n    parameter W = 6' ||
     fail "sft: no interface for local/acc: $(grep -c . "$T/sft.jsonl") rows"
+# generate asks a command generator, which keeps the request it got and
+# answers with the design
+printf '#!/bin/sh\ncat > "%s/request.json"\ncat "%s/acc.v"\n' "$T" "$T" > "$T/gen.sh"
+chmod +x "$T/gen.sh"
+"$ASSAY" --db "$DB" generate --where task=local/acc --command "$T/gen.sh" --model cmd-1 \
+    > "$T/gen.out" 2>&1 || fail "generate: $(cat "$T/gen.out")"
+jq -r '.messages[1].content' "$T/request.json" | grep -q '^    input \[W-1:0\] in_data,  // 6 bits$' ||
+    fail "the prompt lacks the interface: $(jq -r '.messages[1].content' "$T/request.json")"
 echo "ok: task new"
