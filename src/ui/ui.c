@@ -33,6 +33,7 @@
 #include "app/commands.h"
 #include "app/config.h"
 #include "app/decide.h"
+#include "app/task_new.h"
 #include "exchange/dataset.h"
 #include "lang/syntax.h"
 #include "verify/smoke.h"
@@ -965,6 +966,73 @@ wbc_quit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	return 0;
 }
 
+/*
+ * :task new FILE [TESTBENCH]: a task from real code (app/task_new.h).  The
+ * task opens in $EDITOR on the whole terminal; on save its reference is
+ * verified in the sandbox, waited for, and the task stored when it
+ * passes; the status line says what happened.
+ */
+static int
+wbc_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	struct wb *wb = WB(ctx);
+	struct task_new_opts o = { 0 };
+	struct task_new tn;
+	struct run r = { 0 };
+	char *line = xstrdup(ctx->line != NULL ? ctx->line : ""), *save;
+	char *w[3] = { NULL, NULL, NULL }, *tok;
+	int n = 0, e;
+
+	(void)a;
+	for (tok = strtok_r(line, " \t", &save); tok != NULL && n < 3;
+	    tok = strtok_r(NULL, " \t", &save))
+		w[n++] = tok;
+	if (n < 2 || strcmp(w[0], "new") != 0) {
+		wb_msg(wb, 1, "usage: task new FILE [TESTBENCH]");
+		free(line);
+		return 0;
+	}
+	o.testbench = w[2];
+	if (task_new_build(&w[1], 1, &o, &tn, err) < 0) {
+		wb_msg(wb, 1, "task new: %s", err->msg);
+		goto out;
+	}
+	def_prog_mode();
+	endwin();
+	e = task_new_edit(&tn, NULL, err);
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	wb->dirty = 1;
+	if (e < 0) {
+		wb_msg(wb, 1, "task new: %s", err->msg);
+		goto out;
+	}
+	if (tn.skeleton) {
+		wb_msg(wb, 1, "task new: %s: no requirement written over \"%s\";"
+		    " nothing stored", w[1], TASK_NEW_SKELETON);
+		goto out;
+	}
+	if (task_new_verify(&tn, &wb->vopts, &r, err) < 0) {
+		wb_msg(wb, 1, "task new: %s", err->msg);
+	} else if (r.verdict == NULL || strcmp(r.verdict, "pass") != 0) {
+		char *why = task_new_why(&tn, &r);
+
+		wb_msg(wb, 1, "task new: %s; nothing stored", why);
+		free(why);
+	} else if (task_new_store(wb->st, &tn, &r, err) < 0) {
+		wb_msg(wb, 1, "task new: %s", err->msg);
+	} else {
+		wb_msg(wb, 0, "task %s stored; its reference %s passes (%s)",
+		    tn.task.id, tn.ref.id, tn.task.env);
+	}
+out:
+	err_clear(err);		/* said on the status line */
+	run_release(&r);
+	task_new_release(&tn);
+	free(line);
+	return 0;
+}
+
 #define WBC	CMD_WORKBENCH
 #define WBT	(CMD_WORKBENCH | CMD_TEXT)
 
@@ -1009,6 +1077,10 @@ static const struct cmd_entry wbc_mouse_e = { "mouse", NULL, NULL, 0,
     CMD_MANY, "mouse [on|off]", "set mouse.", WBT, wbc_set };
 static const struct cmd_entry wbc_advance_e = { "advance", NULL, NULL, 0,
     CMD_MANY, "advance [on|off]", "set advance.", WBT, wbc_set };
+static const struct cmd_entry wbc_task_e = { "task", NULL, NULL, 0,
+    CMD_MANY, "task new FILE [TESTBENCH]", "A task from a Verilog design:"
+    " edit it in $EDITOR, then its reference is verified and the task"
+    " stored when it passes.", WBT, wbc_task };
 static const struct cmd_entry wbc_quit_e = { "quit", "q", NULL, 0, 0,
     "quit", "Leave the workbench.", WBC, wbc_quit };
 
@@ -1021,7 +1093,7 @@ static const struct cmd_entry *const wb_cmds[] = {
 	&wbc_unmark_e, &wbc_save_e, &wbc_view_e, &wbc_views_e,
 	&wbc_repair_e, &wbc_generate_e, &wbc_verify_e, &wbc_bind_e,
 	&wbc_unbind_e, &wbc_set_e, &wbc_theme_e, &wbc_mouse_e,
-	&wbc_advance_e, &wbc_quit_e,
+	&wbc_advance_e, &wbc_task_e, &wbc_quit_e,
 };
 static const struct cmd_table wb_table = { wb_cmds,
     sizeof wb_cmds / sizeof wb_cmds[0] };
