@@ -637,8 +637,14 @@ vh_scan(const char *text, size_t len, struct vh_file *out, struct err *err)
 		if (out->has_error && out->error_line == 0 &&
 		    (ts_node_is_missing(n) || strcmp(type, "ERROR") == 0))
 			out->error_line = line_of(n);
-		if (strcmp(type, "module_declaration") == 0) {
-			TSNode h = child(n, "module_header");
+		if (strcmp(type, "module_declaration") == 0 ||
+		    (strcmp(type, "module_header") == 0 && m == NULL &&
+		    is(ts_node_parent(n), "ERROR"))) {
+			/* a module the grammar could not read whole is an
+			 * ERROR node that holds its header: its ports are
+			 * what follows the header in that node */
+			TSNode h = is(n, "module_header") ? n :
+			    child(n, "module_header");
 			TSNode id = child(h, "simple_identifier");
 
 			if (ts_node_is_null(id))
@@ -650,8 +656,14 @@ vh_scan(const char *text, size_t len, struct vh_file *out, struct err *err)
 			m->name = ts_node_is_null(id) ? xstrdup("") :
 			    text_of(text, id);
 			m->line = line_of(n);
-			m->comment = comment_above(text, n);
-			end = ts_node_end_byte(n);
+			if (is(n, "module_header")) {
+				m->comment = comment_above(text,
+				    ts_node_parent(n));
+				end = ts_node_end_byte(ts_node_parent(n));
+			} else {
+				m->comment = comment_above(text, n);
+				end = ts_node_end_byte(n);
+			}
 		} else if (m != NULL && strcmp(type, "ansi_port_declaration")
 		    == 0) {
 			ansi_port(m, text, n);

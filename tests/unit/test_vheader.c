@@ -153,6 +153,35 @@ test_vheader_broken_text(void **state)
 	vh_release(&f);
 }
 
+/* RTLLM's fixed_point_adder: a comment in the parameter list makes the
+ * grammar read the whole module as an ERROR node holding its header. */
+static void
+test_vheader_module_in_error(void **state)
+{
+	static const char fx[] = "module fixed_point_adder #(\n"
+	    "\t//Parameterized values\n\tparameter Q = 15,\n"
+	    "\tparameter N = 32\n\t)\n\t(\n    input [N-1:0] a,\n"
+	    "    input [N-1:0] b,\n    output [N-1:0] c\n    );\n"
+	    "reg [N-1:0] res;\nassign c = res;\nalways @(a,b) begin\n"
+	    "  if(a[N-1] == b[N-1]) begin res[N-2:0] = a[N-2:0] + "
+	    "b[N-2:0]; res[N-1] = a[N-1]; end\nend\nendmodule\n";
+	struct vh_file f;
+	const struct vh_module *m;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(vh_scan(fx, strlen(fx), &f, &err), 0);
+	assert_int_equal(f.has_error, 1);
+	m = vh_find(&f, "fixed_point_adder");
+	assert_non_null(m);
+	assert_int_equal(m->nparams, 2);
+	assert_int_equal(m->nports, 3);
+	assert_string_equal(m->ports[2].name, "c");
+	assert_string_equal(m->ports[2].dir, "output");
+	assert_int_equal(m->ports[2].width, 32);
+	vh_release(&f);
+}
+
 int
 main(void)
 {
@@ -160,6 +189,7 @@ main(void)
 		cmocka_unit_test(test_vheader_ansi),
 		cmocka_unit_test(test_vheader_nonansi_and_top),
 		cmocka_unit_test(test_vheader_broken_text),
+		cmocka_unit_test(test_vheader_module_in_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
