@@ -23,6 +23,7 @@ static const struct cmd_opt task_opts[] = {
 	{ "spec", 0, CMD_VALUE, 's' },
 	{ "id", 0, CMD_VALUE, 'i' },
 	{ "top", 0, CMD_VALUE, 'T' },
+	{ "reference", 0, CMD_VALUE, 'r' },
 	{ "env", 0, CMD_VALUE, 'e' },
 	{ "timeout", 0, CMD_VALUE, 't' },
 	{ "edit", 0, CMD_FLAG, 'E' },
@@ -57,7 +58,8 @@ print_json(const struct task_new *tn, const struct run *r, int stored,
 	    json_null());
 	x = tn->task.extra != NULL ? json_loads(tn->task.extra, 0, NULL) :
 	    NULL;
-	json_object_set_new(o, "module", json_string(tn->module));
+	json_object_set_new(o, strcmp(tn->task.env, "x86-asm") == 0 ?
+	    "function" : "module", json_string(tn->module));
 	json_object_set(o, "ports", x != NULL ? json_object_get(x, "ports") :
 	    json_null());
 	json_object_set(o, "parameters", x != NULL ?
@@ -99,6 +101,7 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		case 's': o.spec_file = val; break;
 		case 'i': o.id = val; break;
 		case 'T': o.top = val; break;
+		case 'r': o.reference = val; break;
 		case 'e': o.env = val; break;
 		case 'E': edit = 1; break;
 		case 'd': dry = 1; break;
@@ -133,7 +136,7 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	}
 	if (tn.skeleton && !dry) {
 		fprintf(stderr, "assay task new: %s:%d: no requirement: no"
-		    " comment above module %s; give --spec FILE, or write it"
+		    " comment above %s; give --spec FILE, or write it"
 		    " over \"%s\" with --edit\n", a->pos[1], 1, tn.module,
 		    TASK_NEW_SKELETON);
 		goto out;
@@ -181,9 +184,10 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	if (json) {
 		print_json(&tn, &r, stored, why, row);
 	} else if (stored) {
-		printf("%s: stored, env %s, module %s (%zu ports); reference %s"
+		printf("%s: stored, env %s, %s (%zu %s); reference %s"
 		    " passes%s%s\n", tn.task.id, tn.task.env, tn.module,
-		    tn.nports, tn.ref.id,
+		    tn.nports, strcmp(tn.task.env, "x86-asm") == 0 ?
+		    "parameters" : "ports", tn.ref.id,
 		    r.metrics != NULL ? " " : "", r.metrics != NULL ?
 		    r.metrics : "");
 	} else {
@@ -203,7 +207,7 @@ out:
 const struct cmd_entry cli_cmd_task = {
 	"task", NULL, task_opts, 2, CMD_MANY,
 	"task new FILE... [--testbench TB] [--spec FILE] [--id ID]"
-	  " [--top MODULE] [--env ENV] [--timeout S] [--edit] [--dry-run]"
+	  " [--top NAME] [--reference FILE.s] [--env ENV] [--timeout S] [--edit] [--dry-run]"
 	  " [--json] [--no-sandbox]",
 	  "A structured task from real code.  FILE is a Verilog or\n"
 	  "SystemVerilog design; the FILEs after it are data files its\n"
@@ -218,6 +222,11 @@ const struct cmd_entry cli_cmd_task = {
 	  "in the sandbox first: the task is stored with it and its run only\n"
 	  "when it passes, else the command says why and stores nothing (exit\n"
 	  "1).  --dry-run prints the task as an assay JSONL row and stores\n"
-	  "nothing; --json prints the outcome as one object.",
+	  "nothing; --json prints the outcome as one object.\n"
+	  "A C file's function (--top NAME when several are not static)\n"
+	  "becomes an x86-asm task: its prototype in the env's signature\n"
+	  "grammar, the ABI's registers, the file as ref.c the candidates are\n"
+	  "compared with on seeded random inputs; --reference FILE.s is its\n"
+	  "reference (gcc -O2 -S FILE.c makes one).",
 	CMD_CLI, cmd_task
 };

@@ -12,13 +12,17 @@
 #include "base/file.h"
 #include "base/ident.h"
 #include "envs/verilog.h"
+#include "envs/x86sig.h"
 #include "envs/yosys_equiv.h"
 #include "exchange/import.h"
+#include "lang/cfunc.h"
 #include "lang/vheader.h"
 #include "model/codec.h"
 
 #define TN_TIMEOUT_SIM 60	/* s: RTLLM's testbenches run in < 1 s */
 #define TN_TIMEOUT_EQUIV 240	/* s: the proof's half is sat's limit */
+#define TN_X86_CASES 2000	/* the env's default, stated in the task */
+#define TN_X86_SEED 1
 
 static const struct codec_ctx tn_codec = { .profile = CODEC_RAW,
 	.file_role = import_file_role };
@@ -135,6 +139,55 @@ tb_top(const char *tb, size_t len)
 	return name != NULL ? xstrndup(name, l) : NULL;
 }
 
+/*
+ * What every kind of task ends with: the requirement (--spec FILE, else
+ * comment, else the skeleton) and the reference candidate (code, lang,
+ * from source).  0, or -1 with err when the spec file does not read.
+ */
+static int
+finish(struct task_new *tn, const struct task_new_opts *o,
+    const char *comment, const char *code, const char *lang,
+    const char *source, struct err *err)
+{
+	struct task *t = &tn->task;
+
+	if (o->spec_file != NULL) {
+		size_t sl;
+
+		if (file_read(o->spec_file, &t->spec, &sl, err) < 0)
+			return -1;
+	} else if (comment != NULL) {
+		t->spec = xstrdup(comment);
+	} else {
+		t->spec = xstrdup(TASK_NEW_SKELETON);
+		tn->skeleton = 1;
+	}
+	tn->ref.task_id = xstrdup(t->id);
+	tn->ref.origin = xstrdup("reference");
+	tn->ref.kind = xstrdup("direct");
+	tn->ref.lang = xstrdup(lang);
+	tn->ref.source = xstrdup(source);
+	import_set_code(&tn->ref, code);
+	return 0;
+}
+
+/* The files after the first as task files of that role.  0 or -1. */
+static int
+add_files(struct task *t, char *const *files, size_t nfiles,
+    const char *role, struct err *err)
+{
+	for (size_t i = 1; i < nfiles; i++) {
+		char *data;
+		size_t dl;
+
+		if (file_read(files[i], &data, &dl, err) < 0)
+			return -1;
+		task_add_file(t, file_base(files[i]), role, data, dl);
+		free(data);
+	}
+	return 0;
+}
+
 static int
 verilog_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
     const char *code, size_t len, struct task_new *tn, struct err *err)
@@ -246,15 +299,8 @@ verilog_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
 	}
 	t->env_params = json_dumps(params, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(params);
-	for (size_t i = 1; i < nfiles; i++) {
-		char *data;
-		size_t dl;
-
-		if (file_read(files[i], &data, &dl, err) < 0)
-			goto out;
-		task_add_file(t, file_base(files[i]), "data", data, dl);
-		free(data);
-	}
+	if (add_files(t, files, nfiles, "data", err) < 0)
+		goto out;
 	t->id = o->id != NULL ? xstrdup(o->id) : xasprintf("local/%s",
 	    tn->module);
 	if (ident_check_task_id(t->id, err) < 0)
@@ -262,29 +308,151 @@ verilog_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
 	t->interface = interface_text(m, tn->module);
 	tn->nports = m->nports;
 	t->extra = interface_json(m, tn->module);
-	if (o->spec_file != NULL) {
-		size_t sl;
-
-		if (file_read(o->spec_file, &t->spec, &sl, err) < 0)
-			goto out;
-	} else if (m->comment != NULL) {
-		t->spec = xstrdup(m->comment);
-	} else {
-		t->spec = xstrdup(TASK_NEW_SKELETON);
-		tn->skeleton = 1;
-	}
-	tn->ref.task_id = xstrdup(t->id);
-	tn->ref.origin = xstrdup("reference");
-	tn->ref.kind = xstrdup("direct");
-	tn->ref.lang = xstrdup("verilog");
-	tn->ref.source = xstrdup(path);
-	import_set_code(&tn->ref, ref);
+	if (finish(tn, o, m->comment, ref, "verilog", path, err) < 0)
+		goto out;
 	rc = 0;
 out:
 	free(ref);
 	free(tb);
 	free(top);
 	vh_release(&vf);
+	return rc;
+}
+
+/* The interface of an x86-asm task: the prototype, then where the ABI
+ * puts each parameter and the result, and what the arrays are. */
+static char *
+x86_interface(const struct x86sig *sig, const char *prototype)
+{
+	static const char *const regs[X86SIG_MAX_PARAMS] = { "rdi", "rsi",
+	    "rdx", "rcx", "r8", "r9" };
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "%s;\n\nSystem V AMD64 ABI:", prototype);
+	for (size_t i = 0; i < sig->nparams; i++)
+		buf_printf(&b, "%s %s in %s", i > 0 ? "," : "",
+		    sig->params[i].name, regs[i]);
+	if (sig->nparams == 0)
+		buf_adds(&b, " no arguments");
+	if (sig->ret != X86SIG_VOID)
+		buf_printf(&b, "; the %s result in %s", x86sig_type_name(
+		    sig->ret), x86sig_type_size(sig->ret) == 8 ? "rax" :
+		    x86sig_type_size(sig->ret) == 4 ? "eax" :
+		    x86sig_type_size(sig->ret) == 2 ? "ax" : "al");
+	buf_adds(&b, "; rbx, rbp, r12-r15 and rsp kept.\n");
+	for (size_t i = 0; i < sig->nparams; i++)
+		if (sig->params[i].pointer)
+			buf_printf(&b, "%s: an array of %s %s elements (%s).\n",
+			    sig->params[i].name, sig->len >= 0 ?
+			    sig->params[sig->len].name : "n",
+			    x86sig_type_name(sig->params[i].type),
+			    sig->params[i].is_const ? "read only" :
+			    "written, compared after each call");
+	buf_printf(&b, "Checked on %d seeded random cases with edge values"
+	    " (seed %d) against the C reference built with gcc -O2.\n",
+	    TN_X86_CASES, TN_X86_SEED);
+	return buf_detach(&b, NULL);
+}
+
+static int
+c_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
+    const char *code, size_t len, struct task_new *tn, struct err *err)
+{
+	const char *path = files[0];
+	struct cf_file cf;
+	const struct cf_func *f = NULL;
+	struct task *t = &tn->task;
+	struct x86sig sig;
+	char *asm_code = NULL;
+	size_t asm_len, nglobal = 0;
+	json_t *params;
+	int rc = -1;
+
+	if (o->testbench != NULL)
+		return err_set(err, "%s: a C function is judged against itself"
+		    " on generated inputs, not by a testbench", path);
+	if (o->env != NULL && strcmp(o->env, "x86-asm") != 0)
+		return err_set(err, "%s: a C function becomes an x86-asm task,"
+		    " not env %s", path, o->env);
+	if (cf_scan(code, len, &cf, err) < 0)
+		return -1;
+	for (size_t i = 0; i < cf.nfuncs; i++) {
+		if (o->top != NULL ? strcmp(cf.funcs[i].name, o->top) == 0 :
+		    !cf.funcs[i].is_static) {
+			nglobal++;
+			if (f == NULL)
+				f = &cf.funcs[i];
+		}
+	}
+	if (f == NULL) {
+		err_set(err, "%s:%d: %s", path, cf.error_line > 0 ?
+		    cf.error_line : 1, o->top != NULL ? "no such function"
+		    " (--top)" : "no function defined that is not static");
+		goto out;
+	}
+	if (o->top == NULL && nglobal > 1) {
+		err_set(err, "%s:%d: %zu functions that are not static: name"
+		    " the task's with --top", path, cf.funcs[0].line, nglobal);
+		goto out;
+	}
+	if (x86sig_parse(f->prototype, NULL, &sig, err) < 0) {
+		char *m = xasprintf("%s:%d: %s (%s)", path, f->line, err->msg,
+		    f->prototype);
+
+		err_set(err, "%s", m);
+		free(m);
+		goto out;
+	}
+	if (o->reference == NULL) {
+		err_set(err, "%s: an x86-asm task's reference is assembly: give"
+		    " --reference FILE.s (gcc -O2 -S %s makes one)", path,
+		    file_base(path));
+		goto out;
+	}
+	if (file_read(o->reference, &asm_code, &asm_len, err) < 0)
+		goto out;
+	if (memchr(asm_code, '\0', asm_len) != NULL) {
+		err_set(err, "%s: a NUL byte: not a text file", o->reference);
+		goto out;
+	}
+	if (cf.error_line > 0)
+		buf_printf(&tn->warnings, "%s:%d: the C grammar cannot read"
+		    " this line\n", path, cf.error_line);
+	tn->module = xstrdup(f->name);
+	t->domain = xstrdup("compiler");
+	t->benchmark = xstrdup("local");
+	t->source = xstrdup(path);
+	t->env = xstrdup("x86-asm");
+	params = json_pack("{s:s, s:s, s:i, s:i}", "symbol", f->name,
+	    "signature", f->prototype, "cases", TN_X86_CASES, "seed",
+	    TN_X86_SEED);
+	if (o->timeout_s > 0)
+		json_object_set_new(params, "timeout_s",
+		    json_integer(o->timeout_s));
+	t->env_params = json_dumps(params, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(params);
+	task_add_file(t, "ref.c", "source", code, len);
+	if (add_files(t, files, nfiles, "source", err) < 0)
+		goto out;
+	t->id = o->id != NULL ? xstrdup(o->id) : xasprintf("local/%s",
+	    f->name);
+	if (ident_check_task_id(t->id, err) < 0)
+		goto out;
+	t->interface = x86_interface(&sig, f->prototype);
+	tn->nports = sig.nparams;
+	{
+		json_t *x = json_pack("{s:s, s:s}", "function", f->name,
+		    "signature", f->prototype);
+
+		t->extra = json_dumps(x, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		json_decref(x);
+	}
+	if (finish(tn, o, f->comment, asm_code, "asm", o->reference, err) < 0)
+		goto out;
+	rc = 0;
+out:
+	free(asm_code);
+	cf_release(&cf);
 	return rc;
 }
 
@@ -300,10 +468,11 @@ task_new_build(char *const *files, size_t nfiles,
 	buf_init(&out->warnings);
 	if (nfiles == 0)
 		return err_set(err, "no file");
-	if (!has_suffix(files[0], ".v") && !has_suffix(files[0], ".sv"))
-		return err_set(err, "%s: not a Verilog or SystemVerilog file"
-		    " (.v, .sv); C, CUDA and CadQuery files are not made into"
-		    " tasks yet", files[0]);
+	if (!has_suffix(files[0], ".v") && !has_suffix(files[0], ".sv") &&
+	    !has_suffix(files[0], ".c"))
+		return err_set(err, "%s: not a Verilog or SystemVerilog (.v,"
+		    " .sv) or C (.c) file; CUDA and CadQuery files are not made"
+		    " into tasks yet", files[0]);
 	if (file_read(files[0], &code, &len, err) < 0)
 		return -1;
 	if (memchr(code, '\0', len) != NULL) {
@@ -311,7 +480,8 @@ task_new_build(char *const *files, size_t nfiles,
 		return err_set(err, "%s: a NUL byte: not a text file",
 		    files[0]);
 	}
-	rc = verilog_task(files, nfiles, o, code, len, out, err);
+	rc = has_suffix(files[0], ".c") ? c_task(files, nfiles, o, code, len,
+	    out, err) : verilog_task(files, nfiles, o, code, len, out, err);
 	free(code);
 	return rc;
 }

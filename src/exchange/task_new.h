@@ -2,6 +2,14 @@
  * task_new.h - a structured task made from real code (`assay task new`,
  * the workbench's `:task new`; docs/adr/0044-task-from-real-code.md).
  *
+ * A C file becomes an x86-asm task (domain compiler): the prototype of
+ * its function (lang/cfunc.h), checked by the env's signature grammar
+ * (envs/x86sig.h), is the interface with the registers the System V
+ * AMD64 ABI gives each parameter; the file is the task's ref.c, which
+ * the env compares a candidate with on seeded random input vectors (seed
+ * and cases stated in env_params); the reference is the assembly given
+ * with --reference (gcc -O2 -S of the file makes one).
+ *
  * A Verilog or SystemVerilog file becomes a task of domain chip whose
  * interface is its module's ports and parameters as the Verilog grammar
  * reads them (lang/vheader.h), whose requirement is a --spec file or the
@@ -25,14 +33,16 @@
 #include "base/err.h"
 #include "model/sample.h"
 
-#define TASK_NEW_SKELETON "TODO: say what the module does."
+#define TASK_NEW_SKELETON "TODO: say what the code does."
 
 struct task_new_opts {
 	const char *testbench;	/* a testbench file, or NULL */
 	const char *spec_file;	/* the requirement's file, or NULL */
 	const char *id;		/* the task id; NULL: "local/MODULE" */
-	const char *top;	/* the module the task asks for; NULL: the
-				   testbench's, else the file's top */
+	const char *top;	/* the module (function) the task asks for;
+				   NULL: the testbench's, else the file's
+				   top (its only non-static function) */
+	const char *reference;	/* C: the reference's assembly (.s) */
 	const char *env;	/* NULL: iverilog with a testbench, yosys
 				   without */
 	int	 timeout_s;	/* 0: the env's default */

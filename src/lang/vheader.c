@@ -401,63 +401,6 @@ add_port(struct vh_module *m)
 	return p;
 }
 
-/* The comments right above module node n, markers removed; NULL. */
-static char *
-comment_above(const char *text, TSNode n)
-{
-	TSNode c = ts_node_prev_named_sibling(n), first = { 0 };
-	int next_line = line_of(n);
-	struct buf b = BUF_INIT;
-
-	/* `timescale and the like between the comment and the module */
-	while (!ts_node_is_null(c) && strstr(ts_node_type(c),
-	    "_compiler_directive") != NULL) {
-		next_line = line_of(c);
-		c = ts_node_prev_named_sibling(c);
-	}
-	while (is(c, "comment") &&
-	    (int)ts_node_end_point(c).row + 2 >= next_line) {
-		first = c;
-		next_line = line_of(c);
-		c = ts_node_prev_named_sibling(c);
-	}
-	for (c = first; is(c, "comment") && ts_node_start_byte(c) <
-	    ts_node_start_byte(n); c = ts_node_next_named_sibling(c)) {
-		char *t = text_of(text, c), *s = t, *line;
-
-		if (strncmp(s, "/*", 2) == 0) {
-			s += 2;
-			if (strlen(s) >= 2 && strcmp(s + strlen(s) - 2, "*/")
-			    == 0)
-				s[strlen(s) - 2] = '\0';
-		}
-		for (line = strtok(s, "\n"); line != NULL;
-		    line = strtok(NULL, "\n")) {
-			size_t l;
-
-			while (*line == ' ' || *line == '\t')
-				line++;
-			if (strncmp(line, "//", 2) == 0)
-				line += 2;
-			else if (*line == '*' && line[1] != '/')
-				line++;
-			if (*line == ' ')
-				line++;
-			l = strlen(line);
-			while (l > 0 && isspace((unsigned char)line[l - 1]))
-				l--;
-			buf_add(&b, line, l);
-			buf_addc(&b, '\n');
-		}
-		free(t);
-	}
-	while (b.len > 0 && b.p[0] == '\n') {
-		memmove(b.p, b.p + 1, b.len);
-		b.len--;
-	}
-	return b.len > 0 ? buf_detach(&b, NULL) : (buf_release(&b), NULL);
-}
-
 /* An ANSI port declaration n; a port without a header of its own has the
  * previous port's (IEEE 1800 23.2.2.3). */
 static void
@@ -657,11 +600,11 @@ vh_scan(const char *text, size_t len, struct vh_file *out, struct err *err)
 			    text_of(text, id);
 			m->line = line_of(n);
 			if (is(n, "module_header")) {
-				m->comment = comment_above(text,
+				m->comment = syntax_comment_above(text,
 				    ts_node_parent(n));
 				end = ts_node_end_byte(ts_node_parent(n));
 			} else {
-				m->comment = comment_above(text, n);
+				m->comment = syntax_comment_above(text, n);
 				end = ts_node_end_byte(n);
 			}
 		} else if (m != NULL && strcmp(type, "ansi_port_declaration")

@@ -115,7 +115,7 @@ grep -q 'no requirement' "$T/bare.err" || fail "bare: $(cat "$T/bare.err")"
 # --edit: what the editor writes is the task
 cat > "$T/ed.sh" <<'EOF'
 #!/bin/sh
-sed -i 's/TODO: say what the module does\./Sums in_data while en is high./' "$1"
+sed -i 's/TODO: say what the code does\./Sums in_data while en is high./' "$1"
 EOF
 chmod +x "$T/ed.sh"
 EDITOR=$T/ed.sh "$ASSAY" --db "$DB" task new "$T/bare.v" --id local/bare --edit --json > "$T/ed.json" ||

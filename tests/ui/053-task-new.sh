@@ -14,7 +14,7 @@ command -v iverilog >/dev/null || skip "iverilog not installed"
 # the editor writes the requirement over the skeleton
 cat >"$T/ed" <<'ED'
 #!/bin/sh
-sed -i 's/TODO: say what the module does\./Counts 0..11 while valid_count is high./' "$1"
+sed -i 's/TODO: say what the code does\./Counts 0..11 while valid_count is high./' "$1"
 ED
 chmod +x "$T/ed"
 export EDITOR="$T/ed"

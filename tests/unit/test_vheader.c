@@ -1,5 +1,6 @@
 /*
- * test_vheader.c - unit tests for src/lang/vheader.c: module interfaces
+ * test_vheader.c - unit tests for src/lang/vheader.c and cfunc.c (the
+ * functions of a C file: name, prototype, static, comment): module interfaces
  * (ports with direction, type, range and width; parameters; the comment
  * above) in ANSI and non-ANSI styles, widths from parameters, what does
  * not evaluate, and the top of a file with submodules.  The expected
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "base/err.h"
+#include "lang/cfunc.h"
 #include "lang/vheader.h"
 
 static const char ansi[] =
@@ -182,6 +184,43 @@ test_vheader_module_in_error(void **state)
 	vh_release(&f);
 }
 
+static void
+test_cfunc_prototypes(void **state)
+{
+	static const char c[] = "#include <stdint.h>\n"
+	    "// Scales src into dst.\n"
+	    "static inline void\n"
+	    "helper(void) { }\n"
+	    "/* The sum,\n * wrapping. */\n"
+	    "int64_t\n"
+	    "sum(const int32_t *a,\n    size_t   n)\n{ return a[0] + n; }\n"
+	    "const uint8_t *\npick(const uint8_t *p) { return p; }\n";
+	struct cf_file f;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(cf_scan(c, strlen(c), &f, &err), 0);
+	assert_int_equal(f.error_line, 0);
+	assert_int_equal(f.nfuncs, 3);
+	assert_string_equal(f.funcs[0].name, "helper");
+	assert_int_equal(f.funcs[0].is_static, 1);
+	assert_string_equal(f.funcs[0].prototype, "void helper(void)");
+	assert_string_equal(f.funcs[0].comment, "Scales src into dst.\n");
+	assert_string_equal(f.funcs[1].name, "sum");
+	assert_int_equal(f.funcs[1].is_static, 0);
+	assert_int_equal(f.funcs[1].line, 7);
+	/* blanks collapsed, the body left out */
+	assert_string_equal(f.funcs[1].prototype,
+	    "int64_t sum(const int32_t *a, size_t n)");
+	assert_string_equal(f.funcs[1].comment, "The sum,\nwrapping.\n");
+	/* a pointer result: the declarator through the pointer */
+	assert_string_equal(f.funcs[2].name, "pick");
+	assert_string_equal(f.funcs[2].prototype,
+	    "const uint8_t * pick(const uint8_t *p)");
+	assert_null(f.funcs[2].comment);
+	cf_release(&f);
+}
+
 int
 main(void)
 {
@@ -190,6 +229,7 @@ main(void)
 		cmocka_unit_test(test_vheader_nonansi_and_top),
 		cmocka_unit_test(test_vheader_broken_text),
 		cmocka_unit_test(test_vheader_module_in_error),
+		cmocka_unit_test(test_cfunc_prototypes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
