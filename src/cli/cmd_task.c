@@ -24,6 +24,7 @@ static const struct cmd_opt task_opts[] = {
 	{ "id", 0, CMD_VALUE, 'i' },
 	{ "top", 0, CMD_VALUE, 'T' },
 	{ "reference", 0, CMD_VALUE, 'r' },
+	{ "arch", 0, CMD_VALUE, 'a' },
 	{ "env", 0, CMD_VALUE, 'e' },
 	{ "timeout", 0, CMD_VALUE, 't' },
 	{ "edit", 0, CMD_FLAG, 'E' },
@@ -59,7 +60,8 @@ print_json(const struct task_new *tn, const struct run *r, int stored,
 	x = tn->task.extra != NULL ? json_loads(tn->task.extra, 0, NULL) :
 	    NULL;
 	json_object_set_new(o, strcmp(tn->task.env, "x86-asm") == 0 ?
-	    "function" : "module", json_string(tn->module));
+	    "function" : strcmp(tn->task.env, "nvcc") == 0 ? "entry" :
+	    "module", json_string(tn->module));
 	json_object_set(o, "ports", x != NULL ? json_object_get(x, "ports") :
 	    json_null());
 	json_object_set(o, "parameters", x != NULL ?
@@ -102,6 +104,7 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		case 'i': o.id = val; break;
 		case 'T': o.top = val; break;
 		case 'r': o.reference = val; break;
+		case 'a': o.arch = val; break;
 		case 'e': o.env = val; break;
 		case 'E': edit = 1; break;
 		case 'd': dry = 1; break;
@@ -187,7 +190,8 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		printf("%s: stored, env %s, %s (%zu %s); reference %s"
 		    " passes%s%s\n", tn.task.id, tn.task.env, tn.module,
 		    tn.nports, strcmp(tn.task.env, "x86-asm") == 0 ?
-		    "parameters" : "ports", tn.ref.id,
+		    "parameters" : strcmp(tn.task.env, "nvcc") == 0 ?
+		    "launches" : "ports", tn.ref.id,
 		    r.metrics != NULL ? " " : "", r.metrics != NULL ?
 		    r.metrics : "");
 	} else {
@@ -207,7 +211,7 @@ out:
 const struct cmd_entry cli_cmd_task = {
 	"task", NULL, task_opts, 2, CMD_MANY,
 	"task new FILE... [--testbench TB] [--spec FILE] [--id ID]"
-	  " [--top NAME] [--reference FILE.s] [--env ENV] [--timeout S] [--edit] [--dry-run]"
+	  " [--top NAME] [--reference FILE.s] [--arch SM] [--env ENV] [--timeout S] [--edit] [--dry-run]"
 	  " [--json] [--no-sandbox]",
 	  "A structured task from real code.  FILE is a Verilog or\n"
 	  "SystemVerilog design; the FILEs after it are data files its\n"
@@ -227,6 +231,9 @@ const struct cmd_entry cli_cmd_task = {
 	  "becomes an x86-asm task: its prototype in the env's signature\n"
 	  "grammar, the ABI's registers, the file as ref.c the candidates are\n"
 	  "compared with on seeded random inputs; --reference FILE.s is its\n"
-	  "reference (gcc -O2 -S FILE.c makes one).",
+	  "reference (gcc -O2 -S FILE.c makes one).  A CUDA file becomes an\n"
+	  "nvcc task for --arch (sm_90): its host entry and kernels, each\n"
+	  "launch's configuration and the target's launch limits are the\n"
+	  "interface, the file the reference, --testbench its harness.",
 	CMD_CLI, cmd_task
 };

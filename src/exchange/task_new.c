@@ -11,6 +11,7 @@
 
 #include "base/file.h"
 #include "base/ident.h"
+#include "envs/nvcc.h"
 #include "envs/verilog.h"
 #include "envs/x86sig.h"
 #include "envs/yosys_equiv.h"
@@ -374,7 +375,7 @@ c_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
 	if (o->env != NULL && strcmp(o->env, "x86-asm") != 0)
 		return err_set(err, "%s: a C function becomes an x86-asm task,"
 		    " not env %s", path, o->env);
-	if (cf_scan(code, len, &cf, err) < 0)
+	if (cf_scan(code, len, 0, &cf, err) < 0)
 		return -1;
 	for (size_t i = 0; i < cf.nfuncs; i++) {
 		if (o->top != NULL ? strcmp(cf.funcs[i].name, o->top) == 0 :
@@ -456,6 +457,138 @@ out:
 	return rc;
 }
 
+/* The interface of an nvcc task: the host entries, the kernels, each
+ * launch as written and the target's limits. */
+static char *
+cuda_interface(const struct cf_file *cf, const char *arch)
+{
+	struct cuda_launch_limits lim;
+	struct buf b = BUF_INIT;
+	int any = 0;
+
+	for (size_t i = 0; i < cf->nfuncs; i++)
+		if (!cf->funcs[i].is_kernel && !cf->funcs[i].is_static) {
+			buf_printf(&b, "%s%s;\n", any++ ? "" : "Host entry:\n",
+			    cf->funcs[i].prototype);
+		}
+	any = 0;
+	for (size_t i = 0; i < cf->nfuncs; i++)
+		if (cf->funcs[i].is_kernel)
+			buf_printf(&b, "%s__global__ %s;\n", any++ ? "" :
+			    "Kernels:\n", cf->funcs[i].prototype);
+	for (size_t i = 0; i < cf->nlaunches; i++)
+		buf_printf(&b, "%s%s%s in %s (line %d)\n", i == 0 ?
+		    "Launches:\n" : "", cf->launches[i].kernel,
+		    cf->launches[i].config, cf->launches[i].caller != NULL ?
+		    cf->launches[i].caller : "file scope",
+		    cf->launches[i].line);
+	nvcc_limits(arch, &lim);
+	buf_printf(&b, "Launch limits of %s: gridDim.x <= %lld, gridDim.y and"
+	    " .z <= %lld; blockDim.x and .y <= %lld, .z <= %lld, %lld threads"
+	    " a block; static __shared__ memory <= %lld bytes a block",
+	    arch, lim.grid_x, lim.grid_yz, lim.block_xy, lim.block_z,
+	    lim.threads, lim.smem_static);
+	if (lim.smem_optin > 0)
+		buf_printf(&b, ", dynamic with the opt-in <= %lld",
+		    lim.smem_optin);
+	buf_adds(&b, ".\n");
+	return buf_detach(&b, NULL);
+}
+
+static int
+cuda_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
+    const char *code, size_t len, struct task_new *tn, struct err *err)
+{
+	const char *path = files[0], *arch = o->arch != NULL ? o->arch :
+	    "sm_90";
+	struct cf_file cf;
+	const struct cf_func *entry = NULL, *kernel = NULL;
+	struct task *t = &tn->task;
+	json_t *params, *x;
+	int rc = -1;
+
+	if (o->env != NULL && strcmp(o->env, "nvcc") != 0)
+		return err_set(err, "%s: a CUDA kernel becomes an nvcc task,"
+		    " not env %s", path, o->env);
+	if (!nvcc_arch_ok(arch))
+		return err_set(err, "--arch %s is not a target like sm_90",
+		    arch);
+	if (cf_scan(code, len, 1, &cf, err) < 0)
+		return -1;
+	for (size_t i = 0; i < cf.nfuncs; i++) {
+		const struct cf_func *f = &cf.funcs[i];
+
+		if (f->is_kernel && kernel == NULL)
+			kernel = f;
+		if (!f->is_kernel && !f->is_static && (o->top == NULL ?
+		    entry == NULL : strcmp(f->name, o->top) == 0))
+			entry = f;
+	}
+	if (kernel == NULL) {
+		err_set(err, "%s:%d: no __global__ kernel", path,
+		    cf.error_line > 0 ? cf.error_line : 1);
+		goto out;
+	}
+	if (o->top != NULL && entry == NULL) {
+		err_set(err, "%s: no host function %s (--top)", path, o->top);
+		goto out;
+	}
+	if (cf.nlaunches == 0)
+		buf_printf(&tn->warnings, "%s: no launch of a kernel: the"
+		    " launch check has nothing to hold to the limits\n", path);
+	if (cf.error_line > 0)
+		buf_printf(&tn->warnings, "%s:%d: the CUDA grammar cannot read"
+		    " this line\n", path, cf.error_line);
+	tn->module = xstrdup(entry != NULL ? entry->name : kernel->name);
+	t->domain = xstrdup("gpu");
+	t->benchmark = xstrdup("local");
+	t->source = xstrdup(path);
+	t->env = xstrdup("nvcc");
+	params = json_pack("{s:s}", "arch", arch);
+	if (o->testbench != NULL) {
+		char *h;
+		size_t hl;
+
+		if (file_read(o->testbench, &h, &hl, err) < 0) {
+			json_decref(params);
+			goto out;
+		}
+		json_object_set_new(params, "harness",
+		    json_string(file_base(o->testbench)));
+		task_add_file(t, file_base(o->testbench), "source", h, hl);
+		free(h);
+	}
+	if (o->timeout_s > 0)
+		json_object_set_new(params, "timeout_s",
+		    json_integer(o->timeout_s));
+	t->env_params = json_dumps(params, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(params);
+	if (add_files(t, files, nfiles, "source", err) < 0)
+		goto out;
+	t->id = o->id != NULL ? xstrdup(o->id) : xasprintf("local/%s",
+	    tn->module);
+	if (ident_check_task_id(t->id, err) < 0)
+		goto out;
+	t->interface = cuda_interface(&cf, arch);
+	tn->nports = cf.nlaunches;
+	x = json_pack("{s:s, s:s, s:[]}", "entry", tn->module, "arch", arch,
+	    "launches");
+	for (size_t i = 0; i < cf.nlaunches; i++)
+		json_array_append_new(json_object_get(x, "launches"),
+		    json_pack("{s:s, s:s, s:i}", "kernel",
+		    cf.launches[i].kernel, "config", cf.launches[i].config,
+		    "line", cf.launches[i].line));
+	t->extra = json_dumps(x, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(x);
+	if (finish(tn, o, entry != NULL && entry->comment != NULL ?
+	    entry->comment : kernel->comment, code, "cuda", path, err) < 0)
+		goto out;
+	rc = 0;
+out:
+	cf_release(&cf);
+	return rc;
+}
+
 int
 task_new_build(char *const *files, size_t nfiles,
     const struct task_new_opts *o, struct task_new *out, struct err *err)
@@ -469,10 +602,10 @@ task_new_build(char *const *files, size_t nfiles,
 	if (nfiles == 0)
 		return err_set(err, "no file");
 	if (!has_suffix(files[0], ".v") && !has_suffix(files[0], ".sv") &&
-	    !has_suffix(files[0], ".c"))
+	    !has_suffix(files[0], ".c") && !has_suffix(files[0], ".cu"))
 		return err_set(err, "%s: not a Verilog or SystemVerilog (.v,"
-		    " .sv) or C (.c) file; CUDA and CadQuery files are not made"
-		    " into tasks yet", files[0]);
+		    " .sv), C (.c) or CUDA (.cu) file; CadQuery scripts and STEP"
+		    " files are not made into tasks yet", files[0]);
 	if (file_read(files[0], &code, &len, err) < 0)
 		return -1;
 	if (memchr(code, '\0', len) != NULL) {
@@ -480,8 +613,12 @@ task_new_build(char *const *files, size_t nfiles,
 		return err_set(err, "%s: a NUL byte: not a text file",
 		    files[0]);
 	}
-	rc = has_suffix(files[0], ".c") ? c_task(files, nfiles, o, code, len,
-	    out, err) : verilog_task(files, nfiles, o, code, len, out, err);
+	if (has_suffix(files[0], ".c"))
+		rc = c_task(files, nfiles, o, code, len, out, err);
+	else if (has_suffix(files[0], ".cu"))
+		rc = cuda_task(files, nfiles, o, code, len, out, err);
+	else
+		rc = verilog_task(files, nfiles, o, code, len, out, err);
 	free(code);
 	return rc;
 }

@@ -10,6 +10,13 @@
  * and cases stated in env_params); the reference is the assembly given
  * with --reference (gcc -O2 -S of the file makes one).
  *
+ * A CUDA file becomes an nvcc task (domain gpu): its host entries and
+ * kernels, each launch's configuration as written and the target's
+ * launch limits (envs/nvcc.h) are the interface; the file is the
+ * reference; --testbench names the harness (a host program, env_params
+ * .harness), else compiling for the target and the launch check are the
+ * whole verification.
+ *
  * A Verilog or SystemVerilog file becomes a task of domain chip whose
  * interface is its module's ports and parameters as the Verilog grammar
  * reads them (lang/vheader.h), whose requirement is a --spec file or the
@@ -43,6 +50,7 @@ struct task_new_opts {
 				   NULL: the testbench's, else the file's
 				   top (its only non-static function) */
 	const char *reference;	/* C: the reference's assembly (.s) */
+	const char *arch;	/* CUDA: the target, NULL: sm_90 */
 	const char *env;	/* NULL: iverilog with a testbench, yosys
 				   without */
 	int	 timeout_s;	/* 0: the env's default */

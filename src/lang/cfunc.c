@@ -13,6 +13,7 @@
 #include "lang/parse.h"
 
 const TSLanguage *tree_sitter_c(void);
+const TSLanguage *tree_sitter_cuda(void);
 
 /* text[a, b) with every run of blanks one space, trimmed; new. */
 static char *
@@ -92,18 +93,59 @@ add_func(struct cf_file *out, const char *text, TSNode n)
 	}
 	f->comment = syntax_comment_above(text, n);
 	f->is_static = is_static;
+	{
+		/* __global__ is no node of the CUDA grammar's: a word
+		 * before the declarator */
+		uint32_t a = ts_node_start_byte(n), b = ts_node_start_byte(decl);
+
+		for (uint32_t i = a; i + 10 <= b && !f->is_kernel; i++)
+			f->is_kernel = memcmp(text + i, "__global__", 10) == 0;
+	}
 	f->line = (int)ts_node_start_point(n).row + 1;
 }
 
+/* Every launch under n (a function named caller, or NULL). */
+static void
+add_launches(struct cf_file *out, const char *text, TSNode n,
+    const char *caller)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(n);
+
+	do {
+		TSNode c = ts_tree_cursor_current_node(&cur), k, fn;
+		struct cf_launch *l;
+
+		if (strcmp(ts_node_type(c), "kernel_call_syntax") != 0)
+			continue;
+		fn = ts_node_child_by_field_name(ts_node_parent(c), "function",
+		    8);
+		k = c;
+		out->launches = xreallocarray(out->launches,
+		    out->nlaunches + 1, sizeof *out->launches);
+		l = &out->launches[out->nlaunches++];
+		l->kernel = ts_node_is_null(fn) ? xstrdup("?") :
+		    collapsed(text, ts_node_start_byte(fn),
+		    ts_node_end_byte(fn));
+		l->config = collapsed(text, ts_node_start_byte(k),
+		    ts_node_end_byte(k));
+		l->caller = caller != NULL ? xstrdup(caller) : NULL;
+		l->line = (int)ts_node_start_point(c).row + 1;
+	} while (syntax_walk_next(&cur, 1));
+	ts_tree_cursor_delete(&cur);
+}
+
 int
-cf_scan(const char *text, size_t len, struct cf_file *out, struct err *err)
+cf_scan(const char *text, size_t len, int cuda, struct cf_file *out,
+    struct err *err)
 {
 	TSTree *tree;
 	TSNode root;
 	uint32_t k;
 
 	memset(out, 0, sizeof *out);
-	if (syntax_tree(tree_sitter_c(), "c", "c", text, len, &tree, err) < 0)
+	if (syntax_tree(cuda ? tree_sitter_cuda() : tree_sitter_c(),
+	    cuda ? "cuda" : "c", cuda ? "cuda" : "c", text, len, &tree,
+	    err) < 0)
 		return -1;
 	root = ts_tree_root_node(tree);
 	if (ts_node_has_error(root)) {
@@ -126,8 +168,14 @@ cf_scan(const char *text, size_t len, struct cf_file *out, struct err *err)
 	for (uint32_t i = 0; i < k; i++) {
 		TSNode c = ts_node_named_child(root, i);
 
-		if (strcmp(ts_node_type(c), "function_definition") == 0)
+		if (strcmp(ts_node_type(c), "function_definition") == 0) {
+			size_t had = out->nfuncs;
+
 			add_func(out, text, c);
+			if (cuda)
+				add_launches(out, text, c, out->nfuncs > had ?
+				    out->funcs[had].name : NULL);
+		}
 	}
 	ts_tree_delete(tree);
 	return 0;
@@ -141,6 +189,12 @@ cf_release(struct cf_file *f)
 		free(f->funcs[i].prototype);
 		free(f->funcs[i].comment);
 	}
+	for (size_t i = 0; i < f->nlaunches; i++) {
+		free(f->launches[i].kernel);
+		free(f->launches[i].config);
+		free(f->launches[i].caller);
+	}
 	free(f->funcs);
+	free(f->launches);
 	memset(f, 0, sizeof *f);
 }

@@ -199,7 +199,7 @@ test_cfunc_prototypes(void **state)
 	struct err err;
 
 	(void)state;
-	assert_int_equal(cf_scan(c, strlen(c), &f, &err), 0);
+	assert_int_equal(cf_scan(c, strlen(c), 0, &f, &err), 0);
 	assert_int_equal(f.error_line, 0);
 	assert_int_equal(f.nfuncs, 3);
 	assert_string_equal(f.funcs[0].name, "helper");
@@ -221,6 +221,33 @@ test_cfunc_prototypes(void **state)
 	cf_release(&f);
 }
 
+static void
+test_cfunc_cuda_launches(void **state)
+{
+	static const char cu[] = "// Scales x.\n"
+	    "__global__ void\nscale(float *x, int n)\n"
+	    "{ int i = threadIdx.x; if (i < n) x[i] *= 2; }\n"
+	    "void run(float *x, int n)\n{\n"
+	    "\tscale<<<(n + 255) / 256,\n\t    256, 0>>>(x, n);\n}\n";
+	struct cf_file f;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(cf_scan(cu, strlen(cu), 1, &f, &err), 0);
+	assert_int_equal(f.nfuncs, 2);
+	assert_string_equal(f.funcs[0].name, "scale");
+	assert_int_equal(f.funcs[0].is_kernel, 1);
+	assert_string_equal(f.funcs[0].prototype, "void scale(float *x, int n)");
+	assert_string_equal(f.funcs[0].comment, "Scales x.\n");
+	assert_int_equal(f.funcs[1].is_kernel, 0);
+	assert_int_equal(f.nlaunches, 1);
+	assert_string_equal(f.launches[0].kernel, "scale");
+	assert_string_equal(f.launches[0].config, "<<<(n + 255) / 256, 256, 0>>>");
+	assert_string_equal(f.launches[0].caller, "run");
+	assert_int_equal(f.launches[0].line, 7);
+	cf_release(&f);
+}
+
 int
 main(void)
 {
@@ -230,6 +257,7 @@ main(void)
 		cmocka_unit_test(test_vheader_broken_text),
 		cmocka_unit_test(test_vheader_module_in_error),
 		cmocka_unit_test(test_cfunc_prototypes),
+		cmocka_unit_test(test_cfunc_cuda_launches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
