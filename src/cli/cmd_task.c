@@ -59,9 +59,7 @@ print_json(const struct task_new *tn, const struct run *r, int stored,
 	    json_null());
 	x = tn->task.extra != NULL ? json_loads(tn->task.extra, 0, NULL) :
 	    NULL;
-	json_object_set_new(o, strcmp(tn->task.env, "x86-asm") == 0 ?
-	    "function" : strcmp(tn->task.env, "nvcc") == 0 ? "entry" :
-	    "module", json_string(tn->module));
+	json_object_set_new(o, tn->what, json_string(tn->module));
 	json_object_set(o, "ports", x != NULL ? json_object_get(x, "ports") :
 	    json_null());
 	json_object_set(o, "parameters", x != NULL ?
@@ -187,11 +185,11 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	if (json) {
 		print_json(&tn, &r, stored, why, row);
 	} else if (stored) {
-		printf("%s: stored, env %s, %s (%zu %s); reference %s"
-		    " passes%s%s\n", tn.task.id, tn.task.env, tn.module,
-		    tn.nports, strcmp(tn.task.env, "x86-asm") == 0 ?
-		    "parameters" : strcmp(tn.task.env, "nvcc") == 0 ?
-		    "launches" : "ports", tn.ref.id,
+		printf("%s: stored, env %s, %s %s", tn.task.id, tn.task.env,
+		    tn.what, tn.module);
+		if (tn.counted != NULL)
+			printf(" (%zu %s)", tn.nports, tn.counted);
+		printf("; reference %s passes%s%s\n", tn.ref.id,
 		    r.metrics != NULL ? " " : "", r.metrics != NULL ?
 		    r.metrics : "");
 	} else {

@@ -157,6 +157,9 @@ finish(struct task_new *tn, const struct task_new_opts *o,
 
 		if (file_read(o->spec_file, &t->spec, &sl, err) < 0)
 			return -1;
+		if (strspn(t->spec, " \t\r\n") == sl)
+			return err_set(err, "%s: an empty requirement",
+			    o->spec_file);
 	} else if (comment != NULL) {
 		t->spec = xstrdup(comment);
 	} else {
@@ -308,6 +311,8 @@ verilog_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
 		goto out;
 	t->interface = interface_text(m, tn->module);
 	tn->nports = m->nports;
+	tn->what = "module";
+	tn->counted = "ports";
 	t->extra = interface_json(m, tn->module);
 	if (finish(tn, o, m->comment, ref, "verilog", path, err) < 0)
 		goto out;
@@ -441,6 +446,8 @@ c_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
 		goto out;
 	t->interface = x86_interface(&sig, f->prototype);
 	tn->nports = sig.nparams;
+	tn->what = "function";
+	tn->counted = "parameters";
 	{
 		json_t *x = json_pack("{s:s, s:s}", "function", f->name,
 		    "signature", f->prototype);
@@ -571,6 +578,8 @@ cuda_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
 		goto out;
 	t->interface = cuda_interface(&cf, arch);
 	tn->nports = cf.nlaunches;
+	tn->what = "entry";
+	tn->counted = "launches";
 	x = json_pack("{s:s, s:s, s:[]}", "entry", tn->module, "arch", arch,
 	    "launches");
 	for (size_t i = 0; i < cf.nlaunches; i++)
@@ -589,6 +598,122 @@ out:
 	return rc;
 }
 
+#define TN_CAD_INTERFACE "One solid, millimetres: STEP (ISO 10303-21) text," \
+	" or a CadQuery script that leaves it in `result`.\n"
+
+/*
+ * The comment a Python script opens with: its leading "#" lines (not a
+ * "#!" line), markers removed, or its module docstring.  New string, or
+ * NULL.  Read from the text: assay links no Python grammar.
+ */
+static char *
+py_comment(const char *code)
+{
+	static const char dq[] = "\"\"\"", sq[] = "'''";
+	struct buf b = BUF_INIT;
+	const char *p = code;
+
+	while (*p == '\n' || (p[0] == '#' && p[1] == '!')) {
+		p = strchr(p, '\n');
+		p = p != NULL ? p + 1 : "";
+	}
+	if (strncmp(p, dq, 3) == 0 || strncmp(p, sq, 3) == 0) {
+		const char *e = strstr(p + 3, p[0] == '"' ? dq : sq);
+		const char *a = p + 3;
+
+		while (e != NULL && a < e && (*a == '\n' || *a == ' '))
+			a++;
+		if (e != NULL)
+			buf_add(&b, a, (size_t)(e - a));
+		while (b.len > 0 && (b.p[b.len - 1] == '\n' ||
+		    b.p[b.len - 1] == ' '))
+			b.len--;
+		if (b.len > 0)
+			buf_addc(&b, '\n');
+	} else {
+		while (*p == '#') {
+			const char *nl = strchr(p, '\n');
+			size_t l = nl != NULL ? (size_t)(nl - p) : strlen(p);
+
+			p++;
+			l--;
+			if (l > 0 && *p == ' ') {
+				p++;
+				l--;
+			}
+			buf_add(&b, p, l);
+			buf_addc(&b, '\n');
+			p += l;
+			if (*p == '\n')
+				p++;
+		}
+	}
+	return b.len > 0 ? buf_detach(&b, NULL) : (buf_release(&b), NULL);
+}
+
+/* A CadQuery script (.py) or a STEP file (.step, .stp, step 1) as a cad
+ * task whose reference solid it is. */
+static int
+cad_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
+    const char *code, size_t len, int step, struct task_new *tn,
+    struct err *err)
+{
+	const char *path = files[0];
+	struct task *t = &tn->task;
+	char *comment = NULL, *stem;
+	json_t *params;
+	int rc = -1;
+
+	if (o->testbench != NULL)
+		return err_set(err, "%s: a solid is judged by its IoU with the"
+		    " reference, not by a testbench", path);
+	if (o->env != NULL && strcmp(o->env, "cad") != 0)
+		return err_set(err, "%s: a solid becomes a cad task, not env"
+		    " %s", path, o->env);
+	if (nfiles > 1)
+		return err_set(err, "%s: a cad task has one file, the"
+		    " reference solid", files[1]);
+	if (step && strncmp(code, "ISO-10303-21", 12) != 0)
+		return err_set(err, "%s:1: not STEP text: no ISO-10303-21"
+		    " header", path);
+	if (!step && strstr(code, "cadquery") == NULL)
+		return err_set(err, "%s: a Python script that does not import"
+		    " cadquery", path);
+	stem = xstrdup(file_base(path));
+	stem[strcspn(stem, ".")] = '\0';
+	tn->module = stem;
+	tn->what = "solid";
+	tn->counted = NULL;
+	t->domain = xstrdup("3d");
+	t->benchmark = xstrdup("local");
+	t->source = xstrdup(path);
+	t->env = xstrdup("cad");
+	params = json_pack("{s:f}", "iou_min", 0.9);
+	if (!step)
+		json_object_set_new(params, "reference",
+		    json_string("reference.py"));
+	if (o->timeout_s > 0)
+		json_object_set_new(params, "timeout_s",
+		    json_integer(o->timeout_s));
+	t->env_params = json_dumps(params, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(params);
+	task_add_file(t, step ? "reference.step" : "reference.py",
+	    "reference", code, len);
+	t->id = o->id != NULL ? xstrdup(o->id) : xasprintf("local/%s", stem);
+	if (ident_check_task_id(t->id, err) < 0)
+		goto out;
+	t->interface = xstrdup(TN_CAD_INTERFACE);
+	if (!step)
+		comment = py_comment(code);
+	if (finish(tn, o, comment, code, step ? "step" : "python", path,
+	    err) < 0)
+		goto out;
+	rc = 0;
+out:
+	free(comment);
+	return rc;
+}
+
 int
 task_new_build(char *const *files, size_t nfiles,
     const struct task_new_opts *o, struct task_new *out, struct err *err)
@@ -602,10 +727,12 @@ task_new_build(char *const *files, size_t nfiles,
 	if (nfiles == 0)
 		return err_set(err, "no file");
 	if (!has_suffix(files[0], ".v") && !has_suffix(files[0], ".sv") &&
-	    !has_suffix(files[0], ".c") && !has_suffix(files[0], ".cu"))
-		return err_set(err, "%s: not a Verilog or SystemVerilog (.v,"
-		    " .sv), C (.c) or CUDA (.cu) file; CadQuery scripts and STEP"
-		    " files are not made into tasks yet", files[0]);
+	    !has_suffix(files[0], ".c") && !has_suffix(files[0], ".cu") &&
+	    !has_suffix(files[0], ".py") && !has_suffix(files[0], ".step") &&
+	    !has_suffix(files[0], ".stp"))
+		return err_set(err, "%s: not Verilog or SystemVerilog (.v,"
+		    " .sv), C (.c), CUDA (.cu), a CadQuery script (.py) or a"
+		    " STEP file (.step, .stp)", files[0]);
 	if (file_read(files[0], &code, &len, err) < 0)
 		return -1;
 	if (memchr(code, '\0', len) != NULL) {
@@ -617,6 +744,10 @@ task_new_build(char *const *files, size_t nfiles,
 		rc = c_task(files, nfiles, o, code, len, out, err);
 	else if (has_suffix(files[0], ".cu"))
 		rc = cuda_task(files, nfiles, o, code, len, out, err);
+	else if (has_suffix(files[0], ".py") || has_suffix(files[0], ".step")
+	    || has_suffix(files[0], ".stp"))
+		rc = cad_task(files, nfiles, o, code, len,
+		    !has_suffix(files[0], ".py"), out, err);
 	else
 		rc = verilog_task(files, nfiles, o, code, len, out, err);
 	free(code);

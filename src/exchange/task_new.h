@@ -59,8 +59,13 @@ struct task_new_opts {
 struct task_new {
 	struct task task;
 	struct candidate ref;	/* origin "reference", id NULL */
-	char	*module;	/* the module the task asks for */
-	size_t	 nports;	/* its ports */
+	char	*module;	/* the module, function, entry or solid the
+				   task asks for */
+	const char *what;	/* which: "module", "function", "entry",
+				   "solid" (static) */
+	size_t	 nports;	/* its ports, parameters or launches */
+	const char *counted;	/* which: "ports", ... (static); NULL:
+				   nothing counted (a solid) */
 	int	 skeleton;	/* 1: the requirement is TASK_NEW_SKELETON */
 	struct buf warnings;	/* lines: what was guessed or left out */
 };
