@@ -967,7 +967,8 @@ wbc_quit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 }
 
 /*
- * :task new FILE [TESTBENCH]: a task from real code (app/task_new.h).  The
+ * :task new FILE [SECOND]: a task from real code (app/task_new.h),
+ * SECOND the testbench (a CUDA harness), or a C file's reference .s.  The
  * task opens in $EDITOR on the whole terminal; on save its reference is
  * verified in the sandbox, waited for, and the task stored when it
  * passes; the status line says what happened.
@@ -988,11 +989,16 @@ wbc_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	    tok = strtok_r(NULL, " \t", &save))
 		w[n++] = tok;
 	if (n < 2 || strcmp(w[0], "new") != 0) {
-		wb_msg(wb, 1, "usage: task new FILE [TESTBENCH]");
+		wb_msg(wb, 1, "usage: task new FILE [TESTBENCH|REFERENCE.s]");
 		free(line);
 		return 0;
 	}
-	o.testbench = w[2];
+	/* the second file: a C function's reference assembly, else the
+	 * testbench (a CUDA harness) */
+	if (strlen(w[1]) > 2 && strcmp(w[1] + strlen(w[1]) - 2, ".c") == 0)
+		o.reference = w[2];
+	else
+		o.testbench = w[2];
 	if (task_new_build(&w[1], 1, &o, &tn, err) < 0) {
 		wb_msg(wb, 1, "task new: %s", err->msg);
 		goto out;
@@ -1078,9 +1084,10 @@ static const struct cmd_entry wbc_mouse_e = { "mouse", NULL, NULL, 0,
 static const struct cmd_entry wbc_advance_e = { "advance", NULL, NULL, 0,
     CMD_MANY, "advance [on|off]", "set advance.", WBT, wbc_set };
 static const struct cmd_entry wbc_task_e = { "task", NULL, NULL, 0,
-    CMD_MANY, "task new FILE [TESTBENCH]", "A task from a Verilog design:"
-    " edit it in $EDITOR, then its reference is verified and the task"
-    " stored when it passes.", WBT, wbc_task };
+    CMD_MANY, "task new FILE [TESTBENCH|REFERENCE.s]", "A task from real"
+    " code (Verilog, C, CUDA, CadQuery, STEP): edit it in $EDITOR, then its"
+    " reference is verified and the task stored when it passes.", WBT,
+    wbc_task };
 static const struct cmd_entry wbc_quit_e = { "quit", "q", NULL, 0, 0,
     "quit", "Leave the workbench.", WBC, wbc_quit };
 
