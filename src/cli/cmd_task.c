@@ -91,7 +91,7 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	const char *val = NULL;
 	struct store *st = NULL;
 	char *row = NULL, *why = NULL;
-	int ch, edit = 0, dry = 0, json = 0, rc = 2, ran = 0, stored = 0;
+	int ch, edit = 0, dry = 0, json = 0, rc = 2, stored = 0;
 
 	while ((ch = cmd_next(a, &val)) != -1) {
 		long v;
@@ -172,7 +172,6 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		fprintf(stderr, "assay task new: %s\n", err->msg);
 		goto out;
 	}
-	ran = 1;
 	if (r.verdict == NULL || strcmp(r.verdict, "pass") != 0) {
 		why = task_new_why(&tn, &r);
 		rc = 1;
@@ -197,7 +196,6 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    a->pos[1], why);
 	}
 out:
-	(void)ran;
 	free(why);
 	free(row);
 	run_release(&r);
