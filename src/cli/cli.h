@@ -34,7 +34,8 @@ struct cli_global {
 	X(stats) \
 	X(generate) \
 	X(repair) \
-	X(envs)
+	X(envs) \
+	X(task)
 
 struct cmd_entry;
 struct cmd_table;

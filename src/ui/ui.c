@@ -32,6 +32,7 @@
 #include "app/command.h"
 #include "app/commands.h"
 #include "app/config.h"
+#include "app/task_new.h"
 #include "decide/decide.h"
 #include "lang/syntax.h"
 #include "verify/smoke.h"
@@ -733,6 +734,79 @@ wbc_quit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	return 0;
 }
 
+/*
+ * :task new FILE [SECOND]: a task from real code (app/task_new.h),
+ * SECOND the testbench (a CUDA harness), or a C file's reference .s.  The
+ * task opens in $EDITOR on the whole terminal; on save its reference is
+ * verified in the sandbox, waited for, and the task stored when it
+ * passes; the status line says what happened.
+ */
+static int
+wbc_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	struct wb *wb = WB(ctx);
+	struct task_new_opts o = { 0 };
+	struct task_new tn;
+	struct run r = { 0 };
+	char *line = xstrdup(ctx->line != NULL ? ctx->line : ""), *save;
+	char *w[3] = { NULL, NULL, NULL }, *tok;
+	int n = 0, e;
+
+	(void)a;
+	for (tok = strtok_r(line, " \t", &save); tok != NULL && n < 3;
+	    tok = strtok_r(NULL, " \t", &save))
+		w[n++] = tok;
+	if (n < 2 || strcmp(w[0], "new") != 0) {
+		wb_msg(wb, 1, "usage: task new FILE [TESTBENCH|REFERENCE.s]");
+		free(line);
+		return 0;
+	}
+	/* the second file: a C function's reference assembly, else the
+	 * testbench (a CUDA harness) */
+	if (strlen(w[1]) > 2 && strcmp(w[1] + strlen(w[1]) - 2, ".c") == 0)
+		o.reference = w[2];
+	else
+		o.testbench = w[2];
+	if (task_new_build(&w[1], 1, &o, &tn, err) < 0) {
+		wb_msg(wb, 1, "task new: %s", err->msg);
+		goto out;
+	}
+	def_prog_mode();
+	endwin();
+	e = task_new_edit(&tn, NULL, err);
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	wb->dirty = 1;
+	if (e < 0) {
+		wb_msg(wb, 1, "task new: %s", err->msg);
+		goto out;
+	}
+	if (tn.skeleton) {
+		wb_msg(wb, 1, "task new: %s: no requirement written over \"%s\";"
+		    " nothing stored", w[1], TASK_NEW_SKELETON);
+		goto out;
+	}
+	if (task_new_verify(&tn, &wb->vopts, &r, err) < 0) {
+		wb_msg(wb, 1, "task new: %s", err->msg);
+	} else if (r.verdict == NULL || strcmp(r.verdict, "pass") != 0) {
+		char *why = task_new_why(&tn, &r);
+
+		wb_msg(wb, 1, "task new: %s; nothing stored", why);
+		free(why);
+	} else if (task_new_store(wb->st, &tn, &r, err) < 0) {
+		wb_msg(wb, 1, "task new: %s", err->msg);
+	} else {
+		wb_msg(wb, 0, "task %s stored; its reference %s passes (%s)",
+		    tn.task.id, tn.ref.id, tn.task.env);
+	}
+out:
+	err_clear(err);		/* said on the status line */
+	run_release(&r);
+	task_new_release(&tn);
+	free(line);
+	return 0;
+}
+
 /* The workbench's own `:` commands (a key may run them: bind 9 :views);
  * the one table (main.c) lists them by UI_COMMANDS (ui.h). */
 #define WBC	(CMD_WORKBENCH | CMD_KEY)
@@ -765,6 +839,11 @@ const struct cmd_entry ui_cmd_generate = { "generate", NULL, NULL, 0,
 const struct cmd_entry ui_cmd_verify = { "verify", NULL, NULL, 0, 2,
     "verify [JOBS] [force]", "Verify the marked candidates, else the view,"
     " JOBS at a time, in the background.", WBC | CMD_TARGETS, wbc_verify };
+const struct cmd_entry ui_cmd_task = { "task", NULL, NULL, 0, CMD_MANY,
+    "task new FILE [TESTBENCH|REFERENCE.s]", "A task from real code"
+    " (Verilog, C, CUDA, CadQuery, STEP): edit it in $EDITOR, then its"
+    " reference is verified and the task stored when it passes.", WBT,
+    wbc_task };
 const struct cmd_entry ui_cmd_quit = { "quit", "q", NULL, 0, 0,
     "quit", "Leave the workbench.", WBC, wbc_quit };
 

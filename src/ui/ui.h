@@ -38,6 +38,7 @@ struct ui_opts {
 	X(repair) \
 	X(generate) \
 	X(verify) \
+	X(task) \
 	X(quit)
 struct cmd_entry;
 struct cmd_table;
