@@ -47,6 +47,7 @@ static const struct cmd_entry cli_cmd_help = {
 	X(stats) \
 	X(generate) \
 	X(repair) \
+	X(optimize) \
 	X(envs)
 
 #define CLI_DECLARE(name)	extern const struct cmd_entry cli_cmd_##name;

@@ -631,6 +631,30 @@ export_verified(const char *kind, const char *env, const char *verdict,
 }
 
 int
+export_gain(const char *kind, const char *extra, double *ratio, json_t **gain)
+{
+	json_t *x, *g, *r;
+	int counts = -1;
+
+	*ratio = 0;
+	if (gain != NULL)
+		*gain = NULL;
+	if (cand_kind_from_name(kind) != KIND_OPTIMIZATION)
+		return -1;
+	x = jparse(extra);
+	g = json_object_get(x, "optimization");
+	if (json_is_object(g)) {
+		counts = json_is_true(json_object_get(g, "counts"));
+		r = json_object_get(g, "ratio");
+		*ratio = json_is_number(r) ? json_number_value(r) : 0;
+		if (gain != NULL)
+			*gain = json_incref(g);
+	}
+	json_decref(x);
+	return counts;
+}
+
+int
 export_trajectory_parse(const char *name, enum export_trajectory *out,
     struct err *err)
 {
@@ -771,9 +795,10 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	char *req = NULL, *sys = NULL, *fb = NULL, why[128];
 	const char *fb_source = NULL;
 	size_t nchain = 0;
-	double speedup = 0;
+	double speedup = 0, ratio;
 	int rc = -1, found, have_p = 0, have_t = 0, have_d = 0, have_r = 1;
-	int verified;
+	int verified, counts;
+	json_t *gain = NULL;
 
 	found = store_candidate_get(x->st, row->id, &c, x->err);
 	if (found != 0) {
@@ -794,6 +819,13 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		goto out;
 	verified = have_r == 0 && export_verified(c.kind, t.env, r.verdict,
 	    r.metrics, &speedup);
+	/* an optimisation of a parent: its measured gain decides */
+	counts = export_gain(c.kind, c.extra, &ratio, &gain);
+	if (counts >= 0) {
+		verified = have_r == 0 && verdict_is(r.verdict, VERDICT_PASS) &&
+		    counts;
+		speedup = ratio;
+	}
 	if (!verified && !x->opts->include_failing) {
 		x->rep->unverified++;
 		rc = 0;
@@ -870,6 +902,10 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	json_object_set_new(meta, "verified", json_boolean(verified));
 	json_object_set_new(meta, "speedup", speedup > 0 ?
 	    json_real(speedup) : json_null());
+	if (gain != NULL) {
+		json_object_set_new(meta, "gain", gain);
+		gain = NULL;
+	}
 	json_object_set_new(meta, "split", codec_str(t.split));
 	json_object_set_new(meta, "license", codec_str(t.license));
 	json_object_set_new(meta, "provenance", provenance_json(&t));
@@ -895,6 +931,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 out:
 	json_decref(msgs);
 	json_decref(turns);
+	json_decref(gain);
 	free(req);
 	free(sys);
 	free(fb);
