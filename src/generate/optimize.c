@@ -13,14 +13,15 @@
 static const struct opt_measure measures[] = {
 	{ "x86-asm", { "ir_cand", NULL, NULL },
 	  "instructions of one call, counted by callgrind", "faster",
-	  "fewer instructions and cycles; callgrind counts them" },
+	  "fewer instructions and cycles; callgrind counts them",
+	  "cand_ns" },
 	{ "yosys", { "area", "cells", NULL },
 	  "area from yosys stat (cells when no area)", "smaller",
-	  "less area after synthesis: yosys stat counts it" },
+	  "less area after synthesis: yosys stat counts it", NULL },
 	{ "nvcc", { "registers", NULL, NULL },
 	  "registers per thread, from ptxas -v", "leaner",
 	  "fewer registers per thread, for more occupancy; ptxas counts"
-	  " them" },
+	  " them", NULL },
 };
 
 const struct opt_measure *
@@ -155,6 +156,17 @@ opt_gain(struct store *st, const char *cand_id, double min_gain,
 		json_object_set_new(o, "ratio", json_real(before / after));
 		if (why == NULL && before / after < min_gain)
 			why = "the gain is under the threshold";
+	}
+	if (key[0] != '\0' && m->also != NULL) {
+		char k2[128];
+		double b2, a2;
+
+		snprintf(k2, sizeof k2, "%s%s", prefix, m->also);
+		b2 = metric(rp.metrics, k2);
+		a2 = metric(rc.metrics, k2);
+		if (b2 > 0 && a2 > 0)
+			json_object_set_new(o, "also", json_pack("{s:s, s:f,"
+			    " s:f}", "metric", k2, "before", b2, "after", a2));
 	}
 	json_object_set_new(o, "threshold", json_real(min_gain));
 	json_object_set_new(o, "threshold_from", json_string(from));

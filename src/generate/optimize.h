@@ -32,6 +32,9 @@ struct opt_measure {
 	const char	*what;		/* what is measured, for the record */
 	const char	*goal;		/* the prompt's "a faster version" */
 	const char	*ask;		/* the prompt's words for the measure */
+	const char	*also;		/* a second metric recorded beside it
+					 * (x86: the timed ns a call), or
+					 * NULL; it decides nothing */
 };
 
 /* The measure of env (a name or a pipeline); prefix (64 bytes, may be
@@ -43,7 +46,9 @@ const struct opt_measure *opt_measure_of(const char *env, char *prefix);
  * The gain of the optimization candidate cand_id over its parent, as a
  * new JSON object (*out): "measured" (words), "metric", "before" and
  * "after" (the parent's and the candidate's value), "ratio" (before /
- * after: 1.3 is 30 % less), "threshold" and "threshold_from"
+ * after: 1.3 is 30 % less), "also" (the second metric's before and
+ * after, where the env has one and both runs hold it), "threshold" and
+ * "threshold_from"
  * ("env_params.min_gain" of the task, else from, the caller's source of
  * min_gain: "--min-gain", "config", "default"), "counts" (passes, the
  * parent passes, both runs of one toolchain, and ratio >= threshold),

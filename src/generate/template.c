@@ -212,8 +212,9 @@ section_text(const struct section *s)
 }
 
 /*
- * Count each @choose's alternatives (into alts[k] for the k-th @choose)
- * and check that blocks open and close.  0, or -1 with err.
+ * Count each @choose's alternatives (into alts[k] for the k-th @choose,
+ * a new array the caller frees, also on error) and check that blocks
+ * open and close.  0, or -1 with err.
  */
 static int
 shape(const char *text, const char *where, int **alts, size_t *nchoose,
@@ -298,8 +299,10 @@ render(const char *text, const char *where, const struct tmpl_var *v,
 	int *alts = NULL, cur = 1, rc = 0;	/* cur: 0 system, 1 user */
 	const char *p = text;
 
-	if (shape(text, where, &alts, &nchoose, err) < 0)
+	if (shape(text, where, &alts, &nchoose, err) < 0) {
+		free(alts);	/* what it counted before the error */
 		return -1;
+	}
 	out->choices = json_object();
 	while (*p != '\0' && rc == 0) {
 		size_t len = strcspn(p, "\n");
