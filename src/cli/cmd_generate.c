@@ -89,9 +89,9 @@ cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    "");
 		goto out;
 	}
-	if (o.have_min_gain) {
-		cli_usage_error("generate", "--min-gain is an option of"
-		    " optimize%s", "");
+	if (o.have_min_gain || o.remeasure) {
+		cli_usage_error("generate", "%s is an option of optimize",
+		    o.remeasure ? "--remeasure" : "--min-gain");
 		goto out;
 	}
 	if (o.strategy != NULL && gen_strategy_parse(o.strategy, &how.kind,

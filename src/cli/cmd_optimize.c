@@ -27,23 +27,90 @@
  * measures a cost; the others are counted. */
 struct pick {
 	struct idset	 ids;
-	size_t		 not_passing, unmeasured;
+	size_t		 not_passing, unmeasured, not_optimization;
+	int		 remeasure;	/* pick optimisations instead */
 };
 
 static int
 pick_one(const struct store_row *row, void *arg)
 {
 	struct pick *p = arg;
+	const struct opt_measure *m = opt_measure_of(row->env, NULL);
+	/* nvcc without a GPU: compiled and measured (registers), its
+	 * result unknown; its answers are measured, and count once
+	 * both are verified on a GPU (--remeasure) */
+	int no_gpu = m != NULL && strcmp(m->env, "nvcc") == 0 &&
+	    verdict_is(row->verdict, VERDICT_SKIPPED) &&
+	    row->subcategory != NULL && strcmp(row->subcategory,
+	    "no-gpu") == 0;
 
-	if (!verdict_is(row->verdict, VERDICT_PASS)) {
+	if (p->remeasure) {
+		if (cand_kind_from_name(row->kind) == KIND_OPTIMIZATION &&
+		    row->parent != NULL)
+			loop_idset_add(&p->ids, row->id);
+		else
+			p->not_optimization++;
+		return 0;
+	}
+	if (!verdict_is(row->verdict, VERDICT_PASS) && !no_gpu) {
 		p->not_passing++;
 		return 0;
 	}
-	if (opt_measure_of(row->env, NULL) == NULL) {
+	if (m == NULL) {
 		p->unmeasured++;
 		return 0;
 	}
 	loop_idset_add(&p->ids, row->id);
+	return 0;
+}
+
+/* --remeasure: the gain of each optimisation again, from its runs and
+ * its parent's as they are now.  The exit status. */
+static int
+remeasure(struct store *st, const struct loop_opts *o, const char *by,
+    char **ids, size_t n)
+{
+	double min_gain = o->cfg.min_gain > 0 ? o->cfg.min_gain :
+	    OPT_MIN_GAIN_DEFAULT;
+	const char *from = o->have_min_gain ? "--min-gain" :
+	    o->cfg.min_gain > 0 ? "config" : "default";
+	json_t *all = json_array();
+	struct err err;
+	size_t counted = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *g;
+
+		if (opt_record(st, ids[i], min_gain, from, by, &g, &err) < 0) {
+			fprintf(stderr, "assay optimize: %s\n", err.msg);
+			json_decref(all);
+			return 2;
+		}
+		counted += json_is_true(json_object_get(g, "counts"));
+		if (!o->json) {
+			const char *why = json_string_value(json_object_get(g,
+			    "why"));
+			json_t *r = json_object_get(g, "ratio");
+
+			printf("optimize: %s: ", ids[i]);
+			if (json_is_number(r))
+				printf("%.3fx %s; ", json_number_value(r),
+				    json_string_value(json_object_get(g,
+				    "metric")));
+			printf("%s%s\n", why == NULL ? "counts" :
+			    "does not count: ", why != NULL ? why : "");
+		}
+		json_object_set_new(g, "candidate", json_string(ids[i]));
+		json_array_append_new(all, g);
+	}
+	if (o->json)
+		loop_print_object(json_pack("{s:s, s:I, s:I, s:o}", "command",
+		    "optimize", "measured", (json_int_t)n, "counted",
+		    (json_int_t)counted, "gains", all));
+	else {
+		printf("optimize: measured %zu, %zu count\n", n, counted);
+		json_decref(all);
+	}
 	return 0;
 }
 
@@ -53,7 +120,7 @@ cmd_optimize(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	const struct cli_global *g = ctx->front;
 	struct loop_opts o;
 	struct store *st = NULL;
-	struct pick p = { { 0 }, 0, 0 };
+	struct pick p = { { 0 }, 0, 0, 0, 0 };
 	struct gen_strategy how = { GEN_DIRECT, NULL, 0, NULL, NULL };
 	struct gen_report total = { 0 };
 	struct gen_ctx gc;
@@ -64,6 +131,7 @@ cmd_optimize(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	if ((rc = loop_parse("optimize", a, &o)) != 0)
 		goto out;
 	rc = 2;
+	p.remeasure = o.remeasure;
 	if (o.file != NULL || o.have_rounds || o.verify_hand ||
 	    o.have_samples || o.strategy != NULL || o.from != NULL ||
 	    o.to != NULL || o.have_seed) {
@@ -80,7 +148,7 @@ cmd_optimize(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		goto out;
 	}
 	how.template = o.template;
-	if (model_cfg_check(&o.cfg, err) < 0) {
+	if (!o.remeasure && model_cfg_check(&o.cfg, err) < 0) {
 		fprintf(stderr, "assay optimize: %s\n", err->msg);
 		goto out;
 	}
@@ -90,8 +158,18 @@ cmd_optimize(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		if (loop_each_id(st, a->npos, a->pos, pick_one, &p) < 0)
 			goto out;
 	} else if (store_query_each(st, o.have_where ? buf_str(&o.where) :
-	    "verdict=pass", pick_one, &p, err) < 0) {
+	    o.remeasure ? "kind=optimization" : NULL, pick_one, &p,
+	    err) < 0) {
 		fprintf(stderr, "assay optimize: %s\n", err->msg);
+		goto out;
+	}
+	if (o.remeasure) {
+		if (p.not_optimization > 0)
+			fprintf(stderr, "assay optimize: --remeasure: left out"
+			    " %zu that are no optimisation of another\n",
+			    p.not_optimization);
+		by = config_reviewer(g->reviewer);
+		rc = remeasure(st, &o, by, p.ids.v, p.ids.n);
 		goto out;
 	}
 	if (p.not_passing > 0 || p.unmeasured > 0)
@@ -140,7 +218,9 @@ const struct cmd_entry cli_cmd_optimize = {
 	"optimize", NULL, loop_spec, 0, CMD_MANY,
 	"optimize [--where FILTER | ID...] [--min-gain R] [--template NAME]\n"
     "             [generator options] [--jobs N] [--no-verify] [--json]"
-    " [--show]",
+    " [--show]\n"
+    "       assay optimize --remeasure [--where FILTER | ID...] [--min-gain R]"
+    " [--json]",
 "Ask the generator for a faster or smaller version of each candidate\n"
     "that passes (those FILTER matches, or the IDs given; all that pass\n"
     "without either) whose env measures a cost: x86-asm the\n"
@@ -157,6 +237,15 @@ const struct cmd_entry cli_cmd_optimize = {
     "env_params.min_gain, else --min-gain R, else the config file's\n"
     "`generator min-gain R`, else 1.10.  An answer that is the parent's\n"
     "own code is no optimisation.  Generator options as for generate.\n"
+    "An nvcc candidate skipped for want of a GPU (compiled, its\n"
+    "registers counted, its result unknown) is asked about too: its\n"
+    "answers are measured and do not count until both are verified on a\n"
+    "GPU.  GPU timings are measured in the candidate's process, so they\n"
+    "are no gain.\n"
+    "--remeasure asks nothing: it measures the optimisation candidates\n"
+    "FILTER matches (all without one) again from their runs and their\n"
+    "parents' as they are now (after verify, on another machine, or\n"
+    "with another threshold) and stores the new gain.\n"
     "Exit status 1 when a request failed.",
 	CMD_CLI, cmd_optimize
 };

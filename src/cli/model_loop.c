@@ -31,7 +31,8 @@ enum {
 	O_WHERE = 1000, O_SAMPLES, O_TEMP, O_ENDPOINT, O_MODEL, O_KEYENV,
 	O_COMMAND, O_JOBS, O_MAXTOK, O_TIMEOUT, O_RETRIES, O_RATE,
 	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE, O_VERIFY, O_SHOW, O_TOKPARAM,
-	O_N, O_STRATEGY, O_TEMPLATE, O_SEED, O_FROM, O_TO, O_MINGAIN
+	O_N, O_STRATEGY, O_TEMPLATE, O_SEED, O_FROM, O_TO, O_MINGAIN,
+	O_REMEASURE
 };
 
 /* The options of generate and repair (each refuses the other's own). */
@@ -62,6 +63,7 @@ const struct cmd_opt loop_spec[] = {
 	{ "from", 0, CMD_VALUE, O_FROM },
 	{ "to", 0, CMD_VALUE, O_TO },
 	{ "min-gain", 0, CMD_VALUE, O_MINGAIN },
+	{ "remeasure", 0, CMD_FLAG, O_REMEASURE },
 	{ NULL, 0, CMD_FLAG, 0 }
 };
 
@@ -180,6 +182,9 @@ loop_parse(const char *cmd, struct cmd_args *a, struct loop_opts *o)
 			o->have_min_gain = 1;
 			name = "min-gain";
 			break;
+		case O_REMEASURE:
+			o->remeasure = 1;
+			break;
 		case O_TEMP: name = "temperature"; break;
 		case O_ENDPOINT: name = "endpoint"; break;
 		case O_MODEL: name = "model"; break;
@@ -215,7 +220,7 @@ loop_strategy_opt(const struct loop_opts *o)
 	return o->strategy != NULL ? "--strategy" : o->template != NULL ?
 	    "--template" : o->from != NULL ? "--from" : o->to != NULL ?
 	    "--to" : o->have_seed ? "--seed" : o->have_min_gain ?
-	    "--min-gain" : NULL;
+	    "--min-gain" : o->remeasure ? "--remeasure" : NULL;
 }
 
 void

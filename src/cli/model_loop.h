@@ -30,6 +30,7 @@ struct loop_opts {
 	unsigned long	 seed;
 	int		 have_seed;
 	int		 have_min_gain;	/* --min-gain given (optimize) */
+	int		 remeasure;	/* optimize --remeasure */
 };
 
 /* Is an option of generate's strategies or optimize's threshold given?

@@ -784,6 +784,33 @@ export_messages_check(const json_t *msgs, char *why, size_t n)
 	return 0;
 }
 
+/* meta.gain: an optimisation's gain record (extra.optimization) in the
+ * one shape every row has (card.c), or null.  New reference. */
+static json_t *
+gain_json(const json_t *g)
+{
+	static const char *const num[] = { "before", "after", "ratio",
+	    "threshold" };
+	json_t *o;
+
+	if (!json_is_object(g))
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "metric", codec_str(json_string_value(
+	    json_object_get(g, "metric"))));
+	json_object_set_new(o, "measured", codec_str(json_string_value(
+	    json_object_get(g, "measured"))));
+	for (size_t i = 0; i < sizeof num / sizeof num[0]; i++) {
+		json_t *v = json_object_get(g, num[i]);
+
+		json_object_set_new(o, num[i], json_is_number(v) ?
+		    json_real(json_number_value(v)) : json_null());
+	}
+	json_object_set_new(o, "counts", json_boolean(json_is_true(
+	    json_object_get(g, "counts"))));
+	return o;
+}
+
 static int
 sft_one(struct export_ctx *x, const struct store_row *row)
 {
@@ -902,10 +929,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	json_object_set_new(meta, "verified", json_boolean(verified));
 	json_object_set_new(meta, "speedup", speedup > 0 ?
 	    json_real(speedup) : json_null());
-	if (gain != NULL) {
-		json_object_set_new(meta, "gain", gain);
-		gain = NULL;
-	}
+
 	json_object_set_new(meta, "split", codec_str(t.split));
 	json_object_set_new(meta, "license", codec_str(t.license));
 	json_object_set_new(meta, "provenance", provenance_json(&t));
@@ -921,6 +945,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	json_object_set_new(meta, "feedback", codec_str(fb_source));
 	json_object_set_new(meta, "turns", turns);
 	turns = NULL;
+	json_object_set_new(meta, "gain", gain_json(gain));
 	o = export_shape(x->opts->target, msgs, meta);
 	msgs = NULL;
 	x->line.split = t.split;

@@ -88,6 +88,7 @@ opt_gain(struct store *st, const char *cand_id, double min_gain,
 	const struct opt_measure *m;
 	char prefix[64], key[128] = "";
 	const char *why = NULL;
+	char *notpass = NULL;
 	double before = 0, after = 0, tmin;
 	int found, have_c = 0, have_p = 0, ret = -1;
 	json_t *o;
@@ -130,14 +131,19 @@ opt_gain(struct store *st, const char *cand_id, double min_gain,
 	if (m == NULL) {
 		why = "the task's env measures no cost";
 	} else if (!have_c || !verdict_is(rc.verdict, VERDICT_PASS)) {
-		why = "it does not pass";
+		/* skipped/no-gpu: its cost is measured, its correctness not */
+		why = !have_c ? "it was not verified" : (notpass = xasprintf(
+		    "it does not pass (%s%s%s)", rc.verdict, rc.subcategory !=
+		    NULL ? "/" : "", rc.subcategory != NULL ? rc.subcategory :
+		    ""));
 	} else if (!have_p || !verdict_is(rp.verdict, VERDICT_PASS)) {
 		why = "its parent does not pass";
 	} else if (rc.toolchain == NULL || rp.toolchain == NULL ||
 	    strcmp(rc.toolchain, rp.toolchain) != 0) {
 		why = "the two runs are of different toolchains: verify the"
 		    " parent again";
-	} else {
+	}
+	if (m != NULL && have_c && have_p) {
 		for (size_t i = 0; i < 3 && m->keys[i] != NULL; i++) {
 			snprintf(key, sizeof key, "%s%s", prefix, m->keys[i]);
 			before = metric(rp.metrics, key);
@@ -145,11 +151,11 @@ opt_gain(struct store *st, const char *cand_id, double min_gain,
 			if (before > 0 && after > 0)
 				break;
 		}
-		if (before <= 0 || after <= 0)
+		if ((before <= 0 || after <= 0) && why == NULL)
 			why = "the runs hold no measure (is the measuring"
 			    " tool installed?)";
 	}
-	if (key[0] != '\0' && before > 0 && after > 0) {
+	if (before > 0 && after > 0) {
 		json_object_set_new(o, "metric", json_string(key));
 		json_object_set_new(o, "before", json_real(before));
 		json_object_set_new(o, "after", json_real(after));
@@ -157,7 +163,7 @@ opt_gain(struct store *st, const char *cand_id, double min_gain,
 		if (why == NULL && before / after < min_gain)
 			why = "the gain is under the threshold";
 	}
-	if (key[0] != '\0' && m->also != NULL) {
+	if (m != NULL && have_c && have_p && m->also != NULL) {
 		char k2[128];
 		double b2, a2;
 
@@ -173,6 +179,7 @@ opt_gain(struct store *st, const char *cand_id, double min_gain,
 	json_object_set_new(o, "counts", json_boolean(why == NULL));
 	if (why != NULL)
 		json_object_set_new(o, "why", json_string(why));
+	free(notpass);
 	json_object_set_new(o, "run", have_c ? json_integer(rc.id) :
 	    json_null());
 	json_object_set_new(o, "parent_run", have_p ? json_integer(rp.id) :

@@ -5,7 +5,8 @@
 # of both runs) is stored with it and journalled, it counts only above
 # the threshold, and it exports as an optimisation sample.  Then the
 # same for a Verilog design's area (yosys stat, correctness proved by
-# yosys' equivalence check against the task's reference).
+# yosys' equivalence check against the task's reference) and a CUDA
+# kernel's registers (ptxas).
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "no python3 for the test's generator"
 command -v valgrind >/dev/null || skip "valgrind not installed: no instruction counts"
@@ -171,5 +172,79 @@ assert g["metric"] == "area" and g["after"] < g["before"] and g["counts"] is Tru
 assert g["after"] == o["runs"][-1]["metrics"]["area"], g
 print("ok: area %.0f -> %.0f, %.2fx, proved equivalent" % (g["before"], g["after"], g["ratio"]))
 ' || fail "verilog gain"
+fi
+# --remeasure asks nothing: the gains again from the runs as they are,
+# here with the default threshold back (the fast answer counts again).
+: >"$GEN_LOG"
+"$ASSAY" --db "$DB" optimize --remeasure --where task=assay-examples/sum_i32 \
+    --json >"$T/re.json" 2>"$T/re.err" || fail "remeasure: $(cat "$T/re.err")"
+expect_eq "no request to remeasure" "$(wc -l <"$GEN_LOG" | tr -d ' ')" 0
+python3 - "$T/re.json" "$OPT" "$SAME" <<'PY' || fail "remeasure: $(cat "$T/re.json")"
+import json, sys
+o = json.load(open(sys.argv[1]))
+g = {x["candidate"]: x for x in o["gains"]}
+assert o["measured"] == 2 and o["counted"] == 1, o
+assert g[sys.argv[2]]["counts"] is True and g[sys.argv[2]]["threshold_from"] == "default", g
+assert g[sys.argv[3]]["counts"] is False, g
+print("ok: remeasured from the runs: one counts, one does not")
+PY
+
+# --- nvcc: registers per thread (ptxas), where no GPU runs the kernel -
+if "$ASSAY" envs | grep -q '^nvcc .* yes '; then
+	cat >"$T/big.cu" <<'CU'
+__global__ void vadd_kernel(const float *a, const float *b, float *c, int n)
+{
+	long long stride = (long long)blockDim.x * gridDim.x;
+	long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+
+	for (; i + 3 * stride < n; i += 4 * stride) {
+		float x0 = a[i], x1 = a[i + stride], x2 = a[i + 2 * stride], x3 = a[i + 3 * stride];
+		float y0 = b[i], y1 = b[i + stride], y2 = b[i + 2 * stride], y3 = b[i + 3 * stride];
+		c[i] = x0 + y0;
+		c[i + stride] = x1 + y1;
+		c[i + 2 * stride] = x2 + y2;
+		c[i + 3 * stride] = x3 + y3;
+	}
+	for (; i < n; i += stride)
+		c[i] = a[i] + b[i];
+}
+
+void vadd(const float *a, const float *b, float *c, int n)
+{
+	vadd_kernel<<<1024, 256>>>(a, b, c, n);
+}
+CU
+	head -n 1 "$(dirname "$0")/../../examples/gpu/vadd.jsonl" >"$T/vadd.jsonl"
+	python3 - "$T" <<'PY' || fail "vadd rows"
+import json, sys
+t = sys.argv[1]
+task = json.loads(open(t + "/vadd.jsonl").readline())
+open(t + "/ref.cu", "w").write(task["task"]["reference"])
+row = {"task": task["task"]["id"], "candidate": {"origin": "model-n", "lang": "cuda",
+       "code": open(t + "/big.cu").read()}}
+open(t + "/vadd.jsonl", "a").write(json.dumps(row) + "\n")
+PY
+	"$ASSAY" --db "$DB" import "$T/vadd.jsonl" >/dev/null || fail "import vadd"
+	"$ASSAY" --db "$DB" verify --quiet --where task=assay-examples/vadd >/dev/null ||
+	    fail "verify vadd"
+	GEN_ANSWER=$T/ref.cu "$ASSAY" --db "$DB" optimize --where 'origin=model-n' \
+	    --command "$GEN" --model opt-n --json >"$T/n.json" 2>"$T/n.err" ||
+	    fail "optimize nvcc: $(cat "$T/n.err")"
+	N=$("$ASSAY" --db "$DB" list --json --where 'origin=opt-n' |
+	    python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["id"])')
+	"$ASSAY" --db "$DB" show --json "$N" | python3 -c '
+import json, sys
+o = json.load(sys.stdin)
+g = o["optimization"]
+v = o["runs"][-1]
+assert g["metric"] == "registers" and g["before"] == 32 and g["after"] == 12, g
+if v["verdict"] == "pass":
+    assert g["counts"] is True, g
+else:
+    # without a GPU the kernel never ran: measured, not counted
+    assert v["verdict"] == "skipped" and v["subcategory"] == "no-gpu", v
+    assert g["counts"] is False and g["why"] == "it does not pass (skipped/no-gpu)", g
+print("ok: registers %d -> %d (%s)" % (g["before"], g["after"], v["verdict"]))
+' || fail "nvcc gain: $(cat "$T/n.json")"
 fi
 echo "297: ok"
