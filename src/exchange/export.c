@@ -892,12 +892,16 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		}
 	} else if (have_p) {
 		struct buf b = BUF_INIT;
+		/* what optimize measured: a smaller design, fewer
+		 * registers; "faster" where nothing says */
+		const char *goal = json_string_value(json_object_get(gain,
+		    "goal"));
 
 		buf_printf(&b, "%s\n\nA correct implementation:\n%s%s\n"
-		    "Write a faster implementation with the same behaviour."
+		    "Write a %s implementation with the same behaviour."
 		    " Answer with the complete code only.", req, p.code,
 		    p.code_len > 0 && p.code[p.code_len - 1] == '\n' ? "" :
-		    "\n");
+		    "\n", goal != NULL ? goal : "faster");
 		add_msg(msgs, "user", codec_text(b.p, b.len));
 		buf_release(&b);
 	} else {

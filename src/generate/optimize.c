@@ -128,6 +128,8 @@ opt_gain(struct store *st, const char *cand_id, double min_gain,
 	o = json_object();
 	json_object_set_new(o, "measured", json_string(m != NULL ? m->what :
 	    "nothing"));
+	if (m != NULL)
+		json_object_set_new(o, "goal", json_string(m->goal));
 	if (m == NULL) {
 		why = "the task's env measures no cost";
 	} else if (!have_c || !verdict_is(rc.verdict, VERDICT_PASS)) {

@@ -44,7 +44,9 @@ const struct opt_measure *opt_measure_of(const char *env, char *prefix);
 
 /*
  * The gain of the optimization candidate cand_id over its parent, as a
- * new JSON object (*out): "measured" (words), "metric", "before" and
+ * new JSON object (*out): "measured" (words), "goal" ("faster",
+ * "smaller", "leaner": the word the SFT export asks with), "metric",
+ * "before" and
  * "after" (the parent's and the candidate's value), "ratio" (before /
  * after: 1.3 is 30 % less), "also" (the second metric's before and
  * after, where the env has one and both runs hold it), "threshold" and

@@ -172,6 +172,16 @@ assert g["metric"] == "area" and g["after"] < g["before"] and g["counts"] is Tru
 assert g["after"] == o["runs"][-1]["metrics"]["area"], g
 print("ok: area %.0f -> %.0f, %.2fx, proved equivalent" % (g["before"], g["after"], g["ratio"]))
 ' || fail "verilog gain"
+	"$ASSAY" --db "$DB" review "$V" accept >/dev/null || fail "accept verilog"
+	"$ASSAY" --db "$DB" export --format sft --where "id=$V" >"$T/v.jsonl" ||
+	    fail "export verilog"
+	python3 -c '
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+assert r["meta"]["gain"]["metric"] == "area" and r["meta"]["verified"] is True, r["meta"]
+assert "Write a smaller implementation with the same behaviour." in r["messages"][1]["content"], r["messages"][1]
+print("ok: exported, asked for a smaller design")
+' "$T/v.jsonl" || fail "verilog export: $(cat "$T/v.jsonl")"
 fi
 # --remeasure asks nothing: the gains again from the runs as they are,
 # here with the default threshold back (the fast answer counts again).
