@@ -188,8 +188,8 @@ cmd_optimize(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	}
 	if (!o.verify)
 		fprintf(stderr, "assay optimize: --no-verify: the answers are"
-		    " stored unmeasured; verify them, then optimize measures"
-		    " nothing again (its gain is taken after a run)\n");
+		    " stored unmeasured; verify them, then `assay optimize"
+		    " --remeasure` measures their gain\n");
 	by = config_reviewer(g->reviewer);
 	gc = (struct gen_ctx){ st, &o.cfg, by, NULL, &how };
 	rounds = json_array();

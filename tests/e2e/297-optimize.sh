@@ -183,20 +183,33 @@ assert "Write a smaller implementation with the same behaviour." in r["messages"
 print("ok: exported, asked for a smaller design")
 ' "$T/v.jsonl" || fail "verilog export: $(cat "$T/v.jsonl")"
 fi
+# --no-verify stores an answer unmeasured; verified later, --remeasure
+# measures it.
+GEN_ANSWER=$T/fast.s "$ASSAY" --db "$DB" optimize "$REF" --command "$GEN" \
+    --model opt-4 --no-verify >"$T/nv.out" 2>&1 || fail "optimize --no-verify: $(cat "$T/nv.out")"
+grep -q "optimize --remeasure. measures their gain" "$T/nv.out" || fail "no hint: $(cat "$T/nv.out")"
+NV=$("$ASSAY" --db "$DB" list --json --where 'origin=opt-4' |
+    python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["id"])')
+"$ASSAY" --db "$DB" show --json "$NV" | python3 -c '
+import json, sys
+assert "optimization" not in json.load(sys.stdin)' || fail "an unverified answer has a gain"
+"$ASSAY" --db "$DB" verify --quiet "$NV" >/dev/null || fail "verify $NV"
+
 # --remeasure asks nothing: the gains again from the runs as they are,
-# here with the default threshold back (the fast answer counts again).
+# here with the default threshold back (the fast answers count).
 : >"$GEN_LOG"
 "$ASSAY" --db "$DB" optimize --remeasure --where task=assay-examples/sum_i32 \
     --json >"$T/re.json" 2>"$T/re.err" || fail "remeasure: $(cat "$T/re.err")"
 expect_eq "no request to remeasure" "$(wc -l <"$GEN_LOG" | tr -d ' ')" 0
-python3 - "$T/re.json" "$OPT" "$SAME" <<'PY' || fail "remeasure: $(cat "$T/re.json")"
+python3 - "$T/re.json" "$OPT" "$SAME" "$NV" <<'PY' || fail "remeasure: $(cat "$T/re.json")"
 import json, sys
 o = json.load(open(sys.argv[1]))
 g = {x["candidate"]: x for x in o["gains"]}
-assert o["measured"] == 2 and o["counted"] == 1, o
+assert o["measured"] == 3 and o["counted"] == 2, o
 assert g[sys.argv[2]]["counts"] is True and g[sys.argv[2]]["threshold_from"] == "default", g
 assert g[sys.argv[3]]["counts"] is False, g
-print("ok: remeasured from the runs: one counts, one does not")
+assert g[sys.argv[4]]["counts"] is True and g[sys.argv[4]]["ratio"] > 1.1, g
+print("ok: remeasured from the runs: two count, one does not")
 PY
 
 # --- nvcc: registers per thread (ptxas), where no GPU runs the kernel -
