@@ -34,6 +34,7 @@ struct cli_global {
 	X(stats) \
 	X(generate) \
 	X(repair) \
+	X(optimize) \
 	X(envs) \
 	X(task)
 

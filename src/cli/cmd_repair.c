@@ -160,9 +160,10 @@ cmd_repair(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    "");
 		goto done;
 	}
-	if (o.have_samples) {
-		cli_usage_error("repair", "--samples is an option of generate%s",
-		    "");
+	if (o.have_samples || loop_strategy_opt(&o) != NULL) {
+		cli_usage_error("repair", "%s is an option of generate or"
+		    " optimize", o.have_samples ? "--samples" :
+		    loop_strategy_opt(&o));
 		goto done;
 	}
 	if (model_cfg_check(&o.cfg, err) < 0) {

@@ -23,6 +23,7 @@
 #include "exchange/export.h"
 #include "exchange/vcs.h"
 #include "model/codec.h"
+#include "model/vocab.h"
 
 /* A repair chain longer than this is a cycle. */
 #define DATASET_DEPTH_MAX	1000
@@ -349,8 +350,13 @@ add_candidate(struct collect *c, const char *id, int context)
 	json_object_set_new(o, "run", have_run == 0 ? codec_run(&run, &x) :
 	    json_null());
 	if (!context) {
-		s->verified = have_run == 0 && export_verified(cand.kind,
-		    t.env, run.verdict, run.metrics, NULL);
+		double ratio;
+		int counts = export_gain(cand.kind, cand.extra, &ratio, NULL);
+
+		s->verified = have_run == 0 && (counts >= 0 ?
+		    verdict_is(run.verdict, VERDICT_PASS) && counts :
+		    export_verified(cand.kind, t.env, run.verdict,
+		    run.metrics, NULL));
 		s->row = sample_line(s, &cand, &t, have_run == 0 ? &run :
 		    NULL, &d, src);
 		s->line = json_dumps(s->row, JSON_COMPACT |
