@@ -399,18 +399,20 @@ round_cell(const struct gen_stat *s, int r, char *buf, size_t n)
  * stats --generation: per model, candidates, pass rate, pass@k, repairs
  * per round, tokens and time, in fmt (table, csv, json, md).  under:
  * printed under another table (a blank line first, nothing when no model
- * made a candidate).  Returns the exit status.
+ * made a candidate).  by_feedback: a row per model and feedback level
+ * (gen_stats()), the level in a column after the model.  Returns the exit
+ * status.
  */
 static int
 stats_generation(struct store *st, const char *where, const char *fmt,
-    int under)
+    int under, int by_feedback)
 {
 	struct gen_stat *v = NULL;
 	struct err err;
 	size_t n = 0;
 	int rounds = 0;
 
-	if (gen_stats(st, where, &v, &n, &err) < 0) {
+	if (gen_stats(st, where, by_feedback, &v, &n, &err) < 0) {
 		fprintf(stderr, "assay stats: %s\n", err.msg);
 		return 2;
 	}
@@ -446,6 +448,9 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 			    (json_int_t)v[i].latency_ms);
 			json_object_set_new(o, "failed_requests",
 			    json_integer((json_int_t)v[i].failed));
+			if (by_feedback)
+				json_object_set_new(o, "feedback",
+				    json_string(v[i].feedback));
 			line = json_dumps(o, JSON_COMPACT);
 			printf("%s\n", line);
 			free(line);
@@ -464,23 +469,28 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 	}
 	/* table, csv or md: the same columns, one row per model */
 	if (strcmp(fmt, "csv") == 0) {
-		printf("model,generated,passed,pass@1,pass@k,k");
+		printf("model,%sgenerated,passed,pass@1,pass@k,k", by_feedback ?
+		    "feedback," : "");
 		for (int r = 0; r < rounds; r++)
 			printf(",repair_r%d_passed,repair_r%d_tried", r + 1,
 			    r + 1);
 		printf(",prompt_tokens,completion_tokens,s_per_request\n");
 	} else if (strcmp(fmt, "md") == 0) {
-		printf("| model | generated | pass | pass@1 | pass@k |");
+		printf("| model |%s generated | pass | pass@1 | pass@k |",
+		    by_feedback ? " feedback |" : "");
 		for (int r = 0; r < rounds; r++)
 			printf(" repair r%d |", r + 1);
-		printf(" tokens in | tokens out | s/request |\n|---|---:|---:|"
-		    "---:|---:|");
+		printf(" tokens in | tokens out | s/request |\n|---|%s---:|"
+		    "---:|---:|---:|", by_feedback ? "---|" : "");
 		for (int r = 0; r < rounds; r++)
 			printf("---:|");
 		printf("---:|---:|---:|\n");
 	} else {
-		printf("%-20s %9s %6s %7s %12s", "model", "generated", "pass",
-		    "pass@1", "pass@k");
+		printf("%-20s", "model");
+		if (by_feedback)
+			printf(" %-8s", "feedback");
+		printf(" %9s %6s %7s %12s", "generated", "pass", "pass@1",
+		    "pass@k");
 		for (int r = 0; r < rounds; r++)
 			printf(" %8s%d", "repair r", r + 1);
 		printf(" %10s %10s %9s\n", "tokens in", "tokens out",
@@ -503,6 +513,8 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 			snprintf(p1, sizeof p1, "-");	/* repairs only */
 		if (strcmp(fmt, "csv") == 0) {
 			csv_field(v[i].model);
+			if (by_feedback)
+				printf(",%s", v[i].feedback);
 			printf(",%zu,%zu,", v[i].generated, v[i].passed);
 			if (v[i].tasks > 0)
 				printf("%.4f", v[i].pass1);
@@ -521,8 +533,11 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 		if (strcmp(fmt, "md") == 0) {
 			char *model = cli_vis(v[i].model, NULL);
 
-			printf("| %s | %zu | %zu | %s | %s |", model,
-			    v[i].generated, v[i].passed, p1, pk);
+			printf("| %s |", model);
+			if (by_feedback)
+				printf(" %s |", v[i].feedback);
+			printf(" %zu | %zu | %s | %s |", v[i].generated,
+			    v[i].passed, p1, pk);
 			free(model);
 			for (int r = 0; r < rounds; r++) {
 				round_cell(&v[i], r, cell, sizeof cell);
@@ -533,8 +548,11 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 			    (long long)v[i].completion_tokens, spr);
 			continue;
 		}
-		printf("%-20.20s %9zu %6zu %7s %12s", v[i].model,
-		    v[i].generated, v[i].passed, p1, pk);
+		printf("%-20.20s", v[i].model);
+		if (by_feedback)
+			printf(" %-8s", v[i].feedback);
+		printf(" %9zu %6zu %7s %12s", v[i].generated, v[i].passed, p1,
+		    pk);
 		for (int r = 0; r < rounds; r++) {
 			round_cell(&v[i], r, cell, sizeof cell);
 			printf(" %9s", cell);
@@ -564,14 +582,17 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	const char *val = NULL;
 	struct stats_ctx s = { .by = "benchmark" };
 	int people = 0;	/* 'a' agreement, 'R' reviewers */
+	int by_given = 0;
 	const char *fmt = "table", *ka, *kb;
 	struct buf where = BUF_INIT;
 	struct store *st;
 	int ch;
 
 	while ((ch = cmd_next(a, &val)) != -1) {
-		if (ch == 'b')
+		if (ch == 'b') {
 			s.by = val;
+			by_given = 1;
+		}
 		else if (ch == 'w')
 			cli_where_add(&where, val);
 		else if (ch == 'f')
@@ -581,7 +602,15 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		else if (ch == 'a' || ch == 'R' || ch == 'G')
 			people = ch;
 	}
-	if (strcmp(s.by, "benchmark") != 0 && strcmp(s.by, "model") != 0 &&
+	if (people == 'G' && by_given && strcmp(s.by, "model") != 0 &&
+	    strcmp(s.by, "feedback") != 0)
+		return cli_usage_error("stats", "--generation goes --by model"
+		    " or --by feedback, not '%s'", s.by);
+	if (people != 'G' && strcmp(s.by, "feedback") == 0)
+		return cli_usage_error("stats", "--by %s goes with"
+		    " --generation (the repairs' feedback level)", s.by);
+	if (people != 'G' && strcmp(s.by, "benchmark") != 0 &&
+	    strcmp(s.by, "model") != 0 &&
 	    strcmp(s.by, "domain") != 0 && strcmp(s.by, "env") != 0 &&
 	    strcmp(s.by, "license") != 0 && strcmp(s.by, "split") != 0)
 		return cli_usage_error("stats", "--by wants benchmark, model, domain,"
@@ -595,7 +624,7 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	if (people != 0) {
 		int rc = people == 'a' ? stats_agreement(st, WHERE(where),
 		    fmt) : people == 'G' ? stats_generation(st,
-		    WHERE(where), fmt, 0) : stats_reviewers(st, WHERE(where),
+		    WHERE(where), fmt, 0, strcmp(s.by, "feedback") == 0) : stats_reviewers(st, WHERE(where),
 		    fmt);
 
 		store_close(st);
@@ -667,7 +696,7 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	/* By model, the table goes on with what the models' runs cost. */
 	if (strcmp(s.by, "model") == 0 && !s.recorded &&
 	    strcmp(fmt, "table") == 0 && cli_open_store(g, &st) == 0) {
-		stats_generation(st, WHERE(where), fmt, 1);
+		stats_generation(st, WHERE(where), fmt, 1, 0);
 		store_close(st);
 	}
 	buf_release(&where);
@@ -676,7 +705,7 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 
 const struct cmd_entry cli_cmd_stats = {
 	"stats", NULL, stats_opts, 0, 0,
-	"stats [--by benchmark|model|domain|env|license|split]"
+	"stats [--by benchmark|model|domain|env|license|split|feedback]"
 	  " [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"
 	  "             [--recorded | --agreement | --reviewers |"
@@ -705,6 +734,9 @@ const struct cmd_entry cli_cmd_stats = {
 	  "pass rate, pass@1 and pass@k over the samples drawn (k the fewest\n"
 	  "samples of a task; Chen et al. 2021), repairs tried and passing\n"
 	  "per round, requests sent, tokens and time; --by model shows it\n"
-	  "under its table.",
+	  "under its table.  --generation --by feedback: a row per model and\n"
+	  "feedback level of the repair requests (rich, minimal: repair\n"
+	  "--feedback), so that the repair pass rates compare on the same\n"
+	  "tasks; the direct samples are the row \"none\".",
 	CMD_CLI, cmd_stats
 };

@@ -134,12 +134,13 @@ void	gen_batch_request(const struct gen_batch *b, size_t i,
  * The conversation that asks for a repair of cand_id: system,
  * requirement, then for each candidate of its chain from the first
  * (following parents of `repair` candidates) its code as an assistant
- * turn and its feedback as a user turn.  *round is the round this
+ * turn and its feedback as a user turn (minimal: without the runs'
+ * feedback members, export_feedback()).  *round is the round this
  * repair would be (1 for a repair of a direct candidate).  New
  * reference, or NULL with err.
  */
 json_t	*gen_repair_messages(struct store *st, const char *cand_id,
-	    int *round, struct err *err);
+	    int minimal, int *round, struct err *err);
 
 /* --- what the models did (stats --generation) ------------------------ */
 
@@ -148,6 +149,11 @@ json_t	*gen_repair_messages(struct store *st, const char *cand_id,
 /* One model's figures. */
 struct gen_stat {
 	char	*model;			/* owned */
+	char	*feedback;		/* by feedback: what the requests
+					 * carried, "rich", "minimal", "none"
+					 * (direct samples) or "-" (a repair
+					 * with no record of it); else NULL.
+					 * Owned */
 	size_t	 generated, passed;	/* direct samples (every answer,
 					 * the same code twice counts
 					 * twice), and passing */
@@ -174,11 +180,14 @@ struct gen_stat {
  * estimator of Chen et al. 2021 (1 - C(n-c, k) / C(n, k) per task over
  * the n samples drawn, c of them passing, averaged), repairs tried and
  * passing per round, tokens and time.  A sample counts by the latest
- * verdict of the candidate its code is.  *out is a new array of *n sorted by
- * model; free with gen_stats_release.  0 or -1.
+ * verdict of the candidate its code is.  by_feedback: one row per model
+ * and feedback level (gen_stat.feedback), so that repairs asked with rich
+ * and with minimal feedback are counted apart; the direct samples and
+ * pass@k are on the "none" row.  *out is a new array of *n sorted by
+ * model (then feedback); free with gen_stats_release.  0 or -1.
  */
-int	gen_stats(struct store *st, const char *filter, struct gen_stat **out,
-	    size_t *n, struct err *err);
+int	gen_stats(struct store *st, const char *filter, int by_feedback,
+	    struct gen_stat **out, size_t *n, struct err *err);
 void	gen_stats_release(struct gen_stat *v, size_t n);
 
 /* pass@k for n samples of which c pass (0 <= c <= n, 1 <= k <= n). */
