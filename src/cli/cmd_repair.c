@@ -112,6 +112,7 @@ struct pick {
 	struct idset	*leaves;
 	struct err	*err;
 	int		 failed;
+	const char	*level;		/* feedback level of the chains */
 };
 
 static int
@@ -120,7 +121,8 @@ pick_one(const struct store_row *row, void *arg)
 	struct pick *p = arg;
 	char *leaf;
 
-	if (gen_repair_leaf(p->st, p->origin, row, &leaf, p->err) < 0) {
+	if (gen_repair_leaf_level(p->st, p->origin, p->level, row, &leaf,
+	    p->err) < 0) {
 		p->failed = 1;
 		return 1;
 	}
@@ -173,7 +175,8 @@ cmd_repair(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		goto done;
 	{
 		struct pick p = { st, model_name(&o.cfg, name, sizeof name),
-		    &leaves, err, 0 };
+		    &leaves, err, 0, o.cfg.feedback_minimal ? "minimal" :
+		    "rich" };
 
 		if (a->npos > 0) {
 			if (loop_each_id(st, a->npos, a->pos, pick_one,
