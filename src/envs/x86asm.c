@@ -1643,8 +1643,8 @@ set_hot_lines(const struct scan *s, struct run *r)
 		    (json_int_t)s->hot_ref[i].count, "share",
 		    (double)(long)(sh * 10000 + 0.5) / 10000));
 		if (i < 3)
-			buf_printf(&b, "%sref.c line %d: %ld (%.1f %%)",
-			    i == 0 ? "the reference's hottest: " : ", ",
+			buf_printf(&b, "%sline %d: %ld (%.1f %%)", i == 0 ?
+			    "the reference, ref.c: " : ", ",
 			    s->hot_ref[i].line, s->hot_ref[i].count,
 			    100 * sh);
 	}
