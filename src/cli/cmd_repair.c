@@ -112,6 +112,7 @@ struct pick {
 	struct idset	*leaves;
 	struct err	*err;
 	int		 failed;
+	const char	*level;		/* feedback level of the chains */
 };
 
 static int
@@ -120,7 +121,8 @@ pick_one(const struct store_row *row, void *arg)
 	struct pick *p = arg;
 	char *leaf;
 
-	if (gen_repair_leaf(p->st, p->origin, row, &leaf, p->err) < 0) {
+	if (gen_repair_leaf_level(p->st, p->origin, p->level, row, &leaf,
+	    p->err) < 0) {
 		p->failed = 1;
 		return 1;
 	}
@@ -174,7 +176,8 @@ cmd_repair(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		goto done;
 	{
 		struct pick p = { st, model_name(&o.cfg, name, sizeof name),
-		    &leaves, err, 0 };
+		    &leaves, err, 0, o.cfg.feedback_minimal ? "minimal" :
+		    "rich" };
 
 		if (a->npos > 0) {
 			if (loop_each_id(st, a->npos, a->pos, pick_one,
@@ -230,7 +233,8 @@ const struct cmd_entry cli_cmd_repair = {
 	"repair ID --file FILE|- [--verify]\n"
     "       assay repair [--where FILTER | ID...] [--rounds R] [generator"
     " options]"
-    "\n             [--jobs N] [--no-verify] [--json] [--show]",
+    "\n             [--feedback rich|minimal] [--jobs N] [--no-verify]"
+    " [--json] [--show]",
 "With ID and --file: add the code in FILE (- for stdin) as a repair\n"
     "of candidate ID: kind repair, parent ID, origin the reviewer, the\n"
     "task and language of ID; journalled as the reviewer's.  Prints the\n"
@@ -245,7 +249,12 @@ const struct cmd_entry cli_cmd_repair = {
     "as a repair (parent the failed candidate, origin the model) and\n"
     "verified; one that fails again is sent back, until it passes or R\n"
     "rounds (--rounds, default 1) are spent.  A chain this model\n"
-    "already repaired goes on from its newest repair.  Generator\n"
+    "already repaired goes on from its newest repair of the same\n"
+    "feedback level.  --feedback minimal leaves the runs' feedback\n"
+    "members (counterexample, waveform, bottleneck, hot lines) out of\n"
+    "the request; rich (the default, or the config's generator\n"
+    "feedback) carries them; the level is kept in the generation\n"
+    "record (stats --generation --by feedback).  Generator\n"
     "options as for generate.  --show prints the feedback each request\n"
     "ends with and each answer (the workbench's R runs this in the\n"
     "toolchain pane).  Exit status 1 when a request failed.",

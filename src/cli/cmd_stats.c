@@ -399,7 +399,9 @@ round_cell(const struct gen_stat *s, int r, char *buf, size_t n)
  * stats --generation: per model, candidates, pass rate, pass@k, repairs
  * per round, tokens and time, in fmt (table, csv, json, md).  under:
  * printed under another table (a blank line first, nothing when no model
- * made a candidate).  Returns the exit status.
+ * made a candidate).  by_feedback: a row per model and feedback level
+ * (gen_stats()), the level in a column after the model.  Returns the exit
+ * status.
  */
 static int
 stats_generation(struct store *st, const char *where, const char *fmt,
@@ -410,6 +412,7 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 	size_t n = 0;
 	int rounds = 0;
 	const char *col = by == GEN_BY_STRATEGY ? "strategy" : "model";
+	int by_feedback = by == GEN_BY_FEEDBACK;
 
 	if (gen_stats(st, where, by, &v, &n, &err) < 0) {
 		fprintf(stderr, "assay stats: %s\n", err.msg);
@@ -455,6 +458,9 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 				    json_pack("{s:I, s:I}", "tried",
 				    (json_int_t)v[i].optimized, "passed",
 				    (json_int_t)v[i].opt_passed));
+			if (by == GEN_BY_FEEDBACK)
+				json_object_set_new(o, "feedback",
+				    json_string(v[i].feedback));
 			line = json_dumps(o, JSON_COMPACT);
 			printf("%s\n", line);
 			free(line);
@@ -473,23 +479,28 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 	}
 	/* table, csv or md: the same columns, one row per model */
 	if (strcmp(fmt, "csv") == 0) {
-		printf("%s,generated,passed,pass@1,pass@k,k", col);
+		printf("%s,%sgenerated,passed,pass@1,pass@k,k", col,
+		    by_feedback ? "feedback," : "");
 		for (int r = 0; r < rounds; r++)
 			printf(",repair_r%d_passed,repair_r%d_tried", r + 1,
 			    r + 1);
 		printf(",prompt_tokens,completion_tokens,s_per_request\n");
 	} else if (strcmp(fmt, "md") == 0) {
-		printf("| %s | generated | pass | pass@1 | pass@k |", col);
+		printf("| %s |%s generated | pass | pass@1 | pass@k |", col,
+		    by_feedback ? " feedback |" : "");
 		for (int r = 0; r < rounds; r++)
 			printf(" repair r%d |", r + 1);
-		printf(" tokens in | tokens out | s/request |\n|---|---:|---:|"
-		    "---:|---:|");
+		printf(" tokens in | tokens out | s/request |\n|---|%s---:|"
+		    "---:|---:|---:|", by_feedback ? "---|" : "");
 		for (int r = 0; r < rounds; r++)
 			printf("---:|");
 		printf("---:|---:|---:|\n");
 	} else {
-		printf("%-20s %9s %6s %7s %12s", col, "generated", "pass",
-		    "pass@1", "pass@k");
+		printf("%-20s", col);
+		if (by_feedback)
+			printf(" %-8s", "feedback");
+		printf(" %9s %6s %7s %12s", "generated", "pass", "pass@1",
+		    "pass@k");
 		for (int r = 0; r < rounds; r++)
 			printf(" %8s%d", "repair r", r + 1);
 		printf(" %10s %10s %9s\n", "tokens in", "tokens out",
@@ -512,6 +523,8 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 			snprintf(p1, sizeof p1, "-");	/* repairs only */
 		if (strcmp(fmt, "csv") == 0) {
 			csv_field(v[i].model);
+			if (by_feedback)
+				printf(",%s", v[i].feedback);
 			printf(",%zu,%zu,", v[i].generated, v[i].passed);
 			if (v[i].tasks > 0)
 				printf("%.4f", v[i].pass1);
@@ -530,8 +543,11 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 		if (strcmp(fmt, "md") == 0) {
 			char *model = cli_vis(v[i].model, NULL);
 
-			printf("| %s | %zu | %zu | %s | %s |", model,
-			    v[i].generated, v[i].passed, p1, pk);
+			printf("| %s |", model);
+			if (by_feedback)
+				printf(" %s |", v[i].feedback);
+			printf(" %zu | %zu | %s | %s |", v[i].generated,
+			    v[i].passed, p1, pk);
 			free(model);
 			for (int r = 0; r < rounds; r++) {
 				round_cell(&v[i], r, cell, sizeof cell);
@@ -542,8 +558,11 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 			    (long long)v[i].completion_tokens, spr);
 			continue;
 		}
-		printf("%-20.20s %9zu %6zu %7s %12s", v[i].model,
-		    v[i].generated, v[i].passed, p1, pk);
+		printf("%-20.20s", v[i].model);
+		if (by_feedback)
+			printf(" %-8s", v[i].feedback);
+		printf(" %9zu %6zu %7s %12s", v[i].generated, v[i].passed, p1,
+		    pk);
 		for (int r = 0; r < rounds; r++) {
 			round_cell(&v[i], r, cell, sizeof cell);
 			printf(" %9s", cell);
@@ -573,14 +592,17 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	const char *val = NULL;
 	struct stats_ctx s = { .by = "benchmark" };
 	int people = 0;	/* 'a' agreement, 'R' reviewers */
+	int by_given = 0;
 	const char *fmt = "table", *ka, *kb;
 	struct buf where = BUF_INIT;
 	struct store *st;
 	int ch;
 
 	while ((ch = cmd_next(a, &val)) != -1) {
-		if (ch == 'b')
+		if (ch == 'b') {
 			s.by = val;
+			by_given = 1;
+		}
 		else if (ch == 'w')
 			cli_where_add(&where, val);
 		else if (ch == 'f')
@@ -590,11 +612,16 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		else if (ch == 'a' || ch == 'R' || ch == 'G')
 			people = ch;
 	}
-	if (strcmp(s.by, "strategy") == 0 && people != 'G')
-		return cli_usage_error("stats", "--by strategy is one of"
-		    " --generation's groups%s", "");
-	if (strcmp(s.by, "strategy") != 0 &&
-	    strcmp(s.by, "benchmark") != 0 && strcmp(s.by, "model") != 0 &&
+	if (people == 'G' && by_given && strcmp(s.by, "model") != 0 &&
+	    strcmp(s.by, "strategy") != 0 && strcmp(s.by, "feedback") != 0)
+		return cli_usage_error("stats", "--generation goes --by model,"
+		    " --by strategy or --by feedback, not '%s'", s.by);
+	if (people != 'G' && (strcmp(s.by, "feedback") == 0 ||
+	    strcmp(s.by, "strategy") == 0))
+		return cli_usage_error("stats", "--by %s goes with"
+		    " --generation", s.by);
+	if (people != 'G' && strcmp(s.by, "benchmark") != 0 &&
+	    strcmp(s.by, "model") != 0 &&
 	    strcmp(s.by, "domain") != 0 && strcmp(s.by, "env") != 0 &&
 	    strcmp(s.by, "license") != 0 && strcmp(s.by, "split") != 0)
 		return cli_usage_error("stats", "--by wants benchmark, model, domain,"
@@ -609,7 +636,8 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		int rc = people == 'a' ? stats_agreement(st, WHERE(where),
 		    fmt) : people == 'G' ? stats_generation(st,
 		    WHERE(where), fmt, 0, strcmp(s.by, "strategy") == 0 ?
-		    GEN_BY_STRATEGY : GEN_BY_MODEL) : stats_reviewers(st,
+		    GEN_BY_STRATEGY : strcmp(s.by, "feedback") == 0 ?
+		    GEN_BY_FEEDBACK : GEN_BY_MODEL) : stats_reviewers(st,
 		    WHERE(where), fmt);
 
 		store_close(st);
@@ -690,7 +718,8 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 
 const struct cmd_entry cli_cmd_stats = {
 	"stats", NULL, stats_opts, 0, 0,
-	"stats [--by benchmark|model|domain|env|license|split|strategy]"
+	"stats [--by benchmark|model|domain|env|license|split|strategy|"
+	  "feedback]"
 	  " [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"
 	  "             [--recorded | --agreement | --reviewers |"
@@ -721,6 +750,10 @@ const struct cmd_entry cli_cmd_stats = {
 	  "per round, requests sent, tokens and time; --by model shows it\n"
 	  "under its table.  --generation --by strategy groups the samples by\n"
 	  "the strategy they were asked with (direct, perturb, migrate; repair\n"
-	  "and optimize for those requests) instead of the model.",
+	  "and optimize for those requests) instead of the model.\n"
+	  "--generation --by feedback: a row per model and feedback level of\n"
+	  "the repair requests (rich, minimal: repair --feedback), so that the\n"
+	  "repair pass rates compare on the same tasks; the direct samples are\n"
+	  "the row \"none\".",
 	CMD_CLI, cmd_stats
 };

@@ -32,7 +32,7 @@ enum {
 	O_COMMAND, O_JOBS, O_MAXTOK, O_TIMEOUT, O_RETRIES, O_RATE,
 	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE, O_VERIFY, O_SHOW, O_TOKPARAM,
 	O_N, O_STRATEGY, O_TEMPLATE, O_SEED, O_FROM, O_TO, O_MINGAIN,
-	O_REMEASURE
+	O_REMEASURE, O_FEEDBACK
 };
 
 /* The options of generate and repair (each refuses the other's own). */
@@ -48,6 +48,7 @@ const struct cmd_opt loop_spec[] = {
 	{ "max-tokens", 0, CMD_VALUE, O_MAXTOK },
 	{ "max-tokens-param", 0, CMD_VALUE, O_TOKPARAM },
 	{ "n", 0, CMD_VALUE, O_N },
+	{ "feedback", 0, CMD_VALUE, O_FEEDBACK },
 	{ "timeout", 0, CMD_VALUE, O_TIMEOUT },
 	{ "retries", 0, CMD_VALUE, O_RETRIES },
 	{ "rate", 0, CMD_VALUE, O_RATE },
@@ -193,6 +194,7 @@ loop_parse(const char *cmd, struct cmd_args *a, struct loop_opts *o)
 		case O_MAXTOK: name = "max-tokens"; break;
 		case O_TOKPARAM: name = "max-tokens-param"; break;
 		case O_N: name = "n"; break;
+		case O_FEEDBACK: name = "feedback"; break;
 		case O_TIMEOUT: name = "timeout"; break;
 		case O_RETRIES: name = "retries"; break;
 		case O_RATE: name = "rate"; break;

@@ -49,6 +49,7 @@
 
 #include "base/buf.h"
 #include "lang/cuda_launch.h"
+#include "model/feedback.h"
 
 #define CAND_FILE	"candidate.cu"
 #define CAND_OBJ	"candidate.o"
@@ -476,6 +477,9 @@ struct nv_scan {
 	/* ptxas -v */
 	int	 ptxas;		/* resource lines seen */
 	long	 kernels, regs, smem, stack, spill_st, spill_ld;
+	char	 kernel[128];	/* the entry function being reported */
+	char	 regs_kernel[128];	/* the one using regs */
+	char	 spill_kernel[128];	/* the first that spills */
 };
 
 static regex_t re_edg, re_gcc, re_tool, re_regs, re_smem, re_stack;
@@ -642,19 +646,26 @@ static void
 scan_ptxas(struct nv_scan *s, const char *line)
 {
 	regmatch_t m[4];
+	const char *q;
 
 	/* Only ptxas' own lines: a #pragma message could say the same. */
 	if (strncmp(line, "ptxas info", 10) != 0 &&
 	    strncmp(line, "    ", 4) != 0)
 		return;
 	if (strncmp(line, "ptxas info", 10) == 0 &&
-	    strstr(line, "Compiling entry function") != NULL)
+	    (q = strstr(line, "Compiling entry function '")) != NULL) {
+		q += 26;
 		s->kernels++;
+		snprintf(s->kernel, sizeof s->kernel, "%.*s",
+		    (int)strcspn(q, "'"), q);
+	}
 	if (strncmp(line, "ptxas info", 10) == 0 &&
 	    regexec(&re_regs, line, 2, m, 0) == 0) {
 		s->ptxas = 1;
-		if (match_long(line, &m[1]) > s->regs)
+		if (match_long(line, &m[1]) > s->regs) {
 			s->regs = match_long(line, &m[1]);
+			memcpy(s->regs_kernel, s->kernel, sizeof s->kernel);
+		}
 		if (regexec(&re_smem, line, 2, m, 0) == 0 &&
 		    match_long(line, &m[1]) > s->smem)
 			s->smem = match_long(line, &m[1]);
@@ -663,6 +674,9 @@ scan_ptxas(struct nv_scan *s, const char *line)
 		s->ptxas = 1;
 		if (match_long(line, &m[1]) > s->stack)
 			s->stack = match_long(line, &m[1]);
+		if (s->spill_kernel[0] == '\0' && match_long(line, &m[2]) +
+		    match_long(line, &m[3]) > 0)
+			memcpy(s->spill_kernel, s->kernel, sizeof s->kernel);
 		s->spill_st += match_long(line, &m[2]);
 		s->spill_ld += match_long(line, &m[3]);
 	}
@@ -858,6 +872,90 @@ scan_run(const struct env_plan *plan, const char *log, size_t len,
 }
 
 /* --- judge ------------------------------------------------------------- */
+
+/*
+ * Resident warps per multiprocessor of compute capability cc (CUDA C++
+ * Programming Guide, "Compute Capabilities", technical specifications):
+ * 64, but 32 on 7.5 and 48 on 8.6, 8.7, 8.9 and 12.x.  Every target nvcc
+ * 13 builds for has 64 K 32-bit registers per multiprocessor, at most
+ * 255 a thread, allocated 256 a warp.
+ */
+#define NV_REGS_PER_SM	65536
+#define NV_REGS_MAX	255
+#define NV_REG_UNIT	256
+static int
+nv_max_warps(int cc)
+{
+	if (cc == 75)
+		return 32;
+	if (cc == 86 || cc == 87 || cc == 89 || (cc >= 120 && cc < 130))
+		return 48;
+	return 64;
+}
+
+/*
+ * ptxas' report against the target's limits as the feedback member
+ * "bottleneck" (information: no GPU times the kernel here): the
+ * kernel using most registers and the warps a multiprocessor can hold
+ * with that many (occupancy by registers alone: the block size and
+ * shared memory can only lower it), spills to local memory, static
+ * shared memory against the 48 KiB a block gets without the opt-in.
+ * Its first line names what limits first: spills, then occupancy under
+ * a half, else that neither does.  gpu: a GPU ran the harness (its
+ * times are the run's metrics), else nothing was timed.
+ */
+static void
+set_bottleneck(const struct task *t, const struct nv_scan *s, int gpu,
+    struct run *r)
+{
+	char *arch = env_param_str(t, "arch");
+	const char *a = arch != NULL ? arch : "sm_90";
+	int cc = env_atoi(a + 3), maxw = nv_max_warps(cc), warps;
+	long per_warp = (s->regs * 32 + NV_REG_UNIT - 1) / NV_REG_UNIT *
+	    NV_REG_UNIT;
+	double occ;
+	struct buf b = BUF_INIT;
+	json_t *o;
+
+	warps = per_warp > 0 ? (int)(NV_REGS_PER_SM / per_warp) : maxw;
+	if (warps > maxw)
+		warps = maxw;
+	occ = (double)warps / maxw;
+	if (s->spill_st + s->spill_ld > 0)
+		buf_printf(&b, "register spills: %ld bytes stored and %ld"
+		    " loaded to local memory (%s first; %ld registers a"
+		    " thread)", s->spill_st, s->spill_ld, s->spill_kernel,
+		    s->regs);
+	else if (occ < 0.5)
+		buf_printf(&b, "registers: %s uses %ld a thread: %d of %d"
+		    " warps fit an SM (%.0f %% occupancy, %s)",
+		    s->regs_kernel, s->regs, warps, maxw, 100 * occ, a);
+	else
+		buf_printf(&b, "no resource limit: at most %ld registers a"
+		    " thread (%d of %d warps an SM, %.0f %% occupancy), no"
+		    " spills, %s", s->regs, warps, maxw, 100 * occ, a);
+	buf_printf(&b, "\nptxas, %s: %ld kernel%s; most registers: %ld of %d"
+	    " a thread (%s)\nspills: %ld bytes stored, %ld loaded; static"
+	    " shared memory: %ld of %d bytes a block; stack: %ld bytes\n%s",
+	    a, s->kernels,
+	    s->kernels == 1 ? "" : "s", s->regs, NV_REGS_MAX,
+	    s->regs_kernel[0] != '\0' ? s->regs_kernel : "-", s->spill_st,
+	    s->spill_ld, s->smem, 48 << 10, s->stack, gpu ? "(the"
+	    " harness's times on the GPU are the run's metrics)" : "(no GPU"
+	    " ran it: nothing was timed)");
+	o = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:i, s:i, s:i,"
+	    " s:i, s:b}", "by", "ptxas", "arch", a, "registers",
+	    (int)s->regs, "max_registers", NV_REGS_MAX, "warps", warps,
+	    "max_warps", maxw, "occupancy", (double)(long)(occ * 1000 + 0.5) /
+	    1000, "spill_stores", (int)s->spill_st, "spill_loads",
+	    (int)s->spill_ld, "smem_bytes", (int)s->smem, "smem_limit",
+	    48 << 10, "timed", gpu);
+	if (s->regs_kernel[0] != '\0')
+		json_object_set_new(o, "kernel", json_string(s->regs_kernel));
+	feedback_set(r, "bottleneck", o, buf_str(&b));
+	buf_release(&b);
+	free(arch);
+}
 
 static void
 set_metrics(struct run *r, json_t *m)
@@ -1120,6 +1218,8 @@ nvcc_judge(const struct task *t, const struct env_plan *plan,
 		scan_log(plan, res[1].log, res[1].log_len, 1, &s, r);
 	if (nres >= 3)
 		scan_run(plan, res[2].log, res[2].log_len, &o, m);
+	if (s.ptxas && res[0].exit_code == 0)
+		set_bottleneck(t, &s, nres >= 3 && !o.no_gpu, r);
 	stage = nres == 1 ? "compile" : nres == 2 ? "build" : "run";
 	if (env_judge_limits(stop, res[nres - 1].exit_code, nres >= 3 ?
 	    "functional" : "compile", nres >= 3 ? "the harness" :

@@ -37,6 +37,7 @@
 #include "envs/env.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,12 +47,15 @@
 
 #include "base/buf.h"
 #include "base/hash.h"
+#include "model/feedback.h"
 #include "envs/x86sig.h"
 
 #define CAND_FILE "cand.s"
 #define REF_FILE "ref.c"
 #define INPUT_FILE "input.s"
 #define NOISE 0.03		/* ratios within 3 % of 1 are noise */
+#define X86_HOT_MAX 8		/* hot lines a side (harness.c's
+				   ASSAY_HOT_MAX) */
 /* So are differences under a nanosecond a call: a few cycles of call
  * overhead, which the placement of the code moves (identical
  * two-instruction functions measured 1.4 and 2.2 ns). */
@@ -993,6 +997,13 @@ struct scan {
 	double	 ref_ns, cand_ns, time_ratio;
 	/* count */
 	long	 ir_ref, ir_cand;
+	/* callgrind's hot lines ("hot WHO LINE N"), hottest first */
+	struct x86_hot {
+		int	 line;
+		long	 count;
+	}	 hot_cand[X86_HOT_MAX], hot_ref[X86_HOT_MAX];
+	int	 nhot_cand, nhot_ref;
+	char	*hot_none;		/* "hot cand none: WHY" (new) */
 };
 
 static void
@@ -1005,6 +1016,7 @@ scan_release(struct scan *s)
 	free(s->abi_line);
 	free(s->abi_regs);
 	free(s->reference);
+	free(s->hot_none);
 }
 
 static const char *
@@ -1246,6 +1258,40 @@ count_value(const char *p)
 }
 
 /*
+ * The checker's "hot WHO LINE N" (WHO "ref" or "cand", after "hot "):
+ * callgrind's self count of that line of ref.c or cand.s in one call,
+ * hottest first; "hot cand none: WHY" when it did not believe the
+ * profile (harness.c, assay_hot_lines()).
+ */
+static void
+scan_hot(const char *h, struct scan *s)
+{
+	int cand = strncmp(h, "cand ", 5) == 0;
+	struct x86_hot *v = cand ? s->hot_cand : s->hot_ref;
+	int *n = cand ? &s->nhot_cand : &s->nhot_ref;
+	char *e;
+	long line, count;
+
+	if (!cand && strncmp(h, "ref ", 4) != 0)
+		return;
+	h += cand ? 5 : 4;
+	if (cand && strncmp(h, "none: ", 6) == 0) {
+		if (s->hot_none == NULL)
+			s->hot_none = xstrdup(h + 6);
+		return;
+	}
+	errno = 0;
+	line = strtol(h, &e, 10);
+	if (e == h || *e != ' ' || line <= 0 || line > INT_MAX)
+		return;
+	count = count_value(e + 1);
+	if (count < 0 || errno != 0 || *n >= X86_HOT_MAX)
+		return;
+	v[*n].line = (int)line;
+	v[(*n)++].count = count;
+}
+
+/*
  * The checker's "count ref N" and "count cand N" (or "count WHO none:
  * WHY"): it ran callgrind on each itself and read valgrind's log through
  * a pipe the candidate cannot name; lines without the secret (the
@@ -1272,6 +1318,8 @@ scan_count_log(const struct env_plan *plan, const char *log, size_t len,
 		else if (h != NULL && strncmp(h, "count cand ", 11) == 0 &&
 		    (v = count_value(h + 11)) > 0)
 			s->ir_cand = v;
+		else if (h != NULL && strncmp(h, "hot ", 4) == 0)
+			scan_hot(h + 4, s);
 		free(line);
 	}
 }
@@ -1555,6 +1603,120 @@ judge_isolate(const struct env_stage_result *as, struct run *r)
 	return 0;
 }
 
+/*
+ * The hot lines (feedback member "hot_lines") from callgrind's per-line
+ * counts: the candidate's lines with their share of its count, the
+ * reference's beside them.  Nothing when the candidate's were not
+ * counted.
+ */
+static void
+set_hot_lines(const struct scan *s, struct run *r)
+{
+	json_t *o, *lines, *ref;
+	struct buf b = BUF_INIT;
+
+	if (s->nhot_cand == 0 || s->ir_cand <= 0)
+		return;
+	o = json_object();
+	lines = json_array();
+	ref = json_array();
+	buf_printf(&b, "callgrind, one call on the timing input: %ld"
+	    " instructions", s->ir_cand);
+	if (s->ir_ref > 0)
+		buf_printf(&b, " (the reference: %ld)", s->ir_ref);
+	buf_adds(&b, "\n");
+	for (int i = 0; i < s->nhot_cand; i++) {
+		double sh = (double)s->hot_cand[i].count / (double)s->ir_cand;
+
+		json_array_append_new(lines, json_pack("{s:i, s:I, s:f}",
+		    "line", s->hot_cand[i].line, "count",
+		    (json_int_t)s->hot_cand[i].count, "share",
+		    (double)(long)(sh * 10000 + 0.5) / 10000));
+		buf_printf(&b, "line %d: %ld (%.1f %%)\n",
+		    s->hot_cand[i].line, s->hot_cand[i].count, 100 * sh);
+	}
+	for (int i = 0; i < s->nhot_ref && s->ir_ref > 0; i++) {
+		double sh = (double)s->hot_ref[i].count / (double)s->ir_ref;
+
+		json_array_append_new(ref, json_pack("{s:i, s:I, s:f}",
+		    "line", s->hot_ref[i].line, "count",
+		    (json_int_t)s->hot_ref[i].count, "share",
+		    (double)(long)(sh * 10000 + 0.5) / 10000));
+		if (i < 3)
+			buf_printf(&b, "%sline %d: %ld (%.1f %%)", i == 0 ?
+			    "the reference, ref.c: " : ", ",
+			    s->hot_ref[i].line, s->hot_ref[i].count,
+			    100 * sh);
+	}
+	json_object_set_new(o, "file", json_string(CAND_FILE));
+	json_object_set_new(o, "lines", lines);
+	json_object_set_new(o, "instructions", json_integer(s->ir_cand));
+	if (s->ir_ref > 0)
+		json_object_set_new(o, "ref_instructions",
+		    json_integer(s->ir_ref));
+	json_object_set_new(o, "reference", ref);
+	feedback_set(r, "hot_lines", o, buf_str(&b));
+	buf_release(&b);
+}
+
+/*
+ * A performance failure's bottleneck in one line, from the hot lines:
+ * the hottest lines that make half the candidate's count (at most
+ * three) against the reference's count.  New string, or NULL when there
+ * are no hot lines.
+ */
+static char *
+bottleneck_words(const struct scan *s)
+{
+	struct buf b = BUF_INIT;
+	long sum = 0;
+	int n;
+
+	if (s->nhot_cand == 0 || s->ir_cand <= 0)
+		return NULL;
+	for (n = 0; n < s->nhot_cand && n < 3 && 2 * sum < s->ir_cand; n++)
+		sum += s->hot_cand[n].count;
+	for (int i = 0; i < n; i++)
+		buf_printf(&b, "%s%d", i == 0 ? (n == 1 ? "line " :
+		    "lines ") : i == n - 1 ? " and " : ", ",
+		    s->hot_cand[i].line);
+	buf_printf(&b, " %s %.0f %% of the candidate's %ld instructions",
+	    n == 1 ? "runs" : "run", 100.0 * (double)sum /
+	    (double)s->ir_cand, s->ir_cand);
+	if (s->ir_ref > 0)
+		buf_printf(&b, " (%.2fx the reference's %ld)",
+		    (double)s->ir_cand / (double)s->ir_ref, s->ir_ref);
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * A performance failure names its bottleneck: "; bottleneck: ..." after
+ * its evidence, the feedback member "bottleneck", and the hottest line
+ * as the evidence line (where no other line was named).
+ */
+static void
+performance_bottleneck(const struct scan *s, struct run *r)
+{
+	char *bn = bottleneck_words(s), *ev;
+
+	if (bn == NULL) {
+		feedback_set(r, "bottleneck", json_pack("{s:b}", "measured",
+		    0), "not measured: callgrind gave no per-line counts (the"
+		    " timing and the instruction count are in the evidence)");
+		return;
+	}
+	ev = xasprintf("%s; bottleneck: %s", r->evidence != NULL ?
+	    r->evidence : "slower", bn);
+	env_set(&r->evidence, ev);
+	free(ev);
+	feedback_set(r, "bottleneck", json_pack("{s:b, s:i, s:s}",
+	    "measured", 1, "line", s->hot_cand[0].line, "by", "callgrind"),
+	    bn);
+	if (r->evidence_line == 0)
+		r->evidence_line = s->hot_cand[0].line;
+	free(bn);
+}
+
 static void
 x86asm_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
@@ -1667,6 +1829,15 @@ check:
 		    " is not installed; the timing ratio alone decides", 0);
 	if (counted)
 		env_set(&r->stage, "count");
+	if (counted)
+		set_hot_lines(&s, r);
+	if (counted && s.hot_none != NULL) {
+		char *why = xasprintf("callgrind's per-line counts not used:"
+		    " %s", s.hot_none);
+
+		run_add_diag(r, "", 0, 0, "note", why, 0);
+		free(why);
+	}
 	ev = speed_words(&s, valgrind);
 	if (copied) {
 		char *why = xasprintf("the candidate is input.s unchanged,"
@@ -1675,6 +1846,7 @@ check:
 		verdict(r, VERDICT_FAIL, NULL, CATEGORY_PERFORMANCE,
 		    "copied-input", why);
 		free(why);
+		performance_bottleneck(&s, r);
 	} else if (s.time_ratio <= 1 - NOISE && !time_noise(&s) &&
 	    !(s.ir_ref > 0 && s.ir_cand > 0 && (double)s.ir_ref /
 	    (double)s.ir_cand > 1 - NOISE)) {
@@ -1688,6 +1860,7 @@ check:
 		verdict(r, VERDICT_FAIL, NULL, CATEGORY_PERFORMANCE,
 		    "slower-than-reference", why);
 		free(why);
+		performance_bottleneck(&s, r);
 	} else {
 		char *why = xasprintf("equivalent on %ld cases, ABI kept; %s",
 		    s.cases, ev);

@@ -51,6 +51,9 @@ struct export_ctx {
 	struct strset		 parents;	/* raw: off-filter */
 	struct export_line	 line;		/* what the next line is */
 	int			 failed;
+	int			 minimal;	/* feedback without its
+						   members (the SFT export:
+						   0, every member) */
 };
 
 int
@@ -501,7 +504,8 @@ feedback(struct export_ctx *x, const char *parent, const char **source)
 				    " code.\n", r.evidence_line);
 		}
 		metrics_words(&b, r.metrics);
-		feedback_words(&b, r.feedback);
+		if (!x->minimal)
+			feedback_words(&b, r.feedback);
 		if (r.ndiags > 0)
 			buf_adds(&b, "Diagnostics:\n");
 		for (size_t i = 0; i < r.ndiags && i < EXPORT_DIAGS; i++) {
@@ -1128,12 +1132,13 @@ export_requirement(const struct task *t)
 }
 
 char *
-export_feedback(struct store *st, const char *cand_id, const char **source,
-    struct err *err)
+export_feedback(struct store *st, const char *cand_id, int minimal,
+    const char **source, struct err *err)
 {
 	struct export_ctx x = { 0 };
 
 	x.st = st;
+	x.minimal = minimal;
 	x.err = err;
 	return feedback(&x, cand_id, source);
 }

@@ -288,12 +288,14 @@ int	export_shards(struct store *st, const struct export_opts *opts,
  * export_feedback(): the user turn after a failed candidate's code (its
  * latest run's verdict, evidence, diagnostics with candidate lines and a
  * log excerpt, else its recorded result); *source says which ("run",
- * "recorded", "none").  New strings; export_feedback returns NULL with
- * err when the store fails.
+ * "recorded", "none"); minimal leaves out the run's feedback members
+ * (counterexample, waveform, bottleneck, hot lines: `repair --feedback
+ * minimal`).  New strings; export_feedback returns NULL with err when
+ * the store fails.
  */
 char	*export_system_prompt(const struct task *t, const char *lang);
 char	*export_requirement(const struct task *t);
-char	*export_feedback(struct store *st, const char *cand_id,
+char	*export_feedback(struct store *st, const char *cand_id, int minimal,
 	    const char **source, struct err *err);
 
 #endif

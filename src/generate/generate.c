@@ -141,6 +141,10 @@ generation_json(const struct gen_ctx *g, const struct job *j,
 	json_object_set_new(gen, "latency_ms", json_integer(r->latency_ms));
 	json_object_set_new(gen, "attempts", json_integer(r->attempts));
 	json_object_set_new(gen, "round", json_integer(round));
+	/* What the repair request carried (docs/formats.md "Feedback"). */
+	if (round > 0)
+		json_object_set_new(gen, "feedback", json_string(
+		    g->cfg->feedback_minimal ? "minimal" : "rich"));
 	json_object_set_new(gen, "at", json_integer((json_int_t)time(NULL)));
 	if (j->how != NULL)
 		json_object_update(gen, j->how);
@@ -849,8 +853,8 @@ gen_batch_optimize(struct gen_ctx *g, char *const *cand_ids, size_t n,
 }
 
 json_t *
-gen_repair_messages(struct store *st, const char *cand_id, int *round,
-    struct err *err)
+gen_repair_messages(struct store *st, const char *cand_id, int minimal,
+    int *round, struct err *err)
 {
 	struct candidate chain[GEN_CHAIN_MAX];
 	size_t n = 0;
@@ -887,7 +891,8 @@ gen_repair_messages(struct store *st, const char *cand_id, int *round,
 	add_msg(msgs, "user", req, strlen(req));
 	for (size_t k = n; k-- > 0; ) {
 		const char *source;
-		char *fb = export_feedback(st, chain[k].id, &source, err);
+		char *fb = export_feedback(st, chain[k].id, minimal, &source,
+		    err);
 
 		if (fb == NULL) {
 			json_decref(msgs);
@@ -920,8 +925,8 @@ gen_batch_repair(struct gen_ctx *g, char *const *cand_ids, size_t n,
 		struct candidate c;
 		struct job *j;
 		int round = 0, found;
-		json_t *m = gen_repair_messages(g->st, cand_ids[i], &round,
-		    err);
+		json_t *m = gen_repair_messages(g->st, cand_ids[i],
+		    g->cfg->feedback_minimal, &round, err);
 
 		if (m == NULL) {
 			rc = -1;
@@ -986,7 +991,7 @@ group_of(const struct gen_acc *a, const struct store_gen_row *r)
 {
 	enum cand_kind k;
 
-	if (a->by == GEN_BY_MODEL)
+	if (a->by != GEN_BY_STRATEGY)
 		return r->model;
 	if (r->id == NULL)
 		return "-";
@@ -1014,15 +1019,19 @@ keep_id(const struct store_row *row, void *arg)
 	return 0;
 }
 
+/* The row of model (and feedback level fb when by feedback, else
+ * NULL). */
 static struct gen_stat *
-stat_of(struct gen_acc *a, const char *model)
+stat_of(struct gen_acc *a, const char *model, const char *fb)
 {
 	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->v[i].model, model) == 0)
+		if (strcmp(a->v[i].model, model) == 0 && (fb == NULL ||
+		    strcmp(a->v[i].feedback, fb) == 0))
 			return &a->v[i];
 	a->v = xreallocarray(a->v, a->n + 1, sizeof *a->v);
 	memset(&a->v[a->n], 0, sizeof a->v[a->n]);
 	a->v[a->n].model = xstrdup(model);
+	a->v[a->n].feedback = xstrdup(fb);
 	return &a->v[a->n++];
 }
 
@@ -1039,7 +1048,10 @@ gen_row(const struct store_gen_row *r, void *arg)
 	if (a->keep != NULL && (id == NULL || bsearch(&id, a->keep,
 	    a->nkeep, sizeof *a->keep, cmp_str) == NULL))
 		return 0;
-	s = stat_of(a, group);
+	s = stat_of(a, group, a->by != GEN_BY_FEEDBACK ? NULL :
+	    cand_kind_from_name(r->kind) != KIND_REPAIR ? "none" :
+	    r->feedback != NULL && (strcmp(r->feedback, "rich") == 0 ||
+	    strcmp(r->feedback, "minimal") == 0) ? r->feedback : "-");
 	s->requests++;
 	/* Tokens spent count also where the answer made no candidate (an
 	 * empty answer of a reasoning model used its budget). */
@@ -1084,8 +1096,12 @@ gen_row(const struct store_gen_row *r, void *arg)
 static int
 cmp_stat(const void *a, const void *b)
 {
-	return strcmp(((const struct gen_stat *)a)->model,
-	    ((const struct gen_stat *)b)->model);
+	const struct gen_stat *x = a, *y = b;
+	int c = strcmp(x->model, y->model);
+
+	if (c != 0 || x->feedback == NULL || y->feedback == NULL)
+		return c;
+	return strcmp(x->feedback, y->feedback);
 }
 
 int
@@ -1110,6 +1126,9 @@ gen_stats(struct store *st, const char *filter, enum gen_stats_by by,
 		struct gen_stat *s = &a.v[i];
 		size_t kmin = 0;
 
+		/* by feedback, the direct samples are the "none" row's */
+		if (s->feedback != NULL && strcmp(s->feedback, "none") != 0)
+			continue;
 		for (size_t t = 0; t < a.nt; t++)
 			if (strcmp(a.t[t].model, s->model) == 0 &&
 			    (kmin == 0 || a.t[t].n < kmin))
@@ -1151,7 +1170,9 @@ gen_stats(struct store *st, const char *filter, enum gen_stats_by by,
 void
 gen_stats_release(struct gen_stat *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(v[i].model);
+		free(v[i].feedback);
+	}
 	free(v);
 }

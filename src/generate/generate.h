@@ -184,12 +184,13 @@ void	gen_batch_request(const struct gen_batch *b, size_t i,
  * The conversation that asks for a repair of cand_id: system,
  * requirement, then for each candidate of its chain from the first
  * (following parents of `repair` candidates) its code as an assistant
- * turn and its feedback as a user turn.  *round is the round this
+ * turn and its feedback as a user turn (minimal: without the runs'
+ * feedback members, export_feedback()).  *round is the round this
  * repair would be (1 for a repair of a direct candidate).  New
  * reference, or NULL with err.
  */
 json_t	*gen_repair_messages(struct store *st, const char *cand_id,
-	    int *round, struct err *err);
+	    int minimal, int *round, struct err *err);
 
 /* --- what the models did (stats --generation) ------------------------ */
 
@@ -198,6 +199,11 @@ json_t	*gen_repair_messages(struct store *st, const char *cand_id,
 /* One model's figures (or one strategy's: gen_stats_by). */
 struct gen_stat {
 	char	*model;			/* owned: the model, or the strategy */
+	char	*feedback;		/* by feedback: what the requests
+					 * carried, "rich", "minimal", "none"
+					 * (direct samples) or "-" (a repair
+					 * with no record of it); else NULL.
+					 * Owned */
 	size_t	 generated, passed;	/* direct samples (every answer,
 					 * the same code twice counts
 					 * twice), and passing */
@@ -223,7 +229,8 @@ struct gen_stat {
  * those requests, "-" for a request that got no answer). */
 enum gen_stats_by {
 	GEN_BY_MODEL,
-	GEN_BY_STRATEGY
+	GEN_BY_STRATEGY,
+	GEN_BY_FEEDBACK	/* by model and feedback level (gen_stat.feedback) */
 };
 
 /*
@@ -234,8 +241,11 @@ enum gen_stats_by {
  * estimator of Chen et al. 2021 (1 - C(n-c, k) / C(n, k) per task over
  * the n samples drawn, c of them passing, averaged), repairs tried and
  * passing per round, tokens and time.  A sample counts by the latest
- * verdict of the candidate its code is.  *out is a new array of *n sorted by
- * model; free with gen_stats_release.  0 or -1.
+ * verdict of the candidate its code is.  GEN_BY_FEEDBACK: one row per model
+ * and feedback level (gen_stat.feedback), so that repairs asked with rich
+ * and with minimal feedback are counted apart; the direct samples and
+ * pass@k are on the "none" row.  *out is a new array of *n sorted by
+ * model (then feedback); free with gen_stats_release.  0 or -1.
  */
 int	gen_stats(struct store *st, const char *filter, enum gen_stats_by by,
 	    struct gen_stat **out, size_t *n, struct err *err);

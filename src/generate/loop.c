@@ -466,20 +466,76 @@ gloop_free(struct gloop *l)
 
 /* --- what to repair ------------------------------------------------------ */
 
-/* The newest candidate a query gives (store_query_each). */
-static int
-newest(const struct store_row *row, void *arg)
-{
-	char **out = arg;
+/* The candidates a query gives, in its order (store_query_each). */
+struct ids {
+	char	**v;
+	size_t	  n;
+};
 
-	free(*out);
-	*out = xstrdup(row->id);
+static int
+ids_add(const struct store_row *row, void *arg)
+{
+	struct ids *s = arg;
+
+	s->v = xreallocarray(s->v, s->n + 1, sizeof *s->v);
+	s->v[s->n++] = xstrdup(row->id);
 	return 0;
+}
+
+/* The feedback level candidate id's request carried: its generation
+ * record's "feedback", "rich" when the record has none (made before
+ * the levels, when every request carried all it had). */
+static int
+level_is(struct store *st, const char *id, const char *level)
+{
+	struct candidate c;
+	json_t *x;
+	const char *v;
+	int yes;
+
+	if (store_candidate_get(st, id, &c, NULL) != 0)
+		return 0;
+	x = c.extra != NULL ? json_loads(c.extra, 0, NULL) : NULL;
+	v = json_string_value(json_object_get(json_object_get(x,
+	    "generation"), "feedback"));
+	yes = strcmp(v != NULL ? v : "rich", level) == 0;
+	json_decref(x);
+	candidate_release(&c);
+	return yes;
+}
+
+/* The newest repair of at by origin (and of that feedback level when
+ * level is not NULL), new string or NULL; -1 when the store fails. */
+static int
+newest_repair(struct store *st, const char *at, const char *qo,
+    const char *level, char **out, struct err *err)
+{
+	char *f = xasprintf("parent=%s kind=repair origin=%s", at, qo);
+	struct ids s = { 0 };
+	int rc = store_query_each(st, f, ids_add, &s, err);
+
+	*out = NULL;
+	for (size_t i = s.n; rc >= 0 && i-- > 0 && *out == NULL; )
+		if (level == NULL || level_is(st, s.v[i], level))
+			*out = xstrdup(s.v[i]);
+	for (size_t i = 0; i < s.n; i++)
+		free(s.v[i]);
+	free(s.v);
+	free(f);
+	return rc < 0 ? -1 : 0;
 }
 
 int
 gen_repair_leaf(struct store *st, const char *origin,
     const struct store_row *row, char **leaf, struct err *err)
+{
+	return gen_repair_leaf_level(st, origin, NULL, row, leaf, err);
+}
+
+int
+gen_repair_leaf_level(struct store *st, const char *origin,
+    const char *level, const struct store_row *row, char **leaf,
+    struct err *err)
 {
 	char *ref = NULL, *rv = NULL, *at, *child = NULL;
 	char *qo = store_filter_quote(origin);
@@ -497,11 +553,7 @@ gen_repair_leaf(struct store *st, const char *origin,
 		goto out;	/* the task's fault, not the candidate's */
 	at = xstrdup(row->id);
 	for (;;) {
-		char *f = xasprintf("parent=%s kind=repair origin=%s", at, qo);
-
-		child = NULL;
-		rc = store_query_each(st, f, newest, &child, err);
-		free(f);
+		rc = newest_repair(st, at, qo, level, &child, err);
 		if (rc < 0 || child == NULL || ++depth > 100)
 			break;
 		free(at);

@@ -138,6 +138,17 @@ void	gloop_free(struct gloop *l);
  */
 int	gen_repair_leaf(struct store *st, const char *origin,
 	    const struct store_row *row, char **leaf, struct err *err);
+/*
+ * The same, following only the repairs whose request carried feedback
+ * level ("rich" or "minimal"; a generation record without one is rich;
+ * NULL: any): `repair --feedback minimal` and `--feedback rich` by one
+ * model each start from the failed candidate, so that the two levels
+ * compare on the same tasks and rounds (stats --generation --by
+ * feedback).
+ */
+int	gen_repair_leaf_level(struct store *st, const char *origin,
+	    const char *level, const struct store_row *row, char **leaf,
+	    struct err *err);
 
 /* The words the commands and the workbench show (new strings; model
  * text made safe for a terminal, lines kept):

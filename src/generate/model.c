@@ -194,6 +194,14 @@ model_cfg_line(struct model_cfg *cfg, const char *line, struct err *err)
 		else
 			rc = err_set(err, "generator n: '%s' is neither on nor"
 			    " off", v);
+	} else if (IS("feedback")) {
+		if (strcmp(v, "rich") == 0)
+			cfg->feedback_minimal = 0;
+		else if (strcmp(v, "minimal") == 0)
+			cfg->feedback_minimal = 1;
+		else
+			rc = err_set(err, "generator feedback: '%s' is neither"
+			    " rich nor minimal", v);
 	} else if (IS("price")) {
 		rc = price_line(cfg, v, err);
 	} else if (IS("min-gain")) {

@@ -60,6 +60,12 @@ struct model_cfg {
 				 * and older servers read it) */
 	int	 use_n;		/* ask K samples in one request ("n"),
 				 * default 1 */
+	int	 feedback_minimal;	/* repair requests carry the old
+				 * feedback text without the feedback
+				 * members (counterexample, waveform,
+				 * bottleneck, hot lines): "generator
+				 * feedback minimal"; 0: rich, the
+				 * default */
 	struct model_price *prices;	/* the price table, nprices rows */
 	size_t	 nprices;
 	double	 min_gain;	/* `assay optimize`: the gain an optimisation
@@ -92,6 +98,7 @@ void	model_cfg_copy(struct model_cfg *dst, const struct model_cfg *src);
  *	generator temperature 0.2 | max-tokens N | timeout S | retries N | rate R
  *	generator max-tokens-param max_completion_tokens | max_tokens
  *	generator n on | off
+ *	generator feedback rich | minimal   (what a repair request carries)
  *	generator price MODEL INPUT CACHED OUTPUT   (USD per 1M tokens;
  *	                                            one line per model)
  * The value is the rest of the line.  Lines that do not start with

@@ -2784,7 +2784,9 @@ store_attempt_each(struct store *st,
 	    " a.prompt_tokens, a.completion_tokens, a.latency_ms, a.error,"
 	    " (SELECT json_extract(c.extra, '$.generation.strategy') FROM"
 	    " candidate c WHERE c.id = a.cand_id AND json_valid(c.extra)),"
-	    " 0 AS part, a.id AS ord FROM attempt a"
+	    " 0 AS part, a.id AS ord, (SELECT json_extract(c.extra,"
+	    " '$.generation.feedback') FROM candidate c WHERE c.id ="
+	    " a.cand_id AND json_valid(c.extra)) FROM attempt a"
 	    " UNION ALL"
 	    " SELECT c.id, c.task_id, c.kind,"
 	    " json_extract(c.extra, '$.generation.model'),"
@@ -2793,7 +2795,8 @@ store_attempt_each(struct store *st,
 	    " json_extract(c.extra, '$.generation.usage.prompt_tokens'),"
 	    " json_extract(c.extra, '$.generation.usage.completion_tokens'),"
 	    " json_extract(c.extra, '$.generation.latency_ms'), NULL,"
-	    " json_extract(c.extra, '$.generation.strategy'), 1, c.seq"
+	    " json_extract(c.extra, '$.generation.strategy'), 1, c.seq,"
+	    " json_extract(c.extra, '$.generation.feedback')"
 	    " FROM candidate c WHERE c.extra IS NOT NULL"
 	    " AND json_valid(c.extra)"
 	    " AND json_type(c.extra, '$.generation') = 'object'"
@@ -2816,6 +2819,7 @@ store_attempt_each(struct store *st,
 		r.latency_ms = sqlite3_column_int64(s, 8);
 		r.error = (const char *)sqlite3_column_text(s, 9);
 		r.strategy = (const char *)sqlite3_column_text(s, 10);
+		r.feedback = (const char *)sqlite3_column_text(s, 13);
 		if (r.model == NULL)
 			r.model = "?";
 		stop = cb(&r, arg);

@@ -731,6 +731,10 @@ struct store_gen_row {
 	const char	*error;		/* a request that got no answer: why
 					 * (id NULL); else NULL */
 	int		 round;		/* 0 direct, 1.. repair rounds */
+	const char	*feedback;	/* a repair's request carried:
+					 * extra.generation.feedback of the
+					 * candidate its answer is ("rich",
+					 * "minimal"), NULL not recorded */
 	int64_t		 prompt_tokens, completion_tokens;	/* -1: none */
 	int64_t		 latency_ms;
 };

@@ -1075,6 +1075,11 @@ test_triton_judge_markers(void **state)
 	assert_string_equal(r.verdict, "fail");
 	assert_string_equal(r.category, "performance");
 	assert_string_equal(r.subcategory, "slower-than-reference");
+	/* it names its bottleneck: not located, per-kernel times unmeasured */
+	assert_non_null(r.feedback);
+	assert_non_null(strstr(r.feedback, "\"bottleneck\":{\"measured\":"
+	    "false,\"by\":\"timing\",\"speedup\":0.5,\"text\":\"not"
+	    " located: the whole forward"));
 	run_release(&r);
 
 	/* min_speedup 0: correct is enough */
@@ -1196,6 +1201,11 @@ test_triton_judge_triton_evidence(void **state)
 	assert_non_null(strstr(r.metrics, "\"triton_changed\":2"));
 	assert_non_null(strstr(r.metrics, "\"triton_poisoned\":3"));
 	assert_null(strstr(r.metrics, "launches"));
+	/* the interpreter cannot time: the bottleneck says so */
+	assert_non_null(r.feedback);
+	assert_non_null(strstr(r.feedback, "\"bottleneck\":{\"measured\":"
+	    "false,\"by\":\"triton-interpreter\",\"text\":\"not measured:"
+	    " Triton's interpreter"));
 	run_release(&r);
 
 	/* sizes the problem did not need cut: the mode says only that */

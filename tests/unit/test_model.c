@@ -44,6 +44,17 @@ test_cfg_lines(void **state)
 	assert_non_null(strstr(err.msg, "0 to 2"));
 	assert_int_equal(model_cfg_line(&c, "generator retries 1.5", &err),
 	    -1);
+	/* the feedback level: rich by default, minimal, nothing else */
+	assert_int_equal(c.feedback_minimal, 0);
+	assert_int_equal(model_cfg_line(&c, "generator feedback minimal",
+	    &err), 0);
+	assert_int_equal(c.feedback_minimal, 1);
+	assert_int_equal(model_cfg_line(&c, "generator feedback rich", &err),
+	    0);
+	assert_int_equal(c.feedback_minimal, 0);
+	assert_int_equal(model_cfg_line(&c, "generator feedback more", &err),
+	    -1);
+	assert_non_null(strstr(err.msg, "neither rich nor minimal"));
 	assert_int_equal(model_cfg_line(&c, "generator colour red", &err),
 	    -1);
 	assert_non_null(strstr(err.msg, "unknown generator setting"));

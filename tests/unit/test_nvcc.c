@@ -23,6 +23,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <jansson.h>
+
 #include "base/buf.h"
 #include "envs/env.h"
 #include "base/err.h"
@@ -690,6 +692,13 @@ test_nvcc_launch_hostile_input(void **state)
 
 /* --- judge on recorded output -------------------------------------------- */
 
+/* Does s start with prefix? */
+static int
+starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
 /* A plan as prepare() leaves it, for judge() alone. */
 static void
 judge_plan(struct env_plan *p, const char *nonce,
@@ -761,6 +770,96 @@ test_nvcc_judge_ptxas_metrics(void **state)
 	assert_str(r.metrics, "{\"kernels\":2,\"registers\":255,"
 	    "\"smem_bytes\":1024,\"stack_bytes\":40,\"spill_stores\":36,"
 	    "\"spill_loads\":28}");
+	/* The bottleneck, as information: _Z5spillPf spills first.  255
+	 * registers are 8160 a warp (255 * 32 rounded up to 256), so
+	 * 65536 / 8160 = 8 of sm_90's 64 warps fit: 12.5 %. */
+	{
+		json_t *fb = json_loads(r.feedback, 0, NULL);
+		json_t *bn = json_object_get(fb, "bottleneck");
+		const char *text = json_string_value(json_object_get(bn,
+		    "text"));
+
+		assert_non_null(bn);
+		assert_int_equal(json_integer_value(json_object_get(bn,
+		    "warps")), 8);
+		assert_int_equal(json_integer_value(json_object_get(bn,
+		    "max_warps")), 64);
+		assert_true(json_real_value(json_object_get(bn,
+		    "occupancy")) == 0.125);
+		assert_string_equal(json_string_value(json_object_get(bn,
+		    "kernel")), "_Z5spillPf");
+		assert_true(json_is_false(json_object_get(bn, "timed")));
+		assert_non_null(text);
+		assert_true(starts(text, "register spills: 36 bytes stored"
+		    " and 28 loaded to local memory (_Z5spillPf first; 255"
+		    " registers a thread)\n"));
+		assert_non_null(strstr(text, "(no GPU ran it: nothing was"
+		    " timed)"));
+		json_decref(fb);
+	}
+	run_release(&r);
+	env_plan_release(&p);
+}
+
+/* Without spills, a kernel of many registers names the occupancy they
+ * leave; one of few, that nothing limits.  sm_86 holds 48 warps. */
+static void
+test_nvcc_judge_bottleneck_occupancy(void **state)
+{
+	static const char heavy[] =
+	    "ptxas info    : Compiling entry function '_Z4widePf' for"
+	    " 'sm_86'\n"
+	    "ptxas info    : Function properties for _Z4widePf\n"
+	    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill"
+	    " loads\n"
+	    "ptxas info    : Used 168 registers, used 0 barriers\n";
+	static const char light[] =
+	    "ptxas info    : Compiling entry function '_Z3addPf' for"
+	    " 'sm_90'\n"
+	    "ptxas info    : Function properties for _Z3addPf\n"
+	    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill"
+	    " loads\n"
+	    "ptxas info    : Used 16 registers, used 0 barriers\n";
+	struct task t = { .env_params = (char *)"{\"arch\":\"sm_86\"}" };
+	struct env_stage_result res;
+	struct env_plan p;
+	struct run r;
+	json_t *fb;
+	const char *text;
+
+	(void)state;
+	judge_plan(&p, "", NULL);
+	memset(&res, 0, sizeof res);
+	memset(&r, 0, sizeof r);
+	res.ran = 1;
+	res.log = heavy;
+	res.log_len = strlen(heavy);
+	env_nvcc.judge(&t, &p, &res, 1, ENV_STOP_NONE, &r);
+	fb = json_loads(r.feedback, 0, NULL);
+	text = json_string_value(json_object_get(json_object_get(fb,
+	    "bottleneck"), "text"));
+	/* 168 * 32 = 5376 a warp: 65536 / 5376 = 12 of 48 warps, 25 %. */
+	assert_non_null(text);
+	assert_true(starts(text, "registers: _Z4widePf uses 168 a thread:"
+	    " 12 of 48 warps fit an SM (25 % occupancy, sm_86)\n"));
+	json_decref(fb);
+	run_release(&r);
+
+	t.env_params = (char *)"{}";
+	memset(&r, 0, sizeof r);
+	res.log = light;
+	res.log_len = strlen(light);
+	env_nvcc.judge(&t, &p, &res, 1, ENV_STOP_NONE, &r);
+	fb = json_loads(r.feedback, 0, NULL);
+	text = json_string_value(json_object_get(json_object_get(fb,
+	    "bottleneck"), "text"));
+	/* 16 * 32 = 512 a warp: 128 would fit, capped at sm_90's 64. */
+	assert_non_null(text);
+	assert_true(starts(text, "no resource limit: at most 16 registers a"
+	    " thread (64 of 64 warps an SM, 100 % occupancy), no spills,"
+	    " sm_90\n"));
+	assert_null(strstr(text, "..."));	/* no line was cut */
+	json_decref(fb);
 	run_release(&r);
 	env_plan_release(&p);
 }
@@ -1486,6 +1585,7 @@ main(void)
 		cmocka_unit_test(test_nvcc_launch_unsigned_conversion),
 		cmocka_unit_test(test_nvcc_launch_hostile_input),
 		cmocka_unit_test(test_nvcc_judge_ptxas_metrics),
+		cmocka_unit_test(test_nvcc_judge_bottleneck_occupancy),
 		cmocka_unit_test(test_nvcc_judge_harness_lines),
 		cmocka_unit_test(test_nvcc_harness_header_holds_no_secret),
 		cmocka_unit_test(test_nvcc_judge_no_gpu_and_findings),

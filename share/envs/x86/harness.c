@@ -38,6 +38,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/time.h>
@@ -1541,24 +1542,220 @@ assay_time(void)
 
 /* --- callgrind ------------------------------------------------------- */
 
+/* The most lines of one side "hot WHO LINE N" reports. */
+#define ASSAY_HOT_MAX	8
+
+struct assay_hot {
+	long		line;
+	long long	count;
+};
+
+/*
+ * After valgrind's own process ended: kill whatever it left behind (the
+ * checker is their subreaper, main()) and reap it.  Returns how many
+ * processes were left, -1 when the kernel cannot list them (then the
+ * profile is not believed either).
+ */
+static int
+assay_kill_left(void)
+{
+	char path[64], buf[4096];
+	int left = 0;
+
+	snprintf(path, sizeof path, "/proc/self/task/%d/children",
+	    (int)getpid());
+	for (int round = 0; round < 64; round++) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t k = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+		char *p, *e;
+
+		if (fd >= 0)
+			close(fd);
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			return left;
+		buf[k] = '\0';
+		for (p = buf;; p = e) {
+			long pid = strtol(p, &e, 10);
+
+			if (e == p)
+				break;
+			if (pid > 0) {
+				kill((pid_t)pid, SIGKILL);
+				while (waitpid((pid_t)pid, NULL, __WALL) < 0 &&
+				    errno == EINTR)
+					;
+				left++;
+			}
+		}
+	}
+	return left > 0 ? left : -1;	/* still forking: never believed */
+}
+
+/* Hottest first, then by line. */
+static int
+assay_hot_cmp(const void *x, const void *y)
+{
+	const struct assay_hot *a = x, *b = y;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return (a->line > b->line) - (a->line < b->line);
+}
+
+/* A name's last component ("/tmp/x/cand.s" -> "cand.s"). */
+static const char *
+assay_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s != NULL ? s + 1 : path;
+}
+
+/*
+ * callgrind's profile (--dump-line=yes --dump-instr=no, no compression)
+ * in text: the self cost of every line of the file named file (by its
+ * last component) into hot[] (at most ASSAY_HOT_MAX, hottest first, *nhot
+ * of them), checked against total, the count valgrind's log gave: the
+ * "summary:" and "totals:" lines and the sum of every self cost (call
+ * lines' inclusive costs left out) must all be total.  NULL when the
+ * profile adds up, else why not.
+ */
+static const char *
+assay_profile(char *text, const char *file, long total,
+    struct assay_hot *hot, int *nhot)
+{
+	static struct assay_hot all[4096];
+	size_t nall = 0;
+	long long sum = 0, summary = -1, totals = -1;
+	int mine = 0, fl_mine = 0, after_call = 0;
+	char *line, *save = NULL;
+
+	*nhot = 0;
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char *e;
+		long ln;
+		long long c;
+
+		if (strncmp(line, "fl=", 3) == 0) {
+			fl_mine = mine = strcmp(assay_base(line + 3), file) ==
+			    0;
+		} else if (strncmp(line, "fi=", 3) == 0 ||
+		    strncmp(line, "fe=", 3) == 0) {
+			mine = strcmp(assay_base(line + 3), file) == 0;
+		} else if (strncmp(line, "fn=", 3) == 0) {
+			mine = fl_mine;
+		} else if (strncmp(line, "calls=", 6) == 0) {
+			after_call = 1;
+		} else if (strncmp(line, "summary: ", 9) == 0) {
+			summary = strtoll(line + 9, NULL, 10);
+		} else if (strncmp(line, "totals: ", 8) == 0) {
+			totals = strtoll(line + 8, NULL, 10);
+		} else if (*line >= '0' && *line <= '9') {
+			ln = strtol(line, &e, 10);
+			if (*e != ' ')
+				return "a cost line it cannot read";
+			c = strtoll(e + 1, &e, 10);
+			if (*e != '\0' || c < 0)
+				return "a cost line it cannot read";
+			if (after_call) {	/* a call's inclusive cost */
+				after_call = 0;
+				continue;
+			}
+			sum += c;
+			if (!mine || ln <= 0)
+				continue;
+			for (size_t i = 0; i < nall; i++)
+				if (all[i].line == ln) {
+					all[i].count += c;
+					c = -1;
+					break;
+				}
+			if (c >= 0 && nall < sizeof all / sizeof all[0])
+				all[nall++] = (struct assay_hot){ ln, c };
+		}
+	}
+	if (summary != total || totals != total || sum != total)
+		return "the profile does not add up to valgrind's count";
+	qsort(all, nall, sizeof all[0], assay_hot_cmp);
+	for (size_t i = 0; i < nall && *nhot < ASSAY_HOT_MAX; i++)
+		hot[(*nhot)++] = all[i];
+	return NULL;
+}
+
+/*
+ * The profile valgrind wrote to out (created here, before valgrind ran,
+ * held open as fd): believed only when no process outlived valgrind's
+ * (none could write it after valgrind did), the name is still that very
+ * file, alone and as created (the candidate's code, which runs inside
+ * valgrind's process, could have made it unwritable to valgrind or put
+ * another in its place), and it adds up to valgrind's count (which came
+ * through the pipe).  Prints "hot WHO LINE N" per hot line of file, or
+ * "hot WHO none: WHY".
+ */
+static void
+assay_hot_lines(const char *who, const char *out, int fd, const char *file,
+    long total, int left)
+{
+	struct stat st, ln;
+	struct assay_hot hot[ASSAY_HOT_MAX];
+	const char *why = NULL;
+	char *text = NULL;
+	int nhot = 0;
+
+	if (left != 0)
+		why = left < 0 ? "cannot tell whether a process outlived"
+		    " valgrind" : "a process outlived valgrind";
+	else if (fstat(fd, &st) != 0 || lstat(out, &ln) != 0 ||
+	    !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    st.st_ino != ln.st_ino || st.st_dev != ln.st_dev ||
+	    (st.st_mode & 07777) != 0600)
+		why = "the profile is not the file valgrind was given";
+	else if (st.st_size <= 0 || st.st_size > (16 << 20))
+		why = "no profile, or one over 16 MiB";
+	else if ((text = malloc((size_t)st.st_size + 1)) == NULL ||
+	    pread(fd, text, (size_t)st.st_size, 0) != st.st_size)
+		why = "the profile could not be read";
+	if (why == NULL) {
+		text[st.st_size] = '\0';
+		why = assay_profile(text, file, total, hot, &nhot);
+	}
+	free(text);
+	if (why != NULL)
+		assay_say("hot %s none: %s", who, why);
+	for (int i = 0; why == NULL && i < nhot; i++)
+		assay_say("hot %s %ld %lld", who, hot[i].line, hot[i].count);
+}
+
 /*
  * Count the instructions of one call of the timing input under callgrind
  * (--toggle-collect=toggle), prog run as "prog mode"; valgrind's log
  * comes to the checker through a pipe, never through anything the
  * candidate writes to.  Prints "count WHO N", or "count WHO none: WHY"
  * when valgrind did not end on its own with exactly one count (the
- * candidate may have written one of its own, or replaced the process).
+ * candidate may have written one of its own, or replaced the process);
+ * then the hot lines of file (assay_hot_lines()) from the profile
+ * callgrind wrote to cg-WHO.out.
  */
 static void
 assay_count(const char *who, const char *prog, const char *mode,
-    const char *toggle, int candidate)
+    const char *toggle, int candidate, const char *file)
 {
-	int lp[2], st = 0, ncount = 0;
+	int lp[2], st = 0, ncount = 0, ofd, left = 0;
 	long v = -1;
 	pid_t pid;
-	char *log = NULL, line[512];
+	char *log = NULL, line[512], out[64], outopt[96];
 	size_t len = 0, cap = 0, lo = 0;
 
+	/* Made before any code of this stage's candidate runs. */
+	snprintf(out, sizeof out, "cg-%s.out", who);
+	snprintf(outopt, sizeof outopt, "--callgrind-out-file=%s", out);
+	ofd = open(out, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+	    0600);
+	if (ofd >= 0)
+		fchmod(ofd, 0600);	/* whatever the umask */
 	if (pipe2(lp, O_CLOEXEC) != 0) {
 		assay_say("count %s none: no pipe", who);
 		return;
@@ -1569,9 +1766,11 @@ assay_count(const char *who, const char *prog, const char *mode,
 		assay_child_fds(&lp[1], 1);
 		if (candidate)
 			assay_child_filter();
-		execlp("valgrind", "valgrind", "--tool=callgrind",
-		    "--callgrind-out-file=/dev/null", "--log-fd=3",
-		    "--trace-children=yes", toggle, prog, mode, (char *)NULL);
+		execlp("valgrind", "valgrind", "--tool=callgrind", outopt,
+		    "--dump-instr=no", "--dump-line=yes",
+		    "--compress-strings=no", "--compress-pos=no",
+		    "--log-fd=3", "--trace-children=yes", toggle, prog, mode,
+		    (char *)NULL);
 		_exit(127);
 	}
 	close(lp[1]);
@@ -1597,6 +1796,8 @@ assay_count(const char *who, const char *prog, const char *mode,
 	close(lp[0]);
 	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
+	if (pid > 0)
+		left = assay_kill_left();
 	while (lo < len) {
 		const char *nl = memchr(log + lo, '\n', len - lo);
 		size_t l = nl != NULL ? (size_t)(nl - (log + lo)) : len - lo;
@@ -1611,15 +1812,22 @@ assay_count(const char *who, const char *prog, const char *mode,
 			ncount++;
 	}
 	free(log);
-	if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+	if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		assay_say("count %s none: valgrind %s", who, pid < 0 ?
 		    "could not be started" : WIFSIGNALED(st) ? "was killed" :
 		    "failed");
-	else if (ncount != 1)
+	} else if (ncount != 1) {
 		assay_say("count %s none: %d counts in valgrind's log", who,
 		    ncount);
-	else
+	} else {
 		assay_say("count %s %ld", who, v);
+		if (ofd < 0)
+			assay_say("hot %s none: no file for the profile", who);
+		else
+			assay_hot_lines(who, out, ofd, file, v, left);
+	}
+	if (ofd >= 0)
+		close(ofd);
 }
 
 /* At exit: no worker outlives the checker. */
@@ -1750,10 +1958,13 @@ main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
 	if (strcmp(argv[1], "count") == 0) {
+		/* What valgrind's process leaves behind comes to the
+		 * checker, which kills it (assay_kill_left()). */
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
 		assay_count("ref", "./check", "cg-ref",
-		    "--toggle-collect=assay_call_ref", 0);
+		    "--toggle-collect=assay_call_ref", 0, "ref.c");
 		assay_count("cand", "./bench", "cg-cand",
-		    "--toggle-collect=assay_call_cand", 1);
+		    "--toggle-collect=assay_call_cand", 1, "cand.s");
 		return 0;
 	}
 	assay_cpu = assay_pin();

@@ -1,8 +1,9 @@
 /*
  * panes/code.c - the candidate's code: highlighted through syntax.h,
  * with line numbers, the latest run's diagnostics marked in the gutter
- * (and their message after the line where it fits), and the evidence
- * of a failed run on the last row.
+ * (and their message after the line where it fits), its hot lines
+ * (feedback "hot_lines": a profiler's share of the instructions) marked
+ * H with their share, and the evidence of a failed run on the last row.
  */
 #include "ui/wb.h"
 #include "model/vocab.h"
@@ -11,7 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "lang/syntax.h"
+
+/* A hot line is marked when it holds this share of the count, and the
+ * hottest always. */
+#define HOT_SHARE 0.10
+#define HOT_MAX 8
 
 /* The first diagnostic on line (1-based), or NULL. */
 static const struct diag *
@@ -161,7 +169,49 @@ struct code_pane {
 	unsigned long	 gen;		/* wb->cur_gen it was parsed at */
 	int		 parsed;	/* syn is for gen */
 	struct syntax	*syn;
+	struct {
+		int	 line;		/* 1-based */
+		double	 share;		/* of the candidate's count */
+	}		 hot[HOT_MAX];	/* the run's hot lines to mark */
+	int		 nhot;
 };
+
+/* The hot lines of the run's feedback ("hot_lines": {"lines": [{"line",
+ * "count", "share"}]}, hottest first) that are marked. */
+static void
+code_hot(struct code_pane *cp, const struct wb_cur *c)
+{
+	json_t *root, *v;
+	size_t i;
+
+	cp->nhot = 0;
+	if (!c->has_run || c->run.feedback == NULL)
+		return;
+	root = json_loads(c->run.feedback, 0, NULL);
+	json_array_foreach(json_object_get(json_object_get(root,
+	    "hot_lines"), "lines"), i, v) {
+		json_int_t line = json_integer_value(json_object_get(v,
+		    "line"));
+		double share = json_number_value(json_object_get(v, "share"));
+
+		if (cp->nhot == HOT_MAX || line <= 0 || line > 1000000 ||
+		    (cp->nhot > 0 && share < HOT_SHARE))
+			continue;
+		cp->hot[cp->nhot].line = (int)line;
+		cp->hot[cp->nhot++].share = share;
+	}
+	json_decref(root);
+}
+
+/* Line's share of the count when it is a marked hot line, else < 0. */
+static double
+hot_on(const struct code_pane *cp, int line)
+{
+	for (int i = 0; i < cp->nhot; i++)
+		if (cp->hot[i].line == line)
+			return cp->hot[i].share;
+	return -1;
+}
 
 static void
 code_parse(struct pane *p)
@@ -182,7 +232,8 @@ code_parse(struct pane *p)
 
 /*
  * A candidate loaded since the last look (wb->cur_gen moved): parse it,
- * and show its first diagnosed line a third down the pane.  Parsed again
+ * and show its first diagnosed line (else its evidence line when that is
+ * a hot line) a third down the pane.  Parsed again
  * in place after open (the grammars became ready).
  */
 static void
@@ -201,8 +252,13 @@ code_sync(struct pane *p)
 	code_parse(p);
 	if (c->id == NULL || !c->has_run)
 		return;
-	for (size_t i = 0; i < c->run.ndiags; i++) {
-		int line = c->run.diags[i].cand_line;
+	/* the first diagnosed line, else the evidence's when it is hot (a
+	 * performance failure's hottest line) */
+	code_hot(cp, c);
+	for (size_t i = 0; i <= c->run.ndiags; i++) {
+		int line = i < c->run.ndiags ? c->run.diags[i].cand_line :
+		    hot_on(cp, c->run.evidence_line) >= 0 ?
+		    c->run.evidence_line : 0;
 
 		if (line > 0) {
 			int rows = p->rows - 1;
@@ -286,6 +342,7 @@ code_gutter(struct pane *p, WINDOW *win, int y, size_t line, int nw)
 	struct wb_cur *c = &p->wb->cur;
 	const struct diag *d = diag_on(c, (int)line + 1);
 	int ev = c->has_run && c->run.evidence_line == (int)line + 1;
+	int hot = hot_on(p->priv, (int)line + 1) >= 0;
 	char num[32];
 
 	snprintf(num, sizeof num, "%*zu", nw, line + 1);
@@ -293,7 +350,10 @@ code_gutter(struct pane *p, WINDOW *win, int y, size_t line, int nw)
 	 * diagnostic on it (a mismatch points at the driving code). */
 	pane_puts(win, y, 0, nw, num, theme_attr((d != NULL &&
 	    diag_mark(d) == 'E') || ev ? THEME_EVIDENCE : THEME_LINENR));
-	if (d == NULL && ev)
+	if (d == NULL && hot)	/* a profiler's hot line */
+		pane_puts(win, y, nw, 1, "H", theme_attr(THEME_GUTTER_WARN) |
+		    A_BOLD);
+	else if (d == NULL && ev)
 		pane_puts(win, y, nw, 1, ">", theme_attr(THEME_EVIDENCE));
 	if (d != NULL) {
 		char m[2] = { diag_mark(d), '\0' };
@@ -317,6 +377,7 @@ code_draw(struct pane *p, WINDOW *win)
 	char num[32];
 
 	code_sync(p);
+	code_hot(p->priv, c);	/* the run may be new since the parse */
 	if (c->id == NULL || text == NULL) {
 		pane_puts(win, 0, 0, p->cols, "no candidate",
 		    theme_attr(THEME_DIM));
@@ -380,6 +441,16 @@ code_draw(struct pane *p, WINDOW *win)
 			pane_puts(win, y, gut + col + 2, maxcol - col - 2, m,
 			    theme_attr(diag_mark(d) == 'E' ? THEME_EVIDENCE :
 			    THEME_OTHER));
+			free(m);
+		} else if (d == NULL && hs == 0 && !p->wrap && col + 6 <
+		    maxcol && hot_on(p->priv, (int)line + 1) >= 0) {
+			char *m = xasprintf("%s hot: %.1f %% of the"
+			    " instructions", pane_ascii ? "<" :
+			    "\xe2\x97\x80", 100 * hot_on(p->priv,
+			    (int)line + 1));
+
+			pane_puts(win, y, gut + col + 2, maxcol - col - 2, m,
+			    theme_attr(THEME_GUTTER_WARN));
 			free(m);
 		}
 		if (p->wrap && ++k < code_rows(text, at, line, maxcol))
