@@ -699,6 +699,51 @@ test_yosys_equiv_scan_counterexample(void **state)
 	yosys_equiv_scan_release(&q);
 }
 
+/* The feedback member: every step's inputs and both outputs, the x of
+ * the reference no difference, and the text ending on the failing step. */
+static void
+test_yosys_equiv_counterexample(void **state)
+{
+	struct yosys_equiv_scan q;
+	json_t *o, *st;
+	char *text;
+
+	(void)state;
+	yosys_equiv_scan(dff8r_cex, strlen(dff8r_cex), &q);
+	o = yosys_equiv_counterexample(&q, &text);
+	assert_non_null(o);
+	assert_int_equal(json_integer_value(json_object_get(o, "fail_step")),
+	    2);
+	assert_int_equal(json_array_size(json_object_get(o, "steps")), 2);
+	st = json_array_get(json_object_get(o, "steps"), 1);
+	assert_int_equal(json_integer_value(json_object_get(st, "step")), 2);
+	assert_str(json_string_value(json_object_get(json_object_get(st,
+	    "inputs"), "reset")), "1'b0");
+	st = json_object_get(json_object_get(st, "outputs"), "q");
+	assert_str(json_string_value(json_object_get(st, "reference")),
+	    "8'b00000000");
+	assert_str(json_string_value(json_object_get(st, "candidate")),
+	    "8'b00000001");
+	assert_true(json_is_true(json_object_get(st, "differs")));
+	st = json_array_get(json_object_get(o, "steps"), 0);
+	assert_true(json_is_false(json_object_get(json_object_get(
+	    json_object_get(st, "outputs"), "q"), "differs")));
+	assert_str(text, "not equivalent: the outputs differ at step 2 (every"
+	    " flip-flop starts x; a clock cycle is two steps)\n"
+	    "step 1: clk=1'b0 d=8'b11100110 reset=1'b1\n"
+	    "  q: reference 8'bxxxxxxxx, candidate 8'bxxxxxxxx\n"
+	    "step 2 (differs): clk=1'b1 d=8'b00000000 reset=1'b0\n"
+	    "  q: reference 8'b00000000, candidate 8'b00000001  <- differs\n");
+	free(text);
+	json_decref(o);
+	yosys_equiv_scan_release(&q);
+	/* A proof holds none. */
+	memset(&q, 0, sizeof q);
+	q.result = YOSYS_EQUIV_PROVEN;
+	assert_null(yosys_equiv_counterexample(&q, &text));
+	assert_null(text);
+}
+
 static void
 test_yosys_equiv_scan_outcomes(void **state)
 {
@@ -1019,6 +1064,7 @@ main(void)
 		cmocka_unit_test(test_yosys_judge_limits_and_missing_tool),
 		cmocka_unit_test(test_yosys_judge_area_failure_keeps_pass),
 		cmocka_unit_test(test_yosys_equiv_scan_counterexample),
+		cmocka_unit_test(test_yosys_equiv_counterexample),
 		cmocka_unit_test(test_yosys_equiv_scan_outcomes),
 		cmocka_unit_test(test_yosys_judge_equiv),
 		FX_TEST(test_yosys_prepare_equiv),
