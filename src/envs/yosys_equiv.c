@@ -576,9 +576,9 @@ yosys_equiv_counterexample(const struct yosys_equiv_scan *s, char **text)
 		total += words[k].len;
 		first = k;
 	}
-	buf_printf(&b, "not equivalent: the outputs differ at step %d"
-	    " (every flip-flop starts x; a clock cycle is two steps)\n",
-	    s->fail_step);
+	buf_printf(&b, "not equivalent: the outputs differ at step %d%s\n",
+	    s->fail_step, s->state == 0 ? " (combinational: no state)" :
+	    " (every flip-flop starts x; a clock cycle is two steps)");
 	if (first > 0 && first < nsteps)
 		buf_printf(&b, "(steps 1 to %d not shown)\n",
 		    s->v[start[first]].step - 1);
