@@ -1076,6 +1076,16 @@ test_x86asm_link_errors(void **state)
 	outcome_release(&o);
 }
 
+/* r's counterexample text is want. */
+static void
+cex_is(const struct run *r, const char *want)
+{
+	json_t *root = NULL;
+
+	assert_str(feedback_text(r->feedback, "counterexample", &root), want);
+	json_decref(root);
+}
+
 static void
 test_x86asm_crashes_hangs_and_guards(void **state)
 {
@@ -1104,6 +1114,8 @@ test_x86asm_crashes_hangs_and_guards(void **state)
 	expect(&o, "fail", "functional", "mismatch");
 	assert_true(strncmp(o.run.evidence, "MISMATCH n=0 out: wrote 2 bytes"
 	    " past the end of the array", 50) == 0);
+	cex_is(&o.run, "case 0 (random): a={} out={} n=0\nguard zone: out:"
+	    " wrote 2 bytes past the end of the array");
 	outcome_release(&o);
 
 	verify_here(f, DOT_PARAMS, dot_ref, NULL, crash, &o);
@@ -1112,11 +1124,15 @@ test_x86asm_crashes_hangs_and_guards(void **state)
 	    28) == 0);
 	/* The harness goes on after a crash: every case is counted. */
 	assert_true(metric(&o.run, "mismatches") == 2001);
+	cex_is(&o.run, "case 0 (random): a={} b={} n=0\ncrash: SIGSEGV, a bad"
+	    " memory access");
 	outcome_release(&o);
 
 	verify_here(f, DOT_PARAMS, dot_ref, NULL, hang, &o);
 	expect(&o, "fail", "functional", "hang");
 	assert_non_null(strstr(o.run.evidence, "did not return within 2 s"));
+	cex_is(&o.run, "case 0 (random): a={} b={} n=0\nhang: did not return"
+	    " within 2 s");
 	outcome_release(&o);
 }
 
