@@ -29,6 +29,7 @@
 #include "testlib.h"
 #include "envtest.h"
 #include "envs/yosys_equiv.h"
+#include "model/feedback.h"
 
 extern const struct env_ops env_yosys;
 
@@ -734,6 +735,33 @@ test_yosys_equiv_counterexample(void **state)
 	    "  q: reference 8'bxxxxxxxx, candidate 8'bxxxxxxxx\n"
 	    "step 2 (differs): clk=1'b1 d=8'b00000000 reset=1'b0\n"
 	    "  q: reference 8'b00000000, candidate 8'b00000001  <- differs\n");
+	free(text);
+	json_decref(o);
+	yosys_equiv_scan_release(&q);
+	/* A long trace: the text keeps the failing step and the latest
+	 * before it, within the member's bound. */
+	memset(&q, 0, sizeof q);
+	q.result = YOSYS_EQUIV_DIFFERENT;
+	q.state = 40;
+	q.fail_step = 30;
+	q.nv = 90;
+	q.v = xcalloc(q.nv, sizeof *q.v);
+	for (size_t i = 0; i < q.nv; i++) {
+		q.v[i].step = (int)(i / 3) + 1;
+		q.v[i].side = "irc"[i % 3];
+		q.v[i].name = xstrdup(i % 3 == 0 ? "data_in" : "data_out");
+		q.v[i].bits = xstrdup(i % 3 == 2 && q.v[i].step == 30 ?
+		    "0000000000000001" : "0000000000000000");
+		q.v[i].hex = xstrdup("0");
+	}
+	o = yosys_equiv_counterexample(&q, &text);
+	assert_int_equal(json_array_size(json_object_get(o, "steps")), 30);
+	assert_true(strlen(text) < FEEDBACK_TEXT_MAX);
+	assert_non_null(strstr(text, "\n(steps 1 to "));
+	assert_non_null(strstr(text, "step 30 (differs): data_in=16'b0"));
+	assert_non_null(strstr(text, "data_out: reference 16'b0000000000000000,"
+	    " candidate 16'b0000000000000001  <- differs\n"));
+	assert_null(strstr(text, "\nstep 1:"));
 	free(text);
 	json_decref(o);
 	yosys_equiv_scan_release(&q);
