@@ -75,6 +75,7 @@
 
 #include "base/buf.h"
 #include "base/hash.h"
+#include "model/feedback.h"
 
 #define CAND_FILE "main.c"
 #define RUN_DIR "run"
@@ -1275,10 +1276,158 @@ escaped(struct buf *b, const char *s, size_t n, size_t max)
 	buf_adds(b, n > max ? "\"..." : "\"");
 }
 
+/*
+ * The run's counterexample (docs/envs/arm-qemu.md): what the task
+ * expected against what the run showed, as a diff, "-" the expected and
+ * "+" the observed: the exit status, the UART's lines, each register
+ * write the trace lacks.
+ */
+struct arm_cex {
+	json_t		*o;		/* the member's fields */
+	struct buf	 text;
+};
+
+#define CEX_UART_LINES	12	/* differing UART lines shown */
+#define CEX_UART_KEEP	2048	/* bytes of each UART text kept */
+
+/* The next line of s (n bytes) from *at, without its "\r\n": its
+ * length, or -1 at the end. */
+static long
+cex_line(const char *s, size_t n, size_t *at, const char **line)
+{
+	size_t i = *at, l;
+
+	if (i >= n)
+		return -1;
+	*line = s + i;
+	while (i < n && s[i] != '\n')
+		i++;
+	l = i - *at;
+	*at = i + (i < n);
+	if (l > 0 && (*line)[l - 1] == '\r')
+		l--;
+	return (long)l;
+}
+
+/* A UART text as a JSON string: itself when it is UTF-8, else its C
+ * literal; at most CEX_UART_KEEP bytes. */
+static json_t *
+cex_text(const char *s, size_t n)
+{
+	json_t *v = json_stringn(s, n < CEX_UART_KEEP ? n : CEX_UART_KEEP);
+	struct buf b = BUF_INIT;
+
+	if (v != NULL)
+		return v;
+	escaped(&b, s, n, CEX_UART_KEEP);
+	v = json_string(buf_str(&b));
+	buf_release(&b);
+	return v;
+}
+
+/* The UART's lines side by side: equal ones as context (two before the
+ * first difference), the others "-" expected, "+" observed. */
+static void
+cex_uart(struct arm_cex *cx, const struct arm_params *p, const char *got,
+    size_t n, long total, size_t first)
+{
+	json_t *u = json_object();
+	size_t ea = 0, ga = 0, shown = 0;
+	long lineno = 0, firstline = -1;
+	const char *el, *gl;
+	long en, gn;
+
+	json_object_set_new(u, "expected", cex_text(p->expect_uart,
+	    p->uart_len));
+	json_object_set_new(u, "observed", cex_text(got != NULL ? got : "",
+	    n));
+	json_object_set_new(u, "expected_bytes", json_integer(
+	    (json_int_t)p->uart_len));
+	json_object_set_new(u, "observed_bytes", json_integer(total < 0 ? 0 :
+	    total));
+	json_object_set_new(u, "first_difference", json_integer(
+	    (json_int_t)first));
+	json_object_set_new(cx->o, "uart", u);
+	/* the line of the first differing byte */
+	for (size_t i = 0; i < first && i < p->uart_len; i++)
+		if (p->expect_uart[i] == '\n')
+			lineno++;
+	firstline = lineno;
+	buf_printf(&cx->text, "UART, expected (-) against observed (+), from"
+	    " line %ld:\n", firstline + 1);
+	lineno = 0;
+	for (;;) {
+		en = cex_line(p->expect_uart, p->uart_len, &ea, &el);
+		gn = cex_line(got != NULL ? got : "", got != NULL ? n : 0,
+		    &ga, &gl);
+		if (en < 0 && gn < 0)
+			break;
+		if (lineno++ < firstline - 2)
+			continue;
+		if (lineno > firstline && shown++ == CEX_UART_LINES) {
+			buf_adds(&cx->text, "  ...\n");
+			break;
+		}
+		if (en >= 0 && gn >= 0 && en == gn && memcmp(el, gl,
+		    (size_t)en) == 0) {
+			buf_printf(&cx->text, "  %.*s\n", (int)en, el);
+			continue;
+		}
+		if (en >= 0)
+			buf_printf(&cx->text, "- %.*s\n", (int)en, el);
+		if (gn >= 0)
+			buf_printf(&cx->text, "+ %.*s\n", (int)gn, gl);
+	}
+	if (total >= 0 && (size_t)total > n)
+		buf_printf(&cx->text, "  (observed: the first %zu of %ld"
+		    " bytes)\n", n, total);
+}
+
+/* A write the trace lacks, into the counterexample. */
+static void
+cex_write(struct arm_cex *cx, const struct arm_write *x, const char *rn,
+    long seen, unsigned long last)
+{
+	json_t *a = json_object_get(cx->o, "writes"), *w = json_object();
+	char hex[16];
+
+	if (a == NULL) {
+		a = json_array();
+		json_object_set_new(cx->o, "writes", a);
+		buf_adds(&cx->text, "register writes, expected (-) against"
+		    " observed (+):\n");
+	}
+	json_object_set_new(w, "periph", json_string(x->periph));
+	json_object_set_new(w, "offset", json_integer((json_int_t)x->offset));
+	if (rn != NULL)
+		json_object_set_new(w, "register", json_string(rn));
+	snprintf(hex, sizeof hex, "0x%08lx", x->value);
+	json_object_set_new(w, "expected", json_string(hex));
+	snprintf(hex, sizeof hex, "0x%08lx", x->mask);
+	json_object_set_new(w, "mask", json_string(hex));
+	json_object_set_new(w, "writes_there", json_integer(seen));
+	snprintf(hex, sizeof hex, "0x%08lx", last);
+	json_object_set_new(w, "last", seen > 0 ? json_string(hex) :
+	    json_null());
+	json_array_append_new(a, w);
+	buf_printf(&cx->text, "- %s+0x%03lx%s%s%s = 0x%08lx", x->periph,
+	    x->offset, rn != NULL ? " (" : "", rn != NULL ? rn : "",
+	    rn != NULL ? ")" : "", x->value);
+	if (x->mask != 0xFFFFFFFFUL)
+		buf_printf(&cx->text, " (mask 0x%08lx)", x->mask);
+	if (seen > 0)
+		buf_printf(&cx->text, "\n+ %s+0x%03lx: %ld write%s, the last"
+		    " 0x%08lx\n", x->periph, x->offset, seen, seen == 1 ? "" :
+		    "s", last);
+	else
+		buf_printf(&cx->text, "\n+ %s+0x%03lx: no write\n",
+		    x->periph, x->offset);
+}
+
 /* "UART printed ... expected ...; first difference at byte N" or NULL. */
 static char *
 uart_check(const struct arm_params *p, const char *got, size_t n,
-    long total)
+    long total, struct arm_cex *cx)
 {
 	struct buf b = BUF_INIT;
 	size_t i, from;
@@ -1293,6 +1442,7 @@ uart_check(const struct arm_params *p, const char *got, size_t n,
 	for (i = 0; i < n && i < p->uart_len && got[i] == p->expect_uart[i];
 	    i++)
 		;
+	cex_uart(cx, p, got, n, total, i);
 	from = i > 16 ? i - 16 : 0;
 	buf_printf(&b, "UART printed %ld bytes, expected %zu; first difference"
 	    " at byte %zu: got %s", total < 0 ? 0 : total, p->uart_len, i,
@@ -1384,7 +1534,7 @@ fold(unsigned long *off, unsigned long *val, int size)
  * the trace's writes. */
 static char *
 writes_check(const struct arm_params *p, const char *nonce, const char *log,
-    size_t len, struct run *r, long *nwrites)
+    size_t len, struct run *r, long *nwrites, struct arm_cex *cx)
 {
 	size_t nl = strlen(nonce);
 
@@ -1446,6 +1596,7 @@ writes_check(const struct arm_params *p, const char *nonce, const char *log,
 			else
 				buf_adds(&b, "; none there");
 			msg = buf_detach(&b, NULL);
+			cex_write(cx, x, rn, seen, last);
 			run_add_diag(r, "", 0, 0, "error", msg, 0);
 			if (first == NULL)
 				first = msg;
@@ -1771,14 +1922,20 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		const char *sub = NULL;
 		int renode = strstr(buf_str(&plan->precheck), "renode") !=
 		    NULL;
+		struct arm_cex cx = { json_object(), BUF_INIT };
 
 		if (!renode && code != p.expect_exit) {
 			why = xasprintf("the firmware exited with %ld, expected"
 			    " %d", code, p.expect_exit);
 			run_add_diag(r, "", 0, 0, "error", why, 0);
 			sub = "exit-code";
+			json_object_set_new(cx.o, "exit", json_pack("{s:i,s:I}",
+			    "expected", p.expect_exit, "observed",
+			    (json_int_t)code));
+			buf_printf(&cx.text, "exit status:\n- %d\n+ %ld\n",
+			    p.expect_exit, code);
 		}
-		u = uart_check(&p, ut, un, total);
+		u = uart_check(&p, ut, un, total, &cx);
 		if (u != NULL) {
 			run_add_diag(r, "", 0, 0, "error", u, 0);
 			if (sub == NULL) {
@@ -1792,7 +1949,7 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 			    " the UART only", 0);
 		else if (trace != NULL)
 			w = writes_check(&p, plan->nonce, trace->log,
-			    trace->log_len, r, &nwrites);
+			    trace->log_len, r, &nwrites, &cx);
 		else if (p.nwrites > 0)
 			w = xstrdup("no register trace");
 		if (w != NULL && sub == NULL) {
@@ -1806,6 +1963,14 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 			env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL, sub,
 			    why);
 		}
+		/* What was expected against what the run showed. */
+		if (sub != NULL && json_object_size(cx.o) > 0) {
+			feedback_set(r, "counterexample", cx.o,
+			    buf_str(&cx.text));
+			cx.o = NULL;
+		}
+		json_decref(cx.o);
+		buf_release(&cx.text);
 		free(why);
 		free(u);
 		free(w);

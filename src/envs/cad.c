@@ -35,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@
 
 #include "base/buf.h"
 #include "base/hash.h"
+#include "model/feedback.h"
 
 #define HELPER "assay-iou"
 #define STEP_FILE "candidate.step"
@@ -908,6 +910,70 @@ out:
 	free(refp);
 }
 
+/*
+ * The run's counterexample of a failed IoU (docs/envs/cad.md): the IoU,
+ * the volumes and their difference, and from the helper's "bbox: A=...
+ * B=..." line both bounding boxes and the largest difference of their
+ * sides per axis.  rot: the best right-angle turn, or NULL.
+ */
+static void
+cad_counterexample(const struct env_stage_result *s, double iou, double min,
+    double va, double vb, double vi, const char *rot, double rot_iou,
+    struct run *r)
+{
+	static const char axes[] = "xyz";
+	char *line = line_with(s->log, s->log_len, "bbox: ");
+	double a[6], b[6];
+	json_t *o = json_object();
+	struct buf t = BUF_INIT;
+
+	json_object_set_new(o, "iou", json_real(iou));
+	json_object_set_new(o, "iou_min", json_real(min));
+	json_object_set_new(o, "volume", json_real(va));
+	json_object_set_new(o, "reference_volume", json_real(vb));
+	json_object_set_new(o, "common_volume", json_real(vi));
+	json_object_set_new(o, "volume_diff", json_real(va - vb));
+	buf_printf(&t, "IoU %.6f, below iou_min %g\nvolume %.3f, reference"
+	    " %.3f: difference %+.3f", iou, min, va, vb, va - vb);
+	if (vb > 0)
+		buf_printf(&t, " (%+.1f%%)", 100.0 * (va - vb) / vb);
+	if (line != NULL && sscanf(line, "bbox: A=%lf,%lf,%lf,%lf,%lf,%lf"
+	    " B=%lf,%lf,%lf,%lf,%lf,%lf", &a[0], &a[1], &a[2], &a[3], &a[4],
+	    &a[5], &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) == 12) {
+		json_t *ca = json_array(), *cb = json_array(),
+		    *d = json_object();
+
+		buf_adds(&t, "\nbounding box, largest difference per axis:");
+		for (int k = 0; k < 3; k++) {
+			double lo = fabs(a[k] - b[k]), hi = fabs(a[k + 3] -
+			    b[k + 3]), m = lo > hi ? lo : hi;
+			char key[2] = { axes[k], '\0' };
+
+			json_object_set_new(d, key, json_real(m));
+			buf_printf(&t, "%s %s %.3f", k > 0 ? "," : "", key, m);
+		}
+		for (int k = 0; k < 6; k++) {
+			json_array_append_new(ca, json_real(a[k]));
+			json_array_append_new(cb, json_real(b[k]));
+		}
+		json_object_set_new(o, "bbox", ca);
+		json_object_set_new(o, "reference_bbox", cb);
+		json_object_set_new(o, "bbox_diff", d);
+		buf_printf(&t, "\ncandidate box (%.3f, %.3f, %.3f) to (%.3f,"
+		    " %.3f, %.3f)\nreference box (%.3f, %.3f, %.3f) to (%.3f,"
+		    " %.3f, %.3f)", a[0], a[1], a[2], a[3], a[4], a[5], b[0],
+		    b[1], b[2], b[3], b[4], b[5]);
+	}
+	if (rot != NULL) {
+		json_object_set_new(o, "rotation", json_string(rot));
+		json_object_set_new(o, "rotated_iou", json_real(rot_iou));
+		buf_printf(&t, "\nturned %s: IoU %.6f", rot, rot_iou);
+	}
+	feedback_set(r, "counterexample", o, buf_str(&t));
+	buf_release(&t);
+	free(line);
+}
+
 static void
 judge_iou(const struct task *t, const struct env_stage_result *s,
     struct run *r)
@@ -976,6 +1042,7 @@ judge_iou(const struct task *t, const struct env_stage_result *s,
 		    ev);
 		free(ev);
 		free(hint);
+		cad_counterexample(s, iou, min, va, vb, vi, rot, rot_iou, r);
 	}
 out:
 	free(line);

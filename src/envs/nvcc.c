@@ -48,6 +48,7 @@
 #include <jansson.h>
 
 #include "base/buf.h"
+#include "envs/element.h"
 #include "lang/cuda_launch.h"
 #include "model/feedback.h"
 
@@ -783,7 +784,50 @@ struct nv_run {
 	char	*why;		/* new */
 	char	*harness_error;	/* "NONCE harness-error: why" (new) */
 	char	*last;		/* the last untagged line, for a crash (new) */
+	json_t	*cex;		/* "NONCE counterexample ..." (new) */
 };
+
+/* A finite number as a JSON real, else its "nan"/"inf"/"-inf" string. */
+static json_t *
+json_num(double v)
+{
+	if (isfinite(v))
+		return json_real(v);
+	return json_string(isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+}
+
+/*
+ * The checker's "counterexample array=K of=M index=I got=G want=W
+ * atol=A rtol=R bad=B n=N" (assay_check.c) as element.h's object; NULL
+ * when the line is not exactly that.
+ */
+static json_t *
+cex_line(const char *q)
+{
+	unsigned long k, m, i, b, n;
+	double g, w, at, rt;
+	int end = -1;
+	json_t *o;
+
+	if (sscanf(q, "counterexample array=%lu of=%lu index=%lu got=%lf"
+	    " want=%lf atol=%lf rtol=%lf bad=%lu n=%lu%n", &k, &m, &i, &g, &w,
+	    &at, &rt, &b, &n, &end) != 9 || end < 0 || q[end] != '\0' ||
+	    k < 1 || k > m || i >= n || b > n)
+		return NULL;
+	o = json_object();
+	if (m > 1)
+		json_object_set_new(o, "array", json_integer((json_int_t)k));
+	json_object_set_new(o, "index", json_integer((json_int_t)i));
+	json_object_set_new(o, "reference", json_num(w));
+	json_object_set_new(o, "candidate", json_num(g));
+	json_object_set_new(o, "abs_diff", json_num(fabs(g - w)));
+	json_object_set_new(o, "atol", json_num(at));
+	json_object_set_new(o, "rtol", json_num(rt));
+	json_object_set_new(o, "tolerance", json_num(at + rt * fabs(w)));
+	json_object_set_new(o, "mismatches", json_integer((json_int_t)b));
+	json_object_set_new(o, "elements", json_integer((json_int_t)n));
+	return o;
+}
 
 static int
 metric_name(const char *s, size_t n)
@@ -840,6 +884,9 @@ scan_run(const struct env_plan *plan, const char *log, size_t len,
 			free(o->detail);
 			o->detail = xstrdup(colon != NULL ? colon + 1 +
 			    (colon[1] == ' ') : s);
+		} else if (strncmp(q, "counterexample ", 15) == 0) {
+			if (o->cex == NULL)
+				o->cex = cex_line(q);
 		} else if (strncmp(q, "harness-error:", 14) == 0) {
 			free(o->harness_error);
 			o->harness_error = xstrdup(q + 14 + (q[14] == ' '));
@@ -1187,6 +1234,9 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *res,
 		    ev);
 	}
 	free(ev);
+	/* The checker's first value out of tolerance. */
+	if (o->fail && strcmp(o->sub, "mismatch") == 0 && o->cex != NULL)
+		element_counterexample(r, json_incref(o->cex), "reference");
 }
 
 static void
@@ -1270,6 +1320,7 @@ out:
 	free(o.why);
 	free(o.harness_error);
 	free(o.last);
+	json_decref(o.cex);
 }
 
 const struct env_ops env_nvcc = {

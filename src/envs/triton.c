@@ -41,6 +41,7 @@
 #include <jansson.h>
 
 #include "base/hash.h"
+#include "envs/element.h"
 #include "model/feedback.h"
 
 #define PYTHON		"/usr/bin/python3"
@@ -819,6 +820,11 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 			    (json_int_t)jnum(m.fail, "trials", 0)));
 			json_object_set_new(met, "max_abs_diff", json_real(
 			    jnum(m.fail, "max_abs_diff", 0)));
+			/* The checker's first mismatching element. */
+			if (json_is_object(json_object_get(m.fail, "element")))
+				element_counterexample(r, json_deep_copy(
+				    json_object_get(m.fail, "element")),
+				    "candidate");
 		}
 		cpu_sizes(m.fail, met);
 		set_metrics(r, met);

@@ -47,8 +47,8 @@
 
 #include "base/buf.h"
 #include "base/hash.h"
-#include "model/feedback.h"
 #include "envs/x86sig.h"
+#include "model/feedback.h"
 
 #define CAND_FILE "cand.s"
 #define REF_FILE "ref.c"
@@ -994,6 +994,7 @@ struct scan {
 	char	*abi_line;		/* the first ABI line (new) */
 	char	*abi_regs;		/* "rbx r12" from the summary (new) */
 	char	*reference;		/* the REFERENCE line (new) */
+	char	*cex;			/* the COUNTEREXAMPLE's JSON (new) */
 	double	 ref_ns, cand_ns, time_ratio;
 	/* count */
 	long	 ir_ref, ir_cand;
@@ -1017,6 +1018,7 @@ scan_release(struct scan *s)
 	free(s->abi_regs);
 	free(s->reference);
 	free(s->hot_none);
+	free(s->cex);
 }
 
 static const char *
@@ -1215,6 +1217,8 @@ scan_run_log(const struct env_plan *plan, const char *log, size_t len,
 			s->abi_line = xstrdup(h);
 		if (strncmp(h, "REFERENCE ", 10) == 0 && s->reference == NULL)
 			s->reference = xstrdup(h);
+		if (strncmp(h, "COUNTEREXAMPLE ", 15) == 0 && s->cex == NULL)
+			s->cex = xstrdup(h + 15);
 		if (sscanf(h, "equivalence: %15s (%ld mismatches / %ld cases",
 		    word, &s->mismatches, &s->cases) == 3) {
 			s->have_equiv = 1;
@@ -1502,6 +1506,57 @@ precheck_line(const struct env_plan *plan, const char *reg)
 	return n > 0 ? n : 0;
 }
 
+/* A string member of o, else "?". */
+static const char *
+cex_str(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v != NULL ? v : "?";
+}
+
+/*
+ * The checker's COUNTEREXAMPLE line (harness.c assay_cex(); only check,
+ * which holds the secret, prints it) as the run's counterexample: the
+ * object as the checker wrote it, when it has the members a reader
+ * needs, and its words:
+ *   case 1 (random): n=1 a={2147483647} b={2066896222}
+ *   return: reference 4438625836791081634, candidate 0
+ */
+static void
+set_counterexample(const char *line, struct run *r)
+{
+	json_t *o = line != NULL ? json_loads(line, 0, NULL) : NULL, *in;
+	struct buf b = BUF_INIT;
+	const char *k;
+	json_t *v;
+
+	in = json_object_get(o, "inputs");
+	if (!json_is_object(o) || !json_is_object(in) ||
+	    !json_is_integer(json_object_get(o, "case")) ||
+	    !json_is_string(json_object_get(o, "at")) ||
+	    !json_is_string(json_object_get(o, "candidate"))) {
+		json_decref(o);
+		return;
+	}
+	buf_printf(&b, "case %lld (%s%s):", (long long)json_integer_value(
+	    json_object_get(o, "case")), cex_str(o, "mode"),
+	    json_is_true(json_object_get(o, "dirty")) ? ", garbage in the"
+	    " upper halves of 32-bit arguments" : "");
+	json_object_foreach(in, k, v)
+		buf_printf(&b, " %s=%s", k, json_is_string(v) ?
+		    json_string_value(v) : "?");
+	if (json_is_string(json_object_get(o, "reference")))
+		buf_printf(&b, "\n%s: reference %s, candidate %s",
+		    cex_str(o, "at"), cex_str(o, "reference"),
+		    cex_str(o, "candidate"));
+	else
+		buf_printf(&b, "\n%s: %s", cex_str(o, "at"),
+		    cex_str(o, "candidate"));
+	feedback_set(r, "counterexample", o, buf_str(&b));
+	buf_release(&b);
+}
+
 static void
 judge_run(const struct env_plan *plan, const struct env_stage_result *run,
     struct scan *s, struct run *r)
@@ -1527,6 +1582,7 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *run,
 		    " too" : "");
 		verdict(r, VERDICT_FAIL, "run", CATEGORY_FUNCTIONAL, sub, ev);
 		free(ev);
+		set_counterexample(s->cex, r);
 		return;
 	}
 	if (s->have_abi && !s->abi_pass) {
@@ -1551,6 +1607,7 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *run,
 		/* While timing, after the cases passed. */
 		verdict(r, VERDICT_FAIL, "run", CATEGORY_FUNCTIONAL, "crash",
 		    s->first_mismatch);
+		set_counterexample(s->cex, r);
 		return;
 	}
 	if (!s->have_equiv || !s->have_abi || !s->have_timing ||

@@ -39,6 +39,7 @@
 #include "base/buf.h"
 #include "envs/verilog.h"
 #include "envs/yosys_equiv.h"
+#include "model/feedback.h"
 
 #define CAND_FILE "candidate.sv"
 #define LIB_FILE "cmos_cells.lib"
@@ -659,6 +660,15 @@ judge_equiv(const struct env_stage_result *res, int im, int ie, long depth,
 		env_verdict(r, VERDICT_FAIL, CATEGORY_FUNCTIONAL,
 		    "not-equivalent", ev);
 		free(ev);
+		/* The solver's model as the run's counterexample. */
+		{
+			char *text;
+			json_t *cex = yosys_equiv_counterexample(q, &text);
+
+			if (cex != NULL)
+				feedback_set(r, "counterexample", cex, text);
+			free(text);
+		}
 		/* A diagnostic per step of the table, in its order, as many
 		 * as a proof can have steps. */
 		for (size_t i = 0, k = 0; i < q->nv &&

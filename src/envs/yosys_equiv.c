@@ -44,6 +44,7 @@
 #include "base/buf.h"
 #include "envs/env.h"
 #include "envs/verilog.h"
+#include "model/feedback.h"
 
 int
 yosys_script_safe(const char *s)
@@ -399,6 +400,17 @@ differs(const char *ref, const char *cand)
 	return 0;
 }
 
+/* The candidate's value of reference output r among rows lo..hi-1. */
+static const struct yosys_equiv_value *
+partner(const struct yosys_equiv_scan *s, size_t lo, size_t hi,
+    const struct yosys_equiv_value *r)
+{
+	for (size_t j = lo; j < hi; j++)
+		if (s->v[j].side == 'c' && strcmp(s->v[j].name, r->name) == 0)
+			return &s->v[j];
+	return NULL;
+}
+
 char *
 yosys_equiv_step_text(const struct yosys_equiv_scan *s, int step,
     int only_diff)
@@ -421,14 +433,11 @@ yosys_equiv_step_text(const struct yosys_equiv_scan *s, int step,
 		}
 	buf_adds(&b, ";");
 	for (size_t i = lo; i < hi; i++) {
-		const struct yosys_equiv_value *r = &s->v[i], *c = NULL;
+		const struct yosys_equiv_value *r = &s->v[i], *c;
 
 		if (r->side != 'r')
 			continue;
-		for (size_t j = lo; j < hi && c == NULL; j++)
-			if (s->v[j].side == 'c' &&
-			    strcmp(s->v[j].name, r->name) == 0)
-				c = &s->v[j];
+		c = partner(s, lo, hi, r);
 		if (only_diff && c != NULL && !differs(r->bits, c->bits))
 			continue;
 		buf_printf(&b, "%s %s: reference ", first ? "" : ";", r->name);
@@ -441,4 +450,145 @@ yosys_equiv_step_text(const struct yosys_equiv_scan *s, int step,
 		first = 0;
 	}
 	return buf_detach(&b, NULL);
+}
+
+/* Add to b the words of step's rows lo..hi-1: a line of its inputs
+ * (wrapped before FEEDBACK_LINE_MAX), then a line per output. */
+static void
+step_words(struct buf *b, const struct yosys_equiv_scan *s, size_t lo,
+    size_t hi, int fail)
+{
+	size_t col;
+
+	col = b->len;
+	buf_printf(b, "step %d%s:", s->v[lo].step, fail ? " (differs)" : "");
+	for (size_t i = lo; i < hi; i++) {
+		struct buf one = BUF_INIT;
+
+		if (s->v[i].side != 'i')
+			continue;
+		buf_printf(&one, " %s=", s->v[i].name);
+		literal(&one, &s->v[i]);
+		if (b->len - col + one.len > FEEDBACK_LINE_MAX - 4) {
+			buf_adds(b, "\n ");
+			col = b->len - 1;
+		}
+		buf_add(b, one.p, one.len);
+		buf_release(&one);
+	}
+	buf_addc(b, '\n');
+	for (size_t i = lo; i < hi; i++) {
+		const struct yosys_equiv_value *r = &s->v[i], *c;
+
+		if (r->side != 'r')
+			continue;
+		c = partner(s, lo, hi, r);
+		buf_printf(b, "  %s: reference ", r->name);
+		literal(b, r);
+		buf_adds(b, ", candidate ");
+		if (c != NULL)
+			literal(b, c);
+		else
+			buf_adds(b, "(none)");
+		if (c == NULL || differs(r->bits, c->bits))
+			buf_adds(b, "  <- differs");
+		buf_addc(b, '\n');
+	}
+}
+
+json_t *
+yosys_equiv_counterexample(const struct yosys_equiv_scan *s, char **text)
+{
+	json_t *o, *steps;
+	size_t *start, nsteps = 0, first;
+	struct buf b = BUF_INIT, *words;
+	size_t total;
+
+	*text = NULL;
+	if (s->result != YOSYS_EQUIV_DIFFERENT || s->nv == 0)
+		return NULL;
+	/* The rows of a step are together: a step starts where the step
+	 * number changes. */
+	start = xreallocarray(NULL, s->nv + 1, sizeof *start);
+	for (size_t i = 0; i < s->nv; i++)
+		if (i == 0 || s->v[i].step != s->v[i - 1].step)
+			start[nsteps++] = i;
+	start[nsteps] = s->nv;
+	steps = json_array();
+	words = xreallocarray(NULL, nsteps, sizeof *words);
+	for (size_t k = 0; k < nsteps; k++) {
+		json_t *st = json_object(), *in = json_object(),
+		    *out = json_object();
+		int step = s->v[start[k]].step;
+
+		for (size_t i = start[k]; i < start[k + 1]; i++) {
+			const struct yosys_equiv_value *v = &s->v[i];
+			struct buf lit = BUF_INIT;
+			json_t *pair;
+
+			literal(&lit, v);
+			if (v->side == 'i') {
+				json_object_set_new(in, v->name,
+				    json_string(buf_str(&lit)));
+			} else {
+				pair = json_object_get(out, v->name);
+				if (pair == NULL) {
+					pair = json_object();
+					json_object_set_new(out, v->name, pair);
+				}
+				json_object_set_new(pair, v->side == 'r' ?
+				    "reference" : "candidate",
+				    json_string(buf_str(&lit)));
+			}
+			buf_release(&lit);
+		}
+		for (size_t i = start[k]; i < start[k + 1]; i++) {
+			const struct yosys_equiv_value *r = &s->v[i], *c;
+
+			if (r->side != 'r')
+				continue;
+			c = partner(s, start[k], start[k + 1], r);
+			json_object_set_new(json_object_get(out, r->name),
+			    "differs", json_boolean(c == NULL ||
+			    differs(r->bits, c->bits)));
+		}
+		json_object_set_new(st, "step", json_integer(step));
+		json_object_set_new(st, "inputs", in);
+		json_object_set_new(st, "outputs", out);
+		json_array_append_new(steps, st);
+		words[k] = (struct buf)BUF_INIT;
+		step_words(&words[k], s, start[k], start[k + 1],
+		    step == s->fail_step);
+	}
+	o = json_object();
+	json_object_set_new(o, "fail_step", json_integer(s->fail_step));
+	json_object_set_new(o, "steps", steps);
+	/* The text: the steps up to the failing one, the latest first kept
+	 * when all of them do not fit. */
+	first = nsteps;
+	total = 0;
+	for (size_t k = nsteps; k-- > 0;) {
+		if (s->fail_step > 0 && s->v[start[k]].step > s->fail_step)
+			continue;
+		if (first < nsteps && total + words[k].len >
+		    FEEDBACK_TEXT_MAX - 200)
+			break;
+		total += words[k].len;
+		first = k;
+	}
+	buf_printf(&b, "not equivalent: the outputs differ at step %d%s\n",
+	    s->fail_step, s->state == 0 ? " (combinational: no state)" :
+	    " (every flip-flop starts x; a clock cycle is two steps)");
+	if (first > 0 && first < nsteps)
+		buf_printf(&b, "(steps 1 to %d not shown)\n",
+		    s->v[start[first]].step - 1);
+	for (size_t k = first; k < nsteps; k++)
+		if (s->fail_step == 0 || s->v[start[k]].step <= s->fail_step)
+			buf_add(&b, words[k].p, words[k].len);
+	for (size_t k = 0; k < nsteps; k++)
+		buf_release(&words[k]);
+	free(words);
+	free(start);
+	*text = buf_detach(&b, NULL);
+	return o;
 }

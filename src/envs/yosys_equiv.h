@@ -16,6 +16,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "base/err.h"
 #include "model/sample.h"
 
@@ -114,5 +116,18 @@ void	yosys_equiv_scan_release(struct yosys_equiv_scan *s);
  */
 char	*yosys_equiv_step_text(const struct yosys_equiv_scan *s, int step,
 	    int only_diff);
+
+/*
+ * The counterexample of s as the run's feedback member (docs/envs.md,
+ * "Equivalence"; docs/formats.md "Feedback"): a new JSON object
+ * {"fail_step": N, "steps": [{"step": 1, "inputs": {"clk": "1'b0", ...},
+ * "outputs": {"q": {"reference": "8'b...", "candidate": "8'b...",
+ * "differs": true}}}, ...]}, and in *text (new string) its words: a line
+ * per step's inputs and one per output, the failing step always among
+ * them (earlier steps are left out, first, when the text would pass
+ * FEEDBACK_TEXT_MAX).  NULL, *text NULL, when s holds no counterexample.
+ */
+json_t	*yosys_equiv_counterexample(const struct yosys_equiv_scan *s,
+	    char **text);
 
 #endif

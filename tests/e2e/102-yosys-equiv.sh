@@ -128,6 +128,37 @@ grep -q "error: counterexample step [0-9]*: inputs .*q: reference 8'b00000000, c
     fail "show --json: no counterexample diagnostics"
 echo "ok: show and show --json list the counterexample"
 
+# The solver's model as the run's counterexample (feedback): a combinational
+# mutant's inputs and both outputs, and a sequential one's steps up to the
+# failing one, in show and show --json.
+ID=$(f popcount-op '' id)
+"$ASSAY" --db "$DB" show "$ID" | grep -A3 "^Counterexample:" >"$T/cex.txt"
+grep -q "^not equivalent: the outputs differ at step 1 " "$T/cex.txt" ||
+    fail "popcount: no counterexample in show: $(cat "$T/cex.txt")"
+grep -q "^step 1 (differs): in=3'b[01][01][01]$" "$T/cex.txt" ||
+    fail "popcount: no inputs: $(cat "$T/cex.txt")"
+grep -q "^  out: reference 2'b[01][01], candidate 2'b[01][01]  <- differs$" "$T/cex.txt" ||
+    fail "popcount: no outputs: $(cat "$T/cex.txt")"
+# The two outputs are popcount(in) and the mutant's (in[0]^in[1])+in[2].
+set -- $("$ASSAY" --db "$DB" show --json "$ID" | jq -r '.runs[0].feedback.counterexample
+    | .steps[0] | [.inputs.in, .outputs.out.reference, .outputs.out.candidate,
+    .outputs.out.differs] | @tsv')
+b=${1#3\'b}
+a0=$(echo "$b" | cut -c3); a1=$(echo "$b" | cut -c2); a2=$(echo "$b" | cut -c1)
+bin2() { echo "2'b$(( $1 / 2 ))$(( $1 % 2 ))"; }
+expect_eq "popcount reference" "$2" "$(bin2 $((a0 + a1 + a2)))"
+expect_eq "popcount candidate" "$3" "$(bin2 $(((a0 ^ a1) + a2)))"
+expect_eq "popcount differs" "$4" true
+ID=$(f dff8r-reset '' id)
+"$ASSAY" --db "$DB" show --json "$ID" | jq -e '.runs[0].feedback.counterexample
+    | .fail_step as $n | .steps[-1] | .step == $n and .outputs.q.differs
+    and .outputs.q.reference == "8'"'"'b00000000"
+    and .outputs.q.candidate == "8'"'"'b00000001" and (.inputs | has("reset"))' >/dev/null ||
+    fail "dff8r: counterexample $("$ASSAY" --db "$DB" show --json "$ID" | jq -c '.runs[0].feedback')"
+"$ASSAY" --db "$DB" show "$ID" | grep -q "^  q: reference 8'b00000000, candidate 8'b00000001  <- differs$" ||
+    fail "dff8r: show has no failing output"
+echo "ok: the counterexample (inputs, both outputs per step) is the run's feedback"
+
 # Different ports: a clear failure at the miter, not a crash.
 expect_eq "ports verdict" "$(f dff8r-ports '' verdict)" fail
 expect_eq "ports stage" "$(f dff8r-ports '' stage)" miter

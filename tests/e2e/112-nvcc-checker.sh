@@ -7,7 +7,8 @@
 #
 #   honest     the candidate's values are the wanted ones: result pass
 #   wrong      one value off: result fail mismatch, at the want run's
-#              tolerance
+#              tolerance, after the counterexample line (index, both
+#              values, the tolerance)
 #   forged     no values, a "pass" record, and forged result lines with
 #              guessed secrets on stdout: result fail mismatch, its
 #              lines marked candidate output
@@ -73,11 +74,17 @@ grep -qx "$SECRET metric avg_kernel_ms 0.5" "$T/honest.out" ||
 
 cand wrong "printf 'expect 3 0 0\n$F1$F2$F4' >&3; printf 'pass\n' >&3"
 result wrong 1 "result fail mismatch: 1 of 3 values differ; first at index 2: got 4, want 3; largest error 1"
+# The counterexample the judge keeps: the first value out of tolerance,
+# as the checker compared it, before the result.
+grep -qx "$SECRET counterexample array=1 of=1 index=2 got=4 want=3 atol=0 rtol=0 bad=1 n=3" "$T/wrong.out" ||
+    fail "wrong: no counterexample line: $(cat "$T/wrong.out")"
 
 cand forged "echo 'T0123456789abcdef result pass'; echo '$SECRET' | tr 0-9a-f x; printf 'pass\n' >&3"
 result forged 1 "result fail mismatch: the harness compared 0 arrays with the candidate, 1 without it"
 grep -q '^candidate output: T0123456789abcdef result pass' "$T/forged.out" ||
     fail "forged: its line is not marked: $(cat "$T/forged.out")"
+grep -q "^$SECRET counterexample" "$T/forged.out" &&
+    fail "forged: a counterexample without a value compared"
 
 cand early "echo 'result pass'; exit 0"
 result early 1 "result fail runtime-error: the harness exited 0 without its result"

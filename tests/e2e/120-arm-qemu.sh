@@ -58,6 +58,27 @@ show gpio_led model-d | grep -q "undefined reference to \`HAL_GPIO_WritePin'" ||
 show usart2_config model-b | grep -q 'reads RCC offset 0x000 (CR), which QEMU does not model' || fail "polling evidence"
 show usart2_config model-b | grep -q 'evidence points to candidate line 6' || fail "the polling loop's line"
 show uart_hello reference | grep -A1 '^uart 15 bytes$' | grep -q '^Hello, assay!' || fail "the UART output is in the log"
+
+# The counterexamples: expected (-) against observed (+), as a diff.
+show uart_hello model-b | grep -A3 '^Counterexample:' >"$T/cex-uart"
+grep -qx 'UART, expected (-) against observed (+), from line 1:' "$T/cex-uart" &&
+    grep -qx -- '- Hello, assay!' "$T/cex-uart" &&
+    grep -qx -- '+ Hello assay!' "$T/cex-uart" ||
+    fail "uart counterexample: $(cat "$T/cex-uart")"
+show gpio_led model-b | grep -A3 '^Counterexample:' >"$T/cex-reg"
+grep -qx 'register writes, expected (-) against observed (+):' "$T/cex-reg" &&
+    grep -qx -- '- GPIOA+0x000 (MODER) = 0x00000400 (mask 0x00000c00)' "$T/cex-reg" &&
+    grep -q -- '^+ GPIOA+0x000: [0-9]* writes\?, the last 0x[0-9a-f]*$' "$T/cex-reg" ||
+    fail "register counterexample: $(cat "$T/cex-reg")"
+show usart2_config model-c | grep -A3 '^Counterexample:' >"$T/cex-exit"
+grep -qx 'exit status:' "$T/cex-exit" && grep -q '^- [0-9]*$' "$T/cex-exit" &&
+    grep -q '^+ [0-9]*$' "$T/cex-exit" || fail "exit counterexample: $(cat "$T/cex-exit")"
+id=$("$ASSAY" --db "$DB" list --json --where "task=embedded-demo/uart_hello origin=model-b" | sed 's/.*"id":"\([^"]*\)".*/\1/')
+"$ASSAY" --db "$DB" show --json "$id" | jq -e '.runs[0].feedback.counterexample.uart
+    | .expected == "Hello, assay!\r\n" and .observed == "Hello assay!\n"
+    and .expected_bytes == 15 and .observed_bytes == 13 and .first_difference == 5' >/dev/null ||
+    fail "uart counterexample's fields: $("$ASSAY" --db "$DB" show --json "$id" | jq -c '.runs[0].feedback')"
+echo "ok: the UART, register and exit counterexamples are diffs of expected against observed"
 # A second verify has nothing to do: the inputs did not change.
 "$ASSAY" --db "$DB" verify -q 2>&1 | grep -q 'verified 0, unchanged 15' || fail "verify again"
 

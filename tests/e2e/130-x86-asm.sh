@@ -60,6 +60,19 @@ grep -q "^MISMATCH n=1 ref=-\?[0-9]* asm=0 " "$T/show" ||
 grep -q "^equivalence: FAIL ([0-9]* mismatches / 2001 cases)" "$T/show" ||
 	fail "no equivalence summary"
 echo "ok: the dropped tail shows its first mismatch and the summary"
+# Its counterexample (the checker's line, never the candidate's): the
+# failing input vector and both results, in show and show --json.
+grep -A2 "^Counterexample:" "$T/show" >"$T/cex"
+grep -q "^case 1 (random): a={-\?[0-9]*} b={-\?[0-9]*} n=1$" "$T/cex" ||
+	fail "no failing input vector in show: $(cat "$T/cex")"
+grep -q "^return: reference -\?[0-9]*, candidate 0$" "$T/cex" ||
+	fail "no results in show: $(cat "$T/cex")"
+"$ASSAY" --db "$DB" show --json "$id" | jq -e '.runs[0].feedback.counterexample
+    | .case == 1 and .n == 1 and .inputs.n == "1" and .at == "return"
+    and .candidate == "0" and (.reference | test("^-?[0-9]+$"))
+    and .reference != "0" and (.inputs.a | test("^[{]-?[0-9]+[}]$"))' >/dev/null ||
+	fail "show --json: counterexample $("$ASSAY" --db "$DB" show --json "$id" | jq -c '.runs[0].feedback')"
+echo "ok: the dropped tail's counterexample: case 1, its inputs, both results"
 id=$(get max_u8 model-b id)
 "$ASSAY" --db "$DB" show "$id" | grep -q "^evidence: MISMATCH n=0 ref=0 asm=" ||
 	fail "the empty array is not the evidence of max_u8 model-b"

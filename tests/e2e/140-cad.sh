@@ -59,6 +59,31 @@ near "bracket upright IoU" "$(field "$B origin=model-b" iou)" 0.423729
 "$ASSAY" --db "$DB" show "$(field "$P origin=model-b" id | tr -d '"')" |
     grep -q 'evidence: IoU 0.784074 below iou_min 0.9' ||
     fail "the mismatch's evidence must give the IoU"
+# Their counterexamples: the IoU, the volume difference, and the largest
+# difference of the bounding boxes' sides per axis.  The smaller hole
+# leaves more material in the same box; the misplaced hole the same
+# volume in the same box.
+cex() {
+	"$ASSAY" --db "$DB" show --json "$(field "$1" id | tr -d '"')" |
+	    jq -c ".runs[0].feedback.counterexample | $2"
+}
+expect_eq "small hole: volume larger" "$(cex "$P origin=model-c" '.volume_diff > 0')" true
+expect_eq "small hole: same box" "$(cex "$P origin=model-c" '[.bbox_diff[]] | max < 1e-6')" true
+expect_eq "misplaced hole: same volume" "$(cex "$P origin=model-b" '.volume_diff | fabs < 1e-3')" true
+expect_eq "misplaced hole: same box" "$(cex "$P origin=model-b" '[.bbox_diff[]] | max < 1e-6')" true
+near "small hole counterexample IoU" "$(cex "$P origin=model-c" .iou)" 0.845136
+# The upright at the other end: the same volume in the same box, as the
+# helper measured them (15120 mm3, 50 x 30 x 40): only the IoU differs.
+expect_eq "bracket upright: counterexample" "$(cex "$B origin=model-b" \
+    '[.volume, .reference_volume, .bbox, .reference_bbox, ([.bbox_diff[]] | max)]')" \
+    '[15120,15120,[0,0,0,50,30,40],[0,0,0,50,30,40],0]'
+"$ASSAY" --db "$DB" show "$(field "$P origin=model-c" id | tr -d '"')" |
+    grep -A3 '^Counterexample:' >"$T/cex.txt"
+grep -q '^IoU 0.845136, below iou_min 0.9$' "$T/cex.txt" &&
+    grep -q '^volume [0-9.]*, reference [0-9.]*: difference +[0-9.]* (+[0-9.]*%)$' "$T/cex.txt" &&
+    grep -q '^bounding box, largest difference per axis: x 0.000, y 0.000, z 0.000$' "$T/cex.txt" ||
+    fail "small hole: show's counterexample: $(cat "$T/cex.txt")"
+echo "ok: the IoU failures' counterexamples: IoU, volume difference, box differences"
 
 # A truncated STEP file cannot be read: compile / unreadable-step.
 expect_eq "truncated STEP" "$(verdict "$B origin=model-c")" '"fail"'

@@ -92,6 +92,20 @@ expect_eq "relu-wrong category" "$(val "$r" category)" functional
 expect_eq "relu-wrong subcategory" "$(val "$r" subcategory)" mismatch
 printf '%s\n' "$r" | grep -q '"correct_trials":0' || fail "relu-wrong metrics: $r"
 echo "ok: relu-wrong fails in 5 of 5 trials"
+# Its counterexample, the checker's first mismatching element: max(x, 0.5)
+# where ReLU is max(x, 0), so the candidate's value is 0.5 and the
+# reference's below it by more than the tolerance, 0.01 + 0.01 x 0.5.
+"$ASSAY" --db "$DB" show --json "$(val "$r" id)" >"$T/wrong.json"
+jq -e '.runs[0].feedback.counterexample | .trial == 1 and .candidate == 0.5
+    and .reference >= 0 and .reference < 0.485 and .tolerance == 0.015
+    and .atol == 0.01 and .rtol == 0.01 and (.index | length) == 2
+    and .mismatches >= 1 and .mismatches <= .elements' "$T/wrong.json" >/dev/null ||
+	fail "relu-wrong counterexample: $(jq -c '.runs[0].feedback' "$T/wrong.json")"
+"$ASSAY" --db "$DB" show "$(val "$r" id)" | grep -A3 '^Counterexample:' >"$T/wrong.txt"
+grep -q '^first mismatching element: index \[[0-9]*, [0-9]*\] (trial 1)$' "$T/wrong.txt" &&
+    grep -q '^candidate 0.5, reference [0-9.e-]*: difference [0-9.e-]*, tolerance 0.015 (atol 0.01 + rtol 0.01 x |candidate|)$' "$T/wrong.txt" ||
+	fail "relu-wrong counterexample in show: $(cat "$T/wrong.txt")"
+echo "ok: relu-wrong's counterexample: its first wrong element, both values, the tolerance"
 r=$(row 19_ReLU relu-half)
 expect_eq "relu-half verdict" "$(val "$r" verdict)" fail
 expect_eq "relu-half subcategory" "$(val "$r" subcategory)" dtype-mismatch

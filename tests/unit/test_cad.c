@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "envs/env.h"
 #include "base/err.h"
 #include "base/hash.h"
+#include "model/feedback.h"
 #include "model/sample.h"
 #include "exec/sandbox.h"
 #include "verify/verify.h"
@@ -347,6 +349,29 @@ test_cad_iou_offset_boxes_is_one_third(void **state)
 	assert_non_null(strstr(o.run.metrics, "\"common_volume\":500.0"));
 	assert_non_null(strstr(o.run.evidence, "IoU 0.333333 below iou_min"
 	    " 0.9"));
+	/* The counterexample: the IoU, the volumes, and the boxes, which
+	 * differ by the shift of 5 along x alone. */
+	{
+		json_t *root = NULL, *d;
+		const char *text = feedback_text(o.run.feedback,
+		    "counterexample", &root);
+
+		assert_str(text, "IoU 0.333333, below iou_min 0.9\n"
+		    "volume 1000.000, reference 1000.000: difference +0.000"
+		    " (+0.0%)\n"
+		    "bounding box, largest difference per axis: x 5.000,"
+		    " y 0.000, z 0.000\n"
+		    "candidate box (5.000, 0.000, 0.000) to (15.000, 10.000,"
+		    " 10.000)\n"
+		    "reference box (0.000, 0.000, 0.000) to (10.000, 10.000,"
+		    " 10.000)");
+		d = json_object_get(json_object_get(root, "counterexample"),
+		    "bbox_diff");
+		assert_true(fabs(json_real_value(json_object_get(d, "x")) -
+		    5.0) < 1e-6);
+		assert_true(json_real_value(json_object_get(d, "y")) < 1e-6);
+		json_decref(root);
+	}
 	outcome_release(&o);
 
 	/* The same pair passes a task that asks for less. */

@@ -29,6 +29,7 @@
 #include "envs/env.h"
 #include "base/err.h"
 #include "base/hash.h"
+#include "model/feedback.h"
 #include "model/sample.h"
 #include "lang/cuda_launch.h"
 #include "testlib.h"
@@ -865,6 +866,61 @@ test_nvcc_judge_bottleneck_occupancy(void **state)
 }
 
 /* The harness's tagged lines; untagged ones are the candidate's. */
+/* The checker's counterexample line: the first value out of tolerance,
+ * both values, the tolerance; one without the secret, or cut, is no
+ * counterexample. */
+static void
+test_nvcc_judge_counterexample(void **state)
+{
+	const char *mism[] = { "", "", "candidate output: T0123"
+	    " counterexample array=1 of=1 index=0 got=1 want=1 atol=1 rtol=1"
+	    " bad=1 n=8\n"
+	    "T0123 counterexample array=2 of=2 index=5 got=1.5 want=0.25"
+	    " atol=0.001 rtol=0.01 bad=3 n=8\n"
+	    "T0123 result fail mismatch: 3 of 8 values differ in array 2;"
+	    " first at index 5: got 1.5, want 0.25; largest error 1.25\n",
+	    NULL };
+	const char *nan_[] = { "", "", "T0123 counterexample array=1 of=1"
+	    " index=7 got=nan want=2 atol=0.001 rtol=0.001 bad=1 n=8\n"
+	    "T0123 result fail mismatch: 1 of 8 values differ\n", NULL };
+	const char *cut[] = { "", "", "T0123 counterexample array=1 of=1"
+	    " index=9 got=1 want=2 atol=0.001 rtol=0.001 bad=1 n=8\n"
+	    "T0123 result fail mismatch: 1 of 8 values differ\n", NULL };
+	const int one[] = { 0, 0, 1 };
+	struct env_plan p;
+	json_t *root, *cex;
+	struct run r;
+
+	(void)state;
+	judge_plan(&p, "T0123", NULL);
+	judge_logs(&p, mism, one, &r);
+	assert_str(r.subcategory, "mismatch");
+	assert_str(feedback_text(r.feedback, "counterexample", &root),
+	    "first mismatching element: array 2, index 5\n"
+	    "candidate 1.5, reference 0.25: difference 1.25, tolerance"
+	    " 0.0035 (atol 0.001 + rtol 0.01 x |reference|)\n"
+	    "3 of 8 elements differ");
+	cex = json_object_get(root, "counterexample");
+	assert_int_equal(json_integer_value(json_object_get(cex, "index")), 5);
+	assert_true(json_real_value(json_object_get(cex, "candidate")) == 1.5);
+	assert_true(json_real_value(json_object_get(cex, "reference")) ==
+	    0.25);
+	json_decref(root);
+	run_release(&r);
+	judge_logs(&p, nan_, one, &r);
+	assert_non_null(strstr(feedback_text(r.feedback, "counterexample",
+	    &root), "candidate nan, reference 2: difference nan, tolerance"
+	    " 0.003 (atol"));
+	json_decref(root);
+	run_release(&r);
+	/* an index past the array: not the checker's line */
+	judge_logs(&p, cut, one, &r);
+	assert_str(r.subcategory, "mismatch");
+	assert_null(r.feedback);
+	run_release(&r);
+	env_plan_release(&p);
+}
+
 static void
 test_nvcc_judge_harness_lines(void **state)
 {
@@ -1587,6 +1643,7 @@ main(void)
 		cmocka_unit_test(test_nvcc_judge_ptxas_metrics),
 		cmocka_unit_test(test_nvcc_judge_bottleneck_occupancy),
 		cmocka_unit_test(test_nvcc_judge_harness_lines),
+		cmocka_unit_test(test_nvcc_judge_counterexample),
 		cmocka_unit_test(test_nvcc_harness_header_holds_no_secret),
 		cmocka_unit_test(test_nvcc_judge_no_gpu_and_findings),
 		cmocka_unit_test(test_nvcc_judge_compile_messages),

@@ -28,6 +28,7 @@
 #include "envs/x86sig.h"
 #include "base/err.h"
 #include "base/hash.h"
+#include "model/feedback.h"
 #include "model/sample.h"
 #include "testlib.h"
 #include "envtest.h"
@@ -698,6 +699,28 @@ test_x86asm_dropped_tail_mismatches(void **state)
 	    " cases)"));
 	assert_true(metric(&o.run, "mismatches") > 500);
 	assert_true(metric(&o.run, "cases") == 2001);
+	/* The counterexample: that case's inputs and both results. */
+	{
+		json_t *root = NULL, *cex;
+		const char *text = feedback_text(o.run.feedback,
+		    "counterexample", &root);
+
+		assert_non_null(text);
+		assert_true(strncmp(text, "case 1 (random): a={", 20) == 0);
+		assert_non_null(strstr(text, "} n=1\nreturn: "));
+		assert_non_null(strstr(text, "\nreturn: reference "));
+		assert_non_null(strstr(text, ", candidate 0"));
+		cex = json_object_get(root, "counterexample");
+		assert_int_equal(json_integer_value(json_object_get(cex, "n")),
+		    1);
+		assert_str(json_string_value(json_object_get(cex, "candidate")),
+		    "0");
+		assert_str(json_string_value(json_object_get(cex, "at")),
+		    "return");
+		assert_int_equal(json_object_size(json_object_get(cex,
+		    "inputs")), 3);
+		json_decref(root);
+	}
 	/* No timing or count for a wrong answer. */
 	assert_int_equal(o.nres, 3);
 	assert_true(metric(&o.run, "time_ratio") < 0);
@@ -1053,6 +1076,16 @@ test_x86asm_link_errors(void **state)
 	outcome_release(&o);
 }
 
+/* r's counterexample text is want. */
+static void
+cex_is(const struct run *r, const char *want)
+{
+	json_t *root = NULL;
+
+	assert_str(feedback_text(r->feedback, "counterexample", &root), want);
+	json_decref(root);
+}
+
 static void
 test_x86asm_crashes_hangs_and_guards(void **state)
 {
@@ -1081,6 +1114,8 @@ test_x86asm_crashes_hangs_and_guards(void **state)
 	expect(&o, "fail", "functional", "mismatch");
 	assert_true(strncmp(o.run.evidence, "MISMATCH n=0 out: wrote 2 bytes"
 	    " past the end of the array", 50) == 0);
+	cex_is(&o.run, "case 0 (random): a={} out={} n=0\nguard zone: out:"
+	    " wrote 2 bytes past the end of the array");
 	outcome_release(&o);
 
 	verify_here(f, DOT_PARAMS, dot_ref, NULL, crash, &o);
@@ -1089,11 +1124,15 @@ test_x86asm_crashes_hangs_and_guards(void **state)
 	    28) == 0);
 	/* The harness goes on after a crash: every case is counted. */
 	assert_true(metric(&o.run, "mismatches") == 2001);
+	cex_is(&o.run, "case 0 (random): a={} b={} n=0\ncrash: SIGSEGV, a bad"
+	    " memory access");
 	outcome_release(&o);
 
 	verify_here(f, DOT_PARAMS, dot_ref, NULL, hang, &o);
 	expect(&o, "fail", "functional", "hang");
 	assert_non_null(strstr(o.run.evidence, "did not return within 2 s"));
+	cex_is(&o.run, "case 0 (random): a={} b={} n=0\nhang: did not return"
+	    " within 2 s");
 	outcome_release(&o);
 }
 
@@ -1427,12 +1466,54 @@ test_x86asm_judge_long_digit_runs(void **state)
 	run_release(&r);
 }
 
+/* The counterexample is the checker's line alone: one the candidate
+ * printed (no secret) is not read, nor is one that is not the object. */
+static void
+test_x86asm_counterexample_line(void **state)
+{
+	static const char cex[] = "{\"case\":3,\"mode\":\"small\","
+	    "\"dirty\":false,\"n\":2,\"inputs\":{\"a\":\"{1,-2}\","
+	    "\"b\":\"{3,3}\",\"n\":\"2\"},\"at\":\"return\","
+	    "\"reference\":\"-3\",\"candidate\":\"9\"}";
+	struct buf log = BUF_INIT;
+	json_t *root;
+	struct run r;
+
+	(void)state;
+	buf_printf(&log, "candidate output: XN COUNTEREXAMPLE {\"case\":0,"
+	    "\"inputs\":{},\"at\":\"return\",\"candidate\":\"1\"}\n"
+	    "XN MISMATCH n=2 ref=-3 asm=9 a={1,-2} b={3,3} (case 3, small)\n"
+	    "XN COUNTEREXAMPLE %s\nXN COUNTEREXAMPLE {\"case\":4}\n"
+	    "XN equivalence: FAIL (1 mismatches / 2001 cases)\n"
+	    "XN abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2001"
+	    " calls)\n", cex);
+	judge_logs("", buf_str(&log), "", 1, 3, ENV_STOP_NONE, &r);
+	assert_str(r.subcategory, "mismatch");
+	assert_str(feedback_text(r.feedback, "counterexample", &root),
+	    "case 3 (small): a={1,-2} b={3,3} n=2\n"
+	    "return: reference -3, candidate 9");
+	json_decref(root);
+	run_release(&r);
+	/* A malformed line alone: no counterexample, the verdict stands. */
+	buf_reset(&log);
+	buf_adds(&log, "XN COUNTEREXAMPLE {\"case\":\"x\"}\n"
+	    "XN equivalence: FAIL (1 mismatches / 2001 cases)\n"
+	    "XN abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2001"
+	    " calls)\n");
+	judge_logs("", buf_str(&log), "", 1, 3, ENV_STOP_NONE, &r);
+	assert_str(r.subcategory, "mismatch");
+	assert_null(r.feedback);
+	run_release(&r);
+	buf_release(&log);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x86asm_sig_parses_the_grammar),
 		cmocka_unit_test(test_x86asm_judge_long_digit_runs),
+		cmocka_unit_test(test_x86asm_counterexample_line),
 		cmocka_unit_test(test_x86asm_sig_rejects_the_rest),
 		cmocka_unit_test(test_x86asm_sig_generates_the_harness_c),
 		FX_TEST(test_x86asm_prepare_plans_the_stages),

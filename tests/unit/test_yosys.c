@@ -29,6 +29,7 @@
 #include "testlib.h"
 #include "envtest.h"
 #include "envs/yosys_equiv.h"
+#include "model/feedback.h"
 
 extern const struct env_ops env_yosys;
 
@@ -699,6 +700,78 @@ test_yosys_equiv_scan_counterexample(void **state)
 	yosys_equiv_scan_release(&q);
 }
 
+/* The feedback member: every step's inputs and both outputs, the x of
+ * the reference no difference, and the text ending on the failing step. */
+static void
+test_yosys_equiv_counterexample(void **state)
+{
+	struct yosys_equiv_scan q;
+	json_t *o, *st;
+	char *text;
+
+	(void)state;
+	yosys_equiv_scan(dff8r_cex, strlen(dff8r_cex), &q);
+	o = yosys_equiv_counterexample(&q, &text);
+	assert_non_null(o);
+	assert_int_equal(json_integer_value(json_object_get(o, "fail_step")),
+	    2);
+	assert_int_equal(json_array_size(json_object_get(o, "steps")), 2);
+	st = json_array_get(json_object_get(o, "steps"), 1);
+	assert_int_equal(json_integer_value(json_object_get(st, "step")), 2);
+	assert_str(json_string_value(json_object_get(json_object_get(st,
+	    "inputs"), "reset")), "1'b0");
+	st = json_object_get(json_object_get(st, "outputs"), "q");
+	assert_str(json_string_value(json_object_get(st, "reference")),
+	    "8'b00000000");
+	assert_str(json_string_value(json_object_get(st, "candidate")),
+	    "8'b00000001");
+	assert_true(json_is_true(json_object_get(st, "differs")));
+	st = json_array_get(json_object_get(o, "steps"), 0);
+	assert_true(json_is_false(json_object_get(json_object_get(
+	    json_object_get(st, "outputs"), "q"), "differs")));
+	assert_str(text, "not equivalent: the outputs differ at step 2 (every"
+	    " flip-flop starts x; a clock cycle is two steps)\n"
+	    "step 1: clk=1'b0 d=8'b11100110 reset=1'b1\n"
+	    "  q: reference 8'bxxxxxxxx, candidate 8'bxxxxxxxx\n"
+	    "step 2 (differs): clk=1'b1 d=8'b00000000 reset=1'b0\n"
+	    "  q: reference 8'b00000000, candidate 8'b00000001  <- differs\n");
+	free(text);
+	json_decref(o);
+	yosys_equiv_scan_release(&q);
+	/* A long trace: the text keeps the failing step and the latest
+	 * before it, within the member's bound. */
+	memset(&q, 0, sizeof q);
+	q.result = YOSYS_EQUIV_DIFFERENT;
+	q.state = 40;
+	q.fail_step = 30;
+	q.nv = 90;
+	q.v = xcalloc(q.nv, sizeof *q.v);
+	for (size_t i = 0; i < q.nv; i++) {
+		q.v[i].step = (int)(i / 3) + 1;
+		q.v[i].side = "irc"[i % 3];
+		q.v[i].name = xstrdup(i % 3 == 0 ? "data_in" : "data_out");
+		q.v[i].bits = xstrdup(i % 3 == 2 && q.v[i].step == 30 ?
+		    "0000000000000001" : "0000000000000000");
+		q.v[i].hex = xstrdup("0");
+	}
+	o = yosys_equiv_counterexample(&q, &text);
+	assert_int_equal(json_array_size(json_object_get(o, "steps")), 30);
+	assert_true(strlen(text) < FEEDBACK_TEXT_MAX);
+	assert_non_null(strstr(text, "\n(steps 1 to "));
+	assert_non_null(strstr(text, "step 30 (differs): data_in=16'b0"));
+	assert_non_null(strstr(text, "data_out: reference 16'b0000000000000000,"
+	    " candidate 16'b0000000000000001  <- differs\n"));
+	assert_null(strstr(text, "\nstep 1:"));
+	free(text);
+	json_decref(o);
+	yosys_equiv_scan_release(&q);
+	/* A proof holds none. */
+	memset(&q, 0, sizeof q);
+	q.result = YOSYS_EQUIV_PROVEN;
+	assert_null(yosys_equiv_counterexample(&q, &text));
+	assert_null(text);
+}
+
 static void
 test_yosys_equiv_scan_outcomes(void **state)
 {
@@ -1019,6 +1092,7 @@ main(void)
 		cmocka_unit_test(test_yosys_judge_limits_and_missing_tool),
 		cmocka_unit_test(test_yosys_judge_area_failure_keeps_pass),
 		cmocka_unit_test(test_yosys_equiv_scan_counterexample),
+		cmocka_unit_test(test_yosys_equiv_counterexample),
 		cmocka_unit_test(test_yosys_equiv_scan_outcomes),
 		cmocka_unit_test(test_yosys_judge_equiv),
 		FX_TEST(test_yosys_prepare_equiv),

@@ -9,6 +9,11 @@
  *   vA=1000.000000 vB=1000.000000 vInter=500.000000 vUnion=1500.000000
  *   IoU=0.333333
  *
+ * then the two solids' tight bounding boxes (min and max corners):
+ *
+ *   bbox: A=0.000000,0.000000,0.000000,10.000000,10.000000,10.000000
+ *   B=5.000000,0.000000,0.000000,15.000000,10.000000,10.000000
+ *
  * It also writes simple solids as STEP, for tests and examples:
  *
  * With --orient MIN after the two files, and an IoU below MIN, it also
@@ -63,10 +68,12 @@
 #include <BRepAlgoAPI_Common.hxx>
 #include <BRepAlgoAPI_Cut.hxx>
 #include <BRepAlgoAPI_Fuse.hxx>
+#include <BRepBndLib.hxx>
 #include <BRepCheck_Analyzer.hxx>
 #include <BRepGProp.hxx>
 #include <BRepPrimAPI_MakeBox.hxx>
 #include <BRepPrimAPI_MakeCylinder.hxx>
+#include <Bnd_Box.hxx>
 #include <GProp_GProps.hxx>
 #include <IFSelect_ReturnStatus.hxx>
 #include <Interface_Static.hxx>
@@ -402,6 +409,38 @@ orient(const TopoDS_Shape &a, const TopoDS_Shape &b, double va, double vb,
 		    best_name.c_str(), best_about.c_str(), best);
 }
 
+/* A shape's tight axis-aligned box (its geometry, no tolerance gap) into
+ * v: xmin ymin zmin xmax ymax zmax.  0, or -1 when it has none. */
+static int
+tight_box(const TopoDS_Shape &s, double v[6])
+{
+	Bnd_Box box;
+
+	BRepBndLib::AddOptimal(s, box, Standard_False, Standard_False);
+	if (box.IsVoid())
+		return -1;
+	box.Get(v[0], v[1], v[2], v[3], v[4], v[5]);
+	return 0;
+}
+
+/*
+ * The two solids' bounding boxes, for the run's counterexample
+ * (docs/envs/cad.md):
+ *   bbox: A=XMIN,YMIN,ZMIN,XMAX,YMAX,ZMAX B=XMIN,...
+ * Nothing when either has no box.
+ */
+static void
+bbox_line(const TopoDS_Shape &a, const TopoDS_Shape &b)
+{
+	double ba[6], bb[6];
+
+	if (tight_box(a, ba) < 0 || tight_box(b, bb) < 0)
+		return;
+	fprintf(out, "bbox: A=%.6f,%.6f,%.6f,%.6f,%.6f,%.6f"
+	    " B=%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", ba[0], ba[1], ba[2], ba[3],
+	    ba[4], ba[5], bb[0], bb[1], bb[2], bb[3], bb[4], bb[5]);
+}
+
 static int
 iou(const char *a_path, const char *b_path, double orient_below)
 {
@@ -431,6 +470,11 @@ iou(const char *a_path, const char *b_path, double orient_below)
 	vu = va + vb - vi;
 	fprintf(out, "vA=%.6f vB=%.6f vInter=%.6f vUnion=%.6f IoU=%.6f\n",
 	    va, vb, vi, vu, vu > 0 ? vi / vu : 0.0);
+	try {
+		bbox_line(a, b);
+	} catch (...) {
+		/* The boxes are feedback: the IoU line stands. */
+	}
 	fflush(out);
 	/* A turn cannot mend volumes that differ by more than the bar. */
 	if (vu > 0 && vi / vu < orient_below && va > 0 && vb > 0 &&

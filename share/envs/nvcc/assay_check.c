@@ -22,6 +22,9 @@
  * the judge believes, each starting with SECRET:
  *   SECRET no-gpu: WHY            then exit 77
  *   SECRET metric NAME VALUE      (the candidate's run's own numbers)
+ *   SECRET counterexample array=K of=M index=I got=G want=W atol=A
+ *          rtol=R bad=B n=N      (before a mismatch: the first value
+ *                                 out of tolerance, as compared here)
  *   SECRET result pass            then exit 0
  *   SECRET result fail SUB: WHY   then exit 1
  *   SECRET harness-error: WHY     then exit 3 (the harness failed with
@@ -313,13 +316,21 @@ show_log(const char *buf, const char *mark)
 	fflush(stdout);
 }
 
+/* The first value out of tolerance: the run's counterexample. */
+struct first_bad {
+	int	 have;
+	size_t	 array, index, bad, n;	/* array and index from 1 and 0 */
+	double	 got, want, atol, rtol;
+};
+
 /*
  * The candidate's arrays against the want run's, at its tolerances:
- * NULL when they agree, else why (in buf).
+ * NULL when they agree, else why (in buf) and, when a value differs,
+ * the first such value in *fb.
  */
 static const char *
 compare(const struct outcome *want, const struct outcome *got, char *buf,
-    size_t n)
+    size_t n, struct first_bad *fb)
 {
 	if (got->nex != want->nex) {
 		snprintf(buf, n, "the harness compared %zu arrays with the"
@@ -356,6 +367,9 @@ compare(const struct outcome *want, const struct outcome *got, char *buf,
 			    " index %zu: got %g, want %g; largest error %g",
 			    bad, w->n, arr, first, (double)g->v[first],
 			    (double)w->v[first], worst);
+			*fb = (struct first_bad){ 1, k + 1, first, bad, w->n,
+			    (double)g->v[first], (double)w->v[first], w->atol,
+			    w->rtol };
 			return buf;
 		}
 	}
@@ -382,6 +396,7 @@ main(void)
 	static struct outcome want, got;
 	static char want_log[CHECK_SHOWN + 1], got_log[CHECK_SHOWN + 1];
 	char why[600], how[96];
+	struct first_bad fb = { 0 };
 	const char *diff;
 	ssize_t k;
 	int rc;
@@ -437,7 +452,14 @@ main(void)
 		    ended(got.status, how, sizeof how));
 		say("result fail runtime-error: %s", why);
 		rc = 1;
-	} else if ((diff = compare(&want, &got, why, sizeof why)) != NULL) {
+	} else if ((diff = compare(&want, &got, why, sizeof why, &fb)) !=
+	    NULL) {
+		/* What this process compared, never what a harness said. */
+		if (fb.have)
+			say("counterexample array=%zu of=%zu index=%zu got=%.9g"
+			    " want=%.9g atol=%.9g rtol=%.9g bad=%zu n=%zu",
+			    fb.array, want.nex, fb.index, fb.got, fb.want,
+			    fb.atol, fb.rtol, fb.bad, fb.n);
 		say("result fail mismatch: %s", diff);
 		rc = 1;
 	} else {

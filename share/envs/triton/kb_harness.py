@@ -642,6 +642,7 @@ def cmd_eval(argv):
         opts["--rtol"] = opts["--cpu-rtol"]
     tl = Tools(torch, cpu)
     allclose = torch.allclose
+    isclose = torch.isclose
     n = opts["--correct-trials"]
 
     # The task's own files: a failure here is the task's, not the
@@ -791,7 +792,10 @@ def cmd_eval(argv):
         if ok:
             passed += 1
         elif first_bad is None:
-            first_bad = (i + 1, d)
+            el = first_element(isclose, ref_out, new_cmp, opts)
+            if el is not None:
+                el["trial"] = i + 1
+            first_bad = (i + 1, d, el)
         say("correctness trial %d: %s (max abs diff %.3g)" % (
             i + 1, "match" if ok else "MISMATCH", d))
     where = ""
@@ -801,7 +805,7 @@ def cmd_eval(argv):
     if passed < n:
         emit("fail", phase="correctness", sub="mismatch",
              correct_trials=passed, trials=n, trial=first_bad[0],
-             max_abs_diff=first_bad[1],
+             max_abs_diff=first_bad[1], element=first_bad[2],
              message="output differs from the reference in %d of %d"
              " trials (trial %d: max abs diff %.3g, atol = rtol = %g)%s" % (
                  n - passed, n, first_bad[0], first_bad[1], opts["--atol"],
@@ -846,6 +850,41 @@ def cmd_eval(argv):
          ref_runtime_stats=ref_stats, hardware=hw, triton_changed=changed,
          triton_poisoned=POISONED, torch=torch.__version__)
     return 0
+
+
+def first_element(isclose, ref, got, opts):
+    """The first element (in row-major order) where got is not close to
+    ref as torch.allclose(ref, got) judges: |ref - got| <= atol + rtol *
+    |got|, NaN never close.  Computed here, by the checker, from the
+    worker's output tensor: the run's counterexample (docs/envs/
+    triton.md).  None when every element is close, or for a dtype whose
+    values are no float (complex): the verdict never waits on it."""
+    try:
+        return element_of(isclose, ref, got, opts)
+    except (TypeError, ValueError, RuntimeError):
+        return None
+
+
+def element_of(isclose, ref, got, opts):
+    close = isclose(ref, got, atol=opts["--atol"], rtol=opts["--rtol"])
+    bad = (~close).flatten()
+    count = int(bad.sum().item())
+    if count == 0:
+        return None
+    flat = int(bad.nonzero()[0].item())
+    index, rest = [], flat
+    for dim in reversed(tuple(ref.shape)):
+        index.append(rest % dim)
+        rest //= dim
+    index.reverse()
+    r = float(ref.flatten()[flat].item())
+    c = float(got.flatten()[flat].item())
+    return {"index": index, "flat": flat, "reference": r, "candidate": c,
+            "abs_diff": abs(r - c), "atol": opts["--atol"],
+            "rtol": opts["--rtol"],
+            "tolerance": opts["--atol"] + opts["--rtol"] * abs(c),
+            "mismatches": count, "elements": int(ref.numel()),
+            "dtype": str(ref.dtype).replace("torch.", "")}
 
 
 def trial_seeds(tl, opts):

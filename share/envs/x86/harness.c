@@ -584,6 +584,71 @@ assay_case_inputs(const struct assay_case *c, char *buf, size_t n)
 		buf[n - 1] = '\0';
 }
 
+#define ASSAY_CEX_ELEMS	16	/* array elements a counterexample lists */
+
+static int	assay_cex_said;	/* the counterexample line went out */
+
+/*
+ * The first failing case, once, as one line the judge reads into the
+ * run's counterexample (docs/envs/x86-asm.md, "Counterexample"):
+ *   COUNTEREXAMPLE {"case":K,"mode":"random","dirty":false,"n":N,
+ *     "inputs":{"x":"5","a":"{1,2,3}"},"at":"return","reference":"12",
+ *     "candidate":"0"}
+ * Every value a string of digits (a uint64_t fits no JSON integer of
+ * the judge's), an array its first ASSAY_CEX_ELEMS inputs in braces with
+ * "..." after them; names are the signature's C identifiers, so nothing
+ * needs escaping.  ref is NULL where the candidate gave no result (it
+ * crashed, hung or wrote outside its array: at says which).
+ */
+static void
+assay_cex(const struct assay_case *c, const char *at, const char *ref,
+    const char *cand)
+{
+	char line[4096];
+	size_t len = 0;
+	int first = 1;
+
+	if (assay_cex_said++)
+		return;
+#define CEX_ADD(...) do {						\
+	if (len < sizeof line)						\
+		len += (size_t)snprintf(line + len, sizeof line - len,	\
+		    __VA_ARGS__);					\
+} while (0)
+	CEX_ADD("{\"case\":%d,\"mode\":\"%s\",\"dirty\":%s", c->index,
+	    assay_modes[c->mode], c->dirty ? "true" : "false");
+	if (assay_len >= 0)
+		CEX_ADD(",\"n\":%zu", c->n);
+	CEX_ADD(",\"inputs\":{");
+	for (int i = 0; i < ASSAY_NPARAMS; i++) {
+		const struct assay_param *p = &assay_params[i];
+		char v[32];
+
+		CEX_ADD("%s\"%s\":\"", first ? "" : ",", p->name);
+		first = 0;
+		if (!p->pointer) {
+			assay_print(v, sizeof v, p->type, c->scalar[i]);
+			CEX_ADD("%s\"", v);
+			continue;
+		}
+		CEX_ADD("{");
+		for (size_t e = 0; e < c->n && e < ASSAY_CEX_ELEMS; e++) {
+			assay_print(v, sizeof v, p->type,
+			    assay_load(assay_args[i].input + e *
+			    assay_size(p->type), p->type));
+			CEX_ADD("%s%s", e > 0 ? "," : "", v);
+		}
+		CEX_ADD("%s}\"", c->n > ASSAY_CEX_ELEMS ? ",..." : "");
+	}
+	CEX_ADD("},\"at\":\"%s\"", at);
+	if (ref != NULL)
+		CEX_ADD(",\"reference\":\"%s\"", ref);
+	CEX_ADD(",\"candidate\":\"%s\"}", cand);
+#undef CEX_ADD
+	if (len < sizeof line)
+		assay_say("COUNTEREXAMPLE %s", line);
+}
+
 static const char *const assay_regs[] = { "rbx", "rbp", "r12", "r13", "r14",
 	"r15", "rsp", "df", "stack" };
 #define ASSAY_NREGS (sizeof assay_regs / sizeof assay_regs[0])
@@ -655,6 +720,10 @@ assay_case_compare(const struct assay_case *c, uint64_t rr, uint64_t rc,
 	if (!bad)
 		return 0;
 	t->mismatches++;
+	if (bad == 2)
+		assay_cex(c, "guard zone", NULL, where + 1);
+	else
+		assay_cex(c, where[0] != '\0' ? where + 1 : "return", rv, cv);
 	if (t->shown++ >= ASSAY_SHOWN)
 		return 1;
 	assay_case_scalars(c, sc, sizeof sc);
@@ -1226,6 +1295,7 @@ assay_case_cand(const struct assay_case *c, uint64_t *out, uint64_t *bad,
 	else
 		snprintf(why, sizeof why, "the candidate's process %s",
 		    assay_cw.why);
+	assay_cex(c, how == 2 ? "hang" : "crash", NULL, why);
 	if (t->shown++ < ASSAY_SHOWN || how != 1)
 		assay_say("%s %s%s: %s (case %d%s)", how == 2 ? "HANG" :
 		    "CRASH", sc, in, why, c->index, c->dirty ? ", garbage in"

@@ -5,6 +5,7 @@
  * and scrolled when focused.
  */
 #include "ui/wb.h"
+#include "model/feedback.h"
 #include "model/vocab.h"
 
 #include <stdio.h>
@@ -135,6 +136,19 @@ spec_gist(const char *spec, int cols)
 	return out;
 }
 
+/* The checker's counterexample (feedback.h), as a block of its lines. */
+static void
+spec_counterexample(const struct wb_cur *c, struct spec_doc *d)
+{
+	json_t *root = NULL;
+	const char *text = feedback_text(c->run.feedback, "counterexample",
+	    &root);
+
+	if (text != NULL)
+		doc_add(d, "counterexample", THEME_EVIDENCE, 1, xstrdup(text));
+	json_decref(root);
+}
+
 static void
 spec_build(struct wb *wb, struct spec_doc *d)
 {
@@ -223,6 +237,8 @@ spec_build(struct wb *wb, struct spec_doc *d)
 	if (has_evidence)
 		doc_add(d, "evidence", THEME_EVIDENCE, 0,
 		    first_line(c->run.evidence));
+	if (c->has_run)
+		spec_counterexample(c, d);
 	for (size_t i = 0; i < c->nnotes; i++) {
 		buf_printf(&b, "%s (%s)", c->notes[i].text, c->notes[i].by);
 		doc_add(d, i == 0 ? "notes" : "", THEME_NORMAL, 0,

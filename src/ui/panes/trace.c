@@ -10,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/pipeline.h"
+#include "model/feedback.h"
 #include "model/vocab.h"
+#include "verify/pipeline.h"
 
 /* One step of the trace: a candidate of the chain and its latest run. */
 struct trace_link {
 	char	*id, *origin, *kind, *verdict, *stage, *feedback;
+	char	*cex;		/* its run's counterexample text, or NULL */
 	int	 current;
 	int	 depth;		/* branches above it (for the indent) */
 };
@@ -37,6 +39,7 @@ link_release(struct trace_link *l)
 	free(l->verdict);
 	free(l->stage);
 	free(l->feedback);
+	free(l->cex);
 }
 
 /* The toolchain feedback a repair answers: first error, else evidence. */
@@ -64,6 +67,18 @@ feedback_of(const struct run *r)
 	return NULL;
 }
 
+/* The run's counterexample text (feedback.h), new, or NULL. */
+static char *
+cex_of(const struct run *r)
+{
+	json_t *root = NULL;
+	const char *t = feedback_text(r->feedback, "counterexample", &root);
+	char *out = t != NULL && *t != '\0' ? xstrdup(t) : NULL;
+
+	json_decref(root);
+	return out;
+}
+
 static void
 trace_add(struct trace_pane *c, const char *id, const char *origin,
     const char *kind, const struct run *r, const char *verdict,
@@ -83,6 +98,7 @@ trace_add(struct trace_pane *c, const char *id, const char *origin,
 		l->verdict = xstrdup(r->verdict);
 		l->stage = xstrdup(r->stage);
 		l->feedback = feedback_of(r);
+		l->cex = cex_of(r);
 	} else {
 		l->verdict = xstrdup(verdict);
 		l->stage = xstrdup(stage);
@@ -212,7 +228,8 @@ trace_sync(struct pane *p)
 
 struct trace_line {
 	int		 link;		/* index into the trace */
-	int		 feedback;	/* 1: that link's feedback */
+	int		 feedback;	/* 1: that link's feedback, 2 + K:
+					   line K of its counterexample */
 	int		 step;		/* >= 0: that pipeline member's row */
 };
 
@@ -224,6 +241,24 @@ trace_steps(const struct wb_cur *c, struct pipeline_step **st, size_t *n)
 	*n = 0;
 	if (c->has_run)
 		pipeline_steps(c->run.env, c->run.metrics, st, n);
+}
+
+#define TRACE_CEX_LINES	6	/* counterexample lines under a link */
+
+/* Line k of text (its length in *len), or NULL past the last. */
+static const char *
+cex_line(const char *text, int k, size_t *len)
+{
+	const char *p = text;
+
+	for (; k > 0 && p != NULL; k--) {
+		p = strchr(p, '\n');
+		if (p != NULL && *++p == '\0')
+			p = NULL;
+	}
+	if (p != NULL && len != NULL)
+		*len = strcspn(p, "\n");
+	return p;
 }
 
 /* The rows of the trace; returns how many, fills up to max. */
@@ -250,6 +285,13 @@ trace_lines(const struct trace_pane *t, size_t nsteps,
 			if (n < max)
 				out[n] = (struct trace_line){ (int)i, 1, -1 };
 			n++;
+			for (int k = 0; l->cex != NULL && k < TRACE_CEX_LINES &&
+			    cex_line(l->cex, k, NULL) != NULL; k++) {
+				if (n < max)
+					out[n] = (struct trace_line){ (int)i,
+					    2 + k, -1 };
+				n++;
+			}
 		}
 	}
 	return n;
@@ -372,6 +414,18 @@ trace_draw(struct pane *p, WINDOW *win)
 
 		if (tl->step >= 0) {
 			step_draw(p, win, y, &steps[tl->step]);
+			continue;
+		}
+		if (tl->feedback >= 2) {
+			size_t len = 0;
+			const char *ln = cex_line(l->cex, tl->feedback - 2,
+			    &len);
+			char *fb = xasprintf("%s%.*s", tl->feedback == 2 ?
+			    "  counterexample: " : "    ", (int)len, ln);
+
+			pane_puts(win, y, 4, p->cols - 4, fb,
+			    theme_attr(THEME_EVIDENCE));
+			free(fb);
 			continue;
 		}
 		if (tl->feedback) {
