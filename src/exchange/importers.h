@@ -21,6 +21,7 @@
 	X(RTLLM, rtllm) \
 	X(REALBENCH, realbench) \
 	X(KERNELBENCH, kernelbench) \
+	X(TRITONBENCH, tritonbench) \
 	X(VEV1, vev1) \
 	X(VEV2, vev2) \
 	X(DATASET, dataset)
