@@ -22,6 +22,8 @@
 	X(REALBENCH, realbench) \
 	X(KERNELBENCH, kernelbench) \
 	X(TRITONBENCH, tritonbench) \
+	X(ARCHXBENCH, archxbench) \
+	X(VERISCOPE, veriscope) \
 	X(VEV1, vev1) \
 	X(VEV2, vev2) \
 	X(DATASET, dataset)
