@@ -24,6 +24,7 @@
 	X(TRITONBENCH, tritonbench) \
 	X(ARCHXBENCH, archxbench) \
 	X(VERISCOPE, veriscope) \
+	X(TEXT2CADQUERY, text2cadquery) \
 	X(VEV1, vev1) \
 	X(VEV2, vev2) \
 	X(DATASET, dataset)
