@@ -25,6 +25,7 @@
 	X(ARCHXBENCH, archxbench) \
 	X(VERISCOPE, veriscope) \
 	X(TEXT2CADQUERY, text2cadquery) \
+	X(SUPERCODER, supercoder) \
 	X(VEV1, vev1) \
 	X(VEV2, vev2) \
 	X(DATASET, dataset)
