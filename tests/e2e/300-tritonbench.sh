@@ -14,6 +14,9 @@
 #     the task's reference from the work area finds it gone (the checker
 #     removed it before any candidate code ran), so kldivergence is
 #     undefined: NameError, api/name-error.
+#   "poison-aware", plain PyTorch that looks for the poisoned run on its
+#     command line to print zeros there, finds nothing to tell them apart
+#     (the switch comes on stdin): no-triton-kernel.
 #   sqrt, relu_sqrt (T, PyTorch references): our Triton kernels pass.
 . "$(dirname "$0")/lib.sh"
 need_triton no-gpu
@@ -40,6 +43,7 @@ expect_eq "its subcategory" "$(v 'origin=Qwen2.5-72B-Instruct' subcategory)" '"s
 expect_eq "swapped" "$(v 'origin=swapped' subcategory)" '"subcategory":"stdout-mismatch"'
 expect_eq "plain PyTorch" "$(v 'origin=torch-only' subcategory)" '"subcategory":"no-triton-kernel"'
 expect_eq "its category" "$(v 'origin=torch-only' category)" '"category":"api"'
+expect_eq "PyTorch that looks for the poison" "$(v 'origin=poison-aware' subcategory)" '"subcategory":"no-triton-kernel"'
 expect_eq "reading the answer" "$(v 'origin=reads-answer' subcategory)" '"subcategory":"name-error"'
 expect_eq "T sqrt" "$(v 'task=tritonbench-t/sqrt' verdict)" '"verdict":"pass"'
 expect_eq "T relu_sqrt" "$(v 'task=tritonbench-t/relu_sqrt' verdict)" '"verdict":"pass"'

@@ -1765,14 +1765,21 @@ def cuda_to_cpu(torch):
 
 def cmd_tbrun(argv):
     """One program (a reference or a candidate with the test appended),
-    run as a script: kb_harness.py tbrun FILE [--cpu] [--poison].  Every
-    run seeds random, numpy and torch alike, so the two sides draw the
-    same inputs.  With --cpu: Triton's interpreter with the worker's
-    fixes, "cuda" read as the CPU, the GPU shim; with --poison also every
-    value a Triton kernel stores poisoned (the Triton check)."""
+    run as a script: kb_harness.py tbrun FILE [--cpu], and on stdin one
+    line, "poison" or "plain".  Every run seeds random, numpy and torch
+    alike, so the two sides draw the same inputs.  With --cpu: Triton's
+    interpreter with the worker's fixes and its stores wrapped, "cuda"
+    read as the CPU, the GPU shim; with "poison" every value a Triton
+    kernel stores is poisoned (the Triton check)."""
     import runpy
     path = argv[0]
     cpu = "--cpu" in argv[1:]
+    # Whether to poison comes on stdin, never the command line
+    # (/proc/self/cmdline): a CPU-path run with the stores poisoned looks
+    # like one without, the switch aside (ADR 0036's known gap).
+    poison = sys.stdin.readline().strip() == "poison"
+    os.close(0)
+    os.open(os.devnull, os.O_RDONLY)
     if cpu:
         os.environ["TRITON_INTERPRET"] = "1"
     import random
@@ -1784,9 +1791,8 @@ def cmd_tbrun(argv):
             sys.stderr.write("assay-triton: cannot work around the"
                              " interpreter's limits: %s: %s\n" % (
                                  type(e).__name__, e))
-        if "--poison" in argv[1:]:
-            poison_stores()
-            POISON[0] = True
+        poison_stores()
+        POISON[0] = poison
         cuda_to_cpu(torch)
         GpuShim(torch).__enter__()
     random.seed(TB_SEED)
@@ -1821,14 +1827,18 @@ def tb_run(text, name, cpu, poison=False, cache=None):
     with open(name, "w") as f:
         f.write(text)
     args = [sys.executable, "-I", "-B", os.path.abspath(__file__), "tbrun",
-            name] + (["--cpu"] if cpu else []) + \
-        (["--poison"] if poison else [])
+            name] + (["--cpu"] if cpu else [])
     env = dict(os.environ)
     if cache is not None:
         env["TRITON_CACHE_DIR"] = cache
-    p = subprocess.Popen(args, stdin=subprocess.DEVNULL,
+    p = subprocess.Popen(args, stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          close_fds=True, env=env)
+    try:
+        p.stdin.write(b"poison\n" if poison else b"plain\n")
+        p.stdin.close()
+    except OSError:
+        pass
     ofd, efd = p.stdout.fileno(), p.stderr.fileno()
     got = {ofd: bytearray(), efd: bytearray()}
     sel = selectors.DefaultSelector()
