@@ -136,15 +136,16 @@ case_output(const char *nonce, const char *log, size_t len, int k,
 	while (p < end) {
 		const char *e = memchr(p, '\n', (size_t)(end - p));
 		size_t l = e != NULL ? (size_t)(e - p) : (size_t)(end - p);
-		int kk, st;
-		char tail[64];
+		int kk = 0, st = 0;
+		const char *q = p + nl, *le = p + l;
 
-		if (l > nl && l - nl < sizeof tail && memcmp(p, nonce, nl) ==
-		    0) {
-			memcpy(tail, p + nl, l - nl);
-			tail[l - nl] = '\0';
-			if (sscanf(tail, " case %d status %d", &kk, &st) == 2 &&
-			    kk == seen + 1) {
+		/* "SECRET case K status S", numbers held (env_digits) */
+		if (l > nl + 6 && memcmp(p, nonce, nl) == 0 &&
+		    memcmp(q, " case ", 6) == 0 &&
+		    (q += 6, env_digits(&q, le, &kk)) &&
+		    le - q > 8 && memcmp(q, " status ", 8) == 0 &&
+		    (q += 8, env_digits(&q, le, &st)) && q == le) {
+			if (kk == seen + 1) {
 				seen = kk;
 				if (kk == k) {
 					const char *o = p > start ? p - 1 : p;
@@ -219,7 +220,7 @@ judge_build(const struct env_stage_result *s, struct run *r)
 		return;
 	}
 	while (p != NULL) {
-		int line = atoi(p + strlen(CAND_FILE ":"));
+		int line = env_atoi(p + strlen(CAND_FILE ":"));
 		const char *e = strchr(p, '\n');
 
 		if (line > 0 && strstr(p, ": Error:") != NULL &&
