@@ -13,6 +13,7 @@
 
 #include "base/err.h"
 #include "model/codec.h"
+#include "model/feedback.h"
 #include "store/store.h"
 #include "verify/pipeline.h"
 
@@ -255,6 +256,13 @@ cmd_show(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 				    r->evidence_line);
 			if (r->metrics != NULL)
 				fprintf(o, "metrics: %s\n", r->metrics);
+			if (r->feedback != NULL) {
+				struct buf fb = BUF_INIT;
+
+				if (feedback_words(&fb, r->feedback) > 0)
+					fprintf(o, "feedback:\n%s", buf_str(&fb));
+				buf_release(&fb);
+			}
 			print_pipeline(o, r);
 			for (size_t k = 0; k < r->ndiags; k++)
 				print_diag(o, &r->diags[k]);

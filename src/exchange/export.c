@@ -24,6 +24,7 @@
 #include "base/hash.h"
 #include "exchange/import.h"
 #include "model/codec.h"
+#include "model/feedback.h"
 #include "model/sample.h"
 #include "base/strset.h"
 #include "model/vocab.h"
@@ -500,6 +501,7 @@ feedback(struct export_ctx *x, const char *parent, const char **source)
 				    " code.\n", r.evidence_line);
 		}
 		metrics_words(&b, r.metrics);
+		feedback_words(&b, r.feedback);
 		if (r.ndiags > 0)
 			buf_adds(&b, "Diagnostics:\n");
 		for (size_t i = 0; i < r.ndiags && i < EXPORT_DIAGS; i++) {

@@ -380,6 +380,7 @@ static const struct run_member {
 	{ "command", RK_STR, offsetof(struct run, command) },
 	{ "toolchain", RK_STR, offsetof(struct run, toolchain) },
 	{ "metrics", RK_JSON, offsetof(struct run, metrics) },
+	{ "feedback", RK_JSON, offsetof(struct run, feedback) },
 	{ "inputs", RK_JSON, offsetof(struct run, inputs) },
 	{ "exit_code", RK_INT, offsetof(struct run, exit_code) },
 	{ "started", RK_INT64, offsetof(struct run, started) },
@@ -421,6 +422,9 @@ run_field(const struct run *r, const struct codec_ctx *x, const char *k)
 		return json_integer(x->timeout_s);
 	if (strcmp(k, "stored") == 0)
 		return json_boolean(x->stored);
+	if (strcmp(k, "wave") == 0)	/* VCD is ASCII; NULL when none */
+		return r->wave != NULL ? json_stringn(r->wave, r->wave_len) :
+		    NULL;
 	return NULL;
 }
 
@@ -430,12 +434,13 @@ codec_run(const struct run *r, const struct codec_ctx *x)
 	static const char *const result[] = { "assay_run", "candidate",
 		"task", "env", "verdict", "stage", "category", "subcategory",
 		"evidence", "evidence_line", "diagnostics", "metrics",
-		"command", "toolchain", "input_key", "inputs", "timeout_s",
-		"exit_code", "started", "wall_ms", "log", "stored", NULL };
+		"feedback", "command", "toolchain", "input_key", "inputs",
+		"timeout_s", "exit_code", "started", "wall_ms", "log", "wave",
+		"stored", NULL };
 	static const char *const show[] = { "id", "env", "verdict", "stage",
 		"subcategory", "category", "evidence", "evidence_line",
-		"metrics", "toolchain", "inputs", "exit_code", "wall_ms",
-		"started", "command", "diagnostics", NULL };
+		"metrics", "feedback", "toolchain", "inputs", "exit_code",
+		"wall_ms", "started", "command", "diagnostics", NULL };
 	static const char *const dataset[] = { "verdict", "stage",
 		"subcategory", "metrics", "toolchain", "inputs", "env", NULL };
 	const char *const *keys = x->profile == CODEC_RESULT ? result :
@@ -574,8 +579,18 @@ codec_run_parse(const char *line, size_t len, struct run *out,
 	    get_str(o, "toolchain", 0, &out->toolchain, err) < 0 ||
 	    get_str(o, "input_key", 0, &key, err) < 0 ||
 	    get_obj(o, "metrics", &out->metrics, err) < 0 ||
+	    get_obj(o, "feedback", &out->feedback, err) < 0 ||
 	    get_obj(o, "inputs", &out->inputs, err) < 0)
 		goto out;
+	v = json_object_get(o, "wave");
+	if (v != NULL && !json_is_null(v)) {
+		if (!json_is_string(v)) {
+			err_set(err, "\"wave\" is not a string");
+			goto out;
+		}
+		out->wave_len = json_string_length(v);
+		out->wave = xstrndup(json_string_value(v), out->wave_len);
+	}
 	if (verdict_from_name(out->verdict) == VERDICT_NONE) {
 		err_set(err, "unknown verdict \"%s\"", out->verdict);
 		goto out;

@@ -89,6 +89,8 @@ run_release(struct run *r)
 	free(r->toolchain);
 	free(r->inputs);
 	free(r->metrics);
+	free(r->feedback);
+	free(r->wave);
 	free(r->log);
 	for (size_t i = 0; i < r->ndiags; i++)
 		diag_release(&r->diags[i]);

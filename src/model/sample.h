@@ -94,6 +94,21 @@ struct run {
 	size_t	 log_len;
 	struct diag *diags;	/* owned array */
 	size_t	 ndiags;
+	/*
+	 * The feedback a repair is asked with (docs/formats.md "Feedback"):
+	 * a JSON object the env's judge writes from what the checker saw,
+	 * never from what the candidate printed about itself, e.g.
+	 * {"counterexample":{...},"bottleneck":"...","hot_lines":[...]};
+	 * NULL: none.
+	 */
+	char	*feedback;
+	/*
+	 * The waveform of the signals the testbench compares, reference and
+	 * candidate, as VCD text written where the candidate cannot reach
+	 * it (docs/formats.md "Waveform"); NULL, 0: none kept.
+	 */
+	char	*wave;
+	size_t	 wave_len;
 };
 
 void	task_release(struct task *t);

@@ -645,6 +645,14 @@ static const char *const migrations[] = {
 	"  INSERT INTO search(rowid, body) SELECT " MIG6_DOC("new.cand_seq")
 	"  , new.log WHERE new.log IS NOT NULL;" MIG6_GEN
 	"END;",
+	/*
+	 * 14 -> 15: the feedback a repair is asked with (docs/formats.md
+	 * "Feedback"): the checker's counterexample, bottleneck and hot
+	 * lines as a JSON object, and the compared signals' waveform as VCD
+	 * text (issue 26).  Both NULL for a run that kept none.
+	 */
+	"ALTER TABLE run ADD COLUMN feedback TEXT;"
+	"ALTER TABLE run ADD COLUMN wave BLOB;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -2355,8 +2363,9 @@ store_run_insert(struct store *st, struct run *r, int latest,
 	if (prepare(st, &s, "INSERT INTO run(cand_id, env, verdict, stage,"
 	    " subcategory, category, evidence, command, toolchain, inputs,"
 	    " input_key, metrics, exit_code, wall_ms, started, log, diagnostics,"
-	    " evidence_line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-	    " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)", err) < 0)
+	    " evidence_line, feedback, wave) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+	    " ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,"
+	    " ?20)", err) < 0)
 		goto fail;
 	bind_text(s, 1, r->cand_id);
 	bind_text(s, 2, r->env);
@@ -2378,6 +2387,10 @@ store_run_insert(struct store *st, struct run *r, int latest,
 	bind_text(s, 17, diags);
 	if (r->evidence_line > 0)
 		sqlite3_bind_int(s, 18, r->evidence_line);
+	bind_text(s, 19, r->feedback);
+	if (r->wave != NULL)
+		sqlite3_bind_blob(s, 20, r->wave, (int)r->wave_len,
+		    SQLITE_TRANSIENT);
 	if (step_done(st, s, "insert run", err) < 0)
 		goto fail;
 	r->id = sqlite3_last_insert_rowid(st->db);
@@ -2434,7 +2447,8 @@ store_run_exists(struct store *st, const struct run *r, int *exists,
 
 #define RUN_COLS "id, cand_id, env, verdict, stage, subcategory, category," \
 	" evidence, command, toolchain, inputs, input_key, metrics, exit_code," \
-	" wall_ms, started, log, diagnostics, coalesce(evidence_line, 0)"
+	" wall_ms, started, log, diagnostics, coalesce(evidence_line, 0)," \
+	" feedback, wave"
 
 static void
 run_from_row(sqlite3_stmt *s, struct run *r)
@@ -2468,6 +2482,8 @@ run_from_row(sqlite3_stmt *s, struct run *r)
 	diags_from_json(r, diags);
 	free(diags);
 	r->evidence_line = sqlite3_column_int(s, 18);
+	r->feedback = col_text(s, 19);
+	r->wave = col_blob(s, 20, &r->wave_len);
 }
 
 static void

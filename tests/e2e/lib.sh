@@ -38,12 +38,23 @@ need_triton() {
 	[ "${1:-}" != no-gpu ] || printf '%s\n' "$tri" | grep -q '; no GPU' ||
 		skip "a GPU is here: the GPU path runs instead (150-kernelbench.sh)"
 }
+# downgrade_v14 DB - a database of schema v15 put back as schema v14 made
+# it: a run without its feedback and waveform columns.
+downgrade_v14() {
+	sqlite3 "$1" "BEGIN;
+ALTER TABLE run DROP COLUMN feedback;
+ALTER TABLE run DROP COLUMN wave;
+PRAGMA user_version = 14;
+COMMIT;"
+}
+
 # downgrade_v13 DB - a database of schema v14 put back as schema v13
 # made it (docs/adr/0043): the candidate's unique (task, origin, code
 # hash) instead of its identity key, recorded rows naming their
 # candidate by id, and the triggers of both tables as v13 had them.  The
 # tests of migrations start here and go further back themselves.
 downgrade_v13() {
+	downgrade_v14 "$1"
 	sqlite3 "$1" "BEGIN;
 CREATE TEMP TABLE c_save AS SELECT seq, id, task_id, origin, origin_raw,
   kind, lang, parent, source, code, code_hash, extra, created, run_id,

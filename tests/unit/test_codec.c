@@ -314,8 +314,8 @@ test_codec_run_result(void **state)
 	    "\"task\":\"local/roles\",\"env\":\"iverilog\",\"verdict\":\"pass\","
 	    "\"stage\":\"simulate\",\"category\":null,\"subcategory\":null,"
 	    "\"evidence\":null,\"evidence_line\":0,\"diagnostics\":[],"
-	    "\"metrics\":{\"mismatches\":0,\"total\":1},\"command\":"
-	    "\"vvp -n sim\",\"toolchain\":\"Icarus Verilog version 11.0"
+	    "\"metrics\":{\"mismatches\":0,\"total\":1},\"feedback\":null,"
+	    "\"command\":\"vvp -n sim\",\"toolchain\":\"Icarus Verilog version 11.0"
 	    " (stable)\",\"input_key\":"
 	    "\"0000000000000000000000000000000000000000000000000000000000000007\","
 	    "\"inputs\":{\"tb.sv\":\"7e5e\"},\"timeout_s\":0,\"exit_code\":0,"
@@ -369,8 +369,8 @@ test_codec_run_profiles_agree(void **state)
 	struct codec_ctx xd = { .profile = CODEC_DATASET };
 	static const char *const shared[] = { "env", "verdict", "stage",
 		"subcategory", "category", "evidence", "evidence_line",
-		"metrics", "toolchain", "inputs", "exit_code", "wall_ms",
-		"started", "command", "diagnostics" };
+		"metrics", "feedback", "toolchain", "inputs", "exit_code",
+		"wall_ms", "started", "command", "diagnostics" };
 	struct run r;
 	json_t *a, *b, *d;
 	const char *k;

@@ -48,6 +48,9 @@ fill_run(struct run *r)
 	r->inputs = xstrdup("{\"top.sv\":\"ab\"}");
 	snprintf(r->input_key, sizeof r->input_key, "%064d", 7);
 	r->metrics = xstrdup("{\"mismatches\":41,\"total\":432}");
+	r->feedback = xstrdup("{\"counterexample\":{\"input\":\"a=1\"}}");
+	r->wave = xstrdup("$timescale 1ps $end\n#0\n1!\n");
+	r->wave_len = strlen(r->wave);
 	r->exit_code = 2;
 	r->wall_ms = 1234;
 	r->started = 1700000000;
@@ -99,6 +102,9 @@ test_results_round_trip(void **state)
 	assert_string_equal(back.inputs, r.inputs);
 	assert_string_equal(back.input_key, r.input_key);
 	assert_string_equal(back.metrics, r.metrics);
+	assert_string_equal(back.feedback, r.feedback);
+	assert_int_equal(back.wave_len, r.wave_len);
+	assert_memory_equal(back.wave, r.wave, r.wave_len);
 	assert_int_equal(back.exit_code, 2);
 	assert_int_equal(back.wall_ms, 1234);
 	assert_int_equal(back.started, 1700000000);

@@ -1236,6 +1236,10 @@ test_store_run_round_trip(void **state)
 	r.inputs = xstrdup("{\"candidate.sv\":\"ab\"}");
 	snprintf(r.input_key, sizeof r.input_key, "%064d", 7);
 	r.metrics = xstrdup("{\"mismatches\":41,\"total\":432}");
+	r.feedback = xstrdup("{\"counterexample\":{\"step\":3}}");
+	r.wave = xmalloc(5);
+	memcpy(r.wave, "#0\n\0x", 5);	/* a blob: the NUL is kept */
+	r.wave_len = 5;
 	r.exit_code = 0;
 	r.wall_ms = 25;
 	r.started = 1700000000;
@@ -1261,6 +1265,9 @@ test_store_run_round_trip(void **state)
 	assert_string_equal(got.inputs, r.inputs);
 	assert_string_equal(got.input_key, r.input_key);
 	assert_string_equal(got.metrics, "{\"mismatches\":41,\"total\":432}");
+	assert_string_equal(got.feedback, "{\"counterexample\":{\"step\":3}}");
+	assert_int_equal(got.wave_len, 5);
+	assert_memory_equal(got.wave, "#0\n\0x", 5);
 	assert_int_equal(got.exit_code, 0);
 	assert_int_equal(got.wall_ms, 25);
 	assert_int_equal(got.started, 1700000000);
@@ -1286,10 +1293,17 @@ test_store_run_round_trip(void **state)
 	r.verdict = xstrdup("pass");
 	free(r.metrics);
 	r.metrics = NULL;
+	free(r.feedback);
+	r.feedback = NULL;
+	free(r.wave);
+	r.wave = NULL;
+	r.wave_len = 0;
 	assert_int_equal(store_run_add(f->st, &r, &err), 0);
 	assert_int_equal(store_run_latest(f->st, id, &got, &err), 0);
 	assert_string_equal(got.verdict, "pass");
 	assert_null(got.metrics);
+	assert_null(got.feedback);
+	assert_null(got.wave);
 	run_release(&got);
 	assert_int_equal(store_run_list(f->st, id, &list, &n, &err), 0);
 	assert_int_equal(n, 2);
