@@ -27,10 +27,12 @@ LAYERS	 = $(filter-out $(FRONT),$(notdir $(patsubst %/,%,$(wildcard src/*/))))
 CORE_SRC = $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
 UI_SRC	 = $(wildcard src/ui/*.c src/ui/panes/*.c)
 CLI_SRC	 = $(wildcard src/cli/*.c)
-CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/share.o
+CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/share.o \
+	   $(BUILD)/gen/templates.o
 UI_OBJ	 = $(UI_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ	 = $(CLI_SRC:%.c=$(BUILD)/%.o)
-SAN_OBJ	 = $(CORE_SRC:%.c=$(BUILD)/san/%.o) $(BUILD)/gen/share.o
+SAN_OBJ	 = $(CORE_SRC:%.c=$(BUILD)/san/%.o) $(BUILD)/gen/share.o \
+	   $(BUILD)/gen/templates.o
 TESTS	 = $(patsubst tests/unit/%.c,$(BUILD)/san/tests/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all deps build test unit e2e ui-test lint demo clean grammars
@@ -64,6 +66,16 @@ $(BUILD)/gen/share.c: scripts/embed.sh $(SHARE_FILES)
 	sh scripts/embed.sh share/envs > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/share.o: $(BUILD)/gen/share.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The prompt templates of generate's strategies (templates/<domain>/NAME),
+# compiled in the same way: see template_find() in generate/template.h.
+TEMPLATE_FILES = $(shell find templates -type f ! -name '.*' 2>/dev/null)
+$(BUILD)/gen/templates.c: scripts/embed.sh $(TEMPLATE_FILES)
+	@mkdir -p $(@D)
+	sh scripts/embed.sh templates template_files > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/templates.o: $(BUILD)/gen/templates.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.c
@@ -157,7 +169,8 @@ FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
 	-Isrc $(PKG_CFLAGS) $(FUZZ_SAN)
-FUZZ_OBJ = $(CORE_SRC:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/gen/share.o
+FUZZ_OBJ = $(CORE_SRC:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/gen/share.o \
+	   $(BUILD)/gen/templates.o
 FUZZ_JUDGE = iverilog verilator yosys x86asm armqemu
 FUZZ_TARGETS = import_assay import_rtlfixer filter \
 	$(FUZZ_JUDGE:%=judge_%)

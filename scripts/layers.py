@@ -23,15 +23,17 @@ FLOORS = {
     'envs':     ['base', 'model', 'lang', 'exec'],
     'verify':   ['base', 'model', 'store', 'lang', 'exec', 'envs'],
     'curate':   ['base', 'model', 'store', 'lang'],
-    'exchange': ['base', 'model', 'store', 'lang', 'envs', 'curate'],
+    'decide':   ['base', 'model', 'store'],
+    'exchange': ['base', 'model', 'store', 'lang', 'envs', 'curate',
+                 'decide'],
     'generate': ['base', 'model', 'store', 'lang', 'exec', 'envs',
-                 'verify', 'curate', 'exchange'],
+                 'verify', 'curate', 'decide', 'exchange'],
     'app':      ['base', 'model', 'store', 'lang', 'exec', 'envs', 'verify',
-                 'curate', 'exchange', 'generate'],
+                 'curate', 'decide', 'exchange', 'generate'],
     'cli':      ['base', 'model', 'store', 'lang', 'exec', 'envs', 'verify',
-                 'curate', 'exchange', 'generate', 'app'],
+                 'curate', 'decide', 'exchange', 'generate', 'app'],
     'ui':       ['base', 'model', 'store', 'lang', 'exec', 'envs', 'verify',
-                 'curate', 'exchange', 'generate', 'app'],
+                 'curate', 'decide', 'exchange', 'generate', 'app'],
 }
 TOP = '.'   # src/main.c may use every folder
 

@@ -3,7 +3,7 @@
 # docs/architecture.md, checked in make test.
 #  - curses only in src/ui; each library called from its one folder (and,
 #    where one file wraps it, that file);
-#  - label, review, note, repair, undo and redo only through app/decide.h;
+#  - label, review, note, repair, undo and redo only through decide/decide.h;
 #  - scripts/layers.py: includes and calls only run down the floors, and
 #    no two files use each other (it reads BUILD's objects for calls);
 #  - every env has a row, with its attack tests, in docs/security.md's
@@ -26,10 +26,11 @@ check_only '\bts_(parser|tree|query|node|language)_[a-z_]+\s*\(' src/lang/
 check_only '\bEVP_[A-Za-z_]+\s*\(' src/base/hash.c
 check_only '\bseccomp_[a-z_]+\s*\(' src/exec/sysfilter.c
 check_only '\bcurl_[a-z_]+\s*\(' src/base/http.c
-# The front ends decide through src/app/decide.h (docs/adr/0019): a
-# store decision call in src/ui or src/cli would skip its rules.
-h=$(grep -rlE '\bstore_(label_set|label_final|review_set|note_add|undo|redo|undo_any|redo_any|undo_step|batch_begin)\s*\(' src/ui src/cli)
-if [ -n "$h" ]; then echo "lint: a decision outside src/app/decide.c: $h"; fail=1; fi
+# The front ends, the commands and the model loop decide through
+# src/decide/decide.h (docs/adr/0019, 0047): a store decision call there
+# would skip its rules.
+h=$(grep -rlE '\bstore_(label_set|label_final|review_set|note_add|undo|redo|undo_any|redo_any|undo_step|batch_begin)\s*\(' src/ui src/cli src/app src/generate)
+if [ -n "$h" ]; then echo "lint: a decision outside src/decide/decide.c: $h"; fail=1; fi
 [ $fail -eq 0 ] && echo "lint: module boundaries ok"
 # Every env of src/envs/registry.c has a row in docs/security.md's
 # threat-model table ("Threat model per env"), under its .name, whose

@@ -1,6 +1,7 @@
 /*
  * main.c - argument parsing and wiring: global options, then either a
- * headless command (cli.c) or the workbench (src/ui).  No logic here.
+ * headless command (cli.c) or the workbench (src/ui), both on the one
+ * command table below.  No logic here.
  */
 #include <errno.h>
 #include <locale.h>
@@ -10,6 +11,8 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "app/command.h"
+#include "app/commands.h"
 #include "app/config.h"
 #include "base/err.h"
 #include "base/ident.h"
@@ -19,6 +22,29 @@
 #include "verify/verify.h"
 
 const char *cli_version(void);
+
+/*
+ * The one command table (tmux's cmd_table; docs/adr/0047): every
+ * command of the command line, the workbench's `:` line, its keys and
+ * the config file, each entry flagged with where it runs (CMD_CLI,
+ * CMD_WORKBENCH, CMD_KEY, CMD_CONFIG; app/command.h).  It is listed
+ * here because its entries live on both front ends' floors, which may
+ * not see each other; each front end is handed the whole table and
+ * runs only what runs there.  In the order `assay help` and Tab show.
+ */
+#define ENTRY_CLI(name)	&cli_cmd_##name,
+#define ENTRY_APP(name)	&app_cmd_##name,
+#define ENTRY_UI(name)	&ui_cmd_##name,
+static const struct cmd_entry *const command_list[] = {
+	CLI_COMMANDS(ENTRY_CLI)
+	UI_COMMANDS(ENTRY_UI)
+	APP_COMMANDS(ENTRY_APP)
+	&cli_cmd_help,
+	APP_SETTINGS(ENTRY_APP)
+	ACTION_INFO(APP_ACTION_ENTRY)
+};
+static const struct cmd_table commands = { command_list,
+    sizeof command_list / sizeof command_list[0] };
 
 /*
  * --bench-fill N (bench/scale.sh): copy the imported candidates until
@@ -97,7 +123,7 @@ main(int argc, char **argv)
 			return 0;
 		}
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			cli_usage();
+			cli_usage(&commands);
 			return 0;
 		}
 		if (strcmp(argv[i], "--no-sandbox") == 0) {
@@ -141,7 +167,7 @@ main(int argc, char **argv)
 		}
 	}
 	if (i < argc)
-		return cli_run(&g, argc - i, argv + i);
+		return cli_run(&g, &commands, argc - i, argv + i);
 
 	if (store_open(&st, g.db, &err) < 0) {
 		fprintf(stderr, "assay: %s\n", err.msg);
@@ -162,6 +188,7 @@ main(int argc, char **argv)
 	uo.reviewer = reviewer;
 	uo.data_dir = data_dir;
 	uo.vopts = &vo;
+	uo.commands = &commands;
 	if (!vo.no_sandbox && sandbox_check(&err) < 0) {
 		fprintf(stderr, "assay: %s\nassay: the workbench opens, but v"
 		    " will refuse to run candidates\n", err.msg);

@@ -16,9 +16,9 @@ did(const struct decide_act *act, struct buf *b)
 {
 	switch (act->kind) {
 	case DECIDE_LABEL:
-		buf_printf(b, "labelled %s%s%s", act->category,
+		buf_printf(b, "labelled %s%s%s%s", act->category,
 		    act->sub != NULL ? "/" : "", act->sub != NULL ?
-		    act->sub : "");
+		    act->sub : "", act->final ? " (final)" : "");
 		break;
 	case DECIDE_REVIEW:
 		buf_adds(b, act->status);
@@ -60,16 +60,24 @@ cmd_decide(struct cmd_ctx *ctx, struct cmd_args *a,
 		    n == 1 ? ids[0] : "the candidates", arg, warn);
 	if (n == 1) {
 		struct decide_out o = { 0 };
+		int made = ctx->decide != NULL ? ctx->decide(ctx, act, ids[0],
+		    &o, err) : decide_one(ctx->st, act, ids[0], ctx->by, &o,
+		    err);
 
-		if (decide_one(ctx->st, act, ids[0], ctx->by, &o, err) < 0) {
+		if (made < 0) {
 			rc = 2;
+			goto out;
+		}
+		if (made == 1) {	/* waits for the lock; said so */
+			free(ctx->focus);
+			ctx->focus = xstrdup(ids[0]);
 			goto out;
 		}
 		buf_printf(&b, "%s ", ids[0]);
 		did(act, &b);
-		buf_printf(&b, " by %s%s%s", ctx->by, act->kind ==
-		    DECIDE_LABEL && o.run_id == 0 ? " (no run yet)" : "",
-		    o.unchanged ? " already: nothing changed" : "");
+		buf_printf(&b, " by %s%s", ctx->by, o.unchanged ?
+		    " already: nothing changed" : act->kind == DECIDE_LABEL &&
+		    o.run_id == 0 ? " (no run yet)" : "");
 	} else {
 		if (decide_bulk(ctx->st, act, ids, n, ctx->by, &failed,
 		    err) < 0) {

@@ -14,6 +14,7 @@ static const struct cmd_opt label_opts[] = {
 	{ "sub", 0, CMD_VALUE, 's' },
 	{ "note", 0, CMD_VALUE, 'n' },
 	{ "where", 0, CMD_VALUE, CMD_KEY_WHERE },
+	{ "final", 0, CMD_FLAG, 'f' },
 	{ NULL, 0, CMD_FLAG, 0 }
 };
 
@@ -45,6 +46,12 @@ exec_label(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		} else if (ch == 'n')
 			act.note = val != NULL && *val != '\0' ? val : NULL;
 	}
+	act.final = cmd_has(a, 'f', NULL);
+	if (act.final && (act.sub != NULL || act.note != NULL)) {
+		free(sub);
+		return err_set(err, "a final label is no vote: it takes no"
+		    " subcategory and no note"), 2;
+	}
 	arg = xasprintf("%s%s%s", act.category, act.sub != NULL ? "/" : "",
 	    act.sub != NULL ? act.sub : "");
 	rc = cmd_decide(ctx, a, &act, arg, err);
@@ -62,7 +69,10 @@ const struct cmd_entry app_cmd_label = {
 	  "candidates or the one under the cursor; --where FILTER instead:\n"
 	  "every candidate FILTER matches, as one batch that one undo takes\n"
 	  "back.  A failure label on a candidate that passes is asked about\n"
-	  "in the workbench and noted on stderr on the command line.",
-	CMD_CLI | CMD_WORKBENCH | CMD_TARGETS | CMD_CONFIRM | CMD_STORE,
+	  "in the workbench and noted on stderr on the command line.\n"
+	  "With --final (and no SUB, --sub or --note): the final word on a\n"
+	  "disagreement, no vote; the keys 1-5 give it in a disagree=yes queue.",
+	CMD_CLI | CMD_WORKBENCH | CMD_KEY | CMD_TARGETS | CMD_CONFIRM |
+	    CMD_STORE,
 	exec_label
 };

@@ -36,5 +36,6 @@ const struct cmd_entry app_cmd_note = {
 	  "candidates or the one under the cursor; --where FILTER instead.\n"
 	  "Journalled, shown by show and the workbench's spec pane, found by\n"
 	  "grep=, never undone.  Words that start with - follow a --.",
-	CMD_CLI | CMD_WORKBENCH | CMD_TARGETS | CMD_STORE, exec_note
+	CMD_CLI | CMD_WORKBENCH | CMD_KEY | CMD_TARGETS | CMD_STORE,
+	exec_note
 };

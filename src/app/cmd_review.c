@@ -44,6 +44,7 @@ const struct cmd_entry app_cmd_review = {
 	  "--where FILTER instead: every candidate FILTER matches, as one\n"
 	  "batch.  An accept of a candidate that does not pass is asked about\n"
 	  "in the workbench and noted on stderr on the command line.",
-	CMD_CLI | CMD_WORKBENCH | CMD_TARGETS | CMD_CONFIRM | CMD_STORE,
+	CMD_CLI | CMD_WORKBENCH | CMD_KEY | CMD_TARGETS | CMD_CONFIRM |
+	    CMD_STORE,
 	exec_review
 };

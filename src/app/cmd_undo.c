@@ -58,7 +58,7 @@ const struct cmd_entry app_cmd_undo = {
 	  "decided the same candidate since, it is refused.  A step someone\n"
 	  "else undid counts as undone.  --any: the latest of anyone's.\n"
 	  "Notes and repairs are never undone.",
-	CMD_CLI | CMD_WORKBENCH | CMD_STORE, exec_undo
+	CMD_CLI | CMD_WORKBENCH | CMD_KEY | CMD_STORE, exec_undo
 };
 
 const struct cmd_entry app_cmd_redo = {
@@ -66,5 +66,5 @@ const struct cmd_entry app_cmd_redo = {
 	"redo [--any]",
 	  "Redo your latest undone label or review, or batch (none once you\n"
 	  "decided anew).  --any: the latest of anyone's.",
-	CMD_CLI | CMD_WORKBENCH | CMD_STORE, exec_redo
+	CMD_CLI | CMD_WORKBENCH | CMD_KEY | CMD_STORE, exec_redo
 };

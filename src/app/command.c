@@ -23,6 +23,58 @@ cmd_find(const struct cmd_table *t, const char *name)
 	return NULL;
 }
 
+void
+cmd_where_text(const struct cmd_entry *e, struct buf *b)
+{
+	const char *part[4];
+	int n = 0;
+
+	if (e->flags & CMD_CLI)
+		part[n++] = "on the command line (assay %s)";
+	if (e->flags & CMD_WORKBENCH)
+		part[n++] = "on the : line (:%s)";
+	if (e->flags & CMD_KEY)
+		part[n++] = "from a key%.0s";
+	if (e->flags & CMD_CONFIG)
+		part[n++] = "in the config file%.0s";
+	if (n == 0)
+		buf_adds(b, "nowhere");
+	for (int i = 0; i < n; i++) {
+		buf_adds(b, i == 0 ? "" : i == n - 1 ? " and " : ", ");
+		buf_printf(b, part[i], e->name);
+	}
+}
+
+const struct cmd_entry *
+cmd_lookup(const struct cmd_table *t, const char *name, unsigned where,
+    struct err *err)
+{
+	const struct cmd_entry *first = NULL;
+	struct buf b = BUF_INIT;
+
+	/* a name may stand twice where the two run in different places
+	 * (`assay verify` and the workbench's `:verify`) */
+	for (size_t i = 0; i < t->n && t->v[i] != NULL; i++) {
+		const struct cmd_entry *e = t->v[i];
+
+		if (strcmp(e->name, name) != 0 &&
+		    (e->alias == NULL || strcmp(e->alias, name) != 0))
+			continue;
+		if (e->flags & where)
+			return e;
+		if (first == NULL)
+			first = e;
+	}
+	if (first == NULL) {
+		err_set(err, "unknown command '%.64s'", name);
+		return NULL;
+	}
+	cmd_where_text(first, &b);
+	err_set(err, "%s runs only %s", first->name, buf_str(&b));
+	buf_release(&b);
+	return NULL;
+}
+
 static const struct cmd_opt *
 long_opt(const struct cmd_entry *e, const char *name, size_t len)
 {

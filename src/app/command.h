@@ -7,7 +7,10 @@
  * argument is the same usage error (exit status 2) for every command;
  * `assay help` and `assay help CMD` are written from the entries.
  *
- * The CLI's table is src/cli/cli.c (entries in src/cli/cmd_*.c).  A
+ * There is one table (src/main.c, ADR 0047): the headless commands
+ * (src/cli/cmd_*.c), the workbench's own (src/ui/ui.c), the ones both
+ * run and the config file's (src/app/cmd_*.c) and every key action
+ * (src/app/cmd_action.c), each entry flagged with where it runs.  A
  * command defined in src/app/ prints only through its ctx (cmd_printf),
  * never to stdout, and knows no curses, so that the workbench's `:`
  * line can run the same entry.  Knows no front end: what one needs
@@ -41,9 +44,17 @@ struct cmd_opt {
 	int		 key;
 };
 
-/* Entry flags. */
+/*
+ * Entry flags.  The first four say where a command may run (one table
+ * serves them all, and cmd_lookup() refuses a command where its entry
+ * does not say it runs, naming where it does):
+ */
 #define CMD_CLI		0x1	/* runs as `assay NAME` */
 #define CMD_WORKBENCH	0x2	/* runs from the workbench's `:` line */
+#define CMD_KEY		0x40	/* runs from a key: bound by `bind KEY
+				 * NAME ...`, or a key action (action.h) */
+#define CMD_CONFIG	0x80	/* is a line of the config file */
+#define CMD_WHERE	(CMD_CLI | CMD_WORKBENCH | CMD_KEY | CMD_CONFIG)
 #define CMD_TARGETS	0x4	/* acts on target candidates (ids, marks) */
 #define CMD_CONFIRM	0x8	/* asks before it acts in the workbench */
 #define CMD_TEXT	0x10	/* takes free text: no options, every word
@@ -135,8 +146,15 @@ struct cmd_args {
  * status line).  NULL out or diag print to stdout and stderr.
  */
 struct store;
+struct config;
+struct keymap;
+struct decide_act;
+struct decide_out;
 struct cmd_ctx {
 	const struct cmd_entry	*entry;
+	unsigned		 where;		/* where it runs from: CMD_CLI,
+						 * CMD_WORKBENCH, CMD_KEY or
+						 * CMD_CONFIG (0: not said) */
 	void			*front;
 	const char		*line;
 	void			(*out)(void *arg, const char *s, size_t n);
@@ -169,10 +187,57 @@ struct cmd_ctx {
 	 */
 	int			 changed, clear_marks;
 	char			*focus;
+
+	/*
+	 * For a CMD_CONFIG entry (the settings and the bindings): what it
+	 * changes, set by the front end (borrowed; NULL: it cannot run
+	 * here).  setting is set by exec to the name of the setting it
+	 * changed ("theme", "mouse"), for the front end to apply (a
+	 * theme is loaded, the mouse switched, by the workbench).
+	 */
+	struct config		*cfg;
+	struct keymap		*km;
+	const char		*setting;
+
+	/*
+	 * How the front end runs a key action (action.h): a key action's
+	 * entry (app_action_cmds) calls it with its action.  NULL where
+	 * there are no keys (the command line): the entry refuses.
+	 */
+	void			(*action)(struct cmd_ctx *ctx, int action);
+
+	/*
+	 * How the front end makes one decision of a CMD_STORE entry on
+	 * one target (NULL: decide_one() on st as by): the workbench's
+	 * keeps it waiting while another process holds the database's
+	 * lock.  0 made (out filled), 1 waiting (it said so itself), -1
+	 * with err.
+	 */
+	int			(*decide)(struct cmd_ctx *ctx,
+				    const struct decide_act *act,
+				    const char *id, struct decide_out *out,
+				    struct err *err);
 };
 
 /* The entry named name (or whose alias is name) in t, or NULL. */
 const struct cmd_entry *cmd_find(const struct cmd_table *t, const char *name);
+
+/*
+ * The entry named name (or whose alias is name) in t that may run where
+ * (one of CMD_CLI, CMD_WORKBENCH, CMD_KEY, CMD_CONFIG), or NULL with err
+ * saying why: no such command ("unknown command 'frob'"), or one that
+ * runs elsewhere ("export runs only on the command line (assay
+ * export)", "zoom runs only on the : line (:zoom) and from a key").  A
+ * name may stand twice in t for two places (`assay verify`, `:verify`):
+ * the first that runs there is found.
+ */
+const struct cmd_entry *cmd_lookup(const struct cmd_table *t,
+	    const char *name, unsigned where, struct err *err);
+
+/* Where e's flags say it runs, in words appended to b: "on the command
+ * line (assay NAME), on the : line (:NAME), from a key and in the config
+ * file"; "nowhere" for none. */
+void	cmd_where_text(const struct cmd_entry *e, struct buf *b);
 
 /*
  * Parse argv (argc >= 1, argv[0] the command's name) by e's spec into

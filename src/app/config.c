@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "app/command.h"
+#include "app/commands.h"
 #include "base/buf.h"
 #include "base/err.h"
-#include "generate/model.h"
 #include "exchange/vcs.h"
 
 char *
@@ -106,109 +106,7 @@ config_state_path(const char *name)
 	return xdg_path("XDG_STATE_HOME", ".local/state", name);
 }
 
-/* --- the settings ----------------------------------------------------- */
-
-static const char *const setting_names[] = { "theme", "mouse", "advance" };
-static const char *const on_off[] = { "on", "off", NULL };
-static const char *const theme_names[] = { "dark", "light", "mono", NULL };
-
-void
-config_init(struct config *c)
-{
-	memset(c, 0, sizeof *c);
-	c->mouse = 1;
-	c->advance = 1;
-}
-
-void
-config_release(struct config *c)
-{
-	if (c == NULL)
-		return;
-	free(c->theme);
-	config_init(c);
-}
-
-const char *const *
-config_names(size_t *n)
-{
-	*n = sizeof setting_names / sizeof setting_names[0];
-	return setting_names;
-}
-
-const char *const *
-config_values(const char *name)
-{
-	if (strcmp(name, "theme") == 0)
-		return theme_names;
-	if (strcmp(name, "mouse") == 0 || strcmp(name, "advance") == 0)
-		return on_off;
-	return NULL;
-}
-
-/* on/off and their usual spellings into *v; -1 for anything else. */
-static int
-parse_bool(const char *s, int *v)
-{
-	static const char *const yes[] = { "on", "yes", "true", "1" };
-	static const char *const no[] = { "off", "no", "false", "0" };
-
-	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
-		if (strcasecmp(s, yes[i]) == 0) {
-			*v = 1;
-			return 0;
-		}
-		if (strcasecmp(s, no[i]) == 0) {
-			*v = 0;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-int
-config_set(struct config *c, const char *name, const char *value,
-    struct err *err)
-{
-	int v;
-
-	if (value == NULL || *value == '\0')
-		return err_set(err, "%s wants a value", name);
-	if (strcmp(name, "theme") == 0) {
-		if (strpbrk(value, " \t") != NULL)
-			return err_set(err, "bad theme name '%s'", value);
-		free(c->theme);
-		c->theme = xstrdup(value);
-		return 0;
-	}
-	if (strcmp(name, "mouse") == 0 || strcmp(name, "advance") == 0) {
-		if (parse_bool(value, &v) < 0)
-			return err_set(err, "%s wants on or off, not '%s'",
-			    name, value);
-		if (strcmp(name, "mouse") == 0)
-			c->mouse = v;
-		else
-			c->advance = v;
-		return 0;
-	}
-	return err_set(err, "unknown setting '%s' (theme, mouse, advance)",
-	    name);
-}
-
-void
-config_get(const struct config *c, const char *name, char *buf, size_t n)
-{
-	if (n == 0)
-		return;
-	if (strcmp(name, "theme") == 0)
-		snprintf(buf, n, "%s", c->theme != NULL ? c->theme : "dark");
-	else if (strcmp(name, "mouse") == 0)
-		snprintf(buf, n, "%s", c->mouse ? "on" : "off");
-	else if (strcmp(name, "advance") == 0)
-		snprintf(buf, n, "%s", c->advance ? "on" : "off");
-	else
-		buf[0] = '\0';
-}
+/* The settings themselves (config_set(), config_get()) are settings.c's. */
 
 /* Split a copy of line into at most max words; returns how many (max + 1
  * when there are more).  *copy is new; caller frees. */
@@ -228,73 +126,28 @@ words(const char *line, char **copy, char **w, size_t max)
 	return n;
 }
 
-/*
- * The config file's lines are commands of a table (app/command.h), the
- * words of the `:` line that change settings; ctx->front is a struct
- * cfg_target, ctx->line the words after the name.
- */
-struct cfg_target {
-	struct config	*c;
-	struct keymap	*km;
+/* What a config line prints goes nowhere: the file is read quietly. */
+static void
+cfg_quiet(void *arg, const char *s, size_t n)
+{
+	(void)arg;
+	(void)s;
+	(void)n;
+}
+
+static void
+cfg_quiet_diag(void *arg, const char *s)
+{
+	(void)arg;
+	(void)s;
+}
+
+/* The config file's commands where no front end handed its table
+ * (km->commands NULL): the ones app/ defines (commands.h). */
+#define CFG_ENTRY(name)	&app_cmd_##name,
+static const struct cmd_entry *const cfg_cmds[] = {
+	APP_SETTINGS(CFG_ENTRY)
 };
-
-static int
-cfg_set(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
-{
-	struct cfg_target *t = ctx->front;
-	int set = strcmp(ctx->entry->name, "set") == 0;
-
-	return config_set(t->c, set ? a->pos[0] : ctx->entry->name,
-	    a->pos[set], err) < 0 ? 2 : 0;
-}
-
-static int
-cfg_bind(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
-{
-	struct cfg_target *t = ctx->front;
-	char *l = xasprintf("%s %s", ctx->entry->name, ctx->line);
-	int rc = keymap_parse_line(t->km, l, err);
-
-	(void)a;
-	free(l);
-	return rc < 0 ? 2 : 0;
-}
-
-/* The model loop's lines (model.h): checked here, used there. */
-static int
-cfg_generator(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
-{
-	struct model_cfg scratch;
-	char *l = xasprintf("generator %s", ctx->line);
-	int rc;
-
-	(void)a;
-	model_cfg_init(&scratch);
-	rc = model_cfg_line(&scratch, l, err);
-	model_cfg_release(&scratch);
-	free(l);
-	return rc < 0 ? 2 : 0;
-}
-
-#define CFG	CMD_TEXT
-static const struct cmd_entry cfg_set_e = { "set", NULL, NULL, 2, 2,
-    "set NAME VALUE", "Set theme, mouse or advance.", CFG, cfg_set };
-static const struct cmd_entry cfg_theme_e = { "theme", NULL, NULL, 1, 1,
-    "theme VALUE", "dark, light, mono or a .theme file.", CFG, cfg_set };
-static const struct cmd_entry cfg_mouse_e = { "mouse", NULL, NULL, 1, 1,
-    "mouse VALUE", "on or off.", CFG, cfg_set };
-static const struct cmd_entry cfg_advance_e = { "advance", NULL, NULL, 1, 1,
-    "advance VALUE", "on or off.", CFG, cfg_set };
-static const struct cmd_entry cfg_bind_e = { "bind", NULL, NULL, 0,
-    CMD_MANY, "bind [TABLE] KEY ACTION", "keymap.h.", CFG, cfg_bind };
-static const struct cmd_entry cfg_unbind_e = { "unbind", NULL, NULL, 0,
-    CMD_MANY, "unbind [TABLE] KEY", "keymap.h.", CFG, cfg_bind };
-static const struct cmd_entry cfg_generator_e = { "generator", NULL, NULL,
-    0, CMD_MANY, "generator NAME VALUE", "model.h.", CFG, cfg_generator };
-
-static const struct cmd_entry *const cfg_cmds[] = { &cfg_set_e,
-    &cfg_theme_e, &cfg_mouse_e, &cfg_advance_e, &cfg_bind_e, &cfg_unbind_e,
-    &cfg_generator_e };
 static const struct cmd_table cfg_table = { cfg_cmds,
     sizeof cfg_cmds / sizeof cfg_cmds[0] };
 
@@ -302,7 +155,8 @@ int
 config_parse_line(struct config *c, struct keymap *km, const char *line,
     struct err *err)
 {
-	struct cfg_target t = { c, km };
+	const struct cmd_table *t = km != NULL && km->commands != NULL ?
+	    km->commands : &cfg_table;
 	const struct cmd_entry *e;
 	struct cmd_args a;
 	char *copy = xstrdup(line), *rest, **w;
@@ -314,24 +168,30 @@ config_parse_line(struct config *c, struct keymap *km, const char *line,
 		rc = 0;
 		goto out;
 	}
-	if ((e = cmd_find(&cfg_table, w[0])) == NULL) {
+	if (cmd_find(t, w[0]) == NULL) {
 		struct buf names = BUF_INIT;
 
-		for (size_t i = 0; i < cfg_table.n; i++)
-			buf_printf(&names, "%s%s", i > 0 ? ", " : "",
-			    cfg_table.v[i]->name);
+		for (size_t i = 0; i < t->n && t->v[i] != NULL; i++)
+			if (t->v[i]->flags & CMD_CONFIG)
+				buf_printf(&names, "%s%s", names.len > 0 ?
+				    ", " : "", t->v[i]->name);
 		err_set(err, "unknown setting '%s' (%s)", w[0],
 		    buf_str(&names));
 		buf_release(&names);
 		goto out;
 	}
+	/* a command of the table that runs elsewhere says where */
+	if ((e = cmd_lookup(t, w[0], CMD_CONFIG, err)) == NULL)
+		goto out;
 	rest = copy + strspn(copy, " \t");
 	rest += strcspn(rest, " \t");
 	rest += strspn(rest, " \t");
 	if (cmd_parse(e, n, w, &a, err) < 0)
 		err_set(err, "usage: %s", e->usage);
 	else {
-		struct cmd_ctx ctx = { .entry = e, .front = &t, .line = rest };
+		struct cmd_ctx ctx = { .entry = e, .where = CMD_CONFIG,
+		    .line = rest, .out = cfg_quiet, .diag = cfg_quiet_diag, .cfg = c,
+		    .km = km };
 
 		rc = e->exec(&ctx, &a, err) == 0 ? 0 : -1;
 	}

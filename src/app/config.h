@@ -101,9 +101,11 @@ void	config_get(const struct config *c, const char *name, char *buf,
  * One line of the config file: a setting ("theme light", "set mouse
  * off"), "bind [TABLE] KEY ACTION", "bind KEY COMMAND LINE" or "unbind
  * [TABLE] KEY" (keymap.h), or a "generator" line (model.h), each a
- * command of the config file's table (app/command.h), so that a line
- * with too few or too many words gets that command's usage; blank lines
- * and '#' comments do nothing.  0, or -1 with err (nothing changed).
+ * command of the one table that runs in the config file (CMD_CONFIG;
+ * km->commands, else app/'s own, commands.h), so that a line with too
+ * few or too many words gets that command's usage and a command that
+ * runs elsewhere says where; blank lines and '#' comments do nothing.
+ * 0, or -1 with err (nothing changed).
  */
 int	config_parse_line(struct config *c, struct keymap *km,
 	    const char *line, struct err *err);

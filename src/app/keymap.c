@@ -66,93 +66,99 @@ static const struct {
 	{ "Delete",	KEYMAP_KEY_DEL },
 };
 
-/* The defaults of design.md section 6, in the order `?` lists them. */
-static const struct {
-	const char	*key;
-	enum action	 action;
-} defaults[] = {
-	{ "j", ACTION_MOVE_DOWN },	{ "Down", ACTION_MOVE_DOWN },
-	{ "k", ACTION_MOVE_UP },	{ "Up", ACTION_MOVE_UP },
-	{ "PgDn", ACTION_PAGE_DOWN },	{ "C-f", ACTION_PAGE_DOWN },
-	{ "PgUp", ACTION_PAGE_UP },	{ "C-b", ACTION_PAGE_UP },
-	{ "h", ACTION_SCROLL_LEFT },	{ "Left", ACTION_SCROLL_LEFT },
-	{ "l", ACTION_SCROLL_RIGHT },	{ "Right", ACTION_SCROLL_RIGHT },
-	{ "w", ACTION_WRAP },
-	{ "g", ACTION_MOVE_FIRST },	{ "Home", ACTION_MOVE_FIRST },
-	{ "G", ACTION_MOVE_LAST },	{ "End", ACTION_MOVE_LAST },
-	{ "Enter", ACTION_ENTER },
-	{ "Tab", ACTION_NEXT_PANE },	{ "BTab", ACTION_PREV_PANE },
-	{ "z", ACTION_ZOOM },
-	{ "Esc", ACTION_BACK },
-	{ "v", ACTION_VERIFY },
-	{ "x", ACTION_CANCEL },	{ "C-c", ACTION_CANCEL },
-	{ "e", ACTION_EDIT },
-	{ "C-]", ACTION_KEYBOARD },
-	{ "1", ACTION_LABEL_COMPILE },
-	{ "2", ACTION_LABEL_API },
-	{ "3", ACTION_LABEL_FUNCTIONAL },
-	{ "4", ACTION_LABEL_FORMAT },
-	{ "5", ACTION_LABEL_PERFORMANCE },
-	{ "a", ACTION_ACCEPT },
-	{ "r", ACTION_REJECT },
-	{ "R", ACTION_MODEL_REPAIR },
-	{ "o", ACTION_GOTO_NEW },
-	{ "f", ACTION_FLAG },
-	{ "Space", ACTION_MARK },
-	{ "m", ACTION_NOTE },
-	{ "u", ACTION_UNDO },
-	{ "C-r", ACTION_REDO },
-	{ "c", ACTION_COMMIT },
-	{ "/", ACTION_SEARCH },
-	{ "n", ACTION_SEARCH_NEXT },	{ "N", ACTION_SEARCH_PREV },
-	{ "s", ACTION_STATS },
-	{ "d", ACTION_DIFF },
-	{ ":", ACTION_PROMPT },
-	{ "?", ACTION_HELP },
-	{ "C-l", ACTION_REDRAW },
-	{ "q", ACTION_QUIT },
-};
-
-/* The sheets' and the prompt's defaults, in the order `?` lists them. */
-static const struct {
-	enum keymap_table table;
-	const char	*key;
-	enum action	 action;
-} table_defaults[] = {
-	{ KEYMAP_STATS, "h", ACTION_CELL_LEFT },
-	{ KEYMAP_STATS, "Left", ACTION_CELL_LEFT },
-	{ KEYMAP_STATS, "l", ACTION_CELL_RIGHT },
-	{ KEYMAP_STATS, "Right", ACTION_CELL_RIGHT },
-	{ KEYMAP_STATS, "Tab", ACTION_NEXT_GROUPING },
-	{ KEYMAP_STATS, "BTab", ACTION_PREV_GROUPING },
-	{ KEYMAP_STATS, "Enter", ACTION_DRILL },
-	{ KEYMAP_STATS, "q", ACTION_CLOSE },
-	{ KEYMAP_STATS, "Esc", ACTION_CLOSE },
-	{ KEYMAP_STATS, "s", ACTION_CLOSE },
-	{ KEYMAP_STATS, "C-c", ACTION_CLOSE },
-	{ KEYMAP_DIFF, "s", ACTION_DIFF_LAYOUT },
-	{ KEYMAP_DIFF, "S", ACTION_DIFF_LAYOUT },
-	{ KEYMAP_DIFF, "Tab", ACTION_DIFF_NEXT },
-	{ KEYMAP_DIFF, "BTab", ACTION_DIFF_PREV },
-	{ KEYMAP_DIFF, "q", ACTION_CLOSE },
-	{ KEYMAP_DIFF, "Esc", ACTION_CLOSE },
-	{ KEYMAP_DIFF, "d", ACTION_CLOSE },
-	{ KEYMAP_DIFF, "C-c", ACTION_CLOSE },
-	{ KEYMAP_PROMPT, "Enter", ACTION_PROMPT_RUN },
-	{ KEYMAP_PROMPT, "C-j", ACTION_PROMPT_RUN },
-	{ KEYMAP_PROMPT, "Esc", ACTION_PROMPT_LEAVE },
-	{ KEYMAP_PROMPT, "C-c", ACTION_PROMPT_LEAVE },
-	{ KEYMAP_PROMPT, "C-g", ACTION_PROMPT_LEAVE },
-	{ KEYMAP_PROMPT, "Tab", ACTION_PROMPT_COMPLETE },
-	{ KEYMAP_PROMPT, "BTab", ACTION_PROMPT_COMPLETE_BACK },
-	{ KEYMAP_PROMPT, "Up", ACTION_PROMPT_HISTORY_PREV },
-	{ KEYMAP_PROMPT, "C-p", ACTION_PROMPT_HISTORY_PREV },
-	{ KEYMAP_PROMPT, "Down", ACTION_PROMPT_HISTORY_NEXT },
-	{ KEYMAP_PROMPT, "C-n", ACTION_PROMPT_HISTORY_NEXT },
-	{ KEYMAP_PROMPT, "Backspace", ACTION_PROMPT_DELETE_CHAR },
-	{ KEYMAP_PROMPT, "C-h", ACTION_PROMPT_DELETE_CHAR },
-	{ KEYMAP_PROMPT, "C-w", ACTION_PROMPT_DELETE_WORD },
-	{ KEYMAP_PROMPT, "C-u", ACTION_PROMPT_CLEAR },
+/*
+ * The default bindings of design.md section 6, in the order `?` lists
+ * them, written as the lines a config file would hold (tmux's
+ * key-bindings.c): every one names a command of the one table, a key
+ * action (cmd_action.c).
+ */
+static const char *const default_lines[] = {
+	"bind j move-down",
+	"bind Down move-down",
+	"bind k move-up",
+	"bind Up move-up",
+	"bind PgDn page-down",
+	"bind C-f page-down",
+	"bind PgUp page-up",
+	"bind C-b page-up",
+	"bind h scroll-left",
+	"bind Left scroll-left",
+	"bind l scroll-right",
+	"bind Right scroll-right",
+	"bind w wrap",
+	"bind g move-first",
+	"bind Home move-first",
+	"bind G move-last",
+	"bind End move-last",
+	"bind Enter enter",
+	"bind Tab next-pane",
+	"bind BTab prev-pane",
+	"bind z zoom",
+	"bind Esc back",
+	"bind v verify",
+	"bind x cancel",
+	"bind C-c cancel",
+	"bind e edit",
+	"bind C-] keyboard",
+	"bind 1 label-compile",
+	"bind 2 label-api",
+	"bind 3 label-functional",
+	"bind 4 label-format",
+	"bind 5 label-performance",
+	"bind a accept",
+	"bind r reject",
+	"bind R model-repair",
+	"bind o goto-new",
+	"bind f flag",
+	"bind Space mark",
+	"bind m note",
+	"bind u undo",
+	"bind C-r redo",
+	"bind c commit",
+	"bind / search",
+	"bind n search-next",
+	"bind N search-prev",
+	"bind s stats",
+	"bind d diff",
+	"bind : prompt",
+	"bind ? help",
+	"bind C-l redraw",
+	"bind q quit",
+	"bind term C-] keyboard",
+	"bind stats h cell-left",
+	"bind stats Left cell-left",
+	"bind stats l cell-right",
+	"bind stats Right cell-right",
+	"bind stats Tab next-grouping",
+	"bind stats BTab prev-grouping",
+	"bind stats Enter drill",
+	"bind stats q close",
+	"bind stats Esc close",
+	"bind stats s close",
+	"bind stats C-c close",
+	"bind diff s diff-layout",
+	"bind diff S diff-layout",
+	"bind diff Tab diff-next",
+	"bind diff BTab diff-prev",
+	"bind diff q close",
+	"bind diff Esc close",
+	"bind diff d close",
+	"bind diff C-c close",
+	"bind prompt Enter prompt-run",
+	"bind prompt C-j prompt-run",
+	"bind prompt Esc prompt-leave",
+	"bind prompt C-c prompt-leave",
+	"bind prompt C-g prompt-leave",
+	"bind prompt Tab prompt-complete",
+	"bind prompt BTab prompt-complete-back",
+	"bind prompt Up prompt-history-prev",
+	"bind prompt C-p prompt-history-prev",
+	"bind prompt Down prompt-history-next",
+	"bind prompt C-n prompt-history-next",
+	"bind prompt Backspace prompt-delete-char",
+	"bind prompt C-h prompt-delete-char",
+	"bind prompt C-w prompt-delete-word",
+	"bind prompt C-u prompt-clear",
 };
 
 void
@@ -177,21 +183,12 @@ keymap_release(struct keymap *km)
 void
 keymap_defaults(struct keymap *km)
 {
-	int key;
+	struct err err;
 
-	for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
-		if (keymap_key_parse(defaults[i].key, &key, NULL) < 0)
-			ASSAY_BUG("bad default key name");
-		keymap_bind(km, KEYMAP_GLOBAL, key, defaults[i].action);
-	}
-	keymap_bind(km, KEYMAP_TERM, KEYMAP_CTRL(']'), ACTION_KEYBOARD);
-	for (size_t i = 0; i < sizeof table_defaults /
-	    sizeof table_defaults[0]; i++) {
-		if (keymap_key_parse(table_defaults[i].key, &key, NULL) < 0)
-			ASSAY_BUG("bad default key name");
-		keymap_bind(km, table_defaults[i].table, key,
-		    table_defaults[i].action);
-	}
+	for (size_t i = 0; i < sizeof default_lines /
+	    sizeof default_lines[0]; i++)
+		if (keymap_parse_line(km, default_lines[i], &err) < 0)
+			ASSAY_BUG("bad default binding");
 }
 
 void
@@ -534,15 +531,14 @@ keymap_parse_line(struct keymap *km, const char *line, struct err *err)
 			goto out;
 		}
 		if (km->commands != NULL) {
-			/* refused now, not when the key is pressed */
+			/* refused now, not when the key is pressed: an
+			 * unknown command, or one a key may not run */
 			const char *c = w[i + 1] + (w[i + 1][0] == ':');
-			enum action na;
 			struct err e2;
 
-			if (cmd_find(km->commands, c) == NULL &&
-			    keymap_action_parse(c, &na, &e2) < 0) {
-				err_set(err, "bind %s: unknown command '%s'",
-				    w[i], c);
+			if (cmd_lookup(km->commands, c, CMD_KEY, &e2) ==
+			    NULL) {
+				err_set(err, "bind %s: %s", w[i], e2.msg);
 				buf_release(&l);
 				goto out;
 			}

@@ -79,8 +79,10 @@ struct keymap {
 	size_t			 cap[KEYMAP_NTABLES];
 	struct keymap_command	*cmds;		/* global table only */
 	size_t			 ncmds;
-	/* The front end's commands (NULL: not known): a command line
-	 * bound to a key must start with one of them or an action name. */
+	/* The one command table (NULL: not known): a command line bound
+	 * to a key must start with one of its commands that runs from a
+	 * key (CMD_KEY; every action is one), and the config file reads
+	 * its lines by it. */
 	const struct cmd_table	*commands;
 };
 

@@ -1,15 +1,18 @@
 /*
  * cmd_commit.c - `assay commit`: write accepted candidates into the
- * dataset repository.  Moved from cli.c.
+ * dataset repository, through the commit service (dataset_svc.h) driven
+ * by a plain poll loop, as the workbench's `c` drives it from its own.
  */
 #include "cli/cli_shared.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
-#include "exchange/dataset.h"
+#include "exchange/dataset_svc.h"
 #include "store/store.h"
 
 static const struct cmd_opt commit_opts[] = {
@@ -17,6 +20,31 @@ static const struct cmd_opt commit_opts[] = {
 	{ "message", 'm', CMD_VALUE, 'm' },
 	{ NULL, 0, CMD_FLAG, 0 }
 };
+
+/* The commit service, driven to its end by a plain poll loop. */
+static int
+commit_run(struct store *st, const char *repo, const char *msg,
+    const char *by, struct dataset_result *res, struct err *err)
+{
+	struct dsvc *s;
+	int rc;
+
+	memset(res, 0, sizeof *res);
+	if (dsvc_new(&s, st, repo, msg, by, err) < 0)
+		return -1;
+	while (!dsvc_step(s)) {
+		struct pollfd p = { .fd = dsvc_fd(s), .events = POLLIN };
+
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			break;
+	}
+	if (dsvc_step(s))
+		rc = dsvc_result(s, res, err);
+	else
+		rc = err_set(err, "poll: %s", strerror(errno));
+	dsvc_free(s);
+	return rc;
+}
 
 static int
 cmd_commit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
@@ -42,7 +70,7 @@ cmd_commit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		store_close(st);
 		return 2;
 	}
-	rc = dataset_commit(st, repo, msg, by, &res, err);
+	rc = commit_run(st, repo, msg, by, &res, err);
 	if (rc < 0)
 		fprintf(stderr, "assay commit: %s\n", err->msg);
 	else if (!res.committed)

@@ -32,6 +32,36 @@ task_empty(const char *task_id, void *arg)
 	return 0;
 }
 
+/* migrate: keep the tasks that have code in how->from to start from;
+ * say which are left out, and why. */
+static void
+migrate_sources(struct store *st, const struct gen_strategy *how,
+    struct idset *tasks)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < tasks->n; i++) {
+		struct err err;
+		char *code = NULL;
+		json_t *what = NULL;
+		int rc = gen_migrate_source(st, tasks->v[i], how->from, &code,
+		    &what, &err);
+
+		if (rc != 0) {
+			fprintf(stderr, "assay generate: %s: %s; left out\n",
+			    tasks->v[i], rc < 0 ? err.msg : "no candidate in"
+			    " that language passes, and no reference file is"
+			    " in it, to migrate from");
+			free(tasks->v[i]);
+		} else {
+			tasks->v[k++] = tasks->v[i];
+		}
+		free(code);
+		json_decref(what);
+	}
+	tasks->n = k;
+}
+
 static int
 cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
@@ -40,6 +70,7 @@ cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	struct store *st = NULL;
 	struct idset tasks = { 0 };
 	struct gen_ctx gc;
+	struct gen_strategy how = { GEN_DIRECT, NULL, 1, NULL, NULL };
 	json_t *rounds = NULL;
 	char *by = NULL;
 	int rc;
@@ -58,6 +89,27 @@ cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    "");
 		goto out;
 	}
+	if (o.have_min_gain || o.remeasure) {
+		cli_usage_error("generate", "%s is an option of optimize",
+		    o.remeasure ? "--remeasure" : "--min-gain");
+		goto out;
+	}
+	if (o.strategy != NULL && gen_strategy_parse(o.strategy, &how.kind,
+	    err) < 0) {
+		cli_usage_error("generate", "%s", err->msg);
+		goto out;
+	}
+	if ((how.kind == GEN_MIGRATE) != (o.from != NULL) || (o.to != NULL &&
+	    how.kind != GEN_MIGRATE)) {
+		cli_usage_error("generate", "%s", how.kind == GEN_MIGRATE ?
+		    "--strategy migrate wants --from LANG" : "--from and --to"
+		    " are options of --strategy migrate");
+		goto out;
+	}
+	how.template = o.template;
+	how.seed = o.have_seed ? o.seed : 1;
+	how.from = o.from;
+	how.to = o.to;
 	if (model_cfg_check(&o.cfg, err) < 0) {
 		fprintf(stderr, "assay generate: %s\n", err->msg);
 		goto out;
@@ -75,6 +127,8 @@ cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		fprintf(stderr, "assay generate: %s\n", err->msg);
 		goto out;
 	}
+	if (how.kind == GEN_MIGRATE)
+		migrate_sources(st, &how, &tasks);
 	if (tasks.n == 0) {
 		if (o.json)
 			loop_print_object(json_pack("{s:s, s:i, s:i}", "command",
@@ -85,7 +139,7 @@ cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		goto out;
 	}
 	by = config_reviewer(g->reviewer);
-	gc = (struct gen_ctx){ st, &o.cfg, by, NULL };
+	gc = (struct gen_ctx){ st, &o.cfg, by, &how };
 	rounds = json_array();
 	rc = loop_run(st, &gc, GLOOP_GENERATE, "generate", &o, tasks.v,
 	    tasks.n, rounds, NULL);
@@ -117,7 +171,10 @@ const struct cmd_entry cli_cmd_generate = {
     "             [--jobs N] [--max-tokens N] [--max-tokens-param P]"
     " [--n on|off]\n"
     "             [--timeout S] [--retries N] [--rate R] [--no-verify]"
-    " [--json]",
+    " [--json]\n"
+    "             [--strategy direct|perturb|migrate] [--template NAME]"
+    " [--seed N]\n"
+    "             [--from LANG [--to LANG]]",
 "Ask a model for K candidates (--samples, default 1) of each task\n"
     "(those of the candidates FILTER matches, or of the IDs given; all\n"
     "tasks without either).\n"
@@ -148,6 +205,20 @@ const struct cmd_entry cli_cmd_generate = {
     "                 after the server's retry-after-ms or Retry-After\n"
     "  --no-verify    store the answers without verifying them\n"
     "  --json         print one summary object\n"
+    "  --strategy S   how the prompt is made (ADR 0045): direct (the\n"
+    "                 template \"direct\": the words above), perturb (its\n"
+    "                 phrasing, the order of requirement and interface\n"
+    "                 and the constraint stressed drawn from --seed,\n"
+    "                 default 1, per task and sample), migrate (--from\n"
+    "                 LANG: code in LANG that passes the task, a candidate\n"
+    "                 or its reference file, asked again in the task's\n"
+    "                 language or --to LANG; verilog becomes\n"
+    "                 systemverilog).  Each answer records its strategy\n"
+    "                 and template; stats --generation --by strategy\n"
+    "                 compares them.\n"
+    "  --template NAME  templates/DOMAIN/NAME (else common/NAME) instead\n"
+    "                 of the strategy's own; ASSAY_TEMPLATES names a\n"
+    "                 directory looked in first\n"
     "Exit status 1 when a request failed or an answer was empty (the\n"
     "others are kept).",
 	CMD_CLI, cmd_generate

@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "app/config.h"
-#include "app/decide.h"
+#include "decide/decide.h"
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/hash.h"
@@ -160,9 +160,10 @@ cmd_repair(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    "");
 		goto done;
 	}
-	if (o.have_samples) {
-		cli_usage_error("repair", "--samples is an option of generate%s",
-		    "");
+	if (o.have_samples || loop_strategy_opt(&o) != NULL) {
+		cli_usage_error("repair", "%s is an option of generate or"
+		    " optimize", o.have_samples ? "--samples" :
+		    loop_strategy_opt(&o));
 		goto done;
 	}
 	if (model_cfg_check(&o.cfg, err) < 0) {
@@ -203,7 +204,7 @@ cmd_repair(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	ncand = leaves.n;
 	by = config_reviewer(g->reviewer);
 	{
-		struct gen_ctx gc = { st, &o.cfg, by, decide_repair_model };
+		struct gen_ctx gc = { st, &o.cfg, by };
 
 		rc = loop_run(st, &gc, GLOOP_REPAIR, "repair", &o, leaves.v,
 		    leaves.n, rounds, &total);

@@ -403,14 +403,15 @@ round_cell(const struct gen_stat *s, int r, char *buf, size_t n)
  */
 static int
 stats_generation(struct store *st, const char *where, const char *fmt,
-    int under)
+    int under, enum gen_stats_by by)
 {
 	struct gen_stat *v = NULL;
 	struct err err;
 	size_t n = 0;
 	int rounds = 0;
+	const char *col = by == GEN_BY_STRATEGY ? "strategy" : "model";
 
-	if (gen_stats(st, where, &v, &n, &err) < 0) {
+	if (gen_stats(st, where, by, &v, &n, &err) < 0) {
 		fprintf(stderr, "assay stats: %s\n", err.msg);
 		return 2;
 	}
@@ -431,7 +432,7 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 				    (json_int_t)v[i].tried[r], "passed",
 				    (json_int_t)v[i].fixed[r]));
 			o = json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o,"
-			    " s:I, s:I, s:I, s:I}", "model", v[i].model,
+			    " s:I, s:I, s:I, s:I}", col, v[i].model,
 			    "generated", (json_int_t)v[i].generated, "passed",
 			    (json_int_t)v[i].passed, "tasks",
 			    (json_int_t)v[i].tasks, "pass@1", v[i].tasks > 0 ?
@@ -446,6 +447,14 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 			    (json_int_t)v[i].latency_ms);
 			json_object_set_new(o, "failed_requests",
 			    json_integer((json_int_t)v[i].failed));
+			json_object_set_new(o, "pass_rate", v[i].generated > 0 ?
+			    json_real((double)v[i].passed /
+			    (double)v[i].generated) : json_null());
+			if (v[i].optimized > 0)
+				json_object_set_new(o, "optimizations",
+				    json_pack("{s:I, s:I}", "tried",
+				    (json_int_t)v[i].optimized, "passed",
+				    (json_int_t)v[i].opt_passed));
 			line = json_dumps(o, JSON_COMPACT);
 			printf("%s\n", line);
 			free(line);
@@ -464,13 +473,13 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 	}
 	/* table, csv or md: the same columns, one row per model */
 	if (strcmp(fmt, "csv") == 0) {
-		printf("model,generated,passed,pass@1,pass@k,k");
+		printf("%s,generated,passed,pass@1,pass@k,k", col);
 		for (int r = 0; r < rounds; r++)
 			printf(",repair_r%d_passed,repair_r%d_tried", r + 1,
 			    r + 1);
 		printf(",prompt_tokens,completion_tokens,s_per_request\n");
 	} else if (strcmp(fmt, "md") == 0) {
-		printf("| model | generated | pass | pass@1 | pass@k |");
+		printf("| %s | generated | pass | pass@1 | pass@k |", col);
 		for (int r = 0; r < rounds; r++)
 			printf(" repair r%d |", r + 1);
 		printf(" tokens in | tokens out | s/request |\n|---|---:|---:|"
@@ -479,7 +488,7 @@ stats_generation(struct store *st, const char *where, const char *fmt,
 			printf("---:|");
 		printf("---:|---:|---:|\n");
 	} else {
-		printf("%-20s %9s %6s %7s %12s", "model", "generated", "pass",
+		printf("%-20s %9s %6s %7s %12s", col, "generated", "pass",
 		    "pass@1", "pass@k");
 		for (int r = 0; r < rounds; r++)
 			printf(" %8s%d", "repair r", r + 1);
@@ -581,7 +590,11 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		else if (ch == 'a' || ch == 'R' || ch == 'G')
 			people = ch;
 	}
-	if (strcmp(s.by, "benchmark") != 0 && strcmp(s.by, "model") != 0 &&
+	if (strcmp(s.by, "strategy") == 0 && people != 'G')
+		return cli_usage_error("stats", "--by strategy is one of"
+		    " --generation's groups%s", "");
+	if (strcmp(s.by, "strategy") != 0 &&
+	    strcmp(s.by, "benchmark") != 0 && strcmp(s.by, "model") != 0 &&
 	    strcmp(s.by, "domain") != 0 && strcmp(s.by, "env") != 0 &&
 	    strcmp(s.by, "license") != 0 && strcmp(s.by, "split") != 0)
 		return cli_usage_error("stats", "--by wants benchmark, model, domain,"
@@ -595,8 +608,9 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	if (people != 0) {
 		int rc = people == 'a' ? stats_agreement(st, WHERE(where),
 		    fmt) : people == 'G' ? stats_generation(st,
-		    WHERE(where), fmt, 0) : stats_reviewers(st, WHERE(where),
-		    fmt);
+		    WHERE(where), fmt, 0, strcmp(s.by, "strategy") == 0 ?
+		    GEN_BY_STRATEGY : GEN_BY_MODEL) : stats_reviewers(st,
+		    WHERE(where), fmt);
 
 		store_close(st);
 		buf_release(&where);
@@ -667,7 +681,7 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	/* By model, the table goes on with what the models' runs cost. */
 	if (strcmp(s.by, "model") == 0 && !s.recorded &&
 	    strcmp(fmt, "table") == 0 && cli_open_store(g, &st) == 0) {
-		stats_generation(st, WHERE(where), fmt, 1);
+		stats_generation(st, WHERE(where), fmt, 1, GEN_BY_MODEL);
 		store_close(st);
 	}
 	buf_release(&where);
@@ -676,7 +690,7 @@ cmd_stats(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 
 const struct cmd_entry cli_cmd_stats = {
 	"stats", NULL, stats_opts, 0, 0,
-	"stats [--by benchmark|model|domain|env|license|split]"
+	"stats [--by benchmark|model|domain|env|license|split|strategy]"
 	  " [--where FILTER]\n"
 	  "             [--format table|csv|json|md]\n"
 	  "             [--recorded | --agreement | --reviewers |"
@@ -705,6 +719,8 @@ const struct cmd_entry cli_cmd_stats = {
 	  "pass rate, pass@1 and pass@k over the samples drawn (k the fewest\n"
 	  "samples of a task; Chen et al. 2021), repairs tried and passing\n"
 	  "per round, requests sent, tokens and time; --by model shows it\n"
-	  "under its table.",
+	  "under its table.  --generation --by strategy groups the samples by\n"
+	  "the strategy they were asked with (direct, perturb, migrate; repair\n"
+	  "and optimize for those requests) instead of the model.",
 	CMD_CLI, cmd_stats
 };

@@ -23,6 +23,7 @@
 #include "generate/generate.h"
 #include "generate/loop.h"
 #include "generate/model.h"
+#include "generate/template.h"
 #include "store/store.h"
 #include "model/vocab.h"
 
@@ -30,7 +31,8 @@ enum {
 	O_WHERE = 1000, O_SAMPLES, O_TEMP, O_ENDPOINT, O_MODEL, O_KEYENV,
 	O_COMMAND, O_JOBS, O_MAXTOK, O_TIMEOUT, O_RETRIES, O_RATE,
 	O_NOVERIFY, O_JSON, O_ROUNDS, O_FILE, O_VERIFY, O_SHOW, O_TOKPARAM,
-	O_N
+	O_N, O_STRATEGY, O_TEMPLATE, O_SEED, O_FROM, O_TO, O_MINGAIN,
+	O_REMEASURE
 };
 
 /* The options of generate and repair (each refuses the other's own). */
@@ -55,6 +57,13 @@ const struct cmd_opt loop_spec[] = {
 	{ "file", 0, CMD_VALUE, O_FILE },
 	{ "verify", 0, CMD_FLAG, O_VERIFY },
 	{ "show", 0, CMD_FLAG, O_SHOW },
+	{ "strategy", 0, CMD_VALUE, O_STRATEGY },
+	{ "template", 0, CMD_VALUE, O_TEMPLATE },
+	{ "seed", 0, CMD_VALUE, O_SEED },
+	{ "from", 0, CMD_VALUE, O_FROM },
+	{ "to", 0, CMD_VALUE, O_TO },
+	{ "min-gain", 0, CMD_VALUE, O_MINGAIN },
+	{ "remeasure", 0, CMD_FLAG, O_REMEASURE },
 	{ NULL, 0, CMD_FLAG, 0 }
 };
 
@@ -146,6 +155,36 @@ loop_parse(const char *cmd, struct cmd_args *a, struct loop_opts *o)
 		case O_FILE:
 			o->file = val;
 			break;
+		case O_STRATEGY:
+			o->strategy = val;
+			break;
+		case O_TEMPLATE:
+			if (!tmpl_name_ok(val))
+				return cli_usage_error(cmd, "--template wants a"
+				    " name of a-z, 0-9, '_' and '-', not '%s'",
+				    val);
+			o->template = val;
+			break;
+		case O_FROM:
+			o->from = val;
+			break;
+		case O_TO:
+			o->to = val;
+			break;
+		case O_SEED:
+			if ((rc = whole(cmd, "--seed", val, 0, 2147483647L,
+			    &n)) != 0)
+				return rc;
+			o->seed = (unsigned long)n;
+			o->have_seed = 1;
+			break;
+		case O_MINGAIN:
+			o->have_min_gain = 1;
+			name = "min-gain";
+			break;
+		case O_REMEASURE:
+			o->remeasure = 1;
+			break;
 		case O_TEMP: name = "temperature"; break;
 		case O_ENDPOINT: name = "endpoint"; break;
 		case O_MODEL: name = "model"; break;
@@ -173,6 +212,15 @@ loop_parse(const char *cmd, struct cmd_args *a, struct loop_opts *o)
 			return cli_usage_error(cmd, "%s", err.msg);
 	}
 	return 0;
+}
+
+const char *
+loop_strategy_opt(const struct loop_opts *o)
+{
+	return o->strategy != NULL ? "--strategy" : o->template != NULL ?
+	    "--template" : o->from != NULL ? "--from" : o->to != NULL ?
+	    "--to" : o->have_seed ? "--seed" : o->have_min_gain ?
+	    "--min-gain" : o->remeasure ? "--remeasure" : NULL;
 }
 
 void
@@ -269,6 +317,7 @@ struct show {
 	char			 model[128];
 	int			 tty;		/* stderr is a terminal */
 	json_t			*rounds;	/* --json: one object a round */
+	json_t			*gains;		/* optimize: this round's */
 };
 
 static void
@@ -343,9 +392,49 @@ on_verified(void *arg, int round, const struct gen_report *rep,
 		sum.tally = vs->tally;
 		cli_summary_line(w->o->json ? stderr : stdout, &sum);
 	}
-	if (w->rounds != NULL)
-		json_array_append_new(w->rounds, loop_summary_json(rep,
-		    w->rounds_shown ? round : 0, (long)passed));
+	if (w->rounds != NULL) {
+		json_t *o = loop_summary_json(rep, w->rounds_shown ? round : 0,
+		    (long)passed);
+
+		if (w->gains != NULL) {
+			json_object_set_new(o, "gains", w->gains);
+			w->gains = NULL;
+		}
+		json_array_append_new(w->rounds, o);
+	}
+}
+
+/* optimize: an answer's gain, as it is stored. */
+static void
+on_measured(void *arg, const char *cand_id, const json_t *gain)
+{
+	struct show *w = arg;
+	json_t *ratio = json_object_get(gain, "ratio");
+
+	if (w->o->json) {
+		json_t *g = json_deep_copy(gain);
+
+		json_object_set_new(g, "candidate", json_string(cand_id));
+		if (w->gains == NULL)
+			w->gains = json_array();
+		json_array_append_new(w->gains, g);
+		return;
+	}
+	printf("%s: %s: ", w->verb, cand_id);
+	if (json_is_number(ratio))
+		printf("%.3fx, %s %.0f -> %.0f (%s); ", json_number_value(ratio),
+		    json_string_value(json_object_get(gain, "metric")),
+		    json_number_value(json_object_get(gain, "before")),
+		    json_number_value(json_object_get(gain, "after")),
+		    json_string_value(json_object_get(gain, "measured")));
+	if (json_is_true(json_object_get(gain, "counts")))
+		printf("counts (threshold %.3f)\n", json_number_value(
+		    json_object_get(gain, "threshold")));
+	else
+		printf("does not count: %s (threshold %.3f)\n",
+		    json_string_value(json_object_get(gain, "why")),
+		    json_number_value(json_object_get(gain, "threshold")));
+	fflush(stdout);
 }
 
 /* A verified run's line on a terminal's stderr, as verify prints it. */
@@ -378,12 +467,14 @@ loop_run(struct store *st, const struct gen_ctx *g, enum gloop_kind kind,
     json_t *rounds, struct gen_report *total)
 {
 	struct show w = { verb, kind == GLOOP_REPAIR, o, st, "", isatty(2),
-	    rounds };
+	    rounds, NULL };
 	struct gloop_opts lo = { .kind = kind, .samples = o->samples,
-	    .rounds = o->rounds, .jobs = o->jobs, .verify = o->verify };
+	    .rounds = o->rounds, .jobs = o->jobs, .verify = o->verify,
+	    .min_gain = g->cfg->min_gain, .min_gain_from = o->have_min_gain ?
+	    "--min-gain" : g->cfg->min_gain > 0 ? "config" : "default" };
 	struct gloop_hooks h = { .asking = on_asking,
 	    .answered = on_answered, .stored = on_stored,
-	    .verified = on_verified, .arg = &w };
+	    .verified = on_verified, .measured = on_measured, .arg = &w };
 	struct gloop *l;
 	struct err err;
 	int over, rc;
@@ -430,6 +521,7 @@ loop_run(struct store *st, const struct gen_ctx *g, enum gloop_kind kind,
 		rc = 2;
 	}
 	gloop_free(l);
+	json_decref(w.gains);
 	return rc;
 }
 

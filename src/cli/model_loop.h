@@ -25,7 +25,17 @@ struct loop_opts {
 	int		 samples, jobs, rounds, verify, json, verify_hand, show;
 	const char	*file;
 	int		 have_where, have_samples, have_rounds;
+	/* generate's strategy (ADR 0045) */
+	const char	*strategy, *template, *from, *to;
+	unsigned long	 seed;
+	int		 have_seed;
+	int		 have_min_gain;	/* --min-gain given (optimize) */
+	int		 remeasure;	/* optimize --remeasure */
 };
+
+/* Is an option of generate's strategies or optimize's threshold given?
+ * Its name ("--strategy" ...) for a command that has none, else NULL. */
+const char *loop_strategy_opt(const struct loop_opts *o);
 
 /* The options of both commands, for their entries' spec. */
 extern const struct cmd_opt loop_spec[];

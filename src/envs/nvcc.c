@@ -34,6 +34,7 @@
  */
 #define _GNU_SOURCE
 #include "envs/env.h"
+#include "envs/nvcc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -288,13 +289,10 @@ nvcc_broken_hint(const char *identity, int sandboxed, char *buf, size_t n)
 
 /* --- prepare ---------------------------------------------------------- */
 
-/*
- * The launch limits of arch ("sm_90"): the same for every compute
+/* The launch limits of arch (nvcc.h): the same for every compute
  * capability nvcc 13 targets, except shared memory per block with the
- * opt-in (CUDA C++ Programming Guide, "Compute Capabilities", technical
- * specifications); 0 there for a target not in the table.
- */
-static void
+ * opt-in; 0 there for a target not in the table. */
+void
 nvcc_limits(const char *arch, struct cuda_launch_limits *lim)
 {
 	static const struct {
@@ -321,8 +319,8 @@ nvcc_limits(const char *arch, struct cuda_launch_limits *lim)
 			lim->smem_optin = optin[i].optin;
 }
 
-static int
-arch_ok(const char *arch)
+int
+nvcc_arch_ok(const char *arch)
 {
 	regex_t re;
 	int ok;
@@ -370,7 +368,7 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 	}
 	if (arch == NULL)
 		arch = xstrdup("sm_90");
-	if (!arch_ok(arch)) {
+	if (!nvcc_arch_ok(arch)) {
 		err_set(err, "env_params.arch '%s' is not a target like sm_90",
 		    arch);
 		goto out;

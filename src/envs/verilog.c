@@ -833,6 +833,25 @@ out:
 	free(fail_re);
 }
 
+char *
+verilog_rename_word(const char *code, const char *from, const char *to)
+{
+	struct buf b = BUF_INIT;
+	size_t l = strlen(from);
+	const char *p = code, *q;
+
+	while ((q = strstr(p, from)) != NULL) {
+		int word = (q == code || !verilog_is_ident((unsigned char)q[-1]))
+		    && !verilog_is_ident((unsigned char)q[l]);
+
+		buf_add(&b, p, (size_t)(q - p));
+		buf_adds(&b, word ? to : from);
+		p = q + l;
+	}
+	buf_adds(&b, p);
+	return buf_detach(&b, NULL);
+}
+
 int
 verilog_is_ident(int ch)
 {

@@ -240,6 +240,15 @@ char	*verilog_expected_tops(const struct task *t);
  */
 long	verilog_failure_count(const char *log, size_t len);
 
+/*
+ * code with every whole word from (a name, not part of a longer
+ * identifier) replaced by to: a module renamed where it is declared and
+ * used (RTLLM's verified_adder_8bit -> adder_8bit).  Lexical: a word in a
+ * comment or a string is replaced too.  New string.
+ */
+char	*verilog_rename_word(const char *code, const char *from,
+	    const char *to);
+
 /* Is ch part of a Verilog simple identifier ([A-Za-z0-9_$])? */
 int	verilog_is_ident(int ch);
 /*

@@ -41,6 +41,12 @@ static const struct card_feature turn[] = {
 	F_STR("verdict"), F_BOOL("target"), F_END
 };
 
+/* export.c gain_json(): an optimisation's measured gain */
+static const struct card_feature gain[] = {
+	F_STR("metric"), F_STR("measured"), F_REAL("before"), F_REAL("after"),
+	F_REAL("ratio"), F_REAL("threshold"), F_BOOL("counts"), F_END
+};
+
 /* export.c sft_one(), in the order written */
 static const struct card_feature meta[] = {
 	F_STR("task"), F_STR("benchmark"), F_STR("domain"), F_STR("env"),
@@ -49,7 +55,8 @@ static const struct card_feature meta[] = {
 	F_STRUCT("provenance", provenance), F_LIST("labels", label),
 	F_STR("reviewer"), F_STR("status"), F_STR("candidate"),
 	F_STR("parent"), F_STR("kind"), F_STR("origin"), F_STR("lang"),
-	F_STR("feedback"), F_LIST("turns", turn), F_END
+	F_STR("feedback"), F_LIST("turns", turn), F_STRUCT("gain", gain),
+	F_END
 };
 
 static const struct card_feature message_w[] = {

@@ -8,6 +8,7 @@
  */
 #include "exchange/dataset.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "exchange/export.h"
 #include "exchange/vcs.h"
 #include "model/codec.h"
+#include "model/vocab.h"
 
 /* A repair chain longer than this is a cycle. */
 #define DATASET_DEPTH_MAX	1000
@@ -348,8 +350,13 @@ add_candidate(struct collect *c, const char *id, int context)
 	json_object_set_new(o, "run", have_run == 0 ? codec_run(&run, &x) :
 	    json_null());
 	if (!context) {
-		s->verified = have_run == 0 && export_verified(cand.kind,
-		    t.env, run.verdict, run.metrics, NULL);
+		double ratio;
+		int counts = export_gain(cand.kind, cand.extra, &ratio, NULL);
+
+		s->verified = have_run == 0 && (counts >= 0 ?
+		    verdict_is(run.verdict, VERDICT_PASS) && counts :
+		    export_verified(cand.kind, t.env, run.verdict,
+		    run.metrics, NULL));
 		s->row = sample_line(s, &cand, &t, have_run == 0 ? &run :
 		    NULL, &d, src);
 		s->line = json_dumps(s->row, JSON_COMPACT |
@@ -753,48 +760,103 @@ path_sample(const char *path)
 	    strlen(base));
 }
 
-int
-dataset_commit(struct store *st, const char *repo_dir, const char *message,
-    const char *reviewer, struct dataset_result *res, struct err *err)
+/*
+ * A commit in three steps, so that the part that touches no store can
+ * run on a thread of its own (dataset_svc.c): build (the store is read),
+ * write (the repository is mirrored and committed), finish (the commit
+ * journalled).  Owns everything it holds.
+ */
+struct dataset_job {
+	struct collect	 c;
+	size_t		 nsamples;
+	struct splits	 sp;
+	char		*repo_dir, *message, *reviewer;
+	struct dataset_result res;
+};
+
+void
+dataset_job_free(struct dataset_job *j)
 {
-	struct collect c = { .st = st, .err = err, .ids = STRSET_INIT,
-	    .tasks = STRSET_INIT };
+	if (j == NULL)
+		return;
+	files_free(j->c.files, j->c.nfiles);
+	samples_free(j->c.v, j->c.n);
+	strset_release(&j->c.ids);
+	strset_release(&j->c.tasks);
+	splits_release(&j->sp);
+	free(j->repo_dir);
+	free(j->message);
+	free(j->reviewer);
+	free(j);
+}
+
+int
+dataset_job_build(struct store *st, const char *repo_dir,
+    const char *message, const char *reviewer, struct dataset_job **out,
+    struct err *err)
+{
+	struct dataset_job *j;
+	char *text;
+
+	*out = NULL;
+	if (ident_check_reviewer(reviewer, err) < 0)
+		return -1;
+	j = xcalloc(1, sizeof *j);
+	j->c.st = st;
+	j->c.err = err;
+	/* zeroed: the sets are STRSET_INIT */
+	j->repo_dir = xstrdup(repo_dir);
+	j->message = message != NULL ? xstrdup(message) : NULL;
+	j->reviewer = xstrdup(reviewer);
+	if (store_query_each(st, "status=accepted", collect_one, &j->c,
+	    err) < 0 || j->c.failed)
+		goto fail;
+	j->nsamples = j->c.n;
+	j->res.samples = j->nsamples;
+	if (collect_context(&j->c, j->nsamples) < 0)
+		goto fail;
+	split_files(&j->c, j->nsamples, &j->sp);
+	text = card(&j->c, j->nsamples, &j->sp, err);
+	if (text == NULL)
+		goto fail;
+	file_add(&j->c, xstrdup("README.md"), text, strlen(text));
+	j->res.context = j->c.n - j->nsamples;
+	/* what follows touches no store */
+	j->c.st = NULL;
+	j->c.err = NULL;
+	*out = j;
+	return 0;
+fail:
+	dataset_job_free(j);
+	return -1;
+}
+
+size_t
+dataset_job_files(const struct dataset_job *j)
+{
+	return j->c.nfiles;
+}
+
+int
+dataset_job_write(struct dataset_job *j, const atomic_int *cancel,
+    struct err *err)
+{
+	struct collect *c = &j->c;
+	struct dataset_result *res = &j->res;
 	struct vcs_commit_opts o = { 0 };
-	struct splits sp;
 	struct vcs_change *ch = NULL;
 	struct vcs_result vr;
-	size_t nch = 0, nsamples;
+	size_t nch = 0;
 	char **ids = NULL, *statuses = NULL;
 	size_t nids = 0;
 	struct buf msg = BUF_INIT, body = BUF_INIT, trailers = BUF_INIT;
 	int rc = -1;
 
-	memset(res, 0, sizeof *res);
-	memset(&sp, 0, sizeof sp);
-	if (ident_check_reviewer(reviewer, err) < 0)
-		return -1;
-	if (store_query_each(st, "status=accepted", collect_one, &c, err) < 0 ||
-	    c.failed)
-		goto out;
-	nsamples = c.n;
-	res->samples = nsamples;
-	if (collect_context(&c, nsamples) < 0)
-		goto out;
-	{
-		char *text;
-
-		split_files(&c, nsamples, &sp);
-		text = card(&c, nsamples, &sp, err);
-		if (text == NULL)
-			goto out;
-		file_add(&c, xstrdup("README.md"), text, strlen(text));
-	}
-	res->context = c.n - nsamples;
-	o.repo_dir = repo_dir;
+	o.repo_dir = j->repo_dir;
 	o.managed_dirs = managed;
 	o.nmanaged = sizeof managed / sizeof managed[0];
-	o.author_name = reviewer;
-	if (vcs_changes(&o, c.files, c.nfiles, &ch, &nch, err) < 0)
+	o.author_name = j->reviewer;
+	if (vcs_changes(&o, c->files, c->nfiles, &ch, &nch, err) < 0)
 		goto out;
 	if (nch == 0) {
 		rc = 0;
@@ -823,9 +885,9 @@ dataset_commit(struct store *st, const char *repo_dir, const char *message,
 	for (size_t k = 0; k < nids; k++) {
 		struct sample_files *s = NULL;
 
-		for (size_t i = 0; i < c.n && s == NULL; i++)
-			if (strcmp(c.v[i].id, ids[k]) == 0)
-				s = &c.v[i];
+		for (size_t i = 0; i < c->n && s == NULL; i++)
+			if (strcmp(c->v[i].id, ids[k]) == 0)
+				s = &c->v[i];
 		if (s == NULL || !s->context) {
 			if (statuses[k] == 'A')
 				res->added++;
@@ -851,24 +913,26 @@ dataset_commit(struct store *st, const char *repo_dir, const char *message,
 		} else {
 			buf_printf(&trailers, "Assay-Verdict: removed\n");
 			buf_printf(&trailers, "Assay-Category: -\n");
-			buf_printf(&trailers, "Reviewed-by: %s\n", reviewer);
+			buf_printf(&trailers, "Reviewed-by: %s\n", j->reviewer);
 			buf_printf(&trailers, "Toolchain: -\n");
 		}
 	}
-	if (message != NULL && *message != '\0')
-		buf_printf(&msg, "%s\n\n", message);
+	if (j->message != NULL && *j->message != '\0')
+		buf_printf(&msg, "%s\n\n", j->message);
 	else
 		buf_printf(&msg, "assay: add %zu, update %zu, remove %zu"
 		    " samples\n\n", res->added, res->modified, res->removed);
 	buf_printf(&msg, "%s\n%s", buf_str(&body), buf_str(&trailers));
 	o.message = buf_str(&msg);
-	if (vcs_commit(&o, c.files, c.nfiles, &vr, err) < 0)
+	/* the last moment to stop: nothing is written before it */
+	if (cancel != NULL && atomic_load(cancel)) {
+		err_set(err, "cancelled: nothing committed");
+		goto out;
+	}
+	if (vcs_commit(&o, c->files, c->nfiles, &vr, err) < 0)
 		goto out;
 	res->committed = vr.committed;
 	memcpy(res->oid, vr.oid, sizeof res->oid);
-	if (res->committed && store_event_add(st, reviewer, "commit", NULL,
-	    res->oid, err) < 0)
-		goto out;
 	rc = 0;
 out:
 	for (size_t k = 0; k < nids; k++)
@@ -876,13 +940,37 @@ out:
 	free(ids);
 	free(statuses);
 	vcs_changes_free(ch, nch);
-	files_free(c.files, c.nfiles);
-	samples_free(c.v, c.n);
-	strset_release(&c.ids);
-	strset_release(&c.tasks);
-	splits_release(&sp);
 	buf_release(&msg);
 	buf_release(&body);
 	buf_release(&trailers);
+	return rc;
+}
+
+int
+dataset_job_finish(struct store *st, struct dataset_job *j,
+    struct dataset_result *res, struct err *err)
+{
+	*res = j->res;
+	if (res->committed && store_event_add(st, j->reviewer, "commit", NULL,
+	    res->oid, err) < 0)
+		return -1;
+	return 0;
+}
+
+int
+dataset_commit(struct store *st, const char *repo_dir, const char *message,
+    const char *reviewer, struct dataset_result *res, struct err *err)
+{
+	struct dataset_job *j;
+	int rc = -1;
+
+	memset(res, 0, sizeof *res);
+	if (dataset_job_build(st, repo_dir, message, reviewer, &j, err) < 0)
+		return -1;
+	if (dataset_job_write(j, NULL, err) == 0)
+		rc = dataset_job_finish(st, j, res, err);
+	else
+		*res = j->res;
+	dataset_job_free(j);
 	return rc;
 }

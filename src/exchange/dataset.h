@@ -15,6 +15,7 @@
 #ifndef ASSAY_DATASET_H
 #define ASSAY_DATASET_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "base/err.h"
@@ -38,6 +39,32 @@ struct dataset_result {
 int	dataset_commit(struct store *st, const char *repo_dir,
 	    const char *message, const char *reviewer,
 	    struct dataset_result *res, struct err *err);
+
+/*
+ * dataset_commit() in its three steps, for the commit service
+ * (dataset_svc.h), which runs the middle one on a thread of its own:
+ *   - build: read the accepted candidates, their ancestors and tasks
+ *     from st and make every file and the card (the caller's thread, the
+ *     only step that reads the store); *out is new (dataset_job_free);
+ *   - write: mirror the files into the repository and commit when
+ *     anything changed; touches no store, so any one thread may run it;
+ *     *cancel (NULL: none) set before the commit is written stops it
+ *     with "cancelled: nothing committed";
+ *   - finish: journal the commit ("commit" event) on st and fill *res.
+ * Each returns 0 or -1 with err.
+ */
+struct dataset_job;
+int	dataset_job_build(struct store *st, const char *repo_dir,
+	    const char *message, const char *reviewer,
+	    struct dataset_job **out, struct err *err);
+int	dataset_job_write(struct dataset_job *j, const atomic_int *cancel,
+	    struct err *err);
+int	dataset_job_finish(struct store *st, struct dataset_job *j,
+	    struct dataset_result *res, struct err *err);
+/* The files the job writes (samples, task files, the card). */
+size_t	dataset_job_files(const struct dataset_job *j);
+/* Free j and all it holds; NULL-safe. */
+void	dataset_job_free(struct dataset_job *j);
 
 /* File extension for a candidate's language: "sv", "cu", "c", "s", "py". */
 const char *dataset_ext(const char *lang);

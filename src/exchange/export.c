@@ -631,6 +631,30 @@ export_verified(const char *kind, const char *env, const char *verdict,
 }
 
 int
+export_gain(const char *kind, const char *extra, double *ratio, json_t **gain)
+{
+	json_t *x, *g, *r;
+	int counts = -1;
+
+	*ratio = 0;
+	if (gain != NULL)
+		*gain = NULL;
+	if (cand_kind_from_name(kind) != KIND_OPTIMIZATION)
+		return -1;
+	x = jparse(extra);
+	g = json_object_get(x, "optimization");
+	if (json_is_object(g)) {
+		counts = json_is_true(json_object_get(g, "counts"));
+		r = json_object_get(g, "ratio");
+		*ratio = json_is_number(r) ? json_number_value(r) : 0;
+		if (gain != NULL)
+			*gain = json_incref(g);
+	}
+	json_decref(x);
+	return counts;
+}
+
+int
 export_trajectory_parse(const char *name, enum export_trajectory *out,
     struct err *err)
 {
@@ -760,6 +784,33 @@ export_messages_check(const json_t *msgs, char *why, size_t n)
 	return 0;
 }
 
+/* meta.gain: an optimisation's gain record (extra.optimization) in the
+ * one shape every row has (card.c), or null.  New reference. */
+static json_t *
+gain_json(const json_t *g)
+{
+	static const char *const num[] = { "before", "after", "ratio",
+	    "threshold" };
+	json_t *o;
+
+	if (!json_is_object(g))
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "metric", codec_str(json_string_value(
+	    json_object_get(g, "metric"))));
+	json_object_set_new(o, "measured", codec_str(json_string_value(
+	    json_object_get(g, "measured"))));
+	for (size_t i = 0; i < sizeof num / sizeof num[0]; i++) {
+		json_t *v = json_object_get(g, num[i]);
+
+		json_object_set_new(o, num[i], json_is_number(v) ?
+		    json_real(json_number_value(v)) : json_null());
+	}
+	json_object_set_new(o, "counts", json_boolean(json_is_true(
+	    json_object_get(g, "counts"))));
+	return o;
+}
+
 static int
 sft_one(struct export_ctx *x, const struct store_row *row)
 {
@@ -771,9 +822,10 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	char *req = NULL, *sys = NULL, *fb = NULL, why[128];
 	const char *fb_source = NULL;
 	size_t nchain = 0;
-	double speedup = 0;
+	double speedup = 0, ratio;
 	int rc = -1, found, have_p = 0, have_t = 0, have_d = 0, have_r = 1;
-	int verified;
+	int verified, counts;
+	json_t *gain = NULL;
 
 	found = store_candidate_get(x->st, row->id, &c, x->err);
 	if (found != 0) {
@@ -794,6 +846,13 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		goto out;
 	verified = have_r == 0 && export_verified(c.kind, t.env, r.verdict,
 	    r.metrics, &speedup);
+	/* an optimisation of a parent: its measured gain decides */
+	counts = export_gain(c.kind, c.extra, &ratio, &gain);
+	if (counts >= 0) {
+		verified = have_r == 0 && verdict_is(r.verdict, VERDICT_PASS) &&
+		    counts;
+		speedup = ratio;
+	}
 	if (!verified && !x->opts->include_failing) {
 		x->rep->unverified++;
 		rc = 0;
@@ -833,12 +892,16 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 		}
 	} else if (have_p) {
 		struct buf b = BUF_INIT;
+		/* what optimize measured: a smaller design, fewer
+		 * registers; "faster" where nothing says */
+		const char *goal = json_string_value(json_object_get(gain,
+		    "goal"));
 
 		buf_printf(&b, "%s\n\nA correct implementation:\n%s%s\n"
-		    "Write a faster implementation with the same behaviour."
+		    "Write a %s implementation with the same behaviour."
 		    " Answer with the complete code only.", req, p.code,
 		    p.code_len > 0 && p.code[p.code_len - 1] == '\n' ? "" :
-		    "\n");
+		    "\n", goal != NULL ? goal : "faster");
 		add_msg(msgs, "user", codec_text(b.p, b.len));
 		buf_release(&b);
 	} else {
@@ -870,6 +933,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	json_object_set_new(meta, "verified", json_boolean(verified));
 	json_object_set_new(meta, "speedup", speedup > 0 ?
 	    json_real(speedup) : json_null());
+
 	json_object_set_new(meta, "split", codec_str(t.split));
 	json_object_set_new(meta, "license", codec_str(t.license));
 	json_object_set_new(meta, "provenance", provenance_json(&t));
@@ -885,6 +949,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 	json_object_set_new(meta, "feedback", codec_str(fb_source));
 	json_object_set_new(meta, "turns", turns);
 	turns = NULL;
+	json_object_set_new(meta, "gain", gain_json(gain));
 	o = export_shape(x->opts->target, msgs, meta);
 	msgs = NULL;
 	x->line.split = t.split;
@@ -895,6 +960,7 @@ sft_one(struct export_ctx *x, const struct store_row *row)
 out:
 	json_decref(msgs);
 	json_decref(turns);
+	json_decref(gain);
 	free(req);
 	free(sys);
 	free(fb);

@@ -167,6 +167,18 @@ int	export_verified(const char *kind, const char *env, const char *verdict,
 	    const char *metrics, double *speedup);
 
 /*
+ * An optimisation's measured gain over its parent (`assay optimize`,
+ * extra.optimization of the candidate's extra JSON text): -1 when kind
+ * is not "optimization" or there is no such record (export_verified()
+ * decides alone), else 1 when it counts, 0 when it does not; *ratio
+ * gets its ratio (0 when none).  *gain (may be NULL) gets the record
+ * (new reference, or NULL).  A verified optimisation with a record is
+ * one that passes and counts.
+ */
+int	export_gain(const char *kind, const char *extra, double *ratio,
+	    json_t **gain);
+
+/*
  * The filter an export of this format runs with: sft adds
  * "status=accepted" unless where has a status predicate of its own
  * (status=, status!= or status~), so the trainer gets the curated set by

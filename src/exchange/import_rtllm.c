@@ -206,26 +206,6 @@ word_count(const char *code, const char *name)
 	return n;
 }
 
-/* code with the whole word from replaced by to; new string. */
-static char *
-rename_word(const char *code, const char *from, const char *to)
-{
-	struct buf b = BUF_INIT;
-	size_t l = strlen(from);
-	const char *p = code, *q;
-
-	while ((q = strstr(p, from)) != NULL) {
-		int word = (q == code || !verilog_is_ident((unsigned char)q[-1]))
-		    && !verilog_is_ident((unsigned char)q[l]);
-
-		buf_add(&b, p, (size_t)(q - p));
-		buf_adds(&b, word ? to : from);
-		p = q + l;
-	}
-	buf_adds(&b, p);
-	return buf_detach(&b, NULL);
-}
-
 /*
  * The reference as a candidate: when it does not declare want (the module
  * the testbench instantiates), its top module, the one no other module of
@@ -248,7 +228,7 @@ reference_code(const char *ref, const char *want)
 	if (top == NULL && n > 0)
 		top = mods[0];
 	code = want == NULL || has || top == NULL ? xstrdup(ref) :
-	    rename_word(ref, top, want);
+	    verilog_rename_word(ref, top, want);
 	for (size_t i = 0; i < n; i++)
 		free(mods[i]);
 	free(mods);

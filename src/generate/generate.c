@@ -12,7 +12,10 @@
 #include "base/buf.h"
 #include "exchange/export.h"
 #include "base/hash.h"
+#include "decide/decide.h"
 #include "exchange/import.h"
+#include "generate/optimize.h"
+#include "generate/template.h"
 #include "model/codec.h"
 #include "model/vocab.h"
 
@@ -45,6 +48,19 @@ add_msg(json_t *msgs, const char *role, const char *text, size_t len)
 	    "content", codec_text(text, len)));
 }
 
+/* One job of a batch: where its answers go. */
+struct job {
+	char	*task_id, *lang, *parent;	/* parent NULL: direct */
+	const char *kind;	/* "direct", "repair", "optimization" */
+	int	 round;
+	int	 want;		/* answers to ask for, >= 1 */
+	json_t	*messages;
+	json_t	*how;		/* what goes into extra.generation besides
+				 * the request: strategy, template, the
+				 * migration's source; or NULL */
+	char	 parent_hash[65];	/* optimization: the parent's code */
+};
+
 /* The endpoint as stored: scheme://host[:port]/path, no user, no query. */
 static char *
 endpoint_public(const char *url)
@@ -65,9 +81,11 @@ endpoint_public(const char *url)
 /* extra.generation of answer k of reply r; with_usage: the response's
  * usage and cost go on this record.  New reference. */
 static json_t *
-generation_json(const struct gen_ctx *g, json_t *messages,
-    const struct model_reply *r, size_t k, int with_usage, int round)
+generation_json(const struct gen_ctx *g, const struct job *j,
+    const struct model_reply *r, size_t k, int with_usage)
 {
+	json_t *messages = j->messages;
+	int round = j->round;
 	const struct model_answer *a = &r->answers[k];
 	json_t *gen = json_object(), *params = json_object(), *usage;
 	char name[128], *ep = NULL;
@@ -124,6 +142,8 @@ generation_json(const struct gen_ctx *g, json_t *messages,
 	json_object_set_new(gen, "attempts", json_integer(r->attempts));
 	json_object_set_new(gen, "round", json_integer(round));
 	json_object_set_new(gen, "at", json_integer((json_int_t)time(NULL)));
+	if (j->how != NULL)
+		json_object_update(gen, j->how);
 	return gen;
 }
 
@@ -141,13 +161,6 @@ report_id(struct gen_report *rep, const char *id, int added,
 	rep->ids[rep->nids++] = xstrdup(id);
 }
 
-/* One job of a batch: where its answers go. */
-struct job {
-	char	*task_id, *lang, *parent;	/* parent NULL: direct */
-	int	 round;
-	int	 want;		/* answers to ask for, >= 1 */
-	json_t	*messages;
-};
 
 /*
  * A batch: the requests, built from the store; the responses, asked
@@ -168,6 +181,7 @@ job_release(struct job *j)
 	free(j->lang);
 	free(j->parent);
 	json_decref(j->messages);
+	json_decref(j->how);
 }
 
 /*
@@ -186,11 +200,17 @@ attempt_add(struct gen_ctx *g, const struct job *j, const char *cand_id,
 	char name[128];
 	int first = r != NULL && k == 0;
 
+	/* attempt.kind is direct or repair (schema 13): an optimisation
+	 * is counted from its candidate's generation record instead
+	 * (store_attempt_each()), a request that made none not at all */
+	if (strcmp(j->kind, "optimization") == 0)
+		return 0;
+
 	a.task_id = j->task_id;
 	a.cand_id = cand_id;
 	a.parent = j->parent;
 	a.model = model_name(g->cfg, name, sizeof name);
-	a.kind = j->parent != NULL ? "repair" : "direct";
+	a.kind = j->kind;
 	a.round = j->round;
 	a.prompt_tokens = first ? r->prompt_tokens : -1;
 	a.completion_tokens = first ? r->completion_tokens : -1;
@@ -207,9 +227,9 @@ report_failed(struct gen_report *rep, const struct job *j, const char *why)
 		snprintf(rep->first_error, sizeof rep->first_error, "%s", why);
 	rep->errors = xreallocarray(rep->errors, rep->failed + 1,
 	    sizeof *rep->errors);
-	rep->errors[rep->failed++] = j->parent != NULL ? xasprintf("%s (repair"
-	    " of %s): %s", j->task_id, j->parent, why) : xasprintf("%s: %s",
-	    j->task_id, why);
+	rep->errors[rep->failed++] = j->parent != NULL ? xasprintf("%s (%s"
+	    " of %s): %s", j->task_id, j->kind, j->parent, why) :
+	    xasprintf("%s: %s", j->task_id, why);
 }
 
 /* Is s only white space (or empty)? */
@@ -245,6 +265,31 @@ report_reply(struct gen_report *rep, const struct model_reply *r)
 }
 
 /*
+ * A model's answer c to a repair request, stored by the decision layer's
+ * one rule for a repair (decide_repair_make()): the model's name
+ * (c->origin) its origin, the person running the loop (g->by) the
+ * journal's who.  Sets c->id and *inserted; 0, 1 (the parent's own code:
+ * nothing stored) or -1.
+ */
+static int
+store_repair(struct gen_ctx *g, struct candidate *c, int *inserted,
+    struct err *err)
+{
+	struct decide_repair_in in = { c->parent, c->code, c->code_len,
+	    c->origin, c->source, c->extra };
+	struct decide_repair r;
+	int rc = decide_repair_make(g->st, &in, g->by, &r, err);
+
+	if (rc == 0) {
+		free(c->id);
+		c->id = xstrdup(r.id);
+		*inserted = r.inserted;
+		decide_repair_release(&r);
+	}
+	return rc;
+}
+
+/*
  * Store answer k of reply r of job j as a candidate.  *usage_left: the
  * response's usage is still to be recorded (it goes on the first new
  * candidate).  0, or -1 when the store fails (err).
@@ -261,6 +306,7 @@ store_answer(struct gen_ctx *g, const struct job *j,
 	const char *origin = model_name(g->cfg, name, sizeof name);
 	json_t *extra;
 	int inserted = 0, stored, ret = 0;
+	int repair = strcmp(j->kind, "repair") == 0;
 
 	if (r->redacted > 0) {
 		/* An endpoint that echoed its request: the answer is not
@@ -294,16 +340,17 @@ store_answer(struct gen_ctx *g, const struct job *j,
 		free(why);
 		return ret;
 	}
-	extra = json_pack("{s:o}", "generation", generation_json(g,
-	    j->messages, r, k, *usage_left, j->round));
+	extra = json_pack("{s:o}", "generation", generation_json(g, j, r, k,
+	    *usage_left));
 	c.task_id = xstrdup(j->task_id);
 	c.origin = xstrdup(origin);
-	c.kind = xstrdup(j->parent != NULL ? "repair" : "direct");
+	c.kind = xstrdup(j->kind);
 	c.lang = xstrdup(j->lang);
 	c.parent = xstrdup(j->parent);
-	c.source = j->parent != NULL ? xasprintf("repair of %s by %s, round"
-	    " %d", j->parent, origin, j->round) : xasprintf("generated by %s",
-	    origin);
+	c.source = repair ? xasprintf("repair of %s by %s, round %d",
+	    j->parent, origin, j->round) : j->parent != NULL ?
+	    xasprintf("optimization of %s by %s", j->parent, origin) :
+	    xasprintf("generated by %s", origin);
 	/* A refusal is no code: the candidate is empty, and verifying
 	 * it is a format failure (the refusal is in the record). */
 	c.code = xstrdup(a->refusal != NULL ? "" : a->text);
@@ -311,8 +358,13 @@ store_answer(struct gen_ctx *g, const struct job *j,
 	c.extra = json_dumps(extra, JSON_COMPACT);
 	json_decref(extra);
 	hash_sha256(c.code, c.code_len, c.code_hash);
-	stored = j->parent != NULL ? g->store_repair(g, &c, &inserted,
-	    &serr) : store_candidate_add(g->st, &c, &inserted, &serr);
+	if (!repair && j->parent != NULL && strcmp(c.code_hash,
+	    j->parent_hash) == 0)
+		stored = 1;	/* the optimised code handed back */
+	else
+		stored = repair ? store_repair(g, &c, &inserted,
+		    &serr) :
+		    store_candidate_add(g->st, &c, &inserted, &serr);
 	if (stored == 1) {
 		/* The failed code handed back: no repair, and the chain
 		 * ends here; the sample is the parent's code. */
@@ -335,9 +387,10 @@ store_answer(struct gen_ctx *g, const struct job *j,
 			rep->duplicates++;
 		}
 		rep->refusals += a->refusal != NULL;
-		/* a repair is journalled by store_repair */
-		if (inserted && j->parent == NULL && store_event_add(g->st,
-		    g->by, "generate", c.id, detail, err) < 0)
+		/* a repair is journalled by decide_repair_make() */
+		if (inserted && !repair && store_event_add(g->st, g->by,
+		    j->parent != NULL ? "optimize" : "generate", c.id,
+		    detail, err) < 0)
 			ret = -1;
 		free(detail);
 	}
@@ -474,16 +527,192 @@ task_lang(struct store *st, const struct task *t, struct err *err)
 	return lang != NULL ? lang : xstrdup(import_lang_of_env(t->env));
 }
 
+const char *
+gen_strategy_name(enum gen_strategy_kind k)
+{
+	return k == GEN_PERTURB ? "perturb" : k == GEN_MIGRATE ? "migrate" :
+	    "direct";
+}
+
+int
+gen_strategy_parse(const char *name, enum gen_strategy_kind *out,
+    struct err *err)
+{
+	for (int k = GEN_DIRECT; k <= GEN_MIGRATE; k++)
+		if (strcmp(name, gen_strategy_name(k)) == 0) {
+			*out = k;
+			return 0;
+		}
+	return err_set(err, "unknown strategy '%s' (known: direct perturb"
+	    " migrate)", name);
+}
+
+/* The migration pairs of the seed: the language each is written in
+ * again when the task's own is the same. */
+static const char *const migrate_pairs[][2] = {
+	{ "verilog", "systemverilog" },
+	{ "cuda", "python" },		/* Triton */
+	{ "c", "asm" },
+};
+
+const char *
+gen_migrate_target(const char *from, const char *task_lang, const char *to)
+{
+	const char *t = to != NULL ? to : task_lang;
+
+	if (to == NULL && t != NULL && strcmp(t, from) == 0)
+		for (size_t i = 0; i < sizeof migrate_pairs /
+		    sizeof migrate_pairs[0]; i++)
+			if (strcmp(migrate_pairs[i][0], from) == 0)
+				t = migrate_pairs[i][1];
+	return t == NULL || strcmp(t, from) == 0 ? NULL : t;
+}
+
+/* Is a file named name written in lang (by its suffix)? */
+static int
+file_in_lang(const char *name, const char *lang)
+{
+	static const char *const suffix[][2] = {
+		{ "c", ".c" }, { "cuda", ".cu" }, { "verilog", ".v" },
+		{ "verilog", ".sv" }, { "systemverilog", ".sv" },
+		{ "python", ".py" }, { "asm", ".s" },
+	};
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
+		size_t m = strlen(suffix[i][1]);
+
+		if (strcmp(suffix[i][0], lang) == 0 && n > m &&
+		    strcmp(name + n - m, suffix[i][1]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+first_id(const struct store_row *row, void *arg)
+{
+	*(char **)arg = xstrdup(row->id);
+	return 1;
+}
+
+int
+gen_migrate_source(struct store *st, const char *task_id, const char *from,
+    char **code, json_t **what, struct err *err)
+{
+	char *filter, *id = NULL;
+	struct task t;
+	int rc, found;
+
+	*code = NULL;
+	*what = NULL;
+	filter = xasprintf("task=%s lang=%s verdict=pass", task_id, from);
+	rc = store_query_each(st, filter, first_id, &id, err);
+	free(filter);
+	if (rc < 0)
+		return -1;
+	if (id != NULL) {
+		struct candidate c;
+
+		found = store_candidate_get(st, id, &c, err);
+		if (found == 0) {
+			*code = xstrndup(c.code, c.code_len);
+			*what = json_pack("{s:s, s:s}", "lang", from,
+			    "candidate", c.id);
+			candidate_release(&c);
+		}
+		free(id);
+		return found < 0 ? -1 : found;
+	}
+	found = store_task_get(st, task_id, &t, err);
+	if (found != 0)
+		return found;
+	rc = 1;
+	for (size_t i = 0; i < t.nfiles && rc == 1; i++) {
+		const struct task_file *f = &t.files[i];
+
+		if (f->role != NULL && strcmp(f->role, "reference") == 0 &&
+		    file_in_lang(f->name, from)) {
+			*code = xstrndup(f->data, f->len);
+			*what = json_pack("{s:s, s:s}", "lang", from, "file",
+			    f->name);
+			rc = 0;
+		}
+	}
+	task_release(&t);
+	return rc;
+}
+
+/* The variables a template of task t sees. */
+struct tvars {
+	struct tmpl_var	 v[12];
+	size_t		 n;
+};
+
+static void
+tvar(struct tvars *tv, const char *name, const char *value)
+{
+	tv->v[tv->n++] = (struct tmpl_var){ name, value };
+}
+
+static void
+tvars_task(struct tvars *tv, const struct task *t, const char *lang,
+    const char *sys, const char *req)
+{
+	tv->n = 0;
+	tvar(tv, "system", sys);
+	tvar(tv, "requirement", req);
+	tvar(tv, "spec", t->spec);
+	tvar(tv, "interface", t->interface);
+	tvar(tv, "lang", lang);
+	tvar(tv, "domain", t->domain);
+	tvar(tv, "task", t->id);
+	tvar(tv, "env", t->env);
+}
+
+/* A job's messages and its extra.generation additions from a rendering;
+ * consumes nothing.  strategy: the name recorded. */
+static void
+job_prompt(struct job *j, const struct tmpl_out *o, const char *strategy,
+    int perturb, uint64_t seed)
+{
+	json_t *tm = json_pack("{s:s, s:s, s:s}", "name", o->name, "sha256",
+	    o->sha, "where", o->where);
+
+	if (perturb) {
+		json_object_set_new(tm, "seed", json_integer((json_int_t)seed));
+		json_object_set(tm, "choices", o->choices);
+	}
+	j->messages = json_array();
+	if (o->system[0] != '\0')
+		add_msg(j->messages, "system", o->system, strlen(o->system));
+	add_msg(j->messages, "user", o->user, strlen(o->user));
+	j->how = json_pack("{s:s, s:o}", "strategy", strategy, "template",
+	    tm);
+}
+
 int
 gen_batch_direct(struct gen_ctx *g, char *const *task_ids, size_t n,
     int samples, struct gen_batch **out, struct err *err)
 {
+	static const struct gen_strategy direct = { GEN_DIRECT, NULL, 0,
+	    NULL, NULL };
+	const struct gen_strategy *how = g->strategy != NULL ? g->strategy :
+	    &direct;
+	const char *tname = how->template != NULL ? how->template :
+	    gen_strategy_name(how->kind);
+	int perturb = how->kind == GEN_PERTURB;
+	/* A perturbed sample is a prompt of its own: a request each. */
+	int one = g->cfg->use_n && !perturb;
 	struct gen_batch *b = batch_new(n * (size_t)samples);
 	int rc = 0;
 
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		struct task t;
-		char *sys, *req, *lang;
+		struct tvars tv;
+		char *sys, *req, *lang, *src = NULL;
+		const char *ask_lang;
+		json_t *from = NULL;
 		int found = store_task_get(g->st, task_ids[i], &t, err);
 
 		if (found != 0) {
@@ -497,26 +726,124 @@ gen_batch_direct(struct gen_ctx *g, char *const *task_ids, size_t n,
 			rc = -1;
 			break;
 		}
-		sys = export_system_prompt(&t, lang);
+		ask_lang = lang;
+		if (how->kind == GEN_MIGRATE) {
+			ask_lang = gen_migrate_target(how->from, lang, how->to);
+			found = ask_lang == NULL ? (err_set(err, "task %s: its"
+			    " language is %s, the same as --from; give --to",
+			    t.id, lang), -1) : gen_migrate_source(g->st, t.id,
+			    how->from, &src, &from, err);
+			if (found > 0)
+				err_set(err, "task %s: no %s candidate that"
+				    " passes, and no %s reference file, to"
+				    " migrate from", t.id, how->from,
+				    how->from);
+			if (found != 0) {
+				free(lang);
+				task_release(&t);
+				rc = -1;
+				break;
+			}
+		}
+		sys = export_system_prompt(&t, ask_lang);
 		req = export_requirement(&t);
+		tvars_task(&tv, &t, ask_lang, sys, req);
+		tvar(&tv, "source_lang", how->from);
+		tvar(&tv, "source_code", src);
 		/* One request asks every sample with "n" (the generator
 		 * asks again for what a server's reply lacks), else one
 		 * request a sample. */
-		for (int k = 0; k < (g->cfg->use_n ? 1 : samples); k++) {
+		for (int k = 0; k < (one ? 1 : samples) && rc == 0; k++) {
 			struct job *j = &b->jobs[b->n++];
+			struct tmpl_out o;
+			char *salt = xasprintf("%s#%d", t.id, k);
 
 			j->task_id = xstrdup(t.id);
-			j->lang = xstrdup(lang);
+			j->lang = xstrdup(ask_lang);
+			j->kind = "direct";
 			j->round = 0;
-			j->want = g->cfg->use_n ? samples : 1;
-			j->messages = json_array();
-			add_msg(j->messages, "system", sys, strlen(sys));
-			add_msg(j->messages, "user", req, strlen(req));
+			j->want = one ? samples : 1;
+			rc = tmpl_render(t.domain, tname, tv.v, tv.n, perturb,
+			    how->seed, salt, &o, err);
+			free(salt);
+			if (rc == 0) {
+				job_prompt(j, &o, gen_strategy_name(how->kind),
+				    perturb, how->seed);
+				if (from != NULL)
+					json_object_set(j->how, "migrated_from",
+					    from);
+			}
+			tmpl_out_release(&o);
 		}
+		json_decref(from);
+		free(src);
 		free(sys);
 		free(req);
 		free(lang);
 		task_release(&t);
+	}
+	return batch_done(b, rc, out);
+}
+
+int
+gen_batch_optimize(struct gen_ctx *g, char *const *cand_ids, size_t n,
+    struct gen_batch **out, struct err *err)
+{
+	const char *tname = g->strategy != NULL &&
+	    g->strategy->template != NULL ? g->strategy->template :
+	    "optimize";
+	struct gen_batch *b = batch_new(n);
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct candidate c;
+		struct task t;
+		struct tvars tv;
+		struct tmpl_out o;
+		const struct opt_measure *m;
+		struct job *j;
+		char *sys, *req, *src;
+		int found = store_candidate_get(g->st, cand_ids[i], &c, err);
+
+		if (found != 0) {
+			rc = found < 0 ? -1 : err_set(err, "no candidate %s",
+			    cand_ids[i]);
+			break;
+		}
+		found = store_task_get(g->st, c.task_id, &t, err);
+		if (found != 0) {
+			rc = found < 0 ? -1 : err_set(err, "candidate %s: no"
+			    " task %s", c.id, c.task_id);
+			candidate_release(&c);
+			break;
+		}
+		m = opt_measure_of(t.env, NULL);
+		sys = export_system_prompt(&t, c.lang);
+		req = export_requirement(&t);
+		src = xstrndup(c.code, c.code_len);
+		tvars_task(&tv, &t, c.lang, sys, req);
+		tvar(&tv, "source_code", src);
+		tvar(&tv, "goal", m != NULL ? m->goal : "faster");
+		tvar(&tv, "measure", m != NULL ? m->ask : "it is measured"
+		    " against this one");
+		j = &b->jobs[b->n++];
+		j->task_id = xstrdup(t.id);
+		j->lang = xstrdup(c.lang);
+		j->parent = xstrdup(c.id);
+		j->kind = "optimization";
+		j->round = 0;
+		j->want = 1;
+		memcpy(j->parent_hash, c.code_hash, sizeof j->parent_hash);
+		rc = tmpl_render(t.domain, tname, tv.v, tv.n, 0, 0, "", &o,
+		    err);
+		if (rc == 0)
+			job_prompt(j, &o, "optimize", 0, 0);
+		tmpl_out_release(&o);
+		free(src);
+		free(sys);
+		free(req);
+		task_release(&t);
+		candidate_release(&c);
 	}
 	return batch_done(b, rc, out);
 }
@@ -588,8 +915,6 @@ gen_batch_repair(struct gen_ctx *g, char *const *cand_ids, size_t n,
 	int rc = 0;
 
 	*out = NULL;
-	if (g->store_repair == NULL)
-		return err_set(err, "no way to store a repair (store_repair)");
 	b = batch_new(n);
 	for (size_t i = 0; i < n; i++) {
 		struct candidate c;
@@ -613,6 +938,7 @@ gen_batch_repair(struct gen_ctx *g, char *const *cand_ids, size_t n,
 		j->task_id = xstrdup(c.task_id);
 		j->lang = xstrdup(c.lang);
 		j->parent = xstrdup(c.id);
+		j->kind = "repair";
 		j->round = round;
 		j->want = 1;
 		j->messages = m;
@@ -651,7 +977,26 @@ struct gen_acc {
 	size_t		 nt;
 	char		**keep;	/* sorted ids the filter matches, or NULL */
 	size_t		 nkeep;
+	enum gen_stats_by by;
 };
+
+/* The group a sample counts in (gen_stats_by). */
+static const char *
+group_of(const struct gen_acc *a, const struct store_gen_row *r)
+{
+	enum cand_kind k;
+
+	if (a->by == GEN_BY_MODEL)
+		return r->model;
+	if (r->id == NULL)
+		return "-";
+	k = cand_kind_from_name(r->kind);
+	if (k == KIND_REPAIR)
+		return "repair";
+	if (k == KIND_OPTIMIZATION)
+		return "optimize";
+	return r->strategy != NULL ? r->strategy : "direct";
+}
 
 static int
 cmp_str(const void *a, const void *b)
@@ -687,14 +1032,14 @@ gen_row(const struct store_gen_row *r, void *arg)
 	struct gen_acc *a = arg;
 	struct gen_stat *s;
 	int pass = verdict_is(r->verdict, VERDICT_PASS);
-	const char *id = r->id;
+	const char *id = r->id, *group = group_of(a, r);
 
 	/* A filter keeps the samples of the candidates it matches; a
 	 * failed request has none. */
 	if (a->keep != NULL && (id == NULL || bsearch(&id, a->keep,
 	    a->nkeep, sizeof *a->keep, cmp_str) == NULL))
 		return 0;
-	s = stat_of(a, r->model);
+	s = stat_of(a, group);
 	s->requests++;
 	/* Tokens spent count also where the answer made no candidate (an
 	 * empty answer of a reasoning model used its budget). */
@@ -708,6 +1053,11 @@ gen_row(const struct store_gen_row *r, void *arg)
 		return 0;
 	}
 	s->latency_ms += r->latency_ms;
+	if (cand_kind_from_name(r->kind) == KIND_OPTIMIZATION) {
+		s->optimized++;
+		s->opt_passed += pass;
+		return 0;
+	}
 	if (cand_kind_from_name(r->kind) == KIND_REPAIR) {
 		int k = r->round < 1 ? 0 : r->round > GEN_ROUNDS_MAX ?
 		    GEN_ROUNDS_MAX - 1 : r->round - 1;
@@ -719,14 +1069,14 @@ gen_row(const struct store_gen_row *r, void *arg)
 	s->generated++;
 	s->passed += pass;
 	for (size_t i = 0; i < a->nt; i++)
-		if (strcmp(a->t[i].model, r->model) == 0 &&
+		if (strcmp(a->t[i].model, group) == 0 &&
 		    strcmp(a->t[i].task, r->task) == 0) {
 			a->t[i].n++;
 			a->t[i].c += pass;
 			return 0;
 		}
 	a->t = xreallocarray(a->t, a->nt + 1, sizeof *a->t);
-	a->t[a->nt++] = (struct gen_task){ xstrdup(r->model),
+	a->t[a->nt++] = (struct gen_task){ xstrdup(group),
 	    xstrdup(r->task), 1, (size_t)pass };
 	return 0;
 }
@@ -739,12 +1089,13 @@ cmp_stat(const void *a, const void *b)
 }
 
 int
-gen_stats(struct store *st, const char *filter, struct gen_stat **out,
-    size_t *n, struct err *err)
+gen_stats(struct store *st, const char *filter, enum gen_stats_by by,
+    struct gen_stat **out, size_t *n, struct err *err)
 {
 	struct gen_acc a = { 0 };
 	int rc = 0;
 
+	a.by = by;
 	if (filter != NULL && *filter != '\0') {
 		if (store_query_each(st, filter, keep_id, &a, err) < 0)
 			rc = -1;

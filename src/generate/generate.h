@@ -28,11 +28,11 @@
  * code and the refusal under extra.generation.refusal: verified, it
  * fails as a `format` failure, subcategory `refusal` (triage.h).  A direct answer is stored here and journalled as
  * "generate" by the person who ran the command.  A repair answer is
- * handed to the caller's store_repair, the decision layer's one rule for
- * every repair (app/decide.h, decide_repair_make(): it lies above this
- * floor, so the caller hands it down): journalled as "repair" by that
- * person, and an answer that hands back the failed candidate's own code
- * is no repair (counted as the same code; its chain ends).
+ * stored by the decision layer's one rule for every repair
+ * (decide/decide.h, decide_repair_make(), a floor below this one):
+ * journalled as "repair" by that person, and an answer that hands back
+ * the failed candidate's own code is no repair (counted as the same
+ * code; its chain ends).
  * Verification is the caller's: the report lists the candidates to
  * verify.
  */
@@ -49,23 +49,62 @@
 #include "model/sample.h"
 #include "store/store.h"
 
+/*
+ * How a direct candidate is asked (ADR 0045): the strategy, and the
+ * prompt template it renders (template.h; NULL: the strategy's name,
+ * looked up as templates/<domain>/NAME, else templates/common/NAME).
+ *   GEN_DIRECT  the SFT export's prompt (template "direct");
+ *   GEN_PERTURB the template's @choose blocks drawn from seed, the task
+ *               and the sample, so that each sample is asked in its
+ *               own words (one request a sample);
+ *   GEN_MIGRATE code in language `from` that passes the task (its
+ *               candidate, or its reference file) shown, and the task
+ *               asked in language `to` (NULL: the task's own language,
+ *               or for verilog the migration pair: systemverilog).
+ * Every answer records the strategy, the template (name, where read,
+ * SHA-256 prefix, the choices drawn, the seed) and, for migrate, the
+ * source under extra.generation.
+ */
+enum gen_strategy_kind {
+	GEN_DIRECT,
+	GEN_PERTURB,
+	GEN_MIGRATE
+};
+
+struct gen_strategy {
+	enum gen_strategy_kind	 kind;
+	const char		*template;	/* or NULL */
+	uint64_t		 seed;
+	const char		*from, *to;	/* migrate */
+};
+
+/* "direct", "perturb", "migrate"; 0 or -1 with err for another name. */
+const char *gen_strategy_name(enum gen_strategy_kind k);
+int	gen_strategy_parse(const char *name, enum gen_strategy_kind *out,
+	    struct err *err);
+
+/*
+ * The code a migration of task_id starts from: the first candidate of
+ * the task in language from whose latest run passes, else the task's
+ * file of role reference written in from (by its suffix: .c, .cu, .v,
+ * .sv, .py, .s).  *code (new string) and *what (new reference:
+ * {"lang", "candidate" | "file"}); 0 found, 1 none, -1 with err.
+ */
+int	gen_migrate_source(struct store *st, const char *task_id,
+	    const char *from, char **code, json_t **what, struct err *err);
+
+/* The language a migration from `from` writes in, for a task in
+ * task_lang (to: asked for, or NULL).  Borrowed, or NULL when from and
+ * the target are the same language. */
+const char *gen_migrate_target(const char *from, const char *task_lang,
+	    const char *to);
+
 struct gen_ctx {
 	struct store		*st;
 	const struct model_cfg	*cfg;
 	const char		*by;	/* who runs it, for the journal */
-	/*
-	 * Stores the answer to a repair request; gen_batch_repair() needs
-	 * it.
-	 * c holds the parent, the model's name as origin, the source
-	 * ("repair of PARENT by MODEL, round N"), the code and the
-	 * generation record as extra.  Sets c->id (new string) and
-	 * *inserted (0: that code was a candidate already); returns 0, 1
-	 * when the code is the parent's own (nothing stored), or -1 with
-	 * err.
-	 */
-	int			(*store_repair)(struct gen_ctx *g,
-				    struct candidate *c, int *inserted,
-				    struct err *err);
+	/* direct candidates: how they are asked; NULL: GEN_DIRECT */
+	const struct gen_strategy *strategy;
 };
 
 struct gen_report {
@@ -103,8 +142,8 @@ void	gen_report_release(struct gen_report *r);	/* NULL-safe */
  *     and touches no store (any thread; progress as model_chat_many());
  *     returns how many failed;
  *   - stored: gen_batch_store() makes each answer a candidate (a direct
- *     one stored and journalled as "generate" by g->by, a repair handed
- *     to g->store_repair) and counts into rep, each sample recorded as
+ *     one stored and journalled as "generate" by g->by, a repair by
+ *     decide_repair_make()) and counts into rep, each sample recorded as
  *     an attempt (store_attempt_add()); a failed request, an answer
  *     that holds the API key and an empty answer make none and are
  *     counted as failed, with their reasons.  With g->cfg->use_n a
@@ -117,6 +156,17 @@ int	gen_batch_direct(struct gen_ctx *g, char *const *task_ids, size_t n,
 	    int samples, struct gen_batch **out, struct err *err);
 int	gen_batch_repair(struct gen_ctx *g, char *const *cand_ids, size_t n,
 	    struct gen_batch **out, struct err *err);
+/*
+ * gen_batch_optimize(): a faster or smaller version of each of the n
+ * candidates (which should pass; the caller picks them), asked with the
+ * template "optimize" (g->strategy->template when set) and what the
+ * task's env measures (optimize.h).  An answer is stored as a candidate
+ * of kind `optimization` whose parent is the candidate asked about,
+ * journalled as "optimize" by g->by; an answer that is the parent's own
+ * code is no optimisation (counted as the same code, nothing stored).
+ */
+int	gen_batch_optimize(struct gen_ctx *g, char *const *cand_ids,
+	    size_t n, struct gen_batch **out, struct err *err);
 size_t	gen_batch_ask(const struct model_cfg *cfg, int jobs,
 	    struct gen_batch *b, void (*progress)(size_t done, size_t n,
 	    void *arg), void *arg);
@@ -145,9 +195,9 @@ json_t	*gen_repair_messages(struct store *st, const char *cand_id,
 
 #define GEN_ROUNDS_MAX 8	/* rounds counted apart; later ones in the last */
 
-/* One model's figures. */
+/* One model's figures (or one strategy's: gen_stats_by). */
 struct gen_stat {
-	char	*model;			/* owned */
+	char	*model;			/* owned: the model, or the strategy */
 	size_t	 generated, passed;	/* direct samples (every answer,
 					 * the same code twice counts
 					 * twice), and passing */
@@ -164,6 +214,16 @@ struct gen_stat {
 	size_t	 requests;		/* requests sent: every answer and
 					 * every request that got none */
 	size_t	 failed;		/* requests that got no answer */
+	size_t	 optimized, opt_passed;	/* optimisation answers, passing */
+};
+
+/* What gen_stats() groups by: the model, or the strategy each answer
+ * was asked with (extra.generation.strategy of the candidate it is;
+ * "direct" for a record without one, "repair" and "optimize" for
+ * those requests, "-" for a request that got no answer). */
+enum gen_stats_by {
+	GEN_BY_MODEL,
+	GEN_BY_STRATEGY
 };
 
 /*
@@ -177,8 +237,8 @@ struct gen_stat {
  * verdict of the candidate its code is.  *out is a new array of *n sorted by
  * model; free with gen_stats_release.  0 or -1.
  */
-int	gen_stats(struct store *st, const char *filter, struct gen_stat **out,
-	    size_t *n, struct err *err);
+int	gen_stats(struct store *st, const char *filter, enum gen_stats_by by,
+	    struct gen_stat **out, size_t *n, struct err *err);
 void	gen_stats_release(struct gen_stat *v, size_t n);
 
 /* pass@k for n samples of which c pass (0 <= c <= n, 1 <= k <= n). */

@@ -18,6 +18,7 @@
 
 #include "base/buf.h"
 #include "base/textsafe.h"
+#include "generate/optimize.h"
 #include "model/vocab.h"
 
 /*
@@ -131,8 +132,9 @@ round_start(struct gloop *l)
 	l->round++;
 	gen_report_release(&l->rep);
 	rc = l->o.kind == GLOOP_REPAIR ? gen_batch_repair(&l->g, l->ids, l->n,
-	    &b, &err) : gen_batch_direct(&l->g, l->ids, l->n, l->o.samples, &b,
-	    &err);
+	    &b, &err) : l->o.kind == GLOOP_OPTIMIZE ? gen_batch_optimize(&l->g,
+	    l->ids, l->n, &b, &err) : gen_batch_direct(&l->g, l->ids, l->n,
+	    l->o.samples, &b, &err);
 	if (rc < 0) {
 		fail_with(l, err.msg);
 		return;
@@ -202,6 +204,26 @@ round_end(struct gloop *l)
 	}
 	if (vs != NULL)
 		l->verify_errors += vs->load_errors + vs->start_errors;
+	/* An optimisation counts by its measured gain: stored with it. */
+	for (size_t i = 0; l->o.kind == GLOOP_OPTIMIZE && l->o.verify &&
+	    i < l->rep.nids; i++) {
+		struct err err;
+		json_t *gain;
+
+		if (opt_record(l->g.st, l->rep.ids[i], l->o.min_gain > 0 ?
+		    l->o.min_gain : OPT_MIN_GAIN_DEFAULT, l->o.min_gain_from !=
+		    NULL ? l->o.min_gain_from : "default", l->g.by, &gain,
+		    &err) < 0) {
+			free(next);
+			vsvc_free(l->vs);
+			l->vs = NULL;
+			fail_with(l, err.msg);
+			return;
+		}
+		if (l->h.measured != NULL)
+			l->h.measured(l->h.arg, l->rep.ids[i], gain);
+		json_decref(gain);
+	}
 	if (l->h.verified != NULL && l->o.verify)
 		l->h.verified(l->h.arg, l->round, &l->rep, passed, vs);
 	vsvc_free(l->vs);
@@ -278,9 +300,9 @@ gloop_new(struct gloop **out, const struct gen_ctx *g,
 {
 	struct gloop *l;
 
+	(void)err;	/* nothing fails here since the repair rule is a
+			 * floor below, not a callback to check */
 	*out = NULL;
-	if (o->kind == GLOOP_REPAIR && g->store_repair == NULL)
-		return err_set(err, "no way to store a repair (store_repair)");
 	l = xcalloc(1, sizeof *l);
 	l->g = *g;
 	l->o = *o;
@@ -534,9 +556,10 @@ gloop_answer_text(struct store *st, const struct gen_report *rep, size_t i)
 	/* the candidate it was asked for: an answer that repeats code
 	 * already there is that candidate, whose own parent is another */
 	if (asked != NULL)
-		buf_printf(&b, "\033[1m--- answer: %s, repair of %s%s ---"
-		    "\033[0m\n", c.id, asked, rep->is_new[i] ? "" :
-		    " (the same code as before)");
+		buf_printf(&b, "\033[1m--- answer: %s, %s of %s%s ---"
+		    "\033[0m\n", c.id, c.kind != NULL && strcmp(c.kind,
+		    "optimization") == 0 ? "optimization" : "repair", asked,
+		    rep->is_new[i] ? "" : " (the same code as before)");
 	else
 		buf_printf(&b, "\033[1m--- answer: %s, %s of %s ---\033[0m\n",
 		    c.id, c.kind != NULL ? c.kind : "candidate", c.task_id);

@@ -12,8 +12,8 @@
  *     the service's own, which touches no store and tells the caller's
  *     loop through a pipe (the fd to poll) as answers come;
  *   - store: the answers become candidates (gen_batch_store(); a repair
- *     through the decision layer's rule the caller hands down in
- *     gen_ctx.store_repair);
+ *     by the decision layer's rule, decide_repair_make(), a floor
+ *     below);
  *   - verify: with opts.verify, the answered candidates are verified by
  *     a verify service (opts.vo) that the round drives in the same poll
  *     loop;
@@ -29,6 +29,8 @@
 #include <poll.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "base/err.h"
 #include "generate/generate.h"
 #include "store/store.h"
@@ -38,7 +40,10 @@ struct gloop;
 
 enum gloop_kind {
 	GLOOP_GENERATE,	/* ids are tasks: direct candidates */
-	GLOOP_REPAIR	/* ids are failed candidates to repair */
+	GLOOP_REPAIR,	/* ids are failed candidates to repair */
+	GLOOP_OPTIMIZE	/* ids are passing candidates to optimise: one
+			 * round; each verified answer's gain over its
+			 * parent is measured and stored (optimize.h) */
 };
 
 struct gloop_opts {
@@ -48,6 +53,10 @@ struct gloop_opts {
 	int		 jobs;		/* requests at once, >= 1 */
 	int		 verify;	/* verify each round's answers */
 	struct vsvc_opts vo;		/* how (its hooks: gloop_hooks) */
+	double		 min_gain;	/* optimize: the threshold, unless
+					 * the task's env_params says */
+	const char	*min_gain_from;	/* where it was set ("--min-gain",
+					 * "config", "default") */
 };
 
 /* What the caller hears, each optional; called from gloop_start() and
@@ -65,6 +74,10 @@ struct gloop_hooks {
 	 * vs the verify service's summary */
 	void	(*verified)(void *arg, int round, const struct gen_report *rep,
 		    size_t passed, const struct vsvc_summary *vs);
+	/* optimize: the gain of answer cand_id over its parent, measured
+	 * and stored (opt_record()'s record), before verified */
+	void	(*measured)(void *arg, const char *cand_id,
+		    const json_t *gain);
 	/* the verify service's own hooks (its arg is this arg) */
 	struct vsvc_hooks verify;
 	void	*arg;

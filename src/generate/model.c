@@ -196,10 +196,17 @@ model_cfg_line(struct model_cfg *cfg, const char *line, struct err *err)
 			    " off", v);
 	} else if (IS("price")) {
 		rc = price_line(cfg, v, err);
+	} else if (IS("min-gain")) {
+		if (parse_num(v, 1, 1e6, &d) < 0)
+			rc = err_set(err, "generator min-gain: '%s' is not a"
+			    " ratio of 1 or more (before / after)", v);
+		else
+			cfg->min_gain = d;
 	} else
 		rc = err_set(err, "unknown generator setting '%.*s' (endpoint,"
 		    " command, model, api-key-env, temperature, max-tokens,"
-		    " max-tokens-param, n, price, timeout, retries, rate)",
+		    " max-tokens-param, n, price, timeout, retries, rate,"
+		    " min-gain)",
 		    (int)nlen, name);
 #undef IS
 	free(val);

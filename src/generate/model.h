@@ -62,6 +62,10 @@ struct model_cfg {
 				 * default 1 */
 	struct model_price *prices;	/* the price table, nprices rows */
 	size_t	 nprices;
+	double	 min_gain;	/* `assay optimize`: the gain an optimisation
+				 * must clear (before / after), unless the
+				 * task's env_params.min_gain says; 0: the
+				 * default (optimize.h) */
 };
 
 /* One row of the price table: US dollars per million tokens. */

@@ -31,4 +31,14 @@ int	syntax_tree(const TSLanguage *lang, const char *grammar,
  */
 int	syntax_walk_next(TSTreeCursor *cur, int descend);
 
+/*
+ * The comments right above node n (a declaration): the run of comment
+ * siblings that ends on the line before it, or before a preprocessor
+ * directive that does ("_compiler_directive" nodes: `timescale), their
+ * markers (//, / *, * / and a leading *) and trailing blanks removed, a
+ * line each.  New string, or NULL when there is none.  Defined in
+ * syntax.c.
+ */
+char	*syntax_comment_above(const char *text, TSNode n);
+
 #endif

@@ -18,6 +18,7 @@
  */
 #include "lang/syntax.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <regex.h>
@@ -729,6 +730,70 @@ syntax_tree(const TSLanguage *lang, const char *grammar, const char *name,
 	if (*out == NULL)
 		return err_set(err, "%s: the parser gave no tree", name);
 	return 0;
+}
+
+/* Is n a comment node (of any grammar)? */
+static int
+syn_is_comment(TSNode n)
+{
+	return !ts_node_is_null(n) && strcmp(ts_node_type(n), "comment") == 0;
+}
+
+char *
+syntax_comment_above(const char *text, TSNode n)
+{
+	TSNode c = ts_node_prev_named_sibling(n), first = { 0 };
+	int next_line = (int)ts_node_start_point(n).row + 1;
+	struct buf b = BUF_INIT;
+
+	/* `timescale and the like between the comment and the module */
+	while (!ts_node_is_null(c) && strstr(ts_node_type(c),
+	    "_compiler_directive") != NULL) {
+		next_line = (int)ts_node_start_point(c).row + 1;
+		c = ts_node_prev_named_sibling(c);
+	}
+	while (syn_is_comment(c) &&
+	    (int)ts_node_end_point(c).row + 2 >= next_line) {
+		first = c;
+		next_line = (int)ts_node_start_point(c).row + 1;
+		c = ts_node_prev_named_sibling(c);
+	}
+	for (c = first; syn_is_comment(c) && ts_node_start_byte(c) <
+	    ts_node_start_byte(n); c = ts_node_next_named_sibling(c)) {
+		char *t = xstrndup(text + ts_node_start_byte(c),
+		    ts_node_end_byte(c) - ts_node_start_byte(c)), *s = t, *line;
+
+		if (strncmp(s, "/*", 2) == 0) {
+			s += 2;
+			if (strlen(s) >= 2 && strcmp(s + strlen(s) - 2, "*/")
+			    == 0)
+				s[strlen(s) - 2] = '\0';
+		}
+		for (line = strtok(s, "\n"); line != NULL;
+		    line = strtok(NULL, "\n")) {
+			size_t l;
+
+			while (*line == ' ' || *line == '\t')
+				line++;
+			if (strncmp(line, "//", 2) == 0)
+				line += 2;
+			else if (*line == '*' && line[1] != '/')
+				line++;
+			if (*line == ' ')
+				line++;
+			l = strlen(line);
+			while (l > 0 && isspace((unsigned char)line[l - 1]))
+				l--;
+			buf_add(&b, line, l);
+			buf_addc(&b, '\n');
+		}
+		free(t);
+	}
+	while (b.len > 0 && b.p[0] == '\n') {
+		memmove(b.p, b.p + 1, b.len);
+		b.len--;
+	}
+	return b.len > 0 ? buf_detach(&b, NULL) : (buf_release(&b), NULL);
 }
 
 int

@@ -280,6 +280,10 @@ codec_candidate_put(json_t *o, const struct candidate *c,
 		gen = json_object_get(extra, "generation");
 		if (gen != NULL)
 			json_object_set(o, "generation", gen);
+		/* an optimisation's measured gain (generate/optimize.h) */
+		gen = json_object_get(extra, "optimization");
+		if (gen != NULL)
+			json_object_set(o, "optimization", gen);
 		json_decref(extra);
 		codec_put_shown(o, "code", c->code, c->code_len);
 		json_object_set_new(o, "code_hash", json_string(c->code_hash));

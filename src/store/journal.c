@@ -579,6 +579,47 @@ store_event_add(struct store *st, const char *who, const char *action,
 	    err);
 }
 
+int
+store_candidate_extra_set(struct store *st, const char *cand_id,
+    const char *key, const char *value, const char *who, const char *action,
+    const char *detail, struct err *err)
+{
+	sqlite3_stmt *s;
+	int own = !st->in_tx, rc;
+	char *path;
+
+	for (const char *p = key; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || *p == '_'))
+			return err_set(err, "extra key '%s': a-z and '_'"
+			    " only", key);
+	if (own && store_begin(st, err) < 0)
+		return -1;
+	path = xasprintf("$.%s", key);
+	rc = prepare(st, &s, "UPDATE candidate SET extra = json_set(CASE WHEN"
+	    " extra IS NOT NULL AND json_valid(extra) AND json_type(extra) ="
+	    " 'object' THEN extra ELSE '{}' END, ?1, json(?2)) WHERE id = ?3",
+	    err);
+	if (rc == 0) {
+		bind_text(s, 1, path);
+		bind_text(s, 2, value);
+		bind_text(s, 3, cand_id);
+		rc = step_done(st, s, "set a candidate's extra", err);
+	}
+	free(path);
+	if (rc == 0 && sqlite3_changes(st->db) == 0)
+		rc = 1;
+	if (rc == 0)
+		rc = event_insert(st, who, action, cand_id, NULL, 0, 0, 0,
+		    detail, err);
+	if (own) {
+		if (rc == 0 && store_commit(st, err) < 0)
+			rc = -1;
+		if (rc != 0)
+			store_rollback(st);
+	}
+	return rc;
+}
+
 void
 store_event_release(struct store_event *e)
 {

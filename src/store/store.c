@@ -2782,6 +2782,8 @@ store_attempt_each(struct store *st,
 	    " (SELECT r.verdict FROM candidate c JOIN run r ON"
 	    " r.id = c.run_id WHERE c.id = a.cand_id), a.round,"
 	    " a.prompt_tokens, a.completion_tokens, a.latency_ms, a.error,"
+	    " (SELECT json_extract(c.extra, '$.generation.strategy') FROM"
+	    " candidate c WHERE c.id = a.cand_id AND json_valid(c.extra)),"
 	    " 0 AS part, a.id AS ord FROM attempt a"
 	    " UNION ALL"
 	    " SELECT c.id, c.task_id, c.kind,"
@@ -2790,7 +2792,8 @@ store_attempt_each(struct store *st,
 	    " json_extract(c.extra, '$.generation.round'),"
 	    " json_extract(c.extra, '$.generation.usage.prompt_tokens'),"
 	    " json_extract(c.extra, '$.generation.usage.completion_tokens'),"
-	    " json_extract(c.extra, '$.generation.latency_ms'), NULL, 1, c.seq"
+	    " json_extract(c.extra, '$.generation.latency_ms'), NULL,"
+	    " json_extract(c.extra, '$.generation.strategy'), 1, c.seq"
 	    " FROM candidate c WHERE c.extra IS NOT NULL"
 	    " AND json_valid(c.extra)"
 	    " AND json_type(c.extra, '$.generation') = 'object'"
@@ -2812,6 +2815,7 @@ store_attempt_each(struct store *st,
 		    SQLITE_NULL ? -1 : sqlite3_column_int64(s, 7);
 		r.latency_ms = sqlite3_column_int64(s, 8);
 		r.error = (const char *)sqlite3_column_text(s, 9);
+		r.strategy = (const char *)sqlite3_column_text(s, 10);
 		if (r.model == NULL)
 			r.model = "?";
 		stop = cb(&r, arg);

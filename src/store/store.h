@@ -259,7 +259,7 @@ int	store_review_set(struct store *st, const char *cand_id,
  * refused with err (-1) rather than taking theirs away.  A short
  * description of what changed goes into what (may be NULL; the words of
  * store_step_text).  Returns 0, 1 when there is nothing to undo/redo, or
- * -1.  The front ends call decide_undo() (app/decide.h), which returns
+ * -1.  The front ends call decide_undo() (decide/decide.h), which returns
  * what moved as a struct store_step.
  */
 int	store_undo(struct store *st, const char *by, char *what, size_t n,
@@ -725,6 +725,8 @@ int	store_bench_fill(struct store *st, size_t total, size_t *added,
 struct store_gen_row {
 	const char	*id, *task, *kind;	/* borrowed for the call */
 	const char	*model;		/* extra.generation.model */
+	const char	*strategy;	/* extra.generation.strategy of the
+					 * candidate it is, or NULL */
 	const char	*verdict;	/* of the latest run, or NULL */
 	const char	*error;		/* a request that got no answer: why
 					 * (id NULL); else NULL */
@@ -760,6 +762,18 @@ struct store_attempt {
 	int64_t		 latency_ms;
 	const char	*error;		/* why a request failed, or NULL */
 };
+
+/*
+ * Set key of candidate cand_id's extra (a JSON object; made when there is
+ * none) to the JSON text value, and journal it as action by who with
+ * detail: one transaction, or part of the caller's.  What a measurement
+ * made after the candidate was stored adds (optimize's gain, ADR 0045);
+ * the code, and so the id, never change.  0, 1 no such candidate, -1
+ * with err (value not JSON, the store).
+ */
+int	store_candidate_extra_set(struct store *st, const char *cand_id,
+	    const char *key, const char *value, const char *who,
+	    const char *action, const char *detail, struct err *err);
 
 /* Record attempt a (its own transaction).  0 or -1. */
 int	store_attempt_add(struct store *st, const struct store_attempt *a,

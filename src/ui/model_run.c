@@ -12,7 +12,7 @@
  * the view is read again.  The generator is the config file's
  * (`generator ...` lines, model.h); the reviewer runs it and is the
  * journal's who; its answers are stored by the decision layer's rule
- * (decide_repair_model()).
+ * (decide_repair_make()).
  */
 #include "ui/wb.h"
 
@@ -188,8 +188,7 @@ static int
 mrun_go(struct wb *wb, struct mrun *m, enum gloop_kind kind, int count,
     char **ids, size_t n, const char *title)
 {
-	struct gen_ctx g = { wb->st, &m->cfg, wb->reviewer,
-	    decide_repair_model };
+	struct gen_ctx g = { wb->st, &m->cfg, wb->reviewer };
 	struct gloop_opts o = { .kind = kind, .samples = count,
 	    .rounds = count, .jobs = 4, .verify = 1 };
 	struct gloop_hooks h = { .asking = on_asking,

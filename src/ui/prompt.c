@@ -320,15 +320,16 @@ comp_collect(struct wb *wb, char **w, size_t k, const char *word,
 	enum keymap_table t;
 
 	if (k == 0) {
+		/* what runs on the `:` line, key actions included */
 		for (size_t i = 0; commands != NULL && i < commands->n; i++) {
+			if (!(commands->v[i]->flags & CMD_WORKBENCH))
+				continue;
 			comp_add(l, "", commands->v[i]->name, word);
 			if (commands->v[i]->alias != NULL)
 				comp_add(l, "", commands->v[i]->alias, word);
 		}
-		for (int a = 1; a < ACTION_COUNT; a++)
-			comp_add(l, "", keymap_action_name((enum action)a),
-			    word);
-	} else if (word[0] == '-' && (e = cmd_find(commands, cmd)) != NULL &&
+	} else if (word[0] == '-' && commands != NULL && (e = cmd_lookup(
+	    commands, cmd, CMD_WORKBENCH, NULL)) != NULL &&
 	    !(e->flags & CMD_TEXT)) {
 		/* an option of the command's entry: --where, --sub */
 		for (const struct cmd_opt *o = e->opts; o != NULL &&

@@ -32,8 +32,8 @@
 #include "app/command.h"
 #include "app/commands.h"
 #include "app/config.h"
-#include "app/decide.h"
-#include "exchange/dataset.h"
+#include "app/task_new.h"
+#include "decide/decide.h"
 #include "lang/syntax.h"
 #include "verify/smoke.h"
 #include "ui/panes/term.h"
@@ -351,14 +351,6 @@ ui_dump(const char *path)
 
 /* --- decisions ----------------------------------------------------------- */
 
-/* After a decision on id: advance past it when it is still in the queue
- * (unless `advance off` keeps the selection on it). */
-static void
-ui_advance(struct wb *wb, const char *id)
-{
-	wb_advance(wb, id, wb->cfg.advance);
-}
-
 /*
  * The queue is the disagreement queue: its filter has the predicate
  * disagree=yes, so that 1-5 give the final label.
@@ -376,182 +368,24 @@ ui_disagree_queue(const struct wb *wb)
 }
 
 /*
- * A decision key's act on the candidate under the cursor (wb_decide():
- * made, or waiting for the lock, which says so itself): its id (new
- * string) with *made 1 when made now and out filled, or NULL after
- * saying why it was refused (verb names it).
+ * The decision keys (1-5, a, r, f) run the label and review commands
+ * both front ends run (app/commands.h, cmd_decide()): one warning rule
+ * (decide_warning(), asked about here), one journal, one set of
+ * messages.  A key acts on the candidate under the cursor, never the
+ * marks; its decision waits in the process while another holds the
+ * database's lock (wb_decide()); then the cursor moves on (advance).
+ * In the disagreement queue 1-5 give the final label (--final).
  */
-static char *
-ui_decide_cur(struct wb *wb, const struct decide_act *a, const char *verb,
-    int *made, struct decide_out *out)
-{
-	struct err err;
-	char *id = xstrdup(wb->cur.id);	/* the decision may reload cur */
-	int rc = wb_decide(wb, a, id, out, &err);
+static void ui_decide_key(struct wb *wb, const char *line);
 
-	if (rc < 0) {
-		wb_msg(wb, 1, "%s %s: %s", verb, id, err.msg);
-		free(id);
-		return NULL;
-	}
-	*made = rc == 0;
-	return id;
-}
-
-/* 1-5 in the disagreement queue: the final label, over the votes. */
-static void
-ui_label_final(struct wb *wb, const char *category)
-{
-	struct wb_cur *c = &wb->cur;
-	struct decide_act a = { .kind = DECIDE_LABEL, .category = category,
-	    .final = 1 };
-	struct decide_out out;
-	struct buf votes = BUF_INIT;
-	char *id;
-	int rc;
-
-	if ((id = ui_decide_cur(wb, &a, "label", &rc, &out)) == NULL)
-		return;
-	for (size_t i = 0; i < c->nvotes; i++)
-		if (!c->votes[i].final)
-			buf_printf(&votes, "%s%s %s", votes.len > 0 ? ", " : "",
-			    c->votes[i].by, c->votes[i].category);
-	if (rc && out.unchanged)
-		wb_msg(wb, 0, "%s has the final label %s already: nothing "
-		    "changed", id, category);
-	else if (rc)
-		wb_msg(wb, 0, "final label %s for %s%s%s%s", category, id,
-		    votes.len > 0 ? " (" : "", buf_str(&votes),
-		    votes.len > 0 ? ")" : "");
-	buf_release(&votes);
-	ui_advance(wb, id);
-	free(id);
-}
-
-/* The latest verdict of the candidate on screen is pass. */
-static int
-ui_cur_passes(const struct wb *wb)
-{
-	const struct wb_cur *c = &wb->cur;
-
-	return c->has_run && verdict_is(c->run.verdict, VERDICT_PASS);
-}
-
-/*
- * 1-5: label the candidate on screen with category.  A failure category
- * on a candidate whose latest run passes asks first (confirmed: the y
- * was given).
- */
-static void
-ui_label(struct wb *wb, const char *category, int confirmed)
-{
-	struct wb_cur *c = &wb->cur;
-	struct decide_act a = { .kind = DECIDE_LABEL, .category = category };
-	struct decide_out out;
-	char *id;
-	int rc;
-
-	if (c->id == NULL || c->cand.id == NULL) {
-		wb_msg(wb, 1, "no candidate selected");
-		return;
-	}
-	if (!confirmed && ui_cur_passes(wb)) {
-		snprintf(wb->ask_id, sizeof wb->ask_id, "%s", c->id);
-		snprintf(wb->ask_cat, sizeof wb->ask_cat, "%s", category);
-		wb_ask(wb, WB_ASK_LABEL, "label %s %s although its latest run "
-		    "passes? y/n", c->id, category);
-		return;
-	}
-	if (ui_disagree_queue(wb) && (!wb->detached || wb->gone)) {
-		ui_label_final(wb, category);
-		return;
-	}
-	if ((id = ui_decide_cur(wb, &a, "label", &rc, &out)) == NULL)
-		return;
-	/* a pending one (not made yet) said so itself */
-	if (rc && out.unchanged)
-		wb_msg(wb, 0, "%s is labelled %s by you already: nothing "
-		    "changed", id, category);
-	else if (rc)
-		wb_msg(wb, 0, "labelled %s %s%s", id, category,
-		    out.run_id != 0 ? "" : " (no run yet)");
-	ui_advance(wb, id);
-	free(id);
-}
-
-static void
-ui_review(struct wb *wb, const char *status)
-{
-	struct decide_act a = { .kind = DECIDE_REVIEW, .status = status };
-	struct decide_out out;
-	char *id;
-	int made;
-
-	if (wb->cur.id == NULL || wb->cur.cand.id == NULL) {
-		wb_msg(wb, 1, "no candidate selected");
-		return;
-	}
-	if ((id = ui_decide_cur(wb, &a, status, &made, &out)) == NULL)
-		return;
-	if (made && out.unchanged)
-		wb_msg(wb, 0, "%s is %s by you already: nothing changed", id,
-		    status);
-	else if (made)
-		wb_msg(wb, 0, "%s %s", status, id);
-	ui_advance(wb, id);
-	free(id);
-}
-
-static void
-ui_accept(struct wb *wb)
-{
-	struct wb_cur *c = &wb->cur;
-
-	if (c->id == NULL || c->cand.id == NULL) {
-		wb_msg(wb, 1, "no candidate selected");
-		return;
-	}
-	if (c->has_run && verdict_is(c->run.verdict, VERDICT_PASS)) {
-		ui_review(wb, "accepted");
-		return;
-	}
-	snprintf(wb->ask_id, sizeof wb->ask_id, "%s", c->id);
-	wb_ask(wb, WB_ASK_ACCEPT, "accept %s although its latest verdict is "
-	    "%s? y/n", c->id, c->has_run && c->run.verdict ? c->run.verdict :
-	    "none (never run)");
-}
-
-static void ui_command_run(struct wb *wb, const char *line, int confirmed);
+static void ui_command_run(struct wb *wb, const char *line, unsigned where,
+    int confirmed, int key);
 
 /* u and C-r: the :undo and :redo command lines. */
 static void
 ui_undo(struct wb *wb, int redo)
 {
-	ui_command_run(wb, redo ? "redo" : "undo", 0);
-}
-
-static void
-ui_commit(struct wb *wb)
-{
-	const char *repo = wb->o->repo_dir ? wb->o->repo_dir : "dataset";
-	struct dataset_result res;
-	struct err err;
-
-	memset(&res, 0, sizeof res);
-	wb_msg(wb, 0, "committing to %s ...", repo);
-	if (dataset_commit(wb->st, repo, NULL, wb->reviewer, &res, &err) < 0) {
-		wb_msg(wb, 1, "commit: %s", err.msg);
-		return;
-	}
-	if (!res.committed)
-		wb_msg(wb, 0, "nothing new to commit (%zu samples in %s)",
-		    res.samples, repo);
-	else
-		wb_msg(wb, 0, "committed %zu sample%s (%.7s): %zu added, %zu "
-		    "changed, %zu removed; %zu in %s", res.added +
-		    res.modified + res.removed, res.added + res.modified +
-		    res.removed == 1 ? "" : "s", res.oid, res.added,
-		    res.modified, res.removed, res.samples, repo);
+	ui_command_run(wb, redo ? "redo" : "undo", CMD_KEY, 0, 0);
 }
 
 /* --- marks and bulk decisions (:label :review :note) -------------------- */
@@ -648,61 +482,20 @@ ui_mouse_set(struct wb *wb)
 }
 
 /*
- * :set NAME VALUE, or NAME VALUE for theme, mouse and advance; without
- * a value it says the value, without a name all of them.
+ * A setting a command changed (cmd_set.c: ctx->setting): a theme is
+ * loaded, the mouse switched; the command said the new value already.
  */
 static void
-ui_set(struct wb *wb, const char *cmd, const char *arg)
+ui_setting_apply(struct wb *wb, const char *name)
 {
-	char name[32], value[256], now[256];
-	struct err err;
-	size_t n;
-
-	if (strcmp(cmd, "set") == 0) {
-		n = strcspn(arg, " ");
-		snprintf(name, sizeof name, "%.*s", (int)(n < 31 ? n : 31),
-		    arg);
-		arg += n;
-		while (*arg == ' ')
-			arg++;
-	} else {
-		snprintf(name, sizeof name, "%.31s", cmd);
-	}
-	snprintf(value, sizeof value, "%s", arg);
-	if (*name == '\0') {
-		char t[128], m[8], a[8];
-
-		config_get(&wb->cfg, "theme", t, sizeof t);
-		config_get(&wb->cfg, "mouse", m, sizeof m);
-		config_get(&wb->cfg, "advance", a, sizeof a);
-		wb_msg(wb, 0, "theme %s \xc2\xb7 mouse %s \xc2\xb7 advance "
-		    "%s%s", t, m, a, ui_colors() ? "" : " (no colours: mono)");
+	if (name == NULL)
 		return;
-	}
-	if (*value == '\0') {
-		config_get(&wb->cfg, name, now, sizeof now);
-		if (*now == '\0')
-			wb_msg(wb, 1, "unknown setting '%s' (theme, mouse, "
-			    "advance)", name);
-		else
-			wb_msg(wb, 0, "%s %s", name, now);
-		return;
-	}
-	if (config_set(&wb->cfg, name, value, &err) < 0) {
-		wb_msg(wb, 1, "set: %s", err.msg);
-		return;
-	}
-	if (strcmp(name, "theme") == 0) {
-		if (ui_theme(wb, wb->cfg.theme) < 0)
-			return;
-		wb_msg(wb, 0, "theme %s%s", wb->cfg.theme, ui_colors() ? "" :
-		    " (no colours here: the mono theme stays)");
-		return;
-	}
-	if (strcmp(name, "mouse") == 0)
+	if (strcmp(name, "theme") == 0 && ui_theme(wb, wb->cfg.theme) == 0 &&
+	    !ui_colors())
+		wb_msg(wb, 0, "theme %s (no colours here: the mono theme"
+		    " stays)", wb->cfg.theme);
+	else if (strcmp(name, "mouse") == 0)
 		ui_mouse_set(wb);
-	config_get(&wb->cfg, name, now, sizeof now);
-	wb_msg(wb, 0, "%s %s", name, now);
 }
 
 /* --- the `:` line -------------------------------------------------------- */
@@ -820,21 +613,6 @@ wbc_goto(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 }
 
 static int
-wbc_bind(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
-{
-	struct wb *wb = WB(ctx);
-	char *l = xasprintf("%s %s", ctx->entry->name, ctx->line);
-
-	(void)a;
-	if (keymap_parse_line(&wb->km, l, err) < 0)
-		wb_msg(wb, 1, "%s", err->msg);
-	else
-		wb_msg(wb, 0, "%s", l);
-	free(l);
-	return 0;
-}
-
-static int
 wbc_model(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	const char *verb = ctx->entry->name, *arg = ctx->line;
@@ -947,15 +725,6 @@ wbc_views(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 }
 
 static int
-wbc_set(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
-{
-	(void)a;
-	(void)err;
-	ui_set(WB(ctx), ctx->entry->name, ctx->line);
-	return 0;
-}
-
-static int
 wbc_quit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	(void)a;
@@ -965,66 +734,118 @@ wbc_quit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	return 0;
 }
 
-#define WBC	CMD_WORKBENCH
-#define WBT	(CMD_WORKBENCH | CMD_TEXT)
+/*
+ * :task new FILE [SECOND]: a task from real code (app/task_new.h),
+ * SECOND the testbench (a CUDA harness), or a C file's reference .s.  The
+ * task opens in $EDITOR on the whole terminal; on save its reference is
+ * verified in the sandbox, waited for, and the task stored when it
+ * passes; the status line says what happened.
+ */
+static int
+wbc_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	struct wb *wb = WB(ctx);
+	struct task_new_opts o = { 0 };
+	struct task_new tn;
+	struct run r = { 0 };
+	char *line = xstrdup(ctx->line != NULL ? ctx->line : ""), *save;
+	char *w[3] = { NULL, NULL, NULL }, *tok;
+	int n = 0, e;
 
-static const struct cmd_entry wbc_filter_e = { "filter", "where", NULL, 0,
+	(void)a;
+	for (tok = strtok_r(line, " \t", &save); tok != NULL && n < 3;
+	    tok = strtok_r(NULL, " \t", &save))
+		w[n++] = tok;
+	if (n < 2 || strcmp(w[0], "new") != 0) {
+		wb_msg(wb, 1, "usage: task new FILE [TESTBENCH|REFERENCE.s]");
+		free(line);
+		return 0;
+	}
+	/* the second file: a C function's reference assembly, else the
+	 * testbench (a CUDA harness) */
+	if (strlen(w[1]) > 2 && strcmp(w[1] + strlen(w[1]) - 2, ".c") == 0)
+		o.reference = w[2];
+	else
+		o.testbench = w[2];
+	if (task_new_build(&w[1], 1, &o, &tn, err) < 0) {
+		wb_msg(wb, 1, "task new: %s", err->msg);
+		goto out;
+	}
+	def_prog_mode();
+	endwin();
+	e = task_new_edit(&tn, NULL, err);
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	wb->dirty = 1;
+	if (e < 0) {
+		wb_msg(wb, 1, "task new: %s", err->msg);
+		goto out;
+	}
+	if (tn.skeleton) {
+		wb_msg(wb, 1, "task new: %s: no requirement written over \"%s\";"
+		    " nothing stored", w[1], TASK_NEW_SKELETON);
+		goto out;
+	}
+	if (task_new_verify(&tn, &wb->vopts, &r, err) < 0) {
+		wb_msg(wb, 1, "task new: %s", err->msg);
+	} else if (r.verdict == NULL || strcmp(r.verdict, "pass") != 0) {
+		char *why = task_new_why(&tn, &r);
+
+		wb_msg(wb, 1, "task new: %s; nothing stored", why);
+		free(why);
+	} else if (task_new_store(wb->st, &tn, &r, err) < 0) {
+		wb_msg(wb, 1, "task new: %s", err->msg);
+	} else {
+		wb_msg(wb, 0, "task %s stored; its reference %s passes (%s)",
+		    tn.task.id, tn.ref.id, tn.task.env);
+	}
+out:
+	err_clear(err);		/* said on the status line */
+	run_release(&r);
+	task_new_release(&tn);
+	free(line);
+	return 0;
+}
+
+/* The workbench's own `:` commands (a key may run them: bind 9 :views);
+ * the one table (main.c) lists them by UI_COMMANDS (ui.h). */
+#define WBC	(CMD_WORKBENCH | CMD_KEY)
+#define WBT	(CMD_WORKBENCH | CMD_KEY | CMD_TEXT)
+
+const struct cmd_entry ui_cmd_filter = { "filter", "where", NULL, 0,
     CMD_MANY, "filter [FILTER]", "Show the candidates FILTER matches (the"
     " language of list --where); none: all.", WBT, wbc_filter };
-static const struct cmd_entry wbc_grep_e = { "grep", NULL, NULL, 0,
+const struct cmd_entry ui_cmd_grep = { "grep", NULL, NULL, 0,
     CMD_MANY, "grep TEXT", "Show the candidates whose code, logs or spec"
     " hold TEXT.", WBT, wbc_grep };
-static const struct cmd_entry wbc_goto_e = { "goto", "show", NULL, 0, 1,
+const struct cmd_entry ui_cmd_goto = { "goto", "show", NULL, 0, 1,
     "goto ID", "Go to the candidate ID (or a unique prefix).", WBC,
     wbc_goto };
-static const struct cmd_entry wbc_unmark_e = { "unmark", NULL, NULL, 0, 0,
+const struct cmd_entry ui_cmd_unmark = { "unmark", NULL, NULL, 0, 0,
     "unmark", "Clear the marks.", WBC, wbc_unmark };
-static const struct cmd_entry wbc_save_e = { "save", NULL, NULL, 0,
+const struct cmd_entry ui_cmd_save = { "save", NULL, NULL, 0,
     CMD_MANY, "save NAME", "Save the filter as the view NAME.", WBT,
     wbc_save };
-static const struct cmd_entry wbc_view_e = { "view", NULL, NULL, 0,
+const struct cmd_entry ui_cmd_view = { "view", NULL, NULL, 0,
     CMD_MANY, "view NAME", "Show the saved view NAME.", WBT, wbc_view };
-static const struct cmd_entry wbc_views_e = { "views", NULL, NULL, 0, 0,
+const struct cmd_entry ui_cmd_views = { "views", NULL, NULL, 0, 0,
     "views", "List the saved views.", WBC, wbc_views };
-static const struct cmd_entry wbc_repair_e = { "repair", NULL, NULL, 0, 1,
+const struct cmd_entry ui_cmd_repair = { "repair", NULL, NULL, 0, 1,
     "repair [ROUNDS]", "Ask the model to repair the failed candidates"
     " (marked, or the view's).", WBT | CMD_TARGETS, wbc_model };
-static const struct cmd_entry wbc_generate_e = { "generate", NULL, NULL, 0,
+const struct cmd_entry ui_cmd_generate = { "generate", NULL, NULL, 0,
     1, "generate [SAMPLES]", "Ask the model for candidates of the tasks"
     " (marked, or the view's).", WBT | CMD_TARGETS, wbc_model };
-static const struct cmd_entry wbc_verify_e = { "verify", NULL, NULL, 0, 2,
+const struct cmd_entry ui_cmd_verify = { "verify", NULL, NULL, 0, 2,
     "verify [JOBS] [force]", "Verify the marked candidates, else the view,"
     " JOBS at a time, in the background.", WBC | CMD_TARGETS, wbc_verify };
-static const struct cmd_entry wbc_bind_e = { "bind", NULL, NULL, 0,
-    CMD_MANY, "bind [TABLE] KEY ACTION", "Bind KEY to ACTION.", WBT,
-    wbc_bind };
-static const struct cmd_entry wbc_unbind_e = { "unbind", NULL, NULL, 0,
-    CMD_MANY, "unbind [TABLE] KEY", "Unbind KEY.", WBT, wbc_bind };
-static const struct cmd_entry wbc_set_e = { "set", NULL, NULL, 0, CMD_MANY,
-    "set [NAME [VALUE]]", "Show or change a setting (theme, mouse,"
-    " advance).", WBT, wbc_set };
-static const struct cmd_entry wbc_theme_e = { "theme", NULL, NULL, 0,
-    CMD_MANY, "theme [NAME]", "set theme.", WBT, wbc_set };
-static const struct cmd_entry wbc_mouse_e = { "mouse", NULL, NULL, 0,
-    CMD_MANY, "mouse [on|off]", "set mouse.", WBT, wbc_set };
-static const struct cmd_entry wbc_advance_e = { "advance", NULL, NULL, 0,
-    CMD_MANY, "advance [on|off]", "set advance.", WBT, wbc_set };
-static const struct cmd_entry wbc_quit_e = { "quit", "q", NULL, 0, 0,
+const struct cmd_entry ui_cmd_task = { "task", NULL, NULL, 0, CMD_MANY,
+    "task new FILE [TESTBENCH|REFERENCE.s]", "A task from real code"
+    " (Verilog, C, CUDA, CadQuery, STEP): edit it in $EDITOR, then its"
+    " reference is verified and the task stored when it passes.", WBT,
+    wbc_task };
+const struct cmd_entry ui_cmd_quit = { "quit", "q", NULL, 0, 0,
     "quit", "Leave the workbench.", WBC, wbc_quit };
-
-/* The `:` commands, in the order Tab offers them: the workbench's own
- * and the ones both front ends run (app/commands.h). */
-#define WB_APP_ENTRY(name)	&app_cmd_##name,
-static const struct cmd_entry *const wb_cmds[] = {
-	&wbc_filter_e, &wbc_grep_e, &wbc_goto_e,
-	APP_COMMANDS(WB_APP_ENTRY)
-	&wbc_unmark_e, &wbc_save_e, &wbc_view_e, &wbc_views_e,
-	&wbc_repair_e, &wbc_generate_e, &wbc_verify_e, &wbc_bind_e,
-	&wbc_unbind_e, &wbc_set_e, &wbc_theme_e, &wbc_mouse_e,
-	&wbc_advance_e, &wbc_quit_e,
-};
-static const struct cmd_table wb_table = { wb_cmds,
-    sizeof wb_cmds / sizeof wb_cmds[0] };
 
 /* A command's output and messages go to the status line. */
 static void
@@ -1049,25 +870,110 @@ ui_cmd_ask(struct cmd_ctx *ctx, const char *question)
 
 	free(wb->bulk);
 	wb->bulk = xasprintf("%s %s", ctx->entry->name, ctx->line);
+	/* a decision key's question is about the candidate it was asked
+	 * on: a y after the cursor moved does nothing */
+	wb->ask_key = ctx->decide != NULL;
+	snprintf(wb->ask_id, sizeof wb->ask_id, "%s", ctx->nids > 0 ?
+	    ctx->ids[0] : "");
 	wb_ask(wb, WB_ASK_BULK, "%s? y/n", question);
 	return 0;
 }
 
+/* A decision key's decision: wb_decide(), which keeps it waiting while
+ * another process holds the database's lock. */
+static int
+ui_ctx_decide(struct cmd_ctx *ctx, const struct decide_act *act,
+    const char *id, struct decide_out *out, struct err *err)
+{
+	return wb_decide(ctx->front, act, id, out, err);
+}
+
+/* A key action's command runs the action (ctx->action). */
+static void
+ui_ctx_action(struct cmd_ctx *ctx, int a)
+{
+	ui_action(ctx->front, (enum action)a);
+}
+
 /*
- * Run a `:` command line (a bound key's, the config file's): the entry
- * it names, with the words after it, on the workbench; a line whose
- * first word is no entry is an action name.  A command both front ends
- * share (CMD_STORE) runs on the database as the reviewer, its targets
- * the marked candidates, else the one under the cursor; confirmed says
- * the y was given to this very line.
+ * Run entry e of the one table on the workbench from where (CMD_KEY or
+ * CMD_WORKBENCH), on its parsed args (arg: the text after its name, as
+ * typed): the database and the reviewer, its targets the marked
+ * candidates, else the one under the cursor; the settings and the keys;
+ * the key actions; its output and messages on the status line.
+ * confirmed says the y was given to this very line.  Then follows what
+ * the command did: marks cleared, the view read again, a setting
+ * applied.
  */
 static void
-ui_command_run(struct wb *wb, const char *text, int confirmed)
+ui_entry_run(struct wb *wb, const struct cmd_entry *e, unsigned where,
+    struct cmd_args *args, const char *arg, int confirmed, int key)
 {
+	struct cmd_ctx ctx = { .entry = e, .where = where, .front = wb,
+	    .line = arg, .out = ui_cmd_out, .diag = ui_cmd_diag, .arg = wb,
+	    .cfg = &wb->cfg, .km = &wb->km, .action = ui_ctx_action };
+	char *one = wb->cur.id;
+	struct err err;
+
+	err_clear(&err);
+	if (e->flags & CMD_STORE) {
+		ctx.st = wb->st;
+		ctx.by = wb->reviewer;
+		ctx.ids = wb->nmarks > 0 ? wb->marks : &one;
+		ctx.nids = wb->nmarks > 0 ? wb->nmarks : one != NULL;
+		ctx.confirmed = confirmed;
+		ctx.ask = ui_cmd_ask;
+		if (key) {	/* a decision key: the cursor's, waiting */
+			ctx.ids = &one;
+			ctx.nids = one != NULL;
+			ctx.decide = ui_ctx_decide;
+		}
+	}
+	if (e->exec(&ctx, args, &err) != 0 && err.msg[0] != '\0')
+		wb_msg(wb, 1, "%s: %s", e->name, err.msg);
+	ui_setting_apply(wb, ctx.setting);
+	if (ctx.changed && ctx.clear_marks && wb->nmarks > 0)
+		wb_marks_clear(wb);
+	/* one candidate undone: go back to it; else the rows may leave
+	 * the view and the cursor keeps its candidate */
+	if (ctx.focus != NULL && key)
+		wb_advance(wb, ctx.focus, wb->cfg.advance);
+	else if (ctx.focus != NULL)
+		wb_changed(wb, ctx.focus);
+	else if (ctx.changed)
+		wb_view_changed(wb);
+	free(ctx.focus);
+}
+
+/* A key's action: its command of the one table (every key action is
+ * one, app_action_cmds), run from a key. */
+static void
+ui_key_action(struct wb *wb, enum action a)
+{
+	const struct cmd_entry *e = app_action_cmd(a);
+	struct cmd_args args;
+	struct err err;
+	char *argv[] = { (char *)e->name, NULL };
+
+	if (cmd_parse(e, 1, argv, &args, &err) == 0)
+		ui_entry_run(wb, e, CMD_KEY, &args, "", 0, 0);
+	cmd_args_release(&args);
+}
+
+/*
+ * Run a command line: typed after `:` (where CMD_WORKBENCH) or bound to
+ * a key (CMD_KEY): the entry of the one table it names that runs there,
+ * with the words after it (ui_entry_run).  A command that runs
+ * elsewhere (`:export`, `:generator`) is refused with where it runs.
+ */
+static void
+ui_command_run(struct wb *wb, const char *text, unsigned where,
+    int confirmed, int key)
+{
+	const struct cmd_table *t = wb->o->commands;
 	const struct cmd_entry *e;
 	struct cmd_args args;
 	struct err err;
-	enum action a;
 	char **argv, *arg, *line = xstrdup(text);
 	int argc;
 
@@ -1085,19 +991,22 @@ ui_command_run(struct wb *wb, const char *text, int confirmed)
 		arg[n - 1] = '\0';
 	if (*line == '\0')
 		goto out;
-	if ((e = cmd_find(&wb_table, line)) == NULL) {
+	if (cmd_find(t, line) == NULL) {
 		struct buf names = BUF_INIT;
 
-		if (keymap_action_parse(line, &a, &err) == 0) {
-			ui_action(wb, a);
-			goto out;
-		}
-		/* the commands the table has, so the message cannot drift */
-		for (size_t i = 0; i < wb_table.n; i++)
-			buf_printf(&names, "%s, ", wb_table.v[i]->name);
+		/* the commands the table has, so the message cannot drift;
+		 * the key actions are named as "an action name" */
+		for (size_t i = 0; i < t->n && t->v[i] != NULL; i++)
+			if ((t->v[i]->flags & CMD_WORKBENCH) &&
+			    app_action_of(t->v[i]) == ACTION_NONE)
+				buf_printf(&names, "%s, ", t->v[i]->name);
 		wb_msg(wb, 1, "unknown command '%s' (%san action name; Tab"
 		    " completes)", line, buf_str(&names));
 		buf_release(&names);
+		goto out;
+	}
+	if ((e = cmd_lookup(t, line, where, &err)) == NULL) {
+		wb_msg(wb, 1, "%s", err.msg);
 		goto out;
 	}
 	{
@@ -1111,36 +1020,29 @@ ui_command_run(struct wb *wb, const char *text, int confirmed)
 		wb_msg(wb, 1, ":%s: %s (:%s)", e->name, err.msg, e->usage);
 	else if (args.help)
 		wb_msg(wb, 0, ":%s - %s", e->usage, e->help);
-	else {
-		struct cmd_ctx ctx = { .entry = e, .front = wb, .line = arg };
-		char *one = wb->cur.id;
-
-		if (e->flags & CMD_STORE) {
-			ctx.st = wb->st;
-			ctx.by = wb->reviewer;
-			ctx.ids = wb->nmarks > 0 ? wb->marks : &one;
-			ctx.nids = wb->nmarks > 0 ? wb->nmarks : one != NULL;
-			ctx.confirmed = confirmed;
-			ctx.ask = ui_cmd_ask;
-			ctx.out = ui_cmd_out;
-			ctx.diag = ui_cmd_diag;
-			ctx.arg = wb;
-		}
-		if (e->exec(&ctx, &args, &err) != 0 && err.msg[0] != '\0')
-			wb_msg(wb, 1, "%s: %s", e->name, err.msg);
-		if (ctx.changed && ctx.clear_marks && wb->nmarks > 0)
-			wb_marks_clear(wb);
-		/* one candidate undone: go back to it; else the rows may
-		 * leave the view and the cursor keeps its candidate */
-		if (ctx.focus != NULL)
-			wb_changed(wb, ctx.focus);
-		else if (ctx.changed)
-			wb_view_changed(wb);
-		free(ctx.focus);
-	}
+	else
+		ui_entry_run(wb, e, where, &args, arg, confirmed, key);
 	cmd_args_release(&args);
 	cmd_words_free(argv);
 out:
+	free(line);
+}
+
+static void
+ui_decide_key(struct wb *wb, const char *verb_args)
+{
+	int final;
+	char *line;
+
+	if (wb->cur.id == NULL || wb->cur.cand.id == NULL) {
+		wb_msg(wb, 1, "no candidate selected");
+		return;
+	}
+	/* the final word, on a row of the disagreement queue */
+	final = strncmp(verb_args, "label ", 6) == 0 &&
+	    ui_disagree_queue(wb) && (!wb->detached || wb->gone);
+	line = xasprintf("%s%s", verb_args, final ? " --final" : "");
+	ui_command_run(wb, line, CMD_KEY, 0, 1);
 	free(line);
 }
 
@@ -1154,7 +1056,7 @@ ui_prompt_key(struct wb *wb, int key)
 	if (wb->pr.kind == '/')
 		(void)wb_search_set(wb, line);
 	else
-		ui_command_run(wb, line, 0);
+		ui_command_run(wb, line, CMD_WORKBENCH, 0, 0);
 }
 
 /* --- dispatch ------------------------------------------------------------ */
@@ -1278,6 +1180,8 @@ ui_action(struct wb *wb, enum action a)
 			mrun_cancel(wb);
 		else if (batch_running(wb))
 			batch_cancel(wb);
+		else if (commit_running(wb))
+			commit_cancel(wb);
 		else
 			term_pane_cancel(wb);	/* says none runs */
 		break;
@@ -1299,23 +1203,25 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_KEYBOARD:
 		term_pane_keyboard(wb, 1);
 		break;
-	case ACTION_LABEL_COMPILE:	ui_label(wb, "compile", 0); break;
-	case ACTION_LABEL_API:		ui_label(wb, "api", 0); break;
-	case ACTION_LABEL_FUNCTIONAL:	ui_label(wb, "functional", 0); break;
-	case ACTION_LABEL_FORMAT:	ui_label(wb, "format", 0); break;
-	case ACTION_LABEL_PERFORMANCE:
-		ui_label(wb, "performance", 0);
+	case ACTION_LABEL_COMPILE:	ui_decide_key(wb, "label compile"); break;
+	case ACTION_LABEL_API:		ui_decide_key(wb, "label api"); break;
+	case ACTION_LABEL_FUNCTIONAL:
+		ui_decide_key(wb, "label functional");
 		break;
-	case ACTION_ACCEPT:		ui_accept(wb); break;
-	case ACTION_REJECT:		ui_review(wb, "rejected"); break;
-	case ACTION_FLAG:		ui_review(wb, "flagged"); break;
+	case ACTION_LABEL_FORMAT:	ui_decide_key(wb, "label format"); break;
+	case ACTION_LABEL_PERFORMANCE:
+		ui_decide_key(wb, "label performance");
+		break;
+	case ACTION_ACCEPT:		ui_decide_key(wb, "review accept"); break;
+	case ACTION_REJECT:		ui_decide_key(wb, "review reject"); break;
+	case ACTION_FLAG:		ui_decide_key(wb, "review flag"); break;
 	case ACTION_MARK:		ui_mark(wb); break;
 	case ACTION_NOTE:
 		prompt_open(wb, ':', "note ");
 		break;
 	case ACTION_UNDO:		ui_undo(wb, 0); break;
 	case ACTION_REDO:		ui_undo(wb, 1); break;
-	case ACTION_COMMIT:		ui_commit(wb); break;
+	case ACTION_COMMIT:		commit_start(wb); break;
 	case ACTION_PROMPT:
 	case ACTION_SEARCH:
 		prompt_open(wb, a == ACTION_SEARCH ? '/' : ':', NULL);
@@ -1381,8 +1287,7 @@ ui_key(struct wb *wb, int key)
 		wb->msg[0] = '\0';
 		if (key != 'y' && key != 'Y') {
 			wb_msg(wb, 0, ask == WB_ASK_QUIT ? "not quitting" :
-			    ask == WB_ASK_ACCEPT ? "not accepted" :
-			    ask == WB_ASK_LABEL ? "not labelled" : "cancelled");
+			    "cancelled");
 			free(wb->bulk);
 			wb->bulk = NULL;
 			return;
@@ -1391,22 +1296,16 @@ ui_key(struct wb *wb, int key)
 			char *line = wb->bulk;
 
 			wb->bulk = NULL;
-			if (line != NULL)
-				ui_command_run(wb, line, 1);
+			if (line != NULL && wb->ask_key && (wb->cur.id == NULL ||
+			    strcmp(wb->cur.id, wb->ask_id) != 0))
+				wb_msg(wb, 1, "not done: the candidate under the "
+				    "cursor changed (%.8s asked about)",
+				    wb->ask_id);
+			else if (line != NULL)
+				ui_command_run(wb, line, wb->ask_key ? CMD_KEY :
+				    CMD_WORKBENCH, 1, wb->ask_key);
 			free(line);
 		}
-		else if (ask == WB_ASK_ACCEPT && (wb->cur.id == NULL ||
-		    strcmp(wb->cur.id, wb->ask_id) != 0))
-			wb_msg(wb, 1, "not accepted: the candidate under the "
-			    "cursor changed (%.8s asked about)", wb->ask_id);
-		else if (ask == WB_ASK_ACCEPT)
-			ui_review(wb, "accepted");
-		else if (ask == WB_ASK_LABEL && (wb->cur.id == NULL ||
-		    strcmp(wb->cur.id, wb->ask_id) != 0))
-			wb_msg(wb, 1, "not labelled: the candidate under the "
-			    "cursor changed (%.8s asked about)", wb->ask_id);
-		else if (ask == WB_ASK_LABEL)
-			ui_label(wb, wb->ask_cat, 1);
 		else if (ask == WB_ASK_QUIT)
 			wb->quit = 1;
 		return;
@@ -1431,7 +1330,8 @@ ui_key(struct wb *wb, int key)
 		return;
 	if (a == ACTION_NONE && keymap_command(&wb->km, key) != NULL) {
 		/* bind KEY COMMAND LINE: as if typed after `:` */
-		ui_command_run(wb, keymap_command(&wb->km, key), 0);
+		ui_command_run(wb, keymap_command(&wb->km, key), CMD_KEY, 0,
+		    0);
 		return;
 	}
 	if (a == ACTION_NONE) {
@@ -1443,7 +1343,7 @@ ui_key(struct wb *wb, int key)
 	}
 	if (a != ACTION_QUIT)	/* --dump-screen keeps the message */
 		wb->msg[0] = '\0';
-	ui_action(wb, a);
+	ui_key_action(wb, a);
 }
 
 /*
@@ -1725,6 +1625,8 @@ static const struct ui_service {
 	{ "model run", mrun_running, mrun_pollfds, mrun_timeout, mrun_step },
 	{ "pending decisions", pending_running, pending_pollfds,
 	    pending_wait, pending_step },
+	{ "commit", commit_running, commit_pollfds, commit_timeout,
+	    commit_step },
 };
 #define UI_NSERVICES	(sizeof ui_services / sizeof ui_services[0])
 
@@ -1775,8 +1677,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 	keymap_defaults(&wb.km);
 	config_init(&wb.cfg);
 	prompt_init(&wb);
-	prompt_commands(&wb_table);
-	wb.km.commands = &wb_table;
+	prompt_commands(o->commands);
+	wb.km.commands = o->commands;
 	for (int i = 0; i < WB_NPANES; i++) {
 		pane_init(&wb.lay.panes[i], ui_panes[i], &wb);
 		(void)pane_open(&wb.lay.panes[i], NULL);
@@ -1904,6 +1806,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	mrun_stop(&wb);		/* an answer on its way is left to it */
 	term_pane_stop(&wb);
 	batch_stop(&wb);	/* what it stored stays */
+	commit_stop(&wb);	/* git's files are never left half written */
 	pending_release(&wb);	/* the question said they are dropped */
 	wb_pollset_release(&ps);
 	ui_panes_free(&wb);

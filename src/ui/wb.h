@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "app/config.h"
-#include "app/decide.h"
+#include "decide/decide.h"
 #include "app/history.h"
 #include "app/keymap.h"
 #include "base/buf.h"
@@ -32,6 +32,7 @@
 #include "verify/verify.h"
 
 struct batch;
+struct dsvc;
 struct mrun;
 struct pending;
 
@@ -43,8 +44,7 @@ struct pending;
 enum wb_auto_zoom { WB_AZ_NONE, WB_AZ_RUN, WB_AZ_HOLD };
 
 /* A y/n question in the status bar and what a "y" does. */
-enum wb_ask { WB_ASK_NONE, WB_ASK_ACCEPT, WB_ASK_QUIT, WB_ASK_BULK,
-    WB_ASK_LABEL };
+enum wb_ask { WB_ASK_NONE, WB_ASK_QUIT, WB_ASK_BULK };
 
 /*
  * The `:` and `/` lines (prompt.c, which alone changes it): whether one
@@ -185,12 +185,15 @@ struct wb {
 	 * so that no message written meanwhile hides it. */
 	enum wb_ask		 ask;
 	char			 question[512];
-	char			 ask_id[80];	/* what WB_ASK_ACCEPT, _LABEL
-						   ask of */
-	char			 ask_cat[32];	/* the WB_ASK_LABEL category */
+	char			 ask_id[80];	/* the candidate a decision
+						   key's question is about */
+	int			 ask_key;	/* bulk is a decision key's
+						   line (ui.c) */
 	struct wb_prompt	 pr;		/* prompt.c's */
 	struct wb_search	 find;		/* wb_search_*'s */
 
+	struct dsvc		*commit;	/* c (commit.c); owned, NULL:
+						   none runs */
 	struct batch		*batch;		/* :verify (batch.c); owned,
 						   NULL: never started */
 	struct mrun		*mrun;		/* R, :repair, :generate
@@ -397,6 +400,23 @@ void	batch_io(struct wb *wb);
  * ends it at once and frees its state (quitting). */
 void	batch_cancel(struct wb *wb);
 void	batch_stop(struct wb *wb);
+
+/* --- commit.c: c in the background ------------------------------------ */
+
+/*
+ * c: commit the accepted candidates to the dataset repository (--repo)
+ * through the commit service (exchange/dataset_svc.h): the store is
+ * read now, git writes on the service's thread, the status line says
+ * what was committed when it ends.  As a service of the frame loop;
+ * x cancels it before git writes; commit_stop waits for git (quitting).
+ */
+void	commit_start(struct wb *wb);
+int	commit_running(const struct wb *wb);
+void	commit_pollfds(struct wb *wb, struct wb_pollset *ps);
+int	commit_timeout(const struct wb *wb);
+void	commit_step(struct wb *wb);
+void	commit_cancel(struct wb *wb);
+void	commit_stop(struct wb *wb);
 
 /* --- model_run.c: R, :repair, :generate -------------------------------- */
 

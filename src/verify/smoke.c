@@ -111,32 +111,17 @@ sample_release(struct sample *s)
 
 /* --- running one sample ------------------------------------------------ */
 
-/* Run c of s through a verify job to its end; 0 with *r, or -1 with err
- * (the job could not start: a work directory, a task the env refuses). */
+/* Run c of s through a verify job to its end (verify_run(), with o's
+ * sandbox and work root only); 0 with *r, or -1 with err. */
 static int
 sample_run(const struct sample *s, const struct candidate *c,
     const struct verify_opts *o, struct run *r, struct err *err)
 {
 	struct verify_opts so = { 0 };
-	struct verify_job *j;
 
 	so.no_sandbox = o->no_sandbox;
 	so.workroot = o->workroot;
-	if (verify_job_start(&j, &so, &s->task, c, 0, 24, 80, err) < 0)
-		return -1;
-	while (!verify_job_step(j, NULL, NULL)) {
-		struct pollfd p = { .fd = verify_job_fd(j), .events = POLLIN };
-		int ms = verify_job_timeout_ms(j);
-
-		if (ms > 200)
-			ms = 200;
-		if (poll(&p, p.fd >= 0 ? 1 : 0, ms) < 0 && errno != EINTR)
-			break;
-	}
-	memset(r, 0, sizeof *r);
-	verify_job_result(j, r);
-	verify_job_free(j);
-	return 0;
+	return verify_run(&so, &s->task, c, r, err);
 }
 
 /* sample_run() of s's "good" or "bad" sample (which); -1 with out

@@ -13,6 +13,7 @@
 #include "verify/verify.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1431,6 +1432,29 @@ const char *
 verify_job_stage(const struct verify_job *j)
 {
 	return j->stage_label;
+}
+
+int
+verify_run(const struct verify_opts *o, const struct task *t,
+    const struct candidate *c, struct run *r, struct err *err)
+{
+	struct verify_job *j;
+
+	memset(r, 0, sizeof *r);
+	if (verify_job_start(&j, o, t, c, 0, 24, 80, err) < 0)
+		return -1;
+	while (!verify_job_step(j, NULL, NULL)) {
+		struct pollfd p = { .fd = verify_job_fd(j), .events = POLLIN };
+		int ms = verify_job_timeout_ms(j);
+
+		if (ms > 200)
+			ms = 200;
+		if (poll(&p, p.fd >= 0 ? 1 : 0, ms) < 0 && errno != EINTR)
+			break;
+	}
+	verify_job_result(j, r);
+	verify_job_free(j);
+	return 0;
 }
 
 void

@@ -192,6 +192,17 @@ void	verify_judge_reference(struct store *st, const struct verify_job *j,
 /* Path of the kept work directory or NULL.  Borrowed. */
 const char *verify_job_workdir(const struct verify_job *j);
 
+/*
+ * Run c (a candidate of task t) through a headless verify job to its end,
+ * waiting for it: verify_job_start(), verify_job_step() in a poll loop,
+ * verify_job_result() into *r (zeroed first; the caller releases it).
+ * For one run that nothing else waits on (an env's smoke test, the
+ * reference of `assay task new`).  0, or -1 with err when the job could
+ * not start.
+ */
+int	verify_run(const struct verify_opts *o, const struct task *t,
+	    const struct candidate *c, struct run *r, struct err *err);
+
 /* Kill anything still running, remove the work directory unless kept. */
 void	verify_job_free(struct verify_job *j);
 

@@ -120,3 +120,29 @@ grep -q "of $REF" "$T/out" || fail "bob's undo: $(cat "$T/out")"
 "$ASSAY" --db "$DB" undo >"$T/out" 2>"$T/err" ||
     fail "ann's undo after bob's: $(cat "$T/err")"
 expect_eq "ann's undo" "$(cat "$T/out")" "undid label api of $A1"
+
+# the final word on a disagreement is the same command with --final (the
+# keys 1-5 of a disagree=yes queue run it; issue 24, ADR 0047): no vote,
+# so no subcategory or note, and the candidate leaves the queue
+D=$(id_of "task~mux origin!=reference")
+ASSAY_REVIEWER=bob "$ASSAY" --db "$DB" label "$D" functional >/dev/null ||
+    fail "bob's label of $D"
+"$ASSAY" --db "$DB" label "$D" compile >/dev/null || fail "ann's of $D"
+expect_eq "in disagreement" "$(count "id=$D disagree=yes")" 1
+"$ASSAY" --db "$DB" label "$D" format --final --note why >"$T/out" \
+    2>"$T/err" && fail "--final with a note was taken"
+grep -q "a final label is no vote" "$T/err" || fail "why: $(cat "$T/err")"
+ASSAY_REVIEWER=carol "$ASSAY" --db "$DB" label "$D" functional --final \
+    >"$T/out" || fail "label --final"
+expect_eq "final label said" "$(cat "$T/out")" \
+    "$D labelled functional (final) by carol (no run yet)"
+expect_eq "out of the disagreement queue" "$(count "id=$D disagree=yes")" 0
+
+# one table: a workbench command is refused on the command line, saying
+# where it runs
+"$ASSAY" --db "$DB" zoom >"$T/out" 2>"$T/err" && fail "assay zoom ran"
+expect_eq "assay zoom" "$(cat "$T/err")" \
+    "assay: zoom runs only on the : line (:zoom) and from a key"
+"$ASSAY" --db "$DB" generator model x 2>"$T/err" && fail "generator ran"
+expect_eq "assay generator" "$(cat "$T/err")" \
+    "assay: generator runs only in the config file"

@@ -28,7 +28,7 @@ ok "the run is stored: fail"
 
 # 1: label compile by the reviewer, then advance
 keys 1
-wait_for "labelled $ID compile"
+wait_for "$ID labelled compile by tester"
 wait_for "2/174"
 [ "$(row "$ID" | json_field category)" = compile ] || fail "no label"
 [ "$(row "$ID" | json_field category_source)" = tester ] ||
@@ -43,7 +43,7 @@ REF=$("$ASSAY" --db "$DB" list --json --where \
 keys v
 wait_for "$REF: pass at simulate" 30
 keys a
-wait_for "accepted $REF"
+wait_for "$REF accepted by tester"
 [ "$(row "$REF" | json_field status)" = accepted ] || fail "not accepted"
 ok "the reference passed and is accepted"
 

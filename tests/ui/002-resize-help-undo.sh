@@ -61,7 +61,7 @@ ok "back to 160x50"
 
 # label, undo, redo: the store says what the screen says
 keys 1
-wait_for "labelled $ID compile"
+wait_for "$ID labelled compile by tester"
 [ "$(row "$ID" | json_field category_source)" = tester ] ||
     fail "label not stored"
 keys u
@@ -79,12 +79,12 @@ wait_for "undid label compile of $ID"
 
 # K is bound now: it labels functional
 keys K
-wait_for "labelled $ID functional"
+wait_for "$ID labelled functional by tester"
 ok "the :bind key works"
 
 keys q
 wait_for "ASSAY-EXIT 0"
-grep -q "labelled $ID functional" "$T/screen.txt" ||
+grep -q "$ID labelled functional by tester" "$T/screen.txt" ||
     fail "--dump-screen misses the last message"
 grep -q " queue " "$T/screen.txt" || fail "--dump-screen misses the queue"
 ok "q quits and --dump-screen wrote the final screen"

@@ -41,7 +41,7 @@ ok "a cut origin ends in an ellipsis"
 screen | grep -q -E "$ID +chip +fail +comp\\? " ||
     fail "the automatic category is not marked"
 keys 1
-wait_for "labelled $ID compile"
+wait_for "$ID labelled compile by tester"
 screen | grep -q -E "$ID +chip +fail +comp +" ||
     fail "the human label is marked as automatic"
 ok "comp? is a suggestion, comp a label"

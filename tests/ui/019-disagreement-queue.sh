@@ -42,7 +42,7 @@ ok "Enter on the agreement page opens the disagreement queue"
 
 # 3: functional is the final label of B, which leaves the queue
 keys 3
-wait_for "final label functional for $B (alice compile, bob functional)"
+wait_for "$B labelled functional (final) by carol"
 wait_for " 1/1 "
 wait_for "votes     alice api · bob format"
 row "$B" | grep -q -F '"category":"functional"' ||
@@ -54,7 +54,7 @@ ok "3 gives the final label and the next disagreement comes up"
 
 # 4: format for C; the queue is empty
 keys 4
-wait_for "final label format for $C"
+wait_for "$C labelled format (final) by carol"
 wait_for "no candidate matches the filter"
 [ "$(n_dis)" -eq 0 ] || fail "disagreements left: $(n_dis)"
 [ "$("$ASSAY" --db "$DB" stats --agreement | grep '^alice ')" = "$KAPPA" ] ||
@@ -75,7 +75,7 @@ ok "u and C-r take a final label back and give it again"
 command_line "filter"
 wait_for " 1/174 "
 keys 2
-wait_for "labelled $A api"
+wait_for "$A labelled api by"
 [ "$(n_dis)" -eq 1 ] || fail "carol's vote on A is no disagreement"
 command_line q	# :q leaves every view at once
 wait_for "ASSAY-EXIT 0"

@@ -65,14 +65,14 @@ ok "C-l after a headless verify: the cursor stays on $(short "$E"), marked"
 # a label key lands on E, the candidate the reviewer sees, and advances
 # to the row after it
 keys 3
-wait_for "labelled $E functional"
+wait_for "$E labelled functional by tester"
 wait_for " 4/172 "
 selected "$F" "after the label"
 screen | grep -q -F "left the view" && fail "the row that left is still shown"
 [ "$(cat_of "$F")" = "" ] || [ "$(cat_of "$F")" = null ] ||
     fail "$F was labelled by a key meant for $E: $(cat_of "$F")"
 keys 3
-wait_for "labelled $F functional"
+wait_for "$F labelled functional by tester"
 ok "the key lands on $(short "$E"); the next on $(short "$F")"
 command_line q	# :q leaves every view at once
 wait_for "ASSAY-EXIT 0"

@@ -40,14 +40,14 @@ start 120 40 "--where verdict=pass"
 wait_for " 1/"
 wait_for "candidate $(echo "$P" | cut -c1-8)"
 keys 1
-wait_for "label $P compile although its latest run passes? y/n"
+wait_for "label $P compile although it passes? y/n"
 keys n
-wait_for "not labelled"
+wait_for "cancelled"
 [ "$(cat_of "$P")" != compile ] || fail "labelled after n"
 keys 1
-wait_for "although its latest run passes? y/n"
+wait_for "although it passes? y/n"
 keys y
-wait_for "labelled $P compile"
+wait_for "$P labelled compile by tester"
 [ "$(cat_of "$P")" = compile ] || fail "not labelled after y"
 ok "a failure label on a passing candidate asks first"
 

@@ -34,11 +34,11 @@ keys j j
 wait_for " 3/$N "
 screen | grep -q -E "^│▶ $(short "$(id_n 3)") " || fail "not on row 3"
 keys 1
-wait_for "labelled $(id_n 3) compile"
+wait_for "$(id_n 3) labelled compile by tester"
 keys j j j
 wait_for " 7/$N "
 keys 3
-wait_for "labelled $(id_n 7) functional"
+wait_for "$(id_n 7) labelled functional by tester"
 screen | tail -n 1 | grep -q "verify [0-9]*/$N" ||
     fail "the verification ended before the keys: no test of working meanwhile"
 ok "moving and labelling go on while it runs"

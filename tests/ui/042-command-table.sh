@@ -82,7 +82,12 @@ keys C-u q u Tab
 last_line_is ":quit"
 keys Escape
 command_line "unknown-thing"
-wait_for "unknown command 'unknown-thing' (filter, grep, goto, label"
+wait_for "unknown command 'unknown-thing' (filter, grep, goto, unmark"
+# one table: a command that runs elsewhere says where (issue 24, ADR 47)
+command_line "export -o x.jsonl"
+wait_for "export runs only on the command line (assay export)"
+command_line "generator model m"
+wait_for "generator runs only in the config file"
 keys : q Enter
 wait_for "ASSAY-EXIT 0"
-ok "Tab completes from the table; :q quits"
+ok "Tab completes from the table; :export and :generator say where they run; :q quits"

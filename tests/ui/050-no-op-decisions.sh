@@ -18,11 +18,11 @@ command_line "advance off"
 wait_for "advance off"
 i=0
 while [ $i -lt 16 ]; do keys f; i=$((i + 1)); done
-wait_for "$A is flagged by you already: nothing changed"
+wait_for "$A flagged by tester already: nothing changed"
 sleep 1
 [ "$(events review)" -eq 1 ] || fail "16 f wrote $(events review) review events"
 keys 1 1 1
-wait_for "$A is labelled compile by you already: nothing changed"
+wait_for "$A labelled compile by tester already: nothing changed"
 sleep 1
 [ "$(events label)" -eq 1 ] || fail "3 labels wrote $(events label) label events"
 ok "16 f and 3 times 1 made one review and one label"

@@ -88,7 +88,7 @@ test_config_settings(void **state)
 	assert_int_equal(config_parse_line(&c, &km, "colour red", &err), -1);
 	assert_non_null(strstr(err.msg, "unknown setting 'colour'"));
 	assert_int_equal(config_parse_line(&c, &km, "theme", &err), -1);
-	assert_non_null(strstr(err.msg, "usage: theme VALUE"));
+	assert_non_null(strstr(err.msg, "usage: theme"));
 	assert_int_equal(config_parse_line(&c, &km, "set mouse", &err), -1);
 	assert_int_equal(config_parse_line(&c, &km, "set nothing 1", &err),
 	    -1);
@@ -96,10 +96,10 @@ test_config_settings(void **state)
 	 * for a wrong number of words, the table's names for an unknown one */
 	assert_int_equal(config_parse_line(&c, &km, "theme light extra",
 	    &err), -1);
-	assert_non_null(strstr(err.msg, "usage: theme VALUE"));
+	assert_non_null(strstr(err.msg, "usage: theme"));
 	assert_int_equal(config_parse_line(&c, &km, "set mouse on off", &err),
 	    -1);
-	assert_non_null(strstr(err.msg, "usage: set NAME VALUE"));
+	assert_non_null(strstr(err.msg, "usage: set"));
 	assert_int_equal(config_parse_line(&c, &km, "colour red", &err), -1);
 	assert_non_null(strstr(err.msg, "advance, bind, unbind, generator"));
 	assert_int_equal(config_parse_line(&c, &km,

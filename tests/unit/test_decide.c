@@ -18,77 +18,32 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "app/decide.h"
+#include "decide/decide.h"
 #include "base/err.h"
 #include "base/hash.h"
 #include "model/sample.h"
 #include "store/store.h"
-#include "testlib.h"
+#include "storefx.h"
 
 struct fx {
-	char		 dir[64];
-	char		 db[PATH_MAX];
+	struct storefx	 sf;		/* the database and task local/t1 */
 	struct store	*st;
 	char		*a, *b, *c;	/* three candidates of local/t1 */
 };
-
-static char *
-add_cand(struct store *st, const char *code)
-{
-	struct candidate c;
-	struct err err;
-	int ins = -1;
-	char *id;
-
-	memset(&c, 0, sizeof c);
-	c.task_id = xstrdup("local/t1");
-	c.origin = xstrdup("gpt-x");
-	c.kind = xstrdup("direct");
-	c.lang = xstrdup("verilog");
-	c.source = xstrdup("test:1");
-	c.code = xstrdup(code);
-	c.code_len = strlen(code);
-	hash_sha256(c.code, c.code_len, c.code_hash);
-	if (store_candidate_add(st, &c, &ins, &err) < 0)
-		fail_msg("store_candidate_add: %s", err.msg);
-	id = xstrdup(c.id);
-	candidate_release(&c);
-	return id;
-}
 
 static int
 fx_setup(void **state)
 {
 	struct fx *f = xcalloc(1, sizeof *f);
-	struct task t;
-	struct err err;
-	int ins;
 
-	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-decide-XXXXXX");
-	if (mkdtemp(f->dir) == NULL) {
+	if (storefx_init(&f->sf, "decide") < 0) {
 		free(f);
 		return -1;
 	}
-	snprintf(f->db, sizeof f->db, "%s/assay.db", f->dir);
-	if (store_open(&f->st, f->db, &err) < 0) {
-		print_error("store_open: %s\n", err.msg);
-		rm_rf(f->dir);
-		free(f);
-		return -1;
-	}
-	memset(&t, 0, sizeof t);
-	t.id = xstrdup("local/t1");
-	t.benchmark = xstrdup("local");
-	t.domain = xstrdup("chip");
-	t.env = xstrdup("iverilog");
-	t.spec = xstrdup("Build a wire.");
-	t.source = xstrdup("test");
-	if (store_task_put(f->st, &t, &ins, &err) < 0)
-		fail_msg("store_task_put: %s", err.msg);
-	task_release(&t);
-	f->a = add_cand(f->st, "module a; endmodule\n");
-	f->b = add_cand(f->st, "module b; endmodule\n");
-	f->c = add_cand(f->st, "module c; endmodule\n");
+	f->st = f->sf.st;
+	f->a = storefx_cand(&f->sf, "module a; endmodule\n");
+	f->b = storefx_cand(&f->sf, "module b; endmodule\n");
+	f->c = storefx_cand(&f->sf, "module c; endmodule\n");
 	*state = f;
 	return 0;
 }
@@ -98,8 +53,7 @@ fx_teardown(void **state)
 {
 	struct fx *f = *state;
 
-	store_close(f->st);
-	rm_rf(f->dir);
+	storefx_release(&f->sf);
 	free(f->a);
 	free(f->b);
 	free(f->c);

@@ -34,7 +34,7 @@
 #include "envs/env.h"
 #include "model/sample.h"
 #include "store/store.h"
-#include "app/decide.h"
+#include "decide/decide.h"
 #include "generate/loop.h"
 #include "generate/model.h"
 #include "verify/service.h"
@@ -849,7 +849,7 @@ test_loop_repairs_and_verifies(void **state)
 	fputs("// repaired\n", fp);
 	fclose(fp);
 	loop_cfg(&cfg, path, "");
-	g = (struct gen_ctx){ f->st, &cfg, "tester", decide_repair_model };
+	g = (struct gen_ctx){ f->st, &cfg, "tester" };
 	o.vo = vo;
 	assert_int_equal(gloop_new(&l, &g, &o, &hk, ids, 1, &err), 0);
 	loop_run_all(l);
@@ -892,7 +892,7 @@ test_loop_freed_while_asking(void **state)
 	fputs(good_and, fp);
 	fclose(fp);
 	loop_cfg(&cfg, path, "sleep 1; ");
-	g = (struct gen_ctx){ f->st, &cfg, "tester", decide_repair_model };
+	g = (struct gen_ctx){ f->st, &cfg, "tester" };
 	assert_int_equal(gloop_new(&l, &g, &o, NULL, ids, 1, &err), 0);
 	assert_int_equal(gloop_start(l), 0);
 	gloop_free(l);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "app/command.h"
+#include "app/commands.h"
 
 /* Where the action's name and its help text start when there is room
  * (100 columns): the longest name, prompt-complete-back, is 20. */
@@ -78,6 +79,10 @@ help_commands(const struct wb *wb, WINDOW *win, size_t *yp, int scroll,
 			char line[512];
 			int r = (int)y - scroll;
 
+			/* the key actions are listed with their keys */
+			if (!(e->flags & CMD_WORKBENCH) ||
+			    app_action_of(e) != ACTION_NONE)
+				continue;
 			if (e->alias != NULL)
 				snprintf(line, sizeof line, ":%s (or :%s) "
 				    "\xe2\x80\x94 %.*s", e->usage, e->alias,

@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app/decide.h"
+#include "decide/decide.h"
 #include "base/file.h"
 #include "base/hash.h"
 #include "exchange/dataset.h"

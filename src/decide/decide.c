@@ -11,7 +11,7 @@
  * in the journal), and what undo says it did.  It does
  * not ask or print; the front ends do (docs/adr/0019-decision-layer.md).
  */
-#include "app/decide.h"
+#include "decide/decide.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,6 @@
 #include "base/hash.h"
 #include "base/ident.h"
 #include "base/textsafe.h"
-#include "generate/generate.h"
 #include "model/sample.h"
 #include "model/vocab.h"
 
@@ -422,23 +421,4 @@ decide_undo_text(int rc, int redo, const char *by, int any,
     const struct store_step *out, char *buf, size_t n)
 {
 	return store_step_text(rc, redo, by, any, out, buf, n);
-}
-
-int
-decide_repair_model(struct gen_ctx *g, struct candidate *c, int *inserted,
-    struct err *err)
-{
-	struct decide_repair_in in = { c->parent, c->code, c->code_len,
-	    c->origin, c->source, c->extra };
-	struct decide_repair r;
-	int rc;
-
-	rc = decide_repair_make(g->st, &in, g->by, &r, err);
-	if (rc == 0) {
-		free(c->id);
-		c->id = xstrdup(r.id);
-		*inserted = r.inserted;
-		decide_repair_release(&r);
-	}
-	return rc;
 }

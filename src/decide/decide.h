@@ -158,18 +158,6 @@ int	decide_repair_make(struct store *st, const struct decide_repair_in *in,
 	    const char *by, struct decide_repair *r, struct err *err);
 
 /*
- * A model's answer c to a repair request, stored by the one rule
- * (decide_repair_make()): the model's name (c->origin) its origin, the
- * person running the loop (g->by) the journal's who.  It is the
- * gen_ctx.store_repair both front ends hand the round loop
- * (generate/loop.h), which lies below this floor.  Sets c->id and
- * *inserted; 0, 1 (the parent's own code: nothing stored) or -1.
- */
-struct gen_ctx;
-int	decide_repair_model(struct gen_ctx *g, struct candidate *c,
-	    int *inserted, struct err *err);
-
-/*
  * A reviewer's repair: decide_repair_make() of code (len bytes) as a
  * repair of parent by by, with source (NULL: "repair of PARENT by BY"),
  * no extra; code identical to the parent's is an error here (-1).  0, or

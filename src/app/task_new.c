@@ -1,0 +1,168 @@
+/*
+ * task_new.c - verify the reference of a task made from real code, store
+ * it when it passes, edit it in $EDITOR (task_new.h).
+ */
+#include "app/task_new.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "base/buf.h"
+#include "base/file.h"
+#include "store/store.h"
+#include "verify/smoke.h"
+
+int
+task_new_verify(const struct task_new *tn, const struct verify_opts *vo,
+    struct run *r, struct err *err)
+{
+	struct verify_opts o = *vo;
+	struct candidate c = tn->ref;
+
+	o.smoke = verify_smoke;
+	c.id = (char *)"reference";
+	/* Stored only when it passes, when verify_apply_reference() would
+	 * leave it as it is; a failure is told as the env judged it, not
+	 * as the task-defect it would make of a stored reference. */
+	return verify_run(&o, &tn->task, &c, r, err);
+}
+
+char *
+task_new_why(const struct task_new *tn, const struct run *r)
+{
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "the reference does not pass its own verification: %s",
+	    r->verdict != NULL ? r->verdict : "no verdict");
+	if (r->stage != NULL)
+		buf_printf(&b, " at %s", r->stage);
+	if (r->category != NULL || r->subcategory != NULL)
+		buf_printf(&b, " (%s%s%s)", r->category != NULL ?
+		    r->category : "", r->category != NULL &&
+		    r->subcategory != NULL ? "/" : "", r->subcategory != NULL ?
+		    r->subcategory : "");
+	if (r->evidence_line > 0 && tn->ref.source != NULL)
+		buf_printf(&b, ": %s:%d", tn->ref.source, r->evidence_line);
+	if (r->evidence != NULL && *r->evidence != '\0')
+		buf_printf(&b, ": %s", r->evidence);
+	return buf_detach(&b, NULL);
+}
+
+int
+task_new_store(struct store *st, struct task_new *tn, struct run *r,
+    struct err *err)
+{
+	int inserted = 0;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	if (store_task_put(st, &tn->task, &inserted, err) < 0)
+		goto fail;
+	if (!inserted) {
+		err_set(err, "a task %s exists already (--id names another)",
+		    tn->task.id);
+		goto fail;
+	}
+	free(tn->ref.id);
+	tn->ref.id = NULL;
+	if (store_candidate_add(st, &tn->ref, &inserted, err) < 0)
+		goto fail;
+	free(r->cand_id);
+	r->cand_id = xstrdup(tn->ref.id);
+	if (store_run_add(st, r, err) < 0)
+		goto fail;
+	return store_commit(st, err);
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+int
+task_new_edit(struct task_new *tn, const char *editor, struct err *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir, *path = NULL, *line, *text = NULL, *pretty = NULL;
+	json_t *row;
+	size_t len;
+	int fd, status, rc = -1;
+	pid_t pid;
+
+	if (editor == NULL || *editor == '\0')
+		editor = getenv("EDITOR");
+	if (editor == NULL || *editor == '\0')
+		editor = "vi";
+	line = task_new_jsonl(tn, err);
+	if (line == NULL)
+		return -1;
+	row = json_loads(line, 0, NULL);
+	free(line);
+	pretty = json_dumps(row, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(row);
+	dir = xasprintf("%s/assay-task-XXXXXX", tmp != NULL && *tmp != '\0' ?
+	    tmp : "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		err_set(err, "%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	path = xasprintf("%s/task.json", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, pretty, strlen(pretty)) !=
+	    (ssize_t)strlen(pretty) || write(fd, "\n", 1) != 1) {
+		err_set(err, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	close(fd);
+	pid = fork();
+	if (pid < 0) {
+		err_set(err, "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", "exec $0 \"$1\"", editor, path,
+		    (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			err_set(err, "waitpid: %s", strerror(errno));
+			goto out;
+		}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		err_set(err, "%s exited with status %d; nothing taken", editor,
+		    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		goto out;
+	}
+	if (file_read(path, &text, &len, err) < 0)
+		goto out;
+	if (strlen(text) == strlen(pretty) + 1 &&
+	    strncmp(text, pretty, strlen(pretty)) == 0) {
+		rc = 1;
+		goto out;
+	}
+	if (task_new_read_back(tn, text, err) < 0) {
+		char *m = xasprintf("%s: %s", path, err->msg);
+
+		err_set(err, "%s", m);
+		free(m);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (path != NULL)
+		unlink(path);
+	rmdir(dir);
+	free(dir);
+	free(path);
+	free(text);
+	free(pretty);
+	return rc;
+}

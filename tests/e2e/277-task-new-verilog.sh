@@ -1,0 +1,138 @@
+# 277: `assay task new` on real code (issue 27, item 1): RTLLM's
+# counter_12 (../shared/data/rtllm/Control/Counter/counter_12: its
+# design_description.txt, testbench.v and verified_counter_12.v).
+# - Its ports come out as the file declares them (read off
+#   verified_counter_12.v by hand: rst_n, clk, valid_count one-bit
+#   inputs, out a 4-bit output reg), the module renamed to the one the
+#   testbench instantiates.
+# - With the testbench the task (env iverilog) verifies its reference as
+#   pass in the sandbox and is stored with that run.
+# - Without it the task (env yosys, equivalence with the reference by SAT
+#   induction) accepts the reference and refuses a copy whose operator is
+#   flipped (out + 1 -> out - 1) as fail/not-equivalent.
+# - A reference that fails its own testbench is refused with the reason
+#   and nothing is stored; a design with a comment above its module takes
+#   it as the requirement, one without asks for --spec or --edit; a
+#   parameterised module's widths are evaluated; --edit takes the task
+#   back from $EDITOR; generate's prompt and the sft export carry the
+#   interface.
+. "$(dirname "$0")/lib.sh"
+need_data
+command -v iverilog >/dev/null || skip "iverilog not installed"
+command -v yosys >/dev/null || skip "yosys not installed"
+
+D="$DATA/rtllm/Control/Counter/counter_12"
+[ -f "$D/verified_counter_12.v" ] || skip "no RTLLM counter_12 at $D"
+REF=$D/verified_counter_12.v
+
+# 1. The ports, without storing anything.
+"$ASSAY" --db "$DB" task new "$REF" --spec "$D/design_description.txt" \
+    --testbench "$D/testbench.v" --dry-run --json > "$T/dry.json" ||
+    fail "dry run: $(cat "$T/dry.json")"
+expect_eq "module" "$(jq -r .module "$T/dry.json")" counter_12
+expect_eq "ports" "$(jq -r '[.ports[] | "\(.dir) \(.name) \(.width)"] | join(", ")' "$T/dry.json")" \
+    "input rst_n 1, input clk 1, input valid_count 1, output out 4"
+expect_eq "out's range" "$(jq -r '.ports[3] | "\(.type) \(.range)"' "$T/dry.json")" "reg [3:0]"
+expect_eq "dry run env" "$(jq -r .row.task.env "$T/dry.json")" iverilog
+expect_eq "dry run top" "$(jq -r .row.task.env_params.top "$T/dry.json")" counter_12_tb
+jq -r .row.task.reference "$T/dry.json" | grep -q '^module counter_12 *$' ||
+    fail "the reference's module is not renamed to counter_12"
+jq -r .row.task.interface "$T/dry.json" | grep -q 'output reg \[3:0\] out' ||
+    fail "interface: $(jq -r .row.task.interface "$T/dry.json")"
+[ ! -e "$DB" ] || fail "--dry-run made a database"
+
+# 2. With the testbench: the reference passes and the task is stored.
+"$ASSAY" --db "$DB" task new "$REF" --spec "$D/design_description.txt" \
+    --testbench "$D/testbench.v" --json > "$T/tb.json" || fail "task new: $(cat "$T/tb.json")"
+expect_eq "stored" "$(jq -r .stored "$T/tb.json")" true
+expect_eq "testbench verdict" "$(jq -r .verdict "$T/tb.json")" pass
+expect_eq "testbench stage" "$(jq -r .stage "$T/tb.json")" simulate
+expect_eq "stored run" "$(count 'task=local/counter_12 origin=reference verdict=pass')" 1
+"$ASSAY" --db "$DB" show --json "$(jq -r .reference "$T/tb.json")" | grep -q 'Your Design Passed' ||
+    fail "the stored run is not the testbench's"
+# the same id again is refused, nothing added
+"$ASSAY" --db "$DB" task new "$REF" --spec "$D/design_description.txt" \
+    --testbench "$D/testbench.v" 2> "$T/again.err" && fail "a second local/counter_12 was stored"
+grep -q 'exists already' "$T/again.err" || fail "again: $(cat "$T/again.err")"
+expect_eq "candidates after the refusal" "$(count 'task=local/counter_12')" 1
+
+# 3. Without the testbench: yosys equivalence accepts the reference ...
+"$ASSAY" --db "$DB" task new "$REF" --spec "$D/design_description.txt" \
+    --top verified_counter_12 --id local/counter_12_equiv --json > "$T/eq.json" ||
+    fail "task new (equiv): $(cat "$T/eq.json")"
+expect_eq "equiv env" "$(jq -r .row.task.env "$T/eq.json")" yosys
+expect_eq "equiv verdict" "$(jq -r .verdict "$T/eq.json")" pass
+case $(jq -r .metrics.equiv "$T/eq.json") in
+induction|bounded) echo "ok: the reference is proven equivalent to itself ($(jq -r .metrics.equiv "$T/eq.json"))" ;;
+*) fail "equiv proof: $(jq -c .metrics "$T/eq.json")" ;;
+esac
+# ... and refuses a mutated copy: out + 1 made out - 1
+sed 's/out <= out + 1;/out <= out - 1;/' "$REF" > "$T/mutant.v"
+cmp -s "$T/mutant.v" "$REF" && fail "the mutant is the reference"
+jq -cn --rawfile code "$T/mutant.v" \
+    '{task: "local/counter_12_equiv", candidate: {origin: "mutant", code: $code}}' > "$T/mutant.jsonl"
+"$ASSAY" --db "$DB" import "$T/mutant.jsonl" > /dev/null || fail "import the mutant"
+"$ASSAY" --db "$DB" verify --where origin=mutant > "$T/verify.txt" || fail "verify: $(cat "$T/verify.txt")"
+row=$("$ASSAY" --db "$DB" list --json --where origin=mutant)
+expect_eq "mutant verdict" "$(echo "$row" | jq -r .verdict)" fail
+expect_eq "mutant stage" "$(echo "$row" | jq -r .stage)" equiv
+expect_eq "mutant subcategory" "$(echo "$row" | jq -r .subcategory)" not-equivalent
+
+# 4. A reference that fails its own testbench: why, and nothing stored.
+sed 's/4'"'"'d11/4'"'"'d10/' "$REF" > "$T/verified_counter_12.v"
+"$ASSAY" --db "$DB" task new "$T/verified_counter_12.v" --spec "$D/design_description.txt" \
+    --testbench "$D/testbench.v" --id local/counter_12_bad > "$T/bad.out" 2> "$T/bad.err"
+expect_eq "bad reference exit" "$?" 1
+grep -q 'the reference does not pass its own verification: fail at simulate' "$T/bad.err" ||
+    fail "bad: $(cat "$T/bad.err")"
+grep -q 'nothing stored' "$T/bad.err" || fail "bad: $(cat "$T/bad.err")"
+expect_eq "bad reference stored" "$(count 'task=local/counter_12_bad')" 0
+
+# 5. The comment above a module is its requirement; parameters evaluate.
+cat > "$T/acc.v" <<'EOF'
+// Accumulates in_data into sum on every clock while en is high;
+// a synchronous reset clears sum.
+module acc #(parameter W = 6, parameter OUT = W + 2) (
+  input clk, input rst, input en,
+  input [W-1:0] in_data,
+  output reg [OUT-1:0] sum
+);
+  always @(posedge clk) if (rst) sum <= 0; else if (en) sum <= sum + in_data;
+endmodule
+EOF
+"$ASSAY" --db "$DB" task new "$T/acc.v" --json > "$T/acc.json" || fail "acc: $(cat "$T/acc.json")"
+expect_eq "acc widths" "$(jq -r '[.ports[] | "\(.name) \(.width)"] | join(", ")' "$T/acc.json")" \
+    "clk 1, rst 1, en 1, in_data 6, sum 8"
+expect_eq "acc parameters" "$(jq -r '[.parameters[] | "\(.name)=\(.value)"] | join(" ")' "$T/acc.json")" "W=6 OUT=W + 2"
+expect_eq "acc spec" "$(jq -r .row.task.spec "$T/acc.json" | head -n 1)" \
+    "Accumulates in_data into sum on every clock while en is high;"
+expect_eq "acc verdict" "$(jq -r .verdict "$T/acc.json")" pass
+# no comment, no --spec: asked for, nothing stored
+sed 1,2d "$T/acc.v" > "$T/bare.v"
+"$ASSAY" --db "$DB" task new "$T/bare.v" --id local/bare < /dev/null > /dev/null 2> "$T/bare.err" &&
+    fail "a task without a requirement was stored"
+grep -q 'no requirement' "$T/bare.err" || fail "bare: $(cat "$T/bare.err")"
+# --edit: what the editor writes is the task
+cat > "$T/ed.sh" <<'EOF'
+#!/bin/sh
+sed -i 's/TODO: say what the code does\./Sums in_data while en is high./' "$1"
+EOF
+chmod +x "$T/ed.sh"
+EDITOR=$T/ed.sh "$ASSAY" --db "$DB" task new "$T/bare.v" --id local/bare --edit --json > "$T/ed.json" ||
+    fail "edit: $(cat "$T/ed.json")"
+expect_eq "edited spec" "$(jq -r .row.task.spec "$T/ed.json")" "Sums in_data while en is high."
+
+# 6. The interface reaches the prompt generate sends and the sft export.
+"$ASSAY" --db "$DB" export --format sft --where 'status!=rejected' -o "$T/sft.jsonl" > /dev/null 2>&1 ||
+    fail "export"
+grep '"local/acc"' "$T/sft.jsonl" | grep -q 'Interface:\\nmodule acc #(\\n    parameter W = 6' ||
+    fail "sft: no interface for local/acc: $(grep -c . "$T/sft.jsonl") rows"
+# generate asks a command generator, which keeps the request it got and
+# answers with the design
+printf '#!/bin/sh\ncat > "%s/request.json"\ncat "%s/acc.v"\n' "$T" "$T" > "$T/gen.sh"
+chmod +x "$T/gen.sh"
+"$ASSAY" --db "$DB" generate --where task=local/acc --command "$T/gen.sh" --model cmd-1 \
+    > "$T/gen.out" 2>&1 || fail "generate: $(cat "$T/gen.out")"
+jq -r '.messages[1].content' "$T/request.json" | grep -q '^    input \[W-1:0\] in_data,  // 6 bits$' ||
+    fail "the prompt lacks the interface: $(jq -r '.messages[1].content' "$T/request.json")"
+echo "ok: task new"
