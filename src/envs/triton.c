@@ -26,6 +26,16 @@
  * reference (performance), a speedup over 10x is marked
  * suspicious-speedup, and a pass from Triton's interpreter on the CPU is
  * marked cpu-interpreter.
+ *
+ * A task whose env_params say "eval": "stdout" (TritonBench, ADR 0046)
+ * runs instead
+ *
+ *   python3 -I -B kb_harness.py tbeval REFERENCE TEST candidate.py
+ *
+ * TritonBench's execution accuracy: the task's test code (its file of
+ * role testbench) appended to the reference and to the candidate, each
+ * run in a process of its own, their stdouts compared by the checker;
+ * the poisoned run proves Triton there too.
  */
 #define _GNU_SOURCE
 #include "envs/env.h"
@@ -231,6 +241,37 @@ param_num(const struct task *t, const char *key, double def)
 	return r;
 }
 
+/* Does the task ask for TritonBench's evaluation (identical stdout with
+ * its test code appended) instead of KernelBench's? */
+static int
+stdout_eval(const struct task *t)
+{
+	char *e = env_param_str(t, "eval");
+	int yes = e != NULL && strcmp(e, "stdout") == 0;
+
+	free(e);
+	return yes;
+}
+
+/* The stages of TritonBench's evaluation: check, then tbeval. */
+static void
+stdout_stages(struct env_plan *plan, const char *ref, const char *test)
+{
+	int venv;
+	const char *py = env_python(&venv);
+	const char *check[] = { py, "-I", "-B", HARNESS, "check", NULL };
+	const char *eval[] = { py, "-I", "-B", HARNESS, "tbeval", ref, test,
+	    CAND_FILE, NULL };
+
+	env_plan_stage(plan, "check", check);
+	env_plan_stage(plan, "eval", eval);
+	for (size_t i = plan->nstages - 2; i < plan->nstages; i++) {
+		plan->stages[i].gpu = 1;
+		plan->stages[i].venv = venv;
+	}
+	plan->stages[plan->nstages - 1].candidate = 1;
+}
+
 static int
 triton_prepare(const struct task *t, const struct candidate *c,
     const char *workdir, struct env_plan *plan, struct err *err)
@@ -282,6 +323,17 @@ triton_prepare(const struct task *t, const struct candidate *c,
 	snprintf(crtol, sizeof crtol, "%g", param_num(t, "cpu_rtol",
 	    CPU_TOL));
 	snprintf(seed, sizeof seed, "%ld", env_param_int(t, "seed", 42));
+	if (stdout_eval(t)) {
+		const struct task_file *test = task_file_by_role(t,
+		    "testbench");
+
+		if (test == NULL)
+			return err_set(err, "task %s has no test file (role"
+			    " testbench): \"eval\": \"stdout\" appends it to"
+			    " the reference and the candidate", t->id);
+		stdout_stages(plan, ref->name, test->name);
+		return 0;
+	}
 	{
 		int venv;
 		const char *py = env_python(&venv);
@@ -573,6 +625,53 @@ judge_cpu_result(json_t *res, struct run *r)
 	    " kernel was timed");
 }
 
+/*
+ * TritonBench's pass: the candidate's stdout, with the test code
+ * appended, is the reference's byte for byte (and, where the Triton
+ * check could be made, not with its stores poisoned).  Stage
+ * correctness; on the CPU path subcategory cpu-interpreter.  Nothing is
+ * timed.
+ */
+static void
+judge_stdout_result(json_t *res, struct run *r)
+{
+	const char *dev = jstr(res, "device");
+	int cpu = dev != NULL && strcmp(dev, "cpu") == 0;
+	int checked = json_is_true(json_object_get(res, "triton_checked"));
+	json_t *met = json_object();
+	char *ev;
+
+	json_object_set_new(met, "mode", json_string(cpu ?
+	    "stdout, cpu-interpreter" : "stdout"));
+	json_object_set_new(met, "stdout_lines", json_integer(
+	    (json_int_t)jnum(res, "lines", 0)));
+	json_object_set_new(met, "stdout_bytes", json_integer(
+	    (json_int_t)jnum(res, "bytes", 0)));
+	json_object_set_new(met, "triton_checked", json_boolean(checked));
+	json_object_set_new(met, "device", json_string(cpu ? "cpu" : "cuda"));
+	set_metrics(r, met);
+	env_set(&r->stage, "correctness");
+	ev = xasprintf("pass%s: stdout identical to the reference's with the"
+	    " test code appended (%d lines, %d bytes)%s%s%s",
+	    cpu ? " (cpu-interpreter)" : "", (int)jnum(res, "lines", 0),
+	    (int)jnum(res, "bytes", 0), jstr(res, "printed") != NULL ?
+	    "; the test printed nothing, print(" : "",
+	    jstr(res, "printed") != NULL ? jstr(res, "printed") : "",
+	    jstr(res, "printed") != NULL ? ") appended" : "");
+	{
+		char *full = xasprintf("%s; Triton on the output path: %s", ev,
+		    checked ? "with its stores poisoned the stdout differs" :
+		    "not checked (the reference does not run on the CPU"
+		    " path)");
+
+		free(ev);
+		ev = full;
+	}
+	env_verdict(r, VERDICT_PASS, CATEGORY_NONE, cpu ? "cpu-interpreter" :
+	    NULL, ev);
+	free(ev);
+}
+
 /* A correct kernel: pass, slower than min_speedup fails (performance),
  * over 10x is suspicious. */
 static void
@@ -794,6 +893,7 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 	if (m.defect != NULL) {
 		/* The task's own Model fails: not the candidate's fault. */
 		env_verdict(r, VERDICT_TASK_DEFECT, CATEGORY_NONE,
+		    jstr(m.defect, "sub") != NULL ? jstr(m.defect, "sub") :
 		    "reference-fails", jstr(m.defect, "message"));
 		goto out;
 	}
@@ -831,7 +931,10 @@ triton_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (m.result != NULL && last->exit_code == 0) {
-		if (jstr(m.result, "device") != NULL &&
+		if (jstr(m.result, "mode") != NULL &&
+		    strcmp(jstr(m.result, "mode"), "stdout") == 0)
+			judge_stdout_result(m.result, r);
+		else if (jstr(m.result, "device") != NULL &&
 		    strcmp(jstr(m.result, "device"), "cpu") == 0)
 			judge_cpu_result(m.result, r);
 		else

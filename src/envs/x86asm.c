@@ -47,6 +47,7 @@
 
 #include "base/buf.h"
 #include "base/hash.h"
+#include "envs/x86prog.h"
 #include "envs/x86sig.h"
 #include "model/feedback.h"
 
@@ -838,6 +839,15 @@ x86asm_prepare(const struct task *t, const struct candidate *c,
 	int intel, rc = -1;
 
 	memset(&su, 0, sizeof su);
+	if (x86prog_mode(t)) {
+		/* A whole program on test cases (SuperCoder): x86prog.c. */
+		if (x86prog_prepare(t, c, workdir, plan, err) < 0)
+			return -1;
+		if (input != NULL && copied_input(c->code, c->code_len,
+		    input->data, input->len, 0))
+			buf_adds(&plan->precheck, "copied-input\n");
+		return 0;
+	}
 	env_nonce(plan->nonce, sizeof plan->nonce, 24, 'X');
 	plan->cand_file = xstrdup(CAND_FILE);
 	plan->timeout_s = (int)env_param_int(t, "timeout_s", 60);
@@ -1788,6 +1798,10 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
 	int counted = 0, slow;
 	char *ev;
 
+	if (x86prog_mode(t)) {
+		x86prog_judge(t, plan, res, nres, stop, r);
+		return;
+	}
 	memset(&s, 0, sizeof s);
 	s.ir_ref = s.ir_cand = -1;
 	if (strncmp(pre, "defect ", 7) == 0) {

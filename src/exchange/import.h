@@ -273,6 +273,19 @@ char	*import_model_from_log(const char *log);
  */
 char	*import_nan_to_null(const char *line, size_t len, size_t *outlen);
 
+/*
+ * The first module a testbench (len bytes) declares: new string, or NULL.
+ * import_tb_task(): a Verilog task of a problem folder with a
+ * self-checking testbench (ArchXBench, VeriScope): id (fitted), benchmark,
+ * domain chip, env iverilog with {"top": the testbench's first module},
+ * the testbench as task file tbname (role testbench), source dir; sets
+ * those fields of t (new strings).  0, or -1 with err when the testbench
+ * declares no module.
+ */
+char	*import_tb_top(const char *tb, size_t len);
+int	import_tb_task(struct task *t, const char *id, const char *benchmark,
+	    const char *dir, const char *tbname, const char *tb, size_t tblen,
+	    struct err *err);
 /* The language of an env's candidates ("verilog" for iverilog; a
  * pipeline's first env's), "text" for an unknown env.  Static. */
 const char *import_lang_of_env(const char *env);

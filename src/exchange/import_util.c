@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "base/hash.h"
+#include "base/ident.h"
 #include "envs/env.h"
 #include "envs/verilog.h"
 #include "exchange/import_rows.h"
@@ -629,4 +630,47 @@ import_file_role(const char *name, const char *env)
 	if (has_word(name, ref))
 		return "reference";
 	return "source";
+}
+
+/* The first module a testbench declares: its top (the module -s names).
+ * New string, or NULL when it declares none. */
+char *
+import_tb_top(const char *tb, size_t len)
+{
+	const char *p = tb, *name;
+	size_t l;
+
+	name = verilog_next_module(tb, len, &p, &l);
+	return name != NULL ? xstrndup(name, l) : NULL;
+}
+
+/*
+ * A Verilog task of a problem folder laid out as a self-checking
+ * testbench beside prose (ArchXBench, VeriScope): id, benchmark, domain
+ * chip, env iverilog with the testbench's own module as top, the
+ * testbench as the task file tbname (role testbench), the source dir.
+ * 0, or -1 with err ("dir/tbname: no module in the testbench").
+ */
+int
+import_tb_task(struct task *t, const char *id, const char *benchmark,
+    const char *dir, const char *tbname, const char *tb, size_t tblen,
+    struct err *err)
+{
+	char *top = import_tb_top(tb, tblen);
+	json_t *params;
+
+	if (top == NULL)
+		return err_set(err, "%s/%s: no module in the testbench", dir,
+		    tbname);
+	t->id = ident_fit_task_id(id);
+	t->benchmark = xstrdup(benchmark);
+	t->domain = xstrdup("chip");
+	t->env = xstrdup("iverilog");
+	params = json_pack("{s:s}", "top", top);
+	t->env_params = json_dumps(params, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(params);
+	free(top);
+	t->source = xstrdup(dir);
+	task_add_file(t, tbname, "testbench", tb, tblen);
+	return 0;
 }

@@ -21,6 +21,11 @@
 	X(RTLLM, rtllm) \
 	X(REALBENCH, realbench) \
 	X(KERNELBENCH, kernelbench) \
+	X(TRITONBENCH, tritonbench) \
+	X(ARCHXBENCH, archxbench) \
+	X(VERISCOPE, veriscope) \
+	X(TEXT2CADQUERY, text2cadquery) \
+	X(SUPERCODER, supercoder) \
 	X(VEV1, vev1) \
 	X(VEV2, vev2) \
 	X(DATASET, dataset)

@@ -1716,6 +1716,355 @@ def cmd_worker(argv):
     return send(outs=outs, tainted=tainted, stats=stats_)
 
 
+# --- TritonBench: the test code appended, stdout compared ------------------
+
+TB_SEP = "#" * 146      # TritonBench's line between the code and its test
+TB_OUT_MAX = 1 << 24    # the most bytes of a program's output kept
+TB_SEED = 0             # the seed of random, numpy and torch in every run
+# torch's factories whose device= the CPU path reads as the CPU.
+TB_FACTORIES = (
+    "tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones",
+    "empty", "full", "rand", "randn", "randint", "randperm", "arange",
+    "linspace", "logspace", "eye", "zeros_like", "ones_like", "empty_like",
+    "full_like", "rand_like", "randn_like", "randint_like", "empty_strided",
+    "normal", "tril_indices", "triu_indices", "complex", "scalar_tensor")
+
+
+def tb_test_code(test):
+    """The test code as every run appends it, and the name printed, or
+    None.  TritonBench's tests mostly end in `test_results = test_x()`
+    and print nothing, so identical stdout would prove nothing: when the
+    test code calls print() nowhere, print(NAME) is added for the last
+    top-level NAME assigned from a test_*() call (both sides get it)."""
+    import ast
+    try:
+        tree = ast.parse(test)
+    except SyntaxError:
+        return test, None
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                n.func.id == "print":
+            return test, None
+    name = None
+    for n in tree.body:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
+                isinstance(n.targets[0], ast.Name) and \
+                isinstance(n.value, ast.Call) and \
+                isinstance(n.value.func, ast.Name) and \
+                n.value.func.id.startswith("test"):
+            name = n.targets[0].id
+    if name is None:
+        return test, None
+    return test.rstrip("\n") + "\nprint(%s)\n" % name, name
+
+
+def tb_program(code, test):
+    """code with the test appended, as TritonBench's 0_call_acc.py
+    writes it: the code, a line of 146 '#', the test."""
+    return code.rstrip("\n") + "\n" + TB_SEP + "\n" + test
+
+
+def cuda_to_cpu(torch):
+    """On the CPU path, for the reference and the candidate alike: a
+    device "cuda" given to torch's factories, Tensor.to() or a module is
+    the CPU, and torch.cuda's seeding and synchronising do nothing.
+    TritonBench's tests allocate everything on "cuda"."""
+    def dev(d):
+        if isinstance(d, str) and d.split(":")[0] == "cuda":
+            return "cpu"
+        if isinstance(d, torch.device) and d.type == "cuda":
+            return torch.device("cpu")
+        return d
+
+    def wrap(fn):
+        def f(*a, **k):
+            if "device" in k:
+                k["device"] = dev(k["device"])
+            return fn(*a, **k)
+        f.__name__ = getattr(fn, "__name__", "factory")
+        f.__doc__ = getattr(fn, "__doc__", None)
+        return f
+
+    for name in TB_FACTORIES:
+        if hasattr(torch, name):
+            setattr(torch, name, wrap(getattr(torch, name)))
+    to = torch.Tensor.to
+
+    def to_cpu(self, *a, **k):
+        a = tuple(dev(x) if isinstance(x, (str, torch.device)) else x
+                  for x in a)
+        if "device" in k:
+            k["device"] = dev(k["device"])
+        return to(self, *a, **k)
+    torch.Tensor.to = to_cpu
+    for name in ("manual_seed", "manual_seed_all", "synchronize",
+                 "empty_cache", "set_device"):
+        setattr(torch.cuda, name, lambda *a, **k: None)
+
+
+def cmd_tbrun(argv):
+    """One program (a reference or a candidate with the test appended),
+    run as a script: kb_harness.py tbrun FILE [--cpu], and on stdin one
+    line, "poison" or "plain".  Every run seeds random, numpy and torch
+    alike, so the two sides draw the same inputs.  With --cpu: Triton's
+    interpreter with the worker's fixes and its stores wrapped, "cuda"
+    read as the CPU, the GPU shim; with "poison" every value a Triton
+    kernel stores is poisoned (the Triton check)."""
+    import runpy
+    path = argv[0]
+    cpu = "--cpu" in argv[1:]
+    # Whether to poison comes on stdin, never the command line
+    # (/proc/self/cmdline): a CPU-path run with the stores poisoned looks
+    # like one without, the switch aside (ADR 0036's known gap).
+    poison = sys.stdin.readline().strip() == "poison"
+    os.close(0)
+    os.open(os.devnull, os.O_RDONLY)
+    if cpu:
+        os.environ["TRITON_INTERPRET"] = "1"
+    import random
+    import torch
+    if cpu:
+        try:
+            interp_fixes()
+        except Exception as e:
+            sys.stderr.write("assay-triton: cannot work around the"
+                             " interpreter's limits: %s: %s\n" % (
+                                 type(e).__name__, e))
+        poison_stores()
+        POISON[0] = poison
+        cuda_to_cpu(torch)
+        GpuShim(torch).__enter__()
+    random.seed(TB_SEED)
+    try:
+        import numpy
+        numpy.random.seed(TB_SEED)
+    except Exception:
+        pass
+    torch.manual_seed(TB_SEED)
+    sys.argv = [path]
+    runpy.run_path(path, run_name="__main__")
+    sys.stdout.flush()
+    return 0
+
+
+class TbRun:
+    """What a program printed: out (stdout bytes), err (stderr text),
+    status (exit status)."""
+
+    def __init__(self, out, err, status):
+        self.out, self.err, self.status = out, err, status
+
+
+def tb_run(text, name, cpu, poison=False, cache=None):
+    """Write text as name, run it with cmd_tbrun in a process of its own
+    (no nonce, not the marker channel), remove it; its stdout and stderr
+    read here, each kept to TB_OUT_MAX bytes and copied to our stderr for
+    the log.  cache: Triton's cache directory for the run (the
+    reference's kernels must not stay where the candidate runs)."""
+    import selectors
+    import subprocess
+    with open(name, "w") as f:
+        f.write(text)
+    args = [sys.executable, "-I", "-B", os.path.abspath(__file__), "tbrun",
+            name] + (["--cpu"] if cpu else [])
+    env = dict(os.environ)
+    if cache is not None:
+        env["TRITON_CACHE_DIR"] = cache
+    p = subprocess.Popen(args, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         close_fds=True, env=env)
+    try:
+        p.stdin.write(b"poison\n" if poison else b"plain\n")
+        p.stdin.close()
+    except OSError:
+        pass
+    ofd, efd = p.stdout.fileno(), p.stderr.fileno()
+    got = {ofd: bytearray(), efd: bytearray()}
+    sel = selectors.DefaultSelector()
+    for fd in got:
+        sel.register(fd, selectors.EVENT_READ)
+    left = 2
+    while left:
+        for key, _ in sel.select():
+            c = os.read(key.fd, 1 << 20)
+            if not c:
+                sel.unregister(key.fd)
+                left -= 1
+            elif len(got[key.fd]) < TB_OUT_MAX:
+                got[key.fd] += c
+    sel.close()
+    status = p.wait()
+    p.stdout.close()
+    p.stderr.close()
+    try:
+        os.unlink(name)
+    except OSError:
+        pass
+    out = bytes(got[ofd])
+    err = bytes(got[efd]).decode("utf-8", "replace")
+    sys.stderr.write("--- %s: stdout (%d bytes), exit status %d\n" % (
+        name, len(out), status))
+    sys.stderr.write(out.decode("utf-8", "replace"))
+    if err:
+        sys.stderr.write("--- %s: stderr\n%s" % (name, err))
+    sys.stderr.flush()
+    return TbRun(out, err, status)
+
+
+TB_EXC = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*(Error|Exception|Exit|"
+                    r"Interrupt|Resources|Warning))(: (.*))?$")
+
+
+def tb_exception(err, name, ncand):
+    """(type, message, line) of the last exception in a run's stderr,
+    the line the innermost frame of the program within the candidate's
+    first ncand lines (0 when none).  The candidate's own word: believed
+    only as the failure it already is."""
+    tb = err.rfind("Traceback (most recent call last):")
+    text = err[tb:] if tb >= 0 else err
+    typ, msg, line = None, "", 0
+    frame = re.compile(r'^  File "([^"]*/)?%s", line (\d+)' %
+                       re.escape(name))
+    for l in text.splitlines():
+        m = frame.match(l)
+        if m:
+            n = int(m.group(2))
+            line = n if n <= ncand else line
+        m = TB_EXC.match(l)
+        if m:
+            typ, msg = m.group(1).split(".")[-1], m.group(4) or ""
+    if typ is None:
+        last = [l for l in err.splitlines() if l.strip()]
+        return "Exception", (last[-1] if last else "no message")[:300], line
+    return typ, msg, line
+
+
+def tb_first_diff(a, b):
+    """(line number, got, want) of the first line where stdout a differs
+    from the reference's b."""
+    la = a.decode("utf-8", "replace").splitlines()
+    lb = b.decode("utf-8", "replace").splitlines()
+    for i in range(max(len(la), len(lb))):
+        x = la[i] if i < len(la) else "<end of output>"
+        y = lb[i] if i < len(lb) else "<end of output>"
+        if x != y:
+            return i + 1, x[:160], y[:160]
+    return 0, "", ""
+
+
+def cmd_tbeval(argv):
+    """TritonBench's execution accuracy (thunlp/TritonBench, EVAL/eval_G
+    and eval_T: 0_call_acc.py appends the test code, 1_exe_acc.py
+    compares the stdout of the two programs): kb_harness.py tbeval
+    REFERENCE TEST CANDIDATE.  The checker (this process, holding the
+    nonce, undumpable) reads the reference and removes it from the work
+    area, runs the reference with the test appended, then the candidate
+    with the same test, each in a process of its own, and compares the
+    two stdouts byte for byte itself; the candidate never sees the
+    reference's code or output.  Triton is proved on the output path as
+    in eval: the candidate runs once more on the CPU path with every
+    value its Triton kernels store poisoned, and when its stdout is still
+    the reference's (on the CPU path), it fails as no-triton-kernel."""
+    import shutil
+    import tempfile
+    if len(argv) != 3:
+        say("usage: kb_harness.py tbeval REFERENCE TEST CANDIDATE")
+        return 2
+    ref_path, test_path, cand_path = argv
+    undumpable()
+    read_nonce()
+    missing, facts = probe()
+    if missing:
+        emit("skip", sub=missing[0][0],
+             reason=", ".join(w for _, w in missing))
+        return EXIT_SKIP
+    cpu = cpu_mode()
+    ref = read_source(ref_path)
+    test = read_source(test_path)
+    src = read_source(cand_path)
+    try:
+        os.unlink(ref_path)
+    except OSError as e:
+        say("cannot remove the reference: %s" % e)
+    test, printed = tb_test_code(test)
+    if printed is not None:
+        say("the test code prints nothing: print(%s) appended to it, on"
+            " both sides" % printed)
+    if cpu:
+        why = cpu_skip_source(src)
+        if why is not None:
+            emit("skip", sub="cuda-only", reason=why)
+            return EXIT_SKIP
+        say("no GPU: both programs on the CPU (Triton's interpreter,"
+            " \"cuda\" read as the CPU)")
+    emit("phase", phase="reference")
+    cache = tempfile.mkdtemp(prefix="tb-ref-cache-")
+    try:
+        r = tb_run(tb_program(ref, test), "tb_reference.py", cpu,
+                   cache=cache)
+        r_cpu = r if cpu else tb_run(tb_program(ref, test),
+                                     "tb_reference.py", True, cache=cache)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    if r.status != 0:
+        typ, msg, _ = tb_exception(r.err, "tb_reference.py", 0)
+        why = cuda_only(typ, msg)
+        if cpu and why is not None and REF_CUDA_SOURCE.search(
+                code_text(ref + "\n" + test)):
+            emit("skip", sub="gpu-only", phase="reference",
+                 reason="the task's reference cannot run without a GPU: "
+                 + why)
+            return EXIT_SKIP
+        emit("defect", sub="reference-fails",
+             message="the reference with the test code appended fails"
+             " (exit status %d): %s: %s" % (r.status, typ,
+                                            msg.splitlines()[0][:300]
+                                            if msg else ""))
+        return 1
+    if not r.out.strip():
+        emit("defect", sub="reference-silent",
+             message="the reference with the test code appended prints"
+             " nothing: identical stdout would prove nothing")
+        return 1
+    emit("phase", phase="correctness")
+    ncand = len(src.splitlines())
+    c = tb_run(tb_program(src, test), "tb_candidate.py", cpu)
+    if c.status != 0:
+        typ, msg, line = tb_exception(c.err, "tb_candidate.py", ncand)
+        if cpu:
+            skip = source_needs_gpu(src, typ, msg, line)
+            if skip is not None:
+                emit("skip", sub=skip[0], phase="correctness",
+                     reason=skip[1], cand_line=line)
+                return EXIT_SKIP
+        emit("error", phase="correctness", type=typ, message=msg[:4000],
+             cand_line=line)
+        return 1
+    if c.out != r.out:
+        n, got, want = tb_first_diff(c.out, r.out)
+        emit("fail", sub="stdout-mismatch", line=n,
+             message="stdout differs from the reference's at line %d: got"
+             " %r, want %r" % (n, got, want))
+        return 1
+    checked = r_cpu.status == 0 and r_cpu.out.strip() != b""
+    if checked:
+        p = tb_run(tb_program(src, test), "tb_candidate.py", True,
+                   poison=True)
+        if p.status == 0 and p.out == r_cpu.out:
+            emit("fail", sub="no-triton-kernel",
+                 message="with every value its Triton kernels store"
+                 " poisoned, the candidate prints the reference's stdout"
+                 " still: no Triton kernel computes what the test prints")
+            return 1
+    else:
+        say("the Triton check is not made: the reference does not run on"
+            " the CPU path")
+    emit("result", mode="stdout", device="cpu" if cpu else "cuda",
+         lines=len(r.out.splitlines()), bytes=len(r.out),
+         triton_checked=checked, printed=printed)
+    return 0
+
+
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == "check":
         return cmd_check()
@@ -1723,7 +2072,12 @@ def main():
         return cmd_eval(sys.argv[2:])
     if len(sys.argv) >= 2 and sys.argv[1] == "worker":
         return cmd_worker(sys.argv[2:])
-    say("usage: kb_harness.py check | eval REFERENCE CANDIDATE [options]")
+    if len(sys.argv) >= 3 and sys.argv[1] == "tbrun":
+        return cmd_tbrun(sys.argv[2:])
+    if len(sys.argv) >= 2 and sys.argv[1] == "tbeval":
+        return cmd_tbeval(sys.argv[2:])
+    say("usage: kb_harness.py check | eval REFERENCE CANDIDATE [options] |"
+        " tbeval REFERENCE TEST CANDIDATE")
     return 2
 
 
