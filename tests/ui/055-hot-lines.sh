@@ -1,4 +1,4 @@
-# 054-hot-lines.sh - issue 26 item 4: a performance failure marks its hot
+# 055-hot-lines.sh - issue 26 item 4: a performance failure marks its hot
 # lines.  max_u8's model-c (examples/compiler) is correct but slower than
 # the reference: callgrind counts 131072 instructions on each of lines 16
 # and 17 (its 32-step countdown, n = 4096), 43.8 % each.  The candidate
