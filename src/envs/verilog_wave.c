@@ -1,0 +1,441 @@
+/*
+ * verilog_wave.c - the harness side of a Verilog simulation's waveform
+ * (verilog_wave.h): which signals the testbench compares, the module
+ * that dumps them, the stage that hands the dump to the judge, and the
+ * judge's reading of it into run.wave and the "waveform" feedback.  It
+ * runs nothing; iverilog.c and verilator.c call it.
+ */
+#define _GNU_SOURCE
+#include "envs/verilog_wave.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "envs/verilog.h"
+#include "model/feedback.h"
+#include "model/vcd.h"
+
+#define WAVE_PAIRS_SHOWN 3	/* pairs the feedback table shows */
+
+/* Is the word w (n bytes) in the masked text m? */
+static int
+has_word(const char *m, size_t len, const char *w, size_t n)
+{
+	const char *p = m, *end = m + len;
+
+	while (p < end) {
+		const char *hit = memmem(p, (size_t)(end - p), w, n);
+
+		if (hit == NULL)
+			return 0;
+		if ((hit == m || !verilog_is_ident((unsigned char)hit[-1])) &&
+		    (hit + n == end || !verilog_is_ident((unsigned char)
+		    hit[n])))
+			return 1;
+		p = hit + 1;
+	}
+	return 0;
+}
+
+char *
+verilog_wave_signals(const struct task *t)
+{
+	struct buf b = BUF_INIT;
+	int match = 0;
+
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct task_file *f = &t->files[i];
+		char *m;
+		size_t k = 0;
+
+		if (strcmp(f->role, "testbench") != 0)
+			continue;
+		m = verilog_mask(f->data, f->len);
+		while (k < f->len) {
+			size_t s = k, n;
+			char dut[128];
+
+			if (!verilog_is_ident((unsigned char)m[k]) ||
+			    m[k] == '$' || (m[k] >= '0' && m[k] <= '9')) {
+				/* Skip a number or a system name whole. */
+				for (k++; k < f->len && verilog_is_ident(
+				    (unsigned char)m[k]) && (m[s] == '$' ||
+				    (m[s] >= '0' && m[s] <= '9')); k++)
+					;
+				continue;
+			}
+			while (k < f->len && verilog_is_ident((unsigned char)
+			    m[k]))
+				k++;
+			n = k - s;
+			if (n == 8 && memcmp(m + s, "tb_match", 8) == 0)
+				match = 1;
+			if (n <= 4 || n >= sizeof dut || memcmp(m + s + n - 4,
+			    "_ref", 4) != 0 || (s > 0 && m[s - 1] == '.'))
+				continue;
+			snprintf(dut, sizeof dut, "%.*s_dut", (int)(n - 4),
+			    m + s);
+			if (!has_word(m, f->len, dut, n))
+				continue;
+			/* Once each, in the order they appear. */
+			{
+				char ref[128];
+
+				snprintf(ref, sizeof ref, "%.*s", (int)n,
+				    m + s);
+				if (!has_word(buf_str(&b), b.len, ref, n))
+					buf_printf(&b, "%s%s %s", b.len > 0 ?
+					    " " : "", ref, dut);
+			}
+		}
+		free(m);
+	}
+	if (b.len == 0)
+		return NULL;
+	if (match)
+		buf_adds(&b, " tb_match");
+	return buf_detach(&b, NULL);
+}
+
+int
+verilog_wave_write(struct env_plan *plan, const char *workdir,
+    const struct task *t, const char *top, const char *signals,
+    const char *imgdir, int bind, char *mod, size_t n, struct err *err)
+{
+	struct buf b = BUF_INIT;
+	size_t mark = plan->inputs.len;
+	const char *p = signals;
+	int first = 1, rc;
+
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (strcmp(t->files[i].name, WAVE_FILE) == 0)
+			return err_set(err, "task file name %s is reserved for"
+			    " the waveform's harness", WAVE_FILE);
+	env_nonce(mod, n, 12, 'W');
+	buf_printf(&b, "// assay: the waveform of the compared signals\n"
+	    "module %s;\n\tinitial begin\n\t\t$dumpfile(\"%s/%s\");\n"
+	    "\t\t$dumplimit(%d);\n\t\t$dumpvars(0", mod, imgdir, WAVE_VCD,
+	    WAVE_DUMP_MAX);
+	while (*p != '\0') {
+		size_t l = strcspn(p, " ");
+
+		buf_printf(&b, ", %s.%.*s", top, (int)l, p);
+		p += l;
+		p += *p == ' ';
+		first = 0;
+	}
+	(void)first;
+	buf_adds(&b, ");\n\tend\nendmodule\n");
+	if (bind)
+		buf_printf(&b, "bind %s %s u_%s();\n", top, mod, mod);
+	rc = env_write_input(plan, workdir, WAVE_FILE, b.p, b.len, err);
+	/* A new module name each run: not an input of the run. */
+	plan->inputs.len = mark;
+	if (plan->inputs.p != NULL)
+		plan->inputs.p[mark] = '\0';
+	buf_release(&b);
+	return rc;
+}
+
+void
+verilog_wave_plan(struct env_plan *plan, const char *imgdir)
+{
+	char *sealed = xasprintf("%s/%s", imgdir, WAVE_VCD);
+	char *script = xasprintf("IFS= read -r n <&5; exec 5<&-;"
+	    " if [ -f %s ]; then echo \"$n wave $(wc -c < %s)\";"
+	    " head -c %d %s; else echo \"$n wave none\"; fi", WAVE_VCD,
+	    WAVE_VCD, WAVE_DUMP_MAX, WAVE_VCD);
+	const char *const seal[] = { sealed, NULL };
+	const char *const argv[] = { "sh", "-c", script, NULL };
+	static const char *const use[] = { WAVE_VCD, NULL };
+
+	env_plan_seal(plan, seal);
+	env_plan_stage(plan, WAVE_STAGE, argv);
+	env_plan_use(plan, use);
+	plan->stages[plan->nstages - 1].nonce_fd = 1;
+	free(sealed);
+	free(script);
+}
+
+/* Take vvp's "VCD info: dumpfile DIR/wave.vcd opened for output." out
+ * of r->log: it names the image's random directory. */
+static void
+drop_dump_line(struct run *r)
+{
+	static const char head[] = "VCD info: dumpfile ";
+	char *p = r->log, *end = r->log + r->log_len;
+
+	while (p != NULL && p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl + 1 - p) : (size_t)(end - p);
+
+		if (l > sizeof head && memcmp(p, head, sizeof head - 1) == 0 &&
+		    memmem(p, l, "/" WAVE_VCD " opened for output.", 28) !=
+		    NULL) {
+			memmove(p, p + l, (size_t)(end - p - (ptrdiff_t)l) + 1);
+			r->log_len -= l;
+			return;
+		}
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+}
+
+/* Take the stage's output (its header line on) out of r->log. */
+static void
+trim_log(const struct env_stage_result *s, struct run *r, const char *note)
+{
+	const char *nl = memchr(s->log, '\n', s->log_len);
+	size_t head = nl != NULL ? (size_t)(nl - s->log) : s->log_len;
+	char *at;
+
+	if (r->log == NULL || head == 0)
+		return;
+	at = memmem(r->log, r->log_len, s->log, head);
+	if (at == NULL)
+		return;
+	r->log_len = (size_t)(at - r->log);
+	r->log[r->log_len] = '\0';
+	if (note != NULL) {
+		size_t n = strlen(note);
+
+		r->log = xrealloc(r->log, r->log_len + n + 1);
+		memcpy(r->log + r->log_len, note, n + 1);
+		r->log_len += n;
+	}
+}
+
+void
+verilog_wave_judge(const struct env_plan *plan,
+    const struct env_stage_result *s, struct run *r)
+{
+	char marker[48], *note = NULL;
+	const char *p, *end, *vcdtext;
+	struct vcd v = VCD_INIT;
+	struct vcd_pair *pairs = NULL;
+	struct buf out = BUF_INIT, text = BUF_INIT;
+	struct err err;
+	size_t np, nkeep = 0;
+	int *keep = NULL, match, cut;
+	json_t *member = NULL;
+
+	if (s == NULL || !s->ran || s->log == NULL)
+		return;
+	snprintf(marker, sizeof marker, "%s wave ", plan->nonce);
+	p = memmem(s->log, s->log_len, marker, strlen(marker));
+	end = s->log + s->log_len;
+	if (p == NULL || (p > s->log && p[-1] != '\n'))
+		goto out;
+	p += strlen(marker);
+	if (end - p >= 4 && memcmp(p, "none", 4) == 0) {
+		note = xasprintf("assay: the simulation left no waveform\n");
+		goto out;
+	}
+	vcdtext = memchr(p, '\n', (size_t)(end - p));
+	if (vcdtext == NULL)
+		goto out;
+	vcdtext++;
+	if (vcd_parse(vcdtext, (size_t)(end - vcdtext), WAVE_VCD, &v,
+	    &err) < 0) {
+		note = xasprintf("assay: the waveform was not kept: %s\n",
+		    err.msg);
+		goto out;
+	}
+	np = vcd_pairs(&v, &pairs);
+	keep = xcalloc(np * 2 + 1, sizeof *keep);
+	for (size_t i = 0; i < np; i++) {
+		keep[nkeep++] = pairs[i].ref;
+		keep[nkeep++] = pairs[i].cand;
+	}
+	match = vcd_find(&v, "tb_match");
+	if (match >= 0 && np > 0)
+		keep[nkeep++] = match;
+	if (nkeep == 0) {
+		note = xasprintf("assay: the waveform holds no compared"
+		    " signal\n");
+		goto out;
+	}
+	cut = vcd_write(&v, keep, nkeep, WAVE_STORE_MAX, &out);
+	free(r->wave);
+	r->wave = buf_detach(&out, &r->wave_len);
+	note = xasprintf("assay: the waveform of %zu compared signals,"
+	    " %zu bytes%s, is kept with the run (run.wave)\n", nkeep,
+	    r->wave_len, cut ? " (cut at the size cap)" : "");
+	if (r->verdict != NULL && strcmp(r->verdict, "fail") == 0 &&
+	    verilog_wave_feedback(r->wave, r->wave_len, 3, 4, &text,
+	    &member) == 0)
+		feedback_set(r, "waveform", member, buf_str(&text));
+out:
+	trim_log(s, r, note);
+	if (r->log != NULL)
+		drop_dump_line(r);
+	free(note);
+	free(keep);
+	free(pairs);
+	buf_release(&out);
+	buf_release(&text);
+	vcd_release(&v);
+}
+
+int
+verilog_wave_feedback(const char *wave, size_t wave_len, int before,
+    int after, struct buf *b, json_t **member)
+{
+	struct vcd v = VCD_INIT;
+	struct vcd_pair *pairs = NULL;
+	struct err err;
+	size_t np, nt, at = 0, from, to, nshow = 0;
+	int64_t first = INT64_MAX, *times = NULL;
+	int64_t *firsts = NULL;
+	int *idx = NULL, rc = -1;
+	size_t show[WAVE_PAIRS_SHOWN];
+	json_t *sigs, *win, *col;
+
+	*member = NULL;
+	if (vcd_parse(wave, wave_len, "run.wave", &v, &err) < 0)
+		return -1;
+	np = vcd_pairs(&v, &pairs);
+	firsts = xcalloc(np + 1, sizeof *firsts);
+	for (size_t i = 0; i < np; i++) {
+		if (vcd_mismatch(&v, &pairs[i], INT64_MIN, 1, &firsts[i]) < 0)
+			firsts[i] = INT64_MAX;
+		if (firsts[i] < first)
+			first = firsts[i];
+	}
+	if (first == INT64_MAX)
+		goto out;
+	/* The pairs that differ at the first mismatch, then the others
+	 * that differ later, by their first mismatch. */
+	sigs = json_array();
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < np; i++) {
+			if (firsts[i] == INT64_MAX || (pass == 0) !=
+			    (firsts[i] == first))
+				continue;
+			json_array_append_new(sigs, json_string(
+			    pairs[i].name));
+			if (nshow < WAVE_PAIRS_SHOWN)
+				show[nshow++] = i;
+		}
+	idx = xcalloc(v.nsig, sizeof *idx);
+	for (size_t i = 0; i < v.nsig; i++)
+		idx[i] = (int)i;
+	nt = vcd_times(&v, idx, v.nsig, INT64_MIN, INT64_MAX, &times);
+	while (at < nt && times[at] < first)
+		at++;
+	from = at >= (size_t)before ? at - (size_t)before : 0;
+	to = at + (size_t)after < nt ? at + (size_t)after : nt;
+	/* "35 ps" for a timescale of 1ps, else "35 x 10ns". */
+	{
+		const char *unit = v.timescale;
+
+		if (unit[0] == '1' && strspn(unit + 1, "0") == 0)
+			unit += 1 + (unit[1] == ' ');
+		buf_printf(b, "first mismatch at %lld%s%s%s: ", (long long)first,
+		    unit[0] != '\0' ? " " : "", unit != v.timescale ? "" :
+		    unit[0] != '\0' ? "x " : "", unit);
+	}
+	for (size_t i = 0; i < json_array_size(sigs); i++)
+		buf_printf(b, "%s%s", i > 0 ? ", " : "", json_string_value(
+		    json_array_get(sigs, i)));
+	buf_adds(b, v.cut ? " (the waveform was cut at its size cap)\n" :
+	    "\n");
+	/* The table: a header, then one row per step, ">" at the first
+	 * mismatch, "*" after a pair that differs. */
+	{
+		int tw = 4, cw[WAVE_PAIRS_SHOWN][2];
+		char val[80], head[80];
+
+		for (size_t r = from; r < to; r++) {
+			int w = snprintf(val, sizeof val, "%lld",
+			    (long long)times[r]);
+
+			tw = w > tw ? w : tw;
+		}
+		for (size_t k = 0; k < nshow; k++)
+			for (int side = 0; side < 2; side++) {
+				const struct vcd_pair *pp = &pairs[show[k]];
+				int s = side == 0 ? pp->ref : pp->cand;
+
+				cw[k][side] = snprintf(head, sizeof head,
+				    "%s.%s", pp->name, side == 0 ? "ref" :
+				    "cand");
+				for (size_t r = from; r < to; r++) {
+					int w;
+
+					vcd_format(vcd_value_at(&v, s,
+					    times[r]), v.sig[s].width, val,
+					    sizeof val);
+					w = (int)strlen(val);
+					cw[k][side] = w > cw[k][side] ? w :
+					    cw[k][side];
+				}
+			}
+		buf_printf(b, "  %*s", tw, "time");
+		for (size_t k = 0; k < nshow; k++)
+			for (int side = 0; side < 2; side++) {
+				snprintf(head, sizeof head, "%s.%s",
+				    pairs[show[k]].name, side == 0 ? "ref" :
+				    "cand");
+				buf_printf(b, "  %-*s", cw[k][side], head);
+			}
+		buf_adds(b, "\n");
+		for (size_t r = from; r < to; r++) {
+			buf_printf(b, "%c %*lld", r == at ? '>' : ' ', tw,
+			    (long long)times[r]);
+			for (size_t k = 0; k < nshow; k++) {
+				const struct vcd_pair *pp = &pairs[show[k]];
+				const char *rv = vcd_value_at(&v, pp->ref,
+				    times[r]);
+				const char *cv = vcd_value_at(&v, pp->cand,
+				    times[r]);
+				int d = vcd_differs(rv, cv,
+				    v.sig[pp->ref].width);
+
+				vcd_format(rv, v.sig[pp->ref].width, val,
+				    sizeof val);
+				buf_printf(b, "  %-*s", cw[k][0], val);
+				vcd_format(cv, v.sig[pp->cand].width, val,
+				    sizeof val);
+				buf_printf(b, "  %-*s%s", cw[k][1], val,
+				    d ? "*" : "");
+			}
+			while (b->len > 0 && b->p[b->len - 1] == ' ')
+				b->p[--b->len] = '\0';
+			buf_adds(b, "\n");
+		}
+		win = json_object();
+		col = json_array();
+		for (size_t r = from; r < to; r++)
+			json_array_append_new(col, json_integer(times[r]));
+		json_object_set_new(win, "time", col);
+		for (size_t k = 0; k < nshow; k++)
+			for (int side = 0; side < 2; side++) {
+				int s = side == 0 ? pairs[show[k]].ref :
+				    pairs[show[k]].cand;
+
+				col = json_array();
+				for (size_t r = from; r < to; r++) {
+					vcd_format(vcd_value_at(&v, s,
+					    times[r]), v.sig[s].width, val,
+					    sizeof val);
+					json_array_append_new(col,
+					    json_string(val));
+				}
+				json_object_set_new(win, v.sig[s].leaf, col);
+			}
+	}
+	*member = json_pack("{s:I, s:s, s:o, s:o, s:b}", "first_mismatch",
+	    (json_int_t)first, "timescale", v.timescale, "signals", sigs,
+	    "window", win, "cut", v.cut);
+	rc = 0;
+out:
+	free(times);
+	free(idx);
+	free(firsts);
+	free(pairs);
+	vcd_release(&v);
+	return rc;
+}

@@ -1,0 +1,88 @@
+/*
+ * verilog_wave.h - the waveform of a Verilog simulation's compared
+ * signals (issue 26; docs/adr/0049-waveforms.md), for iverilog.c and
+ * verilator.c.
+ *
+ * The dump comes from the harness, never from the candidate, which may
+ * call no $dump task (verilog_check_candidate()): our copy of the
+ * testbench has its own $dumpfile/$dumpvars made "if (0)", and a harness
+ * module of a random name dumps the testbench's compared signals
+ * (VerilogEval's NAME_ref, NAME_dut and tb_match) into the simulation's
+ * random image directory, which no code of the design can name.  The
+ * simulate stage seals the dump; a "wave" stage after it, in a sealed
+ * area, prints it under the run's secret; the judge reads it from that
+ * stage's log, keeps the compared signals (run.wave, at most
+ * WAVE_STORE_MAX bytes, cut at a whole time step and marked so), writes
+ * the feedback member "waveform" of a failed run, and takes the dump out
+ * of the stored log.
+ */
+#ifndef ASSAY_VERILOG_WAVE_H
+#define ASSAY_VERILOG_WAVE_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "base/buf.h"
+#include "base/err.h"
+#include "envs/env.h"
+#include "model/sample.h"
+
+#define WAVE_FILE "assay_wave.sv"	/* the harness module's file */
+#define WAVE_VCD "wave.vcd"		/* the dump, in the image's dir */
+#define WAVE_DUMP_MAX (1 << 20)	/* bytes the simulator may dump */
+#define WAVE_STORE_MAX (64 << 10)	/* bytes of run.wave */
+#define WAVE_STAGE "wave"
+
+/*
+ * The compared signals of task t's testbench files: NAME_ref where
+ * NAME_dut is also a name there, as "NAME_ref NAME_dut ...", then
+ * tb_match when the testbench has it.  New string, or NULL when it
+ * compares no such pair (RTLLM, RealBench: no waveform).
+ */
+char	*verilog_wave_signals(const struct task *t);
+
+/*
+ * Write the harness module into workdir/WAVE_FILE: a module of a random
+ * name (into mod, n bytes) whose initial block dumps signals (space-
+ * separated, verilog_wave_signals()) of module top into imgdir/WAVE_VCD
+ * (relative to where the simulation runs), at most WAVE_DUMP_MAX bytes.
+ * bind: add "bind TOP MOD ...;" (Verilator, which builds one top).  Its
+ * hash is not an input of the run (a new name each run).  0, or -1 with
+ * err when a task file is called WAVE_FILE or the write fails.
+ */
+int	verilog_wave_write(struct env_plan *plan, const char *workdir,
+	    const struct task *t, const char *top, const char *signals,
+	    const char *imgdir, int bind, char *mod, size_t n,
+	    struct err *err);
+
+/*
+ * Plan the wave stage after the simulate stage (the last one planned,
+ * which must run in the image's parent directory): seal imgdir/WAVE_VCD
+ * and print it in a sealed area under the run's secret.
+ */
+void	verilog_wave_plan(struct env_plan *plan, const char *imgdir);
+
+/*
+ * Read the wave stage's result s (NULL: it did not run) into r: run.wave
+ * (the compared signals, bounded) and, when r's verdict is fail, the
+ * feedback member "waveform" (first mismatch time, the differing
+ * signals, and a table of a few steps around it).  Takes the stage's
+ * output out of r->log, leaving one line that says where the waveform
+ * went.  A dump that does not parse leaves run.wave empty and says why
+ * in the log.  Never fails.
+ */
+void	verilog_wave_judge(const struct env_plan *plan,
+	    const struct env_stage_result *s, struct run *r);
+
+/*
+ * The feedback text of a waveform: the first mismatch of the pairs in
+ * the VCD text wave (wave_len bytes) and a table of before steps before
+ * and after steps from it, into b; the JSON member into *member (new,
+ * may be NULL).  0, or -1 when the waveform shows no mismatch or does
+ * not parse.  For the judge and for tests.
+ */
+int	verilog_wave_feedback(const char *wave, size_t wave_len, int before,
+	    int after, struct buf *b, json_t **member);
+
+#endif
