@@ -327,15 +327,11 @@ verilog_wave_feedback(const char *wave, size_t wave_len, int before,
 		at++;
 	from = at >= (size_t)before ? at - (size_t)before : 0;
 	to = at + (size_t)after < nt ? at + (size_t)after : nt;
-	/* "35 ps" for a timescale of 1ps, else "35 x 10ns". */
 	{
-		const char *unit = v.timescale;
+		char when[48];
 
-		if (unit[0] == '1' && strspn(unit + 1, "0") == 0)
-			unit += 1 + (unit[1] == ' ');
-		buf_printf(b, "first mismatch at %lld%s%s%s: ", (long long)first,
-		    unit[0] != '\0' ? " " : "", unit != v.timescale ? "" :
-		    unit[0] != '\0' ? "x " : "", unit);
+		vcd_time_text(&v, first, when, sizeof when);
+		buf_printf(b, "first mismatch at %s: ", when);
 	}
 	for (size_t i = 0; i < json_array_size(sigs); i++)
 		buf_printf(b, "%s%s", i > 0 ? ", " : "", json_string_value(

@@ -608,6 +608,20 @@ vcd_format(const char *val, int width, char *buf, size_t n)
 	buf[k] = '\0';
 }
 
+void
+vcd_time_text(const struct vcd *v, int64_t t, char *buf, size_t n)
+{
+	const char *unit = v->timescale;
+
+	if (unit[0] == '1' && unit[1] != '0')
+		snprintf(buf, n, "%lld %s", (long long)t, unit + 1 +
+		    (unit[1] == ' '));
+	else if (unit[0] != '\0')
+		snprintf(buf, n, "%lld x %s", (long long)t, unit);
+	else
+		snprintf(buf, n, "%lld", (long long)t);
+}
+
 /* The id code of the i-th variable written: base 94 over '!'..'~'. */
 static void
 code_of(size_t i, char *out)

@@ -119,6 +119,13 @@ size_t	vcd_times(const struct vcd *v, const int *idx, size_t n, int64_t from,
 void	vcd_format(const char *val, int width, char *buf, size_t n);
 
 /*
+ * Time t of v for people into buf (n bytes): "35 ps" when the timescale
+ * is 1 of a unit ("1ps", "1 ns"), "35 x 10ns" otherwise, "35" when the
+ * dump has none.
+ */
+void	vcd_time_text(const struct vcd *v, int64_t t, char *buf, size_t n);
+
+/*
  * Write the variables keep (indexes into v->sig, n of them) as VCD text
  * into out: a header with their scopes and timescale, then their changes
  * in time order.  When the text would pass max bytes it stops at the
