@@ -100,6 +100,54 @@ verilog_wave_signals(const struct task *t)
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * The module for Verilator, which honours neither $dumplimit nor
+ * $dumpoff and dumps every signal: it writes the VCD of the compared
+ * signals itself, one line per change, and stops at WAVE_DUMP_MAX
+ * bytes with a "cut" comment.  Its times are in ps (its own
+ * `timescale), the finest unit VerilogEval's testbenches use.
+ */
+static void
+writer_module(struct buf *b, const char *mod, const char *top,
+    const char *signals, const char *imgdir)
+{
+	const char *p;
+	int k;
+
+	buf_printf(b, "`timescale 1ps/1ps\nmodule %s;\n\tinteger fd = 0;\n"
+	    "\tlongint n = 0;\n\tinitial begin\n"
+	    "\t\tfd = $fopen(\"%s/%s\", \"w\");\n"
+	    "\t\t$fwrite(fd, \"$timescale 1ps $end\\n$scope module %s"
+	    " $end\\n\");\n", mod, imgdir, WAVE_VCD, top);
+	for (p = signals, k = 0; *p != '\0'; k++) {
+		size_t l = strcspn(p, " ");
+
+		buf_printf(b, "\t\t$fwrite(fd, \"$var wire %%0d s%d %.*s"
+		    " $end\\n\", $bits(%s.%.*s));\n", k, (int)l, p, top,
+		    (int)l, p);
+		p += l;
+		p += *p == ' ';
+	}
+	buf_adds(b, "\t\t$fwrite(fd, \"$upscope $end\\n$enddefinitions"
+	    " $end\\n\");\n\tend\n");
+	for (p = signals, k = 0; *p != '\0'; k++) {
+		size_t l = strcspn(p, " ");
+
+		buf_printf(b, "\talways @(%s.%.*s) if (fd != 0 && n >= 0) begin"
+		    "\n\t\tn += $bits(%s.%.*s) + 24;\n\t\tif (n > %d) begin"
+		    "\n\t\t\t$fwrite(fd, \"$comment assay: cut at #%%0t: the"
+		    " dump passed %d bytes $end\\n\", $time);\n"
+		    "\t\t\tn = -1;\n\t\tend else\n"
+		    "\t\t\t$fwrite(fd, \"#%%0t\\nb%%b s%d\\n\", $time,"
+		    " %s.%.*s);\n\tend\n", top, (int)l, p, top, (int)l, p,
+		    WAVE_DUMP_MAX, WAVE_DUMP_MAX, k, top, (int)l, p);
+		p += l;
+		p += *p == ' ';
+	}
+	buf_adds(b, "\tfinal if (fd != 0) $fclose(fd);\nendmodule\n");
+	buf_printf(b, "bind %s %s u_%s();\n", top, mod, mod);
+}
+
 int
 verilog_wave_write(struct env_plan *plan, const char *workdir,
     const struct task *t, const char *top, const char *signals,
@@ -108,29 +156,29 @@ verilog_wave_write(struct env_plan *plan, const char *workdir,
 	struct buf b = BUF_INIT;
 	size_t mark = plan->inputs.len;
 	const char *p = signals;
-	int first = 1, rc;
+	int rc;
 
 	for (size_t i = 0; i < t->nfiles; i++)
 		if (strcmp(t->files[i].name, WAVE_FILE) == 0)
 			return err_set(err, "task file name %s is reserved for"
 			    " the waveform's harness", WAVE_FILE);
 	env_nonce(mod, n, 12, 'W');
-	buf_printf(&b, "// assay: the waveform of the compared signals\n"
-	    "module %s;\n\tinitial begin\n\t\t$dumpfile(\"%s/%s\");\n"
-	    "\t\t$dumplimit(%d);\n\t\t$dumpvars(0", mod, imgdir, WAVE_VCD,
-	    WAVE_DUMP_MAX);
-	while (*p != '\0') {
-		size_t l = strcspn(p, " ");
+	buf_adds(&b, "// assay: the waveform of the compared signals\n");
+	if (bind) {
+		writer_module(&b, mod, top, signals, imgdir);
+	} else {
+		buf_printf(&b, "module %s;\n\tinitial begin\n"
+		    "\t\t$dumpfile(\"%s/%s\");\n\t\t$dumplimit(%d);\n"
+		    "\t\t$dumpvars(0", mod, imgdir, WAVE_VCD, WAVE_DUMP_MAX);
+		while (*p != '\0') {
+			size_t l = strcspn(p, " ");
 
-		buf_printf(&b, ", %s.%.*s", top, (int)l, p);
-		p += l;
-		p += *p == ' ';
-		first = 0;
+			buf_printf(&b, ", %s.%.*s", top, (int)l, p);
+			p += l;
+			p += *p == ' ';
+		}
+		buf_adds(&b, ");\n\tend\nendmodule\n");
 	}
-	(void)first;
-	buf_adds(&b, ");\n\tend\nendmodule\n");
-	if (bind)
-		buf_printf(&b, "bind %s %s u_%s();\n", top, mod, mod);
 	rc = env_write_input(plan, workdir, WAVE_FILE, b.p, b.len, err);
 	/* A new module name each run: not an input of the run. */
 	plan->inputs.len = mark;
@@ -375,8 +423,11 @@ verilog_wave_feedback(const char *wave, size_t wave_len, int before,
 				snprintf(head, sizeof head, "%s.%s",
 				    pairs[show[k]].name, side == 0 ? "ref" :
 				    "cand");
-				buf_printf(b, "  %-*s", cw[k][side], head);
+				buf_printf(b, "  %-*s%s", cw[k][side], head,
+				    side == 1 ? " " : "");
 			}
+		while (b->len > 0 && b->p[b->len - 1] == ' ')
+			b->p[--b->len] = '\0';
 		buf_adds(b, "\n");
 		for (size_t r = from; r < to; r++) {
 			buf_printf(b, "%c %*lld", r == at ? '>' : ' ', tw,
@@ -395,8 +446,8 @@ verilog_wave_feedback(const char *wave, size_t wave_len, int before,
 				buf_printf(b, "  %-*s", cw[k][0], val);
 				vcd_format(cv, v.sig[pp->cand].width, val,
 				    sizeof val);
-				buf_printf(b, "  %-*s%s", cw[k][1], val,
-				    d ? "*" : "");
+				buf_printf(b, "  %-*s%c", cw[k][1], val,
+				    d ? '*' : ' ');
 			}
 			while (b->len > 0 && b->p[b->len - 1] == ' ')
 				b->p[--b->len] = '\0';

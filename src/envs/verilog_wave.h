@@ -47,7 +47,10 @@ char	*verilog_wave_signals(const struct task *t);
  * name (into mod, n bytes) whose initial block dumps signals (space-
  * separated, verilog_wave_signals()) of module top into imgdir/WAVE_VCD
  * (relative to where the simulation runs), at most WAVE_DUMP_MAX bytes.
- * bind: add "bind TOP MOD ...;" (Verilator, which builds one top).  Its
+ * bind (Verilator, which builds one top and honours neither $dumplimit
+ * nor $dumpoff): the module, bound into top, writes the VCD itself with
+ * $fwrite, one line per change of the signals, and stops at
+ * WAVE_DUMP_MAX bytes saying so.  Its
  * hash is not an input of the run (a new name each run).  0, or -1 with
  * err when a task file is called WAVE_FILE or the write fails.
  */
