@@ -139,14 +139,8 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	rundir = xasprintf("run/%s", img);
 	argv[n++] = image;
 	verilog_add_sources(argv, n, t, CAND_FILE, last);
-	if (wave != NULL) {
-		while (argv[n] != NULL)
-			n++;
-		if (n + 1 < ENV_MAX_ARGS) {
-			argv[n++] = WAVE_FILE;
-			argv[n] = NULL;
-		}
-	}
+	if (wave != NULL)
+		verilog_wave_add_source(argv);
 	env_plan_stage(plan, "compile", argv);
 	{
 		/*

@@ -249,14 +249,8 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	if (wave != NULL && verilog_wave_write(plan, workdir, t, top, wave,
 	    img, 1, mod, sizeof mod, err) < 0)
 		goto out;
-	if (wave != NULL) {
-		while (argv[n] != NULL)
-			n++;
-		if (n + 1 < ENV_MAX_ARGS) {
-			argv[n++] = WAVE_FILE;
-			argv[n] = NULL;
-		}
-	}
+	if (wave != NULL)
+		verilog_wave_add_source(argv);
 	env_plan_stage(plan, "build", argv);
 	/* Only the build writes the lasting compiler cache: it compiles
 	 * Verilator's output, it runs nothing of the candidate's. */

@@ -189,6 +189,19 @@ verilog_wave_write(struct env_plan *plan, const char *workdir,
 }
 
 void
+verilog_wave_add_source(const char **argv)
+{
+	size_t n = 0;
+
+	while (argv[n] != NULL)
+		n++;
+	if (n + 1 < ENV_MAX_ARGS) {
+		argv[n++] = WAVE_FILE;
+		argv[n] = NULL;
+	}
+}
+
+void
 verilog_wave_plan(struct env_plan *plan, const char *imgdir)
 {
 	char *sealed = xasprintf("%s/%s", imgdir, WAVE_VCD);
@@ -241,9 +254,24 @@ trim_log(const struct env_stage_result *s, struct run *r, const char *note)
 
 	if (r->log == NULL || head == 0)
 		return;
-	at = memmem(r->log, r->log_len, s->log, head);
-	if (at == NULL)
-		return;
+	/*
+	 * The wave stage is the last: its output ends the log.  Else its
+	 * header's last place, never an earlier one, which the design
+	 * could have printed to hide the rest of its stage's log.
+	 */
+	if (r->log_len >= s->log_len && memcmp(r->log + r->log_len -
+	    s->log_len, s->log, s->log_len) == 0) {
+		at = r->log + r->log_len - s->log_len;
+	} else {
+		char *hit = NULL, *p = r->log;
+
+		while ((p = memmem(p, r->log_len - (size_t)(p - r->log),
+		    s->log, head)) != NULL)
+			hit = p++;
+		if (hit == NULL)
+			return;
+		at = hit;
+	}
 	r->log_len = (size_t)(at - r->log);
 	r->log[r->log_len] = '\0';
 	if (note != NULL) {

@@ -60,6 +60,12 @@ int	verilog_wave_write(struct env_plan *plan, const char *workdir,
 	    struct err *err);
 
 /*
+ * Add WAVE_FILE to the NULL-terminated argv (ENV_MAX_ARGS entries), last
+ * of the files to compile; left out when argv is full.
+ */
+void	verilog_wave_add_source(const char **argv);
+
+/*
  * Plan the wave stage after the simulate stage (the last one planned,
  * which must run in the image's parent directory): seal imgdir/WAVE_VCD
  * and print it in a sealed area under the run's secret.

@@ -33,7 +33,7 @@ PY
     fail "write the candidate"
 "$ASSAY" --db "$DB" import "$T/c.jsonl" >/dev/null || fail "import w-1"
 "$ASSAY" --db "$DB" verify w-1 >/dev/null || fail "verify"
-expect_eq "w-1 fails" "$(count 'verdict=fail')" 1
+expect_eq "w-1 fails" "$(count 'id=w-1 verdict=fail')" 1
 
 # the feedback: first mismatch, the differing signal, the window
 "$ASSAY" --db "$DB" show w-1 >"$T/show" || fail "show"
@@ -82,4 +82,32 @@ assert "  time  overflow.ref  overflow.cand" in text, text
 assert ">   35  1             0            *" in text, text
 PY
 expect_eq "the repair passes" "$(count 'origin=fixer-1 verdict=pass')" 1
+# A design that prints the wave stage's header line cannot make the
+# judge cut the log there: the testbench's lines after it stay.
+"$ASSAY" --db "$DB" show w-1 | sed -n "s/.* -- \(sh -c 'IFS=.*'\))\$/\$ \1/p" \
+    >"$T/header" || fail "header"
+[ -s "$T/header" ] || fail "no wave stage in the command: $(cat "$T/show")"
+python3 - "$T" <<'PY' || fail "write the hider"
+import json, sys
+t = sys.argv[1]
+head = open(t + "/header").read().rstrip("\n")
+lit = head.replace("\\", "\\\\").replace('"', '\\"')
+code = ("module TopModule(input [7:0] a, input [7:0] b, output [7:0] s,"
+        " output overflow);\n  assign s = a + b;\n"
+        "  assign overflow = a[7] | b[7];\n"
+        "  initial $display(\"%s\");\nendmodule\n" % lit)
+with open(t + "/h.jsonl", "w") as f:
+    f.write(json.dumps({"task": "verilog-eval-v2/Prob033_ece241_2014_q1c",
+                        "candidate": {"id": "w-2", "origin": "hider",
+                                      "code": code}}) + "\n")
+PY
+"$ASSAY" --db "$DB" import "$T/h.jsonl" >/dev/null || fail "import w-2"
+"$ASSAY" --db "$DB" verify w-2 >/dev/null || fail "verify w-2"
+"$ASSAY" --db "$DB" show w-2 | sed -n '/^log:$/,$p' >"$T/hider.txt"
+grep -q "sh -c 'IFS=" "$T/hider.txt" || fail "the design's line is gone"
+grep -q "Mismatches: " "$T/hider.txt" ||
+    fail "the log was cut at the design's line: $(cat "$T/hider.txt")"
+grep -q "kept with the run (run.wave)" "$T/hider.txt" || fail "no wave note"
+echo "ok: a printed header cuts nothing"
+
 echo "290-wave-feedback: ok"
