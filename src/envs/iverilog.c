@@ -123,7 +123,8 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	env_nonce(img, sizeof img, 16, 'T');
 	/* The compared signals' waveform, dumped by a harness module into
 	 * that directory (verilog_wave.h). */
-	wave = verilog_has_finding(plan) ? NULL : verilog_wave_signals(t);
+	wave = verilog_has_finding(plan) ? NULL : verilog_wave_signals(t,
+	    top != NULL ? top : "tb");
 	if (wave != NULL && verilog_wave_write(plan, workdir, t, top != NULL ?
 	    top : "tb", wave, img, 0, mod, sizeof mod, err) < 0) {
 		free(wave);

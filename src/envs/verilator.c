@@ -245,7 +245,7 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	verilog_add_sources(argv, n, t, plan->cand_file, last);
 	/* The compared signals' waveform, written by a harness module
 	 * bound into the testbench (verilog_wave.h). */
-	wave = verilog_wave_signals(t);
+	wave = verilog_wave_signals(t, top);
 	if (wave != NULL && verilog_wave_write(plan, workdir, t, top, wave,
 	    img, 1, mod, sizeof mod, err) < 0)
 		goto out;

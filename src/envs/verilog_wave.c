@@ -40,8 +40,36 @@ has_word(const char *m, size_t len, const char *w, size_t n)
 	return 0;
 }
 
+/*
+ * The body of module top in the masked text m: [*from, *to), the text
+ * after its name up to its "endmodule".  0, or -1 when m defines no
+ * module top.
+ */
+static int
+module_body(const char *m, size_t len, const char *top, size_t *from,
+    size_t *to)
+{
+	const char *p = m, *name, *end;
+	size_t n, tl = strlen(top);
+
+	while ((name = verilog_next_module(m, len, &p, &n)) != NULL) {
+		if (n != tl || memcmp(name, top, n) != 0)
+			continue;
+		*from = (size_t)(p - m);
+		for (end = p; (end = memmem(end, len - (size_t)(end - m),
+		    "endmodule", 9)) != NULL; end += 9)
+			if (!verilog_is_ident((unsigned char)end[-1]) &&
+			    (end + 9 == m + len || !verilog_is_ident(
+			    (unsigned char)end[9])))
+				break;
+		*to = end != NULL ? (size_t)(end - m) : len;
+		return 0;
+	}
+	return -1;
+}
+
 char *
-verilog_wave_signals(const struct task *t)
+verilog_wave_signals(const struct task *t, const char *top)
 {
 	struct buf b = BUF_INIT;
 	int match = 0;
@@ -49,25 +77,32 @@ verilog_wave_signals(const struct task *t)
 	for (size_t i = 0; i < t->nfiles; i++) {
 		const struct task_file *f = &t->files[i];
 		char *m;
-		size_t k = 0;
+		size_t k, end, from;
 
 		if (strcmp(f->role, "testbench") != 0)
 			continue;
 		m = verilog_mask(f->data, f->len);
-		while (k < f->len) {
+		/* Names of the top module's own: $dumpvars names them as
+		 * TOP.NAME, and a name of another module would not bind. */
+		if (module_body(m, f->len, top, &from, &end) < 0) {
+			free(m);
+			continue;
+		}
+		k = from;
+		while (k < end) {
 			size_t s = k, n;
 			char dut[128];
 
 			if (!verilog_is_ident((unsigned char)m[k]) ||
 			    m[k] == '$' || (m[k] >= '0' && m[k] <= '9')) {
 				/* Skip a number or a system name whole. */
-				for (k++; k < f->len && verilog_is_ident(
+				for (k++; k < end && verilog_is_ident(
 				    (unsigned char)m[k]) && (m[s] == '$' ||
 				    (m[s] >= '0' && m[s] <= '9')); k++)
 					;
 				continue;
 			}
-			while (k < f->len && verilog_is_ident((unsigned char)
+			while (k < end && verilog_is_ident((unsigned char)
 			    m[k]))
 				k++;
 			n = k - s;
@@ -78,7 +113,7 @@ verilog_wave_signals(const struct task *t)
 				continue;
 			snprintf(dut, sizeof dut, "%.*s_dut", (int)(n - 4),
 			    m + s);
-			if (!has_word(m, f->len, dut, n))
+			if (!has_word(m + from, end - from, dut, n))
 				continue;
 			/* Once each, in the order they appear. */
 			{

@@ -35,12 +35,13 @@
 #define WAVE_STAGE "wave"
 
 /*
- * The compared signals of task t's testbench files: NAME_ref where
- * NAME_dut is also a name there, as "NAME_ref NAME_dut ...", then
- * tb_match when the testbench has it.  New string, or NULL when it
- * compares no such pair (RTLLM, RealBench: no waveform).
+ * The compared signals of module top of task t's testbench files:
+ * NAME_ref where NAME_dut is also a name of that module, as "NAME_ref
+ * NAME_dut ...", then tb_match when it has it.  Names of other modules
+ * (stimulus generators, helpers) are not its and are left out.  New
+ * string, or NULL when it compares no such pair (RTLLM: no waveform).
  */
-char	*verilog_wave_signals(const struct task *t);
+char	*verilog_wave_signals(const struct task *t, const char *top);
 
 /*
  * Write the harness module into workdir/WAVE_FILE: a module of a random

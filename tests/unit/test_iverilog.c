@@ -33,6 +33,7 @@
 #include "base/buf.h"
 #include "envs/env.h"
 #include "envs/verilog.h"
+#include "envs/verilog_wave.h"
 #include "base/err.h"
 #include "base/hash.h"
 #include "model/sample.h"
@@ -419,6 +420,38 @@ test_iverilog_wrong_candidate_mismatches(void **state)
 	assert_non_null(strstr(o.run.feedback, "\"signals\":[\"q\"]"));
 	assert_non_null(strstr(o.run.feedback, ">    5  00     24    *"));
 	outcome_release(&o);
+}
+
+/* The compared signals are the top module's own NAME_ref/NAME_dut
+ * pairs: not a helper module's, not a comment's, not a port's name. */
+static void
+test_iverilog_wave_signals(void **state)
+{
+	static const char tb[] =
+	    "module helper(input h_ref, input h_dut); endmodule\n"
+	    "module tb;\n"
+	    "  // c_ref c_dut\n"
+	    "  logic [3:0] q_ref, q_dut; logic z_ref;\n"
+	    "  wire tb_match = q_ref === q_dut;\n"
+	    "  helper hh(.h_ref(z_ref), .h_dut(z_ref));\n"
+	    "  initial $display(\"a_ref a_dut\");\n"
+	    "endmodule\n";
+	struct task t;
+	char *sig;
+
+	(void)state;
+	make_task(&t, "local/w", "iverilog", NULL);
+	task_add_file(&t, "tb.sv", "testbench", tb, strlen(tb));
+	sig = verilog_wave_signals(&t, "tb");
+	assert_non_null(sig);
+	assert_string_equal(sig, "q_ref q_dut tb_match");
+	free(sig);
+	/* another top has its own; a top the files lack: no waveform */
+	sig = verilog_wave_signals(&t, "helper");
+	assert_string_equal(sig, "h_ref h_dut");
+	free(sig);
+	assert_null(verilog_wave_signals(&t, "nosuch"));
+	task_release(&t);
 }
 
 /* A wrong module that prints the result line itself and stops. */
@@ -1122,6 +1155,7 @@ main(void)
 		FX_TEST(test_iverilog_prepare_plans_harness_commands),
 		FX_TEST(test_iverilog_judge_long_digit_runs),
 		FX_TEST(test_iverilog_prepare_candidate_last),
+		FX_TEST(test_iverilog_wave_signals),
 		FX_TEST(test_iverilog_prepare_inputs_with_comma_in_name),
 		FX_TEST(test_iverilog_reference_passes),
 		FX_TEST(test_iverilog_syntax_error_fails_at_compile),
