@@ -66,6 +66,21 @@ for nc in "" 1; do
 	keys Escape
 	wait_gone "wave w-1"
 	ok ":wave opens it, Esc goes back"
+
+	# from the candidate pane and from the trace pane too
+	keys Tab Tab
+	wait_for " · candidate "
+	keys W
+	wait_for "wave w-1"
+	keys Escape
+	wait_gone "wave w-1"
+	keys Tab Tab
+	wait_for " · trace "
+	keys W
+	wait_for "wave w-1"
+	keys Escape
+	wait_gone "wave w-1"
+	ok "W from the candidate and the trace pane"
 	quit_all
 done
 echo "053-wave: ok"
