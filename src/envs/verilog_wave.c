@@ -139,18 +139,21 @@ verilog_wave_signals(const struct task *t, const char *top)
  * The module for Verilator, which honours neither $dumplimit nor
  * $dumpoff and dumps every signal: it writes the VCD of the compared
  * signals itself, one line per change, and stops at WAVE_DUMP_MAX
- * bytes with a "cut" comment.  Its times are in ps (its own
- * `timescale), the finest unit VerilogEval's testbenches use.
+ * bytes with a "cut" comment.  Its times are in ps: its own `timescale
+ * when the task's files set one (else Verilator would warn of every
+ * module without one), else Verilator's default, 1ps/1ps.
  */
 static void
 writer_module(struct buf *b, const char *mod, const char *top,
-    const char *signals, const char *imgdir)
+    const char *signals, const char *imgdir, int timescale)
 {
 	const char *p;
 	int k;
 
-	buf_printf(b, "`timescale 1ps/1ps\nmodule %s;\n\tinteger fd = 0;\n"
-	    "\tlongint n = 0;\n\tinitial begin\n"
+	if (timescale)
+		buf_adds(b, "`timescale 1ps/1ps\n");
+	buf_printf(b, "module %s;\n\tinteger fd = 0;\n"
+	    "\tinteger n = 0;\n\tinitial begin\n"
 	    "\t\tfd = $fopen(\"%s/%s\", \"w\");\n"
 	    "\t\t$fwrite(fd, \"$timescale 1ps $end\\n$scope module %s"
 	    " $end\\n\");\n", mod, imgdir, WAVE_VCD, top);
@@ -169,7 +172,7 @@ writer_module(struct buf *b, const char *mod, const char *top,
 		size_t l = strcspn(p, " ");
 
 		buf_printf(b, "\talways @(%s.%.*s) if (fd != 0 && n >= 0) begin"
-		    "\n\t\tn += $bits(%s.%.*s) + 24;\n\t\tif (n > %d) begin"
+		    "\n\t\tn = n + $bits(%s.%.*s) + 24;\n\t\tif (n > %d) begin"
 		    "\n\t\t\t$fwrite(fd, \"$comment assay: cut at #%%0t: the"
 		    " dump passed %d bytes $end\\n\", $time);\n"
 		    "\t\t\tn = -1;\n\t\tend else\n"
@@ -200,7 +203,13 @@ verilog_wave_write(struct env_plan *plan, const char *workdir,
 	env_nonce(mod, n, 12, 'W');
 	buf_adds(&b, "// assay: the waveform of the compared signals\n");
 	if (bind) {
-		writer_module(&b, mod, top, signals, imgdir);
+		int ts = 0;
+
+		for (size_t i = 0; i < t->nfiles; i++)
+			ts |= !verilog_is_data(&t->files[i]) && memmem(
+			    t->files[i].data, t->files[i].len, "`timescale",
+			    10) != NULL;
+		writer_module(&b, mod, top, signals, imgdir, ts);
 	} else {
 		buf_printf(&b, "module %s;\n\tinitial begin\n"
 		    "\t\t$dumpfile(\"%s/%s\");\n\t\t$dumplimit(%d);\n"

@@ -110,4 +110,15 @@ grep -q "Mismatches: " "$T/hider.txt" ||
 grep -q "kept with the run (run.wave)" "$T/hider.txt" || fail "no wave note"
 echo "ok: a printed header cuts nothing"
 
+# A testbench whose NAME_ref is no signal of its top (a named block's)
+# breaks the harness module: env-error/harness-error, never the
+# candidate's failure.
+cat >"$T/h4.jsonl" <<'JSONL'
+{"task":{"id":"local/wave4","env":"iverilog","spec":"x","files":{"w_test.sv":"module tb;\n  wire y;\n  TopModule top_module1(.y(y));\n  initial begin : blk\n    logic q_ref, q_dut;\n    #1 $display(\"Mismatches: 0 in 1 samples\"); $finish;\n  end\nendmodule\n"}},"candidate":{"id":"h-4","origin":"x","code":"module TopModule(output y); assign y = 1; endmodule\n"}}
+JSONL
+"$ASSAY" --db "$DB" import "$T/h4.jsonl" >/dev/null || fail "import h-4"
+"$ASSAY" --db "$DB" verify h-4 >/dev/null
+expect_eq "harness error" "$(count 'id=h-4 verdict=env-error')" 1
+"$ASSAY" --db "$DB" show h-4 | grep -q "env-error at compile, harness-error" ||
+    fail "h-4: $("$ASSAY" --db "$DB" show h-4 | head -20)"
 echo "290-wave-feedback: ok"

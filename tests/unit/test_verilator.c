@@ -395,6 +395,44 @@ static const char dff8r_no_reset[] =
     "    q <= d;\n"
     "endmodule\n";
 
+/*
+ * A testbench whose compared "signals" are unpacked arrays: the
+ * waveform's harness module prints them as their bits, and the build
+ * and the verdict are the candidate's as without it (ADR 0049).
+ */
+static void
+test_verilator_wave_unpacked_signals(void **state)
+{
+	static const char tb[] =
+	    "module tb;\n"
+	    "  logic q_ref [0:1];\n"
+	    "  logic q_dut [0:1];\n"
+	    "  wire y;\n"
+	    "  TopModule top_module1(.y(y));\n"
+	    "  initial begin #1 $display(\"Mismatches: 0 in 1 samples\");"
+	    " $finish; end\n"
+	    "endmodule\n";
+	struct fx *f = *state;
+	struct outcome o;
+	struct task t;
+
+	need_tool(&env_verilator);
+	make_task(&t, "local/wave", "verilator", NULL);
+	task_add_file(&t, "w_test.sv", "testbench", tb, strlen(tb));
+	verify_task(f, &t, "module TopModule(output y); assign y = 1;"
+	    " endmodule\n", &o);
+	task_release(&t);
+	if (!verdict_is(o.run.verdict, VERDICT_PASS))
+		dump(&o);
+	assert_str(o.run.verdict, "pass");
+	assert_int_equal(o.nres, 4);
+	assert_non_null(o.run.wave);
+	assert_non_null(strstr(o.run.wave, "$var wire 2 ! q_ref $end"));
+	/* our module adds no warning: the task sets no `timescale */
+	assert_null(strstr(o.run.log, "TIMESCALEMOD"));
+	outcome_release(&o);
+}
+
 static void
 test_verilator_dff8r_mismatches(void **state)
 {
@@ -937,6 +975,7 @@ main(void)
 		FX_TEST(test_verilator_malformed_literal_and_missing_top),
 		FX_TEST(test_verilator_delays_lint_with_timing),
 		FX_TEST(test_verilator_dff8r_reference_passes),
+		FX_TEST(test_verilator_wave_unpacked_signals),
 		FX_TEST(test_verilator_dff8r_mismatches),
 		FX_TEST(test_verilator_realbench_prepare),
 		FX_TEST(test_verilator_realbench_false_pass),
