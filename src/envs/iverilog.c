@@ -378,14 +378,9 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		    "?undeclared\t");
 
 		/* The waveform's harness module is ours: its error is not
-		 * the candidate's (verilog_wave.h). */
-		for (size_t i = 0; i < r->ndiags; i++)
-			if (strcmp(r->diags[i].severity, "error") == 0 &&
-			    strcmp(r->diags[i].file, WAVE_FILE) == 0) {
-				env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
-				    "harness-error", r->diags[i].message);
-				goto out;
-			}
+		 * the candidate's. */
+		if (verilog_wave_harness_error(r))
+			goto out;
 
 		for (size_t i = 0; i < r->ndiags; i++) {
 			const struct diag *d = &r->diags[i];

@@ -265,6 +265,19 @@ verilog_wave_plan(struct env_plan *plan, const char *imgdir)
 	free(script);
 }
 
+int
+verilog_wave_harness_error(struct run *r)
+{
+	for (size_t i = 0; i < r->ndiags; i++)
+		if (strcmp(r->diags[i].severity, "error") == 0 &&
+		    strcmp(r->diags[i].file, WAVE_FILE) == 0) {
+			env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+			    "harness-error", r->diags[i].message);
+			return 1;
+		}
+	return 0;
+}
+
 /* Take vvp's "VCD info: dumpfile DIR/wave.vcd opened for output." out
  * of r->log: it names the image's random directory. */
 static void

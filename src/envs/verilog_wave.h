@@ -74,6 +74,13 @@ void	verilog_wave_add_source(const char **argv);
 void	verilog_wave_plan(struct env_plan *plan, const char *imgdir);
 
 /*
+ * A failed compile or build whose error r's diagnostics place in
+ * WAVE_FILE (the harness module could not bind a signal): sets r to
+ * env-error/harness-error with that message and returns 1; else 0.
+ */
+int	verilog_wave_harness_error(struct run *r);
+
+/*
  * Read the wave stage's result s (NULL: it did not run) into r: run.wave
  * (the compared signals, bounded) and, when r's verdict is fail, the
  * feedback member "waveform" (first mismatch time, the differing
