@@ -1,4 +1,4 @@
-# 053-wave.sh - issue 26 item 1: W (or :wave) opens the waveform sheet of
+# 054-wave.sh - issue 26 item 1: W (or :wave) opens the waveform sheet of
 # a failed VerilogEval candidate: reference and candidate signals
 # interleaved, 1-bit ones as a trace, buses as values, the differing steps
 # marked with "^" (a mark that needs no colour), the cursor on the first
@@ -83,4 +83,4 @@ for nc in "" 1; do
 	ok "W from the candidate and the trace pane"
 	quit_all
 done
-echo "053-wave: ok"
+echo "054-wave: ok"
