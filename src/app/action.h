@@ -87,6 +87,8 @@
 	    "Statistics sheet: categories per group; Enter filters to a cell") \
 	ACTION(DIFF, "diff", \
 	    "Diff: the candidate against its parent or the reference") \
+	ACTION(WAVE, "wave", \
+	    "Waveform sheet: reference/candidate signals, first mismatch") \
 	ACTION(PROMPT, "prompt", \
 	    "Command line: filter grep label review note save view, actions") \
 	ACTION(HELP, "help", \
@@ -111,6 +113,14 @@
 	    "Diff: compare with the next (parent, reference, repair)") \
 	ACTION(DIFF_PREV, "diff-prev", \
 	    "Diff: compare with the previous one") \
+	ACTION(WAVE_NEXT, "wave-next", \
+	    "Wave: the cursor to the next mismatch") \
+	ACTION(WAVE_PREV, "wave-prev", \
+	    "Wave: the cursor to the previous mismatch") \
+	ACTION(WAVE_ZOOM_IN, "wave-zoom-in", \
+	    "Wave: zoom in time (wider steps)") \
+	ACTION(WAVE_ZOOM_OUT, "wave-zoom-out", \
+	    "Wave: zoom out in time (more steps)") \
 	ACTION(PROMPT_RUN, "prompt-run", \
 	    "Prompt: run the line") \
 	ACTION(PROMPT_LEAVE, "prompt-leave", \

@@ -31,7 +31,7 @@ static const char *const action_helps[] = {
 #undef ACTION_HELP
 
 static const char *const table_names[KEYMAP_NTABLES] = { "global", "term",
-    "stats", "diff", "prompt" };
+    "stats", "diff", "wave", "prompt" };
 
 /* Names of keys, canonical first for each code. */
 static const struct {
@@ -120,6 +120,7 @@ static const char *const default_lines[] = {
 	"bind N search-prev",
 	"bind s stats",
 	"bind d diff",
+	"bind W wave",
 	"bind : prompt",
 	"bind ? help",
 	"bind C-l redraw",
@@ -144,6 +145,17 @@ static const char *const default_lines[] = {
 	"bind diff Esc close",
 	"bind diff d close",
 	"bind diff C-c close",
+	"bind wave n wave-next",
+	"bind wave Tab wave-next",
+	"bind wave N wave-prev",
+	"bind wave BTab wave-prev",
+	"bind wave + wave-zoom-in",
+	"bind wave = wave-zoom-in",
+	"bind wave - wave-zoom-out",
+	"bind wave q close",
+	"bind wave Esc close",
+	"bind wave W close",
+	"bind wave C-c close",
 	"bind prompt Enter prompt-run",
 	"bind prompt C-j prompt-run",
 	"bind prompt Esc prompt-leave",

@@ -57,6 +57,7 @@ enum keymap_table {
 	KEYMAP_TERM,		/* the toolchain pane's program has keys */
 	KEYMAP_STATS,		/* the statistics sheet, before global */
 	KEYMAP_DIFF,		/* the diff sheet, before global */
+	KEYMAP_WAVE,		/* the waveform sheet, before global */
 	KEYMAP_PROMPT,		/* the : and / line (other keys type) */
 	KEYMAP_NTABLES
 };

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "envs/verilog.h"
+#include "envs/verilog_wave.h"
 
 #define CAND_FILE "candidate.sv"
 
@@ -55,7 +56,7 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	const char *argv[ENV_MAX_ARGS];
 	char *top = env_param_str(t, "top");
 	int last = env_param_bool(t, "candidate_last", 0);
-	char img[24], *image, *rundir, *found;
+	char img[24], mod[24], *image, *rundir, *found, *wave;
 	size_t n = 0;
 	int rc = 0;
 
@@ -117,14 +118,30 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 	argv[n++] = "-g2012";
 	argv[n++] = "-s";
 	argv[n++] = top != NULL ? top : "tb";
-	argv[n++] = "-o";
 	/* The image holds the nonce: it goes where code in the simulation
 	 * cannot name it (a random directory, and no /proc there). */
 	env_nonce(img, sizeof img, 16, 'T');
+	/* The compared signals' waveform, dumped by a harness module into
+	 * that directory (verilog_wave.h). */
+	wave = verilog_has_finding(plan) ? NULL : verilog_wave_signals(t,
+	    top != NULL ? top : "tb");
+	if (wave != NULL && verilog_wave_write(plan, workdir, t, top != NULL ?
+	    top : "tb", wave, img, 0, mod, sizeof mod, err) < 0) {
+		free(wave);
+		free(top);
+		return -1;
+	}
+	if (wave != NULL) {
+		argv[n++] = "-s";
+		argv[n++] = mod;
+	}
+	argv[n++] = "-o";
 	image = xasprintf("run/%s/sim", img);
 	rundir = xasprintf("run/%s", img);
 	argv[n++] = image;
 	verilog_add_sources(argv, n, t, CAND_FILE, last);
+	if (wave != NULL)
+		verilog_wave_add_source(argv);
 	env_plan_stage(plan, "compile", argv);
 	{
 		/*
@@ -139,8 +156,8 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 		 * waveform, which would hold the reference's outputs for
 		 * anything in the simulation to read back (docs/security.md,
 		 * "Files of the harness"). */
-		const char *const sim[] = { "vvp", "-n", image + 4, "-none",
-		    NULL };
+		const char *const sim[] = { "vvp", "-n", image + 4, wave !=
+		    NULL ? NULL : "-none", NULL };
 
 		env_plan_stage(plan, "isolate", iso);
 		/* A candidate with a finding of the static checks never
@@ -151,8 +168,11 @@ iverilog_prepare(const struct task *t, const struct candidate *c,
 			/* The design runs here: a stage after it would get
 			 * a sealed area (ADR 0034). */
 			plan->stages[plan->nstages - 1].candidate = 1;
+			if (wave != NULL)
+				verilog_wave_plan(plan, img);
 		}
 	}
+	free(wave);
 	rc = env_mkdir(workdir, "run", err) < 0 ||
 	    env_mkdir(workdir, rundir, err) < 0 ? -1 : 0;
 	/* Data files the testbench opens by bare name, read-only in run/. */
@@ -309,9 +329,18 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
     struct run *r)
 {
-	const struct env_stage_result *last = nres > 0 ? &res[nres - 1] : NULL;
+	const struct env_stage_result *last, *wave = NULL;
 	int errors = 0, sorries = 0;
 	char *first_error = NULL;
+
+	/* The wave stage follows a simulation that ended: a stop in it is
+	 * none of the simulation's (verilog_wave.h). */
+	if (nres > 3) {
+		wave = &res[3];
+		nres = 3;
+		stop = ENV_STOP_NONE;
+	}
+	last = nres > 0 ? &res[nres - 1] : NULL;
 
 	if (nres > 0)
 		scan_diags(plan, res[0].log, res[0].log_len, r, &errors,
@@ -347,6 +376,11 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 		const struct diag *sorry = NULL, *own = NULL;
 		const char *hint = strstr(buf_str(&plan->precheck),
 		    "?undeclared\t");
+
+		/* The waveform's harness module is ours: its error is not
+		 * the candidate's. */
+		if (verilog_wave_harness_error(r))
+			goto out;
 
 		for (size_t i = 0; i < r->ndiags; i++) {
 			const struct diag *d = &r->diags[i];
@@ -428,6 +462,7 @@ iverilog_judge(const struct task *t, const struct env_plan *plan,
 	}
 	if (nres >= 3)
 		verilog_judge_sim(t, plan, &res[2], -1, NULL, r);
+	verilog_wave_judge(plan, wave, r);
 out:
 	free(first_error);
 }

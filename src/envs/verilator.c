@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "envs/verilog.h"
+#include "envs/verilog_wave.h"
 
 #define CAND_FILE "candidate.sv"
 #define CCACHE_PATH "/usr/bin/ccache"
@@ -140,6 +141,7 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 	char *dut = env_param_str(t, "dut_top");
 	char *cand = env_param_str(t, "cand_file");
 	char *exe = NULL, *run = NULL, *sub = NULL, *found = NULL, img[24];
+	char *wave = NULL, mod[24];
 	int lint_only = env_param_bool(t, "lint_only", 0);
 	int last = env_param_bool(t, "candidate_last", 0);
 	int lint_sources = env_param_bool(t, "lint_sources", 0);
@@ -241,6 +243,14 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 		argv[n++] = "OBJCACHE=ccache";
 	}
 	verilog_add_sources(argv, n, t, plan->cand_file, last);
+	/* The compared signals' waveform, written by a harness module
+	 * bound into the testbench (verilog_wave.h). */
+	wave = verilog_wave_signals(t, top);
+	if (wave != NULL && verilog_wave_write(plan, workdir, t, top, wave,
+	    img, 1, mod, sizeof mod, err) < 0)
+		goto out;
+	if (wave != NULL)
+		verilog_wave_add_source(argv);
 	env_plan_stage(plan, "build", argv);
 	/* Only the build writes the lasting compiler cache: it compiles
 	 * Verilator's output, it runs nothing of the candidate's. */
@@ -254,6 +264,8 @@ verilator_prepare(const struct task *t, const struct candidate *c,
 		/* The design's model runs here: a stage after it would get
 		 * a sealed area (ADR 0034). */
 		plan->stages[plan->nstages - 1].candidate = 1;
+		if (wave != NULL)
+			verilog_wave_plan(plan, img);
 	}
 	/* Data files the testbench opens by bare name, read-only. */
 	if (verilog_write_data(plan, workdir, t, img, err) < 0)
@@ -267,6 +279,7 @@ out:
 	free(run);
 	free(sub);
 	free(found);
+	free(wave);
 	return rc;
 }
 
@@ -532,10 +545,21 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
     const struct env_stage_result *res, size_t nres, enum env_stop stop,
     struct run *r)
 {
-	const struct env_stage_result *last = nres > 0 ? &res[nres - 1] : NULL;
-	const char *stage = nres > 0 ? plan->stages[nres - 1].name : "lint";
-	int sim = strcmp(stage, "simulate") == 0;
+	const struct env_stage_result *last, *wave = NULL;
+	const char *stage;
+	int sim;
 	struct scan lint = { 0 }, build = { 0 }, run = { 0 };
+
+	/* The wave stage follows a simulation that ended: a stop in it is
+	 * none of the simulation's (verilog_wave.h). */
+	if (nres > 3) {
+		wave = &res[3];
+		nres = 3;
+		stop = ENV_STOP_NONE;
+	}
+	last = nres > 0 ? &res[nres - 1] : NULL;
+	stage = nres > 0 ? plan->stages[nres - 1].name : "lint";
+	sim = strcmp(stage, "simulate") == 0;
 
 	env_set(&r->stage, stage);
 	if (last == NULL) {
@@ -586,11 +610,16 @@ verilator_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (res[1].exit_code != 0) {
+		/* The waveform's harness module is ours: its error is not
+		 * the candidate's. */
+		if (verilog_wave_harness_error(r))
+			goto out;
 		judge_failed(&build, "build", &res[1], r);
 		goto out;
 	}
 	if (nres >= 3)
 		judge_sim(t, plan, &res[2], lint.warnings, run.first_error, r);
+	verilog_wave_judge(plan, wave, r);
 out:
 	free(lint.first_error);
 	free(build.first_error);

@@ -71,6 +71,12 @@ mask_code(const char *code, size_t len)
 	return m;
 }
 
+char *
+verilog_mask(const char *code, size_t len)
+{
+	return mask_code(code, len);
+}
+
 static int	in_list(const char *, const char *);
 
 /* Output tasks whose lines our copy of a testbench tags. */
@@ -312,6 +318,10 @@ verilog_tag_testbench(const char *src, size_t len, const char *nonce,
 			    "\"%s !finish\"); ", nonce));
 			add_edit(&v, &n, c.semi + 1, xstrdup(" end"));
 			(*finishes)++;
+		} else if (strncmp(c.name, "$dump", 5) == 0 && c.semi > 0) {
+			/* The testbench's own dump would race ours for the
+			 * one VCD file a simulation writes. */
+			add_edit(&v, &n, c.start, xstrdup("if (0) "));
 		}
 		i = c.end - 1;
 	}

@@ -36,7 +36,9 @@
  * first is not a string literal); every "$finish...;" and "$stop...;"
  * becomes "begin $display("NONCE !finish"); $finish...; end"; $error and
  * $fatal get a first format argument "NONCE !error " / "NONCE !fatal "
- * (after $fatal's finish number).  Calls are found on the text with
+ * (after $fatal's finish number); every "$dump...(...);" becomes
+ * "if (0) $dump...(...);": the waveform is the harness's own
+ * (verilog_wave.h).  Calls are found on the text with
  * comments and strings blanked.  Adds the number of tagged output calls
  * to *tagged and of $finish, $stop and $fatal calls to *finishes.
  * Returns a new buffer of *outlen bytes (NUL-terminated); caller frees
@@ -248,6 +250,13 @@ long	verilog_failure_count(const char *log, size_t len);
  */
 char	*verilog_rename_word(const char *code, const char *from,
 	    const char *to);
+
+/*
+ * code (len bytes) with comments and string contents blanked (quotes and
+ * newlines kept), so that a lexical scan sees only tokens at their
+ * offsets and lines.  New, NUL-terminated; caller frees.
+ */
+char	*verilog_mask(const char *code, size_t len);
 
 /* Is ch part of a Verilog simple identifier ([A-Za-z0-9_$])? */
 int	verilog_is_ident(int ch);

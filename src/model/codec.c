@@ -444,7 +444,7 @@ codec_run(const struct run *r, const struct codec_ctx *x)
 	static const char *const show[] = { "id", "env", "verdict", "stage",
 		"subcategory", "category", "evidence", "evidence_line",
 		"metrics", "feedback", "toolchain", "inputs", "exit_code",
-		"wall_ms", "started", "command", "diagnostics", NULL };
+		"wall_ms", "started", "command", "diagnostics", "wave", NULL };
 	static const char *const dataset[] = { "verdict", "stage",
 		"subcategory", "metrics", "toolchain", "inputs", "env", NULL };
 	const char *const *keys = x->profile == CODEC_RESULT ? result :

@@ -1234,6 +1234,9 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_DIFF:
 		(void)pane_open(&wb->lay.sheets[WB_DIFF], NULL);
 		break;
+	case ACTION_WAVE:
+		(void)pane_open(&wb->lay.sheets[WB_WAVE], NULL);
+		break;
 	case ACTION_HELP:
 		(void)pane_open(&wb->lay.sheets[WB_HELP], NULL);
 		break;
@@ -1255,7 +1258,9 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_CLOSE: case ACTION_CELL_LEFT: case ACTION_CELL_RIGHT:
 	case ACTION_NEXT_GROUPING: case ACTION_PREV_GROUPING:
 	case ACTION_DRILL: case ACTION_DIFF_LAYOUT: case ACTION_DIFF_NEXT:
-	case ACTION_DIFF_PREV: case ACTION_PROMPT_RUN:
+	case ACTION_DIFF_PREV: case ACTION_WAVE_NEXT: case ACTION_WAVE_PREV:
+	case ACTION_WAVE_ZOOM_IN: case ACTION_WAVE_ZOOM_OUT:
+	case ACTION_PROMPT_RUN:
 	case ACTION_PROMPT_LEAVE: case ACTION_PROMPT_COMPLETE:
 	case ACTION_PROMPT_COMPLETE_BACK: case ACTION_PROMPT_HISTORY_PREV:
 	case ACTION_PROMPT_HISTORY_NEXT: case ACTION_PROMPT_DELETE_CHAR:
@@ -1640,7 +1645,7 @@ static const struct pane_ops *const ui_panes[WB_NPANES] = {
 };
 static const struct pane_ops *const ui_sheets[WB_NSHEETS] = {
 	[WB_HELP] = &pane_help_ops, [WB_STATS] = &pane_stats_ops,
-	[WB_DIFF] = &pane_diff_ops,
+	[WB_DIFF] = &pane_diff_ops, [WB_WAVE] = &pane_wave_ops,
 };
 
 static void

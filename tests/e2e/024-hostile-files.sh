@@ -238,12 +238,20 @@ expect_eq "wave's category" "$(field origin=wave category)" functional
 # Refused before it runs: no simulation in the log.
 "$ASSAY" --db "$DB" show "$(id origin=wave)" | sed -n '/^log:$/,$p' > "$T/wave.txt"
 grep -q '^\$ vvp' "$T/wave.txt" && fail "the refused candidate was simulated"
-# The testbench writes no waveform at all: vvp runs with -none.
+# The testbench writes no waveform of its own (its $dumpfile is made
+# "if (0)"): the only dump is the harness module's, into the image's
+# random directory, sealed and kept as run.wave (ADR 0049).
 "$ASSAY" --db "$DB" show "$(id "task=verilog-eval-v2/Prob041_dff8r origin=reference")" |
     sed -n '/^log:$/,$p' > "$T/ref.txt"
-grep -q '^\$ vvp -n [^ ]*/sim -none$' "$T/ref.txt" || fail "vvp without -none: $(grep '^\$ vvp' "$T/ref.txt")"
-grep -q "VCD info: dumping is suppressed" "$T/ref.txt" || fail "the testbench's dump was written"
-echo "ok: no waveform written"
+grep -q '^\$ vvp -n [^ ]*/sim$' "$T/ref.txt" || fail "vvp: $(grep '^\$ vvp' "$T/ref.txt")"
+grep -q 'kept with the run (run.wave)' "$T/ref.txt" || fail "no waveform: $(cat "$T/ref.txt")"
+grep -q 'VCD info' "$T/ref.txt" && fail "vvp's dump line names the image's directory"
+"$ASSAY" --db "$DB" show "$(id "task=verilog-eval-v2/Prob041_dff8r origin=reference")" --json |
+    python3 -c 'import json,sys; sys.stdout.write(json.load(sys.stdin)["runs"][-1]["wave"])' \
+    > "$T/ref.vcd" || fail "no run.wave"
+grep -q ' q_ref \$end' "$T/ref.vcd" || fail "run.wave lacks q_ref: $(head -c 400 "$T/ref.vcd")"
+grep -q 'clk' "$T/ref.vcd" && fail "the testbench's own dump (with clk) was kept"
+echo "ok: the harness's waveform alone"
 
 # A design_reads name that is not a data file is the task's error.
 python3 - "$T/bad.jsonl" <<'PY' || fail "write bad.jsonl"

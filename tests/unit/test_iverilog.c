@@ -33,6 +33,7 @@
 #include "base/buf.h"
 #include "envs/env.h"
 #include "envs/verilog.h"
+#include "envs/verilog_wave.h"
 #include "base/err.h"
 #include "base/hash.h"
 #include "model/sample.h"
@@ -104,9 +105,11 @@ verify_here(struct fx *f, const struct task *t, const struct candidate *c,
     struct outcome *o)
 {
 	run_plan(f, &env_iverilog, t, c, 60, o);	/* 60 s a stage */
-	/* A finding of the static checks: no simulation. */
+	/* A finding of the static checks: no simulation; a testbench
+	 * that compares NAME_ref with NAME_dut: the wave stage after it. */
 	assert_int_equal(o->plan.nstages, verilog_has_finding(&o->plan) ? 2 :
-	    3);
+	    strcmp(o->plan.stages[o->plan.nstages - 1].name, "wave") == 0 ?
+	    4 : 3);
 }
 
 static void
@@ -311,7 +314,7 @@ test_iverilog_reference_passes(void **state)
 	verify_here(f, &t, &c, &o);
 	task_release(&t);
 	candidate_release(&c);
-	assert_int_equal(o.nres, 3);
+	assert_int_equal(o.nres, 4);	/* compile, isolate, simulate, wave */
 	assert_str(o.run.verdict, "pass");
 	assert_str(o.run.stage, "simulate");
 	assert_str(o.run.metrics, "{\"mismatches\":0,\"total\":432}");
@@ -389,7 +392,7 @@ test_iverilog_wrong_candidate_mismatches(void **state)
 	need_data(f);
 	need_tool(&env_iverilog);
 	verify_code(f, "Prob041_dff8r", dff8r_no_reset, &o);
-	assert_int_equal(o.nres, 3);
+	assert_int_equal(o.nres, 4);
 	assert_str(o.run.verdict, "fail");
 	assert_str(o.run.stage, "simulate");
 	assert_str(o.run.category, "functional");
@@ -401,7 +404,54 @@ test_iverilog_wrong_candidate_mismatches(void **state)
 	assert_non_null(strstr(o.run.log, " Mismatches: 46 in 432 samples"));
 	/* The judge leaves the nonce; verify.c strips it from the log. */
 	assert_non_null(strstr(o.run.log, o.plan.nonce));
+	/* The compared signals' waveform, not the dump, and the first
+	 * mismatch from it (issue 26) */
+	assert_non_null(o.run.wave);
+	assert_non_null(strstr(o.run.wave, " q_ref $end"));
+	assert_non_null(strstr(o.run.wave, " q_dut $end"));
+	assert_null(strstr(o.run.wave, "clk"));
+	assert_null(strstr(o.run.log, "$enddefinitions"));
+	assert_non_null(strstr(o.run.log, "kept with the run (run.wave)"));
+	/* Read from the dump by hand: after the first edge (5 ps) the
+	 * reference is reset to 00, the candidate keeps d (24); the
+	 * testbench samples it at 10. */
+	assert_non_null(o.run.feedback);
+	assert_non_null(strstr(o.run.feedback, "\"first_mismatch\":5,"));
+	assert_non_null(strstr(o.run.feedback, "\"signals\":[\"q\"]"));
+	assert_non_null(strstr(o.run.feedback, ">    5  00     24    *"));
 	outcome_release(&o);
+}
+
+/* The compared signals are the top module's own NAME_ref/NAME_dut
+ * pairs: not a helper module's, not a comment's, not a port's name. */
+static void
+test_iverilog_wave_signals(void **state)
+{
+	static const char tb[] =
+	    "module helper(input h_ref, input h_dut); endmodule\n"
+	    "module tb;\n"
+	    "  // c_ref c_dut\n"
+	    "  logic [3:0] q_ref, q_dut; logic z_ref;\n"
+	    "  wire tb_match = q_ref === q_dut;\n"
+	    "  helper hh(.h_ref(z_ref), .h_dut(z_ref));\n"
+	    "  initial $display(\"a_ref a_dut\");\n"
+	    "endmodule\n";
+	struct task t;
+	char *sig;
+
+	(void)state;
+	make_task(&t, "local/w", "iverilog", NULL);
+	task_add_file(&t, "tb.sv", "testbench", tb, strlen(tb));
+	sig = verilog_wave_signals(&t, "tb");
+	assert_non_null(sig);
+	assert_string_equal(sig, "q_ref q_dut tb_match");
+	free(sig);
+	/* another top has its own; a top the files lack: no waveform */
+	sig = verilog_wave_signals(&t, "helper");
+	assert_string_equal(sig, "h_ref h_dut");
+	free(sig);
+	assert_null(verilog_wave_signals(&t, "nosuch"));
+	task_release(&t);
 }
 
 /* A wrong module that prints the result line itself and stops. */
@@ -479,7 +529,7 @@ test_iverilog_forged_result_line_does_not_pass(void **state)
 	need_data(f);
 	need_tool(&env_iverilog);
 	verify_code(f, "Prob041_dff8r", dff8r_forger, &o);
-	assert_int_equal(o.nres, 3);
+	assert_int_equal(o.nres, 4);
 	assert_non_null(strstr(o.logs[2].p, "Mismatches: 0 in 20 samples"));
 	assert_str(o.run.verdict, "fail");
 	assert_str(o.run.stage, "simulate");
@@ -516,7 +566,7 @@ test_iverilog_forged_line_beside_real_one(void **state)
 	need_data(f);
 	need_tool(&env_iverilog);
 	verify_code(f, "Prob041_dff8r", dff8r_forger_wrong, &o);
-	assert_int_equal(o.nres, 3);
+	assert_int_equal(o.nres, 4);
 	assert_str(o.run.verdict, "fail");
 	assert_str(o.run.subcategory, "mismatch");
 	assert_str(o.run.metrics, "{\"mismatches\":46,\"total\":432}");
@@ -1105,6 +1155,7 @@ main(void)
 		FX_TEST(test_iverilog_prepare_plans_harness_commands),
 		FX_TEST(test_iverilog_judge_long_digit_runs),
 		FX_TEST(test_iverilog_prepare_candidate_last),
+		FX_TEST(test_iverilog_wave_signals),
 		FX_TEST(test_iverilog_prepare_inputs_with_comma_in_name),
 		FX_TEST(test_iverilog_reference_passes),
 		FX_TEST(test_iverilog_syntax_error_fails_at_compile),
