@@ -94,10 +94,7 @@ SIZE_FREE = ("NameError", "AttributeError", "ImportError",
 NONCE = ""
 MARK_FD = 1     # a copy of stdout taken before the candidate runs
 REPLY_MAX = 1 << 34     # the most bytes a worker's reply may take
-POISONED = 3            # trials with Triton's stores poisoned (ADR 0036)
-POISON = [False]        # the worker's: poison this trial's stores
-STORED = []             # the worker's: addresses stored by this launch
-TAINT = {}              # the worker's: storages Triton wrote, this trial
+REPLAYED = 2            # trials the checker replays (ADR 0048)
 CUT = {}                # the checker's: the sizes cut on the CPU path
 CAND_NAME = "kb_candidate"
 REF_NAME = "kb_reference"
@@ -649,12 +646,11 @@ def cmd_eval(argv):
     # candidate's, and on the CPU path it may be the path's (a skip).
     emit("phase", phase="reference")
     seeds = trial_seeds(tl, opts)
-    # The Triton check (ADR 0036): POISONED more trials on inputs of
-    # fresh random seeds, at random places among the trials, in which
-    # every value a Triton kernel stores is poisoned.  Where there is a
-    # GPU, they are made by a worker of their own on the CPU path.
-    plan = poison_plan(seeds)
-    plan_seeds = [s for s, _ in plan]
+    # The Triton check (ADR 0048): REPLAYED trials, drawn after the
+    # reference ran (os.urandom), replayed from the worker's trace in
+    # this process.  Where there is a GPU, the trace is made by a worker
+    # of its own on the CPU path.
+    chosen = replay_choice(n)
     check_tl = tl if cpu else Tools(torch, True)
     check_sizes = None
     check_outs = None
@@ -662,8 +658,8 @@ def cmd_eval(argv):
     try:
         if cpu:
             ref, sizes, ref_model, check_outs = cut_reference(
-                ref_path, tl, opts, plan_seeds, REF_NAME)
-            ref_outs = [o for o, (_, p) in zip(check_outs, plan) if not p]
+                ref_path, tl, opts, seeds, REF_NAME)
+            ref_outs = check_outs
             check_sizes = sizes
             CUT.update(sizes)
             if sizes:
@@ -680,7 +676,7 @@ def cmd_eval(argv):
     if not cpu:
         try:
             _, check_sizes, _, check_outs = cut_reference(
-                ref_path, check_tl, opts, plan_seeds, REF_NAME + "_cpu")
+                ref_path, check_tl, opts, seeds, REF_NAME + "_cpu")
         except Exception as e:
             say("the Triton check cannot be made: the reference does not"
                 " run on the CPU path: %s: %s" % (type(e).__name__, str(e)
@@ -688,10 +684,9 @@ def cmd_eval(argv):
 
     base = {"seed": opts["--seed"], "trials": opts["--trials"]}
     if cpu:
-        cfg = dict(base, cpu=True, seeds=plan_seeds,
-                   poison=[p for _, p in plan], sizes=check_sizes)
+        cfg = dict(base, cpu=True, seeds=seeds, sizes=check_sizes)
     else:
-        cfg = dict(base, cpu=False, seeds=seeds, poison=[], sizes={})
+        cfg = dict(base, cpu=False, seeds=seeds, sizes={})
     phases = ("load", "init", "correctness", "timing")
     # The candidate's phase as its worker goes: a timeout names it.
     emit("phase", phase="load")
@@ -702,7 +697,9 @@ def cmd_eval(argv):
             now[0] = phases.index(p)
             emit("phase", phase=p)
 
-    got, status, bad = run_worker(ref_path, cand_path, cfg, progress)
+    got, status, bad, replays = run_worker(
+        ref_path, cand_path, cfg, progress,
+        replayer(chosen, len(seeds)) if cpu else None)
     reached = phase_of(got)
     for p in phases:
         emit("phase", phase=p)
@@ -714,10 +711,6 @@ def cmd_eval(argv):
     outs = got.get("outs") if got is not None else None
     if not (isinstance(outs, list) and len(outs) == len(cfg["seeds"])):
         return worker_failed(got, status, src, cpu)
-    checked = None
-    if cpu:
-        checked = outs
-        outs = [o for o, (_, p) in zip(outs, plan) if not p]
     for i, ref_out in enumerate(ref_outs):
         o = outs[i]
         if type(o) is not torch.Tensor:
@@ -743,41 +736,17 @@ def cmd_eval(argv):
     if not cpu and check_outs is not None:
         say("the Triton check on the CPU: the candidate at cut sizes in"
             " Triton's interpreter")
-        cfg = dict(base, cpu=True, seeds=plan_seeds,
-                   poison=[p for _, p in plan], sizes=check_sizes)
-        cgot, _, cbad = run_worker(ref_path, cand_path, cfg, None)
-        checked = cgot.get("outs") if cgot is not None and cbad is None \
+        cfg = dict(base, cpu=True, seeds=seeds, sizes=check_sizes)
+        cgot, _, cbad, replays = run_worker(
+            ref_path, cand_path, cfg, None, replayer(chosen, len(seeds)))
+        couts = cgot.get("outs") if cgot is not None and cbad is None \
             else None
-        if not (isinstance(checked, list) and len(checked) == len(plan)):
-            checked = None
+        if not (isinstance(couts, list) and len(couts) == len(seeds)):
+            replays = None
             say("the Triton check was not made: the candidate does not run"
                 " on the CPU path")
-    changed = None
-    traced = None
-    if checked is not None:
-        changed = triton_changed(plan, checked, check_outs, opts,
-                                 check_tl.dev)
-        traced = triton_traced(plan, (got if cpu else cgot)
-                               .get("tainted"))
-    if changed is not None and changed < POISONED:
-        # A candidate that tests the device and, off a GPU, computes
-        # without Triton: the CPU path cannot tell (on a GPU it runs).
-        test = device_branch(src) if cpu else None
-        if test is not None:
-            emit("skip", sub="cuda-only", phase="correctness",
-                 cand_line=test[0], reason="the candidate cannot run"
-                 " without a GPU: it tests the device (line %d: %s) and,"
-                 " on the CPU, with every value its Triton kernels store"
-                 " poisoned, %d of %d outputs are still right" % (
-                     test[0], test[1], POISONED - changed, POISONED))
-            return EXIT_SKIP
-        emit("fail", phase="correctness", sub="no-triton-kernel",
-             trials=POISONED, message="no Triton kernel computes the"
-             " output: with every value its Triton kernels store poisoned,"
-             " %d of %d outputs are still right (the task asks for"
-             " forward to run Triton kernels)" % (POISONED - changed,
-                                                  POISONED))
-        return 1
+    elif cpu:
+        couts = outs
     passed = 0
     first_bad = None
     max_diff = 0.0
@@ -811,16 +780,30 @@ def cmd_eval(argv):
                  n - passed, n, first_bad[0], first_bad[1], opts["--atol"],
                  where))
         return 1
-    # Right answers only, as with the poison: a wrong one is a mismatch
-    # whether or not Triton computed it.
-    if traced is not None and traced[0] < traced[1]:
-        emit("fail", phase="correctness", sub="no-triton-kernel",
-             trials=traced[1], message="no Triton kernel computes the"
-             " output: in %d of %d trials the output is neither stored by"
-             " a Triton kernel nor computed by PyTorch from what one stored"
-             " (the task asks for forward to run Triton kernels)" % (
-                 traced[1] - traced[0], traced[1]))
-        return 1
+    # Right answers only: a wrong one is a mismatch whether or not
+    # Triton computed it.
+    changed = None
+    if replays is not None or cpu:
+        verdict = triton_replayed(chosen, replays, couts, check_outs, opts) \
+            if replays is not None else ("the checker made no replay", 0,
+                                         False)
+        changed = verdict[1]
+        if verdict[0] is not None:
+            # A candidate that tests the device and, off a GPU, computes
+            # without Triton: the CPU path cannot tell (on a GPU it runs).
+            test = device_branch(src) if cpu and verdict[2] else None
+            if test is not None:
+                emit("skip", sub="cuda-only", phase="correctness",
+                     cand_line=test[0], reason="the candidate cannot run"
+                     " without a GPU: it tests the device (line %d: %s)"
+                     " and, on the CPU, %s" % (test[0], test[1],
+                                               verdict[0]))
+                return EXIT_SKIP
+            emit("fail", phase="correctness", sub="no-triton-kernel",
+                 trials=len(chosen), message="no Triton kernel computes"
+                 " the output: %s (the task asks for forward to run Triton"
+                 " kernels)" % verdict[0])
+            return 1
     if cpu:
         # No GPU: no timing to report, and none is made up.
         say("correct%s in %d of %d trials; timing skipped: no GPU" % (
@@ -828,7 +811,7 @@ def cmd_eval(argv):
         emit("result", device="cpu", correct_trials=passed, trials=n,
              max_abs_diff=max_diff, atol=opts["--atol"],
              rtol=opts["--rtol"], sizes=sizes, triton_changed=changed,
-             triton_poisoned=POISONED, where=where.strip(),
+             triton_poisoned=len(chosen), where=where.strip(),
              timing="skipped: no GPU",
              torch=torch.__version__)
         return 0
@@ -848,7 +831,7 @@ def cmd_eval(argv):
          runtime_ms=new_stats["mean"], ref_runtime_ms=ref_stats["mean"],
          speedup=speedup, runtime_stats=new_stats,
          ref_runtime_stats=ref_stats, hardware=hw, triton_changed=changed,
-         triton_poisoned=POISONED, torch=torch.__version__)
+         triton_poisoned=len(chosen), torch=torch.__version__)
     return 0
 
 
@@ -992,69 +975,107 @@ def outputs(tl, ref, model, seeds):
     return outs
 
 
-def poison_plan(seeds):
-    """The trials of the CPU path: (seed, poisoned) for each correctness
-    trial in its order, and POISONED more on fresh random seeds at random
-    places among them (os.urandom: nothing the candidate can predict from
-    the public seed)."""
+def replay_choice(n):
+    """The trials the checker replays: REPLAYED of n, drawn with
+    os.urandom (nothing the candidate can predict)."""
     import random
-    rng = random.SystemRandom()
-    plan = [(s, False) for s in seeds]
-    for _ in range(POISONED):
-        plan.insert(rng.randrange(len(plan) + 1),
-                    (rng.randrange(2 ** 32 - 1), True))
-    return plan
+    return sorted(random.SystemRandom().sample(range(n), min(REPLAYED, n)))
 
 
-def triton_changed(plan, outs, ref_outs, opts, dev):
-    """How many of the poisoned trials' outputs are not right (not the
-    reference's at the judge's tolerance, or none at all).  Compared
-    with the reference, not with another run of the candidate's: a
-    candidate that moves its output between runs gains nothing."""
+def replayer(chosen, trials):
+    """What run_worker does with a worker's full reply on the CPU path:
+    replay the chosen trials' traces, the kernels rerun by the worker
+    (call), with a random generator of the checker's for the stores.
+    Returns, per chosen trial, (recorded output, randomized output or
+    None, None) or (None, None, why the trace does not replay)."""
+    import io
+    import torch
+
+    def serve(got, call):
+        logs = got.get("logs")
+        if not (isinstance(logs, list) and len(logs) == trials):
+            return [(None, None, "the worker sent no trace of its"
+                     " trials")] * len(chosen)
+        gen = torch.Generator()
+        gen.manual_seed(int.from_bytes(os.urandom(8), "big") >> 1)
+
+        def kernels(req):
+            buf = io.BytesIO()
+            torch.save(req, buf)
+            data = call(buf.getvalue())
+            if data is None:
+                return None
+            return torch.load(io.BytesIO(data), weights_only=True)
+        got_back = []
+        for i in chosen:
+            ev = logs[i]
+            if isinstance(ev, tuple) and len(ev) == 2 and \
+                    ev[0] == "unrecorded":
+                got_back.append((None, None, "forward did what the trace"
+                                 " cannot record: %s" % str(ev[1])[:300]))
+                continue
+            try:
+                got_back.append(replay(ev, kernels, gen) + (None,))
+            except Exception as e:
+                got_back.append((None, None, "%s%s" % (
+                    "" if isinstance(e, ValueError) else
+                    type(e).__name__ + ": ", str(e)[:300])))
+        return got_back
+    return serve
+
+
+def triton_replayed(chosen, replays, outs, ref_outs, opts):
+    """The checker's verdict on the replays (replayer()) of the chosen
+    trials: (why no Triton kernel computes the output, or None; how many
+    randomized replays came out wrong; whether each replay gave the
+    candidate's output).  A replay must give the output the candidate
+    sent (else its trace is not what ran) and, with Triton's stores
+    randomized, an output that is not right (else Triton did not compute
+    it)."""
     import torch
     changed = 0
-    for (_, poisoned), o, r in zip(plan, outs, ref_outs):
-        if not poisoned:
-            continue
-        right = type(o) is torch.Tensor and tuple(o.shape) == \
-            tuple(r.shape) and bool(torch.allclose(
-                r, o.to(device=dev, dtype=r.dtype), atol=opts["--atol"],
-                rtol=opts["--rtol"]))
+    atol, rtol = opts["--atol"], opts["--rtol"]
+
+    def close(a, b):
+        return type(a) is torch.Tensor and type(b) is torch.Tensor and \
+            tuple(a.shape) == tuple(b.shape) and a.dtype == b.dtype and \
+            bool(torch.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True))
+    for i, (rec, rnd, err) in zip(chosen, replays):
+        if err is not None:
+            return ("the checker cannot replay what forward recorded in"
+                    " trial %d: %s" % (i + 1, err), changed, False)
+        if not close(rec, outs[i]):
+            return ("the checker's replay of what forward recorded in trial"
+                    " %d (its PyTorch operations, its Triton kernels rerun on"
+                    " the checker's copies) does not give its output" %
+                    (i + 1), changed, False)
+        right = rnd is None or close(rnd, ref_outs[i].to(rnd.dtype)
+                                     if type(rnd) is torch.Tensor else None)
         changed += not right
-    say("poisoned trials whose output is not right: %d of %d" % (
-        changed, POISONED))
-    return changed
+    say("replayed with Triton's stores randomized, outputs not right: %d of"
+        " %d" % (changed, len(chosen)))
+    if changed < len(chosen):
+        return ("replayed by the checker with every value its Triton kernels"
+                " store randomized, %d of %d outputs are still right" % (
+                    len(chosen) - changed, len(chosen)), changed, True)
+    return None, changed, True
 
 
-def triton_traced(plan, tainted):
-    """(trials whose output Triton wrote or PyTorch computed from what it
-    wrote, trials) over the unpoisoned trials, from the worker's trace;
-    None when the worker could not trace.  The worker's word, believed
-    where the candidate loses: a trace that says no."""
-    if tainted is None:
-        say("the Triton trace was not made: the worker could not trace"
-            " its stores")
-        return None
-    if not (isinstance(tainted, list) and len(tainted) == len(plan)):
-        return (0, sum(1 for _, p in plan if not p))
-    got = [t for t, (_, p) in zip(tainted, plan) if not p]
-    yes = sum(1 for t in got if t is True)
-    say("trials whose output Triton wrote (or PyTorch computed from what"
-        " it wrote): %d of %d" % (yes, len(got)))
-    return (yes, len(got))
-
-
-def run_worker(ref_path, cand_path, cfg, progress):
+def run_worker(ref_path, cand_path, cfg, progress, serve=None):
     """Run the candidate in a worker and read its reply: (the dict or
     None, exit status, why the reply is not one the worker writes or
-    None).  Its configuration goes through its stdin, not its command
-    line; its stdout goes to our stderr (not the marker channel); the
-    reply comes on a pipe of its own, one frame: an 8-byte big-endian
-    length and that many bytes of torch.save, loaded with weights_only.
-    Bytes before, after or instead of one frame are the candidate's own
-    writing (bad).  A second pipe carries the phases the worker enters
-    (a line each), given to progress (when not None) as they come: they
-    only name where a timeout struck, never a verdict."""
+    None, what serve gave or None).  Its configuration goes through its
+    stdin, not its command line; its stdout goes to our stderr (not the
+    marker channel); the reply comes on a pipe of its own, one frame: an
+    8-byte big-endian length and that many bytes of torch.save, loaded
+    with weights_only.  A second pipe carries the phases the worker
+    enters (a line each), given to progress (when not None) as they
+    come: they only name where a timeout struck, never a verdict.  When
+    the reply holds the outputs and serve is given, serve(reply, call)
+    runs while the worker waits: call(bytes) sends a request frame on a
+    third pipe and returns the worker's answer frame (or None).  Bytes
+    before, after or instead of those frames are the candidate's own
+    writing (bad)."""
     import io
     import selectors
     import subprocess
@@ -1062,21 +1083,21 @@ def run_worker(ref_path, cand_path, cfg, progress):
     cin, cout = os.pipe()
     rfd, wfd = os.pipe()
     pfd, pwfd = os.pipe()
+    qfd, qwfd = os.pipe()
     try:
         worker = subprocess.Popen(
             [sys.executable, "-I", "-B", os.path.abspath(__file__),
              "worker", ref_path, cand_path],
-            stdin=cin, stdout=2, stderr=2, pass_fds=(wfd, pwfd),
+            stdin=cin, stdout=2, stderr=2, pass_fds=(wfd, pwfd, qfd),
             close_fds=True)
     except OSError as e:
-        for fd in (cin, cout, rfd, wfd, pfd, pwfd):
+        for fd in (cin, cout, rfd, wfd, pfd, pwfd, qfd, qwfd):
             os.close(fd)
         emit("defect", message="cannot start the worker: %s" % e)
         sys.exit(1)
-    os.close(cin)
-    os.close(wfd)
-    os.close(pwfd)
-    conf = dict(cfg, fd=wfd, progress=pwfd)
+    for fd in (cin, wfd, pwfd, qfd):
+        os.close(fd)
+    conf = dict(cfg, fd=wfd, progress=pwfd, req=qfd)
     try:
         os.write(cout, (json.dumps(conf) + "\n").encode())
     except OSError:
@@ -1087,14 +1108,22 @@ def run_worker(ref_path, cand_path, cfg, progress):
     sel = selectors.DefaultSelector()
     sel.register(rfd, selectors.EVENT_READ, "reply")
     sel.register(pfd, selectors.EVENT_READ, "progress")
-    left = 2
-    while left:
+    reply_open = True
+
+    def whole():
+        return len(data) >= 8 and \
+            len(data) - 8 >= struct.unpack(">Q", bytes(data[:8]))[0]
+    # Until one whole frame is in, or the reply pipe ends.
+    while reply_open and not whole():
         for key, _ in sel.select():
             c = os.read(key.fd, 1 << 20)
             if not c:
                 sel.unregister(key.fd)
-                os.close(key.fd)
-                left -= 1
+                if key.data == "reply":
+                    reply_open = False
+                else:
+                    os.close(key.fd)
+                    pfd = None
             elif key.data == "reply":
                 if len(data) <= REPLY_MAX:
                     data += c
@@ -1105,27 +1134,54 @@ def run_worker(ref_path, cand_path, cfg, progress):
                     if progress is not None:
                         progress(p.decode("ascii", "replace").strip())
     sel.close()
-    status = worker.wait()
+    if pfd is not None:
+        os.close(pfd)
+
+    def finish(got, bad, served):
+        os.close(qwfd)
+        extra = 0
+        while True:
+            c = os.read(rfd, 1 << 20)
+            if not c:
+                break
+            extra += len(c)
+        os.close(rfd)
+        status = worker.wait()
+        if extra and bad is None:
+            bad = "the candidate's process sent %d bytes on the results" \
+                " pipe after the worker's reply (the candidate wrote on" \
+                " it)" % extra
+        return (None if bad is not None else got), status, bad, \
+            (None if bad is not None else served)
     if not data:
-        return None, status, None
+        return finish(None, None, None)
     if len(data) < 8:
-        return None, status, "the candidate's process sent %d bytes, not" \
-            " a reply the worker writes" % len(data)
+        return finish(None, "the candidate's process sent %d bytes, not"
+                      " a reply the worker writes" % len(data), None)
     size = struct.unpack(">Q", bytes(data[:8]))[0]
     if size != len(data) - 8:
-        return None, status, "the candidate's process sent %d bytes on" \
-            " the results pipe, not the one reply the worker writes (the" \
-            " candidate wrote on it)" % len(data)
+        return finish(None, "the candidate's process sent %d bytes on the"
+                      " results pipe, not the one reply the worker writes"
+                      " (the candidate wrote on it)" % len(data), None)
     try:
         got = torch.load(io.BytesIO(bytes(data[8:])), weights_only=True)
     except Exception as e:
-        return None, status, "the reply does not read: %s: %s" % (
+        return finish(None, "the reply does not read: %s: %s" % (
             type(e).__name__, str(e).splitlines()[0][:200] if str(e)
-            else "")
+            else ""), None)
     if not isinstance(got, dict):
-        return None, status, "the reply is a %s, not the worker's" \
-            % type(got).__name__
-    return got, status, None
+        return finish(None, "the reply is a %s, not the worker's"
+                      % type(got).__name__, None)
+    served = None
+    if serve is not None and isinstance(got.get("outs"), list):
+        def call(req):
+            try:
+                write_frame(qwfd, req)
+            except OSError:
+                return None
+            return read_frame(rfd)
+        served = serve(got, call)
+    return finish(got, None, served)
 
 
 def phase_of(got):
@@ -1439,147 +1495,435 @@ def interp_fixes():
     return done
 
 
-def poison_stores():
-    """Make every value a Triton kernel stores in the interpreter (plain,
-    masked, atomic, through a descriptor) NaN, or its bitwise complement
-    for integers, while POISON[0] is true: an output a kernel computes
-    cannot come out right.  Installed in every CPU-path worker, set only
-    for the poisoned trials."""
-    import numpy as np
-    from triton.runtime import interpreter as ti
-
-    def bad(h):
-        if not POISON[0]:
-            return h
-        d = h.data
-        if d.dtype.kind == "f":
-            v = np.full_like(d, np.nan)
-        elif d.dtype == np.uint16 and "bf16" in str(h.dtype):
-            v = np.full_like(d, 0x7fc0)
-        elif d.dtype.kind == "b":
-            v = ~d
-        else:
-            v = np.invert(d)
-        return ti.TensorHandle(v, h.dtype)
-
-    def at(ptrs, mask):
-        # The addresses a store writes (the taint's, below).
-        try:
-            a = np.asarray(ptrs.data).reshape(-1)
-            if mask is not None:
-                a = a[np.broadcast_to(np.asarray(mask.data, dtype=bool),
-                                      np.shape(ptrs.data)).reshape(-1)]
-            STORED.append(a.astype(np.uint64))
-        except Exception:
-            STORED.append(None)     # unknown: every argument counts
-
-    def rec_store(self, ptrs, value, mask, cp):
-        at(ptrs, mask)
-        return store(self, ptrs, bad(value), mask, cp)
-
-    def rec_rmw(self, op, ptr, val, mask, sem, scope):
-        at(ptr, mask)
-        return rmw(self, op, ptr, bad(val), mask, sem, scope)
-
-    def rec_cas(self, ptr, cmp, val, sem, scope):
-        at(ptr, None)
-        return cas(self, ptr, cmp, bad(val), sem, scope)
-
-    B = ti.InterpreterBuilder
-    store, rmw, cas = (B.create_masked_store, B.create_atomic_rmw,
-                       B.create_atomic_cas)
-    B.create_masked_store = rec_store
-    B.create_atomic_rmw = rec_rmw
-    B.create_atomic_cas = rec_cas
-    if hasattr(B, "create_descriptor_store"):
-        dstore = B.create_descriptor_store
-
-        def rec_dstore(self, desc, value, idx):
-            STORED.append(None)     # a descriptor's base: its argument
-            return dstore(self, desc, bad(value), idx)
-        B.create_descriptor_store = rec_dstore
-    trace_launches(ti, np)
+# --- The Triton check: a trace the worker records, replayed by the checker
+#
+# ADR 0048.  The worker records, in each trial, what forward did: every
+# ATen op (a dispatch mode) and every launch of a Triton kernel (the
+# interpreter's GridExecutor), with the tensors they take as references
+# to earlier results, or as values where the trace first meets them
+# (inputs, parameters: "leaves").  The record is data: the checker
+# replays it in its own process twice, once as recorded (the kernels
+# rerun by the worker on the checker's copies of their arguments, sent
+# and sent back by value) and once with every value the kernels store
+# replaced by a random one of the checker's.  Nothing in the candidate's
+# process decides: a trace that does not give the candidate's output, or
+# whose output is still right with Triton's stores randomized, fails.
 
 
-def storage_of(t):
-    """t's storage and its first address, or (None, None)."""
-    try:
-        st = t.untyped_storage()
-        return st, st.data_ptr()
-    except Exception:
-        return None, None
+class Unencodable(Exception):
+    """A value the trace cannot carry (a TensorDescriptor, a generator)."""
 
 
-def trace_launches(ti, np):
-    """After each launch in the interpreter, every tensor argument whose
-    storage holds an address the launch stored to is Triton's (TAINT,
-    which keeps the storage alive for the trial, so that its memory
-    cannot come back to a tensor Triton never wrote)."""
-    import torch
-    call = ti.GridExecutor.__call__
+class Trace:
+    """The worker's record of one trial: events, tensors by reference.
 
-    def tensors(v):
+    events: ("leaf", ref, value), ("op", name, args, kwargs, out refs),
+    ("launch", kernel, grid, args, kwargs), ("out", ref).  Tensors are
+    kept alive for the trial, so that their ids are not reused."""
+
+    def __init__(self, torch):
+        self.torch = torch
+        self.refs = {}
+        self.keep = []
+        self.events = []
+        self.quiet = 0
+        self.bad = None
+
+    def ref(self, t, leaf=True):
+        r = self.refs.get(id(t))
+        if r is None:
+            r = len(self.keep)
+            self.refs[id(t)] = r
+            self.keep.append(t)
+            if leaf:
+                self.quiet += 1
+                try:
+                    self.events.append(("leaf", r, t.detach().clone()
+                                        .as_subclass(self.torch.Tensor)))
+                finally:
+                    self.quiet -= 1
+        return r
+
+    def enc(self, v):
+        torch = self.torch
         if isinstance(v, torch.Tensor):
-            yield v
-        elif isinstance(v, (tuple, list)):
-            for x in v:
-                yield from tensors(x)
-        elif hasattr(v, "base") and isinstance(getattr(v, "base"),
-                                               torch.Tensor):
-            yield v.base    # a TensorDescriptor
-
-    def traced(self, *args, **kwargs):
-        del STORED[:]
-        try:
-            return call(self, *args, **kwargs)
-        finally:
-            got = list(STORED)
-            del STORED[:]
-            if got:
-                every = any(a is None for a in got)
-                addrs = np.concatenate([a for a in got if a is not None]) \
-                    if not every else None
-                for t in tensors(list(args) + list(kwargs.values())):
-                    st, lo = storage_of(t)
-                    if st is None:
-                        continue
-                    hi = lo + st.nbytes()
-                    if every or bool(np.any((addrs >= lo) &
-                                            (addrs < hi))):
-                        TAINT[lo] = st
-    ti.GridExecutor.__call__ = traced
+            return ("t", self.ref(v))
+        if v is None or type(v) in (bool, int, float, str):
+            return ("v", v)
+        if isinstance(v, (list, tuple)):
+            return ("l" if isinstance(v, list) else "u",
+                    [self.enc(x) for x in v])
+        if isinstance(v, dict):
+            return ("d", {str(k): self.enc(x) for k, x in v.items()})
+        if isinstance(v, torch.dtype):
+            return ("dtype", str(v).replace("torch.", ""))
+        if isinstance(v, torch.device):
+            return ("device", v.type)
+        if isinstance(v, torch.layout):
+            return ("layout", str(v).replace("torch.", ""))
+        if isinstance(v, torch.memory_format):
+            return ("mf", str(v).replace("torch.", ""))
+        if type(v).__module__.startswith("triton.language") and \
+                hasattr(v, "name") and type(v).__name__ == "dtype":
+            return ("tldtype", v.name)
+        if type(v).__module__.startswith("numpy") and hasattr(v, "item"):
+            return self.enc(v.item())
+        raise Unencodable("a %s" % type(v).__name__)
 
 
-def taint_mode():
-    """A dispatch mode that carries the taint through PyTorch: an op with
-    an input in a storage Triton wrote makes its outputs Triton's too.
-    So an output that Triton stored, or that PyTorch computed from what
-    Triton stored (a bias added after a Triton matmul, a view, a sum),
-    is Triton's; plain PyTorch beside a kernel that ran on something
-    else is not (ADR 0036: the poisoned trials cannot tell it when the
-    candidate watches a kernel of its own for the poison)."""
+TRACE = [None]      # the worker's: the trial's Trace while forward runs
+
+
+def trace_mode():
+    """The worker's dispatch mode: every ATen op into TRACE[0]."""
     import torch
     from torch.utils._python_dispatch import TorchDispatchMode
     from torch.utils._pytree import tree_flatten
 
-    class Taint(TorchDispatchMode):
+    class Record(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
+            tr = TRACE[0]
+            if tr is None or tr.quiet or tr.bad is not None:
+                return func(*args, **kwargs)
+            try:
+                a, k = tr.enc(list(args)), tr.enc(dict(kwargs))
+            except Unencodable as e:
+                tr.bad = "%s takes %s" % (func.name(), e)
+                return func(*args, **kwargs)
             out = func(*args, **kwargs)
-            if TAINT:
-                ins = [t for t in tree_flatten((args, kwargs))[0]
-                       if isinstance(t, torch.Tensor)]
-                if any(storage_of(t)[1] in TAINT for t in ins):
-                    # Its outputs, which hold what an op writes in place
-                    # or through out= (aten returns those arguments).
-                    for t in tree_flatten(out)[0]:
-                        if isinstance(t, torch.Tensor):
-                            st, lo = storage_of(t)
-                            if st is not None:
-                                TAINT[lo] = st
+            refs = [tr.ref(t, leaf=False) for t in tree_flatten(out)[0]
+                    if isinstance(t, torch.Tensor)]
+            tr.events.append(("op", func.name(), a, k, refs))
             return out
 
-    return Taint()
+    return Record()
+
+
+KERNELS = []        # the worker's: the launches' kernels, by index
+
+
+def trace_launches():
+    """Record each launch of a kernel in Triton's interpreter into
+    TRACE[0]: the kernel (an index into KERNELS), its grid as computed,
+    its arguments; the interpreter's own copies are not recorded."""
+    import inspect
+    from triton.runtime import interpreter as ti
+    call = ti.GridExecutor.__call__
+
+    def launch(self, *args, **kwargs):
+        tr = TRACE[0]
+        if tr is None or tr.quiet or tr.bad is not None:
+            return call(self, *args, **kwargs)
+        spec = inspect.getfullargspec(self.fn)
+        kwargs = {k: v for k, v in kwargs.items()
+                  if k in spec.args or k in spec.kwonlyargs}
+        tr.quiet += 1
+        try:
+            try:
+                a, k = tr.enc(list(args)), tr.enc(dict(kwargs))
+            except Unencodable as e:
+                tr.bad = "a launch of %s takes %s" % (
+                    getattr(self.fn, "__name__", "?"), e)
+                return call(self, *args, **kwargs)
+            grid = self.grid
+            seen = []
+
+            def record(meta):
+                g = grid(meta) if callable(grid) else grid
+                seen.append([int(x) for x in g])
+                return g
+            self.grid = record
+            try:
+                r = call(self, *args, **kwargs)
+            finally:
+                self.grid = grid
+            KERNELS.append((self.fn, self.arg_names, self.pre_run_hooks))
+            tr.events.append(("launch", len(KERNELS) - 1, seen[0], a, k))
+            return r
+        finally:
+            tr.quiet -= 1
+    ti.GridExecutor.__call__ = launch
+
+
+def serve_launches(req, out, torch):
+    """The worker after its reply: run the launches the checker asks for
+    (a frame each on req: the kernel's index, grid, arguments, and the
+    storages of its tensor arguments as bytes) on those copies, and send
+    the storages back (a frame each on out), until req ends."""
+    import io
+    from triton.runtime import interpreter as ti
+    while True:
+        msg = read_frame(req)
+        if msg is None:
+            return
+        try:
+            m = torch.load(io.BytesIO(msg), weights_only=True)
+            fn, names, hooks = KERNELS[int(m["kernel"])]
+            sts = [s.clone() for s in m["storages"]]
+            args = decode(m["args"], lambda v: launch_arg(torch, sts, v))
+            kwargs = decode(m["kwargs"], lambda v: launch_arg(torch, sts, v))
+            ti.GridExecutor(fn, names, tuple(m["grid"]), hooks)(
+                *args, **kwargs)
+            reply = {"storages": sts}
+        except Exception as e:
+            reply = {"error": "%s: %s" % (type(e).__name__, str(e)[:500])}
+        buf = io.BytesIO()
+        torch.save(reply, buf)
+        write_frame(out, buf.getvalue())
+
+
+def launch_arg(torch, sts, v):
+    """A launch's tensor argument ("ts", storage, dtype, size, stride,
+    offset) as a tensor over sts[storage]."""
+    _, i, dt, size, stride, off = v
+    t = torch.empty(0, dtype=dtype_of(torch, dt))
+    t.set_(sts[i].untyped_storage(), off, tuple(size), tuple(stride))
+    return t
+
+
+def dtype_of(torch, name):
+    dt = getattr(torch, str(name), None)
+    if not isinstance(dt, torch.dtype):
+        raise ValueError("not a dtype: %r" % (name,))
+    return dt
+
+
+def decode(v, tensor):
+    """A value of the trace as the replay uses it; tensor(v) for the
+    tensor forms ("t", ref) and ("ts", …)."""
+    import torch
+    kind = v[0]
+    if kind in ("t", "ts"):
+        return tensor(v)
+    if kind == "v":
+        return v[1]
+    if kind == "l":
+        return [decode(x, tensor) for x in v[1]]
+    if kind == "u":
+        return tuple(decode(x, tensor) for x in v[1])
+    if kind == "d":
+        return {k: decode(x, tensor) for k, x in v[1].items()}
+    if kind == "dtype":
+        return dtype_of(torch, v[1])
+    if kind == "device":
+        return torch.device("cpu")
+    if kind in ("layout", "mf"):
+        x = getattr(torch, str(v[1]), None)
+        if not isinstance(x, (torch.layout, torch.memory_format)):
+            raise ValueError("not a %s: %r" % (kind, v[1]))
+        return x
+    if kind == "tldtype":
+        import triton.language as tl
+        x = getattr(tl, str(v[1]), None)
+        if not isinstance(x, tl.dtype):
+            raise ValueError("not a Triton dtype: %r" % (v[1],))
+        return x
+    raise ValueError("not a value of the trace: %r" % (kind,))
+
+
+def read_frame(fd):
+    """One frame (8-byte big-endian length, then the bytes) from fd, or
+    None at its end or on a short or oversized frame."""
+    head = read_exact(fd, 8)
+    if head is None:
+        return None
+    size = struct.unpack(">Q", head)[0]
+    if size > REPLY_MAX:
+        return None
+    return read_exact(fd, size)
+
+
+def read_exact(fd, n):
+    buf = bytearray()
+    while len(buf) < n:
+        c = os.read(fd, min(n - len(buf), 1 << 20))
+        if not c:
+            return None
+        buf += c
+    return bytes(buf)
+
+
+def write_frame(fd, data):
+    data = struct.pack(">Q", len(data)) + data
+    while data:
+        data = data[os.write(fd, data):]
+
+
+# ATen ops the replay never runs: they read or write files, or print.
+REPLAY_DENY = re.compile(r"file|print|save|load|_debug|record_stream")
+
+
+def aten_op(name):
+    """The ATen op of a trace's name ("aten::add.Tensor")."""
+    import torch
+    ns, _, rest = str(name).partition("::")
+    op, _, overload = rest.partition(".")
+    if ns != "aten" or not re.match(r"^\w+$", op) or \
+            REPLAY_DENY.search(op) or (overload and
+                                       not re.match(r"^\w+$", overload)):
+        raise ValueError("not an ATen op the replay runs: %r" % (name,))
+    return getattr(getattr(torch.ops.aten, op), overload or "default")
+
+
+def perturbed(torch, v, gen):
+    """v with each value replaced by another, drawn from gen: far from
+    v (floats), its complement (integers), its negation (bools)."""
+    if v.dtype == torch.bool:
+        return ~v
+    if v.is_floating_point() or v.is_complex():
+        d = v.to(torch.complex128 if v.is_complex() else torch.float64)
+        r = torch.rand(v.shape, generator=gen, dtype=torch.float64) + 1.0
+        s = torch.randint(0, 2, v.shape, generator=gen,
+                          dtype=torch.float64) * 2 - 1
+        return (d + (1 + d.abs()) * r * s).to(v.dtype)
+    return torch.bitwise_not(v)
+
+
+INT_OF = {1: "uint8", 2: "int16", 4: "int32", 8: "int64", 16: None}
+
+
+def changed_mask(torch, before, after):
+    """Where after's values differ from before's, bit for bit (both
+    contiguous, one dtype)."""
+    it = INT_OF.get(before.element_size())
+    if it is None:
+        return before.ne(after)
+    dt = getattr(torch, it)
+    return before.view(dt).ne(after.view(dt))
+
+
+def replay(events, kernels, gen):
+    """Replay a trial's trace in the checker: (the output as recorded,
+    the output with every value a Triton kernel stored randomized, or
+    None where that replay raised) after every event.  kernels(request)
+    runs one launch in the worker and returns its reply.  Raises
+    ValueError when the trace does not replay."""
+    import torch
+    from torch.utils._pytree import tree_flatten
+    n, p = {}, {}
+    broken = [False]
+    out = None
+
+    def get(state):
+        def t(v):
+            if v[1] not in state:
+                raise ValueError("tensor %r is used before the trace"
+                                 " makes it" % (v[1],))
+            return state[v[1]]
+        return t
+
+    def on_p(f):
+        if broken[0]:
+            return
+        try:
+            f()
+        except Exception:
+            broken[0] = True
+
+    if not isinstance(events, (list, tuple)):
+        raise ValueError("no trace")
+    with torch.no_grad():
+        for ev in events:
+            kind = ev[0] if isinstance(ev, (list, tuple)) and ev else None
+            if kind == "leaf":
+                if not isinstance(ev[2], torch.Tensor):
+                    raise ValueError("a leaf that is not a tensor")
+                n[ev[1]] = ev[2].clone()
+                p[ev[1]] = ev[2].clone()
+            elif kind == "op":
+                _, name, a, k, refs = ev
+                fn = aten_op(name)
+
+                def run(state):
+                    args = decode(a, get(state))
+                    kw = decode(k, get(state))
+                    ts = [t for t in tree_flatten(fn(*args, **kw))[0]
+                          if isinstance(t, torch.Tensor)]
+                    if len(ts) != len(refs):
+                        raise ValueError("%s gives %d tensors, the trace"
+                                         " %d" % (name, len(ts), len(refs)))
+                    state.update(zip(refs, ts))
+                try:
+                    run(n)
+                except ValueError:
+                    raise
+                except Exception as e:
+                    raise ValueError("%s: %s: %s" % (
+                        name, type(e).__name__, str(e)[:200]))
+                on_p(lambda: run(p))
+            elif kind == "launch":
+                launch_replay(ev, n, p, get, on_p, kernels, gen)
+            elif kind == "out":
+                out = ev[1]
+            else:
+                raise ValueError("not an event of the trace: %r" % (kind,))
+    if out not in n:
+        raise ValueError("the trace names no output")
+    return n[out], (None if broken[0] else p.get(out))
+
+
+def launch_replay(ev, n, p, get, on_p, kernels, gen):
+    """One launch of the replay: the worker reruns the kernel on the
+    storages of n's arguments; p gets, where the kernel changed a value,
+    a random one instead."""
+    import torch
+    _, kernel, grid, a, k = ev
+    stores = {}
+    sts = []
+    views = []
+
+    def pack(v):
+        t = get(n)(v)
+        st = t.untyped_storage()
+        if st.data_ptr() not in stores:
+            stores[st.data_ptr()] = len(sts)
+            u8 = torch.empty(0, dtype=torch.uint8)
+            u8.set_(st, 0, (st.nbytes(),), (1,))
+            sts.append(u8)
+        views.append(v[1])
+        return ("ts", stores[st.data_ptr()], str(t.dtype).replace(
+            "torch.", ""), list(t.shape), list(t.stride()),
+            t.storage_offset())
+
+    def mark(v):
+        if v[0] == "t":
+            return pack(v)
+        if v[0] in ("l", "u"):
+            return (v[0], [mark(x) for x in v[1]])
+        if v[0] == "d":
+            return ("d", {key: mark(x) for key, x in v[1].items()})
+        return v
+    args, kwargs = mark(a), mark(k)
+    before = [n[r].contiguous().clone() for r in views]
+    reply = kernels({"kernel": kernel, "grid": list(grid), "args": args,
+                     "kwargs": kwargs,
+                     "storages": [s.clone() for s in sts]})
+    if not isinstance(reply, dict) or "storages" not in reply:
+        raise ValueError("the kernel's rerun failed: %s" % (
+            str(reply.get("error"))[:300] if isinstance(reply, dict)
+            else "no reply"))
+    back = reply["storages"]
+    if not (isinstance(back, list) and len(back) == len(sts) and
+            all(isinstance(b, torch.Tensor) and b.dtype == torch.uint8 and
+                b.shape == s.shape for b, s in zip(back, sts))):
+        raise ValueError("the kernel's rerun sent back other storages")
+    for s, b in zip(sts, back):
+        s.copy_(b)
+    for r, b4 in zip(views, before):
+        after = n[r].contiguous()
+        mask = changed_mask(torch, b4, after)
+        if not bool(mask.any()):
+            continue
+
+        def swap(r=r, after=after, mask=mask):
+            t = p[r]
+            if tuple(t.shape) != tuple(after.shape) or t.dtype != after.dtype:
+                raise ValueError("the replays differ")
+            c = t.contiguous().clone()
+            c[mask] = perturbed(torch, after[mask], gen)
+            t.copy_(c)
+        on_p(swap)
 
 
 def cmd_worker(argv):
@@ -1615,9 +1959,7 @@ def cmd_worker(argv):
         state.update(fields)
         buf = io.BytesIO()
         torch.save(state, buf)
-        data = buf.getvalue()
-        with os.fdopen(out, "wb") as f:
-            f.write(struct.pack(">Q", len(data)) + data)
+        write_frame(out, buf.getvalue())
         return 0
 
     def failed(phase, e):
@@ -1629,7 +1971,7 @@ def cmd_worker(argv):
     traced = None
     if cpu:
         # Before the candidate loads: what the interpreter gets wrong is
-        # fixed first, and the poison wraps the fixed stores.
+        # fixed first, and the trace wraps the fixed launches.
         try:
             fixed = interp_fixes()
             say("Triton's interpreter: worked around: %s" % ", ".join(fixed))
@@ -1637,10 +1979,10 @@ def cmd_worker(argv):
             say("cannot work around the interpreter's limits: %s: %s" % (
                 type(e).__name__, e))
         try:
-            poison_stores()
-            traced = taint_mode()
+            trace_launches()
+            traced = trace_mode()
         except Exception as e:
-            say("cannot poison or trace Triton's stores: %s" % e)
+            say("cannot trace Triton's launches: %s" % e)
     try:
         ref, _ = load_reference(ref_path, tl, sizes=cfg.get("sizes") or None)
         init_inputs = tl.to_dev(ref.get_init_inputs())
@@ -1667,13 +2009,12 @@ def cmd_worker(argv):
         return failed("init", e)
     enter("correctness")
     outs = []
-    tainted = [] if traced is not None else None
-    poison = cfg.get("poison") or []
-    for i, s in enumerate(cfg["seeds"]):
+    logs = [] if traced is not None else None
+    for s in cfg["seeds"]:
         tl.seed(s)
         inputs = tl.to_dev(ref.get_inputs())
-        POISON[0] = i < len(poison) and poison[i] is True
-        TAINT.clear()
+        tr = Trace(torch) if traced is not None else None
+        TRACE[0] = tr
         try:
             with torch.no_grad(), tl.shim():
                 if traced is not None:
@@ -1683,27 +2024,20 @@ def cmd_worker(argv):
                     o = new_model(*inputs)
             tl.sync(tl.dev)
         except Exception as e:
-            if not POISON[0]:
-                return failed("correctness", e)
-            o = None    # poisoned values may well make it fail
+            return failed("correctness", e)
         finally:
-            poisoned, POISON[0] = POISON[0], False
-        if tainted is not None:
-            # Did Triton write the output, or PyTorch compute it from
-            # what Triton wrote?
-            tainted.append(isinstance(o, torch.Tensor) and
-                           storage_of(o)[1] in TAINT)
-        TAINT.clear()
-        if poisoned:
-            outs.append(o.detach().cpu().contiguous().clone()
-                        .as_subclass(torch.Tensor)
-                        if isinstance(o, torch.Tensor) else None)
-            continue
+            TRACE[0] = None
         if not isinstance(o, torch.Tensor):
             return send(event="fail", sub="not-a-tensor", message="ModelNew"
                         " returned %s, not a tensor" % type(o).__name__)
         outs.append(o.detach().cpu().contiguous().clone()
                     .as_subclass(torch.Tensor))
+        if tr is not None:
+            if tr.bad is None:
+                tr.events.append(("out", tr.ref(o)))
+                logs.append(tr.events)
+            else:
+                logs.append(("unrecorded", tr.bad))
     stats_ = None
     if not cpu:
         enter("timing")
@@ -1713,7 +2047,10 @@ def cmd_worker(argv):
                               cfg["trials"])
         except BaseException as e:
             return failed("timing", e)
-    return send(outs=outs, tainted=tainted, stats=stats_)
+    send(outs=outs, logs=logs, stats=stats_)
+    if cpu and isinstance(cfg.get("req"), int):
+        serve_launches(cfg["req"], out, torch)
+    return 0
 
 
 # --- TritonBench: the test code appended, stdout compared ------------------
