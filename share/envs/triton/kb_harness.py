@@ -811,7 +811,7 @@ def cmd_eval(argv):
         emit("result", device="cpu", correct_trials=passed, trials=n,
              max_abs_diff=max_diff, atol=opts["--atol"],
              rtol=opts["--rtol"], sizes=sizes, triton_changed=changed,
-             triton_poisoned=len(chosen), where=where.strip(),
+             triton_replayed=len(chosen), where=where.strip(),
              timing="skipped: no GPU",
              torch=torch.__version__)
         return 0
@@ -831,7 +831,7 @@ def cmd_eval(argv):
          runtime_ms=new_stats["mean"], ref_runtime_ms=ref_stats["mean"],
          speedup=speedup, runtime_stats=new_stats,
          ref_runtime_stats=ref_stats, hardware=hw, triton_changed=changed,
-         triton_poisoned=len(chosen), torch=torch.__version__)
+         triton_replayed=len(chosen), torch=torch.__version__)
     return 0
 
 
@@ -1180,8 +1180,49 @@ def run_worker(ref_path, cand_path, cfg, progress, serve=None):
             except OSError:
                 return None
             return read_frame(rfd)
-        served = serve(got, call)
+        served = isolated(lambda: serve(got, call))
     return finish(got, None, served)
+
+
+def isolated(fn):
+    """fn()'s result, computed in a forked child of the checker that
+    cannot write a marker line (its stdout and the marker descriptor are
+    the log, the nonce is dropped) and sent back as a torch.save frame,
+    loaded with weights_only; None when the child gives none.  The replay
+    runs ATen ops that the candidate's trace names: a flaw in one of them
+    then reaches no verdict but the Triton check's."""
+    import io
+    import torch
+    global NONCE
+    r, w = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            os.dup2(2, 1)
+            if MARK_FD not in (0, 1, 2):
+                os.dup2(2, MARK_FD)
+            NONCE = ""
+            torch.set_num_threads(1)
+            buf = io.BytesIO()
+            torch.save(fn(), buf)
+            write_frame(w, buf.getvalue())
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(0)
+    os.close(w)
+    data = read_frame(r)
+    os.close(r)
+    os.waitpid(pid, 0)
+    if data is None:
+        return None
+    try:
+        return torch.load(io.BytesIO(data), weights_only=True)
+    except Exception:
+        return None
 
 
 def phase_of(got):
@@ -1601,6 +1642,69 @@ def trace_mode():
 
 
 KERNELS = []        # the worker's: the launches' kernels, by index
+STORES = [None]     # the worker's: [(addresses, size) or None] in a rerun
+
+
+def record_stores():
+    """While STORES[0] is a list (a rerun the checker asked for), every
+    store of Triton's interpreter (plain, masked, atomic, through a
+    descriptor) appends the addresses it writes and the size of a value
+    (None for a descriptor's: its whole argument).  The checker
+    randomizes only values that a kernel changed there: a kernel body
+    that writes memory by other means (Python in the interpreter) stores
+    nothing Triton's."""
+    import numpy as np
+    from triton.runtime import interpreter as ti
+
+    def at(ptrs, mask, value):
+        if STORES[0] is None:
+            return
+        try:
+            a = np.asarray(ptrs.data).reshape(-1)
+            if mask is not None:
+                a = a[np.broadcast_to(np.asarray(mask.data, dtype=bool),
+                                      np.shape(ptrs.data)).reshape(-1)]
+            STORES[0].append((a.astype(np.uint64),
+                              int(np.asarray(value.data).dtype.itemsize)))
+        except Exception:
+            STORES[0].append(None)
+
+    B = ti.InterpreterBuilder
+    store, rmw, cas = (B.create_masked_store, B.create_atomic_rmw,
+                       B.create_atomic_cas)
+    B.create_masked_store = lambda self, ptrs, value, mask, cp: (
+        at(ptrs, mask, value), store(self, ptrs, value, mask, cp))[1]
+    B.create_atomic_rmw = lambda self, op, ptr, val, mask, sem, scope: (
+        at(ptr, mask, val), rmw(self, op, ptr, val, mask, sem, scope))[1]
+    B.create_atomic_cas = lambda self, ptr, cmp, val, sem, scope: (
+        at(ptr, None, val), cas(self, ptr, cmp, val, sem, scope))[1]
+    if hasattr(B, "create_descriptor_store"):
+        dstore = B.create_descriptor_store
+
+        def rec_dstore(self, desc, value, idx):
+            if STORES[0] is not None:
+                STORES[0].append(None)
+            return dstore(self, desc, value, idx)
+        B.create_descriptor_store = rec_dstore
+
+
+def written_bytes(torch, sts, got):
+    """Per storage (a uint8 tensor), which of its bytes the recorded
+    stores wrote: a bool tensor each."""
+    import numpy as np
+    masks = [np.zeros(s.numel(), dtype=bool) for s in sts]
+    every = any(g is None for g in got)
+    for i, s in enumerate(sts):
+        if every:
+            masks[i][:] = True
+            continue
+        lo, n = s.data_ptr(), s.numel()
+        for addrs, size in got:
+            off = addrs[(addrs >= lo) & (addrs < lo + n)].astype(np.int64) \
+                - lo
+            for k in range(size):
+                masks[i][np.minimum(off + k, n - 1)] = True
+    return [torch.from_numpy(m) for m in masks]
 
 
 def trace_launches():
@@ -1663,9 +1767,15 @@ def serve_launches(req, out, torch):
             sts = [s.clone() for s in m["storages"]]
             args = decode(m["args"], lambda v: launch_arg(torch, sts, v))
             kwargs = decode(m["kwargs"], lambda v: launch_arg(torch, sts, v))
-            ti.GridExecutor(fn, names, tuple(m["grid"]), hooks)(
-                *args, **kwargs)
-            reply = {"storages": sts}
+            STORES[0] = []
+            try:
+                ti.GridExecutor(fn, names, tuple(m["grid"]), hooks)(
+                    *args, **kwargs)
+                got = STORES[0]
+            finally:
+                STORES[0] = None
+            reply = {"storages": sts,
+                     "written": written_bytes(torch, sts, got)}
         except Exception as e:
             reply = {"error": "%s: %s" % (type(e).__name__, str(e)[:500])}
         buf = io.BytesIO()
@@ -1754,6 +1864,10 @@ def write_frame(fd, data):
 REPLAY_DENY = re.compile(r"file|print|save|load|_debug|record_stream")
 
 
+# ATen ops that give memory as it was: zeroed in the replays.
+UNINIT = re.compile(r"aten::(new_)?empty(_like|_strided|_permuted)?(\.|$)")
+
+
 def aten_op(name):
     """The ATen op of a trace's name ("aten::add.Tensor")."""
     import torch
@@ -1791,6 +1905,17 @@ def changed_mask(torch, before, after):
         return before.ne(after)
     dt = getattr(torch, it)
     return before.view(dt).ne(after.view(dt))
+
+
+def stored_at(torch, wrote, size, shape, stride, offset):
+    """Which elements of an argument (element size, shape, stride,
+    offset in elements) lie on bytes a store wrote (wrote: a bool per
+    byte of its storage), in the argument's contiguous order."""
+    whole = wrote.numel() // size
+    if whole == 0:
+        return torch.zeros(shape, dtype=torch.bool)
+    elem = wrote[:whole * size].view(whole, size).any(1)
+    return torch.as_strided(elem, shape, stride, offset).contiguous()
 
 
 def replay(events, kernels, gen):
@@ -1840,6 +1965,11 @@ def replay(events, kernels, gen):
                     kw = decode(k, get(state))
                     ts = [t for t in tree_flatten(fn(*args, **kw))[0]
                           if isinstance(t, torch.Tensor)]
+                    if UNINIT.match(name):
+                        # Both replays start alike where the run had
+                        # whatever memory held.
+                        for t in ts:
+                            t.zero_()
                     if len(ts) != len(refs):
                         raise ValueError("%s gives %d tensors, the trace"
                                          " %d" % (name, len(ts), len(refs)))
@@ -1865,13 +1995,15 @@ def replay(events, kernels, gen):
 
 def launch_replay(ev, n, p, get, on_p, kernels, gen):
     """One launch of the replay: the worker reruns the kernel on the
-    storages of n's arguments; p gets, where the kernel changed a value,
-    a random one instead."""
+    storages of n's arguments; p gets what the launch changed, and a
+    random value instead where a store of Triton's changed it (the
+    worker's record of its stores, believed only as a narrowing)."""
     import torch
     _, kernel, grid, a, k = ev
     stores = {}
     sts = []
     views = []
+    places = []
 
     def pack(v):
         t = get(n)(v)
@@ -1882,6 +2014,9 @@ def launch_replay(ev, n, p, get, on_p, kernels, gen):
             u8.set_(st, 0, (st.nbytes(),), (1,))
             sts.append(u8)
         views.append(v[1])
+        places.append((stores[st.data_ptr()], (
+            t.element_size(), list(t.shape), list(t.stride()),
+            t.storage_offset())))
         return ("ts", stores[st.data_ptr()], str(t.dtype).replace(
             "torch.", ""), list(t.shape), list(t.stride()),
             t.storage_offset())
@@ -1908,19 +2043,30 @@ def launch_replay(ev, n, p, get, on_p, kernels, gen):
             all(isinstance(b, torch.Tensor) and b.dtype == torch.uint8 and
                 b.shape == s.shape for b, s in zip(back, sts))):
         raise ValueError("the kernel's rerun sent back other storages")
+    wrote = reply.get("written")
+    if not (isinstance(wrote, list) and len(wrote) == len(sts) and
+            all(isinstance(w, torch.Tensor) and w.dtype == torch.bool and
+                w.shape == s.shape for w, s in zip(wrote, sts))):
+        # The worker's word, believed only where the candidate loses: no
+        # record, no value of Triton's to randomize.
+        wrote = [torch.zeros(s.shape, dtype=torch.bool) for s in sts]
     for s, b in zip(sts, back):
         s.copy_(b)
-    for r, b4 in zip(views, before):
+    for r, b4, (si, geo) in zip(views, before, places):
         after = n[r].contiguous()
-        mask = changed_mask(torch, b4, after)
-        if not bool(mask.any()):
+        moved = changed_mask(torch, b4, after)
+        if not bool(moved.any()):
             continue
+        mask = moved & stored_at(torch, wrote[si], *geo)
 
-        def swap(r=r, after=after, mask=mask):
+        def swap(r=r, after=after, moved=moved, mask=mask):
+            # What the launch changed, as it did; what its stores
+            # changed, random.
             t = p[r]
             if tuple(t.shape) != tuple(after.shape) or t.dtype != after.dtype:
                 raise ValueError("the replays differ")
             c = t.contiguous().clone()
+            c[moved] = after[moved]
             c[mask] = perturbed(torch, after[mask], gen)
             t.copy_(c)
         on_p(swap)
@@ -1979,6 +2125,7 @@ def cmd_worker(argv):
             say("cannot work around the interpreter's limits: %s: %s" % (
                 type(e).__name__, e))
         try:
+            record_stores()
             trace_launches()
             traced = trace_mode()
         except Exception as e:
