@@ -297,7 +297,7 @@ def main():
                                              [1])], "used before"),
             ("no output", [("leaf", 0, x)], "names no output"),
             ("a kernel that fails", [("leaf", 0, x), made, launch,
-                                     ("out", 1)], "rerun failed")):
+                                     ("out", 1)], "launch of the kernel failed")):
         try:
             kb.replay(tr, lambda req: {"error": "boom"}, gen)
             got = "replayed"
