@@ -118,11 +118,13 @@ expect_eq "triton-then-torch verdict" "$(val "$r" verdict)" pass
 # (measured by running kb_harness.py eval by hand on each): all five
 # passed.  numpy-kernel (a kernel whose body calls Python that writes the
 # ReLU with numpy, never through a store) failed there on the poison, and
-# must still fail: the replay randomizes only what Triton's stores wrote.  Now the worker only records what forward did and the checker
-# replays two trials it draws after the run, the kernels rerun on its
-# copies, once as recorded and once with Triton's stores randomized:
-# all six fail as api/no-triton-kernel, fake-frame because its frame
-# carries no trace.
+# must still fail.  Now the worker only records what forward did (its
+# kernels by their source) and the checker replays two trials it draws
+# after the run, the kernels run by a launcher that runs only sources
+# Triton's frontend lowers, once as recorded and once with Triton's
+# stores randomized: all six fail as api/no-triton-kernel, fake-frame
+# because its frame carries no trace, numpy-kernel because the frontend
+# refuses its kernel.
 "$ASSAY" --db "$DB" import "$ROOT/examples/gpu/triton-cpu/hostile-r5.jsonl" \
     >/dev/null || fail "import hostile-r5.jsonl"
 "$ASSAY" --db "$DB" verify --jobs 2 --where "task=kernelbench/level1/19_ReLU origin~hostile-" >"$T/verify5" 2>&1
@@ -141,3 +143,7 @@ r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU ori
 "$ASSAY" --db "$DB" show --json "$(val "$r" id)" |
     grep -q '"evidence":"no Triton kernel computes the output: the checker cannot replay what forward recorded in trial [0-9]: the worker sent no trace' ||
 	fail "fake-frame evidence"
+r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-numpy-kernel" | head -n 1)
+"$ASSAY" --db "$DB" show --json "$(val "$r" id)" |
+    grep -q '"evidence":"no Triton kernel computes the output: the checker cannot replay what forward recorded in trial [0-9]: the checker.s launch of the kernel failed: not Triton: Triton.s frontend refuses relu_kernel' ||
+	fail "numpy-kernel evidence"

@@ -2105,7 +2105,7 @@ def kernel_bundle(fn):
 KERNEL_BUILTINS = ("range", "min", "max", "len", "int", "float", "bool",
                    "abs", "print", "isinstance", "tuple", "list", "zip",
                    "enumerate", "True", "False", "None", "ValueError",
-                   "AssertionError", "RuntimeError", "TypeError", "getattr")
+                   "AssertionError", "RuntimeError", "TypeError")
 # Python the launcher refuses in a kernel's source before Triton's frontend
 # sees it: what would run at definition or reach outside the language.
 KERNEL_BANNED = ("Import", "ImportFrom", "Global", "Nonlocal", "ClassDef",
@@ -2114,6 +2114,35 @@ KERNEL_BANNED = ("Import", "ImportFrom", "Global", "Nonlocal", "ClassDef",
                  "NamedExpr", "ListComp", "SetComp", "DictComp",
                  "GeneratorExp", "JoinedStr")
 TRITON_MODULE = re.compile(r"^triton(\.language(\.[A-Za-z]\w*)*)?$")
+
+
+def module_paths(name, text, ns):
+    """NotTriton when the function's source reaches, through the
+    attributes of a module it names, a module outside triton.language
+    (triton.language.core holds builtins, inspect, knobs) or anything
+    through a value that is not a module."""
+    import ast
+    import types
+    for node in ast.walk(ast.parse(text)):
+        if not isinstance(node, ast.Attribute):
+            continue
+        chain, v = [], node
+        while isinstance(v, ast.Attribute):
+            chain.append(v.attr)
+            v = v.value
+        if not isinstance(v, ast.Name) or \
+                not isinstance(ns.get(v.id), types.ModuleType):
+            continue
+        obj = ns[v.id]
+        for i, attr in enumerate(reversed(chain)):
+            if not isinstance(obj, types.ModuleType):
+                raise NotTriton("%s reads %s of a %s" % (
+                    name, attr, type(obj).__name__))
+            obj = getattr(obj, attr, None)
+            if isinstance(obj, types.ModuleType) and \
+                    not TRITON_MODULE.match(obj.__name__):
+                raise NotTriton("%s reaches the module %s" % (
+                    name, obj.__name__))
 
 
 def kernel_source(name, src):
@@ -2138,6 +2167,13 @@ def kernel_source(name, src):
             raise NotTriton("%s reads the attribute %s" % (name, node.attr))
         if isinstance(node, ast.Name) and node.id.startswith("__"):
             raise NotTriton("%s names %s" % (name, node.id))
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx,
+                                                          ast.Store):
+            raise NotTriton("%s sets the attribute %s" % (name, node.attr))
+    for a in fdef.args.args + fdef.args.kwonlyargs + fdef.args.posonlyargs:
+        if a.annotation is not None and any(
+                isinstance(x, ast.Call) for x in ast.walk(a.annotation)):
+            raise NotTriton("%s has an annotation that calls" % name)
     for d in fdef.args.defaults + fdef.args.kw_defaults:
         if d is not None and not isinstance(d, ast.Constant):
             raise NotTriton("%s has a default that is not a constant" % name)
@@ -2198,6 +2234,7 @@ class Launcher:
             raise NotTriton("the bundle holds no %s" % bundle["name"])
         for fname, src in bundle["funcs"]:
             text = kernel_source(str(fname), str(src))
+            module_paths(str(fname), text, run)
             self.files += 1
             path = "<kernel %s %d>" % (fname, self.files)
             linecache.cache[path] = (len(text), None,

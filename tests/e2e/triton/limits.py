@@ -304,6 +304,40 @@ def main():
         except ValueError as e:
             got = str(e)
         cases.append(("replay refuses %s" % name, why in got, True))
+    # What the launcher refuses in a kernel's source before Triton's
+    # frontend sees it (ADR 0048): Python that runs at definition or
+    # reaches outside the language through a module's attributes.
+    for what, src, want in (
+            ("plain", "def k(x_ptr, n, B: tl.constexpr):\n"
+             "    o = tl.arange(0, B)\n"
+             "    tl.store(x_ptr + o, tl.load(x_ptr + o))\n", None),
+            ("an import", "def k(x):\n    import os\n", "Import"),
+            ("builtins through tl.core",
+             "def k(x):\n    tl.core.builtins.exec('1')\n",
+             "reaches the module builtins"),
+            ("an attribute set", "def k(x):\n    tl.core.knobs.x = 1\n",
+             "sets the attribute"),
+            ("triton.knobs", "def k(x):\n    y = tl.core.knobs.cache\n",
+             "reaches the module triton.knobs"),
+            ("a dunder", "def k(x):\n    y = x.__class__\n",
+             "attribute __class__"),
+            ("an annotation that calls", "def k(x: print(1)):\n    pass\n",
+             "annotation that calls"),
+            ("a default that calls", "def k(x=print(1)):\n    pass\n",
+             "default"),
+            ("a function's attribute", "def k(x):\n    y = tl.load.fn\n",
+             "reads fn of a"),
+            ("triton.runtime", "def k(x):\n    y = triton.runtime.driver\n",
+             "reaches the module triton.runtime")):
+        try:
+            kb.module_paths("k", kb.kernel_source("k", src),
+                            {"tl": tl, "triton": triton})
+            got = None
+        except kb.NotTriton as e:
+            got = str(e)
+        cases.append(("launcher source: %s" % what,
+                      got is None if want is None else
+                      got is not None and want in got, True))
     opts = {"--atol": 0.01, "--rtol": 0.01}
     wrong = torch.full((4,), 9.0)
     for what, replays, want in (
