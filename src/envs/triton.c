@@ -17,9 +17,10 @@
  * prints marker lines that start with a per-run nonce (which it reads
  * from a file and removes before loading the candidate) and hold one
  * JSON object each; the judge believes only those.  The candidate runs
- * in a worker process whose reply is data, never a verdict; trials at
- * random places with Triton's stores poisoned prove that a Triton
- * kernel computes the output, else api/no-triton-kernel (ADR 0036).  A Python
+ * in a worker process whose reply is data, never a verdict; the checker
+ * replays what forward recorded with every value Triton stored
+ * randomized to prove that a Triton kernel computes the output, else
+ * api/no-triton-kernel (ADR 0036, 0048).  A Python
  * exception maps to a category by the small rule table triton_rules[]
  * (a NameError, TypeError or AttributeError is an API knowledge gap, as
  * TritonBench counts them); correct kernels pass unless slower than the
@@ -572,8 +573,8 @@ judge_traceback(const char *log, size_t len, struct run *r)
  * A kernel found correct on the CPU (no GPU): pass at stage correctness,
  * marked as what it is (subcategory cpu-interpreter, metrics mode
  * "cpu-interpreter, sizes cut"), with the trials, the tolerance, the
- * sizes it ran at and how many of the trials with Triton's stores
- * poisoned came out wrong; no timing.
+ * sizes it ran at and how many of the trials the checker replayed with
+ * Triton's stores randomized came out wrong (ADR 0048); no timing.
  */
 static void
 judge_cpu_result(json_t *res, struct run *r)
@@ -598,8 +599,8 @@ judge_cpu_result(json_t *res, struct run *r)
 	json_object_set_new(met, "device", json_string("cpu"));
 	json_object_set_new(met, "triton_changed", json_integer(
 	    (json_int_t)jnum(res, "triton_changed", 0)));
-	json_object_set_new(met, "triton_poisoned", json_integer(
-	    (json_int_t)jnum(res, "triton_poisoned", 0)));
+	json_object_set_new(met, "triton_replayed", json_integer(
+	    (json_int_t)jnum(res, "triton_replayed", 0)));
 	if (json_is_object(sizes))
 		json_object_set(met, "sizes", sizes);
 	json_object_set_new(met, "timing", json_string("skipped: no GPU"));
@@ -608,12 +609,13 @@ judge_cpu_result(json_t *res, struct run *r)
 	json_decref(met);
 	env_set(&r->stage, "correctness");
 	ev = xasprintf("pass (%s): correct %s in %d of %d trials (atol = rtol"
-	    " = %g); Triton on the output path: with its stores poisoned, %d"
-	    " of %d more trials come out wrong; timing skipped: no GPU", mode,
+	    " = %g); Triton on the output path: replayed by the checker with"
+	    " its stores randomized, %d of %d trials come out wrong; timing"
+	    " skipped: no GPU", mode,
 	    where != NULL ? where : "on the CPU", (int)jnum(res,
 	    "correct_trials", 0), (int)jnum(res, "trials", 0), jnum(res,
 	    "atol", 0), (int)jnum(res, "triton_changed", 0), (int)jnum(res,
-	    "triton_poisoned", 0));
+	    "triton_replayed", 0));
 	env_verdict(r, VERDICT_PASS, CATEGORY_NONE, "cpu-interpreter", ev);
 	free(ev);
 	/* Said, so that a repair is not asked to speed up what nothing

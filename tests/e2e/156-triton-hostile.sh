@@ -45,7 +45,8 @@ done
 # record) was a format failure.  Now: no Triton kernel on the output
 # path is api/no-triton-kernel (three more trials at random places in
 # which every value a Triton kernel stores is poisoned, and the output
-# still right); a reply the worker never
+# still right; since ADR 0048 the checker's replay of the worker's trace
+# with Triton's stores randomized); a reply the worker never
 # writes is functional/bad-reply; a skip is never the worker's word.
 "$ASSAY" --db "$DB" import "$ROOT/examples/gpu/triton-cpu/hostile-r3.jsonl" \
     >/dev/null || fail "import hostile-r3.jsonl"
@@ -69,7 +70,7 @@ for o in ref-module:api:no-triton-kernel plain-torch:api:no-triton-kernel \
 done
 r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-plain-torch" | head -n 1)
 "$ASSAY" --db "$DB" show --json "$(val "$r" id)" |
-    grep -q '"evidence":"no Triton kernel computes the output: with every value its Triton kernels store poisoned, 3 of 3 outputs are still right' ||
+    grep -q '"evidence":"no Triton kernel computes the output: replayed by the checker with every value its Triton kernels store randomized, 2 of 2 outputs are still right' ||
 	fail "plain-torch evidence"
 
 # Round 4 (issue 22.4, ADR 0036's trace): the poisoned trials told a
@@ -83,8 +84,10 @@ r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU ori
 # overwrite it.  On the harness before the trace (measured): canary and
 # canary-input passed; reuse and overwrite failed on the poison.  Now
 # every output must be stored by a Triton kernel, or computed by PyTorch
-# from what one stored (a dispatch mode carries the taint): all four
-# fail as api/no-triton-kernel.  triton-then-torch (Triton's ReLU, then
+# from what one stored (a dispatch mode carried the taint; since ADR 0048
+# the checker replays the worker's trace with Triton's stores
+# randomized, and the output must change): all four fail as
+# api/no-triton-kernel.  triton-then-torch (Triton's ReLU, then
 # a view, a copy and an add of zero in PyTorch) still passes.
 "$ASSAY" --db "$DB" import "$ROOT/examples/gpu/triton-cpu/hostile-r4.jsonl" \
     >/dev/null || fail "import hostile-r4.jsonl"
@@ -96,7 +99,51 @@ for o in canary canary-input reuse overwrite; do
 done
 r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-canary" | head -n 1)
 "$ASSAY" --db "$DB" show --json "$(val "$r" id)" |
-    grep -q '"evidence":"no Triton kernel computes the output: in 5 of 5 trials the output is neither stored by a Triton kernel' ||
+    grep -q '"evidence":"no Triton kernel computes the output: replayed by the checker with every value its Triton kernels store randomized, 2 of 2 outputs are still right' ||
 	fail "canary evidence"
 r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=triton-then-torch" | head -n 1)
 expect_eq "triton-then-torch verdict" "$(val "$r" verdict)" pass
+
+# Round 5 (issue 22.4, ADR 0048): the poison switch and the trace lived in
+# the worker, the candidate's own process.  examples/gpu/triton-cpu/
+# hostile-r5.jsonl: gc-switch finds the harness's globals through gc,
+# returns NaN when the poison is on and otherwise plain PyTorch entered
+# in the taint record; dispatch-stack reaches them through the dispatch
+# mode stack and pops the trace's mode; launder watches a probe for the
+# poison and adds seen.sum() * 0 (seen a Triton output) to plain PyTorch;
+# launch-record wraps the launch wrapper so that every argument counts as
+# written; fake-frame writes a reply frame of its own (outputs of plain
+# PyTorch, NaN in the poisoned trials its configuration names, every
+# trial "Triton's") and ends its process.  On the harness before ADR 0048
+# (measured by running kb_harness.py eval by hand on each): all five
+# passed.  numpy-kernel (a kernel whose body calls Python that writes the
+# ReLU with numpy, never through a store) failed there on the poison, and
+# must still fail.  Now the worker only records what forward did (its
+# kernels by their source) and the checker replays two trials it draws
+# after the run, the kernels run by a launcher that runs only sources
+# Triton's frontend lowers, once as recorded and once with Triton's
+# stores randomized: all six fail as api/no-triton-kernel, fake-frame
+# because its frame carries no trace, numpy-kernel because the frontend
+# refuses its kernel.
+"$ASSAY" --db "$DB" import "$ROOT/examples/gpu/triton-cpu/hostile-r5.jsonl" \
+    >/dev/null || fail "import hostile-r5.jsonl"
+"$ASSAY" --db "$DB" verify --jobs 2 --where "task=kernelbench/level1/19_ReLU origin~hostile-" >"$T/verify5" 2>&1
+for o in gc-switch dispatch-stack launder launch-record fake-frame \
+    numpy-kernel; do
+	r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-$o" | head -n 1)
+	expect_eq "$o verdict" "$(val "$r" verdict)" fail
+	expect_eq "$o category" "$(val "$r" category)" api
+	expect_eq "$o subcategory" "$(val "$r" subcategory)" no-triton-kernel
+done
+r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-launder" | head -n 1)
+"$ASSAY" --db "$DB" show --json "$(val "$r" id)" |
+    grep -q '"evidence":"no Triton kernel computes the output: replayed by the checker with every value its Triton kernels store randomized, 2 of 2 outputs are still right' ||
+	fail "launder evidence"
+r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-fake-frame" | head -n 1)
+"$ASSAY" --db "$DB" show --json "$(val "$r" id)" |
+    grep -q '"evidence":"no Triton kernel computes the output: the checker cannot replay what forward recorded in trial [0-9]: the worker sent no trace' ||
+	fail "fake-frame evidence"
+r=$("$ASSAY" --db "$DB" list --json --where "task=kernelbench/level1/19_ReLU origin=hostile-numpy-kernel" | head -n 1)
+"$ASSAY" --db "$DB" show --json "$(val "$r" id)" |
+    grep -q '"evidence":"no Triton kernel computes the output: the checker cannot replay what forward recorded in trial [0-9]: the checker.s launch of the kernel failed: not Triton: Triton.s frontend refuses relu_kernel' ||
+	fail "numpy-kernel evidence"

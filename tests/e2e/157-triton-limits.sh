@@ -5,7 +5,10 @@
 # right, a Triton upgrade fixed the limit, and the test says which fix
 # to drop), then after the harness's interp_fixes(), where it must be
 # right; then the checker's rules for the limits it skips (only when the
-# candidate's code calls what hits them) and the size cut.
+# candidate's code calls what hits them), the size cut, and the
+# checker's replay of a worker's trace (ADR 0048) on traces written by
+# hand: Triton then PyTorch, laundered and overwritten outputs, traces it
+# refuses, and its verdict on replays.
 #
 # Measured with Triton 3.9.0's interpreter (by hand, as the script
 # prints it): a 16x16 bf16 tl.dot 2.3e10 off; bf16 +, *, max, >, sum

@@ -116,7 +116,7 @@ check libdevice pass correctness cpu-interpreter 'in 5 of 5 trials'
 check device-assert skipped correctness cuda-only \
     '"evidence":"skipped: the candidate cannot run without a GPU: it requires a CUDA device (line 23: assert x.device.type == \"cuda\"'
 check device-fallback skipped correctness cuda-only \
-    '"evidence":"skipped: the candidate cannot run without a GPU: it tests the device (line 23: if x.device.type != \"cuda\":) and, on the CPU, with every value its Triton kernels store poisoned, 3 of 3 outputs are still right'
+    '"evidence":"skipped: the candidate cannot run without a GPU: it tests the device (line 23: if x.device.type != \"cuda\":) and, on the CPU, replayed by the checker with every value its Triton kernels store randomized, 2 of 2 outputs are still right'
 # 5. A timeout names the phase that ran out.
 check sleep timeout correctness timeout \
     "\"evidence\":\"the correctness phase (ModelNew's forward, in Triton's interpreter on the CPU) hit its wall-clock timeout"

@@ -770,8 +770,10 @@ test_triton_skips_through_verify(void **state)
 		assert_non_null(strstr(r.evidence, "timing skipped: no GPU"));
 		assert_non_null(strstr(r.metrics, "\"device\":\"cpu\""));
 		assert_non_null(strstr(r.metrics, "\"correct_trials\":5"));
-		/* Triton computes each output: poisoned, all 3 go wrong */
-		assert_non_null(strstr(r.metrics, "\"triton_changed\":3"));
+		/* Triton computes each output: replayed with its stores
+		 * randomized, both replays go wrong (ADR 0048) */
+		assert_non_null(strstr(r.metrics, "\"triton_changed\":2"));
+		assert_non_null(strstr(r.metrics, "\"triton_replayed\":2"));
 		assert_non_null(strstr(r.metrics,
 		    "\"mode\":\"cpu-interpreter, sizes cut\""));
 		assert_string_equal(r.subcategory, "cpu-interpreter");
@@ -1183,7 +1185,7 @@ test_triton_judge_triton_evidence(void **state)
 	    "\nKTEST {\"event\": \"result\", \"device\": \"cpu\","
 	    " \"correct_trials\": 5, \"trials\": 5, \"max_abs_diff\": 0.0,"
 	    " \"atol\": 0.01, \"rtol\": 0.01, \"sizes\": {\"dim\": [393216, 8]},"
-	    " \"triton_changed\": 2, \"triton_poisoned\": 3,"
+	    " \"triton_changed\": 2, \"triton_replayed\": 2,"
 	    " \"triton_launches\": 99,"
 	    " \"where\": \"on the CPU (Triton's interpreter; sizes cut: dim"
 	    " 393216->8)\", \"timing\": \"skipped: no GPU\"}\n", 0, NULL, &r);
@@ -1194,12 +1196,12 @@ test_triton_judge_triton_evidence(void **state)
 	assert_string_equal(r.evidence, "pass (cpu-interpreter, sizes cut):"
 	    " correct on the CPU (Triton's interpreter; sizes cut: dim"
 	    " 393216->8) in 5 of 5 trials (atol = rtol = 0.01); Triton on the"
-	    " output path: with its stores poisoned, 2 of 3 more trials come"
-	    " out wrong; timing skipped: no GPU");
+	    " output path: replayed by the checker with its stores randomized,"
+	    " 2 of 2 trials come out wrong; timing skipped: no GPU");
 	assert_non_null(strstr(r.metrics,
 	    "\"mode\":\"cpu-interpreter, sizes cut\""));
 	assert_non_null(strstr(r.metrics, "\"triton_changed\":2"));
-	assert_non_null(strstr(r.metrics, "\"triton_poisoned\":3"));
+	assert_non_null(strstr(r.metrics, "\"triton_replayed\":2"));
 	assert_null(strstr(r.metrics, "launches"));
 	/* the interpreter cannot time: the bottleneck says so */
 	assert_non_null(r.feedback);

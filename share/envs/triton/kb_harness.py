@@ -49,11 +49,13 @@ anything else on the pipe fails the candidate; a reply that is not a full
 set of outputs is believed only as a failure; a skip is never the
 worker's word (the checker decides cuda-only from its own reading of the
 source); and no launch count is taken from it.  Triton is proved on the
-output path by POISONED more trials on fresh random seeds at random
-places among the correctness trials, in which every value a Triton
-kernel stores is NaN (or the bitwise complement) in Triton's
-interpreter: when the output of any of them is still right, Triton did
-not compute it, and the candidate fails as api/no-triton-kernel.  The
+output path by the checker (ADR 0048): the worker records what forward
+did (ATen ops, Triton launches), and the checker replays REPLAYED trials
+it draws after the run, the kernels (their source, proved to be Triton
+by Triton's frontend) run by a launcher process on its copies,
+once as recorded (which must give the candidate's output) and once with
+every value a Triton store wrote randomized (whose output must not be
+right); else the candidate fails as api/no-triton-kernel.  The
 worker's timings on a GPU are its own word: a speedup over 10x is
 flagged for review by the env.
 """
@@ -94,10 +96,7 @@ SIZE_FREE = ("NameError", "AttributeError", "ImportError",
 NONCE = ""
 MARK_FD = 1     # a copy of stdout taken before the candidate runs
 REPLY_MAX = 1 << 34     # the most bytes a worker's reply may take
-POISONED = 3            # trials with Triton's stores poisoned (ADR 0036)
-POISON = [False]        # the worker's: poison this trial's stores
-STORED = []             # the worker's: addresses stored by this launch
-TAINT = {}              # the worker's: storages Triton wrote, this trial
+REPLAYED = 2            # trials the checker replays (ADR 0048)
 CUT = {}                # the checker's: the sizes cut on the CPU path
 CAND_NAME = "kb_candidate"
 REF_NAME = "kb_reference"
@@ -649,12 +648,11 @@ def cmd_eval(argv):
     # candidate's, and on the CPU path it may be the path's (a skip).
     emit("phase", phase="reference")
     seeds = trial_seeds(tl, opts)
-    # The Triton check (ADR 0036): POISONED more trials on inputs of
-    # fresh random seeds, at random places among the trials, in which
-    # every value a Triton kernel stores is poisoned.  Where there is a
-    # GPU, they are made by a worker of their own on the CPU path.
-    plan = poison_plan(seeds)
-    plan_seeds = [s for s, _ in plan]
+    # The Triton check (ADR 0048): REPLAYED trials, drawn after the
+    # reference ran (os.urandom), replayed from the worker's trace in
+    # this process.  Where there is a GPU, the trace is made by a worker
+    # of its own on the CPU path.
+    chosen = replay_choice(n)
     check_tl = tl if cpu else Tools(torch, True)
     check_sizes = None
     check_outs = None
@@ -662,8 +660,8 @@ def cmd_eval(argv):
     try:
         if cpu:
             ref, sizes, ref_model, check_outs = cut_reference(
-                ref_path, tl, opts, plan_seeds, REF_NAME)
-            ref_outs = [o for o, (_, p) in zip(check_outs, plan) if not p]
+                ref_path, tl, opts, seeds, REF_NAME)
+            ref_outs = check_outs
             check_sizes = sizes
             CUT.update(sizes)
             if sizes:
@@ -680,7 +678,7 @@ def cmd_eval(argv):
     if not cpu:
         try:
             _, check_sizes, _, check_outs = cut_reference(
-                ref_path, check_tl, opts, plan_seeds, REF_NAME + "_cpu")
+                ref_path, check_tl, opts, seeds, REF_NAME + "_cpu")
         except Exception as e:
             say("the Triton check cannot be made: the reference does not"
                 " run on the CPU path: %s: %s" % (type(e).__name__, str(e)
@@ -688,10 +686,9 @@ def cmd_eval(argv):
 
     base = {"seed": opts["--seed"], "trials": opts["--trials"]}
     if cpu:
-        cfg = dict(base, cpu=True, seeds=plan_seeds,
-                   poison=[p for _, p in plan], sizes=check_sizes)
+        cfg = dict(base, cpu=True, seeds=seeds, sizes=check_sizes)
     else:
-        cfg = dict(base, cpu=False, seeds=seeds, poison=[], sizes={})
+        cfg = dict(base, cpu=False, seeds=seeds, sizes={})
     phases = ("load", "init", "correctness", "timing")
     # The candidate's phase as its worker goes: a timeout names it.
     emit("phase", phase="load")
@@ -702,7 +699,9 @@ def cmd_eval(argv):
             now[0] = phases.index(p)
             emit("phase", phase=p)
 
-    got, status, bad = run_worker(ref_path, cand_path, cfg, progress)
+    got, status, bad, replays = run_worker(
+        ref_path, cand_path, cfg, progress,
+        replayer(chosen, len(seeds)) if cpu else None)
     reached = phase_of(got)
     for p in phases:
         emit("phase", phase=p)
@@ -714,10 +713,6 @@ def cmd_eval(argv):
     outs = got.get("outs") if got is not None else None
     if not (isinstance(outs, list) and len(outs) == len(cfg["seeds"])):
         return worker_failed(got, status, src, cpu)
-    checked = None
-    if cpu:
-        checked = outs
-        outs = [o for o, (_, p) in zip(outs, plan) if not p]
     for i, ref_out in enumerate(ref_outs):
         o = outs[i]
         if type(o) is not torch.Tensor:
@@ -743,41 +738,17 @@ def cmd_eval(argv):
     if not cpu and check_outs is not None:
         say("the Triton check on the CPU: the candidate at cut sizes in"
             " Triton's interpreter")
-        cfg = dict(base, cpu=True, seeds=plan_seeds,
-                   poison=[p for _, p in plan], sizes=check_sizes)
-        cgot, _, cbad = run_worker(ref_path, cand_path, cfg, None)
-        checked = cgot.get("outs") if cgot is not None and cbad is None \
+        cfg = dict(base, cpu=True, seeds=seeds, sizes=check_sizes)
+        cgot, _, cbad, replays = run_worker(
+            ref_path, cand_path, cfg, None, replayer(chosen, len(seeds)))
+        couts = cgot.get("outs") if cgot is not None and cbad is None \
             else None
-        if not (isinstance(checked, list) and len(checked) == len(plan)):
-            checked = None
+        if not (isinstance(couts, list) and len(couts) == len(seeds)):
+            replays = None
             say("the Triton check was not made: the candidate does not run"
                 " on the CPU path")
-    changed = None
-    traced = None
-    if checked is not None:
-        changed = triton_changed(plan, checked, check_outs, opts,
-                                 check_tl.dev)
-        traced = triton_traced(plan, (got if cpu else cgot)
-                               .get("tainted"))
-    if changed is not None and changed < POISONED:
-        # A candidate that tests the device and, off a GPU, computes
-        # without Triton: the CPU path cannot tell (on a GPU it runs).
-        test = device_branch(src) if cpu else None
-        if test is not None:
-            emit("skip", sub="cuda-only", phase="correctness",
-                 cand_line=test[0], reason="the candidate cannot run"
-                 " without a GPU: it tests the device (line %d: %s) and,"
-                 " on the CPU, with every value its Triton kernels store"
-                 " poisoned, %d of %d outputs are still right" % (
-                     test[0], test[1], POISONED - changed, POISONED))
-            return EXIT_SKIP
-        emit("fail", phase="correctness", sub="no-triton-kernel",
-             trials=POISONED, message="no Triton kernel computes the"
-             " output: with every value its Triton kernels store poisoned,"
-             " %d of %d outputs are still right (the task asks for"
-             " forward to run Triton kernels)" % (POISONED - changed,
-                                                  POISONED))
-        return 1
+    elif cpu:
+        couts = outs
     passed = 0
     first_bad = None
     max_diff = 0.0
@@ -811,16 +782,30 @@ def cmd_eval(argv):
                  n - passed, n, first_bad[0], first_bad[1], opts["--atol"],
                  where))
         return 1
-    # Right answers only, as with the poison: a wrong one is a mismatch
-    # whether or not Triton computed it.
-    if traced is not None and traced[0] < traced[1]:
-        emit("fail", phase="correctness", sub="no-triton-kernel",
-             trials=traced[1], message="no Triton kernel computes the"
-             " output: in %d of %d trials the output is neither stored by"
-             " a Triton kernel nor computed by PyTorch from what one stored"
-             " (the task asks for forward to run Triton kernels)" % (
-                 traced[1] - traced[0], traced[1]))
-        return 1
+    # Right answers only: a wrong one is a mismatch whether or not
+    # Triton computed it.
+    changed = None
+    if replays is not None or cpu:
+        verdict = triton_replayed(chosen, replays, couts, check_outs, opts) \
+            if replays is not None else ("the checker made no replay", 0,
+                                         False)
+        changed = verdict[1]
+        if verdict[0] is not None:
+            # A candidate that tests the device and, off a GPU, computes
+            # without Triton: the CPU path cannot tell (on a GPU it runs).
+            test = device_branch(src) if cpu and verdict[2] else None
+            if test is not None:
+                emit("skip", sub="cuda-only", phase="correctness",
+                     cand_line=test[0], reason="the candidate cannot run"
+                     " without a GPU: it tests the device (line %d: %s)"
+                     " and, on the CPU, %s" % (test[0], test[1],
+                                               verdict[0]))
+                return EXIT_SKIP
+            emit("fail", phase="correctness", sub="no-triton-kernel",
+                 trials=len(chosen), message="no Triton kernel computes"
+                 " the output: %s (the task asks for forward to run Triton"
+                 " kernels)" % verdict[0])
+            return 1
     if cpu:
         # No GPU: no timing to report, and none is made up.
         say("correct%s in %d of %d trials; timing skipped: no GPU" % (
@@ -828,7 +813,7 @@ def cmd_eval(argv):
         emit("result", device="cpu", correct_trials=passed, trials=n,
              max_abs_diff=max_diff, atol=opts["--atol"],
              rtol=opts["--rtol"], sizes=sizes, triton_changed=changed,
-             triton_poisoned=POISONED, where=where.strip(),
+             triton_replayed=len(chosen), where=where.strip(),
              timing="skipped: no GPU",
              torch=torch.__version__)
         return 0
@@ -848,7 +833,7 @@ def cmd_eval(argv):
          runtime_ms=new_stats["mean"], ref_runtime_ms=ref_stats["mean"],
          speedup=speedup, runtime_stats=new_stats,
          ref_runtime_stats=ref_stats, hardware=hw, triton_changed=changed,
-         triton_poisoned=POISONED, torch=torch.__version__)
+         triton_replayed=len(chosen), torch=torch.__version__)
     return 0
 
 
@@ -992,69 +977,106 @@ def outputs(tl, ref, model, seeds):
     return outs
 
 
-def poison_plan(seeds):
-    """The trials of the CPU path: (seed, poisoned) for each correctness
-    trial in its order, and POISONED more on fresh random seeds at random
-    places among them (os.urandom: nothing the candidate can predict from
-    the public seed)."""
+def replay_choice(n):
+    """The trials the checker replays: REPLAYED of n, drawn with
+    os.urandom (nothing the candidate can predict)."""
     import random
-    rng = random.SystemRandom()
-    plan = [(s, False) for s in seeds]
-    for _ in range(POISONED):
-        plan.insert(rng.randrange(len(plan) + 1),
-                    (rng.randrange(2 ** 32 - 1), True))
-    return plan
+    return sorted(random.SystemRandom().sample(range(n), min(REPLAYED, n)))
 
 
-def triton_changed(plan, outs, ref_outs, opts, dev):
-    """How many of the poisoned trials' outputs are not right (not the
-    reference's at the judge's tolerance, or none at all).  Compared
-    with the reference, not with another run of the candidate's: a
-    candidate that moves its output between runs gains nothing."""
+def replayer(chosen, trials):
+    """What run_worker does with a worker's full reply on the CPU path:
+    replay the chosen trials' traces, the kernels run by a launcher
+    (start_launcher()), with a random generator of the checker's for the
+    stores.  Returns, per chosen trial, (recorded output, randomized
+    output or None, None) or (None, None, why the trace does not
+    replay)."""
+    import torch
+
+    def serve(got):
+        logs = got.get("logs")
+        if not (isinstance(logs, list) and len(logs) == trials):
+            return [(None, None, "the worker sent no trace of its"
+                     " trials")] * len(chosen)
+        gen = torch.Generator()
+        gen.manual_seed(int.from_bytes(os.urandom(8), "big") >> 1)
+        launcher = []
+
+        def kernels(req):
+            if not launcher:
+                launcher.append(start_launcher())
+            return launcher[0][0](req)
+        got_back = []
+        for i in chosen:
+            ev = logs[i]
+            if isinstance(ev, tuple) and len(ev) == 2 and \
+                    ev[0] == "unrecorded":
+                got_back.append((None, None, "forward did what the trace"
+                                 " cannot record: %s" % str(ev[1])[:300]))
+                continue
+            try:
+                got_back.append(replay(ev, kernels, gen) + (None,))
+            except Exception as e:
+                got_back.append((None, None, "%s%s" % (
+                    "" if isinstance(e, ValueError) else
+                    type(e).__name__ + ": ", str(e)[:300])))
+        if launcher:
+            launcher[0][1]()
+        return got_back
+    return serve
+
+
+def triton_replayed(chosen, replays, outs, ref_outs, opts):
+    """The checker's verdict on the replays (replayer()) of the chosen
+    trials: (why no Triton kernel computes the output, or None; how many
+    randomized replays came out wrong; whether each replay gave the
+    candidate's output).  A replay must give the output the candidate
+    sent (else its trace is not what ran) and, with Triton's stores
+    randomized, an output that is not right (else Triton did not compute
+    it)."""
     import torch
     changed = 0
-    for (_, poisoned), o, r in zip(plan, outs, ref_outs):
-        if not poisoned:
-            continue
-        right = type(o) is torch.Tensor and tuple(o.shape) == \
-            tuple(r.shape) and bool(torch.allclose(
-                r, o.to(device=dev, dtype=r.dtype), atol=opts["--atol"],
-                rtol=opts["--rtol"]))
+    atol, rtol = opts["--atol"], opts["--rtol"]
+
+    def close(a, b):
+        return type(a) is torch.Tensor and type(b) is torch.Tensor and \
+            tuple(a.shape) == tuple(b.shape) and a.dtype == b.dtype and \
+            bool(torch.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True))
+    for i, (rec, rnd, err) in zip(chosen, replays):
+        if err is not None:
+            return ("the checker cannot replay what forward recorded in"
+                    " trial %d: %s" % (i + 1, err), changed, False)
+        if not close(rec, outs[i]):
+            return ("the checker's replay of what forward recorded in trial"
+                    " %d (its PyTorch operations, its Triton kernels run by"
+                    " the checker's launcher) does not give its output" %
+                    (i + 1), changed, False)
+        right = rnd is None or close(rnd, ref_outs[i].to(rnd.dtype)
+                                     if type(rnd) is torch.Tensor else None)
         changed += not right
-    say("poisoned trials whose output is not right: %d of %d" % (
-        changed, POISONED))
-    return changed
+    say("replayed with Triton's stores randomized, outputs not right: %d of"
+        " %d" % (changed, len(chosen)))
+    if changed < len(chosen):
+        return ("replayed by the checker with every value its Triton kernels"
+                " store randomized, %d of %d outputs are still right" % (
+                    len(chosen) - changed, len(chosen)), changed, True)
+    return None, changed, True
 
 
-def triton_traced(plan, tainted):
-    """(trials whose output Triton wrote or PyTorch computed from what it
-    wrote, trials) over the unpoisoned trials, from the worker's trace;
-    None when the worker could not trace.  The worker's word, believed
-    where the candidate loses: a trace that says no."""
-    if tainted is None:
-        say("the Triton trace was not made: the worker could not trace"
-            " its stores")
-        return None
-    if not (isinstance(tainted, list) and len(tainted) == len(plan)):
-        return (0, sum(1 for _, p in plan if not p))
-    got = [t for t, (_, p) in zip(tainted, plan) if not p]
-    yes = sum(1 for t in got if t is True)
-    say("trials whose output Triton wrote (or PyTorch computed from what"
-        " it wrote): %d of %d" % (yes, len(got)))
-    return (yes, len(got))
-
-
-def run_worker(ref_path, cand_path, cfg, progress):
+def run_worker(ref_path, cand_path, cfg, progress, serve=None):
     """Run the candidate in a worker and read its reply: (the dict or
     None, exit status, why the reply is not one the worker writes or
-    None).  Its configuration goes through its stdin, not its command
-    line; its stdout goes to our stderr (not the marker channel); the
-    reply comes on a pipe of its own, one frame: an 8-byte big-endian
-    length and that many bytes of torch.save, loaded with weights_only.
-    Bytes before, after or instead of one frame are the candidate's own
-    writing (bad).  A second pipe carries the phases the worker enters
-    (a line each), given to progress (when not None) as they come: they
-    only name where a timeout struck, never a verdict."""
+    None, what serve gave or None).  Its configuration goes through its
+    stdin, not its command line; its stdout goes to our stderr (not the
+    marker channel); the reply comes on a pipe of its own, one frame: an
+    8-byte big-endian length and that many bytes of torch.save, loaded
+    with weights_only.  A second pipe carries the phases the worker
+    enters (a line each), given to progress (when not None) as they
+    come: they only name where a timeout struck, never a verdict.  When
+    the reply holds the outputs and serve is given, serve(reply) runs in
+    a forked child (isolated()) after the worker has ended.  Bytes
+    before, after or instead of the one frame are the candidate's own
+    writing (bad)."""
     import io
     import selectors
     import subprocess
@@ -1073,9 +1095,8 @@ def run_worker(ref_path, cand_path, cfg, progress):
             os.close(fd)
         emit("defect", message="cannot start the worker: %s" % e)
         sys.exit(1)
-    os.close(cin)
-    os.close(wfd)
-    os.close(pwfd)
+    for fd in (cin, wfd, pwfd):
+        os.close(fd)
     conf = dict(cfg, fd=wfd, progress=pwfd)
     try:
         os.write(cout, (json.dumps(conf) + "\n").encode())
@@ -1087,14 +1108,22 @@ def run_worker(ref_path, cand_path, cfg, progress):
     sel = selectors.DefaultSelector()
     sel.register(rfd, selectors.EVENT_READ, "reply")
     sel.register(pfd, selectors.EVENT_READ, "progress")
-    left = 2
-    while left:
+    reply_open = True
+
+    def whole():
+        return len(data) >= 8 and \
+            len(data) - 8 >= struct.unpack(">Q", bytes(data[:8]))[0]
+    # Until one whole frame is in, or the reply pipe ends.
+    while reply_open and not whole():
         for key, _ in sel.select():
             c = os.read(key.fd, 1 << 20)
             if not c:
                 sel.unregister(key.fd)
-                os.close(key.fd)
-                left -= 1
+                if key.data == "reply":
+                    reply_open = False
+                else:
+                    os.close(key.fd)
+                    pfd = None
             elif key.data == "reply":
                 if len(data) <= REPLY_MAX:
                     data += c
@@ -1105,27 +1134,90 @@ def run_worker(ref_path, cand_path, cfg, progress):
                     if progress is not None:
                         progress(p.decode("ascii", "replace").strip())
     sel.close()
-    status = worker.wait()
+    if pfd is not None:
+        os.close(pfd)
+
+    def finish(got, bad, served):
+        extra = 0
+        while True:
+            c = os.read(rfd, 1 << 20)
+            if not c:
+                break
+            extra += len(c)
+        os.close(rfd)
+        status = worker.wait()
+        if extra and bad is None:
+            bad = "the candidate's process sent %d bytes on the results" \
+                " pipe after the worker's reply (the candidate wrote on" \
+                " it)" % extra
+        return (None if bad is not None else got), status, bad, \
+            (None if bad is not None else served)
     if not data:
-        return None, status, None
+        return finish(None, None, None)
     if len(data) < 8:
-        return None, status, "the candidate's process sent %d bytes, not" \
-            " a reply the worker writes" % len(data)
+        return finish(None, "the candidate's process sent %d bytes, not"
+                      " a reply the worker writes" % len(data), None)
     size = struct.unpack(">Q", bytes(data[:8]))[0]
     if size != len(data) - 8:
-        return None, status, "the candidate's process sent %d bytes on" \
-            " the results pipe, not the one reply the worker writes (the" \
-            " candidate wrote on it)" % len(data)
+        return finish(None, "the candidate's process sent %d bytes on the"
+                      " results pipe, not the one reply the worker writes"
+                      " (the candidate wrote on it)" % len(data), None)
     try:
         got = torch.load(io.BytesIO(bytes(data[8:])), weights_only=True)
     except Exception as e:
-        return None, status, "the reply does not read: %s: %s" % (
+        return finish(None, "the reply does not read: %s: %s" % (
             type(e).__name__, str(e).splitlines()[0][:200] if str(e)
-            else "")
+            else ""), None)
     if not isinstance(got, dict):
-        return None, status, "the reply is a %s, not the worker's" \
-            % type(got).__name__
-    return got, status, None
+        return finish(None, "the reply is a %s, not the worker's"
+                      % type(got).__name__, None)
+    got, status, bad, _ = finish(got, None, None)
+    served = None
+    if bad is None and serve is not None and \
+            isinstance(got.get("outs"), list):
+        served = isolated(lambda: serve(got))
+    return got, status, bad, served
+
+
+def isolated(fn):
+    """fn()'s result, computed in a forked child of the checker that
+    cannot write a marker line (its stdout and the marker descriptor are
+    the log, the nonce is dropped) and sent back as a torch.save frame,
+    loaded with weights_only; None when the child gives none.  The replay
+    runs ATen ops that the candidate's trace names: a flaw in one of them
+    then reaches no verdict but the Triton check's."""
+    import io
+    import torch
+    global NONCE
+    r, w = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            os.dup2(2, 1)
+            if MARK_FD not in (0, 1, 2):
+                os.dup2(2, MARK_FD)
+            NONCE = ""
+            torch.set_num_threads(1)
+            buf = io.BytesIO()
+            torch.save(fn(), buf)
+            write_frame(w, buf.getvalue())
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(0)
+    os.close(w)
+    data = read_frame(r)
+    os.close(r)
+    os.waitpid(pid, 0)
+    if data is None:
+        return None
+    try:
+        return torch.load(io.BytesIO(data), weights_only=True)
+    except Exception:
+        return None
 
 
 def phase_of(got):
@@ -1439,147 +1531,938 @@ def interp_fixes():
     return done
 
 
-def poison_stores():
-    """Make every value a Triton kernel stores in the interpreter (plain,
-    masked, atomic, through a descriptor) NaN, or its bitwise complement
-    for integers, while POISON[0] is true: an output a kernel computes
-    cannot come out right.  Installed in every CPU-path worker, set only
-    for the poisoned trials."""
+# --- The Triton check: a trace the worker records, replayed by the checker
+#
+# ADR 0048.  The worker records, in each trial, what forward did: every
+# ATen op (a dispatch mode) and every launch of a Triton kernel (the
+# interpreter's GridExecutor), with the tensors they take as references
+# to earlier results, or as values where the trace first meets them
+# (inputs, parameters: "leaves").  The record is data: the checker
+# replays it in a child of its own twice, once as recorded (the kernels
+# run by the launcher below, from their source, on the checker's copies
+# of their arguments, sent and sent back by value) and once with every
+# value the kernels' stores wrote replaced by a random one of the
+# checker's.  Nothing in the candidate's
+# process decides: a trace that does not give the candidate's output, or
+# whose output is still right with Triton's stores randomized, fails.
+
+
+class Unencodable(Exception):
+    """A value the trace cannot carry (a TensorDescriptor, a generator)."""
+
+
+class Trace:
+    """The worker's record of one trial: events, tensors by reference.
+
+    events: ("leaf", ref, value), ("op", name, args, kwargs, out refs),
+    ("launch", kernel, grid, args, kwargs), ("out", ref).  Tensors are
+    kept alive for the trial, so that their ids are not reused."""
+
+    def __init__(self, torch):
+        self.torch = torch
+        self.refs = {}
+        self.keep = []
+        self.events = []
+        self.quiet = 0
+        self.bad = None
+
+    def ref(self, t, leaf=True):
+        r = self.refs.get(id(t))
+        if r is None:
+            r = len(self.keep)
+            self.refs[id(t)] = r
+            self.keep.append(t)
+            if leaf:
+                self.quiet += 1
+                try:
+                    self.events.append(("leaf", r, t.detach().clone()
+                                        .as_subclass(self.torch.Tensor)))
+                finally:
+                    self.quiet -= 1
+        return r
+
+    def enc(self, v):
+        torch = self.torch
+        if isinstance(v, torch.Tensor):
+            return ("t", self.ref(v))
+        if v is None or type(v) in (bool, int, float, str):
+            return ("v", v)
+        if isinstance(v, (list, tuple)):
+            return ("l" if isinstance(v, list) else "u",
+                    [self.enc(x) for x in v])
+        if isinstance(v, dict):
+            return ("d", {str(k): self.enc(x) for k, x in v.items()})
+        if isinstance(v, torch.dtype):
+            return ("dtype", str(v).replace("torch.", ""))
+        if isinstance(v, torch.device):
+            return ("device", v.type)
+        if isinstance(v, torch.layout):
+            return ("layout", str(v).replace("torch.", ""))
+        if isinstance(v, torch.memory_format):
+            return ("mf", str(v).replace("torch.", ""))
+        if type(v).__module__.startswith("triton.language") and \
+                hasattr(v, "name") and type(v).__name__ == "dtype":
+            return ("tldtype", v.name)
+        if type(v).__module__.startswith("numpy") and hasattr(v, "item"):
+            return self.enc(v.item())
+        raise Unencodable("a %s" % type(v).__name__)
+
+
+TRACE = [None]      # the worker's: the trial's Trace while forward runs
+
+
+def trace_mode():
+    """The worker's dispatch mode: every ATen op into TRACE[0]."""
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.utils._pytree import tree_flatten
+
+    class Record(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            tr = TRACE[0]
+            if tr is None or tr.quiet or tr.bad is not None:
+                return func(*args, **kwargs)
+            try:
+                a, k = tr.enc(list(args)), tr.enc(dict(kwargs))
+            except Unencodable as e:
+                tr.bad = "%s takes %s" % (func.name(), e)
+                return func(*args, **kwargs)
+            out = func(*args, **kwargs)
+            refs = [tr.ref(t, leaf=False) for t in tree_flatten(out)[0]
+                    if isinstance(t, torch.Tensor)]
+            tr.events.append(("op", func.name(), a, k, refs))
+            return out
+
+    return Record()
+
+
+STORES = [None]     # the launcher's: [(addresses, size) or None]
+
+
+def record_stores():
+    """While STORES[0] is a list (a launch the checker asked for), every
+    store of Triton's interpreter (plain, masked, atomic, through a
+    descriptor) appends the addresses it writes and the size of a value
+    (None for a descriptor's: its whole argument).  The checker
+    randomizes only values that a kernel changed there: a kernel body
+    that writes memory by other means (Python in the interpreter) stores
+    nothing Triton's."""
     import numpy as np
     from triton.runtime import interpreter as ti
 
-    def bad(h):
-        if not POISON[0]:
-            return h
-        d = h.data
-        if d.dtype.kind == "f":
-            v = np.full_like(d, np.nan)
-        elif d.dtype == np.uint16 and "bf16" in str(h.dtype):
-            v = np.full_like(d, 0x7fc0)
-        elif d.dtype.kind == "b":
-            v = ~d
-        else:
-            v = np.invert(d)
-        return ti.TensorHandle(v, h.dtype)
-
-    def at(ptrs, mask):
-        # The addresses a store writes (the taint's, below).
+    def at(ptrs, mask, value):
+        if STORES[0] is None:
+            return
         try:
             a = np.asarray(ptrs.data).reshape(-1)
             if mask is not None:
                 a = a[np.broadcast_to(np.asarray(mask.data, dtype=bool),
                                       np.shape(ptrs.data)).reshape(-1)]
-            STORED.append(a.astype(np.uint64))
+            STORES[0].append((a.astype(np.uint64),
+                              int(np.asarray(value.data).dtype.itemsize)))
         except Exception:
-            STORED.append(None)     # unknown: every argument counts
-
-    def rec_store(self, ptrs, value, mask, cp):
-        at(ptrs, mask)
-        return store(self, ptrs, bad(value), mask, cp)
-
-    def rec_rmw(self, op, ptr, val, mask, sem, scope):
-        at(ptr, mask)
-        return rmw(self, op, ptr, bad(val), mask, sem, scope)
-
-    def rec_cas(self, ptr, cmp, val, sem, scope):
-        at(ptr, None)
-        return cas(self, ptr, cmp, bad(val), sem, scope)
+            STORES[0].append(None)
 
     B = ti.InterpreterBuilder
     store, rmw, cas = (B.create_masked_store, B.create_atomic_rmw,
                        B.create_atomic_cas)
-    B.create_masked_store = rec_store
-    B.create_atomic_rmw = rec_rmw
-    B.create_atomic_cas = rec_cas
+    B.create_masked_store = lambda self, ptrs, value, mask, cp: (
+        at(ptrs, mask, value), store(self, ptrs, value, mask, cp))[1]
+    B.create_atomic_rmw = lambda self, op, ptr, val, mask, sem, scope: (
+        at(ptr, mask, val), rmw(self, op, ptr, val, mask, sem, scope))[1]
+    B.create_atomic_cas = lambda self, ptr, cmp, val, sem, scope: (
+        at(ptr, None, val), cas(self, ptr, cmp, val, sem, scope))[1]
     if hasattr(B, "create_descriptor_store"):
         dstore = B.create_descriptor_store
 
         def rec_dstore(self, desc, value, idx):
-            STORED.append(None)     # a descriptor's base: its argument
-            return dstore(self, desc, bad(value), idx)
+            if STORES[0] is not None:
+                STORES[0].append(None)
+            return dstore(self, desc, value, idx)
         B.create_descriptor_store = rec_dstore
-    trace_launches(ti, np)
 
 
-def storage_of(t):
-    """t's storage and its first address, or (None, None)."""
-    try:
-        st = t.untyped_storage()
-        return st, st.data_ptr()
-    except Exception:
-        return None, None
+def written_bytes(torch, sts, got):
+    """Per storage (a uint8 tensor), which of its bytes the recorded
+    stores wrote: a bool tensor each."""
+    import numpy as np
+    masks = [np.zeros(s.numel(), dtype=bool) for s in sts]
+    every = any(g is None for g in got)
+    for i, s in enumerate(sts):
+        if every:
+            masks[i][:] = True
+            continue
+        lo, n = s.data_ptr(), s.numel()
+        for addrs, size in got:
+            off = addrs[(addrs >= lo) & (addrs < lo + n)].astype(np.int64) \
+                - lo
+            for k in range(size):
+                masks[i][np.minimum(off + k, n - 1)] = True
+    return [torch.from_numpy(m) for m in masks]
 
 
-def trace_launches(ti, np):
-    """After each launch in the interpreter, every tensor argument whose
-    storage holds an address the launch stored to is Triton's (TAINT,
-    which keeps the storage alive for the trial, so that its memory
-    cannot come back to a tensor Triton never wrote)."""
-    import torch
+def trace_launches():
+    """Record each launch of a kernel in Triton's interpreter into
+    TRACE[0]: the kernel (its source, kernel_bundle()), its grid as
+    computed, its arguments; the interpreter's own copies are not
+    recorded."""
+    import inspect
+    from triton.runtime import interpreter as ti
     call = ti.GridExecutor.__call__
 
-    def tensors(v):
-        if isinstance(v, torch.Tensor):
-            yield v
-        elif isinstance(v, (tuple, list)):
-            for x in v:
-                yield from tensors(x)
-        elif hasattr(v, "base") and isinstance(getattr(v, "base"),
-                                               torch.Tensor):
-            yield v.base    # a TensorDescriptor
-
-    def traced(self, *args, **kwargs):
-        del STORED[:]
-        try:
+    def launch(self, *args, **kwargs):
+        tr = TRACE[0]
+        if tr is None or tr.quiet or tr.bad is not None:
             return call(self, *args, **kwargs)
+        spec = inspect.getfullargspec(self.fn)
+        kwargs = {k: v for k, v in kwargs.items()
+                  if k in spec.args or k in spec.kwonlyargs}
+        tr.quiet += 1
+        try:
+            try:
+                a, k = tr.enc(list(args)), tr.enc(dict(kwargs))
+                orig = [o for o, r in
+                        ti.InterpretedFunction.rewritten_fn.items()
+                        if r is self.fn]
+                if not orig:
+                    raise NotTriton("the interpreter runs no kernel it"
+                                    " knows")
+                bundle = kernel_bundle(orig[0])
+            except (Unencodable, NotTriton) as e:
+                tr.bad = "a launch of %s: %s" % (
+                    getattr(self.fn, "__name__", "?"), e)
+                return call(self, *args, **kwargs)
+            grid = self.grid
+            seen = []
+
+            def record(meta):
+                g = grid(meta) if callable(grid) else grid
+                seen.append([int(x) for x in g])
+                return g
+            self.grid = record
+            try:
+                r = call(self, *args, **kwargs)
+            finally:
+                self.grid = grid
+            tr.events.append(("launch", bundle, seen[0], a, k))
+            return r
         finally:
-            got = list(STORED)
-            del STORED[:]
-            if got:
-                every = any(a is None for a in got)
-                addrs = np.concatenate([a for a in got if a is not None]) \
-                    if not every else None
-                for t in tensors(list(args) + list(kwargs.values())):
-                    st, lo = storage_of(t)
-                    if st is None:
-                        continue
-                    hi = lo + st.nbytes()
-                    if every or bool(np.any((addrs >= lo) &
-                                            (addrs < hi))):
-                        TAINT[lo] = st
-    ti.GridExecutor.__call__ = traced
+            tr.quiet -= 1
+    ti.GridExecutor.__call__ = launch
 
 
-def taint_mode():
-    """A dispatch mode that carries the taint through PyTorch: an op with
-    an input in a storage Triton wrote makes its outputs Triton's too.
-    So an output that Triton stored, or that PyTorch computed from what
-    Triton stored (a bias added after a Triton matmul, a view, a sum),
-    is Triton's; plain PyTorch beside a kernel that ran on something
-    else is not (ADR 0036: the poisoned trials cannot tell it when the
-    candidate watches a kernel of its own for the poison)."""
+def launch_arg(torch, sts, v):
+    """A launch's tensor argument ("ts", storage, dtype, size, stride,
+    offset) as a tensor over sts[storage]."""
+    _, i, dt, size, stride, off = v
+    t = torch.empty(0, dtype=dtype_of(torch, dt))
+    t.set_(sts[i].untyped_storage(), off, tuple(size), tuple(stride))
+    return t
+
+
+def dtype_of(torch, name):
+    dt = getattr(torch, str(name), None)
+    if not isinstance(dt, torch.dtype):
+        raise ValueError("not a dtype: %r" % (name,))
+    return dt
+
+
+def decode(v, tensor):
+    """A value of the trace as the replay uses it; tensor(v) for the
+    tensor forms ("t", ref) and ("ts", …)."""
     import torch
-    from torch.utils._python_dispatch import TorchDispatchMode
+    kind = v[0]
+    if kind in ("t", "ts"):
+        return tensor(v)
+    if kind == "v":
+        return v[1]
+    if kind == "l":
+        return [decode(x, tensor) for x in v[1]]
+    if kind == "u":
+        return tuple(decode(x, tensor) for x in v[1])
+    if kind == "d":
+        return {k: decode(x, tensor) for k, x in v[1].items()}
+    if kind == "dtype":
+        return dtype_of(torch, v[1])
+    if kind == "device":
+        return torch.device("cpu")
+    if kind in ("layout", "mf"):
+        x = getattr(torch, str(v[1]), None)
+        if not isinstance(x, (torch.layout, torch.memory_format)):
+            raise ValueError("not a %s: %r" % (kind, v[1]))
+        return x
+    if kind == "tldtype":
+        import triton.language as tl
+        x = getattr(tl, str(v[1]), None)
+        if not isinstance(x, tl.dtype):
+            raise ValueError("not a Triton dtype: %r" % (v[1],))
+        return x
+    raise ValueError("not a value of the trace: %r" % (kind,))
+
+
+def read_frame(fd):
+    """One frame (8-byte big-endian length, then the bytes) from fd, or
+    None at its end or on a short or oversized frame."""
+    head = read_exact(fd, 8)
+    if head is None:
+        return None
+    size = struct.unpack(">Q", head)[0]
+    if size > REPLY_MAX:
+        return None
+    return read_exact(fd, size)
+
+
+def read_exact(fd, n):
+    buf = bytearray()
+    while len(buf) < n:
+        c = os.read(fd, min(n - len(buf), 1 << 20))
+        if not c:
+            return None
+        buf += c
+    return bytes(buf)
+
+
+def write_frame(fd, data):
+    data = struct.pack(">Q", len(data)) + data
+    while data:
+        data = data[os.write(fd, data):]
+
+
+# ATen ops the replay never runs: they read or write files, or print.
+REPLAY_DENY = re.compile(r"file|print|save|load|_debug|record_stream")
+
+
+# ATen ops that give memory as it was: zeroed in the replays.
+UNINIT = re.compile(r"aten::(new_)?empty(_like|_strided|_permuted)?(\.|$)")
+
+
+def aten_op(name):
+    """The ATen op of a trace's name ("aten::add.Tensor")."""
+    import torch
+    ns, _, rest = str(name).partition("::")
+    op, _, overload = rest.partition(".")
+    if ns != "aten" or not re.match(r"^\w+$", op) or \
+            REPLAY_DENY.search(op) or (overload and
+                                       not re.match(r"^\w+$", overload)):
+        raise ValueError("not an ATen op the replay runs: %r" % (name,))
+    return getattr(getattr(torch.ops.aten, op), overload or "default")
+
+
+def perturbed(torch, v, gen):
+    """v with each value replaced by another, drawn from gen: far from
+    v (floats), its complement (integers), its negation (bools)."""
+    if v.dtype == torch.bool:
+        return ~v
+    if v.is_floating_point() or v.is_complex():
+        d = v.to(torch.complex128 if v.is_complex() else torch.float64)
+        r = torch.rand(v.shape, generator=gen, dtype=torch.float64) + 1.0
+        s = torch.randint(0, 2, v.shape, generator=gen,
+                          dtype=torch.float64) * 2 - 1
+        return (d + (1 + d.abs()) * r * s).to(v.dtype)
+    return torch.bitwise_not(v)
+
+
+INT_OF = {1: "uint8", 2: "int16", 4: "int32", 8: "int64", 16: None}
+
+
+def changed_mask(torch, before, after):
+    """Where after's values differ from before's, bit for bit (both
+    contiguous, one dtype)."""
+    it = INT_OF.get(before.element_size())
+    if it is None:
+        return before.ne(after)
+    dt = getattr(torch, it)
+    return before.view(dt).ne(after.view(dt))
+
+
+def stored_at(torch, wrote, size, shape, stride, offset):
+    """Which elements of an argument (element size, shape, stride,
+    offset in elements) lie on bytes a store wrote (wrote: a bool per
+    byte of its storage), in the argument's contiguous order."""
+    whole = wrote.numel() // size
+    if whole == 0:
+        return torch.zeros(shape, dtype=torch.bool)
+    elem = wrote[:whole * size].view(whole, size).any(1)
+    return torch.as_strided(elem, shape, stride, offset).contiguous()
+
+
+def replay(events, kernels, gen):
+    """Replay a trial's trace in the checker: (the output as recorded,
+    the output with every value a Triton kernel stored randomized, or
+    None where that replay raised) after every event.  kernels(request)
+    runs one launch in the launcher and returns its reply.  Raises
+    ValueError when the trace does not replay."""
+    import torch
     from torch.utils._pytree import tree_flatten
+    n, p = {}, {}
+    broken = [False]
+    out = None
 
-    class Taint(TorchDispatchMode):
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            kwargs = kwargs or {}
-            out = func(*args, **kwargs)
-            if TAINT:
-                ins = [t for t in tree_flatten((args, kwargs))[0]
-                       if isinstance(t, torch.Tensor)]
-                if any(storage_of(t)[1] in TAINT for t in ins):
-                    # Its outputs, which hold what an op writes in place
-                    # or through out= (aten returns those arguments).
-                    for t in tree_flatten(out)[0]:
-                        if isinstance(t, torch.Tensor):
-                            st, lo = storage_of(t)
-                            if st is not None:
-                                TAINT[lo] = st
-            return out
+    def get(state):
+        def t(v):
+            if v[1] not in state:
+                raise ValueError("tensor %r is used before the trace"
+                                 " makes it" % (v[1],))
+            return state[v[1]]
+        return t
 
-    return Taint()
+    def on_p(f):
+        if broken[0]:
+            return
+        try:
+            f()
+        except Exception:
+            broken[0] = True
+
+    if not isinstance(events, (list, tuple)):
+        raise ValueError("no trace")
+    with torch.no_grad():
+        for ev in events:
+            kind = ev[0] if isinstance(ev, (list, tuple)) and ev else None
+            if kind == "leaf":
+                if not isinstance(ev[2], torch.Tensor):
+                    raise ValueError("a leaf that is not a tensor")
+                n[ev[1]] = ev[2].clone()
+                p[ev[1]] = ev[2].clone()
+            elif kind == "op":
+                _, name, a, k, refs = ev
+                fn = aten_op(name)
+
+                def run(state):
+                    args = decode(a, get(state))
+                    kw = decode(k, get(state))
+                    ts = [t for t in tree_flatten(fn(*args, **kw))[0]
+                          if isinstance(t, torch.Tensor)]
+                    if UNINIT.match(name):
+                        # Both replays start alike where the run had
+                        # whatever memory held.
+                        for t in ts:
+                            t.zero_()
+                    if len(ts) != len(refs):
+                        raise ValueError("%s gives %d tensors, the trace"
+                                         " %d" % (name, len(ts), len(refs)))
+                    state.update(zip(refs, ts))
+                try:
+                    run(n)
+                except ValueError:
+                    raise
+                except Exception as e:
+                    raise ValueError("%s: %s: %s" % (
+                        name, type(e).__name__, str(e)[:200]))
+                on_p(lambda: run(p))
+            elif kind == "launch":
+                launch_replay(ev, n, p, get, on_p, kernels, gen)
+            elif kind == "out":
+                out = ev[1]
+            else:
+                raise ValueError("not an event of the trace: %r" % (kind,))
+    if out not in n:
+        raise ValueError("the trace names no output")
+    return n[out], (None if broken[0] else p.get(out))
+
+
+def launch_replay(ev, n, p, get, on_p, kernels, gen):
+    """One launch of the replay: the launcher runs the kernel on the
+    storages of n's arguments; p gets what the launch changed, and a
+    random value instead where a store of Triton's changed it (the
+    launcher's record of its stores)."""
+    import torch
+    _, kernel, grid, a, k = ev
+    stores = {}
+    sts = []
+    views = []
+    places = []
+
+    def pack(v):
+        t = get(n)(v)
+        st = t.untyped_storage()
+        if st.data_ptr() not in stores:
+            stores[st.data_ptr()] = len(sts)
+            u8 = torch.empty(0, dtype=torch.uint8)
+            u8.set_(st, 0, (st.nbytes(),), (1,))
+            sts.append(u8)
+        views.append(v[1])
+        places.append((stores[st.data_ptr()], (
+            t.element_size(), list(t.shape), list(t.stride()),
+            t.storage_offset())))
+        return ("ts", stores[st.data_ptr()], str(t.dtype).replace(
+            "torch.", ""), list(t.shape), list(t.stride()),
+            t.storage_offset())
+
+    def mark(v):
+        if v[0] == "t":
+            return pack(v)
+        if v[0] in ("l", "u"):
+            return (v[0], [mark(x) for x in v[1]])
+        if v[0] == "d":
+            return ("d", {key: mark(x) for key, x in v[1].items()})
+        return v
+    args, kwargs = mark(a), mark(k)
+    before = [n[r].contiguous().clone() for r in views]
+    reply = kernels({"kernel": kernel, "grid": list(grid), "args": args,
+                     "kwargs": kwargs,
+                     "storages": [s.clone() for s in sts]})
+    if not isinstance(reply, dict) or "storages" not in reply:
+        raise ValueError("the checker's launch of the kernel failed: %s" % (
+            str(reply.get("error"))[:300] if isinstance(reply, dict)
+            else "no reply"))
+    back = reply["storages"]
+    if not (isinstance(back, list) and len(back) == len(sts) and
+            all(isinstance(b, torch.Tensor) and b.dtype == torch.uint8 and
+                b.shape == s.shape for b, s in zip(back, sts))):
+        raise ValueError("the launcher sent back other storages")
+    wrote = reply.get("written")
+    if not (isinstance(wrote, list) and len(wrote) == len(sts) and
+            all(isinstance(w, torch.Tensor) and w.dtype == torch.bool and
+                w.shape == s.shape for w, s in zip(wrote, sts))):
+        # No record of the stores: no value of Triton's to randomize.
+        wrote = [torch.zeros(s.shape, dtype=torch.bool) for s in sts]
+    for s, b in zip(sts, back):
+        s.copy_(b)
+    for r, b4, (si, geo) in zip(views, before, places):
+        after = n[r].contiguous()
+        moved = changed_mask(torch, b4, after)
+        if not bool(moved.any()):
+            continue
+        mask = moved & stored_at(torch, wrote[si], *geo)
+
+        def swap(r=r, after=after, moved=moved, mask=mask):
+            # What the launch changed, as it did; what its stores
+            # changed, random.
+            t = p[r]
+            if tuple(t.shape) != tuple(after.shape) or t.dtype != after.dtype:
+                raise ValueError("the replays differ")
+            c = t.contiguous().clone()
+            c[moved] = after[moved]
+            c[mask] = perturbed(torch, after[mask], gen)
+            t.copy_(c)
+        on_p(swap)
+
+
+# --- The launcher: kernels proved to be Triton, run where no candidate
+# code is (ADR 0048).  The worker's record names each launch's kernel by
+# its source (and its callees', and the constants and Triton modules it
+# reads); the launcher, a fresh interpreter the checker's replay starts,
+# refuses a source that is not Triton (Python's parser and a few rules,
+# then Triton's own frontend, which lowers it to TTIR for a GPU target),
+# runs it in the interpreter on the checker's copies of its arguments and
+# records which bytes Triton's stores wrote.
+
+
+class NotTriton(Exception):
+    """A kernel source the launcher does not run."""
+
+
+def kernel_bundle(fn):
+    """What the launcher needs of a kernel (the worker's, from the
+    function the interpreter runs): {"name", "funcs": [[name, source]],
+    "globals": {name: [kind, value]}}, kind one of jit (a callee's name),
+    module (a Triton module's name), const, tldtype.  Raises NotTriton
+    when a source cannot be had."""
+    import inspect
+    import textwrap
+    import types
+    import triton.language as tl
+    funcs, glob, todo, done = [], {}, [fn], set()
+    while todo:
+        f = todo.pop()
+        if f.__name__ in done:
+            continue
+        done.add(f.__name__)
+        try:
+            funcs.append([f.__name__, textwrap.dedent(inspect.getsource(f))])
+        except (OSError, TypeError) as e:
+            raise NotTriton("no source of %s: %s" % (f.__name__, e))
+        names, stack = set(), [f.__code__]
+        while stack:
+            c = stack.pop()
+            names.update(c.co_names)
+            stack += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+        g = getattr(f, "__globals__", {})
+        for n in sorted(names):
+            if n not in g:
+                continue
+            v = g[n]
+            inner = getattr(v, "fn", None)
+            if inner is not None and callable(inner) and \
+                    type(v).__name__ in ("InterpretedFunction", "JITFunction"):
+                todo.append(inner)
+                glob[n] = ["jit", inner.__name__]
+            elif isinstance(v, types.ModuleType):
+                glob[n] = ["module", v.__name__]
+            elif v is None or type(v) in (bool, int, float, str):
+                glob[n] = ["const", v]
+            elif isinstance(v, tl.constexpr) and (
+                    v.value is None or type(v.value) in (bool, int, float)):
+                glob[n] = ["const", v.value]
+            elif isinstance(v, tl.dtype):
+                glob[n] = ["tldtype", v.name]
+    return {"name": fn.__name__, "funcs": funcs, "globals": glob}
+
+
+# Python's builtins a kernel may name (the frontend evaluates some).
+KERNEL_BUILTINS = ("range", "min", "max", "len", "int", "float", "bool",
+                   "abs", "print", "isinstance", "tuple", "list", "zip",
+                   "enumerate", "True", "False", "None", "ValueError",
+                   "AssertionError", "RuntimeError", "TypeError")
+# Python the launcher refuses in a kernel's source before Triton's frontend
+# sees it: what would run at definition or reach outside the language.
+KERNEL_BANNED = ("Import", "ImportFrom", "Global", "Nonlocal", "ClassDef",
+                 "Lambda", "AsyncFunctionDef", "Await", "Yield",
+                 "YieldFrom", "Try", "With", "AsyncWith", "AsyncFor",
+                 "NamedExpr", "ListComp", "SetComp", "DictComp",
+                 "GeneratorExp", "JoinedStr")
+TRITON_MODULE = re.compile(r"^triton(\.language(\.[A-Za-z]\w*)*)?$")
+
+
+def module_paths(name, text, ns):
+    """NotTriton when the function's source reaches, through the
+    attributes of a module it names, a module outside triton.language
+    (triton.language.core holds builtins, inspect, knobs) or anything
+    through a value that is not a module."""
+    import ast
+    import types
+    for node in ast.walk(ast.parse(text)):
+        if not isinstance(node, ast.Attribute):
+            continue
+        chain, v = [], node
+        while isinstance(v, ast.Attribute):
+            chain.append(v.attr)
+            v = v.value
+        if not isinstance(v, ast.Name) or \
+                not isinstance(ns.get(v.id), types.ModuleType):
+            continue
+        obj = ns[v.id]
+        for i, attr in enumerate(reversed(chain)):
+            if not isinstance(obj, types.ModuleType):
+                raise NotTriton("%s reads %s of a %s" % (
+                    name, attr, type(obj).__name__))
+            obj = getattr(obj, attr, None)
+            if isinstance(obj, types.ModuleType) and \
+                    not TRITON_MODULE.match(obj.__name__):
+                raise NotTriton("%s reaches the module %s" % (
+                    name, obj.__name__))
+
+
+def kernel_source(name, src):
+    """The text the launcher runs for a function of a bundle: one plain
+    def named name, its decorators dropped; NotTriton otherwise."""
+    import ast
+    try:
+        tree = ast.parse(src)
+    except SyntaxError as e:
+        raise NotTriton("%s does not parse: %s" % (name, e))
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef) \
+            or tree.body[0].name != name:
+        raise NotTriton("the source of %s is not one function" % name)
+    fdef = tree.body[0]
+    fdef.decorator_list = []
+    for node in ast.walk(fdef):
+        kind = type(node).__name__
+        if kind in KERNEL_BANNED or (isinstance(node, ast.FunctionDef) and
+                                     node is not fdef):
+            raise NotTriton("%s uses %s, which is not Triton" % (name, kind))
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            raise NotTriton("%s reads the attribute %s" % (name, node.attr))
+        if isinstance(node, ast.Name) and node.id.startswith("__"):
+            raise NotTriton("%s names %s" % (name, node.id))
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx,
+                                                          ast.Store):
+            raise NotTriton("%s sets the attribute %s" % (name, node.attr))
+    for a in fdef.args.args + fdef.args.kwonlyargs + fdef.args.posonlyargs:
+        if a.annotation is not None and any(
+                isinstance(x, ast.Call) for x in ast.walk(a.annotation)):
+            raise NotTriton("%s has an annotation that calls" % name)
+    for d in fdef.args.defaults + fdef.args.kw_defaults:
+        if d is not None and not isinstance(d, ast.Constant):
+            raise NotTriton("%s has a default that is not a constant" % name)
+    return ast.unparse(tree) + "\n"
+
+
+TORCH_TT = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16",
+            "float64": "fp64", "int8": "i8", "int16": "i16", "int32": "i32",
+            "int64": "i64", "uint8": "u8", "bool": "i1"}
+
+
+class Launcher:
+    """The launcher's kernels: built from bundles, proved once per bundle
+    and argument types by the prover (a child forked before the
+    interpreter is set up, whose Triton is as installed), run in Triton's
+    interpreter."""
+
+    def __init__(self, prove=None):
+        self.built = {}
+        self.proved = {}
+        self.files = 0
+        self.ask = prove
+
+    def build(self, bundle, proof=False):
+        import importlib
+        import json as js
+        import linecache
+        import builtins
+        import triton.language as tl
+        from triton.runtime.jit import JITFunction
+        from triton.runtime.interpreter import InterpretedFunction
+        key = (js.dumps(bundle, sort_keys=True), proof)
+        if key in self.built:
+            return self.built[key]
+        safe = {n: getattr(builtins, n) for n in KERNEL_BUILTINS}
+        run, proof_ns = {"__builtins__": safe}, {"__builtins__": safe}
+        jits = {}
+        for n, (kind, v) in bundle["globals"].items():
+            if kind == "module":
+                if not TRITON_MODULE.match(str(v)):
+                    raise NotTriton("it reads the module %s" % v)
+                run[n] = proof_ns[n] = importlib.import_module(v)
+            elif kind == "const":
+                if not (v is None or type(v) in (bool, int, float, str)):
+                    raise NotTriton("a constant of type %s" % type(v).__name__)
+                run[n] = proof_ns[n] = v
+            elif kind == "tldtype":
+                d = getattr(tl, str(v), None)
+                if not isinstance(d, tl.dtype):
+                    raise NotTriton("not a Triton dtype: %r" % (v,))
+                run[n] = proof_ns[n] = d
+            elif kind == "jit":
+                jits[n] = str(v)
+            else:
+                raise NotTriton("a global of kind %r" % (kind,))
+        names = [f for f, _ in bundle["funcs"]]
+        if bundle["name"] not in names:
+            raise NotTriton("the bundle holds no %s" % bundle["name"])
+        for fname, src in bundle["funcs"]:
+            text = kernel_source(str(fname), str(src))
+            module_paths(str(fname), text, run)
+            self.files += 1
+            path = "<kernel %s %d>" % (fname, self.files)
+            linecache.cache[path] = (len(text), None,
+                                     text.splitlines(True), path)
+            code = compile(text, path, "exec")
+            ns = proof_ns if proof else run
+            exec(code, ns)
+            ns[fname] = (JITFunction if proof else InterpretedFunction)(
+                ns[fname])
+        ns = proof_ns if proof else run
+        for n, f in jits.items():
+            if f not in names:
+                raise NotTriton("no source of the callee %s" % f)
+            ns[n] = ns[f]
+        got = ns[bundle["name"]]
+        self.built[key] = got
+        return got
+
+    @staticmethod
+    def kinds(torch, bound):
+        """The types of a launch's arguments as the prover needs them:
+        a tensor's dtype, a scalar's value."""
+        out = {}
+        for name, v in bound.items():
+            if isinstance(v, torch.Tensor):
+                tt = TORCH_TT.get(str(v.dtype).replace("torch.", ""))
+                if tt is None:
+                    raise NotTriton("a tensor of %s" % v.dtype)
+                out[name] = ["*" + tt, None]
+            elif v is None or type(v) in (bool, int, float, str):
+                out[name] = ["value", v]
+            else:
+                raise NotTriton("an argument of type %s" % type(v).__name__)
+        return out
+
+    def prove(self, bundle, kinds):
+        """In the prover: lower the bundle's kernel with Triton's
+        frontend for a GPU target at these argument types; NotTriton when
+        it refuses."""
+        import json as js
+        from triton.compiler import ASTSource
+        from triton.backends.compiler import GPUTarget
+        from triton.compiler.compiler import make_backend
+        from triton._C.libtriton import ir
+        key = js.dumps([bundle, kinds], sort_keys=True)
+        if key in self.proved:
+            if self.proved[key] is not None:
+                raise NotTriton(self.proved[key])
+            return
+        jf = self.build(bundle, proof=True)
+        sig, ce = {}, {}
+        for i, p in enumerate(jf.params):
+            kind, v = kinds.get(p.name, ["value", None])
+            if p.is_constexpr or kind == "value" and (
+                    v is None or type(v) is str):
+                sig[p.name] = "constexpr"
+                ce[(i,)] = v
+            elif kind != "value":
+                sig[p.name] = kind
+            elif type(v) is bool:
+                sig[p.name] = "i1"
+            elif type(v) is int:
+                sig[p.name] = "i32" if -2 ** 31 <= v < 2 ** 31 else "i64"
+            else:
+                sig[p.name] = "fp32"
+        target = GPUTarget("cuda", 80, 32)
+        backend = make_backend(target)
+        options = backend.parse_options({})
+        ctx = ir.context()
+        ir.load_dialects(ctx)
+        backend.load_dialects(ctx)
+        try:
+            ASTSource(fn=jf, signature=sig, constexprs=ce).make_ir(
+                target, options, backend.get_codegen_implementation(options),
+                backend.get_module_map(), ctx)
+            self.proved[key] = None
+        except Exception as e:
+            lines = str(e).strip().splitlines()
+            why = "Triton's frontend refuses %s: %s" % (
+                jf.__name__, lines[-1][:300] if lines else type(e).__name__)
+            self.proved[key] = why
+            raise NotTriton(why)
+
+    def launch(self, torch, m):
+        """Run one request: (its storages after, the bytes Triton's
+        stores wrote)."""
+        import inspect
+        run = self.build(m["kernel"])
+        sts = [s.clone() for s in m["storages"]]
+        args = decode(m["args"], lambda v: launch_arg(torch, sts, v))
+        kwargs = decode(m["kwargs"], lambda v: launch_arg(torch, sts, v))
+        try:
+            bound = inspect.signature(run.fn).bind(*args, **kwargs)
+        except TypeError as e:
+            raise NotTriton("the launch does not fit %s: %s" % (
+                run.__name__, e))
+        bound.apply_defaults()
+        why = self.ask(m["kernel"], self.kinds(torch, dict(bound.arguments)))
+        if why is not None:
+            raise NotTriton(why)
+        STORES[0] = []
+        try:
+            run.run(*args, grid=tuple(int(g) for g in m["grid"]),
+                    warmup=False, **kwargs)
+            got = STORES[0]
+        finally:
+            STORES[0] = None
+        return sts, written_bytes(torch, sts, got)
+
+
+def cmd_launcher(argv):
+    """The launcher's process: requests on the descriptor argv[0], one
+    frame each ({"kernel": bundle, "grid", "args", "kwargs",
+    "storages"}), answers on argv[1] ({"storages", "written"} or
+    {"error"}), until the requests end.  No candidate module is loaded
+    here, only kernel sources Triton's frontend accepts."""
+    # TRITON_INTERPRET changes the language as triton imports: the prover
+    # (forked before triton is imported) has it unset, this process set.
+    os.environ.pop("TRITON_INTERPRET", None)
+    import io
+    import torch
+    req, out = int(argv[0]), int(argv[1])
+    ask = start_prover(torch)
+    os.environ["TRITON_INTERPRET"] = "1"
+    interp_fixes()
+    record_stores()
+    ln = Launcher(ask)
+    while True:
+        msg = read_frame(req)
+        if msg is None:
+            return 0
+        try:
+            m = torch.load(io.BytesIO(msg), weights_only=True)
+            sts, wrote = ln.launch(torch, m)
+            reply = {"storages": sts, "written": wrote}
+        except NotTriton as e:
+            reply = {"error": "not Triton: %s" % str(e)[:600]}
+        except Exception as e:
+            reply = {"error": "%s: %s" % (type(e).__name__, str(e)[:500])}
+        buf = io.BytesIO()
+        torch.save(reply, buf)
+        write_frame(out, buf.getvalue())
+
+
+def start_prover(torch):
+    """Fork the prover: Triton's frontend in a process whose Triton no
+    interpreter has patched.  Returns ask(bundle, kinds): None when the
+    frontend lowers the kernel, else why not."""
+    import io
+    rq, wq = os.pipe()
+    ra, wa = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.close(wq)
+            os.close(ra)
+            ln = Launcher()
+            while True:
+                msg = read_frame(rq)
+                if msg is None:
+                    break
+                try:
+                    bundle, kinds = torch.load(io.BytesIO(msg),
+                                               weights_only=True)
+                    ln.prove(bundle, kinds)
+                    why = None
+                except NotTriton as e:
+                    why = str(e)
+                except Exception as e:
+                    why = "%s: %s" % (type(e).__name__, str(e)[:300])
+                buf = io.BytesIO()
+                torch.save({"why": why}, buf)
+                write_frame(wa, buf.getvalue())
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(rq)
+    os.close(wa)
+
+    def ask(bundle, kinds):
+        buf = io.BytesIO()
+        torch.save([bundle, kinds], buf)
+        try:
+            write_frame(wq, buf.getvalue())
+        except OSError:
+            return "the prover ended"
+        data = read_frame(ra)
+        if data is None:
+            return "the prover ended"
+        got = torch.load(io.BytesIO(data), weights_only=True)
+        return got.get("why") if isinstance(got, dict) else "no answer"
+    return ask
+
+
+def start_launcher():
+    """Start the launcher; (send a request and get its answer, stop)."""
+    import io
+    import subprocess
+    import torch
+    rq, wq = os.pipe()
+    ra, wa = os.pipe()
+    proc = subprocess.Popen(
+        [sys.executable, "-I", "-B", os.path.abspath(__file__), "launcher",
+         str(rq), str(wa)], stdin=subprocess.DEVNULL, stdout=2, stderr=2,
+        pass_fds=(rq, wa), close_fds=True)
+    os.close(rq)
+    os.close(wa)
+
+    def call(req):
+        buf = io.BytesIO()
+        torch.save(req, buf)
+        try:
+            write_frame(wq, buf.getvalue())
+        except OSError:
+            return None
+        data = read_frame(ra)
+        if data is None:
+            return None
+        return torch.load(io.BytesIO(data), weights_only=True)
+
+    def stop():
+        os.close(wq)
+        os.close(ra)
+        proc.wait()
+    return call, stop
 
 
 def cmd_worker(argv):
@@ -1615,9 +2498,7 @@ def cmd_worker(argv):
         state.update(fields)
         buf = io.BytesIO()
         torch.save(state, buf)
-        data = buf.getvalue()
-        with os.fdopen(out, "wb") as f:
-            f.write(struct.pack(">Q", len(data)) + data)
+        write_frame(out, buf.getvalue())
         return 0
 
     def failed(phase, e):
@@ -1629,7 +2510,7 @@ def cmd_worker(argv):
     traced = None
     if cpu:
         # Before the candidate loads: what the interpreter gets wrong is
-        # fixed first, and the poison wraps the fixed stores.
+        # fixed first, and the trace wraps the fixed launches.
         try:
             fixed = interp_fixes()
             say("Triton's interpreter: worked around: %s" % ", ".join(fixed))
@@ -1637,10 +2518,10 @@ def cmd_worker(argv):
             say("cannot work around the interpreter's limits: %s: %s" % (
                 type(e).__name__, e))
         try:
-            poison_stores()
-            traced = taint_mode()
+            trace_launches()
+            traced = trace_mode()
         except Exception as e:
-            say("cannot poison or trace Triton's stores: %s" % e)
+            say("cannot trace Triton's launches: %s" % e)
     try:
         ref, _ = load_reference(ref_path, tl, sizes=cfg.get("sizes") or None)
         init_inputs = tl.to_dev(ref.get_init_inputs())
@@ -1667,13 +2548,12 @@ def cmd_worker(argv):
         return failed("init", e)
     enter("correctness")
     outs = []
-    tainted = [] if traced is not None else None
-    poison = cfg.get("poison") or []
-    for i, s in enumerate(cfg["seeds"]):
+    logs = [] if traced is not None else None
+    for s in cfg["seeds"]:
         tl.seed(s)
         inputs = tl.to_dev(ref.get_inputs())
-        POISON[0] = i < len(poison) and poison[i] is True
-        TAINT.clear()
+        tr = Trace(torch) if traced is not None else None
+        TRACE[0] = tr
         try:
             with torch.no_grad(), tl.shim():
                 if traced is not None:
@@ -1683,27 +2563,20 @@ def cmd_worker(argv):
                     o = new_model(*inputs)
             tl.sync(tl.dev)
         except Exception as e:
-            if not POISON[0]:
-                return failed("correctness", e)
-            o = None    # poisoned values may well make it fail
+            return failed("correctness", e)
         finally:
-            poisoned, POISON[0] = POISON[0], False
-        if tainted is not None:
-            # Did Triton write the output, or PyTorch compute it from
-            # what Triton wrote?
-            tainted.append(isinstance(o, torch.Tensor) and
-                           storage_of(o)[1] in TAINT)
-        TAINT.clear()
-        if poisoned:
-            outs.append(o.detach().cpu().contiguous().clone()
-                        .as_subclass(torch.Tensor)
-                        if isinstance(o, torch.Tensor) else None)
-            continue
+            TRACE[0] = None
         if not isinstance(o, torch.Tensor):
             return send(event="fail", sub="not-a-tensor", message="ModelNew"
                         " returned %s, not a tensor" % type(o).__name__)
         outs.append(o.detach().cpu().contiguous().clone()
                     .as_subclass(torch.Tensor))
+        if tr is not None:
+            if tr.bad is None:
+                tr.events.append(("out", tr.ref(o)))
+                logs.append(tr.events)
+            else:
+                logs.append(("unrecorded", tr.bad))
     stats_ = None
     if not cpu:
         enter("timing")
@@ -1713,7 +2586,7 @@ def cmd_worker(argv):
                               cfg["trials"])
         except BaseException as e:
             return failed("timing", e)
-    return send(outs=outs, tainted=tainted, stats=stats_)
+    return send(outs=outs, logs=logs, stats=stats_)
 
 
 # --- TritonBench: the test code appended, stdout compared ------------------
@@ -1800,6 +2673,47 @@ def cuda_to_cpu(torch):
     for name in ("manual_seed", "manual_seed_all", "synchronize",
                  "empty_cache", "set_device"):
         setattr(torch.cuda, name, lambda *a, **k: None)
+
+
+POISON = [False]        # tbrun's: poison this run's stores
+
+
+def poison_stores():
+    """Make every value a Triton kernel stores in the interpreter (plain,
+    masked, atomic, through a descriptor) NaN, or its bitwise complement
+    for integers, while POISON[0] is true: an output a kernel computes
+    cannot come out right.  The Triton check of TritonBench's programs
+    (cmd_tbrun); KernelBench's is the checker's replay (ADR 0048)."""
+    import numpy as np
+    from triton.runtime import interpreter as ti
+
+    def bad(h):
+        if not POISON[0]:
+            return h
+        d = h.data
+        if d.dtype.kind == "f":
+            v = np.full_like(d, np.nan)
+        elif d.dtype == np.uint16 and "bf16" in str(h.dtype):
+            v = np.full_like(d, 0x7fc0)
+        elif d.dtype.kind == "b":
+            v = ~d
+        else:
+            v = np.invert(d)
+        return ti.TensorHandle(v, h.dtype)
+
+    B = ti.InterpreterBuilder
+    store, rmw, cas = (B.create_masked_store, B.create_atomic_rmw,
+                       B.create_atomic_cas)
+    B.create_masked_store = lambda self, ptrs, value, mask, cp: store(
+        self, ptrs, bad(value), mask, cp)
+    B.create_atomic_rmw = lambda self, op, ptr, val, mask, sem, scope: rmw(
+        self, op, ptr, bad(val), mask, sem, scope)
+    B.create_atomic_cas = lambda self, ptr, cmp, val, sem, scope: cas(
+        self, ptr, cmp, bad(val), sem, scope)
+    if hasattr(B, "create_descriptor_store"):
+        dstore = B.create_descriptor_store
+        B.create_descriptor_store = lambda self, desc, value, idx: dstore(
+            self, desc, bad(value), idx)
 
 
 def cmd_tbrun(argv):
@@ -2076,6 +2990,8 @@ def main():
         return cmd_tbrun(sys.argv[2:])
     if len(sys.argv) >= 2 and sys.argv[1] == "tbeval":
         return cmd_tbeval(sys.argv[2:])
+    if len(sys.argv) >= 4 and sys.argv[1] == "launcher":
+        return cmd_launcher(sys.argv[2:])
     say("usage: kb_harness.py check | eval REFERENCE CANDIDATE [options] |"
         " tbeval REFERENCE TEST CANDIDATE")
     return 2

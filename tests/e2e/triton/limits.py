@@ -224,22 +224,138 @@ def main():
                   kb.sizes_text(cut), "batch_size 128->8, bias_shape"
                   " (128, 1, 1)->(8, 1, 1), height 128->8, in_channels"
                   " 64->2, out_channels 128->8, width 128->8"))
-    # The worker's trace of Triton's stores (ADR 0042) is its word,
-    # believed where it says no: a reply whose trace is malformed (not a
-    # list, the wrong length, a truthy non-bool) counts as no trace of
-    # Triton, never as a yes; only a worker that says it could not trace
-    # (None) leaves the decision to the poisoned trials.
-    plan = [(1, False), (2, True), (3, False)]
-    for what, tainted, want in (
-            ("trace: both unpoisoned trials Triton's", [True, False, True],
-             (2, 2)),
-            ("trace: one not Triton's", [True, True, False], (1, 2)),
-            ("trace: 1 for True", [1, True, 1], (0, 2)),
-            ("trace: too short", [True, True], (0, 2)),
-            ("trace: a string", "yes", (0, 2)),
-            ("trace: a dict", {"0": True}, (0, 2)),
-            ("trace: not made", None, None)):
-        cases.append((what, kb.triton_traced(plan, tainted), want))
+    # The Triton check (ADR 0048): the checker replays a trace the worker
+    # recorded.  Traces written here by hand, a launch's kernel played by
+    # a stand-in (what the worker would send back: the storages after
+    # the kernel ran), then the verdict on replays.
+    x = torch.tensor([-1.0, 2.0, -3.0, 4.0])
+    relu = torch.relu(x)
+
+    def fake_relu(req):
+        # relu of argument 0 into argument 1, as a kernel would store it
+        sts = [s.clone() for s in req["storages"]]
+        a = kb.launch_arg(torch, sts, req["args"][1][0])
+        o = kb.launch_arg(torch, sts, req["args"][1][1])
+        o.copy_(torch.relu(a))
+        return {"storages": sts, "written": [torch.ones(s.shape,
+                                                        dtype=torch.bool)
+                                             for s in sts]}
+
+    def unstored_relu(req):
+        # the same values, written by no store of Triton's (Python in a
+        # kernel's body): nothing to randomize
+        got = fake_relu(req)
+        del got["written"]
+        return got
+    gen = torch.Generator()
+    gen.manual_seed(1)
+    launch = ("launch", 0, [1], ("l", [("t", 0), ("t", 1)]), ("d", {}))
+    made = ("op", "aten::empty_like", ("l", [("t", 0)]), ("d", {}), [1])
+    traces = {
+        # Triton's ReLU, then a view and an add of zero in PyTorch.
+        "triton": [("leaf", 0, x), made, launch,
+                   ("op", "aten::view", ("l", [("t", 1), ("l", [("v", 4)])]),
+                    ("d", {}), [2]),
+                   ("op", "aten::add.Tensor", ("l", [("t", 2), ("v", 0.0)]),
+                    ("d", {}), [3]), ("out", 3)],
+        # A Triton launch beside plain PyTorch, laundered: + seen.sum() * 0.
+        "launder": [("leaf", 0, x), made, launch,
+                    ("op", "aten::relu", ("l", [("t", 0)]), ("d", {}), [2]),
+                    ("op", "aten::sum", ("l", [("t", 1)]), ("d", {}), [3]),
+                    ("op", "aten::mul.Tensor", ("l", [("t", 3), ("v", 0)]),
+                     ("d", {}), [4]),
+                    ("op", "aten::add.Tensor", ("l", [("t", 2), ("t", 4)]),
+                     ("d", {}), [5]), ("out", 5)],
+        # Triton writes the output, PyTorch overwrites it in place.
+        "overwrite": [("leaf", 0, x), made, launch,
+                      ("op", "aten::relu", ("l", [("t", 0)]), ("d", {}), [2]),
+                      ("op", "aten::copy_", ("l", [("t", 1), ("t", 2)]),
+                       ("d", {}), [1]), ("out", 1)],
+    }
+    for name, tr in traces.items():
+        rec, rnd = kb.replay(tr, fake_relu, gen)
+        cases.append(("replay %s: as recorded" % name,
+                      bool(torch.equal(rec, relu)), True))
+        cases.append(("replay %s: randomized still right" % name,
+                      bool(torch.allclose(rnd, relu)), name != "triton"))
+    rec, rnd = kb.replay(traces["triton"], unstored_relu, gen)
+    cases.append(("replay, no store of Triton's: as recorded",
+                  bool(torch.equal(rec, relu)), True))
+    cases.append(("replay, no store of Triton's: randomized still right",
+                  bool(torch.allclose(rnd, relu)), True))
+    for name, tr, why in (
+            ("a file op", [("leaf", 0, x), ("op", "aten::from_file",
+                                             ("l", [("v", "nonce")]),
+                                             ("d", {}), [1]), ("out", 1)],
+             "not an ATen op the replay runs"),
+            ("another namespace", [("leaf", 0, x), ("op", "prims::abs",
+                                                    ("l", [("t", 0)]),
+                                                    ("d", {}), [1])],
+             "not an ATen op the replay runs"),
+            ("a tensor before it is made", [("op", "aten::relu",
+                                             ("l", [("t", 7)]), ("d", {}),
+                                             [1])], "used before"),
+            ("no output", [("leaf", 0, x)], "names no output"),
+            ("a kernel that fails", [("leaf", 0, x), made, launch,
+                                     ("out", 1)], "launch of the kernel failed")):
+        try:
+            kb.replay(tr, lambda req: {"error": "boom"}, gen)
+            got = "replayed"
+        except ValueError as e:
+            got = str(e)
+        cases.append(("replay refuses %s" % name, why in got, True))
+    # What the launcher refuses in a kernel's source before Triton's
+    # frontend sees it (ADR 0048): Python that runs at definition or
+    # reaches outside the language through a module's attributes.
+    for what, src, want in (
+            ("plain", "def k(x_ptr, n, B: tl.constexpr):\n"
+             "    o = tl.arange(0, B)\n"
+             "    tl.store(x_ptr + o, tl.load(x_ptr + o))\n", None),
+            ("an import", "def k(x):\n    import os\n", "Import"),
+            ("builtins through tl.core",
+             "def k(x):\n    tl.core.builtins.exec('1')\n",
+             "reaches the module builtins"),
+            ("an attribute set", "def k(x):\n    tl.core.knobs.x = 1\n",
+             "sets the attribute"),
+            ("triton.knobs", "def k(x):\n    y = tl.core.knobs.cache\n",
+             "reaches the module triton.knobs"),
+            ("a dunder", "def k(x):\n    y = x.__class__\n",
+             "attribute __class__"),
+            ("an annotation that calls", "def k(x: print(1)):\n    pass\n",
+             "annotation that calls"),
+            ("a default that calls", "def k(x=print(1)):\n    pass\n",
+             "default"),
+            ("a function's attribute", "def k(x):\n    y = tl.load.fn\n",
+             "reads fn of a"),
+            ("triton.runtime", "def k(x):\n    y = triton.runtime.driver\n",
+             "reaches the module triton.runtime")):
+        try:
+            kb.module_paths("k", kb.kernel_source("k", src),
+                            {"tl": tl, "triton": triton})
+            got = None
+        except kb.NotTriton as e:
+            got = str(e)
+        cases.append(("launcher source: %s" % what,
+                      got is None if want is None else
+                      got is not None and want in got, True))
+    opts = {"--atol": 0.01, "--rtol": 0.01}
+    wrong = torch.full((4,), 9.0)
+    for what, replays, want in (
+            ("verdict: both replays Triton's",
+             [(relu, wrong, None), (relu, wrong, None)], (None, 2, True)),
+            ("verdict: randomized still right",
+             [(relu, wrong, None), (relu, relu, None)], (1, 1, True)),
+            ("verdict: randomized replay raised",
+             [(relu, None, None), (relu, wrong, None)], (1, 1, True)),
+            ("verdict: replay not the output",
+             [(relu, wrong, None), (wrong, wrong, None)], (1, 1, False)),
+            ("verdict: trace does not replay",
+             [(None, None, "no trace"), (relu, wrong, None)],
+             (1, 0, False))):
+        v = kb.triton_replayed([0, 1], replays, [relu, relu], [relu, relu],
+                               opts)
+        cases.append((what, (None if v[0] is None else 1, v[1], v[2]),
+                      want))
     for what, got, want in cases:
         print("%-45s %s" % (what, got))
         if got != want:
