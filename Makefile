@@ -137,7 +137,7 @@ clean:
 # `make build` and `make test` build it without linking it in.
 OCCT_INC   = /usr/include/opencascade
 IOU_HELPER = $(BUILD)/libexec/assay-iou
-IOU_LIBS   = -lTKSTEP -lTKSTEPBase -lTKSTEPAttr -lTKSTEP209 -lTKXSBase \
+IOU_LIBS   = -lTKMesh -lTKSTEP -lTKSTEPBase -lTKSTEPAttr -lTKSTEP209 -lTKXSBase \
 	-lTKBO -lTKPrim -lTKTopAlgo -lTKBRep -lTKGeomAlgo -lTKGeomBase -lTKG3d \
 	-lTKG2d -lTKMath -lTKernel -lTKShHealing
 ifneq ($(wildcard $(OCCT_INC)),)
