@@ -7,7 +7,7 @@ PKGS	= ncursesw vterm tree-sitter libgit2 sqlite3 jansson libcrypto libcurl \
 	  libseccomp
 # Checked only when building, so `make deps` works before the libraries exist.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 WARN	= -Wall -Wextra -Wshadow -Wno-missing-field-initializers
