@@ -60,7 +60,7 @@ out:
 int
 solid_from_run(const struct run *r, struct solid_set *s, struct err *err)
 {
-	const char *log = r->log, *end, *p, *start = NULL;
+	const char *log = r->log, *end, *p, *start = NULL, *why = NULL;
 	int lineno = 0, start_line = 0;
 
 	memset(s, 0, sizeof *s);
@@ -95,6 +95,8 @@ solid_from_run(const struct run *r, struct solid_set *s, struct err *err)
 
 		if (p != start && l >= 2 && memcmp(p, "$ ", 2) == 0)
 			break;	/* a later stage: none in the cad env */
+		if (why == NULL && l > 11 && memcmp(p, "assay-iou: ", 11) == 0)
+			why = p;
 		if (l > 4 && memcmp(p, "vA=", 3) == 0) {
 			const char *q = memmem(p, l, " IoU=", 5);
 
@@ -135,8 +137,10 @@ solid_from_run(const struct run *r, struct solid_set *s, struct err *err)
 		p = nl != NULL ? nl + 1 : end;
 	}
 	if (s->mesh[SOLID_CAND].v == NULL || s->mesh[SOLID_REF].v == NULL)
-		return err_set(err, "the run kept no solids (verified before"
-		    " the helper printed them): verify it again");
+		return why != NULL ? err_set(err, "no solids to draw: %.*s",
+		    (int)strcspn(why, "\n"), why) : err_set(err, "the run"
+		    " kept no solids (verified before the helper printed"
+		    " them): verify it again");
 	return 0;
 }
 
