@@ -85,7 +85,7 @@ ok ":solid on an unreadable solid says why"
 keys q
 wait_for "ASSAY-EXIT 0"
 
-# NO_COLOR: characters instead of colours
+# NO_COLOR: characters instead of colours (and for the rest of the test)
 export NO_COLOR=1
 start 80 24 "--where id=$ID"
 wait_for "1/1"
@@ -100,5 +100,38 @@ screen | sed -n '4,22p' | grep -q "[:+#@]" || fail "no shared material"
 $TM capture-pane -e -p -t t | grep -q '38;5;' && fail "colour under NO_COLOR"
 ok "NO_COLOR marks the difference x and o"
 keys q
+keys q
+wait_for "ASSAY-EXIT 0"
+
+# A bracket built on the wrong workplane (examples/3d/cadquery model-b,
+# e2e 145): the helper's best turn is a fifth view, where the turned
+# candidate and the reference are the same solid: no x or o there.
+"$ASSAY" --db "$DB" import "$ROOT/examples/3d/cadquery/cadquery.jsonl" \
+    >/dev/null || fail "import cadquery"
+"$ASSAY" --db "$DB" verify --where "task=cad-cq/bracket origin=model-b" \
+    >/dev/null 2>&1
+TURN=$("$ASSAY" --db "$DB" list --json \
+    --where "task=cad-cq/bracket origin=model-b" | json_field id)
+case $(row "$TURN") in
+*'"subcategory":"wrong-orientation"'*) ;;
+*) echo "no CadQuery here: the turned view is not tried"; exit 0 ;;
+esac
+start 120 40 "--where id=$TURN"
+wait_for "$TURN"
+keys S
+wait_for "turned 270 about X: 1.000000"
+screen | grep -q "candidate iso  *turned 270 about X" ||
+    fail "no turned view beside the candidate's iso view"
+# the fifth panel: 22 columns after 92 (four panels of 22 and their gaps)
+fifth() { LC_ALL=C.UTF-8 sed 's/^.\{93\}\(.\{22\}\).*/\1/'; }
+fourth() { LC_ALL=C.UTF-8 sed 's/^.\{70\}\(.\{22\}\).*/\1/'; }
+screen | sed -n '4,20p' | fourth | grep -q x ||
+    fail "the candidate's iso view shows no difference"
+screen | sed -n '4,20p;22,38p' | fifth | grep -q '[xo]' &&
+    fail "the turned candidate differs from the reference"
+screen | sed -n '4,20p' | fifth | grep -q '[:+#@]' ||
+    fail "no turned candidate drawn"
+ok "the best right-angle turn is a view of its own, matching the reference"
+keys Escape
 keys q
 wait_for "ASSAY-EXIT 0"

@@ -172,12 +172,8 @@ solid_draw(struct pane *p, WINDOW *win)
 				    SOLID_REF];
 				b = &s->mesh[who == 0 ? SOLID_REF :
 				    SOLID_TURNED];
-				if (who == 0)
-					snprintf(cap, sizeof cap, "turned %s,"
-					    " IoU %.4f", s->turn, s->turn_iou);
-				else
-					snprintf(cap, sizeof cap, "reference"
-					    " iso, against the turned");
+				snprintf(cap, sizeof cap, who == 0 ?
+				    "turned %s" : "reference iso", s->turn);
 			}
 			pane_puts(win, y, x, cw, cap,
 			    theme_attr(THEME_TITLE));
@@ -201,11 +197,16 @@ solid_title(struct pane *p, char *buf, size_t n)
 {
 	struct solid_sheet *d = p->priv;
 
+	char turn[96] = "";
+
+	if (d->s.turn != NULL)
+		snprintf(turn, sizeof turn, " \xc2\xb7 turned %s: %.6f",
+		    d->s.turn, d->s.turn_iou);
 	if (d->s.iou < 0)
 		snprintf(buf, n, "q or Esc closes");
 	else
-		snprintf(buf, n, "IoU %.6f \xc2\xb7 q or Esc closes",
-		    d->s.iou);
+		snprintf(buf, n, "IoU %.6f%s \xc2\xb7 q or Esc closes",
+		    d->s.iou, turn);
 }
 
 static void
