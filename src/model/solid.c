@@ -74,19 +74,24 @@ solid_from_run(const struct run *r, struct solid_set *s, struct err *err)
 		    " stage: no solids were compared",
 		    r->stage != NULL ? r->stage : "its start");
 	end = log + r->log_len;
-	/* the iou stage's header: the last one (its stage ran last) */
-	for (p = log; p < end; lineno++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		if ((size_t)(end - p) >= strlen(HEADER) &&
-		    memcmp(p, HEADER, strlen(HEADER)) == 0) {
-			start = p;
-			start_line = lineno + 1;
-		}
-		p = nl != NULL ? nl + 1 : end;
+	/*
+	 * The iou stage's header: its last occurrence, even in the middle
+	 * of a line (a script's output need not end in a newline before
+	 * the next stage's header), since that stage ran last and only the
+	 * helper wrote after it.
+	 */
+	for (p = log; p < end; p++) {
+		p = memmem(p, (size_t)(end - p), HEADER, strlen(HEADER));
+		if (p == NULL)
+			break;
+		start = p;
 	}
 	if (start == NULL)
 		return err_set(err, "the run's log has no IoU stage");
+	for (p = log; p < start; p++)
+		if (*p == '\n')
+			lineno++;
+	start_line = lineno + 1;
 	lineno = start_line;
 	for (p = start; p < end; lineno++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));

@@ -9,9 +9,10 @@
  * printed in the cad env's sealed iou stage (assay-iou --mesh,
  * tools/iou/iou_occt.cpp): the solids it computed the IoU of, never a
  * file the candidate could write after the judgement.  Only the lines
- * after the log's last "$ ./assay-iou " header are read, and only from
- * a run that ended at that stage, so nothing a candidate's script
- * printed before it can pass for them.
+ * after the log's last "$ ./assay-iou " header (found even in the
+ * middle of a line) are read, and only from a run that ended at that
+ * stage, so nothing a candidate's script printed before it can pass
+ * for them.
  */
 #ifndef ASSAY_MODEL_SOLID_H
 #define ASSAY_MODEL_SOLID_H

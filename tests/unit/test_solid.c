@@ -97,6 +97,31 @@ test_solid_only_the_iou_stage(void **state)
 	}
 	solid_release(&s);
 
+	/* the script's output ended without a newline: the real header
+	 * starts mid-line and is still the one read */
+	buf_reset(&log);
+	buf_printf(&log, "$ ./assay-iou candidate.step reference.step\n"
+	    "mesh: A");
+	box_line(&log, 0, 0, 0, 9, 9, 9);
+	buf_printf(&log, "\nmesh: B");
+	box_line(&log, 0, 0, 0, 9, 9, 9);
+	buf_printf(&log, "\nno newline here$ ./assay-iou candidate.step"
+	    " reference.step --mesh\nvA=2 vB=2 vInter=2 vUnion=2"
+	    " IoU=1.000000\nmesh: A");
+	box_line(&log, 0, 0, 0, 1, 1, 1);
+	buf_printf(&log, "\nmesh: B");
+	box_line(&log, 0, 0, 0, 1, 1, 1);
+	buf_printf(&log, "\n");
+	run_with(&r, &log);
+	assert_int_equal(solid_from_run(&r, &s, &err), 0);
+	{
+		float box[6];
+
+		solid_box(&s, box);
+		assert_true(box[3] == 1 && box[4] == 1 && box[5] == 1);
+	}
+	solid_release(&s);
+
 	/* a run that stopped at the script: the same log, no solids */
 	r.stage = "cadquery";
 	assert_int_equal(solid_from_run(&r, &s, &err), -1);
