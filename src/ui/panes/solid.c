@@ -187,7 +187,7 @@ static int
 solid_key(struct pane *p, int key, enum action a)
 {
 	if (a == ACTION_SOLID || a == ACTION_QUIT || a == ACTION_BACK ||
-	    a == ACTION_CLOSE || key == KEYMAP_KEY_ESC)
+	    a == ACTION_CLOSE || a == ACTION_CANCEL || key == KEYMAP_KEY_ESC)
 		p->shown = 0;
 	return 1;
 }
