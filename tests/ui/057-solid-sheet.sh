@@ -75,6 +75,21 @@ wait_gone "candidate front"
 screen | grep -q " queue " || fail "Esc did not close the 3D sheet"
 ok "Esc closes it"
 
+# from the candidate pane and the trace pane too; C-c closes as well
+keys Tab Tab
+wait_for " · candidate "
+keys S
+wait_for "candidate front"
+keys C-c
+wait_gone "candidate front"
+keys Tab Tab
+wait_for " · trace "
+keys S
+wait_for "candidate front"
+keys Escape
+wait_gone "candidate front"
+ok "S from the candidate and the trace pane; C-c closes"
+
 # a truncated STEP file: no solids, and the sheet says why
 start 80 24 "--where id=$BAD"
 wait_for "1/1"
