@@ -7,7 +7,7 @@ PKGS	= ncursesw vterm tree-sitter libgit2 sqlite3 jansson libcrypto libcurl \
 	  libseccomp
 # Checked only when building, so `make deps` works before the libraries exist.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 WARN	= -Wall -Wextra -Wshadow -Wno-missing-field-initializers
@@ -137,7 +137,7 @@ clean:
 # `make build` and `make test` build it without linking it in.
 OCCT_INC   = /usr/include/opencascade
 IOU_HELPER = $(BUILD)/libexec/assay-iou
-IOU_LIBS   = -lTKSTEP -lTKSTEPBase -lTKSTEPAttr -lTKSTEP209 -lTKXSBase \
+IOU_LIBS   = -lTKMesh -lTKSTEP -lTKSTEPBase -lTKSTEPAttr -lTKSTEP209 -lTKXSBase \
 	-lTKBO -lTKPrim -lTKTopAlgo -lTKBRep -lTKGeomAlgo -lTKGeomBase -lTKG3d \
 	-lTKG2d -lTKMath -lTKernel -lTKShHealing
 ifneq ($(wildcard $(OCCT_INC)),)

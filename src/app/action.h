@@ -89,6 +89,8 @@
 	    "Diff: the candidate against its parent or the reference") \
 	ACTION(WAVE, "wave", \
 	    "Waveform sheet: reference/candidate signals, first mismatch") \
+	ACTION(SOLID, "solid", \
+	    "3D sheet: a cad run's solids, candidate over reference") \
 	ACTION(PROMPT, "prompt", \
 	    "Command line: filter grep label review note save view, actions") \
 	ACTION(HELP, "help", \

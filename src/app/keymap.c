@@ -121,6 +121,7 @@ static const char *const default_lines[] = {
 	"bind s stats",
 	"bind d diff",
 	"bind W wave",
+	"bind S solid",
 	"bind : prompt",
 	"bind ? help",
 	"bind C-l redraw",

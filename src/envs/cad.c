@@ -667,8 +667,10 @@ cad_prepare(const struct task *t, const struct candidate *c,
 		 * link, and nothing else of cq/.
 		 */
 		const char *iou_ref = iou_ref_name(name);
+		/* --mesh: the solids' triangles for the workbench's 3D
+		 * sheet, written by the helper from the files it judged. */
 		const char *const iou[] = { "./" HELPER, STEP_FILE, iou_ref,
-		    "--orient", min_arg, NULL };
+		    "--orient", min_arg, "--mesh", NULL };
 		const char *const use[] = { HELPER, STEP_FILE, iou_ref, NULL };
 		const char *const ref_made[] = { REF_DEFAULT, NULL };
 		const char *const cand_made[] = { STEP_FILE, NULL };

@@ -86,7 +86,8 @@ struct pane *pane_sheet(struct wb *wb);
 
 enum wb_pane { WB_QUEUE, WB_SPEC, WB_CODE, WB_TERM, WB_TRACE, WB_NPANES };
 /* The sheets over the layout, the one on top first. */
-enum wb_sheet { WB_HELP, WB_STATS, WB_DIFF, WB_WAVE, WB_NSHEETS };
+enum wb_sheet { WB_HELP, WB_STATS, WB_DIFF, WB_WAVE, WB_SOLID,
+    WB_NSHEETS };
 
 /* --- the panes and drawing helpers ------------------------------------ */
 
@@ -99,6 +100,7 @@ extern const struct pane_ops pane_help_ops;
 extern const struct pane_ops pane_stats_ops;
 extern const struct pane_ops pane_diff_ops;
 extern const struct pane_ops pane_wave_ops;
+extern const struct pane_ops pane_solid_ops;
 
 /* 1 when the locale cannot show non-ASCII text (set by ui.c). */
 extern int pane_ascii;

@@ -1237,6 +1237,9 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_WAVE:
 		(void)pane_open(&wb->lay.sheets[WB_WAVE], NULL);
 		break;
+	case ACTION_SOLID:
+		(void)pane_open(&wb->lay.sheets[WB_SOLID], NULL);
+		break;
 	case ACTION_HELP:
 		(void)pane_open(&wb->lay.sheets[WB_HELP], NULL);
 		break;
@@ -1646,6 +1649,7 @@ static const struct pane_ops *const ui_panes[WB_NPANES] = {
 static const struct pane_ops *const ui_sheets[WB_NSHEETS] = {
 	[WB_HELP] = &pane_help_ops, [WB_STATS] = &pane_stats_ops,
 	[WB_DIFF] = &pane_diff_ops, [WB_WAVE] = &pane_wave_ops,
+	[WB_SOLID] = &pane_solid_ops,
 };
 
 static void

@@ -205,7 +205,9 @@ test_cad_prepare_step_plan(void **state)
 	/* Below iou_min (0.95 here) the helper tries right-angle turns. */
 	assert_string_equal(plan.stages[0].argv[3], "--orient");
 	assert_string_equal(plan.stages[0].argv[4], "0.950000");
-	assert_null(plan.stages[0].argv[5]);
+	/* and prints the solids' triangles for the 3D sheet */
+	assert_string_equal(plan.stages[0].argv[5], "--mesh");
+	assert_null(plan.stages[0].argv[6]);
 
 	/* The helper is copied in, executable, and its hash recorded. */
 	path = xasprintf("%s/assay-iou", f->dir);

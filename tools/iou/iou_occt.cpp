@@ -27,6 +27,21 @@
  * workplane where XY was meant).  Nothing is printed when no turn raises
  * the IoU.
  *
+ * With --mesh last, it also prints the solids' surfaces as triangles
+ * (BRepMesh_IncrementalMesh, a linear deflection of 1/200 of the larger
+ * bounding box's diagonal, 0.35 rad angular), one line per solid, for
+ * the workbench's 3D sheet (src/ui/panes/solid.c):
+ *
+ *   mesh: A N x1 y1 z1 x2 y2 z2 x3 y3 z3 ...    (A, the candidate)
+ *   mesh: B N ...                               (B, the reference)
+ *   mesh: T N ...                               (A turned as orient: says)
+ *
+ * N triangles of nine numbers each, in the files' units, counter-
+ * clockwise seen from outside.  A solid of more than MESH_MAX triangles
+ * is printed as "mesh: A too-many N" instead.  The mesh lines come
+ * first and the result lines (vA=, bbox:, orient:) after them, so that
+ * the tail of a log shows the result.
+ *
  *   assay-iou --box X Y Z DX DY DZ OUT.step
  *   assay-iou --make OUT.step box X Y Z DX DY DZ [- cyl X Y Z R H] ...
  *
@@ -88,6 +103,13 @@
 #include <TopoDS.hxx>
 #include <TopoDS_Shape.hxx>
 #include <BRepBuilderAPI_Transform.hxx>
+#include <BRepBndLib.hxx>
+#include <BRepMesh_IncrementalMesh.hxx>
+#include <BRep_Tool.hxx>
+#include <Bnd_Box.hxx>
+#include <Poly_Triangulation.hxx>
+#include <TopLoc_Location.hxx>
+#include <TopoDS_Face.hxx>
 #include <gp_Ax2.hxx>
 #include <gp_Mat.hxx>
 #include <gp_Pnt.hxx>
@@ -354,7 +376,7 @@ rotation_name(const int m[3][3])
  */
 static void
 orient(const TopoDS_Shape &a, const TopoDS_Shape &b, double va, double vb,
-    double base)
+    double base, gp_Trsf *best_turn)
 {
 	static const int perm[6][3] = { {0, 1, 2}, {0, 2, 1}, {1, 0, 2},
 	    {1, 2, 0}, {2, 0, 1}, {2, 1, 0} };
@@ -401,6 +423,7 @@ orient(const TopoDS_Shape &a, const TopoDS_Shape &b, double va, double vb,
 					best = v;
 					best_name = rotation_name(m);
 					best_about = about ? "centre" : "origin";
+					*best_turn = t;
 				}
 			}
 		}
@@ -441,12 +464,86 @@ bbox_line(const TopoDS_Shape &a, const TopoDS_Shape &b)
 	    ba[4], ba[5], bb[0], bb[1], bb[2], bb[3], bb[4], bb[5]);
 }
 
+/* Triangles of a solid beyond which its mesh line is not printed. */
+#define MESH_MAX 20000
+
+/*
+ * Print s's surface as one "mesh: NAME N x y z ..." line, meshed with
+ * the linear deflection defl.
+ */
+static void
+print_mesh(const char *name, const TopoDS_Shape &s, double defl)
+{
+	std::string line;
+	size_t n = 0;
+	char num[48];
+
+	BRepMesh_IncrementalMesh mesher(s, defl, false, 0.35, false);
+	for (TopExp_Explorer ex(s, TopAbs_FACE); ex.More(); ex.Next()) {
+		const TopoDS_Face &face = TopoDS::Face(ex.Current());
+		TopLoc_Location loc;
+		Handle(Poly_Triangulation) tri = BRep_Tool::Triangulation(face,
+		    loc);
+		int rev = face.Orientation() == TopAbs_REVERSED;
+
+		if (tri.IsNull())
+			continue;
+		for (int i = 1; i <= tri->NbTriangles(); i++) {
+			int v[3];
+
+			tri->Triangle(i).Get(v[0], v[1], v[2]);
+			if (rev)
+				std::swap(v[1], v[2]);
+			for (int k = 0; k < 3; k++) {
+				gp_Pnt p = tri->Node(v[k]).Transformed(
+				    loc.Transformation());
+
+				snprintf(num, sizeof num, " %.6g %.6g %.6g",
+				    p.X(), p.Y(), p.Z());
+				line += num;
+			}
+			n++;
+		}
+	}
+	if (n > MESH_MAX)
+		fprintf(out, "mesh: %s too-many %zu\n", name, n);
+	else
+		fprintf(out, "mesh: %s %zu%s\n", name, n, line.c_str());
+}
+
+/* The --mesh lines of a, b and a turned by turn (when has_turn). */
+static void
+meshes(const TopoDS_Shape &a, const TopoDS_Shape &b, int has_turn,
+    const gp_Trsf &turn)
+{
+	Bnd_Box box;
+	double defl;
+
+	BRepBndLib::Add(a, box);
+	BRepBndLib::Add(b, box);
+	defl = box.IsVoid() ? 0.1 : sqrt(box.SquareExtent()) / 200;
+	if (!(defl > 0))
+		defl = 0.1;
+	print_mesh("A", a, defl);
+	print_mesh("B", b, defl);
+	if (has_turn) {
+		BRepBuilderAPI_Transform turned(a, turn, true);
+
+		print_mesh("T", turned.Shape(), defl);
+	}
+}
+
 static int
-iou(const char *a_path, const char *b_path, double orient_below)
+iou(const char *a_path, const char *b_path, double orient_below, int mesh)
 {
 	TopoDS_Shape a, b;
 	double va = 0, vb = 0, vi, vu;
+	gp_Trsf turn;
+	int has_turn = 0;
 	failure f;
+	FILE *held = NULL, *real = out;
+	char *held_buf = NULL;
+	size_t held_len = 0;
 
 	try {
 		if (load(a_path, a, va, f) < 0 || load(b_path, b, vb, f) < 0)
@@ -468,6 +565,15 @@ iou(const char *a_path, const char *b_path, double orient_below)
 	if (vi < 0)
 		vi = 0;
 	vu = va + vb - vi;
+	/* With --mesh the result lines are held and printed after the long
+	 * mesh lines, so that a log's tail still shows them. */
+	if (mesh)
+		held = open_memstream(&held_buf, &held_len);
+	if (held != NULL) {
+		fflush(out);
+		real = out;
+		out = held;
+	}
 	fprintf(out, "vA=%.6f vB=%.6f vInter=%.6f vUnion=%.6f IoU=%.6f\n",
 	    va, vb, vi, vu, vu > 0 ? vi / vu : 0.0);
 	try {
@@ -480,12 +586,33 @@ iou(const char *a_path, const char *b_path, double orient_below)
 	if (vu > 0 && vi / vu < orient_below && va > 0 && vb > 0 &&
 	    (va < vb ? va / vb : vb / va) >= orient_below) {
 		try {
-			orient(a, b, va, vb, vi / vu);
+			gp_Trsf none;
+
+			orient(a, b, va, vb, vi / vu, &turn);
+			has_turn = turn.Form() != none.Form() ||
+			    turn.TranslationPart().Modulus() > 0;
 		} catch (...) {
 			/* The hint is a hint: the IoU line stands. */
 		}
 		fflush(out);
 	}
+	if (held != NULL) {
+		fclose(held);
+		out = real;
+	}
+	if (mesh) {
+		try {
+			meshes(a, b, has_turn, turn);
+		} catch (...) {
+			/* The pictures are pictures: the IoU line stands. */
+		}
+		fflush(out);
+	}
+	if (held_buf != NULL) {
+		fwrite(held_buf, 1, held_len, out);
+		free(held_buf);
+	}
+	fflush(out);
 	return 0;
 }
 
@@ -592,7 +719,7 @@ make(int ac, char **av)
 static int
 usage(void)
 {
-	fprintf(err, "usage: assay-iou A.step B.step [--orient MIN]\n"
+	fprintf(err, "usage: assay-iou A.step B.step [--orient MIN] [--mesh]\n"
 	    "       assay-iou --box X Y Z DX DY DZ OUT.step\n"
 	    "       assay-iou --make OUT.step box X Y Z DX DY DZ"
 	    " [-|+ cyl X Y Z R H] ...\n"
@@ -617,14 +744,20 @@ main(int argc, char **argv)
 	}
 	if (argc >= 4 && strcmp(argv[1], "--make") == 0)
 		return make(argc - 2, argv + 2);
-	if (argc == 3 && argv[1][0] != '-')
-		return iou(argv[1], argv[2], 0);
-	if (argc == 5 && argv[1][0] != '-' && strcmp(argv[3], "--orient") == 0) {
-		double min;
+	{
+		int mesh = argc >= 4 && strcmp(argv[argc - 1], "--mesh") == 0;
+		int ac = argc - mesh;
 
-		if (number(argv[4], min) < 0)
-			return usage();
-		return iou(argv[1], argv[2], min);
+		if (ac == 3 && argv[1][0] != '-')
+			return iou(argv[1], argv[2], 0, mesh);
+		if (ac == 5 && argv[1][0] != '-' &&
+		    strcmp(argv[3], "--orient") == 0) {
+			double min;
+
+			if (number(argv[4], min) < 0)
+				return usage();
+			return iou(argv[1], argv[2], min, mesh);
+		}
 	}
 	return usage();
 }
