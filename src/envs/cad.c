@@ -976,6 +976,58 @@ cad_counterexample(const struct env_stage_result *s, double iou, double min,
 	free(line);
 }
 
+/*
+ * The helper's mesh lines (--mesh) out of the run's log into r->wave,
+ * where the workbench's 3D sheet reads them (src/model/solid.c): they
+ * are thousands of numbers no reader of the log, and no repair prompt,
+ * wants.  Read from the iou stage's own output, which no candidate code
+ * wrote (the stage runs the helper alone), and cut from r->log only
+ * where the log ends with that output (the iou stage is the last).
+ */
+static void
+keep_meshes(const struct env_stage_result *s, struct run *r)
+{
+	struct buf w = BUF_INIT, kept = BUF_INIT;
+	const char *p = s->log, *end = s->log + s->log_len;
+	size_t nmesh = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl + 1 - p) : (size_t)(end - p);
+
+		if (l > 8 && memcmp(p, "mesh: ", 6) == 0) {
+			buf_add(&w, p, l);
+			if (nl == NULL)
+				buf_addc(&w, '\n');
+			nmesh++;
+		} else {
+			buf_add(&kept, p, l);
+		}
+		p += l;
+	}
+	if (nmesh > 0) {
+		free(r->wave);
+		r->wave_len = w.len;
+		r->wave = buf_detach(&w, NULL);
+		if (r->log != NULL && r->log_len >= s->log_len &&
+		    memcmp(r->log + r->log_len - s->log_len, s->log,
+		    s->log_len) == 0) {
+			size_t at = r->log_len - s->log_len;
+
+			buf_printf(&kept, "assay: the meshes of %zu solids"
+			    " are kept with the run for the 3D sheet (not in"
+			    " this log)\n", nmesh);
+			r->log = xrealloc(r->log, at + kept.len + 1);
+			memcpy(r->log + at, kept.p != NULL ? kept.p : "",
+			    kept.len);
+			r->log_len = at + kept.len;
+			r->log[r->log_len] = '\0';
+		}
+	}
+	buf_release(&w);
+	buf_release(&kept);
+}
+
 static void
 judge_iou(const struct task *t, const struct env_stage_result *s,
     struct run *r)
@@ -985,6 +1037,7 @@ judge_iou(const struct task *t, const struct env_stage_result *s,
 	char *m, *orient = NULL, *rot = NULL, *about = NULL;
 
 	env_set(&r->stage, "iou");
+	keep_meshes(s, r);
 	if (s->exit_code != 0) {
 		judge_iou_error(t, s, r);
 		goto out;

@@ -8,6 +8,8 @@
 
 #include "model/solid.h"
 
+#include "base/buf.h"
+
 #define HEADER "$ ./assay-iou "
 
 void
@@ -57,10 +59,11 @@ out:
 	return rc;
 }
 
-int
-solid_from_run(const struct run *r, struct solid_set *s, struct err *err)
+static int
+from_log(const struct run *r, const char *log, size_t log_len,
+    struct solid_set *s, struct err *err)
 {
-	const char *log = r->log, *end, *p, *start = NULL, *why = NULL;
+	const char *end, *p, *start = NULL, *why = NULL;
 	int lineno = 0, start_line = 0;
 
 	memset(s, 0, sizeof *s);
@@ -73,7 +76,7 @@ solid_from_run(const struct run *r, struct solid_set *s, struct err *err)
 		return err_set(err, "the run stopped at %s, before the IoU"
 		    " stage: no solids were compared",
 		    r->stage != NULL ? r->stage : "its start");
-	end = log + r->log_len;
+	end = log + log_len;
 	/*
 	 * The iou stage's header: its last occurrence, even in the middle
 	 * of a line (a script's output need not end in a newline before
@@ -147,6 +150,29 @@ solid_from_run(const struct run *r, struct solid_set *s, struct err *err)
 		    " kept no solids (verified before the helper printed"
 		    " them): verify it again");
 	return 0;
+}
+
+/*
+ * The meshes are in r->wave since the cad judge moved them out of the
+ * log (keep_meshes() in src/envs/cad.c); read after the log's last iou
+ * header, as if the helper had printed them there.  A run judged before
+ * that keeps them in its log.
+ */
+int
+solid_from_run(const struct run *r, struct solid_set *s, struct err *err)
+{
+	struct buf b = BUF_INIT;
+	int rc;
+
+	if (r->wave == NULL || r->log == NULL)
+		return from_log(r, r->log, r->log_len, s, err);
+	buf_add(&b, r->log, r->log_len);
+	if (b.len > 0 && b.p[b.len - 1] != '\n')
+		buf_addc(&b, '\n');
+	buf_add(&b, r->wave, r->wave_len);
+	rc = from_log(r, b.p, b.len, s, err);
+	buf_release(&b);
+	return rc;
 }
 
 const char *

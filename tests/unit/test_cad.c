@@ -905,6 +905,30 @@ test_cad_orientation_hint_and_fence(void **state)
 	    " 1.000000): a wrong orientation");
 	assert_non_null(strstr(r.metrics, "\"rotation\":\"270 about X\""));
 	run_release(&r);
+
+	/* The helper's mesh lines go from the log to r.wave: the log (and
+	 * a repair prompt's excerpt of it) keeps the result lines only. */
+	{
+		static const char mesh_log[] = "mesh: A 1 0 0 0 1 0 0 0 1 0\n"
+		    "vA=1.0 vB=1.0 vInter=1.0 vUnion=1.0 IoU=1.0\n"
+		    "mesh: B 1 0 0 0 1 0 0 0 1 0\n";
+
+		res[2].log = mesh_log;
+		res[2].log_len = strlen(mesh_log);
+		memset(&r, 0, sizeof r);
+		r.log = xstrdup("$ ./assay-iou c r\nmesh: A 1 0 0 0 1 0 0 0 1 0\n"
+		    "vA=1.0 vB=1.0 vInter=1.0 vUnion=1.0 IoU=1.0\n"
+		    "mesh: B 1 0 0 0 1 0 0 0 1 0\n");
+		r.log_len = strlen(r.log);
+		env_cad.judge(&t, &plan, res, 3, ENV_STOP_NONE, &r);
+		assert_str(r.verdict, "pass");
+		assert_string_equal(r.wave, "mesh: A 1 0 0 0 1 0 0 0 1 0\n"
+		    "mesh: B 1 0 0 0 1 0 0 0 1 0\n");
+		assert_null(strstr(r.log, "mesh: "));
+		assert_non_null(strstr(r.log, "$ ./assay-iou c r\nvA=1.0"));
+		assert_non_null(strstr(r.log, "the meshes of 2 solids"));
+		run_release(&r);
+	}
 	env_plan_release(&plan);
 	candidate_release(&c);
 
