@@ -138,10 +138,22 @@ verilog_wave_signals(const struct task *t, const char *top)
 /*
  * The module for Verilator, which honours neither $dumplimit nor
  * $dumpoff and dumps every signal: it writes the VCD of the compared
- * signals itself, one line per change, and stops at WAVE_DUMP_MAX
- * bytes with a "cut" comment.  Its times are in ps: its own `timescale
- * when the task's files set one (else Verilator would warn of every
- * module without one), else Verilator's default, 1ps/1ps.
+ * signals itself and stops at WAVE_DUMP_MAX bytes with a "cut" comment.
+ * Its times are in ps: its own `timescale when the task's files set one
+ * (else Verilator would warn of every module without one), else
+ * Verilator's default, 1ps/1ps.
+ *
+ * The signals come in through ports the bind connects (each as wide as
+ * $bits() of the signal says), and one always block, sensitive to those
+ * ports, writes the file: it opens it and writes the header the first
+ * time it runs, then a "#TIME" line and a "b..." line for each signal
+ * whose value changed, and all the state it keeps (the counter, the last
+ * values) is written by that block alone.  The harness once had an
+ * always block per signal on the testbench's hierarchical names, all
+ * sharing one byte counter: Verilator took that for a combinational loop
+ * and a right design failed with "Settle region did not converge".  A
+ * process waiting on an event control instead misses the changes of
+ * time 0's settling under Verilator 5.006.
  */
 static void
 writer_module(struct buf *b, const char *mod, const char *top,
@@ -152,38 +164,84 @@ writer_module(struct buf *b, const char *mod, const char *top,
 
 	if (timescale)
 		buf_adds(b, "`timescale 1ps/1ps\n");
-	buf_printf(b, "module %s;\n\tinteger fd = 0;\n"
-	    "\tinteger n = 0;\n\tinitial begin\n"
-	    "\t\tfd = $fopen(\"%s/%s\", \"w\");\n"
-	    "\t\t$fwrite(fd, \"$timescale 1ps $end\\n$scope module %s"
-	    " $end\\n\");\n", mod, imgdir, WAVE_VCD, top);
+	buf_printf(b, "module %s #(", mod);
+	for (p = signals, k = 0; *p != '\0'; k++) {
+		p += strcspn(p, " ");
+		p += *p == ' ';
+		buf_printf(b, "%sparameter W%d = 1", k > 0 ? ", " : "", k);
+	}
+	buf_adds(b, ") (");
+	for (p = signals, k = 0; *p != '\0'; k++) {
+		p += strcspn(p, " ");
+		p += *p == ' ';
+		buf_printf(b, "%sinput [W%d-1:0] s%d", k > 0 ? ", " : "", k,
+		    k);
+	}
+	buf_adds(b, ");\n\tinteger fd = 0;\n\tinteger n = 0;\n"
+	    "\tinteger t = 0;\n\tstring v;\n");
+	for (p = signals, k = 0; *p != '\0'; k++) {
+		p += strcspn(p, " ");
+		p += *p == ' ';
+		buf_printf(b, "\tstring p%d = \"\";\n", k);
+	}
+	buf_adds(b, "\talways @(");
+	for (p = signals, k = 0; *p != '\0'; k++) {
+		p += strcspn(p, " ");
+		p += *p == ' ';
+		buf_printf(b, "%ss%d", k > 0 ? " or " : "", k);
+	}
+	buf_printf(b, ") if (n >= 0) begin\n"
+	    "\t\tif (fd == 0) begin\n"
+	    "\t\t\tfd = $fopen(\"%s/%s\", \"w\");\n"
+	    "\t\t\t$fwrite(fd, \"$timescale 1ps $end\\n$scope module %s"
+	    " $end\\n\");\n", imgdir, WAVE_VCD, top);
 	for (p = signals, k = 0; *p != '\0'; k++) {
 		size_t l = strcspn(p, " ");
 
-		buf_printf(b, "\t\t$fwrite(fd, \"$var wire %%0d s%d %.*s"
-		    " $end\\n\", $bits(%s.%.*s));\n", k, (int)l, p, top,
+		buf_printf(b, "\t\t\t$fwrite(fd, \"$var wire %%0d s%d %.*s"
+		    " $end\\n\", W%d);\n", k, (int)l, p, k);
+		p += l;
+		p += *p == ' ';
+	}
+	buf_adds(b, "\t\t\t$fwrite(fd, \"$upscope $end\\n$enddefinitions"
+	    " $end\\n\");\n\t\tend\n\t\tt = 0;\n");
+	for (p = signals, k = 0; *p != '\0'; k++) {
+		p += strcspn(p, " ");
+		p += *p == ' ';
+		buf_printf(b, "\t\tv = $sformatf(\"%%b\", s%d);\n"
+		    "\t\tif (n >= 0 && v != p%d) begin\n"
+		    "\t\t\tn = n + v.len() + 24;\n"
+		    "\t\t\tif (n > %d) begin\n"
+		    "\t\t\t\t$fwrite(fd, \"$comment assay: cut at #%%0t:"
+		    " the dump passed %d bytes $end\\n\", $time);\n"
+		    "\t\t\t\tn = -1;\n\t\t\tend else begin\n"
+		    "\t\t\t\tif (t == 0)\n"
+		    "\t\t\t\t\t$fwrite(fd, \"#%%0t\\n\", $time);\n"
+		    "\t\t\t\tt = 1;\n"
+		    "\t\t\t\t$fwrite(fd, \"b%%s s%d\\n\", v);\n"
+		    "\t\t\t\tp%d = v;\n\t\t\tend\n\t\tend\n",
+		    k, k, WAVE_DUMP_MAX, WAVE_DUMP_MAX, k, k);
+	}
+	buf_adds(b, "\tend\n\tfinal if (fd != 0) $fclose(fd);\nendmodule\n");
+	buf_printf(b, "bind %s %s #(", top, mod);
+	for (p = signals, k = 0; *p != '\0'; k++) {
+		size_t l = strcspn(p, " ");
+
+		buf_printf(b, "%s.W%d($bits(%.*s))", k > 0 ? ", " : "", k,
 		    (int)l, p);
 		p += l;
 		p += *p == ' ';
 	}
-	buf_adds(b, "\t\t$fwrite(fd, \"$upscope $end\\n$enddefinitions"
-	    " $end\\n\");\n\tend\n");
+	buf_printf(b, ") u_%s(", mod);
 	for (p = signals, k = 0; *p != '\0'; k++) {
 		size_t l = strcspn(p, " ");
 
-		buf_printf(b, "\talways @(%s.%.*s) if (fd != 0 && n >= 0) begin"
-		    "\n\t\tn = n + $bits(%s.%.*s) + 24;\n\t\tif (n > %d) begin"
-		    "\n\t\t\t$fwrite(fd, \"$comment assay: cut at #%%0t: the"
-		    " dump passed %d bytes $end\\n\", $time);\n"
-		    "\t\t\tn = -1;\n\t\tend else\n"
-		    "\t\t\t$fwrite(fd, \"#%%0t\\nb%%b s%d\\n\", $time,"
-		    " %s.%.*s);\n\tend\n", top, (int)l, p, top, (int)l, p,
-		    WAVE_DUMP_MAX, WAVE_DUMP_MAX, k, top, (int)l, p);
+		buf_printf(b, "%s.s%d(%.*s)", k > 0 ? ", " : "", k, (int)l,
+		    p);
 		p += l;
 		p += *p == ' ';
 	}
-	buf_adds(b, "\tfinal if (fd != 0) $fclose(fd);\nendmodule\n");
-	buf_printf(b, "bind %s %s u_%s();\n", top, mod, mod);
+	buf_adds(b, ");\n");
 }
 
 int
