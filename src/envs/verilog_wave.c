@@ -143,17 +143,18 @@ verilog_wave_signals(const struct task *t, const char *top)
  * (else Verilator would warn of every module without one), else
  * Verilator's default, 1ps/1ps.
  *
- * The signals come in through ports the bind connects (each as wide as
- * $bits() of the signal says), and one always block, sensitive to those
- * ports, writes the file: it opens it and writes the header the first
- * time it runs, then a "#TIME" line and a "b..." line for each signal
- * whose value changed, and all the state it keeps (the counter, the last
- * values) is written by that block alone.  The harness once had an
- * always block per signal on the testbench's hierarchical names, all
- * sharing one byte counter: Verilator took that for a combinational loop
- * and a right design failed with "Settle region did not converge".  A
- * process waiting on an event control instead misses the changes of
- * time 0's settling under Verilator 5.006.
+ * One always block, sensitive to all the signals, writes the file: it
+ * opens it and writes the header the first time it runs, then a "#TIME"
+ * line and a "b..." line for each signal whose value changed.  All the
+ * state it keeps (the byte count, the last values) is that block's, and
+ * it changes only when a signal's value did, so that a second run of the
+ * block over the same values changes nothing.  Verilator may take the
+ * block for combinational logic and run it until nothing changes: the
+ * harness once had a block per signal, each adding to one shared byte
+ * counter at every run, which never settled, and a right design failed
+ * with "Settle region did not converge".  Ports of the bound module
+ * would not do either: an unpacked array connects to no packed port; a
+ * process waiting on @(...) misses time 0's settling (Verilator 5.006).
  */
 static void
 writer_module(struct buf *b, const char *mod, const char *top,
@@ -164,21 +165,8 @@ writer_module(struct buf *b, const char *mod, const char *top,
 
 	if (timescale)
 		buf_adds(b, "`timescale 1ps/1ps\n");
-	buf_printf(b, "module %s #(", mod);
-	for (p = signals, k = 0; *p != '\0'; k++) {
-		p += strcspn(p, " ");
-		p += *p == ' ';
-		buf_printf(b, "%sparameter W%d = 1", k > 0 ? ", " : "", k);
-	}
-	buf_adds(b, ") (");
-	for (p = signals, k = 0; *p != '\0'; k++) {
-		p += strcspn(p, " ");
-		p += *p == ' ';
-		buf_printf(b, "%sinput [W%d-1:0] s%d", k > 0 ? ", " : "", k,
-		    k);
-	}
-	buf_adds(b, ");\n\tinteger fd = 0;\n\tinteger n = 0;\n"
-	    "\tinteger t = 0;\n\tstring v;\n");
+	buf_printf(b, "module %s;\n\tinteger fd = 0;\n\tinteger n = 0;\n"
+	    "\tinteger t = 0;\n\tstring v = \"\";\n", mod);
 	for (p = signals, k = 0; *p != '\0'; k++) {
 		p += strcspn(p, " ");
 		p += *p == ' ';
@@ -186,9 +174,12 @@ writer_module(struct buf *b, const char *mod, const char *top,
 	}
 	buf_adds(b, "\talways @(");
 	for (p = signals, k = 0; *p != '\0'; k++) {
-		p += strcspn(p, " ");
+		size_t l = strcspn(p, " ");
+
+		buf_printf(b, "%s%s.%.*s", k > 0 ? " or " : "", top, (int)l,
+		    p);
+		p += l;
 		p += *p == ' ';
-		buf_printf(b, "%ss%d", k > 0 ? " or " : "", k);
 	}
 	buf_printf(b, ") if (n >= 0) begin\n"
 	    "\t\tif (fd == 0) begin\n"
@@ -199,16 +190,17 @@ writer_module(struct buf *b, const char *mod, const char *top,
 		size_t l = strcspn(p, " ");
 
 		buf_printf(b, "\t\t\t$fwrite(fd, \"$var wire %%0d s%d %.*s"
-		    " $end\\n\", W%d);\n", k, (int)l, p, k);
+		    " $end\\n\", $bits(%s.%.*s));\n", k, (int)l, p, top,
+		    (int)l, p);
 		p += l;
 		p += *p == ' ';
 	}
 	buf_adds(b, "\t\t\t$fwrite(fd, \"$upscope $end\\n$enddefinitions"
 	    " $end\\n\");\n\t\tend\n\t\tt = 0;\n");
 	for (p = signals, k = 0; *p != '\0'; k++) {
-		p += strcspn(p, " ");
-		p += *p == ' ';
-		buf_printf(b, "\t\tv = $sformatf(\"%%b\", s%d);\n"
+		size_t l = strcspn(p, " ");
+
+		buf_printf(b, "\t\tv = $sformatf(\"%%b\", %s.%.*s);\n"
 		    "\t\tif (n >= 0 && v != p%d) begin\n"
 		    "\t\t\tn = n + v.len() + 24;\n"
 		    "\t\t\tif (n > %d) begin\n"
@@ -220,28 +212,12 @@ writer_module(struct buf *b, const char *mod, const char *top,
 		    "\t\t\t\tt = 1;\n"
 		    "\t\t\t\t$fwrite(fd, \"b%%s s%d\\n\", v);\n"
 		    "\t\t\t\tp%d = v;\n\t\t\tend\n\t\tend\n",
-		    k, k, WAVE_DUMP_MAX, WAVE_DUMP_MAX, k, k);
+		    top, (int)l, p, k, WAVE_DUMP_MAX, WAVE_DUMP_MAX, k, k);
+		p += l;
+		p += *p == ' ';
 	}
 	buf_adds(b, "\tend\n\tfinal if (fd != 0) $fclose(fd);\nendmodule\n");
-	buf_printf(b, "bind %s %s #(", top, mod);
-	for (p = signals, k = 0; *p != '\0'; k++) {
-		size_t l = strcspn(p, " ");
-
-		buf_printf(b, "%s.W%d($bits(%.*s))", k > 0 ? ", " : "", k,
-		    (int)l, p);
-		p += l;
-		p += *p == ' ';
-	}
-	buf_printf(b, ") u_%s(", mod);
-	for (p = signals, k = 0; *p != '\0'; k++) {
-		size_t l = strcspn(p, " ");
-
-		buf_printf(b, "%s.s%d(%.*s)", k > 0 ? ", " : "", k, (int)l,
-		    p);
-		p += l;
-		p += *p == ' ';
-	}
-	buf_adds(b, ");\n");
+	buf_printf(b, "bind %s %s u_%s();\n", top, mod, mod);
 }
 
 int

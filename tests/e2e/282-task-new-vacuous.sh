@@ -5,7 +5,8 @@
 # Before storing, the task's verification must reject trivial stubs (the
 # same ports, outputs constant 0, then all 1s); here a stub passes, the
 # task is refused and nothing stored, unless --allow-vacuous.  A real
-# reference (the xor below) rejects both stubs and is stored.
+# reference (the xor below) rejects both stubs and is stored; so for a
+# C function (x86-asm) that returns 0 against one that adds 1.
 . "$(dirname "$0")/lib.sh"
 command -v yosys >/dev/null || skip "yosys not installed"
 command -v iverilog >/dev/null || skip "iverilog not installed"
@@ -48,4 +49,21 @@ expect_eq "stored with --allow-vacuous" "$(count 'task=local/allx')" 1
 "$ASSAY" --db "$DB" task new "$T/xr.v" > "$T/xr.out" 2>&1 ||
     fail "xor: $(cat "$T/xr.out")"
 expect_eq "the xor task stored" "$(count 'task=local/xr verdict=pass')" 1
+# 5. a C function that returns 0 whatever its input (x86-asm): the
+# return-0 stub passes, refused; one that adds 1 is stored
+if command -v gcc >/dev/null; then
+	printf '%s\n' '#include <stdint.h>' '/* returns zero */' \
+	    'int32_t zero(int32_t a) { (void)a; return 0; }' > "$T/zero.c"
+	printf '%s\n' '#include <stdint.h>' '/* adds one */' \
+	    'int32_t inc(int32_t a) { return a + 1; }' > "$T/inc.c"
+	gcc -O2 -S "$T/zero.c" -o "$T/zero.s" && gcc -O2 -S "$T/inc.c" \
+	    -o "$T/inc.s" || fail "gcc -S"
+	"$ASSAY" --db "$DB" task new "$T/zero.c" --reference "$T/zero.s" \
+	    > "$T/z.out" 2> "$T/z.err" && fail "the return-0 task was stored"
+	grep -q "accepts a function whose outputs are constant 0" "$T/z.err" ||
+	    fail "no vacuous message: $(cat "$T/z.err")"
+	"$ASSAY" --db "$DB" task new "$T/inc.c" --reference "$T/inc.s" \
+	    > "$T/i.out" 2>&1 || fail "inc: $(cat "$T/i.out")"
+	expect_eq "the inc task stored" "$(count 'task=local/inc verdict=pass')" 1
+fi
 echo "ok: task new vacuous"
