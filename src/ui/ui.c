@@ -790,7 +790,6 @@ wbc_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		wb_msg(wb, 1, "task new: %s", err->msg);
 	} else if (r.verdict == NULL || strcmp(r.verdict, "pass") != 0) {
 		why = task_new_why(&tn, &r);
-
 		wb_msg(wb, 1, "task new: %s; nothing stored", why);
 		free(why);
 	} else if ((e = task_new_vacuous(&tn, &wb->vopts, &why, err)) != 0) {
