@@ -34,6 +34,46 @@ task_new_verify(const struct task_new *tn, const struct verify_opts *vo,
 	return verify_run(&o, &tn->task, &c, r, err);
 }
 
+int
+task_new_vacuous(const struct task_new *tn, const struct verify_opts *vo,
+    char **why, struct err *err)
+{
+	struct verify_opts o = *vo;
+
+	o.smoke = verify_smoke;
+	*why = NULL;
+	for (int ones = 0; ones <= 1; ones++) {
+		char *code = task_new_stub(tn, ones);
+		struct candidate c = tn->ref;
+		struct run r = { 0 };
+		int pass;
+
+		if (code == NULL)
+			return 0;
+		c.id = (char *)"stub";
+		c.origin = (char *)"stub";
+		c.code = code;
+		c.code_len = strlen(code);
+		if (verify_run(&o, &tn->task, &c, &r, err) < 0) {
+			free(code);
+			run_release(&r);
+			return -1;
+		}
+		pass = r.verdict != NULL && strcmp(r.verdict, "pass") == 0;
+		free(code);
+		run_release(&r);
+		if (pass) {
+			*why = xasprintf("the verification accepts a %s whose"
+			    " outputs are constant %s: the reference or the"
+			    " testbench does not constrain the outputs",
+			    strcmp(tn->what, "function") == 0 ? "function" :
+			    "design", ones ? "1s" : "0");
+			return 1;
+		}
+	}
+	return 0;
+}
+
 char *
 task_new_why(const struct task_new *tn, const struct run *r)
 {

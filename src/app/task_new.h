@@ -25,6 +25,17 @@ int	task_new_verify(const struct task_new *tn,
 	    const struct verify_opts *vo, struct run *r, struct err *err);
 
 /*
+ * Whether tn's verification is vacuous: runs the task's trivial stubs
+ * (task_new_stub(): outputs all 0, then all 1s) through its env as
+ * task_new_verify() runs the reference.  1 with *why (new: "the
+ * verification accepts a design whose outputs are constant 0: ...")
+ * when a stub passes, 0 when each fails or the task has no stub, -1
+ * with err when a job could not start.
+ */
+int	task_new_vacuous(const struct task_new *tn,
+	    const struct verify_opts *vo, char **why, struct err *err);
+
+/*
  * Why r, the reference's run, is no pass, in one line: "the reference
  * does not pass its own verification: VERDICT at STAGE (CATEGORY/SUB):
  * EVIDENCE", the evidence's candidate line as FILE:LINE of the

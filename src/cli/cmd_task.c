@@ -31,6 +31,7 @@ static const struct cmd_opt task_opts[] = {
 	{ "dry-run", 'n', CMD_FLAG, 'd' },
 	{ "no-sandbox", 0, CMD_FLAG, 'N' },
 	{ "json", 0, CMD_FLAG, 'J' },
+	{ "allow-vacuous", 0, CMD_FLAG, 'V' },
 	{ NULL, 0, CMD_FLAG, 0 }
 };
 
@@ -91,7 +92,8 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	const char *val = NULL;
 	struct store *st = NULL;
 	char *row = NULL, *why = NULL;
-	int ch, edit = 0, dry = 0, json = 0, rc = 2, stored = 0;
+	int ch, edit = 0, dry = 0, json = 0, rc = 2, stored = 0, vacuous = 0;
+	int allow_vacuous = 0;
 
 	while ((ch = cmd_next(a, &val)) != -1) {
 		long v;
@@ -108,6 +110,7 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		case 'd': dry = 1; break;
 		case 'N': vo.no_sandbox = 1; break;
 		case 'J': json = 1; break;
+		case 'V': allow_vacuous = 1; break;
 		case 't':
 			if (cli_parse_seconds(val, 1, 86400, &v) < 0)
 				return cli_usage_error("task", "--timeout wants"
@@ -175,6 +178,11 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	if (r.verdict == NULL || strcmp(r.verdict, "pass") != 0) {
 		why = task_new_why(&tn, &r);
 		rc = 1;
+	} else if (!allow_vacuous && (vacuous = task_new_vacuous(&tn, &vo,
+	    &why, err)) != 0) {
+		if (vacuous < 0)
+			why = xstrdup(err->msg);
+		rc = 1;
 	} else if (task_new_store(st, &tn, &r, err) < 0) {
 		why = xstrdup(err->msg);
 	} else {
@@ -207,7 +215,7 @@ out:
 const struct cmd_entry cli_cmd_task = {
 	"task", NULL, task_opts, 2, CMD_MANY,
 	"task new FILE... [--testbench TB] [--spec FILE] [--id ID]"
-	  " [--top NAME] [--reference FILE.s] [--arch SM] [--env ENV] [--timeout S] [--edit] [--dry-run]"
+	  " [--top NAME] [--reference FILE.s] [--arch SM] [--env ENV] [--timeout S] [--edit] [--dry-run] [--allow-vacuous]"
 	  " [--json] [--no-sandbox]",
 	  "A structured task from real code.  FILE is a Verilog or\n"
 	  "SystemVerilog design; the FILEs after it are data files its\n"

@@ -138,10 +138,23 @@ verilog_wave_signals(const struct task *t, const char *top)
 /*
  * The module for Verilator, which honours neither $dumplimit nor
  * $dumpoff and dumps every signal: it writes the VCD of the compared
- * signals itself, one line per change, and stops at WAVE_DUMP_MAX
- * bytes with a "cut" comment.  Its times are in ps: its own `timescale
- * when the task's files set one (else Verilator would warn of every
- * module without one), else Verilator's default, 1ps/1ps.
+ * signals itself and stops at WAVE_DUMP_MAX bytes with a "cut" comment.
+ * Its times are in ps: its own `timescale when the task's files set one
+ * (else Verilator would warn of every module without one), else
+ * Verilator's default, 1ps/1ps.
+ *
+ * One always block, sensitive to all the signals, writes the file: it
+ * opens it and writes the header the first time it runs, then a "#TIME"
+ * line and a "b..." line for each signal whose value changed.  All the
+ * state it keeps (the byte count, the last values) is that block's, and
+ * it changes only when a signal's value did, so that a second run of the
+ * block over the same values changes nothing.  Verilator may take the
+ * block for combinational logic and run it until nothing changes: the
+ * harness once had a block per signal, each adding to one shared byte
+ * counter at every run, which never settled, and a right design failed
+ * with "Settle region did not converge".  Ports of the bound module
+ * would not do either: an unpacked array connects to no packed port; a
+ * process waiting on @(...) misses time 0's settling (Verilator 5.006).
  */
 static void
 writer_module(struct buf *b, const char *mod, const char *top,
@@ -152,37 +165,58 @@ writer_module(struct buf *b, const char *mod, const char *top,
 
 	if (timescale)
 		buf_adds(b, "`timescale 1ps/1ps\n");
-	buf_printf(b, "module %s;\n\tinteger fd = 0;\n"
-	    "\tinteger n = 0;\n\tinitial begin\n"
-	    "\t\tfd = $fopen(\"%s/%s\", \"w\");\n"
-	    "\t\t$fwrite(fd, \"$timescale 1ps $end\\n$scope module %s"
-	    " $end\\n\");\n", mod, imgdir, WAVE_VCD, top);
+	buf_printf(b, "module %s;\n\tinteger fd = 0;\n\tinteger n = 0;\n"
+	    "\tinteger t = 0;\n\tstring v = \"\";\n", mod);
+	for (p = signals, k = 0; *p != '\0'; k++) {
+		p += strcspn(p, " ");
+		p += *p == ' ';
+		buf_printf(b, "\tstring p%d = \"\";\n", k);
+	}
+	buf_adds(b, "\talways @(");
 	for (p = signals, k = 0; *p != '\0'; k++) {
 		size_t l = strcspn(p, " ");
 
-		buf_printf(b, "\t\t$fwrite(fd, \"$var wire %%0d s%d %.*s"
+		buf_printf(b, "%s%s.%.*s", k > 0 ? " or " : "", top, (int)l,
+		    p);
+		p += l;
+		p += *p == ' ';
+	}
+	buf_printf(b, ") if (n >= 0) begin\n"
+	    "\t\tif (fd == 0) begin\n"
+	    "\t\t\tfd = $fopen(\"%s/%s\", \"w\");\n"
+	    "\t\t\t$fwrite(fd, \"$timescale 1ps $end\\n$scope module %s"
+	    " $end\\n\");\n", imgdir, WAVE_VCD, top);
+	for (p = signals, k = 0; *p != '\0'; k++) {
+		size_t l = strcspn(p, " ");
+
+		buf_printf(b, "\t\t\t$fwrite(fd, \"$var wire %%0d s%d %.*s"
 		    " $end\\n\", $bits(%s.%.*s));\n", k, (int)l, p, top,
 		    (int)l, p);
 		p += l;
 		p += *p == ' ';
 	}
-	buf_adds(b, "\t\t$fwrite(fd, \"$upscope $end\\n$enddefinitions"
-	    " $end\\n\");\n\tend\n");
+	buf_adds(b, "\t\t\t$fwrite(fd, \"$upscope $end\\n$enddefinitions"
+	    " $end\\n\");\n\t\tend\n\t\tt = 0;\n");
 	for (p = signals, k = 0; *p != '\0'; k++) {
 		size_t l = strcspn(p, " ");
 
-		buf_printf(b, "\talways @(%s.%.*s) if (fd != 0 && n >= 0) begin"
-		    "\n\t\tn = n + $bits(%s.%.*s) + 24;\n\t\tif (n > %d) begin"
-		    "\n\t\t\t$fwrite(fd, \"$comment assay: cut at #%%0t: the"
-		    " dump passed %d bytes $end\\n\", $time);\n"
-		    "\t\t\tn = -1;\n\t\tend else\n"
-		    "\t\t\t$fwrite(fd, \"#%%0t\\nb%%b s%d\\n\", $time,"
-		    " %s.%.*s);\n\tend\n", top, (int)l, p, top, (int)l, p,
-		    WAVE_DUMP_MAX, WAVE_DUMP_MAX, k, top, (int)l, p);
+		buf_printf(b, "\t\tv = $sformatf(\"%%b\", %s.%.*s);\n"
+		    "\t\tif (n >= 0 && v != p%d) begin\n"
+		    "\t\t\tn = n + v.len() + 24;\n"
+		    "\t\t\tif (n > %d) begin\n"
+		    "\t\t\t\t$fwrite(fd, \"$comment assay: cut at #%%0t:"
+		    " the dump passed %d bytes $end\\n\", $time);\n"
+		    "\t\t\t\tn = -1;\n\t\t\tend else begin\n"
+		    "\t\t\t\tif (t == 0)\n"
+		    "\t\t\t\t\t$fwrite(fd, \"#%%0t\\n\", $time);\n"
+		    "\t\t\t\tt = 1;\n"
+		    "\t\t\t\t$fwrite(fd, \"b%%s s%d\\n\", v);\n"
+		    "\t\t\t\tp%d = v;\n\t\t\tend\n\t\tend\n",
+		    top, (int)l, p, k, WAVE_DUMP_MAX, WAVE_DUMP_MAX, k, k);
 		p += l;
 		p += *p == ' ';
 	}
-	buf_adds(b, "\tfinal if (fd != 0) $fclose(fd);\nendmodule\n");
+	buf_adds(b, "\tend\n\tfinal if (fd != 0) $fclose(fd);\nendmodule\n");
 	buf_printf(b, "bind %s %s u_%s();\n", top, mod, mod);
 }
 

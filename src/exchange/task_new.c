@@ -818,3 +818,72 @@ task_new_read_back(struct task_new *tn, const char *text, struct err *err)
 	json_decref(row);
 	return 0;
 }
+
+/* A Verilog module of tn's ports whose outputs are all 0 (ones: all 1),
+ * from the task's extra (interface_json()). */
+static char *
+verilog_stub(const struct task_new *tn, int ones)
+{
+	json_t *x = tn->task.extra != NULL ? json_loads(tn->task.extra, 0,
+	    NULL) : NULL;
+	json_t *ports = json_object_get(x, "ports"), *params =
+	    json_object_get(x, "parameters"), *e;
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	if (!json_is_array(ports) || json_array_size(ports) == 0) {
+		json_decref(x);
+		return NULL;
+	}
+	buf_printf(&b, "module %s", tn->module);
+	json_array_foreach(params, i, e) {
+		const char *v = json_string_value(json_object_get(e, "value"));
+
+		buf_printf(&b, "%sparameter %s = %s", i == 0 ? " #(" : ", ",
+		    json_string_value(json_object_get(e, "name")),
+		    v != NULL ? v : "1");
+	}
+	if (json_array_size(params) > 0)
+		buf_adds(&b, ")");
+	buf_adds(&b, " (");
+	json_array_foreach(ports, i, e) {
+		const char *range = json_string_value(json_object_get(e,
+		    "range"));
+		const char *unp = json_string_value(json_object_get(e,
+		    "unpacked"));
+
+		buf_printf(&b, "%s%s%s%s%s %s%s", i > 0 ? ", " : "",
+		    json_string_value(json_object_get(e, "dir")),
+		    json_is_true(json_object_get(e, "signed")) ? " signed" :
+		    "", range != NULL ? " " : "", range != NULL ? range : "",
+		    json_string_value(json_object_get(e, "name")),
+		    unp != NULL ? unp : "");
+	}
+	buf_adds(&b, ");\n");
+	json_array_foreach(ports, i, e)
+		if (strcmp(json_string_value(json_object_get(e, "dir")),
+		    "output") == 0 && json_object_get(e, "unpacked") == NULL)
+			buf_printf(&b, "  assign %s = %s;\n", json_string_value(
+			    json_object_get(e, "name")), ones ? "~0" : "0");
+	buf_adds(&b, "endmodule\n");
+	json_decref(x);
+	return buf_detach(&b, NULL);
+}
+
+char *
+task_new_stub(const struct task_new *tn, int ones)
+{
+	const char *env = tn->task.env;
+
+	if (env == NULL || tn->module == NULL)
+		return NULL;
+	if (strcmp(tn->task.domain, "chip") == 0)
+		return verilog_stub(tn, ones);
+	if (strcmp(env, "x86-asm") == 0)
+		return xasprintf("\t.text\n\t.globl\t%s\n\t.type\t%s, @function\n"
+		    "%s:\n\t%s\n\tret\n\t.size\t%s, .-%s\n"
+		    "\t.section\t.note.GNU-stack,\"\",@progbits\n", tn->module,
+		    tn->module, tn->module, ones ? "movq\t$-1, %rax" :
+		    "xorl\t%eax, %eax", tn->module, tn->module);
+	return NULL;
+}

@@ -84,6 +84,16 @@ int	task_new_build(char *const *files, size_t nfiles,
 void	task_new_release(struct task_new *tn);
 
 /*
+ * A trivial stub of tn's task, which a verification that constrains the
+ * outputs must reject: a Verilog module of the same name and ports whose
+ * outputs are all constant 0 (ones: all 1s: ~0); for an x86-asm task the
+ * function returning 0 (ones: -1 in rax), in AT&T syntax.  New string, or
+ * NULL when the kind of task has no stub (CUDA, CadQuery) or the ports
+ * are not known.
+ */
+char	*task_new_stub(const struct task_new *tn, int ones);
+
+/*
  * The task as one line of the assay JSONL (docs/formats.md): {"task":
  * {... "reference": CODE}}, which `assay import` reads; new string, or
  * NULL with err when a text is not UTF-8.

@@ -749,7 +749,7 @@ wbc_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	struct task_new tn;
 	struct run r = { 0 };
 	char *line = xstrdup(ctx->line != NULL ? ctx->line : ""), *save;
-	char *w[3] = { NULL, NULL, NULL }, *tok;
+	char *w[3] = { NULL, NULL, NULL }, *tok, *why = NULL;
 	int n = 0, e;
 
 	(void)a;
@@ -789,9 +789,12 @@ wbc_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	if (task_new_verify(&tn, &wb->vopts, &r, err) < 0) {
 		wb_msg(wb, 1, "task new: %s", err->msg);
 	} else if (r.verdict == NULL || strcmp(r.verdict, "pass") != 0) {
-		char *why = task_new_why(&tn, &r);
-
+		why = task_new_why(&tn, &r);
 		wb_msg(wb, 1, "task new: %s; nothing stored", why);
+		free(why);
+	} else if ((e = task_new_vacuous(&tn, &wb->vopts, &why, err)) != 0) {
+		wb_msg(wb, 1, "task new: %s; nothing stored", e < 0 ?
+		    err->msg : why);
 		free(why);
 	} else if (task_new_store(wb->st, &tn, &r, err) < 0) {
 		wb_msg(wb, 1, "task new: %s", err->msg);
