@@ -312,27 +312,49 @@ verilog_wave_harness_error(struct run *r)
 	return 0;
 }
 
-/* Take vvp's "VCD info: dumpfile DIR/wave.vcd opened for output." out
- * of r->log: it names the image's random directory. */
+/*
+ * Take vvp's own "VCD info: dumpfile DIR/wave.vcd opened for output."
+ * out of r->log: the line is about the harness's dump, not the design's
+ * (whose own dump never runs).  Only lines naming the real DIR, the
+ * image's random directory (the path the simulate stage sealed), which
+ * the design cannot name while it runs: a design that $displays such a
+ * line with another path keeps it, and the real one is dropped all the
+ * same.
+ */
 static void
-drop_dump_line(struct run *r)
+drop_dump_line(const struct env_plan *plan, struct run *r)
 {
-	static const char head[] = "VCD info: dumpfile ";
-	char *p = r->log, *end = r->log + r->log_len;
+	const char *vcd = NULL;
+	char *line;
+	size_t ll;
 
-	while (p != NULL && p < end) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t l = nl != NULL ? (size_t)(nl + 1 - p) : (size_t)(end - p);
+	for (size_t i = 0; i < plan->nstages && vcd == NULL; i++)
+		for (size_t j = 0; plan->stages[i].seal[j] != NULL; j++) {
+			const char *q = strrchr(plan->stages[i].seal[j], '/');
 
-		if (l > sizeof head && memcmp(p, head, sizeof head - 1) == 0 &&
-		    memmem(p, l, "/" WAVE_VCD " opened for output.", 28) !=
-		    NULL) {
-			memmove(p, p + l, (size_t)(end - p - (ptrdiff_t)l) + 1);
-			r->log_len -= l;
-			return;
+			if (q != NULL && strcmp(q + 1, WAVE_VCD) == 0) {
+				vcd = plan->stages[i].seal[j];
+				break;
+			}
 		}
-		p = nl != NULL ? nl + 1 : NULL;
+	if (vcd == NULL)
+		return;
+	line = xasprintf("VCD info: dumpfile %s opened for output.\n", vcd);
+	ll = strlen(line);
+	for (char *p = r->log, *end = r->log + r->log_len; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if ((size_t)(end - p) >= ll && memcmp(p, line, ll) == 0) {
+			memmove(p, p + ll, (size_t)(end - p) - ll + 1);
+			r->log_len -= ll;
+			end -= ll;
+			continue;
+		}
+		if (nl == NULL)
+			break;
+		p = nl + 1;
 	}
+	free(line);
 }
 
 /* Take the stage's output (its header line on) out of r->log. */
@@ -437,7 +459,7 @@ verilog_wave_judge(const struct env_plan *plan,
 out:
 	trim_log(s, r, note);
 	if (r->log != NULL)
-		drop_dump_line(r);
+		drop_dump_line(plan, r);
 	free(note);
 	free(keep);
 	free(pairs);

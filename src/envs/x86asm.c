@@ -82,8 +82,19 @@
  * common symbol, SYMBOL must be plain code (no ifunc, whose resolver runs
  * before main), and no section may run code outside the candidate's
  * calls (.init, .init_array and the like, by name or type), nor be one
- * the linker or loader builds (.dynamic, .interp, .got, .plt ...).  A refusal
- * is one line "x86-asm: forbidden-KIND: WHY" (judge_isolate()).
+ * the linker or loader builds (.dynamic, .interp, .got, .plt ...).
+ *
+ * The bytes of every executable section may not hold valgrind's client
+ * requests, by which the candidate, running inside callgrind, would
+ * switch the counting of itself off (CALLGRIND_TOGGLE_COLLECT; a 23x
+ * slower sum passed as "2048x fewer instructions"): neither amd64's
+ * special-instruction preamble (rol rdi by 3, 13, 61 and 51, the 16 bytes
+ * valgrind's decoder looks for) nor the client-request marker xchg rbx,
+ * rbx (48 87 db), at any byte offset, however written (.byte too); nor
+ * may a section be writable and executable, nor .note.GNU-stack ask for
+ * an executable stack (code written at run time would escape the scan).
+ * A refusal is one line "x86-asm: forbidden-KIND: WHY" (judge_isolate()),
+ * WHY starting "cand.s:LINE: " when the line table names one.
  */
 static const char isolate[] =
     "s=$1; shift; as \"$@\" || exit\n"
@@ -95,6 +106,38 @@ static const char isolate[] =
     "[ -z \"$x\" ] || { echo \"x86-asm: forbidden-section: section $x is"
     " the loader's or runs code outside the candidate's calls\"; exit 1;"
     " }\n"
+    "readelf -SW cand.o | awk '/^ *\\[ *[0-9]+\\]/ && $(NF-3) ~ /X/ {"
+    " n = $0; sub(/^[^]]*\\] */, \"\", n); sub(/ .*/, \"\", n);"
+    " print n, $(NF-8), $(NF-6), $(NF-5), $(NF-3) }' |\n"
+    "while read -r n t o z f; do\n"
+    "case $n:$f in\n"
+    ".note.GNU-stack:*) echo \"x86-asm: forbidden-section: section"
+    " .note.GNU-stack is executable: it asks for an executable stack\";"
+    " exit 1;;\n"
+    "*:*W*) echo \"x86-asm: forbidden-section: section $n is writable and"
+    " executable: code that can be rewritten at run time\"; exit 1;;\n"
+    "esac\n"
+    "[ \"$t\" != NOBITS ] || continue\n"
+    "x=$(od -An -v -tx1 -j $((0x$o)) -N $((0x$z)) cand.o | awk '{ for (i"
+    " = 1; i <= NF; i++) b[m++] = $i } END { k = split(\"48 c1 c7 03 48"
+    " c1 c7 0d 48 c1 c7 3d 48 c1 c7 33\", q, \" \"); for (i = 0; i < m;"
+    " i++) { if (b[i] == \"48\" && b[i+1] == \"87\" && b[i+2] == \"db\")"
+    " { printf \"0x%x xchg\\n\", i; exit } for (j = 1; j <= k && b[i+j-1]"
+    " == q[j]; j++); if (j > k) { printf \"0x%x rol\\n\", i; exit } } }')\n"
+    "[ -n \"$x\" ] || continue\n"
+    "a=${x% *}\n"
+    "l=$(addr2line -s -e cand.o -j \"$n\" \"$a\" 2>/dev/null)\n"
+    "case ${l%% *} in cand.s:[1-9]*) l=\"${l%% *}: \";; *) l=;; esac\n"
+    "case $x in\n"
+    "*rol) w=\"valgrind's client-request preamble (rol rdi, 3; rol rdi,"
+    " 13; rol rdi, 61; rol rdi, 51)\";;\n"
+    "*) w=\"xchg rbx, rbx (bytes 48 87 db), valgrind's client-request"
+    " marker,\";;\n"
+    "esac\n"
+    "echo \"x86-asm: forbidden-client-request: $l$w in section $n at $a:"
+    " the candidate may not send requests to the profiler that counts"
+    " it\"; exit 1\n"
+    "done || exit\n"
     "objcopy --keep-global-symbol=\"$s\" cand.o || exit\n"
     "x=$(nm -g --defined-only cand.o | awk -v s=\"$s\" '$2 != \"T\" ||"
     " $3 != s { print $3 \" (\" $2 \")\"; exit }')\n"
@@ -1638,7 +1681,8 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *run,
 /*
  * The assemble stage's refusal (isolate): "x86-asm: forbidden-KIND: WHY"
  * at the start of a line, which only the stage's script prints (as's
- * messages start with the file's name).  1 when found.
+ * messages start with the file's name); a WHY that starts "cand.s:LINE:"
+ * makes LINE the evidence line.  1 when found.
  */
 static int
 judge_isolate(const struct env_stage_result *as, struct run *r)
@@ -1656,10 +1700,21 @@ judge_isolate(const struct env_stage_result *as, struct run *r)
 			char *colon = strchr(line, ':');
 
 			if (colon != NULL) {
+				const char *why = colon + 1 + strspn(colon +
+				    1, " ");
+				long ln = 0;
+
 				*colon = '\0';
 				verdict(r, VERDICT_FAIL, "assemble",
-				    CATEGORY_COMPILE, line,
-				    colon + 1 + strspn(colon + 1, " "));
+				    CATEGORY_COMPILE, line, why);
+				/* "cand.s:LINE: ...": the line the bytes
+				 * came from */
+				if (strncmp(why, CAND_FILE ":", sizeof
+				    CAND_FILE) == 0)
+					ln = strtol(why + sizeof CAND_FILE,
+					    NULL, 10);
+				if (ln > 0 && ln < INT_MAX)
+					r->evidence_line = (int)ln;
 				free(line);
 				return 1;
 			}
@@ -1795,7 +1850,7 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
 	const char *pre = buf_str(&plan->precheck);
 	int copied = strstr(pre, "copied-input\n") != NULL;
 	int valgrind = strstr(pre, "no-valgrind\n") == NULL;
-	int counted = 0, slow;
+	int counted = 0, disagree, slow;
 	char *ev;
 
 	if (x86prog_mode(t)) {
@@ -1900,9 +1955,16 @@ check:
 		    " is not installed; the timing ratio alone decides", 0);
 	if (counted)
 		env_set(&r->stage, "count");
-	if (counted)
+	/* The count says faster and the clock slower, each beyond its
+	 * noise: the count did not see the candidate's work (its code
+	 * switched callgrind's collection off, with a client request made
+	 * at run time or borrowed from a library), and neither it nor the
+	 * per-line profile it came with is believed. */
+	disagree = counted && (double)s.ir_ref / (double)s.ir_cand > 1 +
+	    NOISE && s.time_ratio <= 1 - NOISE && !time_noise(&s);
+	if (counted && !disagree)
 		set_hot_lines(&s, r);
-	if (counted && s.hot_none != NULL) {
+	if (counted && !disagree && s.hot_none != NULL) {
 		char *why = xasprintf("callgrind's per-line counts not used:"
 		    " %s", s.hot_none);
 
@@ -1918,6 +1980,17 @@ check:
 		    "copied-input", why);
 		free(why);
 		performance_bottleneck(&s, r);
+	} else if (disagree) {
+		char *why = xasprintf("the two measures disagree: %s; a count"
+		    " that says faster while the clock says slower did not"
+		    " count the candidate's work", ev);
+
+		verdict(r, VERDICT_FAIL, NULL, CATEGORY_PERFORMANCE,
+		    "measures-disagree", why);
+		free(why);
+		feedback_set(r, "bottleneck", json_pack("{s:b}", "measured",
+		    0), "not measured: callgrind's count and the clock"
+		    " disagree, so its per-line counts are not believed");
 	} else if (s.time_ratio <= 1 - NOISE && !time_noise(&s) &&
 	    !(s.ir_ref > 0 && s.ir_cand > 0 && (double)s.ir_ref /
 	    (double)s.ir_cand > 1 - NOISE)) {

@@ -110,6 +110,35 @@ grep -q "Mismatches: " "$T/hider.txt" ||
 grep -q "kept with the run (run.wave)" "$T/hider.txt" || fail "no wave note"
 echo "ok: a printed header cuts nothing"
 
+# vvp's own "VCD info: dumpfile DIR/wave.vcd opened for output." is
+# dropped, and only it: a design that prints such a line with another
+# path keeps its line, and the real one (naming the image's random
+# directory) goes all the same.  The first such line was dropped before,
+# the design's, and vvp's kept.
+python3 - "$T" <<'PY' || fail "write w-3"
+import json, sys
+code = ("module TopModule(input [7:0] a, input [7:0] b, output [7:0] s,"
+        " output overflow);\n"
+        "  initial $display(\"VCD info: dumpfile x/wave.vcd opened for"
+        " output.\");\n  assign s = a + b;\n"
+        "  assign overflow = a[7] & b[7];\nendmodule\n")
+with open(sys.argv[1] + "/v.jsonl", "w") as f:
+    f.write(json.dumps({"task": "verilog-eval-v2/Prob033_ece241_2014_q1c",
+                        "candidate": {"id": "w-3", "origin": "vcdline",
+                                      "code": code}}) + "\n")
+PY
+"$ASSAY" --db "$DB" import "$T/v.jsonl" >/dev/null || fail "import w-3"
+"$ASSAY" --db "$DB" verify w-3 >/dev/null || fail "verify w-3"
+"$ASSAY" --db "$DB" show w-3 | sed -n '/^log:$/,$p' >"$T/vcdline.txt"
+expect_eq "w-3: VCD info lines in the log" \
+    "$(grep -c '^VCD info: dumpfile ' "$T/vcdline.txt")" 1
+grep -q '^VCD info: dumpfile x/wave.vcd opened for output.$' \
+    "$T/vcdline.txt" || fail "w-3: the design's line is gone:" \
+    "$(grep 'VCD info' "$T/vcdline.txt")"
+grep -q "kept with the run (run.wave)" "$T/vcdline.txt" ||
+    fail "w-3: no wave note"
+echo "ok: only vvp's own dumpfile line is dropped"
+
 # A testbench whose NAME_ref is no signal of its top (a named block's)
 # breaks the harness module: env-error/harness-error, never the
 # candidate's failure.

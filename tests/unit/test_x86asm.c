@@ -1409,6 +1409,37 @@ test_x86asm_judge_limits_and_callgrind(void **state)
 	assert_non_null(strstr(r.evidence, "1.111x slower"));
 	run_release(&r);
 
+	/* The count says 2048.9x fewer instructions, the clock 33x slower
+	 * (the security review's candidate, which switched callgrind's
+	 * collection off with a client request): the measures disagree,
+	 * and the run fails; the profile's hot lines are not kept. */
+	judge_logs("", "XN equivalence: PASS (0 mismatches / 2000 cases)\n"
+	    "XN abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2000"
+	    " calls)\nXN timing: ref 1028.1 ns/call, asm 33808.8 ns/call,"
+	    " ratio 0.030 (best of 31 x 512 calls, n=4096, pinned to cpu 0, 3"
+	    " measurements)\n", "XN count ref 20489\nXN count cand 10\n"
+	    "XN hot cand 16 8\n", 0, 4, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.category, "performance");
+	assert_str(r.subcategory, "measures-disagree");
+	assert_str(r.stage, "count");
+	assert_non_null(strstr(r.evidence, "the two measures disagree:"
+	    " callgrind: 2048.900x fewer instructions (20489 -> 10); time:"
+	    " 33.333x slower (33808.8 vs 1028.1 ns per call)"));
+	assert_null(r.feedback != NULL ? strstr(r.feedback, "hot_lines") :
+	    NULL);
+	run_release(&r);
+
+	/* Fewer instructions, the clock within its noise: a pass. */
+	judge_logs("", "XN equivalence: PASS (0 mismatches / 2000 cases)\n"
+	    "XN abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2000"
+	    " calls)\nXN timing: ref 1000.0 ns/call, asm 1020.0 ns/call,"
+	    " ratio 0.980 (best of 31 x 512 calls, n=4096, pinned to cpu 0, 3"
+	    " measurements)\n", "XN count ref 20489\nXN count cand 10000\n",
+	    0, 4, ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "pass");
+	run_release(&r);
+
 	/* 0.2 ns a call is no difference, whatever the ratio. */
 	judge_logs("", "XN equivalence: PASS (0 mismatches / 2000 cases)\n"
 	    "XN abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2000"
