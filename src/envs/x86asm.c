@@ -61,6 +61,11 @@
  * overhead, which the placement of the code moves (identical
  * two-instruction functions measured 1.4 and 2.2 ns). */
 #define NOISE_NS 1.0
+/* The count and the clock disagree when each says so by this factor the
+ * other way (fewer instructions, a slower clock): a busy machine has
+ * timed an honest 1.8x-fewer-instructions candidate 1.16x "slower", a
+ * count switched off by the candidate reads hundreds of times fewer. */
+#define DISAGREE 1.5
 /* Before the candidate: its code starts on a 64-byte boundary, as the
  * reference does (thunks.h); Intel syntax when the task says so. */
 #define PRE_ATT "\t.text\n\t.p2align 6\n"
@@ -1960,8 +1965,8 @@ check:
 	 * switched callgrind's collection off, with a client request made
 	 * at run time or borrowed from a library), and neither it nor the
 	 * per-line profile it came with is believed. */
-	disagree = counted && (double)s.ir_ref / (double)s.ir_cand > 1 +
-	    NOISE && s.time_ratio <= 1 - NOISE && !time_noise(&s);
+	disagree = counted && (double)s.ir_ref / (double)s.ir_cand >=
+	    DISAGREE && s.time_ratio <= 1 / DISAGREE && !time_noise(&s);
 	if (counted && !disagree)
 		set_hot_lines(&s, r);
 	if (counted && !disagree && s.hot_none != NULL) {
