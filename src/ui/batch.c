@@ -77,6 +77,13 @@ batch_progress(const struct wb *wb, size_t *done, size_t *total,
 	return 1;
 }
 
+size_t
+batch_stored(const struct wb *wb, size_t *fail)
+{
+	*fail = wb->batch != NULL ? wb->batch->fail : 0;
+	return wb->batch != NULL ? wb->batch->results : 0;
+}
+
 /* The service's hooks: count what it stored, keep what went wrong. */
 static void
 on_finished(void *arg, const struct vsvc_result *res)

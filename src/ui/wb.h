@@ -393,6 +393,9 @@ int	batch_timeout(const struct wb *wb);
  * that did not pass; else 0. */
 int	batch_progress(const struct wb *wb, size_t *done, size_t *total,
 	    size_t *fail);
+/* The runs the last :verify stored (running or ended), and in *fail
+ * those that did not pass; 0 when none was started. */
+size_t	batch_stored(const struct wb *wb, size_t *fail);
 /* Step it (after poll): read the view's ids, advance the jobs, store
  * their runs, re-read the view as results land, finish it. */
 void	batch_io(struct wb *wb);
