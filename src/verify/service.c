@@ -727,4 +727,5 @@ vsvc_free(struct vsvc *s)
 	free(s->holder);
 	free(s->broken_told);
 	free(s);
+	verify_job_wait();	/* no work directory left behind */
 }
