@@ -128,7 +128,9 @@ say "scale: $rows candidates in $(du -h "$db" | cut -f1) ($db);" \
 say "machine: $(nproc) cpu, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 say ""
 # one line per measure: the first pass, again, the target, ok or MISSED
-awk -v first="$T/first" -v again="$T/again" '
+# the report's awk: get(FILE, NAME) a field of a report, row(WHAT, A, B,
+# TARGET) a line of the table
+table='
 function get(f, k, v, line) {
 	while ((getline line < f) > 0) {
 		split(line, w, " ")
@@ -144,6 +146,8 @@ function row(what, a, b, target) {
 		printf "  %-42s %9.1f %9.1f %7s  %s\n", what, a, b, target,
 		    (a <= target && b <= target) ? "ok" : "MISSED"
 }
+'
+awk -v first="$T/first" -v again="$T/again" "$table"'
 BEGIN {
 	printf "  %-42s %9s %9s %7s\n", "ms (memory MB)", "first", "again",
 	    "target"
@@ -200,22 +204,7 @@ if [ "${ASSAY_SCALE_VERIFY:-1}" != 0 ]; then
 	say ""
 	say "keys at a person's pace (one $pace ms after the frame before):" \
 	    "alone, and while :verify 1 force runs over $view"
-	awk -v alone="$T/alone" -v with="$T/verify" '
-	function get(f, k, v, line) {
-		while ((getline line < f) > 0) {
-			split(line, w, " ")
-			if (w[1] == k) { close(f); return w[2] }
-		}
-		close(f)
-		return ""
-	}
-	function row(what, a, b, target) {
-		if (target == "")
-			printf "  %-42s %9.1f %9.1f\n", what, a, b
-		else
-			printf "  %-42s %9.1f %9.1f %7s  %s\n", what, a, b, target,
-			    (a <= target && b <= target) ? "ok" : "MISSED"
-	}
+	awk -v alone="$T/alone" -v with="$T/verify" "$table"'
 	BEGIN {
 		printf "  %-42s %9s %9s %7s\n", "ms", "alone", ":verify",
 		    "target"
