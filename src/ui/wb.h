@@ -268,6 +268,14 @@ void	wb_changed(struct wb *wb, const char *id);
 /* Load candidate id as the current one (NULL clears).  id is borrowed
  * and may be wb->cur.id, which this frees: it works on a copy. */
 void	wb_load(struct wb *wb, const char *id);
+/*
+ * This process stored something about the candidates ids[0..n) that
+ * leaves the view's rows as they are (the same candidates match the
+ * filter, in the same order; the caller checked): read the held page
+ * again when one of them is on it, and the candidate on screen when it
+ * is one, without counting the view again.  ids are borrowed.
+ */
+void	wb_rows_changed(struct wb *wb, char *const *ids, size_t n);
 
 /* Mark the queue and the current candidate for re-reading. */
 void	wb_refresh(struct wb *wb);
