@@ -36,7 +36,7 @@
 # ASSAY_SCALE_VD_TIMEOUT=3600  seconds VisiData may take
 # ASSAY_SCALE_VD_GB=16       the memory VisiData may take (ulimit -v)
 # ASSAY_SCALE_VERIFY=0       no replay with a background :verify
-# ASSAY_SCALE_VERIFY_VIEW=task=verilog-eval-v2/Prob120_fsm3s  its view
+# ASSAY_SCALE_VERIFY_VIEW=task=rtlfixer/review2015_fsmonehot  its view
 # ASSAY_SCALE_PACE=40        ms between the paced keys
 set -eu
 assay=$(cd "$(dirname "${1:-build/assay}")" && pwd)/$(basename "${1:-build/assay}")
@@ -189,7 +189,7 @@ BEGIN {
 
 # --- the keys at a person's pace, alone and with a :verify -------------
 if [ "${ASSAY_SCALE_VERIFY:-1}" != 0 ]; then
-	view=${ASSAY_SCALE_VERIFY_VIEW:-task=verilog-eval-v2/Prob120_fsm3s}
+	view=${ASSAY_SCALE_VERIFY_VIEW:-task=rtlfixer/review2015_fsmonehot}
 	pace=${ASSAY_SCALE_PACE:-40}
 	# the same set-up in both (the view, then all again); only the
 	# second starts the :verify
