@@ -14,6 +14,14 @@
 # first frame 200 ms, each key to its frame 16 ms at the 99th percentile,
 # a filter, search or statistics sheet 500 ms, peak memory 200 MB.
 #
+# Then the same keys at a person's pace (a key every ASSAY_SCALE_PACE ms
+# after the frame before), twice in the same run: alone, and while a
+# background :verify (JOBS 1, force) runs over the candidates of one
+# task (ASSAY_SCALE_VERIFY_VIEW), so that runs are stored all through
+# the replay (issue 24).  It prints both keys' median, 99th percentile
+# and slowest, and how many runs the :verify stored meanwhile.  Those
+# runs stay in the database (each a candidate's latest run again).
+#
 # The anchor: VisiData (Debian's visidata, installed here when missing)
 # opening the same rows as JSONL (assay export --format raw) to a view
 # filtered by model, against assay opening the database to the same
@@ -27,6 +35,9 @@
 # ASSAY_SCALE_VD=0           no VisiData
 # ASSAY_SCALE_VD_TIMEOUT=3600  seconds VisiData may take
 # ASSAY_SCALE_VD_GB=16       the memory VisiData may take (ulimit -v)
+# ASSAY_SCALE_VERIFY=0       no replay with a background :verify
+# ASSAY_SCALE_VERIFY_VIEW=task=rtlfixer/review2015_fsmonehot  its view
+# ASSAY_SCALE_PACE=40        ms between the paced keys
 set -eu
 assay=$(cd "$(dirname "${1:-build/assay}")" && pwd)/$(basename "${1:-build/assay}")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -117,7 +128,9 @@ say "scale: $rows candidates in $(du -h "$db" | cut -f1) ($db);" \
 say "machine: $(nproc) cpu, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 say ""
 # one line per measure: the first pass, again, the target, ok or MISSED
-awk -v first="$T/first" -v again="$T/again" '
+# the report's awk: get(FILE, NAME) a field of a report, row(WHAT, A, B,
+# TARGET) a line of the table
+table='
 function get(f, k, v, line) {
 	while ((getline line < f) > 0) {
 		split(line, w, " ")
@@ -133,6 +146,8 @@ function row(what, a, b, target) {
 		printf "  %-42s %9.1f %9.1f %7s  %s\n", what, a, b, target,
 		    (a <= target && b <= target) ? "ok" : "MISSED"
 }
+'
+awk -v first="$T/first" -v again="$T/again" "$table"'
 BEGIN {
 	printf "  %-42s %9s %9s %7s\n", "ms (memory MB)", "first", "again",
 	    "target"
@@ -171,6 +186,44 @@ BEGIN {
 	row("peak memory", get(first, "peak_rss_mb"), get(again, "peak_rss_mb"),
 	    200)
 }'
+
+# --- the keys at a person's pace, alone and with a :verify -------------
+if [ "${ASSAY_SCALE_VERIFY:-1}" != 0 ]; then
+	view=${ASSAY_SCALE_VERIFY_VIEW:-task=rtlfixer/review2015_fsmonehot}
+	pace=${ASSAY_SCALE_PACE:-40}
+	# the same set-up in both (the view, then all again); only the
+	# second starts the :verify
+	{ printf '@pace %s\n:filter %s\n:filter\n' "$pace" "$view"
+	  cat "$keys"; } >"$T/alone.keys"
+	{ printf '@pace %s\n:filter %s\n:verify 1 force\n:filter\n' \
+	    "$pace" "$view"
+	  cat "$keys"; } >"$T/verify.keys"
+	run "$T/alone.keys" "$T/alone" --reviewer bench
+	run "$T/verify.keys" "$T/verify" --reviewer bench
+	cat "$T/alone" "$T/verify" >>"$R"
+	say ""
+	say "keys at a person's pace (one $pace ms after the frame before):" \
+	    "alone, and while :verify 1 force runs over $view"
+	awk -v alone="$T/alone" -v with="$T/verify" "$table"'
+	BEGIN {
+		printf "  %-42s %9s %9s %7s\n", "ms", "alone", ":verify",
+		    "target"
+		row("keys: " get(with, "keys") ", median", get(alone, "key_p50_ms"),
+		    get(with, "key_p50_ms"), "")
+		row("keys: 99th percentile", get(alone, "key_p99_ms"),
+		    get(with, "key_p99_ms"), 16)
+		row("keys: slowest", get(alone, "key_max_ms"),
+		    get(with, "key_max_ms"), "")
+		row("queries: slowest", get(alone, "query_max_ms"),
+		    get(with, "query_max_ms"), 500)
+		printf "  the :verify stored %d runs (%d not pass) during the replay;" \
+		    " %d of its %d candidates handled\n", get(with, "verify_runs"),
+		    get(with, "verify_runs_fail"), get(with, "verify_done"),
+		    get(with, "verify_total")
+	}'
+	[ -n "$(val verify_total "$T/verify")" ] ||
+	    say "scale: the :verify did not start (see $R)"
+fi
 
 # --- the anchor: VisiData --------------------------------------------
 [ "${ASSAY_SCALE_VD:-1}" = 0 ] && exit 0

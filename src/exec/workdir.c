@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,94 @@ void
 workdir_remove(const char *path)
 {
 	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * Removal in the background: one thread, started on first use, takes the
+ * paths queued by workdir_remove_later() in order.  Removing a tree is
+ * file system work whose time depends on the disk, not on this process
+ * (tens of ms for a dozen files while another process writes a lot), so
+ * a caller that must not wait, the frame loop, hands it over.
+ */
+struct rm_item {
+	struct rm_item	*next;
+	char		*path;
+};
+static pthread_mutex_t rm_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t rm_more = PTHREAD_COND_INITIALIZER;	/* queued */
+static pthread_cond_t rm_idle = PTHREAD_COND_INITIALIZER;	/* all done */
+static struct rm_item *rm_head, **rm_tail = &rm_head;
+static int rm_started, rm_busy;
+
+static void *
+rm_thread(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&rm_lock);
+	for (;;) {
+		struct rm_item *it;
+
+		while (rm_head == NULL) {
+			rm_busy = 0;
+			pthread_cond_broadcast(&rm_idle);
+			pthread_cond_wait(&rm_more, &rm_lock);
+		}
+		it = rm_head;
+		rm_head = it->next;
+		if (rm_head == NULL)
+			rm_tail = &rm_head;
+		rm_busy = 1;
+		pthread_mutex_unlock(&rm_lock);
+		workdir_remove(it->path);
+		free(it->path);
+		free(it);
+		pthread_mutex_lock(&rm_lock);
+	}
+	return NULL;
+}
+
+void
+workdir_remove_later(char *path)
+{
+	struct rm_item *it;
+	pthread_t t;
+	sigset_t all, old;
+
+	if (path == NULL)
+		return;
+	pthread_mutex_lock(&rm_lock);
+	if (!rm_started) {
+		/* the thread takes no signal: they are the main loop's */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		if (pthread_create(&t, NULL, rm_thread, NULL) == 0) {
+			pthread_detach(t);
+			rm_started = 1;
+		}
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	if (!rm_started) {	/* no thread: remove it here */
+		pthread_mutex_unlock(&rm_lock);
+		workdir_remove(path);
+		free(path);
+		return;
+	}
+	it = xcalloc(1, sizeof *it);
+	it->path = path;
+	*rm_tail = it;
+	rm_tail = &it->next;
+	rm_busy = 1;
+	pthread_cond_signal(&rm_more);
+	pthread_mutex_unlock(&rm_lock);
+}
+
+void
+workdir_remove_wait(void)
+{
+	pthread_mutex_lock(&rm_lock);
+	while (rm_started && (rm_head != NULL || rm_busy))
+		pthread_cond_wait(&rm_idle, &rm_lock);
+	pthread_mutex_unlock(&rm_lock);
 }
 
 static int64_t disk_total;	/* nftw has no user argument */

@@ -30,6 +30,15 @@ int	workdir_make(const char *root, uid_t reach_uid, char **path,
 
 /* Remove a directory tree made here; links are removed, not followed. */
 void	workdir_remove(const char *path);
+/*
+ * Remove it later, on a thread of this module (started on first use),
+ * so that the caller does not wait for the disk; path (owned) is freed
+ * once removed.  Removals run in the order queued.  Without a thread
+ * (pthread_create failed) it is removed at once.
+ */
+void	workdir_remove_later(char *path);
+/* Wait until every removal queued by workdir_remove_later() is done. */
+void	workdir_remove_wait(void);
 
 /* Bytes dir takes on disk (blocks, not lengths). */
 int64_t	workdir_usage(const char *dir);

@@ -31,6 +31,13 @@
 #define BATCH_MAX_JOBS		64
 #define BATCH_PAGE		2048	/* ids of the view read per step */
 
+/* A candidate whose job started: whether it matched the view then. */
+struct batch_cand {
+	char		*id;
+	char		*filter;	/* the view's filter then; NULL: all */
+	int		 matched;	/* 1, 0; -1: not known */
+};
+
 /* The state of :verify, owned by wb->batch. */
 struct batch {
 	struct vsvc	*vs;		/* running; NULL: not (yet) */
@@ -43,6 +50,9 @@ struct batch {
 	struct vsvc_opts o;
 	size_t		 results, pass, fail;	/* runs stored */
 	size_t		 seen;		/* results when the view was read */
+	struct batch_cand *started;	/* running, nstarted */
+	struct batch_cand *fresh;	/* stored since the view was read */
+	size_t		 nstarted, nfresh;
 	int64_t		 t0, refreshed;	/* ms */
 	int		 cancelled;
 	char		 last_err[256];
@@ -77,12 +87,110 @@ batch_progress(const struct wb *wb, size_t *done, size_t *total,
 	return 1;
 }
 
+size_t
+batch_stored(const struct wb *wb, size_t *fail)
+{
+	*fail = wb->batch != NULL ? wb->batch->fail : 0;
+	return wb->batch != NULL ? wb->batch->results : 0;
+}
+
+static void
+cands_free(struct batch_cand *v, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++) {
+		free(v[i].id);
+		free(v[i].filter);
+	}
+	*n = 0;
+}
+
+/*
+ * A job started: note whether its candidate is in the view now, so that
+ * when its run is stored a look at that one row tells whether the view
+ * changed (batch_show) rather than counting the view again.
+ */
+static void
+on_started(void *arg, struct verify_job *j, const struct candidate *c,
+    const struct task *t)
+{
+	struct wb *wb = arg;
+	struct batch *b = wb->batch;
+	struct batch_cand *bc;
+	struct err err;
+
+	(void)j;
+	(void)t;
+	b->started = xreallocarray(b->started, b->nstarted + 1,
+	    sizeof *b->started);
+	bc = &b->started[b->nstarted++];
+	bc->id = xstrdup(c->id);
+	bc->filter = wb->filter != NULL ? xstrdup(wb->filter) : NULL;
+	if (store_query_match(wb->st, wb->filter, c->id, &bc->matched,
+	    &err) < 0)
+		bc->matched = -1;
+}
+
+/* The job of id ended: its entry moves to fresh when stored, else goes. */
+static void
+batch_ended(struct batch *b, const char *id, int stored)
+{
+	for (size_t i = 0; i < b->nstarted; i++) {
+		if (strcmp(b->started[i].id, id) != 0)
+			continue;
+		if (stored) {
+			b->fresh = xreallocarray(b->fresh, b->nfresh + 1,
+			    sizeof *b->fresh);
+			b->fresh[b->nfresh++] = b->started[i];
+		} else {
+			free(b->started[i].id);
+			free(b->started[i].filter);
+		}
+		b->started[i] = b->started[--b->nstarted];
+		return;
+	}
+}
+
+/*
+ * Show the runs stored since the view was last read.  When every one of
+ * their candidates matches the view as it did when its job started, the
+ * view has the same rows: only the page and the candidate on screen are
+ * read again (a view of a million is not counted again every
+ * BATCH_REFRESH_MS).  Else the view is read again (wb_view_changed).
+ */
+static void
+batch_show(struct wb *wb)
+{
+	struct batch *b = wb->batch;
+	char **ids = xcalloc(b->nfresh + 1, sizeof *ids);
+	int same = 1;
+	struct err err;
+
+	for (size_t i = 0; i < b->nfresh && same; i++) {
+		const struct batch_cand *f = &b->fresh[i];
+		int m;
+
+		ids[i] = f->id;
+		same = f->matched >= 0 && (f->filter == NULL ?
+		    wb->filter == NULL : wb->filter != NULL &&
+		    strcmp(f->filter, wb->filter) == 0) &&
+		    store_query_match(wb->st, wb->filter, f->id, &m,
+		    &err) == 0 && m == f->matched;
+	}
+	if (same)
+		wb_rows_changed(wb, ids, b->nfresh);
+	else
+		wb_view_changed(wb);
+	free(ids);
+	cands_free(b->fresh, &b->nfresh);
+}
+
 /* The service's hooks: count what it stored, keep what went wrong. */
 static void
 on_finished(void *arg, const struct vsvc_result *res)
 {
 	struct batch *b = ((struct wb *)arg)->batch;
 
+	batch_ended(b, res->run->cand_id, !res->cancelled && res->stored);
 	if (res->cancelled)
 		return;
 	if (!res->stored) {
@@ -149,6 +257,11 @@ batch_end(struct wb *wb)
 	b->nids = b->cap = 0;
 	free(b->filter);
 	b->filter = NULL;
+	cands_free(b->started, &b->nstarted);
+	cands_free(b->fresh, &b->nfresh);
+	free(b->started);
+	free(b->fresh);
+	b->started = b->fresh = NULL;
 	wb_view_changed(wb);
 }
 
@@ -167,8 +280,8 @@ static void
 batch_launch(struct wb *wb)
 {
 	struct batch *b = wb->batch;
-	struct vsvc_hooks h = { .finished = on_finished,
-	    .problem = on_problem, .arg = wb };
+	struct vsvc_hooks h = { .started = on_started,
+	    .finished = on_finished, .problem = on_problem, .arg = wb };
 	struct err err;
 
 	b->reading = 0;
@@ -253,7 +366,7 @@ batch_io(struct wb *wb)
 	    wb_now_ms() - b->refreshed >= BATCH_REFRESH_MS) {
 		b->seen = b->results;
 		b->refreshed = wb_now_ms();
-		wb_view_changed(wb);	/* the rows that got a verdict */
+		batch_show(wb);	/* the rows that got a verdict */
 	}
 }
 

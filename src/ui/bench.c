@@ -24,6 +24,7 @@
 struct bench_key {
 	int	 key;
 	int	 query;		/* a query (bench.h), else a key */
+	int	 pace;		/* ms of the frame loop before it; 0: none */
 	double	 ms;
 	char	*name;		/* in the report; NULL: not listed */
 };
@@ -34,6 +35,10 @@ struct bench {
 	double		  first_ms;
 	double		  late_ms;	/* highlighting ready */
 	size_t		  rows;
+	int		  pace;		/* the last @pace read, ms */
+	int		  paced;	/* some key had a pace */
+	int		  verify;	/* a :verify ran during the replay */
+	size_t		  vdone, vtotal, vruns, vfail;
 	char		  err[1024];	/* set: the file was bad */
 };
 
@@ -56,6 +61,7 @@ bench_add(struct bench *b, int key, const char *name)
 	k = &b->keys[b->nkeys++];
 	memset(k, 0, sizeof *k);
 	k->key = key;
+	k->pace = b->pace;
 	k->name = name != NULL ? xstrdup(name) : NULL;
 }
 
@@ -109,6 +115,25 @@ bench_load(struct bench *b, const char *path)
 			s++;
 		if (*s == '\0' || *s == '#')
 			continue;
+		if (strncmp(s, "@pace", 5) == 0 && (s[5] == ' ' ||
+		    s[5] == '\t')) {
+			char *end;
+			long ms = strtol(s + 6, &end, 10);
+
+			while (*end == ' ' || *end == '\t')
+				end++;
+			if (end == s + 6 || *end != '\0' || ms < 0 ||
+			    ms > 60000) {
+				snprintf(b->err, sizeof b->err, "%s:%d: @pace "
+				    "MS, MS from 0 to 60000", path, lineno);
+				rc = -1;
+				continue;
+			}
+			b->pace = (int)ms;
+			if (ms > 0)
+				b->paced = 1;
+			continue;
+		}
 		if (*s == ':' || *s == '/') {
 			if (bench_add_prompt(b, s) < 0) {
 				snprintf(b->err, sizeof b->err, "%s:%d: not"
@@ -165,10 +190,12 @@ bench_is_query(struct wb *wb, int key)
 
 struct bench *
 bench_run(struct wb *wb, void (*frame)(struct wb *),
-    void (*key)(struct wb *, int), void (*late)(struct wb *))
+    void (*key)(struct wb *, int), void (*late)(struct wb *),
+    void (*idle)(struct wb *, int))
 {
 	struct bench *b = xcalloc(1, sizeof *b);
 	double t;
+	size_t fail;
 
 	wb->quit = 1;	/* the caller's loop does not run */
 	if (bench_load(b, wb->o->bench_keys) < 0)
@@ -183,11 +210,32 @@ bench_run(struct wb *wb, void (*frame)(struct wb *),
 	for (size_t i = 0; i < b->nkeys && !wb->quit; i++) {
 		struct bench_key *k = &b->keys[i];
 
+		if (k->pace > 0) {
+			/*
+			 * The key arrives pace ms after the last frame; the
+			 * frame loop runs its services until then, and a step
+			 * that is still running when it arrives delays it, as
+			 * it would delay a key from the terminal.
+			 */
+			t = bench_now() + k->pace / 1000.0;
+			idle(wb, k->pace);
+			while (bench_now() < t)	/* idle() counts whole ms */
+				idle(wb, 1);
+		} else {
+			t = bench_now();
+		}
 		k->query = bench_is_query(wb, k->key);
-		t = bench_now();
 		key(wb, k->key);
 		frame(wb);
 		k->ms = (bench_now() - t) * 1000.0;
+		if (!b->verify && batch_progress(wb, &b->vdone, &b->vtotal,
+		    &fail))
+			b->verify = 1;
+	}
+	if (b->verify) {
+		b->vruns = batch_stored(wb, &b->vfail);
+		if (!batch_progress(wb, &b->vdone, &b->vtotal, &fail))
+			b->vdone = b->vtotal;	/* it ended in the replay */
 	}
 	wb->quit = 1;
 	return b;
@@ -252,6 +300,14 @@ bench_end(struct bench *b)
 	fprintf(stderr, "key_max_ms %.3f\n", nk > 0 ? kv[nk - 1] : 0.0);
 	fprintf(stderr, "queries %zu\n", nq);
 	fprintf(stderr, "query_max_ms %.3f\n", qmax);
+	if (b->paced)
+		fprintf(stderr, "paced 1\n");
+	if (b->verify) {
+		fprintf(stderr, "verify_runs %zu\n", b->vruns);
+		fprintf(stderr, "verify_runs_fail %zu\n", b->vfail);
+		fprintf(stderr, "verify_done %zu\n", b->vdone);
+		fprintf(stderr, "verify_total %zu\n", b->vtotal);
+	}
 	free(kv);
 	if (getrusage(RUSAGE_SELF, &ru) == 0)	/* ru_maxrss is in KiB */
 		fprintf(stderr, "peak_rss_mb %.1f\n",

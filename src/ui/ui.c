@@ -1664,6 +1664,73 @@ ui_panes_free(struct wb *wb)
 		pane_free(&wb->lay.sheets[i]);
 }
 
+/*
+ * One turn of the frame loop's waiting: poll fd (the keyboard; -1: none)
+ * with every running service's fds for timeout ms at most (-1: until one
+ * is ready), or less when a service or the live store wants a turn
+ * sooner; then look at the store and step the services.  The poll set
+ * is made afresh each turn in *ps, as many as run.  -1 when poll()
+ * failed (errno), else 0.
+ */
+static int
+ui_turn(struct wb *wb, struct wb_pollset *ps, int fd, int timeout)
+{
+	int t;
+
+	ps->n = 0;
+	if (fd >= 0)
+		wb_pollset_add(ps, fd, POLLIN);
+	for (size_t i = 0; i < UI_NSERVICES; i++) {
+		if (!ui_services[i].running(wb))
+			continue;
+		ui_services[i].pollfds(wb, ps);
+		t = ui_services[i].wait_ms(wb);
+		if (t >= 0 && (timeout < 0 || t < timeout))
+			timeout = t;
+	}
+	/* the live store: look for other processes' commits */
+	t = wb_live_wait(wb);
+	if (timeout < 0 || t < timeout)
+		timeout = t;
+	if (poll(ps->v, (nfds_t)ps->n, timeout) < 0 && errno != EINTR)
+		return -1;
+	wb_live(wb);
+	for (size_t i = 0; i < UI_NSERVICES; i++)
+		if (ui_services[i].running(wb))
+			ui_services[i].step(wb);
+	return 0;
+}
+
+/*
+ * --bench-keys with @pace: the frame loop without the keyboard for ms,
+ * as it runs between a person's keys: the services stepped, a frame
+ * drawn when they made the screen dirty (at most every UI_FRAME_MS).  A
+ * step that starts before the time is up runs to its end.
+ */
+static void
+ui_bench_idle(struct wb *wb, int ms)
+{
+	struct wb_pollset ps = { 0 };
+	int64_t now = wb_now_ms(), end = now + ms, last = now;
+
+	while ((now = wb_now_ms()) < end) {
+		int timeout = (int)(end - now);
+
+		if (wb->dirty || wb->lay.relayout) {
+			if (now - last >= UI_FRAME_MS) {
+				ui_frame(wb);
+				last = now;
+				continue;
+			}
+			if (UI_FRAME_MS - (now - last) < timeout)
+				timeout = (int)(UI_FRAME_MS - (now - last));
+		}
+		if (ui_turn(wb, &ps, -1, timeout) < 0)
+			break;
+	}
+	wb_pollset_release(&ps);
+}
+
 int
 ui_run(struct store *st, const struct ui_opts *o)
 {
@@ -1723,9 +1790,10 @@ ui_run(struct store *st, const struct ui_opts *o)
 	 * writes waits in this process instead (pending.c) */
 	store_lock_timeout(st, WB_LOCK_MS);
 	if (o->bench_keys != NULL)	/* replays the keys, then quits */
-		bench = bench_run(&wb, ui_frame, ui_key, ui_syntax_init);
+		bench = bench_run(&wb, ui_frame, ui_key, ui_syntax_init,
+		    ui_bench_idle);
 	while (!wb.quit && !ui_signalled) {
-		int timeout = -1, rc, t;
+		int timeout = -1, rc;
 		int64_t now = wb_now_ms();
 		wint_t ch;
 
@@ -1751,29 +1819,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 				timeout = (int)(every - (now - last_frame));
 			}
 		}
-		/* stdin, then every running service's fds: a poll set made
-		 * afresh each turn, as many as run */
-		ps.n = 0;
-		wb_pollset_add(&ps, STDIN_FILENO, POLLIN);
-		for (size_t i = 0; i < UI_NSERVICES; i++) {
-			if (!ui_services[i].running(&wb))
-				continue;
-			ui_services[i].pollfds(&wb, &ps);
-			t = ui_services[i].wait_ms(&wb);
-			if (t >= 0 && (timeout < 0 || t < timeout))
-				timeout = t;
-		}
-		/* the live store: look for other processes' commits */
-		t = wb_live_wait(&wb);
-		if (timeout < 0 || t < timeout)
-			timeout = t;
-		rc = poll(ps.v, (nfds_t)ps.n, timeout);
-		if (rc < 0 && errno != EINTR)
+		if (ui_turn(&wb, &ps, STDIN_FILENO, timeout) < 0)
 			break;
-		wb_live(&wb);
-		for (size_t i = 0; i < UI_NSERVICES; i++)
-			if (ui_services[i].running(&wb))
-				ui_services[i].step(&wb);
 		while ((rc = wget_wch(stdscr, &ch)) != ERR) {
 			int key;
 

@@ -447,6 +447,27 @@ wb_select_id(struct wb *wb, const char *id)
 }
 
 void
+wb_rows_changed(struct wb *wb, char *const *ids, size_t n)
+{
+	int page = 0;
+
+	for (size_t i = 0; i < wb->nrows && !page; i++)
+		for (size_t k = 0; k < n && !page; k++)
+			page = strcmp(wb->rows[i].id, ids[k]) == 0;
+	if (page)
+		rows_free(wb);	/* wb_sync reads it again */
+	for (size_t k = 0; k < n && wb->cur.id != NULL; k++)
+		if (strcmp(wb->cur.id, ids[k]) == 0) {
+			char *keep = xstrdup(wb->cur.id);
+
+			wb_load(wb, keep);
+			free(keep);
+			break;
+		}
+	wb->dirty = 1;
+}
+
+void
 wb_refresh(struct wb *wb)
 {
 	wb->stale = 1;

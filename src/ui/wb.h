@@ -268,6 +268,14 @@ void	wb_changed(struct wb *wb, const char *id);
 /* Load candidate id as the current one (NULL clears).  id is borrowed
  * and may be wb->cur.id, which this frees: it works on a copy. */
 void	wb_load(struct wb *wb, const char *id);
+/*
+ * This process stored something about the candidates ids[0..n) that
+ * leaves the view's rows as they are (the same candidates match the
+ * filter, in the same order; the caller checked): read the held page
+ * again when one of them is on it, and the candidate on screen when it
+ * is one, without counting the view again.  ids are borrowed.
+ */
+void	wb_rows_changed(struct wb *wb, char *const *ids, size_t n);
 
 /* Mark the queue and the current candidate for re-reading. */
 void	wb_refresh(struct wb *wb);
@@ -393,6 +401,9 @@ int	batch_timeout(const struct wb *wb);
  * that did not pass; else 0. */
 int	batch_progress(const struct wb *wb, size_t *done, size_t *total,
 	    size_t *fail);
+/* The runs the last :verify stored (running or ended), and in *fail
+ * those that did not pass; 0 when none was started. */
+size_t	batch_stored(const struct wb *wb, size_t *fail);
 /* Step it (after poll): read the view's ids, advance the jobs, store
  * their runs, re-read the view as results land, finish it. */
 void	batch_io(struct wb *wb);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/strset.h"
 #include "store/store.h"
 #include "model/vocab.h"
 #include "envs/env.h"
@@ -49,6 +50,8 @@ struct vsvc {
 	struct pollfd		*pfd;		/* o.jobs */
 	size_t			 nrun, refs_running;
 	size_t			 prep;		/* ids looked at for refs */
+	struct strset		 ref_tasks;	/* tasks whose reference was
+						 * looked for */
 	char			**refs;		/* nrefs found so far */
 	size_t			 nrefs;
 	int			 prepped;	/* references first, done */
@@ -152,7 +155,7 @@ references_first(struct vsvc *s, int budget_ms, struct err *err)
 {
 	struct timespec t0, t;
 	char **v;
-	size_t k = 0;
+	size_t k = 0, start = s->prep;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (; s->prep < s->n; s->prep++) {
@@ -160,7 +163,8 @@ references_first(struct vsvc *s, int budget_ms, struct err *err)
 		char *ref = NULL, *verdict = NULL;
 		int rc;
 
-		if (budget_ms > 0 && (s->prep & 63) == 0) {
+		/* every time: one look can take ms on a large store */
+		if (budget_ms > 0 && s->prep > start) {
 			clock_gettime(CLOCK_MONOTONIC, &t);
 			if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec -
 			    t0.tv_nsec) / 1000000 >= budget_ms)
@@ -169,6 +173,13 @@ references_first(struct vsvc *s, int budget_ms, struct err *err)
 		/* One that cannot be read says so when it would start. */
 		if (store_candidate_get(s->st, s->ids[s->prep], &c, NULL) != 0)
 			continue;
+		/* a task's reference is the same for each of its
+		 * candidates: looked for once (a million copies of a few
+		 * hundred tasks read their rows once, not per copy) */
+		if (!strset_add(&s->ref_tasks, c.task_id)) {
+			candidate_release(&c);
+			continue;
+		}
 		rc = store_task_reference(s->st, c.task_id, &ref, &verdict,
 		    err);
 		candidate_release(&c);
@@ -202,6 +213,7 @@ references_first(struct vsvc *s, int budget_ms, struct err *err)
 	s->sum.refs = s->nrefs;
 	s->sum.total = s->n;
 	s->nrefs = 0;	/* they are in ids now */
+	strset_release(&s->ref_tasks);
 	s->prepped = 1;
 	return 0;
 }
@@ -717,6 +729,7 @@ vsvc_free(struct vsvc *s)
 	for (size_t i = 0; i < s->nrefs; i++)
 		free(s->refs[i]);
 	free(s->refs);
+	strset_release(&s->ref_tasks);
 	if (s->holder != NULL)
 		store_claim_release(s->st, NULL, s->holder, NULL);
 	for (size_t i = 0; i < s->n; i++)
@@ -727,4 +740,5 @@ vsvc_free(struct vsvc *s)
 	free(s->holder);
 	free(s->broken_told);
 	free(s);
+	verify_job_wait();	/* no work directory left behind */
 }

@@ -210,7 +210,8 @@ const struct vsvc_summary *vsvc_summary(const struct vsvc *s);
 
 /*
  * Kill any job still running (its run is not stored), release the
- * batch's claims and free s.  NULL is fine.
+ * batch's claims and free s, then wait until the work directories of
+ * its jobs are removed (verify_job_wait()).  NULL is fine.
  */
 void	vsvc_free(struct vsvc *s);
 

@@ -1454,7 +1454,14 @@ verify_run(const struct verify_opts *o, const struct task *t,
 	}
 	verify_job_result(j, r);
 	verify_job_free(j);
+	verify_job_wait();
 	return 0;
+}
+
+void
+verify_job_wait(void)
+{
+	workdir_remove_wait();
 }
 
 void
@@ -1470,9 +1477,12 @@ verify_job_free(struct verify_job *j)
 			usleep(1000);
 		finish_stage(j, code);
 	}
+	/* the disk's time, not the caller's: removed on another thread
+	 * (verify_job_wait() waits for it) */
 	if (j->workdir != NULL && !j->kept)
-		workdir_remove(j->workdir);
-	free(j->workdir);
+		workdir_remove_later(j->workdir);
+	else
+		free(j->workdir);
 	task_release(&j->task);
 	candidate_release(&j->cand);
 	for (size_t k = 0; k < j->nm; k++) {
@@ -1481,9 +1491,7 @@ verify_job_free(struct verify_job *j)
 		free(j->m[k].dir);
 	}
 	free(j->cache_dir);
-	if (j->seal_dir != NULL)
-		workdir_remove(j->seal_dir);
-	free(j->seal_dir);
+	workdir_remove_later(j->seal_dir);
 	free(j->stage_dir);
 	buf_release(&j->log);
 	buf_release(&j->command);

@@ -203,7 +203,13 @@ const char *verify_job_workdir(const struct verify_job *j);
 int	verify_run(const struct verify_opts *o, const struct task *t,
 	    const struct candidate *c, struct run *r, struct err *err);
 
-/* Kill anything still running, remove the work directory unless kept. */
+/*
+ * Kill anything still running, free j, and remove the work directory
+ * unless kept: on a thread of exec/workdir.c, so that a caller stepping
+ * jobs from its frame loop does not wait for the disk; verify_job_wait()
+ * waits until every directory handed over so is gone.
+ */
 void	verify_job_free(struct verify_job *j);
+void	verify_job_wait(void);
 
 #endif

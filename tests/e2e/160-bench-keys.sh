@@ -55,6 +55,31 @@ grep -q "c-two" "$T/screen" && fail "c-two still in the queue after :grep"
 grep -q "1/1" "$T/screen" || fail "the queue is not 1/1: $(cat "$T/screen")"
 echo "ok: the search acted"
 
+# @pace: the frame loop runs between keys, so a :verify the keys start
+# goes on; the report says what it did (how many runs it stored depends
+# on the machine's speed, so only that it is a number)
+# (its work directories in a folder of this test's, to see that none is
+# left behind: they are removed on a thread of their own)
+printf '@pace 5\n:verify 1 force\n3 j\n@pace 0\nk\n' >"$T/paced"
+mkdir -m 711 "$T/runs" && chmod o+x "$T"
+TMPDIR=$T/runs TERM=xterm "$ASSAY" --db "$DB" --bench-keys "$T/paced" \
+    </dev/null >/dev/null 2>"$R"
+expect_eq "paced exit status" "$?" 0
+expect_eq "paced" "$(field paced)" 1
+expect_eq "the :verify's view" "$(field verify_total)" 3
+for k in verify_runs verify_runs_fail verify_done key_p99_ms; do
+	number "$k"
+done
+expect_eq "paced steps" "$(awk '$1 == "step" { $3 = ""; print }' "$R" |
+    tr -s ' ' | tr '\n' '|')" \
+    "step query :verify 1 force|step key j|step key j|step key j|step key k|"
+expect_eq "work directories left" "$(ls "$T/runs")" ""
+printf '@pace x\n' >"$T/badpace"
+TERM=xterm "$ASSAY" --db "$DB" --bench-keys "$T/badpace" </dev/null \
+    >/dev/null 2>"$T/err"
+expect_eq "a bad pace" "$?" 2
+grep -q "$T/badpace:1: @pace MS" "$T/err" || fail "no pace message: $(cat "$T/err")"
+
 # a bad line: the file and its line, exit 2, the screen left alone
 printf 'j\n\nNoSuchKey\n' >"$T/bad"
 TERM=xterm "$ASSAY" --db "$DB" --bench-keys "$T/bad" </dev/null \
