@@ -129,6 +129,21 @@ interface_json(const struct vh_module *m, const char *name)
 	return s;
 }
 
+/* Does the design keep state: an edge-triggered or latched always?  A
+ * word search (a comment that names one counts too, which only makes
+ * the proof deeper). */
+static int
+is_sequential(const char *code)
+{
+	static const char *const words[] = { "posedge", "negedge",
+	    "always_ff", "always_latch" };
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strstr(code, words[i]) != NULL)
+			return 1;
+	return 0;
+}
+
 /* The first module a testbench declares (its own top): new, or NULL. */
 static char *
 tb_top(const char *tb, size_t len)
@@ -252,6 +267,11 @@ verilog_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
 			goto out;
 		}
 		t->env = xstrdup(o->env != NULL ? o->env : "iverilog");
+		if (o->equiv_depth > 0) {
+			err_set(err, "%s: --equiv-depth bounds the proof of"
+			    " a task without a testbench", o->testbench);
+			goto out;
+		}
 		params = json_pack("{s:s, s:i}", "top", top, "timeout_s",
 		    o->timeout_s > 0 ? o->timeout_s : TN_TIMEOUT_SIM);
 		task_add_file(t, file_base(o->testbench), "testbench", tb,
@@ -296,6 +316,10 @@ verilog_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
 		params = json_pack("{s:b, s:s, s:i}", "equiv", 1, "equiv_top",
 		    tn->module, "timeout_s", o->timeout_s > 0 ?
 		    o->timeout_s : TN_TIMEOUT_EQUIV);
+		if (o->equiv_depth > 0 || is_sequential(code))
+			json_object_set_new(params, "equiv_depth",
+			    json_integer(o->equiv_depth > 0 ?
+			    o->equiv_depth : TASK_NEW_EQUIV_DEPTH_SEQ));
 		fname = xasprintf("%s_ref.%s", tn->module, ext);
 		task_add_file(t, fname, "reference", code, len);
 		free(fname);

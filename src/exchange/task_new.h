@@ -42,6 +42,10 @@
 
 #define TASK_NEW_SKELETON "TODO: say what the code does."
 
+/* The bound task new gives the equivalence proof of a sequential design
+ * (solver steps, two a clock cycle): ADR 0037, measured there. */
+#define TASK_NEW_EQUIV_DEPTH_SEQ 60
+
 struct task_new_opts {
 	const char *testbench;	/* a testbench file, or NULL */
 	const char *spec_file;	/* the requirement's file, or NULL */
@@ -54,6 +58,9 @@ struct task_new_opts {
 	const char *env;	/* NULL: iverilog with a testbench, yosys
 				   without */
 	int	 timeout_s;	/* 0: the env's default */
+	int	 equiv_depth;	/* yosys: steps of the bounded proof; 0:
+				   TASK_NEW_EQUIV_DEPTH_SEQ for a sequential
+				   design, else the env's default */
 };
 
 struct task_new {

@@ -786,7 +786,7 @@ wbc_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    " nothing stored", w[1], TASK_NEW_SKELETON);
 		goto out;
 	}
-	if (task_new_verify(&tn, &wb->vopts, &r, err) < 0) {
+	if (task_new_verify(&tn, &wb->vopts, NULL, &r, err) < 0) {
 		wb_msg(wb, 1, "task new: %s", err->msg);
 	} else if (r.verdict == NULL || strcmp(r.verdict, "pass") != 0) {
 		why = task_new_why(&tn, &r);
