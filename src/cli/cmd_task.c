@@ -247,8 +247,9 @@ const struct cmd_entry cli_cmd_task = {
 	  " [--top NAME] [--reference FILE.s] [--arch SM] [--env ENV] [--timeout S] [--equiv-depth N] [--edit] [--dry-run] [--allow-vacuous]"
 	  " [--json] [--no-sandbox]",
 	  "A structured task from real code.  FILE is a Verilog or\n"
-	  "SystemVerilog design; the FILEs after it are data files its\n"
-	  "testbench reads.  Its module's ports (direction, width) and\n"
+	  "SystemVerilog design, a C function, a CUDA file, a CadQuery script\n"
+	  "or a STEP file (below); for a design the FILEs after it are data\n"
+	  "files its testbench reads.  Its module's ports (direction, width) and\n"
 	  "parameters, read with tree-sitter, are the task's interface; the\n"
 	  "requirement is --spec FILE, else the comment above the module,\n"
 	  "else a skeleton to fill in $EDITOR (--edit opens the task there in\n"
@@ -270,6 +271,11 @@ const struct cmd_entry cli_cmd_task = {
 	  "reference (gcc -O2 -S FILE.c makes one).  A CUDA file becomes an\n"
 	  "nvcc task for --arch (sm_90): its host entry and kernels, each\n"
 	  "launch's configuration and the target's launch limits are the\n"
-	  "interface, the file the reference, --testbench its harness.",
+	  "interface, the file the reference, --testbench its harness.\n"
+	  "A CadQuery script (.py, it imports cadquery and leaves the solid in\n"
+	  "result) or a STEP file (.step, .stp) becomes a cad task: candidates\n"
+	  "are judged by their IoU with that reference solid (at least 0.9);\n"
+	  "its requirement is --spec, else the script's opening comment or\n"
+	  "docstring.",
 	CMD_CLI, cmd_task
 };
