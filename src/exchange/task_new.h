@@ -82,7 +82,10 @@ struct task_new {
  * testbench reads at run time) and o.  0, or -1 with err naming the file
  * and line where that applies ("adder.v:3: ..."): not a Verilog file, no
  * module, a module without ports, no such --top, a testbench that
- * instantiates nothing of it, an unreadable file, a bad id.  out is
+ * instantiates nothing of it, a file the testbench reads by name
+ * ($readmemh, $readmemb, $fopen for reading) that is not among the data
+ * files ("testbench.v:43: reads reference.dat, which is not given
+ * ..."), an unreadable file, a bad id.  out is
  * released with task_new_release() in either case.
  */
 int	task_new_build(char *const *files, size_t nfiles,

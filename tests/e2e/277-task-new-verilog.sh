@@ -143,6 +143,18 @@ jq -r .why "$T/slow.json" | grep -q "^the reference's own verification timed out
     fail "slow: $(jq -r .why "$T/slow.json")"
 expect_eq "slow stored" "$(count 'task=local/slow')" 0
 
+# 4c. A data file the testbench reads that is not given is refused
+# before anything runs: RTLLM's RISC-V alu reads reference.dat
+# ($readmemh at testbench.v:43).
+L=$DATA/rtllm/Miscellaneous/RISC-V/alu
+"$ASSAY" --db "$DB" task new "$L/verified_alu.v" --testbench "$L/testbench.v" \
+    --spec "$L/design_description.txt" > /dev/null 2> "$T/alu.err" && fail "alu without its data was taken"
+grep -q "testbench.v:43: reads reference.dat, which is not given (name it after the design: task new verified_alu.v reference.dat --testbench testbench.v)" "$T/alu.err" ||
+    fail "alu: $(cat "$T/alu.err")"
+grep -q 'simulate (at' "$T/alu.err" && fail "alu: verified before the refusal"
+"$ASSAY" --db "$DB" task new "$L/verified_alu.v" "$L/reference.dat" --testbench "$L/testbench.v" \
+    --spec "$L/design_description.txt" --dry-run > /dev/null 2> "$T/alu.err" || fail "alu with its data: $(cat "$T/alu.err")"
+
 # 5. The comment above a module is its requirement; parameters evaluate.
 cat > "$T/acc.v" <<'EOF'
 // Accumulates in_data into sum on every clock while en is high;
