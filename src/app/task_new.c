@@ -106,6 +106,27 @@ task_new_vacuous(const struct task_new *tn, const struct verify_opts *vo,
 	return 0;
 }
 
+/* e past a leading "candidate.EXT:LINE: " (the env's name for the
+ * reference's file, whose place the user's file name already says), else
+ * e. */
+static const char *
+past_cand_place(const char *e)
+{
+	const char *p = e;
+
+	if (strncmp(p, "candidate.", 10) != 0)
+		return e;
+	p += 10 + strspn(p + 10, "abcdefghijklmnopqrstuvwxyz");
+	if (*p++ != ':' || strspn(p, "0123456789") == 0)
+		return e;
+	p += strspn(p, "0123456789");
+	if (*p == ':' && p[1] >= '0' && p[1] <= '9')	/* a column */
+		p += 1 + strspn(p + 1, "0123456789");
+	if (*p++ != ':')
+		return e;
+	return p + strspn(p, " ");
+}
+
 char *
 task_new_why(const struct task_new *tn, const struct run *r)
 {
@@ -136,7 +157,9 @@ task_new_why(const struct task_new *tn, const struct run *r)
 	if (r->evidence_line > 0 && tn->ref.source != NULL)
 		buf_printf(&b, ": %s:%d", tn->ref.source, r->evidence_line);
 	if (r->evidence != NULL && *r->evidence != '\0')
-		buf_printf(&b, ": %s", r->evidence);
+		buf_printf(&b, ": %s", r->evidence_line > 0 &&
+		    tn->ref.source != NULL ? past_cand_place(r->evidence) :
+		    r->evidence);
 	return buf_detach(&b, NULL);
 }
 

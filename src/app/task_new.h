@@ -43,7 +43,8 @@ int	task_new_vacuous(const struct task_new *tn,
  * Why r, the reference's run, is no pass, in one line: "the reference
  * does not pass its own verification: VERDICT at STAGE (CATEGORY/SUB):
  * EVIDENCE", the evidence's candidate line as FILE:LINE of the
- * reference's source; a timeout says so, with the limit and what to do
+ * reference's source (the env's own "candidate.sv:LINE: " dropped from
+ * the evidence); a timeout says so, with the limit and what to do
  * (--testbench, a larger --timeout).  New string.
  */
 char	*task_new_why(const struct task_new *tn, const struct run *r);

@@ -155,6 +155,16 @@ grep -q 'simulate (at' "$T/alu.err" && fail "alu: verified before the refusal"
 "$ASSAY" --db "$DB" task new "$L/verified_alu.v" "$L/reference.dat" --testbench "$L/testbench.v" \
     --spec "$L/design_description.txt" --dry-run > /dev/null 2> "$T/alu.err" || fail "alu with its data: $(cat "$T/alu.err")"
 
+# 4d. A refusal names the user's file once, not the env's candidate.sv
+# too: RTLLM's float_multi does not synthesise (yosys: line 17's event
+# list).
+M=$DATA/rtllm/Arithmetic/Other/float_multi
+"$ASSAY" --db "$DB" task new "$M/verified_float_multi.v" --spec "$M/design_description.txt" \
+    --json > "$T/fm.json"
+expect_eq "float_multi exit" "$?" 1
+jq -r .why "$T/fm.json" | grep -q '/verified_float_multi.v:17: ERROR: Found non-synthesizable event list!$' ||
+    fail "float_multi: $(jq -r .why "$T/fm.json")"
+
 # 5. The comment above a module is its requirement; parameters evaluate.
 cat > "$T/acc.v" <<'EOF'
 // Accumulates in_data into sum on every clock while en is high;
