@@ -106,7 +106,8 @@ task_new_vacuous(const struct task_new *tn, const struct verify_opts *vo,
 	return 0;
 }
 
-/* e past a leading "candidate.EXT:LINE: " (the env's name for the
+/* e past a leading "candidate.EXT:LINE[:COL]: " or nvcc's
+ * "candidate.EXT(LINE): " (the env's name for the
  * reference's file, whose place the user's file name already says), else
  * e. */
 static const char *
@@ -117,11 +118,17 @@ past_cand_place(const char *e)
 	if (strncmp(p, "candidate.", 10) != 0)
 		return e;
 	p += 10 + strspn(p + 10, "abcdefghijklmnopqrstuvwxyz");
-	if (*p++ != ':' || strspn(p, "0123456789") == 0)
+	if ((*p != ':' && *p != '(') || strspn(p + 1, "0123456789") == 0)
 		return e;
-	p += strspn(p, "0123456789");
-	if (*p == ':' && p[1] >= '0' && p[1] <= '9')	/* a column */
+	if (*p == '(') {	/* nvcc's "candidate.cu(5): " */
 		p += 1 + strspn(p + 1, "0123456789");
+		if (*p++ != ')')
+			return e;
+	} else {
+		p += 1 + strspn(p + 1, "0123456789");
+		if (*p == ':' && p[1] >= '0' && p[1] <= '9') /* a column */
+			p += 1 + strspn(p + 1, "0123456789");
+	}
 	if (*p++ != ':')
 		return e;
 	return p + strspn(p, " ");
