@@ -9,29 +9,61 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "base/buf.h"
 #include "base/file.h"
+#include "envs/env.h"
 #include "store/store.h"
 #include "verify/smoke.h"
 
 int
 task_new_verify(const struct task_new *tn, const struct verify_opts *vo,
-    struct run *r, struct err *err)
+    FILE *progress, struct run *r, struct err *err)
 {
 	struct verify_opts o = *vo;
 	struct candidate c = tn->ref;
+	struct verify_job *j;
+	char *shown = NULL;
+	struct timespec t0, now;
 
 	o.smoke = verify_smoke;
 	c.id = (char *)"reference";
 	/* Stored only when it passes, when verify_apply_reference() would
 	 * leave it as it is; a failure is told as the env judged it, not
 	 * as the task-defect it would make of a stored reference. */
-	return verify_run(&o, &tn->task, &c, r, err);
+	memset(r, 0, sizeof *r);
+	if (verify_job_start(&j, &o, &tn->task, &c, 0, 24, 80, err) < 0)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!verify_job_step(j, NULL, NULL)) {
+		struct pollfd p = { .fd = verify_job_fd(j), .events = POLLIN };
+		const char *st = verify_job_stage(j);
+		int ms = verify_job_timeout_ms(j);
+
+		if (progress != NULL && st != NULL && (shown == NULL ||
+		    strcmp(st, shown) != 0)) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			fprintf(progress, "  %s (at %ld s)\n", st,
+			    (long)(now.tv_sec - t0.tv_sec));
+			fflush(progress);
+			free(shown);
+			shown = xstrdup(st);
+		}
+		if (ms > 200)
+			ms = 200;
+		if (poll(&p, p.fd >= 0 ? 1 : 0, ms) < 0 && errno != EINTR)
+			break;
+	}
+	free(shown);
+	verify_job_result(j, r);
+	verify_job_free(j);
+	return 0;
 }
 
 int
@@ -74,11 +106,52 @@ task_new_vacuous(const struct task_new *tn, const struct verify_opts *vo,
 	return 0;
 }
 
+/* e past a leading "candidate.EXT:LINE[:COL]: " or nvcc's
+ * "candidate.EXT(LINE): " (the env's name for the
+ * reference's file, whose place the user's file name already says), else
+ * e. */
+static const char *
+past_cand_place(const char *e)
+{
+	const char *p = e;
+
+	if (strncmp(p, "candidate.", 10) != 0)
+		return e;
+	p += 10 + strspn(p + 10, "abcdefghijklmnopqrstuvwxyz");
+	if ((*p != ':' && *p != '(') || strspn(p + 1, "0123456789") == 0)
+		return e;
+	if (*p == '(') {	/* nvcc's "candidate.cu(5): " */
+		p += 1 + strspn(p + 1, "0123456789");
+		if (*p++ != ')')
+			return e;
+	} else {
+		p += 1 + strspn(p + 1, "0123456789");
+		if (*p == ':' && p[1] >= '0' && p[1] <= '9') /* a column */
+			p += 1 + strspn(p + 1, "0123456789");
+	}
+	if (*p++ != ':')
+		return e;
+	return p + strspn(p, " ");
+}
+
 char *
 task_new_why(const struct task_new *tn, const struct run *r)
 {
 	struct buf b = BUF_INIT;
 
+	if (r->verdict != NULL && strcmp(r->verdict, "timeout") == 0) {
+		long limit = env_param_int(&tn->task, "timeout_s", 0);
+
+		buf_printf(&b, "the reference's own verification timed out%s%s"
+		    " (the limit: %ld s): ", r->stage != NULL ? " at " : "",
+		    r->stage != NULL ? r->stage : "", limit);
+		buf_adds(&b, tn->task.env != NULL &&
+		    strcmp(tn->task.env, "yosys") == 0 ? "proving the"
+		    " reference equivalent to itself takes longer; give"
+		    " --testbench TB, or a larger --timeout S" : "give a"
+		    " larger --timeout S");
+		return buf_detach(&b, NULL);
+	}
 	buf_printf(&b, "the reference does not pass its own verification: %s",
 	    r->verdict != NULL ? r->verdict : "no verdict");
 	if (r->stage != NULL)
@@ -91,8 +164,27 @@ task_new_why(const struct task_new *tn, const struct run *r)
 	if (r->evidence_line > 0 && tn->ref.source != NULL)
 		buf_printf(&b, ": %s:%d", tn->ref.source, r->evidence_line);
 	if (r->evidence != NULL && *r->evidence != '\0')
-		buf_printf(&b, ": %s", r->evidence);
+		buf_printf(&b, ": %s", r->evidence_line > 0 &&
+		    tn->ref.source != NULL ? past_cand_place(r->evidence) :
+		    r->evidence);
 	return buf_detach(&b, NULL);
+}
+
+char *
+task_new_bound_warning(const struct run *r)
+{
+	json_t *m = r->metrics != NULL ? json_loads(r->metrics, 0, NULL) :
+	    NULL;
+	const char *how = json_string_value(json_object_get(m, "equiv"));
+	char *w = NULL;
+
+	if (how != NULL && strcmp(how, "bounded") == 0)
+		w = xasprintf("the reference's equivalence with itself is"
+		    " proven for %lld steps only: a mutant that differs later"
+		    " passes; raise --equiv-depth", (long long)
+		    json_integer_value(json_object_get(m, "equiv_steps")));
+	json_decref(m);
+	return w;
 }
 
 int

@@ -7,6 +7,8 @@
 #ifndef ASSAY_APP_TASK_NEW_H
 #define ASSAY_APP_TASK_NEW_H
 
+#include <stdio.h>
+
 #include "base/err.h"
 #include "exchange/task_new.h"
 #include "model/sample.h"
@@ -18,11 +20,13 @@ struct store;
  * Run tn's reference through its task's env, on the path every
  * candidate takes (the env's smoke test, then a verify job in the
  * sandbox with vo's limits), into *r (the caller releases it), as the
- * env judged it.  0, or -1 with err when the job could not start (no such
+ * env judged it; a line to progress (NULL: none) when each stage starts
+ * ("  yosys:equiv (at 3 s)").  0, or -1 with err when the job could not start (no such
  * env, a toolchain missing, a work directory).
  */
 int	task_new_verify(const struct task_new *tn,
-	    const struct verify_opts *vo, struct run *r, struct err *err);
+	    const struct verify_opts *vo, FILE *progress, struct run *r,
+	    struct err *err);
 
 /*
  * Whether tn's verification is vacuous: runs the task's trivial stubs
@@ -39,9 +43,19 @@ int	task_new_vacuous(const struct task_new *tn,
  * Why r, the reference's run, is no pass, in one line: "the reference
  * does not pass its own verification: VERDICT at STAGE (CATEGORY/SUB):
  * EVIDENCE", the evidence's candidate line as FILE:LINE of the
- * reference's source.  New string.
+ * reference's source (the env's own "candidate.sv:LINE: " dropped from
+ * the evidence); a timeout says so, with the limit and what to do
+ * (--testbench, a larger --timeout).  New string.
  */
 char	*task_new_why(const struct task_new *tn, const struct run *r);
+
+/*
+ * When r, the reference's run, proved equivalence only to a bound
+ * (metrics "equiv": "bounded"), the warning to give: "... proven for N
+ * steps only: a mutant that differs later passes; raise --equiv-depth",
+ * a new string; else NULL.
+ */
+char	*task_new_bound_warning(const struct run *r);
 
 /*
  * Store tn's task, its reference (tn->ref.id set) and r, the reference's

@@ -14,6 +14,7 @@
 
 #include "app/task_new.h"
 #include "base/err.h"
+#include "envs/yosys_equiv.h"
 #include "exec/sandbox.h"
 #include "model/codec.h"
 #include "store/store.h"
@@ -27,6 +28,7 @@ static const struct cmd_opt task_opts[] = {
 	{ "arch", 0, CMD_VALUE, 'a' },
 	{ "env", 0, CMD_VALUE, 'e' },
 	{ "timeout", 0, CMD_VALUE, 't' },
+	{ "equiv-depth", 0, CMD_VALUE, 'D' },
 	{ "edit", 0, CMD_FLAG, 'E' },
 	{ "dry-run", 'n', CMD_FLAG, 'd' },
 	{ "no-sandbox", 0, CMD_FLAG, 'N' },
@@ -91,7 +93,7 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	struct run r = { 0 };
 	const char *val = NULL;
 	struct store *st = NULL;
-	char *row = NULL, *why = NULL;
+	char *row = NULL, *why = NULL, *bound = NULL, *env = NULL;
 	int ch, edit = 0, dry = 0, json = 0, rc = 2, stored = 0, vacuous = 0;
 	int allow_vacuous = 0;
 
@@ -116,6 +118,15 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 				return cli_usage_error("task", "--timeout wants"
 				    " whole seconds, 1..86400, not '%s'", val);
 			o.timeout_s = (int)v;
+			break;
+		case 'D':
+			/* a whole number in range, as seconds are */
+			if (cli_parse_seconds(val, 1, YOSYS_EQUIV_MAX_DEPTH,
+			    &v) < 0)
+				return cli_usage_error("task", "--equiv-depth"
+				    " wants solver steps, 1..1000, not '%s'",
+				    val);
+			o.equiv_depth = (int)v;
 			break;
 		}
 	}
@@ -160,6 +171,17 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	}
 	if (cli_open_store_mode(g, &st, 1) < 0)
 		goto out;
+	/* a task that exists is said before minutes of verification */
+	switch (store_task_env(st, tn.task.id, &env, err)) {
+	case 0:
+		fprintf(stderr, "assay task new: a task %s exists already (--id"
+		    " names another); nothing verified or stored\n",
+		    tn.task.id);
+		goto out;
+	case -1:
+		fprintf(stderr, "assay task new: %s\n", err->msg);
+		goto out;
+	}
 	if (vo.no_sandbox)
 		fprintf(stderr, "assay: WARNING: --no-sandbox: the reference"
 		    " runs unconfined, with only resource limits\n");
@@ -171,10 +193,13 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	if (!json)
 		fprintf(stderr, "verifying the reference of %s (env %s) ...\n",
 		    tn.task.id, tn.task.env);
-	if (task_new_verify(&tn, &vo, &r, err) < 0) {
+	if (task_new_verify(&tn, &vo, json ? NULL : stderr, &r, err) < 0) {
 		fprintf(stderr, "assay task new: %s\n", err->msg);
 		goto out;
 	}
+	bound = task_new_bound_warning(&r);
+	if (bound != NULL)
+		buf_printf(&tn.warnings, "%s\n", bound);
 	if (r.verdict == NULL || strcmp(r.verdict, "pass") != 0) {
 		why = task_new_why(&tn, &r);
 		rc = 1;
@@ -199,11 +224,15 @@ cmd_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		printf("; reference %s passes%s%s\n", tn.ref.id,
 		    r.metrics != NULL ? " " : "", r.metrics != NULL ?
 		    r.metrics : "");
+		if (bound != NULL)
+			printf("warning: %s\n", bound);
 	} else {
 		fprintf(stderr, "assay task new: %s: %s; nothing stored\n",
 		    a->pos[1], why);
 	}
 out:
+	free(env);
+	free(bound);
 	free(why);
 	free(row);
 	run_release(&r);
@@ -215,18 +244,23 @@ out:
 const struct cmd_entry cli_cmd_task = {
 	"task", NULL, task_opts, 2, CMD_MANY,
 	"task new FILE... [--testbench TB] [--spec FILE] [--id ID]"
-	  " [--top NAME] [--reference FILE.s] [--arch SM] [--env ENV] [--timeout S] [--edit] [--dry-run] [--allow-vacuous]"
+	  " [--top NAME] [--reference FILE.s] [--arch SM] [--env ENV] [--timeout S] [--equiv-depth N] [--edit] [--dry-run] [--allow-vacuous]"
 	  " [--json] [--no-sandbox]",
 	  "A structured task from real code.  FILE is a Verilog or\n"
-	  "SystemVerilog design; the FILEs after it are data files its\n"
-	  "testbench reads.  Its module's ports (direction, width) and\n"
+	  "SystemVerilog design, a C function, a CUDA file, a CadQuery script\n"
+	  "or a STEP file (below); for a design the FILEs after it are data\n"
+	  "files its testbench reads (each it names in $readmemh, $readmemb\n"
+	  "or $fopen must be given).  Its module's ports (direction, width) and\n"
 	  "parameters, read with tree-sitter, are the task's interface; the\n"
 	  "requirement is --spec FILE, else the comment above the module,\n"
 	  "else a skeleton to fill in $EDITOR (--edit opens the task there in\n"
 	  "any case); the file is the reference.  With --testbench the task\n"
 	  "runs it (env iverilog, or --env), the reference's module renamed\n"
 	  "to the one it instantiates; without, env yosys proves a candidate\n"
-	  "equivalent to the reference (ADR 0037).  The reference is verified\n"
+	  "equivalent to the reference (ADR 0037), by induction or, where\n"
+	  "that does not close, for --equiv-depth N solver steps (two a\n"
+	  "clock cycle; default 60 for a design with a clocked always, 20\n"
+	  "else; a bounded proof is warned of).  The reference is verified\n"
 	  "in the sandbox first: the task is stored with it and its run only\n"
 	  "when it passes, else the command says why and stores nothing (exit\n"
 	  "1).  --dry-run prints the task as an assay JSONL row and stores\n"
@@ -238,6 +272,11 @@ const struct cmd_entry cli_cmd_task = {
 	  "reference (gcc -O2 -S FILE.c makes one).  A CUDA file becomes an\n"
 	  "nvcc task for --arch (sm_90): its host entry and kernels, each\n"
 	  "launch's configuration and the target's launch limits are the\n"
-	  "interface, the file the reference, --testbench its harness.",
+	  "interface, the file the reference, --testbench its harness.\n"
+	  "A CadQuery script (.py, it imports cadquery and leaves the solid in\n"
+	  "result) or a STEP file (.step, .stp) becomes a cad task: candidates\n"
+	  "are judged by their IoU with that reference solid (at least 0.9);\n"
+	  "its requirement is --spec, else the script's opening comment or\n"
+	  "docstring.",
 	CMD_CLI, cmd_task
 };

@@ -141,10 +141,19 @@ detect(const char *path, enum import_format *out, struct err *err)
 		/* A directory that cannot be read says why. */
 		if (import_list_dir(path, &names, &n, err) < 0)
 			return -1;
+		struct buf known = BUF_INIT;
+
 		strv_free(names, n);
-		return err_set(err, "%s: cannot tell the format of this"
-		    " directory (want a VerilogEval v2 problem directory or"
-		    " the v1 ExampleEval.jsonl set); give --format", path);
+		/* the formats that tell a directory by its layout */
+		for (size_t i = IMPORT_AUTO + 1; i < NIMPORTERS; i++)
+			if (importers[i]->detect != NULL)
+				buf_printf(&known, "%s%s", known.len > 0 ?
+				    ", " : "", importers[i]->name);
+		err_set(err, "%s: cannot tell the format of this directory"
+		    " from its layout (the layouts known: %s); give --format"
+		    " (import --help lists them all)", path, buf_str(&known));
+		buf_release(&known);
+		return -1;
 	}
 	if (import_map(path, &in, err) < 0)
 		return -1;

@@ -76,10 +76,28 @@ tb_is_root(const char *dir)
 	return yes;
 }
 
+/* path trimmed, or its data/ when path is a checkout's root (new). */
+static char *
+tb_root(const char *path)
+{
+	char *p = file_trim(path), *d;
+
+	if (!file_is_dir(p) || tb_channel_of(file_base(p)) != NULL ||
+	    tb_is_root(p))
+		return p;
+	d = xasprintf("%s/data", p);
+	if (file_is_dir(d) && tb_is_root(d)) {
+		free(p);
+		return d;
+	}
+	free(d);
+	return p;
+}
+
 static int
 import_tritonbench_detect(const char *path)
 {
-	char *p = file_trim(path);
+	char *p = tb_root(path);
 	int yes = file_is_dir(p) && (tb_channel_of(file_base(p)) != NULL ||
 	    tb_is_root(p));
 
@@ -388,14 +406,14 @@ import_tritonbench(struct store *st, const char *path,
     const struct import_opts *opts, struct import_report *rep,
     struct err *err)
 {
-	char *p = file_trim(path);
+	char *p = tb_root(path);
 	const struct tb_channel *ch;
 	int rc = -1;
 
 	(void)opts;
 	if (!file_is_dir(p)) {
-		err_set(err, "%s: not TritonBench data (want its data/"
-		    " directory, or TritonBench_G_v1/ or TritonBench_T_v1/)",
+		err_set(err, "%s: not TritonBench data (want its checkout,"
+		    " its data/ directory, or TritonBench_G_v1/ or TritonBench_T_v1/)",
 		    p);
 		goto out;
 	}

@@ -85,10 +85,27 @@ vs_holds(const char *dir, int depth)
 	return yes;
 }
 
+/* path trimmed, or its data/ when path is a checkout's root (new). */
+static char *
+vs_root(const char *path)
+{
+	char *p = file_trim(path), *d;
+
+	if (!file_is_dir(p) || vs_holds(p, 2) || vs_holds(p, 1))
+		return p;
+	d = xasprintf("%s/data", p);
+	if (file_is_dir(d) && vs_holds(d, 2)) {
+		free(p);
+		return d;
+	}
+	free(d);
+	return p;
+}
+
 static int
 import_veriscope_detect(const char *path)
 {
-	char *p = file_trim(path);
+	char *p = vs_root(path);
 	int yes = file_is_dir(p) && (vs_holds(p, 2) ||
 	    (vs_tier_name(file_base(p)) && vs_holds(p, 1)));
 
@@ -276,7 +293,7 @@ import_veriscope(struct store *st, const char *path,
     const struct import_opts *opts, struct import_report *rep,
     struct err *err)
 {
-	char *p = file_trim(path), *up = NULL;
+	char *p = vs_root(path), *up = NULL;
 	int rc = -1;
 
 	(void)opts;
@@ -303,8 +320,8 @@ import_veriscope(struct store *st, const char *path,
 		up = file_dir(p);
 		rc = vs_problem(st, p, file_base(up), rep, err);
 	} else {
-		err_set(err, "%s: not VeriScope data (want data/ with its tier"
-		    " folders L1_basic/ ..., one tier, one bundle with %s and"
+		err_set(err, "%s: not VeriScope data (want the checkout, data/ with"
+		    " its tier folders L1_basic/ ..., one tier, one bundle with %s and"
 		    " %s, or a predictions file)", p, VS_BRIEF, VS_TB);
 	}
 out:

@@ -129,6 +129,88 @@ interface_json(const struct vh_module *m, const char *name)
 	return s;
 }
 
+/* Does the design keep state: an edge-triggered or latched always?  A
+ * word search (a comment that names one counts too, which only makes
+ * the proof deeper). */
+static int
+is_sequential(const char *code)
+{
+	static const char *const words[] = { "posedge", "negedge",
+	    "always_ff", "always_latch" };
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strstr(code, words[i]) != NULL)
+			return 1;
+	return 0;
+}
+
+/*
+ * A file the testbench tb (named path) reads by a literal name
+ * ($readmemh, $readmemb, $fopen other than for writing) that is none of
+ * files[1..nfiles-1], by base name: -1 with err "TB:LINE: reads NAME,
+ * which is not given ...", else 0.  Calls after "//" on their line are
+ * comments and skipped.
+ */
+static int
+tb_reads_given(const char *tb, const char *path, char *const *files,
+    size_t nfiles, struct err *err)
+{
+	static const char *const calls[] = { "$readmemh", "$readmemb",
+	    "$fopen" };
+	const char *line = tb;
+	int lineno = 1;
+
+	for (const char *p = tb; *p != '\0'; p++) {
+		const char *q, *e, *c;
+		size_t k, nl;
+
+		if (*p == '\n') {
+			line = p + 1;
+			lineno++;
+			continue;
+		}
+		for (k = 0; k < 3; k++)
+			if (strncmp(p, calls[k], strlen(calls[k])) == 0)
+				break;
+		if (k == 3)
+			continue;
+		for (c = line; c + 1 < p && !(c[0] == '/' && c[1] == '/');
+		    c++)
+			;
+		q = p + strlen(calls[k]);
+		if (c + 1 < p || (*q != ' ' && *q != '\t' && *q != '('))
+			continue;
+		q += strspn(q, " \t(");
+		if (*q != '"' || (e = strchr(q + 1, '"')) == NULL ||
+		    memchr(q, '\n', (size_t)(e - q)) != NULL)
+			continue;
+		if (k == 2) {	/* $fopen(NAME, "w"/"a"): written */
+			const char *m = e + 1 + strspn(e + 1, " \t,");
+
+			if (*m == '"' && (m[1] == 'w' || m[1] == 'a'))
+				continue;
+		}
+		q++;
+		nl = (size_t)(e - q);
+		for (c = e; c > q && c[-1] != '/'; c--)
+			;
+		nl -= (size_t)(c - q);	/* the base name */
+		q = c;
+		for (k = 1; k < nfiles; k++) {
+			const char *b = file_base(files[k]);
+
+			if (strlen(b) == nl && memcmp(b, q, nl) == 0)
+				break;
+		}
+		if (k == nfiles)
+			return err_set(err, "%s:%d: reads %.*s, which is not"
+			    " given (name it after the design: task new %s"
+			    " %.*s --testbench %s)", path, lineno, (int)nl, q,
+			    file_base(files[0]), (int)nl, q, file_base(path));
+	}
+	return 0;
+}
+
 /* The first module a testbench declares (its own top): new, or NULL. */
 static char *
 tb_top(const char *tb, size_t len)
@@ -245,6 +327,8 @@ verilog_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
 
 		if (file_read(o->testbench, &tb, &tblen, err) < 0)
 			goto out;
+		if (tb_reads_given(tb, o->testbench, files, nfiles, err) < 0)
+			goto out;
 		top = tb_top(tb, tblen);
 		if (top == NULL) {
 			err_set(err, "%s: no module in the testbench",
@@ -252,6 +336,11 @@ verilog_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
 			goto out;
 		}
 		t->env = xstrdup(o->env != NULL ? o->env : "iverilog");
+		if (o->equiv_depth > 0) {
+			err_set(err, "%s: --equiv-depth bounds the proof of"
+			    " a task without a testbench", o->testbench);
+			goto out;
+		}
 		params = json_pack("{s:s, s:i}", "top", top, "timeout_s",
 		    o->timeout_s > 0 ? o->timeout_s : TN_TIMEOUT_SIM);
 		task_add_file(t, file_base(o->testbench), "testbench", tb,
@@ -296,6 +385,10 @@ verilog_task(char *const *files, size_t nfiles, const struct task_new_opts *o,
 		params = json_pack("{s:b, s:s, s:i}", "equiv", 1, "equiv_top",
 		    tn->module, "timeout_s", o->timeout_s > 0 ?
 		    o->timeout_s : TN_TIMEOUT_EQUIV);
+		if (o->equiv_depth > 0 || is_sequential(code))
+			json_object_set_new(params, "equiv_depth",
+			    json_integer(o->equiv_depth > 0 ?
+			    o->equiv_depth : TASK_NEW_EQUIV_DEPTH_SEQ));
 		fname = xasprintf("%s_ref.%s", tn->module, ext);
 		task_add_file(t, fname, "reference", code, len);
 		free(fname);

@@ -42,6 +42,10 @@
 
 #define TASK_NEW_SKELETON "TODO: say what the code does."
 
+/* The bound task new gives the equivalence proof of a sequential design
+ * (solver steps, two a clock cycle): ADR 0037, measured there. */
+#define TASK_NEW_EQUIV_DEPTH_SEQ 60
+
 struct task_new_opts {
 	const char *testbench;	/* a testbench file, or NULL */
 	const char *spec_file;	/* the requirement's file, or NULL */
@@ -54,6 +58,9 @@ struct task_new_opts {
 	const char *env;	/* NULL: iverilog with a testbench, yosys
 				   without */
 	int	 timeout_s;	/* 0: the env's default */
+	int	 equiv_depth;	/* yosys: steps of the bounded proof; 0:
+				   TASK_NEW_EQUIV_DEPTH_SEQ for a sequential
+				   design, else the env's default */
 };
 
 struct task_new {
@@ -75,7 +82,10 @@ struct task_new {
  * testbench reads at run time) and o.  0, or -1 with err naming the file
  * and line where that applies ("adder.v:3: ..."): not a Verilog file, no
  * module, a module without ports, no such --top, a testbench that
- * instantiates nothing of it, an unreadable file, a bad id.  out is
+ * instantiates nothing of it, a file the testbench reads by name
+ * ($readmemh, $readmemb, $fopen for reading) that is not among the data
+ * files ("testbench.v:43: reads reference.dat, which is not given
+ * ..."), an unreadable file, a bad id.  out is
  * released with task_new_release() in either case.
  */
 int	task_new_build(char *const *files, size_t nfiles,

@@ -734,6 +734,25 @@ wbc_quit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	return 0;
 }
 
+/* Why :task new stored nothing: longer than a status line, so all of it
+ * goes to the toolchain pane, where the runs' own output is read, and
+ * the status line says so. */
+static void
+task_refused(struct wb *wb, const char *file, const char *why)
+{
+	if (term_pane_claim(wb, "task new") == 0) {
+		char *all = xasprintf("%s: %s; nothing stored\n", file, why);
+
+		term_pane_print(wb, all);
+		term_pane_release(wb);
+		free(all);
+		wb_msg(wb, 1, "task new: nothing stored (all of it in the"
+		    " toolchain pane): %s", why);
+	} else {
+		wb_msg(wb, 1, "task new: %s; nothing stored", why);
+	}
+}
+
 /*
  * :task new FILE [SECOND]: a task from real code (app/task_new.h),
  * SECOND the testbench (a CUDA harness), or a C file's reference .s.  The
@@ -786,19 +805,21 @@ wbc_task(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    " nothing stored", w[1], TASK_NEW_SKELETON);
 		goto out;
 	}
-	if (task_new_verify(&tn, &wb->vopts, &r, err) < 0) {
+	if (task_new_verify(&tn, &wb->vopts, NULL, &r, err) < 0) {
 		wb_msg(wb, 1, "task new: %s", err->msg);
 	} else if (r.verdict == NULL || strcmp(r.verdict, "pass") != 0) {
 		why = task_new_why(&tn, &r);
-		wb_msg(wb, 1, "task new: %s; nothing stored", why);
+		task_refused(wb, w[1], why);
 		free(why);
 	} else if ((e = task_new_vacuous(&tn, &wb->vopts, &why, err)) != 0) {
-		wb_msg(wb, 1, "task new: %s; nothing stored", e < 0 ?
-		    err->msg : why);
+		task_refused(wb, w[1], e < 0 ? err->msg : why);
 		free(why);
 	} else if (task_new_store(wb->st, &tn, &r, err) < 0) {
 		wb_msg(wb, 1, "task new: %s", err->msg);
 	} else {
+		/* the workbench's own commit does not move the store's
+		 * data_version for its connection: read the view again */
+		wb_view_changed(wb);
 		wb_msg(wb, 0, "task %s stored; its reference %s passes (%s)",
 		    tn.task.id, tn.ref.id, tn.task.env);
 	}

@@ -37,6 +37,25 @@ printf 'not json\n' > "$T/text.jsonl"
 "$ASSAY" --db "$DB" import "$T/text.jsonl" 2>"$T/err"
 grep -q "text.jsonl:1: cannot tell the format" "$T/err" || fail "plain text: $(cat "$T/err")"
 
+# A directory of no layout known lists the layouts auto tells apart;
+# the help names every format, and task new's every kind of file.
+mkdir "$T/nothing"
+"$ASSAY" --db "$DB" import "$T/nothing" 2>"$T/err" && fail "an empty directory was taken"
+grep -q "nothing: cannot tell the format of this directory from its layout (the layouts known: rtllm, realbench, kernelbench, tritonbench, archxbench, veriscope, verilog-eval-v1, verilog-eval-v2, dataset); give --format" "$T/err" ||
+    fail "unknown directory: $(cat "$T/err")"
+"$ASSAY" import --help > "$T/help" 2>&1
+for f in assay verilog-eval-v2 verilog-eval-v1 rtlfixer kernelbench realbench rtllm \
+    tritonbench archxbench veriscope text2cadquery supercoder dataset; do
+	tr '\n' ' ' < "$T/help" | grep -q "[ ,(]$f[,;) ]" || fail "import --help does not name $f"
+done
+"$ASSAY" task --help 2>&1 | tr '\n' ' ' | grep -q "A CadQuery script (.py.*or a STEP file (.step, .stp) becomes a cad task" ||
+    fail "task --help says nothing of CadQuery and STEP"
+# A TritonBench checkout's root is taken for its data/ (no GPU needed
+# to import)
+"$ASSAY" --db "$T/tb.db" import "$(dirname "$0")/../data/tritonbench" > "$T/imp" 2>&1 ||
+    fail "tritonbench checkout: $(cat "$T/imp")"
+grep -q "3 new tasks, 1 new candidate" "$T/imp" || fail "tritonbench checkout: $(cat "$T/imp")"
+
 # Duplicate keys and a non-numeric "at" are refused with FILE:LINE.
 row src/d c-d dd | sed 's/"origin": "m"/"origin": "m", "origin": "evil"/' > "$T/dup.jsonl"
 "$ASSAY" --db "$DB" import "$T/dup.jsonl" 2>"$T/err"

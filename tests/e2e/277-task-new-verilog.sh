@@ -9,7 +9,11 @@
 #   pass in the sandbox and is stored with that run.
 # - Without it the task (env yosys, equivalence with the reference by SAT
 #   induction) accepts the reference and refuses a copy whose operator is
-#   flipped (out + 1 -> out - 1) as fail/not-equivalent.
+#   flipped (out + 1 -> out - 1) as fail/not-equivalent, and one that
+#   wraps at 10 (differs only on the 11th count) at the sequential
+#   default depth; --equiv-depth is stored, a bounded self-check warns.
+# - A second task new with an existing id is refused before verifying;
+#   a self-check that times out says so, with --testbench/--timeout.
 # - A reference that fails its own testbench is refused with the reason
 #   and nothing is stored; a design with a comment above its module takes
 #   it as the requirement, one without asks for --spec or --edit; a
@@ -54,6 +58,9 @@ expect_eq "stored run" "$(count 'task=local/counter_12 origin=reference verdict=
 "$ASSAY" --db "$DB" task new "$REF" --spec "$D/design_description.txt" \
     --testbench "$D/testbench.v" 2> "$T/again.err" && fail "a second local/counter_12 was stored"
 grep -q 'exists already' "$T/again.err" || fail "again: $(cat "$T/again.err")"
+# ... before anything is verified (no stage's progress line)
+grep -q 'nothing verified' "$T/again.err" || fail "again: $(cat "$T/again.err")"
+grep -q 'simulate (at ' "$T/again.err" && fail "the reference was verified before the id was checked"
 expect_eq "candidates after the refusal" "$(count 'task=local/counter_12')" 1
 
 # 3. Without the testbench: yosys equivalence accepts the reference ...
@@ -66,17 +73,55 @@ case $(jq -r .metrics.equiv "$T/eq.json") in
 induction|bounded) echo "ok: the reference is proven equivalent to itself ($(jq -r .metrics.equiv "$T/eq.json"))" ;;
 *) fail "equiv proof: $(jq -c .metrics "$T/eq.json")" ;;
 esac
+# mutant SED ORIGIN: the reference changed by SED, verified as a
+# candidate of local/counter_12_equiv: must fail at equiv, not-equivalent
+mutant() {
+    sed "$1" "$REF" > "$T/$2.v"
+    cmp -s "$T/$2.v" "$REF" && fail "the $2 mutant is the reference"
+    jq -cn --rawfile code "$T/$2.v" --arg o "$2" \
+        '{task: "local/counter_12_equiv", candidate: {origin: $o, code: $code}}' > "$T/$2.jsonl"
+    "$ASSAY" --db "$DB" import "$T/$2.jsonl" > /dev/null || fail "import the $2 mutant"
+    "$ASSAY" --db "$DB" verify --where origin="$2" > "$T/verify.txt" || fail "verify: $(cat "$T/verify.txt")"
+    row=$("$ASSAY" --db "$DB" list --json --where origin="$2")
+    expect_eq "$2 verdict" "$(echo "$row" | jq -r .verdict)" fail
+    expect_eq "$2 stage" "$(echo "$row" | jq -r .stage)" equiv
+    expect_eq "$2 subcategory" "$(echo "$row" | jq -r .subcategory)" not-equivalent
+}
 # ... and refuses a mutated copy: out + 1 made out - 1
-sed 's/out <= out + 1;/out <= out - 1;/' "$REF" > "$T/mutant.v"
-cmp -s "$T/mutant.v" "$REF" && fail "the mutant is the reference"
-jq -cn --rawfile code "$T/mutant.v" \
-    '{task: "local/counter_12_equiv", candidate: {origin: "mutant", code: $code}}' > "$T/mutant.jsonl"
-"$ASSAY" --db "$DB" import "$T/mutant.jsonl" > /dev/null || fail "import the mutant"
-"$ASSAY" --db "$DB" verify --where origin=mutant > "$T/verify.txt" || fail "verify: $(cat "$T/verify.txt")"
-row=$("$ASSAY" --db "$DB" list --json --where origin=mutant)
-expect_eq "mutant verdict" "$(echo "$row" | jq -r .verdict)" fail
-expect_eq "mutant stage" "$(echo "$row" | jq -r .stage)" equiv
-expect_eq "mutant subcategory" "$(echo "$row" | jq -r .subcategory)" not-equivalent
+mutant 's/out <= out + 1;/out <= out - 1;/' mutant
+# ... and one that differs only after a whole pass of the count: it
+# wraps at 10, not 11 (the 11th clock).  The old default bound of 20
+# steps (10 cycles: clk2fflogic makes two steps of a cycle) passed it
+# (measured); a sequential design gets TASK_NEW_EQUIV_DEPTH_SEQ = 60.
+expect_eq "sequential depth" "$(jq -r .row.task.env_params.equiv_depth "$T/eq.json")" 60
+mutant "s/4'd11/4'd10/" wrap10
+# --equiv-depth is the bound asked for, and a bounded self-check warns
+"$ASSAY" --db "$DB" task new "$REF" --spec "$D/design_description.txt" \
+    --top verified_counter_12 --id local/counter_12_d8 --equiv-depth 8 --dry-run --json > "$T/d8.json" ||
+    fail "--equiv-depth: $(cat "$T/d8.json")"
+expect_eq "--equiv-depth stored" "$(jq -r .row.task.env_params.equiv_depth "$T/d8.json")" 8
+"$ASSAY" --db "$DB" task new "$REF" --testbench "$D/testbench.v" --equiv-depth 8 --id local/x \
+    --spec "$D/design_description.txt" 2> "$T/d8.err" && fail "--equiv-depth with a testbench was taken"
+grep -q 'equiv-depth bounds the proof of a task without a testbench' "$T/d8.err" || fail "d8: $(cat "$T/d8.err")"
+# an 8-bit counter whose output is its top bit: induction cannot close
+# (two states that differ in the low bits agree for up to 128 cycles),
+# so 8 steps are only a bound, and that is told on stdout and in --json
+# (--allow-vacuous: a constant 0 matches its top bit for 8 steps too,
+# which is the vacuity check's to refuse, not this test's subject)
+cat > "$T/msb.v" <<'EOF'
+// Counts clock cycles; top is the count's most significant bit.
+module msb (input clk, input rst, output top);
+  reg [7:0] n;
+  always @(posedge clk) if (rst) n <= 0; else n <= n + 1;
+  assign top = n[7];
+endmodule
+EOF
+"$ASSAY" --db "$DB" task new "$T/msb.v" --equiv-depth 8 --allow-vacuous > "$T/msb.out" 2> /dev/null || fail "msb: $(cat "$T/msb.out")"
+grep -qx "warning: the reference's equivalence with itself is proven for 8 steps only: a mutant that differs later passes; raise --equiv-depth" "$T/msb.out" ||
+    fail "no bound warning: $(cat "$T/msb.out")"
+"$ASSAY" --db "$DB" task new "$T/msb.v" --equiv-depth 8 --allow-vacuous --id local/msb2 --json > "$T/msb.json" || fail "msb json"
+expect_eq "msb proof" "$(jq -r .metrics.equiv "$T/msb.json")" bounded
+jq -r '.warnings[]' "$T/msb.json" | grep -q 'proven for 8 steps only' || fail "json warnings: $(jq -c .warnings "$T/msb.json")"
 
 # 4. A reference that fails its own testbench: why, and nothing stored.
 sed 's/4'"'"'d11/4'"'"'d10/' "$REF" > "$T/verified_counter_12.v"
@@ -86,7 +131,41 @@ expect_eq "bad reference exit" "$?" 1
 grep -q 'the reference does not pass its own verification: fail at simulate' "$T/bad.err" ||
     fail "bad: $(cat "$T/bad.err")"
 grep -q 'nothing stored' "$T/bad.err" || fail "bad: $(cat "$T/bad.err")"
+grep -q '^  simulate (at [0-9]* s)$' "$T/bad.err" || fail "no progress line: $(cat "$T/bad.err")"
 expect_eq "bad reference stored" "$(count 'task=local/counter_12_bad')" 0
+
+# 4b. A self-check that runs out of time says so, with what to do:
+# adder_pipe_64bit's proof takes over 60 s (measured), 3 s is its limit.
+P=$DATA/rtllm/Arithmetic/Adder/adder_pipe_64bit
+"$ASSAY" --db "$DB" task new "$P/verified_adder_64bit.v" --spec "$P/design_description.txt" \
+    --timeout 3 --id local/slow --json > "$T/slow.json"
+expect_eq "slow exit" "$?" 1
+expect_eq "slow verdict" "$(jq -r .verdict "$T/slow.json")" timeout
+jq -r .why "$T/slow.json" | grep -q "^the reference's own verification timed out at equiv (the limit: 3 s): .*give --testbench TB, or a larger --timeout S$" ||
+    fail "slow: $(jq -r .why "$T/slow.json")"
+expect_eq "slow stored" "$(count 'task=local/slow')" 0
+
+# 4c. A data file the testbench reads that is not given is refused
+# before anything runs: RTLLM's RISC-V alu reads reference.dat
+# ($readmemh at testbench.v:43).
+L=$DATA/rtllm/Miscellaneous/RISC-V/alu
+"$ASSAY" --db "$DB" task new "$L/verified_alu.v" --testbench "$L/testbench.v" \
+    --spec "$L/design_description.txt" > /dev/null 2> "$T/alu.err" && fail "alu without its data was taken"
+grep -q "testbench.v:43: reads reference.dat, which is not given (name it after the design: task new verified_alu.v reference.dat --testbench testbench.v)" "$T/alu.err" ||
+    fail "alu: $(cat "$T/alu.err")"
+grep -q 'simulate (at' "$T/alu.err" && fail "alu: verified before the refusal"
+"$ASSAY" --db "$DB" task new "$L/verified_alu.v" "$L/reference.dat" --testbench "$L/testbench.v" \
+    --spec "$L/design_description.txt" --dry-run > /dev/null 2> "$T/alu.err" || fail "alu with its data: $(cat "$T/alu.err")"
+
+# 4d. A refusal names the user's file once, not the env's candidate.sv
+# too: RTLLM's float_multi does not synthesise (yosys: line 17's event
+# list).
+M=$DATA/rtllm/Arithmetic/Other/float_multi
+"$ASSAY" --db "$DB" task new "$M/verified_float_multi.v" --spec "$M/design_description.txt" \
+    --json > "$T/fm.json"
+expect_eq "float_multi exit" "$?" 1
+jq -r .why "$T/fm.json" | grep -q '/verified_float_multi.v:17: ERROR: Found non-synthesizable event list!$' ||
+    fail "float_multi: $(jq -r .why "$T/fm.json")"
 
 # 5. The comment above a module is its requirement; parameters evaluate.
 cat > "$T/acc.v" <<'EOF'

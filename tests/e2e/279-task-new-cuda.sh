@@ -36,6 +36,12 @@ expect_eq "over the limit: exit" "$?" 1
 grep -q 'does not pass its own verification: fail at limits (functional/launch-limit): .*wide.cu:14: .*blockDim.x = threads = 2048 is over the limit of 1024' "$T/wide.err" ||
     fail "wide: $(cat "$T/wide.err")"
 expect_eq "over the limit: stored" "$(count 'task=local/wide')" 0
+# nvcc's own place (candidate.cu(7): ...) is not said after the user's
+sed 's/c\[i\] = a\[i\] + b\[i\];/c[i] = a[i] + undefined_b[i];/' "$T/vadd.cu" > "$T/undef.cu"
+"$ASSAY" --db "$DB" task new "$T/undef.cu" --id local/undef 2> "$T/undef.err" > /dev/null
+expect_eq "undefined: exit" "$?" 1
+grep -q 'undef.cu:7: error: identifier "undefined_b" is undefined; nothing stored' "$T/undef.err" ||
+    fail "undefined: $(cat "$T/undef.err")"
 
 "$ASSAY" --db "$DB" task new "$T/vadd.cu" --testbench "$T/harness.cu" --id local/vadd_run --json > "$T/run.json"
 case $(jq -r .verdict "$T/run.json") in

@@ -16,6 +16,11 @@ D=$(dirname "$0")/../data/veriscope
 
 "$ASSAY" --db "$DB" import "$D/data" > "$T/imp" 2>&1 || fail "import: $(cat "$T/imp")"
 grep -q "2 new tasks, 1 new candidate" "$T/imp" || fail "import: $(cat "$T/imp")"
+# the checkout's root is taken for its data/, by auto and by --format
+"$ASSAY" --db "$T/root.db" import --format veriscope "$D" > "$T/imp" 2>&1 || fail "root: $(cat "$T/imp")"
+grep -q "2 new tasks, 1 new candidate" "$T/imp" || fail "root: $(cat "$T/imp")"
+"$ASSAY" --db "$T/root2.db" import "$D" > "$T/imp" 2>&1 || fail "root (auto): $(cat "$T/imp")"
+grep -q "2 new tasks, 1 new candidate" "$T/imp" || fail "root (auto): $(cat "$T/imp")"
 "$ASSAY" --db "$DB" import --format veriscope "$D/examples/sample_predictions.json" > "$T/imp" 2>&1 ||
     fail "predictions: $(cat "$T/imp")"
 grep -q "0 new tasks, 2 new candidates" "$T/imp" || fail "predictions: $(cat "$T/imp")"

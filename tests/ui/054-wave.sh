@@ -2,7 +2,8 @@
 # a failed VerilogEval candidate: reference and candidate signals
 # interleaved, 1-bit ones as a trace, buses as values, the differing steps
 # marked with "^" (a mark that needs no colour), the cursor on the first
-# mismatch; n/N walk the mismatches, +/- zoom, Esc goes back.  At 80x24,
+# mismatch; n/N walk the mismatches, +/- zoom, Esc or q goes back (its
+# status message with it).  At 80x24,
 # with and without NO_COLOR.  The candidate is Prob033_ece241_2014_q1c
 # with overflow = a[7] & b[7]: its first mismatch is at 35 ps, a = b = 0x70
 # (read from the Icarus dump by hand: tests/unit/vcd/icarus-prob033.vcd).
@@ -22,8 +23,10 @@ for nc in "" 1; do
 	start 80 24 "--where id=w-1"
 	wait_for "w-1"
 	keys W
-	wait_for "wave w-1"
+	wait_for "─ w-1 · "
 	wait_for "first mismatch 35 ps"
+	# the rule names the sheet once: "─ wave ─── w-1 · first mismatch"
+	screen | grep -q "wave ─* wave\|wave w-1" && fail "the title says wave twice"
 	# the cursor's time under the ruler, on the first mismatch
 	screen | grep -q "▼ 35" || fail "cursor not at 35"
 	screen | grep -q "wave: 35 ps: s e0/e0 overflow 1/0!" || fail "status: values at 35"
@@ -59,27 +62,30 @@ for nc in "" 1; do
 	ok "zoom"
 
 	keys Escape
-	wait_gone "wave w-1"
+	wait_gone "─ w-1 · "
 	screen | grep -q " queue " || fail "Esc did not close the sheet"
+	# the sheet's values under its cursor go with it
+	screen | grep -q "wave: \|columns a step" && fail "the sheet's message stayed after Esc"
 	command_line wave
-	wait_for "wave w-1"
-	keys Escape
-	wait_gone "wave w-1"
-	ok ":wave opens it, Esc goes back"
+	wait_for "─ w-1 · "
+	keys q
+	wait_gone "─ w-1 · "
+	screen | grep -q "wave: " && fail "the sheet's message stayed after q"
+	ok ":wave opens it, Esc and q go back, its message with it"
 
 	# from the candidate pane and from the trace pane too
 	keys Tab Tab
 	wait_for " · candidate "
 	keys W
-	wait_for "wave w-1"
+	wait_for "─ w-1 · "
 	keys Escape
-	wait_gone "wave w-1"
+	wait_gone "─ w-1 · "
 	keys Tab Tab
 	wait_for " · trace "
 	keys W
-	wait_for "wave w-1"
+	wait_for "─ w-1 · "
 	keys Escape
-	wait_gone "wave w-1"
+	wait_gone "─ w-1 · "
 	ok "W from the candidate and the trace pane"
 	quit_all
 done

@@ -276,6 +276,10 @@ wave_key(struct pane *p, int key, enum action a)
 
 	if (wa == ACTION_CLOSE) {
 		p->shown = 0;
+		/* the sheet's own message (values under its cursor, its
+		 * zoom) says nothing once it is gone */
+		if (strncmp(wb->msg, "wave: ", 6) == 0)
+			wb->msg[0] = '\0';
 		return 1;
 	}
 	if (wa == ACTION_NONE && a == ACTION_HELP) {
@@ -501,7 +505,8 @@ wave_title(struct pane *p, char *buf, size_t n)
 
 	if (w->first >= 0)
 		vcd_time_text(&w->v, w->first, when, sizeof when);
-	snprintf(buf, n, "wave %s \xc2\xb7 %s%s%s", w->id, w->first >= 0 ?
+	/* the rule already names the sheet "wave" */
+	snprintf(buf, n, "%s \xc2\xb7 %s%s%s", w->id, w->first >= 0 ?
 	    "first mismatch " : "no mismatch", w->first >= 0 ? when : "",
 	    p->cols >= 100 ? " \xc2\xb7 n/N mismatch, +/- zoom" : "");
 }
