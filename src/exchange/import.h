@@ -286,6 +286,62 @@ char	*import_tb_top(const char *tb, size_t len);
 int	import_tb_task(struct task *t, const char *id, const char *benchmark,
 	    const char *dir, const char *tbname, const char *tb, size_t tblen,
 	    struct err *err);
+/*
+ * Folder walks of the directory importers.  import_each_entry(): fn
+ * (path "dir/name", name, arg) for each entry of dir in name order (as
+ * import_list_dir() lists them) until fn returns non-zero; that value,
+ * 0 when every call gave 0, or -1 with err (may be NULL) when dir cannot
+ * be listed.  import_any_entry(): does pred(path, name, arg) hold for an
+ * entry of dir (an unlistable dir holds none)?  1 or 0.
+ */
+int	import_each_entry(const char *dir,
+	    int (*fn)(const char *path, const char *name, void *arg),
+	    void *arg, struct err *err);
+int	import_any_entry(const char *dir,
+	    int (*pred)(const char *path, const char *name, void *arg),
+	    void *arg);
+
+/*
+ * Every problem folder of dir, in name order: fn(path, arg, err) for each
+ * entry is_problem(path) accepts, until one fails; any other folder is
+ * named in rep's warnings as "PATH: WHY" (a plain file is passed over).
+ * 0, or -1 with err (fn's, or "dir: reason" when dir cannot be listed).
+ */
+int	import_each_problem(const char *dir, int (*is_problem)(const char *),
+	    int (*fn)(const char *path, void *arg, struct err *err),
+	    void *arg, const char *why, struct import_report *rep,
+	    struct err *err);
+
+/* Is there a regular file name in dir?  1 or 0. */
+int	import_has_file(const char *dir, const char *name);
+
+/*
+ * The file name in dir read whole as import_read() does: new string in
+ * *out, *len bytes.  When optional and the file is not there, *out is
+ * NULL, *len 0 and it is no error.  0, or -1 with err ("dir/name: why").
+ */
+int	import_read_in(const char *dir, const char *name, int optional,
+	    char **out, size_t *len, struct err *err);
+
+/*
+ * A task's requirement: the len bytes of text, ended by a newline when
+ * it has none (an empty text stays empty), then tail.  New string.
+ */
+char	*import_spec(const char *text, size_t len, const char *tail);
+
+/*
+ * The reference solution of task_id: c (zeroed, or released) filled as
+ * candidate of origin "reference", kind "direct", language lang, from
+ * source (taken: the new string becomes c's), with code (copied, hashed).
+ * import_put_reference() also stores it and counts it in rep, and
+ * releases it: 0, or -1 with err.
+ */
+void	import_reference(struct candidate *c, const char *task_id,
+	    const char *lang, char *source, const char *code);
+int	import_put_reference(struct store *st, const char *task_id,
+	    const char *lang, char *source, const char *code,
+	    struct import_report *rep, struct err *err);
+
 /* The language of an env's candidates ("verilog" for iverilog; a
  * pipeline's first env's), "text" for an unknown env.  Static. */
 const char *import_lang_of_env(const char *env);

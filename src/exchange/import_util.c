@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "base/file.h"
 #include "base/hash.h"
 #include "base/ident.h"
 #include "envs/env.h"
@@ -311,6 +312,130 @@ import_list_dir(const char *dir, char ***out, size_t *n, struct err *err)
 	return 0;
 }
 
+
+int
+import_each_entry(const char *dir,
+    int (*fn)(const char *path, const char *name, void *arg), void *arg,
+    struct err *err)
+{
+	char **names;
+	size_t n;
+	int rc = 0;
+
+	if (import_list_dir(dir, &names, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *p = xasprintf("%s/%s", dir, names[i]);
+
+		rc = fn(p, names[i], arg);
+		free(p);
+	}
+	strv_free(names, n);
+	return rc;
+}
+
+int
+import_any_entry(const char *dir,
+    int (*pred)(const char *path, const char *name, void *arg), void *arg)
+{
+	return import_each_entry(dir, pred, arg, NULL) > 0;
+}
+
+/* What import_each_problem() gives import_each_entry(). */
+struct each_problem {
+	int			(*is_problem)(const char *);
+	int			(*fn)(const char *, void *, struct err *);
+	void			 *arg;
+	const char		 *why;
+	struct import_report	 *rep;
+	struct err		 *err;
+};
+
+static int
+each_problem_entry(const char *p, const char *name, void *arg)
+{
+	struct each_problem *w = arg;
+
+	(void)name;
+	if (w->is_problem(p))
+		return w->fn(p, w->arg, w->err);
+	if (file_is_dir(p))
+		buf_printf(&w->rep->warnings, "%s: %s\n", p, w->why);
+	return 0;
+}
+
+int
+import_each_problem(const char *dir, int (*is_problem)(const char *),
+    int (*fn)(const char *path, void *arg, struct err *err), void *arg,
+    const char *why, struct import_report *rep, struct err *err)
+{
+	struct each_problem w = { is_problem, fn, arg, why, rep, err };
+
+	return import_each_entry(dir, each_problem_entry, &w, err);
+}
+
+int
+import_has_file(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	int yes = file_is_reg(p);
+
+	free(p);
+	return yes;
+}
+
+int
+import_read_in(const char *dir, const char *name, int optional,
+    char **out, size_t *len, struct err *err)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	int rc = 0;
+
+	*out = NULL;
+	*len = 0;
+	if (!optional || file_is_reg(p))
+		rc = import_read(p, out, len, err);
+	free(p);
+	return rc;
+}
+
+char *
+import_spec(const char *text, size_t len, const char *tail)
+{
+	struct buf b = BUF_INIT;
+
+	buf_add(&b, text, len);
+	if (b.len > 0 && b.p[b.len - 1] != '\n')
+		buf_addc(&b, '\n');
+	buf_adds(&b, tail);
+	return buf_detach(&b, NULL);
+}
+
+void
+import_reference(struct candidate *c, const char *task_id, const char *lang,
+    char *source, const char *code)
+{
+	c->task_id = xstrdup(task_id);
+	c->origin = xstrdup("reference");
+	c->kind = xstrdup("direct");
+	c->lang = xstrdup(lang);
+	c->source = source;
+	import_set_code(c, code);
+}
+
+int
+import_put_reference(struct store *st, const char *task_id, const char *lang,
+    char *source, const char *code, struct import_report *rep,
+    struct err *err)
+{
+	struct candidate c = { 0 };
+	int rc;
+
+	import_reference(&c, task_id, lang, source, code);
+	rc = import_put_candidate(st, &c, NULL, 0, rep, NULL, err);
+	candidate_release(&c);
+	return rc;
+}
 
 int
 import_read_file(const char *path, char **out, size_t *len, struct err *err)

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -37,23 +36,11 @@
 #define VS_TB		"testbench.v"
 #define VS_REF		"reference.v"
 
-/* Is there a regular file name in dir? */
-static int
-vs_has(const char *dir, const char *name)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	struct stat sb;
-	int yes = stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
-
-	free(p);
-	return yes;
-}
-
 /* Is dir a problem bundle (a brief and a testbench)? */
 static int
 vs_bundle(const char *dir)
 {
-	return vs_has(dir, VS_BRIEF) && vs_has(dir, VS_TB);
+	return import_has_file(dir, VS_BRIEF) && import_has_file(dir, VS_TB);
 }
 
 /* Is name a tier folder's name ("L1_basic")? */
@@ -64,25 +51,24 @@ vs_tier_name(const char *name)
 	    name[2] == '_';
 }
 
+static int vs_holds(const char *, int);
+
+/* import_any_entry(): is p a bundle (*depth 1) or a tier folder with one
+ * (*depth 2)? */
+static int
+vs_holds_entry(const char *p, const char *name, void *arg)
+{
+	const int *depth = arg;
+
+	return *depth == 1 ? vs_bundle(p) : vs_tier_name(name) &&
+	    vs_holds(p, 1);
+}
+
 /* Does dir hold a bundle (depth 1) or a tier folder with one (depth 2)? */
 static int
 vs_holds(const char *dir, int depth)
 {
-	char **names;
-	size_t n;
-	int yes = 0;
-
-	if (import_list_dir(dir, &names, &n, NULL) < 0)
-		return 0;
-	for (size_t i = 0; i < n && !yes; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
-
-		yes = depth == 1 ? vs_bundle(p) : vs_tier_name(names[i]) &&
-		    vs_holds(p, 1);
-		free(p);
-	}
-	strv_free(names, n);
-	return yes;
+	return import_any_entry(dir, vs_holds_entry, &depth);
 }
 
 static int
@@ -96,76 +82,49 @@ import_veriscope_detect(const char *path)
 	return yes;
 }
 
-/* The file name of dir whole (NULL when optional and not there). */
-static int
-vs_read(const char *dir, const char *name, int optional, char **out,
-    size_t *len, struct err *err)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	int rc = 0;
+/* Where a bundle goes: the store, the report and the tier's name. */
+struct vs_ctx {
+	struct store		*st;
+	struct import_report	*rep;
+	const char		*tier;
+};
 
-	*out = NULL;
-	*len = 0;
-	if (!optional || vs_has(dir, name))
-		rc = import_read(p, out, len, err);
-	free(p);
-	return rc;
-}
-
-/* One bundle dir of tier into a task, and its reference when it has one. */
+/* One bundle dir of x->tier into a task, and its reference when it has
+ * one. */
 static int
-vs_problem(struct store *st, const char *dir, const char *tier,
-    struct import_report *rep, struct err *err)
+vs_problem(const char *dir, void *arg, struct err *err)
 {
+	struct vs_ctx *x = arg;
 	char *brief = NULL, *config = NULL, *tb = NULL, *ref = NULL, *id;
 	size_t blen, clen, tlen, rlen;
 	struct task t = { 0 };
-	struct candidate c = { 0 };
-	struct buf b = BUF_INIT;
 	json_t *extra;
 	int rc = -1;
 
-	if (vs_read(dir, VS_BRIEF, 0, &brief, &blen, err) < 0 ||
-	    vs_read(dir, VS_TB, 0, &tb, &tlen, err) < 0 ||
-	    vs_read(dir, VS_CONFIG, 1, &config, &clen, err) < 0 ||
-	    vs_read(dir, VS_REF, 1, &ref, &rlen, err) < 0)
+	if (import_read_in(dir, VS_BRIEF, 0, &brief, &blen, err) < 0 ||
+	    import_read_in(dir, VS_TB, 0, &tb, &tlen, err) < 0 ||
+	    import_read_in(dir, VS_CONFIG, 1, &config, &clen, err) < 0 ||
+	    import_read_in(dir, VS_REF, 1, &ref, &rlen, err) < 0)
 		goto out;
 	if (config == NULL)
-		buf_printf(&rep->warnings, "%s: no %s\n", dir, VS_CONFIG);
+		buf_printf(&x->rep->warnings, "%s: no %s\n", dir, VS_CONFIG);
 	id = xasprintf("veriscope/%s", file_base(dir));
 	rc = import_tb_task(&t, id, "veriscope", dir, VS_TB, tb, tlen, err);
 	free(id);
 	if (rc < 0)
 		goto out;
-	rc = -1;
-	buf_add(&b, brief, blen);
-	if (b.len > 0 && b.p[b.len - 1] != '\n')
-		buf_addc(&b, '\n');
-	buf_adds(&b, "\nThe testbench testbench.v checks the design; first-pass"
-	    " correctness is what counts.\n");
-	t.spec = buf_detach(&b, NULL);
+	t.spec = import_spec(brief, blen, "\nThe testbench testbench.v checks"
+	    " the design; first-pass correctness is what counts.\n");
 	if (config != NULL)
 		t.interface = xstrndup(config, clen);
-	extra = json_pack("{s:s}", "tier", tier);
+	extra = json_pack("{s:s}", "tier", x->tier);
 	t.extra = json_dumps(extra, JSON_COMPACT);
 	json_decref(extra);
-	if (import_put_task(st, &t, rep, err) < 0)
-		goto out;
-	if (ref != NULL) {
-		char *path = xasprintf("%s/%s", dir, VS_REF);
-
-		c.task_id = xstrdup(t.id);
-		c.origin = xstrdup("reference");
-		c.kind = xstrdup("direct");
-		c.lang = xstrdup("verilog");
-		c.source = path;
-		import_set_code(&c, ref);
-		if (import_put_candidate(st, &c, NULL, 0, rep, NULL, err) < 0)
-			goto out;
-	}
-	rc = 0;
+	rc = import_put_task(x->st, &t, x->rep, err);
+	if (rc == 0 && ref != NULL)
+		rc = import_put_reference(x->st, t.id, "verilog",
+		    xasprintf("%s/%s", dir, VS_REF), ref, x->rep, err);
 out:
-	candidate_release(&c);
 	task_release(&t);
 	free(brief);
 	free(config);
@@ -179,24 +138,27 @@ static int
 vs_tier(struct store *st, const char *dir, struct import_report *rep,
     struct err *err)
 {
-	char **names;
-	size_t n;
-	int rc = 0;
+	struct vs_ctx x = { st, rep, file_base(dir) };
 
-	if (import_list_dir(dir, &names, &n, err) < 0)
-		return -1;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
+	return import_each_problem(dir, vs_bundle, vs_problem, &x,
+	    "no " VS_BRIEF " and " VS_TB ": not a problem bundle", rep, err);
+}
 
-		if (vs_bundle(p))
-			rc = vs_problem(st, p, file_base(dir), rep, err);
-		else if (file_is_dir(p))
-			buf_printf(&rep->warnings, "%s: no %s and %s: not a"
-			    " problem bundle\n", p, VS_BRIEF, VS_TB);
-		free(p);
-	}
-	strv_free(names, n);
-	return rc;
+/* What the walk of the tiers of data/ takes. */
+struct vs_walk {
+	struct vs_ctx	 x;
+	struct err	*err;
+};
+
+/* import_each_entry(): the bundles of p when it is a tier folder. */
+static int
+vs_tier_entry(const char *p, const char *name, void *arg)
+{
+	struct vs_walk *w = arg;
+
+	if (!vs_tier_name(name) || !file_is_dir(p))
+		return 0;
+	return vs_tier(w->x.st, p, w->x.rep, w->err);
 }
 
 /*
@@ -277,37 +239,25 @@ import_veriscope(struct store *st, const char *path,
     struct err *err)
 {
 	char *p = file_trim(path), *up = NULL;
+	struct vs_walk w = { { st, rep, NULL }, err };
 	int rc = -1;
 
 	(void)opts;
 	if (!file_is_dir(p)) {
 		rc = vs_predictions(st, p, rep, err);
 	} else if (vs_holds(p, 2)) {
-		char **names;
-		size_t n;
-
-		if (import_list_dir(p, &names, &n, err) < 0)
-			goto out;
-		rc = 0;
-		for (size_t i = 0; i < n && rc == 0; i++) {
-			char *d = xasprintf("%s/%s", p, names[i]);
-
-			if (vs_tier_name(names[i]) && file_is_dir(d))
-				rc = vs_tier(st, d, rep, err);
-			free(d);
-		}
-		strv_free(names, n);
+		rc = import_each_entry(p, vs_tier_entry, &w, err);
 	} else if (vs_holds(p, 1)) {
 		rc = vs_tier(st, p, rep, err);
 	} else if (vs_bundle(p)) {
 		up = file_dir(p);
-		rc = vs_problem(st, p, file_base(up), rep, err);
+		w.x.tier = file_base(up);
+		rc = vs_problem(p, &w.x, err);
 	} else {
 		err_set(err, "%s: not VeriScope data (want data/ with its tier"
 		    " folders L1_basic/ ..., one tier, one bundle with %s and"
 		    " %s, or a predictions file)", p, VS_BRIEF, VS_TB);
 	}
-out:
 	free(up);
 	free(p);
 	return rc;
