@@ -330,14 +330,18 @@ int	import_read_in(const char *dir, const char *name, int optional,
 char	*import_spec(const char *text, size_t len, const char *tail);
 
 /*
- * The reference solution of task_id: c (zeroed, or released) filled as
- * candidate of origin "reference", kind "direct", language lang, from
- * source (taken: the new string becomes c's), with code (copied, hashed).
- * import_put_reference() also stores it and counts it in rep, and
- * releases it: 0, or -1 with err.
+ * import_direct_code(): c's kind "direct", language lang, source and
+ * code: the len bytes at code (NUL-terminated), hashed.  source and code
+ * are taken: the new strings become c's.
+ * import_reference(): c (zeroed, or released) filled as the reference
+ * solution of task_id: origin "reference", and as import_direct_code().
+ * import_put_reference() does that with code copied (a C string), stores
+ * it, counts it in rep and releases it: 0, or -1 with err.
  */
+void	import_direct_code(struct candidate *c, const char *lang,
+	    char *source, char *code, size_t len);
 void	import_reference(struct candidate *c, const char *task_id,
-	    const char *lang, char *source, const char *code);
+	    const char *lang, char *source, char *code, size_t len);
 int	import_put_reference(struct store *st, const char *task_id,
 	    const char *lang, char *source, const char *code,
 	    struct import_report *rep, struct err *err);

@@ -29,7 +29,6 @@
 
 #include "base/ident.h"
 #include "base/file.h"
-#include "base/hash.h"
 #include "model/sample.h"
 
 /* KernelBench's own rule: a speedup over this is suspicious. */
@@ -770,13 +769,8 @@ kb_kernel(struct kb_ctx *x, const char *dump, const char *file,
 	/* Neither the kernels nor the rows name the model: keep which dump
 	 * they came from. */
 	c.origin_raw = xstrdup(model != NULL ? model : file_base(dump));
-	c.kind = xstrdup("direct");
-	c.lang = xstrdup("python");
-	c.source = xstrdup(path);
-	c.code = code;
-	c.code_len = len;
+	import_direct_code(&c, "python", xstrdup(path), code, len);
 	code = NULL;
-	hash_sha256(c.code, c.code_len, c.code_hash);
 	if (store_candidate_add(x->st, &c, &inserted, err) < 0)
 		goto out;
 	if (inserted)

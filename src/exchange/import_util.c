@@ -412,15 +412,24 @@ import_spec(const char *text, size_t len, const char *tail)
 }
 
 void
-import_reference(struct candidate *c, const char *task_id, const char *lang,
-    char *source, const char *code)
+import_direct_code(struct candidate *c, const char *lang, char *source,
+    char *code, size_t len)
 {
-	c->task_id = xstrdup(task_id);
-	c->origin = xstrdup("reference");
 	c->kind = xstrdup("direct");
 	c->lang = xstrdup(lang);
 	c->source = source;
-	import_set_code(c, code);
+	c->code = code;
+	c->code_len = len;
+	hash_sha256(c->code, c->code_len, c->code_hash);
+}
+
+void
+import_reference(struct candidate *c, const char *task_id, const char *lang,
+    char *source, char *code, size_t len)
+{
+	c->task_id = xstrdup(task_id);
+	c->origin = xstrdup("reference");
+	import_direct_code(c, lang, source, code, len);
 }
 
 int
@@ -431,7 +440,7 @@ import_put_reference(struct store *st, const char *task_id, const char *lang,
 	struct candidate c = { 0 };
 	int rc;
 
-	import_reference(&c, task_id, lang, source, code);
+	import_reference(&c, task_id, lang, source, xstrdup(code), strlen(code));
 	rc = import_put_candidate(st, &c, NULL, 0, rep, NULL, err);
 	candidate_release(&c);
 	return rc;

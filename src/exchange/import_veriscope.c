@@ -210,10 +210,8 @@ vs_predictions(struct store *st, const char *path, struct import_report *rep,
 		free(id);
 		c.origin = xstrdup(who != NULL ? who : model);
 		c.origin_raw = xstrdup(file_base(path));
-		c.kind = xstrdup("direct");
-		c.lang = xstrdup("verilog");
-		c.source = xasprintf("%s:[%zu]", path, i);
-		import_set_code(&c, code);
+		import_direct_code(&c, "verilog", xasprintf("%s:[%zu]", path, i),
+		    xstrdup(code), strlen(code));
 		r = import_put_candidate(st, &c, NULL, 0, rep, NULL, err);
 		candidate_release(&c);
 		if (r < 0) {

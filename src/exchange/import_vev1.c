@@ -169,11 +169,8 @@ vev1_set(struct store *st, const char *dir, struct import_report *rep,
 		code = import_v1_code(import_jstr(prob, "prompt"), comp);
 		c.task_id = xasprintf("verilog-eval-v1/%s", tid);
 		c.origin = xstrdup("unknown");
-		c.kind = xstrdup("direct");
-		c.lang = xstrdup("verilog");
-		c.source = xasprintf("%s:%zu", ps, line);
-		import_set_code(&c, code);
-		free(code);
+		import_direct_code(&c, "verilog", xasprintf("%s:%zu", ps, line),
+		    code, strlen(code));
 		if (rr != NULL && import_jstr(rr, "result") != NULL) {
 			const char *res = import_jstr(rr, "result");
 			json_t *keep = json_pack("{s:s, s:O}", "result", res,
