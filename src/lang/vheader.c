@@ -248,75 +248,86 @@ ev_small(long v)
 	return v > -(1L << 40) && v < (1L << 40);
 }
 
-static long
-ev_term(struct ev *e)
+/*
+ * The binary operators by precedence, loosest first; the operands of a
+ * level's operators are expressions of the next level, the last level's
+ * unary ones.
+ */
+static const char *const ev_ops[][4] = {
+	{ "<<", ">>", NULL },
+	{ "+", "-", NULL },
+	{ "*", "/", "%", NULL }
+};
+#define EV_LEVELS	(int)(sizeof ev_ops / sizeof ev_ops[0])
+
+/* The operator of level at e->p (borrowed), or NULL. */
+static const char *
+ev_op(const struct ev *e, int level)
 {
-	long v = ev_unary(e);
+	for (int i = 0; ev_ops[level][i] != NULL; i++)
+		if (strncmp(e->p, ev_ops[level][i],
+		    strlen(ev_ops[level][i])) == 0)
+			return ev_ops[level][i];
+	return NULL;
+}
 
-	for (;;) {
-		char op;
-		long w;
+/* v op w; 0 with e->ok cleared when an operand is out of range (beyond
+ * 2^40, a shift by more than 40 or less than 0) or w divides by 0. */
+static long
+ev_apply(struct ev *e, char op, long v, long w)
+{
+	int shift = op == '<' || op == '>';
 
-		ev_space(e);
-		op = *e->p;
-		if (op != '*' && op != '/' && op != '%')
-			return v;
-		e->p++;
-		w = ev_unary(e);
-		if (!e->ok || !ev_small(v) || !ev_small(w) ||
-		    (op != '*' && w == 0)) {
-			e->ok = 0;
-			return 0;
-		}
-		v = op == '*' ? v * w : op == '/' ? v / w : v % w;
+	if (!e->ok || !ev_small(v) || (shift ? w < 0 || w > 40 :
+	    !ev_small(w)) || ((op == '/' || op == '%') && w == 0)) {
+		e->ok = 0;
+		return 0;
+	}
+	switch (op) {
+	case '<':
+		return v << w;
+	case '>':
+		return v >> w;
+	case '+':
+		return v + w;
+	case '-':
+		return v - w;
+	case '*':
+		return v * w;
+	case '/':
+		return v / w;
+	default:
+		return v % w;
 	}
 }
 
+/* An expression of operators of level or tighter. */
 static long
-ev_sum(struct ev *e)
+ev_binary(struct ev *e, int level)
 {
-	long v = ev_term(e);
+	long v = level + 1 < EV_LEVELS ? ev_binary(e, level + 1) :
+	    ev_unary(e);
 
 	for (;;) {
-		char op;
+		const char *op;
 		long w;
 
 		ev_space(e);
-		op = *e->p;
-		if (op != '+' && op != '-')
+		if ((op = ev_op(e, level)) == NULL)
 			return v;
-		e->p++;
-		w = ev_term(e);
-		if (!e->ok || !ev_small(v) || !ev_small(w)) {
-			e->ok = 0;
+		e->p += strlen(op);
+		w = level + 1 < EV_LEVELS ? ev_binary(e, level + 1) :
+		    ev_unary(e);
+		v = ev_apply(e, *op, v, w);
+		if (!e->ok)
 			return 0;
-		}
-		v = op == '+' ? v + w : v - w;
 	}
 }
 
 static long
 ev_expr(struct ev *e)
 {
-	long v = ev_sum(e);
-
-	for (;;) {
-		int left;
-		long w;
-
-		ev_space(e);
-		if ((e->p[0] != '<' || e->p[1] != '<') &&
-		    (e->p[0] != '>' || e->p[1] != '>'))
-			return v;
-		left = e->p[0] == '<';
-		e->p += 2;
-		w = ev_sum(e);
-		if (!e->ok || w < 0 || w > 40 || !ev_small(v)) {
-			e->ok = 0;
-			return 0;
-		}
-		v = left ? v << w : v >> w;
-	}
+	return ev_binary(e, 0);
 }
 
 int
