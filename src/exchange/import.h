@@ -302,6 +302,18 @@ int	import_any_entry(const char *dir,
 	    void *arg);
 
 /*
+ * What a directory importer's walk carries to each folder: the store,
+ * the report, the name of the group being read (a level, a tier; NULL
+ * above them) and where an error goes.  Borrowed.
+ */
+struct import_walk {
+	struct store		*st;
+	struct import_report	*rep;
+	const char		*group;
+	struct err		*err;
+};
+
+/*
  * Every problem folder of dir, in name order: fn(path, arg, err) for each
  * entry is_problem(path) accepts, until one fails; any other folder is
  * named in rep's warnings as "PATH: WHY" (a plain file is passed over).
@@ -310,6 +322,53 @@ int	import_any_entry(const char *dir,
 int	import_each_problem(const char *dir, int (*is_problem)(const char *),
 	    int (*fn)(const char *path, void *arg, struct err *err),
 	    void *arg, const char *why, struct import_report *rep,
+	    struct err *err);
+
+/*
+ * A benchmark laid out as ROOT/GROUP/PROBLEM/ folders (ArchXBench's
+ * levels, VeriScope's tiers): group_name() says whether a folder's name
+ * is a group's, is_problem() whether a folder is a problem, problem()
+ * imports one (arg is the struct import_walk, its group set), and
+ * not_problem is the warning for another folder in a group.  A path
+ * given as one group must have a group's name when group_named is set.
+ * import_layout_holds(): does dir hold a problem folder (depth 1) or a
+ * group folder with one (depth 2)?  1 or 0.
+ * import_layout_run(): import path (its trailing slashes dropped) as
+ * the root, one group, or one problem folder (its parent's name the
+ * group): 0, or -1 with err ("PATH: not_data" when it is none of them).
+ */
+struct import_layout {
+	int		(*group_name)(const char *name);
+	int		(*is_problem)(const char *dir);
+	int		(*problem)(const char *dir, void *arg, struct err *err);
+	const char	 *not_problem;
+	int		  group_named;
+	const char	 *not_data;
+};
+int	import_layout_holds(const struct import_layout *l, const char *dir,
+	    int depth);
+int	import_layout_run(const struct import_layout *l, struct store *st,
+	    const char *path, struct import_report *rep, struct err *err);
+
+/*
+ * A problem folder dir with a self-checking testbench (ArchXBench,
+ * VeriScope) into task t (zeroed; the caller releases it) of id, and
+ * stored: the requirement is file brief ended by tail, the interface
+ * file iface (optional; a warning in w->rep when it is missing and
+ * warn_iface), the task as import_tb_task() makes it, extra
+ * {group_key: w->group}.  0, or -1 with err.
+ */
+struct import_tb_files {
+	const char	*benchmark;
+	const char	*brief;
+	const char	*tb;
+	const char	*iface;
+	int		 warn_iface;
+	const char	*tail;
+	const char	*group_key;
+};
+int	import_tb_problem(const struct import_walk *w, const char *dir,
+	    const struct import_tb_files *f, const char *id, struct task *t,
 	    struct err *err);
 
 /* Is there a regular file name in dir?  1 or 0. */

@@ -47,43 +47,23 @@ ax_problem_dir(const char *dir)
 	return import_has_file(dir, AX_TB) && import_has_file(dir, AX_DESC);
 }
 
-/* import_any_entry(): is p a problem folder? */
-static int
-ax_is_problem(const char *p, const char *name, void *arg)
-{
-	(void)name;
-	(void)arg;
-	return ax_problem_dir(p);
-}
+static int ax_problem(const char *, void *, struct err *);
 
-/* Does level folder dir hold a problem folder? */
-static int
-ax_level_dir(const char *dir)
-{
-	return import_any_entry(dir, ax_is_problem, NULL);
-}
-
-/* import_any_entry(): is p a level folder with a problem in it? */
-static int
-ax_is_level(const char *p, const char *name, void *arg)
-{
-	(void)arg;
-	return ax_level_name(name) && ax_level_dir(p);
-}
-
-/* Does dir hold a level folder with a problem in it? */
-static int
-ax_root_dir(const char *dir)
-{
-	return import_any_entry(dir, ax_is_level, NULL);
-}
+static const struct import_layout ax_layout = {
+	ax_level_name, ax_problem_dir, ax_problem,
+	"no " AX_TB " and " AX_DESC ": not a problem", 1,
+	"not ArchXBench data (want the checkout with level-*/ folders, one"
+	" level-*/ folder, or one problem folder with " AX_TB " and " AX_DESC
+	")"
+};
 
 static int
 import_archxbench_detect(const char *path)
 {
 	char *p = file_trim(path), *up = file_dir(p);
-	int yes = file_is_dir(p) && (ax_root_dir(p) ||
-	    (ax_level_name(file_base(p)) && ax_level_dir(p)) ||
+	int yes = file_is_dir(p) && (import_layout_holds(&ax_layout, p, 2) ||
+	    (ax_level_name(file_base(p)) &&
+	    import_layout_holds(&ax_layout, p, 1)) ||
 	    (ax_problem_dir(p) && ax_level_name(file_base(up))));
 
 	free(up);
@@ -91,76 +71,24 @@ import_archxbench_detect(const char *path)
 	return yes;
 }
 
-/* Where a problem goes: the store, the report and the level's name. */
-struct ax_ctx {
-	struct store		*st;
-	struct import_report	*rep;
-	const char		*level;
+static const struct import_tb_files ax_files = {
+	"archxbench", AX_DESC, AX_TB, AX_SPEC, 0,
+	"\nThe testbench tb.v checks the design and prints how many checks"
+	" passed and failed; it passes when none failed.\n", "level"
 };
 
-/* One problem folder dir, of x->level, into a task. */
+/* One problem folder dir, of level w->group, into a task. */
 static int
 ax_problem(const char *dir, void *arg, struct err *err)
 {
-	struct ax_ctx *x = arg;
-	char *desc = NULL, *spec = NULL, *tb = NULL, *id;
-	size_t dlen, slen, tlen;
+	const struct import_walk *w = arg;
+	char *id = xasprintf("archxbench/%s/%s", w->group, file_base(dir));
 	struct task t = { 0 };
-	json_t *extra;
-	int rc = -1;
+	int rc = import_tb_problem(w, dir, &ax_files, id, &t, err);
 
-	if (import_read_in(dir, AX_DESC, 0, &desc, &dlen, err) < 0 ||
-	    import_read_in(dir, AX_TB, 0, &tb, &tlen, err) < 0 ||
-	    import_read_in(dir, AX_SPEC, 1, &spec, &slen, err) < 0)
-		goto out;
-	id = xasprintf("archxbench/%s/%s", x->level, file_base(dir));
-	rc = import_tb_task(&t, id, "archxbench", dir, AX_TB, tb, tlen, err);
-	free(id);
-	if (rc < 0)
-		goto out;
-	t.spec = import_spec(desc, dlen, "\nThe testbench tb.v checks the"
-	    " design and prints how many checks passed and failed; it passes"
-	    " when none failed.\n");
-	if (spec != NULL)
-		t.interface = xstrndup(spec, slen);
-	extra = json_pack("{s:s}", "level", x->level);
-	t.extra = json_dumps(extra, JSON_COMPACT);
-	json_decref(extra);
-	rc = import_put_task(x->st, &t, x->rep, err);
-out:
 	task_release(&t);
-	free(desc);
-	free(spec);
-	free(tb);
+	free(id);
 	return rc;
-}
-
-/* Every problem folder of level folder dir. */
-static int
-ax_level(struct store *st, const char *dir, struct import_report *rep,
-    struct err *err)
-{
-	struct ax_ctx x = { st, rep, file_base(dir) };
-
-	return import_each_problem(dir, ax_problem_dir, ax_problem, &x,
-	    "no " AX_TB " and " AX_DESC ": not a problem", rep, err);
-}
-
-/* What the walk of the levels of a checkout takes. */
-struct ax_walk {
-	struct ax_ctx	 x;
-	struct err	*err;
-};
-
-/* import_each_entry(): the problems of p when it is a level folder. */
-static int
-ax_level_entry(const char *p, const char *name, void *arg)
-{
-	struct ax_walk *w = arg;
-
-	if (!ax_level_name(name) || !file_is_dir(p))
-		return 0;
-	return ax_level(w->x.st, p, w->x.rep, w->err);
 }
 
 static int
@@ -168,27 +96,8 @@ import_archxbench(struct store *st, const char *path,
     const struct import_opts *opts, struct import_report *rep,
     struct err *err)
 {
-	char *p = file_trim(path), *up = NULL;
-	struct ax_walk w = { { st, rep, NULL }, err };
-	int rc = -1;
-
 	(void)opts;
-	if (ax_root_dir(p)) {
-		rc = import_each_entry(p, ax_level_entry, &w, err);
-	} else if (ax_level_name(file_base(p)) && ax_level_dir(p)) {
-		rc = ax_level(st, p, rep, err);
-	} else if (ax_problem_dir(p)) {
-		up = file_dir(p);
-		w.x.level = file_base(up);
-		rc = ax_problem(p, &w.x, err);
-	} else {
-		err_set(err, "%s: not ArchXBench data (want the checkout with"
-		    " level-*/ folders, one level-*/ folder, or one problem"
-		    " folder with %s and %s)", p, AX_TB, AX_DESC);
-	}
-	free(up);
-	free(p);
-	return rc;
+	return import_layout_run(&ax_layout, st, path, rep, err);
 }
 
 const struct importer importer_archxbench = {

@@ -374,6 +374,125 @@ import_each_problem(const char *dir, int (*is_problem)(const char *),
 	return import_each_entry(dir, each_problem_entry, &w, err);
 }
 
+/* What the walks of import_layout_*() give import_*_entry(). */
+struct layout_arg {
+	const struct import_layout	*l;
+	int				 depth;
+	const struct import_walk	*w;
+};
+
+static int
+layout_holds_entry(const char *p, const char *name, void *arg)
+{
+	const struct layout_arg *a = arg;
+
+	if (a->depth == 1)
+		return a->l->is_problem(p);
+	return a->l->group_name(name) && import_layout_holds(a->l, p, 1);
+}
+
+int
+import_layout_holds(const struct import_layout *l, const char *dir,
+    int depth)
+{
+	struct layout_arg a = { l, depth, NULL };
+
+	return import_any_entry(dir, layout_holds_entry, &a);
+}
+
+/* Every problem folder of group folder dir. */
+static int
+layout_group(const struct import_layout *l, const struct import_walk *w,
+    const char *dir)
+{
+	struct import_walk gw = *w;
+
+	gw.group = file_base(dir);
+	return import_each_problem(dir, l->is_problem, l->problem, &gw,
+	    l->not_problem, w->rep, w->err);
+}
+
+static int
+layout_group_entry(const char *p, const char *name, void *arg)
+{
+	const struct layout_arg *a = arg;
+
+	if (!a->l->group_name(name) || !file_is_dir(p))
+		return 0;
+	return layout_group(a->l, a->w, p);
+}
+
+/* import_layout_run() of the trimmed path p: 1 when p is not laid out
+ * so. */
+static int
+layout_run(const struct import_layout *l, struct import_walk *w,
+    const char *p)
+{
+	struct layout_arg a = { l, 2, w };
+	char *up;
+	int rc;
+
+	if (import_layout_holds(l, p, 2))
+		return import_each_entry(p, layout_group_entry, &a, w->err);
+	if ((!l->group_named || l->group_name(file_base(p))) &&
+	    import_layout_holds(l, p, 1))
+		return layout_group(l, w, p);
+	if (!l->is_problem(p))
+		return 1;
+	up = file_dir(p);
+	w->group = file_base(up);
+	rc = l->problem(p, w, w->err);
+	free(up);
+	return rc;
+}
+
+int
+import_layout_run(const struct import_layout *l, struct store *st,
+    const char *path, struct import_report *rep, struct err *err)
+{
+	struct import_walk w = { st, rep, NULL, err };
+	char *p = file_trim(path);
+	int rc = layout_run(l, &w, p);
+
+	if (rc > 0)
+		rc = err_set(err, "%s: %s", p, l->not_data);
+	free(p);
+	return rc;
+}
+
+int
+import_tb_problem(const struct import_walk *w, const char *dir,
+    const struct import_tb_files *f, const char *id, struct task *t,
+    struct err *err)
+{
+	char *brief = NULL, *tb = NULL, *iface = NULL;
+	size_t blen, tlen, ilen;
+	json_t *extra;
+	int rc = -1;
+
+	if (import_read_in(dir, f->brief, 0, &brief, &blen, err) < 0 ||
+	    import_read_in(dir, f->tb, 0, &tb, &tlen, err) < 0 ||
+	    import_read_in(dir, f->iface, 1, &iface, &ilen, err) < 0)
+		goto out;
+	if (iface == NULL && f->warn_iface)
+		buf_printf(&w->rep->warnings, "%s: no %s\n", dir, f->iface);
+	if (import_tb_task(t, id, f->benchmark, dir, f->tb, tb, tlen,
+	    err) < 0)
+		goto out;
+	t->spec = import_spec(brief, blen, f->tail);
+	if (iface != NULL)
+		t->interface = xstrndup(iface, ilen);
+	extra = json_pack("{s:s}", f->group_key, w->group);
+	t->extra = json_dumps(extra, JSON_COMPACT);
+	json_decref(extra);
+	rc = import_put_task(w->st, t, w->rep, err);
+out:
+	free(brief);
+	free(tb);
+	free(iface);
+	return rc;
+}
+
 int
 import_has_file(const char *dir, const char *name)
 {

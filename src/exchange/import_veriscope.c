@@ -51,114 +51,55 @@ vs_tier_name(const char *name)
 	    name[2] == '_';
 }
 
-static int vs_holds(const char *, int);
+static int vs_problem(const char *, void *, struct err *);
 
-/* import_any_entry(): is p a bundle (*depth 1) or a tier folder with one
- * (*depth 2)? */
-static int
-vs_holds_entry(const char *p, const char *name, void *arg)
-{
-	const int *depth = arg;
+static const struct import_tb_files vs_files = {
+	"veriscope", VS_BRIEF, VS_TB, VS_CONFIG, 1,
+	"\nThe testbench testbench.v checks the design; first-pass correctness"
+	" is what counts.\n", "tier"
+};
 
-	return *depth == 1 ? vs_bundle(p) : vs_tier_name(name) &&
-	    vs_holds(p, 1);
-}
-
-/* Does dir hold a bundle (depth 1) or a tier folder with one (depth 2)? */
-static int
-vs_holds(const char *dir, int depth)
-{
-	return import_any_entry(dir, vs_holds_entry, &depth);
-}
+static const struct import_layout vs_layout = {
+	vs_tier_name, vs_bundle, vs_problem,
+	"no " VS_BRIEF " and " VS_TB ": not a problem bundle", 0,
+	"not VeriScope data (want data/ with its tier folders L1_basic/ ...,"
+	" one tier, one bundle with " VS_BRIEF " and " VS_TB ", or a"
+	" predictions file)"
+};
 
 static int
 import_veriscope_detect(const char *path)
 {
 	char *p = file_trim(path);
-	int yes = file_is_dir(p) && (vs_holds(p, 2) ||
-	    (vs_tier_name(file_base(p)) && vs_holds(p, 1)));
+	int yes = file_is_dir(p) && (import_layout_holds(&vs_layout, p, 2) ||
+	    (vs_tier_name(file_base(p)) &&
+	    import_layout_holds(&vs_layout, p, 1)));
 
 	free(p);
 	return yes;
 }
 
-/* Where a bundle goes: the store, the report and the tier's name. */
-struct vs_ctx {
-	struct store		*st;
-	struct import_report	*rep;
-	const char		*tier;
-};
-
-/* One bundle dir of x->tier into a task, and its reference when it has
- * one. */
+/* One bundle dir of tier w->group into a task, and its reference when it
+ * has one. */
 static int
 vs_problem(const char *dir, void *arg, struct err *err)
 {
-	struct vs_ctx *x = arg;
-	char *brief = NULL, *config = NULL, *tb = NULL, *ref = NULL, *id;
-	size_t blen, clen, tlen, rlen;
+	const struct import_walk *w = arg;
+	char *id = xasprintf("veriscope/%s", file_base(dir)), *ref = NULL;
+	size_t rlen;
 	struct task t = { 0 };
-	json_t *extra;
-	int rc = -1;
+	int rc;
 
-	if (import_read_in(dir, VS_BRIEF, 0, &brief, &blen, err) < 0 ||
-	    import_read_in(dir, VS_TB, 0, &tb, &tlen, err) < 0 ||
-	    import_read_in(dir, VS_CONFIG, 1, &config, &clen, err) < 0 ||
-	    import_read_in(dir, VS_REF, 1, &ref, &rlen, err) < 0)
-		goto out;
-	if (config == NULL)
-		buf_printf(&x->rep->warnings, "%s: no %s\n", dir, VS_CONFIG);
-	id = xasprintf("veriscope/%s", file_base(dir));
-	rc = import_tb_task(&t, id, "veriscope", dir, VS_TB, tb, tlen, err);
-	free(id);
-	if (rc < 0)
-		goto out;
-	t.spec = import_spec(brief, blen, "\nThe testbench testbench.v checks"
-	    " the design; first-pass correctness is what counts.\n");
-	if (config != NULL)
-		t.interface = xstrndup(config, clen);
-	extra = json_pack("{s:s}", "tier", x->tier);
-	t.extra = json_dumps(extra, JSON_COMPACT);
-	json_decref(extra);
-	rc = import_put_task(x->st, &t, x->rep, err);
+	rc = import_tb_problem(w, dir, &vs_files, id, &t, err);
+	if (rc == 0)
+		rc = import_read_in(dir, VS_REF, 1, &ref, &rlen, err);
 	if (rc == 0 && ref != NULL)
-		rc = import_put_reference(x->st, t.id, "verilog",
-		    xasprintf("%s/%s", dir, VS_REF), ref, x->rep, err);
-out:
+		rc = import_put_reference(w->st, t.id, "verilog",
+		    xasprintf("%s/%s", dir, VS_REF), ref, w->rep, err);
 	task_release(&t);
-	free(brief);
-	free(config);
-	free(tb);
 	free(ref);
+	free(id);
 	return rc;
-}
-
-/* Every bundle of a tier folder. */
-static int
-vs_tier(struct store *st, const char *dir, struct import_report *rep,
-    struct err *err)
-{
-	struct vs_ctx x = { st, rep, file_base(dir) };
-
-	return import_each_problem(dir, vs_bundle, vs_problem, &x,
-	    "no " VS_BRIEF " and " VS_TB ": not a problem bundle", rep, err);
-}
-
-/* What the walk of the tiers of data/ takes. */
-struct vs_walk {
-	struct vs_ctx	 x;
-	struct err	*err;
-};
-
-/* import_each_entry(): the bundles of p when it is a tier folder. */
-static int
-vs_tier_entry(const char *p, const char *name, void *arg)
-{
-	struct vs_walk *w = arg;
-
-	if (!vs_tier_name(name) || !file_is_dir(p))
-		return 0;
-	return vs_tier(w->x.st, p, w->x.rep, w->err);
 }
 
 /*
@@ -236,27 +177,14 @@ import_veriscope(struct store *st, const char *path,
     const struct import_opts *opts, struct import_report *rep,
     struct err *err)
 {
-	char *p = file_trim(path), *up = NULL;
-	struct vs_walk w = { { st, rep, NULL }, err };
-	int rc = -1;
+	char *p = file_trim(path);
+	int rc;
 
 	(void)opts;
-	if (!file_is_dir(p)) {
+	if (!file_is_dir(p))
 		rc = vs_predictions(st, p, rep, err);
-	} else if (vs_holds(p, 2)) {
-		rc = import_each_entry(p, vs_tier_entry, &w, err);
-	} else if (vs_holds(p, 1)) {
-		rc = vs_tier(st, p, rep, err);
-	} else if (vs_bundle(p)) {
-		up = file_dir(p);
-		w.x.tier = file_base(up);
-		rc = vs_problem(p, &w.x, err);
-	} else {
-		err_set(err, "%s: not VeriScope data (want data/ with its tier"
-		    " folders L1_basic/ ..., one tier, one bundle with %s and"
-		    " %s, or a predictions file)", p, VS_BRIEF, VS_TB);
-	}
-	free(up);
+	else
+		rc = import_layout_run(&vs_layout, st, p, rep, err);
 	free(p);
 	return rc;
 }
