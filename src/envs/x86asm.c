@@ -1817,15 +1817,20 @@ bottleneck_words(const struct scan *s)
 }
 
 /*
- * A performance failure names its bottleneck: "; bottleneck: ..." after
- * its evidence, the feedback member "bottleneck", and the hottest line
- * as the evidence line (where no other line was named).
+ * A performance failure: verdict fail, category performance, label and
+ * why (taken).  It names its bottleneck: "; bottleneck: ..." after its
+ * evidence, the feedback member "bottleneck", and the hottest line as
+ * the evidence line (where no other line was named).
  */
 static void
-performance_bottleneck(const struct scan *s, struct run *r)
+performance_fail(const struct scan *s, struct run *r, const char *label,
+    char *why)
 {
-	char *bn = bottleneck_words(s), *ev;
+	char *bn, *ev;
 
+	verdict(r, VERDICT_FAIL, NULL, CATEGORY_PERFORMANCE, label, why);
+	free(why);
+	bn = bottleneck_words(s);
 	if (bn == NULL) {
 		feedback_set(r, "bottleneck", json_pack("{s:b}", "measured",
 		    0), "not measured: callgrind gave no per-line counts (the"
@@ -1978,13 +1983,9 @@ check:
 	}
 	ev = speed_words(&s, valgrind);
 	if (copied) {
-		char *why = xasprintf("the candidate is input.s unchanged,"
-		    " modulo whitespace and comments (%s)", ev);
-
-		verdict(r, VERDICT_FAIL, NULL, CATEGORY_PERFORMANCE,
-		    "copied-input", why);
-		free(why);
-		performance_bottleneck(&s, r);
+		performance_fail(&s, r, "copied-input", xasprintf("the"
+		    " candidate is input.s unchanged, modulo whitespace and"
+		    " comments (%s)", ev));
 	} else if (disagree) {
 		char *why = xasprintf("the two measures disagree: %s; a count"
 		    " that says faster while the clock says slower did not"
@@ -2003,13 +2004,9 @@ check:
 		 * callgrind gave one: a clock alone is noise on a busy
 		 * machine (the reference timed against itself came out
 		 * 1.16x "slower" while another job ran). */
-		char *why = xasprintf("correct but slower than the reference:"
-		    " %s", ev);
-
-		verdict(r, VERDICT_FAIL, NULL, CATEGORY_PERFORMANCE,
-		    "slower-than-reference", why);
-		free(why);
-		performance_bottleneck(&s, r);
+		performance_fail(&s, r, "slower-than-reference",
+		    xasprintf("correct but slower than the reference: %s",
+		    ev));
 	} else {
 		char *why = xasprintf("equivalent on %ld cases, ABI kept; %s",
 		    s.cases, ev);

@@ -286,6 +286,125 @@ char	*import_tb_top(const char *tb, size_t len);
 int	import_tb_task(struct task *t, const char *id, const char *benchmark,
 	    const char *dir, const char *tbname, const char *tb, size_t tblen,
 	    struct err *err);
+/*
+ * Folder walks of the directory importers.  import_each_entry(): fn
+ * (path "dir/name", name, arg) for each entry of dir in name order (as
+ * import_list_dir() lists them) until fn returns non-zero; that value,
+ * 0 when every call gave 0, or -1 with err (may be NULL) when dir cannot
+ * be listed.  import_any_entry(): does pred(path, name, arg) hold for an
+ * entry of dir (an unlistable dir holds none)?  1 or 0.
+ */
+int	import_each_entry(const char *dir,
+	    int (*fn)(const char *path, const char *name, void *arg),
+	    void *arg, struct err *err);
+int	import_any_entry(const char *dir,
+	    int (*pred)(const char *path, const char *name, void *arg),
+	    void *arg);
+
+/*
+ * What a directory importer's walk carries to each folder: the store,
+ * the report, the name of the group being read (a level, a tier; NULL
+ * above them) and where an error goes.  Borrowed.
+ */
+struct import_walk {
+	struct store		*st;
+	struct import_report	*rep;
+	const char		*group;
+	struct err		*err;
+};
+
+/*
+ * Every problem folder of dir, in name order: fn(path, arg, err) for each
+ * entry is_problem(path) accepts, until one fails; any other folder is
+ * named in rep's warnings as "PATH: WHY" (a plain file is passed over).
+ * 0, or -1 with err (fn's, or "dir: reason" when dir cannot be listed).
+ */
+int	import_each_problem(const char *dir, int (*is_problem)(const char *),
+	    int (*fn)(const char *path, void *arg, struct err *err),
+	    void *arg, const char *why, struct import_report *rep,
+	    struct err *err);
+
+/*
+ * A benchmark laid out as ROOT/GROUP/PROBLEM/ folders (ArchXBench's
+ * levels, VeriScope's tiers): group_name() says whether a folder's name
+ * is a group's, is_problem() whether a folder is a problem, problem()
+ * imports one (arg is the struct import_walk, its group set), and
+ * not_problem is the warning for another folder in a group.  A path
+ * given as one group must have a group's name when group_named is set.
+ * import_layout_holds(): does dir hold a problem folder (depth 1) or a
+ * group folder with one (depth 2)?  1 or 0.
+ * import_layout_run(): import path (its trailing slashes dropped) as
+ * the root, one group, or one problem folder (its parent's name the
+ * group): 0, or -1 with err ("PATH: not_data" when it is none of them).
+ */
+struct import_layout {
+	int		(*group_name)(const char *name);
+	int		(*is_problem)(const char *dir);
+	int		(*problem)(const char *dir, void *arg, struct err *err);
+	const char	 *not_problem;
+	int		  group_named;
+	const char	 *not_data;
+};
+int	import_layout_holds(const struct import_layout *l, const char *dir,
+	    int depth);
+int	import_layout_run(const struct import_layout *l, struct store *st,
+	    const char *path, struct import_report *rep, struct err *err);
+
+/*
+ * A problem folder dir with a self-checking testbench (ArchXBench,
+ * VeriScope) into task t (zeroed; the caller releases it) of id, and
+ * stored: the requirement is file brief ended by tail, the interface
+ * file iface (optional; a warning in w->rep when it is missing and
+ * warn_iface), the task as import_tb_task() makes it, extra
+ * {group_key: w->group}.  0, or -1 with err.
+ */
+struct import_tb_files {
+	const char	*benchmark;
+	const char	*brief;
+	const char	*tb;
+	const char	*iface;
+	int		 warn_iface;
+	const char	*tail;
+	const char	*group_key;
+};
+int	import_tb_problem(const struct import_walk *w, const char *dir,
+	    const struct import_tb_files *f, const char *id, struct task *t,
+	    struct err *err);
+
+/* Is there a regular file name in dir?  1 or 0. */
+int	import_has_file(const char *dir, const char *name);
+
+/*
+ * The file name in dir read whole as import_read() does: new string in
+ * *out, *len bytes.  When optional and the file is not there, *out is
+ * NULL, *len 0 and it is no error.  0, or -1 with err ("dir/name: why").
+ */
+int	import_read_in(const char *dir, const char *name, int optional,
+	    char **out, size_t *len, struct err *err);
+
+/*
+ * A task's requirement: the len bytes of text, ended by a newline when
+ * it has none (an empty text stays empty), then tail.  New string.
+ */
+char	*import_spec(const char *text, size_t len, const char *tail);
+
+/*
+ * import_direct_code(): c's kind "direct", language lang, source and
+ * code: the len bytes at code (NUL-terminated), hashed.  source and code
+ * are taken: the new strings become c's.
+ * import_reference(): c (zeroed, or released) filled as the reference
+ * solution of task_id: origin "reference", and as import_direct_code().
+ * import_put_reference() does that with code copied (a C string), stores
+ * it, counts it in rep and releases it: 0, or -1 with err.
+ */
+void	import_direct_code(struct candidate *c, const char *lang,
+	    char *source, char *code, size_t len);
+void	import_reference(struct candidate *c, const char *task_id,
+	    const char *lang, char *source, char *code, size_t len);
+int	import_put_reference(struct store *st, const char *task_id,
+	    const char *lang, char *source, const char *code,
+	    struct import_report *rep, struct err *err);
+
 /* The language of an env's candidates ("verilog" for iverilog; a
  * pipeline's first env's), "text" for an unknown env.  Static. */
 const char *import_lang_of_env(const char *env);

@@ -22,26 +22,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
-#include "base/buf.h"
 #include "base/file.h"
 #include "model/sample.h"
 
 #define AX_DESC	"problem-description.txt"
 #define AX_SPEC	"design-specs.txt"
 #define AX_TB	"tb.v"
-
-/* Is there a regular file at p? */
-static int
-ax_exists(const char *p)
-{
-	struct stat sb;
-
-	return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
-}
 
 /* Is name a level folder's name ("level-0", "level-1a")? */
 static int
@@ -55,61 +44,26 @@ ax_level_name(const char *name)
 static int
 ax_problem_dir(const char *dir)
 {
-	char *a = xasprintf("%s/%s", dir, AX_TB);
-	char *b = xasprintf("%s/%s", dir, AX_DESC);
-	int yes = ax_exists(a) && ax_exists(b);
-
-	free(a);
-	free(b);
-	return yes;
+	return import_has_file(dir, AX_TB) && import_has_file(dir, AX_DESC);
 }
 
-/* Does level folder dir hold a problem folder? */
-static int
-ax_level_dir(const char *dir)
-{
-	char **names;
-	size_t n;
-	int yes = 0;
+static int ax_problem(const char *, void *, struct err *);
 
-	if (import_list_dir(dir, &names, &n, NULL) < 0)
-		return 0;
-	for (size_t i = 0; i < n && !yes; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
-
-		yes = ax_problem_dir(p);
-		free(p);
-	}
-	strv_free(names, n);
-	return yes;
-}
-
-/* Does dir hold a level folder with a problem in it? */
-static int
-ax_root_dir(const char *dir)
-{
-	char **names;
-	size_t n;
-	int yes = 0;
-
-	if (import_list_dir(dir, &names, &n, NULL) < 0)
-		return 0;
-	for (size_t i = 0; i < n && !yes; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
-
-		yes = ax_level_name(names[i]) && ax_level_dir(p);
-		free(p);
-	}
-	strv_free(names, n);
-	return yes;
-}
+static const struct import_layout ax_layout = {
+	ax_level_name, ax_problem_dir, ax_problem,
+	"no " AX_TB " and " AX_DESC ": not a problem", 1,
+	"not ArchXBench data (want the checkout with level-*/ folders, one"
+	" level-*/ folder, or one problem folder with " AX_TB " and " AX_DESC
+	")"
+};
 
 static int
 import_archxbench_detect(const char *path)
 {
 	char *p = file_trim(path), *up = file_dir(p);
-	int yes = file_is_dir(p) && (ax_root_dir(p) ||
-	    (ax_level_name(file_base(p)) && ax_level_dir(p)) ||
+	int yes = file_is_dir(p) && (import_layout_holds(&ax_layout, p, 2) ||
+	    (ax_level_name(file_base(p)) &&
+	    import_layout_holds(&ax_layout, p, 1)) ||
 	    (ax_problem_dir(p) && ax_level_name(file_base(up))));
 
 	free(up);
@@ -117,87 +71,23 @@ import_archxbench_detect(const char *path)
 	return yes;
 }
 
-/* The file name in dir, whole: new string in *out (NULL and 0 when the
- * file is not there and optional). */
-static int
-ax_read(const char *dir, const char *name, int optional, char **out,
-    size_t *len, struct err *err)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	int rc = 0;
+static const struct import_tb_files ax_files = {
+	"archxbench", AX_DESC, AX_TB, AX_SPEC, 0,
+	"\nThe testbench tb.v checks the design and prints how many checks"
+	" passed and failed; it passes when none failed.\n", "level"
+};
 
-	*out = NULL;
-	*len = 0;
-	if (!optional || ax_exists(p))
-		rc = import_read(p, out, len, err);
-	free(p);
-	return rc;
-}
-
-/* One problem folder dir, of level, into a task. */
+/* One problem folder dir, of level w->group, into a task. */
 static int
-ax_problem(struct store *st, const char *dir, const char *level,
-    struct import_report *rep, struct err *err)
+ax_problem(const char *dir, void *arg, struct err *err)
 {
-	char *desc = NULL, *spec = NULL, *tb = NULL, *id;
-	size_t dlen, slen, tlen;
+	const struct import_walk *w = arg;
+	char *id = xasprintf("archxbench/%s/%s", w->group, file_base(dir));
 	struct task t = { 0 };
-	struct buf b = BUF_INIT;
-	json_t *extra;
-	int rc = -1;
+	int rc = import_tb_problem(w, dir, &ax_files, id, &t, err);
 
-	if (ax_read(dir, AX_DESC, 0, &desc, &dlen, err) < 0 ||
-	    ax_read(dir, AX_TB, 0, &tb, &tlen, err) < 0 ||
-	    ax_read(dir, AX_SPEC, 1, &spec, &slen, err) < 0)
-		goto out;
-	id = xasprintf("archxbench/%s/%s", level, file_base(dir));
-	rc = import_tb_task(&t, id, "archxbench", dir, AX_TB, tb, tlen, err);
-	free(id);
-	if (rc < 0)
-		goto out;
-	rc = -1;
-	buf_add(&b, desc, dlen);
-	if (b.len > 0 && b.p[b.len - 1] != '\n')
-		buf_addc(&b, '\n');
-	buf_adds(&b, "\nThe testbench tb.v checks the design and prints how"
-	    " many checks passed and failed; it passes when none failed.\n");
-	t.spec = buf_detach(&b, NULL);
-	if (spec != NULL)
-		t.interface = xstrndup(spec, slen);
-	extra = json_pack("{s:s}", "level", level);
-	t.extra = json_dumps(extra, JSON_COMPACT);
-	json_decref(extra);
-	rc = import_put_task(st, &t, rep, err);
-out:
 	task_release(&t);
-	free(desc);
-	free(spec);
-	free(tb);
-	return rc;
-}
-
-/* Every problem folder of level folder dir. */
-static int
-ax_level(struct store *st, const char *dir, struct import_report *rep,
-    struct err *err)
-{
-	char **names;
-	size_t n;
-	int rc = 0;
-
-	if (import_list_dir(dir, &names, &n, err) < 0)
-		return -1;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
-
-		if (ax_problem_dir(p))
-			rc = ax_problem(st, p, file_base(dir), rep, err);
-		else if (file_is_dir(p))
-			buf_printf(&rep->warnings, "%s: no %s and %s: not a"
-			    " problem\n", p, AX_TB, AX_DESC);
-		free(p);
-	}
-	strv_free(names, n);
+	free(id);
 	return rc;
 }
 
@@ -206,39 +96,8 @@ import_archxbench(struct store *st, const char *path,
     const struct import_opts *opts, struct import_report *rep,
     struct err *err)
 {
-	char *p = file_trim(path), *up = NULL;
-	int rc = -1;
-
 	(void)opts;
-	if (ax_root_dir(p)) {
-		char **names;
-		size_t n;
-
-		if (import_list_dir(p, &names, &n, err) < 0)
-			goto out;
-		rc = 0;
-		for (size_t i = 0; i < n && rc == 0; i++) {
-			char *d = xasprintf("%s/%s", p, names[i]);
-
-			if (ax_level_name(names[i]) && file_is_dir(d))
-				rc = ax_level(st, d, rep, err);
-			free(d);
-		}
-		strv_free(names, n);
-	} else if (ax_level_name(file_base(p)) && ax_level_dir(p)) {
-		rc = ax_level(st, p, rep, err);
-	} else if (ax_problem_dir(p)) {
-		up = file_dir(p);
-		rc = ax_problem(st, p, file_base(up), rep, err);
-	} else {
-		err_set(err, "%s: not ArchXBench data (want the checkout with"
-		    " level-*/ folders, one level-*/ folder, or one problem"
-		    " folder with %s and %s)", p, AX_TB, AX_DESC);
-	}
-out:
-	free(up);
-	free(p);
-	return rc;
+	return import_layout_run(&ax_layout, st, path, rep, err);
 }
 
 const struct importer importer_archxbench = {

@@ -134,20 +134,11 @@ assay_task(struct store *st, json_t *to, const char *path, size_t line,
 	*task_id = xstrdup(t.id);
 	*env = xstrdup(t.env);
 	/* A reference solution answers the task: it is a candidate too. */
-	if (import_jstr(to, "reference") != NULL) {
-		struct candidate c = { 0 };
-
-		c.task_id = xstrdup(t.id);
-		c.origin = xstrdup("reference");
-		c.kind = xstrdup("direct");
-		c.lang = xstrdup(import_lang_of_env(t.env));
-		c.source = xasprintf("%s:%zu", path, line);
-		import_set_code(&c, import_jstr(to, "reference"));
-		rc = import_put_candidate(st, &c, NULL, 0, rep, NULL, err);
-		candidate_release(&c);
-		if (rc < 0)
-			goto out;
-	}
+	if (import_jstr(to, "reference") != NULL &&
+	    import_put_reference(st, t.id, import_lang_of_env(t.env),
+	    xasprintf("%s:%zu", path, line), import_jstr(to, "reference"), rep,
+	    err) < 0)
+		goto out;
 	rc = 0;
 out:
 	task_release(&t);

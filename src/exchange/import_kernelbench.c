@@ -29,7 +29,6 @@
 
 #include "base/ident.h"
 #include "base/file.h"
-#include "base/hash.h"
 #include "model/sample.h"
 
 /* KernelBench's own rule: a speedup over this is suspicious. */
@@ -122,66 +121,65 @@ kb_kernel_name(const char *file, int *level, long *pid)
 	return 0;
 }
 
+/* import_any_entry(): is p a levelN directory? */
+static int
+kb_level_entry(const char *p, const char *name, void *arg)
+{
+	(void)arg;
+	return kb_level_of(name) >= 0 && file_is_dir(p);
+}
+
 /* Does dir hold a levelN directory? */
 static int
 kb_has_levels(const char *dir)
 {
-	char **names;
-	size_t n;
-	int yes = 0;
+	return import_any_entry(dir, kb_level_entry, NULL);
+}
 
-	if (import_list_dir(dir, &names, &n, NULL) < 0)
-		return 0;
-	for (size_t i = 0; i < n && !yes; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
+/* import_any_entry(): is name a kernel's (levelL_problemP_*.py)? */
+static int
+kb_kernel_entry(const char *p, const char *name, void *arg)
+{
+	int level;
+	long pid;
 
-		yes = kb_level_of(names[i]) >= 0 && file_is_dir(p);
-		free(p);
-	}
-	strv_free(names, n);
-	return yes;
+	(void)p;
+	(void)arg;
+	return kb_kernel_name(name, &level, &pid) == 0;
 }
 
 /* Does dir hold kernels/ with at least one levelL_problemP_*.py? */
 static int
 kb_is_dump(const char *dir)
 {
-	char *k = xasprintf("%s/kernels", dir), **names;
-	size_t n;
-	int yes = 0, level;
-	long pid;
+	char *k = xasprintf("%s/kernels", dir);
+	int yes = import_any_entry(k, kb_kernel_entry, NULL);
 
-	if (import_list_dir(k, &names, &n, NULL) == 0) {
-		for (size_t i = 0; i < n && !yes; i++)
-			yes = kb_kernel_name(names[i], &level, &pid) == 0;
-		strv_free(names, n);
-	}
 	free(k);
 	return yes;
+}
+
+/* import_any_entry(): is name a problem file's (N_Name.py)? */
+static int
+kb_problem_entry(const char *p, const char *name, void *arg)
+{
+	long pid;
+	char *stem;
+
+	(void)p;
+	(void)arg;
+	if (kb_problem_name(name, &pid, &stem) < 0)
+		return 0;
+	free(stem);
+	return 1;
 }
 
 /* Is dir a levelN directory with a problem file name (N_Name.py) in it? */
 static int
 kb_is_level(const char *dir)
 {
-	char **names;
-	size_t n;
-	int yes = 0;
-
-	if (kb_level_of(file_base(dir)) < 0 || import_list_dir(dir, &names, &n,
-	    NULL) < 0)
-		return 0;
-	for (size_t i = 0; i < n && !yes; i++) {
-		long pid;
-		char *stem;
-
-		if (kb_problem_name(names[i], &pid, &stem) == 0) {
-			yes = 1;
-			free(stem);
-		}
-	}
-	strv_free(names, n);
-	return yes;
+	return kb_level_of(file_base(dir)) >= 0 &&
+	    import_any_entry(dir, kb_problem_entry, NULL);
 }
 
 static int
@@ -470,26 +468,31 @@ kb_level(struct kb_ctx *x, const char *dir, int level, struct err *err)
 	return 0;
 }
 
+/* What the walks of root's directories take. */
+struct kb_walk {
+	struct kb_ctx	*x;
+	struct err	*err;
+};
+
+/* import_each_entry(): the problems of p when it is a levelN directory. */
+static int
+kb_levels_entry(const char *p, const char *name, void *arg)
+{
+	struct kb_walk *w = arg;
+	int level = kb_level_of(name);
+
+	if (level < 0 || !file_is_dir(p))
+		return 0;
+	return kb_level(w->x, p, level, w->err);
+}
+
 /* The problems of every levelN directory of root. */
 static int
 kb_levels(struct kb_ctx *x, const char *root, struct err *err)
 {
-	char **names;
-	size_t n;
-	int rc = 0;
+	struct kb_walk w = { x, err };
 
-	if (import_list_dir(root, &names, &n, err) < 0)
-		return -1;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		int level = kb_level_of(names[i]);
-		char *p = xasprintf("%s/%s", root, names[i]);
-
-		if (level >= 0 && file_is_dir(p))
-			rc = kb_level(x, p, level, err);
-		free(p);
-	}
-	strv_free(names, n);
-	return rc;
+	return import_each_entry(root, kb_levels_entry, &w, err);
 }
 
 static const struct kb_problem *
@@ -766,13 +769,8 @@ kb_kernel(struct kb_ctx *x, const char *dump, const char *file,
 	/* Neither the kernels nor the rows name the model: keep which dump
 	 * they came from. */
 	c.origin_raw = xstrdup(model != NULL ? model : file_base(dump));
-	c.kind = xstrdup("direct");
-	c.lang = xstrdup("python");
-	c.source = xstrdup(path);
-	c.code = code;
-	c.code_len = len;
+	import_direct_code(&c, "python", xstrdup(path), code, len);
 	code = NULL;
-	hash_sha256(c.code, c.code_len, c.code_hash);
 	if (store_candidate_add(x->st, &c, &inserted, err) < 0)
 		goto out;
 	if (inserted)
@@ -911,32 +909,30 @@ out:
 	return rc;
 }
 
+/* import_each_entry(): p when it is a dump, a word when it is neither a
+ * dump nor a levelN directory. */
+static int
+kb_dumps_entry(const char *p, const char *name, void *arg)
+{
+	struct kb_walk *w = arg;
+
+	if (!file_is_dir(p) || kb_level_of(name) >= 0)
+		return 0;
+	if (kb_is_dump(p))
+		return kb_dump(w->x, p, NULL, w->err);
+	buf_printf(&w->x->rep->warnings, "%s: neither a levelN/ problem"
+	    " directory nor a kernel dump (kernels/ and results*.jsonl),"
+	    " ignored\n", p);
+	return 0;
+}
+
 /* Every dump of root, and a word about what else is there. */
 static int
 kb_dumps(struct kb_ctx *x, const char *root, struct err *err)
 {
-	char **names;
-	size_t n;
-	int rc = 0;
+	struct kb_walk w = { x, err };
 
-	if (import_list_dir(root, &names, &n, err) < 0)
-		return -1;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *p = xasprintf("%s/%s", root, names[i]);
-
-		if (file_is_dir(p) && kb_level_of(names[i]) < 0) {
-			if (kb_is_dump(p))
-				rc = kb_dump(x, p, NULL, err);
-			else
-				buf_printf(&x->rep->warnings, "%s: neither a"
-				    " levelN/ problem directory nor a kernel"
-				    " dump (kernels/ and results*.jsonl),"
-				    " ignored\n", p);
-		}
-		free(p);
-	}
-	strv_free(names, n);
-	return rc;
+	return import_each_entry(root, kb_dumps_entry, &w, err);
 }
 
 static int

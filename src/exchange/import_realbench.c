@@ -30,7 +30,6 @@
 #include <jansson.h>
 
 #include "base/file.h"
-#include "base/hash.h"
 #include "model/sample.h"
 
 #define RB_BENCH "realbench"
@@ -267,15 +266,9 @@ rb_module(struct store *st, const char *dir, struct import_report *rep,
 	if (import_put_task(st, &t, rep, err) < 0)
 		goto out;
 	if (golden != NULL) {
-		c.task_id = xstrdup(t.id);
-		c.origin = xstrdup("reference");
-		c.kind = xstrdup("direct");
-		c.lang = xstrdup("verilog");
-		c.source = xstrdup(gpath);
-		c.code = golden;
-		c.code_len = glen;
+		import_reference(&c, t.id, "verilog", xstrdup(gpath), golden,
+		    glen);
 		golden = NULL;
-		hash_sha256(c.code, c.code_len, c.code_hash);
 		if (put_candidate(st, &c, NULL, rep, err) < 0)
 			goto out;
 	} else {
@@ -462,12 +455,8 @@ rb_row(struct store *st, json_t *row, struct rb_file *f, size_t line,
 	}
 	c.origin = xstrdup(f->model);
 	c.origin_raw = xstrdup(file_base(f->path));
-	c.kind = xstrdup("direct");
-	c.lang = xstrdup("verilog");
-	c.source = xasprintf("%s:%zu", f->path, line);
-	c.code = xstrdup(code);
-	c.code_len = json_string_length(json_object_get(row, "code"));
-	hash_sha256(c.code, c.code_len, c.code_hash);
+	import_direct_code(&c, "verilog", xasprintf("%s:%zu", f->path, line),
+	    xstrdup(code), json_string_length(json_object_get(row, "code")));
 	x = json_object();
 	json_object_foreach(row, k, v) {
 		int known = 0;

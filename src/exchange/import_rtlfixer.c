@@ -71,11 +71,8 @@ rtlfixer_row(struct store *st, json_t *row, const char *path, size_t line,
 	c.origin = log != NULL ? import_model_from_log(log) :
 	    xstrdup("unknown");
 	c.origin_raw = xstrdup(log);
-	c.kind = xstrdup("direct");
-	c.lang = xstrdup("verilog");
-	c.source = xasprintf("%s:%zu", path, line);
-	import_set_code(&c, code);
-	free(code);
+	import_direct_code(&c, "verilog", xasprintf("%s:%zu", path, line),
+	    code, strlen(code));
 	c.extra = import_unknown_fields(row, rtlfixer_known);
 
 	/* What was recorded when the row was made, kept as recorded. */

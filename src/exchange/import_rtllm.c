@@ -30,7 +30,6 @@
 
 #include "envs/verilog.h"
 #include "base/file.h"
-#include "base/hash.h"
 #include "model/sample.h"
 
 #define RT_SPEC "design_description.txt"
@@ -374,14 +373,8 @@ rt_design(struct store *st, const char *dir, const char *design,
 		/* The interface: the reference's header of that module, which
 		 * also names it where the grammar misreads the testbench. */
 		t.interface = header_of(code, want);
-		c.task_id = xstrdup(t.id);
-		c.origin = xstrdup("reference");
-		c.kind = xstrdup("direct");
-		c.lang = xstrdup("verilog");
-		c.source = xstrdup(refpath);
-		c.code = code;
-		c.code_len = strlen(code);
-		hash_sha256(c.code, c.code_len, c.code_hash);
+		import_reference(&c, t.id, "verilog", xstrdup(refpath), code,
+		    strlen(code));
 	} else {
 		buf_printf(&rep->warnings, "%s: no verified_*.v reference\n",
 		    dir);
@@ -501,12 +494,8 @@ rt_samples(struct store *st, const char *dir, struct import_report *rep,
 			}
 			c.origin = xstrdup(origin);
 			c.origin_raw = xasprintf("%s/%s", folder, trials[i]);
-			c.kind = xstrdup("direct");
-			c.lang = xstrdup("verilog");
-			c.source = path;
-			c.code = code;
-			c.code_len = strlen(code);
-			hash_sha256(c.code, c.code_len, c.code_hash);
+			import_direct_code(&c, "verilog", path, code,
+			    strlen(code));
 			x = json_pack("{s:s}", "sample", trials[i]);
 			c.extra = json_dumps(x, JSON_COMPACT);
 			json_decref(x);

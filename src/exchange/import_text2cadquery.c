@@ -75,8 +75,6 @@ tc_row(struct store *st, json_t *row, const char *path, size_t line,
 	const char *prompt = tc_first(row, tc_prompts);
 	const char *script = tc_first(row, tc_scripts);
 	struct task t = { 0 };
-	struct candidate c = { 0 };
-	struct buf b = BUF_INIT;
 	char *id, *full;
 	int rc = -1;
 
@@ -96,29 +94,18 @@ tc_row(struct store *st, json_t *row, const char *path, size_t line,
 	t.benchmark = xstrdup("text2cadquery");
 	t.domain = xstrdup("3d");
 	t.env = xstrdup("cad");
-	buf_adds(&b, prompt);
-	if (b.len > 0 && b.p[b.len - 1] != '\n')
-		buf_addc(&b, '\n');
-	buf_adds(&b, "\nWrite a CadQuery script that builds this part"
-	    " (millimetres); it passes when the volumetric IoU of its solid"
-	    " with the reference solid is at least 0.9.\n");
-	t.spec = buf_detach(&b, NULL);
+	t.spec = import_spec(prompt, strlen(prompt), "\nWrite a CadQuery script"
+	    " that builds this part (millimetres); it passes when the"
+	    " volumetric IoU of its solid with the reference solid is at least"
+	    " 0.9.\n");
 	t.source = xasprintf("%s:%zu", path, line);
 	t.extra = import_unknown_fields(row, tc_known);
 	task_add_file(&t, "reference.py", "reference", script, strlen(script));
 	if (import_put_task(st, &t, rep, err) < 0)
 		goto out;
-	c.task_id = xstrdup(t.id);
-	c.origin = xstrdup("reference");
-	c.kind = xstrdup("direct");
-	c.lang = xstrdup("python");
-	c.source = xasprintf("%s:%zu", path, line);
-	import_set_code(&c, script);
-	if (import_put_candidate(st, &c, NULL, 0, rep, NULL, err) < 0)
-		goto out;
-	rc = 0;
+	rc = import_put_reference(st, t.id, "python", xasprintf("%s:%zu", path,
+	    line), script, rep, err);
 out:
-	candidate_release(&c);
 	task_release(&t);
 	return rc;
 }

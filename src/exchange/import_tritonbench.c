@@ -295,7 +295,6 @@ tb_problem(struct store *st, const struct tb_channel *ch, const char *dir,
 	char *path = xasprintf("%s/%s", dir, file), *text = NULL;
 	char *stem = xstrndup(file, strlen(file) - 3), *id, *name;
 	struct task t = { 0 };
-	struct candidate c = { 0 };
 	size_t len, after;
 	long sep;
 	int rc = -1;
@@ -343,19 +342,14 @@ tb_problem(struct store *st, const struct tb_channel *ch, const char *dir,
 	if (ch->letter == 'G') {
 		char *code = xstrndup(text, (size_t)sep);
 
-		c.task_id = xstrdup(t.id);
-		c.origin = xstrdup("reference");
-		c.kind = xstrdup("direct");
-		c.lang = xstrdup("python");
-		c.source = xstrdup(path);
-		import_set_code(&c, code);
+		rc = import_put_reference(st, t.id, "python", xstrdup(path),
+		    code, rep, err);
 		free(code);
-		if (import_put_candidate(st, &c, NULL, 0, rep, NULL, err) < 0)
+		if (rc < 0)
 			goto out;
 	}
 	rc = 0;
 out:
-	candidate_release(&c);
 	task_release(&t);
 	free(stem);
 	free(text);

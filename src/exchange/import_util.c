@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "base/file.h"
 #include "base/hash.h"
 #include "base/ident.h"
 #include "envs/env.h"
@@ -311,6 +312,258 @@ import_list_dir(const char *dir, char ***out, size_t *n, struct err *err)
 	return 0;
 }
 
+
+int
+import_each_entry(const char *dir,
+    int (*fn)(const char *path, const char *name, void *arg), void *arg,
+    struct err *err)
+{
+	char **names;
+	size_t n;
+	int rc = 0;
+
+	if (import_list_dir(dir, &names, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *p = xasprintf("%s/%s", dir, names[i]);
+
+		rc = fn(p, names[i], arg);
+		free(p);
+	}
+	strv_free(names, n);
+	return rc;
+}
+
+int
+import_any_entry(const char *dir,
+    int (*pred)(const char *path, const char *name, void *arg), void *arg)
+{
+	return import_each_entry(dir, pred, arg, NULL) > 0;
+}
+
+/* What import_each_problem() gives import_each_entry(). */
+struct each_problem {
+	int			(*is_problem)(const char *);
+	int			(*fn)(const char *, void *, struct err *);
+	void			 *arg;
+	const char		 *why;
+	struct import_report	 *rep;
+	struct err		 *err;
+};
+
+static int
+each_problem_entry(const char *p, const char *name, void *arg)
+{
+	struct each_problem *w = arg;
+
+	(void)name;
+	if (w->is_problem(p))
+		return w->fn(p, w->arg, w->err);
+	if (file_is_dir(p))
+		buf_printf(&w->rep->warnings, "%s: %s\n", p, w->why);
+	return 0;
+}
+
+int
+import_each_problem(const char *dir, int (*is_problem)(const char *),
+    int (*fn)(const char *path, void *arg, struct err *err), void *arg,
+    const char *why, struct import_report *rep, struct err *err)
+{
+	struct each_problem w = { is_problem, fn, arg, why, rep, err };
+
+	return import_each_entry(dir, each_problem_entry, &w, err);
+}
+
+/* What the walks of import_layout_*() give import_*_entry(). */
+struct layout_arg {
+	const struct import_layout	*l;
+	int				 depth;
+	const struct import_walk	*w;
+};
+
+static int
+layout_holds_entry(const char *p, const char *name, void *arg)
+{
+	const struct layout_arg *a = arg;
+
+	if (a->depth == 1)
+		return a->l->is_problem(p);
+	return a->l->group_name(name) && import_layout_holds(a->l, p, 1);
+}
+
+int
+import_layout_holds(const struct import_layout *l, const char *dir,
+    int depth)
+{
+	struct layout_arg a = { l, depth, NULL };
+
+	return import_any_entry(dir, layout_holds_entry, &a);
+}
+
+/* Every problem folder of group folder dir. */
+static int
+layout_group(const struct import_layout *l, const struct import_walk *w,
+    const char *dir)
+{
+	struct import_walk gw = *w;
+
+	gw.group = file_base(dir);
+	return import_each_problem(dir, l->is_problem, l->problem, &gw,
+	    l->not_problem, w->rep, w->err);
+}
+
+static int
+layout_group_entry(const char *p, const char *name, void *arg)
+{
+	const struct layout_arg *a = arg;
+
+	if (!a->l->group_name(name) || !file_is_dir(p))
+		return 0;
+	return layout_group(a->l, a->w, p);
+}
+
+/* import_layout_run() of the trimmed path p: 1 when p is not laid out
+ * so. */
+static int
+layout_run(const struct import_layout *l, struct import_walk *w,
+    const char *p)
+{
+	struct layout_arg a = { l, 2, w };
+	char *up;
+	int rc;
+
+	if (import_layout_holds(l, p, 2))
+		return import_each_entry(p, layout_group_entry, &a, w->err);
+	if ((!l->group_named || l->group_name(file_base(p))) &&
+	    import_layout_holds(l, p, 1))
+		return layout_group(l, w, p);
+	if (!l->is_problem(p))
+		return 1;
+	up = file_dir(p);
+	w->group = file_base(up);
+	rc = l->problem(p, w, w->err);
+	free(up);
+	return rc;
+}
+
+int
+import_layout_run(const struct import_layout *l, struct store *st,
+    const char *path, struct import_report *rep, struct err *err)
+{
+	struct import_walk w = { st, rep, NULL, err };
+	char *p = file_trim(path);
+	int rc = layout_run(l, &w, p);
+
+	if (rc > 0)
+		rc = err_set(err, "%s: %s", p, l->not_data);
+	free(p);
+	return rc;
+}
+
+int
+import_tb_problem(const struct import_walk *w, const char *dir,
+    const struct import_tb_files *f, const char *id, struct task *t,
+    struct err *err)
+{
+	char *brief = NULL, *tb = NULL, *iface = NULL;
+	size_t blen, tlen, ilen;
+	json_t *extra;
+	int rc = -1;
+
+	if (import_read_in(dir, f->brief, 0, &brief, &blen, err) < 0 ||
+	    import_read_in(dir, f->tb, 0, &tb, &tlen, err) < 0 ||
+	    import_read_in(dir, f->iface, 1, &iface, &ilen, err) < 0)
+		goto out;
+	if (iface == NULL && f->warn_iface)
+		buf_printf(&w->rep->warnings, "%s: no %s\n", dir, f->iface);
+	if (import_tb_task(t, id, f->benchmark, dir, f->tb, tb, tlen,
+	    err) < 0)
+		goto out;
+	t->spec = import_spec(brief, blen, f->tail);
+	if (iface != NULL)
+		t->interface = xstrndup(iface, ilen);
+	extra = json_pack("{s:s}", f->group_key, w->group);
+	t->extra = json_dumps(extra, JSON_COMPACT);
+	json_decref(extra);
+	rc = import_put_task(w->st, t, w->rep, err);
+out:
+	free(brief);
+	free(tb);
+	free(iface);
+	return rc;
+}
+
+int
+import_has_file(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	int yes = file_is_reg(p);
+
+	free(p);
+	return yes;
+}
+
+int
+import_read_in(const char *dir, const char *name, int optional,
+    char **out, size_t *len, struct err *err)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	int rc = 0;
+
+	*out = NULL;
+	*len = 0;
+	if (!optional || file_is_reg(p))
+		rc = import_read(p, out, len, err);
+	free(p);
+	return rc;
+}
+
+char *
+import_spec(const char *text, size_t len, const char *tail)
+{
+	struct buf b = BUF_INIT;
+
+	buf_add(&b, text, len);
+	if (b.len > 0 && b.p[b.len - 1] != '\n')
+		buf_addc(&b, '\n');
+	buf_adds(&b, tail);
+	return buf_detach(&b, NULL);
+}
+
+void
+import_direct_code(struct candidate *c, const char *lang, char *source,
+    char *code, size_t len)
+{
+	c->kind = xstrdup("direct");
+	c->lang = xstrdup(lang);
+	c->source = source;
+	c->code = code;
+	c->code_len = len;
+	hash_sha256(c->code, c->code_len, c->code_hash);
+}
+
+void
+import_reference(struct candidate *c, const char *task_id, const char *lang,
+    char *source, char *code, size_t len)
+{
+	c->task_id = xstrdup(task_id);
+	c->origin = xstrdup("reference");
+	import_direct_code(c, lang, source, code, len);
+}
+
+int
+import_put_reference(struct store *st, const char *task_id, const char *lang,
+    char *source, const char *code, struct import_report *rep,
+    struct err *err)
+{
+	struct candidate c = { 0 };
+	int rc;
+
+	import_reference(&c, task_id, lang, source, xstrdup(code), strlen(code));
+	rc = import_put_candidate(st, &c, NULL, 0, rep, NULL, err);
+	candidate_release(&c);
+	return rc;
+}
 
 int
 import_read_file(const char *path, char **out, size_t *len, struct err *err)

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -37,23 +36,11 @@
 #define VS_TB		"testbench.v"
 #define VS_REF		"reference.v"
 
-/* Is there a regular file name in dir? */
-static int
-vs_has(const char *dir, const char *name)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	struct stat sb;
-	int yes = stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
-
-	free(p);
-	return yes;
-}
-
 /* Is dir a problem bundle (a brief and a testbench)? */
 static int
 vs_bundle(const char *dir)
 {
-	return vs_has(dir, VS_BRIEF) && vs_has(dir, VS_TB);
+	return import_has_file(dir, VS_BRIEF) && import_has_file(dir, VS_TB);
 }
 
 /* Is name a tier folder's name ("L1_basic")? */
@@ -64,26 +51,21 @@ vs_tier_name(const char *name)
 	    name[2] == '_';
 }
 
-/* Does dir hold a bundle (depth 1) or a tier folder with one (depth 2)? */
-static int
-vs_holds(const char *dir, int depth)
-{
-	char **names;
-	size_t n;
-	int yes = 0;
+static int vs_problem(const char *, void *, struct err *);
 
-	if (import_list_dir(dir, &names, &n, NULL) < 0)
-		return 0;
-	for (size_t i = 0; i < n && !yes; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
+static const struct import_tb_files vs_files = {
+	"veriscope", VS_BRIEF, VS_TB, VS_CONFIG, 1,
+	"\nThe testbench testbench.v checks the design; first-pass correctness"
+	" is what counts.\n", "tier"
+};
 
-		yes = depth == 1 ? vs_bundle(p) : vs_tier_name(names[i]) &&
-		    vs_holds(p, 1);
-		free(p);
-	}
-	strv_free(names, n);
-	return yes;
-}
+static const struct import_layout vs_layout = {
+	vs_tier_name, vs_bundle, vs_problem,
+	"no " VS_BRIEF " and " VS_TB ": not a problem bundle", 0,
+	"not VeriScope data (want the checkout, data/ with its tier folders"
+	" L1_basic/ ..., one tier, one bundle with " VS_BRIEF " and " VS_TB
+	", or a predictions file)"
+};
 
 /* path trimmed, or its data/ when path is a checkout's root (new). */
 static char *
@@ -91,10 +73,11 @@ vs_root(const char *path)
 {
 	char *p = file_trim(path), *d;
 
-	if (!file_is_dir(p) || vs_holds(p, 2) || vs_holds(p, 1))
+	if (!file_is_dir(p) || import_layout_holds(&vs_layout, p, 2) ||
+	    import_layout_holds(&vs_layout, p, 1))
 		return p;
 	d = xasprintf("%s/data", p);
-	if (file_is_dir(d) && vs_holds(d, 2)) {
+	if (file_is_dir(d) && import_layout_holds(&vs_layout, d, 2)) {
 		free(p);
 		return d;
 	}
@@ -106,113 +89,34 @@ static int
 import_veriscope_detect(const char *path)
 {
 	char *p = vs_root(path);
-	int yes = file_is_dir(p) && (vs_holds(p, 2) ||
-	    (vs_tier_name(file_base(p)) && vs_holds(p, 1)));
+	int yes = file_is_dir(p) && (import_layout_holds(&vs_layout, p, 2) ||
+	    (vs_tier_name(file_base(p)) &&
+	    import_layout_holds(&vs_layout, p, 1)));
 
 	free(p);
 	return yes;
 }
 
-/* The file name of dir whole (NULL when optional and not there). */
+/* One bundle dir of tier w->group into a task, and its reference when it
+ * has one. */
 static int
-vs_read(const char *dir, const char *name, int optional, char **out,
-    size_t *len, struct err *err)
+vs_problem(const char *dir, void *arg, struct err *err)
 {
-	char *p = xasprintf("%s/%s", dir, name);
-	int rc = 0;
-
-	*out = NULL;
-	*len = 0;
-	if (!optional || vs_has(dir, name))
-		rc = import_read(p, out, len, err);
-	free(p);
-	return rc;
-}
-
-/* One bundle dir of tier into a task, and its reference when it has one. */
-static int
-vs_problem(struct store *st, const char *dir, const char *tier,
-    struct import_report *rep, struct err *err)
-{
-	char *brief = NULL, *config = NULL, *tb = NULL, *ref = NULL, *id;
-	size_t blen, clen, tlen, rlen;
+	const struct import_walk *w = arg;
+	char *id = xasprintf("veriscope/%s", file_base(dir)), *ref = NULL;
+	size_t rlen;
 	struct task t = { 0 };
-	struct candidate c = { 0 };
-	struct buf b = BUF_INIT;
-	json_t *extra;
-	int rc = -1;
+	int rc;
 
-	if (vs_read(dir, VS_BRIEF, 0, &brief, &blen, err) < 0 ||
-	    vs_read(dir, VS_TB, 0, &tb, &tlen, err) < 0 ||
-	    vs_read(dir, VS_CONFIG, 1, &config, &clen, err) < 0 ||
-	    vs_read(dir, VS_REF, 1, &ref, &rlen, err) < 0)
-		goto out;
-	if (config == NULL)
-		buf_printf(&rep->warnings, "%s: no %s\n", dir, VS_CONFIG);
-	id = xasprintf("veriscope/%s", file_base(dir));
-	rc = import_tb_task(&t, id, "veriscope", dir, VS_TB, tb, tlen, err);
-	free(id);
-	if (rc < 0)
-		goto out;
-	rc = -1;
-	buf_add(&b, brief, blen);
-	if (b.len > 0 && b.p[b.len - 1] != '\n')
-		buf_addc(&b, '\n');
-	buf_adds(&b, "\nThe testbench testbench.v checks the design; first-pass"
-	    " correctness is what counts.\n");
-	t.spec = buf_detach(&b, NULL);
-	if (config != NULL)
-		t.interface = xstrndup(config, clen);
-	extra = json_pack("{s:s}", "tier", tier);
-	t.extra = json_dumps(extra, JSON_COMPACT);
-	json_decref(extra);
-	if (import_put_task(st, &t, rep, err) < 0)
-		goto out;
-	if (ref != NULL) {
-		char *path = xasprintf("%s/%s", dir, VS_REF);
-
-		c.task_id = xstrdup(t.id);
-		c.origin = xstrdup("reference");
-		c.kind = xstrdup("direct");
-		c.lang = xstrdup("verilog");
-		c.source = path;
-		import_set_code(&c, ref);
-		if (import_put_candidate(st, &c, NULL, 0, rep, NULL, err) < 0)
-			goto out;
-	}
-	rc = 0;
-out:
-	candidate_release(&c);
+	rc = import_tb_problem(w, dir, &vs_files, id, &t, err);
+	if (rc == 0)
+		rc = import_read_in(dir, VS_REF, 1, &ref, &rlen, err);
+	if (rc == 0 && ref != NULL)
+		rc = import_put_reference(w->st, t.id, "verilog",
+		    xasprintf("%s/%s", dir, VS_REF), ref, w->rep, err);
 	task_release(&t);
-	free(brief);
-	free(config);
-	free(tb);
 	free(ref);
-	return rc;
-}
-
-/* Every bundle of a tier folder. */
-static int
-vs_tier(struct store *st, const char *dir, struct import_report *rep,
-    struct err *err)
-{
-	char **names;
-	size_t n;
-	int rc = 0;
-
-	if (import_list_dir(dir, &names, &n, err) < 0)
-		return -1;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
-
-		if (vs_bundle(p))
-			rc = vs_problem(st, p, file_base(dir), rep, err);
-		else if (file_is_dir(p))
-			buf_printf(&rep->warnings, "%s: no %s and %s: not a"
-			    " problem bundle\n", p, VS_BRIEF, VS_TB);
-		free(p);
-	}
-	strv_free(names, n);
+	free(id);
 	return rc;
 }
 
@@ -265,10 +169,8 @@ vs_predictions(struct store *st, const char *path, struct import_report *rep,
 		free(id);
 		c.origin = xstrdup(who != NULL ? who : model);
 		c.origin_raw = xstrdup(file_base(path));
-		c.kind = xstrdup("direct");
-		c.lang = xstrdup("verilog");
-		c.source = xasprintf("%s:[%zu]", path, i);
-		import_set_code(&c, code);
+		import_direct_code(&c, "verilog", xasprintf("%s:[%zu]", path, i),
+		    xstrdup(code), strlen(code));
 		r = import_put_candidate(st, &c, NULL, 0, rep, NULL, err);
 		candidate_release(&c);
 		if (r < 0) {
@@ -293,39 +195,14 @@ import_veriscope(struct store *st, const char *path,
     const struct import_opts *opts, struct import_report *rep,
     struct err *err)
 {
-	char *p = vs_root(path), *up = NULL;
-	int rc = -1;
+	char *p = vs_root(path);
+	int rc;
 
 	(void)opts;
-	if (!file_is_dir(p)) {
+	if (!file_is_dir(p))
 		rc = vs_predictions(st, p, rep, err);
-	} else if (vs_holds(p, 2)) {
-		char **names;
-		size_t n;
-
-		if (import_list_dir(p, &names, &n, err) < 0)
-			goto out;
-		rc = 0;
-		for (size_t i = 0; i < n && rc == 0; i++) {
-			char *d = xasprintf("%s/%s", p, names[i]);
-
-			if (vs_tier_name(names[i]) && file_is_dir(d))
-				rc = vs_tier(st, d, rep, err);
-			free(d);
-		}
-		strv_free(names, n);
-	} else if (vs_holds(p, 1)) {
-		rc = vs_tier(st, p, rep, err);
-	} else if (vs_bundle(p)) {
-		up = file_dir(p);
-		rc = vs_problem(st, p, file_base(up), rep, err);
-	} else {
-		err_set(err, "%s: not VeriScope data (want the checkout, data/ with"
-		    " its tier folders L1_basic/ ..., one tier, one bundle with %s and"
-		    " %s, or a predictions file)", p, VS_BRIEF, VS_TB);
-	}
-out:
-	free(up);
+	else
+		rc = import_layout_run(&vs_layout, st, p, rep, err);
 	free(p);
 	return rc;
 }

@@ -105,7 +105,6 @@ vev1_set(struct store *st, const char *dir, struct import_report *rep,
 		json_t *d = desc != NULL && tid != NULL ? find_row(desc, tid) : NULL;
 		size_t line = (size_t)json_integer_value(json_object_get(r, "$line"));
 		struct task t = { 0 };
-		struct candidate c = { 0 };
 		char *code;
 
 		if (tid == NULL || test == NULL || prompt == NULL) {
@@ -124,20 +123,16 @@ vev1_set(struct store *st, const char *dir, struct import_report *rep,
 			goto out;
 		}
 		if (canon != NULL) {
+			int put;
+
 			code = xasprintf("%s%s", prompt, canon);
-			c.task_id = xstrdup(t.id);
-			c.origin = xstrdup("reference");
-			c.kind = xstrdup("direct");
-			c.lang = xstrdup("verilog");
-			c.source = xasprintf("%s:%zu", pe, line);
-			import_set_code(&c, code);
+			put = import_put_reference(st, t.id, "verilog",
+			    xasprintf("%s:%zu", pe, line), code, rep, err);
 			free(code);
-			if (import_put_candidate(st, &c, NULL, 0, rep, NULL, err) < 0) {
-				candidate_release(&c);
+			if (put < 0) {
 				task_release(&t);
 				goto out;
 			}
-			candidate_release(&c);
 		}
 		task_release(&t);
 	}
@@ -174,11 +169,8 @@ vev1_set(struct store *st, const char *dir, struct import_report *rep,
 		code = import_v1_code(import_jstr(prob, "prompt"), comp);
 		c.task_id = xasprintf("verilog-eval-v1/%s", tid);
 		c.origin = xstrdup("unknown");
-		c.kind = xstrdup("direct");
-		c.lang = xstrdup("verilog");
-		c.source = xasprintf("%s:%zu", ps, line);
-		import_set_code(&c, code);
-		free(code);
+		import_direct_code(&c, "verilog", xasprintf("%s:%zu", ps, line),
+		    code, strlen(code));
 		if (rr != NULL && import_jstr(rr, "result") != NULL) {
 			const char *res = import_jstr(rr, "result");
 			json_t *keep = json_pack("{s:s, s:O}", "result", res,

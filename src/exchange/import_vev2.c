@@ -56,7 +56,6 @@ vev2_problem(struct store *st, const char *dir, const char *prob,
 	char *prompt = NULL, *test = NULL, *ref = NULL, *code = NULL;
 	size_t plen, tlen, rlen;
 	struct task t = { 0 };
-	struct candidate c = { 0 };
 	int rc = -1;
 
 	if (import_read(ppath, &prompt, &plen, err) < 0 ||
@@ -79,18 +78,10 @@ vev2_problem(struct store *st, const char *dir, const char *prob,
 	if (import_put_task(st, &t, rep, err) < 0)
 		goto out;
 	code = rename_module(ref);
-	c.task_id = xstrdup(t.id);
-	c.origin = xstrdup("reference");
-	c.kind = xstrdup("direct");
-	c.lang = xstrdup("verilog");
-	c.source = xstrdup(rpath);
-	import_set_code(&c, code);
-	if (import_put_candidate(st, &c, NULL, 0, rep, NULL, err) < 0)
-		goto out;
-	rc = 0;
+	rc = import_put_reference(st, t.id, "verilog", xstrdup(rpath), code,
+	    rep, err);
 out:
 	task_release(&t);
-	candidate_release(&c);
 	free(code);
 	free(prompt);
 	free(test);

@@ -248,12 +248,8 @@ finish(struct task_new *tn, const struct task_new_opts *o,
 		t->spec = xstrdup(TASK_NEW_SKELETON);
 		tn->skeleton = 1;
 	}
-	tn->ref.task_id = xstrdup(t->id);
-	tn->ref.origin = xstrdup("reference");
-	tn->ref.kind = xstrdup("direct");
-	tn->ref.lang = xstrdup(lang);
-	tn->ref.source = xstrdup(source);
-	import_set_code(&tn->ref, code);
+	import_reference(&tn->ref, t->id, lang, xstrdup(source), xstrdup(code),
+	    strlen(code));
 	return 0;
 }
 

@@ -1,8 +1,9 @@
 /*
  * parse.h - one tree-sitter parse for the files of src/lang that walk a
- * tree (syntax.c, cuda_launch.c): the size limit, the ABI check and the
- * messages are the same for every grammar.  Not for use outside
- * src/lang: the types are tree-sitter's.
+ * tree (syntax.c, cuda_launch.c, vheader.c): the size limit, the ABI
+ * check and the messages are the same for every grammar; and the node
+ * tests they share.  Not for use outside src/lang: the types are
+ * tree-sitter's.
  */
 #ifndef ASSAY_PARSE_H
 #define ASSAY_PARSE_H
@@ -40,5 +41,13 @@ int	syntax_walk_next(TSTreeCursor *cur, int descend);
  * syntax.c.
  */
 char	*syntax_comment_above(const char *text, TSNode n);
+
+/*
+ * syntax_is(): is n a node (not null) of that type?  1 or 0.
+ * syntax_child(): the first named child of n of that type, or a null
+ * node (also when n is null).  Defined in syntax.c.
+ */
+int	syntax_is(TSNode n, const char *type);
+TSNode	syntax_child(TSNode n, const char *type);
 
 #endif

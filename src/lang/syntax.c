@@ -977,8 +977,8 @@ syntax_group_name(enum syn_group g)
 
 /* --- Verilog structure (syntax_verilog_scan) ------------------------- */
 
-static int
-vs_is(TSNode n, const char *type)
+int
+syntax_is(TSNode n, const char *type)
 {
 	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
 }
@@ -1004,16 +1004,16 @@ vs_text(const char *src, TSNode n)
 }
 
 /* The first named child of n of the given type, or a null node. */
-static TSNode
-vs_child(TSNode n, const char *type)
+TSNode
+syntax_child(TSNode n, const char *type)
 {
-	uint32_t k = ts_node_named_child_count(n);
+	uint32_t k = ts_node_is_null(n) ? 0 : ts_node_named_child_count(n);
 
 	for (uint32_t i = 0; i < k; i++) {
-		TSNode ch = ts_node_named_child(n, i);
+		TSNode c = ts_node_named_child(n, i);
 
-		if (vs_is(ch, type))
-			return ch;
+		if (syntax_is(c, type))
+			return c;
 	}
 	return (TSNode){ 0 };
 }
@@ -1024,7 +1024,7 @@ vs_ident(TSNode n, int depth)
 {
 	if (ts_node_is_null(n) || depth > 8)
 		return (TSNode){ 0 };
-	if (vs_is(n, "simple_identifier") || vs_is(n, "escaped_identifier"))
+	if (syntax_is(n, "simple_identifier") || syntax_is(n, "escaped_identifier"))
 		return n;
 	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
 		TSNode r = vs_ident(ts_node_named_child(n, i), depth + 1);
@@ -1079,9 +1079,9 @@ vs_declares(TSNode id)
 	pt = ts_node_type(p);
 	g = ts_node_parent(p);
 	if (strcmp(pt, "port_identifier") == 0)
-		return !vs_is(g, "named_port_connection");
+		return !syntax_is(g, "named_port_connection");
 	if (strcmp(pt, "parameter_identifier") == 0)
-		return !vs_is(g, "constant_primary") && !vs_is(g, "primary");
+		return !syntax_is(g, "constant_primary") && !syntax_is(g, "primary");
 	for (size_t i = 0; i < sizeof parents / sizeof parents[0]; i++)
 		if (strcmp(pt, parents[i]) == 0)
 			return 1;
@@ -1101,8 +1101,8 @@ vs_used(TSNode id)
 {
 	TSNode p = ts_node_parent(id);
 
-	if (!vs_is(p, "primary") && !vs_is(p, "variable_lvalue") &&
-	    !vs_is(p, "net_lvalue"))
+	if (!syntax_is(p, "primary") && !syntax_is(p, "variable_lvalue") &&
+	    !syntax_is(p, "net_lvalue"))
 		return 0;
 	return ts_node_eq(ts_node_named_child(p, 0), id);
 }
@@ -1129,18 +1129,18 @@ vs_instances(struct syn_verilog *v, int module, const char *src, TSNode n)
 {
 	TSNode type = ts_node_named_child(n, 0);
 
-	if (vs_is(type, "checker_identifier"))
+	if (syntax_is(type, "checker_identifier"))
 		type = vs_ident(type, 0);
-	if (!vs_is(type, "simple_identifier") &&
-	    !vs_is(type, "escaped_identifier"))
+	if (!syntax_is(type, "simple_identifier") &&
+	    !syntax_is(type, "escaped_identifier"))
 		return;
 	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
 		TSNode ch = ts_node_named_child(n, i), ni;
 
-		if (vs_is(ch, "hierarchical_instance") ||
-		    vs_is(ch, "udp_instance"))
-			ni = vs_child(ch, "name_of_instance");
-		else if (vs_is(ch, "name_of_instance"))
+		if (syntax_is(ch, "hierarchical_instance") ||
+		    syntax_is(ch, "udp_instance"))
+			ni = syntax_child(ch, "name_of_instance");
+		else if (syntax_is(ch, "name_of_instance"))
 			ni = ch;
 		else
 			continue;
@@ -1173,13 +1173,13 @@ syntax_verilog_scan(const char *text, size_t len, struct syn_verilog *out,
 		    out->modules[module].end)
 			module = -1;
 		if (strcmp(type, "module_declaration") == 0) {
-			TSNode h = vs_child(n, "module_header"), id;
+			TSNode h = syntax_child(n, "module_header"), id;
 			struct syn_vmodule *m;
 
 			id = ts_node_is_null(h) ? h : vs_ident(
-			    vs_child(h, "simple_identifier"), 0);
+			    syntax_child(h, "simple_identifier"), 0);
 			if (ts_node_is_null(id) && !ts_node_is_null(h))
-				id = vs_child(h, "escaped_identifier");
+				id = syntax_child(h, "escaped_identifier");
 			out->modules = xrealloc(out->modules,
 			    (out->nmodules + 1) * sizeof *out->modules);
 			m = &out->modules[out->nmodules];

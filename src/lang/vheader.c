@@ -19,12 +19,6 @@ const TSLanguage *tree_sitter_verilog(void);
 
 #define VH_EVAL_DEPTH 32	/* nesting of parentheses and parameters */
 
-static int
-is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
 static char *
 text_of(const char *text, TSNode n)
 {
@@ -37,21 +31,6 @@ static int
 line_of(TSNode n)
 {
 	return (int)ts_node_start_point(n).row + 1;
-}
-
-/* The first named child of n of that type, or a null node. */
-static TSNode
-child(TSNode n, const char *type)
-{
-	uint32_t k = ts_node_is_null(n) ? 0 : ts_node_named_child_count(n);
-
-	for (uint32_t i = 0; i < k; i++) {
-		TSNode c = ts_node_named_child(n, i);
-
-		if (is(c, type))
-			return c;
-	}
-	return (TSNode){ 0 };
 }
 
 /* The first node of that type under n (n itself included), pre-order;
@@ -68,7 +47,7 @@ find(TSNode n, const char *type)
 	do {
 		TSNode c = ts_tree_cursor_current_node(&cur);
 
-		if (is(c, type)) {
+		if (syntax_is(c, type)) {
 			hit = c;
 			break;
 		}
@@ -91,13 +70,13 @@ joined(const char *text, TSNode n, const char *type)
 	do {
 		TSNode c = ts_tree_cursor_current_node(&cur);
 
-		if (is(c, type)) {
+		if (syntax_is(c, type)) {
 			uint32_t a = ts_node_start_byte(c);
 
 			buf_add(&b, text + a, ts_node_end_byte(c) - a);
 		}
-	} while (syntax_walk_next(&cur, !is(ts_tree_cursor_current_node(&cur),
-	    type)));
+	} while (syntax_walk_next(&cur,
+	    !syntax_is(ts_tree_cursor_current_node(&cur), type)));
 	ts_tree_cursor_delete(&cur);
 	return b.len > 0 ? buf_detach(&b, NULL) : (buf_release(&b), NULL);
 }
@@ -269,75 +248,86 @@ ev_small(long v)
 	return v > -(1L << 40) && v < (1L << 40);
 }
 
-static long
-ev_term(struct ev *e)
+/*
+ * The binary operators by precedence, loosest first; the operands of a
+ * level's operators are expressions of the next level, the last level's
+ * unary ones.
+ */
+static const char *const ev_ops[][4] = {
+	{ "<<", ">>", NULL },
+	{ "+", "-", NULL },
+	{ "*", "/", "%", NULL }
+};
+#define EV_LEVELS	(int)(sizeof ev_ops / sizeof ev_ops[0])
+
+/* The operator of level at e->p (borrowed), or NULL. */
+static const char *
+ev_op(const struct ev *e, int level)
 {
-	long v = ev_unary(e);
+	for (int i = 0; ev_ops[level][i] != NULL; i++)
+		if (strncmp(e->p, ev_ops[level][i],
+		    strlen(ev_ops[level][i])) == 0)
+			return ev_ops[level][i];
+	return NULL;
+}
 
-	for (;;) {
-		char op;
-		long w;
+/* v op w; 0 with e->ok cleared when an operand is out of range (beyond
+ * 2^40, a shift by more than 40 or less than 0) or w divides by 0. */
+static long
+ev_apply(struct ev *e, char op, long v, long w)
+{
+	int shift = op == '<' || op == '>';
 
-		ev_space(e);
-		op = *e->p;
-		if (op != '*' && op != '/' && op != '%')
-			return v;
-		e->p++;
-		w = ev_unary(e);
-		if (!e->ok || !ev_small(v) || !ev_small(w) ||
-		    (op != '*' && w == 0)) {
-			e->ok = 0;
-			return 0;
-		}
-		v = op == '*' ? v * w : op == '/' ? v / w : v % w;
+	if (!e->ok || !ev_small(v) || (shift ? w < 0 || w > 40 :
+	    !ev_small(w)) || ((op == '/' || op == '%') && w == 0)) {
+		e->ok = 0;
+		return 0;
+	}
+	switch (op) {
+	case '<':
+		return v << w;
+	case '>':
+		return v >> w;
+	case '+':
+		return v + w;
+	case '-':
+		return v - w;
+	case '*':
+		return v * w;
+	case '/':
+		return v / w;
+	default:
+		return v % w;
 	}
 }
 
+/* An expression of operators of level or tighter. */
 static long
-ev_sum(struct ev *e)
+ev_binary(struct ev *e, int level)
 {
-	long v = ev_term(e);
+	long v = level + 1 < EV_LEVELS ? ev_binary(e, level + 1) :
+	    ev_unary(e);
 
 	for (;;) {
-		char op;
+		const char *op;
 		long w;
 
 		ev_space(e);
-		op = *e->p;
-		if (op != '+' && op != '-')
+		if ((op = ev_op(e, level)) == NULL)
 			return v;
-		e->p++;
-		w = ev_term(e);
-		if (!e->ok || !ev_small(v) || !ev_small(w)) {
-			e->ok = 0;
+		e->p += strlen(op);
+		w = level + 1 < EV_LEVELS ? ev_binary(e, level + 1) :
+		    ev_unary(e);
+		v = ev_apply(e, *op, v, w);
+		if (!e->ok)
 			return 0;
-		}
-		v = op == '+' ? v + w : v - w;
 	}
 }
 
 static long
 ev_expr(struct ev *e)
 {
-	long v = ev_sum(e);
-
-	for (;;) {
-		int left;
-		long w;
-
-		ev_space(e);
-		if ((e->p[0] != '<' || e->p[1] != '<') &&
-		    (e->p[0] != '>' || e->p[1] != '>'))
-			return v;
-		left = e->p[0] == '<';
-		e->p += 2;
-		w = ev_sum(e);
-		if (!e->ok || w < 0 || w > 40 || !ev_small(v)) {
-			e->ok = 0;
-			return 0;
-		}
-		v = left ? v << w : v >> w;
-	}
+	return ev_binary(e, 0);
 }
 
 int
@@ -406,12 +396,12 @@ add_port(struct vh_module *m)
 static void
 ansi_port(struct vh_module *m, const char *text, TSNode n)
 {
-	TSNode h = child(n, "net_port_header1"), id;
+	TSNode h = syntax_child(n, "net_port_header1"), id;
 	struct vh_port *p, *prev;
 
 	if (ts_node_is_null(h))
-		h = child(n, "variable_port_header");
-	id = child(n, "port_identifier");
+		h = syntax_child(n, "variable_port_header");
+	id = syntax_child(n, "port_identifier");
 	if (ts_node_is_null(id))
 		return;
 	p = add_port(m);
@@ -459,7 +449,7 @@ nonansi_ports(struct vh_module *m, const char *text, TSNode n)
 		TSNode c = ts_tree_cursor_current_node(&cur);
 		struct vh_port *p;
 
-		if (!is(c, "port_identifier"))
+		if (!syntax_is(c, "port_identifier"))
 			continue;
 		p = add_port(m);
 		p->name = text_of(text, c);
@@ -485,7 +475,7 @@ order_ports(struct vh_module *m, const char *text, TSNode list)
 		TSNode c = ts_tree_cursor_current_node(&cur);
 		char *name;
 
-		if (!is(c, "port_identifier"))
+		if (!syntax_is(c, "port_identifier"))
 			continue;
 		name = text_of(text, c);
 		for (size_t i = k; i < m->nports; i++)
@@ -537,7 +527,7 @@ raw_value(const char *text, uint32_t at, uint32_t len)
 static void
 param(struct vh_module *m, const char *text, size_t len, TSNode n)
 {
-	TSNode id = child(n, "parameter_identifier"), up;
+	TSNode id = syntax_child(n, "parameter_identifier"), up;
 	struct vh_param *pa;
 
 	if (ts_node_is_null(id))
@@ -548,7 +538,7 @@ param(struct vh_module *m, const char *text, size_t len, TSNode n)
 	pa = &m->params[m->nparams++];
 	pa->name = text_of(text, id);
 	pa->value = raw_value(text, ts_node_end_byte(id), (uint32_t)len);
-	pa->local = is(up, "local_parameter_declaration");
+	pa->local = syntax_is(up, "local_parameter_declaration");
 	pa->line = line_of(n);
 }
 
@@ -582,16 +572,16 @@ vh_scan(const char *text, size_t len, struct vh_file *out, struct err *err)
 			out->error_line = line_of(n);
 		if (strcmp(type, "module_declaration") == 0 ||
 		    (strcmp(type, "module_header") == 0 && m == NULL &&
-		    is(ts_node_parent(n), "ERROR"))) {
+		    syntax_is(ts_node_parent(n), "ERROR"))) {
 			/* a module the grammar could not read whole is an
 			 * ERROR node that holds its header: its ports are
 			 * what follows the header in that node */
-			TSNode h = is(n, "module_header") ? n :
-			    child(n, "module_header");
-			TSNode id = child(h, "simple_identifier");
+			TSNode h = syntax_is(n, "module_header") ? n :
+			    syntax_child(n, "module_header");
+			TSNode id = syntax_child(h, "simple_identifier");
 
 			if (ts_node_is_null(id))
-				id = child(h, "escaped_identifier");
+				id = syntax_child(h, "escaped_identifier");
 			out->modules = xreallocarray(out->modules,
 			    out->nmodules + 1, sizeof *out->modules);
 			m = &out->modules[out->nmodules++];
@@ -599,7 +589,7 @@ vh_scan(const char *text, size_t len, struct vh_file *out, struct err *err)
 			m->name = ts_node_is_null(id) ? xstrdup("") :
 			    text_of(text, id);
 			m->line = line_of(n);
-			if (is(n, "module_header")) {
+			if (syntax_is(n, "module_header")) {
 				m->comment = syntax_comment_above(text,
 				    ts_node_parent(n));
 				end = ts_node_end_byte(ts_node_parent(n));

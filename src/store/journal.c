@@ -561,14 +561,10 @@ int
 store_note_list(struct store *st, const char *cand_id,
     struct store_note **out, size_t *n, struct err *err)
 {
-	void *rows;
-	int rc = rows_by_cand(st, "SELECT id, at, text, by FROM note WHERE"
+	return rows_by_cand(st, "SELECT id, at, text, by FROM note WHERE"
 	    " cand_id = ?1 ORDER BY id", cand_id,
-	    sizeof **out, note_fill, note_free, &rows, n,
+	    sizeof **out, note_fill, note_free, out, n,
 	    "read notes", err);
-
-	*out = rows;
-	return rc;
 }
 
 int
@@ -656,14 +652,10 @@ int
 store_event_list(struct store *st, const char *cand_id,
     struct store_event **out, size_t *n, struct err *err)
 {
-	void *rows;
-	int rc = rows_by_cand(st, "SELECT id, at, who, action, cand_id, detail FROM"
+	return rows_by_cand(st, "SELECT id, at, who, action, cand_id, detail FROM"
 	    " event WHERE ?1 IS NULL OR cand_id = ?1 ORDER BY id", cand_id,
-	    sizeof **out, event_fill, event_free, &rows, n,
+	    sizeof **out, event_fill, event_free, out, n,
 	    "read events", err);
-
-	*out = rows;
-	return rc;
 }
 
 void

@@ -122,7 +122,6 @@ store_query_seek(struct store *st, const char *filter, int64_t from,
 	struct filter f;
 	struct buf sql = BUF_INIT;
 	sqlite3_stmt *s;
-	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -147,9 +146,8 @@ store_query_seek(struct store *st, const char *filter, int64_t from,
 	if (filter_prepare(st, &f, &sql, &s, err) < 0)
 		return -1;
 	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
-	rc = rows_read(st, s, sizeof **out, limit, row_fill, row_free, &rows,
+	rc = rows_read(st, s, sizeof **out, limit, row_fill, row_free, out,
 	    n, "page", err);
-	*out = rows;
 	filter_release(&f);
 	if (rc < 0)
 		return -1;
@@ -468,16 +466,12 @@ store_view_list(struct store *st, struct store_view **out, size_t *n,
     struct err *err)
 {
 	sqlite3_stmt *s;
-	void *rows;
-	int rc;
 
 	*out = NULL;
 	*n = 0;
 	if (prepare(st, &s, "SELECT name, filter FROM view ORDER BY name",
 	    err) < 0)
 		return -1;
-	rc = rows_read(st, s, sizeof **out, SIZE_MAX, view_fill, view_free,
-	    &rows, n, "read views", err);
-	*out = rows;
-	return rc;
+	return rows_read(st, s, sizeof **out, SIZE_MAX, view_fill, view_free,
+	    out, n, "read views", err);
 }

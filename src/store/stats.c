@@ -70,7 +70,6 @@ store_stats(struct store *st, const char *filter, const char *group_key,
 	struct buf sql = BUF_INIT, names = BUF_INIT;
 	const char *gexpr = NULL;
 	sqlite3_stmt *s;
-	void *rows;
 	int rc;
 
 	*out = NULL;
@@ -118,8 +117,7 @@ store_stats(struct store *st, const char *filter, const char *group_key,
 	if (filter_prepare(st, &f, &sql, &s, err) < 0)
 		return -1;
 	rc = rows_read(st, s, sizeof **out, SIZE_MAX, stat_fill, stat_free,
-	    &rows, n, "stats", err);
-	*out = rows;
+	    out, n, "stats", err);
 	filter_release(&f);
 	return rc;
 }
@@ -273,8 +271,6 @@ store_votes(struct store *st, const char *cand_id, struct store_vote **out,
     size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
-	void *rows;
-	int rc;
 
 	*out = NULL;
 	*n = 0;
@@ -288,8 +284,6 @@ store_votes(struct store *st, const char *cand_id, struct store_vote **out,
 	    " ORDER BY 3, 1", err) < 0)
 		return -1;
 	bind_text(s, 1, cand_id);
-	rc = rows_read(st, s, sizeof **out, SIZE_MAX, vote_fill, vote_free,
-	    &rows, n, "votes", err);
-	*out = rows;
-	return rc;
+	return rows_read(st, s, sizeof **out, SIZE_MAX, vote_fill, vote_free,
+	    out, n, "votes", err);
 }

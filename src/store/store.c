@@ -1537,12 +1537,13 @@ step_done(struct store *st, sqlite3_stmt *s, const char *what,
 int
 rows_by_cand(struct store *st, const char *sql, const char *cand_id,
     size_t size, void (*fill)(sqlite3_stmt *, void *),
-    void (*release)(void *), void **out, size_t *n, const char *what,
+    void (*release)(void *), void *out, size_t *n, const char *what,
     struct err *err)
 {
+	void *none = NULL;
 	sqlite3_stmt *s;
 
-	*out = NULL;
+	memcpy(out, &none, sizeof none);
 	*n = 0;
 	if (prepare(st, &s, sql, err) < 0)
 		return -1;
@@ -1576,13 +1577,13 @@ row_by_key(struct store *st, const char *sql, const char *key,
 int
 rows_read(struct store *st, sqlite3_stmt *s, size_t size, size_t limit,
     void (*fill)(sqlite3_stmt *, void *), void (*release)(void *),
-    void **out, size_t *n, const char *what, struct err *err)
+    void *out, size_t *n, const char *what, struct err *err)
 {
 	char *a = NULL;
 	size_t cap = 0;
 	int rc = SQLITE_DONE;
 
-	*out = NULL;
+	memcpy(out, &a, sizeof a);
 	*n = 0;
 	while (*n < limit && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if (*n == cap) {
@@ -1601,7 +1602,7 @@ rows_read(struct store *st, sqlite3_stmt *s, size_t size, size_t limit,
 		*n = 0;
 		return err_sqlite(err, st->db, what);
 	}
-	*out = a;
+	memcpy(out, &a, sizeof a);
 	return 0;
 }
 
@@ -2257,15 +2258,11 @@ int
 store_recorded_list(struct store *st, const char *cand_id,
     struct recorded **out, size_t *n, struct err *err)
 {
-	void *rows;
-	int rc = rows_by_cand(st, "SELECT verdict, stage, log, extra FROM recorded"
+	return rows_by_cand(st, "SELECT verdict, stage, log, extra FROM recorded"
 	    " WHERE cand_seq = (SELECT seq FROM candidate WHERE id = ?1)"
 	    " ORDER BY id", cand_id,
-	    sizeof **out, recorded_fill, recorded_free, &rows, n,
+	    sizeof **out, recorded_fill, recorded_free, out, n,
 	    "read recorded", err);
-
-	*out = rows;
-	return rc;
 }
 
 int
@@ -2512,14 +2509,10 @@ int
 store_run_list(struct store *st, const char *cand_id, struct run **out,
     size_t *n, struct err *err)
 {
-	void *rows;
-	int rc = rows_by_cand(st, "SELECT " RUN_COLS " FROM run WHERE cand_id = ?1"
+	return rows_by_cand(st, "SELECT " RUN_COLS " FROM run WHERE cand_id = ?1"
 	    " ORDER BY id", cand_id,
-	    sizeof **out, run_fill, run_free, &rows, n,
+	    sizeof **out, run_fill, run_free, out, n,
 	    "read runs", err);
-
-	*out = rows;
-	return rc;
 }
 
 /* --- export helpers -------------------------------------------------- */
@@ -2562,16 +2555,12 @@ int
 store_label_list(struct store *st, const char *cand_id,
     struct store_label **out, size_t *n, struct err *err)
 {
-	void *rows;
-	int rc = rows_by_cand(st, "SELECT l.id, l.at, l.category, l.subcategory,"
+	return rows_by_cand(st, "SELECT l.id, l.at, l.category, l.subcategory,"
 	    " l.note, l.by, l.evidence, l.id IS c.label_id FROM label l"
 	    " JOIN candidate c ON c.id = l.cand_id WHERE l.cand_id = ?1"
 	    " ORDER BY l.id", cand_id,
-	    sizeof **out, label_fill, label_free, &rows, n,
+	    sizeof **out, label_fill, label_free, out, n,
 	    "read labels", err);
-
-	*out = rows;
-	return rc;
 }
 
 int

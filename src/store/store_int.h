@@ -88,19 +88,21 @@ int	step_done(struct store *st, sqlite3_stmt *s, const char *what,
 /*
  * Every list reader reads its rows with this: step s (finalized here)
  * until done or limit rows (SIZE_MAX: all), each into a zeroed item of
- * size bytes that fill() fills; *out gets the array (NULL when empty),
- * *n its length.  On an error the items read so far go to release(),
- * the array is freed, *out is NULL, *n 0, and -1 returns with err set.
+ * size bytes that fill() fills; out is the address of the caller's
+ * array pointer (&rows, a struct T ** for items of type T), which gets
+ * the array (NULL when empty), *n its length.  On an error the items
+ * read so far go to release(), the array is freed, the pointer is NULL,
+ * *n 0, and -1 returns with err set.
  */
 int	rows_read(struct store *st, sqlite3_stmt *s, size_t size,
 	    size_t limit, void (*fill)(sqlite3_stmt *, void *),
-	    void (*release)(void *), void **out, size_t *n, const char *what,
+	    void (*release)(void *), void *out, size_t *n, const char *what,
 	    struct err *err);
 /* rows_read over sql, whose ?1 is bound to cand_id: the readers of one
  * candidate's history (recorded, runs, labels, notes, events). */
 int	rows_by_cand(struct store *st, const char *sql, const char *cand_id,
 	    size_t size, void (*fill)(sqlite3_stmt *, void *),
-	    void (*release)(void *), void **out, size_t *n, const char *what,
+	    void (*release)(void *), void *out, size_t *n, const char *what,
 	    struct err *err);
 /*
  * The one way a reader of a single row reads it: sql, whose ?1 is bound
