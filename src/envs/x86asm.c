@@ -50,6 +50,7 @@
 #include "envs/x86prog.h"
 #include "envs/x86sig.h"
 #include "model/feedback.h"
+#include "model/vocab.h"
 
 #define CAND_FILE "cand.s"
 #define REF_FILE "ref.c"
@@ -891,8 +892,13 @@ x86asm_prepare(const struct task *t, const struct candidate *c,
 		/* A whole program on test cases (SuperCoder): x86prog.c. */
 		if (x86prog_prepare(t, c, workdir, plan, err) < 0)
 			return -1;
-		if (input != NULL && copied_input(c->code, c->code_len,
-		    input->data, input->len, 0))
+		/* The input is the benchmark's (SuperCoder's gcc -O3, the
+		 * parent of its answer): judged on its own.  Only an
+		 * optimization of it that is the input again copied it. */
+		if (input != NULL &&
+		    cand_kind_from_name(c->kind) == KIND_OPTIMIZATION &&
+		    copied_input(c->code, c->code_len, input->data,
+		    input->len, 0))
 			buf_adds(&plan->precheck, "copied-input\n");
 		return 0;
 	}
