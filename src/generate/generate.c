@@ -1064,10 +1064,14 @@ gen_row(const struct store_gen_row *r, void *arg)
 	if (a->keep != NULL && (id == NULL || bsearch(&id, a->keep,
 	    a->nkeep, sizeof *a->keep, cmp_str) == NULL))
 		return 0;
+	/* The level is the candidate's record's: the attempt table keeps
+	 * none (a column needs a migration), so an answer that repeats
+	 * code stored without a level (the reference, a direct answer)
+	 * counts under "unknown". */
 	s = stat_of(a, group, a->by != GEN_BY_FEEDBACK ? NULL :
 	    cand_kind_from_name(r->kind) != KIND_REPAIR ? "none" :
 	    r->feedback != NULL && (strcmp(r->feedback, "rich") == 0 ||
-	    strcmp(r->feedback, "minimal") == 0) ? r->feedback : "-");
+	    strcmp(r->feedback, "minimal") == 0) ? r->feedback : "unknown");
 	s->requests++;
 	/* Tokens spent count also where the answer made no candidate (an
 	 * empty answer of a reasoning model used its budget). */
