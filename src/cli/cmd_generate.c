@@ -73,6 +73,7 @@ cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	struct gen_strategy how = { GEN_DIRECT, NULL, 1, NULL, NULL };
 	json_t *rounds = NULL;
 	char *by = NULL;
+	size_t matched;
 	int rc;
 
 	if ((rc = loop_parse("generate", a, &o)) != 0)
@@ -106,6 +107,12 @@ cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    " are options of --strategy migrate");
 		goto out;
 	}
+	if (o.from != NULL && !gen_migrate_lang_known(o.from)) {
+		cli_usage_error("generate", "--from %s: not a language to"
+		    " migrate from (c, cuda, verilog, systemverilog, python,"
+		    " asm)", o.from);
+		goto out;
+	}
 	how.template = o.template;
 	how.seed = o.have_seed ? o.seed : 1;
 	how.from = o.from;
@@ -127,12 +134,16 @@ cmd_generate(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		fprintf(stderr, "assay generate: %s\n", err->msg);
 		goto out;
 	}
+	matched = tasks.n;
 	if (how.kind == GEN_MIGRATE)
 		migrate_sources(st, &how, &tasks);
 	if (tasks.n == 0) {
 		if (o.json)
 			loop_print_object(json_pack("{s:s, s:i, s:i}", "command",
 			    "generate", "tasks", 0, "asked", 0));
+		else if (matched > 0)
+			printf("generate: no task left to ask (%zu matched,"
+			    " all left out)\n", matched);
 		else
 			printf("generate: no task matches\n");
 		rc = 0;

@@ -150,7 +150,9 @@ stats_cells(struct stats_ctx *s, const char *where, struct err *err)
 		const char *b = store_stat_bucket(&v[i]);
 		int cat = v[i].category != NULL && b == v[i].category;
 
-		stats_add(s, v[i].group, b, cat && v[i].subcategory != NULL ?
+		/* a task without the column (no licence): "-", not "" */
+		stats_add(s, v[i].group != NULL && *v[i].group != '\0' ?
+		    v[i].group : "-", b, cat && v[i].subcategory != NULL ?
 		    v[i].subcategory : "-", v[i].count);
 		store_stat_release(&v[i]);
 	}

@@ -449,9 +449,12 @@ verilog_wave_judge(const struct env_plan *plan,
 	cut = vcd_write(&v, keep, nkeep, WAVE_STORE_MAX, &out);
 	free(r->wave);
 	r->wave = buf_detach(&out, &r->wave_len);
-	note = xasprintf("assay: the waveform of %zu compared signals,"
-	    " %zu bytes%s, is kept with the run (run.wave)\n", nkeep,
-	    r->wave_len, cut ? " (cut at the size cap)" : "");
+	/* tb_match is the testbench's verdict, not a compared signal */
+	note = xasprintf("assay: the waveform of %zu compared signal"
+	    " pair%s (NAME_ref, NAME_dut)%s, %zu bytes%s, is kept with the"
+	    " run (run.wave)\n", np, np == 1 ? "" : "s", match >= 0 ?
+	    " and tb_match" : "", r->wave_len, cut ? " (cut at the size"
+	    " cap)" : "");
 	if (r->verdict != NULL && strcmp(r->verdict, "fail") == 0 &&
 	    verilog_wave_feedback(r->wave, r->wave_len, 3, 4, &text,
 	    &member) == 0)
@@ -520,7 +523,11 @@ verilog_wave_feedback(const char *wave, size_t wave_len, int before,
 		char when[48];
 
 		vcd_time_text(&v, first, when, sizeof when);
-		buf_printf(b, "first mismatch at %s: ", when);
+		/* The dump's first differing values, which come before the
+		 * testbench's own report: it compares at its sampling
+		 * points (rtlfixer/count10: 165 ps here, 170 there). */
+		buf_printf(b, "first differing values at %s (the testbench"
+		    " compares at its sampling points): ", when);
 	}
 	for (size_t i = 0; i < json_array_size(sigs); i++)
 		buf_printf(b, "%s%s", i > 0 ? ", " : "", json_string_value(

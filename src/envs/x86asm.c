@@ -50,6 +50,7 @@
 #include "envs/x86prog.h"
 #include "envs/x86sig.h"
 #include "model/feedback.h"
+#include "model/vocab.h"
 
 #define CAND_FILE "cand.s"
 #define REF_FILE "ref.c"
@@ -891,8 +892,13 @@ x86asm_prepare(const struct task *t, const struct candidate *c,
 		/* A whole program on test cases (SuperCoder): x86prog.c. */
 		if (x86prog_prepare(t, c, workdir, plan, err) < 0)
 			return -1;
-		if (input != NULL && copied_input(c->code, c->code_len,
-		    input->data, input->len, 0))
+		/* The input is the benchmark's (SuperCoder's gcc -O3, the
+		 * parent of its answer): judged on its own.  Only an
+		 * optimization of it that is the input again copied it. */
+		if (input != NULL &&
+		    cand_kind_from_name(c->kind) == KIND_OPTIMIZATION &&
+		    copied_input(c->code, c->code_len, input->data,
+		    input->len, 0))
 			buf_adds(&plan->precheck, "copied-input\n");
 		return 0;
 	}
@@ -1581,7 +1587,7 @@ cex_str(const json_t *o, const char *key)
  *   case 1 (random): n=1 a={2147483647} b={2066896222}
  *   return: reference 4438625836791081634, candidate 0
  */
-static void
+static int
 set_counterexample(const char *line, struct run *r)
 {
 	json_t *o = line != NULL ? json_loads(line, 0, NULL) : NULL, *in;
@@ -1595,7 +1601,7 @@ set_counterexample(const char *line, struct run *r)
 	    !json_is_string(json_object_get(o, "at")) ||
 	    !json_is_string(json_object_get(o, "candidate"))) {
 		json_decref(o);
-		return;
+		return 0;
 	}
 	buf_printf(&b, "case %lld (%s%s):", (long long)json_integer_value(
 	    json_object_get(o, "case")), cex_str(o, "mode"),
@@ -1613,6 +1619,7 @@ set_counterexample(const char *line, struct run *r)
 		    cex_str(o, "candidate"));
 	feedback_set(r, "counterexample", o, buf_str(&b));
 	buf_release(&b);
+	return 1;
 }
 
 static void
@@ -1633,14 +1640,19 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *run,
 		const char *sub = s->hang > 0 ? "hang" : s->crash > 0 ?
 		    "crash" : "mismatch";
 
-		ev = xasprintf("%s; equivalence: FAIL (%ld mismatches / %ld"
-		    " cases)%s", s->first_mismatch != NULL ?
-		    s->first_mismatch : "mismatches", s->mismatches, s->cases,
+		/* The failing input is the counterexample member's; the
+		 * first MISMATCH line (which names it too) is the evidence
+		 * only when the checker gave no counterexample. */
+		int cex = set_counterexample(s->cex, r);
+
+		ev = xasprintf("%s%sequivalence: FAIL (%ld mismatches / %ld"
+		    " cases)%s", !cex && s->first_mismatch != NULL ?
+		    s->first_mismatch : "", !cex && s->first_mismatch != NULL ?
+		    "; " : "", s->mismatches, s->cases,
 		    s->have_abi && !s->abi_pass ? "; the ABI check failed"
 		    " too" : "");
 		verdict(r, VERDICT_FAIL, "run", CATEGORY_FUNCTIONAL, sub, ev);
 		free(ev);
-		set_counterexample(s->cex, r);
 		return;
 	}
 	if (s->have_abi && !s->abi_pass) {
@@ -1817,16 +1829,16 @@ bottleneck_words(const struct scan *s)
 }
 
 /*
- * A performance failure: verdict fail, category performance, label and
- * why (taken).  It names its bottleneck: "; bottleneck: ..." after its
- * evidence, the feedback member "bottleneck", and the hottest line as
- * the evidence line (where no other line was named).
+ * A performance failure names its bottleneck in the feedback member
+ * "bottleneck" alone (with its hottest line): the evidence stays the
+ * toolchain's verdict line, so a request without the feedback members
+ * (repair --feedback minimal) carries no bottleneck.
  */
 static void
 performance_fail(const struct scan *s, struct run *r, const char *label,
     char *why)
 {
-	char *bn, *ev;
+	char *bn;
 
 	verdict(r, VERDICT_FAIL, NULL, CATEGORY_PERFORMANCE, label, why);
 	free(why);
@@ -1837,16 +1849,73 @@ performance_fail(const struct scan *s, struct run *r, const char *label,
 		    " timing and the instruction count are in the evidence)");
 		return;
 	}
-	ev = xasprintf("%s; bottleneck: %s", r->evidence != NULL ?
-	    r->evidence : "slower", bn);
-	env_set(&r->evidence, ev);
-	free(ev);
 	feedback_set(r, "bottleneck", json_pack("{s:b, s:i, s:s}",
 	    "measured", 1, "line", s->hot_cand[0].line, "by", "callgrind"),
 	    bn);
-	if (r->evidence_line == 0)
-		r->evidence_line = s->hot_cand[0].line;
 	free(bn);
+}
+
+/*
+ * The checker's lines that carry a feedback member's information (the
+ * failing inputs: MISMATCH, CRASH and HANG lines of a case, the
+ * COUNTEREXAMPLE; callgrind's "hot" lines) leave the stored log, which a
+ * request without the feedback members (repair --feedback minimal)
+ * quotes: one line says where they went.  Only the checker's own lines
+ * (the secret's) go; the timing's MISMATCH/CRASH lines name no input
+ * and stay.  In place on r->log, before the secret is stripped.
+ */
+static void
+strip_member_lines(const struct env_plan *plan, struct run *r)
+{
+	static const char note[] = "(%d checker lines taken out of the log:"
+	    " the failing inputs and callgrind's hot lines are the run's"
+	    " feedback members counterexample and hot_lines; show prints"
+	    " them)\n";
+	char *p, *end, *w, *at = NULL, *line;
+	int n = 0;
+
+	if (r->log == NULL)
+		return;
+	p = w = r->log;
+	end = r->log + r->log_len;
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl != NULL ? (size_t)(nl + 1 - p) :
+		    (size_t)(end - p);
+		const char *h;
+		int drop;
+
+		line = xstrndup(p, l - (nl != NULL));
+		h = harness_line(plan, line);
+		drop = h != NULL && (strncmp(h, "hot ", 4) == 0 ||
+		    strncmp(h, "COUNTEREXAMPLE ", 15) == 0 ||
+		    ((strncmp(h, "MISMATCH ", 9) == 0 ||
+		    strncmp(h, "CRASH ", 6) == 0 ||
+		    strncmp(h, "HANG ", 5) == 0) &&
+		    strstr(h, " while timing") == NULL));
+		free(line);
+		if (drop) {
+			if (at == NULL)
+				at = w;
+			n++;
+		} else {
+			memmove(w, p, l);
+			w += l;
+		}
+		p += l;
+	}
+	r->log_len = (size_t)(w - r->log);
+	r->log[r->log_len] = '\0';
+	if (n > 0) {
+		char *msg = xasprintf(note, n);
+		size_t ml = strlen(msg), off = (size_t)(at - r->log);
+
+		r->log = xrealloc(r->log, r->log_len + ml + 1);
+		memmove(r->log + off + ml, r->log + off, r->log_len - off + 1);
+		memcpy(r->log + off, msg, ml);
+		r->log_len += ml;
+		free(msg);
+	}
 }
 
 static void
@@ -2016,6 +2085,7 @@ check:
 	}
 	free(ev);
 out:
+	strip_member_lines(plan, r);
 	scan_release(&s);
 }
 

@@ -572,22 +572,35 @@ gen_migrate_target(const char *from, const char *task_lang, const char *to)
 	return t == NULL || strcmp(t, from) == 0 ? NULL : t;
 }
 
+/* The languages a migration starts from, with their files' suffixes. */
+static const char *const lang_suffix[][2] = {
+	{ "c", ".c" }, { "cuda", ".cu" }, { "verilog", ".v" },
+	{ "verilog", ".sv" }, { "systemverilog", ".sv" },
+	{ "python", ".py" }, { "asm", ".s" },
+};
+
+int
+gen_migrate_lang_known(const char *lang)
+{
+	for (size_t i = 0; i < sizeof lang_suffix / sizeof lang_suffix[0];
+	    i++)
+		if (strcmp(lang_suffix[i][0], lang) == 0)
+			return 1;
+	return 0;
+}
+
 /* Is a file named name written in lang (by its suffix)? */
 static int
 file_in_lang(const char *name, const char *lang)
 {
-	static const char *const suffix[][2] = {
-		{ "c", ".c" }, { "cuda", ".cu" }, { "verilog", ".v" },
-		{ "verilog", ".sv" }, { "systemverilog", ".sv" },
-		{ "python", ".py" }, { "asm", ".s" },
-	};
 	size_t n = strlen(name);
 
-	for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
-		size_t m = strlen(suffix[i][1]);
+	for (size_t i = 0; i < sizeof lang_suffix / sizeof lang_suffix[0];
+	    i++) {
+		size_t m = strlen(lang_suffix[i][1]);
 
-		if (strcmp(suffix[i][0], lang) == 0 && n > m &&
-		    strcmp(name + n - m, suffix[i][1]) == 0)
+		if (strcmp(lang_suffix[i][0], lang) == 0 && n > m &&
+		    strcmp(name + n - m, lang_suffix[i][1]) == 0)
 			return 1;
 	}
 	return 0;
@@ -635,7 +648,10 @@ gen_migrate_source(struct store *st, const char *task_id, const char *from,
 	for (size_t i = 0; i < t.nfiles && rc == 1; i++) {
 		const struct task_file *f = &t.files[i];
 
-		if (f->role != NULL && strcmp(f->role, "reference") == 0 &&
+		/* task new keeps the source-language file as "source",
+		 * importers as "reference": either is the code to migrate. */
+		if (f->role != NULL && (strcmp(f->role, "reference") == 0 ||
+		    strcmp(f->role, "source") == 0) &&
 		    file_in_lang(f->name, from)) {
 			*code = xstrndup(f->data, f->len);
 			*what = json_pack("{s:s, s:s}", "lang", from, "file",
@@ -1048,10 +1064,14 @@ gen_row(const struct store_gen_row *r, void *arg)
 	if (a->keep != NULL && (id == NULL || bsearch(&id, a->keep,
 	    a->nkeep, sizeof *a->keep, cmp_str) == NULL))
 		return 0;
+	/* The level is the candidate's record's: the attempt table keeps
+	 * none (a column needs a migration), so an answer that repeats
+	 * code stored without a level (the reference, a direct answer)
+	 * counts under "unknown". */
 	s = stat_of(a, group, a->by != GEN_BY_FEEDBACK ? NULL :
 	    cand_kind_from_name(r->kind) != KIND_REPAIR ? "none" :
 	    r->feedback != NULL && (strcmp(r->feedback, "rich") == 0 ||
-	    strcmp(r->feedback, "minimal") == 0) ? r->feedback : "-");
+	    strcmp(r->feedback, "minimal") == 0) ? r->feedback : "unknown");
 	s->requests++;
 	/* Tokens spent count also where the answer made no candidate (an
 	 * empty answer of a reasoning model used its budget). */

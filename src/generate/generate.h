@@ -86,12 +86,16 @@ int	gen_strategy_parse(const char *name, enum gen_strategy_kind *out,
 /*
  * The code a migration of task_id starts from: the first candidate of
  * the task in language from whose latest run passes, else the task's
- * file of role reference written in from (by its suffix: .c, .cu, .v,
- * .sv, .py, .s).  *code (new string) and *what (new reference:
+ * file of role reference or source (task new's) written in from (by its
+ * suffix: .c, .cu, .v, .sv, .py, .s).  *code (new string) and *what (new reference:
  * {"lang", "candidate" | "file"}); 0 found, 1 none, -1 with err.
  */
 int	gen_migrate_source(struct store *st, const char *task_id,
 	    const char *from, char **code, json_t **what, struct err *err);
+
+/* 1 when lang is one a migration can start from (c, cuda, verilog,
+ * systemverilog, python, asm), else 0. */
+int	gen_migrate_lang_known(const char *lang);
 
 /* The language a migration from `from` writes in, for a task in
  * task_lang (to: asked for, or NULL).  Borrowed, or NULL when from and

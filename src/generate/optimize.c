@@ -3,6 +3,7 @@
  * its parent from their runs (optimize.h).
  */
 #include "generate/optimize.h"
+#include "envs/x86prog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,9 @@ opt_gain(struct store *st, const char *cand_id, double min_gain,
 		json_object_set_new(o, "goal", json_string(m->goal));
 	if (m == NULL) {
 		why = "the task's env measures no cost";
+	} else if (strcmp(t.env, "x86-asm") == 0 && x86prog_mode(&t)) {
+		why = "speed is not measured in program mode (env_params.mode"
+		    " program: each case's stdout alone is checked)";
 	} else if (!have_c || !verdict_is(rc.verdict, VERDICT_PASS)) {
 		/* skipped/no-gpu: its cost is measured, its correctness not */
 		why = !have_c ? "it was not verified" : (notpass = xasprintf(

@@ -884,6 +884,10 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	j->cand.task_id = xstrdup(c->task_id);
 	j->cand.lang = xstrdup(c->lang);
 	j->cand.origin = xstrdup(c->origin);
+	/* x86-asm's program mode judges an optimization that is its input
+	 * again as copied-input, the input itself on its own. */
+	j->cand.kind = c->kind != NULL ? xstrdup(c->kind) : NULL;
+	j->cand.parent = c->parent != NULL ? xstrdup(c->parent) : NULL;
 	j->cand.code = xstrndup(c->code, c->code_len);
 	j->cand.code_len = c->code_len;
 	memcpy(j->cand.code_hash, c->code_hash, sizeof j->cand.code_hash);

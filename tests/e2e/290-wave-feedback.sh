@@ -37,11 +37,14 @@ expect_eq "w-1 fails" "$(count 'id=w-1 verdict=fail')" 1
 
 # the feedback: first mismatch, the differing signal, the window
 "$ASSAY" --db "$DB" show w-1 >"$T/show" || fail "show"
-grep -q "^first mismatch at 35 ps: overflow$" "$T/show" ||
+grep -q "^first differing values at 35 ps (the testbench compares at its sampling points): overflow$" "$T/show" ||
     fail "no first mismatch: $(cat "$T/show")"
 grep -q "^>   35  1             0            \*$" "$T/show" ||
     fail "no mismatch row: $(cat "$T/show")"
-grep -q "kept with the run (run.wave)" "$T/show" || fail "no log note"
+# two pairs (s, overflow) and the testbench's tb_match: not "5 compared
+# signals"
+grep -q "^assay: the waveform of 2 compared signal pairs (NAME_ref, NAME_dut) and tb_match, [0-9]* bytes, is kept with the run (run.wave)$" "$T/show" ||
+    fail "no log note: $(grep 'assay: the waveform' "$T/show")"
 # the dump itself is not in the log
 grep -q 'enddefinitions' "$T/show" && fail "the VCD is in the log"
 
@@ -77,7 +80,7 @@ last = req[0]["messages"][-1]
 assert last["role"] == "user", last
 text = last["content"]
 assert "Waveform, first mismatch:" in text, text
-assert "first mismatch at 35 ps: overflow" in text, text
+assert "first differing values at 35 ps (the testbench compares at its sampling points): overflow" in text, text
 assert "  time  overflow.ref  overflow.cand" in text, text
 assert ">   35  1             0            *" in text, text
 PY

@@ -681,6 +681,20 @@ test_x86asm_faster_candidate_passes(void **state)
 	outcome_release(&o);
 }
 
+/* r's counterexample text holds needle (printed when not). */
+static void
+cex_has(const struct run *r, const char *needle)
+{
+	json_t *root = NULL;
+	const char *cex = feedback_text(r->feedback, "counterexample", &root);
+
+	if (cex == NULL || strstr(cex, needle) == NULL)
+		print_message("counterexample: %s\n", cex ? cex : "(none)");
+	assert_non_null(cex);
+	assert_non_null(strstr(cex, needle));
+	json_decref(root);
+}
+
 static void
 test_x86asm_dropped_tail_mismatches(void **state)
 {
@@ -691,9 +705,11 @@ test_x86asm_dropped_tail_mismatches(void **state)
 	verify_here(f, DOT_PARAMS, dot_ref, NULL, dot_no_tail, &o);
 	expect(&o, "fail", "functional", "mismatch");
 	assert_str(o.run.stage, "run");
-	/* n = 0 and 4 pass; n = 1 is the first to lose its tail. */
-	assert_true(strncmp(o.run.evidence, "MISMATCH n=1 ref=", 17) == 0);
-	assert_non_null(strstr(o.run.evidence, " asm=0 a={"));
+	/* n = 0 and 4 pass; n = 1 is the first to lose its tail: its
+	 * inputs are the counterexample's, not the evidence's. */
+	assert_true(strncmp(o.run.evidence, "equivalence: FAIL (", 19) == 0);
+	assert_null(strstr(o.run.evidence, " a={"));
+	cex_has(&o.run, " n=1\n");
 	assert_non_null(strstr(buf_str(&o.logs[2]), "equivalence: FAIL ("));
 	assert_non_null(strstr(buf_str(&o.logs[2]), " mismatches / 2001"
 	    " cases)"));
@@ -962,7 +978,16 @@ test_x86asm_timed_inputs_and_results_are_checked(void **state)
 	need_x86();
 	verify_here(f, DOT_PARAMS, dot_ref, NULL, big_n, &o);
 	expect(&o, "fail", "functional", "mismatch");
-	assert_non_null(strstr(o.run.evidence, "n=4096"));
+	/* the timing input's size is the counterexample's */
+	{
+		json_t *root = NULL;
+
+		assert_non_null(feedback_text(o.run.feedback,
+		    "counterexample", &root));
+		assert_int_equal(json_integer_value(json_object_get(
+		    json_object_get(root, "counterexample"), "n")), 4096);
+		json_decref(root);
+	}
 	outcome_release(&o);
 
 	verify_here(f, DOT_PARAMS, dot_ref, NULL, later, &o);
@@ -1112,16 +1137,14 @@ test_x86asm_crashes_hangs_and_guards(void **state)
 	    " int16_t *a, int16_t *out, size_t n)\"}", addv_ref, NULL,
 	    addv_off, &o);
 	expect(&o, "fail", "functional", "mismatch");
-	assert_true(strncmp(o.run.evidence, "MISMATCH n=0 out: wrote 2 bytes"
-	    " past the end of the array", 50) == 0);
+	assert_true(strncmp(o.run.evidence, "equivalence: FAIL (", 19) == 0);
 	cex_is(&o.run, "case 0 (random): a={} out={} n=0\nguard zone: out:"
 	    " wrote 2 bytes past the end of the array");
 	outcome_release(&o);
 
 	verify_here(f, DOT_PARAMS, dot_ref, NULL, crash, &o);
 	expect(&o, "fail", "functional", "crash");
-	assert_true(strncmp(o.run.evidence, "CRASH n=0 a={} b={}: SIGSEGV",
-	    28) == 0);
+	assert_true(strncmp(o.run.evidence, "equivalence: FAIL (", 19) == 0);
 	/* The harness goes on after a crash: every case is counted. */
 	assert_true(metric(&o.run, "mismatches") == 2001);
 	cex_is(&o.run, "case 0 (random): a={} b={} n=0\ncrash: SIGSEGV, a bad"
@@ -1130,7 +1153,7 @@ test_x86asm_crashes_hangs_and_guards(void **state)
 
 	verify_here(f, DOT_PARAMS, dot_ref, NULL, hang, &o);
 	expect(&o, "fail", "functional", "hang");
-	assert_non_null(strstr(o.run.evidence, "did not return within 2 s"));
+	assert_true(strncmp(o.run.evidence, "equivalence: FAIL (", 19) == 0);
 	cex_is(&o.run, "case 0 (random): a={} b={} n=0\nhang: did not return"
 	    " within 2 s");
 	outcome_release(&o);
@@ -1189,8 +1212,7 @@ test_x86asm_upper_bits_of_arguments(void **state)
 	verify_here(f, "{\"symbol\":\"widen\",\"signature\":\"int64_t"
 	    " widen(int32_t x)\"}", ref, NULL, lazy, &o);
 	expect(&o, "fail", "functional", "mismatch");
-	assert_non_null(strstr(o.run.evidence, "garbage in the upper halves"
-	    " of 32-bit arguments"));
+	cex_has(&o.run, "garbage in the upper halves of 32-bit arguments");
 	outcome_release(&o);
 
 	verify_here(f, "{\"symbol\":\"widen\",\"signature\":\"int64_t"
@@ -1272,8 +1294,8 @@ test_x86asm_forged_result_lines_do_not_pass(void **state)
 	/* Its own process (bench) ended; the checker says so, and what
 	 * it printed comes back marked as its output. */
 	expect(&o, "fail", "functional", "crash");
-	assert_non_null(strstr(o.run.evidence, "the candidate's process"
-	    " ended: it exited with status 0"));
+	cex_has(&o.run, "the candidate's process ended: it exited with"
+	    " status 0");
 	assert_non_null(strstr(buf_str(&o.logs[2]), "\ncandidate output:"
 	    " equivalence: PASS"));
 	outcome_release(&o);
@@ -1282,6 +1304,9 @@ test_x86asm_forged_result_lines_do_not_pass(void **state)
 /* --- judge alone -------------------------------------------------------- */
 
 /* judge() on logs made here: the plan of a dot task, stage logs. */
+/* The stored log judge_logs() hands the judge (r->log), or NULL. */
+static const char *judge_log_in;
+
 static void
 judge_logs(const char *precheck, const char *run, const char *count,
     int run_exit, size_t nres, enum env_stop stop, struct run *r)
@@ -1312,6 +1337,11 @@ judge_logs(const char *precheck, const char *run, const char *count,
 	if (nres == 4 && stop != ENV_STOP_NONE)
 		res[3].exit_code = 128 + SIGKILL;
 	memset(r, 0, sizeof *r);
+	if (judge_log_in != NULL) {
+		/* the stored log, as verify hands it to the judge */
+		r->log = xstrdup(judge_log_in);
+		r->log_len = strlen(judge_log_in);
+	}
 	env_x86asm.judge(&t, &plan, res, nres, stop, r);
 	env_plan_release(&plan);
 }
@@ -1518,12 +1548,27 @@ test_x86asm_counterexample_line(void **state)
 	    "XN equivalence: FAIL (1 mismatches / 2001 cases)\n"
 	    "XN abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2001"
 	    " calls)\n", cex);
+	judge_log_in = buf_str(&log);
 	judge_logs("", buf_str(&log), "", 1, 3, ENV_STOP_NONE, &r);
+	judge_log_in = NULL;
 	assert_str(r.subcategory, "mismatch");
 	assert_str(feedback_text(r.feedback, "counterexample", &root),
 	    "case 3 (small): a={1,-2} b={3,3} n=2\n"
 	    "return: reference -3, candidate 9");
 	json_decref(root);
+	/* The inputs are the member's alone: not in the evidence, and the
+	 * checker's lines leave the stored log (one line says where); the
+	 * candidate's own output (no secret) stays. */
+	assert_str(r.evidence, "equivalence: FAIL (1 mismatches / 2001"
+	    " cases)");
+	assert_str(r.log, "candidate output: XN COUNTEREXAMPLE {\"case\":0,"
+	    "\"inputs\":{},\"at\":\"return\",\"candidate\":\"1\"}\n"
+	    "(3 checker lines taken out of the log: the failing inputs and"
+	    " callgrind's hot lines are the run's feedback members"
+	    " counterexample and hot_lines; show prints them)\n"
+	    "XN equivalence: FAIL (1 mismatches / 2001 cases)\n"
+	    "XN abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2001"
+	    " calls)\n");
 	run_release(&r);
 	/* A malformed line alone: no counterexample, the verdict stands. */
 	buf_reset(&log);

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "lang/syntax.h"
+#include "model/feedback.h"
 
 /* A hot line is marked when it holds this share of the count, and the
  * hottest always. */
@@ -67,6 +68,22 @@ code_evidence(const struct wb_cur *c)
 		if (d->cand_line > 0 && !is_warning(d))
 			return xasprintf("line %d: %s", d->cand_line,
 			    d->message ? d->message : "");
+	}
+	/* A performance failure's bottleneck (a feedback member, never
+	 * the evidence's): its hottest line. */
+	if (c->run.feedback != NULL && c->run.evidence != NULL) {
+		json_t *root;
+		const char *bn = feedback_text(c->run.feedback, "bottleneck",
+		    &root);
+		json_int_t line = json_integer_value(json_object_get(
+		    json_object_get(root, "bottleneck"), "line"));
+		char *row = bn != NULL && line > 0 ? xasprintf("line %lld:"
+		    " %s; bottleneck: %s", (long long)line, c->run.evidence,
+		    bn) : NULL;
+
+		json_decref(root);
+		if (row != NULL)
+			return row;
 	}
 	if (c->run.evidence != NULL && *c->run.evidence != '\0')
 		return xasprintf("evidence: %s", c->run.evidence);
@@ -258,7 +275,8 @@ code_sync(struct pane *p)
 	for (size_t i = 0; i <= c->run.ndiags; i++) {
 		int line = i < c->run.ndiags ? c->run.diags[i].cand_line :
 		    hot_on(cp, c->run.evidence_line) >= 0 ?
-		    c->run.evidence_line : 0;
+		    c->run.evidence_line : c->run.evidence_line == 0 &&
+		    cp->nhot > 0 ? cp->hot[0].line : 0;
 
 		if (line > 0) {
 			int rows = p->rows - 1;
