@@ -36,6 +36,15 @@
 . "$(dirname "$0")/lib.sh"
 need_triton no-gpu
 D=$(dirname "$0")/../data/tritonbench/data
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+VENV=${ASSAY_VENV:-$(dirname "$ASSAY")/venv}
+
+# The checker's rules one by one (tests/e2e/triton/tbcheck.py): every
+# element compared, the reference's side never shown, and no frame or
+# global of a poisoned run that differs from a plain one's.
+"$VENV/bin/python3" -I -B -W ignore "$ROOT/tests/e2e/triton/tbcheck.py" \
+    "$ROOT/share/envs/triton/kb_harness.py" >"$T/tbcheck" 2>&1 ||
+    fail "tbcheck.py: $(tail -n 3 "$T/tbcheck")"
 
 "$ASSAY" --db "$DB" import "$D" > "$T/imp" 2>&1 || fail "import: $(cat "$T/imp")"
 grep -q "3 new tasks, 1 new candidate" "$T/imp" || fail "import: $(cat "$T/imp")"
