@@ -2861,7 +2861,8 @@ def tb_plain(v, torch, depth=0):
     """v as plain data for the value pipe: a tensor as a detached,
     contiguous CPU copy of class Tensor; dicts, lists and tuples
     element by element; numbers, strings, bytes and None as they are;
-    anything else as its repr, cut to 4000 characters."""
+    a NumPy array as a tensor, a NumPy scalar as a number; anything
+    else as its repr, cut to 4000 characters."""
     if depth > 32:
         return "<nested too deep>"
     if isinstance(v, torch.Tensor):
@@ -2873,6 +2874,15 @@ def tb_plain(v, torch, depth=0):
         return [tb_plain(x, torch, depth + 1) for x in v]
     if v is None or isinstance(v, (bool, int, float, str, bytes)):
         return v
+    if type(v).__module__ == "numpy":
+        # An array as a tensor (its repr shows six elements of a large
+        # one, as torch's does), a NumPy scalar as a Python number.
+        try:
+            if hasattr(v, "shape") and v.shape != ():
+                return torch.from_numpy(v.copy())
+            return v.item()
+        except Exception:
+            pass
     return repr(v)[:4000]
 
 

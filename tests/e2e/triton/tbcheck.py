@@ -63,6 +63,15 @@ d = diff({"a": ref, "b": mid}, {"a": ref, "b": ref}, "r", torch)
 check("the place in a dict: %s" % d, d is not None and d.startswith("r['b']"))
 check("an int", diff(3, 4, "r", torch) is not None and
       diff(3, 3, "r", torch) is None)
+import numpy  # noqa: E402
+big = numpy.arange(2000.0)
+plain = kb.tb_plain({"a": big, "b": (1, ref)}, torch)
+check("a NumPy array is sent as a tensor, every element compared",
+      isinstance(plain["a"], torch.Tensor) and plain["a"].numel() == 2000)
+big2 = big.copy()
+big2[1000] = -1.0
+check("an array off in the middle differs",
+      diff(kb.tb_plain(big2, torch), plain["a"], "r", torch) is not None)
 line, got = kb.tb_first_diff(b"a\nmine\n", b"a\ntheirs\n")
 check("first differing line, the candidate's side only",
       (line, got) == (2, "mine"))
