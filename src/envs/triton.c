@@ -649,20 +649,31 @@ judge_stdout_result(json_t *res, struct run *r)
 	    (json_int_t)jnum(res, "lines", 0)));
 	json_object_set_new(met, "stdout_bytes", json_integer(
 	    (json_int_t)jnum(res, "bytes", 0)));
+	json_object_set_new(met, "values_compared", json_integer(
+	    (json_int_t)jnum(res, "values", 0)));
 	json_object_set_new(met, "triton_checked", json_boolean(checked));
 	json_object_set_new(met, "device", json_string(cpu ? "cpu" : "cuda"));
 	set_metrics(r, met);
 	env_set(&r->stage, "correctness");
-	ev = xasprintf("pass%s: stdout identical to the reference's with the"
-	    " test code appended (%d lines, %d bytes)%s%s%s",
-	    cpu ? " (cpu-interpreter)" : "", (int)jnum(res, "lines", 0),
-	    (int)jnum(res, "bytes", 0), jstr(res, "printed") != NULL ?
-	    "; the test printed nothing, print(" : "",
-	    jstr(res, "printed") != NULL ? jstr(res, "printed") : "",
-	    jstr(res, "printed") != NULL ? ") appended" : "");
+	{
+		const char *name = jstr(res, "printed");
+		/* A test that prints nothing: the checker compared the value
+		 * of NAME in full (kb_harness.py tb_value_diff()). */
+		char *val = name != NULL ? xasprintf("; the test printed"
+		    " nothing: the value of %s is the reference's in full, as"
+		    " the checker prints it (%.0f elements)", name,
+		    jnum(res, "values", 0)) : xstrdup("");
+
+		ev = xasprintf("pass%s: stdout identical to the reference's"
+		    " with the test code appended (%d lines, %d bytes)%s",
+		    cpu ? " (cpu-interpreter)" : "",
+		    (int)jnum(res, "lines", 0), (int)jnum(res, "bytes", 0),
+		    val);
+		free(val);
+	}
 	{
 		char *full = xasprintf("%s; Triton on the output path: %s", ev,
-		    checked ? "with its stores poisoned the stdout differs" :
+		    checked ? "with its stores poisoned the output differs" :
 		    "not checked (the reference does not run on the CPU"
 		    " path)");
 

@@ -213,15 +213,27 @@ test_triton_stdout_judge(void **state)
 	judge_tb("KTEST {\"event\": \"phase\", \"phase\": \"correctness\"}\n"
 	    "KTEST {\"bytes\": 80, \"device\": \"cpu\", \"event\": \"result\","
 	    " \"lines\": 1, \"mode\": \"stdout\", \"printed\": \"r\","
-	    " \"triton_checked\": true}\n", 0, &r);
+	    " \"triton_checked\": true, \"values\": 2048}\n", 0, &r);
 	assert_str(r.verdict, "pass");
 	assert_str(r.stage, "correctness");
 	assert_str(r.subcategory, "cpu-interpreter");
 	assert_non_null(strstr(r.evidence, "stdout identical to the"
 	    " reference's with the test code appended (1 lines, 80 bytes);"
-	    " the test printed nothing, print(r) appended; Triton on the"
-	    " output path: with its stores poisoned the stdout differs"));
+	    " the test printed nothing: the value of r is the reference's in"
+	    " full, as the checker prints it (2048 elements); Triton on the"
+	    " output path: with its stores poisoned the output differs"));
 	assert_non_null(strstr(r.metrics, "\"mode\":\"stdout, cpu-interpreter\""));
+	assert_non_null(strstr(r.metrics, "\"values_compared\":2048"));
+	run_release(&r);
+
+	/* a test that prints: no value named, none in the evidence */
+	judge_tb("KTEST {\"event\": \"phase\", \"phase\": \"correctness\"}\n"
+	    "KTEST {\"bytes\": 80, \"device\": \"cpu\", \"event\": \"result\","
+	    " \"lines\": 1, \"mode\": \"stdout\", \"printed\": null,"
+	    " \"triton_checked\": true, \"values\": 0}\n", 0, &r);
+	assert_str(r.verdict, "pass");
+	assert_non_null(strstr(r.evidence, "(1 lines, 80 bytes); Triton on"));
+	assert_null(strstr(r.evidence, "the value of"));
 	run_release(&r);
 
 	judge_tb("KTEST {\"event\": \"phase\", \"phase\": \"correctness\"}\n"

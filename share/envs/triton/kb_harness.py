@@ -2604,11 +2604,16 @@ TB_FACTORIES = (
 
 
 def tb_test_code(test):
-    """The test code as every run appends it, and the name printed, or
-    None.  TritonBench's tests mostly end in `test_results = test_x()`
-    and print nothing, so identical stdout would prove nothing: when the
-    test code calls print() nowhere, print(NAME) is added for the last
-    top-level NAME assigned from a test_*() call (both sides get it)."""
+    """The test code as every run appends it, and the name whose value
+    the checker prints, or None.  TritonBench's tests mostly end in
+    `test_results = test_x()` and print nothing, so identical stdout
+    would prove nothing: when the test code calls print() nowhere, the
+    value of the last top-level NAME assigned from a test_*() call is
+    compared as if print(NAME) had been appended, but the checker prints
+    it (tb_value_diff()), in full, from the plain data the program sends
+    (cmd_tbrun --value), not the program: a print() of the candidate's
+    own, or torch's summary of a large tensor (six elements), cannot
+    decide.  The test code itself is run unchanged."""
     import ast
     try:
         tree = ast.parse(test)
@@ -2626,9 +2631,89 @@ def tb_test_code(test):
                 isinstance(n.value.func, ast.Name) and \
                 n.value.func.id.startswith("test"):
             name = n.targets[0].id
-    if name is None:
-        return test, None
-    return test.rstrip("\n") + "\nprint(%s)\n" % name, name
+    return test, name
+
+
+TB_TOL = 1e-4   # print()'s 4 decimals; at least 2 eps of the dtype
+
+
+def tb_count(v, torch):
+    """How many elements of v the comparison reads."""
+    if isinstance(v, torch.Tensor):
+        return v.numel()
+    if isinstance(v, dict):
+        return sum(tb_count(x, torch) for x in v.values())
+    if isinstance(v, list):
+        return sum(tb_count(x, torch) for x in v)
+    return 1
+
+
+def tb_short(v):
+    """A short text of the candidate's value v for the log."""
+    return repr(v)[:120]
+
+
+def tb_value_diff(got, want, where, torch):
+    """Where the candidate's value got differs from the reference's want
+    as print() would show every element of it: None when it does not,
+    else one line naming the place and the candidate's part of it, never
+    the reference's values (the line goes to the repair request).  Same
+    types, dict keys in the same order, lists of the same length; a
+    tensor of the same dtype and shape whose every element is the
+    reference's within TB_TOL (absolute and relative; 2 eps of a float
+    dtype when that is larger, NaN equal to NaN), integers and booleans
+    exactly."""
+    if isinstance(want, torch.Tensor):
+        if not isinstance(got, torch.Tensor):
+            return "%s: got %s, want a tensor" % (where, type(got).__name__)
+        if got.dtype != want.dtype or tuple(got.shape) != tuple(want.shape):
+            return "%s: got a %s tensor of shape %s, want %s of shape %s" % (
+                where, got.dtype, tuple(got.shape), want.dtype,
+                tuple(want.shape))
+        if want.is_floating_point() or want.is_complex():
+            tol = TB_TOL
+            if want.is_floating_point():
+                tol = max(tol, 2 * torch.finfo(want.dtype).eps)
+            same = torch.isclose(got, want, rtol=tol, atol=tol,
+                                 equal_nan=True)
+        else:
+            same = got == want
+        if bool(same.all()):
+            return None
+        bad = (~same).nonzero()
+        idx = tuple(int(i) for i in bad[0])
+        return "%s: %d of %d elements differ, the first at %s: got %s" % (
+            where, bad.shape[0], want.numel(), idx,
+            tb_short(got[idx].item()))
+    if isinstance(want, dict):
+        if not isinstance(got, dict):
+            return "%s: got %s, want a dict" % (where, type(got).__name__)
+        if list(got) != list(want):
+            return "%s: got the keys %s, want %s" % (
+                where, tb_short(list(got)), tb_short(list(want)))
+        for k in want:
+            d = tb_value_diff(got[k], want[k], "%s[%r]" % (where, k), torch)
+            if d is not None:
+                return d
+        return None
+    if isinstance(want, list):
+        if not isinstance(got, list) or len(got) != len(want):
+            return "%s: got %s, want a list or tuple of %d" % (
+                where, tb_short(got) if not isinstance(got, list) else
+                "%d items" % len(got), len(want))
+        for i, (x, y) in enumerate(zip(got, want)):
+            d = tb_value_diff(x, y, "%s[%d]" % (where, i), torch)
+            if d is not None:
+                return d
+        return None
+    if isinstance(want, float) and isinstance(got, float):
+        if math.isclose(got, want, rel_tol=TB_TOL, abs_tol=TB_TOL) or \
+                (math.isnan(got) and math.isnan(want)):
+            return None
+        return "%s: got %s" % (where, tb_short(got))
+    if type(got) is not type(want) or got != want:
+        return "%s: got %s" % (where, tb_short(got))
+    return None
 
 
 def tb_program(code, test):
@@ -2675,21 +2760,22 @@ def cuda_to_cpu(torch):
         setattr(torch.cuda, name, lambda *a, **k: None)
 
 
-POISON = [False]        # tbrun's: poison this run's stores
-
-
-def poison_stores():
-    """Make every value a Triton kernel stores in the interpreter (plain,
-    masked, atomic, through a descriptor) NaN, or its bitwise complement
-    for integers, while POISON[0] is true: an output a kernel computes
-    cannot come out right.  The Triton check of TritonBench's programs
-    (cmd_tbrun); KernelBench's is the checker's replay (ADR 0048)."""
+def poison_stores(poison):
+    """Wrap every store of a Triton kernel in the interpreter (plain,
+    masked, atomic, through a descriptor); with poison true, every value
+    it stores is NaN, or its bitwise complement for integers: an output a
+    kernel computes cannot come out right.  The Triton check of
+    TritonBench's programs (cmd_tbrun); KernelBench's is the checker's
+    replay (ADR 0048).  The wrappers read no flag: which function they
+    pass values through is chosen here, once, so no global says whether
+    the run is poisoned (ADR 0046's amendment)."""
     import numpy as np
     from triton.runtime import interpreter as ti
 
-    def bad(h):
-        if not POISON[0]:
-            return h
+    def keep(h):
+        return h
+
+    def spoil(h):
         d = h.data
         if d.dtype.kind == "f":
             v = np.full_like(d, np.nan)
@@ -2701,6 +2787,7 @@ def poison_stores():
             v = np.invert(d)
         return ti.TensorHandle(v, h.dtype)
 
+    bad = spoil if poison else keep
     B = ti.InterpreterBuilder
     store, rmw, cas = (B.create_masked_store, B.create_atomic_rmw,
                        B.create_atomic_cas)
@@ -2716,23 +2803,32 @@ def poison_stores():
             self, desc, bad(value), idx)
 
 
-def cmd_tbrun(argv):
-    """One program (a reference or a candidate with the test appended),
-    run as a script: kb_harness.py tbrun FILE [--cpu], and on stdin one
-    line, "poison" or "plain".  Every run seeds random, numpy and torch
-    alike, so the two sides draw the same inputs.  With --cpu: Triton's
-    interpreter with the worker's fixes and its stores wrapped, "cuda"
-    read as the CPU, the GPU shim; with "poison" every value a Triton
-    kernel stores is poisoned (the Triton check)."""
-    import runpy
-    path = argv[0]
-    cpu = "--cpu" in argv[1:]
-    # Whether to poison comes on stdin, never the command line
-    # (/proc/self/cmdline): a CPU-path run with the stores poisoned looks
-    # like one without, the switch aside (ADR 0036's known gap).
-    poison = sys.stdin.readline().strip() == "poison"
+def tb_stdin_line():
+    """The one line tb_run writes on stdin, read from the descriptor
+    itself (no buffer of sys.stdin keeps it), then stdin is /dev/null."""
+    got = b""
+    while not got.endswith(b"\n") and len(got) < 256:
+        c = os.read(0, 256)
+        if not c:
+            break
+        got += c
     os.close(0)
     os.open(os.devnull, os.O_RDONLY)
+    return got.decode("ascii", "replace").split()
+
+
+def tb_setup(cpu):
+    """Everything cmd_tbrun does before the program runs, in a frame of
+    its own that has returned when the program starts: the program walks
+    the frames below it (sys._getframe()) and reads their locals and
+    globals, so whether this run is poisoned is named nowhere it can
+    look, neither a local of a live frame nor a global of this module.
+    Both runs wrap the stores; the poisoned run's wrappers pass every
+    value through a function that poisons it, the plain run's through
+    one that keeps it, and none reads a flag (poison_stores()).  Returns
+    the descriptor of the value pipe, or -1."""
+    words = tb_stdin_line()
+    fd = int(words[1]) if len(words) > 1 and words[1].isdigit() else -1
     if cpu:
         os.environ["TRITON_INTERPRET"] = "1"
     import random
@@ -2744,10 +2840,13 @@ def cmd_tbrun(argv):
             sys.stderr.write("assay-triton: cannot work around the"
                              " interpreter's limits: %s: %s\n" % (
                                  type(e).__name__, e))
-        poison_stores()
-        POISON[0] = poison
+        poison_stores(bool(words) and words[0] == "poison")
         cuda_to_cpu(torch)
         GpuShim(torch).__enter__()
+    del words
+    # Every element printed, on both sides (ADR 0046): torch's summary
+    # of a tensor over 1000 elements shows six of them.
+    torch.set_printoptions(profile="full")
     random.seed(TB_SEED)
     try:
         import numpy
@@ -2755,58 +2854,153 @@ def cmd_tbrun(argv):
     except Exception:
         pass
     torch.manual_seed(TB_SEED)
+    return fd
+
+
+def tb_plain(v, torch, depth=0):
+    """v as plain data for the value pipe: a tensor as a detached,
+    contiguous CPU copy of class Tensor; dicts, lists and tuples
+    element by element; numbers, strings, bytes and None as they are;
+    a NumPy array as a tensor, a NumPy scalar as a number; anything
+    else as its repr, cut to 4000 characters."""
+    if depth > 32:
+        return "<nested too deep>"
+    if isinstance(v, torch.Tensor):
+        return v.detach().cpu().contiguous().clone().as_subclass(
+            torch.Tensor)
+    if isinstance(v, dict):
+        return {str(k): tb_plain(x, torch, depth + 1) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [tb_plain(x, torch, depth + 1) for x in v]
+    if v is None or isinstance(v, (bool, int, float, str, bytes)):
+        return v
+    if type(v).__module__ == "numpy":
+        # An array as a tensor (its repr shows six elements of a large
+        # one, as torch's does), a NumPy scalar as a Python number.
+        try:
+            if hasattr(v, "shape") and v.shape != ():
+                return torch.from_numpy(v.copy())
+            return v.item()
+        except Exception:
+            pass
+    return repr(v)[:4000]
+
+
+def cmd_tbrun(argv):
+    """One program (a reference or a candidate with the test appended),
+    run as a script: kb_harness.py tbrun FILE [--cpu] [--value NAME],
+    and on stdin one line, "poison" or "plain" and the descriptor of the
+    value pipe.  Every run seeds random, numpy and torch alike, so the
+    two sides draw the same inputs, and prints tensors in full.  With
+    --cpu: Triton's interpreter with the worker's fixes and its stores
+    wrapped, "cuda" read as the CPU, the GPU shim; with "poison" every
+    value a Triton kernel stores is poisoned (the Triton check).  With
+    --value NAME, the program's global NAME after it ran goes, as plain
+    data (tb_plain()), to the value pipe as one frame (an 8-byte
+    big-endian length, a torch.save): the checker prints it, not the
+    program (ADR 0046)."""
+    import io
+    import runpy
+    path = argv[0]
+    cpu = "--cpu" in argv[1:]
+    name = argv[argv.index("--value") + 1] if "--value" in argv[1:] \
+        else None
+    fd = tb_setup(cpu)
     sys.argv = [path]
-    runpy.run_path(path, run_name="__main__")
+    g = runpy.run_path(path, run_name="__main__")
     sys.stdout.flush()
+    if name is not None and fd >= 0:
+        import torch
+        buf = io.BytesIO()
+        torch.save({"has": name in g,
+                    "value": tb_plain(g.get(name), torch)}, buf)
+        data = buf.getvalue()
+        data = struct.pack(">Q", len(data)) + data
+        while data:
+            data = data[os.write(fd, data):]
+        os.close(fd)
     return 0
 
 
 class TbRun:
     """What a program printed: out (stdout bytes), err (stderr text),
-    status (exit status)."""
+    status (exit status), value (the frame the value pipe carried: a
+    dict {"has", "value"}, or None when it carried none or not one
+    frame)."""
 
-    def __init__(self, out, err, status):
+    def __init__(self, out, err, status, value=None):
         self.out, self.err, self.status = out, err, status
+        self.value = value
 
 
-def tb_run(text, name, cpu, poison=False, cache=None):
+TB_VALUE_MAX = 1 << 32  # the most bytes of a printed value's frame
+
+
+def tb_value(data):
+    """The value frame the pipe carried, loaded with weights_only=True
+    (plain tensors and containers, no code), or None."""
+    import io
+    import torch
+    if len(data) < 8:
+        return None
+    size = struct.unpack(">Q", bytes(data[:8]))[0]
+    if size != len(data) - 8:
+        return None
+    try:
+        got = torch.load(io.BytesIO(bytes(data[8:])), weights_only=True)
+    except Exception:
+        return None
+    return got if isinstance(got, dict) and "value" in got else None
+
+
+def tb_run(text, name, cpu, poison=False, cache=None, value=None):
     """Write text as name, run it with cmd_tbrun in a process of its own
-    (no nonce, not the marker channel), remove it; its stdout and stderr
-    read here, each kept to TB_OUT_MAX bytes and copied to our stderr for
-    the log.  cache: Triton's cache directory for the run (the
-    reference's kernels must not stay where the candidate runs)."""
+    (no nonce, not the marker channel), remove it; its stdout, stderr
+    and value pipe read here, stdout and stderr each kept to TB_OUT_MAX
+    bytes.  The log gets the size of its stdout and its exit status,
+    never what it printed (the reference's output would reach the repair
+    request, ADR 0046), and its stderr, the reference's only when it
+    failed.  cache: Triton's cache directory for the run (the
+    reference's kernels must not stay where the candidate runs).
+    value: the name whose value the program sends (tb_plain())."""
     import selectors
     import subprocess
     with open(name, "w") as f:
         f.write(text)
     args = [sys.executable, "-I", "-B", os.path.abspath(__file__), "tbrun",
-            name] + (["--cpu"] if cpu else [])
+            name] + (["--cpu"] if cpu else []) + \
+        (["--value", value] if value is not None else [])
     env = dict(os.environ)
     if cache is not None:
         env["TRITON_CACHE_DIR"] = cache
+    vfd, vwfd = os.pipe()
     p = subprocess.Popen(args, stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         close_fds=True, env=env)
+                         close_fds=True, env=env, pass_fds=(vwfd,))
+    os.close(vwfd)
     try:
-        p.stdin.write(b"poison\n" if poison else b"plain\n")
+        p.stdin.write(b"%s %d\n" % (b"poison" if poison else b"plain",
+                                    vwfd))
         p.stdin.close()
     except OSError:
         pass
     ofd, efd = p.stdout.fileno(), p.stderr.fileno()
-    got = {ofd: bytearray(), efd: bytearray()}
+    got = {ofd: bytearray(), efd: bytearray(), vfd: bytearray()}
+    cap = {ofd: TB_OUT_MAX, efd: TB_OUT_MAX, vfd: TB_VALUE_MAX + 8}
     sel = selectors.DefaultSelector()
     for fd in got:
         sel.register(fd, selectors.EVENT_READ)
-    left = 2
+    left = 3
     while left:
         for key, _ in sel.select():
             c = os.read(key.fd, 1 << 20)
             if not c:
                 sel.unregister(key.fd)
                 left -= 1
-            elif len(got[key.fd]) < TB_OUT_MAX:
+            elif len(got[key.fd]) < cap[key.fd]:
                 got[key.fd] += c
     sel.close()
+    os.close(vfd)
     status = p.wait()
     p.stdout.close()
     p.stderr.close()
@@ -2816,13 +3010,14 @@ def tb_run(text, name, cpu, poison=False, cache=None):
         pass
     out = bytes(got[ofd])
     err = bytes(got[efd]).decode("utf-8", "replace")
-    sys.stderr.write("--- %s: stdout (%d bytes), exit status %d\n" % (
-        name, len(out), status))
-    sys.stderr.write(out.decode("utf-8", "replace"))
-    if err:
-        sys.stderr.write("--- %s: stderr\n%s" % (name, err))
+    reference = name.startswith("tb_reference")
+    sys.stderr.write("--- %s: stdout %d bytes (not shown), exit status"
+                     " %d\n" % (name, len(out), status))
+    if err and (status != 0 or not reference):
+        sys.stderr.write("--- %s: stderr\n%s" % (name, err[-20000:]))
     sys.stderr.flush()
-    return TbRun(out, err, status)
+    return TbRun(out, err, status,
+                 tb_value(got[vfd]) if value is not None else None)
 
 
 TB_EXC = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*(Error|Exception|Exit|"
@@ -2854,16 +3049,18 @@ def tb_exception(err, name, ncand):
 
 
 def tb_first_diff(a, b):
-    """(line number, got, want) of the first line where stdout a differs
-    from the reference's b."""
+    """(line number, got) of the first line where stdout a differs from
+    the reference's b: the candidate's line cut to 160 characters, never
+    the reference's (the line goes to the repair request, and a
+    candidate that prints what it was shown would pass, ADR 0046)."""
     la = a.decode("utf-8", "replace").splitlines()
     lb = b.decode("utf-8", "replace").splitlines()
     for i in range(max(len(la), len(lb))):
         x = la[i] if i < len(la) else "<end of output>"
         y = lb[i] if i < len(lb) else "<end of output>"
         if x != y:
-            return i + 1, x[:160], y[:160]
-    return 0, "", ""
+            return i + 1, x[:160]
+    return 0, ""
 
 
 def cmd_tbeval(argv):
@@ -2892,6 +3089,7 @@ def cmd_tbeval(argv):
         emit("skip", sub=missing[0][0],
              reason=", ".join(w for _, w in missing))
         return EXIT_SKIP
+    import torch
     cpu = cpu_mode()
     ref = read_source(ref_path)
     test = read_source(test_path)
@@ -2902,8 +3100,9 @@ def cmd_tbeval(argv):
         say("cannot remove the reference: %s" % e)
     test, printed = tb_test_code(test)
     if printed is not None:
-        say("the test code prints nothing: print(%s) appended to it, on"
-            " both sides" % printed)
+        say("the test code prints nothing: the value of %s is compared"
+            " in full, as print(%s) would show every element, printed"
+            " by this checker" % (printed, printed))
     if cpu:
         why = cpu_skip_source(src)
         if why is not None:
@@ -2915,9 +3114,10 @@ def cmd_tbeval(argv):
     cache = tempfile.mkdtemp(prefix="tb-ref-cache-")
     try:
         r = tb_run(tb_program(ref, test), "tb_reference.py", cpu,
-                   cache=cache)
+                   cache=cache, value=printed)
         r_cpu = r if cpu else tb_run(tb_program(ref, test),
-                                     "tb_reference.py", True, cache=cache)
+                                     "tb_reference.py", True, cache=cache,
+                                     value=printed)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     if r.status != 0:
@@ -2935,14 +3135,20 @@ def cmd_tbeval(argv):
                                             msg.splitlines()[0][:300]
                                             if msg else ""))
         return 1
-    if not r.out.strip():
+    if printed is not None and (r.value is None or not r.value["has"]):
+        emit("defect", sub="reference-silent",
+             message="the reference with the test code appended sets no"
+             " %s to compare" % printed)
+        return 1
+    if printed is None and not r.out.strip():
         emit("defect", sub="reference-silent",
              message="the reference with the test code appended prints"
              " nothing: identical stdout would prove nothing")
         return 1
     emit("phase", phase="correctness")
     ncand = len(src.splitlines())
-    c = tb_run(tb_program(src, test), "tb_candidate.py", cpu)
+    c = tb_run(tb_program(src, test), "tb_candidate.py", cpu,
+               value=printed)
     if c.status != 0:
         typ, msg, line = tb_exception(c.err, "tb_candidate.py", ncand)
         if cpu:
@@ -2955,16 +3161,31 @@ def cmd_tbeval(argv):
              cand_line=line)
         return 1
     if c.out != r.out:
-        n, got, want = tb_first_diff(c.out, r.out)
+        n, got = tb_first_diff(c.out, r.out)
         emit("fail", sub="stdout-mismatch", line=n,
              message="stdout differs from the reference's at line %d: got"
-             " %r, want %r" % (n, got, want))
+             " %r" % (n, got))
         return 1
-    checked = r_cpu.status == 0 and r_cpu.out.strip() != b""
+    if printed is not None:
+        d = "%s: not set, or not sent as one frame of plain data" % \
+            printed if c.value is None or not c.value["has"] else \
+            tb_value_diff(c.value["value"], r.value["value"], printed, torch)
+        if d is not None:
+            emit("fail", sub="stdout-mismatch", value=printed,
+                 message="print(%s) would differ from the reference's: %s"
+                 % (printed, d))
+            return 1
+    checked = r_cpu.status == 0 and (
+        r_cpu.out.strip() != b"" if printed is None else
+        r_cpu.value is not None and r_cpu.value["has"])
     if checked:
         p = tb_run(tb_program(src, test), "tb_candidate.py", True,
-                   poison=True)
-        if p.status == 0 and p.out == r_cpu.out:
+                   poison=True, value=printed)
+        if p.status == 0 and p.out == r_cpu.out and (
+                printed is None or (
+                    p.value is not None and p.value["has"] and
+                    tb_value_diff(p.value["value"], r_cpu.value["value"],
+                                  printed, torch) is None)):
             emit("fail", sub="no-triton-kernel",
                  message="with every value its Triton kernels store"
                  " poisoned, the candidate prints the reference's stdout"
@@ -2975,7 +3196,9 @@ def cmd_tbeval(argv):
             " the CPU path")
     emit("result", mode="stdout", device="cpu" if cpu else "cuda",
          lines=len(r.out.splitlines()), bytes=len(r.out),
-         triton_checked=checked, printed=printed)
+         triton_checked=checked, printed=printed,
+         values=tb_count(r.value["value"], torch)
+         if printed is not None else 0)
     return 0
 
 
