@@ -19,6 +19,29 @@
 command -v gcc >/dev/null || skip "gcc not installed"
 D=$(dirname "$0")/../data/supercoder
 
+# The rows' golden outputs are what their C sources (sum.c, add.c, kept
+# beside the rows) print: each built with gcc and run on each case's
+# input, and each row's prompt quotes its source whole.
+for c in sum add; do
+	gcc -O2 -o "$T/$c" "$D/$c.c" || fail "$c.c does not build"
+done
+python3 - "$D" "$T" <<'PY' || fail "the rows do not match their C sources"
+import json, subprocess, sys
+d, t = sys.argv[1], sys.argv[2]
+srcs = {"sum_1_to_n": "sum", "add_two": "add"}
+for line in open(d + "/supercoder_val.jsonl"):
+    row = json.loads(line)
+    x = row["extra_info"]
+    name = srcs[x["problem_id"]]
+    src = open("%s/%s.c" % (d, name)).read()
+    assert src in x["question"], "%s.c is not the row's C code" % name
+    assert len(x["inputs"]) == len(x["outputs"]) > 0
+    for i, o in zip(x["inputs"], x["outputs"]):
+        got = subprocess.run([t + "/" + name], input=i, capture_output=True,
+                             text=True, check=True).stdout
+        assert got == o, "%s on %r printed %r, the row says %r" % (name, i, got, o)
+PY
+echo "ok: the rows' outputs are what sum.c and add.c print"
 "$ASSAY" --db "$DB" import "$D/supercoder_val.jsonl" > "$T/imp" 2>&1 || fail "import: $(cat "$T/imp")"
 grep -q "2 new tasks, 3 new candidates" "$T/imp" || fail "auto-detected rows: $(cat "$T/imp")"
 printf '{"extra_info": {"unoptimized_assembly": "x", "inputs": ["1"], "outputs": []}}\n' > "$T/bad.jsonl"
