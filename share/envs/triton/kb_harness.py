@@ -462,6 +462,20 @@ def sizes_text(sizes):
                      for k, v in sorted(sizes.items()))
 
 
+def checker_start():
+    """A checker's first steps (eval, tbeval): undumpable, the run's
+    secret read, the toolchain probed; EXIT_SKIP after the skip marker
+    when torch, Triton or what the path needs is missing, else None."""
+    undumpable()
+    read_nonce()
+    missing, _ = probe()
+    if missing:
+        emit("skip", sub=missing[0][0],
+             reason=", ".join(w for _, w in missing))
+        return EXIT_SKIP
+    return None
+
+
 def read_nonce():
     global NONCE, MARK_FD
     MARK_FD = os.dup(1)
@@ -620,12 +634,7 @@ def cmd_eval(argv):
     if parsed is None:
         return 2
     ref_path, cand_path, opts = parsed
-    undumpable()
-    read_nonce()
-    missing, facts = probe()
-    if missing:
-        emit("skip", sub=missing[0][0],
-             reason=", ".join(w for _, w in missing))
+    if checker_start() is not None:
         return EXIT_SKIP
 
     import subprocess
@@ -3082,12 +3091,7 @@ def cmd_tbeval(argv):
         say("usage: kb_harness.py tbeval REFERENCE TEST CANDIDATE")
         return 2
     ref_path, test_path, cand_path = argv
-    undumpable()
-    read_nonce()
-    missing, facts = probe()
-    if missing:
-        emit("skip", sub=missing[0][0],
-             reason=", ".join(w for _, w in missing))
+    if checker_start() is not None:
         return EXIT_SKIP
     import torch
     cpu = cpu_mode()
