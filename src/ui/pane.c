@@ -170,6 +170,24 @@ pane_width(const char *s, size_t len)
 }
 
 void
+pane_title_fit(char *buf, int room, int keep)
+{
+	static const char dot[] = " \xc2\xb7 ";
+	int fields = 1;
+
+	for (const char *q = buf; (q = strstr(q, dot)) != NULL; q += 4)
+		fields++;
+	while (fields > keep && pane_width(buf, strlen(buf)) > room) {
+		char *q = strstr(buf, dot);
+
+		if (q == NULL)
+			break;
+		memmove(buf, q + 4, strlen(q + 4) + 1);
+		fields--;
+	}
+}
+
+void
 pane_cut(const char *s, int maxw, char *buf, size_t n)
 {
 	const char *ell = pane_ascii ? "~" : "\xe2\x80\xa6";

@@ -56,7 +56,10 @@ struct pane_ops {
 	int	(*key)(struct pane *, int key, enum action a);
 	/* The area changed to rows x cols (may be NULL). */
 	void	(*resize)(struct pane *, int rows, int cols);
-	/* Text for the right end of the title rule into buf (may be NULL). */
+	/*
+	 * Text for the right end of the title rule into buf (may be NULL).
+	 * The frame cuts it from the right past p->title_room columns.
+	 */
 	void	(*title)(struct pane *, char *buf, size_t n);
 	/* Release what priv holds (not priv itself; may be NULL). */
 	void	(*close)(struct pane *);
@@ -73,6 +76,8 @@ struct pane {
 	int			 wrap;		/* long lines wrap (w) */
 	int			 shown;		/* a sheet: open */
 	struct pane_place	 place;		/* a sheet's cursor */
+	int			 title_room;	/* columns the title may
+						   take; set before ->title */
 };
 
 /* Give p its operations and owner and allocate its private state. */
@@ -124,6 +129,14 @@ size_t	pane_char(const char *s, size_t n, int *width);
 
 /* Display width of UTF-8 text (tabs as 4). */
 int	pane_width(const char *s, size_t len);
+/*
+ * Fit a title of " · "-separated fields into room columns by dropping
+ * its leading fields, never the last keep of them: the fields a title
+ * puts first are the ones that say least (a pane's own name, an id).
+ * buf is changed in place; a title still too wide is left to the frame
+ * to cut.
+ */
+void	pane_title_fit(char *buf, int room, int keep);
 /*
  * Copy s into buf (size n), cut to at most maxw columns: a cut text
  * ends in an ellipsis ("~" where the locale has no UTF-8).

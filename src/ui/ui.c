@@ -197,6 +197,7 @@ draw_title(struct wb *wb, struct pane *p, int focused, int y, int x, int w,
 	    " (zoomed)");
 	used = pane_puts(stdscr, y, x + 2, w - 4, name, theme_attr(focused ?
 	    THEME_TITLE_FOCUS : THEME_TITLE));
+	p->title_room = w - used - 8;	/* its spaces, the rule on each side */
 	if (p->ops->title != NULL)
 		p->ops->title(p, right, sizeof right);
 	if (right[0] == '\0')

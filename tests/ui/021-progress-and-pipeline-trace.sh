@@ -32,6 +32,18 @@ keys j
 wait_for "2/$N" 5
 screen | grep -q "build · running" || fail "the build stopped on a key"
 ok "the queue moves while the build runs"
+# Past 100 lines of output the title also carries the scroll position;
+# the stage and its clock stay whole (the env and the id go first).
+n=600
+while [ $n -gt 0 ] && ! screen | grep -q -E "lines [0-9]+-[0-9]{3}/[0-9]{3}"; do
+	screen | grep -q "pass at simulate" && break
+	sleep 0.1; n=$((n - 1))
+done
+if screen | grep -q -E "lines [0-9]+-[0-9]{3}/"; then
+	screen | grep -q -E "build · running [0-9]+\.[0-9] s · lines [0-9]+-[0-9]+/[0-9]+ ─" ||
+	    fail "the stage, clock or position were cut from the title"
+	ok "a long build's title keeps its stage, clock and position whole"
+fi
 wait_for "$REF: pass at simulate" 120
 ok "the golden design passes"
 [ "$(row "$REF" | json_field verdict)" = pass ] || fail "run not stored"

@@ -1260,7 +1260,12 @@ term_ops_key(struct pane *p, int key, enum action a)
 	return term_scroll(p, a);
 }
 
-/* The title: where the view is when the lines do not all fit, first. */
+/*
+ * The title: what ran and its verdict, then while a program runs its
+ * stage and clock, then the scroll position when the lines do not all
+ * fit.  A narrow pane drops the first fields (the env, the id) before
+ * the stage, the clock or the position (pane_title_fit).
+ */
 static void
 term_title(struct pane *p, char *buf, size_t n)
 {
@@ -1268,24 +1273,31 @@ term_title(struct pane *p, char *buf, size_t n)
 	struct term_pane *tp = term_pane_of(wb);
 	char pos[64] = "";
 	struct term_view v;
+	int keep = 1;
 
 	if (tp->term != NULL && p->rows > 0 && !(tp->kbd && tp->ed.pid > 0)) {
 		term_view(p, &v);
 		if (v.total > p->rows)
-			snprintf(pos, sizeof pos, "lines %d-%d/%d \xc2\xb7 ",
+			snprintf(pos, sizeof pos, " \xc2\xb7 lines %d-%d/%d",
 			    v.top + 1, v.top + p->rows, v.total);
 	}
-	if (tp->vs != NULL && vsvc_job(tp->vs, 0) != NULL)
+	if (tp->vs != NULL && vsvc_job(tp->vs, 0) != NULL) {
 		/* progress: the stage and the clock */
-		snprintf(buf, n, "%s%s \xc2\xb7 %s \xc2\xb7 running %.1f s",
-		    pos, tp->term_title, verify_job_stage(vsvc_job(tp->vs, 0)),
-		    (wb_now_ms() - tp->job_t0) / 1000.0);
-	else if (tp->ed.pid > 0)
-		snprintf(buf, n, "%s%s \xc2\xb7 %s", pos, tp->term_title,
+		snprintf(buf, n, "%s \xc2\xb7 %s \xc2\xb7 running %.1f s%s",
+		    tp->term_title, verify_job_stage(vsvc_job(tp->vs, 0)),
+		    (wb_now_ms() - tp->job_t0) / 1000.0, pos);
+		keep = 2;
+	} else if (tp->ed.pid > 0) {
+		snprintf(buf, n, "%s \xc2\xb7 %s%s", tp->term_title,
 		    tp->kbd ? "has the keyboard (C-] releases)" :
-		    "Enter gives it the keyboard");
-	else
-		snprintf(buf, n, "%s%s", pos, tp->term_title);
+		    "Enter gives it the keyboard", pos);
+	} else {	/* no title yet: the position alone, without its dot */
+		snprintf(buf, n, "%s%s", tp->term_title,
+		    tp->term_title[0] == '\0' && pos[0] != '\0' ? pos + 4 : pos);
+	}
+	if (pos[0] != '\0')
+		keep++;
+	pane_title_fit(buf, p->title_room, keep);
 }
 
 static int
