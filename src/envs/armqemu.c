@@ -63,6 +63,7 @@
 #include "envs/env.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1026,14 +1027,17 @@ api_name(const char *name)
 	    "|ADC[0-9]?|DMA[0-9]?(_Stream[0-7])?|SPI[0-9]?|I2C[0-9]?|I2S|FLASH"
 	    "|PWR|DAC|RTC|IWDG|WWDG|CAN[0-9]?|SDIO|CRC|RNG|ETH|OTG|SCB|SysTick"
 	    "|CoreDebug|DWT|ITM|FPU|MPU|FMC|FSMC|DBGMCU)_[A-Za-z0-9])";
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	static regex_t re;
 	static int ready;
 
+	pthread_mutex_lock(&lock);	/* judges run on more than one thread */
 	if (!ready) {
 		if (regcomp(&re, pat, REG_EXTENDED | REG_NOSUB) != 0)
 			ASSAY_BUG("api_name regex");
 		ready = 1;
 	}
+	pthread_mutex_unlock(&lock);
 	return regexec(&re, name, 0, NULL, 0) == 0;
 }
 

@@ -706,7 +706,10 @@ env_tool_version(const char *const *argv, char *buf, size_t n)
 	}
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDONLY);
+		sigset_t none;
 
+		sigemptyset(&none);	/* not the starting thread's mask */
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		setpgid(0, 0);
 		dup2(null, 0);
 		dup2(fds[1], 1);
@@ -771,7 +774,7 @@ env_tool_version(const char *const *argv, char *buf, size_t n)
 const char *
 env_venv_dir(void)
 {
-	static char dir[PATH_MAX];
+	static _Thread_local char dir[PATH_MAX];	/* the caller's thread's */
 	const char *env = getenv("ASSAY_VENV");
 	char exe[PATH_MAX], *slash, *py;
 	ssize_t len;

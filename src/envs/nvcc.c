@@ -37,6 +37,7 @@
 #include "envs/nvcc.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <math.h>
 #include <regex.h>
@@ -116,8 +117,10 @@ static const char isolate[] =
  * installs it where there is no nvcc).  Looked up once per process.
  * NULL when there is none.
  */
+static pthread_mutex_t nvcc_once = PTHREAD_MUTEX_INITIALIZER;
+
 static const char *
-nvcc_path(void)
+nvcc_path_find(void)
 {
 	static char path[PATH_MAX];
 	static int done;
@@ -177,7 +180,7 @@ nvcc_driver(char *buf, size_t n)
  * per process.
  */
 static const char *
-nvcc_ccbin(const char *nvcc)
+nvcc_ccbin_find(const char *nvcc)
 {
 	/* C++ drivers: the harness is linked by the host compiler, and
 	 * clang-N (the C driver) does not link libstdc++ ("undefined
@@ -220,6 +223,30 @@ nvcc_ccbin(const char *nvcc)
 	}
 	path[0] = '\0';
 	return NULL;
+}
+
+/* The two look-ups above, once per process whichever thread asks first
+ * (the workbench's :verify judges on a thread of its own). */
+static const char *
+nvcc_path(void)
+{
+	const char *p;
+
+	pthread_mutex_lock(&nvcc_once);
+	p = nvcc_path_find();
+	pthread_mutex_unlock(&nvcc_once);
+	return p;
+}
+
+static const char *
+nvcc_ccbin(const char *nvcc)
+{
+	const char *p;
+
+	pthread_mutex_lock(&nvcc_once);
+	p = nvcc_ccbin_find(nvcc);
+	pthread_mutex_unlock(&nvcc_once);
+	return p;
 }
 
 static int
@@ -484,13 +511,11 @@ struct nv_scan {
 };
 
 static regex_t re_edg, re_gcc, re_tool, re_regs, re_smem, re_stack;
-static int re_ready;
+static pthread_once_t re_once = PTHREAD_ONCE_INIT;
 
 static void
-compile_res(void)
+compile_res_once(void)
 {
-	if (re_ready)
-		return;
 	/* cudafe/EDG: "candidate.cu(5): error: ..." and "... warning
 	 * #177-D: ...". */
 	if (regcomp(&re_edg, "^([^ (][^(]*)\\(([0-9]+)\\): (catastrophic"
@@ -507,7 +532,13 @@ compile_res(void)
 	    regcomp(&re_stack, "([0-9]+) bytes stack frame, ([0-9]+) bytes"
 	    " spill stores, ([0-9]+) bytes spill loads", REG_EXTENDED) != 0)
 		ASSAY_BUG("nvcc: bad regex");
-	re_ready = 1;
+}
+
+/* The patterns, compiled once whichever thread judges first. */
+static void
+compile_res(void)
+{
+	pthread_once(&re_once, compile_res_once);
 }
 
 static long

@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <regex.h>
 #include <stdio.h>
@@ -512,10 +513,12 @@ free_lines(struct vline *v, size_t n)
  * The compiled form of ERE re with flags, from a small cache: a judge
  * matches every line of a log (16 MiB at the output cap) against the same
  * few patterns.  NULL with *rc the regcomp() error when re does not
- * compile.  Borrowed, valid until ERE_CACHE other patterns were asked for;
- * not thread-safe (judges run on verify's one thread).
+ * compile.  Borrowed, valid until ERE_CACHE other patterns were asked for:
+ * the caller holds ere_lock from the look-up to its last regexec() (the
+ * workbench's :verify judges on a thread of its own, `v` on the screen's).
  */
 #define ERE_CACHE 8
+static pthread_mutex_t ere_lock = PTHREAD_MUTEX_INITIALIZER;
 static const regex_t *
 ere_get(const char *re, int flags, int *rc, char *msg, size_t msgsz)
 {
@@ -554,12 +557,16 @@ ere_match(const char *re, const char *text, const char *key,
 {
 	char msg[128];
 	int rc = 0;
-	const regex_t *rx = ere_get(re, REG_EXTENDED | REG_NOSUB, &rc, msg,
-	    sizeof msg);
+	const regex_t *rx;
+	int hit;
 
+	pthread_mutex_lock(&ere_lock);
+	rx = ere_get(re, REG_EXTENDED | REG_NOSUB, &rc, msg, sizeof msg);
+	hit = rx != NULL && regexec(rx, text, 0, NULL, 0) == 0;
+	pthread_mutex_unlock(&ere_lock);
 	if (rx == NULL)
 		return err_set(err, "env_params.%s: %s", key, msg);
-	return regexec(rx, text, 0, NULL, 0) == 0;
+	return hit;
 }
 
 /*
@@ -573,12 +580,16 @@ ere_groups(const char *re, const char *text, long *v, int n)
 	regmatch_t m[4];
 	char msg[128];
 	int hit, rc = 0;
-	const regex_t *rx = n > 3 ? NULL : ere_get(re, REG_EXTENDED |
-	    REG_ICASE, &rc, msg, sizeof msg);
+	const regex_t *rx;
 
+	if (n > 3)
+		return 0;
+	pthread_mutex_lock(&ere_lock);
+	rx = ere_get(re, REG_EXTENDED | REG_ICASE, &rc, msg, sizeof msg);
+	hit = rx != NULL && regexec(rx, text, 4, m, 0) == 0;
+	pthread_mutex_unlock(&ere_lock);
 	if (rx == NULL)
 		return 0;
-	hit = regexec(rx, text, 4, m, 0) == 0;
 	for (int i = 0; hit && i < n; i++) {
 		char *end;
 		long long x;

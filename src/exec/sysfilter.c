@@ -6,6 +6,7 @@
 #include "exec/sysfilter.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,14 +127,21 @@ fail:
 int
 sysfilter_bpf(const void **prog, size_t *len, struct err *err)
 {
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	static struct buf filter;
 	static int built;
+	int rc = 0;
 
+	pthread_mutex_lock(&lock);	/* :verify's thread and the screen's */
 	if (!built) {
 		if (build(&filter, err) < 0)
-			return -1;
-		built = 1;
+			rc = -1;
+		else
+			built = 1;
 	}
+	pthread_mutex_unlock(&lock);
+	if (rc < 0)
+		return -1;
 	*prog = filter.p;
 	*len = filter.len;
 	return 0;

@@ -125,7 +125,7 @@ workdir_remove_wait(void)
 	pthread_mutex_unlock(&rm_lock);
 }
 
-static int64_t disk_total;	/* nftw has no user argument */
+static _Thread_local int64_t disk_total;	/* nftw has no user argument */
 
 static int
 disk_add(const char *path, const struct stat *sb, int type, struct FTW *ftw)
@@ -236,7 +236,7 @@ workdir_cache(void)
 static void
 sweep_stale(const char *root)
 {
-	static char swept[PATH_MAX];
+	static _Thread_local char swept[PATH_MAX];	/* per thread: harmless twice */
 	DIR *d;
 	struct dirent *e;
 
@@ -294,7 +294,7 @@ workdir_make(const char *root, uid_t reach_uid, char **path,
 	return 0;
 }
 
-static uid_t chown_uid;	/* nftw has no user argument */
+static _Thread_local uid_t chown_uid;	/* nftw has no user argument */
 
 static int
 chown_dir(const char *path, const struct stat *sb, int type, struct FTW *ftw)

@@ -880,6 +880,17 @@ fail:
 }
 
 int
+store_open_again(const struct store *st, struct store **out, struct err *err)
+{
+	const char *path = sqlite3_db_filename(st->db, "main");
+
+	*out = NULL;
+	if (path == NULL || *path == '\0')
+		return err_set(err, "the store has no file to open again");
+	return store_open(out, path, err);
+}
+
+int
 store_open(struct store **out, const char *path, struct err *err)
 {
 	struct store *st = xcalloc(1, sizeof *st);

@@ -46,6 +46,15 @@ struct store;
  */
 int	store_open(struct store **out, const char *path, struct err *err);
 void	store_close(struct store *st);		/* NULL-safe */
+/*
+ * A second connection to st's database file, for a thread of its own (a
+ * connection is used by one thread at a time; SQLite's locks order the
+ * two as they would two processes).  *out is new; close with
+ * store_close().  0, or -1 with err (an in-memory database has no file
+ * to open again).
+ */
+int	store_open_again(const struct store *st, struct store **out,
+	    struct err *err);
 
 /*
  * How long a write waits for another writer's lock before it fails with

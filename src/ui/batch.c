@@ -1,35 +1,48 @@
 /*
  * batch.c - :verify, background verification of many candidates from
- * the workbench, through the verify service (verify/service.h) in this
- * process (ADR 0039).
+ * the workbench, through the verify service (verify/service.h) on a
+ * thread of its own (ADR 0039, ADR 0054).
  *
  * The service is the one `assay verify` drives: references first,
  * claims, the input-key skip, a pool of jobs on pipes, each run stored
- * the moment it is judged.  Here the frame loop drives it: its jobs'
- * fds are polled with the keyboard's (batch_pollfds), and batch_io()
- * steps it, so moving and deciding go on meanwhile.  Its hooks count
- * what it stored; the queue re-reads its view at most every
- * BATCH_REFRESH_MS as results land, and the cursor stays where the
- * reviewer put it (a row that leaves the view stays on screen, dimmed:
- * wb_view_changed).  x or C-c cancels: running jobs are stopped, what was
- * stored stays.
+ * the moment it is judged.  Its thread has a store connection of its
+ * own (store_open_again()) and its own poll loop: it reads the view's
+ * ids, starts the jobs, judges their output, stores their runs, claims
+ * and loads the next candidates, none of which the frame loop waits for.
+ * What it did reaches the frame loop as events on a pipe (a job started,
+ * a run stored or not, a problem, the end), and its counts as a copy of
+ * the service's summary, both under one mutex.  The frame loop counts
+ * what was stored, re-reads at most every BATCH_REFRESH_MS the rows that
+ * got a verdict (the view again only when one entered or left it: ADR
+ * 0053), and the cursor stays where the reviewer put it.  x or C-c
+ * cancels: running jobs are stopped, what was stored stays.
  *
- * The ids of a view are read a page at a time, BATCH_PAGE per step, so
- * that a view of a million does not stop the screen while it is read.
+ * The live store (wb_live) cannot tell the thread's commits from another
+ * process's by its connection's data_version, which both move; the
+ * thread, whose own commits leave its data_version as it is, counts the
+ * commits of every other connection it sees (batch_foreign()).
  */
+#define _GNU_SOURCE	/* pipe2 */
 #include "ui/wb.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "model/vocab.h"
 #include "verify/service.h"
 
 #define BATCH_REFRESH_MS	300	/* re-read the view at most this often */
 #define BATCH_MAX_JOBS		64
-#define BATCH_PAGE		2048	/* ids of the view read per step */
+#define BATCH_PAGE		2048	/* ids of the view read per query */
+#define BATCH_LOOK_MS		250	/* the thread's look at data_version */
 
 /* A candidate whose job started: whether it matched the view then. */
 struct batch_cand {
@@ -38,16 +51,46 @@ struct batch_cand {
 	int		 matched;	/* 1, 0; -1: not known */
 };
 
+/* What the thread tells the frame loop, in order. */
+enum bev_kind { BEV_STARTED, BEV_FINISHED, BEV_PROBLEM, BEV_NOTE, BEV_DONE };
+
+struct bev {
+	struct bev	*next;
+	enum bev_kind	 kind;
+	char		*id;		/* owned; NULL for NOTE, DONE */
+	char		*filter;	/* STARTED: the filter matched; owned */
+	int		 matched;	/* STARTED: 1, 0, -1 */
+	int		 stored, cancelled, pass;	/* FINISHED */
+	char		*msg;		/* PROBLEM, NOTE; FINISHED: why not
+					   stored; owned */
+};
+
 /* The state of :verify, owned by wb->batch. */
 struct batch {
-	struct vsvc	*vs;		/* running; NULL: not (yet) */
-	int		 reading;	/* the view's ids are being read */
-	char		*filter;	/* the view read; owned */
-	int64_t		 after;		/* the last seq read */
-	char		**ids;		/* nids read so far; owned */
+	/* set before the thread starts, then the thread's */
+	struct store	*st;		/* the thread's connection; owned */
+	struct vsvc	*vs;		/* the thread's */
+	int		 read_view;	/* read the view's ids (else given) */
+	char		*filter;	/* the view to read; NULL: all */
+	char		**ids;		/* nids; owned until the service */
 	size_t		 nids, cap;
-	size_t		 expect;	/* the view's count when started */
 	struct vsvc_opts o;
+
+	/* shared: under lock */
+	pthread_mutex_t	 lock;
+	struct bev	*head, **tail;
+	struct vsvc_summary sum;	/* the service's, after its last step */
+	int		 have_sum;
+	char		*view;		/* the view's filter now (match) */
+	atomic_int	 cancel, stop;	/* the frame loop asks */
+	atomic_ullong	 foreign;	/* other connections' commits seen */
+	int		 evfd[2];	/* thread -> frame loop: events */
+	int		 wakefd[2];	/* frame loop -> thread: cancel, stop */
+	pthread_t	 th;
+	int		 th_live;	/* started, not joined */
+
+	/* the frame loop's */
+	size_t		 expect;	/* the view's count when started */
 	size_t		 results, pass, fail;	/* runs stored */
 	size_t		 seen;		/* results when the view was read */
 	struct batch_cand *started;	/* running, nstarted */
@@ -55,35 +98,267 @@ struct batch {
 	size_t		 nstarted, nfresh;
 	int64_t		 t0, refreshed;	/* ms */
 	int		 cancelled;
+	unsigned long long foreign_seen;
 	char		 last_err[256];
 };
+
+/* --- the thread ---------------------------------------------------------- */
+
+static void
+bev_post(struct batch *b, struct bev *e)
+{
+	char c = 1;
+
+	pthread_mutex_lock(&b->lock);
+	e->next = NULL;
+	*b->tail = e;
+	b->tail = &e->next;
+	pthread_mutex_unlock(&b->lock);
+	/* the pipe is non-blocking: a full pipe already wakes the loop */
+	(void)!write(b->evfd[1], &c, 1);
+}
+
+static struct bev *
+bev_new(enum bev_kind kind, const char *id, const char *msg)
+{
+	struct bev *e = xcalloc(1, sizeof *e);
+
+	e->kind = kind;
+	e->id = xstrdup(id);
+	e->msg = xstrdup(msg);
+	return e;
+}
+
+static void
+bev_free(struct bev *e)
+{
+	free(e->id);
+	free(e->filter);
+	free(e->msg);
+	free(e);
+}
+
+/*
+ * A job started: whether its candidate is in the view now, asked on the
+ * thread's connection before its run can be stored, so that when it is
+ * a look at that one row tells whether the view changed (batch_show).
+ */
+static void
+on_started(void *arg, struct verify_job *j, const struct candidate *c,
+    const struct task *t)
+{
+	struct batch *b = arg;
+	struct bev *e = bev_new(BEV_STARTED, c->id, NULL);
+	struct err err;
+
+	(void)j;
+	(void)t;
+	pthread_mutex_lock(&b->lock);
+	e->filter = xstrdup(b->view);
+	pthread_mutex_unlock(&b->lock);
+	if (store_query_match(b->st, e->filter, c->id, &e->matched,
+	    &err) < 0)
+		e->matched = -1;
+	bev_post(b, e);
+}
+
+static void
+on_finished(void *arg, const struct vsvc_result *res)
+{
+	struct batch *b = arg;
+	struct bev *e = bev_new(BEV_FINISHED, res->run->cand_id,
+	    res->stored ? NULL : res->error != NULL ? res->error : "?");
+
+	e->stored = res->stored;
+	e->cancelled = res->cancelled;
+	e->pass = verdict_is(res->run->verdict, VERDICT_PASS);
+	bev_post(b, e);
+}
+
+static void
+on_problem(void *arg, enum vsvc_problem what, const char *id,
+    const char *msg)
+{
+	bev_post(arg, bev_new(what == VSVC_NOTE ? BEV_NOTE : BEV_PROBLEM,
+	    what == VSVC_NOTE ? NULL : id != NULL ? id : "?", msg));
+}
+
+static void
+batch_add_id(struct batch *b, const char *id)
+{
+	if (b->nids == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 256;
+		b->ids = xreallocarray(b->ids, b->cap, sizeof *b->ids);
+	}
+	b->ids[b->nids++] = xstrdup(id);
+}
+
+static void
+batch_ids_free(struct batch *b)
+{
+	for (size_t i = 0; i < b->nids; i++)
+		free(b->ids[i]);
+	free(b->ids);
+	b->ids = NULL;
+	b->nids = b->cap = 0;
+}
+
+/* The view's ids, a page at a time.  0, or -1 with a NOTE told. */
+static int
+thread_read(struct batch *b)
+{
+	int64_t after = 0;
+	struct err err;
+
+	for (;;) {
+		struct store_row *rows = NULL;
+		size_t n = 0;
+
+		if (atomic_load(&b->cancel) || atomic_load(&b->stop))
+			return -1;
+		if (store_query_seek(b->st, b->filter, after, 1, 0, BATCH_PAGE,
+		    &rows, &n, &err) < 0) {
+			bev_post(b, bev_new(BEV_PROBLEM, "the view", err.msg));
+			return -1;
+		}
+		for (size_t i = 0; i < n; i++) {
+			batch_add_id(b, rows[i].id);
+			after = rows[i].seq;
+			store_row_release(&rows[i]);
+		}
+		free(rows);
+		if (n < BATCH_PAGE)
+			return 0;
+	}
+}
+
+/* The summary for the frame loop, after each step. */
+static void
+thread_publish(struct batch *b)
+{
+	pthread_mutex_lock(&b->lock);
+	b->sum = *vsvc_summary(b->vs);
+	b->have_sum = 1;
+	pthread_mutex_unlock(&b->lock);
+}
+
+/* Another connection committed since the last look: count it. */
+static void
+thread_look(struct batch *b, int64_t *dv, int *seen)
+{
+	int64_t v;
+
+	if (store_data_version(b->st, &v, NULL) < 0)
+		return;
+	if (*seen && v != *dv)
+		atomic_fetch_add(&b->foreign, 1);
+	*dv = v;
+	*seen = 1;
+}
+
+static void *
+batch_thread(void *arg)
+{
+	struct batch *b = arg;
+	struct vsvc_hooks h = { .started = on_started,
+	    .finished = on_finished, .problem = on_problem, .arg = b };
+	struct pollfd *fds = NULL;
+	size_t cap = 0;
+	sigset_t all;
+	int64_t dv = 0, looked = 0;
+	int seen = 0, cancelled = 0, over;
+	struct err err;
+
+	/* the screen's signals (SIGWINCH, SIGTERM ...) go to its thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	thread_look(b, &dv, &seen);
+	if (b->read_view && thread_read(b) < 0)
+		goto done;
+	if (b->nids == 0) {
+		bev_post(b, bev_new(BEV_PROBLEM, "the view", "it is empty"));
+		goto done;
+	}
+	if (vsvc_new(&b->vs, b->st, &b->o, &h, b->ids, b->nids, &err) < 0) {
+		bev_post(b, bev_new(BEV_PROBLEM, "the batch", err.msg));
+		goto done;
+	}
+	batch_ids_free(b);	/* the service keeps its own copy */
+	over = vsvc_start(b->vs);
+	thread_publish(b);
+	while (!over && !atomic_load(&b->stop)) {
+		struct pollfd *jfds;
+		size_t n = vsvc_pollfds(b->vs, &jfds);
+		int t = vsvc_timeout_ms(b->vs);
+		char drain[64];
+
+		if (atomic_load(&b->cancel) && !cancelled) {
+			vsvc_cancel(b->vs);	/* steps on until its jobs end */
+			cancelled = 1;
+		}
+		if (n + 1 > cap) {
+			cap = n + 1;
+			fds = xreallocarray(fds, cap, sizeof *fds);
+		}
+		memcpy(fds, jfds, n * sizeof *fds);
+		fds[n].fd = b->wakefd[0];
+		fds[n].events = POLLIN;
+		if (t < 0 || t > BATCH_LOOK_MS)
+			t = BATCH_LOOK_MS;
+		if (poll(fds, n + 1, t) < 0 && errno != EINTR)
+			break;
+		while (read(b->wakefd[0], drain, sizeof drain) > 0)
+			;
+		if (atomic_load(&b->stop))
+			break;
+		over = vsvc_step(b->vs);
+		thread_publish(b);
+		if (wb_now_ms() - looked >= BATCH_LOOK_MS) {
+			thread_look(b, &dv, &seen);
+			looked = wb_now_ms();
+		}
+	}
+done:
+	free(fds);
+	vsvc_free(b->vs);	/* kills what still runs (stop), frees claims */
+	b->vs = NULL;
+	batch_ids_free(b);
+	store_close(b->st);
+	b->st = NULL;
+	hash_thread_end();	/* the thread's digest context */
+	bev_post(b, bev_new(BEV_DONE, NULL, NULL));
+	return NULL;
+}
+
+/* --- the frame loop's side ------------------------------------------------ */
 
 int
 batch_running(const struct wb *wb)
 {
-	return wb->batch != NULL && (wb->batch->vs != NULL ||
-	    wb->batch->reading);
+	return wb->batch != NULL && wb->batch->th_live;
 }
 
 int
 batch_progress(const struct wb *wb, size_t *done, size_t *total,
     size_t *fail)
 {
-	const struct vsvc_summary *s;
+	struct batch *b = wb->batch;
 
 	if (!batch_running(wb))
 		return 0;
-	if (wb->batch->vs == NULL) {
+	pthread_mutex_lock(&b->lock);
+	if (!b->have_sum) {
 		*done = 0;
-		*total = wb->batch->expect;
-		*fail = 0;
-		return 1;
+		*total = b->expect;
+	} else {
+		const struct vsvc_summary *s = &b->sum;
+
+		*done = s->finished + s->unchanged + s->busy +
+		    s->load_errors + s->start_errors;
+		*total = s->total;
 	}
-	s = vsvc_summary(wb->batch->vs);
-	*done = s->finished + s->unchanged + s->busy + s->load_errors +
-	    s->start_errors;
-	*total = s->total;
-	*fail = wb->batch->fail;
+	pthread_mutex_unlock(&b->lock);
+	*fail = b->fail;
 	return 1;
 }
 
@@ -94,6 +369,21 @@ batch_stored(const struct wb *wb, size_t *fail)
 	return wb->batch != NULL ? wb->batch->results : 0;
 }
 
+int
+batch_foreign(struct wb *wb)
+{
+	struct batch *b = wb->batch;
+	unsigned long long f;
+
+	if (!batch_running(wb))
+		return -1;
+	f = atomic_load(&b->foreign);
+	if (f == b->foreign_seen)
+		return 0;
+	b->foreign_seen = f;
+	return 1;
+}
+
 static void
 cands_free(struct batch_cand *v, size_t *n)
 {
@@ -102,32 +392,6 @@ cands_free(struct batch_cand *v, size_t *n)
 		free(v[i].filter);
 	}
 	*n = 0;
-}
-
-/*
- * A job started: note whether its candidate is in the view now, so that
- * when its run is stored a look at that one row tells whether the view
- * changed (batch_show) rather than counting the view again.
- */
-static void
-on_started(void *arg, struct verify_job *j, const struct candidate *c,
-    const struct task *t)
-{
-	struct wb *wb = arg;
-	struct batch *b = wb->batch;
-	struct batch_cand *bc;
-	struct err err;
-
-	(void)j;
-	(void)t;
-	b->started = xreallocarray(b->started, b->nstarted + 1,
-	    sizeof *b->started);
-	bc = &b->started[b->nstarted++];
-	bc->id = xstrdup(c->id);
-	bc->filter = wb->filter != NULL ? xstrdup(wb->filter) : NULL;
-	if (store_query_match(wb->st, wb->filter, c->id, &bc->matched,
-	    &err) < 0)
-		bc->matched = -1;
 }
 
 /* The job of id ended: its entry moves to fresh when stored, else goes. */
@@ -184,41 +448,109 @@ batch_show(struct wb *wb)
 	cands_free(b->fresh, &b->nfresh);
 }
 
-/* The service's hooks: count what it stored, keep what went wrong. */
-static void
-on_finished(void *arg, const struct vsvc_result *res)
+/* One event of the thread.  1 when it was the end. */
+static int
+batch_event(struct wb *wb, struct bev *e)
 {
-	struct batch *b = ((struct wb *)arg)->batch;
+	struct batch *b = wb->batch;
+	struct batch_cand *bc;
 
-	batch_ended(b, res->run->cand_id, !res->cancelled && res->stored);
-	if (res->cancelled)
-		return;
-	if (!res->stored) {
-		snprintf(b->last_err, sizeof b->last_err, "%s: not stored: %s",
-		    res->run->cand_id, res->error != NULL ? res->error : "?");
-		return;
+	switch (e->kind) {
+	case BEV_STARTED:
+		b->started = xreallocarray(b->started, b->nstarted + 1,
+		    sizeof *b->started);
+		bc = &b->started[b->nstarted++];
+		bc->id = e->id;
+		bc->filter = e->filter;
+		bc->matched = e->matched;
+		e->id = e->filter = NULL;
+		break;
+	case BEV_FINISHED:
+		batch_ended(b, e->id, !e->cancelled && e->stored);
+		if (e->cancelled)
+			break;
+		if (!e->stored) {
+			snprintf(b->last_err, sizeof b->last_err, "%s: not "
+			    "stored: %s", e->id, e->msg);
+			break;
+		}
+		b->results++;
+		if (e->pass)
+			b->pass++;
+		else
+			b->fail++;
+		break;
+	case BEV_PROBLEM:
+		snprintf(b->last_err, sizeof b->last_err, "%s: %s", e->id,
+		    e->msg);
+		break;
+	case BEV_NOTE:
+		/* about the whole batch (a broken toolchain): say it now */
+		wb_msg(wb, 1, ":verify: %s", e->msg);
+		break;
+	case BEV_DONE:
+		return 1;
 	}
-	b->results++;
-	if (verdict_is(res->run->verdict, VERDICT_PASS))
-		b->pass++;
-	else
-		b->fail++;
+	return 0;
+}
+
+/* The events so far, in order; 1 when the thread ended. */
+static int
+batch_events(struct wb *wb)
+{
+	struct batch *b = wb->batch;
+	struct bev *e, *next;
+	char drain[256];
+	int over = 0;
+
+	while (read(b->evfd[0], drain, sizeof drain) > 0)
+		;
+	pthread_mutex_lock(&b->lock);
+	e = b->head;
+	b->head = NULL;
+	b->tail = &b->head;
+	pthread_mutex_unlock(&b->lock);
+	for (; e != NULL; e = next) {
+		next = e->next;
+		over |= batch_event(wb, e);
+		bev_free(e);
+	}
+	return over;
 }
 
 static void
-on_problem(void *arg, enum vsvc_problem what, const char *id,
-    const char *msg)
+batch_wake(struct batch *b)
 {
-	struct wb *wb = arg;
-	struct batch *b = wb->batch;
+	char c = 1;
 
-	if (what == VSVC_NOTE) {
-		/* about the whole batch (a broken toolchain): say it now */
-		wb_msg(wb, 1, ":verify: %s", msg);
+	(void)!write(b->wakefd[1], &c, 1);
+}
+
+/* The thread ended (or is told to): join it and free what it shared. */
+static void
+batch_join(struct batch *b)
+{
+	struct bev *e, *next;
+
+	if (!b->th_live)
 		return;
+	pthread_join(b->th, NULL);
+	b->th_live = 0;
+	for (e = b->head; e != NULL; e = next) {
+		next = e->next;
+		bev_free(e);
 	}
-	snprintf(b->last_err, sizeof b->last_err, "%s: %s", id != NULL ? id :
-	    "?", msg);
+	b->head = NULL;
+	b->tail = &b->head;
+	for (int i = 0; i < 2; i++) {
+		close(b->evfd[i]);
+		close(b->wakefd[i]);
+	}
+	free(b->filter);
+	b->filter = NULL;
+	free(b->view);
+	b->view = NULL;
+	pthread_mutex_destroy(&b->lock);
 }
 
 /* The batch is over: say how it went and read the view again. */
@@ -226,13 +558,13 @@ static void
 batch_end(struct wb *wb)
 {
 	struct batch *b = wb->batch;
-	const struct vsvc_summary *s = b->vs != NULL ? vsvc_summary(b->vs) :
-	    NULL;
-	size_t total = s != NULL ? s->total : b->nids, left;
-	size_t unchanged = s != NULL ? s->unchanged : 0;
-	size_t handled = s != NULL ? s->finished + s->unchanged : 0;
+	size_t total, left, unchanged, handled;
 	char dur[32];
 
+	batch_join(b);
+	total = b->have_sum ? b->sum.total : b->expect;
+	unchanged = b->have_sum ? b->sum.unchanged : 0;
+	handled = b->have_sum ? b->sum.finished + b->sum.unchanged : 0;
 	left = total > handled ? total - handled : 0;
 	pane_duration(wb_now_ms() - b->t0, dur, sizeof dur);
 	if (b->cancelled)
@@ -247,16 +579,6 @@ batch_end(struct wb *wb)
 		    b->results, b->pass, b->fail, unchanged,
 		    b->last_err[0] != '\0' ? "; last problem: " : "",
 		    b->last_err);
-	vsvc_free(b->vs);
-	b->vs = NULL;
-	b->reading = 0;
-	for (size_t i = 0; i < b->nids; i++)
-		free(b->ids[i]);
-	free(b->ids);
-	b->ids = NULL;
-	b->nids = b->cap = 0;
-	free(b->filter);
-	b->filter = NULL;
 	cands_free(b->started, &b->nstarted);
 	cands_free(b->fresh, &b->nfresh);
 	free(b->started);
@@ -265,84 +587,11 @@ batch_end(struct wb *wb)
 	wb_view_changed(wb);
 }
 
-static void
-batch_add_id(struct batch *b, const char *id)
-{
-	if (b->nids == b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 256;
-		b->ids = xreallocarray(b->ids, b->cap, sizeof *b->ids);
-	}
-	b->ids[b->nids++] = xstrdup(id);
-}
-
-/* Make the service over the ids read and start it. */
-static void
-batch_launch(struct wb *wb)
-{
-	struct batch *b = wb->batch;
-	struct vsvc_hooks h = { .started = on_started,
-	    .finished = on_finished, .problem = on_problem, .arg = wb };
-	struct err err;
-
-	b->reading = 0;
-	if (b->nids == 0) {
-		snprintf(b->last_err, sizeof b->last_err, "the view is empty");
-		batch_end(wb);
-		return;
-	}
-	if (vsvc_new(&b->vs, wb->st, &b->o, &h, b->ids, b->nids, &err) < 0) {
-		snprintf(b->last_err, sizeof b->last_err, "%.200s", err.msg);
-		batch_end(wb);
-		return;
-	}
-	/* the service keeps its own copy */
-	for (size_t i = 0; i < b->nids; i++)
-		free(b->ids[i]);
-	free(b->ids);
-	b->ids = NULL;
-	b->nids = b->cap = 0;
-	if (vsvc_start(b->vs) == 1)
-		batch_end(wb);
-}
-
-/* Read the next page of the view's ids; launch when all are read. */
-static void
-batch_read(struct wb *wb)
-{
-	struct batch *b = wb->batch;
-	struct store_row *rows = NULL;
-	struct err err;
-	size_t n = 0;
-
-	if (store_query_seek(wb->st, b->filter, b->after, 1, 0, BATCH_PAGE,
-	    &rows, &n, &err) < 0) {
-		snprintf(b->last_err, sizeof b->last_err, "%.200s", err.msg);
-		batch_end(wb);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		batch_add_id(b, rows[i].id);
-		b->after = rows[i].seq;
-		store_row_release(&rows[i]);
-	}
-	free(rows);
-	if (n < BATCH_PAGE && !b->cancelled)
-		batch_launch(wb);
-	else if (b->cancelled)
-		batch_end(wb);
-}
-
 void
 batch_pollfds(struct wb *wb, struct wb_pollset *ps)
 {
-	struct pollfd *fds;
-	size_t n;
-
-	if (wb->batch == NULL || wb->batch->vs == NULL)
-		return;
-	n = vsvc_pollfds(wb->batch->vs, &fds);
-	for (size_t i = 0; i < n; i++)
-		wb_pollset_add(ps, fds[i].fd, POLLIN);
+	if (batch_running(wb))
+		wb_pollset_add(ps, wb->batch->evfd[0], POLLIN);
 }
 
 void
@@ -352,12 +601,15 @@ batch_io(struct wb *wb)
 
 	if (!batch_running(wb))
 		return;
-	if (b->reading) {
-		batch_read(wb);
-		wb->dirty = 1;
-		return;
+	/* the view the thread matches new runs against */
+	if (wb->filter == NULL ? b->view != NULL : b->view == NULL ||
+	    strcmp(b->view, wb->filter) != 0) {
+		pthread_mutex_lock(&b->lock);
+		free(b->view);
+		b->view = xstrdup(wb->filter);
+		pthread_mutex_unlock(&b->lock);
 	}
-	if (vsvc_step(b->vs) == 1) {
+	if (batch_events(wb)) {
 		batch_end(wb);
 		return;
 	}
@@ -374,21 +626,13 @@ int
 batch_timeout(const struct wb *wb)
 {
 	const struct batch *b = wb->batch;
-	int t;
+	int64_t due;
 
-	if (!batch_running(wb))
-		return -1;
-	if (b->reading)
-		return 0;	/* the next page at once */
-	t = vsvc_timeout_ms(b->vs);
-	if (b->results != b->seen) {
-		/* a result stored but not shown yet: show it in time */
-		int64_t due = BATCH_REFRESH_MS - (wb_now_ms() - b->refreshed);
-
-		if (due < t)
-			t = due > 0 ? (int)due : 0;
-	}
-	return t;
+	if (!batch_running(wb) || b->results == b->seen)
+		return -1;	/* the thread's events wake the loop */
+	/* a result stored but not shown yet: show it in time */
+	due = BATCH_REFRESH_MS - (wb_now_ms() - b->refreshed);
+	return due > 0 ? (int)due : 0;
 }
 
 void
@@ -401,22 +645,69 @@ batch_cancel(struct wb *wb)
 		return;
 	(void)batch_progress(wb, &done, &total, &fail);
 	b->cancelled = 1;
-	if (b->vs != NULL)
-		vsvc_cancel(b->vs);	/* steps on until its jobs end */
+	atomic_store(&b->cancel, 1);
+	batch_wake(b);
 	wb_msg(wb, 0, "cancelling :verify after %zu of %zu", done, total);
 }
 
 void
 batch_stop(struct wb *wb)
 {
-	if (wb->batch == NULL)
+	struct batch *b = wb->batch;
+
+	if (b == NULL)
 		return;
 	if (batch_running(wb)) {
-		wb->batch->cancelled = 1;
-		batch_end(wb);	/* vsvc_free kills what runs */
+		b->cancelled = 1;
+		atomic_store(&b->stop, 1);	/* vsvc_free kills what runs */
+		batch_wake(b);
+		batch_end(wb);
 	}
-	free(wb->batch);
+	free(b);
 	wb->batch = NULL;
+}
+
+/* Make the pipes and start the thread over what b holds.  0 or -1. */
+static int
+batch_launch(struct wb *wb)
+{
+	struct batch *b = wb->batch;
+	struct err err;
+
+	if (store_open_again(wb->st, &b->st, &err) < 0) {
+		wb_msg(wb, 1, ":verify: %s", err.msg);
+		return -1;
+	}
+	store_lock_timeout(b->st, WB_LOCK_MS);
+	if (pipe2(b->evfd, O_CLOEXEC | O_NONBLOCK) < 0) {
+		wb_msg(wb, 1, ":verify: pipe: %s", strerror(errno));
+		store_close(b->st);
+		return -1;
+	}
+	if (pipe2(b->wakefd, O_CLOEXEC | O_NONBLOCK) < 0) {
+		wb_msg(wb, 1, ":verify: pipe: %s", strerror(errno));
+		close(b->evfd[0]);
+		close(b->evfd[1]);
+		store_close(b->st);
+		return -1;
+	}
+	pthread_mutex_init(&b->lock, NULL);
+	b->tail = &b->head;
+	b->view = xstrdup(wb->filter);
+	if (pthread_create(&b->th, NULL, batch_thread, b) != 0) {
+		wb_msg(wb, 1, ":verify: cannot start its thread");
+		store_close(b->st);
+		for (int i = 0; i < 2; i++) {
+			close(b->evfd[i]);
+			close(b->wakefd[i]);
+		}
+		pthread_mutex_destroy(&b->lock);
+		free(b->view);
+		b->view = NULL;
+		return -1;
+	}
+	b->th_live = 1;
+	return 0;
 }
 
 /* Default parallelism: the CPUs, at most 8. */
@@ -464,10 +755,8 @@ batch_start(struct wb *wb, const char *arg)
 		wb_msg(wb, 1, ":verify: the view is empty");
 		return -1;
 	}
-	if (wb->batch == NULL)
-		wb->batch = xcalloc(1, sizeof *wb->batch);
-	b = wb->batch;
-	memset(b, 0, sizeof *b);
+	free(wb->batch);	/* the last one's counts (batch_stored) */
+	wb->batch = b = xcalloc(1, sizeof *b);
 	/* as `assay verify` runs it: every reference first, claimed, an
 	 * unchanged input skipped (force: run again), jobs on pipes */
 	b->o.vo = wb->vopts;
@@ -482,14 +771,18 @@ batch_start(struct wb *wb, const char *arg)
 	if (wb->nmarks > 0) {
 		for (size_t i = 0; i < wb->nmarks; i++)
 			batch_add_id(b, wb->marks[i]);
-		batch_launch(wb);
 	} else {
+		b->read_view = 1;
 		b->filter = xstrdup(wb->filter);
-		b->reading = 1;
 	}
-	if (batch_running(wb))
-		wb_msg(wb, 0, ":verify %zu candidate%s, %ld at a time, in the "
-		    "background (x cancels)", b->expect, b->expect == 1 ? "" :
-		    "s", nj);
+	if (batch_launch(wb) < 0) {
+		batch_ids_free(b);
+		free(b->filter);
+		b->filter = NULL;
+		return -1;
+	}
+	wb_msg(wb, 0, ":verify %zu candidate%s, %ld at a time, in the "
+	    "background (x cancels)", b->expect, b->expect == 1 ? "" : "s",
+	    nj);
 	return 0;
 }

@@ -1716,7 +1716,8 @@ ui_turn(struct wb *wb, struct wb_pollset *ps, int fd, int timeout)
 		timeout = t;
 	if (poll(ps->v, (nfds_t)ps->n, timeout) < 0 && errno != EINTR)
 		return -1;
-	wb_live(wb);
+	if (wb_live_wait(wb) == 0)	/* :verify's thread knows best */
+		wb_live(wb, batch_foreign(wb));
 	for (size_t i = 0; i < UI_NSERVICES; i++)
 		if (ui_services[i].running(wb))
 			ui_services[i].step(wb);

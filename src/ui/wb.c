@@ -491,7 +491,7 @@ wb_live_wait(const struct wb *wb)
 }
 
 void
-wb_live(struct wb *wb)
+wb_live(struct wb *wb, int foreign)
 {
 	int64_t v, now = wb_now_ms();
 
@@ -500,8 +500,13 @@ wb_live(struct wb *wb)
 	wb->live_at = now + WB_LIVE_MS;
 	if (store_data_version(wb->st, &v, NULL) < 0)
 		return;
-	/* this connection's own commits leave it as it is */
-	if (wb->live_seen && v != wb->data_version)
+	/*
+	 * This connection's own commits leave it as it is; :verify's
+	 * thread's move it with every run, which batch.c shows itself, so
+	 * while one runs the thread says whether anyone else committed.
+	 */
+	if (foreign >= 0 ? foreign == 1 :
+	    wb->live_seen && v != wb->data_version)
 		wb_view_changed(wb);
 	wb->data_version = v;
 	wb->live_seen = 1;

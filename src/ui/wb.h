@@ -298,11 +298,13 @@ size_t	wb_shown(const struct wb *wb);
  * process committed (store_data_version: no read of the file); when one
  * did (a headless verify's runs, another reviewer's labels, a merge),
  * re-read the view and the candidate on screen, the cursor staying where
- * it is (wb_view_changed).  wb_live_wait: the ms until the next look, for
+ * it is (wb_view_changed).  foreign: batch_foreign()'s answer (-1: no
+ * :verify runs, and the data_version says; 0 or 1: its thread saw no
+ * other commit, or one).  wb_live_wait: the ms until the next look, for
  * the frame loop's poll.
  */
 #define WB_LIVE_MS	500
-void	wb_live(struct wb *wb);
+void	wb_live(struct wb *wb, int foreign);
 int	wb_live_wait(const struct wb *wb);
 
 /* Monotonic milliseconds. */
@@ -389,8 +391,9 @@ void	wb_pollset_release(struct wb_pollset *ps);
 /*
  * :verify [JOBS] [force]: verify the marked candidates, else the view
  * (its filter), JOBS at a time (default: the CPUs, at most 8), through
- * the verify service in this process (verify/service.h), driven by the
- * frame loop.  0, or -1 with a message.
+ * the verify service in this process (verify/service.h), on a thread of
+ * its own with its own store connection (ADR 0054): the frame loop hears
+ * it through a pipe.  0, or -1 with a message.
  */
 int	batch_start(struct wb *wb, const char *arg);
 int	batch_running(const struct wb *wb);
@@ -404,13 +407,20 @@ int	batch_progress(const struct wb *wb, size_t *done, size_t *total,
 /* The runs the last :verify stored (running or ended), and in *fail
  * those that did not pass; 0 when none was started. */
 size_t	batch_stored(const struct wb *wb, size_t *fail);
-/* Step it (after poll): read the view's ids, advance the jobs, store
- * their runs, re-read the view as results land, finish it. */
+/* Step it (after poll): hear what its thread did (jobs started, runs
+ * stored), re-read the view's changed rows as results land, finish it. */
 void	batch_io(struct wb *wb);
 /* x, C-c: cancel it (its jobs stop; what it stored stays).  batch_stop
  * ends it at once and frees its state (quitting). */
 void	batch_cancel(struct wb *wb);
 void	batch_stop(struct wb *wb);
+/*
+ * While it runs: 1 when another connection (another process, or this
+ * screen's own) committed since the last call, as :verify's thread,
+ * which runs on a connection of its own, saw it; 0 when not; -1 when no
+ * :verify runs (the screen's data_version says it alone then).
+ */
+int	batch_foreign(struct wb *wb);
 
 /* --- commit.c: c in the background ------------------------------------ */
 

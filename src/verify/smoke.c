@@ -5,6 +5,7 @@
 #include "verify/smoke.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,9 @@ static struct smoke_slot {
 	struct smoke_result r;
 } slots[16];
 static size_t nslots;
+/* The slots, for the workbench's :verify thread and its screen's `v`:
+ * held while a smoke test runs, so that one env is proven once. */
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* --- the sample ------------------------------------------------------- */
 
@@ -394,8 +398,22 @@ out:
 	sample_release(&s);
 }
 
+static const struct smoke_result *smoke_locked(const char *env,
+    const struct verify_opts *o);
+
 const struct smoke_result *
 verify_smoke(const char *env, const struct verify_opts *o)
+{
+	const struct smoke_result *r;
+
+	pthread_mutex_lock(&slots_lock);
+	r = smoke_locked(env, o);
+	pthread_mutex_unlock(&slots_lock);
+	return r;
+}
+
+static const struct smoke_result *
+smoke_locked(const char *env, const struct verify_opts *o)
 {
 	static struct smoke_result none = { .state = SMOKE_NONE };
 	struct smoke_slot *slot;
@@ -419,25 +437,31 @@ void
 verify_smoke_forget(void)
 {
 	/* Kept, not freed: a job may still hold a broken result. */
+	pthread_mutex_lock(&slots_lock);
 	for (size_t i = 0; i < nslots; i++)
 		if (slots[i].r.state != SMOKE_OK)
 			slots[i].stale = 1;
+	pthread_mutex_unlock(&slots_lock);
 }
 
 const struct smoke_result *
 verify_smoke_again(const char *env, const struct verify_opts *o)
 {
-	const struct smoke_result *sm = verify_smoke(env, o);
+	const struct smoke_result *sm;
 	struct smoke_slot *slot = NULL;
 
+	pthread_mutex_lock(&slots_lock);
+	sm = smoke_locked(env, o);
 	for (size_t i = 0; i < nslots; i++)
 		if (&slots[i].r == sm)
 			slot = &slots[i];
-	if (slot == NULL || slot->reproven || sm->state != SMOKE_OK ||
-	    !sm->cached)
-		return sm;
-	slot->reproven = 1;
-	memset(&slot->r, 0, sizeof slot->r);
-	smoke_run(env, o, 0, &slot->r);
-	return &slot->r;
+	if (slot != NULL && !slot->reproven && sm->state == SMOKE_OK &&
+	    sm->cached) {
+		slot->reproven = 1;
+		memset(&slot->r, 0, sizeof slot->r);
+		smoke_run(env, o, 0, &slot->r);
+		sm = &slot->r;
+	}
+	pthread_mutex_unlock(&slots_lock);
+	return sm;
 }

@@ -32,7 +32,8 @@ ok "the progress shows in the status line"
 # moving and labelling while it runs; each label lands on the row shown
 keys j j
 wait_for " 3/$N "
-screen | grep -q -E "^│▶ $(short "$(id_n 3)") " || fail "not on row 3"
+# the title is drawn before the rows: wait for the row too
+wait_for "▶ $(short "$(id_n 3)") " 5
 keys 1
 wait_for "$(id_n 3) labelled compile by tester"
 keys j j j

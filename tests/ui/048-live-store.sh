@@ -52,4 +52,37 @@ E=$(screen | sed -n 's/^│▶ \([0-9a-f]\{8\}\) .*/\1/p')
 soon "$E left the view"
 screen | grep -q -E "^│▶×$E " || fail "$E is not under the cursor, marked"
 ok "a row another reviewer takes out of the view stays under the cursor"
+
+# the same while a :verify runs: its thread stores runs on a connection
+# of its own, which moves the screen's data_version with every run; a
+# label by another process still shows (the thread tells it apart)
+# (over 60 marked rows far below the screen, so that no run it stores
+# makes the screen read its page again)
+command_line "filter"
+wait_for " 1/$N "
+[ "$N" -ge 120 ] || fail "$N candidates: too few for rows off the screen"
+command_line "goto $(id_n $((N - 60)))"
+wait_for " $((N - 60))/$N "
+i=0
+while [ $i -lt 60 ]; do keys Space; i=$((i + 1)); done
+wait_for "60 marked"
+keys Home
+wait_for " 1/$N "
+command_line "verify 1 force"
+wait_for "· verify " 30
+F=$(id_n 5)
+"$ASSAY" --db "$DB" --reviewer bob label "$F" compile >/dev/null ||
+    fail "label $F by bob"
+n=30
+until screen | grep -q -E " $(short "$F") chip +[a-z-]+ +comp"; do
+	n=$((n - 1))
+	[ $n -gt 0 ] || fail "bob's label of $F did not show during :verify"
+	sleep 0.1
+done
+screen | tail -n 1 | grep -q "· verify " ||
+    fail "the :verify ended before the label: nothing tested"
+screen | grep -q " 1/$N " || fail "the cursor moved"
+ok "another process's label shows while a :verify stores runs"
+keys x
+wait_for ":verify cancelled after" 30
 quit_all

@@ -17,6 +17,7 @@
  * "bad" (a | b) mismatches on two of four inputs and fails.
  */
 #include <stdarg.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -901,12 +902,96 @@ test_loop_freed_while_asking(void **state)
 	free(path);
 }
 
+/*
+ * Two batches at once on two threads, each with a store connection of
+ * its own (store_open_again): the workbench's :verify thread while `v`
+ * runs on the screen's.  Judging (the ERE cache of the verdict lines),
+ * the smoke slots and the work directories are shared by the process;
+ * each batch must still store its own candidate's verdict, every round.
+ */
+struct side {
+	struct fx	*f;
+	char		*id;
+	const char	*want;
+	int		 rounds, bad;	/* rounds to run; those that went wrong */
+};
+
+static void *
+side_run(void *arg)
+{
+	struct side *sd = arg;
+	struct store *st;
+	struct err err;
+
+	if (store_open_again(sd->f->st, &st, &err) < 0) {
+		sd->bad = sd->rounds;
+		return NULL;
+	}
+	for (int r = 0; r < sd->rounds; r++) {
+		struct vsvc_opts o = opts(sd->f, 1);
+		struct heard h = { 0 };
+		struct vsvc_hooks hk = { .problem = on_problem, .arg = &h };
+		struct vsvc *s;
+		struct run run;
+		int over, ok;
+
+		o.force = 1;
+		o.claim = 0;
+		o.lock_wait_ms = 10000;
+		if (vsvc_new(&s, st, &o, &hk, &sd->id, 1, &err) < 0) {
+			sd->bad++;
+			continue;
+		}
+		over = vsvc_start(s);
+		while (!over) {
+			struct pollfd *fds;
+			size_t nfd = vsvc_pollfds(s, &fds);
+
+			poll(fds, nfd, vsvc_timeout_ms(s));
+			over = vsvc_step(s);
+		}
+		ok = vsvc_summary(s)->done == 2 && h.problems == 0;
+		vsvc_free(s);
+		if (ok && store_run_latest(st, sd->id, &run, NULL) == 0) {
+			ok = strcmp(run.verdict, sd->want) == 0;
+			run_release(&run);
+		} else {
+			ok = 0;
+		}
+		sd->bad += !ok;
+	}
+	store_close(st);
+	hash_thread_end();
+	return NULL;
+}
+
+static void
+test_two_threads_at_once(void **state)
+{
+	struct fx *f = *state;
+	struct side a = { .f = f, .id = f->good, .want = "pass", .rounds = 4 };
+	struct side b = { .f = f, .id = f->bad, .want = "fail", .rounds = 4 };
+	pthread_t ta, tbad;
+
+	need_iverilog();
+	assert_int_equal(pthread_create(&ta, NULL, side_run, &a), 0);
+	assert_int_equal(pthread_create(&tbad, NULL, side_run, &b), 0);
+	pthread_join(ta, NULL);
+	pthread_join(tbad, NULL);
+	assert_int_equal(a.bad, 0);
+	assert_int_equal(b.bad, 0);
+	assert_verdict(f, f->good, "pass");
+	assert_verdict(f, f->bad, "fail");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tally),
 		cmocka_unit_test_setup_teardown(test_secret_in_run_log,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_two_threads_at_once,
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_reference_first,
 		    fx_setup, fx_teardown),

@@ -1664,6 +1664,42 @@ test_store_view_saved_by_name(void **state)
 	free(v);
 }
 
+/*
+ * store_open_again: a second connection to the same file (the workbench's
+ * :verify thread).  What one commits the other reads, and the second's
+ * commit moves the first's data_version, not its own; an in-memory
+ * database has no file to open again.
+ */
+static void
+test_store_open_again_shares_the_file(void **state)
+{
+	struct fx *f = *state;
+	struct store *two = NULL, *mem = NULL, *none = NULL;
+	struct task t;
+	struct err err;
+	int64_t v1, v1b, v2, v2b;
+
+	assert_int_equal(store_open_again(f->st, &two, &err), 0);
+	assert_non_null(two);
+	assert_int_equal(store_data_version(f->st, &v1, &err), 0);
+	assert_int_equal(store_data_version(two, &v2, &err), 0);
+	put_task(two, "local/again");
+	assert_int_equal(store_task_get(f->st, "local/again", &t, &err), 0);
+	assert_string_equal(t.id, "local/again");
+	task_release(&t);
+	assert_int_equal(store_data_version(f->st, &v1b, &err), 0);
+	assert_int_equal(store_data_version(two, &v2b, &err), 0);
+	assert_true(v1b != v1);		/* the other's commit */
+	assert_true(v2b == v2);		/* its own: unchanged */
+	store_close(two);
+
+	assert_int_equal(store_open(&mem, ":memory:", &err), 0);
+	assert_int_equal(store_open_again(mem, &none, &err), -1);
+	assert_null(none);
+	assert_non_null(strstr(err.msg, "no file"));
+	store_close(mem);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -1673,6 +1709,7 @@ main(void)
 		FX_TEST(test_store_fresh_database_migrates_to_current_version),
 		FX_TEST(test_store_newer_schema_is_refused),
 		FX_TEST(test_store_wal_mode_is_on),
+		FX_TEST(test_store_open_again_shares_the_file),
 		FX_TEST(test_store_unwritable_path_is_error),
 		FX_TEST(test_store_not_a_database_is_error_naming_it),
 		FX_TEST(test_store_task_inserted_once),
