@@ -693,6 +693,9 @@ batch_launch(struct wb *wb)
 	}
 	pthread_mutex_init(&b->lock, NULL);
 	b->tail = &b->head;
+	/* a commit between the screen's last look and the thread's first
+	 * is seen by neither: count one, so the view is read once more */
+	atomic_store(&b->foreign, 1);
 	b->view = xstrdup(wb->filter);
 	if (pthread_create(&b->th, NULL, batch_thread, b) != 0) {
 		wb_msg(wb, 1, ":verify: cannot start its thread");
