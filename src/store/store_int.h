@@ -123,6 +123,18 @@ void	bind_text(sqlite3_stmt *s, int i, const char *v);
 /* Column i as a new string (NULL for SQL NULL); col_blob also its length. */
 char	*col_text(sqlite3_stmt *s, int i);
 char	*col_blob(sqlite3_stmt *s, int i, size_t *len);
+/*
+ * A candidate's columns, in the order candidate_fill() reads them: the
+ * one mapping of a candidate row to a struct candidate (store.c), for
+ * store_candidate_get() and the scale bench's copies (bench.c).  A
+ * query may select more after them, from column CAND_NCOLS on.
+ */
+#define CAND_COLS "id, task_id, origin, origin_raw, kind, lang, parent," \
+	" source, code, code_hash, extra"
+#define CAND_NCOLS 11
+/* Fill the struct candidate item (zeroed) from a row of CAND_COLS; code
+ * is NULL when the column is. */
+void	candidate_fill(sqlite3_stmt *s, void *item);
 
 /*
  * The candidate id rule (docs/adr/0011): "c" and the first n hex digits
