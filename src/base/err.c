@@ -117,6 +117,14 @@ strv_free(char **v, size_t n)
 	free(v);
 }
 
+void
+array_free(void *v, size_t n, size_t size, void (*release)(void *))
+{
+	for (size_t i = 0; v != NULL && i < n; i++)
+		release((char *)v + i * size);
+	free(v);
+}
+
 char *
 xstrndup(const char *s, size_t n)
 {

@@ -51,6 +51,12 @@ char	*xstrdup(const char *s);		/* NULL gives NULL */
 /* Free the n strings of v and v itself (a vector of new strings, as
  * xstrdup makes them); NULL-safe. */
 void	strv_free(char **v, size_t n);
+/*
+ * Release each of the n items of the array v, size bytes each (for an
+ * array of struct T: sizeof *v), with release(), which frees what the
+ * item owns, not the item; then free v.  NULL-safe.
+ */
+void	array_free(void *v, size_t n, size_t size, void (*release)(void *));
 char	*xstrndup(const char *s, size_t n);
 /* New string, caller frees. */
 char	*xasprintf(const char *fmt, ...)

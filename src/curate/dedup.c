@@ -350,6 +350,17 @@ struct collect {
 	int			 failed;
 };
 
+/* What an item owns (array_free()). */
+static void
+item_release(void *p)
+{
+	struct item *it = p;
+
+	free(it->id);
+	free(it->set);
+	free(it->sig);
+}
+
 static int
 collect_one(const struct store_row *row, void *arg)
 {
@@ -500,17 +511,21 @@ by_size(const void *x, const void *y)
 	return strcmp(a->ids[0], b->ids[0]);
 }
 
+/* What a cluster owns (array_free()). */
+static void
+cluster_release(void *p)
+{
+	struct dedup_cluster *cl = p;
+
+	strv_free(cl->ids, cl->n);
+	free(cl->similarity);
+	free(cl->exact);
+}
+
 void
 dedup_report_release(struct dedup_report *r)
 {
-	for (size_t i = 0; i < r->clusters; i++) {
-		for (size_t k = 0; k < r->v[i].n; k++)
-			free(r->v[i].ids[k]);
-		free(r->v[i].ids);
-		free(r->v[i].similarity);
-		free(r->v[i].exact);
-	}
-	free(r->v);
+	array_free(r->v, r->clusters, sizeof *r->v, cluster_release);
 	memset(r, 0, sizeof *r);
 }
 
@@ -718,12 +733,7 @@ dedup_run(struct store *st, const struct dedup_opts *opts,
 out:
 	if (rc < 0)
 		dedup_report_release(rep);
-	for (size_t i = 0; i < c.n; i++) {
-		free(c.v[i].id);
-		free(c.v[i].set);
-		free(c.v[i].sig);
-	}
-	free(c.v);
+	array_free(c.v, c.n, sizeof *c.v, item_release);
 	free(c.groups.key);
 	free(c.groups.idx);
 	free(parent);

@@ -361,15 +361,21 @@ yosys_equiv_scan(const char *log, size_t len, struct yosys_equiv_scan *s)
 		s->induction = 0;
 }
 
+/* What a value owns (array_free()). */
+static void
+value_release(void *p)
+{
+	struct yosys_equiv_value *v = p;
+
+	free(v->name);
+	free(v->bits);
+	free(v->hex);
+}
+
 void
 yosys_equiv_scan_release(struct yosys_equiv_scan *s)
 {
-	for (size_t i = 0; i < s->nv; i++) {
-		free(s->v[i].name);
-		free(s->v[i].bits);
-		free(s->v[i].hex);
-	}
-	free(s->v);
+	array_free(s->v, s->nv, sizeof *s->v, value_release);
 	memset(s, 0, sizeof *s);
 }
 

@@ -158,10 +158,11 @@ struct bench_read {
 	int		 n;
 	char		*last_task;
 	struct err	*err;
-	int		 failed;
 	size_t		 rows;
 };
 
+/* A row of the benchmark into the table (store_query_each): 0, or -1
+ * with err set, which the walk hands back. */
 static int
 bench_row(const struct store_row *row, void *arg)
 {
@@ -173,10 +174,8 @@ bench_row(const struct store_row *row, void *arg)
 	/* a task once: its rows come in import order, a task's together
 	 * in the shared importers; a repeat only adds nothing */
 	if (b->last_task == NULL || strcmp(b->last_task, row->task) != 0) {
-		if (store_task_get(b->st, row->task, &t, b->err) != 0) {
-			b->failed = 1;
-			return 1;
-		}
+		if (store_task_get(b->st, row->task, &t, b->err) != 0)
+			return -1;
 		if (t.spec != NULL)
 			buf_printf(&text, "%s\n", t.spec);
 		if (t.interface != NULL)
@@ -194,8 +193,7 @@ bench_row(const struct store_row *row, void *arg)
 
 		if (store_candidate_get(b->st, row->id, &c, b->err) != 0) {
 			buf_release(&text);
-			b->failed = 1;
-			return 1;
+			return -1;
 		}
 		buf_add(&text, c.code, c.code_len);
 		candidate_release(&c);
@@ -276,12 +274,13 @@ struct check {
 	size_t			*count;	/* per document, zeroed after use */
 	struct contam_report	*rep;
 	struct err		*err;
-	int			 failed;
 	uint64_t		*w;
 	size_t			 cap;
 	size_t			 checked;
 };
 
+/* A sample against the table (store_query_each): 0, or -1 with err set,
+ * which the walk hands back. */
 static int
 check_row(const struct store_row *row, void *arg)
 {
@@ -295,10 +294,8 @@ check_row(const struct store_row *row, void *arg)
 		return 0;
 	c->checked++;
 	if (store_candidate_get(c->st, row->id, &cand, c->err) != 0 ||
-	    store_task_get(c->st, row->task, &t, c->err) != 0) {
-		c->failed = 1;
-		return 1;
-	}
+	    store_task_get(c->st, row->task, &t, c->err) != 0)
+		return -1;
 	words(cand.code, cand.code_len, &c->w, &nw, &c->cap);
 	/* the spec apart, so that no n-gram spans spec and code */
 	{
@@ -395,7 +392,7 @@ contam_run(struct store *st, const struct contam_opts *opts,
 	}
 	for (size_t b = 0; b < opts->nagainst; b++) {
 		struct table t = { 0 };
-		struct bench_read br = { st, &t, n, NULL, err, 0, 0 };
+		struct bench_read br = { st, &t, n, NULL, err, 0 };
 		struct check ck;
 		struct stat sb;
 		char *f = xasprintf("benchmark=\"%s\"", opts->against[b]);
@@ -403,7 +400,7 @@ contam_run(struct store *st, const struct contam_opts *opts,
 
 		free(f);
 		free(br.last_task);
-		if (r != 0 || br.failed) {
+		if (r != 0) {
 			table_release(&t);
 			goto out;
 		}
@@ -438,7 +435,7 @@ contam_run(struct store *st, const struct contam_opts *opts,
 		free(ck.count);
 		free(ck.w);
 		table_release(&t);
-		if (r != 0 || ck.failed)
+		if (r != 0)
 			goto out;
 	}
 	rows = xreallocarray(NULL, rep->nhits + 1, sizeof *rows);

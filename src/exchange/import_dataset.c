@@ -34,6 +34,17 @@ struct pending {
 	json_t	*o;
 };
 
+/* What a pending sample owns (array_free()). */
+static void
+pending_release(void *p)
+{
+	struct pending *pd = p;
+
+	free(pd->dir);
+	free(pd->path);
+	json_decref(pd->o);
+}
+
 struct ds {
 	struct store		*st;
 	const struct import_opts *opts;
@@ -372,12 +383,7 @@ import_dataset(struct store *st, const char *path,
 	rc = 0;
 out:
 	free(done);
-	for (size_t i = 0; i < d.n; i++) {
-		free(d.v[i].dir);
-		free(d.v[i].path);
-		json_decref(d.v[i].o);
-	}
-	free(d.v);
+	array_free(d.v, d.n, sizeof *d.v, pending_release);
 	return rc;
 }
 

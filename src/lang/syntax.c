@@ -808,6 +808,31 @@ syntax_walk_next(TSTreeCursor *cur, int descend)
 }
 
 int
+syntax_verilog_walk(const char *text, size_t len, int *has_error,
+    void (*visit)(const char *text, TSNode n, const char *type, void *arg),
+    void *arg, struct err *err)
+{
+	TSTree *tree;
+	TSTreeCursor cur;
+	TSNode n;
+
+	*has_error = 0;
+	if (syntax_tree(tree_sitter_verilog(), "verilog", "verilog", text, len,
+	    &tree, err) < 0)
+		return -1;
+	*has_error = ts_node_has_error(ts_tree_root_node(tree));
+	cur = ts_tree_cursor_new(ts_tree_root_node(tree));
+	do {
+		n = ts_tree_cursor_current_node(&cur);
+		visit(text, n, ts_node_type(n), arg);
+	} while (syntax_walk_next(&cur, 1));
+	visit(text, (TSNode){ 0 }, NULL, arg);
+	ts_tree_cursor_delete(&cur);
+	ts_tree_delete(tree);
+	return 0;
+}
+
+int
 syntax_parse(struct syntax **out, const char *lang, const char *text,
     size_t len, struct err *err)
 {
@@ -1151,70 +1176,65 @@ vs_instances(struct syn_verilog *v, int module, const char *src, TSNode n)
 	}
 }
 
+/* A node of syntax_verilog_scan()'s walk; arg is its struct syn_verilog. */
+static void
+vs_node(const char *text, TSNode n, const char *type, void *arg)
+{
+	struct syn_verilog *out = arg;
+	int module;
+
+	if (type == NULL)
+		return;
+	/* the module a node is in: the last one met, until a node starts
+	 * at its end or after (starts only grow in a pre-order walk) */
+	module = out->nmodules > 0 && ts_node_start_byte(n) <
+	    out->modules[out->nmodules - 1].end ? (int)out->nmodules - 1 : -1;
+	if (strcmp(type, "module_declaration") == 0) {
+		TSNode h = syntax_child(n, "module_header"), id;
+		struct syn_vmodule *m;
+
+		id = ts_node_is_null(h) ? h : vs_ident(
+		    syntax_child(h, "simple_identifier"), 0);
+		if (ts_node_is_null(id) && !ts_node_is_null(h))
+			id = syntax_child(h, "escaped_identifier");
+		out->modules = xrealloc(out->modules,
+		    (out->nmodules + 1) * sizeof *out->modules);
+		m = &out->modules[out->nmodules];
+		m->name = ts_node_is_null(id) ? xstrdup("") :
+		    vs_text(text, id);
+		m->start = ts_node_start_byte(n);
+		m->end = ts_node_end_byte(n);
+		m->line = (int)ts_node_start_point(n).row + 1;
+		out->nmodules++;
+	} else if (strcmp(type, "module_instantiation") == 0 ||
+	    strcmp(type, "checker_instantiation") == 0 ||
+	    strcmp(type, "udp_instantiation") == 0) {
+		vs_instances(out, module, text, n);
+	} else if ((strcmp(type, "simple_identifier") == 0 ||
+	    strcmp(type, "escaped_identifier") == 0) &&
+	    vs_declares(n)) {
+		vs_add_name(out, module, NULL, vs_text(text, n),
+		    (int)ts_node_start_point(n).row + 1);
+	} else if (strcmp(type, "simple_identifier") == 0 &&
+	    module >= 0 && vs_used(n)) {
+		out->uses = xreallocarray(out->uses, out->nuses + 1,
+		    sizeof *out->uses);
+		out->uses[out->nuses].module = module;
+		out->uses[out->nuses].type = NULL;
+		out->uses[out->nuses].name = vs_text(text, n);
+		out->uses[out->nuses].line =
+		    (int)ts_node_start_point(n).row + 1;
+		out->nuses++;
+	}
+}
+
 int
 syntax_verilog_scan(const char *text, size_t len, struct syn_verilog *out,
     struct err *err)
 {
-	TSTree *tree;
-	TSTreeCursor cur;
-	int module = -1;
-
 	memset(out, 0, sizeof *out);
-	if (syntax_tree(tree_sitter_verilog(), "verilog", "verilog", text, len,
-	    &tree, err) < 0)
-		return -1;
-	out->has_error = ts_node_has_error(ts_tree_root_node(tree));
-	cur = ts_tree_cursor_new(ts_tree_root_node(tree));
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-		const char *type = ts_node_type(n);
-
-		if (module >= 0 && ts_node_start_byte(n) >=
-		    out->modules[module].end)
-			module = -1;
-		if (strcmp(type, "module_declaration") == 0) {
-			TSNode h = syntax_child(n, "module_header"), id;
-			struct syn_vmodule *m;
-
-			id = ts_node_is_null(h) ? h : vs_ident(
-			    syntax_child(h, "simple_identifier"), 0);
-			if (ts_node_is_null(id) && !ts_node_is_null(h))
-				id = syntax_child(h, "escaped_identifier");
-			out->modules = xrealloc(out->modules,
-			    (out->nmodules + 1) * sizeof *out->modules);
-			m = &out->modules[out->nmodules];
-			m->name = ts_node_is_null(id) ? xstrdup("") :
-			    vs_text(text, id);
-			m->start = ts_node_start_byte(n);
-			m->end = ts_node_end_byte(n);
-			m->line = (int)ts_node_start_point(n).row + 1;
-			module = (int)out->nmodules++;
-		} else if (strcmp(type, "module_instantiation") == 0 ||
-		    strcmp(type, "checker_instantiation") == 0 ||
-		    strcmp(type, "udp_instantiation") == 0) {
-			vs_instances(out, module, text, n);
-		} else if ((strcmp(type, "simple_identifier") == 0 ||
-		    strcmp(type, "escaped_identifier") == 0) &&
-		    vs_declares(n)) {
-			vs_add_name(out, module, NULL, vs_text(text, n),
-			    (int)ts_node_start_point(n).row + 1);
-		} else if (strcmp(type, "simple_identifier") == 0 &&
-		    module >= 0 && vs_used(n)) {
-			out->uses = xreallocarray(out->uses, out->nuses + 1,
-			    sizeof *out->uses);
-			out->uses[out->nuses].module = module;
-			out->uses[out->nuses].type = NULL;
-			out->uses[out->nuses].name = vs_text(text, n);
-			out->uses[out->nuses].line =
-			    (int)ts_node_start_point(n).row + 1;
-			out->nuses++;
-		}
-		if (!syntax_walk_next(&cur, 1))
-			break;
-	}
-	ts_tree_cursor_delete(&cur);
-	ts_tree_delete(tree);
-	return 0;
+	return syntax_verilog_walk(text, len, &out->has_error, vs_node, out,
+	    err);
 }
 
 void

@@ -15,8 +15,6 @@
 #include "base/err.h"
 #include "lang/parse.h"
 
-const TSLanguage *tree_sitter_verilog(void);
-
 #define VH_EVAL_DEPTH 32	/* nesting of parentheses and parameters */
 
 static char *
@@ -542,81 +540,86 @@ param(struct vh_module *m, const char *text, size_t len, TSNode n)
 	pa->line = line_of(n);
 }
 
+/* The state of vh_scan()'s walk: the module a node is in (NULL outside
+ * any), where it ends, and its list_of_ports, once met. */
+struct vh_walk {
+	struct vh_file		*out;
+	size_t			 len;
+	struct vh_module	*m;
+	uint32_t		 end;
+	TSNode			 list;
+};
+
+static void
+vh_node(const char *text, TSNode n, const char *type, void *arg)
+{
+	struct vh_walk *w = arg;
+	struct vh_file *out = w->out;
+
+	/* a module's ports are put in order once its last node is seen */
+	if (w->m != NULL && (type == NULL || ts_node_start_byte(n) >=
+	    w->end)) {
+		if (!ts_node_is_null(w->list))
+			order_ports(w->m, text, w->list);
+		w->m = NULL;
+		w->list = (TSNode){ 0 };
+	}
+	if (type == NULL)
+		return;
+	if (out->has_error && out->error_line == 0 &&
+	    (ts_node_is_missing(n) || strcmp(type, "ERROR") == 0))
+		out->error_line = line_of(n);
+	if (strcmp(type, "module_declaration") == 0 ||
+	    (strcmp(type, "module_header") == 0 && w->m == NULL &&
+	    syntax_is(ts_node_parent(n), "ERROR"))) {
+		/* a module the grammar could not read whole is an
+		 * ERROR node that holds its header: its ports are
+		 * what follows the header in that node */
+		TSNode h = syntax_is(n, "module_header") ? n :
+		    syntax_child(n, "module_header");
+		TSNode id = syntax_child(h, "simple_identifier");
+
+		if (ts_node_is_null(id))
+			id = syntax_child(h, "escaped_identifier");
+		out->modules = xreallocarray(out->modules,
+		    out->nmodules + 1, sizeof *out->modules);
+		w->m = &out->modules[out->nmodules++];
+		memset(w->m, 0, sizeof *w->m);
+		w->m->name = ts_node_is_null(id) ? xstrdup("") :
+		    text_of(text, id);
+		w->m->line = line_of(n);
+		if (syntax_is(n, "module_header")) {
+			w->m->comment = syntax_comment_above(text,
+			    ts_node_parent(n));
+			w->end = ts_node_end_byte(ts_node_parent(n));
+		} else {
+			w->m->comment = syntax_comment_above(text, n);
+			w->end = ts_node_end_byte(n);
+		}
+	} else if (w->m != NULL && strcmp(type, "ansi_port_declaration")
+	    == 0) {
+		ansi_port(w->m, text, n);
+	} else if (w->m != NULL && (strcmp(type, "input_declaration") == 0
+	    || strcmp(type, "output_declaration") == 0 ||
+	    strcmp(type, "inout_declaration") == 0)) {
+		nonansi_ports(w->m, text, n);
+	} else if (w->m != NULL && strcmp(type, "list_of_ports") == 0 &&
+	    ts_node_is_null(w->list)) {
+		w->list = n;
+	} else if (w->m != NULL && strcmp(type, "param_assignment") == 0) {
+		param(w->m, text, w->len, n);
+	}
+}
+
 int
 vh_scan(const char *text, size_t len, struct vh_file *out, struct err *err)
 {
-	TSTree *tree;
-	TSTreeCursor cur;
-	struct vh_module *m = NULL;
-	uint32_t end = 0;
-	TSNode list = { 0 };
+	struct vh_walk w = { .out = out, .len = len };
 
 	memset(out, 0, sizeof *out);
-	if (syntax_tree(tree_sitter_verilog(), "verilog", "verilog", text, len,
-	    &tree, err) < 0)
+	if (syntax_verilog_walk(text, len, &out->has_error, vh_node, &w,
+	    err) < 0)
 		return -1;
-	out->has_error = ts_node_has_error(ts_tree_root_node(tree));
-	cur = ts_tree_cursor_new(ts_tree_root_node(tree));
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-		const char *type = ts_node_type(n);
-
-		if (m != NULL && ts_node_start_byte(n) >= end) {
-			if (!ts_node_is_null(list))
-				order_ports(m, text, list);
-			m = NULL;
-			list = (TSNode){ 0 };
-		}
-		if (out->has_error && out->error_line == 0 &&
-		    (ts_node_is_missing(n) || strcmp(type, "ERROR") == 0))
-			out->error_line = line_of(n);
-		if (strcmp(type, "module_declaration") == 0 ||
-		    (strcmp(type, "module_header") == 0 && m == NULL &&
-		    syntax_is(ts_node_parent(n), "ERROR"))) {
-			/* a module the grammar could not read whole is an
-			 * ERROR node that holds its header: its ports are
-			 * what follows the header in that node */
-			TSNode h = syntax_is(n, "module_header") ? n :
-			    syntax_child(n, "module_header");
-			TSNode id = syntax_child(h, "simple_identifier");
-
-			if (ts_node_is_null(id))
-				id = syntax_child(h, "escaped_identifier");
-			out->modules = xreallocarray(out->modules,
-			    out->nmodules + 1, sizeof *out->modules);
-			m = &out->modules[out->nmodules++];
-			memset(m, 0, sizeof *m);
-			m->name = ts_node_is_null(id) ? xstrdup("") :
-			    text_of(text, id);
-			m->line = line_of(n);
-			if (syntax_is(n, "module_header")) {
-				m->comment = syntax_comment_above(text,
-				    ts_node_parent(n));
-				end = ts_node_end_byte(ts_node_parent(n));
-			} else {
-				m->comment = syntax_comment_above(text, n);
-				end = ts_node_end_byte(n);
-			}
-		} else if (m != NULL && strcmp(type, "ansi_port_declaration")
-		    == 0) {
-			ansi_port(m, text, n);
-		} else if (m != NULL && (strcmp(type, "input_declaration") == 0
-		    || strcmp(type, "output_declaration") == 0 ||
-		    strcmp(type, "inout_declaration") == 0)) {
-			nonansi_ports(m, text, n);
-		} else if (m != NULL && strcmp(type, "list_of_ports") == 0 &&
-		    ts_node_is_null(list)) {
-			list = n;
-		} else if (m != NULL && strcmp(type, "param_assignment") == 0) {
-			param(m, text, len, n);
-		}
-		if (!syntax_walk_next(&cur, 1))
-			break;
-	}
-	if (m != NULL && !ts_node_is_null(list))
-		order_ports(m, text, list);
-	ts_tree_cursor_delete(&cur);
-	ts_tree_delete(tree);
 	for (size_t i = 0; i < out->nmodules; i++) {
 		struct vh_module *mm = &out->modules[i];
 

@@ -10,12 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One candidate copied by store_bench_fill(). */
+/* One candidate copied by store_bench_fill(): as store_candidate_get()
+ * reads it, with its seq and its latest run (0: none). */
 struct fill_src {
-	int64_t	 seq, run_id;
-	char	*id, *task_id, *origin, *lang;
-	char	*code;
-	size_t	 code_len;
+	int64_t			 seq, run_id;
+	struct candidate	 c;
 };
 
 /* A line comment in lang, so that a copy still compiles as its source. */
@@ -30,35 +29,37 @@ fill_comment(const char *lang)
 	return "//";
 }
 
+static void
+fill_src_fill(sqlite3_stmt *s, void *item)
+{
+	struct fill_src *f = item;
+
+	candidate_fill(s, &f->c);
+	f->seq = sqlite3_column_int64(s, CAND_NCOLS);
+	f->run_id = sqlite3_column_int64(s, CAND_NCOLS + 1);
+}
+
+static void
+fill_src_release(void *item)
+{
+	struct fill_src *f = item;
+
+	candidate_release(&f->c);
+}
+
 static int
 fill_sources(struct store *st, struct fill_src **out, size_t *n,
     struct err *err)
 {
 	sqlite3_stmt *s;
-	int rc;
 
 	*out = NULL;
 	*n = 0;
-	if (prepare(st, &s, "SELECT seq, coalesce(run_id, 0), id, task_id,"
-	    " origin, lang, code FROM candidate ORDER BY seq", err) < 0)
+	if (prepare(st, &s, "SELECT " CAND_COLS ", seq, coalesce(run_id, 0)"
+	    " FROM candidate ORDER BY seq", err) < 0)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct fill_src *f;
-
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
-		f = &(*out)[(*n)++];
-		f->seq = sqlite3_column_int64(s, 0);
-		f->run_id = sqlite3_column_int64(s, 1);
-		f->id = col_text(s, 2);
-		f->task_id = col_text(s, 3);
-		f->origin = col_text(s, 4);
-		f->lang = col_text(s, 5);
-		f->code = col_blob(s, 6, &f->code_len);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, "read candidates");
-	return 0;
+	return rows_read(st, s, sizeof **out, SIZE_MAX, fill_src_fill,
+	    fill_src_release, out, n, "read candidates", err);
 }
 
 /* The statements of one copy, prepared once. */
@@ -75,14 +76,14 @@ fill_one(struct store *st, sqlite3_stmt **s, const struct fill_src *f,
 	int64_t seq;
 	int rc = -1, taken = 1;
 
-	buf_add(&code, f->code, f->code_len);
-	if (f->code_len > 0 && f->code[f->code_len - 1] != '\n')
+	buf_add(&code, f->c.code, f->c.code_len);
+	if (f->c.code_len > 0 && f->c.code[f->c.code_len - 1] != '\n')
 		buf_addc(&code, '\n');
 	buf_printf(&code, "%s assay bench copy %zu of %s\n",
-	    fill_comment(f->lang), copy, f->id);
+	    fill_comment(f->c.lang), copy, f->c.id);
 	hash_sha256(code.p, code.len, hash);
 	/* the id and identity key store_candidate_add() would give it */
-	cand_id_hex(f->task_id, f->origin, hash, hex);
+	cand_id_hex(f->c.task_id, f->c.origin, hash, hex);
 	cand_ident(hex, key);
 	for (int k = CAND_ID_MIN; k <= HASH_HEX_LEN && taken; k++) {
 		free(id);
@@ -196,13 +197,6 @@ store_bench_fill(struct store *st, size_t total, size_t *added,
 out:
 	for (int i = 0; i < FILL_N; i++)
 		sqlite3_finalize(s[i]);
-	for (size_t i = 0; i < nsrc; i++) {
-		free(src[i].id);
-		free(src[i].task_id);
-		free(src[i].origin);
-		free(src[i].lang);
-		free(src[i].code);
-	}
-	free(src);
+	array_free(src, nsrc, sizeof *src, fill_src_release);
 	return rc;
 }

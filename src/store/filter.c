@@ -561,6 +561,50 @@ filter_prepare(struct store *st, struct filter *f, struct buf *sql,
 	return 0;
 }
 
+int
+fquery_open(struct store *st, const char *text, const char *cols,
+    struct fquery *q, struct err *err)
+{
+	memset(q, 0, sizeof *q);
+	if (filter_open(st, text, &q->f, err) < 0)
+		return -1;
+	if (cols != NULL)
+		fquery_select(q, cols);
+	return 0;
+}
+
+void
+fquery_select(struct fquery *q, const char *cols)
+{
+	struct buf named = BUF_INIT;
+
+	/* the FROM joins what the SELECT and the WHERE name */
+	buf_printf(&named, "%s %s", cols, buf_str(&q->f.where));
+	buf_printf(&q->sql, "SELECT %s", cols);
+	queue_from(&q->sql, buf_str(&named));
+	buf_adds(&q->sql, buf_str(&q->f.where));
+	buf_release(&named);
+}
+
+int
+fquery_prepare(struct store *st, struct fquery *q, struct err *err)
+{
+	if (filter_prepare(st, &q->f, &q->sql, &q->s, err) < 0) {
+		memset(q, 0, sizeof *q);
+		return -1;
+	}
+	return 0;
+}
+
+void
+fquery_release(struct fquery *q)
+{
+	sqlite3_finalize(q->s);
+	buf_release(&q->sql);
+	filter_release(&q->f);
+	memset(q, 0, sizeof *q);
+}
+
 /* disagree=yes|no (or !=): a candidate in disagreement, or not. */
 static int
 filter_disagree(struct filter *f, const char *val, int neg, int like,

@@ -67,29 +67,23 @@ int
 store_query_count(struct store *st, const char *filter, size_t *n,
     struct err *err)
 {
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
+	struct fquery q;
 	int rc;
 
 	*n = 0;
-	if (filter_open(st, filter, &f, err) < 0)
+	if (fquery_open(st, filter, "count(*)", &q, err) < 0)
 		return -1;
-	if (f.only) {
-		*n = f.count;
-		filter_release(&f);
+	if (q.f.only) {
+		*n = q.f.count;
+		fquery_release(&q);
 		return 0;
 	}
-	buf_adds(&sql, "SELECT count(*)");
-	queue_from(&sql, buf_str(&f.where));
-	buf_adds(&sql, buf_str(&f.where));
-	if (filter_prepare(st, &f, &sql, &s, err) < 0)
+	if (fquery_prepare(st, &q, err) < 0)
 		return -1;
-	rc = sqlite3_step(s);
+	rc = sqlite3_step(q.s);
 	if (rc == SQLITE_ROW)
-		*n = (size_t)sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	filter_release(&f);
+		*n = (size_t)sqlite3_column_int64(q.s, 0);
+	fquery_release(&q);
 	if (rc != SQLITE_ROW)
 		return err_sqlite(err, st->db, "count");
 	return 0;
@@ -119,36 +113,37 @@ store_query_seek(struct store *st, const char *filter, int64_t from,
     int dir, size_t skip, size_t limit, struct store_row **out, size_t *n,
     struct err *err)
 {
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
+	struct fquery q;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
-	if (filter_open(st, filter, &f, err) < 0)
+	if (fquery_open(st, filter, NULL, &q, err) < 0)
 		return -1;
 	/*
 	 * A search pages through its own table of matches (CROSS JOIN keeps
 	 * it outermost): from the seek on, not from its first match.
 	 */
-	if (f.drive >= 0)
-		buf_printf(&sql, "SELECT " QUEUE_COLS " FROM temp.grep_%d gk"
+	if (q.f.drive >= 0)
+		buf_printf(&q.sql, "SELECT " QUEUE_COLS " FROM temp.grep_%d gk"
 		    " CROSS JOIN queue q ON q.seq = gk.seq" QUEUE_JOINS "%s"
 		    " AND gk.seq %s ?%zu ORDER BY gk.seq %s LIMIT %zu"
-		    " OFFSET %zu", f.drive, buf_str(&f.where), dir < 0 ? "<" : ">",
-		    f.nvals + 1, dir < 0 ? "DESC" : "ASC", limit, skip);
+		    " OFFSET %zu", q.f.drive, buf_str(&q.f.where), dir < 0 ?
+		    "<" : ">", q.f.nvals + 1, dir < 0 ? "DESC" : "ASC", limit,
+		    skip);
 	else
-		buf_printf(&sql, "SELECT " QUEUE_COLS QUEUE_FROM "%s AND q.seq"
+		buf_printf(&q.sql, "SELECT " QUEUE_COLS QUEUE_FROM "%s AND q.seq"
 		    " %s ?%zu ORDER BY q.seq %s LIMIT %zu OFFSET %zu",
-		    buf_str(&f.where), dir < 0 ? "<" : ">", f.nvals + 1,
+		    buf_str(&q.f.where), dir < 0 ? "<" : ">", q.f.nvals + 1,
 		    dir < 0 ? "DESC" : "ASC", limit, skip);
-	if (filter_prepare(st, &f, &sql, &s, err) < 0)
+	if (fquery_prepare(st, &q, err) < 0)
 		return -1;
-	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
-	rc = rows_read(st, s, sizeof **out, limit, row_fill, row_free, out,
+	sqlite3_bind_int64(q.s, (int)q.f.nvals + 1, from);
+	/* rows_read() finalizes the statement */
+	rc = rows_read(st, q.s, sizeof **out, limit, row_fill, row_free, out,
 	    n, "page", err);
-	filter_release(&f);
+	q.s = NULL;
+	fquery_release(&q);
 	if (rc < 0)
 		return -1;
 	/* ascending either way */
@@ -165,37 +160,34 @@ int
 store_query_nth(struct store *st, const char *filter, int64_t from, int dir,
     size_t skip, int64_t *seq, struct err *err)
 {
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
+	struct fquery q;
+	const char *gk;
 	int rc;
 
 	*seq = 0;
-	if (filter_open(st, filter, &f, err) < 0)
+	if (fquery_open(st, filter, NULL, &q, err) < 0)
 		return -1;
 	/* only the seq: the rows skipped are narrow queue (or match) rows */
-	if (f.drive >= 0) {
-		buf_printf(&sql, "SELECT gk.seq FROM temp.grep_%d gk CROSS JOIN"
-		    " queue q ON q.seq = gk.seq", f.drive);
-		queue_joins(&sql, buf_str(&f.where));
-		buf_printf(&sql, "%s AND gk.seq %s ?%zu ORDER BY gk.seq %s"
-		    " LIMIT 1 OFFSET %zu", buf_str(&f.where), dir < 0 ? "<" :
-		    ">", f.nvals + 1, dir < 0 ? "DESC" : "ASC", skip);
+	if (q.f.drive >= 0) {
+		buf_printf(&q.sql, "SELECT gk.seq FROM temp.grep_%d gk CROSS"
+		    " JOIN queue q ON q.seq = gk.seq", q.f.drive);
+		queue_joins(&q.sql, buf_str(&q.f.where));
+		gk = "gk";
 	} else {
-		buf_adds(&sql, "SELECT q.seq");
-		queue_from(&sql, buf_str(&f.where));
-		buf_printf(&sql, "%s AND q.seq %s ?%zu ORDER BY q.seq %s"
-		    " LIMIT 1 OFFSET %zu", buf_str(&f.where), dir < 0 ? "<" :
-		    ">", f.nvals + 1, dir < 0 ? "DESC" : "ASC", skip);
+		buf_adds(&q.sql, "SELECT q.seq");
+		queue_from(&q.sql, buf_str(&q.f.where));
+		gk = "q";
 	}
-	if (filter_prepare(st, &f, &sql, &s, err) < 0)
+	buf_printf(&q.sql, "%s AND %s.seq %s ?%zu ORDER BY %s.seq %s LIMIT 1"
+	    " OFFSET %zu", buf_str(&q.f.where), gk, dir < 0 ? "<" : ">",
+	    q.f.nvals + 1, gk, dir < 0 ? "DESC" : "ASC", skip);
+	if (fquery_prepare(st, &q, err) < 0)
 		return -1;
-	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
-	rc = sqlite3_step(s);
+	sqlite3_bind_int64(q.s, (int)q.f.nvals + 1, from);
+	rc = sqlite3_step(q.s);
 	if (rc == SQLITE_ROW)
-		*seq = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	filter_release(&f);
+		*seq = sqlite3_column_int64(q.s, 0);
+	fquery_release(&q);
 	if (rc == SQLITE_DONE)
 		return 1;
 	if (rc != SQLITE_ROW)
@@ -207,27 +199,21 @@ int
 store_query_position(struct store *st, const char *filter, int64_t seq,
     size_t *index, struct err *err)
 {
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
+	struct fquery q;
 	int rc, found = 1;
 
-	if (filter_open(st, filter, &f, err) < 0)
+	if (fquery_open(st, filter, "count(*), max(q.seq)", &q, err) < 0)
 		return -1;
-	buf_adds(&sql, "SELECT count(*), max(q.seq)");
-	queue_from(&sql, buf_str(&f.where));
-	buf_printf(&sql, "%s AND q.seq <= ?%zu", buf_str(&f.where),
-	    f.nvals + 1);
-	if (filter_prepare(st, &f, &sql, &s, err) < 0)
+	buf_printf(&q.sql, " AND q.seq <= ?%zu", q.f.nvals + 1);
+	if (fquery_prepare(st, &q, err) < 0)
 		return -1;
-	sqlite3_bind_int64(s, (int)f.nvals + 1, seq);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW && sqlite3_column_int64(s, 1) == seq) {
-		*index = (size_t)sqlite3_column_int64(s, 0) - 1;
+	sqlite3_bind_int64(q.s, (int)q.f.nvals + 1, seq);
+	rc = sqlite3_step(q.s);
+	if (rc == SQLITE_ROW && sqlite3_column_int64(q.s, 1) == seq) {
+		*index = (size_t)sqlite3_column_int64(q.s, 0) - 1;
 		found = 0;
 	}
-	sqlite3_finalize(s);
-	filter_release(&f);
+	fquery_release(&q);
 	if (rc != SQLITE_ROW)
 		return err_sqlite(err, st->db, "locate");
 	return found;
@@ -260,25 +246,20 @@ int
 store_query_match(struct store *st, const char *filter, const char *cand_id,
     int *match, struct err *err)
 {
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
+	struct fquery q;
 	int rc;
 
 	*match = 0;
-	if (filter_open(st, filter, &f, err) < 0)
+	/* c.id: the candidate's own table */
+	if (fquery_open(st, filter, "c.id", &q, err) < 0)
 		return -1;
-	buf_adds(&sql, "SELECT 1");
-	queue_from(&sql, "c.");
-	buf_printf(&sql, "%s AND c.id = ?%zu", buf_str(&f.where),
-	    f.nvals + 1);
-	if (filter_prepare(st, &f, &sql, &s, err) < 0)
+	buf_printf(&q.sql, " AND c.id = ?%zu", q.f.nvals + 1);
+	if (fquery_prepare(st, &q, err) < 0)
 		return -1;
-	bind_text(s, (int)f.nvals + 1, cand_id);
-	rc = sqlite3_step(s);
+	bind_text(q.s, (int)q.f.nvals + 1, cand_id);
+	rc = sqlite3_step(q.s);
 	*match = rc == SQLITE_ROW;
-	sqlite3_finalize(s);
-	filter_release(&f);
+	fquery_release(&q);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, "match");
 	return 0;
@@ -306,9 +287,7 @@ int
 store_query_find(struct store *st, const char *filter, const char *pattern,
     int64_t from, int dir, int64_t *seq, struct err *err)
 {
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s = NULL;
+	struct fquery q;
 	regex_t re;
 	char ebuf[128];
 	int rc;
@@ -319,16 +298,14 @@ store_query_find(struct store *st, const char *filter, const char *pattern,
 		regerror(rc, &re, ebuf, sizeof ebuf);
 		return err_set(err, "/%s: %s", pattern, ebuf);
 	}
-	if (filter_open(st, filter, &f, err) < 0) {
+	/* the columns the queue shows, all on the narrow queue row */
+	if (fquery_open(st, filter, "q.seq", &q, err) < 0) {
 		regfree(&re);
 		return -1;
 	}
-	/* the columns the queue shows, all on the narrow queue row */
-	buf_adds(&sql, "SELECT q.seq");
-	queue_from(&sql, buf_str(&f.where));
-	buf_printf(&sql, "%s AND q.seq %s ?%zu AND assay_find(q.id, q.task_id,"
-	    " q.origin, q.verdict, q.category) ORDER BY q.seq %s LIMIT 1",
-	    buf_str(&f.where), dir < 0 ? "<" : ">", f.nvals + 1,
+	buf_printf(&q.sql, " AND q.seq %s ?%zu AND assay_find(q.id,"
+	    " q.task_id, q.origin, q.verdict, q.category) ORDER BY q.seq %s"
+	    " LIMIT 1", dir < 0 ? "<" : ">", q.f.nvals + 1,
 	    dir < 0 ? "DESC" : "ASC");
 	if (sqlite3_create_function(st->db, "assay_find", -1, SQLITE_UTF8,
 	    &re, find_fn, NULL, NULL) != SQLITE_OK) {
@@ -336,14 +313,13 @@ store_query_find(struct store *st, const char *filter, const char *pattern,
 		rc = -1;
 		goto out;
 	}
-	rc = prepare(st, &s, buf_str(&sql), err);
+	rc = fquery_prepare(st, &q, err);
 	if (rc < 0)
 		goto out;
-	filter_bind(&f, s);
-	sqlite3_bind_int64(s, (int)f.nvals + 1, from);
-	rc = sqlite3_step(s);
+	sqlite3_bind_int64(q.s, (int)q.f.nvals + 1, from);
+	rc = sqlite3_step(q.s);
 	if (rc == SQLITE_ROW) {
-		*seq = sqlite3_column_int64(s, 0);
+		*seq = sqlite3_column_int64(q.s, 0);
 		rc = 0;
 	} else if (rc == SQLITE_DONE) {
 		rc = 1;
@@ -351,12 +327,13 @@ store_query_find(struct store *st, const char *filter, const char *pattern,
 		rc = err_sqlite(err, st->db, "find");
 	}
 out:
-	sqlite3_finalize(s);
-	/* the function points at re: it goes before re does */
+	/* the statement goes first, then the function, which points at
+	 * re, then re */
+	sqlite3_finalize(q.s);
+	q.s = NULL;
 	sqlite3_create_function(st->db, "assay_find", -1, SQLITE_UTF8, NULL,
 	    NULL, NULL, NULL);
-	buf_release(&sql);
-	filter_release(&f);
+	fquery_release(&q);
 	regfree(&re);
 	return rc;
 }
@@ -366,27 +343,24 @@ store_query_each(struct store *st, const char *filter,
     int (*cb)(const struct store_row *row, void *arg), void *arg,
     struct err *err)
 {
-	struct filter f;
-	struct buf sql = BUF_INIT;
-	sqlite3_stmt *s;
+	struct fquery q;
 	int rc, stop = 0;
 
-	if (filter_open(st, filter, &f, err) < 0)
+	if (fquery_open(st, filter, NULL, &q, err) < 0)
 		return -1;
-	buf_printf(&sql, "SELECT " QUEUE_COLS QUEUE_FROM "%s ORDER BY q.seq",
-	    buf_str(&f.where));
-	if (filter_prepare(st, &f, &sql, &s, err) < 0)
+	buf_printf(&q.sql, "SELECT " QUEUE_COLS QUEUE_FROM "%s ORDER BY q.seq",
+	    buf_str(&q.f.where));
+	if (fquery_prepare(st, &q, err) < 0)
 		return -1;
-	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (!stop && (rc = sqlite3_step(q.s)) == SQLITE_ROW) {
 		struct store_row r;
 
 		memset(&r, 0, sizeof r);
-		row_from_stmt(s, &r);
+		row_from_stmt(q.s, &r);
 		stop = cb(&r, arg);
 		store_row_release(&r);
 	}
-	sqlite3_finalize(s);
-	filter_release(&f);
+	fquery_release(&q);
 	if (stop)
 		return stop;
 	if (rc != SQLITE_DONE)

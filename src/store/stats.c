@@ -66,10 +66,9 @@ int
 store_stats(struct store *st, const char *filter, const char *group_key,
     struct store_stat **out, size_t *n, struct err *err)
 {
-	struct filter f;
-	struct buf sql = BUF_INIT, names = BUF_INIT;
+	struct fquery q;
+	struct buf cols = BUF_INIT;
 	const char *gexpr = NULL;
-	sqlite3_stmt *s;
 	int rc;
 
 	*out = NULL;
@@ -78,7 +77,7 @@ store_stats(struct store *st, const char *filter, const char *group_key,
 	if (gexpr == NULL)
 		return err_set(err, "cannot group by '%s'", group_key != NULL ?
 		    group_key : "");
-	if (filter_open(st, filter, &f, err) < 0)
+	if (fquery_open(st, filter, NULL, &q, err) < 0)
 		return -1;
 	/*
 	 * The category and subcategory of the queue (q, as QUEUE_COLS).
@@ -86,39 +85,38 @@ store_stats(struct store *st, const char *filter, const char *group_key,
 	 * candidates are counted per task: a million rows are counted on
 	 * the queue_task_stats index, not joined a million times.
 	 */
-	if (strcmp(buf_str(&f.where), " WHERE 1") == 0 &&
+	if (strcmp(buf_str(&q.f.where), " WHERE 1") == 0 &&
 	    (strncmp(gexpr, "t.", 2) == 0 || strcmp(gexpr, "q.origin") == 0 ||
 	    strcmp(gexpr, "q.task_id") == 0)) {
 		/* the whole queue: its counts are kept (queue_sum) */
 		int task = gexpr[0] == 't';
 
-		buf_printf(&sql, "SELECT %s%s AS g, nullif(s.verdict, '') AS vd,"
-		    " nullif(s.category, '') AS cat, nullif(s.subcategory, '')"
-		    " AS sub, sum(s.n) FROM queue_sum s%s WHERE s.n > 0",
+		buf_printf(&q.sql, "SELECT %s%s AS g, nullif(s.verdict, '') AS"
+		    " vd, nullif(s.category, '') AS cat, nullif(s.subcategory,"
+		    " '') AS sub, sum(s.n) FROM queue_sum s%s WHERE s.n > 0",
 		    task ? gexpr : "s.", task ? "" : gexpr + 2, task ?
 		    " JOIN task t ON t.id = s.task_id" : "");
 	} else if (strncmp(gexpr, "t.", 2) == 0) {
-		buf_printf(&sql, "SELECT %s AS g, vd, cat, sub, sum(k) FROM"
+		buf_printf(&q.sql, "SELECT %s AS g, vd, cat, sub, sum(k) FROM"
 		    " (SELECT q.task_id AS tid, q.verdict AS vd, q.category AS"
 		    " cat, q.subcategory AS sub, count(*) AS k", gexpr);
-		queue_from(&sql, buf_str(&f.where));
-		buf_printf(&sql, "%s GROUP BY tid, vd, cat, sub) JOIN task t"
-		    " ON t.id = tid", buf_str(&f.where));
+		queue_from(&q.sql, buf_str(&q.f.where));
+		buf_printf(&q.sql, "%s GROUP BY tid, vd, cat, sub) JOIN task t"
+		    " ON t.id = tid", buf_str(&q.f.where));
 	} else {
-		buf_printf(&names, "%s %s", gexpr, buf_str(&f.where));
-		buf_printf(&sql, "SELECT %s AS g, q.verdict AS vd,"
-		    " q.category AS cat, q.subcategory AS sub, count(*)",
-		    gexpr);
-		queue_from(&sql, buf_str(&names));
-		buf_adds(&sql, buf_str(&f.where));
-		buf_release(&names);
+		buf_printf(&cols, "%s AS g, q.verdict AS vd, q.category AS cat,"
+		    " q.subcategory AS sub, count(*)", gexpr);
+		fquery_select(&q, buf_str(&cols));
+		buf_release(&cols);
 	}
-	buf_adds(&sql, " GROUP BY g, vd, cat, sub ORDER BY g, vd, cat, sub");
-	if (filter_prepare(st, &f, &sql, &s, err) < 0)
+	buf_adds(&q.sql, " GROUP BY g, vd, cat, sub ORDER BY g, vd, cat, sub");
+	if (fquery_prepare(st, &q, err) < 0)
 		return -1;
-	rc = rows_read(st, s, sizeof **out, SIZE_MAX, stat_fill, stat_free,
+	/* rows_read() finalizes the statement */
+	rc = rows_read(st, q.s, sizeof **out, SIZE_MAX, stat_fill, stat_free,
 	    out, n, "stats", err);
-	filter_release(&f);
+	q.s = NULL;
+	fquery_release(&q);
 	return rc;
 }
 

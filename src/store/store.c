@@ -1607,9 +1607,7 @@ rows_read(struct store *st, sqlite3_stmt *s, size_t size, size_t limit,
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		for (size_t i = 0; i < *n; i++)
-			release(a + i * size);
-		free(a);
+		array_free(a, *n, size, release);
 		*n = 0;
 		return err_sqlite(err, st->db, what);
 	}
@@ -2091,7 +2089,7 @@ store_candidate_add(struct store *st, struct candidate *c, int *inserted,
 	return 0;
 }
 
-static void
+void
 candidate_fill(sqlite3_stmt *s, void *item)
 {
 	struct candidate *out = item;
@@ -2117,9 +2115,8 @@ store_candidate_get(struct store *st, const char *id, struct candidate *out,
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	rc = row_by_key(st, "SELECT id, task_id, origin, origin_raw, kind,"
-	    " lang, parent, source, code, code_hash, extra FROM candidate"
-	    " WHERE id = ?1", id, candidate_fill, out, "read candidate", err);
+	rc = row_by_key(st, "SELECT " CAND_COLS " FROM candidate WHERE id ="
+	    " ?1", id, candidate_fill, out, "read candidate", err);
 	if (rc != 0)
 		return rc;
 	if (out->code == NULL)

@@ -123,6 +123,18 @@ void	bind_text(sqlite3_stmt *s, int i, const char *v);
 /* Column i as a new string (NULL for SQL NULL); col_blob also its length. */
 char	*col_text(sqlite3_stmt *s, int i);
 char	*col_blob(sqlite3_stmt *s, int i, size_t *len);
+/*
+ * A candidate's columns, in the order candidate_fill() reads them: the
+ * one mapping of a candidate row to a struct candidate (store.c), for
+ * store_candidate_get() and the scale bench's copies (bench.c).  A
+ * query may select more after them, from column CAND_NCOLS on.
+ */
+#define CAND_COLS "id, task_id, origin, origin_raw, kind, lang, parent," \
+	" source, code, code_hash, extra"
+#define CAND_NCOLS 11
+/* Fill the struct candidate item (zeroed) from a row of CAND_COLS; code
+ * is NULL when the column is. */
+void	candidate_fill(sqlite3_stmt *s, void *item);
 
 /*
  * The candidate id rule (docs/adr/0011): "c" and the first n hex digits
@@ -202,6 +214,32 @@ void	filter_bind(const struct filter *f, sqlite3_stmt *s);
  */
 int	filter_prepare(struct store *st, struct filter *f, struct buf *sql,
 	    sqlite3_stmt **s, struct err *err);
+/*
+ * A query over a filter, as the readers of the queue (queue.c, stats.c)
+ * build it: the filter opened (filter_open()), the SQL being written,
+ * whose WHERE is f.where and whose values ?1 .. ?f.nvals are f's, and
+ * the statement once prepared.
+ */
+struct fquery {
+	struct filter	 f;
+	struct buf	 sql;
+	sqlite3_stmt	*s;
+};
+/*
+ * filter_open() text into q->f; q->sql is empty, or with cols not NULL
+ * as fquery_select() writes it.  0, or -1 with err (q holds nothing to
+ * release).
+ */
+int	fquery_open(struct store *st, const char *text, const char *cols,
+	    struct fquery *q, struct err *err);
+/* Add "SELECT cols", the FROM of the queue that cols and the WHERE need
+ * (queue_from()) and the WHERE to q->sql, for the caller to go on. */
+void	fquery_select(struct fquery *q, const char *cols);
+/* filter_prepare() q->sql into q->s: 0, or -1 with err (q released). */
+int	fquery_prepare(struct store *st, struct fquery *q, struct err *err);
+/* Finalize q->s, release q->sql and q->f, and zero q: a second release
+ * is harmless. */
+void	fquery_release(struct fquery *q);
 /* The SQL expression of a filter key ("task": "q.task_id"); NULL if none. */
 const char *filter_key_expr(const char *key);
 /* The FROM of a count or GROUP BY over q: the wide tables only when text

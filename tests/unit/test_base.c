@@ -1,7 +1,7 @@
 /*
  * test_base.c - unit tests (cmocka) for the small helpers of src/base/
- * that several floors share: file_read (a whole file) and duration_hms
- * (the JSON helpers became model/codec.h, test_codec.c).  Each was
+ * that several floors share: file_read (a whole file), duration_hms
+ * and array_free (the JSON helpers became model/codec.h, test_codec.c).  Each was
  * written two or three times before (export, dataset, the CLI, the
  * workbench); where the copies disagreed the tests pin the behaviour
  * kept.
@@ -64,12 +64,53 @@ test_duration_hms(void **state)
 	    "100:00:00");
 }
 
+/* The items array_free() released, by their idx, in the order it did. */
+struct item {
+	char	*name;
+	int	 idx;
+};
+
+static int order[8], norder;
+
+static void
+item_release(void *p)
+{
+	struct item *it = p;
+
+	order[norder++] = it->idx;
+	free(it->name);
+}
+
+/* array_free() releases every item, at its own address (the stride is
+ * the item's size), in order, then the array; NULL with no items is
+ * harmless.  The sanitizers' leak check would report a name or the
+ * array left behind. */
+static void
+test_array_free(void **state)
+{
+	struct item *v = xcalloc(3, sizeof *v);
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		v[i].name = xasprintf("item %d", i);
+		v[i].idx = 10 + i;
+	}
+	norder = 0;
+	array_free(v, 3, sizeof *v, item_release);
+	assert_int_equal(norder, 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(order[i], 10 + i);
+	array_free(NULL, 0, sizeof *v, item_release);
+	assert_int_equal(norder, 3);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_read),
 		cmocka_unit_test(test_duration_hms),
+		cmocka_unit_test(test_array_free),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -238,6 +238,13 @@ test_queue_match_and_index(void **state)
 	assert_int_equal(store_query_match(f->st, NULL, "c-none", &in, &err),
 	    0);
 	assert_int_equal(in, 0);
+	/* a key of the task's table (benchmark: t.) joins the task */
+	assert_int_equal(store_query_match(f->st, "benchmark=bench-a"
+	    " verdict=fail", f->ids[6], &in, &err), 0);
+	assert_int_equal(in, 1);
+	assert_int_equal(store_query_match(f->st, "benchmark=bench-a",
+	    f->ids[3], &in, &err), 0);
+	assert_int_equal(in, 0);
 	/* fails are 0 3 6 9 ...: ids[9] is the fourth */
 	assert_int_equal(store_query_index(f->st, "verdict=fail", f->ids[9],
 	    &idx, &err), 0);

@@ -668,6 +668,73 @@ test_syntax_tokens(void **state)
 	free(ic);
 }
 
+/* The first name (or use) called name in v, or NULL. */
+static const struct syn_vname *
+vname(const struct syn_vname *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i].name, name) == 0)
+			return &v[i];
+	return NULL;
+}
+
+/*
+ * syntax_verilog_scan() puts each name in the module it stands in: a
+ * wire before the first module and after the last is in none (-1), the
+ * second module's instance and uses are its own, not the first's.
+ */
+static void
+test_syntax_verilog_modules(void **state)
+{
+	static const char code[] =
+	    "wire g0;\n"
+	    "module a(input x, output y);\n"
+	    "  wire w;\n"
+	    "  assign y = x;\n"
+	    "endmodule\n"
+	    "wire g1;\n"
+	    "module b(input z, output q);\n"
+	    "  sub u1(.i(z), .o(q));\n"
+	    "  assign q = z;\n"
+	    "endmodule\n"
+	    "wire g2;\n";
+	struct syn_verilog v;
+	struct err err;
+	const struct syn_vname *n;
+
+	(void)state;
+	assert_int_equal(syntax_verilog_scan(code, strlen(code), &v, &err), 0);
+	assert_int_equal(v.has_error, 0);
+	assert_int_equal(v.nmodules, 2);
+	assert_string_equal(v.modules[0].name, "a");
+	assert_int_equal(v.modules[0].line, 2);
+	assert_string_equal(v.modules[1].name, "b");
+	assert_int_equal(v.modules[1].line, 7);
+	n = vname(v.names, v.nnames, "w");
+	assert_non_null(n);
+	assert_int_equal(n->module, 0);
+	n = vname(v.names, v.nnames, "u1");
+	assert_non_null(n);
+	assert_int_equal(n->module, 1);
+	assert_string_equal(n->type, "sub");
+	for (int i = 0; i < 3; i++) {
+		char g[4];
+
+		snprintf(g, sizeof g, "g%d", i);
+		n = vname(v.names, v.nnames, g);
+		assert_non_null(n);
+		assert_int_equal(n->module, -1);
+	}
+	n = vname(v.uses, v.nuses, "x");
+	assert_non_null(n);
+	assert_int_equal(n->module, 0);
+	assert_int_equal(n->line, 4);
+	n = vname(v.uses, v.nuses, "z");
+	assert_non_null(n);
+	assert_int_equal(n->module, 1);
+	syntax_verilog_release(&v);
+}
+
 int
 main(void)
 {
@@ -687,6 +754,7 @@ main(void)
 		cmocka_unit_test(test_syntax_precedence),
 		cmocka_unit_test(test_syntax_bad_query_reports_position),
 		cmocka_unit_test(test_syntax_group_names),
+		cmocka_unit_test(test_syntax_verilog_modules),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
