@@ -44,11 +44,14 @@
 #define BATCH_PAGE		2048	/* ids of the view read per query */
 #define BATCH_LOOK_MS		250	/* the thread's look at data_version */
 
-/* A candidate whose job started: whether it matched the view then. */
+/* A candidate whose job started: whether it matched the view then, and
+ * once its run is stored, whether it matches now. */
 struct batch_cand {
 	char		*id;
 	char		*filter;	/* the view's filter then; NULL: all */
 	int		 matched;	/* 1, 0; -1: not known */
+	char		*filter_now;	/* the view's filter when stored */
+	int		 matches;	/* then: 1, 0; -1: not known */
 };
 
 /* What the thread tells the frame loop, in order. */
@@ -58,8 +61,9 @@ struct bev {
 	struct bev	*next;
 	enum bev_kind	 kind;
 	char		*id;		/* owned; NULL for NOTE, DONE */
-	char		*filter;	/* STARTED: the filter matched; owned */
-	int		 matched;	/* STARTED: 1, 0, -1 */
+	char		*filter;	/* the filter matched; owned */
+	int		 matched;	/* STARTED: before; FINISHED: after the
+					   run was stored (1, 0, -1) */
 	int		 stored, cancelled, pass;	/* FINISHED */
 	char		*msg;		/* PROBLEM, NOTE; FINISHED: why not
 					   stored; owned */
@@ -138,6 +142,8 @@ bev_free(struct bev *e)
 	free(e);
 }
 
+static void thread_match(struct batch *b, struct bev *e, const char *id);
+
 /*
  * A job started: whether its candidate is in the view now, asked on the
  * thread's connection before its run can be stored, so that when it is
@@ -149,19 +155,29 @@ on_started(void *arg, struct verify_job *j, const struct candidate *c,
 {
 	struct batch *b = arg;
 	struct bev *e = bev_new(BEV_STARTED, c->id, NULL);
-	struct err err;
 
 	(void)j;
 	(void)t;
-	pthread_mutex_lock(&b->lock);
-	e->filter = xstrdup(b->view);
-	pthread_mutex_unlock(&b->lock);
-	if (store_query_match(b->st, e->filter, c->id, &e->matched,
-	    &err) < 0)
-		e->matched = -1;
+	thread_match(b, e, c->id);
 	bev_post(b, e);
 }
 
+/* Whether c matches the view the frame loop last gave, into e. */
+static void
+thread_match(struct batch *b, struct bev *e, const char *id)
+{
+	struct err err;
+
+	pthread_mutex_lock(&b->lock);
+	e->filter = xstrdup(b->view);
+	pthread_mutex_unlock(&b->lock);
+	if (store_query_match(b->st, e->filter, id, &e->matched, &err) < 0)
+		e->matched = -1;
+}
+
+/* A run stored, or not: and, stored, whether its candidate matches the
+ * view now, asked here so that the frame loop asks nothing (under
+ * grep= on a million the match is a full-text search). */
 static void
 on_finished(void *arg, const struct vsvc_result *res)
 {
@@ -169,6 +185,8 @@ on_finished(void *arg, const struct vsvc_result *res)
 	struct bev *e = bev_new(BEV_FINISHED, res->run->cand_id,
 	    res->stored ? NULL : res->error != NULL ? res->error : "?");
 
+	if (res->stored && !res->cancelled)
+		thread_match(b, e, res->run->cand_id);
 	e->stored = res->stored;
 	e->cancelled = res->cancelled;
 	e->pass = verdict_is(res->run->verdict, VERDICT_PASS);
@@ -385,33 +403,50 @@ batch_foreign(struct wb *wb)
 }
 
 static void
+cand_release(struct batch_cand *c)
+{
+	free(c->id);
+	free(c->filter);
+	free(c->filter_now);
+}
+
+static void
 cands_free(struct batch_cand *v, size_t *n)
 {
-	for (size_t i = 0; i < *n; i++) {
-		free(v[i].id);
-		free(v[i].filter);
-	}
+	for (size_t i = 0; i < *n; i++)
+		cand_release(&v[i]);
 	*n = 0;
 }
 
-/* The job of id ended: its entry moves to fresh when stored, else goes. */
+/* The job of e's candidate ended: its entry moves to fresh, with the
+ * match after its run, when stored; else it goes. */
 static void
-batch_ended(struct batch *b, const char *id, int stored)
+batch_ended(struct batch *b, struct bev *e, int stored)
 {
 	for (size_t i = 0; i < b->nstarted; i++) {
-		if (strcmp(b->started[i].id, id) != 0)
+		struct batch_cand *c = &b->started[i];
+
+		if (strcmp(c->id, e->id) != 0)
 			continue;
 		if (stored) {
+			c->filter_now = e->filter;
+			c->matches = e->matched;
+			e->filter = NULL;
 			b->fresh = xreallocarray(b->fresh, b->nfresh + 1,
 			    sizeof *b->fresh);
-			b->fresh[b->nfresh++] = b->started[i];
+			b->fresh[b->nfresh++] = *c;
 		} else {
-			free(b->started[i].id);
-			free(b->started[i].filter);
+			cand_release(c);
 		}
-		b->started[i] = b->started[--b->nstarted];
+		*c = b->started[--b->nstarted];
 		return;
 	}
+}
+
+static int
+same_filter(const char *a, const char *b)
+{
+	return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
 }
 
 /*
@@ -427,18 +462,15 @@ batch_show(struct wb *wb)
 	struct batch *b = wb->batch;
 	char **ids = xcalloc(b->nfresh + 1, sizeof *ids);
 	int same = 1;
-	struct err err;
 
+	/* both matches were asked on the thread, under this view's filter */
 	for (size_t i = 0; i < b->nfresh && same; i++) {
 		const struct batch_cand *f = &b->fresh[i];
-		int m;
 
 		ids[i] = f->id;
-		same = f->matched >= 0 && (f->filter == NULL ?
-		    wb->filter == NULL : wb->filter != NULL &&
-		    strcmp(f->filter, wb->filter) == 0) &&
-		    store_query_match(wb->st, wb->filter, f->id, &m,
-		    &err) == 0 && m == f->matched;
+		same = f->matched >= 0 && f->matches == f->matched &&
+		    same_filter(f->filter, wb->filter) &&
+		    same_filter(f->filter_now, wb->filter);
 	}
 	if (same)
 		wb_rows_changed(wb, ids, b->nfresh);
@@ -460,13 +492,15 @@ batch_event(struct wb *wb, struct bev *e)
 		b->started = xreallocarray(b->started, b->nstarted + 1,
 		    sizeof *b->started);
 		bc = &b->started[b->nstarted++];
+		memset(bc, 0, sizeof *bc);
+		bc->matches = -1;
 		bc->id = e->id;
 		bc->filter = e->filter;
 		bc->matched = e->matched;
 		e->id = e->filter = NULL;
 		break;
 	case BEV_FINISHED:
-		batch_ended(b, e->id, !e->cancelled && e->stored);
+		batch_ended(b, e, !e->cancelled && e->stored);
 		if (e->cancelled)
 			break;
 		if (!e->stored) {
@@ -602,8 +636,7 @@ batch_io(struct wb *wb)
 	if (!batch_running(wb))
 		return;
 	/* the view the thread matches new runs against */
-	if (wb->filter == NULL ? b->view != NULL : b->view == NULL ||
-	    strcmp(b->view, wb->filter) != 0) {
+	if (!same_filter(b->view, wb->filter)) {
 		pthread_mutex_lock(&b->lock);
 		free(b->view);
 		b->view = xstrdup(wb->filter);

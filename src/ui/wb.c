@@ -449,13 +449,34 @@ wb_select_id(struct wb *wb, const char *id)
 void
 wb_rows_changed(struct wb *wb, char *const *ids, size_t n)
 {
-	int page = 0;
+	/*
+	 * The rows keep their places: each changed one on the page is read
+	 * again by its id alone (the index on id), never through the view's
+	 * filter, which on a million under grep= is a full-text search.
+	 */
+	for (size_t i = 0; i < wb->nrows; i++)
+		for (size_t k = 0; k < n; k++) {
+			struct store_row *row = NULL;
+			struct err err;
+			size_t got = 0;
+			char *f;
 
-	for (size_t i = 0; i < wb->nrows && !page; i++)
-		for (size_t k = 0; k < n && !page; k++)
-			page = strcmp(wb->rows[i].id, ids[k]) == 0;
-	if (page)
-		rows_free(wb);	/* wb_sync reads it again */
+			if (strcmp(wb->rows[i].id, ids[k]) != 0)
+				continue;
+			f = xasprintf("id=%s", ids[k]);
+			if (store_query_page(wb->st, f, 0, 1, &row, &got,
+			    &err) == 0 && got == 1) {
+				store_row_release(&wb->rows[i]);
+				wb->rows[i] = row[0];
+			} else {
+				for (size_t r = 0; r < got; r++)
+					store_row_release(&row[r]);
+				rows_free(wb);	/* wb_sync reads the page */
+			}
+			free(row);
+			free(f);
+			break;
+		}
 	for (size_t k = 0; k < n && wb->cur.id != NULL; k++)
 		if (strcmp(wb->cur.id, ids[k]) == 0) {
 			char *keep = xstrdup(wb->cur.id);
