@@ -13,9 +13,9 @@
 
 #include <jansson.h>
 
+#include "app/svc_args.h"
 #include "base/buf.h"
 #include "base/err.h"
-#include "base/ident.h"
 #include "exchange/import.h"
 #include "exchange/import_svc.h"
 #include "store/store.h"
@@ -76,56 +76,19 @@ import_drive(struct store *st, const char *path, const struct import_opts *o,
 	return 0;
 }
 
-static const struct cmd_opt import_opts[] = {
-	{ "format", 'f', CMD_VALUE, 'f' },
-	{ "keep-going", 'k', CMD_FLAG, 'k' },
-	{ "json", 0, CMD_FLAG, 'J' },
-	{ "license", 0, CMD_VALUE, 'L' },
-	{ "repository", 0, CMD_VALUE, 'R' },
-	{ "id-prefix", 0, CMD_VALUE, 'p' },
-	{ "progress", 0, CMD_FLAG, 'P' },
-	{ NULL, 0, CMD_FLAG, 0 }
-};
-
 static int
 cmd_import(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	const struct cli_global *g = ctx->front;
-	const char *val = NULL;
-	struct import_opts o = { .format = IMPORT_AUTO };
+	struct import_opts o;
 	size_t tasks = 0, cands = 0, existing = 0, skipped = 0, files = 0;
 	int failed = -1;
 	struct store *st;
 	char *by;
-	int ch, status = 0, json = 0, progress = isatty(STDERR_FILENO);
+	int status = 0, json = 0, progress = isatty(STDERR_FILENO);
 
-	while ((ch = cmd_next(a, &val)) != -1) {
-		if (ch == 'f') {
-			if (import_format_parse(val, &o.format, err) < 0)
-				return cli_usage_error("import", "%s", err->msg);
-		} else if (ch == 'k') {
-			o.keep_going = 1;
-		} else if (ch == 'J') {
-			json = 1;
-		} else if (ch == 'P') {
-			progress = 1;
-		} else if (ch == 'L') {
-			if (*val == '\0' || strpbrk(val, " \t\n") != NULL)
-				return cli_usage_error("import", "bad licence '%s':"
-				    " want an SPDX id such as MIT", val);
-			o.license = val;
-		} else if (ch == 'R') {
-			if (*val == '\0' || strpbrk(val, " \t\n") != NULL)
-				return cli_usage_error("import", "bad repository"
-				    " '%s': want URL@COMMIT", val);
-			o.repository = val;
-		} else if (ch == 'p') {
-			if (ident_check_id(val, err) < 0)
-				return cli_usage_error("import", "--id-prefix: %s",
-				    err->msg);
-			o.id_prefix = val;
-		}
-	}
+	if (svc_import_args(a, &o, &json, &progress, err) < 0)
+		return cli_usage_error("import", "%s", err->msg);
 	if (cli_open_store_mode(g, &st, 1) < 0)
 		return 2;
 	by = cli_reviewer(g);
@@ -194,7 +157,7 @@ cmd_import(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 }
 
 const struct cmd_entry cli_cmd_import = {
-	"import", NULL, import_opts, 1, CMD_MANY,
+	"import", NULL, svc_import_opts, 1, CMD_MANY,
 	"import [--format F] [--keep-going] [--id-prefix P] [--json]\n"
 	  "              [--progress] [--license SPDX]\n"
 	  "              [--repository URL@COMMIT] PATH...",

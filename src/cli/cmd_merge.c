@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "app/merge_svc.h"
+#include "app/svc_args.h"
 #include "base/buf.h"
 #include "base/err.h"
 #include "store/store.h"
@@ -93,14 +94,6 @@ shards_warn(const struct msvc_result *sh)
 	}
 }
 
-static const struct cmd_opt merge_opts[] = {
-	{ "json", 0, CMD_FLAG, 'J' },
-	{ "lock-timeout", 0, CMD_VALUE, 'L' },
-	{ "shards", 0, CMD_VALUE, 'S' },
-	{ "progress", 0, CMD_FLAG, 'P' },
-	{ NULL, 0, CMD_FLAG, 0 }
-};
-
 /*
  * Drive the merge service (app/merge_svc.h) over st: a plain poll loop
  * that prints its messages on stderr as they come and, when progress is
@@ -147,32 +140,16 @@ static int
 cmd_merge(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	const struct cli_global *g = ctx->front;
-	const char *val = NULL, *dir = NULL;
+	const char *dir = NULL;
 	struct cli_summary sum = { .command = "merge" };
 	const struct msvc_result *r;
 	struct msvc *m;
 	struct store *st;
 	long lock_s = 60;
-	int ch, json = 0, rc, progress = isatty(STDERR_FILENO);
+	int json = 0, rc, progress = isatty(STDERR_FILENO);
 
-	(void)err;
-	while ((ch = cmd_next(a, &val)) != -1) {
-		if (ch == 'J')
-			json = 1;
-		else if (ch == 'P')
-			progress = 1;
-		else if (ch == 'S')
-			dir = val;
-		else if (ch == 'L' && cli_parse_seconds(val, 0, 86400,
-		    &lock_s) == 0)
-			continue;
-		else
-			return cli_usage_error("merge", "--lock-timeout wants"
-			    " whole seconds, 0..86400%s", "");
-	}
-	if ((dir != NULL) == (a->npos > 0))
-		return cli_usage_error("merge", "give RESULTS files or --shards"
-		    " DIR%s", dir != NULL ? ", not both" : "");
+	if (svc_merge_args(a, &dir, &lock_s, &json, &progress, err) < 0)
+		return cli_usage_error("merge", "%s", err->msg);
 	if (cli_open_store(g, &st) < 0)
 		return 2;
 	store_lock_timeout(st, (int)lock_s * 1000);
@@ -206,7 +183,7 @@ cmd_merge(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 }
 
 const struct cmd_entry cli_cmd_merge = {
-	"merge", NULL, merge_opts, 0, CMD_MANY,
+	"merge", NULL, svc_merge_opts, 0, CMD_MANY,
 	"merge [--json] [--progress] [--lock-timeout S]\n"
 	  "              RESULTS... | --shards DIR",
 	  "Fold run results files (verify --results; docs/formats.md) into the\n"
