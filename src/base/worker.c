@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/hash.h"
+
 static void *
 worker_run(void *arg)
 {
@@ -18,6 +20,7 @@ worker_run(void *arg)
 	char b = 1;
 
 	w->rc = w->fn(w->arg);
+	hash_thread_end();	/* the digest a thread keeps (hash.h) */
 	while (write(w->wfd, &b, 1) < 0 && errno == EINTR)
 		;
 	return NULL;
