@@ -2,9 +2,9 @@
  * worker.h - one function run on a thread of its own that says through a
  * pipe when it ends: the part the in-process services share that run
  * their work on a thread (the import, merge and commit services, ADR
- * 0055), so
- * that a poll loop (the command's plain one, the workbench's frame loop)
- * waits on the pipe's fd with its other fds and never on the work.
+ * 0055), so that a poll loop (the command's plain one, the workbench's
+ * frame loop) waits on the pipe's fd with its other fds and never on the
+ * work.
  */
 #ifndef ASSAY_WORKER_H
 #define ASSAY_WORKER_H
