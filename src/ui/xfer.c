@@ -33,7 +33,7 @@ struct xfer {
 	struct isvc	*imp;
 	struct msvc	*mrg;
 	char		*what;		/* the path or "N files" shown */
-	int		 cancelled;
+	char		*last;		/* :merge: its last message, or NULL */
 };
 
 /* A connection of the service's own on the workbench's database. */
@@ -64,6 +64,7 @@ xfer_free(struct xfer *x)
 	msvc_free(x->mrg);
 	store_close(x->st);
 	free(x->what);
+	free(x->last);
 	free(x);
 }
 
@@ -269,31 +270,44 @@ merge_timeout(const struct wb *wb)
 	return XFER_TICK_MS;
 }
 
+/* Take the merge's messages (safe already) and keep the last, so that
+ * the queue never grows with a long merge's refusals. */
+static void
+merge_take(struct xfer *x)
+{
+	struct buf msgs = BUF_INIT;
+	const char *last;
+	size_t n = msvc_messages(x->mrg, &msgs);
+
+	if (n > 0) {
+		while (msgs.len > 0 && msgs.p[msgs.len - 1] == '\n')
+			msgs.len--;
+		buf_adds(&msgs, "");
+		last = strrchr(buf_str(&msgs), '\n');
+		free(x->last);
+		x->last = xstrdup(last != NULL ? last + 1 : buf_str(&msgs));
+	}
+	buf_release(&msgs);
+}
+
 void
 merge_step(struct wb *wb)
 {
 	struct xfer *x = wb->merge;
 	const struct msvc_result *r;
-	struct buf msgs = BUF_INIT;
-	size_t n;
-	const char *last;
+	int over;
 
 	wb->dirty = 1;		/* the progress on the status line */
-	if (!msvc_step(x->mrg))
+	over = msvc_step(x->mrg);
+	merge_take(x);
+	if (!over)
 		return;
 	r = msvc_result(x->mrg);
-	/* the refusals, safe already: the last one on the status line */
-	n = msvc_messages(x->mrg, &msgs);
-	while (msgs.len > 0 && msgs.p[msgs.len - 1] == '\n')
-		msgs.len--;
-	buf_adds(&msgs, "");
-	last = strrchr(buf_str(&msgs), '\n');
-	last = last != NULL ? last + 1 : buf_str(&msgs);
 	wb_msg(wb, r->status != 0 || r->not_stored > 0, "merge%s: %zu runs"
 	    " stored, %zu already there, %zu refused, %zu not stored%s%s",
 	    r->cancelled ? " (cancelled)" : "", r->done, r->unchanged,
-	    r->refused, r->not_stored, n > 0 ? "; " : "", n > 0 ? last : "");
-	buf_release(&msgs);
+	    r->refused, r->not_stored, x->last != NULL ? "; " : "",
+	    x->last != NULL ? x->last : "");
 	wb_view_changed(wb);	/* the cursor stays */
 	xfer_free(x);
 	wb->merge = NULL;

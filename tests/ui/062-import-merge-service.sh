@@ -4,7 +4,8 @@
 # status line shows it), keys go on meanwhile, and the imported rows
 # appear in the queue without C-l, the cursor where it was; a path that
 # is not there is named; x cancels an import and nothing of it stays;
-# `:merge RESULTS` stores the runs of a results file the same way.
+# `:merge RESULTS` stores the runs of a results file the same way and
+# names the line it refuses.
 #
 # The input of :import is a FIFO the test writes only after the keys,
 # so that the import is surely still running while they are pressed
@@ -86,6 +87,14 @@ ok ":merge stores the runs of a results file"
 command_line "merge $T/runs.jsonl"
 wait_for "merge: 0 runs stored, 2 already there" 60
 ok "a second :merge adds nothing"
+
+# a line this database did not make is refused, and the status line says why
+printf '{"candidate":"%s"}\n' "$(id_n 5)" >"$T/bad.jsonl"
+command_line "merge $T/bad.jsonl"
+wait_for "1 refused, 0 not stored; " 60
+screen | tail -n 1 | grep -q -F "$T/bad.jsonl:1: " ||
+    fail "the refusal does not name the file and line"
+ok ":merge says what it refused"
 
 command_line q
 wait_for "ASSAY-EXIT 0"
