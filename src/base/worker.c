@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -30,7 +31,8 @@ int
 worker_start(struct worker *w, int (*fn)(void *arg), void *arg,
     struct err *err)
 {
-	int fds[2];
+	sigset_t all, old;
+	int fds[2], rc;
 
 	memset(w, 0, sizeof *w);
 	w->rfd = w->wfd = -1;
@@ -41,7 +43,13 @@ worker_start(struct worker *w, int (*fn)(void *arg), void *arg,
 	w->rfd = fds[0];
 	w->wfd = fds[1];
 	w->piped = 1;
-	if (pthread_create(&w->thread, NULL, worker_run, w) != 0) {
+	/* The thread takes no signal (it inherits this mask): SIGWINCH,
+	 * SIGTERM and SIGHUP reach the caller's thread as before. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&w->thread, NULL, worker_run, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
 		worker_join(w);
 		return err_set(err, "cannot start a thread");
 	}

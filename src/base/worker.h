@@ -25,8 +25,9 @@ struct worker {
 };
 
 /*
- * Run fn(arg) on a new thread (which frees what hash_sha256() keeps per
- * thread when fn returns).  w is the caller's (zeroed or not) and
+ * Run fn(arg) on a new thread, which blocks every signal (they reach the
+ * caller's threads) and frees what hash_sha256() keeps per thread when fn
+ * returns.  w is the caller's (zeroed or not) and
  * must stay where it is until worker_join().  0, or -1 with err (no
  * thread started, nothing to join).
  */

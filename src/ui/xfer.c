@@ -44,7 +44,7 @@ xfer_new(struct wb *wb, const char *verb, const char *what)
 	struct err err;
 	struct store *st;
 
-	if (store_open(&st, wb->o->db_path, &err) < 0) {
+	if (store_open_again(wb->st, &st, &err) < 0) {
 		wb_msg(wb, 1, "%s: %s", verb, err.msg);
 		return NULL;
 	}
