@@ -15,7 +15,8 @@
  * - a merge of lines without a MAC of this database refuses each with
  *   "FILE:LINE: why", made safe for a terminal (an ESC in the file name
  *   shows as \x1b), stores nothing and says status 2; a file that is
- *   not there is named; a merge cancelled at once stores nothing.
+ *   not there is named; a merge cancelled before its lines come (a FIFO
+ *   again) reads at most the one it waited for.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -340,22 +341,35 @@ test_merge_svc_cancel(void **state)
 	struct msvc *s;
 	struct err err;
 	char *files[1];
-	FILE *fp;
+	int fd;
 
-	files[0] = xasprintf("%s/r.jsonl", f->dir);
-	fp = fopen(files[0], "w");
-	assert_non_null(fp);
-	for (int i = 0; i < 2000; i++)
-		fprintf(fp, "{\"candidate\":\"c%d\"}\n", i);
-	assert_int_equal(fclose(fp), 0);
+	/*
+	 * The lines come through a FIFO that the test holds open for
+	 * reading and writing (so that the service's open never waits,
+	 * whenever it comes) and writes only after the cancel: the service
+	 * reads at most the one line it may be waiting for then.
+	 */
+	files[0] = xasprintf("%s/r.fifo", f->dir);
+	assert_int_equal(mkfifo(files[0], 0600), 0);
+	fd = open(files[0], O_RDWR);
+	assert_true(fd >= 0);
 	assert_int_equal(msvc_new(&s, f->st, files, 1, NULL, &err), 0);
 	msvc_cancel(s);
+	for (int i = 0; i < 1000; i++) {
+		char line[64];
+		int n = snprintf(line, sizeof line, "{\"candidate\":\"c%d\"}\n",
+		    i);
+
+		assert_int_equal(write(fd, line, (size_t)n), n);
+	}
 	drive_merge(s);
 	r = msvc_result(s);
 	assert_int_equal(r->cancelled, 1);
-	assert_true(r->lines < 2000);	/* stopped before the end */
+	assert_true(r->lines <= 1);	/* stopped before its next line */
+	assert_int_equal(r->refused, r->lines);
 	assert_int_equal(r->done, 0);
 	msvc_free(s);
+	close(fd);
 	free(files[0]);
 }
 
