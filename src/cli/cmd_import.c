@@ -9,89 +9,86 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <poll.h>
+
 #include <jansson.h>
 
+#include "app/svc_args.h"
 #include "base/buf.h"
 #include "base/err.h"
-#include "base/ident.h"
 #include "exchange/import.h"
+#include "exchange/import_svc.h"
 #include "store/store.h"
 
-/* The import's progress line on a terminal: rows, rate, time left. */
-struct import_meter {
-	const char	*path;
-	struct timespec	 t0;
-	int		 shown;
-};
-
-static void
-import_progress(size_t rows, size_t done, size_t total, void *arg)
+/*
+ * The progress line on a terminal: rows, rate, share read and time left,
+ * after the first second (a small file shows none).  1 once shown.
+ */
+static int
+import_meter(const struct isvc *s, const struct timespec *t0, int shown)
 {
-	struct import_meter *m = arg;
+	struct isvc_progress p;
 	struct timespec now;
-	double s, rate, left;
+	double t, rate, left;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	s = (double)(now.tv_sec - m->t0.tv_sec) +
-	    (double)(now.tv_nsec - m->t0.tv_nsec) / 1e9;
-	if (s < 1 && !m->shown)
-		return;		/* a small file: no line at all */
-	rate = s > 0 ? (double)rows / s : 0;
-	left = done > 0 ? s * (double)(total - done) / (double)done : 0;
+	t = (double)(now.tv_sec - t0->tv_sec) +
+	    (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+	if (t < 1 && !shown)
+		return 0;
+	isvc_progress(s, &p);
+	rate = t > 0 ? (double)p.rows / t : 0;
+	left = p.done > 0 && p.total >= p.done ? t * (double)(p.total -
+	    p.done) / (double)p.done : 0;
 	fprintf(stderr, "\r%s: %zu rows, %.0f rows/s, %.0f%%, %d:%02d left ",
-	    m->path, rows, rate, total > 0 ? 100.0 * (double)done /
-	    (double)total : 100.0, (int)(left / 60), (int)left % 60);
-	m->shown = 1;
+	    isvc_path(s), p.rows, rate, p.total > 0 ? 100.0 * (double)p.done /
+	    (double)p.total : 100.0, (int)(left / 60), (int)left % 60);
+	return 1;
 }
 
-static const struct cmd_opt import_opts[] = {
-	{ "format", 'f', CMD_VALUE, 'f' },
-	{ "keep-going", 'k', CMD_FLAG, 'k' },
-	{ "json", 0, CMD_FLAG, 'J' },
-	{ "license", 0, CMD_VALUE, 'L' },
-	{ "repository", 0, CMD_VALUE, 'R' },
-	{ "id-prefix", 0, CMD_VALUE, 'p' },
-	{ NULL, 0, CMD_FLAG, 0 }
-};
+/*
+ * Import path through the import service (exchange/import_svc.h): a
+ * plain poll loop, its progress line on stderr when progress is set.
+ * *out is the service, over (isvc_result; isvc_free).  0, or -1 with err
+ * when it could not start.
+ */
+static int
+import_drive(struct store *st, const char *path, const struct import_opts *o,
+    int progress, struct isvc **out, struct err *err)
+{
+	struct timespec t0;
+	int shown = 0;
+
+	if (isvc_new(out, st, path, o, err) < 0)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!isvc_step(*out)) {
+		struct pollfd p = { .fd = isvc_fd(*out), .events = POLLIN };
+
+		(void)poll(&p, 1, progress ? 200 : -1);
+		if (progress)
+			shown = import_meter(*out, &t0, shown);
+	}
+	if (shown) {
+		import_meter(*out, &t0, shown);
+		fputc('\n', stderr);
+	}
+	return 0;
+}
 
 static int
 cmd_import(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	const struct cli_global *g = ctx->front;
-	const char *val = NULL;
-	struct import_opts o = { .format = IMPORT_AUTO };
-	struct import_meter meter = { 0 };
+	struct import_opts o;
 	size_t tasks = 0, cands = 0, existing = 0, skipped = 0, files = 0;
 	int failed = -1;
 	struct store *st;
 	char *by;
-	int ch, status = 0, json = 0;
+	int status = 0, json = 0, progress = isatty(STDERR_FILENO);
 
-	while ((ch = cmd_next(a, &val)) != -1) {
-		if (ch == 'f') {
-			if (import_format_parse(val, &o.format, err) < 0)
-				return cli_usage_error("import", "%s", err->msg);
-		} else if (ch == 'k') {
-			o.keep_going = 1;
-		} else if (ch == 'J') {
-			json = 1;
-		} else if (ch == 'L') {
-			if (*val == '\0' || strpbrk(val, " \t\n") != NULL)
-				return cli_usage_error("import", "bad licence '%s':"
-				    " want an SPDX id such as MIT", val);
-			o.license = val;
-		} else if (ch == 'R') {
-			if (*val == '\0' || strpbrk(val, " \t\n") != NULL)
-				return cli_usage_error("import", "bad repository"
-				    " '%s': want URL@COMMIT", val);
-			o.repository = val;
-		} else if (ch == 'p') {
-			if (ident_check_id(val, err) < 0)
-				return cli_usage_error("import", "--id-prefix: %s",
-				    err->msg);
-			o.id_prefix = val;
-		}
-	}
+	if (svc_import_args(a, &o, &json, &progress, err) < 0)
+		return cli_usage_error("import", "%s", err->msg);
 	if (cli_open_store_mode(g, &st, 1) < 0)
 		return 2;
 	by = cli_reviewer(g);
@@ -100,45 +97,38 @@ cmd_import(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		return 2;
 	}
 	o.by = by;
-	/* Progress only for a person watching: quiet when piped. */
-	if (isatty(STDERR_FILENO)) {
-		o.progress = import_progress;
-		o.progress_arg = &meter;
-	}
 	for (int i = 0; i < a->npos; i++) {
-		struct import_report rep;
+		const struct import_report *r = NULL;
+		struct isvc *s = NULL;
 		int rc;
 
-		import_report_init(&rep);
-		meter.path = a->pos[i];
-		meter.shown = 0;
-		clock_gettime(CLOCK_MONOTONIC, &meter.t0);
-		rc = import_path(st, a->pos[i], &o, &rep, err);
-		if (meter.shown)
-			fputc('\n', stderr);
+		/* Progress only for a person watching: quiet when piped. */
+		rc = import_drive(st, a->pos[i], &o, progress, &s, err);
+		if (rc == 0)
+			rc = isvc_result(s, &r, NULL, err);
 		if (rc < 0) {
 			fprintf(stderr, "assay: %s\n", err->msg);
 			fprintf(stderr, "assay: %s: nothing imported\n", a->pos[i]);
 			status = 2;
 			failed = i;
 		} else if (json) {
-			fputs(buf_str(&rep.warnings), stderr);
+			fputs(buf_str(&r->warnings), stderr);
 			files++;
-			tasks += rep.tasks_added;
-			cands += rep.cands_added;
-			existing += rep.cands_existing;
-			skipped += rep.skipped;
+			tasks += r->tasks_added;
+			cands += r->cands_added;
+			existing += r->cands_existing;
+			skipped += r->skipped;
 		} else {
-			fputs(buf_str(&rep.warnings), stderr);
+			fputs(buf_str(&r->warnings), stderr);
 			printf("%s: %zu new task%s, %zu new candidate%s (%zu"
-			    " already there)", a->pos[i], rep.tasks_added,
-			    rep.tasks_added == 1 ? "" : "s", rep.cands_added,
-			    rep.cands_added == 1 ? "" : "s", rep.cands_existing);
-			if (rep.skipped > 0)
-				printf(", %zu bad lines skipped", rep.skipped);
+			    " already there)", a->pos[i], r->tasks_added,
+			    r->tasks_added == 1 ? "" : "s", r->cands_added,
+			    r->cands_added == 1 ? "" : "s", r->cands_existing);
+			if (r->skipped > 0)
+				printf(", %zu bad lines skipped", r->skipped);
 			printf("\n");
 		}
-		import_report_release(&rep);
+		isvc_free(s);
 		if (status != 0)
 			break;
 	}
@@ -167,9 +157,10 @@ cmd_import(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 }
 
 const struct cmd_entry cli_cmd_import = {
-	"import", NULL, import_opts, 1, CMD_MANY,
+	"import", NULL, svc_import_opts, 1, CMD_MANY,
 	"import [--format F] [--keep-going] [--id-prefix P] [--json]\n"
-	  "              [--license SPDX] [--repository URL@COMMIT] PATH...",
+	  "              [--progress] [--license SPDX]\n"
+	  "              [--repository URL@COMMIT] PATH...",
 	  "Import samples.  F: auto (default), assay, verilog-eval-v2,\n"
 	  "verilog-eval-v1, rtlfixer, kernelbench, realbench, rtllm,\n"
 	  "tritonbench, archxbench, veriscope, text2cadquery, supercoder, dataset\n"
@@ -190,7 +181,8 @@ const struct cmd_entry cli_cmd_import = {
 	  "(NOASSERTION when it names none assay knows); their sources\n"
 	  "become URL@COMMIT:path with --repository, or when PATH is in a git\n"
 	  "work tree.\n"
-	  "On a terminal a progress line shows rows, rate and time left.\n"
+	  "On a terminal (or with --progress) a progress line shows rows,\n"
+	  "rate and time left on stderr.\n"
 	  "--json prints one summary object (files, tasks_added,\n"
 	  "candidates_added, candidates_existing, skipped, failed).",
 	CMD_CLI, cmd_import

@@ -19,6 +19,7 @@
 #ifndef ASSAY_IMPORT_H
 #define ASSAY_IMPORT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "base/buf.h"
@@ -58,12 +59,37 @@ struct import_opts {
 
 #define IMPORT_PROGRESS_ROWS 4096
 
+/*
+ * What an import shows another thread while it runs (the import service,
+ * import_svc.h), all relaxed atomics: rows, the rows read of a JSONL
+ * file, done of total its bytes read; stored, the tasks and candidates
+ * stored (new or already there).  cancel, set by the other thread, stops
+ * the import before its next row (a JSONL row, a task, a candidate) with
+ * "cancelled", and import_path() then rolls the input back whole.
+ */
+struct import_watch {
+	atomic_int	cancel;
+	atomic_size_t	rows, done, total, stored;
+};
+
 struct import_report {
 	size_t		 tasks_added, tasks_existing;
 	size_t		 cands_added, cands_existing;
 	size_t		 skipped;	/* bad lines skipped (keep_going) */
 	struct buf	 warnings;	/* "path[:line]: message\n" lines */
+	struct import_watch *watch;	/* borrowed; NULL (init): none */
 };
+
+/*
+ * For the readers (import_util.c), each NULL-safe:
+ * import_watch_rows() records a JSONL row read (line, bytes done of
+ * total) and says whether to stop (1: cancelled); import_watch_cancelled()
+ * says only that; import_watch_stored() counts one task or candidate.
+ */
+int	import_watch_rows(struct import_watch *w, size_t line, size_t done,
+	    size_t total);
+int	import_watch_cancelled(struct import_watch *w);
+void	import_watch_stored(struct import_watch *w);
 
 void	import_report_init(struct import_report *r);
 void	import_report_release(struct import_report *r);

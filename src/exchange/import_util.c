@@ -37,9 +37,10 @@
  * told, and import_read() hands out copies of that.  root is the real
  * path of the directory being imported: a file under it that resolves
  * outside it (a symlink to a host file) is refused.  Set and cleared by
- * import_path(); import is single-threaded.
+ * import_path(), on the thread that imports: one per thread, so that an
+ * import running on a service's thread (import_svc.h) keeps its own.
  */
-static struct {
+static _Thread_local struct {
 	const char	*pipe_path;
 	char		*pipe_data;
 	size_t		 pipe_len;
@@ -237,6 +238,32 @@ import_unmap(struct import_text *t)
 		munmap((void *)t->data, t->len);
 	memset(t, 0, sizeof *t);
 	t->data = "";
+}
+
+int
+import_watch_rows(struct import_watch *w, size_t line, size_t done,
+    size_t total)
+{
+	if (w == NULL)
+		return 0;
+	atomic_store_explicit(&w->rows, line, memory_order_relaxed);
+	atomic_store_explicit(&w->done, done, memory_order_relaxed);
+	atomic_store_explicit(&w->total, total, memory_order_relaxed);
+	return import_watch_cancelled(w);
+}
+
+int
+import_watch_cancelled(struct import_watch *w)
+{
+	return w != NULL && atomic_load_explicit(&w->cancel,
+	    memory_order_relaxed) != 0;
+}
+
+void
+import_watch_stored(struct import_watch *w)
+{
+	if (w != NULL)
+		atomic_fetch_add_explicit(&w->stored, 1, memory_order_relaxed);
 }
 
 int
@@ -582,8 +609,11 @@ import_put_task(struct store *st, const struct task *t,
 {
 	int inserted;
 
+	if (import_watch_cancelled(rep->watch))
+		return err_set(err, "cancelled");
 	if (store_task_put(st, t, &inserted, err) < 0)
 		return -1;
+	import_watch_stored(rep->watch);
 	if (inserted)
 		rep->tasks_added++;
 	else
@@ -599,8 +629,11 @@ import_put_candidate(struct store *st, struct candidate *c,
 {
 	int ins;
 
+	if (import_watch_cancelled(rep->watch))
+		return err_set(err, "cancelled");
 	if (store_candidate_add(st, c, &ins, err) < 0)
 		return -1;
+	import_watch_stored(rep->watch);
 	if (inserted != NULL)
 		*inserted = ins;
 	if (!ins) {
@@ -721,6 +754,12 @@ each_jsonl(struct store *st, const char *path, int nan_ok,
 
 		line = r.line;
 		nrows++;
+		if (import_watch_rows(rep->watch, line, r.done, in.len)) {
+			import_row_error(err, path, line, "cancelled");
+			import_rows_close(rows);
+			import_unmap(&in);
+			return -1;
+		}
 		if (opts->progress != NULL && line >= next_progress) {
 			opts->progress(line, r.done, in.len,
 			    opts->progress_arg);

@@ -158,6 +158,12 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	if (batch_progress(wb, &done, &total, &fail))	/* :verify */
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 verify %zu/%zu (%zu fail) ", done, total, fail);
+	if (import_progress(wb, &done, &total))		/* :import */
+		snprintf(left + strlen(left), sizeof left - strlen(left),
+		    "\xc2\xb7 import %zu rows, %zu stored ", done, total);
+	if (merge_progress(wb, &done, &total))		/* :merge */
+		snprintf(left + strlen(left), sizeof left - strlen(left),
+		    "\xc2\xb7 merge %zu lines, %zu stored ", done, total);
 	x = pane_puts(win, y, 0, cols, left, base | A_BOLD);
 	snprintf(left, sizeof left, " %s \xc2\xb7 %s ", wb->filter ?
 	    wb->filter : "all", wb->reviewer);

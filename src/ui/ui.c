@@ -1207,6 +1207,10 @@ ui_action(struct wb *wb, enum action a)
 			batch_cancel(wb);
 		else if (commit_running(wb))
 			commit_cancel(wb);
+		else if (import_running(wb))
+			import_cancel(wb);
+		else if (merge_running(wb))
+			merge_cancel(wb);
 		else
 			term_pane_cancel(wb);	/* says none runs */
 		break;
@@ -1660,6 +1664,9 @@ static const struct ui_service {
 	    pending_wait, pending_step },
 	{ "commit", commit_running, commit_pollfds, commit_timeout,
 	    commit_step },
+	{ ":import", import_running, import_pollfds, import_timeout,
+	    import_step },
+	{ ":merge", merge_running, merge_pollfds, merge_timeout, merge_step },
 };
 #define UI_NSERVICES	(sizeof ui_services / sizeof ui_services[0])
 
@@ -1889,6 +1896,8 @@ ui_run(struct store *st, const struct ui_opts *o)
 	term_pane_stop(&wb);
 	batch_stop(&wb);	/* what it stored stays */
 	commit_stop(&wb);	/* git's files are never left half written */
+	import_stop(&wb);	/* its input rolled back */
+	merge_stop(&wb);	/* its open batch committed */
 	pending_release(&wb);	/* the question said they are dropped */
 	wb_pollset_release(&ps);
 	ui_panes_free(&wb);

@@ -38,6 +38,8 @@ struct ui_opts {
 	X(repair) \
 	X(generate) \
 	X(verify) \
+	X(import) \
+	X(merge) \
 	X(task) \
 	X(quit)
 struct cmd_entry;

@@ -194,6 +194,10 @@ struct wb {
 
 	struct dsvc		*commit;	/* c (commit.c); owned, NULL:
 						   none runs */
+	struct xfer		*import;	/* :import (xfer.c); owned,
+						   NULL: none runs */
+	struct xfer		*merge;		/* :merge (xfer.c); owned,
+						   NULL: none runs */
 	struct batch		*batch;		/* :verify (batch.c); owned,
 						   NULL: never started */
 	struct mrun		*mrun;		/* R, :repair, :generate
@@ -438,6 +442,33 @@ int	commit_timeout(const struct wb *wb);
 void	commit_step(struct wb *wb);
 void	commit_cancel(struct wb *wb);
 void	commit_stop(struct wb *wb);
+
+/* --- xfer.c: :import and :merge in the background ------------------- */
+
+/*
+ * :import PATH [FORMAT] and :merge RESULTS... | --shards DIR (the options
+ * of assay import and merge) through the import and merge services
+ * (exchange/import_svc.h, app/merge_svc.h), each on a store connection
+ * of its own, as services of the frame loop; one of each at a time.
+ * *_progress: while it runs (1), the rows read (import) or lines read
+ * (merge) and what was stored so far; else 0.  x cancels: an import
+ * rolls its input back, a merge keeps the runs stored.  *_stop ends it
+ * at once (quitting): it waits for the service's thread.
+ */
+int	import_running(const struct wb *wb);
+int	import_progress(const struct wb *wb, size_t *rows, size_t *stored);
+void	import_pollfds(struct wb *wb, struct wb_pollset *ps);
+int	import_timeout(const struct wb *wb);
+void	import_step(struct wb *wb);
+void	import_cancel(struct wb *wb);
+void	import_stop(struct wb *wb);
+int	merge_running(const struct wb *wb);
+int	merge_progress(const struct wb *wb, size_t *lines, size_t *stored);
+void	merge_pollfds(struct wb *wb, struct wb_pollset *ps);
+int	merge_timeout(const struct wb *wb);
+void	merge_step(struct wb *wb);
+void	merge_cancel(struct wb *wb);
+void	merge_stop(struct wb *wb);
 
 /* --- model_run.c: R, :repair, :generate -------------------------------- */
 
