@@ -1072,6 +1072,13 @@ test_nvcc_harness_header_holds_no_secret(void **state)
 	    " \"want.log\", 0, &want);") < strstr(c, "run_harness("
 	    "\"./harness\", \"got\", \"candidate.log\", 1, &got);"));
 	assert_non_null(strstr(c, "if (candidate)\n\t\t\tchild_filter();"));
+	/* The want stage's values are read from fd 6 and it is closed
+	 * before the candidate's run starts (ADR 0056). */
+	assert_non_null(strstr(c, "#define WANT_FD\t\t6"));
+	assert_true(strstr(c, "read_records(WANT_FD, &want);\n\tclose(WANT_FD);")
+	    != NULL);
+	assert_true(strstr(c, "close(WANT_FD);") < strstr(c, "run_harness("
+	    "\"./harness\", \"got\", \"candidate.log\", 1, &got);"));
 }
 
 static const char no_gpu[] = "T0123 no-gpu: CUDA driver version is"
