@@ -442,6 +442,19 @@ env_plan_use(struct env_plan *p, const char *const *names)
 }
 
 void
+env_plan_input(struct env_plan *p, const char *name)
+{
+	struct env_stage *s;
+
+	if (p->nstages == 0)
+		ASSAY_BUG("env_plan_input() before any stage");
+	s = &p->stages[p->nstages - 1];
+	if (strlen(name) >= sizeof s->input)
+		ASSAY_BUG("a sealed input's name too long");
+	snprintf(s->input, sizeof s->input, "%s", name);
+}
+
+void
 env_plan_stage(struct env_plan *p, const char *name, const char *const *argv)
 {
 	env_plan_stage_in(p, name, argv, NULL);

@@ -112,9 +112,22 @@ struct env_stage {
 	 * stage can replace or rewrite it.  env_plan_use() fills it.
 	 */
 	char	*use[ENV_MAX_SEAL + 1];
+	/*
+	 * A sealed file this stage reads on fd ENV_INPUT_FD, by name
+	 * ("want.rec"; "" for none), sealed by an earlier stage: verify.c
+	 * opens its copy in the seal store read-only, checks its hash and
+	 * hands the descriptor to the stage's command, which runs in a
+	 * sealed work area that does not hold the file.  No path in the
+	 * sandbox names it: a process of the stage holds it only while it
+	 * keeps the descriptor (nvcc's checker reads the expected values
+	 * so and closes it before the candidate's run starts, ADR 0056).
+	 * env_plan_input() sets it.
+	 */
+	char	 input[64];
 };
 
 #define ENV_NONCE_FD 5
+#define ENV_INPUT_FD 6		/* SANDBOX_INPUT_FD */
 
 /* toolchain()'s "installed but does not run" (struct env_ops). */
 #define ENV_TOOL_BROKEN (-2)
@@ -431,6 +444,12 @@ void	env_plan_stage_in(struct env_plan *p, const char *name,
  */
 void	env_plan_seal(struct env_plan *p, const char *const *paths);
 void	env_plan_use(struct env_plan *p, const char *const *names);
+/*
+ * The last stage planned reads the sealed file name on fd ENV_INPUT_FD
+ * (env_stage.input), never by a path.  A name too long is a bug
+ * (ASSAY_BUG).
+ */
+void	env_plan_input(struct env_plan *p, const char *name);
 /*
  * A task data file for the last stage planned (a simulation that reads
  * it at run time by its bare name): write data (len bytes) to

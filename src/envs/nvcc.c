@@ -11,15 +11,19 @@
  *     objcopy --keep-global-symbol=... candidate.o;
  *     NVCC ... -o run/harness harness.o candidate.o;
  *     cc -O2 -o run/check assay_check.c -lseccomp        (isolate)
- *   ./check                     (in run/, the secret on fd 5)
+ *   ./check want   (want: check and harness-want alone in its area, the
+ *                  secret on fd 5; writes want.rec, sealed after it)
+ *   ./check run    (run: check and harness alone in its area, the
+ *                  secret on fd 5, want.rec on fd 6 and by no path)
  * NVCC is the absolute path of nvcc (/usr/local/cuda/bin first, then PATH): the
  * CUDA toolkit is no Debian package, and the sandbox's PATH is
  * /usr/bin:/bin.  The harness includes assay_harness.h
  * (share/envs/nvcc), whose helpers send records (expected or produced
  * values, metrics, no GPU) to run/check on a pipe.  check (ADR 0020), no
- * candidate code in it, holds the per-run secret, runs harness-want
- * (the expected values, computed with no candidate code in the process)
- * and then harness, compares, and prints the lines the judge believes:
+ * candidate code in it, holds the per-run secret, runs harness-want in
+ * the want stage (the expected values, computed with no candidate code
+ * in the process or the stage) and then, in the run stage, harness,
+ * compares, and prints the lines the judge believes (ADR 0056):
  * the result, its metrics (avg_kernel_ms ...), or that there is no GPU
  * (exit 77: the run is skipped, not failed).  No secret is compiled in.
  *
@@ -65,6 +69,10 @@
  * itself into a want run (issue 22: it flipped an environment variable
  * the harness read at every call). */
 #define WANT_OBJ	"harness-want.o"
+/* The want stage's expected values, which the run stage's checker reads
+ * on ENV_INPUT_FD alone (ADR 0056); the name share/envs/nvcc/assay_check.c
+ * writes. */
+#define WANT_FILE	"want.rec"
 
 /*
  * The build stage ("$1" nvcc, "$2" -arch, "$3" -DASSAY_SM, "$4" the
@@ -459,20 +467,35 @@ nvcc_prepare(const struct task *t, const struct candidate *c,
 			const char *const build[] = { "sh", "-c", isolate,
 			    "build", nvcc, archopt, smopt, harness, host,
 			    NULL };
-			const char *const run[] = { "./check", NULL };
+			const char *const want[] = { "./check", "want", NULL };
+			const char *const run[] = { "./check", "run", NULL };
 
 			/* The three programs are sealed once built and run
-			 * from hash-checked, read-only copies in an area of
-			 * the run stage's own (issue 22). */
+			 * from hash-checked, read-only copies in areas of
+			 * the later stages' own (issue 22).  The want stage
+			 * holds no candidate code; its values reach the run
+			 * stage's checker on a descriptor alone, never by a
+			 * path or a program the candidate could open or run
+			 * (ADR 0056). */
 			static const char *const made[] = { RUN_DIR "/check",
 			    RUN_DIR "/harness-want", RUN_DIR "/harness", NULL };
-			static const char *const progs[] = { "check",
-			    "harness-want", "harness", NULL };
+			static const char *const want_progs[] = { "check",
+			    "harness-want", NULL };
+			static const char *const want_made[] = { WANT_FILE,
+			    NULL };
+			static const char *const run_progs[] = { "check",
+			    "harness", NULL };
 
 			env_plan_stage(plan, "build", build);
 			env_plan_seal(plan, made);
+			env_plan_stage(plan, "want", want);
+			env_plan_use(plan, want_progs);
+			env_plan_seal(plan, want_made);
+			plan->stages[plan->nstages - 1].gpu = 1;
+			plan->stages[plan->nstages - 1].nonce_fd = 1;
 			env_plan_stage(plan, "run", run);
-			env_plan_use(plan, progs);
+			env_plan_use(plan, run_progs);
+			env_plan_input(plan, WANT_FILE);
 			plan->stages[plan->nstages - 1].gpu = 1;
 			plan->stages[plan->nstages - 1].nonce_fd = 1;
 			plan->stages[plan->nstages - 1].candidate = 1;
@@ -1206,17 +1229,24 @@ judge_findings(const struct env_plan *plan, const struct cuda_launch_issue *f,
 	free(ev);
 }
 
+/*
+ * The checker's stage (stage: "want", no candidate code in it, or
+ * "run") from its tagged lines o and its exit.  Only the run stage can
+ * pass or fail the candidate; the want stage ends in no-gpu or in the
+ * harness's own error (ADR 0056).
+ */
 static void
 judge_run(const struct env_plan *plan, const struct env_stage_result *res,
-    const struct nv_run *o, const struct cuda_launch_issue *f, size_t nf,
-    struct run *r)
+    const char *stage, const struct nv_run *o,
+    const struct cuda_launch_issue *f, size_t nf, struct run *r)
 {
+	int want = strcmp(stage, "want") == 0;
 	char *ev;
 
-	if (o->pass && res->exit_code == 0) {
+	if (!want && o->pass && res->exit_code == 0) {
 		/* A real GPU ran it and the harness checked it: that beats
 		 * what the static check thought. */
-		env_set(&r->stage, "run");
+		env_set(&r->stage, stage);
 		env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
 		add_findings(plan, f, nf, "warning", r);
 		return;
@@ -1224,7 +1254,7 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *res,
 	if (o->harness_error != NULL) {
 		/* The harness failed with no candidate in its process: no
 		 * expected values, nothing to judge the candidate by. */
-		env_set(&r->stage, "run");
+		env_set(&r->stage, stage);
 		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, "harness-error",
 		    o->harness_error);
 		return;
@@ -1237,9 +1267,22 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *res,
 			judge_findings(plan, f, NULL, r);
 			return;
 		}
-		env_set(&r->stage, "run");
+		env_set(&r->stage, stage);
 		env_verdict(r, VERDICT_SKIPPED, CATEGORY_NONE, "no-gpu",
 		    NO_GPU_EVIDENCE);
+		return;
+	}
+	if (want) {
+		/* No candidate code ran: whatever ended it is the task's. */
+		ev = xasprintf("the checker of the harness without the"
+		    " candidate %s without its values (exit %d)%s%s",
+		    res->exit_code > 128 ? "died" : "ended", res->exit_code,
+		    o->last != NULL ? ": " : "", o->last != NULL ? o->last :
+		    "");
+		env_set(&r->stage, stage);
+		env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE, "harness-error",
+		    ev);
+		free(ev);
 		return;
 	}
 	if (o->fail)
@@ -1260,7 +1303,7 @@ judge_run(const struct env_plan *plan, const struct env_stage_result *res,
 		add_findings(plan, f, nf, "error", r);
 		judge_findings(plan, f, ev, r);
 	} else {
-		fail(r, "run", "functional", o->fail ? o->sub :
+		fail(r, stage, "functional", o->fail ? o->sub :
 		    res->exit_code == 0 ? "no-result-line" : "runtime-error",
 		    ev);
 	}
@@ -1297,15 +1340,23 @@ nvcc_judge(const struct task *t, const struct env_plan *plan,
 	}
 	if (nres >= 2)
 		scan_log(plan, res[1].log, res[1].log_len, 1, &s, r);
+	/* The checker's stage that ended the run: want (no candidate
+	 * code) or run (ADR 0056). */
 	if (nres >= 3)
-		scan_run(plan, res[2].log, res[2].log_len, &o, m);
+		scan_run(plan, res[nres - 1].log, res[nres - 1].log_len, &o, m);
 	if (s.ptxas && res[0].exit_code == 0)
 		set_bottleneck(t, &s, nres >= 3 && !o.no_gpu, r);
-	stage = nres == 1 ? "compile" : nres == 2 ? "build" : "run";
+	stage = nres == 1 ? "compile" : nres == 2 ? "build" : nres == 3 ?
+	    "want" : "run";
 	if (env_judge_limits(stop, res[nres - 1].exit_code, nres >= 3 ?
-	    "functional" : "compile", nres >= 3 ? "the harness" :
-	    "the compiler", r)) {
+	    "functional" : "compile", nres == 3 ? "the harness without the"
+	    " candidate" : nres >= 4 ? "the harness" : "the compiler", r)) {
 		env_set(&r->stage, stage);
+		/* No candidate code ran in the want stage: its limit is the
+		 * task's, never the candidate's fail or timeout. */
+		if (nres == 3)
+			env_verdict(r, VERDICT_ENV_ERROR, CATEGORY_NONE,
+			    "harness-error", r->evidence);
 		goto out;
 	}
 	if (nres <= 2 && res[nres - 1].exit_code != 0 &&
@@ -1327,7 +1378,7 @@ nvcc_judge(const struct task *t, const struct env_plan *plan,
 		goto out;
 	}
 	if (nres >= 3) {
-		judge_run(plan, &res[2], &o, f, nf, r);
+		judge_run(plan, &res[nres - 1], stage, &o, f, nf, r);
 		goto out;
 	}
 	if (nf > 0) {

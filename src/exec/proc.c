@@ -27,7 +27,7 @@ proc_start(struct proc *p, const char *dir, const struct sandbox_io *io,
 {
 	if (p->use_pty)
 		return pty_spawn_clean(&p->pty, io->exec.v, dir, sandbox_env(),
-		    io->fds, 3, rows, cols, 1, err);
+		    io->fds, io->nfds, rows, cols, 1, err);
 	return sandbox_spawn_pipe(dir, io, &p->pid, &p->fd, err);
 }
 

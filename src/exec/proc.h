@@ -38,8 +38,9 @@ void	proc_init(struct proc *p, int use_pty);
 /*
  * Start io's command (sandbox_io_make) in dir, in a session and process
  * group of its own, with sandbox_env() as its whole environment and io's
- * fds as 3, 4 and 5: on a pty of rows x cols (raw output) or with stdout
- * and stderr on a pipe and stdin /dev/null.  0 or -1 with err.
+ * fds as 3, 4 and 5 (and 6, an input: sandbox_io_input()): on a pty of
+ * rows x cols (raw output) or with stdout and stderr on a pipe and stdin
+ * /dev/null.  0 or -1 with err.
  */
 int	proc_start(struct proc *p, const char *dir, const struct sandbox_io *io,
 	    int rows, int cols, struct err *err);

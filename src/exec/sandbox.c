@@ -344,11 +344,26 @@ data_pipe(const void *data, size_t len, struct err *err)
 void
 sandbox_io_release(struct sandbox_io *io)
 {
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (io->fds[i] >= 0)
 			close(io->fds[i]);
-	io->fds[0] = io->fds[1] = io->fds[2] = -1;
+	io->fds[0] = io->fds[1] = io->fds[2] = io->fds[3] = -1;
+	io->nfds = 3;
 	sandbox_argv_free(&io->exec);
+}
+
+int
+sandbox_io_input(struct sandbox_io *io, int fd, struct err *err)
+{
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+
+	if (dup < 0)
+		return err_set(err, "fcntl: %s", strerror(errno));
+	if (io->fds[3] >= 0)
+		close(io->fds[3]);
+	io->fds[3] = dup;
+	io->nfds = 4;
+	return 0;
 }
 
 int
@@ -359,7 +374,8 @@ sandbox_io_make(const struct sandbox_argv *a, const char *secret,
 	int rc = -1;
 
 	memset(io, 0, sizeof *io);
-	io->fds[0] = io->fds[1] = io->fds[2] = -1;
+	io->fds[0] = io->fds[1] = io->fds[2] = io->fds[3] = -1;
+	io->nfds = 3;
 	for (size_t i = a->opt_start; i < a->opt_end; i++)
 		buf_add(&opts, a->v[i], strlen(a->v[i]) + 1);
 	io->fds[0] = data_pipe(opts.p, opts.len, err);
@@ -540,9 +556,9 @@ sandbox_spawn_pipe(const char *dir, const struct sandbox_io *io, pid_t *pid_out,
 		dup2(null, 0);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < io->nfds; i++)
 			dup2(io->fds[i], 3 + i);
-		closefrom(6);
+		closefrom(3 + io->nfds);
 		if (chdir(dir) < 0)
 			_exit(126);
 		environ = clean_env;

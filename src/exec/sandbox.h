@@ -116,16 +116,29 @@ void	sandbox_quote(struct buf *b, const char *s);
  * What a stage executes from its command line a: fds[0] carries bwrap's
  * options (NUL-separated, for --args 3), fds[1] the seccomp filter,
  * fds[2] secret (a line; NULL: nothing), each a pipe read end that the
- * child gets as fd 3, 4 and 5; exec is the argv that names them.
+ * child gets as fd 3, 4 and 5; fds[3], when nfds is 4, a file the child
+ * gets as fd SANDBOX_INPUT_FD (sandbox_io_input()); exec is the argv
+ * that names them.
  */
 struct sandbox_io {
-	int			 fds[3];
+	int			 fds[4];
+	int			 nfds;		/* 3, or 4 with an input */
 	struct sandbox_argv	 exec;
 };
+
+#define SANDBOX_INPUT_FD 6
 
 /* 0 or -1 with err; io is empty on failure. */
 int	sandbox_io_make(const struct sandbox_argv *a, const char *secret,
 	    struct sandbox_io *io, struct err *err);
+/*
+ * Hand the command fd, an open file, as fd SANDBOX_INPUT_FD: io keeps a
+ * duplicate (close-on-exec here, released with io), the caller keeps
+ * fd.  Nothing names the file in the sandbox: the command holds it only
+ * as that descriptor, as inherited, and no process it starts holds it
+ * once it closes it.  0 or -1 with err.
+ */
+int	sandbox_io_input(struct sandbox_io *io, int fd, struct err *err);
 void	sandbox_io_release(struct sandbox_io *io);
 
 /* The whole environment the wrappers start with (PATH and LANG only). */
@@ -134,7 +147,8 @@ char *const *sandbox_env(void);
 /*
  * Start io.exec in dir, in a session (process group) of its own, stdin
  * /dev/null, stdout and stderr on a pipe whose non-blocking read end is
- * *fd; io's fds as 3, 4, 5.  *pid is the child.  0 or -1 with err.
+ * *fd; io's fds as 3, 4, 5 (and 6, an input).  *pid is the child.  0 or
+ * -1 with err.
  */
 int	sandbox_spawn_pipe(const char *dir, const struct sandbox_io *io,
 	    pid_t *pid, int *fd, struct err *err);

@@ -483,30 +483,64 @@ workdir_seal(const char *dir, const char *path, const char *dst,
 	return rc;
 }
 
-/* SHA-256 of the file at path into hex; 0 or -1 with err. */
+/* SHA-256 of what is left to read of fd into hex; 0 or -1 with errno. */
 static int
-hash_file(const char *path, char *hex, struct err *err)
+hash_fd(int fd, char *hex)
 {
 	char chunk[65536];
-	struct hash_ctx *h;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct hash_ctx *h = hash_new();
 
-	if (fd < 0)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	h = hash_new();
 	for (;;) {
 		ssize_t k = read(fd, chunk, sizeof chunk);
 
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0) {
+			int saved = errno;
+
 			hash_final(h, hex);
-			close(fd);
-			return k < 0 ? err_set(err, "%s: %s", path,
-			    strerror(errno)) : 0;
+			errno = saved;
+			return k < 0 ? -1 : 0;
 		}
 		hash_update(h, chunk, (size_t)k);
 	}
+}
+
+/* SHA-256 of the file at path into hex; 0 or -1 with err. */
+static int
+hash_file(const char *path, char *hex, struct err *err)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	rc = hash_fd(fd, hex);
+	if (rc < 0)
+		err_set(err, "%s: %s", path, strerror(errno));
+	close(fd);
+	return rc;
+}
+
+int
+workdir_open_sealed(const char *src, const char *hex, struct err *err)
+{
+	char got[HASH_HEX_LEN + 1];
+	const char *name = strrchr(src, '/') != NULL ? strrchr(src, '/') + 1 :
+	    src;
+	int fd = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return err_set(err, "%s: %s", src, strerror(errno));
+	if (hash_fd(fd, got) < 0 || lseek(fd, 0, SEEK_SET) != 0) {
+		err_set(err, "%s: %s", src, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (strcmp(got, hex) != 0) {
+		close(fd);
+		return err_set(err, "%s changed after it was sealed", name);
+	}
+	return fd;
 }
 
 int

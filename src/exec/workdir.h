@@ -92,6 +92,15 @@ int	workdir_unseal(const char *src, const char *hex, const char *dst,
 	    struct err *err);
 
 /*
+ * Open the sealed file src (in the seal store) for reading, once its
+ * SHA-256 is found to be hex, at its start (a stage's input on a
+ * descriptor, env_stage.input).  The fd (close-on-exec), or -1 with err
+ * ("... changed after it was sealed").  Its name in the seal store stays
+ * where no sandbox binds it.
+ */
+int	workdir_open_sealed(const char *src, const char *hex, struct err *err);
+
+/*
  * The lasting compiler cache that build stages share: $ASSAY_CCACHE_DIR,
  * else $XDG_CACHE_HOME/assay/ccache, else $HOME/.cache/assay/ccache, made
  * when missing.  As root every job runs as a uid of its own, which must

@@ -481,7 +481,8 @@ sealed_path(const struct verify_job *j, const struct verify_member *m,
 static int
 needs_area(const struct verify_member *m, size_t k)
 {
-	if (m->plan.stages[k].use[0] != NULL)
+	if (m->plan.stages[k].use[0] != NULL ||
+	    m->plan.stages[k].input[0] != '\0')
 		return 1;
 	for (size_t i = 0; i < k; i++)
 		if (m->plan.stages[i].candidate)
@@ -577,9 +578,51 @@ make_area(struct verify_job *j, struct verify_member *m,
 	}
 	if (n == 0)
 		buf_adds(&j->command, " nothing sealed");
+	if (s->input[0] != '\0') {
+		int k = sealed_find(m, s->input);
+
+		if (k < 0)
+			buf_printf(&j->command, "; %s (not sealed) on no fd",
+			    s->input);
+		else
+			buf_printf(&j->command, "; %s (sha256 %.16s) on fd %d"
+			    " alone", s->input, m->sealed[k].hex,
+			    ENV_INPUT_FD);
+	}
 	buf_adds(&j->command, "\n");
 	ro[n] = NULL;
 	return 0;
+}
+
+/*
+ * Stage s's sealed input (env_stage.input) onto io as fd ENV_INPUT_FD,
+ * opened from the seal store once its hash is checked.  One that was not
+ * sealed (its note is in the log) is left out: the stage finds fd
+ * ENV_INPUT_FD closed.  0, or -1 with err (it changed): the sandbox's
+ * failure.
+ */
+static int
+give_input(struct verify_job *j, struct verify_member *m,
+    const struct env_stage *s, struct sandbox_io *io, struct err *err)
+{
+	int k = sealed_find(m, s->input), fd, rc;
+	char *src;
+	struct err e;
+
+	if (k < 0)
+		return 0;
+	src = sealed_path(j, m, s->input);
+	fd = workdir_open_sealed(src, m->sealed[k].hex, &e);
+	free(src);
+	if (fd < 0) {
+		free(j->sandbox_error);
+		j->sandbox_error = xasprintf("the sealed input of %s: %s",
+		    s->name, e.msg);
+		return err_set(err, "%s", j->sandbox_error);
+	}
+	rc = sandbox_io_input(io, fd, err);
+	close(fd);
+	return rc;
 }
 
 static int
@@ -655,6 +698,8 @@ start_stage(struct verify_job *j, struct err *err)
 		snprintf(j->stage_label, sizeof j->stage_label, "%s", s->name);
 	rc = sandbox_io_make(&a, s->nonce_fd ? m->plan.nonce : NULL, &io,
 	    err);
+	if (rc == 0 && s->input[0] != '\0')
+		rc = give_input(j, m, s, &io, err);
 	if (rc == 0)
 		rc = proc_start(&j->proc, dir, &io, j->rows, j->cols, err);
 	sandbox_io_release(&io);
@@ -667,6 +712,20 @@ start_stage(struct verify_job *j, struct err *err)
 	m->res[j->stage].ran = 1;
 	if (m->nran < j->stage + 1)
 		m->nran = j->stage + 1;
+	return 0;
+}
+
+/* Is name sealed by prepare() or by a stage before stage k of p? */
+static int
+sealed_before(const struct env_plan *p, size_t k, const char *name)
+{
+	for (size_t q = 0; p->seal[q] != NULL; q++)
+		if (strcmp(seal_name(p->seal[q]), name) == 0)
+			return 1;
+	for (size_t e = 0; e < k; e++)
+		for (size_t q = 0; p->stages[e].seal[q] != NULL; q++)
+			if (strcmp(seal_name(p->stages[e].seal[q]), name) == 0)
+				return 1;
 	return 0;
 }
 
@@ -709,22 +768,19 @@ check_seals(const struct verify_member *m, struct err *err)
 			    " but runs in a sealed work area", m->env->name,
 			    s->name);
 		for (size_t i = 0; s->use[i] != NULL; i++) {
-			int found = 0;
-
-			for (size_t q = 0; p->seal[q] != NULL && !found; q++)
-				found = strcmp(seal_name(p->seal[q]),
-				    s->use[i]) == 0;
-			for (size_t e = 0; e < k && !found; e++)
-				for (size_t q = 0; p->stages[e].seal[q] != NULL &&
-				    !found; q++)
-					found = strcmp(seal_name(
-					    p->stages[e].seal[q]), s->use[i]) ==
-					    0;
-			if (!found)
+			if (!sealed_before(p, k, s->use[i]))
 				return err_set(err, "env %s: stage %s uses %s,"
 				    " which nothing before it seals",
 				    m->env->name, s->name, s->use[i]);
+			if (strcmp(s->use[i], s->input) == 0)
+				return err_set(err, "env %s: stage %s reads %s"
+				    " on a descriptor and by name",
+				    m->env->name, s->name, s->input);
 		}
+		if (s->input[0] != '\0' && !sealed_before(p, k, s->input))
+			return err_set(err, "env %s: stage %s reads %s, which"
+			    " nothing before it seals", m->env->name, s->name,
+			    s->input);
 	}
 	return 0;
 }

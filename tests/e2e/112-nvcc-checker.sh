@@ -1,9 +1,13 @@
-# 112: the nvcc env's checker (share/envs/nvcc/assay_check.c, ADR 0020)
-# without a GPU: it is built as the build stage builds it (cc -O2
-# -lseccomp) and run as the run stage runs it (./check, the secret on fd
-# 5) against stand-in harnesses, shell scripts that write the records
+# 112: the nvcc env's checker (share/envs/nvcc/assay_check.c, ADR 0020,
+# ADR 0056) without a GPU: it is built as the build stage builds it (cc
+# -O2 -lseccomp) and run as its two stages run it, each in an area of its
+# own, against stand-in harnesses, shell scripts that write the records
 # assay_harness.h writes (fd 3).  harness-want stands for the harness
 # without the candidate, harness for the harness with it:
+#   want/  check and harness-want: ./check want 5<SECRET writes want.rec
+#   run/   check and harness:      ./check run 5<SECRET 6<want.rec
+# (the sandbox's half, that no path of the run stage reaches the want
+# stage's area, is e2e 113's):
 #
 #   honest     the candidate's values are the wanted ones: result pass
 #   wrong      one value off: result fail mismatch, at the want run's
@@ -19,9 +23,16 @@
 #              who reads any /proc), then answers honestly: result pass
 #   failsays   the candidate's process reports a launch error: believed
 #              (a candidate can only hurt itself)
-#   nogpu      the want run finds no GPU: no-gpu, exit 77
+#   execwant   runs ./harness-want with the checker's pipe as its fd 3,
+#              opens want.rec, its own fd 6 and every file the checker's
+#              /proc/PPID/fd names, and sends what it finds as its own
+#              (issue 22): there is nothing to find, result fail mismatch
+#   nowant     the run stage without fd 6: harness-error, exit 3, and no
+#              candidate run
+#   nogpu      the want run finds no GPU: no-gpu, exit 77, from the want
+#              stage, no want.rec
 #   wantfails  the harness fails without the candidate: harness-error,
-#              exit 3, never the candidate's fail
+#              exit 3, from the want stage, never the candidate's fail
 # Which run a harness binary is, is compiled in (ASSAY_WANT_RUN): each
 # stand-in exits 9 when ASSAY_HARNESS_MODE, which a candidate could set,
 # reaches it at all (issue 22).
@@ -29,30 +40,53 @@
 command -v cc >/dev/null || skip "no C compiler"
 [ -f /usr/include/seccomp.h ] || skip "libseccomp-dev not installed"
 SRC=$(cd "$(dirname "$0")/../../share/envs/nvcc" && pwd)/assay_check.c
-mkdir "$T/run"
-cc -O2 -o "$T/run/check" "$SRC" -lseccomp 2>"$T/cc" ||
+cc -O2 -o "$T/check" "$SRC" -lseccomp 2>"$T/cc" ||
     fail "the checker does not build: $(cat "$T/cc")"
 SECRET=T$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 
 # Floats 1, 2, 3 and 4 (IEEE 754, little-endian), for printf.
 F1='\000\000\200\077' F2='\000\000\000\100' F3='\000\000\100\100'
 F4='\000\000\200\100'
-want_ok() {
-	cat > "$T/run/harness-want" <<EOF
-#!/bin/sh
-[ -z "\${ASSAY_HARNESS_MODE+x}" ] || exit 9
-echo "assay: device 0: stand-in"
-printf 'expect 3 0 0\n$F1$F2$F3' >&3
-printf 'pass\n' >&3
+# want_stage BODY: a fresh want area with check and the stand-in harness
+# without the candidate, and the want stage run there (want.out, .rc);
+# its want.rec is kept outside any area, as the seal store keeps it.
+want_stage() {
+	rm -rf "$T/want" "$T/want.rec"
+	mkdir "$T/want"
+	cp "$T/check" "$T/want/check"
+	printf '#!/bin/sh\n[ -z "${ASSAY_HARNESS_MODE+x}" ] || exit 9\n%s\n' \
+	    "$1" > "$T/want/harness-want"
+	chmod +x "$T/want/harness-want"
+	(cd "$T/want" && ./check want 5<<EOF >"$T/want.out" 2>&1
+$SECRET
 EOF
-	chmod +x "$T/run/harness-want"
+	echo $? > "$T/want.rc")
+	[ ! -e "$T/want/want.rec" ] || mv "$T/want/want.rec" "$T/want.rec"
 }
-# cand NAME BODY: the stand-in harness with the candidate.
+want_ok() {
+	want_stage "echo 'assay: device 0: stand-in'
+printf 'expect 3 0 0\n$F1$F2$F3' >&3
+printf 'pass\n' >&3"
+	expect_eq "want stage: exit status" "$(cat "$T/want.rc")" 0
+	# No verdict of its own; the expected values kept as records.
+	grep -q "^$SECRET" "$T/want.out" && fail "want stage: a tagged line:" \
+	    "$(cat "$T/want.out")"
+	printf "expect 3 0 0\n$F1$F2$F3""pass\n" > "$T/want.expected"
+	cmp -s "$T/want.rec" "$T/want.expected" ||
+	    fail "want.rec: $(od -c "$T/want.rec" | head -5)"
+	echo "ok: the want stage keeps want.rec"
+}
+# cand NAME BODY: a fresh run area with check and the stand-in harness
+# with the candidate (no harness-want, no want.rec), the run stage run
+# there with want.rec on fd 6 alone.
 cand() {
+	rm -rf "$T/run"
+	mkdir "$T/run"
+	cp "$T/check" "$T/run/check"
 	printf '#!/bin/sh\n[ -z "${ASSAY_HARNESS_MODE+x}" ] || exit 9\n%s\n' \
 	    "$2" > "$T/run/harness"
 	chmod +x "$T/run/harness"
-	(cd "$T/run" && ./check 5<<EOF >"$T/$1.out" 2>&1
+	(cd "$T/run" && ./check run 5<<EOF 6<"$T/want.rec" >"$T/$1.out" 2>&1
 $SECRET
 EOF
 	echo $? > "$T/$1.rc")
@@ -108,18 +142,47 @@ echo "ok: signal: refused: $refusals"
 cand failsays "printf 'fail launch-error vadd: invalid configuration argument\n' >&3; exit 1"
 result failsays 1 "result fail launch-error: vadd: invalid configuration argument"
 
-cat > "$T/run/harness-want" <<'EOF'
-#!/bin/sh
-printf 'no-gpu no CUDA-capable device is detected\n' >&3
-exit 77
-EOF
-cand nogpu "printf 'pass\n' >&3"
-result nogpu 77 "no-gpu: no CUDA-capable device is detected"
+# The attack on the want run's values (issue 22): each way it tries, it
+# sends what it found as its own and exits, a pass if any worked.
+cand execwant "if [ -e ./harness-want ]; then ./harness-want; exit 0; fi
+echo 'exec refused: no ./harness-want here'
+for f in want.rec /proc/self/fd/6 /proc/\$PPID/fd/*; do
+	[ -f \"\$f\" ] && [ -r \"\$f\" ] || continue
+	case \$(head -c 6 \"\$f\" 2>/dev/null) in
+	expect) cat \"\$f\" >&3; echo \"stole \$f\"; exit 0 ;;
+	esac
+done
+echo 'no want file reached'
+[ -e /proc/self/fd/6 ] && echo 'fd 6 is open'
+printf 'expect 3 0 0\n$F1$F1$F1' >&3; printf 'pass\n' >&3"
+result execwant 1 "result fail mismatch: 2 of 3 values differ; first at index 1: got 1, want 2; largest error 2"
+grep -q '^candidate output: exec refused' "$T/execwant.out" ||
+    fail "execwant: ran harness-want: $(cat "$T/execwant.out")"
+grep -q '^candidate output: no want file reached' "$T/execwant.out" ||
+    fail "execwant: reached a want file: $(cat "$T/execwant.out")"
+grep -q 'fd 6 is open' "$T/execwant.out" &&
+    fail "execwant: the checker's fd 6 reached the candidate"
+echo "ok: execwant: no harness-want, no want file, no fd 6"
 
-cat > "$T/run/harness-want" <<'EOF'
-#!/bin/sh
-printf 'fail runtime-error cudaMalloc: out of memory\n' >&3
-exit 1
+# The run stage without its want values: the task's, no candidate run.
+rm -rf "$T/run" && mkdir "$T/run" && cp "$T/check" "$T/run/check"
+printf '#!/bin/sh\necho ran > ran\nprintf "pass\\n" >&3\n' > "$T/run/harness"
+chmod +x "$T/run/harness"
+(cd "$T/run" && ./check run 5<<EOF >"$T/nowant.out" 2>&1
+$SECRET
 EOF
-cand wantfails "printf 'pass\n' >&3"
+echo $? > "$T/nowant.rc")
+result nowant 3 "harness-error: the expected values of the want stage did not reach the checker (fd 6)"
+[ ! -e "$T/run/ran" ] || fail "nowant: the candidate's run started"
+
+want_stage "printf 'no-gpu no CUDA-capable device is detected\n' >&3
+exit 77"
+cp "$T/want.out" "$T/nogpu.out"; cp "$T/want.rc" "$T/nogpu.rc"
+result nogpu 77 "no-gpu: no CUDA-capable device is detected"
+[ ! -e "$T/want.rec" ] || fail "nogpu: want.rec written"
+
+want_stage "printf 'fail runtime-error cudaMalloc: out of memory\n' >&3
+exit 1"
+cp "$T/want.out" "$T/wantfails.out"; cp "$T/want.rc" "$T/wantfails.rc"
 result wantfails 3 "harness-error: the harness without the candidate failed: runtime-error cudaMalloc: out of memory"
+[ ! -e "$T/want.rec" ] || fail "wantfails: want.rec written"

@@ -49,7 +49,7 @@ pass)
 	expect_eq "harness" "$(jq -r .row.task.env_params.harness "$T/run.json")" harness.cu
 	expect_eq "run stored" "$(count 'task=local/vadd_run verdict=pass')" 1 ;;
 skipped)
-	jq -r .why "$T/run.json" | grep -q 'skipped at run (no-gpu)' || fail "no GPU: $(jq -r .why "$T/run.json")"
+	jq -r .why "$T/run.json" | grep -q 'skipped at want (no-gpu)' || fail "no GPU: $(jq -r .why "$T/run.json")"
 	expect_eq "no GPU: stored" "$(count 'task=local/vadd_run')" 0 ;;
 *) fail "with the harness: $(jq -c 'del(.row)' "$T/run.json")" ;;
 esac

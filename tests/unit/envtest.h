@@ -10,6 +10,7 @@
 #ifndef ASSAY_ENVTEST_H
 #define ASSAY_ENVTEST_H
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,12 +260,13 @@ reference_code(const struct task *t)
  * Run argv in dir with stdout and stderr merged into *log (appended); a
  * stage still running after alarm_s seconds is killed (SIGALRM).  With
  * nonce not NULL the stage reads it and a newline from fd ENV_NONCE_FD,
- * as verify.c gives it (env_stage.nonce_fd).  Returns the exit status,
- * 128 + signal when killed.
+ * as verify.c gives it (env_stage.nonce_fd); with input >= 0, it gets
+ * that descriptor as fd ENV_INPUT_FD (env_stage.input).  Returns the
+ * exit status, 128 + signal when killed.
  */
 static inline int
-run_stage_nonce(const char *dir, char *const argv[], struct buf *log,
-    unsigned alarm_s, const char *nonce)
+run_stage_io(const char *dir, char *const argv[], struct buf *log,
+    unsigned alarm_s, const char *nonce, int input)
 {
 	int fds[2], nfd[2] = { -1, -1 }, status;
 	char chunk[4096];
@@ -283,6 +285,8 @@ run_stage_nonce(const char *dir, char *const argv[], struct buf *log,
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		int in = input >= 0 ? fcntl(input, F_DUPFD, 20) : -1;
+
 		close(fds[0]);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
@@ -290,6 +294,10 @@ run_stage_nonce(const char *dir, char *const argv[], struct buf *log,
 		if (nfd[0] >= 0 && nfd[0] != ENV_NONCE_FD) {
 			dup2(nfd[0], ENV_NONCE_FD);
 			close(nfd[0]);
+		}
+		if (in >= 0) {
+			dup2(in, ENV_INPUT_FD);
+			close(in);
 		}
 		if (chdir(dir) < 0)
 			_exit(126);
@@ -307,6 +315,13 @@ run_stage_nonce(const char *dir, char *const argv[], struct buf *log,
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+static inline int
+run_stage_nonce(const char *dir, char *const argv[], struct buf *log,
+    unsigned alarm_s, const char *nonce)
+{
+	return run_stage_io(dir, argv, log, alarm_s, nonce, -1);
 }
 
 static inline int
@@ -378,7 +393,7 @@ test_stage_dir(struct fx *f, const struct env_plan *plan, size_t k,
     struct test_seals *ts)
 {
 	const struct env_stage *st = &plan->stages[k];
-	int area = st->use[0] != NULL;
+	int area = st->use[0] != NULL || st->input[0] != '\0';
 	char *dir;
 	struct err err;
 
@@ -406,6 +421,24 @@ test_stage_dir(struct fx *f, const struct env_plan *plan, size_t k,
 	return dir;
 }
 
+/* The stage's sealed input, opened as verify.c opens it, or -1. */
+static inline int
+test_input(const struct test_seals *ts, const struct env_stage *st)
+{
+	for (size_t q = 0; st->input[0] != '\0' && q < ts->n; q++)
+		if (strcmp(ts->name[q], st->input) == 0) {
+			char *src = xasprintf("%s/%s", ts->store, ts->name[q]);
+			struct err err;
+			int fd = workdir_open_sealed(src, ts->hex[q], &err);
+
+			free(src);
+			if (fd < 0)
+				fail_msg("sealed input: %s", err.msg);
+			return fd;
+		}
+	return -1;
+}
+
 static inline void
 run_plan(struct fx *f, const struct env_ops *env, const struct task *t,
     const struct candidate *c, unsigned alarm_s, struct outcome *o)
@@ -427,11 +460,14 @@ run_plan(struct fx *f, const struct env_ops *env, const struct task *t,
 	test_seal(&ts, f->dir, o->plan.seal);
 	for (size_t s = 0; s < o->plan.nstages; s++) {
 		char *dir = test_stage_dir(f, &o->plan, s, &ts);
+		int in = test_input(&ts, &o->plan.stages[s]);
 
 		res[s].ran = 1;
-		res[s].exit_code = run_stage_nonce(dir, o->plan.stages[s].argv,
+		res[s].exit_code = run_stage_io(dir, o->plan.stages[s].argv,
 		    &o->logs[s], alarm_s, o->plan.stages[s].nonce_fd ?
-		    o->plan.nonce : NULL);
+		    o->plan.nonce : NULL, in);
+		if (in >= 0)
+			close(in);
 		o->nres = s + 1;
 		if (res[s].exit_code == 0)
 			test_seal(&ts, dir, o->plan.stages[s].seal);

@@ -717,15 +717,17 @@ judge_plan(struct env_plan *p, const char *nonce,
 	}
 	env_plan_stage(p, "compile", none);
 	env_plan_stage(p, "build", none);
-	env_plan_stage_in(p, "run", none, "run");
+	env_plan_stage(p, "want", none);
+	env_plan_stage(p, "run", none);
 }
 
-/* Judge logs (NULL: the stage did not run) with exit codes. */
+/* Judge logs (NULL: the stage did not run) with exit codes: compile,
+ * build, want (the checker without the candidate), run (ADR 0056). */
 static void
 judge_logs(const struct env_plan *p, const char *const *logs,
     const int *codes, struct run *r)
 {
-	struct env_stage_result res[3];
+	struct env_stage_result res[4];
 	/* A build stage is planned only for a task with a harness. */
 	struct task t = { .env_params = (char *)"{\"harness\":"
 	    "\"harness.cu\"}" };
@@ -733,7 +735,7 @@ judge_logs(const struct env_plan *p, const char *const *logs,
 
 	memset(res, 0, sizeof res);
 	memset(r, 0, sizeof *r);
-	for (; n < 3 && logs[n] != NULL; n++) {
+	for (; n < 4 && logs[n] != NULL; n++) {
 		res[n].ran = 1;
 		res[n].log = logs[n];
 		res[n].log_len = strlen(logs[n]);
@@ -872,7 +874,7 @@ test_nvcc_judge_bottleneck_occupancy(void **state)
 static void
 test_nvcc_judge_counterexample(void **state)
 {
-	const char *mism[] = { "", "", "candidate output: T0123"
+	const char *mism[] = { "", "", "", "candidate output: T0123"
 	    " counterexample array=1 of=1 index=0 got=1 want=1 atol=1 rtol=1"
 	    " bad=1 n=8\n"
 	    "T0123 counterexample array=2 of=2 index=5 got=1.5 want=0.25"
@@ -880,13 +882,13 @@ test_nvcc_judge_counterexample(void **state)
 	    "T0123 result fail mismatch: 3 of 8 values differ in array 2;"
 	    " first at index 5: got 1.5, want 0.25; largest error 1.25\n",
 	    NULL };
-	const char *nan_[] = { "", "", "T0123 counterexample array=1 of=1"
+	const char *nan_[] = { "", "", "", "T0123 counterexample array=1 of=1"
 	    " index=7 got=nan want=2 atol=0.001 rtol=0.001 bad=1 n=8\n"
 	    "T0123 result fail mismatch: 1 of 8 values differ\n", NULL };
-	const char *cut[] = { "", "", "T0123 counterexample array=1 of=1"
+	const char *cut[] = { "", "", "", "T0123 counterexample array=1 of=1"
 	    " index=9 got=1 want=2 atol=0.001 rtol=0.001 bad=1 n=8\n"
 	    "T0123 result fail mismatch: 1 of 8 values differ\n", NULL };
-	const int one[] = { 0, 0, 1 };
+	const int one[] = { 0, 0, 0, 1 };
 	struct env_plan p;
 	json_t *root, *cex;
 	struct run r;
@@ -924,28 +926,35 @@ test_nvcc_judge_counterexample(void **state)
 static void
 test_nvcc_judge_harness_lines(void **state)
 {
-	const char *pass[] = { ptxas_log, "", "result pass\n"
+	const char *pass[] = { ptxas_log, "", "", "result pass\n"
 	    "assay: device 0: NVIDIA H200, sm_90\r\n"
 	    "T0123 metric avg_kernel_ms 0.0125\r\n"
 	    "T0123 metric bandwidth_gbs 3350\n"
 	    "T0123 metric Bad-Name 1\n"
 	    "T0123 result pass\r\n", NULL };
-	const char *fake[] = { "", "", "T0124 result pass\nresult pass\n",
+	const char *fake[] = { "", "", "", "T0124 result pass\nresult pass\n",
 	    NULL };
-	const char *mism[] = { "", "", "T0123 result fail mismatch: 3 of 8"
+	const char *mism[] = { "", "", "", "T0123 result fail mismatch: 3 of 8"
 	    " values differ\n", NULL };
-	const char *made_up[] = { "", "", "T0123 result fail great: no\n",
+	const char *made_up[] = { "", "", "", "T0123 result fail great: no\n",
 	    NULL };
-	const char *crash[] = { "", "", "about to launch\n", NULL };
-	const char *skip77[] = { "", "", "", NULL };
-	const int ok[] = { 0, 0, 0 }, one[] = { 0, 0, 1 };
-	const int segv[] = { 0, 0, 128 + SIGSEGV }, e77[] = { 0, 0, 77 };
+	const char *crash[] = { "", "", "", "about to launch\n", NULL };
+	const char *skip77[] = { "", "", "", "", NULL };
+	const int ok[] = { 0, 0, 0, 0 }, one[] = { 0, 0, 0, 1 };
+	const int segv[] = { 0, 0, 0, 128 + SIGSEGV }, e77[] = { 0, 0, 0, 77 };
 	const char *harness_err[] = { "", "", "T0123 harness-error: the"
 	    " harness without the candidate failed: runtime-error cudaMalloc:"
 	    " out of memory\n", NULL };
-	const char *harness_err_fake[] = { "", "", "candidate output: T0123"
+	const char *harness_err_fake[] = { "", "", "", "candidate output: T0123"
 	    " harness-error: x\nharness-error: y\n", NULL };
 	const int three[] = { 0, 0, 3 };
+	/* The want stage (no candidate code) ending without its lines, or
+	 * with lines it never prints: the task's, never a pass or fail. */
+	const char *want_died[] = { "", "", "harness output (without the"
+	    " candidate): about to start\n", NULL };
+	const char *want_says_pass[] = { "", "", "T0123 result pass\n", NULL };
+	const int want_segv[] = { 0, 0, 128 + SIGSEGV }, want_ok[] = { 0, 0, 0 };
+	const int want_cpu[] = { 0, 0, 128 + SIGKILL };
 	struct env_plan p;
 	struct run r;
 
@@ -998,10 +1007,29 @@ test_nvcc_judge_harness_lines(void **state)
 	assert_str(r.subcategory, "harness-error");
 	assert_str(r.evidence, "the harness without the candidate failed:"
 	    " runtime-error cudaMalloc: out of memory");
+	assert_str(r.stage, "want");
 	run_release(&r);
 	/* ... unless the candidate printed it: untagged, not believed. */
 	judge_logs(&p, harness_err_fake, one, &r);
 	assert_str(r.verdict, "fail");
+	assert_str(r.stage, "run");
+	run_release(&r);
+	judge_logs(&p, want_died, want_segv, &r);
+	assert_str(r.verdict, "env-error");
+	assert_str(r.stage, "want");
+	assert_str(r.subcategory, "harness-error");
+	assert_null(r.category);
+	run_release(&r);
+	judge_logs(&p, want_says_pass, want_ok, &r);
+	assert_str(r.verdict, "env-error");
+	assert_str(r.subcategory, "harness-error");
+	run_release(&r);
+	/* Its CPU limit is the harness's, not the candidate's timeout. */
+	judge_logs(&p, want_died, want_cpu, &r);
+	assert_str(r.verdict, "env-error");
+	assert_str(r.subcategory, "harness-error");
+	assert_str(r.evidence, "the harness without the candidate hit its"
+	    " CPU-time limit");
 	run_release(&r);
 	env_plan_release(&p);
 }
@@ -1044,6 +1072,13 @@ test_nvcc_harness_header_holds_no_secret(void **state)
 	    " \"want.log\", 0, &want);") < strstr(c, "run_harness("
 	    "\"./harness\", \"got\", \"candidate.log\", 1, &got);"));
 	assert_non_null(strstr(c, "if (candidate)\n\t\t\tchild_filter();"));
+	/* The want stage's values are read from fd 6 and it is closed
+	 * before the candidate's run starts (ADR 0056). */
+	assert_non_null(strstr(c, "#define WANT_FD\t\t6"));
+	assert_true(strstr(c, "read_records(WANT_FD, &want);\n\tclose(WANT_FD);")
+	    != NULL);
+	assert_true(strstr(c, "close(WANT_FD);") < strstr(c, "run_harness("
+	    "\"./harness\", \"got\", \"candidate.log\", 1, &got);"));
 }
 
 static const char no_gpu[] = "T0123 no-gpu: CUDA driver version is"
@@ -1062,11 +1097,12 @@ static void
 test_nvcc_judge_no_gpu_and_findings(void **state)
 {
 	const char *logs[] = { "", "", no_gpu, NULL };
-	const char *passed[] = { "", "", "T0123 result pass\n", NULL };
-	const char *failed[] = { "", "", "T0123 result fail launch-error:"
+	const char *passed[] = { "", "", "", "T0123 result pass\n", NULL };
+	const char *failed[] = { "", "", "", "T0123 result fail launch-error:"
 	    " rms_norm: invalid configuration argument\n", NULL };
 	const char *compile_only[] = { "", NULL };
-	const int e77[] = { 0, 0, 77 }, ok[] = { 0, 0, 0 }, one[] = { 0, 0, 1 };
+	const int e77[] = { 0, 0, 77 }, ok[] = { 0, 0, 0, 0 };
+	const int one[] = { 0, 0, 0, 1 };
 	struct env_plan p;
 	struct run r;
 
@@ -1074,7 +1110,7 @@ test_nvcc_judge_no_gpu_and_findings(void **state)
 	judge_plan(&p, "T0123", NULL);
 	judge_logs(&p, logs, e77, &r);
 	assert_str(r.verdict, "skipped");
-	assert_str(r.stage, "run");
+	assert_str(r.stage, "want");
 	assert_str(r.subcategory, "no-gpu");
 	assert_str(r.evidence, "skipped: no GPU");
 	assert_null(r.category);
@@ -1311,7 +1347,7 @@ test_nvcc_prepare_plans_stages(void **state)
 	make_cand(&c, t.id, rms_gridy);
 	env_plan_init(&plan);
 	assert_int_equal(env_nvcc.prepare(&t, &c, f->dir, &plan, &err), 0);
-	assert_int_equal(plan.nstages, 3);
+	assert_int_equal(plan.nstages, 4);
 	assert_int_equal(plan.timeout_s, 120);
 	assert_string_equal(plan.cand_file, "candidate.cu");
 	assert_int_equal(strlen(plan.nonce), 16);
@@ -1355,20 +1391,47 @@ test_nvcc_prepare_plans_stages(void **state)
 		for (size_t a = 0; plan.stages[i].argv[a] != NULL; a++)
 			assert_null(strstr(plan.stages[i].argv[a], plan.nonce));
 	/* The programs are sealed after the build and run from checked,
-	 * read-only copies in an area of the run stage's own (issue 22). */
+	 * read-only copies in areas of the later stages' own (issue 22). */
 	assert_string_equal(plan.stages[1].seal[0], "run/check");
 	assert_string_equal(plan.stages[1].seal[1], "run/harness-want");
 	assert_string_equal(plan.stages[1].seal[2], "run/harness");
-	assert_string_equal(plan.stages[2].name, "run");
+	assert_null(plan.stages[1].seal[3]);
+	/* The want stage: the checker and the harness without the
+	 * candidate, nothing of the candidate's (ADR 0056); it keeps the
+	 * expected values in want.rec, sealed after it. */
+	assert_string_equal(plan.stages[2].name, "want");
+	assert_string_equal(plan.stages[2].argv[0], "./check");
+	assert_string_equal(plan.stages[2].argv[1], "want");
+	assert_null(plan.stages[2].argv[2]);
 	assert_string_equal(plan.stages[2].use[0], "check");
 	assert_string_equal(plan.stages[2].use[1], "harness-want");
-	assert_string_equal(plan.stages[2].use[2], "harness");
-	assert_true(plan.stages[2].candidate);
-	assert_string_equal(plan.stages[2].argv[0], "./check");
-	assert_null(plan.stages[2].argv[1]);
+	assert_null(plan.stages[2].use[2]);
+	assert_string_equal(plan.stages[2].seal[0], "want.rec");
+	assert_null(plan.stages[2].seal[1]);
+	assert_false(plan.stages[2].candidate);
+	assert_string_equal(plan.stages[2].input, "");
+	assert_true(plan.stages[2].gpu);
+	/* The run stage: the checker and the harness with the candidate;
+	 * no harness-want to run, and the want stage's values on fd 6 alone,
+	 * by no path (issue 22: the candidate ran ./harness-want with a
+	 * pipe of its own on fd 3 and sent the expected values). */
+	assert_string_equal(plan.stages[3].name, "run");
+	assert_string_equal(plan.stages[3].use[0], "check");
+	assert_string_equal(plan.stages[3].use[1], "harness");
+	assert_null(plan.stages[3].use[2]);
+	assert_string_equal(plan.stages[3].input, "want.rec");
+	assert_null(plan.stages[3].seal[0]);
+	assert_true(plan.stages[3].candidate);
+	assert_true(plan.stages[3].gpu);
+	assert_string_equal(plan.stages[3].argv[0], "./check");
+	assert_string_equal(plan.stages[3].argv[1], "run");
+	assert_null(plan.stages[3].argv[2]);
+	assert_int_equal(plan.stages[3].nonce_fd, 1);
 	assert_int_equal(plan.stages[2].nonce_fd, 1);
 	assert_int_equal(plan.stages[0].nonce_fd, 0);
 	assert_int_equal(plan.stages[1].nonce_fd, 0);
+	assert_false(plan.stages[0].candidate);
+	assert_false(plan.stages[1].candidate);
 	/* The checker's source is share/envs/nvcc/assay_check.c. */
 	helper = env_share("nvcc/assay_check.c", &len);
 	assert_non_null(helper);
@@ -1596,15 +1659,20 @@ test_nvcc_harness_runs(void **state)
 
 	need_tool(&env_nvcc);
 	verify_here(f, "{\"harness\":\"harness.cu\"}", vadd_harness, vadd, &o);
-	if (o.nres != 3)
+	if (o.nres < 3)
 		dump(&o);
-	assert_int_equal(o.nres, 3);
+	assert_true(o.nres >= 3);
+	/* The want stage (no candidate code) finds no GPU and ends the run
+	 * before any candidate code runs (ADR 0056). */
 	if (strstr(buf_str(&o.logs[2]), "no-gpu:") != NULL) {
+		assert_int_equal(o.nres, 3);
 		assert_int_equal(o.run.exit_code, 77);
 		assert_str(o.run.verdict, "skipped");
+		assert_str(o.run.stage, "want");
 		assert_str(o.run.subcategory, "no-gpu");
 		assert_str(o.run.evidence, "skipped: no GPU");
 	} else {
+		assert_int_equal(o.nres, 4);
 		assert_str(o.run.verdict, "pass");
 		assert_non_null(strstr(o.run.metrics, "\"avg_kernel_ms\":"));
 	}
@@ -1621,6 +1689,73 @@ test_nvcc_harness_runs(void **state)
 	assert_str(o.run.subcategory, "interface-mismatch");
 	assert_non_null(strstr(o.run.evidence, "undefined reference to"
 	    " `vadd(float const*, float const*, float*, int)'"));
+	outcome_release(&o);
+}
+
+/*
+ * A harness of host code alone: it calls no CUDA API, so both of its
+ * builds run without a GPU, and the whole four-stage flow runs here
+ * (ADR 0056): the want stage keeps 2 * i in want.rec, the run stage's
+ * checker reads it on fd 6 and compares the candidate's values.
+ */
+static const char host_harness[] =
+    "#include \"assay_harness.h\"\n"
+    "void vscale(const float *a, float *c, int n);\n"
+    "int main()\n"
+    "{\n"
+    "\tstatic float a[64], c[64], want[64];\n"
+    "\tfor (int i = 0; i < 64; i++)\n"
+    "\t\ta[i] = (float)i;\n"
+    "\tif (assay_want_mode())\n"
+    "\t\tfor (int i = 0; i < 64; i++)\n"
+    "\t\t\twant[i] = 2 * a[i];\n"
+    "\tvscale(a, c, 64);\n"
+    "\tassay_expect_close(c, want, 64, 0, 0);\n"
+    "\tassay_pass();\n"
+    "}\n";
+
+static void
+test_nvcc_want_stage_reaches_run_on_fd(void **state)
+{
+	struct fx *f = *state;
+	struct outcome o;
+
+	need_tool(&env_nvcc);
+	verify_here(f, "{\"harness\":\"harness.cu\"}", host_harness,
+	    "void vscale(const float *a, float *c, int n)\n"
+	    "{\n\tfor (int i = 0; i < n; i++)\n\t\tc[i] = 2 * a[i];\n}\n",
+	    &o);
+	if (o.nres != 4 || strcmp(o.run.verdict, "pass") != 0)
+		dump(&o);
+	assert_int_equal(o.nres, 4);
+	assert_str(o.run.verdict, "pass");
+	assert_str(o.run.stage, "run");
+	/* The want stage printed no verdict; the run stage had no
+	 * harness-want and no want.rec in its area. */
+	assert_null(strstr(buf_str(&o.logs[2]), "result"));
+	{
+		char *hw = xasprintf("%s/.area-run/harness-want", f->dir);
+		char *wr = xasprintf("%s/.area-run/want.rec", f->dir);
+		char *h = xasprintf("%s/.area-run/harness", f->dir);
+
+		assert_int_equal(access(hw, F_OK), -1);
+		assert_int_equal(access(wr, F_OK), -1);
+		assert_int_equal(access(h, X_OK), 0);
+		free(hw);
+		free(wr);
+		free(h);
+	}
+	outcome_release(&o);
+
+	verify_here(f, "{\"harness\":\"harness.cu\"}", host_harness,
+	    "void vscale(const float *a, float *c, int n)\n"
+	    "{\n\tfor (int i = 0; i < n; i++)\n\t\tc[i] = 2 * a[i] +"
+	    " (i == 5);\n}\n", &o);
+	assert_int_equal(o.nres, 4);
+	assert_str(o.run.verdict, "fail");
+	assert_str(o.run.subcategory, "mismatch");
+	assert_str(o.run.evidence, "1 of 64 values differ; first at index 5:"
+	    " got 11, want 10; largest error 1");
 	outcome_release(&o);
 }
 
@@ -1654,6 +1789,7 @@ main(void)
 		FX_TEST(test_nvcc_compile_errors_on_candidate_lines),
 		FX_TEST(test_nvcc_rmsnorm_grid_y_fails),
 		FX_TEST(test_nvcc_harness_runs),
+		FX_TEST(test_nvcc_want_stage_reaches_run_on_fd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

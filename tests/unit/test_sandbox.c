@@ -333,6 +333,85 @@ test_pty_stage_has_no_terminal(void **state)
 	free(tmp);
 }
 
+/*
+ * A stage's sealed input (env_stage.input, ADR 0056) reaches the
+ * sandboxed command as fd 6 alone: it reads the file there, and once it
+ * closes the descriptor no process of the sandbox holds the file (bwrap,
+ * pid 1 in there, kept none; /proc/PID/fd of each names no such file).
+ * Run for real, sandboxed, on a pipe.
+ */
+static void
+test_input_fd_reaches_only_the_command(void **state)
+{
+	char *sh[] = { "/bin/sh", "-c",
+	    "cat <&6; echo; readlink /proc/self/fd/6;"
+	    " exec 6<&-; echo closed;"
+	    " for f in /proc/[0-9]*/fd/*; do readlink \"$f\"; done;"
+	    " cat input-MARK.rec 2>/dev/null || echo no-path", NULL };
+	char dir[] = "/tmp/assay-test-input-XXXXXX", *tmp, *file, *out;
+	struct sandbox_cmd c = { .argv = sh, .lim = { .timeout_s = 10 } };
+	struct sandbox_argv a;
+	struct sandbox_io io;
+	struct err err;
+	pid_t pid;
+	int fd, in, status;
+	const char *after;
+
+	(void)state;
+	if (sandbox_check(&err) < 0)
+		skip();
+	assert_non_null(mkdtemp(dir));
+	tmp = xasprintf("%s/%s", dir, SANDBOX_TMP);
+	assert_int_equal(mkdir(tmp, 0777), 0);
+	/* Outside the directory the sandbox binds, as the seal store is. */
+	file = xasprintf("%s-input-MARK.rec", dir);
+	{
+		FILE *f = fopen(file, "w");
+
+		assert_non_null(f);
+		fputs("want-values", f);
+		fclose(f);
+	}
+	c.dir = dir;
+	c.workdir = dir;
+	c.uid = geteuid() == 0 ? (uid_t)SANDBOX_UID_BASE : 0;
+	if (geteuid() == 0) {
+		assert_int_equal(chown(dir, c.uid, c.uid), 0);
+		assert_int_equal(chown(tmp, c.uid, c.uid), 0);
+	}
+	sandbox_argv(&c, &a);
+	assert_int_equal(sandbox_io_make(&a, "", &io, &err), 0);
+	in = open(file, O_RDONLY | O_CLOEXEC);
+	assert_true(in >= 0);
+	assert_int_equal(sandbox_io_input(&io, in, &err), 0);
+	close(in);
+	assert_int_equal(io.nfds, 4);
+	if (sandbox_spawn_pipe(dir, &io, &pid, &fd, &err) < 0)
+		fail_msg("%s", err.msg);
+	sandbox_io_release(&io);
+	sandbox_argv_free(&a);
+	out = slurp(fd);
+	close(fd);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	/* It read the file on fd 6, which names it ... */
+	if (strncmp(out, "want-values\n", 12) != 0 ||
+	    (after = strstr(out, "closed\n")) == NULL)
+		fail_msg("output: %s", out);
+	assert_non_null(strstr(out, "input-MARK.rec"));
+	assert_true(strstr(out, "input-MARK.rec") < after);
+	/* ... and once it closed it, nothing in the sandbox holds it, nor
+	 * reaches it by a path. */
+	if (strstr(after, "input-MARK") != NULL)
+		fail_msg("still held after the close: %s", out);
+	assert_non_null(strstr(after, "no-path"));
+	free(out);
+	unlink(file);
+	free(file);
+	rmdir(tmp);
+	rmdir(dir);
+	free(tmp);
+}
+
 static void
 test_sandbox_quote(void **state)
 {
@@ -527,6 +606,7 @@ main(void)
 		cmocka_unit_test(test_spawn_pipe_clean_env),
 		cmocka_unit_test(test_sandbox_quote),
 		cmocka_unit_test(test_pty_stage_has_no_terminal),
+		cmocka_unit_test(test_input_fd_reaches_only_the_command),
 		cmocka_unit_test(test_workdir),
 		cmocka_unit_test(test_workdir_seal),
 	};

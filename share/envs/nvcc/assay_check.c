@@ -1,39 +1,51 @@
 /*
  * assay_check.c - the checker of an nvcc task's harness (assay,
- * docs/envs/nvcc.md, ADR 0020).  Built by the env's build stage with the
- * host compiler, from this file alone (no CUDA, no candidate code):
+ * docs/envs/nvcc.md, ADR 0020, ADR 0056).  Built by the env's build
+ * stage with the host compiler, from this file alone (no CUDA, no
+ * candidate code):
  *   cc -O2 -o run/check assay_check.c -lseccomp
- * and run as the run stage, in run/, with the run's SECRET and a newline
- * on fd 5 (a pipe):
- *   ./check 5<SECRET
+ * and run twice, each time in a stage of its own, with the run's SECRET
+ * and a newline on fd 5 (a pipe):
+ *   ./check want 5<SECRET          the want stage: its area holds check
+ *                                  and harness-want, no candidate code
+ *   ./check run 5<SECRET 6<WANT    the run stage: its area holds check
+ *                                  and harness; fd 6 is the want
+ *                                  stage's want.rec, which no path of
+ *                                  the stage names
  *
- * It runs the task's harness twice, each time as a child with the
- * records pipe on fd 3 (assay_harness.h writes there); which run a binary
- * is was fixed when it was compiled (ASSAY_WANT_RUN), never read from
- * anything its process can change:
- *   ./harness-want   the harness linked with a stub in place of the
- *                    candidate (no candidate code): "want" mode, its
+ * Each mode runs one build of the task's harness as a child with the
+ * records pipe on fd 3 (assay_harness.h writes there); which run a
+ * binary is was fixed when it was compiled (ASSAY_WANT_RUN), never read
+ * from anything its process can change:
+ *   ./harness-want   (want) the harness linked with a stub in place of
+ *                    the candidate (no candidate code): its
  *                    assay_expect_close() sends the expected values the
- *                    harness computed;
- *   ./harness        the harness linked with the candidate: "got" mode,
- *                    it sends what the candidate produced.
+ *                    harness computed, which go to want.rec (the
+ *                    records, each array at its tolerances, then pass),
+ *                    sealed by assay after the stage;
+ *   ./harness        (run) the harness linked with the candidate: it
+ *                    sends what the candidate produced.
+ * In the run stage the checker reads want.rec whole from fd 6 and closes
+ * it before the candidate's run starts: the candidate's process never
+ * holds it, and there is no harness-want to run (issue 22, ADR 0056).
  * Then it compares each array the candidate's run sent with the one the
  * want run sent, at the want run's tolerances, and prints the only lines
  * the judge believes, each starting with SECRET:
- *   SECRET no-gpu: WHY            then exit 77
- *   SECRET metric NAME VALUE      (the candidate's run's own numbers)
- *   SECRET counterexample array=K of=M index=I got=G want=W atol=A
- *          rtol=R bad=B n=N      (before a mismatch: the first value
- *                                 out of tolerance, as compared here)
- *   SECRET result pass            then exit 0
- *   SECRET result fail SUB: WHY   then exit 1
+ *   SECRET no-gpu: WHY            then exit 77 (want)
  *   SECRET harness-error: WHY     then exit 3 (the harness failed with
- *                                 no candidate in it)
+ *                                 no candidate in it, or its values did
+ *                                 not reach the run stage)
+ *   SECRET metric NAME VALUE      (run: the candidate's run's own numbers)
+ *   SECRET counterexample array=K of=M index=I got=G want=W atol=A
+ *          rtol=R bad=B n=N      (run, before a mismatch: the first value
+ *                                 out of tolerance, as compared here)
+ *   SECRET result pass            then exit 0 (run)
+ *   SECRET result fail SUB: WHY   then exit 1 (run)
+ * The want stage exits 0 with no tagged line when want.rec is written.
  * The secret is in no binary and in no process that runs candidate code;
  * this process is undumpable, and the candidate's runs under a seccomp
  * filter that lets them signal only themselves.  What the harnesses
- * print comes back marked, after the result; the want run's output is
- * read before the candidate's run starts, which could rewrite it.
+ * print comes back marked, after the result.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,6 +71,8 @@
 #define CHECK_BYTES	(1UL << 30)	/* bytes of arrays, in all */
 #define CHECK_LINE	1024		/* bytes of a record's line */
 #define CHECK_SHOWN	8192		/* bytes of a harness's output shown */
+#define WANT_FD		6		/* want.rec, in the run stage */
+#define WANT_FILE	"want.rec"	/* written by the want stage */
 
 static char secret[64];
 
@@ -376,6 +390,39 @@ compare(const struct outcome *want, const struct outcome *got, char *buf,
 	return NULL;
 }
 
+/*
+ * The want run's records into WANT_FILE, as read_records() reads them
+ * back: each array at its tolerances (%.17g: the same double), then
+ * "pass".  0, or -1 with errno.
+ */
+static int
+write_want(const struct outcome *o)
+{
+	int fd = open(WANT_FILE, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0600);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	int rc = 0;
+
+	if (f == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	for (size_t k = 0; k < o->nex; k++) {
+		const struct expect *e = &o->ex[k];
+
+		if (fprintf(f, "expect %zu %.17g %.17g\n", e->n, e->atol,
+		    e->rtol) < 0 || fwrite(e->v, sizeof(float), e->n, f) !=
+		    e->n)
+			rc = -1;
+	}
+	if (fputs("pass\n", f) == EOF)
+		rc = -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
 /* The candidate's metric lines, as the judge reads them. */
 static void
 say_metrics(const struct outcome *o)
@@ -390,39 +437,21 @@ say_metrics(const struct outcome *o)
 	}
 }
 
-int
-main(void)
+/* want: run harness-want and keep its values in WANT_FILE. */
+static int
+want_stage(void)
 {
-	static struct outcome want, got;
-	static char want_log[CHECK_SHOWN + 1], got_log[CHECK_SHOWN + 1];
-	char why[600], how[96];
-	struct first_bad fb = { 0 };
-	const char *diff;
-	ssize_t k;
-	int rc;
-
-	/* Nothing of this process may be read by the candidate's, which
-	 * runs as the same user (/proc/PID/mem, fd, environ). */
-	prctl(PR_SET_DUMPABLE, 0);
-	k = read(5, secret, sizeof secret - 1);
-	close(5);
-	if (k <= 1) {
-		fprintf(stderr, "usage: check 5<SECRET\n");
-		return 2;
-	}
-	secret[k] = '\0';
-	secret[strcspn(secret, "\n")] = '\0';
-	signal(SIGPIPE, SIG_IGN);
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	static struct outcome want;
+	static char want_log[CHECK_SHOWN + 1];
+	char how[96];
+	int rc = 0;
 
 	run_harness("./harness-want", "want", "want.log", 0, &want);
 	read_log("want.log", want_log);
 	if (want.no_gpu) {
 		say("no-gpu: %s", want.why);
 		rc = 77;
-		goto out;
-	}
-	if (want.bad || !want.pass || !WIFEXITED(want.status) ||
+	} else if (want.bad || !want.pass || !WIFEXITED(want.status) ||
 	    WEXITSTATUS(want.status) != 0) {
 		say("harness-error: the harness without the candidate %s%s%s%s",
 		    want.bad ? "sent records it never writes" :
@@ -430,7 +459,34 @@ main(void)
 		    sizeof how), want.fail ? want.sub : "", want.fail ? " " :
 		    "", want.fail ? want.why : "");
 		rc = 3;
-		goto out;
+	} else if (write_want(&want) < 0) {
+		say("harness-error: the expected values could not be kept in"
+		    " " WANT_FILE ": %s", strerror(errno));
+		rc = 3;
+	}
+	show_log(want_log, "harness output (without the candidate)");
+	return rc;
+}
+
+/* run: the want stage's values from WANT_FD, then the candidate's run. */
+static int
+run_stage(void)
+{
+	static struct outcome want, got;
+	static char got_log[CHECK_SHOWN + 1];
+	char why[600], how[96];
+	struct first_bad fb = { 0 };
+	const char *diff;
+	int rc;
+
+	/* Read whole and closed before any candidate code runs: no process
+	 * of the candidate's ever holds it (ADR 0056). */
+	read_records(WANT_FD, &want);
+	close(WANT_FD);
+	if (want.bad || !want.pass || want.no_gpu || want.fail) {
+		say("harness-error: the expected values of the want stage did"
+		    " not reach the checker (fd %d)", WANT_FD);
+		return 3;
 	}
 	run_harness("./harness", "got", "candidate.log", 1, &got);
 	say_metrics(&got);
@@ -466,9 +522,30 @@ main(void)
 		say("result pass");
 		rc = 0;
 	}
-out:
 	read_log("candidate.log", got_log);
-	show_log(want_log, "harness output (without the candidate)");
 	show_log(got_log, "candidate output");
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *mode = argc == 2 ? argv[1] : "";
+	ssize_t k;
+
+	/* Nothing of this process may be read by the candidate's, which
+	 * runs as the same user (/proc/PID/mem, fd, environ). */
+	prctl(PR_SET_DUMPABLE, 0);
+	k = read(5, secret, sizeof secret - 1);
+	close(5);
+	if (k <= 1 || (strcmp(mode, "want") != 0 && strcmp(mode, "run") !=
+	    0)) {
+		fprintf(stderr, "usage: check want|run 5<SECRET [6<WANT]\n");
+		return 2;
+	}
+	secret[k] = '\0';
+	secret[strcspn(secret, "\n")] = '\0';
+	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	return strcmp(mode, "want") == 0 ? want_stage() : run_stage();
 }
