@@ -461,13 +461,14 @@ grep_table(struct store *st, const char *query, int *slot,
 			k = i;
 	}
 	*slot = k;
-	if (g != NULL && g->version == version) {
+	if (g != NULL && (g->held || g->version == version)) {
 		g->used = ++st->grep_clock;
 		return 0;
 	}
 	g = &st->greps[k];
 	free(g->query);
 	g->query = NULL;
+	g->held = 0;
 	snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS temp.grep_%d;"
 	    " CREATE TEMP TABLE grep_%d(seq INTEGER PRIMARY KEY);", k, k);
 	if (exec(st, sql, err) < 0)
@@ -488,6 +489,77 @@ grep_table(struct store *st, const char *query, int *slot,
 	g->version = version;
 	g->used = ++st->grep_clock;
 	return 0;
+}
+
+int
+store_grep_patch(struct store *st, const int64_t *seqs, size_t n,
+    struct err *err)
+{
+	int64_t version;
+
+	if (search_version(st, &version, err) < 0)
+		return -1;
+	for (int k = 0; k < STORE_GREPS; k++) {
+		struct store_grep *g = &st->greps[k];
+		sqlite3_stmt *s;
+		char sql[512];
+
+		/* never skipped for a current version: runs stored after
+		 * these, not yet told, moved it already */
+		if (g->query == NULL)
+			continue;
+		/* the candidate's own rows, then its task's spec */
+		snprintf(sql, sizeof sql, "SELECT EXISTS (SELECT 1 FROM search"
+		    " WHERE search MATCH ?1 AND rowid BETWEEN ?2 << 16 AND"
+		    " (?2 << 16) + 65535) OR EXISTS (SELECT 1 FROM queue q"
+		    " JOIN search_spec p ON p.task_id = q.task_id WHERE"
+		    " q.seq = ?2 AND p.doc IN (SELECT rowid FROM search WHERE"
+		    " search MATCH ?1 AND rowid < 0))");
+		if (prepare(st, &s, sql, err) < 0)
+			return -1;
+		for (size_t i = 0; i < n; i++) {
+			sqlite3_stmt *w;
+			int in;
+
+			sqlite3_reset(s);
+			bind_text(s, 1, g->query);
+			sqlite3_bind_int64(s, 2, seqs[i]);
+			if (sqlite3_step(s) != SQLITE_ROW) {
+				sqlite3_finalize(s);
+				return err_sqlite(err, st->db, "grep patch");
+			}
+			in = sqlite3_column_int(s, 0);
+			snprintf(sql, sizeof sql, in ? "INSERT OR IGNORE INTO"
+			    " temp.grep_%d VALUES (?1)" : "DELETE FROM"
+			    " temp.grep_%d WHERE seq = ?1", k);
+			if (prepare(st, &w, sql, err) < 0) {
+				sqlite3_finalize(s);
+				return -1;
+			}
+			sqlite3_bind_int64(w, 1, seqs[i]);
+			if (step_done(st, w, "grep patch", err) < 0) {
+				sqlite3_finalize(s);
+				return -1;
+			}
+			if (in)
+				g->count += (size_t)sqlite3_changes(st->db);
+			else
+				g->count -= (size_t)sqlite3_changes(st->db);
+		}
+		sqlite3_finalize(s);
+		g->version = version;
+		g->held = 1;
+	}
+	return 0;
+}
+
+void
+store_grep_forget(struct store *st)
+{
+	for (int k = 0; k < STORE_GREPS; k++) {
+		st->greps[k].version = -1;
+		st->greps[k].held = 0;
+	}
 }
 
 /*

@@ -442,6 +442,22 @@ int	store_query_index(struct store *st, const char *filter,
 int	store_query_position(struct store *st, const char *filter,
 	    int64_t seq, size_t *index, struct err *err);
 
+/*
+ * The candidates of seqs[0..n) got new text (their runs were stored by
+ * this process's own :verify, on another connection): bring every grep=
+ * result this connection keeps up to date for them alone, a look at
+ * their own search rows and their task's spec, instead of searching
+ * again at the next page.  A result patched is then held: kept at every
+ * later use, whatever text came meanwhile, until store_grep_forget();
+ * the caller vouches that it patches every candidate whose text it adds
+ * and forgets when another process may have added some.  0 or -1.
+ */
+int	store_grep_patch(struct store *st, const int64_t *seqs, size_t n,
+	    struct err *err);
+/* Search again at the next use of every grep= result kept (and end the
+ * hold of store_grep_patch()). */
+void	store_grep_forget(struct store *st);
+
 /* Whether cand_id is under filter (*match 1) or not (0), in one lookup.
  * 0 or -1. */
 int	store_query_match(struct store *st, const char *filter,

@@ -37,6 +37,8 @@ struct store_grep {
 	int64_t	 version;	/* search_gen.n when it was filled */
 	uint64_t used;		/* for least recently used */
 	size_t	 count;		/* its rows */
+	int	 held;		/* patched (store_grep_patch): kept whatever
+				   the version, until store_grep_forget() */
 };
 
 #define STORE_HOT	16	/* slots for the import's hot statements */

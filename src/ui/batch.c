@@ -52,10 +52,19 @@ struct batch_cand {
 	int		 matched;	/* 1, 0; -1: not known */
 	char		*filter_now;	/* the view's filter when stored */
 	int		 matches;	/* then: 1, 0; -1: not known */
+	int64_t		 seq;		/* its queue seq; 0: not known */
 };
 
 /* What the thread tells the frame loop, in order. */
-enum bev_kind { BEV_STARTED, BEV_FINISHED, BEV_PROBLEM, BEV_NOTE, BEV_DONE };
+enum bev_kind { BEV_STARTED, BEV_REMATCH, BEV_FINISHED, BEV_PROBLEM,
+    BEV_NOTE, BEV_DONE };
+
+/* A job of the thread's that runs: its candidate's match, asked again
+ * under a new view before its run is stored (thread_rematch). */
+struct batch_job {
+	char		*id;
+	char		*filter;
+};
 
 struct bev {
 	struct bev	*next;
@@ -65,6 +74,7 @@ struct bev {
 	int		 matched;	/* STARTED: before; FINISHED: after the
 					   run was stored (1, 0, -1) */
 	int		 stored, cancelled, pass;	/* FINISHED */
+	int64_t		 seq;		/* FINISHED, stored: the candidate's */
 	char		*msg;		/* PROBLEM, NOTE; FINISHED: why not
 					   stored; owned */
 };
@@ -88,6 +98,8 @@ struct batch {
 	char		*view;		/* the view's filter now (match) */
 	atomic_int	 cancel, stop;	/* the frame loop asks */
 	atomic_ullong	 foreign;	/* other connections' commits seen */
+	struct batch_job *jobs;		/* the thread's: running, njobs */
+	size_t		 njobs;
 	int		 evfd[2];	/* thread -> frame loop: events */
 	int		 wakefd[2];	/* frame loop -> thread: cancel, stop */
 	pthread_t	 th;
@@ -159,6 +171,9 @@ on_started(void *arg, struct verify_job *j, const struct candidate *c,
 	(void)j;
 	(void)t;
 	thread_match(b, e, c->id);
+	b->jobs = xreallocarray(b->jobs, b->njobs + 1, sizeof *b->jobs);
+	b->jobs[b->njobs].id = xstrdup(c->id);
+	b->jobs[b->njobs++].filter = xstrdup(e->filter);
 	bev_post(b, e);
 }
 
@@ -185,8 +200,29 @@ on_finished(void *arg, const struct vsvc_result *res)
 	struct bev *e = bev_new(BEV_FINISHED, res->run->cand_id,
 	    res->stored ? NULL : res->error != NULL ? res->error : "?");
 
-	if (res->stored && !res->cancelled)
+	for (size_t i = 0; i < b->njobs; i++)
+		if (strcmp(b->jobs[i].id, res->run->cand_id) == 0) {
+			free(b->jobs[i].id);
+			free(b->jobs[i].filter);
+			b->jobs[i] = b->jobs[--b->njobs];
+			break;
+		}
+
+	if (res->stored && !res->cancelled) {
+		struct store_row *row = NULL;
+		struct err err;
+		size_t n = 0;
+		char *f = xasprintf("id=%s", res->run->cand_id);
+
 		thread_match(b, e, res->run->cand_id);
+		if (store_query_page(b->st, f, 0, 1, &row, &n, &err) == 0 &&
+		    n == 1)
+			e->seq = row[0].seq;
+		for (size_t i = 0; i < n; i++)
+			store_row_release(&row[i]);
+		free(row);
+		free(f);
+	}
 	e->stored = res->stored;
 	e->cancelled = res->cancelled;
 	e->pass = verdict_is(res->run->verdict, VERDICT_PASS);
@@ -247,6 +283,34 @@ thread_read(struct batch *b)
 		free(rows);
 		if (n < BATCH_PAGE)
 			return 0;
+	}
+}
+
+/*
+ * The view changed under running jobs: ask their candidates' matches
+ * again under it before their runs are stored (the next vsvc_step), so
+ * that a filter changed while they ran does not make the frame loop
+ * read the whole view again when they land.
+ */
+static void
+thread_rematch(struct batch *b)
+{
+	for (size_t i = 0; i < b->njobs; i++) {
+		struct batch_job *jb = &b->jobs[i];
+		struct bev *e;
+		int same;
+
+		pthread_mutex_lock(&b->lock);
+		same = jb->filter == NULL ? b->view == NULL :
+		    b->view != NULL && strcmp(jb->filter, b->view) == 0;
+		pthread_mutex_unlock(&b->lock);
+		if (same)
+			continue;
+		e = bev_new(BEV_REMATCH, jb->id, NULL);
+		thread_match(b, e, jb->id);
+		free(jb->filter);
+		jb->filter = xstrdup(e->filter);
+		bev_post(b, e);
 	}
 }
 
@@ -329,6 +393,7 @@ batch_thread(void *arg)
 			;
 		if (atomic_load(&b->stop))
 			break;
+		thread_rematch(b);
 		over = vsvc_step(b->vs);
 		thread_publish(b);
 		if (wb_now_ms() - looked >= BATCH_LOOK_MS) {
@@ -337,6 +402,13 @@ batch_thread(void *arg)
 		}
 	}
 done:
+	for (size_t i = 0; i < b->njobs; i++) {
+		free(b->jobs[i].id);
+		free(b->jobs[i].filter);
+	}
+	free(b->jobs);
+	b->jobs = NULL;
+	b->njobs = 0;
 	free(fds);
 	vsvc_free(b->vs);	/* kills what still runs (stop), frees claims */
 	b->vs = NULL;
@@ -431,6 +503,7 @@ batch_ended(struct batch *b, struct bev *e, int stored)
 		if (stored) {
 			c->filter_now = e->filter;
 			c->matches = e->matched;
+			c->seq = e->seq;
 			e->filter = NULL;
 			b->fresh = xreallocarray(b->fresh, b->nfresh + 1,
 			    sizeof *b->fresh);
@@ -450,33 +523,54 @@ same_filter(const char *a, const char *b)
 }
 
 /*
- * Show the runs stored since the view was last read.  When every one of
- * their candidates matches the view as it did when its job started, the
- * view has the same rows: only the page and the candidate on screen are
- * read again (a view of a million is not counted again every
- * BATCH_REFRESH_MS).  Else the view is read again (wb_view_changed).
+ * Show the runs stored since the view was last read, without counting
+ * the view again (a view of a million is not counted every
+ * BATCH_REFRESH_MS): the grep= results this screen keeps are brought up
+ * to date for their candidates alone (store_grep_patch); when every one
+ * matches the view as it did when its job started, only their rows are
+ * read again; when some came into it or left it, the count and the page
+ * shift by them (wb_rows_moved).  Both matches were asked on the thread
+ * under this view's filter.  Else (the filter changed since, a match not
+ * known, the candidate on screen moved) the view is read again.
  */
 static void
 batch_show(struct wb *wb)
 {
 	struct batch *b = wb->batch;
 	char **ids = xcalloc(b->nfresh + 1, sizeof *ids);
-	int same = 1;
+	int64_t *seqs = xcalloc(b->nfresh + 1, sizeof *seqs);
+	int *delta = xcalloc(b->nfresh + 1, sizeof *delta);
+	int same = 1, movable = 1;
+	struct err err;
 
-	/* both matches were asked on the thread, under this view's filter */
-	for (size_t i = 0; i < b->nfresh && same; i++) {
+	for (size_t i = 0; i < b->nfresh; i++) {
 		const struct batch_cand *f = &b->fresh[i];
+		int known = f->matched >= 0 && f->matches >= 0 &&
+		    f->seq > 0 && same_filter(f->filter, wb->filter) &&
+		    same_filter(f->filter_now, wb->filter);
 
 		ids[i] = f->id;
-		same = f->matched >= 0 && f->matches == f->matched &&
-		    same_filter(f->filter, wb->filter) &&
-		    same_filter(f->filter_now, wb->filter);
+		seqs[i] = f->seq;
+		delta[i] = known ? f->matches - f->matched : 0;
+		same = same && known && delta[i] == 0;
+		movable = movable && known && (delta[i] == 0 ||
+		    wb->cur.id == NULL || strcmp(wb->cur.id, f->id) != 0);
 	}
-	if (same)
+	if (store_grep_patch(wb->st, seqs, b->nfresh, &err) < 0) {
+		store_grep_forget(wb->st);
+		same = movable = 0;
+	}
+	if (same) {
 		wb_rows_changed(wb, ids, b->nfresh);
-	else
+	} else if (movable) {
+		wb_rows_moved(wb, seqs, delta, b->nfresh);
+		wb_rows_changed(wb, ids, b->nfresh);
+	} else {
 		wb_view_changed(wb);
+	}
 	free(ids);
+	free(seqs);
+	free(delta);
 	cands_free(b->fresh, &b->nfresh);
 }
 
@@ -498,6 +592,16 @@ batch_event(struct wb *wb, struct bev *e)
 		bc->filter = e->filter;
 		bc->matched = e->matched;
 		e->id = e->filter = NULL;
+		break;
+	case BEV_REMATCH:
+		for (size_t i = 0; i < b->nstarted; i++)
+			if (strcmp(b->started[i].id, e->id) == 0) {
+				free(b->started[i].filter);
+				b->started[i].filter = e->filter;
+				b->started[i].matched = e->matched;
+				e->filter = NULL;
+				break;
+			}
 		break;
 	case BEV_FINISHED:
 		batch_ended(b, e, !e->cancelled && e->stored);
@@ -618,6 +722,7 @@ batch_end(struct wb *wb)
 	free(b->started);
 	free(b->fresh);
 	b->started = b->fresh = NULL;
+	store_grep_forget(wb->st);	/* the hold of batch_show ends */
 	wb_view_changed(wb);
 }
 

@@ -447,6 +447,35 @@ wb_select_id(struct wb *wb, const char *id)
 }
 
 void
+wb_rows_moved(struct wb *wb, const int64_t *seqs, const int *delta,
+    size_t n)
+{
+	int64_t first = wb->nrows > 0 ? wb->rows[0].seq : 0;
+	int moved = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		if (delta[k] == 0)
+			continue;
+		moved = 1;
+		if (delta[k] < 0 && wb->count == 0)
+			continue;
+		wb->count += delta[k] > 0 ? 1 : -1;
+		/* a row before the page or the cursor shifts them */
+		if (first > 0 && seqs[k] < first && (delta[k] > 0 ||
+		    wb->rows_off > 0)) {
+			wb->rows_off += delta[k] > 0 ? 1 : -1;
+			wb->top += delta[k] > 0 ? 1 : -(wb->top > 0);
+		}
+		if (wb->cur.id != NULL && !wb->detached &&
+		    seqs[k] < wb->cur.row.seq && (delta[k] > 0 || wb->sel > 0))
+			wb->sel += delta[k] > 0 ? 1 : -1;
+	}
+	if (moved)
+		rows_free(wb);	/* wb_sync reads the page at its place */
+	wb->dirty = 1;
+}
+
+void
 wb_rows_changed(struct wb *wb, char *const *ids, size_t n)
 {
 	/*
@@ -526,6 +555,8 @@ wb_live(struct wb *wb, int foreign)
 	 * thread's move it with every run, which batch.c shows itself, so
 	 * while one runs the thread says whether anyone else committed.
 	 */
+	if (foreign == 1)	/* another's text may be in grep= results */
+		store_grep_forget(wb->st);
 	if (foreign >= 0 ? foreign == 1 :
 	    wb->live_seen && v != wb->data_version)
 		wb_view_changed(wb);

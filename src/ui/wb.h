@@ -280,6 +280,16 @@ void	wb_load(struct wb *wb, const char *id);
  * is one, without counting the view again.  ids are borrowed.
  */
 void	wb_rows_changed(struct wb *wb, char *const *ids, size_t n);
+/*
+ * This process stored something that moved the candidates of seqs[0..n)
+ * into the view (delta +1) or out of it (-1; 0: neither), and nothing
+ * else changed it: the count, the page's place and the selection shift
+ * by the rows before them, and the page is read again at its place,
+ * without counting the view again.  The candidate on screen must not be
+ * one of them (its leaving is wb_view_changed's to show).
+ */
+void	wb_rows_moved(struct wb *wb, const int64_t *seqs, const int *delta,
+	    size_t n);
 
 /* Mark the queue and the current candidate for re-reading. */
 void	wb_refresh(struct wb *wb);

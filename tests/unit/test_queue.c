@@ -440,6 +440,55 @@ test_queue_grep_sees_new_text(void **state)
 }
 
 /*
+ * store_grep_patch: runs another connection stored (the workbench's
+ * :verify thread) are brought into a kept search for their candidates
+ * alone; the patched result is held, so text it was not told of stays
+ * out until store_grep_forget(), which searches again.
+ */
+static void
+test_queue_grep_patch_and_hold(void **state)
+{
+	struct fx *f = *state;
+	struct store *two;
+	struct store_row *p;
+	struct err err;
+	int64_t seq[2];
+	size_t np;
+
+	assert_int_equal(count(f->st, "grep=zyzzyva"), 0);
+	assert_int_equal(store_open_again(f->st, &two, &err), 0);
+	add_run(two, f->ids[3], "fail", NULL, "zyzzyva in the log");
+	add_run(two, f->ids[9], "fail", NULL, "zyzzyva too");
+	for (int k = 0; k < 2; k++) {
+		char *flt = xasprintf("id=%s", f->ids[k == 0 ? 3 : 9]);
+
+		assert_int_equal(store_query_page(f->st, flt, 0, 1, &p, &np,
+		    &err), 0);
+		assert_int_equal(np, 1);
+		seq[k] = p[0].seq;
+		rows_free(p, np);
+		free(flt);
+	}
+	/* told of one: the kept result has that one, and is held */
+	assert_int_equal(store_grep_patch(f->st, seq, 1, &err), 0);
+	assert_int_equal(count(f->st, "grep=zyzzyva"), 1);
+	assert_int_equal(store_query_seek(f->st, "grep=zyzzyva", 0, 1, 0, 5,
+	    &p, &np, &err), 0);
+	assert_int_equal(np, 1);
+	assert_string_equal(p[0].id, f->ids[3]);
+	rows_free(p, np);
+	/* told of the other: both */
+	assert_int_equal(store_grep_patch(f->st, seq + 1, 1, &err), 0);
+	assert_int_equal(count(f->st, "grep=zyzzyva"), 2);
+	/* forgotten: searched again, every text */
+	add_run(two, f->ids[5], "fail", NULL, "zyzzyva once more");
+	assert_int_equal(count(f->st, "grep=zyzzyva"), 2);	/* held */
+	store_grep_forget(f->st);
+	assert_int_equal(count(f->st, "grep=zyzzyva"), 3);
+	store_close(two);
+}
+
+/*
  * The same rows written one by one (the per-row triggers keep search
  * and queue) and as an import (store_import_begin: the triggers stand
  * aside, store_import_publish adds the rows in bulk, issue 13) give the
@@ -644,6 +693,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_queue_stats_by_task_and_model, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_queue_grep_sees_new_text,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queue_grep_patch_and_hold,
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_queue_bench_fill,
 		    fx_setup, fx_teardown),
