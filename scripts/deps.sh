@@ -20,7 +20,7 @@ iverilog verilator yosys ccache bubblewrap tmux sqlite3 clang libclang-rt-14-dev
 gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm valgrind
 libocct-data-exchange-dev libocct-modeling-algorithms-dev
 libocct-modeling-data-dev libocct-foundation-dev
-sqlite3 jq slurm-wlm munge iproute2"
+sqlite3 jq slurm-wlm munge iproute2 time"
 
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 # The project venv (scripts/venv.sh) is made with Debian's python3.
