@@ -1035,6 +1035,30 @@ store_commit(struct store *st, struct err *err)
 	return 0;
 }
 
+static int query_int64(struct store *st, const char *sql, int64_t *out,
+    struct err *err);
+
+int
+store_snapshot_begin(struct store *st, int64_t *max_run, struct err *err)
+{
+	*max_run = 0;
+	if (exec(st, "BEGIN DEFERRED", err) < 0)
+		return -1;
+	/* the first read fixes the snapshot every later read sees */
+	if (query_int64(st, "SELECT coalesce(max(id), 0) FROM run", max_run,
+	    err) < 0) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+void
+store_snapshot_end(struct store *st)
+{
+	sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+}
+
 int
 store_in_tx(const struct store *st)
 {

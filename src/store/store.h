@@ -84,6 +84,18 @@ int	store_data_version(struct store *st, int64_t *v, struct err *err);
 /* PRAGMA user_version of the open database. */
 int	store_schema_version(struct store *st);
 
+/*
+ * A read transaction: every read until store_snapshot_end() sees the
+ * database as it was at this call, whatever other connections commit
+ * meanwhile (SQLite's WAL snapshot), and *max_run is the highest run id
+ * in it, so that a caller that hears of runs stored by another
+ * connection knows which of them what it read already holds.  Nothing
+ * may be written in it.  0 or -1 with err.
+ */
+int	store_snapshot_begin(struct store *st, int64_t *max_run,
+	    struct err *err);
+void	store_snapshot_end(struct store *st);
+
 /* Explicit transaction around a batch (import of one file). 0 or -1. */
 int	store_begin(struct store *st, struct err *err);
 /* Whether a transaction of store_begin() (or an import's, or a batch's)

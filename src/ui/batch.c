@@ -53,6 +53,7 @@ struct batch_cand {
 	char		*filter_now;	/* the view's filter when stored */
 	int		 matches;	/* then: 1, 0; -1: not known */
 	int64_t		 seq;		/* its queue seq; 0: not known */
+	int64_t		 run;		/* the stored run's id */
 };
 
 /* What the thread tells the frame loop, in order. */
@@ -75,6 +76,7 @@ struct bev {
 					   run was stored (1, 0, -1) */
 	int		 stored, cancelled, pass;	/* FINISHED */
 	int64_t		 seq;		/* FINISHED, stored: the candidate's */
+	int64_t		 run;		/* FINISHED, stored: the run's id */
 	char		*msg;		/* PROBLEM, NOTE; FINISHED: why not
 					   stored; owned */
 };
@@ -214,16 +216,23 @@ on_finished(void *arg, const struct vsvc_result *res)
 		size_t n = 0;
 		char *f = xasprintf("id=%s", res->run->cand_id);
 
-		thread_match(b, e, res->run->cand_id);
 		if (store_query_page(b->st, f, 0, 1, &row, &n, &err) == 0 &&
 		    n == 1)
 			e->seq = row[0].seq;
+		/* the thread's own grep= results take the run's text in,
+		 * rather than searching again at each match (held until
+		 * another connection commits: thread_look) */
+		if (e->seq > 0 && store_grep_patch(b->st, &e->seq, 1,
+		    &err) < 0)
+			store_grep_forget(b->st);
+		thread_match(b, e, res->run->cand_id);
 		for (size_t i = 0; i < n; i++)
 			store_row_release(&row[i]);
 		free(row);
 		free(f);
 	}
 	e->stored = res->stored;
+	e->run = res->stored ? res->run->id : 0;
 	e->cancelled = res->cancelled;
 	e->pass = verdict_is(res->run->verdict, VERDICT_PASS);
 	bev_post(b, e);
@@ -332,8 +341,10 @@ thread_look(struct batch *b, int64_t *dv, int *seen)
 
 	if (store_data_version(b->st, &v, NULL) < 0)
 		return;
-	if (*seen && v != *dv)
+	if (*seen && v != *dv) {
 		atomic_fetch_add(&b->foreign, 1);
+		store_grep_forget(b->st);	/* another's text may be new */
+	}
 	*dv = v;
 	*seen = 1;
 }
@@ -504,6 +515,7 @@ batch_ended(struct batch *b, struct bev *e, int stored)
 			c->filter_now = e->filter;
 			c->matches = e->matched;
 			c->seq = e->seq;
+			c->run = e->run;
 			e->filter = NULL;
 			b->fresh = xreallocarray(b->fresh, b->nfresh + 1,
 			    sizeof *b->fresh);
@@ -552,6 +564,9 @@ batch_show(struct wb *wb)
 		ids[i] = f->id;
 		seqs[i] = f->seq;
 		delta[i] = known ? f->matches - f->matched : 0;
+		/* a view read afresh since holds this run already */
+		if (f->run > 0 && f->run <= wb->run_mark)
+			delta[i] = 0;
 		same = same && known && delta[i] == 0;
 		movable = movable && known && (delta[i] == 0 ||
 		    wb->cur.id == NULL || strcmp(wb->cur.id, f->id) != 0);

@@ -355,7 +355,16 @@ wb_sync(struct wb *wb, int page_rows)
 	const struct store_row *r;
 	struct err err;
 	size_t h = page_rows > 0 ? (size_t)page_rows : 1;
+	int snap;
 
+	/*
+	 * A view read afresh is read in one snapshot: :verify's thread
+	 * stores runs meanwhile, and the count, the cursor's place and the
+	 * page must agree on which of them they hold (wb->run_mark: the
+	 * runs up to it are in; batch.c moves the rows for the later ones).
+	 */
+	snap = wb->stale && store_snapshot_begin(wb->st, &wb->run_mark,
+	    &err) == 0;
 	if (wb->stale) {
 		size_t n;
 
@@ -401,6 +410,8 @@ wb_sync(struct wb *wb, int page_rows)
 	    strcmp(r->id, wb->cur.id) != 0) {
 		wb_load(wb, r->id);
 	}
+	if (snap)
+		store_snapshot_end(wb->st);
 	wb->stale = 0;
 }
 

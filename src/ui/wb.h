@@ -216,6 +216,8 @@ struct wb {
 	 * read next (ms, monotonic), and whether it was read yet.
 	 */
 	int64_t			 data_version, live_at;
+	int64_t			 run_mark;	/* the view read afresh holds
+						   the runs up to this id */
 	int			 live_seen;
 
 	int			 quit;
