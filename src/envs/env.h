@@ -84,6 +84,13 @@ struct env_stage {
 	 */
 	int	 venv;
 	/*
+	 * 1: the stage's output is data for the judge (a waveform dump),
+	 * not text for a person: the live view shows a line saying so
+	 * instead of its bytes (verify.c, flush_live); the stored log has
+	 * it until the env's judge takes it out.
+	 */
+	int	 quiet;
+	/*
 	 * 1: candidate code runs in this stage, natively or in a program
 	 * that executes it (QEMU, vvp, a Verilator model, Python): what
 	 * the stage can write is the candidate's to write.  Every later

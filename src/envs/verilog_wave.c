@@ -295,6 +295,7 @@ verilog_wave_plan(struct env_plan *plan, const char *imgdir)
 	env_plan_stage(plan, WAVE_STAGE, argv);
 	env_plan_use(plan, use);
 	plan->stages[plan->nstages - 1].nonce_fd = 1;
+	plan->stages[plan->nstages - 1].quiet = 1;	/* a VCD, not text */
 	free(sealed);
 	free(script);
 }

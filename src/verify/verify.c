@@ -83,6 +83,8 @@ struct verify_job {
 	int			 running;
 	struct buf		 log;		/* merged, capped */
 	size_t			 live_off;	/* log bytes shown live so far */
+	int			 quiet_said;	/* the quiet stage told of (its
+						   member * 64 + stage + 1) */
 	struct buf		 command;	/* every stage's command line */
 	enum env_stop		 stop;
 	int			 done;
@@ -392,13 +394,15 @@ redact_run(struct run *r)
 }
 
 /*
- * Show the log's new bytes live, whole lines at a time so that the nonce
- * is never split; a partial line waits unless it is long or final.
+ * Show the log's new bytes up to end live, whole lines at a time so that
+ * the nonce is never split; a partial line waits unless it is long or
+ * final.
  */
 static void
-flush_live(struct verify_job *j, verify_output_fn out, void *arg, int final)
+live_out(struct verify_job *j, verify_output_fn out, void *arg, size_t end,
+    int final)
 {
-	size_t end = j->log.len, n;
+	size_t n;
 	char *chunk;
 
 	if (out == NULL || j->live_off >= end)
@@ -435,6 +439,36 @@ flush_live(struct verify_job *j, verify_output_fn out, void *arg, int final)
 		out(chunk, n, arg);
 	free(chunk);
 	j->live_off = end;
+}
+
+/*
+ * The log's new bytes, live.  A quiet stage's (env_stage.quiet: a
+ * waveform dump) are data, not text: what came before the stage is
+ * shown, then one line saying where its output went, then nothing of it.
+ */
+static void
+flush_live(struct verify_job *j, verify_output_fn out, void *arg, int final)
+{
+	size_t from;
+
+	if (j->stage >= CUR(j)->plan.nstages || !CUR_STAGE(j)->quiet) {
+		live_out(j, out, arg, j->log.len, final);
+		return;
+	}
+	from = CUR(j)->stage_start[j->stage];
+	live_out(j, out, arg, from, 1);
+	if (j->live_off < from || j->log.len <= from)
+		return;
+	if (out != NULL && j->quiet_said != (int)(j->mi * 64 + j->stage) + 1) {
+		char *msg = xasprintf("assay: the %s stage's output is data"
+		    " for assay, kept with the run, not shown here\n",
+		    CUR_STAGE(j)->name);
+
+		out(msg, strlen(msg), arg);
+		free(msg);
+		j->quiet_said = (int)(j->mi * 64 + j->stage) + 1;
+	}
+	j->live_off = j->log.len;
 }
 
 /* --- sealed files and work areas ------------------------------------ */

@@ -89,4 +89,21 @@ for nc in "" 1; do
 	ok "W from the candidate and the trace pane"
 	quit_all
 done
+
+# v runs it live: the wave stage's dump is data, not text for the pane;
+# a line says where it went, and no VCD reaches the screen
+start 120 40 "--where id=w-1"
+wait_for "w-1"
+keys v
+wait_for "w-1: fail at simulate" 60
+keys Tab Tab Tab	# queue -> spec -> candidate -> toolchain
+keys G			# its end: the wave stage came last
+wait_for "» w-1: fail"
+pane toolchain | grep -q -F "the wave stage's output is data for assay" ||
+    fail "no line says where the wave stage's output went"
+pane toolchain | grep -q -E '\$(var|enddefinitions|timescale|dumpvars)' &&
+    fail "the waveform dump reached the toolchain pane"
+[ "$(row w-1 | json_field verdict)" = fail ] || fail "the run was not stored"
+ok "v keeps the waveform dump out of the live pane"
+quit_all
 echo "054-wave: ok"
