@@ -48,101 +48,36 @@ at(const char *const *names, int n, int i)
 	return i >= 0 && i < n ? names[i] : NULL;
 }
 
-enum verdict
-verdict_from_name(const char *name)
-{
-	return (enum verdict)find(verdicts, VERDICT_N, name);
-}
 
-enum category
-category_from_name(const char *name)
-{
-	return (enum category)find(categories, CATEGORY_N, name);
-}
+/*
+ * Each list's look-ups, both ways (vocab.h): FROM_NAME(fn, type, names,
+ * n) is enum type fn(const char *name), -1 for an unknown or NULL name;
+ * NAME_OF(fn, type, names, n) is const char *fn(enum type v), NULL out
+ * of range.
+ */
+#define FROM_NAME(fn, type, names, n)					\
+	enum type fn(const char *name)					\
+	{ return (enum type)find(names, n, name); }
+#define NAME_OF(fn, type, names, n)					\
+	const char *fn(enum type v) { return at(names, n, v); }
 
-enum status
-status_from_name(const char *name)
-{
-	return (enum status)find(statuses, STATUS_N, name);
-}
+FROM_NAME(verdict_from_name, verdict, verdicts, VERDICT_N)
+FROM_NAME(category_from_name, category, categories, CATEGORY_N)
+FROM_NAME(status_from_name, status, statuses, STATUS_N)
+FROM_NAME(status_from_verb, status, status_verbs, STATUS_N)
+FROM_NAME(cand_kind_from_name, cand_kind, kinds, KIND_N)
+FROM_NAME(subcategory_from_name, subcategory, subcategories, SUB_N)
 
-enum status
-status_from_verb(const char *verb)
-{
-	return (enum status)find(status_verbs, STATUS_N, verb);
-}
-
-enum cand_kind
-cand_kind_from_name(const char *name)
-{
-	return (enum cand_kind)find(kinds, KIND_N, name);
-}
-
-enum subcategory
-subcategory_from_name(const char *name)
-{
-	return (enum subcategory)find(subcategories, SUB_N, name);
-}
-
-const char *
-verdict_name(enum verdict v)
-{
-	return at(verdicts, VERDICT_N, v);
-}
-
-const char *
-category_name(enum category c)
-{
-	return at(categories, CATEGORY_N, c);
-}
-
-const char *
-status_name(enum status s)
-{
-	return at(statuses, STATUS_N, s);
-}
-
-const char *
-status_verb(enum status s)
-{
-	return at(status_verbs, STATUS_N, s);
-}
-
-const char *
-cand_kind_name(enum cand_kind k)
-{
-	return at(kinds, KIND_N, k);
-}
-
-const char *
-subcategory_name(enum subcategory s)
-{
-	return at(subcategories, SUB_N, s);
-}
-
-const char *
-subcategory_family(enum subcategory s)
-{
-	return at(families, SUB_N, s);
-}
-
-const char *
-verdict_short(enum verdict v)
-{
-	return at(verdict_shorts, VERDICT_N, v);
-}
-
-const char *
-category_short(enum category c)
-{
-	return at(category_shorts, CATEGORY_N, c);
-}
-
-const char *
-status_short(enum status s)
-{
-	return at(status_shorts, STATUS_N, s);
-}
+NAME_OF(verdict_name, verdict, verdicts, VERDICT_N)
+NAME_OF(category_name, category, categories, CATEGORY_N)
+NAME_OF(status_name, status, statuses, STATUS_N)
+NAME_OF(status_verb, status, status_verbs, STATUS_N)
+NAME_OF(cand_kind_name, cand_kind, kinds, KIND_N)
+NAME_OF(subcategory_name, subcategory, subcategories, SUB_N)
+NAME_OF(subcategory_family, subcategory, families, SUB_N)
+NAME_OF(verdict_short, verdict, verdict_shorts, VERDICT_N)
+NAME_OF(category_short, category, category_shorts, CATEGORY_N)
+NAME_OF(status_short, status, status_shorts, STATUS_N)
 
 int
 category_key(enum category c)
