@@ -34,51 +34,11 @@
 #include "model/sample.h"
 #include "store/store.h"
 #include "testlib.h"
-
-struct fx {
-	char		 dir[64];
-	char		 db[PATH_MAX];
-	char		 data[PATH_MAX];	/* "" without shared data */
-	struct store	*st;
-};
-
-static int
-fx_setup(void **state)
-{
-	struct fx *f = xcalloc(1, sizeof *f);
-	struct err err;
-
-	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-export-XXXXXX");
-	if (mkdtemp(f->dir) == NULL) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->db, sizeof f->db, "%s/a.db", f->dir);
-	shared_data_dir(f->data, sizeof f->data);
-	if (store_open(&f->st, f->db, &err) < 0) {
-		print_error("store_open: %s\n", err.msg);
-		rm_rf(f->dir);
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int
-fx_teardown(void **state)
-{
-	struct fx *f = *state;
-
-	store_close(f->st);
-	rm_rf(f->dir);
-	free(f);
-	return 0;
-}
+#include "datafx.h"
 
 /* Write text to dir/name; the path is new, caller frees. */
 static char *
-write_file(struct fx *f, const char *name, const char *text)
+write_file(struct datafx *f, const char *name, const char *text)
 {
 	char *path = xasprintf("%s/%s", f->dir, name);
 	FILE *fp = fopen(path, "w");
@@ -285,7 +245,7 @@ static int to_buf(const char *, size_t, const struct export_line *, void *,
 static void
 test_export_raw_round_trip(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct export_opts o = { EXPORT_RAW, NULL, NULL };
 	struct export_report rep;
 	struct store *b;
@@ -431,7 +391,7 @@ meta_get(json_t *line, const char *key)
 static void
 test_export_sft_repair(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct export_opts o = { EXPORT_SFT, NULL, NULL, EXPORT_TRAJ_WHOLE, 0 };
 	struct export_report rep;
 	struct buf b = BUF_INIT;
@@ -552,7 +512,7 @@ test_export_sft_repair(void **state)
 static void
 test_export_sft_chain(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct export_opts o = { EXPORT_SFT, NULL, NULL, EXPORT_TRAJ_WHOLE, 0 };
 	struct export_report rep;
 	struct buf b = BUF_INIT;
@@ -688,7 +648,7 @@ test_export_filter_default(void **state)
 static void
 test_export_parent_outside_filter(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct export_opts o = { EXPORT_RAW, "kind=repair", NULL };
 	struct export_report rep;
 	struct buf b = BUF_INIT;
@@ -742,7 +702,7 @@ ls(const char *dir)
 static void
 test_export_file_interrupted(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	volatile sig_atomic_t stop = 1;
 	struct export_opts o = { EXPORT_RAW, NULL, &stop };
 	struct err err;
@@ -880,19 +840,19 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_export_raw_round_trip,
-		    fx_setup, fx_teardown),
+		    datafx_setup, datafx_teardown),
 		cmocka_unit_test_setup_teardown(test_export_sft_repair,
-		    fx_setup, fx_teardown),
+		    datafx_setup, datafx_teardown),
 		cmocka_unit_test_setup_teardown(test_export_sft_chain,
-		    fx_setup, fx_teardown),
+		    datafx_setup, datafx_teardown),
 		cmocka_unit_test(test_export_verified),
 		cmocka_unit_test(test_export_shape),
 		cmocka_unit_test(test_card_head),
 		cmocka_unit_test(test_export_filter_default),
 		cmocka_unit_test_setup_teardown(
-		    test_export_parent_outside_filter, fx_setup, fx_teardown),
+		    test_export_parent_outside_filter, datafx_setup, datafx_teardown),
 		cmocka_unit_test_setup_teardown(test_export_file_interrupted,
-		    fx_setup, fx_teardown),
+		    datafx_setup, datafx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

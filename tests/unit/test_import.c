@@ -32,86 +32,21 @@
 #include "model/sample.h"
 #include "store/store.h"
 #include "testlib.h"
-
-struct fx {
-	char		 dir[64];
-	char		 db[PATH_MAX];
-	char		 data[PATH_MAX];	/* shared data, "" when missing */
-	struct store	*st;
-	char		*owned[8];	/* freed at teardown (see keep()) */
-};
+#include "datafx.h"
 
 /* Hand p to the fixture, so that a failing assertion does not leak it. */
-static char *
-keep(struct fx *f, char *p)
-{
-	for (size_t i = 0; i < sizeof f->owned / sizeof f->owned[0]; i++) {
-		if (f->owned[i] == NULL) {
-			f->owned[i] = p;
-			return p;
-		}
-	}
-	fail_msg("keep: too many strings");
-	return p;
-}
-
-
-static int
-fx_setup(void **state)
-{
-	struct fx *f = xcalloc(1, sizeof *f);
-	struct err err;
-
-	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-import-XXXXXX");
-	if (mkdtemp(f->dir) == NULL) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->db, sizeof f->db, "%s/assay.db", f->dir);
-	shared_data_dir(f->data, sizeof f->data);
-	if (store_open(&f->st, f->db, &err) < 0) {
-		print_error("store_open: %s\n", err.msg);
-		rm_rf(f->dir);
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int
-fx_teardown(void **state)
-{
-	struct fx *f = *state;
-
-	store_close(f->st);
-	rm_rf(f->dir);
-	for (size_t i = 0; i < sizeof f->owned / sizeof f->owned[0]; i++)
-		free(f->owned[i]);
-	free(f);
-	return 0;
-}
 
 /* Skip the test when ../shared/data is not there. */
-static void
-need_data(struct fx *f)
-{
-	if (f->data[0] == '\0') {
-		print_message("shared data missing (set ASSAY_SHARED); skipped\n");
-		skip();
-	}
-}
-
 /* A new string: path of rel under the shared data. */
 static char *
-data_path(struct fx *f, const char *rel)
+data_path(struct datafx *f, const char *rel)
 {
 	return xasprintf("%s/%s", f->data, rel);
 }
 
 /* Write text of len bytes to dir/name; the path as a new string. */
 static char *
-write_file(struct fx *f, const char *name, const char *text, size_t len)
+write_file(struct datafx *f, const char *name, const char *text, size_t len)
 {
 	char *p = xasprintf("%s/%s", f->dir, name);
 	FILE *fp = fopen(p, "wb");
@@ -123,7 +58,7 @@ write_file(struct fx *f, const char *name, const char *text, size_t len)
 }
 
 static char *
-write_text(struct fx *f, const char *name, const char *text)
+write_text(struct datafx *f, const char *name, const char *text)
 {
 	return write_file(f, name, text, strlen(text));
 }
@@ -143,7 +78,7 @@ count(struct store *st, const char *filter)
 
 /* Import with a format; fails the test on an error. */
 static void
-import_ok(struct fx *f, const char *path, enum import_format fmt,
+import_ok(struct datafx *f, const char *path, enum import_format fmt,
     struct import_report *rep)
 {
 	struct import_opts o = { fmt, 0, "tester" };
@@ -187,7 +122,7 @@ lines_of(const char *s)
 static void
 test_import_vev2_directory(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct candidate c;
 	struct task t;
@@ -195,7 +130,7 @@ test_import_vev2_directory(void **state)
 	char *dir, *want, *ref, *test, *prompt, *id, *p;
 	const char *w;
 
-	need_data(f);
+	datafx_need_data(f);
 	dir = data_path(f, "verilog-eval-v2");
 	import_ok(f, dir, IMPORT_VEV2, &rep);
 	assert_int_equal(rep.tasks_added, 40);
@@ -267,11 +202,11 @@ test_import_vev2_directory(void **state)
 static void
 test_import_vev2_auto_and_reimport(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	char *dir;
 
-	need_data(f);
+	datafx_need_data(f);
 	dir = data_path(f, "verilog-eval-v2");
 	import_ok(f, dir, IMPORT_AUTO, &rep);
 	assert_int_equal(rep.tasks_added, 40);
@@ -297,7 +232,7 @@ test_import_vev2_auto_and_reimport(void **state)
 static void
 test_import_vev2_incomplete_problem_warned(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	char *dir = xasprintf("%s/v2", f->dir);
 
@@ -338,8 +273,8 @@ static void
 test_import_empty_directory_is_error(void **state)
 {
 	static const enum import_format fmts[] = { IMPORT_VEV2, IMPORT_AUTO };
-	struct fx *f = *state;
-	char *dir = keep(f, xasprintf("%s/empty", f->dir));
+	struct datafx *f = *state;
+	char *dir = datafx_keep(f, xasprintf("%s/empty", f->dir));
 
 	assert_int_equal(mkdir(dir, 0755), 0);
 	for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
@@ -376,7 +311,7 @@ test_import_empty_directory_is_error(void **state)
 static void
 test_import_vev1_file_set(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct store_row *rows;
 	struct err err;
@@ -384,7 +319,7 @@ test_import_vev1_file_set(void **state)
 	size_t n, pass = 0, fail = 0, compile = 0, simulate = 0;
 	char *dir;
 
-	need_data(f);
+	datafx_need_data(f);
 	dir = data_path(f, "verilog-eval-v1");
 	import_ok(f, dir, IMPORT_AUTO, &rep);
 	assert_int_equal(rep.tasks_added, 3);
@@ -499,7 +434,7 @@ test_import_nan_to_null(void **state)
 static void
 test_import_rtlfixer_syntax_set(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct candidate c;
 	struct recorded *rec;
@@ -508,7 +443,7 @@ test_import_rtlfixer_syntax_set(void **state)
 	size_t nr;
 	char *path, *id, *src;
 
-	need_data(f);
+	datafx_need_data(f);
 	path = data_path(f, "rtlfixer/verilogeval-syntax.jsonl");
 	import_ok(f, path, IMPORT_AUTO, &rep);
 	assert_int_equal(rep.tasks_added, 88);
@@ -582,11 +517,11 @@ test_import_rtlfixer_syntax_set(void **state)
 static void
 test_import_rtlfixer_reimport_adds_nothing(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	char *path, *copy, *text;
 
-	need_data(f);
+	datafx_need_data(f);
 	path = data_path(f, "rtlfixer/verilogeval-syntax.jsonl");
 	import_ok(f, path, IMPORT_RTLFIXER, &rep);
 	assert_int_equal(rep.cands_added, 174);
@@ -612,14 +547,14 @@ test_import_rtlfixer_reimport_adds_nothing(void **state)
 static void
 test_import_rtlfixer_simulate_set_nan(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct recorded *rec;
 	struct err err;
 	size_t nr;
 	char *path, *src, *id;
 
-	need_data(f);
+	datafx_need_data(f);
 	/* Every row of this file has "compiler_error": NaN. */
 	path = data_path(f, "rtlfixer/verilogeval-simulate.jsonl");
 	import_ok(f, path, IMPORT_AUTO, &rep);
@@ -646,7 +581,7 @@ test_import_rtlfixer_simulate_set_nan(void **state)
 static void
 test_import_rtlfixer_bare_nan_is_null(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct recorded *rec;
 	struct candidate c;
@@ -701,7 +636,7 @@ static const char assay_rows[] =
 static void
 test_import_assay_format(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct store_decision d;
 	struct candidate c;
@@ -780,7 +715,7 @@ test_import_assay_format(void **state)
 static void
 test_import_assay_parent_and_recorded(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct recorded *rec;
 	struct candidate c;
@@ -788,7 +723,7 @@ test_import_assay_parent_and_recorded(void **state)
 	size_t nr;
 	char *path;
 
-	path = keep(f, write_text(f, "repair.jsonl",
+	path = datafx_keep(f, write_text(f, "repair.jsonl",
 	    "{\"task\": {\"id\": \"local/r\", \"env\": \"iverilog\"},"
 	    " \"candidate\": {\"id\": \"cfeed01\", \"origin\": \"m\","
 	    " \"code\": \"broken\"}, \"recorded\": [{\"verdict\": \"fail\","
@@ -825,13 +760,13 @@ test_import_assay_parent_and_recorded(void **state)
 static void
 test_import_assay_duplicate_id_names_line(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_ASSAY, 0, "tester" };
 	struct import_report rep;
 	struct err err;
 	char *path, *want;
 
-	path = keep(f, write_text(f, "dup.jsonl",
+	path = datafx_keep(f, write_text(f, "dup.jsonl",
 	    "{\"task\": {\"id\": \"local/d\", \"env\": \"iverilog\"},"
 	    " \"candidate\": {\"id\": \"cdup\", \"code\": \"one\"}}\n"
 	    "{\"task\": \"local/d\", \"candidate\": {\"id\": \"cdup\","
@@ -841,7 +776,7 @@ test_import_assay_duplicate_id_names_line(void **state)
 	assert_int_equal(import_path(f->st, path, &o, &rep, &err), -1);
 	import_report_release(&rep);
 	assert_int_equal(count(f->st, NULL), 0);
-	want = keep(f, xasprintf("%s:2: ", path));
+	want = datafx_keep(f, xasprintf("%s:2: ", path));
 	if (strncmp(err.msg, want, strlen(want)) != 0)
 		fail_msg("error \"%s\" does not start with \"%s\"", err.msg, want);
 }
@@ -849,7 +784,7 @@ test_import_assay_duplicate_id_names_line(void **state)
 static void
 test_import_assay_unknown_task_is_error(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_ASSAY, 0, "tester" };
 	struct import_report rep;
 	struct err err;
@@ -883,7 +818,7 @@ static const char bad_rows[] =
 static void
 test_import_malformed_line_rolls_back_file(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_AUTO, 0, "tester" };
 	struct import_report rep;
 	struct task t;
@@ -909,7 +844,7 @@ test_import_malformed_line_rolls_back_file(void **state)
 static void
 test_import_keep_going_skips_bad_line(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_ASSAY, 1, "tester" };
 	struct import_report rep;
 	struct err err;
@@ -939,7 +874,7 @@ test_import_keep_going_skips_bad_line(void **state)
  * each with its own line as its source (the rows came in file order).
  */
 static char *
-big_rows(struct fx *f)
+big_rows(struct datafx *f)
 {
 	struct buf b = BUF_INIT;
 	char *path;
@@ -963,16 +898,16 @@ big_rows(struct fx *f)
 static void
 test_import_big_file_bad_row(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_AUTO, 0, "tester" };
 	struct import_report rep;
 	struct candidate c;
 	struct err err;
-	char *path = keep(f, big_rows(f)), *want;
+	char *path = datafx_keep(f, big_rows(f)), *want;
 
 	import_report_init(&rep);
 	assert_int_equal(import_path(f->st, path, &o, &rep, &err), -1);
-	want = keep(f, xasprintf("%s:1777: invalid JSON", path));
+	want = datafx_keep(f, xasprintf("%s:1777: invalid JSON", path));
 	if (strncmp(err.msg, want, strlen(want)) != 0)
 		fail_msg("error \"%s\" does not start with \"%s\"", err.msg,
 		    want);
@@ -1023,7 +958,7 @@ test_import_big_file_bad_row(void **state)
 static void
 test_import_keep_going_mixed_failures(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_ASSAY, 1, "tester" };
 	struct import_report rep;
 	struct buf b = BUF_INIT;
@@ -1049,7 +984,7 @@ test_import_keep_going_mixed_failures(void **state)
 			    " {\"code\": \"module good_word_%d; endmodule\"}}\n",
 			    k);
 	}
-	path = keep(f, write_file(f, "mix.jsonl", buf_str(&b), b.len));
+	path = datafx_keep(f, write_file(f, "mix.jsonl", buf_str(&b), b.len));
 	buf_release(&b);
 	import_report_init(&rep);
 	assert_int_equal(import_path(f->st, path, &o, &rep, &err), 0);
@@ -1074,14 +1009,14 @@ test_import_keep_going_mixed_failures(void **state)
 static void
 test_import_keep_going_skips_whole_line(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_ASSAY, 1, "tester" };
 	struct import_report rep;
 	struct task t;
 	struct err err;
 	char *path;
 
-	path = keep(f, write_text(f, "half.jsonl",
+	path = datafx_keep(f, write_text(f, "half.jsonl",
 	    "{\"task\": {\"id\": \"local/ok\", \"env\": \"iverilog\"},"
 	    " \"candidate\": {\"code\": \"a\"}}\n"
 	    "{\"task\": {\"id\": \"local/half\", \"env\": \"iverilog\"},"
@@ -1106,7 +1041,7 @@ test_import_keep_going_skips_whole_line(void **state)
 static void
 test_import_bad_row_rolls_back_earlier_rows(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_RTLFIXER, 0, "tester" };
 	struct import_report rep;
 	struct err err;
@@ -1131,7 +1066,7 @@ test_import_bad_row_rolls_back_earlier_rows(void **state)
 static void
 test_import_invalid_utf8_is_error(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_AUTO, 0, "tester" };
 	static const char rows[] =
 	    "{\"task\": {\"id\": \"local/u\", \"env\": \"iverilog\"},"
@@ -1181,7 +1116,7 @@ test_import_invalid_utf8_is_error(void **state)
 static void
 test_import_empty_file_warns(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	static const enum import_format fmts[] = { IMPORT_AUTO, IMPORT_ASSAY,
 	    IMPORT_RTLFIXER };
 	struct import_report rep;
@@ -1204,11 +1139,11 @@ test_import_empty_file_warns(void **state)
 static void
 test_import_blank_lines_only_is_empty(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	char *path;
 
-	path = keep(f, write_text(f, "blank.jsonl", "\n\n"));
+	path = datafx_keep(f, write_text(f, "blank.jsonl", "\n\n"));
 	import_ok(f, path, IMPORT_AUTO, &rep);
 	assert_int_equal(rep.cands_added, 0);
 	assert_non_null(strstr(buf_str(&rep.warnings), "empty"));
@@ -1218,7 +1153,7 @@ test_import_blank_lines_only_is_empty(void **state)
 static void
 test_import_missing_path_and_unknown_format(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_AUTO, 0, "tester" };
 	struct import_report rep;
 	enum import_format fmt = IMPORT_ASSAY;
@@ -1296,7 +1231,7 @@ test_import_file_role_by_word(void **state)
 static void
 test_import_assay_explicit_roles(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct import_opts o = { IMPORT_ASSAY, 0, "tester" };
 	struct task t;
@@ -1376,13 +1311,13 @@ only_code(struct store *st, const char *filter)
 static void
 test_import_rtllm_shared_designs(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct task t;
 	struct err err;
 	char *dir, *code;
 
-	need_data(f);
+	datafx_need_data(f);
 	dir = data_path(f, "rtllm");
 	assert_true(import_rtllm_detect(dir));
 	import_ok(f, dir, IMPORT_AUTO, &rep);
@@ -1448,13 +1383,13 @@ test_import_rtllm_shared_designs(void **state)
 static void
 test_import_rtllm_samples(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct candidate c;
 	struct err err;
 	char *dir, *id, *p;
 
-	need_data(f);
+	datafx_need_data(f);
 	dir = data_path(f, "rtllm");
 	import_ok(f, dir, IMPORT_RTLLM, &rep);
 	import_report_release(&rep);
@@ -1499,7 +1434,7 @@ test_import_rtllm_samples(void **state)
 	free(id);
 }
 
-#define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+#define FX_TEST(t) cmocka_unit_test_setup_teardown(t, datafx_setup, datafx_teardown)
 
 int
 main(void)

@@ -42,89 +42,23 @@
 #include "model/sample.h"
 #include "store/store.h"
 #include "testlib.h"
+#include "datafx.h"
 #include "exec/sandbox.h"
 #include "verify/verify.h"
 
 extern const struct env_ops env_triton;
 
-struct fx {
-	char		 dir[64];
-	char		 db[PATH_MAX];
-	char		 data[PATH_MAX];	/* shared data or "" */
-	struct store	*st;
-	char		*owned[16];	/* freed at teardown (see keep()) */
-};
-
-static char *
-keep(struct fx *f, char *p)
-{
-	for (size_t i = 0; i < sizeof f->owned / sizeof f->owned[0]; i++) {
-		if (f->owned[i] == NULL) {
-			f->owned[i] = p;
-			return p;
-		}
-	}
-	fail_msg("keep: too many strings");
-	return p;
-}
-
-static int
-fx_setup(void **state)
-{
-	struct fx *f = xcalloc(1, sizeof *f);
-	struct err err;
-
-	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-kb-XXXXXX");
-	if (mkdtemp(f->dir) == NULL) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->db, sizeof f->db, "%s/assay.db", f->dir);
-	shared_data_dir(f->data, sizeof f->data);
-	if (store_open(&f->st, f->db, &err) < 0) {
-		print_error("store_open: %s\n", err.msg);
-		rm_rf(f->dir);
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int
-fx_teardown(void **state)
-{
-	struct fx *f = *state;
-
-	store_close(f->st);
-	rm_rf(f->dir);
-	for (size_t i = 0; i < sizeof f->owned / sizeof f->owned[0]; i++)
-		free(f->owned[i]);
-	free(f);
-	return 0;
-}
-
-static void
-need_data(struct fx *f)
-{
-	if (f->data[0] == '\0') {
-		print_message("shared data missing (set ASSAY_SHARED);"
-		    " skipped\n");
-		skip();
-	}
-}
-
 /* $DATA/kernelbench[/rel], kept by the fixture. */
 static const char *
-kb_path(struct fx *f, const char *rel)
+kb_path(struct datafx *f, const char *rel)
 {
-	return keep(f, rel != NULL ? xasprintf("%s/kernelbench/%s", f->data,
+	return datafx_keep(f, rel != NULL ? xasprintf("%s/kernelbench/%s", f->data,
 	    rel) : xasprintf("%s/kernelbench", f->data));
 }
 
 /* Import path with format; rc of import_path, report and err out. */
 static int
-import(struct fx *f, const char *path, enum import_format fmt,
+import(struct datafx *f, const char *path, enum import_format fmt,
     int keep_going, struct import_report *rep, struct err *err)
 {
 	struct import_opts o = { .format = fmt, .keep_going = keep_going,
@@ -135,7 +69,7 @@ import(struct fx *f, const char *path, enum import_format fmt,
 }
 
 static size_t
-count(struct fx *f, const char *filter)
+count(struct datafx *f, const char *filter)
 {
 	struct err err;
 	size_t n = 12345;
@@ -147,7 +81,7 @@ count(struct fx *f, const char *filter)
 
 /* The id of the one candidate of task, kept by the fixture. */
 static const char *
-cand_of(struct fx *f, const char *task)
+cand_of(struct datafx *f, const char *task)
 {
 	char *filter = xasprintf("task=%s", task);
 	struct store_row *rows;
@@ -159,7 +93,7 @@ cand_of(struct fx *f, const char *task)
 		fail_msg("%s", err.msg);
 	free(filter);
 	assert_int_equal(n, 1);
-	id = keep(f, xstrdup(rows[0].id));
+	id = datafx_keep(f, xstrdup(rows[0].id));
 	store_row_release(&rows[0]);
 	free(rows);
 	return id;
@@ -189,7 +123,7 @@ count_one(const struct store_row *row, void *arg)
 
 /* Recorded results over all candidates. */
 static size_t
-recorded_total(struct fx *f)
+recorded_total(struct datafx *f)
 {
 	struct rec_count rc = { f->st, 0 };
 	struct err err;
@@ -201,7 +135,7 @@ recorded_total(struct fx *f)
 
 /* The one recorded result of cand (caller releases). */
 static void
-recorded_of(struct fx *f, const char *cand, struct recorded *out)
+recorded_of(struct datafx *f, const char *cand, struct recorded *out)
 {
 	struct recorded *r;
 	struct err err;
@@ -218,11 +152,11 @@ recorded_of(struct fx *f, const char *cand, struct recorded *out)
 static void
 test_kernelbench_import_counts(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct err err;
 
-	need_data(f);
+	datafx_need_data(f);
 	/* auto: told from the layout */
 	assert_int_equal(import(f, kb_path(f, NULL), IMPORT_AUTO, 0, &rep,
 	    &err), 0);
@@ -247,14 +181,14 @@ test_kernelbench_import_counts(void **state)
 static void
 test_kernelbench_task_and_candidate(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct candidate c;
 	struct task t;
 	struct err err;
 	const char *id;
 
-	need_data(f);
+	datafx_need_data(f);
 	assert_int_equal(import(f, kb_path(f, NULL), IMPORT_KERNELBENCH, 0,
 	    &rep, &err), 0);
 	import_report_release(&rep);
@@ -292,13 +226,13 @@ test_kernelbench_task_and_candidate(void **state)
 static void
 test_kernelbench_milliseconds(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct recorded r;
 	struct err err;
 	json_t *x;
 
-	need_data(f);
+	datafx_need_data(f);
 	assert_int_equal(import(f, kb_path(f, NULL), IMPORT_KERNELBENCH, 0,
 	    &rep, &err), 0);
 	import_report_release(&rep);
@@ -328,13 +262,13 @@ test_kernelbench_milliseconds(void **state)
 static void
 test_kernelbench_suspicious_speedup(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct recorded r;
 	struct err err;
 	json_t *x, *flags;
 
-	need_data(f);
+	datafx_need_data(f);
 	assert_int_equal(import(f, kb_path(f, NULL), IMPORT_KERNELBENCH, 0,
 	    &rep, &err), 0);
 	import_report_release(&rep);
@@ -362,11 +296,11 @@ test_kernelbench_suspicious_speedup(void **state)
 static void
 test_kernelbench_reimport_adds_nothing(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct err err;
 
-	need_data(f);
+	datafx_need_data(f);
 	assert_int_equal(import(f, kb_path(f, NULL), IMPORT_AUTO, 0, &rep,
 	    &err), 0);
 	import_report_release(&rep);
@@ -397,11 +331,11 @@ test_kernelbench_reimport_adds_nothing(void **state)
 static void
 test_kernelbench_results_file_alone(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct err err;
 
-	need_data(f);
+	datafx_need_data(f);
 	assert_int_equal(import(f, kb_path(f,
 	    "triton_dump_h200/results.level1.subset.jsonl"), IMPORT_AUTO, 0,
 	    &rep, &err), 0);
@@ -416,7 +350,7 @@ test_kernelbench_results_file_alone(void **state)
 
 /* Copy a shared file to dir/rel. */
 static void
-copy_to(struct fx *f, const char *from, const char *rel)
+copy_to(struct datafx *f, const char *from, const char *rel)
 {
 	char *text = read_text(from);
 	char *to = xasprintf("%s/%s", f->dir, rel);
@@ -430,7 +364,7 @@ copy_to(struct fx *f, const char *from, const char *rel)
 }
 
 static void
-write_to(struct fx *f, const char *rel, const char *text)
+write_to(struct datafx *f, const char *rel, const char *text)
 {
 	char *to = xasprintf("%s/%s", f->dir, rel);
 	FILE *fp = fopen(to, "wb");
@@ -442,7 +376,7 @@ write_to(struct fx *f, const char *rel, const char *text)
 }
 
 static void
-mkdir_in(struct fx *f, const char *rel)
+mkdir_in(struct datafx *f, const char *rel)
 {
 	char *p = xasprintf("%s/%s", f->dir, rel);
 
@@ -453,7 +387,7 @@ mkdir_in(struct fx *f, const char *rel)
 /* kb/level1 with problems 1 and 12, kb/dump/kernels with their kernels,
  * and kb/dump/results.jsonl holding lines. */
 static const char *
-small_copy(struct fx *f, const char *lines)
+small_copy(struct datafx *f, const char *lines)
 {
 	mkdir_in(f, "kb");
 	mkdir_in(f, "kb/level1");
@@ -470,7 +404,7 @@ small_copy(struct fx *f, const char *lines)
 	    "level1_problem12_triton.py"), "kb/dump/kernels/"
 	    "level1_problem12_triton.py");
 	write_to(f, "kb/dump/results.jsonl", lines);
-	return keep(f, xasprintf("%s/kb", f->dir));
+	return datafx_keep(f, xasprintf("%s/kb", f->dir));
 }
 
 #define ROW1 "{\"level\": 1, \"problem_id\": 1, \"problem_name\":" \
@@ -485,12 +419,12 @@ small_copy(struct fx *f, const char *lines)
 static void
 test_kernelbench_malformed_line(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct err err;
 	const char *root;
 
-	need_data(f);
+	datafx_need_data(f);
 	root = small_copy(f, ROW1 "{\"level\": 1, \"problem_id\": 12,\n"
 	    ROW12);
 	assert_int_equal(import(f, root, IMPORT_AUTO, 0, &rep, &err), -1);
@@ -520,12 +454,12 @@ test_kernelbench_malformed_line(void **state)
 static void
 test_kernelbench_bad_fields(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct err err;
 	const char *root;
 
-	need_data(f);
+	datafx_need_data(f);
 	root = small_copy(f, ROW1 ROW12 "{\"level\": 1, \"problem_id\": 12,"
 	    " \"runtime_original_us\": 2.7, \"runtime_triton_us\": \"fast\","
 	    " \"kernel_path\": \"level1_problem12_triton.py\"}\n");
@@ -550,12 +484,12 @@ test_kernelbench_bad_fields(void **state)
 static void
 test_kernelbench_bad_problem(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_report rep;
 	struct err err;
 	const char *root;
 
-	need_data(f);
+	datafx_need_data(f);
 	root = small_copy(f, ROW1);
 	write_to(f, "kb/level1/5_Not_a_problem.py", "import torch\n"
 	    "def get_inputs():\n    return []\n");
@@ -625,7 +559,7 @@ test_triton_toolchain(void **state)
 
 /* The imported task and candidate of problem 12 (caller releases). */
 static void
-load_problem12(struct fx *f, struct task *t, struct candidate *c)
+load_problem12(struct datafx *f, struct task *t, struct candidate *c)
 {
 	struct import_report rep;
 	struct err err;
@@ -642,7 +576,7 @@ load_problem12(struct fx *f, struct task *t, struct candidate *c)
 static void
 test_triton_prepare(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct env_plan plan;
 	struct task t;
 	struct candidate c;
@@ -651,9 +585,9 @@ test_triton_prepare(void **state)
 	char *wd, *p, *text, hex[HASH_HEX_LEN + 1];
 	size_t hlen;
 
-	need_data(f);
+	datafx_need_data(f);
 	load_problem12(f, &t, &c);
-	wd = keep(f, xasprintf("%s/work", f->dir));
+	wd = datafx_keep(f, xasprintf("%s/work", f->dir));
 	assert_int_equal(mkdir(wd, 0755), 0);
 	env_plan_init(&plan);
 	assert_int_equal(env_triton.prepare(&t, &c, wd, &plan, &err), 0);
@@ -722,7 +656,7 @@ test_triton_prepare(void **state)
 static void
 test_triton_skips_through_verify(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct verify_opts vo = { 0 };
 	struct verify_job *j;
 	struct task t;
@@ -731,7 +665,7 @@ test_triton_skips_through_verify(void **state)
 	struct err err;
 	const char *sub, *why;
 
-	need_data(f);
+	datafx_need_data(f);
 	if (sandbox_check(&err) < 0) {
 		print_message("%s; skipped\n", err.msg);
 		skip();
@@ -861,7 +795,7 @@ shell(const char *cmd, struct buf *out)
 static void
 test_triton_judge_real_check(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	const char *h;
 	size_t hlen;
 	struct buf out = BUF_INIT;
@@ -910,7 +844,7 @@ test_triton_judge_real_check(void **state)
 
 /* A real Python traceback of candidate.py: exception and line. */
 static void
-traceback_of(struct fx *f, const char *code, struct run *r)
+traceback_of(struct datafx *f, const char *code, struct run *r)
 {
 	struct buf out = BUF_INIT;
 	char *cmd;
@@ -929,7 +863,7 @@ traceback_of(struct fx *f, const char *code, struct run *r)
 static void
 test_triton_judge_python_errors(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct run r;
 
 	if (access("/usr/bin/python3", X_OK) < 0)
@@ -1224,7 +1158,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(name) cmocka_unit_test_setup_teardown(name, fx_setup, fx_teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, datafx_setup, datafx_teardown)
 		T(test_kernelbench_import_counts),
 		T(test_kernelbench_task_and_candidate),
 		T(test_kernelbench_milliseconds),

@@ -39,56 +39,7 @@
 #include "exchange/import_svc.h"
 #include "store/store.h"
 #include "testlib.h"
-
-struct fx {
-	char		 dir[64];
-	char		 db[PATH_MAX];
-	char		 data[PATH_MAX];	/* "" when missing */
-	struct store	*st;
-};
-
-static int
-fx_setup(void **state)
-{
-	struct fx *f = xcalloc(1, sizeof *f);
-	struct err err;
-
-	snprintf(f->dir, sizeof f->dir, "/tmp/assay-test-xfer-XXXXXX");
-	if (mkdtemp(f->dir) == NULL) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->db, sizeof f->db, "%s/assay.db", f->dir);
-	shared_data_dir(f->data, sizeof f->data);
-	if (store_open(&f->st, f->db, &err) < 0) {
-		print_error("store_open: %s\n", err.msg);
-		rm_rf(f->dir);
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int
-fx_teardown(void **state)
-{
-	struct fx *f = *state;
-
-	store_close(f->st);
-	rm_rf(f->dir);
-	free(f);
-	return 0;
-}
-
-static void
-need_data(const struct fx *f)
-{
-	if (f->data[0] == '\0') {
-		print_message("shared data missing (set ASSAY_SHARED); skipped\n");
-		skip();
-	}
-}
+#include "datafx.h"
 
 static size_t
 count(struct store *st, const char *filter)
@@ -137,7 +88,7 @@ drive_merge(struct msvc *s)
 static void
 test_import_svc_folder(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_AUTO, 0, "tester" };
 	const struct import_report *r;
 	struct isvc_progress p;
@@ -146,7 +97,7 @@ test_import_svc_folder(void **state)
 	char *dir;
 	int cancelled = -1;
 
-	need_data(f);
+	datafx_need_data(f);
 	dir = xasprintf("%s/verilog-eval-v2", f->data);
 	assert_int_equal(isvc_new(&s, f->st, dir, &o, &err), 0);
 	assert_string_equal(isvc_path(s), dir);
@@ -168,7 +119,7 @@ test_import_svc_folder(void **state)
 static void
 test_import_svc_jsonl(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_AUTO, 0, "tester" };
 	const struct import_report *r;
 	struct isvc_progress p;
@@ -176,7 +127,7 @@ test_import_svc_jsonl(void **state)
 	struct err err;
 	char *path;
 
-	need_data(f);
+	datafx_need_data(f);
 	path = xasprintf("%s/rtlfixer/verilogeval-syntax.jsonl", f->data);
 	assert_int_equal(isvc_new(&s, f->st, path, &o, &err), 0);
 	drive_import(s);
@@ -224,7 +175,7 @@ feed(const char *from, const char *to)
 static void
 test_import_svc_cancel(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_AUTO, 0, "tester" };
 	const struct import_report *r;
 	struct isvc *s;
@@ -232,7 +183,7 @@ test_import_svc_cancel(void **state)
 	char *path, *fifo;
 	int cancelled = 0;
 
-	need_data(f);
+	datafx_need_data(f);
 	path = xasprintf("%s/rtlfixer/verilogeval-syntax.jsonl", f->data);
 	fifo = xasprintf("%s/rows.fifo", f->dir);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
@@ -262,7 +213,7 @@ test_import_svc_cancel(void **state)
 static void
 test_import_svc_bad_path(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	struct import_opts o = { IMPORT_AUTO, 0, "tester" };
 	const struct import_report *r;
 	struct isvc *s;
@@ -282,7 +233,7 @@ test_import_svc_bad_path(void **state)
 static void
 test_merge_svc_refuses(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	const struct msvc_result *r;
 	struct msvc_progress p;
 	struct buf msgs = BUF_INIT;
@@ -336,7 +287,7 @@ test_merge_svc_refuses(void **state)
 static void
 test_merge_svc_cancel(void **state)
 {
-	struct fx *f = *state;
+	struct datafx *f = *state;
 	const struct msvc_result *r;
 	struct msvc *s;
 	struct err err;
@@ -378,17 +329,17 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_import_svc_folder,
-		    fx_setup, fx_teardown),
+		    datafx_setup, datafx_teardown),
 		cmocka_unit_test_setup_teardown(test_import_svc_jsonl,
-		    fx_setup, fx_teardown),
+		    datafx_setup, datafx_teardown),
 		cmocka_unit_test_setup_teardown(test_import_svc_cancel,
-		    fx_setup, fx_teardown),
+		    datafx_setup, datafx_teardown),
 		cmocka_unit_test_setup_teardown(test_import_svc_bad_path,
-		    fx_setup, fx_teardown),
+		    datafx_setup, datafx_teardown),
 		cmocka_unit_test_setup_teardown(test_merge_svc_refuses,
-		    fx_setup, fx_teardown),
+		    datafx_setup, datafx_teardown),
 		cmocka_unit_test_setup_teardown(test_merge_svc_cancel,
-		    fx_setup, fx_teardown),
+		    datafx_setup, datafx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
