@@ -879,6 +879,24 @@ fail:
 	return -1;
 }
 
+/* SQLite's commit hook: one more commit of this connection.  0: the
+ * commit goes on. */
+static int
+commit_count(void *arg)
+{
+	struct store *st = arg;
+
+	atomic_fetch_add_explicit(&st->commits, 1, memory_order_relaxed);
+	return 0;
+}
+
+unsigned long long
+store_commits(const struct store *st)
+{
+	return atomic_load_explicit(&st->commits,
+	    memory_order_relaxed);
+}
+
 int
 store_open_again(const struct store *st, struct store **out, struct err *err)
 {
@@ -918,6 +936,7 @@ store_open(struct store **out, const char *path, struct err *err)
 		goto fail;
 	}
 	sqlite3_busy_timeout(st->db, 5000);
+	sqlite3_commit_hook(st->db, commit_count, st);
 	if (sqlite3_prepare_v2(st->db, st->readonly ? "PRAGMA journal_mode" :
 	    "PRAGMA journal_mode = WAL", -1, &s, NULL) != SQLITE_OK ||
 	    sqlite3_step(s) != SQLITE_ROW) {

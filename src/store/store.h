@@ -81,6 +81,16 @@ int	store_locked_out(const struct store *st);
  */
 int	store_data_version(struct store *st, int64_t *v, struct err *err);
 
+/*
+ * How many transactions this connection has committed since it was
+ * opened (SQLite's commit hook: counted as a commit begins, so one that
+ * then fails counts too).  The one call here that another thread may
+ * make while the connection's own thread uses it: a thread watching
+ * another connection's data_version tells by it which changes were
+ * this connection's (ui/batch.c).
+ */
+unsigned long long store_commits(const struct store *st);
+
 /* PRAGMA user_version of the open database. */
 int	store_schema_version(struct store *st);
 

@@ -15,6 +15,7 @@
 #ifndef ASSAY_STORE_INT_H
 #define ASSAY_STORE_INT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,9 @@ struct store {
 	int	 locked_out;	/* the last store_begin() found the lock
 				 * held past the lock timeout */
 	int64_t	 batch;		/* journal batch of new events; 0: none */
+	/* this connection's commits (commit_count()); read from other
+	 * threads by store_commits() */
+	atomic_ullong commits;
 	struct store_grep greps[STORE_GREPS];
 	uint64_t grep_clock;
 	/* Statements of the import's hot path, prepared once (hot()). */

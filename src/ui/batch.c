@@ -20,7 +20,13 @@
  * The live store (wb_live) cannot tell the thread's commits from another
  * process's by its connection's data_version, which both move; the
  * thread, whose own commits leave its data_version as it is, counts the
- * commits of every other connection it sees (batch_foreign()).
+ * commits of every other connection it sees (batch_foreign()), but for
+ * the screen's own: a change in a look's interval in which the screen's
+ * connection committed (store_commits()) is taken for the screen's.  A
+ * decision key would otherwise make the screen read its view, a held
+ * grep= search included, afresh (1.25 s on a million candidates).  The
+ * cost: another process's commit in the same interval as one of the
+ * screen's shows with the next one it sees, or at C-l.
  */
 #define _GNU_SOURCE	/* pipe2 */
 #include "ui/wb.h"
@@ -100,6 +106,8 @@ struct batch {
 	char		*view;		/* the view's filter now (match) */
 	atomic_int	 cancel, stop;	/* the frame loop asks */
 	atomic_ullong	 foreign;	/* other connections' commits seen */
+	const struct store *screen;	/* the screen's connection */
+	unsigned long long screen_commits;	/* the thread's: at its look */
 	struct batch_job *jobs;		/* the thread's: running, njobs */
 	size_t		 njobs;
 	int		 evfd[2];	/* thread -> frame loop: events */
@@ -333,20 +341,25 @@ thread_publish(struct batch *b)
 	pthread_mutex_unlock(&b->lock);
 }
 
-/* Another connection committed since the last look: count it. */
+/* Another connection, not the screen's, committed since the last look:
+ * count it. */
 static void
 thread_look(struct batch *b, int64_t *dv, int *seen)
 {
+	/* read before the data_version: a commit of the screen's between
+	 * the two reads is counted as another's, never the other way */
+	unsigned long long mine = store_commits(b->screen);
 	int64_t v;
 
 	if (store_data_version(b->st, &v, NULL) < 0)
 		return;
-	if (*seen && v != *dv) {
+	if (*seen && v != *dv && mine == b->screen_commits) {
 		atomic_fetch_add(&b->foreign, 1);
 		store_grep_forget(b->st);	/* another's text may be new */
 	}
 	*dv = v;
 	*seen = 1;
+	b->screen_commits = mine;
 }
 
 static void *
@@ -832,6 +845,7 @@ batch_launch(struct wb *wb)
 		return -1;
 	}
 	store_lock_timeout(b->st, WB_LOCK_MS);
+	b->screen = wb->st;
 	if (pipe2(b->evfd, O_CLOEXEC | O_NONBLOCK) < 0) {
 		wb_msg(wb, 1, ":verify: pipe: %s", strerror(errno));
 		store_close(b->st);

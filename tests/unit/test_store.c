@@ -1678,12 +1678,19 @@ test_store_open_again_shares_the_file(void **state)
 	struct task t;
 	struct err err;
 	int64_t v1, v1b, v2, v2b;
+	unsigned long long c1, c2;
 
 	assert_int_equal(store_open_again(f->st, &two, &err), 0);
 	assert_non_null(two);
 	assert_int_equal(store_data_version(f->st, &v1, &err), 0);
 	assert_int_equal(store_data_version(two, &v2, &err), 0);
+	c1 = store_commits(f->st);
+	c2 = store_commits(two);
 	put_task(two, "local/again");
+	/* the commit is two's, counted there alone (ui/batch.c tells the
+	 * screen's own commits from another's by it) */
+	assert_true(store_commits(two) > c2);
+	assert_true(store_commits(f->st) == c1);
 	assert_int_equal(store_task_get(f->st, "local/again", &t, &err), 0);
 	assert_string_equal(t.id, "local/again");
 	task_release(&t);
@@ -1691,6 +1698,8 @@ test_store_open_again_shares_the_file(void **state)
 	assert_int_equal(store_data_version(two, &v2b, &err), 0);
 	assert_true(v1b != v1);		/* the other's commit */
 	assert_true(v2b == v2);		/* its own: unchanged */
+	put_task(f->st, "local/again2");
+	assert_true(store_commits(f->st) > c1);
 	store_close(two);
 
 	assert_int_equal(store_open(&mem, ":memory:", &err), 0);
