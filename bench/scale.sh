@@ -38,6 +38,12 @@
 # ASSAY_SCALE_VERIFY=0       no replay with a background :verify
 # ASSAY_SCALE_VERIFY_VIEW=task=rtlfixer/review2015_fsmonehot  its view
 # ASSAY_SCALE_PACE=40        ms between the paced keys
+# ASSAY_SQL_SLOW_MS=N        every SQL statement of N ms or more goes to
+#                            the report ("assay: sql N ms: SQL")
+#
+# In the report (build-scale/scale-N.report), a key of 100 ms or more
+# says where its time went ("assay: slow key I: late, handler, frame"),
+# as does a step of the frame loop between keys ("assay: slow WHAT").
 set -eu
 assay=$(cd "$(dirname "${1:-build/assay}")" && pwd)/$(basename "${1:-build/assay}")
 here=$(cd "$(dirname "$0")" && pwd)

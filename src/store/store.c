@@ -890,6 +890,25 @@ commit_count(void *arg)
 	return 0;
 }
 
+/*
+ * SQLite's profile hook, with ASSAY_SQL_SLOW_MS set: a statement that
+ * ran at least that long is told on stderr ("assay: sql N ms: SQL"), as
+ * a database server logs its slow statements.  For finding where time
+ * goes (bench/scale.sh); the statement's text, never its values.
+ */
+static int
+sql_slow(unsigned type, void *arg, void *p, void *x)
+{
+	long long ns = *(const sqlite3_int64 *)x;
+	const char *sql = sqlite3_sql(p);
+
+	(void)type;
+	if (ns / 1000000 >= (long long)(intptr_t)arg)
+		fprintf(stderr, "assay: sql %lld ms: %.300s\n", ns / 1000000,
+		    sql != NULL ? sql : "?");
+	return 0;
+}
+
 unsigned long long
 store_commits(const struct store *st)
 {
@@ -937,6 +956,9 @@ store_open(struct store **out, const char *path, struct err *err)
 	}
 	sqlite3_busy_timeout(st->db, 5000);
 	sqlite3_commit_hook(st->db, commit_count, st);
+	if (getenv("ASSAY_SQL_SLOW_MS") != NULL)
+		sqlite3_trace_v2(st->db, SQLITE_TRACE_PROFILE, sql_slow,
+		    (void *)(intptr_t)atoi(getenv("ASSAY_SQL_SLOW_MS")));
 	if (sqlite3_prepare_v2(st->db, st->readonly ? "PRAGMA journal_mode" :
 	    "PRAGMA journal_mode = WAL", -1, &s, NULL) != SQLITE_OK ||
 	    sqlite3_step(s) != SQLITE_ROW) {

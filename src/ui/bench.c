@@ -194,7 +194,7 @@ bench_run(struct wb *wb, void (*frame)(struct wb *),
     void (*idle)(struct wb *, int))
 {
 	struct bench *b = xcalloc(1, sizeof *b);
-	double t;
+	double t, t1, t2;
 	size_t fail;
 
 	wb->quit = 1;	/* the caller's loop does not run */
@@ -225,9 +225,16 @@ bench_run(struct wb *wb, void (*frame)(struct wb *),
 			t = bench_now();
 		}
 		k->query = bench_is_query(wb, k->key);
+		t1 = bench_now();
 		key(wb, k->key);
+		t2 = bench_now();
 		frame(wb);
 		k->ms = (bench_now() - t) * 1000.0;
+		if (k->ms >= 100.0)	/* where a slow key's time went */
+			fprintf(stderr, "assay: slow key %zu: %.0f ms late, %.0f"
+			    " ms its handler, %.0f ms its frame\n", i,
+			    (t1 - t) * 1000.0, (t2 - t1) * 1000.0,
+			    (bench_now() - t2) * 1000.0);
 		if (!b->verify && batch_progress(wb, &b->vdone, &b->vtotal,
 		    &fail))
 			b->verify = 1;

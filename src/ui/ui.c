@@ -1694,6 +1694,21 @@ ui_panes_free(struct wb *wb)
 }
 
 /*
+ * With --bench-keys, a step of the frame loop that took UI_SLOW_MS or
+ * more since t0 (ms) is told on stderr, which goes to the report: where
+ * a slow key's time went (bench/scale.sh).
+ */
+#define UI_SLOW_MS	100
+static void
+ui_slow(const struct wb *wb, const char *what, int64_t t0)
+{
+	int64_t ms = wb_now_ms() - t0;
+
+	if (wb->o->bench_keys != NULL && ms >= UI_SLOW_MS)
+		fprintf(stderr, "assay: slow %s %lld ms\n", what, (long long)ms);
+}
+
+/*
  * One turn of the frame loop's waiting: poll fd (the keyboard; -1: none)
  * with every running service's fds for timeout ms at most (-1: until one
  * is ready), or less when a service or the live store wants a turn
@@ -1704,6 +1719,7 @@ ui_panes_free(struct wb *wb)
 static int
 ui_turn(struct wb *wb, struct wb_pollset *ps, int fd, int timeout)
 {
+	int64_t t0;
 	int t;
 
 	ps->n = 0;
@@ -1723,11 +1739,16 @@ ui_turn(struct wb *wb, struct wb_pollset *ps, int fd, int timeout)
 		timeout = t;
 	if (poll(ps->v, (nfds_t)ps->n, timeout) < 0 && errno != EINTR)
 		return -1;
+	t0 = wb_now_ms();
 	if (wb_live_wait(wb) == 0)	/* :verify's thread knows best */
 		wb_live(wb, batch_foreign(wb));
+	ui_slow(wb, "the live store", t0);
 	for (size_t i = 0; i < UI_NSERVICES; i++)
-		if (ui_services[i].running(wb))
+		if (ui_services[i].running(wb)) {
+			t0 = wb_now_ms();
 			ui_services[i].step(wb);
+			ui_slow(wb, ui_services[i].name, t0);
+		}
 	return 0;
 }
 
@@ -1749,6 +1770,7 @@ ui_bench_idle(struct wb *wb, int ms)
 		if (wb->dirty || wb->lay.relayout) {
 			if (now - last >= UI_FRAME_MS) {
 				ui_frame(wb);
+				ui_slow(wb, "a frame between keys", now);
 				last = now;
 				continue;
 			}
