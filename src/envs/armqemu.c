@@ -186,7 +186,8 @@ static const char *const qemu_tail[] = { "-chardev",
     "enable=on,target=native,chardev=semihost", "-sandbox",
     "on,obsolete=deny,elevateprivileges=deny,spawn=deny,"
     "resourcecontrol=deny", "-icount", "shift=0", "-d",
-    "unimp,guest_errors,in_asm", "-kernel", IMAGE_FILE };
+    "unimp,guest_errors,in_asm,trace:memory_region_ops_write", "-kernel",
+    IMAGE_FILE };
 
 /*
  * The build stage ("$0" is arm-none-eabi-gcc, "$@" its arguments): after
@@ -300,15 +301,23 @@ static const char run_script[] =
  * accesses.
  */
 #define NOT_ASM "-e '^IN:' -e '^0x[0-9a-f]*:  ' -e '^-\\{16\\}$' -e '^$'"
+#define TRACE_AWK \
+	"/^IN:/ || /^0x[0-9a-f]*:  / || /^----------------$/ || /^$/ { next }" \
+	" /^memory_region_ops_write / { if ($0 ~ /^memory_region_ops_write" \
+	" cpu [0-9]+ mr 0x[0-9a-f]+ addr 0x[0-9a-f]+ value 0x[0-9a-f]+" \
+	" size [0-9]+ name .stm32f2xx-usart.$/) print \"usart-write addr\"," \
+	" $7, \"value\", $9, \"size\", $11; next }" \
+	" /: unimplemented device read / { if ($0 == last) next }" \
+	" { last = $0; print }"
 static const char trace_script[] =
     "IFS= read -r n <&5; exec 5<&-;"
     " echo \"$n trace $(wc -c < " TRACE_NAME ") bytes\";"
-    " grep -v -e 'unimplemented device read' " NOT_ASM " " TRACE_NAME
+    " awk '" TRACE_AWK "' " TRACE_NAME
     " | head -c %1$d | sed '$a\\';"
     " echo \"$n trace-reads"
     " $(grep -c 'unimplemented device read' " TRACE_NAME ")\";"
-    " grep -v " NOT_ASM " " TRACE_NAME " | tail -n 3"
-    " | sed \"s/^/$n trace-last /\"";
+    " grep -v " NOT_ASM " -e '^memory_region_ops_write ' " TRACE_NAME
+    " | tail -n 3 | sed \"s/^/$n trace-last /\"";
 
 /* One entry of env_params.expect_writes. */
 struct arm_write {
@@ -1390,7 +1399,7 @@ cex_uart(struct arm_cex *cx, const struct arm_params *p, const char *got,
 /* A write the trace lacks, into the counterexample. */
 static void
 cex_write(struct arm_cex *cx, const struct arm_write *x, const char *rn,
-    long seen, unsigned long last)
+    long seen, unsigned long last, const char *why)
 {
 	json_t *a = json_object_get(cx->o, "writes"), *w = json_object();
 	char hex[16];
@@ -1413,6 +1422,8 @@ cex_write(struct arm_cex *cx, const struct arm_write *x, const char *rn,
 	snprintf(hex, sizeof hex, "0x%08lx", last);
 	json_object_set_new(w, "last", seen > 0 ? json_string(hex) :
 	    json_null());
+	if (why != NULL)
+		json_object_set_new(w, "ignored", json_string(why));
 	json_array_append_new(a, w);
 	buf_printf(&cx->text, "- %s+0x%03lx%s%s%s = 0x%08lx", x->periph,
 	    x->offset, rn != NULL ? " (" : "", rn != NULL ? rn : "",
@@ -1426,6 +1437,8 @@ cex_write(struct arm_cex *cx, const struct arm_write *x, const char *rn,
 	else
 		buf_printf(&cx->text, "\n+ %s+0x%03lx: no write\n",
 		    x->periph, x->offset);
+	if (why != NULL)
+		buf_printf(&cx->text, "  %s\n", why);
 }
 
 /* "UART printed ... expected ...; first difference at byte N" or NULL. */
@@ -1467,6 +1480,8 @@ reg_name(const char *periph, unsigned long off)
 	    "AHB1RSTR", "AHB2RSTR", "AHB3RSTR", NULL, "APB1RSTR", "APB2RSTR",
 	    NULL, NULL, "AHB1ENR", "AHB2ENR", "AHB3ENR", NULL, "APB1ENR",
 	    "APB2ENR" };
+	static const char *const usart[] = { "SR", "DR", "BRR", "CR1", "CR2",
+	    "CR3", "GTPR" };
 
 	if (off % 4 == 2 && strncmp(periph, "GPIO", 4) == 0 && off == 0x1a)
 		return "BSRRH";
@@ -1476,6 +1491,9 @@ reg_name(const char *periph, unsigned long off)
 		return gpio[off / 4];
 	if (strcmp(periph, "RCC") == 0 && off / 4 < sizeof rcc / sizeof rcc[0])
 		return rcc[off / 4];
+	if ((strncmp(periph, "USART", 5) == 0 || strncmp(periph, "UART",
+	    4) == 0) && off / 4 < sizeof usart / sizeof usart[0])
+		return usart[off / 4];
 	return NULL;
 }
 
@@ -1533,81 +1551,520 @@ fold(unsigned long *off, unsigned long *val, int size)
 	*off -= lane;
 }
 
-/* The checks of expect_writes against the trace: one diagnostic per
- * missing write, the first as evidence (new) or NULL; *nwrites counts
- * the trace's writes. */
+/*
+ * The STM32F4 rules the evidence rests on (ADR 0060, RM0090): a
+ * peripheral's registers take writes only while its clock is enabled in
+ * RCC, a reset bit in RCC's reset registers puts the peripheral back to
+ * its reset state, and a GPIO output data write moves a pin only while
+ * the pin is a general-purpose output.  The trace is replayed in order
+ * against these rules, and an expected write counts only if it takes
+ * effect.
+ *
+ * Each entry: the peripheral as the trace names it, its enable
+ * register's offset in RCC (AHB1ENR 0x30, AHB2ENR 0x34, APB1ENR 0x40,
+ * APB2ENR 0x44) and bit, and the bit's name in RM0090.  The reset
+ * register of the same bit is 0x20 below the enable register
+ * (AHB1RSTR 0x10 ... APB2RSTR 0x24).  RCC, FLASH, IWDG (QEMU's
+ * "I2S2ext"), RTC and BKP, I2S3ext and the core's own registers have no
+ * enable bit here and are never gated.
+ */
+static const struct clock {
+	const char	*periph, *bit_name;
+	unsigned char	 reg, bit;
+} clocks[] = {
+	{ "GPIOA", "GPIOAEN", 0x30, 0 }, { "GPIOB", "GPIOBEN", 0x30, 1 },
+	{ "GPIOC", "GPIOCEN", 0x30, 2 }, { "GPIOD", "GPIODEN", 0x30, 3 },
+	{ "GPIOE", "GPIOEEN", 0x30, 4 }, { "GPIOF", "GPIOFEN", 0x30, 5 },
+	{ "GPIOG", "GPIOGEN", 0x30, 6 }, { "GPIOH", "GPIOHEN", 0x30, 7 },
+	{ "GPIOI", "GPIOIEN", 0x30, 8 }, { "CRC", "CRCEN", 0x30, 12 },
+	{ "BKPSRAM", "BKPSRAMEN", 0x30, 18 }, { "DMA1", "DMA1EN", 0x30, 21 },
+	{ "DMA2", "DMA2EN", 0x30, 22 }, { "Ethernet", "ETHMACEN", 0x30, 25 },
+	{ "USB OTG HS", "OTGHSEN", 0x30, 29 }, { "DCMI", "DCMIEN", 0x34, 0 },
+	{ "RNG", "RNGEN", 0x34, 6 }, { "USB OTG FS", "OTGFSEN", 0x34, 7 },
+	{ "timer[6]", "TIM6EN", 0x40, 4 }, { "timer[7]", "TIM7EN", 0x40, 5 },
+	{ "timer[12]", "TIM12EN", 0x40, 6 },
+	{ "timer[13]", "TIM13EN", 0x40, 7 },
+	{ "timer[14]", "TIM14EN", 0x40, 8 }, { "WWDG", "WWDGEN", 0x40, 11 },
+	{ "USART2", "USART2EN", 0x40, 17 }, { "USART3", "USART3EN", 0x40, 18 },
+	{ "UART4", "UART4EN", 0x40, 19 }, { "UART5", "UART5EN", 0x40, 20 },
+	{ "I2C1", "I2C1EN", 0x40, 21 }, { "I2C2", "I2C2EN", 0x40, 22 },
+	{ "I2C3", "I2C3EN", 0x40, 23 }, { "CAN1", "CAN1EN", 0x40, 25 },
+	{ "CAN2", "CAN2EN", 0x40, 26 }, { "PWR", "PWREN", 0x40, 28 },
+	{ "DAC", "DACEN", 0x40, 29 }, { "timer[1]", "TIM1EN", 0x44, 0 },
+	{ "timer[8]", "TIM8EN", 0x44, 1 }, { "USART1", "USART1EN", 0x44, 4 },
+	{ "USART6", "USART6EN", 0x44, 5 }, { "SDIO", "SDIOEN", 0x44, 11 },
+	{ "timer[9]", "TIM9EN", 0x44, 16 },
+	{ "timer[10]", "TIM10EN", 0x44, 17 },
+	{ "timer[11]", "TIM11EN", 0x44, 18 },
+};
+
+/* The USARTs QEMU models, by base address, in uarts[]'s order. */
+static const unsigned long uart_base[] = { 0x40011000UL, 0x40004400UL,
+    0x40004800UL, 0x40004C00UL, 0x40005000UL, 0x40011400UL };
+
+#define USART_DR	0x04
+#define USART_BRR	0x08
+#define USART_CR1	0x0c
+#define USART_CR1_UE	(1UL << 13)
+#define USART_CR1_TE	(1UL << 3)
+
+/* One register of the model: its peripheral (traced[]'s name, or
+ * uarts[]'s), its word offset, its value as silicon would hold it. */
+struct mreg {
+	const char	*periph;
+	unsigned long	 off, val;
+	int		 read;		/* read since its last write */
+};
+
+struct model {
+	struct mreg	*r;
+	size_t		 n, cap;
+};
+
+static struct mreg *
+model_reg(struct model *m, const char *periph, unsigned long off)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->r[i].off == off && strcmp(m->r[i].periph, periph) == 0)
+			return &m->r[i];
+	if (m->n == m->cap) {
+		m->cap = m->cap != 0 ? 2 * m->cap : 32;
+		m->r = xrealloc(m->r, m->cap * sizeof *m->r);
+	}
+	m->r[m->n] = (struct mreg){ periph, off, 0, 0 };
+	return &m->r[m->n++];
+}
+
+/* A peripheral's reset bit: all its registers back to 0 (QEMU's reads,
+ * and the state the model starts from). */
+static void
+model_reset(struct model *m, const char *periph)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < m->n; i++)
+		if (strcmp(m->r[i].periph, periph) != 0)
+			m->r[k++] = m->r[i];
+	m->n = k;
+}
+
+static const struct clock *
+clock_of(const char *periph)
+{
+	for (size_t i = 0; i < sizeof clocks / sizeof clocks[0]; i++)
+		if (strcmp(clocks[i].periph, periph) == 0)
+			return &clocks[i];
+	return NULL;
+}
+
+/* The name of RCC's register at off, for evidence ("AHB1ENR"). */
+static const char *
+rcc_reg(unsigned long off)
+{
+	const char *n = reg_name("RCC", off);
+
+	return n != NULL ? n : "?";
+}
+
+/* Is the peripheral's clock on?  1 for one with no enable bit. */
+static int
+clocked(struct model *m, const char *periph)
+{
+	const struct clock *c = clock_of(periph);
+
+	return c == NULL || (model_reg(m, "RCC", c->reg)->val >> c->bit & 1);
+}
+
+/* RCC's enable registers: a one-bit-per-peripheral register. */
+static int
+rcc_enable_reg(const char *periph, unsigned long off)
+{
+	return strcmp(periph, "RCC") == 0 && off >= 0x30 && off <= 0x44 &&
+	    off != 0x3c;
+}
+
+/*
+ * A configuration register, judged by the value the effective writes
+ * leave in it (the state the firmware ends in); any other register
+ * (BSRR, ODR, data and key registers, reset registers, the peripherals
+ * whose registers assay does not classify) by whether some effective
+ * write put the expected value there.
+ */
+static int
+config_reg(const char *periph, unsigned long off)
+{
+	if (strncmp(periph, "GPIO", 4) == 0)
+		return off == 0x00 || off == 0x04 || off == 0x08 ||
+		    off == 0x0c || off == 0x20 || off == 0x24;
+	if (strcmp(periph, "RCC") == 0)
+		return off <= 0x08 || rcc_enable_reg(periph, off);
+	return 0;
+}
+
+/*
+ * A write that takes effect, into the model.  QEMU answers a read of a
+ * peripheral it does not model with 0, so a read-modify-write ("|=") of
+ * such a register writes only the bits the firmware changed: a write
+ * after a read of the same register sets the bits it writes and keeps
+ * the rest, as silicon's read would have; a write of 0 after a read
+ * ("&= ~bit") clears an enable register (conservatively: which bit was
+ * meant cannot be told) and leaves a multi-bit field register alone (the
+ * "clear the field, then set it" idiom).  A write with no read before it
+ * is the register's new value.  lane: the bits the access covers.
+ */
+static void
+model_write(struct model *m, const char *periph, unsigned long off,
+    unsigned long val, unsigned long lane)
+{
+	struct mreg *g = model_reg(m, periph, off);
+	unsigned long v = g->val;
+
+	if (!g->read)
+		v = (v & ~lane) | val;
+	else if (val != 0)
+		v |= val;
+	else if (rcc_enable_reg(periph, off))
+		v &= ~lane;
+	g->val = v;
+	g->read = 0;
+	/* A reset register's bits reset their peripherals. */
+	if (strcmp(periph, "RCC") == 0 && off >= 0x10 && off <= 0x24)
+		for (size_t i = 0; i < sizeof clocks / sizeof clocks[0]; i++)
+			if (clocks[i].reg == off + 0x20 &&
+			    (val >> clocks[i].bit & 1))
+				model_reset(m, clocks[i].periph);
+}
+
+/* The pins a GPIO output-data write drives (BSRR: set and reset bits;
+ * ODR: the bits), for the expected value's bits; 0 for other registers. */
+static unsigned long
+driven_pins(const char *periph, unsigned long off, unsigned long bits)
+{
+	if (strncmp(periph, "GPIO", 4) != 0)
+		return 0;
+	if (off == 0x18)
+		return (bits | bits >> 16) & 0xFFFF;
+	if (off == 0x14)
+		return bits & 0xFFFF;
+	return 0;
+}
+
+/* One "-d unimp" read: "RCC: unimplemented device read  (size 4,
+ * offset 0x030)", whole, from a traced peripheral.  1, else 0. */
+static int
+trace_read(const char *line, size_t l, char *periph, size_t pn,
+    unsigned long *off)
+{
+	static const char mark[] = ": unimplemented device read  (size ";
+	const char *m = memmem(line, l, mark, sizeof mark - 1);
+	char *rest, tail;
+	size_t i;
+	int k, size, used = 0;
+
+	if (m == NULL || (size_t)(m - line) >= pn)
+		return 0;
+	memcpy(periph, line, (size_t)(m - line));
+	periph[m - line] = '\0';
+	for (i = 0; i < sizeof traced / sizeof traced[0]; i++)
+		if (strcmp(periph, traced[i].qemu) == 0)
+			break;
+	if (i == sizeof traced / sizeof traced[0])
+		return 0;
+	rest = xstrndup(m + sizeof mark - 1, (size_t)(line + l - m) -
+	    (sizeof mark - 1));
+	k = sscanf(rest, "%d, offset 0x%lx%c%n", &size, off, &tail, &used);
+	k = k == 3 && tail == ')' && rest[used] == '\0' &&
+	    strspn(rest, "0123456789, offsetx abcdef") == (size_t)used - 1;
+	free(rest);
+	return k;
+}
+
+/*
+ * One write to a USART QEMU models, as the regtrace stage writes it
+ * (TRACE_AWK) from QEMU's memory_region_ops_write trace event ("...
+ * addr 0x40011004 value 0x48 size 4 name 'stm32f2xx-usart'"): "usart-
+ * write addr 0x40011004 value 0x48 size 4", whole.  1 with the USART's
+ * index in uarts[] and the register's offset, else 0.
+ */
+static int
+trace_usart(const char *line, size_t l, int *u, unsigned long *off,
+    unsigned long *val)
+{
+	static const char head[] = "usart-write addr 0x";
+	char *s;
+	unsigned long addr;
+	int size, used = 0, k;
+
+	if (l < sizeof head || memcmp(line, head, sizeof head - 1) != 0)
+		return 0;
+	s = xstrndup(line, l);
+	k = sscanf(s, "usart-write addr 0x%lx value 0x%lx size %d%n", &addr,
+	    val, &size, &used);
+	k = k == 3 && s[used] == '\0' && strspn(s + sizeof head - 1,
+	    "0123456789abcdefxvaluesiz ") == l - (sizeof head - 1);
+	free(s);
+	if (!k)
+		return 0;
+	for (size_t i = 0; i < sizeof uart_base / sizeof uart_base[0]; i++)
+		if (addr >= uart_base[i] && addr < uart_base[i] + 0x400) {
+			*u = (int)i;
+			*off = addr - uart_base[i];
+			return 1;
+		}
+	return 0;
+}
+
+/* What one expected write found in the trace. */
+struct wstate {
+	long		 seen;		/* effective writes to its register */
+	unsigned long	 last;		/* the last of them */
+	int		 hit;		/* an effective write matched */
+	char		*why;		/* the first write that did not count */
+};
+
+/* "GPIOA MODER written at regtrace line 4 while RCC AHB1ENR.GPIOAEN
+ * was clear: ignored on silicon", new. */
+static char *
+gated_why(const char *periph, unsigned long off, long line, int ever)
+{
+	const struct clock *c = clock_of(periph);
+	const char *rn = reg_name(periph, off);
+	char reg[24];
+
+	if (rn == NULL)
+		snprintf(reg, sizeof reg, "offset 0x%03lx", off);
+	return xasprintf("%s %s written at regtrace line %ld %s RCC %s.%s"
+	    " %s: ignored on silicon", periph, rn != NULL ? rn : reg, line,
+	    ever ? "while" : "before", rcc_reg(c->reg), c->bit_name, ever ?
+	    "was clear again" : "was set");
+}
+
+/* The UART's bytes as the trace shows them leaving the task's USART. */
+struct uart_seen {
+	struct buf	 sent;		/* bytes an enabled USART sent */
+	long		 writes;	/* DR writes to the task's USART */
+	char		*why;		/* the first that sent nothing, new */
+};
+
+/* Was the clock of periph ever on?  ever[] follows clocks[]. */
+static int
+clock_ever(const int *ever, const char *periph)
+{
+	const struct clock *c = clock_of(periph);
+
+	return c != NULL && ever[c - clocks];
+}
+
+/* A USART write from the trace (trace_usart), into the model and us. */
+static void
+usart_write(struct model *m, const int *ever, const struct arm_params *p,
+    int u, unsigned long off, unsigned long val, long lineno,
+    struct uart_seen *us)
+{
+	const char *pn = uarts[u];
+	int dr = off == USART_DR && u == p->uart;
+	unsigned long cr1;
+
+	us->writes += dr;
+	if (!clocked(m, pn)) {
+		if (dr && us->why == NULL)
+			us->why = gated_why(pn, off, lineno, clock_ever(ever,
+			    pn));
+		return;
+	}
+	if (off != USART_DR) {
+		/* QEMU models the USART: its reads are real, so a write is
+		 * the register's whole new value. */
+		model_write(m, pn, off & ~3UL, val, 0xFFFFFFFFUL);
+		return;
+	}
+	if (!dr)
+		return;
+	cr1 = model_reg(m, pn, USART_CR1)->val;
+	if ((cr1 & USART_CR1_UE) && (cr1 & USART_CR1_TE) &&
+	    model_reg(m, pn, USART_BRR)->val != 0)
+		buf_addc(&us->sent, (char)(val & 0xFF));
+	else if (us->why == NULL)
+		us->why = xasprintf("%s DR written at regtrace line %ld while"
+		    " %s: no byte leaves on silicon", pn, lineno,
+		    !(cr1 & USART_CR1_UE) ? "CR1.UE (the USART's enable) was"
+		    " clear" : !(cr1 & USART_CR1_TE) ? "CR1.TE (the"
+		    " transmitter's enable) was clear" : "BRR (the baud rate)"
+		    " was 0");
+}
+
+/* Does an effective write of v to x's register move its pins?  NULL,
+ * or why not (new): a pin that is no general-purpose output. */
+static char *
+pins_why(struct model *m, const struct arm_write *x, long lineno)
+{
+	unsigned long pins = driven_pins(x->periph, x->offset, x->value &
+	    x->mask), moder = model_reg(m, x->periph, 0)->val;
+
+	for (int pin = 0; pin < 16; pin++)
+		if ((pins >> pin & 1) && (moder >> (2 * pin) & 3) != 1)
+			return xasprintf("%s %s written at regtrace line %ld"
+			    " while P%c%d was not a general-purpose output"
+			    " (MODER%d = %lu): the pin does not move on silicon",
+			    x->periph, reg_name(x->periph, x->offset), lineno,
+			    x->periph[4], pin, pin, moder >> (2 * pin) & 3);
+	return NULL;
+}
+
+/* One write of the trace (trace_write) against the expected ones. */
+static void
+expect_write(const struct arm_params *p, struct model *m, struct wstate *ws,
+    const char *pn, int size, unsigned long off, unsigned long val,
+    int eff, int ever, long lineno)
+{
+	for (size_t w = 0; w < p->nwrites; w++) {
+		const struct arm_write *x = &p->writes[w];
+		unsigned long o = off, v = val;
+		char *why;
+
+		if (strcmp(pn, x->periph) != 0)
+			continue;
+		/* A register of a task, by its word, takes the narrower
+		 * writes into it. */
+		if (x->size == 0 && x->offset % 4 == 0)
+			fold(&o, &v, size);
+		if (o != x->offset || (x->size != 0 && size != x->size))
+			continue;
+		if (!eff) {
+			if (ws[w].why == NULL)
+				ws[w].why = gated_why(pn, x->offset, lineno,
+				    ever);
+			continue;
+		}
+		ws[w].seen++;
+		ws[w].last = v;
+		if ((v & x->mask) != (x->value & x->mask))
+			continue;
+		why = pins_why(m, x, lineno);
+		if (why == NULL)
+			ws[w].hit = 1;
+		else if (ws[w].why == NULL)
+			ws[w].why = why;
+		else
+			free(why);
+	}
+}
+
+/*
+ * The trace replayed in order against the model (ADR 0060): the checks
+ * of expect_writes, one diagnostic per expected write that did not take
+ * effect, the first as evidence (new) or NULL; *nwrites counts the
+ * trace's writes; us gets the bytes the task's USART sent on silicon.
+ */
 static char *
 writes_check(const struct arm_params *p, const char *nonce, const char *log,
-    size_t len, struct run *r, long *nwrites, struct arm_cex *cx)
+    size_t len, struct run *r, long *nwrites, struct arm_cex *cx,
+    struct uart_seen *us)
 {
 	size_t nl = strlen(nonce);
-
+	const char *q = log, *end = log + len, *line;
+	size_t l;
+	long lineno = 0;
+	struct model m = { 0 };
+	int ever[sizeof clocks / sizeof clocks[0]] = { 0 };
+	struct wstate *ws = xcalloc(p->nwrites + 1, sizeof *ws);
 	char *first = NULL;
 
 	*nwrites = 0;
-	for (size_t w = 0; w <= p->nwrites; w++) {
-		const struct arm_write *x = w < p->nwrites ? &p->writes[w] :
-		    NULL;
-		const char *q = log, *end = log + len, *line;
-		size_t l;
-		long seen = 0, hit = 0;
-		unsigned long last = 0;
+	while (next_line(&q, end, &line, &l)) {
+		char periph[32];
+		const char *pn;
+		int size, u, eff;
+		unsigned long off, val, woff, wval, lane = 0xFFFFFFFFUL;
 
-		while (next_line(&q, end, &line, &l)) {
-			char periph[32];
-			int size;
-			unsigned long off, val;
-
-			/* Not the trace-last lines: they repeat the trace. */
-			if ((l >= nl && memcmp(line, nonce, nl) == 0) ||
-			    !trace_write(line, l, periph, sizeof periph, &size,
-			    &off, &val))
-				continue;
-			if (x == NULL) {
-				(*nwrites)++;
-				continue;
-			}
-			if (strcasecmp(periph, x->periph) != 0)
-				continue;
-			/* A register of a task, by its word, takes the
-			 * narrower writes into it. */
-			if (x->size == 0 && x->offset % 4 == 0)
-				fold(&off, &val, size);
-			if (off != x->offset || (x->size != 0 &&
-			    size != x->size))
-				continue;
-			seen++;
-			last = val;
-			hit |= (val & x->mask) == (x->value & x->mask);
-		}
-		if (x == NULL || hit)
+		lineno++;
+		/* Not the trace-last lines: they repeat the trace. */
+		if (l >= nl && memcmp(line, nonce, nl) == 0)
 			continue;
-		{
-			const char *rn = reg_name(x->periph, x->offset);
-			struct buf b = BUF_INIT;
-			char *msg;
+		if (trace_usart(line, l, &u, &off, &val)) {
+			usart_write(&m, ever, p, u, off, val, lineno, us);
+			continue;
+		}
+		if (trace_read(line, l, periph, sizeof periph, &off)) {
+			model_reg(&m, periph_name(periph), off & ~3UL)->read =
+			    1;
+			continue;
+		}
+		if (!trace_write(line, l, periph, sizeof periph, &size, &off,
+		    &val))
+			continue;
+		(*nwrites)++;
+		pn = periph_name(periph);
+		woff = off;
+		wval = val;
+		if (size < 4 && off % 4 + (unsigned long)size <= 4) {
+			lane = ((1UL << (8 * size)) - 1) << (8 * (off % 4));
+			fold(&woff, &wval, size);
+		}
+		eff = clocked(&m, pn);
+		if (eff) {
+			model_write(&m, pn, woff & ~3UL, wval, lane);
+			for (size_t c = 0; c < sizeof clocks / sizeof clocks[0];
+			    c++)
+				ever[c] |= (int)(model_reg(&m, "RCC",
+				    clocks[c].reg)->val >> clocks[c].bit & 1);
+		}
+		expect_write(p, &m, ws, pn, size, off, val, eff,
+		    clock_ever(ever, pn), lineno);
+	}
+	for (size_t w = 0; w < p->nwrites; w++) {
+		const struct arm_write *x = &p->writes[w];
+		const char *rn = reg_name(x->periph, x->offset);
+		int state = config_reg(x->periph, x->offset) && x->size == 0;
+		unsigned long now = model_reg(&m, x->periph, x->offset)->val;
+		struct buf b = BUF_INIT;
+		char *msg;
 
+		/* A configuration register: the value the firmware leaves. */
+		if (state)
+			ws[w].hit = ws[w].seen > 0 && (now & x->mask) ==
+			    (x->value & x->mask);
+		if (ws[w].hit)
+			continue;
+		if (state && ws[w].seen > 0) {
+			buf_printf(&b, "%s offset 0x%03lx%s%s%s ends as 0x%08lx"
+			    " after the writes that took effect, expected"
+			    " 0x%08lx", x->periph, x->offset, rn != NULL ?
+			    " (" : "", rn != NULL ? rn : "", rn != NULL ? ")" :
+			    "", now, x->value);
+			if (x->mask != 0xFFFFFFFFUL)
+				buf_printf(&b, " (mask 0x%08lx)", x->mask);
+		} else {
 			buf_printf(&b, "no write of 0x%08lx", x->value);
 			if (x->mask != 0xFFFFFFFFUL)
 				buf_printf(&b, " (mask 0x%08lx)", x->mask);
 			buf_printf(&b, " to %s offset 0x%03lx%s%s%s", x->periph,
 			    x->offset, rn != NULL ? " (" : "", rn != NULL ? rn :
 			    "", rn != NULL ? ")" : "");
-			if (seen > 0)
+			if (ws[w].why != NULL)
+				buf_adds(&b, " that takes effect");
+			if (ws[w].seen > 0)
 				buf_printf(&b, "; %ld write%s there, the last"
-				    " 0x%08lx", seen, seen == 1 ? "" : "s",
-				    last);
-			else
+				    " 0x%08lx", ws[w].seen,
+				    ws[w].seen == 1 ? "" : "s", ws[w].last);
+			else if (ws[w].why == NULL)
 				buf_adds(&b, "; none there");
-			msg = buf_detach(&b, NULL);
-			cex_write(cx, x, rn, seen, last);
-			run_add_diag(r, "", 0, 0, "error", msg, 0);
-			if (first == NULL)
-				first = msg;
-			else
-				free(msg);
 		}
+		if (ws[w].why != NULL)
+			buf_printf(&b, "; %s", ws[w].why);
+		msg = buf_detach(&b, NULL);
+		cex_write(cx, x, rn, ws[w].seen, state ? now : ws[w].last,
+		    ws[w].why);
+		run_add_diag(r, "", 0, 0, "error", msg, 0);
+		if (first == NULL)
+			first = msg;
+		else
+			free(msg);
 	}
+	for (size_t w = 0; w < p->nwrites; w++)
+		free(ws[w].why);
+	free(ws);
+	free(m.r);
 	return first;
 }
 
@@ -1927,6 +2384,7 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		int renode = strstr(buf_str(&plan->precheck), "renode") !=
 		    NULL;
 		struct arm_cex cx = { json_object(), BUF_INIT };
+		struct uart_seen us = { BUF_INIT, 0, NULL };
 
 		if (!renode && code != p.expect_exit) {
 			why = xasprintf("the firmware exited with %ld, expected"
@@ -1953,13 +2411,33 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 			    " the UART only", 0);
 		else if (trace != NULL)
 			w = writes_check(&p, plan->nonce, trace->log,
-			    trace->log_len, r, &nwrites, &cx);
+			    trace->log_len, r, &nwrites, &cx, &us);
 		else if (p.nwrites > 0)
 			w = xstrdup("no register trace");
 		if (w != NULL && sub == NULL) {
 			sub = "register-write";
 			why = w;
 			w = NULL;
+		}
+		/* The UART's bytes QEMU sent must have left a clocked,
+		 * enabled USART with a baud rate on silicon too. */
+		if (!renode && p.expect_uart != NULL && u == NULL &&
+		    (trace == NULL || us.sent.len != un ||
+		    (size_t)total != un || (un > 0 && memcmp(us.sent.p, ut,
+		    un) != 0))) {
+			char *s = xasprintf("the UART printed the expected %ld"
+			    " bytes, but the register trace shows %zu of them"
+			    " leaving an enabled %s: %s", total, us.sent.len,
+			    uarts[p.uart], us.why != NULL ? us.why :
+			    "the trace holds no other write to its data"
+			    " register");
+
+			run_add_diag(r, "", 0, 0, "error", s, 0);
+			if (sub == NULL) {
+				sub = "uart-not-enabled";
+				why = s;
+			} else
+				free(s);
 		}
 		if (sub == NULL) {
 			env_verdict(r, VERDICT_PASS, CATEGORY_NONE, NULL, NULL);
@@ -1975,6 +2453,8 @@ armqemu_judge(const struct task *t, const struct env_plan *plan,
 		}
 		json_decref(cx.o);
 		buf_release(&cx.text);
+		buf_release(&us.sent);
+		free(us.why);
 		free(why);
 		free(u);
 		free(w);
