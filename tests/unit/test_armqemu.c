@@ -375,6 +375,7 @@ test_armqemu_uart_and_writes_pass(void **state)
 	    "int main(void)\n"
 	    "{\n"
 	    "\tRCC->AHB1ENR |= RCC_AHB1ENR_GPIOAEN;\n"
+	    "\tGPIOA->MODER = 0x4411;\n"	/* PA0, 2, 5, 7 outputs */
 	    "\tGPIOA->ODR = 0xa5;\n"
 	    "\tuart_puts(\"hello\\r\\n\");\n"
 	    "\tvolatile float x = 1.5f;\n"	/* the FPU is on */
@@ -384,7 +385,7 @@ test_armqemu_uart_and_writes_pass(void **state)
 	assert_str(r.stage, "run");
 	assert_non_null(strstr(r.metrics, "\"exit\":0"));
 	assert_non_null(strstr(r.metrics, "\"uart_bytes\":7"));
-	assert_non_null(strstr(r.metrics, "\"reg_writes\":3"));
+	assert_non_null(strstr(r.metrics, "\"reg_writes\":4"));
 	assert_non_null(strstr(r.metrics, "\"flash\":"));
 	/* The judge's secret is gone from the stored log. */
 	assert_non_null(strstr(r.log, "\nqemu-exit 0\n"));
@@ -543,6 +544,8 @@ test_armqemu_register_write_mismatch(void **state)
 	    "#include \"stm32f4xx.h\"\n"
 	    "int main(void)\n"
 	    "{\n"
+	    "\tRCC->AHB1ENR |= RCC_AHB1ENR_GPIOAEN;\n"
+	    "\tGPIOA->MODER = 1u << 12;\n"	/* PA6 an output */
 	    "\tGPIOA->BSRR = GPIO_BSRR_BS6;\n"
 	    "\tGPIOA->BSRRL = 1u << 6;\n"
 	    "\treturn 0;\n"
@@ -574,6 +577,8 @@ test_armqemu_bsrr_halves(void **state)
 	    "int main(void)\n"
 	    "{\n"
 	    "\tRCC->AHB1ENR |= RCC_AHB1ENR_GPIOAEN;\n"
+	    "\tRCC->APB2ENR |= 1u;\n"	/* TIM1EN */
+	    "\tGPIOA->MODER = 1u << 10;\n"
 	    "\tGPIOA->BSRRL = (1U << 5);\n"
 	    "\tGPIOA->BSRRH = (1U << 5);\n"
 	    "\tTIM1->PSC = 7;\n"
@@ -589,6 +594,8 @@ test_armqemu_bsrr_halves(void **state)
 	    "#include \"stm32f4xx.h\"\n"
 	    "int main(void)\n"
 	    "{\n"
+	    "\tRCC->AHB1ENR |= RCC_AHB1ENR_GPIOAEN;\n"
+	    "\tGPIOA->MODER = 1u << 10;\n"
 	    "\tGPIOA->BSRRH = (1U << 5);\n"
 	    "\treturn 0;\n"
 	    "}\n", 0, &r);
@@ -928,7 +935,8 @@ test_armqemu_symbol_names_cannot_write_the_trace(void **state)
 	    "#include \"stm32f4xx.h\"\n"
 	    "__attribute__((noinline)) void led_on(void) {"
 	    " GPIOA->BSRR = 1u << 5; }\n"
-	    "int main(void) { led_on(); return 0; }\n", 0, &r);
+	    "int main(void) { RCC->AHB1ENR = 1u; GPIOA->MODER = 1u << 10;"
+	    " led_on(); return 0; }\n", 0, &r);
 	expect(&r, "pass", NULL, NULL);
 	run_release(&r);
 }
@@ -954,6 +962,8 @@ test_armqemu_trace_lines_are_strict(void **state)
 	    "Aabc trace-reads 0\n";
 	const char *good =
 	    "Aabc trace 100 bytes\n"
+	    "RCC: unimplemented device write (size 4, offset 0x030, value 0x00000001)\n"
+	    "GPIOA: unimplemented device write (size 4, offset 0x000, value 0x00000400)\n"
 	    "GPIOA: unimplemented device write (size 4, offset 0x018, value 0x00000020)\n"
 	    "Aabc trace-reads 0\n";
 
@@ -985,6 +995,153 @@ test_armqemu_trace_lines_are_strict(void **state)
 	env_plan_release(&plan);
 	task_release(&t);
 }
+
+/* Trace lines for the model's tests (QEMU's formats, and the regtrace
+ * stage's "usart-write" line). */
+#define W(p, off, val) p ": unimplemented device write (size 4, offset " \
+	off ", value " val ")\n"
+#define R(p, off) p ": unimplemented device read  (size 4, offset " off \
+	")\n"
+#define U(addr, val) "usart-write addr " addr " value " val " size 4\n"
+#define GPIOA_ON W("RCC", "0x030", "0x00000001")
+#define PA5_OUT W("GPIOA", "0x000", "0x00000400")
+#define LED W("GPIOA", "0x018", "0x00000020") \
+	W("GPIOA", "0x018", "0x00200000")
+#define USART1_UP W("RCC", "0x044", "0x00000010") \
+	U("0x40011008", "0x8b") U("0x4001100c", "0x2008")
+#define HI U("0x40011004", "0x68") U("0x40011004", "0x69")
+
+/*
+ * ADR 0060: the trace replayed in order against the STM32F4's rules.
+ * Each row: a trace (the regtrace stage's lines), the verdict, and what
+ * the evidence must hold.  The firmwares these traces stand for are
+ * e2e 027-hostile-silicon's; here each rule is shown alone.
+ */
+static void
+test_armqemu_silicon_model(void **state)
+{
+	static const char led[] = "{\"expect_writes\":["
+	    "{\"periph\":\"RCC\",\"offset\":48,\"value\":1,\"mask\":1},"
+	    "{\"periph\":\"GPIOA\",\"offset\":0,\"value\":1024,\"mask\":3072},"
+	    "{\"periph\":\"GPIOA\",\"offset\":24,\"value\":32},"
+	    "{\"periph\":\"GPIOA\",\"offset\":24,\"value\":2097152}]}";
+	static const char af[] = "{\"expect_writes\":["
+	    "{\"periph\":\"GPIOA\",\"offset\":0,\"value\":160,\"mask\":240}]}";
+	static const char hi[] = "{\"expect_uart\":\"hi\"}";
+	static const struct {
+		const char *params, *trace, *uart, *verdict, *sub, *evidence;
+	} row[] = {
+		/* gpio_led done right. */
+		{ led, GPIOA_ON PA5_OUT LED, "", "pass", NULL, NULL },
+		/* The GPIO writes before the clock: lost on silicon. */
+		{ led, PA5_OUT LED GPIOA_ON, "", "fail", "register-write",
+		  "GPIOA MODER written at regtrace line 2 before RCC"
+		  " AHB1ENR.GPIOAEN was set: ignored on silicon" },
+		/* Bit 0 of APB1ENR (TIM2EN) is not GPIOA's clock. */
+		{ led, W("RCC", "0x040", "0x00000001") PA5_OUT LED GPIOA_ON,
+		  "", "fail", "register-write", "before RCC AHB1ENR.GPIOAEN"
+		  " was set" },
+		/* The clock on, off again (a plain write), on at the end. */
+		{ led, GPIOA_ON PA5_OUT W("RCC", "0x030", "0x00000000") LED
+		  GPIOA_ON, "", "fail", "register-write", "GPIOA BSRR written"
+		  " at regtrace line 5 while RCC AHB1ENR.GPIOAEN was clear"
+		  " again" },
+		/* "&= ~GPIOAEN" (a read, then 0) clears it too. */
+		{ led, GPIOA_ON PA5_OUT R("RCC", "0x030") W("RCC", "0x030",
+		  "0x00000000") LED GPIOA_ON, "", "fail", "register-write",
+		  "was clear again" },
+		/* "|= GPIOBEN" after GPIOAEN (QEMU reads 0, so the write is
+		 * 2): GPIOA's clock stays on, as on silicon. */
+		{ led, R("RCC", "0x030") GPIOA_ON R("RCC", "0x030") W("RCC",
+		  "0x030", "0x00000002") PA5_OUT LED, "", "pass", NULL, NULL },
+		/* The same 2 written plainly (no read) turns GPIOA off. */
+		{ led, GPIOA_ON W("RCC", "0x030", "0x00000002") PA5_OUT LED
+		  GPIOA_ON, "", "fail", "register-write", "GPIOA MODER written"
+		  " at regtrace line 4 while RCC AHB1ENR.GPIOAEN was clear"
+		  " again" },
+		/* PA5 an input again before the LED writes. */
+		{ led, GPIOA_ON PA5_OUT W("GPIOA", "0x000", "0x00000000") LED
+		  PA5_OUT, "", "fail", "register-write", "GPIOA BSRR written"
+		  " at regtrace line 5 while PA5 was not a general-purpose"
+		  " output (MODER5 = 0): the pin does not move on silicon" },
+		/* ... or after them: MODER ends wrong. */
+		{ led, GPIOA_ON PA5_OUT LED W("GPIOA", "0x000", "0x00000000"),
+		  "", "fail", "register-write", "GPIOA offset 0x000 (MODER)"
+		  " ends as 0x00000000 after the writes that took effect" },
+		/* GPIOA reset through AHB1RSTR: PA5 an input again. */
+		{ led, GPIOA_ON PA5_OUT W("RCC", "0x010", "0x00000001")
+		  W("RCC", "0x010", "0x00000000") LED, "", "fail",
+		  "register-write", "ends as 0x00000000" },
+		/* The "clear the field, then set it" idiom, pin by pin
+		 * (QEMU reads 0: "&=" writes 0 after a read). */
+		{ af, GPIOA_ON R("GPIOA", "0x000") W("GPIOA", "0x000",
+		  "0x00000000") R("GPIOA", "0x000") W("GPIOA", "0x000",
+		  "0x00000020") R("GPIOA", "0x000") W("GPIOA", "0x000",
+		  "0x00000000") R("GPIOA", "0x000") W("GPIOA", "0x000",
+		  "0x00000080"), "", "pass", NULL, NULL },
+		/* UART bytes from a clocked, enabled USART1. */
+		{ hi, USART1_UP HI, "hi", "pass", NULL, NULL },
+		/* No clock, no baud rate, no UE/TE: nothing on silicon. */
+		{ hi, HI, "hi", "fail", "uart-not-enabled", "USART1 DR written"
+		  " at regtrace line 2 before RCC APB2ENR.USART1EN was set" },
+		/* The transmitter never enabled. */
+		{ hi, W("RCC", "0x044", "0x00000010") U("0x40011008", "0x8b")
+		  U("0x4001100c", "0x2000") HI, "hi", "fail",
+		  "uart-not-enabled", "CR1.TE (the transmitter's enable) was"
+		  " clear" },
+		/* No baud rate. */
+		{ hi, W("RCC", "0x044", "0x00000010") U("0x4001100c",
+		  "0x2008") HI, "hi", "fail", "uart-not-enabled", "BRR (the"
+		  " baud rate) was 0" },
+		/* BRR and CR1 written before the clock are lost. */
+		{ hi, U("0x40011008", "0x8b") U("0x4001100c", "0x2008")
+		  W("RCC", "0x044", "0x00000010") HI, "hi", "fail",
+		  "uart-not-enabled", "CR1.UE (the USART's enable) was clear" },
+		/* Only whole usart-write lines count. */
+		{ hi, USART1_UP "usart-write addr 0x40011004 value 0x68 size 4 \n"
+		  "xusart-write addr 0x40011004 value 0x68 size 4\n"
+		  U("0x40011004", "0x69"), "hi", "fail", "uart-not-enabled",
+		  "shows 1 of them" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof row / sizeof row[0]; i++) {
+		struct env_plan plan;
+		struct env_stage_result res[4];
+		struct task t;
+		struct run r;
+		char *trace = xasprintf("Aabc trace 100 bytes\n%sAabc"
+		    " trace-reads 0\n", row[i].trace);
+		char *uart = xasprintf("Aabc uart %zu bytes\n%s",
+		    strlen(row[i].uart), row[i].uart);
+		const char *logs[4] = { "", "Aabc qemu-exit 0\n", uart, trace };
+
+		judge_fixture(&t, row[i].params, &plan, res);
+		for (int k = 0; k < 4; k++) {
+			res[k].ran = 1;
+			res[k].log = logs[k];
+			res[k].log_len = strlen(logs[k]);
+		}
+		memset(&r, 0, sizeof r);
+		env_armqemu.judge(&t, &plan, res, 4, ENV_STOP_NONE, &r);
+		if (strcmp(r.verdict, row[i].verdict) != 0 ||
+		    (row[i].sub != NULL && (r.subcategory == NULL ||
+		    strcmp(r.subcategory, row[i].sub) != 0)) ||
+		    (row[i].evidence != NULL && (r.evidence == NULL ||
+		    strstr(r.evidence, row[i].evidence) == NULL)))
+			fail_msg("row %zu: %s %s: %s", i, r.verdict,
+			    r.subcategory != NULL ? r.subcategory : "-",
+			    r.evidence != NULL ? r.evidence : "-");
+		run_release(&r);
+		env_plan_release(&plan);
+		task_release(&t);
+		free(trace);
+		free(uart);
+	}
+}
+#undef W
+#undef R
+#undef U
 
 static void
 test_armqemu_judge_without_toolchain(void **state)
@@ -1113,6 +1270,7 @@ main(void)
 		FX_TEST(test_armqemu_renode_missing_is_skipped),
 		FX_TEST(test_armqemu_symbol_names_cannot_write_the_trace),
 		cmocka_unit_test(test_armqemu_trace_lines_are_strict),
+		cmocka_unit_test(test_armqemu_silicon_model),
 		cmocka_unit_test(test_armqemu_judge_without_toolchain),
 	};
 
