@@ -23,8 +23,9 @@
  *             file,id=uart,path=/dev/fdset/1 -serial chardev:uart
  *             -chardev stdio,id=semihost -semihosting-config
  *             enable=on,target=native,chardev=semihost -sandbox
- *             on,spawn=deny,... -icount shift=0 -d
- *             unimp,guest_errors,in_asm -kernel image.elf -D .trace-RANDOM
+ *             on,spawn=deny,... -icount shift=0 -d unimp,guest_errors,
+ *             in_asm,trace:memory_region_ops_write -kernel image.elf -D
+ *             .trace-RANDOM
  *             2>ev/stderr.log (fd 3 is ev/uart.txt; the -d log, moved to
  *             ev/regtrace.log once QEMU is gone, has a random name the
  *             firmware cannot learn, and semihosting's stderr, which is
@@ -37,9 +38,10 @@
  *             stopped by its clock, for the last read of a register QEMU
  *             does not model (a wait for a flag)
  *   uart      the UART's output, with its size first
- *   regtrace  the register-write trace (-d unimp) without its reads and
- *             QEMU's disassembly, then how many reads there were and the
- *             trace's last lines
+ *   regtrace  the register trace (-d unimp) without QEMU's disassembly,
+ *             one line for a run of the same read, and the USARTs' writes
+ *             from the memory_region_ops_write trace event, then how many
+ *             reads there were and the trace's last lines
  *
  * ev/uart.txt and ev/regtrace.log are sealed after the run stage, and the
  * uart and regtrace stages each read their copy in a sealed area of
@@ -52,7 +54,9 @@
  * data register (docs/security.md).  The judge checks
  * the task's expect_exit, expect_uart and expect_writes (a write
  * narrower than its register counts at its byte lane: BSRRH is BSRR's
- * high half); a HardFault ends the run through startup.c's handler with
+ * high half), replaying the trace against the STM32F4's rules (clock
+ * gating, pin modes, the USART's enables: ADR 0060) so that only writes
+ * that take effect on silicon count; a HardFault ends the run through startup.c's handler with
  * ASSAY_EXIT_FAULT.  A mistake in env_params (an unknown key, a
  * peripheral QEMU does not trace) is the task's: prepare() refuses it.
  * A task may ask for Renode (simulator "renode"), used where it is

@@ -51,7 +51,7 @@ check usart2_config model-c fail run functional exit-code
 # The evidence a reviewer reads: the UART text, the register, the fault.
 show() { "$ASSAY" --db "$DB" show "$("$ASSAY" --db "$DB" list --json --where "task=embedded-demo/$1 origin=$2" | sed 's/.*"id":"\([^"]*\)".*/\1/')"; }
 show uart_hello model-b | grep -q 'got "Hello assay!\\n", expected "Hello, assay!\\r\\n"' || fail "uart evidence"
-show gpio_led model-b | grep -q 'no write of 0x00000400 (mask 0x00000c00) to GPIOA offset 0x000 (MODER)' || fail "register evidence"
+show gpio_led model-b | grep -q 'GPIOA offset 0x000 (MODER) ends as 0x00001000 after the writes that took effect, expected 0x00000400 (mask 0x00000c00)' || fail "register evidence"
 show gpio_led model-c | grep -q 'evidence: assay: HardFault at pc 0x' || fail "hardfault evidence"
 show gpio_led model-c | grep -q 'evidence points to candidate line 12' || fail "hardfault line"
 show gpio_led model-d | grep -q "undefined reference to \`HAL_GPIO_WritePin'" || fail "api evidence"
