@@ -2006,8 +2006,9 @@ writes_check(const struct arm_params *p, const char *nonce, const char *log,
 			fold(&woff, &wval, size);
 		}
 		eff = clocked(&m, pn);
-		if (eff) {
+		if (eff)
 			model_write(&m, pn, woff & ~3UL, wval, lane);
+		if (eff && rcc_enable_reg(pn, woff & ~3UL)) {
 			for (size_t c = 0; c < sizeof clocks / sizeof clocks[0];
 			    c++)
 				ever[c] |= (int)(model_reg(&m, "RCC",
