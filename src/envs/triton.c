@@ -36,7 +36,8 @@
  * TritonBench's execution accuracy: the task's test code (its file of
  * role testbench) appended to the reference and to the candidate, each
  * run in a process of its own, their stdouts compared by the checker;
- * the poisoned run proves Triton there too.
+ * the checker's replay of the candidate's recorded run, with Triton's
+ * stores randomized, proves Triton there too (ADR 0057).
  */
 #define _GNU_SOURCE
 #include "envs/env.h"
@@ -630,7 +631,8 @@ judge_cpu_result(json_t *res, struct run *r)
 /*
  * TritonBench's pass: the candidate's stdout, with the test code
  * appended, is the reference's byte for byte (and, where the Triton
- * check could be made, not with its stores poisoned).  Stage
+ * check could be made, the checker's replay of its record with Triton's
+ * stores randomized comes out wrong, ADR 0057).  Stage
  * correctness; on the CPU path subcategory cpu-interpreter.  Nothing is
  * timed.
  */
@@ -662,7 +664,10 @@ judge_stdout_result(json_t *res, struct run *r)
 		char *val = name != NULL ? xasprintf("; the test printed"
 		    " nothing: the value of %s is the reference's in full, as"
 		    " the checker prints it (%.0f elements)", name,
-		    jnum(res, "values", 0)) : xstrdup("");
+		    jnum(res, "values", 0)) : jnum(res, "values", 0) > 0 ?
+		    xasprintf("; the tensors it hands to print() are the"
+		    " reference's in full (%.0f elements)", jnum(res, "values",
+		    0)) : xstrdup("");
 
 		ev = xasprintf("pass%s: stdout identical to the reference's"
 		    " with the test code appended (%d lines, %d bytes)%s",
@@ -673,7 +678,9 @@ judge_stdout_result(json_t *res, struct run *r)
 	}
 	{
 		char *full = xasprintf("%s; Triton on the output path: %s", ev,
-		    checked ? "with its stores poisoned the output differs" :
+		    checked ? "its run replayed by the checker with every"
+		    " value its Triton kernels store randomized comes out"
+		    " wrong" :
 		    "not checked (the reference does not run on the CPU"
 		    " path)");
 

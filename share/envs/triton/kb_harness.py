@@ -1000,39 +1000,47 @@ def replayer(chosen, trials):
     stores.  Returns, per chosen trial, (recorded output, randomized
     output or None, None) or (None, None, why the trace does not
     replay)."""
-    import torch
-
     def serve(got):
         logs = got.get("logs")
         if not (isinstance(logs, list) and len(logs) == trials):
             return [(None, None, "the worker sent no trace of its"
                      " trials")] * len(chosen)
-        gen = torch.Generator()
-        gen.manual_seed(int.from_bytes(os.urandom(8), "big") >> 1)
-        launcher = []
-
-        def kernels(req):
-            if not launcher:
-                launcher.append(start_launcher())
-            return launcher[0][0](req)
-        got_back = []
-        for i in chosen:
-            ev = logs[i]
-            if isinstance(ev, tuple) and len(ev) == 2 and \
-                    ev[0] == "unrecorded":
-                got_back.append((None, None, "forward did what the trace"
-                                 " cannot record: %s" % str(ev[1])[:300]))
-                continue
-            try:
-                got_back.append(replay(ev, kernels, gen) + (None,))
-            except Exception as e:
-                got_back.append((None, None, "%s%s" % (
-                    "" if isinstance(e, ValueError) else
-                    type(e).__name__ + ": ", str(e)[:300])))
-        if launcher:
-            launcher[0][1]()
-        return got_back
+        return replay_records([logs[i] for i in chosen], "forward")
     return serve
+
+
+def replay_records(records, what):
+    """Replay each of records (a trace's events, or ("unrecorded", why))
+    with replay(), the kernels run by one launcher (start_launcher())
+    started at the first launch, the stores randomized by a generator of
+    the checker's seeded from os.urandom.  Returns, per record, (output
+    as recorded, randomized output or None, None) or (None, None, why
+    it does not replay); what names the recorded code in that text
+    ("forward", "the program")."""
+    import torch
+    gen = torch.Generator()
+    gen.manual_seed(int.from_bytes(os.urandom(8), "big") >> 1)
+    launcher = []
+
+    def kernels(req):
+        if not launcher:
+            launcher.append(start_launcher())
+        return launcher[0][0](req)
+    got_back = []
+    for ev in records:
+        if isinstance(ev, tuple) and len(ev) == 2 and ev[0] == "unrecorded":
+            got_back.append((None, None, "%s did what the trace cannot"
+                             " record: %s" % (what, str(ev[1])[:300])))
+            continue
+        try:
+            got_back.append(replay(ev, kernels, gen) + (None,))
+        except Exception as e:
+            got_back.append((None, None, "%s%s" % (
+                "" if isinstance(e, ValueError) else
+                type(e).__name__ + ": ", str(e)[:300])))
+    if launcher:
+        launcher[0][1]()
+    return got_back
 
 
 def triton_replayed(chosen, replays, outs, ref_outs, opts):
@@ -1590,6 +1598,25 @@ class Trace:
                     self.quiet -= 1
         return r
 
+    def drawn(self, ts):
+        """ts hold values drawn from a generator (randn, normal_,
+        bernoulli, randperm, ...): each is a leaf by value; one already
+        in the trace (an in-place draw, out=) gets the value by a copy_
+        from a leaf, so that its views and later uses see it."""
+        for t in ts:
+            r = self.refs.get(id(t))
+            if r is None:
+                self.ref(t)
+                continue
+            self.quiet += 1
+            try:
+                v = t.detach().clone().as_subclass(self.torch.Tensor)
+            finally:
+                self.quiet -= 1
+            self.events.append(("op", "aten::copy_.default",
+                                ("l", [("t", r), ("t", self.ref(v))]),
+                                ("d", {}), [r]))
+
     def enc(self, v):
         torch = self.torch
         if isinstance(v, torch.Tensor):
@@ -1626,12 +1653,21 @@ def trace_mode():
     from torch.utils._python_dispatch import TorchDispatchMode
     from torch.utils._pytree import tree_flatten
 
+    seeded = getattr(torch.Tag, "nondeterministic_seeded", None)
+
     class Record(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
             tr = TRACE[0]
             if tr is None or tr.quiet or tr.bad is not None:
                 return func(*args, **kwargs)
+            if seeded is not None and seeded in func.tags:
+                # A draw from a generator: what it drew is a leaf, so
+                # that the replay draws nothing (a test's inputs).
+                out = func(*args, **kwargs)
+                tr.drawn([t for t in tree_flatten(out)[0]
+                          if isinstance(t, torch.Tensor)])
+                return out
             try:
                 a, k = tr.enc(list(args)), tr.enc(dict(kwargs))
             except Unencodable as e:
@@ -1899,7 +1935,10 @@ def stored_at(torch, wrote, size, shape, stride, offset):
 def replay(events, kernels, gen):
     """Replay a trial's trace in the checker: (the output as recorded,
     the output with every value a Triton kernel stored randomized, or
-    None where that replay raised) after every event.  kernels(request)
+    None where that replay raised) after every event.  The output is
+    what the "out" event names: a tensor's ref, or a structure of refs
+    and values as Trace.enc() writes it (a TritonBench program's value,
+    cmd_tbrun), decoded the same way.  kernels(request)
     runs one launch in the launcher and returns its reply.  Raises
     ValueError when the trace does not replay."""
     import torch
@@ -1966,9 +2005,16 @@ def replay(events, kernels, gen):
                 out = ev[1]
             else:
                 raise ValueError("not an event of the trace: %r" % (kind,))
-    if out not in n:
+    if isinstance(out, int) and not isinstance(out, bool):
+        out = ("t", out)
+    if not isinstance(out, (list, tuple)) or not out:
         raise ValueError("the trace names no output")
-    return n[out], (None if broken[0] else p.get(out))
+    got = decode(out, get(n))
+    try:
+        rnd = None if broken[0] else decode(out, get(p))
+    except Exception:
+        rnd = None
+    return got, rnd
 
 
 def launch_replay(ev, n, p, get, on_p, kernels, gen):
@@ -2582,7 +2628,7 @@ def cmd_worker(argv):
                     .as_subclass(torch.Tensor))
         if tr is not None:
             if tr.bad is None:
-                tr.events.append(("out", tr.ref(o)))
+                tr.events.append(("out", tr.enc(o)))
                 logs.append(tr.events)
             else:
                 logs.append(("unrecorded", tr.bad))
@@ -2769,52 +2815,10 @@ def cuda_to_cpu(torch):
         setattr(torch.cuda, name, lambda *a, **k: None)
 
 
-def poison_stores(poison):
-    """Wrap every store of a Triton kernel in the interpreter (plain,
-    masked, atomic, through a descriptor); with poison true, every value
-    it stores is NaN, or its bitwise complement for integers: an output a
-    kernel computes cannot come out right.  The Triton check of
-    TritonBench's programs (cmd_tbrun); KernelBench's is the checker's
-    replay (ADR 0048).  The wrappers read no flag: which function they
-    pass values through is chosen here, once, so no global says whether
-    the run is poisoned (ADR 0046's amendment)."""
-    import numpy as np
-    from triton.runtime import interpreter as ti
-
-    def keep(h):
-        return h
-
-    def spoil(h):
-        d = h.data
-        if d.dtype.kind == "f":
-            v = np.full_like(d, np.nan)
-        elif d.dtype == np.uint16 and "bf16" in str(h.dtype):
-            v = np.full_like(d, 0x7fc0)
-        elif d.dtype.kind == "b":
-            v = ~d
-        else:
-            v = np.invert(d)
-        return ti.TensorHandle(v, h.dtype)
-
-    bad = spoil if poison else keep
-    B = ti.InterpreterBuilder
-    store, rmw, cas = (B.create_masked_store, B.create_atomic_rmw,
-                       B.create_atomic_cas)
-    B.create_masked_store = lambda self, ptrs, value, mask, cp: store(
-        self, ptrs, bad(value), mask, cp)
-    B.create_atomic_rmw = lambda self, op, ptr, val, mask, sem, scope: rmw(
-        self, op, ptr, bad(val), mask, sem, scope)
-    B.create_atomic_cas = lambda self, ptr, cmp, val, sem, scope: cas(
-        self, ptr, cmp, bad(val), sem, scope)
-    if hasattr(B, "create_descriptor_store"):
-        dstore = B.create_descriptor_store
-        B.create_descriptor_store = lambda self, desc, value, idx: dstore(
-            self, desc, bad(value), idx)
-
-
 def tb_stdin_line():
-    """The one line tb_run writes on stdin, read from the descriptor
-    itself (no buffer of sys.stdin keeps it), then stdin is /dev/null."""
+    """The one line tb_run writes on stdin (the descriptor of the value
+    pipe), read from the descriptor itself (no buffer of sys.stdin keeps
+    it), then stdin is /dev/null."""
     got = b""
     while not got.endswith(b"\n") and len(got) < 256:
         c = os.read(0, 256)
@@ -2826,22 +2830,23 @@ def tb_stdin_line():
     return got.decode("ascii", "replace").split()
 
 
-def tb_setup(cpu):
-    """Everything cmd_tbrun does before the program runs, in a frame of
-    its own that has returned when the program starts: the program walks
-    the frames below it (sys._getframe()) and reads their locals and
-    globals, so whether this run is poisoned is named nowhere it can
-    look, neither a local of a live frame nor a global of this module.
-    Both runs wrap the stores; the poisoned run's wrappers pass every
-    value through a function that poisons it, the plain run's through
-    one that keeps it, and none reads a flag (poison_stores()).  Returns
-    the descriptor of the value pipe, or -1."""
+def tb_setup(cpu, record):
+    """Everything cmd_tbrun does before the program runs: the value
+    pipe's descriptor from stdin; with cpu, Triton's interpreter with the
+    worker's fixes, "cuda" read as the CPU and the GPU shim; with record
+    (cpu only), the trace of KernelBench's worker (trace_launches(),
+    trace_mode()) installed; the seeds and torch's print options.
+    Returns (the descriptor of the value pipe or -1, the dispatch mode
+    that records, or None).  Nothing here switches what a kernel stores:
+    the Triton check is the checker's replay of the record (ADR 0057),
+    so the program's process holds no switch to find."""
     words = tb_stdin_line()
-    fd = int(words[1]) if len(words) > 1 and words[1].isdigit() else -1
+    fd = int(words[0]) if words and words[0].isdigit() else -1
     if cpu:
         os.environ["TRITON_INTERPRET"] = "1"
     import random
     import torch
+    traced = None
     if cpu:
         try:
             interp_fixes()
@@ -2849,10 +2854,15 @@ def tb_setup(cpu):
             sys.stderr.write("assay-triton: cannot work around the"
                              " interpreter's limits: %s: %s\n" % (
                                  type(e).__name__, e))
-        poison_stores(bool(words) and words[0] == "poison")
+        if record:
+            try:
+                trace_launches()
+                traced = trace_mode()
+            except Exception as e:
+                sys.stderr.write("assay-triton: cannot trace Triton's"
+                                 " launches: %s\n" % e)
         cuda_to_cpu(torch)
         GpuShim(torch).__enter__()
-    del words
     # Every element printed, on both sides (ADR 0046): torch's summary
     # of a tensor over 1000 elements shows six of them.
     torch.set_printoptions(profile="full")
@@ -2863,7 +2873,7 @@ def tb_setup(cpu):
     except Exception:
         pass
     torch.manual_seed(TB_SEED)
-    return fd
+    return fd, traced
 
 
 def tb_plain(v, torch, depth=0):
@@ -2895,39 +2905,121 @@ def tb_plain(v, torch, depth=0):
     return repr(v)[:4000]
 
 
+def tb_refs(tr, v, torch, depth=0):
+    """v's structure as tb_plain() sends it, each tensor a reference of
+    the trace tr (Trace.enc()'s forms: ("t", ref), ("l", [...]),
+    ("d", {...})), anything else its plain value ("v", ...): what the
+    record's "out" names, so that the checker's replay rebuilds the
+    value the program sent."""
+    if depth > 32:
+        return ("v", "<nested too deep>")
+    if isinstance(v, torch.Tensor):
+        return ("t", tr.ref(v))
+    if isinstance(v, dict):
+        return ("d", {str(k): tb_refs(tr, x, torch, depth + 1)
+                      for k, x in v.items()})
+    if isinstance(v, (list, tuple)):
+        return ("l", [tb_refs(tr, x, torch, depth + 1) for x in v])
+    return ("v", tb_plain(v, torch, depth))
+
+
+def tb_has_tensor(v, torch):
+    """Whether the structure v holds a tensor."""
+    if isinstance(v, torch.Tensor):
+        return True
+    if isinstance(v, dict):
+        return any(tb_has_tensor(x, torch) for x in v.values())
+    if isinstance(v, (list, tuple)):
+        return any(tb_has_tensor(x, torch) for x in v)
+    return False
+
+
+def tb_print_hook(torch, shown):
+    """Wrap builtins.print so that each call whose arguments hold a
+    tensor also appends them to shown: their structure, each tensor a
+    copy taken at the call (its copy recorded in the trace when one
+    runs, so that later in-place changes do not reach it).  What print
+    writes is unchanged; its formatting is not recorded (Trace.quiet).
+    The stdout mode's values (ADR 0057)."""
+    import builtins
+    real = builtins.print
+
+    def snap(v, depth=0):
+        if isinstance(v, torch.Tensor):
+            return v.detach().clone()
+        if depth < 32 and isinstance(v, dict):
+            return {k: snap(x, depth + 1) for k, x in v.items()}
+        if depth < 32 and isinstance(v, (list, tuple)):
+            return [snap(x, depth + 1) for x in v]
+        return v
+
+    def hooked(*args, **kwargs):
+        if tb_has_tensor(args, torch):
+            shown.append(snap(list(args)))
+        tr = TRACE[0]
+        if tr is not None:
+            tr.quiet += 1
+        try:
+            return real(*args, **kwargs)
+        finally:
+            if tr is not None:
+                tr.quiet -= 1
+    builtins.print = hooked
+
+
 def cmd_tbrun(argv):
     """One program (a reference or a candidate with the test appended),
-    run as a script: kb_harness.py tbrun FILE [--cpu] [--value NAME],
-    and on stdin one line, "poison" or "plain" and the descriptor of the
-    value pipe.  Every run seeds random, numpy and torch alike, so the
-    two sides draw the same inputs, and prints tensors in full.  With
-    --cpu: Triton's interpreter with the worker's fixes and its stores
-    wrapped, "cuda" read as the CPU, the GPU shim; with "poison" every
-    value a Triton kernel stores is poisoned (the Triton check).  With
-    --value NAME, the program's global NAME after it ran goes, as plain
-    data (tb_plain()), to the value pipe as one frame (an 8-byte
-    big-endian length, a torch.save): the checker prints it, not the
-    program (ADR 0046)."""
+    run as a script: kb_harness.py tbrun FILE [--cpu] [--record]
+    [--value NAME | --printed], and on stdin one line, the descriptor of
+    the value pipe.  Every run seeds random, numpy and torch alike, so
+    the two sides draw the same inputs, and prints tensors in full.
+    With --cpu: Triton's interpreter with the worker's fixes, "cuda"
+    read as the CPU, the GPU shim.  With --value NAME, the program's
+    global NAME after it ran goes, as plain data (tb_plain()), to the
+    value pipe as one frame (an 8-byte big-endian length, a torch.save):
+    the checker prints it, not the program (ADR 0046); with --printed,
+    the tensors handed to print() (tb_print_hook()) go there instead, a
+    list of each call's arguments.  With --record (and --cpu), the whole
+    program runs under KernelBench's trace (ADR 0048) and the frame
+    carries the record too: every ATen op and Triton launch from here to
+    the end, values drawn from a generator as leaves, and an "out" event
+    naming the tensors of the value sent (tb_refs()); the checker
+    replays it (ADR 0057).  Nothing the frame says is believed but what
+    the checker recomputes."""
     import io
     import runpy
     path = argv[0]
-    cpu = "--cpu" in argv[1:]
-    name = argv[argv.index("--value") + 1] if "--value" in argv[1:] \
-        else None
-    fd = tb_setup(cpu)
+    opts = argv[1:]
+    cpu = "--cpu" in opts
+    name = opts[opts.index("--value") + 1] if "--value" in opts else None
+    shown = [] if "--printed" in opts else None
+    fd, traced = tb_setup(cpu, "--record" in opts)
+    import torch
+    if shown is not None:
+        tb_print_hook(torch, shown)
+    tr = Trace(torch) if traced is not None else None
     sys.argv = [path]
-    g = runpy.run_path(path, run_name="__main__")
+    TRACE[0] = tr
+    try:
+        if traced is not None:
+            with traced:
+                g = runpy.run_path(path, run_name="__main__")
+        else:
+            g = runpy.run_path(path, run_name="__main__")
+    finally:
+        TRACE[0] = None
     sys.stdout.flush()
-    if name is not None and fd >= 0:
-        import torch
-        buf = io.BytesIO()
-        torch.save({"has": name in g,
-                    "value": tb_plain(g.get(name), torch)}, buf)
-        data = buf.getvalue()
-        data = struct.pack(">Q", len(data)) + data
-        while data:
-            data = data[os.write(fd, data):]
-        os.close(fd)
+    if fd < 0 or (name is None and shown is None):
+        return 0
+    v = g.get(name) if name is not None else shown
+    frame = {"has": name is None or name in g, "value": tb_plain(v, torch)}
+    if tr is not None:
+        frame["record"] = ("unrecorded", tr.bad) if tr.bad is not None \
+            else tr.events + [("out", tb_refs(tr, v, torch))]
+    buf = io.BytesIO()
+    torch.save(frame, buf)
+    write_frame(fd, buf.getvalue())
+    os.close(fd)
     return 0
 
 
@@ -2962,7 +3054,7 @@ def tb_value(data):
     return got if isinstance(got, dict) and "value" in got else None
 
 
-def tb_run(text, name, cpu, poison=False, cache=None, value=None):
+def tb_run(text, name, cpu, cache=None, value=None, record=False):
     """Write text as name, run it with cmd_tbrun in a process of its own
     (no nonce, not the marker channel), remove it; its stdout, stderr
     and value pipe read here, stdout and stderr each kept to TB_OUT_MAX
@@ -2971,14 +3063,18 @@ def tb_run(text, name, cpu, poison=False, cache=None, value=None):
     request, ADR 0046), and its stderr, the reference's only when it
     failed.  cache: Triton's cache directory for the run (the
     reference's kernels must not stay where the candidate runs).
-    value: the name whose value the program sends (tb_plain())."""
+    value: the name whose value the program sends (tb_plain()), or ""
+    for the tensors it hands to print() (--printed); record: the run is
+    recorded for the checker's replay (--record)."""
     import selectors
     import subprocess
     with open(name, "w") as f:
         f.write(text)
     args = [sys.executable, "-I", "-B", os.path.abspath(__file__), "tbrun",
             name] + (["--cpu"] if cpu else []) + \
-        (["--value", value] if value is not None else [])
+        (["--record"] if record else []) + \
+        (["--printed"] if value == "" else
+         ["--value", value] if value is not None else [])
     env = dict(os.environ)
     if cache is not None:
         env["TRITON_CACHE_DIR"] = cache
@@ -2988,8 +3084,7 @@ def tb_run(text, name, cpu, poison=False, cache=None, value=None):
                          close_fds=True, env=env, pass_fds=(vwfd,))
     os.close(vwfd)
     try:
-        p.stdin.write(b"%s %d\n" % (b"poison" if poison else b"plain",
-                                    vwfd))
+        p.stdin.write(b"%d\n" % vwfd)
         p.stdin.close()
     except OSError:
         pass
@@ -3072,6 +3167,68 @@ def tb_first_diff(a, b):
     return 0, ""
 
 
+def tb_triton(k, ref, printed, torch):
+    """The Triton check of a TritonBench program (ADR 0057): None when a
+    Triton kernel computes what the test prints or computes, else why
+    not.  k: the candidate's recorded run on the CPU path (tb_run(...,
+    record=True)); ref: the reference's run there; printed: the name
+    whose value is compared, or None for the tensors handed to print().
+    The run's value must be the reference's; the checker replays its
+    record in a forked child (isolated(), replay_records()): as
+    recorded, the replay must give the value the run sent (else the
+    record is not what ran), and with every value its Triton kernels
+    store randomized, a value that is not the reference's (else it does
+    not depend on what Triton stored); a randomized replay that raises
+    counts as still right.  Whoever wrote the record, the checker
+    recomputes it: it is believed only as far as the replay goes."""
+    where = printed if printed is not None else "print()'s tensors"
+    want = ref.value["value"]
+    if printed is None and not tb_has_tensor(want, torch):
+        return ("the test hands print() no tensor (only Python values):"
+                " nothing the checker can replay shows what computed them")
+    if k.status != 0:
+        return "its recorded run on the CPU path fails (exit status %d)" \
+            % k.status
+    if k.value is None or not k.value["has"]:
+        return ("its recorded run sent no %s as one frame of plain data"
+                % ("value of %s" % printed if printed is not None else
+                   "list of the tensors it printed"))
+    got = k.value["value"]
+    if printed is None and not tb_has_tensor(got, torch):
+        return ("the program's run handed print() no tensor where the"
+                " reference's did (its stdout written otherwise): what it"
+                " printed cannot be replayed")
+    d = tb_value_diff(got, want, where, torch)
+    if d is not None:
+        return "the value its recorded run sent is not the reference's: %s" \
+            % d
+    rec = k.value.get("record")
+    if rec is None:
+        return "its run sent no record of what it did"
+    out = isolated(lambda: replay_records([rec], "the program"))
+    if not (isinstance(out, list) and len(out) == 1 and
+            isinstance(out[0], (list, tuple)) and len(out[0]) == 3):
+        return "the checker's replay of its record gave no result"
+    got_rec, got_rnd, err = out[0]
+    if err is not None:
+        return "the checker cannot replay what the program recorded: %s" % err
+    d = tb_value_diff(tb_plain(got_rec, torch), got, where, torch)
+    if d is not None:
+        return ("the checker's replay of what the program recorded (its"
+                " PyTorch operations, its Triton kernels run by the"
+                " checker's launcher) does not give the value it sent: %s"
+                % d)
+    if got_rnd is None or tb_value_diff(tb_plain(got_rnd, torch), want,
+                                        where, torch) is None:
+        return ("replayed by the checker with every value its Triton"
+                " kernels store randomized, the value is still the"
+                " reference's%s" % (" (the replay raised)"
+                                    if got_rnd is None else ""))
+    say("replayed with Triton's stores randomized: the value is not the"
+        " reference's")
+    return None
+
+
 def cmd_tbeval(argv):
     """TritonBench's execution accuracy (thunlp/TritonBench, EVAL/eval_G
     and eval_T: 0_call_acc.py appends the test code, 1_exe_acc.py
@@ -3082,9 +3239,10 @@ def cmd_tbeval(argv):
     with the same test, each in a process of its own, and compares the
     two stdouts byte for byte itself; the candidate never sees the
     reference's code or output.  Triton is proved on the output path as
-    in eval: the candidate runs once more on the CPU path with every
-    value its Triton kernels store poisoned, and when its stdout is still
-    the reference's (on the CPU path), it fails as no-triton-kernel."""
+    in eval (ADR 0048, 0057): the candidate's run on the CPU path is
+    recorded, and the checker replays the record (tb_triton()); a
+    value the replay does not give, or that is still the reference's
+    with Triton's stores randomized, is no-triton-kernel."""
     import shutil
     import tempfile
     if len(argv) != 3:
@@ -3107,6 +3265,8 @@ def cmd_tbeval(argv):
         say("the test code prints nothing: the value of %s is compared"
             " in full, as print(%s) would show every element, printed"
             " by this checker" % (printed, printed))
+    # What each run sends: NAME's value, or ("") the tensors it prints.
+    sent = printed if printed is not None else ""
     if cpu:
         why = cpu_skip_source(src)
         if why is not None:
@@ -3118,10 +3278,10 @@ def cmd_tbeval(argv):
     cache = tempfile.mkdtemp(prefix="tb-ref-cache-")
     try:
         r = tb_run(tb_program(ref, test), "tb_reference.py", cpu,
-                   cache=cache, value=printed)
+                   cache=cache, value=sent)
         r_cpu = r if cpu else tb_run(tb_program(ref, test),
                                      "tb_reference.py", True, cache=cache,
-                                     value=printed)
+                                     value=sent)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     if r.status != 0:
@@ -3152,7 +3312,7 @@ def cmd_tbeval(argv):
     emit("phase", phase="correctness")
     ncand = len(src.splitlines())
     c = tb_run(tb_program(src, test), "tb_candidate.py", cpu,
-               value=printed)
+               value=sent, record=cpu)
     if c.status != 0:
         typ, msg, line = tb_exception(c.err, "tb_candidate.py", ncand)
         if cpu:
@@ -3179,30 +3339,30 @@ def cmd_tbeval(argv):
                  message="print(%s) would differ from the reference's: %s"
                  % (printed, d))
             return 1
-    checked = r_cpu.status == 0 and (
-        r_cpu.out.strip() != b"" if printed is None else
-        r_cpu.value is not None and r_cpu.value["has"])
+    checked = r_cpu.status == 0 and r_cpu.value is not None and \
+        r_cpu.value["has"]
+    replayed = 0
     if checked:
-        p = tb_run(tb_program(src, test), "tb_candidate.py", True,
-                   poison=True, value=printed)
-        if p.status == 0 and p.out == r_cpu.out and (
-                printed is None or (
-                    p.value is not None and p.value["has"] and
-                    tb_value_diff(p.value["value"], r_cpu.value["value"],
-                                  printed, torch) is None)):
+        k = c if cpu else tb_run(tb_program(src, test), "tb_candidate.py",
+                                 True, value=sent, record=True)
+        why = tb_triton(k, r_cpu, printed, torch)
+        if why is not None:
             emit("fail", sub="no-triton-kernel",
-                 message="with every value its Triton kernels store"
-                 " poisoned, the candidate prints the reference's stdout"
-                 " still: no Triton kernel computes what the test prints")
+                 message="no Triton kernel computes what the test %s: %s"
+                 % ("prints" if printed is None else "computes", why))
             return 1
+        replayed = 1
     else:
         say("the Triton check is not made: the reference does not run on"
             " the CPU path")
     emit("result", mode="stdout", device="cpu" if cpu else "cuda",
          lines=len(r.out.splitlines()), bytes=len(r.out),
-         triton_checked=checked, printed=printed,
+         triton_checked=checked, triton_replayed=replayed,
+         printed=printed,
          values=tb_count(r.value["value"], torch)
-         if printed is not None else 0)
+         if r.value is not None and (
+             printed is not None or tb_has_tensor(r.value["value"], torch))
+         else 0)
     return 0
 
 
