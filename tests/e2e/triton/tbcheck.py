@@ -95,9 +95,9 @@ seen = []
 f = sys._getframe()
 while f is not None:
     for d in (dict(f.f_locals), dict(f.f_globals)):
-        for k in d:
-            if "poison" in str(k).lower() or "poison" in repr(
-                    d[k] if isinstance(d[k], (str, bool, int)) else "").lower():
+        for k, v in d.items():
+            v = v if isinstance(v, (str, bool, int)) else ""
+            if "poison" in str(k).lower() or "poison" in repr(v).lower():
                 seen.append("%s %s" % (f.f_code.co_name, k))
     f = f.f_back
 print("poison-names", seen)
