@@ -36,6 +36,10 @@
 #     under the poison; the replay's random values are finite, * 0 is 0);
 #   "fake-record": catches the harness's write on the value pipe, writes
 #     a frame of its own whose record holds the value as leaves, exits.
+# What the record cannot carry fails closed: "kernel-from-exec", a right
+#   kernel compiled from a string (no source for the record to name),
+#   no-triton-kernel "the program did what the trace cannot record: a
+#   launch of kl_kernel: no source of kl_kernel" (a pass on df3eb4c).
 # Three forgeries an earlier review found, each passing before ADR
 # 0046's amendment:
 #   "reads-switch", "unpoisons" (above);
@@ -116,3 +120,7 @@ id=$("$ASSAY" --db "$DB" list --where 'origin=fake-record' | awk 'NR==2 {print $
 "$ASSAY" --db "$DB" show "$id" > "$T/show-fake" || fail "show fake-record"
 grep -q "value its Triton kernels store randomized, the value is still the reference's" "$T/show-fake" ||
     fail "fake-record's evidence: $(grep -i triton "$T/show-fake")"
+expect_eq "a kernel without a source" "$(v 'origin=kernel-from-exec' subcategory)" '"subcategory":"no-triton-kernel"'
+id=$("$ASSAY" --db "$DB" list --where 'origin=kernel-from-exec' | awk 'NR==2 {print $1}')
+"$ASSAY" --db "$DB" show "$id" | grep -q "the program did what the trace cannot record: a launch of kl_kernel: no source of kl_kernel" ||
+    fail "kernel-from-exec's evidence"

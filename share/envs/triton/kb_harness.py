@@ -1891,7 +1891,15 @@ def aten_op(name):
             REPLAY_DENY.search(op) or (overload and
                                        not re.match(r"^\w+$", overload)):
         raise ValueError("not an ATen op the replay runs: %r" % (name,))
-    return getattr(getattr(torch.ops.aten, op), overload or "default")
+    fn = getattr(getattr(torch.ops.aten, op), overload or "default")
+    seeded = getattr(torch.Tag, "nondeterministic_seeded", None)
+    if seeded is not None and seeded in fn.tags:
+        # The trace holds what a draw gave as a leaf (Trace.drawn()): a
+        # record that draws would draw one value as recorded and another
+        # randomized, a difference no Triton store made.
+        raise ValueError("%s draws from a generator: a record holds"
+                         " draws as leaves" % (name,))
+    return fn
 
 
 def perturbed(torch, v, gen):
@@ -3211,7 +3219,8 @@ def tb_triton(k, ref, printed, torch):
         return "the checker's replay of its record gave no result"
     got_rec, got_rnd, err = out[0]
     if err is not None:
-        return "the checker cannot replay what the program recorded: %s" % err
+        return err if err.startswith("the program did what") else \
+            "the checker cannot replay what the program recorded: %s" % err
     d = tb_value_diff(tb_plain(got_rec, torch), got, where, torch)
     if d is not None:
         return ("the checker's replay of what the program recorded (its"

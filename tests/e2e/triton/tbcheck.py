@@ -17,6 +17,9 @@ python3; exits 1 on the first failure.
     the record), and replay_records() gives, as recorded, the value the
     run sent and, with Triton's stores randomized, another one; the same
     program computing in PyTorch replays to the same value both ways.
+  - A record that names a draw as an op (not a leaf) does not replay:
+    as recorded and randomized it would draw two values, a difference
+    no Triton store made.
   - print()'s tensors (--printed) are copies taken at the call: a tensor
     printed, changed in place and printed again is sent, and replayed,
     as two values.
@@ -217,3 +220,11 @@ with tempfile.TemporaryDirectory() as d:
     (a, b, err), = kb.replay_records([frame["record"]], "the program")
     check("print()'s copies replay: %s" % err, err is None and diff(
         kb.tb_plain(a, torch), v, "r", torch) is None)
+
+# A record (the candidate's to write) whose output differs between the
+# two replays by a draw of the replay's own, not by a Triton store.
+forged = [("op", "aten::randn.default", ("l", [("l", [("v", 4)])]),
+           ("d", {}), [0]), ("out", ("t", 0))]
+(a, b, err), = kb.replay_records([forged], "the program")
+check("a draw named as an op does not replay: %s" % err,
+      a is None and err is not None and "draws from a generator" in err)
