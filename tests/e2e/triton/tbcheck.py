@@ -23,6 +23,10 @@ python3; exits 1 on the first failure.
   - print()'s tensors (--printed) are copies taken at the call: a tensor
     printed, changed in place and printed again is sent, and replayed,
     as two values.
+  - tbeval on a test that prints (stdout mode): a Triton kernel passes;
+    plain PyTorch fails no-triton-kernel (before: the poisoned run); so
+    does plain PyTorch that writes its output without print() (no tensor
+    handed to print(), nothing to replay).
 """
 import importlib.util
 import math
@@ -228,3 +232,68 @@ forged = [("op", "aten::randn.default", ("l", [("l", [("v", 4)])]),
 (a, b, err), = kb.replay_records([forged], "the program")
 check("a draw named as an op does not replay: %s" % err,
       a is None and err is not None and "draws from a generator" in err)
+
+REF = """import torch
+
+def sq(x):
+    return torch.sqrt(x)
+"""
+TEST = """import torch
+x = torch.rand(300, device="cuda")
+out = {"a": sq(x), "b": sq(x * 4.0)}
+print(out)
+print("sum", float(out["a"].sum()))
+"""
+CANDS = {
+    "triton": ("pass", """import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, o_ptr, n, B: tl.constexpr):
+    i = tl.program_id(0) * B + tl.arange(0, B)
+    m = i < n
+    tl.store(o_ptr + i, tl.sqrt(tl.load(x_ptr + i, mask=m)), mask=m)
+
+
+def sq(x):
+    o = torch.empty_like(x)
+    k[(triton.cdiv(x.numel(), 128),)](x, o, x.numel(), B=128)
+    return o
+"""),
+    "torch": ("no-triton-kernel: replayed by the checker", """import torch
+
+def sq(x):
+    return torch.sqrt(x)
+"""),
+    "no-print": ("no-triton-kernel: the program's run handed print() no"
+                 " tensor", """import sys
+import torch
+
+def sq(x):
+    return torch.sqrt(x)
+
+def print(*a, **k):
+    sys.stdout.write(" ".join(str(v) for v in a) + "\\n")
+"""),
+}
+import json  # noqa: E402
+for what, (want, code) in CANDS.items():
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in (("ref.py", REF), ("test.py", TEST),
+                           ("cand.py", code), ("nonce", "N0NCE\n")):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        p = subprocess.run([sys.executable, "-I", "-B", HARNESS, "tbeval",
+                            "ref.py", "test.py", "cand.py"], cwd=d,
+                           capture_output=True)
+        ev = [json.loads(x.split(" ", 1)[1]) for x in
+              p.stdout.decode().splitlines() if x.startswith("N0NCE ")]
+        last = ev[-1] if ev else {}
+        got = "pass" if last.get("event") == "result" else "%s: %s" % (
+            last.get("sub"), last.get("message", ""))
+        check("stdout mode, %s: %s" % (what, got[:200]),
+              got == want if want == "pass" else
+              got.startswith(want.split(":")[0]) and
+              want.split(": ", 1)[1] in got)
