@@ -39,7 +39,10 @@
 # What the record cannot carry fails closed: "kernel-from-exec", a right
 #   kernel compiled from a string (no source for the record to name),
 #   no-triton-kernel "the program did what the trace cannot record: a
-#   launch of kl_kernel: no source of kl_kernel" (a pass on df3eb4c).
+#   launch of kl_kernel: no source of kl_kernel" (a pass on df3eb4c);
+#   "numpy-only", the answer in NumPy: no-triton-kernel, its evidence
+#   naming "4 of its 4 tensors enter the record as values" (on df3eb4c
+#   no-triton-kernel too, by the poisoned run).
 # Three forgeries an earlier review found, each passing before ADR
 # 0046's amendment:
 #   "reads-switch", "unpoisons" (above);
@@ -124,3 +127,7 @@ expect_eq "a kernel without a source" "$(v 'origin=kernel-from-exec' subcategory
 id=$("$ASSAY" --db "$DB" list --where 'origin=kernel-from-exec' | awk 'NR==2 {print $1}')
 "$ASSAY" --db "$DB" show "$id" | grep -q "the program did what the trace cannot record: a launch of kl_kernel: no source of kl_kernel" ||
     fail "kernel-from-exec's evidence"
+id=$("$ASSAY" --db "$DB" list --where 'origin=numpy-only' | awk 'NR==2 {print $1}')
+"$ASSAY" --db "$DB" show "$id" > "$T/show-numpy" || fail "show numpy-only"
+grep -q "still the reference's; 4 of its 4 tensors enter the record as values" "$T/show-numpy" ||
+    fail "numpy-only's evidence: $(grep -i triton "$T/show-numpy")"

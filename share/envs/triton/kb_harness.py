@@ -3175,6 +3175,35 @@ def tb_first_diff(a, b):
     return 0, ""
 
 
+def tb_leaf_note(rec):
+    """For the evidence of a value the randomized replay left right: how
+    many tensors of the value the record holds only as values (leaves:
+    made outside ATen, by NumPy, tolist() or Python numbers), when any
+    is; else ""."""
+    try:
+        leaves = {e[1] for e in rec if e[0] == "leaf"}
+        outs = []
+
+        def walk(v):
+            if v[0] == "t":
+                outs.append(v[1])
+            elif v[0] == "l":
+                for x in v[1]:
+                    walk(x)
+            elif v[0] == "d":
+                for x in v[1].values():
+                    walk(x)
+        walk(rec[-1][1])
+    except Exception:
+        return ""
+    n = sum(1 for r in outs if r in leaves)
+    if not n:
+        return ""
+    return ("; %d of its %d tensors enter the record as values, not made"
+            " by a recorded PyTorch operation or Triton kernel (NumPy,"
+            " tolist(), Python numbers)" % (n, len(outs)))
+
+
 def tb_triton(k, ref, printed, torch):
     """The Triton check of a TritonBench program (ADR 0057): None when a
     Triton kernel computes what the test prints or computes, else why
@@ -3231,8 +3260,9 @@ def tb_triton(k, ref, printed, torch):
                                         where, torch) is None:
         return ("replayed by the checker with every value its Triton"
                 " kernels store randomized, the value is still the"
-                " reference's%s" % (" (the replay raised)"
-                                    if got_rnd is None else ""))
+                " reference's%s%s" % (" (the replay raised)"
+                                      if got_rnd is None else "",
+                                      tb_leaf_note(rec)))
     say("replayed with Triton's stores randomized: the value is not the"
         " reference's")
     return None
