@@ -161,6 +161,7 @@ struct call {
 	size_t	 str_start[8], str_end[8];	/* string arguments */
 	int	 str_index[8];	/* their argument numbers, from 0 */
 	size_t	 nstr;
+	size_t	 arg_start[16], arg_end[16];	/* the first arguments */
 	int	 nargs;
 };
 
@@ -216,6 +217,10 @@ scan_call(const char *m, size_t len, size_t i, struct call *c)
 					c->str_end[c->nstr] = e;
 					c->str_index[c->nstr] = c->nargs;
 					c->nstr++;
+				}
+				if (c->nargs < 16) {
+					c->arg_start[c->nargs] = s;
+					c->arg_end[c->nargs] = e;
 				}
 				if (e > s || ch == ',')
 					c->nargs++;
@@ -1690,6 +1695,38 @@ own_macro(const struct macros *ms, const char *m, size_t len, size_t i)
 }
 
 /*
+ * Does the random call of length k at m[i] use or set the simulation's
+ * shared random state?  $urandom and $urandom_range always do (Icarus
+ * Verilog 11: $urandom(s) seeds the state every $urandom draws from);
+ * $random and $dist_* unless their first argument is a variable, the
+ * seed they read and write instead (measured: $random(s) leaves the
+ * testbench's $random draws as they were).
+ */
+static int
+global_random(const char *m, size_t len, size_t i, size_t k)
+{
+	struct call c;
+	size_t s, e;
+
+	if ((k == 8 && memcmp(m + i, "$urandom", 8) == 0) ||
+	    (k == 14 && memcmp(m + i, "$urandom_range", 14) == 0))
+		return 1;
+	if (!(k == 7 && memcmp(m + i, "$random", 7) == 0) &&
+	    !(k > 6 && memcmp(m + i, "$dist_", 6) == 0))
+		return 0;
+	if (!scan_call(m, len, i, &c) || c.nargs == 0)
+		return 1;
+	s = c.arg_start[0];
+	e = c.arg_end[0];
+	if (s >= e || (m[s] >= '0' && m[s] <= '9'))
+		return 1;
+	for (; s < e; s++)
+		if (!verilog_is_ident((unsigned char)m[s]))
+			return 1;
+	return 0;
+}
+
+/*
  * The lexical findings of masked code m (before or after the macros are
  * expanded): directives, calls and keywords a candidate may not use.
  * code is the text m was masked from (same offsets), before the macros
@@ -1817,6 +1854,15 @@ check_tokens(const char *m, size_t len, const char *code,
 				    " literal (%s): the testbench's files are"
 				    " the harness's", (int)k, p, reads != NULL ?
 				    reads : "the task names none"));
+			} else if (global_random(m, len, i, k)) {
+				finding(out, line_at(m, i), subcategory_name(
+				    SUB_FORBIDDEN_CALL), xasprintf("%.*s"
+				    " without a seed variable of the"
+				    " candidate's own is not allowed in a"
+				    " candidate: it draws from or seeds the"
+				    " simulation's random state, which the"
+				    " testbench's stimuli come from", (int)k,
+				    p));
 			} else if (k > 1 && !is_readmem(p, k) &&
 			    !design_call(p, k)) {
 				finding(out, line_at(m, i), subcategory_name(
@@ -1915,15 +1961,730 @@ check_unit_scope(const char *m, size_t len, const struct lexmod *mods,
 }
 
 /*
+ * Drivers of input ports (issue 22, round 3; docs/security.md, "Inputs
+ * are the testbench's").  A candidate may not drive a net the testbench
+ * drives: a bidirectional switch (tran) made a task's inputs x, and the
+ * testbench counted x in the reference's outputs as a match.  Lexical,
+ * on the masked code with the candidate's macros expanded, so that it
+ * runs where the grammar cannot read the code and in every env alike.
+ */
+
+/* A port of a candidate module, in the order of its header. */
+struct vport {
+	char	name[128];
+	int	dir;		/* 'i', 'o', 'b' (inout), 'r' (ref), 0 unknown */
+};
+
+struct vports {
+	struct vport	*v;
+	size_t		 n;
+};
+
+/* Keywords of a declaration that are not the declared name. */
+static int
+decl_keyword(const char *p, size_t k)
+{
+	static const char *const kw[] = {
+		"wire", "reg", "logic", "signed", "unsigned", "var", "tri",
+		"tri0", "tri1", "triand", "trior", "trireg", "wand", "wor",
+		"uwire", "supply0", "supply1", "integer", "int", "shortint",
+		"longint", "byte", "bit", "real", "realtime", "shortreal",
+		"time", "string", "interconnect", "input", "output", "inout",
+		"ref", "const", "scalared", "vectored",
+	};
+
+	for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+		if (strlen(kw[i]) == k && memcmp(kw[i], p, k) == 0)
+			return 1;
+	return 0;
+}
+
+/* The end of the bracketed group that opens at m[i] ("(", "[", "{"). */
+static size_t
+group_end(const char *m, size_t len, size_t i)
+{
+	int depth = 0;
+
+	for (; i < len; i++) {
+		depth += (m[i] == '(' || m[i] == '[' || m[i] == '{') -
+		    (m[i] == ')' || m[i] == ']' || m[i] == '}');
+		if (depth <= 0)
+			return i + 1;
+	}
+	return len;
+}
+
+/* The identifier at m[i] (plain or escaped) into name; its end. */
+static size_t
+ident_at(const char *m, size_t len, size_t i, char *name, size_t size)
+{
+	size_t o = 0;
+
+	if (m[i] == '\\') {
+		for (i++; i < len && !isspace((unsigned char)m[i]); i++)
+			if (o + 1 < size)
+				name[o++] = m[i];
+	} else {
+		for (; i < len && verilog_is_ident((unsigned char)m[i]); i++)
+			if (o + 1 < size)
+				name[o++] = m[i];
+	}
+	name[o] = '\0';
+	return i;
+}
+
+static struct vport *
+port_find(struct vports *ps, const char *name)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		if (strcmp(ps->v[i].name, name) == 0)
+			return &ps->v[i];
+	return NULL;
+}
+
+static void
+port_set(struct vports *ps, const char *name, int dir)
+{
+	struct vport *p = port_find(ps, name);
+
+	if (p == NULL) {
+		ps->v = xreallocarray(ps->v, ps->n + 1, sizeof *ps->v);
+		p = &ps->v[ps->n++];
+		snprintf(p->name, sizeof p->name, "%s", name);
+		p->dir = 0;
+	}
+	if (dir != 0)
+		p->dir = dir;
+}
+
+static int
+dir_word(const char *m, size_t len, size_t i)
+{
+	return word_at(m, len, i, "input") ? 'i' : word_at(m, len, i,
+	    "output") ? 'o' : word_at(m, len, i, "inout") ? 'b' :
+	    word_at(m, len, i, "ref") ? 'r' : 0;
+}
+
+/*
+ * The names a declaration m[i..end) declares (after its direction, types
+ * and ranges: an identifier that a ",", ";", ")", "=" or "[" follows)
+ * into ps with direction dir; dir changes at a direction keyword (an
+ * ANSI header).  sticky: the direction stays for names without one.
+ */
+static void
+declared_ports(const char *m, size_t len, size_t i, size_t end, int dir,
+    struct vports *ps)
+{
+	while (i < end) {
+		size_t k, e;
+		char name[128];
+		int d;
+
+		i = skip_blank(m, i, end);
+		if (i >= end)
+			break;
+		if ((d = dir_word(m, len, i)) != 0) {
+			dir = d;
+			i += d == 'r' ? 3 : d == 'o' ? 6 : 5;
+			continue;
+		}
+		if (m[i] == '[' || m[i] == '(' || m[i] == '{') {
+			i = group_end(m, end, i);
+			continue;
+		}
+		if (m[i] == '=') {	/* a default: up to the next "," */
+			while (i < end && m[i] != ',' && m[i] != ';') {
+				if (m[i] == '(' || m[i] == '[' || m[i] == '{')
+					i = group_end(m, end, i);
+				else
+					i++;
+			}
+			continue;
+		}
+		if (m[i] == '#') {	/* #(parameters) */
+			i = skip_blank(m, i + 1, end);
+			if (i < end && m[i] == '(')
+				i = group_end(m, end, i);
+			continue;
+		}
+		if (!(verilog_is_ident((unsigned char)m[i]) || m[i] == '\\') ||
+		    (m[i] >= '0' && m[i] <= '9')) {
+			i++;
+			continue;
+		}
+		e = ident_at(m, end, i, name, sizeof name);
+		k = skip_blank(m, e, end);
+		if (!decl_keyword(m + i, e - i) && (k >= end || m[k] == ',' ||
+		    m[k] == ';' || m[k] == ')' || m[k] == '=' || m[k] == '['))
+			port_set(ps, name, dir);
+		i = e;
+	}
+}
+
+/* Is m[i..] inside a function or task of module [s, e)? */
+static void
+subroutines(const char *m, size_t len, size_t s, size_t e, size_t *rs,
+    size_t *re, size_t *nr, size_t max)
+{
+	*nr = 0;
+	for (size_t i = s; i < e && *nr < max; i++) {
+		const char *end = word_at(m, len, i, "function") ?
+		    "endfunction" : word_at(m, len, i, "task") ? "endtask" :
+		    NULL;
+
+		if (end == NULL)
+			continue;
+		rs[*nr] = i;
+		for (; i < e && !word_at(m, len, i, end); i++)
+			;
+		re[(*nr)++] = i;
+	}
+}
+
+/*
+ * The ports of the module at [s, e) of masked m: its header's, in order,
+ * their directions from the header (ANSI) or from the body's
+ * declarations outside functions and tasks.  *body: where the body
+ * starts (after the header's ";").
+ */
+static void
+module_ports(const char *m, size_t len, size_t s, size_t e,
+    struct vports *ps, size_t *body)
+{
+	size_t i = s, rs[64], re[64], nr;
+
+	ps->v = NULL;
+	ps->n = 0;
+	/* module NAME [import ...;] [#(...)] (ports); */
+	while (i < e && verilog_is_ident((unsigned char)m[i]))
+		i++;
+	i = skip_blank(m, i, e);
+	if (i < e && m[i] == '\\')
+		while (i < e && !isspace((unsigned char)m[i]))
+			i++;
+	while (i < e && verilog_is_ident((unsigned char)m[i]))
+		i++;
+	for (; i < e && m[i] != ';' && m[i] != '('; i++)
+		if (m[i] == '#') {
+			i = skip_blank(m, i + 1, e);
+			if (i < e && m[i] == '(')
+				i = group_end(m, e, i) - 1;
+		}
+	if (i < e && m[i] == '(') {
+		size_t pe = group_end(m, e, i);
+
+		declared_ports(m, len, i + 1, pe - 1, 0, ps);
+		i = pe;
+	}
+	while (i < e && m[i] != ';')
+		i++;
+	*body = i < e ? i + 1 : e;
+	subroutines(m, len, *body, e, rs, re, &nr, 64);
+	for (i = *body; i < e; i++) {
+		int d = dir_word(m, len, i), in = 0;
+		size_t k;
+
+		for (size_t r = 0; r < nr; r++)
+			in |= i >= rs[r] && i < re[r];
+		if (d == 0 || in)
+			continue;
+		for (k = i; k < e && m[k] != ';'; k++)
+			if (m[k] == '(' || m[k] == '[' || m[k] == '{')
+				k = group_end(m, e, k) - 1;
+		declared_ports(m, len, i, k, d, ps);
+		i = k;
+	}
+}
+
+/* The previous non-blank character before m[i], or 0. */
+static size_t
+prev_blank(const char *m, size_t i)
+{
+	while (i > 0 && (m[i - 1] == ' ' || m[i - 1] == '\t' ||
+	    m[i - 1] == '\n' || m[i - 1] == '\r'))
+		i--;
+	return i;
+}
+
+/*
+ * Does a statement start at m[i] (so that "<=" after it is a
+ * non-blocking assignment, not a comparison)?  After ";", ")", a
+ * statement keyword, a delay or event ("#5", "@clk") or a case item's
+ * ":" (not a conditional's).
+ */
+static int
+statement_start(const char *m, size_t len, size_t i)
+{
+	static const char *const kw[] = {
+		"begin", "end", "else", "fork", "join", "join_any",
+		"join_none", "do", "initial", "final", "always", "always_ff",
+		"always_comb", "always_latch", "forever", "endcase",
+	};
+	size_t p = prev_blank(m, i), w;
+
+	if (p == 0)
+		return 1;
+	if (m[p - 1] == ';' || m[p - 1] == ')')
+		return 1;
+	if (m[p - 1] == ':' && !(p > 1 && m[p - 2] == ':')) {
+		/* a case item's, unless it closes a "?" (the nearest "?"
+		 * before it that no other ":" closes) */
+		int colons = 0, depth = 0;
+
+		for (size_t k = p - 1; k > 0; k--) {
+			char c = m[k - 1];
+
+			if (c == ']' || c == ')' || c == '}')
+				depth++;
+			else if (c == '[' || c == '(' || c == '{') {
+				if (depth == 0)
+					break;
+				depth--;
+			} else if (depth == 0 && c == ';')
+				break;
+			else if (depth == 0 && c == '?') {
+				if (colons == 0)
+					return 0;
+				colons--;
+			} else if (depth == 0 && c == ':' && !(k > 1 &&
+			    m[k - 2] == ':') && m[k] != ':')
+				colons++;
+		}
+		return 1;
+	}
+	for (w = p; w > 0 && verilog_is_ident((unsigned char)m[w - 1]); w--)
+		;
+	if (w == p)
+		return 0;
+	for (size_t k = 0; k < sizeof kw / sizeof kw[0]; k++)
+		if (word_at(m, len, w, kw[k]))
+			return 1;
+	w = prev_blank(m, w);
+	return w > 0 && (m[w - 1] == '#' || m[w - 1] == '@');
+}
+
+/*
+ * Is what follows m[i] (the end of a name, its selects skipped) an
+ * assignment to it: "=", an operator assignment, "++"/"--", or "<="
+ * where stmt (a statement starts at the name)?
+ */
+static int
+assigned_after(const char *m, size_t len, size_t i, int stmt)
+{
+	static const char *const ops[] = {
+		"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=",
+		"<<<=", ">>>=", "++", "--",
+	};
+
+	for (;;) {
+		i = skip_blank(m, i, len);
+		if (i < len && m[i] == '[') {
+			i = group_end(m, len, i);
+			continue;
+		}
+		if (i + 1 < len && m[i] == '.' && verilog_is_ident(
+		    (unsigned char)m[i + 1])) {
+			for (i++; i < len && verilog_is_ident(
+			    (unsigned char)m[i]); i++)
+				;
+			continue;
+		}
+		break;
+	}
+	if (i >= len)
+		return 0;
+	if (m[i] == '=')
+		return !(i + 1 < len && (m[i + 1] == '=' || m[i + 1] == '>'));
+	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		if (strncmp(m + i, ops[k], strlen(ops[k])) == 0)
+			return 1;
+	return stmt && m[i] == '<' && i + 1 < len && m[i + 1] == '=';
+}
+
+/* The first name of ps with direction 'i' in m[s, e) outside brackets
+ * "[...]" (an index is read, not driven); its offset, or e. */
+static size_t
+input_in(const char *m, size_t len, size_t s, size_t e,
+    struct vports *ps, char *name, size_t size)
+{
+	for (size_t i = s; i < e; ) {
+		struct vport *p;
+
+		if (m[i] == '[') {
+			i = group_end(m, e, i);
+			continue;
+		}
+		if (!(verilog_is_ident((unsigned char)m[i]) || m[i] == '\\') ||
+		    (m[i] >= '0' && m[i] <= '9') || (i > 0 &&
+		    (m[i - 1] == '\'' || m[i - 1] == '$' || m[i - 1] == '`' ||
+		    m[i - 1] == '.'))) {
+			while (i < e && verilog_is_ident((unsigned char)m[i]))
+				i++;
+			i += i < e && !verilog_is_ident((unsigned char)m[i]);
+			continue;
+		}
+		{
+			size_t k = ident_at(m, len, i, name, size);
+
+			if ((p = port_find(ps, name)) != NULL && p->dir == 'i')
+				return i;
+			i = k;
+		}
+	}
+	return e;
+}
+
+/* Gate primitives: how many of their first terminals are outputs (-1:
+ * all but the last, -2: all). */
+static int
+gate_outputs(const char *m, size_t len, size_t i)
+{
+	static const struct { const char *name; int out; } gates[] = {
+		{ "and", 1 }, { "nand", 1 }, { "or", 1 }, { "nor", 1 },
+		{ "xor", 1 }, { "xnor", 1 }, { "buf", -1 }, { "not", -1 },
+		{ "bufif0", 1 }, { "bufif1", 1 }, { "notif0", 1 },
+		{ "notif1", 1 }, { "nmos", 1 }, { "pmos", 1 }, { "rnmos", 1 },
+		{ "rpmos", 1 }, { "cmos", 1 }, { "rcmos", 1 },
+		{ "pullup", -2 }, { "pulldown", -2 },
+	};
+
+	for (size_t k = 0; k < sizeof gates / sizeof gates[0]; k++)
+		if (word_at(m, len, i, gates[k].name))
+			return gates[k].out;
+	return 0;
+}
+
+/* A module or primitive of the candidate's, by name. */
+struct vmod {
+	char		 name[128];
+	int		 udp;
+	struct vports	 ports;
+};
+
+/*
+ * The terminals of the instances that start at m[i] (after the gate or
+ * module name: strength, "#(...)", then "[name [range]] (terms)", ...
+ * up to ";"): for each terminal, is it an output (out: as
+ * gate_outputs(); child: the instantiated module's ports)?  The first
+ * input name an output terminal holds, its offset into *at.
+ */
+static int
+instance_drives(const char *m, size_t len, size_t i, size_t e, int out,
+    const struct vmod *child, struct vports *ps, char *name, size_t size,
+    size_t *at)
+{
+	i = skip_blank(m, i, e);
+	if (i < e && m[i] == '(' && child == NULL) {
+		/* a strength "(strong0, weak1)" or the terminals */
+		size_t k = skip_blank(m, i + 1, e), pe = group_end(m, e, i);
+		static const char *const st[] = { "supply", "strong", "pull",
+		    "weak", "highz", "small", "medium", "large" };
+		int strength = 0;
+
+		for (size_t s = 0; s < sizeof st / sizeof st[0]; s++)
+			strength |= strncmp(m + k, st[s], strlen(st[s])) == 0;
+		if (strength)
+			i = skip_blank(m, pe, e);
+	}
+	if (i < e && m[i] == '#') {
+		i = skip_blank(m, i + 1, e);
+		if (i < e && m[i] == '(')
+			i = group_end(m, e, i);
+		else
+			while (i < e && (verilog_is_ident((unsigned char)m[i])
+			    || m[i] == '.' || m[i] == '\''))
+				i++;
+	}
+	while (i < e && m[i] != ';') {
+		size_t pe, a, n = 0, nterm = 0;
+
+		while (i < e && m[i] != '(' && m[i] != ';') {
+			if (m[i] == '[')
+				i = group_end(m, e, i);
+			else
+				i++;
+		}
+		if (i >= e || m[i] != '(')
+			break;
+		pe = group_end(m, e, i) - 1;
+		for (a = i + 1; a < pe; a++)	/* count terminals */
+			if (m[a] == '(' || m[a] == '[' || m[a] == '{')
+				a = group_end(m, pe, a) - 1;
+			else if (m[a] == ',')
+				nterm++;
+		nterm++;
+		for (a = i + 1; a < pe; n++) {
+			size_t b = a, k, r;
+			int is_out;
+
+			while (b < pe && m[b] != ',') {
+				if (m[b] == '(' || m[b] == '[' || m[b] == '{')
+					b = group_end(m, pe, b);
+				else
+					b++;
+			}
+			k = skip_blank(m, a, b);
+			if (child != NULL && k < b && m[k] == '.') {
+				/* .port(expr), .port, .* */
+				char pn[128];
+				size_t q = ident_at(m, b, k + 1, pn, sizeof pn);
+				const struct vport *cp = NULL;
+
+				for (size_t c = 0; c < child->ports.n; c++)
+					if (strcmp(child->ports.v[c].name, pn) ==
+					    0)
+						cp = &child->ports.v[c];
+				q = skip_blank(m, q, b);
+				if (m[k + 1] == '*') {
+					for (size_t c = 0; c < child->ports.n;
+					    c++) {
+						const struct vport *p =
+						    port_find(ps,
+						    child->ports.v[c].name);
+
+						if (child->ports.v[c].dir != 'i'
+						    && p != NULL && p->dir ==
+						    'i') {
+							snprintf(name, size,
+							    "%s", p->name);
+							*at = k;
+							return 1;
+						}
+					}
+				} else if (cp == NULL || cp->dir != 'i') {
+					if (q < b && m[q] == '(')
+						r = input_in(m, len, q, b, ps,
+						    name, size);
+					else
+						r = input_in(m, len, k + 1, b,
+						    ps, name, size);
+					if (r < b) {
+						*at = r;
+						return 1;
+					}
+				}
+			} else {
+				if (child != NULL && !child->udp)
+					is_out = n >= child->ports.n ||
+					    child->ports.v[n].dir != 'i';
+				else
+					is_out = out == -2 || (out == -1 &&
+					    n + 1 < nterm) || (out > 0 &&
+					    n < (size_t)out);
+				if (is_out && (r = input_in(m, len, a, b, ps,
+				    name, size)) < b) {
+					*at = r;
+					return 1;
+				}
+			}
+			a = b + 1;
+		}
+		i = skip_blank(m, pe + 1, e);
+		if (i < e && m[i] == ',')
+			i++;
+	}
+	return 0;
+}
+
+/*
+ * The first driver of an input port in masked code m (macros expanded)
+ * into out: a bidirectional switch or an alias anywhere; an inout port
+ * unless the task has one (inout_ok); an assignment of any kind to a
+ * name its module declares input; an input as a gate's output terminal,
+ * a UDP's, or on an output or inout port of a module of the candidate's;
+ * deassign of one; an input as a system call's output argument.
+ */
+static void
+check_drivers(const char *m, size_t len, int inout_ok, struct buf *out)
+{
+	static const char *const joins[] = {
+		"tran", "tranif0", "tranif1", "rtran", "rtranif0", "rtranif1",
+		"alias",
+	};
+	static const char *const outarg[] = {
+		"$random", "$sformat", "$swrite", "$swriteb", "$swriteh",
+		"$swriteo", "$cast", "$dist_chi_square", "$dist_erlang",
+		"$dist_exponential", "$dist_normal", "$dist_poisson",
+		"$dist_t", "$dist_uniform",
+	};
+	static const char *const rnd[] = {
+		"randomize", "srandom", "get_randstate", "set_randstate",
+	};
+	struct syn_verilog none;
+	struct lexmod *mods;
+	struct vmod *vm;
+	size_t nmods, *bodies;
+
+	for (size_t i = 0; i < len && out->len == 0; i++) {
+		if (i > 0 && (m[i - 1] == '.' || m[i - 1] == '`'))
+			continue;
+		for (size_t w = 0; w < sizeof joins / sizeof joins[0]; w++)
+			if (word_at(m, len, i, joins[w]))
+				finding(out, line_at(m, i), "drives-input",
+				    xasprintf("%s is not allowed in a"
+				    " candidate: a bidirectional switch or"
+				    " alias joins two nets and can drive the"
+				    " module's input ports, which are the"
+				    " testbench's", joins[w]));
+		for (size_t w = 0; w < sizeof rnd / sizeof rnd[0]; w++)
+			if (word_at(m, len, i, rnd[w]))
+				finding(out, line_at(m, i), subcategory_name(
+				    SUB_FORBIDDEN_CALL), xasprintf("%s is not"
+				    " allowed in a candidate: it reaches the"
+				    " random state of the simulation's"
+				    " processes, which the testbench's stimuli"
+				    " come from", rnd[w]));
+		if (!inout_ok && word_at(m, len, i, "inout"))
+			finding(out, line_at(m, i), "drives-input", xstrdup(
+			    "inout is not allowed in a candidate whose task"
+			    " has no inout port: a port both ways can drive"
+			    " the testbench's nets"));
+	}
+	if (out->len > 0)
+		return;
+	memset(&none, 0, sizeof none);
+	mods = lex_modules(m, len, &none, &nmods);
+	vm = xcalloc(nmods + 1, sizeof *vm);
+	bodies = xcalloc(nmods + 1, sizeof *bodies);
+	for (size_t k = 0; k < nmods; k++) {
+		snprintf(vm[k].name, sizeof vm[k].name, "%s", mods[k].name);
+		vm[k].udp = word_at(m, len, mods[k].start, "primitive");
+		module_ports(m, len, mods[k].start, mods[k].end, &vm[k].ports,
+		    &bodies[k]);
+	}
+	for (size_t k = 0; k < nmods && out->len == 0; k++) {
+		struct vports *ps = &vm[k].ports;
+		char name[128];
+		size_t e = mods[k].end;
+
+		if (vm[k].udp)
+			continue;	/* a UDP's output is its table's */
+		for (size_t i = bodies[k]; i < e && out->len == 0; ) {
+			const char *what = NULL;
+			size_t at = i, ne;
+			int g;
+
+			if (m[i] == '{') {
+				/* {a, b} = ..., {a, b} <= ... */
+				size_t ce = group_end(m, e, i);
+
+				if (assigned_after(m, e, ce, statement_start(m,
+				    len, i)) && (at = input_in(m, len, i + 1,
+				    ce - 1, ps, name, sizeof name)) < ce - 1)
+					what = "assigned";
+				i++;
+				goto found;
+			}
+			if (m[i] == '$') {
+				size_t k2 = i + 1;
+				struct call c;
+
+				while (k2 < e && verilog_is_ident(
+				    (unsigned char)m[k2]))
+					k2++;
+				for (size_t o = 0; o < sizeof outarg /
+				    sizeof outarg[0] && what == NULL; o++)
+					if (strlen(outarg[o]) == k2 - i &&
+					    memcmp(outarg[o], m + i, k2 - i) ==
+					    0 && scan_call(m, e, i, &c) &&
+					    c.nargs > 0 && (at = input_in(m,
+					    len, c.arg_start[0], c.arg_end[0],
+					    ps, name, sizeof name)) <
+					    c.arg_end[0])
+						what = "an output argument of"
+						    " a system call";
+				if (what == NULL && k2 - i == 7 && memcmp(m + i,
+				    "$sscanf", 7) == 0 && scan_call(m, e, i,
+				    &c)) {
+					for (int a = 2; a < c.nargs && what ==
+					    NULL; a++)
+						if ((at = input_in(m, len,
+						    c.arg_start[a],
+						    c.arg_end[a], ps, name,
+						    sizeof name)) <
+						    c.arg_end[a])
+							what = "an output"
+							    " argument of"
+							    " a system call";
+				}
+				i = k2;
+				goto found;
+			}
+			if (!(verilog_is_ident((unsigned char)m[i]) ||
+			    m[i] == '\\') || (i > 0 && (verilog_is_ident(
+			    (unsigned char)m[i - 1]) || m[i - 1] == '\'' ||
+			    m[i - 1] == '`' || m[i - 1] == '.' ||
+			    m[i - 1] == '$')) || (m[i] >= '0' &&
+			    m[i] <= '9')) {
+				i++;
+				continue;
+			}
+			ne = ident_at(m, len, i, name, sizeof name);
+			if ((g = gate_outputs(m, len, i)) != 0) {
+				if (instance_drives(m, len, ne, e, g, NULL, ps,
+				    name, sizeof name, &at))
+					what = "a gate's output terminal";
+			} else if (word_at(m, len, i, "deassign")) {
+				size_t semi = ne + strcspn(m + ne, ";");
+
+				if (semi > e)
+					semi = e;
+				if ((at = input_in(m, len, ne, semi, ps, name,
+				    sizeof name)) < semi)
+					what = "deassigned";
+			} else {
+				const struct vport *p = port_find(ps, name);
+				const struct vmod *child = NULL;
+
+				for (size_t c = 0; c < nmods; c++)
+					if (strcmp(vm[c].name, name) == 0)
+						child = &vm[c];
+				if (child != NULL && statement_start(m, len,
+				    i)) {
+					if (instance_drives(m, len, ne, e, 1,
+					    child, ps, name, sizeof name, &at))
+						what = child->udp ?
+						    "a primitive's output" :
+						    "an output or inout port"
+						    " of an instance";
+				} else if (p != NULL && p->dir == 'i' &&
+				    (assigned_after(m, e, ne,
+				    statement_start(m, len, i)) ||
+				    (prev_blank(m, i) > 1 &&
+				    ((m[prev_blank(m, i) - 1] == '+' &&
+				    m[prev_blank(m, i) - 2] == '+') ||
+				    (m[prev_blank(m, i) - 1] == '-' &&
+				    m[prev_blank(m, i) - 2] == '-')))))
+					what = "assigned";
+			}
+			i = ne;
+found:
+			if (what != NULL)
+				finding(out, line_at(m, at), "drives-input",
+				    xasprintf("%s is an input port of %s and"
+				    " is %s here: a candidate may not drive"
+				    " its inputs, which are the testbench's",
+				    name, vm[k].name, what));
+		}
+	}
+	for (size_t k = 0; k < nmods; k++)
+		free(vm[k].ports.v);
+	free(vm);
+	free(bodies);
+	free(mods);
+}
+
+/*
  * verilog_check_candidate() with the task's words (declared()) and the
  * data files the design may read (reads, space-separated, may be NULL);
  * calls_only: only the system calls and what could hide them (yosys,
- * verilog_check_calls()).  The grammar is needed for the references
+ * verilog_check_calls()), and the drivers of inputs (check_drivers(),
+ * inout_ok: the task has an inout port).  The grammar is needed for the references
  * only: the lexical checks run when it cannot read the code.
  */
 static char *
 check_candidate(const char *code, size_t len, const char *words,
-    const char *reads, int calls_only)
+    const char *reads, int calls_only, int inout_ok)
 {
 	struct syn_verilog v;
 	struct buf out = BUF_INIT, x = BUF_INIT;
@@ -1961,6 +2722,8 @@ check_candidate(const char *code, size_t len, const char *words,
 		    xstrdup("a macro that holds $readmemh or $readmemb is not"
 		    " allowed in a candidate: the file it reads must be a"
 		    " literal of the call"));
+	if (out.len == 0)
+		check_drivers(buf_str(&x), x.len, inout_ok, &out);
 	if (out.len == 0 && parsed)
 		check_references(buf_str(&x), x.len, &v, words, &out);
 	if (out.len == 0 && parsed) {
@@ -2172,7 +2935,7 @@ verilog_failure_count(const char *log, size_t len)
 char *
 verilog_check_candidate(const char *code, size_t len)
 {
-	return check_candidate(code, len, NULL, NULL, 0);
+	return check_candidate(code, len, NULL, NULL, 0, 1);
 }
 
 int
@@ -2205,6 +2968,32 @@ verilog_design_reads(const struct task *t, char **reads, struct err *err)
 	return 0;
 }
 
+/* Does a compiled file of task t, or its interface, declare an inout? */
+static int
+task_inout(const struct task *t)
+{
+	int r = 0;
+
+	for (size_t i = 0; i <= t->nfiles && !r; i++) {
+		const char *d = i < t->nfiles ? t->files[i].data :
+		    t->interface;
+		size_t n = i < t->nfiles ? t->files[i].len : d != NULL ?
+		    strlen(d) : 0;
+		char *m;
+
+		if (d == NULL || (i < t->nfiles && (verilog_is_data(
+		    &t->files[i]) || (strcmp(t->files[i].role, "testbench") !=
+		    0 && strcmp(t->files[i].role, "reference") != 0 &&
+		    strcmp(t->files[i].role, "source") != 0))))
+			continue;
+		m = mask_code(d, n);
+		for (size_t k = 0; k < n && !r; k++)
+			r = word_at(m, n, k, "inout");
+		free(m);
+	}
+	return r;
+}
+
 /* verilog_design_reads(), its errors read as no file at all (the env's
  * prepare() reports them). */
 static char *
@@ -2220,7 +3009,7 @@ char *
 verilog_check_calls(const struct task *t, const char *code, size_t len)
 {
 	char *reads = design_reads(t);
-	char *r = check_candidate(code, len, NULL, reads, 1);
+	char *r = check_candidate(code, len, NULL, reads, 1, task_inout(t));
 
 	free(reads);
 	return r;
@@ -2267,7 +3056,8 @@ verilog_check_task(const struct task *t, const char *code, size_t len)
 		free(fm);
 	}
 	reads = design_reads(t);
-	r = check_candidate(code, len, buf_str(&words), reads, 0);
+	r = check_candidate(code, len, buf_str(&words), reads, 0,
+	    task_inout(t));
 	free(reads);
 	buf_release(&words);
 	if (r == NULL)
