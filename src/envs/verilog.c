@@ -2218,7 +2218,7 @@ statement_start(const char *m, size_t len, size_t i)
 	static const char *const kw[] = {
 		"begin", "end", "else", "fork", "join", "join_any",
 		"join_none", "do", "initial", "final", "always", "always_ff",
-		"always_comb", "always_latch", "forever", "endcase",
+		"always_comb", "always_latch", "forever", "generate",
 	};
 	size_t p = prev_blank(m, i), w;
 
@@ -2259,8 +2259,35 @@ statement_start(const char *m, size_t len, size_t i)
 	for (size_t k = 0; k < sizeof kw / sizeof kw[0]; k++)
 		if (word_at(m, len, w, kw[k]))
 			return 1;
+	if (p - w > 3 && strncmp(m + w, "end", 3) == 0)
+		return 1;	/* endfunction, endgenerate ... */
 	w = prev_blank(m, w);
 	return w > 0 && (m[w - 1] == '#' || m[w - 1] == '@');
+}
+
+/*
+ * Is m[i] inside parentheses that open after the statement before it
+ * (the "or" of "@(posedge clk or posedge reset)", not a gate)?  The
+ * scan stops at a ";" outside parentheses or at s.
+ */
+static int
+in_parens(const char *m, size_t s, size_t i)
+{
+	int depth = 0;
+
+	for (; i > s; i--) {
+		char c = m[i - 1];
+
+		if (c == ')' || c == ']' || c == '}')
+			depth++;
+		else if (c == '(' || c == '[' || c == '{') {
+			if (depth == 0)
+				return 1;
+			depth--;
+		} else if (c == ';' && depth == 0)
+			return 0;
+	}
+	return 0;
 }
 
 /*
@@ -2620,7 +2647,8 @@ check_drivers(const char *m, size_t len, int inout_ok, struct buf *out)
 				continue;
 			}
 			ne = ident_at(m, len, i, name, sizeof name);
-			if ((g = gate_outputs(m, len, i)) != 0) {
+			if ((g = gate_outputs(m, len, i)) != 0 &&
+			    !in_parens(m, bodies[k], i)) {
 				if (instance_drives(m, len, ne, e, g, NULL, ps,
 				    name, sizeof name, &at))
 					what = "a gate's output terminal";
@@ -2639,8 +2667,8 @@ check_drivers(const char *m, size_t len, int inout_ok, struct buf *out)
 				for (size_t c = 0; c < nmods; c++)
 					if (strcmp(vm[c].name, name) == 0)
 						child = &vm[c];
-				if (child != NULL && statement_start(m, len,
-				    i)) {
+				if (child != NULL && !in_parens(m, bodies[k], i)
+				    && statement_start(m, len, i)) {
 					if (instance_drives(m, len, ne, e, 1,
 					    child, ps, name, sizeof name, &at))
 						what = child->udp ?
