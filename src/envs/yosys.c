@@ -4,7 +4,8 @@
  * Synthesises the candidate alone, checks the netlist, then maps it onto
  * a small liberty file for an area estimate:
  *   yosys -q -W 'Latch inferred for signal' -p 'read_verilog -sv
- *     candidate.sv; hierarchy -check -top TOP; proc; rename -src;
+ *     -noblackbox candidate.sv; hierarchy -check -top TOP;
+ *     select -assert-none =A:blackbox =A:whitebox; proc; rename -src;
  *     check -assert; synth -top TOP; tee -q -o stat.txt stat;
  *     check -assert; write_rtlil synth.il'
  *     -e 'Encountered .translate_off. comment'
@@ -222,8 +223,11 @@ yosys_prepare(const struct task *t, const struct candidate *c,
 		rc = 0;
 		goto out;
 	}
-	synth = xasprintf("read_verilog -sv %s; hierarchy -check -top %s;"
-	    " proc; rename -src; check -assert; synth -top %s;"
+	/* -noblackbox: a module without a body is empty, not a black box
+	 * whose outputs nothing checks; one marked a box is refused. */
+	synth = xasprintf("read_verilog -sv -noblackbox %s; hierarchy -check"
+	    " -top %s; select -assert-none " BOX_SELECTION "; proc;"
+	    " rename -src; check -assert; synth -top %s;"
 	    " tee -q -o %s stat; check -assert; write_rtlil %s",
 	    CAND_FILE, top, top, STAT_FILE, NETLIST_FILE);
 	area = xasprintf("read_rtlil %s; dfflibmap -liberty %s; abc -liberty"
@@ -350,6 +354,8 @@ static const struct env_rule yosys_rules[] = {
 	{ "miter", "is not a port of the reference", CATEGORY_COMPILE,
 	  "port-mismatch" },
 	{ "miter", "is a blackbox", CATEGORY_COMPILE, "unknown-module" },
+	{ "synth", "selection is not empty: " BOX_SELECTION, CATEGORY_COMPILE,
+	  "unknown-module" },
 	{ "miter", "syntax error", CATEGORY_COMPILE, "syntax-error" },
 };
 #define YOSYS_NRULES (sizeof yosys_rules / sizeof yosys_rules[0])

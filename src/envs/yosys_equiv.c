@@ -5,8 +5,9 @@
  * The miter stage:
  *   read_verilog -sv REF; hierarchy -check -top REFTOP; proc; flatten;
  *   chformal -remove; design -stash gold;
- *   read_verilog -sv candidate.sv; hierarchy -simcheck -top TOP; proc;
- *   flatten; chformal -remove; design -stash gate;
+ *   read_verilog -sv -noblackbox candidate.sv; hierarchy -simcheck -top TOP;
+ *   select -assert-none =A:blackbox =A:whitebox; proc; flatten;
+ *   chformal -remove; design -stash gate;
  *   design -import gold -as gold; design -import gate -as gate;
  *   miter -equiv -make_outputs -ignore_gold_x -flatten gold gate miter;
  *   hierarchy -top miter; memory; opt -keepdc; wreduce -keepdc;
@@ -157,7 +158,8 @@ yosys_equiv_miter_script(const struct yosys_equiv *eq, const char *cand_file,
 {
 	return xasprintf("read_verilog -sv %s; hierarchy -check -top %s;"
 	    " proc; flatten; chformal -remove; design -stash gold;"
-	    " read_verilog -sv %s; hierarchy -simcheck -top %s; proc;"
+	    " read_verilog -sv -noblackbox %s; hierarchy -simcheck -top %s;"
+	    " select -assert-none " BOX_SELECTION "; proc;"
 	    " flatten; chformal -remove; design -stash gate;"
 	    " design -import gold -as gold; design -import gate -as gate;"
 	    " miter -equiv -make_outputs -ignore_gold_x -flatten gold gate"

@@ -22,6 +22,10 @@
 #include "model/sample.h"
 
 #define YOSYS_EQUIV_MITER "miter.il"
+/* The candidate's modules marked a box ((* blackbox *), (* whitebox *)):
+ * their outputs would be the solver's to choose, or no cell it reads
+ * ("select -assert-none" of it refuses them). */
+#define BOX_SELECTION "=A:blackbox =A:whitebox"
 #define YOSYS_EQUIV_DEPTH 20		/* default bound, in solver steps */
 #define YOSYS_EQUIV_MAX_DEPTH 1000
 

@@ -104,7 +104,8 @@ test_yosys_prepare_plans_synth_and_area(void **state)
 	    " signal");
 	assert_string_equal(plan.stages[0].argv[4], "-p");
 	assert_string_equal(plan.stages[0].argv[5], "read_verilog -sv"
-	    " candidate.sv; hierarchy -check -top top_module; proc;"
+	    " -noblackbox candidate.sv; hierarchy -check -top top_module;"
+	    " select -assert-none =A:blackbox =A:whitebox; proc;"
 	    " rename -src; check -assert; synth -top top_module;"
 	    " tee -q -o stat.txt stat; check -assert; write_rtlil"
 	    " synth.il");
@@ -952,8 +953,10 @@ test_yosys_prepare_equiv(void **state)
 	assert_str(plan.stages[2].name, "miter");
 	assert_str(plan.stages[2].argv[3], "read_verilog -sv ref.sv;"
 	    " hierarchy -check -top RefModule; proc; flatten; chformal"
-	    " -remove; design -stash gold; read_verilog -sv candidate.sv;"
-	    " hierarchy -simcheck -top TopModule; proc; flatten; chformal"
+	    " -remove; design -stash gold; read_verilog -sv -noblackbox"
+	    " candidate.sv; hierarchy -simcheck -top TopModule;"
+	    " select -assert-none =A:blackbox =A:whitebox; proc; flatten;"
+	    " chformal"
 	    " -remove; design -stash gate; design -import gold -as gold;"
 	    " design -import gate -as gate; miter -equiv -make_outputs"
 	    " -ignore_gold_x -flatten gold gate miter; hierarchy -top miter;"
@@ -1050,6 +1053,51 @@ test_yosys_equiv_dff8r(void **state)
 	free(ref);
 }
 
+/*
+ * Issue 22 (round 3): a TopModule without a body was a black box to
+ * read_verilog, which the miter does not import, and the solver's "Failed
+ * to import cell (type gate)" made it env-error.  Now an empty top, and
+ * an empty submodule, fail the synthesis's check (undriven outputs), and
+ * a module marked (* blackbox *) is refused (unknown-module); before the
+ * miter, so no equivalence stage runs.
+ */
+static void
+test_yosys_equiv_empty_top_fails(void **state)
+{
+	static const char *const codes[][2] = {
+		{ "module TopModule (input clk, input [7:0] d, input reset,"
+		  " output [7:0] q);\nendmodule\n", "undriven" },
+		{ "module TopModule (input clk, input [7:0] d, input reset,"
+		  " output [7:0] q);\n  e u (.o(q));\nendmodule\n"
+		  "module e (output [7:0] o);\nendmodule\n", "undriven" },
+		{ "(* blackbox *)\nmodule TopModule (input clk, input [7:0] d,"
+		  " input reset, output [7:0] q);\nendmodule\n",
+		  "unknown-module" },
+	};
+	struct fx *f = *state;
+	struct outcome o;
+	struct task t;
+	struct candidate c;
+	char *ref = dff8r_ref(f);
+
+	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+		rm_rf(f->dir);
+		assert_int_equal(mkdir(f->dir, 0700), 0);
+		make_task(&t, "local/eq", "yosys", "{\"equiv\":true}");
+		task_add_file(&t, "Prob041_dff8r_ref.sv", "reference", ref,
+		    strlen(ref));
+		make_cand(&c, t.id, codes[i][0]);
+		run_plan(f, &env_yosys, &t, &c, 60, &o);
+		assert_str(o.run.verdict, "fail");
+		assert_str(o.run.stage, "synth");
+		assert_str(o.run.subcategory, codes[i][1]);
+		outcome_release(&o);
+		task_release(&t);
+		candidate_release(&c);
+	}
+	free(ref);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 /* Issue 10: 40-digit numbers in a log overflow nothing. */
@@ -1097,6 +1145,7 @@ main(void)
 		cmocka_unit_test(test_yosys_judge_equiv),
 		FX_TEST(test_yosys_prepare_equiv),
 		FX_TEST(test_yosys_equiv_dff8r),
+		FX_TEST(test_yosys_equiv_empty_top_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
