@@ -2543,6 +2543,15 @@ check_drivers(const char *m, size_t len, int inout_ok, struct buf *out)
 	size_t nmods, *bodies;
 
 	for (size_t i = 0; i < len && out->len == 0; i++) {
+		/* a method too: process::self().srandom(1) */
+		for (size_t w = 0; w < sizeof rnd / sizeof rnd[0]; w++)
+			if (word_at(m, len, i, rnd[w]))
+				finding(out, line_at(m, i), subcategory_name(
+				    SUB_FORBIDDEN_CALL), xasprintf("%s is not"
+				    " allowed in a candidate: it reaches the"
+				    " random state of the simulation's"
+				    " processes, which the testbench's stimuli"
+				    " come from", rnd[w]));
 		if (i > 0 && (m[i - 1] == '.' || m[i - 1] == '`'))
 			continue;
 		for (size_t w = 0; w < sizeof joins / sizeof joins[0]; w++)
@@ -2553,14 +2562,6 @@ check_drivers(const char *m, size_t len, int inout_ok, struct buf *out)
 				    " alias joins two nets and can drive the"
 				    " module's input ports, which are the"
 				    " testbench's", joins[w]));
-		for (size_t w = 0; w < sizeof rnd / sizeof rnd[0]; w++)
-			if (word_at(m, len, i, rnd[w]))
-				finding(out, line_at(m, i), subcategory_name(
-				    SUB_FORBIDDEN_CALL), xasprintf("%s is not"
-				    " allowed in a candidate: it reaches the"
-				    " random state of the simulation's"
-				    " processes, which the testbench's stimuli"
-				    " come from", rnd[w]));
 		if (!inout_ok && word_at(m, len, i, "inout"))
 			finding(out, line_at(m, i), "drives-input", xstrdup(
 			    "inout is not allowed in a candidate whose task"

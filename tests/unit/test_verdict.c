@@ -480,6 +480,82 @@ test_verdict_candidate_checks(void **state)
 		{ "`define D(x) x\nmodule TopModule(output zero);\n"
 		  "  integer fd;\n  initial fd = `D($)fopen(\"wave.vcd\");\n"
 		  "endmodule\n", "forbidden-construct", 4 },
+		/* Issue 22, round 3: a candidate drives its inputs (tran
+		 * made them x, which the testbench counts as a match), by
+		 * any means that can be told from the code. */
+		{ "module TopModule(input [1:0] d, output q);\n"
+		  "  wire [1:0] x = 2'bx;\n  tran (d[0], x[0]);\n"
+		  "endmodule\n", "drives-input", 3 },
+		{ "module TopModule(input d, output q);\n  wire x;\n"
+		  "  tranif0 t (d, x, 1'b0);\nendmodule\n",
+		  "drives-input", 3 },
+		{ "module TopModule(output q);\n  wire a, b;\n"
+		  "  rtranif1 (a, b, 1'b1);\nendmodule\n",
+		  "drives-input", 3 },
+		{ "module TopModule(input d, output q);\n  wire x;\n"
+		  "  alias d = x;\nendmodule\n", "drives-input", 3 },
+		{ "module TopModule(input [3:0] d, output q);\n"
+		  "  assign q = d[0];\n  assign d[1] = 1'bx;\n"
+		  "endmodule\n", "drives-input", 3 },
+		{ "module TopModule(input a, input b, output q);\n"
+		  "  assign q = 0, {a, b} = 2'bx;\nendmodule\n",
+		  "drives-input", 2 },
+		{ "module TopModule(d, q);\n  input [3:0] d;\n"
+		  "  output q;\n  assign d = 4'bx;\nendmodule\n",
+		  "drives-input", 4 },
+		{ "module TopModule(input d, output q);\n"
+		  "  buf (q, 1'b0), (d, 1'bx);\nendmodule\n",
+		  "drives-input", 2 },
+		{ "module TopModule(input d, output q);\n"
+		  "  pullup (d);\nendmodule\n", "drives-input", 2 },
+		{ "module TopModule(input d, output q);\n"
+		  "  s u (.o(d), .i(q));\nendmodule\n"
+		  "module s(output o, input i); assign o = 1'bx; endmodule\n",
+		  "drives-input", 2 },
+		{ "module TopModule(input d, output q);\n"
+		  "  s u (q, d);\nendmodule\n"
+		  "module s(input i, output o); assign o = 1'bx; endmodule\n",
+		  "drives-input", 2 },
+		{ "module TopModule(input d, output q);\n"
+		  "  u_p u (d, q);\nendmodule\n"
+		  "primitive u_p(output o, input i);\n table 0 : x;\n"
+		  " 1 : x;\n endtable\nendprimitive\n", "drives-input", 2 },
+		{ "module TopModule(input var logic d, output q);\n"
+		  "  initial begin #1 d <= 1'bx; end\nendmodule\n",
+		  "drives-input", 2 },
+		{ "module TopModule(input integer d, output q);\n"
+		  "  always @* d++;\nendmodule\n", "drives-input", 2 },
+		{ "module TopModule(input d, output q);\n"
+		  "  initial deassign d;\nendmodule\n", "drives-input", 2 },
+		{ "module TopModule(input integer d, output q);\n"
+		  "  integer j;\n  initial j = $random(d);\nendmodule\n",
+		  "drives-input", 3 },
+		{ "`define T tran\nmodule TopModule(input d, output q);\n"
+		  "  wire x;\n  `T (d, x);\nendmodule\n", "drives-input",
+		  4 },
+		/* ... or touches the random state the testbench's stimuli
+		 * come from (measured with Icarus Verilog 11: $random and
+		 * $urandom share no state; $urandom(s) seeds $urandom's). */
+		{ "module TopModule(output q);\n  integer j;\n"
+		  "  initial j = $random;\nendmodule\n", "forbidden-call", 3 },
+		{ "module TopModule(output q);\n  integer j;\n"
+		  "  initial j = $random();\nendmodule\n", "forbidden-call",
+		  3 },
+		{ "module TopModule(output q);\n  integer j;\n"
+		  "  initial j = $random(7);\nendmodule\n", "forbidden-call",
+		  3 },
+		{ "module TopModule(output q);\n  integer j, s;\n"
+		  "  initial j = $urandom(s);\nendmodule\n", "forbidden-call",
+		  3 },
+		{ "module TopModule(output q);\n  integer j;\n"
+		  "  initial j = $urandom_range(3);\nendmodule\n",
+		  "forbidden-call", 3 },
+		{ "module TopModule(output q);\n  integer j;\n"
+		  "  initial j = $dist_uniform(0, 0, 9);\nendmodule\n",
+		  "forbidden-call", 3 },
+		{ "module TopModule(output q);\n"
+		  "  initial process::self().srandom(1);\nendmodule\n",
+		  "forbidden-call", 2 },
 	};
 	/* What a candidate may do: its own instances, structs, blocks,
 	 * generate loops; words in comments and strings. */
@@ -502,6 +578,24 @@ test_verdict_candidate_checks(void **state)
 	    "  wire [7:0] r = 8'h`OWN + $unsigned($bits(in));\n"
 	    "endmodule\n"
 	    "module sub(input x, output y); assign y = x; endmodule\n";
+	/* Inputs read, never driven: as an instance's input, a gate's
+	 * input, an index, compared with "<=", on the event list ("or"
+	 * is no gate there); a seeded $random of the module's own. */
+	static const char ok_inputs[] =
+	    "module TopModule(input clk, input reset, input [7:0] d,\n"
+	    "    input [2:0] i, output reg [7:0] q, output y);\n"
+	    "  wire [7:0] n, m;\n  integer s = 1, j;\n"
+	    "  sub u (.x(d[i]), .y(y));\n  sub v (d[1], n[1]);\n"
+	    "  buf b[7:0] (m, d);\n  and (n[0], d[0], reset);\n"
+	    "  always @(posedge clk or posedge reset)\n"
+	    "    if (reset) q <= 0;\n"
+	    "    else case (i) 0: q <= d <= 8'h10 ? d : m;\n"
+	    "      default: q <= reset ? 8'h0 : d <= 8'h3 ? n : m;\n"
+	    "    endcase\n"
+	    "  always @(posedge clk) j = $random(s) + $dist_uniform(s, 0, 3);\n"
+	    "  function integer f(input integer d); f = d + 1; endfunction\n"
+	    "endmodule\n"
+	    "module sub(input x, output y); assign y = x; endmodule\n";
 	char *r;
 
 	(void)state;
@@ -512,7 +606,7 @@ test_verdict_candidate_checks(void **state)
 		r = verilog_check_candidate(cases[i].code,
 		    strlen(cases[i].code));
 		if (r == NULL)
-			fail_msg("case %zu: no finding", i);
+			fail_msg("case %zu: no finding in:\n%s", i, cases[i].code);
 		if (strncmp(r, want, strlen(want)) != 0)
 			fail_msg("case %zu: %s", i, r);
 		free(want);
@@ -521,6 +615,9 @@ test_verdict_candidate_checks(void **state)
 	r = verilog_check_candidate(ok, strlen(ok));
 	if (r != NULL)
 		fail_msg("honest code: %s", r);
+	r = verilog_check_candidate(ok_inputs, strlen(ok_inputs));
+	if (r != NULL)
+		fail_msg("honest inputs: %s", r);
 }
 
 
