@@ -143,10 +143,14 @@ void	verilog_judge_sim(const struct task *t, const struct env_plan *plan,
  * or made by a macro; and a macro use glued to the system name or macro
  * use before it ("$`F"), or whose arguments' ")" the next name follows
  * at once ("`D(x)fopen"), which the tools read as one name
- * (forbidden-construct).  Returns NULL, or a new string
- * "LINE\tSUBCATEGORY\tMESSAGE" (subcategory forbidden-construct,
- * forbidden-call or out-of-module-reference) for plan->precheck; caller
- * frees.
+ * (forbidden-construct).  Also a driver of an input port (drives-input;
+ * ADR 0058): a bidirectional switch or alias anywhere, an assignment to
+ * a name declared input, a gate's, UDP's or instance's output on one,
+ * deassign; and the shared random state ($random or $dist_* without a
+ * seed variable, $urandom, $urandom_range: forbidden-call).  Returns
+ * NULL, or a new string "LINE\tSUBCATEGORY\tMESSAGE" (subcategory
+ * forbidden-construct, forbidden-call, drives-input or
+ * out-of-module-reference) for plan->precheck; caller frees.
  */
 char	*verilog_check_candidate(const char *code, size_t len);
 
@@ -165,8 +169,10 @@ int	verilog_design_reads(const struct task *t, char **reads,
 /*
  * For yosys, which synthesises the candidate alone: only the system
  * calls of verilog_check_candidate() (the files env_params.design_reads
- * names allowed to $readmemh/$readmemb), `include, and macros glued to
- * names, with the candidate's macros expanded.  yosys reads $readmemh
+ * names allowed to $readmemh/$readmemb), `include, macros glued to
+ * names, the drivers of inputs and the shared random state, with the
+ * candidate's macros expanded (inout refused unless t has one).  yosys
+ * reads $readmemh
  * files while it elaborates.  NULL or a new finding as
  * verilog_check_candidate() returns; caller frees.
  */
@@ -192,7 +198,8 @@ char	*verilog_check_moddup(const struct task *t, const char *code,
  * "testbench") leaves the reference to resolve upwards, into the
  * testbench.  $readmemh/$readmemb may read the files of
  * env_params.design_reads (verilog_design_reads(); a bad value allows
- * none).  NULL or a new finding as verilog_check_candidate() returns;
+ * none); inout only when a compiled file of t or its interface declares
+ * one.  NULL or a new finding as verilog_check_candidate() returns;
  * caller frees.
  */
 char	*verilog_check_task(const struct task *t, const char *code,
