@@ -1969,6 +1969,9 @@ check_unit_scope(const char *m, size_t len, const struct lexmod *mods,
  * runs where the grammar cannot read the code and in every env alike.
  */
 
+/* How far back statement_start() and in_parens() look, in bytes. */
+#define SCAN_BACK	1024
+
 /* A port of a candidate module, in the order of its header. */
 struct vport {
 	char	name[128];
@@ -2231,7 +2234,9 @@ statement_start(const char *m, size_t len, size_t i)
 		 * before it that no other ":" closes) */
 		int colons = 0, depth = 0;
 
-		for (size_t k = p - 1; k > 0; k--) {
+		/* bounded, so that a long statement costs no square
+		 * time; past the bound it counts as a statement */
+		for (size_t k = p - 1; k > 0 && p - k < SCAN_BACK; k--) {
 			char c = m[k - 1];
 
 			if (c == ']' || c == ')' || c == '}')
@@ -2275,7 +2280,7 @@ in_parens(const char *m, size_t s, size_t i)
 {
 	int depth = 0;
 
-	for (; i > s; i--) {
+	for (size_t n = 0; i > s && n < SCAN_BACK; i--, n++) {
 		char c = m[i - 1];
 
 		if (c == ')' || c == ']' || c == '}')

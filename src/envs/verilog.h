@@ -172,8 +172,7 @@ int	verilog_design_reads(const struct task *t, char **reads,
  * names allowed to $readmemh/$readmemb), `include, macros glued to
  * names, the drivers of inputs and the shared random state, with the
  * candidate's macros expanded (inout refused unless t has one).  yosys
- * reads $readmemh
- * files while it elaborates.  NULL or a new finding as
+ * reads $readmemh files while it elaborates.  NULL or a new finding as
  * verilog_check_candidate() returns; caller frees.
  */
 char	*verilog_check_calls(const struct task *t, const char *code,
