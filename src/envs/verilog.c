@@ -2209,6 +2209,8 @@ prev_blank(const char *m, size_t i)
 	return i;
 }
 
+static int	in_parens(const char *, size_t, size_t);
+
 /*
  * Does a statement start at m[i] (so that "<=" after it is a
  * non-blocking assignment, not a comparison)?  After ";", ")", a
@@ -2227,7 +2229,9 @@ statement_start(const char *m, size_t len, size_t i)
 
 	if (p == 0)
 		return 1;
-	if (m[p - 1] == ';' || m[p - 1] == ')')
+	if (m[p - 1] == ';')	/* not a for loop's condition */
+		return !in_parens(m, 0, p - 1);
+	if (m[p - 1] == ')')
 		return 1;
 	if (m[p - 1] == ':' && !(p > 1 && m[p - 2] == ':')) {
 		/* a case item's, unless it closes a "?" (the nearest "?"

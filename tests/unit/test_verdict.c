@@ -593,6 +593,7 @@ test_verdict_candidate_checks(void **state)
 	    "      default: q <= reset ? 8'h0 : d <= 8'h3 ? n : m;\n"
 	    "    endcase\n"
 	    "  always @(posedge clk) j = $random(s) + $dist_uniform(s, 0, 3);\n"
+	    "  integer k;\n  initial for (k = 0; i <= 3'd5; k = k + 1) ;\n"
 	    "  function integer f(input integer d); f = d + 1; endfunction\n"
 	    "endmodule\n"
 	    "module sub(input x, output y); assign y = x; endmodule\n";
