@@ -35,16 +35,20 @@ int	syntax_walk_next(TSTreeCursor *cur, int descend);
  * The walk every scan of a Verilog file makes (syntax_verilog_scan(),
  * vh_scan()): parse text (len bytes) with the Verilog grammar, set
  * *has_error (1 when the tree holds an ERROR or MISSING node, else 0),
- * then call visit(text, n, type, arg) for each node n in document order
- * (pre-order), type being ts_node_type(n), and last once with a null
- * node and type NULL: the end of the walk, where what was kept of the
- * tree may still be read.  The tree is deleted before the walk returns.
+ * then call visit(text, n, type, up, nup, arg) for each node n in
+ * document order (pre-order), type being ts_node_type(n) and up[0..nup-1]
+ * its ancestors from the root (up[nup - 1] its parent; nup 0 at the root;
+ * the array is the walk's, valid during the call), and last once with a
+ * null node, type NULL and no ancestors: the end of the walk, where what
+ * was kept of the tree may still be read.  Asking a node's parent from up
+ * costs nothing; ts_node_parent() costs the node's depth.  The tree is deleted before the walk returns.
  * 0 when every node was visited; -1 with err as syntax_tree(), nothing
  * visited.  Defined in syntax.c.
  */
 int	syntax_verilog_walk(const char *text, size_t len, int *has_error,
 	    void (*visit)(const char *text, TSNode n, const char *type,
-	    void *arg), void *arg, struct err *err);
+	    const TSNode *up, size_t nup, void *arg), void *arg,
+	    struct err *err);
 
 /*
  * The comments right above node n (a declaration): the run of comment

@@ -522,15 +522,16 @@ raw_value(const char *text, uint32_t at, uint32_t len)
 	return i > a ? xstrndup(text + a, i - a) : NULL;
 }
 
+/* A parameter's assignment n, whose grandparent is up (null when it has
+ * none): a local one under a local_parameter_declaration. */
 static void
-param(struct vh_module *m, const char *text, size_t len, TSNode n)
+param(struct vh_module *m, const char *text, size_t len, TSNode n, TSNode up)
 {
-	TSNode id = syntax_child(n, "parameter_identifier"), up;
+	TSNode id = syntax_child(n, "parameter_identifier");
 	struct vh_param *pa;
 
 	if (ts_node_is_null(id))
 		return;
-	up = ts_node_parent(ts_node_parent(n));
 	m->params = xreallocarray(m->params, m->nparams + 1,
 	    sizeof *m->params);
 	pa = &m->params[m->nparams++];
@@ -551,7 +552,8 @@ struct vh_walk {
 };
 
 static void
-vh_node(const char *text, TSNode n, const char *type, void *arg)
+vh_node(const char *text, TSNode n, const char *type, const TSNode *up,
+    size_t nup, void *arg)
 {
 	struct vh_walk *w = arg;
 	struct vh_file *out = w->out;
@@ -571,7 +573,7 @@ vh_node(const char *text, TSNode n, const char *type, void *arg)
 		out->error_line = line_of(n);
 	if (strcmp(type, "module_declaration") == 0 ||
 	    (strcmp(type, "module_header") == 0 && w->m == NULL &&
-	    syntax_is(ts_node_parent(n), "ERROR"))) {
+	    nup > 0 && syntax_is(up[nup - 1], "ERROR"))) {
 		/* a module the grammar could not read whole is an
 		 * ERROR node that holds its header: its ports are
 		 * what follows the header in that node */
@@ -590,8 +592,8 @@ vh_node(const char *text, TSNode n, const char *type, void *arg)
 		w->m->line = line_of(n);
 		if (syntax_is(n, "module_header")) {
 			w->m->comment = syntax_comment_above(text,
-			    ts_node_parent(n));
-			w->end = ts_node_end_byte(ts_node_parent(n));
+			    up[nup - 1]);
+			w->end = ts_node_end_byte(up[nup - 1]);
 		} else {
 			w->m->comment = syntax_comment_above(text, n);
 			w->end = ts_node_end_byte(n);
@@ -607,7 +609,8 @@ vh_node(const char *text, TSNode n, const char *type, void *arg)
 	    ts_node_is_null(w->list)) {
 		w->list = n;
 	} else if (w->m != NULL && strcmp(type, "param_assignment") == 0) {
-		param(w->m, text, w->len, n);
+		param(w->m, text, w->len, n, nup >= 2 ? up[nup - 2] :
+		    (TSNode){ 0 });
 	}
 }
 
