@@ -106,7 +106,11 @@ assay_abi_call:
 # placed them).  Before each call, change (when not NULL) changes the
 # input: an element of every array and every scalar but the length, so
 # that no call sees the input of the one before (a candidate that
-# remembered its last answer was timed 225x faster).  fn must keep the
+# remembered its last answer was timed 225x faster).  The lfence after
+# it lets no load of fn run before the change's store has its address:
+# without it, dot_i32's reference loaded ahead of the store, and the CPU
+# undid that (a memory-ordering clear) often enough to time it 1.15x
+# slower and wander from 0.91 to 1.21 against itself.  fn must keep the
 # callee-saved registers: the ABI check ran first.  Returns every call's
 # return value (its low bits, mask) folded into one (h = rol(h, 1) ^
 # (rax & mask)), so that the timed results are compared too: two cycles
@@ -136,6 +140,7 @@ assay_time_calls:
 	je	3f
 	movq	%r13, %rdi
 	call	*%rbp
+	lfence
 3:	movq	0(%r13), %rdi
 	movq	8(%r13), %rsi
 	movq	16(%r13), %rdx
