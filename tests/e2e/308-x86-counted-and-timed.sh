@@ -6,12 +6,17 @@
 # buffer.  sum_i32's reference runs 20489 instructions, about 1 us.
 #   vg         knows callgrind by LD_PRELOAD (valgrind sets it) and
 #              returns 0 at once there; elsewhere a right sum and a busy
-#              wait, 1.37x slower: passed as "23.389x fewer instructions"
+#              wait, 1.37x slower: passed as "23.389x fewer instructions";
+#              bench now clears LD_PRELOAD before the counted call, so it
+#              is counted doing its work
 #   vgmaps     the same, knowing callgrind by vgpreload in
-#              /proc/self/maps
+#              /proc/self/maps, which cannot be hidden
 #   vgright    right everywhere, but counted it runs an unrolled loop
 #              (1.6x fewer instructions), timed a plain loop and a busy
-#              wait (1.4x slower): passed, the count vetoing the clock
+#              wait (1.4x slower): passed, the count vetoing the clock.
+#              It knows it is counted with no tell of valgrind's: the
+#              count stage's one call is its first, on the timing input
+#              (n = 4096), where the check's first call has n = 0
 #   memo       remembers its answer for a buffer with the same address,
 #              length and three sampled elements (wrong once a middle
 #              element changes): passed 225x faster
@@ -59,21 +64,29 @@ int64_t sum(const int32_t *a, size_t n)
 	return mode == 1 ? 0 : slow_sum(a, n);
 }
 C
+cat > "$T/c/maps.h" <<'C'
+/* 1 under valgrind: its preloaded library is mapped. */
+static int counted(void)
+{
+	char line[512];
+	int yes = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+	while (f != NULL && fgets(line, sizeof line, f) != NULL)
+		if (strstr(line, "vgpreload") != NULL)
+			yes = 1;
+	if (f != NULL)
+		fclose(f);
+	return yes;
+}
+C
 cat > "$T/c/vgmaps.c" <<'C'
 #include "busy.h"
+#include "maps.h"
 static int mode;
 int64_t sum(const int32_t *a, size_t n)
 {
-	if (mode == 0) {
-		char line[512];
-		FILE *f = fopen("/proc/self/maps", "r");
-		mode = 2;
-		while (f != NULL && fgets(line, sizeof line, f) != NULL)
-			if (strstr(line, "vgpreload") != NULL)
-				mode = 1;
-		if (f != NULL)
-			fclose(f);
-	}
+	if (mode == 0)
+		mode = counted() ? 1 : 2;
 	return mode == 1 ? 0 : slow_sum(a, n);
 }
 C
@@ -88,7 +101,7 @@ int64_t sum(const int32_t *a, size_t n)
 	int64_t s = 0, t = 0, u = 0, v = 0;
 	size_t i = 0;
 	if (mode == 0)
-		mode = getenv("LD_PRELOAD") != NULL ? 1 : 2;
+		mode = n >= 4096 ? 1 : 2;
 	if (mode == 2)
 		return slow_sum(a, n);
 	for (; i + 8 <= n; i += 8) {
@@ -168,12 +181,15 @@ evidence() {
 }
 
 if command -v valgrind >/dev/null; then
+	# No LD_PRELOAD when counted: vg does its work there, and its
+	# count says what the clock says.
+	want vg fail/performance/slower-than-reference
+	evidence vg | grep -q 'callgrind: 1\.[0-9]*x more instructions.*time: 1\.[0-9]*x slower' ||
+	    fail "vg: evidence $(evidence vg)"
 	# The count stage's call is checked as the check's are.
-	for c in vg vgmaps; do
-		want $c fail/functional/differs-when-counted
-		evidence $c | grep -q '^wrong when counted: the counted call returned 0, the reference -45931740816' ||
-		    fail "$c: evidence $(evidence $c)"
-	done
+	want vgmaps fail/functional/differs-when-counted
+	evidence vgmaps | grep -q '^wrong when counted: the counted call returned 0, the reference -45931740816' ||
+	    fail "vgmaps: evidence $(evidence vgmaps)"
 	# Right when counted, but the clock past a busy machine's noise
 	# fails it whatever the count says.
 	want vgright fail/performance/measures-disagree
