@@ -1955,7 +1955,7 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
 	const char *pre = buf_str(&plan->precheck);
 	int copied = strstr(pre, "copied-input\n") != NULL;
 	int valgrind = strstr(pre, "no-valgrind\n") == NULL;
-	int counted = 0, disagree, slow, busy;
+	int counted = 0, disagree, slow, slower, busy;
 	double ir;
 	char *ev;
 
@@ -2063,7 +2063,7 @@ check:
 		env_set(&r->stage, "count");
 	/* The call callgrind counted answered otherwise than the check's
 	 * calls: the candidate did other work when counted (it can know
-	 * valgrind by LD_PRELOAD or /proc/self/maps), so the count is of
+	 * valgrind by /proc/self/maps, or its clock), so the count is of
 	 * something else, and the candidate is wrong there. */
 	if (nres == 4 && s.counted_fail != NULL) {
 		char *why = xasprintf("wrong when counted: %s",
@@ -2083,9 +2083,9 @@ check:
 	 * says slower beyond its noise is not believed: within BUSY the
 	 * candidate passes on the clock's noise, but the count is no gain
 	 * and its per-line profile is not kept (ADR 0059). */
-	slow = s.time_ratio <= 1 - NOISE && !time_noise(&s);
-	busy = slow && s.time_ratio <= 1 / BUSY;
-	disagree = counted && ir >= DISAGREE && slow;
+	slower = s.time_ratio <= 1 - NOISE && !time_noise(&s);
+	busy = slower && s.time_ratio <= 1 / BUSY;
+	disagree = counted && ir >= DISAGREE && slower;
 	if (counted && !disagree)
 		set_hot_lines(&s, r);
 	if (counted && !disagree && s.hot_none != NULL) {
@@ -2111,7 +2111,7 @@ check:
 		feedback_set(r, "bottleneck", json_pack("{s:b}", "measured",
 		    0), "not measured: callgrind's count and the clock"
 		    " disagree, so its per-line counts are not believed");
-	} else if (busy || (slow && !(counted && ir > 1 - NOISE))) {
+	} else if (busy || (slower && !(counted && ir > 1 - NOISE))) {
 		/* Slower by the clock beyond a busy machine's noise, or
 		 * beyond its 3 % and by the count too when callgrind gave
 		 * one: within BUSY a clock alone is noise (the reference
