@@ -23,6 +23,10 @@
 #   memoends   the same keyed on the first and last element
 #   firstcall  right on the first call for an address, then its last
 #              answer again while the address stays (a timed batch)
+#   scalar     a task of one scalar (bits: 64 turns of a loop over x);
+#              a right memo of 4096 answers keyed on x: the timing
+#              called it with one x, and it passed 24x faster; each timed
+#              call has an x drawn afresh now, and the memo is no faster
 . "$(dirname "$0")/lib.sh"
 command -v bwrap >/dev/null || skip "bubblewrap not installed"
 command -v python3 >/dev/null || skip "python3 not installed"
@@ -31,6 +35,19 @@ command -v python3 >/dev/null || skip "python3 not installed"
 EX=$(cd "$(dirname "$0")/../../examples" && pwd)
 "$ASSAY" --db "$DB" import "$EX/compiler/sum_i32.jsonl" >/dev/null ||
     fail "import sum_i32"
+python3 - > "$T/bits.jsonl" <<'PY'
+import json
+ref = ("#include <stdint.h>\n"
+       "uint64_t bits(uint64_t x)\n{\n\tuint64_t s = 0;\n"
+       "\tfor (int i = 0; i < 64; i++)\n\t\ts += (x >> i) & 1;\n"
+       "\treturn s;\n}\n")
+print(json.dumps({"task": {"id": "ct/bits", "env": "x86-asm",
+    "domain": "compiler", "env_params": {"symbol": "bits",
+    "signature": "uint64_t bits(uint64_t x)", "syntax": "intel"},
+    "spec": "bits(x): the set bits of x",
+    "files": {"ref.c": ref}}}))
+PY
+"$ASSAY" --db "$DB" import "$T/bits.jsonl" >/dev/null || fail "import bits"
 mkdir "$T/c"
 
 # The work a timed call does beyond the reference's: a busy wait of TURNS
@@ -148,8 +165,28 @@ memo 'n > 0 && a == last_a && n == last_n && a[0] == key[0] &&
 memo 'n > 0 && a == last_a && n == last_n && a[0] == key[0] &&
 	    a[n - 1] == key[2]' > "$T/c/memoends.c"
 memo 'a == last_a && n >= 1024' > "$T/c/firstcall.c"
+cat > "$T/c/scalar.c" <<'C'
+#include <stdint.h>
+static uint64_t seen[4096], answer[4096];
+static unsigned char kept[4096];
+uint64_t bits(uint64_t x)
+{
+	unsigned k = (unsigned)(x ^ (x >> 29)) % 4096;
+	if (kept[k] && seen[k] == x)
+		return answer[k];
+	uint64_t s = 0;
+	for (int i = 0; i < 64; i++) {
+		s += (x >> i) & 1;
+		__asm__ volatile("" : "+r"(s));
+	}
+	seen[k] = x;
+	kept[k] = 1;
+	answer[k] = s;
+	return s;
+}
+C
 
-ALL="vg vgmaps vgright memo memoends firstcall"
+ALL="vg vgmaps vgright memo memoends firstcall scalar"
 for c in $ALL; do
 	gcc -O2 -S -masm=intel -fno-asynchronous-unwind-tables \
 	    -fcf-protection=none -I"$T/c" -o "$T/c/$c.s" "$T/c/$c.c" ||
@@ -158,7 +195,8 @@ done
 python3 - "$T/c" $ALL > "$T/rows.jsonl" <<'PY'
 import json, sys
 for o in sys.argv[2:]:
-    print(json.dumps({"task": "assay-examples/sum_i32", "candidate": {
+    task = "ct/bits" if o == "scalar" else "assay-examples/sum_i32"
+    print(json.dumps({"task": task, "candidate": {
         "origin": "ct-" + o, "kind": "optimization", "lang": "asm",
         "code": open("%s/%s.s" % (sys.argv[1], o)).read()}}))
 PY
@@ -208,4 +246,17 @@ for c in memo memoends firstcall; do
 	evidence $c | grep -q '^MISMATCH while timing' ||
 	    fail "$c: evidence $(evidence $c)"
 done
+# The memo of a scalar is right, but it is timed on fresh values and is
+# no faster than the loop it remembers (its misses cost a little more:
+# it may even be slower).
+v=$(get scalar verdict)/$(get scalar subcategory)
+case $v in
+pass/null|fail/slower-than-reference) echo "ok: ct-scalar = $v";;
+*) fail "ct-scalar: $v";;
+esac
+ratio=$("$ASSAY" --db "$DB" list --json --where origin=ct-scalar |
+    sed -n 's/.*"time_ratio":\([0-9.]*\).*/\1/p')
+python3 -c "import sys; sys.exit(0 if 0 < float('$ratio') < 1.5 else 1)" ||
+    fail "scalar: a memo timed $ratio x the reference"
+echo "ok: scalar: the memo timed ${ratio}x the reference"
 echo "ok: no candidate passed by being counted or timed otherwise"

@@ -903,17 +903,21 @@ assay_time_elems(void)
  * assay_change() before each): one element of every array, at a place
  * and with a value drawn from the batch's seed, which the checker draws
  * from getrandom() and sends both sides alike, and every scalar but the
- * length, from a pool of values of its range.  So no timed call sees
- * the input of the call before it, a candidate that remembers an answer
- * for an input that looks the same (its address, its length, a few
- * elements) answers wrongly within a batch, and every answer is
- * compared (the fold, and the arrays at the end).  The pools are drawn
- * once, from the task's seed, from the values a random case draws: in
- * the range.  The change costs the same few instructions on both sides.
+ * length, to a value drawn uniformly from its range.  So no timed call
+ * sees the input of the call before it, a candidate that remembers an
+ * answer for an input that looks the same (its address, its length, a
+ * few elements) answers wrongly within a batch, and every answer is
+ * compared (the fold, and the arrays at the end).  An array's values
+ * come from a pool drawn once, from the task's seed, from the values a
+ * random case draws (in the range); a scalar's are drawn afresh, so that
+ * no table of a few hundred answers covers them.  The change costs the
+ * same few instructions on both sides.
  */
 #define ASSAY_POOL	256	/* values a parameter's pool holds */
 
 static uint64_t	assay_pool[ASSAY_NPARAMS + 1][ASSAY_POOL];
+static uint64_t	assay_lo[ASSAY_NPARAMS + 1];	/* a scalar's range: */
+static uint64_t	assay_span[ASSAY_NPARAMS + 1];	/* hi - lo + 1, 0 all */
 static uint64_t	assay_change_x;	/* the changes' state (xorshift64) */
 static int	assay_change_on;	/* anything to change */
 
@@ -926,8 +930,13 @@ assay_change_setup(void)
 	assay_rng = ASSAY_SEED ^ 0x6368616e6765ULL;
 	assay_change_on = 0;
 	for (int i = 0; i < ASSAY_NPARAMS; i++) {
+		const struct assay_param *p = &assay_params[i];
+
 		if (i == assay_len)
 			continue;
+		assay_lo[i] = p->ranged ? (uint64_t)p->lo : assay_min(p->type);
+		assay_span[i] = (p->ranged ? (uint64_t)p->hi :
+		    assay_max(p->type)) - assay_lo[i] + 1;
 		for (int k = 0; k < ASSAY_POOL; k++)
 			assay_pool[i][k] = assay_norm(assay_params[i].type,
 			    assay_value(&assay_params[i], M_RANDOM,
@@ -954,7 +963,10 @@ assay_change(uint64_t *args)
 		if (i == assay_len) {
 			continue;
 		} else if (!p->pointer) {
-			args[i] = v;
+			/* lo + x * span / 2^64: uniform in [lo, hi]. */
+			args[i] = assay_norm(p->type, assay_span[i] == 0 ? x :
+			    assay_lo[i] + (uint64_t)(((unsigned __int128)x *
+			    assay_span[i]) >> 64));
 		} else if (n > 0) {
 			size_t at = (size_t)(((x >> 32) * (n & 0xffffffffu))
 			    >> 32);
