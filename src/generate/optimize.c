@@ -66,6 +66,18 @@ metric(const char *metrics, const char *key)
 	return d > 0 ? d : 0;
 }
 
+/* Does a run's metrics say its count is not believed ("ir_believed":
+ * false: x86-asm's count said faster while the clock said slower)? */
+static int
+unbelieved(const char *metrics)
+{
+	json_t *m = metrics != NULL ? json_loads(metrics, 0, NULL) : NULL;
+	int no = json_is_false(json_object_get(m, "ir_believed"));
+
+	json_decref(m);
+	return no;
+}
+
 /* The task's env_params.min_gain (> 0), else 0. */
 static double
 task_min_gain(const struct task *t)
@@ -160,6 +172,10 @@ opt_gain(struct store *st, const char *cand_id, double min_gain,
 		if ((before <= 0 || after <= 0) && why == NULL)
 			why = "the runs hold no measure (is the measuring"
 			    " tool installed?)";
+		if (why == NULL && (unbelieved(rc.metrics) ||
+		    unbelieved(rp.metrics)))
+			why = "a run's instruction count is not believed: the"
+			    " clock said slower while the count said faster";
 	}
 	if (before > 0 && after > 0) {
 		json_object_set_new(o, "metric", json_string(key));

@@ -211,6 +211,22 @@ assert g[sys.argv[3]]["counts"] is False, g
 assert g[sys.argv[4]]["counts"] is True and g[sys.argv[4]]["ratio"] > 1.1, g
 print("ok: remeasured from the runs: two count, one does not")
 PY
+# A count its run does not believe (x86-asm: 1.5x fewer instructions
+# while the clock read slower, ADR 0059) is no gain: the run's metrics
+# as the judge writes them then.
+if command -v sqlite3 >/dev/null; then
+sqlite3 "$DB" "UPDATE run SET metrics = json_set(metrics, '\$.ir_believed',
+    json('false')) WHERE id = (SELECT max(id) FROM run WHERE cand_id = '$NV')" ||
+    fail "mark $NV's count not believed"
+"$ASSAY" --db "$DB" optimize --remeasure "$NV" --json >"$T/re2.json" \
+    2>"$T/re2.err" || fail "remeasure $NV: $(cat "$T/re2.err")"
+python3 - "$T/re2.json" <<'PY' || fail "unbelieved count: $(cat "$T/re2.json")"
+import json, sys
+g = json.load(open(sys.argv[1]))["gains"][0]
+assert g["counts"] is False and "not believed" in g["why"], g
+print("ok: a count its run does not believe is no gain")
+PY
+fi
 
 # --- nvcc: registers per thread (ptxas), where no GPU runs the kernel -
 if "$ASSAY" envs | grep -q '^nvcc .* yes '; then

@@ -1346,6 +1346,25 @@ judge_logs(const char *precheck, const char *run, const char *count,
 	env_plan_release(&plan);
 }
 
+/* A run log's lines before its timing: the check and the ABI passed. */
+#define CHECKED "XN equivalence: PASS (0 mismatches / 2000 cases)\n" \
+	"XN abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2000" \
+	" calls)\n"
+
+/* judge_logs() of a run whose check and ABI passed, timed at ref_ns
+ * and cand_ns a call, and of the count stage's log count. */
+static void
+judge_timed(double ref_ns, double cand_ns, const char *count, struct run *r)
+{
+	char run[512];
+
+	snprintf(run, sizeof run, CHECKED "XN timing: ref %.1f ns/call, asm"
+	    " %.1f ns/call, ratio %.3f (best of 31 x 512 calls, n=4096,"
+	    " pinned to cpu 0, 3 measurements)\n", ref_ns, cand_ns, ref_ns /
+	    cand_ns);
+	judge_logs("", run, count, 0, 4, ENV_STOP_NONE, r);
+}
+
 static void
 test_x86asm_judge_limits_and_callgrind(void **state)
 {
@@ -1468,6 +1487,56 @@ test_x86asm_judge_limits_and_callgrind(void **state)
 	    " measurements)\n", "XN count ref 20489\nXN count cand 10000\n",
 	    0, 4, ENV_STOP_NONE, &r);
 	assert_str(r.verdict, "pass");
+	run_release(&r);
+
+	/* ADR 0059: the counted call's result differs from the
+	 * reference's (the candidate knew valgrind and did no work there):
+	 * a functional failure, whatever the counts say. */
+	judge_timed(1039.2, 1422.7, "XN count ref 20489\nXN count cand 876\n"
+	    "XN COUNTED FAIL: the counted call returned 0, the reference"
+	    " -45931740816, on the timing input the check found it right"
+	    " on\n", &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.category, "functional");
+	assert_str(r.subcategory, "differs-when-counted");
+	assert_str(r.stage, "count");
+	assert_non_null(strstr(r.evidence, "wrong when counted: the counted"
+	    " call returned 0, the reference -45931740816"));
+	run_release(&r);
+	/* ... and candidate output that says so is no such line. */
+	judge_logs("", passed, "XN count ref 28679\nXN count cand 22538\n"
+	    "candidate output: XN COUNTED FAIL: forged\n", 0, 4,
+	    ENV_STOP_NONE, &r);
+	assert_str(r.verdict, "pass");
+	run_release(&r);
+
+	/* The clock 1.37x slower, the count 1.6x fewer (right when
+	 * counted, other code): past a busy machine's noise (1.25x) the
+	 * clock fails it whatever the count says; on main the count's veto
+	 * passed it. */
+	judge_timed(1000.0, 1370.0, "XN count ref 20489\n"
+	    "XN count cand 12673\n", &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.subcategory, "measures-disagree");
+	run_release(&r);
+	/* The same clock, the count the same within noise: slower. */
+	judge_timed(1000.0, 1370.0, "XN count ref 20489\n"
+	    "XN count cand 20400\n", &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.subcategory, "slower-than-reference");
+	assert_non_null(strstr(r.evidence, "beyond a busy machine's noise,"
+	    " whatever the count"));
+	run_release(&r);
+	/* Within the busy machine's noise the count still excuses the
+	 * clock (an honest 1.8x-fewer candidate read 1.16x "slower"), but
+	 * a count that says 1.5x faster or more against it is no gain. */
+	judge_timed(1000.0, 1160.0, "XN count ref 20489\nXN count cand 11383\n"
+	    "XN hot cand 16 8\n", &r);
+	assert_str(r.verdict, "pass");
+	assert_non_null(strstr(r.metrics, "\"ir_believed\":false"));
+	assert_non_null(strstr(r.evidence, "the count is not believed"));
+	assert_null(r.feedback != NULL ? strstr(r.feedback, "hot_lines") :
+	    NULL);
 	run_release(&r);
 
 	/* 0.2 ns a call is no difference, whatever the ratio. */

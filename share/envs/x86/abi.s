@@ -96,36 +96,52 @@ assay_abi_call:
 	ret
 	.size	assay_abi_call, .-assay_abi_call
 
-#   uint64_t assay_time_calls(const void *fn, const uint64_t *args,
-#       long reps, uint64_t mask);
+#   uint64_t assay_time_calls(const void *fn, uint64_t *args, long reps,
+#       uint64_t mask, void (*change)(uint64_t *args));
 #
 # Calls fn reps times with args[0..5] in the argument registers, for the
 # timing: the reference and the candidate go through this same loop, so
 # that only their own code differs (through C thunks of their own, the
 # same two instructions timed 0.75 to 1.00 of each other as the link
-# placed them).  fn must keep the callee-saved registers: the ABI check
-# ran first.  Returns every call's return value (its low bits, mask)
-# folded into one (h = rol(h, 1) ^ (rax & mask)), so that the timed
-# results are compared too: two cycles a call, the same for both.
+# placed them).  Before each call, change (when not NULL) changes the
+# input: an element of every array and every scalar but the length, so
+# that no call sees the input of the one before (a candidate that
+# remembered its last answer was timed 225x faster).  The lfence after
+# it lets no load of fn run before the change's store has its address:
+# without it, dot_i32's reference loaded ahead of the store, and the CPU
+# undid that (a memory-ordering clear) often enough to time it 1.15x
+# slower and wander from 0.91 to 1.21 against itself.  fn must keep the
+# callee-saved registers: the ABI check ran first.  Returns every call's
+# return value (its low bits, mask) folded into one (h = rol(h, 1) ^
+# (rax & mask)), so that the timed results are compared too: two cycles
+# a call, the same for both.
 
 	.globl	assay_time_calls
 	.type	assay_time_calls, @function
 	.p2align 6
 assay_time_calls:
 	pushq	%rbx
+	pushq	%rbp
 	pushq	%r12
 	pushq	%r13
 	pushq	%r14
-	pushq	%r15			# 5 pushes: rsp 16-aligned at the call
+	pushq	%r15
+	subq	$8, %rsp		# rsp 16-aligned at the calls
 	movq	%rdi, %r12
 	movq	%rsi, %r13
 	movq	%rdx, %r14
 	movq	%rcx, %r15
+	movq	%r8, %rbp
 	xorl	%ebx, %ebx
 	testq	%r14, %r14
 	jle	2f
 	.p2align 4
-1:	movq	0(%r13), %rdi
+1:	testq	%rbp, %rbp
+	je	3f
+	movq	%r13, %rdi
+	call	*%rbp
+	lfence
+3:	movq	0(%r13), %rdi
 	movq	8(%r13), %rsi
 	movq	16(%r13), %rdx
 	movq	24(%r13), %rcx
@@ -138,10 +154,12 @@ assay_time_calls:
 	decq	%r14
 	jne	1b
 2:	movq	%rbx, %rax
+	addq	$8, %rsp
 	popq	%r15
 	popq	%r14
 	popq	%r13
 	popq	%r12
+	popq	%rbp
 	popq	%rbx
 	ret
 	.size	assay_time_calls, .-assay_time_calls

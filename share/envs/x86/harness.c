@@ -37,6 +37,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -78,8 +79,8 @@ struct assay_param {
 
 /* abi.s: canaries around a call of fn; reps calls of fn. */
 uint64_t assay_abi_call(const void *fn, const uint64_t *args, uint64_t *bad);
-uint64_t assay_time_calls(const void *fn, const uint64_t *args, long reps,
-	    uint64_t mask);
+uint64_t assay_time_calls(const void *fn, uint64_t *args, long reps,
+	    uint64_t mask, void (*change)(uint64_t *args));
 
 static uint64_t assay_call_ref(const uint64_t *v)
     __attribute__((noipa, aligned(64)));
@@ -827,6 +828,7 @@ enum assay_op {
 struct assay_cmd {
 	uint32_t	 op, pad;
 	int64_t		 arg;
+	uint64_t	 seed;	/* ASSAY_OP_BATCH: the changes' (both sides) */
 };
 
 /* status: 0 returned (ret, bad), 1 crashed (sig), 2 did not return. */
@@ -897,6 +899,86 @@ assay_time_elems(void)
 }
 
 /*
+ * Between timed calls the input changes (assay_time_calls() calls
+ * assay_change() before each): one element of every array, at a place
+ * and with a value drawn from the batch's seed, which the checker draws
+ * from getrandom() and sends both sides alike, and every scalar but the
+ * length, to a value drawn uniformly from its range.  So no timed call
+ * sees the input of the call before it, a candidate that remembers an
+ * answer for an input that looks the same (its address, its length, a
+ * few elements) answers wrongly within a batch, and every answer is
+ * compared (the fold, and the arrays at the end).  An array's values
+ * come from a pool drawn once, from the task's seed, from the values a
+ * random case draws (in the range); a scalar's are drawn afresh, so that
+ * no table of a few hundred answers covers them.  The change costs the
+ * same few instructions on both sides.
+ */
+#define ASSAY_POOL	256	/* values a parameter's pool holds */
+
+static uint64_t	assay_pool[ASSAY_NPARAMS + 1][ASSAY_POOL];
+static uint64_t	assay_lo[ASSAY_NPARAMS + 1];	/* a scalar's range: */
+static uint64_t	assay_span[ASSAY_NPARAMS + 1];	/* hi - lo + 1, 0 all */
+static uint64_t	assay_change_x;	/* the changes' state (xorshift64) */
+static int	assay_change_on;	/* anything to change */
+
+/* The pools of every parameter but the length. */
+static void
+assay_change_setup(void)
+{
+	uint64_t keep = assay_rng;
+
+	assay_rng = ASSAY_SEED ^ 0x6368616e6765ULL;
+	assay_change_on = 0;
+	for (int i = 0; i < ASSAY_NPARAMS; i++) {
+		const struct assay_param *p = &assay_params[i];
+
+		if (i == assay_len)
+			continue;
+		assay_lo[i] = p->ranged ? (uint64_t)p->lo : assay_min(p->type);
+		assay_span[i] = (p->ranged ? (uint64_t)p->hi :
+		    assay_max(p->type)) - assay_lo[i] + 1;
+		for (int k = 0; k < ASSAY_POOL; k++)
+			assay_pool[i][k] = assay_norm(assay_params[i].type,
+			    assay_value(&assay_params[i], M_RANDOM,
+			    (size_t)k));
+		assay_change_on = 1;
+	}
+	assay_rng = keep;
+}
+
+/* Before each timed call: the input changes (above). */
+static void
+assay_change(uint64_t *args)
+{
+	uint64_t x = assay_change_x, n = assay_time_elems();
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	assay_change_x = x;
+	for (int i = 0; i < ASSAY_NPARAMS; i++) {
+		const struct assay_param *p = &assay_params[i];
+		uint64_t v = assay_pool[i][x % ASSAY_POOL];
+
+		if (i == assay_len) {
+			continue;
+		} else if (!p->pointer) {
+			/* lo + x * span / 2^64: uniform in [lo, hi]. */
+			args[i] = assay_norm(p->type, assay_span[i] == 0 ? x :
+			    assay_lo[i] + (uint64_t)(((unsigned __int128)x *
+			    assay_span[i]) >> 64));
+		} else if (n > 0) {
+			size_t at = (size_t)(((x >> 32) * (n & 0xffffffffu))
+			    >> 32);
+
+			assay_store((unsigned char *)(uintptr_t)args[i] +
+			    at * assay_size(p->type), p->type, v);
+		}
+		x = (x << 23) | (x >> 41);
+	}
+}
+
+/*
  * Answer requests from in on out until in ends: fn on side's buffers (1
  * the candidate's, with garbage above 32-bit arguments where a case has
  * it; 0 the reference's).  Faults and hangs of fn are caught and
@@ -950,6 +1032,7 @@ assay_serve(const void *fn, int side, int in, int out)
 			break;
 		case ASSAY_OP_TIME_SETUP:
 			assay_time_input();
+			assay_change_setup();
 			if (assay_write_full(out, &r, sizeof r) < 0)
 				return;
 			break;
@@ -960,10 +1043,12 @@ assay_serve(const void *fn, int side, int in, int out)
 				r.sig = assay_sig;
 				r.ret = 0;
 			} else {
+				assay_change_x = cmd.seed | 1;
 				assay_in = 2;
 				r.ret = assay_time_calls(fn, side ?
 				    assay_tv_cand : assay_tv, (long)cmd.arg,
-				    assay_ret_mask);
+				    assay_ret_mask, assay_change_on ?
+				    assay_change : NULL);
 				assay_in = 0;
 			}
 			if (assay_write_full(out, &r, sizeof r) < 0)
@@ -1001,6 +1086,7 @@ struct assay_worker {
 
 static struct assay_worker assay_cw = { -1, -1, -1, 0, "" };	/* bench */
 static struct assay_worker assay_rw = { -1, -1, -1, 0, "" };	/* ref */
+static uint64_t assay_batch_seed;	/* the next batches' changes */
 
 /* Wait for w to end and say how in w->why. */
 static void
@@ -1043,6 +1129,7 @@ assay_send(struct assay_worker *w, enum assay_op op, int64_t arg)
 	memset(&cmd, 0, sizeof cmd);
 	cmd.op = op;
 	cmd.arg = arg;
+	cmd.seed = assay_batch_seed;
 	if (assay_write_full(w->to, &cmd, sizeof cmd) < 0) {
 		kill(w->pid, SIGKILL);
 		assay_reap(w);
@@ -1434,6 +1521,11 @@ assay_pair(long reps, int ref_first, int64_t *a, int64_t *b)
 {
 	uint64_t hr, hc;
 
+	/* Both sides change their input alike, in a way the candidate
+	 * cannot know before the batch (assay_change()). */
+	if (getrandom(&assay_batch_seed, sizeof assay_batch_seed, 0) !=
+	    (ssize_t)sizeof assay_batch_seed)
+		assay_batch_seed = (uint64_t)assay_now_ns() * 0x9e3779b97f4a7c15ULL;
 	if (ref_first) {
 		*a = assay_batch(&assay_rw, reps, &hr);
 		*b = assay_batch(&assay_cw, reps, &hc);
@@ -1800,6 +1892,80 @@ assay_hot_lines(const char *who, const char *out, int fd, const char *file,
 }
 
 /*
+ * The counted call is checked as every call of the check is: the checker
+ * runs the reference on the timing input itself (assay_count_expect()),
+ * the candidate's process sends back what its counted call returned and
+ * every array's whole mapping (bench cg-cand, fd 4), and they must be
+ * the same.  A candidate that does other work when it is counted (it
+ * knows valgrind by LD_PRELOAD, /proc/self/maps or its clock) answers
+ * wrongly there, and fails.
+ */
+static uint64_t	 assay_want_ret;	/* the reference's, masked */
+static unsigned char *assay_got;	/* what bench sent */
+static size_t	 assay_got_cap;	/* bytes it should send */
+
+static void
+assay_count_expect(void)
+{
+	struct assay_case c;
+	uint64_t vr[6];
+
+	assay_time_input();
+	assay_time_case(&c);
+	c.index = ASSAY_CASES;
+	assay_case_args(&c, 0, vr);
+	assay_want_ret = assay_case_ref(&c, vr) & assay_ret_mask;
+	assay_got_cap = sizeof(struct assay_reply);
+	for (int i = 0; i < ASSAY_NPARAMS; i++)
+		if (assay_params[i].pointer)
+			assay_got_cap += assay_args[i].ref.cap;
+	assay_got = malloc(assay_got_cap);
+	if (assay_got == NULL)
+		_exit(2);
+}
+
+/* 1 (and why) when the len bytes bench sent are not the reference's
+ * result on the timing input. */
+static int
+assay_count_differs(size_t len, char *why, size_t n)
+{
+	struct assay_reply r;
+	size_t off = sizeof r;
+	char a[32], b[32];
+
+	if (len != assay_got_cap) {
+		snprintf(why, n, "the counted call sent %s result (%zu bytes,"
+		    " want %zu): it did not return to the harness", len == 0 ?
+		    "no" : "a malformed", len, assay_got_cap);
+		return 1;
+	}
+	memcpy(&r, assay_got, sizeof r);
+	if ((r.ret & assay_ret_mask) != assay_want_ret) {
+		assay_print(a, sizeof a, ASSAY_RET, r.ret);
+		assay_print(b, sizeof b, ASSAY_RET, assay_want_ret);
+		snprintf(why, n, "the counted call returned %s, the reference"
+		    " %s, on the timing input the check found it right on", a,
+		    b);
+		return 1;
+	}
+	for (int i = 0; i < ASSAY_NPARAMS; i++) {
+		const struct assay_buf *rb = &assay_args[i].ref;
+
+		if (!assay_params[i].pointer)
+			continue;
+		if (memcmp(assay_got + off, rb->base, rb->cap) != 0) {
+			snprintf(why, n, "the counted call left array %s"
+			    " (or its guard zones) other than the reference"
+			    " did, on the timing input the check found it"
+			    " right on", assay_params[i].name);
+			return 1;
+		}
+		off += rb->cap;
+	}
+	return 0;
+}
+
+/*
  * Count the instructions of one call of the timing input under callgrind
  * (--toggle-collect=toggle), prog run as "prog mode"; valgrind's log
  * comes to the checker through a pipe, never through anything the
@@ -1813,11 +1979,11 @@ static void
 assay_count(const char *who, const char *prog, const char *mode,
     const char *toggle, int candidate, const char *file)
 {
-	int lp[2], st = 0, ncount = 0, ofd, left = 0;
+	int lp[2], rp[2] = { -1, -1 }, st = 0, ncount = 0, ofd, left = 0;
 	long v = -1;
 	pid_t pid;
-	char *log = NULL, line[512], out[64], outopt[96];
-	size_t len = 0, cap = 0, lo = 0;
+	char *log = NULL, line[512], out[64], outopt[96], why[200];
+	size_t len = 0, cap = 0, lo = 0, rlen = 0;
 
 	/* Made before any code of this stage's candidate runs. */
 	snprintf(out, sizeof out, "cg-%s.out", who);
@@ -1826,14 +1992,17 @@ assay_count(const char *who, const char *prog, const char *mode,
 	    0600);
 	if (ofd >= 0)
 		fchmod(ofd, 0600);	/* whatever the umask */
-	if (pipe2(lp, O_CLOEXEC) != 0) {
+	if (pipe2(lp, O_CLOEXEC) != 0 || (candidate &&
+	    pipe2(rp, O_CLOEXEC) != 0)) {
 		assay_say("count %s none: no pipe", who);
 		return;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		assay_child_fds(&lp[1], 1);
+		int fds[2] = { lp[1], rp[1] };
+
+		assay_child_fds(fds, candidate ? 2 : 1);
 		if (candidate)
 			assay_child_filter();
 		execlp("valgrind", "valgrind", "--tool=callgrind", outopt,
@@ -1844,14 +2013,45 @@ assay_count(const char *who, const char *prog, const char *mode,
 		_exit(127);
 	}
 	close(lp[1]);
-	for (;;) {
+	if (rp[1] >= 0)
+		close(rp[1]);
+	/* Valgrind's log, and the counted call's result (candidate), both
+	 * read to their ends: neither writer may block on the other. */
+	while (pid > 0 && (lp[0] >= 0 || rp[0] >= 0)) {
+		struct pollfd pf[2] = { { lp[0], POLLIN, 0 },
+		    { rp[0], POLLIN, 0 } };
 		char chunk[4096];
-		ssize_t k = pid < 0 ? 0 : read(lp[0], chunk, sizeof chunk);
+		ssize_t k;
 
+		if (poll(pf, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pf[1].revents != 0) {
+			k = read(rp[0], chunk, sizeof chunk);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				close(rp[0]);
+				rp[0] = -1;
+			} else {
+				for (ssize_t i = 0; i < k; i++, rlen++)
+					if (rlen < assay_got_cap)
+						assay_got[rlen] =
+						    (unsigned char)chunk[i];
+			}
+		}
+		if (pf[0].revents == 0)
+			continue;
+		k = read(lp[0], chunk, sizeof chunk);
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k <= 0)
-			break;
+		if (k <= 0) {
+			close(lp[0]);
+			lp[0] = -1;
+			continue;
+		}
 		if (len + (size_t)k > (1 << 20))
 			continue;	/* a flood: read on, keep the first MiB */
 		if (len + (size_t)k + 1 > cap) {
@@ -1863,7 +2063,10 @@ assay_count(const char *who, const char *prog, const char *mode,
 		memcpy(log + len, chunk, (size_t)k);
 		len += (size_t)k;
 	}
-	close(lp[0]);
+	if (lp[0] >= 0)
+		close(lp[0]);
+	if (rp[0] >= 0)
+		close(rp[0]);
 	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (pid > 0)
@@ -1889,6 +2092,11 @@ assay_count(const char *who, const char *prog, const char *mode,
 	} else if (ncount != 1) {
 		assay_say("count %s none: %d counts in valgrind's log", who,
 		    ncount);
+	} else if (candidate && assay_count_differs(rlen, why, sizeof why)) {
+		/* A count of a call whose result is not the reference's
+		 * counted other work than the check's: never a measure. */
+		assay_say("count %s %ld", who, v);
+		assay_say("COUNTED FAIL: %s", why);
 	} else {
 		assay_say("count %s %ld", who, v);
 		if (ofd < 0)
@@ -1986,12 +2194,28 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "cg-cand") == 0) {
 		/* One call for callgrind (--toggle-collect=assay_call_cand):
 		 * the count is valgrind's, read by the checker. */
+		static struct assay_reply r;
+
+		/* valgrind's preload, the one thing in the environment that
+		 * differs from the run stage's (ADR 0059: knowing it is
+		 * counted gains the candidate nothing, but it need not be
+		 * told; /proc/self/maps still shows valgrind). */
+		unsetenv("LD_PRELOAD");
 		assay_time_input();
 		if (sigsetjmp(assay_jmp, 1) != 0)
 			return 1;
 		assay_in = 2;
-		assay_call_cand(assay_tv_cand);
+		r.ret = assay_call_cand(assay_tv_cand);
 		assay_in = 0;
+		/* The counted call's result goes to the checker, on fd 4,
+		 * which compares it as the check does (assay_count()). */
+		if (assay_write_full(4, &r, sizeof r) < 0)
+			return 1;
+		for (int i = 0; i < ASSAY_NPARAMS; i++)
+			if (assay_params[i].pointer &&
+			    assay_write_full(4, assay_args[i].cand.base,
+			    assay_args[i].cand.cap) < 0)
+				return 1;
 		return 0;
 	}
 	if (strcmp(argv[1], "worker") != 0) {
@@ -2031,6 +2255,9 @@ main(int argc, char **argv)
 		/* What valgrind's process leaves behind comes to the
 		 * checker, which kills it (assay_kill_left()). */
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
+		assay_alloc();
+		assay_signals();
+		assay_count_expect();
 		assay_count("ref", "./check", "cg-ref",
 		    "--toggle-collect=assay_call_ref", 0, "ref.c");
 		assay_count("cand", "./bench", "cg-cand",
