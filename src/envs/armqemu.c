@@ -481,6 +481,26 @@ parse_write(json_t *w, size_t i, struct arm_write *out, struct err *err)
 	return 0;
 }
 
+/*
+ * env_params.KEY of root, when there: a number in lo..hi (an integer
+ * when whole) into *out, else "env_params.KEY must be WANT".  0 (*out
+ * left as it is when KEY is absent), or -1 with err.
+ */
+static int
+ranged(json_t *root, const char *key, int whole, int lo, int hi,
+    const char *want, int *out, struct err *err)
+{
+	json_t *v = json_object_get(root, key);
+
+	if (v == NULL)
+		return 0;
+	if (!(whole ? json_is_integer(v) : json_is_number(v)) ||
+	    json_number_value(v) < lo || json_number_value(v) > hi)
+		return err_set(err, "env_params.%s must be %s", key, want);
+	*out = (int)json_number_value(v);
+	return 0;
+}
+
 /* Read and check env_params.  0, or -1 with err naming the bad field. */
 static int
 params_read(const struct task *t, struct arm_params *p, struct err *err)
@@ -512,26 +532,11 @@ params_read(const struct task *t, struct arm_params *p, struct err *err)
 			goto out;
 		}
 	}
-	v = json_object_get(root, "timeout_s");
-	if (v != NULL) {
-		if (!json_is_number(v) || json_number_value(v) < 1 ||
-		    json_number_value(v) > 3600) {
-			err_set(err, "env_params.timeout_s must be 1..3600"
-			    " seconds");
-			goto out;
-		}
-		p->timeout_s = (int)json_number_value(v);
-	}
-	v = json_object_get(root, "expect_exit");
-	if (v != NULL) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > 255) {
-			err_set(err, "env_params.expect_exit must be an exit"
-			    " status, 0..255");
-			goto out;
-		}
-		p->expect_exit = (int)json_integer_value(v);
-	}
+	if (ranged(root, "timeout_s", 0, 1, 3600, "1..3600 seconds",
+	    &p->timeout_s, err) < 0 ||
+	    ranged(root, "expect_exit", 1, 0, 255, "an exit status, 0..255",
+	    &p->expect_exit, err) < 0)
+		goto out;
 	v = json_object_get(root, "expect_uart");
 	if (v != NULL && !json_is_null(v)) {
 		if (!json_is_string(v)) {

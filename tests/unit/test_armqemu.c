@@ -259,7 +259,9 @@ test_armqemu_prepare_refuses_bad_params(void **state)
 	static const struct {
 		const char *params, *msg;
 	} bad[] = {
-		{ "{\"expect_exit\":300}", "expect_exit" },
+		{ "{\"expect_exit\":300}", "env_params.expect_exit must be an"
+		  " exit status, 0..255" },
+		{ "{\"expect_exit\":1.5}", "env_params.expect_exit must be" },
 		{ "{\"expect_uart\":5}", "expect_uart" },
 		{ "{\"expect_writes\":{}}", "expect_writes" },
 		{ "{\"expect_writes\":[{\"offset\":0,\"value\":1}]}",
@@ -270,7 +272,9 @@ test_armqemu_prepare_refuses_bad_params(void **state)
 		  "\"value\":1,\"size\":3}]}", "\"size\"" },
 		{ "{\"uart\":\"USART9\"}", "env_params.uart" },
 		{ "{\"simulator\":\"gem5\"}", "simulator" },
-		{ "{\"timeout_s\":0}", "timeout_s" },
+		{ "{\"timeout_s\":0}", "env_params.timeout_s must be 1..3600"
+		  " seconds" },
+		{ "{\"timeout_s\":\"3\"}", "env_params.timeout_s must be" },
 		{ "[1]", "not a JSON object" },
 		/* A misspelt key would check nothing: named, with the known
 		 * ones. */
