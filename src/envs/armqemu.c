@@ -1507,6 +1507,29 @@ reg_name(const char *periph, unsigned long off)
 }
 
 /*
+ * A "-d unimp" line of l bytes from a peripheral QEMU traces (traced[]):
+ * its name (before mark, the text that says what the line is, mlen
+ * bytes) into periph (pn bytes), and what follows mark as a new string.
+ * NULL when line holds no mark, or its name is too long or not traced.
+ */
+static char *
+trace_rest(const char *line, size_t l, const char *mark, size_t mlen,
+    char *periph, size_t pn)
+{
+	const char *m = memmem(line, l, mark, mlen);
+	size_t i;
+
+	if (m == NULL || (size_t)(m - line) >= pn)
+		return NULL;
+	memcpy(periph, line, (size_t)(m - line));
+	periph[m - line] = '\0';
+	for (i = 0; i < sizeof traced / sizeof traced[0]; i++)
+		if (strcmp(periph, traced[i].qemu) == 0)
+			return xstrndup(m + mlen, (size_t)(line + l - m) - mlen);
+	return NULL;
+}
+
+/*
  * One "-d unimp" write: "GPIOA: unimplemented device write (size 4,
  * offset 0x014, value 0x000000a5)", the whole line and nothing else,
  * from a peripheral QEMU traces (traced[]): a line that only holds one
@@ -1518,22 +1541,12 @@ trace_write(const char *line, size_t l, char *periph, size_t pn, int *size,
     unsigned long *off, unsigned long *val)
 {
 	static const char mark[] = ": unimplemented device write (";
-	const char *m = memmem(line, l, mark, sizeof mark - 1);
-	char *rest, tail;
-	size_t i;
+	char *rest = trace_rest(line, l, mark, sizeof mark - 1, periph, pn),
+	    tail;
 	int k, used = 0;
 
-	if (m == NULL || (size_t)(m - line) >= pn)
+	if (rest == NULL)
 		return 0;
-	memcpy(periph, line, (size_t)(m - line));
-	periph[m - line] = '\0';
-	for (i = 0; i < sizeof traced / sizeof traced[0]; i++)
-		if (strcmp(periph, traced[i].qemu) == 0)
-			break;
-	if (i == sizeof traced / sizeof traced[0])
-		return 0;
-	rest = xstrndup(m + sizeof mark - 1, (size_t)(line + l - m) -
-	    (sizeof mark - 1));
 	k = sscanf(rest, "size %d, offset 0x%lx, value 0x%lx%c%n", size, off,
 	    val, &tail, &used);
 	k = k == 4 && tail == ')' && rest[used] == '\0' &&
@@ -1765,22 +1778,12 @@ trace_read(const char *line, size_t l, char *periph, size_t pn,
     unsigned long *off)
 {
 	static const char mark[] = ": unimplemented device read  (size ";
-	const char *m = memmem(line, l, mark, sizeof mark - 1);
-	char *rest, tail;
-	size_t i;
+	char *rest = trace_rest(line, l, mark, sizeof mark - 1, periph, pn),
+	    tail;
 	int k, size, used = 0;
 
-	if (m == NULL || (size_t)(m - line) >= pn)
+	if (rest == NULL)
 		return 0;
-	memcpy(periph, line, (size_t)(m - line));
-	periph[m - line] = '\0';
-	for (i = 0; i < sizeof traced / sizeof traced[0]; i++)
-		if (strcmp(periph, traced[i].qemu) == 0)
-			break;
-	if (i == sizeof traced / sizeof traced[0])
-		return 0;
-	rest = xstrndup(m + sizeof mark - 1, (size_t)(line + l - m) -
-	    (sizeof mark - 1));
 	k = sscanf(rest, "%d, offset 0x%lx%c%n", &size, off, &tail, &used);
 	k = k == 3 && tail == ')' && rest[used] == '\0' &&
 	    strspn(rest, "0123456789, offsetx abcdef") == (size_t)used - 1;
