@@ -72,6 +72,15 @@
  * fails whatever the count says (ADR 0059): the count runs in valgrind,
  * where the candidate can know it is counted, the clock does not. */
 #define BUSY 1.25
+/* How many times more instructions a cycle the candidate may run than the
+ * reference: a clock faster than the count allows by more than this is
+ * not the work the count saw.  The clock's gain over the count's is the
+ * ratio of the two instructions-per-cycle; compiled loops over arrays in
+ * L1 or L2 run at 0.5 and more, an x86 core retires at most 4 to 6 a
+ * cycle, so honest code stays under 12; a candidate that carries its
+ * answer from one timed call to the next (reading the harness's memory)
+ * runs 66x faster by the clock with 618x more instructions counted. */
+#define IPC_SPAN 16.0
 /* Before the candidate: its code starts on a 64-byte boundary, as the
  * reference does (thunks.h); Intel syntax when the task says so. */
 #define PRE_ATT "\t.text\n\t.p2align 6\n"
@@ -1955,7 +1964,7 @@ x86asm_judge(const struct task *t, const struct env_plan *plan,
 	const char *pre = buf_str(&plan->precheck);
 	int copied = strstr(pre, "copied-input\n") != NULL;
 	int valgrind = strstr(pre, "no-valgrind\n") == NULL;
-	int counted = 0, disagree, slow, slower, busy;
+	int counted = 0, disagree, slow, slower, busy, beyond;
 	double ir;
 	char *ev;
 
@@ -2086,6 +2095,7 @@ check:
 	slower = s.time_ratio <= 1 - NOISE && !time_noise(&s);
 	busy = slower && s.time_ratio <= 1 / BUSY;
 	disagree = counted && ir >= DISAGREE && slower;
+	beyond = counted && s.time_ratio > IPC_SPAN * ir;
 	if (counted && !disagree)
 		set_hot_lines(&s, r);
 	if (counted && !disagree && s.hot_none != NULL) {
@@ -2100,10 +2110,15 @@ check:
 		performance_fail(&s, r, "copied-input", xasprintf("the"
 		    " candidate is input.s unchanged, modulo whitespace and"
 		    " comments (%s)", ev));
-	} else if (busy && disagree) {
-		char *why = xasprintf("the two measures disagree: %s; a count"
-		    " that says faster while the clock says slower did not"
-		    " count the candidate's work", ev);
+	} else if (beyond || (busy && disagree)) {
+		char *why = beyond ? xasprintf("the two measures disagree: %s;"
+		    " the clock says faster by more than %gx what the counted"
+		    " call's instructions allow (no x86 core runs that many"
+		    " more a cycle): the timed calls did less work than the"
+		    " counted one, as an answer carried from call to call does",
+		    ev, IPC_SPAN) : xasprintf("the two measures disagree: %s;"
+		    " a count that says faster while the clock says slower did"
+		    " not count the candidate's work", ev);
 
 		verdict(r, VERDICT_FAIL, NULL, CATEGORY_PERFORMANCE,
 		    "measures-disagree", why);

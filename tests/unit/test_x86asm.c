@@ -1539,6 +1539,22 @@ test_x86asm_judge_limits_and_callgrind(void **state)
 	    NULL);
 	run_release(&r);
 
+	/* ADR 0059's amendment: 66x faster by the clock with 618x more
+	 * instructions counted (e2e 308 inc: an answer carried from timed
+	 * call to timed call) is beyond any core's instructions per cycle;
+	 * 25.9x faster with 18.7x fewer (max_u8's model-a) is not. */
+	judge_timed(1011.3, 15.3, "XN count ref 20489\n"
+	    "XN count cand 12678219\n", &r);
+	assert_str(r.verdict, "fail");
+	assert_str(r.subcategory, "measures-disagree");
+	assert_non_null(strstr(r.evidence, "faster by more than 16x what the"
+	    " counted call's instructions allow"));
+	run_release(&r);
+	judge_timed(2015.7, 77.8, "XN count ref 24589\nXN count cand 1312\n",
+	    &r);
+	assert_str(r.verdict, "pass");
+	run_release(&r);
+
 	/* 0.2 ns a call is no difference, whatever the ratio. */
 	judge_logs("", "XN equivalence: PASS (0 mismatches / 2000 cases)\n"
 	    "XN abi: PASS (rbx rbp r12 r13 r14 r15 rsp df kept over 2000"
