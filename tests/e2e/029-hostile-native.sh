@@ -12,7 +12,10 @@
 #               stderr and /proc/1/fd/1, then _exit(0)s: fail/crash
 #               (its process ended)
 #   scan-right  the same forgery from a correct sum that returns: it
-#               passes, at the measured ratio, not the forged 984x
+#               passes, at the measured ratio, not the forged 984x, or
+#               fails measures-disagree where callgrind counted its
+#               first call, the scan (thousands of times the sum's
+#               instructions, while its timed calls only sum)
 #   proc        wrong by one; reads cmdline, environ, maps, mem, status
 #               and fds 0-9 of /proc/self, its parent and PID 1 and
 #               prints them: fail/mismatch, and its parent's (the
@@ -289,7 +292,16 @@ grep -q '^candidate output: .* equivalence: PASS' "$T/scan.show" ||
     fail "scan: found no token to forge with (the test proves nothing)"
 echo "ok: scan: its forged lines are marked candidate output"
 
-want_correct scan-right
+# Its first call scans its memory and prints thousands of lines: where
+# that call is the counted one, the count sees work the timed calls do
+# not do, beyond any core's instructions per cycle (ADR 0059's
+# amendment): measures-disagree; else it passes or is slower.
+v="$(get scan-right verdict)/$(get scan-right category)/$(get scan-right subcategory)"
+case "$v" in
+pass/null/null|fail/performance/slower-than-reference|fail/performance/measures-disagree)
+	echo "ok: native-scan-right: $v (equivalent, ABI kept)" ;;
+*)	fail "native-scan-right: got '$v', want pass, slower-than-reference or measures-disagree" ;;
+esac
 ratio=$("$ASSAY" --db "$DB" list --json --where origin=native-scan-right |
     sed -n 's/.*"time_ratio":\([0-9.]*\).*/\1/p')
 [ -n "$ratio" ] || fail "scan-right: no time_ratio"
