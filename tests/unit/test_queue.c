@@ -183,6 +183,13 @@ test_queue_seek_matches_offset(void **state)
 		for (size_t i = 0; i < nall; i++) {
 			int64_t seq;
 
+			size_t at = SIZE_MAX;
+
+			/* row i's place, by its seq (a grep= counts through
+			 * its own table of matches) */
+			assert_int_equal(store_query_position(f->st,
+			    filters[k], all[i].seq, &at, &err), 0);
+			assert_int_equal(at, i);
 			/* the seq of row i, from either end */
 			assert_int_equal(store_query_nth(f->st, filters[k], 0,
 			    1, i, &seq, &err), 0);
