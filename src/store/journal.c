@@ -530,31 +530,17 @@ fail:
 	return -1;
 }
 
+static const struct col note_cols[] = {
+	COL(struct store_note, id, COL_I64),
+	COL(struct store_note, at, COL_I64),
+	COL(struct store_note, text, COL_TEXT),
+	COL(struct store_note, by, COL_TEXT),
+};
+
 void
 store_note_release(struct store_note *nt)
 {
-	if (nt == NULL)
-		return;
-	free(nt->text);
-	free(nt->by);
-	memset(nt, 0, sizeof *nt);
-}
-
-static void
-note_fill(sqlite3_stmt *s, void *item)
-{
-	struct store_note *nt = item;
-
-	nt->id = sqlite3_column_int64(s, 0);
-	nt->at = sqlite3_column_int64(s, 1);
-	nt->text = col_text(s, 2);
-	nt->by = col_text(s, 3);
-}
-
-static void
-note_free(void *item)
-{
-	store_note_release(item);
+	cols_release(nt, sizeof *nt, note_cols, NCOLS(note_cols));
 }
 
 int
@@ -563,7 +549,7 @@ store_note_list(struct store *st, const char *cand_id,
 {
 	return rows_by_cand(st, "SELECT id, at, text, by FROM note WHERE"
 	    " cand_id = ?1 ORDER BY id", cand_id,
-	    sizeof **out, note_fill, note_free, out, n,
+	    sizeof **out, note_cols, NCOLS(note_cols), out, n,
 	    "read notes", err);
 }
 
@@ -616,36 +602,19 @@ store_candidate_extra_set(struct store *st, const char *cand_id,
 	return rc;
 }
 
+static const struct col event_cols[] = {
+	COL(struct store_event, id, COL_I64),
+	COL(struct store_event, at, COL_I64),
+	COL(struct store_event, who, COL_TEXT),
+	COL(struct store_event, action, COL_TEXT),
+	COL(struct store_event, cand_id, COL_TEXT),
+	COL(struct store_event, detail, COL_TEXT),
+};
+
 void
 store_event_release(struct store_event *e)
 {
-	if (e == NULL)
-		return;
-	free(e->who);
-	free(e->action);
-	free(e->cand_id);
-	free(e->detail);
-	memset(e, 0, sizeof *e);
-}
-
-static void
-event_fill(sqlite3_stmt *s, void *item)
-{
-	struct store_event *e = item;
-
-	e->id = sqlite3_column_int64(s, 0);
-	e->at = sqlite3_column_int64(s, 1);
-	e->who = col_text(s, 2);
-	e->action = col_text(s, 3);
-	e->cand_id = col_text(s, 4);
-	e->detail = col_text(s, 5);
-	e->undone = 0;
-}
-
-static void
-event_free(void *item)
-{
-	store_event_release(item);
+	cols_release(e, sizeof *e, event_cols, NCOLS(event_cols));
 }
 
 int
@@ -654,7 +623,7 @@ store_event_list(struct store *st, const char *cand_id,
 {
 	return rows_by_cand(st, "SELECT id, at, who, action, cand_id, detail FROM"
 	    " event WHERE ?1 IS NULL OR cand_id = ?1 ORDER BY id", cand_id,
-	    sizeof **out, event_fill, event_free, out, n,
+	    sizeof **out, event_cols, NCOLS(event_cols), out, n,
 	    "read events", err);
 }
 

@@ -425,29 +425,15 @@ store_view_get(struct store *st, const char *name, char **filter,
 	    view_filter_fill, filter, "read view", err);
 }
 
+static const struct col view_cols[] = {
+	COL(struct store_view, name, COL_TEXT),
+	COL(struct store_view, filter, COL_TEXT),
+};
+
 void
 store_view_release(struct store_view *v)
 {
-	if (v == NULL)
-		return;
-	free(v->name);
-	free(v->filter);
-	memset(v, 0, sizeof *v);
-}
-
-static void
-view_fill(sqlite3_stmt *s, void *item)
-{
-	struct store_view *v = item;
-
-	v->name = col_text(s, 0);
-	v->filter = col_text(s, 1);
-}
-
-static void
-view_free(void *item)
-{
-	store_view_release(item);
+	cols_release(v, sizeof *v, view_cols, NCOLS(view_cols));
 }
 
 int
@@ -461,6 +447,6 @@ store_view_list(struct store *st, struct store_view **out, size_t *n,
 	if (prepare(st, &s, "SELECT name, filter FROM view ORDER BY name",
 	    err) < 0)
 		return -1;
-	return rows_read(st, s, sizeof **out, SIZE_MAX, view_fill, view_free,
-	    out, n, "read views", err);
+	return rows_cols(st, s, sizeof **out, SIZE_MAX, view_cols,
+	    NCOLS(view_cols), out, n, "read views", err);
 }

@@ -237,51 +237,30 @@ store_throughput(struct store *st, const char *filter,
 	return 0;
 }
 
+static const struct col vote_cols[] = {
+	COL(struct store_vote, by, COL_TEXT),
+	COL(struct store_vote, category, COL_TEXT),
+	COL(struct store_vote, final, COL_INT),
+	COL(struct store_vote, label_id, COL_I64),
+};
+
 void
 store_vote_release(struct store_vote *v)
 {
-	if (v == NULL)
-		return;
-	free(v->by);
-	free(v->category);
-	memset(v, 0, sizeof *v);
-}
-
-static void
-vote_fill(sqlite3_stmt *s, void *item)
-{
-	struct store_vote *v = item;
-
-	v->by = col_text(s, 0);
-	v->category = col_text(s, 1);
-	v->final = sqlite3_column_int(s, 2);
-	v->label_id = sqlite3_column_int64(s, 3);
-}
-
-static void
-vote_free(void *item)
-{
-	store_vote_release(item);
+	cols_release(v, sizeof *v, vote_cols, NCOLS(vote_cols));
 }
 
 int
 store_votes(struct store *st, const char *cand_id, struct store_vote **out,
     size_t *n, struct err *err)
 {
-	sqlite3_stmt *s;
-
-	*out = NULL;
-	*n = 0;
 	/* one candidate's labels, found through the journal's index */
-	if (prepare(st, &s, "WITH" LIVE_CTE("l.id IN (SELECT e0.after FROM"
+	return rows_by_cand(st, "WITH" LIVE_CTE("l.id IN (SELECT e0.after FROM"
 	    " event e0 WHERE e0.cand_id = ?1 AND e0.action = 'label') AND")
 	    VOTES_CTE " SELECT by, category, 0, id"
 	    " FROM votes WHERE cand_id = ?1 UNION ALL SELECT by, category, 1,"
 	    " id FROM live WHERE cand_id = ?1 AND final AND id = (SELECT"
 	    " max(id) FROM live WHERE cand_id = ?1 AND final)"
-	    " ORDER BY 3, 1", err) < 0)
-		return -1;
-	bind_text(s, 1, cand_id);
-	return rows_read(st, s, sizeof **out, SIZE_MAX, vote_fill, vote_free,
-	    out, n, "votes", err);
+	    " ORDER BY 3, 1", cand_id, sizeof **out, vote_cols,
+	    NCOLS(vote_cols), out, n, "votes", err);
 }

@@ -765,8 +765,11 @@ exec(struct store *st, const char *sql, struct err *err)
 	return 0;
 }
 
+/* The one value of sql's first row into *out (untouched when there is no
+ * row).  0, or -1 with err ("<sql>: ..."). */
 static int
-query_int(struct store *st, const char *sql, int *out, struct err *err)
+query_int64(struct store *st, const char *sql, int64_t *out,
+    struct err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
@@ -775,10 +778,21 @@ query_int(struct store *st, const char *sql, int *out, struct err *err)
 		return -1;
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int(s, 0);
+		*out = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return err_sqlite(err, st->db, sql);
+	return 0;
+}
+
+static int
+query_int(struct store *st, const char *sql, int *out, struct err *err)
+{
+	int64_t v = *out;
+
+	if (query_int64(st, sql, &v, err) < 0)
+		return -1;
+	*out = (int)v;
 	return 0;
 }
 
@@ -1034,13 +1048,9 @@ store_schema_version(struct store *st)
 int
 store_data_version(struct store *st, int64_t *v, struct err *err)
 {
-	int n = 0;
-
+	*v = 0;
 	/* the WAL index's change counter: no page of the file is read */
-	if (query_int(st, "PRAGMA data_version", &n, err) < 0)
-		return -1;
-	*v = n;
-	return 0;
+	return query_int64(st, "PRAGMA data_version", v, err);
 }
 
 int
@@ -1076,9 +1086,6 @@ store_commit(struct store *st, struct err *err)
 	return 0;
 }
 
-static int query_int64(struct store *st, const char *sql, int64_t *out,
-    struct err *err);
-
 int
 store_snapshot_begin(struct store *st, int64_t *max_run, struct err *err)
 {
@@ -1112,26 +1119,6 @@ store_rollback(struct store *st)
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = 0;
 	bulk_end(st);
-}
-
-/* One int64 of a statement without parameters. */
-static int
-query_int64(struct store *st, const char *sql, int64_t *out,
-    struct err *err)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	*out = 0;
-	if (prepare(st, &s, sql, err) < 0)
-		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, sql);
-	return 0;
 }
 
 /*
@@ -1603,31 +1590,6 @@ step_done(struct store *st, sqlite3_stmt *s, const char *what,
 	return 0;
 }
 
-/*
- * The one way a list reader reads its rows (store_int.h): step s until
- * it ends or limit rows are read, each into a new zeroed item of size
- * bytes filled by fill(); s is finalized.  On an error the items read so
- * far go to release(), the array is freed, *out is NULL, *n is 0 and
- * err says what failed: no reader returns a half-filled list.
- */
-int
-rows_by_cand(struct store *st, const char *sql, const char *cand_id,
-    size_t size, void (*fill)(sqlite3_stmt *, void *),
-    void (*release)(void *), void *out, size_t *n, const char *what,
-    struct err *err)
-{
-	void *none = NULL;
-	sqlite3_stmt *s;
-
-	memcpy(out, &none, sizeof none);
-	*n = 0;
-	if (prepare(st, &s, sql, err) < 0)
-		return -1;
-	bind_text(s, 1, cand_id);
-	return rows_read(st, s, size, SIZE_MAX, fill, release, out, n, what,
-	    err);
-}
-
 int
 row_by_key(struct store *st, const char *sql, const char *key,
     void (*fill)(sqlite3_stmt *, void *), void *item, const char *what,
@@ -1650,10 +1612,74 @@ row_by_key(struct store *st, const char *sql, const char *key,
 	return 0;
 }
 
-int
-rows_read(struct store *st, sqlite3_stmt *s, size_t size, size_t limit,
-    void (*fill)(sqlite3_stmt *, void *), void (*release)(void *),
-    void *out, size_t *n, const char *what, struct err *err)
+/* How rows_step() makes and unmakes an item: a fill() and a release(),
+ * or a column map. */
+struct row_way {
+	void		(*fill)(sqlite3_stmt *, void *);
+	void		(*release)(void *);
+	const struct col *cols;
+	size_t		 ncols;
+};
+
+static void
+row_make(const struct row_way *w, sqlite3_stmt *s, char *item)
+{
+	if (w->fill != NULL) {
+		w->fill(s, item);
+		return;
+	}
+	for (size_t c = 0; c < w->ncols; c++) {
+		char *field = item + w->cols[c].off;
+		int i = (int)c;
+
+		switch (w->cols[c].kind) {
+		case COL_I64:
+			*(int64_t *)(void *)field = sqlite3_column_int64(s, i);
+			break;
+		case COL_INT:
+			*(int *)(void *)field = sqlite3_column_int(s, i);
+			break;
+		case COL_TEXT:
+			*(char **)(void *)field = col_text(s, i);
+			break;
+		}
+	}
+}
+
+void
+cols_release(void *item, size_t size, const struct col *cols, size_t ncols)
+{
+	if (item == NULL)
+		return;
+	for (size_t c = 0; c < ncols; c++)
+		if (cols[c].kind == COL_TEXT)
+			free(*(char **)(void *)((char *)item + cols[c].off));
+	memset(item, 0, size);
+}
+
+static void
+rows_unmake(const struct row_way *w, char *a, size_t n, size_t size)
+{
+	if (w->fill != NULL) {
+		array_free(a, n, size, w->release);
+		return;
+	}
+	for (size_t k = 0; k < n; k++)
+		cols_release(a + k * size, size, w->cols, w->ncols);
+	free(a);
+}
+
+/*
+ * The one way a list reader reads its rows (store_int.h): step s until
+ * it ends or limit rows are read, each into a new zeroed item of size
+ * bytes made the way w says; s is finalized.  On an error the items read
+ * so far are unmade, the array is freed, *out is NULL, *n is 0 and err
+ * says what failed: no reader returns a half-filled list.
+ */
+static int
+rows_step(struct store *st, sqlite3_stmt *s, size_t size, size_t limit,
+    const struct row_way *w, void *out, size_t *n, const char *what,
+    struct err *err)
 {
 	char *a = NULL;
 	size_t cap = 0;
@@ -1667,17 +1693,54 @@ rows_read(struct store *st, sqlite3_stmt *s, size_t size, size_t limit,
 			a = xreallocarray(a, cap, size);
 		}
 		memset(a + *n * size, 0, size);
-		fill(s, a + *n * size);
+		row_make(w, s, a + *n * size);
 		(*n)++;
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		array_free(a, *n, size, release);
+		rows_unmake(w, a, *n, size);
 		*n = 0;
 		return err_sqlite(err, st->db, what);
 	}
 	memcpy(out, &a, sizeof a);
 	return 0;
+}
+
+int
+rows_read(struct store *st, sqlite3_stmt *s, size_t size, size_t limit,
+    void (*fill)(sqlite3_stmt *, void *), void (*release)(void *),
+    void *out, size_t *n, const char *what, struct err *err)
+{
+	const struct row_way w = { .fill = fill, .release = release };
+
+	return rows_step(st, s, size, limit, &w, out, n, what, err);
+}
+
+int
+rows_cols(struct store *st, sqlite3_stmt *s, size_t size, size_t limit,
+    const struct col *cols, size_t ncols, void *out, size_t *n,
+    const char *what, struct err *err)
+{
+	const struct row_way w = { .cols = cols, .ncols = ncols };
+
+	return rows_step(st, s, size, limit, &w, out, n, what, err);
+}
+
+int
+rows_by_cand(struct store *st, const char *sql, const char *cand_id,
+    size_t size, const struct col *cols, size_t ncols, void *out,
+    size_t *n, const char *what, struct err *err)
+{
+	void *none = NULL;
+	sqlite3_stmt *s;
+
+	memcpy(out, &none, sizeof none);
+	*n = 0;
+	if (prepare(st, &s, sql, err) < 0)
+		return -1;
+	bind_text(s, 1, cand_id);
+	return rows_cols(st, s, size, SIZE_MAX, cols, ncols, out, n, what,
+	    err);
 }
 
 int64_t
@@ -2310,22 +2373,12 @@ store_recorded_add(struct store *st, const char *cand_id,
 	return bulk_doc_next(st, seq, r->log, err);
 }
 
-static void
-recorded_fill(sqlite3_stmt *s, void *item)
-{
-	struct recorded *r = item;
-
-	r->verdict = col_text(s, 0);
-	r->stage = col_text(s, 1);
-	r->log = col_text(s, 2);
-	r->extra = col_text(s, 3);
-}
-
-static void
-recorded_free(void *item)
-{
-	recorded_release(item);
-}
+static const struct col recorded_cols[] = {
+	COL(struct recorded, verdict, COL_TEXT),
+	COL(struct recorded, stage, COL_TEXT),
+	COL(struct recorded, log, COL_TEXT),
+	COL(struct recorded, extra, COL_TEXT),
+};
 
 int
 store_recorded_list(struct store *st, const char *cand_id,
@@ -2334,7 +2387,7 @@ store_recorded_list(struct store *st, const char *cand_id,
 	return rows_by_cand(st, "SELECT verdict, stage, log, extra FROM recorded"
 	    " WHERE cand_seq = (SELECT seq FROM candidate WHERE id = ?1)"
 	    " ORDER BY id", cand_id,
-	    sizeof **out, recorded_fill, recorded_free, out, n,
+	    sizeof **out, recorded_cols, NCOLS(recorded_cols), out, n,
 	    "read recorded", err);
 }
 
@@ -2582,46 +2635,35 @@ int
 store_run_list(struct store *st, const char *cand_id, struct run **out,
     size_t *n, struct err *err)
 {
-	return rows_by_cand(st, "SELECT " RUN_COLS " FROM run WHERE cand_id = ?1"
-	    " ORDER BY id", cand_id,
-	    sizeof **out, run_fill, run_free, out, n,
-	    "read runs", err);
+	sqlite3_stmt *s;
+
+	*out = NULL;
+	*n = 0;
+	if (prepare(st, &s, "SELECT " RUN_COLS " FROM run WHERE cand_id = ?1"
+	    " ORDER BY id", err) < 0)
+		return -1;
+	bind_text(s, 1, cand_id);
+	return rows_read(st, s, sizeof **out, SIZE_MAX, run_fill, run_free,
+	    out, n, "read runs", err);
 }
 
 /* --- export helpers -------------------------------------------------- */
 
+static const struct col label_cols[] = {
+	COL(struct store_label, id, COL_I64),
+	COL(struct store_label, at, COL_I64),
+	COL(struct store_label, category, COL_TEXT),
+	COL(struct store_label, subcategory, COL_TEXT),
+	COL(struct store_label, note, COL_TEXT),
+	COL(struct store_label, by, COL_TEXT),
+	COL(struct store_label, evidence, COL_TEXT),
+	COL(struct store_label, current, COL_INT),
+};
+
 void
 store_label_release(struct store_label *l)
 {
-	if (l == NULL)
-		return;
-	free(l->category);
-	free(l->subcategory);
-	free(l->note);
-	free(l->by);
-	free(l->evidence);
-	memset(l, 0, sizeof *l);
-}
-
-static void
-label_fill(sqlite3_stmt *s, void *item)
-{
-	struct store_label *l = item;
-
-	l->id = sqlite3_column_int64(s, 0);
-	l->at = sqlite3_column_int64(s, 1);
-	l->category = col_text(s, 2);
-	l->subcategory = col_text(s, 3);
-	l->note = col_text(s, 4);
-	l->by = col_text(s, 5);
-	l->evidence = col_text(s, 6);
-	l->current = sqlite3_column_int(s, 7);
-}
-
-static void
-label_free(void *item)
-{
-	store_label_release(item);
+	cols_release(l, sizeof *l, label_cols, NCOLS(label_cols));
 }
 
 int
@@ -2632,7 +2674,7 @@ store_label_list(struct store *st, const char *cand_id,
 	    " l.note, l.by, l.evidence, l.id IS c.label_id FROM label l"
 	    " JOIN candidate c ON c.id = l.cand_id WHERE l.cand_id = ?1"
 	    " ORDER BY l.id", cand_id,
-	    sizeof **out, label_fill, label_free, out, n,
+	    sizeof **out, label_cols, NCOLS(label_cols), out, n,
 	    "read labels", err);
 }
 

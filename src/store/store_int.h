@@ -104,12 +104,33 @@ int	rows_read(struct store *st, sqlite3_stmt *s, size_t size,
 	    size_t limit, void (*fill)(sqlite3_stmt *, void *),
 	    void (*release)(void *), void *out, size_t *n, const char *what,
 	    struct err *err);
-/* rows_read over sql, whose ?1 is bound to cand_id: the readers of one
- * candidate's history (recorded, runs, labels, notes, events). */
+/*
+ * One result column of a list reader that needs no code of its own: the
+ * column of the same index goes into the item's field at byte offset off,
+ * read as kind.  COL_TEXT fields are new strings (NULL for SQL NULL) that
+ * a failed read frees; a reader whose rows need more (a blob, JSON, a
+ * derived field) passes a fill() to rows_read() instead.
+ */
+enum col_kind { COL_I64, COL_INT, COL_TEXT };
+struct col {
+	size_t		off;
+	enum col_kind	kind;
+};
+#define COL(type, field, kind)	{ offsetof(type, field), kind }
+#define NCOLS(cols)		(sizeof (cols) / sizeof (cols)[0])
+/* Free the COL_TEXT fields of cols in item and zero its size bytes;
+ * NULL-safe.  The release of a row a column map made. */
+void	cols_release(void *item, size_t size, const struct col *cols,
+	    size_t ncols);
+/* rows_read() with each row read by the ncols columns of cols. */
+int	rows_cols(struct store *st, sqlite3_stmt *s, size_t size,
+	    size_t limit, const struct col *cols, size_t ncols, void *out,
+	    size_t *n, const char *what, struct err *err);
+/* rows_cols() over sql, whose ?1 is bound to cand_id: the readers of
+ * one candidate's history (recorded, labels, notes, events, votes). */
 int	rows_by_cand(struct store *st, const char *sql, const char *cand_id,
-	    size_t size, void (*fill)(sqlite3_stmt *, void *),
-	    void (*release)(void *), void *out, size_t *n, const char *what,
-	    struct err *err);
+	    size_t size, const struct col *cols, size_t ncols, void *out,
+	    size_t *n, const char *what, struct err *err);
 /*
  * The one way a reader of a single row reads it: sql, whose ?1 is bound
  * to key, stepped once; fill(s, item) when there is a row.  0, 1 when

@@ -1,6 +1,7 @@
 /*
  * test_rows.c - unit tests (cmocka) for the store's one row reader
- * (rows_read, src/store/store_int.h, issue 9 item 7): a reader that
+ * (rows_read and its column map rows_cols, src/store/store_int.h,
+ * issue 9 item 7): a reader that
  * fails after some rows hands back nothing, and what it had read is
  * released.  The list readers of store.h are made to fail the same way:
  * their table is renamed and a view of the same name put in its place
@@ -221,6 +222,57 @@ test_rows_read_all_and_limit(void **state)
 	free(rows);
 }
 
+/* A column map: each kind lands in its field, SQL NULL text is NULL,
+ * and a failure mid-way frees the text it had read (the leak check). */
+struct mapped {
+	int64_t	 big;
+	char	*text;
+	int	 small;
+};
+
+static const struct col mapped_cols[] = {
+	COL(struct mapped, big, COL_I64),
+	COL(struct mapped, text, COL_TEXT),
+	COL(struct mapped, small, COL_INT),
+};
+
+static void
+test_rows_cols(void **state)
+{
+	struct fx *f = *state;
+	const char *sql = "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT"
+	    " i + 1 FROM k WHERE i < 6) SELECT i * 4294967296, CASE WHEN i = 2"
+	    " THEN NULL ELSE 'row ' || i END, CASE WHEN i < %d THEN -i ELSE"
+	    " abs(i - i - 9223372036854775807 - 1) END FROM k";
+	struct mapped *m = (void *)1;
+	sqlite3_stmt *s;
+	struct err err;
+	char q[512];
+	size_t n;
+
+	snprintf(q, sizeof q, sql, 99);
+	assert_int_equal(prepare(f->st, &s, q, &err), 0);
+	assert_int_equal(rows_cols(f->st, s, sizeof *m, SIZE_MAX, mapped_cols,
+	    NCOLS(mapped_cols), &m, &n, "map", &err), 0);
+	assert_int_equal(n, 6);
+	assert_true(m[4].big == 5 * (int64_t)4294967296);
+	assert_string_equal(m[0].text, "row 1");
+	assert_null(m[1].text);
+	assert_int_equal(m[5].small, -6);
+	for (size_t i = 0; i < n; i++)
+		free(m[i].text);
+	free(m);
+
+	snprintf(q, sizeof q, sql, 4);
+	assert_int_equal(prepare(f->st, &s, q, &err), 0);
+	n = 99;
+	assert_int_equal(rows_cols(f->st, s, sizeof *m, SIZE_MAX, mapped_cols,
+	    NCOLS(mapped_cols), &m, &n, "map", &err), -1);
+	assert_null(m);
+	assert_int_equal(n, 0);
+	assert_non_null(strstr(err.msg, "map: "));
+}
+
 /* Each list reader of store.h, with its table failing mid-way. */
 static void
 test_rows_readers_fail_midway(void **state)
@@ -291,6 +343,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_rows_read_fails_midway,
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_rows_read_all_and_limit,
+		    fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_rows_cols,
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_rows_readers_fail_midway,
 		    fx_setup, fx_teardown),
