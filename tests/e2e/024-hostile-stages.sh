@@ -236,23 +236,11 @@ TMPDIR=$T/work "$ASSAY" --db "$DB" verify --quiet --jobs 2 --timeout 90 \
     --where "origin~stage-" >"$T/verify" 2>&1
 [ $? -le 1 ] || fail "verify: $(cat "$T/verify")"
 
-# get ORIGIN KEY: a string field of the candidate's list --json line.
-get() {
-	"$ASSAY" --db "$DB" list --json --where "origin=stage-$1" |
-	    sed -n "s/.*\"$2\":\(\"[^\"]*\"\|null\).*/\1/p" | tr -d '"'
-}
+ORIGIN_PREFIX=stage-	# get, want, shown, evidence: lib.sh
 # metric ORIGIN KEY: a number in its metrics, or nothing.
 metric() {
 	"$ASSAY" --db "$DB" list --json --where "origin=stage-$1" |
 	    sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p"
-}
-want() {
-	expect_eq "stage-$1" "$(get "$1" verdict)/$(get "$1" category)/$(get \
-	    "$1" subcategory)" "$2"
-}
-shown() {
-	"$ASSAY" --db "$DB" show "$(get "$1" id)" > "$T/$1.show" ||
-	    fail "show stage-$1"
 }
 
 if [ $have_x86 = 1 ]; then

@@ -67,12 +67,7 @@ KILLDATA='\t.data\ndone:\t.byte 0\n'
 ls /tmp/fa /dev/shm/assay-hostile-shm 2>/dev/null && fail "left over from an earlier run"
 "$ASSAY" --db "$DB" verify --quiet --where "task=$TASK origin!=reference" \
     >"$T/verify" 2>&1
-# want ORIGIN VERDICT/CATEGORY/SUBCATEGORY
-want() {
-	got=$("$ASSAY" --db "$DB" list --json --where "origin=$1" |
-	    sed -n 's/.*"verdict":"\([^"]*\)".*"category":\("[^"]*"\|null\).*"subcategory":\("[^"]*"\|null\).*/\1\/\2\/\3/p' | tr -d '"')
-	expect_eq "$1" "$got" "$2"
-}
+# want ORIGIN VERDICT/CATEGORY/SUBCATEGORY: lib.sh
 want fill-tmp fail/functional/resource-limit
 want shm pass/null/null
 want kill-self fail/functional/crash

@@ -60,12 +60,7 @@ mkdir -p "$T/work"
 chmod 755 "$T" "$T/work"
 TMPDIR=$T/work "$ASSAY" --db "$DB" verify --quiet --jobs 2 --timeout 60 \
     --where "source~forgery.jsonl" >"$T/verify" 2>&1
-# want ORIGIN VERDICT/CATEGORY/SUBCATEGORY
-want() {
-	got=$("$ASSAY" --db "$DB" list --json --where "origin=$1" |
-	    sed -n 's/.*"verdict":"\([^"]*\)".*"category":\("[^"]*"\|null\).*"subcategory":\("[^"]*"\|null\).*/\1\/\2\/\3/p' | tr -d '"')
-	expect_eq "$1" "$got" "$2"
-}
+# want ORIGIN VERDICT/CATEGORY/SUBCATEGORY: lib.sh
 if [ $have_arm = 1 ]; then
 	want forge-uart fail/functional/uart-mismatch
 	want shell fail/functional/forbidden-call

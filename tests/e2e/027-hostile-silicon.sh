@@ -48,12 +48,7 @@ for w in "origin~si-" "origin=reference"; do
 	TMPDIR=$T/work "$ASSAY" --db "$DB" verify --quiet --jobs 2 \
 	    --timeout 60 --where "$w" >>"$T/verify" 2>&1
 done
-# want ORIGIN VERDICT/CATEGORY/SUBCATEGORY
-want() {
-	got=$("$ASSAY" --db "$DB" list --json --where "origin=$1" |
-	    sed -n 's/.*"verdict":"\([^"]*\)".*"category":\("[^"]*"\|null\).*"subcategory":\("[^"]*"\|null\).*/\1\/\2\/\3/p' | tr -d '"')
-	expect_eq "$1" "$got" "$2"
-}
+# want ORIGIN VERDICT/CATEGORY/SUBCATEGORY: lib.sh
 want si-order fail/functional/register-write
 want si-nooutput fail/functional/register-write
 want si-offagain fail/functional/register-write

@@ -244,12 +244,7 @@ mkdir -p "$T/work"
 chmod 755 "$T" "$T/work"
 TMPDIR=$T/work "$ASSAY" --db "$DB" verify --quiet --jobs 2 --timeout 120 \
     --where "source~interpose.jsonl" >"$T/verify" 2>&1
-# want ORIGIN VERDICT/CATEGORY/SUBCATEGORY
-want() {
-	got=$("$ASSAY" --db "$DB" list --json --where "origin=$1" |
-	    sed -n 's/.*"verdict":"\([^"]*\)".*"category":\("[^"]*"\|null\).*"subcategory":\("[^"]*"\|null\).*/\1\/\2\/\3/p' | tr -d '"')
-	expect_eq "$1" "$got" "$2"
-}
+# want ORIGIN VERDICT/CATEGORY/SUBCATEGORY: lib.sh
 if [ $have_x86 = 1 ]; then
 	want printf fail/functional/mismatch
 	want ctor fail/compile/forbidden-section

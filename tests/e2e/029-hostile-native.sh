@@ -245,16 +245,7 @@ EOF
     >"$T/verify" 2>&1
 [ $? -le 1 ] || fail "verify: $(cat "$T/verify")"
 
-# get ORIGIN KEY: a string field of the candidate's list --json line.
-get() {
-	"$ASSAY" --db "$DB" list --json --where "origin=native-$1" |
-	    sed -n "s/.*\"$2\":\(\"[^\"]*\"\|null\).*/\1/p" | tr -d '"'
-}
-# want ORIGIN VERDICT/CATEGORY/SUBCATEGORY
-want() {
-	expect_eq "native-$1" "$(get "$1" verdict)/$(get "$1" category)/$(get \
-	    "$1" subcategory)" "$2"
-}
+ORIGIN_PREFIX=native-	# get, want, shown, evidence: lib.sh
 # want_correct ORIGIN: the candidate is a correct sum, so equivalence and
 # the ABI check pass; whether it then beats gcc -O2 depends on the
 # machine (CI's came out 1.1x slower by clock and count), so a

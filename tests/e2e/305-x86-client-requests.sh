@@ -138,19 +138,7 @@ PY
     >"$T/verify" 2>&1
 [ $? -le 1 ] || fail "verify: $(cat "$T/verify")"
 
-# get ORIGIN KEY: a string or number field of the candidate's list --json.
-get() {
-	"$ASSAY" --db "$DB" list --json --where "origin=cr-$1" |
-	    sed -n "s/.*\"$2\":\(\"[^\"]*\"\|null\|[0-9.]*\).*/\1/p" | tr -d '"'
-}
-want() {
-	expect_eq "cr-$1" "$(get "$1" verdict)/$(get "$1" category)/$(get \
-	    "$1" subcategory)" "$2"
-}
-shown() {
-	"$ASSAY" --db "$DB" show "$(get "$1" id)" > "$T/$1.show" ||
-	    fail "show cr-$1"
-}
+ORIGIN_PREFIX=cr-	# get, want, shown, evidence: lib.sh
 
 # Refused in the assemble stage, before any code runs; the evidence
 # names the line of cand.s the bytes came from by the line table of

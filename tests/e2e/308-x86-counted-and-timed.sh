@@ -282,17 +282,7 @@ PY
     --where "origin~ct-" >"$T/verify" 2>&1
 [ $? -le 1 ] || fail "verify: $(cat "$T/verify")"
 
-get() {
-	"$ASSAY" --db "$DB" list --json --where "origin=ct-$1" |
-	    sed -n "s/.*\"$2\":\(\"[^\"]*\"\|null\).*/\1/p" | tr -d '"'
-}
-want() {
-	expect_eq "ct-$1" "$(get "$1" verdict)/$(get "$1" category)/$(get \
-	    "$1" subcategory)" "$2"
-}
-evidence() {
-	"$ASSAY" --db "$DB" show "$(get "$1" id)" | sed -n 's/^evidence: //p'
-}
+ORIGIN_PREFIX=ct-	# get, want, shown, evidence: lib.sh
 
 if command -v valgrind >/dev/null; then
 	# No LD_PRELOAD when counted: vg does its work there, and its

@@ -12,6 +12,28 @@ fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "$*"; exit 77; }
 # expect_eq WHAT GOT WANT
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; echo "ok: $1 = $3"; }
+# The candidates of a hostile suite, each named by its origin: PREFIX
+# NAME, with ORIGIN_PREFIX set by the suite ("ct-", "native-", ...).
+# get NAME KEY: a string or number field of its list --json line ("null"
+# when null).
+get() {
+	"$ASSAY" --db "$DB" list --json --where "origin=${ORIGIN_PREFIX-}$1" |
+	    sed -n "s/.*\"$2\":\(\"[^\"]*\"\|null\|[0-9.]*\).*/\1/p" | tr -d '"'
+}
+# want NAME VERDICT/CATEGORY/SUBCATEGORY
+want() {
+	expect_eq "${ORIGIN_PREFIX-}$1" "$(get "$1" verdict)/$(get "$1" \
+	    category)/$(get "$1" subcategory)" "$2"
+}
+# shown NAME: its show into $T/NAME.show
+shown() {
+	"$ASSAY" --db "$DB" show "$(get "$1" id)" > "$T/$1.show" ||
+	    fail "show ${ORIGIN_PREFIX-}$1"
+}
+# evidence NAME: the evidence line of its show
+evidence() {
+	"$ASSAY" --db "$DB" show "$(get "$1" id)" | sed -n 's/^evidence: //p'
+}
 # count candidates of a list --where FILTER
 count() { "$ASSAY" --db "$DB" list --json --where "$1" | wc -l | tr -d ' '; }
 need_data() { [ -d "$DATA" ] || skip "no shared data at $DATA"; }
