@@ -168,7 +168,8 @@ static void
 test_queue_seek_matches_offset(void **state)
 {
 	static const char *const filters[] = { NULL, "verdict=pass",
-	    "verdict=fail model=model-y", "grep=needle_1", "grep=haystack" };
+	    "verdict=fail model=model-y", "grep=needle_1", "grep=haystack",
+	    "grep=haystack model=model-x" };
 	struct fx *f = *state;
 	struct err err;
 
@@ -217,6 +218,21 @@ test_queue_seek_matches_offset(void **state)
 				assert_string_equal(p[j].id,
 				    all[i - np + j].id);
 			rows_free(p, np);
+		}
+		/* a row outside the view has no place: between two rows,
+		 * and past the last one */
+		if (all[1].seq > all[0].seq + 1) {
+			size_t at = SIZE_MAX;
+
+			assert_int_equal(store_query_position(f->st,
+			    filters[k], all[0].seq + 1, &at, &err), 1);
+		}
+		{
+			size_t at = SIZE_MAX;
+
+			assert_int_equal(store_query_position(f->st,
+			    filters[k], all[nall - 1].seq + 1000000, &at,
+			    &err), 1);
 		}
 		/* the end, counted back */
 		assert_int_equal(store_query_seek(f->st, filters[k], INT64_MAX,
