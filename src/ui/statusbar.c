@@ -6,6 +6,7 @@
 #include "ui/panes/term.h"
 #include "ui/wb.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,13 +21,17 @@ key_of(const struct wb *wb, enum action a, char *buf, size_t n)
 		keymap_key_name(key, buf, n);
 }
 
+/* The hints of rank CORE_RANK or less (help, verify, label, accept,
+ * reject): the filter and the reviewer give way to them. */
+#define CORE_RANK	4
+
 /*
  * Key hints that fit in width columns, into buf: whole hints only, the
- * most important first (help, verify, label, accept, reject, ...), shown
- * in a fixed order.
+ * most important first (help, verify, label, accept, reject, ...), none
+ * of a rank over maxrank, shown in a fixed order.
  */
 static void
-hints(const struct wb *wb, int width, char *buf, size_t n)
+hints(const struct wb *wb, int width, int maxrank, char *buf, size_t n)
 {
 	static const struct {
 		enum action a;
@@ -82,7 +87,8 @@ hints(const struct wb *wb, int width, char *buf, size_t n)
 	 * important long one (at 80 columns "e edit" used to stay where
 	 * "[1-5] label" went)
 	 */
-	for (int rank = 0, full = 0; rank < (int)NHINTS && !full; rank++) {
+	for (int rank = 0, full = 0; rank < (int)NHINTS && rank <= maxrank &&
+	    !full; rank++) {
 		for (size_t i = 0; i < NHINTS; i++) {
 			int w;
 
@@ -165,21 +171,25 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 merge %zu lines, %zu stored ", done, total);
 	x = pane_puts(win, y, 0, cols, left, base | A_BOLD);
+	/*
+	 * The filter and the reviewer, unless the core hints (help to
+	 * reject) would not fit beside them: then the reviewer goes, and a
+	 * long filter is cut with an ellipsis, down to 12 columns (at 80
+	 * columns "r reject" used to go where "verdict=fail · name" stayed).
+	 */
+	hints(wb, cols, CORE_RANK, right, sizeof right);
+	lmax = cols - x - pane_width(right, strlen(right)) - 3;
 	snprintf(left, sizeof left, " %s \xc2\xb7 %s ", wb->filter ?
 	    wb->filter : "all", wb->reviewer);
-	/*
-	 * a long filter leaves room for the first hints (help, verify,
-	 * label: 32 columns) or half the bar, and is cut with an ellipsis
-	 */
-	lmax = cols - x - 32 > (cols - x) / 2 ? cols - x - 32 : (cols - x) / 2;
+	if (pane_width(left, strlen(left)) > lmax)
+		snprintf(left, sizeof left, " %s ", wb->filter ? wb->filter :
+		    "all");
 	if (pane_width(left, strlen(left)) > lmax) {
 		char cut[256];
-		int w = lmax - pane_width(wb->reviewer,
-		    strlen(wb->reviewer)) - 4;
 
-		pane_cut(wb->filter ? wb->filter : "all", w, cut, sizeof cut);
-		snprintf(left, sizeof left, " %s \xc2\xb7 %s ", cut,
-		    wb->reviewer);
+		pane_cut(wb->filter ? wb->filter : "all", lmax > 14 ?
+		    lmax - 2 : 12, cut, sizeof cut);
+		snprintf(left, sizeof left, " %s ", cut);
 	}
 	if (term_pane_kbd(wb)) {
 		char key[16] = "";
@@ -206,6 +216,6 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		return;
 	}
 	x += pane_puts(win, y, x, cols - x, left, base);
-	hints(wb, cols - x - 2, right, sizeof right);
+	hints(wb, cols - x - 2, INT_MAX, right, sizeof right);
 	pane_puts(win, y, x + 1, cols - x - 1, right, base);
 }

@@ -56,11 +56,16 @@ ok "? lists the : commands, the filter keys and whole action names"
 keys q
 wait_for "ASSAY-EXIT 0"
 
-# 80 columns, a long reviewer name: hints by rank, none skipped
+# 80 columns, a filter and a long reviewer name: the core hints (help to
+# reject) all show, the reviewer gives way to them (with a filter "r
+# reject" went where "verdict=fail · name" stayed), and the rest come by
+# rank, none skipped
 start 80 24 "--reviewer a-reviewer-with-a-long-name --where verdict=none"
-wait_for "a-reviewer-with-a-long-name"
+wait_for " verdict=none "
 bar=$(screen | tail -n 1)
-echo "$bar" | grep -q "? help" || fail "no help hint: $bar"
+for h in "? help" "v verify" "[1-5] label" "a accept" "r reject"; do
+	echo "$bar" | grep -q -F "$h" || fail "80 columns with a filter drop '$h': $bar"
+done
 prev=1
 for h in "v verify" "[1-5] label" "a accept" "r reject" "e edit" "f flag" \
     "u undo" "q quit" "c commit"; do
@@ -70,8 +75,11 @@ for h in "v verify" "[1-5] label" "a accept" "r reject" "e edit" "f flag" \
 		prev=0
 	fi
 done
-echo "$bar" | grep -q -F "[1-5] label" || fail "80 columns drop the label hint: $bar"
-ok "at 80 columns the hints are the most important ones: $bar"
+ok "at 80 columns with a filter the core hints show: $bar"
+# where there is room, the reviewer shows again
+$TM resize-window -t t -x 140 -y 24
+wait_for "verdict=none · a-reviewer-with-a-long-name"
+ok "at 140 columns the reviewer shows beside the filter"
 keys q
 wait_for "ASSAY-EXIT 0"
 
@@ -108,5 +116,29 @@ if command -v iverilog >/dev/null 2>&1; then
 	pane spec | grep -q -E "^recorded +fail \(compile\) *$" ||
 	    fail "the recorded line holds the dataset's log: $(pane spec)"
 	ok "assay's evidence has its own line; the recorded one agrees, short"
+	quit_all
+	# A disagreement: RTLFixer's first syntax row with its task's
+	# canonical solution as the code, so that assay passes what the
+	# row records as a compile error.  The recorded log is named as
+	# such and stands after assay's verdict, never as its evidence.
+	python3 - "$DATA/rtlfixer/verilogeval-syntax.jsonl" "$T/agree.jsonl" <<'PY'
+import json, sys
+row = json.loads(open(sys.argv[1]).readline().replace("NaN", "null"))
+row["solution"] = row["canonical_solution"]
+row["task_id"] = row["task_id"] + "_disagree"
+open(sys.argv[2], "w").write(json.dumps(row) + "\n")
+PY
+	"$ASSAY" --db "$DB" import --format rtlfixer "$T/agree.jsonl" \
+	    >/dev/null || fail "import the disagreeing row"
+	D=$("$ASSAY" --db "$DB" list --json --where "source~agree.jsonl" |
+	    json_field id)
+	"$ASSAY" --db "$DB" verify --quiet "$D" >/dev/null 2>&1
+	start 120 40 "--where id=$D"
+	wait_for "run #"
+	# (the pane wraps the line: read it as one)
+	pane spec | sed -n '/^recorded/,/^[a-z]/p' | tr -s ' \n' '  ' |
+	    grep -q -E "^recorded ≠ fail \(compile\) · assay says pass( at [a-z]+)? · the recorded log: 2012_q2b\.sv:[0-9]+: error" ||
+	    fail "the disagreement's recorded line: $(pane spec)"
+	ok "a disagreement: assay's verdict, then the recorded log, named"
 	quit_all
 fi

@@ -225,9 +225,11 @@ spec_build(struct wb *wb, struct spec_doc *d)
 			    c->run.stage != NULL ? c->run.stage : "");
 		/* the recorded log only where it says something assay's
 		 * evidence (below) does not: a disagreement, a flag, or no
-		 * evidence of assay's */
+		 * evidence of assay's; after assay's verdict it is named
+		 * (it read as assay's evidence there) */
 		if (*line != '\0' && (differs || flagged || !has_evidence))
-			buf_printf(&b, ": %s", line);
+			buf_printf(&b, "%s%s", differs ?
+			    " \xc2\xb7 the recorded log: " : ": ", line);
 		free(line);
 		doc_add(d, i == 0 ? "recorded" : "", differs || flagged ?
 		    THEME_EVIDENCE : THEME_DIM, 0, buf_detach(&b, NULL));
