@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/err.h"
@@ -13,10 +14,26 @@
 
 struct list_ctx {
 	int		 json;
+	int		 tty;		/* stdout is a terminal: cut to fit */
 	size_t		 n;
 	size_t		 escaped;	/* characters shown as escapes */
 	struct buf	 out;		/* one safe line */
 };
+
+/* *s cut to w bytes, its last one an ellipsis, where it is longer (ids,
+ * tasks and origins are ASCII, ident.h; cli_vis escapes the rest). */
+static void
+cut_field(char **s, size_t w)
+{
+	if (strlen(*s) <= w)
+		return;
+	char *t;
+
+	(*s)[w - 1] = '\0';
+	t = xasprintf("%s\xe2\x80\xa6", *s);
+	free(*s);
+	*s = t;
+}
 
 static int
 list_one(const struct store_row *r, void *arg)
@@ -45,9 +62,18 @@ list_one(const struct store_row *r, void *arg)
 		char *id = cli_vis(r->id, &c->escaped), *task = cli_vis(r->task,
 		    &c->escaped), *origin = cli_vis(r->origin, &c->escaped);
 
+		/* On a terminal a long task or origin is cut to its column
+		 * with an ellipsis, so that the columns stay; into a pipe
+		 * the task stays whole, for scripts (--json has every field
+		 * whole). */
+		if (c->tty) {
+			cut_field(&task, 40);
+			cut_field(&origin, 26);
+		} else if (strlen(origin) > 26)
+			origin[26] = '\0';	/* as it always was */
 		/* Field by field, so that a newline in a field cannot
 		 * start a row of its own. */
-		buf_printf(&line, "%-10s %-40s %-26.26s %-11s %-9s %-12s %s\n",
+		buf_printf(&line, "%-10s %-40s %-26s %-11s %-9s %-12s %s\n",
 		    id, task, origin, r->verdict != NULL ?
 		    r->verdict : "-", r->stage != NULL ? r->stage : "-", cat,
 		    r->status);
@@ -121,6 +147,7 @@ cmd_list(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		return 2;
 	}
 	c.n = 0;
+	c.tty = isatty(STDOUT_FILENO);
 	if (!c.json)
 		printf("%-10s %-40s %-26s %-11s %-9s %-12s %s\n", "ID", "TASK",
 		    "ORIGIN", "VERDICT", "STAGE", "CATEGORY", "STATUS");
@@ -154,6 +181,8 @@ const struct cmd_entry cli_cmd_list = {
 	  "grep=\"a <= b\": quote a value with blanks, double inner quotes).\n"
 	  "--view NAME starts from the filter saved as NAME (:save NAME in\n"
 	  "the workbench); --where narrows it.\n"
-	  "--json prints one JSON object per line.",
+	  "On a terminal a task or origin longer than its column is cut with\n"
+	  "an ellipsis; into a pipe the task is whole.  --json prints one\n"
+	  "JSON object per line, every field whole.",
 	CMD_CLI, cmd_list
 };

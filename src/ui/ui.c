@@ -1552,7 +1552,15 @@ ui_open_terminal(int keys_replayed)
 	const char *term = getenv("TERM");
 	char *cup;
 
-
+	/* keys come from stdin: a pipe or a file would be read as keys,
+	 * or at its end poll() says "readable" for ever (30 % of a CPU);
+	 * asked first, before curses writes a byte to the terminal */
+	if (!keys_replayed && !isatty(STDIN_FILENO)) {
+		fprintf(stderr, "assay: the workbench reads its keys from a "
+		    "terminal, and stdin is not one; run it in a terminal, or "
+		    "use the headless commands (assay help)\n");
+		return -1;
+	}
 	if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0) {
 		fprintf(stderr, "assay: the terminal %s%s%s cannot show the "
 		    "workbench (it cannot move the cursor); set TERM to your "
@@ -1575,15 +1583,6 @@ ui_open_terminal(int keys_replayed)
 		    "cursor, so it cannot show the workbench; set TERM to your "
 		    "terminal's type, or use the headless commands (assay "
 		    "help)\n", term);
-		return -1;
-	}
-	/* keys come from stdin: a pipe or a file would be read as keys,
-	 * or at its end poll() says "readable" for ever (30 % of a CPU) */
-	if (!keys_replayed && !isatty(STDIN_FILENO)) {
-		endwin();
-		fprintf(stderr, "assay: the workbench reads its keys from a "
-		    "terminal, and stdin is not one; run it in a terminal, or "
-		    "use the headless commands (assay help)\n");
 		return -1;
 	}
 	return 0;

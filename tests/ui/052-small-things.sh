@@ -18,6 +18,7 @@ echo q | timeout 5 "$ASSAY" --db "$DB" >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 1 ] || fail "stdin from a pipe: exit $rc, want 1"
 grep -q "stdin is not one" "$T/err" || fail "no reason: $(cat "$T/err")"
+[ ! -s "$T/out" ] || fail "the refusal wrote to the terminal: $(od -c "$T/out" | head -n 2)"
 ok "with stdin not a terminal the workbench refuses"
 
 # one label of 174 for the stats sheet: under 1 % (0.57 % rounds to 1)
@@ -91,6 +92,34 @@ head -n 1 "$T/list" | grep -q "VERDICT     STAGE" ||
     fail "list: the VERDICT column is narrower than task-defect"
 ok "list's VERDICT column holds task-defect and env-error"
 
+# RTLFixer's first syntax row with its task's canonical solution as the
+# code (assay passes what the row records as a compile error: below),
+# under a task name longer than list's TASK column
+python3 - "$DATA/rtlfixer/verilogeval-syntax.jsonl" "$T/agree.jsonl" <<'PY'
+import json, sys
+row = json.loads(open(sys.argv[1]).readline().replace("NaN", "null"))
+row["solution"] = row["canonical_solution"]
+row["task_id"] = row["task_id"] + "_disagree_with_a_long_task_name"
+open(sys.argv[2], "w").write(json.dumps(row) + "\n")
+PY
+"$ASSAY" --db "$DB" import --format rtlfixer "$T/agree.jsonl" >/dev/null ||
+    fail "import the disagreeing row"
+# on a terminal, list cuts a long task to its column (it pushed every
+# later column right); into a pipe the task stays whole, for scripts
+$TM new-session -d -s lst -x 160 -y 6 "'$ASSAY' --db '$DB' list --where task~disagree; sleep 30"
+sleep 1
+lst=$($TM capture-pane -p -t lst)
+$TM kill-session -t lst
+# (awk counts bytes: the ellipsis counted as the one column it takes)
+echo "$lst" | sed 's/…/./' |
+    awk 'NR == 1 { c = index($0, "ORIGIN") } NR == 2 { exit substr($0, c - 1, 2) !~ /^ [a-z]/ }' ||
+    fail "list on a terminal: the task runs into ORIGIN: $lst"
+echo "$lst" | grep -q "rtlfixer/2012_q2b_disagree_with_a_long_… " ||
+    fail "list on a terminal: no cut task: $lst"
+"$ASSAY" --db "$DB" list --where task~disagree | grep -q "rtlfixer/2012_q2b_disagree_with_a_long_task_name " ||
+    fail "list into a pipe cut the task"
+ok "list cuts a long task on a terminal, not into a pipe"
+
 # stats --generation in csv and md
 "$ASSAY" --db "$DB" generate --where "id=$A" --no-verify --model m1 \
     --command 'printf "module top_module(); endmodule\n"' >/dev/null ||
@@ -117,19 +146,8 @@ if command -v iverilog >/dev/null 2>&1; then
 	    fail "the recorded line holds the dataset's log: $(pane spec)"
 	ok "assay's evidence has its own line; the recorded one agrees, short"
 	quit_all
-	# A disagreement: RTLFixer's first syntax row with its task's
-	# canonical solution as the code, so that assay passes what the
-	# row records as a compile error.  The recorded log is named as
-	# such and stands after assay's verdict, never as its evidence.
-	python3 - "$DATA/rtlfixer/verilogeval-syntax.jsonl" "$T/agree.jsonl" <<'PY'
-import json, sys
-row = json.loads(open(sys.argv[1]).readline().replace("NaN", "null"))
-row["solution"] = row["canonical_solution"]
-row["task_id"] = row["task_id"] + "_disagree"
-open(sys.argv[2], "w").write(json.dumps(row) + "\n")
-PY
-	"$ASSAY" --db "$DB" import --format rtlfixer "$T/agree.jsonl" \
-	    >/dev/null || fail "import the disagreeing row"
+	# the disagreement (the row imported above): the recorded log is
+	# named as such and follows assay's verdict, never as its evidence
 	D=$("$ASSAY" --db "$DB" list --json --where "source~agree.jsonl" |
 	    json_field id)
 	"$ASSAY" --db "$DB" verify --quiet "$D" >/dev/null 2>&1

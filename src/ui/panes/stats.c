@@ -379,7 +379,8 @@ stats_cell_text(size_t count, size_t total, int w, char *buf, size_t n)
 
 	if (count == 0)
 		snprintf(buf, n, "%*s", w, "-");
-	else if (w >= 9 && pct == 0)	/* a few of many: not "0%" */
+	else if (w >= 9 && 100 * count < total)	/* under 1 %: not "0%",
+						 * nor 0.6 % as "1%" */
 		snprintf(buf, n, "%*zu <1%%", w - 5, count);
 	else if (w >= 9)
 		snprintf(buf, n, "%*zu %3d%%", w - 5, count, pct);
