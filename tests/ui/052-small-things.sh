@@ -51,6 +51,13 @@ in_help "The : commands" || fail "? lists no : commands"
 in_help ":verify \[JOBS\] \[force\]" || fail "? lists no :verify"
 in_help "Filter keys" || fail "? lists no filter keys"
 in_help "verdict stage category" || fail "? lists no filter key names"
+# a command's whole first sentence, not its first source line ("...
+# failure categories: compile api"), and every table under its own
+# heading (the waveform sheet's keys stood under the prompt's)
+in_help "or --sub\)\." ||
+    fail "? cuts :label's first sentence"
+in_help "The waveform sheet, W" || fail "? has no heading for the waveform sheet"
+in_help "The : and / prompt" || fail "? has no heading for the prompt"
 keys q
 wait_gone "live keymap"
 ok "? lists the : commands, the filter keys and whole action names"

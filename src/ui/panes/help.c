@@ -23,9 +23,12 @@ help_heading_at(WINDOW *win, size_t y, int scroll, int rows, int cols,
     const char *text)
 {
 	int r = (int)y - scroll;
+	char cut[512];
 
+	/* cut with an ellipsis where the pane is narrower */
+	pane_cut(text, cols, cut, sizeof cut);
 	if (win != NULL && r >= 0 && r < rows)
-		pane_puts(win, r, 0, cols, text, theme_attr(THEME_HEADER));
+		pane_puts(win, r, 0, cols, cut, theme_attr(THEME_HEADER));
 }
 
 /*
@@ -47,16 +50,41 @@ help_text(WINDOW *win, int r, int rows, int cols, const char *text)
 	return n > 0 ? n : 1;
 }
 
-/* The heading of each table of the keymap. */
+/* The heading of each table of the keymap (every table has one: the
+ * waveform sheet's keys once stood under the prompt's heading). */
 static const char *const help_heading[KEYMAP_NTABLES] = {
-	"Workbench keys (table global)",
-	"While a program in the toolchain pane has the keyboard (table term)",
-	"The statistics sheet, s (table stats; the workbench's j k PgDn PgUp "
-	    "g G move, ? shows this)",
-	"The diff sheet, d (table diff; the workbench's j k PgDn PgUp g G "
-	    "scroll, ? shows this)",
-	"The : and / prompt (table prompt; other keys type)",
+	[KEYMAP_GLOBAL] = "Workbench keys (table global)",
+	[KEYMAP_TERM] = "While a program in the toolchain pane has the keyboard"
+	    " (table term)",
+	[KEYMAP_STATS] = "The statistics sheet, s (table stats; the"
+	    " workbench's j k PgDn PgUp g G move, ? shows this)",
+	[KEYMAP_DIFF] = "The diff sheet, d (table diff; the workbench's j k"
+	    " PgDn PgUp g G scroll, ? shows this)",
+	[KEYMAP_WAVE] = "The waveform sheet, W (table wave; the workbench's"
+	    " j k PgDn PgUp g G move)",
+	[KEYMAP_PROMPT] = "The : and / prompt (table prompt; other keys type)",
 };
+
+/*
+ * The first sentence of a help text into buf (n bytes), its lines joined:
+ * up to a full stop followed by a blank and a capital, or the end.  The
+ * help is wrapped at 70 columns in the table, so its first line stopped
+ * mid-sentence ("...failure categories: compile api").
+ */
+static void
+first_sentence(const char *help, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	for (const char *p = help; *p != '\0' && len + 1 < n; p++) {
+		buf[len++] = *p == '\n' ? ' ' : *p;
+		if (*p == '.' && (p[1] == '\0' || ((p[1] == ' ' ||
+		    p[1] == '\n') && (p[2] == '\0' || p[2] == ' ' ||
+		    (p[2] >= 'A' && p[2] <= 'Z')))))
+			break;
+	}
+	buf[len] = '\0';
+}
 
 /*
  * The `:` commands, from the table the prompt runs (their usage, then
@@ -76,21 +104,20 @@ help_commands(const struct wb *wb, WINDOW *win, size_t *yp, int scroll,
 		    " (Tab completes them; :CMD --help says more)");
 		for (size_t i = 0; i < t->n && t->v[i] != NULL; i++) {
 			const struct cmd_entry *e = t->v[i];
-			char line[512];
+			char line[768], what[512];
 			int r = (int)y - scroll;
 
 			/* the key actions are listed with their keys */
 			if (!(e->flags & CMD_WORKBENCH) ||
 			    app_action_of(e) != ACTION_NONE)
 				continue;
+			first_sentence(e->help, what, sizeof what);
 			if (e->alias != NULL)
 				snprintf(line, sizeof line, ":%s (or :%s) "
-				    "\xe2\x80\x94 %.*s", e->usage, e->alias,
-				    (int)strcspn(e->help, "\n"), e->help);
+				    "\xe2\x80\x94 %s", e->usage, e->alias, what);
 			else
 				snprintf(line, sizeof line, ":%s \xe2\x80\x94 "
-				    "%.*s", e->usage, (int)strcspn(e->help, "\n"),
-				    e->help);
+				    "%s", e->usage, what);
 			if (win != NULL && r >= 0 && r < rows)
 				pane_puts(win, r, 1, 15, e->name,
 				    theme_attr(THEME_HELP_KEY));
@@ -125,12 +152,10 @@ help_rows(const struct wb *wb, WINDOW *win, int scroll, int rows, int cols)
 	size_t y = 0;
 
 	for (int t = 0; t < KEYMAP_NTABLES; t++) {
-		int r = (int)y - scroll;
+		int r;
 
-		if (win != NULL && r >= 0 && r < rows)
-			pane_puts(win, r, 0, cols, help_heading[t],
-			    theme_attr(THEME_HEADER));
-		y++;
+		help_heading_at(win, y++, scroll, rows, cols,
+		    help_heading[t]);
 		for (int a = 1; a < ACTION_COUNT; a++) {
 			int keys[8];
 			size_t n = keymap_keys(&wb->km, (enum keymap_table)t,
@@ -171,12 +196,10 @@ help_rows(const struct wb *wb, WINDOW *win, int scroll, int rows, int cols)
 	/* Keys bound to `:` command lines (bind 1 label compile), in the
 	 * order they were bound; the global table's keys. */
 	if (wb->km.ncmds > 0) {
-		int r = (int)y - scroll;
+		int r;
 
-		if (win != NULL && r >= 0 && r < rows)
-			pane_puts(win, r, 0, cols, "Keys bound to : command lines",
-			    theme_attr(THEME_HEADER));
-		y++;
+		help_heading_at(win, y++, scroll, rows, cols,
+		    "Keys bound to : command lines");
 		for (size_t i = 0; i < wb->km.ncmds; i++) {
 			char k[16], line[256];
 
