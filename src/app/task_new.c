@@ -259,8 +259,9 @@ task_new_edit(struct task_new *tn, const char *editor, struct err *err)
 		goto out;
 	}
 	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", "exec $0 \"$1\"", editor, path,
-		    (char *)NULL);
+		/* the editor is shell words, as git reads EDITOR */
+		execl("/bin/sh", "sh", "-c", "eval \"exec $0 \\\"\\$1\\\"\"",
+		    editor, path, (char *)NULL);
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)

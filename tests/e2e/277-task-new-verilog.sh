@@ -200,6 +200,10 @@ chmod +x "$T/ed.sh"
 EDITOR=$T/ed.sh "$ASSAY" --db "$DB" task new "$T/bare.v" --id local/bare --edit --json > "$T/ed.json" ||
     fail "edit: $(cat "$T/ed.json")"
 expect_eq "edited spec" "$(jq -r .row.task.spec "$T/ed.json")" "Sums in_data while en is high."
+# EDITOR is shell words, as git reads it: a quoted path stays one word
+EDITOR="sh \"$T/ed.sh\"" "$ASSAY" --db "$DB" task new "$T/bare.v" --id local/bare2 --edit --json > "$T/ed2.json" ||
+    fail "edit with a quoted EDITOR: $(cat "$T/ed2.json")"
+expect_eq "edited spec, quoted EDITOR" "$(jq -r .row.task.spec "$T/ed2.json")" "Sums in_data while en is high."
 
 # 6. The interface reaches the prompt generate sends and the sft export.
 "$ASSAY" --db "$DB" export --format sft --where 'status!=rejected' -o "$T/sft.jsonl" > /dev/null 2>&1 ||

@@ -22,3 +22,14 @@ wait_for "the editor exited with status 1: nothing saved" 10
     fail "the abandoned edit made a repair of $ID"
 ok "an editor exiting 1 makes no candidate"
 quit_all
+
+# EDITOR is shell words, read as git reads it: a quoted argument stays
+# one word (split on blanks, 'sh -c "exit 4"' ran sh -c '"exit' and
+# reported status 2)
+export EDITOR='sh -c "exit 4"'
+start 120 40
+wait_for " 1/$N "
+keys e
+wait_for "the editor exited with status 4: nothing saved" 10
+ok "EDITOR with a quoted argument runs as at a prompt"
+quit_all

@@ -786,7 +786,9 @@ term_pane_edit(struct wb *wb)
 	}
 	argv[0] = "/bin/sh";
 	argv[1] = "-c";
-	argv[2] = "exec ${EDITOR:-vi} \"$1\"";
+	/* EDITOR is shell words, as git reads it: 'code --wait' and
+	 * 'sh -c "exit 1"' run as they would at a prompt */
+	argv[2] = "eval \"exec ${EDITOR:-vi} \\\"\\$1\\\"\"";
 	argv[3] = "assay-edit";
 	argv[4] = tp->ed_path;
 	argv[5] = NULL;
