@@ -207,9 +207,12 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		/* the message first; filter and reviewer where room is left */
 		int w = pane_width(wb->msg, strlen(wb->msg)) + 2;
 		int lw = pane_width(left, strlen(left));
+		char cut[sizeof wb->msg + 4];
 
 		x += pane_puts(win, y, x, cols - x, " ", base);
-		x += pane_puts(win, y, x, cols - x, wb->msg, theme_attr(
+		/* a message longer than the bar ends in an ellipsis */
+		pane_cut(wb->msg, cols - x, cut, sizeof cut);
+		x += pane_puts(win, y, x, cols - x, cut, theme_attr(
 		    wb->msg_err ? THEME_STATUS_ERR : THEME_STATUS_MSG));
 		if (x + lw + 1 < cols && w > 0)
 			pane_puts(win, y, cols - lw, lw, left, base);

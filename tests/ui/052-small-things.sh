@@ -88,6 +88,14 @@ ok "at 80 columns with a filter the core hints show: $bar"
 $TM resize-window -t t -x 140 -y 24
 wait_for "verdict=none · a-reviewer-with-a-long-name"
 ok "at 140 columns the reviewer shows beside the filter"
+$TM resize-window -t t -x 80 -y 24
+wait_gone "a-reviewer-with-a-long-name"
+# a message longer than the bar ends in an ellipsis (it was cut bare)
+command_line "bogus"
+wait_for "unknown command"
+screen | tail -n 1 | grep -q "…$" ||
+    fail "a long message is cut without an ellipsis: $(screen | tail -n 1)"
+ok "a long message ends in an ellipsis"
 keys q
 wait_for "ASSAY-EXIT 0"
 
