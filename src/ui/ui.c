@@ -1550,17 +1550,8 @@ static int
 ui_open_terminal(int keys_replayed)
 {
 	const char *term = getenv("TERM");
-	char *cup;
+	int known;
 
-	/* keys come from stdin: a pipe or a file would be read as keys,
-	 * or at its end poll() says "readable" for ever (30 % of a CPU);
-	 * asked first, before curses writes a byte to the terminal */
-	if (!keys_replayed && !isatty(STDIN_FILENO)) {
-		fprintf(stderr, "assay: the workbench reads its keys from a "
-		    "terminal, and stdin is not one; run it in a terminal, or "
-		    "use the headless commands (assay help)\n");
-		return -1;
-	}
 	if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0) {
 		fprintf(stderr, "assay: the terminal %s%s%s cannot show the "
 		    "workbench (it cannot move the cursor); set TERM to your "
@@ -1570,19 +1561,34 @@ ui_open_terminal(int keys_replayed)
 		    term && *term ? "'" : "");
 		return -1;
 	}
-	if (newterm(NULL, stdout, stdin) == NULL) {
+	/* terminfo asked first, then stdin: nothing is written to the
+	 * terminal before the workbench knows it can start */
+	known = ui_terminfo_check(term);
+	if (known < 0) {
 		fprintf(stderr, "assay: unknown terminal type '%s' (no "
 		    "terminfo entry); set TERM to your terminal's type, e.g. "
 		    "TERM=xterm-256color\n", term);
 		return -1;
 	}
-	cup = tigetstr("cup");
-	if (cup == NULL || cup == (char *)-1) {
-		endwin();
+	if (known > 0) {
 		fprintf(stderr, "assay: the terminal '%s' cannot move the "
 		    "cursor, so it cannot show the workbench; set TERM to your "
 		    "terminal's type, or use the headless commands (assay "
 		    "help)\n", term);
+		return -1;
+	}
+	/* keys come from stdin: a pipe or a file would be read as keys,
+	 * or at its end poll() says "readable" for ever (30 % of a CPU);
+	 * asked before curses writes a byte to the terminal */
+	if (!keys_replayed && !isatty(STDIN_FILENO)) {
+		fprintf(stderr, "assay: the workbench reads its keys from a "
+		    "terminal, and stdin is not one; run it in a terminal, or "
+		    "use the headless commands (assay help)\n");
+		return -1;
+	}
+	if (newterm(NULL, stdout, stdin) == NULL) {
+		fprintf(stderr, "assay: curses could not start on the terminal"
+		    " '%s'\n", term);
 		return -1;
 	}
 	return 0;

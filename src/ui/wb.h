@@ -542,6 +542,15 @@ void	pending_release(struct wb *wb);
  */
 void	mouse_event(struct wb *wb, int y, int x, int button, int dir);
 
+/* --- terminfo.c ------------------------------------------------------- */
+
+/*
+ * Whether terminfo knows the terminal type term and it can move the
+ * cursor, asked without a byte to the terminal: 0 yes, 1 it cannot move
+ * the cursor, -1 no entry.  Source: terminfo(5), setupterm(3X).
+ */
+int	ui_terminfo_check(const char *term);
+
 /* --- statusbar.c ------------------------------------------------------ */
 
 void	statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols);
