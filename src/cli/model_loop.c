@@ -284,6 +284,8 @@ loop_summary_json(const struct gen_report *rep, int round, long passed)
 	    rep->refusals));
 	json_object_set_new(o, "retried", json_integer((json_int_t)
 	    rep->retried));
+	json_object_set_new(o, "retries", json_integer((json_int_t)
+	    rep->retries));
 	/* A cost only where the price table priced every response. */
 	json_object_set_new(o, "cost_usd", rep->priced > 0 && rep->priced ==
 	    rep->requests ? json_real(rep->cost_usd) : json_null());
@@ -350,6 +352,19 @@ on_answered(void *arg, size_t done, size_t n)
 
 	if (!w->o->json)
 		loop_progress(done, n, (void *)w->verb);
+}
+
+/* A request waits to try again: said on stderr as it happens (the
+ * round's summary counts the retries). */
+static void
+on_waiting(void *arg, const char *why, long wait_ms, int next_try)
+{
+	struct show *w = arg;
+
+	if (!w->o->json && isatty(2))
+		fputs("\r\033[K", stderr);	/* over the progress line */
+	fprintf(stderr, "assay %s: %s; try %d in %.1f s\n", w->verb, why,
+	    next_try, (double)wait_ms / 1000.0);
 }
 
 /* The round's answers are stored: --show prints them, then the errors
@@ -475,8 +490,9 @@ loop_run(struct store *st, const struct gen_ctx *g, enum gloop_kind kind,
 	    .min_gain = g->cfg->min_gain, .min_gain_from = o->have_min_gain ?
 	    "--min-gain" : g->cfg->min_gain > 0 ? "config" : "default" };
 	struct gloop_hooks h = { .asking = on_asking,
-	    .answered = on_answered, .stored = on_stored,
-	    .verified = on_verified, .measured = on_measured, .arg = &w };
+	    .answered = on_answered, .waiting = on_waiting,
+	    .stored = on_stored, .verified = on_verified,
+	    .measured = on_measured, .arg = &w };
 	struct gloop *l;
 	struct err err;
 	int over, rc;

@@ -129,6 +129,8 @@ struct gen_report {
 	size_t	  requests;	/* responses received */
 	size_t	  refusals;	/* answers that were refusals */
 	size_t	  retried;	/* responses that took more than one try */
+	size_t	  retries;	/* waits to try again, over every request
+				 * (those that failed in the end too) */
 	int64_t	  latency_ms;	/* sum over answered requests */
 };
 

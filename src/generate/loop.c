@@ -34,7 +34,16 @@ struct asking {
 	pthread_mutex_t		 lock;
 	int			 abandoned;	/* the service let go of it */
 	int			 finished;	/* the thread handed it back */
+	/* the latest wait to retry (under lock; RETRY_MARK tells) */
+	char			 why[256];
+	long			 wait_ms;
+	int			 next_try;
 };
+
+/* What the asking thread writes to the pipe: a count of answers, or
+ * these. */
+#define ASK_END		SIZE_MAX
+#define RETRY_MARK	(SIZE_MAX - 1)
 
 enum gloop_state { G_IDLE, G_ASK, G_VERIFY, G_DONE };
 
@@ -80,11 +89,27 @@ asking_progress(size_t done, size_t n, void *arg)
 	(void)!write(a->wfd, &done, sizeof done);
 }
 
+/* On the asking thread: a request waits to try again; the loop hears
+ * of it through the pipe. */
+static void
+asking_waiting(void *arg, const char *why, long wait_ms, int next_try)
+{
+	struct asking *a = arg;
+	size_t mark = RETRY_MARK;
+
+	pthread_mutex_lock(&a->lock);
+	snprintf(a->why, sizeof a->why, "%s", why);
+	a->wait_ms = wait_ms;
+	a->next_try = next_try;
+	pthread_mutex_unlock(&a->lock);
+	(void)!write(a->wfd, &mark, sizeof mark);
+}
+
 static void *
 asking_run(void *arg)
 {
 	struct asking *a = arg;
-	size_t end = SIZE_MAX;
+	size_t end = ASK_END;
 	int abandoned;
 
 	(void)gen_batch_ask(&a->cfg, a->jobs, a->batch, asking_progress, a);
@@ -156,6 +181,8 @@ round_start(struct gloop *l)
 	}
 	l->ask = xcalloc(1, sizeof *l->ask);
 	model_cfg_copy(&l->ask->cfg, l->g.cfg);
+	l->ask->cfg.waiting = asking_waiting;
+	l->ask->cfg.waiting_arg = l->ask;
 	l->ask->jobs = l->o.jobs < 1 ? 1 : l->o.jobs;
 	l->ask->batch = b;
 	l->ask->wfd = fds[1];
@@ -268,6 +295,7 @@ answers_in(struct gloop *l)
 	l->total.requests += l->rep.requests;
 	l->total.refusals += l->rep.refusals;
 	l->total.retried += l->rep.retried;
+	l->total.retries += l->rep.retries;
 	l->total.latency_ms += l->rep.latency_ms;
 	if (l->total.first_error[0] == '\0')
 		memcpy(l->total.first_error, l->rep.first_error,
@@ -353,6 +381,24 @@ gloop_timeout_ms(const struct gloop *l)
 	return l->state == G_DONE ? 0 : 1000;
 }
 
+/* A request of the asking thread waits to try again: counted, and told. */
+static void
+retry_heard(struct gloop *l)
+{
+	char why[256];
+	long wait_ms;
+	int next_try;
+
+	pthread_mutex_lock(&l->ask->lock);
+	memcpy(why, l->ask->why, sizeof why);
+	wait_ms = l->ask->wait_ms;
+	next_try = l->ask->next_try;
+	pthread_mutex_unlock(&l->ask->lock);
+	l->rep.retries++;
+	if (l->h.waiting != NULL)
+		l->h.waiting(l->h.arg, why, wait_ms, next_try);
+}
+
 /* Read what the asking thread said; 1 when its batch is done. */
 static int
 ask_heard(struct gloop *l)
@@ -370,8 +416,10 @@ ask_heard(struct gloop *l)
 		if (got <= 0)
 			break;
 		for (size_t i = 0; i < (size_t)got / sizeof v[0]; i++) {
-			if (v[i] == SIZE_MAX)
+			if (v[i] == ASK_END)
 				end = 1;
+			else if (v[i] == RETRY_MARK)
+				retry_heard(l);
 			else if (l->h.answered != NULL)
 				l->h.answered(l->h.arg, v[i],
 				    gen_batch_size(l->ask->batch));
@@ -649,7 +697,10 @@ gloop_summary_text(const char *verb, const struct gen_report *rep,
 	if (rep->priced > 0)
 		buf_printf(&b, "; $%.4f%s", rep->cost_usd, rep->priced <
 		    rep->requests ? " (some responses unpriced)" : "");
-	if (rep->retried > 0)
+	if (rep->retries > 0)
+		buf_printf(&b, "; %zu retr%s (HTTP 429, 5xx or the network)",
+		    rep->retries, rep->retries == 1 ? "y" : "ies");
+	else if (rep->retried > 0)
 		buf_printf(&b, "; %zu retried (HTTP 429, 5xx or the network)",
 		    rep->retried);
 	buf_addc(&b, '\n');

@@ -66,6 +66,10 @@ struct gloop_hooks {
 	 * chain) goes now; its conversation ends with feedback */
 	void	(*asking)(void *arg, const char *cand_id, int round,
 		    const char *feedback);
+	/* a request waits wait_ms to try again (try next_try) after why
+	 * ("HTTP 429: ..."): the server is slow to answer, not stuck */
+	void	(*waiting)(void *arg, const char *why, long wait_ms,
+		    int next_try);
 	/* done of the round's n requests have an answer */
 	void	(*answered)(void *arg, size_t done, size_t n);
 	/* the round's answers are stored: rep says which and what failed */

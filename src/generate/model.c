@@ -838,6 +838,9 @@ model_chat(const struct model_cfg *cfg, json_t *messages, int n,
 		}
 		if (rc <= 0 || attempt > cfg->retries)
 			break;
+		if (cfg->waiting != NULL)
+			cfg->waiting(cfg->waiting_arg, err->msg, wait_ms >= 0 ?
+			    wait_ms : (long)backoff, attempt + 1);
 		sleep_ms(wait_ms >= 0 ? wait_ms : backoff);
 		if (backoff < 60000)
 			backoff *= 2;

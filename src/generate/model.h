@@ -68,6 +68,13 @@ struct model_cfg {
 				 * default */
 	struct model_price *prices;	/* the price table, nprices rows */
 	size_t	 nprices;
+	/* Called on the asking thread before each wait to retry (HTTP 429,
+	 * 5xx, the network): why (the failure, "HTTP 429: ..."), the wait
+	 * in ms and the try that follows (2 ...); NULL: nobody hears.
+	 * waiting_arg is its argument, borrowed. */
+	void	(*waiting)(void *arg, const char *why, long wait_ms,
+		    int next_try);
+	void	*waiting_arg;
 	double	 min_gain;	/* `assay optimize`: the gain an optimisation
 				 * must clear (before / after), unless the
 				 * task's env_params.min_gain says; 0: the

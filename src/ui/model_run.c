@@ -60,6 +60,22 @@ on_answered(void *arg, size_t done, size_t n)
 	wb_msg(wb, 0, "%s: %zu/%zu answered", wb->mrun->model, done, n);
 }
 
+/* A request waits to try again: the status bar and the pane say so (a
+ * server that answers 429 is slow, not stuck). */
+static void
+on_waiting(void *arg, const char *why, long wait_ms, int next_try)
+{
+	struct wb *wb = arg;
+	char *t;
+
+	wb_msg(wb, 0, "%s: %s; try %d in %.1f s", wb->mrun->model, why,
+	    next_try, (double)wait_ms / 1000.0);
+	t = xasprintf("\033[33mretry: %s; try %d in %.1f s\033[0m\n", why,
+	    next_try, (double)wait_ms / 1000.0);
+	term_pane_print(wb, t);
+	free(t);
+}
+
 static void
 on_stored(void *arg, int round, const struct gen_report *rep)
 {
@@ -192,8 +208,8 @@ mrun_go(struct wb *wb, struct mrun *m, enum gloop_kind kind, int count,
 	struct gloop_opts o = { .kind = kind, .samples = count,
 	    .rounds = count, .jobs = 4, .verify = 1 };
 	struct gloop_hooks h = { .asking = on_asking,
-	    .answered = on_answered, .stored = on_stored,
-	    .verified = on_verified, .arg = wb };
+	    .answered = on_answered, .waiting = on_waiting,
+	    .stored = on_stored, .verified = on_verified, .arg = wb };
 	struct err err;
 
 	/* verified as `assay verify` would, waiting for a held lock here */

@@ -73,6 +73,11 @@ grep -q "t/reason: empty answer (finish_reason length, 64 reasoning tokens): no 
 # at 2.50/1.25/10.00.  Sum: 0.005190 USD.
 expect_eq "cost of the run (USD)" "$(jq '.cost_usd * 1e6 | round' "$T/gen.json")" 5190
 expect_eq "cached tokens" "$(jq .cached_tokens "$T/gen.json")" 600
+# The 429 of t/mswait is said as it happens, with the wait it asked for
+# (it showed only as a count in the summary), and counted as a retry.
+grep -q "^assay generate: HTTP 429: slow down; try 2 in 0.2 s$" "$T/gen.err" ||
+    fail "the 429 is not said as it happens: $(cat "$T/gen.err")"
+expect_eq "retries" "$(jq -c '[.retried, .retries]' "$T/gen.json")" "[1,1]"
 expect_eq "reasoning tokens" "$(jq .reasoning_tokens "$T/gen.json")" 342
 
 # What the server saw: the limit as max_completion_tokens, n=3 on the
