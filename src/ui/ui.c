@@ -1317,6 +1317,14 @@ ui_key(struct wb *wb, int key)
 	/* keys that came in one read act on what the last one selected */
 	wb_sync(wb, q->rows > 1 ? q->rows - 1 : 20);
 	wb->dirty = 1;
+	/* the redraw key repaints under a question and keeps it (any other
+	 * key answers no) */
+	if (wb->ask != WB_ASK_NONE && keymap_lookup(&wb->km, KEYMAP_GLOBAL,
+	    key) == ACTION_REDRAW) {
+		clearok(curscr, TRUE);
+		wb->lay.relayout = 1;
+		return;
+	}
 	if (wb->ask != WB_ASK_NONE) {
 		enum wb_ask ask = wb->ask;
 

@@ -29,6 +29,11 @@ wait_for "cancelled"
 [ "$(cat_of "$A")" != compile ] || fail "labelled after n"
 command_line "label compile"
 wait_for "label 3 marked candidates compile? y/n"
+# C-l repaints and keeps the question (it answered no)
+keys C-l
+sleep 0.3
+screen | tail -n 1 | grep -q "compile? y/n" ||
+    fail "C-l dropped the question: $(screen | tail -n 1)"
 keys y
 wait_for "label 3 candidates: compile"
 wait_gone "3 marked"
