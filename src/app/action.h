@@ -42,7 +42,8 @@
 	ACTION(VERIFY, "verify", \
 	    "Verify the candidate live in the toolchain pane") \
 	ACTION(CANCEL, "cancel", \
-	    "Cancel the running verification or the question asked") \
+	    "Cancel the long operation started last (v, :verify, a model" \
+	    " run, :import, :merge, a commit), or the question asked") \
 	ACTION(EDIT, "edit", \
 	    "Edit the candidate in $EDITOR; a saved change becomes a repair") \
 	ACTION(MODEL_REPAIR, "model-repair", \

@@ -968,7 +968,7 @@ store_open(struct store **out, const char *path, struct err *err)
 		    sqlite3_errmsg(st->db) : "out of memory");
 		goto fail;
 	}
-	sqlite3_busy_timeout(st->db, 5000);
+	store_lock_timeout(st, 5000);
 	sqlite3_commit_hook(st->db, commit_count, st);
 	if (getenv("ASSAY_SQL_SLOW_MS") != NULL)
 		sqlite3_trace_v2(st->db, SQLITE_TRACE_PROFILE, sql_slow,
@@ -1030,10 +1030,66 @@ store_close(struct store *st)
 	free(st);
 }
 
+static int64_t
+clock_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * SQLite's busy handler (sqlite3_busy_handler()): count is the number
+ * of times it was called for this wait.  Sleeps 10 ms and asks again,
+ * until busy_ms have gone by or the wait is cancelled (0: give up, the
+ * statement fails with SQLITE_BUSY).  Notes when the wait began and
+ * when it last looked, for store_lock_waiting_ms().
+ */
+static int
+busy_wait(void *arg, int count)
+{
+	struct store *st = arg;
+	int64_t now = clock_ms(), since;
+	struct timespec ten = { 0, 10 * 1000000L };
+
+	if (count == 0)
+		atomic_store(&st->busy_since, now);
+	since = atomic_load(&st->busy_since);
+	if (atomic_load(&st->busy_cancel) || now - since >= st->busy_ms) {
+		atomic_store(&st->busy_last, 0);
+		return 0;
+	}
+	atomic_store(&st->busy_last, now);
+	nanosleep(&ten, NULL);
+	return 1;
+}
+
 void
 store_lock_timeout(struct store *st, int ms)
 {
-	sqlite3_busy_timeout(st->db, ms);
+	st->busy_ms = ms;
+	sqlite3_busy_handler(st->db, busy_wait, st);
+}
+
+void
+store_lock_cancel(struct store *st)
+{
+	atomic_store(&st->busy_cancel, 1);
+}
+
+long
+store_lock_waiting_ms(const struct store *st)
+{
+	int64_t last = atomic_load(&((struct store *)st)->busy_last);
+	int64_t since = atomic_load(&((struct store *)st)->busy_since);
+	int64_t now = clock_ms();
+
+	/* the handler looks every 10 ms while it waits: a look older than
+	 * 100 ms means the wait is over */
+	if (last == 0 || now - last > 100)
+		return 0;
+	return (long)(now - since);
 }
 
 int

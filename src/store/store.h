@@ -58,11 +58,26 @@ int	store_open_again(const struct store *st, struct store **out,
 
 /*
  * How long a write waits for another writer's lock before it fails with
- * "database is locked", in milliseconds (SQLite's busy handler retries
- * with a growing sleep, 1 ms to 100 ms, until then).  store_open() sets
- * 5000.
+ * "database is locked", in milliseconds (the store's busy handler
+ * retries every 10 ms until then, as SQLite's own does with a growing
+ * sleep).  store_open() sets 5000.
  */
 void	store_lock_timeout(struct store *st, int ms);
+
+/*
+ * End every wait for the lock on st, the one going on and those to come,
+ * at once with "database is locked": for a service cancelled while its
+ * connection waits (a quit must not wait out the lock timeout).  Safe
+ * from any thread; for good (the connection is on its way out).
+ */
+void	store_lock_cancel(struct store *st);
+
+/*
+ * How long st has been waiting for another connection's write lock, in
+ * milliseconds: 0 when it is not waiting.  Safe from any thread, so that
+ * a screen can say what its service waits for.
+ */
+long	store_lock_waiting_ms(const struct store *st);
 
 /*
  * Whether the last store_begin() (which every decision, run and claim

@@ -49,6 +49,13 @@ struct store {
 	int	 readonly;	/* the file cannot be written: reads only */
 	int	 locked_out;	/* the last store_begin() found the lock
 				 * held past the lock timeout */
+	/* The busy handler's state (store_lock_timeout()): its limit; a
+	 * cancel that ends every wait (set from any thread); when the
+	 * wait going on began and when it last looked (ms, 0: none; read
+	 * from other threads by store_lock_waiting_ms()). */
+	int		 busy_ms;
+	atomic_int	 busy_cancel;
+	atomic_llong	 busy_since, busy_last;
 	int64_t	 batch;		/* journal batch of new events; 0: none */
 	/* this connection's commits (commit_count()); read from other
 	 * threads by store_commits() */

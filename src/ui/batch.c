@@ -927,6 +927,7 @@ batch_start(struct wb *wb, const char *arg)
 	}
 	free(wb->batch);	/* the last one's counts (batch_stored) */
 	wb->batch = b = xcalloc(1, sizeof *b);
+	wb->job_last = WB_JOB_BATCH;
 	/* as `assay verify` runs it: every reference first, claimed, an
 	 * unchanged input skipped (force: run again), jobs on pipes */
 	b->o.vo = wb->vopts;

@@ -33,6 +33,7 @@ commit_start(struct wb *wb)
 		wb_msg(wb, 1, "commit: %s", err.msg);
 		return;
 	}
+	wb->job_last = WB_JOB_COMMIT;
 	wb_msg(wb, 0, "committing to %s (%zu files) ...", repo,
 	    dsvc_files(wb->commit));
 }

@@ -231,6 +231,7 @@ mrun_go(struct wb *wb, struct mrun *m, enum gloop_kind kind, int count,
 		return -1;
 	}
 	wb->mrun = m;
+	wb->job_last = WB_JOB_MODEL;
 	if (gloop_start(m->gl) == 1)
 		mrun_step(wb);	/* over at once: say so */
 	return 0;

@@ -111,12 +111,33 @@ hints(const struct wb *wb, int width, int maxrank, char *buf, size_t n)
 			    len > 0 ? "  " : "", text[i]);
 }
 
+/* A wait for the lock shorter than this is not worth a word. */
+#define LOCK_SHOW_MS	300
+
+/* ":import" or ":merge"'s progress after left (n bytes): what it read and
+ * stored, or that it waits for another process's lock, and how long. */
+static void
+xfer_status(char *left, size_t n, const char *what, const char *unit,
+    size_t done, size_t stored, long lock_ms)
+{
+	size_t len = strlen(left);
+
+	if (lock_ms >= LOCK_SHOW_MS)
+		snprintf(left + len, n - len, "\xc2\xb7 %s waits for the "
+		    "database's lock (%ld s; x cancels) ", what,
+		    (lock_ms + 500) / 1000);
+	else
+		snprintf(left + len, n - len, "\xc2\xb7 %s %zu %s, %zu stored ",
+		    what, done, unit, stored);
+}
+
 void
 statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 {
 	attr_t base = theme_attr(THEME_STATUS);
 	char left[512], right[512];
 	size_t done, total, fail;
+	long lock_ms;
 	int x, lmax;
 
 	wmove(win, y, 0);
@@ -164,12 +185,12 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	if (batch_progress(wb, &done, &total, &fail))	/* :verify */
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 verify %zu/%zu (%zu fail) ", done, total, fail);
-	if (import_progress(wb, &done, &total))		/* :import */
-		snprintf(left + strlen(left), sizeof left - strlen(left),
-		    "\xc2\xb7 import %zu rows, %zu stored ", done, total);
-	if (merge_progress(wb, &done, &total))		/* :merge */
-		snprintf(left + strlen(left), sizeof left - strlen(left),
-		    "\xc2\xb7 merge %zu lines, %zu stored ", done, total);
+	if (import_progress(wb, &done, &total, &lock_ms))	/* :import */
+		xfer_status(left, sizeof left, "import", "rows", done, total,
+		    lock_ms);
+	if (merge_progress(wb, &done, &total, &lock_ms))	/* :merge */
+		xfer_status(left, sizeof left, "merge", "lines", done, total,
+		    lock_ms);
 	x = pane_puts(win, y, 0, cols, left, base | A_BOLD);
 	/*
 	 * The filter and the reviewer, unless the core hints (help to

@@ -1086,6 +1086,51 @@ ui_prompt_key(struct wb *wb, int key)
 
 /* --- dispatch ------------------------------------------------------------ */
 
+/*
+ * x: the long operation started last, if it still runs (its start said
+ * "x cancels"; with a v and an :import both running, x cancelled the v).
+ * 1 when it cancelled one.
+ */
+static int
+ui_cancel_last(struct wb *wb)
+{
+	switch (wb->job_last) {
+	case WB_JOB_VERIFY_ONE:
+		if (!term_pane_verifying(wb))
+			return 0;
+		term_pane_cancel(wb);
+		return 1;
+	case WB_JOB_MODEL:
+		if (!mrun_running(wb))
+			return 0;
+		mrun_cancel(wb);
+		return 1;
+	case WB_JOB_BATCH:
+		if (!batch_running(wb))
+			return 0;
+		batch_cancel(wb);
+		return 1;
+	case WB_JOB_COMMIT:
+		if (!commit_running(wb))
+			return 0;
+		commit_cancel(wb);
+		return 1;
+	case WB_JOB_IMPORT:
+		if (!import_running(wb))
+			return 0;
+		import_cancel(wb);
+		return 1;
+	case WB_JOB_MERGE:
+		if (!merge_running(wb))
+			return 0;
+		merge_cancel(wb);
+		return 1;
+	case WB_JOB_NONE:
+		break;
+	}
+	return 0;
+}
+
 /* Quit, asking first while something runs that quitting would stop. */
 static void
 ui_quit(struct wb *wb)
@@ -1105,6 +1150,13 @@ ui_quit(struct wb *wb)
 	} else if (batch_progress(wb, &done, &total, &fail)) {
 		wb_ask(wb, WB_ASK_QUIT, ":verify is running (%zu of %zu); quit "
 		    "and cancel it (what it stored stays)? y/n", done, total);
+	} else if (import_running(wb)) {
+		wb_ask(wb, WB_ASK_QUIT, ":import is running; quit and cancel it"
+		    " (nothing of it stays)? y/n");
+	} else if (merge_running(wb)) {
+		wb_ask(wb, WB_ASK_QUIT, ":merge is running; quit and cancel it"
+		    " (the runs it stored stay; merging again stores the"
+		    " rest)? y/n");
 	} else {
 		wb->quit = 1;
 	}
@@ -1199,6 +1251,8 @@ ui_action(struct wb *wb, enum action a)
 		wb_verify(wb, wb->cur.id);
 		break;
 	case ACTION_CANCEL:
+		if (ui_cancel_last(wb))
+			break;
 		if (term_pane_verifying(wb))
 			term_pane_cancel(wb);
 		else if (mrun_running(wb))

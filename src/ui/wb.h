@@ -220,6 +220,13 @@ struct wb {
 						   the runs up to this id */
 	int			 live_seen;
 
+	/* the long operation started last: x cancels it first (its start
+	 * said "x cancels") */
+	enum wb_job {
+		WB_JOB_NONE, WB_JOB_VERIFY_ONE, WB_JOB_MODEL, WB_JOB_BATCH,
+		WB_JOB_COMMIT, WB_JOB_IMPORT, WB_JOB_MERGE
+	}			 job_last;
+
 	int			 quit;
 	int			 dirty;
 	int			 redraw_all;
@@ -463,19 +470,24 @@ void	commit_stop(struct wb *wb);
  * (exchange/import_svc.h, app/merge_svc.h), each on a store connection
  * of its own, as services of the frame loop; one of each at a time.
  * *_progress: while it runs (1), the rows read (import) or lines read
- * (merge) and what was stored so far; else 0.  x cancels: an import
- * rolls its input back, a merge keeps the runs stored.  *_stop ends it
- * at once (quitting): it waits for the service's thread.
+ * (merge) and what was stored so far, and how long its connection has
+ * been waiting for another's write lock (ms, 0: not waiting); else 0.
+ * x cancels, a wait for the lock included: an import rolls its input
+ * back, a merge keeps the runs stored.  *_stop ends it at once
+ * (quitting): a wait for the lock ends, then it waits for the service's
+ * thread.
  */
 int	import_running(const struct wb *wb);
-int	import_progress(const struct wb *wb, size_t *rows, size_t *stored);
+int	import_progress(const struct wb *wb, size_t *rows, size_t *stored,
+	    long *lock_ms);
 void	import_pollfds(struct wb *wb, struct wb_pollset *ps);
 int	import_timeout(const struct wb *wb);
 void	import_step(struct wb *wb);
 void	import_cancel(struct wb *wb);
 void	import_stop(struct wb *wb);
 int	merge_running(const struct wb *wb);
-int	merge_progress(const struct wb *wb, size_t *lines, size_t *stored);
+int	merge_progress(const struct wb *wb, size_t *lines, size_t *stored,
+	    long *lock_ms);
 void	merge_pollfds(struct wb *wb, struct wb_pollset *ps);
 int	merge_timeout(const struct wb *wb);
 void	merge_step(struct wb *wb);

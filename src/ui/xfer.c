@@ -60,6 +60,8 @@ xfer_free(struct xfer *x)
 {
 	if (x == NULL)
 		return;
+	/* a wait for another's lock ends now, not after XFER_LOCK_MS */
+	store_lock_cancel(x->st);
 	isvc_free(x->imp);	/* waits for the thread: nothing half done */
 	msvc_free(x->mrg);
 	store_close(x->st);
@@ -114,6 +116,7 @@ wbc_import(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		return 0;
 	}
 	wb->import = x;
+	wb->job_last = WB_JOB_IMPORT;
 	wb_msg(wb, 0, "importing %s ... (x cancels)", path);
 	return 0;
 }
@@ -125,7 +128,8 @@ import_running(const struct wb *wb)
 }
 
 int
-import_progress(const struct wb *wb, size_t *rows, size_t *stored)
+import_progress(const struct wb *wb, size_t *rows, size_t *stored,
+    long *lock_ms)
 {
 	struct isvc_progress p;
 
@@ -134,6 +138,7 @@ import_progress(const struct wb *wb, size_t *rows, size_t *stored)
 	isvc_progress(wb->import->imp, &p);
 	*rows = p.rows;
 	*stored = p.stored;
+	*lock_ms = store_lock_waiting_ms(wb->import->st);
 	return 1;
 }
 
@@ -183,6 +188,7 @@ void
 import_cancel(struct wb *wb)
 {
 	isvc_cancel(wb->import->imp);
+	store_lock_cancel(wb->import->st);	/* a wait ends too */
 	wb_msg(wb, 0, "cancelling the import of %s (nothing of it stays)",
 	    wb->import->what);
 }
@@ -234,6 +240,7 @@ wbc_merge(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		return 0;
 	}
 	wb->merge = x;
+	wb->job_last = WB_JOB_MERGE;
 	wb_msg(wb, 0, "merging %s ... (x cancels)", x->what);
 	return 0;
 }
@@ -245,7 +252,8 @@ merge_running(const struct wb *wb)
 }
 
 int
-merge_progress(const struct wb *wb, size_t *lines, size_t *stored)
+merge_progress(const struct wb *wb, size_t *lines, size_t *stored,
+    long *lock_ms)
 {
 	struct msvc_progress p;
 
@@ -254,6 +262,7 @@ merge_progress(const struct wb *wb, size_t *lines, size_t *stored)
 	msvc_progress(wb->merge->mrg, &p);
 	*lines = p.lines;
 	*stored = p.stored;
+	*lock_ms = store_lock_waiting_ms(wb->merge->st);
 	return 1;
 }
 
@@ -317,6 +326,7 @@ void
 merge_cancel(struct wb *wb)
 {
 	msvc_cancel(wb->merge->mrg);
+	store_lock_cancel(wb->merge->st);	/* a wait ends too */
 	wb_msg(wb, 0, "cancelling the merge of %s (the runs stored stay)",
 	    wb->merge->what);
 }

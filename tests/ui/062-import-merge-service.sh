@@ -5,7 +5,8 @@
 # appear in the queue without C-l, the cursor where it was; a path that
 # is not there is named; x cancels an import and nothing of it stays;
 # `:merge RESULTS` stores the runs of a results file the same way and
-# names the line it refuses.
+# names the line it refuses.  Under another process's lock an import
+# says it waits; x and q (which asks) end the wait at once.
 #
 # The input of :import is a FIFO the test writes only after the keys,
 # so that the import is surely still running while they are pressed
@@ -96,5 +97,41 @@ screen | tail -n 1 | grep -q -F "$T/bad.jsonl:1: " ||
     fail "the refusal does not name the file and line"
 ok ":merge says what it refused"
 
-command_line q
-wait_for "ASSAY-EXIT 0"
+# Another process holds the write lock (Python's sqlite3, BEGIN
+# IMMEDIATE, for 120 s or until killed): an :import says it waits for
+# the lock, x ends the wait at once (it waited out the 60 s lock
+# timeout), and q asks, then quits at once (the screen froze for a
+# minute and the question was never asked).
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+time.sleep(120)' "$DB" >"$T/locker" 2>&1 &
+	locker=$!
+	n=0
+	until grep -q locked "$T/locker" 2>/dev/null; do
+		n=$((n + 1)); [ $n -lt 50 ] || fail "python3 did not take the lock"
+		sleep 0.1
+	done
+	command_line "import $T/new.jsonl"
+	wait_for "import waits for the database's lock" 10
+	ok "an :import under another's lock says it waits"
+	keys x
+	wait_for "import: $T/new.jsonl: cancelled; nothing of it stored" 10
+	ok "x ends its wait at once"
+	command_line "import $T/new.jsonl"
+	wait_for "import waits for the database's lock" 10
+	command_line q
+	wait_for ":import is running; quit and cancel it" 5
+	keys y
+	wait_for "ASSAY-EXIT 0" 10
+	ok "q asks, and y quits at once though it waits for the lock"
+	kill "$locker" 2>/dev/null
+	wait "$locker" 2>/dev/null
+	[ "$("$ASSAY" --db "$DB" list --json | wc -l)" -eq "$ALL" ] ||
+	    fail "an import cancelled under the lock left rows"
+else
+	command_line q
+	wait_for "ASSAY-EXIT 0"
+fi

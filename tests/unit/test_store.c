@@ -10,6 +10,8 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <time.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1709,6 +1711,68 @@ test_store_open_again_shares_the_file(void **state)
 	store_close(mem);
 }
 
+/* A write that waits for the lock, on a thread of its own. */
+struct lock_waiter {
+	struct store	*st;
+	int		 rc;
+	struct err	 err;
+	volatile sig_atomic_t done;
+};
+
+static void *
+lock_waiter_run(void *arg)
+{
+	struct lock_waiter *w = arg;
+
+	w->rc = store_begin(w->st, &w->err);
+	if (w->rc == 0)
+		store_rollback(w->st);
+	w->done = 1;
+	return NULL;
+}
+
+/*
+ * store_lock_cancel() ends a wait for the lock at once (a workbench that
+ * quits while its :import waits must not wait out the lock timeout), and
+ * store_lock_waiting_ms() says, from another thread, that it waits.  The
+ * lock timeout is 600 s: a cancel that did not work would leave the
+ * thread waiting past the join's 30 s.
+ */
+static void
+test_store_lock_wait_cancelled(void **state)
+{
+	struct fx *f = *state;
+	struct store *two = NULL;
+	struct lock_waiter w = { .st = f->st, .rc = 99 };
+	struct timespec tick = { 0, 20 * 1000000L };
+	struct err err;
+	pthread_t th;
+	long waited = 0;
+
+	assert_int_equal(store_open_again(f->st, &two, &err), 0);
+	assert_int_equal(store_begin(two, &err), 0);	/* holds the lock */
+	assert_int_equal(store_lock_waiting_ms(f->st), 0);
+	store_lock_timeout(f->st, 600000);
+	assert_int_equal(pthread_create(&th, NULL, lock_waiter_run, &w), 0);
+	for (int i = 0; i < 250 && waited == 0; i++) {
+		nanosleep(&tick, NULL);
+		waited = store_lock_waiting_ms(f->st);
+	}
+	assert_true(waited > 0);
+	store_lock_cancel(f->st);
+	for (int i = 0; i < 1500 && !w.done; i++)
+		nanosleep(&tick, NULL);
+	assert_true(w.done);	/* else the cancel left it waiting */
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(w.rc, -1);
+	assert_non_null(strstr(w.err.msg, "database is locked"));
+	assert_int_equal(store_locked_out(f->st), 1);
+	nanosleep(&tick, NULL);
+	assert_true(store_lock_waiting_ms(f->st) < 100);
+	store_rollback(two);
+	store_close(two);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int
@@ -1719,6 +1783,7 @@ main(void)
 		FX_TEST(test_store_newer_schema_is_refused),
 		FX_TEST(test_store_wal_mode_is_on),
 		FX_TEST(test_store_open_again_shares_the_file),
+		FX_TEST(test_store_lock_wait_cancelled),
 		FX_TEST(test_store_unwritable_path_is_error),
 		FX_TEST(test_store_not_a_database_is_error_naming_it),
 		FX_TEST(test_store_task_inserted_once),

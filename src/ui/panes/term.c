@@ -401,6 +401,7 @@ wb_verify(struct wb *wb, const char *id)
 		free(ids[0]);
 		return -1;
 	}
+	wb->job_last = WB_JOB_VERIFY_ONE;
 	if (vsvc_count(tp->vs) > 1)
 		wb_msg(wb, 0, "verifying the task's reference %s first, then"
 		    " %s (x cancels)", vsvc_id(tp->vs, 0), ids[0]);
