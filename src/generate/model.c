@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/duration.h"
 #include "base/buf.h"
 #include "base/secret.h"
 #include "base/http.h"
@@ -394,15 +395,6 @@ model_request(const struct model_cfg *cfg, json_t *messages, int n)
 	return o;
 }
 
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void
 sleep_ms(int64_t ms)
 {
@@ -425,12 +417,12 @@ rate_wait(const struct model_cfg *cfg)
 		return;
 	gap = (int64_t)(1000.0 / cfg->rate);
 	pthread_mutex_lock(&rate_lock);
-	at = now_ms();
+	at = mono_ms();
 	if (rate_next_ms > at)
 		at = rate_next_ms;
 	rate_next_ms = at + gap;
 	pthread_mutex_unlock(&rate_lock);
-	sleep_ms(at - now_ms());
+	sleep_ms(at - mono_ms());
 }
 
 /* The integer at key of o, or -1. */
@@ -601,7 +593,7 @@ try_command(const struct model_cfg *cfg, const char *body, size_t len,
 	int in[2], outp[2], errp[2], st = 0, rc = -1;
 	struct buf o = BUF_INIT, e = BUF_INIT;
 	size_t off = 0;
-	int64_t deadline = now_ms() + cfg->timeout_s * 1000;
+	int64_t deadline = mono_ms() + cfg->timeout_s * 1000;
 	pid_t pid;
 	char chunk[8192];
 
@@ -648,7 +640,7 @@ try_command(const struct model_cfg *cfg, const char *body, size_t len,
 	}
 	for (;;) {
 		struct pollfd pf[3];
-		int np = 0, left = (int)(deadline - now_ms());
+		int np = 0, left = (int)(deadline - mono_ms());
 		ssize_t n;
 
 		if (outp[0] >= 0)
@@ -816,7 +808,7 @@ model_chat(const struct model_cfg *cfg, json_t *messages, int n,
 			json_decref(req);
 		}
 		rate_wait(cfg);
-		t0 = now_ms();
+		t0 = mono_ms();
 		model_reply_release(out);
 		if (cfg->command != NULL)
 			rc = try_command(cfg, body, len, out, err);
@@ -824,7 +816,7 @@ model_chat(const struct model_cfg *cfg, json_t *messages, int n,
 			rc = try_http(cfg, body, len, sent_n, out, &wait_ms,
 			    err);
 		out->attempts = attempt;
-		out->latency_ms = now_ms() - t0;
+		out->latency_ms = mono_ms() - t0;
 		if (rc == 2) {
 			/* "n" refused: the same request without it, at
 			 * once, and never again from this process. */

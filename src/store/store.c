@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "model/vocab.h"
+#include "base/duration.h"
 #include "base/buf.h"
 #include "base/hash.h"
 #include "base/ident.h"
@@ -1030,15 +1031,6 @@ store_close(struct store *st)
 	free(st);
 }
 
-static int64_t
-clock_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * SQLite's busy handler (sqlite3_busy_handler()): count is the number
  * of times it was called for this wait.  Sleeps 10 ms and asks again,
@@ -1050,7 +1042,7 @@ static int
 busy_wait(void *arg, int count)
 {
 	struct store *st = arg;
-	int64_t now = clock_ms(), since;
+	int64_t now = mono_ms(), since;
 	struct timespec ten = { 0, 10 * 1000000L };
 
 	if (count == 0)
@@ -1083,7 +1075,7 @@ store_lock_waiting_ms(const struct store *st)
 {
 	int64_t last = atomic_load(&((struct store *)st)->busy_last);
 	int64_t since = atomic_load(&((struct store *)st)->busy_since);
-	int64_t now = clock_ms();
+	int64_t now = mono_ms();
 
 	/* the handler looks every 10 ms while it waits: a look older than
 	 * 100 ms means the wait is over */

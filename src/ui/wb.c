@@ -6,6 +6,8 @@
  */
 #include "ui/wb.h"
 
+#include "base/duration.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,10 +310,7 @@ wb_sync_page(struct wb *wb, size_t h)
 int64_t
 wb_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return mono_ms();
 }
 
 /*

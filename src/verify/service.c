@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/duration.h"
 #include "base/err.h"
 #include "base/strset.h"
 #include "store/store.h"
@@ -471,16 +472,6 @@ over(const struct vsvc *s)
 	    (s->prepped && s->next >= s->n));
 }
 
-/* Monotonic milliseconds. */
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 #define VSVC_RETRY_MS	200	/* a locked store is tried this often */
 
 int
@@ -517,7 +508,7 @@ vsvc_timeout_ms(const struct vsvc *s)
 			timeout = t;
 	}
 	if (s->nwait > 0) {
-		int64_t t = s->retry_at - now_ms();
+		int64_t t = s->retry_at - mono_ms();
 
 		if (t < timeout)
 			timeout = t < 0 ? 0 : (int)t;
@@ -584,7 +575,7 @@ store_and_tell(struct vsvc *s, struct verify_job *j, struct run *r,
 		s->sum.done++;
 		vsvc_tally_add(&s->sum.tally, r->verdict);
 	} else if (s->o.lock_wait_ms > 0 && store_locked_out(s->st) &&
-	    now_ms() < until_ms) {
+	    mono_ms() < until_ms) {
 		return 0;
 	} else {
 		res.error = err.msg;
@@ -620,15 +611,15 @@ finish(struct vsvc *s, size_t i)
 		reprove(s, &r);
 	verify_judge_reference(s->st, j, &r);
 	s->run[i] = s->run[--s->nrun];
-	if (store_and_tell(s, j, &r, is_ref, now_ms() + s->o.lock_wait_ms))
+	if (store_and_tell(s, j, &r, is_ref, mono_ms() + s->o.lock_wait_ms))
 		return;
 	s->wait = xreallocarray(s->wait, s->nwait + 1, sizeof *s->wait);
 	s->wait[s->nwait].job = j;
 	s->wait[s->nwait].run = r;
 	s->wait[s->nwait].is_ref = is_ref;
-	s->wait[s->nwait].until_ms = now_ms() + s->o.lock_wait_ms;
+	s->wait[s->nwait].until_ms = mono_ms() + s->o.lock_wait_ms;
 	s->nwait++;
-	s->retry_at = now_ms() + VSVC_RETRY_MS;
+	s->retry_at = mono_ms() + VSVC_RETRY_MS;
 }
 
 /* Try the runs that wait for the lock again, oldest first, while the
@@ -638,9 +629,9 @@ store_waiting(struct vsvc *s)
 {
 	size_t i = 0;
 
-	if (s->nwait == 0 || now_ms() < s->retry_at)
+	if (s->nwait == 0 || mono_ms() < s->retry_at)
 		return;
-	s->retry_at = now_ms() + VSVC_RETRY_MS;
+	s->retry_at = mono_ms() + VSVC_RETRY_MS;
 	while (i < s->nwait) {
 		struct vsvc_wait *w = &s->wait[i];
 

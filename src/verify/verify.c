@@ -28,6 +28,7 @@
 #include <jansson.h>
 
 #include "envs/env.h"
+#include "base/duration.h"
 #include "base/buf.h"
 #include "base/hash.h"
 #include "base/secret.h"
@@ -122,15 +123,6 @@ member_stop(const struct verify_job *j, const struct verify_member *m)
 /* The member and stage now running. */
 #define CUR(j)		(&(j)->m[(j)->mi])
 #define CUR_STAGE(j)	(&CUR(j)->plan.stages[(j)->stage])
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* --- the sandbox command line ---------------------------------------- */
 
@@ -922,7 +914,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 		uint32_t r;
 
 		if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
-			r = (uint32_t)getpid() ^ (uint32_t)now_ms();
+			r = (uint32_t)getpid() ^ (uint32_t)mono_ms();
 		j->uid = (uid_t)(SANDBOX_UID_BASE + r % SANDBOX_UID_SPAN);
 	}
 	j->nm = (size_t)n;
@@ -984,7 +976,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 	/* Triage reads a generation record's refusal (triage.h). */
 	j->cand.extra = c->extra != NULL ? xstrdup(c->extra) : NULL;
 	if (j->missing != NULL || j->broken != NULL) {
-		j->t0 = now_ms();
+		j->t0 = mono_ms();
 		j->started = (int64_t)time(NULL);
 		j->done = 1;
 		*out = j;
@@ -999,7 +991,7 @@ verify_job_start(struct verify_job **out, const struct verify_opts *o,
 		total += j->m[k].plan.timeout_s;
 	}
 	workdir_chown(j->workdir, j->uid);
-	j->t0 = now_ms();
+	j->t0 = mono_ms();
 	/* The wall clock covers the whole run: every member's share. */
 	j->deadline = j->t0 + total * 1000;
 	j->disk_check = j->t0 + 250;
@@ -1024,7 +1016,7 @@ verify_job_fd(const struct verify_job *j)
 int
 verify_job_timeout_ms(const struct verify_job *j)
 {
-	int64_t left = j->deadline - now_ms();
+	int64_t left = j->deadline - mono_ms();
 
 	/* Output closed but the process not reaped yet: look again soon,
 	 * there is no fd left to wake us. */
@@ -1203,14 +1195,14 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 	}
 	eof = drain(j);
 	flush_live(j, out, arg, 0);
-	if (j->stop == ENV_STOP_NONE && now_ms() >= j->deadline)
+	if (j->stop == ENV_STOP_NONE && mono_ms() >= j->deadline)
 		j->stop = ENV_STOP_TIMEOUT;
 	/* The file-size limit is per file: cap the whole directory too,
 	 * looking four times a second. */
-	if (j->stop == ENV_STOP_NONE && now_ms() >= j->disk_check) {
+	if (j->stop == ENV_STOP_NONE && mono_ms() >= j->disk_check) {
 		struct sandbox_limits l = limits(j, CUR(j));
 
-		j->disk_check = now_ms() + 250;
+		j->disk_check = mono_ms() + 250;
 		if (workdir_usage(j->workdir) > sandbox_disk_bytes(&l))
 			j->stop = ENV_STOP_DISK;
 	}
@@ -1229,7 +1221,7 @@ verify_job_step(struct verify_job *j, verify_output_fn out, void *arg)
 		finish_stage(j, code);
 		flush_live(j, out, arg, 1);
 		n = snprintf(msg, sizeof msg, "\nassay: %s after %.1f s; "
-		    "process group killed\n", why, (now_ms() - j->t0) / 1000.0);
+		    "process group killed\n", why, (mono_ms() - j->t0) / 1000.0);
 		if (out != NULL)
 			out(msg, (size_t)n, arg);
 		j->done = 1;
@@ -1459,7 +1451,7 @@ verify_job_result(struct verify_job *j, struct run *r)
 	    xstrdup(buf_str(&m0->plan.inputs));
 	r->command = xasprintf("cd %s\n%s", j->workdir, buf_str(&j->command));
 	r->started = j->started;
-	r->wall_ms = now_ms() - j->t0;
+	r->wall_ms = mono_ms() - j->t0;
 	for (size_t k = 0; k < j->nm; k++) {
 		member_logs(j, &j->m[k]);
 		if (j->m[k].nran > 0)
