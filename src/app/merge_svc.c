@@ -29,6 +29,9 @@ struct msvc {
 	struct msvc_result	 res;
 	struct vsvc_tally	 pending;	/* runs of the open batch */
 	size_t			 npending;
+	int			 locked_out;	/* the lock stayed held past the
+						 * lock timeout: the rest is not
+						 * stored, without a wait each */
 	struct results_key	 key;		/* the last key found, or "" */
 	/* read by the caller at any time */
 	atomic_size_t		 a_lines, a_stored, a_unchanged, a_refused;
@@ -262,10 +265,21 @@ merge_store(struct msvc *m, const char *file, size_t lineno,
 	char why[ERR_MSG_MAX + 32];
 	struct err err;
 
-	if (m->npending == 0 && store_begin(m->st, &err) < 0) {
+	if (m->locked_out) {
+		not_stored(m, 1);	/* said once, below */
+	} else if (m->npending == 0 && store_begin(m->st, &err) < 0) {
 		snprintf(why, sizeof why, "not stored: %s", err.msg);
 		merge_say(m, file, lineno, why);
 		not_stored(m, 1);
+		/* --lock-timeout is the wait of the whole merge, not of
+		 * each line: the lines after this are not stored either
+		 * (merging again stores them; 9 lines waited 9 times) */
+		if (store_locked_out(m->st)) {
+			m->locked_out = 1;
+			merge_say(m, file, lineno, "the database's lock stayed "
+			    "held past the lock timeout: the runs after this "
+			    "line are not stored (merge again to store them)");
+		}
 	} else if (store_run_insert(m->st, r, 2, &err) < 0) {
 		/* Inside the batch: the whole batch goes back. */
 		snprintf(why, sizeof why, "not stored: %s", err.msg);

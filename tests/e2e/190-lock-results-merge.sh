@@ -49,6 +49,20 @@ grep -q 'database is locked' "$T/err1" || fail "no reason given: $(cat "$T/err1"
 expect_eq "runs kept in the results file" "$(grep -c '"stored":false' "$T/r1.jsonl")" 9
 [ -z "$(ls "$T" | grep 'tmp-')" ] || fail "temporary file left: $(ls "$T")"
 
+# A merge under the held lock: --lock-timeout is the wait of the whole
+# merge, not of each line (9 lines waited 9 times); the first line says
+# why, then one line that the rest is not stored.
+hold_lock
+"$ASSAY" --db "$DB" merge --lock-timeout 1 "$T/r1.jsonl" >"$T/ml.out" 2>"$T/ml.err"
+rc=$?
+release_lock
+expect_eq "merge exit under a held lock" $rc 3
+expect_eq "waits for the lock" "$(grep -c 'database is locked' "$T/ml.err")" 1
+grep -q "the runs after this line are not stored (merge again" "$T/ml.err" ||
+    fail "no word that the rest is not stored: $(cat "$T/ml.err")"
+grep -q "not stored 9" "$T/ml.out" || fail "merge under the lock: $(cat "$T/ml.out")"
+expect_eq "runs after the merge under the lock" "$(runs)" 0
+
 # Merge stores them; the summary is verify's, and equals the database.
 "$ASSAY" --db "$DB" merge --json "$T/r1.jsonl" >"$T/m1.json" || fail "merge: $(cat "$T/m1.json")"
 expect_eq "merge summary" "$(jq -c '[.verified, .unchanged, .refused, .pass, .fail]' "$T/m1.json")" "[9,0,0,6,3]"
