@@ -21,15 +21,19 @@
 #include "store/store.h"
 
 /*
- * The progress line on a terminal: rows, rate, share read and time left,
- * after the first second (a small file shows none).  1 once shown.
+ * The progress line on a terminal: rows, rate, share read and time left
+ * (a pipe, whose size is not known, has neither: it said "100%, 0:00
+ * left"), or how long it has waited for another process's lock; after
+ * the first second (a small file shows none).  1 once shown.
  */
 static int
-import_meter(const struct isvc *s, const struct timespec *t0, int shown)
+import_meter(struct store *st, const struct isvc *s,
+    const struct timespec *t0, int shown)
 {
 	struct isvc_progress p;
 	struct timespec now;
 	double t, rate, left;
+	long lock_ms = store_lock_waiting_ms(st);
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	t = (double)(now.tv_sec - t0->tv_sec) +
@@ -38,11 +42,21 @@ import_meter(const struct isvc *s, const struct timespec *t0, int shown)
 		return 0;
 	isvc_progress(s, &p);
 	rate = t > 0 ? (double)p.rows / t : 0;
-	left = p.done > 0 && p.total >= p.done ? t * (double)(p.total -
-	    p.done) / (double)p.done : 0;
-	fprintf(stderr, "\r%s: %zu rows, %.0f rows/s, %.0f%%, %d:%02d left ",
-	    isvc_path(s), p.rows, rate, p.total > 0 ? 100.0 * (double)p.done /
-	    (double)p.total : 100.0, (int)(left / 60), (int)left % 60);
+	if (lock_ms >= 300)	/* another process holds the write lock */
+		fprintf(stderr, "\r\033[K%s: %zu rows, waits for the "
+		    "database's lock (%ld s) ", isvc_path(s), p.rows,
+		    (lock_ms + 500) / 1000);
+	else if (p.total == 0 || p.done == 0)	/* a pipe: no size known */
+		fprintf(stderr, "\r\033[K%s: %zu rows, %.0f rows/s ",
+		    isvc_path(s), p.rows, rate);
+	else {
+		left = p.total >= p.done ? t * (double)(p.total - p.done) /
+		    (double)p.done : 0;
+		fprintf(stderr, "\r\033[K%s: %zu rows, %.0f rows/s, %.0f%%, "
+		    "%d:%02d left ", isvc_path(s), p.rows, rate, 100.0 *
+		    (double)p.done / (double)p.total, (int)(left / 60),
+		    (int)left % 60);
+	}
 	return 1;
 }
 
@@ -67,10 +81,10 @@ import_drive(struct store *st, const char *path, const struct import_opts *o,
 
 		(void)poll(&p, 1, progress ? 200 : -1);
 		if (progress)
-			shown = import_meter(*out, &t0, shown);
+			shown = import_meter(st, *out, &t0, shown);
 	}
 	if (shown) {
-		import_meter(*out, &t0, shown);
+		import_meter(st, *out, &t0, shown);
 		fputc('\n', stderr);
 	}
 	return 0;

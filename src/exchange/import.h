@@ -69,7 +69,7 @@ struct import_opts {
  */
 struct import_watch {
 	atomic_int	cancel;
-	atomic_size_t	rows, done, total, stored;
+	atomic_size_t	rows, done, total, stored;	/* stored: candidates */
 };
 
 struct import_report {
@@ -84,7 +84,9 @@ struct import_report {
  * For the readers (import_util.c), each NULL-safe:
  * import_watch_rows() records a JSONL row read (line, bytes done of
  * total) and says whether to stop (1: cancelled); import_watch_cancelled()
- * says only that; import_watch_stored() counts one task or candidate.
+ * says only that; import_watch_stored() counts one candidate (a row of
+ * a JSONL input is a task and a candidate: counting both showed twice
+ * the rows).
  */
 int	import_watch_rows(struct import_watch *w, size_t line, size_t done,
 	    size_t total);

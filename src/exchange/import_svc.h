@@ -48,8 +48,8 @@ int	isvc_step(struct isvc *s);
 /*
  * Progress so far: rows, the rows read of a JSONL input (0 for a
  * directory layout); done of total, its bytes read (total 0: not known);
- * stored, the tasks and candidates stored, new or already there (they
- * stay only if the import ends well).
+ * stored, the candidates stored, new or already there (they stay only
+ * if the import ends well).
  */
 struct isvc_progress {
 	size_t	rows, done, total, stored;

@@ -613,7 +613,6 @@ import_put_task(struct store *st, const struct task *t,
 		return err_set(err, "cancelled");
 	if (store_task_put(st, t, &inserted, err) < 0)
 		return -1;
-	import_watch_stored(rep->watch);
 	if (inserted)
 		rep->tasks_added++;
 	else

@@ -114,11 +114,12 @@ hints(const struct wb *wb, int width, int maxrank, char *buf, size_t n)
 /* A wait for the lock shorter than this is not worth a word. */
 #define LOCK_SHOW_MS	300
 
-/* ":import" or ":merge"'s progress after left (n bytes): what it read and
- * stored, or that it waits for another process's lock, and how long. */
+/* ":import" or ":merge"'s progress after left (n bytes): what it read
+ * (done units) and stored (things), or that it waits for another
+ * process's lock, and how long. */
 static void
 xfer_status(char *left, size_t n, const char *what, const char *unit,
-    size_t done, size_t stored, long lock_ms)
+    const char *things, size_t done, size_t stored, long lock_ms)
 {
 	size_t len = strlen(left);
 
@@ -127,8 +128,8 @@ xfer_status(char *left, size_t n, const char *what, const char *unit,
 		    "database's lock (%ld s; x cancels) ", what,
 		    (lock_ms + 500) / 1000);
 	else
-		snprintf(left + len, n - len, "\xc2\xb7 %s %zu %s, %zu stored ",
-		    what, done, unit, stored);
+		snprintf(left + len, n - len, "\xc2\xb7 %s %zu %s, %zu %s ",
+		    what, done, unit, stored, things);
 }
 
 void
@@ -186,11 +187,11 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 verify %zu/%zu (%zu fail) ", done, total, fail);
 	if (import_progress(wb, &done, &total, &lock_ms))	/* :import */
-		xfer_status(left, sizeof left, "import", "rows", done, total,
-		    lock_ms);
+		xfer_status(left, sizeof left, "import", "rows", "candidates",
+		    done, total, lock_ms);
 	if (merge_progress(wb, &done, &total, &lock_ms))	/* :merge */
-		xfer_status(left, sizeof left, "merge", "lines", done, total,
-		    lock_ms);
+		xfer_status(left, sizeof left, "merge", "lines", "runs", done,
+		    total, lock_ms);
 	x = pane_puts(win, y, 0, cols, left, base | A_BOLD);
 	/*
 	 * The filter and the reviewer, unless the core hints (help to

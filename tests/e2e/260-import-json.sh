@@ -21,3 +21,18 @@ expect_eq "failed names it" "$(jq -r .failed "$T/bad.json")" "$T/bad.jsonl"
 expect_eq "grep finds imported code" "$(count 'grep=top_module')" \
     "$(count 'source~verilog')"
 expect_eq "queue counts" "$(count '')" 183
+
+# --progress from a pipe, whose size is not known until it is read
+# whole: while it waits, rows and a rate, no share and no time left (it
+# said "0 rows, 100%, 0:00 left").  The writer waits 1.5 s, past the
+# meter's first second.
+mkfifo "$T/in.fifo"
+{ sleep 1.5; cat "$DATA/rtlfixer/verilogeval-simulate.jsonl"; } >"$T/in.fifo" &
+"$ASSAY" --db "$DB" import --progress "$T/in.fifo" >/dev/null 2>"$T/prog.err" ||
+    fail "import --progress from a pipe: $(cat "$T/prog.err")"
+tr '\r' '\n' <"$T/prog.err" | grep -q "in.fifo: [0-9]* rows, [0-9]* rows/s" ||
+    fail "no progress line from a pipe: $(cat "$T/prog.err")"
+if tr '\r' '\n' <"$T/prog.err" | grep -q " 0 rows, .*%"; then
+	fail "a share of a pipe not yet read: $(cat "$T/prog.err")"
+fi
+echo "ok: import --progress from a pipe shows rows and a rate"
