@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/vocab.h"
+
 #define PENDING_RETRY_MS	250
 
 /* One decision that waits: its act (strings owned) on id. */
@@ -140,6 +142,34 @@ pending_step(struct wb *wb)
 		wb_msg(wb, 0, "the database is free: %zu pending decision%s "
 		    "made", made, made == 1 ? "" : "s");
 	wb_view_changed(wb);	/* their rows; the cursor stays */
+}
+
+void
+pending_flush(struct wb *wb, int wait_ms)
+{
+	struct decide_out out;
+	struct err err;
+	size_t left = 0;
+
+	store_lock_timeout(wb->st, wait_ms);
+	for (size_t i = 0; i < wb->npending; i++) {
+		struct pending *p = &wb->pending[i];
+
+		/* once the lock stayed held, the rest waits no more */
+		if (left == 0 && pending_make(wb, p, &out, &err) == 0)
+			continue;
+		if (left++ == 0)
+			fprintf(stderr, "assay: the database's lock stayed held:"
+			    " these decisions were not made; run them when it"
+			    " frees:\n");
+		if (p->kind == DECIDE_LABEL)
+			fprintf(stderr, "  assay label %s%s %s\n", p->id,
+			    p->final ? " --final" : "", p->category);
+		else
+			fprintf(stderr, "  assay review %s %s\n", p->id,
+			    status_verb(status_from_name(p->status)));
+	}
+	pending_release(wb);
 }
 
 void

@@ -1987,11 +1987,15 @@ ui_run(struct store *st, const struct ui_opts *o)
 	commit_stop(&wb);	/* git's files are never left half written */
 	import_stop(&wb);	/* its input rolled back */
 	merge_stop(&wb);	/* its open batch committed */
-	pending_release(&wb);	/* the question said they are dropped */
+	if (!ui_signalled)
+		pending_release(&wb);	/* the question said they go */
 	wb_pollset_release(&ps);
 	ui_panes_free(&wb);
 	endwin();
 	ui_paste_mode(0);
+	/* told to stop (SIGTERM, SIGHUP): what waits for the lock is made
+	 * if the lock frees within 10 s, else printed as commands */
+	pending_flush(&wb, 10000);
 	syntax_shutdown();
 	prompt_release(&wb);
 	config_release(&wb.cfg);

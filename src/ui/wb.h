@@ -544,6 +544,13 @@ int	pending_wait(const struct wb *wb);
 void	pending_step(struct wb *wb);
 /* Drop what waits (quitting: the question said so). */
 void	pending_release(struct wb *wb);
+/*
+ * Make what waits, waiting wait_ms for the lock (the workbench was told
+ * to stop: a signal, not the reviewer's quit); what still cannot be made
+ * is printed on stderr as the commands that make it, then dropped.
+ * After endwin(): it writes to the terminal.
+ */
+void	pending_flush(struct wb *wb, int wait_ms);
 
 /* --- mouse.c ---------------------------------------------------------- */
 

@@ -3,6 +3,9 @@
 # database's write lock.  Now the key's decision waits in the workbench,
 # shown as pending, keys keep working at once, and it is made when the
 # lock frees.  The lock is held by a sqlite3 shell (BEGIN IMMEDIATE).
+# A workbench told to stop (SIGTERM) while a decision waits makes it
+# when the lock frees within 10 s, else prints the command that makes
+# it.
 . "$(dirname "$0")/lib.sh"
 command -v sqlite3 >/dev/null 2>&1 || skip "no sqlite3 shell to hold the lock"
 
@@ -43,4 +46,44 @@ wait_for "1 pending decision made" 15
 screen | grep -q " 3/$N " || fail "the cursor moved"
 screen | tail -n 1 | grep -q "· [0-9]* pending" && fail "still pending"
 ok "when the lock frees the pending decision is made"
+
+# Told to stop (SIGTERM) while a decision waits: it is made if the lock
+# frees within 10 s (here after 3), else printed as the command that
+# makes it (it was dropped without a word).
+B=$(id_n 2)
+C=$(id_n 3)
+hold() {	# hold SECONDS: the lock, from a sqlite3 shell
+	rm -f "$T/locker"
+	(echo "BEGIN IMMEDIATE;"; echo "SELECT 'locked';"; sleep "$1";
+	    echo "COMMIT;") | sqlite3 "$DB" >"$T/locker" 2>&1 &
+	locker=$!	# the sqlite3 shell: killed, the lock frees
+	n=0
+	until grep -q locked "$T/locker" 2>/dev/null; do
+		n=$((n + 1)); [ $n -lt 50 ] || fail "sqlite3 did not take the lock"
+		sleep 0.1
+	done
+}
+wb_pid() { pgrep -n -f -- "--db $DB" ; }
+start 120 40 "--where id=$B"
+wait_for " 1/1 "
+hold 3
+keys 3
+wait_for "label functional $B waits" 3
+kill -TERM "$(wb_pid)"
+wait_for "ASSAY-EXIT" 15
+[ "$(row "$B" | json_field category)" = functional ] ||
+    fail "SIGTERM: the waiting label of $B was not made once the lock freed"
+ok "a signal makes a waiting decision once the lock frees"
+
+start 120 40 "--where id=$C"
+wait_for " 1/1 "
+hold 30
+keys 3
+wait_for "label functional $C waits" 3
+kill -TERM "$(wb_pid)"
+wait_for "ASSAY-EXIT" 20
+screen | grep -q "assay label $C functional" ||
+    fail "SIGTERM under a held lock: the decision is not printed"
+ok "one the lock keeps from being made is printed as its command"
+kill "$locker" 2>/dev/null
 quit_all
