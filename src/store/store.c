@@ -1630,6 +1630,10 @@ step_done(struct store *st, sqlite3_stmt *s, const char *what,
 	int rc = sqlite3_step(s);
 
 	if (rc != SQLITE_DONE) {
+		/* a write outside a transaction that found the lock held
+		 * past the timeout: as store_begin() says it */
+		if ((rc & 0xff) == SQLITE_BUSY)
+			st->locked_out = 1;
 		err_sqlite(err, st->db, what);
 		sqlite3_finalize(s);
 		return -1;

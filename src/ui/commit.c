@@ -64,7 +64,14 @@ commit_step(struct wb *wb)
 	rc = dsvc_result(wb->commit, &res, &err);
 	dsvc_free(wb->commit);
 	wb->commit = NULL;
-	if (rc < 0 && res.committed)
+	if (rc < 0 && res.committed && store_locked_out(wb->st)) {
+		/* the journal's entry waits for the lock, as a decision
+		 * does (it was lost) */
+		pending_commit(wb, res.oid);
+		wb_msg(wb, 0, "committed %.7s to %s; its journal entry waits"
+		    " for the database's lock (%zu pending)", res.oid, repo,
+		    wb->npending);
+	} else if (rc < 0 && res.committed)
 		wb_msg(wb, 1, "committed %.7s to %s, but not journalled: %s",
 		    res.oid, repo, err.msg);
 	else if (rc < 0)

@@ -24,14 +24,17 @@
 
 #define PENDING_RETRY_MS	250
 
-/* One decision that waits: its act (strings owned) on id. */
+/* One decision that waits: its act (strings owned) on id; or, with
+ * oid set, the journal's entry of a commit made in the repository. */
 struct pending {
 	enum decide_kind kind;
 	char		*category, *status, *id;
 	int		 final;
+	char		*oid;
 };
 
-/* Make p now: decide_one().  0, or -1 with err. */
+/* Make p now: decide_one(), or the commit's journal entry.  0, or -1
+ * with err. */
 static int
 pending_make(struct wb *wb, const struct pending *p, struct decide_out *out,
     struct err *err)
@@ -39,16 +42,26 @@ pending_make(struct wb *wb, const struct pending *p, struct decide_out *out,
 	struct decide_act a = { .kind = p->kind, .category = p->category,
 	    .status = p->status, .final = p->final };
 
+	if (p->oid != NULL) {
+		memset(out, 0, sizeof *out);
+		return store_event_add(wb->st, wb->reviewer, "commit", NULL,
+		    p->oid, err) < 0 ? -1 : 0;
+	}
 	return decide_one(wb->st, &a, p->id, wb->reviewer, out, err);
 }
 
-/* "label compile c1a2b3c", "review flagged c1a2b3c" into buf. */
+/* "label compile c1a2b3c", "review flagged c1a2b3c", "the journal of
+ * commit 1a2b3c4" into buf. */
 static const char *
 pending_text(const struct pending *p, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s %s%s %.8s", p->kind == DECIDE_LABEL ? "label" :
-	    "review", p->kind == DECIDE_LABEL ? p->category : p->status,
-	    p->final ? " (final)" : "", p->id);
+	if (p->oid != NULL)
+		snprintf(buf, n, "the journal of commit %.7s", p->oid);
+	else
+		snprintf(buf, n, "%s %s%s %.8s", p->kind == DECIDE_LABEL ?
+		    "label" : "review", p->kind == DECIDE_LABEL ?
+		    p->category : p->status, p->final ? " (final)" : "",
+		    p->id);
 	return buf;
 }
 
@@ -58,6 +71,27 @@ pending_free(struct pending *p)
 	free(p->category);
 	free(p->status);
 	free(p->id);
+	free(p->oid);
+}
+
+/* A new entry at the end of the queue, zeroed; the retry timer set. */
+static struct pending *
+pending_add(struct wb *wb)
+{
+	struct pending *p;
+
+	wb->pending = xreallocarray(wb->pending, wb->npending + 1,
+	    sizeof *wb->pending);
+	p = &wb->pending[wb->npending++];
+	memset(p, 0, sizeof *p);
+	wb->pending_at = wb_now_ms() + PENDING_RETRY_MS;
+	return p;
+}
+
+void
+pending_commit(struct wb *wb, const char *oid)
+{
+	pending_add(wb)->oid = xstrdup(oid);
 }
 
 int
@@ -75,15 +109,12 @@ wb_decide(struct wb *wb, const struct decide_act *act, const char *id,
 		if (!store_locked_out(wb->st))
 			return -1;
 	}
-	wb->pending = xreallocarray(wb->pending, wb->npending + 1,
-	    sizeof *wb->pending);
-	p = &wb->pending[wb->npending++];
+	p = pending_add(wb);
 	p->kind = act->kind;
 	p->category = xstrdup(act->category);
 	p->status = xstrdup(act->status);
 	p->id = xstrdup(id);
 	p->final = act->final;
-	wb->pending_at = wb_now_ms() + PENDING_RETRY_MS;
 	wb_msg(wb, 0, "%s waits: another process holds the database's lock "
 	    "(%zu pending; made when it frees)", pending_text(p, what,
 	    sizeof what), wb->npending);
@@ -162,7 +193,10 @@ pending_flush(struct wb *wb, int wait_ms)
 			fprintf(stderr, "assay: the database's lock stayed held:"
 			    " these decisions were not made; run them when it"
 			    " frees:\n");
-		if (p->kind == DECIDE_LABEL)
+		if (p->oid != NULL)
+			fprintf(stderr, "  (commit %s is in the repository,"
+			    " not in the journal)\n", p->oid);
+		else if (p->kind == DECIDE_LABEL)
 			fprintf(stderr, "  assay label %s%s %s\n", p->id,
 			    p->final ? " --final" : "", p->category);
 		else

@@ -542,6 +542,9 @@ int	pending_running(const struct wb *wb);
 void	pending_pollfds(struct wb *wb, struct wb_pollset *ps);
 int	pending_wait(const struct wb *wb);
 void	pending_step(struct wb *wb);
+/* The journal's entry of commit oid (made in the repository) waits for
+ * the lock like a decision. */
+void	pending_commit(struct wb *wb, const char *oid);
 /* Drop what waits (quitting: the question said so). */
 void	pending_release(struct wb *wb);
 /*

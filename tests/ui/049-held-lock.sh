@@ -86,4 +86,23 @@ screen | grep -q "assay label $C functional" ||
     fail "SIGTERM under a held lock: the decision is not printed"
 ok "one the lock keeps from being made is printed as its command"
 kill "$locker" 2>/dev/null
+wait_for "ASSAY-EXIT"
+
+# A commit under the held lock: git writes, and the journal's entry of
+# the commit waits as a decision does (it was lost: "committed, but not
+# journalled").
+D=$(id_n 4)
+"$ASSAY" --db "$DB" review "$D" accept >/dev/null || fail "accept $D"
+start 120 40 "--repo $T/repo --where id=$D"
+wait_for " 1/1 "
+hold 4
+keys c
+wait_for "its journal entry waits for the database's lock" 20
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM event WHERE action = 'commit'")" = 0 ] ||
+    fail "the commit was journalled under the lock"
+wait_for "1 pending decision made" 20
+oid=$(git -C "$T/repo" rev-parse HEAD)
+[ "$(sqlite3 "$DB" "SELECT detail FROM event WHERE action = 'commit'")" = "$oid" ] ||
+    fail "the commit $oid is not in the journal once the lock freed"
+ok "a commit's journal entry waits for the lock and is made when it frees"
 quit_all
