@@ -330,6 +330,24 @@ pool_finished(void *arg, const struct vsvc_result *res)
 		    " (reproduce.sh runs it again)\n", kept);
 }
 
+/* A candidate whose latest run is current: into --results too (a verify
+ * run again after an interruption wrote none of the runs the first
+ * stored), and into the slice's stats. */
+static void
+pool_current(void *arg, const struct run *r, const char *task_id)
+{
+	struct pool *p = arg;
+	struct err err;
+
+	if (*p->w != NULL && results_add(*p->w, r, task_id, p->timeout_s, 1,
+	    &err) < 0) {
+		fprintf(stderr, "assay: %s\n", err.msg);
+		*p->status = 2;
+	}
+	if (p->stats != NULL)
+		results_stats_run(p->stats, r);
+}
+
 static void
 pool_problem(void *arg, enum vsvc_problem what, const char *id,
     const char *msg)
@@ -551,6 +569,7 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    .status = &status, .quiet = quiet,
 		    .timeout_s = vo.timeout_s, .stats = stats };
 		struct vsvc_hooks h = { .finished = pool_finished,
+		    .current = pool_current,
 		    .problem = pool_problem, .arg = &pc };
 
 		if (vsvc_new(&pool, st, &so, &h, ids.v, ids.n, err) < 0) {
@@ -732,6 +751,9 @@ const struct cmd_entry cli_cmd_verify = {
 	  "  --json             the summary as one JSON object\n"
 	  "  --results FILE     also write each run as a JSON line to FILE\n"
 	  "                     (docs/formats.md), renamed into place when done,\n"
+	  "                     the current run of each candidate skipped as\n"
+	  "                     unchanged too (a rerun after an interruption\n"
+	  "                     writes every run of its selection),\n"
 	  "                     each line with a MAC under the database's own\n"
 	  "                     key (merge accepts it into this database only)\n"
 	  "  --lock-timeout S   wait up to S seconds (default 60) for another\n"

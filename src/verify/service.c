@@ -330,6 +330,8 @@ unchanged(struct vsvc *s, const struct task *t, const struct candidate *c)
 		vsvc_tally_add(&s->sum.tally, last.verdict);
 		if (!verdict_is(last.verdict, VERDICT_PASS))
 			s->sum.not_pass++;
+		if (s->h.current != NULL)
+			s->h.current(s->h.arg, &last, t->id);
 	}
 	run_release(&last);
 	return skip;

@@ -126,6 +126,13 @@ struct vsvc_hooks {
 	verify_output_fn output;
 	/* A job finished and its run was stored, or not. */
 	void	(*finished)(void *arg, const struct vsvc_result *res);
+	/* Candidate r->cand_id of task task_id was skipped: its latest
+	 * run r (borrowed) is current (unchanged inputs, or newer than the
+	 * batch with force).  A results file takes it, so that a verify
+	 * run again after an interruption writes every run of its
+	 * selection, not only those it made. */
+	void	(*current)(void *arg, const struct run *r,
+		    const char *task_id);
 	/* A candidate that could not be loaded or started, or a note. */
 	void	(*problem)(void *arg, enum vsvc_problem what, const char *id,
 		    const char *msg);

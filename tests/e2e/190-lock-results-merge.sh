@@ -72,6 +72,16 @@ out=$("$ASSAY" --db "$DB" merge "$T/r1.jsonl")
 expect_eq "second merge adds nothing" "$out" \
     "verified 0, unchanged 9: pass 6, fail 3, timeout 0, env-error 0, task-defect 0, skipped 0"
 expect_eq "runs after the second merge" "$(runs)" 9
+# A verify run again over what is already verified writes every run of
+# its selection to --results, not only those it makes: after an
+# interrupted verify, the rerun's results file held none of the runs
+# the first had stored, and a merge elsewhere never got them.
+"$ASSAY" --db "$DB" verify --quiet --timeout 60 --results "$T/again.jsonl" >"$T/again.out" 2>&1
+expect_eq "rerun: all unchanged" "$(grep -o 'unchanged [0-9]*' "$T/again.out")" "unchanged 9"
+expect_eq "rerun's results file holds the current runs" "$(wc -l <"$T/again.jsonl" | tr -d ' ')" 9
+"$ASSAY" --db "$DB" merge "$T/again.jsonl" >"$T/again.m" 2>&1 ||
+    fail "merge of the rerun's results: $(cat "$T/again.m")"
+grep -q "unchanged 9" "$T/again.m" || fail "the current runs merge as already there: $(cat "$T/again.m")"
 
 # The results file holds no key; the database's own key made its MACs.
 KID=$(sqlite3 "$DB" "SELECT id FROM results_key WHERE kind = 'database'")
