@@ -725,6 +725,35 @@ wbc_views(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	return 0;
 }
 
+/* :messages: the last messages of the status bar, whole, oldest first,
+ * in the toolchain pane (a message cut at the bar's end, or hidden by
+ * the next one, can be read there). */
+static int
+wbc_messages(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
+{
+	struct wb *wb = WB(ctx);
+	size_t n = wb->nmsglog < WB_MSGLOG ? wb->nmsglog : WB_MSGLOG;
+	struct buf b = BUF_INIT;
+
+	(void)a;
+	(void)err;
+	buf_printf(&b, "\r\n--- the last %zu message%s of the status bar ---"
+	    "\r\n", n, n == 1 ? "" : "s");
+	for (size_t i = wb->nmsglog - n; i < wb->nmsglog; i++) {
+		const struct wb_logged *m = &wb->msglog[i % WB_MSGLOG];
+		char at[16];
+
+		strftime(at, sizeof at, "%H:%M:%S", localtime(&m->at));
+		buf_printf(&b, "%s%s %s%s\r\n", m->err ? "\033[31m" : "", at,
+		    m->text, m->err ? "\033[0m" : "");
+	}
+	term_pane_print(wb, buf_str(&b));
+	buf_release(&b);
+	wb_msg(wb, 0, "the last %zu message%s %s in the toolchain pane", n,
+	    n == 1 ? "" : "s", n == 1 ? "is" : "are");
+	return 0;
+}
+
 static int
 wbc_quit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
@@ -853,6 +882,9 @@ const struct cmd_entry ui_cmd_save = { "save", NULL, NULL, 0,
     wbc_save };
 const struct cmd_entry ui_cmd_view = { "view", NULL, NULL, 0,
     CMD_MANY, "view NAME", "Show the saved view NAME.", WBT, wbc_view };
+const struct cmd_entry ui_cmd_messages = { "messages", NULL, NULL, 0, 0,
+    "messages", "Show the last 64 messages of the status bar, whole, in"
+    " the toolchain pane.", WBC, wbc_messages };
 const struct cmd_entry ui_cmd_views = { "views", NULL, NULL, 0, 0,
     "views", "List the saved views.", WBC, wbc_views };
 const struct cmd_entry ui_cmd_repair = { "repair", NULL, NULL, 0, 1,

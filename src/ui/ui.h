@@ -35,6 +35,7 @@ struct ui_opts {
 	X(save) \
 	X(view) \
 	X(views) \
+	X(messages) \
 	X(repair) \
 	X(generate) \
 	X(verify) \

@@ -36,6 +36,13 @@ wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
 	va_end(ap);
 	wb->msg_err = is_err;
 	wb->dirty = 1;
+	if (wb->msg[0] != '\0') {
+		size_t k = wb->nmsglog++ % WB_MSGLOG;
+
+		wb->msglog[k].at = time(NULL);
+		wb->msglog[k].err = is_err;
+		memcpy(wb->msglog[k].text, wb->msg, sizeof wb->msglog[k].text);
+	}
 }
 
 void

@@ -19,6 +19,7 @@
 #include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "app/config.h"
 #include "decide/decide.h"
@@ -181,6 +182,15 @@ struct wb {
 	/* The status bar. */
 	char			 msg[512];
 	int			 msg_err;
+	/* The last WB_MSGLOG messages, whole, with their time (:messages;
+	 * the status bar cuts a long one, and the next one hides it). */
+#define WB_MSGLOG	64
+	struct wb_logged {
+		time_t	 at;
+		int	 err;
+		char	 text[512];
+	}			 msglog[WB_MSGLOG];
+	size_t			 nmsglog;	/* written in all */
 	/* A y/n question (wb_ask): shown instead of msg until answered,
 	 * so that no message written meanwhile hides it. */
 	enum wb_ask		 ask;

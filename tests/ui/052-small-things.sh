@@ -96,6 +96,12 @@ wait_for "unknown command"
 screen | tail -n 1 | grep -q "…$" ||
     fail "a long message is cut without an ellipsis: $(screen | tail -n 1)"
 ok "a long message ends in an ellipsis"
+# :messages shows it whole, with the ones before, in the toolchain pane
+command_line "messages"
+wait_for "in the toolchain pane"
+pane toolchain | grep -q "mouse, advance" ||
+    fail ":messages does not show the long message whole: $(pane toolchain)"
+ok ":messages shows the last messages whole"
 keys q
 wait_for "ASSAY-EXIT 0"
 
