@@ -1042,16 +1042,19 @@ static int
 busy_wait(void *arg, int count)
 {
 	struct store *st = arg;
-	int64_t now = mono_ms(), since;
+	int64_t now = mono_ms();
 	struct timespec ten = { 0, 10 * 1000000L };
 
-	if (count == 0)
+	/* a new wait within a second of the last look goes on with it
+	 * (a service that retries after a timeout waits one long wait) */
+	if (count == 0 && (atomic_load(&st->busy_last) == 0 ||
+	    now - atomic_load(&st->busy_last) > 1000))
 		atomic_store(&st->busy_since, now);
-	since = atomic_load(&st->busy_since);
-	if (atomic_load(&st->busy_cancel) || now - since >= st->busy_ms) {
-		atomic_store(&st->busy_last, 0);
+	if (count == 0)
+		st->busy_began = now;
+	if (atomic_load(&st->busy_cancel) || now - st->busy_began >=
+	    st->busy_ms)
 		return 0;
-	}
 	atomic_store(&st->busy_last, now);
 	nanosleep(&ten, NULL);
 	return 1;
@@ -1077,9 +1080,10 @@ store_lock_waiting_ms(const struct store *st)
 	int64_t since = atomic_load(&((struct store *)st)->busy_since);
 	int64_t now = mono_ms();
 
-	/* the handler looks every 10 ms while it waits: a look older than
-	 * 100 ms means the wait is over */
-	if (last == 0 || now - last > 100)
+	/* the handler looks every 10 ms while it waits, and a service
+	 * retries a short wait every 200 ms (verify/service.c): a look
+	 * older than 300 ms means the wait is over */
+	if (last == 0 || now - last > 300)
 		return 0;
 	return (long)(now - since);
 }

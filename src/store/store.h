@@ -74,8 +74,9 @@ void	store_lock_cancel(struct store *st);
 
 /*
  * How long st has been waiting for another connection's write lock, in
- * milliseconds: 0 when it is not waiting.  Safe from any thread, so that
- * a screen can say what its service waits for.
+ * milliseconds: 0 when it is not waiting.  Waits less than a second
+ * apart count as one (a service that retries after each timeout).  Safe
+ * from any thread, so that a screen can say what its service waits for.
  */
 long	store_lock_waiting_ms(const struct store *st);
 

@@ -54,6 +54,7 @@ struct store {
 	 * wait going on began and when it last looked (ms, 0: none; read
 	 * from other threads by store_lock_waiting_ms()). */
 	int		 busy_ms;
+	int64_t		 busy_began;	/* this wait's start: its timeout */
 	atomic_int	 busy_cancel;
 	atomic_llong	 busy_since, busy_last;
 	int64_t	 batch;		/* journal batch of new events; 0: none */

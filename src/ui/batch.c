@@ -476,6 +476,12 @@ batch_progress(const struct wb *wb, size_t *done, size_t *total,
 	return 1;
 }
 
+long
+batch_lock_ms(const struct wb *wb)
+{
+	return batch_running(wb) ? store_lock_waiting_ms(wb->batch->st) : 0;
+}
+
 size_t
 batch_stored(const struct wb *wb, size_t *fail)
 {

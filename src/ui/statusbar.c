@@ -186,6 +186,16 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	if (batch_progress(wb, &done, &total, &fail))	/* :verify */
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 verify %zu/%zu (%zu fail) ", done, total, fail);
+	/* v's run, :verify's claims and runs, a model run's candidates
+	 * waiting to be stored: said, not a frozen count */
+	lock_ms = store_lock_waiting_ms(wb->st);
+	if (batch_lock_ms(wb) > lock_ms)
+		lock_ms = batch_lock_ms(wb);
+	if (lock_ms >= LOCK_SHOW_MS)
+		snprintf(left + strlen(left), sizeof left - strlen(left),
+		    "\xc2\xb7 waits for the database's lock (%ld s) ",
+		    (lock_ms + 500) / 1000);
+	wb->lock_shown = lock_ms >= LOCK_SHOW_MS;
 	if (import_progress(wb, &done, &total, &lock_ms))	/* :import */
 		xfer_status(left, sizeof left, "import", "rows", "candidates",
 		    done, total, lock_ms);

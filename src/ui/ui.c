@@ -1838,6 +1838,8 @@ ui_turn(struct wb *wb, struct wb_pollset *ps, int fd, int timeout)
 		timeout = t;
 	if (poll(ps->v, (nfds_t)ps->n, timeout) < 0 && errno != EINTR)
 		return -1;
+	if (wb->lock_shown)	/* its seconds go on, or it ends */
+		wb->dirty = 1;
 	t0 = wb_now_ms();
 	if (wb_live_wait(wb) == 0)	/* :verify's thread knows best */
 		wb_live(wb, batch_foreign(wb));

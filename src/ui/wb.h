@@ -237,6 +237,9 @@ struct wb {
 		WB_JOB_COMMIT, WB_JOB_IMPORT, WB_JOB_MERGE
 	}			 job_last;
 
+	int			 lock_shown;	/* the status bar says a wait
+						 * for the lock: drawn again
+						 * at each turn until it ends */
 	int			 quit;
 	int			 dirty;
 	int			 redraw_all;
@@ -437,6 +440,9 @@ int	batch_timeout(const struct wb *wb);
  * that did not pass; else 0. */
 int	batch_progress(const struct wb *wb, size_t *done, size_t *total,
 	    size_t *fail);
+/* While it runs, how long its connection has waited for another
+ * process's write lock (ms; 0: not waiting). */
+long	batch_lock_ms(const struct wb *wb);
 /* The runs the last :verify stored (running or ended), and in *fail
  * those that did not pass; 0 when none was started. */
 size_t	batch_stored(const struct wb *wb, size_t *fail);

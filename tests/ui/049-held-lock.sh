@@ -106,3 +106,22 @@ oid=$(git -C "$T/repo" rev-parse HEAD)
     fail "the commit $oid is not in the journal once the lock freed"
 ok "a commit's journal entry waits for the lock and is made when it frees"
 quit_all
+
+# A verification under the held lock (v; :verify shows the same) says
+# it waits for the lock (the status said nothing, or a cut note), then
+# stores its run when it frees and says no more.
+if command -v iverilog >/dev/null 2>&1; then
+	E=$(id_n 5)
+	start 120 40 "--where id=$E"
+	wait_for " 1/1 "
+	hold 4
+	keys v
+	wait_for "waits for the database's lock (" 10
+	ok "v under a held lock says it waits"
+	wait_for "$(short "$E"): " 30
+	wait_gone "waits for the database's lock" 5
+	[ "$(row "$E" | json_field verdict)" != null ] ||
+	    fail "the run of $E was not stored once the lock freed"
+	ok "and stores its run when the lock frees"
+	quit_all
+fi
