@@ -229,9 +229,11 @@ ui_frame(struct wb *wb)
 
 	if (wb->lay.relayout) {
 		ui_layout(wb);
-		/* shrunk while a program runs in the pane: zoom it */
-		if (wb->lay.resized && wb->lay.zoom < 0 && (term_pane_verifying(wb) ||
-		    term_pane_kbd(wb))) {
+		/* shrunk while a program runs in the pane: zoom it, if the
+		 * pane has the keyboard or the focus (a resize took the
+		 * focus from the queue the reviewer had gone back to) */
+		if (wb->lay.resized && wb->lay.zoom < 0 && (term_pane_kbd(wb) ||
+		    (term_pane_verifying(wb) && wb->lay.focus == WB_TERM))) {
 			term_pane_zoom(wb, 1);
 			if (wb->lay.relayout)
 				ui_layout(wb);

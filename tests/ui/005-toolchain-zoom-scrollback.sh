@@ -89,3 +89,26 @@ keys q
 wait_for "focus: queue"
 keys q
 wait_for "ASSAY-EXIT 0"
+
+# Shrunk while v runs, after Esc gave the focus back to the queue: the
+# queue keeps it (the toolchain pane zoomed and took it, so j scrolled
+# the pane).  The candidate's simulation never ends; x cancels it.
+printf '%s\n' '{"task": {"id": "t/hang", "domain": "chip", "env": "iverilog", "spec": "never ends", "files": {"test.sv": "module tb; top_module dut(); initial begin #1 $display(\"Mismatches: 0 in 1 samples\"); $finish; end endmodule"}}, "candidate": {"id": "c-hang", "origin": "hang", "code": "module top_module(); initial begin while (1) begin end end endmodule"}}' \
+    >"$T/hang.jsonl"
+"$ASSAY" --db "$DB" import "$T/hang.jsonl" >/dev/null || fail "import the hang"
+start 200 50 "--where task=t/hang"
+wait_for " 1/1 "
+keys v
+wait_for "verifying c-hang" 10
+keys Escape
+$TM resize-window -t t -x 80 -y 24
+sleep 0.5
+keys C-l
+sleep 0.5
+screen | tail -n 1 | grep -q "· toolchain" &&
+    fail "the resize gave the focus to the toolchain pane: $(screen | tail -n 1)"
+screen | grep -q -F "(zoomed" && fail "the resize zoomed the pane"
+ok "a resize during v leaves the focus with the queue"
+keys x
+wait_for "cancelled" 10
+quit_all
