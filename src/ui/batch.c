@@ -469,7 +469,7 @@ batch_progress(const struct wb *wb, size_t *done, size_t *total,
 
 		*done = s->finished + s->unchanged + s->busy +
 		    s->load_errors + s->start_errors;
-		*total = s->total;
+		*total = s->total > b->expect ? s->total : b->expect;
 	}
 	pthread_mutex_unlock(&b->lock);
 	*fail = b->fail;
@@ -734,7 +734,11 @@ batch_end(struct wb *wb)
 	char dur[32];
 
 	batch_join(b);
-	total = b->have_sum ? b->sum.total : b->expect;
+	/* the view's count until the service has looked at every
+	 * candidate (a large batch looks a page a step: its total was 0,
+	 * and a cancel at once said "0 left unverified") */
+	total = b->have_sum && b->sum.total > b->expect ? b->sum.total :
+	    b->expect;
 	unchanged = b->have_sum ? b->sum.unchanged : 0;
 	handled = b->have_sum ? b->sum.finished + b->sum.unchanged : 0;
 	left = total > handled ? total - handled : 0;
