@@ -122,6 +122,16 @@ wb_decide(struct wb *wb, const struct decide_act *act, const char *id,
 }
 
 int
+pending_has(const struct wb *wb, const char *id)
+{
+	for (size_t i = 0; i < wb->npending; i++)
+		if (wb->pending[i].id != NULL && strcmp(wb->pending[i].id,
+		    id) == 0)
+			return 1;
+	return 0;
+}
+
+int
 pending_running(const struct wb *wb)
 {
 	return wb->npending > 0;

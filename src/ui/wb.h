@@ -558,6 +558,8 @@ int	pending_running(const struct wb *wb);
 void	pending_pollfds(struct wb *wb, struct wb_pollset *ps);
 int	pending_wait(const struct wb *wb);
 void	pending_step(struct wb *wb);
+/* Whether a decision on candidate id waits (its queue row says so). */
+int	pending_has(const struct wb *wb, const char *id);
 /* The journal's entry of commit oid (made in the repository) waits for
  * the lock like a decision. */
 void	pending_commit(struct wb *wb, const char *oid);

@@ -30,6 +30,8 @@ t1=$(ms)
 [ $((t1 - t0)) -lt 1500 ] || fail "the key took $((t1 - t0)) ms to answer"
 wait_for " 2/$N "	# it advanced, as after a decision
 screen | tail -n 1 | grep -q "· 1 pending" || fail "no pending count: $(screen | tail -n 1)"
+screen | grep -q -E "$(short "$A") .* wait " ||
+    fail "the row whose decision waits is not marked: $(screen | grep "$(short "$A")")"
 t0=$(ms)
 keys j k j
 wait_for " 3/$N " 3

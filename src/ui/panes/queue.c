@@ -20,11 +20,13 @@ queue_cols(int cols, int *dom, int *origin)
 
 /*
  * One row; gone: the candidate under the cursor that left the view,
- * dimmed, marked with a cross, its origin column saying so.
+ * dimmed, marked with a cross, its origin column saying so; waiting: a
+ * decision on it waits for the database's lock ("wait" in the status
+ * column, which shows the decision once it is made).
  */
 static void
 queue_row(WINDOW *win, int y, int cols, const struct store_row *r, int sel,
-    int focused, int marked, int gone)
+    int focused, int marked, int gone, int waiting)
 {
 	attr_t base = sel ? theme_attr(focused ? THEME_CURSOR :
 	    THEME_CURSOR_IDLE) : theme_attr(THEME_NORMAL);
@@ -58,8 +60,10 @@ queue_row(WINDOW *win, int y, int cols, const struct store_row *r, int sel,
 	    r->category), r->category != NULL && is_auto ? "?" : "");
 	x += pane_puts(win, y, x, 5, buf, sel ? base : is_auto ?
 	    theme_attr(THEME_DIM) : theme_attr(THEME_LABEL)) + 1;
-	snprintf(buf, sizeof buf, "%-4s", pane_short_status(r->status));
-	x += pane_puts(win, y, x, 4, buf, base) + 1;
+	snprintf(buf, sizeof buf, "%-4s", waiting ? "wait" :
+	    pane_short_status(r->status));
+	x += pane_puts(win, y, x, 4, buf, waiting && !sel ?
+	    theme_attr(THEME_DIM) : base) + 1;
 	if (gone && x < cols) {
 		pane_puts(win, y, x, cols - x, "left view", base);
 	} else if (origin && x < cols && r->origin != NULL) {
@@ -105,7 +109,7 @@ queue_draw(struct pane *p, WINDOW *win)
 			break;
 		queue_row(win, y, p->cols, r, i == wb->sel && (!wb->detached ||
 		    gone), focused, wb->nmarks > 0 && wb_marked(wb, r->id),
-		    gone);
+		    gone, wb->npending > 0 && pending_has(wb, r->id));
 	}
 }
 
