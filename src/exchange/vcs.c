@@ -25,6 +25,7 @@
 #include <git2.h>
 
 #include "base/err.h"
+#include "base/file.h"
 
 /* The given file set, sorted by path for lookups; paths are borrowed. */
 struct pathset {
@@ -231,6 +232,10 @@ repo_open(git_repository **out, const char *dir, int create, struct err *err)
 	git_error_clear();
 	if (!create)
 		return 0;
+	/* libgit2 says "failed to make directory ...: directory exists" */
+	if (access(dir, F_OK) == 0 && !file_is_dir(dir))
+		return err_set(err, "%s is a file, not a directory: the"
+		    " dataset repository (--repo) is a directory", dir);
 
 	git_repository_init_options_init(&io,
 	    GIT_REPOSITORY_INIT_OPTIONS_VERSION);

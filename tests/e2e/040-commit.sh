@@ -45,3 +45,12 @@ echo "ok: rejected sample removed"
 git -C "$T/ds" ls-files | grep -q "/$first.sv" || fail "undone reject not restored"
 git -C "$T/ds" fsck --no-progress 2>&1 | grep -q . && fail "fsck complains"
 echo "ok: undo restored the sample"
+
+# --repo naming a file: said so (libgit2 said "failed to make directory
+# ...: directory exists"), exit 2, the file untouched
+printf 'a file\n' >"$T/notadir"
+"$ASSAY" --db "$DB" commit --repo "$T/notadir" >/dev/null 2>"$T/nd.err"
+expect_eq "commit into a file: exit" $? 2
+grep -q "$T/notadir is a file, not a directory" "$T/nd.err" ||
+    fail "commit into a file: $(cat "$T/nd.err")"
+expect_eq "the file untouched" "$(cat "$T/notadir")" "a file"
