@@ -89,6 +89,14 @@ vev1_set(struct store *st, const char *dir, struct import_report *rep,
 	size_t i;
 	int rc = -1;
 
+	/* a file read as v1 by its first row's "task_id" alone: say what
+	 * was looked for (it said only "ExampleEval.jsonl: No such file") */
+	if (stat(pe, &sb) < 0) {
+		err_set(err, "%s: not found: read as VerilogEval v1 (rows with"
+		    " \"task_id\"), whose problems are ExampleEval.jsonl beside"
+		    " it; give --format for another layout", pe);
+		goto out;
+	}
 	if (load_jsonl(pe, &eval, err) < 0)
 		goto out;
 	if (stat(pd, &sb) == 0 && load_jsonl(pd, &desc, err) < 0)

@@ -64,3 +64,14 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	expect_eq "read-only label exit" $? 2
 	grep -q "readonly" "$T/err" || fail "read-only label message: $(cat "$T/err")"
 fi
+
+# A file whose first row has "task_id" is read as VerilogEval v1; where
+# ExampleEval.jsonl is not beside it, the error says what was looked for
+# and why (it said only "ExampleEval.jsonl: No such file or directory").
+mkdir -p "$T/v1x"
+printf '{"task_id":"zz"}\n' >"$T/v1x/rows.jsonl"
+"$ASSAY" --db "$DB" import "$T/v1x/rows.jsonl" 2>"$T/v1x.err" >/dev/null
+expect_eq "a stray v1 row: exit" $? 2
+grep -q "ExampleEval.jsonl: not found: read as VerilogEval v1 (rows with \"task_id\")" "$T/v1x.err" ||
+    fail "a stray v1 row: $(cat "$T/v1x.err")"
+echo "ok: a stray v1 row says what was looked for"
