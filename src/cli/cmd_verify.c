@@ -21,6 +21,7 @@
 
 #include "base/atomic.h"
 #include "base/buf.h"
+#include "base/duration.h"
 #include "base/err.h"
 #include "base/secret.h"
 #include "exchange/import.h"
@@ -298,7 +299,35 @@ struct pool {
 	int		 *status;
 	int		  quiet, timeout_s;
 	json_t		 *stats;	/* verify --input: the slice's stats */
+	int		  live;		/* a terminal: the running line */
+	int		  shown;	/* it is on the screen now */
+	int64_t		  last_ms;	/* the last result (mono_ms) */
 };
+
+#define VERIFY_LIVE_MS	2000	/* quiet this long: say what runs */
+
+/*
+ * On a terminal, after VERIFY_LIVE_MS without a result: what runs and
+ * for how long nothing ended ("[1/31] ..." lines come only when a run
+ * ends, and a 30 s simulation printed nothing for 30 s).  The next
+ * result line writes over it.
+ */
+static void
+pool_live(struct pool *p, struct vsvc *pool)
+{
+	struct verify_job *j;
+	int64_t quiet_ms = mono_ms() - p->last_ms;
+
+	if (!p->live || vsvc_running(pool) == 0 || quiet_ms < VERIFY_LIVE_MS)
+		return;
+	j = vsvc_job(pool, 0);
+	fprintf(stderr, "\r\033[K  %zu running (%.8s at %s), %lld s since the"
+	    " last result ", vsvc_running(pool), j != NULL ?
+	    verify_job_cand(j) : "?", j != NULL && verify_job_stage(j) !=
+	    NULL ? verify_job_stage(j) : "start", (long long)(quiet_ms /
+	    1000));
+	p->shown = 1;
+}
 
 /* A run finished: keep it in the results file, say so. */
 static void
@@ -308,6 +337,11 @@ pool_finished(void *arg, const struct vsvc_result *res)
 	const struct run *r = res->run;
 	const char *kept = verify_job_workdir(res->job);
 
+	p->last_ms = mono_ms();
+	if (p->shown) {		/* over the running line */
+		fputs("\r\033[K", stderr);
+		p->shown = 0;
+	}
 	/* A busy database was waited for (--lock-timeout); a run that
 	 * still could not be stored is kept in the results file and
 	 * counted apart, so that the summary says what the database
@@ -567,7 +601,9 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    .force = force, .claim = 1, .refs = VSVC_REFS_ALL };
 		struct pool pc = { .w = &w, .fallback = &fallback, .key = &key,
 		    .status = &status, .quiet = quiet,
-		    .timeout_s = vo.timeout_s, .stats = stats };
+		    .timeout_s = vo.timeout_s, .stats = stats,
+		    .live = !quiet && !json && isatty(2),
+		    .last_ms = mono_ms() };
 		struct vsvc_hooks h = { .finished = pool_finished,
 		    .current = pool_current,
 		    .problem = pool_problem, .arg = &pc };
@@ -590,14 +626,19 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		while (!over && !verify_stop) {
 			struct pollfd *pfd;
 			size_t n = vsvc_pollfds(pool, &pfd);
+			int t = vsvc_timeout_ms(pool);
 
-			if (poll(pfd, n, vsvc_timeout_ms(pool)) < 0 &&
-			    errno != EINTR)
+			if (pc.live && (t < 0 || t > 1000))
+				t = 1000;	/* the running line's clock */
+			if (poll(pfd, n, t) < 0 && errno != EINTR)
 				break;
 			over = vsvc_step(pool);
+			pool_live(&pc, pool);
 		}
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
+		if (pc.shown)
+			fputs("\r\033[K", stderr);
 	}
 	ps = vsvc_summary(pool);
 	sum.done = ps->done;
@@ -611,7 +652,9 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		fprintf(stderr, "assay verify: stopped by signal %d after %zu"
 		    " run%s; %s\n", (int)verify_stop, ps->finished,
 		    ps->finished == 1 ? "" : "s", w != NULL ? "no results file"
-		    " written" : "the stored runs stay");
+		    " written (the same verify again writes every run of its"
+		    " selection, those stored now included)" : "the stored runs"
+		    " stay");
 		status = 128 + (int)verify_stop;
 		goto out;
 	}

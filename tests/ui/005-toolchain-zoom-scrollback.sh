@@ -112,3 +112,19 @@ ok "a resize during v leaves the focus with the queue"
 keys x
 wait_for "cancelled" 10
 quit_all
+
+# assay verify on a terminal says what runs once no result came for 2 s
+# (a run that never ends printed nothing until its timeout)
+$TM new-session -d -s cli -x 120 -y 10 "'$ASSAY' --db '$DB' verify --timeout 6 --where task=t/hang; sleep 30"
+sleep 3.5
+$TM capture-pane -p -t cli | grep -q "1 running (c-hang at simulate), [0-9]* s since the last result" ||
+    fail "verify on a terminal says nothing of a long run: $($TM capture-pane -p -t cli)"
+n=0
+until $TM capture-pane -p -t cli | grep -q "^verified 1"; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "verify did not end"
+	sleep 0.2
+done
+$TM capture-pane -p -t cli | grep -q "running (" &&
+    fail "the running line stayed: $($TM capture-pane -p -t cli)"
+$TM kill-session -t cli
+ok "assay verify says what runs while no result comes"
