@@ -437,8 +437,8 @@ done:
 	vsvc_free(b->vs);	/* kills what still runs (stop), frees claims */
 	b->vs = NULL;
 	batch_ids_free(b);
-	store_close(b->st);
-	b->st = NULL;
+	/* b->st stays open until the join: the status bar asks it how long
+	 * it waits for the lock while the thread may be ending */
 	hash_thread_end();	/* the thread's digest context */
 	bev_post(b, bev_new(BEV_DONE, NULL, NULL));
 	return NULL;
@@ -708,6 +708,8 @@ batch_join(struct batch *b)
 		return;
 	pthread_join(b->th, NULL);
 	b->th_live = 0;
+	store_close(b->st);	/* the thread's connection, done with */
+	b->st = NULL;
 	for (e = b->head; e != NULL; e = next) {
 		next = e->next;
 		bev_free(e);
