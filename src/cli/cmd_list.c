@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/textsafe.h"
 #include "store/store.h"
 
 struct list_ctx {
@@ -20,19 +21,40 @@ struct list_ctx {
 	struct buf	 out;		/* one safe line */
 };
 
-/* *s cut to w bytes, its last one an ellipsis, where it is longer (ids,
- * tasks and origins are ASCII, ident.h; cli_vis escapes the rest). */
+/*
+ * s (valid UTF-8: cli_vis made it so) into b as a column of w
+ * characters: padded with blanks, or cut where it is longer (mark: its
+ * last character an ellipsis, else cut bare) and, with whole, left
+ * whole.  Counted in characters, not bytes: an origin of accented
+ * letters was cut in the middle of one and padded short.
+ */
 static void
-cut_field(char **s, size_t w)
+list_field(struct buf *b, const char *s, size_t w, int mark, int whole)
 {
-	if (strlen(*s) <= w)
-		return;
-	char *t;
+	size_t len = strlen(s), at = 0, n = 0, keep = len;
+	unsigned cp;
 
-	(*s)[w - 1] = '\0';
-	t = xasprintf("%s\xe2\x80\xa6", *s);
-	free(*s);
-	*s = t;
+	while (at < len) {
+		size_t k = safe_utf8_len(s + at, len - at, &cp);
+
+		if (k == 0)
+			k = 1;
+		if (n == (mark ? w - 1 : w))
+			keep = at;
+		at += k;
+		n++;
+	}
+	if (n > w && !whole) {
+		buf_add(b, s, keep);
+		if (mark)
+			buf_adds(b, "\xe2\x80\xa6");
+		n = w;
+	} else {
+		buf_adds(b, s);
+	}
+	for (; n < w; n++)
+		buf_addc(b, ' ');
+	buf_addc(b, ' ');
 }
 
 static int
@@ -62,19 +84,16 @@ list_one(const struct store_row *r, void *arg)
 		char *id = cli_vis(r->id, &c->escaped), *task = cli_vis(r->task,
 		    &c->escaped), *origin = cli_vis(r->origin, &c->escaped);
 
-		/* On a terminal a long task or origin is cut to its column
-		 * with an ellipsis, so that the columns stay; into a pipe
-		 * the task stays whole, for scripts (--json has every field
-		 * whole). */
-		if (c->tty) {
-			cut_field(&task, 40);
-			cut_field(&origin, 26);
-		} else if (strlen(origin) > 26)
-			origin[26] = '\0';	/* as it always was */
 		/* Field by field, so that a newline in a field cannot
-		 * start a row of its own. */
-		buf_printf(&line, "%-10s %-40s %-26s %-11s %-9s %-12s %s\n",
-		    id, task, origin, r->verdict != NULL ?
+		 * start a row of its own.  On a terminal a long task or
+		 * origin is cut to its column with an ellipsis, so that the
+		 * columns stay; into a pipe the task stays whole, for scripts
+		 * (--json has every field whole), and the origin is cut bare
+		 * at 26 characters, as it always was. */
+		list_field(&line, id, 10, 0, 1);
+		list_field(&line, task, 40, c->tty, !c->tty);
+		list_field(&line, origin, 26, c->tty, 0);
+		buf_printf(&line, "%-11s %-9s %-12s %s\n", r->verdict != NULL ?
 		    r->verdict : "-", r->stage != NULL ? r->stage : "-", cat,
 		    r->status);
 		free(id);

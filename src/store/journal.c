@@ -557,7 +557,6 @@ int
 store_event_add(struct store *st, const char *who, const char *action,
     const char *cand_id, const char *detail, struct err *err)
 {
-	st->locked_out = 0;	/* store_locked_out() says of this write */
 	return event_insert(st, who, action, cand_id, NULL, 0, 0, 0, detail,
 	    err);
 }

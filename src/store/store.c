@@ -1633,11 +1633,10 @@ step_done(struct store *st, sqlite3_stmt *s, const char *what,
 {
 	int rc = sqlite3_step(s);
 
+	/* a write outside a transaction that found the lock held past the
+	 * timeout says so as store_begin() does (in one, begin has said 0) */
+	st->locked_out = (rc & 0xff) == SQLITE_BUSY;
 	if (rc != SQLITE_DONE) {
-		/* a write outside a transaction that found the lock held
-		 * past the timeout: as store_begin() says it */
-		if ((rc & 0xff) == SQLITE_BUSY)
-			st->locked_out = 1;
 		err_sqlite(err, st->db, what);
 		sqlite3_finalize(s);
 		return -1;

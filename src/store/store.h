@@ -82,10 +82,10 @@ long	store_lock_waiting_ms(const struct store *st);
 
 /*
  * Whether the last store_begin() (which every decision, run and claim
- * opens with), or the last store_event_add(), failed because another
- * connection held the write lock past the lock timeout: a caller that
- * must not wait may keep what it meant to write and try again later.
- * 1 or 0.
+ * opens with), or the last single-statement write (store_event_add()),
+ * failed because another connection held the write lock past the lock
+ * timeout: a caller that must not wait may keep what it meant to write
+ * and try again later.  1 or 0.
  */
 int	store_locked_out(const struct store *st);
 

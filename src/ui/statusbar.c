@@ -138,7 +138,7 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	attr_t base = theme_attr(THEME_STATUS);
 	char left[512], right[512];
 	size_t done, total, fail;
-	long lock_ms;
+	long lock_ms, batch_ms;
 	int x, lmax;
 
 	wmove(win, y, 0);
@@ -189,8 +189,8 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	/* v's run, :verify's claims and runs, a model run's candidates
 	 * waiting to be stored: said, not a frozen count */
 	lock_ms = store_lock_waiting_ms(wb->st);
-	if (batch_lock_ms(wb) > lock_ms)
-		lock_ms = batch_lock_ms(wb);
+	if ((batch_ms = batch_lock_ms(wb)) > lock_ms)
+		lock_ms = batch_ms;
 	if (lock_ms >= LOCK_SHOW_MS)
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 waits for the database's lock (%ld s) ",

@@ -1120,49 +1120,46 @@ ui_prompt_key(struct wb *wb, int key)
 
 /* --- dispatch ------------------------------------------------------------ */
 
+/* What x cancels, in the order it looks when the one started last has
+ * ended: each with the wb_job its start records. */
+static const struct ui_job {
+	enum wb_job	 job;
+	int		(*running)(const struct wb *);
+	void		(*cancel)(struct wb *);
+} ui_jobs[] = {
+	{ WB_JOB_VERIFY_ONE, term_pane_verifying, term_pane_cancel },
+	{ WB_JOB_MODEL, mrun_running, mrun_cancel },
+	{ WB_JOB_BATCH, batch_running, batch_cancel },
+	{ WB_JOB_COMMIT, commit_running, commit_cancel },
+	{ WB_JOB_IMPORT, import_running, import_cancel },
+	{ WB_JOB_MERGE, merge_running, merge_cancel },
+};
+#define UI_NJOBS	(sizeof ui_jobs / sizeof ui_jobs[0])
+
 /*
  * x: the long operation started last, if it still runs (its start said
- * "x cancels"; with a v and an :import both running, x cancelled the v).
- * 1 when it cancelled one.
+ * "x cancels"; with a v and an :import both running, x cancelled the v),
+ * else the first that runs; with none, the toolchain pane says so.
  */
-static int
-ui_cancel_last(struct wb *wb)
+static void
+ui_cancel(struct wb *wb)
 {
-	switch (wb->job_last) {
-	case WB_JOB_VERIFY_ONE:
-		if (!term_pane_verifying(wb))
-			return 0;
-		term_pane_cancel(wb);
-		return 1;
-	case WB_JOB_MODEL:
-		if (!mrun_running(wb))
-			return 0;
-		mrun_cancel(wb);
-		return 1;
-	case WB_JOB_BATCH:
-		if (!batch_running(wb))
-			return 0;
-		batch_cancel(wb);
-		return 1;
-	case WB_JOB_COMMIT:
-		if (!commit_running(wb))
-			return 0;
-		commit_cancel(wb);
-		return 1;
-	case WB_JOB_IMPORT:
-		if (!import_running(wb))
-			return 0;
-		import_cancel(wb);
-		return 1;
-	case WB_JOB_MERGE:
-		if (!merge_running(wb))
-			return 0;
-		merge_cancel(wb);
-		return 1;
-	case WB_JOB_NONE:
-		break;
+	const struct ui_job *first = NULL;
+
+	for (size_t i = 0; i < UI_NJOBS; i++) {
+		if (!ui_jobs[i].running(wb))
+			continue;
+		if (ui_jobs[i].job == wb->job_last) {
+			ui_jobs[i].cancel(wb);
+			return;
+		}
+		if (first == NULL)
+			first = &ui_jobs[i];
 	}
-	return 0;
+	if (first != NULL)
+		first->cancel(wb);
+	else
+		term_pane_cancel(wb);	/* says none runs */
 }
 
 /* Quit, asking first while something runs that quitting would stop. */
@@ -1285,22 +1282,7 @@ ui_action(struct wb *wb, enum action a)
 		wb_verify(wb, wb->cur.id);
 		break;
 	case ACTION_CANCEL:
-		if (ui_cancel_last(wb))
-			break;
-		if (term_pane_verifying(wb))
-			term_pane_cancel(wb);
-		else if (mrun_running(wb))
-			mrun_cancel(wb);
-		else if (batch_running(wb))
-			batch_cancel(wb);
-		else if (commit_running(wb))
-			commit_cancel(wb);
-		else if (import_running(wb))
-			import_cancel(wb);
-		else if (merge_running(wb))
-			merge_cancel(wb);
-		else
-			term_pane_cancel(wb);	/* says none runs */
+		ui_cancel(wb);
 		break;
 	case ACTION_EDIT:
 		term_pane_edit(wb);

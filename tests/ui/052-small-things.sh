@@ -140,6 +140,25 @@ echo "$lst" | grep -q "rtlfixer/2012_q2b_disagree_with_a_long_… " ||
 "$ASSAY" --db "$DB" list --where task~disagree | grep -q "rtlfixer/2012_q2b_disagree_with_a_long_task_name " ||
     fail "list into a pipe cut the task"
 ok "list cuts a long task on a terminal, not into a pipe"
+# an origin of accented letters is cut between characters, not inside
+# one, and padded to its column in characters (it was cut and padded
+# by bytes: invalid UTF-8, and the next columns moved left)
+printf '%s\n' '{"task": {"id": "t/u8", "domain": "chip", "env": "iverilog", "spec": "x", "files": {}}, "candidate": {"id": "c-u8", "origin": "modèle-éééééééééééééééééééééééé", "code": "module x; endmodule"}}' \
+    >"$T/u8.jsonl"
+"$ASSAY" --db "$DB" import "$T/u8.jsonl" >/dev/null || fail "import u8"
+"$ASSAY" --db "$DB" list --where task=t/u8 | python3 -c '
+import sys
+lines = sys.stdin.buffer.read().decode("utf-8").splitlines()  # valid UTF-8
+c = lines[0].index("VERDICT")
+assert lines[1][c - 1:c + 1] == " -", lines
+assert "modèle-" + "é" * 19 + " " in lines[1], lines
+' || fail "list cuts or pads an accented origin by bytes"
+$TM new-session -d -s lu8 -x 160 -y 6 "'$ASSAY' --db '$DB' list --where task=t/u8; sleep 30"
+sleep 1
+$TM capture-pane -p -t lu8 | grep -q "modèle-éééééééééééééééééé… -" ||
+    fail "list on a terminal: $($TM capture-pane -p -t lu8)"
+$TM kill-session -t lu8
+ok "list cuts and pads an accented origin by characters"
 
 # stats --generation in csv and md
 "$ASSAY" --db "$DB" generate --where "id=$A" --no-verify --model m1 \
