@@ -225,28 +225,80 @@ jrow_get(struct store *st, int64_t id, struct jrow *j, struct err *err)
 	return 0;
 }
 
+/* A set of event ids (open addressing; 0 is never an id): the steps an
+ * undo or redo above already took, met while walking the journal. */
+struct idset64 {
+	int64_t	*slot;
+	size_t	 cap, n;
+};
+
+static size_t
+idset64_at(const struct idset64 *h, int64_t id)
+{
+	size_t i = (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ULL) &
+	    (h->cap - 1);
+
+	while (h->slot[i] != 0 && h->slot[i] != id)
+		i = (i + 1) & (h->cap - 1);
+	return i;
+}
+
+static int
+idset64_has(const struct idset64 *h, int64_t id)
+{
+	return h->cap > 0 && h->slot[idset64_at(h, id)] == id;
+}
+
+static void
+idset64_add(struct idset64 *h, int64_t id)
+{
+	if (id == 0 || idset64_has(h, id))
+		return;
+	if (2 * (h->n + 1) > h->cap) {
+		struct idset64 g = { NULL, h->cap > 0 ? 2 * h->cap : 64, 0 };
+
+		g.slot = xcalloc(g.cap, sizeof *g.slot);
+		for (size_t i = 0; i < h->cap; i++)
+			if (h->slot[i] != 0)
+				g.slot[idset64_at(&g, h->slot[i])] = h->slot[i];
+		g.n = h->n;
+		free(h->slot);
+		*h = g;
+	}
+	h->slot[idset64_at(h, id)] = id;
+	h->n++;
+}
+
 /*
- * Find the event to undo (redo == 0) or the undo event to redo (redo ==
- * 1) by walking the journal backwards.  The journal is append-only, so
- * "already undone" is a later undo naming the event as its target.
- * *found is 0 when there is nothing to do.
+ * The events one undo (redo == 0) or redo (redo == 1) takes, found in
+ * one walk of the journal backwards: the newest step not yet undone
+ * (for a redo, the newest undo not yet redone, before any newer
+ * decision), and, when it belongs to a batch, every step of that batch
+ * below it, until the first step of another batch.  The journal is
+ * append-only, so "already undone" is a later undo naming the event as
+ * its target.  *ids (owned by the caller; in the order to take them,
+ * newest first) and *n are empty when there is nothing to do.  One
+ * walk, not one a step: a batch of 4,000 labels took 14 s undone step
+ * by step, each walk passing the undos before it.
  */
 static int
-journal_target(struct store *st, int redo, const char *who, int64_t *found,
-    struct err *err)
+journal_targets(struct store *st, int redo, const char *who, int64_t **ids,
+    size_t *n, struct err *err)
 {
+	struct idset64 seen = { NULL, 0, 0 };
 	sqlite3_stmt *s;
-	int64_t *seen = NULL;
-	size_t nseen = 0;
+	int64_t batch = 0;
 	int rc;
 
-	*found = 0;
+	*ids = NULL;
+	*n = 0;
 	/* who: only that reviewer's steps (their decisions, their undos and
 	 * redos), so that one reviewer's undo never takes back another's;
 	 * and what others did to those steps (an undo --any of one of them,
 	 * a redo of that undo), so that a step someone else undid counts as
 	 * undone here too. */
-	if (prepare(st, &s, "SELECT id, action, coalesce(target, 0) FROM event"
+	if (prepare(st, &s, "SELECT id, action, coalesce(target, 0),"
+	    " coalesce(batch, 0) FROM event"
 	    " WHERE action IN ('label', 'review', 'undo', 'redo')"
 	    " AND (?1 IS NULL OR who = ?1"
 	    "  OR (action = 'undo' AND target IN"
@@ -261,39 +313,36 @@ journal_target(struct store *st, int redo, const char *who, int64_t *found,
 		int64_t id = sqlite3_column_int64(s, 0);
 		const char *action = (const char *)sqlite3_column_text(s, 1);
 		int64_t target = sqlite3_column_int64(s, 2);
-		int is_undo = strcmp(action, "undo") == 0;
-		int is_redo = strcmp(action, "redo") == 0;
-		int skip = 0;
+		int64_t b = sqlite3_column_int64(s, 3);
+		/* what names a step to take: an undo for a redo, anything
+		 * else for an undo; what names a taken one: the other */
+		int takes = strcmp(action, redo ? "redo" : "undo") == 0;
+		int step = redo ? strcmp(action, "undo") == 0 : !takes;
 
-		for (size_t i = 0; i < nseen; i++)
-			if (seen[i] == id)
-				skip = 1;
-		if (!redo) {
-			if (is_undo) {
-				seen = xreallocarray(seen, nseen + 1, sizeof *seen);
-				seen[nseen++] = target;
-			} else if (!skip) {
-				*found = id;
-				break;
-			}
-		} else {
-			if (is_redo) {
-				seen = xreallocarray(seen, nseen + 1, sizeof *seen);
-				seen[nseen++] = target;
-			} else if (is_undo) {
-				if (!skip) {
-					*found = id;
-					break;
-				}
-			} else {
-				break;	/* a new decision ends the redo chain */
-			}
+		if (takes) {
+			idset64_add(&seen, target);
+			continue;
 		}
+		if (!step)
+			break;	/* a new decision ends the redo chain */
+		if (idset64_has(&seen, id))
+			continue;
+		if (*n > 0 && (batch == 0 || b != batch))
+			break;
+		batch = b;
+		*ids = xreallocarray(*ids, *n + 1, sizeof **ids);
+		(*ids)[(*n)++] = id;
+		if (batch == 0)
+			break;
 	}
-	free(seen);
+	free(seen.slot);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
 		return err_sqlite(err, st->db, "read journal");
+	}
 	return 0;
 }
 
@@ -349,46 +398,41 @@ store_undo_step(struct store *st, int redo, const char *by, int any,
 	int mine = !any;
 	const char *who = mine ? by : NULL;
 	struct jrow d, first;
-	int64_t id, batch;
-	size_t count = 0;
+	int64_t *ids;
+	size_t n;
 
 	memset(out, 0, sizeof *out);
 	if (store_begin(st, err) < 0)
 		return -1;
-	if (journal_target(st, redo, who, &id, err) < 0)
+	if (journal_targets(st, redo, who, &ids, &n, err) < 0)
 		goto fail;
-	if (id == 0) {
+	if (n == 0) {
 		store_rollback(st);
 		return 1;
 	}
-	if (jrow_get(st, id, &first, err) < 0)
+	if (jrow_get(st, ids[0], &first, err) < 0)
 		goto fail;
-	batch = first.batch;
-	st->batch = batch;
-	for (;;) {
-		if (undo_redo_one(st, redo, id, by, mine, &d, err) < 0)
+	st->batch = first.batch;
+	for (size_t i = 0; i < n; i++) {
+		if (undo_redo_one(st, redo, ids[i], by, mine, &d, err) < 0)
 			goto fail;
 		/* Undo walks the batch newest first, redo oldest first:
 		 * both name the step decided first. */
-		if (count++ == 0 || !redo)
+		if (i == 0 || !redo)
 			first = d;
-		if (batch == 0)
-			break;
-		if (journal_target(st, redo, who, &id, err) < 0 ||
-		    (id != 0 && jrow_get(st, id, &d, err) < 0))
-			goto fail;
-		if (id == 0 || d.batch != batch)
-			break;
 	}
 	st->batch = 0;
+	free(ids);
+	ids = NULL;
 	if (store_commit(st, err) < 0)
 		goto fail;
-	out->count = count;
+	out->count = n;
 	snprintf(out->cand_id, sizeof out->cand_id, "%s", first.cand_id);
 	snprintf(out->field, sizeof out->field, "%s", first.field);
 	snprintf(out->detail, sizeof out->detail, "%s", first.detail);
 	return 0;
 fail:
+	free(ids);
 	st->batch = 0;
 	store_rollback(st);
 	return -1;

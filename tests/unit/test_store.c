@@ -1570,6 +1570,68 @@ test_store_batch_undo_redo_all_at_once(void **state)
 	free(c);
 }
 
+/* Whole batches taken back and given again in turn, one of 300 steps
+ * (more undone steps than the walk's first table of ids holds): each
+ * undo or redo takes exactly one batch, the newest not yet taken. */
+static void
+test_store_batch_undo_redo_in_turn(void **state)
+{
+	struct fx *f = *state;
+	struct store_step s;
+	struct err err;
+	char *big[300], *x;
+	char code[32];
+
+	put_task(f->st, "local/t1");
+	for (size_t i = 0; i < 300; i++) {
+		snprintf(code, sizeof code, "code %zu", i);
+		big[i] = add_cand(f->st, "local/t1", "m", code, NULL);
+	}
+	x = add_cand(f->st, "local/t1", "m", "code x", NULL);
+	assert_int_equal(store_batch_begin(f->st, &err), 0);
+	for (size_t i = 0; i < 300; i++)
+		label(f->st, big[i], "functional");
+	assert_int_equal(store_batch_commit(f->st, &err), 0);
+	assert_int_equal(store_batch_begin(f->st, &err), 0);
+	label(f->st, x, "api");
+	label(f->st, big[7], "compile");
+	assert_int_equal(store_batch_commit(f->st, &err), 0);
+
+	assert_int_equal(store_undo_step(f->st, 0, "ann", 0, &s, &err), 0);
+	assert_int_equal(s.count, 2);
+	assert_category(f->st, big[7], "functional");
+	assert_category(f->st, x, NULL);
+	assert_int_equal(store_undo_step(f->st, 0, "ann", 0, &s, &err), 0);
+	assert_int_equal(s.count, 300);
+	assert_string_equal(s.cand_id, big[0]);
+	assert_category(f->st, big[0], NULL);
+	assert_category(f->st, big[299], NULL);
+	assert_int_equal(store_undo_step(f->st, 0, "ann", 0, &s, &err), 1);
+
+	/* redo gives the older batch back first, oldest step named */
+	assert_int_equal(store_undo_step(f->st, 1, "ann", 0, &s, &err), 0);
+	assert_int_equal(s.count, 300);
+	assert_string_equal(s.cand_id, big[0]);
+	assert_category(f->st, big[7], "functional");
+	assert_category(f->st, x, NULL);
+	assert_int_equal(store_undo_step(f->st, 1, "ann", 0, &s, &err), 0);
+	assert_int_equal(s.count, 2);
+	assert_category(f->st, big[7], "compile");
+	assert_category(f->st, x, "api");
+	assert_int_equal(store_undo_step(f->st, 1, "ann", 0, &s, &err), 1);
+
+	/* and undone again past the redos: the newer batch, then the 300 */
+	assert_int_equal(store_undo_step(f->st, 0, "ann", 0, &s, &err), 0);
+	assert_int_equal(s.count, 2);
+	assert_int_equal(store_undo_step(f->st, 0, "ann", 0, &s, &err), 0);
+	assert_int_equal(s.count, 300);
+	assert_category(f->st, big[299], NULL);
+	assert_int_equal(store_undo_step(f->st, 0, "ann", 0, &s, &err), 1);
+	for (size_t i = 0; i < 300; i++)
+		free(big[i]);
+	free(x);
+}
+
 static void
 test_store_batch_rollback_discards_decisions(void **state)
 {
@@ -1811,6 +1873,7 @@ main(void)
 		FX_TEST(test_store_stats_counts_by_group),
 		FX_TEST(test_store_grep_full_text),
 		FX_TEST(test_store_batch_undo_redo_all_at_once),
+		FX_TEST(test_store_batch_undo_redo_in_turn),
 		FX_TEST(test_store_batch_rollback_discards_decisions),
 		FX_TEST(test_store_note_kept_and_leaves_decisions),
 		FX_TEST(test_store_view_saved_by_name),
