@@ -185,13 +185,47 @@ pending_step(struct wb *wb)
 	wb_view_changed(wb);	/* their rows; the cursor stays */
 }
 
-void
-pending_flush(struct wb *wb, int wait_ms)
+/* "assay --db DB --reviewer NAME VERB ID": what a pending decision
+ * makes, as a command that runs as printed from any folder. */
+static void
+pending_command(const struct wb *wb, const struct pending *p,
+    const char *db_path, struct buf *b)
+{
+	char *abs = db_path != NULL ? realpath(db_path, NULL) : NULL;
+
+	buf_adds(b, "  assay");
+	if (db_path != NULL) {
+		buf_adds(b, " --db ");
+		buf_add_quoted(b, abs != NULL ? abs : db_path);
+	}
+	buf_adds(b, " --reviewer ");
+	buf_add_quoted(b, wb->reviewer);
+	if (p->kind == DECIDE_LABEL) {
+		buf_adds(b, " label ");
+		buf_add_quoted(b, p->id);
+		if (p->final)
+			buf_adds(b, " --final");
+		buf_addc(b, ' ');
+		buf_add_quoted(b, p->category);
+	} else {
+		buf_adds(b, " review ");
+		buf_add_quoted(b, p->id);
+		buf_addc(b, ' ');
+		buf_adds(b, status_verb(status_from_name(p->status)));
+	}
+	buf_addc(b, '\n');
+	free(abs);
+}
+
+size_t
+pending_flush(struct wb *wb, int wait_ms, const char *db_path)
 {
 	struct decide_out out;
 	struct err err;
+	struct buf b;
 	size_t left = 0;
 
+	buf_init(&b);
 	store_lock_timeout(wb->st, wait_ms);
 	for (size_t i = 0; i < wb->npending; i++) {
 		struct pending *p = &wb->pending[i];
@@ -199,21 +233,21 @@ pending_flush(struct wb *wb, int wait_ms)
 		/* once the lock stayed held, the rest waits no more */
 		if (left == 0 && pending_make(wb, p, &out, &err) == 0)
 			continue;
-		if (left++ == 0)
-			fprintf(stderr, "assay: the database's lock stayed held:"
-			    " these decisions were not made; run them when it"
-			    " frees:\n");
+		left++;
 		if (p->oid != NULL)
-			fprintf(stderr, "  (commit %s is in the repository,"
+			buf_printf(&b, "  (commit %s is in the repository,"
 			    " not in the journal)\n", p->oid);
-		else if (p->kind == DECIDE_LABEL)
-			fprintf(stderr, "  assay label %s%s %s\n", p->id,
-			    p->final ? " --final" : "", p->category);
 		else
-			fprintf(stderr, "  assay review %s %s\n", p->id,
-			    status_verb(status_from_name(p->status)));
+			pending_command(wb, p, db_path, &b);
 	}
+	if (left > 0)
+		fprintf(stderr, "assay: the database's lock stayed held: %zu"
+		    " decision%s not made; run %s when it frees:\n%s", left,
+		    left == 1 ? " was" : "s were", left == 1 ? "it" : "them",
+		    buf_str(&b));
+	buf_release(&b);
 	pending_release(wb);
+	return left;
 }
 
 void

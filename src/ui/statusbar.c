@@ -132,6 +132,29 @@ xfer_status(char *left, size_t n, const char *what, const char *unit,
 		    what, done, unit, stored, things);
 }
 
+/*
+ * A question too long for the bar is cut before its end, which stays:
+ * "...quit and cancel it (the runs it …? y/n".  Cut at its end, the
+ * "y/n" that says what to answer was what went (80 columns).
+ */
+static void
+question_draw(WINDOW *win, int y, int cols, const char *q, attr_t a)
+{
+	const char *tail = strrchr(q, '?');
+	char head[512], cut[520];
+	int tw;
+
+	if (pane_width(q, strlen(q)) <= cols - 1 || tail == NULL ||
+	    (tw = pane_width(tail, strlen(tail))) > cols / 2) {
+		pane_puts(win, y, 1, cols - 1, q, a);
+		return;
+	}
+	snprintf(head, sizeof head, "%.*s", (int)(tail - q), q);
+	pane_cut(head, cols - 1 - tw, cut, sizeof cut);
+	pane_puts(win, y, 1 + pane_puts(win, y, 1, cols - 1 - tw, cut, a),
+	    tw, tail, a);
+}
+
 void
 statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 {
@@ -150,7 +173,7 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		wmove(win, y, 0);
 		for (int i = 0; i < cols; i++)
 			waddch(win, ' ' | a);
-		pane_puts(win, y, 1, cols - 1, wb->question, a);
+		question_draw(win, y, cols, wb->question, a);
 		return;
 	}
 	if (wb->pr.open) {

@@ -761,7 +761,8 @@ wbc_quit(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
 	(void)a;
 	(void)err;
-	wb_nav_release(WB(ctx));	/* out at once, from any depth */
+	/* out at once, from any depth; the views stay on the stack until
+	 * it does, so that "n" to its question keeps them */
 	ui_quit(WB(ctx));
 	return 0;
 }
@@ -1878,6 +1879,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	struct bench *bench = NULL;
 	int syntax_ready = 0, paste = 0;	/* inside a bracketed paste */
 	struct wb_pollset ps = { 0 };
+	size_t lost;
 
 	memset(&wb, 0, sizeof wb);
 	wb.st = st;
@@ -2013,10 +2015,12 @@ ui_run(struct store *st, const struct ui_opts *o)
 	ui_paste_mode(0);
 	/* told to stop (SIGTERM, SIGHUP): what waits for the lock is made
 	 * if the lock frees within 10 s, else printed as commands */
-	pending_flush(&wb, 10000);
+	lost = pending_flush(&wb, 10000, o->db_path);
 	syntax_shutdown();
 	prompt_release(&wb);
 	config_release(&wb.cfg);
 	wb_release(&wb);
+	if (lost > 0)
+		return 1;	/* decisions were not made */
 	return bench != NULL ? bench_end(bench) : 0;
 }

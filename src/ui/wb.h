@@ -568,10 +568,13 @@ void	pending_release(struct wb *wb);
 /*
  * Make what waits, waiting wait_ms for the lock (the workbench was told
  * to stop: a signal, not the reviewer's quit); what still cannot be made
- * is printed on stderr as the commands that make it, then dropped.
- * After endwin(): it writes to the terminal.
+ * is printed on stderr as the commands that make it, then dropped:
+ * whole command lines, with the database db_path (NULL: the default)
+ * and the reviewer, each word quoted for the shell, so that they run as
+ * printed from any folder.  After endwin(): it writes to the terminal.
+ * Returns how many were not made (0: every one was).
  */
-void	pending_flush(struct wb *wb, int wait_ms);
+size_t	pending_flush(struct wb *wb, int wait_ms, const char *db_path);
 
 /* --- mouse.c ---------------------------------------------------------- */
 

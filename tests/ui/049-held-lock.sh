@@ -84,11 +84,22 @@ keys 3
 wait_for "label functional $C waits" 3
 kill -TERM "$(wb_pid)"
 wait_for "ASSAY-EXIT" 20
-screen | grep -q "assay label $C functional" ||
-    fail "SIGTERM under a held lock: the decision is not printed"
-ok "one the lock keeps from being made is printed as its command"
+line=$($TM capture-pane -p -J -t t | grep -F " label '$C' 'functional'") ||
+    { dump; fail "SIGTERM under a held lock: the decision is not printed"; }
+screen | grep -q "ASSAY-EXIT 1" ||
+    { dump; fail "SIGTERM under a held lock: exit status not 1 with a decision not made"; }
 kill "$locker" 2>/dev/null
 wait_for "ASSAY-EXIT"
+# the printed line runs as printed, from another folder, under another
+# reviewer's name in the environment: it names the database and the
+# reviewer (it named neither: "no database at assay.db")
+(cd / && ASSAY_REVIEWER=someone-else eval "\"\$ASSAY\" ${line#*assay }") \
+    >"$T/ran" 2>&1 || fail "the printed command failed: $line: $(cat "$T/ran")"
+[ "$(row "$C" | json_field category)" = functional ] ||
+    fail "the printed command did not label $C"
+[ "$(sqlite3 "$DB" "SELECT who FROM event WHERE cand_id = '$C' AND action = 'label'")" = tester ] ||
+    fail "the printed command did not name the reviewer tester"
+ok "one the lock keeps from being made is printed as a command that runs as printed; exit 1"
 
 # A commit under the held lock: git writes, and the journal's entry of
 # the commit waits as a decision does (it was lost: "committed, but not
