@@ -460,20 +460,37 @@ batch_progress(const struct wb *wb, size_t *done, size_t *total,
 
 	if (!batch_running(wb))
 		return 0;
+	/* all three from one summary: the fails counted from the events
+	 * ran ahead of the summary's done ("44/347 (45 fail)") */
 	pthread_mutex_lock(&b->lock);
 	if (!b->have_sum) {
 		*done = 0;
 		*total = b->expect;
+		*fail = 0;
 	} else {
 		const struct vsvc_summary *s = &b->sum;
 
 		*done = s->finished + s->unchanged + s->busy +
 		    s->load_errors + s->start_errors;
 		*total = s->total > b->expect ? s->total : b->expect;
+		*fail = s->not_pass;
 	}
 	pthread_mutex_unlock(&b->lock);
-	*fail = b->fail;
 	return 1;
+}
+
+size_t
+batch_busy(const struct wb *wb)
+{
+	struct batch *b = wb->batch;
+	size_t n;
+
+	if (!batch_running(wb))
+		return 0;
+	pthread_mutex_lock(&b->lock);
+	n = b->have_sum ? b->sum.busy : 0;
+	pthread_mutex_unlock(&b->lock);
+	return n;
 }
 
 long
@@ -732,7 +749,7 @@ static void
 batch_end(struct wb *wb)
 {
 	struct batch *b = wb->batch;
-	size_t total, left, unchanged, handled;
+	size_t total, left, unchanged, handled, busy;
 	char dur[32];
 
 	batch_join(b);
@@ -742,13 +759,18 @@ batch_end(struct wb *wb)
 	total = b->have_sum && b->sum.total > b->expect ? b->sum.total :
 	    b->expect;
 	unchanged = b->have_sum ? b->sum.unchanged : 0;
-	handled = b->have_sum ? b->sum.finished + b->sum.unchanged : 0;
+	busy = b->have_sum ? b->sum.busy : 0;
+	/* what has a run now: the runs stored, the unchanged, and those
+	 * another verify claimed; a job cancelled half way stored nothing
+	 * (counting it as handled said 270 left where 271 were) */
+	handled = b->results + unchanged + busy;
 	left = total > handled ? total - handled : 0;
 	pane_duration(wb_now_ms() - b->t0, dur, sizeof dur);
 	if (b->cancelled)
 		wb_msg(wb, 0, ":verify cancelled after %zu result%s (stored); "
-		    "%zu left unverified", b->results, b->results == 1 ? "" :
-		    "s", left);
+		    "%zu left unverified%s", b->results, b->results == 1 ? "" :
+		    "s", left, busy > 0 ? ", some of them by another verify" :
+		    "");
 	else if (b->last_err[0] != '\0' && b->results == 0 && unchanged == 0)
 		wb_msg(wb, 1, ":verify: %s", b->last_err);
 	else

@@ -206,9 +206,17 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 	if (wb->npending > 0)	/* decisions that wait for the lock */
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 %zu pending ", wb->npending);
-	if (batch_progress(wb, &done, &total, &fail))	/* :verify */
+	if (batch_progress(wb, &done, &total, &fail)) {	/* :verify */
+		size_t busy = batch_busy(wb);
+		char by[48] = "";
+
+		if (busy > 0)	/* done counts them: say whose they are */
+			snprintf(by, sizeof by, ", %zu by another verify",
+			    busy);
 		snprintf(left + strlen(left), sizeof left - strlen(left),
-		    "\xc2\xb7 verify %zu/%zu (%zu fail) ", done, total, fail);
+		    "\xc2\xb7 verify %zu/%zu (%zu fail%s) ", done, total, fail,
+		    by);
+	}
 	/* v's run, :verify's claims and runs, a model run's candidates
 	 * waiting to be stored: said, not a frozen count */
 	lock_ms = store_lock_waiting_ms(wb->st);

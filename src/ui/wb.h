@@ -436,10 +436,14 @@ int	batch_running(const struct wb *wb);
 /* Add its jobs' fds to ps; the poll timeout it needs (ms, -1: none). */
 void	batch_pollfds(struct wb *wb, struct wb_pollset *ps);
 int	batch_timeout(const struct wb *wb);
-/* While it runs (1): candidates handled, of total, and the runs stored
- * that did not pass; else 0. */
+/* While it runs (1): candidates handled (another verify's claims
+ * included), of total, and the runs stored or unchanged that did not
+ * pass, all from one summary of the service (fail <= done); else 0. */
 int	batch_progress(const struct wb *wb, size_t *done, size_t *total,
 	    size_t *fail);
+/* While it runs: of the candidates handled, those another verify (a
+ * second workbench, a headless verify) claimed and runs; else 0. */
+size_t	batch_busy(const struct wb *wb);
 /* While it runs, how long its connection has waited for another
  * process's write lock (ms; 0: not waiting). */
 long	batch_lock_ms(const struct wb *wb);
