@@ -181,8 +181,9 @@ struct cmd_ctx {
 
 	/*
 	 * Set by exec for the front end to follow: changed, decisions
-	 * moved (the workbench refreshes its view; clear_marks, it also
-	 * clears its marks); focus, a new string naming the candidate to
+	 * moved (the workbench refreshes its view); clear_marks, the
+	 * marks were acted on (a decision made, or one that stood already:
+	 * the workbench clears them); focus, a new string naming the candidate to
 	 * show (the front end frees it).
 	 */
 	int			 changed, clear_marks;

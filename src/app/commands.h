@@ -67,7 +67,9 @@ const struct cmd_entry *app_action_cmd(int action);
  * One candidate is one decision, several one journal batch (one undo
  * takes a batch of labels or reviews back; notes are never undone).  Prints "ID labelled compile by ann" or "label 3
  * candidates: compile by ann (one undo takes all back)".  Sets
- * ctx->changed (and clear_marks unless a note).  Returns the exit
+ * ctx->changed (and clear_marks unless a note).  What would change
+ * nothing on any target (decide_unchanged()) is not asked about: it
+ * prints "... already: nothing changed" and sets clear_marks only.  Returns the exit
  * status: 0 done or asked, 2 with err set (nothing changed).
  */
 int	cmd_decide(struct cmd_ctx *ctx, struct cmd_args *a,

@@ -231,25 +231,66 @@ decide_note(struct store *st, const char *cand_id, const char *text,
 int
 decide_bulk(struct store *st, const struct decide_act *act,
     char *const *ids, size_t n, const char *by, size_t *failed,
-    struct err *err)
+    size_t *made, struct err *err)
 {
+	size_t k = 0;
+
 	if (failed != NULL)
 		*failed = n;
+	if (made != NULL)
+		*made = 0;
 	if (store_batch_begin(st, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		if (decide_one(st, act, ids[i], by, NULL, err) < 0) {
+		struct decide_out o;
+
+		if (decide_one(st, act, ids[i], by, &o, err) < 0) {
 			store_batch_rollback(st);
 			if (failed != NULL)
 				*failed = i;
 			return -1;
 		}
+		k += !o.unchanged;
 	}
 	if (store_batch_commit(st, err) < 0) {
 		store_batch_rollback(st);
 		return -1;
 	}
+	if (made != NULL)
+		*made = k;
 	return 0;
+}
+
+size_t
+decide_unchanged(struct store *st, const struct decide_act *act,
+    char *const *ids, size_t n, const char *by)
+{
+	size_t k = 0;
+
+	if (act->kind == DECIDE_NOTE)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct store_decision d;
+		struct err err;
+		struct run r;
+		int64_t run_id = 0;
+
+		if (act->kind == DECIDE_LABEL) {
+			int has = store_run_latest(st, ids[i], &r, &err);
+
+			if (has < 0)
+				continue;
+			if (has == 0) {
+				run_id = r.id;
+				run_release(&r);
+			}
+		}
+		if (store_decision_get(st, ids[i], &d, &err) < 0)
+			continue;
+		k += changes_nothing(act, &d, by, run_id) != 0;
+		store_decision_release(&d);
+	}
+	return k;
 }
 
 const char *

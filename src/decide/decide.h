@@ -91,13 +91,25 @@ int	decide_note(struct store *st, const char *cand_id, const char *text,
 
 /*
  * Make act on each of the n candidates ids[] (full ids) as one journal
- * batch in one transaction: one undo takes all of them back.  On -1
- * nothing changed, err names the reason and *failed (may be NULL) the
- * index of the candidate it failed on (n when the batch itself failed).
+ * batch in one transaction: one undo takes all of them back.  Those it
+ * changes nothing on are left out, as decide_one() leaves them; *made
+ * (may be NULL) is how many were made.  On -1 nothing changed, err
+ * names the reason and *failed (may be NULL) the index of the candidate
+ * it failed on (n when the batch itself failed).
  */
 int	decide_bulk(struct store *st, const struct decide_act *act,
 	    char *const *ids, size_t n, const char *by, size_t *failed,
-	    struct err *err);
+	    size_t *made, struct err *err);
+
+/*
+ * How many of the n candidates ids[] (full ids) act would change
+ * nothing on, by decide_one()'s rule (a note always changes something:
+ * 0), read now, outside any transaction: what a front end says or asks
+ * before deciding ("already: nothing changed" without a question).  A
+ * candidate that cannot be read counts as changed.
+ */
+size_t	decide_unchanged(struct store *st, const struct decide_act *act,
+	    char *const *ids, size_t n, const char *by);
 
 /*
  * What a person should be asked, or told, before act on the n candidates

@@ -992,7 +992,7 @@ ui_entry_run(struct wb *wb, const struct cmd_entry *e, unsigned where,
 	if (e->exec(&ctx, args, &err) != 0 && err.msg[0] != '\0')
 		wb_msg(wb, 1, "%s: %s", e->name, err.msg);
 	ui_setting_apply(wb, ctx.setting);
-	if (ctx.changed && ctx.clear_marks && wb->nmarks > 0)
+	if (ctx.clear_marks && wb->nmarks > 0)
 		wb_marks_clear(wb);
 	/* one candidate undone: go back to it; else the rows may leave
 	 * the view and the cursor keeps its candidate */

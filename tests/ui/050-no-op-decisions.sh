@@ -36,6 +36,36 @@ wait_for "undid review flagged of $A"
     fail "two undos left $A $(row "$A" | json_field status)"
 ok "one undo each"
 
+# a bulk label on marked rows already so: no question, no batch, and
+# the message says nothing changed (it said "label 2 candidates:
+# compile" and asked y/n for nothing); one of two already so is counted
+B=$(id_n 2); C=$(id_n 3)
+keys g
+wait_for " 1/$N "
+keys Space Space
+wait_for "2 marked"
+command_line "label compile"
+wait_for "label 2 marked candidates compile? y/n"
+keys y
+wait_for "label 2 candidates: compile by tester (one undo takes all back)"
+before=$(sqlite3 "$DB" "SELECT count(*) FROM event")
+keys g Space Space
+wait_for "2 marked"
+command_line "label compile"
+wait_for "label 2 candidates: labelled compile by tester already: nothing changed"
+sleep 0.5
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM event")" = "$before" ] ||
+    fail "a bulk label that changed nothing was journalled"
+keys g Space Space Space
+wait_for "3 marked"
+command_line "label compile"
+wait_for "label 3 marked candidates compile (some already so)? y/n"
+keys y
+wait_for "label 1 of 3 candidates: compile by tester, 2 already so (one undo takes them back)"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM event")" = "$((before + 1))" ] ||
+    fail "the bulk label of one new of three wrote more than one event"
+ok "a bulk decision counts what it changes, and asks nothing for nothing"
+
 # the same review by another reviewer is a decision of its own
 "$ASSAY" --db "$DB" --reviewer bob review "$A" flag >/dev/null
 "$ASSAY" --db "$DB" --reviewer bob review "$A" flag >/dev/null

@@ -297,12 +297,12 @@ test_decide_bulk_is_one_batch(void **state)
 	size_t failed = 99;
 
 	/* a bad id in the middle: nothing made, and which one says so */
-	assert_int_equal(decide_bulk(f->st, &a, bad, 3, "ann", &failed,
+	assert_int_equal(decide_bulk(f->st, &a, bad, 3, "ann", &failed, NULL,
 	    &err), -1);
 	assert_int_equal(failed, 1);
 	assert_int_equal(events(f->st), 0);
 	assert_int_equal(store_in_tx(f->st), 0);
-	assert_int_equal(decide_bulk(f->st, &a, ids, 3, "ann", &failed,
+	assert_int_equal(decide_bulk(f->st, &a, ids, 3, "ann", &failed, NULL,
 	    &err), 0);
 	assert_int_equal(events(f->st), 3);
 	assert_int_equal(decide_undo(f->st, 0, "ann", 0, &step, &err), 0);
@@ -316,6 +316,34 @@ test_decide_bulk_is_one_batch(void **state)
 	assert_int_equal(decide_undo(f->st, 1, "ann", 0, &step, &err), 0);
 	assert_int_equal(step.count, 3);
 	assert_string_equal(step.cand_id, f->a);
+}
+
+/* A bulk decision over candidates some of which it already holds for:
+ * those are counted before (no question for nothing) and left out. */
+static void
+test_decide_bulk_counts_what_it_made(void **state)
+{
+	struct fx *f = *state;
+	struct decide_act a = { .kind = DECIDE_REVIEW, .status = "flagged" };
+	char *ids[3] = { f->a, f->b, f->c };
+	struct err err;
+	size_t made = 99;
+
+	assert_int_equal(decide_unchanged(f->st, &a, ids, 3, "ann"), 0);
+	assert_int_equal(decide_review(f->st, f->b, "flagged", NULL, "ann",
+	    &err), 0);
+	assert_int_equal(decide_unchanged(f->st, &a, ids, 3, "ann"), 1);
+	/* another reviewer's flag is theirs: bob's would change it */
+	assert_int_equal(decide_unchanged(f->st, &a, ids, 3, "bob"), 0);
+	assert_int_equal(decide_bulk(f->st, &a, ids, 3, "ann", NULL, &made,
+	    &err), 0);
+	assert_int_equal(made, 2);
+	assert_int_equal(events(f->st), 3);	/* 1 + 2, not 1 + 3 */
+	assert_int_equal(decide_unchanged(f->st, &a, ids, 3, "ann"), 3);
+	assert_int_equal(decide_bulk(f->st, &a, ids, 3, "ann", NULL, &made,
+	    &err), 0);
+	assert_int_equal(made, 0);
+	assert_int_equal(events(f->st), 3);
 }
 
 static void
@@ -673,6 +701,7 @@ main(void)
 		FX_TEST(test_decide_final_label_is_a_column),
 		FX_TEST(test_decide_bad_decisions_change_nothing),
 		FX_TEST(test_decide_bulk_is_one_batch),
+		FX_TEST(test_decide_bulk_counts_what_it_made),
 		FX_TEST(test_decide_undo_says_what_in_a_struct),
 		FX_TEST(test_decide_repair_is_the_reviewers_and_journalled),
 		FX_TEST(test_decide_repair_reproducing_a_candidate_says_so),
