@@ -49,6 +49,17 @@ hints(const struct wb *wb, int width, int maxrank, char *buf, size_t n)
 	char text[NHINTS][96], k[5][16];
 	int show[NHINTS] = { 0 }, used = 0, seq = 1;
 	size_t len = 0;
+	struct pane *sheet = pane_sheet((struct wb *)wb);
+
+	if (sheet != NULL) {
+		/* a sheet on top takes the keys: the queue's hints would
+		 * offer what it does not do ("[1-5] label" over stats) */
+		snprintf(buf, n, "%s sheet: q closes it%s", sheet->ops->name,
+		    sheet == &wb->lay.sheets[WB_HELP] ? "" : "  ? help");
+		if (pane_width(buf, strlen(buf)) > width)
+			snprintf(buf, n, "q close");
+		return;
+	}
 
 	for (int i = 0; i < 5; i++) {
 		key_of(wb, (enum action)(ACTION_LABEL_COMPILE + i), k[i],

@@ -750,9 +750,12 @@ wbc_messages(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    m->text, m->err ? "\033[0m" : "");
 	}
 	term_pane_print(wb, buf_str(&b));
+	/* in view: below a stored log held at its verdict's line they
+	 * were printed out of sight */
+	term_pane_to_end(wb);
 	buf_release(&b);
-	wb_msg(wb, 0, "the last %zu message%s %s in the toolchain pane", n,
-	    n == 1 ? "" : "s", n == 1 ? "is" : "are");
+	wb_msg(wb, 0, "the last %zu message%s %s at the end of the "
+	    "toolchain pane", n, n == 1 ? "" : "s", n == 1 ? "is" : "are");
 	return 0;
 }
 
@@ -1201,8 +1204,11 @@ ui_quit(struct wb *wb)
  * focus was elsewhere and is the queue's now.
  */
 static int
-ui_focus_back(struct wb *wb)
+ui_focus_back(struct wb *wb, enum action a)
 {
+	char key[16] = "Esc";
+	int k;
+
 	if (wb->lay.focus == WB_QUEUE)
 		return 0;
 	if (wb->lay.zoom >= 0) {
@@ -1213,8 +1219,12 @@ ui_focus_back(struct wb *wb)
 		wb->lay.relayout = 1;
 	}
 	wb->lay.focus = WB_QUEUE;
-	wb_msg(wb, 0, "focus: queue%s", wb->nav.n > 0 ? " (Esc again goes"
-	    " back a view)" : "");
+	/* the key pressed, not always Esc: q said "Esc again" */
+	if (keymap_keys(&wb->km, KEYMAP_GLOBAL, a, &k, 1) > 0)
+		keymap_key_name(k, key, sizeof key);
+	wb_msg(wb, 0, "focus: queue%s%s%s", wb->nav.n > 0 ? " (" : "",
+	    wb->nav.n > 0 ? key : "", wb->nav.n > 0 ? " again goes back a"
+	    " view)" : "");
 	return 1;
 }
 
@@ -1269,7 +1279,7 @@ ui_action(struct wb *wb, enum action a)
 		break;
 	case ACTION_BACK:
 		/* the focus first; views only from the queue */
-		if (ui_focus_back(wb) || wb_nav_pop(wb) == 0)
+		if (ui_focus_back(wb, a) || wb_nav_pop(wb) == 0)
 			break;
 		if (wb->lay.zoom >= 0) {	/* a zoom v or e made */
 			wb->lay.zoom = -1;
@@ -1354,7 +1364,7 @@ ui_action(struct wb *wb, enum action a)
 	case ACTION_QUIT:
 		/* from another pane, back to the queue; in a sub-view, back
 		 * to the view before (saying so); else quit */
-		if (ui_focus_back(wb) || wb_nav_pop(wb) == 0)
+		if (ui_focus_back(wb, a) || wb_nav_pop(wb) == 0)
 			break;
 		ui_quit(wb);
 		break;
@@ -1438,7 +1448,17 @@ ui_key(struct wb *wb, int key)
 	a = keymap_lookup(&wb->km, KEYMAP_GLOBAL, key);
 	sheet = pane_sheet(wb);
 	if (sheet != NULL) {	/* the sheet on top has every key */
-		(void)sheet->ops->key(sheet, key, a);
+		if (!sheet->ops->key(sheet, key, a)) {
+			/* said, not dropped: "1" on the stats sheet did
+			 * nothing while the hints offered it */
+			char name[32];
+
+			keymap_key_name(key, name, sizeof name);
+			wb_msg(wb, 1, "%s%s%s is not a key of the %s sheet (q "
+			    "closes it)", name, a != ACTION_NONE ? " " : "",
+			    a != ACTION_NONE ? keymap_action_name(a) : "",
+			    sheet->ops->name);
+		}
 		return;
 	}
 	/* a zoom held after a run: scroll keys read, other keys end it */
@@ -1983,6 +2003,10 @@ ui_run(struct store *st, const struct ui_opts *o)
 				continue;
 			}
 			if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
+				/* the whole screen again: a terminal that
+				 * reflows its lines on a resize (tmux) keeps
+				 * cells curses no longer knows of */
+				clearok(curscr, TRUE);
 				wb.lay.relayout = 1;
 				wb.lay.resized = 1;
 				wb.redraw_all = 1;

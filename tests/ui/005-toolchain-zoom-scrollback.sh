@@ -84,6 +84,14 @@ wait_for "\$ iverilog"
 screen | grep -q -E "lines 1-[0-9]+/[0-9]+" || fail "no position after PgUp"
 ok "G and PgUp scroll the toolchain pane's scrollback"
 
+# :messages with the pane scrolled back to the run's start: they are
+# printed at its end and shown there (they were out of sight below)
+command_line "messages"
+wait_for "at the end of the toolchain pane"
+pane toolchain | grep -q -F -- "--- the last" ||
+    fail ":messages printed out of sight: $(pane toolchain)"
+ok ":messages shows them in the pane, scrolled back or not"
+
 # q from the focused toolchain pane gives the focus back first (issue 24)
 keys q
 wait_for "focus: queue"

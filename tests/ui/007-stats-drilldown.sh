@@ -47,6 +47,14 @@ wait_for "rtlfixer · compile: $NCOMP of 175"
 screen | grep -q -E "│rtlfixer +$NCOMP " || fail "no rtlfixer row"
 ok "s shows the error analysis, cursor on rtlfixer compile"
 
+# a decision key over the sheet says it is not the sheet's, and decides
+# nothing (it did nothing, silently, while the hints offered it)
+keys 1
+wait_for "1 label-compile is not a key of the stats sheet (q closes it)"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM event WHERE action = 'label'")" = "$([ -n "$ENVE" ] && echo 1 || echo 0)" ] ||
+    fail "1 over the stats sheet labelled"
+ok "a decision key over the sheet is refused, saying why"
+
 # h at the first column stays; l l l l l: pass; l l l: unverified
 keys h l l
 wait_for "rtlfixer · functional:"

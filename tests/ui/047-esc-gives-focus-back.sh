@@ -25,6 +25,28 @@ wait_for " 1/$N "
 command_line "filter $F"
 wait_for " 1/$NF "
 
+# :q while something runs asks; n keeps the views it would have left
+# (it emptied the stack first: the filter stayed on screen with nothing
+# to go back to, checked by the last Esc below)
+command_line "verify 1 force"
+wait_for "· verify " 30
+command_line "q"
+wait_for "quit and cancel it"
+# too long for a narrow bar, the question is cut before its "? y/n",
+# which stays (cut at its end, the y/n went)
+$TM resize-window -t t -x 60 -y 40
+n=50
+until status | grep -q "…? y/n *$"; do
+	n=$((n - 1)); [ $n -gt 0 ] || fail "a cut question lost its y/n: $(status)"
+	sleep 0.1
+done
+$TM resize-window -t t -x 120 -y 40
+keys n
+wait_for "not quitting"
+keys x
+wait_for ":verify cancelled after" 30
+ok ":q answered n keeps the view"
+
 # Tab to the toolchain pane: the status bar names it
 keys Tab Tab Tab
 focused toolchain
@@ -38,7 +60,7 @@ ok "Esc from the toolchain pane gives the focus back; the filter stays"
 keys Tab Tab Tab
 focused toolchain
 keys q
-wait_for "focus: queue"
+wait_for "focus: queue (q again goes back a view)"
 status | grep -q -F "$F" || fail "q dropped the filter: $(status)"
 screen | grep -q "ASSAY-EXIT" && fail "q quit from the toolchain pane"
 ok "q from the toolchain pane gives the focus back; the filter stays"

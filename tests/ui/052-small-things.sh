@@ -98,7 +98,7 @@ screen | tail -n 1 | grep -q "…$" ||
 ok "a long message ends in an ellipsis"
 # :messages shows it whole, with the ones before, in the toolchain pane
 command_line "messages"
-wait_for "in the toolchain pane"
+wait_for "at the end of the toolchain pane"
 pane toolchain | grep -q "mouse, advance" ||
     fail ":messages does not show the long message whole: $(pane toolchain)"
 ok ":messages shows the last messages whole"

@@ -727,6 +727,13 @@ term_pane_print(struct wb *wb, const char *text)
 }
 
 void
+term_pane_to_end(struct wb *wb)
+{
+	term_pane_of(wb)->term_follow = 1;
+	wb->dirty = 1;
+}
+
+void
 term_pane_release(struct wb *wb)
 {
 	struct term_pane *tp = term_pane_of(wb);

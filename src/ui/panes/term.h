@@ -34,6 +34,9 @@ int	term_pane_edit(struct wb *wb);
  */
 int	term_pane_claim(struct wb *wb, const char *title);
 void	term_pane_print(struct wb *wb, const char *text);
+/* Show the pane's last line again (a view scrolled back, or held at
+ * the line a verdict rests on, follows the output from now on). */
+void	term_pane_to_end(struct wb *wb);
 void	term_pane_release(struct wb *wb);
 /* A job, the editor or a model run has the pane. */
 int	term_pane_busy(const struct wb *wb);
