@@ -118,6 +118,8 @@ struct batch {
 	/* the frame loop's */
 	size_t		 expect;	/* the view's count when started */
 	size_t		 results, pass, fail;	/* runs stored */
+	size_t		 dropped;	/* finished, kept for the lock, not
+					 * stored when it ended */
 	size_t		 seen;		/* results when the view was read */
 	struct batch_cand *started;	/* running, nstarted */
 	struct batch_cand *fresh;	/* stored since the view was read */
@@ -434,6 +436,8 @@ done:
 	b->jobs = NULL;
 	b->njobs = 0;
 	free(fds);
+	/* runs the lock kept from the store, dropped now: said on exit */
+	b->dropped = b->vs != NULL ? vsvc_waiting(b->vs) : 0;
 	vsvc_free(b->vs);	/* kills what still runs (stop), frees claims */
 	b->vs = NULL;
 	batch_ids_free(b);
@@ -850,21 +854,24 @@ batch_cancel(struct wb *wb)
 	wb_msg(wb, 0, "cancelling :verify after %zu of %zu", done, total);
 }
 
-void
+size_t
 batch_stop(struct wb *wb)
 {
 	struct batch *b = wb->batch;
+	size_t dropped = 0;
 
 	if (b == NULL)
-		return;
+		return 0;
 	if (batch_running(wb)) {
 		b->cancelled = 1;
 		atomic_store(&b->stop, 1);	/* vsvc_free kills what runs */
 		batch_wake(b);
 		batch_end(wb);
+		dropped = b->dropped;
 	}
 	free(b);
 	wb->batch = NULL;
+	return dropped;
 }
 
 /* Make the pipes and start the thread over what b holds.  0 or -1. */

@@ -1899,7 +1899,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 	struct bench *bench = NULL;
 	int syntax_ready = 0, paste = 0;	/* inside a bracketed paste */
 	struct wb_pollset ps = { 0 };
-	size_t lost;
+	size_t lost, runs_lost;
 
 	memset(&wb, 0, sizeof wb);
 	wb.st = st;
@@ -2027,7 +2027,7 @@ ui_run(struct store *st, const struct ui_opts *o)
 		ui_dump(o->dump_screen);
 	mrun_stop(&wb);		/* an answer on its way is left to it */
 	term_pane_stop(&wb);
-	batch_stop(&wb);	/* what it stored stays */
+	runs_lost = batch_stop(&wb);	/* what it stored stays */
 	commit_stop(&wb);	/* git's files are never left half written */
 	import_stop(&wb);	/* its input rolled back */
 	merge_stop(&wb);	/* its open batch committed */
@@ -2040,11 +2040,17 @@ ui_run(struct store *st, const struct ui_opts *o)
 	/* told to stop (SIGTERM, SIGHUP): what waits for the lock is made
 	 * if the lock frees within 10 s, else printed as commands */
 	lost = pending_flush(&wb, 10000, o->db_path);
+	if (runs_lost > 0)	/* dropped silently before */
+		fprintf(stderr, "assay: the database's lock stayed held: %zu"
+		    " finished run%s of :verify %s not stored; assay verify "
+		    "makes %s again\n", runs_lost, runs_lost == 1 ? "" : "s",
+		    runs_lost == 1 ? "was" : "were", runs_lost == 1 ? "it" :
+		    "them");
 	syntax_shutdown();
 	prompt_release(&wb);
 	config_release(&wb.cfg);
 	wb_release(&wb);
-	if (lost > 0)
-		return 1;	/* decisions were not made */
+	if (lost > 0 || runs_lost > 0)
+		return 1;	/* decisions or runs were not stored */
 	return bench != NULL ? bench_end(bench) : 0;
 }

@@ -454,9 +454,10 @@ size_t	batch_stored(const struct wb *wb, size_t *fail);
  * stored), re-read the view's changed rows as results land, finish it. */
 void	batch_io(struct wb *wb);
 /* x, C-c: cancel it (its jobs stop; what it stored stays).  batch_stop
- * ends it at once and frees its state (quitting). */
+ * ends it at once and frees its state (quitting); it returns how many
+ * finished runs it dropped that waited for another process's lock. */
 void	batch_cancel(struct wb *wb);
-void	batch_stop(struct wb *wb);
+size_t	batch_stop(struct wb *wb);
 /*
  * While it runs: 1 when another connection (another process, or this
  * screen's own) committed since the last call, as :verify's thread,

@@ -688,6 +688,12 @@ vsvc_running(const struct vsvc *s)
 	return s->nrun;
 }
 
+size_t
+vsvc_waiting(const struct vsvc *s)
+{
+	return s->nwait;
+}
+
 struct verify_job *
 vsvc_job(struct vsvc *s, size_t i)
 {

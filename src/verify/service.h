@@ -207,6 +207,9 @@ void	vsvc_cancel(struct vsvc *s);
 
 /* Running jobs, and the i-th of them (borrowed; for pty size, stage). */
 size_t	vsvc_running(const struct vsvc *s);
+/* Finished runs kept for another connection's write lock (lock_wait_ms)
+ * and not stored yet: what vsvc_free() now would drop. */
+size_t	vsvc_waiting(const struct vsvc *s);
 struct verify_job *vsvc_job(struct vsvc *s, size_t i);
 
 /* Tell every pty job a new size. */

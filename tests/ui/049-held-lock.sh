@@ -137,4 +137,20 @@ if command -v iverilog >/dev/null 2>&1; then
 	    fail "the run of $E was not stored once the lock freed"
 	ok "and stores its run when the lock frees"
 	quit_all
+
+	# :verify's run kept for a lock that stays held when the workbench
+	# is told to stop: said on stderr, exit 1 (it was dropped silently)
+	G=$(id_n 6)
+	start 120 40 "--where id=$G"
+	wait_for " 1/1 "
+	hold 40
+	command_line "verify 1"
+	wait_for "waits for the database's lock (" 30
+	kill -TERM "$(wb_pid)"
+	wait_for "ASSAY-EXIT" 20
+	$TM capture-pane -p -J -t t | grep -q "1 finished run of :verify was not stored" ||
+	    { dump; fail "a run dropped on SIGTERM is not said"; }
+	screen | grep -q "ASSAY-EXIT 1" || { dump; fail "exit status not 1"; }
+	kill "$locker" 2>/dev/null
+	ok ":verify's run the lock kept, dropped on SIGTERM, is said; exit 1"
 fi
