@@ -668,12 +668,29 @@ err_sqlite(struct err *err, sqlite3 *db, const char *what)
 	    "out of memory");
 }
 
+/*
+ * A statement's failure as a person reads it: a lock held by another
+ * process is SQLite's words alone ("cannot claim candidates (CREATE
+ * TABLE IF NOT EXISTS lease ( cand_id TEXT PRIMARY K..." reached the
+ * status bar); any other failure names the statement's start.
+ */
+static int
+err_statement(struct err *err, sqlite3 *db, const char *sql)
+{
+	int code = sqlite3_errcode(db) & 0xff;
+
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		return err_set(err, "%s", sqlite3_errmsg(db));
+	return err_set(err, "%s (in %.40s%s)", sqlite3_errmsg(db), sql,
+	    strlen(sql) > 40 ? "..." : "");
+}
+
 int
 prepare(struct store *st, sqlite3_stmt **out, const char *sql,
     struct err *err)
 {
 	if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK)
-		return err_sqlite(err, st->db, "prepare");
+		return err_statement(err, st->db, sql);
 	return 0;
 }
 
@@ -691,7 +708,7 @@ hot(struct store *st, enum hot_stmt h, sqlite3_stmt **out, const char *sql,
 	if (st->hot[h] == NULL && sqlite3_prepare_v3(st->db, sql, -1,
 	    SQLITE_PREPARE_PERSISTENT, &st->hot[h], NULL) != SQLITE_OK) {
 		st->hot[h] = NULL;
-		return err_sqlite(err, st->db, "prepare");
+		return err_statement(err, st->db, sql);
 	}
 	*out = st->hot[h];
 	return 0;
@@ -762,12 +779,12 @@ int
 exec(struct store *st, const char *sql, struct err *err)
 {
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return err_sqlite(err, st->db, sql);
+		return err_statement(err, st->db, sql);
 	return 0;
 }
 
 /* The one value of sql's first row into *out (untouched when there is no
- * row).  0, or -1 with err ("<sql>: ..."). */
+ * row).  0, or -1 with err (err_statement()). */
 static int
 query_int64(struct store *st, const char *sql, int64_t *out,
     struct err *err)
@@ -782,7 +799,7 @@ query_int64(struct store *st, const char *sql, int64_t *out,
 		*out = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return err_sqlite(err, st->db, sql);
+		return err_statement(err, st->db, sql);
 	return 0;
 }
 
