@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "no python3 for the test's server"
 command -v jq >/dev/null || skip "no jq"
-M=$(cd "$(dirname "$0")/model" && pwd)
+. "$(dirname "$0")/model/server.sh"
 
 KEY="sk-test-$$-hostile-key"
 printf 'module TopModule(output y); assign y = 1; endmodule\n' >"$T/answer.v"
@@ -25,14 +25,8 @@ task() { printf '{"task": {"id": "%s", "domain": "chip", "benchmark": "hostile",
 } >"$T/tasks.jsonl"
 "$ASSAY" --db "$DB" import "$T/tasks.jsonl" >/dev/null || fail "import tasks"
 
-SERVER_KEY=$KEY SERVER_LOG=$T/server.log SERVER_ANSWER=$T/answer.v \
-    python3 "$M/chat_server.py" >"$T/port" 2>"$T/server.err" &
-spid=$!
+chat_server_start "$KEY"
 trap 'kill $spid 2>/dev/null; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
-for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T/port" ] && break; sleep 0.5; done
-port=$(cat "$T/port")
-[ -n "$port" ] || fail "server did not start: $(cat "$T/server.err")"
-export TEST_API_KEY=$KEY
 EP="--endpoint http://127.0.0.1:$port/v1 --model tiny-coder --api-key-env TEST_API_KEY --temperature 0"
 
 # --- 1. the key echoed in model, id and finish_reason --------------------
