@@ -79,7 +79,10 @@ header_value(const char *p, size_t len, const char *name, char *v, size_t n)
 /*
  * retry-after-ms: milliseconds, a decimal number (the OpenAI SDKs read
  * it as a float); Retry-After: delay-seconds, else an HTTP-date.  A
- * value that is neither, negative or over a day is ignored.
+ * value that is neither or negative is ignored; one over
+ * HTTP_AFTER_MAX_S seconds reads as that, so that a huge one stays huge
+ * (the caller says it waits less) rather than overflowing or falling
+ * back to a short backoff.
  */
 static size_t
 on_header(char *p, size_t size, size_t n, void *arg)
@@ -91,19 +94,22 @@ on_header(char *p, size_t size, size_t n, void *arg)
 
 	if (header_value(p, len, "retry-after-ms:", v, sizeof v)) {
 		d = strtod(v, &end);
-		if (end != v && *end == '\0' && d >= 0 && d <= 86400e3)
-			s->after_ms = (long)(d + 0.5);
+		if (end != v && *end == '\0' && d >= 0)
+			s->after_ms = d > HTTP_AFTER_MAX_S * 1000.0 ?
+			    HTTP_AFTER_MAX_S * 1000 : (long)(d + 0.5);
 	} else if (header_value(p, len, "retry-after:", v, sizeof v)) {
-		long secs = strtol(v, &end, 10);
-
-		if (end != v && *end == '\0') {
-			if (secs >= 0 && secs <= 86400)
-				s->after_s = secs;
+		d = strtod(v, &end);
+		if (end != v && *end == '\0' && strspn(v, "0123456789") ==
+		    strlen(v)) {
+			s->after_s = d > HTTP_AFTER_MAX_S ? HTTP_AFTER_MAX_S :
+			    (long)d;
 		} else {
 			time_t at = curl_getdate(v, NULL), now = time(NULL);
 
-			if (at != (time_t)-1 && at - now <= 86400)
-				s->after_s = at > now ? (long)(at - now) : 0;
+			if (at != (time_t)-1)
+				s->after_s = at <= now ? 0 : at - now >
+				    HTTP_AFTER_MAX_S ? HTTP_AFTER_MAX_S :
+				    (long)(at - now);
 		}
 	}
 	return len;

@@ -19,6 +19,8 @@
 
 /* Limits on what one response may hold. */
 #define HTTP_BODY_MAX	(64u << 20)	/* bytes of body kept: 64 MiB */
+#define HTTP_AFTER_MAX_S 1000000000L	/* a longer Retry-After reads as
+					 * this (about 31 years) */
 
 struct http_response {
 	long	 status;	/* HTTP status, e.g. 200, 429 */
@@ -29,7 +31,10 @@ struct http_response {
 				 * retry-after-ms (OpenAI's header, what its
 				 * SDKs read first) when present, else
 				 * Retry-After (RFC 9110 10.2.3) as
-				 * delay-seconds or an HTTP-date from now */
+				 * delay-seconds or an HTTP-date from now;
+				 * as asked, however long (a value over
+				 * HTTP_AFTER_MAX_S seconds reads as that):
+				 * the caller bounds what it waits */
 };
 
 /*

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,7 +289,10 @@ loop_summary_json(const struct gen_report *rep, int round, long passed)
 	    rep->retries));
 	/* A cost only where the price table priced every response. */
 	json_object_set_new(o, "cost_usd", rep->priced > 0 && rep->priced ==
-	    rep->requests ? json_real(rep->cost_usd) : json_null());
+	    rep->responses ? json_real(rep->cost_usd) : json_null());
+	if (rep->cancelled > 0)
+		json_object_set_new(o, "cancelled", json_integer((json_int_t)
+		    rep->cancelled));
 	if (round > 0)
 		json_object_set_new(o, "round", json_integer(round));
 	if (passed >= 0)
@@ -478,6 +482,15 @@ on_problem(void *arg, enum vsvc_problem what, const char *id,
 		fprintf(stderr, "assay: %s\n", msg);
 }
 
+/* SIGINT or SIGTERM during a run: its number (the loop cancels). */
+static volatile sig_atomic_t loop_stop;
+
+static void
+loop_on_signal(int sig)
+{
+	loop_stop = sig;
+}
+
 int
 loop_run(struct store *st, const struct gen_ctx *g, enum gloop_kind kind,
     const char *verb, const struct loop_opts *o, char **ids, size_t n,
@@ -495,7 +508,8 @@ loop_run(struct store *st, const struct gen_ctx *g, enum gloop_kind kind,
 	    .measured = on_measured, .arg = &w };
 	struct gloop *l;
 	struct err err;
-	int over, rc;
+	struct sigaction sa, old_int, old_term;
+	int over, rc, cancelled = 0;
 
 	{
 		char name[128];
@@ -513,15 +527,35 @@ loop_run(struct store *st, const struct gen_ctx *g, enum gloop_kind kind,
 		fprintf(stderr, "assay %s: %s\n", verb, err.msg);
 		return 2;
 	}
+	/* A signal cancels the run as x does in the workbench: a wait to
+	 * retry ends at once, no try is sent after it, what was answered
+	 * is stored; a second one ends the process (SA_RESETHAND). */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = loop_on_signal;
+	sa.sa_flags = (int)SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	loop_stop = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	over = gloop_start(l);
 	while (!over) {
 		struct pollfd *pfd;
-		size_t np = gloop_pollfds(l, &pfd);
+		size_t np;
 
+		if (loop_stop != 0 && !cancelled) {
+			cancelled = 1;
+			fprintf(stderr, "assay %s: signal %d: cancelling; what"
+			    " is answered is stored, nothing more is asked\n",
+			    verb, (int)loop_stop);
+			gloop_cancel(l);
+		}
+		np = gloop_pollfds(l, &pfd);
 		if (poll(pfd, np, gloop_timeout_ms(l)) < 0 && errno != EINTR)
 			break;
 		over = gloop_step(l);
 	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	rc = gloop_total(l)->failed > 0 ? 1 : 0;
 	if (total != NULL) {
 		*total = *gloop_total(l);
@@ -537,6 +571,11 @@ loop_run(struct store *st, const struct gen_ctx *g, enum gloop_kind kind,
 		rc = 2;
 	} else if (gloop_verify_errors(l) > 0) {
 		rc = 2;
+	}
+	if (cancelled) {
+		fprintf(stderr, "assay %s: stopped by signal %d\n", verb,
+		    (int)loop_stop);
+		rc = 128 + (int)loop_stop;
 	}
 	gloop_free(l);
 	json_decref(w.gains);

@@ -389,6 +389,13 @@ decide_repair_make(struct store *st, const struct decide_repair_in *in,
 	if (rc != 0)
 		return rc < 0 ? -1 : err_set(err, "no candidate %s",
 		    in->parent);
+	if (!in->refusal && decide_code_blank(in->code, in->len)) {
+		candidate_release(&old);
+		err_set(err, "the repair of %s is empty%s: no code, nothing"
+		    " stored", in->parent, in->len > 0 ? " (only white space)" :
+		    "");
+		return 2;
+	}
 	hash_sha256(in->code != NULL ? in->code : "", in->len, c.code_hash);
 	if (strcmp(c.code_hash, old.code_hash) == 0) {
 		candidate_release(&old);
@@ -440,12 +447,22 @@ out:
 }
 
 int
+decide_code_blank(const char *code, size_t len)
+{
+	for (size_t i = 0; code != NULL && i < len; i++)
+		if (strchr(" \t\n\r\v\f", code[i]) == NULL ||
+		    code[i] == '\0')
+			return 0;
+	return 1;
+}
+
+int
 decide_repair(struct store *st, const char *parent, const char *code,
     size_t len, const char *by, const char *source, struct decide_repair *r,
     struct err *err)
 {
 	struct decide_repair_in in = { parent, code, len, NULL, source,
-	    NULL };
+	    NULL, 0 };
 
 	return decide_repair_make(st, &in, by, r, err) != 0 ? -1 : 0;
 }

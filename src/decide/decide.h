@@ -145,7 +145,14 @@ struct decide_repair_in {
 					 * by ORIGIN" */
 	const char	*extra;		/* JSON text kept with it (a model's
 					 * generation record); NULL: none */
+	int		 refusal;	/* a model's refusal (its text in
+					 * extra): stored without code */
 };
+
+/* Is code (len bytes) no code at all: empty, or only white space (space,
+ * tab, newline, carriage return, vertical tab, form feed)?  The one
+ * test for "an empty answer makes no candidate", whoever answers. */
+int	decide_code_blank(const char *code, size_t len);
 
 /*
  * The one rule for a repair, whoever makes it (the workbench's editor,
@@ -159,6 +166,9 @@ struct decide_repair_in {
  * person who made the repair or ran the model.  Code identical to the
  * parent's is refused: 1, err says so, nothing stored (handing the
  * failed code back repairs nothing; the model loop ends that chain).
+ * Code that is empty or only white space (decide_code_blank()) is no
+ * repair, unless in->refusal: 2, err says so, nothing stored (an editor
+ * that emptied the file, an empty --file).
  * Code that is already a candidate of the task by that origin is not
  * stored twice: r->inserted is 0, r->id names it and, when it is not yet
  * a repair of parent, the journal and a note on it say it repairs parent
@@ -172,8 +182,8 @@ int	decide_repair_make(struct store *st, const struct decide_repair_in *in,
 /*
  * A reviewer's repair: decide_repair_make() of code (len bytes) as a
  * repair of parent by by, with source (NULL: "repair of PARENT by BY"),
- * no extra; code identical to the parent's is an error here (-1).  0, or
- * -1 with err.
+ * no extra; code identical to the parent's, or blank, is an error here
+ * (-1).  0, or -1 with err.
  */
 int	decide_repair(struct store *st, const char *parent, const char *code,
 	    size_t len, const char *by, const char *source,

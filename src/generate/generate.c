@@ -236,21 +236,12 @@ report_failed(struct gen_report *rep, const struct job *j, const char *why)
 	    xasprintf("%s: %s", j->task_id, why);
 }
 
-/* Is s only white space (or empty)? */
-static int
-blank(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
-			return 0;
-	return 1;
-}
-
 /* A response's figures into the report, once per response. */
 static void
 report_reply(struct gen_report *rep, const struct model_reply *r)
 {
 	rep->requests++;
+	rep->responses++;
 	if (r->attempts > 1)	/* HTTP 429, 5xx or the transport */
 		rep->retried++;
 	if (r->prompt_tokens > 0)
@@ -272,15 +263,16 @@ report_reply(struct gen_report *rep, const struct model_reply *r)
  * A model's answer c to a repair request, stored by the decision layer's
  * one rule for a repair (decide_repair_make()): the model's name
  * (c->origin) its origin, the person running the loop (g->by) the
- * journal's who.  Sets c->id and *inserted; 0, 1 (the parent's own code:
- * nothing stored) or -1.
+ * journal's who; refusal: the model refused (no code, stored all the
+ * same).  Sets c->id and *inserted; 0, 1 (the parent's own code: nothing
+ * stored), 2 (no code: nothing stored) or -1.
  */
 static int
-store_repair(struct gen_ctx *g, struct candidate *c, int *inserted,
-    struct err *err)
+store_repair(struct gen_ctx *g, struct candidate *c, int refusal,
+    int *inserted, struct err *err)
 {
 	struct decide_repair_in in = { c->parent, c->code, c->code_len,
-	    c->origin, c->source, c->extra };
+	    c->origin, c->source, c->extra, refusal };
 	struct decide_repair r;
 	int rc = decide_repair_make(g->st, &in, g->by, &r, err);
 
@@ -326,7 +318,8 @@ store_answer(struct gen_ctx *g, const struct job *j,
 		free(why);
 		return ret;
 	}
-	if (a->refusal == NULL && blank(a->text)) {
+	if (a->refusal == NULL && decide_code_blank(a->text,
+	    strlen(a->text))) {
 		/* No code and no refusal: a reasoning model that spent its
 		 * budget thinking, or a server that answered nothing. */
 		char spent[64] = "";
@@ -366,14 +359,18 @@ store_answer(struct gen_ctx *g, const struct job *j,
 	    j->parent_hash) == 0)
 		stored = 1;	/* the optimised code handed back */
 	else
-		stored = repair ? store_repair(g, &c, &inserted,
-		    &serr) :
+		stored = repair ? store_repair(g, &c, a->refusal != NULL,
+		    &inserted, &serr) :
 		    store_candidate_add(g->st, &c, &inserted, &serr);
 	if (stored == 1) {
 		/* The failed code handed back: no repair, and the chain
 		 * ends here; the sample is the parent's code. */
 		rep->duplicates++;
 		ret = attempt_add(g, j, j->parent, r, k, NULL, err);
+	} else if (stored == 2) {
+		/* no code (the rule is the decision layer's) */
+		report_failed(rep, j, serr.msg);
+		ret = attempt_add(g, j, NULL, r, k, serr.msg, err);
 	} else if (stored < 0) {
 		*err = serr;
 		ret = -1;
@@ -501,13 +498,22 @@ gen_batch_store(struct gen_ctx *g, struct gen_batch *b,
 				ret = store_answer(g, j, r, k, &usage_left,
 				    rep, err);
 		}
+		if (b->rc[i] == 0)
+			continue;
+		if (b->out[i].failed_tries == 0 && b->out[i].stopped) {
+			/* cancelled before its request was sent: nothing
+			 * was asked, nothing failed */
+			rep->cancelled += (size_t)j->want - b->out[i].answers;
+			continue;
+		}
 		/* The answers a failed request left unasked; the request
+		 * was sent (a request that got a 400 is a request), and
 		 * is an attempt that got none. */
-		for (size_t k = b->out[i].answers; b->rc[i] != 0 &&
-		    k < (size_t)j->want; k++)
+		rep->requests += b->out[i].failed_tries > 0;
+		for (size_t k = b->out[i].answers; k < (size_t)j->want; k++)
 			report_failed(rep, j, b->errs[i].msg);
-		if (b->rc[i] != 0 && ret == 0 && attempt_add(g, j, NULL, NULL,
-		    0, b->errs[i].msg, err) < 0)
+		if (ret == 0 && attempt_add(g, j, NULL, NULL, 0,
+		    b->errs[i].msg, err) < 0)
 			ret = -1;
 	}
 	return ret;

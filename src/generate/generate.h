@@ -126,7 +126,13 @@ struct gen_report {
 	int64_t	  cached_tokens, reasoning_tokens;	/* reported sums */
 	double	  cost_usd;	/* sum over priced responses */
 	size_t	  priced;	/* responses with a cost */
-	size_t	  requests;	/* responses received */
+	size_t	  responses;	/* responses received */
+	size_t	  requests;	/* requests sent: the responses, and each
+				 * request that failed after its tries
+				 * (an HTTP 400, a timeout, ...) */
+	size_t	  cancelled;	/* answers not asked: the run was cancelled
+				 * before their request was sent (neither
+				 * failed nor an attempt) */
 	size_t	  refusals;	/* answers that were refusals */
 	size_t	  retried;	/* responses that took more than one try */
 	size_t	  retries;	/* waits to try again, over every request

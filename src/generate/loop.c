@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,8 @@ struct asking {
 	struct gen_batch	*batch;
 	int			 wfd;		/* the pipe's write end */
 	pthread_mutex_t		 lock;
+	struct model_stop	 stop;		/* cfg.stop: gloop_cancel() and
+						 * gloop_free() set it */
 	int			 abandoned;	/* the service let go of it */
 	int			 finished;	/* the thread handed it back */
 	/* the latest wait to retry (under lock; RETRY_MARK tells) */
@@ -74,6 +77,7 @@ asking_free(struct asking *a)
 	gen_batch_free(a->batch);
 	if (a->wfd >= 0)
 		close(a->wfd);
+	model_stop_destroy(&a->stop);
 	pthread_mutex_destroy(&a->lock);
 	free(a);
 }
@@ -151,6 +155,7 @@ round_start(struct gloop *l)
 {
 	struct gen_batch *b = NULL;
 	struct err err;
+	sigset_t block, old;
 	int fds[2];
 	int rc;
 
@@ -187,9 +192,23 @@ round_start(struct gloop *l)
 	l->ask->batch = b;
 	l->ask->wfd = fds[1];
 	pthread_mutex_init(&l->ask->lock, NULL);
+	model_stop_init(&l->ask->stop);
+	l->ask->cfg.stop = &l->ask->stop;
+	if (l->stopped)		/* cancelled between rounds */
+		model_stop_set(&l->ask->stop);
 	l->rfd = fds[0];
+	/* The signals a front end handles (SIGINT and SIGTERM stop the
+	 * commands, SIGWINCH resizes the workbench) go to its thread, whose
+	 * poll they end, never to the asking thread or its workers. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGWINCH);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
 	l->threaded = pthread_create(&l->thread, NULL, asking_run,
 	    l->ask) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!l->threaded)	/* no thread: ask here, the caller waits */
 		asking_run(l->ask);
 	l->state = G_ASK;
@@ -293,6 +312,8 @@ answers_in(struct gloop *l)
 	l->total.cost_usd += l->rep.cost_usd;
 	l->total.priced += l->rep.priced;
 	l->total.requests += l->rep.requests;
+	l->total.responses += l->rep.responses;
+	l->total.cancelled += l->rep.cancelled;
 	l->total.refusals += l->rep.refusals;
 	l->total.retried += l->rep.retried;
 	l->total.retries += l->rep.retries;
@@ -450,6 +471,9 @@ void
 gloop_cancel(struct gloop *l)
 {
 	l->stopped = 1;
+	/* the waits to retry end now, and no try is sent after this */
+	if (l->ask != NULL)
+		model_stop_set(&l->ask->stop);
 	if (l->vs != NULL)
 		vsvc_cancel(l->vs);
 }
@@ -488,6 +512,9 @@ gloop_free(struct gloop *l)
 
 		/* the thread ends when its requests do, and frees what it
 		 * holds; one that handed it back already is joined */
+		/* a thread left to itself sends nothing more and ends as
+		 * soon as the tries it has sent do */
+		model_stop_set(&l->ask->stop);
 		pthread_mutex_lock(&l->ask->lock);
 		finished = l->ask->finished;
 		l->ask->abandoned = !finished;
@@ -687,6 +714,8 @@ gloop_summary_text(const char *verb, const struct gen_report *rep,
 		    rep->refusals == 1 ? "" : "s");
 	if (rep->failed > 0)
 		buf_printf(&b, ", %zu failed", rep->failed);
+	if (rep->cancelled > 0)
+		buf_printf(&b, ", %zu not asked (cancelled)", rep->cancelled);
 	if (rep->requests != rep->asked)
 		buf_printf(&b, "; %zu request%s", rep->requests,
 		    rep->requests == 1 ? "" : "s");
@@ -696,7 +725,7 @@ gloop_summary_text(const char *verb, const struct gen_report *rep,
 		    (long long)rep->completion_tokens);
 	if (rep->priced > 0)
 		buf_printf(&b, "; $%.4f%s", rep->cost_usd, rep->priced <
-		    rep->requests ? " (some responses unpriced)" : "");
+		    rep->responses ? " (some responses unpriced)" : "");
 	if (rep->retries > 0)
 		buf_printf(&b, "; %zu retr%s (HTTP 429, 5xx or the network)",
 		    rep->retries, rep->retries == 1 ? "y" : "ies");

@@ -113,8 +113,11 @@ int	gloop_timeout_ms(const struct gloop *l);
  * Returns 1 when the loop is over, 0 while it runs. */
 int	gloop_step(struct gloop *l);
 
-/* Stop after what runs now: answers that come are still stored, nothing
- * more is asked, a running verification is cancelled. */
+/* Stop after what runs now: a wait to retry (a 429's Retry-After) ends
+ * at once and no try is sent after it; answers to tries already sent
+ * still come and are stored; nothing more is asked (the conversations
+ * not yet sent count as cancelled, not failed); a running verification
+ * is cancelled. */
 void	gloop_cancel(struct gloop *l);
 
 /* The round running or last run (1 ...), the sums over the rounds

@@ -395,26 +395,94 @@ model_request(const struct model_cfg *cfg, json_t *messages, int n)
 	return o;
 }
 
-static void
-sleep_ms(int64_t ms)
+void
+model_stop_init(struct model_stop *s)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+	pthread_condattr_t a;
 
-	while (ms > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->cond, &a);
+	pthread_condattr_destroy(&a);
+	s->set = 0;
+}
+
+void
+model_stop_set(struct model_stop *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->set = 1;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+int
+model_stop_isset(struct model_stop *s)
+{
+	int set;
+
+	pthread_mutex_lock(&s->lock);
+	set = s->set;
+	pthread_mutex_unlock(&s->lock);
+	return set;
+}
+
+void
+model_stop_destroy(struct model_stop *s)
+{
+	pthread_cond_destroy(&s->cond);
+	pthread_mutex_destroy(&s->lock);
+}
+
+static int
+stopped(const struct model_cfg *cfg)
+{
+	return cfg->stop != NULL && model_stop_isset(cfg->stop);
+}
+
+/* Wait ms, or less when cfg->stop is set meanwhile: 1 then, else 0. */
+static int
+wait_ms_or_stop(const struct model_cfg *cfg, int64_t ms)
+{
+	struct timespec at;
+	int set;
+
+	if (cfg->stop == NULL) {
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+		while (ms > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+		return 0;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	at.tv_sec += ms / 1000;
+	at.tv_nsec += (ms % 1000) * 1000000;
+	if (at.tv_nsec >= 1000000000) {
+		at.tv_sec++;
+		at.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&cfg->stop->lock);
+	while (!cfg->stop->set && ms > 0 && pthread_cond_timedwait(
+	    &cfg->stop->cond, &cfg->stop->lock, &at) != ETIMEDOUT)
 		;
+	set = cfg->stop->set;
+	pthread_mutex_unlock(&cfg->stop->lock);
+	return set;
 }
 
 /* The rate limit: the next moment a request may start, for all threads. */
 static pthread_mutex_t rate_lock = PTHREAD_MUTEX_INITIALIZER;
 static int64_t rate_next_ms;
 
-static void
+/* Wait for this request's turn; 1 when cfg->stop ended the wait. */
+static int
 rate_wait(const struct model_cfg *cfg)
 {
 	int64_t at, gap;
 
 	if (cfg->rate <= 0)
-		return;
+		return 0;
 	gap = (int64_t)(1000.0 / cfg->rate);
 	pthread_mutex_lock(&rate_lock);
 	at = mono_ms();
@@ -422,7 +490,7 @@ rate_wait(const struct model_cfg *cfg)
 		at = rate_next_ms;
 	rate_next_ms = at + gap;
 	pthread_mutex_unlock(&rate_lock);
-	sleep_ms(at - mono_ms());
+	return wait_ms_or_stop(cfg, at - mono_ms());
 }
 
 /* The integer at key of o, or -1. */
@@ -444,47 +512,113 @@ str_or_null(json_t *o, const char *key)
 }
 
 /*
- * A chat-completions response object into *out: every choice, whose
- * message has a content string or, refusing, a null content and a
- * refusal string; the id, the model that served it and the usage.
- * 0, or -1 with err.
+ * What a server or a command answered, made safe to keep: the one place
+ * where a response is read.  Its bytes with every secret replaced
+ * (secret_redact()), then, when they are JSON, every string of the tree
+ * redacted again as decoded (an escaped copy, "\u0073k-...", is the key
+ * once decoded).  So an answer, a refusal, a finish reason, the served
+ * model, the id, an error's message and the text of a malformed body all
+ * come from redacted text, and nothing a server sends reaches a record,
+ * a message or a hook with the key in it.
+ */
+struct clean {
+	char	*text;		/* the body, redacted; owned */
+	size_t	 len;
+	json_t	*json;		/* its tree, redacted, or NULL */
+	json_error_t je;	/* why it is not JSON */
+	size_t	 redacted;	/* secrets replaced, in bytes and tree */
+};
+
+/* Every string in v redacted in place (object keys are not kept, so not
+ * read); how many secrets were replaced. */
+static size_t
+clean_json(json_t *v)
+{
+	size_t n = 0, i, len, count;
+	const char *k;
+	json_t *e;
+	char *r;
+
+	if (json_is_string(v)) {
+		r = secret_redact(json_string_value(v), json_string_length(v),
+		    &len, &count);
+		if (r != NULL) {
+			json_string_setn(v, r, len);
+			free(r);
+			n += count;
+		}
+	} else if (json_is_object(v)) {
+		json_object_foreach(v, k, e)
+			n += clean_json(e);
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, e)
+			n += clean_json(e);
+	}
+	return n;
+}
+
+static void
+clean_read(struct clean *c, const char *body, size_t len)
+{
+	size_t count;
+
+	memset(c, 0, sizeof *c);
+	c->text = secret_redact(body, len, &c->len, &count);
+	if (c->text != NULL) {
+		c->redacted = count;
+	} else {
+		c->text = xstrndup(body, len);
+		c->len = len;
+	}
+	c->json = json_loadb(c->text, c->len, 0, &c->je);
+	if (c->json != NULL)
+		c->redacted += clean_json(c->json);
+}
+
+static void
+clean_release(struct clean *c)
+{
+	free(c->text);
+	json_decref(c->json);
+	memset(c, 0, sizeof *c);
+}
+
+/*
+ * A chat-completions response (c, read by clean_read()) into *out: every
+ * choice, whose message has a content string or, refusing, a null
+ * content and a refusal string; the id, the model that served it and
+ * the usage; out->redacted the secrets the response held.  0, or -1 with
+ * err.
  */
 static int
-parse_response(const char *body, size_t len, struct model_reply *out,
+parse_response(const struct clean *c, struct model_reply *out,
     struct err *err)
 {
-	json_error_t je;
-	json_t *o = json_loadb(body, len, 0, &je), *ch, *v, *u;
+	json_t *o = c->json, *ch, *v, *u;
 	size_t i;
-	int rc = -1;
 
-	if (o == NULL || !json_is_object(o)) {
-		err_set(err, "malformed answer: %s", o == NULL ? je.text :
-		    "not a JSON object");
-		goto out;
-	}
+	if (o == NULL || !json_is_object(o))
+		return err_set(err, "malformed answer: %s", o == NULL ?
+		    c->je.text : "not a JSON object");
 	ch = json_object_get(o, "choices");
-	if (json_array_size(ch) == 0) {
-		err_set(err, "malformed answer: no choices[0].message.content"
-		    " string");
-		goto out;
-	}
+	if (json_array_size(ch) == 0)
+		return err_set(err, "malformed answer: no choices[0].message"
+		    ".content string");
 	out->answers = xcalloc(json_array_size(ch), sizeof *out->answers);
 	json_array_foreach(ch, i, v) {
 		json_t *msg = json_object_get(v, "message");
-		json_t *c = json_object_get(msg, "content");
+		json_t *t = json_object_get(msg, "content");
 		json_t *r = json_object_get(msg, "refusal");
 		struct model_answer *a = &out->answers[out->nanswers];
 
-		if (!json_is_string(c) && !(json_is_null(c) &&
-		    json_is_string(r))) {
-			err_set(err, "malformed answer: choices[%zu].message"
-			    " has no content string (and no refusal)", i);
-			goto out;
-		}
-		a->text = json_is_string(c) ? xstrndup(json_string_value(c),
-		    json_string_length(c)) : xstrdup("");
-		a->refusal = json_is_string(c) ? NULL : str_or_null(msg,
+		if (!json_is_string(t) && !(json_is_null(t) &&
+		    json_is_string(r)))
+			return err_set(err, "malformed answer: choices[%zu]"
+			    ".message has no content string (and no refusal)",
+			    i);
+		a->text = json_is_string(t) ? xstrndup(json_string_value(t),
+		    json_string_length(t)) : xstrdup("");
+		a->refusal = json_is_string(t) ? NULL : str_or_null(msg,
 		    "refusal");
 		a->finish = str_or_null(v, "finish_reason");
 		out->nanswers++;
@@ -498,26 +632,22 @@ parse_response(const char *body, size_t len, struct model_reply *out,
 	    "prompt_tokens_details"), "cached_tokens");
 	out->reasoning_tokens = int_or_none(json_object_get(u,
 	    "completion_tokens_details"), "reasoning_tokens");
-	rc = 0;
-out:
-	json_decref(o);
-	return rc;
+	out->redacted = c->redacted;
+	return 0;
 }
 
-/* The error message of an error body ({"error": {"message": ...}}),
- * else its first 200 bytes. */
+/* The error message of an error body (c, read by clean_read():
+ * {"error": {"message": ...}}), else its first 200 bytes. */
 static void
-http_error(const struct http_response *r, struct err *err)
+http_error(long status, const struct clean *c, struct err *err)
 {
-	json_t *o = json_loadb(r->body, r->len, 0, NULL);
-	json_t *m = json_object_get(json_object_get(o, "error"), "message");
+	json_t *m = json_object_get(json_object_get(c->json, "error"),
+	    "message");
 
 	if (json_is_string(m))
-		err_set(err, "HTTP %ld: %.300s", r->status,
-		    json_string_value(m));
+		err_set(err, "HTTP %ld: %.300s", status, json_string_value(m));
 	else
-		err_set(err, "HTTP %ld: %.200s", r->status, r->body);
-	json_decref(o);
+		err_set(err, "HTTP %ld: %.200s", status, c->text);
 }
 
 static char *
@@ -544,8 +674,10 @@ try_http(const struct model_cfg *cfg, const char *body, size_t len, int n,
     struct model_reply *out, long *wait_ms, struct err *err)
 {
 	struct http_response r;
+	struct clean c;
 	const char *key = cfg->key_env != NULL ? getenv(cfg->key_env) : NULL;
 	char *url = chat_url(cfg->endpoint);
+	long status, after_ms;
 	int rc;
 
 	*wait_ms = -1;
@@ -554,20 +686,21 @@ try_http(const struct model_cfg *cfg, const char *body, size_t len, int n,
 	free(url);
 	if (rc < 0)
 		return 1;
-	if (r.status == 429 || r.status >= 500) {
-		http_error(&r, err);
-		*wait_ms = r.retry_after_ms;
-		http_response_release(&r);
-		return 1;
-	}
-	if (r.status != 200) {
-		http_error(&r, err);
-		rc = r.status == 400 && n > 1 ? 2 : -1;
-		http_response_release(&r);
-		return rc;
-	}
-	rc = parse_response(r.body, r.len, out, err);
+	status = r.status;
+	after_ms = r.retry_after_ms;
+	clean_read(&c, r.body, r.len);
 	http_response_release(&r);
+	if (status == 429 || status >= 500) {
+		http_error(status, &c, err);
+		*wait_ms = after_ms;
+		rc = 1;
+	} else if (status != 200) {
+		http_error(status, &c, err);
+		rc = status == 400 && n > 1 ? 2 : -1;
+	} else {
+		rc = parse_response(&c, out, err);
+	}
+	clean_release(&c);
 	return rc;
 }
 
@@ -710,9 +843,14 @@ reap:
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (rc == 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
-		const char *t = buf_str(&e);
-		size_t tl = strlen(t);
+		struct clean c;
+		const char *t;
+		size_t tl;
 
+		/* redacted before the tail is cut: a cut key is no match */
+		clean_read(&c, e.p != NULL ? e.p : "", e.len);
+		t = c.text;
+		tl = c.len;
 		while (tl > 0 && (t[tl - 1] == '\n' || t[tl - 1] == ' '))
 			tl--;
 		if (tl > 300) {
@@ -725,69 +863,54 @@ reap:
 		else
 			err_set(err, "command killed by signal %d",
 			    WTERMSIG(st));
+		clean_release(&c);
 		rc = -1;
 	}
 	if (rc == 0) {
-		const char *s = buf_str(&o);
+		struct clean c;
+		const char *s;
 
+		clean_read(&c, o.p != NULL ? o.p : "", o.len);
+		s = c.text;
 		while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
 			s++;
 		/* A response object is read as one; anything else is the
-		 * answer's text, byte for byte. */
-		if (*s == '{' && parse_response(o.p, o.len, out, NULL) == 0) {
-			rc = 0;
-		} else {
+		 * answer's text, byte for byte (but for a secret). */
+		if (*s != '{' || parse_response(&c, out, NULL) != 0) {
 			model_reply_release(out);
 			out->answers = xcalloc(1, sizeof *out->answers);
-			out->answers[0].text = xstrndup(buf_str(&o), o.len);
+			out->answers[0].text = xstrndup(c.text, c.len);
 			out->nanswers = 1;
 			out->prompt_tokens = out->completion_tokens = -1;
 			out->cached_tokens = out->reasoning_tokens = -1;
+			/* what a tree read from them decoded counts too:
+			 * the text keeps an escaped copy as it was */
+			out->redacted = c.redacted;
 		}
+		clean_release(&c);
 	}
 	buf_release(&o);
 	buf_release(&e);
 	return rc;
 }
 
-/* Secrets in the answers of out replaced; how many. */
-static size_t
-redact_reply(struct model_reply *out)
+/* err's message (a try's failure) and that the stop came before try. */
+static void
+cancelled_before(struct err *err, int try)
 {
-	size_t total = 0;
+	char m[ERR_MSG_MAX];
 
-	for (size_t i = 0; i < out->nanswers; i++) {
-		struct model_answer *a = &out->answers[i];
-		char **fields[] = { &a->text, &a->refusal };
-
-		for (size_t f = 0; f < 2; f++) {
-			size_t n, count;
-			char *r;
-
-			if (*fields[f] == NULL)
-				continue;
-			r = secret_redact(*fields[f], strlen(*fields[f]), &n,
-			    &count);
-			if (r != NULL) {
-				free(*fields[f]);
-				*fields[f] = r;
-				total += count;
-			}
-		}
-		if (a->finish != NULL)
-			total += secret_redact_in(a->finish,
-			    strlen(a->finish) + 1);
-	}
-	return total;
+	snprintf(m, sizeof m, "%s", err->msg);
+	err_set(err, "%s (cancelled before try %d)", m, try);
 }
 
 int
 model_chat(const struct model_cfg *cfg, json_t *messages, int n,
     struct model_reply *out, struct err *err)
 {
-	int64_t backoff = 1000, t0;
+	int64_t backoff = 1000, wait;
 	long wait_ms = -1;
-	int rc = -1, sent_n;
+	int rc = -1, sent_n, attempt;
 	char *body = NULL;
 	size_t len = 0;
 
@@ -799,7 +922,9 @@ model_chat(const struct model_cfg *cfg, json_t *messages, int n,
 	 * that closes early, must be an error, not the end of assay. */
 	signal(SIGPIPE, SIG_IGN);
 	sent_n = n > 1 && n_allowed(cfg) ? n : 1;
-	for (int attempt = 1; ; attempt++) {
+	for (attempt = 1; ; attempt++) {
+		int64_t t0;
+
 		if (body == NULL) {
 			json_t *req = model_request(cfg, messages, sent_n);
 
@@ -807,7 +932,15 @@ model_chat(const struct model_cfg *cfg, json_t *messages, int n,
 			len = strlen(body);
 			json_decref(req);
 		}
-		rate_wait(cfg);
+		/* no try after a stop, not even one the rate held back */
+		if (rate_wait(cfg) || stopped(cfg)) {
+			if (attempt == 1)
+				err_set(err, "cancelled before it was sent");
+			else
+				cancelled_before(err, attempt);
+			rc = -1;
+			break;
+		}
 		t0 = mono_ms();
 		model_reply_release(out);
 		if (cfg->command != NULL)
@@ -817,6 +950,10 @@ model_chat(const struct model_cfg *cfg, json_t *messages, int n,
 			    err);
 		out->attempts = attempt;
 		out->latency_ms = mono_ms() - t0;
+		/* what a server said is told (the waiting hook) and kept
+		 * (an attempt's error): never with a secret in it */
+		if (rc != 0)
+			secret_redact_in(err->msg, sizeof err->msg);
 		if (rc == 2) {
 			/* "n" refused: the same request without it, at
 			 * once, and never again from this process. */
@@ -830,10 +967,27 @@ model_chat(const struct model_cfg *cfg, json_t *messages, int n,
 		}
 		if (rc <= 0 || attempt > cfg->retries)
 			break;
-		if (cfg->waiting != NULL)
-			cfg->waiting(cfg->waiting_arg, err->msg, wait_ms >= 0 ?
-			    wait_ms : (long)backoff, attempt + 1);
-		sleep_ms(wait_ms >= 0 ? wait_ms : backoff);
+		wait = wait_ms >= 0 ? wait_ms : backoff;
+		if (wait > MODEL_RETRY_AFTER_MAX_MS)
+			wait = MODEL_RETRY_AFTER_MAX_MS;
+		if (cfg->waiting != NULL && wait_ms > wait) {
+			char why[ERR_MSG_MAX + 96];
+
+			snprintf(why, sizeof why, "%s (the server asked to wait"
+			    " %.1f s; assay waits %ld s at most)", err->msg,
+			    (double)wait_ms / 1000.0,
+			    MODEL_RETRY_AFTER_MAX_MS / 1000);
+			cfg->waiting(cfg->waiting_arg, why, (long)wait,
+			    attempt + 1);
+		} else if (cfg->waiting != NULL) {
+			cfg->waiting(cfg->waiting_arg, err->msg, (long)wait,
+			    attempt + 1);
+		}
+		if (wait_ms_or_stop(cfg, wait)) {
+			cancelled_before(err, attempt + 1);
+			rc = -1;
+			break;
+		}
 		if (backoff < 60000)
 			backoff *= 2;
 	}
@@ -850,10 +1004,7 @@ model_chat(const struct model_cfg *cfg, json_t *messages, int n,
 			err_set(err, "%s (after %d tries)", m, attempts);
 		}
 		rc = -1;
-		/* A server's message may quote the request's headers. */
-		secret_redact_in(err->msg, sizeof err->msg);
 	} else {
-		out->redacted = redact_reply(out);
 		out->cost_usd = model_cost(cfg, out->served,
 		    out->prompt_tokens, out->cached_tokens,
 		    out->completion_tokens);
@@ -891,6 +1042,8 @@ ask(struct pool *p, size_t i)
 		if (model_chat(p->cfg, p->messages[i], left, &one,
 		    &p->errs[i]) < 0) {
 			p->rc[i] = -1;
+			r->failed_tries = one.attempts;
+			r->stopped = stopped(p->cfg);
 			return;
 		}
 		if (one.nanswers > (size_t)left) {

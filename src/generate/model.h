@@ -19,11 +19,21 @@
  * endpoint that echoes its request) comes back with it redacted, and
  * the reply says how often (model_reply.redacted).
  *
+ * Every string a response brings (the answers, a refusal, a finish
+ * reason, the served model, the id, an error's message, the text of a
+ * malformed body, a command's output and its standard error) is read
+ * through one function that redacts the secrets first, from the bytes
+ * and from the decoded JSON strings; the reply counts them
+ * (model_reply.redacted), and an answer of a response that held one is
+ * not to be kept.
+ *
  * Requests are retried with exponential backoff (1 s, 2 s, 4 s ... or
- * the wait the server asks for: retry-after-ms, else Retry-After) on
- * HTTP 429 and 5xx and on transport errors, up to cfg->retries times;
- * the rate limit spaces the starts of requests at least 1/rate seconds
- * apart across every thread.
+ * the wait the server asks for: retry-after-ms, else Retry-After, cut to
+ * MODEL_RETRY_AFTER_MAX_MS) on HTTP 429 and 5xx and on transport
+ * errors, up to cfg->retries times; the rate limit spaces the starts of
+ * requests at least 1/rate seconds apart across every thread.  A stop
+ * (cfg->stop, struct model_stop) ends those waits at once and sends no
+ * try after it.
  *
  * Several samples of one conversation are asked in one request with
  * "n" (cfg->use_n): a server that answers with fewer choices (one that
@@ -38,9 +48,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pthread.h>
+
 #include <jansson.h>
 
 #include "base/err.h"
+
+/*
+ * The longest wait to retry that a server may ask for (retry-after-ms,
+ * Retry-After): a longer one is cut to this, and the waiting hook's why
+ * says so.  60 s: the most the OpenAI Python client honours
+ * (openai-python, src/openai/_base_client.py, _calculate_retry_timeout:
+ * a Retry-After of 0 < s <= 60 is waited; ADR 0064).
+ */
+#define MODEL_RETRY_AFTER_MAX_MS	60000L
+
+/*
+ * A stop for the requests made with a model_cfg (cfg->stop): set from
+ * any thread (not from a signal handler: it takes a mutex), it ends at
+ * once every wait to retry and every wait of the rate limit, and no try
+ * is sent after it; a try already sent runs to its answer or its
+ * timeout.  Initialise before use, destroy when no request uses it.
+ */
+struct model_stop {
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 cond;		/* on CLOCK_MONOTONIC */
+	int		 set;
+};
+
+void	model_stop_init(struct model_stop *s);
+void	model_stop_set(struct model_stop *s);		/* idempotent */
+int	model_stop_isset(struct model_stop *s);		/* 1 once set */
+void	model_stop_destroy(struct model_stop *s);
 
 struct model_cfg {
 	char	*endpoint;	/* base URL or .../chat/completions, or NULL */
@@ -75,6 +114,7 @@ struct model_cfg {
 	void	(*waiting)(void *arg, const char *why, long wait_ms,
 		    int next_try);
 	void	*waiting_arg;
+	struct model_stop *stop;	/* borrowed; NULL: never stopped */
 	double	 min_gain;	/* `assay optimize`: the gain an optimisation
 				 * must clear (before / after), unless the
 				 * task's env_params.min_gain says; 0: the
@@ -161,9 +201,10 @@ struct model_reply {
 	int	 n_asked;	/* the n sent (1: none) */
 	int64_t	 latency_ms;	/* of the try that answered */
 	int	 attempts;	/* tries made, >= 1 */
-	size_t	 redacted;	/* secrets replaced in the answers' text,
-				 * refusal and finish: the answer must not
-				 * be kept */
+	size_t	 redacted;	/* secrets replaced anywhere in the
+				 * response (answers, refusal, finish, id,
+				 * served model, any other string): its
+				 * answers must not be kept */
 };
 
 void	model_reply_release(struct model_reply *r);	/* NULL-safe */
@@ -190,7 +231,10 @@ json_t	*model_request(const struct model_cfg *cfg, json_t *messages, int n);
  * reply may hold fewer (or, from a server that ignores n, one).  0 with
  * *out, or -1 with err: "HTTP 400: <message>", "timed out after 120 s",
  * "malformed answer: no choices[0].message.content", "command exited 3:
- * <stderr tail>".  Secrets are redacted in out's answers and in err.
+ * <stderr tail>", "cancelled before it was sent" (cfg->stop; then
+ * out->attempts is 0), "HTTP 429: ... (cancelled before try 2)".
+ * Secrets are redacted in every string of out, in err and in the why
+ * handed to cfg->waiting.
  * Thread-safe after http_init().  Sets SIGPIPE to be ignored (a command
  * that exits without reading its request is an error, not a signal).
  */
@@ -202,6 +246,12 @@ struct model_replies {
 	struct model_reply *v;	/* nv responses, in the order made */
 	size_t	 nv;
 	size_t	 answers;	/* answers in all of them */
+	int	 failed_tries;	/* the tries of the request that failed
+				 * (rc -1), >= 1; 0: none failed, or the
+				 * conversation was stopped before its next
+				 * request was sent */
+	int	 stopped;	/* cfg->stop ended it before it had its
+				 * answers */
 };
 
 void	model_replies_release(struct model_replies *r);	/* NULL-safe */

@@ -269,6 +269,9 @@ mrun_end(struct wb *wb)
 		    m->made, m->parent, v != NULL ? v : "not verified",
 		    *key ? " (" : "", key, *key ? " goes to it)" : "");
 		free(v);
+	} else if (m->parent != NULL && m->cancelled) {
+		wb_msg(wb, 0, "the model run is cancelled: no repair of %s "
+		    "made", m->parent);
 	} else if (m->parent != NULL) {
 		wb_msg(wb, 1, "the model made no repair of %s: see the "
 		    "toolchain pane", m->parent);

@@ -7,7 +7,7 @@
 # chat_server.py), whose RATE task gets one 429 with Retry-After: 1.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "no python3 for the test's server"
-M=$(cd "$(dirname "$0")/../e2e/model" && pwd)
+. "$(dirname "$0")/../e2e/model/server.sh"
 
 KEY="sk-test-$$-retry"
 printf 'module TopModule(output y); assign y = 1; endmodule\n' >"$T/answer.v"
@@ -15,23 +15,9 @@ printf '%s\n' '{"task": {"id": "t/rate", "domain": "chip", "benchmark": "http", 
     >"$T/rows.jsonl"
 "$ASSAY" --db "$DB" import "$T/rows.jsonl" >/dev/null || fail "import"
 
-SERVER_KEY=$KEY SERVER_LOG=$T/server.log SERVER_ANSWER=$T/answer.v \
-    python3 "$M/chat_server.py" >"$T/port" 2>"$T/server.err" &
-spid=$!
-for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T/port" ] && break; sleep 0.5; done
-port=$(cat "$T/port")
-[ -n "$port" ] || fail "server did not start: $(cat "$T/server.err")"
 # the workbench's environment is the tmux server's, made at the first start
-export TEST_API_KEY=$KEY
-mkdir -p "$HOME/.config/assay"
-cat >"$HOME/.config/assay/config" <<CFG
-generator endpoint http://127.0.0.1:$port/v1
-generator model rate-coder
-generator api-key-env TEST_API_KEY
-generator temperature 0
-generator timeout 10
-generator retries 2
-CFG
+chat_server_start "$KEY"
+chat_config rate-coder 2
 
 start 120 36
 wait_for " 1/1 "

@@ -545,6 +545,23 @@ test_decide_repair_refusals_change_nothing(void **state)
 	assert_string_equal(err.msg, "no candidate nosuch");
 	assert_int_equal(decide_repair(f->st, f->a, "x", 1, "<ann>", NULL,
 	    &r, &err), -1);
+	/* no code: an empty file, or only white space (an editor that
+	 * emptied it) */
+	assert_int_equal(decide_repair(f->st, f->a, "", 0, "ann", NULL, &r,
+	    &err), -1);
+	snprintf(want, sizeof want, "the repair of %s is empty: no code,"
+	    " nothing stored", f->a);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(decide_repair(f->st, f->a, " \n\t\r\v\f", 6, "ann",
+	    NULL, &r, &err), -1);
+	snprintf(want, sizeof want, "the repair of %s is empty (only white"
+	    " space): no code, nothing stored", f->a);
+	assert_string_equal(err.msg, want);
+	assert_null(r.id);
+	/* a NUL is a byte of code, not white space */
+	assert_int_equal(decide_code_blank(" \0 ", 3), 0);
+	assert_int_equal(decide_code_blank(" x", 2), 0);
+	assert_int_equal(decide_code_blank("", 0), 1);
 	assert_int_equal(events(f->st), 0);
 	assert_int_equal(store_in_tx(f->st), 0);
 }
@@ -562,7 +579,7 @@ test_decide_repair_by_a_model_is_the_same_rule(void **state)
 	const char *code = "module fixed; endmodule\n";
 	const char *same = "module a; endmodule\n";
 	struct decide_repair_in in = { f->a, code, strlen(code), "fixer-1",
-	    NULL, "{\"generation\":{\"round\":1}}" };
+	    NULL, "{\"generation\":{\"round\":1}}", 0 };
 	struct decide_repair r, r2;
 	struct candidate c;
 	struct store_event *e;
@@ -599,6 +616,22 @@ test_decide_repair_by_a_model_is_the_same_rule(void **state)
 	assert_null(r2.id);
 	assert_int_equal(events(f->st), 1);
 	assert_int_equal(store_in_tx(f->st), 0);
+
+	/* a model's empty answer is no repair (2), its refusal is one: a
+	 * candidate without code that records it */
+	in.code = "\n";
+	in.len = 1;
+	assert_int_equal(decide_repair_make(f->st, &in, "ann", &r2, &err), 2);
+	assert_null(r2.id);
+	assert_int_equal(events(f->st), 1);
+	in.code = "";
+	in.len = 0;
+	in.refusal = 1;
+	assert_int_equal(decide_repair_make(f->st, &in, "ann", &r2, &err), 0);
+	assert_int_equal(r2.inserted, 1);
+	assert_int_equal(events(f->st), 2);
+	decide_repair_release(&r2);
+	in.refusal = 0;
 
 	/* the same answer for b: the model's candidate, a repair of b too */
 	in.parent = f->b;

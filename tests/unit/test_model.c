@@ -12,7 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -334,12 +336,112 @@ test_model_chat_redacts_the_key(void **state)
 	secret_clear();
 }
 
+/* A response that holds the key in every string a reply keeps, once as
+ * bytes and once as a JSON escape (\u0073 is the key's "s"): each comes
+ * back redacted, and the reply counts all of them. */
+static void
+test_model_chat_redacts_every_field(void **state)
+{
+	static const char key[] = "sk-test-0123456789-fields";
+	struct model_cfg cfg;
+	struct model_reply out;
+	struct err err;
+	json_t *msgs = json_pack("[{s:s, s:s}]", "role", "user", "content",
+	    "hi");
+
+	(void)state;
+	secret_clear();
+	setenv("ASSAY_TEST_KEY", key, 1);
+	model_cfg_init(&cfg);
+	cfg.key_env = strdup("ASSAY_TEST_KEY");
+	cfg.timeout_s = 10;
+	/* id and refusal escaped, model and finish_reason as bytes */
+	cfg.command = strdup("cat >/dev/null; k=${ASSAY_TEST_KEY#s}; printf"
+	    " '{\"id\":\"r-\\\\u0073%s\",\"model\":\"proxy %s\","
+	    "\"choices\":[{\"message\":{\"content\":\"module m;\"},"
+	    "\"finish_reason\":\"stop %s\"},{\"message\":{\"content\":"
+	    "null,\"refusal\":\"no \\\\u0073%s\"}}]}' \"$k\""
+	    " \"$ASSAY_TEST_KEY\" \"$ASSAY_TEST_KEY\" \"$k\"");
+	assert_int_equal(model_cfg_check(&cfg, &err), 0);
+	assert_int_equal(model_chat(&cfg, msgs, 2, &out, &err), 0);
+	assert_int_equal(out.nanswers, 2);
+	assert_string_equal(out.id, "r-" SECRET_MARK);
+	assert_string_equal(out.served, "proxy " SECRET_MARK);
+	assert_string_equal(out.answers[0].finish, "stop " SECRET_MARK);
+	assert_string_equal(out.answers[1].refusal, "no " SECRET_MARK);
+	assert_string_equal(out.answers[0].text, "module m;");
+	assert_int_equal(out.redacted, 4);
+	model_reply_release(&out);
+	model_cfg_release(&cfg);
+	json_decref(msgs);
+	unsetenv("ASSAY_TEST_KEY");
+	secret_clear();
+}
+
+static int waits;
+
+static void
+count_wait(void *arg, const char *why, long wait_ms, int next_try)
+{
+	(void)arg;
+	(void)why;
+	(void)wait_ms;
+	(void)next_try;
+	waits++;
+}
+
+/* A stop set before a request: nothing is sent (the command never
+ * runs: it would create the file), the error says so, no try counted. */
+static void
+test_model_chat_stopped(void **state)
+{
+	struct model_cfg cfg;
+	struct model_stop stop;
+	struct model_reply out;
+	struct err err;
+	char path[] = "/tmp/assay-test-stop-XXXXXX", *cmd;
+	json_t *msgs = json_pack("[{s:s, s:s}]", "role", "user", "content",
+	    "hi");
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	model_cfg_init(&cfg);
+	model_stop_init(&stop);
+	cfg.stop = &stop;
+	cfg.waiting = count_wait;
+	cmd = malloc(strlen(path) + 64);
+	sprintf(cmd, "touch %s; printf 'module m;'", path);
+	cfg.command = cmd;
+	assert_int_equal(model_chat(&cfg, msgs, 1, &out, &err), 0);
+	assert_int_equal(out.attempts, 1);
+	assert_int_equal(access(path, F_OK), 0);	/* it ran */
+	model_reply_release(&out);
+	unlink(path);
+	assert_int_equal(model_stop_isset(&stop), 0);
+	model_stop_set(&stop);
+	model_stop_set(&stop);	/* idempotent */
+	assert_int_equal(model_stop_isset(&stop), 1);
+	assert_int_equal(model_chat(&cfg, msgs, 1, &out, &err), -1);
+	assert_string_equal(err.msg, "cancelled before it was sent");
+	assert_int_equal(out.attempts, 0);
+	assert_int_equal(waits, 0);
+	assert_int_equal(access(path, F_OK), -1);	/* it did not run */
+	model_cfg_release(&cfg);
+	model_stop_destroy(&stop);
+	json_decref(msgs);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_secret_redact),
 		cmocka_unit_test(test_model_chat_redacts_the_key),
+		cmocka_unit_test(test_model_chat_redacts_every_field),
+		cmocka_unit_test(test_model_chat_stopped),
 		cmocka_unit_test(test_cfg_lines),
 		cmocka_unit_test(test_cfg_endpoint_fields),
 		cmocka_unit_test(test_model_chat_response),

@@ -10,6 +10,12 @@ marker in the first user turn:
   ECHO    answers with a module whose comment echoes the request's
           Authorization header, as a debugging proxy might (issue 22.7)
   ECHOERR answers 400 with an error message that echoes it
+  ECHOID  answers a plain module, but echoes the header in the response's
+          "model" ("proxy " + header, as bytes) and "id" ("r-" + header,
+          the key's first letter as a JSON \\u escape, so that only a
+          decoder sees it) and in finish_reason
+  LONGWAIT  every request gets 429 with Retry-After: 86400 and a message
+          that echoes the header
   REFUSE  refuses: content null and a refusal (the OpenAI API's shape)
   REASON  answers nothing (content "", finish_reason "length") after 64
           reasoning tokens, as a reasoning model out of max tokens does
@@ -93,6 +99,18 @@ class H(BaseHTTPRequestHandler):
         if "ECHOERR" in text:
             return self.reply(400, json.dumps({"error": {
                 "message": "bad request; you sent Authorization: %s" % auth}}))
+        if "LONGWAIT" in text:
+            return self.reply(429, json.dumps({"error": {
+                "message": "slow down, %s" % auth}}), [("Retry-After", "86400")])
+        if "ECHOID" in text:
+            body = {"id": "r-@ID@", "object": "chat.completion",
+                    "model": "proxy " + auth,
+                    "choices": [{"index": 0, "finish_reason": "stop " + auth,
+                                 "message": {"role": "assistant", "content": ANSWER}}],
+                    "usage": {"prompt_tokens": 42, "completion_tokens": 7,
+                              "total_tokens": 49}}
+            esc = auth.replace(KEY, "\\u%04x" % ord(KEY[0]) + KEY[1:])
+            return self.reply(200, json.dumps(body).replace("@ID@", esc))
         if "ECHO" in text:
             body = {"id": "x", "object": "chat.completion", "model": req["model"],
                     "choices": [{"index": 0, "finish_reason": "stop",

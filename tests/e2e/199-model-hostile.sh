@@ -1,0 +1,137 @@
+# 199 - what an attacker found in the model loop, against the test's
+# chat-completions server on 127.0.0.1 (tests/e2e/model/chat_server.py):
+#  1. a server that echoes the Authorization header in the response's
+#     "model", "id" and finish_reason (the id's copy JSON-escaped, so that
+#     only a decoder sees it), and in a 429's message: the response is read
+#     redacted, its answer is not stored, and the key is in no byte of the
+#     database, show --json, the raw and sft exports, stdout or stderr;
+#     a command generator that answers such a response too;
+#  2. a 429 with Retry-After: 86400: the wait is cut to 60 s and said so;
+#     SIGINT during it ends the run at once (exit 130), no try is sent
+#     after it and a conversation not yet sent is counted as cancelled;
+#  3. an empty or white-space repair file is no repair;
+#  4. a request that got HTTP 400 is counted as a request.
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || skip "no python3 for the test's server"
+command -v jq >/dev/null || skip "no jq"
+. "$(dirname "$0")/model/server.sh"
+
+KEY="sk-test-$$-hostile-key"
+printf 'module TopModule(output y); assign y = 1; endmodule\n' >"$T/answer.v"
+task() { printf '{"task": {"id": "%s", "domain": "chip", "benchmark": "hostile", "env": "iverilog", "spec": "%s task", "files": {}}}\n' "$1" "$2"; }
+{
+	task t/echoid ECHOID
+	task t/plain PLAIN
+} >"$T/tasks.jsonl"
+"$ASSAY" --db "$DB" import "$T/tasks.jsonl" >/dev/null || fail "import tasks"
+
+chat_server_start "$KEY"
+trap 'kill $spid 2>/dev/null; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
+EP="--endpoint http://127.0.0.1:$port/v1 --model tiny-coder --api-key-env TEST_API_KEY --temperature 0"
+
+# --- 1. the key echoed in model, id and finish_reason --------------------
+# shellcheck disable=SC2086
+"$ASSAY" --db "$DB" generate $EP --no-verify --json >"$T/gen.json" 2>"$T/gen.err"
+expect_eq "generate exit (the echoing response failed)" $? 1
+cat "$T/gen.json" "$T/gen.err"
+expect_eq "asked, added, failed, requests" \
+    "$(jq -c '[.asked, .added, .failed, .requests]' "$T/gen.json")" "[2,1,1,2]"
+# model (bytes), id (escaped: found only once decoded) and finish_reason
+grep -q "^assay generate: t/echoid: the answer holds the API key of TEST_API_KEY (3 times, redacted); not stored" \
+    "$T/gen.err" || fail "the echoing response is not refused: $(cat "$T/gen.err")"
+expect_eq "candidates of t/echoid" "$(count task=t/echoid)" 0
+expect_eq "candidates of t/plain" "$(count task=t/plain)" 1
+# a command generator answering such a response object, the key in its
+# id as an escape
+cat >"$T/echo.sh" <<'SH'
+first=$(printf %s "$TEST_API_KEY" | cut -c1)
+rest=$(printf %s "$TEST_API_KEY" | cut -c2-)
+cat >/dev/null
+printf '{"id": "r-\\u%04x%s", "model": "m", "choices": [{"message": {"content": "module TopModule(output y); assign y = 0; endmodule"}}]}\n' "'$first" "$rest"
+SH
+"$ASSAY" --db "$DB" generate --where task=t/plain --api-key-env TEST_API_KEY \
+    --model cmd-echo --command "sh $T/echo.sh" --no-verify >"$T/cmd.out" 2>"$T/cmd.err"
+expect_eq "command echo exit" $? 1
+grep -q "t/plain: the answer holds the API key of TEST_API_KEY (1 time, redacted); not stored" "$T/cmd.err" ||
+    fail "the command's escaped key: $(cat "$T/cmd.out" "$T/cmd.err")"
+expect_eq "candidates of cmd-echo" "$(count origin=cmd-echo)" 0
+
+# --- 4. a request that got HTTP 400 is a request -------------------------
+task t/bad ECHOERR >"$T/bad.jsonl"
+"$ASSAY" --db "$T/bad.db" import "$T/bad.jsonl" >/dev/null || fail "import bad"
+# shellcheck disable=SC2086
+"$ASSAY" --db "$T/bad.db" generate $EP --no-verify --json >"$T/bad.json" 2>"$T/bad.err"
+expect_eq "400 exit" $? 1
+expect_eq "400: asked, failed, requests" "$(jq -c '[.asked, .failed, .requests]' "$T/bad.json")" "[1,1,1]"
+# shellcheck disable=SC2086
+"$ASSAY" --db "$T/bad.db" generate $EP --no-verify >"$T/bad.out" 2>"$T/bad2.err"
+grep -q "requests" "$T/bad.out" && fail "the summary says a request count that is not the truth: $(cat "$T/bad.out")"
+expect_eq "400: the summary" "$(cat "$T/bad.out")" "generate: asked 1, stored 0 new, 1 failed"
+
+# --- 2. Retry-After: 86400, cut and cancelled ----------------------------
+{
+	task t/long1 LONGWAIT
+	task t/long2 LONGWAIT
+} >"$T/long.jsonl"
+"$ASSAY" --db "$T/long.db" import "$T/long.jsonl" >/dev/null || fail "import long"
+: >"$T/server.log"
+# shellcheck disable=SC2086
+"$ASSAY" --db "$T/long.db" generate $EP --retries 4 --jobs 1 --no-verify --json \
+    >"$T/long.json" 2>"$T/long.err" &
+gpid=$!
+for i in $(seq 1 50); do grep -q "try 2 in" "$T/long.err" && break; sleep 0.2; done
+cat "$T/long.err"
+grep -q "^assay generate: HTTP 429: slow down, Bearer \[redacted\] (the server asked to wait 86400.0 s; assay waits 60 s at most); try 2 in 60.0 s$" \
+    "$T/long.err" || fail "the cut wait is not said: $(cat "$T/long.err")"
+t0=$(date +%s)
+kill -INT $gpid
+wait $gpid
+rc=$?
+secs=$(( $(date +%s) - t0 ))
+cat "$T/long.json" "$T/long.err"
+expect_eq "exit after SIGINT" $rc 130
+[ $secs -le 3 ] || fail "the run took ${secs} s to stop after SIGINT"
+echo "ok: stopped ${secs} s after SIGINT"
+grep -q "^assay generate: stopped by signal 2$" "$T/long.err" || fail "no stop message"
+expect_eq "requests the server saw" "$(wc -l <"$T/server.log" | tr -d ' ')" 1
+expect_eq "asked, failed, cancelled, requests" \
+    "$(jq -c '[.asked, .failed, .cancelled, .requests]' "$T/long.json")" "[2,1,1,1]"
+grep -q "HTTP 429: slow down, Bearer \[redacted\] (cancelled before try 2)" "$T/long.err" ||
+    fail "the failed request's reason"
+sleep 1
+expect_eq "no try after the cancel" "$(wc -l <"$T/server.log" | tr -d ' ')" 1
+
+# --- 3. an empty repair ----------------------------------------------------
+cid=$("$ASSAY" --db "$DB" list --json --where task=t/plain | jq -r .id)
+: >"$T/empty.sv"
+printf ' \n\t\r\n' >"$T/blank.sv"
+"$ASSAY" --db "$DB" repair "$cid" --file "$T/empty.sv" >"$T/e.out" 2>"$T/e.err"
+expect_eq "empty repair exit" $? 2
+expect_eq "empty repair says" "$(cat "$T/e.err")" \
+    "assay repair: $T/empty.sv: the repair of $cid is empty: no code, nothing stored"
+"$ASSAY" --db "$DB" repair "$cid" --file - <"$T/blank.sv" >"$T/b.out" 2>"$T/b.err"
+expect_eq "white-space repair exit" $? 2
+expect_eq "white-space repair says" "$(cat "$T/b.err")" \
+    "assay repair: stdin: the repair of $cid is empty (only white space): no code, nothing stored"
+expect_eq "repairs stored" "$(count "parent=$cid")" 0
+
+# --- the key in no byte of what assay wrote or printed ----------------------
+for id in $("$ASSAY" --db "$DB" list --json | jq -r .id); do
+	"$ASSAY" --db "$DB" show --json "$id"
+done >"$T/show.json"
+grep -q '"served_model":"tiny-coder"' "$T/show.json" || fail "show --json has no generation record"
+"$ASSAY" --db "$DB" export --format raw >"$T/raw.jsonl" || fail "export raw"
+export_all "$DB" --format sft >"$T/sft.jsonl" || fail "export sft"
+"$ASSAY" --db "$DB" stats --generation --format json >"$T/stats.json" || fail "stats"
+sqlite3 "$DB" .dump >"$T/dump.sql" 2>/dev/null || "$ASSAY" --db "$DB" export --format raw >"$T/dump.sql"
+if grep -a -l -- "$KEY" "$DB"* "$T/long.db"* "$T/bad.db"* "$T"/*.json "$T"/*.err "$T"/*.out "$T"/*.jsonl \
+    "$T/dump.sql"; then
+	fail "the API key leaked into the files above"
+fi
+# the escaped copy the server sent: nowhere either
+ESC=$(printf '\\u%04x' "'$(printf %s "$KEY" | cut -c1)")$(printf %s "$KEY" | cut -c2-)
+if grep -a -F -l -- "$ESC" "$DB"* "$T"/*.json "$T"/*.err "$T"/*.out "$T"/*.jsonl; then
+	fail "the escaped API key leaked"
+fi
+echo "ok: the key is in no database, show, export, stats, stdout or stderr"
+echo "199: ok"
