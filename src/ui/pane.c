@@ -289,6 +289,19 @@ pane_puts(WINDOW *win, int y, int x, int maxw, const char *s, attr_t attr)
 	return pane_put(win, y, x, maxw, s, strlen(s), attr);
 }
 
+int
+pane_text(WINDOW *win, int y, int x, int maxw, const char *s, attr_t attr)
+{
+	char cut[1024];
+
+	if (s == NULL || maxw < 1)
+		return 0;
+	if (pane_width(s, strlen(s)) <= maxw)
+		return pane_puts(win, y, x, maxw, s, attr);
+	pane_cut(s, maxw, cut, sizeof cut);
+	return pane_puts(win, y, x, maxw, cut, attr);
+}
+
 size_t
 pane_wrap(const char *text, int width, struct pane_line *lines, size_t max)
 {

@@ -121,6 +121,14 @@ int	pane_put(WINDOW *win, int y, int x, int maxw, const char *s,
 int	pane_puts(WINDOW *win, int y, int x, int maxw, const char *s,
 	    attr_t attr);
 /*
+ * pane_puts() for prose (a message, a diagnostic, a trace line): text
+ * wider than maxw ends in an ellipsis (pane_cut()) instead of stopping
+ * bare at the edge, where "Y1 is no" read as the whole message.  Code
+ * and logs, cut at the edge as an editor does, use pane_puts().
+ */
+int	pane_text(WINDOW *win, int y, int x, int maxw, const char *s,
+	    attr_t attr);
+/*
  * One character of UTF-8 text at s (n bytes): its bytes, with the
  * combining marks that follow it, and its width in columns into *width
  * (a control byte counts 1, as pane_put shows it as '?').

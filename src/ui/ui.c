@@ -545,6 +545,11 @@ ui_grep(struct wb *wb, const char *text)
 	/* :grep "a b" is the phrase a b, as grep="a b" in a filter: the
 	 * quotes are the filter language's, not part of the text ("" is
 	 * a quote in it) */
+	if (text[0] == '"' && (n < 2 || text[n - 1] != '"')) {
+		/* as a filter's grep="... says (it searched for the quote) */
+		wb_msg(wb, 1, "grep: unterminated quote at column 1");
+		return;
+	}
 	if (n >= 2 && text[0] == '"' && text[n - 1] == '"') {
 		char *w = plain = xstrndup(text + 1, n - 2);
 
@@ -670,7 +675,7 @@ wbc_save(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	(void)a;
 	if (store_view_save(wb->st, ctx->line, wb->filter, wb->reviewer,
 	    err) < 0)
-		wb_msg(wb, 1, "save: %s", err->msg);
+		wb_msg(wb, 1, "%s", err->msg);	/* "save view: ..." */
 	else
 		wb_msg(wb, 0, "saved view %s: %s", ctx->line, wb->filter ?
 		    wb->filter : "all");
@@ -1175,8 +1180,9 @@ ui_quit(struct wb *wb)
 	if (wb->npending > 0) {
 		wb_ask(wb, WB_ASK_QUIT, "%zu decision%s wait%s for the "
 		    "database (another process holds its lock); quit and drop "
-		    "them? y/n", wb->npending, wb->npending == 1 ? "" : "s",
-		    wb->npending == 1 ? "s" : "");
+		    "%s? y/n", wb->npending, wb->npending == 1 ? "" : "s",
+		    wb->npending == 1 ? "s" : "", wb->npending == 1 ? "it" :
+		    "them");
 	} else if (term_pane_busy(wb)) {
 		wb_ask(wb, WB_ASK_QUIT, "%s is running in the toolchain pane; "
 		    "quit anyway? y/n", term_pane_verifying(wb) ?
@@ -1412,8 +1418,10 @@ ui_key(struct wb *wb, int key)
 		wb->ask = WB_ASK_NONE;
 		wb->msg[0] = '\0';
 		if (key != 'y' && key != 'Y') {
+			/* what was not done, not a job's cancel (C-c under
+			 * a question while :verify ran read as its end) */
 			wb_msg(wb, 0, ask == WB_ASK_QUIT ? "not quitting" :
-			    "cancelled");
+			    "cancelled the question: nothing done");
 			free(wb->bulk);
 			wb->bulk = NULL;
 			return;

@@ -66,6 +66,17 @@ whole_hints || fail "hints dropped or cut: $(screen | tail -n 1)"
 screen | tail -n 1 | grep -q -F "? help" || fail "no help hint with a filter"
 ok "a filter shows once, with the key hints"
 
+# prose cut at a pane's edge ends in an ellipsis (it stopped bare: "Y1
+# is not a vali│", "fail · co│"): the evidence line, a diagnostic after
+# its line, the trace's rows
+screen | grep -E "│line [0-9]+: " | grep -q "…│" ||
+    fail "the evidence line is cut bare: $(screen | grep -E '│line [0-9]+: ')"
+screen | grep -F "└ feedback: " | grep -q "…│" ||
+    fail "the trace's feedback is cut bare: $(screen | grep -F '└ feedback')"
+screen | grep -F "◀ " | grep -v "…│" | grep -q -E "[a-z]│" &&
+    fail "a diagnostic is cut bare: $(screen | grep -F '◀ ')"
+ok "prose cut at a pane's edge ends in an ellipsis"
+
 keys ?
 wait_for "live keymap"
 screen | grep -A 1 -F "Open: focus the candidate" | grep -q -E \

@@ -36,6 +36,12 @@ n=$(screen | sed -n 's/.*─ \([0-9]*\)\/\([0-9]*\) ─.*/\2/p' | head -n 1)
 ok ":grep \"a b\" finds the phrase ($n candidates)"
 keys Escape
 wait_for " 1/$TOTAL "
+# an unterminated quote is refused, as in a filter (it searched for
+# the quote mark: grep="""Unable)
+command_line 'grep "Unable'
+wait_for "grep: unterminated quote at column 1"
+screen | grep -q -F 'grep="""' && fail ":grep searched for a quote mark"
+ok ":grep with an unterminated quote is refused"
 
 keys s
 wait_for "─ stats "

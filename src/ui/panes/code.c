@@ -397,7 +397,7 @@ code_draw(struct pane *p, WINDOW *win)
 	code_sync(p);
 	code_hot(p->priv, c);	/* the run may be new since the parse */
 	if (c->id == NULL || text == NULL) {
-		pane_puts(win, 0, 0, p->cols, "no candidate",
+		pane_text(win, 0, 0, p->cols, "no candidate",
 		    theme_attr(THEME_DIM));
 		return;
 	}
@@ -456,7 +456,7 @@ code_draw(struct pane *p, WINDOW *win)
 		    col + 6 < maxcol) {
 			char *m = xasprintf("\xe2\x97\x80 %s", d->message);
 
-			pane_puts(win, y, gut + col + 2, maxcol - col - 2, m,
+			pane_text(win, y, gut + col + 2, maxcol - col - 2, m,
 			    theme_attr(diag_mark(d) == 'E' ? THEME_EVIDENCE :
 			    THEME_OTHER));
 			free(m);
@@ -467,7 +467,7 @@ code_draw(struct pane *p, WINDOW *win)
 			    "\xe2\x97\x80", 100 * hot_on(p->priv,
 			    (int)line + 1));
 
-			pane_puts(win, y, gut + col + 2, maxcol - col - 2, m,
+			pane_text(win, y, gut + col + 2, maxcol - col - 2, m,
 			    theme_attr(THEME_GUTTER_WARN));
 			free(m);
 		}
@@ -480,7 +480,7 @@ code_draw(struct pane *p, WINDOW *win)
 		wmove(win, p->rows - 1, 0);
 		for (int i = 0; i < p->cols; i++)
 			waddch(win, ' ' | theme_attr(THEME_EVIDENCE));
-		pane_puts(win, p->rows - 1, 0, p->cols, ev,
+		pane_text(win, p->rows - 1, 0, p->cols, ev,
 		    theme_attr(THEME_EVIDENCE) | A_REVERSE);
 	}
 	free(ev);

@@ -85,7 +85,7 @@ queue_draw(struct pane *p, WINDOW *win)
 	    dom ? "dom  " : "", "verdict", "cat", "st", origin ? "origin" : "");
 	pane_puts(win, 0, 0, p->cols, head, theme_attr(THEME_HEADER));
 	if (wb_shown(wb) == 0) {
-		pane_puts(win, 2, 2, p->cols - 2, wb->filter ?
+		pane_text(win, 2, 2, p->cols - 2, wb->filter ?
 		    "no candidate matches the filter" : "no candidates: "
 		    "assay import PATH", theme_attr(THEME_DIM));
 		return;
@@ -157,7 +157,7 @@ queue_title(struct pane *p, char *buf, size_t n)
 	if (wb->detached)	/* the cursor is on no row of the view */
 		snprintf(buf, n, "-/%zu", wb->count);
 	else if (wb->count == 0)
-		snprintf(buf, n, "0");
+		snprintf(buf, n, "0/0");	/* as the status bar says */
 	else
 		snprintf(buf, n, "%zu/%zu", wb->sel + 1, wb->count);
 }

@@ -308,9 +308,9 @@ step_draw(struct pane *p, WINDOW *win, int y, const struct pipeline_step *s)
 	char buf[128];
 
 	snprintf(buf, sizeof buf, "%-9s", s->env);
-	x += pane_puts(win, y, x, p->cols - x, buf, theme_attr(THEME_NORMAL));
+	x += pane_text(win, y, x, p->cols - x, buf, theme_attr(THEME_NORMAL));
 	snprintf(buf, sizeof buf, "%-8s", s->verdict);
-	x += pane_puts(win, y, x, p->cols - x, buf, theme_attr(
+	x += pane_text(win, y, x, p->cols - x, buf, theme_attr(
 	    pane_verdict_elem(strcmp(s->verdict, "not-run") == 0 ? NULL :
 	    s->verdict)));
 	for (size_t k = 0; k < s->nstages && x < p->cols; k++) {
@@ -318,18 +318,18 @@ step_draw(struct pane *p, WINDOW *win, int y, const struct pipeline_step *s)
 
 		snprintf(buf, sizeof buf, " %s %s", s->stages[k], ok ?
 		    "\xe2\x9c\x93" : "\xe2\x9c\x97");
-		x += pane_puts(win, y, x, p->cols - x, buf, theme_attr(ok ?
+		x += pane_text(win, y, x, p->cols - x, buf, theme_attr(ok ?
 		    THEME_DIM : THEME_EVIDENCE));
 	}
 	if (s->subcategory != NULL && !pass && x < p->cols) {
 		snprintf(buf, sizeof buf, "  %s", s->subcategory);
-		x += pane_puts(win, y, x, p->cols - x, buf, theme_attr(
+		x += pane_text(win, y, x, p->cols - x, buf, theme_attr(
 		    THEME_EVIDENCE));
 	}
 	if (s->metrics != NULL && *s->metrics != '\0' && x < p->cols) {
 		char *m = xasprintf("  %s", s->metrics);
 
-		pane_puts(win, y, x, p->cols - x, m, theme_attr(THEME_DIM));
+		pane_text(win, y, x, p->cols - x, m, theme_attr(THEME_DIM));
 		free(m);
 	}
 }
@@ -423,7 +423,7 @@ trace_draw(struct pane *p, WINDOW *win)
 			char *fb = xasprintf("%s%.*s", tl->feedback == 2 ?
 			    "  counterexample: " : "    ", (int)len, ln);
 
-			pane_puts(win, y, 4, p->cols - 4, fb,
+			pane_text(win, y, 4, p->cols - 4, fb,
 			    theme_attr(THEME_EVIDENCE));
 			free(fb);
 			continue;
@@ -432,7 +432,7 @@ trace_draw(struct pane *p, WINDOW *win)
 			char *fb = xasprintf("\xe2\x94\x94 feedback: %s",
 			    l->feedback);
 
-			pane_puts(win, y, 4, p->cols - 4, fb,
+			pane_text(win, y, 4, p->cols - 4, fb,
 			    theme_attr(THEME_EVIDENCE));
 			free(fb);
 			continue;
@@ -445,22 +445,22 @@ trace_draw(struct pane *p, WINDOW *win)
 		    THEME_TITLE));
 		x += l->depth < 8 ? l->depth : 8;	/* a branch indents */
 		trace_role(l, buf, sizeof buf);
-		x += pane_puts(win, y, x, p->cols - x, buf, theme_attr(
+		x += pane_text(win, y, x, p->cols - x, buf, theme_attr(
 		    pane_verdict_elem(l->verdict)));
 		snprintf(buf, sizeof buf, " %s  %s", l->id,
 		    l->origin ? l->origin : "");
-		x += pane_puts(win, y, x, p->cols - x, buf, l->current ?
+		x += pane_text(win, y, x, p->cols - x, buf, l->current ?
 		    A_BOLD | theme_attr(THEME_NORMAL) : theme_attr(
 		    THEME_NORMAL));
 		snprintf(buf, sizeof buf, "  %s%s%s",
 		    l->verdict ? l->verdict : "not run",
 		    l->stage ? " \xc2\xb7 " : "", l->stage ? l->stage : "");
-		pane_puts(win, y, x, p->cols - x, buf, theme_attr(
+		pane_text(win, y, x, p->cols - x, buf, theme_attr(
 		    pane_verdict_elem(l->verdict)));
 	}
 	if (t->ntrace == 1 && n < (size_t)p->rows && c->has_run &&
 	    c->run.verdict && !verdict_is(c->run.verdict, VERDICT_PASS))
-		pane_puts(win, (int)n, 2, p->cols - 2,
+		pane_text(win, (int)n, 2, p->cols - 2,
 		    "no repair yet: e edits it into one", theme_attr(
 		    THEME_DIM));
 	free(lines);
