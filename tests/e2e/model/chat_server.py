@@ -28,7 +28,9 @@ marker in the first user turn:
 Otherwise the answer has n choices (the request's "n", default 1), the
 first the answer file's text, choice i that text and "// choice i".
 Each request body is appended to $SERVER_LOG with its arrival time; a
-body without model, messages or temperature, or a wrong key, gets 400.
+body without model or messages, with a temperature that is no number,
+or with a wrong key, gets 400 (a request without a temperature takes the
+server's default, as the API has it).
 Prints its port on stdout, then serves until killed (at most 120 s).
 """
 import json
@@ -76,7 +78,8 @@ class H(BaseHTTPRequestHandler):
         try:
             req = json.loads(raw)
             assert isinstance(req["model"], str)
-            assert isinstance(req["temperature"], (int, float))
+            # optional, as in the API: unset, the server's default
+            assert isinstance(req.get("temperature", 1), (int, float))
             msgs = req["messages"]
             assert msgs[0]["role"] == "system" and msgs[1]["role"] == "user"
         except Exception as e:  # noqa: BLE001 - any malformed body
