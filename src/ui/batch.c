@@ -437,7 +437,7 @@ done:
 	b->njobs = 0;
 	free(fds);
 	/* runs the lock kept from the store, dropped now: said on exit */
-	b->dropped = b->vs != NULL ? vsvc_waiting(b->vs) : 0;
+	b->dropped = b->vs != NULL ? vsvc_summary(b->vs)->waiting : 0;
 	vsvc_free(b->vs);	/* kills what still runs (stop), frees claims */
 	b->vs = NULL;
 	batch_ids_free(b);

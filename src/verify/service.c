@@ -620,7 +620,7 @@ finish(struct vsvc *s, size_t i)
 	s->wait[s->nwait].run = r;
 	s->wait[s->nwait].is_ref = is_ref;
 	s->wait[s->nwait].until_ms = mono_ms() + s->o.lock_wait_ms;
-	s->nwait++;
+	s->sum.waiting = ++s->nwait;
 	s->retry_at = mono_ms() + VSVC_RETRY_MS;
 }
 
@@ -645,7 +645,7 @@ store_waiting(struct vsvc *s)
 			continue;
 		}
 		memmove(w, w + 1, (s->nwait - i - 1) * sizeof *w);
-		s->nwait--;
+		s->sum.waiting = --s->nwait;
 	}
 }
 
@@ -686,12 +686,6 @@ size_t
 vsvc_running(const struct vsvc *s)
 {
 	return s->nrun;
-}
-
-size_t
-vsvc_waiting(const struct vsvc *s)
-{
-	return s->nwait;
 }
 
 struct verify_job *

@@ -152,6 +152,9 @@ struct vsvc_summary {
 	size_t	 load_errors;	/* could not be read (VSVC_LOAD) */
 	size_t	 start_errors;	/* could not start (VSVC_START) */
 	size_t	 not_pass;	/* runs (unchanged included) not "pass" */
+	size_t	 waiting;	/* finished runs kept for another
+				 * connection's write lock (lock_wait_ms),
+				 * not stored yet: vsvc_free() drops them */
 	struct vsvc_tally tally;	/* stored and unchanged runs */
 };
 
@@ -207,9 +210,6 @@ void	vsvc_cancel(struct vsvc *s);
 
 /* Running jobs, and the i-th of them (borrowed; for pty size, stage). */
 size_t	vsvc_running(const struct vsvc *s);
-/* Finished runs kept for another connection's write lock (lock_wait_ms)
- * and not stored yet: what vsvc_free() now would drop. */
-size_t	vsvc_waiting(const struct vsvc *s);
 struct verify_job *vsvc_job(struct vsvc *s, size_t i);
 
 /* Tell every pty job a new size. */
