@@ -47,6 +47,11 @@ struct term {
 	struct term_sbline **sb;
 	int		 sb_head, sb_n;
 	long		 sb_total;
+
+	/* The start of a UTF-8 sequence that the last feed cut (libvterm
+	 * 0.1.4 shows such a sequence as two bad characters). */
+	char		 held[4];
+	int		 nheld;
 };
 
 /* ---- damage and callbacks ---------------------------------------------- */
@@ -272,6 +277,36 @@ term_free(struct term *t)
 }
 
 /*
+ * Why pieces: libvterm 0.1.4's text handler (state.c on_text) decodes a
+ * run of printable bytes into a variable-length array on the stack, four
+ * bytes a byte, so one line of 4 MB with no control byte in it asks for
+ * 16 MB of stack and the process dies of SIGSEGV.  Every write to
+ * libvterm goes through here in pieces of at most TERM_WRITE_MAX bytes
+ * (64 KiB of stack at most); a piece never ends inside a UTF-8 sequence
+ * the caller gave whole.  libvterm's parser keeps its state between
+ * writes, so an escape sequence cut between pieces works as it would
+ * whole.
+ */
+static void
+vt_write(struct term *t, const char *s, size_t n)
+{
+	while (n > 0) {
+		size_t k = n;
+
+		if (k > TERM_WRITE_MAX) {
+			k = TERM_WRITE_MAX;
+			/* back off to the start of a UTF-8 sequence */
+			for (int i = 0; i < 3 && k > 1 &&
+			    ((unsigned char)s[k] & 0xC0) == 0x80; i++)
+				k--;
+		}
+		vterm_input_write(t->vt, s, k);
+		s += k;
+		n -= k;
+	}
+}
+
+/*
  * The number of whole plain lines at the start of s (n bytes): printable
  * ASCII only, each ended by "\n" or "\r\n"; *end receives the offset
  * after each line in ends (up to max).
@@ -374,15 +409,72 @@ term_fast(struct term *t, const char *s, size_t n)
 	}
 	free(row);
 	/* an empty screen, the cursor home, the pen kept */
-	vterm_input_write(t->vt, "\033[H\033[2J", 7);
+	vt_write(t, "\033[H\033[2J", 7);
 	term_mark(t, 0, t->rows);
 	return from;
+}
+
+/* Bytes a UTF-8 sequence that starts with lead b takes: 1 to 4. */
+static int
+utf8_need(unsigned char b)
+{
+	return b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+}
+
+/*
+ * How many bytes at the end of s (n bytes) are the start of a UTF-8
+ * sequence cut short: 0 to 3.
+ */
+static int
+utf8_cut(const char *s, size_t n)
+{
+	for (int k = 1; k <= 3 && (size_t)k <= n; k++) {
+		unsigned char b = (unsigned char)s[n - (size_t)k];
+
+		if ((b & 0xC0) == 0x80)
+			continue;	/* a continuation: look further back */
+		return b >= 0xC0 && b < 0xF8 && utf8_need(b) > k ? k : 0;
+	}
+	return 0;
+}
+
+/*
+ * Complete the sequence held from the last feed with the continuation
+ * bytes at the start of bytes; returns how many it took.  The held bytes
+ * go to libvterm once complete, or as they are when what follows is not
+ * their continuation (libvterm shows them as bad).
+ */
+static size_t
+term_feed_held(struct term *t, const char *bytes, size_t len)
+{
+	size_t took = 0;
+	int need = utf8_need((unsigned char)t->held[0]);
+
+	while (t->nheld < need && took < len &&
+	    ((unsigned char)bytes[took] & 0xC0) == 0x80)
+		t->held[t->nheld++] = bytes[took++];
+	if (t->nheld < need && took == len)
+		return took;	/* still cut: wait for more */
+	vt_write(t, t->held, (size_t)t->nheld);
+	t->nheld = 0;
+	return took;
 }
 
 void
 term_feed(struct term *t, const char *bytes, size_t len)
 {
 	size_t done = 0;
+	int cut;
+
+	if (t->nheld > 0) {
+		size_t took = term_feed_held(t, bytes, len);
+
+		bytes += took;
+		len -= took;
+	}
+	/* a sequence cut at the end waits for the next feed */
+	cut = utf8_cut(bytes, len);
+	len -= (size_t)cut;
 
 	if (len >= 512 && !t->alt) {
 		/* a read ends anywhere: the line it cut ends first */
@@ -390,18 +482,23 @@ term_feed(struct term *t, const char *bytes, size_t len)
 
 		if (nl != NULL) {
 			done = (size_t)(nl - bytes) + 1;
-			vterm_input_write(t->vt, bytes, done);
+			vt_write(t, bytes, done);
 		}
 		done += term_fast(t, bytes + done, len - done);
 	}
 	if (len > done)
-		vterm_input_write(t->vt, bytes + done, len - done);
+		vt_write(t, bytes + done, len - done);
+	if (cut > 0) {
+		memcpy(t->held, bytes + len, (size_t)cut);
+		t->nheld = cut;
+	}
 	term_flush(t);
 }
 
 void
 term_reset(struct term *t)
 {
+	t->nheld = 0;
 	vterm_screen_reset(t->vts, 1);
 	term_flush(t);
 	term_sync_cursor(t);

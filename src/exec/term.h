@@ -58,7 +58,14 @@ struct term;
 struct term *term_new(int rows, int cols, term_output_fn out, void *arg);
 void	term_free(struct term *t);		/* NULL-safe */
 
-/* Feed output of the program into the terminal. */
+/*
+ * Feed output of the program into the terminal: any number of bytes, in
+ * chunks cut anywhere (an escape or a UTF-8 sequence may straddle two
+ * calls; the start of a UTF-8 sequence cut at the end is held until
+ * the next call).  A line of any length is safe: libvterm gets at most
+ * TERM_WRITE_MAX bytes a write (term.c says why).
+ */
+#define TERM_WRITE_MAX 16384	/* bytes per libvterm write */
 void	term_feed(struct term *t, const char *bytes, size_t len);
 
 /*

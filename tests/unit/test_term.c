@@ -577,11 +577,71 @@ test_term_flood_keeps_every_line(void **state)
 	flood_check("a line wider than the twenty columns\r\n", 0);
 }
 
+/*
+ * One line of 10 MB with no control byte in it (a run that prints
+ * without a newline; a model's answer of one long comment): libvterm
+ * 0.1.4 put its code points on the stack in one piece and died of
+ * SIGSEGV at about 2 MB under an 8 MB stack.  Fed whole and fed cut
+ * inside a UTF-8 sequence, the terminal holds the line's end, wrapped
+ * at its width, and what follows starts a line of its own.
+ */
+static void
+test_term_one_huge_line(void **state)
+{
+	size_t n = 10u << 20;
+	char *big = malloc(n + 16), text[128];
+	struct term *t = term_new(6, 80, NULL, NULL);
+	struct term_cell c;
+	int row, col, vis;
+
+	(void)state;
+	assert_non_null(big);
+	memset(big, 'B', n);
+	/* a 3-byte character at the very end, where TERM_WRITE_MAX cuts
+	 * 10 MB into pieces (10 MB is a multiple of it) */
+	memcpy(big + n - 3, "\xe2\x82\xac", 3);
+	feeds(t, "\033[32m");
+	term_feed(t, big, n);
+	feeds(t, "\033[0m\r\nafter\r\n");
+	/* 10485760 bytes less 2 (the euro sign is one cell): 131072
+	 * rows of 80, the last one 78 cells; then "after" and the
+	 * cursor's empty row */
+	term_row_text(t, 2, text, sizeof text);
+	assert_int_equal(strlen(text), 80);
+	assert_int_equal(strspn(text, "B"), 80);
+	term_row_text(t, 3, text, sizeof text);
+	assert_int_equal(strlen(text), 77 + 3);
+	assert_int_equal(strspn(text, "B"), 77);
+	assert_string_equal(text + 77, "\xe2\x82\xac");
+	term_cell(t, 3, 0, &c);
+	assert_int_equal(c.fg.kind, TERM_COLOR_INDEXED);
+	assert_int_equal(c.fg.idx, 2);
+	term_row_text(t, 4, text, sizeof text);
+	assert_string_equal(text, "after");
+	term_cursor(t, &row, &col, &vis);
+	assert_int_equal(row, 5);
+	assert_int_equal(col, 0);
+	assert_int_equal(term_sb_lines(t), TERM_SB_MAX);
+	/* 131072 + 2 lines less the 6 on the screen */
+	assert_int_equal(term_sb_total(t), 131072 + 2 - 6);
+
+	/* cut by the caller one byte into the euro sign: the same screen */
+	term_reset(t);
+	term_feed(t, big, n - 2);
+	term_feed(t, big + n - 2, 2);
+	term_row_text(t, 5, text, sizeof text);
+	assert_string_equal(text + 77, "\xe2\x82\xac");
+	assert_int_equal(strspn(text, "B"), 77);
+	free(big);
+	term_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_term_text_colour_and_wide_chars),
+		cmocka_unit_test(test_term_one_huge_line),
 		cmocka_unit_test(test_term_cursor_after_text),
 		cmocka_unit_test(test_term_cursor_visibility),
 		cmocka_unit_test(test_term_colours_and_attributes),
