@@ -47,10 +47,8 @@ safe_utf8_len(const char *s, size_t len, unsigned *cp)
 	return n;
 }
 
-/* Would this code point change what the terminal shows or how text
- * reads (C1 controls, line separators, bidirectional overrides)? */
-static int
-unsafe_cp(unsigned cp)
+int
+safe_cp_unsafe(unsigned cp)
 {
 	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
 	    cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
@@ -109,7 +107,7 @@ safe_text(struct buf *b, const char *s, size_t len, unsigned flags)
 			buf_printf(b, "\\x%02x", ch);
 			changed++;
 			i++;
-		} else if (unsafe_cp(cp)) {
+		} else if (safe_cp_unsafe(cp)) {
 			buf_printf(b, "\\u%04x", cp);
 			changed++;
 			i += n;

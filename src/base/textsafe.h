@@ -43,4 +43,11 @@ size_t	safe_utf8(struct buf *b, const char *s, size_t len);
  */
 size_t	safe_utf8_len(const char *s, size_t len, unsigned *cp);
 
+/*
+ * 1 when code point cp would change what a terminal shows or how text
+ * reads: C1 controls (U+0080..U+009F), line and paragraph separators,
+ * bidirectional marks and overrides; else 0.
+ */
+int	safe_cp_unsafe(unsigned cp);
+
 #endif
