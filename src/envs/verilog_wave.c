@@ -389,9 +389,13 @@ trim_log(const struct env_stage_result *s, struct run *r, const char *note)
 	r->log_len = (size_t)(at - r->log);
 	r->log[r->log_len] = '\0';
 	if (note != NULL) {
+		/* on a line of its own, whatever the run left open */
+		int lf = r->log_len > 0 && r->log[r->log_len - 1] != '\n';
 		size_t n = strlen(note);
 
-		r->log = xrealloc(r->log, r->log_len + n + 1);
+		r->log = xrealloc(r->log, r->log_len + (size_t)lf + n + 1);
+		if (lf)
+			r->log[r->log_len++] = '\n';
 		memcpy(r->log + r->log_len, note, n + 1);
 		r->log_len += n;
 	}

@@ -452,8 +452,10 @@ flush_live(struct verify_job *j, verify_output_fn out, void *arg, int final)
 	if (j->live_off < from || j->log.len <= from)
 		return;
 	if (out != NULL && j->quiet_said != (int)(j->mi * 64 + j->stage) + 1) {
-		char *msg = xasprintf("assay: the %s stage's output is data"
+		/* on a line of its own, whatever the run left open */
+		char *msg = xasprintf("%sassay: the %s stage's output is data"
 		    " for assay, kept with the run, not shown here\n",
+		    from > 0 && j->log.p[from - 1] != '\n' ? "\n" : "",
 		    CUR_STAGE(j)->name);
 
 		out(msg, strlen(msg), arg);

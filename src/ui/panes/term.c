@@ -42,6 +42,7 @@
 #include "exchange/dataset.h"
 #include "exec/pty.h"
 #include "exec/term.h"
+#include "exec/termfilter.h"
 #include "verify/service.h"
 #include "verify/verify.h"
 #include "model/vocab.h"
@@ -53,6 +54,11 @@
  */
 struct term_pane {
 	struct term		*term;
+	/* What a run, a stored log or a model's answer may show goes
+	 * through tf (termfilter.h) into tfout; assay's own lines and the
+	 * editor's screen do not. */
+	struct term_filter	 tf;
+	struct buf		 tfout;
 	struct vsvc		*vs;		/* v's batch: the reference
 						   and its candidate */
 	int64_t			 job_t0;	/* ms, its job's start */
@@ -252,6 +258,7 @@ term_start(struct wb *wb, int rows, int cols)
 		term_resize(tp->term, rows, cols);
 		term_reset(tp->term);
 	}
+	term_filter_init(&tp->tf);
 	tp->term_follow = 1;
 	tp->term_top = 0;
 	wb->lay.panes[WB_TERM].hscroll = 0;
@@ -260,34 +267,47 @@ term_start(struct wb *wb, int rows, int cols)
 	tp->term_run = -1;
 }
 
+/*
+ * What the filter holds of the run's output ends (an open sequence is
+ * dropped, its pen reset), so that what follows starts clean.
+ */
+static void
+filter_end(struct term_pane *tp)
+{
+	buf_reset(&tp->tfout);
+	term_filter_end(&tp->tf, &tp->tfout);
+	if (tp->term != NULL && tp->tfout.len > 0)
+		term_feed(tp->term, tp->tfout.p, tp->tfout.len);
+}
+
+/* assay's own text: after the run's, in its own colours. */
 static void
 feed_str(struct wb *wb, const char *s)
 {
 	struct term_pane *tp = term_pane_of(wb);
 
+	filter_end(tp);
 	if (tp->term != NULL)
 		term_feed(tp->term, s, strlen(s));
 }
 
-/* Why: pane jobs run on a raw pty (no \n -> \r\n), so add the \r. */
+/*
+ * Untrusted bytes (a job's output in chunks cut anywhere, a stored log,
+ * a model's answer) go through the filter: it also makes each line end
+ * "\r\n", as pane jobs run on a raw pty (no \n -> \r\n).
+ */
 static void
 job_out(const char *bytes, size_t len, void *arg)
 {
 	struct wb *wb = arg;
 	struct term_pane *tp = term_pane_of(wb);
-	size_t start = 0;
 
 	if (tp->term == NULL)
 		return;
-	for (size_t i = 0; i < len; i++) {
-		if (bytes[i] != '\n' || (i > 0 && bytes[i - 1] == '\r'))
-			continue;
-		term_feed(tp->term, bytes + start, i - start);
-		term_feed(tp->term, "\r\n", 2);
-		start = i + 1;
-	}
-	if (start < len)
-		term_feed(tp->term, bytes + start, len - start);
+	buf_reset(&tp->tfout);
+	term_filter_run(&tp->tf, bytes, len, &tp->tfout);
+	if (tp->tfout.len > 0)
+		term_feed(tp->term, tp->tfout.p, tp->tfout.len);
 	wb->term_fed += len;
 	wb->dirty = 1;
 }
@@ -424,16 +444,14 @@ term_pane_cancel(struct wb *wb)
 }
 
 /*
- * The absolute line (term_sb_total() numbering) of the first line of t
- * that holds the start of evidence: its first 40 bytes, or what follows
- * a "file:line: " prefix, at least 12 bytes of it.  -1 when none does.
+ * What of evidence the log shows as it is: its first 40 bytes, or what
+ * follows a "candidate line N: " prefix, at least 12 bytes of it, into
+ * key (48 bytes).  0, or -1 when there is no such key.
  */
-static long
-evidence_row(const struct term *t, const char *evidence)
+static int
+evidence_key(const char *evidence, char *key)
 {
-	char key[48], text[1024];
 	const char *e = evidence, *colon;
-	int rows, cols;
 	size_t n;
 
 	if (e == NULL)
@@ -450,6 +468,21 @@ evidence_row(const struct term *t, const char *evidence)
 		return -1;
 	memcpy(key, e, n);
 	key[n] = '\0';
+	return 0;
+}
+
+/*
+ * The absolute line (term_sb_total() numbering) of the first line of t
+ * that holds the start of evidence (evidence_key).  -1 when none does.
+ */
+static long
+evidence_row(const struct term *t, const char *evidence)
+{
+	char key[48], text[1024];
+	int rows, cols;
+
+	if (evidence_key(evidence, key) < 0)
+		return -1;
 	term_size(t, &rows, &cols);
 	for (int row = -term_sb_lines(t); row < rows; row++) {
 		term_row_text(t, row, text, sizeof text);
@@ -476,6 +509,100 @@ show_evidence(struct wb *wb, const char *evidence)
 		tp->term_follow = 0;
 		tp->term_top = at - first < 15 ? first : at - 1;
 	}
+}
+
+/*
+ * A stored log is replayed at every cursor move onto its candidate, and
+ * the terminal keeps TERM_SB_MAX lines of it at most: a log of 6 MB took
+ * 0.35 s a move to feed and kept its last 5000 rows.  The pane replays
+ * its end, REPLAY_ROWS lines and at most REPLAY_ROWS rows' worth of
+ * bytes at the pane's width; and when the line the verdict rests on
+ * lies before that, REPLAY_AROUND bytes from that line's start (so that
+ * show_evidence finds it), each gap said in a line of its own.
+ */
+#define REPLAY_ROWS	1500
+#define REPLAY_AROUND	(16u << 10)
+
+struct replay {
+	size_t	 head_from, head_to;	/* the evidence's part; empty: none */
+	size_t	 tail_from;		/* the end from here */
+};
+
+static void
+replay_plan(const char *log, size_t n, const char *evidence, int cols,
+    struct replay *rp)
+{
+	size_t max = (size_t)REPLAY_ROWS * (size_t)(cols > 0 ? cols : 80);
+	size_t from = n, lines = 0;
+	const char *hit, *nl;
+	char key[48];
+
+	memset(rp, 0, sizeof *rp);
+	while (from > 0 && n - from < max) {
+		if (log[from - 1] == '\n' && ++lines > REPLAY_ROWS)
+			break;
+		from--;
+	}
+	/* cut by bytes: from the next line's start when there is one */
+	if (from > 0 && log[from - 1] != '\n' &&
+	    (nl = memchr(log + from, '\n', n - from)) != NULL &&
+	    nl + 1 < log + n)
+		from = (size_t)(nl + 1 - log);
+	while (from < n && ((unsigned char)log[from] & 0xC0) == 0x80)
+		from++;		/* not inside a UTF-8 sequence */
+	rp->tail_from = from;
+	if (from == 0 || evidence_key(evidence, key) < 0 ||
+	    (hit = memmem(log, from, key, strlen(key))) == NULL)
+		return;
+	rp->head_from = (size_t)(hit - log);
+	while (rp->head_from > 0 && log[rp->head_from - 1] != '\n' &&
+	    (size_t)(hit - log) - rp->head_from < REPLAY_AROUND)
+		rp->head_from--;
+	rp->head_to = rp->head_from + REPLAY_AROUND;
+	if (rp->head_to > from)
+		rp->head_to = from;
+	/* to the end of the line it cuts, when that is near */
+	nl = memchr(log + rp->head_to, '\n', from - rp->head_to);
+	if (nl != NULL && (size_t)(nl - log) < rp->head_to + 4096)
+		rp->head_to = (size_t)(nl + 1 - log);
+}
+
+/* A line of assay's own saying how much of the log was left out. */
+static void
+left_out(struct wb *wb, size_t bytes, const char *id)
+{
+	struct term_pane *tp = term_pane_of(wb);
+	char line[256], size[32];
+
+	if (bytes >= (1u << 20))
+		snprintf(size, sizeof size, "%.1f MiB", (double)bytes /
+		    (1u << 20));
+	else
+		snprintf(size, sizeof size, "%zu KiB", (bytes + 1023) >> 10);
+	snprintf(line, sizeof line, "%s\033[2m\xe2\x8b\xaf %s of the log "
+	    "left out here (assay show %s prints all of it)\033[0m\r\n",
+	    term_filter_mid_line(&tp->tf) ? "\r\n" : "", size, id);
+	feed_str(wb, line);
+}
+
+/* Replay a stored log, its end and the line its verdict rests on. */
+static void
+replay_log(struct wb *wb, const struct run *r, const char *id, int cols)
+{
+	struct replay rp;
+
+	replay_plan(r->log, r->log_len, r->evidence, cols, &rp);
+	if (rp.head_to > rp.head_from) {
+		if (rp.head_from > 0)
+			left_out(wb, rp.head_from, id);
+		job_out(r->log + rp.head_from, rp.head_to - rp.head_from, wb);
+		filter_end(term_pane_of(wb));
+		if (rp.tail_from > rp.head_to)
+			left_out(wb, rp.tail_from - rp.head_to, id);
+	} else if (rp.tail_from > 0) {
+		left_out(wb, rp.tail_from, id);
+	}
+	job_out(r->log + rp.tail_from, r->log_len - rp.tail_from, wb);
 }
 
 void
@@ -514,7 +641,7 @@ term_pane_follow(struct wb *wb)
 	    (long long)c->run.id, c->id, c->run.env ? c->run.env : "");
 	feed_str(wb, line);
 	if (c->run.log != NULL)
-		job_out(c->run.log, c->run.log_len, wb);
+		replay_log(wb, &c->run, c->id, p->cols);
 	snprintf(line, sizeof line, "\r\n\033[1;%dm\xc2\xbb %s: %s%s%s "
 	    "(%s)\033[0m\r\n", pass ? 32 : 31, c->id, c->run.verdict ?
 	    c->run.verdict : "?", c->run.stage ? " \xc2\xb7 " : "",
@@ -722,8 +849,10 @@ term_pane_claim(struct wb *wb, const char *title)
 void
 term_pane_print(struct wb *wb, const char *text)
 {
-	if (text != NULL)
-		job_out(text, strlen(text), wb);
+	if (text == NULL)
+		return;
+	job_out(text, strlen(text), wb);
+	filter_end(term_pane_of(wb));	/* the text is whole */
 }
 
 void
@@ -1330,6 +1459,7 @@ term_close(struct pane *p)
 	tp->term_cand = NULL;
 	term_free(tp->term);
 	tp->term = NULL;
+	buf_release(&tp->tfout);
 }
 
 const struct pane_ops pane_term_ops = {
