@@ -543,10 +543,11 @@ replay_plan(const char *log, size_t n, const char *evidence, int cols,
 			break;
 		from--;
 	}
-	/* cut by bytes: from the next line's start when there is one */
+	/* cut by bytes: from the next line's start when that is near, else
+	 * inside the line (one longer than the tail) */
 	if (from > 0 && log[from - 1] != '\n' &&
 	    (nl = memchr(log + from, '\n', n - from)) != NULL &&
-	    nl + 1 < log + n)
+	    nl + 1 < log + n && (size_t)(nl - log) - from < 4096)
 		from = (size_t)(nl + 1 - log);
 	while (from < n && ((unsigned char)log[from] & 0xC0) == 0x80)
 		from++;		/* not inside a UTF-8 sequence */
@@ -580,7 +581,7 @@ left_out(struct wb *wb, size_t bytes, const char *id)
 	else
 		snprintf(size, sizeof size, "%zu KiB", (bytes + 1023) >> 10);
 	snprintf(line, sizeof line, "%s\033[2m\xe2\x8b\xaf %s of the log "
-	    "left out here (assay show %s prints all of it)\033[0m\r\n",
+	    "left out (assay show %s prints it all)\033[0m\r\n",
 	    term_filter_mid_line(&tp->tf) ? "\r\n" : "", size, id);
 	feed_str(wb, line);
 }

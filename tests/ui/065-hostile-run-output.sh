@@ -1,0 +1,98 @@
+# 065-hostile-run-output.sh - a candidate's output reaches the toolchain
+# pane's terminal, and the pane survives it and still tells the truth:
+#  - a design whose initial block writes "BBBBBBBBBB" 600,000 times (its
+#    stored log holds one line of 6,000,000 bytes; it passes) killed the
+#    workbench with SIGSEGV when the cursor landed on it (libvterm put
+#    the line's code points on the stack); now the pane shows the log's
+#    end and a line saying what was left out;
+#  - a design that prints a fake "Mismatches: 0 in 20 samples", then
+#    conceal, black on black and ESC[2J, made the testbench's real line
+#    and assay's verdict draw invisible, live and on replay; now neither
+#    carries those attributes (capture-pane -e) and the fake line was
+#    not wiped either.
+. "$(dirname "$0")/lib.sh"
+command -v iverilog >/dev/null 2>&1 || skip "iverilog is not installed"
+
+import_syntax
+A=$(id_n 1)	# rtlfixer/2012_q2b: ports y[5:0], w, Y1, Y3
+design() {	# NAME BODY: a top_module for A's task with BODY in it
+	cat >"$T/$1.v" <<EOF
+module top_module (
+	input [5:0] y,
+	input w,
+	output Y1,
+	output Y3
+);
+$2
+endmodule
+EOF
+	"$ASSAY" --db "$DB" --reviewer tester repair "$A" --file "$T/$1.v" |
+	    awk '{ print $1 }'
+}
+BIG=$(design big '	assign Y1 = y[0] & w;
+	assign Y3 = (y[1] | y[2] | y[4] | y[5]) & ~w;
+	integer i;
+	initial for (i = 0; i < 600000; i = i + 1) $write("BBBBBBBBBB");')
+HOST=$(design hostile '	assign Y1 = 1'"'"'b0;
+	assign Y3 = 1'"'"'b0;
+	initial begin
+		$display("Mismatches: 0 in 20 samples");
+		$write("%c[8m %c[30;40m%c[2J", 27, 27, 27);
+	end')
+[ -n "$BIG" ] && [ -n "$HOST" ] || fail "the repairs were not stored"
+"$ASSAY" --db "$DB" verify "$BIG" "$HOST" >/dev/null 2>&1
+row "$BIG" | grep -q '"verdict":"pass"' || fail "the long-line design: $(row "$BIG")"
+row "$HOST" | grep -q '"verdict":"fail"' || fail "the hostile design: $(row "$HOST")"
+w=$("$ASSAY" --db "$DB" show "$BIG" | awk 'length > m { m = length } END { print m }')
+[ "$w" -ge 6000000 ] || fail "the longest log line is $w bytes"
+
+start 120 40
+wait_for " 1/"
+command_line "goto $BIG"
+wait_for "candidate $(short "$BIG")"
+wait_for "» $BIG: pass"
+screen | grep -q -F "ASSAY-EXIT" && fail "the workbench exited"
+keys Tab Tab Tab g	# the toolchain pane, its top
+wait_for "of the log left out (assay show $BIG prints it all)"
+pane toolchain | grep -q "^BBBBBBBBBBBBBBBBBBBB" ||
+    fail "the long line's end is not shown"
+keys Escape
+ok "the cursor on a run with a 6 MB line: its end shown, the rest said"
+
+# SGR parameters in the text of the line holding TEXT between the pane's
+# border and TEXT, one a line
+sgr_before() {
+	$TM capture-pane -p -e -t t | grep -F -- "$1" | head -n 1 |
+	    awk -v t="$1" '{ s = substr($0, 1, index($0, t) - 1);
+	        n = split(s, a, "│"); print a[n] }' |
+	    grep -o "$(printf '\033')\[[0-9;]*m" | tr -d '\033[m' | tr ';' '\n'
+}
+hidden() {	# TEXT: fails when TEXT is drawn concealed or black on black
+	p=$(sgr_before "$1" | grep -x -E '8|30|40' | tr '\n' ' ')
+	[ -z "$p" ] || fail "'$1' is drawn with SGR $p"
+}
+command_line "goto $HOST"
+wait_for "candidate $(short "$HOST")"
+# a failed run is shown from the line its verdict rests on, the
+# testbench's first line after the attack
+wait_for "Hint: Output 'Y1' has 40 mismatches"
+screen | grep -q -F "Mismatches: 0 in 20 samples" ||
+    fail "ESC[2J wiped the lines above"
+hidden "Hint: Output 'Y1' has 40 mismatches"
+keys Tab Tab Tab G	# the toolchain pane, its end
+wait_for "in 600 samples"
+real=$(screen | grep -o "Mismatches: [0-9]* in 600 samples" | head -n 1)
+[ -n "$real" ] && [ "$real" != "Mismatches: 0 in 600 samples" ] ||
+    fail "the testbench's line: '$real'"
+hidden "$real"
+hidden "» $HOST: fail"
+ok "replayed: '$real' and the verdict are readable after conceal, black on black and 2J"
+keys Escape
+
+keys v
+wait_for "» $HOST: fail" 60
+wait_for "$real"
+hidden "$real"
+hidden "» $HOST: fail"
+ok "live: the testbench's line and assay's verdict are readable"
+quit_all
