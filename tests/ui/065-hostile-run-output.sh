@@ -39,8 +39,16 @@ HOST=$(design hostile '	assign Y1 = 1'"'"'b0;
 		$display("Mismatches: 0 in 20 samples");
 		$write("%c[8m %c[30;40m%c[2J", 27, 27, 27);
 	end')
-[ -n "$BIG" ] && [ -n "$HOST" ] || fail "the repairs were not stored"
-"$ASSAY" --db "$DB" verify "$BIG" "$HOST" >/dev/null 2>&1
+# 2000 unbound names: 4000 error lines, the verdict resting on the first
+i=0
+while [ $i -lt 2000 ]; do
+	printf '\tassign Y1 = nope_%d;\n' $i
+	i=$((i + 1))
+done >"$T/many.body"
+MANY=$(design many "$(cat "$T/many.body")")
+[ -n "$BIG" ] && [ -n "$HOST" ] && [ -n "$MANY" ] ||
+    fail "the repairs were not stored"
+"$ASSAY" --db "$DB" verify "$BIG" "$HOST" "$MANY" >/dev/null 2>&1
 row "$BIG" | grep -q '"verdict":"pass"' || fail "the long-line design: $(row "$BIG")"
 row "$HOST" | grep -q '"verdict":"fail"' || fail "the hostile design: $(row "$HOST")"
 w=$("$ASSAY" --db "$DB" show "$BIG" | awk 'length > m { m = length } END { print m }')
@@ -58,6 +66,20 @@ pane toolchain | grep -q "^BBBBBBBBBBBBBBBBBBBB" ||
     fail "the long line's end is not shown"
 keys Escape
 ok "the cursor on a run with a 6 MB line: its end shown, the rest said"
+
+# a long log whose verdict rests on its first error: the pane replays
+# that error's part and the log's end, not the 4000 lines between
+command_line "goto $MANY"
+wait_for "candidate $(short "$MANY")"
+wait_for "error: Unable to bind wire/reg/memory \`nope_0'"
+rows=$(screen | grep "─ toolchain ─" | grep -o "lines [0-9]*-[0-9]*/[0-9]*" | cut -d/ -f2)
+[ -n "$rows" ] && [ "$rows" -gt 1500 ] && [ "$rows" -lt 4000 ] ||
+    fail "the pane holds '$rows' rows of the 4000-line log"
+screen | grep -q -F "$ iverilog" || fail "the command line is not shown"
+keys Tab Tab Tab G
+wait_for "nope_1999"
+keys Escape
+ok "a 4000-line log: its first error and its end, $rows rows in the pane"
 
 # SGR parameters in the text of the line holding TEXT between the pane's
 # border and TEXT, one a line

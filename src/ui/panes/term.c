@@ -559,6 +559,8 @@ replay_plan(const char *log, size_t n, const char *evidence, int cols,
 	while (rp->head_from > 0 && log[rp->head_from - 1] != '\n' &&
 	    (size_t)(hit - log) - rp->head_from < REPLAY_AROUND)
 		rp->head_from--;
+	if (rp->head_from < 4096)
+		rp->head_from = 0;	/* near the start: the command too */
 	rp->head_to = rp->head_from + REPLAY_AROUND;
 	if (rp->head_to > from)
 		rp->head_to = from;
