@@ -48,7 +48,7 @@ done >"$T/many.body"
 MANY=$(design many "$(cat "$T/many.body")")
 [ -n "$BIG" ] && [ -n "$HOST" ] && [ -n "$MANY" ] ||
     fail "the repairs were not stored"
-"$ASSAY" --db "$DB" verify "$BIG" "$HOST" "$MANY" >/dev/null 2>&1
+"$ASSAY" --db "$DB" verify "$A" "$BIG" "$HOST" "$MANY" >/dev/null 2>&1
 row "$BIG" | grep -q '"verdict":"pass"' || fail "the long-line design: $(row "$BIG")"
 row "$HOST" | grep -q '"verdict":"fail"' || fail "the hostile design: $(row "$HOST")"
 w=$("$ASSAY" --db "$DB" show "$BIG" | awk 'length > m { m = length } END { print m }')
@@ -117,4 +117,36 @@ wait_for "$real"
 hidden "$real"
 hidden "» $HOST: fail"
 ok "live: the testbench's line and assay's verdict are readable"
+
+# a model's answer with a comment line of 10,000,000 Bs: R printed it
+# whole into the pane and died (4,000,000 did too)
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$DATA/rtlfixer/verilogeval-syntax.jsonl" "$T" <<'PY' ||
+import json, sys
+rows = [json.loads(l.replace("NaN", "null")) for l in open(sys.argv[1])]
+a = next(r for r in rows if r["task_id"] == "2012_q2b")
+code = "// " + "B" * 10000000 + "\n" + a["prompt"] + a["canonical_solution"]
+json.dump({a["detail_description"].strip()[:60]: [code]},
+          open(sys.argv[2] + "/answers.json", "w"))
+PY
+	    fail "answers"
+	M=$(cd "$(dirname "$0")/../e2e/model" && pwd)
+	mkdir -p "$HOME/.config/assay"
+	cat >"$HOME/.config/assay/config" <<CFG
+generator command FIXER_ANSWERS=$T/answers.json python3 $M/fixer.py
+generator model fixer-ui
+CFG
+	keys q
+	wait_for "ASSAY-EXIT 0"
+	start 120 40
+	wait_for " 1/"
+	command_line "goto $A"
+	wait_for "candidate $(short "$A")"
+	keys R
+	wait_for " of $A by the model: " 120
+	screen | grep -q -F "ASSAY-EXIT" && fail "the workbench exited"
+	pane toolchain | grep -q "repair round 1: asked 1, stored 1 new" ||
+	    fail "the pane lacks the repair's summary"
+	ok "R with a 10 MB comment line in the answer: shown, verified, the workbench alive"
+fi
 quit_all
