@@ -1,4 +1,4 @@
-# 065-hostile-run-output.sh - a candidate's output reaches the toolchain
+# 066-hostile-run-output.sh - a candidate's output reaches the toolchain
 # pane's terminal, and the pane survives it and still tells the truth:
 #  - a design whose initial block writes "BBBBBBBBBB" 600,000 times (its
 #    stored log holds one line of 6,000,000 bytes; it passes) killed the
