@@ -269,7 +269,7 @@ import_path(struct store *st, const char *path,
 	enum import_format f = opts->format;
 	int rc;
 
-	if (import_guard_begin(path, err) < 0)
+	if (import_guard_begin(path, rep->watch, err) < 0)
 		return -1;
 	rc = import_in(st, path, f, opts, rep, err);
 	import_guard_end();

@@ -70,6 +70,10 @@ struct import_opts {
 struct import_watch {
 	atomic_int	cancel;
 	atomic_size_t	rows, done, total, stored;	/* stored: candidates */
+	/* Readable once cancel is set (the service's pipe), so that a
+	 * reader waiting in poll() for a pipe's writer or its data wakes;
+	 * -1: none. */
+	int		cancel_fd;
 };
 
 struct import_report {
@@ -154,10 +158,14 @@ void	import_unmap(struct import_text *t);
 /*
  * The guard import_read() reads under, set by import_path() around one
  * import: path read now when it is a pipe, or its real path kept as the
- * root when it is a directory.  0, or -1 with err ("path: why");
- * import_guard_end() forgets it.
+ * root when it is a directory.  A pipe or FIFO is opened without waiting
+ * for its writer and read in poll() on it and on watch's cancel_fd
+ * (watch may be NULL: no cancel), so that a cancel ends a wait for a
+ * writer or for data at once ("path: cancelled").  0, or -1 with err
+ * ("path: why"); import_guard_end() forgets it.
  */
-int	import_guard_begin(const char *path, struct err *err);
+int	import_guard_begin(const char *path, struct import_watch *watch,
+	    struct err *err);
 void	import_guard_end(void);
 
 int	import_list_dir(const char *dir, char ***out, size_t *n,

@@ -3,8 +3,11 @@
  */
 #include "exchange/import_svc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/worker.h"
 
@@ -13,6 +16,8 @@ struct isvc {
 	char			*path, *by, *license, *repository, *prefix;
 	struct import_opts	 o;
 	struct import_watch	 watch;
+	int			 wake[2];	/* a byte on wake[1] at cancel;
+						 * wake[0] is watch.cancel_fd */
 	struct worker		 w;
 	int			 done, rc, cancelled;
 	struct err		 err;		/* the thread's, read once over */
@@ -35,6 +40,18 @@ isvc_new(struct isvc **out, struct store *st, const char *path,
 	struct isvc *s = xcalloc(1, sizeof *s);
 
 	*out = NULL;
+	s->wake[0] = s->wake[1] = -1;
+	if (pipe(s->wake) < 0 || fcntl(s->wake[0], F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(s->wake[1], F_SETFD, FD_CLOEXEC) < 0) {
+		err_set(err, "import: pipe: %s", strerror(errno));
+		if (s->wake[0] >= 0) {
+			close(s->wake[0]);
+			close(s->wake[1]);
+		}
+		free(s);
+		return -1;
+	}
+	s->watch.cancel_fd = s->wake[0];
 	s->st = st;
 	s->path = xstrdup(path);
 	s->by = xstrdup(o->by);
@@ -102,7 +119,9 @@ isvc_path(const struct isvc *s)
 void
 isvc_cancel(struct isvc *s)
 {
-	atomic_store(&s->watch.cancel, 1);
+	/* the flag first, then the byte that wakes a reader in poll() */
+	if (atomic_exchange(&s->watch.cancel, 1) == 0)
+		(void)!write(s->wake[1], "x", 1);
 }
 
 int
@@ -125,6 +144,8 @@ isvc_free(struct isvc *s)
 	isvc_cancel(s);		/* a no-op once it is over */
 	worker_join(&s->w);
 	import_report_release(&s->rep);
+	close(s->wake[0]);
+	close(s->wake[1]);
 	free(s->path);
 	free(s->by);
 	free(s->license);

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ static _Thread_local struct {
 	size_t		 pipe_len;
 	char		*root;		/* realpath of the directory */
 	char		*lexroot;	/* its path as given, absolute */
+	struct import_watch *watch;	/* its cancel, or NULL */
 } cur;
 
 /* path made absolute and its "." and ".." parts resolved by name, not
@@ -124,7 +126,43 @@ symlink_out(const char *path, struct err *err)
 	return bad ? -1 : 0;
 }
 
-/* Read all of fd into a new buffer ("" when empty). */
+/*
+ * Wait until fd can be read or the import is cancelled: 0, or -1 with
+ * err ("path: cancelled").  A FIFO opened with O_NONBLOCK before its
+ * writer came is not readable until the writer writes or goes (Linux
+ * holds back POLLHUP until it has seen a writer), so this is also the
+ * wait for the writer; a cancel wakes it through the watch's cancel_fd.
+ * No time limit and no busy wait: poll() sleeps.
+ */
+static int
+wait_readable(int fd, const char *path, struct err *err)
+{
+	struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+	    { .fd = -1, .events = POLLIN } };
+
+	if (cur.watch != NULL)
+		p[1].fd = cur.watch->cancel_fd;
+	for (;;) {
+		if (import_watch_cancelled(cur.watch))
+			return err_set(err, "%s: cancelled", path);
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return err_set(err, "%s: %s", path, strerror(errno));
+		}
+		if (p[1].revents != 0 && import_watch_cancelled(cur.watch))
+			return err_set(err, "%s: cancelled", path);
+		if (p[0].revents != 0)
+			return 0;
+	}
+}
+
+/*
+ * Read all of fd into a new buffer ("" when empty), waiting in poll()
+ * before each read (wait_readable()), so that a pipe's reader can be
+ * cancelled; fd may be non-blocking.  A read error is an error, never
+ * taken for the end ("path: Is a directory").
+ */
 static int
 read_fd(int fd, const char *path, char **out, size_t *len, struct err *err)
 {
@@ -132,8 +170,15 @@ read_fd(int fd, const char *path, char **out, size_t *len, struct err *err)
 	char chunk[65536];
 	ssize_t n;
 
-	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-		if (n < 0 && errno == EINTR)
+	for (;;) {
+		if (wait_readable(fd, path, err) < 0) {
+			buf_release(&b);
+			return -1;
+		}
+		n = read(fd, chunk, sizeof chunk);
+		if (n == 0)
+			break;
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n < 0) {
 			buf_release(&b);
@@ -267,12 +312,14 @@ import_watch_stored(struct import_watch *w)
 }
 
 int
-import_guard_begin(const char *path, struct err *err)
+import_guard_begin(const char *path, struct import_watch *watch,
+    struct err *err)
 {
 	struct stat sb;
 	int rc;
 
 	memset(&cur, 0, sizeof cur);
+	cur.watch = watch;
 	if (stat(path, &sb) < 0)
 		return err_set(err, "%s: %s", path, strerror(errno));
 	if (S_ISDIR(sb.st_mode)) {
@@ -280,8 +327,10 @@ import_guard_begin(const char *path, struct err *err)
 		cur.lexroot = lexical(path);
 	} else if (!S_ISREG(sb.st_mode)) {
 		/* A pipe can be read once: read it now, so that telling
-		 * the format does not eat the rows. */
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		 * the format does not eat the rows.  O_NONBLOCK: the open
+		 * of a FIFO does not wait for a writer (read_fd() does, in
+		 * poll(), where a cancel reaches it). */
+		int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 		if (fd < 0)
 			return err_set(err, "%s: %s", path, strerror(errno));

@@ -1,0 +1,38 @@
+# 315: hostile inputs of import and merge.  A FIFO import stays
+# interruptible by SIGINT and SIGTERM wherever it waits (no writer yet;
+# a writer gone quiet).
+. "$(dirname "$0")/lib.sh"
+
+row() {	# row TASK CODE
+	printf '{"task": {"id": "%s", "domain": "chip", "env": "iverilog"}, "candidate": {"origin": "m", "code": "%s"}}\n' "$1" "$2"
+}
+row src/a a0 > "$T/a.jsonl"
+"$ASSAY" --db "$DB" import "$T/a.jsonl" >/dev/null || fail "the first import"
+
+# killed SIG WHEN PID: wait for PID after SIG; fail unless it is gone
+# within 2 s.  env --default-signal: a job started with & ignores SIGINT.
+gone_within() {
+	n=0
+	while kill -0 "$2" 2>/dev/null; do
+		n=$((n + 1)); [ $n -lt 20 ] || { kill -KILL "$2"; fail "$1: the import outlived the signal"; }
+		sleep 0.1
+	done
+	echo "ok: $1"
+}
+mkfifo "$T/ff"
+for sig in INT TERM; do
+	env --default-signal=INT "$ASSAY" --db "$DB" import "$T/ff" 2>/dev/null &
+	pid=$!
+	sleep 0.5
+	kill -$sig $pid
+	gone_within "SIG$sig ends an import that waits for a FIFO's writer" $pid
+	{ cat "$T/a.jsonl"; exec sleep 20; } > "$T/ff" &
+	writer=$!
+	env --default-signal=INT "$ASSAY" --db "$DB" import "$T/ff" 2>/dev/null &
+	pid=$!
+	sleep 0.5
+	kill -$sig $pid
+	gone_within "SIG$sig ends an import that waits for a slow writer" $pid
+	kill $writer 2>/dev/null
+	wait $writer 2>/dev/null
+done
