@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "base/textsafe.h"
 #include "base/worker.h"
@@ -348,23 +349,40 @@ merge_line(struct msvc *m, const char *file, size_t lineno,
 	free(task);
 }
 
-/* Merge the results file path.  0, or -1 when it cannot be read (said,
- * and the status set). */
+/* "assay merge: PATH: why": a file that cannot be read; the status 2. */
+static int
+merge_unreadable(struct msvc *m, const char *path, const char *why)
+{
+	char tail[256];
+
+	snprintf(tail, sizeof tail, ": %s", why);
+	merge_note_vis(m, path, tail);
+	m->res.status = 2;
+	return -1;
+}
+
+/*
+ * Merge the results file path.  0, or -1 when it cannot be read (said,
+ * and the status set): not there, a directory (fopen() takes one and
+ * every read fails with EISDIR, which read as an empty file merged
+ * nothing and said so with status 0), or a read error part way (what
+ * was read before it stays merged).
+ */
 static int
 merge_file(struct msvc *m, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	struct buf line = BUF_INIT;
+	struct stat sb;
 	size_t lineno = 0;
-	int over;
+	int over, rc = 0;
 
-	if (f == NULL) {
-		char tail[256];
-
-		snprintf(tail, sizeof tail, ": %s", strerror(errno));
-		merge_note_vis(m, path, tail);
-		m->res.status = 2;
-		return -1;
+	if (f == NULL)
+		return merge_unreadable(m, path, strerror(errno));
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fclose(f);
+		return merge_unreadable(m, path, "Is a directory (a folder of"
+		    " shards: --shards DIR)");
 	}
 	while (!atomic_load(&m->cancel) &&
 	    read_line(f, &line, RESULTS_LINE_MAX, &over) > 0) {
@@ -383,9 +401,17 @@ merge_file(struct msvc *m, const char *path)
 		atomic_store_explicit(&m->a_stored, m->res.done + m->npending,
 		    memory_order_relaxed);
 	}
+	/* EOF from getc is the end or an error: an error is said */
+	if (ferror(f)) {
+		char why[160];
+
+		snprintf(why, sizeof why, "read error after line %zu: %s",
+		    lineno, strerror(errno));
+		rc = merge_unreadable(m, path, why);
+	}
 	buf_release(&line);
 	fclose(f);
-	return 0;
+	return rc;
 }
 
 /*

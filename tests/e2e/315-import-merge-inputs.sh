@@ -36,3 +36,18 @@ for sig in INT TERM; do
 	kill $writer 2>/dev/null
 	wait $writer 2>/dev/null
 done
+
+# merge DIR: a folder is no results file; it said "verified 0" with
+# status 0 (fopen takes a directory, each read fails with EISDIR, and
+# that read as the end).  Refused as a missing file is, exit 2.
+mkdir "$T/rdir"
+"$ASSAY" --db "$DB" merge "$T/rdir" >/dev/null 2>"$T/err"
+expect_eq "merge DIR exit" $? 2
+grep -q "assay merge: $T/rdir: Is a directory (a folder of shards: --shards DIR)" "$T/err" ||
+    fail "merge DIR: $(cat "$T/err")"
+"$ASSAY" --db "$DB" merge "$T/nothere" >/dev/null 2>"$T/err"
+expect_eq "merge of a missing file exit" $? 2
+# import DIR of a JSONL format: refused, never read as empty
+"$ASSAY" --db "$DB" import --format assay "$T/rdir" >/dev/null 2>"$T/err"
+expect_eq "import --format assay DIR exit" $? 2
+grep -q "rdir: not a regular file, refused" "$T/err" || fail "import DIR: $(cat "$T/err")"
