@@ -16,6 +16,7 @@
 #include "app/svc_args.h"
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/textsafe.h"
 #include "exchange/import.h"
 #include "exchange/import_svc.h"
 #include "store/store.h"
@@ -34,6 +35,7 @@ import_meter(struct store *st, const struct isvc *s,
 	struct timespec now;
 	double t, rate, left;
 	long lock_ms = store_lock_waiting_ms(st);
+	char *vp;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	t = (double)(now.tv_sec - t0->tv_sec) +
@@ -41,22 +43,24 @@ import_meter(struct store *st, const struct isvc *s,
 	if (t < 1 && !shown)
 		return 0;
 	isvc_progress(s, &p);
+	vp = cli_vis(isvc_path(s), NULL);
 	rate = t > 0 ? (double)p.rows / t : 0;
 	if (lock_ms >= 300)	/* another process holds the write lock */
 		fprintf(stderr, "\r\033[K%s: %zu rows, waits for the "
-		    "database's lock (%ld s) ", isvc_path(s), p.rows,
+		    "database's lock (%ld s) ", vp, p.rows,
 		    (lock_ms + 500) / 1000);
 	else if (p.total == 0 || p.done == 0)	/* a pipe: no size known */
 		fprintf(stderr, "\r\033[K%s: %zu rows, %.0f rows/s ",
-		    isvc_path(s), p.rows, rate);
+		    vp, p.rows, rate);
 	else {
 		left = p.total >= p.done ? t * (double)(p.total - p.done) /
 		    (double)p.done : 0;
 		fprintf(stderr, "\r\033[K%s: %zu rows, %.0f rows/s, %.0f%%, "
-		    "%d:%02d left ", isvc_path(s), p.rows, rate, 100.0 *
+		    "%d:%02d left ", vp, p.rows, rate, 100.0 *
 		    (double)p.done / (double)p.total, (int)(left / 60),
 		    (int)left % 60);
 	}
+	free(vp);
 	return 1;
 }
 
@@ -90,6 +94,29 @@ import_drive(struct store *st, const char *path, const struct import_opts *o,
 	return 0;
 }
 
+/* The report's warnings ("path[:line]: why" lines) on stderr, their
+ * paths and quoted values terminal-safe (base/textsafe.h). */
+static void
+import_warnings_print(const struct import_report *r)
+{
+	struct buf b = BUF_INIT;
+
+	safe_text(&b, r->warnings.p != NULL ? r->warnings.p : "",
+	    r->warnings.len, SAFE_KEEP_LINES);
+	fwrite(b.p != NULL ? b.p : "", 1, b.len, stderr);
+	buf_release(&b);
+}
+
+/* sep then path, terminal-safe, on stderr. */
+static void
+import_path_print(const char *sep, const char *path)
+{
+	char *vp = cli_vis(path, NULL);
+
+	fprintf(stderr, "%s%s", sep, vp);
+	free(vp);
+}
+
 static int
 cmd_import(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 {
@@ -114,6 +141,7 @@ cmd_import(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	for (int i = 0; i < a->npos; i++) {
 		const struct import_report *r = NULL;
 		struct isvc *s = NULL;
+		char *vp = cli_vis(a->pos[i], NULL);
 		int rc;
 
 		/* Progress only for a person watching: quiet when piped. */
@@ -121,27 +149,31 @@ cmd_import(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		if (rc == 0)
 			rc = isvc_result(s, &r, NULL, err);
 		if (rc < 0) {
-			fprintf(stderr, "assay: %s\n", err->msg);
-			fprintf(stderr, "assay: %s: nothing imported\n", a->pos[i]);
+			char *ve = cli_vis(err->msg, NULL);
+
+			fprintf(stderr, "assay: %s\n", ve);
+			fprintf(stderr, "assay: %s: nothing imported\n", vp);
+			free(ve);
 			status = 2;
 			failed = i;
 		} else if (json) {
-			fputs(buf_str(&r->warnings), stderr);
+			import_warnings_print(r);
 			files++;
 			tasks += r->tasks_added;
 			cands += r->cands_added;
 			existing += r->cands_existing;
 			skipped += r->skipped;
 		} else {
-			fputs(buf_str(&r->warnings), stderr);
+			import_warnings_print(r);
 			printf("%s: %zu new task%s, %zu new candidate%s (%zu"
-			    " already there)", a->pos[i], r->tasks_added,
+			    " already there)", vp, r->tasks_added,
 			    r->tasks_added == 1 ? "" : "s", r->cands_added,
 			    r->cands_added == 1 ? "" : "s", r->cands_existing);
 			if (r->skipped > 0)
 				printf(", %zu bad lines skipped", r->skipped);
 			printf("\n");
 		}
+		free(vp);
 		isvc_free(s);
 		if (status != 0)
 			break;
@@ -158,11 +190,13 @@ cmd_import(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		/* Which files are in, which is not, which were not read. */
 		fprintf(stderr, "assay: imported:");
 		for (int i = 0; i < failed; i++)
-			fprintf(stderr, " %s", a->pos[i]);
-		fprintf(stderr, "%s\nassay: failed: %s\nassay: not tried:",
-		    failed == 0 ? " none" : "", a->pos[failed]);
+			import_path_print(" ", a->pos[i]);
+		fprintf(stderr, "%s\nassay: failed:", failed == 0 ? " none" :
+		    "");
+		import_path_print(" ", a->pos[failed]);
+		fprintf(stderr, "\nassay: not tried:");
 		for (int i = failed + 1; i < a->npos; i++)
-			fprintf(stderr, " %s", a->pos[i]);
+			import_path_print(" ", a->pos[i]);
 		fprintf(stderr, "%s\n", failed + 1 == a->npos ? " none" : "");
 	}
 	free(by);

@@ -51,3 +51,23 @@ expect_eq "merge of a missing file exit" $? 2
 "$ASSAY" --db "$DB" import --format assay "$T/rdir" >/dev/null 2>"$T/err"
 expect_eq "import --format assay DIR exit" $? 2
 grep -q "rdir: not a regular file, refused" "$T/err" || fail "import DIR: $(cat "$T/err")"
+
+# A path with an ESC and a newline: the summary, "nothing imported", the
+# lists of a failed multi-file import and the warnings show it escaped
+# (it went to stdout raw: its "\e[31m" would colour the terminal).
+esc=$(printf '\033')
+F=$(printf 'sp ace\nnl\033[31mRED.jsonl')
+row src/e e0 > "$T/$F"
+( cd "$T" && "$ASSAY" --db "$DB" import "$F" > "$T/out" 2>&1 ) || fail "import of an odd name: $(cat "$T/out")"
+grep -q "$esc" "$T/out" && fail "an ESC printed raw: $(cat -v "$T/out")"
+grep -q -F 'nl\x1b[31mRED.jsonl: 1 new task, 1 new candidate' "$T/out" || fail "summary: $(cat -v "$T/out")"
+printf 'bad\n' > "$T/$F"
+( cd "$T" && "$ASSAY" --db "$DB" import "$F" a.jsonl > "$T/out" 2>&1 )
+expect_eq "a bad odd-named file exit" $? 2
+grep -q "$esc" "$T/out" && fail "an ESC printed raw: $(cat -v "$T/out")"
+grep -q -F 'nl\x1b[31mRED.jsonl: nothing imported' "$T/out" || fail "nothing imported: $(cat -v "$T/out")"
+grep -q -F 'assay: failed: sp ace\nnl\x1b[31mRED.jsonl' "$T/out" || fail "failed list: $(cat -v "$T/out")"
+: > "$T/$F"
+( cd "$T" && "$ASSAY" --db "$DB" import "$F" > "$T/out" 2>&1 ) || fail "an empty odd-named file"
+grep -q "$esc" "$T/out" && fail "an ESC printed raw in a warning: $(cat -v "$T/out")"
+grep -q -F 'RED.jsonl: empty file, nothing imported' "$T/out" || fail "warning: $(cat -v "$T/out")"
