@@ -272,7 +272,7 @@ import_path(struct store *st, const char *path,
 	if (import_guard_begin(path, rep->watch, err) < 0)
 		return -1;
 	rc = import_in(st, path, f, opts, rep, err);
-	import_guard_end();
+	import_guard_end(rc == 0 ? &rep->warnings : NULL);
 	return rc;
 }
 

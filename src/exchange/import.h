@@ -119,7 +119,10 @@ int	import_path(struct store *st, const char *path,
 
 /*
  * Helpers the importers share (import_util.c).  import_list_dir(): the
- * sorted names of dir's entries, dot files left out, into *out (a new
+ * sorted names of dir's entries, dot files left out, and during a
+ * directory import symlinks to folders left out too (each named once in
+ * the import's warnings: a walk never follows a folder link, so no loop
+ * and no way out of the tree), into *out (a new
  * array of new strings, freed with strv_free()); 0, or -1 with
  * err ("dir: reason").  import_has_suffix(): 1 when s ends with suffix.
  */
@@ -162,11 +165,13 @@ void	import_unmap(struct import_text *t);
  * for its writer and read in poll() on it and on watch's cancel_fd
  * (watch may be NULL: no cancel), so that a cancel ends a wait for a
  * writer or for data at once ("path: cancelled").  0, or -1 with err
- * ("path: why"); import_guard_end() forgets it.
+ * ("path: why"); import_guard_end() forgets it, and appends to
+ * warnings (may be NULL) a line for each symlink to a folder that the
+ * directory import's listings left out (import_list_dir()).
  */
 int	import_guard_begin(const char *path, struct import_watch *watch,
 	    struct err *err);
-void	import_guard_end(void);
+void	import_guard_end(struct buf *warnings);
 
 int	import_list_dir(const char *dir, char ***out, size_t *n,
 	    struct err *err);

@@ -48,6 +48,8 @@ static _Thread_local struct {
 	char		*root;		/* realpath of the directory */
 	char		*lexroot;	/* its path as given, absolute */
 	struct import_watch *watch;	/* its cancel, or NULL */
+	struct buf	 links;		/* the folder links left out, one
+					 * warning line each */
 } cur;
 
 /* path made absolute and its "." and ".." parts resolved by name, not
@@ -344,8 +346,11 @@ import_guard_begin(const char *path, struct import_watch *watch,
 }
 
 void
-import_guard_end(void)
+import_guard_end(struct buf *warnings)
 {
+	if (warnings != NULL && cur.links.len > 0)
+		buf_add(warnings, cur.links.p, cur.links.len);
+	buf_release(&cur.links);
 	free(cur.pipe_data);
 	free(cur.root);
 	free(cur.lexroot);
@@ -366,6 +371,38 @@ name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * During a directory import: is dir/name a symlink to a folder?  Such a
+ * link is left out of every listing, with a warning naming it once
+ * (cur.links): a walk that followed it could go round a loop (a link
+ * to ".." gave every design of an RTLLM tree again at each level) or
+ * out of the tree.  A link to a file is read, under symlink_out().
+ */
+static int
+folder_link(const char *dir, const struct dirent *e)
+{
+	struct stat sb;
+	char *p, *line;
+	int yes;
+
+	if (cur.root == NULL || (e->d_type != DT_LNK &&
+	    e->d_type != DT_UNKNOWN))
+		return 0;
+	p = xasprintf("%s/%s", dir, e->d_name);
+	yes = lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode) &&
+	    stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+	if (yes) {
+		line = xasprintf("%s: a symlink to a folder, skipped (a"
+		    " directory import follows no folder links)\n", p);
+		if (cur.links.len == 0 || strstr(buf_str(&cur.links),
+		    line) == NULL)
+			buf_adds(&cur.links, line);
+		free(line);
+	}
+	free(p);
+	return yes;
+}
+
 int
 import_list_dir(const char *dir, char ***out, size_t *n, struct err *err)
 {
@@ -377,7 +414,7 @@ import_list_dir(const char *dir, char ***out, size_t *n, struct err *err)
 	if (d == NULL)
 		return err_set(err, "%s: %s", dir, strerror(errno));
 	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.' || folder_link(dir, e))
 			continue;
 		*out = xreallocarray(*out, *n + 1, sizeof **out);
 		(*out)[(*n)++] = xstrdup(e->d_name);
@@ -387,7 +424,6 @@ import_list_dir(const char *dir, char ***out, size_t *n, struct err *err)
 		qsort(*out, *n, sizeof **out, name_cmp);
 	return 0;
 }
-
 
 int
 import_each_entry(const char *dir,

@@ -71,3 +71,30 @@ grep -q -F 'assay: failed: sp ace\nnl\x1b[31mRED.jsonl' "$T/out" || fail "failed
 ( cd "$T" && "$ASSAY" --db "$DB" import "$F" > "$T/out" 2>&1 ) || fail "an empty odd-named file"
 grep -q "$esc" "$T/out" && fail "an ESC printed raw in a warning: $(cat -v "$T/out")"
 grep -q -F 'RED.jsonl: empty file, nothing imported' "$T/out" || fail "warning: $(cat -v "$T/out")"
+
+# Folder links in a directory import are skipped with a warning naming
+# the link, by every importer's walk (import_list_dir): RTLLM followed
+# a link to ".." round the loop, 180 candidates "already there" beside
+# the 36, and more with a second link.
+if [ -d "$DATA/rtllm" ]; then
+	cp -r "$DATA/rtllm" "$T/rl"
+	ln -s .. "$T/rl/Control/up"
+	ln -s ../.. "$T/rl/Memory/up2"
+	"$ASSAY" --db "$T/rl.db" import "$T/rl" > "$T/out" 2>&1 || fail "rtllm with loops: $(cat "$T/out")"
+	grep -q "rl: 36 new tasks, 36 new candidates (0 already there)" "$T/out" ||
+	    fail "rtllm with loops: $(cat "$T/out")"
+	grep -q "rl/Control/up: a symlink to a folder, skipped" "$T/out" || fail "no warning for up: $(cat "$T/out")"
+	grep -q "rl/Memory/up2: a symlink to a folder, skipped" "$T/out" || fail "no warning for up2: $(cat "$T/out")"
+	expect_eq "each link named once" "$(grep -c 'a symlink to a folder' "$T/out")" 2
+fi
+# the same in a layout read by another importer (KernelBench's levels)
+if [ -d "$DATA/kernelbench" ]; then
+	cp -r "$DATA/kernelbench" "$T/kb"
+	"$ASSAY" --db "$T/kb0.db" import "$T/kb" > "$T/out0" 2>&1 || fail "kernelbench: $(cat "$T/out0")"
+	d=$(find "$T/kb" -mindepth 1 -maxdepth 2 -type d | tail -n 1)
+	ln -s "$T/kb" "$d/loop"
+	"$ASSAY" --db "$T/kb1.db" import "$T/kb" > "$T/out1" 2>&1 || fail "kernelbench with a loop: $(cat "$T/out1")"
+	grep -q "$d/loop: a symlink to a folder, skipped" "$T/out1" || fail "kernelbench loop: $(cat "$T/out1")"
+	expect_eq "kernelbench with a loop imports the same" \
+	    "$(grep 'new tasks' "$T/out1")" "$(grep 'new tasks' "$T/out0")"
+fi
