@@ -3,8 +3,10 @@
  */
 #include "base/atomic.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,6 +50,9 @@ atomic_create_mode(const char *path, unsigned mode, char **tmp,
 		*tmp = NULL;
 		return NULL;
 	}
+	/* held while the file is open: atomic_clean_stale() removes only
+	 * a temporary file nobody holds (its writer died) */
+	(void)flock(fd, LOCK_EX | LOCK_NB);
 	mask = umask(0);
 	umask(mask);
 	if (fchmod(fd, (mode_t)mode & 0777 & ~mask) < 0 || (f = fdopen(fd, "w")) == NULL) {
@@ -79,6 +84,46 @@ atomic_commit(FILE *f, const char *tmp, const char *path, struct err *err)
 	}
 	atomic_sync_dir(path);
 	return 0;
+}
+
+size_t
+atomic_clean_stale(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash == NULL ? xstrdup(".") : slash == path ?
+	    xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+	char *prefix = xasprintf("%s.tmp-", slash != NULL ? slash + 1 : path);
+	size_t plen = strlen(prefix), n = 0;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		char *p;
+		int fd;
+
+		if (strncmp(e->d_name, prefix, plen) != 0 ||
+		    strlen(e->d_name + plen) != 6)
+			continue;
+		p = xasprintf("%s/%s", dir, e->d_name);
+		fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0) {
+			struct stat sb;
+
+			/* a regular file of ours that no writer holds */
+			if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+			    sb.st_uid == geteuid() &&
+			    flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+			    unlink(p) == 0)
+				n++;
+			close(fd);
+		}
+		free(p);
+	}
+	if (d != NULL)
+		closedir(d);
+	free(dir);
+	free(prefix);
+	return n;
 }
 
 int

@@ -7,6 +7,7 @@
 #ifndef ASSAY_ATOMIC_H
 #define ASSAY_ATOMIC_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "base/err.h"
@@ -14,7 +15,9 @@
 /*
  * A new temporary file "<path>.tmp-XXXXXX" beside path, open for
  * writing, with the mode a plain create would give (0666 less the
- * umask).  *tmp is its name (new, caller frees).  NULL with err.
+ * umask), held under flock(LOCK_EX) until it is closed (so that
+ * atomic_clean_stale() can tell it from one a killed writer left).
+ * *tmp is its name (new, caller frees).  NULL with err.
  */
 FILE	*atomic_create(const char *path, char **tmp, struct err *err);
 
@@ -33,6 +36,14 @@ FILE	*atomic_create_mode(const char *path, unsigned mode, char **tmp,
  */
 int	atomic_commit(FILE *f, const char *tmp, const char *path,
 	    struct err *err);
+
+/*
+ * Remove the temporary files "<path>.tmp-XXXXXX" beside path that a
+ * writer killed before its commit left (SIGKILL, a node lost): each one
+ * that is a regular file of this user that no one holds under flock()
+ * (a writer alive holds its own).  Returns how many were removed.
+ */
+size_t	atomic_clean_stale(const char *path);
 
 /* fsync the directory that holds path, so that a rename is durable. */
 void	atomic_sync_dir(const char *path);

@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -310,6 +312,36 @@ cli_safe_print(const char *cmd, const char *s, size_t len)
 		    " byte%s shown escaped (\\x1b, \\u009b, \\xff)\n", cmd, n,
 		    n == 1 ? "" : "s", n == 1 ? "" : "s");
 	buf_release(&b);
+}
+
+void
+cli_progress(struct cli_progress *p, const char *fmt, ...)
+{
+	struct timespec now;
+	double t;
+	va_list ap;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	t = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+	if (!p->tty && p->shown && t - p->last < 1)
+		return;
+	if (p->tty)
+		fputs("\r\033[K", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (!p->tty)
+		fputc('\n', stderr);
+	p->shown = 1;
+	p->last = t;
+}
+
+void
+cli_progress_end(struct cli_progress *p)
+{
+	if (p->tty && p->shown)
+		fputc('\n', stderr);
+	p->shown = 0;
 }
 
 json_t *

@@ -112,6 +112,23 @@ char	*cli_vis(const char *s, size_t *escaped);
  */
 void	cli_safe_print(const char *cmd, const char *s, size_t len);
 
+/*
+ * A progress line on stderr (import and merge --progress): on a
+ * terminal, each cli_progress() redraws one line in place ("\r\e[K"
+ * then the text); anywhere else (a log, a pipe) it writes plain lines,
+ * at most one a second, never a control sequence.  cli_progress_end()
+ * ends the line on a terminal.  Zero-initialise, then set tty
+ * (isatty(STDERR_FILENO)).  The text must be terminal-safe already.
+ */
+struct cli_progress {
+	int	tty;
+	int	shown;		/* a line was written */
+	double	last;		/* when the last plain line was, s */
+};
+void	cli_progress(struct cli_progress *p, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	cli_progress_end(struct cli_progress *p);
+
 /* A list row as a new JSON object (list --json, show --json). */
 json_t	*cli_row_json(const struct store_row *r);
 

@@ -22,14 +22,15 @@
 #include "store/store.h"
 
 /*
- * The progress line on a terminal: rows, rate, share read and time left
- * (a pipe, whose size is not known, has neither: it said "100%, 0:00
- * left"), or how long it has waited for another process's lock; after
- * the first second (a small file shows none).  1 once shown.
+ * The progress line (cli_progress(): in place on a terminal, plain
+ * lines elsewhere): rows, rate, share read and time left (a pipe, whose
+ * size is not known, has neither: it said "100%, 0:00 left"), or how
+ * long it has waited for another process's lock; after the first
+ * second (a small file shows none).
  */
-static int
+static void
 import_meter(struct store *st, const struct isvc *s,
-    const struct timespec *t0, int shown)
+    const struct timespec *t0, struct cli_progress *line)
 {
 	struct isvc_progress p;
 	struct timespec now;
@@ -40,28 +41,26 @@ import_meter(struct store *st, const struct isvc *s,
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	t = (double)(now.tv_sec - t0->tv_sec) +
 	    (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-	if (t < 1 && !shown)
-		return 0;
+	if (t < 1 && !line->shown)
+		return;
 	isvc_progress(s, &p);
 	vp = cli_vis(isvc_path(s), NULL);
 	rate = t > 0 ? (double)p.rows / t : 0;
 	if (lock_ms >= 300)	/* another process holds the write lock */
-		fprintf(stderr, "\r\033[K%s: %zu rows, waits for the "
-		    "database's lock (%ld s) ", vp, p.rows,
-		    (lock_ms + 500) / 1000);
+		cli_progress(line, "%s: %zu rows, waits for the database's"
+		    " lock (%ld s) ", vp, p.rows, (lock_ms + 500) / 1000);
 	else if (p.total == 0 || p.done == 0)	/* a pipe: no size known */
-		fprintf(stderr, "\r\033[K%s: %zu rows, %.0f rows/s ",
-		    vp, p.rows, rate);
+		cli_progress(line, "%s: %zu rows, %.0f rows/s ", vp, p.rows,
+		    rate);
 	else {
 		left = p.total >= p.done ? t * (double)(p.total - p.done) /
 		    (double)p.done : 0;
-		fprintf(stderr, "\r\033[K%s: %zu rows, %.0f rows/s, %.0f%%, "
+		cli_progress(line, "%s: %zu rows, %.0f rows/s, %.0f%%, "
 		    "%d:%02d left ", vp, p.rows, rate, 100.0 *
 		    (double)p.done / (double)p.total, (int)(left / 60),
 		    (int)left % 60);
 	}
 	free(vp);
-	return 1;
 }
 
 /*
@@ -75,7 +74,7 @@ import_drive(struct store *st, const char *path, const struct import_opts *o,
     int progress, struct isvc **out, struct err *err)
 {
 	struct timespec t0;
-	int shown = 0;
+	struct cli_progress line = { .tty = isatty(STDERR_FILENO) };
 
 	if (isvc_new(out, st, path, o, err) < 0)
 		return -1;
@@ -85,11 +84,12 @@ import_drive(struct store *st, const char *path, const struct import_opts *o,
 
 		(void)poll(&p, 1, progress ? 200 : -1);
 		if (progress)
-			shown = import_meter(st, *out, &t0, shown);
+			import_meter(st, *out, &t0, &line);
 	}
-	if (shown) {
-		import_meter(st, *out, &t0, shown);
-		fputc('\n', stderr);
+	if (line.shown) {
+		line.last = 0;		/* the last figures, even off a tty */
+		import_meter(st, *out, &t0, &line);
+		cli_progress_end(&line);
 	}
 	return 0;
 }

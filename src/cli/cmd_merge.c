@@ -107,7 +107,8 @@ merge_drive(struct store *st, char *const *files, size_t n, const char *dir,
 	struct buf msgs = BUF_INIT;
 	struct msvc_progress p;
 	struct err err;
-	int over, shown = 0;
+	struct cli_progress line = { .tty = isatty(STDERR_FILENO) };
+	int over;
 
 	if (msvc_new(out, st, files, n, dir, &err) < 0) {
 		fprintf(stderr, "assay merge: %s\n", err.msg);
@@ -124,14 +125,12 @@ merge_drive(struct store *st, char *const *files, size_t n, const char *dir,
 		}
 		msvc_progress(*out, &p);
 		if (progress && p.lines >= 1000) {
-			fprintf(stderr, "\rmerge: %zu lines, %zu runs stored,"
-			    " %zu already there ", p.lines, p.stored,
+			cli_progress(&line, "merge: %zu lines, %zu runs"
+			    " stored, %zu already there ", p.lines, p.stored,
 			    p.unchanged);
-			shown = 1;
 		}
 	} while (!over);
-	if (shown)
-		fprintf(stderr, "\n");
+	cli_progress_end(&line);
 	buf_release(&msgs);
 	return 0;
 }

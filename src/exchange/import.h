@@ -142,12 +142,17 @@ int	import_read(const char *path, char **out, size_t *len,
  * memory: the file at path mapped read-only (t->data, t->len bytes, not
  * NUL-terminated; "" and 0 when empty), under the same guard and
  * refusals as import_read(); the input given as a pipe is its buffer.
+ * A leading UTF-8 BOM (EF BB BF, which some editors and Windows tools
+ * write) is left out, as Python's json does, so that the first row
+ * parses; line numbers are unchanged.
  * Give it back with import_unmap().  0, or -1 with err ("path: why").
  */
 struct import_text {
 	const char	*data;
 	size_t		 len;
 	int		 mapped;	/* data is an mmap of the file */
+	size_t		 bom;		/* bytes of a leading UTF-8 BOM left
+					 * out of data (0 or 3) */
 };
 int	import_map(const char *path, struct import_text *t, struct err *err);
 void	import_unmap(struct import_text *t);

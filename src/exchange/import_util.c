@@ -244,6 +244,17 @@ import_read(const char *path, char **out, size_t *len, struct err *err)
 	return rc;
 }
 
+/* A leading UTF-8 BOM left out of t's text (t->bom says so). */
+static void
+skip_bom(struct import_text *t)
+{
+	if (t->len >= 3 && memcmp(t->data, "\xef\xbb\xbf", 3) == 0) {
+		t->data += 3;
+		t->len -= 3;
+		t->bom = 3;
+	}
+}
+
 int
 import_map(const char *path, struct import_text *out, struct err *err)
 {
@@ -256,6 +267,7 @@ import_map(const char *path, struct import_text *out, struct err *err)
 	if (cur.pipe_path != NULL && strcmp(path, cur.pipe_path) == 0) {
 		out->data = cur.pipe_data;
 		out->len = cur.pipe_len;
+		skip_bom(out);
 		return 0;
 	}
 	fd = open_input(path, &sb, err);
@@ -275,6 +287,7 @@ import_map(const char *path, struct import_text *out, struct err *err)
 	out->data = p;
 	out->len = (size_t)sb.st_size;
 	out->mapped = 1;
+	skip_bom(out);
 	return 0;
 }
 
@@ -282,7 +295,7 @@ void
 import_unmap(struct import_text *t)
 {
 	if (t->mapped)
-		munmap((void *)t->data, t->len);
+		munmap((void *)(t->data - t->bom), t->len + t->bom);
 	memset(t, 0, sizeof *t);
 	t->data = "";
 }

@@ -91,6 +91,8 @@ results_open(struct results **out, const char *path,
 		return -1;
 	w = xcalloc(1, sizeof *w);
 	w->key = *key;
+	/* what an earlier verify --results of path, killed, left */
+	(void)atomic_clean_stale(path);
 	w->f = atomic_create(path, &w->tmp, err);
 	if (w->f == NULL) {
 		free(w);
@@ -173,14 +175,15 @@ chomp(const char *line, size_t len)
 	return len;
 }
 
-int
-results_line_key(const char *line, size_t len, char *id, struct err *err)
+/* Does the line (len bytes, no newline) end in "mac_key" and "mac"?
+ * 1 with the key's id in id, else 0. */
+static int
+mac_tail(const char *line, size_t len, char *id)
 {
 	const char *mac, *key;
 
-	len = chomp(line, len);
 	if (len < 2 + KEY_TAIL + MAC_TAIL)
-		goto none;
+		return 0;
 	mac = line + len - MAC_TAIL;
 	key = mac - KEY_TAIL;
 	if (memcmp(mac, MAC_OPEN, sizeof MAC_OPEN - 1) != 0 ||
@@ -189,11 +192,32 @@ results_line_key(const char *line, size_t len, char *id, struct err *err)
 	    memcmp(key, MAC_KEY_OPEN, sizeof MAC_KEY_OPEN - 1) != 0 ||
 	    !is_hex(key + sizeof MAC_KEY_OPEN - 1, STORE_KEY_ID) ||
 	    mac[-1] != '"')
-		goto none;
+		return 0;
 	memcpy(id, key + sizeof MAC_KEY_OPEN - 1, STORE_KEY_ID);
 	id[STORE_KEY_ID] = '\0';
-	return 0;
-none:
+	return 1;
+}
+
+int
+results_line_key(const char *line, size_t len, char *id, struct err *err)
+{
+	size_t n;
+
+	len = chomp(line, len);
+	if (mac_tail(line, len, id))
+		return 0;
+	/* The MAC may be there, behind bytes an editor or a transfer
+	 * added: say what they are, not that it is missing. */
+	for (n = len; n > 0 && strchr(" \t\r", line[n - 1]) != NULL; n--)
+		;
+	if (n < len && mac_tail(line, n, id) && line[len - 1] == '\r')
+		return err_set(err, "line ends in CR: a CRLF file? results"
+		    " files are LF, each line ending right after its MAC"
+		    " (tr -d '\\r' < FILE gives the file verify wrote)");
+	if (n < len && mac_tail(line, n, id))
+		return err_set(err, "line ends in white space after its MAC:"
+		    " results files end each line right after the MAC's \"}"
+		    " (the line was edited; strip the trailing blanks)");
 	return err_set(err, "no MAC: a run result line ends in \"mac_key\""
 	    " and \"mac\" (a file written before runs were authenticated,"
 	    " assay_run 1, or one cut or edited; verify those candidates"

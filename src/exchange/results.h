@@ -62,7 +62,9 @@ int	results_key_from_json(const json_t *o, struct results_key *k,
 
 /*
  * Start writing the results file path: a new temporary file beside it,
- * each line authenticated under key (copied).  *out is new; end with
+ * each line authenticated under key (copied); the temporary files of
+ * path that a killed writer left are removed first (atomic_clean_stale:
+ * only those no live writer holds).  *out is new; end with
  * results_close() or results_abort().  0 or -1 with err.
  */
 int	results_open(struct results **out, const char *path,
@@ -95,7 +97,9 @@ void	results_abort(struct results *w);
  * The id of the key a line (len bytes, a trailing newline allowed) says
  * it was authenticated with, into id (STORE_KEY_ID + 1 bytes).  0, or
  * -1 with err when the line does not end in "mac_key" and "mac" (a line
- * of a version 1 file, written before MACs, or one cut or edited).
+ * of a version 1 file, written before MACs, or one cut or edited); a
+ * line whose MAC is followed by a CR ("line ends in CR: a CRLF file?")
+ * or by blanks is told so, and refused all the same.
  */
 int	results_line_key(const char *line, size_t len, char *id,
 	    struct err *err);

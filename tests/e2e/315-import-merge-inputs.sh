@@ -7,6 +7,13 @@ row() {	# row TASK CODE
 	printf '{"task": {"id": "%s", "domain": "chip", "env": "iverilog"}, "candidate": {"origin": "m", "code": "%s"}}\n' "$1" "$2"
 }
 row src/a a0 > "$T/a.jsonl"
+# until_says FILE WORD: wait (5 s at most) for a helper to print WORD
+until_says() {
+	n=0
+	until grep -q "$2" "$1" 2>/dev/null; do
+		n=$((n + 1)); [ $n -lt 50 ] || fail "no '$2' in $1"; sleep 0.1
+	done
+}
 "$ASSAY" --db "$DB" import "$T/a.jsonl" >/dev/null || fail "the first import"
 
 # killed SIG WHEN PID: wait for PID after SIG; fail unless it is gone
@@ -98,3 +105,63 @@ if [ -d "$DATA/kernelbench" ]; then
 	expect_eq "kernelbench with a loop imports the same" \
 	    "$(grep 'new tasks' "$T/out1")" "$(grep 'new tasks' "$T/out0")"
 fi
+
+# A leading UTF-8 BOM is read past (it gave "the first line is not a
+# JSON object"); line numbers stay.
+{ printf '\357\273\277'; row src/bom b0; row src/bom b1; } > "$T/bom.jsonl"
+"$ASSAY" --db "$DB" import "$T/bom.jsonl" > "$T/out" 2>&1 || fail "a BOM file: $(cat "$T/out")"
+grep -q "bom.jsonl: 1 new task, 2 new candidates" "$T/out" || fail "BOM: $(cat "$T/out")"
+{ printf '\357\273\277'; row src/bom2 c0; printf 'bad\n'; } > "$T/bom2.jsonl"
+"$ASSAY" --db "$DB" import "$T/bom2.jsonl" > "$T/out" 2>&1
+grep -q "bom2.jsonl:2: " "$T/out" || fail "BOM line numbers: $(cat "$T/out")"
+
+# --progress off a terminal, under another's lock: plain lines, no \r
+# and no escape sequence (it wrote "\r\e[K... waits for the database's lock")
+if command -v python3 >/dev/null; then
+	python3 -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+time.sleep(3)' "$DB" > "$T/locker" &
+	locker=$!
+	until_says "$T/locker" locked
+	row src/lock l0 > "$T/lock.jsonl"
+	"$ASSAY" --db "$DB" import --progress "$T/lock.jsonl" > /dev/null 2> "$T/err" || fail "import under a lock: $(cat "$T/err")"
+	wait $locker
+	grep -q "waits for the database's lock" "$T/err" || fail "no lock line: $(cat -v "$T/err")"
+	tr -d '\n' < "$T/err" | grep -q "$(printf '[\r\033]')" && fail "control bytes off a terminal: $(cat -v "$T/err")"
+	echo "ok: --progress off a terminal writes plain lines"
+fi
+
+# Results lines: a CRLF file and a trailing blank are told as such (they
+# were "no MAC"); a SIGKILLed verify --results left FILE.tmp-XXXXXX that
+# nothing removed: the next verify --results FILE removes it, and keeps
+# one a live writer holds.
+command -v iverilog >/dev/null || { echo "no iverilog: results checks skipped"; exit 0; }
+need_data
+"$ASSAY" --db "$T/v.db" import "$DATA/verilog-eval-v1" >/dev/null 2>&1 || fail "import v1"
+id=$("$ASSAY" --db "$T/v.db" list --json | head -n 1 | sed 's/.*"id":"\([^"]*\)".*/\1/')
+cp "$T/v.db" "$T/v2.db"
+echo stale > "$T/out.jsonl.tmp-AbC123"
+python3 -c 'import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_CREAT | os.O_WRONLY, 0o644)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(10)' "$T/out.jsonl.tmp-Held01" > "$T/holder" &
+holder=$!
+until_says "$T/holder" held
+"$ASSAY" --db "$T/v2.db" verify --quiet --timeout 60 --results "$T/out.jsonl" "$id" >/dev/null 2>&1 ||
+    fail "verify --results"
+kill $holder; wait $holder 2>/dev/null
+[ -e "$T/out.jsonl.tmp-AbC123" ] && fail "a stale temporary results file stayed"
+[ -e "$T/out.jsonl.tmp-Held01" ] || fail "a held temporary results file was removed"
+echo "ok: the next verify --results removes a killed one's temporary file, not a live one's"
+sed 's/$/\r/' "$T/out.jsonl" > "$T/crlf.jsonl"
+"$ASSAY" --db "$T/v.db" merge "$T/crlf.jsonl" > /dev/null 2> "$T/err"
+expect_eq "a CRLF results file exit" $? 2
+grep -q "crlf.jsonl:1: line ends in CR: a CRLF file? results files are LF" "$T/err" || fail "CRLF: $(cat "$T/err")"
+sed 's/$/ /' "$T/out.jsonl" > "$T/sp.jsonl"
+"$ASSAY" --db "$T/v.db" merge "$T/sp.jsonl" > /dev/null 2> "$T/err"
+grep -q "sp.jsonl:1: line ends in white space after its MAC" "$T/err" || fail "trailing blank: $(cat "$T/err")"
+"$ASSAY" --db "$T/v.db" merge "$T/out.jsonl" > "$T/out" 2>&1 || fail "the LF file: $(cat "$T/out")"
+grep -q "verified 1, unchanged 0" "$T/out" || fail "the LF file: $(cat "$T/out")"

@@ -16,7 +16,7 @@ mkfifo "$T/ff" "$T/ff2"
 
 # the workbench's pid: the process whose cwd is $T and argv the db's
 wb_pid() { pgrep -f -x "$ASSAY --db $DB" | head -n 1; }
-# elapsed SECONDS-SINCE: whole seconds since the time given
+# now: the time in whole seconds
 now() { date +%s; }
 
 start 120 40 ""
@@ -39,12 +39,18 @@ keys x
 wait_for "import: $T/ff: cancelled; nothing of it stored" 3
 ok "a second :import runs once the first is cancelled"
 
+# slow_import: :import of ff2, whose writer writes some rows, then
+# falls silent (its pid in $writer)
+slow_import() {
+	{ cat "$T/sim.jsonl"; exec sleep 30; } >"$T/ff2" &
+	writer=$!
+	command_line "import $T/ff2"
+	wait_for "· import " 10
+	sleep 1
+}
+
 # a slow writer: some rows, then silence; x ends the wait for data
-{ cat "$T/sim.jsonl"; exec sleep 30; } >"$T/ff2" &
-writer=$!
-command_line "import $T/ff2"
-wait_for "· import " 10
-sleep 1
+slow_import
 keys x
 wait_for "import: $T/ff2: cancelled; nothing of it stored" 3
 ok "x cancels an import that waits for a slow writer's data"
@@ -65,11 +71,7 @@ ok "q, y quit at once with an import waiting ($(( $(now) - t0 )) s)"
 # SIGTERM with an import waiting for a slow writer's data
 start 120 40 ""
 wait_for " 1/$N "
-{ cat "$T/sim.jsonl"; exec sleep 30; } >"$T/ff2" &
-writer=$!
-command_line "import $T/ff2"
-wait_for "· import " 10
-sleep 1
+slow_import
 pid=$(wb_pid)
 [ -n "$pid" ] || fail "no workbench process found"
 kill -TERM "$pid"
