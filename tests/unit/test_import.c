@@ -22,6 +22,8 @@
 #include <setjmp.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -1434,6 +1436,92 @@ test_import_rtllm_samples(void **state)
 	free(id);
 }
 
+/* A file that starts with a UTF-8 BOM imports as without it (it gave
+ * "the first line is not a JSON object"); a bad row keeps its line. */
+static void
+test_import_bom_read_past(void **state)
+{
+	struct datafx *f = *state;
+	struct import_report rep;
+	struct import_opts o = { IMPORT_AUTO, 0, "tester" };
+	struct err err;
+	char *text = xasprintf("\xef\xbb\xbf%s", assay_rows), *path;
+
+	path = write_text(f, "bom.jsonl", text);
+	import_ok(f, path, IMPORT_AUTO, &rep);
+	assert_int_equal(rep.tasks_added, 1);
+	assert_int_equal(rep.cands_added, 2);
+	import_report_release(&rep);
+	free(path);
+	free(text);
+	path = write_text(f, "bom-bad.jsonl", "\xef\xbb\xbf\nnot json\n");
+	import_report_init(&rep);
+	assert_int_equal(import_path(f->st, path, &o, &rep, &err), -1);
+	assert_non_null(strstr(err.msg, "bom-bad.jsonl:2: "));
+	import_report_release(&rep);
+	free(path);
+}
+
+/* The import service's side of a cancel: the flag, then the byte. */
+struct canceller {
+	struct import_watch	*w;
+	int			 wfd;
+};
+
+static void *
+cancel_later(void *arg)
+{
+	struct canceller *c = arg;
+	struct timespec ts = { 0, 300 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+	atomic_store(&c->w->cancel, 1);
+	assert_int_equal(write(c->wfd, "x", 1), 1);
+	return NULL;
+}
+
+/*
+ * A FIFO that nobody writes: the import neither hangs in open() nor in
+ * poll(), and a cancel from another thread 0.3 s later ends it with
+ * "cancelled" (it waited for a writer for ever).
+ */
+static void
+test_import_fifo_cancel_wakes(void **state)
+{
+	struct datafx *f = *state;
+	struct import_watch w = { 0 };
+	struct import_report rep;
+	struct import_opts o = { IMPORT_AUTO, 0, "tester" };
+	struct canceller c;
+	struct timespec t0, t1;
+	struct err err;
+	pthread_t th;
+	char *path = xasprintf("%s/ff", f->dir);
+	int p[2];
+	double s;
+
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(pipe(p), 0);
+	w.cancel_fd = p[0];
+	c.w = &w;
+	c.wfd = p[1];
+	import_report_init(&rep);
+	rep.watch = &w;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(pthread_create(&th, NULL, cancel_later, &c), 0);
+	assert_int_equal(import_path(f->st, path, &o, &rep, &err), -1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pthread_join(th, NULL);
+	s = (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	assert_non_null(strstr(err.msg, "cancelled"));
+	assert_true(s >= 0.25 && s < 2.0);
+	import_report_release(&rep);
+	close(p[0]);
+	close(p[1]);
+	free(path);
+}
+
 #define FX_TEST(t) cmocka_unit_test_setup_teardown(t, datafx_setup, datafx_teardown)
 
 int
@@ -1452,6 +1540,8 @@ main(void)
 		FX_TEST(test_import_rtlfixer_simulate_set_nan),
 		FX_TEST(test_import_rtlfixer_bare_nan_is_null),
 		FX_TEST(test_import_assay_format),
+		FX_TEST(test_import_bom_read_past),
+		FX_TEST(test_import_fifo_cancel_wakes),
 		FX_TEST(test_import_rtllm_shared_designs),
 		FX_TEST(test_import_rtllm_samples),
 		FX_TEST(test_import_assay_explicit_roles),

@@ -277,6 +277,40 @@ test_results_hmac_rfc4231(void **state)
 }
 
 /*
+ * A line whose MAC is there but followed by a CR (a CRLF file) or by a
+ * blank is told so; it was "no MAC".  Still refused: the line is not as
+ * verify wrote it.  A line with no MAC at all stays "no MAC", blank or
+ * not.
+ */
+static void
+test_results_mac_trailing_bytes(void **state)
+{
+	struct run r;
+	struct err err;
+	char id[STORE_KEY_ID + 1], *line, *crlf, *sp;
+	size_t len;
+
+	(void)state;
+	fill_run(&r);
+	line = line_of(&key1, &r);
+	len = strlen(line);			/* ends in "\n" */
+	crlf = xasprintf("%.*s\r\n", (int)(len - 1), line);
+	assert_int_equal(results_line_check(crlf, len + 1, &key1, &err), -1);
+	assert_non_null(strstr(err.msg, "line ends in CR: a CRLF file?"));
+	sp = xasprintf("%.*s \t\n", (int)(len - 1), line);
+	assert_int_equal(results_line_key(sp, len + 2, id, &err), -1);
+	assert_non_null(strstr(err.msg, "line ends in white space after its"
+	    " MAC"));
+	assert_int_equal(results_line_key("{\"a\":1} \r\n", 10, id, &err),
+	    -1);
+	assert_non_null(strstr(err.msg, "no MAC"));
+	free(crlf);
+	free(sp);
+	free(line);
+	run_release(&r);
+}
+
+/*
  * Issue 25 item 8: a slice's stats file, and two summed as merge
  * --shards sums them.  Worked by hand: slice A ran two iverilog runs
  * (fail 1234 ms, pass 766 ms), slice B one on another toolchain (pass
@@ -376,6 +410,7 @@ main(void)
 		cmocka_unit_test(test_results_round_trip),
 		cmocka_unit_test(test_results_bad_lines),
 		cmocka_unit_test(test_results_mac),
+		cmocka_unit_test(test_results_mac_trailing_bytes),
 		cmocka_unit_test(test_results_hmac_rfc4231),
 		cmocka_unit_test(test_results_stats),
 	};
