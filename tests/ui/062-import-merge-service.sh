@@ -66,7 +66,7 @@ command_line "import $T/again.fifo"
 wait_for "· import " 10
 keys x
 # the cancel reaches the import where it waits for the FIFO's writer
-# (065-import-fifo-cancel.sh tests it at length)
+# (067-import-fifo-cancel.sh tests it at length)
 wait_for "import: $T/again.fifo: cancelled; nothing of it stored" 10
 [ "$("$ASSAY" --db "$DB" list --json | wc -l)" -eq "$ALL" ] ||
     fail "a cancelled import left rows"

@@ -1,4 +1,4 @@
-# 065-import-fifo-cancel.sh - an :import that waits on its input ends
+# 067-import-fifo-cancel.sh - an :import that waits on its input ends
 # at once when told to: a FIFO with no writer (the open waits for one)
 # and a FIFO whose writer wrote a little and went quiet (the read waits
 # for data).  x cancels it within about a second and a second :import
