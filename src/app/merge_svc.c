@@ -5,6 +5,7 @@
 #include "app/merge_svc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "base/file.h"
 #include "base/textsafe.h"
 #include "base/worker.h"
 #include "exchange/results.h"
@@ -26,6 +28,8 @@ struct msvc {
 	struct worker		 w;
 	int			 done;
 	atomic_int		 cancel;
+	int			 wake[2];	/* a byte on wake[1] at cancel
+						 * wakes a read of a FIFO */
 	/* the thread's alone until it is over */
 	struct msvc_result	 res;
 	struct vsvc_tally	 pending;	/* runs of the open batch */
@@ -235,18 +239,65 @@ merge_check(struct store *st, const struct run *r, const char *task_id,
 }
 
 /*
- * One line of f into b (its newline kept), at most max bytes: a longer
+ * A results file read line by line from its fd, each read() after a
+ * wait in poll() on it and on the service's cancel pipe
+ * (file_wait_readable()): a FIFO whose writer is late or quiet ends at
+ * once on a cancel.  err: the errno of a failed read, 0 when none.
+ */
+struct lines {
+	int	 fd;
+	int	 cancel_fd;
+	char	 buf[65536];
+	size_t	 pos, len;
+	int	 eof, cancelled, err;
+};
+
+/* The next byte, or -1 at the end, on a cancel or an error. */
+static int
+lines_getc(struct lines *l)
+{
+	while (l->pos == l->len) {
+		ssize_t n;
+		int rc;
+
+		if (l->eof || l->cancelled || l->err != 0)
+			return -1;
+		rc = file_wait_readable(l->fd, l->cancel_fd);
+		if (rc <= 0) {
+			if (rc < 0)
+				l->err = errno;
+			else
+				l->cancelled = 1;
+			return -1;
+		}
+		n = read(l->fd, l->buf, sizeof l->buf);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			l->err = errno;
+		else if (n == 0)
+			l->eof = 1;
+		else {
+			l->pos = 0;
+			l->len = (size_t)n;
+		}
+	}
+	return (unsigned char)l->buf[l->pos++];
+}
+
+/*
+ * One line of l into b (its newline kept), at most max bytes: a longer
  * one is read to its end and dropped, with *over set.  0 at the end of
- * the file, else 1.
+ * the file (or on a cancel or an error: l says which), else 1.
  */
 static int
-read_line(FILE *f, struct buf *b, size_t max, int *over)
+read_line(struct lines *l, struct buf *b, size_t max, int *over)
 {
 	int c, any = 0;
 
 	buf_reset(b);
 	*over = 0;
-	while ((c = getc_unlocked(f)) != EOF) {
+	while ((c = lines_getc(l)) >= 0) {
 		any = 1;
 		if (b->len < max)
 			buf_addc(b, (char)c);
@@ -363,29 +414,35 @@ merge_unreadable(struct msvc *m, const char *path, const char *why)
 
 /*
  * Merge the results file path.  0, or -1 when it cannot be read (said,
- * and the status set): not there, a directory (fopen() takes one and
- * every read fails with EISDIR, which read as an empty file merged
+ * and the status set): not there, a directory (fopen() took one and
+ * every read failed with EISDIR, which read as an empty file merged
  * nothing and said so with status 0), or a read error part way (what
- * was read before it stays merged).
+ * was read before it stays merged).  A FIFO is opened without waiting
+ * for its writer and read in poll() (struct lines), so a cancel ends a
+ * merge that waits on one.
  */
 static int
 merge_file(struct msvc *m, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	struct lines *l;
 	struct buf line = BUF_INIT;
 	struct stat sb;
 	size_t lineno = 0;
-	int over, rc = 0;
+	int fd, over, rc = 0;
 
-	if (f == NULL)
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return merge_unreadable(m, path, strerror(errno));
-	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		fclose(f);
+	if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		close(fd);
 		return merge_unreadable(m, path, "Is a directory (a folder of"
 		    " shards: --shards DIR)");
 	}
+	l = xcalloc(1, sizeof *l);
+	l->fd = fd;
+	l->cancel_fd = m->wake[0];
 	while (!atomic_load(&m->cancel) &&
-	    read_line(f, &line, RESULTS_LINE_MAX, &over) > 0) {
+	    read_line(l, &line, RESULTS_LINE_MAX, &over) > 0) {
 		lineno++;
 		m->res.lines++;
 		atomic_store_explicit(&m->a_lines, m->res.lines,
@@ -401,16 +458,18 @@ merge_file(struct msvc *m, const char *path)
 		atomic_store_explicit(&m->a_stored, m->res.done + m->npending,
 		    memory_order_relaxed);
 	}
-	/* EOF from getc is the end or an error: an error is said */
-	if (ferror(f)) {
+	/* the end of the lines is the file's end, a cancel or an error: an
+	 * error is said */
+	if (l->err != 0) {
 		char why[160];
 
 		snprintf(why, sizeof why, "read error after line %zu: %s",
-		    lineno, strerror(errno));
+		    lineno, strerror(l->err));
 		rc = merge_unreadable(m, path, why);
 	}
 	buf_release(&line);
-	fclose(f);
+	close(fd);
+	free(l);
 	return rc;
 }
 
@@ -497,6 +556,11 @@ msvc_new(struct msvc **out, struct store *st, char *const *files,
 	struct msvc *m = xcalloc(1, sizeof *m);
 
 	*out = NULL;
+	if (file_cancel_pipe(m->wake) < 0) {
+		err_set(err, "merge: pipe: %s", strerror(errno));
+		free(m);
+		return -1;
+	}
 	m->st = st;
 	m->files = xcalloc(nfiles + 1, sizeof *m->files);
 	for (size_t i = 0; i < nfiles; i++)
@@ -561,7 +625,9 @@ msvc_messages(struct msvc *s, struct buf *out)
 void
 msvc_cancel(struct msvc *s)
 {
-	atomic_store(&s->cancel, 1);
+	/* the flag first, then the byte that wakes a read in poll() */
+	if (atomic_exchange(&s->cancel, 1) == 0)
+		(void)!write(s->wake[1], "x", 1);
 }
 
 const struct msvc_result *
@@ -586,5 +652,7 @@ msvc_free(struct msvc *s)
 	json_decref(s->res.stats);
 	buf_release(&s->msgs);
 	pthread_mutex_destroy(&s->lock);
+	close(s->wake[0]);
+	close(s->wake[1]);
 	free(s);
 }

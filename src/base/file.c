@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -83,4 +84,40 @@ file_dir(const char *path)
 	if (slash == path)
 		return xstrdup("/");
 	return xstrndup(path, (size_t)(slash - path));
+}
+
+int
+file_cancel_pipe(int fds[2])
+{
+	if (pipe(fds) < 0)
+		return -1;
+	if (fcntl(fds[0], F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(fds[1], F_SETFD, FD_CLOEXEC) < 0) {
+		int e = errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int
+file_wait_readable(int fd, int cancel_fd)
+{
+	struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+	    { .fd = cancel_fd, .events = POLLIN } };
+
+	for (;;) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (p[1].revents != 0)
+			return 0;
+		if (p[0].revents != 0)
+			return 1;
+	}
 }

@@ -30,4 +30,19 @@ const char *file_base(const char *path);
  */
 char	*file_dir(const char *path);
 
+/*
+ * Cancellable waits on an input that may block (a FIFO, a pipe, a
+ * terminal), for the services' threads (import, merge): the service
+ * makes a cancel pipe with file_cancel_pipe() (both ends close-on-exec;
+ * 0, or -1 with errno), writes a byte to fds[1] when it cancels, and
+ * its reader calls file_wait_readable(fd, fds[0]) before each read():
+ * it sleeps in poll() until fd can be read (data, its end, an error: 1)
+ * or cancel_fd can (0); -1 with errno when poll() fails.  cancel_fd -1:
+ * no cancel.  A FIFO opened O_NONBLOCK before its writer came is not
+ * readable until the writer writes or goes (Linux holds back POLLHUP
+ * until it has seen one), so this is also the wait for the writer.
+ */
+int	file_cancel_pipe(int fds[2]);
+int	file_wait_readable(int fd, int cancel_fd);
+
 #endif

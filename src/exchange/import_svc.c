@@ -4,11 +4,11 @@
 #include "exchange/import_svc.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "base/worker.h"
 
 struct isvc {
@@ -41,13 +41,8 @@ isvc_new(struct isvc **out, struct store *st, const char *path,
 
 	*out = NULL;
 	s->wake[0] = s->wake[1] = -1;
-	if (pipe(s->wake) < 0 || fcntl(s->wake[0], F_SETFD, FD_CLOEXEC) < 0 ||
-	    fcntl(s->wake[1], F_SETFD, FD_CLOEXEC) < 0) {
+	if (file_cancel_pipe(s->wake) < 0) {
 		err_set(err, "import: pipe: %s", strerror(errno));
-		if (s->wake[0] >= 0) {
-			close(s->wake[0]);
-			close(s->wake[1]);
-		}
 		free(s);
 		return -1;
 	}

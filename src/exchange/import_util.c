@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,34 +128,24 @@ symlink_out(const char *path, struct err *err)
 }
 
 /*
- * Wait until fd can be read or the import is cancelled: 0, or -1 with
- * err ("path: cancelled").  A FIFO opened with O_NONBLOCK before its
- * writer came is not readable until the writer writes or goes (Linux
- * holds back POLLHUP until it has seen a writer), so this is also the
- * wait for the writer; a cancel wakes it through the watch's cancel_fd.
- * No time limit and no busy wait: poll() sleeps.
+ * Wait until fd can be read or the import is cancelled (the watch's
+ * cancel_fd, file_wait_readable()): 0, or -1 with err ("path:
+ * cancelled").  No time limit and no busy wait: poll() sleeps.
  */
 static int
 wait_readable(int fd, const char *path, struct err *err)
 {
-	struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
-	    { .fd = -1, .events = POLLIN } };
+	int rc;
 
-	if (cur.watch != NULL)
-		p[1].fd = cur.watch->cancel_fd;
-	for (;;) {
-		if (import_watch_cancelled(cur.watch))
-			return err_set(err, "%s: cancelled", path);
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return err_set(err, "%s: %s", path, strerror(errno));
-		}
-		if (p[1].revents != 0 && import_watch_cancelled(cur.watch))
-			return err_set(err, "%s: cancelled", path);
-		if (p[0].revents != 0)
-			return 0;
-	}
+	if (import_watch_cancelled(cur.watch))
+		return err_set(err, "%s: cancelled", path);
+	rc = file_wait_readable(fd, cur.watch != NULL ?
+	    cur.watch->cancel_fd : -1);
+	if (rc < 0)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	if (rc == 0 || import_watch_cancelled(cur.watch))
+		return err_set(err, "%s: cancelled", path);
+	return 0;
 }
 
 /*

@@ -1,9 +1,9 @@
 # 067-import-fifo-cancel.sh - an :import that waits on its input ends
 # at once when told to: a FIFO with no writer (the open waits for one)
 # and a FIFO whose writer wrote a little and went quiet (the read waits
-# for data).  x cancels it within about a second and a second :import
-# may start; q and y quit at once; SIGTERM ends the workbench at once;
-# nothing of the workbench's process stays.  Before, the import's thread
+# for data); a :merge of a FIFO the same.  x cancels it within about a
+# second and a second :import may start; q and y quit at once; SIGTERM
+# ends the workbench at once; nothing of the workbench's process stays.  Before, the import's thread
 # sat in open() or read() until a writer came: x showed "cancelling"
 # for ever, quit froze the screen and SIGTERM waited for the writer.
 . "$(dirname "$0")/lib.sh"
@@ -57,6 +57,14 @@ ok "x cancels an import that waits for a slow writer's data"
 kill "$writer" 2>/dev/null
 [ "$("$ASSAY" --db "$DB" list --json | wc -l)" -eq "$N" ] ||
     fail "a cancelled import left rows"
+
+# :merge of a FIFO nobody writes: x ends it too (it waited in fopen())
+command_line "merge $T/ff"
+wait_for "merging $T/ff" 5
+sleep 0.5
+keys x
+wait_for "merge (cancelled): 0 runs stored" 3
+ok "x cancels a :merge that waits for a FIFO's writer"
 
 # q and y with an import waiting on the FIFO: the workbench ends at once
 command_line "import $T/ff"
