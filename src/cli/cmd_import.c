@@ -107,6 +107,20 @@ import_warnings_print(const struct import_report *r)
 	buf_release(&b);
 }
 
+/* path as a JSON string: invalid UTF-8 as U+FFFD (json_string() gave
+ * NULL for it, and the summary crashed). */
+static json_t *
+json_path(const char *path)
+{
+	struct buf b = BUF_INIT;
+	json_t *s;
+
+	safe_utf8(&b, path, strlen(path));
+	s = json_stringn(b.p != NULL ? b.p : "", b.len);
+	buf_release(&b);
+	return s;
+}
+
 /* sep then path, terminal-safe, on stderr. */
 static void
 import_path_print(const char *sep, const char *path)
@@ -184,7 +198,7 @@ cmd_import(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    "tasks_added", (json_int_t)tasks, "candidates_added",
 		    (json_int_t)cands, "candidates_existing",
 		    (json_int_t)existing, "skipped", (json_int_t)skipped,
-		    "failed", failed >= 0 ? json_string(a->pos[failed]) :
+		    "failed", failed >= 0 ? json_path(a->pos[failed]) :
 		    json_null()));
 	if (failed >= 0 && a->npos > 1) {
 		/* Which files are in, which is not, which were not read. */
