@@ -136,6 +136,15 @@ int	import_path(struct store *st, const char *path,
  */
 int	import_read(const char *path, char **out, size_t *len,
 	    struct err *err);
+/*
+ * Read the JSON file at path whole (import_read()) and parse it; it must
+ * be an array, of what the message calls what ("VeriScope predictions
+ * (a JSON array of {\"problem_id\", \"completion\"})").  *out is the new
+ * array (json_decref()).  0, or -1 with err ("path:LINE: not WHAT:
+ * REASON", the parser's line and words, or "not an array").
+ */
+int	import_read_array(const char *path, const char *what,
+	    struct json_t **out, struct err *err);
 
 /*
  * The text of a JSONL file, however large, without reading it into

@@ -144,28 +144,15 @@ tb_stats(const char *dir, const struct tb_channel *ch, json_t **out,
 
 	*out = NULL;
 	for (size_t i = 0; i < 2 && *out == NULL; i++) {
-		char *p = xasprintf("%s/%s", up, ch->stats[i]), *text;
-		size_t len;
-		json_error_t je;
+		char *p = xasprintf("%s/%s", up, ch->stats[i]);
 		struct stat sb;
 
 		if (stat(p, &sb) < 0) {
 			free(p);
 			continue;
 		}
-		if (import_read(p, &text, &len, err) < 0) {
-			free(p);
-			free(up);
-			return -1;
-		}
-		*out = json_loadb(text, len, 0, &je);
-		free(text);
-		if (!json_is_array(*out)) {
-			err_set(err, "%s:%d: not TritonBench's statistics (a"
-			    " JSON array of objects): %s", p, je.line,
-			    *out == NULL ? je.text : "not an array");
-			json_decref(*out);
-			*out = NULL;
+		if (import_read_array(p, "TritonBench's statistics (a JSON"
+		    " array of objects)", out, err) < 0) {
 			free(p);
 			free(up);
 			return -1;

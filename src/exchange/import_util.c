@@ -245,6 +245,30 @@ skip_bom(struct import_text *t)
 }
 
 int
+import_read_array(const char *path, const char *what, json_t **out,
+    struct err *err)
+{
+	char *text;
+	size_t len;
+	json_error_t je;
+
+	*out = NULL;
+	if (import_read(path, &text, &len, err) < 0)
+		return -1;
+	*out = json_loadb(text, len, 0, &je);
+	free(text);
+	if (json_is_array(*out))
+		return 0;
+	/* parsed but no array: the parser left line -1; the value starts
+	 * the file */
+	err_set(err, "%s:%d: not %s: %s", path, *out == NULL ? je.line : 1,
+	    what, *out == NULL ? je.text : "not an array");
+	json_decref(*out);
+	*out = NULL;
+	return -1;
+}
+
+int
 import_map(const char *path, struct import_text *out, struct err *err)
 {
 	struct stat sb;

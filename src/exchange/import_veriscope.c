@@ -129,21 +129,14 @@ static int
 vs_predictions(struct store *st, const char *path, struct import_report *rep,
     struct err *err)
 {
-	char *text = NULL, *model = NULL;
-	size_t len, i;
-	json_t *root = NULL, *row;
-	json_error_t je;
+	char *model = NULL;
+	size_t i;
+	json_t *root, *row;
 	int rc = -1;
 
-	if (import_read(path, &text, &len, err) < 0)
+	if (import_read_array(path, "VeriScope predictions (a JSON array of"
+	    " {\"problem_id\", \"completion\"})", &root, err) < 0)
 		return -1;
-	root = json_loadb(text, len, 0, &je);
-	if (!json_is_array(root)) {
-		err_set(err, "%s:%d: not VeriScope predictions (a JSON array of"
-		    " {\"problem_id\", \"completion\"}): %s", path, je.line,
-		    root == NULL ? je.text : "not an array");
-		goto out;
-	}
 	{
 		const char *base = file_base(path);
 		const char *dot = strrchr(base, '.');
@@ -186,7 +179,6 @@ vs_predictions(struct store *st, const char *path, struct import_report *rep,
 out:
 	json_decref(root);
 	free(model);
-	free(text);
 	return rc;
 }
 

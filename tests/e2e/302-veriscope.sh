@@ -27,6 +27,15 @@ grep -q "0 new tasks, 2 new candidates" "$T/imp" || fail "predictions: $(cat "$T
 echo '[{"problem_id": "999_none", "completion": "module top_module; endmodule"}]' > "$T/p.json"
 "$ASSAY" --db "$DB" import --format veriscope "$T/p.json" > "$T/err" 2>&1 && fail "a prediction of no task was taken"
 grep -q "999_none" "$T/err" || fail "the error does not name the problem: $(cat "$T/err")"
+# a predictions file that is no array, or no JSON, says where and what
+# (the parsed case said line -1)
+echo '{"problem_id": "015_nand_gate"}' > "$T/obj.json"
+"$ASSAY" --db "$DB" import --format veriscope "$T/obj.json" > "$T/err" 2>&1 && fail "an object was taken for predictions"
+grep -q "obj.json:1: not VeriScope predictions (a JSON array of {\"problem_id\", \"completion\"}): not an array" "$T/err" ||
+    fail "not an array: $(cat "$T/err")"
+printf '[\n{"problem_id": "015_nand_gate",\n' > "$T/cut.json"
+"$ASSAY" --db "$DB" import --format veriscope "$T/cut.json" > "$T/err" 2>&1 && fail "a cut file was taken"
+grep -q "cut.json:3: not VeriScope predictions" "$T/err" || fail "cut: $(cat "$T/err")"
 expect_eq "licence" "$(sqlite3 "$DB" "select group_concat(distinct license) from task")" "Apache-2.0"
 "$ASSAY" --db "$DB" export --format raw --where "task=veriscope/015_nand_gate origin=reference" > "$T/x.jsonl"
 grep -q '"env_params":{"top":"tb"}' "$T/x.jsonl" || fail "top"
