@@ -34,6 +34,15 @@ exec_label(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		    act.category, category_list(names, sizeof names, " "),
 		    cmd_has(a, CMD_KEY_WHERE, NULL) && ctx->line == NULL ?
 		    "; with --where no ID comes first" : ""), 2;
+	/* a filter's term among the SUB words is --where's, typed without
+	 * its quotes: ":label compile --where task~fsm benchmark=rtlfixer"
+	 * labelled 48 candidates compile/benchmark=rtlfixer */
+	for (int i = 1; i < a->npos; i++)
+		if (store_filter_is_term(a->pos[i]))
+			return err_set(err, "'%.64s' is a filter's term, not a"
+			    " subcategory: quote a filter of several terms"
+			    " (--where \"A B\"), or give the subcategory with"
+			    " --sub", a->pos[i]), 2;
 	sub = cmd_join(a, 1);
 	act.sub = *sub != '\0' ? sub : NULL;
 	while ((ch = cmd_next(a, &val)) != -1) {

@@ -693,6 +693,22 @@ filter_disagree(struct filter *f, const char *val, int neg, int like,
 	return 0;
 }
 
+int
+store_filter_is_term(const char *word)
+{
+	struct filter f;
+	struct err err;
+	int ok;
+
+	if (word == NULL || strpbrk(word, "=~") == NULL ||
+	    strpbrk(word, " \t") != NULL)
+		return 0;
+	ok = filter_compile(word, &f, &err) == 0;
+	if (ok)
+		filter_release(&f);
+	return ok;
+}
+
 char *
 store_filter_quote(const char *v)
 {

@@ -441,6 +441,13 @@ void	store_row_release(struct store_row *r);
  * doubled (the filter language's quoting).  New string.
  */
 char	*store_filter_quote(const char *v);
+/*
+ * 1 when word is one predicate of the filter language (KEY=VALUE,
+ * KEY!=VALUE, KEY~TEXT with a known KEY, grep=TEXT, ...), else 0: what
+ * a command asks of a free word to tell a filter's term typed without
+ * its quotes ("--where task~fsm benchmark=rtlfixer") from text.
+ */
+int	store_filter_is_term(const char *word);
 
 int	store_query_count(struct store *st, const char *filter, size_t *n,
 	    struct err *err);

@@ -144,26 +144,33 @@ xfer_status(char *left, size_t n, const char *what, const char *unit,
 }
 
 /*
- * A question too long for the bar is cut before its end, which stays:
- * "...quit and cancel it (the runs it …? y/n".  Cut at its end, the
- * "y/n" that says what to answer was what went (80 columns).
+ * A question too long for the bar is cut in its middle, with an
+ * ellipsis: its head says what is asked ("label 48 candidates"), its end
+ * the warning and what to answer ("although 7 of them pass? y/n").  Cut
+ * at its end, the "y/n" went; cut just before its "?", the warning did.
  */
 static void
 question_draw(WINDOW *win, int y, int cols, const char *q, attr_t a)
 {
-	const char *tail = strrchr(q, '?');
-	char head[512], cut[520];
-	int tw;
+	int room = cols - 1, total = pane_width(q, strlen(q)), head, w = 0;
+	const char *p = q, *end = q + strlen(q);
+	char cut[512];
 
-	if (pane_width(q, strlen(q)) <= cols - 1 || tail == NULL ||
-	    (tw = pane_width(tail, strlen(tail))) > cols / 2) {
-		pane_puts(win, y, 1, cols - 1, q, a);
+	if (total <= room || room < 8) {
+		pane_puts(win, y, 1, room, q, a);
 		return;
 	}
-	snprintf(head, sizeof head, "%.*s", (int)(tail - q), q);
-	pane_cut(head, cols - 1 - tw, cut, sizeof cut);
-	pane_puts(win, y, 1 + pane_puts(win, y, 1, cols - 1 - tw, cut, a),
-	    tw, tail, a);
+	head = room / 3;
+	/* the tail: the last room - head columns, whole characters */
+	while (p < end && total - w > room - head) {
+		int cw;
+
+		p += pane_char(p, (size_t)(end - p), &cw);
+		w += cw;
+	}
+	pane_cut(q, head, cut, sizeof cut);	/* ends in the ellipsis */
+	pane_puts(win, y, 1 + pane_puts(win, y, 1, head, cut, a), room - head,
+	    p, a);
 }
 
 void

@@ -26,6 +26,20 @@ status_line(char *line, size_t n, const char *fmt, va_list ap)
 			*p = ' ';
 }
 
+/* Keep text for :messages, whole, with its time. */
+static void
+msglog_add(struct wb *wb, const char *text, int is_err)
+{
+	size_t k;
+
+	if (text[0] == '\0')
+		return;
+	k = wb->nmsglog++ % WB_MSGLOG;
+	wb->msglog[k].at = time(NULL);
+	wb->msglog[k].err = is_err;
+	snprintf(wb->msglog[k].text, sizeof wb->msglog[k].text, "%s", text);
+}
+
 void
 wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
 {
@@ -36,13 +50,7 @@ wb_msg(struct wb *wb, int is_err, const char *fmt, ...)
 	va_end(ap);
 	wb->msg_err = is_err;
 	wb->dirty = 1;
-	if (wb->msg[0] != '\0') {
-		size_t k = wb->nmsglog++ % WB_MSGLOG;
-
-		wb->msglog[k].at = time(NULL);
-		wb->msglog[k].err = is_err;
-		memcpy(wb->msglog[k].text, wb->msg, sizeof wb->msglog[k].text);
-	}
+	msglog_add(wb, wb->msg, is_err);
 }
 
 void
@@ -55,6 +63,8 @@ wb_ask(struct wb *wb, enum wb_ask kind, const char *fmt, ...)
 	va_start(ap, fmt);
 	status_line(wb->question, sizeof wb->question, fmt, ap);
 	va_end(ap);
+	/* a question cut on the bar can be read whole there too */
+	msglog_add(wb, wb->question, 0);
 }
 
 size_t

@@ -67,6 +67,17 @@ expect_eq "--where=VALUE" "$(wc -l <"$T/out" | tr -d ' ')" 1
 expect_eq "show -- -x (a positional)" $? 2
 grep -q "is not a candidate id" "$T/err" || fail "-x after --: $(cat "$T/err")"
 
+# A filter's term among a label's SUB words is --where's, typed without
+# its quotes: refused, nothing labelled (it became the subcategory).
+before=$(sqlite3 "$DB" "SELECT count(*) FROM event")
+"$ASSAY" --db "$DB" label compile --where id=c-2 kind=direct >/dev/null 2>"$T/err"
+expect_eq "a filter's term as SUB" $? 2
+grep -q "'kind=direct' is a filter's term, not a subcategory" "$T/err" ||
+	fail "SUB filter term: $(cat "$T/err")"
+expect_eq "nothing labelled" "$(sqlite3 "$DB" "SELECT count(*) FROM event")" "$before"
+"$ASSAY" --db "$DB" label compile --where "id=c-2 kind=direct" >/dev/null 2>"$T/err" ||
+	fail "the quoted filter: $(cat "$T/err")"
+
 # Help from the table: assay help CMD and CMD --help are the same text.
 "$ASSAY" help label >"$T/h1" || fail "assay help label"
 "$ASSAY" label --help >"$T/h2" || fail "assay label --help"

@@ -54,17 +54,6 @@ ok "when the lock frees the pending decision is made"
 # makes it (it was dropped without a word).
 B=$(id_n 2)
 C=$(id_n 3)
-hold() {	# hold SECONDS: the lock, from a sqlite3 shell
-	rm -f "$T/locker"
-	(echo "BEGIN IMMEDIATE;"; echo "SELECT 'locked';"; sleep "$1";
-	    echo "COMMIT;") | sqlite3 "$DB" >"$T/locker" 2>&1 &
-	locker=$!	# the sqlite3 shell: killed, the lock frees
-	n=0
-	until grep -q locked "$T/locker" 2>/dev/null; do
-		n=$((n + 1)); [ $n -lt 50 ] || fail "sqlite3 did not take the lock"
-		sleep 0.1
-	done
-}
 wb_pid() { pgrep -n -f -- "--db $DB" ; }
 start 120 40 "--where id=$B"
 wait_for " 1/1 "

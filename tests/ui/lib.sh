@@ -96,6 +96,20 @@ row() { "$ASSAY" --db "$DB" list --json --where "id=$1"; }
 
 # quit_all: q until the workbench exits (q goes back one view at a time,
 # and quits at the top), without touching the command history.
+# hold SECONDS: the database's write lock, from a sqlite3 shell (BEGIN
+# IMMEDIATE); $locker is its pid: killed, the lock frees
+hold() {
+	rm -f "$T/locker"
+	(echo "BEGIN IMMEDIATE;"; echo "SELECT 'locked';"; sleep "$1";
+	    echo "COMMIT;") | sqlite3 "$DB" >"$T/locker" 2>&1 &
+	locker=$!
+	n=0
+	until grep -q locked "$T/locker" 2>/dev/null; do
+		n=$((n + 1)); [ $n -lt 50 ] || fail "sqlite3 did not take the lock"
+		sleep 0.1
+	done
+}
+
 quit_all() {
 	n=0
 	while [ $n -lt 12 ]; do
