@@ -97,23 +97,13 @@ screen | tail -n 1 | grep -q -F "$T/bad.jsonl:1: " ||
     fail "the refusal does not name the file and line"
 ok ":merge says what it refused"
 
-# Another process holds the write lock (Python's sqlite3, BEGIN
+# Another process holds the write lock (a sqlite3 shell, BEGIN
 # IMMEDIATE, for 120 s or until killed): an :import says it waits for
 # the lock, x ends the wait at once (it waited out the 60 s lock
 # timeout), and q asks, then quits at once (the screen froze for a
 # minute and the question was never asked).
-if command -v python3 >/dev/null 2>&1; then
-	python3 -c 'import sqlite3, sys, time
-c = sqlite3.connect(sys.argv[1], isolation_level=None)
-c.execute("BEGIN IMMEDIATE")
-print("locked", flush=True)
-time.sleep(120)' "$DB" >"$T/locker" 2>&1 &
-	locker=$!
-	n=0
-	until grep -q locked "$T/locker" 2>/dev/null; do
-		n=$((n + 1)); [ $n -lt 50 ] || fail "python3 did not take the lock"
-		sleep 0.1
-	done
+if command -v sqlite3 >/dev/null 2>&1; then
+	hold 120
 	command_line "import $T/new.jsonl"
 	wait_for "import waits for the database's lock" 10
 	ok "an :import under another's lock says it waits"
