@@ -53,6 +53,14 @@ screen | grep -q -E "C-w +Prompt: delete the last word" ||
 ok "? lists the live keymap"
 keys q
 wait_gone "live keymap"
+# another key closes the help, as in htop, and says it did nothing (1
+# closed it without a word: was it labelled?)
+keys ?
+wait_for "live keymap"
+keys 1
+wait_for "help closed; 1 did nothing (press it again)"
+wait_gone "live keymap"
+ok "a key over the help closes it and says it did nothing"
 
 # larger again, with the help closed
 $TM resize-window -t t -x 160 -y 50

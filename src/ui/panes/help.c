@@ -230,14 +230,29 @@ help_open(struct pane *p, const struct pane_place *at)
 	return 0;
 }
 
-/* j, k and the like scroll; ?, q, Esc and any other key close it. */
+/*
+ * j, k and the like scroll; ?, q, Esc and any other key close it, as
+ * htop's help does.  Another key is said not to have acted (1 closed
+ * the help without a word: was it labelled?).
+ */
 static int
 help_key(struct pane *p, int key, enum action a)
 {
-	if (a == ACTION_HELP || a == ACTION_QUIT || key == KEYMAP_KEY_ESC ||
-	    a == ACTION_NONE ||
-	    !pane_scroll(p, a, help_rows(p->wb, NULL, 0, 0, p->cols)))
+	char name[32];
+
+	if (a == ACTION_HELP || a == ACTION_QUIT || key == KEYMAP_KEY_ESC) {
 		p->shown = 0;
+		return 1;
+	}
+	if (a != ACTION_NONE && pane_scroll(p, a, help_rows(p->wb, NULL, 0, 0,
+	    p->cols)))
+		return 1;
+	p->shown = 0;
+	if (key != 0) {
+		keymap_key_name(key, name, sizeof name);
+		wb_msg(p->wb, 0, "help closed; %s did nothing (press it "
+		    "again)", name);
+	}
 	return 1;
 }
 
