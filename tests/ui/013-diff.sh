@@ -44,6 +44,46 @@ keys q
 wait_gone "parent $ID"
 screen | grep -q " queue " || fail "q did not close the diff"
 ok "q closes the diff"
+keys q
+wait_for "ASSAY-EXIT 0"
 
+# A repair saved with CRLF line ends (an editor on another system, or
+# RealBench's references): compared line by line as LF, only the line
+# changed shows (every line differed, each CR drawn as '?').
+cat >"$T/crlf" <<'FIX'
+#!/bin/sh
+sed -i -e 's/output Y1/output reg Y1/' -e 's/$/\r/' "$1"
+FIX
+chmod +x "$T/crlf"
+ID2=$("$ASSAY" --db "$DB" list --json | sed -n 2p | json_field id)
+export EDITOR="$T/crlf"
+start 120 40 "--where id=$ID2"
+wait_for " 1/1 "
+keys e
+n=300
+REP2=
+while [ -z "$REP2" ] && [ $n -gt 0 ]; do
+	REP2=$("$ASSAY" --db "$DB" list --json --where "parent=$ID2" |
+	    json_field id)
+	sleep 0.1
+	n=$((n - 1))
+done
+[ -n "$REP2" ] || fail "no CRLF repair of $ID2 in the store"
+"$ASSAY" --db "$DB" show --json "$REP2" | grep -q '\\r\\n' ||
+    fail "the repair has no CRLF line ends"
+wait_for "$REP2: " 30
+keys C-l
+"$ASSAY" --db "$DB" list --json --where "id=$REP2" >/dev/null
+start 120 40 "--where id=$REP2"
+wait_for " 1/1 "
+keys d
+wait_for "parent $ID2"
+wait_for "CRLF line ends compared as LF"
+[ "$(screen | grep -c "^.-[^-]")" -le 1 ] ||
+    fail "more than the changed line is removed: $(screen)"
+screen | grep -q "^.+.*output reg Y1" || fail "no added line"
+screen | grep -q "?$" && fail "a CR is drawn as ?"
+ok "CRLF line ends are compared as LF"
+keys q
 keys q
 wait_for "ASSAY-EXIT 0"

@@ -207,6 +207,23 @@ diff_repair_of(const struct wb *wb, const char *id)
 }
 
 /* Compute the diff of mode into d.  0 or -1 (a message says why). */
+/* text (len bytes, may be NULL) with each CR before a LF, or ending
+ * the text (its last line's), taken out: new, NUL-terminated, *outlen
+ * its length. */
+static char *
+lf_text(const char *text, size_t len, size_t *outlen)
+{
+	char *out = xmalloc(len + 1);
+	size_t k = 0;
+
+	for (size_t i = 0; i < len; i++)
+		if (!(text[i] == '\r' && (i + 1 == len || text[i + 1] == '\n')))
+			out[k++] = text[i];
+	out[k] = '\0';
+	*outlen = k;
+	return out;
+}
+
 static int
 diff_compute(struct pane *p, int mode)
 {
@@ -219,7 +236,7 @@ diff_compute(struct pane *p, int mode)
 	struct err err = { "" };
 	char *text = NULL;
 	size_t len = 0;
-	int rc;
+	int rc, crlf;
 
 	memset(&o, 0, sizeof o);
 	rc = store_candidate_get(wb->st, other, &o, &err);
@@ -234,8 +251,20 @@ diff_compute(struct pane *p, int mode)
 	/* the repair is the newer text; the others are the older */
 	from = mode == DIFF_REPAIR ? c : &o;
 	to = mode == DIFF_REPAIR ? &o : c;
-	rc = vcs_diff_text(from->code, from->code_len, to->code, to->code_len,
-	    from->id, to->id, &text, &len, &err);
+	{
+		/* line ends compared as LF: a reference with CRLF ends
+		 * (RealBench's aes_cipher_top.v) differed on every line,
+		 * each CR drawn as '?' */
+		size_t fl, tl;
+		char *f = lf_text(from->code, from->code_len, &fl);
+		char *t = lf_text(to->code, to->code_len, &tl);
+
+		crlf = fl != from->code_len || tl != to->code_len;
+		rc = vcs_diff_text(f, fl, t, tl, from->id, to->id, &text,
+		    &len, &err);
+		free(f);
+		free(t);
+	}
 	if (rc == 0) {
 		if (mode == DIFF_REPAIR)
 			snprintf(d->title, sizeof d->title, "candidate %s "
@@ -257,6 +286,8 @@ diff_compute(struct pane *p, int mode)
 	diff_index(d);
 	diff_pair(d);
 	p->scroll = 0;
+	if (crlf)
+		wb_msg(wb, 0, "diff: CRLF line ends compared as LF");
 	return 0;
 }
 
