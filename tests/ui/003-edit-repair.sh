@@ -26,15 +26,7 @@ wait_for "1/174"
 keys v
 wait_for "$ID: fail at compile" 30
 keys e
-n=300
-REP=
-while [ -z "$REP" ] && [ $n -gt 0 ]; do
-	REP=$("$ASSAY" --db "$DB" list --json --where "parent=$ID" |
-	    json_field id)
-	sleep 0.1
-	n=$((n - 1))
-done
-[ -n "$REP" ] || fail "no repair of $ID in the store"
+REP=$(repair_of "$ID") || fail "no repair of $ID in the store"
 # the small screen keeps the zoom after the run until a key
 wait_for "$REP: " 30
 wait_for "(zoomed until a key)"

@@ -33,15 +33,7 @@ wait_for "2/$NFAIL"
 screen | grep -q "▶ $ID" || fail "$ID is not selected"
 keys e
 
-n=300
-REP=
-while [ -z "$REP" ] && [ $n -gt 0 ]; do
-	REP=$("$ASSAY" --db "$DB" list --json --where "parent=$ID" |
-	    json_field id)
-	sleep 0.1
-	n=$((n - 1))
-done
-[ -n "$REP" ] || fail "no repair of $ID in the store"
+REP=$(repair_of "$ID") || fail "no repair of $ID in the store"
 wait_for "$REP: fail" 30
 [ "$(row "$REP" | json_field verdict)" = fail ] || fail "repair not failed"
 ok "e made the failing repair $REP of $ID"

@@ -19,15 +19,7 @@ start 120 40 "--where benchmark=rtlfixer"
 wait_for "1/174"
 
 keys e
-n=300
-REP=
-while [ -z "$REP" ] && [ $n -gt 0 ]; do
-	REP=$("$ASSAY" --db "$DB" list --json --where "parent=$ID" |
-	    json_field id)
-	sleep 0.1
-	n=$((n - 1))
-done
-[ -n "$REP" ] || fail "no repair of $ID in the store"
+REP=$(repair_of "$ID") || fail "no repair of $ID in the store"
 wait_for "$REP: " 30
 keys C-l
 
@@ -60,15 +52,7 @@ export EDITOR="$T/crlf"
 start 120 40 "--where id=$ID2"
 wait_for " 1/1 "
 keys e
-n=300
-REP2=
-while [ -z "$REP2" ] && [ $n -gt 0 ]; do
-	REP2=$("$ASSAY" --db "$DB" list --json --where "parent=$ID2" |
-	    json_field id)
-	sleep 0.1
-	n=$((n - 1))
-done
-[ -n "$REP2" ] || fail "no CRLF repair of $ID2 in the store"
+REP2=$(repair_of "$ID2") || fail "no CRLF repair of $ID2 in the store"
 "$ASSAY" --db "$DB" show --json "$REP2" | grep -q '\\r\\n' ||
     fail "the repair has no CRLF line ends"
 wait_for "$REP2: " 30

@@ -37,15 +37,7 @@ N=$("$ASSAY" --db "$DB" show --json "$ID" | grep -o '"code":"[^"]*' |
 [ -n "$N" ] || fail "no 'output Y1' line in $ID"
 
 keys e
-n=300
-REP=
-while [ -z "$REP" ] && [ $n -gt 0 ]; do
-	REP=$("$ASSAY" --db "$DB" list --json --where "parent=$ID" |
-	    json_field id)
-	sleep 0.1
-	n=$((n - 1))
-done
-[ -n "$REP" ] || fail "no repair of $ID in the store"
+REP=$(repair_of "$ID") || fail "no repair of $ID in the store"
 wait_for "$REP: " 30
 keys C-l
 

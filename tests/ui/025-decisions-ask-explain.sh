@@ -77,18 +77,6 @@ ok "an unterminated quote is an error with its column"
 command_line "filter"
 wait_for " 1/174 "
 A=$("$ASSAY" --db "$DB" list --json | head -n 1 | json_field id)
-# repair_of ID: wait for the repair of ID in the store and print its id
-repair_of() {
-	n=300
-	while [ $n -gt 0 ]; do
-		r=$("$ASSAY" --db "$DB" list --json --where "parent=$1" |
-		    json_field id)
-		[ -n "$r" ] && { echo "$r"; return 0; }
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
 echo one >"$T/tag"
 keys e
 R1=$(repair_of "$A") || fail "no repair of $A"

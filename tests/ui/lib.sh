@@ -96,6 +96,20 @@ row() { "$ASSAY" --db "$DB" list --json --where "id=$1"; }
 
 # quit_all: q until the workbench exits (q goes back one view at a time,
 # and quits at the top), without touching the command history.
+# repair_of ID: wait (30 s at most) for the repair of ID in the store
+# and print its id; 1 when none came
+repair_of() {
+	n=300
+	while [ $n -gt 0 ]; do
+		r=$("$ASSAY" --db "$DB" list --json --where "parent=$1" |
+		    json_field id)
+		[ -n "$r" ] && { echo "$r"; return 0; }
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+
 # hold SECONDS: the database's write lock, from a sqlite3 shell (BEGIN
 # IMMEDIATE); $locker is its pid: killed, the lock frees
 hold() {
