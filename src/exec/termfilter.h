@@ -25,7 +25,8 @@
  *    cyan, normal and bright).  Others are dropped from the sequence:
  *    background colours, black, white and grey (the colours of one
  *    theme's background or another's), 256-colour and RGB colours,
- *    reverse, conceal, blink;
+ *    reverse, conceal, blink (reverse video is the mark of the pane's
+ *    own lines, which a run must not imitate);
  *  - nothing else: every other CSI (cursor moves, erase, scroll
  *    regions, modes), every OSC, DCS, APC, PM and SOS string, every
  *    other escape sequence and every other C0 control (BS, BEL, SO, SI,

@@ -18,8 +18,9 @@
  * which draws for its size).  The pane shows the terminal's scrollback
  * and screen as one list of lines (the view): its bottom while output
  * arrives, from an absolute line number once scrolled back, and, when a
- * failed verification ends, from the line that holds the message its
+ * failed verification ends, from the last line that holds the message its
  * verdict rests on (else its end, where a harness prints its results).
+ * assay's own lines start with a mark no run can print (OWN_MARK).
  */
 #define _GNU_SOURCE
 #include "ui/panes/term.h"
