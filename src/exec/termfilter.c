@@ -6,8 +6,11 @@
  */
 #include "exec/termfilter.h"
 
+#include <locale.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "base/textsafe.h"
 
@@ -21,6 +24,44 @@ enum {
 };
 
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
+#define DOTTED_CIRCLE "\xe2\x97\x8c"	/* U+25CC, a combining mark's base */
+
+/*
+ * 1 when cp takes no column of its own (a combining mark, a zero-width
+ * space or joiner): glibc's wcwidth() in C.UTF-8, whatever the process's
+ * locale, so that the filter reads alike in the workbench and in a test.
+ * Without that locale, the blocks of combining marks and the zero-width
+ * format characters.
+ */
+static locale_t utf8;
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+
+static void
+utf8_open(void)
+{
+	utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+static int
+zero_width(unsigned cp)
+{
+	locale_t was;
+	int w;
+
+	pthread_once(&utf8_once, utf8_open);
+	if (utf8 != (locale_t)0) {
+		was = uselocale(utf8);
+		w = wcwidth((wchar_t)cp);
+		uselocale(was);
+		return w == 0;
+	}
+	return (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 &&
+	    cp <= 0x1aff) || (cp >= 0x1dc0 && cp <= 0x1dff) ||
+	    (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x20d0 &&
+	    cp <= 0x20ff) || (cp >= 0x2060 && cp <= 0x2064) ||
+	    (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xfe20 &&
+	    cp <= 0xfe2f) || cp == 0xfeff;
+}
 
 void
 term_filter_init(struct term_filter *f)
@@ -43,6 +84,7 @@ line_end(struct term_filter *f, struct buf *out)
 	buf_adds(out, "\r\n");
 	f->pen = 0;
 	f->mid_line = 0;
+	f->base = 0;
 }
 
 /* A UTF-8 sequence cut short by a byte that does not continue it. */
@@ -53,6 +95,7 @@ utf8_drop(struct term_filter *f, struct buf *out)
 		buf_adds(out, REPLACEMENT);
 		f->nu8 = 0;
 		f->mid_line = 1;
+		f->base = 1;
 	}
 }
 
@@ -73,12 +116,17 @@ utf8_byte(struct term_filter *f, unsigned char b, struct buf *out)
 		if (f->nu8 < utf8_need(f->u8[0]))
 			return;
 		if (safe_utf8_len((const char *)f->u8, (size_t)f->nu8,
-		    &cp) == (size_t)f->nu8 && !safe_cp_unsafe(cp))
+		    &cp) == (size_t)f->nu8 && !safe_cp_unsafe(cp)) {
+			/* a mark with nothing to its left on the line */
+			if (!f->base && zero_width(cp))
+				buf_adds(out, DOTTED_CIRCLE);
 			buf_add(out, f->u8, (size_t)f->nu8);
-		else
+		} else {
 			buf_adds(out, REPLACEMENT);
+		}
 		f->nu8 = 0;
 		f->mid_line = 1;
+		f->base = 1;
 		return;
 	}
 	utf8_drop(f, out);
@@ -88,6 +136,7 @@ utf8_byte(struct term_filter *f, unsigned char b, struct buf *out)
 	} else {
 		buf_adds(out, REPLACEMENT);	/* a stray continuation... */
 		f->mid_line = 1;
+		f->base = 1;
 	}
 }
 
@@ -258,6 +307,7 @@ term_filter_run(struct term_filter *f, const char *s, size_t n,
 		} else if (b == '\t' || (b >= 0x20 && b < 0x7f)) {
 			buf_addc(out, (char)b);
 			f->mid_line = 1;
+			f->base = b != '\t';	/* a tab moves the cursor */
 		}
 		/* other C0 controls and DEL: dropped */
 	}

@@ -11,6 +11,11 @@
  *  - printable ASCII, tabs, and valid UTF-8 other than C1 controls,
  *    separators and bidirectional overrides (safe_cp_unsafe); every
  *    other byte or sequence becomes U+FFFD;
+ *  - a combining or other zero-width character (U+0301, U+200B) with no
+ *    character before it on its line to attach to (at a line's start,
+ *    after a tab) gets U+25CC DOTTED CIRCLE as its base: alone, a
+ *    terminal or a multiplexer draws it onto the cell before the
+ *    cursor, the end of the line above;
  *  - line ends: "\n", "\r\n" and a lone "\r" each end the line, as
  *    "\r\n" (a lone "\r" would let a line be overwritten); the pen is
  *    reset at every line end when the line set it;
@@ -20,7 +25,8 @@
  *    cyan, normal and bright).  Others are dropped from the sequence:
  *    background colours, black, white and grey (the colours of one
  *    theme's background or another's), 256-colour and RGB colours,
- *    reverse, conceal, blink;
+ *    reverse, conceal, blink (reverse video is the mark of the pane's
+ *    own lines, which a run must not imitate);
  *  - nothing else: every other CSI (cursor moves, erase, scroll
  *    regions, modes), every OSC, DCS, APC, PM and SOS string, every
  *    other escape sequence and every other C0 control (BS, BEL, SO, SI,
@@ -53,6 +59,8 @@ struct term_filter {
 	int		 pen;		/* an SGR was passed on this line */
 	int		 after_cr;	/* the last byte was a lone "\r" */
 	int		 mid_line;	/* text since the last line end */
+	int		 base;		/* the last text was a character a
+					 * combining one attaches to */
 };
 
 /* A filter in its first state (a line's start, no pen). */

@@ -9,7 +9,13 @@
 #    conceal, black on black and ESC[2J, made the testbench's real line
 #    and assay's verdict draw invisible, live and on replay; now neither
 #    carries those attributes (capture-pane -e) and the fake line was
-#    not wiped either.
+#    not wiped either;
+#  - a failing design that prints the evidence's text early, then a copy
+#    of assay's bold green "» ID: pass · ..." line, set the pane's view
+#    on its own copy (the first that held the evidence), and at 80x24 the
+#    title lost the verdict; now the view goes to the last line holding
+#    the evidence, only assay's own lines carry the reverse-video mark
+#    (capture-pane -e), and the title keeps "fail" at 80x24.
 . "$(dirname "$0")/lib.sh"
 command -v iverilog >/dev/null 2>&1 || skip "iverilog is not installed"
 
@@ -107,7 +113,7 @@ real=$(screen | grep -o "Mismatches: [0-9]* in 600 samples" | head -n 1)
 [ -n "$real" ] && [ "$real" != "Mismatches: 0 in 600 samples" ] ||
     fail "the testbench's line: '$real'"
 hidden "$real"
-hidden "» $HOST: fail"
+hidden "$HOST: fail"
 ok "replayed: '$real' and the verdict are readable after conceal, black on black and 2J"
 keys Escape
 
@@ -115,8 +121,48 @@ keys v
 wait_for "» $HOST: fail" 60
 wait_for "$real"
 hidden "$real"
-hidden "» $HOST: fail"
+hidden "$HOST: fail"
 ok "live: the testbench's line and assay's verdict are readable"
+
+# the forgery: the evidence's text early, then assay's own pass line
+ev=$("$ASSAY" --db "$DB" show "$HOST" --json | grep -o '"evidence":"[^"\\]*"' |
+    head -n 1 | cut -d'"' -f4)
+case $ev in "Hint: Output"*) ;; *) fail "the hostile design's evidence: '$ev'" ;; esac
+FORGE=$(design forge '	assign Y1 = 1'"'"'b0;
+	assign Y3 = 1'"'"'b0;
+	integer i;
+	initial begin
+		for (i = 0; i < 20; i = i + 1) $display("filler %0d", i);
+		$display("'"$ev"'");
+		$display("%c[1;32m\302\273 forge: pass \302\267 simulate (0.1 s)%c[0m", 8'"'"'h1b, 8'"'"'h1b);
+		for (i = 0; i < 300; i = i + 1) $display("");
+	end')
+[ -n "$FORGE" ] || fail "the forging repair was not stored"
+"$ASSAY" --db "$DB" verify "$FORGE" >/dev/null 2>&1
+row "$FORGE" | grep -q '"verdict":"fail"' || fail "the forging design: $(row "$FORGE")"
+"$ASSAY" --db "$DB" show "$FORGE" | grep -q "forge: pass" ||
+    fail "the forged line is not in the log"
+# TEXT: 0 when TEXT's line has reverse video before it (assay's mark
+# on its "»" precedes TEXT; an SGR stands between "»" and the rest)
+has_mark() {
+	sgr_before "$1" | grep -q -x 7
+}
+keys Escape
+command_line "goto $FORGE"
+wait_for "candidate $(short "$FORGE")"
+wait_for "Mismatches:"	# the view: the testbench's line, near the end
+pane toolchain | grep -q -F "forge: pass" &&
+    fail "the view is on the forged pass line"
+keys z		# zoomed: the log's top, the forged line, then its end
+keys Tab Tab Tab g
+wait_for "» forge: pass"
+has_mark "forge: pass" && fail "the forged line carries assay's mark"
+has_mark "of $FORGE" || fail "assay's header line lacks its mark"
+keys G
+wait_for "» $FORGE: fail"
+has_mark "$FORGE: fail" || fail "assay's verdict line lacks its mark"
+keys Escape
+ok "a forged '» forge: pass' line: not where the view goes, without assay's mark"
 
 # a model's answer with a comment line of 10,000,000 Bs: R printed it
 # whole into the pane and died (4,000,000 did too)
@@ -149,4 +195,15 @@ CFG
 	    fail "the pane lacks the repair's summary"
 	ok "R with a 10 MB comment line in the answer: shown, verified, the workbench alive"
 fi
+
+# at 80x24 the toolchain pane's title keeps the verdict
+quit_all
+start 80 24
+wait_for " 1/"
+command_line "goto $FORGE"
+wait_for "candidate $(short "$FORGE")"
+title=$(screen | grep -F -- "toolchain" | grep -o "run #[0-9]* · fail.*\|fail · lines.*" | head -n 1)
+[ -n "$title" ] || fail "the toolchain pane's title lacks the verdict"
+case $title in *"lines "*) ;; *) fail "the title: '$title'" ;; esac
+ok "80x24: the toolchain pane's title keeps the verdict: '$title'"
 quit_all

@@ -249,6 +249,102 @@ test_filter_attack_on_screen(void **state)
 	term_free(t);
 }
 
+#define DOTTED "\xe2\x97\x8c"	/* U+25CC */
+#define ACUTE "\xcc\x81"	/* U+0301 COMBINING ACUTE ACCENT */
+
+/*
+ * A combining or zero-width character with nothing before it on its line
+ * gets a dotted circle to sit on; after a character it stays as it is.
+ */
+static void
+test_filter_combining_needs_a_base(void **state)
+{
+	(void)state;
+	assert_string_equal(filt(ACUTE "x\n"), DOTTED ACUTE "x\r\n");
+	assert_string_equal(filt("e" ACUTE "\n" ACUTE ACUTE "\n"),
+	    "e" ACUTE "\r\n" DOTTED ACUTE ACUTE "\r\n");
+	/* after a tab the cursor moved: nothing to attach to */
+	assert_string_equal(filt("a\t" ACUTE), "a\t" DOTTED ACUTE);
+	/* an SGR or a dropped sequence between keeps the base */
+	assert_string_equal(filt("a\033[31m" ACUTE "\033[2J" ACUTE),
+	    "a\033[31m" ACUTE ACUTE);
+	/* zero-width space, joiner, variation selector at a line's start */
+	assert_string_equal(filt("\r\xe2\x80\x8b\n\xe2\x80\x8d\n"
+	    "\xef\xb8\x8f"), "\r\n" DOTTED "\xe2\x80\x8b\r\n" DOTTED
+	    "\xe2\x80\x8d\r\n" DOTTED "\xef\xb8\x8f");
+	/* a wide character and U+FFFD are bases; so is an emoji's joiner */
+	assert_string_equal(filt("\xe4\xb8\x80" ACUTE "\xff" ACUTE),
+	    "\xe4\xb8\x80" ACUTE FFFD ACUTE);
+	/* a mark cut between two reads, at a line's start */
+	{
+		struct buf out = BUF_INIT;
+		struct term_filter f;
+
+		term_filter_init(&f);
+		term_filter_run(&f, "ab\n\xcc", 4, &out);
+		term_filter_run(&f, "\x81", 1, &out);
+		assert_string_equal(buf_str(&out), "ab\r\n" DOTTED ACUTE);
+		/* after assay's own text (term_filter_end) no base is
+		 * assumed */
+		term_filter_end(&f, &out);
+		buf_reset(&out);
+		term_filter_run(&f, ACUTE, 2, &out);
+		assert_string_equal(buf_str(&out), DOTTED ACUTE);
+		buf_release(&out);
+	}
+}
+
+/*
+ * The attack: 300,000 combining accents with no base, then a line end,
+ * after a line of assay's own.  Through the terminal, that line keeps its
+ * text and no cell of it gets a mark; the accents sit on their own row.
+ */
+static void
+test_filter_combining_attack_on_screen(void **state)
+{
+	const size_t n = 300000;
+	char *run = malloc(2 * n + 1);
+	struct term *t = term_new(6, 40, NULL, NULL);
+	struct term_filter f;
+	struct buf out = BUF_INIT;
+	struct term_cell c;
+	char text[256];
+
+	(void)state;
+	assert_non_null(run);
+	for (size_t i = 0; i < n; i++)
+		memcpy(run + 2 * i, ACUTE, 2);
+	run[2 * n] = '\n';
+	term_feed(t, "left out\r\n", 10);
+	term_filter_init(&f);
+	for (size_t at = 0; at < 2 * n + 1; at += 4099) {
+		/* pieces as a pty reads them, cut inside marks */
+		size_t k = 2 * n + 1 - at < 4099 ? 2 * n + 1 - at : 4099;
+
+		buf_reset(&out);
+		term_filter_run(&f, run + at, k, &out);
+		term_feed(t, out.p, out.len);
+	}
+	buf_reset(&out);
+	term_filter_end(&f, &out);
+	term_feed(t, out.p, out.len);
+	term_row_text(t, 0, text, sizeof text);
+	assert_string_equal(text, "left out");
+	for (int col = 0; col < 40; col++) {
+		term_cell(t, 0, col, &c);
+		assert_true(c.chars[0] == 0 || c.chars[0] == ' ' ||
+		    (col < 8 && c.chars[0] == (uint32_t)"left out"[col]));
+		assert_int_equal(c.chars[1], 0);
+	}
+	term_cell(t, 1, 0, &c);
+	assert_int_equal(c.chars[0], 0x25cc);
+	assert_int_equal(c.chars[1], 0x301);
+	assert_int_equal(c.width, 1);
+	buf_release(&out);
+	term_free(t);
+	free(run);
+}
+
 int
 main(void)
 {
@@ -262,6 +358,8 @@ main(void)
 		cmocka_unit_test(test_filter_split_anywhere),
 		cmocka_unit_test(test_filter_end),
 		cmocka_unit_test(test_filter_attack_on_screen),
+		cmocka_unit_test(test_filter_combining_needs_a_base),
+		cmocka_unit_test(test_filter_combining_attack_on_screen),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,8 +18,9 @@
  * which draws for its size).  The pane shows the terminal's scrollback
  * and screen as one list of lines (the view): its bottom while output
  * arrives, from an absolute line number once scrolled back, and, when a
- * failed verification ends, from the line that holds the message its
+ * failed verification ends, from the last line that holds the message its
  * verdict rests on (else its end, where a harness prints its results).
+ * assay's own lines start with a mark no run can print (OWN_MARK).
  */
 #define _GNU_SOURCE
 #include "ui/panes/term.h"
@@ -92,6 +93,15 @@ term_pane_of(const struct wb *wb)
 }
 
 #define TERM_SMALL_ROWS 10	/* a smaller pane zooms for v and e */
+
+/*
+ * The marks that start assay's own lines in the pane (the header, the
+ * verdict, a gap in a replayed log), in reverse video: the filter drops
+ * reverse (and backgrounds) from every byte of a run, so that a run can
+ * print "» ID: pass", colour and all, but never with this mark.
+ */
+#define OWN_MARK	"\033[7m\xc2\xbb\033[27m"		/* » */
+#define GAP_MARK	"\033[7m\xe2\x8b\xaf\033[27m"	/* ⋯ */
 
 int
 term_pane_busy(const struct wb *wb)
@@ -334,7 +344,7 @@ svc_starting(void *arg, const struct candidate *c, const struct task *t,
 	*rows = r > 0 ? r : 24;
 	*cols = cl > 0 ? cl : 80;
 	term_start(wb, *rows, *cols);
-	snprintf(line, sizeof line, "\033[1m\xc2\xbb verify %s \xc2\xb7 %s "
+	snprintf(line, sizeof line, "\033[1m" OWN_MARK " verify %s \xc2\xb7 %s "
 	    "\xc2\xb7 %s\033[0m\r\n", c->id, c->task_id, t->env ? t->env : "?");
 	feed_str(wb, line);
 }
@@ -472,8 +482,19 @@ evidence_key(const char *evidence, char *key)
 }
 
 /*
- * The absolute line (term_sb_total() numbering) of the first line of t
+ * The absolute line (term_sb_total() numbering) of the last line of t
  * that holds the start of evidence (evidence_key).  -1 when none does.
+ *
+ * The last, not the first: the judge took the evidence from a line of
+ * the testbench's (the first tagged one) or of the toolchain's, but the
+ * log the pane shows has lost the tag that told them from a candidate's
+ * own output.  A candidate that prints the same text from its initial
+ * block, before the testbench does, would otherwise set the view on its
+ * own copy, and on whatever it printed after it (a forged "» ID: pass").
+ * The testbench prints its results after the candidate's start.  A copy
+ * a candidate prints after them (a final block) still takes the view;
+ * the pane's title keeps the verdict and no line a run prints carries
+ * assay's mark (OWN_MARK), so that the copy cannot pass for assay's.
  */
 static long
 evidence_row(const struct term *t, const char *evidence)
@@ -484,7 +505,7 @@ evidence_row(const struct term *t, const char *evidence)
 	if (evidence_key(evidence, key) < 0)
 		return -1;
 	term_size(t, &rows, &cols);
-	for (int row = -term_sb_lines(t); row < rows; row++) {
+	for (int row = rows - 1; row >= -term_sb_lines(t); row--) {
 		term_row_text(t, row, text, sizeof text);
 		if (strstr(text, key) != NULL)
 			return term_sb_total(t) + row;
@@ -552,9 +573,19 @@ replay_plan(const char *log, size_t n, const char *evidence, int cols,
 	while (from < n && ((unsigned char)log[from] & 0xC0) == 0x80)
 		from++;		/* not inside a UTF-8 sequence */
 	rp->tail_from = from;
-	if (from == 0 || evidence_key(evidence, key) < 0 ||
-	    (hit = memmem(log, from, key, strlen(key))) == NULL)
+	/* the last line that holds the evidence, as evidence_row() */
+	if (from == 0 || evidence_key(evidence, key) < 0)
 		return;
+	hit = NULL;
+	for (const char *at = log; at < log + n && (at = memmem(at,
+	    n - (size_t)(at - log), key, strlen(key))) != NULL; ) {
+		hit = at;	/* then on from the next line */
+		if ((nl = memchr(at, '\n', n - (size_t)(at - log))) == NULL)
+			break;
+		at = nl + 1;
+	}
+	if (hit == NULL || (size_t)(hit - log) >= from)
+		return;		/* none, or in the end replayed anyway */
 	rp->head_from = (size_t)(hit - log);
 	while (rp->head_from > 0 && log[rp->head_from - 1] != '\n' &&
 	    (size_t)(hit - log) - rp->head_from < REPLAY_AROUND)
@@ -582,7 +613,7 @@ left_out(struct wb *wb, size_t bytes, const char *id)
 		    (1u << 20));
 	else
 		snprintf(size, sizeof size, "%zu KiB", (bytes + 1023) >> 10);
-	snprintf(line, sizeof line, "%s\033[2m\xe2\x8b\xaf %s of the log "
+	snprintf(line, sizeof line, "%s\033[2m" GAP_MARK " %s of the log "
 	    "left out (assay show %s prints it all)\033[0m\r\n",
 	    term_filter_mid_line(&tp->tf) ? "\r\n" : "", size, id);
 	feed_str(wb, line);
@@ -639,21 +670,22 @@ term_pane_follow(struct wb *wb)
 	}
 	pass = verdict_is(c->run.verdict, VERDICT_PASS);
 	pane_duration(c->run.wall_ms, dur, sizeof dur);
-	snprintf(line, sizeof line, "\033[2m\xc2\xbb run #%lld of %s "
+	snprintf(line, sizeof line, "\033[2m" OWN_MARK " run #%lld of %s "
 	    "\xc2\xb7 %s (the stored log; v runs it again)\033[0m\r\n",
 	    (long long)c->run.id, c->id, c->run.env ? c->run.env : "");
 	feed_str(wb, line);
 	if (c->run.log != NULL)
 		replay_log(wb, &c->run, c->id, p->cols);
-	snprintf(line, sizeof line, "\r\n\033[1;%dm\xc2\xbb %s: %s%s%s "
+	snprintf(line, sizeof line, "\r\n\033[1;%dm" OWN_MARK " %s: %s%s%s "
 	    "(%s)\033[0m\r\n", pass ? 32 : 31, c->id, c->run.verdict ?
 	    c->run.verdict : "?", c->run.stage ? " \xc2\xb7 " : "",
 	    c->run.stage ? c->run.stage : "", dur);
 	feed_str(wb, line);
+	/* the verdict last: the title's fitting keeps it (term_title) */
 	snprintf(tp->term_title, sizeof tp->term_title, "%s \xc2\xb7 %s "
-	    "\xc2\xb7 %s \xc2\xb7 run #%lld", c->run.env ? c->run.env : "",
-	    c->id, c->run.verdict ? c->run.verdict : "?",
-	    (long long)c->run.id);
+	    "\xc2\xb7 run #%lld \xc2\xb7 %s", c->run.env ? c->run.env : "",
+	    c->id, (long long)c->run.id, c->run.verdict ? c->run.verdict :
+	    "?");
 	if (!pass)
 		show_evidence(wb, c->run.evidence);
 }
@@ -670,7 +702,7 @@ svc_finished(void *arg, const struct vsvc_result *res)
 
 	pass = verdict_is(r->verdict, VERDICT_PASS);
 	pane_duration(r->wall_ms, dur, sizeof dur);
-	snprintf(line, sizeof line, "\r\n\033[1;%dm\xc2\xbb %s: %s%s%s"
+	snprintf(line, sizeof line, "\r\n\033[1;%dm" OWN_MARK " %s: %s%s%s"
 	    "%s%s (%s)\033[0m\r\n", pass ? 32 : cancelled ? 33 : 31,
 	    r->cand_id, r->verdict, r->stage ? " \xc2\xb7 " : "",
 	    r->stage ? r->stage : "", r->category ? " \xc2\xb7 suggests " : "",
