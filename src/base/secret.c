@@ -4,6 +4,7 @@
 #include "base/secret.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -260,11 +261,14 @@ unescape_at(const char *p, size_t left, char *o, size_t *used)
 /*
  * s with every escape unescape_at() knows decoded, once: a new string of
  * *outlen bytes (never longer than s), or NULL when s holds none.  When
- * from and to are given (len entries each), byte j of the result came
- * from bytes from[j] .. to[j] - 1 of s.
+ * from and to are given (len entries each), they map byte k of s to the
+ * bytes from[k] .. to[k] - 1 of an earlier text, and are rewritten in
+ * place to map the result's bytes to the same text: output byte j comes
+ * from input bytes i >= j, so each entry is read before it is written.
  */
 static char *
-unescape(const char *s, size_t len, size_t *outlen, size_t *from, size_t *to)
+unescape(const char *s, size_t len, size_t *outlen, uint32_t *from,
+    uint32_t *to)
 {
 	char *o = NULL;
 	size_t j = 0, used, n;
@@ -277,20 +281,17 @@ unescape(const char *s, size_t len, size_t *outlen, size_t *from, size_t *to)
 			used = 1;
 			dec[0] = s[i];
 		} else if (o == NULL) {
+			/* bytes before the first escape map as they did */
 			o = xmalloc(len + 1);
 			memcpy(o, s, i);
 			j = i;
-			for (size_t k = 0; from != NULL && k < i; k++) {
-				from[k] = k;
-				to[k] = k + 1;
-			}
 		}
 		if (o != NULL)
 			for (size_t k = 0; k < n; k++, j++) {
 				o[j] = dec[k];
 				if (from != NULL) {
-					from[j] = i;
-					to[j] = i + used;
+					from[j] = from[i];
+					to[j] = to[i + used - 1];
 				}
 			}
 		i += used;
@@ -341,31 +342,28 @@ static char *
 redact_escaped(const char *s, size_t len, int depth, size_t *outlen,
     size_t *count)
 {
-	size_t *from = xcalloc(len + 1, sizeof *from);
-	size_t *to = xcalloc(len + 1, sizeof *to);
-	size_t *f = xcalloc(len + 1, sizeof *f);
-	size_t *t = xcalloc(len + 1, sizeof *t);
+	uint32_t *from, *to;
 	size_t curlen = len, nextlen, n = 0, done = 0;
 	char *cur = NULL, *next;
 	struct buf b = BUF_INIT;
 
+	if (len >= UINT32_MAX) {
+		/* no map that large: the whole text goes */
+		*count = 1;
+		*outlen = strlen(SECRET_MARK);
+		return xstrdup(SECRET_MARK);
+	}
+	from = xcalloc(len + 1, sizeof *from);
+	to = xcalloc(len + 1, sizeof *to);
 	for (size_t k = 0; k < len; k++) {
-		from[k] = k;
-		to[k] = k + 1;
+		from[k] = (uint32_t)k;
+		to[k] = (uint32_t)k + 1;
 	}
 	for (int r = 0; r < depth; r++) {
-		next = unescape(cur != NULL ? cur : s, curlen, &nextlen, f, t);
+		next = unescape(cur != NULL ? cur : s, curlen, &nextlen, from,
+		    to);
 		if (next == NULL)
 			break;
-		/* compose: positions in this round's input to s's */
-		for (size_t j = 0; j < nextlen; j++) {
-			size_t a = from[f[j]], e = to[t[j] - 1];
-
-			f[j] = a;
-			t[j] = e;
-		}
-		memcpy(from, f, nextlen * sizeof *from);
-		memcpy(to, t, nextlen * sizeof *to);
 		free(cur);
 		cur = next;
 		curlen = nextlen;
@@ -392,8 +390,6 @@ redact_escaped(const char *s, size_t len, int depth, size_t *outlen,
 	free(cur);
 	free(from);
 	free(to);
-	free(f);
-	free(t);
 	*count = n;
 	return buf_detach(&b, outlen);
 }
