@@ -82,7 +82,9 @@ header_value(const char *p, size_t len, const char *name, char *v, size_t n)
  * value that is neither or negative is ignored; one over
  * HTTP_AFTER_MAX_S seconds reads as that, so that a huge one stays huge
  * (the caller says it waits less) rather than overflowing or falling
- * back to a short backoff.
+ * back to a short backoff.  0 (or a date past) reads as 0, which the
+ * caller takes as no wait asked; a positive retry-after-ms under 1 ms
+ * reads as 1, not 0.
  */
 static size_t
 on_header(char *p, size_t size, size_t n, void *arg)
@@ -96,7 +98,8 @@ on_header(char *p, size_t size, size_t n, void *arg)
 		d = strtod(v, &end);
 		if (end != v && *end == '\0' && d >= 0)
 			s->after_ms = d > HTTP_AFTER_MAX_S * 1000.0 ?
-			    HTTP_AFTER_MAX_S * 1000 : (long)(d + 0.5);
+			    HTTP_AFTER_MAX_S * 1000 : d > 0 && d < 1 ? 1 :
+			    (long)(d + 0.5);
 	} else if (header_value(p, len, "retry-after:", v, sizeof v)) {
 		d = strtod(v, &end);
 		if (end != v && *end == '\0' && strspn(v, "0123456789") ==

@@ -33,9 +33,19 @@ void	secret_clear(void);
 
 /*
  * s (len bytes, NULs allowed) with every occurrence of every secret
- * replaced by SECRET_MARK: a new string of *outlen bytes and a NUL
- * (caller frees), or NULL when s holds none (nothing to do).  *count
- * (may be NULL) gets how many were replaced.
+ * replaced by SECRET_MARK: a new string of *outlen bytes (outlen may be
+ * NULL) and a NUL (caller frees), or NULL when s holds none (nothing to
+ * do).  *count (may be NULL) gets how many were replaced.
+ *
+ * A copy hidden by an escape counts too: when s, decoded, holds a
+ * secret, the escape sequences that spell it are what is replaced.  The
+ * decoder knows backslash escapes (JSON's \uXXXX with surrogate pairs,
+ * \UXXXXXXXX, \xHH, \NNN octal, \/ \" \\ \' \b \f \n \r \t),
+ * percent-encoding (%HH) and HTML character references (&#NNN; &#xHH;
+ * &amp; &lt; &gt; &quot; &apos;), mixed, and up to 4 layers deep (an
+ * escape of an escape); a text that still spells one after 8 passes is
+ * replaced whole.  Other encodings (base64, a key cut in pieces) are not
+ * caught: docs/security.md, "Secrets".
  */
 char	*secret_redact(const char *s, size_t len, size_t *outlen,
 	    size_t *count);

@@ -529,14 +529,15 @@ struct clean {
 	size_t	 redacted;	/* secrets replaced, in bytes and tree */
 };
 
-/* Every string in v redacted in place (object keys are not kept, so not
- * read); how many secrets were replaced. */
+/* Every string in v redacted in place, object keys too (an error body
+ * is shown re-serialised, keys and all); how many secrets were
+ * replaced. */
 static size_t
 clean_json(json_t *v)
 {
-	size_t n = 0, i, len, count;
+	size_t n = 0, i, len, klen, count, keys = 0;
 	const char *k;
-	json_t *e;
+	json_t *e, *copy;
 	char *r;
 
 	if (json_is_string(v)) {
@@ -548,8 +549,27 @@ clean_json(json_t *v)
 			n += count;
 		}
 	} else if (json_is_object(v)) {
-		json_object_foreach(v, k, e)
+		json_object_keylen_foreach(v, k, klen, e) {
 			n += clean_json(e);
+			r = secret_redact(k, klen, NULL, &count);
+			keys += count;
+			free(r);
+		}
+		if (keys == 0)
+			return n;
+		/* the keys again, into a new object (no key is added to
+		 * one being walked) */
+		copy = json_object();
+		json_object_keylen_foreach(v, k, klen, e) {
+			r = secret_redact(k, klen, &len, NULL);
+			json_object_setn(copy, r != NULL ? r : k, r != NULL ?
+			    len : klen, e);
+			free(r);
+		}
+		json_object_clear(v);
+		json_object_update(v, copy);
+		json_decref(copy);
+		n += keys;
 	} else if (json_is_array(v)) {
 		json_array_foreach(v, i, e)
 			n += clean_json(e);
@@ -636,18 +656,30 @@ parse_response(const struct clean *c, struct model_reply *out,
 	return 0;
 }
 
-/* The error message of an error body (c, read by clean_read():
- * {"error": {"message": ...}}), else its first 200 bytes. */
+/*
+ * The error message of an error body (c, read by clean_read()):
+ * {"error": {"message": "..."}}; else, for any other JSON, the redacted
+ * tree re-serialised, never the bytes it came as (an escape there spells
+ * what the tree holds decoded); else the body's redacted text.  The
+ * first 200 bytes of either.
+ */
 static void
 http_error(long status, const struct clean *c, struct err *err)
 {
 	json_t *m = json_object_get(json_object_get(c->json, "error"),
 	    "message");
+	char *dump;
 
-	if (json_is_string(m))
+	if (json_is_string(m)) {
 		err_set(err, "HTTP %ld: %.300s", status, json_string_value(m));
-	else
+	} else if (c->json != NULL) {
+		dump = json_dumps(c->json, JSON_COMPACT | JSON_ENCODE_ANY);
+		err_set(err, "HTTP %ld: %.200s", status, dump != NULL ? dump :
+		    "(an error body that does not print)");
+		free(dump);
+	} else {
 		err_set(err, "HTTP %ld: %.200s", status, c->text);
+	}
 }
 
 static char *
@@ -967,15 +999,24 @@ model_chat(const struct model_cfg *cfg, json_t *messages, int n,
 		}
 		if (rc <= 0 || attempt > cfg->retries)
 			break;
-		wait = wait_ms >= 0 ? wait_ms : backoff;
+		/* a wait the server asks for is taken when it is one (a
+		 * zero or a past date is none: the backoff, as the OpenAI
+		 * client has it), cut to MODEL_RETRY_AFTER_MAX_MS */
+		wait = wait_ms > 0 ? wait_ms : backoff;
 		if (wait > MODEL_RETRY_AFTER_MAX_MS)
 			wait = MODEL_RETRY_AFTER_MAX_MS;
 		if (cfg->waiting != NULL && wait_ms > wait) {
-			char why[ERR_MSG_MAX + 96];
+			char why[ERR_MSG_MAX + 96], asked[32];
 
+			/* http.c reads a huge one as its own cap, which is
+			 * not what the server said */
+			if (wait_ms > MODEL_RETRY_AFTER_DAY_MS)
+				snprintf(asked, sizeof asked, "more than a day");
+			else
+				snprintf(asked, sizeof asked, "%.1f s",
+				    (double)wait_ms / 1000.0);
 			snprintf(why, sizeof why, "%s (the server asked to wait"
-			    " %.1f s; assay waits %ld s at most)", err->msg,
-			    (double)wait_ms / 1000.0,
+			    " %s; assay waits %ld s at most)", err->msg, asked,
 			    MODEL_RETRY_AFTER_MAX_MS / 1000);
 			cfg->waiting(cfg->waiting_arg, why, (long)wait,
 			    attempt + 1);

@@ -29,7 +29,8 @@
  *
  * Requests are retried with exponential backoff (1 s, 2 s, 4 s ... or
  * the wait the server asks for: retry-after-ms, else Retry-After, cut to
- * MODEL_RETRY_AFTER_MAX_MS) on HTTP 429 and 5xx and on transport
+ * MODEL_RETRY_AFTER_MAX_MS; a zero or a past date asks for none, and the
+ * backoff is waited) on HTTP 429 and 5xx and on transport
  * errors, up to cfg->retries times; the rate limit spaces the starts of
  * requests at least 1/rate seconds apart across every thread.  A stop
  * (cfg->stop, struct model_stop) ends those waits at once and sends no
@@ -62,6 +63,10 @@
  * a Retry-After of 0 < s <= 60 is waited; ADR 0064).
  */
 #define MODEL_RETRY_AFTER_MAX_MS	60000L
+
+/* A server's wait longer than this, ms, is told as "more than a day"
+ * (http.c reads a huge one as its own cap, not as asked). */
+#define MODEL_RETRY_AFTER_DAY_MS	86400000L
 
 /*
  * A stop for the requests made with a model_cfg (cfg->stop): set from

@@ -68,6 +68,120 @@ expect_eq "400: asked, failed, requests" "$(jq -c '[.asked, .failed, .requests]'
 grep -q "requests" "$T/bad.out" && fail "the summary says a request count that is not the truth: $(cat "$T/bad.out")"
 expect_eq "400: the summary" "$(cat "$T/bad.out")" "generate: asked 1, stored 0 new, 1 failed"
 
+# --- 5. the key escaped in error bodies and a command's stderr -----------
+# (issue: a body whose error.message is no string was shown as its raw
+# bytes, redacted only as bytes, so a \u-escaped key came through)
+{
+	task t/esc400 ESC400
+	task t/esc500 ESC500
+	task t/objmsg OBJMSG
+	task t/badjson BADJSON
+} >"$T/err.jsonl"
+"$ASSAY" --db "$T/err.db" import "$T/err.jsonl" >/dev/null || fail "import err"
+# shellcheck disable=SC2086
+"$ASSAY" --db "$T/err.db" generate $EP --retries 1 --jobs 1 --no-verify --json \
+    >"$T/err.json" 2>"$T/err.err"
+expect_eq "error bodies exit" $? 1
+cat "$T/err.json" "$T/err.err"
+expect_eq "error bodies: asked, failed, requests" \
+    "$(jq -c '[.asked, .failed, .requests]' "$T/err.json")" "[4,4,4]"
+# the JSON bodies as their redacted trees, the other as its text, each
+# escaped copy (and the one escaped twice) replaced
+grep -q -F 't/esc400: HTTP 400: {"detail":"bad key [redacted], again: [redacted]"}' "$T/err.err" ||
+    fail "the 400's body"
+grep -q -F 'HTTP 500: {"detail":"bad key [redacted], again: [redacted]"}; try 2 in 1.0 s' "$T/err.err" ||
+    fail "the 500's retry line"
+grep -q -F 't/esc500: HTTP 500: {"detail":"bad key [redacted], again: [redacted]"} (after 2 tries)' "$T/err.err" ||
+    fail "the 500's failure"
+grep -q -F 't/objmsg: HTTP 400: {"error":{"message":{"text":"[redacted]","[redacted]":1}}}' "$T/err.err" ||
+    fail "the object message"
+grep -q -F 't/badjson: HTTP 400: {"error": "bad key [redacted] [redacted] [redacted]' "$T/err.err" ||
+    fail "the body that is not JSON"
+# a command generator whose stderr holds the key with one letter escaped
+cat >"$T/errcmd.sh" <<'SH'
+cat >/dev/null
+printf '{"error": "upstream said: s\\u006b%s"}\n' "${TEST_API_KEY#sk}" >&2
+exit 3
+SH
+task t/cmderr CMDERR >"$T/cmderr.jsonl"
+"$ASSAY" --db "$T/cmderr.db" import "$T/cmderr.jsonl" >/dev/null || fail "import cmderr"
+"$ASSAY" --db "$T/cmderr.db" generate --api-key-env TEST_API_KEY \
+    --model cmd-err --command "sh $T/errcmd.sh" --no-verify >"$T/errcmd.out" 2>"$T/errcmd.err"
+expect_eq "command stderr exit" $? 1
+cat "$T/errcmd.err"
+grep -q -F 't/cmderr: command exited 3: {"error": "upstream said: [redacted]"}' "$T/errcmd.err" ||
+    fail "the command's stderr"
+# what was stored of each failure: the attempts' errors, redacted
+sqlite3 "$T/cmderr.db" .dump >"$T/err-dump.sql" 2>/dev/null ||
+    "$ASSAY" --db "$T/cmderr.db" export --format raw >"$T/err-dump.sql"
+grep -q -F 'command exited 3: {"error": "upstream said: [redacted]"}' "$T/err-dump.sql" ||
+    fail "attempt.error is not the redacted message"
+if command -v iverilog >/dev/null; then
+	# assay repair through the same server: a failing seed, a 500
+	TB='module tb; wire y; TopModule dut(.y(y)); initial begin #1; if (y !== 1) $display(\"Mismatches: 1 in 1 samples\"); else $display(\"Mismatches: 0 in 1 samples\"); $finish; end endmodule'
+	printf '{"task": {"id": "t/rep", "domain": "chip", "benchmark": "hostile", "env": "iverilog", "spec": "ESC500 task", "interface": "module TopModule(output y);", "files": {"test.sv": "%s"}}, "candidate": {"id": "c-seed", "origin": "seed", "code": "module TopModule(output y); assign y = 0; endmodule"}}\n' "$TB" \
+	    >"$T/rep.jsonl"
+	"$ASSAY" --db "$T/rep.db" import "$T/rep.jsonl" >/dev/null || fail "import rep"
+	"$ASSAY" --db "$T/rep.db" verify --quiet >/dev/null 2>&1
+	# shellcheck disable=SC2086
+	"$ASSAY" --db "$T/rep.db" repair c-seed $EP --retries 1 --no-verify \
+	    >"$T/rep.out" 2>"$T/rep.err"
+	expect_eq "repair exit" $? 1
+	cat "$T/rep.out" "$T/rep.err"
+	grep -q -F 'HTTP 500: {"detail":"bad key [redacted], again: [redacted]"}' "$T/rep.err" ||
+	    fail "repair's error"
+	sqlite3 "$T/rep.db" .dump >"$T/rep-dump.sql" 2>/dev/null || :
+fi
+
+# --- 6. Retry-After: far, huge, zero, past --------------------------------
+FAR="HDR[Retry-After: Thu, 01 Jan 2099 00:00:00 GMT]"
+HUGE="HDR[Retry-After: 99999999999999999999]"
+{
+	task t/far "$FAR"
+	task t/huge "$HUGE"
+} >"$T/far.jsonl"
+"$ASSAY" --db "$T/far.db" import "$T/far.jsonl" >/dev/null || fail "import far"
+# shellcheck disable=SC2086
+"$ASSAY" --db "$T/far.db" generate $EP --retries 4 --jobs 2 --no-verify \
+    >"$T/far.out" 2>"$T/far.err" &
+gpid=$!
+for i in $(seq 1 50); do [ "$(grep -c "try 2 in" "$T/far.err")" = 2 ] && break; sleep 0.2; done
+kill -INT $gpid
+wait $gpid
+expect_eq "far exit after SIGINT" $? 130
+cat "$T/far.err"
+expect_eq "far and huge: told as more than a day" \
+    "$(grep -c -F 'HTTP 429: slow down, Bearer [redacted] (the server asked to wait more than a day; assay waits 60 s at most); try 2 in 60.0 s' "$T/far.err")" 2
+grep -q 1000000000 "$T/far.err" && fail "the internal cap is told as what the server asked"
+# nothing asked: our backoff (1 s before try 2), not a retry at once
+{
+	task t/past "HDR[Retry-After: Thu, 01 Jan 2015 00:00:00 GMT]"
+	task t/zero "HDR[Retry-After: 0]"
+	task t/zeroms "HDR[retry-after-ms: 0]"
+} >"$T/zero.jsonl"
+"$ASSAY" --db "$T/zero.db" import "$T/zero.jsonl" >/dev/null || fail "import zero"
+: >"$T/server.log"
+# shellcheck disable=SC2086
+"$ASSAY" --db "$T/zero.db" generate $EP --retries 2 --jobs 3 --no-verify \
+    >"$T/zero.out" 2>"$T/zero.err"
+expect_eq "zero exit" $? 1
+cat "$T/zero.err"
+expect_eq "zero: waits of 1 s then 2 s" \
+    "$(grep -c -F 'HTTP 429: slow down, Bearer [redacted]; try 2 in 1.0 s' "$T/zero.err") $(grep -c -F 'HTTP 429: slow down, Bearer [redacted]; try 3 in 2.0 s' "$T/zero.err")" "3 3"
+# the server's clock: each task's three tries span the 3 s of backoff
+python3 - "$T/server.log" <<'PY' || fail "a zero or past Retry-After was retried at once"
+import json, re, sys
+tries = {}
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    m = re.search(r"HDR\[[^\]]*\]", r["body"])
+    tries.setdefault(m.group(0), []).append(r["t"])
+for k, ts in sorted(tries.items()):
+    span = max(ts) - min(ts)
+    print("%s: %d tries in %.2f s" % (k, len(ts), span))
+    assert len(ts) == 3 and span >= 2.9, k
+PY
+
 # --- 2. Retry-After: 86400, cut and cancelled ----------------------------
 {
 	task t/long1 LONGWAIT
@@ -128,6 +242,10 @@ if grep -a -l -- "$KEY" "$DB"* "$T/long.db"* "$T/bad.db"* "$T"/*.json "$T"/*.err
     "$T/dump.sql"; then
 	fail "the API key leaked into the files above"
 fi
+# nor any escaped form of it that assay's redaction catches, by a
+# decoder of the test's own (JSON, C, percent, HTML escapes, 4 deep)
+python3 "$(dirname "$0")/model/no_key.py" "$KEY" "$DB"* "$T"/*.db* "$T"/*.json "$T"/*.err \
+    "$T"/*.out "$T"/*.jsonl "$T"/*.sql || fail "an escaped API key leaked"
 # the escaped copy the server sent: nowhere either
 ESC=$(printf '\\u%04x' "'$(printf %s "$KEY" | cut -c1)")$(printf %s "$KEY" | cut -c2-)
 if grep -a -F -l -- "$ESC" "$DB"* "$T"/*.json "$T"/*.err "$T"/*.out "$T"/*.jsonl; then

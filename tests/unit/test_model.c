@@ -255,6 +255,7 @@ redacts_to_n(const char *in, size_t len, const char *want, size_t wantlen,
 }
 
 #define redacts_to(in, len, want, n) redacts_to_n(in, len, want, 0, n)
+#define redacts_lit(in, want, n) redacts_to(in, sizeof in - 1, want, n)
 
 static void
 test_secret_redact(void **state)
@@ -289,6 +290,43 @@ test_secret_redact(void **state)
 	assert_string_equal(big, "key [redacted] [redacte");
 	secret_clear();
 	redacts_to("sk-abcdefgh", 11, NULL, 0);
+}
+
+/* A copy of a secret that an escape hides is found once decoded, and
+ * the escapes that spell it are replaced; what is not the secret stays
+ * as it was, escapes included. */
+static void
+test_secret_redact_escaped(void **state)
+{
+	(void)state;
+	secret_clear();
+	assert_int_equal(secret_add("sk-abcdefgh"), 0);
+	/* JSON: one letter, every letter, upper-case hex, \/ among them */
+	redacts_lit("a s\\u006b-abcdefgh b", "a " SECRET_MARK " b", 1);
+	redacts_lit("\\u0073\\u006B\\u002d\\u0061\\u0062\\u0063\\u0064\\u0065"
+	    "\\u0066\\u0067\\u0068!", SECRET_MARK "!", 1);
+	/* an escape that is not the secret's stays escaped */
+	redacts_lit("\\u00e9 \\n sk-abcdefg\\u0068 \\t",
+	    "\\u00e9 \\n " SECRET_MARK " \\t", 1);
+	/* percent-encoding, HTML references, C and Python escapes */
+	redacts_lit("k=%73k-abcdefgh&x=1", "k=" SECRET_MARK "&x=1", 1);
+	redacts_lit("&#115;k-abc&#x64;efgh", SECRET_MARK, 1);
+	redacts_lit("\\x73k-abcdefgh \\163k-abcdefgh",
+	    SECRET_MARK " " SECRET_MARK, 2);
+	redacts_lit("\\U00000073k-abcdefgh", SECRET_MARK, 1);
+	/* an escape of an escape: \\u0073 is \u0073 once decoded */
+	redacts_lit("\\\\u0073k-abcdefgh", SECRET_MARK, 1);
+	redacts_lit("%5Cu0073k-abcdefgh", SECRET_MARK, 1);
+	/* bytes and escapes in one text: each counted */
+	redacts_lit("sk-abcdefgh s\\u006b-abcdefgh",
+	    SECRET_MARK " " SECRET_MARK, 2);
+	/* a surrogate pair decodes to one character, a lone one to none */
+	assert_int_equal(secret_add("key-\xf0\x9f\x94\x91-abcdef"), 0);
+	redacts_lit("key-\\ud83d\\udd11-abcdef.", SECRET_MARK ".", 1);
+	redacts_lit("key-\\ud83d-abcdef", NULL, 0);
+	/* escapes that spell something else: nothing to do */
+	redacts_lit("100% \\u0073k-abcdefg \\x &#bad; %zz", NULL, 0);
+	secret_clear();
 }
 
 /* A generator that echoes the key: answer and error come back
@@ -439,6 +477,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_secret_redact),
+		cmocka_unit_test(test_secret_redact_escaped),
 		cmocka_unit_test(test_model_chat_redacts_the_key),
 		cmocka_unit_test(test_model_chat_redacts_every_field),
 		cmocka_unit_test(test_model_chat_stopped),

@@ -23,6 +23,17 @@ marker in the first user turn:
           reasoning tokens in the usage's details
   MSWAIT  the first request gets 429 with Retry-After: 5 and
           retry-after-ms: 200, the next an answer
+  ESC400  answers 400 with {"detail": "bad key " + the key with every
+          character a JSON \\u escape + ", again: " + the key escaped
+          twice (\\\\u0073...)}: no error.message, so the body is what
+          is shown
+  ESC500  the same body with 500, to every request (so a retry line)
+  OBJMSG  answers 400 with an error.message that is an object, the key
+          escaped in one of its values and in one of its keys
+  BADJSON answers 400 with a body that is not JSON (cut short) holding
+          the key as JSON escapes, percent-encoded and as HTML references
+  HDR[NAME: VALUE]  every request gets 429 with that header (a
+          Retry-After to test), and a message that echoes the header
   NO_N    "n" above 1 gets 400, as llama.cpp's server answers it
   IGNORE_N  answers one choice whatever n asks
 Otherwise the answer has n choices (the request's "n", default 1), the
@@ -35,6 +46,7 @@ Prints its port on stdout, then serves until killed (at most 120 s).
 """
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -105,6 +117,23 @@ class H(BaseHTTPRequestHandler):
         if "LONGWAIT" in text:
             return self.reply(429, json.dumps({"error": {
                 "message": "slow down, %s" % auth}}), [("Retry-After", "86400")])
+        def esc(k):
+            return "".join("\\u%04x" % ord(c) for c in k)
+        if "ESC400" in text or "ESC500" in text:
+            body = '{"detail":"bad key %s, again: %s"}' % (
+                esc(KEY), esc(KEY).replace("\\", "\\\\"))
+            return self.reply(400 if "ESC400" in text else 500, body)
+        if "OBJMSG" in text:
+            body = '{"error":{"message":{"text":"%s","%s":1}}}' % (esc(KEY), esc(KEY))
+            return self.reply(400, body)
+        if "BADJSON" in text:
+            pct = "".join("%%%02X" % ord(c) for c in KEY)
+            ent = "".join("&#%d;" % ord(c) for c in KEY)
+            return self.reply(400, '{"error": "bad key %s %s %s' % (esc(KEY), pct, ent))
+        hdr = re.search(r"HDR\[([^:\]]+): ([^\]]*)\]", text)
+        if hdr:
+            return self.reply(429, json.dumps({"error": {
+                "message": "slow down, %s" % auth}}), [(hdr.group(1), hdr.group(2))])
         if "ECHOID" in text:
             body = {"id": "r-@ID@", "object": "chat.completion",
                     "model": "proxy " + auth,
