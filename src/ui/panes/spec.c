@@ -239,13 +239,9 @@ spec_build(struct wb *wb, struct spec_doc *d)
 	if (has_evidence)
 		doc_add(d, "evidence", THEME_EVIDENCE, 0,
 		    first_line(c->run.evidence));
-	if (c->has_run)
-		spec_counterexample(c, d);
-	for (size_t i = 0; i < c->nnotes; i++) {
-		buf_printf(&b, "%s (%s)", c->notes[i].text, c->notes[i].by);
-		doc_add(d, i == 0 ? "notes" : "", THEME_NORMAL, 0,
-		    buf_detach(&b, NULL));
-	}
+	/* the decision and the votes before what may run long (a
+	 * counterexample, notes): in the disagreement queue the votes are
+	 * what a final label is given on, and a 40-row pane hid them */
 	if (c->row.id != NULL) {
 		if (c->row.category != NULL)
 			buf_printf(&b, "%s%s%s (%s)", c->row.category,
@@ -262,6 +258,13 @@ spec_build(struct wb *wb, struct spec_doc *d)
 		doc_add(d, "decision", THEME_LABEL, 0, buf_detach(&b, NULL));
 	}
 	spec_votes(c, d);
+	if (c->has_run)
+		spec_counterexample(c, d);
+	for (size_t i = 0; i < c->nnotes; i++) {
+		buf_printf(&b, "%s (%s)", c->notes[i].text, c->notes[i].by);
+		doc_add(d, i == 0 ? "notes" : "", THEME_NORMAL, 0,
+		    buf_detach(&b, NULL));
+	}
 	if (c->task.id != NULL) {
 		buf_printf(&b, "%s \xc2\xb7 %s \xc2\xb7 %s", c->task.id,
 		    c->task.domain ? c->task.domain : "?",
