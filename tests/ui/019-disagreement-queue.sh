@@ -25,6 +25,12 @@ lab bob "$C" format
 n_dis() { "$ASSAY" --db "$DB" list --json --where disagree=yes | wc -l; }
 [ "$(n_dis)" -eq 2 ] || fail "want 2 disagreements, have $(n_dis)"
 KAPPA=$("$ASSAY" --db "$DB" stats --agreement | grep '^alice ')
+# notes on B: the votes stand above them (at 120x40 the spec pane
+# stopped at the notes, and the votes were below)
+for i in 1 2 3 4 5 6; do
+	"$ASSAY" --db "$DB" --reviewer dave note "$B" "note $i on why the label is hard" >/dev/null ||
+	    fail "note $i"
+done
 
 start 120 40 "--reviewer carol"
 wait_for "1/174"
