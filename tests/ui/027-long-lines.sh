@@ -41,7 +41,9 @@ while ! screen | grep -q -F "END_OF_LONG" && [ $cnt -lt 20 ]; do
 	cnt=$((cnt + 1))
 done
 screen | grep -q -F "END_OF_LONG" || fail "l never reached the end"
+# the column stays in the title at 80 columns (it was cut to "from")
 wait_for "from col "
+screen | grep -q "from col [0-9][0-9]* ─" || fail "the title's column is cut: $(screen | grep 'from col')"
 pane candidate | grep -q "END_OF_LONG *$" || fail "the end is cut"
 pane candidate | grep -q "END_OF_LONG.*›" && fail "a cut mark at the end"
 ok "l scrolls the 300-column line to its end ($cnt keys)"

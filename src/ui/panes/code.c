@@ -568,7 +568,7 @@ code_title(struct pane *p, char *buf, size_t n)
 	if (c->id == NULL)
 		buf[0] = '\0';
 	else if (c->has_run)
-		snprintf(buf, n, "%s \xe2\x94\x80 run #%lld %s",
+		snprintf(buf, n, "%s \xc2\xb7 run #%lld %s",
 		    c->cand.lang ? c->cand.lang : "", (long long)c->run.id,
 		    c->run.verdict ? c->run.verdict : "");
 	else
@@ -578,6 +578,9 @@ code_title(struct pane *p, char *buf, size_t n)
 	else if (c->id != NULL && p->hscroll > 0)
 		snprintf(buf + strlen(buf), n - strlen(buf), " \xc2\xb7 from "
 		    "col %d", p->hscroll + 1);
+	/* too long for the frame: the language and run go first, the
+	 * column stays (it was cut at the end: "fail · from") */
+	pane_title_fit(buf, p->title_room, 1);
 }
 
 const struct pane_ops pane_code_ops = {
