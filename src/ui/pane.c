@@ -289,6 +289,31 @@ pane_puts(WINDOW *win, int y, int x, int maxw, const char *s, attr_t attr)
 	return pane_put(win, y, x, maxw, s, strlen(s), attr);
 }
 
+void
+pane_cut_mid(const char *s, int maxw, char *buf, size_t n)
+{
+	const char *ell = pane_ascii ? "~" : "\xe2\x80\xa6";
+	const char *p, *end = s + strlen(s);
+	int total = pane_width(s, strlen(s)), head, w = 0;
+	char first[512];
+
+	if (total <= maxw || maxw < 5) {
+		pane_cut(s, maxw, buf, n);
+		return;
+	}
+	head = (maxw - 1) / 2;
+	pane_cut(s, head + 1, first, sizeof first);	/* head, ellipsis */
+	first[strlen(first) - strlen(ell)] = '\0';
+	/* the tail: the last maxw - 1 - head columns, whole characters */
+	for (p = s; p < end && total - w > maxw - 1 - head;) {
+		int cw;
+
+		p += pane_char(p, (size_t)(end - p), &cw);
+		w += cw;
+	}
+	snprintf(buf, n, "%s%s%s", first, ell, p);
+}
+
 int
 pane_text(WINDOW *win, int y, int x, int maxw, const char *s, attr_t attr)
 {

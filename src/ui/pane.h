@@ -150,6 +150,12 @@ void	pane_title_fit(char *buf, int room, int keep);
  * ends in an ellipsis ("~" where the locale has no UTF-8).
  */
 void	pane_cut(const char *s, int maxw, char *buf, size_t n);
+/*
+ * pane_cut() for names that differ at their end (models, tasks: five
+ * "codellama…" rows read alike): the ellipsis stands in the middle,
+ * the head and the tail kept ("codella…2-13b").
+ */
+void	pane_cut_mid(const char *s, int maxw, char *buf, size_t n);
 
 /*
  * Word-wrap text to width columns: *lines receives up to max (start,

@@ -258,6 +258,7 @@ code_sync(struct pane *p)
 {
 	struct code_pane *cp = p->priv;
 	const struct wb_cur *c = &p->wb->cur;
+	int line;
 
 	if (cp->parsed && cp->gen == p->wb->cur_gen)
 		return;
@@ -269,25 +270,28 @@ code_sync(struct pane *p)
 	code_parse(p);
 	if (c->id == NULL || !c->has_run)
 		return;
-	/* the first diagnosed line, else the evidence's when it is hot (a
-	 * performance failure's hottest line) */
+	/* the line the verdict rests on (its evidence's), else the first
+	 * error, else the first diagnosed line, else the hottest (a
+	 * performance failure's): a lint warning at line 171 took the view
+	 * from the evidence at line 108 */
 	code_hot(cp, c);
-	for (size_t i = 0; i <= c->run.ndiags; i++) {
-		int line = i < c->run.ndiags ? c->run.diags[i].cand_line :
-		    hot_on(cp, c->run.evidence_line) >= 0 ?
-		    c->run.evidence_line : c->run.evidence_line == 0 &&
-		    cp->nhot > 0 ? cp->hot[0].line : 0;
+	line = c->run.evidence_line;
+	for (size_t i = 0; line <= 0 && i < c->run.ndiags; i++)
+		if (c->run.diags[i].severity != NULL &&
+		    strcmp(c->run.diags[i].severity, "error") == 0)
+			line = c->run.diags[i].cand_line;
+	for (size_t i = 0; line <= 0 && i < c->run.ndiags; i++)
+		line = c->run.diags[i].cand_line;
+	if (line <= 0 && cp->nhot > 0)
+		line = cp->hot[0].line;
+	if (line > 0) {
+		int rows = p->rows - 1;
+		int top = line - 1 - rows / 3;
+		int max = (int)syntax_nlines(cp->syn) - rows;
 
-		if (line > 0) {
-			int rows = p->rows - 1;
-			int top = line - 1 - rows / 3;
-			int max = (int)syntax_nlines(cp->syn) - rows;
-
-			if (cp->syn != NULL && top > max)
-				top = max;
-			p->scroll = top > 0 ? top : 0;
-			break;
-		}
+		if (cp->syn != NULL && top > max)
+			top = max;
+		p->scroll = top > 0 ? top : 0;
 	}
 }
 

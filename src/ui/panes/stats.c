@@ -538,9 +538,14 @@ stats_draw(struct pane *p, WINDOW *win)
 	snprintf(buf, sizeof buf, "%-*.*s", gw, gw, stats_by[at->page]);
 	x = pane_puts(win, 0, 0, gw, buf, theme_attr(THEME_HEADER)) + 1;
 	for (int c = 0; c <= STATS_NCOLS; c++) {
-		/* cut to leave a blank between narrow columns */
-		snprintf(buf, sizeof buf, "%*.*s", cw, cw - 1,
-		    c < STATS_NCOLS ? stats_cols[c].head : "all");
+		char cut[32];
+
+		/* cut to leave a blank between narrow columns, saying so
+		 * ("enver defec" read as whole words) */
+		pane_cut(c < STATS_NCOLS ? stats_cols[c].head : "all", cw - 1,
+		    cut, sizeof cut);
+		snprintf(buf, sizeof buf, "%*s%s", cw - pane_width(cut,
+		    strlen(cut)), "", cut);
 		x += pane_puts(win, 0, x, cw, buf, theme_attr(THEME_HEADER));
 	}
 	if (body < 1)
@@ -555,7 +560,8 @@ stats_draw(struct pane *p, WINDOW *win)
 		int last = r + 1 == s->ngroups;
 		attr_t base = theme_attr(last ? THEME_HEADER : THEME_NORMAL);
 
-		pane_cut(s->groups[r], gw, buf, sizeof buf);
+		/* in the middle: models and tasks differ at their end */
+		pane_cut_mid(s->groups[r], gw, buf, sizeof buf);
 		x = pane_puts(win, y + 1, 0, gw, buf, base);
 		x = gw + 1;
 		for (int c = 0; c <= STATS_NCOLS; c++) {
@@ -578,11 +584,11 @@ stats_draw(struct pane *p, WINDOW *win)
 	    s->groups[at->row], stats_cols[at->col].name,
 	    s->cells[at->row][at->col], row_total, row_total > 0 ? 100.0 *
 	    (double)s->cells[at->row][at->col] / (double)row_total : 0.0);
-	pane_puts(win, p->rows - 2, 0, p->cols, buf, theme_attr(THEME_NORMAL));
+	pane_text(win, p->rows - 2, 0, p->cols, buf, theme_attr(THEME_NORMAL));
 	if (f != NULL) {
 		char *t = xasprintf("Enter: %s", f);
 
-		pane_puts(win, p->rows - 1, 0, p->cols, t, theme_attr(
+		pane_text(win, p->rows - 1, 0, p->cols, t, theme_attr(
 		    THEME_DIM));
 		free(t);
 		free(f);
