@@ -35,6 +35,21 @@ wait_for "run #"
 pane candidate | grep -q -F -- "$TEXT" ||
     fail "the candidate pane does not show line $LINE ($TEXT): $(pane candidate)"
 ok "the candidate pane opens on line $LINE, where the verdict rests"
+# w twice keeps the line at the top (it went back to line 1)
+n=0
+until screen | tail -n 1 | grep -q "· candidate "; do
+	keys Tab
+	sleep 0.2
+	n=$((n + 1)); [ $n -lt 6 ] || fail "Tab never focused the candidate pane"
+done
+keys w
+wait_for "candidate: long lines wrap"
+keys w
+wait_for "are cut (h l scroll them)"
+pane candidate | grep -q -F -- "$TEXT" ||
+    fail "w w left line $LINE: $(pane candidate)"
+ok "w twice keeps the candidate pane on its line"
+keys Escape
 command_line q
 wait_for "ASSAY-EXIT 0"
 

@@ -552,13 +552,28 @@ code_key(struct pane *p, int key, enum action a)
 			p->hscroll = 0;
 		return 1;
 	}
-	case ACTION_WRAP:
+	case ACTION_WRAP: {
+		/* the line at the top stays there (w w went back to line
+		 * 1): its first row when the lines wrap, else the line */
+		int row = 0, top = 0;
+
+		at = code_lines(c->cand.code, c->cand.code_len, &nlines);
+		for (size_t i = 0; i < nlines; i++) {
+			int n = code_rows(c->cand.code, at, i, maxcol);
+
+			if (p->wrap ? row + n > p->scroll : (int)i == p->scroll)
+				break;
+			row += n;
+			top++;
+		}
+		free(at);
+		p->scroll = p->wrap ? top : row;
 		p->wrap = !p->wrap;
 		p->hscroll = 0;
-		p->scroll = 0;
 		wb_msg(p->wb, 0, "candidate: long lines %s", p->wrap ?
 		    "wrap" : "are cut (h l scroll them)");
 		return 1;
+	}
 	default:
 		return pane_scroll(p, a, (size_t)total + 1);
 	}
