@@ -185,8 +185,11 @@ cmd_export(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		printf("exported %zu line%s (%s%s%s) to %s%s\n", rep.lines,
 		    rep.lines == 1 ? "" : "s", opts.format == EXPORT_RAW ?
 		    "raw" : "sft", have_for ? " for " : "", have_for ?
-		    export_target_name(opts.target) : "", out, to_dir ?
-		    " (a dataset folder: README.md, data/)" : "");
+		    export_target_name(opts.target) : "", out, !to_dir ? "" :
+		    opts.target == EXPORT_FOR_LLAMAFACTORY ? " (a dataset"
+		    " folder: README.md, data/, dataset_info.json,"
+		    " llamafactory_args.yaml)" :
+		    " (a dataset folder: README.md, data/)");
 	if (rep.failing > 0) {
 		size_t n = strlen(out);
 		char *fp;

@@ -106,7 +106,13 @@ done
 targets="assay openai trl llamafactory incoder"
 for target in $targets; do
 	"$ASSAY" --db "$DB" export --for "$target" --where id=r-ok -o "$T/for-$target/" \
-	    >/dev/null || fail "export --for $target"
+	    >"$T/out-$target" || fail "export --for $target"
+done
+# what the folder holds, as it says (it named README.md and data/ only)
+for f in README.md data dataset_info.json llamafactory_args.yaml; do
+	[ -e "$T/for-llamafactory/$f" ] || fail "no $f for llamafactory"
+	grep -q "$f" "$T/out-llamafactory" ||
+	    fail "the message does not name $f: $(cat "$T/out-llamafactory")"
 done
 "$PY" "$CHECK" loss "$(echo $targets | tr ' ' ,)" "$T/for-" "$T/f1.v" "$T/f2.v" ||
     fail "--for"
