@@ -72,6 +72,7 @@ dataset_rel_source(const char *source, const char *benchmark)
 /* One candidate written into the dataset: a sample or context. */
 struct sample_files {
 	char	*id, *dir, *verdict, *category, *reviewer, *toolchain;
+	char	*labeller;	/* who gave its label, or NULL */
 	char	*parent;	/* or NULL */
 	int	 context;	/* an ancestor that is not accepted */
 	/* for the card and the split files (samples only) */
@@ -317,7 +318,10 @@ add_candidate(struct collect *c, const char *id, int context)
 	s->context = context;
 	s->verdict = xstrdup(have_run == 0 ? run.verdict : "unverified");
 	s->category = xstrdup(d.category != NULL ? d.category : "-");
-	s->reviewer = xstrdup(d.review_by != NULL ? d.review_by : "unknown");
+	/* who reviewed it; NULL: nobody (a context sample, a failed
+	 * parent kept for its repair), said as such, not "unknown" */
+	s->reviewer = d.review_by != NULL ? xstrdup(d.review_by) : NULL;
+	s->labeller = d.label_by != NULL ? xstrdup(d.label_by) : NULL;
 	s->toolchain = one_line(have_run == 0 && run.toolchain != NULL ?
 	    run.toolchain : "-");
 
@@ -434,6 +438,7 @@ samples_free(struct sample_files *v, size_t n)
 		free(v[i].verdict);
 		free(v[i].category);
 		free(v[i].reviewer);
+		free(v[i].labeller);
 		free(v[i].toolchain);
 		free(v[i].parent);
 		free(v[i].domain);
@@ -908,7 +913,12 @@ dataset_job_write(struct dataset_job *j, const atomic_int *cancel,
 				buf_adds(&trailers, "Assay-Role: context\n");
 			buf_printf(&trailers, "Assay-Verdict: %s\n", s->verdict);
 			buf_printf(&trailers, "Assay-Category: %s\n", s->category);
-			buf_printf(&trailers, "Reviewed-by: %s\n", s->reviewer);
+			if (s->labeller != NULL)
+				buf_printf(&trailers, "Labelled-by: %s\n",
+				    s->labeller);
+			if (s->reviewer != NULL)
+				buf_printf(&trailers, "Reviewed-by: %s\n",
+				    s->reviewer);
 			buf_printf(&trailers, "Toolchain: %s\n", s->toolchain);
 		} else {
 			buf_printf(&trailers, "Assay-Verdict: removed\n");

@@ -58,6 +58,16 @@ git -C "$T/ds" log -1 --format=%B | awk '
 	/^Assay-Sample:/ { if (prev != "") bad = 1 }
 	{ prev = $0 }
 	END { exit bad }' || fail "a trailer block is not its own paragraph"
+# a context sample nobody reviewed has no Reviewed-by (it said
+# "unknown"); the accepted one names its reviewer
+git -C "$T/ds" log -1 --format=%B >"$T/msg"
+grep -q "^Reviewed-by: unknown" "$T/msg" && fail "Reviewed-by: unknown in $(cat "$T/msg")"
+awk -v id="$root" '$0 == "Assay-Sample: " id { on = 1; next }
+	/^Assay-Sample:/ { on = 0 } on && /^Reviewed-by:/ { bad = 1 }
+	END { exit bad }' "$T/msg" || fail "the unreviewed context $root has a Reviewed-by"
+awk -v id="$r2" '$0 == "Assay-Sample: " id { on = 1; next }
+	/^Assay-Sample:/ { on = 0 } on && /^Reviewed-by: tester$/ { ok = 1 }
+	END { exit !ok }' "$T/msg" || fail "the accepted $r2 has no Reviewed-by: tester"
 echo "ok: the dataset holds tasks, files, samples and context"
 
 # The card and the split files (issue 14 item 8, issue 25 items 2-3).
@@ -161,6 +171,17 @@ grep -q "\"turns\":\[{\"message\":2,\"candidate\":\"$root\",\"origin\":\"[^\"]*\
     "$T/sft.jsonl" || fail "meta.turns: $(cat "$T/sft.jsonl")"
 grep -q 'mismatch' "$T/sft.jsonl" || fail "no feedback of the mismatching round"
 echo "ok: the rebuilt trajectory has both rounds, weights and the flag"
+
+# The context's label, given later, goes in with who gave it: a
+# Labelled-by trailer, still no Reviewed-by (nobody reviewed it).
+"$ASSAY" --db "$DB" label "$root" compile >/dev/null || fail "label $root"
+"$ASSAY" --db "$DB" commit --repo "$T/ds" >/dev/null || fail "commit the label"
+git -C "$T/ds" log -1 --format=%B >"$T/msg2"
+awk -v id="$root" '$0 == "Assay-Sample: " id { on = 1; next }
+	/^Assay-Sample:/ { on = 0 } on && /^Labelled-by: tester$/ { l = 1 }
+	on && /^Reviewed-by:/ { r = 1 } END { exit !(l && !r) }' "$T/msg2" ||
+    fail "the labelled context's trailers: $(cat "$T/msg2")"
+echo "ok: trailers say who labelled and who reviewed"
 
 # A file changed in the checkout is refused by its hash.
 echo "// changed" >>"$T/ds/$tdir/$r2.sv"
