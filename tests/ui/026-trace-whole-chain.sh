@@ -81,3 +81,29 @@ screen | sed -n 2p | grep -q -F "$(short "$A")" ||
 ok "zoomed, the whole chain shows from its first line"
 command_line q
 wait_for "ASSAY-EXIT 0"
+
+# A branch: B (A's second repair) beside the chain's first repair C1,
+# which has its own chain.  C1's repair stands further in than B, so it
+# does not read as leading to B (both stood at one depth).
+C1=$(echo $CHAIN | cut -d' ' -f2)
+C2=$(echo $CHAIN | cut -d' ' -f3)
+{ cat "$T/a.v"; printf '// a second repair of A\n'; } >"$T/b.v"
+B=$("$ASSAY" --db "$DB" --reviewer tester repair "$A" --file "$T/b.v" |
+    awk '{ print $1 }')
+[ -n "$B" ] || fail "no second repair of $A"
+start 120 40
+wait_for " 1/"
+command_line "goto $A"
+wait_for "candidate $(short "$A")"
+keys Tab Tab Tab Tab z
+wait_for "trace (zoomed)"
+col() { screen | grep -F "$(short "$1")" | head -n 1 |
+    awk -v id="$(short "$1")" '{ print index($0, id) }'; }
+wait_for "$(short "$B")"
+[ "$(col "$C1")" = "$(col "$B")" ] ||
+    fail "the two repairs of A stand at different depths: $(screen)"
+[ "$(col "$C2")" -gt "$(col "$B")" ] ||
+    fail "C1's repair stands at the depth of its sibling B: $(screen)"
+ok "a repair's own chain stands further in than its sibling"
+command_line q
+wait_for "ASSAY-EXIT 0"

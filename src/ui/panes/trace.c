@@ -111,7 +111,8 @@ trace_add(struct trace_pane *c, const char *id, const char *origin,
  * The repairs of id, depth first (each followed by its own repairs), so
  * that the whole tree of the chain shows: a repair that failed and the
  * one after it that passed.  depth counts the branches above (a parent
- * with more than one repair indents its repairs).
+ * with more than one repair indents its repairs, and each of them its
+ * own; a chain of one repair each stays at its depth).
  */
 static void
 trace_descend(const struct wb *wb, struct trace_pane *c, const char *id,
@@ -142,8 +143,12 @@ trace_descend(const struct wb *wb, struct trace_pane *c, const char *id,
 			    (nkids > 1 ? 1 : 0);
 			if (has)
 				run_release(&r);
+			/* one of several: its own repairs go one further
+			 * in, so that a chain under it does not read as
+			 * leading to its next sibling (c99696a9's repair
+			 * stood at the depth of c7ecfe2b, its sibling) */
 			trace_descend(wb, c, kids[i].id, depth +
-			    (nkids > 1 ? 1 : 0));
+			    (nkids > 1 ? 2 : 0));
 		}
 		store_row_release(&kids[i]);
 	}
