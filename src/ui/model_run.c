@@ -70,9 +70,9 @@ on_waiting(void *arg, const char *why, long wait_ms, int next_try)
 
 	wb_msg(wb, 0, "%s: %s; try %d in %.1f s", wb->mrun->model, why,
 	    next_try, (double)wait_ms / 1000.0);
-	t = xasprintf("\033[33mretry: %s; try %d in %.1f s\033[0m\n", why,
-	    next_try, (double)wait_ms / 1000.0);
-	term_pane_print(wb, t);
+	t = xasprintf("retry: %s; try %d in %.1f s", why, next_try,
+	    (double)wait_ms / 1000.0);
+	term_pane_say(wb, "33", t);
 	free(t);
 }
 
@@ -95,13 +95,14 @@ on_stored(void *arg, int round, const struct gen_report *rep)
 		free(t);
 	}
 	for (size_t i = 0; i < rep->failed; i++) {
-		t = xasprintf("\033[31massay: %s\033[0m\n", rep->errors[i]);
-		term_pane_print(wb, t);
+		t = xasprintf("assay: %s", rep->errors[i]);
+		term_pane_say(wb, "31", t);
 		free(t);
 	}
 	t = gloop_summary_text(m->verb, rep, strcmp(m->verb, "repair") == 0 ?
 	    round : 0);
-	term_pane_print(wb, t);
+	t[strcspn(t, "\n")] = '\0';	/* one line */
+	term_pane_say(wb, NULL, t);
 	free(t);
 	m->added += rep->added;
 	m->asked += rep->asked;
@@ -118,8 +119,8 @@ on_verified(void *arg, int round, const struct gen_report *rep,
 
 	(void)round;
 	(void)vs;
-	t = xasprintf("verified %zu: %zu pass\n", rep->nids, passed);
-	term_pane_print(wb, t);
+	t = xasprintf("verified %zu: %zu pass", rep->nids, passed);
+	term_pane_say(wb, NULL, t);
 	free(t);
 }
 
@@ -130,8 +131,9 @@ on_run(void *arg, const struct vsvc_result *res)
 	char line[512];
 
 	wb->mrun->runs++;
-	term_pane_print(wb, vsvc_result_line(res, line, sizeof line - 1));
-	term_pane_print(wb, "\n");
+	/* the verdict, marked as assay's: a model's answer can hold the
+	 * same words ("[1/1] c... pass"), never the mark */
+	term_pane_say(wb, "1", vsvc_result_line(res, line, sizeof line));
 	wb_view_changed(wb);
 }
 
@@ -143,9 +145,9 @@ on_problem(void *arg, enum vsvc_problem what, const char *id,
 	char *t;
 
 	(void)what;
-	t = xasprintf("\033[31massay: %s%s%s\033[0m\n", id != NULL ? id : "",
+	t = xasprintf("assay: %s%s%s", id != NULL ? id : "",
 	    id != NULL ? ": " : "", msg);
-	term_pane_print(wb, t);
+	term_pane_say(wb, "31", t);
 	free(t);
 }
 

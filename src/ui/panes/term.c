@@ -891,6 +891,22 @@ term_pane_print(struct wb *wb, const char *text)
 }
 
 void
+term_pane_say(struct wb *wb, const char *sgr, const char *text)
+{
+	char head[64];
+
+	snprintf(head, sizeof head, "\033[0m%s%s%s" OWN_MARK " ",
+	    sgr != NULL ? "\033[" : "", sgr != NULL ? sgr : "",
+	    sgr != NULL ? "m" : "");
+	feed_str(wb, head);
+	/* the text through the filter, then its line end ("\r\n") */
+	job_out(text, strlen(text), wb);
+	job_out("\n", 1, wb);
+	filter_end(term_pane_of(wb));
+	feed_str(wb, "\033[0m");
+}
+
+void
 term_pane_to_end(struct wb *wb)
 {
 	term_pane_of(wb)->term_follow = 1;

@@ -34,6 +34,14 @@ int	term_pane_edit(struct wb *wb);
  */
 int	term_pane_claim(struct wb *wb, const char *title);
 void	term_pane_print(struct wb *wb, const char *text);
+/*
+ * One line of assay's own into the pane a model run claimed: its mark
+ * (the reverse-video », which no run's or model's bytes can print),
+ * then text, filtered as a run's output is (it may hold a server's
+ * words), in the colour sgr ("1" bold, "31" red, NULL: none).  text
+ * holds no newline.
+ */
+void	term_pane_say(struct wb *wb, const char *sgr, const char *text);
 /* Show the pane's last line again (a view scrolled back, or held at
  * the line a verdict rests on, follows the output from now on). */
 void	term_pane_to_end(struct wb *wb);
