@@ -54,6 +54,10 @@ cmd_decide(struct cmd_ctx *ctx, struct cmd_args *a,
 		buf_printf(&b, " by %s already: nothing changed", ctx->by);
 		cmd_printf(ctx, "%s\n", buf_str(&b));
 		ctx->clear_marks = 1;
+		if (n == 1) {	/* a key advances past it, as after any */
+			free(ctx->focus);
+			ctx->focus = xstrdup(ids[0]);
+		}
 		goto out;
 	}
 	decide_warning(ctx->st, act, ids, n, warn, sizeof warn);
