@@ -66,6 +66,21 @@ wait_for "label 1 of 3 candidates: compile by tester, 2 already so (one undo tak
     fail "the bulk label of one new of three wrote more than one event"
 ok "a bulk decision counts what it changes, and asks nothing for nothing"
 
+# a key that changes nothing still advances, as any decision key does
+# (it stayed, so the next key landed on the same row)
+command_line "advance on"
+wait_for "advance on"
+keys g
+wait_for " 1/$N "
+keys 2
+wait_for " 2/$N "
+keys k
+wait_for " 1/$N "
+keys 2
+wait_for "labelled api by tester already: nothing changed"
+wait_for " 2/$N "
+ok "a decision key that changes nothing advances"
+
 # the same review by another reviewer is a decision of its own
 "$ASSAY" --db "$DB" --reviewer bob review "$A" flag >/dev/null
 "$ASSAY" --db "$DB" --reviewer bob review "$A" flag >/dev/null
