@@ -76,6 +76,11 @@ screen | grep -F "└ feedback: " | grep -q "…│" ||
 screen | grep -F "◀ " | grep -v "…│" | grep -q -E "[a-z]│" &&
     fail "a diagnostic is cut bare: $(screen | grep -F '◀ ')"
 ok "prose cut at a pane's edge ends in an ellipsis"
+# the stored log opens where its evidence shows: the toolchain pane
+# has five rows here, and "near the start" was fifteen lines
+pane toolchain | grep -q "error: " ||
+    fail "the toolchain pane hides the evidence: $(pane toolchain)"
+ok "the stored log shows its evidence at 80x24"
 
 keys ?
 wait_for "live keymap"

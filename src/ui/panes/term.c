@@ -525,10 +525,14 @@ show_evidence(struct wb *wb, const char *evidence)
 		return;
 	at = evidence_row(tp->term, evidence);
 	first = term_sb_total(tp->term) - term_sb_lines(tp->term);
-	/* near the start: from the start, with the command line */
+	/* near the start: from the start, with the command line, when
+	 * the evidence still shows in the pane's rows from there (at
+	 * 80x24 the pane has five: "near" was 15 lines, out of sight) */
 	if (at >= 0) {
+		int rows = wb->lay.panes[WB_TERM].rows;
+
 		tp->term_follow = 0;
-		tp->term_top = at - first < 15 ? first : at - 1;
+		tp->term_top = at - first < rows - 1 ? first : at - 1;
 	}
 }
 
