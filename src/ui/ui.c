@@ -1456,7 +1456,13 @@ ui_key(struct wb *wb, int key)
 	a = keymap_lookup(&wb->km, KEYMAP_GLOBAL, key);
 	sheet = pane_sheet(wb);
 	if (sheet != NULL) {	/* the sheet on top has every key */
-		if (!sheet->ops->key(sheet, key, a)) {
+		if (a == ACTION_PROMPT && !sheet->ops->key(sheet, key, a)) {
+			/* ":" from anywhere, as ":q" is documented: the
+			 * line opens over the sheet */
+			prompt_open(wb, ':', NULL);
+			return;
+		}
+		if (a != ACTION_PROMPT && !sheet->ops->key(sheet, key, a)) {
 			/* said, not dropped: "1" on the stats sheet did
 			 * nothing while the hints offered it */
 			char name[32];

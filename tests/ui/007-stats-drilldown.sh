@@ -54,6 +54,18 @@ wait_for "1 label-compile is not a key of the stats sheet (q closes it)"
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM event WHERE action = 'label'")" = "$([ -n "$ENVE" ] && echo 1 || echo 0)" ] ||
     fail "1 over the stats sheet labelled"
 ok "a decision key over the sheet is refused, saying why"
+# ":" opens the line over the sheet (":q from anywhere"); Esc closes
+# the line, the sheet stays
+keys :
+n=30
+until screen | tail -n 1 | grep -q "^:"; do
+	n=$((n - 1)); [ $n -gt 0 ] || fail ": did not open the line over the sheet: $(screen | tail -n 1)"
+	sleep 0.1
+done
+keys Escape
+wait_for "rtlfixer · compile: $NCOMP of 175"
+screen | grep -q " stats " || fail "Esc on the line closed the sheet"
+ok ": opens the command line over the sheet"
 
 # h at the first column stays; l l l l l: pass; l l l: unverified
 keys h l l

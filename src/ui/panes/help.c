@@ -244,6 +244,10 @@ help_key(struct pane *p, int key, enum action a)
 		p->shown = 0;
 		return 1;
 	}
+	if (a == ACTION_PROMPT) {	/* closed, and the : line opens */
+		p->shown = 0;
+		return 0;
+	}
 	if (a != ACTION_NONE && pane_scroll(p, a, help_rows(p->wb, NULL, 0, 0,
 	    p->cols)))
 		return 1;
