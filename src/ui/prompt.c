@@ -583,17 +583,21 @@ prompt_draw_menu(struct wb *wb)
 	}
 	if (start > 0)
 		x += pane_puts(win, 0, x, 2, "< ", base);
-	for (size_t i = (size_t)start; i < p->ncomps && x < COLS - 2; i++) {
+	size_t i;
+
+	for (i = (size_t)start; i < p->ncomps && x < COLS - 2; i++) {
 		int w = pane_width(p->comps[i], strlen(p->comps[i]));
 
-		if (x + w > COLS - 2) {
-			pane_puts(win, 0, COLS - 2, 2, ">", base);
+		if (x + w > COLS - 2)
 			break;
-		}
 		x += pane_puts(win, 0, x, w, p->comps[i], i == p->comp ? sel :
 		    base);
 		x += pane_puts(win, 0, x, 2, "  ", base);
 	}
+	/* more to the right, also when the last shown one filled the line
+	 * (two values went without a mark at 80 columns) */
+	if (i < p->ncomps)
+		pane_puts(win, 0, COLS - 2, 2, ">", base);
 	wnoutrefresh(win);
 	delwin(win);
 }

@@ -281,7 +281,7 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 			keymap_key_name(k, key, sizeof key);
 		snprintf(right, sizeof right, " keyboard: %s \xc2\xb7 %s gives "
 		    "it back to the workbench ", term_pane_program(wb), key);
-		pane_puts(win, y, x, cols - x, right, theme_attr(THEME_PROMPT));
+		pane_text(win, y, x, cols - x, right, theme_attr(THEME_PROMPT));
 		return;
 	}
 	if (wb->msg[0] != '\0') {

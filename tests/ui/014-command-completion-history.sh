@@ -57,6 +57,18 @@ keys C-u Escape
 wait_gone ":filter"
 ok "several matches: prefix, a menu, Tab and BTab walk it"
 
+# at 80 columns the verdicts' menu does not fit: its end says so (the
+# last that fit filled the line, and two went without a mark)
+$TM resize-window -t t -x 80 -y 24
+keys : f i l t e r Space v e r d Tab Tab
+wait_for "verdict=env-error"
+screen | tail -n 2 | head -n 1 | grep -q ">$" ||
+    fail "a cut menu has no mark: $(screen | tail -n 2 | head -n 1)"
+keys C-u Escape
+wait_gone ":filter"
+$TM resize-window -t t -x 120 -y 40
+ok "a menu too long for the line ends in >"
+
 # a saved view by name; a category; an action for bind
 command_line "filter id=$ID"
 wait_for " 1/1 "
