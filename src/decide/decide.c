@@ -342,6 +342,21 @@ decide_repair_release(struct decide_repair *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* The words that start the journal's "repair" event of a reproduced
+ * repair, which decide_also_repairs() reads back. */
+#define ALSO_REPAIR	"also a repair of "
+
+int
+decide_also_repairs(struct store *st, const char *parent, char ***ids,
+    size_t *n, struct err *err)
+{
+	char *prefix = xasprintf(ALSO_REPAIR "%s:", parent);
+	int rc = store_event_cands(st, "repair", prefix, ids, n, err);
+
+	free(prefix);
+	return rc;
+}
+
 /*
  * The code was candidate c->id of the task already: when it is not a
  * repair of parent yet, say so in the journal and in a note on it.
@@ -362,7 +377,7 @@ repair_reproduced(struct store *st, const char *parent, const char *by,
 	r->parent = xstrdup(ex.parent);
 	rc = 0;
 	if (ex.parent == NULL || strcmp(ex.parent, parent) != 0) {
-		note = xasprintf("also a repair of %s: a repair of it by %s"
+		note = xasprintf(ALSO_REPAIR "%s: a repair of it by %s"
 		    " reproduced this code", parent, origin);
 		rc = store_event_add(st, by, "repair", r->id, note, err) < 0 ||
 		    store_note_add(st, r->id, note, by, err) < 0 ? -1 : 0;

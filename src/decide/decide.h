@@ -123,6 +123,15 @@ size_t	decide_unchanged(struct store *st, const struct decide_act *act,
 const char *decide_warning(struct store *st, const struct decide_act *act,
 	    char *const *ids, size_t n, char *buf, size_t len);
 
+/*
+ * The candidates journalled as "also a repair of" parent: existing code
+ * an edit or a model reproduced while repairing parent, recorded by
+ * decide_repair() (their own parent is another candidate, or none).
+ * *ids new (strv_free()), oldest first.  0 or -1.
+ */
+int	decide_also_repairs(struct store *st, const char *parent,
+	    char ***ids, size_t *n, struct err *err);
+
 /* A repair made by decide_repair(). */
 struct decide_repair {
 	char	*id;		/* new string: the repair's candidate id */

@@ -606,6 +606,37 @@ store_event_add(struct store *st, const char *who, const char *action,
 }
 
 int
+store_event_cands(struct store *st, const char *action, const char *prefix,
+    char ***ids, size_t *n, struct err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*ids = NULL;
+	*n = 0;
+	/* substr(), not LIKE: an id's '_' is no wildcard */
+	if (prepare(st, &s, "SELECT cand_id FROM event WHERE action = ?1"
+	    " AND cand_id IS NOT NULL AND substr(detail, 1, length(?2)) = ?2"
+	    " GROUP BY cand_id ORDER BY min(id)", err) < 0)
+		return -1;
+	bind_text(s, 1, action);
+	bind_text(s, 2, prefix);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*ids = xreallocarray(*ids, *n + 1, sizeof **ids);
+		(*ids)[(*n)++] = xstrdup((const char *)sqlite3_column_text(s,
+		    0));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		strv_free(*ids, *n);
+		*ids = NULL;
+		*n = 0;
+		return err_sqlite(err, st->db, "read journal");
+	}
+	return 0;
+}
+
+int
 store_candidate_extra_set(struct store *st, const char *cand_id,
     const char *key, const char *value, const char *who, const char *action,
     const char *detail, struct err *err)

@@ -397,6 +397,13 @@ int	store_view_list(struct store *st, struct store_view **out, size_t *n,
 /* Append a free-form event to the journal (verify, commit, import). */
 int	store_event_add(struct store *st, const char *who, const char *action,
 	    const char *cand_id, const char *detail, struct err *err);
+/*
+ * The candidates that have an event of action whose detail starts with
+ * prefix (compared byte for byte, no pattern), oldest event first, each
+ * once: *ids a new array of *n new strings (strv_free()).  0 or -1.
+ */
+int	store_event_cands(struct store *st, const char *action,
+	    const char *prefix, char ***ids, size_t *n, struct err *err);
 
 /* --- the queue ------------------------------------------------------ */
 

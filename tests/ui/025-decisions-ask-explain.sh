@@ -95,5 +95,37 @@ wait_for "the edit reproduces $R2 (tester, a repair of $R1), recorded as a repai
 [ "$("$ASSAY" --db "$DB" list --json --where "parent=$A" | wc -l)" -eq 1 ] ||
     fail "a second repair of $A was stored"
 ok "an edit into existing code says so and records the repair"
+
+# B, another candidate of A's task, edited into R1's code: R1 is in
+# B's trace and diff, though its parent is A (B's trace said "no repair
+# yet", its diff "nothing to compare")
+TASK=$("$ASSAY" --db "$DB" list --json --where "id=$A" | json_field task)
+B=$("$ASSAY" --db "$DB" list --json --where "task=$TASK kind!=repair" |
+    json_field id | grep -v -x "$A" | head -n 1)
+if [ -n "$B" ] && command -v python3 >/dev/null 2>&1; then
+	"$ASSAY" --db "$DB" show --json "$R1" | python3 -c \
+	    'import json, sys; sys.stdout.write(json.load(sys.stdin)["code"])' \
+	    >"$T/r1code" || fail "the code of $R1"
+	printf '#!/bin/sh\ncp "%s" "$1"\n' "$T/r1code" >"$T/ed-r1"
+	chmod +x "$T/ed-r1"
+	command_line q
+	wait_for "ASSAY-EXIT 0"
+	EDITOR="$T/ed-r1"
+	start 120 40 "--where id=$B"
+	wait_for " 1/1 "
+	keys e
+	wait_for "the edit reproduces $R1" 30
+	command_line "goto $B"	# e shows the repair it made: back to B
+	wait_for "candidate $(echo "$B" | cut -c1-8)"
+	keys Tab Tab Tab Tab z
+	wait_for "trace (zoomed)"
+	screen | grep -F "$(echo "$R1" | cut -c1-8)" | grep -q "(the same code as a repair of $(echo "$A" | cut -c1-8))" ||
+	    fail "$B's trace lacks $R1: $(screen)"
+	screen | grep -q "no repair yet" && fail "$B's trace says no repair yet"
+	keys Escape d
+	wait_for "repair $R1"
+	ok "a reproduced repair shows in the trace and the diff of the one it repaired"
+	keys q
+fi
 command_line q
 wait_for "ASSAY-EXIT 0"

@@ -519,6 +519,22 @@ test_decide_repair_reproducing_a_candidate_says_so(void **state)
 	assert_string_equal(r2.id, r1.id);
 	assert_string_equal(r2.parent, f->a);
 	assert_reproduced_note(f->st, r1.id, f->b, "ann");
+	/* read back as b's repair (the trace, the diff); a's are by its
+	 * parent pointer, not this journal */
+	{
+		char **ids;
+		size_t n;
+
+		assert_int_equal(decide_also_repairs(f->st, f->b, &ids, &n,
+		    &err), 0);
+		assert_int_equal(n, 1);
+		assert_string_equal(ids[0], r1.id);
+		strv_free(ids, n);
+		assert_int_equal(decide_also_repairs(f->st, f->a, &ids, &n,
+		    &err), 0);
+		assert_int_equal(n, 0);
+		strv_free(ids, n);
+	}
 	decide_repair_release(&r1);
 	decide_repair_release(&r2);
 }

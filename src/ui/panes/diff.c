@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide/decide.h"
 #include "exchange/vcs.h"
 #include "model/vocab.h"
 
@@ -203,10 +204,17 @@ diff_repair_of(const struct wb *wb, const char *id)
 		free(rows);
 	}
 	free(f);
+	if (out == NULL) {	/* else code a repair of id reproduced */
+		char **also = NULL;
+
+		if (decide_also_repairs(wb->st, id, &also, &n, &err) == 0 &&
+		    n > 0)
+			out = xstrdup(also[n - 1]);
+		strv_free(also, n);
+	}
 	return out;
 }
 
-/* Compute the diff of mode into d.  0 or -1 (a message says why). */
 /* text (len bytes, may be NULL) with each CR before a LF, or ending
  * the text (its last line's), taken out: new, NUL-terminated, *outlen
  * its length. */
@@ -224,6 +232,7 @@ lf_text(const char *text, size_t len, size_t *outlen)
 	return out;
 }
 
+/* Compute the diff of mode into d.  0 or -1 (a message says why). */
 static int
 diff_compute(struct pane *p, int mode)
 {

@@ -772,18 +772,23 @@ ed_reproduced(struct wb *wb, const char *parent,
 	char *keep = xstrdup(rep->id);
 	int has_run;
 
+	/* its own repair already: nothing new recorded, so not said to
+	 * be ("recorded as a repair of" the parent it had) */
+	const char *rec = rep->parent != NULL && strcmp(rep->parent,
+	    parent) == 0 ? "already a repair of" : "recorded as a repair of";
+
 	has_run = store_run_latest(wb->st, keep, &r, &err) == 0;
 	wb_select_id(wb, keep);
 	if (has_run) {
 		auto_unzoom(wb);
-		wb_msg(wb, 0, "the edit reproduces %s (%s%s%s), recorded as a "
-		    "repair of %s; its latest run: %s", keep, rep->origin,
-		    rep->parent ? ", a repair of " : "", rep->parent ?
-		    rep->parent : "", parent, r.verdict);
+		wb_msg(wb, 0, "the edit reproduces %s (%s%s%s), %s %s; its "
+		    "latest run: %s", keep, rep->origin, rep->parent ?
+		    ", a repair of " : "", rep->parent ? rep->parent : "", rec,
+		    parent, r.verdict);
 		run_release(&r);
 	} else if (wb_verify(wb, keep) == 0) {
-		wb_msg(wb, 0, "the edit reproduces %s (%s), recorded as a "
-		    "repair of %s; verifying it", keep, rep->origin, parent);
+		wb_msg(wb, 0, "the edit reproduces %s (%s), %s %s; verifying "
+		    "it", keep, rep->origin, rec, parent);
 	} else {
 		auto_unzoom(wb);
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide/decide.h"
 #include "model/feedback.h"
 #include "model/vocab.h"
 #include "verify/pipeline.h"
@@ -114,14 +115,40 @@ trace_add(struct trace_pane *c, const char *id, const char *origin,
  * with more than one repair indents its repairs, and each of them its
  * own; a chain of one repair each stays at its depth).
  */
+/* 1 when id is in the trace already. */
+static int
+trace_has(const struct trace_pane *c, const char *id)
+{
+	for (size_t i = 0; i < c->ntrace; i++)
+		if (strcmp(c->trace[i].id, id) == 0)
+			return 1;
+	return 0;
+}
+
+/* One repair of the tree: its row (and latest run) at depth. */
+static void
+trace_add_row(const struct wb *wb, struct trace_pane *c,
+    const struct store_row *row, const char *origin, int depth)
+{
+	struct err err;
+	struct run r;
+	int has = store_run_latest(wb->st, row->id, &r, &err) == 0;
+
+	trace_add(c, row->id, origin, row->kind, has ? &r : NULL,
+	    row->verdict, row->stage, 0);
+	c->trace[c->ntrace - 1].depth = depth;
+	if (has)
+		run_release(&r);
+}
+
 static void
 trace_descend(const struct wb *wb, struct trace_pane *c, const char *id,
     int depth)
 {
 	struct store_row *kids = NULL;
 	struct err err;
-	size_t nkids = 0;
-	char *f = xasprintf("parent=%s", id);
+	size_t nkids = 0, nalso = 0, n;
+	char *f = xasprintf("parent=%s", id), **also = NULL;
 
 	if (store_query_page(wb->st, f, 0, TRACE_MAX, &kids, &nkids,
 	    &err) < 0) {
@@ -129,30 +156,51 @@ trace_descend(const struct wb *wb, struct trace_pane *c, const char *id,
 		return;
 	}
 	free(f);
+	/* and the existing code an edit or a model reproduced while
+	 * repairing id ("also a repair of"): the status line called it
+	 * id's repair, and the trace said "no repair yet" */
+	if (decide_also_repairs(wb->st, id, &also, &nalso, &err) < 0)
+		nalso = 0;
+	n = nkids + nalso;
 	for (size_t i = 0; i < nkids; i++) {
-		struct run r;
-		int has;
-
 		if (c->ntrace < TRACE_MAX) {
-			has = store_run_latest(wb->st, kids[i].id, &r,
-			    &err) == 0;
-			trace_add(c, kids[i].id, kids[i].origin, kids[i].kind,
-			    has ? &r : NULL, kids[i].verdict, kids[i].stage,
-			    0);
-			c->trace[c->ntrace - 1].depth = depth +
-			    (nkids > 1 ? 1 : 0);
-			if (has)
-				run_release(&r);
+			trace_add_row(wb, c, &kids[i], kids[i].origin, depth +
+			    (n > 1 ? 1 : 0));
 			/* one of several: its own repairs go one further
 			 * in, so that a chain under it does not read as
 			 * leading to its next sibling (c99696a9's repair
 			 * stood at the depth of c7ecfe2b, its sibling) */
 			trace_descend(wb, c, kids[i].id, depth +
-			    (nkids > 1 ? 2 : 0));
+			    (n > 1 ? 2 : 0));
 		}
 		store_row_release(&kids[i]);
 	}
 	free(kids);
+	/* a reproduced repair is shown, not descended into: its own
+	 * repairs belong to its own parent's tree (and a loop of
+	 * reproductions would never end) */
+	for (size_t i = 0; i < nalso; i++) {
+		struct store_row *row = NULL;
+		size_t nrow = 0;
+
+		f = xasprintf("id=%s", also[i]);
+		if (c->ntrace < TRACE_MAX && !trace_has(c, also[i]) &&
+		    store_query_page(wb->st, f, 0, 1, &row, &nrow, &err) == 0 &&
+		    nrow == 1) {
+			char *o = xasprintf("%s (the same code as a repair of"
+			    " %.8s)", row[0].origin ? row[0].origin : "?",
+			    row[0].parent ? row[0].parent : "none");
+
+			trace_add_row(wb, c, &row[0], o, depth + (n > 1 ? 1 :
+			    0));
+			free(o);
+		}
+		for (size_t k = 0; k < nrow; k++)
+			store_row_release(&row[k]);
+		free(row);
+		free(f);
+	}
+	strv_free(also, nalso);
 }
 
 /* Ancestors (oldest first), the candidate, then its repairs' tree. */
