@@ -771,10 +771,12 @@ batch_end(struct wb *wb)
 	left = total > handled ? total - handled : 0;
 	pane_duration(wb_now_ms() - b->t0, dur, sizeof dur);
 	if (b->cancelled)
+		/* forced, those left keep the runs they had */
 		wb_msg(wb, 0, ":verify cancelled after %zu result%s (stored); "
-		    "%zu left unverified%s", b->results, b->results == 1 ? "" :
-		    "s", left, busy > 0 ? ", some of them by another verify" :
-		    "");
+		    "%zu %s%s", b->results, b->results == 1 ? "" : "s", left,
+		    b->o.force ? "not verified again (their runs stand)" :
+		    "left unverified", busy > 0 ? ", some of them by another"
+		    " verify" : "");
 	else if (b->last_err[0] != '\0' && b->results == 0 && unchanged == 0)
 		wb_msg(wb, 1, ":verify: %s", b->last_err);
 	else
