@@ -290,6 +290,18 @@ pane_puts(WINDOW *win, int y, int x, int maxw, const char *s, attr_t attr)
 }
 
 void
+pane_title_lines(char *buf, size_t n, long top, int rows, long total)
+{
+	size_t len = strlen(buf);
+	long last = top + rows;
+
+	if (rows <= 0 || total <= rows || len >= n)
+		return;
+	snprintf(buf + len, n - len, "%slines %ld-%ld/%ld", len > 0 ?
+	    " \xc2\xb7 " : "", top + 1, last < total ? last : total, total);
+}
+
+void
 pane_cut_mid(const char *s, int maxw, char *buf, size_t n)
 {
 	const char *ell = pane_ascii ? "~" : "\xe2\x80\xa6";

@@ -146,6 +146,12 @@ int	pane_width(const char *s, size_t len);
  */
 void	pane_title_fit(char *buf, int room, int keep);
 /*
+ * Append " · lines A-B/TOTAL" to the title in buf (n bytes) when a
+ * pane of rows rows shows total lines from top (0-based) and not all
+ * fit; nothing otherwise (no " · " when buf is empty).
+ */
+void	pane_title_lines(char *buf, size_t n, long top, int rows, long total);
+/*
  * Copy s into buf (size n), cut to at most maxw columns: a cut text
  * ends in an ellipsis ("~" where the locale has no UTF-8).
  */

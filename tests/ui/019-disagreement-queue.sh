@@ -44,6 +44,9 @@ wait_for " 1/2 "
 screen | tail -n 1 | grep -q -F " disagree=yes " ||
     fail "Enter did not open the disagreement queue"
 wait_for "votes     alice compile · bob functional"
+# cut at its bottom, the spec pane says which lines show (no mark)
+screen | grep -q -E "─ rtlfixer · lines 1-[0-9]+/[0-9]+ ─" ||
+    fail "the cut spec pane does not say so: $(screen | head -n 1)"
 ok "Enter on the agreement page opens the disagreement queue"
 
 # 3: functional is the final label of B, which leaves the queue

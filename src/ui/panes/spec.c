@@ -359,12 +359,20 @@ spec_key(struct pane *p, int key, enum action a)
 	return pane_scroll(p, a, n);
 }
 
+/* The benchmark, and which lines show when not all fit (the pane was
+ * cut at its bottom with no mark), as the trace's title says them. */
 static void
 spec_title(struct pane *p, char *buf, size_t n)
 {
 	struct wb_cur *c = &p->wb->cur;
+	struct spec_doc d = { 0 };
+	size_t lines;
 
 	snprintf(buf, n, "%s", c->task.benchmark ? c->task.benchmark : "");
+	spec_build(p->wb, &d);
+	lines = spec_render(p, NULL, &d);
+	doc_free(&d);
+	pane_title_lines(buf, n, p->scroll, p->rows, (long)lines);
 }
 
 const struct pane_ops pane_spec_ops = {

@@ -1470,32 +1470,30 @@ term_title(struct pane *p, char *buf, size_t n)
 {
 	struct wb *wb = p->wb;
 	struct term_pane *tp = term_pane_of(wb);
-	char pos[64] = "";
 	struct term_view v;
-	int keep = 1;
+	int keep = 1, lines = 0;
 
 	if (tp->term != NULL && p->rows > 0 && !(tp->kbd && tp->ed.pid > 0)) {
 		term_view(p, &v);
-		if (v.total > p->rows)
-			snprintf(pos, sizeof pos, " \xc2\xb7 lines %d-%d/%d",
-			    v.top + 1, v.top + p->rows, v.total);
+		lines = v.total > p->rows;
 	}
 	if (tp->vs != NULL && vsvc_job(tp->vs, 0) != NULL) {
 		/* progress: the stage and the clock */
-		snprintf(buf, n, "%s \xc2\xb7 %s \xc2\xb7 running %.1f s%s",
+		snprintf(buf, n, "%s \xc2\xb7 %s \xc2\xb7 running %.1f s",
 		    tp->term_title, verify_job_stage(vsvc_job(tp->vs, 0)),
-		    (wb_now_ms() - tp->job_t0) / 1000.0, pos);
+		    (wb_now_ms() - tp->job_t0) / 1000.0);
 		keep = 2;
 	} else if (tp->ed.pid > 0) {
-		snprintf(buf, n, "%s \xc2\xb7 %s%s", tp->term_title,
+		snprintf(buf, n, "%s \xc2\xb7 %s", tp->term_title,
 		    tp->kbd ? "has the keyboard (C-] releases)" :
-		    "Enter gives it the keyboard", pos);
-	} else {	/* no title yet: the position alone, without its dot */
-		snprintf(buf, n, "%s%s", tp->term_title,
-		    tp->term_title[0] == '\0' && pos[0] != '\0' ? pos + 4 : pos);
+		    "Enter gives it the keyboard");
+	} else {	/* no title yet: the position alone */
+		snprintf(buf, n, "%s", tp->term_title);
 	}
-	if (pos[0] != '\0')
+	if (lines) {
+		pane_title_lines(buf, n, v.top, p->rows, v.total);
 		keep++;
+	}
 	pane_title_fit(buf, p->title_room, keep);
 }
 

@@ -551,14 +551,7 @@ trace_title(struct pane *p, char *buf, size_t n)
 	buf[0] = '\0';
 	if (k > 1)
 		snprintf(buf, n, "%zu steps", k);
-	if (lines > (size_t)p->rows && p->rows > 0) {
-		size_t first = (size_t)p->scroll + 1;
-		size_t last = first + (size_t)p->rows - 1;
-
-		snprintf(buf + strlen(buf), n - strlen(buf), "%slines "
-		    "%zu-%zu/%zu", k > 1 ? " \xc2\xb7 " : "", first,
-		    last < lines ? last : lines, lines);
-	}
+	pane_title_lines(buf, n, p->scroll, p->rows, (long)lines);
 }
 
 const struct pane_ops pane_trace_ops = {
