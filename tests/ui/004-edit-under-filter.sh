@@ -50,6 +50,11 @@ for p in spec candidate trace; do
 	pane $p | grep -q "nothing selected" && fail "$p: nothing selected"
 done
 pane spec | grep -q "$REP" || fail "the spec pane does not show $REP"
+# the trace starts on a step, never on a feedback whose step is above
+# it ("└ feedback: ..." stood first, the failed parent scrolled off)
+pane trace | head -n 1 | grep -q "feedback" &&
+    fail "the trace starts on an orphaned feedback: $(pane trace)"
+pane trace | grep -q "$ID" || fail "the trace lacks the parent $ID: $(pane trace)"
 ok "the repair is selected in the filter and shown in every pane"
 
 command_line q	# :q leaves every view at once

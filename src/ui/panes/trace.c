@@ -429,6 +429,22 @@ trace_place(struct pane *p, const struct trace_line *lines, size_t n)
 	if (t->trace_fresh && p->rows > 0) {
 		t->trace_fresh = 0;
 		p->scroll = cur_row + 2 > p->rows ? cur_row + 2 - p->rows : 0;
+		/* never start on a step's feedback without its step: up to
+		 * the step when the candidate still shows, else down past
+		 * it ("└ feedback: ..." stood first, its parent above) */
+		if (p->scroll > 0 && p->scroll < (int)n &&
+		    lines[p->scroll].feedback) {
+			int j = p->scroll;
+
+			while (j > 0 && lines[j].feedback)
+				j--;
+			if (cur_row - j < p->rows)
+				p->scroll = j;
+			else
+				while (p->scroll < cur_row &&
+				    lines[p->scroll].feedback)
+					p->scroll++;
+		}
 	}
 	if (p->scroll > (int)n - p->rows)
 		p->scroll = (int)n - p->rows;
