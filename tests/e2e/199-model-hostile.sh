@@ -116,10 +116,12 @@ cat "$T/errcmd.err"
 grep -q -F 't/cmderr: command exited 3: {"error": "upstream said: [redacted]"}' "$T/errcmd.err" ||
     fail "the command's stderr"
 # what was stored of each failure: the attempts' errors, redacted
-sqlite3 "$T/cmderr.db" .dump >"$T/err-dump.sql" 2>/dev/null ||
-    "$ASSAY" --db "$T/cmderr.db" export --format raw >"$T/err-dump.sql"
-grep -q -F 'command exited 3: {"error": "upstream said: [redacted]"}' "$T/err-dump.sql" ||
-    fail "attempt.error is not the redacted message"
+# (stored_error DB DUMP TEXT: DB dumped to DUMP holds TEXT)
+stored_error() {
+	sqlite3 "$1" .dump >"$2" 2>/dev/null || "$ASSAY" --db "$1" export --format raw >"$2"
+	grep -q -F "$3" "$2" || fail "attempt.error is not the redacted message: $3"
+}
+stored_error "$T/cmderr.db" "$T/err-dump.sql" 'command exited 3: {"error": "upstream said: [redacted]"}'
 # --- 6. forms a second look found: an answer over HTTP, a command's stderr
 # (octal of 2 digits, references with leading zeros, \N{...}, \x{...},
 # CSS's \73, %u0073: the answer was stored, "stored 1 new")
@@ -151,10 +153,7 @@ cat "$T/formscmd.err"
 R='[redacted]'
 grep -q -F "t/forms: command exited 3: upstream: $R | $R | $R | $R | $R | $R" "$T/formscmd.err" ||
     fail "the command's stderr with the key in 6 forms"
-sqlite3 "$T/forms.db" .dump >"$T/formscmd-dump.sql" 2>/dev/null ||
-    "$ASSAY" --db "$T/forms.db" export --format raw >"$T/formscmd-dump.sql"
-grep -q -F "command exited 3: upstream: $R | $R | $R | $R | $R | $R" "$T/formscmd-dump.sql" ||
-    fail "attempt.error is not the redacted message"
+stored_error "$T/forms.db" "$T/formscmd-dump.sql" "command exited 3: upstream: $R | $R | $R | $R | $R | $R"
 
 if command -v iverilog >/dev/null; then
 	# assay repair through the same server: a failing seed, a 500
