@@ -39,12 +39,17 @@ void	secret_clear(void);
  *
  * A copy hidden by an escape counts too: when s, decoded, holds a
  * secret, the escape sequences that spell it are what is replaced.  The
- * decoder knows backslash escapes (JSON's \uXXXX with surrogate pairs,
- * \UXXXXXXXX, \xHH, \NNN octal, \/ \" \\ \' \b \f \n \r \t),
- * percent-encoding (%HH) and HTML character references (&#NNN; &#xHH;
- * &amp; &lt; &gt; &quot; &apos;), mixed, and up to 4 layers deep (an
- * escape of an escape); a text that still spells one after 8 passes is
- * replaced whole.  Other encodings (base64, a key cut in pieces) are not
+ * decoder knows backslash escapes as C, Python, JSON, JavaScript, Rust
+ * and Perl write them (\uXXXX with surrogate pairs, \u{H..},
+ * \UXXXXXXXX, \xHH, \x{H..}, \o{O..}, octal of 1 to 3 digits, \N{NAME}
+ * for printable ASCII, the one-letter escapes, any other character for
+ * itself) and as CSS does (1 to 6 hex digits and an optional space),
+ * each reading tried apart where they disagree; percent-encoding (%HH,
+ * %uXXXX) and HTML numeric references (any leading zeros, ';' optional)
+ * with &amp; &lt; &gt; &quot; &apos;; mixed, and up to 4 layers deep (an
+ * escape of an escape).  A text that still spells one after 8 passes is
+ * replaced whole; the work is linear in len (2 readings, 4 layers, 8
+ * passes at most).  Other encodings (base64, a key cut in pieces) are not
  * caught: docs/security.md, "Secrets".
  */
 char	*secret_redact(const char *s, size_t len, size_t *outlen,

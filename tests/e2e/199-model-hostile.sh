@@ -10,7 +10,11 @@
 #     SIGINT during it ends the run at once (exit 130), no try is sent
 #     after it and a conversation not yet sent is counted as cancelled;
 #  3. an empty or white-space repair file is no repair;
-#  4. a request that got HTTP 400 is counted as a request.
+#  4. a request that got HTTP 400 is counted as a request;
+#  5. the key escaped in error bodies and a command's stderr;
+#  6. the key in forms a second look found (octal of 2 digits, references
+#     with leading zeros, \N{...}, \x{...}, CSS's \73, %u0073) in an
+#     answer over HTTP and in a command's stderr: refused and redacted.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "no python3 for the test's server"
 command -v jq >/dev/null || skip "no jq"
@@ -112,10 +116,45 @@ cat "$T/errcmd.err"
 grep -q -F 't/cmderr: command exited 3: {"error": "upstream said: [redacted]"}' "$T/errcmd.err" ||
     fail "the command's stderr"
 # what was stored of each failure: the attempts' errors, redacted
-sqlite3 "$T/cmderr.db" .dump >"$T/err-dump.sql" 2>/dev/null ||
-    "$ASSAY" --db "$T/cmderr.db" export --format raw >"$T/err-dump.sql"
-grep -q -F 'command exited 3: {"error": "upstream said: [redacted]"}' "$T/err-dump.sql" ||
-    fail "attempt.error is not the redacted message"
+# (stored_error DB DUMP TEXT: DB dumped to DUMP holds TEXT)
+stored_error() {
+	sqlite3 "$1" .dump >"$2" 2>/dev/null || "$ASSAY" --db "$1" export --format raw >"$2"
+	grep -q -F "$3" "$2" || fail "attempt.error is not the redacted message: $3"
+}
+stored_error "$T/cmderr.db" "$T/err-dump.sql" 'command exited 3: {"error": "upstream said: [redacted]"}'
+# --- 6. forms a second look found: an answer over HTTP, a command's stderr
+# (octal of 2 digits, references with leading zeros, \N{...}, \x{...},
+# CSS's \73, %u0073: the answer was stored, "stored 1 new")
+task t/forms FORMS >"$T/forms.jsonl"
+"$ASSAY" --db "$T/forms.db" import "$T/forms.jsonl" >/dev/null || fail "import forms"
+# shellcheck disable=SC2086
+"$ASSAY" --db "$T/forms.db" generate $EP --no-verify >"$T/forms.out" 2>"$T/forms.err"
+expect_eq "forms exit" $? 1
+cat "$T/forms.out" "$T/forms.err"
+grep -q "^assay generate: t/forms: the answer holds the API key of TEST_API_KEY (7 times, redacted); not stored" \
+    "$T/forms.err" || fail "the answer with the key in 7 forms is not refused"
+expect_eq "forms: the summary" "$(cat "$T/forms.out")" "generate: asked 1, stored 0 new, 1 failed"
+expect_eq "candidates of t/forms" \
+    "$("$ASSAY" --db "$T/forms.db" list --json --where task=t/forms | wc -l | tr -d ' ')" 0
+"$ASSAY" --db "$T/forms.db" export --format raw >"$T/forms-raw.jsonl" || fail "export forms"
+sqlite3 "$T/forms.db" .dump >"$T/forms-dump.sql" 2>/dev/null || :
+# a command generator whose stderr holds the key in each of those forms
+cat >"$T/formscmd.sh" <<'SH'
+cat >/dev/null
+k1=${TEST_API_KEY#s}
+printf 'upstream: sk\\55%s | &#000000115;%s | \\N{LATIN SMALL LETTER S}%s | \\x{73}%s | \\73 %s | %%u0073%s\n' \
+    "${TEST_API_KEY#sk-}" "$k1" "$k1" "$k1" "$k1" "$k1" >&2
+exit 3
+SH
+"$ASSAY" --db "$T/forms.db" generate --api-key-env TEST_API_KEY \
+    --model cmd-forms --command "sh $T/formscmd.sh" --no-verify >"$T/formscmd.out" 2>"$T/formscmd.err"
+expect_eq "command stderr forms exit" $? 1
+cat "$T/formscmd.err"
+R='[redacted]'
+grep -q -F "t/forms: command exited 3: upstream: $R | $R | $R | $R | $R | $R" "$T/formscmd.err" ||
+    fail "the command's stderr with the key in 6 forms"
+stored_error "$T/forms.db" "$T/formscmd-dump.sql" "command exited 3: upstream: $R | $R | $R | $R | $R | $R"
+
 if command -v iverilog >/dev/null; then
 	# assay repair through the same server: a failing seed, a 500
 	TB='module tb; wire y; TopModule dut(.y(y)); initial begin #1; if (y !== 1) $display(\"Mismatches: 1 in 1 samples\"); else $display(\"Mismatches: 0 in 1 samples\"); $finish; end endmodule'
@@ -238,7 +277,7 @@ grep -q '"served_model":"tiny-coder"' "$T/show.json" || fail "show --json has no
 export_all "$DB" --format sft >"$T/sft.jsonl" || fail "export sft"
 "$ASSAY" --db "$DB" stats --generation --format json >"$T/stats.json" || fail "stats"
 sqlite3 "$DB" .dump >"$T/dump.sql" 2>/dev/null || "$ASSAY" --db "$DB" export --format raw >"$T/dump.sql"
-if grep -a -l -- "$KEY" "$DB"* "$T/long.db"* "$T/bad.db"* "$T"/*.json "$T"/*.err "$T"/*.out "$T"/*.jsonl \
+if grep -a -l -- "$KEY" "$DB"* "$T/long.db"* "$T/bad.db"* "$T/forms.db"* "$T"/*.json "$T"/*.err "$T"/*.out "$T"/*.jsonl \
     "$T/dump.sql"; then
 	fail "the API key leaked into the files above"
 fi

@@ -329,6 +329,75 @@ test_secret_redact_escaped(void **state)
 	secret_clear();
 }
 
+/* The forms a second look found decoded to the key and were missed:
+ * octal of 1 or 2 digits, references with leading zeros or no ';',
+ * \N{...}, \x{...}, %uXXXX, CSS's \73 (which C reads as ';' and a
+ * space: both readings are tried), and mixes; forms that spell
+ * something else are left alone. */
+static void
+test_secret_redact_more_forms(void **state)
+{
+#define K_TAIL "ABCDEF12345678"
+	(void)state;
+	secret_clear();
+	assert_int_equal(secret_add("sk-test-" K_TAIL), 0);
+	/* octal of 1 to 3 digits, as C and Python read it */
+	redacts_lit("a sk\\55test\\55" K_TAIL " b", "a " SECRET_MARK " b", 1);
+	redacts_lit("\\163k\\55test-" K_TAIL, SECRET_MARK, 1);
+	redacts_lit("sk-test-ABCDEF1234567\\70.", SECRET_MARK ".", 1);
+	redacts_lit("\\163\\153\\055test-" K_TAIL, SECRET_MARK, 1);
+	/* numeric references: any number of leading zeros, ';' optional */
+	redacts_lit("&#000000115;k-test-" K_TAIL, SECRET_MARK, 1);
+	redacts_lit("&#x000000073;k-test-" K_TAIL, SECRET_MARK, 1);
+	redacts_lit("&#000000000000000000000000000000115;k-test-" K_TAIL,
+	    SECRET_MARK, 1);
+	redacts_lit("&#115k&#45test-" K_TAIL, SECRET_MARK, 1);
+	/* \N{...}: Unicode's names, any case; Perl's \N{U+...} */
+	redacts_lit("\\N{LATIN SMALL LETTER S}k-test-" K_TAIL, SECRET_MARK, 1);
+	redacts_lit("s\\N{latin small letter k}\\N{HYPHEN-MINUS}test-"
+	    "\\N{LATIN CAPITAL LETTER A}BCDEF1234567\\N{DIGIT EIGHT}",
+	    SECRET_MARK, 1);
+	redacts_lit("\\N{U+73}k-test-" K_TAIL, SECRET_MARK, 1);
+	/* braced: Perl's \x{...} \o{...}, JavaScript's and Rust's \u{...} */
+	redacts_lit("\\x{73}k-test-" K_TAIL, SECRET_MARK, 1);
+	redacts_lit("\\x{ 000073 }k\\o{55}test\\u{2d}" K_TAIL, SECRET_MARK, 1);
+	/* %uXXXX */
+	redacts_lit("x=%u0073k%u002Dtest-" K_TAIL "&", "x=" SECRET_MARK "&", 1);
+	/* CSS: 1 to 6 hex digits and one optional white space */
+	redacts_lit("content: \"\\73 k-test-" K_TAIL "\"",
+	    "content: \"" SECRET_MARK "\"", 1);
+	redacts_lit("\\000073k\\2d\ntest-" K_TAIL, SECRET_MARK, 1);
+	redacts_lit("\\73\\6B-test-" K_TAIL, SECRET_MARK, 1);
+	/* C's \x takes every hex digit; a backslash and a line end are
+	 * nothing; any other escaped character is itself */
+	redacts_lit("\\x0073k-test-" K_TAIL, SECRET_MARK, 1);
+	redacts_lit("sk-test-\\\n" K_TAIL, SECRET_MARK, 1);
+	redacts_lit("s\\k\\-test-" K_TAIL, SECRET_MARK, 1);
+	/* mixes, and an escape of one of these */
+	redacts_lit("\\163\\N{LATIN SMALL LETTER K}&#00045;test%u002d"
+	    "\\x{41}BCDEF1234567\\70", SECRET_MARK, 1);
+	redacts_lit("%5C55", NULL, 0);
+	redacts_lit("sk%5C55test-" K_TAIL, SECRET_MARK, 1);
+	redacts_lit("&amp;#000115;k-test-" K_TAIL, SECRET_MARK, 1);
+	/* both readings in one text, each copy in its own */
+	redacts_lit("\\73 k-test-" K_TAIL " sk\\55test-" K_TAIL,
+	    SECRET_MARK " " SECRET_MARK, 2);
+	/* forms that spell something else: left alone */
+	redacts_lit("sk\\55test\\55ABCDEF1234567 \\163k-test-ABCDEF1234569",
+	    NULL, 0);
+	redacts_lit("&#000000116;k-test-" K_TAIL, NULL, 0);
+	redacts_lit("&#00000000115000;k-test-" K_TAIL, NULL, 0);
+	redacts_lit("\\N{LATIN SMALL LETTER T}k-test-" K_TAIL, NULL, 0);
+	redacts_lit("\\N{LATIN SMALL LETTER SS}k-test-" K_TAIL, NULL, 0);
+	redacts_lit("\\N{LATIN SMALL LETTER S k-test-" K_TAIL, NULL, 0);
+	redacts_lit("\\x{110000}k-test-" K_TAIL, NULL, 0);
+	redacts_lit("%u0074k-test-" K_TAIL, NULL, 0);
+	redacts_lit("\\74 k-test-" K_TAIL, NULL, 0);
+	redacts_lit("\\0000073k-test-" K_TAIL, NULL, 0);
+	secret_clear();
+#undef K_TAIL
+}
+
 /* A generator that echoes the key: answer and error come back
  * redacted, the reply says so. */
 static void
@@ -478,6 +547,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_secret_redact),
 		cmocka_unit_test(test_secret_redact_escaped),
+		cmocka_unit_test(test_secret_redact_more_forms),
 		cmocka_unit_test(test_model_chat_redacts_the_key),
 		cmocka_unit_test(test_model_chat_redacts_every_field),
 		cmocka_unit_test(test_model_chat_stopped),

@@ -32,6 +32,10 @@ marker in the first user turn:
           escaped in one of its values and in one of its keys
   BADJSON answers 400 with a body that is not JSON (cut short) holding
           the key as JSON escapes, percent-encoded and as HTML references
+  FORMS   answers a module whose comments hold the key in forms a second
+          look found unredacted: 2-digit octal (\\55), HTML references
+          with leading zeros (&#000000115; &#x000000073;), \\N{...},
+          \\x{...}, CSS's \\73 and %u0073, one a line
   HDR[NAME: VALUE]  every request gets 429 with that header (a
           Retry-After to test), and a message that echoes the header
   NO_N    "n" above 1 gets 400, as llama.cpp's server answers it
@@ -130,6 +134,16 @@ class H(BaseHTTPRequestHandler):
             pct = "".join("%%%02X" % ord(c) for c in KEY)
             ent = "".join("&#%d;" % ord(c) for c in KEY)
             return self.reply(400, '{"error": "bad key %s %s %s' % (esc(KEY), pct, ent))
+        if "FORMS" in text:
+            k1 = KEY[1:]
+            forms = ["sk\\55" + KEY[3:], "&#000000115;" + k1,
+                     "&#x000000073;" + k1, "\\N{LATIN SMALL LETTER S}" + k1,
+                     "\\x{73}" + k1, "\\73 " + k1, "%u0073" + k1]
+            body = {"id": "forms", "object": "chat.completion", "model": req["model"],
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content":
+                                             "".join("// %s\n" % f for f in forms) + ANSWER}}]}
+            return self.reply(200, json.dumps(body))
         hdr = re.search(r"HDR\[([^:\]]+): ([^\]]*)\]", text)
         if hdr:
             return self.reply(429, json.dumps({"error": {
