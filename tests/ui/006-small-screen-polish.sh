@@ -76,6 +76,23 @@ screen | grep -F "└ feedback: " | grep -q "…│" ||
 screen | grep -F "◀ " | grep -v "…│" | grep -q -E "[a-z]│" &&
     fail "a diagnostic is cut bare: $(screen | grep -F '◀ ')"
 ok "prose cut at a pane's edge ends in an ellipsis"
+# wrapped, a diagnosed line keeps its message where it fits (w took
+# every message away)
+n=0
+until screen | tail -n 1 | grep -q "· candidate "; do
+	keys Tab
+	sleep 0.2
+	n=$((n + 1)); [ $n -lt 6 ] || fail "Tab never focused the candidate pane"
+done
+keys w
+wait_for "candidate: long lines wrap"
+pane candidate | grep -q "◀ " ||
+    fail "wrapped, the diagnostics' messages are gone: $(pane candidate)"
+keys w
+wait_for "are cut (h l scroll them)"
+keys Escape
+wait_for "focus: queue"
+ok "wrapped lines keep their diagnostics' messages"
 # the stored log opens where its evidence shows: the toolchain pane
 # has five rows here, and "near the start" was fifteen lines
 pane toolchain | grep -q "error: " ||

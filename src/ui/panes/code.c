@@ -442,7 +442,7 @@ code_draw(struct pane *p, WINDOW *win)
 	}
 	for (int y = 0; y < rows && line < nlines; y++) {
 		const struct diag *d = diag_on(c, (int)line + 1);
-		int hs = p->wrap ? k * maxcol : p->hscroll, col, w;
+		int hs = p->wrap ? k * maxcol : p->hscroll, col, w, last;
 		size_t ls, le;
 
 		if (k == 0)
@@ -456,16 +456,19 @@ code_draw(struct pane *p, WINDOW *win)
 		if (!p->wrap && hs > 0 && w > 0)
 			pane_puts(win, y, gut - 1, 1, less,
 			    theme_attr(THEME_LINENR) | A_BOLD);
-		if (d != NULL && d->message != NULL && hs == 0 && !p->wrap &&
-		    col + 6 < maxcol) {
+		/* the message after the line's last row, wrapped or not
+		 * (wrapping took every message away) */
+		last = !p->wrap || k + 1 >= code_rows(text, at, line, maxcol);
+		if (d != NULL && d->message != NULL && (p->wrap || hs == 0) &&
+		    last && col + 6 < maxcol) {
 			char *m = xasprintf("\xe2\x97\x80 %s", d->message);
 
 			pane_text(win, y, gut + col + 2, maxcol - col - 2, m,
 			    theme_attr(diag_mark(d) == 'E' ? THEME_EVIDENCE :
 			    THEME_OTHER));
 			free(m);
-		} else if (d == NULL && hs == 0 && !p->wrap && col + 6 <
-		    maxcol && hot_on(p->priv, (int)line + 1) >= 0) {
+		} else if (d == NULL && (p->wrap || hs == 0) && last &&
+		    col + 6 < maxcol && hot_on(p->priv, (int)line + 1) >= 0) {
 			char *m = xasprintf("%s hot: %.1f %% of the"
 			    " instructions", pane_ascii ? "<" :
 			    "\xe2\x97\x80", 100 * hot_on(p->priv,
