@@ -224,9 +224,15 @@ cli_summary_print(const struct cli_summary *s, int json)
 		    (json_int_t)t->task_defect, "skipped",
 		    (json_int_t)t->skipped);
 
-		if (strcmp(s->command, "merge") == 0)
+		if (strcmp(s->command, "merge") == 0) {
 			json_object_set_new(o, "refused",
 			    json_integer((json_int_t)s->refused));
+			json_object_set_new(o, "merged",
+			    json_integer((json_int_t)s->done));
+		} else {
+			json_object_set_new(o, "left_to_another",
+			    json_integer((json_int_t)s->left));
+		}
 		json_object_set_new(o, "results", s->results != NULL ?
 		    json_string(s->results) : json_null());
 		if (s->input)
@@ -245,14 +251,17 @@ cli_summary_line(FILE *f, const struct cli_summary *s)
 {
 	const struct vsvc_tally *t = &s->tally;
 
-	fprintf(f, "verified %zu, unchanged %zu: pass %zu, fail %zu, timeout"
-	    " %zu, env-error %zu, task-defect %zu, skipped %zu", s->done,
+	fprintf(f, "%s %zu, unchanged %zu: pass %zu, fail %zu, timeout"
+	    " %zu, env-error %zu, task-defect %zu, skipped %zu",
+	    strcmp(s->command, "merge") == 0 ? "merged" : "verified", s->done,
 	    s->unchanged, t->pass, t->fail, t->timeout, t->env_error,
 	    t->task_defect, t->skipped);
 	if (s->not_stored > 0)
 		fprintf(f, "; not stored %zu", s->not_stored);
 	if (s->refused > 0)
 		fprintf(f, "; refused %zu", s->refused);
+	if (s->left > 0)
+		fprintf(f, "; left to another verify %zu", s->left);
 	fprintf(f, "\n");
 }
 

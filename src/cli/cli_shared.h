@@ -83,6 +83,8 @@ struct cli_summary {
 	const char	*results;	/* results file, or NULL */
 	int		 input;		/* verify --input */
 	int		 complete;	/* --input: the marker was written */
+	size_t		 left;		/* verify: candidates left to another
+					 * verify holding their claims */
 	json_t		*more;		/* more fields for the JSON object
 					 * (borrowed), or NULL */
 };

@@ -645,6 +645,7 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 	sum.unchanged = ps->unchanged;
 	sum.not_stored = ps->not_stored;
 	sum.tally = ps->tally;
+	sum.left = ps->busy - ps->busy_added;
 	failed_check = ps->not_pass + ps->start_errors;
 	if ((ps->load_errors > 0 || ps->start_errors > 0) && status == 0)
 		status = 2;
@@ -695,10 +696,15 @@ cmd_verify(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		if (!sum.complete)
 			status = 2;
 	}
-	if (ps->busy > 0)
+	if (sum.left > 0)
 		fprintf(stderr, "assay: %zu candidate%s left to another verify"
-		    " running on this database\n", ps->busy,
-		    ps->busy == 1 ? "" : "s");
+		    " running on this database (exit status 4: %s)\n",
+		    sum.left, sum.left == 1 ? "" : "s", sum.results != NULL ?
+		    "the results file lacks them" : "not verified by this one");
+	if (ps->busy_added > 0)
+		fprintf(stderr, "assay: %zu reference%s left to another verify"
+		    " running on this database\n", ps->busy_added,
+		    ps->busy_added == 1 ? "" : "s");
 	cli_summary_print(&sum, json);
 out:
 	/* Kills what still runs (not stored), releases the claims. */
@@ -719,6 +725,9 @@ out:
 		return 3;
 	if (status != 0)
 		return status;
+	/* The results file lacks what another verify holds. */
+	if (sum.left > 0)
+		return 4;
 	return check && failed_check > 0 ? 1 : 0;
 }
 
@@ -782,7 +791,8 @@ const struct cmd_entry cli_cmd_verify = {
 	  "Candidates whose inputs and toolchain are unchanged since their last\n"
 	  "run are skipped unless --force.  Each candidate is claimed before it\n"
 	  "runs, so verifies running at once on one database share the work\n"
-	  "(a killed verify's claims lapse after 60 s).\n"
+	  "(a killed verify's claims are taken over at once on its host, and\n"
+	  "lapse after 60 s elsewhere).\n"
 	  "  --shard I/N        only every N-th candidate from the I-th (0-based)\n"
 	  "  --env NAME         only candidates of tasks in that env\n"
 	  "  --check            exit 1 when any candidate did not pass\n"
@@ -810,6 +820,8 @@ const struct cmd_entry cli_cmd_verify = {
 	  "                     MACs use the campaign key of the manifest\n"
 	  "Exit status: 0; 1 with --check when a candidate did not pass (a gate\n"
 	  "for scripts, not for job dependencies); 2 on errors or an incomplete\n"
-	  "slice; 3 when runs could not be stored.",
+	  "slice; 3 when runs could not be stored; 4 when candidates were left\n"
+	  "to another verify holding their claims (its results are not in\n"
+	  "this one's results file).",
 	CMD_CLI, cmd_verify
 };

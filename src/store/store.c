@@ -3091,7 +3091,7 @@ lease_table(struct store *st, struct err *err)
 
 int
 store_claim(struct store *st, const char *cand_id, const char *holder,
-    int ttl_s, int *got, struct err *err)
+    int ttl_s, int (*gone)(const char *holder), int *got, struct err *err)
 {
 	sqlite3_stmt *s;
 	int64_t now = now_s();
@@ -3108,6 +3108,38 @@ store_claim(struct store *st, const char *cand_id, const char *holder,
 	sqlite3_bind_int64(s, 2, now);
 	if (step_done(st, s, "drop a lapsed claim", err) < 0)
 		goto fail;
+	/* So is one whose holder is known to be gone (a killed verify on
+	 * this host), without waiting for it to lapse. */
+	if (gone != NULL) {
+		char *other = NULL;
+
+		if (prepare(st, &s, "SELECT holder FROM lease WHERE"
+		    " cand_id = ?1 AND holder <> ?2", err) < 0)
+			goto fail;
+		bind_text(s, 1, cand_id);
+		bind_text(s, 2, holder);
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW)
+			other = xstrdup((const char *)sqlite3_column_text(s,
+			    0));
+		sqlite3_finalize(s);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			err_sqlite(err, st->db, "read claim");
+			goto fail;
+		}
+		rc = other != NULL && gone(other);
+		free(other);
+		if (rc) {
+			if (prepare(st, &s, "DELETE FROM lease WHERE"
+			    " cand_id = ?1 AND holder <> ?2", err) < 0)
+				goto fail;
+			bind_text(s, 1, cand_id);
+			bind_text(s, 2, holder);
+			if (step_done(st, s, "drop a dead holder's claim",
+			    err) < 0)
+				goto fail;
+		}
+	}
 	if (prepare(st, &s, "INSERT OR IGNORE INTO lease(cand_id, holder,"
 	    " expires) VALUES (?1, ?2, ?3)", err) < 0)
 		goto fail;

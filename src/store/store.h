@@ -867,13 +867,17 @@ int	store_attempt_add(struct store *st, const struct store_attempt *a,
  * unique to the process, e.g. "host:pid:random") for ttl_s seconds:
  * *got is 1 when holder has it now (new, or already its own), 0 when
  * another holder's unexpired claim stands.  A claim that expired (its
- * process was killed) is dropped first.  store_claims_renew() extends
+ * process was killed) is dropped first, and so is another holder's
+ * unexpired one when gone (may be NULL) says its holder is dead
+ * (gone(holder) nonzero; verify: a killed process on this host,
+ * vsvc_holder_gone()).  store_claims_renew() extends
  * every claim of holder by ttl_s from now; store_claim_release() drops
  * holder's claim on cand_id (NULL: all of holder's).  Each is its own
  * transaction; 0 or -1 with err.
  */
 int	store_claim(struct store *st, const char *cand_id, const char *holder,
-	    int ttl_s, int *got, struct err *err);
+	    int ttl_s, int (*gone)(const char *holder), int *got,
+	    struct err *err);
 int	store_claims_renew(struct store *st, const char *holder, int ttl_s,
 	    struct err *err);
 int	store_claim_release(struct store *st, const char *cand_id,

@@ -7,6 +7,7 @@
 #include "verify/service.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,8 @@ struct vsvc {
 	struct pollfd		*pfd;		/* o.jobs */
 	size_t			 nrun, refs_running;
 	size_t			 prep;		/* ids looked at for refs */
+	struct strset		 added;		/* references added, not
+						 * among the ids given */
 	struct strset		 ref_tasks;	/* tasks whose reference was
 						 * looked for */
 	char			**refs;		/* nrefs found so far */
@@ -108,7 +111,37 @@ claim_ttl(void)
 	return n >= 1 && n <= 86400 ? (int)n : 60;
 }
 
-/* Who claims: this host, this process and a random word, new string. */
+/*
+ * When process pid started, in clock ticks since boot (field 22 of
+ * /proc/PID/stat, after the command's parenthesis), so that a pid used
+ * again by a later process is told from the one that claimed; 0 when
+ * unknown.
+ */
+static unsigned long long
+proc_start(long pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if ((p = strrchr(buf, ')')) == NULL)
+		return 0;
+	/* ") S ppid ..." : field 3 is the state; starttime is field 22. */
+	for (int field = 2; field < 22 && p != NULL; field++)
+		p = strchr(p + 1, ' ');
+	if (p == NULL || sscanf(p + 1, "%llu", &start) != 1)
+		return 0;
+	return start;
+}
+
+/* Who claims: "host:pid:start:random" (vsvc_holder_gone()), new string. */
 static char *
 claim_holder(void)
 {
@@ -122,8 +155,41 @@ claim_holder(void)
 		fclose(f);
 	}
 	gethostname(host, sizeof host - 1);
-	return xasprintf("%s:%ld:%08x", host, (long)getpid(),
-	    r ^ (unsigned)time(NULL));
+	return xasprintf("%s:%ld:%llu:%08x", host, (long)getpid(),
+	    proc_start((long)getpid()), r ^ (unsigned)time(NULL));
+}
+
+int
+vsvc_holder_gone(const char *holder)
+{
+	char host[256] = "", *end;
+	const char *c = strchr(holder, ':');
+	unsigned long long start = 0, now;
+	long pid;
+
+	/* "host:pid:start:random", or an older "host:pid:random"; a host
+	 * name holds no colon. */
+	if (c == NULL)
+		return 0;
+	gethostname(host, sizeof host - 1);
+	if ((size_t)(c - holder) != strlen(host) ||
+	    memcmp(holder, host, strlen(host)) != 0)
+		return 0;	/* another host's: only the lapse tells */
+	errno = 0;
+	pid = strtol(c + 1, &end, 10);
+	if (end == c + 1 || *end != ':' || pid <= 0 || errno != 0)
+		return 0;
+	if (strchr(end + 1, ':') != NULL) {
+		start = strtoull(end + 1, &end, 10);
+		if (*end != ':')
+			return 0;
+	}
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return 1;
+	if (start == 0)
+		return 0;	/* older form, or start unknown: alive */
+	now = proc_start(pid);
+	return now != 0 && now != start;	/* the pid was used again */
 }
 
 static void
@@ -197,8 +263,11 @@ references_first(struct vsvc *s, int budget_ms, struct err *err)
 		free(verdict);
 	}
 	v = xreallocarray(NULL, s->n + s->nrefs + 1, sizeof *v);
-	for (size_t r = 0; r < s->nrefs; r++)
+	for (size_t r = 0; r < s->nrefs; r++) {
 		v[k++] = s->refs[r];
+		if (!listed(s->ids, s->n, s->refs[r]))
+			strset_add(&s->added, s->refs[r]);
+	}
 	for (size_t i = 0; i < s->n; i++) {
 		if (listed(s->refs, s->nrefs, s->ids[i]))
 			free(s->ids[i]);
@@ -401,7 +470,8 @@ start_next(struct vsvc *s)
 	/* Claimed first: another verify on this database may be running
 	 * it now (issue 10, item 14). */
 	if (s->holder != NULL &&
-	    store_claim(s->st, id, s->holder, s->ttl_s, &got, &err) < 0) {
+	    store_claim(s->st, id, s->holder, s->ttl_s, vsvc_holder_gone,
+	    &got, &err) < 0) {
 		/* A database busy past its lock timeout: run it
 		 * unclaimed; the run still reaches the caller, who keeps
 		 * it (no run is lost to a lock). */
@@ -416,6 +486,8 @@ start_next(struct vsvc *s)
 	}
 	if (!got) {
 		s->sum.busy++;
+		if (strset_has(&s->added, id))
+			s->sum.busy_added++;
 		return;
 	}
 	rc = store_candidate_get(s->st, id, &c, &err);
@@ -723,6 +795,7 @@ vsvc_free(struct vsvc *s)
 		free(s->refs[i]);
 	free(s->refs);
 	strset_release(&s->ref_tasks);
+	strset_release(&s->added);
 	if (s->holder != NULL)
 		store_claim_release(s->st, NULL, s->holder, NULL);
 	for (size_t i = 0; i < s->n; i++)

@@ -148,6 +148,8 @@ struct vsvc_summary {
 	size_t	 not_stored;	/* finished runs the store refused */
 	size_t	 cancelled;	/* finished cancelled, not stored */
 	size_t	 busy;		/* claimed by another verify, left to it */
+	size_t	 busy_added;	/* of which references the batch added
+				 * (not among the ids it was given) */
 	size_t	 unclaimed;	/* run without a claim: the store was busy */
 	size_t	 load_errors;	/* could not be read (VSVC_LOAD) */
 	size_t	 start_errors;	/* could not start (VSVC_START) */
@@ -217,6 +219,18 @@ void	vsvc_resize(struct vsvc *s, int rows, int cols);
 
 /* The counts so far.  Borrowed. */
 const struct vsvc_summary *vsvc_summary(const struct vsvc *s);
+
+/*
+ * Whether the verify that holds a claim (holder as the service writes
+ * it: "host:pid:start:random", start the process's start time in clock
+ * ticks from /proc/PID/stat) is known to be gone: 1 when it ran on this
+ * host and no process has its pid now, or the process with its pid
+ * started at another time (the pid was used again); 0 otherwise: alive,
+ * another host's (whose claims only lapse), or a holder it cannot read.
+ * Assumes one pid namespace per host name (two containers with one host
+ * name and one database must not share it).  For store_claim().
+ */
+int	vsvc_holder_gone(const char *holder);
 
 /*
  * Kill any job still running (its run is not stored), release the

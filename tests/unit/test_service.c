@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <setjmp.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -446,7 +447,8 @@ test_claims(void **state)
 	int got = 0;
 
 	need_iverilog();
-	if (store_claim(f->st, f->good, "elsewhere:1:0", 600, &got, &err) < 0)
+	if (store_claim(f->st, f->good, "elsewhere:1:0", 600, vsvc_holder_gone,
+	    &got, &err) < 0)
 		fail_msg("store_claim: %s", err.msg);
 	assert_int_equal(got, 1);
 	sum = run_batch(f, &o, ids, 2, &h);
@@ -454,9 +456,73 @@ test_claims(void **state)
 	assert_int_equal(sum.done, 2);
 	assert_null(verdict_of(f, f->good));
 	/* Its own claims are gone when the batch ends. */
-	if (store_claim(f->st, f->bad, "elsewhere:1:0", 600, &got, &err) < 0)
+	if (store_claim(f->st, f->bad, "elsewhere:1:0", 600, NULL, &got,
+	    &err) < 0)
 		fail_msg("store_claim: %s", err.msg);
 	assert_int_equal(got, 1);
+}
+
+/* Field 22 of /proc/PID/stat, as the service reads it. */
+static unsigned long long
+start_of(long pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long v = 0;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	assert_non_null(f = fopen(path, "r"));
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	assert_non_null(p = strrchr(buf, ')'));
+	assert_int_equal(sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u"
+	    " %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &v), 1);
+	return v;
+}
+
+/*
+ * A claim of a verify that died on this host is
+ * known to be gone (no process with its pid, or one that started at
+ * another time: the pid used again); one of a live process, of another
+ * host or in a form not understood stands.
+ */
+static void
+test_holder_gone(void **state)
+{
+	char host[256] = "", *h;
+	unsigned long long me;
+	pid_t dead;
+
+	(void)state;
+	gethostname(host, sizeof host - 1);
+	me = start_of((long)getpid());
+	h = xasprintf("%s:%ld:%llu:0badcafe", host, (long)getpid(), me);
+	assert_int_equal(vsvc_holder_gone(h), 0);
+	free(h);
+	h = xasprintf("%s:%ld:%llu:0badcafe", host, (long)getpid(), me + 1);
+	assert_int_equal(vsvc_holder_gone(h), 1);	/* pid used again */
+	free(h);
+	h = xasprintf("%s:%ld:0badcafe", host, (long)getpid());
+	assert_int_equal(vsvc_holder_gone(h), 0);	/* older form, alive */
+	free(h);
+	dead = fork();
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	h = xasprintf("%s:%ld:1:0badcafe", host, (long)dead);
+	assert_int_equal(vsvc_holder_gone(h), 1);
+	free(h);
+	h = xasprintf("%s:%ld:0badcafe", host, (long)dead);
+	assert_int_equal(vsvc_holder_gone(h), 1);
+	free(h);
+	h = xasprintf("not-%s:%ld:1:0badcafe", host, (long)dead);
+	assert_int_equal(vsvc_holder_gone(h), 0);	/* another host's */
+	free(h);
+	assert_int_equal(vsvc_holder_gone("garbage"), 0);
+	assert_int_equal(vsvc_holder_gone(""), 0);
 }
 
 /*
@@ -1001,6 +1067,7 @@ main(void)
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_defective_reference,
 		    fx_setup, fx_teardown),
+		cmocka_unit_test(test_holder_gone),
 		cmocka_unit_test_setup_teardown(test_claims,
 		    fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_locked_store,

@@ -805,8 +805,16 @@ test_store_bad_decisions_are_refused(void **state)
 	free(id);
 }
 
+/* store_claim()'s gone: says holder "a:1" is dead. */
+static int
+a1_gone(const char *holder)
+{
+	return strcmp(holder, "a:1") == 0;
+}
+
 /* Issue 10, item 14: a claim keeps a candidate to one verify; a claim
- * that expired (ttl 0: already) is anyone's. */
+ * that expired (ttl 0: already) is anyone's, and so is one whose holder
+ * gone says is dead. */
 static void
 test_store_claims(void **state)
 {
@@ -817,23 +825,38 @@ test_store_claims(void **state)
 
 	put_task(f->st, "local/t1");
 	id = add_cand(f->st, "local/t1", "m", "code", NULL);
-	assert_int_equal(store_claim(f->st, id, "a:1", 60, &got, &err), 0);
+	assert_int_equal(store_claim(f->st, id,
+	    "a:1", 60, NULL, &got, &err), 0);
 	assert_int_equal(got, 1);
-	assert_int_equal(store_claim(f->st, id, "a:1", 60, &got, &err), 0);
+	assert_int_equal(store_claim(f->st, id,
+	    "a:1", 60, NULL, &got, &err), 0);
 	assert_int_equal(got, 1);		/* its own again */
-	assert_int_equal(store_claim(f->st, id, "b:2", 60, &got, &err), 0);
+	assert_int_equal(store_claim(f->st, id,
+	    "b:2", 60, NULL, &got, &err), 0);
 	assert_int_equal(got, 0);		/* a's stands */
 	assert_int_equal(store_claim_release(f->st, id, "b:2", &err), 0);
-	assert_int_equal(store_claim(f->st, id, "b:2", 60, &got, &err), 0);
+	assert_int_equal(store_claim(f->st, id,
+	    "b:2", 60, NULL, &got, &err), 0);
 	assert_int_equal(got, 0);		/* b cannot drop a's */
 	assert_int_equal(store_claim_release(f->st, NULL, "a:1", &err), 0);
-	assert_int_equal(store_claim(f->st, id, "b:2", 0, &got, &err), 0);
+	assert_int_equal(store_claim(f->st, id,
+	    "b:2", 0, NULL, &got, &err), 0);
 	assert_int_equal(got, 1);
 	/* b's claim expired at once (as a killed verify's would): a's */
-	assert_int_equal(store_claim(f->st, id, "a:1", 60, &got, &err), 0);
+	assert_int_equal(store_claim(f->st, id,
+	    "a:1", 60, NULL, &got, &err), 0);
 	assert_int_equal(got, 1);
 	assert_int_equal(store_claims_renew(f->st, "a:1", 60, &err), 0);
-	assert_int_equal(store_claim(f->st, id, "b:2", 60, &got, &err), 0);
+	assert_int_equal(store_claim(f->st, id,
+	    "b:2", 60, NULL, &got, &err), 0);
+	assert_int_equal(got, 0);
+	/* a is dead: its unexpired claim is b's at once */
+	assert_int_equal(store_claim(f->st, id,
+	    "b:2", 60, a1_gone, &got, &err), 0);
+	assert_int_equal(got, 1);
+	/* b is not gone: a cannot take it back with the same test */
+	assert_int_equal(store_claim(f->st, id,
+	    "a:1", 60, a1_gone, &got, &err), 0);
 	assert_int_equal(got, 0);
 	free(id);
 }
