@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #include "base/file.h"
@@ -473,10 +475,96 @@ merge_file(struct msvc *m, const char *path)
 	return rc;
 }
 
+/* A completion marker found in DIR/results: its slice, its results. */
+struct marker {
+	char	*sha;		/* the slice's sha256 it names */
+	char	*results;	/* the results file beside it */
+};
+
+/* Is path a regular file (not a link) whose real path is under root
+ * (itself a real path)? */
+static int
+inside(const char *path, const char *root)
+{
+	char real[PATH_MAX];
+	size_t n = strlen(root);
+	struct stat sb;
+
+	if (lstat(path, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+	    realpath(path, real) == NULL)
+		return 0;
+	return strncmp(real, root, n) == 0 && real[n] == '/';
+}
+
+/*
+ * Every completion marker in dir/results (NAME.done, whatever NAME is),
+ * so that a slice's results are found whatever its results file was
+ * called (`verify --input SLICE --results OUT` under any scheduler): a
+ * marker counts for the slice whose sha256 it names, and its results
+ * file is NAME, beside it, which must be a regular file inside dir (a
+ * link or a marker whose "results" names another file is told and left
+ * out).  *n markers; the array is new.
+ */
+static struct marker *
+markers_read(struct msvc *m, const char *dir, size_t *n)
+{
+	char *rdir = xasprintf("%s/results", dir), root[PATH_MAX];
+	struct marker *v = NULL;
+	struct dirent *e;
+	DIR *d;
+
+	*n = 0;
+	if (realpath(dir, root) == NULL || (d = opendir(rdir)) == NULL) {
+		free(rdir);
+		return NULL;
+	}
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		char *marker, *res;
+		const char *sha, *named, *base;
+		json_t *o;
+
+		if (len <= 5 || strcmp(e->d_name + len - 5, ".done") != 0)
+			continue;
+		marker = xasprintf("%s/%s", rdir, e->d_name);
+		res = xasprintf("%s/%.*s", rdir, (int)(len - 5), e->d_name);
+		o = inside(marker, root) ? json_load_file(marker, 0, NULL) :
+		    NULL;
+		sha = json_string_value(json_object_get(o, "slice_sha256"));
+		named = json_string_value(json_object_get(o, "results"));
+		base = named != NULL ? strrchr(named, '/') : NULL;
+		base = base != NULL ? base + 1 : named;
+		if (sha == NULL) {
+			free(res);
+		} else if (base == NULL || strlen(base) != len - 5 ||
+		    strncmp(base, e->d_name, len - 5) != 0) {
+			merge_note_vis(m, marker, ": its \"results\" is not the"
+			    " file beside it; left out");
+			free(res);
+		} else if (!inside(res, root)) {
+			merge_note_vis(m, res, ": not a regular file inside"
+			    " the shard directory; left out");
+			free(res);
+		} else {
+			v = xreallocarray(v, *n + 1, sizeof *v);
+			v[*n].sha = xstrdup(sha);
+			v[(*n)++].results = res;
+		}
+		json_decref(o);
+		free(marker);
+	}
+	closedir(d);
+	free(rdir);
+	return v;
+}
+
 /*
  * The shards' slices: the results of every slice of dir's manifest whose
  * completion marker is there (and says the manifest's slice), their
- * stats files summed; the others listed as missing.  0, or -1 when the
+ * stats files summed; the others listed as missing.  A slice's results
+ * are dir/results/FILE (FILE the slice's name) when its marker is there,
+ * else those of another marker in dir/results that names the slice
+ * (markers_read()).  0, or -1 when the
  * manifest cannot be read (said).
  */
 static int
@@ -486,7 +574,8 @@ merge_shards(struct msvc *m, const char *dir)
 	char *path = xasprintf("%s/manifest.json", dir);
 	json_t *man = json_load_file(path, 0, NULL), *v;
 	struct err err;
-	size_t i;
+	struct marker *mk = NULL;
+	size_t i, nmk = 0;
 
 	if (!json_is_array(json_object_get(man, "slices"))) {
 		merge_note_vis(m, path, ": no manifest of export --shards");
@@ -495,6 +584,7 @@ merge_shards(struct msvc *m, const char *dir)
 		m->res.status = 2;
 		return -1;
 	}
+	mk = markers_read(m, dir, &nmk);
 	json_array_foreach(json_object_get(man, "slices"), i, v) {
 		const char *file = json_string_value(json_object_get(v, "file"));
 		const char *sha = json_string_value(json_object_get(v,
@@ -511,6 +601,18 @@ merge_shards(struct msvc *m, const char *dir)
 		}
 		res = xasprintf("%s/results/%s", dir, file);
 		marker = results_marker_path(res);
+		if (!results_marker_ok(marker, sha)) {
+			/* Another name for its results file. */
+			for (size_t k = 0; k < nmk; k++) {
+				if (sha != NULL && strcmp(mk[k].sha, sha) == 0) {
+					free(res);
+					res = xstrdup(mk[k].results);
+					free(marker);
+					marker = results_marker_path(res);
+					break;
+				}
+			}
+		}
 		stats = results_stats_path(res);
 		if (!results_marker_ok(marker, sha)) {
 			json_array_append_new(sh->missing, json_integer(
@@ -529,6 +631,11 @@ merge_shards(struct msvc *m, const char *dir)
 		free(marker);
 		free(stats);
 	}
+	for (i = 0; i < nmk; i++) {
+		free(mk[i].sha);
+		free(mk[i].results);
+	}
+	free(mk);
 	free(path);
 	json_decref(man);
 	return 0;

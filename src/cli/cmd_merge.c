@@ -33,8 +33,8 @@ shards_print(const char *dir, const struct msvc_result *sh)
 		json_array_foreach(sh->missing, i, x)
 			printf("%s %lld", i > 0 ? "," : "",
 			    (long long)json_integer_value(x));
-		printf(" (no completion marker: assay slurm %s runs them"
-		    " again)", vis);
+		printf(" (no completion marker naming them in %s/results:"
+		    " assay slurm %s runs them again)", vis, vis);
 	}
 	printf("\n");
 	free(vis);
@@ -195,11 +195,13 @@ const struct cmd_entry cli_cmd_merge = {
 	  "is already here is not added again, so merging twice adds nothing.\n"
 	  "Runs are stored in batches of 500, with progress on a terminal\n"
 	  "(or with --progress);\n"
-	  "the summary is verify's, \"unchanged\" counting the runs already\n"
-	  "here.  A merged run becomes its candidate's latest unless a run\n"
+	  "the summary is verify's (\"merged N\"), \"unchanged\" counting the\n"
+	  "runs already here.  A merged run becomes its candidate's latest unless a run\n"
 	  "that started later is here.\n"
 	  "  --shards DIR  merge the results of every slice of export --shards\n"
-	  "                DIR that has its completion marker, sum their stats\n"
+	  "                DIR that has its completion marker in DIR/results\n"
+	  "                (OUT.done beside the results file OUT of verify\n"
+	  "                --input, OUT named as you like), sum their stats\n"
 	  "                files (runs, verdicts, time, toolchains per env) and\n"
 	  "                list the slices still missing (what assay slurm's\n"
 	  "                merge job runs)\n"

@@ -65,12 +65,12 @@ expect_eq "runs after the merge under the lock" "$(runs)" 0
 
 # Merge stores them; the summary is verify's, and equals the database.
 "$ASSAY" --db "$DB" merge --json "$T/r1.jsonl" >"$T/m1.json" || fail "merge: $(cat "$T/m1.json")"
-expect_eq "merge summary" "$(jq -c '[.verified, .unchanged, .refused, .pass, .fail]' "$T/m1.json")" "[9,0,0,6,3]"
+expect_eq "merge summary" "$(jq -c '[.merged, .verified, .unchanged, .refused, .pass, .fail]' "$T/m1.json")" "[9,9,0,0,6,3]"
 expect_eq "runs after merge" "$(runs)" 9
 expect_eq "v1 pass after merge" "$(count "verdict=pass")" 6
 out=$("$ASSAY" --db "$DB" merge "$T/r1.jsonl")
 expect_eq "second merge adds nothing" "$out" \
-    "verified 0, unchanged 9: pass 6, fail 3, timeout 0, env-error 0, task-defect 0, skipped 0"
+    "merged 0, unchanged 9: pass 6, fail 3, timeout 0, env-error 0, task-defect 0, skipped 0"
 expect_eq "runs after the second merge" "$(runs)" 9
 # A verify run again over what is already verified writes every run of
 # its selection to --results, not only those it makes: after an
@@ -125,7 +125,7 @@ grep -q "^$T/bad.jsonl:2: foreign: no candidate cffffff0" "$T/m2.err" || fail "f
 grep -q "^$T/bad.jsonl:3: foreign: candidate .* is of task verilog-eval-v1/" "$T/m2.err" || fail "task: $(cat "$T/m2.err")"
 grep -q "^$T/bad.jsonl:4: no MAC" "$T/m2.err" || fail "bad JSON: $(cat "$T/m2.err")"
 case $(cat "$T/m2.out") in
-"verified 1, unchanged 0: "*"; refused 4") echo "ok: the good line merged" ;;
+"merged 1, unchanged 0: "*"; refused 4") echo "ok: the good line merged" ;;
 *) fail "merge with bad lines: $(cat "$T/m2.out")" ;;
 esac
 expect_eq "runs after the partial merge" "$(runs)" 10

@@ -65,6 +65,23 @@ expect_eq "syntax passes" "$(count "$SYN verdict=pass")" 6
 expect_eq "syntax env-errors" "$(count "$SYN verdict=env-error")" 0
 expect_eq "merge again adds nothing" "$("$ASSAY" --db "$DB" merge --json "$T"/out/r*.jsonl | jq -c '[.verified, .unchanged]')" "[0,174]"
 
+# merge --shards finds each slice's results by its marker whatever the
+# results file is called (here r0.jsonl ..., not slice-0000.jsonl): the
+# marker names the slice by its sha256.  A results file that is a link
+# out of the directory is left out and its slice listed as missing.
+mkdir "$T/sl/results"
+for i in 0 1 2 3; do
+	cp "$T/out/r$i.jsonl" "$T/out/r$i.jsonl.done" "$T/out/r$i.jsonl.stats.json" "$T/sl/results/"
+done
+"$ASSAY" --db "$DB" merge --json --shards "$T/sl" >"$T/ms.json" 2>"$T/ms.err" || fail "merge --shards: $(cat "$T/ms.err")"
+expect_eq "merge --shards with other names" "$(jq -c '[.merged_slices, .missing, .unchanged, .stats.runs]' "$T/ms.json")" "[4,[],174,174]"
+rm "$T/sl/results/r3.jsonl"
+ln -s "$T/out/r3.jsonl" "$T/sl/results/r3.jsonl"
+"$ASSAY" --db "$DB" merge --shards "$T/sl" >"$T/ml.out" 2>"$T/ml.err"
+expect_eq "merge --shards with a link out: exit" $? 1
+grep -q "r3.jsonl: not a regular file inside the shard directory" "$T/ml.err" || fail "the link: $(cat "$T/ml.err")"
+grep -q "slices: 3 of 4 merged; missing 1: 3 (no completion marker naming them in" "$T/ml.out" || fail "the link's slice: $(cat "$T/ml.out")"
+
 # A slice that was changed after the export is refused, nothing written.
 sed '1s/"lang"/"lang" /' "$T/sl/slice-0001.jsonl" > "$T/changed.jsonl"
 cp "$T/changed.jsonl" "$T/sl/slice-0001.jsonl"

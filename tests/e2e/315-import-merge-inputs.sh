@@ -164,7 +164,7 @@ sed 's/$/ /' "$T/out.jsonl" > "$T/sp.jsonl"
 "$ASSAY" --db "$T/v.db" merge "$T/sp.jsonl" > /dev/null 2> "$T/err"
 grep -q "sp.jsonl:1: line ends in white space after its MAC" "$T/err" || fail "trailing blank: $(cat "$T/err")"
 "$ASSAY" --db "$T/v.db" merge "$T/out.jsonl" > "$T/out" 2>&1 || fail "the LF file: $(cat "$T/out")"
-grep -q "verified 1, unchanged 0" "$T/out" || fail "the LF file: $(cat "$T/out")"
+grep -q "merged 1, unchanged 0" "$T/out" || fail "the LF file: $(cat "$T/out")"
 
 # import --json of a path that is not UTF-8 and fails: its "failed" is
 # the path with U+FFFD (json_string() refused it and the summary crashed)
