@@ -181,9 +181,11 @@ cmd_export(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		}
 		return 2;
 	}
+	/* rep.lines counts the failing rows too: each file its own. */
 	if (out != NULL)
-		printf("exported %zu line%s (%s%s%s) to %s%s\n", rep.lines,
-		    rep.lines == 1 ? "" : "s", opts.format == EXPORT_RAW ?
+		printf("exported %zu line%s (%s%s%s) to %s%s\n", rep.lines -
+		    rep.failing, rep.lines - rep.failing == 1 ? "" : "s",
+		    opts.format == EXPORT_RAW ?
 		    "raw" : "sft", have_for ? " for " : "", have_for ?
 		    export_target_name(opts.target) : "", out, !to_dir ? "" :
 		    opts.target == EXPORT_FOR_LLAMAFACTORY ? " (a dataset"
@@ -199,8 +201,9 @@ cmd_export(struct cmd_ctx *ctx, struct cmd_args *a, struct err *err)
 		fp = to_dir ? xasprintf("%.*s/failing/", (int)n, out) :
 		    export_failing_path(out);
 
-		printf("of which %zu failing, to %s (never with the rows to"
-		    " learn)\n", rep.failing, fp);
+		printf("and %zu failing line%s to %s (never with the rows"
+		    " to learn)\n", rep.failing, rep.failing == 1 ? "" : "s",
+		    fp);
 		free(fp);
 	}
 	for (size_t i = 0; opts.split != NULL && i < opts.split->n; i++)

@@ -80,8 +80,12 @@ grep -q "left out 1 candidate without a passing verdict" "$T/sft.err" ||
 # rows to learn (issue 25 item 3), and never to stdout.
 "$ASSAY" --db "$DB" export --include-failing >/dev/null 2>&1
 expect_eq "--include-failing to stdout" $? 2
-"$ASSAY" --db "$DB" export --include-failing -o "$T/sft.jsonl" >/dev/null ||
+"$ASSAY" --db "$DB" export --include-failing -o "$T/sft.jsonl" >"$T/if.out" ||
     fail "export sft --include-failing"
+# Each file's own count (it said "exported 1 line" to the empty file).
+expect_eq "--include-failing's words" "$(cat "$T/if.out")" \
+    "exported 0 lines (sft) to $T/sft.jsonl
+and 1 failing line to $T/sft.failing.jsonl (never with the rows to learn)"
 expect_eq "sft lines to learn" "$(wc -l <"$T/sft.jsonl" | tr -d ' ')" 0
 expect_eq "sft lines failing" "$(wc -l <"$T/sft.failing.jsonl" | tr -d ' ')" 1
 grep -q '"role":"system".*"role":"user".*"role":"assistant","content":"module top_module (.*","weight":0}.*"role":"user","content":"The toolchain says: fail at stage compile.*Y1 is not a valid l-value.*"role":"assistant","content":"module top_module(input.*","weight":1}],"only_last_turn_loss":true' \

@@ -81,7 +81,7 @@ expect_eq "rows" "$(wc -l <"$T/big.jsonl" | tr -d ' ')" 9991
 # 2, 3. The folder and its card; failing rows apart.
 "$ASSAY" --db "$DB" export --where 'status!=rejected' --include-failing \
     -o "$T/sft/" >"$T/dir.out" 2>&1 || fail "export -o DIR/: $(cat "$T/dir.out")"
-grep -q "of which 2 failing" "$T/dir.out" || fail "$(cat "$T/dir.out")"
+grep -q "and 2 failing lines to $T/sft/failing/" "$T/dir.out" || fail "$(cat "$T/dir.out")"
 "$PY" "$CHECK" folder "$T/sft" r-f1 r-f2 || fail "the folder"
 # --include-failing never mixes into a stream, and a file's go beside it
 "$ASSAY" --db "$DB" export --include-failing >/dev/null 2>"$T/err"
