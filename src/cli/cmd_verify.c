@@ -7,13 +7,17 @@
  */
 #include "cli/cli_shared.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -189,10 +193,111 @@ slice_check(const char *slice, struct results_key *key)
 	return rc;
 }
 
+/* What a scratch directory holds; "lock" is flocked while it is used. */
+static const char *const scratch_files[] = { "slice.db", "slice.db-wal",
+    "slice.db-shm", "lock" };
+
+/* The lock of the scratch directory in use (-1: none). */
+static int scratch_lock = -1;
+
+static void
+scratch_remove(const char *dir)
+{
+	if (dir == NULL)
+		return;
+	for (size_t i = 0; i < sizeof scratch_files / sizeof scratch_files[0];
+	    i++) {
+		char *p = xasprintf("%s/%s", dir, scratch_files[i]);
+
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+	if (scratch_lock >= 0)
+		close(scratch_lock);
+	scratch_lock = -1;
+}
+
+/*
+ * Remove the scratch directories in tmp that a killed verify --input
+ * left (kill -9, a node's time limit): assay-slice.XXXXXX of this user
+ * whose lock no live verify holds (flock; a directory without its lock,
+ * from before the lock or just being made, is left).  How many.
+ */
+static size_t
+scratch_sweep(const char *tmp)
+{
+	static const char prefix[] = "assay-slice.";
+	struct dirent *e;
+	DIR *d = opendir(tmp);
+	size_t n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		struct stat sb;
+		char *dir, *lock;
+		int fd;
+
+		if (strncmp(e->d_name, prefix, sizeof prefix - 1) != 0 ||
+		    strlen(e->d_name) != sizeof prefix - 1 + 6)
+			continue;
+		dir = xasprintf("%s/%s", tmp, e->d_name);
+		lock = xasprintf("%s/lock", dir);
+		if (lstat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+		    sb.st_uid == geteuid() && (fd = open(lock, O_RDONLY |
+		    O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) >= 0) {
+			if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+				for (size_t i = 0; i < sizeof scratch_files /
+				    sizeof scratch_files[0]; i++) {
+					char *p = xasprintf("%s/%s", dir,
+					    scratch_files[i]);
+
+					unlink(p);
+					free(p);
+				}
+				if (rmdir(dir) == 0)
+					n++;
+			}
+			close(fd);
+		}
+		free(lock);
+		free(dir);
+	}
+	if (d != NULL)
+		closedir(d);
+	return n;
+}
+
+/*
+ * The lock of a new scratch directory: made under another name, locked,
+ * then named "lock", so that a sweep never finds it unlocked.  0 or -1.
+ */
+static int
+scratch_lock_take(const char *dir)
+{
+	char *tmp = xasprintf("%s/lock.new", dir), *lock = xasprintf("%s/lock",
+	    dir);
+	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0 || flock(fd, LOCK_EX) < 0 || rename(tmp, lock) < 0) {
+		fprintf(stderr, "assay: %s: %s\n", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp);
+		free(tmp);
+		free(lock);
+		return -1;
+	}
+	scratch_lock = fd;
+	free(tmp);
+	free(lock);
+	return 0;
+}
+
 /*
  * verify --input SLICE: a scratch database of its own in $TMPDIR, the
- * slice imported into it.  *dir is the new directory (remove with
- * scratch_remove()).  0 or -1 (printed).
+ * slice imported into it, its directory locked while in use; the ones
+ * killed verifies left are swept first.  *dir is the new directory
+ * (remove with scratch_remove()).  0 or -1 (printed).
  */
 static int
 scratch_open(const char *slice, struct store **st, char **dir,
@@ -202,19 +307,27 @@ scratch_open(const char *slice, struct store **st, char **dir,
 	struct import_opts o = { .format = IMPORT_ASSAY, .by = "assay" };
 	struct import_report rep;
 	struct err err;
+	size_t swept;
 	char *db;
 	int rc;
 
 	if (slice_check(slice, key) < 0)
 		return -1;
-	*dir = xasprintf("%s/assay-slice.XXXXXX", tmp != NULL && *tmp != '\0' ?
-	    tmp : "/tmp");
+	if (tmp == NULL || *tmp == '\0')
+		tmp = "/tmp";
+	if ((swept = scratch_sweep(tmp)) > 0)
+		fprintf(stderr, "assay: removed %zu scratch database%s that a"
+		    " killed verify --input left in %s\n", swept, swept == 1 ?
+		    "" : "s", tmp);
+	*dir = xasprintf("%s/assay-slice.XXXXXX", tmp);
 	if (mkdtemp(*dir) == NULL) {
 		fprintf(stderr, "assay: %s: %s\n", *dir, strerror(errno));
 		free(*dir);
 		*dir = NULL;
 		return -1;
 	}
+	if (scratch_lock_take(*dir) < 0)
+		return -1;
 	db = xasprintf("%s/slice.db", *dir);
 	rc = store_open(st, db, &err);
 	free(db);
@@ -233,23 +346,6 @@ scratch_open(const char *slice, struct store **st, char **dir,
 		return -1;
 	}
 	return 0;
-}
-
-static void
-scratch_remove(const char *dir)
-{
-	static const char *const files[] = { "slice.db", "slice.db-wal",
-	    "slice.db-shm" };
-
-	if (dir == NULL)
-		return;
-	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		char *p = xasprintf("%s/%s", dir, files[i]);
-
-		unlink(p);
-		free(p);
-	}
-	rmdir(dir);
 }
 
 /*

@@ -33,20 +33,55 @@ expect_eq "every task in a slice" "$(wc -l < "$T/tasks")" 88
 # The main database is not needed on the node: verify reads the slice.
 mkdir "$T/out" "$T/tmp"
 chmod 711 "$T" "$T/tmp"		# the sandbox's uid reaches its work dirs
+# progress N FILE: wait until the verify writing FILE began its N-th run.
+progress() {
+	i=0
+	until grep -q "^\[$1/" "$T/$2"; do
+		i=$((i + 1)); [ $i -lt 600 ] || fail "no progress: $(cat "$T/$2")"; sleep 0.1
+	done
+}
 # A task killed mid-way (SIGTERM: Slurm's scancel, its time limit)
 # leaves no results file, temporary file, marker or scratch database.
 TMPDIR=$T/tmp "$ASSAY" verify --input "$T/sl/slice-0000.jsonl" --results "$T/out/r0.jsonl" \
     --jobs 1 --timeout 60 2>"$T/killed.err" &
 pid=$!
-i=0
-until grep -q '^\[3/' "$T/killed.err"; do
-	i=$((i + 1)); [ $i -lt 600 ] || fail "no progress: $(cat "$T/killed.err")"; sleep 0.1
-done
+progress 3 killed.err
 kill -TERM $pid
 wait $pid
 expect_eq "exit of a stopped verify" $? 143
 grep -q "stopped by signal 15" "$T/killed.err" || fail "stop: $(tail -n 2 "$T/killed.err")"
 expect_eq "left behind by the stopped verify" "$(ls "$T/out" "$T/tmp" | grep -v ':$' | grep -c .)" 0
+# A task killed with -9 leaves its scratch database; the next verify
+# --input on the node removes it, but not that of a verify still alive
+# (stopped here), whose directory is locked.
+TMPDIR=$T/tmp "$ASSAY" verify --input "$T/sl/slice-0000.jsonl" --results "$T/out/k0.jsonl" \
+    --jobs 1 --timeout 60 2>"$T/k9.err" &
+k9=$!
+progress 2 k9.err
+kill -9 $k9; wait $k9 2>/dev/null
+slices() { ls -d "$T"/tmp/assay-slice.* 2>/dev/null; }
+dead=$(slices)
+expect_eq "scratch directories a kill -9 left" "$(slices | grep -c .)" 1
+TMPDIR=$T/tmp "$ASSAY" verify --input "$T/sl/slice-0001.jsonl" --results "$T/out/live.jsonl" \
+    --jobs 1 --timeout 60 >/dev/null 2>"$T/live.err" &
+live=$!
+progress 1 live.err
+kill -STOP $live
+livedir=$(slices)
+TMPDIR=$T/tmp "$ASSAY" verify --input "$T/sl/slice-0002.jsonl" --results "$T/out/other.jsonl" \
+    --jobs 2 --quiet --timeout 60 >/dev/null 2>"$T/other.err"
+ro=$?
+[ -d "$livedir" ]; kept=$?
+kill -CONT $live
+wait $live || fail "the stopped verify: $(tail -n 3 "$T/live.err")"
+[ $ro = 0 ] || fail "verify beside a live one: $(cat "$T/other.err")"
+[ "$livedir" != "$dead" ] && [ ! -e "$dead" ] || fail "the dead verify's scratch database stays: $(cat "$T/live.err")"
+grep -q "removed 1 scratch database that a killed verify --input left in $T/tmp" "$T/live.err" ||
+    fail "no word of the sweep: $(cat "$T/live.err")"
+expect_eq "a live verify's scratch directory kept (0: yes)" $kept 0
+expect_eq "scratch directories at the end" "$(slices | grep -c .)" 0
+rm -f "$T"/out/*
+
 for i in 0 1 2 3; do
 	"$ASSAY" --db "$T/nowhere.db" verify --input "$T/sl/slice-000$i.jsonl" \
 	    --results "$T/out/r$i.jsonl" --jobs 2 --quiet --timeout 60 --json >"$T/v$i.json" || fail "verify slice $i: $(cat "$T/v$i.json")"
