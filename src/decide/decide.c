@@ -351,7 +351,7 @@ decide_also_repairs(struct store *st, const char *parent, char ***ids,
     size_t *n, struct err *err)
 {
 	char *prefix = xasprintf(ALSO_REPAIR "%s:", parent);
-	int rc = store_event_cands(st, "repair", prefix, ids, n, err);
+	int rc = store_repair_events(st, prefix, ids, n, err);
 
 	free(prefix);
 	return rc;

@@ -606,27 +606,37 @@ store_event_add(struct store *st, const char *who, const char *action,
 }
 
 int
-store_event_cands(struct store *st, const char *action, const char *prefix,
-    char ***ids, size_t *n, struct err *err)
+store_repair_events(struct store *st, const char *prefix, char ***ids,
+    size_t *n, struct err *err)
 {
 	sqlite3_stmt *s;
+	char *end;
 	int rc;
 
 	*ids = NULL;
 	*n = 0;
-	/* substr(), not LIKE: an id's '_' is no wildcard */
-	if (prepare(st, &s, "SELECT cand_id FROM event WHERE action = ?1"
-	    " AND cand_id IS NOT NULL AND substr(detail, 1, length(?2)) = ?2"
-	    " GROUP BY cand_id ORDER BY min(id)", err) < 0)
+	/* detail >= prefix and < prefix with its last byte raised: a range
+	 * of event_repair (a prefix with no last byte to raise, or one
+	 * ending in 0xff, is not asked by any caller) */
+	end = xstrdup(prefix);
+	if (*end != '\0' && (unsigned char)end[strlen(end) - 1] < 0xff)
+		end[strlen(end) - 1]++;
+	if (prepare(st, &s, "SELECT cand_id FROM event INDEXED BY event_repair"
+	    " WHERE action = 'repair' AND detail >= ?1 AND detail < ?2"
+	    " AND cand_id IS NOT NULL GROUP BY cand_id ORDER BY min(id)",
+	    err) < 0) {
+		free(end);
 		return -1;
-	bind_text(s, 1, action);
-	bind_text(s, 2, prefix);
+	}
+	bind_text(s, 1, prefix);
+	bind_text(s, 2, end);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		*ids = xreallocarray(*ids, *n + 1, sizeof **ids);
 		(*ids)[(*n)++] = xstrdup((const char *)sqlite3_column_text(s,
 		    0));
 	}
 	sqlite3_finalize(s);
+	free(end);
 	if (rc != SQLITE_DONE) {
 		strv_free(*ids, *n);
 		*ids = NULL;

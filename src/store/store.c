@@ -654,6 +654,14 @@ static const char *const migrations[] = {
 	 */
 	"ALTER TABLE run ADD COLUMN feedback TEXT;"
 	"ALTER TABLE run ADD COLUMN wave BLOB;",
+	/*
+	 * 15 -> 16: the journal's links of a repair reproduced from
+	 * existing code ("also a repair of PARENT: ..."), which the trace
+	 * reads at every cursor move (decide_also_repairs()): an index of
+	 * the repair events' details, so that a prefix is a range, never
+	 * a read of the whole journal or of a task's candidates.
+	 */
+	"CREATE INDEX event_repair ON event(detail) WHERE action = 'repair';",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 

@@ -35,7 +35,7 @@
 #include "base/err.h"
 #include "model/sample.h"
 
-#define STORE_SCHEMA_VERSION 15
+#define STORE_SCHEMA_VERSION 16
 
 struct store;
 
@@ -398,12 +398,14 @@ int	store_view_list(struct store *st, struct store_view **out, size_t *n,
 int	store_event_add(struct store *st, const char *who, const char *action,
 	    const char *cand_id, const char *detail, struct err *err);
 /*
- * The candidates that have an event of action whose detail starts with
+ * The candidates that have a "repair" event whose detail starts with
  * prefix (compared byte for byte, no pattern), oldest event first, each
- * once: *ids a new array of *n new strings (strv_free()).  0 or -1.
+ * once: *ids a new array of *n new strings (strv_free()).  A range of
+ * the index of the repair events' details (schema 16), never a read of
+ * the whole journal: a cursor move asks it.  0 or -1.
  */
-int	store_event_cands(struct store *st, const char *action,
-	    const char *prefix, char ***ids, size_t *n, struct err *err);
+int	store_repair_events(struct store *st, const char *prefix, char ***ids,
+	    size_t *n, struct err *err);
 
 /* --- the queue ------------------------------------------------------ */
 

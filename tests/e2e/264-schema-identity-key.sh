@@ -92,4 +92,15 @@ snapshot "$T/fresh.db" >"$T/b.txt"
 cmp -s "$T/a.txt" "$T/b.txt" ||
     fail "after more rows: $(diff "$T/a.txt" "$T/b.txt" | head -20)"
 echo "ok: rows after the migration as in a database made at v14"
+
+# 15 -> 16: the index of the repair events' details, which the trace's
+# links of reproduced repairs read (never the whole journal)
+cp "$T/fresh.db" "$T/v15.db"
+downgrade_v15 "$T/v15.db"
+expect_eq "v15" "$(sqlite3 "$T/v15.db" "PRAGMA user_version")" 15
+"$ASSAY" --db "$T/v15.db" list >/dev/null || fail "open v15"
+expect_eq "v16" "$(sqlite3 "$T/v15.db" "PRAGMA user_version")" 16
+expect_eq "event_repair" "$(sqlite3 "$T/v15.db" "SELECT sql FROM sqlite_schema WHERE name = 'event_repair'")" \
+    "$(sqlite3 "$T/fresh.db" "SELECT sql FROM sqlite_schema WHERE name = 'event_repair'")"
+echo "ok: 15 -> 16 makes the index of the repair events"
 echo "264-schema-identity-key: ok"

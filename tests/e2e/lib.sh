@@ -60,9 +60,19 @@ need_triton() {
 	[ "${1:-}" != no-gpu ] || printf '%s\n' "$tri" | grep -q '; no GPU' ||
 		skip "a GPU is here: the GPU path runs instead (150-kernelbench.sh)"
 }
-# downgrade_v14 DB - a database of schema v15 put back as schema v14 made
+# downgrade_v15 DB - a database of schema v16 put back as schema v15 made
+# it: no index of the repair events' details.
+downgrade_v15() {
+	sqlite3 "$1" "BEGIN;
+DROP INDEX event_repair;
+PRAGMA user_version = 15;
+COMMIT;"
+}
+
+# downgrade_v14 DB - a database of schema v16 put back as schema v14 made
 # it: a run without its feedback and waveform columns.
 downgrade_v14() {
+	downgrade_v15 "$1"
 	sqlite3 "$1" "BEGIN;
 ALTER TABLE run DROP COLUMN feedback;
 ALTER TABLE run DROP COLUMN wave;
