@@ -1361,16 +1361,6 @@ term_resize_pane(struct pane *p, int rows, int cols)
 		return;
 	}
 	term_size(tp->term, &tr, &tc);
-	/* a stored run on show, no program running: shown again at the
-	 * new width at the next frame (it stayed wrapped at 46 columns in
-	 * a pane of 198); a model run's story or a run just made stays */
-	if (cols != tc && !term_pane_busy(wb) && !tp->claimed &&
-	    tp->term_run > 0) {
-		free(tp->term_cand);
-		tp->term_cand = NULL;
-		wb->dirty = 1;
-		return;
-	}
 	if (rows <= tr && cols <= tc)
 		return;
 	term_resize(tp->term, rows > tr ? rows : tr, cols > tc ? cols : tc);
