@@ -357,9 +357,28 @@ decide_also_repairs(struct store *st, const char *parent, char ***ids,
 	return rc;
 }
 
+/* 1 when id is said to be a reproduced repair of parent already, 0 when
+ * not, -1 with err. */
+static int
+reproduced_before(struct store *st, const char *parent, const char *id,
+    struct err *err)
+{
+	char **ids = NULL;
+	size_t n = 0;
+	int found = 0;
+
+	if (decide_also_repairs(st, parent, &ids, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n && !found; i++)
+		found = strcmp(ids[i], id) == 0;
+	strv_free(ids, n);
+	return found;
+}
+
 /*
  * The code was candidate c->id of the task already: when it is not a
- * repair of parent yet, say so in the journal and in a note on it.
+ * repair of parent yet (nor said to be one: a third answer of the same
+ * code journals nothing more), say so in the journal and in a note on it.
  * Caller holds the transaction.
  */
 static int
@@ -376,7 +395,8 @@ repair_reproduced(struct store *st, const char *parent, const char *by,
 	r->origin = xstrdup(ex.origin);
 	r->parent = xstrdup(ex.parent);
 	rc = 0;
-	if (ex.parent == NULL || strcmp(ex.parent, parent) != 0) {
+	if ((ex.parent == NULL || strcmp(ex.parent, parent) != 0) &&
+	    (rc = reproduced_before(st, parent, r->id, err)) == 0) {
 		note = xasprintf(ALSO_REPAIR "%s: a repair of it by %s"
 		    " reproduced this code", parent, origin);
 		rc = store_event_add(st, by, "repair", r->id, note, err) < 0 ||
@@ -384,7 +404,7 @@ repair_reproduced(struct store *st, const char *parent, const char *by,
 		free(note);
 	}
 	candidate_release(&ex);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 int

@@ -519,6 +519,19 @@ test_decide_repair_reproducing_a_candidate_says_so(void **state)
 	assert_string_equal(r2.id, r1.id);
 	assert_string_equal(r2.parent, f->a);
 	assert_reproduced_note(f->st, r1.id, f->b, "ann");
+	/* a third answer of the same code changes nothing: no second
+	 * note, no second event (a model's repeated answer added both each
+	 * time) */
+	{
+		size_t before = events(f->st);
+
+		decide_repair_release(&r2);
+		assert_int_equal(decide_repair(f->st, f->b, code, strlen(code),
+		    "ann", NULL, &r2, &err), 0);
+		assert_string_equal(r2.id, r1.id);
+		assert_int_equal(events(f->st), before);
+		assert_reproduced_note(f->st, r1.id, f->b, "ann");
+	}
 	/* read back as b's repair (the trace, the diff); a's are by its
 	 * parent pointer, not this journal */
 	{
