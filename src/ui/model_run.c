@@ -115,11 +115,26 @@ on_verified(void *arg, int round, const struct gen_report *rep,
     size_t passed, const struct vsvc_summary *vs)
 {
 	struct wb *wb = arg;
+	size_t ran, again = 0;
 	char *t;
 
 	(void)round;
-	(void)vs;
-	t = xasprintf("verified %zu: %zu pass", rep->nids, passed);
+	if (rep->nids == 0)
+		return;	/* nothing was to verify: no answer, or only the
+			 * code handed back */
+	/* what ran: an answer whose code was stored before is not run
+	 * again (its run stands), which "verified 1" claimed it was */
+	for (size_t i = 0; i < rep->nids; i++)
+		again += !rep->is_new[i];
+	ran = vs != NULL ? vs->done : rep->nids - again;
+	if (ran > rep->nids - again)
+		ran = rep->nids - again;	/* a reference the batch ran */
+	if (again > 0)
+		t = xasprintf("verified %zu: %zu of %zu pass (%zu the same "
+		    "code as before, not run again)", ran, passed, rep->nids,
+		    again);
+	else
+		t = xasprintf("verified %zu: %zu pass", ran, passed);
 	term_pane_say(wb, NULL, t);
 	free(t);
 }
