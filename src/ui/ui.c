@@ -1171,36 +1171,112 @@ ui_cancel(struct wb *wb)
 		term_pane_cancel(wb);	/* says none runs */
 }
 
+/* What quitting would stop, the reason :quit asks first; QUIT_NONE when
+ * nothing. */
+enum quit_why { QUIT_NONE, QUIT_PENDING, QUIT_PANE, QUIT_VERIFY,
+	QUIT_IMPORT, QUIT_MERGE };
+
+static enum quit_why
+quit_why(const struct wb *wb)
+{
+	size_t done, total, fail;
+
+	if (wb->npending > 0)
+		return QUIT_PENDING;
+	if (term_pane_busy(wb))
+		return QUIT_PANE;
+	if (batch_progress(wb, &done, &total, &fail))
+		return QUIT_VERIFY;
+	if (import_running(wb))
+		return QUIT_IMPORT;
+	if (merge_running(wb))
+		return QUIT_MERGE;
+	return QUIT_NONE;
+}
+
+/* Ask :quit's question for why, after what ended before it ("" or a
+ * clause and "; "); its reason is kept in wb->ask_quit. */
+static void
+quit_ask(struct wb *wb, enum quit_why why, const char *ended)
+{
+	size_t done = 0, total = 0, fail;
+
+	wb->ask_quit = why;
+	switch (why) {
+	case QUIT_PENDING:
+		wb_ask(wb, WB_ASK_QUIT, "%s%zu decision%s wait%s for the "
+		    "database (another process holds its lock); quit and drop "
+		    "%s? y/n", ended, wb->npending, wb->npending == 1 ? "" :
+		    "s", wb->npending == 1 ? "s" : "", wb->npending == 1 ?
+		    "it" : "them");
+		break;
+	case QUIT_PANE:
+		wb_ask(wb, WB_ASK_QUIT, "%s%s is running in the toolchain "
+		    "pane; quit anyway? y/n", ended, term_pane_verifying(wb) ?
+		    "a verification" : mrun_running(wb) ? "a model run" :
+		    "the editor");
+		break;
+	case QUIT_VERIFY:
+		(void)batch_progress(wb, &done, &total, &fail);
+		wb_ask(wb, WB_ASK_QUIT, "%s:verify is running (%zu of %zu); "
+		    "quit and cancel it (what it stored stays)? y/n", ended,
+		    done, total);
+		break;
+	case QUIT_IMPORT:
+		wb_ask(wb, WB_ASK_QUIT, "%s:import is running; quit and cancel"
+		    " it (nothing of it stays)? y/n", ended);
+		break;
+	case QUIT_MERGE:
+		wb_ask(wb, WB_ASK_QUIT, "%s:merge is running; quit and cancel "
+		    "it (the runs it stored stay; merging again stores the "
+		    "rest)? y/n", ended);
+		break;
+	case QUIT_NONE:
+		wb_ask(wb, WB_ASK_QUIT, "%squit? y/n", ended);
+		break;
+	}
+}
+
 /* Quit, asking first while something runs that quitting would stop. */
 static void
 ui_quit(struct wb *wb)
 {
-	size_t done, total, fail;
+	enum quit_why why = quit_why(wb);
 
-	if (wb->npending > 0) {
-		wb_ask(wb, WB_ASK_QUIT, "%zu decision%s wait%s for the "
-		    "database (another process holds its lock); quit and drop "
-		    "%s? y/n", wb->npending, wb->npending == 1 ? "" : "s",
-		    wb->npending == 1 ? "s" : "", wb->npending == 1 ? "it" :
-		    "them");
-	} else if (term_pane_busy(wb)) {
-		wb_ask(wb, WB_ASK_QUIT, "%s is running in the toolchain pane; "
-		    "quit anyway? y/n", term_pane_verifying(wb) ?
-		    "a verification" : mrun_running(wb) ? "a model run" :
-		    "the editor");
-	} else if (batch_progress(wb, &done, &total, &fail)) {
-		wb_ask(wb, WB_ASK_QUIT, ":verify is running (%zu of %zu); quit "
-		    "and cancel it (what it stored stays)? y/n", done, total);
-	} else if (import_running(wb)) {
-		wb_ask(wb, WB_ASK_QUIT, ":import is running; quit and cancel it"
-		    " (nothing of it stays)? y/n");
-	} else if (merge_running(wb)) {
-		wb_ask(wb, WB_ASK_QUIT, ":merge is running; quit and cancel it"
-		    " (the runs it stored stay; merging again stores the"
-		    " rest)? y/n");
-	} else {
+	if (why == QUIT_NONE)
 		wb->quit = 1;
-	}
+	else
+		quit_ask(wb, why, "");
+}
+
+/*
+ * :quit's question on screen is about what runs now: when what it asked
+ * about ended (the lock freed and the pending decisions were made, the
+ * :verify finished) it is asked again, saying so, for what quitting
+ * would stop now, or as a plain "quit? y/n" (a question that offered to
+ * drop decisions already made, or to cancel a :verify that had ended,
+ * stayed on screen).  Called after the services' steps.
+ */
+static void
+quit_reask(struct wb *wb)
+{
+	static const char *const ended[] = {
+		[QUIT_PENDING] = "the database is free: the pending decisions"
+		    " are made; ",
+		[QUIT_PANE] = "the toolchain pane's program ended; ",
+		[QUIT_VERIFY] = ":verify ended; ",
+		[QUIT_IMPORT] = ":import ended; ",
+		[QUIT_MERGE] = ":merge ended; ",
+	};
+	enum quit_why why;
+
+	if (wb->ask != WB_ASK_QUIT || wb->ask_quit == QUIT_NONE)
+		return;
+	why = quit_why(wb);
+	if ((int)why == wb->ask_quit)
+		return;
+	quit_ask(wb, why, ended[wb->ask_quit]);
+	wb->dirty = 1;
 }
 
 /*
@@ -1869,6 +1945,7 @@ ui_turn(struct wb *wb, struct wb_pollset *ps, int fd, int timeout)
 			ui_services[i].step(wb);
 			ui_slow(wb, ui_services[i].name, t0);
 		}
+	quit_reask(wb);
 	return 0;
 }
 

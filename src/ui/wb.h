@@ -199,6 +199,8 @@ struct wb {
 						   key's question is about */
 	int			 ask_key;	/* bulk is a decision key's
 						   line (ui.c) */
+	int			 ask_quit;	/* what :quit's question is
+						   about (ui.c's quit_why) */
 	struct wb_prompt	 pr;		/* prompt.c's */
 	struct wb_search	 find;		/* wb_search_*'s */
 

@@ -49,6 +49,25 @@ screen | grep -q " 3/$N " || fail "the cursor moved"
 screen | tail -n 1 | grep -q "· [0-9]* pending" && fail "still pending"
 ok "when the lock frees the pending decision is made"
 
+# :quit's question about a waiting decision is asked again when the lock
+# frees and the decision is made (it stayed, offering to drop a decision
+# already made)
+keys G	# the last row, which the parts below do not use
+wait_for " $N/$N " 3
+hold 4
+keys 1
+wait_for "label compile" 3
+H=$(screen | tail -n 1 | grep -o -E "label compile [0-9a-f]+ waits" |
+    cut -d' ' -f3) || fail "no waiting label: $(screen | tail -n 1)"
+keys q
+wait_for "quit and drop it? y/n" 3
+wait_for "the database is free: the pending decisions are made; quit? y/n" 15
+[ "$(row "$H" | json_field category)" = compile ] ||
+    fail "the label of $H was not made once the lock freed"
+keys n
+wait_for "not quitting" 3
+ok ":quit's question follows what it asked about: the decision made, it asks again"
+
 # Told to stop (SIGTERM) while a decision waits: it is made if the lock
 # frees within 10 s (here after 3), else printed as the command that
 # makes it (it was dropped without a word).
