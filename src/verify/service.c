@@ -476,8 +476,11 @@ start_next(struct vsvc *s)
 		 * unclaimed; the run still reaches the caller, who keeps
 		 * it (no run is lost to a lock). */
 		if (s->sum.unclaimed++ == 0) {
-			char *m = xasprintf("cannot claim candidates (%s);"
-			    " running them unclaimed", err.msg);
+			/* what goes on first: the store's words (which
+			 * say to try again) last, so that a cut line
+			 * keeps what matters */
+			char *m = xasprintf("verifying without claims, "
+			    "no run lost (a claim failed: %s)", err.msg);
 
 			problem(s, VSVC_NOTE, NULL, m);
 			free(m);

@@ -87,7 +87,8 @@ void	term_pane_stop(struct wb *wb);
  * The candidate on screen changed while nothing runs in the pane: show
  * its latest run's stored log there (from the line its verdict rests
  * on), or say it never ran.  A live run stays until it ends; the output
- * of a model run (:repair, :generate) stays until the next program.
+ * of a model run (R, :repair, :generate) stays while it runs, then until
+ * the reviewer moves to another candidate or the next program starts.
  */
 void	term_pane_follow(struct wb *wb);
 
