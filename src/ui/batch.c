@@ -497,6 +497,21 @@ batch_busy(const struct wb *wb)
 	return n;
 }
 
+size_t
+batch_refs_added(const struct wb *wb)
+{
+	struct batch *b = wb->batch;
+	size_t n;
+
+	if (!batch_running(wb))
+		return 0;
+	pthread_mutex_lock(&b->lock);
+	n = b->have_sum && b->sum.total > b->expect ? b->sum.total -
+	    b->expect : 0;
+	pthread_mutex_unlock(&b->lock);
+	return n;
+}
+
 long
 batch_lock_ms(const struct wb *wb)
 {
@@ -754,7 +769,7 @@ batch_end(struct wb *wb)
 {
 	struct batch *b = wb->batch;
 	size_t total, left, unchanged, handled, busy;
-	char dur[32];
+	char dur[32], refs[64] = "";
 
 	batch_join(b);
 	/* the view's count until the service has looked at every
@@ -769,6 +784,12 @@ batch_end(struct wb *wb)
 	 * (counting it as handled said 270 left where 271 were) */
 	handled = b->results + unchanged + busy;
 	left = total > handled ? total - handled : 0;
+	/* the tasks' references the batch ran first, not in the view:
+	 * counted with it (7 in the view, "9 verified") */
+	if (total > b->expect)
+		snprintf(refs, sizeof refs, ", %zu of them the tasks' "
+		    "reference%s", total - b->expect, total - b->expect == 1 ?
+		    "" : "s");
 	pane_duration(wb_now_ms() - b->t0, dur, sizeof dur);
 	if (b->cancelled)
 		/* forced, those left keep the runs they had */
@@ -781,10 +802,9 @@ batch_end(struct wb *wb)
 		wb_msg(wb, 1, ":verify: %s", b->last_err);
 	else
 		wb_msg(wb, b->last_err[0] != '\0', ":verify done in %s: %zu "
-		    "verified (%zu pass, %zu not), %zu unchanged%s%s", dur,
-		    b->results, b->pass, b->fail, unchanged,
-		    b->last_err[0] != '\0' ? "; last problem: " : "",
-		    b->last_err);
+		    "verified (%zu pass, %zu not), %zu unchanged%s%s%s", dur,
+		    b->results, b->pass, b->fail, unchanged, refs, b->last_err[0]
+		    != '\0' ? "; last problem: " : "", b->last_err);
 	cands_free(b->started, &b->nstarted);
 	cands_free(b->fresh, &b->nfresh);
 	free(b->started);

@@ -225,12 +225,16 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 %zu pending ", wb->npending);
 	if (batch_progress(wb, &done, &total, &fail)) {	/* :verify */
-		size_t busy = batch_busy(wb);
-		char by[48] = "";
+		size_t busy = batch_busy(wb), refs = batch_refs_added(wb);
+		char by[96] = "";
 
 		if (busy > 0)	/* done counts them: say whose they are */
 			snprintf(by, sizeof by, ", %zu by another verify",
 			    busy);
+		if (refs > 0)	/* total counts them, the view does not */
+			snprintf(by + strlen(by), sizeof by - strlen(by),
+			    ", %zu reference%s added", refs, refs == 1 ? "" :
+			    "s");
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 verify %zu/%zu (%zu fail%s) ", done, total, fail,
 		    by);

@@ -446,6 +446,9 @@ int	batch_progress(const struct wb *wb, size_t *done, size_t *total,
 /* While it runs: of the candidates handled, those another verify (a
  * second workbench, a headless verify) claimed and runs; else 0. */
 size_t	batch_busy(const struct wb *wb);
+/* Of :verify's count, the candidates it added to the view's: the
+ * references of the view's tasks, run first; 0 when none runs. */
+size_t	batch_refs_added(const struct wb *wb);
 /* While it runs, how long its connection has waited for another
  * process's write lock (ms; 0: not waiting). */
 long	batch_lock_ms(const struct wb *wb);

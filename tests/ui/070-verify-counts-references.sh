@@ -1,0 +1,31 @@
+# 070-verify-counts-references.sh - :verify over a view runs the view's
+# tasks' references first when they never ran, so its count is larger
+# than the view's: a new user saw "verify 2/9" over a view of 7 and a
+# ":verify done: 7 verified ..., 2 unchanged" that did not say what the
+# extra ones were.  The status bar and the end say how many of the count
+# are references the view does not hold.
+. "$(dirname "$0")/lib.sh"
+command -v iverilog >/dev/null 2>&1 || skip "iverilog is not installed"
+
+"$ASSAY" --db "$DB" import --format verilog-eval-v2 "$DATA/verilog-eval-v2" \
+    >/dev/null 2>&1 || fail "import VerilogEval v2"
+# two reviewer's repairs of two references (kind=repair): their tasks'
+# references have never run
+printf 'module TopModule(); endmodule\n' >"$T/empty.sv"
+for id in $("$ASSAY" --db "$DB" list --json | head -n 2 | json_field id); do
+	"$ASSAY" --db "$DB" --reviewer tester repair "$id" --file "$T/empty.sv" \
+	    >/dev/null || fail "repair of $id"
+done
+[ "$("$ASSAY" --db "$DB" list --json --where kind=repair | wc -l)" -eq 2 ] ||
+    fail "two repairs were not made"
+
+start 160 30 "--where kind=repair"
+wait_for " 1/2 "
+command_line "verify 1"
+wait_for ":verify done in" 60
+screen | tail -n 1 | grep -q -F ": 4 verified (2 pass, 2 not), 0 unchanged, 2 of them the tasks' references" ||
+    fail "the end does not say the two references: $(screen | tail -n 1)"
+[ "$("$ASSAY" --db "$DB" list --json --where origin=reference | grep -c '"verdict":"pass"')" -ge 2 ] ||
+    fail "the references did not run"
+ok ":verify's end says how many of its count are the tasks' references"
+quit_all
