@@ -483,33 +483,21 @@ batch_progress(const struct wb *wb, size_t *done, size_t *total,
 	return 1;
 }
 
-size_t
-batch_busy(const struct wb *wb)
+void
+batch_counts(const struct wb *wb, size_t *busy, size_t *refs_added)
 {
 	struct batch *b = wb->batch;
-	size_t n;
 
+	*busy = *refs_added = 0;
 	if (!batch_running(wb))
-		return 0;
+		return;
 	pthread_mutex_lock(&b->lock);
-	n = b->have_sum ? b->sum.busy : 0;
+	if (b->have_sum) {
+		*busy = b->sum.busy;
+		*refs_added = b->sum.total > b->expect ? b->sum.total -
+		    b->expect : 0;
+	}
 	pthread_mutex_unlock(&b->lock);
-	return n;
-}
-
-size_t
-batch_refs_added(const struct wb *wb)
-{
-	struct batch *b = wb->batch;
-	size_t n;
-
-	if (!batch_running(wb))
-		return 0;
-	pthread_mutex_lock(&b->lock);
-	n = b->have_sum && b->sum.total > b->expect ? b->sum.total -
-	    b->expect : 0;
-	pthread_mutex_unlock(&b->lock);
-	return n;
 }
 
 long

@@ -225,9 +225,10 @@ statusbar_draw(struct wb *wb, WINDOW *win, int y, int cols)
 		snprintf(left + strlen(left), sizeof left - strlen(left),
 		    "\xc2\xb7 %zu pending ", wb->npending);
 	if (batch_progress(wb, &done, &total, &fail)) {	/* :verify */
-		size_t busy = batch_busy(wb), refs = batch_refs_added(wb);
+		size_t busy, refs;
 		char by[96] = "";
 
+		batch_counts(wb, &busy, &refs);
 		if (busy > 0)	/* done counts them: say whose they are */
 			snprintf(by, sizeof by, ", %zu by another verify",
 			    busy);

@@ -443,12 +443,11 @@ int	batch_timeout(const struct wb *wb);
  * pass, all from one summary of the service (fail <= done); else 0. */
 int	batch_progress(const struct wb *wb, size_t *done, size_t *total,
 	    size_t *fail);
-/* While it runs: of the candidates handled, those another verify (a
- * second workbench, a headless verify) claimed and runs; else 0. */
-size_t	batch_busy(const struct wb *wb);
-/* Of :verify's count, the candidates it added to the view's: the
- * references of the view's tasks, run first; 0 when none runs. */
-size_t	batch_refs_added(const struct wb *wb);
+/* While it runs, of its count: in *busy the candidates another verify
+ * (a second workbench, a headless verify) claimed and runs, in
+ * *refs_added the references of the view's tasks it added to the view's
+ * candidates (run first); both 0 when it does not run. */
+void	batch_counts(const struct wb *wb, size_t *busy, size_t *refs_added);
 /* While it runs, how long its connection has waited for another
  * process's write lock (ms; 0: not waiting). */
 long	batch_lock_ms(const struct wb *wb);
