@@ -9,11 +9,13 @@ command -v iverilog >/dev/null 2>&1 || skip "iverilog is not installed"
 
 "$ASSAY" --db "$DB" import --format verilog-eval-v2 "$DATA/verilog-eval-v2" \
     >/dev/null 2>&1 || fail "import VerilogEval v2"
-# two reviewer's repairs of two references (kind=repair): their tasks'
-# references have never run
-printf 'module TopModule(); endmodule\n' >"$T/empty.sv"
+# two reviewer's repairs of two references (kind=repair), their code
+# with a comment: their tasks' references have never run
 for id in $("$ASSAY" --db "$DB" list --json | head -n 2 | json_field id); do
-	"$ASSAY" --db "$DB" --reviewer tester repair "$id" --file "$T/empty.sv" \
+	"$ASSAY" --db "$DB" show "$id" --json | python3 -c 'import json, sys
+sys.stdout.write(json.load(sys.stdin)["code"] + "// reviewed\n")' >"$T/r.sv" ||
+	    fail "the code of $id"
+	"$ASSAY" --db "$DB" --reviewer tester repair "$id" --file "$T/r.sv" \
 	    >/dev/null || fail "repair of $id"
 done
 [ "$("$ASSAY" --db "$DB" list --json --where kind=repair | wc -l)" -eq 2 ] ||
@@ -23,9 +25,15 @@ start 160 30 "--where kind=repair"
 wait_for " 1/2 "
 command_line "verify 1"
 wait_for ":verify done in" 60
-screen | tail -n 1 | grep -q -F ": 4 verified (2 pass, 2 not), 0 unchanged, 2 of them the tasks' references" ||
+screen | tail -n 1 | grep -q -F ": 4 verified (4 pass, 0 not), 0 unchanged, 2 of them the tasks' references" ||
     fail "the end does not say the two references: $(screen | tail -n 1)"
 [ "$("$ASSAY" --db "$DB" list --json --where origin=reference | grep -c '"verdict":"pass"')" -ge 2 ] ||
     fail "the references did not run"
 ok ":verify's end says how many of its count are the tasks' references"
+
+# the run's metrics read as words in the spec pane, not as JSON
+pane spec | grep -q -E "^assay +pass · simulate · run #[0-9]+ · [0-9]+ ms · mismatches 0 · total [0-9]+" ||
+    fail "the run's metrics: $(pane spec | grep "^assay")"
+pane spec | grep -q -F '{"' && fail "JSON in the spec pane: $(pane spec | grep -F '{"')"
+ok "the run's metrics read as words"
 quit_all

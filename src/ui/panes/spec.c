@@ -26,6 +26,35 @@ struct spec_doc {
 	size_t		 n;
 };
 
+
+/*
+ * A JSON object of the store (a run's metrics, a task's env parameters)
+ * as a person reads it: "mismatches 0 · total 600", each member after
+ * sep, strings without their quotes, other values as compact JSON (it
+ * showed as {"mismatches":0,"total":600}).  An empty object adds
+ * nothing; text that is not an object is added as it is.
+ */
+static void
+spec_fields(struct buf *b, const char *json, const char *sep)
+{
+	json_t *o = json_loads(json, 0, NULL), *v;
+	const char *k;
+
+	if (!json_is_object(o)) {
+		buf_printf(b, "%s%s", sep, json);
+		json_decref(o);
+		return;
+	}
+	json_object_foreach(o, k, v) {
+		char *t = json_is_string(v) ? NULL : json_dumps(v,
+		    JSON_COMPACT | JSON_ENCODE_ANY);
+
+		buf_printf(b, "%s%s %s", sep, k, t != NULL ? t :
+		    json_string_value(v));
+		free(t);
+	}
+	json_decref(o);
+}
 static void
 doc_add(struct spec_doc *d, const char *label, enum theme_elem elem,
     int block, char *text)
@@ -183,8 +212,8 @@ spec_build(struct wb *wb, struct spec_doc *d)
 		pane_duration(c->run.wall_ms, dur, sizeof dur);
 		buf_printf(&b, " \xc2\xb7 run #%lld \xc2\xb7 %s",
 		    (long long)c->run.id, dur);
-		if (c->run.metrics != NULL && strcmp(c->run.metrics, "{}") != 0)
-			buf_printf(&b, " \xc2\xb7 %s", c->run.metrics);
+		if (c->run.metrics != NULL)
+			spec_fields(&b, c->run.metrics, " \xc2\xb7 ");
 		doc_add(d, "assay", pane_verdict_elem(c->run.verdict), 0,
 		    buf_detach(&b, NULL));
 	} else {
@@ -269,9 +298,8 @@ spec_build(struct wb *wb, struct spec_doc *d)
 		buf_printf(&b, "%s \xc2\xb7 %s \xc2\xb7 %s", c->task.id,
 		    c->task.domain ? c->task.domain : "?",
 		    c->task.env ? c->task.env : "?");
-		if (c->task.env_params != NULL &&
-		    strcmp(c->task.env_params, "{}") != 0)
-			buf_printf(&b, " %s", c->task.env_params);
+		if (c->task.env_params != NULL)
+			spec_fields(&b, c->task.env_params, " \xc2\xb7 ");
 		doc_add(d, "task", THEME_NORMAL, 0, buf_detach(&b, NULL));
 		if (c->task.nfiles > 0) {
 			for (size_t i = 0; i < c->task.nfiles; i++)
