@@ -35,6 +35,21 @@ wait_for "run #"
 pane candidate | grep -q -F -- "$TEXT" ||
     fail "the candidate pane does not show line $LINE ($TEXT): $(pane candidate)"
 ok "the candidate pane opens on line $LINE, where the verdict rests"
+# opened at 120x40 and shrunk to 80x24 before any scroll: the line is
+# still in sight (the pane kept its top, the line fell below it)
+start 120 40 "--where id=$ID"
+wait_for " 1/1 "
+wait_for "run #"
+pane candidate | grep -q -F -- "$TEXT" || fail "at 120x40: not on line $LINE"
+$TM resize-window -t t -x 80 -y 24
+sleep 0.5
+wait_for " 1/1 "
+pane candidate | grep -q -F -- "$TEXT" ||
+    fail "shrunk to 80x24, the candidate pane lost line $LINE ($TEXT): $(pane candidate)"
+ok "shrunk, it still shows line $LINE"
+start 80 24 "--where id=$ID"
+wait_for " 1/1 "
+wait_for "run #"
 # w twice keeps the line at the top (it went back to line 1)
 n=0
 until screen | tail -n 1 | grep -q "· candidate "; do

@@ -191,6 +191,12 @@ struct code_pane {
 		double	 share;		/* of the candidate's count */
 	}		 hot[HOT_MAX];	/* the run's hot lines to mark */
 	int		 nhot;
+	/* the line the pane opened on and the scroll it gave at rows:
+	 * while the reviewer has not scrolled, a resize shows that line
+	 * again (a shrink left the evidence below the pane) */
+	int		 anchor;	/* 1-based, 0: none */
+	int		 anchor_rows;
+	int		 anchor_scroll;
 };
 
 /* The hot lines of the run's feedback ("hot_lines": {"lines": [{"line",
@@ -247,6 +253,24 @@ code_parse(struct pane *p)
 		cp->syn = NULL;
 }
 
+/* Scroll so that the anchor line stands a third down the pane, and
+ * note the rows and scroll it was placed at. */
+static void
+code_anchor(struct pane *p, struct code_pane *cp)
+{
+	int rows = p->rows - 1;
+	int top = cp->anchor - 1 - rows / 3;
+	int max = (int)syntax_nlines(cp->syn) - rows;
+
+	if (cp->anchor <= 0)
+		return;
+	if (cp->syn != NULL && top > max)
+		top = max;
+	p->scroll = top > 0 ? top : 0;
+	cp->anchor_rows = p->rows;
+	cp->anchor_scroll = p->scroll;
+}
+
 /*
  * A candidate loaded since the last look (wb->cur_gen moved): parse it,
  * and show its first diagnosed line (else its evidence line when that is
@@ -260,13 +284,19 @@ code_sync(struct pane *p)
 	const struct wb_cur *c = &p->wb->cur;
 	int line;
 
-	if (cp->parsed && cp->gen == p->wb->cur_gen)
+	if (cp->parsed && cp->gen == p->wb->cur_gen) {
+		/* resized, not scrolled since it opened: the same line */
+		if (cp->anchor > 0 && p->rows != cp->anchor_rows &&
+		    p->scroll == cp->anchor_scroll)
+			code_anchor(p, cp);
 		return;
+	}
 	if (cp->gen == p->wb->cur_gen) {	/* open: the same candidate */
 		code_parse(p);
 		return;
 	}
 	cp->gen = p->wb->cur_gen;
+	cp->anchor = 0;
 	code_parse(p);
 	if (c->id == NULL || !c->has_run)
 		return;
@@ -284,15 +314,8 @@ code_sync(struct pane *p)
 		line = c->run.diags[i].cand_line;
 	if (line <= 0 && cp->nhot > 0)
 		line = cp->hot[0].line;
-	if (line > 0) {
-		int rows = p->rows - 1;
-		int top = line - 1 - rows / 3;
-		int max = (int)syntax_nlines(cp->syn) - rows;
-
-		if (cp->syn != NULL && top > max)
-			top = max;
-		p->scroll = top > 0 ? top : 0;
-	}
+	cp->anchor = line > 0 ? line : 0;
+	code_anchor(p, cp);
 }
 
 /* Parse the candidate again (the grammars are ready now). */
