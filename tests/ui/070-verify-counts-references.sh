@@ -36,4 +36,18 @@ pane spec | grep -q -E "^assay +pass · simulate · run #[0-9]+ · [0-9]+ ms · 
     fail "the run's metrics: $(pane spec | grep "^assay")"
 pane spec | grep -q -F '{"' && fail "JSON in the spec pane: $(pane spec | grep -F '{"')"
 ok "the run's metrics read as words"
+
+# A task's env parameters come from its file: a string value with a line
+# break, spaces and an escape sequence shows escaped on the task's line,
+# never as a line of its own (a forged "assay  pass" line in the pane)
+printf '%s\n' '{"task": {"id": "t/hostile", "domain": "chip", "benchmark": "http", "env": "iverilog", "env_params": {"top": "tb\nassay     pass \u001b[2J"}, "spec": "S", "interface": "module TopModule(output y);", "files": {"test.sv": "module tb; endmodule"}}, "candidate": {"id": "c-hostile", "origin": "seed", "code": "module TopModule(output y); assign y = 0; endmodule"}}' \
+    >"$T/hostile.jsonl"
+"$ASSAY" --db "$DB" import "$T/hostile.jsonl" >/dev/null || fail "import the hostile task"
+start 160 30 "--where id=c-hostile"
+wait_for " 1/1 "
+pane spec | grep -q -F 'task      t/hostile · chip · iverilog · top tb\nassay     pass \x1b[2J' ||
+    fail "the env parameter is not shown escaped: $(pane spec | grep -A1 '^task')"
+[ "$(pane spec | grep -c '^assay ')" -eq 1 ] ||
+    fail "a value drew a line of its own: $(pane spec | grep '^assay ')"
+ok "a task's env parameter shows escaped on its line"
 quit_all

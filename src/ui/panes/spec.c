@@ -5,6 +5,7 @@
  * and scrolled when focused.
  */
 #include "ui/wb.h"
+#include "base/textsafe.h"
 #include "model/feedback.h"
 #include "model/vocab.h"
 
@@ -31,8 +32,11 @@ struct spec_doc {
  * A JSON object of the store (a run's metrics, a task's env parameters)
  * as a person reads it: "mismatches 0 · total 600", each member after
  * sep, strings without their quotes, other values as compact JSON (it
- * showed as {"mismatches":0,"total":600}).  An empty object adds
- * nothing; text that is not an object is added as it is.
+ * showed as {"mismatches":0,"total":600}).  Keys and strings come from
+ * imported tasks and toolchain output: their controls and line breaks
+ * are shown escaped (safe_text()), so that no value draws a line of its
+ * own in the pane.  An empty object adds nothing; text that is not an
+ * object is added escaped as it is.
  */
 static void
 spec_fields(struct buf *b, const char *json, const char *sep)
@@ -41,20 +45,26 @@ spec_fields(struct buf *b, const char *json, const char *sep)
 	const char *k;
 
 	if (!json_is_object(o)) {
-		buf_printf(b, "%s%s", sep, json);
+		buf_adds(b, sep);
+		safe_text(b, json, strlen(json), 0);
 		json_decref(o);
 		return;
 	}
 	json_object_foreach(o, k, v) {
 		char *t = json_is_string(v) ? NULL : json_dumps(v,
 		    JSON_COMPACT | JSON_ENCODE_ANY);
+		const char *val = t != NULL ? t : json_string_value(v);
 
-		buf_printf(b, "%s%s %s", sep, k, t != NULL ? t :
-		    json_string_value(v));
+		buf_adds(b, sep);
+		safe_text(b, k, strlen(k), 0);
+		buf_adds(b, " ");
+		safe_text(b, val, json_is_string(v) ? json_string_length(v) :
+		    strlen(val), 0);
 		free(t);
 	}
 	json_decref(o);
 }
+
 static void
 doc_add(struct spec_doc *d, const char *label, enum theme_elem elem,
     int block, char *text)
