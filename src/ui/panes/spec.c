@@ -27,7 +27,6 @@ struct spec_doc {
 	size_t		 n;
 };
 
-
 /*
  * A JSON object of the store (a run's metrics, a task's env parameters)
  * as a person reads it: "mismatches 0 · total 600", each member after
